@@ -1,0 +1,31 @@
+#!/bin/sh
+# Dependency step shared by `make deps` (and so `make demo`, `make check`) and .ci/run.
+# Checks every build and test dependency; when something is missing and we are root
+# with apt-get, installs it; otherwise prints the exact command to run and fails.
+set -u
+missing=""
+have_hdr() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+have_hdr curses.h   && pkg-config --exists ncursesw 2>/dev/null || missing="$missing libncurses-dev"
+have_hdr csv.h      || missing="$missing libcsv-dev"
+have_hdr jsmn.h     || missing="$missing libjsmn-dev"
+have_hdr zlib.h     || missing="$missing zlib1g-dev"
+have_hdr msgpack.h  || missing="$missing libmsgpack-dev"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing gcc"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+if [ "${1:-}" = "--test" ]; then
+	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+fi
+[ -z "$missing" ] && exit 0
+cmd="apt-get install -y$missing"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$missing" >&2
+	apt-get update -qq >/dev/null 2>&1 || true
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null || {
+		echo "deps: '$cmd' failed" >&2; exit 1; }
+	exit 0
+fi
+echo "deps: missing build dependencies:$missing" >&2
+echo "deps: run:  sudo $cmd" >&2
+exit 1

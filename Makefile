@@ -1,0 +1,105 @@
+# tscope-tui: a terminal explorer for ML training and inference performance runs.
+# Layers: model/ (no curses) <- ui/ (the only curses code) <- src/ (main, CLI, print, export).
+# Targets: all demo check check-asan bench install uninstall deps clean check-layers.
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD      ?= build
+VERSION    := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+
+CFLAGS   ?= -O2 -g
+WARN      = -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(if $(CI),-Werror)
+CPPFLAGS += -I. -D_GNU_SOURCE -DTSCOPE_VERSION='"$(VERSION)"'
+NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+LDLIBS   += $(NCURSES_LIBS) -lcsv -lz -lmsgpackc -lpthread -lm
+
+MODEL_SRC := $(sort $(wildcard model/*.c))
+UI_SRC    := $(sort $(wildcard ui/*.c))
+APP_SRC   := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
+LIB_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(MODEL_SRC) $(UI_SRC) $(APP_SRC))
+MAIN_OBJ  := $(BUILD)/src/main.o
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
+BIN       := tscope-tui
+
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all demo check check-asan test bench install uninstall deps clean check-layers tests
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/$(BIN)
+	cp $< $@
+
+$(BUILD)/$(BIN): $(LIB_OBJ) $(MAIN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/ui/%.o: ui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+deps:
+	@sh .ci/deps.sh
+
+tests: $(BUILD)/$(BIN) $(UNIT_BIN) $(TOOL_BIN)
+
+testdata/demo/rank0/steps.jsonl: $(BUILD)/tests/gen_demo
+	$(BUILD)/tests/gen_demo testdata/demo
+
+# `make demo`: install missing deps when possible, build, open the bundled demo run.
+demo:
+	@sh .ci/deps.sh
+	@$(MAKE) --no-print-directory all
+	./$(BIN) testdata/demo
+
+# `make check`: deps (with test tools), build, then the whole suite; ends with "N passed, N failed".
+check:
+	@sh .ci/deps.sh --test
+	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory all tests
+	TSCOPE_BUILD=$(BUILD) sh tests/run.sh
+
+check-asan:
+	@sh .ci/deps.sh --test
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" build-asan/$(BIN) tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  TSCOPE_BUILD=build-asan sh tests/run.sh
+
+bench: all $(TOOL_BIN)
+	sh tests/bench.sh
+
+# The model never sees curses or the layers above it; ui/ never sees src/.
+check-layers:
+	@! grep -rnE '#include *[<"](n?curses|ui/|src/)' model/ || { echo "layer violation: model/ includes curses, ui/ or src/" >&2; exit 1; }
+	@! grep -rnE '#include *"src/' ui/ || { echo "layer violation: ui/ includes src/" >&2; exit 1; }
+	@! grep -rlE '#include *<n?curses' src/ || { echo "layer violation: src/ includes curses" >&2; exit 1; }
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 644 man/tscope-tui.1 $(DESTDIR)$(PREFIX)/share/man/man1/tscope-tui.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/tscope-tui.1
+
+clean:
+	rm -rf build build-asan $(BIN)

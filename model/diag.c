@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* diag.c: the thread-safe diagnostics list (see diag.h). */
+#include "model/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "model/xalloc.h"
+
+void diag_list_init(struct diag_list *l)
+{
+	l->v = NULL;
+	l->n = l->cap = l->dropped = 0;
+	pthread_mutex_init(&l->lock, NULL);
+}
+
+void diag_list_free(struct diag_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].file);
+		free(l->v[i].msg);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+	pthread_mutex_destroy(&l->lock);
+}
+
+void diag_add(struct diag_list *l, enum diag_level level, const char *file, long line,
+	      long long offset, int rank, const char *fmt, ...)
+{
+	pthread_mutex_lock(&l->lock);
+	if (l->n >= DIAG_KEEP) {
+		l->dropped++;
+		pthread_mutex_unlock(&l->lock);
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct diag){
+		.level = level,
+		.file = file ? xstrdup(file) : NULL,
+		.line = line,
+		.offset = offset,
+		.rank = rank,
+		.msg = msg,
+	};
+	pthread_mutex_unlock(&l->lock);
+}
+
+void diag_format(const struct diag *d, char *buf, size_t n)
+{
+	const char *f = d->file ? d->file : "";
+	if (d->file && d->line > 0)
+		snprintf(buf, n, "%s:%ld: %s", f, d->line, d->msg);
+	else if (d->file && d->offset >= 0)
+		snprintf(buf, n, "%s@%lld: %s", f, d->offset, d->msg);
+	else if (d->file)
+		snprintf(buf, n, "%s: %s", f, d->msg);
+	else
+		snprintf(buf, n, "%s", d->msg);
+}
+
+const char *diag_level_name(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_INFO: return "info";
+	case DIAG_WARN: return "warning";
+	case DIAG_ERROR: return "error";
+	}
+	return "?";
+}

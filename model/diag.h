@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* diag.h: data-quality diagnostics. Loaders never print or exit: every bad record,
+ * unreadable file or suspicious value becomes a struct diag appended to the run's
+ * list (file, line or byte offset, rank, reason), which the Sources pane, --print and
+ * `--export sources` show. Thread-safe: loaders on worker threads may append at once. */
+#ifndef MODEL_DIAG_H
+#define MODEL_DIAG_H
+
+#include <pthread.h>
+#include "model/base.h"
+
+enum diag_level { DIAG_INFO, DIAG_WARN, DIAG_ERROR };
+
+struct diag {
+	enum diag_level level;
+	char *file;        /* owned; path as given, unsanitized (sanitize when shown) */
+	long line;         /* 1-based line number, or -1 */
+	long long offset;  /* byte offset, or -1 */
+	int rank;          /* rank, or -1 */
+	char *msg;         /* owned */
+};
+
+/* At most DIAG_KEEP diagnostics are stored; later ones are only counted in `dropped`. */
+#define DIAG_KEEP 10000
+
+struct diag_list {
+	struct diag *v;
+	size_t n, cap;
+	size_t dropped;
+	pthread_mutex_t lock;
+};
+
+void diag_list_init(struct diag_list *l);
+void diag_list_free(struct diag_list *l);
+/* Append a diagnostic; file may be NULL. Copies every string. */
+void diag_add(struct diag_list *l, enum diag_level level, const char *file, long line,
+	      long long offset, int rank, const char *fmt, ...) PRINTF_LIKE(7, 8);
+/* "file:line: msg" / "file@offset: msg" / "file: msg" into buf (unsanitized). */
+void diag_format(const struct diag *d, char *buf, size_t n);
+const char *diag_level_name(enum diag_level level);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* findings.c: rule dispatch, severity ordering, finding lifetime (see findings.h). */
+#include "model/findings.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/registry.h"
+#include "model/xalloc.h"
+
+struct evidence evidence_none(void)
+{
+	return (struct evidence){ .kind = EV_NONE, .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1 };
+}
+
+struct finding *findings_add(struct finding_list *l, const char *id, enum severity sev,
+			     const char *title, const char *detail, const char *fix,
+			     struct evidence ev)
+{
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	struct finding *f = &l->v[l->n++];
+	*f = (struct finding){
+		.id = xstrdup(id), .severity = sev,
+		.title = xstrdup(title ? title : ""),
+		.detail = xstrdup(detail ? detail : ""),
+		.fix = xstrdup(fix ? fix : ""),
+		.ev = ev,
+	};
+	return f;
+}
+
+void findings_free(struct finding_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct finding *f = &l->v[i];
+		free(f->id);
+		free(f->title);
+		free(f->detail);
+		free(f->fix);
+		free(f->ev.series);
+		free(f->ev.name);
+		free(f->ev.steps);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int rule_cmp(const void *a, const void *b)
+{
+	const struct finding_rule *x = *(const struct finding_rule *const *)a;
+	const struct finding_rule *y = *(const struct finding_rule *const *)b;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+void findings_compute(struct run *run, struct finding_list *out)
+{
+	const struct finding_rule *rules[256];
+	size_t n = 0;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t k = 0; k < registry[s]->nrules && n < ARRAY_LEN(rules); k++)
+			rules[n++] = &registry[s]->rules[k];
+	qsort(rules, n, sizeof(*rules), rule_cmp); /* orders are unique, so stable enough */
+	for (size_t k = 0; k < n; k++)
+		rules[k]->run(run, out);
+	/* Stable severity sort (insertion sort; finding lists are short). */
+	for (size_t i = 1; i < out->n; i++) {
+		struct finding f = out->v[i];
+		size_t j = i;
+		while (j > 0 && out->v[j - 1].severity > f.severity) {
+			out->v[j] = out->v[j - 1];
+			j--;
+		}
+		out->v[j] = f;
+	}
+}
+
+const char *severity_name(enum severity s)
+{
+	return s == SEV_HIGH ? "high" : s == SEV_MED ? "med" : "low";
+}
+
+const char *severity_label(enum severity s)
+{
+	return s == SEV_HIGH ? "HIGH" : s == SEV_MED ? "MED " : "LOW ";
+}

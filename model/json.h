@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* json.h: jsmn wrapper. json.c is the only translation unit that holds the jsmn
+ * implementation; everything else includes this header (JSMN_HEADER mode) and uses
+ * the typed getters below. Parser mode: default + JSMN_PARENT_LINKS (never quadratic).
+ * jsmn does not validate primitives, so json_number() does: a token is a number only
+ * when it parses completely, or is exactly NaN / Infinity / -Infinity (Python's
+ * allow_nan output).
+ *
+ * A struct json_doc owns a token array that grows on demand (starting from an inline
+ * stack-sized buffer), so one doc can be reused for every line of a JSONL file
+ * without allocating. Buffers must stay below 2 GiB (jsmn uses int offsets): stream
+ * large documents one element at a time. */
+#ifndef MODEL_JSON_H
+#define MODEL_JSON_H
+
+#define JSMN_PARENT_LINKS
+#define JSMN_HEADER
+#include <jsmn.h>
+#undef JSMN_HEADER
+#include "model/base.h"
+
+#define JSON_INLINE_TOKENS 128
+#define JSON_MAX_LEN ((size_t)1 << 30)
+
+enum json_err {
+	JSON_ENOMEM = -1, /* not returned: the token array grows */
+	JSON_EINVAL = -2, /* invalid JSON */
+	JSON_EPART = -3,  /* truncated input */
+	JSON_ETOOBIG = -4 /* larger than JSON_MAX_LEN */
+};
+
+struct json_doc {
+	const char *js;
+	size_t len;
+	jsmntok_t *tok; /* == inline_tok or heap */
+	int ntok;
+	unsigned cap;
+	jsmntok_t inline_tok[JSON_INLINE_TOKENS];
+};
+
+void json_doc_init(struct json_doc *d);
+void json_doc_free(struct json_doc *d);
+/* Tokenize js[0..len). Returns the token count (> 0) or a negative enum json_err.
+ * js must outlive any getter call on d. */
+int json_parse(struct json_doc *d, const char *js, size_t len);
+const char *json_err_str(int err);
+
+/* Index of the token after the whole subtree rooted at i. */
+int json_skip(const struct json_doc *d, int i);
+/* Value token of key in object token obj, or -1. Keys compare byte-exact (escaped keys
+ * are compared in their escaped form). */
+int json_get(const struct json_doc *d, int obj, const char *key);
+/* Iterate an object's members: for (k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)),
+ * value token = k + 1. For arrays, the same walk visits the elements. */
+int json_first(const struct json_doc *d, int container);
+int json_next(const struct json_doc *d, int container, int cur);
+bool json_is_object(const struct json_doc *d, int i);
+bool json_is_array(const struct json_doc *d, int i);
+bool json_is_string(const struct json_doc *d, int i);
+bool json_is_null(const struct json_doc *d, int i);
+/* True when token i is a string (or key) equal to s. */
+bool json_eq(const struct json_doc *d, int i, const char *s);
+
+/* Number from a primitive token (or from a string holding a number when allow_str).
+ * Accepts NaN, Infinity, -Infinity. Returns false for anything else. */
+bool json_number(const struct json_doc *d, int i, double *out);
+bool json_number_str(const struct json_doc *d, int i, double *out, bool allow_str);
+bool json_int(const struct json_doc *d, int i, long long *out);
+bool json_bool(const struct json_doc *d, int i, bool *out);
+/* Unescaped string value (strings only; primitives copied raw). Returns malloc'd
+ * UTF-8 (invalid escapes kept literally); NULL when i < 0. */
+char *json_strdup(const struct json_doc *d, int i);
+/* Same into a caller buffer; returns the full unescaped length (may exceed n-1). */
+size_t json_strcpy(const struct json_doc *d, int i, char *out, size_t n);
+
+/* Fast decimal parse of s[0..n): Clinger fast path with strtod fallback. Returns false
+ * unless the whole span is a number (or NaN/Infinity/-Infinity). */
+bool json_parse_double(const char *s, size_t n, double *out);
+
+#endif

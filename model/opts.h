@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* opts.h: the options every layer may read. Parsed once by src/cli.c, then passed down
+ * read-only (no global flag soup). Unset numeric options are flagged by *_set. */
+#ifndef MODEL_OPTS_H
+#define MODEL_OPTS_H
+
+#include "model/base.h"
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER, COLOR_256, COLOR_8 };
+
+struct opts {
+	const char *format;          /* --format NAME: only this loader */
+	int jobs;                    /* --jobs N: loader threads (0: one per core, max 8) */
+	enum color_mode color;       /* --color */
+	bool ascii;                  /* --ascii */
+	bool csv_raw;                /* --csv-raw: no formula neutralisation in CSV */
+
+	/* pytscope analyze */
+	long warmup;                 /* --warmup N (0 when unset) */
+	double flops_per_step;       /* --flops-per-step F */
+	bool flops_set;
+	double peak_tflops;          /* --peak-tflops T */
+	bool peak_set;
+
+	/* traces */
+	const char **trace_paths;    /* --trace PATH (repeatable): files or directories */
+	size_t ntrace;
+	const char *kernel_classes;  /* --kernel-classes FILE: extra classification rules */
+
+	/* sweeps and sizing */
+	const char *objective;       /* --objective "ttft_p99:1,itl_p90:3" */
+	const char **constraints;    /* --constraint 'ttft_p99<10' (repeatable) */
+	size_t nconstraints;
+	double target_users, target_latency, target_runtime; /* 0 when unset */
+	long test_gpus;              /* --test-gpus N, 0 when unset */
+};
+
+#endif

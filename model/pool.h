@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* pool.h: run n independent tasks on up to `threads` worker threads and wait. Used by
+ * loaders (one task per file). threads <= 0 means one per online core, at most 8. */
+#ifndef MODEL_POOL_H
+#define MODEL_POOL_H
+
+#include "model/base.h"
+
+int pool_default_threads(void);
+void pool_run(size_t ntasks, int threads, void (*fn)(void *ud, size_t task), void *ud);
+
+#endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* run.c: run lifetime, loader dispatch, sources inventory (see run.h). */
+#include "model/run.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/registry.h"
+#include "model/xalloc.h"
+
+void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
+{
+	if (ctx && ctx->progress)
+		ctx->progress(ctx->ud, done_delta, total_delta);
+}
+
+bool load_cancelled(const struct load_ctx *ctx)
+{
+	return ctx && ctx->cancel && atomic_load(ctx->cancel);
+}
+
+static char *default_name(const char *path)
+{
+	char *copy = xstrdup(path);
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *name = xstrdup(basename(copy));
+	free(copy);
+	return name;
+}
+
+void run_set_name(struct run *run, const char *name)
+{
+	pthread_mutex_lock(&run->lock);
+	free(run->name);
+	run->name = xstrdup(name);
+	pthread_mutex_unlock(&run->lock);
+}
+
+size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
+		      long long bytes)
+{
+	pthread_mutex_lock(&run->lock);
+	xgrow((void **)&run->src, &run->srccap, run->nsrc + 1, sizeof(*run->src));
+	size_t i = run->nsrc++;
+	run->src[i] = (struct source){
+		.path = xstrdup(path), .format = format, .rank = rank, .bytes = bytes,
+	};
+	pthread_mutex_unlock(&run->lock);
+	return i;
+}
+
+void run_source_done(struct run *run, size_t idx, size_t records, size_t skipped, int err,
+		     bool partial)
+{
+	pthread_mutex_lock(&run->lock);
+	struct source *s = &run->src[idx];
+	s->records = records;
+	s->skipped = skipped;
+	s->err = err;
+	s->partial = partial;
+	pthread_mutex_unlock(&run->lock);
+}
+
+static bool loader_selected(const struct loader *l, const struct opts *o)
+{
+	return !o || !o->format || strcmp(o->format, l->name) == 0;
+}
+
+/* Load one path with every loader that claims it; returns how many loaded. */
+static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
+{
+	int loaded = 0;
+	for (size_t s = 0; s < registry_count; s++) {
+		const struct subsystem *sub = registry[s];
+		for (size_t l = 0; l < sub->nloaders; l++) {
+			const struct loader *ld = &sub->loaders[l];
+			if (!loader_selected(ld, run->opts) || load_cancelled(ctx))
+				continue;
+			if (ld->probe(path, run->opts) > 0 && ld->load(ctx, path) == 0)
+				loaded++;
+		}
+	}
+	return loaded;
+}
+
+struct run *run_open(const char *const *paths, size_t npaths, const struct opts *opts,
+		     struct load_ctx *hooks)
+{
+	struct run *run = xcalloc(1, sizeof(*run));
+	diag_list_init(&run->diags);
+	pthread_mutex_init(&run->lock, NULL);
+	run->opts = opts;
+	run->path = xstrdup(npaths ? paths[0] : ".");
+	run->name = default_name(run->path);
+	struct load_ctx ctx = { 0 };
+	if (hooks)
+		ctx = *hooks;
+	ctx.run = run;
+	ctx.opts = opts;
+	for (size_t i = 0; i < npaths; i++) {
+		struct stat st;
+		if (stat(paths[i], &st) != 0) {
+			diag_add(&run->diags, DIAG_ERROR, paths[i], -1, -1, -1, "cannot open: %s",
+				 strerror(errno));
+			continue;
+		}
+		if (load_path(run, paths[i], &ctx) == 0)
+			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
+				 "no supported data found here");
+	}
+	return run;
+}
+
+bool run_is_empty(const struct run *run)
+{
+	return !run->steps && !run->trace && !run->sweep && !run->dasf;
+}
+
+const struct finding_list *run_findings(struct run *run)
+{
+	if (!run->findings_done) {
+		findings_compute(run, &run->findings);
+		run->findings_done = true;
+	}
+	return &run->findings;
+}
+
+void run_free(struct run *run)
+{
+	if (!run)
+		return;
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s]->free)
+			registry[s]->free(run);
+	findings_free(&run->findings);
+	for (size_t i = 0; i < run->nsrc; i++)
+		free(run->src[i].path);
+	free(run->src);
+	diag_list_free(&run->diags);
+	pthread_mutex_destroy(&run->lock);
+	free(run->path);
+	free(run->name);
+	free(run);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* run.h: struct run, the one run model every input format lands in, and its lifetime.
+ *
+ * A run owns: the sources read (the data-quality inventory), the diagnostics, and one
+ * model per input family, each owned and freed by its subsystem (registry.h):
+ *   steps  per-rank columnar step records (pytscope; also step spans from traces)
+ *   trace  Kineto/Chrome traces: kernels, streams, per-rank summaries
+ *   sweep  inference sweeps and sizing (GenAI-Perf, NAT calculator, Cerebras)
+ *   dasf   DASF event databases
+ * Any of them may be NULL. Analyzer results are memoized inside those models and
+ * invalidated only by a reload (run->generation changes).
+ *
+ * Threading: run_open() runs loaders, which may use worker threads; the run is
+ * immutable once run_open() returns. run_add_source()/run_source_done() and diag_add()
+ * are the only calls loaders make concurrently. */
+#ifndef MODEL_RUN_H
+#define MODEL_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "model/diag.h"
+#include "model/findings.h"
+#include "model/opts.h"
+
+struct steps_model;
+struct trace_set;
+struct sweep_set;
+struct dasf_db;
+
+struct source {
+	char *path;          /* as read (unsanitized; sanitize when shown) */
+	const char *format;  /* loader name, static */
+	int rank;            /* -1 when not per-rank */
+	long long bytes;     /* file size, -1 unknown */
+	size_t records;      /* records loaded */
+	size_t skipped;      /* records skipped (each has a diagnostic) */
+	int err;             /* 0, or errno of a failure to read the file */
+	bool partial;        /* truncated tail / still being written */
+};
+
+struct run {
+	char *path;          /* first PATH argument, as typed */
+	char *name;          /* display name: run.json name, else basename(path) */
+	const struct opts *opts;
+
+	struct diag_list diags;
+	struct source *src;
+	size_t nsrc, srccap;
+	pthread_mutex_t lock;
+
+	struct steps_model *steps;
+	struct trace_set *trace;
+	struct sweep_set *sweep;
+	struct dasf_db *dasf;
+
+	struct finding_list findings;  /* memoized by run_findings() */
+	bool findings_done;
+	unsigned generation;
+};
+
+/* Progress and cancellation handed to loaders. All fields optional. */
+struct load_ctx {
+	struct run *run;
+	const struct opts *opts;
+	atomic_bool *cancel;                 /* loaders stop early when set */
+	/* Called from any thread as work advances; bytes are cumulative deltas. */
+	void (*progress)(void *ud, long long bytes_done_delta, long long bytes_total_delta);
+	void *ud;
+};
+
+/* Report progress (thread-safe if the callback is). */
+void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta);
+bool load_cancelled(const struct load_ctx *ctx);
+
+/* Open PATHs: every registered loader whose probe() is positive for a path loads it
+ * (opts->format restricts to one loader). Never NULL; check run_is_empty(). The run
+ * keeps a pointer to opts, which must outlive it. */
+struct run *run_open(const char *const *paths, size_t npaths, const struct opts *opts,
+		     struct load_ctx *hooks);
+/* True when no loader found anything to load. */
+bool run_is_empty(const struct run *run);
+void run_free(struct run *run);
+
+/* Register a source file; returns its index for run_source_done(). Thread-safe. */
+size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
+		      long long bytes);
+void run_source_done(struct run *run, size_t idx, size_t records, size_t skipped, int err,
+		     bool partial);
+/* Replace the display name (copied). */
+void run_set_name(struct run *run, const char *name);
+
+/* Findings of the run, computed on first call (all subsystems' rules). */
+const struct finding_list *run_findings(struct run *run);
+
+#endif

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/* table.c: view tables, sort, filter and CSV export (see table.h). */
+#include "model/table.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "model/text.h"
+#include "model/xalloc.h"
+
+struct table *table_new(const char *name, const char *title)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+	t->name = xstrdup(name);
+	t->title = xstrdup(title ? title : name);
+	t->sort_col = -1;
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrow * t->ncol; i++)
+		free(t->cell[i].text);
+	for (size_t c = 0; c < t->ncol; c++)
+		free(t->col[c].name);
+	free(t->col);
+	free(t->cell);
+	free(t->ref);
+	free(t->view);
+	free(t->filter);
+	free(t->name);
+	free(t->title);
+	free(t);
+}
+
+int table_add_col(struct table *t, const char *name, enum col_type type, int width, int prec)
+{
+	t->col = xrealloc(t->col, (t->ncol + 1) * sizeof(*t->col));
+	t->col[t->ncol] = (struct table_col){
+		.name = xstrdup(name), .type = type, .width = width, .prec = prec,
+		.right = type != COL_TEXT,
+	};
+	return (int)t->ncol++;
+}
+
+size_t table_add_row(struct table *t, long ref)
+{
+	if (t->nrow == t->rowcap) {
+		size_t cap = t->rowcap ? t->rowcap * 2 : 64;
+		t->cell = xrealloc(t->cell, cap * t->ncol * sizeof(*t->cell));
+		t->ref = xrealloc(t->ref, cap * sizeof(*t->ref));
+		t->view = xrealloc(t->view, cap * sizeof(*t->view));
+		t->rowcap = cap;
+	}
+	size_t r = t->nrow++;
+	memset(&t->cell[r * t->ncol], 0, t->ncol * sizeof(*t->cell));
+	t->ref[r] = ref;
+	t->view[t->nview++] = r;
+	return r;
+}
+
+static struct table_cell *cell_at(struct table *t, size_t row, int col)
+{
+	return &t->cell[row * t->ncol + (size_t)col];
+}
+
+const struct table_cell *table_cell(const struct table *t, size_t row, int col)
+{
+	return &t->cell[row * t->ncol + (size_t)col];
+}
+
+void table_set_num(struct table *t, size_t row, int col, double v)
+{
+	struct table_cell *c = cell_at(t, row, col);
+	c->num = v;
+	c->present = true;
+}
+
+void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present)
+{
+	if (present)
+		table_set_num(t, row, col, v);
+}
+
+void table_set_text(struct table *t, size_t row, int col, const char *s)
+{
+	struct table_cell *c = cell_at(t, row, col);
+	free(c->text);
+	c->text = s ? text_sanitize_dup(s, 0) : NULL;
+	c->present = s != NULL;
+}
+
+int table_col_index(const struct table *t, const char *name)
+{
+	for (size_t c = 0; c < t->ncol; c++)
+		if (strcasecmp(t->col[c].name, name) == 0)
+			return (int)c;
+	return -1;
+}
+
+/* ---- sort ---------------------------------------------------------------- */
+
+static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool desc)
+{
+	const struct table_cell *x = table_cell(t, a, col), *y = table_cell(t, b, col);
+	if (!x->present || !y->present)
+		return (int)!x->present - (int)!y->present; /* missing last, both ways */
+	int r;
+	if (t->col[col].type == COL_TEXT) {
+		r = strcmp(x->text, y->text);
+	} else {
+		bool nx = isnan(x->num), ny = isnan(y->num);
+		if (nx || ny)
+			return (int)nx - (int)ny;
+		r = (x->num > y->num) - (x->num < y->num);
+	}
+	return desc ? -r : r;
+}
+
+/* Merge sort of idx[0..n) (stable; qsort is not). */
+static void sort_rows(const struct table *t, int col, bool desc, size_t *idx, size_t *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	sort_rows(t, col, desc, idx, tmp, h);
+	sort_rows(t, col, desc, idx + h, tmp, n - h);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp_cells(t, col, idx[j], idx[i], desc) < 0 ? idx[j++] : idx[i++];
+	while (i < h)
+		tmp[k++] = idx[i++];
+	while (j < n)
+		tmp[k++] = idx[j++];
+	memcpy(idx, tmp, n * sizeof(*idx));
+}
+
+/* ---- filter -------------------------------------------------------------- */
+
+enum filter_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_SUB };
+
+struct term {
+	bool neg;
+	int col;            /* -1: bare text over all text columns */
+	enum filter_op op;
+	char *value;
+	double num;
+	bool num_ok;
+};
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	return strcasestr(hay, needle) != NULL;
+}
+
+static bool term_match_cell(const struct table *t, const struct term *tm, size_t row, int col)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	if (!c->present)
+		return tm->op == OP_NE;
+	if (t->col[col].type == COL_TEXT) {
+		switch (tm->op) {
+		case OP_EQ: return fnmatch(tm->value, c->text, FNM_CASEFOLD) == 0;
+		case OP_NE: return fnmatch(tm->value, c->text, FNM_CASEFOLD) != 0;
+		case OP_SUB: case OP_NONE: return contains_ci(c->text, tm->value);
+		default: {
+			int r = strcasecmp(c->text, tm->value);
+			return tm->op == OP_LT ? r < 0 : tm->op == OP_LE ? r <= 0 : tm->op == OP_GT ? r > 0 : r >= 0;
+		}
+		}
+	}
+	char buf[64];
+	switch (tm->op) {
+	case OP_EQ: return tm->num_ok && c->num == tm->num;
+	case OP_NE: return !tm->num_ok || c->num != tm->num;
+	case OP_LT: return c->num < tm->num;
+	case OP_LE: return c->num <= tm->num;
+	case OP_GT: return c->num > tm->num;
+	case OP_GE: return c->num >= tm->num;
+	case OP_SUB: case OP_NONE:
+		table_format(t, row, col, buf, sizeof(buf));
+		return contains_ci(buf, tm->value);
+	}
+	return false;
+}
+
+static bool term_match(const struct table *t, const struct term *tm, size_t row)
+{
+	bool m = false;
+	if (tm->col >= 0) {
+		m = term_match_cell(t, tm, row, tm->col);
+	} else {
+		for (size_t c = 0; c < t->ncol && !m; c++)
+			if (t->col[c].type == COL_TEXT)
+				m = term_match_cell(t, tm, row, (int)c);
+	}
+	return tm->neg ? !m : m;
+}
+
+static int parse_term(const struct table *t, const char *s, struct term *tm, char *err, size_t errn)
+{
+	static const struct { const char *tok; enum filter_op op; } ops[] = {
+		{"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"=", OP_EQ},
+		{"<", OP_LT}, {">", OP_GT}, {"~", OP_SUB},
+	};
+	memset(tm, 0, sizeof(*tm));
+	tm->col = -1;
+	if (*s == '!' && s[1] != '=') {
+		tm->neg = true;
+		s++;
+	}
+	size_t best = strlen(s);
+	size_t oplen = 0;
+	for (size_t i = 0; i < ARRAY_LEN(ops); i++) {
+		const char *p = strstr(s, ops[i].tok);
+		if (p && ((size_t)(p - s) < best || ((size_t)(p - s) == best && strlen(ops[i].tok) > oplen))) {
+			best = (size_t)(p - s);
+			tm->op = ops[i].op;
+			oplen = strlen(ops[i].tok);
+		}
+	}
+	if (tm->op == OP_NONE || best == 0) {
+		tm->op = OP_NONE;
+		tm->value = xstrdup(s);
+		return 0;
+	}
+	char *name = xstrndup(s, best);
+	tm->col = table_col_index(t, name);
+	if (tm->col < 0) {
+		snprintf(err, errn, "unknown column '%s'", name);
+		free(name);
+		return -1;
+	}
+	free(name);
+	tm->value = xstrdup(s + best + oplen);
+	char *end;
+	tm->num = strtod(tm->value, &end);
+	tm->num_ok = *tm->value && *end == '\0';
+	if (t->col[tm->col].type != COL_TEXT && tm->op != OP_SUB && !tm->num_ok) {
+		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[tm->col].name, tm->value);
+		free(tm->value);
+		return -1;
+	}
+	return 0;
+}
+
+static void apply_view(struct table *t, struct term *terms, size_t nterms)
+{
+	t->nview = 0;
+	for (size_t r = 0; r < t->nrow; r++) {
+		bool ok = true;
+		for (size_t k = 0; k < nterms && ok; k++)
+			ok = term_match(t, &terms[k], r);
+		if (ok)
+			t->view[t->nview++] = r;
+	}
+	if (t->sort_col >= 0 && t->nview > 1) {
+		size_t *tmp = xmalloc(t->nview * sizeof(*tmp));
+		sort_rows(t, t->sort_col, t->sort_desc, t->view, tmp, t->nview);
+		free(tmp);
+	}
+}
+
+/* Parse expr into terms; returns count or -1. */
+static long parse_filter(const struct table *t, const char *expr, struct term **out, char *err, size_t errn)
+{
+	char *copy = xstrdup(expr ? expr : "");
+	struct term *terms = NULL;
+	size_t n = 0, cap = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		xgrow((void **)&terms, &cap, n + 1, sizeof(*terms));
+		if (parse_term(t, tok, &terms[n], err, errn) < 0) {
+			for (size_t k = 0; k < n; k++)
+				free(terms[k].value);
+			free(terms);
+			free(copy);
+			return -1;
+		}
+		n++;
+	}
+	free(copy);
+	*out = terms;
+	return (long)n;
+}
+
+static void free_terms(struct term *terms, long n)
+{
+	for (long k = 0; k < n; k++)
+		free(terms[k].value);
+	free(terms);
+}
+
+int table_filter(struct table *t, const char *expr, char *err, size_t errn)
+{
+	struct term *terms = NULL;
+	long n = parse_filter(t, expr, &terms, err, errn);
+	if (n < 0)
+		return -1;
+	free(t->filter);
+	t->filter = n > 0 ? xstrdup(expr) : NULL;
+	apply_view(t, terms, (size_t)n);
+	free_terms(terms, n);
+	return 0;
+}
+
+void table_sort(struct table *t, int col, bool desc)
+{
+	t->sort_col = col < (int)t->ncol ? col : -1;
+	t->sort_desc = desc;
+	char err[8];
+	struct term *terms = NULL;
+	long n = parse_filter(t, t->filter, &terms, err, sizeof(err));
+	apply_view(t, terms, n < 0 ? 0 : (size_t)n);
+	free_terms(terms, n < 0 ? 0 : n);
+}
+
+/* ---- formatting and CSV -------------------------------------------------- */
+
+void table_format_full(double v, char *buf, size_t n)
+{
+	if (isnan(v)) {
+		snprintf(buf, n, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, n, v > 0 ? "inf" : "-inf");
+		return;
+	}
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, n, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+void table_format(const struct table *t, size_t row, int col, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	if (!c->present) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	switch (t->col[col].type) {
+	case COL_TEXT:
+		snprintf(buf, n, "%s", c->text);
+		break;
+	case COL_INT:
+		snprintf(buf, n, "%.0f", c->num);
+		break;
+	case COL_NUM:
+		if (!isfinite(c->num))
+			table_format_full(c->num, buf, n);
+		else
+			snprintf(buf, n, "%.*f", t->col[col].prec, c->num);
+		break;
+	}
+}
+
+static int write_field(FILE *f, const char *s, bool quote_always)
+{
+	if (!quote_always && strpbrk(s, ",\"\r\n") == NULL)
+		return fputs(s, f) < 0 ? -1 : 0;
+	return csv_fwrite(f, s, strlen(s));
+}
+
+static int write_text_cell(FILE *f, const char *s, unsigned flags)
+{
+	bool risky = !(flags & TABLE_CSV_RAW) && strchr("=+-@\t\r", s[0]) && s[0];
+	if (!risky)
+		return write_field(f, s, false);
+	char *p = xasprintf("'%s", s);
+	int r = write_field(f, p, false);
+	free(p);
+	return r;
+}
+
+int table_write_csv(const struct table *t, FILE *f, unsigned flags)
+{
+	int r = 0;
+	for (size_t c = 0; c < t->ncol; c++) {
+		if (c)
+			fputc(',', f);
+		r |= write_text_cell(f, t->col[c].name, flags);
+	}
+	fputc('\n', f);
+	char buf[64];
+	for (size_t i = 0; i < t->nview; i++) {
+		size_t row = t->view[i];
+		for (size_t c = 0; c < t->ncol; c++) {
+			const struct table_cell *cell = table_cell(t, row, (int)c);
+			if (c)
+				fputc(',', f);
+			if (!cell->present)
+				continue;
+			if (t->col[c].type == COL_TEXT) {
+				r |= write_text_cell(f, cell->text, flags);
+			} else {
+				if (t->col[c].type == COL_INT && isfinite(cell->num))
+					snprintf(buf, sizeof(buf), "%.0f", cell->num);
+				else
+					table_format_full(cell->num, buf, sizeof(buf));
+				fputs(buf, f);
+			}
+		}
+		fputc('\n', f);
+	}
+	return (r || ferror(f)) ? -1 : 0;
+}
+
+int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags)
+{
+	if (!overwrite && access(path, F_OK) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	int r = table_write_csv(t, f, flags);
+	int e = errno;
+	fchmod(fd, 0644);
+	if (fclose(f) != 0 && r == 0) {
+		r = -1;
+		e = errno;
+	}
+	if (r == 0 && rename(tmp, path) != 0) {
+		r = -1;
+		e = errno;
+	}
+	if (r != 0)
+		unlink(tmp);
+	free(tmp);
+	errno = e;
+	return r;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* table.h: a view is a table in the model. Columns (name, type, display precision),
+ * rows of cells (a number or text, each with a presence flag so missing is never 0),
+ * one model reference per row for drill-down, plus a sort and a filter that produce
+ * the visible row order. Panes draw a table, `--export` and the interactive `e` write
+ * the same table through table_write_csv(), so an export is exactly what is on screen
+ * (visible rows, in order) in full precision.
+ *
+ * Ownership: the table owns every string in it. Text cells are sanitized when set
+ * (text_sanitize), so every consumer (curses, CSV, --print) receives safe text. */
+#ifndef MODEL_TABLE_H
+#define MODEL_TABLE_H
+
+#include <stdio.h>
+#include "model/base.h"
+
+enum col_type { COL_TEXT, COL_INT, COL_NUM };
+
+struct table_col {
+	char *name;          /* header; also the CSV column name and the --sort/--filter key */
+	enum col_type type;
+	int width;           /* preferred display width in columns */
+	int prec;            /* COL_NUM display decimals; CSV always has full precision */
+	bool right;          /* right-align when drawn */
+};
+
+struct table_cell {
+	double num;          /* COL_INT / COL_NUM value */
+	char *text;          /* COL_TEXT value (sanitized, owned) */
+	bool present;        /* false: missing, shown as "-" and written as an empty CSV cell */
+};
+
+struct table {
+	char *name;          /* view name, e.g. "ranks" */
+	char *title;         /* human title */
+	struct table_col *col;
+	size_t ncol;
+	struct table_cell *cell; /* row-major, nrow * ncol */
+	long *ref;           /* per row: model reference (rank id, finding index, ...) */
+	size_t nrow, rowcap;
+	size_t *view;        /* visible rows (filter + sort applied), nview entries */
+	size_t nview;
+	int sort_col;        /* -1: insertion order */
+	bool sort_desc;
+	char *filter;        /* NULL or the active filter expression */
+};
+
+struct table *table_new(const char *name, const char *title);
+void table_free(struct table *t);
+/* Add a column; returns its index. Columns must be added before rows. */
+int table_add_col(struct table *t, const char *name, enum col_type type, int width, int prec);
+/* Append a row with every cell missing; returns its index. It is visible until the
+ * next table_sort/table_filter call re-derives the view. */
+size_t table_add_row(struct table *t, long ref);
+void table_set_num(struct table *t, size_t row, int col, double v);
+/* Sets the cell only when present; otherwise leaves it missing. */
+void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present);
+void table_set_text(struct table *t, size_t row, int col, const char *s);
+const struct table_cell *table_cell(const struct table *t, size_t row, int col);
+
+/* Column index by name (case-insensitive), or -1. */
+int table_col_index(const struct table *t, const char *name);
+/* Stable sort of the visible rows by col; missing values always sort last. col < 0
+ * restores insertion order. */
+void table_sort(struct table *t, int col, bool desc);
+/* Filter expression, AND of whitespace/comma separated terms:
+ *   COL=VALUE  COL!=VALUE  COL<N  COL<=N  COL>N  COL>=N  COL~TEXT  TEXT  !TERM
+ * '=' on text is a case-insensitive glob; '~' and a bare TEXT are case-insensitive
+ * substring matches (bare TEXT searches every text column). NULL/"" clears it.
+ * Returns 0, or -1 with a message in err (the previous filter stays). */
+int table_filter(struct table *t, const char *expr, char *err, size_t errn);
+
+/* Display text of a cell: "-" when missing, COL_NUM with prec decimals. */
+void table_format(const struct table *t, size_t row, int col, char *buf, size_t n);
+/* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
+void table_format_full(double v, char *buf, size_t n);
+
+enum { TABLE_CSV_RAW = 1 }; /* do not neutralise spreadsheet formulas */
+/* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
+ * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
+int table_write_csv(const struct table *t, FILE *f, unsigned flags);
+/* Write to path via a temp file in the same directory and rename(). Refuses to replace
+ * an existing file unless overwrite (returns -1, errno EEXIST). */
+int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags);
+
+#endif

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* text.c: sanitizer and UTF-8 width helpers (see text.h). */
+#include "model/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include "model/xalloc.h"
+
+int text_utf8_decode(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char c = s[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	int len;
+	uint32_t v, min;
+	if (c >= 0xC2 && c <= 0xDF) {
+		len = 2; v = c & 0x1F; min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3; v = c & 0x0F; min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4; v = c & 0x07; min = 0x10000;
+	} else {
+		*cp = 0xFFFD;
+		return 1;
+	}
+	if ((size_t)len > n) {
+		*cp = 0xFFFD;
+		return 1;
+	}
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80) {
+			*cp = 0xFFFD;
+			return 1;
+		}
+		v = (v << 6) | (s[i] & 0x3F);
+	}
+	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = 0xFFFD;
+		return 1;
+	}
+	*cp = v;
+	return len;
+}
+
+static bool is_invisible(uint32_t cp)
+{
+	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       (cp >= 0x200B && cp <= 0x200F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF;
+}
+
+/* Replacement text for one code point, or NULL when it passes through unchanged. */
+static const char *replacement(uint32_t cp, bool invalid, unsigned flags, char buf[16])
+{
+	if (invalid)
+		return (flags & TEXT_ASCII) ? "?" : "\xEF\xBF\xBD";
+	if (cp < 0x20) {
+		buf[0] = '^';
+		buf[1] = (char)(cp + 0x40);
+		buf[2] = '\0';
+		return buf;
+	}
+	if (cp == 0x7F)
+		return "^?";
+	if (cp >= 0x80 && cp <= 0x9F) {
+		snprintf(buf, 16, "\\x%02x", (unsigned)cp);
+		return buf;
+	}
+	if (is_invisible(cp)) {
+		snprintf(buf, 16, "<U+%04X>", (unsigned)cp);
+		return buf;
+	}
+	if (cp >= 0x80 && (flags & TEXT_ASCII))
+		return "?";
+	return NULL;
+}
+
+bool text_is_clean(const char *s, size_t len, unsigned flags)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7F) {
+			i++;
+			continue;
+		}
+		if (c < 0x80 || (flags & TEXT_ASCII))
+			return false;
+		uint32_t cp;
+		int k = text_utf8_decode(s + i, len - i, &cp);
+		char buf[16];
+		if (replacement(cp, cp == 0xFFFD && k == 1, flags, buf))
+			return false;
+		i += (size_t)k;
+	}
+	return true;
+}
+
+size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsigned flags)
+{
+	size_t o = 0;
+	if (!outsz)
+		return 0;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		int k = text_utf8_decode(in + i, len - i, &cp);
+		bool invalid = cp == 0xFFFD && k == 1 && (unsigned char)in[i] >= 0x80;
+		char buf[16];
+		const char *rep = replacement(cp, invalid, flags, buf);
+		const char *src = rep ? rep : in + i;
+		size_t n = rep ? strlen(rep) : (size_t)k;
+		if (o + n + 1 > outsz)
+			break;
+		memcpy(out + o, src, n);
+		o += n;
+		i += (size_t)k;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+char *text_sanitize_dup(const char *s, unsigned flags)
+{
+	if (!s)
+		return xstrdup("");
+	size_t len = strlen(s);
+	if (text_is_clean(s, len, flags))
+		return xstrndup(s, len);
+	size_t cap = len * 8 + 1; /* worst case: each byte becomes "<U+XXXX>" (8 bytes) */
+	char *out = xmalloc(cap);
+	text_sanitize(s, len, out, cap, flags);
+	return out;
+}
+
+size_t text_codepoints(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+static int cp_width(uint32_t cp)
+{
+	if (cp < 0x80)
+		return 1;
+	int w = wcwidth((wchar_t)cp);
+	return w < 0 ? 1 : w;
+}
+
+int text_width(const char *s)
+{
+	int w = 0;
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += (size_t)text_utf8_decode(s + i, len - i, &cp);
+		w += cp_width(cp);
+	}
+	return w;
+}
+
+int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, unsigned flags)
+{
+	size_t len = strlen(s);
+	size_t o = 0;
+	int w = 0;
+	if (!outsz)
+		return 0;
+	out[0] = '\0';
+	if (cols <= 0)
+		return 0;
+	bool clipped = text_width(s) > cols;
+	int budget = clipped && ellipsis ? cols - 1 : cols;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		int k = text_utf8_decode(s + i, len - i, &cp);
+		int cw = cp_width(cp);
+		if (w + cw > budget || o + (size_t)k + 4 > outsz)
+			break;
+		memcpy(out + o, s + i, (size_t)k);
+		o += (size_t)k;
+		w += cw;
+		i += (size_t)k;
+	}
+	if (clipped && ellipsis && o + 4 <= outsz) {
+		const char *e = (flags & TEXT_ASCII) ? "~" : "\xE2\x80\xA6";
+		memcpy(out + o, e, strlen(e));
+		o += strlen(e);
+		w++;
+	}
+	out[o] = '\0';
+	return w;
+}

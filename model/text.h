@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* text.h: the one sanitizer for text that came from data, plus UTF-8 width helpers.
+ *
+ * Every string read from an input file (run, phase, kernel and host names, paths, JSON
+ * keys, CSV cells) passes text_sanitize() before it reaches the terminal, a --print
+ * report or an exported CSV cell. Rules:
+ *   - invalid UTF-8 bytes            -> U+FFFD (or '?' in ASCII mode)
+ *   - C0 controls 0x00-0x1F, DEL      -> caret notation: ESC -> "^[", TAB -> "^I", DEL -> "^?"
+ *   - C1 controls U+0080-U+009F       -> "\xNN" (e.g. U+009B -> "\x9b")
+ *   - bidi controls U+202A-202E, U+2066-2069, zero-width U+200B-200F, U+2028/2029, U+FEFF
+ *                                     -> "<U+XXXX>"
+ *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?'
+ * The output is always NUL-terminated and never split inside a replacement. */
+#ifndef MODEL_TEXT_H
+#define MODEL_TEXT_H
+
+#include "model/base.h"
+
+enum { TEXT_ASCII = 1 };
+
+/* Sanitize in[0..len) into out (capacity outsz >= 1). Returns bytes written (excluding NUL).
+ * Truncates cleanly when out is too small. */
+size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsigned flags);
+/* Sanitized malloc'd copy of a NUL-terminated string (NULL -> ""). The caller frees. */
+char *text_sanitize_dup(const char *s, unsigned flags);
+/* True when s needs no change under text_sanitize (fast path). */
+bool text_is_clean(const char *s, size_t len, unsigned flags);
+
+/* Decode one UTF-8 sequence at s (n bytes available). Returns its length (>= 1) and
+ * stores the code point, or U+FFFD with length 1 for an invalid byte. */
+int text_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Number of code points in a valid UTF-8 string (Python's len()). */
+size_t text_codepoints(const char *s);
+/* Display width in terminal columns of sanitized UTF-8 (wcwidth; unknown -> 1). */
+int text_width(const char *s);
+/* Copy at most `cols` display columns of sanitized s into out; when clipped and
+ * `ellipsis` is set the last column becomes "~" (ASCII) or "…" (UTF-8, unless
+ * TEXT_ASCII). Returns columns used. */
+int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, unsigned flags);
+
+#endif

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* views_core.c: views that every run has: sources (the data-quality inventory with
+ * every diagnostic) and findings. */
+#include <stdio.h>
+#include "model/registry.h"
+#include "model/run.h"
+
+static struct table *build_sources(struct run *run, char *err, size_t errn)
+{
+	struct table *t = table_new("sources", "Sources and data quality");
+	int c_kind = table_add_col(t, "kind", COL_TEXT, 7, 0);
+	int c_path = table_add_col(t, "path", COL_TEXT, 40, 0);
+	int c_fmt = table_add_col(t, "format", COL_TEXT, 10, 0);
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_line = table_add_col(t, "line", COL_INT, 7, 0);
+	int c_off = table_add_col(t, "offset", COL_INT, 9, 0);
+	int c_rec = table_add_col(t, "records", COL_INT, 9, 0);
+	int c_skip = table_add_col(t, "skipped", COL_INT, 8, 0);
+	int c_msg = table_add_col(t, "message", COL_TEXT, 50, 0);
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *s = &run->src[i];
+		size_t r = table_add_row(t, (long)i);
+		table_set_text(t, r, c_kind, "file");
+		table_set_text(t, r, c_path, s->path);
+		table_set_text(t, r, c_fmt, s->format);
+		table_set_num_opt(t, r, c_rank, s->rank, s->rank >= 0);
+		table_set_num(t, r, c_rec, (double)s->records);
+		table_set_num(t, r, c_skip, (double)s->skipped);
+		char msg[160];
+		if (s->err)
+			snprintf(msg, sizeof(msg), "unreadable");
+		else if (s->partial)
+			snprintf(msg, sizeof(msg), "partial (truncated tail or still being written)");
+		else
+			snprintf(msg, sizeof(msg), "ok");
+		table_set_text(t, r, c_msg, msg);
+	}
+	for (size_t i = 0; i < run->diags.n; i++) {
+		const struct diag *d = &run->diags.v[i];
+		size_t r = table_add_row(t, -1 - (long)i);
+		table_set_text(t, r, c_kind, diag_level_name(d->level));
+		table_set_text(t, r, c_path, d->file);
+		table_set_num_opt(t, r, c_rank, d->rank, d->rank >= 0);
+		table_set_num_opt(t, r, c_line, (double)d->line, d->line > 0);
+		table_set_num_opt(t, r, c_off, (double)d->offset, d->offset >= 0);
+		table_set_text(t, r, c_msg, d->msg);
+	}
+	if (run->diags.dropped) {
+		size_t r = table_add_row(t, -1);
+		char msg[96];
+		snprintf(msg, sizeof(msg), "%zu more diagnostics not kept", run->diags.dropped);
+		table_set_text(t, r, c_kind, "warning");
+		table_set_text(t, r, c_msg, msg);
+	}
+	(void)err;
+	(void)errn;
+	return t;
+}
+
+static struct table *build_findings(struct run *run, char *err, size_t errn)
+{
+	const struct finding_list *fl = run_findings(run);
+	struct table *t = table_new("findings", "Findings");
+	int c_sev = table_add_col(t, "severity", COL_TEXT, 8, 0);
+	int c_id = table_add_col(t, "id", COL_TEXT, 28, 0);
+	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_lo = table_add_col(t, "step_lo", COL_INT, 8, 0);
+	int c_hi = table_add_col(t, "step_hi", COL_INT, 8, 0);
+	int c_detail = table_add_col(t, "detail", COL_TEXT, 80, 0);
+	int c_fix = table_add_col(t, "fix", COL_TEXT, 80, 0);
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		size_t r = table_add_row(t, (long)i);
+		table_set_text(t, r, c_sev, severity_name(f->severity));
+		table_set_text(t, r, c_id, f->id);
+		table_set_text(t, r, c_title, f->title);
+		table_set_num_opt(t, r, c_rank, f->ev.rank, f->ev.rank >= 0);
+		table_set_num_opt(t, r, c_lo, (double)f->ev.step_lo, f->ev.step_lo >= 0);
+		table_set_num_opt(t, r, c_hi, (double)f->ev.step_hi, f->ev.step_hi >= 0);
+		table_set_text(t, r, c_detail, f->detail);
+		table_set_text(t, r, c_fix, f->fix);
+	}
+	(void)err;
+	(void)errn;
+	return t;
+}
+
+static const struct view_def core_views[] = {
+	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings },
+	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources },
+};
+
+const struct subsystem sub_core = {
+	.name = "core",
+	.views = core_views,
+	.nviews = ARRAY_LEN(core_views),
+};

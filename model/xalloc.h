@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* xalloc.h: allocation that never returns NULL. OOM is decided once: a registered
+ * die hook runs (the UI uses it to restore the terminal), a message goes to stderr,
+ * and the process aborts. Every other module may assume allocation succeeds. */
+#ifndef MODEL_XALLOC_H
+#define MODEL_XALLOC_H
+
+#include <stdarg.h>
+#include "model/base.h"
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow *p (an array of elem-sized items with capacity *cap) to hold at least need items. */
+void xgrow(void **p, size_t *cap, size_t need, size_t elem);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* malloc'd formatted string; the caller frees. */
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Called once before aborting on OOM (e.g. to end curses). */
+void xalloc_set_die_hook(void (*hook)(void));
+
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.c: the option table, getopt_long and --help (see cli.h). */
+#include <stdio.h>
+#include "src/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+enum opt_id {
+	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
+	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
+	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI,
+};
+
+struct cli_option {
+	const char *name;
+	int has_arg;
+	int id;
+	const char *arg;
+	const char *help;
+};
+
+static const struct cli_option options[] = {
+	{ "print", 0, OPT_PRINT, NULL, "print the plain-text report (default when stdout is not a tty)" },
+	{ "tui", 0, OPT_TUI, NULL, "open the interactive explorer even if stdout is not a tty" },
+	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout" },
+	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout)" },
+	{ "sort", 1, OPT_SORT, "[-]COL", "sort the exported view by COL (prefix '-' for descending)" },
+	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset>0'" },
+	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE" },
+	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
+	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
+	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
+	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
+	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
+	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
+	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
+	{ "warmup", 1, OPT_WARMUP, "N", "skip the first N step records in the single-rank analyses" },
+	{ "flops-per-step", 1, OPT_FLOPS, "F", "model FLOPs per step (overrides run.json) for MFU" },
+	{ "peak-tflops", 1, OPT_PEAK, "T", "accelerator peak TFLOP/s (overrides run.json) for MFU" },
+	{ "trace", 1, OPT_TRACE, "PATH", "a Kineto trace file or a directory of per-rank traces (repeatable)" },
+	{ "kernel-classes", 1, OPT_KCLASSES, "FILE", "extra kernel classification rules (see the man page)" },
+	{ "dasf", 0, OPT_DASF, NULL, "treat the PATHs as DASF event databases (same as --format dasf)" },
+	{ "objective", 1, OPT_OBJECTIVE, "LIST", "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3" },
+	{ "constraint", 1, OPT_CONSTRAINT, "EXPR", "mark sweep configs passing/failing, e.g. 'ttft_p99<10' (repeatable)" },
+	{ "target-users", 1, OPT_TUSERS, "N", "sizing: concurrent users to serve" },
+	{ "target-latency", 1, OPT_TLAT, "S", "sizing: target p95 latency in seconds" },
+	{ "target-runtime", 1, OPT_TRUNTIME, "S", "sizing: target workflow runtime in seconds" },
+	{ "test-gpus", 1, OPT_TGPUS, "N", "sizing: GPUs used in the measured runs" },
+	{ "help", 0, 'h', NULL, "show this help and exit" },
+	{ "version", 0, 'V', NULL, "show the version and exit" },
+};
+
+void cli_usage(FILE *f)
+{
+	fprintf(f, "usage: tscope-tui [options] PATH...\n"
+		   "Explore the performance of ML training and inference runs in the terminal.\n"
+		   "PATH: a pytscope run dir, Kineto traces, GenAI-Perf artifacts, NAT sizing output,\n"
+		   "DASF databases or a Cerebras performance.json; the format is detected.\n\n");
+	for (size_t i = 0; i < ARRAY_LEN(options); i++) {
+		const struct cli_option *o = &options[i];
+		char lhs[64];
+		if (o->id == 'o' || o->id == 'h' || o->id == 'V')
+			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->id, o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-28s %s\n", lhs, o->help);
+	}
+	fprintf(f, "\nExit status: 0 ok, 1 nothing found or data error, 2 usage error.\n"
+		   "See tscope-tui(1) for keys, formats and examples.\n");
+}
+
+static int bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, val, why);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	return 2;
+}
+
+static int parse_double(const char *opt, const char *s, double *out, bool positive)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v))
+		return bad(opt, s, "not a number");
+	if (positive && v <= 0)
+		return bad(opt, s, "must be > 0");
+	*out = v;
+	return 0;
+}
+
+static int parse_long(const char *opt, const char *s, long *out, long min)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno)
+		return bad(opt, s, "not an integer");
+	if (v < min)
+		return bad(opt, s, min > 0 ? "must be >= 1" : "must be >= 0");
+	*out = v;
+	return 0;
+}
+
+static void push(const char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+static int parse_color(const char *s, enum color_mode *out)
+{
+	static const struct { const char *name; enum color_mode m; } tab[] = {
+		{ "auto", COLOR_AUTO }, { "always", COLOR_ALWAYS }, { "never", COLOR_NEVER },
+		{ "256", COLOR_256 }, { "8", COLOR_8 },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(tab); i++)
+		if (strcmp(s, tab[i].name) == 0) {
+			*out = tab[i].m;
+			return 0;
+		}
+	return bad("color", s, "expected auto, always, never, 256 or 8");
+}
+
+static int set_mode(struct cli *cli, enum cli_mode m)
+{
+	if (cli->mode != MODE_AUTO && cli->mode != m) {
+		fprintf(stderr, "tscope-tui: --print, --tui, --export, --list-views and --list-keys are exclusive\n");
+		return 2;
+	}
+	cli->mode = m;
+	return 0;
+}
+
+static int apply(struct cli *cli, int id, const char *arg)
+{
+	struct opts *o = &cli->opts;
+	long l;
+	switch (id) {
+	case OPT_PRINT: return set_mode(cli, MODE_PRINT);
+	case OPT_TUI: return set_mode(cli, MODE_TUI);
+	case OPT_EXPORT: cli->export_view = arg; return set_mode(cli, MODE_EXPORT);
+	case 'o': cli->output = arg; return 0;
+	case OPT_SORT: cli->sort = arg; return 0;
+	case OPT_FILTER: cli->filter = arg; return 0;
+	case OPT_FORCE: cli->force = true; return 0;
+	case OPT_CSV_RAW: o->csv_raw = true; return 0;
+	case OPT_LIST_VIEWS: return set_mode(cli, MODE_LIST_VIEWS);
+	case OPT_LIST_KEYS: return set_mode(cli, MODE_LIST_KEYS);
+	case OPT_COLOR: return parse_color(arg, &o->color);
+	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_FORMAT: o->format = arg; return 0;
+	case OPT_DASF: o->format = "dasf"; return 0;
+	case OPT_JOBS:
+		if (parse_long("jobs", arg, &l, 1))
+			return 2;
+		o->jobs = (int)(l > 64 ? 64 : l);
+		return 0;
+	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;
+	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, false) ? 2 : 0;
+	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;
+	case OPT_TRACE: push(&o->trace_paths, &o->ntrace, arg); return 0;
+	case OPT_KCLASSES: o->kernel_classes = arg; return 0;
+	case OPT_OBJECTIVE: o->objective = arg; return 0;
+	case OPT_CONSTRAINT: push(&o->constraints, &o->nconstraints, arg); return 0;
+	case OPT_TUSERS: return parse_double("target-users", arg, &o->target_users, true) ? 2 : 0;
+	case OPT_TLAT: return parse_double("target-latency", arg, &o->target_latency, true) ? 2 : 0;
+	case OPT_TRUNTIME: return parse_double("target-runtime", arg, &o->target_runtime, true) ? 2 : 0;
+	case OPT_TGPUS: return parse_long("test-gpus", arg, &o->test_gpus, 1) ? 2 : 0;
+	case 'h': return set_mode(cli, MODE_HELP);
+	case 'V': return set_mode(cli, MODE_VERSION);
+	}
+	return 2;
+}
+
+int cli_parse(struct cli *cli, int argc, char **argv)
+{
+	memset(cli, 0, sizeof(*cli));
+	struct option lo[ARRAY_LEN(options) + 1];
+	for (size_t i = 0; i < ARRAY_LEN(options); i++)
+		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
+	lo[ARRAY_LEN(options)] = (struct option){ 0 };
+	optind = 1;
+	opterr = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:hV", lo, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "Try 'tscope-tui --help'.\n");
+			return 2;
+		}
+		if (apply(cli, c, optarg))
+			return 2;
+	}
+	for (int i = optind; i < argc; i++)
+		push(&cli->paths, &cli->npaths, argv[i]);
+	if (cli->mode == MODE_HELP || cli->mode == MODE_VERSION || cli->mode == MODE_LIST_VIEWS ||
+	    cli->mode == MODE_LIST_KEYS)
+		return 0;
+	if (cli->npaths == 0) {
+		fprintf(stderr, "tscope-tui: missing PATH\n");
+		cli_usage(stderr);
+		return 2;
+	}
+	if ((cli->sort || cli->filter || cli->output) && cli->mode != MODE_EXPORT) {
+		fprintf(stderr, "tscope-tui: --sort, --filter and -o go with --export VIEW\n");
+		return 2;
+	}
+	return 0;
+}
+
+void cli_free(struct cli *cli)
+{
+	free(cli->paths);
+	free(cli->opts.trace_paths);
+	free(cli->opts.constraints);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.h: command-line parsing. One option table feeds getopt_long, --help and the man
+ * page's OPTIONS section (kept in step by tests/cli/options.sh). */
+#ifndef SRC_CLI_H
+#define SRC_CLI_H
+
+#include "model/opts.h"
+
+enum cli_mode { MODE_AUTO, MODE_TUI, MODE_PRINT, MODE_EXPORT, MODE_LIST_VIEWS, MODE_LIST_KEYS,
+		MODE_HELP, MODE_VERSION };
+
+struct cli {
+	struct opts opts;
+	enum cli_mode mode;
+	const char *export_view;  /* --export VIEW */
+	const char *output;       /* -o FILE ("-" or NULL: stdout) */
+	const char *sort;         /* --sort [-]COL */
+	const char *filter;       /* --filter EXPR */
+	bool force;               /* --force: overwrite -o FILE */
+	const char **paths;       /* positional PATHs */
+	size_t npaths;
+};
+
+/* Parse argv into cli. Returns 0, or 2 after printing a usage error to stderr. */
+int cli_parse(struct cli *cli, int argc, char **argv);
+void cli_free(struct cli *cli);
+void cli_usage(FILE *f);
+
+#endif

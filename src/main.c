@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/* main.c: process glue. Parse options, load the run (with a progress line on a tty),
+ * then pick the mode: explorer (tty), --print (default off a tty), --export, lists.
+ * Exit status: 0 ok, 1 nothing found or data error, 2 usage error. */
+#include <locale.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/text.h"
+#include "src/cli.h"
+#include "src/export.h"
+#include "src/print.h"
+#include "ui/ui.h"
+
+struct progress {
+	atomic_llong done, total;
+	struct timespec start;
+	atomic_llong last_ms;
+	bool tty;
+	atomic_bool shown;
+};
+
+static long long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000LL + (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Called from loader threads: after 0.5 s, redraw one stderr line at most 10x/s. */
+static void on_progress(void *ud, long long done_delta, long long total_delta)
+{
+	struct progress *p = ud;
+	long long done = atomic_fetch_add(&p->done, done_delta) + done_delta;
+	long long total = atomic_fetch_add(&p->total, total_delta) + total_delta;
+	if (!p->tty)
+		return;
+	long long ms = elapsed_ms(&p->start);
+	long long last = atomic_load(&p->last_ms);
+	if (ms < 500 || ms - last < 100 || !atomic_compare_exchange_strong(&p->last_ms, &last, ms))
+		return;
+	atomic_store(&p->shown, true);
+	if (total > 0)
+		fprintf(stderr, "\rtscope-tui: loading %.0f / %.0f MB (%d%%)  ", done / 1e6, total / 1e6,
+			(int)(100.0 * (double)done / (double)total));
+	else
+		fprintf(stderr, "\rtscope-tui: loading %.0f MB  ", done / 1e6);
+}
+
+static void report_quality(const struct run *run)
+{
+	size_t skipped = 0;
+	for (size_t i = 0; i < run->nsrc; i++)
+		skipped += run->src[i].skipped;
+	size_t problems = run->diags.n + run->diags.dropped;
+	if (problems)
+		fprintf(stderr, "tscope-tui: %zu data-quality note%s (%zu record%s skipped); "
+				"see --export sources\n",
+			problems, problems == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
+}
+
+static void print_empty(const struct run *run, const struct cli *cli)
+{
+	for (size_t i = 0; i < run->diags.n && i < 5; i++) {
+		char buf[1024];
+		diag_format(&run->diags.v[i], buf, sizeof(buf));
+		char *safe = text_sanitize_dup(buf, 0);
+		fprintf(stderr, "tscope-tui: %s\n", safe);
+		free(safe);
+	}
+	char *p = text_sanitize_dup(cli->paths[0], 0);
+	fprintf(stderr, "tscope-tui: nothing to explore in '%s'\n", p);
+	free(p);
+}
+
+static int run_mode(struct cli *cli, struct run *run)
+{
+	enum cli_mode mode = cli->mode;
+	if (mode == MODE_AUTO)
+		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	if (mode == MODE_TUI) {
+		if (run_is_empty(run)) {
+			print_empty(run, cli);
+			return 1;
+		}
+		int rc = ui_run(run, &cli->opts);
+		if (rc >= 0)
+			return rc;
+		mode = MODE_PRINT;
+	}
+	if (mode == MODE_EXPORT) {
+		if (run_is_empty(run)) {
+			print_empty(run, cli);
+			return 1;
+		}
+		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
+	}
+	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+	int rc = print_report(run, stdout, &po);
+	fflush(stdout);
+	report_quality(run);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	struct cli cli;
+	int rc = cli_parse(&cli, argc, argv);
+	if (rc) {
+		cli_free(&cli);
+		return rc;
+	}
+	switch (cli.mode) {
+	case MODE_HELP: cli_usage(stdout); cli_free(&cli); return 0;
+	case MODE_VERSION: printf("tscope-tui %s\n", TSCOPE_VERSION); cli_free(&cli); return 0;
+	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return 0;
+	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return 0;
+	default: break;
+	}
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
+	if (atomic_load(&prog.shown))
+		fprintf(stderr, "\r\033[K");
+	rc = run_mode(&cli, run);
+	run_free(run);
+	cli_free(&cli);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* print.h: the plain-text report (`--print`, and the default when stdout is not a tty).
+ * For pytscope runs it is byte-identical to `pytscope --color never analyze` (0.2.1);
+ * with color it uses the same SGR layer. Other formats contribute sections through
+ * print_section_*(), each returning a malloc'd section that ends with "\n", or NULL. */
+#ifndef SRC_PRINT_H
+#define SRC_PRINT_H
+
+#include <stdio.h>
+#include "model/run.h"
+
+struct print_opts {
+	bool color;
+};
+
+/* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
+bool print_want_color(enum color_mode mode, int fd);
+/* Write the report; returns the exit status (1 with pytscope's message on stderr when
+ * there is nothing to report). */
+int print_report(struct run *run, FILE *f, const struct print_opts *po);
+
+char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
+char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */
+char *print_section_dasf(struct run *run, const struct print_opts *po);   /* src/print_dasf.c */
+
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
+ * tables (sort, filter, CSV), diagnostics. */
+#include <stdlib.h>
+#include <unistd.h>
+#include "model/diag.h"
+#include "model/json.h"
+#include "model/table.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+
+static void test_sanitize(void)
+{
+	char out[256];
+	text_sanitize("a\x1b[31mred\x07", 10, out, sizeof(out), 0);
+	is_str(out, "a^[[31mred^G", "ESC and BEL become caret notation");
+	text_sanitize("x\xc2\x9b" "2J", 5, out, sizeof(out), 0);
+	is_str(out, "x\\x9b2J", "C1 CSI becomes \\x9b");
+	text_sanitize("\xe2\x80\xae" "evil", 7, out, sizeof(out), 0);
+	is_str(out, "<U+202E>evil", "bidi override is made visible");
+	text_sanitize("ok\xff", 3, out, sizeof(out), 0);
+	is_str(out, "ok\xef\xbf\xbd", "invalid byte becomes U+FFFD");
+	text_sanitize("caf\xc3\xa9", 5, out, sizeof(out), TEXT_ASCII);
+	is_str(out, "caf?", "ASCII mode replaces non-ASCII");
+	text_sanitize("\x7f\t", 2, out, sizeof(out), 0);
+	is_str(out, "^?^I", "DEL and TAB");
+	text_sanitize("abcdef", 6, out, 4, 0);
+	is_str(out, "abc", "truncates to the buffer");
+	char *d = text_sanitize_dup("plain", 0);
+	is_str(d, "plain", "clean text passes unchanged");
+	free(d);
+	is_int(text_width("ab\xe2\x96\x88"), 3, "width counts a block glyph as 1");
+	is_int(text_codepoints("\xe2\x80\x94x"), 2, "codepoints");
+	text_clip("abcdefgh", 5, out, sizeof(out), true, TEXT_ASCII);
+	is_str(out, "abcd~", "clip with ASCII ellipsis");
+}
+
+static void test_json(void)
+{
+	struct json_doc d;
+	json_doc_init(&d);
+	const char *s = "{\"step\":5,\"x\":NaN,\"y\":-Infinity,\"s\":\"a\\u00e9\\n\",\"o\":{\"k\":[1,2,3]},\"z\":1e-05}";
+	int n = json_parse(&d, s, strlen(s));
+	ok(n > 0, "parses an object with NaN/-Infinity");
+	long long step;
+	ok(json_int(&d, json_get(&d, 0, "step"), &step) && step == 5, "int getter");
+	double v;
+	ok(json_number(&d, json_get(&d, 0, "x"), &v) && isnan(v), "NaN literal");
+	ok(json_number(&d, json_get(&d, 0, "y"), &v) && isinf(v) && v < 0, "-Infinity literal");
+	ok(json_number(&d, json_get(&d, 0, "z"), &v) && v == 1e-05, "exponent");
+	char *str = json_strdup(&d, json_get(&d, 0, "s"));
+	is_str(str, "a\xc3\xa9\n", "string unescape");
+	free(str);
+	int o = json_get(&d, 0, "o");
+	int arr = json_get(&d, o, "k");
+	int cnt = 0;
+	for (int k = json_first(&d, arr); k >= 0; k = json_next(&d, arr, k))
+		cnt++;
+	is_int(cnt, 3, "array walk");
+	ok(json_get(&d, 0, "missing") < 0, "missing key");
+	ok(json_parse(&d, "{\"a\":1", 6) == JSON_EPART, "truncated input is EPART");
+	for (int i = 0; i < 300; i++)
+		(void)0;
+	char big[8192];
+	size_t p = 0;
+	p += (size_t)snprintf(big + p, sizeof(big) - p, "[");
+	for (int i = 0; i < 500; i++)
+		p += (size_t)snprintf(big + p, sizeof(big) - p, "%s%d", i ? "," : "", i);
+	p += (size_t)snprintf(big + p, sizeof(big) - p, "]");
+	is_int(json_parse(&d, big, p), 501, "token array grows past the inline buffer");
+	ok(!json_parse_double("1.5e", 4, &v), "rejects 1.5e");
+	ok(!json_parse_double("01", 2, &v), "rejects leading zero");
+	ok(!json_parse_double("nul", 3, &v), "rejects nul");
+	ok(json_parse_double("0.012209579", 11, &v) && v == 0.012209579, "fast path exact");
+	ok(json_parse_double("1795344081.2502363", 18, &v) && v == 1795344081.2502363, "17 digits exact");
+	ok(json_parse_double("12345678901234567890123", 23, &v) && v == 12345678901234567890123.0, "long mantissa via strtod");
+	json_doc_free(&d);
+}
+
+static void test_table(void)
+{
+	struct table *t = table_new("t", "T");
+	int cn = table_add_col(t, "name", COL_TEXT, 10, 0);
+	int cv = table_add_col(t, "val", COL_NUM, 8, 2);
+	const char *names[] = { "b", "=cmd()", "a", "c" };
+	double vals[] = { 2.5, 1, 0.1, 0 };
+	for (int i = 0; i < 4; i++) {
+		size_t r = table_add_row(t, i);
+		table_set_text(t, r, cn, names[i]);
+		table_set_num_opt(t, r, cv, vals[i], i != 3);
+	}
+	table_sort(t, cv, true);
+	is_int(t->ref[t->view[0]], 0, "sort desc: largest first");
+	is_int(t->ref[t->view[3]], 3, "missing sorts last");
+	char buf[64];
+	table_format(t, 3, cv, buf, sizeof(buf));
+	is_str(buf, "-", "missing shows as -");
+	char err[128];
+	ok(table_filter(t, "val>=1", err, sizeof(err)) == 0 && t->nview == 2, "numeric filter");
+	ok(table_filter(t, "nosuch=1", err, sizeof(err)) < 0, "unknown column rejected");
+	ok(table_filter(t, "!name=b", err, sizeof(err)) == 0 && t->nview == 3, "negated glob");
+	table_filter(t, NULL, err, sizeof(err));
+	table_sort(t, -1, false);
+	char *path = xasprintf("%s/t.csv", getenv("TSCOPE_TMP") ? getenv("TSCOPE_TMP") : "/tmp");
+	unlink(path);
+	ok(table_export_file(t, path, false, 0) == 0, "export writes");
+	ok(table_export_file(t, path, false, 0) < 0, "export refuses to overwrite");
+	FILE *f = fopen(path, "r");
+	char csv[512] = "";
+	size_t n = f ? fread(csv, 1, sizeof(csv) - 1, f) : 0;
+	csv[n] = '\0';
+	if (f)
+		fclose(f);
+	is_str(csv, "name,val\nb,2.5\n'=cmd(),1\na,0.1\nc,\n", "CSV: neutralised formula, full precision, empty missing");
+	unlink(path);
+	free(path);
+	table_free(t);
+	table_format_full(0.1 + 0.2, buf, sizeof(buf));
+	is_str(buf, "0.30000000000000004", "shortest round-trip precision");
+}
+
+static void test_diag(void)
+{
+	struct diag_list l;
+	diag_list_init(&l);
+	diag_add(&l, DIAG_WARN, "f.jsonl", 7, -1, 2, "bad %s", "line");
+	char buf[128];
+	diag_format(&l.v[0], buf, sizeof(buf));
+	is_str(buf, "f.jsonl:7: bad line", "diag format");
+	diag_list_free(&l);
+}
+
+int main(void)
+{
+	test_sanitize();
+	test_json();
+	test_table();
+	test_diag();
+	return tap_done();
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* ui.h: the interactive explorer's entry points (everything curses lives under ui/). */
+#ifndef UI_UI_H
+#define UI_UI_H
+
+#include <stdio.h>
+#include "model/run.h"
+
+/* Run the explorer on a loaded run until the user quits. Returns the exit status,
+ * or -1 when no interactive terminal is available (the caller falls back to --print). */
+int ui_run(struct run *run, const struct opts *opts);
+/* Print the key bindings (from the action table) for --list-keys. */
+void ui_list_keys(FILE *f);
+
+#endif
