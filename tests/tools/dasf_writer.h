@@ -163,4 +163,53 @@ static inline void dw_other(struct dw *w, const char *name, double ts)
 	dw_flush(w);
 }
 
+static inline int dw_open_in(struct dw *w, const char *dir, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return dw_open(w, path);
+}
+
+#define DW_ARR(...) (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)
+#define DW_NONE NULL, 0
+
+/* The fixture: files 1-, 2-, 3- in DIR (load order = name order). Every number derived
+ * from it is worked out by hand in tests/unit/test_dasf.c. */
+static inline int dw_write_fixture(const char *dir)
+{
+	struct dw a, b, c;
+	if (dw_open_in(&a, dir, "1-TracePlugin-hA.msgpack") < 0 || dw_open_in(&b, dir, "2-TracePlugin-hB.msgpack") < 0 ||
+	    dw_open_in(&c, dir, "3-ResourceMonitor-hA.msgpack") < 0)
+		return 1;
+	const char *w0 = "worker-hA-0", *w1 = "worker-hA-1", *wb = "worker-hB-0";
+	dw_compute(&a, &(struct dw_task){ "hA", w0, "load-1", "load", 10.0, 2.0, 1000000, DW_NONE, DW_ARR("proc-1") });
+	dw_memory(&a, "hA", w0, 10.2, "load-1", 1000000, 1);
+	dw_compute(&a, &(struct dw_task){ "hA", w0, "load-2", "load", 12.5, 1.0, 3000000, DW_NONE, DW_ARR("proc-2") });
+	dw_memory(&a, "hA", w0, 10.9, "load-2", 4000000, 2);
+	dw_other(&a, "MyEvent", 11.0);
+	dw_compute(&a, &(struct dw_task){ "hA", w1, "proc-1", "proc", 11.0, 4.0, 500000, DW_ARR("load-1"), DW_ARR("sum-0") });
+	dw_memory(&a, "hA", w1, 11.1, "proc-1", 500000, 1);
+	dw_compute(&a, &(struct dw_task){ "hA", w0, "proc-2", "proc", 14.0, 0.5, 700000, DW_ARR("load-2"), DW_ARR("sum-0") });
+	dw_memory(&a, "hA", w0, 14.7, "proc-2", 4700000, 3);
+
+	dw_compute(&b, &(struct dw_task){ "hB", wb, "sum-0", "sum", 100.0, 3.0, 8, DW_ARR("proc-1", "proc-2"), DW_NONE });
+	dw_memory(&b, "hB", wb, 13.4, "sum-0", 8, 5);
+	dw_compute(&b, &(struct dw_task){ "hB", wb, "load-3", "load", 104.0, 1.0, 2000000, DW_ARR("ext-0"), DW_NONE });
+	dw_memory(&b, "hB", wb, 10.0, "load-3", 2000008, 4);
+	dw_compute(&b, &(struct dw_task){ "hB", wb, "proc-1", "proc", 106.0, 2.0, 600000, DW_ARR("load-1"), DW_ARR("sum-0") });
+	dw_len(&b, 100); /* truncated tail: a length, then only part of the record */
+	dw_raw(&b, "\x87\xa4name\xa7" "Compute", 14);
+
+	dw_resource(&c, "hA", 10.5, 50, 2000000000LL);
+	dw_resource(&c, "hA", 11.5, 70, 4000000000LL);
+	dw_resource(&c, "hA", 12.2, 0, 1000000000LL);
+	dw_resource(&c, "hA", 14.2, 5, 3000000000LL);
+	dw_resource(&c, "hA", 14.3, -1, 0);
+	dw_resource(&c, "hA", 100.5, 8, 500000000LL);
+	dw_resource(&c, "hA", 200.0, 99, 1000000000LL);
+	dw_resource(&c, "hA", 101.0, -1, 0);
+	dw_resource(&c, "hA", 13.5, 30, 1000000000LL);
+	return dw_close(&a) | dw_close(&b) | dw_close(&c) ? 1 : 0;
+}
+
 #endif

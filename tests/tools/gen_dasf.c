@@ -13,56 +13,10 @@
 #include <sys/stat.h>
 #include "tests/tools/dasf_writer.h"
 
-static int open_in(struct dw *w, const char *dir, const char *name)
+static int open_err(const char *dir)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (dw_open(w, path) < 0) {
-		fprintf(stderr, "gen_dasf: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-#define ARR(...) (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)
-#define NONE NULL, 0
-
-/* The fixture; every number derived from it is worked out in tests/unit/test_dasf.c. */
-static int fixture(const char *dir)
-{
-	struct dw a, b, c;
-	if (open_in(&a, dir, "1-TracePlugin-hA.msgpack") < 0 || open_in(&b, dir, "2-TracePlugin-hB.msgpack") < 0 ||
-	    open_in(&c, dir, "3-ResourceMonitor-hA.msgpack") < 0)
-		return 1;
-	const char *w0 = "worker-hA-0", *w1 = "worker-hA-1", *wb = "worker-hB-0";
-	dw_compute(&a, &(struct dw_task){ "hA", w0, "load-1", "load", 10.0, 2.0, 1000000, NONE, ARR("proc-1") });
-	dw_memory(&a, "hA", w0, 10.2, "load-1", 1000000, 1);
-	dw_compute(&a, &(struct dw_task){ "hA", w0, "load-2", "load", 12.5, 1.0, 3000000, NONE, ARR("proc-2") });
-	dw_memory(&a, "hA", w0, 10.9, "load-2", 4000000, 2);
-	dw_other(&a, "MyEvent", 11.0);
-	dw_compute(&a, &(struct dw_task){ "hA", w1, "proc-1", "proc", 11.0, 4.0, 500000, ARR("load-1"), ARR("sum-0") });
-	dw_memory(&a, "hA", w1, 11.1, "proc-1", 500000, 1);
-	dw_compute(&a, &(struct dw_task){ "hA", w0, "proc-2", "proc", 14.0, 0.5, 700000, ARR("load-2"), ARR("sum-0") });
-	dw_memory(&a, "hA", w0, 14.7, "proc-2", 4700000, 3);
-
-	dw_compute(&b, &(struct dw_task){ "hB", wb, "sum-0", "sum", 100.0, 3.0, 8, ARR("proc-1", "proc-2"), NONE });
-	dw_memory(&b, "hB", wb, 13.4, "sum-0", 8, 5);
-	dw_compute(&b, &(struct dw_task){ "hB", wb, "load-3", "load", 104.0, 1.0, 2000000, ARR("ext-0"), NONE });
-	dw_memory(&b, "hB", wb, 10.0, "load-3", 2000008, 4);
-	dw_compute(&b, &(struct dw_task){ "hB", wb, "proc-1", "proc", 106.0, 2.0, 600000, ARR("load-1"), ARR("sum-0") });
-	dw_len(&b, 100); /* truncated tail: a length, then only part of the record */
-	dw_raw(&b, "\x87\xa4name\xa7" "Compute", 14);
-
-	dw_resource(&c, "hA", 10.5, 50, 2000000000LL);
-	dw_resource(&c, "hA", 11.5, 70, 4000000000LL);
-	dw_resource(&c, "hA", 12.2, 0, 1000000000LL);
-	dw_resource(&c, "hA", 14.2, 5, 3000000000LL);
-	dw_resource(&c, "hA", 14.3, -1, 0);
-	dw_resource(&c, "hA", 100.5, 8, 500000000LL);
-	dw_resource(&c, "hA", 200.0, 99, 1000000000LL);
-	dw_resource(&c, "hA", 101.0, -1, 0);
-	dw_resource(&c, "hA", 13.5, 30, 1000000000LL);
-	return dw_close(&a) | dw_close(&b) | dw_close(&c) ? 1 : 0;
+	fprintf(stderr, "gen_dasf: cannot write in %s: %s\n", dir, strerror(errno));
+	return 1;
 }
 
 static unsigned long long lcg_state = 88172645463325252ULL;
@@ -84,11 +38,11 @@ static int bench(long n, const char *dir)
 	char name[64];
 	for (int h = 0; h < BENCH_HOSTS; h++) {
 		snprintf(name, sizeof(name), "bench-TracePlugin-h%d.msgpack", h);
-		if (open_in(&host[h], dir, name) < 0)
-			return 1;
+		if (dw_open_in(&host[h], dir, name) < 0)
+			return open_err(dir);
 	}
-	if (open_in(&res, dir, "bench-ResourceMonitor-h0.msgpack") < 0)
-		return 1;
+	if (dw_open_in(&res, dir, "bench-ResourceMonitor-h0.msgpack") < 0)
+		return open_err(dir);
 	double clock[BENCH_HOSTS * BENCH_WORKERS];
 	long held[BENCH_HOSTS * BENCH_WORKERS] = { 0 };
 	for (int w = 0; w < BENCH_HOSTS * BENCH_WORKERS; w++)
@@ -161,7 +115,7 @@ static int legacy(const char *path)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fixture") == 0)
-		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? fixture(argv[2]) : 1;
+		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? dw_write_fixture(argv[2]) : 1;
 	if (argc == 4 && strcmp(argv[1], "bench") == 0)
 		return mkdir(argv[3], 0755) == 0 || errno == EEXIST ? bench(atol(argv[2]), argv[3]) : 1;
 	if (argc == 3 && strcmp(argv[1], "legacy") == 0)
