@@ -79,7 +79,7 @@ printf 'garbage that is not msgpack at all\n' >"$TMP/junk.bin"
 check "--dasf on garbage: exit 1 (nothing to show), no crash" "1" "$?"
 
 : >"$TMP/empty.msgpack"
-"$BIN" --print "$TMP/empty.msgpack" 2>&1 | grep -q 'empty file'
+"$BIN" --export sources "$TMP/empty.msgpack" 2>&1 | grep -q 'empty file: no DASF records'
 t $? "empty .msgpack: 'empty file' diagnostic"
 
 echo "1..$n"
