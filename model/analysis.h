@@ -22,6 +22,7 @@
 #include "model/base.h"
 
 struct run;
+struct grid_src;
 
 /* ---- robust statistics (stats.py) -------------------------------------------- */
 
@@ -194,6 +195,9 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 		double *worst);
 /* Minimum and maximum over the whole grid (for colour scales). */
 void heat_extent(const struct heat_grid *g, double *lo, double *hi);
+/* The same values as a model/grid.h source (rows = rank indexes, cols = aligned steps,
+ * labels = rank ids and step numbers), valid as long as the grid. */
+const struct grid_src *heat_grid_src(const struct heat_grid *g);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);

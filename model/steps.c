@@ -12,7 +12,11 @@
 #include "model/run.h"
 #include "model/xalloc.h"
 
-enum col_enc { ENC_NANO, ENC_F32, ENC_RLE };
+/* Column encodings. A phase column starts NANO and becomes F64 on the first value that
+ * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
+ * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
+ * are F32 (about 7 significant digits). RLE replaces any of them at finalize. */
+enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
 
 /* A run-length column holds runs of equal values over positions; missing records
  * inside a run do not break it (presence is the bitmap's business). */
@@ -20,8 +24,8 @@ struct column {
 	unsigned char enc;
 	bool all_present;        /* after finalize: every record has the value, no bitmap */
 	size_t cap, count;       /* entries allocated; values present */
-	uint32_t *u32;           /* ENC_NANO: value = u32 / 1e9 */
-	float *f32;              /* ENC_F32 */
+	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
+	void *data;              /* cap entries of col_elem(enc) bytes */
 	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
 	size_t nruns;            /* ENC_RLE */
 	uint32_t *run_start;
@@ -204,36 +208,39 @@ static bool nano_code(double v, uint32_t *code)
 	return true;
 }
 
-static void col_to_f32(struct column *c)
+static size_t col_elem(unsigned char enc)
 {
-	c->f32 = xmalloc(c->cap * sizeof(*c->f32));
+	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
+}
+
+static double col_raw(const struct column *c, size_t pos)
+{
+	switch (c->enc) {
+	case ENC_NANO: return (double)((const uint32_t *)c->data)[pos] / 1e9;
+	case ENC_F32: return (double)((const float *)c->data)[pos];
+	default: return ((const double *)c->data)[pos];
+	}
+}
+
+static void col_to_f64(struct column *c)
+{
+	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));
 	for (size_t i = 0; i < c->cap; i++)
-		c->f32[i] = bit_get(c->present, i) ? (float)((double)c->u32[i] / 1e9) : 0.0f;
-	free(c->u32);
-	c->u32 = NULL;
-	c->enc = ENC_F32;
+		if (bit_get(c->present, i))
+			d[i] = col_raw(c, i);
+	free(c->data);
+	c->data = d;
+	c->enc = ENC_F64;
 }
 
 /* Set the capacity to exactly ncap entries (new entries zero and missing). */
 static void col_resize(struct column *c, size_t ncap)
 {
-	if (ncap < c->cap) {
-		if (c->enc == ENC_NANO)
-			c->u32 = xrealloc(c->u32, (ncap ? ncap : 1) * sizeof(*c->u32));
-		else
-			c->f32 = xrealloc(c->f32, (ncap ? ncap : 1) * sizeof(*c->f32));
-		c->present = xrealloc(c->present, bitmap_bytes(ncap ? ncap : 1));
-		c->cap = ncap;
-		return;
-	}
-	if (c->enc == ENC_NANO) {
-		c->u32 = xrealloc(c->u32, ncap * sizeof(*c->u32));
-		memset(c->u32 + c->cap, 0, (ncap - c->cap) * sizeof(*c->u32));
-	} else {
-		c->f32 = xrealloc(c->f32, ncap * sizeof(*c->f32));
-		memset(c->f32 + c->cap, 0, (ncap - c->cap) * sizeof(*c->f32));
-	}
-	c->present = bitmap_grow(c->present, c->cap, ncap);
+	size_t e = col_elem(c->enc);
+	c->data = xrealloc(c->data, (ncap ? ncap : 1) * e);
+	if (ncap > c->cap)
+		memset((char *)c->data + c->cap * e, 0, (ncap - c->cap) * e);
+	c->present = bitmap_grow(c->present, c->cap, ncap ? ncap : 1);
 	c->cap = ncap;
 }
 
@@ -245,8 +252,6 @@ static void col_grow(struct column *c, size_t need)
 	col_resize(c, ncap);
 }
 
-/* The column of metric in r; a new column starts as exact nanoseconds for phases and
- * float32 otherwise (the kind is read from the model once per rank and metric). */
 static struct column *rank_column(struct rank_steps *r, int metric)
 {
 	if ((size_t)metric >= r->ncol) {
@@ -261,6 +266,7 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		enum metric_kind kind = r->m->metric[metric].kind;
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
+		c->exact = kind == METRIC_MEMORY;
 	}
 	return c;
 }
@@ -270,13 +276,16 @@ void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
 	struct column *c = rank_column(r, metric);
 	if (pos >= c->cap)
 		col_grow(c, pos + 1);
-	uint32_t code;
-	if (c->enc == ENC_NANO && !nano_code(value, &code))
-		col_to_f32(c);
+	uint32_t code = 0;
+	if ((c->enc == ENC_NANO && !nano_code(value, &code)) ||
+	    (c->enc == ENC_F32 && c->exact && (double)(float)value != value && value == value))
+		col_to_f64(c);
 	if (c->enc == ENC_NANO)
-		c->u32[pos] = code;
+		((uint32_t *)c->data)[pos] = code;
+	else if (c->enc == ENC_F32)
+		((float *)c->data)[pos] = (float)value;
 	else
-		c->f32[pos] = (float)value;
+		((double *)c->data)[pos] = value;
 	if (!bit_get(c->present, pos)) {
 		bit_set(c->present, pos);
 		c->count++;
@@ -303,8 +312,7 @@ static void meta_free(struct steps_meta *meta)
 
 static void column_free(struct column *c)
 {
-	free(c->u32);
-	free(c->f32);
+	free(c->data);
 	free(c->present);
 	free(c->run_start);
 	free(c->run_val);
@@ -344,11 +352,6 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 
 /* ---- finalize ------------------------------------------------------------------ */
 
-static double col_raw(const struct column *c, size_t pos)
-{
-	return c->enc == ENC_NANO ? (double)c->u32[pos] / 1e9 : (double)c->f32[pos];
-}
-
 /* Replace a column by runs when it has at most n/16 value changes. */
 static void col_try_rle(struct column *c, size_t n)
 {
@@ -380,10 +383,8 @@ static void col_try_rle(struct column *c, size_t n)
 	}
 	c->run_start[0] = 0;
 	c->nruns = k;
-	free(c->u32);
-	free(c->f32);
-	c->u32 = NULL;
-	c->f32 = NULL;
+	free(c->data);
+	c->data = NULL;
 	c->enc = ENC_RLE;
 }
 
@@ -712,10 +713,8 @@ size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k)
 static size_t column_bytes(const struct column *c)
 {
 	size_t b = 0;
-	if (c->u32)
-		b += c->cap * sizeof(*c->u32);
-	if (c->f32)
-		b += c->cap * sizeof(*c->f32);
+	if (c->data)
+		b += c->cap * col_elem(c->enc);
 	if (c->present)
 		b += bitmap_bytes(c->cap);
 	b += c->nruns * (sizeof(*c->run_start) + sizeof(*c->run_val));

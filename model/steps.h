@@ -14,12 +14,13 @@
  * Reading: ranks are indexed 0..steps_nranks()-1 in ascending rank id; records in a
  * rank keep file order (steps may repeat or restart: pytscope appends).
  *
- * Storage (model/steps.c): per rank and metric one column. Phase columns start as exact
+ * Storage (model/steps.c): per rank and metric one column. Phase columns hold exact
  * integer nanoseconds in a uint32 (pytscope writes int_ns / 1e9, so value = code / 1e9
- * reproduces the written double bit for bit) and fall back to float32 on the first
- * value that is not such a multiple; scalar and memory columns are float32 (memory in
- * bytes is exact below 16 MiB, and for multiples of 512 B below 8 GiB; loss and other
- * scalars keep about 7 significant digits). After finalize a column whose values form few runs is stored run-length
+ * reproduces the written double bit for bit) and fall back to double on the first
+ * value that is not such a multiple, so phase sums stay exact. Memory columns are
+ * float32 while every value fits exactly (bytes: multiples of 512 B below 8 GiB), else
+ * double. Scalar columns (loss, grad_norm, lr, ...) are float32: about 7 significant
+ * digits. After finalize a column whose values form few runs is stored run-length
  * encoded, and a presence bitmap is kept only when some record lacks the metric.
  * Step numbers cost nothing while a rank's steps are contiguous (step0 + position);
  * timestamps are a double base plus float32 offsets. Heatmap aggregates are built
