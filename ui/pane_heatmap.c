@@ -76,7 +76,7 @@ static void compute_scale(struct hpane *p)
 	p->lo = p->hi = 0;
 	if (n) {
 		qsort(v, n, sizeof(*v), cmp_dbl);
-		p->lo = v[n / 2];
+		p->lo = v[(n - 1) / 2];
 		p->hi = v[n - 1];
 		double w, m;
 		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
