@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
+#include "model/steps.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
@@ -112,6 +113,8 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
 				 "no supported data found here");
 	}
+	if (run->steps)
+		steps_finalize(run->steps);
 	return run;
 }
 

@@ -1,10 +1,275 @@
 /* SPDX-License-Identifier: MIT */
-/* print_sweep.c: the sweep section of the plain-text report. */
+/* print_sweep.c: the sweep section of the plain-text report: GenAI-Perf sweeps (per
+ * series: stimulus x key metrics, ranking, constraints, knee, sizing fit), NAT sizing
+ * (fits, GPU estimate, per-concurrency table) and Cerebras performance.json. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/run.h"
+#include "model/sweep.h"
+#include "model/text.h"
+#include "model/xalloc.h"
 #include "src/print.h"
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+PRINTF_LIKE(2, 3) static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *t = xvasprintf(fmt, ap);
+	va_end(ap);
+	size_t k = strlen(t);
+	xgrow((void **)&b->s, &b->cap, b->n + k + 1, 1);
+	memcpy(b->s + b->n, t, k + 1);
+	b->n += k;
+	free(t);
+}
+
+/* Bold title with a colored LED when color is on (pytscope's SGR layer). */
+static void heading(struct sbuf *b, const struct print_opts *po, const char *led_sgr,
+		    const char *title, const char *rest)
+{
+	if (po->color)
+		sb_printf(b, "\033[%sm●\033[0m \033[1m%s\033[0m%s\n", led_sgr, title, rest);
+	else
+		sb_printf(b, "● %s%s\n", title, rest);
+}
+
+static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
+		enum sweep_stat st, const char *fmt)
+{
+	double v;
+	if (sweep_value(c, m, st, &v))
+		snprintf(buf, n, fmt, v);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *f)
+{
+	if (!f->ok) {
+		sb_printf(b, "  %s: no fit (%s)\n", label, f->err ? f->err : "no data");
+		return;
+	}
+	sb_printf(b, "  %s: slope %.6g · intercept %.6g · R² %.4f%s", label, f->slope, f->intercept,
+		  f->r2, f->poor ? " (poor fit)" : "");
+	if (f->nout) {
+		sb_printf(b, " · outliers removed [");
+		for (size_t i = 0; i < f->nout; i++)
+			sb_printf(b, "%s%g", i ? ", " : "", f->outliers[i]);
+		sb_printf(b, "]");
+	}
+	sb_printf(b, "\n");
+}
+
+static void estimate_line(struct sbuf *b, const struct sweep_set *s, const char *what,
+			  double target, const struct sweep_estimate *e, bool has_stored,
+			  double stored)
+{
+	if (!(target > 0))
+		return;
+	if (e->ok)
+		sb_printf(b, "  → %.4f GPUs for %g users at p95 %s %g s (concurrency %.2f per %ld "
+			  "test GPUs)", e->gpus, s->target_users, what, target, e->conc, s->test_gpus);
+	else
+		sb_printf(b, "  → no GPU estimate for p95 %s %g s: %s", what, target,
+			  e->err ? e->err : "n/a");
+	if (has_stored)
+		sb_printf(b, " · stored %.4f", stored);
+	sb_printf(b, "\n");
+}
+
+static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
+			       const struct sweep_series *se)
+{
+	char *name = text_sanitize_dup(se->name, 0);
+	sb_printf(b, "  %s — %zu config%s, swept %s\n", name, se->n, se->n == 1 ? "" : "s",
+		  se->stim >= 0 ? sweep_stim_name(se->stim) : "nothing");
+	free(name);
+	sb_printf(b, "    %12s %11s %11s %11s %11s %10s %10s %5s %5s\n",
+		  se->stim >= 0 ? sweep_stim_name(se->stim) : "config", "ttft p99",
+		  "latency p50", "latency p99", "itl p90", "req/s", "tok/s", "rank", "pass");
+	for (size_t i = 0; i < se->n; i++) {
+		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
+		char x[32], a[24], p50[24], p99[24], itl[24], rps[24], tps[24], rk[12];
+		if (se->stim >= 0 && c->has_stim[se->stim])
+			snprintf(x, sizeof(x), "%g", c->stim[se->stim]);
+		else
+			snprintf(x, sizeof(x), "#%zu", i + 1);
+		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f");
+		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f");
+		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f");
+		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f");
+		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f");
+		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f");
+		snprintf(rk, sizeof(rk), c->rank > 0 ? "%d" : "-", c->rank);
+		sb_printf(b, "    %12s %11s %11s %11s %11s %10s %10s %5s %5s\n", x, a, p50, p99, itl,
+			  rps, tps, rk, c->pass ? "yes" : "NO");
+	}
+	if (se->knee >= 0)
+		sb_printf(b, "    throughput saturates at %s %g (knee)\n", sweep_stim_name(se->stim),
+			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
+	if (se->has_fit) {
+		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit);
+		estimate_line(b, s, "latency", s->target_latency, &se->est, false, 0);
+	}
+}
+
+static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
+{
+	if (s->nobj) {
+		sb_printf(b, "  objective:");
+		for (size_t i = 0; i < s->nobj; i++)
+			sb_printf(b, "%s %s_%s:%g", i ? "," : "", sweep_metric_info(s->obj[i].m)->alias,
+				  sweep_stat_name(s->obj[i].st), s->obj[i].w);
+		const struct sweep_cfg *best = NULL;
+		for (size_t i = 0; i < s->ncfg; i++)
+			if (s->cfg[i].rank == 1)
+				best = &s->cfg[i];
+		if (best) {
+			char *n = text_sanitize_dup(best->name, 0);
+			sb_printf(b, " · best %s (score %+.1f%%%s)", n, best->score,
+				  best->pass ? "" : ", fails constraints");
+			free(n);
+		}
+		sb_printf(b, "\n");
+	} else
+		sb_printf(b, "  objective: none (rank with --objective, e.g. ttft_p99:1,itl_p90:3)\n");
+	if (s->ncon) {
+		size_t pass = 0;
+		for (size_t i = 0; i < s->ncfg; i++)
+			pass += s->cfg[i].pass;
+		sb_printf(b, "  constraints:");
+		for (size_t i = 0; i < s->ncon; i++)
+			sb_printf(b, "%s %s", i ? "," : "", s->con[i].text);
+		sb_printf(b, " · %zu of %zu configs pass\n", pass, s->ncfg);
+	}
+}
+
+static void genai_section(struct sbuf *b, const struct sweep_set *s, const struct print_opts *po)
+{
+	char rest[96];
+	snprintf(rest, sizeof(rest), " — %zu config%s in %zu series", s->ncfg, s->ncfg == 1 ? "" : "s",
+		 s->nseries);
+	heading(b, po, "36", "INFERENCE SWEEP", rest);
+	for (size_t i = 0; i < s->nseries; i++)
+		sweep_series_block(b, s, &s->series[i]);
+	ranking_lines(b, s);
+	if (s->ngpu)
+		sb_printf(b, "  GPU telemetry: %zu rows (see --export gpu_telemetry)\n", s->ngpu);
+}
+
+static void nat_points(struct sbuf *b, const struct nat_calc *n)
+{
+	sb_printf(b, "    %6s %6s %12s %12s %12s %14s %14s\n", "alerts", "conc", "p95 LLM lat",
+		  "p95 WF run", "total run", "GPUs lat rough", "GPUs run rough");
+	for (size_t i = 0; i < n->npt; i++) {
+		const struct nat_point *p = &n->pt[i];
+		char al[8] = "", l[24] = "-", r[24] = "-", t[24] = "-", gl[24] = "-", gr[24] = "-";
+		size_t k = 0;
+		if (p->interrupted || p->c_out_lat || p->c_out_rt)
+			al[k++] = '!';
+		if (p->interrupted)
+			al[k++] = 'W';
+		if (p->c_out_lat)
+			al[k++] = 'L';
+		if (p->c_out_rt)
+			al[k++] = 'R';
+		al[k] = '\0';
+		if (p->has_lat)
+			snprintf(l, sizeof(l), "%.4f", p->lat_p95);
+		if (p->has_rt)
+			snprintf(r, sizeof(r), "%.4f", p->rt_p95);
+		if (p->has_total)
+			snprintf(t, sizeof(t), "%.4f", p->total_rt);
+		if (p->has_c_gpu_lat)
+			snprintf(gl, sizeof(gl), "%.4f", p->c_gpu_lat);
+		if (p->has_c_gpu_rt)
+			snprintf(gr, sizeof(gr), "%.4f", p->c_gpu_rt);
+		sb_printf(b, "    %6s %6g %12s %12s %12s %14s %14s\n", al, p->conc, l, r, t, gl, gr);
+	}
+}
+
+static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct nat_calc *n,
+			const struct print_opts *po)
+{
+	char *path = text_sanitize_dup(n->path, 0);
+	char rest[128];
+	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrencies%s", n->npt,
+		 n->alias_layout ? " (per_concurrency_data layout)" : "");
+	heading(b, po, "36", "GPU SIZING", rest);
+	sb_printf(b, "  %s\n", path);
+	free(path);
+	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat);
+	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt);
+	estimate_line(b, s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
+	estimate_line(b, s, "workflow runtime", s->target_runtime, &n->c_est_rt, n->has_s_gpu_rt, n->s_gpu_rt);
+	if (!(s->target_users > 0) || s->test_gpus <= 0)
+		sb_printf(b, "  (GPU estimates need --target-users, --test-gpus and --target-latency "
+			  "or --target-runtime)\n");
+	nat_points(b, n);
+}
+
+static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct print_opts *po)
+{
+	char *path = text_sanitize_dup(p->path, 0);
+	heading(b, po, p->mismatch ? "33" : "36", "CEREBRAS",
+		p->trainer_shape ? " — performance.json (trainer)" : " — performance.json");
+	sb_printf(b, "  %s\n", path);
+	free(path);
+	sb_printf(b, "  stored: ");
+	if (p->has_sps)
+		sb_printf(b, "%.2f samples/s · ", p->samples_per_sec);
+	if (p->has_samples)
+		sb_printf(b, "%lld samples · ", p->total_samples);
+	if (p->has_time)
+		sb_printf(b, "%.3f s", p->total_time);
+	if (p->has_compile)
+		sb_printf(b, " · compile %.3f s", p->compile_time);
+	if (p->has_prog)
+		sb_printf(b, " · programming %.3f s", p->programming_time);
+	if (p->has_global)
+		sb_printf(b, " · global rate %.2f", p->global_rate);
+	if (p->has_rate)
+		sb_printf(b, " · rate %.2f", p->rate);
+	if (p->has_flops)
+		sb_printf(b, " · FLOPs utilization %.2f%%", p->flops_util);
+	sb_printf(b, "\n");
+	for (size_t i = 0; i < p->nord; i++) {
+		const struct cb_ordinal *o = &p->ord[i];
+		sb_printf(b, "    ordinal %zu: %.2f samples/s · %lld samples · %.3f s\n", i,
+			  o->samples_per_sec, o->total_samples, o->total_time);
+	}
+	if (p->has_c)
+		sb_printf(b, "  recomputed (merge rule): %.2f samples/s · %.0f samples · %.3f s%s\n",
+			  p->c_sps, p->c_samples, p->c_time,
+			  p->mismatch ? "  <- stored aggregate disagrees" : "");
+}
 
 char *print_section_sweep(struct run *run, const struct print_opts *po)
 {
-	(void)run;
-	(void)po;
-	return NULL;
+	struct sweep_set *s = run->sweep;
+	if (!s)
+		return NULL;
+	sweep_derive(run);
+	struct sbuf b = { 0 };
+	if (s->ncfg)
+		genai_section(&b, s, po);
+	for (size_t i = 0; i < s->nnat; i++) {
+		if (b.n)
+			sb_printf(&b, "\n");
+		nat_section(&b, s, &s->nat[i], po);
+	}
+	for (size_t i = 0; i < s->ncb; i++) {
+		if (b.n)
+			sb_printf(&b, "\n");
+		cb_section(&b, &s->cb[i], po);
+	}
+	return b.s;
 }

@@ -1,0 +1,1204 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis.c: the pytscope analyzers (timing, memory, convergence, distributed,
+ * efficiency budget) over the step model, with time lost, onset and coverage, and the
+ * heatmap block pyramids; all memoized in the step model (see analysis.h). */
+#include "model/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/grid.h"
+#include "model/run.h"
+#include "model/steps.h"
+#include "model/xalloc.h"
+
+/* ---- exactly rounded summation (Python's math.fsum, Shewchuk partials) ---------- */
+
+struct fsum {
+	double p[64];
+	int n;
+	double special, inf;
+};
+
+static void fsum_init(struct fsum *s)
+{
+	s->n = 0;
+	s->special = 0;
+	s->inf = 0;
+}
+
+static void fsum_add(struct fsum *s, double x)
+{
+	double xsave = x;
+	int i = 0;
+	for (int j = 0; j < s->n; j++) {
+		double y = s->p[j];
+		if (fabs(x) < fabs(y)) {
+			double t = x;
+			x = y;
+			y = t;
+		}
+		double hi = x + y;
+		double lo = y - (hi - x);
+		if (lo != 0.0)
+			s->p[i++] = lo;
+		x = hi;
+	}
+	s->n = i;
+	if (x != 0.0) {
+		if (!isfinite(x)) {
+			/* a non-finite input, or an overflow of finite ones */
+			if (isinf(xsave))
+				s->inf += xsave;
+			s->special += isfinite(xsave) ? x : xsave;
+			s->n = 0;
+		} else if (s->n < (int)ARRAY_LEN(s->p)) {
+			s->p[s->n++] = x;
+		}
+	}
+}
+
+static double fsum_result(const struct fsum *s)
+{
+	if (s->special != 0.0 || isnan(s->special))
+		return isnan(s->inf) ? NAN : s->special;
+	int n = s->n;
+	double hi = 0.0, lo = 0.0;
+	if (n > 0) {
+		hi = s->p[--n];
+		while (n > 0) {
+			double x = hi, y = s->p[--n];
+			hi = x + y;
+			double yr = hi - x;
+			lo = y - yr;
+			if (lo != 0.0)
+				break;
+		}
+		if (n > 0 && ((lo < 0.0 && s->p[n - 1] < 0.0) || (lo > 0.0 && s->p[n - 1] > 0.0))) {
+			double y = lo * 2.0;
+			double x = hi + y;
+			double yr = x - hi;
+			if (y == yr)
+				hi = x;
+		}
+	}
+	return hi;
+}
+
+double stats_fsum(const double *v, size_t n)
+{
+	struct fsum s;
+	fsum_init(&s);
+	for (size_t i = 0; i < n; i++)
+		fsum_add(&s, v[i]);
+	return fsum_result(&s);
+}
+
+/* ---- robust statistics ------------------------------------------------------------ */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_dbl);
+	return s;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	if (n == 0)
+		return 0.0;
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
+double stats_median(const double *v, size_t n)
+{
+	double *s = sorted_copy(v, n);
+	double m = median_sorted(s, n);
+	free(s);
+	return m;
+}
+
+double stats_percentile(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return 0.0;
+	double *s = sorted_copy(v, n);
+	double pos = q / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(pos), hi = (size_t)ceil(pos);
+	double r = s[lo] + (s[hi] - s[lo]) * (pos - (double)lo);
+	free(s);
+	return r;
+}
+
+static double mad(const double *v, size_t n, double med)
+{
+	double *d = xmalloc((n ? n : 1) * sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(v[i] - med);
+	double m = stats_median(d, n);
+	free(d);
+	return m;
+}
+
+void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
+{
+	double hist[13];
+	size_t nh = 0;
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = false;
+		if ((present && !present[i]) || !isfinite(v[i]))
+			continue;
+		if (nh >= 6) {
+			double med = stats_median(hist, nh);
+			double scale = mad(hist, nh, med) * 1.4826;
+			if (scale > 0)
+				flags[i] = v[i] > med + 6.0 * scale;
+			else
+				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
+		}
+		hist[nh++] = v[i];
+		if (nh > 12) {
+			memmove(hist, hist + 1, 12 * sizeof(*hist));
+			nh = 12;
+		}
+	}
+}
+
+double stats_robust_slope(const double *v, size_t n)
+{
+	if (n < 2)
+		return 0.0;
+	size_t w = (size_t)((double)n * 0.1);
+	if (w < 1)
+		w = 1;
+	return (stats_median(v + n - w, w) - stats_median(v, w)) / (double)(n - 1);
+}
+
+static double mean_fsum(const double *v, size_t n)
+{
+	return n ? stats_fsum(v, n) / (double)n : 0.0;
+}
+
+/* Population standard deviation, two passes, exactly rounded sums. */
+static double pstdev(const double *v, size_t n, double mean)
+{
+	if (n == 0)
+		return 0.0;
+	struct fsum s;
+	fsum_init(&s);
+	for (size_t i = 0; i < n; i++)
+		fsum_add(&s, (v[i] - mean) * (v[i] - mean));
+	return sqrt(fsum_result(&s) / (double)n);
+}
+
+/* ---- cache -------------------------------------------------------------------------- */
+
+struct heat_grid {
+	int series;
+	size_t nranks, nsteps;
+	size_t nlevels;
+	float **val;              /* [level] -> nranks * level_len[level]: mean (level 0: value) */
+	float **worst;            /* [level] (level 0 shares val) */
+	uint32_t **count;         /* [level] present values per block */
+	size_t *len;              /* blocks per level */
+	double lo, hi;
+	struct grid_src src;
+	char title[96];
+	const struct steps_model *m;
+};
+
+struct rank_cache {
+	bool timing_done, memory_done, conv_done, budget_done;
+	struct timing *timing;
+	struct memory *memory;
+	struct convergence *conv;
+	struct budget *budget;
+};
+
+struct analysis_cache {
+	size_t nranks;
+	struct rank_cache *rank;
+	bool dist_done;
+	struct distributed *dist;
+	struct heat_grid **heat;
+	size_t nheat;
+};
+
+static void heat_free(struct heat_grid *g);
+
+static void timing_free(struct timing *t)
+{
+	if (t) {
+		free(t->phase);
+		free(t->step_time);
+		free(t);
+	}
+}
+
+static void conv_free(struct convergence *c)
+{
+	if (c) {
+		free(c->loss_spikes);
+		free(c->grad_spikes);
+		free(c->loss);
+		free(c->loss_step);
+		free(c);
+	}
+}
+
+void analysis_cache_free(void *p)
+{
+	struct analysis_cache *c = p;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nranks; i++) {
+		timing_free(c->rank[i].timing);
+		free(c->rank[i].memory);
+		conv_free(c->rank[i].conv);
+		free(c->rank[i].budget);
+	}
+	free(c->rank);
+	if (c->dist) {
+		free(c->dist->rank);
+		free(c->dist->step);
+		free(c->dist);
+	}
+	for (size_t i = 0; i < c->nheat; i++)
+		heat_free(c->heat[i]);
+	free(c->heat);
+	free(c);
+}
+
+static struct analysis_cache *cache_of(struct run *run)
+{
+	if (!run || !run->steps)
+		return NULL;
+	void **slot = steps_analysis_slot(run->steps);
+	if (!*slot) {
+		struct analysis_cache *c = xcalloc(1, sizeof(*c));
+		c->nranks = steps_nranks(run->steps);
+		c->rank = xcalloc(c->nranks ? c->nranks : 1, sizeof(*c->rank));
+		*slot = c;
+	}
+	return *slot;
+}
+
+static struct rank_cache *rank_cache(struct run *run, size_t ri)
+{
+	struct analysis_cache *c = cache_of(run);
+	return c && ri < c->nranks ? &c->rank[ri] : NULL;
+}
+
+static size_t warmup_start(const struct run *run, size_t n)
+{
+	long w = run->opts ? run->opts->warmup : 0;
+	if (w <= 0)
+		return 0;
+	return (size_t)w < n ? (size_t)w : n;
+}
+
+/* ---- phases ------------------------------------------------------------------------- */
+
+static const char *const canonical[] = { "data", "forward", "backward", "optimizer", "compute",
+					 "comm", "other" };
+
+static int canonical_index(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(canonical); i++)
+		if (strcmp(name, canonical[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool in_compute_phases(const char *name)
+{
+	int k = canonical_index(name);
+	return k >= 0 && strcmp(name, "comm") != 0;
+}
+
+static int cmp_phase(const void *a, const void *b)
+{
+	const struct timing_phase *x = a, *y = b;
+	int i = canonical_index(x->name), j = canonical_index(y->name);
+	if (i >= 0 || j >= 0) {
+		if (i < 0)
+			return 1;
+		if (j < 0)
+			return -1;
+		return (i > j) - (i < j);
+	}
+	return strcmp(x->name, y->name);
+}
+
+/* Phase metric ids of the model (all of them). */
+static size_t phase_ids(const struct steps_model *m, int *ids)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_PHASE)
+			ids[n++] = (int)i;
+	return n;
+}
+
+/* ---- timing ------------------------------------------------------------------------- */
+
+static struct timing *compute_timing(struct run *run, size_t ri)
+{
+	const struct steps_model *m = run->steps;
+	size_t n_all = steps_nrecords(m, ri), w = warmup_start(run, n_all), n = n_all - w;
+	struct timing *t = xcalloc(1, sizeof(*t));
+	t->n = n;
+	if (n == 0)
+		return t;
+	int *ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*ids));
+	size_t np = phase_ids(m, ids);
+	t->phase = xcalloc(np ? np : 1, sizeof(*t->phase));
+	t->step_time = xmalloc(n * sizeof(*t->step_time));
+	struct fsum *tot = xmalloc((np ? np : 1) * sizeof(*tot));
+	bool *seen = xcalloc(np ? np : 1, sizeof(*seen));
+	for (size_t p = 0; p < np; p++)
+		fsum_init(&tot[p]);
+	for (size_t i = 0; i < n; i++) {
+		struct fsum st;
+		fsum_init(&st);
+		for (size_t p = 0; p < np; p++) {
+			double v;
+			if (steps_value(m, ri, ids[p], w + i, &v)) {
+				fsum_add(&st, v);
+				fsum_add(&tot[p], v);
+				seen[p] = true;
+			}
+		}
+		t->step_time[i] = fsum_result(&st);
+	}
+	double *totals = xmalloc((np ? np : 1) * sizeof(*totals));
+	size_t k = 0;
+	for (size_t p = 0; p < np; p++) {
+		if (!seen[p])
+			continue;
+		t->phase[k].metric = ids[p];
+		t->phase[k].name = steps_metric(m, ids[p])->name;
+		t->phase[k].total = fsum_result(&tot[p]);
+		totals[k] = t->phase[k].total;
+		k++;
+	}
+	t->nphase = k;
+	double grand = stats_fsum(totals, k), denom = grand > 0 ? grand : 1.0;
+	for (size_t p = 0; p < k; p++) {
+		t->phase[p].seconds = t->phase[p].total / (double)n;
+		t->phase[p].fraction = t->phase[p].total / denom;
+	}
+	qsort(t->phase, k, sizeof(*t->phase), cmp_phase);
+	t->total_time = grand;
+	t->mean_step_time = grand / (double)n;
+	double mean_st = mean_fsum(t->step_time, n);
+	t->std_step_time = pstdev(t->step_time, n, mean_st);
+	t->p50 = stats_percentile(t->step_time, n, 50);
+	t->p95 = stats_percentile(t->step_time, n, 95);
+	t->steps_per_sec = t->mean_step_time > 0 ? 1.0 / t->mean_step_time : 0.0;
+	t->cv = t->mean_step_time != 0 ? t->std_step_time / t->mean_step_time : 0.0;
+	t->p95_p50_ratio = t->p50 != 0 ? t->p95 / t->p50 : 0.0;
+	free(totals);
+	free(seen);
+	free(tot);
+	free(ids);
+	return t;
+}
+
+const struct timing *analysis_timing(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = rank_cache(run, ri);
+	if (!rc)
+		return NULL;
+	if (!rc->timing_done) {
+		rc->timing = compute_timing(run, ri);
+		rc->timing_done = true;
+	}
+	return rc->timing;
+}
+
+static const struct timing_phase *timing_phase(const struct timing *t, const char *name)
+{
+	for (size_t i = 0; t && i < t->nphase; i++)
+		if (strcmp(t->phase[i].name, name) == 0)
+			return &t->phase[i];
+	return NULL;
+}
+
+double timing_fraction(const struct timing *t, const char *name)
+{
+	const struct timing_phase *p = timing_phase(t, name);
+	return p ? p->fraction : 0.0;
+}
+
+double timing_seconds(const struct timing *t, const char *name)
+{
+	const struct timing_phase *p = timing_phase(t, name);
+	return p ? p->seconds : 0.0;
+}
+
+/* ---- memory ------------------------------------------------------------------------- */
+
+/* Values of metric over positions [w, n) that have it, in order. */
+static double *gather(const struct steps_model *m, size_t ri, int metric, size_t w, size_t n,
+		      size_t *count)
+{
+	double *v = xmalloc((n > w ? n - w : 1) * sizeof(*v));
+	size_t k = 0;
+	for (size_t i = w; i < n && metric >= 0; i++)
+		if (steps_value(m, ri, metric, i, &v[k]))
+			k++;
+	*count = k;
+	return v;
+}
+
+static bool any_memory(const struct steps_model *m, size_t ri, size_t pos)
+{
+	double v;
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY && steps_value(m, ri, (int)i, pos, &v))
+			return true;
+	return false;
+}
+
+/* Max over records with memory of (primary, else fallback, else 0), positions [w, n). */
+static double peak_of(const struct steps_model *m, size_t ri, int primary, int fallback, size_t w,
+		      size_t n)
+{
+	double best = 0;
+	bool any = false;
+	for (size_t i = w; i < n; i++) {
+		if (!any_memory(m, ri, i))
+			continue;
+		double v = 0;
+		if (!steps_value(m, ri, primary, i, &v) && !steps_value(m, ri, fallback, i, &v))
+			v = 0;
+		if (!any || v > best)
+			best = v;
+		any = true;
+	}
+	return best;
+}
+
+static struct memory *compute_memory(struct run *run, size_t ri)
+{
+	const struct steps_model *m = run->steps;
+	struct memory *mem = xcalloc(1, sizeof(*mem));
+	size_t n = steps_nrecords(m, ri), w = warmup_start(run, n);
+	mem->n_steps = n - w;
+	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
+	int r = steps_metric_find(m, METRIC_MEMORY, "reserved");
+	size_t na, nr;
+	double *allocs = gather(m, ri, a, w, n, &na);
+	double *res = gather(m, ri, r, w, n, &nr);
+	if (na > 0) {
+		mem->has_memory = true;
+		mem->peak_alloc = peak_of(m, ri, steps_metric_find(m, METRIC_MEMORY, "peak_alloc"), a, w, n);
+		mem->peak_reserved = peak_of(m, ri, steps_metric_find(m, METRIC_MEMORY, "peak_reserved"), r, w, n);
+		mem->mean_alloc = mean_fsum(allocs, na);
+		struct fsum s;
+		fsum_init(&s);
+		size_t pairs = 0;
+		for (size_t i = 0; i < na && i < nr; i++)
+			if (res[i] > 0) {
+				fsum_add(&s, (res[i] - allocs[i]) / res[i]);
+				pairs++;
+			}
+		mem->fragmentation = pairs ? fsum_result(&s) / (double)pairs : 0.0;
+		mem->growth = stats_robust_slope(allocs, na);
+	}
+	free(allocs);
+	free(res);
+	return mem;
+}
+
+const struct memory *analysis_memory(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = rank_cache(run, ri);
+	if (!rc)
+		return NULL;
+	if (!rc->memory_done) {
+		rc->memory = compute_memory(run, ri);
+		rc->memory_done = true;
+	}
+	return rc->memory;
+}
+
+/* ---- convergence -------------------------------------------------------------------- */
+
+static const char *trend_of(const double *v, size_t n)
+{
+	if (n < 4)
+		return "unknown";
+	size_t w = n / 10 ? n / 10 : 1;
+	double first = stats_median(v, w), last = stats_median(v + n - w, w);
+	double rel = (last - first) / (first != 0 ? fabs(first) : 1.0);
+	if (rel < -0.02)
+		return "improving";
+	if (rel > 0.02)
+		return "worsening";
+	return "plateau";
+}
+
+static long *flagged_steps(const bool *flags, const long *step, size_t n, size_t *count)
+{
+	long *out = xmalloc((n ? n : 1) * sizeof(*out));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (flags[i])
+			out[k++] = step[i];
+	*count = k;
+	return out;
+}
+
+static struct convergence *compute_convergence(struct run *run, size_t ri)
+{
+	const struct steps_model *m = run->steps;
+	struct convergence *c = xcalloc(1, sizeof(*c));
+	size_t n = steps_nrecords(m, ri), w = warmup_start(run, n), cnt = n - w;
+	c->n_steps = cnt;
+	c->diverged_at = -1;
+	int loss = steps_metric_find(m, METRIC_SCALAR, "loss");
+	int gn = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
+	c->loss = xmalloc((cnt ? cnt : 1) * sizeof(*c->loss));
+	c->loss_step = xmalloc((cnt ? cnt : 1) * sizeof(*c->loss_step));
+	double *finite = xmalloc((cnt ? cnt : 1) * sizeof(*finite));
+	double *g = xmalloc((cnt ? cnt : 1) * sizeof(*g));
+	bool *gp = xcalloc(cnt ? cnt : 1, sizeof(*gp));
+	long *steps = xmalloc((cnt ? cnt : 1) * sizeof(*steps));
+	size_t nf = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		steps[i] = steps_step(m, ri, w + i);
+		gp[i] = steps_value(m, ri, gn, w + i, &g[i]);
+		c->has_grad_norm |= gp[i];
+		double v;
+		if (!steps_value(m, ri, loss, w + i, &v))
+			continue;
+		c->loss[c->nloss] = v;
+		c->loss_step[c->nloss++] = steps[i];
+		if (isfinite(v))
+			finite[nf++] = v;
+		else if (c->diverged_at < 0)
+			c->diverged_at = steps[i];
+	}
+	c->has_loss = c->nloss > 0;
+	c->diverged = c->diverged_at >= 0;
+	if (nf) {
+		c->has_final = true;
+		c->final_loss = finite[nf - 1];
+		c->best_loss = finite[0];
+		for (size_t i = 1; i < nf; i++)
+			if (finite[i] < c->best_loss)
+				c->best_loss = finite[i];
+	}
+	c->trend = c->diverged ? "diverged" : trend_of(finite, nf);
+	bool *flags = xmalloc((cnt ? cnt : 1) * sizeof(*flags));
+	stats_local_spikes(c->loss, NULL, c->nloss, flags);
+	c->loss_spikes = flagged_steps(flags, c->loss_step, c->nloss, &c->nloss_spikes);
+	stats_local_spikes(g, gp, cnt, flags);
+	c->grad_spikes = flagged_steps(flags, steps, cnt, &c->ngrad_spikes);
+	free(flags);
+	free(steps);
+	free(gp);
+	free(g);
+	free(finite);
+	return c;
+}
+
+const struct convergence *analysis_convergence(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = rank_cache(run, ri);
+	if (!rc)
+		return NULL;
+	if (!rc->conv_done) {
+		rc->conv = compute_convergence(run, ri);
+		rc->conv_done = true;
+	}
+	return rc->conv;
+}
+
+/* ---- distributed -------------------------------------------------------------------- */
+
+struct phase_sets {
+	int *compute;             /* phase ids in COMPUTE_PHASES */
+	size_t ncompute;
+	int comm;
+};
+
+static void phase_sets_init(const struct steps_model *m, struct phase_sets *ps)
+{
+	ps->compute = xmalloc((steps_nmetrics(m) + 1) * sizeof(int));
+	ps->ncompute = 0;
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind == METRIC_PHASE && in_compute_phases(d->name))
+			ps->compute[ps->ncompute++] = (int)i;
+	}
+	ps->comm = steps_metric_find(m, METRIC_PHASE, "comm");
+}
+
+static double record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+			     size_t pos)
+{
+	struct fsum s;
+	fsum_init(&s);
+	double v;
+	for (size_t i = 0; i < ps->ncompute; i++)
+		if (steps_value(m, ri, ps->compute[i], pos, &v))
+			fsum_add(&s, v);
+	return fsum_result(&s);
+}
+
+static double record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+			  size_t pos)
+{
+	double v;
+	return steps_value(m, ri, ps->comm, pos, &v) ? v : 0.0;
+}
+
+/* Kadane over x_s - 1/2 (x_s = rank critical at s); sets the persistent stretch. */
+static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *rs)
+{
+	rs->onset = rs->onset_end = -1;
+	double best = 0, cur = 0;
+	size_t best_a = 0, best_b = 0, a = 0;
+	bool have = false;
+	for (size_t k = 0; k < d->n_steps; k++) {
+		double x = d->step[k].critical == (int)ri ? 0.5 : -0.5;
+		if (cur <= 0) {
+			cur = 0;
+			a = k;
+		}
+		cur += x;
+		if (cur > best) {
+			best = cur;
+			best_a = a;
+			best_b = k;
+			have = true;
+		}
+	}
+	if (!have)
+		return;
+	size_t len = best_b - best_a + 1, hits = 0;
+	for (size_t k = best_a; k <= best_b; k++)
+		hits += d->step[k].critical == (int)ri;
+	if (len >= ANALYSIS_ONSET_MIN_STEPS && (double)hits >= 0.6 * (double)len) {
+		rs->onset = d->step[best_a].step;
+		rs->onset_end = d->step[best_b].step;
+	}
+}
+
+static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
+{
+	int pa = steps_metric_find(m, METRIC_MEMORY, "peak_alloc");
+	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
+	for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
+		double v;
+		if (steps_value(m, ri, pa, i, &v) || steps_value(m, ri, a, i, &v))
+			if (!rs->has_mem_peak || v > rs->mem_peak) {
+				rs->mem_peak = v;
+				rs->has_mem_peak = true;
+			}
+	}
+}
+
+/* Per aligned step: compute of every rank into c[N] (and comm max). */
+static void step_stats(struct distributed *d, size_t k, const double *c, double comm_max,
+		       double *sorted, size_t N)
+{
+	struct dist_step *s = &d->step[k];
+	size_t crit = 0;
+	for (size_t r = 1; r < N; r++)
+		if (c[r] > c[crit])
+			crit = r;
+	s->critical = (int)crit;
+	s->cmax = c[crit];
+	s->cmean = stats_fsum(c, N) / (double)N;
+	memcpy(sorted, c, N * sizeof(*c));
+	qsort(sorted, N, sizeof(*sorted), cmp_dbl);
+	s->cmed = median_sorted(sorted, N);
+	s->comm_max = comm_max;
+	s->wall = s->cmax + comm_max;
+	s->comm_frac = s->wall != 0 ? comm_max / s->wall : 0.0;
+	s->cv = N >= 2 && s->cmean > 0 ? pstdev(c, N, s->cmean) / s->cmean : 0.0;
+	s->skew = s->cmax - s->cmed;
+}
+
+static struct distributed *compute_distributed(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	if (N < 2 || S == 0)
+		return NULL;
+	struct distributed *d = xcalloc(1, sizeof(*d));
+	d->world_size = N;
+	d->n_steps = S;
+	d->straggler = -1;
+	d->rank = xcalloc(N, sizeof(*d->rank));
+	d->step = xcalloc(S, sizeof(*d->step));
+	struct phase_sets ps;
+	phase_sets_init(m, &ps);
+	double *comp = xmalloc(N * S * sizeof(*comp)); /* [r * S + k] */
+	double *ratio = xmalloc(N * S * sizeof(*ratio));
+	size_t *nratio = xcalloc(N, sizeof(*nratio));
+	double *c = xmalloc(N * sizeof(*c)), *sorted = xmalloc(N * sizeof(*sorted));
+	double *wall = xmalloc(S * sizeof(*wall)), *frac = xmalloc(S * sizeof(*frac));
+	double *cv = xmalloc(S * sizeof(*cv)), *skew = xmalloc(S * sizeof(*skew));
+	double sum_max = 0, sum_lost = 0;
+	for (size_t k = 0; k < S; k++) {
+		double comm_max = 0;
+		for (size_t r = 0; r < N; r++) {
+			size_t pos = steps_aligned_pos(m, r, k);
+			c[r] = comp[r * S + k] = record_compute(m, &ps, r, pos);
+			double cm = record_comm(m, &ps, r, pos);
+			if (r == 0 || cm > comm_max)
+				comm_max = cm;
+		}
+		d->step[k].step = steps_aligned_step(m, k);
+		step_stats(d, k, c, comm_max, sorted, N);
+		const struct dist_step *s = &d->step[k];
+		wall[k] = s->wall;
+		frac[k] = s->comm_frac;
+		cv[k] = s->cv;
+		skew[k] = s->skew;
+		sum_max += s->cmax;
+		sum_lost += s->cmax - s->cmean;
+		d->rank[s->critical].slowest_count++;
+		double waited = 0;
+		for (size_t r = 0; r < N; r++) {
+			if (s->cmed > 0)
+				ratio[r * S + nratio[r]++] = c[r] / s->cmed - 1.0;
+			if ((int)r != s->critical)
+				waited += s->cmax - c[r];
+		}
+		d->rank[s->critical].time_lost += waited / (double)(N - 1);
+	}
+	double p0 = 1.0 / (double)N, expected = (double)S * p0;
+	double sd = sqrt((double)S * p0 * (1.0 - p0));
+	if (sd == 0)
+		sd = 1.0;
+	size_t nstrag = 0;
+	long strag = -1;
+	for (size_t r = 0; r < N; r++) {
+		struct rank_stat *rs = &d->rank[r];
+		rs->rank = steps_rank_id(m, r);
+		rs->mean_compute = mean_fsum(comp + r * S, S);
+		rs->median_compute = stats_median(comp + r * S, S);
+		rs->slowest_fraction = (double)rs->slowest_count / (double)S;
+		rs->straggler_z = ((double)rs->slowest_count - expected) / sd;
+		rs->rel_slowdown = nratio[r] ? stats_median(ratio + r * S, nratio[r]) : 0.0;
+		rs->missing = steps_missing(m, r);
+		rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
+		onset_of(d, r, rs);
+		rank_memory_peak(m, r, rs);
+		if (rs->straggler_z >= 3.0 && rs->rel_slowdown >= 0.05) {
+			nstrag++;
+			strag = (long)r;
+		}
+	}
+	d->straggler = nstrag == 1 ? strag : -1;
+	d->mean_step_wall = mean_fsum(wall, S);
+	d->mean_comm_fraction = mean_fsum(frac, S);
+	d->imbalance_cv = stats_median(cv, S);
+	d->sync_skew = stats_median(skew, S);
+	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
+	free(comp);
+	free(ratio);
+	free(nratio);
+	free(c);
+	free(sorted);
+	free(wall);
+	free(frac);
+	free(cv);
+	free(skew);
+	free(ps.compute);
+	return d;
+}
+
+const struct distributed *analysis_distributed(struct run *run)
+{
+	struct analysis_cache *c = cache_of(run);
+	if (!c)
+		return NULL;
+	if (!c->dist_done) {
+		c->dist = compute_distributed(run);
+		c->dist_done = true;
+	}
+	return c->dist;
+}
+
+/* ---- efficiency budget -------------------------------------------------------------- */
+
+static const char *const budget_names[BUDGET_NLINES] = {
+	"useful_compute", "compute_overhead", "data_stall", "communication", "other",
+};
+
+/* FLOPs per step and peak FLOP/s: the flags, else run.json of rank ri. */
+static void budget_flops(const struct run *run, size_t ri, double *flops, double *peak)
+{
+	const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
+	const struct opts *o = run->opts;
+	*flops = o && o->flops_set ? o->flops_per_step : meta->has_flops ? meta->flops_per_step : 0;
+	*peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
+}
+
+/* Budget over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
+static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
+			bool window, struct budget *out)
+{
+	const struct steps_model *m = run->steps;
+	memset(out, 0, sizeof(*out));
+	static const char *const cnames[] = { "forward", "backward", "optimizer", "compute" };
+	int cid[4];
+	for (size_t i = 0; i < 4; i++)
+		cid[i] = steps_metric_find(m, METRIC_PHASE, cnames[i]);
+	int did = steps_metric_find(m, METRIC_PHASE, "data");
+	int mid = steps_metric_find(m, METRIC_PHASE, "comm");
+	int oid = steps_metric_find(m, METRIC_PHASE, "other");
+	struct fsum sc, sd, sm, so;
+	fsum_init(&sc);
+	fsum_init(&sd);
+	fsum_init(&sm);
+	fsum_init(&so);
+	size_t n = 0;
+	for (size_t i = a; i < b; i++) {
+		if (window) {
+			long s = steps_step(m, ri, i);
+			if (s < lo || s >= hi)
+				continue;
+		}
+		n++;
+		double v;
+		for (size_t k = 0; k < 4; k++)
+			if (steps_value(m, ri, cid[k], i, &v))
+				fsum_add(&sc, v);
+		if (steps_value(m, ri, did, i, &v))
+			fsum_add(&sd, v);
+		if (steps_value(m, ri, mid, i, &v))
+			fsum_add(&sm, v);
+		if (steps_value(m, ri, oid, i, &v))
+			fsum_add(&so, v);
+	}
+	if (n == 0)
+		return false;
+	double compute = fsum_result(&sc), data = fsum_result(&sd), comm = fsum_result(&sm);
+	double other = fsum_result(&so);
+	double wall = compute + data + comm + other;
+	if (!(wall > 0))
+		return false;
+	double flops, peak, useful = compute;
+	budget_flops(run, ri, &flops, &peak);
+	out->n = n;
+	out->wall = wall;
+	out->compute_measured = compute;
+	if (flops != 0 && peak != 0 && peak > 0) {
+		double ideal = flops * (double)n / peak;
+		useful = ideal < compute ? ideal : compute;
+		out->has_mfu = true;
+		out->mfu = useful / wall;
+	}
+	out->useful = useful;
+	out->overhead = compute - useful;
+	out->efficiency = useful / wall;
+	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
+	for (int i = 0; i < BUDGET_NLINES; i++) {
+		out->line[i] = (struct budget_line){ .name = budget_names[i], .seconds = secs[i],
+						     .fraction = secs[i] / wall, .recoverable = i != BUDGET_USEFUL };
+		if (i == BUDGET_USEFUL || secs[i] <= 0)
+			continue;
+		size_t j = out->nrecoverable++; /* insertion keeps ties in line order */
+		while (j > 0 && out->line[out->recoverable[j - 1]].seconds < secs[i]) {
+			out->recoverable[j] = out->recoverable[j - 1];
+			j--;
+		}
+		out->recoverable[j] = i;
+	}
+	return true;
+}
+
+const struct budget *analysis_budget(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = rank_cache(run, ri);
+	if (!rc)
+		return NULL;
+	if (!rc->budget_done) {
+		struct budget b;
+		size_t n = steps_nrecords(run->steps, ri);
+		if (budget_over(run, ri, warmup_start(run, n), n, 0, 0, false, &b)) {
+			rc->budget = xmalloc(sizeof(*rc->budget));
+			*rc->budget = b;
+		}
+		rc->budget_done = true;
+	}
+	return rc->budget;
+}
+
+bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out)
+{
+	if (!run || !run->steps || ri >= steps_nranks(run->steps))
+		return false;
+	return budget_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, out);
+}
+
+/* ---- heatmap -------------------------------------------------------------------------- */
+
+static void heat_free(struct heat_grid *g)
+{
+	if (!g)
+		return;
+	for (size_t l = 0; l < g->nlevels; l++) {
+		free(g->val[l]);
+		if (l > 0)
+			free(g->worst[l]);
+		free(g->count[l]);
+	}
+	free(g->val);
+	free(g->worst);
+	free(g->count);
+	free(g->len);
+	free(g);
+}
+
+/* Level-0 value of series at (r, k); false when missing. */
+static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
+			 size_t r, size_t k, double *out)
+{
+	size_t pos = steps_aligned_pos(m, r, k);
+	switch (series) {
+	case HEAT_COMPUTE:
+		*out = record_compute(m, ps, r, pos);
+		return true;
+	case HEAT_COMM:
+		*out = record_comm(m, ps, r, pos);
+		return true;
+	case HEAT_STEP_TIME: {
+		struct fsum s;
+		fsum_init(&s);
+		double v;
+		for (size_t i = 0; i < steps_nmetrics(m); i++)
+			if (steps_metric(m, (int)i)->kind == METRIC_PHASE && steps_value(m, r, (int)i, pos, &v))
+				fsum_add(&s, v);
+		*out = fsum_result(&s);
+		return true;
+	}
+	default:
+		return steps_value(m, r, series, pos, out);
+	}
+}
+
+static void heat_fill_level0(struct heat_grid *g, const struct steps_model *m, const struct phase_sets *ps)
+{
+	size_t N = g->nranks, S = g->nsteps;
+	float *v = g->val[0];
+	uint32_t *cnt = g->count[0];
+	double *col = xmalloc(N * sizeof(*col)), *sorted = xmalloc(N * sizeof(*sorted));
+	for (size_t k = 0; k < S; k++) {
+		for (size_t r = 0; r < N; r++) {
+			double x;
+			bool ok = series_value(m, ps, g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series, r, k, &x);
+			col[r] = x;
+			v[r * S + k] = ok ? (float)x : NAN;
+			cnt[r * S + k] = ok;
+		}
+		if (g->series == HEAT_REL_SLOWDOWN) {
+			memcpy(sorted, col, N * sizeof(*col));
+			qsort(sorted, N, sizeof(*sorted), cmp_dbl);
+			double med = median_sorted(sorted, N);
+			for (size_t r = 0; r < N; r++) {
+				bool ok = med > 0;
+				v[r * S + k] = ok ? (float)(col[r] / med - 1.0) : NAN;
+				cnt[r * S + k] = ok;
+			}
+		}
+	}
+	free(col);
+	free(sorted);
+}
+
+static struct heat_grid *heat_build(struct run *run, int series)
+{
+	const struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	if (N == 0 || S == 0 || (series >= 0 && ((size_t)series >= steps_nmetrics(m))) || series < HEAT_REL_SLOWDOWN)
+		return NULL;
+	struct heat_grid *g = xcalloc(1, sizeof(*g));
+	g->series = series;
+	g->nranks = N;
+	g->nsteps = S;
+	g->m = m;
+	size_t levels = 1;
+	for (size_t len = S; len > 1; len = (len + 1) / 2)
+		levels++;
+	g->nlevels = levels;
+	g->val = xcalloc(levels, sizeof(*g->val));
+	g->worst = xcalloc(levels, sizeof(*g->worst));
+	g->count = xcalloc(levels, sizeof(*g->count));
+	g->len = xcalloc(levels, sizeof(*g->len));
+	g->len[0] = S;
+	g->val[0] = xmalloc(N * S * sizeof(float));
+	g->worst[0] = g->val[0];
+	g->count[0] = xmalloc(N * S * sizeof(uint32_t));
+	struct phase_sets ps;
+	phase_sets_init(m, &ps);
+	heat_fill_level0(g, m, &ps);
+	free(ps.compute);
+	bool any = false;
+	for (size_t i = 0; i < N * S; i++)
+		if (g->count[0][i]) {
+			double x = g->val[0][i];
+			if (!any || x < g->lo)
+				g->lo = x;
+			if (!any || x > g->hi)
+				g->hi = x;
+			any = true;
+		}
+	for (size_t l = 1; l < levels; l++) {
+		size_t pl = g->len[l - 1], len = (pl + 1) / 2;
+		g->len[l] = len;
+		g->val[l] = xmalloc(N * len * sizeof(float));
+		g->worst[l] = xmalloc(N * len * sizeof(float));
+		g->count[l] = xmalloc(N * len * sizeof(uint32_t));
+		for (size_t r = 0; r < N; r++)
+			for (size_t b = 0; b < len; b++) {
+				double sum = 0, worst = NAN;
+				uint32_t cnt = 0;
+				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+					uint32_t cj = g->count[l - 1][r * pl + j];
+					if (!cj)
+						continue;
+					sum += (double)g->val[l - 1][r * pl + j] * cj;
+					double wj = g->worst[l - 1][r * pl + j];
+					if (cnt == 0 || wj > worst)
+						worst = wj;
+					cnt += cj;
+				}
+				g->val[l][r * len + b] = cnt ? (float)(sum / cnt) : NAN;
+				g->worst[l][r * len + b] = (float)worst;
+				g->count[l][r * len + b] = cnt;
+			}
+	}
+	return g;
+}
+
+static bool heat_src_value(void *ud, size_t row, size_t col, double *out)
+{
+	const struct heat_grid *g = ud;
+	if (!g->count[0][row * g->nsteps + col])
+		return false;
+	*out = g->val[0][row * g->nsteps + col];
+	return true;
+}
+
+static void heat_row_label(void *ud, size_t row, char *buf, size_t n)
+{
+	const struct heat_grid *g = ud;
+	snprintf(buf, n, "%d", steps_rank_id(g->m, row));
+}
+
+static void heat_col_label(void *ud, size_t col, char *buf, size_t n)
+{
+	const struct heat_grid *g = ud;
+	snprintf(buf, n, "%ld", steps_aligned_step(g->m, col));
+}
+
+static void heat_init_src(struct heat_grid *g)
+{
+	const char *what = g->series == HEAT_COMPUTE ? "step compute" : g->series == HEAT_COMM ? "comm"
+			   : g->series == HEAT_STEP_TIME ? "step time"
+			   : g->series == HEAT_REL_SLOWDOWN ? "relative slowdown vs step median"
+			   : steps_metric(g->m, g->series)->name;
+	snprintf(g->title, sizeof(g->title), "%s", what);
+	g->src = (struct grid_src){
+		.nrows = g->nranks, .ncols = g->nsteps, .title = g->title, .row_axis = "rank",
+		.col_axis = "step", .unit = g->series == HEAT_REL_SLOWDOWN ? "" : "s", .ud = g,
+		.value = heat_src_value, .row_label = heat_row_label, .col_label = heat_col_label,
+	};
+}
+
+const struct heat_grid *analysis_heatmap(struct run *run, int series)
+{
+	struct analysis_cache *c = cache_of(run);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < c->nheat; i++)
+		if (c->heat[i]->series == series)
+			return c->heat[i];
+	struct heat_grid *g = heat_build(run, series);
+	if (!g)
+		return NULL;
+	heat_init_src(g);
+	c->heat = xrealloc(c->heat, (c->nheat + 1) * sizeof(*c->heat));
+	c->heat[c->nheat++] = g;
+	return g;
+}
+
+size_t heat_nsteps(const struct heat_grid *g)
+{
+	return g ? g->nsteps : 0;
+}
+
+size_t heat_nranks(const struct heat_grid *g)
+{
+	return g ? g->nranks : 0;
+}
+
+const struct grid_src *heat_grid_src(const struct heat_grid *g)
+{
+	return &g->src;
+}
+
+bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
+		double *worst)
+{
+	if (!g || ri >= g->nranks)
+		return false;
+	if (k_hi > g->nsteps)
+		k_hi = g->nsteps;
+	double sum = 0, w = 0;
+	uint64_t cnt = 0;
+	size_t a = k_lo, b = k_hi;
+	for (size_t l = 0; a < b && l < g->nlevels; l++) {
+		size_t len = g->len[l];
+		const float *v = g->val[l] + ri * len, *wo = g->worst[l] + ri * len;
+		const uint32_t *c = g->count[l] + ri * len;
+		if (a & 1) {
+			if (c[a]) {
+				sum += (double)v[a] * c[a];
+				if (cnt == 0 || wo[a] > w)
+					w = wo[a];
+				cnt += c[a];
+			}
+			a++;
+		}
+		if (b & 1) {
+			b--;
+			if (c[b]) {
+				sum += (double)v[b] * c[b];
+				if (cnt == 0 || wo[b] > w)
+					w = wo[b];
+				cnt += c[b];
+			}
+		}
+		a /= 2;
+		b /= 2;
+	}
+	if (cnt == 0)
+		return false;
+	*mean = sum / (double)cnt;
+	*worst = w;
+	return true;
+}
+
+void heat_extent(const struct heat_grid *g, double *lo, double *hi)
+{
+	*lo = g ? g->lo : 0;
+	*hi = g ? g->hi : 0;
+}

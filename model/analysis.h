@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis.h: the pytscope analyzers over the step model (spec pytscope.md §5-6) plus
+ * what tscope adds (time lost, onset, coverage, per-window budgets, heatmap blocks).
+ *
+ * LIFETIME. Every analyzer is lazy: computed on first call, memoized inside the run's
+ * step model, and returned as a const pointer that stays valid until run_free(). NULL
+ * means "no input for this analysis" (no step model, too few ranks, ...). Not
+ * thread-safe: call from one thread (the UI thread, or --print).
+ *
+ * RANKS. `ri` is a rank INDEX (0..steps_nranks()-1, ascending rank id), not a rank id.
+ * pytscope reports the lowest rank, so --print uses ri = 0.
+ *
+ * WARMUP. timing, memory, convergence and the budget skip the first opts->warmup
+ * records of a rank (a positional slice, as pytscope does). distributed, the heatmap
+ * and budget windows ignore warmup (pytscope's distributed analysis does too).
+ *
+ * SUMS. Every sum is exactly rounded (as Python's math.fsum), so figures match
+ * pytscope to the last printed digit. */
+#ifndef MODEL_ANALYSIS_H
+#define MODEL_ANALYSIS_H
+
+#include "model/base.h"
+
+struct run;
+struct grid_src;
+
+/* ---- robust statistics (stats.py) -------------------------------------------- */
+
+/* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. */
+double stats_fsum(const double *v, size_t n);
+/* Median (sorts a copy); 0 for n = 0. */
+double stats_median(const double *v, size_t n);
+/* numpy "linear" percentile q in [0, 100] of v (sorts a copy); 0 for n = 0. */
+double stats_percentile(const double *v, size_t n, double q);
+/* pytscope local_spikes(window=12, k=6, min_hist=6, rel=0.5): flags[i] set for flagged
+ * positions. present may be NULL (all present); missing and non-finite values never
+ * flag and never enter the history. */
+void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
+/* robust_slope(frac=0.1) */
+double stats_robust_slope(const double *v, size_t n);
+
+/* ---- timing (§6.1) ------------------------------------------------------------- */
+
+struct timing_phase {
+	int metric;               /* phase metric id (steps.h) */
+	const char *name;         /* interned name (unsanitized) */
+	double seconds;           /* mean per step over all n steps */
+	double fraction;          /* of the grand total */
+	double total;             /* seconds summed over the steps that have it */
+};
+
+struct timing {
+	size_t n;                 /* post-warmup records */
+	double mean_step_time, std_step_time, p50, p95, steps_per_sec, total_time;
+	double cv, p95_p50_ratio;
+	struct timing_phase *phase; /* in pytscope phase order (canonical, then sorted) */
+	size_t nphase;
+	double *step_time;        /* per post-warmup record: fsum of its phases (n entries) */
+};
+const struct timing *analysis_timing(struct run *run, size_t ri);
+/* Fraction of phase `name`, 0 when absent; seconds likewise. */
+double timing_fraction(const struct timing *t, const char *name);
+double timing_seconds(const struct timing *t, const char *name);
+
+/* ---- memory (§6.2) ------------------------------------------------------------- */
+
+struct memory {
+	bool has_memory;
+	double peak_alloc, peak_reserved, mean_alloc, fragmentation, growth; /* bytes */
+	size_t n_steps;
+};
+const struct memory *analysis_memory(struct run *run, size_t ri);
+
+/* ---- convergence (§6.3) -------------------------------------------------------- */
+
+struct convergence {
+	bool has_loss, has_grad_norm;
+	bool diverged;
+	long diverged_at;         /* step number of the first non-finite loss */
+	bool has_final;           /* a finite loss exists (best and final) */
+	double final_loss, best_loss;
+	const char *trend;        /* "improving" "worsening" "plateau" "unknown" "diverged" */
+	long *loss_spikes;        /* step numbers */
+	size_t nloss_spikes;
+	long *grad_spikes;        /* step numbers */
+	size_t ngrad_spikes;
+	size_t n_steps;
+	double *loss;             /* post-warmup losses in order (NaN/Inf kept) */
+	long *loss_step;
+	size_t nloss;
+};
+const struct convergence *analysis_convergence(struct run *run, size_t ri);
+
+/* ---- distributed (§6.4, plus time lost, onset, coverage) ------------------------
+ *
+ * Over the aligned steps (steps.h: intersection of step numbers, last record wins).
+ * compute_r(s) = sum of the phases data, forward, backward, optimizer, compute, other of
+ * rank r at aligned step s (unknown phase names excluded); comm_r(s) = phase comm or 0.
+ *
+ * TIME LOST of rank r (seconds): the time the other ranks spent waiting for r at the
+ * step barrier, averaged over those ranks: sum over the aligned steps where r is the
+ * critical rank (argmax compute, ties to the lowest rank id) of
+ *     mean over q != r of (compute_r(s) - compute_q(s)).
+ * It is 0 for a rank that is never critical; summed over all ranks it equals
+ * N/(N-1) * sum_s (cmax_s - cmean_s).
+ *
+ * ONSET of rank r (a step number, or -1): let x_s = 1 when r is critical at aligned step
+ * s, else 0. The persistent stretch is the contiguous run of aligned steps [a, b]
+ * maximising sum (x_s - 1/2) (the earliest such run on ties). When that run spans at
+ * least ANALYSIS_ONSET_MIN_STEPS aligned steps and r is critical in at least 60% of
+ * them, onset = the step number of a (the stretch's end step in onset_end); otherwise
+ * -1. A rank that turns into a straggler at step k and stays critical gets onset k
+ * (give or take the steps at which it was critical by chance just before k). */
+#define ANALYSIS_ONSET_MIN_STEPS 8
+
+struct rank_stat {
+	int rank;                 /* rank id */
+	double mean_compute, median_compute;       /* seconds per aligned step */
+	size_t slowest_count;     /* aligned steps on the critical path */
+	double slowest_fraction, straggler_z, rel_slowdown;
+	double time_lost;         /* seconds, see above */
+	long onset, onset_end;    /* step numbers, -1 when none */
+	size_t missing;           /* steps of the union this rank lacks */
+	double coverage;          /* distinct steps / union size, 0..1 */
+	double mem_peak;          /* bytes: max peak_alloc (else alloc) over all records */
+	bool has_mem_peak;
+};
+
+struct dist_step {
+	long step;
+	int critical;             /* rank INDEX of the critical rank */
+	double wall, cmax, cmean, cmed, comm_max, comm_frac, cv, skew;
+};
+
+struct distributed {
+	size_t world_size, n_steps;
+	double mean_step_wall, mean_comm_fraction, imbalance_cv, sync_skew;
+	double wall_frac_lost;    /* wall_frac_lost_to_imbalance */
+	long straggler;           /* rank INDEX of pytscope's straggler, or -1 */
+	struct rank_stat *rank;   /* world_size entries, by rank index */
+	struct dist_step *step;   /* n_steps entries, by aligned index */
+};
+/* NULL when fewer than 2 ranks or no aligned step (pytscope returns None). */
+const struct distributed *analysis_distributed(struct run *run);
+
+/* ---- efficiency budget (§6.5) --------------------------------------------------- */
+
+enum budget_line_id { BUDGET_USEFUL, BUDGET_OVERHEAD, BUDGET_DATA, BUDGET_COMM, BUDGET_OTHER,
+		      BUDGET_NLINES };
+
+struct budget_line {
+	const char *name;         /* "useful_compute" "compute_overhead" "data_stall" ... */
+	double seconds, fraction;
+	bool recoverable;
+};
+
+struct budget {
+	size_t n;                 /* records in the budget */
+	double wall, compute_measured, useful, overhead, efficiency;
+	bool has_mfu;
+	double mfu;
+	struct budget_line line[BUDGET_NLINES];   /* fixed pytscope order; sums to wall */
+	int recoverable[BUDGET_NLINES];  /* line ids with seconds > 0, by seconds desc */
+	size_t nrecoverable;
+};
+/* FLOPs and peak: --flops-per-step / --peak-tflops, else run.json of the rank. */
+/* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0. */
+const struct budget *analysis_budget(struct run *run, size_t ri);
+/* Budget of rank ri over the records whose step number is in [lo, hi) (not memoized;
+ * O(records in the window) after a binary search). False when empty or wall <= 0. */
+bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out);
+
+/* ---- heatmap block aggregates -------------------------------------------------
+ *
+ * A series gives one value per (rank, aligned step): a phase metric id (>= 0, its value
+ * or missing), or one of the derived series below. For every rank the grid keeps a
+ * pyramid of blocks (level l: blocks of 2^l aligned steps) with the mean and the worst
+ * (maximum) of the present values, built once per series on first use (about 24 B per
+ * rank and aligned step). heat_range() answers any [k_lo, k_hi) of aligned indexes in
+ * O(log S), so drawing costs O(visible cells), independent of the run's size. */
+enum heat_series {
+	HEAT_COMPUTE = -1,        /* compute_r(s), as in the distributed analysis */
+	HEAT_COMM = -2,           /* comm_r(s) (0 when the record has no comm) */
+	HEAT_STEP_TIME = -3,      /* sum of every phase of the record */
+	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over ranks - 1 (missing when median 0) */
+};
+
+struct heat_grid;
+/* Grid of a series; NULL when there are no aligned steps or the metric is unknown. */
+const struct heat_grid *analysis_heatmap(struct run *run, int series);
+size_t heat_nsteps(const struct heat_grid *g);   /* aligned steps (columns) */
+size_t heat_nranks(const struct heat_grid *g);
+/* Mean and worst of rank ri over aligned indexes [k_lo, k_hi). False when no present value. */
+bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
+		double *worst);
+/* Minimum and maximum over the whole grid (for colour scales). */
+void heat_extent(const struct heat_grid *g, double *lo, double *hi);
+/* The same values as a model/grid.h source (rows = rank indexes, cols = aligned steps,
+ * labels = rank ids and step numbers), valid as long as the grid. */
+const struct grid_src *heat_grid_src(const struct heat_grid *g);
+
+/* Freed by the step model (steps_model_free). */
+void analysis_cache_free(void *cache);
+
+#endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* grid.c: per-block aggregates over a grid_src and rectangle queries (see grid.h). */
+#include "model/grid.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "model/xalloc.h"
+
+enum { GRID_DEFAULT_BLOCK = 16, GRID_SAMPLE_MAX = 1 << 18 };
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of block means and p99 of block worsts, from a bounded sample of blocks. */
+static void grid_scale(struct grid_blocks *b)
+{
+	size_t n = b->nrows * b->nblocks;
+	size_t stride = n > GRID_SAMPLE_MAX ? n / GRID_SAMPLE_MAX + 1 : 1;
+	float *means = xmalloc((n / stride + 1) * sizeof(*means));
+	float *worsts = xmalloc((n / stride + 1) * sizeof(*worsts));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i += stride) {
+		if (!b->count[i])
+			continue;
+		means[k] = b->sum[i] / (float)b->count[i];
+		worsts[k] = b->worst[i];
+		k++;
+	}
+	if (k) {
+		qsort(means, k, sizeof(*means), cmp_float);
+		qsort(worsts, k, sizeof(*worsts), cmp_float);
+		b->median = means[k / 2];
+		b->p99 = worsts[(size_t)((double)(k - 1) * 0.99)];
+	}
+	free(means);
+	free(worsts);
+}
+
+struct grid_blocks *grid_blocks_build(const struct grid_src *src, size_t block)
+{
+	struct grid_blocks *b = xcalloc(1, sizeof(*b));
+	b->nrows = src->nrows;
+	b->ncols = src->ncols;
+	b->block = block ? block : GRID_DEFAULT_BLOCK;
+	b->nblocks = (src->ncols + b->block - 1) / b->block;
+	size_t n = b->nrows * b->nblocks;
+	b->worst = xmalloc((n ? n : 1) * sizeof(*b->worst));
+	b->sum = xcalloc(n ? n : 1, sizeof(*b->sum));
+	b->count = xcalloc(n ? n : 1, sizeof(*b->count));
+	b->min = INFINITY;
+	b->max = -INFINITY;
+	for (size_t r = 0; r < src->nrows; r++) {
+		for (size_t k = 0; k < b->nblocks; k++) {
+			size_t i = r * b->nblocks + k;
+			float worst = NAN;
+			double sum = 0;
+			uint32_t cnt = 0;
+			size_t c1 = (k + 1) * b->block < src->ncols ? (k + 1) * b->block : src->ncols;
+			for (size_t c = k * b->block; c < c1; c++) {
+				double v;
+				if (!src->value(src->ud, r, c, &v) || isnan(v))
+					continue;
+				if (cnt == 0 || v > worst)
+					worst = (float)v;
+				if (v < b->min)
+					b->min = v;
+				if (v > b->max)
+					b->max = v;
+				sum += v;
+				cnt++;
+			}
+			b->worst[i] = worst;
+			b->sum[i] = (float)sum;
+			b->count[i] = cnt;
+			b->npresent += cnt;
+		}
+	}
+	if (!b->npresent)
+		b->min = b->max = 0;
+	grid_scale(b);
+	return b;
+}
+
+void grid_blocks_free(struct grid_blocks *b)
+{
+	if (!b)
+		return;
+	free(b->worst);
+	free(b->sum);
+	free(b->count);
+	free(b);
+}
+
+struct acc {
+	double worst, sum;
+	size_t n;
+};
+
+static void acc_raw(const struct grid_src *src, size_t r, size_t c0, size_t c1, struct acc *a)
+{
+	for (size_t c = c0; c < c1; c++) {
+		double v;
+		if (!src->value(src->ud, r, c, &v) || isnan(v))
+			continue;
+		if (a->n == 0 || v > a->worst)
+			a->worst = v;
+		a->sum += v;
+		a->n++;
+	}
+}
+
+size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
+		 size_t c0, size_t c1, double *worst, double *mean)
+{
+	if (r1 > src->nrows)
+		r1 = src->nrows;
+	if (c1 > src->ncols)
+		c1 = src->ncols;
+	struct acc a = { 0 };
+	size_t bs = b ? b->block : 0;
+	for (size_t r = r0; r < r1; r++) {
+		if (!b || c1 <= c0 || c1 - c0 < bs) {
+			acc_raw(src, r, c0, c1, &a);
+			continue;
+		}
+		size_t k0 = (c0 + bs - 1) / bs, k1 = c1 / bs;
+		if (k1 <= k0) {
+			acc_raw(src, r, c0, c1, &a);
+			continue;
+		}
+		acc_raw(src, r, c0, k0 * bs, &a);
+		for (size_t k = k0; k < k1; k++) {
+			size_t i = r * b->nblocks + k;
+			if (!b->count[i])
+				continue;
+			if (a.n == 0 || b->worst[i] > a.worst)
+				a.worst = b->worst[i];
+			a.sum += b->sum[i];
+			a.n += b->count[i];
+		}
+		acc_raw(src, r, k1 * bs, c1, &a);
+	}
+	if (a.n) {
+		*worst = a.worst;
+		*mean = a.sum / (double)a.n;
+	}
+	return a.n;
+}
+
+void grid_row_label(const struct grid_src *src, size_t row, char *buf, size_t n)
+{
+	if (src->row_label)
+		src->row_label(src->ud, row, buf, n);
+	else
+		snprintf(buf, n, "%zu", row);
+}
+
+void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
+{
+	if (src->col_label)
+		src->col_label(src->ud, col, buf, n);
+	else
+		snprintf(buf, n, "%zu", col);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* grid.h: a rows x cols matrix of values (ranks x steps, workers x seconds, ...) that a
+ * heatmap can draw without knowing where the numbers come from, plus per-block
+ * aggregates so a frame costs what is visible, whatever the size of the matrix.
+ *
+ * A producer (model code: the step model, DASF task balance, ...) fills a struct
+ * grid_src with an accessor and labels. grid_blocks_build() reads every value once
+ * and keeps, per row and per block of `block` columns, the worst (largest) value, the
+ * mean and the count of present values. grid_rect() then answers "worst and mean over
+ * rows [r0,r1) x cols [c0,c1)" from whole blocks plus the ragged edges.
+ *
+ * Conventions: larger is worse (times, slowdowns, busy fractions). Missing values are
+ * reported by value() returning false and never count as 0. Labels are unsanitized
+ * (the UI sanitizes them). The grid_src and its ud must outlive any grid_blocks built
+ * from it. Not thread-safe; build once, then read. */
+#ifndef MODEL_GRID_H
+#define MODEL_GRID_H
+
+#include "model/base.h"
+
+struct grid_src {
+	size_t nrows, ncols;
+	const char *title;      /* "step compute (s)" */
+	const char *row_axis;   /* "rank", "worker" */
+	const char *col_axis;   /* "step", "second" */
+	const char *unit;       /* "s", "%", "" */
+	void *ud;
+	/* Value at (row, col); false when missing. Required. */
+	bool (*value)(void *ud, size_t row, size_t col, double *out);
+	/* Label of a row / column ("12", "gpu12:3"); NULL means the index. */
+	void (*row_label)(void *ud, size_t row, char *buf, size_t n);
+	void (*col_label)(void *ud, size_t col, char *buf, size_t n);
+};
+
+struct grid_blocks {
+	size_t nrows, ncols;
+	size_t block;           /* columns per block */
+	size_t nblocks;         /* ceil(ncols / block) */
+	float *worst;           /* nrows * nblocks, NaN when the block has no value */
+	float *sum;             /* nrows * nblocks */
+	uint32_t *count;        /* nrows * nblocks */
+	/* Whole-grid statistics over present values, for colour scales. */
+	size_t npresent;
+	double min, max, median, p99;
+};
+
+/* Read every value once. block == 0 picks a size (64). The caller frees with grid_blocks_free. */
+struct grid_blocks *grid_blocks_build(const struct grid_src *src, size_t block);
+void grid_blocks_free(struct grid_blocks *b);
+
+/* Worst and mean over rows [r0,r1) x cols [c0,c1) (clamped). Returns the number of
+ * present values; 0 means the whole rectangle is missing (worst/mean untouched). */
+size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
+		 size_t c0, size_t c1, double *worst, double *mean);
+
+/* Label helpers: the producer's label, or the index. */
+void grid_row_label(const struct grid_src *src, size_t row, char *buf, size_t n);
+void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n);
+
+#endif

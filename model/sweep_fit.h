@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
+ * numpy-linear percentiles, mean and population std, the NeMo Agent Toolkit linear fit
+ * with its outlier rules (formats.md §4.3), the slope-based and rough GPU estimates,
+ * and the throughput knee. No allocation escapes these functions except where noted. */
+#ifndef MODEL_SWEEP_FIT_H
+#define MODEL_SWEEP_FIT_H
+
+#include "model/base.h"
+
+/* FitConfig defaults (nat.profiler.calc.data_models.FitConfig). */
+#define FIT_SMALL_RANGE 8
+#define FIT_EXTREME_IQR 2.0
+#define FIT_CONSERVATIVE_IQR 1.5
+#define FIT_MIN_R2 0.7
+#define FIT_MAX_OUTLIERS 64
+
+struct sweep_fit {
+	bool ok;             /* a line was fitted (>= 2 points) */
+	bool poor;           /* r2 < FIT_MIN_R2: upstream raises and stores null */
+	double slope, intercept, r2;
+	double outliers[FIT_MAX_OUTLIERS]; /* x values removed, in removal order */
+	size_t nout;
+	size_t nused;
+	const char *err;     /* static reason when !ok */
+};
+
+struct sweep_estimate {
+	bool ok;
+	double conc;         /* concurrency reaching the target: (target - intercept) / slope */
+	double gpus;         /* target_users / conc * test_gpus */
+	const char *err;     /* static reason when !ok */
+};
+
+/* numpy.percentile(v, q) with linear interpolation; v need not be sorted (copied).
+ * NaN for n == 0. */
+double fit_percentile(const double *v, size_t n, double q);
+/* Same on an ascending array (no copy). */
+double fit_percentile_sorted(const double *sorted, size_t n, double q);
+double fit_mean(const double *v, size_t n);
+/* Population standard deviation (ddof 0). */
+double fit_pstd(const double *v, size_t n);
+/* Ordinary least squares on n >= 2 points; returns false when degenerate. r2 is 0
+ * when SS_tot is 0 (upstream). */
+bool fit_ols(const double *x, const double *y, size_t n, double *slope, double *intercept,
+	     double *r2);
+/* compute_slope(): outlier removal (when n > 4: raw-y IQR x2.0 if n <= 8, then the
+ * residual IQR x1.5), then OLS. */
+struct sweep_fit fit_linear(const double *x, const double *y, size_t n);
+/* calc_gpu_estimate_based_on_slope(). */
+struct sweep_estimate fit_gpu_estimate(const struct sweep_fit *f, double target,
+				       double users, double test_gpus);
+/* calc_gpu_estimate_for_single_concurrency(): out_lat/out_rt set only when present.
+ * A target <= 0 is unused. Returns false (both null) when an observed value exceeds
+ * its target or no target is set. */
+bool fit_rough_estimate(double target_lat, double target_rt, double users, double conc,
+			double test_gpus, double obs_lat, double obs_rt, double *out_lat,
+			bool *has_lat, double *out_rt, bool *has_rt);
+/* Throughput knee: the first index k >= 1 (x ascending) after which throughput grows
+ * less than 10% of its relative stimulus growth while latency grows by >= 20%.
+ * Returns -1 when none. Arrays may hold NaN (skipped). */
+long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
+ * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
+ * reader on libcsv, and a JSON open that registers the source and reports errors. */
+#ifndef MODEL_SWEEP_IO_H
+#define MODEL_SWEEP_IO_H
+
+#include "model/base.h"
+
+struct run;
+struct json_doc;
+
+/* Whole file, NUL-terminated, at most JSON_MAX_LEN bytes; NULL with *err (errno,
+ * EFBIG when too large). The caller frees. */
+char *sweep_slurp(const char *path, size_t *len, int *err);
+/* Up to n leading bytes into buf; returns the count (0 on error). */
+size_t sweep_sniff(const char *path, char *buf, size_t n);
+/* RFC 4180 rows of buf (UTF-8 BOM stripped, CRLF or LF). Blank lines are dropped; a
+ * header row starts each table. Every field is a malloc'd NUL-terminated copy;
+ * line[i] is row i's first physical line. Returns 0, or -1 when the parse stopped
+ * early (rows before the error are kept). */
+int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
+		    size_t *n);
+/* Read and tokenize a JSON file, registering it as a source of `format`. Returns the
+ * root token (0) with d->js owning the buffer (free((char *)d->js) after use), or -1
+ * after a diagnostic (the source is then already marked done). */
+int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
+		    size_t *src);
+int sweep_cmp_double(const void *a, const void *b);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* gen_fixtures.c: writes the spec's pytscope fixtures (pytscope.md §12) into a directory:
+ *   gen_fixtures f1 DIR   single rank, 60 steps (dataloader bound, spike at i = 40, growth)
+ *   gen_fixtures f2 DIR   4 ranks x 50 steps, rank 2 a straggler (DIR/rank{0..3}/)
+ * Floats are written with 17 significant digits, which reads back as the same double
+ * Python's repr would give. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MIB 1048576.0
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void make_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		perror(dir);
+		exit(1);
+	}
+}
+
+static void f1(const char *dir)
+{
+	make_dir(dir);
+	FILE *f = open_in(dir, "steps.jsonl");
+	for (int i = 0; i < 60; i++) {
+		double fwd = i == 40 ? 0.020 : 0.004;
+		double loss = 2 * exp(-0.05 * i) + 0.1;
+		if (i == 40)
+			loss *= 10;
+		double gn = i == 40 ? 50.0 : 1 + 0.01 * (i % 3);
+		fprintf(f, "{\"step\":%d,\"timestamp\":%.17g,\"phases\":{\"data\":0.012,\"forward\":%.17g,"
+			   "\"backward\":0.006,\"optimizer\":0.001},\"scalars\":{\"loss\":%.17g,\"grad_norm\":%.17g},"
+			   "\"memory\":{\"alloc\":%.1f,\"reserved\":%.1f,\"peak_alloc\":%.1f,\"peak_reserved\":%.1f}}\n",
+			i, 1795344081.25 + 0.0233 * i, fwd, loss, gn, (200 + 2 * i) * MIB, (300 + 2 * i) * MIB,
+			(220 + 2 * i) * MIB, (300 + 2 * i) * MIB);
+	}
+	fclose(f);
+	f = open_in(dir, "run.json");
+	fprintf(f, "{\n  \"name\": \"f1\",\n  \"config\": {},\n  \"rank\": 0,\n  \"world_size\": 1,\n"
+		   "  \"flops_per_step\": 200000000000.0,\n  \"peak_flops\": 312000000000000.0,\n"
+		   "  \"n_steps\": 60\n}");
+	fclose(f);
+}
+
+static void f2(const char *dir)
+{
+	make_dir(dir);
+	for (int r = 0; r < 4; r++) {
+		char rdir[4096];
+		snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, r);
+		make_dir(rdir);
+		FILE *f = open_in(rdir, "steps.jsonl");
+		for (int s = 0; s < 50; s++) {
+			double base = 0.010 * (1 + 0.02 * (((7 * s + 3 * r) % 5) - 2));
+			double c = r == 2 ? 1.25 * base : base;
+			fprintf(f, "{\"step\":%d,\"timestamp\":%.17g,\"phases\":{\"forward\":%.17g,\"backward\":%.17g,"
+				   "\"comm\":0.003},\"scalars\":{\"loss\":%.17g}}\n",
+				s + 5, 2000 + 0.02 * s, 0.4 * c, 0.6 * c, 1.0 / (s + 1));
+		}
+		fclose(f);
+		f = open_in(rdir, "run.json");
+		fprintf(f, "{\n  \"name\": \"ddp\",\n  \"config\": {},\n  \"rank\": %d,\n  \"world_size\": 4,\n"
+			   "  \"n_steps\": 55\n}", r);
+		fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3 || (strcmp(argv[1], "f1") != 0 && strcmp(argv[1], "f2") != 0)) {
+		fprintf(stderr, "usage: gen_fixtures f1|f2 DIR\n");
+		return 2;
+	}
+	if (strcmp(argv[1], "f1") == 0)
+		f1(argv[2]);
+	else
+		f2(argv[2]);
+	return 0;
+}

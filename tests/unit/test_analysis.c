@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* test_analysis.c: analyzers pinned to the spec's numbers (pytscope.md §12, F1 and F2),
+ * fsum, robust statistics, time lost / onset on an injected straggler, budget windows
+ * and heatmap blocks. The fixtures come from build/tests/gen_fixtures. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "model/analysis.h"
+#include "model/run.h"
+#include "model/steps.h"
+#include "tests/tap.h"
+
+static const char *tmpdir(void)
+{
+	const char *t = getenv("TSCOPE_TMP");
+	return t ? t : "/tmp";
+}
+
+static struct run *open_fixture(const char *which, const struct opts *o)
+{
+	char cmd[8192], dir[2048];
+	snprintf(dir, sizeof(dir), "%s/fx-%s", tmpdir(), which);
+	const char *build = getenv("TSCOPE_BUILD");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && %s/tests/gen_fixtures %s '%s'", dir,
+		 build ? build : "build", which, dir);
+	if (system(cmd) != 0)
+		return NULL;
+	const char *paths[] = { dir };
+	return run_open(paths, 1, o, NULL);
+}
+
+static void test_fsum(void)
+{
+	double v[] = { 1e100, 1.0, -1e100, 1e-100, 0.1, 0.2 };
+	is_dbl(stats_fsum(v, 6), 1.3000000000000000444, 0, "fsum is exactly rounded");
+	double w[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+	ok(stats_fsum(w, 10) == 1.0, "fsum of ten 0.1 is 1.0");
+	double x[] = { 1.0, INFINITY };
+	ok(isinf(stats_fsum(x, 2)), "fsum with Infinity");
+	is_dbl(stats_median((double[]){ 3, 1, 2, 10 }, 4), 2.5, 0, "median even");
+	is_dbl(stats_percentile((double[]){ 1, 2, 3, 4, 5 }, 5, 95), 4.8, 1e-12, "linear percentile");
+	double s[20];
+	for (int i = 0; i < 20; i++)
+		s[i] = 1.0 + 0.01 * (i % 3);
+	s[15] = 50;
+	bool f[20];
+	stats_local_spikes(s, NULL, 20, f);
+	ok(f[15] && !f[14] && !f[16], "local spike flagged at the outlier only");
+}
+
+static void test_f1(void)
+{
+	struct opts o = { 0 };
+	struct run *run = open_fixture("f1", &o);
+	if (!run || !run->steps) {
+		ok(0, "F1 fixture loads");
+		run_free(run);
+		return;
+	}
+	const struct timing *t = analysis_timing(run, 0);
+	is_int(t->n, 60, "F1: 60 steps");
+	is_dbl(t->mean_step_time, 0.023266666666666665, 0, "F1: mean step time (exact)");
+	is_dbl(t->std_step_time, 0.002048305532764962, 1e-18, "F1: std");
+	is_dbl(t->p50, 0.023, 1e-15, "F1: p50");
+	is_dbl(t->p95, 0.023, 1e-15, "F1: p95");
+	is_str(t->phase[0].name, "data", "F1: phase order starts with data");
+	const struct memory *m = analysis_memory(run, 0);
+	ok(m->has_memory, "F1: memory");
+	is_dbl(m->fragmentation, 0.28118869301697924, 1e-16, "F1: fragmentation");
+	is_dbl(m->growth, 1919427.254237288, 1e-6, "F1: growth bytes/step");
+	const struct budget *b = analysis_budget(run, 0);
+	ok(b && b->has_mfu, "F1: MFU from run.json");
+	if (b)
+		is_dbl(b->mfu, 0.0275512453162883, 1e-15, "F1: MFU");
+	const struct convergence *c = analysis_convergence(run, 0);
+	ok(c->has_loss && !c->diverged, "F1: loss, not diverged");
+	ok(c->nloss_spikes >= 1 && c->loss_spikes[0] == 40, "F1: loss spike at step 40");
+	ok(c->ngrad_spikes >= 1 && c->grad_spikes[0] == 40, "F1: grad-norm spike at step 40");
+	ok(!analysis_distributed(run), "F1: single rank has no distributed summary");
+	run_free(run);
+}
+
+static void test_f2(void)
+{
+	struct opts o = { 0 };
+	struct run *run = open_fixture("f2", &o);
+	if (!run || !run->steps) {
+		ok(0, "F2 fixture loads");
+		run_free(run);
+		return;
+	}
+	const struct distributed *d = analysis_distributed(run);
+	ok(d != NULL, "F2: distributed summary");
+	if (!d) {
+		run_free(run);
+		return;
+	}
+	is_int(d->world_size, 4, "F2: 4 ranks");
+	is_int(d->n_steps, 50, "F2: 50 aligned steps");
+	is_dbl(d->mean_step_wall, 0.0155, 1e-15, "F2: mean step wall");
+	is_dbl(d->mean_comm_fraction, 0.1936491778096749, 1e-15, "F2: mean comm fraction");
+	is_dbl(d->imbalance_cv, 0.10872134550890705, 1e-15, "F2: imbalance CV");
+	is_dbl(d->sync_skew, 0.0024, 1e-15, "F2: sync skew");
+	is_dbl(d->wall_frac_lost, 0.15, 1e-14, "F2: wall lost to imbalance");
+	is_dbl(d->rank[0].straggler_z, -4.08248290463863, 1e-12, "F2: z rank 0");
+	is_dbl(d->rank[2].straggler_z, 12.24744871391589, 1e-12, "F2: z rank 2");
+	is_dbl(d->rank[2].rel_slowdown, 0.2376237623762376, 1e-15, "F2: rel slowdown rank 2");
+	is_int(d->straggler, 2, "F2: rank 2 is the straggler");
+	is_int(d->rank[2].onset, 5, "F2: straggler from the first step");
+	ok(d->rank[2].time_lost > 0 && d->rank[0].time_lost == 0, "F2: time lost on the straggler only");
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_REL_SLOWDOWN);
+	double mean, worst;
+	ok(g && heat_range(g, 2, 0, 50, &mean, &worst) && mean > 0.2 && worst < 0.3,
+	   "F2: heatmap relative slowdown of the straggler");
+	ok(g && heat_range(g, 0, 3, 37, &mean, &worst) && mean < 0, "F2: heatmap ragged range");
+	struct budget w;
+	ok(analysis_budget_window(run, 0, 10, 20, &w) && w.n == 10, "F2: budget window of 10 steps");
+	run_free(run);
+}
+
+/* A synthetic 8-rank run: rank 5 turns into a straggler at step `onset`. */
+static void test_onset(long onset)
+{
+	struct opts o = { 0 };
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	unsigned seed = 12345;
+	for (int r = 0; r < 8; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < 300; s++) {
+			seed = seed * 1103515245u + 12345u;
+			double noise = (double)((seed >> 16) % 1000) / 1000.0 * 0.002;
+			double c = 0.1 + noise + (r == 5 && s >= onset ? 0.01 : 0);
+			rank_set(rs, rank_append(rs, s, 0, false), fwd, c);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	const struct distributed *d = analysis_distributed(run);
+	char msg[96];
+	snprintf(msg, sizeof(msg), "onset recovered within 5 steps (injected at %ld)", onset);
+	ok(d && d->straggler == 5 && labs(d->rank[5].onset - onset) <= 5, "%s", msg);
+	if (d)
+		printf("# onset found %ld, time lost %.3f s\n", d->rank[5].onset, d->rank[5].time_lost);
+	ok(d && d->rank[1].onset == -1, "no onset for a rank that is never persistently critical");
+	run_free(run);
+}
+
+int main(void)
+{
+	test_fsum();
+	test_f1();
+	test_f2();
+	test_onset(120);
+	test_onset(37);
+	return tap_done();
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* test_steps.c: the columnar step model (model/steps.c): encodings, presence, duplicate
+ * and restarted steps, aligned steps, union/missing, compaction. */
+#include <math.h>
+#include <stdlib.h>
+#include "model/run.h"
+#include "model/steps.h"
+#include "tests/tap.h"
+
+static struct run *new_run(void)
+{
+	static const struct opts o;
+	return run_open(NULL, 0, &o, NULL);
+}
+
+static void test_columns(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	is_int(steps_metric_intern(m, METRIC_PHASE, "forward"), fwd, "interning is idempotent");
+	ok(steps_metric_intern(m, METRIC_MEMORY, "forward") != fwd, "kind is part of the name");
+	struct rank_steps *r = steps_rank_new(m, 3, "x/steps.jsonl");
+	for (long s = 0; s < 200; s++) {
+		size_t pos = rank_append(r, s + 5, 1000.0 + 0.5 * (double)s, true);
+		rank_set(r, pos, fwd, (double)(12209579 + s) / 1e9);
+		if (s % 2 == 0)
+			rank_set(r, pos, loss, 1.0 / (double)(s + 1));
+	}
+	steps_publish_rank(m, r);
+	steps_finalize(m);
+	is_int(steps_nranks(m), 1, "one rank");
+	is_int(steps_rank_id(m, 0), 3, "rank id kept");
+	is_int(steps_nrecords(m, 0), 200, "200 records");
+	is_int(steps_step(m, 0, 10), 15, "contiguous step numbers");
+	double v;
+	ok(steps_value(m, 0, fwd, 7, &v) && v == 0.012209586, "phase value exact (nanosecond code)");
+	ok(!steps_value(m, 0, loss, 1, &v), "missing scalar is missing, not 0");
+	ok(steps_value(m, 0, loss, 2, &v) && fabs(v - 1.0 / 3) < 1e-7, "scalar kept as float32");
+	ok(steps_timestamp(m, 0, 4, &v) && fabs(v - 1002.0) < 1e-3, "timestamp base + offset");
+	is_int(steps_naligned(m), 200, "single rank: aligned = its steps");
+	is_int(steps_aligned_step(m, 0), 5, "aligned starts at the first step");
+	ok(steps_resident_bytes(m) < 200 * 16, "compact storage");
+	run_free(run);
+}
+
+static void test_duplicates_and_alignment(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int c = steps_metric_intern(m, METRIC_PHASE, "compute");
+	/* rank 1: steps 0..9 then a restart 0..4 (pytscope appends); rank 0: 2..11 */
+	struct rank_steps *r1 = steps_rank_new(m, 1, "r1");
+	for (long s = 0; s < 15; s++) {
+		size_t pos = rank_append(r1, s < 10 ? s : s - 10, 0, false);
+		rank_set(r1, pos, c, 0.5 + (double)s);
+	}
+	struct rank_steps *r0 = steps_rank_new(m, 0, "r0");
+	for (long s = 2; s < 12; s++)
+		rank_set(r0, rank_append(r0, s, 0, false), c, 0.25);
+	steps_publish_rank(m, r1);
+	steps_publish_rank(m, r0);
+	steps_finalize(m);
+	is_int(steps_rank_id(m, 0), 0, "ranks sorted by id");
+	is_int(steps_step(m, 1, 12), 2, "file order kept for restarted steps");
+	size_t pos;
+	ok(steps_find(m, 1, 3, &pos) && pos == 13, "duplicate step: the last record wins");
+	ok(!steps_find(m, 1, 10, &pos), "absent step not found");
+	is_int(steps_naligned(m), 8, "aligned = intersection {2..9}");
+	is_int(steps_aligned_step(m, 0), 2, "first aligned step");
+	is_int(steps_aligned_pos(m, 1, 1), 13, "aligned position in the restarted rank");
+	is_int(steps_nunion(m), 12, "union of step numbers 0..11");
+	is_int(steps_missing(m, 0), 2, "rank 0 lacks steps 0 and 1");
+	is_int(steps_missing(m, 1), 2, "rank 1 lacks steps 10 and 11");
+	double v;
+	ok(!steps_timestamp(m, 0, 0, &v), "no timestamps: missing");
+	run_free(run);
+}
+
+static void test_encodings(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int p = steps_metric_intern(m, METRIC_PHASE, "other");
+	int mem = steps_metric_intern(m, METRIC_MEMORY, "reserved");
+	struct rank_steps *r = steps_rank_new(m, 0, "r");
+	for (long s = 0; s < 1000; s++) {
+		size_t pos = rank_append(r, s, 0, false);
+		rank_set(r, pos, p, s == 500 ? 0.1234567891234 : 0.001);
+		rank_set(r, pos, mem, s < 400 ? 3.0 * 1048576 : 5.0 * 1048576);
+	}
+	steps_publish_rank(m, r);
+	steps_finalize(m);
+	double v;
+	ok(steps_value(m, 0, p, 500, &v) && v == 0.1234567891234, "non-nanosecond phase falls back to double");
+	ok(steps_value(m, 0, mem, 399, &v) && v == 3.0 * 1048576, "run-length column before the change");
+	ok(steps_value(m, 0, mem, 400, &v) && v == 5.0 * 1048576, "run-length column after the change");
+	ok(steps_value(m, 0, p, 999, &v) && fabs(v - 0.001) < 1e-9, "float32 column value");
+	run_free(run);
+}
+
+int main(void)
+{
+	test_columns();
+	test_duplicates_and_alignment();
+	test_encodings();
+	return tap_done();
+}
