@@ -149,6 +149,9 @@ struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
 void trace_rank_free(struct trace_rank *r);
+/* Publish ProfilerStep#N records as steps (trace_steps.c); only for runs without
+ * pytscope steps. */
+void trace_publish_steps(struct run *run);
 /* The CPU event with this correlation id (the last in file order), or NULL. */
 const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t corr);
 /* Microseconds text ("1694128201435418", "4458676522690.655", "68.0", "1.5e3") to

@@ -754,6 +754,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	struct run *run = ctx->run;
 	const struct opts *o = run->opts;
 	struct pathvec files = { 0 };
+	bool had_steps = run->steps != NULL; /* the pytscope loader ran first */
 	if (o && o->ntrace > 0) {
 		if (run->trace && run->trace->explicit_loaded)
 			return 0;
@@ -763,6 +764,8 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		discover(path, &files, true);
 	}
 	int rc = load_files(ctx, &files);
+	if (rc == 0 && !had_steps)
+		trace_publish_steps(run);
 	if (o && o->ntrace > 0 && run->trace)
 		run->trace->explicit_loaded = true;
 	pathvec_free(&files);

@@ -226,11 +226,13 @@ static const unsigned char scan_class[256] = {
 	['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
 };
 
-/* pos is at '{' or '[': move past the matching close. -1 at the end of input. */
+/* pos is at '{' or '[': move past the matching close, counting only brackets of that
+ * kind (an event with a stray ']' still ends at its '}'). -1 at the end of input. */
 static int scan_container(struct scan *s)
 {
 	long depth = 0;
 	size_t p = s->pos;
+	const unsigned char open = (unsigned char)s->buf[p], close = open == '{' ? '}' : ']';
 	for (;;) {
 		const unsigned char *b = (const unsigned char *)s->buf;
 		size_t n = s->len;
@@ -249,9 +251,9 @@ static int scan_container(struct scan *s)
 				n = s->len;
 				continue;
 			}
-			if (c == 2) {
+			if (b[p] == open) {
 				depth++;
-			} else if (--depth <= 0) {
+			} else if (b[p] == close && --depth <= 0) {
 				s->pos = p + 1;
 				return 0;
 			}
