@@ -14,6 +14,8 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps.h"
+#include "model/steps_rules.h"
+#include "model/steps_views.h"
 #include "model/xalloc.h"
 
 #define CHUNK (1u << 20)
@@ -602,5 +604,9 @@ const struct subsystem sub_steps = {
 	.name = "steps",
 	.loaders = pytscope_loaders,
 	.nloaders = ARRAY_LEN(pytscope_loaders),
+	.views = steps_views,
+	.nviews = STEPS_NVIEWS,
+	.rules = steps_rules,
+	.nrules = STEPS_NRULES,
 	.free = steps_free,
 };

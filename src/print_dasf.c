@@ -1,10 +1,109 @@
 /* SPDX-License-Identifier: MIT */
-/* print_dasf.c: the dasf section of the plain-text report. */
+/* print_dasf.c: the DASF section of the plain-text report: what was loaded, the top
+ * functions of function_bottleneck, the critical path, and the busiest workers. Rows
+ * come from the same view tables as the explorer and --export (already sanitized). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/dasf.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/text.h"
 #include "src/print.h"
+
+#define TOP_ROWS 5
+
+struct pcol {
+	const char *name;   /* view column */
+	const char *head;   /* printed header */
+	int width;          /* negative: left-aligned */
+};
+
+/* One cell, clipped to |width| display columns and padded. */
+static void cell(FILE *f, const char *s, int width)
+{
+	char clip[256];
+	int w = width < 0 ? -width : width;
+	int used = text_clip(s, w, clip, sizeof(clip), true, 0);
+	if (width > 0)
+		fprintf(f, "%*s%s", w - used, "", clip);
+	else
+		fprintf(f, "%s%*s", clip, w - used, "");
+}
+
+/* Up to `max` visible rows of view `name` with the chosen columns. */
+static void print_view(FILE *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
+		       size_t max)
+{
+	char err[128];
+	struct table *t = registry_view(name)->build(run, err, sizeof(err));
+	if (!t)
+		return;
+	fprintf(f, "   ");
+	for (size_t c = 0; c < ncol; c++) {
+		fputc(' ', f);
+		cell(f, cols[c].head, cols[c].width);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < t->nview && r < max; r++) {
+		fprintf(f, "   ");
+		for (size_t c = 0; c < ncol; c++) {
+			char buf[256];
+			table_format(t, t->view[r], table_col_index(t, cols[c].name), buf, sizeof(buf));
+			fputc(' ', f);
+			cell(f, buf, cols[c].width);
+		}
+		fputc('\n', f);
+	}
+	if (t->nview > max)
+		fprintf(f, "    … %zu more rows (--export %s)\n", t->nview - max, name);
+	table_free(t);
+}
+
+static void heading(FILE *f, const struct print_opts *po, const char *title)
+{
+	if (po->color)
+		fprintf(f, "\033[36m●\033[0m \033[1m%s\033[0m\n", title);
+	else
+		fprintf(f, "● %s\n", title);
+}
 
 char *print_section_dasf(struct run *run, const struct print_opts *po)
 {
-	(void)run;
-	(void)po;
-	return NULL;
+	struct dasf_summary s;
+	if (!dasf_summarize(run, &s) || !s.tasks)
+		return NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	heading(f, po, "DASF task profile");
+	fprintf(f, "  %zu files · %zu tasks · %zu functions · %zu workers on %zu hosts · "
+		   "%zu GPU samples (%zu CPU-only)\n",
+		s.files, s.tasks, s.functions, s.workers, s.hosts, s.gpu_samples, s.cpu_only_samples);
+	fprintf(f, "  task time %.3f s · critical path %.3f s over %zu tasks\n", s.total_task_s,
+		s.critical_s, s.critical_len);
+	fprintf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
+	static const struct pcol fn_cols[] = {
+		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },
+		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
+		{ "Num Tasks (chunks)", "Tasks", 7 }, { "Mean GPU Utilization (%)", "GPU %", 6 },
+		{ "Mean Throughput (MB/s)", "MB/s", 10 },
+	};
+	fprintf(f, "  Top functions (function_bottleneck)\n");
+	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
+	static const struct pcol cp_cols[] = {
+		{ "Step", "#", 3 }, { "Task Key", "Task key", -36 }, { "Function", "Function", -20 },
+		{ "Host", "Host", -10 }, { "Duration (s)", "Duration s", 11 }, { "Cumulative (s)", "Total s", 11 },
+	};
+	fprintf(f, "\n  Critical path (critical_path)\n");
+	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS);
+	if (ferror(f)) {
+		fclose(f);
+		free(out);
+		return NULL;
+	}
+	fclose(f);
+	return out;
 }

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/* test_dasf.c: the DASF loader and analyses against values worked out by hand from the
+ * spec's definitions (formats.md §1.5) on the fixture of tests/tools/dasf_writer.h,
+ * the first-match resource rule against a brute-force O(R x E) reference, the findings,
+ * and hostile inputs (bad length, garbage, empty file, unknown event, missing keys,
+ * hostile counts, legacy text). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/dasf.h"
+#include "model/dasf_db.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+#include "tests/tools/dasf_writer.h"
+
+static char tmpdir[4096];
+static const struct opts no_opts;
+
+static char *tmp_path(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static struct run *open_paths(const char *const *names, size_t n)
+{
+	char **paths = xmalloc(n * sizeof(*paths));
+	for (size_t i = 0; i < n; i++)
+		paths[i] = tmp_path(names[i]);
+	struct run *run = run_open((const char *const *)paths, n, &no_opts, NULL);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return run;
+}
+
+static struct table *view(struct run *run, const char *name)
+{
+	char err[256] = "";
+	const struct view_def *vd = registry_view(name);
+	return vd ? vd->build(run, err, sizeof(err)) : NULL;
+}
+
+/* Cell of the r-th visible row by column name; NAN when missing. */
+static double num(const struct table *t, size_t r, const char *col)
+{
+	int c = table_col_index(t, col);
+	if (c < 0 || r >= t->nview)
+		return -12345;
+	const struct table_cell *cell = table_cell(t, t->view[r], c);
+	return cell->present ? cell->num : NAN;
+}
+
+static const char *txt(const struct table *t, size_t r, const char *col)
+{
+	int c = table_col_index(t, col);
+	if (c < 0 || r >= t->nview)
+		return "(no such cell)";
+	const struct table_cell *cell = table_cell(t, t->view[r], c);
+	return cell->present ? cell->text : "(missing)";
+}
+
+static bool has_diag(const struct run *run, const char *needle, long long *off)
+{
+	for (size_t i = 0; i < run->diags.n; i++)
+		if (strstr(run->diags.v[i].msg, needle)) {
+			if (off)
+				*off = run->diags.v[i].offset;
+			return true;
+		}
+	return false;
+}
+
+static const struct finding *find(struct run *run, const char *id)
+{
+	const struct finding_list *fl = run_findings(run);
+	for (size_t i = 0; i < fl->n; i++)
+		if (strcmp(fl->v[i].id, id) == 0)
+			return &fl->v[i];
+	return NULL;
+}
+
+static const char *const fixture_files[] = {
+	"fx/1-TracePlugin-hA.msgpack", "fx/2-TracePlugin-hB.msgpack", "fx/3-ResourceMonitor-hA.msgpack",
+};
+
+static void test_sources(struct run *run)
+{
+	is_int(run->nsrc, 3, "fixture: three sources in the order given");
+	is_int(run->src[0].records, 9, "file 1: 4 Compute + 4 Managed Memory + 1 user event");
+	is_int(run->src[1].records, 5, "file 2: 3 Compute + 2 Managed Memory before the truncated tail");
+	ok(run->src[1].partial && !run->src[0].partial, "file 2 is flagged partial (truncated tail)");
+	is_int(run->src[2].records, 9, "file 3: 9 Resource Usage samples");
+	long long off = -1;
+	ok(has_diag(run, "truncated tail", &off) && off > 0, "truncated tail: diagnostic with a byte offset");
+	ok(has_diag(run, "unknown event 'MyEvent'", NULL), "user-defined event: diagnostic");
+	ok(has_diag(run, "2 Resource Usage samples have no gpu_utilization", NULL),
+	   "CPU-only samples (no gpu_utilization): one diagnostic, not a KeyError");
+}
+
+/* Hand computation, function_bottleneck (§1.5):
+ * Compute events in database order: A1 hA/w0 load 10+2 | A2 hA/w0 load 12.5+1 |
+ * A3 hA/w1 proc 11+4 | A4 hA/w0 proc 14+0.5 | B1 hB sum 100+3 | B2 hB load 104+1 |
+ * B3 hB proc 106+2 (key proc-1 again).
+ * Groups: hA/w0 load 3.0 (2 tasks), proc 0.5; hA/w1 proc 4.0; hB sum 3.0, load 1.0, proc 2.0.
+ * Thread totals 3.5, 4.0, 6.0 -> percentages 85.714.., 14.285.., 100, 50, 16.66.., 33.33...
+ * Graph (last attributes win: proc-1 has size 600000, duration 2): input sizes
+ * proc-1 = size(load-1) = 1e6, proc-2 = 3e6, sum-0 = 600000 + 700000, others 0;
+ * throughput proc-1 1e6/2, proc-2 3e6/0.5, sum-0 1.3e6/3.
+ * GPU samples by first match: 10.5->A1 load (50, 2e9), 11.5->A1 load (70, 4e9),
+ * 12.2->A3 proc (0, 1e9), 14.2->A3 proc (5, 3e9) (A3 precedes A4), 100.5->B1 sum (8, 5e8),
+ * 200 -> none, 13.5->A2 load (30, 1e9: A2 ends exactly at 13.5 and precedes A3 in the
+ * database although A3 started earlier). Per function: load 50 % / 7e9/3 B, proc 2.5 % /
+ * 2e9 B, sum 8 % / 5e8 B. Sorted by duration, ties in DASF's dict order. */
+static void test_function_bottleneck(struct run *run)
+{
+	struct table *t = view(run, "function_bottleneck");
+	if (!ok(t && t->nview == 6, "function_bottleneck: 6 rows"))
+		return;
+	static const struct {
+		const char *host, *gpu, *fn;
+		double dur, pct, util, mem, data, thr, n, mean;
+	} want[] = {
+		{ "hA", "1", "proc", 4.0, 100.0, 2.5, 2.0, 1.0, 0.5, 1, 4.0 },
+		{ "hA", "0", "load", 3.0, 3.0 / 3.5 * 100, 50, 7e9 / 3 / 1e9, 0, 0, 2, 1.5 },
+		{ "hB", "0", "sum", 3.0, 50.0, 8, 0.5, 1.3, 1.3e6 / 3 / 1e6, 1, 3.0 },
+		{ "hB", "0", "proc", 2.0, 2.0 / 6 * 100, 2.5, 2.0, 1.0, 0.5, 1, 2.0 },
+		{ "hB", "0", "load", 1.0, 1.0 / 6 * 100, 50, 7e9 / 3 / 1e9, 0, 0, 1, 1.0 },
+		{ "hA", "0", "proc", 0.5, 0.5 / 3.5 * 100, 2.5, 2.0, 3.0, 6.0, 1, 0.5 },
+	};
+	for (size_t r = 0; r < ARRAY_LEN(want); r++) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "function_bottleneck row %zu: %s %s %s", r, want[r].host, want[r].gpu,
+			 want[r].fn);
+		ok(strcmp(txt(t, r, "Host"), want[r].host) == 0 && strcmp(txt(t, r, "GPU"), want[r].gpu) == 0 &&
+		   strcmp(txt(t, r, "Function"), want[r].fn) == 0, "%s: identity", msg);
+		is_dbl(num(t, r, "Duration (s)"), want[r].dur, 1e-12, "  Duration (s)");
+		is_dbl(num(t, r, "Percentage of total time (%)"), want[r].pct, 1e-9, "  Percentage of total time (%)");
+		is_dbl(num(t, r, "Mean GPU Utilization (%)"), want[r].util, 1e-12, "  Mean GPU Utilization (%)");
+		is_dbl(num(t, r, "Mean GPU Memory Used (GB)"), want[r].mem, 1e-12, "  Mean GPU Memory Used (GB)");
+		is_dbl(num(t, r, "Mean Data Size (MB)"), want[r].data, 1e-12, "  Mean Data Size (MB)");
+		is_dbl(num(t, r, "Mean Throughput (MB/s)"), want[r].thr, 1e-12, "  Mean Throughput (MB/s)");
+		is_dbl(num(t, r, "Num Tasks (chunks)"), want[r].n, 0, "  Num Tasks (chunks)");
+		is_dbl(num(t, r, "Mean Task time (s)"), want[r].mean, 1e-12, "  Mean Task time (s)");
+	}
+	table_free(t);
+}
+
+/* task_bottleneck: groups by key per (host, thread): hA/w0 load-1 2, load-2 1, proc-2 0.5;
+ * hA/w1 proc-1 4; hB sum-0 3, load-3 1, proc-1 2. Memory usage = last size of the key
+ * anywhere (proc-1: B3's 600000). */
+static void test_task_bottleneck(struct run *run)
+{
+	struct table *t = view(run, "task_bottleneck");
+	if (!ok(t && t->nview == 7, "task_bottleneck: 7 rows"))
+		return;
+	static const struct {
+		const char *host, *gpu, *key;
+		double dur, pct, mb;
+	} want[] = {
+		{ "hA", "1", "proc-1", 4, 100, 0.6 }, { "hB", "0", "sum-0", 3, 50, 8e-6 },
+		{ "hA", "0", "load-1", 2, 2 / 3.5 * 100, 1 }, { "hB", "0", "proc-1", 2, 2.0 / 6 * 100, 0.6 },
+		{ "hA", "0", "load-2", 1, 1 / 3.5 * 100, 3 }, { "hB", "0", "load-3", 1, 1.0 / 6 * 100, 2 },
+		{ "hA", "0", "proc-2", 0.5, 0.5 / 3.5 * 100, 0.7 },
+	};
+	for (size_t r = 0; r < ARRAY_LEN(want); r++) {
+		ok(strcmp(txt(t, r, "Host"), want[r].host) == 0 && strcmp(txt(t, r, "GPU"), want[r].gpu) == 0 &&
+		   strcmp(txt(t, r, "Task Key"), want[r].key) == 0, "task_bottleneck row %zu: %s %s", r,
+		   want[r].host, want[r].key);
+		is_dbl(num(t, r, "Duration (s)"), want[r].dur, 1e-12, "  Duration (s)");
+		is_dbl(num(t, r, "Percentage of total time (%)"), want[r].pct, 1e-9, "  Percentage of total time (%)");
+		is_dbl(num(t, r, "Memory usage (Mb)"), want[r].mb, 1e-15, "  Memory usage (Mb)");
+	}
+	table_free(t);
+}
+
+/* task_balance: Managed Memory (sec = int(ts), last tasks per (sec, worker)):
+ * hA/w0 10.2->1, 10.9->2, 14.7->3; hA/w1 11.1->1; hB 13.4->5, 10.0->4 (another host's clock,
+ * mixed in as DASF does). Seconds 10, 11, 13, 14 -> offsets 0, 1, 3, 4 (12 has no row). */
+static void test_task_balance(struct run *run)
+{
+	struct table *t = view(run, "task_balance");
+	if (!ok(t && t->nview == 4 && t->ncol == 4, "task_balance: 4 sparse rows, offset + 3 worker columns"))
+		return;
+	is_str(t->col[0].name, "Time Interval (seconds from begin)", "task_balance: DASF's first column");
+	ok(strcmp(t->col[1].name, "worker-hA-0") == 0 && strcmp(t->col[2].name, "worker-hA-1") == 0 &&
+	   strcmp(t->col[3].name, "worker-hB-0") == 0, "task_balance: worker columns sorted lexically");
+	static const double want[4][4] = { { 0, 2, 0, 4 }, { 1, 0, 1, 0 }, { 3, 0, 0, 5 }, { 4, 3, 0, 0 } };
+	bool same = true;
+	for (size_t r = 0; r < 4; r++)
+		for (int c = 0; c < 4; c++)
+			same &= table_cell(t, t->view[r], c)->num == want[r][c];
+	ok(same, "task_balance: values (last value per second, 0 where a worker had no event)");
+	table_free(t);
+}
+
+static void test_graph(struct run *run)
+{
+	struct table *t = view(run, "task_graph");
+	if (!ok(t && t->nview == 7, "task_graph: 7 nodes (ext-0 only through an edge)"))
+		return;
+	size_t ext = 6;
+	is_str(txt(t, ext, "Task Key"), "ext-0", "task_graph: edge-only node is last");
+	is_str(txt(t, ext, "Function"), "(missing)", "task_graph: edge-only node has no attributes");
+	is_dbl(num(t, ext, "Throughput (MB/s)"), 0, 0, "task_graph: edge-only node throughput 0/1");
+	is_str(txt(t, 4, "Task Key"), "sum-0", "task_graph: sum-0 row");
+	is_dbl(num(t, 4, "Input Data Size (MB)"), 1.3, 1e-12, "task_graph: sum-0 input = last sizes of proc-1 + proc-2");
+	is_dbl(num(t, 4, "Dependencies"), 2, 0, "task_graph: sum-0 has 2 distinct predecessors");
+	is_dbl(num(t, 1, "Dependents"), 1, 0, "task_graph: proc-1's edge to sum-0 counted once");
+	is_dbl(num(t, 1, "Offset on host (s)"), 6.0, 1e-12, "task_graph: proc-1 (B3) offset on hB's clock = 106-100");
+	is_str(txt(t, 1, "Critical"), "yes", "task_graph: proc-1 is on the critical path");
+	table_free(t);
+
+	t = view(run, "critical_path");
+	if (!ok(t && t->nview == 3, "critical_path: 3 steps"))
+		return;
+	ok(strcmp(txt(t, 0, "Task Key"), "load-1") == 0 && strcmp(txt(t, 1, "Task Key"), "proc-1") == 0 &&
+	   strcmp(txt(t, 2, "Task Key"), "sum-0") == 0, "critical_path: load-1 -> proc-1 -> sum-0");
+	is_dbl(num(t, 2, "Cumulative (s)"), 7.0, 1e-12, "critical_path: 2 + 2 + 3 s (longer than 1 + 0.5 + 3)");
+	table_free(t);
+
+	char err[128];
+	t = dasf_function_tasks(run, "load", err, sizeof(err));
+	ok(t && t->nview == 3 && strcmp(txt(t, 0, "Task Key"), "load-1") == 0 &&
+	   strcmp(txt(t, 2, "Task Key"), "load-3") == 0 && strcmp(txt(t, 2, "Host"), "hB") == 0,
+	   "dasf_function_tasks(load): its 3 tasks in database order, every host");
+	table_free(t);
+	ok(!dasf_function_tasks(run, "nope", err, sizeof(err)) && strstr(err, "nope"),
+	   "dasf_function_tasks: unknown function -> NULL with a reason");
+
+	struct dasf_summary s;
+	ok(dasf_summarize(run, &s) && s.tasks == 7 && s.functions == 3 && s.workers == 3 && s.hosts == 2 &&
+	   s.gpu_samples == 7 && s.cpu_only_samples == 2 && s.critical_len == 3,
+	   "summary: 7 tasks, 3 functions, 3 workers, 2 hosts, 7 GPU + 2 CPU-only samples");
+}
+
+static void test_fixture_findings(struct run *run)
+{
+	const struct finding *f = find(run, "DASF.GPU_IDLE");
+	ok(f && f->ev.kind == EV_TASK && f->ev.name && strcmp(f->ev.name, "proc") == 0,
+	   "GPU_IDLE: 3 of 6 in-task samples < 10%%, evidence = function proc (2 idle samples)");
+	ok(!find(run, "DASF.FUNCTION_DOMINATES"), "no FUNCTION_DOMINATES: proc has 6.5 of 13.5 s (48%%)");
+	ok(!find(run, "DASF.WORKER_IMBALANCE"), "no WORKER_IMBALANCE: busiest 6 s vs mean 4.5 s (1.33x)");
+}
+
+/* File order matters (MultiEventDatabase is a concatenation): loading hB's file first
+ * makes hA's proc-1 (500000 B) the last size seen for proc-1. */
+static void test_order(void)
+{
+	const char *const files[] = { fixture_files[1], fixture_files[0], fixture_files[2] };
+	struct run *run = open_paths(files, 3);
+	struct table *t = view(run, "task_bottleneck");
+	ok(t && strcmp(txt(t, 0, "Task Key"), "proc-1") == 0 && num(t, 0, "Memory usage (Mb)") == 0.5,
+	   "file order given: the last proc-1 size becomes hA's 0.5 MB");
+	table_free(t);
+	run_free(run);
+}
+
+/* Brute force: DASF's own loop (for each sample, the first Compute in database order
+ * with ts <= t <= ts + dur) against the sorted-interval sweep, on random overlapping
+ * tasks with many exact boundary ties. */
+static void test_first_match_random(void)
+{
+	char *path = tmp_path("rand.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	unsigned long long s = 12345;
+	char key[32], fn[16];
+	for (int i = 0; i < 400; i++) {
+		s = s * 6364136223846793005ULL + 1;
+		snprintf(key, sizeof(key), "k%d", i);
+		snprintf(fn, sizeof(fn), "f%u", (unsigned)(s >> 40) % 7);
+		double ts = (double)((s >> 20) % 200) * 0.5, dur = (double)((s >> 50) % 12) * 0.5;
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, fn, ts, dur, 1, DW_NONE, DW_NONE });
+	}
+	for (int i = 0; i < 600; i++) {
+		s = s * 6364136223846793005ULL + 1;
+		dw_resource(&w, "h", (double)((s >> 30) % 220) * 0.5, (int)((s >> 45) % 101), 1000);
+	}
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	struct dasf_db *db = run->dasf;
+	const struct dasf_an *an = dasf_analyse(db);
+	double *sum = xcalloc(db->strs.n, sizeof(*sum));
+	size_t *cnt = xcalloc(db->strs.n, sizeof(*cnt));
+	for (size_t r = 0; r < db->nres; r++)
+		for (size_t i = 0; i < db->ntask; i++)
+			if (db->task[i].ts <= db->res[r].ts && db->res[r].ts <= db->task[i].ts + db->task[i].dur) {
+				sum[db->task[i].name] += db->res[r].gpu_util;
+				cnt[db->task[i].name]++;
+				break;
+			}
+	bool same = an->nfn > 0;
+	for (size_t i = 0; i < an->nfn; i++) {
+		const struct dasf_fn_row *f = &an->fn[i];
+		same &= f->nres == cnt[f->name] && (!cnt[f->name] || fabs(f->util - sum[f->name] / cnt[f->name]) < 1e-9);
+	}
+	ok(same, "first-match by sorted intervals == DASF's O(R x E) loop on 400 tasks x 600 samples");
+	free(sum);
+	free(cnt);
+	run_free(run);
+	free(path);
+}
+
+static void test_findings_fire(void)
+{
+	char *path = tmp_path("skew.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	for (int i = 0; i < 3; i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "big-%d", i);
+		dw_compute(&w, &(struct dw_task){ "x", "worker-x-0", key, "big", 3.0 * i, 3.0, 10, DW_NONE, DW_NONE });
+	}
+	dw_compute(&w, &(struct dw_task){ "x", "worker-x-1", "small-0", "small", 0, 1.0, 10, DW_NONE, DW_NONE });
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	const struct finding *f = find(run, "DASF.FUNCTION_DOMINATES");
+	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0,
+	   "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
+	f = find(run, "DASF.WORKER_IMBALANCE");
+	ok(f && f->ev.kind == EV_TASK && strcmp(f->ev.name, "worker-x-0") == 0,
+	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = that worker");
+	ok(!find(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
+	run_free(run);
+	free(path);
+}
+
+static void write_file(const char *name, const void *p, size_t n)
+{
+	char *path = tmp_path(name);
+	FILE *f = fopen(path, "wb");
+	fwrite(p, 1, n, f);
+	fclose(f);
+	free(path);
+}
+
+static void one_compute(struct dw *w, const char *key)
+{
+	dw_compute(w, &(struct dw_task){ "h", "worker-h-0", key, "f", 1, 1, 1, DW_NONE, DW_NONE });
+}
+
+static void test_hostile(void)
+{
+	struct dw w;
+	char *p = tmp_path("badlen.msgpack");
+	dw_open(&w, p);
+	one_compute(&w, "a");
+	dw_len(&w, 0xffffffffffffULL); /* absurd length, then garbage, then a good record */
+	dw_raw(&w, "\x87garbage", 8);
+	one_compute(&w, "b");
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "badlen.msgpack" }, 1);
+	long long off = -1;
+	ok(has_diag(run, "bad record length", &off) && off > 0, "bad length: diagnostic at its byte offset");
+	ok(run->dasf && run->dasf->ntask == 2, "bad length: resynchronised, the record after it loads");
+	run_free(run);
+
+	write_file("empty.msgpack", "", 0);
+	run = open_paths((const char *const[]){ "empty.msgpack" }, 1);
+	ok(has_diag(run, "empty file", NULL) && run_is_empty(run), "empty file: diagnostic, nothing loaded");
+	run_free(run);
+
+	char junk[4096];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (char)(i * 131 + 7);
+	write_file("junk.msgpack", junk, sizeof(junk));
+	run = open_paths((const char *const[]){ "junk.msgpack" }, 1);
+	ok(run->diags.n > 0 && (!run->dasf || !run->dasf->ntask), "garbage: diagnostics, no tasks, no crash");
+	run_free(run);
+
+	p = tmp_path("keys.msgpack");
+	dw_open(&w, p);
+	msgpack_pack_map(&w.pk, 3); /* Compute without duration */
+	dw_str(&w, "name"); dw_str(&w, "Compute");
+	dw_str(&w, "timestamp"); msgpack_pack_double(&w.pk, 1);
+	dw_str(&w, "args"); msgpack_pack_map(&w.pk, 0);
+	dw_flush(&w);
+	msgpack_pack_array(&w.pk, 1); /* not a map */
+	msgpack_pack_nil(&w.pk);
+	dw_flush(&w);
+	dw_len(&w, 6); /* array32 claiming 4 G elements: must not allocate */
+	dw_raw(&w, "\xdd\xff\xff\xff\xff\xc0", 6);
+	dw_other(&w, "Custom Thing", 2);
+	dw_resource(&w, "h", 1.5, -1, 0);
+	one_compute(&w, "ok");
+	dw_close(&w);
+	free(p);
+	run = open_paths((const char *const[]){ "keys.msgpack" }, 1);
+	ok(has_diag(run, "without a numeric 'duration'", NULL), "missing key: Compute without duration -> diagnostic");
+	ok(has_diag(run, "not a map", NULL), "a record that is not a map -> diagnostic");
+	ok(has_diag(run, "malformed MessagePack", NULL), "hostile array count -> diagnostic, no allocation");
+	ok(has_diag(run, "unknown event 'Custom Thing'", NULL), "unknown event -> diagnostic");
+	ok(has_diag(run, "no gpu_utilization", NULL), "CPU-only sample -> diagnostic");
+	ok(run->dasf && run->dasf->ntask == 1 && run->src[0].skipped == 3,
+	   "the rest loads: 1 task, 3 records skipped");
+	run_free(run);
+}
+
+static void test_legacy(void)
+{
+	char *p = tmp_path("traces.txt");
+	char *cmd = xasprintf("%s/tests/gen_dasf legacy %s", getenv("TSCOPE_BUILD") ? getenv("TSCOPE_BUILD") : "build", p);
+	int rc = system(cmd);
+	free(cmd);
+	free(p);
+	if (rc != 0) {
+		tap_skip("gen_dasf not built");
+		return;
+	}
+	struct run *run = open_paths((const char *const[]){ "traces.txt" }, 1);
+	ok(run->dasf && run->dasf->ntask == 2 && run->dasf->nmem == 1, "legacy trace: lines load (2 Compute, 1 memory)");
+	ok(run->src[0].partial && has_diag(run, "truncated last line", NULL), "legacy: truncated last line flagged");
+	ok(has_diag(run, "not a `trace: {json}` line", NULL), "legacy: a foreign line -> diagnostic");
+	struct table *t = view(run, "task_bottleneck");
+	ok(t && strcmp(txt(t, 0, "Task Key"), "a-1") == 0 && num(t, 0, "Duration (s)") == 1.5,
+	   "legacy: milliseconds become seconds (1500 ms -> 1.5 s)");
+	table_free(t);
+	t = view(run, "task_graph");
+	ok(t && num(t, 1, "Input Data Size (MB)") == 2.0, "legacy: task graph from data.dependencies");
+	table_free(t);
+	run_free(run);
+}
+
+int main(void)
+{
+	const char *base = getenv("TSCOPE_TMP");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/dasfXXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	char *fx = tmp_path("fx");
+	mkdir(fx, 0755);
+	ok(dw_write_fixture(fx) == 0, "fixture written");
+	free(fx);
+	struct run *run = open_paths(fixture_files, 3);
+	test_sources(run);
+	test_function_bottleneck(run);
+	test_task_bottleneck(run);
+	test_task_balance(run);
+	test_graph(run);
+	test_fixture_findings(run);
+	run_free(run);
+	test_order();
+	test_first_match_random();
+	test_findings_fire();
+	test_hostile();
+	test_legacy();
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+	ok(system(cmd) == 0, "temporary files removed");
+	free(cmd);
+	return tap_done();
+}
