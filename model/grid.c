@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/xalloc.h"
 
 enum { GRID_DEFAULT_BLOCK = 16, GRID_SAMPLE_MAX = 1 << 18 };
@@ -123,6 +124,16 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
 	struct acc a = { 0 };
 	size_t bs = b ? b->block : 0;
 	for (size_t r = r0; r < r1; r++) {
+		double rm, rw;
+		if (src->range) {
+			if (c1 > c0 && src->range(src->ud, r, c0, c1, &rm, &rw)) {
+				if (a.n == 0 || rw > a.worst)
+					a.worst = rw;
+				a.sum += rm;
+				a.n++;
+			}
+			continue;
+		}
 		if (!b || c1 <= c0 || c1 - c0 < bs) {
 			acc_raw(src, r, c0, c1, &a);
 			continue;
@@ -165,4 +176,15 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 		src->col_label(src->ud, col, buf, n);
 	else
 		snprintf(buf, n, "%zu", col);
+}
+
+const struct grid_provider *const grid_providers[] = { &grid_steps };
+const size_t grid_nproviders = ARRAY_LEN(grid_providers);
+
+const struct grid_provider *grid_provider(const char *name)
+{
+	for (size_t i = 0; i < grid_nproviders; i++)
+		if (!name || strcmp(grid_providers[i]->name, name) == 0)
+			return grid_providers[i];
+	return NULL;
 }

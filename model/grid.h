@@ -30,7 +30,38 @@ struct grid_src {
 	/* Label of a row / column ("12", "gpu12:3"); NULL means the index. */
 	void (*row_label)(void *ud, size_t row, char *buf, size_t n);
 	void (*col_label)(void *ud, size_t col, char *buf, size_t n);
+	/* Optional: mean and worst of row over cols [c0,c1) from the producer's own
+	 * aggregates (e.g. analysis.h heat_range); grid_rect then needs no grid_blocks. */
+	bool (*range)(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
+	/* Optional ids: row -> id (rank id), id -> row (-1 when absent), col -> id (step
+	 * number), id -> col (the first col whose id is >= the given id, -1 when none). */
+	long (*row_id)(void *ud, size_t row);
+	long (*row_find)(void *ud, long id);
+	long (*col_id)(void *ud, size_t col);
+	long (*col_find)(void *ud, long id);
+	/* Optional: extra detail of one cell for a status line ("data 0.01 fwd 0.20 ..."). */
+	void (*describe)(void *ud, size_t row, size_t col, char *buf, size_t n);
 };
+
+struct run;
+
+/* A family of grids over a run, one per metric choice; the heatmap pane draws any of
+ * them. Adding one = a const struct in its module + one line in grid_providers[]
+ * (model/grid.c). */
+struct grid_provider {
+	const char *name;       /* heatmap pane argument: "steps", "tasks" */
+	size_t (*nmetrics)(struct run *run);           /* 0: no data in this run */
+	const char *(*metric_name)(struct run *run, size_t i);
+	/* Fill src for metric i (src->ud allocated here); false with a reason in err. */
+	bool (*open)(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn);
+	void (*close)(struct grid_src *src);
+};
+
+extern const struct grid_provider grid_steps;   /* model/grid_steps.c: ranks x aligned steps */
+extern const struct grid_provider *const grid_providers[];
+extern const size_t grid_nproviders;
+/* Provider by name; NULL name -> the first. NULL when unknown. */
+const struct grid_provider *grid_provider(const char *name);
 
 struct grid_blocks {
 	size_t nrows, ncols;
@@ -49,7 +80,9 @@ struct grid_blocks *grid_blocks_build(const struct grid_src *src, size_t block);
 void grid_blocks_free(struct grid_blocks *b);
 
 /* Worst and mean over rows [r0,r1) x cols [c0,c1) (clamped). Returns the number of
- * present values; 0 means the whole rectangle is missing (worst/mean untouched). */
+ * present values; 0 means the whole rectangle is missing (worst/mean untouched). With
+ * src->range (b may be NULL) the count is the number of rows with a value and the mean
+ * is the mean of the row means. */
 size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
 		 size_t c0, size_t c1, double *worst, double *mean);
 

@@ -14,6 +14,7 @@ struct opts {
 	enum color_mode color;       /* --color */
 	bool ascii;                  /* --ascii */
 	bool csv_raw;                /* --csv-raw: no formula neutralisation in CSV */
+	long max_frames;             /* --max-frames N: explorer quits after N frames (0: never) */
 
 	/* pytscope analyze */
 	long warmup;                 /* --warmup N (0 when unset) */

@@ -355,8 +355,8 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		double v;
 		x[i] = se->stim >= 0 && c->has_stim[se->stim] ? c->stim[se->stim] : NAN;
 		tp[i] = sweep_value(c, SM_RPS, SS_AVG, &v) ? v : NAN;
-		lat[i] = sweep_value(c, SM_LATENCY, SS_P50, &v) || sweep_value(c, SM_LATENCY, SS_AVG, &v)
-				 ? v : NAN;
+		lat[i] = sweep_value(c, SM_LATENCY, SS_P50, &v) || sweep_value(c, SM_LATENCY, SS_AVG, &v) ||
+				 sweep_value(c, SM_LATENCY, SS_P99, &v) ? v : NAN;
 	}
 	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
 	se->has_fit = false;

@@ -14,7 +14,7 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES,
 };
 
 struct cli_option {
@@ -37,6 +37,7 @@ static const struct cli_option options[] = {
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
+	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
@@ -156,6 +157,7 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_LIST_KEYS: return set_mode(cli, MODE_LIST_KEYS);
 	case OPT_COLOR: return parse_color(arg, &o->color);
 	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
 	case OPT_FORMAT: o->format = arg; return 0;
 	case OPT_DASF: o->format = "dasf"; return 0;
 	case OPT_JOBS:

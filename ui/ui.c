@@ -1,15 +1,142 @@
 /* SPDX-License-Identifier: MIT */
-/* ui.c: placeholder entry points until the explorer lands. */
+/* ui.c: the explorer's entry points: set up the terminal, the panes and the theme, then
+ * run the event loop, driven by the keyboard or by a TSCOPE_SCRIPT file (headless). */
 #include "ui/ui.h"
 
-int ui_run(struct run *run, const struct opts *opts)
-{
-	(void)run;
-	(void)opts;
-	return -1;
-}
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/text.h"
+#include "model/xalloc.h"
+#include "ui/app.h"
+#include "ui/cmd.h"
+#include "ui/draw.h"
+#include "ui/keymap.h"
+#include "ui/term.h"
+#include "ui/theme.h"
 
 void ui_list_keys(FILE *f)
 {
-	fprintf(f, "q\tquit\n");
+	keymap_list(f);
+}
+
+static void app_init(struct app *app, struct run *run, const struct opts *opts)
+{
+	memset(app, 0, sizeof(*app));
+	app->run = run;
+	app->opts = opts;
+	app->strag_pos = -1;
+	app->max_frames = opts->max_frames;
+	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
+	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
+	draw_init(app->text_flags, app->g);
+	app_pane(app, &pane_overview, NULL, "Overview");
+	app_pane(app, &pane_heatmap, NULL, "Heatmap");
+	app_pane(app, &pane_table, "ranks", "Ranks");
+	app_pane(app, &pane_steps, NULL, "Steps");
+	app_pane(app, &pane_budget, NULL, "Budget");
+	app_pane(app, &pane_table, "findings", "Findings");
+	app_pane(app, &pane_table, "sources", "Sources");
+	app->lay = layout_compute(LINES, COLS);
+	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+}
+
+static void app_free(struct app *app)
+{
+	for (size_t i = 0; i < app->npane; i++) {
+		struct pane_slot *s = &app->pane[i];
+		if (s->priv && s->ops->close)
+			s->ops->close(s->priv);
+		free(s->arg);
+	}
+	free(app->strag);
+}
+
+/* Feed one script line: ":cmd args" runs a command, "# ..." is a comment, anything
+ * else is a sequence of keys in keymap_parse() syntax. */
+static int script_line(struct app *app, const char *line, int lineno, const char *path)
+{
+	if (line[0] == '#' || line[0] == '\0')
+		return 0;
+	if (line[0] == ':') {
+		cmd_run(app, line + 1);
+		return 0;
+	}
+	for (const char *p = line; *p && !app->quit;) {
+		int key;
+		int n = keymap_parse(p, &key);
+		if (n < 0) {
+			term_stop();
+			fprintf(stderr, "tscope-tui: %s:%d: unknown key name in '%s'\n", path, lineno, p);
+			return -1;
+		}
+		app_key(app, key);
+		app_draw(app);
+		p += n;
+	}
+	return 0;
+}
+
+static int run_script(struct app *app, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		term_stop();
+		fprintf(stderr, "tscope-tui: cannot open TSCOPE_SCRIPT %s\n", path);
+		return 2;
+	}
+	char line[4096];
+	int lineno = 0, rc = 0;
+	app_draw(app);
+	while (!app->quit && fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (script_line(app, line, lineno, path) < 0) {
+			rc = 2;
+			break;
+		}
+		app_draw(app);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int run_keys(struct app *app)
+{
+	app_draw(app);
+	int idle_ms = app->max_frames ? 200 : -1;
+	while (!app->quit) {
+		if (term_signal())
+			return 128 + term_signal();
+		int key = term_getkey(idle_ms);
+		if (key != ERR) {
+			app_key(app, key);
+			/* drain typeahead, then draw once */
+			while (!app->quit && (key = term_getkey(0)) != ERR)
+				app_key(app, key);
+		} else if (!app->max_frames) {
+			continue;
+		}
+		if (app->quit)
+			break;
+		app_draw(app);
+		if (app->max_frames && app->frames >= app->max_frames)
+			break;
+	}
+	return app->exit_code;
+}
+
+int ui_run(struct run *run, const struct opts *opts)
+{
+	const char *script = getenv("TSCOPE_SCRIPT");
+	bool headless = script && *script;
+	if (term_start(headless) < 0)
+		return -1;
+	theme_init(opts->color);
+	struct app app;
+	app_init(&app, run, opts);
+	int rc = headless ? run_script(&app, script) : run_keys(&app);
+	term_stop();
+	app_free(&app);
+	return rc;
 }

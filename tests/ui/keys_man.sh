@@ -1,0 +1,29 @@
+#!/bin/sh
+# The man page KEYS section is generated from the action table (--list-keys); this
+# test regenerates it and compares. UPDATE=1 rewrites the section in man/tscope-tui.1.
+set -u
+man="$TSCOPE_ROOT/man/tscope-tui.1"
+gen="$TSCOPE_TMP/keys.mdoc"
+cur="$TSCOPE_TMP/keys.cur"
+{
+	echo '.Bl -tag -width "<PgDn> <C-f> <Space>" -compact'
+	"$TSCOPE_BIN" --list-keys | awk -F '\t' '{ printf ".It Cm \"%s\"\n%s\n", $1, $3 }'
+	echo '.El'
+} >"$gen"
+# current section: lines after the marker up to the next .Sh
+awk '/^\.\\" == keys ==$/ { on = 1; next } on && /^\.Sh / { exit } on' "$man" >"$cur"
+if [ "${UPDATE:-}" = 1 ]; then
+	awk -v gen="$gen" '
+		/^\.\\" == keys ==$/ { print; while ((getline l < gen) > 0) print l; skip = 1; next }
+		skip && /^\.Sh / { skip = 0 }
+		!skip' "$man" >"$man.new" && mv "$man.new" "$man"
+	cp "$gen" "$cur"
+fi
+if cmp -s "$gen" "$cur"; then
+	echo "ok 1 - man page KEYS section matches --list-keys"
+else
+	echo "not ok 1 - man page KEYS section differs from --list-keys (run UPDATE=1)"
+	diff -u "$cur" "$gen" | sed 's/^/# /'
+fi
+n=$("$TSCOPE_BIN" --list-keys | wc -l)
+if [ "$n" -ge 30 ]; then echo "ok 2 - --list-keys lists $n actions"; else echo "not ok 2 - --list-keys lists $n actions"; fi

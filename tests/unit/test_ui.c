@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* test_ui.c: the explorer's pure parts (layout, keymap, action table, theme tier,
+ * glyph choice) and a headless scripted session on a synthetic run whose names carry
+ * escape sequences and C1 bytes: the screen and the exported CSV show only sanitized
+ * text. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/run.h"
+#include "model/steps.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+#include "ui/glyph.h"
+#include "ui/keymap.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+#include "ui/ui.h"
+
+#define HOSTILE "\x1b]0;pwned\x07\x1b[31mred\xc2\x9b" "2J"
+
+static void test_layout(void)
+{
+	struct layout l = layout_compute(24, 80);
+	ok(!l.too_small, "80x24 is big enough");
+	is_int(l.body.y, 1, "body starts below the title row");
+	is_int(l.body.h, 21, "body is rows - 3");
+	is_int(l.status.y, 22, "status row");
+	is_int(l.hint.y, 23, "hint row is the last row");
+	ok(layout_compute(23, 80).too_small, "23 rows is too small");
+	ok(layout_compute(24, 79).too_small, "79 columns is too small");
+	struct heat_geom g;
+	layout_heatmap(&l.body, 10, &g);
+	is_int(g.cells.x, 10, "cells start after the labels");
+	is_int(g.cells.w, 70, "cells take the rest of the width");
+	is_int(g.cells.h, 19, "cells leave a header and a note row");
+	is_int(g.note.y, l.body.y + l.body.h - 1, "note is the body's last row");
+	struct rect top, bot;
+	layout_split_bottom(&l.body, 7, &top, &bot);
+	is_int(top.h + bot.h, l.body.h, "split keeps every row");
+	is_int(bot.y, top.y + top.h, "bottom follows top");
+	struct rect c = layout_center(&l.body, 100, 50);
+	is_int(c.w, 50, "center clamps width");
+	is_int(c.h, l.body.h, "center clamps height");
+}
+
+static void test_keymap(void)
+{
+	int k;
+	is_int(keymap_parse("<Down>x", &k), 6, "<Down> consumes 6 bytes");
+	is_int(k, KEY_DOWN, "<Down> is KEY_DOWN");
+	is_int(keymap_parse("<C-f>", &k), 5, "<C-f>");
+	is_int(k, 6, "<C-f> is 0x06");
+	is_int(keymap_parse("j", &k), 1, "a plain key");
+	is_int(keymap_parse("<", &k), 1, "a lone < is a key");
+	is_int(k, '<', "lone <");
+	is_int(keymap_parse("<Bogus>", &k), -1, "unknown names are errors");
+	is_int(keymap_parse("\xc3\xa9", &k), 2, "UTF-8 character");
+	is_int(k, 0xe9, "code point");
+	is_int(keymap_lookup('q'), ACT_QUIT, "q quits");
+	is_int(keymap_lookup('\r'), ACT_ENTER, "CR folds to Enter");
+	is_int(keymap_lookup(KEY_NPAGE), ACT_PAGE_DOWN, "PgDn");
+	is_int(keymap_lookup('n'), ACT_NEXT_STRAG, "n is next straggler");
+	/* every default key parses, and no key is bound twice */
+	int seen[512] = { 0 };
+	bool parses = true, unique = true;
+	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+		const char *s = action_info((enum action)a)->keys;
+		while (*s) {
+			if (*s == ' ') {
+				s++;
+				continue;
+			}
+			int n = keymap_parse(s, &k);
+			if (n <= 0) {
+				parses = false;
+				break;
+			}
+			int slot = k < 256 ? k : 256 + (k % 256);
+			if (seen[slot])
+				unique = false;
+			seen[slot] = a;
+			s += n;
+		}
+	}
+	ok(parses, "every default key in the action table parses");
+	ok(unique, "no key is bound to two actions");
+	is_str(keymap_name(KEY_UP), "<Up>", "key names round-trip");
+}
+
+static void test_theme_glyph(void)
+{
+	is_int(theme_pick(COLOR_AUTO, false, 0, false), TIER_MONO, "no colours -> mono");
+	is_int(theme_pick(COLOR_AUTO, true, 256, false), TIER_256, "256 colours");
+	is_int(theme_pick(COLOR_AUTO, true, 8, false), TIER_8, "8 colours");
+	is_int(theme_pick(COLOR_AUTO, true, 256, true), TIER_MONO, "NO_COLOR -> mono");
+	is_int(theme_pick(COLOR_256, true, 256, true), TIER_256, "--color 256 beats NO_COLOR");
+	is_int(theme_pick(COLOR_8, true, 256, false), TIER_8, "--color 8");
+	is_int(theme_pick(COLOR_NEVER, true, 256, false), TIER_MONO, "--color never");
+	ok(glyph_pick(false, "UTF-8", "xterm")->utf8, "UTF-8 locale -> UTF-8 glyphs");
+	ok(!glyph_pick(false, "ANSI_X3.4-1968", "xterm")->utf8, "LANG=C -> ASCII");
+	ok(!glyph_pick(true, "UTF-8", "xterm")->utf8, "--ascii -> ASCII");
+	ok(!glyph_pick(false, "UTF-8", "linux")->utf8, "TERM=linux -> ASCII");
+	const struct glyphs *a = glyph_ascii();
+	bool distinct = true;
+	for (int i = 0; i < GLYPH_HEAT; i++)
+		for (int j = i + 1; j < GLYPH_HEAT; j++)
+			distinct &= strcmp(a->heat[i], a->heat[j]) != 0 && strcmp(glyph_utf8()->heat[i], glyph_utf8()->heat[j]) != 0;
+	ok(distinct, "heat levels differ by glyph (readable in mono)");
+}
+
+static struct run *hostile_run(void)
+{
+	static struct opts o;
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	run_set_name(run, "run" HOSTILE);
+	size_t s = run_add_source(run, "/tmp/rank0" HOSTILE "/steps.jsonl", "pytscope", 0, 100);
+	run_source_done(run, s, 10, 1, 0, false);
+	diag_add(&run->diags, DIAG_WARN, "/tmp/x" HOSTILE, 3, -1, 0, "bad phase name '%s'", HOSTILE);
+	struct evidence ev = evidence_none();
+	findings_add(&run->findings, "TEST.HOSTILE", SEV_HIGH, "phase" HOSTILE " is slow",
+		     "detail" HOSTILE, "=HYPERLINK(\"http://x\")", ev);
+	run->findings_done = true;
+	return run;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return xstrdup("");
+	char *buf = xcalloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static bool has_raw_controls(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == 0x1b || *p == 0x07 || *p == 0x9b)
+			return true;
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return true;
+	}
+	return false;
+}
+
+static void test_headless(void)
+{
+	char dir[] = "/tmp/tscope-ui-XXXXXX";
+	if (!mkdtemp(dir)) {
+		tap_skip("no temp dir");
+		return;
+	}
+	char script[256], d1[256], d2[256], d3[256], d4[256], csv[256], cmd[1200];
+	snprintf(script, sizeof(script), "%s/keys", dir);
+	snprintf(d1, sizeof(d1), "%s/overview.txt", dir);
+	snprintf(d2, sizeof(d2), "%s/findings.txt", dir);
+	snprintf(d3, sizeof(d3), "%s/sources.txt", dir);
+	snprintf(d4, sizeof(d4), "%s/small.txt", dir);
+	snprintf(csv, sizeof(csv), "%s/f.csv", dir);
+	FILE *f = fopen(script, "w");
+	fprintf(f, "# overview, findings, sources, export, too small\n:dump %s\n6\n:dump %s\n"
+		   "e<C-u>%s<Enter>\n7j\n:dump %s\n:resize 20 60\n:dump %s\n:resize 24 80\nq\n",
+		d1, d2, csv, d3, d4);
+	fclose(f);
+	setenv("TSCOPE_SCRIPT", script, 1);
+	setenv("TERM", "dumb", 1);
+	setenv("LINES", "24", 1);
+	setenv("COLUMNS", "80", 1);
+	struct run *run = hostile_run();
+	struct opts o = { 0 };
+	int rc = ui_run(run, &o);
+	is_int(rc, 0, "headless script runs to the end");
+	char *s1 = slurp(d1), *s2 = slurp(d2), *s3 = slurp(d3), *s4 = slurp(d4), *c = slurp(csv);
+	ok(strstr(s1, "Overview") && strstr(s1, "is slow"), "overview shows the tabs and the finding");
+	ok(strstr(s2, "TEST.HOSTILE") && strstr(s2, "detail^[]0;pwned^G"), "findings pane shows the detail, sanitized");
+	if (!ok(strstr(s3, "bad phase name"), "sources pane lists the diagnostic"))
+		printf("# %s\n", s3);
+	if (!strstr(s2, "detail^[]0"))
+		printf("# %s\n", s2);
+	ok(strstr(s4, "terminal too small"), "a 60x20 screen says it is too small");
+	ok(!has_raw_controls(s1) && !has_raw_controls(s2) && !has_raw_controls(s3), "no raw escape or C1 on screen");
+	ok(strstr(c, "TEST.HOSTILE") != NULL, "export wrote the findings CSV");
+	ok(!has_raw_controls(c), "no raw escape or C1 in the CSV");
+	ok(strstr(c, "'=HYPERLINK") != NULL, "formula cells are neutralised");
+	free(s1); free(s2); free(s3); free(s4); free(c);
+	run_free(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# cleanup failed\n");
+	unsetenv("TSCOPE_SCRIPT");
+}
+
+int main(void)
+{
+	test_layout();
+	test_keymap();
+	test_theme_glyph();
+	test_headless();
+	return tap_done();
+}

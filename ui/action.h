@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* action.h: the ONE action table. Each row is (id, name, default keys, help). It feeds
+ * the enum below, the keymap (ui/keymap.c parses the key names), the `?` overlay,
+ * `tscope-tui --list-keys` and, through tests/ui/keys_man.sh, the man page KEYS section.
+ * Key names use the script syntax of keymap_parse(): a character, or <Up> <Down> <Left>
+ * <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc> <Tab> <S-Tab> <Space> <Backspace>
+ * <C-x>. Several keys are separated by spaces. */
+#ifndef UI_ACTION_H
+#define UI_ACTION_H
+
+#define ACTIONS(X) \
+	X(ACT_UP,          "up",           "<Up> k",          "move up one row") \
+	X(ACT_DOWN,        "down",         "<Down> j",        "move down one row") \
+	X(ACT_LEFT,        "left",         "<Left> h",        "move left (column, step bucket)") \
+	X(ACT_RIGHT,       "right",        "<Right> l",       "move right (column, step bucket)") \
+	X(ACT_PAGE_UP,     "page-up",      "<PgUp> <C-b>",    "scroll up one page") \
+	X(ACT_PAGE_DOWN,   "page-down",    "<PgDn> <C-f> <Space>", "scroll down one page") \
+	X(ACT_TOP,         "top",          "g <Home>",        "go to the first row") \
+	X(ACT_BOTTOM,      "bottom",       "G <End>",         "go to the last row") \
+	X(ACT_NEXT_PANE,   "next-pane",    "<Tab>",           "switch to the next pane") \
+	X(ACT_PREV_PANE,   "prev-pane",    "<S-Tab>",         "switch to the previous pane") \
+	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection") \
+	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
+	X(ACT_NEXT_STRAG,  "next-straggler", "n",             "next straggler (ranks ordered by time lost)") \
+	X(ACT_PREV_STRAG,  "prev-straggler", "N",             "previous straggler") \
+	X(ACT_FILTER,      "filter",       "/",               "filter rows, e.g. 'rank>=8 node=gpu1*' (empty clears)") \
+	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \
+	X(ACT_EXPORT,      "export",       "e",               "export the current view as CSV (rows as filtered and sorted)") \
+	X(ACT_ZOOM_IN,     "zoom-in",      "+ =",             "heatmap: fewer steps per column") \
+	X(ACT_ZOOM_OUT,    "zoom-out",     "-",               "heatmap: more steps per column") \
+	X(ACT_PAN_LEFT,    "pan-left",     "H <",             "heatmap: pan half a screen to earlier steps") \
+	X(ACT_PAN_RIGHT,   "pan-right",    "L >",             "heatmap: pan half a screen to later steps") \
+	X(ACT_METRIC,      "metric",       "m",               "heatmap/steps: next metric") \
+	X(ACT_METRIC_PREV, "metric-prev",  "M",               "heatmap/steps: previous metric") \
+	X(ACT_VIEWS,       "views",        "v",               "pick any view (every table from every subsystem)") \
+	X(ACT_COMMAND,     "command",      ":",               "command line (:help lists commands)") \
+	X(ACT_PANE_1,      "overview",     "1",               "Overview pane") \
+	X(ACT_PANE_2,      "heatmap",      "2",               "Heatmap pane") \
+	X(ACT_PANE_3,      "ranks",        "3",               "Ranks pane") \
+	X(ACT_PANE_4,      "steps",        "4",               "Steps pane") \
+	X(ACT_PANE_5,      "budget",       "5",               "Budget pane") \
+	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
+	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
+	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
+	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
+	X(ACT_QUIT,        "quit",         "q",               "quit")
+
+enum action {
+	ACT_NONE = 0,
+#define X(id, name, keys, help) id,
+	ACTIONS(X)
+#undef X
+	ACT_COUNT
+};
+
+struct action_info {
+	const char *name, *keys, *help;
+};
+
+/* Row of the action table; a == ACT_NONE or out of range returns NULL. */
+const struct action_info *action_info(enum action a);
+
+#endif

@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: MIT */
+/* app.c: pane tabs and back stack, key dispatch, prompt, overlays, the frame around
+ * the panes, straggler order and finding drill-down (see app.h). */
+#include "ui/app.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/registry.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+#include "ui/cmd.h"
+#include "ui/draw.h"
+#include "ui/keymap.h"
+#include "ui/theme.h"
+
+/* ---- messages and panes ---------------------------------------------------- */
+
+void app_msg(struct app *app, bool err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(app->msg, sizeof(app->msg), fmt, ap);
+	va_end(ap);
+	app->msg_err = err;
+}
+
+long app_find(struct app *app, const struct pane_ops *ops, const char *arg)
+{
+	for (size_t i = 0; i < app->npane; i++) {
+		const struct pane_slot *s = &app->pane[i];
+		if (s->ops != ops)
+			continue;
+		if ((!arg && !s->arg) || (arg && s->arg && strcmp(arg, s->arg) == 0))
+			return (long)i;
+	}
+	return -1;
+}
+
+long app_pane(struct app *app, const struct pane_ops *ops, const char *arg, const char *label)
+{
+	long i = app_find(app, ops, arg);
+	if (i >= 0)
+		return i;
+	if (app->npane >= APP_MAX_PANES)
+		return -1;
+	struct pane_slot *s = &app->pane[app->npane];
+	memset(s, 0, sizeof(*s));
+	s->ops = ops;
+	s->arg = arg ? xstrdup(arg) : NULL;
+	snprintf(s->label, sizeof(s->label), "%s", label ? label : ops->name);
+	return (long)app->npane++;
+}
+
+void *app_pane_priv(struct app *app, size_t i)
+{
+	struct pane_slot *s = &app->pane[i];
+	if (!s->opened) {
+		s->opened = true;
+		s->why[0] = '\0';
+		s->priv = s->ops->open(app, s->arg, s->why, sizeof(s->why));
+		if (!s->priv && !s->why[0])
+			snprintf(s->why, sizeof(s->why), "no data for this pane in this run");
+	}
+	return s->priv;
+}
+
+static void pane_close(struct pane_slot *s)
+{
+	if (s->priv && s->ops->close)
+		s->ops->close(s->priv);
+	s->priv = NULL;
+	s->opened = false;
+}
+
+void app_reload(struct app *app)
+{
+	for (size_t i = 0; i < app->npane; i++)
+		pane_close(&app->pane[i]);
+	free(app->strag);
+	app->strag = NULL;
+	app->nstrag = 0;
+	app->strag_done = false;
+	app->full_redraw = true;
+}
+
+void app_goto(struct app *app, size_t i, bool push)
+{
+	if (i >= app->npane || i == app->cur)
+		return;
+	if (push) {
+		if (app->nback == APP_BACK) {
+			memmove(app->back, app->back + 1, (APP_BACK - 1) * sizeof(app->back[0]));
+			app->nback--;
+		}
+		app->back[app->nback++] = app->cur;
+	}
+	app->cur = i;
+}
+
+unsigned app_show(struct app *app, size_t i, const struct ui_target *t)
+{
+	app_goto(app, i, true);
+	void *priv = app_pane_priv(app, i);
+	if (!priv || !app->pane[i].ops->select)
+		return PR_REDRAW;
+	return app->pane[i].ops->select(priv, app, t) | PR_REDRAW;
+}
+
+static struct ui_target target_none(void)
+{
+	return (struct ui_target){ .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1 };
+}
+
+/* ---- stragglers -------------------------------------------------------------- */
+
+struct strag {
+	int rank;
+	double lost;
+};
+
+static int cmp_strag(const void *a, const void *b)
+{
+	const struct strag *x = a, *y = b;
+	if (x->lost != y->lost)
+		return x->lost < y->lost ? 1 : -1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int time_lost_col(const struct table *t)
+{
+	for (size_t c = 0; c < t->ncol; c++)
+		if (strncmp(t->col[c].name, "time_lost", 9) == 0 && t->col[c].type != COL_TEXT)
+			return (int)c;
+	return -1;
+}
+
+const int *app_stragglers(struct app *app, size_t *n)
+{
+	if (!app->strag_done) {
+		app->strag_done = true;
+		const struct view_def *vd = registry_view("ranks");
+		char err[128];
+		struct table *t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+		int c_lost = t ? time_lost_col(t) : -1;
+		int c_rank = t ? table_col_index(t, "rank") : -1;
+		if (c_lost >= 0 && c_rank >= 0) {
+			struct strag *v = xmalloc((t->nrow + 1) * sizeof(*v));
+			size_t k = 0;
+			for (size_t r = 0; r < t->nrow; r++) {
+				const struct table_cell *lc = table_cell(t, r, c_lost);
+				const struct table_cell *rc = table_cell(t, r, c_rank);
+				if (lc->present && rc->present && lc->num > 0)
+					v[k++] = (struct strag){ (int)rc->num, lc->num };
+			}
+			qsort(v, k, sizeof(*v), cmp_strag);
+			app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+			for (size_t i = 0; i < k; i++)
+				app->strag[i] = v[i].rank;
+			app->nstrag = k;
+			free(v);
+		}
+		table_free(t);
+	}
+	*n = app->nstrag;
+	return app->strag;
+}
+
+static unsigned jump_straggler(struct app *app, int dir)
+{
+	size_t n;
+	const int *order = app_stragglers(app, &n);
+	if (!n) {
+		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
+		return PR_REDRAW;
+	}
+	if (app->strag_pos < 0)
+		app->strag_pos = dir > 0 ? 0 : (long)n - 1;
+	else
+		app->strag_pos = ((app->strag_pos + dir) % (long)n + (long)n) % (long)n;
+	struct ui_target t = target_none();
+	t.rank = order[app->strag_pos];
+	app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	if (priv && s->ops->select && s->ops->cur_rank) {
+		unsigned r = s->ops->select(priv, app, &t);
+		if (r & PR_HANDLED)
+			return r | PR_REDRAW;
+	}
+	long h = app_find(app, &pane_heatmap, NULL);
+	if (h < 0)
+		return PR_REDRAW;
+	return app_show(app, (size_t)h, &t);
+}
+
+/* ---- finding drill-down ------------------------------------------------------ */
+
+static long table_pane_for_subsystem(struct app *app, const char *sub)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (strcmp(registry[s]->name, sub) == 0 && registry[s]->nviews)
+			return app_pane(app, &pane_table, registry[s]->views[0].name, registry[s]->views[0].name);
+	return -1;
+}
+
+unsigned app_open_finding(struct app *app, size_t idx)
+{
+	const struct finding_list *fl = run_findings(app->run);
+	if (idx >= fl->n)
+		return PR_NONE;
+	const struct finding *f = &fl->v[idx];
+	struct ui_target t = target_none();
+	t.rank = f->ev.rank;
+	t.step_lo = f->ev.step_lo;
+	t.step_hi = f->ev.step_hi;
+	t.series = f->ev.series;
+	t.marks = f->ev.steps;
+	t.nmarks = f->ev.nsteps;
+	long p = -1;
+	switch (f->ev.kind) {
+	case EV_RANK:
+		p = app_find(app, &pane_heatmap, NULL);
+		break;
+	case EV_STEPS:
+	case EV_SERIES:
+		p = app_find(app, &pane_steps, NULL);
+		break;
+	case EV_KERNEL:
+		p = registry_view("kernels") ? app_pane(app, &pane_table, "kernels", "kernels") : -1;
+		t.text = f->ev.name;
+		break;
+	case EV_CONFIG:
+		p = table_pane_for_subsystem(app, "sweep");
+		t.item = f->ev.item;
+		break;
+	case EV_TASK:
+		p = table_pane_for_subsystem(app, "dasf");
+		t.text = f->ev.name;
+		break;
+	case EV_SOURCE:
+		p = app_find(app, &pane_table, "sources");
+		t.item = f->ev.item;
+		break;
+	case EV_NONE:
+		break;
+	}
+	if (p < 0) {
+		app_msg(app, false, "this finding has no evidence to open");
+		return PR_REDRAW;
+	}
+	return app_show(app, (size_t)p, &t);
+}
+
+/* ---- prompt ------------------------------------------------------------------- */
+
+static void prompt_open(struct app *app, enum prompt_kind k, const char *label, const char *init)
+{
+	app->prompt = k;
+	snprintf(app->prompt_label, sizeof(app->prompt_label), "%s", label);
+	snprintf(app->line, sizeof(app->line), "%s", init ? init : "");
+	app->line_len = strlen(app->line);
+	app->msg[0] = '\0';
+}
+
+static void default_export_path(struct app *app, const struct table *t, char *buf, size_t n)
+{
+	char base[160];
+	snprintf(base, sizeof(base), "tscope-%s-%s", app->run->name ? app->run->name : "run", t->name);
+	for (char *p = base; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			*p = '_';
+	snprintf(buf, n, "%s.csv", base);
+	for (int i = 2; access(buf, F_OK) == 0 && i < 100; i++)
+		snprintf(buf, n, "%s-%d.csv", base, i);
+}
+
+static struct table *current_table(struct app *app)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	return priv && s->ops->table ? s->ops->table(priv, app) : NULL;
+}
+
+static void do_export(struct app *app, const char *path, bool overwrite)
+{
+	struct table *t = current_table(app);
+	if (!t) {
+		app_msg(app, true, "nothing to export in this pane");
+		return;
+	}
+	unsigned flags = app->opts && app->opts->csv_raw ? TABLE_CSV_RAW : 0;
+	if (table_export_file(t, path, overwrite, flags) == 0) {
+		app_msg(app, false, "exported %zu rows of '%s' to %s", t->nview, t->name, path);
+	} else if (errno == EEXIST) {
+		snprintf(app->pending, sizeof(app->pending), "%s", path);
+		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
+	} else {
+		app_msg(app, true, "cannot write %s: %s", path, strerror(errno));
+	}
+}
+
+unsigned app_command(struct app *app, const char *line)
+{
+	return cmd_run(app, line);
+}
+
+static void prompt_accept(struct app *app)
+{
+	enum prompt_kind k = app->prompt;
+	app->prompt = PROMPT_NONE;
+	char line[APP_LINE];
+	snprintf(line, sizeof(line), "%s", app->line);
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	char err[256] = "";
+	switch (k) {
+	case PROMPT_FILTER:
+		if (priv && s->ops->filter && s->ops->filter(priv, app, line, err, sizeof(err)) < 0)
+			app_msg(app, true, "filter: %s", err);
+		break;
+	case PROMPT_EXPORT:
+		if (*line)
+			do_export(app, line, false);
+		break;
+	case PROMPT_CONFIRM:
+		if (line[0] == 'y' || line[0] == 'Y')
+			do_export(app, app->pending, true);
+		else
+			app_msg(app, false, "export cancelled; %s left unchanged", app->pending);
+		break;
+	case PROMPT_COMMAND:
+		cmd_run(app, line);
+		break;
+	case PROMPT_NONE:
+		break;
+	}
+}
+
+static void line_put(struct app *app, int key)
+{
+	char u[8];
+	int n = 0;
+	uint32_t cp = (uint32_t)key;
+	if (cp < 0x80) {
+		u[n++] = (char)cp;
+	} else if (cp < 0x800) {
+		u[n++] = (char)(0xC0 | (cp >> 6));
+		u[n++] = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		u[n++] = (char)(0xE0 | (cp >> 12));
+		u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[n++] = (char)(0x80 | (cp & 0x3F));
+	} else {
+		u[n++] = (char)(0xF0 | (cp >> 18));
+		u[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[n++] = (char)(0x80 | (cp & 0x3F));
+	}
+	if (app->line_len + (size_t)n + 1 >= sizeof(app->line))
+		return;
+	memcpy(app->line + app->line_len, u, (size_t)n);
+	app->line_len += (size_t)n;
+	app->line[app->line_len] = '\0';
+}
+
+static unsigned prompt_key(struct app *app, int key)
+{
+	if (app->prompt == PROMPT_CONFIRM && key != 27) {
+		app->line[0] = (char)(key < 0x80 ? key : 'n');
+		app->line[1] = '\0';
+		prompt_accept(app);
+		return PR_REDRAW;
+	}
+	switch (key) {
+	case 27:
+		if (app->prompt == PROMPT_CONFIRM)
+			app_msg(app, false, "export cancelled");
+		app->prompt = PROMPT_NONE;
+		return PR_REDRAW;
+	case '\n': case '\r': case KEY_ENTER:
+		prompt_accept(app);
+		return PR_REDRAW;
+	case KEY_BACKSPACE: case 127: case 8:
+		while (app->line_len > 0 && ((unsigned char)app->line[app->line_len - 1] & 0xC0) == 0x80)
+			app->line_len--;
+		if (app->line_len > 0)
+			app->line_len--;
+		app->line[app->line_len] = '\0';
+		return PR_REDRAW;
+	case 'U' & 0x1f:
+		app->line_len = 0;
+		app->line[0] = '\0';
+		return PR_REDRAW;
+	default:
+		if (key >= 0x20 && key != 127 && (key < KEY_MIN || key > KEY_MAX))
+			line_put(app, key);
+		return PR_REDRAW;
+	}
+}
+
+/* ---- overlays ----------------------------------------------------------------- */
+
+static size_t nviews_total(void)
+{
+	size_t n = 0;
+	for (size_t s = 0; s < registry_count; s++)
+		n += registry[s]->nviews;
+	return n;
+}
+
+static const struct view_def *view_at(size_t i)
+{
+	for (size_t s = 0; s < registry_count; s++) {
+		if (i < registry[s]->nviews)
+			return &registry[s]->views[i];
+		i -= registry[s]->nviews;
+	}
+	return NULL;
+}
+
+static size_t help_lines(void)
+{
+	return (size_t)(ACT_COUNT - 1) + ui_ncmds + 3;
+}
+
+static unsigned overlay_key(struct app *app, enum action a)
+{
+	int n = app->overlay == OV_HELP ? (int)help_lines() : (int)nviews_total();
+	int page = app->lay.body.h > 6 ? app->lay.body.h - 6 : 1;
+	switch (a) {
+	case ACT_UP: app->ov_sel--; break;
+	case ACT_DOWN: app->ov_sel++; break;
+	case ACT_PAGE_UP: app->ov_sel -= page; break;
+	case ACT_PAGE_DOWN: app->ov_sel += page; break;
+	case ACT_TOP: app->ov_sel = 0; break;
+	case ACT_BOTTOM: app->ov_sel = n - 1; break;
+	case ACT_ENTER:
+		if (app->overlay == OV_VIEWS) {
+			const struct view_def *vd = view_at((size_t)app->ov_sel);
+			app->overlay = OV_NONE;
+			long p = vd ? app_pane(app, &pane_table, vd->name, vd->name) : -1;
+			if (p >= 0)
+				app_goto(app, (size_t)p, true);
+			else
+				app_msg(app, true, "too many open views");
+			return PR_REDRAW;
+		}
+		app->overlay = OV_NONE;
+		return PR_REDRAW;
+	case ACT_QUIT: case ACT_BACK: case ACT_HELP: case ACT_VIEWS:
+		app->overlay = OV_NONE;
+		return PR_REDRAW;
+	default:
+		return PR_NONE;
+	}
+	if (app->ov_sel < 0)
+		app->ov_sel = 0;
+	if (app->ov_sel >= n)
+		app->ov_sel = n - 1;
+	return PR_REDRAW;
+}
+
+/* ---- key dispatch ------------------------------------------------------------- */
+
+static void relayout(struct app *app)
+{
+	app->lay = layout_compute(LINES, COLS);
+	app->full_redraw = true;
+}
+
+static unsigned global_action(struct app *app, enum action a)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	switch (a) {
+	case ACT_QUIT:
+		app->quit = true;
+		return PR_QUIT;
+	case ACT_HELP:
+		app->overlay = OV_HELP;
+		app->ov_sel = app->ov_top = 0;
+		return PR_REDRAW;
+	case ACT_VIEWS:
+		app->overlay = OV_VIEWS;
+		app->ov_sel = app->ov_top = 0;
+		return PR_REDRAW;
+	case ACT_COMMAND:
+		prompt_open(app, PROMPT_COMMAND, ":", "");
+		return PR_REDRAW;
+	case ACT_FILTER:
+		if (!priv || !s->ops->filter) {
+			app_msg(app, true, "this pane has no rows to filter");
+			return PR_REDRAW;
+		}
+		{
+			struct table *t = s->ops->table ? s->ops->table(priv, app) : NULL;
+			prompt_open(app, PROMPT_FILTER, "filter: ", t && t->filter ? t->filter : "");
+		}
+		return PR_REDRAW;
+	case ACT_EXPORT: {
+		struct table *t = current_table(app);
+		if (!t) {
+			app_msg(app, true, "nothing to export in this pane");
+			return PR_REDRAW;
+		}
+		char path[APP_LINE];
+		default_export_path(app, t, path, sizeof(path));
+		prompt_open(app, PROMPT_EXPORT, "export CSV to: ", path);
+		return PR_REDRAW;
+	}
+	case ACT_NEXT_PANE:
+	case ACT_PREV_PANE:
+		app_goto(app, (app->cur + (a == ACT_NEXT_PANE ? 1 : app->npane - 1)) % app->npane, false);
+		return PR_REDRAW;
+	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
+	case ACT_PANE_6: case ACT_PANE_7:
+		app_goto(app, (size_t)(a - ACT_PANE_1), true);
+		return PR_REDRAW;
+	case ACT_BACK:
+		if (app->nback) {
+			app->cur = app->back[--app->nback];
+			if (app->cur >= app->npane)
+				app->cur = 0;
+		}
+		app->msg[0] = '\0';
+		return PR_REDRAW;
+	case ACT_NEXT_STRAG:
+		return jump_straggler(app, 1);
+	case ACT_PREV_STRAG:
+		return jump_straggler(app, -1);
+	case ACT_REDRAW:
+		app->full_redraw = true;
+		return PR_REDRAW;
+	default:
+		return PR_NONE;
+	}
+}
+
+unsigned app_key(struct app *app, int key)
+{
+	if (key == KEY_RESIZE) {
+		relayout(app);
+		return PR_RELAYOUT | PR_REDRAW;
+	}
+	if (app->prompt != PROMPT_NONE)
+		return prompt_key(app, key);
+	enum action a = keymap_lookup(key);
+	if (app->lay.too_small) {
+		if (a == ACT_QUIT)
+			app->quit = true;
+		return PR_NONE;
+	}
+	if (app->overlay != OV_NONE)
+		return overlay_key(app, a);
+	if (a == ACT_NONE) {
+		app_msg(app, true, "key %s is not bound; ? shows the keys", keymap_name(key));
+		return PR_REDRAW;
+	}
+	app->msg[0] = '\0';
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	if (priv && s->ops->handle) {
+		unsigned r = s->ops->handle(priv, app, a);
+		if (r & PR_HANDLED)
+			return r | PR_REDRAW;
+	}
+	return global_action(app, a);
+}
+
+/* ---- frame -------------------------------------------------------------------- */
+
+static void draw_title(struct app *app)
+{
+	const struct rect *r = &app->lay.title;
+	char lab[APP_MAX_PANES][40];
+	int tabs_w = 0;
+	for (size_t i = 0; i < app->npane; i++) {
+		if (i < 7)
+			snprintf(lab[i], sizeof(lab[i]), " %zu %s ", i + 1, app->pane[i].label);
+		else
+			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
+		tabs_w += text_width(lab[i]);
+	}
+	draw_clear_rect(r, ROLE_TITLE);
+	int name_w = r->w - tabs_w - 2;
+	if (name_w < 12)
+		name_w = 12;
+	int x = 1 + draw_text(r->y, r->x + 1, name_w, app->run->name ? app->run->name : "tscope-tui", ROLE_TITLE);
+	x++;
+	for (size_t i = 0; i < app->npane && x < r->w; i++)
+		x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+}
+
+static void draw_hint(struct app *app)
+{
+	const struct rect *r = &app->lay.hint;
+	if (app->prompt != PROMPT_NONE) {
+		int x = draw_text(r->y, r->x, r->w, app->prompt_label, ROLE_ACCENT);
+		/* keep the end of a long line visible */
+		const char *p = app->line;
+		while (text_width(p) > r->w - x - 2 && *p)
+			p++;
+		x += draw_text(r->y, r->x + x, r->w - x, p, ROLE_NORMAL);
+		draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
+		return;
+	}
+	if (app->msg[0]) {
+		draw_text(r->y, r->x, r->w, app->msg, app->msg_err ? ROLE_ERROR : ROLE_ACCENT);
+		return;
+	}
+	draw_text(r->y, r->x, r->w,
+		  " ?:help  q:quit  Tab/1-7:panes  Enter:open  Esc:back  n/N:straggler  /:filter  s:sort  e:export  v:views",
+		  ROLE_HINT);
+}
+
+static void draw_status(struct app *app)
+{
+	const struct rect *r = &app->lay.status;
+	draw_clear_rect(r, ROLE_STATUS);
+	char buf[APP_LINE] = "";
+	void *priv = app->pane[app->cur].priv;
+	if (priv && app->pane[app->cur].ops->status)
+		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
+	draw_text(r->y, r->x + 1, r->w - 2, buf, ROLE_STATUS);
+}
+
+static void draw_help(struct app *app)
+{
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
+	draw_clear_rect(&box, ROLE_NORMAL);
+	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
+	int rows = box.h - 1;
+	int n = (int)help_lines();
+	if (app->ov_sel < app->ov_top)
+		app->ov_top = app->ov_sel;
+	if (app->ov_sel >= app->ov_top + rows)
+		app->ov_top = app->ov_sel - rows + 1;
+	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
+		int k = app->ov_top + i, y = box.y + 1 + i;
+		if (k < ACT_COUNT - 1) {
+			const struct action_info *ai = action_info((enum action)(k + 1));
+			draw_text(y, box.x + 1, 22, ai->keys, ROLE_ACCENT);
+			draw_text(y, box.x + 24, 16, ai->name, ROLE_DIM);
+			draw_text(y, box.x + 41, box.w - 42, ai->help, ROLE_NORMAL);
+			continue;
+		}
+		k -= ACT_COUNT - 1;
+		if (k == 1)
+			draw_text(y, box.x + 1, box.w - 2, "Commands (:)", ROLE_HEADER);
+		if (k >= 2 && k - 2 < (int)ui_ncmds) {
+			const struct ui_cmd *c = &ui_cmds[k - 2];
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + 41, box.w - 42, c->help, ROLE_NORMAL);
+		}
+	}
+}
+
+static void draw_views(struct app *app)
+{
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
+	draw_clear_rect(&box, ROLE_NORMAL);
+	draw_text(box.y, box.x + 1, box.w - 2, "Views (Enter opens as a table; Esc closes)", ROLE_HEADER);
+	int rows = box.h - 1, n = (int)nviews_total();
+	if (app->ov_sel < app->ov_top)
+		app->ov_top = app->ov_sel;
+	if (app->ov_sel >= app->ov_top + rows)
+		app->ov_top = app->ov_sel - rows + 1;
+	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
+		int k = app->ov_top + i, y = box.y + 1 + i;
+		const struct view_def *vd = view_at((size_t)k);
+		enum role r = k == app->ov_sel ? ROLE_SELECTED : ROLE_NORMAL;
+		if (k == app->ov_sel)
+			draw_clear_rect(&(struct rect){ y, box.x, 1, box.w }, ROLE_SELECTED);
+		draw_text(y, box.x + 1, 18, vd->name, k == app->ov_sel ? ROLE_SELECTED : ROLE_ACCENT);
+		draw_text(y, box.x + 20, box.w - 21, vd->help, r);
+	}
+}
+
+static void draw_too_small(struct app *app)
+{
+	char a[96], b[96];
+	snprintf(a, sizeof(a), "terminal too small: %dx%d", COLS, LINES);
+	snprintf(b, sizeof(b), "need at least %dx%d; enlarge the window or press q", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	int y = LINES / 2 - 1;
+	draw_text(y < 0 ? 0 : y, 0, COLS, a, ROLE_ERROR);
+	draw_text(y + 1 < LINES ? y + 1 : 0, 0, COLS, b, ROLE_NORMAL);
+}
+
+void app_draw(struct app *app)
+{
+	if (app->full_redraw) {
+		clearok(curscr, TRUE);
+		app->full_redraw = false;
+	}
+	erase();
+	if (app->lay.too_small) {
+		draw_too_small(app);
+	} else {
+		draw_title(app);
+		struct pane_slot *s = &app->pane[app->cur];
+		void *priv = app_pane_priv(app, app->cur);
+		if (priv)
+			s->ops->draw(priv, app, &app->lay.body);
+		else
+			draw_wrap(&(struct rect){ app->lay.body.y + 1, 2, app->lay.body.h - 1, app->lay.body.w - 4 },
+				  0, s->why, ROLE_DIM);
+		if (app->overlay == OV_HELP)
+			draw_help(app);
+		else if (app->overlay == OV_VIEWS)
+			draw_views(app);
+		draw_status(app);
+		draw_hint(app);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+	app->frames++;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd.c: the ':' command table and the screen dump used by scripted tests (cmd.h). */
+#include "ui/cmd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include "model/registry.h"
+#include "model/table.h"
+#include "ui/app.h"
+
+int cmd_dump(const char *path, bool attrs)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (int y = 0; y < LINES; y++) {
+		char line[4096];
+		size_t o = 0;
+		size_t keep = 0;   /* length up to the last non-blank */
+		for (int x = 0; x < COLS && o + 8 < sizeof(line); x++) {
+			cchar_t cc;
+			if (mvin_wch(y, x, &cc) == ERR)
+				break;
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t at;
+			short pair;
+			getcchar(&cc, wc, &at, &pair, NULL);
+			if (attrs) {
+				static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+				char c = pair > 0 && pair < 36 ? digits[pair] : '.';
+				char fl = (at & A_REVERSE) ? ((at & A_BOLD) ? 'R' : 'r') : (at & A_BOLD) ? 'b' :
+					  (at & A_UNDERLINE) ? 'u' : (at & A_DIM) ? 'd' : ' ';
+				line[o++] = c;
+				line[o++] = fl;
+				keep = o;
+				continue;
+			}
+			/* skip the continuation cells of wide characters */
+			if (wc[0] == L'\0')
+				continue;
+			char mb[MB_LEN_MAX * 2];
+			mbstate_t st;
+			memset(&st, 0, sizeof(st));
+			size_t k = wcrtomb(mb, wc[0], &st);
+			if (k == (size_t)-1) {
+				mb[0] = '?';
+				k = 1;
+			}
+			memcpy(line + o, mb, k);
+			o += k;
+			if (wc[0] != L' ')
+				keep = o;
+		}
+		line[keep] = '\0';
+		fprintf(f, "%s\n", line);
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+static unsigned c_dump(struct app *app, const char *args)
+{
+	app_draw(app);
+	if (cmd_dump(args, false) < 0)
+		app_msg(app, true, "cannot write %s: %s", args, strerror(errno));
+	return PR_NONE;
+}
+
+static unsigned c_dumpattr(struct app *app, const char *args)
+{
+	app_draw(app);
+	if (cmd_dump(args, true) < 0)
+		app_msg(app, true, "cannot write %s: %s", args, strerror(errno));
+	return PR_NONE;
+}
+
+static unsigned c_resize(struct app *app, const char *args)
+{
+	int rows, cols;
+	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2) {
+		app_msg(app, true, "usage: :resize ROWS COLS");
+		return PR_REDRAW;
+	}
+	resizeterm(rows, cols);
+	return app_key(app, KEY_RESIZE);
+}
+
+static unsigned c_pane(struct app *app, const char *args)
+{
+	for (size_t i = 0; i < app->npane; i++)
+		if (strcasecmp(app->pane[i].label, args) == 0) {
+			app_goto(app, i, true);
+			return PR_REDRAW;
+		}
+	app_msg(app, true, "no pane '%s'", args);
+	return PR_REDRAW;
+}
+
+static unsigned c_view(struct app *app, const char *args)
+{
+	const struct view_def *vd = registry_view(args);
+	long p = vd ? app_pane(app, &pane_table, vd->name, vd->name) : -1;
+	if (p < 0) {
+		app_msg(app, true, "no view '%s'; --list-views lists them", args);
+		return PR_REDRAW;
+	}
+	app_goto(app, (size_t)p, true);
+	return PR_REDRAW;
+}
+
+static unsigned c_filter(struct app *app, const char *args)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	char err[256];
+	if (!priv || !s->ops->filter)
+		app_msg(app, true, "this pane has no rows to filter");
+	else if (s->ops->filter(priv, app, args, err, sizeof(err)) < 0)
+		app_msg(app, true, "filter: %s", err);
+	return PR_REDRAW;
+}
+
+static unsigned c_rank(struct app *app, const char *args)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	struct ui_target t = { .rank = atoi(args), .step_lo = -1, .step_hi = -1, .item = -1 };
+	if (!priv || !s->ops->select || !(s->ops->select(priv, app, &t) & PR_HANDLED))
+		app_msg(app, true, "rank %d is not shown in this pane", t.rank);
+	return PR_REDRAW;
+}
+
+static unsigned c_quit(struct app *app, const char *args)
+{
+	app->quit = true;
+	return PR_QUIT;
+}
+
+static unsigned c_help(struct app *app, const char *args)
+{
+	app->overlay = OV_HELP;
+	app->ov_sel = app->ov_top = ACT_COUNT - 1;
+	return PR_REDRAW;
+}
+
+const struct ui_cmd ui_cmds[] = {
+	{ .name = "help", .args = "", .help = "list keys and commands", .run = c_help },
+	{ .name = "pane", .args = "NAME", .help = "switch to a pane by its tab label", .run = c_pane },
+	{ .name = "view", .args = "NAME", .help = "open any view (--list-views) as a table", .run = c_view },
+	{ .name = "filter", .args = "EXPR", .help = "filter the current table (empty clears)", .run = c_filter },
+	{ .name = "rank", .args = "N", .help = "show rank N in the current pane", .run = c_rank },
+	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },
+	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
+	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
+	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
+};
+const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
+
+unsigned cmd_run(struct app *app, const char *line)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	size_t n = strcspn(line, " \t");
+	const char *args = line + n;
+	while (isspace((unsigned char)*args))
+		args++;
+	for (size_t i = 0; i < ui_ncmds; i++) {
+		const struct ui_cmd *c = &ui_cmds[i];
+		if (strlen(c->name) != n || strncmp(c->name, line, n) != 0)
+			continue;
+		if (c->run)
+			return c->run(app, args) | PR_REDRAW;
+		char msg[256] = "";
+		int rc = c->model(app->run, args, msg, sizeof(msg));
+		if (rc == 0)
+			app_reload(app);
+		app_msg(app, rc != 0, "%s", msg[0] ? msg : rc ? "failed" : "done");
+		return PR_REDRAW;
+	}
+	if (n)
+		app_msg(app, true, "unknown command ':%.*s' (:help lists commands)", (int)n, line);
+	return PR_REDRAW;
+}

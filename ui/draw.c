@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* draw.c: sanitized, clipped drawing on stdscr (see draw.h). */
+#include "ui/draw.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/text.h"
+
+static unsigned tflags;
+static const struct glyphs *gl;
+
+void draw_init(unsigned text_flags, const struct glyphs *g)
+{
+	tflags = text_flags;
+	gl = g;
+}
+
+unsigned draw_text_flags(void)
+{
+	return tflags;
+}
+
+static int clip(const char *s, int w, char *out, size_t outn)
+{
+	char safe[1024];
+	text_sanitize(s, strlen(s), safe, sizeof(safe), tflags);
+	return text_clip(safe, w, out, outn, true, tflags);
+}
+
+int draw_text(int y, int x, int w, const char *s, enum role r)
+{
+	if (w <= 0 || !s)
+		return 0;
+	char out[1024];
+	int used = clip(s, w, out, sizeof(out));
+	attrset(theme_attr(r));
+	mvaddstr(y, x, out);
+	attrset(A_NORMAL);
+	return used;
+}
+
+int draw_text_right(int y, int x, int w, const char *s, enum role r)
+{
+	if (w <= 0 || !s)
+		return 0;
+	char out[1024];
+	int used = clip(s, w, out, sizeof(out));
+	attrset(theme_attr(r));
+	mvaddstr(y, x + w - used, out);
+	attrset(A_NORMAL);
+	return used;
+}
+
+int draw_fmt(int y, int x, int w, enum role r, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return draw_text(y, x, w, buf, r);
+}
+
+void draw_repeat(int y, int x, int w, const char *glyph, enum role r)
+{
+	if (w <= 0)
+		return;
+	attrset(theme_attr(r));
+	move(y, x);
+	for (int i = 0; i < w; i++)
+		addstr(glyph);
+	attrset(A_NORMAL);
+}
+
+void draw_bar(int y, int x, int w, double frac, enum role r)
+{
+	if (w <= 0 || !(frac > 0))
+		return;
+	if (frac > 1)
+		frac = 1;
+	int eighths = (int)(frac * w * 8 + 0.5);
+	int full = eighths / 8, rem = eighths % 8;
+	draw_repeat(y, x, full, gl->eighth[8], r);
+	if (rem && full < w && *gl->eighth[rem]) {
+		attrset(theme_attr(r));
+		mvaddstr(y, x + full, gl->eighth[rem]);
+		attrset(A_NORMAL);
+	}
+}
+
+int draw_wrap(const struct rect *r, int row, const char *s, enum role role)
+{
+	char *safe = text_sanitize_dup(s, tflags);
+	const char *p = safe;
+	int used = 0;
+	while (*p && row + used < r->h) {
+		/* take as many whole words as fit in r->w columns */
+		const char *end = p, *brk = NULL;
+		int w = 0;
+		while (*end && *end != '\n') {
+			uint32_t cp;
+			int k = text_utf8_decode(end, strlen(end), &cp);
+			if (w + 1 > r->w)
+				break;
+			if (*end == ' ')
+				brk = end;
+			w++;
+			end += k;
+		}
+		if (*end && *end != '\n' && brk && brk > p)
+			end = brk;
+		char line[1024];
+		size_t len = (size_t)(end - p) < sizeof(line) - 1 ? (size_t)(end - p) : sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		draw_text(r->y + row + used, r->x, r->w, line, role);
+		used++;
+		p = end;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	free(safe);
+	return used;
+}
+
+void draw_clear_rect(const struct rect *r, enum role role)
+{
+	attrset(theme_attr(role));
+	for (int i = 0; i < r->h; i++)
+		mvhline(r->y + i, r->x, ' ', r->w);
+	attrset(A_NORMAL);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* draw.h: clipped, width-aware drawing primitives on stdscr. Text goes through the
+ * one sanitizer (model/text.h) with the UI's flags (TEXT_ASCII in ASCII mode) and is
+ * clipped by display columns, never by bytes. */
+#ifndef UI_DRAW_H
+#define UI_DRAW_H
+
+#include <curses.h>
+#include "ui/glyph.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+
+void draw_init(unsigned text_flags, const struct glyphs *g);
+unsigned draw_text_flags(void);
+/* Draw s (data or UI text) at (y, x) in at most w columns; returns columns used. */
+int draw_text(int y, int x, int w, const char *s, enum role r);
+/* Same, right-aligned in w columns. */
+int draw_text_right(int y, int x, int w, const char *s, enum role r);
+/* printf then draw_text. */
+int draw_fmt(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Fill w columns with glyph (one column each). */
+void draw_repeat(int y, int x, int w, const char *glyph, enum role r);
+/* Horizontal bar of frac (0..1) of w columns with eighth-block precision. */
+void draw_bar(int y, int x, int w, double frac, enum role r);
+/* Word-wrap s into r starting at row offset; returns rows used. */
+int draw_wrap(const struct rect *r, int row, const char *s, enum role role);
+/* Fill a rectangle with blanks in role. */
+void draw_clear_rect(const struct rect *r, enum role role);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* pane.h: a pane is a const ops table plus private state. Each ui/pane_*.c exports
+ * exactly one `const struct pane_ops`, written with designated initialisers.
+ *
+ * The loop (ui/app.c) owns redraw: it drains pending keys, asks the current pane to
+ * draw into stdscr inside its body rectangle, and calls doupdate() once per frame. It
+ * never calls clear() except after a resize or Ctrl-L. Handlers return a bitmask of
+ * enum pane_result telling the loop what changed, never drawing themselves. */
+#ifndef UI_PANE_H
+#define UI_PANE_H
+
+#include <curses.h>
+#include "model/table.h"
+#include "ui/action.h"
+#include "ui/layout.h"
+
+struct app;
+
+enum pane_result {
+	PR_NONE = 0,
+	PR_HANDLED = 1,   /* the key was used */
+	PR_REDRAW = 2,    /* draw a new frame */
+	PR_RELAYOUT = 4,  /* geometry changed: full repaint */
+	PR_QUIT = 8,
+};
+
+/* Where a drill-down or straggler jump lands. Fields are "none" when < 0 / NULL. */
+struct ui_target {
+	int rank;                 /* rank id */
+	long step_lo, step_hi;    /* step numbers */
+	const char *series;       /* "loss", "grad_norm", "memory", "step_time" */
+	const long *marks;        /* steps to mark (critical steps) */
+	size_t nmarks;
+	long item;                /* table panes: the row whose ref is item */
+	const char *text;         /* table panes: a filter text (kernel, task name) */
+};
+
+struct pane_ops {
+	const char *name;   /* tab label and :pane NAME */
+	/* Create private state; arg is the pane's argument (a view name for table panes).
+	 * NULL with a reason in why (shown in the body) when there is no data. */
+	void *(*open)(struct app *app, const char *arg, char *why, size_t whyn);
+	void (*close)(void *priv);
+	void (*draw)(void *priv, struct app *app, const struct rect *body);
+	unsigned (*handle)(void *priv, struct app *app, enum action a);
+	/* Optional: show a target (rank, steps); returns PR_* (PR_HANDLED when shown). */
+	unsigned (*select)(void *priv, struct app *app, const struct ui_target *t);
+	/* Optional: the rows as shown, for `e` (owned by the pane; valid until next call). */
+	struct table *(*table)(void *priv, struct app *app);
+	/* Optional: `/` filter; 0 or -1 with a message in err. */
+	int (*filter)(void *priv, struct app *app, const char *expr, char *err, size_t errn);
+	/* Status-row text: exact values under the cursor. */
+	void (*status)(void *priv, struct app *app, char *buf, size_t n);
+	/* Optional: rank id under the cursor (for n/N and Enter), -1 when none. */
+	int (*cur_rank)(void *priv, struct app *app);
+};
+
+extern const struct pane_ops pane_overview, pane_heatmap, pane_table, pane_steps, pane_budget;
+
+#endif

@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: MIT */
+/* pane_heatmap.c: any grid (model/grid.h; ranks x steps by default) as a heatmap. When
+ * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
+ * WORST value of its bucket, so a straggler never averages away; the axis note says
+ * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns;
+ * the status row shows the exact values under the cursor. The bucket levels of the
+ * visible window are cached, so a cursor move costs only drawing. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/grid.h"
+#include "model/xalloc.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+
+struct hpane {
+	const struct grid_provider *prov;
+	size_t metric, nmetrics;
+	struct grid_src src;
+	struct grid_blocks *blocks;   /* only when src has no range accessor */
+	double lo, hi;                /* colour scale (whole grid) */
+	size_t spc, c0;               /* cols per screen column (power of 2), first col */
+	size_t rpr;                   /* rows per screen row */
+	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
+	int w, h;                     /* cells area of the last frame */
+	/* cache of the visible buckets */
+	signed char *lvl;
+	size_t cache_c0, cache_spc, cache_rpr;
+	int cache_w, cache_h;
+	bool cache_ok;
+	long *marks;                  /* marked col ids (critical steps), sorted */
+	size_t nmarks;
+	long mark_row;                /* row the marks belong to, -1 */
+	struct table *export;
+	char why[160];
+};
+
+static size_t bucket_rows(const struct hpane *p, int h)
+{
+	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
+}
+
+static size_t fit_spc(const struct hpane *p, int w)
+{
+	size_t s = 1;
+	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
+		s *= 2;
+	return s;
+}
+
+static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_t c1, double *worst,
+		   double *mean)
+{
+	return grid_rect(&p->src, p->blocks, r0, r1, c0, c1, worst, mean);
+}
+
+/* Colour scale from a coarse pass over the whole grid: median and max of bucket worsts. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void compute_scale(struct hpane *p)
+{
+	size_t nc = p->src.ncols < 64 ? p->src.ncols : 64;
+	size_t n = 0;
+	double *v = xmalloc((p->src.nrows * nc + 1) * sizeof(*v));
+	for (size_t r = 0; r < p->src.nrows; r++)
+		for (size_t k = 0; k < nc; k++) {
+			double w, m;
+			size_t c0 = k * p->src.ncols / nc, c1 = (k + 1) * p->src.ncols / nc;
+			if (rect(p, r, r + 1, c0, c1, &w, &m) && isfinite(m))
+				v[n++] = m;
+		}
+	p->lo = p->hi = 0;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_dbl);
+		p->lo = v[n / 2];
+		p->hi = v[n - 1];
+		double w, m;
+		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
+			p->hi = w;
+	}
+	free(v);
+}
+
+static int level(const struct hpane *p, double v)
+{
+	if (!isfinite(v))
+		return THEME_HEAT_LEVELS - 1;
+	if (p->hi <= p->lo || v <= p->lo)
+		return 0;
+	int l = (int)((v - p->lo) / (p->hi - p->lo) * THEME_HEAT_LEVELS);
+	return l >= THEME_HEAT_LEVELS ? THEME_HEAT_LEVELS - 1 : l;
+}
+
+static bool open_metric(struct hpane *p, struct app *app)
+{
+	if (p->src.ud)
+		p->prov->close(&p->src);
+	grid_blocks_free(p->blocks);
+	p->blocks = NULL;
+	memset(&p->src, 0, sizeof(p->src));
+	if (!p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why)))
+		return false;
+	if (!p->src.range)
+		p->blocks = grid_blocks_build(&p->src, 0);
+	compute_scale(p);
+	p->cache_ok = false;
+	return true;
+}
+
+static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	const struct grid_provider *prov = grid_provider(arg);
+	if (!prov || prov->nmetrics(app->run) == 0) {
+		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
+		return NULL;
+	}
+	struct hpane *p = xcalloc(1, sizeof(*p));
+	p->prov = prov;
+	p->nmetrics = prov->nmetrics(app->run);
+	p->mark_row = -1;
+	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
+		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
+		if (p->src.ud)
+			prov->close(&p->src);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void hp_close(void *priv)
+{
+	struct hpane *p = priv;
+	if (p->src.ud)
+		p->prov->close(&p->src);
+	grid_blocks_free(p->blocks);
+	free(p->lvl);
+	free(p->marks);
+	table_free(p->export);
+	free(p);
+}
+
+static void fix_view(struct hpane *p)
+{
+	if (p->cur_r >= p->src.nrows)
+		p->cur_r = p->src.nrows - 1;
+	if (p->cur_c >= p->src.ncols)
+		p->cur_c = p->src.ncols - 1;
+	if (p->w <= 0)
+		return;
+	size_t fit = fit_spc(p, p->w);
+	if (p->spc == 0 || p->spc > fit)
+		p->spc = fit;
+	size_t span = (size_t)p->w * p->spc;
+	p->c0 -= p->c0 % p->spc;
+	if (p->cur_c < p->c0)
+		p->c0 = p->cur_c - p->cur_c % p->spc;
+	if (p->cur_c >= p->c0 + span)
+		p->c0 = (p->cur_c - span / 2) - (p->cur_c - span / 2) % p->spc;
+	if (p->c0 + span > p->src.ncols + p->spc - 1 && p->src.ncols > span)
+		p->c0 = ((p->src.ncols - span) + p->spc - 1) / p->spc * p->spc;
+	if (p->src.ncols <= span)
+		p->c0 = 0;
+}
+
+static void build_cache(struct hpane *p)
+{
+	if (p->cache_ok && p->cache_c0 == p->c0 && p->cache_spc == p->spc && p->cache_rpr == p->rpr &&
+	    p->cache_w == p->w && p->cache_h == p->h)
+		return;
+	free(p->lvl);
+	p->lvl = xmalloc((size_t)(p->w * p->h + 1));
+	for (int y = 0; y < p->h; y++)
+		for (int x = 0; x < p->w; x++) {
+			size_t r0 = (size_t)y * p->rpr, c0 = p->c0 + (size_t)x * p->spc;
+			double w, m;
+			signed char l = -2;   /* outside the grid */
+			if (r0 < p->src.nrows && c0 < p->src.ncols)
+				l = rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m) ? (signed char)level(p, w) : -1;
+			p->lvl[y * p->w + x] = l;
+		}
+	p->cache_c0 = p->c0;
+	p->cache_spc = p->spc;
+	p->cache_rpr = p->rpr;
+	p->cache_w = p->w;
+	p->cache_h = p->h;
+	p->cache_ok = true;
+}
+
+static bool col_marked(const struct hpane *p, size_t c0, size_t c1)
+{
+	if (!p->nmarks || !p->src.col_id)
+		return false;
+	long lo = p->src.col_id(p->src.ud, c0), hi = p->src.col_id(p->src.ud, c1 - 1);
+	for (size_t i = 0; i < p->nmarks; i++)
+		if (p->marks[i] >= lo && p->marks[i] <= hi)
+			return true;
+	return false;
+}
+
+static void draw_header(struct hpane *p, struct app *app, const struct heat_geom *g)
+{
+	size_t c1max = p->src.ncols;
+	for (int x = 0; x < g->header.w;) {
+		size_t c = p->c0 + (size_t)x * p->spc;
+		if (c >= c1max)
+			break;
+		size_t ce = c + p->spc < c1max ? c + p->spc : c1max;
+		if (p->mark_row >= 0 && col_marked(p, c, ce)) {
+			draw_text(g->header.y, g->header.x + x, 1, app->g->mark, ROLE_MARK);
+			x++;
+			continue;
+		}
+		if (x % 12 == 0 && x + 8 <= g->header.w) {
+			char lab[32];
+			grid_col_label(&p->src, c, lab, sizeof(lab));
+			x += draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
+			continue;
+		}
+		x++;
+	}
+}
+
+static void draw_labels(struct hpane *p, const struct heat_geom *g, int ny)
+{
+	for (int y = 0; y < ny; y++) {
+		size_t r0 = (size_t)y * p->rpr, r1 = r0 + p->rpr;
+		if (r1 > p->src.nrows)
+			r1 = p->src.nrows;
+		char a[24], b[24], lab[56];
+		grid_row_label(&p->src, r0, a, sizeof(a));
+		if (r1 - r0 > 1) {
+			grid_row_label(&p->src, r1 - 1, b, sizeof(b));
+			snprintf(lab, sizeof(lab), "%s-%s", a, b);
+		} else {
+			snprintf(lab, sizeof(lab), "%s", a);
+		}
+		bool cur = p->cur_r >= r0 && p->cur_r < r1;
+		bool marked = p->mark_row >= 0 && (size_t)p->mark_row >= r0 && (size_t)p->mark_row < r1;
+		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
+				cur ? ROLE_SELECTED : marked ? ROLE_MARK : ROLE_DIM);
+	}
+}
+
+static void hp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct hpane *p = priv;
+	char a[24], b[24];
+	grid_row_label(&p->src, p->src.nrows - 1, b, sizeof(b));
+	grid_row_label(&p->src, 0, a, sizeof(a));
+	int label_w = (int)(strlen(a) + strlen(b)) + 3;
+	if (label_w < 6)
+		label_w = 6;
+	struct heat_geom g;
+	layout_heatmap(body, label_w, &g);
+	p->w = g.cells.w;
+	p->h = g.cells.h;
+	p->rpr = bucket_rows(p, p->h);
+	fix_view(p);
+	build_cache(p);
+	int ny = (int)((p->src.nrows + p->rpr - 1) / p->rpr);
+	if (ny > p->h)
+		ny = p->h;
+	draw_header(p, app, &g);
+	draw_labels(p, &g, ny);
+	size_t cy = p->cur_r / p->rpr, cx = (p->cur_c - p->c0) / p->spc;
+	for (int y = 0; y < ny; y++) {
+		move(g.cells.y + y, g.cells.x);
+		enum role cur_role = ROLE_COUNT;
+		for (int x = 0; x < p->w; x++) {
+			signed char l = p->lvl[y * p->w + x];
+			if (l == -2)
+				break;
+			enum role r = l < 0 ? ROLE_MISSING : theme_heat(l);
+			const char *gl = l < 0 ? app->g->missing : app->g->heat[l];
+			if ((size_t)y == cy && (size_t)x == cx) {
+				r = ROLE_CURSOR;
+				if (l == 0)
+					gl = app->g->heat[1];
+			}
+			if (r != cur_role) {
+				attrset(theme_attr(r));
+				cur_role = r;
+			}
+			addstr(gl);
+		}
+		attrset(A_NORMAL);
+	}
+	/* axis note: what a cell holds, the metric and the scale */
+	char note[512];
+	int k = snprintf(note, sizeof(note), "%s: %s", p->src.title, p->rpr > 1 ? "" : "");
+	if (p->rpr > 1)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "rows = %zu %ss each (worst in bucket)  ",
+			      p->rpr, p->src.row_axis);
+	if (p->spc > 1)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "cols = %zu %ss each (worst in bucket)  ",
+			      p->spc, p->src.col_axis);
+	else
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
+	snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:metric +/-:zoom H/L:pan",
+		 p->lo, p->hi, p->src.unit ? p->src.unit : "");
+	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
+}
+
+static void move_row(struct hpane *p, long d)
+{
+	long step = (long)(p->rpr ? p->rpr : 1);
+	long r = (long)p->cur_r + d * step;
+	if (r < 0)
+		r = 0;
+	if (r >= (long)p->src.nrows)
+		r = (long)p->src.nrows - 1;
+	p->cur_r = (size_t)r;
+}
+
+static void move_col(struct hpane *p, long d)
+{
+	long c = (long)p->cur_c + d;
+	if (c < 0)
+		c = 0;
+	if (c >= (long)p->src.ncols)
+		c = (long)p->src.ncols - 1;
+	p->cur_c = (size_t)c;
+}
+
+static unsigned hp_handle(void *priv, struct app *app, enum action a)
+{
+	struct hpane *p = priv;
+	long spc = (long)(p->spc ? p->spc : 1), half = (long)(p->w > 1 ? p->w / 2 : 1) * spc;
+	switch (a) {
+	case ACT_UP: move_row(p, -1); break;
+	case ACT_DOWN: move_row(p, 1); break;
+	case ACT_PAGE_UP: move_row(p, -(p->h > 1 ? p->h - 1 : 1)); break;
+	case ACT_PAGE_DOWN: move_row(p, p->h > 1 ? p->h - 1 : 1); break;
+	case ACT_TOP: p->cur_r = 0; break;
+	case ACT_BOTTOM: p->cur_r = p->src.nrows - 1; break;
+	case ACT_LEFT: move_col(p, -spc); break;
+	case ACT_RIGHT: move_col(p, spc); break;
+	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
+	case ACT_PAN_RIGHT: move_col(p, half); p->c0 += (size_t)half; break;
+	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0; break;
+	case ACT_ZOOM_OUT: p->spc *= 2; break;
+	case ACT_METRIC:
+	case ACT_METRIC_PREV:
+		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
+		if (!open_metric(p, app)) {
+			app_msg(app, true, "%s", p->why);
+			p->metric = 0;
+			open_metric(p, app);
+		}
+		break;
+	case ACT_ENTER: {
+		long s = app_find(app, &pane_steps, NULL);
+		struct ui_target t = { .rank = p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : (int)p->cur_r,
+				       .step_lo = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : -1,
+				       .step_hi = -1, .item = -1 };
+		t.step_hi = t.step_lo;
+		if (s < 0 || p->prov != &grid_steps)
+			return PR_NONE;
+		return app_show(app, (size_t)s, &t) | PR_HANDLED;
+	}
+	default:
+		return PR_NONE;
+	}
+	fix_view(p);
+	return PR_HANDLED;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t)
+{
+	struct hpane *p = priv;
+	unsigned r = PR_NONE;
+	if (t->rank >= 0 && p->src.row_find) {
+		long row = p->src.row_find(p->src.ud, t->rank);
+		if (row >= 0) {
+			p->cur_r = (size_t)row;
+			r = PR_HANDLED;
+		}
+	}
+	if (t->step_lo >= 0 && p->src.col_find) {
+		long c = p->src.col_find(p->src.ud, t->step_lo);
+		if (c >= 0)
+			p->cur_c = (size_t)c;
+	}
+	free(p->marks);
+	p->marks = NULL;
+	p->nmarks = 0;
+	p->mark_row = -1;
+	if (t->nmarks && r) {
+		p->marks = xmalloc(t->nmarks * sizeof(*p->marks));
+		memcpy(p->marks, t->marks, t->nmarks * sizeof(*p->marks));
+		p->nmarks = t->nmarks;
+		qsort(p->marks, p->nmarks, sizeof(*p->marks), cmp_long);
+		p->mark_row = (long)p->cur_r;
+		if (t->step_lo < 0 && p->src.col_find) {
+			long c = p->src.col_find(p->src.ud, p->marks[0]);
+			if (c >= 0)
+				p->cur_c = (size_t)c;
+		}
+	}
+	fix_view(p);
+	return r;
+}
+
+static void bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t *c1)
+{
+	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
+	*r0 = p->cur_r / rpr * rpr;
+	*r1 = *r0 + rpr < p->src.nrows ? *r0 + rpr : p->src.nrows;
+	*c0 = p->c0 + (p->cur_c - p->c0) / spc * spc;
+	*c1 = *c0 + spc < p->src.ncols ? *c0 + spc : p->src.ncols;
+}
+
+static void hp_status(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct hpane *p = priv;
+	size_t r0, r1, c0, c1;
+	bucket(p, &r0, &r1, &c0, &c1);
+	char ra[24], rb[24], ca[24], cb[24];
+	grid_row_label(&p->src, r0, ra, sizeof(ra));
+	grid_row_label(&p->src, r1 - 1, rb, sizeof(rb));
+	grid_col_label(&p->src, c0, ca, sizeof(ca));
+	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
+	double w = 0, m = 0;
+	size_t cnt = rect(p, r0, r1, c0, c1, &w, &m);
+	int k = snprintf(buf, n, "%s %s%s%s  %s %s%s%s  %s ", p->src.row_axis, ra, r1 - r0 > 1 ? "-" : "",
+			 r1 - r0 > 1 ? rb : "", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
+			 p->src.title);
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (!cnt) {
+		snprintf(buf + k, n - (size_t)k, "missing");
+		return;
+	}
+	if (r1 - r0 == 1 && c1 - c0 == 1) {
+		k += snprintf(buf + k, n - (size_t)k, "%.6g %s", w, p->src.unit ? p->src.unit : "");
+		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
+			buf[k++] = ' ';
+			buf[k++] = ' ';
+			p->src.describe(p->src.ud, r0, c0, buf + k, n - (size_t)k);
+		}
+		return;
+	}
+	snprintf(buf + k, n - (size_t)k, "worst %.6g mean %.6g %s", w, m, p->src.unit ? p->src.unit : "");
+}
+
+static struct table *hp_table(void *priv, struct app *app)
+{
+	struct hpane *p = priv;
+	table_free(p->export);
+	struct table *t = table_new("heatmap", "Heatmap cells as shown");
+	int cr0 = table_add_col(t, "row_first", COL_TEXT, 8, 0);
+	int cr1 = table_add_col(t, "row_last", COL_TEXT, 8, 0);
+	int cc0 = table_add_col(t, "col_first", COL_TEXT, 8, 0);
+	int cc1 = table_add_col(t, "col_last", COL_TEXT, 8, 0);
+	int cm = table_add_col(t, "metric", COL_TEXT, 12, 0);
+	int cw = table_add_col(t, "worst", COL_NUM, 10, 6);
+	int cmean = table_add_col(t, "mean", COL_NUM, 10, 6);
+	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
+	for (size_t r0 = 0; r0 < p->src.nrows; r0 += rpr)
+		for (int x = 0; x < p->w; x++) {
+			size_t c0 = p->c0 + (size_t)x * spc;
+			if (c0 >= p->src.ncols)
+				break;
+			size_t r1 = r0 + rpr < p->src.nrows ? r0 + rpr : p->src.nrows;
+			size_t c1 = c0 + spc < p->src.ncols ? c0 + spc : p->src.ncols;
+			char lab[32];
+			size_t row = table_add_row(t, (long)r0);
+			grid_row_label(&p->src, r0, lab, sizeof(lab));
+			table_set_text(t, row, cr0, lab);
+			grid_row_label(&p->src, r1 - 1, lab, sizeof(lab));
+			table_set_text(t, row, cr1, lab);
+			grid_col_label(&p->src, c0, lab, sizeof(lab));
+			table_set_text(t, row, cc0, lab);
+			grid_col_label(&p->src, c1 - 1, lab, sizeof(lab));
+			table_set_text(t, row, cc1, lab);
+			table_set_text(t, row, cm, p->src.title);
+			double w, m;
+			bool has = rect(p, r0, r1, c0, c1, &w, &m) > 0;
+			table_set_num_opt(t, row, cw, w, has);
+			table_set_num_opt(t, row, cmean, m, has);
+		}
+	p->export = t;
+	return t;
+}
+
+static int hp_cur_rank(void *priv, struct app *app)
+{
+	struct hpane *p = priv;
+	return p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : -1;
+}
+
+const struct pane_ops pane_heatmap = {
+	.name = "heatmap",
+	.open = hp_open,
+	.close = hp_close,
+	.draw = hp_draw,
+	.handle = hp_handle,
+	.select = hp_select,
+	.table = hp_table,
+	.status = hp_status,
+	.cur_rank = hp_cur_rank,
+};

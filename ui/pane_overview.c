@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* pane_overview.c: the run at a glance: name, sources, ranks, steps, wall time, the
+ * budget headline (MFU when known), top findings (selectable: Enter opens the evidence)
+ * and a data-quality summary. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/analysis.h"
+#include "model/steps.h"
+#include "model/xalloc.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+
+struct opane {
+	size_t sel;           /* selected finding */
+	int list_y;           /* first finding row in the last frame */
+};
+
+static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	return xcalloc(1, sizeof(struct opane));
+}
+
+static void ov_close(void *priv)
+{
+	free(priv);
+}
+
+static void kv(int y, int x, int w, const char *k, const char *v)
+{
+	draw_text(y, x, 18, k, ROLE_DIM);
+	draw_text(y, x + 18, w - 18, v, ROLE_NORMAL);
+}
+
+static int draw_sources(struct app *app, int y, int x, int w)
+{
+	const struct run *run = app->run;
+	size_t rec = 0, skipped = 0, unreadable = 0, partial = 0;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		rec += run->src[i].records;
+		skipped += run->src[i].skipped;
+		unreadable += run->src[i].err != 0;
+		partial += run->src[i].partial;
+	}
+	size_t nerr = 0, nwarn = 0;
+	for (size_t i = 0; i < run->diags.n; i++) {
+		nerr += run->diags.v[i].level == DIAG_ERROR;
+		nwarn += run->diags.v[i].level == DIAG_WARN;
+	}
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%zu files, %zu records loaded", run->nsrc, rec);
+	kv(y++, x, w, "sources", buf);
+	snprintf(buf, sizeof(buf), "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s",
+		 skipped, unreadable, partial, nerr, nwarn, run->diags.dropped ? " (more dropped)" : "");
+	draw_text(y, x, 18, "data quality", ROLE_DIM);
+	draw_text(y++, x + 18, w - 18, buf, skipped || unreadable || nerr ? ROLE_SEV_MED : ROLE_GOOD);
+	return y;
+}
+
+static int draw_steps(struct app *app, int y, int x, int w)
+{
+	const struct steps_model *m = app->run->steps;
+	char buf[256];
+	if (!m || !steps_nranks(m)) {
+		kv(y++, x, w, "ranks", "no per-rank step records");
+		return y;
+	}
+	snprintf(buf, sizeof(buf), "%zu", steps_nranks(m));
+	kv(y++, x, w, "ranks", buf);
+	snprintf(buf, sizeof(buf), "%zu aligned across ranks, %zu distinct", steps_naligned(m), steps_nunion(m));
+	kv(y++, x, w, "steps", buf);
+	const struct distributed *d = analysis_distributed(app->run);
+	if (d) {
+		snprintf(buf, sizeof(buf), "%.4g s (mean step wall %.4g s x %zu aligned steps)",
+			 d->mean_step_wall * (double)d->n_steps, d->mean_step_wall, d->n_steps);
+		kv(y++, x, w, "wall time", buf);
+		snprintf(buf, sizeof(buf), "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
+			 d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
+		kv(y++, x, w, "imbalance", buf);
+		if (d->straggler >= 0) {
+			const struct rank_stat *rs = &d->rank[d->straggler];
+			snprintf(buf, sizeof(buf), "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s%ld",
+				 rs->rank, rs->time_lost, rs->slowest_fraction * 100, rs->onset >= 0 ? "step " : "",
+				 rs->onset);
+			if (rs->onset < 0)
+				snprintf(buf + strlen(buf) - 2, 16, "none");
+			kv(y++, x, w, "straggler", buf);
+		}
+	}
+	const struct budget *b = analysis_budget(app->run, 0);
+	if (b) {
+		int k = snprintf(buf, sizeof(buf), "efficiency %.1f%% of %.4g s wall (rank %d)", b->efficiency * 100,
+				 b->wall, steps_rank_id(m, 0));
+		if (b->has_mfu)
+			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU %.1f%%", b->mfu * 100);
+		else
+			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU n/a (no FLOPs/peak)");
+		kv(y++, x, w, "budget", buf);
+		if (b->nrecoverable) {
+			const struct budget_line *l = &b->line[b->recoverable[0]];
+			snprintf(buf, sizeof(buf), "%s %.4g s (%.1f%%)", l->name, l->seconds, l->fraction * 100);
+			kv(y++, x, w, "top recoverable", buf);
+		}
+	}
+	return y;
+}
+
+static void ov_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct opane *p = priv;
+	int x = body->x + 2, w = body->w - 4, y = body->y + 1;
+	kv(y++, x, w, "run", app->run->name ? app->run->name : "-");
+	kv(y++, x, w, "path", app->run->path ? app->run->path : "-");
+	y = draw_sources(app, y, x, w);
+	y = draw_steps(app, y, x, w);
+	y++;
+	const struct finding_list *fl = run_findings(app->run);
+	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
+	p->list_y = y;
+	if (p->sel >= fl->n)
+		p->sel = fl->n ? fl->n - 1 : 0;
+	for (size_t i = 0; i < fl->n && y < body->y + body->h; i++, y++) {
+		const struct finding *f = &fl->v[i];
+		enum role sev = f->severity == SEV_HIGH ? ROLE_SEV_HIGH : f->severity == SEV_MED ? ROLE_SEV_MED : ROLE_SEV_LOW;
+		if (i == p->sel)
+			draw_clear_rect(&(struct rect){ y, x, 1, w }, ROLE_SELECTED);
+		draw_text(y, x, 5, severity_label(f->severity), i == p->sel ? ROLE_SELECTED : sev);
+		draw_text(y, x + 6, w - 6, f->title, i == p->sel ? ROLE_SELECTED : ROLE_NORMAL);
+	}
+	if (!fl->n)
+		draw_text(y, x, w, "no findings", ROLE_DIM);
+}
+
+static unsigned ov_handle(void *priv, struct app *app, enum action a)
+{
+	struct opane *p = priv;
+	size_t n = run_findings(app->run)->n;
+	switch (a) {
+	case ACT_UP: if (p->sel) p->sel--; return PR_HANDLED;
+	case ACT_DOWN: if (p->sel + 1 < n) p->sel++; return PR_HANDLED;
+	case ACT_TOP: p->sel = 0; return PR_HANDLED;
+	case ACT_BOTTOM: p->sel = n ? n - 1 : 0; return PR_HANDLED;
+	case ACT_ENTER: return n ? app_open_finding(app, p->sel) | PR_HANDLED : PR_HANDLED;
+	default: return PR_NONE;
+	}
+}
+
+static void ov_status(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct opane *p = priv;
+	const struct finding_list *fl = run_findings(app->run);
+	if (fl->n && p->sel < fl->n)
+		snprintf(buf, n, "finding %zu/%zu  %s", p->sel + 1, fl->n, fl->v[p->sel].id);
+	else
+		snprintf(buf, n, "overview");
+}
+
+const struct pane_ops pane_overview = {
+	.name = "overview",
+	.open = ov_open,
+	.close = ov_close,
+	.draw = ov_draw,
+	.handle = ov_handle,
+	.status = ov_status,
+};

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* term.c: curses start/stop, headless screens, signal-safe restore (see term.h). */
+#include "ui/term.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+#include "model/xalloc.h"
+
+static SCREEN *screen;
+static FILE *tin, *tout;
+static bool headless, own_streams;
+static volatile sig_atomic_t got_signal;
+
+/* Saved before curses touches the tty, for the fatal-signal handler. */
+static int tty_fd = -1;
+static struct termios saved_tios;
+static bool have_tios;
+static char restore_seq[128];
+static size_t restore_len;
+
+static void on_quit_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void on_fatal_signal(int sig)
+{
+	if (tty_fd >= 0) {
+		if (restore_len && write(tty_fd, restore_seq, restore_len) < 0) {
+			/* nothing more we can do in a signal handler */
+		}
+		if (have_tios)
+			tcsetattr(tty_fd, TCSANOW, &saved_tios);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void append_cap(const char *cap)
+{
+	if (!cap || cap == (char *)-1)
+		return;
+	size_t n = strlen(cap);
+	if (restore_len + n < sizeof(restore_seq)) {
+		memcpy(restore_seq + restore_len, cap, n);
+		restore_len += n;
+	}
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit_signal;   /* no SA_RESTART: a blocked getch returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+}
+
+static void restore_signals(void)
+{
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
+	for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+}
+
+static int open_streams(bool want_headless)
+{
+	if (want_headless) {
+		tin = fopen("/dev/null", "r");
+		tout = fopen("/dev/null", "w");
+		own_streams = true;
+	} else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		tin = stdin;
+		tout = stdout;
+		own_streams = false;
+	} else {
+		tin = fopen("/dev/tty", "r");
+		tout = fopen("/dev/tty", "w");
+		own_streams = true;
+	}
+	if (!tin || !tout) {
+		if (own_streams) {
+			if (tin)
+				fclose(tin);
+			if (tout)
+				fclose(tout);
+		}
+		tin = tout = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int term_start(bool want_headless)
+{
+	if (screen)
+		return 0;
+	if (open_streams(want_headless) < 0)
+		return -1;
+	headless = want_headless;
+	if (!headless) {
+		tty_fd = fileno(tout);
+		have_tios = tcgetattr(tty_fd, &saved_tios) == 0;
+	}
+	got_signal = 0;
+	install_signals();
+	const char *term = getenv("TERM");
+	screen = newterm(term && *term ? term : (headless ? "dumb" : NULL), tout, tin);
+	if (!screen) {
+		restore_signals();
+		term_stop();
+		return -1;
+	}
+	set_term(screen);
+	restore_len = 0;
+	append_cap(exit_attribute_mode);
+	append_cap(cursor_normal);
+	append_cap(exit_ca_mode);
+	xalloc_set_die_hook(term_stop);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	leaveok(stdscr, TRUE);
+	return 0;
+}
+
+void term_stop(void)
+{
+	if (screen) {
+		endwin();
+		delscreen(screen);
+		screen = NULL;
+		restore_signals();
+	}
+	if (own_streams) {
+		if (tin)
+			fclose(tin);
+		if (tout)
+			fclose(tout);
+	}
+	tin = tout = NULL;
+	own_streams = false;
+	tty_fd = -1;
+}
+
+bool term_headless(void)
+{
+	return headless;
+}
+
+int term_signal(void)
+{
+	return got_signal;
+}
+
+int term_getkey(int ms)
+{
+	wtimeout(stdscr, ms);
+	return wgetch(stdscr);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* term.h: the curses lifetime. Only this module calls newterm/endwin. Two modes:
+ *   tty       the user's terminal (stdin/stdout, or /dev/tty when they are not ttys);
+ *   headless  TSCOPE_SCRIPT tests: newterm on /dev/null streams, size from LINES and
+ *             COLUMNS, no tty needed; keys come from the script (ui/script.c).
+ * The terminal is restored on every exit path: term_stop() (idempotent), the xalloc die
+ * hook, SIGINT/SIGTERM/SIGHUP (the handler only records the signal; the loop sees
+ * term_signal() and quits through term_stop) and SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
+ * handler only restores the tty modes and the screen with async-signal-safe calls,
+ * then re-raises). */
+#ifndef UI_TERM_H
+#define UI_TERM_H
+
+#include "model/base.h"
+
+/* Start curses. Returns 0, or -1 when no terminal can be opened (nothing changed). */
+int term_start(bool headless);
+/* End curses and free the screen; safe to call twice or before term_start. */
+void term_stop(void);
+bool term_headless(void);
+/* The terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0. */
+int term_signal(void);
+/* Wait up to ms for a key (ERR on timeout or signal); -1 ms blocks. */
+int term_getkey(int ms);
+
+#endif
