@@ -4,6 +4,8 @@
  * numbers of formats.md §4.4, and the throughput knee. */
 #include <math.h>
 #include "model/sweep_fit.h"
+#include "model/sweep_plot.h"
+#include "model/text.h"
 #include "tests/tap.h"
 
 static const double conc[] = { 1, 2, 4, 8, 16, 32 };
@@ -93,8 +95,60 @@ static void test_knee(void)
 	is_int(fit_knee(x, lin, lat, 5), -1, "linear throughput: no knee");
 }
 
+static void test_plot(void)
+{
+	struct plot_spec p = { .n = 6 };
+	snprintf(p.xlabel, sizeof(p.xlabel), "concurrency");
+	struct sweep_fit f = fit_linear(conc, runtime, 6);
+	for (size_t i = 0; i < 6; i++) {
+		p.x[i] = conc[i];
+		p.y[i] = runtime[i];
+	}
+	p.outlier[5] = true;
+	p.has_line = true;
+	p.slope = f.slope;
+	p.intercept = f.intercept;
+	p.has_target = true;
+	p.target = 10;
+	struct sweep_estimate e = fit_gpu_estimate(&f, 10, 100, 8);
+	p.has_estimate = true;
+	p.estimate = e.conc;
+	char **rows = plot_render(&p, 48, 14, true);
+	ok(rows != NULL, "ASCII plot renders");
+	if (!rows)
+		return;
+	bool widths = true, pt = false, out = false, fit = false, tgt = false, est = false;
+	for (int r = 0; r < 14; r++) {
+		widths &= strlen(rows[r]) == 48;
+		if (r < 12) {
+			const char *area = rows[r] + 9;
+			pt |= strchr(area, 'o') != NULL;
+			out |= strchr(area, 'x') != NULL;
+			fit |= strchr(area, '.') != NULL;
+			tgt |= strstr(area, "---") != NULL;
+			est |= strchr(area, '|') != NULL;
+		}
+	}
+	ok(widths, "every ASCII row is exactly 48 columns");
+	ok(pt && out && fit && tgt && est, "points, outlier, fit line, target line and estimate marked");
+	ok(strstr(rows[13], "concurrency") != NULL, "x label row");
+	plot_free(rows, 14);
+	rows = plot_render(&p, 48, 14, false);
+	bool uw = true, glyphs = false;
+	for (int r = 0; r < 14; r++) {
+		uw &= text_width(rows[r]) == 48;
+		glyphs |= strstr(rows[r], "●") != NULL && strstr(rows[r], "│") != NULL;
+	}
+	ok(uw && glyphs, "UTF-8 plot: 48 display columns per row, Unicode glyphs");
+	plot_free(rows, 14);
+	struct plot_spec empty = { .n = 0 };
+	ok(plot_render(&empty, 48, 14, true) == NULL, "nothing to plot: NULL");
+	ok(plot_render(&p, 10, 3, true) == NULL, "too small: NULL");
+}
+
 int main(void)
 {
+	test_plot();
 	test_percentile();
 	test_nat_reference();
 	test_fit_edges();
