@@ -6,6 +6,8 @@
 #   # fixture: f1 | f2 | hostile      (run directory the session opens)
 #   # env: LINES=24 COLUMNS=80 TERM=dumb LC_ALL=C.UTF-8
 #   # args: --ascii                   (extra command-line options)
+#   # contains: FILE TEXT             (a dump not in the golden, e.g. a list other
+#                                     subsystems extend, must contain TEXT)
 set -u
 dir="$TSCOPE_ROOT/tests/ui"
 gen="$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_fixtures"
@@ -60,6 +62,13 @@ for keys in "$dir"/*.keys; do
 		echo "not ok $n - $name: screen differs from $name.screen (UPDATE=1 rewrites)"
 		diff -u "$want" "$got" | head -60 | sed 's/^/# /'
 	fi
+	sed -n 's/^# contains: *//p' "$keys" | while read -r file text; do
+		if grep -qF -- "$text" "$work/$file"; then
+			echo "ok - $name: $file contains '$text'"
+		else
+			echo "not ok - $name: $file lacks '$text'"
+		fi
+	done
 	if [ "$fixture" = hostile ]; then
 		n=$((n + 1))
 		if LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$got" || LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$got"; then
