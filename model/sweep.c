@@ -12,6 +12,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep_io.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 static const struct sweep_metric_info metric_info[SM_N] = {
@@ -355,8 +356,8 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		double v;
 		x[i] = se->stim >= 0 && c->has_stim[se->stim] ? c->stim[se->stim] : NAN;
 		tp[i] = sweep_value(c, SM_RPS, SS_AVG, &v) ? v : NAN;
-		lat[i] = sweep_value(c, SM_LATENCY, SS_P50, &v) || sweep_value(c, SM_LATENCY, SS_AVG, &v)
-				 ? v : NAN;
+		lat[i] = sweep_value(c, SM_LATENCY, SS_P50, &v) || sweep_value(c, SM_LATENCY, SS_AVG, &v) ||
+				 sweep_value(c, SM_LATENCY, SS_P99, &v) ? v : NAN;
 	}
 	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
 	se->has_fit = false;
@@ -672,6 +673,46 @@ void sweep_clear_constraints(struct run *run)
 	rerank(run->sweep);
 	run->findings_done = false;
 	findings_free(&run->findings);
+}
+
+static void pass_summary(const struct sweep_set *s, char *msg, size_t n)
+{
+	size_t pass = 0;
+	const struct sweep_cfg *best = NULL;
+	for (size_t i = 0; i < s->ncfg; i++) {
+		pass += s->cfg[i].pass;
+		if (s->cfg[i].rank == 1)
+			best = &s->cfg[i];
+	}
+	char *name = best ? text_sanitize_dup(best->name, 0) : NULL;
+	snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s%s%s", pass, s->ncfg, s->ncon,
+		 s->ncon == 1 ? "" : "s", best ? "; best: " : "", best ? name : "");
+	free(name);
+}
+
+int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n)
+{
+	if (sweep_set_objective(run, args, msg, n) < 0)
+		return -1;
+	if (run->sweep->nobj == 0)
+		snprintf(msg, n, "objective cleared; configs are unranked");
+	else
+		pass_summary(run->sweep, msg, n);
+	return 0;
+}
+
+int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n)
+{
+	if (!run->sweep) {
+		snprintf(msg, n, "no sweep loaded");
+		return -1;
+	}
+	if (!*args || strcmp(args, "clear") == 0)
+		sweep_clear_constraints(run);
+	else if (sweep_add_constraint(run, args, msg, n) < 0)
+		return -1;
+	pass_summary(run->sweep, msg, n);
+	return 0;
 }
 
 void sweep_derive(struct run *run)

@@ -212,6 +212,10 @@ int sweep_set_objective(struct run *run, const char *spec, char *err, size_t err
 /* Add a constraint "ttft_p99<10" (ops < <= > >=); re-evaluates every config. */
 int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t errn);
 void sweep_clear_constraints(struct run *run);
+/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+ * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
+int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
+int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
 
 /* Views and finding rules (sweep_views.c), registered in sweep.c. */
 #define SWEEP_NVIEWS 5

@@ -575,7 +575,7 @@ static void scan_responses(const struct json_doc *d, int req, struct resp_scan *
 	int o = outs >= 0 && json_is_array(d, outs) ? json_first(d, outs) : -1;
 	for (int t = json_first(d, tsa); t >= 0; t = json_next(d, tsa, t)) {
 		long long ts;
-		bool keep = json_int(d, t, &ts);
+		bool keep = sweep_json_i64(d, t, &ts);
 		if (keep && o >= 0) {
 			int rv = json_is_object(d, o) ? json_get(d, o, "response") : -1;
 			char *txt = rv >= 0 ? json_strdup(d, rv) : NULL;
@@ -705,7 +705,7 @@ static void calc_crosscheck(const struct sweep_cfg *c, struct run *run, const ch
 			if (!c->stored.has[m][k] || !c->calc.has[m][k])
 				continue;
 			double a = c->stored.v[m][k], b = c->calc.v[m][k];
-			if (fabs(a - b) > 1e-6 * fmax(1.0, fabs(a))) {
+			if (fabs(a - b) > 1e-9 * fmax(1.0, fabs(a))) {
 				diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 					 "recomputed %s %s is %.6g but the export says %.6g",
 					 sweep_metric_info(m)->name, sweep_stat_name(k), b, a);
@@ -762,7 +762,7 @@ static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char
 		for (int r = reqs >= 0 && json_is_array(&d, reqs) ? json_first(&d, reqs) : -1; r >= 0;
 		     r = json_next(&d, reqs, r)) {
 			long long t0;
-			if (!json_is_object(&d, r) || !json_int(&d, json_get(&d, r, "timestamp"), &t0)) {
+			if (!json_is_object(&d, r) || !sweep_json_i64(&d, json_get(&d, r, "timestamp"), &t0)) {
 				diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[r].start, -1,
 					 "request without an integer timestamp skipped");
 				bad++;

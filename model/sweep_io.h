@@ -27,5 +27,8 @@ int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lon
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
 		    size_t *src);
 int sweep_cmp_double(const void *a, const void *b);
+/* Exact 64-bit integer from a primitive token (json_int goes through double, which
+ * loses nanosecond timestamps above 2^53). */
+bool sweep_json_i64(const struct json_doc *d, int i, long long *out);
 
 #endif

@@ -92,7 +92,7 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	add_metric_cols(t, s, &c);
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
 	c.score = table_add_col(t, "score", COL_NUM, 8, 2);
-	c.rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	c.rank = table_add_col(t, "ranking", COL_INT, 7, 0);
 	c.pass = table_add_col(t, "pass", COL_TEXT, 5, 0);
 	c.failed = table_add_col(t, "failed", COL_TEXT, 30, 0);
 	for (size_t si = 0; si < s->nseries; si++) {

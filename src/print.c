@@ -1,11 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* print.c: the plain-text report (see print.h). Placeholder until the pytscope report lands. */
+/* print.c: the plain-text report (see print.h): pytscope 0.2.1's `analyze` layout for
+ * step runs (TIMING, MEMORY, CONVERGENCE, DISTRIBUTED, EFFICIENCY BUDGET, FINDINGS),
+ * the other formats' sections in between, and the SGR color layer. Without color the
+ * bytes equal `pytscope --color never analyze RUN_DIR` (pytscope.md §11). */
 #include "src/print.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/analysis.h"
+#include "model/steps.h"
 #include "model/text.h"
+#include "model/xalloc.h"
+
+#define MB 1048576.0
+#define BAR_CELLS 30
+
+enum { SGR_BOLD = 1, SGR_DIM = 2, SGR_RED = 31, SGR_GREEN = 32, SGR_YELLOW = 33, SGR_CYAN = 36 };
+enum led { LED_HIGH, LED_MED, LED_LOW, LED_GREEN, LED_AMBER };
+enum bar_kind { BAR_PLAIN, BAR_BAD, BAR_GOOD };
 
 bool print_want_color(enum color_mode mode, int fd)
 {
@@ -20,22 +35,441 @@ bool print_want_color(enum color_mode mode, int fd)
 	return isatty(fd);
 }
 
+/* ---- string building ------------------------------------------------------------ */
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	xgrow((void **)&b->s, &b->cap, b->n + n + 1, 1);
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static void PRINTF_LIKE(2, 3) sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	sb_puts(b, s);
+	free(s);
+}
+
+/* text wrapped in SGR codes (one or two codes; 0 = none); empty text is never styled. */
+static void sb_style(struct sbuf *b, const struct print_opts *po, int c1, int c2, const char *text)
+{
+	if (!po->color || !*text || !c1) {
+		sb_puts(b, text);
+		return;
+	}
+	if (c2)
+		sb_printf(b, "\033[%d;%dm%s\033[0m", c1, c2, text);
+	else
+		sb_printf(b, "\033[%dm%s\033[0m", c1, text);
+}
+
+static char *sb_take(struct sbuf *b)
+{
+	return b->s;
+}
+
+/* A data string, sanitized, left-padded to width codepoints (Python's {:<width}). */
+static void sb_pad(struct sbuf *b, const char *s, size_t width)
+{
+	char *safe = text_sanitize_dup(s, 0);
+	sb_puts(b, safe);
+	for (size_t n = text_codepoints(safe); n < width; n++)
+		sb_putn(b, " ", 1);
+	free(safe);
+}
+
+static void sb_safe(struct sbuf *b, const char *s)
+{
+	char *safe = text_sanitize_dup(s, 0);
+	sb_puts(b, safe);
+	free(safe);
+}
+
+static void sb_repeat(struct sbuf *b, const char *glyph, long n)
+{
+	for (long i = 0; i < n; i++)
+		sb_puts(b, glyph);
+}
+
+/* ---- pytscope widgets ------------------------------------------------------------- */
+
+static void led(struct sbuf *b, const struct print_opts *po, enum led l)
+{
+	static const int code[] = { SGR_RED, SGR_YELLOW, SGR_CYAN, SGR_GREEN, SGR_YELLOW };
+	sb_style(b, po, code[l], 0, "●");
+}
+
+static void title(struct sbuf *b, const struct print_opts *po, enum led l, const char *text)
+{
+	led(b, po, l);
+	sb_puts(b, " ");
+	sb_style(b, po, SGR_BOLD, 0, text);
+}
+
+/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. */
+static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum bar_kind kind)
+{
+	long filled = (long)rint(frac * BAR_CELLS);
+	struct sbuf full = { 0 }, empty = { 0 };
+	sb_repeat(&full, "█", filled);
+	sb_repeat(&empty, "░", BAR_CELLS - filled);
+	int color = 0;
+	if (kind != BAR_PLAIN) {
+		double f = kind == BAR_BAD ? frac : 1 - frac;
+		color = f < 1.0 / 3 ? SGR_GREEN : f < 2.0 / 3 ? SGR_YELLOW : SGR_RED;
+	}
+	if (full.s)
+		sb_style(b, po, color, 0, full.s);
+	if (empty.s)
+		sb_style(b, po, SGR_DIM, 0, empty.s);
+	free(full.s);
+	free(empty.s);
+}
+
+/* Sparkline over the finite values (pytscope drops NaN; an Infinity crashes 0.2.1, we
+ * drop it too). Empty when fewer than 2 values. */
+static char *sparkline(const double *v, size_t n)
+{
+	static const char *const ticks[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	double lo = 0, hi = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (k == 0 || v[i] < lo)
+			lo = v[i];
+		if (k == 0 || v[i] > hi)
+			hi = v[i];
+		k++;
+	}
+	if (k < 2)
+		return NULL;
+	double span = hi - lo != 0 ? hi - lo : 1.0;
+	struct sbuf b = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		int t = (int)((v[i] - lo) / span * 8);
+		sb_puts(&b, ticks[t < 7 ? t : 7]);
+	}
+	return sb_take(&b);
+}
+
+/* ---- sections ----------------------------------------------------------------------- */
+
+/* Step times as pytscope's report computes them: a plain left-to-right sum. */
+static double *plain_step_times(struct run *run, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	size_t w = steps_nrecords(m, 0) - n;
+	double *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		double s = 0, x;
+		for (size_t k = 0; k < steps_nmetrics(m); k++)
+			if (steps_metric(m, (int)k)->kind == METRIC_PHASE && steps_value(m, 0, (int)k, w + i, &x))
+				s += x;
+		v[i] = s;
+	}
+	return v;
+}
+
+static char *section_timing(struct run *run, const struct print_opts *po)
+{
+	const struct timing *t = run->steps && steps_nranks(run->steps) ? analysis_timing(run, 0) : NULL;
+	struct sbuf b = { 0 };
+	if (!t || t->n == 0) {
+		sb_puts(&b, "No steps recorded.\n");
+		return sb_take(&b);
+	}
+	double bad = timing_fraction(t, "data") + timing_fraction(t, "comm");
+	char *head = xasprintf("TIMING — %zu steps · %.1f ms/step · %.1f steps/s", t->n,
+			       t->mean_step_time * 1e3, t->steps_per_sec);
+	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
+	free(head);
+	char *tail = xasprintf("   (median %.1f · p95 %.1f ms · CV %.2f)", t->p50 * 1e3, t->p95 * 1e3, t->cv);
+	sb_style(&b, po, SGR_DIM, 0, tail);
+	free(tail);
+	sb_puts(&b, "\n");
+	double *st = plain_step_times(run, t->n);
+	char *spark = sparkline(st, t->n);
+	free(st);
+	if (spark)
+		sb_printf(&b, "  step time  %s  (low→high)\n", spark);
+	free(spark);
+	for (size_t i = 0; i < t->nphase; i++) {
+		const struct timing_phase *p = &t->phase[i];
+		bool is_bad = strcmp(p->name, "data") == 0 || strcmp(p->name, "comm") == 0;
+		sb_puts(&b, "  ");
+		sb_pad(&b, p->name, 10);
+		sb_puts(&b, " ");
+		bar(&b, po, p->fraction, is_bad ? BAR_BAD : BAR_PLAIN);
+		sb_printf(&b, " %5.1f%%  %7.2f ms\n", p->fraction * 100, p->seconds * 1e3);
+	}
+	return sb_take(&b);
+}
+
+static char *section_memory(struct run *run, const struct print_opts *po)
+{
+	if (!run->steps || !steps_nranks(run->steps))
+		return NULL;
+	const struct memory *m = analysis_memory(run, 0);
+	if (!m->has_memory)
+		return NULL;
+	struct sbuf b = { 0 };
+	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, "MEMORY");
+	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", m->peak_alloc / MB, m->peak_reserved / MB);
+	if (m->peak_alloc >= 64 * MB)
+		sb_printf(&b, " · fragmentation %.0f%%", m->fragmentation * 100);
+	sb_puts(&b, "\n");
+	if (m->growth > 0) {
+		char *g = xasprintf("  growth %.2f MB/step", m->growth / MB);
+		sb_style(&b, po, SGR_YELLOW, 0, g);
+		sb_puts(&b, "\n");
+		free(g);
+	}
+	return sb_take(&b);
+}
+
+static void spike_line(struct sbuf *b, const struct print_opts *po, const char *what, const long *v,
+		       size_t n)
+{
+	if (n == 0)
+		return;
+	struct sbuf l = { 0 };
+	sb_printf(&l, "  %s spikes at steps [", what);
+	for (size_t i = 0; i < n && i < 8; i++)
+		sb_printf(&l, "%s%ld", i ? ", " : "", v[i]);
+	sb_puts(&l, "]");
+	sb_style(b, po, SGR_YELLOW, 0, l.s);
+	sb_puts(b, "\n");
+	free(l.s);
+}
+
+static void fmt_g4(char *buf, size_t n, bool have, double v)
+{
+	if (have)
+		snprintf(buf, n, "%.4g", v);
+	else
+		snprintf(buf, n, "n/a");
+}
+
+static char *section_convergence(struct run *run, const struct print_opts *po)
+{
+	if (!run->steps || !steps_nranks(run->steps))
+		return NULL;
+	const struct convergence *c = analysis_convergence(run, 0);
+	if (!c->has_loss)
+		return NULL;
+	struct sbuf b = { 0 };
+	bool bad = c->diverged || strcmp(c->trend, "worsening") == 0;
+	title(&b, po, bad ? LED_HIGH : LED_GREEN, "CONVERGENCE");
+	sb_puts(&b, "\n  loss trend ");
+	int tc = strcmp(c->trend, "improving") == 0 ? SGR_GREEN : bad ? SGR_RED : 0;
+	sb_style(&b, po, tc, 0, c->trend);
+	char best[32], fin[32];
+	fmt_g4(best, sizeof(best), c->has_final, c->best_loss);
+	fmt_g4(fin, sizeof(fin), c->has_final, c->final_loss);
+	sb_printf(&b, " · best %s · final %s\n", best, fin);
+	char *spark = sparkline(c->loss, c->nloss);
+	if (spark) {
+		sb_puts(&b, "  loss   ");
+		sb_style(&b, po, SGR_GREEN, 0, spark);
+		sb_puts(&b, "  (low→high)\n");
+	}
+	free(spark);
+	if (c->diverged) {
+		char *d = xasprintf("  DIVERGED at step %ld", c->diverged_at);
+		sb_style(&b, po, SGR_BOLD, SGR_RED, d);
+		sb_puts(&b, "\n");
+		free(d);
+	}
+	spike_line(&b, po, "loss", c->loss_spikes, c->nloss_spikes);
+	spike_line(&b, po, "grad-norm", c->grad_spikes, c->ngrad_spikes);
+	return sb_take(&b);
+}
+
+static char *section_distributed(struct run *run, const struct print_opts *po)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d)
+		return NULL;
+	struct sbuf b = { 0 };
+	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps", d->world_size, d->n_steps);
+	title(&b, po, d->straggler >= 0 ? LED_HIGH : LED_GREEN, head);
+	free(head);
+	sb_printf(&b, "\n  mean step wall %.1f ms · comm %.0f%% · imbalance CV %.2f\n", d->mean_step_wall * 1e3,
+		  d->mean_comm_fraction * 100, d->imbalance_cv);
+	sb_printf(&b, "  wall lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
+		  d->wall_frac_lost * 100, d->sync_skew * 1e3);
+	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
+	for (size_t r = 0; r < d->world_size; r++) {
+		const struct rank_stat *rs = &d->rank[r];
+		bool strag = d->straggler == (long)r;
+		char *label = xasprintf("rank %d:", rs->rank);
+		sb_puts(&b, "    ");
+		sb_style(&b, po, strag ? SGR_BOLD : 0, SGR_RED, label);
+		free(label);
+		sb_printf(&b, " %7.2f ms · ", rs->mean_compute * 1e3);
+		bar(&b, po, rs->slowest_fraction, strag ? BAR_BAD : BAR_PLAIN);
+		sb_printf(&b, " %4.0f%% (z=%+.1f)", rs->slowest_fraction * 100, rs->straggler_z);
+		if (strag) {
+			sb_puts(&b, "  ");
+			sb_style(&b, po, SGR_BOLD, SGR_RED, "<- straggler");
+		}
+		sb_puts(&b, "\n");
+	}
+	return sb_take(&b);
+}
+
+static char *section_budget(struct run *run, const struct print_opts *po)
+{
+	if (!run->steps || !steps_nranks(run->steps))
+		return NULL;
+	const struct budget *e = analysis_budget(run, 0);
+	if (!e)
+		return NULL;
+	struct sbuf b = { 0 };
+	enum led l = !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
+	title(&b, po, l, "EFFICIENCY BUDGET — wall-time decomposition");
+	sb_puts(&b, "\n");
+	if (e->has_mfu) {
+		char *mfu = xasprintf("%.1f%%", e->mfu * 100);
+		sb_puts(&b, "  MFU ");
+		sb_style(&b, po, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
+		free(mfu);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall\n", e->efficiency * 100, e->wall);
+	} else {
+		sb_printf(&b, "  wall %.2fs over %zu steps (MFU: n/a)\n", e->wall, e->n);
+	}
+	for (int i = 0; i < BUDGET_NLINES; i++) {
+		const struct budget_line *ln = &e->line[i];
+		if (i != BUDGET_USEFUL && ln->seconds <= 0)
+			continue;
+		sb_puts(&b, "  ");
+		sb_pad(&b, ln->name, 17);
+		sb_puts(&b, " ");
+		bar(&b, po, ln->fraction, ln->recoverable ? BAR_BAD : BAR_GOOD);
+		sb_printf(&b, " %5.1f%%  %7.2fs", ln->fraction * 100, ln->seconds);
+		if (ln->recoverable) {
+			sb_puts(&b, " ");
+			sb_style(&b, po, SGR_YELLOW, 0, "(recoverable)");
+		}
+		sb_puts(&b, "\n");
+	}
+	return sb_take(&b);
+}
+
+static char *section_findings(struct run *run, const struct print_opts *po)
+{
+	const struct finding_list *fl = run_findings(run);
+	struct sbuf b = { 0 };
+	if (fl->n == 0) {
+		led(&b, po, LED_GREEN);
+		sb_puts(&b, " ");
+		sb_style(&b, po, SGR_GREEN, 0, "No issues found. Training looks balanced.\n");
+		return sb_take(&b);
+	}
+	enum severity worst = SEV_LOW;
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->v[i].severity < worst)
+			worst = fl->v[i].severity;
+	char *head = xasprintf("FINDINGS (%zu)", fl->n);
+	title(&b, po, (enum led)worst, head);
+	free(head);
+	sb_puts(&b, "\n");
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		char *label = xasprintf("[%s]", severity_label(f->severity));
+		sb_puts(&b, "  ");
+		if (f->severity == SEV_HIGH)
+			sb_style(&b, po, SGR_BOLD, SGR_RED, label);
+		else
+			sb_style(&b, po, f->severity == SEV_MED ? SGR_YELLOW : SGR_CYAN, 0, label);
+		free(label);
+		sb_puts(&b, " ");
+		char *t = text_sanitize_dup(f->title, 0);
+		sb_style(&b, po, SGR_BOLD, 0, t);
+		free(t);
+		sb_puts(&b, "  (");
+		sb_safe(&b, f->id);
+		sb_puts(&b, ")\n        ");
+		sb_safe(&b, f->detail);
+		sb_puts(&b, "\n");
+		if (*f->fix) {
+			char *fix = text_sanitize_dup(f->fix, 0);
+			char *line = xasprintf("        -> %s", fix);
+			sb_style(&b, po, SGR_CYAN, 0, line);
+			sb_puts(&b, "\n");
+			free(line);
+			free(fix);
+		}
+	}
+	return sb_take(&b);
+}
+
+/* ---- report --------------------------------------------------------------------------- */
+
+static bool has_step_records(const struct run *run)
+{
+	return run->steps && steps_nranks(run->steps) > 0 && steps_nrecords(run->steps, 0) > 0;
+}
+
+/* pytscope's run name: run.json name of the lowest rank, else "run". Other formats
+ * (no steps, no trace) use the run's display name. */
+static const char *report_name(const struct run *run)
+{
+	if (run->steps && steps_nranks(run->steps) > 0) {
+		const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
+		return meta->name && *meta->name ? meta->name : "run";
+	}
+	return run->trace ? "run" : run->name;
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
+	bool pytscope_run = run->steps || run->trace;
+	if (!has_step_records(run) && !analysis_distributed(run) && !run->trace && !run->sweep &&
+	    !run->dasf) {
+		char *p = text_sanitize_dup(run->path, 0);
+		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
+		free(p);
+		return 1;
+	}
 	char *(*const sections[])(struct run *, const struct print_opts *) = {
-		print_section_trace, print_section_sweep, print_section_dasf,
+		section_timing, section_memory, section_convergence, section_distributed,
+		print_section_trace, section_budget, print_section_sweep, print_section_dasf,
+		section_findings,
 	};
-	char *name = text_sanitize_dup(run->name, 0);
+	char *name = text_sanitize_dup(report_name(run), 0);
 	char *path = text_sanitize_dup(run->path, 0);
-	fprintf(f, "tscope-tui — %s  (%s)\n", name, path);
+	fprintf(f, "pytscope — %s  (%s)\n\n", name, path);
 	free(name);
 	free(path);
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+	bool first = true;
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
+		if (!pytscope_run && i < 3)
+			continue; /* TIMING/MEMORY/CONVERGENCE belong to pytscope runs */
 		char *s = sections[i](run, po);
-		if (s) {
-			fprintf(f, "\n%s", s);
-			free(s);
+		if (s && *s) {
+			fprintf(f, "%s%s", first ? "" : "\n", s);
+			first = false;
 		}
+		free(s);
 	}
 	return 0;
 }

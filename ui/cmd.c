@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 #include "model/registry.h"
+#include "model/sweep.h"
 #include "model/table.h"
 #include "ui/app.h"
 
@@ -156,6 +157,8 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
 	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
+	{ .name = "objective", .args = "METRIC:W,...", .help = "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3 (empty clears)", .model = sweep_cmd_objective },
+	{ .name = "constraint", .args = "EXPR|clear", .help = "add a sweep constraint, e.g. ttft_p99<10 ('clear' removes all)", .model = sweep_cmd_constraint },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);

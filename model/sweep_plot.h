@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_plot.h: a text plot of one metric against the swept stimulus, as rows of
+ * glyphs (pure: no curses, so it is unit-tested and drawn by ui/pane_sweep.c). Points,
+ * removed outliers, the fitted line, a horizontal target line and a vertical estimate
+ * line are marked; UTF-8 glyphs or an ASCII fallback. sweep_plot_from_run() builds the
+ * spec for a GenAI-Perf series or a NAT calculator file. */
+#ifndef MODEL_SWEEP_PLOT_H
+#define MODEL_SWEEP_PLOT_H
+
+#include "model/base.h"
+
+struct run;
+
+#define PLOT_MAX_POINTS 256
+
+struct plot_spec {
+	char title[96];
+	char xlabel[32], ylabel[48];
+	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];
+	bool outlier[PLOT_MAX_POINTS];
+	size_t n;
+	bool has_line;
+	double slope, intercept;  /* y = slope * x + intercept, in plotted units */
+	bool has_target;
+	double target;            /* horizontal line at y = target */
+	bool has_estimate;
+	double estimate;          /* vertical line at x = estimate (target concurrency) */
+};
+
+/* Render into h rows of exactly w display columns (w >= 20, h >= 5): a y-axis label
+ * gutter, the plot area, an x axis and an x label row. Returns a malloc'd array of h
+ * malloc'd UTF-8 strings (free with plot_free), or NULL when there is nothing to plot. */
+char **plot_render(const struct plot_spec *p, int w, int h, bool ascii);
+void plot_free(char **rows, int h);
+
+/* What to plot. */
+enum plot_kind { PLOT_LATENCY, PLOT_THROUGHPUT, PLOT_KINDS };
+/* Number of plottable sources: GenAI-Perf series with a stimulus, then NAT files. */
+size_t sweep_plot_count(struct run *run);
+/* Fill spec for source idx (< sweep_plot_count) and kind. For NAT, latency plots the
+ * p95 LLM latency and throughput the p95 workflow runtime (both with their fits).
+ * Returns false when the source has no data for that kind. */
+bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struct plot_spec *p);
+
+#endif

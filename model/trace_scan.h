@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* trace_scan.h: streaming reader for Chrome/Kineto trace JSON (plain or gzip).
+ *
+ * The document is never tokenized as a whole (jsmn offsets are int, and a token array
+ * for a 1 GB trace is 2 GB): a quote-aware scanner walks the top-level object, finds
+ * each element of `traceEvents` (or of a bare top-level array) and hands its bytes to
+ * the event callback, one event at a time. Only that event's bytes are contiguous in
+ * memory, so RSS is the read buffer plus whatever the callback keeps.
+ *
+ * Offsets are 64-bit byte offsets into the (decompressed) document. Broken input keeps
+ * everything read before the problem: a truncated file or gzip stream ends the scan
+ * with `truncated` set; a structural error inside the event array is reported through
+ * the error callback and the scanner resynchronises at the next '{'. */
+#ifndef MODEL_TRACE_SCAN_H
+#define MODEL_TRACE_SCAN_H
+
+#include "model/base.h"
+
+struct tscan_cb {
+	/* One element of traceEvents: js[0..len) is a complete JSON object. */
+	void (*event)(void *ud, const char *js, size_t len, uint64_t off);
+	/* A top-level member other than traceEvents whose key is in `meta_keys`
+	 * (NULL-terminated); js[0..len) is the complete value. */
+	void (*meta)(void *ud, const char *key, const char *js, size_t len, uint64_t off);
+	const char *const *meta_keys;
+	/* A problem at byte offset off (the scan goes on unless it is fatal). */
+	void (*error)(void *ud, uint64_t off, const char *msg);
+	/* Bytes of the input file consumed since the last call (for progress). */
+	void (*progress)(void *ud, long long bytes);
+};
+
+struct tscan_result {
+	uint64_t bytes;        /* document bytes scanned */
+	size_t events;         /* event objects handed to the callback */
+	size_t errors;         /* error callbacks made */
+	bool truncated;        /* input ended early (truncated file or gzip stream) */
+	bool found_events;     /* a traceEvents array (or a bare array) was seen */
+	int err;               /* errno when the file could not be read, else 0 */
+};
+
+/* Scan the file at path (gzip when it starts with the gzip magic). Returns 0 when the
+ * scan reached the end of the document, -1 otherwise (see res). */
+int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tscan_result *res);
+/* Same over an in-memory document (tests). */
+int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
+	      struct tscan_result *res);
+/* True when the first bytes of the file (decompressed) look like a Chrome trace: a
+ * top-level object holding "traceEvents" within the first `limit` bytes, or a bare
+ * array whose first element is an object with "ph". */
+bool tscan_probe(const char *path, size_t limit);
+
+#endif

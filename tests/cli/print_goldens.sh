@@ -1,0 +1,80 @@
+#!/bin/sh
+# print_goldens.sh: `--print` is byte-identical to pytscope 0.2.1 `--color never analyze`
+# for the spec's fixtures F1 and F2 (goldens tests/cli/f1.out, f2.out; UPDATE=1 rewrites
+# them), plus the color layer, --warmup, --flops-per-step/--peak-tflops, exit codes,
+# --help and --version.
+set -u
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_fixtures"
+[ -x "$gen" ] || gen="$TSCOPE_BUILD/tests/gen_fixtures"
+cd "$TSCOPE_TMP" || exit 1
+mkdir -p fx
+"$gen" f1 fx/f1 && "$gen" f2 fx/f2 || { notok "fixtures generated"; exit 1; }
+
+for f in f1 f2; do
+	golden="$TSCOPE_ROOT/tests/cli/$f.out"
+	"$TSCOPE_BIN" --print --color never "fx/$f" >"$f.got" 2>"$f.err"
+	rc=$?
+	if [ "${UPDATE:-0}" = 1 ]; then cp "$f.got" "$golden"; fi
+	check "$f: exit status 0" '[ "$rc" -eq 0 ]'
+	if cmp -s "$f.got" "$golden"; then ok "$f: output byte-identical to the golden"; else
+		notok "$f: output byte-identical to the golden"; diff "$golden" "$f.got" | sed 's/^/# /' | head -20; fi
+done
+
+# Color: SGR only, and stripping it gives the plain text exactly.
+"$TSCOPE_BIN" --print --color always fx/f2 >c.got
+check "--color always emits SGR" 'grep -q "$(printf "\033")\[" c.got'
+sed 's/\x1b\[[0-9;]*m//g' c.got >c.plain
+check "stripping SGR gives the plain report" 'cmp -s c.plain "$TSCOPE_ROOT/tests/cli/f2.out"'
+FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >fc.got
+check "FORCE_COLOR turns color on off a tty" 'cmp -s fc.got c.got'
+NO_COLOR=1 FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >nc.got
+check "NO_COLOR wins over FORCE_COLOR" 'cmp -s nc.got "$TSCOPE_ROOT/tests/cli/f2.out"'
+"$TSCOPE_BIN" fx/f2 >auto.got
+check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_ROOT/tests/cli/f2.out"'
+
+# Options of analyze.
+"$TSCOPE_BIN" --print --color never --warmup 10 fx/f1 >w.got
+check "--warmup skips the first records" 'grep -q "^● TIMING — 50 steps" w.got'
+"$TSCOPE_BIN" --print --color never --flops-per-step 1e10 --peak-tflops 1 fx/f2 >m.got
+check "--flops-per-step/--peak-tflops give an MFU line" 'grep -q "^  MFU 76.9%  ·  useful compute 76.9% of 0.65s wall" m.got'
+"$TSCOPE_BIN" --print --color never --peak-tflops 624 fx/f1 >p.got
+check "--peak-tflops overrides run.json" 'grep -q "^  MFU 1.4%" p.got'
+
+# Exit codes.
+mkdir -p empty
+"$TSCOPE_BIN" --print empty >e.out 2>e.err
+rc=$?
+check "nothing found: exit 1" '[ "$rc" -eq 1 ]'
+check "nothing found: pytscope message on stderr" 'grep -qx "No steps or trace found in '"'"'empty'"'"'." e.err'
+check "nothing found: no stdout" '[ ! -s e.out ]'
+"$TSCOPE_BIN" --print does-not-exist >/dev/null 2>e2.err
+rc=$?
+check "missing dir: exit 1" '[ "$rc" -eq 1 ]'
+"$TSCOPE_BIN" --no-such-option fx/f1 >/dev/null 2>&1
+rc=$?
+check "usage error: exit 2" '[ "$rc" -eq 2 ]'
+"$TSCOPE_BIN" --warmup abc fx/f1 >/dev/null 2>&1
+rc=$?
+check "bad --warmup value: exit 2" '[ "$rc" -eq 2 ]'
+"$TSCOPE_BIN" --help >h.out 2>&1
+rc=$?
+check "--help: exit 0 and lists --print" '[ "$rc" -eq 0 ] && grep -q -- "--print" h.out'
+"$TSCOPE_BIN" --version >v.out 2>&1
+rc=$?
+check "--version: exit 0, one line" '[ "$rc" -eq 0 ] && [ "$(wc -l <v.out)" -eq 1 ] && grep -q "^tscope-tui " v.out'
+
+# pytscope crashes on an Infinity loss; we report it as diverged.
+mkdir -p inf
+printf '{"step":0,"phases":{"forward":0.01},"scalars":{"loss":1.0}}\n{"step":1,"phases":{"forward":0.01},"scalars":{"loss":Infinity}}\n{"phases":{"forward":0.01}}\n' >inf/steps.jsonl
+"$TSCOPE_BIN" --print --color never inf >i.out 2>i.err
+rc=$?
+check "Infinity loss: exit 0" '[ "$rc" -eq 0 ]'
+check "Infinity loss: DIVERGED at step 1" 'grep -q "^  DIVERGED at step 1$" i.out && grep -q "CONVERGENCE.DIVERGED" i.out'
+check "line without step: noted on stderr" 'grep -q "data-quality note" i.err'
+
+echo "1..$n"

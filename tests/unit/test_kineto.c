@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* test_kineto.c: the Kineto trace loader and analyses on fixtures generated here:
+ * pytscope's synthetic exposed-comm trace (spec §12), truncated gzip, invalid JSON
+ * mid-file, events missing fields, string pid/tid and legacy categories, fractional-ns
+ * ts with baseTimeNanoseconds, rank discovery, classification, the last-step rule,
+ * steps published from ProfilerStep#N and the heatmap drill-down table. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "model/classify.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/steps.h"
+#include "model/table.h"
+#include "model/trace.h"
+#include "model/trace_scan.h"
+#include "model/xalloc.h"
+#include "src/print.h"
+#include "tests/tap.h"
+
+static char tmpdir[256];
+
+static char *tmp_path(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static void write_file(const char *path, const char *s, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	fwrite(s, 1, n, f);
+	fclose(f);
+}
+
+static void write_gz(const char *path, const char *s, size_t n)
+{
+	gzFile g = gzopen(path, "wb");
+	gzwrite(g, s, (unsigned)n);
+	gzclose(g);
+}
+
+static struct run *open_one(const char *path, const struct opts *o)
+{
+	static const struct opts dflt;
+	const char *paths[1] = { path };
+	return run_open(paths, 1, o ? o : &dflt, NULL);
+}
+
+static bool has_diag(const struct run *run, const char *needle, long long *off)
+{
+	for (size_t i = 0; i < run->diags.n; i++)
+		if (strstr(run->diags.v[i].msg, needle)) {
+			if (off)
+				*off = run->diags.v[i].offset;
+			return true;
+		}
+	return false;
+}
+
+/* pytscope examples/exposed_comm.py: 6 steps, sgemm [base, +8000], allreduce [+4000, +6000] */
+static char *synthetic_trace(void)
+{
+	char *s = xstrdup("{\"traceEvents\": [\n");
+	for (int k = 0; k < 6; k++) {
+		long base = 10000L * k;
+		char *n = xasprintf("%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm_backward\",\"pid\":0,"
+				    "\"tid\":7,\"ts\":%ld,\"dur\":8000},\n{\"ph\":\"X\",\"cat\":\"kernel\","
+				    "\"name\":\"ncclDevKernel_AllReduce_Sum\",\"pid\":0,\"tid\":8,\"ts\":%ld,"
+				    "\"dur\":6000}%s\n", s, base, base + 4000, k < 5 ? "," : "");
+		free(s);
+		s = n;
+	}
+	char *n = xasprintf("%s]}\n", s);
+	free(s);
+	return n;
+}
+
+static void test_synthetic_pytscope(void)
+{
+	char *js = synthetic_trace(), *dir = tmp_path("synth");
+	mkdir(dir, 0755);
+	char *p = xasprintf("%s/trace.json", dir);
+	write_file(p, js, strlen(js));
+	struct run *run = open_one(dir, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->n == 1, "pytscope run dir: trace.json found");
+	const struct trace_pysum *s = trace_pysum(ts, 0);
+	is_dbl(s->comm, 0.036, 1e-12, "comm 36.0 ms");
+	is_dbl(s->exposed, 0.012, 1e-12, "exposed 12.0 ms");
+	is_dbl(s->wall, 0.060, 1e-12, "wall 60 ms");
+	is_int(s->n_comm, 6, "6 comm kernels");
+	struct print_opts po = { .color = false };
+	char *sec = print_section_trace(run, &po);
+	is_str(sec, "● COMMUNICATION OVERLAP — from kernel trace\n"
+		    "  comm 36.0 ms · overlapped 67% · exposed 12.0 ms (20% of wall)\n"
+		    "  by collective: all_reduce 36.0ms\n", "COMMUNICATION OVERLAP section");
+	free(sec);
+	const struct finding_list *fl = run_findings(run);
+	const struct finding *f = NULL;
+	for (size_t i = 0; i < fl->n; i++)
+		if (strcmp(fl->v[i].id, "DIST.EXPOSED_COMM") == 0)
+			f = &fl->v[i];
+	ok(f && f->severity == SEV_HIGH, "DIST.EXPOSED_COMM is HIGH");
+	if (f)
+		is_str(f->detail, "20% of wall time is *exposed* communication — collective time that does not "
+				  "overlap any compute kernel. Only 67% of the 36.0 ms of communication is hidden "
+				  "behind compute.", "EXPOSED_COMM detail text");
+	const struct trace_hta *h = trace_hta(ts, 0);
+	ok(!h->have_gpu, "HTA ignores kernels without args.stream");
+	run_free(run);
+	free(p);
+	free(dir);
+	free(js);
+}
+
+static const char broken_events[] =
+	"{\"schemaVersion\":1,\"traceEvents\":[\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":10,\"args\":{\"stream\":7}},\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"ts\":120,\"dur\":5]},\n"
+	"garbage,\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":130},\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":140,\"dur\":10,\"args\":{\"stream\":7}}\n"
+	"]}\n";
+
+static void test_invalid_json_mid_file(void)
+{
+	char *p = tmp_path("broken.json");
+	write_file(p, broken_events, strlen(broken_events));
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->n == 1 && ts->r[0]->nk == 2, "the two good kernels around the bad ones are kept");
+	long long off = -1;
+	ok(has_diag(run, "invalid JSON in a trace event", &off), "invalid event reported");
+	const char *bad = strstr(broken_events, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\"");
+	is_int(off, bad - broken_events, "... at its byte offset");
+	ok(has_diag(run, "unexpected 'g' in traceEvents", &off), "garbage between events reported");
+	is_int(off, strstr(broken_events, "garbage") - broken_events, "... at its byte offset");
+	ok(has_diag(run, "without a name, ts or dur", NULL), "event missing dur reported");
+	is_int(run->src[0].skipped, 2, "source counts two skipped events");
+	run_free(run);
+	free(p);
+}
+
+static void test_truncated_gzip(void)
+{
+	char *js = synthetic_trace(), *p = tmp_path("trunc.json.gz");
+	/* repeat the events so the stream is long enough to cut in the middle */
+	size_t n = strlen(js);
+	write_gz(p, js, n);
+	struct stat st;
+	stat(p, &st);
+	FILE *f = fopen(p, "rb");
+	char *gz = xmalloc((size_t)st.st_size);
+	fread(gz, 1, (size_t)st.st_size, f);
+	fclose(f);
+	write_file(p, gz, (size_t)st.st_size * 2 / 3);
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->n == 1 && ts->r[0]->nk > 0 && ts->r[0]->nk < 12, "truncated gzip keeps the events read");
+	ok(run->nsrc == 1 && run->src[0].partial, "source flagged partial");
+	ok(has_diag(run, "unexpected end of file", NULL), "truncation reported with an offset");
+	run_free(run);
+	free(gz);
+	free(p);
+	free(js);
+}
+
+static void test_gzip_and_mem_scan(void)
+{
+	char *js = synthetic_trace(), *p = tmp_path("ok.pt.trace.json.gz");
+	write_gz(p, js, strlen(js));
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->r[0]->nk == 12 && !run->src[0].partial, "complete gzip trace loads 12 kernels");
+	run_free(run);
+	struct tscan_result res;
+	const struct tscan_cb cb = { 0 };
+	ok(tscan_mem(js, strlen(js), &cb, NULL, &res) == 0 && res.events == 12, "in-memory scan counts events");
+	ok(tscan_mem(js, strlen(js) - 20, &cb, NULL, &res) < 0 && res.truncated, "cut document is truncated");
+	free(p);
+	free(js);
+}
+
+static void test_variants(void)
+{
+	/* legacy 2021 schema: string pid/tid, "Kernel"/"Runtime" categories, tid "stream 7" */
+	static const char legacy[] =
+		"{\"schemaVersion\":1,\"traceEvents\":[\n"
+		"{\"ph\":\"X\",\"cat\":\"Runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":\"1234\",\"tid\":\"1234\",\"ts\":90,\"dur\":5,\"args\":{\"correlation\":11}},\n"
+		"{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"volta_sgemm\",\"pid\":\"0\",\"tid\":\"stream 7\",\"ts\":100,\"dur\":10,\"args\":{\"correlation\":11,\"external id\":3}},\n"
+		"{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":1,\"dur\":1000}\n"
+		"]}";
+	char *p = tmp_path("worker3.1623143089861.pt.trace.json");
+	write_file(p, legacy, strlen(legacy));
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->r[0]->nk == 1 && ts->r[0]->k[0].stream == 7, "legacy tid \"stream 7\" gives stream 7");
+	is_int(ts ? ts->r[0]->rank : -1, 3, "rank 3 from the file name (worker3)");
+	ok(has_diag(run, "taken from the file name", NULL), "rank source noted");
+	ok(has_diag(run, "no communication kernel matched", NULL), "zero-comm diagnostic");
+	run_free(run);
+	free(p);
+
+	/* newest schema: baseTimeNanoseconds after the events, fractional-ns ts */
+	static const char fracns[] =
+		"{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":5,\"world_size\":8},\"traceEvents\":[\n"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)\",\"pid\":0,\"tid\":7,\"ts\":4458676522690.655,\"dur\":1.001,\"args\":{\"stream\":7}}\n"
+		"],\"baseTimeNanoseconds\":1711964646000000000}";
+	p = tmp_path("newest.json");
+	write_file(p, fracns, strlen(fracns));
+	run = open_one(p, NULL);
+	ts = trace_get(run);
+	ok(ts && ts->r[0]->rank == 5, "rank from distributedInfo");
+	ok(ts && ts->r[0]->k[0].ts == 1711964646000000000LL + 4458676522690655LL, "fractional-ns ts kept exactly");
+	ok(ts && ts->r[0]->k[0].dur == 1001, "dur 1.001 us = 1001 ns");
+	ok(ts && ts->r[0]->name_cls[0] == KC_COMMUNICATION, "ncclDevKernel is communication");
+	run_free(run);
+	free(p);
+	int64_t ns;
+	ok(trace_parse_us("1694128201435418", 16, &ns) && ns == 1694128201435418000LL, "16-digit us exact");
+	ok(trace_parse_us("68.0", 4, &ns) && ns == 68000, "68.0 us");
+	ok(trace_parse_us("1.5e3", 5, &ns) && ns == 1500000, "exponent form");
+	ok(!trace_parse_us("abc", 3, &ns), "not a number");
+}
+
+static void test_classification(void)
+{
+	char *p = tmp_path("classes.txt");
+	const char *rules = "# my rules\ncommunication ^my_allreduce\nmemory   copy_engine\nbogus line\n";
+	write_file(p, rules, strlen(rules));
+	char err[512];
+	struct kclassifier *c = kclass_new(p, err, sizeof(err));
+	ok(strstr(err, ":4:") != NULL, "bad rule line reported with its number");
+	is_int(kclass_of(c, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"), KC_COMMUNICATION, "NCCL");
+	is_int(kclass_of(c, "ncclDevKernel_Generic"), KC_COMMUNICATION, "RCCL/new NCCL");
+	is_int(kclass_of(c, "hcclAllReduce"), KC_COMMUNICATION, "hccl");
+	is_int(kclass_of(c, "void nvshmemi_transfer_kernel<int>()"), KC_COMMUNICATION, "NVSHMEM");
+	is_int(kclass_of(c, "void dpsk::ep::internode::dispatch<8>(int*)"), KC_COMMUNICATION, "DeepEP");
+	is_int(kclass_of(c, "Memcpy DtoH (Device -> Pinned)"), KC_MEMORY, "Memcpy");
+	is_int(kclass_of(c, "Memset (Device)"), KC_MEMORY, "Memset");
+	is_int(kclass_of(c, "volta_sgemm_128x64_nn"), KC_COMPUTATION, "gemm is computation");
+	is_int(kclass_of(c, "cudaStreamSynchronize"), KC_OTHER, "Sync is other");
+	is_int(kclass_of(c, "my_allreduce_kernel"), KC_COMMUNICATION, "user rule");
+	is_int(kclass_of(c, "a_copy_engine_op"), KC_MEMORY, "user rule anywhere in the name");
+	kclass_free(c);
+	free(p);
+}
+
+/* Two ranks, ProfilerStep#1 and #2; step 2 is dropped by the last-step rule. */
+static char *two_step_rank(int rank, int slow)
+{
+	char *s = xasprintf("{\"distributedInfo\":{\"rank\":%d},\"traceEvents\":[\n", rank);
+	for (int st = 1; st <= 2; st++) {
+		long t0 = 1000L * st;
+		int c = 10 * st + rank * 100;
+		char *n = xasprintf(
+			"%s{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":1,\"ts\":%ld,\"dur\":900},\n"
+			"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%ld,\"dur\":5,\"args\":{\"correlation\":%d}},\n"
+			"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%ld,\"dur\":5,\"args\":{\"correlation\":%d}},\n"
+			"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%ld,\"dur\":300,\"args\":{\"stream\":7,\"correlation\":%d}},\n"
+			"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float\",\"pid\":0,\"tid\":20,\"ts\":%ld,\"dur\":%d,\"args\":{\"stream\":20,\"correlation\":%d}}%s\n",
+			s, st, t0, t0 + 10, c, t0 + 20, c + 1, t0 + 50, c, t0 + 200 + slow, 400 - slow, c + 1,
+			st == 2 ? "" : ",");
+		free(s);
+		s = n;
+	}
+	char *n = xasprintf("%s]}", s);
+	free(s);
+	return n;
+}
+
+static void test_last_step_steps_and_drilldown(void)
+{
+	char *dir = tmp_path("ranks");
+	mkdir(dir, 0755);
+	for (int r = 0; r < 2; r++) {
+		char *js = two_step_rank(r, r == 1 ? 100 : 0);
+		char *p = xasprintf("%s/rank%d.%d.pt.trace.json", dir, r, 17 + r);
+		write_file(p, js, strlen(js));
+		free(p);
+		free(js);
+	}
+	struct run *run = open_one(dir, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->n == 2, "directory of per-rank traces: two ranks");
+	const struct trace_hta *h = trace_hta(ts, 0);
+	is_int(h->nevents, 2, "last step dropped: 2 of 4 GPU events kept");
+	is_dbl(h->kernel_us, 550, 1e-9, "kernel time = first start to last end of step 1");
+	is_dbl(h->compute_us, 300, 1e-9, "compute time");
+	is_dbl(h->idle_us, 0, 1e-9, "idle = kernel time - union");
+	is_dbl(h->overlap_pct, 37.5, 1e-9, "comm/comp overlap 150/400");
+	ok(h->nidle == 2 && h->idle[0].stream == 7, "idle streams in order of appearance");
+	int strag[2];
+	is_int(trace_stragglers(ts, strag), 2, "two straggler candidates");
+	ok(run->steps && steps_nranks(run->steps) == 2, "ProfilerStep#N published as steps");
+	int m_comm = run->steps ? steps_metric_find(run->steps, METRIC_PHASE, "comm") : -1;
+	double v = -1;
+	ok(m_comm >= 0 && steps_value(run->steps, 0, m_comm, 0, &v) && fabs(v - 250e-6) < 1e-12,
+	   "step comm phase = exposed communication (250 us)");
+	char err[128];
+	struct table *t = trace_kernels_table(run, 1, 2, err, sizeof(err));
+	ok(t && t->nrow == 2, "drill-down: rank 1 step 2 has two kernels");
+	table_free(t);
+	t = trace_kernels_table(run, 1, 99, err, sizeof(err));
+	ok(!t && strstr(err, "step 99"), "drill-down outside the trace says why");
+	const struct view_def *vd = registry_view("kernel_breakdown");
+	t = vd ? vd->build(run, err, sizeof(err)) : NULL;
+	ok(t && t->nrow > 0, "kernel_breakdown view builds");
+	table_free(t);
+	run_free(run);
+	free(dir);
+}
+
+int main(void)
+{
+	const char *base = getenv("TSCOPE_TMP");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/kineto.XXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	test_synthetic_pytscope();
+	test_invalid_json_mid_file();
+	test_truncated_gzip();
+	test_gzip_and_mem_scan();
+	test_variants();
+	test_classification();
+	test_last_step_steps_and_drilldown();
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		return 1;
+	free(cmd);
+	return tap_done();
+}

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: MIT */
+/* test_sweep.c: the sweep loaders end to end (run_open -> model -> views): the real
+ * GenAI-Perf medium sweep (recomputed metrics pinned against its own CSV/JSON; skipped
+ * when ../shared is absent), generated streaming exports, export CSVs with thousands
+ * separators / N/A / BOM / telemetry, analyze CSV, checkpoint.json, NAT calculator
+ * output (both layouts), Cerebras performance.json (both shapes), objectives and
+ * constraints, and bad files that must give diagnostics, not crashes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/sweep.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+
+static char tmpdir[256];
+
+static char *fixture(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, rel);
+	for (char *p = path + strlen(tmpdir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "wb");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+static struct run *open_one(const char *path, const struct opts *o)
+{
+	const char *paths[] = { path };
+	return run_open(paths, 1, o, NULL);
+}
+
+static bool has_diag(const struct run *run, const char *needle)
+{
+	for (size_t i = 0; i < run->diags.n; i++)
+		if (strstr(run->diags.v[i].msg, needle))
+			return true;
+	return false;
+}
+
+static struct table *view(struct run *run, const char *name)
+{
+	char err[128];
+	const struct view_def *v = registry_view(name);
+	return v ? v->build(run, err, sizeof(err)) : NULL;
+}
+
+static double cell_num(const struct table *t, size_t row, const char *col)
+{
+	int c = table_col_index(t, col);
+	const struct table_cell *x = c >= 0 && row < t->nrow ? table_cell(t, row, c) : NULL;
+	return x && x->present ? x->num : NAN;
+}
+
+static const char *cell_text(const struct table *t, size_t row, const char *col)
+{
+	int c = table_col_index(t, col);
+	const struct table_cell *x = c >= 0 && row < t->nrow ? table_cell(t, row, c) : NULL;
+	return x && x->present ? x->text : "";
+}
+
+/* ---------------------------------------------------------------------------------
+ * Real medium sweep */
+
+static void close_rel(double got, double want, const char *what, const char *cfg)
+{
+	ok(fabs(got - want) <= 1e-9 * fmax(1, fabs(want)), "%s: recomputed %s matches the export",
+	   cfg, what);
+	if (fabs(got - want) > 1e-9 * fmax(1, fabs(want)))
+		printf("#   got %.17g want %.17g\n", got, want);
+}
+
+static void test_real_medium(void)
+{
+	const char *root = "../shared/real/genai-perf-medium";
+	struct stat st;
+	if (stat(root, &st) != 0) {
+		tap_skip("../shared/real/genai-perf-medium is absent");
+		return;
+	}
+	struct opts o = { 0 };
+	struct run *run = open_one(root, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 4, "real medium sweep: 4 configs");
+	if (!s || s->ncfg != 4) {
+		run_free(run);
+		return;
+	}
+	sweep_derive(run);
+	is_int(s->nseries, 1, "one series");
+	is_int(s->series[0].stim, ST_CONCURRENCY, "swept stimulus is concurrency");
+	static const double want_c[] = { 1, 10, 25, 50 };
+	static const enum sweep_metric ms[] = { SM_LATENCY, SM_TTFT };
+	for (size_t i = 0; i < 4; i++) {
+		const struct sweep_cfg *c = &s->cfg[s->series[0].cfg[i]];
+		is_dbl(c->stim[ST_CONCURRENCY], want_c[i], 0, "series sorted by concurrency");
+		ok(c->has_calc && c->has_stored, "%s: stored and recomputed", c->name);
+		for (size_t m = 0; m < ARRAY_LEN(ms); m++)
+			for (int k = 0; k < SS_N; k++)
+				close_rel(c->calc.v[ms[m]][k], c->stored.v[ms[m]][k],
+					  sweep_stat_name(k), sweep_metric_info(ms[m])->name);
+		close_rel(c->calc.v[SM_RPS][SS_AVG], c->stored.v[SM_RPS][SS_AVG], "request_throughput", c->name);
+		close_rel(c->calc.v[SM_COUNT][SS_AVG], c->stored.v[SM_COUNT][SS_AVG], "request_count", c->name);
+		close_rel(c->calc.v[SM_TPS][SS_AVG], c->stored.v[SM_TPS][SS_AVG], "output_token_throughput",
+			  c->name);
+	}
+	const struct sweep_cfg *c10 = &s->cfg[s->series[0].cfg[1]];
+	is_dbl(c10->calc.v[SM_COUNT][SS_AVG], 26, 0, "c10: 26 requests");
+	is_dbl(c10->calc.v[SM_LATENCY][SS_AVG], 9611.462467961537, 1e-8, "c10: mean latency 9611.46 ms");
+	is_dbl(c10->calc.v[SM_RPS][SS_AVG], 0.9143702288467201, 1e-12, "c10: 0.914 req/s");
+	ok(!has_diag(run, "recomputed"), "no recompute mismatch diagnostics");
+	ok(!has_diag(run, "in the CSV but"), "CSV agrees with JSON");
+	struct table *t = view(run, "sweep");
+	ok(t && t->nrow == 4, "sweep view has 4 rows");
+	if (t) {
+		is_dbl(cell_num(t, 1, "latency_p99"), 19113.67754225, 1e-9, "sweep view latency_p99 of c10");
+		ok(table_col_index(t, "itl_p90") < 0, "no ITL column for a non-streaming sweep");
+		table_free(t);
+	}
+	t = view(run, "sizing");
+	ok(t && t->nrow == 1 && strcmp(cell_text(t, 0, "source"), "genai-perf") == 0,
+	   "sizing view: the GenAI-Perf p95 latency fit");
+	table_free(t);
+	run_free(run);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Synthetic streaming export (SSE chunks, [DONE], empty chunk, usage) */
+
+#define T0 "1700000000000000000"
+
+static const char *stream_raw =
+	"{\"experiments\":[{\"experiment\":{\"mode\":\"concurrency\",\"value\":4},\"requests\":["
+	"{\"timestamp\":" T0 ",\"request_inputs\":{\"payload\":\"{}\"},"
+	"\"response_timestamps\":[1700000000100000000,1700000000120000000,1700000000130000000,"
+	"1700000000140000000,1700000000150000000],\"response_outputs\":["
+	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: \\n\\n\"},"
+	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}]},"
+	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000210000000,"
+	"1700000000260000000,1700000000270000000],\"response_outputs\":["
+	"{\"response\":\"data: {\\\"choices\\\":[]}\"},"
+	"{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":3}}\"},"
+	"{\"response\":\"data: [DONE]\"}]},"
+	"{\"timestamp\":1700000000020000000,\"response_timestamps\":[],\"response_outputs\":[]},"
+	"{\"timestamp\":1700000000030000000,\"response_timestamps\":[1700000000330000000,1700000000331000000],"
+	"\"response_outputs\":[{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":1}}\"},"
+	"{\"response\":\"data: [DONE]\"}]},"
+	"{\"timestamp\":\"bad\"}"
+	"],\"window_boundaries\":[]}],\"version\":\"0.0.0\",\"service_kind\":\"openai\",\"endpoint\":\"v1/chat/completions\"}";
+
+static void test_streaming(void)
+{
+	char *p = fixture("stream/m-openai-chat-concurrency4/profile_export.json", stream_raw);
+	struct opts o = { 0 };
+	struct run *run = open_one(p, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 1 && s->cfg[0].has_calc, "streaming export loads as one recomputed config");
+	if (s && s->ncfg == 1) {
+		const struct sweep_stats *c = &s->cfg[0].calc;
+		is_dbl(c->v[SM_COUNT][SS_AVG], 3, 0, "3 requests with responses");
+		is_dbl(c->v[SM_RPS][SS_AVG], 4 / 0.33, 1e-9, "throughput counts every request: 4 / 0.33 s");
+		is_dbl(c->v[SM_LATENCY][SS_AVG], 230, 1e-9, "latency avg 230 ms ([DONE] and empty chunk dropped)");
+		is_dbl(c->v[SM_LATENCY][SS_P90], 290, 1e-9, "latency p90 290 ms (numpy linear)");
+		is_dbl(c->v[SM_TTFT][SS_AVG], 200, 1e-9, "TTFT avg 200 ms");
+		is_dbl(c->v[SM_TTST][SS_AVG], 35, 1e-9, "TTST avg 35 ms (two requests)");
+		is_dbl(c->v[SM_ITL][SS_AVG], 17.5, 1e-9, "ITL avg 17.5 ms from usage tokens");
+		is_dbl(c->v[SM_TPS_USER][SS_MAX], 100, 1e-9, "per-user throughput max 100 tok/s");
+		is_dbl(c->v[SM_OSL][SS_AVG], 3, 1e-12, "OSL avg 3 from usage");
+		is_dbl(c->v[SM_TPS][SS_AVG], 9 / 0.33, 1e-9, "output token throughput 9 tokens / 0.33 s");
+		is_dbl(s->cfg[0].stim[ST_CONCURRENCY], 4, 0, "concurrency from the experiment");
+		ok(run->src[0].skipped == 1 && has_diag(run, "integer timestamp"),
+		   "request with a bad timestamp skipped with a diagnostic");
+	}
+	run_free(run);
+	free(p);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Export CSV: BOM, CRLF, thousands separators, N/A, telemetry tables */
+
+static const char *export_csv =
+	"\xEF\xBB\xBFMetric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+	"Time To First Token (ms),\"1,234.50\",N/A,\"2,000.00\",1.00,1.00,1.00,1.00,\"1,100.25\",1.00,1.00,1.00,1.00\r\n"
+	"Request Latency (ms),\"9,182.22\",1.00,2.00,\"12,000.00\",3.00,3.00,3.00,3.00,3.00,3.00,3.00,3.00\r\n"
+	"Inter Token Latency (ms),12.50,1.00,2.00,30.00,3.00,20.00,3.00,3.00,3.00,3.00,3.00,3.00\r\n"
+	"Mystery Metric (ms),1.00\r\n"
+	"\r\n"
+	"Metric,Value\r\n"
+	"Output Token Throughput (tokens/sec),\"1,408.83\"\r\n"
+	"Request Throughput (per sec),0.94\r\n"
+	"Request Count (count),27.00\r\n"
+	"\r\n"
+	"Metric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+	"GPU Power Usage (W),gpu0,\"1,200.50\",100.00,300.00,290.00,1,1,1,1,1,1,1,1\r\n"
+	"\r\n"
+	"Metric,GPU,Value\r\n"
+	"GPU Power Limit (W),gpu0,700.00\r\n";
+
+static void test_export_csv(void)
+{
+	char *p = fixture("csv/run-concurrency8/x_genai_perf.csv", export_csv);
+	struct opts o = { 0 };
+	struct run *run = open_one(p, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 1, "export CSV loads");
+	if (s && s->ncfg == 1) {
+		const struct sweep_stats *c = &s->cfg[0].stored;
+		is_dbl(c->v[SM_TTFT][SS_AVG], 1234.5, 1e-9, "BOM stripped, thousands separator removed");
+		ok(!c->has[SM_TTFT][SS_MIN], "N/A is missing, not 0");
+		is_dbl(c->v[SM_TTFT][SS_P50], 1100.25, 1e-9, "header-driven column p50");
+		is_dbl(c->v[SM_LATENCY][SS_P99], 12000, 1e-9, "latency p99 12,000.00");
+		is_dbl(c->v[SM_TPS][SS_AVG], 1408.83, 1e-9, "Metric,Value table");
+		is_dbl(c->v[SM_COUNT][SS_AVG], 27, 0, "request count");
+		ok(has_diag(run, "unknown metric row"), "unknown metric row gives a diagnostic");
+		ok(s->ngpu == 2, "two telemetry rows");
+		if (s->ngpu == 2) {
+			is_str(s->gpu[0].metric, "gpu_power_usage", "telemetry metric snake name");
+			is_dbl(s->gpu[0].v[SS_AVG], 1200.5, 1e-9, "telemetry avg with separator");
+			is_dbl(s->gpu[1].v[SS_AVG], 700, 1e-9, "Metric,GPU,Value row");
+		}
+		sweep_derive(run);
+		is_dbl(s->cfg[0].stim[ST_CONCURRENCY], 8, 0, "concurrency from the directory name");
+		struct table *t = view(run, "gpu_telemetry");
+		ok(t && t->nrow == 2, "gpu_telemetry view");
+		table_free(t);
+	}
+	run_free(run);
+	free(p);
+}
+
+/* ---------------------------------------------------------------------------------
+ * analyze CSV and checkpoint.json */
+
+static const char *analyze_csv =
+	"Config Name,Concurrency,ISL,Num Dataset Entries,p99 Time To First Token (ms),p99 Inter Token Latency (ms),"
+	"p99 Request Latency (ms),p99 Output Sequence Length (tokens),Avg. Output Token Throughput (tokens/sec),"
+	"Request Throughput (requests/sec)\n"
+	"gpt2_run_config_0,1,200,100,10.50,2.00,300.00,128.00,400.00,3.00\n"
+	"gpt2_run_config_1,2,200,100,12.00,2.50,320.00,128.00,780.00,6.00\n"
+	"gpt2_run_config_2,4,200,100,30.00,4.00,500.00,128.00,800.00,6.20\n"
+	"\n"
+	"Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Energy Consumption (MJ),p99 GPU Utilization (%),"
+	"p99 GPU Memory Used (GB),Avg. GPU Power Limit (W),Avg. GPU Total Memory (GB)\n"
+	"gpt2_run_config_0,gpu0,250.00,1.00,80.00,20.00,700.00,80.00\n"
+	"nosuch_config,gpu0,1,1,1,1,1,1\n";
+
+static const char *checkpoint_json =
+	"{\"Results\":{\"run_configs\":["
+	"{\"name\":\"gpt2_run_config_0\",\"genai_perf_config\":{\"_parameters\":{}},"
+	"\"perf_analyzer_config\":{\"_model_name\":\"gpt2\",\"_cli_args\":[],\"_parameters\":{\"concurrency\":1}},"
+	"\"measurement\":{\"_gpu_metrics\":{\"gpu0\":{\"gpu_power_usage_p99\":[\"gpu_power_usage_p99\",{\"_value\":250.0,\"_timestamp\":1,\"_device\":null}]}},"
+	"\"_model_config_measurements\":{\"gpt2\":{\"_perf_metrics\":{"
+	"\"time_to_first_token_p99\":[\"time_to_first_token_p99\",{\"_value\":10.5,\"_timestamp\":1}],"
+	"\"request_throughput_avg\":[\"request_throughput_avg\",{\"_value\":3.0,\"_timestamp\":1}],"
+	"\"inter_token_latency_p90\":[\"inter_token_latency_p90\",{\"_value\":1.5,\"_timestamp\":1}],"
+	"\"bogus\":\"not a record\"}}}}},"
+	"{\"name\":\"gpt2_run_config_1\",\"perf_analyzer_config\":{\"_parameters\":{\"concurrency\":2}},"
+	"\"measurement\":{\"_model_config_measurements\":{\"gpt2\":{\"_perf_metrics\":{"
+	"\"time_to_first_token_p99\":[\"time_to_first_token_p99\",{\"_value\":30.0,\"_timestamp\":1}],"
+	"\"request_throughput_avg\":[\"request_throughput_avg\",{\"_value\":6.0,\"_timestamp\":1}],"
+	"\"inter_token_latency_p90\":[\"inter_token_latency_p90\",{\"_value\":1.0,\"_timestamp\":1}]}}}}}"
+	"]}}";
+
+static void test_analyze_checkpoint(void)
+{
+	fixture("an/analyze_export_genai_perf.csv", analyze_csv);
+	char *dir = xasprintf("%s/an", tmpdir);
+	struct opts o = { 0 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 3, "analyze CSV: 3 run configs");
+	if (s && s->ncfg == 3) {
+		is_dbl(s->cfg[1].stim[ST_CONCURRENCY], 2, 0, "concurrency column");
+		is_dbl(s->cfg[1].stim[ST_INPUT_LENGTH], 200, 0, "ISL column");
+		is_dbl(s->cfg[2].stored.v[SM_TTFT][SS_P99], 30, 0, "p99 TTFT column");
+		is_dbl(s->cfg[2].stored.v[SM_TPS][SS_AVG], 800, 0, "Avg. output token throughput");
+		is_dbl(s->cfg[0].stored.v[SM_RPS][SS_AVG], 3, 0, "request throughput");
+		ok(s->ngpu == 6 && strcmp(s->gpu[0].metric, "gpu_power_usage") == 0, "GPU table rows");
+		ok(has_diag(run, "unknown config"), "GPU row for an unknown config gives a diagnostic");
+		sweep_derive(run);
+		ok(s->nseries == 1 && s->series[0].stim == ST_CONCURRENCY, "analyze series swept concurrency");
+		is_int(s->series[0].knee, 1, "throughput knee at concurrency 2");
+		const struct finding_list *fl = run_findings(run);
+		bool knee = false;
+		for (size_t i = 0; i < fl->n; i++)
+			if (strcmp(fl->v[i].id, "SWEEP.SATURATION") == 0 && fl->v[i].ev.kind == EV_CONFIG &&
+			    fl->v[i].ev.item == 1)
+				knee = true;
+		ok(knee, "SWEEP.SATURATION finding with EV_CONFIG evidence");
+	}
+	run_free(run);
+	free(dir);
+
+	char *cp = fixture("ck/checkpoint.json", checkpoint_json);
+	struct opts o2 = { .objective = "ttft_p99:1,itl_p90:3" };
+	const char *cons[] = { "ttft_p99<20" };
+	o2.constraints = cons;
+	o2.nconstraints = 1;
+	run = open_one(cp, &o2);
+	s = run->sweep;
+	ok(s && s->ncfg == 2, "checkpoint: 2 run configs");
+	if (s && s->ncfg == 2) {
+		is_dbl(s->cfg[0].stored.v[SM_TTFT][SS_P99], 10.5, 0, "[tag, attrs] record value");
+		is_dbl(s->cfg[1].stim[ST_CONCURRENCY], 2, 0, "concurrency from perf_analyzer _parameters");
+		ok(s->ngpu == 1 && s->gpu[0].v[SS_P99] == 250, "GPU record");
+		ok(run->src[0].skipped == 1, "malformed record counted as skipped");
+		sweep_derive(run);
+		ok(s->cfg[0].pass && !s->cfg[1].pass, "constraint ttft_p99<20: config 0 passes, 1 fails");
+		ok(s->cfg[1].failed && strstr(s->cfg[1].failed, "ttft_p99<20 (30)"), "failure text");
+		/* gain(0 vs 1) = 1/4*(+2*(30-10.5)/40.5*100)... : config 0 better on TTFT, worse on ITL x3 */
+		ok(s->cfg[0].rank == 1, "passing config ranks first");
+		char err[128];
+		ok(sweep_set_objective(run, "ttft_p99:1", err, sizeof(err)) == 0, "set objective");
+		ok(s->cfg[0].score > 0 && s->cfg[1].score < 0, "TTFT-only objective favours config 0");
+		ok(sweep_set_objective(run, "bogus_p99:1", err, sizeof(err)) < 0 && strstr(err, "bogus"),
+		   "unknown objective metric is an error");
+		ok(sweep_set_objective(run, "ttft_p99:-1", err, sizeof(err)) < 0, "negative weight rejected");
+		ok(sweep_add_constraint(run, "itl_p90>=1.2", err, sizeof(err)) == 0, "add constraint");
+		ok(!s->cfg[1].pass && s->cfg[0].pass, "both constraints evaluated");
+		ok(sweep_add_constraint(run, "itl_p90~1", err, sizeof(err)) < 0, "bad operator rejected");
+		sweep_clear_constraints(run);
+		ok(s->cfg[1].pass, "constraints cleared");
+	}
+	run_free(run);
+	free(cp);
+}
+
+/* ---------------------------------------------------------------------------------
+ * NAT calc_runner_output.json */
+
+static char *nat_doc(const char *key, bool with_fits)
+{
+	static const char *const c[] = { "1", "2", "4", "8", "16", "32" };
+	static const char *const rt[] = { "4.03488", "4.71197", "5.67581", "7.90895", "12.677", "24.5307" };
+	static const char *const lat[] = { "1.14981", "1.3591", "1.50682", "2.10668", "3.30196", "6.57847" };
+	char *body = xstrdup("");
+	for (size_t i = 0; i < 6; i++) {
+		char *n = xasprintf("%s%s\"%s\":{\"gpu_estimates\":{\"gpu_estimate_by_wf_runtime\":null,"
+				    "\"gpu_estimate_by_llm_latency\":null},\"alerts\":{\"outlier_workflow_runtime\":false,"
+				    "\"outlier_llm_latency\":%s,\"num_items_greater_than_target_latency\":0,"
+				    "\"num_items_greater_than_target_runtime\":0},\"sizing_metrics\":{\"alerts\":"
+				    "{\"workflow_interrupted\":false},\"llm_latency_p95\":%s,\"workflow_runtime_p95\":%s,"
+				    "\"total_runtime\":%d,\"per_item_metrics\":{\"0\":{\"llm_latency\":1.0,"
+				    "\"workflow_runtime\":%s},\"1\":{\"llm_latency\":1.0,\"workflow_runtime\":11.0}}}}",
+				    body, i ? "," : "", c[i], i == 5 ? "true" : "false", lat[i], rt[i], 20 + (int)i,
+				    rt[i]);
+		free(body);
+		body = n;
+	}
+	char *doc = xasprintf(
+		"{\"gpu_estimates\":{\"gpu_estimate_by_wf_runtime\":75.35159084873075,"
+		"\"gpu_estimate_by_llm_latency\":null},%s\"%s\":{%s,\"64\":{\"sizing_metrics\":{\"alerts\":"
+		"{\"workflow_interrupted\":true},\"llm_latency_p95\":0,\"workflow_runtime_p95\":0,"
+		"\"total_runtime\":0,\"per_item_metrics\":{}}},\"x\":{}}}",
+		with_fits ? "\"fit_results\":{\"llm_latency_fit\":{\"slope\":0.14213034946236558,"
+			    "\"intercept\":1.0036658333333333,\"r_squared\":0.9963213113636101,"
+			    "\"outliers_removed\":[32]},\"wf_runtime_fit\":{\"slope\":0.6568376759061832,"
+			    "\"intercept\":3.026422736318409,\"r_squared\":0.9954928276447451,"
+			    "\"outliers_removed\":[]}}," : "",
+		key, body);
+	free(body);
+	return doc;
+}
+
+static void test_nat(void)
+{
+	char *doc = nat_doc("calc_data", true);
+	fixture("nat/online/job_1752000000/calc_runner_output.json", doc);
+	free(doc);
+	char *dir = xasprintf("%s/nat", tmpdir);
+	struct opts o = { .target_users = 100, .target_runtime = 10, .test_gpus = 8 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->nnat == 1 && s->nat[0].npt == 7, "NAT: 7 concurrencies (string keys; 'x' skipped)");
+	ok(has_diag(run, "calc_data entry 'x' skipped"), "non-numeric concurrency key gives a diagnostic");
+	if (s && s->nnat == 1 && s->nat[0].npt == 7) {
+		sweep_derive(run);
+		const struct nat_calc *n = &s->nat[0];
+		is_str(n->mode, "online", "online job directory");
+		ok(!n->pt[6].valid && n->pt[6].interrupted, "interrupted concurrency 64 not fitted");
+		is_dbl(n->c_fit_rt.slope, 0.6568376759061832, 1e-12, "recomputed runtime slope");
+		ok(n->c_fit_lat.nout == 1 && n->c_fit_lat.outliers[0] == 32, "recomputed latency outlier 32");
+		ok(n->pt[5].c_out_lat && !n->pt[4].c_out_lat, "outlier flag on concurrency 32 only");
+		is_dbl(n->c_est_rt.gpus, 75.35159084873075, 1e-9, "75.3516 GPUs");
+		is_dbl(n->pt[0].c_gpu_rt, 322.7904, 5e-5, "rough c1");
+		is_dbl(n->pt[3].c_gpu_rt, 79.0895, 5e-5, "rough c8");
+		ok(!n->pt[4].has_c_gpu_rt && !n->pt[5].has_c_gpu_rt, "rough c16, c32 null");
+		is_int(n->pt[4].c_items_rt, 2, "items over the 10 s runtime target at c16");
+		struct table *t = view(run, "sizing");
+		ok(t && t->nrow == 2, "sizing view: latency and runtime rows");
+		if (t) {
+			is_str(cell_text(t, 1, "differs"), "no", "stored runtime fit equals the recomputed one");
+			is_str(cell_text(t, 0, "outliers"), "32", "outliers column");
+			is_dbl(cell_num(t, 1, "gpus"), 75.35159084873075, 1e-9, "gpus column");
+			is_dbl(cell_num(t, 1, "stored_gpus"), 75.35159084873075, 1e-12, "stored_gpus column");
+			table_free(t);
+		}
+		t = view(run, "sizing_points");
+		ok(t && t->nrow == 7, "sizing_points view");
+		if (t) {
+			is_str(cell_text(t, 5, "alerts"), "!L", "alerts column marks the latency outlier");
+			is_str(cell_text(t, 6, "alerts"), "!W", "alerts column marks the interrupted run");
+			table_free(t);
+		}
+		const struct finding_list *fl = run_findings(run);
+		bool outl = false;
+		for (size_t i = 0; i < fl->n; i++)
+			outl |= strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0 && fl->v[i].ev.kind == EV_CONFIG;
+		ok(outl, "SIZING.OUTLIERS finding");
+	}
+	run_free(run);
+	free(dir);
+
+	doc = nat_doc("per_concurrency_data", false);
+	char *p = fixture("nat2/calc_runner_output.json", doc);
+	free(doc);
+	run = open_one(p, &o);
+	s = run->sweep;
+	ok(s && s->nnat == 1 && s->nat[0].alias_layout, "per_concurrency_data alias accepted");
+	if (s && s->nnat == 1) {
+		struct table *t = view(run, "sizing");
+		ok(t && strcmp(cell_text(t, 0, "differs"), "yes") == 0,
+		   "missing stored fit vs a recomputed one: differs");
+		table_free(t);
+	}
+	run_free(run);
+	free(p);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Cerebras */
+
+static void test_cerebras(void)
+{
+	char *p = fixture("cb1/performance/performance.json",
+			  "{\n    \"compile_time\": 12.5,\n    \"est_samples_per_sec\": 0,\n"
+			  "    \"ordinals\": [\n        {\"samples_per_sec\": 100.0, \"total_samples\": 1000, \"total_time\": 10.0},\n"
+			  "        {\"samples_per_sec\": 50.0, \"total_samples\": 1000, \"total_time\": 20.0}\n    ],\n"
+			  "    \"programming_time\": 3.0,\n    \"samples_per_sec\": 200.0,\n"
+			  "    \"total_samples\": 2000,\n    \"total_time\": 10.0\n}\n");
+	char *dir = xasprintf("%s/cb1", tmpdir);
+	struct opts o = { 0 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncb == 1 && s->cb[0].nord == 2, "Cerebras per-ordinal shape (found under performance/)");
+	if (s && s->ncb == 1) {
+		sweep_derive(run);
+		is_dbl(s->cb[0].c_sps, 200, 1e-12, "merge rule: Σ samples / first non-zero time");
+		ok(!s->cb[0].mismatch, "consistent aggregate");
+		struct table *t = view(run, "cerebras");
+		ok(t && t->nrow == 4, "cerebras view: stored, recomputed, 2 ordinals");
+		table_free(t);
+	}
+	run_free(run);
+	free(dir);
+	free(p);
+
+	p = fixture("cb2/performance.json",
+		    "{\"ordinals\":[{\"samples_per_sec\":100.0,\"total_samples\":1000,\"total_time\":10.0},"
+		    "{\"samples_per_sec\":50.0,\"total_samples\":1000,\"total_time\":20.0}],"
+		    "\"samples_per_sec\":150.0,\"total_samples\":2000,\"total_time\":20.0}");
+	run = open_one(p, &o);
+	s = run->sweep;
+	if (s && s->ncb == 1) {
+		sweep_derive(run);
+		ok(s->cb[0].mismatch, "sum-of-rates aggregate flagged as a mismatch");
+		const struct finding_list *fl = run_findings(run);
+		bool f = false;
+		for (size_t i = 0; i < fl->n; i++)
+			f |= strcmp(fl->v[i].id, "CEREBRAS.AGGREGATE_MISMATCH") == 0;
+		ok(f, "CEREBRAS.AGGREGATE_MISMATCH finding");
+	} else
+		ok(0, "second Cerebras file loads");
+	run_free(run);
+	free(p);
+
+	p = fixture("cb3/performance.json",
+		    "{\n    \"flops_utilization\": 41.23456789,\n    \"global_rate\": 812.5,\n"
+		    "    \"rate\": 799.0,\n    \"samples_per_sec\": 812.5,\n    \"total_samples\": 16000,\n"
+		    "    \"total_time\": 19.69\n}\n");
+	run = open_one(p, &o);
+	s = run->sweep;
+	ok(s && s->ncb == 1 && s->cb[0].trainer_shape && s->cb[0].has_flops && s->cb[0].nord == 0,
+	   "Cerebras trainer shape (rate keys, no ordinals)");
+	run_free(run);
+	free(p);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Bad files */
+
+static void test_bad_files(void)
+{
+	static const struct { const char *rel, *text, *diag; } bad[] = {
+		{ "bad1/a_genai_perf.json", "{\"request_latency\": [1,2], \"request_count\": \"x\"}", "not an object" },
+		{ "bad2/a_genai_perf.json", "{\"request_latency\": {\"avg\": 1", "truncated" },
+		{ "bad3/a_genai_perf.csv", "", "no metric rows" },
+		{ "bad4/profile_export.json", "{\"experiments\": 5}", "no experiments" },
+		{ "bad5/profile_export.json", "{\"experiments\":[{\"requests\":[]}]}", "no request with a response" },
+		{ "bad6/calc_runner_output.json", "{\"calc_data\": {}}", "empty sizing sweep" },
+		{ "bad7/calc_runner_output.json", "[1,2,3]", "not a JSON object" },
+		{ "bad8/performance.json", "{\"samples_per_sec\": \"fast\", \"ordinals\": 3}", "ordinals is not an array" },
+		{ "bad9/checkpoint.json", "{\"Results\": {\"run_configs\": [1, {\"name\": \"x\"}]}}", "no perf metrics" },
+		{ "bad10/a_genai_perf.csv", "Metric,avg\n\"Request Latency (ms),1\n", "CSV parse error" },
+		{ "bad11/a_genai_perf.json", "\x01\x02garbage\xff", "invalid" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		char *p = fixture(bad[i].rel, bad[i].text);
+		struct opts o = { .target_users = 10, .target_latency = 1, .test_gpus = 1 };
+		struct run *run = open_one(p, &o);
+		for (size_t v = 0; v < SWEEP_NVIEWS; v++) {
+			char err[128];
+			struct table *t = sweep_views[v].build(run, err, sizeof(err));
+			table_free(t);
+		}
+		run_findings(run);
+		ok(has_diag(run, bad[i].diag), "%s: diagnostic '%s', no crash", bad[i].rel, bad[i].diag);
+		run_free(run);
+		free(p);
+	}
+	char *p = fixture("empty/readme.txt", "nothing here");
+	char *dir = xasprintf("%s/empty", tmpdir);
+	struct opts o = { 0 };
+	struct run *run = open_one(dir, &o);
+	ok(run->sweep == NULL, "a directory without sweep files loads no sweep");
+	char err[128] = "";
+	ok(registry_view("sweep")->build(run, err, sizeof(err)) == NULL && *err, "sweep view says why it is empty");
+	run_free(run);
+	free(dir);
+	free(p);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "%s/sweepXXXXXX", getenv("TSCOPE_TMP") ? getenv("TSCOPE_TMP") : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_real_medium();
+	test_streaming();
+	test_export_csv();
+	test_analyze_checkpoint();
+	test_nat();
+	test_cerebras();
+	test_bad_files();
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup failed\n");
+	free(cmd);
+	return tap_done();
+}

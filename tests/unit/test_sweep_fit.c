@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* test_sweep_fit.c: the numeric core of sweeps and sizing: numpy-linear percentiles,
+ * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
+ * numbers of formats.md §4.4, and the throughput knee. */
+#include <math.h>
+#include "model/sweep_fit.h"
+#include "model/sweep_plot.h"
+#include "model/text.h"
+#include "tests/tap.h"
+
+static const double conc[] = { 1, 2, 4, 8, 16, 32 };
+static const double runtime[] = { 4.03488, 4.71197, 5.67581, 7.90895, 12.677, 24.5307 };
+static const double latency[] = { 1.14981, 1.3591, 1.50682, 2.10668, 3.30196, 6.57847 };
+
+static void test_percentile(void)
+{
+	const double v[] = { 5, 1, 4, 2, 3 };
+	is_dbl(fit_percentile(v, 5, 50), 3, 0, "median of 1..5");
+	is_dbl(fit_percentile(v, 5, 25), 2, 0, "p25 of 1..5");
+	is_dbl(fit_percentile(v, 5, 90), 4.6, 1e-12, "p90 interpolates linearly");
+	const double w[] = { 140, 250, 300 };
+	is_dbl(fit_percentile(w, 3, 90), 290, 1e-12, "p90 of three values");
+	is_dbl(fit_percentile(w, 3, 100), 300, 0, "p100 is the max");
+	ok(isnan(fit_percentile(w, 0, 50)), "empty input gives NaN");
+	is_dbl(fit_pstd((const double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8), 2, 1e-12, "population std");
+}
+
+static void test_nat_reference(void)
+{
+	struct sweep_fit rt = fit_linear(conc, runtime, 6);
+	ok(rt.ok && !rt.poor, "runtime fit ok");
+	is_dbl(rt.slope, 0.6568376759061832, 1e-12, "runtime slope (formats §4.4)");
+	is_dbl(rt.intercept, 3.026422736318409, 1e-12, "runtime intercept");
+	is_dbl(rt.r2, 0.9954928276447451, 1e-12, "runtime R²");
+	is_int(rt.nout, 0, "runtime fit removes no outlier");
+
+	struct sweep_fit lat = fit_linear(conc, latency, 6);
+	is_dbl(lat.slope, 0.14213034946236558, 1e-12, "latency slope");
+	is_dbl(lat.intercept, 1.0036658333333333, 1e-12, "latency intercept");
+	is_dbl(lat.r2, 0.9963213113636101, 1e-12, "latency R²");
+	ok(lat.nout == 1 && lat.outliers[0] == 32, "latency fit removes concurrency 32 (residual IQR)");
+	is_int(lat.nused, 5, "latency fit uses 5 points");
+
+	struct sweep_estimate e = fit_gpu_estimate(&rt, 10, 100, 8);
+	ok(e.ok, "slope-based estimate exists");
+	is_dbl(e.gpus, 75.35159084873075, 1e-9, "100 users, 10 s runtime, 8 test GPUs -> 75.3516 GPUs");
+
+	static const double want[] = { 322.7904, 188.4788, 113.5162, 79.0895 };
+	for (size_t i = 0; i < 6; i++) {
+		double gl = 0, gr = 0;
+		bool hl, hr;
+		bool any = fit_rough_estimate(0, 10, 100, conc[i], 8, latency[i], runtime[i], &gl, &hl,
+					      &gr, &hr);
+		if (i < 4)
+			ok(any && hr && !hl && fabs(gr - want[i]) < 5e-5,
+			   "rough runtime estimate at concurrency %g is %.4f", conc[i], want[i]);
+		else
+			ok(!any && !hr, "rough estimate at concurrency %g is null (over target)", conc[i]);
+	}
+
+	const double inj[] = { 4.0, 4.7, 5.7, 30.0, 12.7, 24.5 };
+	struct sweep_fit f = fit_linear(conc, inj, 6);
+	ok(f.nout == 1 && f.outliers[0] == 8, "injected outlier at 8 is removed");
+	is_dbl(f.slope, 0.6548850574712645, 1e-12, "injected: slope");
+	is_dbl(f.intercept, 3.1162643678160906, 1e-12, "injected: intercept");
+	is_dbl(f.r2, 0.9962905169267919, 1e-12, "injected: R²");
+}
+
+static void test_fit_edges(void)
+{
+	struct sweep_fit f = fit_linear(conc, runtime, 1);
+	ok(!f.ok && f.err, "one point: no fit, with a reason");
+	const double same_x[] = { 4, 4, 4 }, y[] = { 1, 2, 3 };
+	f = fit_linear(same_x, y, 3);
+	ok(!f.ok, "all points at the same x: no fit");
+	const double noisy[] = { 5, 1, 6, 2, 7, 1 };
+	f = fit_linear(conc, noisy, 4);
+	ok(f.ok && f.poor, "noisy data: poor fit flagged");
+	struct sweep_estimate e = fit_gpu_estimate(&f, 10, 100, 8);
+	ok(!e.ok, "no estimate from a poor fit");
+	struct sweep_fit rt = fit_linear(conc, runtime, 6);
+	e = fit_gpu_estimate(&rt, 2, 100, 8);
+	ok(!e.ok && e.err, "target below the intercept: no estimate");
+	e = fit_gpu_estimate(&rt, 10, 0, 8);
+	ok(!e.ok, "no users: no estimate");
+}
+
+static void test_knee(void)
+{
+	const double x[] = { 1, 2, 4, 8, 16 };
+	const double tp[] = { 10, 20, 39, 40, 40.5 };
+	const double lat[] = { 100, 100, 103, 200, 400 };
+	is_int(fit_knee(x, tp, lat, 5), 2, "knee at concurrency 4: throughput flat, latency doubles");
+	const double lin[] = { 10, 20, 40, 80, 160 };
+	is_int(fit_knee(x, lin, lat, 5), -1, "linear throughput: no knee");
+}
+
+static void test_plot(void)
+{
+	struct plot_spec p = { .n = 6 };
+	snprintf(p.xlabel, sizeof(p.xlabel), "concurrency");
+	struct sweep_fit f = fit_linear(conc, runtime, 6);
+	for (size_t i = 0; i < 6; i++) {
+		p.x[i] = conc[i];
+		p.y[i] = runtime[i];
+	}
+	p.outlier[5] = true;
+	p.has_line = true;
+	p.slope = f.slope;
+	p.intercept = f.intercept;
+	p.has_target = true;
+	p.target = 10;
+	struct sweep_estimate e = fit_gpu_estimate(&f, 10, 100, 8);
+	p.has_estimate = true;
+	p.estimate = e.conc;
+	char **rows = plot_render(&p, 48, 14, true);
+	ok(rows != NULL, "ASCII plot renders");
+	if (!rows)
+		return;
+	bool widths = true, pt = false, out = false, fit = false, tgt = false, est = false;
+	for (int r = 0; r < 14; r++) {
+		widths &= strlen(rows[r]) == 48;
+		if (r < 12) {
+			const char *area = rows[r] + 9;
+			pt |= strchr(area, 'o') != NULL;
+			out |= strchr(area, 'x') != NULL;
+			fit |= strchr(area, '.') != NULL;
+			tgt |= strstr(area, "---") != NULL;
+			est |= strchr(area, '|') != NULL;
+		}
+	}
+	ok(widths, "every ASCII row is exactly 48 columns");
+	ok(pt && out && fit && tgt && est, "points, outlier, fit line, target line and estimate marked");
+	ok(strstr(rows[13], "concurrency") != NULL, "x label row");
+	plot_free(rows, 14);
+	rows = plot_render(&p, 48, 14, false);
+	bool uw = true, glyphs = false;
+	for (int r = 0; r < 14; r++) {
+		uw &= text_width(rows[r]) == 48;
+		glyphs |= strstr(rows[r], "●") != NULL && strstr(rows[r], "│") != NULL;
+	}
+	ok(uw && glyphs, "UTF-8 plot: 48 display columns per row, Unicode glyphs");
+	plot_free(rows, 14);
+	struct plot_spec empty = { .n = 0 };
+	ok(plot_render(&empty, 48, 14, true) == NULL, "nothing to plot: NULL");
+	ok(plot_render(&p, 10, 3, true) == NULL, "too small: NULL");
+}
+
+int main(void)
+{
+	test_plot();
+	test_percentile();
+	test_nat_reference();
+	test_fit_edges();
+	test_knee();
+	return tap_done();
+}
