@@ -114,6 +114,11 @@ static bool open_metric(struct hpane *p, struct app *app)
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct grid_provider *prov = grid_provider(arg);
+	for (size_t i = 0; !arg && i < grid_nproviders; i++) /* default: the first with data */
+		if (grid_providers[i]->nmetrics(app->run) > 0) {
+			prov = grid_providers[i];
+			break;
+		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
 		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
 		return NULL;

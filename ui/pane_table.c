@@ -3,7 +3,8 @@
  * with scrolling, a column cursor, sort (s), filter (/), export (e, via the loop) and a
  * detail box with the full text of the selected row's long text columns (so a
  * finding's title, detail and fix are all visible). Enter drills in: a finding opens
- * its evidence, a row with a rank opens that rank in the Steps pane. */
+ * its evidence, a row with a rank opens that rank in the Steps pane, a DASF function
+ * lists its tasks. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
@@ -190,11 +191,26 @@ static void sort_toggle(struct tpane *p)
 	select_ref(p, ref);
 }
 
+/* DASF function_bottleneck: Enter lists the function's tasks (view "tasks", filtered). */
+static unsigned function_tasks(struct tpane *p, struct app *app, size_t row)
+{
+	const struct table_cell *fn = table_cell(p->t, row, table_col_index(p->t, "Function"));
+	long i = app_pane(app, &pane_table, "tasks", "tasks");
+	if (!fn->present || i < 0)
+		return PR_NONE;
+	char filter[APP_LINE];
+	snprintf(filter, sizeof(filter), "Function=%s", fn->text);
+	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
+	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
+}
+
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview)
 		return PR_HANDLED;
 	size_t row = p->t->view[p->sel];
+	if (strcmp(p->t->name, "function_bottleneck") == 0)
+		return function_tasks(p, app, row);
 	if (strcmp(p->t->name, "findings") == 0 && p->t->ref[row] >= 0)
 		return app_open_finding(app, (size_t)p->t->ref[row]) | PR_HANDLED;
 	if (p->c_rank >= 0 && table_cell(p->t, row, p->c_rank)->present) {
