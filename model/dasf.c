@@ -244,10 +244,17 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 	struct dasf_db *db = db_for(run, err, errn);
 	if (!db)
 		return NULL;
-	uint32_t name = dasf_intern_find(&db->strs, function);
+	uint32_t name = function ? dasf_intern_find(&db->strs, function) : DASF_NONE;
+	if (function && name == DASF_NONE) {
+		char *safe = text_sanitize_dup(function, 0);
+		snprintf(err, errn, "no task of function '%s'", safe);
+		free(safe);
+		return NULL;
+	}
 	const struct dasf_an *an = db->an;
-	struct table *t = table_new("function_tasks", "Tasks of one function, in database order; " CLOCK_NOTE);
+	struct table *t = table_new("tasks", "DASF tasks (Compute events) in database order; " CLOCK_NOTE);
 	int c_key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
+	int c_fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
 	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
 	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
 	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
@@ -255,12 +262,13 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 	int c_in = table_add_col(t, "Input Data Size (MB)", COL_NUM, 10, 3);
 	int c_thr = table_add_col(t, "Throughput (MB/s)", COL_NUM, 10, 5);
 	int c_size = table_add_col(t, "Size (MB)", COL_NUM, 10, 3);
-	for (size_t i = 0; name != DASF_NONE && i < db->ntask; i++) {
+	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *k = &db->task[i];
-		if (k->name != name)
+		if (function && k->name != name)
 			continue;
 		size_t r = table_add_row(t, (long)i);
 		table_set_text(t, r, c_key, db->keys.str[k->key]);
+		table_set_text(t, r, c_fn, db->strs.str[k->name]);
 		set_worker(t, r, c_host, c_gpu, db, k->host, k->thread);
 		table_set_num(t, r, c_dur, k->dur);
 		table_set_num(t, r, c_ts, k->ts);
@@ -268,14 +276,12 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 		table_set_num_opt(t, r, c_thr, an->throughput[k->key] / 1e6, an->has_thr[k->key]);
 		table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
 	}
-	if (!t->nrow) {
-		char *safe = text_sanitize_dup(function, 0);
-		snprintf(err, errn, "no task of function '%s'", safe);
-		free(safe);
-		table_free(t);
-		return NULL;
-	}
 	return t;
+}
+
+static struct table *build_tasks(struct run *run, char *err, size_t errn)
+{
+	return dasf_function_tasks(run, NULL, err, errn);
 }
 
 /* Count distinct values of a 64-bit key. */
@@ -341,6 +347,14 @@ static struct evidence task_evidence(const char *name)
 	struct evidence ev = evidence_none();
 	ev.kind = EV_TASK;
 	ev.name = xstrdup(name);
+	return ev;
+}
+
+/* A worker: its row in the "tasks" grid (task balance heatmap) when it has one. */
+static struct evidence worker_evidence(struct run *run, const char *thread)
+{
+	struct evidence ev = task_evidence(thread);
+	ev.item = dasf_balance_row(run, thread);
 	return ev;
 }
 
@@ -416,7 +430,7 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 			     "Spread the work: rechunk into more, even chunks, check that data is not "
 			     "pinned to one worker (scatter/persist placement), and see task_balance "
 			     "for when the imbalance starts.",
-			     task_evidence(name));
+			     worker_evidence(run, name));
 		free(title);
 		free(detail);
 	}
@@ -468,6 +482,7 @@ static const struct view_def dasf_views[] = {
 	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance },
 	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph },
 	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path },
+	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks },
 };
 
 static const struct finding_rule dasf_rules[] = {

@@ -21,13 +21,17 @@ struct load_ctx;
 int dasf_probe(const char *path, const struct opts *opts);
 int dasf_load(struct load_ctx *ctx, const char *path);
 
-/* Drill-down for `Enter` on a function: a new table "function_tasks" with one row per
- * Compute event whose args.name is `function` (every host and worker), in database
- * order: Task Key, Host, GPU, Duration (s), Start (s, host clock), Input Data Size (MB),
- * Throughput (MB/s), Size (MB). Row ref = the event's index in the database.
- * NULL (reason in err) when the run has no DASF data or no task has that name.
- * The caller frees the table with table_free(). */
+/* Tasks (Compute events) in database order, for `Enter` on a function: a new table
+ * "tasks" with one row per event whose args.name is `function`, or every event when
+ * function is NULL (the registry view "tasks"): Task Key, Function, Host, GPU,
+ * Duration (s), Timestamp (s, host clock), Input Data Size (MB), Throughput (MB/s),
+ * Size (MB). Row ref = the event's index in the database. NULL (reason in err) when
+ * the run has no DASF tasks or none has that name. The caller frees the table. */
 struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn);
+
+/* Row of worker `thread` (a thread_id) in the "tasks" grid (model/grid_dasf.c: task
+ * balance, workers x seconds), or -1 when it has no Managed Memory events. */
+long dasf_balance_row(struct run *run, const char *thread);
 
 /* Headline numbers for the report and the findings; all zero without DASF data. */
 struct dasf_summary {

@@ -23,7 +23,8 @@ enum evidence_kind {
 	EV_SERIES,    /* a named series (loss, grad_norm, memory, step_time) over a step range */
 	EV_KERNEL,    /* kernel name (+ rank) in the Kernels view */
 	EV_CONFIG,    /* a sweep configuration / sizing point (index in `item`) */
-	EV_TASK,      /* DASF function / task / worker (name in `name`) */
+	EV_TASK,      /* DASF function / task / worker (name in `name`; for a worker, `item`
+	              * is its row in the "tasks" grid (task balance) or -1) */
 	EV_SOURCE,    /* a source file (index in `item`) */
 };
 

@@ -178,7 +178,7 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "%zu", col);
 }
 
-const struct grid_provider *const grid_providers[] = { &grid_steps };
+const struct grid_provider *const grid_providers[] = { &grid_steps, &grid_dasf };
 const size_t grid_nproviders = ARRAY_LEN(grid_providers);
 
 const struct grid_provider *grid_provider(const char *name)

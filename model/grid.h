@@ -58,6 +58,7 @@ struct grid_provider {
 };
 
 extern const struct grid_provider grid_steps;   /* model/grid_steps.c: ranks x aligned steps */
+extern const struct grid_provider grid_dasf;    /* model/grid_dasf.c: DASF workers x seconds */
 extern const struct grid_provider *const grid_providers[];
 extern const size_t grid_nproviders;
 /* Provider by name; NULL name -> the first. NULL when unknown. */

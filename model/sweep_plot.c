@@ -15,7 +15,7 @@ enum cell { C_BLANK, C_FIT, C_TARGET, C_EST, C_POINT, C_OUTLIER, C_NCELL };
 static const char *const glyph_utf8[C_NCELL] = { " ", "·", "─", "│", "●", "✕" };
 static const char *const glyph_ascii[C_NCELL] = { " ", ".", "-", "|", "o", "x" };
 
-enum { GUTTER = 9 };
+enum { GUTTER = 10 };
 
 struct frame {
 	double x0, x1, y0, y1;
@@ -98,6 +98,18 @@ static void fill_grid(const struct plot_spec *p, const struct frame *f, unsigned
 			put(grid, f, row_of(f, p->y[i]), col_of(f, p->x[i]), p->outlier[i] ? C_OUTLIER : C_POINT);
 }
 
+/* A y value in at most GUTTER - 2 columns, right-aligned, then a blank. */
+static void axis_label(char *buf, size_t n, double y)
+{
+	char v[64];
+	snprintf(v, sizeof(v), "%.4g", y);
+	if (strlen(v) > GUTTER - 2)
+		snprintf(v, sizeof(v), "%.0f", y);
+	if (strlen(v) > GUTTER - 2)
+		snprintf(v, sizeof(v), "%.1e", y);
+	snprintf(buf, n, "%*.*s ", GUTTER - 2, GUTTER - 2, v);
+}
+
 static char *row_text(const char *gutter, const unsigned char *cells, int n, const char *const *g,
 		      const char *axis)
 {
@@ -136,10 +148,9 @@ char **plot_render(const struct plot_spec *p, int w, int h, bool ascii)
 	char **rows = xcalloc((size_t)h, sizeof(*rows));
 	for (int r = 0; r < f.ph; r++) {
 		char gutter[GUTTER + 8];
-		if (r == 0 || r == f.ph - 1 || r == f.ph / 2) {
-			double y = f.y1 - (f.y1 - f.y0) * r / (f.ph - 1);
-			snprintf(gutter, sizeof(gutter), "%*.*g ", GUTTER - 2, 4, y);
-		} else
+		if (r == 0 || r == f.ph - 1 || r == f.ph / 2)
+			axis_label(gutter, sizeof(gutter), f.y1 - (f.y1 - f.y0) * r / (f.ph - 1));
+		else
 			snprintf(gutter, sizeof(gutter), "%*s", GUTTER - 1, "");
 		rows[r] = row_text(gutter, grid + r * f.pw, f.pw, g, ascii ? "|" : "│");
 	}

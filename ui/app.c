@@ -239,6 +239,11 @@ unsigned app_open_finding(struct app *app, size_t idx)
 		t.item = f->ev.item;
 		break;
 	case EV_TASK:
+		if (f->ev.item >= 0) { /* a worker: its row of the task balance heatmap */
+			p = app_pane(app, &pane_heatmap, "tasks", "Task balance");
+			t.rank = (int)f->ev.item;
+			break;
+		}
 		p = table_pane_for_subsystem(app, "dasf");
 		t.text = f->ev.name;
 		break;

@@ -56,5 +56,6 @@ struct pane_ops {
 };
 
 extern const struct pane_ops pane_overview, pane_heatmap, pane_table, pane_steps, pane_budget;
+extern const struct pane_ops pane_sweep;   /* ui/pane_sweep.c */
 
 #endif

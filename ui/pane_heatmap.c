@@ -19,7 +19,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
-	size_t spc, c0;               /* cols per screen column (power of 2), first col */
+	size_t spc, c0;               /* cols per screen column, first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
@@ -40,12 +40,12 @@ static size_t bucket_rows(const struct hpane *p, int h)
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
+/* Columns per screen column that fit the whole grid (zoom steps halve/double it). */
 static size_t fit_spc(const struct hpane *p, int w)
 {
-	size_t s = 1;
-	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
-		s *= 2;
-	return s;
+	if (w <= 0 || p->src.ncols <= (size_t)w)
+		return 1;
+	return (p->src.ncols + (size_t)w - 1) / (size_t)w;
 }
 
 static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_t c1, double *worst,
@@ -76,7 +76,7 @@ static void compute_scale(struct hpane *p)
 	p->lo = p->hi = 0;
 	if (n) {
 		qsort(v, n, sizeof(*v), cmp_dbl);
-		p->lo = v[n / 2];
+		p->lo = v[(n - 1) / 2];
 		p->hi = v[n - 1];
 		double w, m;
 		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
@@ -114,6 +114,11 @@ static bool open_metric(struct hpane *p, struct app *app)
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct grid_provider *prov = grid_provider(arg);
+	for (size_t i = 0; !arg && i < grid_nproviders; i++) /* default: the first with data */
+		if (grid_providers[i]->nmetrics(app->run) > 0) {
+			prov = grid_providers[i];
+			break;
+		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
 		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
 		return NULL;

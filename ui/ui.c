@@ -37,6 +37,8 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app_pane(app, &pane_budget, NULL, "Budget");
 	app_pane(app, &pane_table, "findings", "Findings");
 	app_pane(app, &pane_table, "sources", "Sources");
+	if (run->sweep)
+		app_pane(app, &pane_sweep, NULL, "Sweep");
 	app->lay = layout_compute(LINES, COLS);
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
 }

@@ -212,4 +212,22 @@ static inline int dw_write_fixture(const char *dir)
 	return dw_close(&a) | dw_close(&b) | dw_close(&c) ? 1 : 0;
 }
 
+/* A skewed database: function "big" takes 90% of the task time and worker-x-0 is busy
+ * 1.8x the mean worker (both findings fire); both workers have Managed Memory events. */
+static inline int dw_write_skew(const char *path)
+{
+	struct dw w;
+	if (dw_open(&w, path) < 0)
+		return 1;
+	for (int i = 0; i < 3; i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "big-%d", i);
+		dw_compute(&w, &(struct dw_task){ "x", "worker-x-0", key, "big", 3.0 * i, 3.0, 10, DW_NONE, DW_NONE });
+		dw_memory(&w, "x", "worker-x-0", 3.0 * i + 3, key, 10, i + 1);
+	}
+	dw_compute(&w, &(struct dw_task){ "x", "worker-x-1", "small-0", "small", 0, 1.0, 10, DW_NONE, DW_NONE });
+	dw_memory(&w, "x", "worker-x-1", 1, "small-0", 10, 1);
+	return dw_close(&w) ? 1 : 0;
+}
+
 #endif

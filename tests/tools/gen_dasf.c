@@ -5,7 +5,8 @@
  *                          workers, a client ResourceMonitor file with GPU and CPU-only
  *                          samples, a user-defined event and a truncated tail
  *   gen_dasf bench N DIR   about N events over 4 hosts x 4 workers (+ a resource file)
- *   gen_dasf legacy FILE   the legacy `trace: {json}` text format (times in ms) */
+ *   gen_dasf legacy FILE   the legacy `trace: {json}` text format (times in ms)
+ *   gen_dasf skew FILE     one function and one worker dominate (findings fire) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,8 @@ int main(int argc, char **argv)
 		return mkdir(argv[3], 0755) == 0 || errno == EEXIST ? bench(atol(argv[2]), argv[3]) : 1;
 	if (argc == 3 && strcmp(argv[1], "legacy") == 0)
 		return legacy(argv[2]);
-	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE\n");
+	if (argc == 3 && strcmp(argv[1], "skew") == 0)
+		return dw_write_skew(argv[2]);
+	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n");
 	return 2;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/analysis.h"
 #include "model/run.h"
 #include "model/steps.h"
@@ -77,6 +78,14 @@ static void test_f1(void)
 	ok(c->nloss_spikes >= 1 && c->loss_spikes[0] == 40, "F1: loss spike at step 40");
 	ok(c->ngrad_spikes >= 1 && c->grad_spikes[0] == 40, "F1: grad-norm spike at step 40");
 	ok(!analysis_distributed(run), "F1: single rank has no distributed summary");
+	static const char *const want[] = { "TIMING.DATALOADER_BOUND", "CROSS.CORRELATED_INSTABILITY",
+					    "EFFICIENCY.LOW_MFU", "MEMORY.GROWTH", "MEMORY.FRAGMENTATION" };
+	const struct finding_list *fl = run_findings(run);
+	is_int(fl->n, 5, "F1: five findings");
+	for (size_t i = 0; i < fl->n && i < 5; i++)
+		is_str(fl->v[i].id, want[i], "F1: findings in pytscope order");
+	ok(fl->n == 5 && fl->v[1].ev.kind == EV_STEPS && fl->v[1].ev.step_lo == 40, "F1: spike evidence at step 40");
+	ok(fl->n == 5 && fl->v[4].severity == SEV_LOW, "F1: fragmentation is low severity");
 	run_free(run);
 }
 
@@ -113,6 +122,9 @@ static void test_f2(void)
 	ok(g && heat_range(g, 2, 0, 50, &mean, &worst) && mean > 0.2 && worst < 0.3,
 	   "F2: heatmap relative slowdown of the straggler");
 	ok(g && heat_range(g, 0, 3, 37, &mean, &worst) && mean < 0, "F2: heatmap ragged range");
+	const struct finding_list *fl = run_findings(run);
+	ok(fl->n == 2 && strcmp(fl->v[0].id, "DIST.STRAGGLER") == 0 && fl->v[0].ev.kind == EV_RANK &&
+	   fl->v[0].ev.rank == 2 && fl->v[0].ev.nsteps == 50, "F2: straggler evidence (rank, critical steps)");
 	struct budget w;
 	ok(analysis_budget_window(run, 0, 10, 20, &w) && w.n == 10, "F2: budget window of 10 steps");
 	run_free(run);

@@ -307,23 +307,22 @@ static void test_first_match_random(void)
 static void test_findings_fire(void)
 {
 	char *path = tmp_path("skew.msgpack");
-	struct dw w;
-	dw_open(&w, path);
-	for (int i = 0; i < 3; i++) {
-		char key[16];
-		snprintf(key, sizeof(key), "big-%d", i);
-		dw_compute(&w, &(struct dw_task){ "x", "worker-x-0", key, "big", 3.0 * i, 3.0, 10, DW_NONE, DW_NONE });
-	}
-	dw_compute(&w, &(struct dw_task){ "x", "worker-x-1", "small-0", "small", 0, 1.0, 10, DW_NONE, DW_NONE });
-	dw_close(&w);
+	dw_write_skew(path);
 	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
 	const struct finding *f = find(run, "DASF.FUNCTION_DOMINATES");
-	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0,
-	   "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
+	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0 &&
+	   f->ev.item == -1, "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
 	f = find(run, "DASF.WORKER_IMBALANCE");
-	ok(f && f->ev.kind == EV_TASK && strcmp(f->ev.name, "worker-x-0") == 0,
-	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = that worker");
+	ok(f && f->ev.kind == EV_TASK && strcmp(f->ev.name, "worker-x-0") == 0 && f->ev.item == 0,
+	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = its task balance row 0");
 	ok(!find(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
+	struct table *t = view(run, "function_bottleneck");
+	ok(t && isnan(num(t, 0, "Mean GPU Utilization (%)")) && isnan(num(t, 0, "Mean GPU Memory Used (GB)")),
+	   "no GPU sample matched: GPU columns missing, not 0 (DASF writes 0)");
+	table_free(t);
+	t = view(run, "tasks");
+	ok(t && t->nview == 4 && strcmp(txt(t, 3, "Function"), "small") == 0, "tasks view: every task in database order");
+	table_free(t);
 	run_free(run);
 	free(path);
 }
@@ -400,6 +399,35 @@ static void test_hostile(void)
 	run_free(run);
 }
 
+/* A Compute event whose args.key is the n bytes at key (may hold a NUL). */
+static void compute_raw_key(struct dw *w, const char *key, size_t n)
+{
+	msgpack_pack_map(&w->pk, 4);
+	dw_str(w, "name"); dw_str(w, "Compute");
+	dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "duration"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "args"); msgpack_pack_map(&w->pk, 2);
+	dw_str(w, "key"); msgpack_pack_str(&w->pk, n); msgpack_pack_str_body(&w->pk, key, n);
+	dw_str(w, "name"); dw_str(w, "f");
+	dw_flush(w);
+}
+
+static void test_nul_keys(void)
+{
+	struct dw w;
+	char *p = tmp_path("nul.msgpack");
+	dw_open(&w, p);
+	compute_raw_key(&w, "ab", 2);
+	compute_raw_key(&w, "ab\0cd", 5);
+	compute_raw_key(&w, "ab\0cd", 5);
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "nul.msgpack" }, 1);
+	ok(run->dasf && run->dasf->ntask == 3 && run->dasf->keys.n == 2,
+	   "a key holding a NUL is its own key (compared by length, never read past its end)");
+	run_free(run);
+}
+
 static void test_legacy(void)
 {
 	char *p = tmp_path("traces.txt");
@@ -447,6 +475,7 @@ int main(void)
 	test_first_match_random();
 	test_findings_fire();
 	test_hostile();
+	test_nul_keys();
 	test_legacy();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	ok(system(cmd) == 0, "temporary files removed");

@@ -121,7 +121,7 @@ static void test_plot(void)
 	for (int r = 0; r < 14; r++) {
 		widths &= strlen(rows[r]) == 48;
 		if (r < 12) {
-			const char *area = rows[r] + 9;
+			const char *area = rows[r] + 10;
 			pt |= strchr(area, 'o') != NULL;
 			out |= strchr(area, 'x') != NULL;
 			fit |= strchr(area, '.') != NULL;

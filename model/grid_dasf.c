@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/* grid_dasf.c: DASF task balance as a model/grid.h source ("tasks" provider): rows are
+ * workers (thread ids, sorted as in task_balance), columns are the seconds that have
+ * Managed Memory events (DASF's sparse int(timestamp) seconds, labelled as offsets from
+ * the first), values the last task count of that worker in that second. A worker with
+ * no event in a second is missing there (DASF's CSV writes 0; a heatmap must not). */
+#include <stdio.h>
+#include <stdlib.h>
+#include "model/dasf.h"
+#include "model/dasf_db.h"
+#include "model/grid.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+struct gd {
+	const struct dasf_db *db;
+	const struct dasf_an *an;
+};
+
+static size_t gd_nmetrics(struct run *run)
+{
+	if (!run->dasf || !run->dasf->nmem)
+		return 0;
+	const struct dasf_an *an = dasf_analyse(run->dasf);
+	return an->bal_too_big || !an->nsec ? 0 : 1;
+}
+
+static const char *gd_metric_name(struct run *run, size_t i)
+{
+	return "tasks in memory per worker (task_balance)";
+}
+
+static bool gd_value(void *ud, size_t row, size_t col, double *out)
+{
+	const struct gd *g = ud;
+	size_t k = col * g->an->nbal_thr + row;
+	if (!g->an->bal_has[k])
+		return false;
+	*out = (double)g->an->bal_tasks[k];
+	return true;
+}
+
+static void gd_row_label(void *ud, size_t row, char *buf, size_t n)
+{
+	const struct gd *g = ud;
+	snprintf(buf, n, "%s", g->db->strs.str[g->an->bal_thread[row]]);
+}
+
+static long gd_col_id(void *ud, size_t col)
+{
+	const struct gd *g = ud;
+	return (long)(g->an->bal_sec[col] - g->an->bal_sec[0]);
+}
+
+static void gd_col_label(void *ud, size_t col, char *buf, size_t n)
+{
+	snprintf(buf, n, "%ld", gd_col_id(ud, col));
+}
+
+static long gd_row_id(void *ud, size_t row)
+{
+	return (long)row;
+}
+
+static long gd_row_find(void *ud, long id)
+{
+	const struct gd *g = ud;
+	return id >= 0 && (size_t)id < g->an->nbal_thr ? id : -1;
+}
+
+/* First column whose offset is >= id (binary search over the sorted seconds). */
+static long gd_col_find(void *ud, long id)
+{
+	const struct gd *g = ud;
+	size_t lo = 0, hi = g->an->nsec;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (gd_col_id(ud, mid) < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->an->nsec ? (long)lo : -1;
+}
+
+static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
+{
+	if (metric != 0 || !gd_nmetrics(run)) {
+		snprintf(err, errn, "no DASF Managed Memory events (task balance) in this run");
+		return false;
+	}
+	struct gd *g = xcalloc(1, sizeof(*g));
+	g->db = run->dasf;
+	g->an = run->dasf->an;
+	*src = (struct grid_src){
+		.nrows = g->an->nbal_thr, .ncols = g->an->nsec,
+		.title = "tasks in memory (task balance; seconds with events, per-host clocks)",
+		.row_axis = "worker", .col_axis = "second", .unit = "tasks",
+		.ud = g, .value = gd_value, .row_label = gd_row_label, .col_label = gd_col_label,
+		.row_id = gd_row_id, .row_find = gd_row_find, .col_id = gd_col_id, .col_find = gd_col_find,
+	};
+	return true;
+}
+
+static void gd_close(struct grid_src *src)
+{
+	free(src->ud);
+	src->ud = NULL;
+}
+
+const struct grid_provider grid_dasf = {
+	.name = "tasks",
+	.nmetrics = gd_nmetrics,
+	.metric_name = gd_metric_name,
+	.open = gd_open,
+	.close = gd_close,
+};
+
+long dasf_balance_row(struct run *run, const char *thread)
+{
+	if (!run->dasf || !gd_nmetrics(run))
+		return -1;
+	const struct dasf_an *an = run->dasf->an;
+	uint32_t id = dasf_intern_find(&run->dasf->strs, thread);
+	for (size_t r = 0; id != DASF_NONE && r < an->nbal_thr; r++)
+		if (an->bal_thread[r] == id)
+			return (long)r;
+	return -1;
+}

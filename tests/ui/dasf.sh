@@ -1,0 +1,52 @@
+#!/bin/sh
+# dasf.sh: the explorer on the DASF fixture, headless (TSCOPE_SCRIPT): the Heatmap tab
+# shows task balance (workers x seconds), Enter on a function in function_bottleneck
+# lists its tasks, Esc returns, and a worker-imbalance finding opens its row of the heatmap.
+set -u
+BIN=${TSCOPE_BIN:?}
+BUILD=${TSCOPE_BUILD:-build}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+n=0
+t() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+FX="$TMP/fx"
+"$BUILD/tests/gen_dasf" fixture "$FX" >/dev/null || { echo "not ok 1 - gen_dasf"; echo "1..1"; exit 0; }
+cat >"$TMP/keys" <<EOF
+:dump $TMP/heat.txt
+:view function_bottleneck
+:dump $TMP/fb.txt
+j<Enter>
+:dump $TMP/tasks.txt
+<Esc>
+:dump $TMP/back.txt
+q
+EOF
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$FX" >/dev/null 2>"$TMP/err"
+t $? "headless session on the DASF fixture exits 0"
+grep -q 'worker-hA-0' "$TMP/heat.txt" && grep -q 'worker-hB-0' "$TMP/heat.txt"
+t $? "Heatmap tab: task balance rows are the workers"
+grep -q 'tasks in memory' "$TMP/heat.txt"; t $? "Heatmap tab: titled task balance"
+grep -q 'Function' "$TMP/fb.txt" && grep -q 'proc' "$TMP/fb.txt"; t $? ":view function_bottleneck shows the table"
+grep -q 'load-1' "$TMP/tasks.txt" && grep -q 'load-2' "$TMP/tasks.txt" && grep -q 'load-3' "$TMP/tasks.txt"
+t $? "Enter on function 'load' (row 2) lists its three tasks"
+if grep -q 'proc-1' "$TMP/tasks.txt"; then t 1 "the task list holds only that function"; else t 0 "the task list holds only that function"; fi
+grep -q 'Percentage of total time' "$TMP/back.txt"; t $? "Esc returns to function_bottleneck"
+
+# Findings: a worker-imbalance finding opens the worker's row in the task balance heatmap.
+"$BUILD/tests/gen_dasf" skew "$TMP/skew.msgpack" >/dev/null
+cat >"$TMP/keys2" <<EOF
+:view findings
+:filter id=DASF.WORKER_IMBALANCE
+:dump $TMP/findings.txt
+<Enter>
+:dump $TMP/worker.txt
+q
+EOF
+TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/skew.msgpack" >/dev/null 2>&1
+grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; t $? "findings pane lists DASF.WORKER_IMBALANCE"
+grep -q 'Task balan' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt"
+t $? "Enter on it opens the task balance heatmap on worker-x-0"
+echo "1..$n"

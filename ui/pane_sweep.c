@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* pane_sweep.c: the sweep pane. For one source at a time (a GenAI-Perf series or a NAT
+ * calculator file) it lists the points (stimulus, plotted value, outlier, ranking,
+ * pass) and draws the text plot of model/sweep_plot.h below: latency with the fit
+ * line, removed outliers, the target line and the estimate, or throughput (m / M).
+ * Left/Right switch sources; `e` exports the sweep (or sizing_points) view. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/registry.h"
+#include "model/sweep.h"
+#include "model/sweep_plot.h"
+#include "model/xalloc.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+
+struct spane {
+	size_t src, nsrc;
+	enum plot_kind kind;
+	size_t sel, top;
+	int rows;
+	struct plot_spec spec;
+	bool have;
+	struct table *t;      /* for `e` */
+};
+
+static void sp_refresh(struct spane *p, struct app *app)
+{
+	p->have = sweep_plot_from_run(app->run, p->src, p->kind, &p->spec);
+	if (p->sel >= p->spec.n)
+		p->sel = p->spec.n ? p->spec.n - 1 : 0;
+}
+
+static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	size_t n = sweep_plot_count(app->run);
+	if (n == 0) {
+		snprintf(why, whyn, "no GenAI-Perf sweep or NAT sizing output in this run");
+		return NULL;
+	}
+	struct spane *p = xcalloc(1, sizeof(*p));
+	p->nsrc = n;
+	const struct view_def *vd = registry_view(app->run->sweep->ncfg ? "sweep" : "sizing_points");
+	char err[128];
+	p->t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+	sp_refresh(p, app);
+	return p;
+}
+
+static void sp_close(void *priv)
+{
+	struct spane *p = priv;
+	table_free(p->t);
+	free(p);
+}
+
+static void draw_points(struct spane *p, struct app *app, const struct rect *r)
+{
+	const struct plot_spec *s = &p->spec;
+	draw_fmt(r->y, r->x, r->w, ROLE_HEADER, "%12s  %-28s  %s", s->xlabel, s->ylabel, "note");
+	p->rows = r->h - 1;
+	if (p->sel < p->top)
+		p->top = p->sel;
+	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
+		p->top = p->sel - (size_t)p->rows + 1;
+	for (int i = 0; i < p->rows && p->top + (size_t)i < s->n; i++) {
+		size_t k = p->top + (size_t)i;
+		bool cur = k == p->sel;
+		draw_fmt(r->y + 1 + i, r->x, r->w, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL,
+			 "%12g  %-28.6g  %s", s->x[k], s->y[k], s->outlier[k] ? "outlier (removed from fit)" : "");
+	}
+}
+
+static void draw_legend(struct spane *p, struct app *app, int y, int x, int w)
+{
+	const struct plot_spec *s = &p->spec;
+	bool u = app->g->utf8;
+	char est[64] = "";
+	if (s->has_estimate)
+		snprintf(est, sizeof(est), "  %s estimate c=%.3g", u ? "│" : "|", s->estimate);
+	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s outlier  %s fit  %s target%s   m: %s   %s: source %zu/%zu",
+		 u ? "●" : "o", u ? "✕" : "x", u ? "·" : ".", u ? "─" : "-", est,
+		 p->kind == PLOT_LATENCY ? "latency" : "throughput", u ? "←/→" : "<-/->", p->src + 1, p->nsrc);
+}
+
+static void sp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct spane *p = priv;
+	draw_clear_rect(body, ROLE_NORMAL);
+	draw_text(body->y, body->x, body->w, p->spec.title, ROLE_ACCENT);
+	if (!p->have) {
+		draw_text(body->y + 2, body->x + 1, body->w - 2, "no data for this metric in this source", ROLE_DIM);
+		draw_legend(p, app, body->y + body->h - 1, body->x, body->w);
+		return;
+	}
+	int list_h = (int)p->spec.n + 1;
+	if (list_h > body->h / 3)
+		list_h = body->h / 3;
+	if (list_h < 2)
+		list_h = 2;
+	draw_points(p, app, &(struct rect){ body->y + 1, body->x, list_h, body->w });
+	int ph = body->h - list_h - 2;
+	char **rows = plot_render(&p->spec, body->w, ph, !app->g->utf8);
+	if (rows) {
+		for (int i = 0; i < ph; i++)
+			draw_text(body->y + 1 + list_h + i, body->x, body->w, rows[i], i < ph - 2 ? ROLE_NORMAL : ROLE_DIM);
+		plot_free(rows, ph);
+	}
+	draw_legend(p, app, body->y + body->h - 1, body->x, body->w);
+}
+
+static unsigned sp_handle(void *priv, struct app *app, enum action a)
+{
+	struct spane *p = priv;
+	switch (a) {
+	case ACT_UP: if (p->sel) p->sel--; break;
+	case ACT_DOWN: if (p->sel + 1 < p->spec.n) p->sel++; break;
+	case ACT_TOP: p->sel = 0; break;
+	case ACT_BOTTOM: p->sel = p->spec.n ? p->spec.n - 1 : 0; break;
+	case ACT_METRIC:
+	case ACT_METRIC_PREV:
+		p->kind = p->kind == PLOT_LATENCY ? PLOT_THROUGHPUT : PLOT_LATENCY;
+		break;
+	case ACT_LEFT: p->src = p->src ? p->src - 1 : p->nsrc - 1; p->sel = 0; break;
+	case ACT_RIGHT: p->src = (p->src + 1) % p->nsrc; p->sel = 0; break;
+	default: return PR_NONE;
+	}
+	sp_refresh(p, app);
+	return PR_HANDLED | PR_REDRAW;
+}
+
+static struct table *sp_table(void *priv, struct app *app)
+{
+	return ((struct spane *)priv)->t;
+}
+
+static void sp_status(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	const struct plot_spec *s = &p->spec;
+	if (!p->have || !s->n) {
+		snprintf(buf, n, "sweep  source %zu/%zu", p->src + 1, p->nsrc);
+		return;
+	}
+	snprintf(buf, n, "sweep  source %zu/%zu  %s=%.17g  %s=%.17g%s", p->src + 1, p->nsrc, s->xlabel,
+		 s->x[p->sel], s->ylabel, s->y[p->sel], s->outlier[p->sel] ? "  (outlier)" : "");
+}
+
+const struct pane_ops pane_sweep = {
+	.name = "sweep",
+	.open = sp_open,
+	.close = sp_close,
+	.draw = sp_draw,
+	.handle = sp_handle,
+	.table = sp_table,
+	.status = sp_status,
+};
