@@ -140,25 +140,36 @@ static void test_real_medium(void)
 
 #define T0 "1700000000000000000"
 
+/* Request 1: chunks at +100/+120/+140 ms kept (an empty chunk and [DONE] dropped),
+ * usage 5. Request 2 (starts +10): a role-only chunk (+205) dropped, +210 kept, a
+ * splintered chunk (+260, continued at +265 without "data: ") merged, usage 3.
+ * Request 3: no responses. Request 4 (starts +30): one chunk at +330, usage 1.
+ * Request 5: a bad timestamp. */
 static const char *stream_raw =
 	"{\"experiments\":[{\"experiment\":{\"mode\":\"concurrency\",\"value\":4},\"requests\":["
 	"{\"timestamp\":" T0 ",\"request_inputs\":{\"payload\":\"{}\"},"
 	"\"response_timestamps\":[1700000000100000000,1700000000120000000,1700000000130000000,"
 	"1700000000140000000,1700000000150000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
 	"{\"response\":\"data: \\n\\n\"},"
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
-	"{\"response\":\"data: [DONE]\\n\\n\"}]},"
-	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000210000000,"
-	"1700000000260000000,1700000000270000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"choices\\\":[]}\"},"
-	"{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":3}}\"},"
-	"{\"response\":\"data: [DONE]\"}]},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
+	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000205000000,"
+	"1700000000210000000,1700000000260000000,1700000000265000000,1700000000270000000],\"response_outputs\":["
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"role\\\":\\\"assistant\\\",\\\"content\\\":\\\"\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"x\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\"},"
+	"{\"response\":\"\\\"z\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":3}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
 	"{\"timestamp\":1700000000020000000,\"response_timestamps\":[],\"response_outputs\":[]},"
 	"{\"timestamp\":1700000000030000000,\"response_timestamps\":[1700000000330000000,1700000000331000000],"
-	"\"response_outputs\":[{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":1}}\"},"
-	"{\"response\":\"data: [DONE]\"}]},"
+	"\"response_outputs\":["
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"q\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":1}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
 	"{\"timestamp\":\"bad\"}"
 	"],\"window_boundaries\":[]}],\"version\":\"0.0.0\",\"service_kind\":\"openai\",\"endpoint\":\"v1/chat/completions\"}";
 
