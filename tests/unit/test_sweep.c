@@ -288,7 +288,7 @@ static const char *checkpoint_json =
 
 static void test_analyze_checkpoint(void)
 {
-	fixture("an/analyze_export_genai_perf.csv", analyze_csv);
+	free(fixture("an/analyze_export_genai_perf.csv", analyze_csv));
 	char *dir = xasprintf("%s/an", tmpdir);
 	struct opts o = { 0 };
 	struct run *run = open_one(dir, &o);
@@ -390,7 +390,7 @@ static char *nat_doc(const char *key, bool with_fits)
 static void test_nat(void)
 {
 	char *doc = nat_doc("calc_data", true);
-	fixture("nat/online/job_1752000000/calc_runner_output.json", doc);
+	free(fixture("nat/online/job_1752000000/calc_runner_output.json", doc));
 	free(doc);
 	char *dir = xasprintf("%s/nat", tmpdir);
 	struct opts o = { .target_users = 100, .target_runtime = 10, .test_gpus = 8 };
