@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "model/dasf.h"
 #include "model/dasf_db.h"
+#include "model/grid.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/xalloc.h"
@@ -194,6 +195,31 @@ static void test_task_balance(struct run *run)
 			same &= table_cell(t, t->view[r], c)->num == want[r][c];
 	ok(same, "task_balance: values (last value per second, 0 where a worker had no event)");
 	table_free(t);
+}
+
+/* The "tasks" grid (heatmap): workers x every second 10..14 (offsets 0..4); a second
+ * without an event for a worker is missing, not 0 (offset 2 has no event at all). */
+static void test_grid(struct run *run)
+{
+	const struct grid_provider *gp = grid_provider("tasks");
+	struct grid_src src;
+	char err[128], label[64];
+	if (!ok(gp && gp->nmetrics(run) == 1 && gp->open(run, 0, &src, err, sizeof(err)),
+		"tasks grid provider opens on the fixture"))
+		return;
+	is_int(src.nrows, 3, "tasks grid: 3 workers");
+	is_int(src.ncols, 5, "tasks grid: 5 seconds (10..14), including the silent second 12");
+	double v = -1;
+	ok(src.value(src.ud, 0, 0, &v) && v == 2, "worker-hA-0 at offset 0: last value 2");
+	ok(!src.value(src.ud, 1, 0, &v), "worker-hA-1 at offset 0: missing (DASF's CSV says 0)");
+	ok(!src.value(src.ud, 0, 2, &v) && !src.value(src.ud, 2, 2, &v), "offset 2: no event, missing");
+	ok(src.value(src.ud, 2, 3, &v) && v == 5, "worker-hB-0 at offset 3: 5");
+	grid_row_label(&src, 1, label, sizeof(label));
+	is_str(label, "worker-hA-1", "row label is the worker");
+	is_int(src.col_find(src.ud, 4), 4, "col_find(offset 4)");
+	is_int(dasf_balance_row(run, "worker-hB-0"), 2, "dasf_balance_row: worker-hB-0 is row 2");
+	is_int(dasf_balance_row(run, "nobody"), -1, "dasf_balance_row: unknown worker -1");
+	gp->close(&src);
 }
 
 static void test_graph(struct run *run)
@@ -468,6 +494,7 @@ int main(void)
 	test_function_bottleneck(run);
 	test_task_bottleneck(run);
 	test_task_balance(run);
+	test_grid(run);
 	test_graph(run);
 	test_fixture_findings(run);
 	run_free(run);
