@@ -110,7 +110,8 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]);
 		if (is_dir(sub))

@@ -96,15 +96,24 @@ bool sweep_metric_parse(const char *s, size_t n, enum sweep_metric *m, enum swee
 /* ---------------------------------------------------------------------------------
  * Model lifetime */
 
+static void objectives_from_opts(struct run *run, struct sweep_set *s);
+
 struct sweep_set *sweep_get(struct run *run)
 {
 	pthread_mutex_lock(&run->lock);
-	if (!run->sweep) {
+	bool fresh = !run->sweep;
+	if (fresh)
 		run->sweep = xcalloc(1, sizeof(*run->sweep));
-		run->sweep->objectives_from_opts = true;
-	}
 	pthread_mutex_unlock(&run->lock);
+	if (fresh)
+		objectives_from_opts(run, run->sweep);
 	return run->sweep;
+}
+
+bool sweep_knee_latency(const struct sweep_cfg *c, double *v)
+{
+	return sweep_value(c, SM_LATENCY, SS_P50, v) || sweep_value(c, SM_LATENCY, SS_AVG, v) ||
+	       sweep_value(c, SM_LATENCY, SS_P99, v);
 }
 
 struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const char *path,
@@ -356,8 +365,7 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		double v;
 		x[i] = se->stim >= 0 && c->has_stim[se->stim] ? c->stim[se->stim] : NAN;
 		tp[i] = sweep_value(c, SM_RPS, SS_AVG, &v) ? v : NAN;
-		lat[i] = sweep_value(c, SM_LATENCY, SS_P50, &v) || sweep_value(c, SM_LATENCY, SS_AVG, &v) ||
-				 sweep_value(c, SM_LATENCY, SS_P99, &v) ? v : NAN;
+		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
 	}
 	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
 	se->has_fit = false;
@@ -603,7 +611,6 @@ static int parse_constraint(const char *spec, struct sweep_constraint *k, char *
 static void objectives_from_opts(struct run *run, struct sweep_set *s)
 {
 	const struct opts *o = run->opts;
-	s->objectives_from_opts = false;
 	if (!o)
 		return;
 	char err[160];
@@ -720,8 +727,6 @@ void sweep_derive(struct run *run)
 	struct sweep_set *s = run->sweep;
 	if (!s || s->derived)
 		return;
-	if (s->objectives_from_opts)
-		objectives_from_opts(run, s);
 	build_series(s);
 	for (size_t k = 0; k < s->nseries; k++)
 		series_sizing(s, &s->series[k]);

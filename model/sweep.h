@@ -186,19 +186,21 @@ struct sweep_set {
 	struct sweep_constraint *con;
 	size_t ncon;
 	bool derived;
-	bool objectives_from_opts;           /* first derive reads --objective etc. */
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
 	long test_gpus;
 };
 
-/* The run's sweep model, created on first use (loaders call it). */
+/* The run's sweep model, created on first use (loaders call it); creation reads
+ * --objective, --constraint and the sizing targets from run->opts. */
 struct sweep_set *sweep_get(struct run *run);
 /* Append a config; returns it zeroed except name/path/source (copied). */
 struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const char *path,
 				const char *source);
 struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *metric,
 				const char *unit, const char *gpu);
+/* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
+bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
 /* The value a view / objective uses: stored, else recomputed. */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
 

@@ -86,15 +86,15 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
 	c.stim_name = table_add_col(t, "stimulus", COL_TEXT, 12, 0);
 	c.stim_value = table_add_col(t, "value", COL_NUM, 8, 2);
+	c.rank = table_add_col(t, "ranking", COL_INT, 7, 0);
+	c.score = table_add_col(t, "score", COL_NUM, 8, 2);
+	c.pass = table_add_col(t, "pass", COL_TEXT, 5, 0);
+	c.failed = table_add_col(t, "failed", COL_TEXT, 22, 0);
 	for (int k = 0; k < ST_N; k++)
 		if (any_stim(s, k))
 			c.stim[k] = table_add_col(t, sweep_stim_name(k), k == ST_REQUEST_RATE ? COL_NUM : COL_INT, 8, 2);
 	add_metric_cols(t, s, &c);
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
-	c.score = table_add_col(t, "score", COL_NUM, 8, 2);
-	c.rank = table_add_col(t, "ranking", COL_INT, 7, 0);
-	c.pass = table_add_col(t, "pass", COL_TEXT, 5, 0);
-	c.failed = table_add_col(t, "failed", COL_TEXT, 30, 0);
 	for (size_t si = 0; si < s->nseries; si++) {
 		const struct sweep_series *se = &s->series[si];
 		for (size_t j = 0; j < se->n; j++) {
@@ -528,10 +528,8 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		double t0 = 0, t1 = 0, l0 = 0, l1 = 0;
 		sweep_value(k, SM_RPS, SS_AVG, &t0);
 		sweep_value(nx, SM_RPS, SS_AVG, &t1);
-		if (!sweep_value(k, SM_LATENCY, SS_P50, &l0))
-			sweep_value(k, SM_LATENCY, SS_AVG, &l0);
-		if (!sweep_value(nx, SM_LATENCY, SS_P50, &l1))
-			sweep_value(nx, SM_LATENCY, SS_AVG, &l1);
+		sweep_knee_latency(k, &l0);
+		sweep_knee_latency(nx, &l1);
 		char title[200], detail[512];
 		const char *st = sweep_stim_name(se->stim);
 		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);

@@ -90,7 +90,7 @@ void draw_bar(int y, int x, int w, double frac, enum role r)
 	}
 }
 
-int draw_wrap(const struct rect *r, int row, const char *s, enum role role)
+static int wrap(const struct rect *r, int row, const char *s, enum role role, bool draw)
 {
 	char *safe = text_sanitize_dup(s, tflags);
 	const char *p = safe;
@@ -115,7 +115,8 @@ int draw_wrap(const struct rect *r, int row, const char *s, enum role role)
 		size_t len = (size_t)(end - p) < sizeof(line) - 1 ? (size_t)(end - p) : sizeof(line) - 1;
 		memcpy(line, p, len);
 		line[len] = '\0';
-		draw_text(r->y + row + used, r->x, r->w, line, role);
+		if (draw)
+			draw_text(r->y + row + used, r->x, r->w, line, role);
 		used++;
 		p = end;
 		while (*p == ' ' || *p == '\n')
@@ -131,4 +132,15 @@ void draw_clear_rect(const struct rect *r, enum role role)
 	for (int i = 0; i < r->h; i++)
 		mvhline(r->y + i, r->x, ' ', r->w);
 	attrset(A_NORMAL);
+}
+
+int draw_wrap(const struct rect *r, int row, const char *s, enum role role)
+{
+	return wrap(r, row, s, role, true);
+}
+
+int draw_wrap_count(int w, const char *s)
+{
+	struct rect r = { 0, 0, 1 << 20, w };
+	return wrap(&r, 0, s, ROLE_NORMAL, false);
 }

@@ -24,6 +24,8 @@ void draw_repeat(int y, int x, int w, const char *glyph, enum role r);
 void draw_bar(int y, int x, int w, double frac, enum role r);
 /* Word-wrap s into r starting at row offset; returns rows used. */
 int draw_wrap(const struct rect *r, int row, const char *s, enum role role);
+/* Rows draw_wrap would use for s in w columns. */
+int draw_wrap_count(int w, const char *s);
 /* Fill a rectangle with blanks in role. */
 void draw_clear_rect(const struct rect *r, enum role role);
 

@@ -1,19 +1,232 @@
 /* SPDX-License-Identifier: MIT */
-/* pane_budget.c: placeholder until the pane lands. */
+/* pane_budget.c: the efficiency budget as bars: the selected rank's budget line by line
+ * (seconds, share of wall, recoverable lines highlighted), every rank as one stacked
+ * bar with its recoverable share (j/k select), and the selected rank per step window.
+ * Each budget line has its own fill glyph and colour, so the bars read in mono. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/analysis.h"
+#include "model/registry.h"
+#include "model/steps.h"
+#include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/draw.h"
 
-static void *x_open(struct app *app, const char *arg, char *why, size_t whyn)
+enum { BP_WINDOWS = 8, BP_NAME_W = 18 };
+
+struct bpane {
+	const struct steps_model *m;
+	size_t sel, top;          /* selected rank index, first rank row shown */
+	int rows;                 /* rank rows in the last frame */
+	struct table *export;
+};
+
+static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	snprintf(why, whyn, "not yet");
-	return NULL;
+	const struct steps_model *m = app->run->steps;
+	if (!m || !steps_nranks(m) || !analysis_budget(app->run, 0)) {
+		snprintf(why, whyn, "no efficiency budget: this run has no step records with phases");
+		return NULL;
+	}
+	struct bpane *p = xcalloc(1, sizeof(*p));
+	p->m = m;
+	size_t n;
+	const int *strag = app_stragglers(app, &n);
+	long ri = n ? steps_rank_index(m, strag[0]) : -1;
+	p->sel = ri >= 0 ? (size_t)ri : 0;
+	return p;
 }
 
-static void x_draw(void *priv, struct app *app, const struct rect *body)
+static void bp_close(void *priv)
 {
+	struct bpane *p = priv;
+	table_free(p->export);
+	free(p);
+}
+
+/* One stacked bar of the budget lines in w columns; returns the recoverable fraction. */
+static double stacked(struct app *app, const struct budget *b, int y, int x, int w)
+{
+	double cum = 0, rec = 0;
+	int drawn = 0;
+	for (int k = 0; k < BUDGET_NLINES; k++) {
+		const struct budget_line *l = &b->line[k];
+		if (l->recoverable)
+			rec += l->fraction;
+		cum += l->fraction > 0 ? l->fraction : 0;
+		int upto = (int)(cum * w + 0.5);
+		if (upto > w)
+			upto = w;
+		draw_repeat(y, x + drawn, upto - drawn, app->g->fill[k % GLYPH_FILLS], theme_phase(k));
+		if (upto > drawn)
+			drawn = upto;
+	}
+	return rec;
+}
+
+static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
+{
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s", steps_rank_id(p->m, p->sel),
+		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)");
+	if (b->has_mfu)
+		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
+	int bar_w = w - BP_NAME_W - 33;
+	for (int k = 0; k < BUDGET_NLINES; k++, y++) {
+		const struct budget_line *l = &b->line[k];
+		draw_text(y, x, 1, app->g->fill[k % GLYPH_FILLS], theme_phase(k));
+		draw_text(y, x + 2, BP_NAME_W - 2, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
+		draw_bar(y, x + BP_NAME_W, bar_w, l->fraction, theme_phase(k));
+		draw_fmt(y, x + BP_NAME_W + bar_w + 1, 32, ROLE_NORMAL, "%9.4g s %5.1f%%%s", l->seconds, l->fraction * 100,
+			 l->recoverable ? " recoverable" : "");
+	}
+	return y;
+}
+
+static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int h)
+{
+	size_t n = steps_nranks(p->m);
+	draw_text(y++, x, w, "Per rank (j/k select): stacked budget lines, recoverable share", ROLE_HEADER);
+	p->rows = h - 1;
+	if (p->sel < p->top)
+		p->top = p->sel;
+	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
+		p->top = p->sel - (size_t)p->rows + 1;
+	int bar_w = w - 34;
+	for (int i = 0; i < p->rows && p->top + (size_t)i < n; i++, y++) {
+		size_t ri = p->top + (size_t)i;
+		const struct budget *b = analysis_budget(app->run, ri);
+		bool sel = ri == p->sel;
+		draw_fmt(y, x, 10, sel ? ROLE_SELECTED : ROLE_DIM, "rank %d", steps_rank_id(p->m, ri));
+		if (!b) {
+			draw_text(y, x + 11, w - 11, "-", ROLE_DIM);
+			continue;
+		}
+		double rec = stacked(app, b, y, x + 11, bar_w);
+		draw_fmt(y, x + 12 + bar_w, 22, ROLE_NORMAL, "eff %5.1f%% rec %4.1f%%", b->efficiency * 100, rec * 100);
+	}
+	return y;
+}
+
+static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
+{
+	size_t nrec = steps_nrecords(p->m, p->sel);
+	if (!nrec)
+		return y;
+	long lo = steps_step(p->m, p->sel, 0), hi = steps_step(p->m, p->sel, nrec - 1) + 1;
+	for (size_t i = 1; i < nrec; i++) {
+		long s = steps_step(p->m, p->sel, i);
+		lo = s < lo ? s : lo;
+		hi = s + 1 > hi ? s + 1 : hi;
+	}
+	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->sel));
+	int bar_w = w - 44;
+	for (int k = 0; k < BP_WINDOWS; k++, y++) {
+		long a = lo + (hi - lo) * k / BP_WINDOWS, b = lo + (hi - lo) * (k + 1) / BP_WINDOWS;
+		struct budget bw;
+		draw_fmt(y, x, 20, ROLE_DIM, "steps %ld-%ld", a, b - 1);
+		if (b <= a || !analysis_budget_window(app->run, p->sel, a, b, &bw)) {
+			draw_text(y, x + 21, 10, "-", ROLE_DIM);
+			continue;
+		}
+		double rec = stacked(app, &bw, y, x + 21, bar_w);
+		draw_fmt(y, x + 22 + bar_w, 22, ROLE_NORMAL, "eff %5.1f%% rec %4.1f%%", bw.efficiency * 100, rec * 100);
+	}
+	return y;
+}
+
+static void bp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct bpane *p = priv;
+	int x = body->x + 1, w = body->w - 2, y = body->y;
+	const struct budget *b = analysis_budget(app->run, p->sel);
+	if (b)
+		y = draw_lines(p, app, b, y, x, w);
+	else
+		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (no phases after warmup)", steps_rank_id(p->m, p->sel));
+	y++;
+	int avail = body->y + body->h - y;
+	int win_h = BP_WINDOWS + 1;
+	int rank_h = avail - win_h - 1;
+	if (rank_h < 3) {
+		rank_h = avail;
+		win_h = 0;
+	}
+	y = draw_ranks(p, app, y, x, w, rank_h);
+	if (win_h)
+		draw_windows(p, app, body->y + body->h - win_h, x, w);
+}
+
+static unsigned bp_handle(void *priv, struct app *app, enum action a)
+{
+	struct bpane *p = priv;
+	size_t n = steps_nranks(p->m), page = p->rows > 1 ? (size_t)p->rows - 1 : 1;
+	switch (a) {
+	case ACT_UP: if (p->sel) p->sel--; break;
+	case ACT_DOWN: if (p->sel + 1 < n) p->sel++; break;
+	case ACT_PAGE_UP: p->sel = p->sel > page ? p->sel - page : 0; break;
+	case ACT_PAGE_DOWN: p->sel = p->sel + page < n ? p->sel + page : n - 1; break;
+	case ACT_TOP: p->sel = 0; break;
+	case ACT_BOTTOM: p->sel = n - 1; break;
+	case ACT_ENTER: {
+		long s = app_find(app, &pane_steps, NULL);
+		struct ui_target t = { .rank = steps_rank_id(p->m, p->sel), .step_lo = -1, .step_hi = -1, .item = -1 };
+		return s >= 0 ? app_show(app, (size_t)s, &t) | PR_HANDLED : PR_NONE;
+	}
+	default: return PR_NONE;
+	}
+	return PR_HANDLED;
+}
+
+static unsigned bp_select(void *priv, struct app *app, const struct ui_target *t)
+{
+	struct bpane *p = priv;
+	long ri = t->rank >= 0 ? steps_rank_index(p->m, t->rank) : -1;
+	if (ri < 0)
+		return PR_NONE;
+	p->sel = (size_t)ri;
+	return PR_HANDLED;
+}
+
+static void bp_status(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct bpane *p = priv;
+	const struct budget *b = analysis_budget(app->run, p->sel);
+	if (!b) {
+		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->sel));
+		return;
+	}
+	int k = snprintf(buf, n, "rank %d  wall %.6g s  useful %.6g s  efficiency %.4g%%", steps_rank_id(p->m, p->sel),
+			 b->wall, b->useful, b->efficiency * 100);
+	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
+		const struct budget_line *l = &b->line[b->recoverable[i]];
+		k += snprintf(buf + k, n - (size_t)k, "  %s %.4g s", l->name, l->seconds);
+	}
+}
+
+static struct table *bp_table(void *priv, struct app *app)
+{
+	struct bpane *p = priv;
+	table_free(p->export);
+	const struct view_def *vd = registry_view("budget");
+	char err[128];
+	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+	return p->export;
+}
+
+static int bp_cur_rank(void *priv, struct app *app)
+{
+	struct bpane *p = priv;
+	return steps_rank_id(p->m, p->sel);
 }
 
 const struct pane_ops pane_budget = {
 	.name = "budget",
-	.open = x_open,
-	.draw = x_draw,
+	.open = bp_open,
+	.close = bp_close,
+	.draw = bp_draw,
+	.handle = bp_handle,
+	.select = bp_select,
+	.table = bp_table,
+	.status = bp_status,
+	.cur_rank = bp_cur_rank,
 };

@@ -19,7 +19,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
-	size_t spc, c0;               /* cols per screen column (power of 2), first col */
+	size_t spc, c0;               /* cols per screen column, first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
@@ -40,12 +40,12 @@ static size_t bucket_rows(const struct hpane *p, int h)
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
+/* Columns per screen column that fit the whole grid (zoom steps halve/double it). */
 static size_t fit_spc(const struct hpane *p, int w)
 {
-	size_t s = 1;
-	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
-		s *= 2;
-	return s;
+	if (w <= 0 || p->src.ncols <= (size_t)w)
+		return 1;
+	return (p->src.ncols + (size_t)w - 1) / (size_t)w;
 }
 
 static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_t c1, double *worst,
@@ -76,7 +76,7 @@ static void compute_scale(struct hpane *p)
 	p->lo = p->hi = 0;
 	if (n) {
 		qsort(v, n, sizeof(*v), cmp_dbl);
-		p->lo = v[n / 2];
+		p->lo = v[(n - 1) / 2];
 		p->hi = v[n - 1];
 		double w, m;
 		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)

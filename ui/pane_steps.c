@@ -1,19 +1,414 @@
 /* SPDX-License-Identifier: MIT */
-/* pane_steps.c: placeholder until the pane lands. */
+/* pane_steps.c: one rank over its step records: per-step phases as stacked bars (one
+ * fill glyph and colour per phase, so it reads in mono) and sparklines of step time,
+ * loss, grad norm and memory on the same step axis. When records exceed the columns,
+ * a column shows the mean phases of its records and the WORST (max) of each series.
+ * j/k change rank, h/l move the step cursor, +/- zoom, H/L pan. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/analysis.h"
+#include "model/registry.h"
+#include "model/steps.h"
+#include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/draw.h"
 
-static void *x_open(struct app *app, const char *arg, char *why, size_t whyn)
+enum { SP_SERIES = 4, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
+
+static const char *const series_name[SP_SERIES] = { "step_time", "loss", "grad_norm", "memory" };
+
+struct spane {
+	const struct steps_model *m;
+	size_t ri;
+	size_t cur, c0, spc;        /* record positions */
+	int w;                      /* columns of the last frame */
+	int phase[SP_MAX_PHASES];   /* phase metric ids in display order */
+	size_t nphase;
+	int series[SP_SERIES];      /* metric ids (-1 absent); step_time is derived */
+	long mark_lo, mark_hi;      /* marked step range, -1 none */
+	const long *marks;
+	size_t nmarks;
+	const char *hl_series;      /* highlighted series name (evidence) */
+	struct table *export;
+};
+
+static void set_phases(struct spane *p, struct app *app)
 {
-	snprintf(why, whyn, "not yet");
-	return NULL;
+	p->nphase = 0;
+	const struct timing *t = analysis_timing(app->run, p->ri);
+	if (t)
+		for (size_t i = 0; i < t->nphase && p->nphase < SP_MAX_PHASES; i++)
+			p->phase[p->nphase++] = t->phase[i].metric;
+	for (size_t i = 0; i < steps_nmetrics(p->m) && p->nphase < SP_MAX_PHASES; i++) {
+		if (steps_metric(p->m, (int)i)->kind != METRIC_PHASE)
+			continue;
+		bool have = false;
+		for (size_t k = 0; k < p->nphase; k++)
+			have |= p->phase[k] == (int)i;
+		if (!have)
+			p->phase[p->nphase++] = (int)i;
+	}
 }
 
-static void x_draw(void *priv, struct app *app, const struct rect *body)
+static int memory_metric(const struct steps_model *m)
 {
+	static const char *const names[] = { "alloc", "allocated", "peak_alloc", "reserved" };
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		int id = steps_metric_find(m, METRIC_MEMORY, names[i]);
+		if (id >= 0)
+			return id;
+	}
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
+			return (int)i;
+	return -1;
+}
+
+static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	const struct steps_model *m = app->run->steps;
+	if (!m || !steps_nranks(m)) {
+		snprintf(why, whyn, "no per-rank step records in this run");
+		return NULL;
+	}
+	struct spane *p = xcalloc(1, sizeof(*p));
+	p->m = m;
+	p->mark_lo = p->mark_hi = -1;
+	size_t n;
+	const int *strag = app_stragglers(app, &n);
+	long ri = n ? steps_rank_index(m, strag[0]) : -1;
+	p->ri = ri >= 0 ? (size_t)ri : 0;
+	set_phases(p, app);
+	p->series[0] = -1;
+	p->series[1] = steps_metric_find(m, METRIC_SCALAR, "loss");
+	p->series[2] = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
+	p->series[3] = memory_metric(m);
+	return p;
+}
+
+static void sp_close(void *priv)
+{
+	struct spane *p = priv;
+	table_free(p->export);
+	free(p);
+}
+
+static size_t nrec(const struct spane *p)
+{
+	return steps_nrecords(p->m, p->ri);
+}
+
+static double step_time(const struct spane *p, size_t pos, bool *have)
+{
+	double sum = 0;
+	*have = false;
+	for (size_t k = 0; k < p->nphase; k++) {
+		double v;
+		if (steps_value(p->m, p->ri, p->phase[k], pos, &v) && isfinite(v)) {
+			sum += v;
+			*have = true;
+		}
+	}
+	return sum;
+}
+
+static bool series_value(const struct spane *p, int s, size_t pos, double *out)
+{
+	if (s == 0) {
+		bool have;
+		*out = step_time(p, pos, &have);
+		return have;
+	}
+	return p->series[s] >= 0 && steps_value(p->m, p->ri, p->series[s], pos, out);
+}
+
+static void fix_view(struct spane *p)
+{
+	size_t n = nrec(p);
+	if (p->cur >= n)
+		p->cur = n ? n - 1 : 0;
+	if (p->w <= 0)
+		return;
+	size_t fit = n > (size_t)p->w ? (n + (size_t)p->w - 1) / (size_t)p->w : 1;
+	if (!p->spc || p->spc > fit)
+		p->spc = fit;
+	size_t span = (size_t)p->w * p->spc;
+	if (p->cur < p->c0)
+		p->c0 = p->cur;
+	if (p->cur >= p->c0 + span)
+		p->c0 = p->cur - span / 2;
+	p->c0 -= p->c0 % p->spc;
+	if (n <= span)
+		p->c0 = 0;
+}
+
+static bool marked(const struct spane *p, size_t a, size_t b)
+{
+	long lo = steps_step(p->m, p->ri, a), hi = steps_step(p->m, p->ri, b - 1);
+	if (p->mark_lo >= 0 && p->mark_lo <= hi && (p->mark_hi < 0 ? p->mark_lo : p->mark_hi) >= lo)
+		return true;
+	for (size_t i = 0; i < p->nmarks; i++)
+		if (p->marks[i] >= lo && p->marks[i] <= hi)
+			return true;
+	return false;
+}
+
+/* Mean of each phase over records [a, b); returns the stacked total. */
+static double bucket_phases(const struct spane *p, size_t a, size_t b, double *mean)
+{
+	double total = 0;
+	for (size_t k = 0; k < p->nphase; k++) {
+		double sum = 0;
+		size_t cnt = 0;
+		for (size_t pos = a; pos < b; pos++) {
+			double v;
+			if (steps_value(p->m, p->ri, p->phase[k], pos, &v) && isfinite(v)) {
+				sum += v;
+				cnt++;
+			}
+		}
+		mean[k] = cnt ? sum / (double)cnt : 0;
+		total += mean[k];
+	}
+	return total;
+}
+
+static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
+{
+	size_t n = nrec(p);
+	double ymax = 0;
+	double mean[SP_MAX_PHASES];
+	int cols = 0;
+	for (int x = 0; x < r->w; x++, cols++) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			break;
+		size_t b = a + p->spc < n ? a + p->spc : n;
+		double t = bucket_phases(p, a, b, mean);
+		if (t > ymax)
+			ymax = t;
+	}
+	draw_fmt(r->y, r->x, SP_LABEL_W, ROLE_DIM, "%.4g s", ymax);
+	for (int x = 0; x < cols; x++) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		size_t b = a + p->spc < n ? a + p->spc : n;
+		bucket_phases(p, a, b, mean);
+		double cum = 0;
+		size_t k = 0;
+		for (int y = 0; y < r->h && ymax > 0; y++) {
+			double level = (y + 0.5) / r->h * ymax;   /* from the bottom */
+			while (k < p->nphase && cum + mean[k] < level)
+				cum += mean[k++];
+			if (k >= p->nphase)
+				break;
+			enum role role = a <= p->cur && p->cur < b ? ROLE_CURSOR : theme_phase((int)k);
+			draw_text(r->y + r->h - 1 - y, r->x + SP_LABEL_W + x, 1, app->g->fill[k % GLYPH_FILLS], role);
+		}
+	}
+}
+
+static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
+{
+	size_t n = nrec(p);
+	for (int x = 0; x < w;) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			break;
+		size_t b = a + p->spc < n ? a + p->spc : n;
+		if (a <= p->cur && p->cur < b) {
+			draw_text(y, x0 + x, 1, app->g->pointer, ROLE_CURSOR);
+			x++;
+		} else if (marked(p, a, b)) {
+			draw_text(y, x0 + x, 1, app->g->mark, ROLE_MARK);
+			x++;
+		} else if (x % 12 == 0 && x + 8 < w) {
+			x += draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
+		} else {
+			x++;
+		}
+	}
+}
+
+static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, int w)
+{
+	size_t n = nrec(p);
+	double lo = INFINITY, hi = -INFINITY;
+	double *v = xmalloc(((size_t)w + 1) * sizeof(*v));
+	for (int x = 0; x < w; x++) {
+		v[x] = NAN;
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			continue;
+		size_t b = a + p->spc < n ? a + p->spc : n;
+		for (size_t pos = a; pos < b; pos++) {
+			double val;
+			if (series_value(p, s, pos, &val) && !isnan(val) && (isnan(v[x]) || val > v[x]))
+				v[x] = val;
+		}
+		if (isfinite(v[x])) {
+			lo = v[x] < lo ? v[x] : lo;
+			hi = v[x] > hi ? v[x] : hi;
+		}
+	}
+	bool hl = p->hl_series && strcmp(p->hl_series, series_name[s]) == 0;
+	draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], hl ? ROLE_MARK : ROLE_DIM);
+	if (!(hi >= lo)) {
+		draw_text(y, x0, w, "n/a (not recorded)", ROLE_DIM);
+		free(v);
+		return;
+	}
+	for (int x = 0; x < w; x++) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			break;
+		bool cur = a <= p->cur && p->cur < a + p->spc;
+		if (isnan(v[x])) {
+			draw_text(y, x0 + x, 1, app->g->missing, cur ? ROLE_CURSOR : ROLE_MISSING);
+			continue;
+		}
+		int l = !isfinite(v[x]) ? GLYPH_SPARK - 1 : hi > lo ? (int)((v[x] - lo) / (hi - lo) * (GLYPH_SPARK - 1) + 0.5) : 0;
+		draw_text(y, x0 + x, 1, app->g->spark[l], cur ? ROLE_CURSOR : hl ? ROLE_MARK : ROLE_BAR);
+	}
+	free(v);
+}
+
+static void sp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct spane *p = priv;
+	p->w = body->w - SP_LABEL_W - 14;
+	fix_view(p);
+	int y = body->y;
+	draw_fmt(y++, body->x + 1, body->w - 2, ROLE_HEADER, "rank %d (%zu of %zu)  %zu records%s  j/k:rank h/l:step +/-:zoom H/L:pan",
+		 steps_rank_id(p->m, p->ri), p->ri + 1, steps_nranks(p->m), nrec(p),
+		 p->spc > 1 ? "  (per column: mean phases, max of each series)" : "");
+	int chart_h = body->h - 4 - SP_SERIES;
+	struct rect chart = { y, body->x, chart_h, p->w + SP_LABEL_W };
+	draw_chart(p, app, &chart);
+	y += chart_h;
+	draw_axis(p, app, y++, body->x + SP_LABEL_W, p->w);
+	int x = body->x + SP_LABEL_W;
+	for (size_t k = 0; k < p->nphase && x < body->x + body->w - 4; k++) {
+		draw_text(y, x, 1, app->g->fill[k % GLYPH_FILLS], theme_phase((int)k));
+		x += 2 + draw_text(y, x + 2, body->x + body->w - x - 2, steps_metric(p->m, p->phase[k])->name, ROLE_DIM);
+		x += 1;
+	}
+	y++;
+	for (int s = 0; s < SP_SERIES; s++)
+		draw_spark(p, app, s, y++, body->x + SP_LABEL_W, p->w);
+}
+
+static unsigned sp_handle(void *priv, struct app *app, enum action a)
+{
+	struct spane *p = priv;
+	size_t n = nrec(p), spc = p->spc ? p->spc : 1, half = (size_t)(p->w > 1 ? p->w / 2 : 1) * spc;
+	switch (a) {
+	case ACT_UP:
+	case ACT_DOWN:
+		if (a == ACT_UP && p->ri > 0)
+			p->ri--;
+		else if (a == ACT_DOWN && p->ri + 1 < steps_nranks(p->m))
+			p->ri++;
+		set_phases(p, app);
+		break;
+	case ACT_LEFT: p->cur = p->cur > spc ? p->cur - spc : 0; break;
+	case ACT_RIGHT: p->cur += spc; break;
+	case ACT_PAN_LEFT: case ACT_PAGE_UP: p->cur = p->cur > half ? p->cur - half : 0; p->c0 = p->c0 > half ? p->c0 - half : 0; break;
+	case ACT_PAN_RIGHT: case ACT_PAGE_DOWN: p->cur += half; p->c0 += half; if (p->c0 >= n) p->c0 = p->cur; break;
+	case ACT_TOP: p->cur = 0; break;
+	case ACT_BOTTOM: p->cur = n ? n - 1 : 0; break;
+	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0; break;
+	case ACT_ZOOM_OUT: p->spc *= 2; break;
+	default: return PR_NONE;
+	}
+	fix_view(p);
+	return PR_HANDLED;
+}
+
+static unsigned sp_select(void *priv, struct app *app, const struct ui_target *t)
+{
+	struct spane *p = priv;
+	if (t->rank >= 0) {
+		long ri = steps_rank_index(p->m, t->rank);
+		if (ri < 0)
+			return PR_NONE;
+		p->ri = (size_t)ri;
+		set_phases(p, app);
+	}
+	p->mark_lo = t->step_lo;
+	p->mark_hi = t->step_hi;
+	p->marks = t->marks;
+	p->nmarks = t->nmarks;
+	p->hl_series = t->series;
+	long want = t->step_lo >= 0 ? t->step_lo : t->nmarks ? t->marks[0] : -1;
+	size_t pos;
+	if (want >= 0 && steps_find(p->m, p->ri, want, &pos))
+		p->cur = pos;
+	if (t->step_lo >= 0 && t->step_hi > t->step_lo && p->w > 0) {
+		/* zoom so the whole evidence range is visible */
+		size_t hi;
+		if (steps_find(p->m, p->ri, t->step_hi, &hi) && hi > p->cur)
+			while (p->spc > 1 && (hi - p->cur) / (p->spc / 2) < (size_t)p->w)
+				p->spc /= 2;
+	}
+	fix_view(p);
+	return PR_HANDLED;
+}
+
+static void sp_status(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	if (!nrec(p)) {
+		snprintf(buf, n, "rank %d: no records", steps_rank_id(p->m, p->ri));
+		return;
+	}
+	bool have;
+	double st = step_time(p, p->cur, &have);
+	int k = snprintf(buf, n, "rank %d step %ld", steps_rank_id(p->m, p->ri), steps_step(p->m, p->ri, p->cur));
+	if (have && k > 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, "  step_time %.6g s", st);
+	for (size_t i = 0; i < p->nphase && k > 0 && (size_t)k < n; i++) {
+		double v;
+		if (steps_value(p->m, p->ri, p->phase[i], p->cur, &v))
+			k += snprintf(buf + k, n - (size_t)k, "  %s %.4g", steps_metric(p->m, p->phase[i])->name, v);
+	}
+	for (int s = 1; s < SP_SERIES && k > 0 && (size_t)k < n; s++) {
+		double v;
+		if (series_value(p, s, p->cur, &v))
+			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", series_name[s], v);
+	}
+}
+
+static struct table *sp_table(void *priv, struct app *app)
+{
+	struct spane *p = priv;
+	table_free(p->export);
+	p->export = NULL;
+	const struct view_def *vd = registry_view("steps");
+	char err[128], expr[32];
+	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+	snprintf(expr, sizeof(expr), "rank=%d", steps_rank_id(p->m, p->ri));
+	if (p->export && table_filter(p->export, expr, err, sizeof(err)) < 0) {
+		table_free(p->export);
+		p->export = NULL;
+	}
+	return p->export;
+}
+
+static int sp_cur_rank(void *priv, struct app *app)
+{
+	struct spane *p = priv;
+	return steps_rank_id(p->m, p->ri);
 }
 
 const struct pane_ops pane_steps = {
 	.name = "steps",
-	.open = x_open,
-	.draw = x_draw,
+	.open = sp_open,
+	.close = sp_close,
+	.draw = sp_draw,
+	.handle = sp_handle,
+	.select = sp_select,
+	.table = sp_table,
+	.status = sp_status,
+	.cur_rank = sp_cur_rank,
 };

@@ -77,9 +77,9 @@ static void draw_legend(struct spane *p, struct app *app, int y, int x, int w)
 	char est[64] = "";
 	if (s->has_estimate)
 		snprintf(est, sizeof(est), "  %s estimate c=%.3g", u ? "│" : "|", s->estimate);
-	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s outlier  %s fit  %s target%s   m: %s   ←/→: source %zu/%zu",
+	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s outlier  %s fit  %s target%s   m: %s   %s: source %zu/%zu",
 		 u ? "●" : "o", u ? "✕" : "x", u ? "·" : ".", u ? "─" : "-", est,
-		 p->kind == PLOT_LATENCY ? "latency" : "throughput", p->src + 1, p->nsrc);
+		 p->kind == PLOT_LATENCY ? "latency" : "throughput", u ? "←/→" : "<-/->", p->src + 1, p->nsrc);
 }
 
 static void sp_draw(void *priv, struct app *app, const struct rect *body)

@@ -12,7 +12,7 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { TP_MAX_COLW = 48, TP_DETAIL_MAX = 9 };
+enum { TP_MAX_COLW = 48 };
 
 struct tpane {
 	struct table *t;
@@ -27,7 +27,7 @@ struct tpane {
 static int col_width(const struct table *t, int c)
 {
 	int w = t->col[c].width;
-	int hw = (int)strlen(t->col[c].name) + 1;
+	int hw = (int)strlen(t->col[c].name) + 2;   /* room for the sort arrow */
 	if (w < hw)
 		w = hw;
 	if (w < 4)
@@ -77,7 +77,7 @@ static void clamp(struct tpane *p)
 		p->col = 0;
 	if (p->col >= (int)p->t->ncol)
 		p->col = (int)p->t->ncol - 1;
-	if (p->first_col > p->col)
+	if (p->first_col > p->col && p->col >= 1)
 		p->first_col = p->col;
 }
 
@@ -95,13 +95,24 @@ static void select_ref(struct tpane *p, long ref)
 		}
 }
 
+/* Next column to draw after c: the first column stays frozen on the left, then the
+ * scrolled columns from first_col. */
+static int next_col(const struct tpane *p, int c)
+{
+	if (c < 0)
+		return 0;
+	if (c == 0)
+		return p->first_col > 1 ? p->first_col : 1;
+	return c + 1;
+}
+
 static void draw_row(struct tpane *p, const struct table *t, size_t row, int y, int x0, int w,
 		     bool selected)
 {
 	int x = x0;
 	if (selected)
 		draw_clear_rect(&(struct rect){ y, x0, 1, w }, ROLE_SELECTED);
-	for (int c = p->first_col; c < (int)t->ncol && x < x0 + w; c++) {
+	for (int c = 0; c < (int)t->ncol && x < x0 + w; c = next_col(p, c)) {
 		int cw = col_width(t, c);
 		if (c == (int)t->ncol - 1 || x + cw > x0 + w)
 			cw = x0 + w - x;
@@ -118,22 +129,33 @@ static void draw_row(struct tpane *p, const struct table *t, size_t row, int y, 
 	}
 }
 
-static void draw_detail(struct tpane *p, struct app *app, const struct rect *r)
+/* The long text cells of the selected row ("title: ...", "detail: ...", "fix: ..."):
+ * drawn wrapped when r is given, else only counted. Returns rows. */
+static int detail_rows(const struct tpane *p, const struct rect *r)
 {
 	const struct table *t = p->t;
-	draw_repeat(r->y, r->x, r->w, app->g->hline, ROLE_DIM);
 	if (!t->nview)
-		return;
+		return 0;
 	size_t row = t->view[p->sel];
-	struct rect in = { r->y + 1, r->x + 1, r->h - 1, r->w - 2 };
 	int used = 0;
-	for (size_t c = 0; c < t->ncol && used < in.h; c++) {
+	for (size_t c = 0; c < t->ncol; c++) {
 		if (t->col[c].type != COL_TEXT || t->col[c].width < 20 || !table_cell(t, row, (int)c)->present)
 			continue;
 		char line[4096];
 		snprintf(line, sizeof(line), "%s: %s", t->col[c].name, table_cell(t, row, (int)c)->text);
-		used += draw_wrap(&in, used, line, strcmp(t->col[c].name, "title") == 0 ? ROLE_ACCENT : ROLE_NORMAL);
+		if (!r)
+			used += draw_wrap_count(COLS - 2, line);
+		else if (used < r->h)
+			used += draw_wrap(r, used, line, strcmp(t->col[c].name, "title") == 0 ? ROLE_ACCENT : ROLE_NORMAL);
 	}
+	return used;
+}
+
+static void draw_detail(struct tpane *p, struct app *app, const struct rect *r)
+{
+	draw_repeat(r->y, r->x, r->w, app->g->hline, ROLE_DIM);
+	struct rect in = { r->y + 1, r->x + 1, r->h - 1, r->w - 2 };
+	detail_rows(p, &in);
 }
 
 static void tp_draw(void *priv, struct app *app, const struct rect *body)
@@ -141,12 +163,18 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	struct tpane *p = priv;
 	const struct table *t = p->t;
 	struct rect top = *body, bot = { 0 };
-	if (p->detail)
-		layout_split_bottom(body, body->h / 3 < TP_DETAIL_MAX ? body->h / 3 : TP_DETAIL_MAX, &top, &bot);
+	if (p->detail) {
+		/* as many rows as the selected row's text needs, leaving at least 4 table rows */
+		int want = detail_rows(p, NULL) + 1;
+		int most = body->h - 5;
+		layout_split_bottom(body, want < most ? want : most, &top, &bot);
+	}
 	p->rows = top.h - 1;
-	/* keep the column cursor visible */
+	/* keep the column cursor visible (column 0 is frozen) */
+	if (p->first_col < 1)
+		p->first_col = 1;
 	for (;;) {
-		int x = 0;
+		int x = col_width(t, 0);
 		for (int c = p->first_col; c <= p->col; c++)
 			x += col_width(t, c);
 		if (x <= top.w || p->first_col >= p->col)
@@ -155,7 +183,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	}
 	clamp(p);
 	int x = top.x;
-	for (int c = p->first_col; c < (int)t->ncol && x < top.x + top.w; c++) {
+	for (int c = 0; c < (int)t->ncol && x < top.x + top.w; c = next_col(p, c)) {
 		int cw = col_width(t, c);
 		if (x + cw > top.x + top.w)
 			cw = top.x + top.w - x;

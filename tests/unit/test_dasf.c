@@ -399,6 +399,35 @@ static void test_hostile(void)
 	run_free(run);
 }
 
+/* A Compute event whose args.key is the n bytes at key (may hold a NUL). */
+static void compute_raw_key(struct dw *w, const char *key, size_t n)
+{
+	msgpack_pack_map(&w->pk, 4);
+	dw_str(w, "name"); dw_str(w, "Compute");
+	dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "duration"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "args"); msgpack_pack_map(&w->pk, 2);
+	dw_str(w, "key"); msgpack_pack_str(&w->pk, n); msgpack_pack_str_body(&w->pk, key, n);
+	dw_str(w, "name"); dw_str(w, "f");
+	dw_flush(w);
+}
+
+static void test_nul_keys(void)
+{
+	struct dw w;
+	char *p = tmp_path("nul.msgpack");
+	dw_open(&w, p);
+	compute_raw_key(&w, "ab", 2);
+	compute_raw_key(&w, "ab\0cd", 5);
+	compute_raw_key(&w, "ab\0cd", 5);
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "nul.msgpack" }, 1);
+	ok(run->dasf && run->dasf->ntask == 3 && run->dasf->keys.n == 2,
+	   "a key holding a NUL is its own key (compared by length, never read past its end)");
+	run_free(run);
+}
+
 static void test_legacy(void)
 {
 	char *p = tmp_path("traces.txt");
@@ -446,6 +475,7 @@ int main(void)
 	test_first_match_random();
 	test_findings_fire();
 	test_hostile();
+	test_nul_keys();
 	test_legacy();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	ok(system(cmd) == 0, "temporary files removed");

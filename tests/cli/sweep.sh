@@ -1,0 +1,115 @@
+#!/bin/sh
+# sweep.sh: sweeps and sizing through the CLI: fixtures written here (NAT calculator
+# output with the formats.md §4.4 table, an analyze CSV with GPU telemetry, a Cerebras
+# performance.json whose aggregate is the sum of rates), --export goldens for sweep,
+# sizing, sizing_points, gpu_telemetry and cerebras, the --print section, objectives and
+# constraints, bad options, and the real medium sweep (skipped when ../shared is absent).
+# UPDATE=1 rewrites the goldens in tests/cli/golden/.
+set -u
+BIN=${TSCOPE_BIN:?}
+ROOT=${TSCOPE_ROOT:-.}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+G="$ROOT/tests/cli/golden"
+n=0
+t() { # t COND-EXIT-STATUS MESSAGE
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+golden() { # golden NAME FILE MESSAGE
+	if [ "${UPDATE:-}" = 1 ]; then cp "$2" "$G/$1"; fi
+	if cmp -s "$G/$1" "$2"; then t 0 "$3"; else t 1 "$3"; diff -u "$G/$1" "$2" | head -20 | sed 's/^/# /'; fi
+}
+
+# --- fixtures -------------------------------------------------------------------
+NAT="$TMP/nat/online/job_1752000000"
+mkdir -p "$NAT"
+{
+	printf '{\n  "gpu_estimates": {"gpu_estimate_by_wf_runtime": 75.35159084873075, "gpu_estimate_by_llm_latency": null},\n'
+	printf '  "fit_results": {"llm_latency_fit": null, "wf_runtime_fit": {"slope": 0.6568376759061832, "intercept": 3.026422736318409, "r_squared": 0.9954928276447451, "outliers_removed": []}},\n'
+	printf '  "calc_data": {\n'
+	sep=''
+	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
+		set -- $row
+		printf '%s    "%s": {"gpu_estimates": {"gpu_estimate_by_wf_runtime": null, "gpu_estimate_by_llm_latency": null}, "alerts": {"outlier_workflow_runtime": false, "outlier_llm_latency": false, "num_items_greater_than_target_latency": 0, "num_items_greater_than_target_runtime": 0}, "sizing_metrics": {"alerts": {"workflow_interrupted": false}, "llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30.0, "per_item_metrics": {"a": {"llm_latency": 1.0, "workflow_runtime": %s}}}}' "$sep" "$1" "$3" "$2" "$2"
+		sep=',
+'
+	done
+	printf '\n  }\n}\n'
+} >"$NAT/calc_runner_output.json"
+
+AN="$TMP/an"
+mkdir -p "$AN"
+printf '%s\n' \
+	'Config Name,Concurrency,ISL,Num Dataset Entries,p99 Time To First Token (ms),p99 Inter Token Latency (ms),p99 Request Latency (ms),p99 Output Sequence Length (tokens),Avg. Output Token Throughput (tokens/sec),Request Throughput (requests/sec)' \
+	'gpt2_run_config_0,1,200,100,10.50,2.00,300.00,128.00,400.00,3.00' \
+	'gpt2_run_config_1,2,200,100,12.00,2.50,320.00,128.00,780.00,6.00' \
+	'gpt2_run_config_2,4,200,100,30.00,4.00,500.00,128.00,800.00,6.20' \
+	'' \
+	'Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Energy Consumption (MJ),p99 GPU Utilization (%),p99 GPU Memory Used (GB),Avg. GPU Power Limit (W),Avg. GPU Total Memory (GB)' \
+	'gpt2_run_config_0,gpu0,250.00,1.00,80.00,20.00,700.00,80.00' >"$AN/analyze_export_genai_perf.csv"
+
+CB="$TMP/cb"
+mkdir -p "$CB/performance"
+printf '{\n    "compile_time": 12.5,\n    "est_samples_per_sec": 0,\n    "ordinals": [\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0},\n        {"samples_per_sec": 50.0, "total_samples": 1000, "total_time": 20.0}\n    ],\n    "programming_time": 3.0,\n    "samples_per_sec": 150.0,\n    "total_samples": 2000,\n    "total_time": 20.0\n}\n' >"$CB/performance/performance.json"
+
+SZ="--target-users 100 --target-runtime 10 --test-gpus 8"
+
+# --- exports --------------------------------------------------------------------
+"$BIN" --export sizing $SZ "$TMP/nat" >"$TMP/sizing.csv" 2>/dev/null
+t $? "--export sizing exits 0 on a NAT output directory"
+sed "s|$TMP|TMP|g" "$TMP/sizing.csv" >"$TMP/sizing.out"
+golden sweep_sizing.csv "$TMP/sizing.out" "sizing golden (fits, 75.3516 GPUs, stored vs recomputed)"
+grep -q ',workflow_runtime_p95,6,0.6568376759061832,0.6568376759061832,' "$TMP/sizing.csv"
+t $? "sizing: runtime slope stored = recomputed"
+grep -q 'llm_latency_p95,.*,32,no,' "$TMP/sizing.csv"
+t $? "sizing: latency fit removes concurrency 32"
+grep -q ',75.35159084873075,75.35159084873075,no,' "$TMP/sizing.csv"
+t $? "sizing: 75.35159084873075 GPUs, same as stored"
+
+"$BIN" --export sizing_points $SZ "$TMP/nat" | sed "s|$TMP|TMP|g" >"$TMP/points.out"
+golden sweep_sizing_points.csv "$TMP/points.out" "sizing_points golden (rough estimates, alerts)"
+
+"$BIN" --export sweep --objective 'ttft_p99:1,itl_p90:3' --constraint 'ttft_p99<20' "$AN" | sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
+golden sweep_analyze.csv "$TMP/sweep.out" "sweep golden from the analyze CSV (score, ranking, pass, failed)"
+"$BIN" --export gpu_telemetry "$AN" >"$TMP/gpu.csv"
+t $? "--export gpu_telemetry"
+golden sweep_gpu.csv "$TMP/gpu.csv" "gpu_telemetry golden"
+"$BIN" --export cerebras "$CB" | sed "s|$TMP|TMP|g" >"$TMP/cb.out"
+golden sweep_cerebras.csv "$TMP/cb.out" "cerebras golden (stored, recomputed, ordinals, mismatch)"
+"$BIN" --export findings "$CB" | grep -q '^med,CEREBRAS.AGGREGATE_MISMATCH,'
+t $? "finding CEREBRAS.AGGREGATE_MISMATCH"
+"$BIN" --export findings --constraint 'ttft_p99<5' "$AN" | grep -q '^high,SWEEP.CONSTRAINT,3 of 3 sweep configs fail'
+t $? "finding SWEEP.CONSTRAINT (all fail: high)"
+
+# --- print ------------------------------------------------------------------------
+# only the sweep section (from the first sweep heading to the FINDINGS heading)
+"$BIN" --print --color never $SZ "$TMP/nat" "$AN" "$CB" 2>/dev/null | sed "s|$TMP|TMP|g" |
+	awk '/^● (INFERENCE SWEEP|GPU SIZING|CEREBRAS)/ { on = 1 } /^● FINDINGS/ { on = 0 } on' >"$TMP/print.out"
+golden sweep_print.out "$TMP/print.out" "--print sweep/sizing/Cerebras section golden"
+grep -q '75.3516 GPUs for 100 users' "$TMP/print.out"
+t $? "print: slope-based GPU estimate"
+
+# --- bad options and files -----------------------------------------------------------
+"$BIN" --export sources --objective 'nope_p99:1' "$AN" | grep -q 'objective: unknown metric'
+t $? "bad --objective becomes a diagnostic (sources view)"
+printf '{"calc_data": "x"}' >"$TMP/bad_calc.json"
+"$BIN" --format nat --export sources "$TMP/bad_calc.json" >"$TMP/bad.csv" 2>/dev/null
+grep -q 'no calc_data object' "$TMP/bad.csv"
+t $? "calc_data of the wrong type: diagnostic, no crash"
+
+# --- real medium sweep ------------------------------------------------------------------
+REAL="$ROOT/../shared/real/genai-perf-medium"
+if [ -d "$REAL" ]; then
+	"$BIN" --export sweep "$REAL" >"$TMP/real.csv"
+	t $? "--export sweep on the real medium sweep"
+	check_row=$(grep -c ',artifacts,concurrency,' "$TMP/real.csv")
+	[ "$check_row" -eq 4 ]
+	t $? "real sweep: 4 configs swept by concurrency"
+	grep -q ',concurrency,10,,,yes,,10,550,1,100,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,yes$' "$TMP/real.csv"
+	t $? "real sweep: c10 row (mean latency, OSL, throughput, count, recomputed)"
+	"$BIN" --print "$REAL" 2>/dev/null | grep -q 'INFERENCE SWEEP — 4 configs in 1 series'
+	t $? "real sweep: --print section"
+else
+	for i in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP ../shared/real/genai-perf-medium absent"; done
+fi
+echo "1..$n"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
+# plot shows points, the removed outlier, the fit line, the target line and the
+# estimate, in UTF-8 and with --ascii; `:objective` and `:constraint` re-rank the sweep
+# view at once; a bad objective is reported, not fatal.
+set -u
+BIN=${TSCOPE_BIN:?}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+n=0
+t() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+NAT="$TMP/nat"
+mkdir -p "$NAT"
+{
+	printf '{"calc_data": {'
+	sep=''
+	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
+		set -- $row
+		printf '%s"%s": {"sizing_metrics": {"llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30}}' "$sep" "$1" "$3" "$2"
+		sep=','
+	done
+	printf '}}\n'
+} >"$NAT/calc_runner_output.json"
+AN="$TMP/an"
+mkdir -p "$AN"
+printf '%s\n' \
+	'Config Name,Concurrency,ISL,Num Dataset Entries,p99 Time To First Token (ms),p99 Inter Token Latency (ms),p99 Request Latency (ms),p99 Output Sequence Length (tokens),Avg. Output Token Throughput (tokens/sec),Request Throughput (requests/sec)' \
+	'm_run_config_0,1,200,100,10.50,2.00,300.00,128.00,400.00,3.00' \
+	'm_run_config_1,2,200,100,12.00,2.50,320.00,128.00,780.00,6.00' \
+	'm_run_config_2,4,200,100,30.00,4.00,500.00,128.00,800.00,6.20' >"$AN/analyze_export_genai_perf.csv"
+
+cat >"$TMP/s1" <<S
+:resize 30 90
+:pane Sweep
+m
+:dump $TMP/runtime.txt
+:quit
+S
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s1" "$BIN" --tui --target-users 100 \
+	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>"$TMP/err1"
+t $? "Sweep pane script exits 0"
+grep -q 'p95 workflow runtime (s) vs concurrency' "$TMP/runtime.txt"
+t $? "m switches the plot to workflow runtime"
+cat >"$TMP/s2" <<S
+:resize 30 90
+:pane Sweep
+:dump $TMP/lat.txt
+:quit
+S
+sed "s|lat.txt|lat_ascii.txt|" "$TMP/s2" >"$TMP/s2a"
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2" "$BIN" --tui --target-users 100 \
+	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+grep -q '●' "$TMP/lat.txt" && grep -q '✕' "$TMP/lat.txt" && grep -q '·' "$TMP/lat.txt" && grep -q '─' "$TMP/lat.txt"
+t $? "UTF-8 latency plot: points, outlier 32, fit line, target line"
+grep -q 'outlier (removed from fit)' "$TMP/lat.txt"
+t $? "points list marks the removed outlier"
+grep -q 'estimate c=' "$TMP/lat.txt"
+t $? "legend shows the estimate concurrency"
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2a" "$BIN" --tui --ascii --target-users 100 \
+	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+! grep -q '[●✕·─│]' "$TMP/lat_ascii.txt" && grep -q ' o' "$TMP/lat_ascii.txt" && grep -q 'x' "$TMP/lat_ascii.txt"
+t $? "--ascii plot uses ASCII glyphs only"
+
+cat >"$TMP/s3" <<S
+:resize 24 160
+:view sweep
+:dump $TMP/before.txt
+:objective ttft_p99:1
+:constraint ttft_p99<20
+:dump $TMP/after.txt
+:objective bogus_p1:1
+:dump $TMP/bad.txt
+:quit
+S
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s3" "$BIN" --tui "$AN" >/dev/null 2>&1
+t $? "objective/constraint script exits 0"
+grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
+t $? ":constraint marks config 2 failing in the sweep view at once"
+grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
+t $? ":objective ranks config 0 first"
+grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
+t $? "a bad :objective is reported in the status line"
+echo "1..$n"
