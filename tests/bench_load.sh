@@ -34,7 +34,7 @@ for j in 1 2; do
 done
 
 t0=$(now)
-python3 - "$dir"/run/rank*/steps.jsonl <<'PY'
+/usr/bin/time -f "%U %S" -o "$dir/py.cpu" python3 - "$dir"/run/rank*/steps.jsonl <<'PY'
 import json, sys
 for path in sys.argv[1:]:
     with open(path) as f:
@@ -45,6 +45,7 @@ for path in sys.argv[1:]:
 PY
 t1=$(now)
 py_s=$(secs "$t0" "$t1")
+py_cpu=$(awk '{printf "%.3f", $1 + $2}' "$dir/py.cpu")
 
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | sort -g | head -1; }
 ours1=$(field "$dir/ours1.txt" seconds)
@@ -56,11 +57,13 @@ printf '%-34s %9s %10.0f\n' "wc -l" "$wc_s" "$(echo "$mb / $wc_s" | bc -l)"
 printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 1 (wall)" "$ours1" "$(echo "$mb / $ours1" | bc -l)"
 printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 1 (CPU)" "$cpu1" "$(echo "$mb / $cpu1" | bc -l)"
 printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 2 (wall)" "$ours2" "$(echo "$mb / $ours2" | bc -l)"
-printf '%-34s %9s %10.0f\n' "python3 json.loads per line" "$py_s" "$(echo "$mb / $py_s" | bc -l)"
+printf '%-34s %9s %10.0f\n' "python3 json.loads per line (wall)" "$py_s" "$(echo "$mb / $py_s" | bc -l)"
+printf '%-34s %9s %10.0f\n' "python3 json.loads per line (CPU)" "$py_cpu" "$(echo "$mb / $py_cpu" | bc -l)"
 echo
 printf '2 threads vs 1 (wall): %.2fx;  vs Python: %.1fx (1 thread), %.1fx (2 threads);  vs wc -l: %.1fx slower\n' \
 	"$(echo "$ours1 / $ours2" | bc -l)" "$(echo "$py_s / $ours1" | bc -l)" "$(echo "$py_s / $ours2" | bc -l)" \
 	"$(echo "$ours1 / $wc_s" | bc -l)"
+printf 'per CPU second: %.1fx Python\n' "$(echo "$py_cpu / $cpu1" | bc -l)"
 echo "memory (jobs 1): $(sed -n 's/.*\(store_B\/record=[^ ]*\).*\(peak_rss_MB=[^ ]*\) \(rss_after_load_MB=[^ ]*\) \(rss_B\/record=[^ ]*\).*/\1 \2 \3 \4/p' "$dir/ours1.txt" | head -1)"
 echo "raw:"
 sed 's/^/  /' "$dir/ours1.txt" "$dir/ours2.txt"
