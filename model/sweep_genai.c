@@ -523,7 +523,7 @@ static void req_metrics_free(struct req_metrics *q)
 	free(q->osl);
 }
 
-/* SSE text of a response: skips a "data:" prefix and surrounding blanks. */
+/* One SSE event's body: skips a "data:" prefix and surrounding blanks. */
 static const char *sse_body(const char *s, size_t *n)
 {
 	while (*n && isspace((unsigned char)*s)) {
@@ -543,11 +543,9 @@ static const char *sse_body(const char *s, size_t *n)
 	return s;
 }
 
-/* completion_tokens of an OpenAI body's usage object, or -1. */
-static long usage_tokens(const char *body, size_t n, struct json_doc *tmp)
+/* completion_tokens of the parsed body's usage object, or -1. */
+static long usage_tokens(const struct json_doc *tmp)
 {
-	if (n == 0 || json_parse(tmp, body, n) <= 0 || !json_is_object(tmp, 0))
-		return -1;
 	int u = json_get(tmp, 0, "usage");
 	long long t;
 	if (u >= 0 && json_is_object(tmp, u) && json_int(tmp, json_get(tmp, u, "completion_tokens"), &t))
@@ -555,19 +553,113 @@ static long usage_tokens(const char *body, size_t n, struct json_doc *tmp)
 	return -1;
 }
 
+static bool nonempty_string(const struct json_doc *d, int i)
+{
+	return i >= 0 && json_is_string(d, i) && d->tok[i].end > d->tok[i].start;
+}
+
+/* GenAI-Perf's _extract_text_output on a parsed body: chat.completion message
+ * content, chat.completion.chunk delta content, otherwise choices[0].text (vLLM and
+ * legacy completions), or Triton's text_output. */
+static bool body_has_text(const struct json_doc *t)
+{
+	int ch = json_get(t, 0, "choices");
+	if (ch < 0 || !json_is_array(t, ch))
+		return nonempty_string(t, json_get(t, 0, "text_output"));
+	int c0 = json_first(t, ch);
+	if (c0 < 0 || !json_is_object(t, c0))
+		return false;
+	int obj = json_get(t, 0, "object");
+	const char *holder = json_eq(t, obj, "chat.completion") ? "message"
+			     : json_eq(t, obj, "chat.completion.chunk") ? "delta" : NULL;
+	if (!holder)
+		return nonempty_string(t, json_get(t, c0, "text"));
+	int h = json_get(t, c0, holder);
+	return h >= 0 && json_is_object(t, h) && nonempty_string(t, json_get(t, h, "content"));
+}
+
+/* One event body: true when it carries generated text; usage tokens into *osl.
+ * [DONE] and empty bodies carry none; a body that is not JSON counts as text. */
+static bool event_text(const char *body, size_t n, long *osl, struct json_doc *tmp)
+{
+	if (n == 0 || (n == 6 && memcmp(body, "[DONE]", 6) == 0))
+		return false;
+	if (json_parse(tmp, body, n) <= 0 || !json_is_object(tmp, 0))
+		return true;
+	long u = usage_tokens(tmp);
+	if (u >= 0)
+		*osl = u;
+	return body_has_text(tmp);
+}
+
+/* SSE field lines that carry no data (": comment", "event:", "id:", "retry:"). */
+static bool not_data_field(const char *s)
+{
+	return s[0] == ':' || strncmp(s, "event:", 6) == 0 || strncmp(s, "id:", 3) == 0 ||
+	       strncmp(s, "retry:", 6) == 0;
+}
+
+/* Scan every "\n\n"-separated event of one response: text present, usage tokens. */
+static bool scan_events(const char *txt, long *osl, struct json_doc *tmp)
+{
+	bool text = false;
+	const char *p = txt;
+	while (*p) {
+		const char *end = strstr(p, "\n\n");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t n = len;
+		if (!not_data_field(p)) {
+			const char *body = sse_body(p, &n);
+			text |= event_text(body, n, osl, tmp);
+		}
+		p += len;
+		while (*p == '\n')
+			p++;
+	}
+	return text;
+}
+
 struct resp_scan {
 	long long *ts;
-	size_t n, cap;
+	char **txt;          /* response text, NULL for non-text (tensor) outputs */
+	size_t n, cap, tcap;
 	long osl;
 };
 
-/* Response timestamps after dropping empty/[DONE] chunks and merging splintered
- * (unparsable) SSE chunks into the previous one. */
+/* GenAI-Perf's splinter fix: a response that does not start with "data: " continues
+ * the previous one (up to its own "data: ", if any). */
+static void merge_splinters(struct resp_scan *rs)
+{
+	for (size_t i = rs->n; i-- > 1;) {
+		char *cur = rs->txt[i], *prev = rs->txt[i - 1];
+		if (!cur || !prev || !*cur || not_data_field(cur) || strncmp(cur, "data: ", 6) == 0)
+			continue;
+		char *at = strstr(cur, "data: ");
+		size_t keep = at ? (size_t)(at - cur) : strlen(cur);
+		char *joined = xasprintf("%s%.*s", prev, (int)keep, cur);
+		free(prev);
+		rs->txt[i - 1] = joined;
+		char *rest = xstrdup(at ? at : "");
+		free(cur);
+		rs->txt[i] = rest;
+	}
+}
+
+static void resp_scan_clear(struct resp_scan *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->txt[i]);
+	rs->n = 0;
+	rs->osl = -1;
+}
+
+/* Response timestamps of one request after GenAI-Perf's preprocessing: splintered
+ * chunks merged, responses without generated text ([DONE], role-only or usage-only
+ * chunks, empty bodies) dropped. Non-text outputs (Triton tensors) are kept. */
 static void scan_responses(const struct json_doc *d, int req, struct resp_scan *rs,
 			   struct json_doc *tmp)
 {
-	rs->n = 0;
-	rs->osl = -1;
+	resp_scan_clear(rs);
 	int tsa = json_get(d, req, "response_timestamps");
 	int outs = json_get(d, req, "response_outputs");
 	if (tsa < 0 || !json_is_array(d, tsa))
@@ -575,38 +667,33 @@ static void scan_responses(const struct json_doc *d, int req, struct resp_scan *
 	int o = outs >= 0 && json_is_array(d, outs) ? json_first(d, outs) : -1;
 	for (int t = json_first(d, tsa); t >= 0; t = json_next(d, tsa, t)) {
 		long long ts;
-		bool keep = sweep_json_i64(d, t, &ts);
-		if (keep && o >= 0) {
-			int rv = json_is_object(d, o) ? json_get(d, o, "response") : -1;
-			char *txt = rv >= 0 ? json_strdup(d, rv) : NULL;
-			if (txt) {
-				size_t n = strlen(txt);
-				bool sse = strncmp(txt, "data:", 5) == 0;
-				const char *body = sse_body(txt, &n);
-				if (n == 0 || (n == 6 && strncmp(body, "[DONE]", 6) == 0))
-					keep = false;
-				else if (sse && rs->n && json_parse(tmp, body, n) <= 0)
-					keep = false; /* splintered chunk: merged into the previous */
-				else {
-					long u = usage_tokens(body, n, tmp);
-					if (u >= 0)
-						rs->osl = u;
-				}
-				free(txt);
-			}
-		}
+		int rv = o >= 0 && json_is_object(d, o) ? json_get(d, o, "response") : -1;
 		if (o >= 0)
 			o = json_next(d, outs, o);
-		if (!keep)
+		if (!sweep_json_i64(d, t, &ts))
 			continue;
 		xgrow((void **)&rs->ts, &rs->cap, rs->n + 1, sizeof(*rs->ts));
-		rs->ts[rs->n++] = ts;
+		xgrow((void **)&rs->txt, &rs->tcap, rs->n + 1, sizeof(*rs->txt));
+		rs->ts[rs->n] = ts;
+		rs->txt[rs->n++] = rv >= 0 ? json_strdup(d, rv) : NULL;
 	}
+	merge_splinters(rs);
+	size_t k = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		bool keep = !rs->txt[i] || scan_events(rs->txt[i], &rs->osl, tmp);
+		free(rs->txt[i]);
+		rs->txt[i] = NULL;
+		if (keep)
+			rs->ts[k++] = rs->ts[i];
+	}
+	rs->n = k;
 }
 
+/* Append to an array whose capacity is the next power of two >= n. */
 static void push(double **v, size_t *n, double x)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	if ((*n & (*n - 1)) == 0)
+		*v = xrealloc(*v, (*n ? 2 * *n : 1) * sizeof(**v));
 	(*v)[(*n)++] = x;
 }
 
@@ -782,6 +869,7 @@ static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char
 		req_metrics_free(&q);
 	}
 	free(rs.ts);
+	free(rs.txt);
 	run_source_done(run, src, recs, bad, 0, false);
 	free((char *)d.js);
 	json_doc_free(&d);

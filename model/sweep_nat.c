@@ -337,3 +337,17 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
 	free(yl);
 	free(yr);
 }
+
+void nat_point_alerts(const struct nat_point *p, char out[8])
+{
+	size_t k = 0;
+	if (p->interrupted || p->c_out_lat || p->c_out_rt)
+		out[k++] = '!';
+	if (p->interrupted)
+		out[k++] = 'W';
+	if (p->c_out_lat)
+		out[k++] = 'L';
+	if (p->c_out_rt)
+		out[k++] = 'R';
+	out[k] = '\0';
+}

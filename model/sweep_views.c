@@ -294,16 +294,7 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 			table_set_num_opt(t, r, c_rt, p->rt_p95, p->has_rt);
 			table_set_num_opt(t, r, c_tot, p->total_rt, p->has_total);
 			char al[8];
-			size_t k = 0;
-			if (p->interrupted || p->c_out_lat || p->c_out_rt)
-				al[k++] = '!';
-			if (p->interrupted)
-				al[k++] = 'W';
-			if (p->c_out_lat)
-				al[k++] = 'L';
-			if (p->c_out_rt)
-				al[k++] = 'R';
-			al[k] = '\0';
+			nat_point_alerts(p, al);
 			table_set_text(t, r, c_alerts, al);
 			table_set_text(t, r, c_valid, p->valid ? "yes" : "no");
 			table_set_num_opt(t, r, c_sgl, p->s_gpu_lat, p->has_s_gpu_lat);

@@ -138,10 +138,15 @@ size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, str
 const char *trace_mask_label(unsigned mask);
 
 /* Kernels of one rank id (all ranks when rank < 0) launched in ProfilerStep `step`
- * (every step when step < 0), aggregated per name: the drill-down from a heatmap cell
- * (rank, step). Uses every GPU event (no last-step filter). NULL, with a reason in err,
- * when no trace covers it. The caller frees the table. */
+ * (every step when step < 0), one row per (rank, step, kernel name) with a `step`
+ * column (missing for kernels outside any step): the drill-down from a heatmap cell
+ * (rank, step); the `step_kernels` view is the whole table. Uses every GPU event (no
+ * last-step filter). NULL, with a reason in err, when no trace covers it. The caller
+ * frees the table. */
 struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn);
+/* True when a trace of rank id `rank` has ProfilerStep#step (Enter on a heatmap cell
+ * then opens the step_kernels view filtered to "rank=R step=S"). */
+bool trace_covers(struct run *run, int rank, long step);
 
 /* ---- loader internals shared by kineto.c and trace_load.c ---- */
 int trace_probe(const char *path, const struct opts *opts);

@@ -204,17 +204,20 @@ static int scan_string(struct scan *s)
 {
 	size_t p = s->pos + 1;
 	for (;;) {
-		while (p < s->len && s->buf[p] != '"' && s->buf[p] != '\\')
-			p++;
-		if (p + 1 < s->len || (p < s->len && s->buf[p] == '"')) {
-			if (s->buf[p] == '"') {
-				s->pos = p + 1;
+		const char *q = memchr(s->buf + p, '"', s->len - p);
+		if (q) {
+			size_t at = (size_t)(q - s->buf), bs = 0;
+			while (at - bs - 1 > s->pos && s->buf[at - bs - 1] == '\\')
+				bs++;
+			if (bs % 2 == 0) {
+				s->pos = at + 1;
 				return 0;
 			}
-			p += 2; /* escape: skip the escaped byte */
+			p = at + 1; /* an escaped quote */
 			continue;
 		}
-		size_t rel = p - s->pos;
+		/* the string start stays in the buffer, so backslashes can be counted later */
+		size_t rel = s->len - s->pos;
 		if (scan_fill(s) == 0)
 			return -1;
 		p = s->pos + rel;

@@ -40,14 +40,26 @@ static size_t span_merge(struct span *v, size_t n)
 	return m + 1;
 }
 
-/* Communication time of step `step` not covered by computation kernels (ns). */
-static int64_t exposed_comm(const struct trace_rank *r, long step, struct span *comm, struct span *comp)
+struct by_iter {
+	int32_t iter;
+	size_t k;
+};
+
+static int by_iter_cmp(const void *a, const void *b)
+{
+	const struct by_iter *x = a, *y = b;
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Communication time of the kernels v[0..n) not covered by computation kernels (ns). */
+static int64_t exposed_comm(const struct trace_rank *r, const struct by_iter *v, size_t n,
+			    struct span *comm, struct span *comp)
 {
 	size_t nc = 0, np = 0;
-	for (size_t k = 0; k < r->nk; k++) {
-		const struct trace_kernel *e = &r->k[k];
-		if (e->iter != step)
-			continue;
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_kernel *e = &r->k[v[i].k];
 		struct span sp = { e->ts, e->ts + e->dur };
 		if (r->name_cls[e->name] == KC_COMMUNICATION)
 			comm[nc++] = sp;
@@ -74,6 +86,24 @@ static int64_t exposed_comm(const struct trace_rank *r, long step, struct span *
 	return t;
 }
 
+/* The kernels of step `step`: the run of v (sorted by iter) with that iter. */
+static size_t iter_range(const struct by_iter *v, size_t n, long step, size_t *lo)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (v[mid].iter < step)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	size_t e = a;
+	while (e < n && v[e].iter == step)
+		e++;
+	*lo = a;
+	return e - a;
+}
+
 static void publish_rank(struct steps_model *m, const struct trace_rank *r, int m_compute, int m_comm)
 {
 	if (r->nstep == 0)
@@ -81,15 +111,21 @@ static void publish_rank(struct steps_model *m, const struct trace_rank *r, int 
 	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
 	struct span *comm = xmalloc((r->nk + 1) * sizeof(*comm));
 	struct span *comp = xmalloc((r->nk + 1) * sizeof(*comp));
+	struct by_iter *v = xmalloc((r->nk + 1) * sizeof(*v));
+	for (size_t k = 0; k < r->nk; k++)
+		v[k] = (struct by_iter){ r->k[k].iter, k };
+	qsort(v, r->nk, sizeof(*v), by_iter_cmp);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
-		int64_t c = exposed_comm(r, st->step, comm, comp);
+		size_t lo, n = iter_range(v, r->nk, st->step, &lo);
+		int64_t c = exposed_comm(r, v + lo, n, comm, comp);
 		if (c > st->dur)
 			c = st->dur;
 		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
 		rank_set(rs, pos, m_compute, (double)(st->dur - c) / 1e9);
 		rank_set(rs, pos, m_comm, (double)c / 1e9);
 	}
+	free(v);
 	free(comm);
 	free(comp);
 	steps_publish_rank(m, rs);
