@@ -254,6 +254,42 @@ static void test_export_csv(void)
 }
 
 /* ---------------------------------------------------------------------------------
+ * Stimulus detection: input length varies, concurrency is fixed */
+
+static void test_stimulus(void)
+{
+	static const int isl[] = { 512, 128, 256 };
+	for (size_t i = 0; i < 3; i++) {
+		char rel[128], doc[640];
+		snprintf(rel, sizeof(rel), "stim/isl%d/m-openai-chat-concurrency4/p_genai_perf.json", isl[i]);
+		snprintf(doc, sizeof(doc),
+			 "{\"request_latency\":{\"unit\":\"ms\",\"avg\":%d,\"p95\":%d},"
+			 "\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":2.0},"
+			 "\"input_config\":{\"endpoint\":{\"streaming\":true},\"perf_analyzer\":"
+			 "{\"stimulus\":{\"concurrency\":4}},\"input\":{\"batch_size\":1,"
+			 "\"num_dataset_entries\":100,\"synthetic_tokens\":{\"mean\":%d,\"stddev\":0}}}}",
+			 isl[i], isl[i] * 2, isl[i]);
+		free(fixture(rel, doc));
+	}
+	char *dir = xasprintf("%s/stim", tmpdir);
+	struct opts o = { 0 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 3, "three input-length configs");
+	if (s && s->ncfg == 3) {
+		sweep_derive(run);
+		ok(s->nseries == 1, "one series: isl*/m-openai-chat-concurrency*");
+		is_str(s->series[0].name, "isl*/m-openai-chat-concurrency*", "series key");
+		is_int(s->series[0].stim, ST_INPUT_LENGTH, "swept stimulus is the input length");
+		is_dbl(s->cfg[s->series[0].cfg[0]].stim[ST_INPUT_LENGTH], 128, 0, "sorted by input length");
+		ok(s->cfg[0].has_streaming && s->cfg[0].streaming, "streaming flag from input_config");
+		ok(!s->series[0].has_fit, "no concurrency fit when concurrency is not swept");
+	}
+	run_free(run);
+	free(dir);
+}
+
+/* ---------------------------------------------------------------------------------
  * analyze CSV and checkpoint.json */
 
 static const char *analyze_csv =
@@ -288,7 +324,7 @@ static const char *checkpoint_json =
 
 static void test_analyze_checkpoint(void)
 {
-	fixture("an/analyze_export_genai_perf.csv", analyze_csv);
+	free(fixture("an/analyze_export_genai_perf.csv", analyze_csv));
 	char *dir = xasprintf("%s/an", tmpdir);
 	struct opts o = { 0 };
 	struct run *run = open_one(dir, &o);
@@ -390,7 +426,7 @@ static char *nat_doc(const char *key, bool with_fits)
 static void test_nat(void)
 {
 	char *doc = nat_doc("calc_data", true);
-	fixture("nat/online/job_1752000000/calc_runner_output.json", doc);
+	free(fixture("nat/online/job_1752000000/calc_runner_output.json", doc));
 	free(doc);
 	char *dir = xasprintf("%s/nat", tmpdir);
 	struct opts o = { .target_users = 100, .target_runtime = 10, .test_gpus = 8 };
@@ -565,6 +601,7 @@ int main(void)
 	test_real_medium();
 	test_streaming();
 	test_export_csv();
+	test_stimulus();
 	test_analyze_checkpoint();
 	test_nat();
 	test_cerebras();
