@@ -454,6 +454,28 @@ static void test_nul_keys(void)
 	run_free(run);
 }
 
+/* Names from data reach tables (so the screen, --print and CSV) only sanitized. */
+static void test_hostile_text(void)
+{
+	struct dw w;
+	char *p = tmp_path("esc.msgpack");
+	dw_open(&w, p);
+	dw_compute(&w, &(struct dw_task){ "h\x1b]0;pwned\x07", "worker-h-\xc2\x9b" "2J", "k", "\x1b[31mevil",
+					  1, 1, 1, DW_NONE, DW_NONE });
+	dw_memory(&w, "h", "worker-\x1b[2J", 1.5, "k", 1, 1);
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "esc.msgpack" }, 1);
+	struct table *t = view(run, "function_bottleneck");
+	ok(t && strcmp(txt(t, 0, "Function"), "^[[31mevil") == 0 && strcmp(txt(t, 0, "Host"), "h^[]0;pwned^G") == 0 &&
+	   strcmp(txt(t, 0, "GPU"), "\\x9b2J") == 0, "escape sequences in names are shown in caret/\\x notation");
+	table_free(t);
+	t = view(run, "task_balance");
+	ok(t && t->ncol == 2 && strcmp(t->col[1].name, "worker-^[[2J") == 0, "a worker column name from data is sanitized");
+	table_free(t);
+	run_free(run);
+}
+
 static void test_legacy(void)
 {
 	char *p = tmp_path("traces.txt");
@@ -503,6 +525,7 @@ int main(void)
 	test_findings_fire();
 	test_hostile();
 	test_nul_keys();
+	test_hostile_text();
 	test_legacy();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	ok(system(cmd) == 0, "temporary files removed");
