@@ -470,13 +470,10 @@ static void read_telemetry(const struct json_doc *d, int tel, struct sweep_set *
 static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
+	if (root < 0)
 		return;
-	}
 	struct sweep_cfg *c = &s->cfg[ci];
 	size_t recs = 0, bad = 0;
 	for (int m = 0; m < SM_N; m++) {
@@ -498,8 +495,7 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no GenAI-Perf metrics in this file");
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -816,15 +812,11 @@ static void read_experiment_mode(const struct json_doc *d, int ex, struct sweep_
 static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path)
 {
 	struct json_doc d, tmp;
-	json_doc_init(&d);
-	json_doc_init(&tmp);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
-		json_doc_free(&tmp);
+	if (root < 0)
 		return;
-	}
+	json_doc_init(&tmp);
 	int exps = json_get(&d, root, "experiments");
 	size_t recs = 0, bad = 0, nexp = 0;
 	struct resp_scan rs = { 0 };
@@ -871,8 +863,7 @@ static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char
 	free(rs.ts);
 	free(rs.txt);
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 	json_doc_free(&tmp);
 }
 
@@ -1099,13 +1090,10 @@ static void checkpoint_params(const struct json_doc *d, int rc, struct sweep_cfg
 static void load_checkpoint(struct run *run, struct sweep_set *s, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
+	if (root < 0)
 		return;
-	}
 	int res = json_get(&d, root, "Results");
 	int rcs = res >= 0 ? json_get(&d, res, "run_configs") : -1;
 	size_t recs = 0, bad = 0;
@@ -1142,8 +1130,7 @@ static void load_checkpoint(struct run *run, struct sweep_set *s, const char *pa
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 			 "%zu malformed checkpoint records skipped", bad);
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 }
 
 /* ---------------------------------------------------------------------------------
