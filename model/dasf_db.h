@@ -23,6 +23,7 @@
 struct dasf_intern {
 	char **str;            /* id -> NUL-terminated string (in the arena) */
 	uint32_t *hash;        /* id -> hash */
+	uint32_t *len;         /* id -> length in bytes (a string may hold a NUL) */
 	size_t n, cap;
 	uint32_t *slot;        /* open addressing: id + 1, 0 when empty */
 	size_t nslot;

@@ -57,7 +57,7 @@ static uint32_t lookup(const struct dasf_intern *in, const char *s, size_t len, 
 	size_t i = h & (in->nslot - 1);
 	for (; in->slot[i]; i = (i + 1) & (in->nslot - 1)) {
 		uint32_t id = in->slot[i] - 1;
-		if (in->hash[id] == h && strncmp(in->str[id], s, len) == 0 && in->str[id][len] == '\0')
+		if (in->hash[id] == h && in->len[id] == len && memcmp(in->str[id], s, len) == 0)
 			return id;
 	}
 	*at = i;
@@ -78,6 +78,7 @@ uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
 	if (in->n == in->cap) {
 		xgrow((void **)&in->str, &in->cap, in->n + 1, sizeof(*in->str));
 		in->hash = xrealloc(in->hash, in->cap * sizeof(*in->hash));
+		in->len = xrealloc(in->len, in->cap * sizeof(*in->len));
 	}
 	char *copy = arena_alloc(in, len + 1);
 	memcpy(copy, s, len);
@@ -85,6 +86,7 @@ uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
 	id = (uint32_t)in->n++;
 	in->str[id] = copy;
 	in->hash[id] = h;
+	in->len[id] = (uint32_t)len;
 	in->slot[at] = id + 1;
 	return id;
 }
@@ -106,6 +108,7 @@ void dasf_intern_free(struct dasf_intern *in)
 	}
 	free(in->str);
 	free(in->hash);
+	free(in->len);
 	free(in->slot);
 	memset(in, 0, sizeof(*in));
 }

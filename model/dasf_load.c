@@ -43,6 +43,7 @@ struct dasf_file_ctx {
 	long long unknown_off[MAX_UNKNOWN_NAMES];
 	size_t unknown_n[MAX_UNKNOWN_NAMES];
 	size_t nunknown, unknown_more;
+	uint32_t last_host, last_thread, last_name; /* strs ids of the previous event (a cache) */
 };
 
 /* ---- structural check: one complete msgpack object exactly filling [p, end) ---- */
@@ -84,22 +85,20 @@ static long long marker_payload(const unsigned char *p, size_t avail, uint64_t *
 		{ 0xd9, 1, -1, 0, 0 }, { 0xda, 2, -1, 0, 0 }, { 0xdb, 4, -1, 0, 0 },
 		{ 0xdc, 2, 0, 1, 0 }, { 0xdd, 4, 0, 1, 0 }, { 0xde, 2, 0, 1, 1 }, { 0xdf, 4, 0, 1, 1 },
 	};
-	for (size_t i = 0; i < ARRAY_LEN(tab); i++) {
-		if (tab[i].m != m)
-			continue;
-		*hdr = tab[i].hdr;
-		if ((size_t)tab[i].hdr + 1 > avail)
-			return -1;
-		uint64_t n = be(p + 1, tab[i].hdr);
-		if (tab[i].container) {
-			*items = tab[i].map ? 2 * n : n;
-			return 0;
-		}
-		if (tab[i].fixed >= 0)
-			return tab[i].fixed;
-		return (long long)(n + (tab[i].fixed == -2 ? 1 : 0)); /* ext has a type byte */
+	if (m < 0xc4) /* 0xc1: never used */
+		return -1;
+	size_t i = m - 0xc4; /* tab covers 0xc4..0xdf in order */
+	*hdr = tab[i].hdr;
+	if ((size_t)tab[i].hdr + 1 > avail)
+		return -1;
+	uint64_t n = be(p + 1, tab[i].hdr);
+	if (tab[i].container) {
+		*items = tab[i].map ? 2 * n : n;
+		return 0;
 	}
-	return -1;
+	if (tab[i].fixed >= 0)
+		return tab[i].fixed;
+	return (long long)(n + (tab[i].fixed == -2 ? 1 : 0)); /* ext has a type byte */
 }
 
 /* True when buf[0..n) is exactly one well-formed msgpack object whose container
@@ -209,6 +208,17 @@ static uint32_t intern_text(struct dasf_intern *in, const msgpack_object *o, con
 	return dasf_intern(in, buf, strlen(buf));
 }
 
+/* intern_text through a one-entry cache: hosts, threads and names repeat from event to event. */
+static uint32_t intern_cached(struct dasf_intern *in, uint32_t *last, const msgpack_object *o,
+			      const char *absent)
+{
+	if (o && o->type == MSGPACK_OBJECT_STR && *last != DASF_NONE && in->len[*last] == o->via.str.size &&
+	    memcmp(in->str[*last], o->via.str.ptr, o->via.str.size) == 0)
+		return *last;
+	*last = intern_text(in, o, absent);
+	return *last;
+}
+
 /* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)". */
 static uint32_t intern_shape(struct dasf_intern *in, const msgpack_object *o)
 {
@@ -271,9 +281,9 @@ static int ingest_compute(struct dasf_file_ctx *fc, const msgpack_object *rec,
 	struct dasf_task *t = &db->task[db->ntask++];
 	*t = (struct dasf_task){
 		.ts = ts, .dur = dur, .file = fc->file,
-		.host = intern_text(&db->strs, mp_get(rec, "process_id"), "0"),
-		.thread = intern_text(&db->strs, mp_get(rec, "thread_id"), "None"),
-		.name = dasf_intern(&db->strs, name->via.str.ptr, name->via.str.size),
+		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
+		.thread = intern_cached(&db->strs, &fc->last_thread, mp_get(rec, "thread_id"), "None"),
+		.name = intern_cached(&db->strs, &fc->last_name, name, ""),
 		.key = dasf_intern(&db->keys, key->via.str.ptr, key->via.str.size),
 		.type = mp_is_str(mp_get(args, "type")) ? intern_text(&db->strs, mp_get(args, "type"), "") : DASF_NONE,
 		.shape = intern_shape(&db->strs, mp_get(args, "shape")),
@@ -297,8 +307,8 @@ static int ingest_memory(struct dasf_file_ctx *fc, const msgpack_object *rec,
 	xgrow((void **)&db->mem, &db->memcap, db->nmem + 1, sizeof(*db->mem));
 	db->mem[db->nmem++] = (struct dasf_mem){
 		.ts = ts, .tasks = tasks,
-		.host = intern_text(&db->strs, mp_get(rec, "process_id"), "0"),
-		.thread = intern_text(&db->strs, mp_get(rec, "thread_id"), "None"),
+		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
+		.thread = intern_cached(&db->strs, &fc->last_thread, mp_get(rec, "thread_id"), "None"),
 	};
 	return 0;
 }
@@ -318,7 +328,7 @@ static void ingest_resource(struct dasf_file_ctx *fc, const msgpack_object *rec,
 	xgrow((void **)&db->res, &db->rescap, db->nres + 1, sizeof(*db->res));
 	db->res[db->nres++] = (struct dasf_res){
 		.ts = ts, .gpu_util = util, .gpu_mem = mem, .has_mem = has_mem,
-		.host = intern_text(&db->strs, mp_get(rec, "process_id"), "0"),
+		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
 	};
 }
 
@@ -426,16 +436,19 @@ static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, siz
 		uint64_t len = be(base + off, 8);
 		if (len == 0 || len > DASF_MAX_RECORD || len > size - off - 8) {
 			size_t next = resync(base, size, off + 1);
-			bool tail = next == size && len >= 1 && len <= DASF_MAX_RECORD;
-			diag_add(&fc->ctx->run->diags, tail ? DIAG_WARN : DIAG_ERROR, fc->path, -1,
-				 (long long)off, -1,
-				 tail ? "truncated tail: record of %llu bytes, %zu left (treated as end of file)" :
-					"bad record length %llu (%zu bytes left); skipped to the next record",
-				 (unsigned long long)len, size - off - 8);
-			if (tail)
+			struct diag_list *dl = &fc->ctx->run->diags;
+			if (next == size && len >= 1 && len <= DASF_MAX_RECORD) {
+				diag_add(dl, DIAG_WARN, fc->path, -1, (long long)off, -1,
+					 "truncated tail: record of %llu bytes, %zu left (treated as end of file)",
+					 (unsigned long long)len, size - off - 8);
 				partial = true;
-			else
+			} else {
+				diag_add(dl, DIAG_ERROR, fc->path, -1, (long long)off, -1,
+					 "bad record length %llu (%zu bytes left): skipped %zu bytes to %s",
+					 (unsigned long long)len, size - off - 8, next - off,
+					 next < size ? "the next whole record" : "the end of the file");
 				fc->skipped++;
+			}
 			off = next;
 			continue;
 		}
@@ -611,6 +624,7 @@ static int load_file(struct load_ctx *ctx, const char *path)
 	xgrow((void **)&db->files, &db->filecap, db->nfiles + 1, sizeof(*db->files));
 	struct dasf_file_ctx fc = {
 		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
+		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
 	};
 	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };
 	unsigned char head[16];

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* grid_dasf.c: DASF task balance as a model/grid.h source ("tasks" provider): rows are
- * workers (thread ids, sorted as in task_balance), columns are the seconds that have
- * Managed Memory events (DASF's sparse int(timestamp) seconds, labelled as offsets from
- * the first), values the last task count of that worker in that second. A worker with
- * no event in a second is missing there (DASF's CSV writes 0; a heatmap must not). */
+ * workers (thread ids, sorted as in task_balance), columns are every second from the
+ * first int(timestamp) to the last (labelled as offsets, like task_balance's first
+ * column), values the last task count of that worker in that second. A second without
+ * an event for a worker is missing (DASF's CSV writes 0; a heatmap must not), so gaps
+ * in time stay visible. Spans longer than DENSE_MAX seconds fall back to the seconds
+ * that have events (DASF's sparse rows). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "model/dasf.h"
@@ -12,10 +14,20 @@
 #include "model/run.h"
 #include "model/xalloc.h"
 
+#define DENSE_MAX 1000000
+
 struct gd {
 	const struct dasf_db *db;
 	const struct dasf_an *an;
+	long *col_sec;          /* dense: col -> index in an->bal_sec, -1 when no event; NULL: sparse */
+	size_t ncols;
 };
+
+/* Index in an->bal_sec of column col, or -1 when that second has no event. */
+static long sec_index(const struct gd *g, size_t col)
+{
+	return g->col_sec ? g->col_sec[col] : (long)col;
+}
 
 static size_t gd_nmetrics(struct run *run)
 {
@@ -33,7 +45,10 @@ static const char *gd_metric_name(struct run *run, size_t i)
 static bool gd_value(void *ud, size_t row, size_t col, double *out)
 {
 	const struct gd *g = ud;
-	size_t k = col * g->an->nbal_thr + row;
+	long si = sec_index(g, col);
+	if (si < 0)
+		return false;
+	size_t k = (size_t)si * g->an->nbal_thr + row;
 	if (!g->an->bal_has[k])
 		return false;
 	*out = (double)g->an->bal_tasks[k];
@@ -49,7 +64,7 @@ static void gd_row_label(void *ud, size_t row, char *buf, size_t n)
 static long gd_col_id(void *ud, size_t col)
 {
 	const struct gd *g = ud;
-	return (long)(g->an->bal_sec[col] - g->an->bal_sec[0]);
+	return g->col_sec ? (long)col : (long)(g->an->bal_sec[col] - g->an->bal_sec[0]);
 }
 
 static void gd_col_label(void *ud, size_t col, char *buf, size_t n)
@@ -72,6 +87,8 @@ static long gd_row_find(void *ud, long id)
 static long gd_col_find(void *ud, long id)
 {
 	const struct gd *g = ud;
+	if (g->col_sec)
+		return id < 0 ? 0 : (size_t)id < g->ncols ? id : -1;
 	size_t lo = 0, hi = g->an->nsec;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -92,9 +109,20 @@ static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *
 	struct gd *g = xcalloc(1, sizeof(*g));
 	g->db = run->dasf;
 	g->an = run->dasf->an;
+	g->ncols = g->an->nsec;
+	long long span = g->an->bal_sec[g->an->nsec - 1] - g->an->bal_sec[0] + 1;
+	if (span <= DENSE_MAX) {
+		g->ncols = (size_t)span;
+		g->col_sec = xmalloc(g->ncols * sizeof(*g->col_sec));
+		for (size_t c = 0; c < g->ncols; c++)
+			g->col_sec[c] = -1;
+		for (size_t i = 0; i < g->an->nsec; i++)
+			g->col_sec[g->an->bal_sec[i] - g->an->bal_sec[0]] = (long)i;
+	}
 	*src = (struct grid_src){
-		.nrows = g->an->nbal_thr, .ncols = g->an->nsec,
-		.title = "tasks in memory (task balance; seconds with events, per-host clocks)",
+		.nrows = g->an->nbal_thr, .ncols = g->ncols,
+		.title = g->col_sec ? "tasks in memory (task balance; int(timestamp) seconds, clocks per host)"
+				    : "tasks in memory (task balance; only seconds with events, clocks per host)",
 		.row_axis = "worker", .col_axis = "second", .unit = "tasks",
 		.ud = g, .value = gd_value, .row_label = gd_row_label, .col_label = gd_col_label,
 		.row_id = gd_row_id, .row_find = gd_row_find, .col_id = gd_col_id, .col_find = gd_col_find,
@@ -104,6 +132,9 @@ static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *
 
 static void gd_close(struct grid_src *src)
 {
+	struct gd *g = src->ud;
+	if (g)
+		free(g->col_sec);
 	free(src->ud);
 	src->ud = NULL;
 }

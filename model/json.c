@@ -148,19 +148,23 @@ static bool span_is(const char *s, size_t n, const char *lit)
 	return strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
-bool json_parse_double(const char *s, size_t n, double *out)
+/* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact: correctly
+ * rounded (Clinger fast path, else strtod); otherwise mantissas beyond 2^53 or large
+ * exponents take one extra rounding (within a few ulp) instead of strtod. */
+static bool parse_number(const char *s, size_t n, double *out, bool exact_only)
 {
 	if (n == 0)
 		return false;
-	if (span_is(s, n, "NaN")) {
+	bool word = s[0] == 'N' || s[0] == 'I' || (s[0] == '-' && n > 1 && s[1] == 'I');
+	if (word && span_is(s, n, "NaN")) {
 		*out = NAN;
 		return true;
 	}
-	if (span_is(s, n, "Infinity")) {
+	if (word && span_is(s, n, "Infinity")) {
 		*out = INFINITY;
 		return true;
 	}
-	if (span_is(s, n, "-Infinity")) {
+	if (word && span_is(s, n, "-Infinity")) {
 		*out = -INFINITY;
 		return true;
 	}
@@ -223,6 +227,12 @@ bool json_parse_double(const char *s, size_t n, double *out)
 		*out = neg ? -v : v;
 		return true;
 	}
+	if (!exact_only && exact && exp10 >= -22 && exp10 <= 22) {
+		double v = (double)mant; /* rounded once here, once below */
+		v = exp10 < 0 ? v / pow10_tab[-exp10] : v * pow10_tab[exp10];
+		*out = neg ? -v : v;
+		return true;
+	}
 	char buf[64];
 	char *heap = NULL, *p = buf;
 	if (n >= sizeof(buf))
@@ -232,6 +242,16 @@ bool json_parse_double(const char *s, size_t n, double *out)
 	*out = strtod(p, NULL);
 	free(heap);
 	return true;
+}
+
+bool json_parse_double(const char *s, size_t n, double *out)
+{
+	return parse_number(s, n, out, true);
+}
+
+bool json_parse_double_approx(const char *s, size_t n, double *out)
+{
+	return parse_number(s, n, out, false);
 }
 
 bool json_number_str(const struct json_doc *d, int i, double *out, bool allow_str)

@@ -76,5 +76,9 @@ size_t json_strcpy(const struct json_doc *d, int i, char *out, size_t n);
 /* Fast decimal parse of s[0..n): Clinger fast path with strtod fallback. Returns false
  * unless the whole span is a number (or NaN/Infinity/-Infinity). */
 bool json_parse_double(const char *s, size_t n, double *out);
+/* The same grammar, but up to 19 significant digits are converted with at most two
+ * roundings instead of strtod: a few ulp off at worst. For values that are stored with
+ * less precision anyway (float32 columns); never for values that must be exact. */
+bool json_parse_double_approx(const char *s, size_t n, double *out);
 
 #endif

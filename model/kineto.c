@@ -77,38 +77,66 @@ static struct table *build_kernels(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* Rows of one rank: per step (ascending, kernels of no step last) and kernel name. */
+static void step_kernel_rows(struct table *t, const struct kcols *c, int c_step, const struct trace_rank *r,
+			     long step)
+{
+	struct trace_by_iter *v;
+	size_t n = trace_by_iter(r, step, &v);
+	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	for (size_t a = 0; a < n;) {
+		size_t b = a + trace_iter_run(v, n, a);
+		for (size_t i = a; i < b; i++)
+			idx[i - a] = v[i].k;
+		struct trace_kstat *ks;
+		size_t nks = trace_kstats(r, idx, b - a, &ks);
+		size_t first = t->nrow;
+		kernel_rows(t, c, r, ks, nks);
+		for (size_t row = first; row < t->nrow; row++)
+			table_set_num_opt(t, row, c_step, v[a].iter, v[a].iter != INT32_MAX);
+		free(ks);
+		a = b;
+	}
+	free(idx);
+	free(v);
+}
+
 struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = NULL;
-	struct kcols c;
-	for (size_t i = 0; i < ts->n; i++) {
-		const struct trace_rank *r = ts->r[i];
-		if (rank >= 0 && r->rank != rank)
-			continue;
-		size_t *idx = xmalloc((r->nk + 1) * sizeof(*idx)), n = 0;
-		for (size_t k = 0; k < r->nk; k++)
-			if (step < 0 || r->k[k].iter == step)
-				idx[n++] = k;
-		if (n > 0) {
-			if (!t) {
-				char title[96];
-				snprintf(title, sizeof(title), "Kernels of step %ld", step);
-				t = table_new("step_kernels", step >= 0 ? title : "Kernels");
-				c = kernel_cols(t);
-			}
-			struct trace_kstat *ks;
-			size_t nks = trace_kstats(r, idx, n, &ks);
-			kernel_rows(t, &c, r, ks, nks);
-			free(ks);
-		}
-		free(idx);
-	}
-	if (!t)
+	struct table *t = table_new("step_kernels", "GPU kernels per rank and ProfilerStep (all GPU events)");
+	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	struct kcols c = kernel_cols(t);
+	for (size_t i = 0; i < ts->n; i++)
+		if (rank < 0 || ts->r[i]->rank == rank)
+			step_kernel_rows(t, &c, c_step, ts->r[i], step);
+	if (t->nrow == 0 && (rank >= 0 || step >= 0)) {
 		snprintf(err, errn, "no trace kernel of rank %d in step %ld", rank, step);
+		table_free(t);
+		return NULL;
+	}
 	return t;
+}
+
+bool trace_covers(struct run *run, int rank, long step)
+{
+	struct trace_set *ts = trace_get(run);
+	for (size_t i = 0; ts && i < ts->n; i++) {
+		const struct trace_rank *r = ts->r[i];
+		if (r->rank != rank)
+			continue;
+		for (size_t s = 0; s < r->nstep; s++)
+			if (r->step[s].step == step)
+				return true;
+	}
+	return false;
+}
+
+static struct table *build_step_kernels(struct run *run, char *err, size_t errn)
+{
+	return trace_kernels_table(run, -1, -1, err, errn);
 }
 
 /* ---- kernel_breakdown ------------------------------------------------------- */
@@ -280,6 +308,8 @@ static const struct loader trace_loaders[] = {
 
 static const struct view_def trace_views[] = {
 	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels },
+	{ "step_kernels", "GPU kernels per rank and ProfilerStep (heatmap drill-down; all GPU events)",
+	  build_step_kernels },
 	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
 	  build_breakdown },
 	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle },

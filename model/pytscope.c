@@ -110,7 +110,8 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]);
 		if (is_dir(sub))
@@ -311,6 +312,7 @@ struct file_load {
 	struct key_cache cache;
 	size_t records, skipped;
 	long line;
+	long long size;       /* file size, -1 unknown */
 };
 
 static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
@@ -350,8 +352,11 @@ static void load_group(struct file_load *fl, size_t pos, int obj, enum metric_ki
 	for (int i = 0; i < n && k + 1 < d->ntok; i++) {
 		const jsmntok_t *v = &d->tok[k + 1];
 		double x;
-		if (v->type == JSMN_PRIMITIVE &&
-		    json_parse_double(d->js + v->start, (size_t)(v->end - v->start), &x)) {
+		const char *num = d->js + v->start;
+		size_t len = (size_t)(v->end - v->start);
+		/* scalars are stored as float32: an approximate parse is enough */
+		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
+									: json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -419,7 +424,9 @@ static bool load_line(struct file_load *fl, const char *s, size_t n, bool unterm
 		return true;
 	}
 	double ts = 0;
-	bool have_ts = ts_tok >= 0 && json_number(d, ts_tok, &ts);
+	bool have_ts = ts_tok >= 0 && d->tok[ts_tok].type == JSMN_PRIMITIVE && /* float32 offsets */
+		       json_parse_double_approx(d->js + d->tok[ts_tok].start,
+						(size_t)(d->tok[ts_tok].end - d->tok[ts_tok].start), &ts);
 	size_t pos = rank_append(fl->r, (long)step, ts, have_ts);
 	for (int g = 0; g < 3; g++)
 		if (grp[g] >= 0)
@@ -452,6 +459,18 @@ static bool feed_line(struct file_load *fl, const char *s, size_t n, bool unterm
 	return load_line(fl, s, n, unterminated);
 }
 
+/* Size the rank's columns from the first chunk's line length and the file size. */
+static void reserve_from_sample(struct file_load *fl, const char *buf, size_t n)
+{
+	size_t lines = 0;
+	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
+		lines++;
+	if (lines < 8 || (long long)n >= fl->size)
+		return;
+	double per_line = (double)n / (double)lines;
+	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);
+}
+
 /* Read the file in chunks and feed lines. Returns 0 or an errno; *partial when the
  * last line was truncated. */
 static int read_lines(struct file_load *fl, int fd, bool *partial)
@@ -480,6 +499,8 @@ static int read_lines(struct file_load *fl, int fd, bool *partial)
 		}
 		load_progress(fl->ctx, r, 0);
 		size_t end = len + (size_t)r, start = 0;
+		if (fl->line == 0 && fl->size > 0)
+			reserve_from_sample(fl, buf, end);
 		const char *nl;
 		while ((nl = memchr(buf + start, '\n', end - start))) {
 			feed_line(fl, buf + start, (size_t)(nl - (buf + start)), false);
@@ -519,7 +540,8 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const ch
 	struct stat st;
 	long long size = fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
 	size_t si = run_add_source(run, path, "pytscope", rank, size);
-	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank };
+	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank,
+				.size = size };
 	json_doc_init(&fl.doc);
 	bool partial = false;
 	int err = read_lines(&fl, fd, &partial);

@@ -4,6 +4,7 @@
  * step -> position index, the aligned step set and read accessors. */
 #include "model/steps.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -157,14 +158,24 @@ struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *p
 	return r;
 }
 
-static void rank_grow(struct rank_steps *r)
+static void rank_resize(struct rank_steps *r, size_t ncap)
 {
-	size_t ncap = r->cap ? r->cap * 2 : 1024;
 	if (r->step)
 		r->step = xrealloc(r->step, ncap * sizeof(*r->step));
 	r->ts = xrealloc(r->ts, ncap * sizeof(*r->ts));
 	r->ts_present = bitmap_grow(r->ts_present, r->cap, ncap);
 	r->cap = ncap;
+}
+
+static void rank_grow(struct rank_steps *r)
+{
+	rank_resize(r, r->cap ? r->cap * 2 : 1024);
+}
+
+void rank_reserve(struct rank_steps *r, size_t n)
+{
+	if (n > r->cap)
+		rank_resize(r, n);
 }
 
 size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp)
@@ -200,8 +211,7 @@ static bool nano_code(double v, uint32_t *code)
 {
 	if (!(v >= 0) || v > 4.294967295)
 		return false;
-	double t = nearbyint(v * 1e9);
-	uint32_t c = (uint32_t)t;
+	uint32_t c = (uint32_t)(v * 1e9 + 0.5);
 	if ((double)c / 1e9 != v)
 		return false;
 	*code = c;
@@ -267,6 +277,8 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
 		c->exact = kind == METRIC_MEMORY;
+		if (r->cap > 1024)
+			col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
 	}
 	return c;
 }
@@ -557,6 +569,9 @@ void steps_finalize(struct steps_model *m)
 		rank_compact(m->rank[i]);
 	build_aligned(m);
 	build_union(m);
+#ifdef __GLIBC__
+	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
+#endif
 }
 
 void steps_model_free(struct steps_model *m)

@@ -66,6 +66,8 @@ struct steps_model *steps_model_get(struct run *run);
 /* Intern (kind, name) and return its metric id. Thread-safe. */
 int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name);
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path);
+/* Expect about n records (a hint from the file size): avoids growth slack. */
+void rank_reserve(struct rank_steps *r, size_t n);
 /* Append a record; returns its position. */
 size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp);
 void rank_set(struct rank_steps *r, size_t pos, int metric, double value);

@@ -234,6 +234,9 @@ int sweep_cb_probe(const char *path, const struct opts *opts);
 int sweep_cb_load(struct load_ctx *ctx, const char *path);
 /* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
 void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
+/* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (recomputed
+ * latency / runtime outlier), into out[8]. */
+void nat_point_alerts(const struct nat_point *p, char out[8]);
 /* Recompute the Cerebras merge-rule aggregate and mismatch flags. */
 void cb_recompute(struct cb_perf *p);
 

@@ -48,9 +48,28 @@ static bool is_checkpoint(const char *name)
 	return strcmp(name, "checkpoint.json") == 0;
 }
 
+/* Exported summaries: X_genai_perf.json, X_genai_perf.csv and AIPerf's X_aiperf.csv. */
+enum export_kind { EXP_NONE, EXP_JSON, EXP_CSV };
+
+static const struct { const char *suffix; enum export_kind kind; } export_suffixes[] = {
+	{ "_genai_perf.json", EXP_JSON }, { "_genai_perf.csv", EXP_CSV }, { "_aiperf.csv", EXP_CSV },
+};
+
+/* Kind of an export file name, and the length of its prefix X. */
+static enum export_kind export_kind(const char *name, size_t *prefix_len)
+{
+	for (size_t i = 0; i < ARRAY_LEN(export_suffixes); i++)
+		if (ends_with(name, export_suffixes[i].suffix)) {
+			if (prefix_len)
+				*prefix_len = strlen(name) - strlen(export_suffixes[i].suffix);
+			return export_suffixes[i].kind;
+		}
+	return EXP_NONE;
+}
+
 static bool is_export(const char *name)
 {
-	return ends_with(name, "_genai_perf.json") || ends_with(name, "_genai_perf.csv");
+	return export_kind(name, NULL) != EXP_NONE;
 }
 
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */
@@ -79,11 +98,6 @@ struct file_list {
 	char **v;
 	size_t n, cap;
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void walk(const char *dir, int depth, struct file_list *out, bool probe_only)
 {
@@ -470,13 +484,10 @@ static void read_telemetry(const struct json_doc *d, int tel, struct sweep_set *
 static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
+	if (root < 0)
 		return;
-	}
 	struct sweep_cfg *c = &s->cfg[ci];
 	size_t recs = 0, bad = 0;
 	for (int m = 0; m < SM_N; m++) {
@@ -498,8 +509,7 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no GenAI-Perf metrics in this file");
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -523,7 +533,7 @@ static void req_metrics_free(struct req_metrics *q)
 	free(q->osl);
 }
 
-/* SSE text of a response: skips a "data:" prefix and surrounding blanks. */
+/* One SSE event's body: skips a "data:" prefix and surrounding blanks. */
 static const char *sse_body(const char *s, size_t *n)
 {
 	while (*n && isspace((unsigned char)*s)) {
@@ -543,11 +553,9 @@ static const char *sse_body(const char *s, size_t *n)
 	return s;
 }
 
-/* completion_tokens of an OpenAI body's usage object, or -1. */
-static long usage_tokens(const char *body, size_t n, struct json_doc *tmp)
+/* completion_tokens of the parsed body's usage object, or -1. */
+static long usage_tokens(const struct json_doc *tmp)
 {
-	if (n == 0 || json_parse(tmp, body, n) <= 0 || !json_is_object(tmp, 0))
-		return -1;
 	int u = json_get(tmp, 0, "usage");
 	long long t;
 	if (u >= 0 && json_is_object(tmp, u) && json_int(tmp, json_get(tmp, u, "completion_tokens"), &t))
@@ -555,19 +563,113 @@ static long usage_tokens(const char *body, size_t n, struct json_doc *tmp)
 	return -1;
 }
 
+static bool nonempty_string(const struct json_doc *d, int i)
+{
+	return i >= 0 && json_is_string(d, i) && d->tok[i].end > d->tok[i].start;
+}
+
+/* GenAI-Perf's _extract_text_output on a parsed body: chat.completion message
+ * content, chat.completion.chunk delta content, otherwise choices[0].text (vLLM and
+ * legacy completions), or Triton's text_output. */
+static bool body_has_text(const struct json_doc *t)
+{
+	int ch = json_get(t, 0, "choices");
+	if (ch < 0 || !json_is_array(t, ch))
+		return nonempty_string(t, json_get(t, 0, "text_output"));
+	int c0 = json_first(t, ch);
+	if (c0 < 0 || !json_is_object(t, c0))
+		return false;
+	int obj = json_get(t, 0, "object");
+	const char *holder = json_eq(t, obj, "chat.completion") ? "message"
+			     : json_eq(t, obj, "chat.completion.chunk") ? "delta" : NULL;
+	if (!holder)
+		return nonempty_string(t, json_get(t, c0, "text"));
+	int h = json_get(t, c0, holder);
+	return h >= 0 && json_is_object(t, h) && nonempty_string(t, json_get(t, h, "content"));
+}
+
+/* One event body: true when it carries generated text; usage tokens into *osl.
+ * [DONE] and empty bodies carry none; a body that is not JSON counts as text. */
+static bool event_text(const char *body, size_t n, long *osl, struct json_doc *tmp)
+{
+	if (n == 0 || (n == 6 && memcmp(body, "[DONE]", 6) == 0))
+		return false;
+	if (json_parse(tmp, body, n) <= 0 || !json_is_object(tmp, 0))
+		return true;
+	long u = usage_tokens(tmp);
+	if (u >= 0)
+		*osl = u;
+	return body_has_text(tmp);
+}
+
+/* SSE field lines that carry no data (": comment", "event:", "id:", "retry:"). */
+static bool not_data_field(const char *s)
+{
+	return s[0] == ':' || strncmp(s, "event:", 6) == 0 || strncmp(s, "id:", 3) == 0 ||
+	       strncmp(s, "retry:", 6) == 0;
+}
+
+/* Scan every "\n\n"-separated event of one response: text present, usage tokens. */
+static bool scan_events(const char *txt, long *osl, struct json_doc *tmp)
+{
+	bool text = false;
+	const char *p = txt;
+	while (*p) {
+		const char *end = strstr(p, "\n\n");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t n = len;
+		if (!not_data_field(p)) {
+			const char *body = sse_body(p, &n);
+			text |= event_text(body, n, osl, tmp);
+		}
+		p += len;
+		while (*p == '\n')
+			p++;
+	}
+	return text;
+}
+
 struct resp_scan {
 	long long *ts;
-	size_t n, cap;
+	char **txt;          /* response text, NULL for non-text (tensor) outputs */
+	size_t n, cap, tcap;
 	long osl;
 };
 
-/* Response timestamps after dropping empty/[DONE] chunks and merging splintered
- * (unparsable) SSE chunks into the previous one. */
+/* GenAI-Perf's splinter fix: a response that does not start with "data: " continues
+ * the previous one (up to its own "data: ", if any). */
+static void merge_splinters(struct resp_scan *rs)
+{
+	for (size_t i = rs->n; i-- > 1;) {
+		char *cur = rs->txt[i], *prev = rs->txt[i - 1];
+		if (!cur || !prev || !*cur || not_data_field(cur) || strncmp(cur, "data: ", 6) == 0)
+			continue;
+		char *at = strstr(cur, "data: ");
+		size_t keep = at ? (size_t)(at - cur) : strlen(cur);
+		char *joined = xasprintf("%s%.*s", prev, (int)keep, cur);
+		free(prev);
+		rs->txt[i - 1] = joined;
+		char *rest = xstrdup(at ? at : "");
+		free(cur);
+		rs->txt[i] = rest;
+	}
+}
+
+static void resp_scan_clear(struct resp_scan *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->txt[i]);
+	rs->n = 0;
+	rs->osl = -1;
+}
+
+/* Response timestamps of one request after GenAI-Perf's preprocessing: splintered
+ * chunks merged, responses without generated text ([DONE], role-only or usage-only
+ * chunks, empty bodies) dropped. Non-text outputs (Triton tensors) are kept. */
 static void scan_responses(const struct json_doc *d, int req, struct resp_scan *rs,
 			   struct json_doc *tmp)
 {
-	rs->n = 0;
-	rs->osl = -1;
+	resp_scan_clear(rs);
 	int tsa = json_get(d, req, "response_timestamps");
 	int outs = json_get(d, req, "response_outputs");
 	if (tsa < 0 || !json_is_array(d, tsa))
@@ -575,38 +677,33 @@ static void scan_responses(const struct json_doc *d, int req, struct resp_scan *
 	int o = outs >= 0 && json_is_array(d, outs) ? json_first(d, outs) : -1;
 	for (int t = json_first(d, tsa); t >= 0; t = json_next(d, tsa, t)) {
 		long long ts;
-		bool keep = sweep_json_i64(d, t, &ts);
-		if (keep && o >= 0) {
-			int rv = json_is_object(d, o) ? json_get(d, o, "response") : -1;
-			char *txt = rv >= 0 ? json_strdup(d, rv) : NULL;
-			if (txt) {
-				size_t n = strlen(txt);
-				bool sse = strncmp(txt, "data:", 5) == 0;
-				const char *body = sse_body(txt, &n);
-				if (n == 0 || (n == 6 && strncmp(body, "[DONE]", 6) == 0))
-					keep = false;
-				else if (sse && rs->n && json_parse(tmp, body, n) <= 0)
-					keep = false; /* splintered chunk: merged into the previous */
-				else {
-					long u = usage_tokens(body, n, tmp);
-					if (u >= 0)
-						rs->osl = u;
-				}
-				free(txt);
-			}
-		}
+		int rv = o >= 0 && json_is_object(d, o) ? json_get(d, o, "response") : -1;
 		if (o >= 0)
 			o = json_next(d, outs, o);
-		if (!keep)
+		if (!sweep_json_i64(d, t, &ts))
 			continue;
 		xgrow((void **)&rs->ts, &rs->cap, rs->n + 1, sizeof(*rs->ts));
-		rs->ts[rs->n++] = ts;
+		xgrow((void **)&rs->txt, &rs->tcap, rs->n + 1, sizeof(*rs->txt));
+		rs->ts[rs->n] = ts;
+		rs->txt[rs->n++] = rv >= 0 ? json_strdup(d, rv) : NULL;
 	}
+	merge_splinters(rs);
+	size_t k = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		bool keep = !rs->txt[i] || scan_events(rs->txt[i], &rs->osl, tmp);
+		free(rs->txt[i]);
+		rs->txt[i] = NULL;
+		if (keep)
+			rs->ts[k++] = rs->ts[i];
+	}
+	rs->n = k;
 }
 
+/* Append to an array whose capacity is the next power of two >= n. */
 static void push(double **v, size_t *n, double x)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	if ((*n & (*n - 1)) == 0)
+		*v = xrealloc(*v, (*n ? 2 * *n : 1) * sizeof(**v));
 	(*v)[(*n)++] = x;
 }
 
@@ -729,15 +826,11 @@ static void read_experiment_mode(const struct json_doc *d, int ex, struct sweep_
 static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path)
 {
 	struct json_doc d, tmp;
-	json_doc_init(&d);
-	json_doc_init(&tmp);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
-		json_doc_free(&tmp);
+	if (root < 0)
 		return;
-	}
+	json_doc_init(&tmp);
 	int exps = json_get(&d, root, "experiments");
 	size_t recs = 0, bad = 0, nexp = 0;
 	struct resp_scan rs = { 0 };
@@ -782,9 +875,9 @@ static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char
 		req_metrics_free(&q);
 	}
 	free(rs.ts);
+	free(rs.txt);
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 	json_doc_free(&tmp);
 }
 
@@ -1011,13 +1104,10 @@ static void checkpoint_params(const struct json_doc *d, int rc, struct sweep_cfg
 static void load_checkpoint(struct run *run, struct sweep_set *s, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
 	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0) {
-		json_doc_free(&d);
+	if (root < 0)
 		return;
-	}
 	int res = json_get(&d, root, "Results");
 	int rcs = res >= 0 ? json_get(&d, res, "run_configs") : -1;
 	size_t recs = 0, bad = 0;
@@ -1054,8 +1144,7 @@ static void load_checkpoint(struct run *run, struct sweep_set *s, const char *pa
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 			 "%zu malformed checkpoint records skipped", bad);
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -1066,9 +1155,7 @@ static char *file_prefix(const char *path)
 {
 	const char *name = base_name(path);
 	size_t n = strlen(name);
-	if (ends_with(name, "_genai_perf.json") || ends_with(name, "_genai_perf.csv"))
-		n = (size_t)(strstr(name, "_genai_perf.") - name);
-	else if (ends_with(name, ".json"))
+	if (export_kind(name, &n) == EXP_NONE && ends_with(name, ".json"))
 		n -= 5;
 	char *dir = xstrndup(path, (size_t)(name - path));
 	char *p = xasprintf("%s%.*s", dir, (int)n, name);
@@ -1107,11 +1194,11 @@ static size_t cfg_for_prefix(struct sweep_set *s, size_t first, const char *root
 
 static int order_of(const char *path)
 {
-	const char *name = base_name(path);
-	if (ends_with(name, "_genai_perf.json"))
-		return 0;
-	if (ends_with(name, "_genai_perf.csv"))
-		return 1;
+	switch (export_kind(base_name(path), NULL)) {
+	case EXP_JSON: return 0;
+	case EXP_CSV: return 1;
+	case EXP_NONE: break;
+	}
 	return 2;
 }
 
@@ -1140,6 +1227,77 @@ static void name_by_prefix(struct sweep_set *s, size_t first)
 		}
 }
 
+/* The run directory of an analyze/checkpoint config: an artifacts config of the same
+ * load with the same concurrency / request rate and the same p99 request latency (the
+ * analyze CSV rounds it to 2 decimals). SIZE_MAX when none. */
+static size_t duplicate_of(const struct sweep_set *s, size_t first, const struct sweep_cfg *c)
+{
+	double a, b;
+	if (!sweep_value(c, SM_LATENCY, SS_P99, &a))
+		return SIZE_MAX;
+	for (size_t i = first; i < s->ncfg; i++) {
+		const struct sweep_cfg *r = &s->cfg[i];
+		if (strcmp(r->source, "artifacts") != 0 || !sweep_value(r, SM_LATENCY, SS_P99, &b) ||
+		    fabs(a - b) > 0.0051)
+			continue;
+		bool same = false;
+		for (int k = ST_CONCURRENCY; k <= ST_REQUEST_RATE; k++) {
+			if (c->has_stim[k] != r->has_stim[k] || (c->has_stim[k] && c->stim[k] != r->stim[k])) {
+				same = false;
+				break;
+			}
+			same |= c->has_stim[k];
+		}
+		if (same)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* GenAI-Perf analyze writes a run directory per config next to the analyze CSV (and
+ * the checkpoint repeats them): keep the run directory, which has every statistic, and
+ * drop the summary row, moving its GPU rows over when the directory has none. */
+static void drop_duplicates(struct run *run, struct sweep_set *s, size_t first)
+{
+	for (size_t i = first; i < s->ncfg;) {
+		struct sweep_cfg *c = &s->cfg[i];
+		size_t dup = strcmp(c->source, "artifacts") != 0 ? duplicate_of(s, first, c) : SIZE_MAX;
+		if (dup == SIZE_MAX) {
+			i++;
+			continue;
+		}
+		diag_add(&run->diags, DIAG_INFO, c->path, -1, -1, -1,
+			 "%s config '%s' repeats run directory '%s'; the directory is kept", c->source,
+			 c->name, s->cfg[dup].name);
+		bool dup_has_gpu = false;
+		for (size_t g = 0; g < s->ngpu; g++)
+			dup_has_gpu |= s->gpu[g].cfg == dup;
+		size_t target = dup > i ? dup - 1 : dup;
+		for (size_t g = 0; g < s->ngpu;) {
+			struct sweep_gpu *row = &s->gpu[g];
+			if (row->cfg == i && dup_has_gpu) {
+				free(row->metric);
+				free(row->unit);
+				free(row->gpu);
+				memmove(row, row + 1, (s->ngpu - g - 1) * sizeof(*row));
+				s->ngpu--;
+				continue;
+			}
+			if (row->cfg == i)
+				row->cfg = target;
+			else if (row->cfg > i)
+				row->cfg--;
+			g++;
+		}
+		free(c->name);
+		free(c->path);
+		free(c->series);
+		free(c->failed);
+		memmove(c, c + 1, (s->ncfg - i - 1) * sizeof(*c));
+		s->ncfg--;
+	}
+}
+
 int sweep_genai_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -1157,7 +1315,6 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);
 	}
-	qsort(l.v, l.n, sizeof(*l.v), cmp_str);
 	qsort(l.v, l.n, sizeof(*l.v), cmp_files);
 	struct sweep_set *s = sweep_get(run);
 	size_t first = s->ncfg;
@@ -1174,14 +1331,14 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		char *prefix = file_prefix(f);
 		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
 		free(prefix);
-		if (ends_with(name, "_genai_perf.json"))
-			load_export_json(run, s, ci, f);
-		else if (ends_with(name, "_genai_perf.csv"))
-			load_export_csv(run, s, ci, f);
-		else
-			load_raw(run, s, ci, f);
+		switch (export_kind(name, NULL)) {
+		case EXP_JSON: load_export_json(run, s, ci, f); break;
+		case EXP_CSV: load_export_csv(run, s, ci, f); break;
+		case EXP_NONE: load_raw(run, s, ci, f); break;
+		}
 	}
 	name_by_prefix(s, first);
+	drop_duplicates(run, s, first);
 	file_list_free(&l);
 	s->derived = false;
 	return s->ncfg > first ? 0 : -1;

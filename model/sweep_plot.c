@@ -220,24 +220,42 @@ static void fit_into(struct plot_spec *p, const struct sweep_fit *f, double scal
 		p->outlier[i] = in_fit_outliers(f, p->x[i]);
 }
 
+/* The latency statistic to plot: p95 (the sizing fit's) when the series has it, else
+ * p99, else the average. */
+static enum sweep_stat latency_stat(const struct sweep_set *s, const struct sweep_series *se)
+{
+	static const enum sweep_stat pref[] = { SS_P95, SS_P99, SS_AVG };
+	for (size_t k = 0; k < ARRAY_LEN(pref); k++)
+		for (size_t i = 0; i < se->n; i++) {
+			double v;
+			if (sweep_value(&s->cfg[se->cfg[i]], SM_LATENCY, pref[k], &v))
+				return pref[k];
+		}
+	return SS_P95;
+}
+
 static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 		       enum plot_kind kind, struct plot_spec *p)
 {
-	bool p95 = kind == PLOT_LATENCY;
+	bool lat = kind == PLOT_LATENCY;
+	enum sweep_stat st = lat ? latency_stat(s, se) : SS_AVG;
 	const char *sn = sweep_stim_name(se->stim);
 	snprintf(p->xlabel, sizeof(p->xlabel), "%s", sn);
-	snprintf(p->ylabel, sizeof(p->ylabel), "%s", p95 ? "p95 request latency (ms)" : "request throughput (req/s)");
+	if (lat)
+		snprintf(p->ylabel, sizeof(p->ylabel), "%s request latency (ms)", sweep_stat_name(st));
+	else
+		snprintf(p->ylabel, sizeof(p->ylabel), "request throughput (req/s)");
 	snprintf(p->title, sizeof(p->title), "%s vs %s", p->ylabel, sn);
 	for (size_t i = 0; i < se->n && p->n < PLOT_MAX_POINTS; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
 		double v;
-		bool have = p95 ? sweep_value(c, SM_LATENCY, SS_P95, &v) : sweep_value(c, SM_RPS, SS_AVG, &v);
-		if (!have || !c->has_stim[se->stim])
+		if (!sweep_value(c, lat ? SM_LATENCY : SM_RPS, st, &v) || !c->has_stim[se->stim])
 			continue;
 		p->x[p->n] = c->stim[se->stim];
+		p->ref[p->n] = (long)se->cfg[i];
 		p->y[p->n++] = v;
 	}
-	if (p95 && se->has_fit) {
+	if (lat && st == SS_P95 && se->has_fit) {
 		fit_into(p, &se->fit, 1000.0);
 		if (s->target_latency > 0) {
 			p->has_target = true;
@@ -263,6 +281,7 @@ static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum p
 		if (!pt->valid)
 			continue;
 		p->x[p->n] = pt->conc;
+		p->ref[p->n] = (long)i;
 		p->y[p->n++] = lat ? pt->lat_p95 : pt->rt_p95;
 	}
 	fit_into(p, lat ? &n->c_fit_lat : &n->c_fit_rt, 1.0);
@@ -294,5 +313,7 @@ bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struc
 			return genai_spec(s, &s->series[i], kind, p);
 	}
 	idx -= k;
+	p->nat = true;
+	p->nat_idx = idx;
 	return idx < s->nnat && nat_spec(s, &s->nat[idx], kind, p);
 }

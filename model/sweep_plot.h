@@ -18,7 +18,10 @@ struct plot_spec {
 	char xlabel[32], ylabel[48];
 	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];
 	bool outlier[PLOT_MAX_POINTS];
+	long ref[PLOT_MAX_POINTS];  /* sweep_cfg index (GenAI-Perf) or nat_point index */
 	size_t n;
+	bool nat;                   /* source is a NAT file (index nat_idx), else a series */
+	size_t nat_idx;
 	bool has_line;
 	double slope, intercept;  /* y = slope * x + intercept, in plotted units */
 	bool has_target;

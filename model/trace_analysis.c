@@ -21,18 +21,13 @@ const char *const trace_coll_names[6] = {
 
 /* ---- intervals ------------------------------------------------------------ */
 
-struct ivl {
-	int64_t s, e;
-};
-
 static int ivl_cmp(const void *a, const void *b)
 {
-	const struct ivl *x = a, *y = b;
+	const struct trace_ivl *x = a, *y = b;
 	return (x->s > y->s) - (x->s < y->s);
 }
 
-/* Sort and merge in place (HTA and pytscope both merge touching intervals). */
-static size_t ivl_merge(struct ivl *v, size_t n)
+size_t trace_ivl_merge(struct trace_ivl *v, size_t n)
 {
 	if (n == 0)
 		return 0;
@@ -47,7 +42,7 @@ static size_t ivl_merge(struct ivl *v, size_t n)
 	return m + 1;
 }
 
-static int64_t ivl_sum(const struct ivl *v, size_t n)
+int64_t trace_ivl_sum(const struct trace_ivl *v, size_t n)
 {
 	int64_t t = 0;
 	for (size_t i = 0; i < n; i++)
@@ -55,8 +50,7 @@ static int64_t ivl_sum(const struct ivl *v, size_t n)
 	return t;
 }
 
-/* Length of the intersection of two merged (sorted, disjoint) lists. */
-static int64_t ivl_intersect(const struct ivl *a, size_t na, const struct ivl *b, size_t nb)
+int64_t trace_ivl_intersect(const struct trace_ivl *a, size_t na, const struct trace_ivl *b, size_t nb)
 {
 	int64_t t = 0;
 	size_t i = 0, j = 0;
@@ -71,6 +65,36 @@ static int64_t ivl_intersect(const struct ivl *a, size_t na, const struct ivl *b
 			j++;
 	}
 	return t;
+}
+
+/* ---- kernels grouped by ProfilerStep ------------------------------------------- */
+
+static int by_iter_cmp(const void *a, const void *b)
+{
+	const struct trace_by_iter *x = a, *y = b;
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+size_t trace_by_iter(const struct trace_rank *r, long step, struct trace_by_iter **out)
+{
+	struct trace_by_iter *v = xmalloc((r->nk + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t k = 0; k < r->nk; k++)
+		if (step < 0 || r->k[k].iter == step)
+			v[n++] = (struct trace_by_iter){ r->k[k].iter < 0 ? INT32_MAX : r->k[k].iter, k };
+	qsort(v, n, sizeof(*v), by_iter_cmp);
+	*out = v;
+	return n;
+}
+
+size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a)
+{
+	size_t b = a;
+	while (b < n && v[b].iter == v[a].iter)
+		b++;
+	return b - a;
 }
 
 static double round_to(double x, int digits)
@@ -136,15 +160,15 @@ static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r,
 
 /* Merged intervals of the selected events whose class is in `mask` (bit 1 << kclass). */
 static size_t merged_of(const struct trace_rank *r, const size_t *idx, size_t n, unsigned mask,
-			struct ivl *buf)
+			struct trace_ivl *buf)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_kernel *e = &r->k[idx[i]];
 		if (mask & (1u << r->name_cls[e->name]))
-			buf[m++] = (struct ivl){ e->ts, e->ts + e->dur };
+			buf[m++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 	}
-	return ivl_merge(buf, m);
+	return trace_ivl_merge(buf, m);
 }
 
 /* ---- per-kernel statistics -------------------------------------------------- */
@@ -272,7 +296,7 @@ static int edge_cmp(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
-static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t n, struct ivl *buf,
+static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_ivl *buf,
 			   struct trace_hta *h)
 {
 	static const enum kclass types[3] = { KC_COMPUTATION, KC_COMMUNICATION, KC_MEMORY };
@@ -302,16 +326,16 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 	size_t *idx;
 	size_t n = hta_select(ts, r, &idx);
 	h->nevents = n;
-	struct ivl *buf = xmalloc((n + 1) * sizeof(*buf));
-	struct ivl *comm = xmalloc((n + 1) * sizeof(*comm));
+	struct trace_ivl *buf = xmalloc((n + 1) * sizeof(*buf));
+	struct trace_ivl *comm = xmalloc((n + 1) * sizeof(*comm));
 	size_t m = merged_of(r, idx, n, ~0u, buf);
 	if (m > 0) {
 		h->have_gpu = true;
-		int64_t kernel = buf[m - 1].e - buf[0].s, busy = ivl_sum(buf, m);
+		int64_t kernel = buf[m - 1].e - buf[0].s, busy = trace_ivl_sum(buf, m);
 		size_t mc = merged_of(r, idx, n, 1u << KC_COMPUTATION, buf);
-		int64_t compute = ivl_sum(buf, mc);
+		int64_t compute = trace_ivl_sum(buf, mc);
 		size_t mm = merged_of(r, idx, n, 1u << KC_COMMUNICATION, comm);
-		int64_t comm_t = ivl_sum(comm, mm);
+		int64_t comm_t = trace_ivl_sum(comm, mm);
 		h->kernel_us = (double)kernel / 1000.0;
 		h->idle_us = (double)(kernel - busy) / 1000.0;
 		h->compute_us = (double)compute / 1000.0;
@@ -324,7 +348,7 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 		h->comm_us = (double)comm_t / 1000.0;
 		if (comm_t > 0) {
 			h->have_overlap = true;
-			h->overlap_pct = round_to(100.0 * (double)ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
+			h->overlap_pct = round_to(100.0 * (double)trace_ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
 		}
 		type_breakdown(r, idx, n, buf, h);
 	}
@@ -411,7 +435,7 @@ static void py_compute(struct trace_rank *r)
 		comm_name[i] = py_is_comm(r->names[i]);
 		kind[i] = py_coll_kind(r->names[i]);
 	}
-	struct ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
+	struct trace_ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
 	size_t nc = 0, np = 0;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t k = 0; k < r->nk; k++) {
@@ -423,11 +447,11 @@ static void py_compute(struct trace_rank *r)
 		if (e->ts + e->dur > hi)
 			hi = e->ts + e->dur;
 		if (comm_name[e->name]) {
-			cv[nc++] = (struct ivl){ e->ts, e->ts + e->dur };
+			cv[nc++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 			p->per_coll[kind[e->name]] += (double)e->dur / 1e9;
 			p->has_coll[kind[e->name]] = true;
 		} else {
-			pv[np++] = (struct ivl){ e->ts, e->ts + e->dur };
+			pv[np++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 		}
 	}
 	p->n_comm = nc;
@@ -435,10 +459,10 @@ static void py_compute(struct trace_rank *r)
 	if (nc + np > 0) {
 		p->present = true;
 		p->wall = (double)(hi - lo) / 1e9;
-		size_t mc = ivl_merge(cv, nc), mp = ivl_merge(pv, np);
-		int64_t comm = ivl_sum(cv, mc), both = ivl_intersect(cv, mc, pv, mp);
+		size_t mc = trace_ivl_merge(cv, nc), mp = trace_ivl_merge(pv, np);
+		int64_t comm = trace_ivl_sum(cv, mc), both = trace_ivl_intersect(cv, mc, pv, mp);
 		p->comm = (double)comm / 1e9;
-		p->compute = (double)ivl_sum(pv, mp) / 1e9;
+		p->compute = (double)trace_ivl_sum(pv, mp) / 1e9;
 		p->exposed = (double)(comm - both) / 1e9;
 		p->overlapped = p->comm - p->exposed;
 	}
@@ -462,20 +486,32 @@ const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri)
 
 /* ---- HTA potential stragglers --------------------------------------------------- */
 
-struct srow {            /* last long communication kernel per (rank, stream, iter, name) */
+struct srow {            /* a long communication kernel, then the last per group */
 	int rank;
 	int32_t stream;
 	long iter;
-	const char *name;
+	int gid;             /* index into the global kernel-name list */
+	size_t order;        /* file order inside its rank */
 	double metric, duration;
 };
 
 static bool step_valid(const long *steps, size_t n, long it)
 {
-	for (size_t i = 0; i < n; i++)
-		if (steps[i] == it)
-			return true;
-	return false;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps[mid] < it)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && steps[lo] == it;
+}
+
+static int long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
 }
 
 /* The profiler steps that survive the last-step rule, over all ranks (sorted, unique). */
@@ -489,23 +525,21 @@ static size_t valid_steps(struct trace_set *ts, long **out)
 		for (size_t s = 0; s < r->nstep; s++) {
 			if (ts->filter_last_step && r->step[s].ts >= cutoff)
 				continue;
-			if (step_valid(v, n, r->step[s].step))
-				continue;
 			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = r->step[s].step;
 		}
 	}
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			long t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	if (n)
+		qsort(v, n, sizeof(*v), long_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
 	*out = v;
-	return n;
+	return m;
 }
 
-/* t_min and the mean iteration time over every event of the valid steps. */
+/* t_min and the mean iteration time over the steps and GPU events of the valid steps. */
 static bool iter_window(struct trace_set *ts, const long *steps, size_t nsteps, int64_t *tmin, double *mean)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -534,8 +568,51 @@ static bool iter_window(struct trace_set *ts, const long *steps, size_t nsteps, 
 	return *mean > 0;
 }
 
+struct gnames {
+	const char **v;
+	size_t n, cap;
+};
+
+static int gname_id(struct gnames *g, const char *name)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (strcmp(g->v[i], name) == 0)
+			return (int)i;
+	xgrow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v));
+	g->v[g->n] = name;
+	return (int)g->n++;
+}
+
+static int srow_group_cmp(const void *a, const void *b)
+{
+	const struct srow *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->stream != y->stream)
+		return (x->stream > y->stream) - (x->stream < y->stream);
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	if (x->gid != y->gid)
+		return (x->gid > y->gid) - (x->gid < y->gid);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int srow_kernel_cmp(const void *a, const void *b)
+{
+	const struct srow *x = a, *y = b;
+	if (x->stream != y->stream)
+		return (x->stream > y->stream) - (x->stream < y->stream);
+	if (x->gid != y->gid)
+		return (x->gid > y->gid) - (x->gid < y->gid);
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Communication kernels (ncclKernel*) longer than 1% of the mean iteration, then the
+ * last one per (rank, stream, iteration, name): groupby(...).last(). */
 static size_t straggler_rows(struct trace_set *ts, const long *steps, size_t nsteps, int64_t tmin,
-			     double mean, struct srow **out)
+			     double mean, struct gnames *g, struct srow **out)
 {
 	struct srow *v = NULL;
 	size_t n = 0, cap = 0;
@@ -546,52 +623,68 @@ static size_t straggler_rows(struct trace_set *ts, const long *steps, size_t nst
 		for (size_t k = 0; k < r->nk; k++) {
 			const struct trace_kernel *e = &r->k[k];
 			if (e->stream <= 0 || e->iter <= 0 || (double)e->dur < min_dur ||
-			    !step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff) ||
-			    strncmp(r->names[e->name], "ncclKernel", 10) != 0)
+			    strncmp(r->names[e->name], "ncclKernel", 10) != 0 ||
+			    !step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff))
 				continue;
-			struct srow row = {
-				.rank = r->rank, .stream = e->stream, .iter = e->iter, .name = r->names[e->name],
+			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = (struct srow){
+				.rank = r->rank, .stream = e->stream, .iter = e->iter,
+				.gid = gname_id(g, r->names[e->name]), .order = k,
 				.metric = (double)(e->ts - tmin) / mean, .duration = (double)e->dur / mean,
 			};
-			size_t j = 0; /* groupby().last(): a later kernel replaces the row */
-			while (j < n && !(v[j].rank == row.rank && v[j].stream == row.stream &&
-					  v[j].iter == row.iter && strcmp(v[j].name, row.name) == 0))
-				j++;
-			if (j == n) {
-				xgrow((void **)&v, &cap, n + 1, sizeof(*v));
-				n++;
-			}
-			v[j] = row;
 		}
 	}
+	if (n)
+		qsort(v, n, sizeof(*v), srow_group_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool last = i + 1 == n || v[i + 1].rank != v[i].rank || v[i + 1].stream != v[i].stream ||
+			    v[i + 1].iter != v[i].iter || v[i + 1].gid != v[i].gid;
+		if (last)
+			v[m++] = v[i];
+	}
+	if (m)
+		qsort(v, m, sizeof(*v), srow_kernel_cmp);
 	*out = v;
-	return n;
+	return m;
 }
 
-/* Mean over iterations of the sample std across ranks of `duration`, for (stream, name). */
-static double mean_std(const struct srow *v, size_t n, int32_t stream, const char *name,
-		       const long *steps, size_t nsteps)
+/* v sorted by (stream, gid, iter, rank): the (stream, gid) whose duration has the
+ * largest mean (over iterations) sample std across ranks; *lo, *hi bound its rows. */
+static bool pick_kernel(const struct srow *v, size_t n, const struct gnames *g, size_t *lo, size_t *hi)
 {
-	double acc = 0;
-	size_t cnt = 0;
-	for (size_t s = 0; s < nsteps; s++) {
-		double sum = 0, sq = 0;
-		size_t m = 0;
-		for (size_t i = 0; i < n; i++)
-			if (v[i].iter == steps[s] && v[i].stream == stream && strcmp(v[i].name, name) == 0) {
-				sum += v[i].duration;
-				m++;
+	double best = NAN;
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+		while (b < n && v[b].stream == v[a].stream && v[b].gid == v[a].gid)
+			b++;
+		double acc = 0;
+		size_t cnt = 0;
+		for (size_t i = a; i < b;) {
+			size_t j = i;
+			double sum = 0, sq = 0;
+			while (j < b && v[j].iter == v[i].iter)
+				sum += v[j++].duration;
+			size_t m = j - i;
+			if (m >= 2) {
+				double mu = sum / (double)m;
+				for (size_t q = i; q < j; q++)
+					sq += (v[q].duration - mu) * (v[q].duration - mu);
+				acc += sqrt(sq / (double)(m - 1));
+				cnt++;
 			}
-		if (m < 2)
-			continue;
-		double mu = sum / (double)m;
-		for (size_t i = 0; i < n; i++)
-			if (v[i].iter == steps[s] && v[i].stream == stream && strcmp(v[i].name, name) == 0)
-				sq += (v[i].duration - mu) * (v[i].duration - mu);
-		acc += sqrt(sq / (double)(m - 1));
-		cnt++;
+			i = j;
+		}
+		double ms = cnt ? acc / (double)cnt : NAN;
+		if (!isnan(ms) && (isnan(best) || ms > best ||
+				   (ms == best && strcmp(g->v[v[a].gid], g->v[v[*lo].gid]) < 0))) {
+			best = ms;
+			*lo = a;
+			*hi = b;
+		}
+		a = b;
 	}
-	return cnt ? acc / (double)cnt : NAN;
+	return !isnan(best);
 }
 
 static int cmp_double_desc(const void *a, const void *b)
@@ -608,30 +701,26 @@ static size_t rank_index(const struct trace_set *ts, int rank)
 	return r;
 }
 
-/* Per iteration, the ranks whose metric is among the top STRAGGLER_CANDIDATES count
- * once. count[r] stays -1 for ranks without a candidate kernel. */
-static void count_stragglers(struct trace_set *ts, const struct srow *v, size_t n, int32_t stream,
-			     const char *name, const long *steps, size_t nsteps, long *count)
+/* Rows v[lo..hi) (one kernel, sorted by iteration): per iteration, the ranks whose
+ * metric is among the top STRAGGLER_CANDIDATES count once. count[r] stays -1 for
+ * ranks without a row. */
+static void count_stragglers(struct trace_set *ts, const struct srow *v, size_t lo, size_t hi, long *count)
 {
-	double *m = xmalloc((n + 1) * sizeof(*m));
-	for (size_t s = 0; s < nsteps; s++) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if (v[i].iter == steps[s] && v[i].stream == stream && strcmp(v[i].name, name) == 0)
-				m[k++] = v[i].metric;
-		if (k == 0)
-			continue;
+	double *m = xmalloc((hi - lo + 1) * sizeof(*m));
+	for (size_t i = lo; i < hi;) {
+		size_t j = i, k = 0;
+		while (j < hi && v[j].iter == v[i].iter)
+			m[k++] = v[j++].metric;
 		qsort(m, k, sizeof(*m), cmp_double_desc);
 		double thr = m[(k < STRAGGLER_CANDIDATES ? k : STRAGGLER_CANDIDATES) - 1];
-		for (size_t i = 0; i < n; i++) {
-			if (v[i].iter != steps[s] || v[i].stream != stream || strcmp(v[i].name, name) != 0)
-				continue;
-			size_t r = rank_index(ts, v[i].rank);
+		for (size_t q = i; q < j; q++) {
+			size_t r = rank_index(ts, v[q].rank);
 			if (count[r] < 0)
 				count[r] = 0;
-			if (v[i].metric >= thr)
+			if (v[q].metric >= thr)
 				count[r]++;
 		}
+		i = j;
 	}
 	free(m);
 }
@@ -643,25 +732,15 @@ static void stragglers_compute(struct trace_set *ts)
 	int64_t tmin;
 	double mean;
 	struct srow *v = NULL;
-	size_t n = 0;
+	struct gnames g = { 0 };
+	size_t n = 0, lo = 0, hi = 0;
 	if (nsteps > 0 && iter_window(ts, steps, nsteps, &tmin, &mean))
-		n = straggler_rows(ts, steps, nsteps, tmin, mean, &v);
-	/* the (stream, name) whose duration varies most across ranks */
-	double best = NAN;
-	const struct srow *pick = NULL;
-	for (size_t i = 0; i < n; i++) {
-		double ms = mean_std(v, n, v[i].stream, v[i].name, steps, nsteps);
-		if (!isnan(ms) && (isnan(best) || ms > best || (ms == best && (v[i].stream < pick->stream ||
-				  (v[i].stream == pick->stream && strcmp(v[i].name, pick->name) < 0))))) {
-			best = ms;
-			pick = &v[i];
-		}
-	}
-	if (pick) {
+		n = straggler_rows(ts, steps, nsteps, tmin, mean, &g, &v);
+	if (pick_kernel(v, n, &g, &lo, &hi)) {
 		long *count = xmalloc(ts->n * sizeof(*count)); /* -1: no candidate row */
 		for (size_t r = 0; r < ts->n; r++)
 			count[r] = -1;
-		count_stragglers(ts, v, n, pick->stream, pick->name, steps, nsteps, count);
+		count_stragglers(ts, v, lo, hi, count);
 		/* sort by count descending, ties by rank ascending; take the first two */
 		bool *used = xcalloc(ts->n, sizeof(*used));
 		for (size_t k = 0; k < STRAGGLER_CANDIDATES && k < ts->n; k++) {
@@ -677,6 +756,7 @@ static void stragglers_compute(struct trace_set *ts)
 		free(used);
 		free(count);
 	}
+	free(g.v);
 	free(v);
 	free(steps);
 }

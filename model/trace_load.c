@@ -162,7 +162,6 @@ struct file_ctx {
 	int64_t base_ns;
 	size_t ndiag;
 	size_t skipped;
-	size_t kept;
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -192,12 +191,10 @@ static void names_rehash(struct file_ctx *fc)
 	fc->nslots = ncap;
 }
 
-/* Index of the name in token t (a string), interned on first sight. */
-static int32_t intern_name(struct file_ctx *fc, int t)
+/* Index of the name (raw JSON string bytes, escapes kept) interned on first sight; the
+ * stored name is unescaped through the jsmn token when one is given. */
+static int32_t intern_name(struct file_ctx *fc, const char *s, size_t n, const struct json_doc *d, int t)
 {
-	const jsmntok_t *tok = &fc->doc.tok[t];
-	const char *s = fc->doc.js + tok->start;
-	size_t n = (size_t)(tok->end - tok->start);
 	struct trace_rank *r = fc->r;
 	if ((r->nnames + 1) * 2 > fc->nslots)
 		names_rehash(fc);
@@ -216,7 +213,7 @@ static int32_t intern_name(struct file_ctx *fc, int t)
 		fc->rawlen = xrealloc(fc->rawlen, r->namecap * sizeof(*fc->rawlen));
 	}
 	int32_t idx = (int32_t)r->nnames++;
-	r->names[idx] = json_strdup(&fc->doc, t);
+	r->names[idx] = d ? json_strdup(d, t) : xstrndup(s, n);
 	fc->raw[idx] = xstrndup(s, n);
 	fc->rawlen[idx] = n;
 	fc->slots[j] = (struct name_slot){ .hash = h, .idx = idx };
@@ -277,58 +274,40 @@ slow:;
 	return true;
 }
 
-static bool tok_us(const struct json_doc *d, int t, int64_t *out)
+/* A member value located in the event's bytes: strings exclude their quotes. */
+struct val {
+	const char *p;
+	size_t n;
+	char type;        /* 0 missing, 's' string, 'p' primitive, 'o' object, 'a' array */
+	int tok;          /* jsmn token (slow path) or -1 */
+};
+
+struct ev {
+	struct val ph, cat, name, ts, dur, tid, stream, corr;
+	const struct json_doc *doc; /* slow path: unescape names through it */
+};
+
+static bool val_us(const struct val *v, int64_t *out)
 {
-	if (t < 0 || (d->tok[t].type != JSMN_PRIMITIVE && d->tok[t].type != JSMN_STRING))
+	return (v->type == 'p' || v->type == 's') && trace_parse_us(v->p, v->n, out);
+}
+
+static bool val_int(const struct val *v, long long *out)
+{
+	double d;
+	if ((v->type != 'p' && v->type != 's') || !json_parse_double(v->p, v->n, &d) ||
+	    !(d > -9.2e18 && d < 9.2e18) || d != (double)(long long)d)
 		return false;
-	return trace_parse_us(d->js + d->tok[t].start, (size_t)(d->tok[t].end - d->tok[t].start), out);
+	*out = (long long)d;
+	return true;
 }
 
-static bool tok_int(const struct json_doc *d, int t, long long *out)
+/* ProfilerStep\s*#\s*(\d+) at the start of the name. */
+static bool profiler_step(const struct val *v, long *step)
 {
-	if (t < 0)
-		return false;
-	if (d->tok[t].type == JSMN_STRING) {
-		double v;
-		if (!json_number_str(d, t, &v, true) || v != (double)(long long)v)
-			return false;
-		*out = (long long)v;
-		return true;
-	}
-	return json_int(d, t, out);
-}
-
-static bool key_is(const struct json_doc *d, int k, const char *lit, size_t n)
-{
-	const jsmntok_t *t = &d->tok[k];
-	return (size_t)(t->end - t->start) == n && memcmp(d->js + t->start, lit, n) == 0;
-}
-
-static bool tok_ieq(const struct json_doc *d, int t, const char *lit)
-{
-	size_t n = strlen(lit);
-	return t >= 0 && (size_t)(d->tok[t].end - d->tok[t].start) == n &&
-	       strncasecmp(d->js + d->tok[t].start, lit, n) == 0;
-}
-
-static bool tok_icontains(const struct json_doc *d, int t, const char *lit)
-{
-	if (t < 0)
-		return false;
-	const char *s = d->js + d->tok[t].start;
-	size_t n = (size_t)(d->tok[t].end - d->tok[t].start), m = strlen(lit);
-	for (size_t i = 0; i + m <= n; i++)
-		if (strncasecmp(s + i, lit, m) == 0)
-			return true;
-	return false;
-}
-
-/* ProfilerStep\s*#\s*(\d+) at the start of the name token. */
-static bool profiler_step(const struct json_doc *d, int t, long *step)
-{
-	const char *s = d->js + d->tok[t].start;
-	size_t n = (size_t)(d->tok[t].end - d->tok[t].start), i = 12;
-	if (n < 13 || memcmp(s, "ProfilerStep", 12) != 0)
+	const char *s = v->p;
+	size_t n = v->n, i = 12;
+	if (v->type != 's' || n < 13 || memcmp(s, "ProfilerStep", 12) != 0)
 		return false;
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -338,85 +317,322 @@ static bool profiler_step(const struct json_doc *d, int t, long *step)
 		i++;
 	if (i >= n || !isdigit((unsigned char)s[i]))
 		return false;
-	long v = 0;
-	for (; i < n && isdigit((unsigned char)s[i]) && v < 100000000000L; i++)
-		v = v * 10 + (s[i] - '0');
-	*step = v;
+	long x = 0;
+	for (; i < n && isdigit((unsigned char)s[i]) && x < 100000000000L; i++)
+		x = x * 10 + (s[i] - '0');
+	*step = x;
 	return true;
 }
 
 /* Legacy GPU tid "stream 7" -> 7. */
-static int32_t legacy_stream(const struct json_doc *d, int t)
+static int32_t legacy_stream(const struct val *v)
 {
-	if (t < 0 || d->tok[t].type != JSMN_STRING)
+	if (v->type != 's' || v->n < 8 || strncasecmp(v->p, "stream ", 7) != 0)
 		return -1;
-	const char *s = d->js + d->tok[t].start;
-	size_t n = (size_t)(d->tok[t].end - d->tok[t].start);
-	if (n < 8 || strncasecmp(s, "stream ", 7) != 0)
-		return -1;
-	long v = 0;
-	for (size_t i = 7; i < n && isdigit((unsigned char)s[i]) && v < 1000000000L; i++)
-		v = v * 10 + (s[i] - '0');
-	return (int32_t)v;
+	long x = 0;
+	for (size_t i = 7; i < v->n && isdigit((unsigned char)v->p[i]) && x < 1000000000L; i++)
+		x = x * 10 + (v->p[i] - '0');
+	return (int32_t)x;
 }
 
-struct ev_fields {
-	int ph, cat, name, ts, dur, tid, args;
-};
+/* ---- fast path: a strict single-pass walk of one event object ---- */
 
-static void find_fields(const struct json_doc *d, struct ev_fields *f)
+static const char *skip_ws(const char *p, const char *e)
 {
-	*f = (struct ev_fields){ -1, -1, -1, -1, -1, -1, -1 };
-	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
-		switch (d->js[d->tok[k].start]) {
-		case 'p': if (key_is(d, k, "ph", 2)) f->ph = k + 1; break;
-		case 'c': if (key_is(d, k, "cat", 3)) f->cat = k + 1; break;
-		case 'n': if (key_is(d, k, "name", 4)) f->name = k + 1; break;
-		case 't':
-			if (key_is(d, k, "ts", 2)) f->ts = k + 1;
-			else if (key_is(d, k, "tid", 3)) f->tid = k + 1;
-			break;
-		case 'd': if (key_is(d, k, "dur", 3)) f->dur = k + 1; break;
-		case 'a': if (key_is(d, k, "args", 4)) f->args = k + 1; break;
-		default: break;
+	while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* p at '"': end of the string (after the closing quote), or NULL; *esc when it holds '\'. */
+static const char *fast_string(const char *p, const char *e, bool *esc)
+{
+	const char *q = p + 1;
+	*esc = false;
+	for (;;) {
+		const char *c = memchr(q, '"', (size_t)(e - q));
+		if (!c)
+			return NULL;
+		size_t bs = 0;
+		while (c - bs - 1 > p && c[-(ptrdiff_t)bs - 1] == '\\')
+			bs++;
+		if (bs)
+			*esc = true;
+		if (bs % 2 == 0)
+			return c + 1;
+		q = c + 1;
+	}
+}
+
+/* p at '{' or '[': end of the container, or NULL. */
+static const char *fast_skip(const char *p, const char *e)
+{
+	char open = *p, close = open == '{' ? '}' : ']';
+	long depth = 0;
+	while (p < e) {
+		char c = *p;
+		if (c == '"') {
+			bool esc;
+			p = fast_string(p, e, &esc);
+			if (!p)
+				return NULL;
+			continue;
 		}
+		if (c == open)
+			depth++;
+		else if (c == close && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+static struct val *fast_slot(struct ev *ev, const char *k, size_t n, bool args)
+{
+	if (args) {
+		if (n == 6 && memcmp(k, "stream", 6) == 0)
+			return &ev->stream;
+		if (n == 11 && memcmp(k, "correlation", 11) == 0)
+			return &ev->corr;
+		return NULL;
+	}
+	switch (n) {
+	case 2: return memcmp(k, "ph", 2) == 0 ? &ev->ph : memcmp(k, "ts", 2) == 0 ? &ev->ts : NULL;
+	case 3: return memcmp(k, "cat", 3) == 0 ? &ev->cat : memcmp(k, "dur", 3) == 0 ? &ev->dur :
+		       memcmp(k, "tid", 3) == 0 ? &ev->tid : NULL;
+	case 4: return memcmp(k, "name", 4) == 0 ? &ev->name : NULL;
+	default: return NULL;
 	}
 }
 
-static void args_fields(const struct json_doc *d, int args, long long *stream, long long *corr)
+/* Walk one object; false on anything unusual (the jsmn path then decides). */
+static bool fast_object(const char **pp, const char *e, struct ev *ev, bool args)
 {
-	*stream = -1;
-	*corr = -1;
-	if (!json_is_object(d, args))
+	const char *p = skip_ws(*pp + 1, e);
+	if (p < e && *p == '}') {
+		*pp = p + 1;
+		return true;
+	}
+	for (;;) {
+		bool esc;
+		if (p >= e || *p != '"')
+			return false;
+		const char *k = p + 1, *ke = fast_string(p, e, &esc);
+		if (!ke || esc)
+			return false;
+		size_t kn = (size_t)(ke - 1 - k);
+		p = skip_ws(ke, e);
+		if (p >= e || *p != ':')
+			return false;
+		p = skip_ws(p + 1, e);
+		if (p >= e)
+			return false;
+		struct val v = { .p = p, .tok = -1 };
+		if (*p == '"') {
+			const char *ve = fast_string(p, e, &esc);
+			if (!ve || esc)
+				return false;
+			v = (struct val){ p + 1, (size_t)(ve - p - 2), 's', -1 };
+			p = ve;
+		} else if (*p == '{' && !args && kn == 4 && memcmp(k, "args", 4) == 0) {
+			if (!fast_object(&p, e, ev, true))
+				return false;
+			v.type = 'o';
+		} else if (*p == '{' || *p == '[') {
+			const char *ve = fast_skip(p, e);
+			if (!ve)
+				return false;
+			v.type = *p == '{' ? 'o' : 'a';
+			p = ve;
+		} else {
+			const char *ve = p;
+			while (ve < e && *ve != ',' && *ve != '}' && *ve != ']' && *ve != ' ' && *ve != '\n' &&
+			       *ve != '\r' && *ve != '\t')
+				ve++;
+			v = (struct val){ p, (size_t)(ve - p), 'p', -1 };
+			p = ve;
+		}
+		struct val *slot = fast_slot(ev, k, kn, args);
+		if (slot && v.type != 'o')
+			*slot = v;
+		p = skip_ws(p, e);
+		if (p < e && *p == ',') {
+			p = skip_ws(p + 1, e);
+			continue;
+		}
+		if (p < e && *p == '}') {
+			*pp = p + 1;
+			return true;
+		}
+		return false;
+	}
+}
+
+static bool fast_event(const char *js, size_t len, struct ev *ev)
+{
+	const char *p = js, *e = js + len;
+	memset(ev, 0, sizeof(*ev));
+	return p < e && *p == '{' && fast_object(&p, e, ev, false) && skip_ws(p, e) == e;
+}
+
+/* ---- slow path: jsmn, with diagnostics for invalid JSON ---- */
+
+static bool key_is(const struct json_doc *d, int k, const char *lit, size_t n)
+{
+	const jsmntok_t *t = &d->tok[k];
+	return (size_t)(t->end - t->start) == n && memcmp(d->js + t->start, lit, n) == 0;
+}
+
+static struct val tok_val(const struct json_doc *d, int t)
+{
+	const jsmntok_t *k = &d->tok[t];
+	char type = k->type == JSMN_STRING ? 's' : k->type == JSMN_PRIMITIVE ? 'p' :
+		    k->type == JSMN_OBJECT ? 'o' : 'a';
+	return (struct val){ d->js + k->start, (size_t)(k->end - k->start), type, t };
+}
+
+static void slow_fields(const struct json_doc *d, struct ev *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->doc = d;
+	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
+		if (key_is(d, k, "args", 4) && json_is_object(d, k + 1)) {
+			for (int a = json_first(d, k + 1); a >= 0; a = json_next(d, k + 1, a)) {
+				const jsmntok_t *t = &d->tok[a];
+				struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), true);
+				if (slot)
+					*slot = tok_val(d, a + 1);
+			}
+			continue;
+		}
+		const jsmntok_t *t = &d->tok[k];
+		struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), false);
+		if (slot)
+			*slot = tok_val(d, k + 1);
+	}
+}
+
+/* ---- keeping what the analyses need ---- */
+
+static unsigned cat_flags(const char *c, size_t n);
+enum { CAT_PYSEL = 1, CAT_GPU = 2, CAT_CPU_ONLY = 4 };
+
+static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
+{
+	if (!(ev->ph.type == 's' && ev->ph.n == 1 && ev->ph.p[0] == 'X'))
+		return; /* only complete spans matter to every analysis */
+	int64_t ts, dur;
+	if (ev->name.type != 's' || !val_us(&ev->ts, &ts) || !val_us(&ev->dur, &dur)) {
+		fc->skipped++;
+		file_diag(fc, off, "%s", "span event without a name, ts or dur; event skipped");
 		return;
-	for (int k = json_first(d, args); k >= 0; k = json_next(d, args, k)) {
-		if (key_is(d, k, "stream", 6) && !tok_int(d, k + 1, stream))
-			*stream = -1;
-		else if (key_is(d, k, "correlation", 11) && !tok_int(d, k + 1, corr))
-			*corr = -1;
+	}
+	long long stream = -1, corr = -1;
+	if (!val_int(&ev->stream, &stream))
+		stream = -1;
+	if (!val_int(&ev->corr, &corr))
+		corr = -1;
+	unsigned cf = ev->cat.type == 's' ? cat_flags(ev->cat.p, ev->cat.n) : 0;
+	bool gpu = cf & CAT_GPU, pysel = cf & CAT_PYSEL;
+	if (stream < 0 && gpu)
+		stream = legacy_stream(&ev->tid);
+	struct trace_rank *r = fc->r;
+	if (stream >= 0 || gpu || pysel) {
+		xgrow((void **)&r->k, &r->kcap, r->nk + 1, sizeof(*r->k));
+		r->k[r->nk++] = (struct trace_kernel){
+			.ts = ts, .dur = dur, .corr = corr, .stream = (int32_t)stream, .iter = -1,
+			.name = intern_name(fc, ev->name.p, ev->name.n, ev->doc, ev->name.tok),
+			.flags = pysel ? TK_PYSEL : 0,
+		};
+		return;
+	}
+	long step;
+	if (profiler_step(&ev->name, &step)) {
+		xgrow((void **)&r->step, &r->stepcap, r->nstep + 1, sizeof(*r->step));
+		r->step[r->nstep++] = (struct trace_step){ .step = step, .ts = ts, .dur = dur };
+	}
+	if (corr >= 0) {
+		xgrow((void **)&r->cpu, &r->cpucap, r->ncpu + 1, sizeof(*r->cpu));
+		r->cpu[r->ncpu++] = (struct trace_cpu){ .ts = ts, .dur = dur, .corr = corr };
 	}
 }
 
-static bool gpu_category(const struct json_doc *d, int cat)
+/* The string value after key `key` (with quotes) in js, or NULL; *n gets its length. */
+static const char *raw_string_value(const char *js, size_t len, const char *key, size_t klen, size_t *n)
 {
-	return tok_ieq(d, cat, "kernel") || tok_ieq(d, cat, "gpu_memcpy") || tok_ieq(d, cat, "gpu_memset") ||
-	       tok_ieq(d, cat, "memcpy") || tok_ieq(d, cat, "memset");
+	const char *k = memmem(js, len, key, klen);
+	if (!k)
+		return NULL;
+	const char *p = k + klen, *end = js + len;
+	while (p < end && (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p >= end || *p != '"')
+		return NULL;
+	const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+	if (!q)
+		return NULL;
+	*n = (size_t)(q - p - 1);
+	return p + 1;
 }
 
-static void keep_kernel(struct file_ctx *fc, const struct ev_fields *f, int64_t ts, int64_t dur,
-			long long stream, long long corr, bool pysel)
+/* Category flags from a category string (case-insensitive). */
+static unsigned cat_flags(const char *c, size_t n)
 {
-	struct trace_rank *r = fc->r;
-	xgrow((void **)&r->k, &r->kcap, r->nk + 1, sizeof(*r->k));
-	r->k[r->nk++] = (struct trace_kernel){
-		.ts = ts, .dur = dur, .corr = corr, .stream = (int32_t)stream, .iter = -1,
-		.name = intern_name(fc, f->name), .flags = pysel ? TK_PYSEL : 0,
+	char low[48];
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)c[i]);
+	low[n] = '\0';
+	unsigned f = 0;
+	if (strstr(low, "kernel") || strstr(low, "gpu_memcpy") || strstr(low, "gpu_memset"))
+		f |= CAT_PYSEL;
+	static const char *const gpu[] = { "kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset" };
+	for (size_t i = 0; i < ARRAY_LEN(gpu); i++)
+		if (strcmp(low, gpu[i]) == 0)
+			f |= CAT_GPU;
+	/* categories that never carry a stream or correlation id */
+	static const char *const cpu[] = {
+		"cpu_op", "python_function", "user_annotation", "cpu_instant_event", "trace",
+		"fwdbwd", "ac2g", "operator", "overhead", "async",
 	};
+	for (size_t i = 0; i < ARRAY_LEN(cpu); i++)
+		if (strcmp(low, cpu[i]) == 0)
+			f |= CAT_CPU_ONLY;
+	return f;
+}
+
+/* Cheap pre-filter on the raw bytes: only complete spans ("ph":"X") that are GPU events,
+ * carry a correlation or stream id, or are ProfilerStep spans are decoded. Flows,
+ * counters, metadata and plain CPU ops (most of a trace) are skipped untouched. */
+static bool event_wanted(const char *js, size_t len)
+{
+	size_t n;
+	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
+	if (!ph || n != 1 || ph[0] != 'X')
+		return false;
+	const char *cat = raw_string_value(js, len, "\"cat\"", 5, &n);
+	unsigned f = cat ? cat_flags(cat, n) : 0;
+	if (f & (CAT_PYSEL | CAT_GPU))
+		return true;
+	if (f & CAT_CPU_ONLY) {
+		const char *name = raw_string_value(js, len, "\"name\"", 6, &n);
+		return name && n >= 12 && memcmp(name, "ProfilerStep", 12) == 0;
+	}
+	return memmem(js, len, "\"correlation\"", 13) || memmem(js, len, "\"stream\"", 8) ||
+	       memmem(js, len, "ProfilerStep", 12);
 }
 
 static void on_event(void *ud, const char *js, size_t len, uint64_t off)
 {
 	struct file_ctx *fc = ud;
+	if (!event_wanted(js, len))
+		return;
+	struct ev ev;
+	if (fast_event(js, len, &ev)) {
+		use_event(fc, &ev, off);
+		return;
+	}
 	struct json_doc *d = &fc->doc;
 	int rc = json_parse(d, js, len);
 	if (rc < 0 || !json_is_object(d, 0)) {
@@ -425,39 +641,16 @@ static void on_event(void *ud, const char *js, size_t len, uint64_t off)
 			  rc < 0 ? json_err_str(rc) : "not an object");
 		return;
 	}
-	struct ev_fields f;
-	find_fields(d, &f);
-	if (f.ph < 0 || !json_eq(d, f.ph, "X"))
-		return; /* only complete spans matter to every analysis */
-	int64_t ts, dur;
-	if (f.name < 0 || d->tok[f.name].type != JSMN_STRING || !tok_us(d, f.ts, &ts) ||
-	    !tok_us(d, f.dur, &dur)) {
-		fc->skipped++;
-		file_diag(fc, off, "%s", "span event without a name, ts or dur; event skipped");
-		return;
-	}
-	fc->kept++;
-	long long stream, corr;
-	args_fields(d, f.args, &stream, &corr);
-	bool gpu = gpu_category(d, f.cat);
-	if (stream < 0 && gpu)
-		stream = legacy_stream(d, f.tid);
-	bool pysel = tok_icontains(d, f.cat, "kernel") || tok_icontains(d, f.cat, "gpu_memcpy") ||
-		     tok_icontains(d, f.cat, "gpu_memset");
-	if (stream >= 0 || gpu || pysel) {
-		keep_kernel(fc, &f, ts, dur, stream, corr, pysel);
-		return;
-	}
-	struct trace_rank *r = fc->r;
-	long step;
-	if (profiler_step(d, f.name, &step)) {
-		xgrow((void **)&r->step, &r->stepcap, r->nstep + 1, sizeof(*r->step));
-		r->step[r->nstep++] = (struct trace_step){ .step = step, .ts = ts, .dur = dur };
-	}
-	if (corr >= 0) {
-		xgrow((void **)&r->cpu, &r->cpucap, r->ncpu + 1, sizeof(*r->cpu));
-		r->cpu[r->ncpu++] = (struct trace_cpu){ .ts = ts, .dur = dur, .corr = corr };
-	}
+	slow_fields(d, &ev);
+	use_event(fc, &ev, off);
+}
+
+static bool tok_int(const struct json_doc *d, int t, long long *out)
+{
+	if (t < 0)
+		return false;
+	struct val v = tok_val(d, t);
+	return val_int(&v, out);
 }
 
 static void on_meta(void *ud, const char *key, const char *js, size_t len, uint64_t off)
@@ -540,7 +733,7 @@ static void load_one(void *ud, size_t i)
 			r->step[k].ts += fc.base_ns;
 	}
 	r->skipped = fc.skipped;
-	run_source_done(job->run, src, fc.kept, fc.skipped, res.err, res.truncated);
+	run_source_done(job->run, src, res.events - fc.skipped, fc.skipped, res.err, res.truncated);
 	for (size_t k = 0; k < r->nnames; k++)
 		free(fc.raw[k]);
 	free(fc.raw);
@@ -641,13 +834,55 @@ const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t co
 	return lo > 0 && r->cpu[lo - 1].corr == corr ? &r->cpu[lo - 1] : NULL;
 }
 
-/* HTA add_iteration: the step whose [ts, ts+dur) holds the CPU event (last match). */
-static int32_t step_of(const struct trace_rank *r, int64_t ts)
+/* HTA add_iteration: the step whose [ts, ts+dur) holds the CPU event (last match in
+ * file order). `sorted` holds the steps by start time; when they do not overlap a binary
+ * search finds the only candidate. */
+struct step_index {
+	const struct trace_step **v;
+	size_t n;
+	bool overlap;
+};
+
+static int step_ptr_cmp(const void *a, const void *b)
+{
+	const struct trace_step *x = *(const struct trace_step *const *)a, *y = *(const struct trace_step *const *)b;
+	if (x->ts != y->ts)
+		return (x->ts > y->ts) - (x->ts < y->ts);
+	return (x > y) - (x < y);
+}
+
+static void step_index_build(const struct trace_rank *r, struct step_index *si)
+{
+	si->v = xmalloc((r->nstep + 1) * sizeof(*si->v));
+	si->n = r->nstep;
+	si->overlap = false;
+	for (size_t s = 0; s < r->nstep; s++)
+		si->v[s] = &r->step[s];
+	qsort(si->v, si->n, sizeof(*si->v), step_ptr_cmp);
+	for (size_t s = 1; s < si->n; s++)
+		if (si->v[s]->ts < si->v[s - 1]->ts + si->v[s - 1]->dur)
+			si->overlap = true;
+}
+
+static int32_t step_of(const struct trace_rank *r, const struct step_index *si, int64_t ts)
 {
 	long it = -1;
-	for (size_t s = 0; s < r->nstep; s++)
-		if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
-			it = r->step[s].step;
+	if (si->overlap) {
+		for (size_t s = 0; s < r->nstep; s++)
+			if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
+				it = r->step[s].step;
+		return (int32_t)it;
+	}
+	size_t lo = 0, hi = si->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (si->v[mid]->ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && ts < si->v[lo - 1]->ts + si->v[lo - 1]->dur)
+		it = si->v[lo - 1]->step;
 	return (int32_t)it;
 }
 
@@ -668,6 +903,8 @@ static void finish_rank(struct run *run, struct trace_set *ts, struct trace_rank
 	sort_cpu_stable(r);
 	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
 	size_t ncomm = 0;
+	struct step_index si;
+	step_index_build(r, &si);
 	for (size_t i = 0; i < r->nnames; i++)
 		r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
 	for (size_t k = 0; k < r->nk; k++) {
@@ -675,8 +912,9 @@ static void finish_rank(struct run *run, struct trace_set *ts, struct trace_rank
 		if (r->name_cls[e->name] == KC_COMMUNICATION)
 			ncomm++;
 		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
-		e->iter = c ? step_of(r, c->ts) : -1;
+		e->iter = c ? step_of(r, &si, c->ts) : -1;
 	}
+	free(si.v);
 	if (r->nk > 0 && ncomm == 0)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "%zu GPU kernels but no communication kernel matched the classification table "

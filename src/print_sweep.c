@@ -172,16 +172,7 @@ static void nat_points(struct sbuf *b, const struct nat_calc *n)
 	for (size_t i = 0; i < n->npt; i++) {
 		const struct nat_point *p = &n->pt[i];
 		char al[8] = "", l[24] = "-", r[24] = "-", t[24] = "-", gl[24] = "-", gr[24] = "-";
-		size_t k = 0;
-		if (p->interrupted || p->c_out_lat || p->c_out_rt)
-			al[k++] = '!';
-		if (p->interrupted)
-			al[k++] = 'W';
-		if (p->c_out_lat)
-			al[k++] = 'L';
-		if (p->c_out_rt)
-			al[k++] = 'R';
-		al[k] = '\0';
+		nat_point_alerts(p, al);
 		if (p->has_lat)
 			snprintf(l, sizeof(l), "%.4f", p->lat_p95);
 		if (p->has_rt)

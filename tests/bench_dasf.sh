@@ -3,7 +3,8 @@
 # workers, Compute + Managed Memory + Resource Usage), reporting wall time and peak RSS
 # of: reading the bytes (cat), load only (--export sources), load + every DASF analysis
 # (--export function_bottleneck, which runs the task graph, the first-match resource
-# matching, task_bottleneck, task_balance and the critical path), and --print.
+# matching, task_bottleneck, task_balance and the critical path), and --print. CPU time
+# (user + sys) is steadier than wall time on a shared machine.
 # Usage: sh tests/bench_dasf.sh [EVENTS]   (default 1000000)
 set -u
 cd "$(dirname "$0")/.."
@@ -19,9 +20,10 @@ echo "dataset: $N events, $(du -sm "$DIR/db" | cut -f1) MB in $(ls "$DIR/db" | w
 measure() { # measure LABEL COMMAND...
 	label=$1; shift
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f "%e %M" -o "$DIR/t" "$@" >/dev/null 2>&1
-		read -r secs kb <"$DIR/t"
-		printf '%-34s %6s s  %7s MB RSS   $ %s\n' "$label" "$secs" "$((kb / 1024))" "$*"
+		/usr/bin/time -f "%e %U %S %M" -o "$DIR/t" "$@" >/dev/null 2>&1
+		read -r secs user sys kb <"$DIR/t"
+		printf '%-34s %6s s wall %6s s cpu %5s MB RSS   $ %s\n' "$label" "$secs" \
+			"$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" "$((kb / 1024))" "$*"
 	else
 		start=$(date +%s.%N)
 		"$@" >/dev/null 2>&1

@@ -53,10 +53,31 @@ static void sp_close(void *priv)
 	free(p);
 }
 
+/* Per-point note from the model: ranking, pass and failed constraints (GenAI-Perf),
+ * or the calculator's alerts (NAT). */
+static void point_note(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
+{
+	const struct sweep_set *s = app->run->sweep;
+	const struct plot_spec *sp = &p->spec;
+	if (sp->nat) {
+		char al[8];
+		nat_point_alerts(&s->nat[sp->nat_idx].pt[sp->ref[k]], al);
+		snprintf(buf, n, "%-6s%s", al, sp->outlier[k] ? "outlier (removed from fit)" : "");
+		return;
+	}
+	const struct sweep_cfg *c = &s->cfg[sp->ref[k]];
+	char rk[16] = "-";
+	if (c->rank > 0)
+		snprintf(rk, sizeof(rk), "%d", c->rank);
+	snprintf(buf, n, "%4s  %-4s %s%s", rk, c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
+		 c->failed ? c->failed : "");
+}
+
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 {
 	const struct plot_spec *s = &p->spec;
-	draw_fmt(r->y, r->x, r->w, ROLE_HEADER, "%12s  %-28s  %s", s->xlabel, s->ylabel, "note");
+	draw_fmt(r->y, r->x, r->w, ROLE_HEADER, "%12s  %-28s  %s", s->xlabel, s->ylabel,
+		 s->nat ? "alerts" : "rank  pass failed");
 	p->rows = r->h - 1;
 	if (p->sel < p->top)
 		p->top = p->sel;
@@ -65,8 +86,10 @@ static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 	for (int i = 0; i < p->rows && p->top + (size_t)i < s->n; i++) {
 		size_t k = p->top + (size_t)i;
 		bool cur = k == p->sel;
+		char note[256];
+		point_note(p, app, k, note, sizeof(note));
 		draw_fmt(r->y + 1 + i, r->x, r->w, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL,
-			 "%12g  %-28.6g  %s", s->x[k], s->y[k], s->outlier[k] ? "outlier (removed from fit)" : "");
+			 "%12g  %-28.6g  %s", s->x[k], s->y[k], note);
 	}
 }
 

@@ -70,6 +70,8 @@ cat >"$TMP/s3" <<S
 :objective ttft_p99:1
 :constraint ttft_p99<20
 :dump $TMP/after.txt
+:pane Sweep
+:dump $TMP/pane.txt
 :objective bogus_p1:1
 :dump $TMP/bad.txt
 :quit
@@ -80,6 +82,8 @@ grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
 t $? ":constraint marks config 2 failing in the sweep view at once"
 grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
 t $? ":objective ranks config 0 first"
+grep -q '^ *4  *500  *3  NO   ttft_p99<20 (30)' "$TMP/pane.txt"
+t $? "Sweep pane lists ranking, pass and the failed constraint per point"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 t $? "a bad :objective is reported in the status line"
 echo "1..$n"

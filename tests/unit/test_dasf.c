@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "model/dasf.h"
 #include "model/dasf_db.h"
+#include "model/grid.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/xalloc.h"
@@ -194,6 +195,31 @@ static void test_task_balance(struct run *run)
 			same &= table_cell(t, t->view[r], c)->num == want[r][c];
 	ok(same, "task_balance: values (last value per second, 0 where a worker had no event)");
 	table_free(t);
+}
+
+/* The "tasks" grid (heatmap): workers x every second 10..14 (offsets 0..4); a second
+ * without an event for a worker is missing, not 0 (offset 2 has no event at all). */
+static void test_grid(struct run *run)
+{
+	const struct grid_provider *gp = grid_provider("tasks");
+	struct grid_src src;
+	char err[128], label[64];
+	if (!ok(gp && gp->nmetrics(run) == 1 && gp->open(run, 0, &src, err, sizeof(err)),
+		"tasks grid provider opens on the fixture"))
+		return;
+	is_int(src.nrows, 3, "tasks grid: 3 workers");
+	is_int(src.ncols, 5, "tasks grid: 5 seconds (10..14), including the silent second 12");
+	double v = -1;
+	ok(src.value(src.ud, 0, 0, &v) && v == 2, "worker-hA-0 at offset 0: last value 2");
+	ok(!src.value(src.ud, 1, 0, &v), "worker-hA-1 at offset 0: missing (DASF's CSV says 0)");
+	ok(!src.value(src.ud, 0, 2, &v) && !src.value(src.ud, 2, 2, &v), "offset 2: no event, missing");
+	ok(src.value(src.ud, 2, 3, &v) && v == 5, "worker-hB-0 at offset 3: 5");
+	grid_row_label(&src, 1, label, sizeof(label));
+	is_str(label, "worker-hA-1", "row label is the worker");
+	is_int(src.col_find(src.ud, 4), 4, "col_find(offset 4)");
+	is_int(dasf_balance_row(run, "worker-hB-0"), 2, "dasf_balance_row: worker-hB-0 is row 2");
+	is_int(dasf_balance_row(run, "nobody"), -1, "dasf_balance_row: unknown worker -1");
+	gp->close(&src);
 }
 
 static void test_graph(struct run *run)
@@ -399,6 +425,57 @@ static void test_hostile(void)
 	run_free(run);
 }
 
+/* A Compute event whose args.key is the n bytes at key (may hold a NUL). */
+static void compute_raw_key(struct dw *w, const char *key, size_t n)
+{
+	msgpack_pack_map(&w->pk, 4);
+	dw_str(w, "name"); dw_str(w, "Compute");
+	dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "duration"); msgpack_pack_double(&w->pk, 1);
+	dw_str(w, "args"); msgpack_pack_map(&w->pk, 2);
+	dw_str(w, "key"); msgpack_pack_str(&w->pk, n); msgpack_pack_str_body(&w->pk, key, n);
+	dw_str(w, "name"); dw_str(w, "f");
+	dw_flush(w);
+}
+
+static void test_nul_keys(void)
+{
+	struct dw w;
+	char *p = tmp_path("nul.msgpack");
+	dw_open(&w, p);
+	compute_raw_key(&w, "ab", 2);
+	compute_raw_key(&w, "ab\0cd", 5);
+	compute_raw_key(&w, "ab\0cd", 5);
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "nul.msgpack" }, 1);
+	ok(run->dasf && run->dasf->ntask == 3 && run->dasf->keys.n == 2,
+	   "a key holding a NUL is its own key (compared by length, never read past its end)");
+	run_free(run);
+}
+
+/* Names from data reach tables (so the screen, --print and CSV) only sanitized. */
+static void test_hostile_text(void)
+{
+	struct dw w;
+	char *p = tmp_path("esc.msgpack");
+	dw_open(&w, p);
+	dw_compute(&w, &(struct dw_task){ "h\x1b]0;pwned\x07", "worker-h-\xc2\x9b" "2J", "k", "\x1b[31mevil",
+					  1, 1, 1, DW_NONE, DW_NONE });
+	dw_memory(&w, "h", "worker-\x1b[2J", 1.5, "k", 1, 1);
+	dw_close(&w);
+	free(p);
+	struct run *run = open_paths((const char *const[]){ "esc.msgpack" }, 1);
+	struct table *t = view(run, "function_bottleneck");
+	ok(t && strcmp(txt(t, 0, "Function"), "^[[31mevil") == 0 && strcmp(txt(t, 0, "Host"), "h^[]0;pwned^G") == 0 &&
+	   strcmp(txt(t, 0, "GPU"), "\\x9b2J") == 0, "escape sequences in names are shown in caret/\\x notation");
+	table_free(t);
+	t = view(run, "task_balance");
+	ok(t && t->ncol == 2 && strcmp(t->col[1].name, "worker-^[[2J") == 0, "a worker column name from data is sanitized");
+	table_free(t);
+	run_free(run);
+}
+
 static void test_legacy(void)
 {
 	char *p = tmp_path("traces.txt");
@@ -439,6 +516,7 @@ int main(void)
 	test_function_bottleneck(run);
 	test_task_bottleneck(run);
 	test_task_balance(run);
+	test_grid(run);
 	test_graph(run);
 	test_fixture_findings(run);
 	run_free(run);
@@ -446,6 +524,8 @@ int main(void)
 	test_first_match_random();
 	test_findings_fire();
 	test_hostile();
+	test_nul_keys();
+	test_hostile_text();
 	test_legacy();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	ok(system(cmd) == 0, "temporary files removed");

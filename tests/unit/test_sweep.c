@@ -140,25 +140,36 @@ static void test_real_medium(void)
 
 #define T0 "1700000000000000000"
 
+/* Request 1: chunks at +100/+120/+140 ms kept (an empty chunk and [DONE] dropped),
+ * usage 5. Request 2 (starts +10): a role-only chunk (+205) dropped, +210 kept, a
+ * splintered chunk (+260, continued at +265 without "data: ") merged, usage 3.
+ * Request 3: no responses. Request 4 (starts +30): one chunk at +330, usage 1.
+ * Request 5: a bad timestamp. */
 static const char *stream_raw =
 	"{\"experiments\":[{\"experiment\":{\"mode\":\"concurrency\",\"value\":4},\"requests\":["
 	"{\"timestamp\":" T0 ",\"request_inputs\":{\"payload\":\"{}\"},"
 	"\"response_timestamps\":[1700000000100000000,1700000000120000000,1700000000130000000,"
 	"1700000000140000000,1700000000150000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
 	"{\"response\":\"data: \\n\\n\"},"
-	"{\"response\":\"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
-	"{\"response\":\"data: [DONE]\\n\\n\"}]},"
-	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000210000000,"
-	"1700000000260000000,1700000000270000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"choices\\\":[]}\"},"
-	"{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":3}}\"},"
-	"{\"response\":\"data: [DONE]\"}]},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
+	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000205000000,"
+	"1700000000210000000,1700000000260000000,1700000000265000000,1700000000270000000],\"response_outputs\":["
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"role\\\":\\\"assistant\\\",\\\"content\\\":\\\"\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"x\\\"}}]}\\n\\n\"},"
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\"},"
+	"{\"response\":\"\\\"z\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":3}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
 	"{\"timestamp\":1700000000020000000,\"response_timestamps\":[],\"response_outputs\":[]},"
 	"{\"timestamp\":1700000000030000000,\"response_timestamps\":[1700000000330000000,1700000000331000000],"
-	"\"response_outputs\":[{\"response\":\"data: {\\\"usage\\\":{\\\"completion_tokens\\\":1}}\"},"
-	"{\"response\":\"data: [DONE]\"}]},"
+	"\"response_outputs\":["
+	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"q\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":1}}\\n\\n\"},"
+	"{\"response\":\"data: [DONE]\\n\\n\"}"
+	"]},"
 	"{\"timestamp\":\"bad\"}"
 	"],\"window_boundaries\":[]}],\"version\":\"0.0.0\",\"service_kind\":\"openai\",\"endpoint\":\"v1/chat/completions\"}";
 
@@ -243,6 +254,42 @@ static void test_export_csv(void)
 }
 
 /* ---------------------------------------------------------------------------------
+ * Stimulus detection: input length varies, concurrency is fixed */
+
+static void test_stimulus(void)
+{
+	static const int isl[] = { 512, 128, 256 };
+	for (size_t i = 0; i < 3; i++) {
+		char rel[128], doc[640];
+		snprintf(rel, sizeof(rel), "stim/isl%d/m-openai-chat-concurrency4/p_genai_perf.json", isl[i]);
+		snprintf(doc, sizeof(doc),
+			 "{\"request_latency\":{\"unit\":\"ms\",\"avg\":%d,\"p95\":%d},"
+			 "\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":2.0},"
+			 "\"input_config\":{\"endpoint\":{\"streaming\":true},\"perf_analyzer\":"
+			 "{\"stimulus\":{\"concurrency\":4}},\"input\":{\"batch_size\":1,"
+			 "\"num_dataset_entries\":100,\"synthetic_tokens\":{\"mean\":%d,\"stddev\":0}}}}",
+			 isl[i], isl[i] * 2, isl[i]);
+		free(fixture(rel, doc));
+	}
+	char *dir = xasprintf("%s/stim", tmpdir);
+	struct opts o = { 0 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 3, "three input-length configs");
+	if (s && s->ncfg == 3) {
+		sweep_derive(run);
+		ok(s->nseries == 1, "one series: isl*/m-openai-chat-concurrency*");
+		is_str(s->series[0].name, "isl*/m-openai-chat-concurrency*", "series key");
+		is_int(s->series[0].stim, ST_INPUT_LENGTH, "swept stimulus is the input length");
+		is_dbl(s->cfg[s->series[0].cfg[0]].stim[ST_INPUT_LENGTH], 128, 0, "sorted by input length");
+		ok(s->cfg[0].has_streaming && s->cfg[0].streaming, "streaming flag from input_config");
+		ok(!s->series[0].has_fit, "no concurrency fit when concurrency is not swept");
+	}
+	run_free(run);
+	free(dir);
+}
+
+/* ---------------------------------------------------------------------------------
  * analyze CSV and checkpoint.json */
 
 static const char *analyze_csv =
@@ -277,7 +324,7 @@ static const char *checkpoint_json =
 
 static void test_analyze_checkpoint(void)
 {
-	fixture("an/analyze_export_genai_perf.csv", analyze_csv);
+	free(fixture("an/analyze_export_genai_perf.csv", analyze_csv));
 	char *dir = xasprintf("%s/an", tmpdir);
 	struct opts o = { 0 };
 	struct run *run = open_one(dir, &o);
@@ -304,6 +351,36 @@ static void test_analyze_checkpoint(void)
 	}
 	run_free(run);
 	free(dir);
+
+	/* analyze writes a run directory per config next to the CSV: the directory wins */
+	free(fixture("an2/analyze_export_genai_perf.csv", analyze_csv));
+	free(fixture("an2/m-openai-chat-concurrency1/profile_export_genai_perf.json",
+		     "{\"request_latency\":{\"unit\":\"ms\",\"avg\":200.0,\"p99\":300.004},"
+		     "\"input_config\":{\"perf_analyzer\":{\"stimulus\":{\"concurrency\":1}}}}"));
+	dir = xasprintf("%s/an2", tmpdir);
+	run = open_one(dir, &o);
+	s = run->sweep;
+	ok(s && s->ncfg == 3, "analyze row repeating a run directory is dropped (3 configs, not 4)");
+	if (s && s->ncfg == 3) {
+		ok(strcmp(s->cfg[0].source, "artifacts") == 0 && s->cfg[0].stored.has[SM_LATENCY][SS_AVG],
+		   "the run directory (with every statistic) is kept");
+		ok(s->ngpu == 6 && s->gpu[0].cfg == 0, "its GPU rows move to the run directory");
+		ok(has_diag(run, "repeats run directory"), "the drop is noted");
+	}
+	run_free(run);
+	free(dir);
+
+	char *ap = fixture("ai/profile_export_aiperf.csv",
+			   "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\n"
+			   "Time to First Token (ms),\"1,010.00\",1,2,99,1,1,1,1,5.5,1,1,1,9,0.5\n"
+			   "Request Count (count),12.00\n");
+	run = open_one(ap, &o);
+	s = run->sweep;
+	ok(s && s->ncfg == 1 && s->cfg[0].stored.v[SM_TTFT][SS_AVG] == 1010 &&
+	   s->cfg[0].stored.v[SM_TTFT][SS_P50] == 5.5 && s->cfg[0].stored.v[SM_TTFT][SS_STD] == 0.5,
+	   "AIPerf CSV: header-driven (sum ignored), 'Time to First Token' matched");
+	run_free(run);
+	free(ap);
 
 	char *cp = fixture("ck/checkpoint.json", checkpoint_json);
 	struct opts o2 = { .objective = "ttft_p99:1,itl_p90:3" };
@@ -379,7 +456,7 @@ static char *nat_doc(const char *key, bool with_fits)
 static void test_nat(void)
 {
 	char *doc = nat_doc("calc_data", true);
-	fixture("nat/online/job_1752000000/calc_runner_output.json", doc);
+	free(fixture("nat/online/job_1752000000/calc_runner_output.json", doc));
 	free(doc);
 	char *dir = xasprintf("%s/nat", tmpdir);
 	struct opts o = { .target_users = 100, .target_runtime = 10, .test_gpus = 8 };
@@ -554,6 +631,7 @@ int main(void)
 	test_real_medium();
 	test_streaming();
 	test_export_csv();
+	test_stimulus();
 	test_analyze_checkpoint();
 	test_nat();
 	test_cerebras();
