@@ -77,34 +77,15 @@ static struct table *build_kernels(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-struct by_iter {
-	int32_t iter;
-	size_t k;
-};
-
-static int by_iter_cmp(const void *a, const void *b)
-{
-	const struct by_iter *x = a, *y = b;
-	if (x->iter != y->iter)
-		return (x->iter > y->iter) - (x->iter < y->iter);
-	return (x->k > y->k) - (x->k < y->k);
-}
-
 /* Rows of one rank: per step (ascending, kernels of no step last) and kernel name. */
 static void step_kernel_rows(struct table *t, const struct kcols *c, int c_step, const struct trace_rank *r,
 			     long step)
 {
-	struct by_iter *v = xmalloc((r->nk + 1) * sizeof(*v));
-	size_t n = 0;
-	for (size_t k = 0; k < r->nk; k++)
-		if (step < 0 || r->k[k].iter == step)
-			v[n++] = (struct by_iter){ r->k[k].iter < 0 ? INT32_MAX : r->k[k].iter, k };
-	qsort(v, n, sizeof(*v), by_iter_cmp);
+	struct trace_by_iter *v;
+	size_t n = trace_by_iter(r, step, &v);
 	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
 	for (size_t a = 0; a < n;) {
-		size_t b = a;
-		while (b < n && v[b].iter == v[a].iter)
-			b++;
+		size_t b = a + trace_iter_run(v, n, a);
 		for (size_t i = a; i < b; i++)
 			idx[i - a] = v[i].k;
 		struct trace_kstat *ks;

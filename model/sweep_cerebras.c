@@ -126,19 +126,15 @@ static size_t read_ordinals(struct run *run, const char *path, const struct json
 static int load_file(struct run *run, struct sweep_set *s, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
-	if (sweep_json_open(run, path, "cerebras", &d, &src) < 0) {
-		json_doc_free(&d);
+	if (sweep_json_open(run, path, "cerebras", &d, &src) < 0)
 		return -1;
-	}
 	struct cb_perf p = { .path = xstrdup(path) };
 	size_t bad = 0;
 	read_aggregate(&d, &p);
 	size_t recs = read_ordinals(run, path, &d, &p, &bad);
 	bool any = p.has_sps || p.has_time || p.has_samples || p.has_global || p.nord;
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 	run_source_done(run, src, recs + (any ? 1 : 0), bad, 0, false);
 	if (!any) {
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1,

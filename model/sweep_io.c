@@ -148,12 +148,14 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 {
 	size_t len;
 	int err;
+	json_doc_init(d);
 	char *buf = sweep_slurp(path, &len, &err);
 	*src = run_add_source(run, path, format, -1, buf ? (long long)len : -1);
 	if (!buf) {
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
 			 err == EFBIG ? "larger than 1 GiB" : strerror(err));
 		run_source_done(run, *src, 0, 0, err, false);
+		json_doc_free(d);
 		return -1;
 	}
 	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
@@ -163,9 +165,16 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 			 : rc <= 0 ? json_err_str(rc) : "top level is not a JSON object");
 		run_source_done(run, *src, 0, 1, 0, rc == JSON_EPART);
 		free(buf);
+		json_doc_free(d);
 		return -1;
 	}
 	return 0;
+}
+
+void sweep_json_close(struct json_doc *d)
+{
+	free((char *)d->js);
+	json_doc_free(d);
 }
 
 int sweep_cmp_double(const void *a, const void *b)

@@ -21,11 +21,13 @@ size_t sweep_sniff(const char *path, char *buf, size_t n);
  * early (rows before the error are kept). */
 int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
 		    size_t *n);
-/* Read and tokenize a JSON file, registering it as a source of `format`. Returns the
- * root token (0) with d->js owning the buffer (free((char *)d->js) after use), or -1
- * after a diagnostic (the source is then already marked done). */
+/* Initialise d, read and tokenize a JSON file, registering it as a source of `format`.
+ * Returns the root token (0), d->js owning the buffer (release both with
+ * sweep_json_close), or -1 after a diagnostic, with d already released and the source
+ * already marked done. */
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
 		    size_t *src);
+void sweep_json_close(struct json_doc *d);
 int sweep_cmp_double(const void *a, const void *b);
 /* Exact 64-bit integer from a primitive token (json_int goes through double, which
  * loses nanosecond timestamps above 2^53). */

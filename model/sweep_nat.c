@@ -201,12 +201,9 @@ static const char *mode_of(const char *path)
 static int load_one(struct run *run, struct sweep_set *s, const char *path)
 {
 	struct json_doc d;
-	json_doc_init(&d);
 	size_t src;
-	if (sweep_json_open(run, path, "nat", &d, &src) < 0) {
-		json_doc_free(&d);
+	if (sweep_json_open(run, path, "nat", &d, &src) < 0)
 		return -1;
-	}
 	struct nat_calc n = { .path = xstrdup(path), .mode = mode_of(path) };
 	int cd = json_get(&d, 0, "calc_data");
 	if (cd < 0) {
@@ -238,8 +235,7 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 	read_estimates(&d, json_get(&d, 0, "gpu_estimates"), &n.s_gpu_lat, &n.has_s_gpu_lat,
 		       &n.s_gpu_rt, &n.has_s_gpu_rt);
 	run_source_done(run, src, recs, bad, 0, false);
-	free((char *)d.js);
-	json_doc_free(&d);
+	sweep_json_close(&d);
 	if (cd < 0) {
 		free(n.path);
 		free(n.pt);

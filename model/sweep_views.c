@@ -15,6 +15,20 @@
 /* ---------------------------------------------------------------------------------
  * sweep */
 
+/* The run's sweep model, derived; NULL when the run has none. */
+static struct sweep_set *derived(struct run *run)
+{
+	if (run->sweep)
+		sweep_derive(run);
+	return run->sweep;
+}
+
+static struct table *no_data(char *err, size_t errn, const char *why)
+{
+	snprintf(err, errn, "%s", why);
+	return NULL;
+}
+
 static const enum sweep_stat sweep_pcts[] = { SS_P50, SS_P90, SS_P99 };
 
 static bool any_cfg_has(const struct sweep_set *s, enum sweep_metric m, enum sweep_stat st)
@@ -72,12 +86,9 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 
 static struct table *build_sweep(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = run->sweep;
-	if (!s || s->ncfg == 0) {
-		snprintf(err, errn, "no GenAI-Perf sweep loaded");
-		return NULL;
-	}
-	sweep_derive(run);
+	struct sweep_set *s = derived(run);
+	if (!s || s->ncfg == 0)
+		return no_data(err, errn, "no GenAI-Perf sweep loaded");
 	struct table *t = table_new("sweep", "Inference sweep: configs x metrics");
 	struct sweep_cols c;
 	memset(&c, -1, sizeof(c));
@@ -204,18 +215,13 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref, c
 
 static struct table *build_sizing(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = run->sweep;
+	struct sweep_set *s = derived(run);
 	size_t nfit = 0;
-	if (s) {
-		sweep_derive(run);
-		for (size_t i = 0; i < s->nseries; i++)
-			nfit += s->series[i].has_fit;
-	}
-	if (!s || (s->nnat == 0 && nfit == 0)) {
-		snprintf(err, errn, "no NAT sizing output or GenAI-Perf concurrency sweep with "
-			 "p95 latency at 2+ concurrencies");
-		return NULL;
-	}
+	for (size_t i = 0; s && i < s->nseries; i++)
+		nfit += s->series[i].has_fit;
+	if (!s || (s->nnat == 0 && nfit == 0))
+		return no_data(err, errn, "no NAT sizing output or GenAI-Perf concurrency sweep with "
+				      "p95 latency at 2+ concurrencies");
 	struct table *t = table_new("sizing", "GPU sizing: linear fits and estimates");
 	struct sizing_cols c;
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
@@ -262,12 +268,9 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 
 static struct table *build_sizing_points(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = run->sweep;
-	if (!s || s->nnat == 0) {
-		snprintf(err, errn, "no NAT sizing output loaded");
-		return NULL;
-	}
-	sweep_derive(run);
+	struct sweep_set *s = derived(run);
+	if (!s || s->nnat == 0)
+		return no_data(err, errn, "no NAT sizing output loaded");
 	struct table *t = table_new("sizing_points", "NAT sizing: per-concurrency data");
 	int c_file = table_add_col(t, "file", COL_TEXT, 30, 0);
 	int c_conc = table_add_col(t, "concurrency", COL_INT, 6, 0);
@@ -314,12 +317,9 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 
 static struct table *build_gpu(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = run->sweep;
-	if (!s || s->ngpu == 0) {
-		snprintf(err, errn, "no GPU telemetry in the loaded sweep");
-		return NULL;
-	}
-	sweep_derive(run);
+	struct sweep_set *s = derived(run);
+	if (!s || s->ngpu == 0)
+		return no_data(err, errn, "no GPU telemetry in the loaded sweep");
 	static const enum sweep_stat cols[] = { SS_AVG, SS_MIN, SS_MAX, SS_P50, SS_P90, SS_P99 };
 	struct table *t = table_new("gpu_telemetry", "GPU telemetry per config");
 	int c_cfg = table_add_col(t, "config", COL_TEXT, 28, 0);
@@ -359,12 +359,9 @@ static void cb_row(struct table *t, const struct cb_cols *c, long ref, const cha
 
 static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = run->sweep;
-	if (!s || s->ncb == 0) {
-		snprintf(err, errn, "no Cerebras performance.json loaded");
-		return NULL;
-	}
-	sweep_derive(run);
+	struct sweep_set *s = derived(run);
+	if (!s || s->ncb == 0)
+		return no_data(err, errn, "no Cerebras performance.json loaded");
 	struct table *t = table_new("cerebras", "Cerebras performance.json");
 	struct cb_cols c;
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
@@ -455,9 +452,8 @@ static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_
 
 static void rule_poor_fit(struct run *run, struct finding_list *out)
 {
-	if (!run->sweep)
+	if (!derived(run))
 		return;
-	sweep_derive(run);
 	struct fit_ref f[MAX_FITS];
 	size_t n = collect_fits(run->sweep, f, MAX_FITS);
 	for (size_t i = 0; i < n; i++) {
@@ -479,9 +475,8 @@ static void rule_poor_fit(struct run *run, struct finding_list *out)
 
 static void rule_outliers(struct run *run, struct finding_list *out)
 {
-	if (!run->sweep)
+	if (!derived(run))
 		return;
-	sweep_derive(run);
 	struct fit_ref f[MAX_FITS];
 	size_t n = collect_fits(run->sweep, f, MAX_FITS);
 	for (size_t i = 0; i < n; i++) {
@@ -506,10 +501,9 @@ static void rule_outliers(struct run *run, struct finding_list *out)
 
 static void rule_saturation(struct run *run, struct finding_list *out)
 {
-	struct sweep_set *s = run->sweep;
+	struct sweep_set *s = derived(run);
 	if (!s)
 		return;
-	sweep_derive(run);
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct sweep_series *se = &s->series[i];
 		if (se->knee < 0 || se->stim < 0)
@@ -537,10 +531,9 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 
 static void rule_constraints(struct run *run, struct finding_list *out)
 {
-	struct sweep_set *s = run->sweep;
+	struct sweep_set *s = derived(run);
 	if (!s)
 		return;
-	sweep_derive(run);
 	if (s->ncon == 0)
 		return;
 	size_t nfail = 0, first = SIZE_MAX;
@@ -565,10 +558,9 @@ static void rule_constraints(struct run *run, struct finding_list *out)
 
 static void rule_sizing_diff(struct run *run, struct finding_list *out)
 {
-	struct sweep_set *s = run->sweep;
+	struct sweep_set *s = derived(run);
 	if (!s)
 		return;
-	sweep_derive(run);
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
 		const char *what = NULL;
@@ -592,10 +584,9 @@ static void rule_sizing_diff(struct run *run, struct finding_list *out)
 
 static void rule_cerebras(struct run *run, struct finding_list *out)
 {
-	struct sweep_set *s = run->sweep;
+	struct sweep_set *s = derived(run);
 	if (!s)
 		return;
-	sweep_derive(run);
 	for (size_t i = 0; i < s->ncb; i++) {
 		const struct cb_perf *p = &s->cb[i];
 		if (!p->mismatch)

@@ -133,6 +133,24 @@ size_t trace_stragglers(struct trace_set *ts, int out[2]);
 /* Per-name statistics over the rank's GPU events idx[0..n) (sorted by sum, descending);
  * returns the count, *out is malloc'd. */
 size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_kstat **out);
+/* Half-open time intervals in ns: sort and merge in place (touching intervals merge,
+ * as in HTA and pytscope; returns the merged count), total length, and the length of
+ * the intersection of two merged lists. */
+struct trace_ivl {
+	int64_t s, e;
+};
+size_t trace_ivl_merge(struct trace_ivl *v, size_t n);
+int64_t trace_ivl_sum(const struct trace_ivl *v, size_t n);
+int64_t trace_ivl_intersect(const struct trace_ivl *a, size_t na, const struct trace_ivl *b, size_t nb);
+/* The rank's GPU events of ProfilerStep `step` (all when step < 0) sorted by step, then
+ * file order; events outside any step sort last with iter INT32_MAX. *out is malloc'd.
+ * trace_iter_run() is the length of the run of equal iter starting at v[a]. */
+struct trace_by_iter {
+	int32_t iter;
+	size_t k;
+};
+size_t trace_by_iter(const struct trace_rank *r, long step, struct trace_by_iter **out);
+size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a);
 /* Label of a kernel-type mask (1..7) in HTA's spelling, e.g. "COMPUTATION overlapping
  * COMMUNICATION"; NULL for 0. */
 const char *trace_mask_label(unsigned mask);

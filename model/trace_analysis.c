@@ -21,18 +21,13 @@ const char *const trace_coll_names[6] = {
 
 /* ---- intervals ------------------------------------------------------------ */
 
-struct ivl {
-	int64_t s, e;
-};
-
 static int ivl_cmp(const void *a, const void *b)
 {
-	const struct ivl *x = a, *y = b;
+	const struct trace_ivl *x = a, *y = b;
 	return (x->s > y->s) - (x->s < y->s);
 }
 
-/* Sort and merge in place (HTA and pytscope both merge touching intervals). */
-static size_t ivl_merge(struct ivl *v, size_t n)
+size_t trace_ivl_merge(struct trace_ivl *v, size_t n)
 {
 	if (n == 0)
 		return 0;
@@ -47,7 +42,7 @@ static size_t ivl_merge(struct ivl *v, size_t n)
 	return m + 1;
 }
 
-static int64_t ivl_sum(const struct ivl *v, size_t n)
+int64_t trace_ivl_sum(const struct trace_ivl *v, size_t n)
 {
 	int64_t t = 0;
 	for (size_t i = 0; i < n; i++)
@@ -55,8 +50,7 @@ static int64_t ivl_sum(const struct ivl *v, size_t n)
 	return t;
 }
 
-/* Length of the intersection of two merged (sorted, disjoint) lists. */
-static int64_t ivl_intersect(const struct ivl *a, size_t na, const struct ivl *b, size_t nb)
+int64_t trace_ivl_intersect(const struct trace_ivl *a, size_t na, const struct trace_ivl *b, size_t nb)
 {
 	int64_t t = 0;
 	size_t i = 0, j = 0;
@@ -71,6 +65,36 @@ static int64_t ivl_intersect(const struct ivl *a, size_t na, const struct ivl *b
 			j++;
 	}
 	return t;
+}
+
+/* ---- kernels grouped by ProfilerStep ------------------------------------------- */
+
+static int by_iter_cmp(const void *a, const void *b)
+{
+	const struct trace_by_iter *x = a, *y = b;
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+size_t trace_by_iter(const struct trace_rank *r, long step, struct trace_by_iter **out)
+{
+	struct trace_by_iter *v = xmalloc((r->nk + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t k = 0; k < r->nk; k++)
+		if (step < 0 || r->k[k].iter == step)
+			v[n++] = (struct trace_by_iter){ r->k[k].iter < 0 ? INT32_MAX : r->k[k].iter, k };
+	qsort(v, n, sizeof(*v), by_iter_cmp);
+	*out = v;
+	return n;
+}
+
+size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a)
+{
+	size_t b = a;
+	while (b < n && v[b].iter == v[a].iter)
+		b++;
+	return b - a;
 }
 
 static double round_to(double x, int digits)
@@ -136,15 +160,15 @@ static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r,
 
 /* Merged intervals of the selected events whose class is in `mask` (bit 1 << kclass). */
 static size_t merged_of(const struct trace_rank *r, const size_t *idx, size_t n, unsigned mask,
-			struct ivl *buf)
+			struct trace_ivl *buf)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_kernel *e = &r->k[idx[i]];
 		if (mask & (1u << r->name_cls[e->name]))
-			buf[m++] = (struct ivl){ e->ts, e->ts + e->dur };
+			buf[m++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 	}
-	return ivl_merge(buf, m);
+	return trace_ivl_merge(buf, m);
 }
 
 /* ---- per-kernel statistics -------------------------------------------------- */
@@ -272,7 +296,7 @@ static int edge_cmp(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
-static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t n, struct ivl *buf,
+static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_ivl *buf,
 			   struct trace_hta *h)
 {
 	static const enum kclass types[3] = { KC_COMPUTATION, KC_COMMUNICATION, KC_MEMORY };
@@ -302,16 +326,16 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 	size_t *idx;
 	size_t n = hta_select(ts, r, &idx);
 	h->nevents = n;
-	struct ivl *buf = xmalloc((n + 1) * sizeof(*buf));
-	struct ivl *comm = xmalloc((n + 1) * sizeof(*comm));
+	struct trace_ivl *buf = xmalloc((n + 1) * sizeof(*buf));
+	struct trace_ivl *comm = xmalloc((n + 1) * sizeof(*comm));
 	size_t m = merged_of(r, idx, n, ~0u, buf);
 	if (m > 0) {
 		h->have_gpu = true;
-		int64_t kernel = buf[m - 1].e - buf[0].s, busy = ivl_sum(buf, m);
+		int64_t kernel = buf[m - 1].e - buf[0].s, busy = trace_ivl_sum(buf, m);
 		size_t mc = merged_of(r, idx, n, 1u << KC_COMPUTATION, buf);
-		int64_t compute = ivl_sum(buf, mc);
+		int64_t compute = trace_ivl_sum(buf, mc);
 		size_t mm = merged_of(r, idx, n, 1u << KC_COMMUNICATION, comm);
-		int64_t comm_t = ivl_sum(comm, mm);
+		int64_t comm_t = trace_ivl_sum(comm, mm);
 		h->kernel_us = (double)kernel / 1000.0;
 		h->idle_us = (double)(kernel - busy) / 1000.0;
 		h->compute_us = (double)compute / 1000.0;
@@ -324,7 +348,7 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 		h->comm_us = (double)comm_t / 1000.0;
 		if (comm_t > 0) {
 			h->have_overlap = true;
-			h->overlap_pct = round_to(100.0 * (double)ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
+			h->overlap_pct = round_to(100.0 * (double)trace_ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
 		}
 		type_breakdown(r, idx, n, buf, h);
 	}
@@ -411,7 +435,7 @@ static void py_compute(struct trace_rank *r)
 		comm_name[i] = py_is_comm(r->names[i]);
 		kind[i] = py_coll_kind(r->names[i]);
 	}
-	struct ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
+	struct trace_ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
 	size_t nc = 0, np = 0;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t k = 0; k < r->nk; k++) {
@@ -423,11 +447,11 @@ static void py_compute(struct trace_rank *r)
 		if (e->ts + e->dur > hi)
 			hi = e->ts + e->dur;
 		if (comm_name[e->name]) {
-			cv[nc++] = (struct ivl){ e->ts, e->ts + e->dur };
+			cv[nc++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 			p->per_coll[kind[e->name]] += (double)e->dur / 1e9;
 			p->has_coll[kind[e->name]] = true;
 		} else {
-			pv[np++] = (struct ivl){ e->ts, e->ts + e->dur };
+			pv[np++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
 		}
 	}
 	p->n_comm = nc;
@@ -435,10 +459,10 @@ static void py_compute(struct trace_rank *r)
 	if (nc + np > 0) {
 		p->present = true;
 		p->wall = (double)(hi - lo) / 1e9;
-		size_t mc = ivl_merge(cv, nc), mp = ivl_merge(pv, np);
-		int64_t comm = ivl_sum(cv, mc), both = ivl_intersect(cv, mc, pv, mp);
+		size_t mc = trace_ivl_merge(cv, nc), mp = trace_ivl_merge(pv, np);
+		int64_t comm = trace_ivl_sum(cv, mc), both = trace_ivl_intersect(cv, mc, pv, mp);
 		p->comm = (double)comm / 1e9;
-		p->compute = (double)ivl_sum(pv, mp) / 1e9;
+		p->compute = (double)trace_ivl_sum(pv, mp) / 1e9;
 		p->exposed = (double)(comm - both) / 1e9;
 		p->overlapped = p->comm - p->exposed;
 	}

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,25 @@
 #define SCAN_MAX_VALUE ((size_t)1 << 30) /* one event or metadata value */
 #define GZ_IN_CHUNK ((size_t)256 << 10)
 #define NO_MARK ((size_t)-1)
+#define ZP_NBUF 4                  /* inflated chunks in flight between the threads */
+#define ZP_CHUNK ((size_t)1 << 20)
 
 /* ---- byte source: file, gzip file or memory ------------------------------ */
+
+/* Inflate on its own thread: the producer fills up to ZP_NBUF chunks, the scanner
+ * consumes them in order. Slots [head, head+count) are ready; the producer only writes
+ * the next free slot, so the buffers need no lock, only the counters do. */
+struct zpipe {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *buf[ZP_NBUF];
+	size_t len[ZP_NBUF];
+	long long raw[ZP_NBUF];  /* compressed bytes consumed when the chunk was made */
+	int head, count;
+	size_t off;              /* consumer offset in buf[head] */
+	bool done, stop;
+};
 
 struct reader {
 	int fd;
@@ -31,7 +49,9 @@ struct reader {
 	bool eof, truncated;
 	int err;
 	const char *zmsg;
-	long long raw;      /* input bytes consumed, for progress */
+	long long raw;      /* input bytes consumed, for progress (producer side) */
+	struct zpipe *zp;   /* inflate thread, or NULL */
+	long long raw_seen; /* with zp: input bytes behind the data consumed */
 };
 
 static ssize_t raw_read(struct reader *r, void *dst, size_t n)
@@ -89,12 +109,112 @@ static ssize_t gz_read(struct reader *r, char *dst, size_t n)
 	return (ssize_t)(n - r->z.avail_out);
 }
 
+static void *zp_main(void *arg)
+{
+	struct reader *r = arg;
+	struct zpipe *zp = r->zp;
+	for (;;) {
+		pthread_mutex_lock(&zp->mu);
+		while (zp->count == ZP_NBUF && !zp->stop)
+			pthread_cond_wait(&zp->cv, &zp->mu);
+		int slot = (zp->head + zp->count) % ZP_NBUF;
+		bool stop = zp->stop;
+		pthread_mutex_unlock(&zp->mu);
+		if (stop)
+			return NULL;
+		ssize_t k = gz_read(r, zp->buf[slot], ZP_CHUNK);
+		pthread_mutex_lock(&zp->mu);
+		if (k > 0) {
+			zp->len[slot] = (size_t)k;
+			zp->raw[slot] = r->raw;
+			zp->count++;
+		} else {
+			zp->done = true;
+		}
+		pthread_cond_broadcast(&zp->cv);
+		bool fin = zp->done;
+		pthread_mutex_unlock(&zp->mu);
+		if (fin)
+			return NULL;
+	}
+}
+
+static void zp_start(struct reader *r)
+{
+	struct zpipe *zp = xcalloc(1, sizeof(*zp));
+	for (int i = 0; i < ZP_NBUF; i++)
+		zp->buf[i] = xmalloc(ZP_CHUNK);
+	pthread_mutex_init(&zp->mu, NULL);
+	pthread_cond_init(&zp->cv, NULL);
+	r->zp = zp;
+	if (pthread_create(&zp->th, NULL, zp_main, r) != 0) {
+		r->zp = NULL; /* no thread: inflate inline */
+		pthread_mutex_destroy(&zp->mu);
+		pthread_cond_destroy(&zp->cv);
+		for (int i = 0; i < ZP_NBUF; i++)
+			free(zp->buf[i]);
+		free(zp);
+	}
+}
+
+/* Stop and join the inflate thread; afterwards the reader's flags are final. */
+static void zp_stop(struct reader *r)
+{
+	struct zpipe *zp = r->zp;
+	if (!zp)
+		return;
+	pthread_mutex_lock(&zp->mu);
+	zp->stop = true;
+	pthread_cond_broadcast(&zp->cv);
+	pthread_mutex_unlock(&zp->mu);
+	pthread_join(zp->th, NULL);
+	pthread_mutex_destroy(&zp->mu);
+	pthread_cond_destroy(&zp->cv);
+	for (int i = 0; i < ZP_NBUF; i++)
+		free(zp->buf[i]);
+	free(zp);
+	r->zp = NULL;
+}
+
+static ssize_t zp_read(struct reader *r, char *dst, size_t n)
+{
+	struct zpipe *zp = r->zp;
+	pthread_mutex_lock(&zp->mu);
+	while (zp->count == 0 && !zp->done)
+		pthread_cond_wait(&zp->cv, &zp->mu);
+	int h = zp->head;
+	bool empty = zp->count == 0;
+	pthread_mutex_unlock(&zp->mu);
+	if (empty)
+		return 0;
+	size_t k = zp->len[h] - zp->off < n ? zp->len[h] - zp->off : n;
+	memcpy(dst, zp->buf[h] + zp->off, k);
+	zp->off += k;
+	r->raw_seen = zp->raw[h];
+	if (zp->off == zp->len[h]) {
+		pthread_mutex_lock(&zp->mu);
+		zp->head = (h + 1) % ZP_NBUF;
+		zp->count--;
+		zp->off = 0;
+		pthread_cond_broadcast(&zp->cv);
+		pthread_mutex_unlock(&zp->mu);
+	}
+	return (ssize_t)k;
+}
+
+static long long reader_raw(const struct reader *r)
+{
+	return r->zp ? r->raw_seen : r->raw;
+}
+
 static ssize_t reader_read(struct reader *r, char *dst, size_t n)
 {
 	if (r->eof)
 		return 0;
 	ssize_t k;
-	if (r->gz) {
+	if (r->zp) {
+		k = zp_read(r, dst, n);
+	} else if (r->gz) {
 		k = gz_read(r, dst, n);
 	} else {
 		k = raw_read(r, dst, n);
@@ -124,6 +244,7 @@ static void reader_open_gz(struct reader *r, const unsigned char *head, size_t n
 
 static void reader_close(struct reader *r)
 {
+	zp_stop(r);
 	if (r->zinit)
 		inflateEnd(&r->z);
 	free(r->zin);
@@ -174,9 +295,10 @@ static size_t scan_fill(struct scan *s)
 		s->buf = xrealloc(s->buf, s->cap);
 	}
 	ssize_t k = reader_read(&s->rd, s->buf + s->len, s->cap - s->len);
-	if (s->cb->progress && s->rd.raw > s->reported) {
-		s->cb->progress(s->ud, s->rd.raw - s->reported);
-		s->reported = s->rd.raw;
+	long long raw = reader_raw(&s->rd);
+	if (s->cb->progress && raw > s->reported) {
+		s->cb->progress(s->ud, raw - s->reported);
+		s->reported = raw;
 	}
 	if (k <= 0)
 		return 0;
@@ -444,6 +566,7 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 	s->buf = xmalloc(s->cap);
 	s->mark = NO_MARK;
 	int r = scan_document(s);
+	zp_stop(&s->rd); /* the reader's flags are final from here */
 	res->bytes = s->base + s->pos;
 	if (r == -1) {
 		res->truncated = true;
@@ -490,6 +613,8 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 	if (k == 2 && head[0] == 0x1f && head[1] == 0x8b) {
 		s.rd.raw = 2;
 		reader_open_gz(&s.rd, head, 2);
+		if (s.rd.zinit)
+			zp_start(&s.rd);
 	} else if (k > 0) {
 		lseek(s.rd.fd, 0, SEEK_SET);
 	}

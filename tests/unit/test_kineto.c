@@ -167,6 +167,50 @@ static void test_truncated_gzip(void)
 	free(js);
 }
 
+/* A trace large enough (several MiB) to cycle the inflate thread's chunk ring. */
+static char *big_trace(size_t nevents)
+{
+	size_t cap = nevents * 160 + 64, len = 0;
+	char *s = xmalloc(cap);
+	len += (size_t)snprintf(s + len, cap - len, "{\"traceEvents\":[");
+	for (size_t i = 0; i < nevents; i++)
+		len += (size_t)snprintf(s + len, cap - len,
+					"%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%zu\",\"pid\":0,\"tid\":7,"
+					"\"ts\":%zu,\"dur\":3,\"args\":{\"stream\":7,\"correlation\":%zu}}\n",
+					i ? "," : "", i % 50, 10 * i, i);
+	snprintf(s + len, cap - len, "]}");
+	return s;
+}
+
+static void test_gzip_thread(void)
+{
+	char *js = big_trace(60000), *p = tmp_path("big.json.gz");
+	write_gz(p, js, strlen(js));
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->r[0]->nk == 60000 && !run->src[0].partial, "6 MB gzip trace: every event through the inflate thread");
+	ok(ts && ts->r[0]->nnames == 50, "names interned across chunk boundaries");
+	run_free(run);
+	/* corrupt the deflate data in the middle: what was inflated before stays */
+	struct stat st;
+	stat(p, &st);
+	FILE *f = fopen(p, "rb");
+	char *gz = xmalloc((size_t)st.st_size);
+	size_t got = fread(gz, 1, (size_t)st.st_size, f);
+	fclose(f);
+	for (size_t i = got / 2; i < got / 2 + 64; i++)
+		gz[i] = (char)0xff;
+	write_file(p, gz, got);
+	run = open_one(p, NULL);
+	ts = trace_get(run);
+	ok(ts && ts->r[0]->nk > 0 && ts->r[0]->nk < 60000 && run->src[0].partial,
+	   "corrupt gzip data: the events before it are kept, the source is partial");
+	run_free(run);
+	free(gz);
+	free(p);
+	free(js);
+}
+
 static void test_gzip_and_mem_scan(void)
 {
 	char *js = synthetic_trace(), *p = tmp_path("ok.pt.trace.json.gz");
@@ -323,6 +367,7 @@ int main(void)
 	test_invalid_json_mid_file();
 	test_truncated_gzip();
 	test_gzip_and_mem_scan();
+	test_gzip_thread();
 	test_variants();
 	test_classification();
 	test_last_step_steps_and_drilldown();
