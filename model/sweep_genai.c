@@ -48,9 +48,28 @@ static bool is_checkpoint(const char *name)
 	return strcmp(name, "checkpoint.json") == 0;
 }
 
+/* Exported summaries: X_genai_perf.json, X_genai_perf.csv and AIPerf's X_aiperf.csv. */
+enum export_kind { EXP_NONE, EXP_JSON, EXP_CSV };
+
+static const struct { const char *suffix; enum export_kind kind; } export_suffixes[] = {
+	{ "_genai_perf.json", EXP_JSON }, { "_genai_perf.csv", EXP_CSV }, { "_aiperf.csv", EXP_CSV },
+};
+
+/* Kind of an export file name, and the length of its prefix X. */
+static enum export_kind export_kind(const char *name, size_t *prefix_len)
+{
+	for (size_t i = 0; i < ARRAY_LEN(export_suffixes); i++)
+		if (ends_with(name, export_suffixes[i].suffix)) {
+			if (prefix_len)
+				*prefix_len = strlen(name) - strlen(export_suffixes[i].suffix);
+			return export_suffixes[i].kind;
+		}
+	return EXP_NONE;
+}
+
 static bool is_export(const char *name)
 {
-	return ends_with(name, "_genai_perf.json") || ends_with(name, "_genai_perf.csv");
+	return export_kind(name, NULL) != EXP_NONE;
 }
 
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */
@@ -79,11 +98,6 @@ struct file_list {
 	char **v;
 	size_t n, cap;
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void walk(const char *dir, int depth, struct file_list *out, bool probe_only)
 {
@@ -1141,9 +1155,7 @@ static char *file_prefix(const char *path)
 {
 	const char *name = base_name(path);
 	size_t n = strlen(name);
-	if (ends_with(name, "_genai_perf.json") || ends_with(name, "_genai_perf.csv"))
-		n = (size_t)(strstr(name, "_genai_perf.") - name);
-	else if (ends_with(name, ".json"))
+	if (export_kind(name, &n) == EXP_NONE && ends_with(name, ".json"))
 		n -= 5;
 	char *dir = xstrndup(path, (size_t)(name - path));
 	char *p = xasprintf("%s%.*s", dir, (int)n, name);
@@ -1182,11 +1194,11 @@ static size_t cfg_for_prefix(struct sweep_set *s, size_t first, const char *root
 
 static int order_of(const char *path)
 {
-	const char *name = base_name(path);
-	if (ends_with(name, "_genai_perf.json"))
-		return 0;
-	if (ends_with(name, "_genai_perf.csv"))
-		return 1;
+	switch (export_kind(base_name(path), NULL)) {
+	case EXP_JSON: return 0;
+	case EXP_CSV: return 1;
+	case EXP_NONE: break;
+	}
 	return 2;
 }
 
@@ -1215,6 +1227,77 @@ static void name_by_prefix(struct sweep_set *s, size_t first)
 		}
 }
 
+/* The run directory of an analyze/checkpoint config: an artifacts config of the same
+ * load with the same concurrency / request rate and the same p99 request latency (the
+ * analyze CSV rounds it to 2 decimals). SIZE_MAX when none. */
+static size_t duplicate_of(const struct sweep_set *s, size_t first, const struct sweep_cfg *c)
+{
+	double a, b;
+	if (!sweep_value(c, SM_LATENCY, SS_P99, &a))
+		return SIZE_MAX;
+	for (size_t i = first; i < s->ncfg; i++) {
+		const struct sweep_cfg *r = &s->cfg[i];
+		if (strcmp(r->source, "artifacts") != 0 || !sweep_value(r, SM_LATENCY, SS_P99, &b) ||
+		    fabs(a - b) > 0.0051)
+			continue;
+		bool same = false;
+		for (int k = ST_CONCURRENCY; k <= ST_REQUEST_RATE; k++) {
+			if (c->has_stim[k] != r->has_stim[k] || (c->has_stim[k] && c->stim[k] != r->stim[k])) {
+				same = false;
+				break;
+			}
+			same |= c->has_stim[k];
+		}
+		if (same)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* GenAI-Perf analyze writes a run directory per config next to the analyze CSV (and
+ * the checkpoint repeats them): keep the run directory, which has every statistic, and
+ * drop the summary row, moving its GPU rows over when the directory has none. */
+static void drop_duplicates(struct run *run, struct sweep_set *s, size_t first)
+{
+	for (size_t i = first; i < s->ncfg;) {
+		struct sweep_cfg *c = &s->cfg[i];
+		size_t dup = strcmp(c->source, "artifacts") != 0 ? duplicate_of(s, first, c) : SIZE_MAX;
+		if (dup == SIZE_MAX) {
+			i++;
+			continue;
+		}
+		diag_add(&run->diags, DIAG_INFO, c->path, -1, -1, -1,
+			 "%s config '%s' repeats run directory '%s'; the directory is kept", c->source,
+			 c->name, s->cfg[dup].name);
+		bool dup_has_gpu = false;
+		for (size_t g = 0; g < s->ngpu; g++)
+			dup_has_gpu |= s->gpu[g].cfg == dup;
+		size_t target = dup > i ? dup - 1 : dup;
+		for (size_t g = 0; g < s->ngpu;) {
+			struct sweep_gpu *row = &s->gpu[g];
+			if (row->cfg == i && dup_has_gpu) {
+				free(row->metric);
+				free(row->unit);
+				free(row->gpu);
+				memmove(row, row + 1, (s->ngpu - g - 1) * sizeof(*row));
+				s->ngpu--;
+				continue;
+			}
+			if (row->cfg == i)
+				row->cfg = target;
+			else if (row->cfg > i)
+				row->cfg--;
+			g++;
+		}
+		free(c->name);
+		free(c->path);
+		free(c->series);
+		free(c->failed);
+		memmove(c, c + 1, (s->ncfg - i - 1) * sizeof(*c));
+		s->ncfg--;
+	}
+}
+
 int sweep_genai_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -1232,7 +1315,6 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);
 	}
-	qsort(l.v, l.n, sizeof(*l.v), cmp_str);
 	qsort(l.v, l.n, sizeof(*l.v), cmp_files);
 	struct sweep_set *s = sweep_get(run);
 	size_t first = s->ncfg;
@@ -1249,14 +1331,14 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		char *prefix = file_prefix(f);
 		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
 		free(prefix);
-		if (ends_with(name, "_genai_perf.json"))
-			load_export_json(run, s, ci, f);
-		else if (ends_with(name, "_genai_perf.csv"))
-			load_export_csv(run, s, ci, f);
-		else
-			load_raw(run, s, ci, f);
+		switch (export_kind(name, NULL)) {
+		case EXP_JSON: load_export_json(run, s, ci, f); break;
+		case EXP_CSV: load_export_csv(run, s, ci, f); break;
+		case EXP_NONE: load_raw(run, s, ci, f); break;
+		}
 	}
 	name_by_prefix(s, first);
+	drop_duplicates(run, s, first);
 	file_list_free(&l);
 	s->derived = false;
 	return s->ncfg > first ? 0 : -1;

@@ -352,6 +352,36 @@ static void test_analyze_checkpoint(void)
 	run_free(run);
 	free(dir);
 
+	/* analyze writes a run directory per config next to the CSV: the directory wins */
+	free(fixture("an2/analyze_export_genai_perf.csv", analyze_csv));
+	free(fixture("an2/m-openai-chat-concurrency1/profile_export_genai_perf.json",
+		     "{\"request_latency\":{\"unit\":\"ms\",\"avg\":200.0,\"p99\":300.004},"
+		     "\"input_config\":{\"perf_analyzer\":{\"stimulus\":{\"concurrency\":1}}}}"));
+	dir = xasprintf("%s/an2", tmpdir);
+	run = open_one(dir, &o);
+	s = run->sweep;
+	ok(s && s->ncfg == 3, "analyze row repeating a run directory is dropped (3 configs, not 4)");
+	if (s && s->ncfg == 3) {
+		ok(strcmp(s->cfg[0].source, "artifacts") == 0 && s->cfg[0].stored.has[SM_LATENCY][SS_AVG],
+		   "the run directory (with every statistic) is kept");
+		ok(s->ngpu == 6 && s->gpu[0].cfg == 0, "its GPU rows move to the run directory");
+		ok(has_diag(run, "repeats run directory"), "the drop is noted");
+	}
+	run_free(run);
+	free(dir);
+
+	char *ap = fixture("ai/profile_export_aiperf.csv",
+			   "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\n"
+			   "Time to First Token (ms),\"1,010.00\",1,2,99,1,1,1,1,5.5,1,1,1,9,0.5\n"
+			   "Request Count (count),12.00\n");
+	run = open_one(ap, &o);
+	s = run->sweep;
+	ok(s && s->ncfg == 1 && s->cfg[0].stored.v[SM_TTFT][SS_AVG] == 1010 &&
+	   s->cfg[0].stored.v[SM_TTFT][SS_P50] == 5.5 && s->cfg[0].stored.v[SM_TTFT][SS_STD] == 0.5,
+	   "AIPerf CSV: header-driven (sum ignored), 'Time to First Token' matched");
+	run_free(run);
+	free(ap);
+
 	char *cp = fixture("ck/checkpoint.json", checkpoint_json);
 	struct opts o2 = { .objective = "ttft_p99:1,itl_p90:3" };
 	const char *cons[] = { "ttft_p99<20" };
