@@ -436,16 +436,19 @@ static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, siz
 		uint64_t len = be(base + off, 8);
 		if (len == 0 || len > DASF_MAX_RECORD || len > size - off - 8) {
 			size_t next = resync(base, size, off + 1);
-			bool tail = next == size && len >= 1 && len <= DASF_MAX_RECORD;
-			diag_add(&fc->ctx->run->diags, tail ? DIAG_WARN : DIAG_ERROR, fc->path, -1,
-				 (long long)off, -1,
-				 tail ? "truncated tail: record of %llu bytes, %zu left (treated as end of file)" :
-					"bad record length %llu (%zu bytes left); skipped to the next record",
-				 (unsigned long long)len, size - off - 8);
-			if (tail)
+			struct diag_list *dl = &fc->ctx->run->diags;
+			if (next == size && len >= 1 && len <= DASF_MAX_RECORD) {
+				diag_add(dl, DIAG_WARN, fc->path, -1, (long long)off, -1,
+					 "truncated tail: record of %llu bytes, %zu left (treated as end of file)",
+					 (unsigned long long)len, size - off - 8);
 				partial = true;
-			else
+			} else {
+				diag_add(dl, DIAG_ERROR, fc->path, -1, (long long)off, -1,
+					 "bad record length %llu (%zu bytes left): skipped %zu bytes to %s",
+					 (unsigned long long)len, size - off - 8, next - off,
+					 next < size ? "the next whole record" : "the end of the file");
 				fc->skipped++;
+			}
 			off = next;
 			continue;
 		}
