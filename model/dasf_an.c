@@ -459,6 +459,9 @@ static void task_balance(const struct dasf_db *db, struct dasf_an *an)
 		dasf_map_get_or_add(&thr, th[i], (uint32_t)i);
 	an->bal_tasks = xcalloc(nsec * nth + 1, sizeof(*an->bal_tasks));
 	an->bal_has = xcalloc(nsec * nth + 1, sizeof(*an->bal_has));
+	an->bal_bytes = xmalloc((nsec * nth + 1) * sizeof(*an->bal_bytes));
+	for (size_t k = 0; k < nsec * nth; k++)
+		an->bal_bytes[k] = NAN;
 	for (size_t i = 0; i < db->nmem; i++) {
 		double ts = db->mem[i].ts;
 		if (!isfinite(ts) || fabs(ts) > 9e15)
@@ -467,6 +470,7 @@ static void task_balance(const struct dasf_db *db, struct dasf_an *an)
 		size_t c = dasf_map_find(&thr, db->mem[i].thread);
 		an->bal_tasks[r * nth + c] = db->mem[i].tasks; /* the last value wins */
 		an->bal_has[r * nth + c] = true;
+		an->bal_bytes[r * nth + c] = db->mem[i].has_bytes ? (double)db->mem[i].bytes : NAN;
 	}
 	dasf_map_free(&secs);
 	dasf_map_free(&thr);
@@ -509,6 +513,7 @@ void dasf_an_free(struct dasf_an *an)
 	free(an->bal_thread);
 	free(an->bal_tasks);
 	free(an->bal_has);
+	free(an->bal_bytes);
 	free(an);
 }
 

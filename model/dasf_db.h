@@ -67,6 +67,8 @@ struct dasf_task {
 struct dasf_mem {
 	double ts;
 	long long tasks;       /* args.tasks: keys held in the worker's memory */
+	long long bytes;       /* args.size: bytes held by the worker, valid when has_bytes */
+	bool has_bytes;
 	uint32_t thread, host;
 };
 
@@ -124,6 +126,7 @@ struct dasf_an {
 	uint32_t *bal_thread;       /* nthr thread ids (strs), sorted lexically */
 	size_t nbal_thr;
 	long long *bal_tasks;       /* nsec * nbal_thr, last value seen */
+	double *bal_bytes;          /* nsec * nbal_thr, last args.size seen (NaN: none) */
 	bool *bal_has;
 	bool bal_too_big;           /* more cells than DASF_BALANCE_MAX_CELLS: no table */
 	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */

@@ -305,11 +305,13 @@ static int ingest_memory(struct dasf_file_ctx *fc, const msgpack_object *rec,
 		return -1;
 	}
 	xgrow((void **)&db->mem, &db->memcap, db->nmem + 1, sizeof(*db->mem));
-	db->mem[db->nmem++] = (struct dasf_mem){
+	struct dasf_mem *m = &db->mem[db->nmem++];
+	*m = (struct dasf_mem){
 		.ts = ts, .tasks = tasks,
 		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
 		.thread = intern_cached(&db->strs, &fc->last_thread, mp_get(rec, "thread_id"), "None"),
 	};
+	m->has_bytes = mp_int(mp_get(args, "size"), &m->bytes);
 	return 0;
 }
 

@@ -2,10 +2,12 @@
 /* grid_dasf.c: DASF task balance as a model/grid.h source ("tasks" provider): rows are
  * workers (thread ids, sorted as in task_balance), columns are every second from the
  * first int(timestamp) to the last (labelled as offsets, like task_balance's first
- * column), values the last task count of that worker in that second. A second without
+ * column), values the last task count (metric 0) or MB held (metric 1: Managed Memory
+ * args.size) of that worker in that second. A second without
  * an event for a worker is missing (DASF's CSV writes 0; a heatmap must not), so gaps
  * in time stay visible. Spans longer than DENSE_MAX seconds fall back to the seconds
  * that have events (DASF's sparse rows). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "model/dasf.h"
@@ -16,7 +18,16 @@
 
 #define DENSE_MAX 1000000
 
+static const struct {
+	const char *name, *title, *unit;
+} metrics[] = {
+	{ "tasks in memory per worker (task_balance)", "tasks in memory", "tasks" },
+	{ "bytes in memory per worker (Managed Memory size)", "memory held", "MB" },
+};
+
 struct gd {
+	size_t metric;          /* index in metrics[] */
+	char title[128];
 	const struct dasf_db *db;
 	const struct dasf_an *an;
 	long *col_sec;          /* dense: col -> index in an->bal_sec, -1 when no event; NULL: sparse */
@@ -34,12 +45,12 @@ static size_t gd_nmetrics(struct run *run)
 	if (!run->dasf || !run->dasf->nmem)
 		return 0;
 	const struct dasf_an *an = dasf_analyse(run->dasf);
-	return an->bal_too_big || !an->nsec ? 0 : 1;
+	return an->bal_too_big || !an->nsec ? 0 : ARRAY_LEN(metrics);
 }
 
 static const char *gd_metric_name(struct run *run, size_t i)
 {
-	return "tasks in memory per worker (task_balance)";
+	return i < ARRAY_LEN(metrics) ? metrics[i].name : "?";
 }
 
 static bool gd_value(void *ud, size_t row, size_t col, double *out)
@@ -51,6 +62,10 @@ static bool gd_value(void *ud, size_t row, size_t col, double *out)
 	size_t k = (size_t)si * g->an->nbal_thr + row;
 	if (!g->an->bal_has[k])
 		return false;
+	if (g->metric == 1) { /* MB held; missing when the event had no size */
+		*out = g->an->bal_bytes[k] / 1e6;
+		return !isnan(*out);
+	}
 	*out = (double)g->an->bal_tasks[k];
 	return true;
 }
@@ -102,11 +117,12 @@ static long gd_col_find(void *ud, long id)
 
 static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
-	if (metric != 0 || !gd_nmetrics(run)) {
+	if (metric >= ARRAY_LEN(metrics) || !gd_nmetrics(run)) {
 		snprintf(err, errn, "no DASF Managed Memory events (task balance) in this run");
 		return false;
 	}
 	struct gd *g = xcalloc(1, sizeof(*g));
+	g->metric = metric;
 	g->db = run->dasf;
 	g->an = run->dasf->an;
 	g->ncols = g->an->nsec;
@@ -119,11 +135,11 @@ static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *
 		for (size_t i = 0; i < g->an->nsec; i++)
 			g->col_sec[g->an->bal_sec[i] - g->an->bal_sec[0]] = (long)i;
 	}
+	snprintf(g->title, sizeof(g->title), "%s (task balance; %s, clocks per host)", metrics[metric].title,
+		 g->col_sec ? "int(timestamp) seconds" : "only seconds with events");
 	*src = (struct grid_src){
 		.nrows = g->an->nbal_thr, .ncols = g->ncols,
-		.title = g->col_sec ? "tasks in memory (task balance; int(timestamp) seconds, clocks per host)"
-				    : "tasks in memory (task balance; only seconds with events, clocks per host)",
-		.row_axis = "worker", .col_axis = "second", .unit = "tasks",
+		.title = g->title, .row_axis = "worker", .col_axis = "second", .unit = metrics[metric].unit,
 		.ud = g, .value = gd_value, .row_label = gd_row_label, .col_label = gd_col_label,
 		.row_id = gd_row_id, .row_find = gd_row_find, .col_id = gd_col_id, .col_find = gd_col_find,
 	};

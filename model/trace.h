@@ -105,6 +105,7 @@ struct trace_rank {
 	enum kclass *name_cls;
 	size_t nnames, namecap;
 	size_t skipped;      /* events skipped (bad records) */
+	size_t src;          /* index in run->src */
 	/* memoized analyses */
 	bool hta_done, py_done;
 	struct trace_hta hta;

@@ -733,6 +733,7 @@ static void load_one(void *ud, size_t i)
 			r->step[k].ts += fc.base_ns;
 	}
 	r->skipped = fc.skipped;
+	r->src = src;
 	run_source_done(job->run, src, res.events - fc.skipped, fc.skipped, res.err, res.truncated);
 	for (size_t k = 0; k < r->nnames; k++)
 		free(fc.raw[k]);
@@ -977,6 +978,9 @@ static int load_files(struct load_ctx *ctx, struct pathvec *files)
 		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
 		ts->r[ts->n++] = out[i];
 		assign_rank(run, ts, ts->n - 1);
+		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
+		run->src[out[i]->src].rank = out[i]->rank;
+		pthread_mutex_unlock(&run->lock);
 		finish_rank(run, ts, out[i]);
 		added++;
 	}

@@ -56,7 +56,8 @@ static void print_view(FILE *f, struct run *run, const char *name, const struct 
 		fputc('\n', f);
 	}
 	if (t->nview > max)
-		fprintf(f, "    … %zu more rows (--export %s)\n", t->nview - max, name);
+		fprintf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
+			name);
 	table_free(t);
 }
 

@@ -204,7 +204,7 @@ static void test_grid(struct run *run)
 	const struct grid_provider *gp = grid_provider("tasks");
 	struct grid_src src;
 	char err[128], label[64];
-	if (!ok(gp && gp->nmetrics(run) == 1 && gp->open(run, 0, &src, err, sizeof(err)),
+	if (!ok(gp && gp->nmetrics(run) == 2 && gp->open(run, 0, &src, err, sizeof(err)),
 		"tasks grid provider opens on the fixture"))
 		return;
 	is_int(src.nrows, 3, "tasks grid: 3 workers");
@@ -219,6 +219,9 @@ static void test_grid(struct run *run)
 	is_int(src.col_find(src.ud, 4), 4, "col_find(offset 4)");
 	is_int(dasf_balance_row(run, "worker-hB-0"), 2, "dasf_balance_row: worker-hB-0 is row 2");
 	is_int(dasf_balance_row(run, "nobody"), -1, "dasf_balance_row: unknown worker -1");
+	gp->close(&src);
+	ok(gp->open(run, 1, &src, err, sizeof(err)) && src.value(src.ud, 0, 4, &v) && v == 4.7 &&
+	   src.value(src.ud, 2, 0, &v) && v == 2.000008, "memory metric: MB held, last event of the second");
 	gp->close(&src);
 }
 
