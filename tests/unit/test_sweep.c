@@ -502,8 +502,28 @@ static void test_nat(void)
 	run_free(run);
 	free(dir);
 
+	/* noisy latencies: R² far below 0.7 */
+	char *p = fixture("nat3/calc_runner_output.json",
+		    "{\"calc_data\":{\"1\":{\"sizing_metrics\":{\"llm_latency_p95\":5,\"workflow_runtime_p95\":5}},"
+		    "\"2\":{\"sizing_metrics\":{\"llm_latency_p95\":1,\"workflow_runtime_p95\":1}},"
+		    "\"4\":{\"sizing_metrics\":{\"llm_latency_p95\":6,\"workflow_runtime_p95\":6}},"
+		    "\"8\":{\"sizing_metrics\":{\"llm_latency_p95\":2,\"workflow_runtime_p95\":2}}}}");
+	run = open_one(p, &o);
+	if (run->sweep && run->sweep->nnat == 1) {
+		const struct finding_list *fl = run_findings(run);
+		size_t poor = 0;
+		for (size_t i = 0; i < fl->n; i++)
+			poor += strcmp(fl->v[i].id, "SIZING.POOR_FIT") == 0 && fl->v[i].severity == SEV_MED &&
+				fl->v[i].ev.kind == EV_CONFIG;
+		is_int(poor, 2, "SIZING.POOR_FIT for both fits (R² < 0.7)");
+		ok(!run->sweep->nat[0].c_est_rt.ok, "no GPU estimate from a poor fit");
+	} else
+		ok(0, "noisy NAT file loads");
+	run_free(run);
+	free(p);
+
 	doc = nat_doc("per_concurrency_data", false);
-	char *p = fixture("nat2/calc_runner_output.json", doc);
+	p = fixture("nat2/calc_runner_output.json", doc);
 	free(doc);
 	run = open_one(p, &o);
 	s = run->sweep;
