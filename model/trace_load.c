@@ -779,7 +779,7 @@ static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
 	return false;
 }
 
-static void assign_rank(struct run *run, struct trace_set *ts, size_t i)
+static void assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single)
 {
 	struct trace_rank *r = ts->r[i];
 	if (r->rank >= 0 && !rank_taken(ts, r->rank, i))
@@ -798,7 +798,7 @@ static void assign_rank(struct run *run, struct trace_set *ts, size_t i)
 	int next = 0;
 	while (rank_taken(ts, next, i))
 		next++;
-	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, next,
+	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next,
 		 "no usable rank in distributedInfo or the file name; rank %d from file order", next);
 	r->rank = next;
 }
@@ -977,7 +977,7 @@ static int load_files(struct load_ctx *ctx, struct pathvec *files)
 		ts = trace_set_get_or_new(run);
 		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
 		ts->r[ts->n++] = out[i];
-		assign_rank(run, ts, ts->n - 1);
+		assign_rank(run, ts, ts->n - 1, files->n == 1 && ts->n == 1);
 		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
 		run->src[out[i]->src].rank = out[i]->rank;
 		pthread_mutex_unlock(&run->lock);
