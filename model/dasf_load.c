@@ -603,13 +603,14 @@ static bool has_legacy_prefix(const unsigned char *head, size_t n)
 static int load_file(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		int e = errno;
+	int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : 0;
+	if (e || !S_ISREG(st.st_mode)) {
 		size_t idx = run_add_source(run, path, "dasf", -1, -1);
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", strerror(e));
-		run_source_done(run, idx, 0, 0, e, false);
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
+			 e ? strerror(e) : "not a regular file");
+		run_source_done(run, idx, 0, 0, e ? e : EINVAL, false);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -640,11 +641,11 @@ static int load_file(struct load_ctx *ctx, const char *path)
 	} else {
 		size_t size = (size_t)st.st_size;
 		void *base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		int map_err = errno;
 		close(fd);
 		if (base == MAP_FAILED) {
-			int e = errno;
-			diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot map: %s", strerror(e));
-			run_source_done(run, idx, 0, 0, e, false);
+			diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot map: %s", strerror(map_err));
+			run_source_done(run, idx, 0, 0, map_err, false);
 			return -1;
 		}
 		madvise(base, size, MADV_SEQUENTIAL);
@@ -668,7 +669,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* *.msgpack files directly in dir, sorted by name (the load order). */
+/* Regular *.msgpack files directly in dir, sorted by name (the load order). */
 static char **list_dir(const char *dir, size_t *n)
 {
 	*n = 0;
@@ -681,8 +682,14 @@ static char **list_dir(const char *dir, size_t *n)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' || !has_suffix(e->d_name, ".msgpack"))
 			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) { /* FIFOs would block */
+			free(path);
+			continue;
+		}
 		xgrow((void **)&v, &cap, *n + 1, sizeof(*v));
-		v[(*n)++] = xasprintf("%s/%s", dir, e->d_name);
+		v[(*n)++] = path;
 	}
 	closedir(d);
 	if (*n)
@@ -692,7 +699,7 @@ static char **list_dir(const char *dir, size_t *n)
 
 static int probe_file(const char *path, bool forced)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return forced ? 10 : 0;
 	unsigned char head[16];
@@ -718,8 +725,10 @@ int dasf_probe(const char *path, const struct opts *opts)
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return 0;
-	if (!S_ISDIR(st.st_mode))
+	if (S_ISREG(st.st_mode))
 		return probe_file(path, forced);
+	if (!S_ISDIR(st.st_mode)) /* a FIFO or device would block or never end */
+		return 0;
 	size_t n;
 	char **files = list_dir(path, &n);
 	int best = 0;

@@ -82,4 +82,13 @@ check "--dasf on garbage: exit 1 (nothing to show), no crash" "1" "$?"
 "$BIN" --export sources "$TMP/empty.msgpack" 2>&1 | grep -q 'empty file: no DASF records'
 t $? "empty .msgpack: 'empty file' diagnostic"
 
+mkdir -p "$TMP/fifo"
+cp "$FX/1-TracePlugin-hA.msgpack" "$TMP/fifo/"
+if mkfifo "$TMP/fifo/x.msgpack" 2>/dev/null && command -v timeout >/dev/null; then
+	timeout 20 "$BIN" --export function_bottleneck "$TMP/fifo" >/dev/null 2>&1
+	check "a FIFO named *.msgpack in the directory is skipped, not read (no hang)" "0" "$?"
+else
+	n=$((n + 1)); echo "ok $n # SKIP mkfifo or timeout unavailable"
+fi
+
 echo "1..$n"
