@@ -732,6 +732,82 @@ static void step_stats(struct distributed *d, size_t k, const double *c, double 
 	s->skew = s->cmax - s->cmed;
 }
 
+/* Pass over the aligned steps (column-wise): per-step statistics, critical counts,
+ * time lost and the summary sums. Memory O(N + S), never O(N x S). */
+static void dist_steps(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
+		       double *sum_max, double *sum_lost)
+{
+	size_t N = d->world_size, S = d->n_steps;
+	double *c = xmalloc(N * sizeof(*c)), *sorted = xmalloc(N * sizeof(*sorted));
+	for (size_t k = 0; k < S; k++) {
+		double comm_max = 0;
+		for (size_t r = 0; r < N; r++) {
+			size_t pos = steps_aligned_pos(m, r, k);
+			c[r] = record_compute(m, ps, r, pos);
+			double cm = record_comm(m, ps, r, pos);
+			if (r == 0 || cm > comm_max)
+				comm_max = cm;
+		}
+		d->step[k].step = steps_aligned_step(m, k);
+		step_stats(d, k, c, comm_max, sorted, N);
+		const struct dist_step *s = &d->step[k];
+		*sum_max += s->cmax;
+		*sum_lost += s->cmax - s->cmean;
+		d->rank[s->critical].slowest_count++;
+		double waited = 0;
+		for (size_t r = 0; r < N; r++)
+			if ((int)r != s->critical)
+				waited += s->cmax - c[r];
+		d->rank[s->critical].time_lost += waited / (double)(N - 1);
+	}
+	free(c);
+	free(sorted);
+}
+
+/* Pass over one rank (row-wise): mean/median compute and the median slowdown against
+ * each step's median (recomputed from the model rather than kept for every cell). */
+static void dist_rank(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
+		      size_t r, double *vals, double *ratio)
+{
+	size_t S = d->n_steps, nratio = 0;
+	struct rank_stat *rs = &d->rank[r];
+	for (size_t k = 0; k < S; k++) {
+		vals[k] = record_compute(m, ps, r, steps_aligned_pos(m, r, k));
+		if (d->step[k].cmed > 0)
+			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
+	}
+	rs->rank = steps_rank_id(m, r);
+	rs->mean_compute = mean_fsum(vals, S);
+	rs->median_compute = stats_median(vals, S);
+	rs->slowest_fraction = (double)rs->slowest_count / (double)S;
+	rs->rel_slowdown = nratio ? stats_median(ratio, nratio) : 0.0;
+	rs->missing = steps_missing(m, r);
+	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
+	onset_of(d, r, rs);
+	rank_memory_peak(m, r, rs);
+}
+
+/* Summary medians and means over the per-step statistics. */
+static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
+{
+	size_t S = d->n_steps;
+	double *v = xmalloc(S * sizeof(*v));
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].wall;
+	d->mean_step_wall = mean_fsum(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].comm_frac;
+	d->mean_comm_fraction = mean_fsum(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].cv;
+	d->imbalance_cv = stats_median(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].skew;
+	d->sync_skew = stats_median(v, S);
+	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
+	free(v);
+}
+
 static struct distributed *compute_distributed(struct run *run)
 {
 	const struct steps_model *m = run->steps;
@@ -741,84 +817,32 @@ static struct distributed *compute_distributed(struct run *run)
 	struct distributed *d = xcalloc(1, sizeof(*d));
 	d->world_size = N;
 	d->n_steps = S;
-	d->straggler = -1;
 	d->rank = xcalloc(N, sizeof(*d->rank));
 	d->step = xcalloc(S, sizeof(*d->step));
 	struct phase_sets ps;
 	phase_sets_init(m, &ps);
-	double *comp = xmalloc(N * S * sizeof(*comp)); /* [r * S + k] */
-	double *ratio = xmalloc(N * S * sizeof(*ratio));
-	size_t *nratio = xcalloc(N, sizeof(*nratio));
-	double *c = xmalloc(N * sizeof(*c)), *sorted = xmalloc(N * sizeof(*sorted));
-	double *wall = xmalloc(S * sizeof(*wall)), *frac = xmalloc(S * sizeof(*frac));
-	double *cv = xmalloc(S * sizeof(*cv)), *skew = xmalloc(S * sizeof(*skew));
 	double sum_max = 0, sum_lost = 0;
-	for (size_t k = 0; k < S; k++) {
-		double comm_max = 0;
-		for (size_t r = 0; r < N; r++) {
-			size_t pos = steps_aligned_pos(m, r, k);
-			c[r] = comp[r * S + k] = record_compute(m, &ps, r, pos);
-			double cm = record_comm(m, &ps, r, pos);
-			if (r == 0 || cm > comm_max)
-				comm_max = cm;
-		}
-		d->step[k].step = steps_aligned_step(m, k);
-		step_stats(d, k, c, comm_max, sorted, N);
-		const struct dist_step *s = &d->step[k];
-		wall[k] = s->wall;
-		frac[k] = s->comm_frac;
-		cv[k] = s->cv;
-		skew[k] = s->skew;
-		sum_max += s->cmax;
-		sum_lost += s->cmax - s->cmean;
-		d->rank[s->critical].slowest_count++;
-		double waited = 0;
-		for (size_t r = 0; r < N; r++) {
-			if (s->cmed > 0)
-				ratio[r * S + nratio[r]++] = c[r] / s->cmed - 1.0;
-			if ((int)r != s->critical)
-				waited += s->cmax - c[r];
-		}
-		d->rank[s->critical].time_lost += waited / (double)(N - 1);
-	}
+	dist_steps(m, &ps, d, &sum_max, &sum_lost);
 	double p0 = 1.0 / (double)N, expected = (double)S * p0;
 	double sd = sqrt((double)S * p0 * (1.0 - p0));
 	if (sd == 0)
 		sd = 1.0;
+	double *vals = xmalloc(S * sizeof(*vals)), *ratio = xmalloc(S * sizeof(*ratio));
 	size_t nstrag = 0;
 	long strag = -1;
 	for (size_t r = 0; r < N; r++) {
+		dist_rank(m, &ps, d, r, vals, ratio);
 		struct rank_stat *rs = &d->rank[r];
-		rs->rank = steps_rank_id(m, r);
-		rs->mean_compute = mean_fsum(comp + r * S, S);
-		rs->median_compute = stats_median(comp + r * S, S);
-		rs->slowest_fraction = (double)rs->slowest_count / (double)S;
 		rs->straggler_z = ((double)rs->slowest_count - expected) / sd;
-		rs->rel_slowdown = nratio[r] ? stats_median(ratio + r * S, nratio[r]) : 0.0;
-		rs->missing = steps_missing(m, r);
-		rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
-		onset_of(d, r, rs);
-		rank_memory_peak(m, r, rs);
 		if (rs->straggler_z >= 3.0 && rs->rel_slowdown >= 0.05) {
 			nstrag++;
 			strag = (long)r;
 		}
 	}
 	d->straggler = nstrag == 1 ? strag : -1;
-	d->mean_step_wall = mean_fsum(wall, S);
-	d->mean_comm_fraction = mean_fsum(frac, S);
-	d->imbalance_cv = stats_median(cv, S);
-	d->sync_skew = stats_median(skew, S);
-	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
-	free(comp);
+	dist_summary(d, sum_max, sum_lost);
+	free(vals);
 	free(ratio);
-	free(nratio);
-	free(c);
-	free(sorted);
-	free(wall);
-	free(frac);
-	free(cv);
-	free(skew);
 	free(ps.compute);
 	return d;
 }

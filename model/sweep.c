@@ -344,7 +344,6 @@ static void build_series(struct sweep_set *s)
 		struct sweep_series *se = &s->series[k];
 		se->cfg = xrealloc(se->cfg, (se->n + 1) * sizeof(*se->cfg));
 		se->cfg[se->n++] = i;
-		c->series_idx = k;
 	}
 	for (size_t k = 0; k < s->nseries; k++) {
 		struct sweep_series *se = &s->series[k];

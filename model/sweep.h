@@ -73,7 +73,6 @@ struct sweep_cfg {
 	int rank;                   /* 1 = best; 0 when unranked */
 	bool pass;                  /* every constraint holds (true with none) */
 	char *failed;               /* "ttft_p99<10 (12.3)" list, NULL when passing */
-	size_t series_idx;
 };
 
 /* One GPU telemetry row: metric x gpu for one config. */
@@ -234,9 +233,9 @@ int sweep_cb_probe(const char *path, const struct opts *opts);
 int sweep_cb_load(struct load_ctx *ctx, const char *path);
 /* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
 void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
-/* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (recomputed
- * latency / runtime outlier), into out[8]. */
-void nat_point_alerts(const struct nat_point *p, char out[8]);
+/* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /
+ * runtime outlier, stored or recomputed flags), into out[8]. */
+void nat_point_alerts(const struct nat_point *p, bool stored, char out[8]);
 /* Recompute the Cerebras merge-rule aggregate and mismatch flags. */
 void cb_recompute(struct cb_perf *p);
 

@@ -334,16 +334,17 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
 	free(yr);
 }
 
-void nat_point_alerts(const struct nat_point *p, char out[8])
+void nat_point_alerts(const struct nat_point *p, bool stored, char out[8])
 {
+	bool lat = stored ? p->s_out_lat : p->c_out_lat, rt = stored ? p->s_out_rt : p->c_out_rt;
 	size_t k = 0;
-	if (p->interrupted || p->c_out_lat || p->c_out_rt)
+	if (p->interrupted || lat || rt)
 		out[k++] = '!';
 	if (p->interrupted)
 		out[k++] = 'W';
-	if (p->c_out_lat)
+	if (lat)
 		out[k++] = 'L';
-	if (p->c_out_rt)
+	if (rt)
 		out[k++] = 'R';
 	out[k] = '\0';
 }

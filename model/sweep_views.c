@@ -266,49 +266,85 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 /* ---------------------------------------------------------------------------------
  * sizing_points: NAT per-concurrency data, stored next to recomputed. */
 
+struct points_cols {
+	int file, mode, conc, lat, rt, tot, s_alerts, alerts, valid, s_gl, gl, s_gr, gr, s_il, il,
+	    s_ir, ir, items, differs;
+};
+
+static bool opt_differs(bool ha, double a, bool hb, double b)
+{
+	return ha != hb || (ha && fabs(a - b) > 1e-9 * fmax(1, fabs(b)));
+}
+
+/* Stored and recomputed per-concurrency values disagree: outlier flags, the rough
+ * GPU estimates (when targets are given) or the items-over-target counts. */
+static bool point_differs(const struct nat_point *p, const struct sweep_set *s)
+{
+	bool targets = s->target_users > 0 && s->test_gpus > 0;
+	return p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt ||
+	       (targets && opt_differs(p->has_s_gpu_lat, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
+	       (targets && opt_differs(p->has_s_gpu_rt, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
+	       (p->c_items_lat >= 0 && p->s_items_lat >= 0 && p->c_items_lat != p->s_items_lat) ||
+	       (p->c_items_rt >= 0 && p->s_items_rt >= 0 && p->c_items_rt != p->s_items_rt);
+}
+
+static void points_row(struct table *t, const struct points_cols *c, long ref,
+		       const struct nat_calc *n, const struct nat_point *p, const struct sweep_set *s)
+{
+	size_t r = table_add_row(t, ref);
+	char al[8];
+	table_set_text(t, r, c->file, n->path);
+	table_set_text(t, r, c->mode, n->mode);
+	table_set_num(t, r, c->conc, p->conc);
+	table_set_num_opt(t, r, c->lat, p->lat_p95, p->has_lat);
+	table_set_num_opt(t, r, c->rt, p->rt_p95, p->has_rt);
+	table_set_num_opt(t, r, c->tot, p->total_rt, p->has_total);
+	nat_point_alerts(p, true, al);
+	table_set_text(t, r, c->s_alerts, al);
+	nat_point_alerts(p, false, al);
+	table_set_text(t, r, c->alerts, al);
+	table_set_text(t, r, c->valid, p->valid ? "yes" : "no");
+	table_set_num_opt(t, r, c->s_gl, p->s_gpu_lat, p->has_s_gpu_lat);
+	table_set_num_opt(t, r, c->gl, p->c_gpu_lat, p->has_c_gpu_lat);
+	table_set_num_opt(t, r, c->s_gr, p->s_gpu_rt, p->has_s_gpu_rt);
+	table_set_num_opt(t, r, c->gr, p->c_gpu_rt, p->has_c_gpu_rt);
+	table_set_num_opt(t, r, c->s_il, (double)p->s_items_lat, p->s_items_lat >= 0);
+	table_set_num_opt(t, r, c->il, (double)p->c_items_lat, p->c_items_lat >= 0);
+	table_set_num_opt(t, r, c->s_ir, (double)p->s_items_rt, p->s_items_rt >= 0);
+	table_set_num_opt(t, r, c->ir, (double)p->c_items_rt, p->c_items_rt >= 0);
+	table_set_num(t, r, c->items, (double)p->nitems);
+	table_set_text(t, r, c->differs, point_differs(p, s) ? "yes" : "no");
+}
+
 static struct table *build_sizing_points(struct run *run, char *err, size_t errn)
 {
 	struct sweep_set *s = derived(run);
 	if (!s || s->nnat == 0)
 		return no_data(err, errn, "no NAT sizing output loaded");
 	struct table *t = table_new("sizing_points", "NAT sizing: per-concurrency data");
-	int c_file = table_add_col(t, "file", COL_TEXT, 30, 0);
-	int c_conc = table_add_col(t, "concurrency", COL_INT, 6, 0);
-	int c_lat = table_add_col(t, "llm_latency_p95", COL_NUM, 10, 4);
-	int c_rt = table_add_col(t, "workflow_runtime_p95", COL_NUM, 10, 4);
-	int c_tot = table_add_col(t, "total_runtime", COL_NUM, 10, 4);
-	int c_alerts = table_add_col(t, "alerts", COL_TEXT, 6, 0);
-	int c_valid = table_add_col(t, "valid", COL_TEXT, 5, 0);
-	int c_sgl = table_add_col(t, "stored_gpus_latency", COL_NUM, 10, 4);
-	int c_gl = table_add_col(t, "gpus_latency", COL_NUM, 10, 4);
-	int c_sgr = table_add_col(t, "stored_gpus_runtime", COL_NUM, 10, 4);
-	int c_gr = table_add_col(t, "gpus_runtime", COL_NUM, 10, 4);
-	int c_il = table_add_col(t, "items_over_latency", COL_INT, 6, 0);
-	int c_ir = table_add_col(t, "items_over_runtime", COL_INT, 6, 0);
-	int c_items = table_add_col(t, "items", COL_INT, 6, 0);
-	for (size_t i = 0; i < s->nnat; i++) {
-		const struct nat_calc *n = &s->nat[i];
-		for (size_t j = 0; j < n->npt; j++) {
-			const struct nat_point *p = &n->pt[j];
-			size_t r = table_add_row(t, (long)i);
-			table_set_text(t, r, c_file, n->path);
-			table_set_num(t, r, c_conc, p->conc);
-			table_set_num_opt(t, r, c_lat, p->lat_p95, p->has_lat);
-			table_set_num_opt(t, r, c_rt, p->rt_p95, p->has_rt);
-			table_set_num_opt(t, r, c_tot, p->total_rt, p->has_total);
-			char al[8];
-			nat_point_alerts(p, al);
-			table_set_text(t, r, c_alerts, al);
-			table_set_text(t, r, c_valid, p->valid ? "yes" : "no");
-			table_set_num_opt(t, r, c_sgl, p->s_gpu_lat, p->has_s_gpu_lat);
-			table_set_num_opt(t, r, c_gl, p->c_gpu_lat, p->has_c_gpu_lat);
-			table_set_num_opt(t, r, c_sgr, p->s_gpu_rt, p->has_s_gpu_rt);
-			table_set_num_opt(t, r, c_gr, p->c_gpu_rt, p->has_c_gpu_rt);
-			table_set_num_opt(t, r, c_il, (double)p->c_items_lat, p->c_items_lat >= 0);
-			table_set_num_opt(t, r, c_ir, (double)p->c_items_rt, p->c_items_rt >= 0);
-			table_set_num(t, r, c_items, (double)p->nitems);
-		}
-	}
+	struct points_cols c;
+	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
+	c.mode = table_add_col(t, "mode", COL_TEXT, 7, 0);
+	c.conc = table_add_col(t, "concurrency", COL_INT, 6, 0);
+	c.lat = table_add_col(t, "llm_latency_p95", COL_NUM, 10, 4);
+	c.rt = table_add_col(t, "workflow_runtime_p95", COL_NUM, 10, 4);
+	c.tot = table_add_col(t, "total_runtime", COL_NUM, 10, 4);
+	c.s_alerts = table_add_col(t, "stored_alerts", COL_TEXT, 6, 0);
+	c.alerts = table_add_col(t, "alerts", COL_TEXT, 6, 0);
+	c.valid = table_add_col(t, "valid", COL_TEXT, 5, 0);
+	c.s_gl = table_add_col(t, "stored_gpus_latency", COL_NUM, 10, 4);
+	c.gl = table_add_col(t, "gpus_latency", COL_NUM, 10, 4);
+	c.s_gr = table_add_col(t, "stored_gpus_runtime", COL_NUM, 10, 4);
+	c.gr = table_add_col(t, "gpus_runtime", COL_NUM, 10, 4);
+	c.s_il = table_add_col(t, "stored_items_over_latency", COL_INT, 6, 0);
+	c.il = table_add_col(t, "items_over_latency", COL_INT, 6, 0);
+	c.s_ir = table_add_col(t, "stored_items_over_runtime", COL_INT, 6, 0);
+	c.ir = table_add_col(t, "items_over_runtime", COL_INT, 6, 0);
+	c.items = table_add_col(t, "items", COL_INT, 6, 0);
+	c.differs = table_add_col(t, "differs", COL_TEXT, 7, 0);
+	for (size_t i = 0; i < s->nnat; i++)
+		for (size_t j = 0; j < s->nat[i].npt; j++)
+			points_row(t, &c, (long)i, &s->nat[i], &s->nat[i].pt[j], s);
 	return t;
 }
 

@@ -172,7 +172,7 @@ static void nat_points(struct sbuf *b, const struct nat_calc *n)
 	for (size_t i = 0; i < n->npt; i++) {
 		const struct nat_point *p = &n->pt[i];
 		char al[8] = "", l[24] = "-", r[24] = "-", t[24] = "-", gl[24] = "-", gr[24] = "-";
-		nat_point_alerts(p, al);
+		nat_point_alerts(p, false, al);
 		if (p->has_lat)
 			snprintf(l, sizeof(l), "%.4f", p->lat_p95);
 		if (p->has_rt)

@@ -61,7 +61,7 @@ static void point_note(const struct spane *p, struct app *app, size_t k, char *b
 	const struct plot_spec *sp = &p->spec;
 	if (sp->nat) {
 		char al[8];
-		nat_point_alerts(&s->nat[sp->nat_idx].pt[sp->ref[k]], al);
+		nat_point_alerts(&s->nat[sp->nat_idx].pt[sp->ref[k]], false, al);
 		snprintf(buf, n, "%-6s%s", al, sp->outlier[k] ? "outlier (removed from fit)" : "");
 		return;
 	}

@@ -28,9 +28,16 @@ mkdir -p "$NAT"
 	printf '  "fit_results": {"llm_latency_fit": null, "wf_runtime_fit": {"slope": 0.6568376759061832, "intercept": 3.026422736318409, "r_squared": 0.9954928276447451, "outliers_removed": []}},\n'
 	printf '  "calc_data": {\n'
 	sep=''
+	# stored per-concurrency values as the calculator writes them for 100 users, 10 s
+	# runtime target, 8 test GPUs: rough estimate (U/c)*(R/10)*8 while R <= 10, the
+	# latency outlier flag on 32, items over the runtime target
 	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
 		set -- $row
-		printf '%s    "%s": {"gpu_estimates": {"gpu_estimate_by_wf_runtime": null, "gpu_estimate_by_llm_latency": null}, "alerts": {"outlier_workflow_runtime": false, "outlier_llm_latency": false, "num_items_greater_than_target_latency": 0, "num_items_greater_than_target_runtime": 0}, "sizing_metrics": {"alerts": {"workflow_interrupted": false}, "llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30.0, "per_item_metrics": {"a": {"llm_latency": 1.0, "workflow_runtime": %s}}}}' "$sep" "$1" "$3" "$2" "$2"
+		g=$(awk -v c="$1" -v r="$2" 'BEGIN { if (r > 10) print "null"; else printf "%.17g", 100 / c * (r / 10) * 8 }')
+		over=$(awk -v r="$2" 'BEGIN { print (r > 10) ? 1 : 0 }')
+		out=false
+		[ "$1" = 32 ] && out=true
+		printf '%s    "%s": {"gpu_estimates": {"gpu_estimate_by_wf_runtime": %s, "gpu_estimate_by_llm_latency": null}, "alerts": {"outlier_workflow_runtime": false, "outlier_llm_latency": %s, "num_items_greater_than_target_latency": 0, "num_items_greater_than_target_runtime": %s}, "sizing_metrics": {"alerts": {"workflow_interrupted": false}, "llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30.0, "per_item_metrics": {"a": {"llm_latency": 1.0, "workflow_runtime": %s}}}}' "$sep" "$1" "$g" "$out" "$over" "$3" "$2" "$2"
 		sep=',
 '
 	done
@@ -68,6 +75,8 @@ t $? "sizing: 75.35159084873075 GPUs, same as stored"
 
 "$BIN" --export sizing_points $SZ "$TMP/nat" | sed "s|$TMP|TMP|g" >"$TMP/points.out"
 golden sweep_sizing_points.csv "$TMP/points.out" "sizing_points golden (rough estimates, alerts)"
+! grep -q ',yes$' "$TMP/points.out"
+t $? "sizing_points: every stored per-concurrency value equals the recomputed one (differs=no)"
 
 "$BIN" --export sweep --objective 'ttft_p99:1,itl_p90:3' --constraint 'ttft_p99<20' "$AN" | sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
 golden sweep_analyze.csv "$TMP/sweep.out" "sweep golden from the analyze CSV (score, ranking, pass, failed)"

@@ -100,10 +100,38 @@ static void test_encodings(void)
 	run_free(run);
 }
 
+static void test_memory_and_gaps(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int alloc = steps_metric_intern(m, METRIC_MEMORY, "alloc");
+	int lr = steps_metric_intern(m, METRIC_SCALAR, "lr");
+	struct rank_steps *r = steps_rank_new(m, 0, "r");
+	rank_reserve(r, 3000);
+	for (long s = 0; s < 2000; s++) {
+		size_t pos = rank_append(r, s, 0, false);
+		/* 40 GiB + 1 byte: not exact in float32, so the column becomes double */
+		rank_set(r, pos, alloc, s == 1500 ? 42949672961.0 : 1048576.0 * (double)s);
+		if (s % 10 != 3)
+			rank_set(r, pos, lr, s < 1000 ? 1e-3 : 5e-4); /* run-length with gaps */
+	}
+	steps_publish_rank(m, r);
+	steps_finalize(m);
+	double v;
+	ok(steps_value(m, 0, alloc, 1500, &v) && v == 42949672961.0, "memory beyond float32 kept exact");
+	ok(steps_value(m, 0, alloc, 1499, &v) && v == 1048576.0 * 1499, "memory before the upgrade kept");
+	ok(!steps_value(m, 0, lr, 13, &v), "run-length column: a gap stays missing");
+	ok(steps_value(m, 0, lr, 999, &v) && fabs(v - 1e-3) < 1e-9, "run-length column: first run");
+	ok(steps_value(m, 0, lr, 1000, &v) && fabs(v - 5e-4) < 1e-9, "run-length column: second run");
+	ok(steps_resident_bytes(m) < 2000 * 12, "reserve + compaction: no growth slack left");
+	run_free(run);
+}
+
 int main(void)
 {
 	test_columns();
 	test_duplicates_and_alignment();
 	test_encodings();
+	test_memory_and_gaps();
 	return tap_done();
 }
