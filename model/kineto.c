@@ -141,8 +141,28 @@ static struct table *build_step_kernels(struct run *run, char *err, size_t errn)
 
 /* ---- kernel_breakdown ------------------------------------------------------- */
 
+/* A 20-cell stacked bar: segment k of frac[k] uses glyph k (█ ▒, or # = with --ascii),
+ * the rest is ░ (.). */
+static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, size_t n)
+{
+	enum { CELLS = 20 };
+	static const char *const uni[3] = { "█", "▒", "░" }, *const asc[3] = { "#", "=", "." };
+	int used = 0;
+	size_t len = 0;
+	out[0] = '\0';
+	for (int k = 0; k <= nseg && k < 3; k++) {
+		int cells = k < nseg ? (int)rint(frac[k] * CELLS) : CELLS - used;
+		if (cells > CELLS - used)
+			cells = CELLS - used;
+		for (int i = 0; i < cells && len + 4 < n; i++)
+			len += (size_t)snprintf(out + len, n - len, "%s", k < nseg ? (ascii ? asc : uni)[k] :
+							(ascii ? asc : uni)[2]);
+		used += cells > 0 ? cells : 0;
+	}
+}
+
 static void breakdown_rows(struct table *t, const int *col, long ref, bool have_rank, int rank,
-			   const double *us)
+			   const double *us, bool ascii)
 {
 	double total = 0;
 	for (unsigned m = 1; m < TB_MAX_LABELS; m++)
@@ -161,7 +181,12 @@ static void breakdown_rows(struct table *t, const int *col, long ref, bool have_
 		table_set_num_opt(t, row, col[0], rank, have_rank);
 		table_set_text(t, row, col[1], trace_mask_label(best));
 		table_set_num(t, row, col[2], us[best]);
-		table_set_num(t, row, col[3], rint(1000.0 * us[best] / total) / 10.0);
+		double pct = rint(1000.0 * us[best] / total) / 10.0;
+		table_set_num(t, row, col[3], pct);
+		char bar[96];
+		double f = pct / 100.0;
+		stacked_bar(&f, 1, ascii, bar, sizeof(bar));
+		table_set_text(t, row, col[4], bar);
 	}
 }
 
@@ -172,21 +197,23 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 		return NULL;
 	struct table *t = table_new("kernel_breakdown",
 				    "Kernel-type breakdown with overlap (HTA; rank '-' = all ranks)");
-	int col[4] = {
+	int col[5] = {
 		table_add_col(t, "rank", COL_INT, 5, 0),
 		table_add_col(t, "kernel_type", COL_TEXT, 40, 0),
 		table_add_col(t, "sum_us", COL_NUM, 12, 0),
 		table_add_col(t, "pct", COL_NUM, 6, 1),
+		table_add_col(t, "bar", COL_TEXT, 22, 0),
 	};
+	bool ascii = run->opts && run->opts->ascii;
 	double all[TB_MAX_LABELS] = { 0 };
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
 		for (unsigned m = 1; m < TB_MAX_LABELS; m++)
 			all[m] += h->type_us[m];
 	}
-	breakdown_rows(t, col, -1, false, -1, all);
+	breakdown_rows(t, col, -1, false, -1, all, ascii);
 	for (size_t i = 0; i < ts->n; i++)
-		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us);
+		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us, ascii);
 	return t;
 }
 
@@ -249,6 +276,8 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_np = table_add_col(t, "non_compute_pct", COL_NUM, 7, 2);
 	int c_ov = table_add_col(t, "comm_overlap_pct", COL_NUM, 7, 2);
 	int c_st = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
+	bool ascii = run->opts && run->opts->ascii;
 	int strag[2];
 	size_t nstrag = trace_stragglers(ts, strag);
 	for (size_t i = 0; i < ts->n; i++) {
@@ -265,6 +294,12 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
 		table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
+		if (h->have_gpu && h->kernel_us > 0) {
+			char bar[96];
+			double f[2] = { h->compute_us / h->kernel_us, h->noncompute_us / h->kernel_us };
+			stacked_bar(f, 2, ascii, bar, sizeof(bar));
+			table_set_text(t, row, c_bar, bar);
+		}
 	}
 	return t;
 }

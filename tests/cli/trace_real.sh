@@ -18,7 +18,7 @@ D8=$REAL/kineto-dlrm-8rank
 D2=$REAL/kineto-hta-2rank
 
 # temporal breakdown + overlap + stragglers, one line per rank
-t8=$("$BIN" --export temporal "$D8" | tr '\n' ' ')
+t8=$("$BIN" --export temporal "$D8" | cut -d, -f1-10 | tr '\n' ' ')
 check "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
 0,6419,1034,5556,13009,49.34,7.95,42.71,4.5,no \
@@ -41,7 +41,7 @@ idle=$("$BIN" --export idle --filter 'rank=0 idle_time_us>0' "$D8" | awk -F, 'NR
 check "dlrm rank 0 idle by stream" \
 "22:host_wait=145 7:host_wait=11448 7:kernel_wait=123 24:host_wait=5906 24:kernel_wait=18 84:host_wait=4740 84:kernel_wait=3 " "$idle"
 
-t2=$("$BIN" --export temporal "$D2" | tr '\n' ' ')
+t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | tr '\n' ' ')
 check "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
 0,321378,106252,172428,600058,53.56,17.71,28.74,11.81,yes \

@@ -357,6 +357,52 @@ static void test_last_step_steps_and_drilldown(void)
 	free(dir);
 }
 
+/* --trace replaces the run dir's trace.json; --kernel-classes reaches the loader;
+ * duplicate and missing ranks fall back to the file name, then to file order. */
+static void test_options_and_ranks(void)
+{
+	char *dir = tmp_path("opt");
+	mkdir(dir, 0755);
+	char *auto_p = xasprintf("%s/trace.json", dir), *expl = tmp_path("explicit.json");
+	static const char auto_js[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"auto_k\",\"ts\":1,\"dur\":2}]}";
+	static const char expl_js[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"my_comm_kernel\",\"ts\":1,\"dur\":2,\"args\":{\"stream\":3}}]}";
+	write_file(auto_p, auto_js, strlen(auto_js));
+	write_file(expl, expl_js, strlen(expl_js));
+	char *rules = tmp_path("rules.txt");
+	write_file(rules, "communication ^my_comm\n", 23);
+	const char *tp[1] = { expl };
+	struct opts o = { .trace_paths = tp, .ntrace = 1, .kernel_classes = rules };
+	struct run *run = open_one(dir, &o);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->n == 1 && strcmp(ts->r[0]->names[0], "my_comm_kernel") == 0, "--trace replaces the run dir's trace.json");
+	ok(ts && ts->r[0]->name_cls[0] == KC_COMMUNICATION, "--kernel-classes rule applied");
+	ok(!has_diag(run, "no communication kernel matched", NULL), "no zero-comm diagnostic once classified");
+	run_free(run);
+
+	char *rd = tmp_path("dups");
+	mkdir(rd, 0755);
+	static const char r3[] = "{\"distributedInfo\":{\"rank\":3},\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2}]}";
+	static const char none[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2}]}";
+	const char *names[3] = { "a.pt.trace.json", "b.pt.trace.json", "c_rank-7.json" };
+	const char *bodies[3] = { r3, r3, none };
+	for (int i = 0; i < 3; i++) {
+		char *p = xasprintf("%s/%s", rd, names[i]);
+		write_file(p, bodies[i], strlen(bodies[i]));
+		free(p);
+	}
+	run = open_one(rd, NULL);
+	ts = trace_get(run);
+	ok(ts && ts->n == 3 && ts->r[0]->rank == 0 && ts->r[1]->rank == 3 && ts->r[2]->rank == 7,
+	   "duplicate rank 3 falls back to file order (0); rank-7 from the name");
+	ok(has_diag(run, "is used by another trace", NULL), "duplicate rank reported");
+	run_free(run);
+	free(rd);
+	free(rules);
+	free(expl);
+	free(auto_p);
+	free(dir);
+}
+
 int main(void)
 {
 	const char *base = getenv("TSCOPE_TMP");
@@ -371,6 +417,7 @@ int main(void)
 	test_variants();
 	test_classification();
 	test_last_step_steps_and_drilldown();
+	test_options_and_ranks();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		return 1;
