@@ -135,6 +135,46 @@ static void test_real_medium(void)
 	run_free(run);
 }
 
+/* The raw export alone (recomputed) against the exported CSV alone ({:,.2f}). */
+static void test_real_csv_vs_raw(void)
+{
+	static const int levels[] = { 1, 10, 25, 50 };
+	const char *base = "../shared/real/genai-perf-medium";
+	struct stat st;
+	if (stat(base, &st) != 0) {
+		tap_skip("../shared/real/genai-perf-medium is absent");
+		return;
+	}
+	struct opts o = { 0 };
+	for (size_t i = 0; i < ARRAY_LEN(levels); i++) {
+		char *dir = xasprintf("%s/simple_medium_response_c%d_artifacts/auto-openai-chat-concurrency%d/"
+				      "simple_medium_response_c%d", base, levels[i], levels[i], levels[i]);
+		char *raw = xasprintf("%s.json", dir), *csv = xasprintf("%s_genai_perf.csv", dir);
+		struct run *rr = open_one(raw, &o), *rc = open_one(csv, &o);
+		bool okay = rr->sweep && rc->sweep && rr->sweep->ncfg == 1 && rc->sweep->ncfg == 1;
+		size_t compared = 0, bad = 0;
+		for (int m = 0; okay && m < SM_N; m++)
+			for (int k = 0; k < SS_N; k++) {
+				const struct sweep_stats *a = &rr->sweep->cfg[0].calc, *b = &rc->sweep->cfg[0].stored;
+				if (m == SM_TPS || m == SM_OSL || !a->has[m][k] || !b->has[m][k])
+					continue;
+				compared++;
+				if (fabs(a->v[m][k] - b->v[m][k]) > 0.005 + 1e-9 * fabs(b->v[m][k])) {
+					bad++;
+					printf("# c%d %s %s: recomputed %.17g, CSV %.2f\n", levels[i],
+					       sweep_metric_info(m)->name, sweep_stat_name(k), a->v[m][k], b->v[m][k]);
+				}
+			}
+		ok(okay && compared >= 14 && bad == 0,
+		   "c%d: the raw export alone, recomputed, rounds to the CSV's %zu values", levels[i], compared);
+		run_free(rr);
+		run_free(rc);
+		free(dir);
+		free(raw);
+		free(csv);
+	}
+}
+
 /* ---------------------------------------------------------------------------------
  * Synthetic streaming export (SSE chunks, [DONE], empty chunk, usage) */
 
@@ -649,6 +689,7 @@ int main(void)
 		return 1;
 	}
 	test_real_medium();
+	test_real_csv_vs_raw();
 	test_streaming();
 	test_export_csv();
 	test_stimulus();
