@@ -344,7 +344,8 @@ static const char *skip_ws(const char *p, const char *e)
 	return p;
 }
 
-/* p at '"': end of the string (after the closing quote), or NULL; *esc when it holds '\'. */
+/* p at '"': end of the string (after the closing quote), or NULL; *esc when it holds
+ * any backslash (such strings go to the jsmn path, which unescapes them). */
 static const char *fast_string(const char *p, const char *e, bool *esc)
 {
 	const char *q = p + 1;
@@ -356,10 +357,10 @@ static const char *fast_string(const char *p, const char *e, bool *esc)
 		size_t bs = 0;
 		while (c - bs - 1 > p && c[-(ptrdiff_t)bs - 1] == '\\')
 			bs++;
-		if (bs)
-			*esc = true;
-		if (bs % 2 == 0)
+		if (bs % 2 == 0) {
+			*esc = memchr(p + 1, '\\', (size_t)(c - p - 1)) != NULL;
 			return c + 1;
+		}
 		q = c + 1;
 	}
 }

@@ -20,7 +20,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
-	size_t spc, c0;               /* cols per screen column, first col (a multiple of spc) */
+	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
@@ -41,12 +41,15 @@ static size_t bucket_rows(const struct hpane *p, int h)
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
-/* Columns per screen column that fit the whole grid (zoom steps halve/double it). */
+/* Columns per screen column that fit the whole grid: a power of two, so with c0 a
+ * multiple of it every bucket is one aligned block of the producer's pyramid (one
+ * lookup per rank instead of a walk over its levels). Zoom halves/doubles it. */
 static size_t fit_spc(const struct hpane *p, int w)
 {
-	if (w <= 0 || p->src.ncols <= (size_t)w)
-		return 1;
-	return (p->src.ncols + (size_t)w - 1) / (size_t)w;
+	size_t s = 1;
+	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
+		s *= 2;
+	return s;
 }
 
 static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_t c1, double *worst,

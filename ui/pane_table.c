@@ -106,21 +106,26 @@ static int next_col(const struct tpane *p, int c)
 	return c + 1;
 }
 
-static void draw_row(struct tpane *p, const struct table *t, size_t row, int y, int x0, int w,
-		     bool selected)
+/* The selected row shows a pointer and reverses only its key cell and the cursor
+ * cell: a cursor move then rewrites two short cells, not two whole rows. */
+static void draw_row(struct tpane *p, struct app *app, const struct table *t, size_t row, int y,
+		     int x0, int w, bool selected)
 {
-	int x = x0;
+	int x = x0 + 1;
 	if (selected)
-		draw_clear_rect(&(struct rect){ y, x0, 1, w }, ROLE_SELECTED);
+		draw_text(y, x0, 1, app->g->pointer, ROLE_ACCENT);
 	for (int c = 0; c < (int)t->ncol && x < x0 + w; c = next_col(p, c)) {
 		int cw = col_width(t, c);
 		if (c == (int)t->ncol - 1 || x + cw > x0 + w)
 			cw = x0 + w - x;
 		char buf[512];
 		table_format(t, row, c, buf, sizeof(buf));
-		enum role r = selected ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
-		if (!selected && t->col[c].type == COL_TEXT && strcmp(t->col[c].name, "severity") == 0)
+		bool hl = selected && (c == 0 || c == p->col);
+		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
+		if (!hl && t->col[c].type == COL_TEXT && strcmp(t->col[c].name, "severity") == 0)
 			r = buf[0] == 'h' ? ROLE_SEV_HIGH : buf[0] == 'm' ? ROLE_SEV_MED : ROLE_SEV_LOW;
+		if (hl)
+			draw_clear_rect(&(struct rect){ y, x, 1, cw - 1 }, ROLE_SELECTED);
 		if (t->col[c].type == COL_TEXT)
 			draw_text(y, x, cw - 1, buf, r);
 		else
@@ -174,7 +179,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	if (p->first_col < 1)
 		p->first_col = 1;
 	for (;;) {
-		int x = col_width(t, 0);
+		int x = 1 + col_width(t, 0);
 		for (int c = p->first_col; c <= p->col; c++)
 			x += col_width(t, c);
 		if (x <= top.w || p->first_col >= p->col)
@@ -182,7 +187,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		p->first_col++;
 	}
 	clamp(p);
-	int x = top.x;
+	int x = top.x + 1;
 	for (int c = 0; c < (int)t->ncol && x < top.x + top.w; c = next_col(p, c)) {
 		int cw = col_width(t, c);
 		if (x + cw > top.x + top.w)
@@ -199,7 +204,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	}
 	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
 		size_t vi = p->top + (size_t)i;
-		draw_row(p, t, t->view[vi], top.y + 1 + i, top.x, top.w, vi == p->sel);
+		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, top.w, vi == p->sel);
 	}
 	if (!t->nview)
 		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",

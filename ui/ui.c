@@ -4,6 +4,7 @@
 #include "ui/ui.h"
 
 #include <langinfo.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
@@ -103,14 +104,30 @@ static int run_script(struct app *app, const char *path)
 	return rc;
 }
 
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* TSCOPE_KEYTIME=FILE (benchmarks): one line per frame, "KEY CPU_MS" from the key read
+ * to the return of doupdate(). */
 static int run_keys(struct app *app)
 {
+	const char *kt = getenv("TSCOPE_KEYTIME");
+	FILE *timing = kt && *kt ? fopen(kt, "w") : NULL;
 	app_draw(app);
 	int idle_ms = app->max_frames ? 200 : -1;
+	int rc = app->exit_code;
 	while (!app->quit) {
-		if (term_signal())
-			return 128 + term_signal();
+		if (term_signal()) {
+			rc = 128 + term_signal();
+			break;
+		}
 		int key = term_getkey(idle_ms);
+		double t0 = cpu_ms();
+		int first = key;
 		if (key != ERR) {
 			app_key(app, key);
 			/* drain typeahead, then draw once */
@@ -122,10 +139,14 @@ static int run_keys(struct app *app)
 		if (app->quit)
 			break;
 		app_draw(app);
+		if (timing && first != ERR)
+			fprintf(timing, "%s %.3f\n", keymap_name(first), cpu_ms() - t0);
 		if (app->max_frames && app->frames >= app->max_frames)
 			break;
 	}
-	return app->exit_code;
+	if (timing)
+		fclose(timing);
+	return rc;
 }
 
 int ui_run(struct run *run, const struct opts *opts)

@@ -263,6 +263,14 @@ static void test_variants(void)
 	run_free(run);
 	free(p);
 	int64_t ns;
+	static const char esc[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"evil\\u001b]0;x\\u0007 \\\"q\\\"\",\"ts\":1,\"dur\":2}]}";
+	p = tmp_path("escaped.json");
+	write_file(p, esc, strlen(esc));
+	run = open_one(p, NULL);
+	ts = trace_get(run);
+	ok(ts && strcmp(ts->r[0]->names[0], "evil\x1b]0;x\x07 \"q\"") == 0, "escaped kernel name is unescaped");
+	run_free(run);
+	free(p);
 	ok(trace_parse_us("1694128201435418", 16, &ns) && ns == 1694128201435418000LL, "16-digit us exact");
 	ok(trace_parse_us("68.0", 4, &ns) && ns == 68000, "68.0 us");
 	ok(trace_parse_us("1.5e3", 5, &ns) && ns == 1500000, "exponent form");

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# bench_ui.py: drive the explorer in a pty (200x50, xterm-256color, C.UTF-8) on a
+# synthetic run (build/tests/bench_ui RANKS STEPS), send keys one at a time, read the
+# terminal output until 80 ms pass with no output, and record the bytes written per key.
+# The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
+# Usage: bench_ui.py BENCH_BIN RANKS STEPS
+import fcntl, os, pty, select, struct, sys, tempfile, termios, time
+
+def main():
+    binary, ranks, steps = sys.argv[1], sys.argv[2], sys.argv[3]
+    keytime = tempfile.mktemp(prefix="tscope-keytime.")
+    env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8", TSCOPE_KEYTIME=keytime)
+    env.pop("NO_COLOR", None)
+    env.pop("TSCOPE_SCRIPT", None)
+    t_start = time.time()
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        os.execve(binary, [binary, ranks, steps], env)
+
+    def wait_ready(marker, quiet):
+        buf, deadline = b"", time.time() + 600
+        while marker not in buf and time.time() < deadline:
+            r, _, _ = select.select([fd], [], [], 1.0)
+            if r:
+                buf += os.read(fd, 65536)
+        return len(buf) + drain(quiet, quiet)
+
+    def drain(quiet, first_timeout):
+        got, deadline = 0, time.time() + first_timeout
+        while True:
+            timeout = quiet if got else max(0.0, deadline - time.time())
+            r, _, _ = select.select([fd], [], [], timeout)
+            if not r:
+                return got
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return got
+            if not data:
+                return got
+            got += len(data)
+
+    start_bytes = wait_ready(b"Overview", 0.5)
+    t_ready = time.time() - t_start
+    plan = []  # (category, key bytes, count)
+    plan += [("heatmap cursor move", b"l", 40), ("heatmap cursor move", b"j", 20), ("heatmap cursor move", b"h", 20)]
+    plan += [("first n (runs the distributed analysis)", b"n", 1), ("heatmap straggler jump (n)", b"n", 3)]
+    plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
+    plan += [("heatmap zoom (+/-)", b"+", 3), ("heatmap zoom (+/-)", b"-", 3)]
+    plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
+    plan += [("pane switch (Tab)", b"\t", 7)]
+    plan += [("ranks: go to pane", b"3", 1)]
+    plan += [("ranks cursor move", b"j", 45)]
+    plan += [("ranks one-row scroll", b"j", 40)]
+    plan += [("ranks page down", b"\x1b[6~", 5)]
+    plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
+    plan += [("steps: go to pane", b"4", 1), ("steps cursor move", b"l", 20), ("steps cursor move", b"h", 10)]
+    plan += [("budget: go to pane", b"5", 1), ("budget rank move", b"j", 20)]
+    plan += [("heatmap: back", b"2", 1), ("heatmap metric switch (m)", b"m", 2)]
+    results = []
+    for cat, key, count in plan:
+        for _ in range(count):
+            os.write(fd, key)
+            results.append((cat, drain(0.08, 60.0)))
+    os.write(fd, b"q")
+    drain(0.3, 5.0)
+    os.waitpid(pid, 0)
+    times = []
+    with open(keytime) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2:
+                times.append(float(parts[1]))
+    os.unlink(keytime)
+    if len(times) != len(results):
+        print(f"# warning: {len(times)} timed frames for {len(results)} keys", file=sys.stderr)
+    cats = {}
+    for i, (cat, nbytes) in enumerate(results):
+        cats.setdefault(cat, ([], []))
+        cats[cat][0].append(nbytes)
+        if i < len(times):
+            cats[cat][1].append(times[i])
+
+    def pct(v, q):
+        v = sorted(v)
+        return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] if v else float("nan")
+
+    print(f"run {ranks} ranks x {steps} steps; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
+    print(f"{'action':34} {'keys':>4} {'bytes med':>9} {'bytes max':>9} {'cpu p50 ms':>10} {'cpu p99 ms':>10} {'cpu max ms':>10}")
+    nav = []
+    for cat, (b, t) in cats.items():
+        print(f"{cat:34} {len(b):4d} {pct(b, 50):9d} {max(b):9d} {pct(t, 50):10.2f} {pct(t, 99):10.2f} {max(t) if t else float('nan'):10.2f}")
+        if "metric switch" not in cat and "go to pane" not in cat and "first" not in cat:
+            nav += t
+    print(f"navigation keys (all but metric switch, first n, first pane visit): {len(nav)} keys, "
+          f"CPU p50 {pct(nav, 50):.2f} ms, p99 {pct(nav, 99):.2f} ms, max {max(nav):.2f} ms")
+
+main()

@@ -1,0 +1,13 @@
+#!/bin/sh
+# UI benchmark: key-to-screen CPU time and bytes written per key at 200x50 in a pty,
+# on a synthetic 1024 ranks x 20,000 steps run (BENCH_UI_RANKS / BENCH_UI_STEPS override).
+# Figures are recorded in BENCHMARKS.md; nothing is asserted.
+set -u
+cd "$(dirname "$0")/.."
+bin="${TSCOPE_BUILD:-build}/tests/bench_ui"
+if ! command -v python3 >/dev/null 2>&1; then echo "bench_ui: python3 missing, skipped"; exit 0; fi
+[ -x "$bin" ] || make -s "$bin" || exit 1
+ranks=${BENCH_UI_RANKS:-1024}
+steps=${BENCH_UI_STEPS:-20000}
+echo "python3 tests/bench_ui.py $bin $ranks $steps"
+python3 tests/bench_ui.py "$bin" "$ranks" "$steps"
