@@ -698,6 +698,12 @@ static void on_progress(void *ud, long long bytes)
 	load_progress(fc->ctx, bytes, 0);
 }
 
+static bool on_cancelled(void *ud)
+{
+	struct file_ctx *fc = ud;
+	return load_cancelled(fc->ctx);
+}
+
 static void load_one(void *ud, size_t i)
 {
 	struct load_job *job = ud;
@@ -714,7 +720,7 @@ static void load_one(void *ud, size_t i)
 	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", NULL };
 	const struct tscan_cb cb = {
 		.event = on_event, .meta = on_meta, .meta_keys = meta_keys, .error = on_error,
-		.progress = on_progress,
+		.progress = on_progress, .cancelled = on_cancelled,
 	};
 	struct tscan_result res;
 	tscan_file(path, &cb, &fc, &res);

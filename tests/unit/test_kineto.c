@@ -211,6 +211,12 @@ static void test_gzip_thread(void)
 	free(js);
 }
 
+static bool always_cancel(void *ud)
+{
+	(void)ud;
+	return true;
+}
+
 static void test_gzip_and_mem_scan(void)
 {
 	char *js = synthetic_trace(), *p = tmp_path("ok.pt.trace.json.gz");
@@ -223,6 +229,9 @@ static void test_gzip_and_mem_scan(void)
 	const struct tscan_cb cb = { 0 };
 	ok(tscan_mem(js, strlen(js), &cb, NULL, &res) == 0 && res.events == 12, "in-memory scan counts events");
 	ok(tscan_mem(js, strlen(js) - 20, &cb, NULL, &res) < 0 && res.truncated, "cut document is truncated");
+	const struct tscan_cb stop = { .cancelled = always_cancel };
+	ok(tscan_mem(js, strlen(js), &stop, NULL, &res) < 0 && res.cancelled && res.events == 0,
+	   "a cancelled scan stops at the first refill");
 	free(p);
 	free(js);
 }
