@@ -49,4 +49,16 @@ TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/ske
 grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; t $? "findings pane lists DASF.WORKER_IMBALANCE"
 grep -q 'Task balan' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt"
 t $? "Enter on it opens the task balance heatmap on worker-x-0"
+# Enter on a function whose name holds glob characters and a space lists exactly its tasks.
+"$BUILD/tests/gen_dasf" names "$TMP/names.msgpack"
+cat >"$TMP/keys3" <<EOF
+:view function_bottleneck
+j<Enter>
+:dump $TMP/names.txt
+q
+EOF
+TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/names.msgpack" >/dev/null 2>&1
+grep -q 'k1 *a b\[1\]\*' "$TMP/names.txt" && grep -q 'k2 *a b\[1\]\*' "$TMP/names.txt" &&
+	! grep -q 'k3 ' "$TMP/names.txt"
+t $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
 echo "1..$n"
