@@ -226,6 +226,8 @@ struct rank_cache {
 struct analysis_cache {
 	size_t nranks;
 	struct rank_cache *rank;
+	bool budget_all_done;
+	struct budget *budget_all;
 	bool dist_done;
 	struct distributed *dist;
 	struct heat_grid **heat;
@@ -266,6 +268,7 @@ void analysis_cache_free(void *p)
 		free(c->rank[i].budget);
 	}
 	free(c->rank);
+	free(c->budget_all);
 	if (c->dist) {
 		free(c->dist->rank);
 		free(c->dist->step);
@@ -874,6 +877,8 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 	*peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
 }
 
+static void budget_lines(struct budget *out, const double *secs);
+
 /* Budget over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
 static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
 			bool window, struct budget *out)
@@ -929,10 +934,19 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 		out->has_mfu = true;
 		out->mfu = useful / wall;
 	}
-	out->useful = useful;
-	out->overhead = compute - useful;
-	out->efficiency = useful / wall;
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
+	budget_lines(out, secs);
+	return true;
+}
+
+/* Fill the lines, fractions and the recoverable order from the line seconds. */
+static void budget_lines(struct budget *out, const double *secs)
+{
+	double wall = out->wall;
+	out->useful = secs[BUDGET_USEFUL];
+	out->overhead = secs[BUDGET_OVERHEAD];
+	out->efficiency = out->useful / wall;
+	out->nrecoverable = 0;
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		out->line[i] = (struct budget_line){ .name = budget_names[i], .seconds = secs[i],
 						     .fraction = secs[i] / wall, .recoverable = i != BUDGET_USEFUL };
@@ -945,7 +959,6 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 		}
 		out->recoverable[j] = i;
 	}
-	return true;
 }
 
 const struct budget *analysis_budget(struct run *run, size_t ri)
@@ -963,6 +976,42 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 		rc->budget_done = true;
 	}
 	return rc->budget;
+}
+
+static struct budget *budget_all(struct run *run)
+{
+	struct budget *all = NULL;
+	double secs[BUDGET_NLINES] = { 0 };
+	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
+		const struct budget *b = analysis_budget(run, r);
+		if (!b)
+			continue;
+		if (!all)
+			all = xcalloc(1, sizeof(*all));
+		all->n += b->n;
+		all->wall += b->wall;
+		all->compute_measured += b->compute_measured;
+		all->has_mfu |= b->has_mfu;
+		for (int i = 0; i < BUDGET_NLINES; i++)
+			secs[i] += b->line[i].seconds;
+	}
+	if (all) {
+		budget_lines(all, secs);
+		all->mfu = all->has_mfu ? all->useful / all->wall : 0;
+	}
+	return all;
+}
+
+const struct budget *analysis_budget_all(struct run *run)
+{
+	struct analysis_cache *c = cache_of(run);
+	if (!c)
+		return NULL;
+	if (!c->budget_all_done) {
+		c->budget_all = budget_all(run);
+		c->budget_all_done = true;
+	}
+	return c->budget_all;
 }
 
 bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out)

@@ -304,6 +304,51 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* ---- comm_overlap (pytscope's trace summary, every rank) ---- */
+
+static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("comm_overlap", "Communication overlap per rank (pytscope trace summary)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_wall = table_add_col(t, "wall_ms", COL_NUM, 9, 1);
+	int c_comm = table_add_col(t, "comm_ms", COL_NUM, 9, 1);
+	int c_comp = table_add_col(t, "compute_ms", COL_NUM, 9, 1);
+	int c_exp = table_add_col(t, "exposed_ms", COL_NUM, 9, 1);
+	int c_ovl = table_add_col(t, "overlapped_ms", COL_NUM, 9, 1);
+	int c_eff = table_add_col(t, "overlap_pct", COL_NUM, 7, 0);
+	int c_frac = table_add_col(t, "exposed_pct_of_wall", COL_NUM, 7, 0);
+	int c_nc = table_add_col(t, "n_comm", COL_INT, 7, 0);
+	int c_np = table_add_col(t, "n_compute", COL_INT, 8, 0);
+	int c_coll[6];
+	for (int k = 0; k < 6; k++) {
+		char name[40];
+		snprintf(name, sizeof(name), "%s_ms", trace_coll_names[k]);
+		c_coll[k] = table_add_col(t, name, COL_NUM, 9, 1);
+	}
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_pysum *p = trace_pysum(ts, i);
+		size_t row = table_add_row(t, ts->r[i]->rank);
+		table_set_num(t, row, c_rank, ts->r[i]->rank);
+		if (!p->present)
+			continue;
+		table_set_num(t, row, c_wall, p->wall * 1e3);
+		table_set_num(t, row, c_comm, p->comm * 1e3);
+		table_set_num(t, row, c_comp, p->compute * 1e3);
+		table_set_num(t, row, c_exp, p->exposed * 1e3);
+		table_set_num(t, row, c_ovl, p->overlapped * 1e3);
+		table_set_num_opt(t, row, c_eff, 100.0 * p->overlapped / p->comm, p->comm > 0);
+		table_set_num_opt(t, row, c_frac, 100.0 * p->exposed / p->wall, p->wall > 0);
+		table_set_num(t, row, c_nc, (double)p->n_comm);
+		table_set_num(t, row, c_np, (double)p->n_compute);
+		for (int k = 0; k < 6; k++)
+			table_set_num_opt(t, row, c_coll[k], p->per_coll[k] * 1e3, p->has_coll[k]);
+	}
+	return t;
+}
+
 /* ---- DIST.EXPOSED_COMM ---------------------------------------------------------- */
 
 static void rule_exposed_comm(struct run *run, struct finding_list *out)
@@ -348,6 +393,8 @@ static const struct view_def trace_views[] = {
 	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
 	  build_breakdown },
 	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle },
+	{ "comm_overlap", "pytscope trace summary per rank: comm, exposed, overlapped, per collective",
+	  build_comm_overlap },
 	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal },
 };
 

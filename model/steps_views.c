@@ -183,7 +183,8 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
 }
 
-/* budget: the run line (lowest rank, as pytscope reports) then one line per rank. */
+/* budget: the run line (all ranks added) then one line per rank (pytscope reports the
+ * lowest rank's). */
 static struct table *build_budget(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -202,9 +203,9 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	for (int i = 0; i < BUDGET_NLINES; i++)
 		c[6 + i] = table_add_col(t, names[i], COL_NUM, 9, 2);
 	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
-	const struct budget *b = analysis_budget(run, 0);
+	const struct budget *b = analysis_budget_all(run);
 	if (b)
-		budget_row(t, c, -1, "run", steps_rank_id(m, 0), b);
+		budget_row(t, c, -1, "run", -1, b);
 	for (size_t r = 0; r < steps_nranks(m); r++)
 		if ((b = analysis_budget(run, r)))
 			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);
@@ -216,5 +217,5 @@ const struct view_def steps_views[STEPS_NVIEWS] = {
 	  build_ranks },
 	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps },
 	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap },
-	{ "budget", "efficiency budget: the run line, then one line per rank", build_budget },
+	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget },
 };

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai.c: the GenAI-Perf loader (formats.md §3). It walks an artifacts tree and
- * turns every run directory into one sweep_cfg: *_genai_perf.json (full precision)
- * first, *_genai_perf.csv to fill gaps and cross-check, the raw profile export
- * recomputed (latency, TTFT, TTST, ITL, throughput, count), plus every
- * analyze_export_genai_perf.csv row and checkpoint.json run_config as configs of their
- * own. Problems become diagnostics; nothing here prints or exits. */
+/* sweep_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk,
+ * and one sweep_cfg per run directory: *_genai_perf.json (full precision) first, then
+ * *_genai_perf.csv (or AIPerf's *_aiperf.csv) to fill gaps and cross-check, then the
+ * raw profile export recomputed (sweep_genai_raw.c). analyze_export_genai_perf.csv and
+ * checkpoint.json add run configs of their own (sweep_genai_runs.c); rows repeating a
+ * run directory are dropped. Problems become diagnostics; nothing here prints or exits. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep.h"
+#include "model/sweep_genai.h"
 #include "model/sweep_io.h"
 #include "model/xalloc.h"
 
@@ -160,7 +161,7 @@ int sweep_genai_probe(const char *path, const struct opts *opts)
 /* ---------------------------------------------------------------------------------
  * Numbers in exported text: "9,182.22", N/A, 550.00. */
 
-static bool parse_export_number(const char *s, double *out)
+bool genai_number(const char *s, double *out)
 {
 	char buf[64];
 	size_t n = 0;
@@ -178,7 +179,7 @@ static bool parse_export_number(const char *s, double *out)
 }
 
 /* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
-static void split_title(const char *s, char *title, size_t tn, char *unit, size_t un)
+void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un)
 {
 	const char *open = strrchr(s, '(');
 	size_t len = open ? (size_t)(open - s) : strlen(s);
@@ -193,7 +194,7 @@ static void split_title(const char *s, char *title, size_t tn, char *unit, size_
 	}
 }
 
-static bool metric_by_title(const char *title, enum sweep_metric *m)
+bool genai_metric_by_title(const char *title, enum sweep_metric *m)
 {
 	for (int i = 0; i < SM_N; i++)
 		if (strcasecmp(title, sweep_metric_info(i)->title) == 0) {
@@ -208,7 +209,7 @@ static bool metric_by_title(const char *title, enum sweep_metric *m)
 }
 
 /* "GPU Power Usage" -> "gpu_power_usage" */
-static void snake(const char *title, char *out, size_t n)
+void genai_snake(const char *title, char *out, size_t n)
 {
 	size_t k = 0;
 	for (const char *p = title; *p && k + 1 < n; p++)
@@ -216,7 +217,7 @@ static void snake(const char *title, char *out, size_t n)
 	out[k] = '\0';
 }
 
-static bool stat_by_name(const char *s, enum sweep_stat *st)
+bool genai_stat_by_name(const char *s, enum sweep_stat *st)
 {
 	for (int i = 0; i < SS_N; i++)
 		if (strcasecmp(s, sweep_stat_name(i)) == 0) {
@@ -233,14 +234,7 @@ static bool stat_by_name(const char *s, enum sweep_stat *st)
 /* ---------------------------------------------------------------------------------
  * CSV: rows of fields through libcsv, tables split at each header row. */
 
-struct csv_rows {
-	char ***row;     /* row[i][j] */
-	size_t *nf;      /* fields per row */
-	long *line;
-	size_t n, cap;
-};
-
-static void csv_rows_free(struct csv_rows *r)
+void genai_csv_free(struct genai_csv *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		for (size_t j = 0; j < r->nf[i]; j++)
@@ -252,13 +246,13 @@ static void csv_rows_free(struct csv_rows *r)
 	free(r->line);
 }
 
-static const char *cell(const struct csv_rows *r, size_t i, size_t j)
+const char *genai_cell(const struct genai_csv *r, size_t i, size_t j)
 {
 	return j < r->nf[i] ? r->row[i][j] : "";
 }
 
 /* Parse one GenAI-Perf export or analyze CSV; -1 with a diagnostic when unreadable. */
-static int read_csv(struct run *run, const char *path, struct csv_rows *out, size_t *src)
+int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src)
 {
 	size_t len;
 	int err;
@@ -286,20 +280,20 @@ struct csv_header {
 
 enum { HCOL_UNKNOWN = -1, HCOL_GPU = -2, HCOL_VALUE = -3 };
 
-static void read_header(const struct csv_rows *r, size_t i, struct csv_header *h)
+static void read_header(const struct genai_csv *r, size_t i, struct csv_header *h)
 {
 	h->n = r->nf[i] < ARRAY_LEN(h->col) ? r->nf[i] : ARRAY_LEN(h->col);
 	h->has_gpu = false;
 	for (size_t j = 0; j < h->n; j++) {
 		enum sweep_stat st;
-		const char *c = cell(r, i, j);
+		const char *c = genai_cell(r, i, j);
 		if (strcasecmp(c, "GPU") == 0) {
 			h->col[j] = HCOL_GPU;
 			h->has_gpu = true;
 		} else if (strcasecmp(c, "Value") == 0)
 			h->col[j] = HCOL_VALUE;
 		else
-			h->col[j] = stat_by_name(c, &st) ? (int)st : HCOL_UNKNOWN;
+			h->col[j] = genai_stat_by_name(c, &st) ? (int)st : HCOL_UNKNOWN;
 	}
 }
 
@@ -309,23 +303,23 @@ static double unit_scale(const char *unit)
 }
 
 static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,
-			   const struct csv_rows *r, size_t i, const struct csv_header *h,
+			   const struct genai_csv *r, size_t i, const struct csv_header *h,
 			   struct run *run, const char *path, size_t *bad)
 {
 	char title[160], unit[32];
-	split_title(cell(r, i, 0), title, sizeof(title), unit, sizeof(unit));
+	genai_split_title(genai_cell(r, i, 0), title, sizeof(title), unit, sizeof(unit));
 	if (h->has_gpu) {
 		char name[160];
-		snake(title, name, sizeof(name));
+		genai_snake(title, name, sizeof(name));
 		const char *gpu = "";
 		for (size_t j = 1; j < h->n; j++)
 			if (h->col[j] == HCOL_GPU)
-				gpu = cell(r, i, j);
+				gpu = genai_cell(r, i, j);
 		struct sweep_gpu *g = sweep_add_gpu(s, ci, name, unit, gpu);
 		for (size_t j = 1; j < h->n; j++) {
 			double v;
 			int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-			if (c >= 0 && parse_export_number(cell(r, i, j), &v)) {
+			if (c >= 0 && genai_number(genai_cell(r, i, j), &v)) {
 				g->v[c] = v;
 				g->has[c] = true;
 			}
@@ -333,7 +327,7 @@ static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *s
 		return;
 	}
 	enum sweep_metric m;
-	if (!metric_by_title(title, &m)) {
+	if (!genai_metric_by_title(title, &m)) {
 		diag_add(&run->diags, DIAG_INFO, path, r->line[i], -1, -1,
 			 "unknown metric row ignored");
 		(*bad)++;
@@ -343,7 +337,7 @@ static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *s
 	for (size_t j = 1; j < h->n; j++) {
 		double v;
 		int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-		if (c < 0 || st->has[m][c] || !parse_export_number(cell(r, i, j), &v))
+		if (c < 0 || st->has[m][c] || !genai_number(genai_cell(r, i, j), &v))
 			continue;
 		st->v[m][c] = v * scale;
 		st->has[m][c] = true;
@@ -370,20 +364,20 @@ static void csv_crosscheck(const struct sweep_stats *json, const struct sweep_st
 
 static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, const char *path)
 {
-	struct csv_rows r = { 0 };
+	struct genai_csv r = { 0 };
 	size_t src;
-	if (read_csv(run, path, &r, &src) < 0)
+	if (genai_read_csv(run, path, &r, &src) < 0)
 		return;
 	struct sweep_stats csv;
 	memset(&csv, 0, sizeof(csv));
 	struct csv_header h = { .n = 0 };
 	size_t recs = 0, bad = 0;
 	for (size_t i = 0; i < r.n; i++) {
-		if (strcasecmp(cell(&r, i, 0), "Metric") == 0) {
+		if (strcasecmp(genai_cell(&r, i, 0), "Metric") == 0) {
 			read_header(&r, i, &h);
 			continue;
 		}
-		if (h.n == 0 || !*cell(&r, i, 0)) {
+		if (h.n == 0 || !*genai_cell(&r, i, 0)) {
 			bad++;
 			continue;
 		}
@@ -403,7 +397,7 @@ static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, con
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no metric rows");
 	run_source_done(run, src, recs, bad, 0, false);
-	csv_rows_free(&r);
+	genai_csv_free(&r);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -420,7 +414,7 @@ static void json_stats_into(const struct json_doc *d, int obj, double *v, bool *
 	}
 }
 
-static void set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok)
+void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok)
 {
 	double v;
 	if (tok >= 0 && !c->has_stim[st] && json_number_str(d, tok, &v, true) && isfinite(v)) {
@@ -438,19 +432,19 @@ static void read_input_config(const struct json_doc *d, int ic, struct sweep_cfg
 	int stim = pa >= 0 ? json_get(d, pa, "stimulus") : -1;
 	int in = json_get(d, ic, "input");
 	int ep = json_get(d, ic, "endpoint");
-	set_stim(c, ST_CONCURRENCY, d, stim >= 0 ? json_get(d, stim, "concurrency") : -1);
-	set_stim(c, ST_REQUEST_RATE, d, stim >= 0 ? json_get(d, stim, "request_rate") : -1);
-	set_stim(c, ST_CONCURRENCY, d, json_get(d, ic, "concurrency"));
-	set_stim(c, ST_REQUEST_RATE, d, json_get(d, ic, "request_rate"));
+	genai_set_stim(c, ST_CONCURRENCY, d, stim >= 0 ? json_get(d, stim, "concurrency") : -1);
+	genai_set_stim(c, ST_REQUEST_RATE, d, stim >= 0 ? json_get(d, stim, "request_rate") : -1);
+	genai_set_stim(c, ST_CONCURRENCY, d, json_get(d, ic, "concurrency"));
+	genai_set_stim(c, ST_REQUEST_RATE, d, json_get(d, ic, "request_rate"));
 	int syn = in >= 0 ? json_get(d, in, "synthetic_tokens") : -1;
-	set_stim(c, ST_INPUT_LENGTH, d, syn >= 0 ? json_get(d, syn, "mean") : -1);
-	set_stim(c, ST_INPUT_LENGTH, d, json_get(d, ic, "synthetic_input_tokens_mean"));
-	set_stim(c, ST_BATCH_SIZE, d, in >= 0 ? json_get(d, in, "batch_size") : -1);
-	set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size_text"));
-	set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size"));
-	set_stim(c, ST_DATASET_ENTRIES, d, in >= 0 ? json_get(d, in, "num_dataset_entries") : -1);
-	set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_dataset_entries"));
-	set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_prompts"));
+	genai_set_stim(c, ST_INPUT_LENGTH, d, syn >= 0 ? json_get(d, syn, "mean") : -1);
+	genai_set_stim(c, ST_INPUT_LENGTH, d, json_get(d, ic, "synthetic_input_tokens_mean"));
+	genai_set_stim(c, ST_BATCH_SIZE, d, in >= 0 ? json_get(d, in, "batch_size") : -1);
+	genai_set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size_text"));
+	genai_set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size"));
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, in >= 0 ? json_get(d, in, "num_dataset_entries") : -1);
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_dataset_entries"));
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_prompts"));
 	bool b;
 	int sk = ep >= 0 ? json_get(d, ep, "streaming") : json_get(d, ic, "streaming");
 	if (json_bool(d, sk, &b)) {
@@ -508,641 +502,6 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 	read_telemetry(&d, json_get(&d, root, "telemetry_stats"), s, ci);
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no GenAI-Perf metrics in this file");
-	run_source_done(run, src, recs, bad, 0, false);
-	sweep_json_close(&d);
-}
-
-/* ---------------------------------------------------------------------------------
- * Raw profile export: recompute the metrics (formats.md §3.3). */
-
-struct req_metrics {
-	double *lat, *ttft, *ttst, *itl, *tpsu, *osl;
-	size_t nlat, nttft, nttst, nitl, ntpsu, nosl;
-	long long t_min, t_max;
-	size_t nreq;
-	size_t nvalid;
-};
-
-static void req_metrics_free(struct req_metrics *q)
-{
-	free(q->lat);
-	free(q->ttft);
-	free(q->ttst);
-	free(q->itl);
-	free(q->tpsu);
-	free(q->osl);
-}
-
-/* One SSE event's body: skips a "data:" prefix and surrounding blanks. */
-static const char *sse_body(const char *s, size_t *n)
-{
-	while (*n && isspace((unsigned char)*s)) {
-		s++;
-		(*n)--;
-	}
-	if (*n >= 5 && strncmp(s, "data:", 5) == 0) {
-		s += 5;
-		*n -= 5;
-	}
-	while (*n && isspace((unsigned char)*s)) {
-		s++;
-		(*n)--;
-	}
-	while (*n && isspace((unsigned char)s[*n - 1]))
-		(*n)--;
-	return s;
-}
-
-/* completion_tokens of the parsed body's usage object, or -1. */
-static long usage_tokens(const struct json_doc *tmp)
-{
-	int u = json_get(tmp, 0, "usage");
-	long long t;
-	if (u >= 0 && json_is_object(tmp, u) && json_int(tmp, json_get(tmp, u, "completion_tokens"), &t))
-		return (long)t;
-	return -1;
-}
-
-static bool nonempty_string(const struct json_doc *d, int i)
-{
-	return i >= 0 && json_is_string(d, i) && d->tok[i].end > d->tok[i].start;
-}
-
-/* GenAI-Perf's _extract_text_output on a parsed body: chat.completion message
- * content, chat.completion.chunk delta content, otherwise choices[0].text (vLLM and
- * legacy completions), or Triton's text_output. */
-static bool body_has_text(const struct json_doc *t)
-{
-	int ch = json_get(t, 0, "choices");
-	if (ch < 0 || !json_is_array(t, ch))
-		return nonempty_string(t, json_get(t, 0, "text_output"));
-	int c0 = json_first(t, ch);
-	if (c0 < 0 || !json_is_object(t, c0))
-		return false;
-	int obj = json_get(t, 0, "object");
-	const char *holder = json_eq(t, obj, "chat.completion") ? "message"
-			     : json_eq(t, obj, "chat.completion.chunk") ? "delta" : NULL;
-	if (!holder)
-		return nonempty_string(t, json_get(t, c0, "text"));
-	int h = json_get(t, c0, holder);
-	return h >= 0 && json_is_object(t, h) && nonempty_string(t, json_get(t, h, "content"));
-}
-
-/* One event body: true when it carries generated text; usage tokens into *osl.
- * [DONE] and empty bodies carry none; a body that is not JSON counts as text. */
-static bool event_text(const char *body, size_t n, long *osl, struct json_doc *tmp)
-{
-	if (n == 0 || (n == 6 && memcmp(body, "[DONE]", 6) == 0))
-		return false;
-	if (json_parse(tmp, body, n) <= 0 || !json_is_object(tmp, 0))
-		return true;
-	long u = usage_tokens(tmp);
-	if (u >= 0)
-		*osl = u;
-	return body_has_text(tmp);
-}
-
-/* SSE field lines that carry no data (": comment", "event:", "id:", "retry:"). */
-static bool not_data_field(const char *s)
-{
-	return s[0] == ':' || strncmp(s, "event:", 6) == 0 || strncmp(s, "id:", 3) == 0 ||
-	       strncmp(s, "retry:", 6) == 0;
-}
-
-/* Scan every "\n\n"-separated event of one response: text present, usage tokens. */
-static bool scan_events(const char *txt, long *osl, struct json_doc *tmp)
-{
-	bool text = false;
-	const char *p = txt;
-	while (*p) {
-		const char *end = strstr(p, "\n\n");
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		size_t n = len;
-		if (!not_data_field(p)) {
-			const char *body = sse_body(p, &n);
-			text |= event_text(body, n, osl, tmp);
-		}
-		p += len;
-		while (*p == '\n')
-			p++;
-	}
-	return text;
-}
-
-struct resp_scan {
-	long long *ts;
-	char **txt;          /* response text, NULL for non-text (tensor) outputs */
-	size_t n, cap, tcap;
-	long osl;
-};
-
-/* GenAI-Perf's splinter fix: a response that does not start with "data: " continues
- * the previous one (up to its own "data: ", if any). */
-static void merge_splinters(struct resp_scan *rs)
-{
-	for (size_t i = rs->n; i-- > 1;) {
-		char *cur = rs->txt[i], *prev = rs->txt[i - 1];
-		if (!cur || !prev || !*cur || not_data_field(cur) || strncmp(cur, "data: ", 6) == 0)
-			continue;
-		char *at = strstr(cur, "data: ");
-		size_t keep = at ? (size_t)(at - cur) : strlen(cur);
-		char *joined = xasprintf("%s%.*s", prev, (int)keep, cur);
-		free(prev);
-		rs->txt[i - 1] = joined;
-		char *rest = xstrdup(at ? at : "");
-		free(cur);
-		rs->txt[i] = rest;
-	}
-}
-
-static void resp_scan_clear(struct resp_scan *rs)
-{
-	for (size_t i = 0; i < rs->n; i++)
-		free(rs->txt[i]);
-	rs->n = 0;
-	rs->osl = -1;
-}
-
-/* Response timestamps of one request after GenAI-Perf's preprocessing: splintered
- * chunks merged, responses without generated text ([DONE], role-only or usage-only
- * chunks, empty bodies) dropped. Non-text outputs (Triton tensors) are kept. */
-static void scan_responses(const struct json_doc *d, int req, struct resp_scan *rs,
-			   struct json_doc *tmp)
-{
-	resp_scan_clear(rs);
-	int tsa = json_get(d, req, "response_timestamps");
-	int outs = json_get(d, req, "response_outputs");
-	if (tsa < 0 || !json_is_array(d, tsa))
-		return;
-	int o = outs >= 0 && json_is_array(d, outs) ? json_first(d, outs) : -1;
-	for (int t = json_first(d, tsa); t >= 0; t = json_next(d, tsa, t)) {
-		long long ts;
-		int rv = o >= 0 && json_is_object(d, o) ? json_get(d, o, "response") : -1;
-		if (o >= 0)
-			o = json_next(d, outs, o);
-		if (!sweep_json_i64(d, t, &ts))
-			continue;
-		xgrow((void **)&rs->ts, &rs->cap, rs->n + 1, sizeof(*rs->ts));
-		xgrow((void **)&rs->txt, &rs->tcap, rs->n + 1, sizeof(*rs->txt));
-		rs->ts[rs->n] = ts;
-		rs->txt[rs->n++] = rv >= 0 ? json_strdup(d, rv) : NULL;
-	}
-	merge_splinters(rs);
-	size_t k = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		bool keep = !rs->txt[i] || scan_events(rs->txt[i], &rs->osl, tmp);
-		free(rs->txt[i]);
-		rs->txt[i] = NULL;
-		if (keep)
-			rs->ts[k++] = rs->ts[i];
-	}
-	rs->n = k;
-}
-
-/* Append to an array whose capacity is the next power of two >= n. */
-static void push(double **v, size_t *n, double x)
-{
-	if ((*n & (*n - 1)) == 0)
-		*v = xrealloc(*v, (*n ? 2 * *n : 1) * sizeof(**v));
-	(*v)[(*n)++] = x;
-}
-
-static void add_request(struct req_metrics *q, long long t0, const struct resp_scan *rs)
-{
-	q->nreq++;
-	if (rs->n == 0)
-		return;
-	long long last = rs->ts[rs->n - 1];
-	if (q->nvalid == 0 || t0 < q->t_min)
-		q->t_min = t0;
-	if (q->nvalid == 0 || last > q->t_max)
-		q->t_max = last;
-	q->nvalid++;
-	double lat = (double)(last - t0), ttft = (double)(rs->ts[0] - t0);
-	push(&q->lat, &q->nlat, lat);
-	push(&q->ttft, &q->nttft, ttft);
-	if (rs->n >= 2)
-		push(&q->ttst, &q->nttst, (double)(rs->ts[1] - rs->ts[0]));
-	if (rs->osl < 0)
-		return;
-	push(&q->osl, &q->nosl, (double)rs->osl);
-	if (rs->n >= 2 && rs->osl > 1) {
-		double itl = round((lat - ttft) / (double)(rs->osl - 1));
-		push(&q->itl, &q->nitl, itl);
-		push(&q->tpsu, &q->ntpsu, itl > 0 ? 1e9 / itl : NAN);
-	}
-}
-
-static void stats_from(struct sweep_stats *st, enum sweep_metric m, const double *v0, size_t n,
-		       double scale)
-{
-	static const double q[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99 };
-	static const enum sweep_stat qs[] = { SS_P1, SS_P5, SS_P10, SS_P25, SS_P50, SS_P75,
-					      SS_P90, SS_P95, SS_P99 };
-	double *v = xmalloc((n ? n : 1) * sizeof(*v));
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v0[i]))
-			v[k++] = v0[i] * scale;
-	if (k) {
-		double *s = xmalloc(k * sizeof(*s));
-		memcpy(s, v, k * sizeof(*s));
-		qsort(s, k, sizeof(*s), sweep_cmp_double);
-		st->v[m][SS_AVG] = fit_mean(v, k);
-		st->v[m][SS_STD] = fit_pstd(v, k);
-		st->v[m][SS_MIN] = s[0];
-		st->v[m][SS_MAX] = s[k - 1];
-		for (size_t i = 0; i < ARRAY_LEN(q); i++)
-			st->v[m][qs[i]] = fit_percentile_sorted(s, k, q[i]);
-		for (int j = 0; j < SS_N; j++)
-			st->has[m][j] = true;
-		free(s);
-	}
-	free(v);
-}
-
-static void set_system(struct sweep_stats *st, enum sweep_metric m, double v)
-{
-	st->v[m][SS_AVG] = v;
-	st->has[m][SS_AVG] = true;
-}
-
-static void finish_experiment(struct sweep_cfg *c, struct req_metrics *q)
-{
-	struct sweep_stats *st = &c->calc;
-	stats_from(st, SM_LATENCY, q->lat, q->nlat, 1e-6);
-	stats_from(st, SM_TTFT, q->ttft, q->nttft, 1e-6);
-	stats_from(st, SM_TTST, q->ttst, q->nttst, 1e-6);
-	stats_from(st, SM_ITL, q->itl, q->nitl, 1e-6);
-	stats_from(st, SM_TPS_USER, q->tpsu, q->ntpsu, 1.0);
-	stats_from(st, SM_OSL, q->osl, q->nosl, 1.0);
-	if (q->nvalid) {
-		double dur = (double)(q->t_max - q->t_min) / 1e9;
-		set_system(st, SM_COUNT, (double)q->nlat);
-		if (dur > 0) {
-			set_system(st, SM_RPS, (double)q->nreq / dur);
-			/* OSL is a tokenizer count: use the exported average when present. */
-			if (c->stored.has[SM_OSL][SS_AVG])
-				set_system(st, SM_TPS, c->stored.v[SM_OSL][SS_AVG] * (double)q->nlat / dur);
-			else if (q->nosl == q->nlat)
-				set_system(st, SM_TPS, fit_mean(q->osl, q->nosl) * (double)q->nlat / dur);
-		}
-	}
-	c->has_calc = true;
-}
-
-/* Compare recomputed against exported values where the export does not depend on a
- * tokenizer we cannot run. */
-static void calc_crosscheck(const struct sweep_cfg *c, struct run *run, const char *path)
-{
-	static const enum sweep_metric ms[] = { SM_LATENCY, SM_TTFT, SM_TTST, SM_RPS, SM_COUNT, SM_TPS };
-	for (size_t i = 0; i < ARRAY_LEN(ms); i++)
-		for (int k = 0; k < SS_N; k++) {
-			enum sweep_metric m = ms[i];
-			if (!c->stored.has[m][k] || !c->calc.has[m][k])
-				continue;
-			double a = c->stored.v[m][k], b = c->calc.v[m][k];
-			if (fabs(a - b) > 1e-9 * fmax(1.0, fabs(a))) {
-				diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-					 "recomputed %s %s is %.6g but the export says %.6g",
-					 sweep_metric_info(m)->name, sweep_stat_name(k), b, a);
-			}
-		}
-}
-
-static void read_experiment_mode(const struct json_doc *d, int ex, struct sweep_cfg *c)
-{
-	int e = json_get(d, ex, "experiment");
-	if (e < 0 || !json_is_object(d, e))
-		return;
-	int mode = json_get(d, e, "mode");
-	int val = json_get(d, e, "value");
-	if (json_eq(d, mode, "concurrency"))
-		set_stim(c, ST_CONCURRENCY, d, val);
-	else if (json_eq(d, mode, "request_rate"))
-		set_stim(c, ST_REQUEST_RATE, d, val);
-}
-
-static void load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path)
-{
-	struct json_doc d, tmp;
-	size_t src;
-	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0)
-		return;
-	json_doc_init(&tmp);
-	int exps = json_get(&d, root, "experiments");
-	size_t recs = 0, bad = 0, nexp = 0;
-	struct resp_scan rs = { 0 };
-	if (exps < 0 || !json_is_array(&d, exps))
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no experiments array");
-	for (int ex = exps >= 0 ? json_first(&d, exps) : -1; ex >= 0; ex = json_next(&d, exps, ex)) {
-		if (!json_is_object(&d, ex)) {
-			bad++;
-			continue;
-		}
-		size_t target = ci;
-		if (nexp++) { /* more experiments in one file: one config each */
-			char *nm = xasprintf("%s#%zu", s->cfg[ci].name, nexp);
-			struct sweep_cfg *n = sweep_add_cfg(s, nm, path, "artifacts");
-			free(nm);
-			target = (size_t)(n - s->cfg);
-		}
-		struct sweep_cfg *c = &s->cfg[target];
-		read_experiment_mode(&d, ex, c);
-		struct req_metrics q = { 0 };
-		int reqs = json_get(&d, ex, "requests");
-		for (int r = reqs >= 0 && json_is_array(&d, reqs) ? json_first(&d, reqs) : -1; r >= 0;
-		     r = json_next(&d, reqs, r)) {
-			long long t0;
-			if (!json_is_object(&d, r) || !sweep_json_i64(&d, json_get(&d, r, "timestamp"), &t0)) {
-				diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[r].start, -1,
-					 "request without an integer timestamp skipped");
-				bad++;
-				continue;
-			}
-			scan_responses(&d, r, &rs, &tmp);
-			add_request(&q, t0, &rs);
-			recs++;
-		}
-		if (q.nvalid == 0)
-			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-				 "experiment %zu has no request with a response", nexp);
-		else {
-			finish_experiment(c, &q);
-			calc_crosscheck(c, run, path);
-		}
-		req_metrics_free(&q);
-	}
-	free(rs.ts);
-	free(rs.txt);
-	run_source_done(run, src, recs, bad, 0, false);
-	sweep_json_close(&d);
-	json_doc_free(&tmp);
-}
-
-/* ---------------------------------------------------------------------------------
- * analyze_export_genai_perf.csv (formats.md §3.6) */
-
-/* "p99 Time To First Token (ms)" / "Avg. Output Token Throughput (tokens/sec)" */
-static bool analyze_col(const char *h, enum sweep_metric *m, enum sweep_stat *st, char *title,
-			size_t tn, char *unit, size_t un)
-{
-	const char *sp = strchr(h, ' ');
-	char pre[16];
-	*st = SS_AVG;
-	if (sp && (size_t)(sp - h) < sizeof(pre)) {
-		snprintf(pre, sizeof(pre), "%.*s", (int)(sp - h), h);
-		if (stat_by_name(pre, st))
-			h = sp + 1;
-	}
-	split_title(h, title, tn, unit, un);
-	if (strcasecmp(title, "Request Throughput") == 0) {
-		*m = SM_RPS;
-		return true;
-	}
-	return metric_by_title(title, m);
-}
-
-static size_t analyze_cfg_by_name(struct sweep_set *s, size_t first, const char *name)
-{
-	for (size_t i = first; i < s->ncfg; i++)
-		if (strcmp(s->cfg[i].name, name) == 0)
-			return i;
-	return SIZE_MAX;
-}
-
-static void analyze_perf_row(struct sweep_set *s, const struct csv_rows *r, size_t hdr,
-			     size_t i, const char *path)
-{
-	struct sweep_cfg *c = sweep_add_cfg(s, cell(r, i, 0), path, "analyze");
-	for (size_t j = 1; j < r->nf[hdr]; j++) {
-		const char *h = cell(r, hdr, j);
-		double v;
-		if (!parse_export_number(cell(r, i, j), &v))
-			continue;
-		enum sweep_stim stim = ST_N;
-		if (strcasecmp(h, "Concurrency") == 0)
-			stim = ST_CONCURRENCY;
-		else if (strcasecmp(h, "Request Rate") == 0)
-			stim = ST_REQUEST_RATE;
-		else if (strcasecmp(h, "ISL") == 0)
-			stim = ST_INPUT_LENGTH;
-		else if (strcasecmp(h, "Num Dataset Entries") == 0)
-			stim = ST_DATASET_ENTRIES;
-		else if (strcasecmp(h, "Batch Size") == 0)
-			stim = ST_BATCH_SIZE;
-		if (stim != ST_N) {
-			c->stim[stim] = v;
-			c->has_stim[stim] = true;
-			continue;
-		}
-		enum sweep_metric m;
-		enum sweep_stat st;
-		char title[128], unit[32];
-		if (analyze_col(h, &m, &st, title, sizeof(title), unit, sizeof(unit))) {
-			c->stored.v[m][st] = v;
-			c->stored.has[m][st] = true;
-			c->has_stored = true;
-		}
-	}
-}
-
-static void analyze_gpu_row(struct sweep_set *s, size_t first, const struct csv_rows *r,
-			    size_t hdr, size_t i, struct run *run, const char *path, size_t *bad)
-{
-	size_t ci = analyze_cfg_by_name(s, first, cell(r, i, 0));
-	if (ci == SIZE_MAX) {
-		diag_add(&run->diags, DIAG_WARN, path, r->line[i], -1, -1,
-			 "GPU row for an unknown config skipped");
-		(*bad)++;
-		return;
-	}
-	for (size_t j = 2; j < r->nf[hdr]; j++) {
-		double v;
-		if (!parse_export_number(cell(r, i, j), &v))
-			continue;
-		const char *h = cell(r, hdr, j), *sp = strchr(h, ' ');
-		enum sweep_stat st = SS_AVG;
-		char pre[16], title[128], unit[32], name[128];
-		if (sp && (size_t)(sp - h) < sizeof(pre)) {
-			snprintf(pre, sizeof(pre), "%.*s", (int)(sp - h), h);
-			if (stat_by_name(pre, &st))
-				h = sp + 1;
-		}
-		split_title(h, title, sizeof(title), unit, sizeof(unit));
-		snake(title, name, sizeof(name));
-		struct sweep_gpu *g = sweep_add_gpu(s, ci, name, unit, cell(r, i, 1));
-		g->v[st] = v;
-		g->has[st] = true;
-	}
-}
-
-static void load_analyze(struct run *run, struct sweep_set *s, const char *path)
-{
-	struct csv_rows r = { 0 };
-	size_t src;
-	if (read_csv(run, path, &r, &src) < 0)
-		return;
-	size_t first = s->ncfg, recs = 0, bad = 0, hdr = SIZE_MAX;
-	bool gpu_table = false;
-	for (size_t i = 0; i < r.n; i++) {
-		if (strcasecmp(cell(&r, i, 0), "Config Name") == 0) {
-			hdr = i;
-			gpu_table = strcasecmp(cell(&r, i, 1), "GPU") == 0;
-			continue;
-		}
-		if (hdr == SIZE_MAX || !*cell(&r, i, 0)) {
-			bad++;
-			continue;
-		}
-		if (gpu_table)
-			analyze_gpu_row(s, first, &r, hdr, i, run, path, &bad);
-		else
-			analyze_perf_row(s, &r, hdr, i, path);
-		recs++;
-	}
-	if (recs == 0)
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no run configs in the analyze CSV");
-	run_source_done(run, src, recs, bad, 0, false);
-	csv_rows_free(&r);
-}
-
-/* ---------------------------------------------------------------------------------
- * checkpoint.json (formats.md §3.7): records are [tag, {"_value": v, ...}]. */
-
-static bool record_value(const struct json_doc *d, int rec, double *v)
-{
-	if (!json_is_array(d, rec))
-		return false;
-	int tag = json_first(d, rec);
-	int attrs = tag >= 0 ? json_next(d, rec, tag) : -1;
-	return attrs >= 0 && json_is_object(d, attrs) &&
-	       json_number(d, json_get(d, attrs, "_value"), v) && isfinite(*v);
-}
-
-/* "request_latency_p99" -> metric + stat */
-static bool split_tag(const char *tag, char *base, size_t bn, enum sweep_stat *st)
-{
-	const char *us = strrchr(tag, '_');
-	if (!us || !stat_by_name(us + 1, st))
-		return false;
-	snprintf(base, bn, "%.*s", (int)(us - tag), tag);
-	return true;
-}
-
-static void checkpoint_perf(const struct json_doc *d, int pm, struct sweep_cfg *c, size_t *bad)
-{
-	for (int k = json_first(d, pm); k >= 0; k = json_next(d, pm, k)) {
-		char tag[96], base[96];
-		double v;
-		enum sweep_stat st;
-		enum sweep_metric m;
-		json_strcpy(d, k, tag, sizeof(tag));
-		if (!record_value(d, k + 1, &v) || !split_tag(tag, base, sizeof(base), &st) ||
-		    !sweep_metric_parse(base, strlen(base), &m, &(enum sweep_stat){ 0 })) {
-			(*bad)++;
-			continue;
-		}
-		c->stored.v[m][st] = v;
-		c->stored.has[m][st] = true;
-		c->has_stored = true;
-	}
-}
-
-static void checkpoint_gpu(const struct json_doc *d, int gm, struct sweep_set *s, size_t ci,
-			   size_t *bad)
-{
-	for (int g = json_first(d, gm); g >= 0; g = json_next(d, gm, g)) {
-		char gpu[64];
-		json_strcpy(d, g, gpu, sizeof(gpu));
-		int recs = g + 1;
-		if (!json_is_object(d, recs))
-			continue;
-		for (int k = json_first(d, recs); k >= 0; k = json_next(d, recs, k)) {
-			char tag[96], base[96];
-			double v;
-			enum sweep_stat st;
-			json_strcpy(d, k, tag, sizeof(tag));
-			if (!record_value(d, k + 1, &v) || !split_tag(tag, base, sizeof(base), &st)) {
-				(*bad)++;
-				continue;
-			}
-			struct sweep_gpu *row = NULL;
-			for (size_t i = 0; i < s->ngpu; i++)
-				if (s->gpu[i].cfg == ci && strcmp(s->gpu[i].metric, base) == 0 &&
-				    strcmp(s->gpu[i].gpu, gpu) == 0)
-					row = &s->gpu[i];
-			if (!row)
-				row = sweep_add_gpu(s, ci, base, "", gpu);
-			row->v[st] = v;
-			row->has[st] = true;
-		}
-	}
-}
-
-static void checkpoint_params(const struct json_doc *d, int rc, struct sweep_cfg *c)
-{
-	int pac = json_get(d, rc, "perf_analyzer_config");
-	int pp = pac >= 0 ? json_get(d, pac, "_parameters") : -1;
-	int gpc = json_get(d, rc, "genai_perf_config");
-	int gp = gpc >= 0 ? json_get(d, gpc, "_parameters") : -1;
-	if (pp >= 0) {
-		set_stim(c, ST_CONCURRENCY, d, json_get(d, pp, "concurrency"));
-		set_stim(c, ST_REQUEST_RATE, d, json_get(d, pp, "request_rate"));
-		set_stim(c, ST_REQUEST_RATE, d, json_get(d, pp, "request-rate"));
-		set_stim(c, ST_BATCH_SIZE, d, json_get(d, pp, "batch_size"));
-		set_stim(c, ST_BATCH_SIZE, d, json_get(d, pp, "batch-size"));
-	}
-	if (gp >= 0) {
-		set_stim(c, ST_INPUT_LENGTH, d, json_get(d, gp, "input_sequence_length"));
-		set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, gp, "num_dataset_entries"));
-		set_stim(c, ST_BATCH_SIZE, d, json_get(d, gp, "batch_size"));
-	}
-}
-
-static void load_checkpoint(struct run *run, struct sweep_set *s, const char *path)
-{
-	struct json_doc d;
-	size_t src;
-	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0)
-		return;
-	int res = json_get(&d, root, "Results");
-	int rcs = res >= 0 ? json_get(&d, res, "run_configs") : -1;
-	size_t recs = 0, bad = 0;
-	if (rcs < 0 || !json_is_array(&d, rcs))
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no Results.run_configs array");
-	for (int rc = rcs >= 0 ? json_first(&d, rcs) : -1; rc >= 0; rc = json_next(&d, rcs, rc)) {
-		if (!json_is_object(&d, rc)) {
-			bad++;
-			continue;
-		}
-		char name[128];
-		if (json_strcpy(&d, json_get(&d, rc, "name"), name, sizeof(name)) == 0)
-			snprintf(name, sizeof(name), "run_config_%zu", recs);
-		struct sweep_cfg *c = sweep_add_cfg(s, name, path, "checkpoint");
-		size_t ci = (size_t)(c - s->cfg);
-		checkpoint_params(&d, rc, c);
-		int meas = json_get(&d, rc, "measurement");
-		int mcm = meas >= 0 ? json_get(&d, meas, "_model_config_measurements") : -1;
-		for (int k = mcm >= 0 && json_is_object(&d, mcm) ? json_first(&d, mcm) : -1; k >= 0;
-		     k = json_next(&d, mcm, k)) {
-			int pm = json_is_object(&d, k + 1) ? json_get(&d, k + 1, "_perf_metrics") : -1;
-			if (pm >= 0 && json_is_object(&d, pm))
-				checkpoint_perf(&d, pm, &s->cfg[ci], &bad);
-		}
-		int gm = meas >= 0 ? json_get(&d, meas, "_gpu_metrics") : -1;
-		if (gm >= 0 && json_is_object(&d, gm))
-			checkpoint_gpu(&d, gm, s, ci, &bad);
-		if (!s->cfg[ci].has_stored)
-			diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[rc].start, -1,
-				 "run config '%s' has no perf metrics", name);
-		recs++;
-	}
-	if (bad)
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-			 "%zu malformed checkpoint records skipped", bad);
 	run_source_done(run, src, recs, bad, 0, false);
 	sweep_json_close(&d);
 }
@@ -1321,11 +680,11 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 	for (size_t i = 0; i < l.n && !load_cancelled(ctx); i++) {
 		const char *f = l.v[i], *name = base_name(f);
 		if (is_analyze_csv(name)) {
-			load_analyze(run, s, f);
+			genai_load_analyze(run, s, f);
 			continue;
 		}
 		if (is_checkpoint(name)) {
-			load_checkpoint(run, s, f);
+			genai_load_checkpoint(run, s, f);
 			continue;
 		}
 		char *prefix = file_prefix(f);
@@ -1334,7 +693,7 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		switch (export_kind(name, NULL)) {
 		case EXP_JSON: load_export_json(run, s, ci, f); break;
 		case EXP_CSV: load_export_csv(run, s, ci, f); break;
-		case EXP_NONE: load_raw(run, s, ci, f); break;
+		case EXP_NONE: genai_load_raw(run, s, ci, f); break;
 		}
 	}
 	name_by_prefix(s, first);

@@ -286,6 +286,10 @@ static size_t scan_fill(struct scan *s)
 			s->mark -= keep;
 		s->base += keep;
 	}
+	if (s->cb->cancelled && s->cb->cancelled(s->ud)) {
+		s->res->cancelled = true;
+		return 0;
+	}
 	if (s->cap - s->len < SCAN_CHUNK / 2) {
 		if (s->cap >= SCAN_MAX_VALUE) {
 			s->too_big = true;
@@ -549,6 +553,8 @@ static int scan_document(struct scan *s)
 		return scan_events(s);
 	if (c == '{')
 		return scan_object(s);
+	if (c < 0 && s->res->cancelled)
+		return -1;
 	if (c < 0) {
 		scan_error(s, 0, "empty file");
 		return -2;
@@ -570,7 +576,9 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 	res->bytes = s->base + s->pos;
 	if (r == -1) {
 		res->truncated = true;
-		if (s->too_big)
+		if (s->res->cancelled)
+			scan_error(s, s->base + s->len, "loading cancelled; the events read so far are kept");
+		else if (s->too_big)
 			scan_error(s, s->base + s->mark, "a single value is larger than 1 GiB; stopped");
 		else if (s->rd.zmsg)
 			scan_error(s, s->base + s->len, s->rd.zmsg);

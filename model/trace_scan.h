@@ -27,6 +27,8 @@ struct tscan_cb {
 	void (*error)(void *ud, uint64_t off, const char *msg);
 	/* Bytes of the input file consumed since the last call (for progress). */
 	void (*progress)(void *ud, long long bytes);
+	/* Optional: true to stop the scan (checked at every buffer refill). */
+	bool (*cancelled)(void *ud);
 };
 
 struct tscan_result {
@@ -35,6 +37,7 @@ struct tscan_result {
 	size_t errors;         /* error callbacks made */
 	bool truncated;        /* input ended early (truncated file or gzip stream) */
 	bool found_events;     /* a traceEvents array (or a bare array) was seen */
+	bool cancelled;        /* stopped by the cancelled callback */
 	int err;               /* errno when the file could not be read, else 0 */
 };
 

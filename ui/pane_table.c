@@ -231,8 +231,16 @@ static unsigned function_tasks(struct tpane *p, struct app *app, size_t row)
 	long i = app_pane(app, &pane_table, "tasks", "tasks");
 	if (!fn->present || i < 0)
 		return PR_NONE;
-	char filter[APP_LINE];
-	snprintf(filter, sizeof(filter), "Function=%s", fn->text);
+	/* An exact glob: escape * ? [ ] \ and let ? stand for the separators of the filter
+	 * syntax (space, tab, comma), which a term cannot hold. */
+	char filter[APP_LINE] = "Function=";
+	size_t k = strlen(filter);
+	for (const char *c = fn->text; *c && k + 3 < sizeof(filter); c++) {
+		if (strchr("*?[]\\", *c))
+			filter[k++] = '\\';
+		filter[k++] = strchr(" \t,", *c) ? '?' : *c;
+	}
+	filter[k] = '\0';
 	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
 	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
 }

@@ -27,7 +27,7 @@ check "steps: first record" 'sed -n 2p steps.csv | grep -q "^3,5,2000,"'
 check "heatmap: 4 ranks x 50 blocks" '[ "$(wc -l <heat.csv)" -eq 201 ]'
 check "heatmap: straggler block slower than the median" 'grep -q "^2,5,5,12.2[0-9]*,12.2[0-9]*,0.18[0-9]*,0.18" heat.csv'
 "$TSCOPE_BIN" --export budget f2 >budget.csv
-check "budget: run line then one per rank" '[ "$(wc -l <budget.csv)" -eq 6 ] && sed -n 2p budget.csv | grep -q "^run,0,50,0.65,,0.769"'
+check "budget: whole-run line (all ranks) then one per rank" '[ "$(wc -l <budget.csv)" -eq 6 ] && sed -n 2p budget.csv | grep -q "^run,,200,2.725,,0.7798"'
 "$TSCOPE_BIN" --export budget --filter "scope=rank rank=2" f2 >b2.csv
 check "budget: filter by rank" '[ "$(wc -l <b2.csv)" -eq 2 ] && grep -q "^rank,2,50,0.775," b2.csv'
 echo "1..$n"

@@ -53,6 +53,14 @@ line=$(printf '%s\n' "$out" | grep '^  comm ')
 check "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of wall)" "$line"
 coll=$(printf '%s\n' "$out" | grep '^  by collective')
 check "exp2_bad by collective" "  by collective: all_reduce 170.7ms" "$coll"
+# golden TraceSummary of pytscope 0.2.1 (seconds; ours are exact in ns, pytscope's floats
+# carry a few ns of rounding, hence the 1e-8 s tolerance)
+sum=$("$BIN" --export comm_overlap "$REAL/pytscope-t4/exp2_bad" | awk -F, 'NR==2 {
+	split("0.21564336773008108 0.17067035660147667 0.03687658067792654 0.1562320189550519 0.01443833764642477", g, " ");
+	ok = 1; for (i = 1; i <= 5; i++) { d = $(i+1) / 1000 - g[i]; if (d < 0) d = -d; if (d > 1e-8) ok = 0 }
+	print (ok ? "match" : "differ: " $0) " n_comm=" $9 " n_compute=" $10 " all_reduce_ms=" sprintf("%.6f", $12) }')
+check "exp2_bad TraceSummary (wall, comm, compute, exposed, overlapped, counts)" \
+	"match n_comm=40 n_compute=500 all_reduce_ms=170.670354" "$sum"
 f=$("$BIN" --export findings "$REAL/pytscope-t4/exp2_bad" | awk -F, '$2=="DIST.EXPOSED_COMM" {print $1}')
 check "exp2_bad DIST.EXPOSED_COMM is high" "high" "$f"
 echo "1..$n"

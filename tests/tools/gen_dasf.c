@@ -6,7 +6,8 @@
  *                          samples, a user-defined event and a truncated tail
  *   gen_dasf bench N DIR   about N events over 4 hosts x 4 workers (+ a resource file)
  *   gen_dasf legacy FILE   the legacy `trace: {json}` text format (times in ms)
- *   gen_dasf skew FILE     one function and one worker dominate (findings fire) */
+ *   gen_dasf skew FILE     one function and one worker dominate (findings fire)
+ *   gen_dasf names FILE    function names with glob characters and spaces */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,22 @@ static int legacy(const char *path)
 	return fclose(f) ? 1 : 0;
 }
 
+/* Functions "other" (4 s), "a b[1]*" (two tasks, 3 s) and "a bX1]" (3 s): a drill-down
+ * must match a name exactly, glob characters and filter separators included. */
+static int names(const char *path)
+{
+	static const char *const fn[] = { "a b[1]*", "a b[1]*", "a bX1]", "other" };
+	struct dw w;
+	if (dw_open(&w, path) < 0)
+		return 1;
+	for (int i = 0; i < 4; i++) {
+		char key[8];
+		snprintf(key, sizeof(key), "k%d", i + 1);
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, fn[i], i, 1.0 + i, 1, NULL, 0, NULL, 0 });
+	}
+	return dw_close(&w) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fixture") == 0)
@@ -123,6 +140,8 @@ int main(int argc, char **argv)
 		return legacy(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "skew") == 0)
 		return dw_write_skew(argv[2]);
-	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n");
+	if (argc == 3 && strcmp(argv[1], "names") == 0)
+		return names(argv[2]);
+	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE | gen_dasf names FILE\n");
 	return 2;
 }

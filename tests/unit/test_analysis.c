@@ -125,6 +125,25 @@ static void test_f2(void)
 	const struct finding_list *fl = run_findings(run);
 	ok(fl->n == 2 && strcmp(fl->v[0].id, "DIST.STRAGGLER") == 0 && fl->v[0].ev.kind == EV_RANK &&
 	   fl->v[0].ev.rank == 2 && fl->v[0].ev.nsteps == 50, "F2: straggler evidence (rank, critical steps)");
+	/* every range [lo, hi) of the pyramid against a brute force over the cells */
+	const struct heat_grid *gc = analysis_heatmap(run, HEAT_COMPUTE);
+	bool all_ok = gc != NULL;
+	for (size_t r = 0; gc && r < 4; r++)
+		for (size_t lo = 0; lo < 50; lo++)
+			for (size_t hi = lo + 1; hi <= 50; hi++) {
+				double sum = 0, w = -1, x;
+				for (size_t k = lo; k < hi; k++) {
+					heat_range(gc, r, k, k + 1, &x, &mean);
+					sum += x;
+					if (x > w)
+						w = x;
+				}
+				double mm, ww;
+				if (!heat_range(gc, r, lo, hi, &mm, &ww) || fabs(mm - sum / (double)(hi - lo)) > 1e-9 ||
+				    ww != w)
+					all_ok = false;
+			}
+	ok(all_ok, "F2: heat_range equals a brute force over every range");
 	struct budget w;
 	ok(analysis_budget_window(run, 0, 10, 20, &w) && w.n == 10, "F2: budget window of 10 steps");
 	run_free(run);
