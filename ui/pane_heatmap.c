@@ -129,7 +129,8 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
-		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
+		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks%s",
+			 arg ? " (or no data for this grid)" : " and no other grid (DASF task balance)");
 		return NULL;
 	}
 	struct hpane *p = xcalloc(1, sizeof(*p));
