@@ -76,7 +76,8 @@ static void test_hostile_lines(void)
 		"{\"step\":2.5}\n"                                           /* 10 step not an integer */
 		"{\"step\":3,\"phases\":{\"forward\":0.01}} {\"step\":4}\n"  /* 11 two values */
 		"{\"step\":3.0,\"phases\":{\"forward\":0.04}}\n"             /* 12 duplicate step 3 */
-		"{\"step\":4,\"phases\":{\"forw";                            /* 13 truncated tail */
+		"{\"step\":7,\0\"x\":1}\n"                                       /* 13 NUL byte */
+		"{\"step\":4,\"phases\":{\"forw";                            /* 14 truncated tail */
 	mkdir_rel("hostile");
 	write_file("hostile/steps.jsonl", data, sizeof(data) - 1);
 	struct opts o = { 0 };
@@ -85,7 +86,7 @@ static void test_hostile_lines(void)
 	const struct steps_model *m = run->steps;
 	is_int(steps_nrecords(m, 0), 4, "hostile: 4 good records (steps 0, 1, 2, 3)");
 	const struct source *s = source_named(run, "hostile/steps.jsonl");
-	ok(s && s->records == 4 && s->skipped == 6, "hostile: 6 lines skipped and counted");
+	ok(s && s->records == 4 && s->skipped == 7, "hostile: 7 lines skipped and counted");
 	ok(s && s->partial && s->err == 0, "hostile: truncated last line marks the source partial, no error");
 	ok(has_diag(run, 2, "line skipped"), "garbage line: diagnostic with its line number");
 	ok(has_diag(run, 3, "line skipped"), "binary line: diagnostic");
@@ -94,7 +95,8 @@ static void test_hostile_lines(void)
 	ok(has_diag(run, 9, "not a number"), "string phase value: diagnostic, record kept");
 	ok(has_diag(run, 10, "not an integer"), "fractional step: diagnostic");
 	ok(has_diag(run, 11, "trailing data"), "two values on a line: diagnostic");
-	ok(!has_diag(run, 13, ""), "truncated tail: no diagnostic");
+	ok(has_diag(run, 13, "line skipped"), "NUL byte inside a line: diagnostic");
+	ok(!has_diag(run, 14, ""), "truncated tail: no diagnostic");
 	int loss = steps_metric_find(m, METRIC_SCALAR, "loss");
 	int lr = steps_metric_find(m, METRIC_SCALAR, "lr");
 	int fwd = steps_metric_find(m, METRIC_PHASE, "forward");
@@ -180,6 +182,49 @@ static void test_multirank(void)
 	run_free(run);
 }
 
+/* Mutated copies of a valid line (byte flips, cuts, duplications): the loader must keep
+ * every good line, skip the rest with a diagnostic and never misbehave (run under ASan
+ * by make check-asan). */
+static void test_mutations(void)
+{
+	static const char base[] = "{\"step\":12,\"timestamp\":1795344081.25,\"phases\":{\"data\":0.012,"
+				   "\"forward\":0.004},\"scalars\":{\"loss\":NaN,\"lr\":1e-05},"
+				   "\"memory\":{\"alloc\":209715200.0}}";
+	static const char junk[] = "{}[]\":,0123456789.eE+-NIaInfty \\\x01\xff";
+	size_t n = sizeof(base) - 1, cap = 6000 * (n + 8), len = 0;
+	char *buf = malloc(cap);
+	unsigned seed = 7;
+	for (int i = 0; i < 6000 && buf; i++) {
+		char line[sizeof(base) + 8];
+		memcpy(line, base, n);
+		size_t ln = n;
+		seed = seed * 1103515245u + 12345u;
+		int kind = (int)((seed >> 16) % 4);
+		size_t at = (seed >> 8) % n;
+		if (kind == 0)
+			line[at] = junk[(seed >> 3) % (sizeof(junk) - 1)];
+		else if (kind == 1)
+			ln = at;
+		else if (kind == 2 && at + 4 < n) {
+			memmove(line + at, line + at + 3, n - at - 3);
+			ln = n - 3;
+		}
+		memcpy(buf + len, line, ln);
+		len += ln;
+		buf[len++] = '\n';
+	}
+	mkdir_rel("mutations");
+	write_file("mutations/steps.jsonl", buf ? buf : "", buf ? len : 0);
+	free(buf);
+	struct opts o = { 0 };
+	struct run *run = open_rel("mutations", &o);
+	const struct source *src = source_named(run, "mutations/steps.jsonl");
+	ok(src && src->records + src->skipped <= 6000 && src->records >= 1000 && src->skipped >= 1000,
+	   "6000 mutated lines: good ones kept, bad ones skipped");
+	ok(src && run->diags.n >= src->skipped, "every skipped line has a diagnostic");
+	run_free(run);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TSCOPE_TMP");
@@ -188,6 +233,7 @@ int main(void)
 	test_hostile_lines();
 	test_files();
 	test_multirank();
+	test_mutations();
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
