@@ -757,25 +757,36 @@ static void load_one(void *ud, size_t i)
 
 /* ---- rank assignment and post-processing ----------------------------------- */
 
-/* The number after "rank" or "worker" in the file's base name, or -1. */
-static int rank_from_name(const char *path)
+/* The number after "rank" or "worker" in name[0..n), or -1. */
+static int rank_in(const char *name, size_t n)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
 	static const char *const keys[] = { "rank", "worker" };
 	for (size_t k = 0; k < ARRAY_LEN(keys); k++) {
 		size_t m = strlen(keys[k]);
-		for (const char *p = base; *p; p++) {
-			if (strncasecmp(p, keys[k], m) != 0)
+		for (size_t i = 0; i + m < n; i++) {
+			if (strncasecmp(name + i, keys[k], m) != 0)
 				continue;
-			const char *q = p + m;
-			while (*q == '-' || *q == '_')
-				q++;
-			if (isdigit((unsigned char)*q))
-				return (int)strtol(q, NULL, 10);
+			size_t j = i + m;
+			while (j < n && (name[j] == '-' || name[j] == '_'))
+				j++;
+			if (j < n && isdigit((unsigned char)name[j]))
+				return (int)strtol(name + j, NULL, 10);
 		}
 	}
 	return -1;
+}
+
+/* The rank in the file's base name, else in its directory's name (rank3/trace.json). */
+static int rank_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int r = rank_in(base ? base + 1 : path, strlen(base ? base + 1 : path));
+	if (r >= 0 || !base)
+		return r;
+	const char *dir = base;
+	while (dir > path && dir[-1] != '/')
+		dir--;
+	return rank_in(dir, (size_t)(base - dir));
 }
 
 static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/analysis.h"
+#include "model/dasf.h"
 #include "model/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -104,6 +105,22 @@ static int draw_steps(struct app *app, int y, int x, int w)
 	return y;
 }
 
+/* DASF databases: what was loaded and where to look. */
+static int draw_dasf(struct app *app, int y, int x, int w)
+{
+	struct dasf_summary s;
+	if (!dasf_summarize(app->run, &s) || !s.tasks)
+		return y;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%zu tasks, %zu functions, %zu workers on %zu hosts; %.4g s of task time",
+		 s.tasks, s.functions, s.workers, s.hosts, s.total_task_s);
+	kv(y++, x, w, "DASF tasks", buf);
+	snprintf(buf, sizeof(buf), "%.4g s over %zu tasks (:view critical_path; :view function_bottleneck)",
+		 s.critical_s, s.critical_len);
+	kv(y++, x, w, "critical path", buf);
+	return y;
+}
+
 static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
@@ -112,6 +129,7 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	kv(y++, x, w, "path", app->run->path ? app->run->path : "-");
 	y = draw_sources(app, y, x, w);
 	y = draw_steps(app, y, x, w);
+	y = draw_dasf(app, y, x, w);
 	y++;
 	const struct finding_list *fl = run_findings(app->run);
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);

@@ -22,6 +22,8 @@ j<Enter>
 :dump $TMP/tasks.txt
 <Esc>
 :dump $TMP/back.txt
+:pane Overview
+:dump $TMP/overview.txt
 q
 EOF
 TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$FX" >/dev/null 2>"$TMP/err"
@@ -34,6 +36,9 @@ grep -q 'load-1' "$TMP/tasks.txt" && grep -q 'load-2' "$TMP/tasks.txt" && grep -
 t $? "Enter on function 'load' (row 2) lists its three tasks"
 if grep -q 'proc-1' "$TMP/tasks.txt"; then t 1 "the task list holds only that function"; else t 0 "the task list holds only that function"; fi
 grep -q 'Percentage of total time' "$TMP/back.txt"; t $? "Esc returns to function_bottleneck"
+grep -q 'DASF tasks *7 tasks, 3 functions, 3 workers on 2 hosts' "$TMP/overview.txt" &&
+	grep -q 'critical path *7 s over 3 tasks' "$TMP/overview.txt"
+t $? "Overview: DASF summary and critical path"
 
 # Findings: a worker-imbalance finding opens the worker's row in the task balance heatmap.
 "$BUILD/tests/gen_dasf" skew "$TMP/skew.msgpack" >/dev/null

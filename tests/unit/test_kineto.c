@@ -413,6 +413,22 @@ static void test_options_and_ranks(void)
 	   "duplicate rank 3 falls back to file order (0); rank-7 from the name");
 	ok(has_diag(run, "is used by another trace", NULL), "duplicate rank reported");
 	run_free(run);
+
+	/* rank* / worker* subdirectories, and a bare top-level event array */
+	char *sub = tmp_path("sub"), *w = tmp_path("sub/worker1");
+	mkdir(sub, 0755);
+	mkdir(w, 0755);
+	char *p = xasprintf("%s/trace.json", w);
+	static const char bare[] = "[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2}]";
+	write_file(p, bare, strlen(bare));
+	run = open_one(sub, NULL);
+	ts = trace_get(run);
+	ok(ts && ts->n == 1 && ts->r[0]->nk == 1, "trace in a worker* subdirectory; bare event array");
+	ok(ts && ts->r[0]->rank == 1, "rank from the directory name (worker1/trace.json)");
+	run_free(run);
+	free(p);
+	free(w);
+	free(sub);
 	free(rd);
 	free(rules);
 	free(expl);
