@@ -217,26 +217,27 @@ static bool col_marked(const struct hpane *p, size_t c0, size_t c1)
 	return false;
 }
 
+/* Column labels, then the marked columns (critical steps of the evidence) over them. */
 static void draw_header(struct hpane *p, struct app *app, const struct heat_geom *g)
 {
-	size_t c1max = p->src.ncols;
-	for (int x = 0; x < g->header.w;) {
+	size_t nc = p->src.ncols;
+	for (int x = 0; x + 8 <= g->header.w; x += 12) {
 		size_t c = p->c0 + (size_t)x * p->spc;
-		if (c >= c1max)
+		if (c >= nc)
 			break;
-		size_t ce = c + p->spc < c1max ? c + p->spc : c1max;
-		if (p->mark_row >= 0 && col_marked(p, c, ce)) {
+		char lab[32];
+		grid_col_label(&p->src, c, lab, sizeof(lab));
+		draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
+	}
+	if (p->mark_row < 0)
+		return;
+	for (int x = 0; x < g->header.w; x++) {
+		size_t c = p->c0 + (size_t)x * p->spc;
+		if (c >= nc)
+			break;
+		size_t ce = c + p->spc < nc ? c + p->spc : nc;
+		if (col_marked(p, c, ce))
 			draw_text(g->header.y, g->header.x + x, 1, app->g->mark, ROLE_MARK);
-			x++;
-			continue;
-		}
-		if (x % 12 == 0 && x + 8 <= g->header.w) {
-			char lab[32];
-			grid_col_label(&p->src, c, lab, sizeof(lab));
-			x += draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
-			continue;
-		}
-		x++;
 	}
 }
 
