@@ -61,9 +61,10 @@ def main():
     plan += [("heatmap: back", b"2", 1), ("heatmap metric switch (m)", b"m", 2)]
     results = []
     for cat, key, count in plan:
+        slow = "metric switch" in cat or "first" in cat or "go to pane" in cat
         for _ in range(count):
             os.write(fd, key)
-            results.append((cat, drain(0.08, 60.0)))
+            results.append((cat, drain(0.08, 60.0 if slow else 2.0)))
     os.write(fd, b"q")
     drain(0.3, 5.0)
     os.waitpid(pid, 0)

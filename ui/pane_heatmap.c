@@ -41,11 +41,16 @@ static size_t bucket_rows(const struct hpane *p, int h)
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
-/* Columns per screen column that fit the whole grid: a power of two, so with c0 a
- * multiple of it every bucket is one aligned block of the producer's pyramid (one
- * lookup per rank instead of a walk over its levels). Zoom halves/doubles it. */
+/* Columns per screen column that fit the whole grid. On big grids a power of two, so
+ * with c0 a multiple of it every bucket is one aligned block of the producer's pyramid
+ * (one lookup per rank instead of a walk over its levels); small grids use the exact
+ * fit so the whole width is used. Zoom halves/doubles it. */
+enum { HP_EXACT_FIT_CELLS = 1 << 22 };
+
 static size_t fit_spc(const struct hpane *p, int w)
 {
+	if (w > 0 && p->src.nrows * p->src.ncols <= HP_EXACT_FIT_CELLS)
+		return p->src.ncols > (size_t)w ? (p->src.ncols + (size_t)w - 1) / (size_t)w : 1;
 	size_t s = 1;
 	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
 		s *= 2;
@@ -124,7 +129,8 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
-		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
+		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks%s",
+			 arg ? " (or no data for this grid)" : " and no other grid (DASF task balance)");
 		return NULL;
 	}
 	struct hpane *p = xcalloc(1, sizeof(*p));
@@ -284,7 +290,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			signed char l = p->lvl[y * p->w + x];
 			if (l == -2)
 				break;
-			enum role r = l < 0 ? ROLE_MISSING : theme_heat(l);
+			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;

@@ -202,8 +202,9 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 				cum += mean[k++];
 			if (k >= p->nphase)
 				break;
-			enum role role = a <= p->cur && p->cur < b ? ROLE_CURSOR : theme_phase((int)k);
-			draw_text(r->y + r->h - 1 - y, r->x + SP_LABEL_W + x, 1, app->g->fill[k % GLYPH_FILLS], role);
+			/* the cursor is shown on the axis and the sparklines only: a move then
+			 * rewrites a few cells, not a whole chart column */
+			draw_fill(r->y + r->h - 1 - y, r->x + SP_LABEL_W + x, 1, (int)k);
 		}
 	}
 }
@@ -289,7 +290,7 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	draw_axis(p, app, y++, body->x + SP_LABEL_W, p->w);
 	int x = body->x + SP_LABEL_W;
 	for (size_t k = 0; k < p->nphase && x < body->x + body->w - 4; k++) {
-		draw_text(y, x, 1, app->g->fill[k % GLYPH_FILLS], theme_phase((int)k));
+		draw_fill(y, x, 1, (int)k);
 		x += 2 + draw_text(y, x + 2, body->x + body->w - x - 2, steps_metric(p->m, p->phase[k])->name, ROLE_DIM);
 		x += 1;
 	}
