@@ -207,7 +207,8 @@ struct heat_grid {
 	size_t nlevels;
 	float **val;              /* [level] -> nranks * level_len[level]: mean (level 0: value) */
 	float **worst;            /* [level] (level 0 shares val) */
-	uint32_t **count;         /* [level] present values per block */
+	uint32_t **count;         /* [level >= 1] present values per block; all NULL when no
+				   * cell is missing (the count is then the block's coverage) */
 	size_t *len;              /* blocks per level */
 	double lo, hi;
 	struct grid_src src;
@@ -1070,8 +1071,7 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 static void heat_fill_level0(struct heat_grid *g, const struct steps_model *m, const struct phase_sets *ps)
 {
 	size_t N = g->nranks, S = g->nsteps;
-	float *v = g->val[0];
-	uint32_t *cnt = g->count[0];
+	float *v = g->val[0]; /* NaN marks a missing cell */
 	double *col = xmalloc(N * sizeof(*col)), *sorted = xmalloc(N * sizeof(*sorted));
 	for (size_t k = 0; k < S; k++) {
 		for (size_t r = 0; r < N; r++) {
@@ -1079,21 +1079,28 @@ static void heat_fill_level0(struct heat_grid *g, const struct steps_model *m, c
 			bool ok = series_value(m, ps, g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series, r, k, &x);
 			col[r] = x;
 			v[r * S + k] = ok ? (float)x : NAN;
-			cnt[r * S + k] = ok;
 		}
 		if (g->series == HEAT_REL_SLOWDOWN) {
 			memcpy(sorted, col, N * sizeof(*col));
 			qsort(sorted, N, sizeof(*sorted), cmp_dbl);
 			double med = median_sorted(sorted, N);
-			for (size_t r = 0; r < N; r++) {
-				bool ok = med > 0;
-				v[r * S + k] = ok ? (float)(col[r] / med - 1.0) : NAN;
-				cnt[r * S + k] = ok;
-			}
+			for (size_t r = 0; r < N; r++)
+				v[r * S + k] = med > 0 ? (float)(col[r] / med - 1.0) : NAN;
 		}
 	}
 	free(col);
 	free(sorted);
+}
+
+/* Present values in block idx of level l of rank ri. */
+static uint32_t heat_count(const struct heat_grid *g, size_t l, size_t ri, size_t idx)
+{
+	if (l == 0)
+		return !isnan(g->val[0][ri * g->nsteps + idx]);
+	if (g->count[l])
+		return g->count[l][ri * g->len[l] + idx];
+	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
+	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
 static struct heat_grid *heat_build(struct run *run, int series)
@@ -1118,14 +1125,14 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	g->len[0] = S;
 	g->val[0] = xmalloc(N * S * sizeof(float));
 	g->worst[0] = g->val[0];
-	g->count[0] = xmalloc(N * S * sizeof(uint32_t));
 	struct phase_sets ps;
 	phase_sets_init(m, &ps);
 	heat_fill_level0(g, m, &ps);
 	free(ps.compute);
-	bool any = false;
-	for (size_t i = 0; i < N * S; i++)
-		if (g->count[0][i]) {
+	bool any = false, dense = true;
+	for (size_t i = 0; i < N * S; i++) {
+		dense &= !isnan(g->val[0][i]);
+		if (!isnan(g->val[0][i])) {
 			double x = g->val[0][i];
 			if (!any || x < g->lo)
 				g->lo = x;
@@ -1133,18 +1140,20 @@ static struct heat_grid *heat_build(struct run *run, int series)
 				g->hi = x;
 			any = true;
 		}
+	}
 	for (size_t l = 1; l < levels; l++) {
 		size_t pl = g->len[l - 1], len = (pl + 1) / 2;
 		g->len[l] = len;
 		g->val[l] = xmalloc(N * len * sizeof(float));
 		g->worst[l] = xmalloc(N * len * sizeof(float));
-		g->count[l] = xmalloc(N * len * sizeof(uint32_t));
+		if (!dense)
+			g->count[l] = xmalloc(N * len * sizeof(uint32_t));
 		for (size_t r = 0; r < N; r++)
 			for (size_t b = 0; b < len; b++) {
 				double sum = 0, worst = NAN;
 				uint32_t cnt = 0;
 				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-					uint32_t cj = g->count[l - 1][r * pl + j];
+					uint32_t cj = heat_count(g, l - 1, r, j);
 					if (!cj)
 						continue;
 					sum += (double)g->val[l - 1][r * pl + j] * cj;
@@ -1155,7 +1164,8 @@ static struct heat_grid *heat_build(struct run *run, int series)
 				}
 				g->val[l][r * len + b] = cnt ? (float)(sum / cnt) : NAN;
 				g->worst[l][r * len + b] = (float)worst;
-				g->count[l][r * len + b] = cnt;
+				if (!dense)
+					g->count[l][r * len + b] = cnt;
 			}
 	}
 	return g;
@@ -1164,9 +1174,10 @@ static struct heat_grid *heat_build(struct run *run, int series)
 static bool heat_src_value(void *ud, size_t row, size_t col, double *out)
 {
 	const struct heat_grid *g = ud;
-	if (!g->count[0][row * g->nsteps + col])
+	float v = g->val[0][row * g->nsteps + col];
+	if (isnan(v))
 		return false;
-	*out = g->val[0][row * g->nsteps + col];
+	*out = v;
 	return true;
 }
 
@@ -1241,24 +1252,19 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
 		size_t len = g->len[l];
 		const float *v = g->val[l] + ri * len, *wo = g->worst[l] + ri * len;
-		const uint32_t *c = g->count[l] + ri * len;
-		if (a & 1) {
-			if (c[a]) {
-				sum += (double)v[a] * c[a];
-				if (cnt == 0 || wo[a] > w)
-					w = wo[a];
-				cnt += c[a];
-			}
-			a++;
-		}
-		if (b & 1) {
-			b--;
-			if (c[b]) {
-				sum += (double)v[b] * c[b];
-				if (cnt == 0 || wo[b] > w)
-					w = wo[b];
-				cnt += c[b];
-			}
+		size_t take[2], nt = 0;
+		if (a & 1)
+			take[nt++] = a++;
+		if (b & 1)
+			take[nt++] = --b;
+		for (size_t t = 0; t < nt; t++) {
+			uint32_t c = heat_count(g, l, ri, take[t]);
+			if (!c)
+				continue;
+			sum += (double)v[take[t]] * c;
+			if (cnt == 0 || wo[take[t]] > w)
+				w = wo[take[t]];
+			cnt += c;
 		}
 		a /= 2;
 		b /= 2;

@@ -178,8 +178,8 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
  * A series gives one value per (rank, aligned step): a phase metric id (>= 0, its value
  * or missing), or one of the derived series below. For every rank the grid keeps a
  * pyramid of blocks (level l: blocks of 2^l aligned steps) with the mean and the worst
- * (maximum) of the present values, built once per series on first use (about 24 B per
- * rank and aligned step). heat_range() answers any [k_lo, k_hi) of aligned indexes in
+ * (maximum) of the present values, built once per series on first use (about 12 B per
+ * rank and aligned step, 16 B when some cells are missing). heat_range() answers any [k_lo, k_hi) of aligned indexes in
  * O(log S), so drawing costs O(visible cells), independent of the run's size. */
 enum heat_series {
 	HEAT_COMPUTE = -1,        /* compute_r(s), as in the distributed analysis */

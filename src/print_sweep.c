@@ -68,17 +68,17 @@ static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *
 	sb_printf(b, "\n");
 }
 
-static void estimate_line(struct sbuf *b, const struct sweep_set *s, const char *what,
-			  double target, const struct sweep_estimate *e, bool has_stored,
-			  double stored)
+static void estimate_line(struct sbuf *b, const char *indent, const struct sweep_set *s,
+			  const char *what, double target, const struct sweep_estimate *e,
+			  bool has_stored, double stored)
 {
 	if (!(target > 0))
 		return;
 	if (e->ok)
-		sb_printf(b, "  → %.4f GPUs for %g users at p95 %s %g s (concurrency %.2f per %ld "
-			  "test GPUs)", e->gpus, s->target_users, what, target, e->conc, s->test_gpus);
+		sb_printf(b, "%s→ %.4f GPUs for %g users at p95 %s %g s (concurrency %.2f per %ld "
+			  "test GPUs)", indent, e->gpus, s->target_users, what, target, e->conc, s->test_gpus);
 	else
-		sb_printf(b, "  → no GPU estimate for p95 %s %g s: %s", what, target,
+		sb_printf(b, "%s→ no GPU estimate for p95 %s %g s: %s", indent, what, target,
 			  e->err ? e->err : "n/a");
 	if (has_stored)
 		sb_printf(b, " · stored %.4f", stored);
@@ -117,7 +117,7 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
 	if (se->has_fit) {
 		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit);
-		estimate_line(b, s, "latency", s->target_latency, &se->est, false, 0);
+		estimate_line(b, "    ", s, "latency", s->target_latency, &se->est, false, 0);
 	}
 }
 
@@ -199,8 +199,8 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 	free(path);
 	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat);
 	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt);
-	estimate_line(b, s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
-	estimate_line(b, s, "workflow runtime", s->target_runtime, &n->c_est_rt, n->has_s_gpu_rt, n->s_gpu_rt);
+	estimate_line(b, "  ", s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
+	estimate_line(b, "  ", s, "workflow runtime", s->target_runtime, &n->c_est_rt, n->has_s_gpu_rt, n->s_gpu_rt);
 	if (!(s->target_users > 0) || s->test_gpus <= 0)
 		sb_printf(b, "  (GPU estimates need --target-users, --test-gpus and --target-latency "
 			  "or --target-runtime)\n");

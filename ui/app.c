@@ -82,7 +82,9 @@ void app_reload(struct app *app)
 	for (size_t i = 0; i < app->npane; i++)
 		pane_close(&app->pane[i]);
 	free(app->strag);
+	free(app->strag_onset);
 	app->strag = NULL;
+	app->strag_onset = NULL;
 	app->nstrag = 0;
 	app->strag_done = false;
 	app->full_redraw = true;
@@ -121,6 +123,7 @@ static struct ui_target target_none(void)
 struct strag {
 	int rank;
 	double lost;
+	long onset;
 };
 
 static int cmp_strag(const void *a, const void *b)
@@ -148,19 +151,25 @@ const int *app_stragglers(struct app *app, size_t *n)
 		struct table *t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 		int c_lost = t ? time_lost_col(t) : -1;
 		int c_rank = t ? table_col_index(t, "rank") : -1;
+		int c_onset = t ? table_col_index(t, "onset_step") : -1;
 		if (c_lost >= 0 && c_rank >= 0) {
 			struct strag *v = xmalloc((t->nrow + 1) * sizeof(*v));
 			size_t k = 0;
 			for (size_t r = 0; r < t->nrow; r++) {
 				const struct table_cell *lc = table_cell(t, r, c_lost);
 				const struct table_cell *rc = table_cell(t, r, c_rank);
+				const struct table_cell *oc = c_onset >= 0 ? table_cell(t, r, c_onset) : NULL;
 				if (lc->present && rc->present && lc->num > 0)
-					v[k++] = (struct strag){ (int)rc->num, lc->num };
+					v[k++] = (struct strag){ (int)rc->num, lc->num,
+								 oc && oc->present ? (long)oc->num : -1 };
 			}
 			qsort(v, k, sizeof(*v), cmp_strag);
 			app->strag = xmalloc((k + 1) * sizeof(*app->strag));
-			for (size_t i = 0; i < k; i++)
+			app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+			for (size_t i = 0; i < k; i++) {
 				app->strag[i] = v[i].rank;
+				app->strag_onset[i] = v[i].onset;
+			}
 			app->nstrag = k;
 			free(v);
 		}
@@ -184,7 +193,12 @@ static unsigned jump_straggler(struct app *app, int dir)
 		app->strag_pos = ((app->strag_pos + dir) % (long)n + (long)n) % (long)n;
 	struct ui_target t = target_none();
 	t.rank = order[app->strag_pos];
-	app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
+	t.step_lo = app->strag_onset[app->strag_pos];
+	if (t.step_lo >= 0)
+		app_msg(app, false, "straggler %ld/%zu: rank %d, onset at step %ld (ordered by time lost)",
+			app->strag_pos + 1, n, t.rank, t.step_lo);
+	else
+		app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	if (priv && s->ops->select && s->ops->cur_rank) {

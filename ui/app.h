@@ -50,6 +50,7 @@ struct app {
 	bool msg_err;
 
 	int *strag;                   /* rank ids ordered by time lost (desc) */
+	long *strag_onset;            /* their onset steps, -1 when none */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include "model/grid.h"
 #include "model/registry.h"
 #include "model/sweep.h"
 #include "model/table.h"
@@ -113,6 +114,24 @@ static unsigned c_view(struct app *app, const char *args)
 	return PR_REDRAW;
 }
 
+static unsigned c_heatmap(struct app *app, const char *args)
+{
+	const struct grid_provider *gp = *args ? grid_provider(args) : NULL;
+	if (!gp) {
+		char names[256] = "";
+		for (size_t i = 0; i < grid_nproviders; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", grid_providers[i]->name);
+		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
+		return PR_REDRAW;
+	}
+	char label[32];
+	snprintf(label, sizeof(label), "heat:%s", gp->name);
+	long p = app_pane(app, &pane_heatmap, gp->name, label);
+	if (p >= 0)
+		app_goto(app, (size_t)p, true);
+	return PR_REDRAW;
+}
+
 static unsigned c_filter(struct app *app, const char *args)
 {
 	struct pane_slot *s = &app->pane[app->cur];
@@ -152,6 +171,7 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "help", .args = "", .help = "list keys and commands", .run = c_help },
 	{ .name = "pane", .args = "NAME", .help = "switch to a pane by its tab label", .run = c_pane },
 	{ .name = "view", .args = "NAME", .help = "open any view (--list-views) as a table", .run = c_view },
+	{ .name = "heatmap", .args = "GRID", .help = "open a grid as a heatmap (steps, tasks, ...)", .run = c_heatmap },
 	{ .name = "filter", .args = "EXPR", .help = "filter the current table (empty clears)", .run = c_filter },
 	{ .name = "rank", .args = "N", .help = "show rank N in the current pane", .run = c_rank },
 	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },

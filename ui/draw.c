@@ -74,6 +74,19 @@ void draw_repeat(int y, int x, int w, const char *glyph, enum role r)
 	attrset(A_NORMAL);
 }
 
+void draw_fill(int y, int x, int w, int k)
+{
+	if (w <= 0)
+		return;
+	if (theme_tier() == TIER_MONO) {
+		draw_repeat(y, x, w, gl->fill[k % GLYPH_FILLS], theme_phase(k));
+		return;
+	}
+	attrset(theme_attr(theme_phase(k)) | A_REVERSE);
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
 void draw_bar(int y, int x, int w, double frac, enum role r)
 {
 	if (w <= 0 || !(frac > 0))

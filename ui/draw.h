@@ -20,6 +20,10 @@ int draw_text_right(int y, int x, int w, const char *s, enum role r);
 int draw_fmt(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Fill w columns with glyph (one column each). */
 void draw_repeat(int y, int x, int w, const char *glyph, enum role r);
+/* A run of w cells of phase/line k of a stacked bar: in colour tiers blanks on the
+ * phase colour (reverse video: 1 byte a cell, runs compress), in mono the phase's own
+ * fill glyph so phases stay distinct. */
+void draw_fill(int y, int x, int w, int k);
 /* Horizontal bar of frac (0..1) of w columns with eighth-block precision. */
 void draw_bar(int y, int x, int w, double frac, enum role r);
 /* Word-wrap s into r starting at row offset; returns rows used. */

@@ -12,7 +12,7 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { BP_WINDOWS = 8, BP_NAME_W = 18 };
+enum { BP_WINDOWS = 8, BP_NAME_W = 18, BP_BAR_MAX = 100 };
 
 struct bpane {
 	const struct steps_model *m;
@@ -57,7 +57,7 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 		int upto = (int)(cum * w + 0.5);
 		if (upto > w)
 			upto = w;
-		draw_repeat(y, x + drawn, upto - drawn, app->g->fill[k % GLYPH_FILLS], theme_phase(k));
+		draw_fill(y, x + drawn, upto - drawn, k);
 		if (upto > drawn)
 			drawn = upto;
 	}
@@ -73,7 +73,7 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 	int bar_w = w - BP_NAME_W - 33;
 	for (int k = 0; k < BUDGET_NLINES; k++, y++) {
 		const struct budget_line *l = &b->line[k];
-		draw_text(y, x, 1, app->g->fill[k % GLYPH_FILLS], theme_phase(k));
+		draw_fill(y, x, 1, k);
 		draw_text(y, x + 2, BP_NAME_W - 2, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
 		draw_bar(y, x + BP_NAME_W, bar_w, l->fraction, theme_phase(k));
 		draw_fmt(y, x + BP_NAME_W + bar_w + 1, 32, ROLE_NORMAL, "%9.4g s %5.1f%%%s", l->seconds, l->fraction * 100,
@@ -91,7 +91,7 @@ static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int
 		p->top = p->sel;
 	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
 		p->top = p->sel - (size_t)p->rows + 1;
-	int bar_w = w - 34;
+	int bar_w = w - 34 < BP_BAR_MAX ? w - 34 : BP_BAR_MAX;
 	for (int i = 0; i < p->rows && p->top + (size_t)i < n; i++, y++) {
 		size_t ri = p->top + (size_t)i;
 		const struct budget *b = analysis_budget(app->run, ri);
@@ -119,7 +119,7 @@ static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 		hi = s + 1 > hi ? s + 1 : hi;
 	}
 	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->sel));
-	int bar_w = w - 44;
+	int bar_w = w - 44 < BP_BAR_MAX ? w - 44 : BP_BAR_MAX;
 	for (int k = 0; k < BP_WINDOWS; k++, y++) {
 		long a = lo + (hi - lo) * k / BP_WINDOWS, b = lo + (hi - lo) * (k + 1) / BP_WINDOWS;
 		struct budget bw;

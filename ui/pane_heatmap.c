@@ -41,11 +41,16 @@ static size_t bucket_rows(const struct hpane *p, int h)
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
-/* Columns per screen column that fit the whole grid: a power of two, so with c0 a
- * multiple of it every bucket is one aligned block of the producer's pyramid (one
- * lookup per rank instead of a walk over its levels). Zoom halves/doubles it. */
+/* Columns per screen column that fit the whole grid. On big grids a power of two, so
+ * with c0 a multiple of it every bucket is one aligned block of the producer's pyramid
+ * (one lookup per rank instead of a walk over its levels); small grids use the exact
+ * fit so the whole width is used. Zoom halves/doubles it. */
+enum { HP_EXACT_FIT_CELLS = 1 << 22 };
+
 static size_t fit_spc(const struct hpane *p, int w)
 {
+	if (w > 0 && p->src.nrows * p->src.ncols <= HP_EXACT_FIT_CELLS)
+		return p->src.ncols > (size_t)w ? (p->src.ncols + (size_t)w - 1) / (size_t)w : 1;
 	size_t s = 1;
 	while (w > 0 && (p->src.ncols + s - 1) / s > (size_t)w)
 		s *= 2;
@@ -124,7 +129,8 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
-		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks");
+		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks%s",
+			 arg ? " (or no data for this grid)" : " and no other grid (DASF task balance)");
 		return NULL;
 	}
 	struct hpane *p = xcalloc(1, sizeof(*p));
@@ -211,26 +217,27 @@ static bool col_marked(const struct hpane *p, size_t c0, size_t c1)
 	return false;
 }
 
+/* Column labels, then the marked columns (critical steps of the evidence) over them. */
 static void draw_header(struct hpane *p, struct app *app, const struct heat_geom *g)
 {
-	size_t c1max = p->src.ncols;
-	for (int x = 0; x < g->header.w;) {
+	size_t nc = p->src.ncols;
+	for (int x = 0; x + 8 <= g->header.w; x += 12) {
 		size_t c = p->c0 + (size_t)x * p->spc;
-		if (c >= c1max)
+		if (c >= nc)
 			break;
-		size_t ce = c + p->spc < c1max ? c + p->spc : c1max;
-		if (p->mark_row >= 0 && col_marked(p, c, ce)) {
+		char lab[32];
+		grid_col_label(&p->src, c, lab, sizeof(lab));
+		draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
+	}
+	if (p->mark_row < 0)
+		return;
+	for (int x = 0; x < g->header.w; x++) {
+		size_t c = p->c0 + (size_t)x * p->spc;
+		if (c >= nc)
+			break;
+		size_t ce = c + p->spc < nc ? c + p->spc : nc;
+		if (col_marked(p, c, ce))
 			draw_text(g->header.y, g->header.x + x, 1, app->g->mark, ROLE_MARK);
-			x++;
-			continue;
-		}
-		if (x % 12 == 0 && x + 8 <= g->header.w) {
-			char lab[32];
-			grid_col_label(&p->src, c, lab, sizeof(lab));
-			x += draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
-			continue;
-		}
-		x++;
 	}
 }
 
@@ -284,7 +291,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			signed char l = p->lvl[y * p->w + x];
 			if (l == -2)
 				break;
-			enum role r = l < 0 ? ROLE_MISSING : theme_heat(l);
+			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;

@@ -202,31 +202,32 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 				cum += mean[k++];
 			if (k >= p->nphase)
 				break;
-			enum role role = a <= p->cur && p->cur < b ? ROLE_CURSOR : theme_phase((int)k);
-			draw_text(r->y + r->h - 1 - y, r->x + SP_LABEL_W + x, 1, app->g->fill[k % GLYPH_FILLS], role);
+			/* the cursor is shown on the axis and the sparklines only: a move then
+			 * rewrites a few cells, not a whole chart column */
+			draw_fill(r->y + r->h - 1 - y, r->x + SP_LABEL_W + x, 1, (int)k);
 		}
 	}
 }
 
+/* Step labels, then the evidence marks over them, then the cursor pointer on top. */
 static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
 {
 	size_t n = nrec(p);
-	for (int x = 0; x < w;) {
+	for (int x = 0; x + 8 < w; x += 12) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			break;
+		draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
+	}
+	for (int x = 0; x < w; x++) {
 		size_t a = p->c0 + (size_t)x * p->spc;
 		if (a >= n)
 			break;
 		size_t b = a + p->spc < n ? a + p->spc : n;
-		if (a <= p->cur && p->cur < b) {
+		if (a <= p->cur && p->cur < b)
 			draw_text(y, x0 + x, 1, app->g->pointer, ROLE_CURSOR);
-			x++;
-		} else if (marked(p, a, b)) {
+		else if (marked(p, a, b))
 			draw_text(y, x0 + x, 1, app->g->mark, ROLE_MARK);
-			x++;
-		} else if (x % 12 == 0 && x + 8 < w) {
-			x += draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
-		} else {
-			x++;
-		}
 	}
 }
 
@@ -252,7 +253,10 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 		}
 	}
 	bool hl = p->hl_series && strcmp(p->hl_series, series_name[s]) == 0;
-	draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], hl ? ROLE_MARK : ROLE_DIM);
+	if (hl)   /* the evidence series: marked by glyph too, so it shows in mono */
+		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, series_name[s]);
+	else
+		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], ROLE_DIM);
 	if (!(hi >= lo)) {
 		draw_text(y, x0, w, "n/a (not recorded)", ROLE_DIM);
 		free(v);
@@ -289,7 +293,7 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	draw_axis(p, app, y++, body->x + SP_LABEL_W, p->w);
 	int x = body->x + SP_LABEL_W;
 	for (size_t k = 0; k < p->nphase && x < body->x + body->w - 4; k++) {
-		draw_text(y, x, 1, app->g->fill[k % GLYPH_FILLS], theme_phase((int)k));
+		draw_fill(y, x, 1, (int)k);
 		x += 2 + draw_text(y, x + 2, body->x + body->w - x - 2, steps_metric(p->m, p->phase[k])->name, ROLE_DIM);
 		x += 1;
 	}

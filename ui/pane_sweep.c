@@ -3,7 +3,8 @@
  * calculator file) it lists the points (stimulus, plotted value, outlier, ranking,
  * pass) and draws the text plot of model/sweep_plot.h below: latency with the fit
  * line, removed outliers, the target line and the estimate, or throughput (m / M).
- * Left/Right switch sources; `e` exports the sweep (or sizing_points) view. */
+ * Left/Right switch sources; Enter opens the point's row in the sweep (or
+ * sizing_points) table; `e` exports that view. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
@@ -131,6 +132,20 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	draw_legend(p, app, body->y + body->h - 1, body->x, body->w);
 }
 
+/* Enter: the selected point's row in the full table (sweep, or sizing_points). */
+static unsigned sp_enter(struct spane *p, struct app *app)
+{
+	if (!p->have || !p->spec.n)
+		return PR_HANDLED;
+	const char *view = p->spec.nat ? "sizing_points" : "sweep";
+	long i = app_pane(app, &pane_table, view, view);
+	if (i < 0)
+		return PR_HANDLED;
+	struct ui_target t = { .rank = -1, .step_lo = -1, .step_hi = -1,
+			       .item = p->spec.nat ? (long)p->spec.nat_idx : p->spec.ref[p->sel] };
+	return app_show(app, (size_t)i, &t) | PR_HANDLED;
+}
+
 static unsigned sp_handle(void *priv, struct app *app, enum action a)
 {
 	struct spane *p = priv;
@@ -145,6 +160,7 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 		break;
 	case ACT_LEFT: p->src = p->src ? p->src - 1 : p->nsrc - 1; p->sel = 0; break;
 	case ACT_RIGHT: p->src = (p->src + 1) % p->nsrc; p->sel = 0; break;
+	case ACT_ENTER: return sp_enter(p, app);
 	default: return PR_NONE;
 	}
 	sp_refresh(p, app);

@@ -33,12 +33,11 @@ enum theme_tier theme_init(enum color_mode mode)
 {
 	const char *nc = getenv("NO_COLOR");
 	bool hc = has_colors();
+	/* COLORS is only known after start_color() */
+	if (hc && mode != COLOR_NEVER && start_color() != OK)
+		hc = false;
 	tier = theme_pick(mode, hc, hc ? COLORS : 0, nc && *nc);
-	bool defaults = false;
-	if (tier != TIER_MONO) {
-		start_color();
-		defaults = use_default_colors() == OK;
-	}
+	bool defaults = tier != TIER_MONO && use_default_colors() == OK;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_def *d = &roles[r];
 		if (tier == TIER_MONO) {

@@ -53,6 +53,7 @@ static void app_free(struct app *app)
 		free(s->arg);
 	}
 	free(app->strag);
+	free(app->strag_onset);
 }
 
 /* Feed one script line: ":cmd args" runs a command, "# ..." is a comment, anything

@@ -5,6 +5,7 @@
  *   bench_ui [RANKS STEPS]       (default 1024 20000)
  * Phases data/forward/backward/comm with deterministic noise; rank RANKS/2 turns into a
  * straggler at STEPS*2/5; a dataloader stall on every rank over 1% of the steps. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "model/opts.h"
@@ -22,6 +23,7 @@ static double rnd(void)
 
 int main(int argc, char **argv)
 {
+	setlocale(LC_ALL, "");
 	long ranks = argc > 2 ? atol(argv[1]) : 1024, steps = argc > 2 ? atol(argv[2]) : 20000;
 	static struct opts o;
 	struct run *run = run_open(NULL, 0, &o, NULL);

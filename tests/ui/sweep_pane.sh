@@ -72,6 +72,10 @@ cat >"$TMP/s3" <<S
 :dump $TMP/after.txt
 :pane Sweep
 :dump $TMP/pane.txt
+<Down>
+<Down>
+<Enter>
+:dump $TMP/enter.txt
 :objective bogus_p1:1
 :dump $TMP/bad.txt
 :quit
@@ -84,6 +88,8 @@ grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
 t $? ":objective ranks config 0 first"
 grep -q '^ *4  *500  *3  NO   ttft_p99<20 (30)' "$TMP/pane.txt"
 t $? "Sweep pane lists ranking, pass and the failed constraint per point"
+grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
+t $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 t $? "a bad :objective is reported in the status line"
 echo "1..$n"

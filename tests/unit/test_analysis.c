@@ -178,6 +178,49 @@ static void test_onset(long onset)
 	run_free(run);
 }
 
+/* A phase missing on some records: heatmap cells are missing (never 0) and every range
+ * of the pyramid matches a brute force over the present cells. */
+static void test_heat_sparse(void)
+{
+	struct opts o = { 0 };
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < 3; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < 37; s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			rank_set(rs, pos, fwd, 0.01);
+			if (s % 3 != r)
+				rank_set(rs, pos, comm, (double)(1000 + 7 * s + r) / 1e6);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	const struct heat_grid *g = analysis_heatmap(run, comm);
+	double mean, worst;
+	ok(g && !heat_range(g, 0, 0, 1, &mean, &worst), "sparse heatmap: a missing cell is missing");
+	bool all_ok = g != NULL;
+	for (size_t r = 0; g && r < 3; r++)
+		for (size_t lo = 0; lo < 37; lo++)
+			for (size_t hi = lo + 1; hi <= 37; hi++) {
+				double sum = 0, w = 0, x, y;
+				size_t n = 0;
+				for (size_t k = lo; k < hi; k++)
+					if (heat_range(g, r, k, k + 1, &x, &y)) {
+						sum += x;
+						if (n++ == 0 || x > w)
+							w = x;
+					}
+				bool have = heat_range(g, r, lo, hi, &x, &y);
+				if (have != (n > 0) || (n && (fabs(x - sum / (double)n) > 1e-9 || y != w)))
+					all_ok = false;
+			}
+	ok(all_ok, "sparse heatmap: every range equals a brute force over present cells");
+	run_free(run);
+}
+
 int main(void)
 {
 	test_fsum();
@@ -185,5 +228,6 @@ int main(void)
 	test_f2();
 	test_onset(120);
 	test_onset(37);
+	test_heat_sparse();
 	return tap_done();
 }
