@@ -537,8 +537,9 @@ static void test_nat(void)
 		const struct finding_list *fl = run_findings(run);
 		bool outl = false;
 		for (size_t i = 0; i < fl->n; i++)
-			outl |= strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0 && fl->v[i].ev.kind == EV_CONFIG;
-		ok(outl, "SIZING.OUTLIERS finding");
+			outl |= strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0 && fl->v[i].ev.kind == EV_CONFIG &&
+				fl->v[i].ev.view && strcmp(fl->v[i].ev.view, "sizing") == 0;
+		ok(outl, "SIZING.OUTLIERS finding, evidence in the sizing view");
 	}
 	run_free(run);
 	free(dir);
