@@ -21,6 +21,10 @@ struct load_ctx;
 int dasf_probe(const char *path, const struct opts *opts);
 int dasf_load(struct load_ctx *ctx, const char *path);
 
+/* Load one database held in memory, as dasf_load() does a file called `name` (the
+ * fuzzing harness tests/fuzz/fuzz_dasf.c uses it). buf must stay valid during the call. */
+int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_t n);
+
 /* Tasks (Compute events) in database order, for `Enter` on a function: a new table
  * "tasks" with one row per event whose args.name is `function`, or every event when
  * function is NULL (the registry view "tasks"): Task Key, Function, Host, GPU,

@@ -17,9 +17,20 @@
 
 /* ---- sorting helpers ---- */
 
-/* LSD radix sort of uint64 values (16-bit digits). */
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* LSD radix sort of uint64 values (16-bit digits); qsort below 64 Ki values. */
 static void radix_u64(uint64_t *v, size_t n)
 {
+	if (n < ((size_t)1 << 16)) {
+		if (n)
+			qsort(v, n, sizeof(*v), u64_cmp);
+		return;
+	}
 	uint64_t *tmp = xmalloc(n * sizeof(*tmp) + 1);
 	size_t *count = xmalloc(65536 * sizeof(*count));
 	for (int shift = 0; shift < 64; shift += 16) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "model/xalloc.h"
 
+#define ARENA_FIRST ((size_t)1 << 14)  /* blocks double from 16 KiB up to 1 MiB */
 #define ARENA_BLOCK ((size_t)1 << 20)
 
 static uint32_t hash_bytes(const char *s, size_t len)
@@ -22,7 +23,10 @@ static char *arena_alloc(struct dasf_intern *in, size_t n)
 {
 	size_t head = sizeof(char *);
 	if (!in->arena || in->arena_used + n > in->arena_cap) {
-		size_t cap = n + head > ARENA_BLOCK ? n + head : ARENA_BLOCK;
+		size_t want = in->arena_cap ? in->arena_cap * 2 : ARENA_FIRST;
+		if (want > ARENA_BLOCK)
+			want = ARENA_BLOCK;
+		size_t cap = n + head > want ? n + head : want;
 		char *blk = xmalloc(cap);
 		memcpy(blk, &in->arena, sizeof(char *)); /* chain to the previous block */
 		in->arena = blk;

@@ -421,7 +421,7 @@ static size_t resync(const unsigned char *base, size_t size, size_t from)
 }
 
 /* Walk the records of a mapped file. Returns true when the tail was truncated. */
-static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, size_t size)
+static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, size_t size, bool drop_behind)
 {
 	msgpack_zone zone;
 	msgpack_zone_init(&zone, 4096);
@@ -464,7 +464,7 @@ static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, siz
 			load_progress(fc->ctx, (long long)(off - reported), 0);
 			reported = off;
 		}
-		if (off - dropped >= DROP_EVERY) { /* keep RSS to what we decoded, not the file */
+		if (drop_behind && off - dropped >= DROP_EVERY) { /* RSS: what we decoded, not the file */
 			size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = off / pg * pg;
 			madvise((void *)(base + dropped), upto - dropped, MADV_DONTNEED);
 			dropped = upto;
@@ -477,16 +477,21 @@ static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, siz
 
 /* ---- legacy `trace: {json}` lines: converted to msgpack, then ingested the same way ---- */
 
+/* Pack token i; -1 when too deep or malformed (jsmn is lenient: a key may lack its value,
+ * so members are counted by walking them, and every index is checked). */
 static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int depth)
 {
-	const jsmntok_t *t = &d->tok[i];
-	if (depth > LEGACY_DEPTH)
+	if (depth > LEGACY_DEPTH || i < 0 || i >= d->ntok)
 		return -1;
+	const jsmntok_t *t = &d->tok[i];
 	if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
+		size_t n = 0;
+		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k))
+			n++;
 		if (t->type == JSMN_OBJECT)
-			msgpack_pack_map(pk, (size_t)t->size);
+			msgpack_pack_map(pk, n);
 		else
-			msgpack_pack_array(pk, (size_t)t->size);
+			msgpack_pack_array(pk, n);
 		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k)) {
 			if (t->type == JSMN_OBJECT && pack_json(pk, d, k, depth + 1) < 0)
 				return -1;
@@ -519,7 +524,7 @@ static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int de
 	return 0;
 }
 
-static bool read_legacy(struct dasf_file_ctx *fc, FILE *f)
+static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 {
 	struct json_doc doc;
 	json_doc_init(&doc);
@@ -529,40 +534,39 @@ static bool read_legacy(struct dasf_file_ctx *fc, FILE *f)
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
 	msgpack_zone zone;
 	msgpack_zone_init(&zone, 4096);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
 	long lineno = 0;
-	long long off = 0;
+	size_t off = 0;
 	bool partial = false;
-	while ((n = getline(&line, &cap, f)) > 0 && !load_cancelled(fc->ctx)) {
+	while (off < size && !load_cancelled(fc->ctx)) {
+		const char *line = base + off;
+		const char *nl = memchr(line, '\n', size - off);
+		size_t n = nl ? (size_t)(nl - line) + 1 : size - off;
 		lineno++;
-		bool last_unterminated = line[n - 1] != '\n';
+		bool last_unterminated = !nl;
 		size_t plen = strlen(LEGACY_PREFIX);
 		const char *js = line + plen;
 		int r = -1;
-		if ((size_t)n > plen && memcmp(line, LEGACY_PREFIX, plen) == 0)
-			r = json_parse(&doc, js, (size_t)n - plen);
+		if (n > plen && memcmp(line, LEGACY_PREFIX, plen) == 0)
+			r = json_parse(&doc, js, n - plen);
 		sb.size = 0;
 		if (r > 0 && json_is_object(&doc, 0) && pack_json(&pk, &doc, 0, 0) == 0) {
 			msgpack_object obj;
 			size_t used = 0;
 			msgpack_zone_clear(&zone);
 			if (msgpack_unpack(sb.data, sb.size, &used, &zone, &obj) == MSGPACK_UNPACK_SUCCESS &&
-			    ingest(fc, &obj, off) == 0)
+			    ingest(fc, &obj, (long long)off) == 0)
 				fc->records++;
 		} else if (r == JSON_EPART && last_unterminated) {
-			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, off, -1,
+			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, (long long)off, -1,
 				 "truncated last line (treated as end of file)");
 			partial = true;
 		} else if (!(n == 1 && line[0] == '\n')) {
 			fc->skipped++;
-			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, off, -1,
+			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, (long long)off, -1,
 				 "not a `trace: {json}` line");
 		}
 		off += n;
 	}
-	free(line);
 	msgpack_zone_destroy(&zone);
 	msgpack_sbuffer_destroy(&sb);
 	json_doc_free(&doc);
@@ -600,6 +604,34 @@ static bool has_legacy_prefix(const unsigned char *head, size_t n)
 	return n >= plen && memcmp(head, LEGACY_PREFIX, plen) == 0;
 }
 
+/* Decode one database image (a mapped file or a buffer) registered as source idx.
+ * drop_behind: release the pages already decoded (only for a file mapping). */
+static int load_image(struct load_ctx *ctx, size_t idx, const char *path, const unsigned char *base,
+		      size_t size, bool drop_behind)
+{
+	struct run *run = ctx->run;
+	load_progress(ctx, 0, (long long)size);
+	if (size == 0) {
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty file: no DASF records");
+		run_source_done(run, idx, 0, 0, 0, false);
+		return -1;
+	}
+	struct dasf_db *db = db_of(run);
+	xgrow((void **)&db->files, &db->filecap, db->nfiles + 1, sizeof(*db->files));
+	struct dasf_file_ctx fc = {
+		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
+		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
+		.legacy = has_legacy_prefix(base, size),
+	};
+	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };
+	bool partial = fc.legacy ? read_legacy(&fc, (const char *)base, size)
+				 : read_frames(&fc, base, size, drop_behind);
+	file_summary_diags(&fc);
+	db->files[fc.file].records = fc.records;
+	run_source_done(run, idx, fc.records, fc.skipped, 0, partial);
+	return fc.records ? 0 : -1;
+}
+
 static int load_file(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -615,47 +647,28 @@ static int load_file(struct load_ctx *ctx, const char *path)
 			close(fd);
 		return -1;
 	}
-	size_t idx = run_add_source(run, path, "dasf", -1, (long long)st.st_size);
-	load_progress(ctx, 0, (long long)st.st_size);
-	if (st.st_size == 0) {
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty file: no DASF records");
-		run_source_done(run, idx, 0, 0, 0, false);
-		close(fd);
+	size_t size = (size_t)st.st_size;
+	size_t idx = run_add_source(run, path, "dasf", -1, (long long)size);
+	void *base = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	int map_err = errno;
+	close(fd);
+	if (base == MAP_FAILED) {
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot map: %s", strerror(map_err));
+		run_source_done(run, idx, 0, 0, map_err, false);
 		return -1;
 	}
-	struct dasf_db *db = db_of(run);
-	xgrow((void **)&db->files, &db->filecap, db->nfiles + 1, sizeof(*db->files));
-	struct dasf_file_ctx fc = {
-		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
-		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
-	};
-	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };
-	unsigned char head[16];
-	ssize_t nh = pread(fd, head, sizeof(head), 0);
-	bool partial;
-	if (nh > 0 && has_legacy_prefix(head, (size_t)nh)) {
-		fc.legacy = true;
-		FILE *f = fdopen(fd, "r");
-		partial = read_legacy(&fc, f);
-		fclose(f);
-	} else {
-		size_t size = (size_t)st.st_size;
-		void *base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		int map_err = errno;
-		close(fd);
-		if (base == MAP_FAILED) {
-			diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot map: %s", strerror(map_err));
-			run_source_done(run, idx, 0, 0, map_err, false);
-			return -1;
-		}
+	if (size)
 		madvise(base, size, MADV_SEQUENTIAL);
-		partial = read_frames(&fc, base, size);
+	int rc = load_image(ctx, idx, path, base, size, true);
+	if (size)
 		munmap(base, size);
-	}
-	file_summary_diags(&fc);
-	db->files[fc.file].records = fc.records;
-	run_source_done(run, idx, fc.records, fc.skipped, 0, partial);
-	return fc.records ? 0 : -1;
+	return rc;
+}
+
+int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_t n)
+{
+	size_t idx = run_add_source(ctx->run, name, "dasf", -1, (long long)n);
+	return load_image(ctx, idx, name, buf, n, false);
 }
 
 static bool has_suffix(const char *s, const char *suf)

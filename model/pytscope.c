@@ -299,7 +299,7 @@ struct key_cache {
 		char key[46];
 		int id;
 	} e[64];
-	size_t n;
+	size_t n, next;
 };
 
 struct file_load {
@@ -321,10 +321,15 @@ static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
 	const char *k = fl->doc.js + t->start;
 	size_t len = (size_t)(t->end - t->start);
 	struct key_cache *c = &fl->cache;
-	for (size_t i = 0; i < c->n; i++)
+	/* Lines repeat their key order: try the entry after the last hit first. */
+	for (size_t j = 0; j < c->n; j++) {
+		size_t i = (c->next + j) % c->n;
 		if (c->e[i].len == len && c->e[i].kind == kind && c->e[i].key[0] == k[0] &&
-		    memcmp(c->e[i].key, k, len) == 0)
+		    memcmp(c->e[i].key, k, len) == 0) {
+			c->next = i + 1;
 			return c->e[i].id;
+		}
+	}
 	char *name = json_strdup(&fl->doc, keytok);
 	int id = steps_metric_intern(fl->m, kind, name);
 	free(name);

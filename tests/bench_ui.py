@@ -47,9 +47,12 @@ def main():
     plan = []  # (category, key bytes, count)
     plan += [("heatmap cursor move", b"l", 40), ("heatmap cursor move", b"j", 20), ("heatmap cursor move", b"h", 20)]
     plan += [("first n (runs the distributed analysis)", b"n", 1), ("heatmap straggler jump (n)", b"n", 3)]
+    plan += [("heatmap zoom (+/-)", b"+", 3)]
     plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
-    plan += [("heatmap zoom (+/-)", b"+", 3), ("heatmap zoom (+/-)", b"-", 3)]
+    plan += [("heatmap cursor move (zoomed in)", b"l", 20)]
+    plan += [("heatmap zoom (+/-)", b"-", 3)]
     plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
+    plan += [("first visit of each pane (Tab)", b"\t", 7)]
     plan += [("pane switch (Tab)", b"\t", 7)]
     plan += [("ranks: go to pane", b"3", 1)]
     plan += [("ranks cursor move", b"j", 45)]

@@ -209,25 +209,25 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 	}
 }
 
+/* Step labels, then the evidence marks over them, then the cursor pointer on top. */
 static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
 {
 	size_t n = nrec(p);
-	for (int x = 0; x < w;) {
+	for (int x = 0; x + 8 < w; x += 12) {
+		size_t a = p->c0 + (size_t)x * p->spc;
+		if (a >= n)
+			break;
+		draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
+	}
+	for (int x = 0; x < w; x++) {
 		size_t a = p->c0 + (size_t)x * p->spc;
 		if (a >= n)
 			break;
 		size_t b = a + p->spc < n ? a + p->spc : n;
-		if (a <= p->cur && p->cur < b) {
+		if (a <= p->cur && p->cur < b)
 			draw_text(y, x0 + x, 1, app->g->pointer, ROLE_CURSOR);
-			x++;
-		} else if (marked(p, a, b)) {
+		else if (marked(p, a, b))
 			draw_text(y, x0 + x, 1, app->g->mark, ROLE_MARK);
-			x++;
-		} else if (x % 12 == 0 && x + 8 < w) {
-			x += draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
-		} else {
-			x++;
-		}
 	}
 }
 
@@ -253,7 +253,10 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 		}
 	}
 	bool hl = p->hl_series && strcmp(p->hl_series, series_name[s]) == 0;
-	draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], hl ? ROLE_MARK : ROLE_DIM);
+	if (hl)   /* the evidence series: marked by glyph too, so it shows in mono */
+		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, series_name[s]);
+	else
+		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], ROLE_DIM);
 	if (!(hi >= lo)) {
 		draw_text(y, x0, w, "n/a (not recorded)", ROLE_DIM);
 		free(v);

@@ -35,7 +35,7 @@
 	X(ROLE_HEAT_7,    196,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_REVERSE) \
 	X(ROLE_MISSING,   238,  -1, -1,            -1,          A_DIM,    0) \
 	X(ROLE_MARK,      201,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_UNDERLINE) \
-	X(ROLE_CURSOR,     16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_REVERSE) \
+	X(ROLE_CURSOR,     -1,  -1, -1,            -1,          A_REVERSE, A_REVERSE) \
 	X(ROLE_PHASE_0,    75,  -1, COLOR_BLUE,    -1,          0,        0) \
 	X(ROLE_PHASE_1,   114,  -1, COLOR_GREEN,   -1,          0,        A_BOLD) \
 	X(ROLE_PHASE_2,   179,  -1, COLOR_YELLOW,  -1,          0,        0) \

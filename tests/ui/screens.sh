@@ -3,7 +3,7 @@
 # a tty (TSCOPE_SCRIPT) and dumps screens with ":dump @DIR@/N"; the dumps, joined, must
 # equal tests/ui/NAME.screen. UPDATE=1 rewrites the goldens (review the diff).
 # Header lines of a .keys file:
-#   # fixture: f1 | f2 | hostile      (run directory the session opens)
+#   # fixture: f1 | f2 | demo | hostile   (run directory the session opens)
 #   # env: LINES=24 COLUMNS=80 TERM=dumb LC_ALL=C.UTF-8
 #   # args: --ascii                   (extra command-line options)
 #   # contains: FILE TEXT             (a dump not in the golden, e.g. a list other
@@ -14,6 +14,7 @@ gen="$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_fixtures"
 fx="$TSCOPE_TMP/fixtures"
 mkdir -p "$fx"
 "$gen" f1 "$fx/f1" >/dev/null && "$gen" f2 "$fx/f2" >/dev/null || { echo "not ok 1 - gen_fixtures failed"; exit 0; }
+ln -sfn "$TSCOPE_ROOT/testdata/demo" "$fx/demo"
 # hostile: escape sequences and C1 bytes in the run name and a phase name
 mkdir -p "$fx/hostile/rank0" "$fx/hostile/rank1"
 for r in 0 1; do

@@ -479,6 +479,17 @@ static void test_hostile_text(void)
 	run_free(run);
 }
 
+/* libFuzzer finds (tests/fuzz/fuzz_dasf.c), kept as regressions. */
+static void test_fuzz_regressions(void)
+{
+	static const char legacy_key_without_value[] = "trace: { 0}\ntrace: {\"\",9p\": 9";
+	write_file("fuzz1.txt", legacy_key_without_value, sizeof(legacy_key_without_value) - 1);
+	struct run *run = open_paths((const char *const[]){ "fuzz1.txt" }, 1);
+	ok(run->diags.n > 0 && (!run->dasf || !run->dasf->ntask),
+	   "legacy line whose object key has no value: diagnostics, no crash (fuzz find)");
+	run_free(run);
+}
+
 static void test_legacy(void)
 {
 	char *p = tmp_path("traces.txt");
@@ -529,6 +540,7 @@ int main(void)
 	test_hostile();
 	test_nul_keys();
 	test_hostile_text();
+	test_fuzz_regressions();
 	test_legacy();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	ok(system(cmd) == 0, "temporary files removed");
