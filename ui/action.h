@@ -30,6 +30,7 @@
 	X(ACT_ZOOM_OUT,    "zoom-out",     "-",               "heatmap: more steps per column") \
 	X(ACT_PAN_LEFT,    "pan-left",     "H <",             "heatmap: pan half a screen to earlier steps") \
 	X(ACT_PAN_RIGHT,   "pan-right",    "L >",             "heatmap: pan half a screen to later steps") \
+	X(ACT_ROWS,        "rows",         "z",               "heatmap: all rows in view (worst per bucket) / one row per line, scrolling") \
 	X(ACT_METRIC,      "metric",       "m",               "heatmap/steps: next metric") \
 	X(ACT_METRIC_PREV, "metric-prev",  "M",               "heatmap/steps: previous metric") \
 	X(ACT_VIEWS,       "views",        "v",               "pick any view (every table from every subsystem)") \

@@ -248,8 +248,10 @@ unsigned app_open_finding(struct app *app, size_t idx)
 		p = registry_view("kernels") ? app_pane(app, &pane_table, "kernels", "kernels") : -1;
 		t.text = f->ev.name;
 		break;
-	case EV_CONFIG:
-		p = table_pane_for_subsystem(app, "sweep");
+	case EV_CONFIG: /* the view the finding names (NAT: sizing, Cerebras: cerebras) */
+		p = f->ev.view && registry_view(f->ev.view)
+			    ? app_pane(app, &pane_table, f->ev.view, f->ev.view)
+			    : table_pane_for_subsystem(app, "sweep");
 		t.item = f->ev.item;
 		break;
 	case EV_TASK:

@@ -22,11 +22,13 @@ struct hpane {
 	double lo, hi;                /* colour scale (whole grid) */
 	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
+	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
+	size_t top;                   /* first row shown (always 0 when fitting) */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
 	/* cache of the visible buckets */
 	signed char *lvl;
-	size_t cache_c0, cache_spc, cache_rpr;
+	size_t cache_c0, cache_spc, cache_rpr, cache_top;
 	int cache_w, cache_h;
 	bool cache_ok;
 	long *marks;                  /* marked col ids (critical steps), sorted */
@@ -38,6 +40,8 @@ struct hpane {
 
 static size_t bucket_rows(const struct hpane *p, int h)
 {
+	if (p->one_per_row)
+		return 1;
 	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
 }
 
@@ -167,6 +171,14 @@ static void fix_view(struct hpane *p)
 		p->cur_c = p->src.ncols - 1;
 	if (p->w <= 0)
 		return;
+	p->top = 0;
+	if (p->rpr == 1 && p->h > 0 && p->src.nrows > (size_t)p->h) {
+		p->top = p->cache_top;
+		if (p->cur_r < p->top)
+			p->top = p->cur_r;
+		if (p->cur_r >= p->top + (size_t)p->h)
+			p->top = p->cur_r - (size_t)p->h + 1;
+	}
 	size_t fit = fit_spc(p, p->w);
 	if (p->spc == 0 || p->spc > fit)
 		p->spc = fit;
@@ -185,13 +197,13 @@ static void fix_view(struct hpane *p)
 static void build_cache(struct hpane *p)
 {
 	if (p->cache_ok && p->cache_c0 == p->c0 && p->cache_spc == p->spc && p->cache_rpr == p->rpr &&
-	    p->cache_w == p->w && p->cache_h == p->h)
+	    p->cache_w == p->w && p->cache_h == p->h && p->cache_top == p->top)
 		return;
 	free(p->lvl);
 	p->lvl = xmalloc((size_t)(p->w * p->h + 1));
 	for (int y = 0; y < p->h; y++)
 		for (int x = 0; x < p->w; x++) {
-			size_t r0 = (size_t)y * p->rpr, c0 = p->c0 + (size_t)x * p->spc;
+			size_t r0 = p->top + (size_t)y * p->rpr, c0 = p->c0 + (size_t)x * p->spc;
 			double w, m;
 			signed char l = -2;   /* outside the grid */
 			if (r0 < p->src.nrows && c0 < p->src.ncols)
@@ -201,6 +213,7 @@ static void build_cache(struct hpane *p)
 	p->cache_c0 = p->c0;
 	p->cache_spc = p->spc;
 	p->cache_rpr = p->rpr;
+	p->cache_top = p->top;
 	p->cache_w = p->w;
 	p->cache_h = p->h;
 	p->cache_ok = true;
@@ -244,7 +257,7 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 static void draw_labels(struct hpane *p, const struct heat_geom *g, int ny)
 {
 	for (int y = 0; y < ny; y++) {
-		size_t r0 = (size_t)y * p->rpr, r1 = r0 + p->rpr;
+		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
 		if (r1 > p->src.nrows)
 			r1 = p->src.nrows;
 		char a[24], b[24], lab[56];
@@ -278,12 +291,12 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	p->rpr = bucket_rows(p, p->h);
 	fix_view(p);
 	build_cache(p);
-	int ny = (int)((p->src.nrows + p->rpr - 1) / p->rpr);
+	int ny = (int)((p->src.nrows - p->top + p->rpr - 1) / p->rpr);
 	if (ny > p->h)
 		ny = p->h;
 	draw_header(p, app, &g);
 	draw_labels(p, &g, ny);
-	size_t cy = p->cur_r / p->rpr, cx = (p->cur_c - p->c0) / p->spc;
+	size_t cy = (p->cur_r - p->top) / p->rpr, cx = (p->cur_c - p->c0) / p->spc;
 	for (int y = 0; y < ny; y++) {
 		move(g.cells.y + y, g.cells.x);
 		enum role cur_role = ROLE_COUNT;
@@ -309,16 +322,24 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	}
 	/* axis note: what a cell holds, the metric and the scale */
 	char note[512];
-	int k = snprintf(note, sizeof(note), "%s: %s", p->src.title, p->rpr > 1 ? "" : "");
+	int k = snprintf(note, sizeof(note), "%s: ", p->src.title);
 	if (p->rpr > 1)
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "rows = %zu %ss each (worst in bucket)  ",
 			      p->rpr, p->src.row_axis);
+	else if (p->src.nrows > (size_t)p->h) {
+		char first[24], last[24];
+		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
+		grid_row_label(&p->src, p->top, first, sizeof(first));
+		grid_row_label(&p->src, end - 1, last, sizeof(last));
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all)  ", p->src.row_axis, first,
+			      last, p->src.nrows);
+	}
 	if (p->spc > 1)
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "cols = %zu %ss each (worst in bucket)  ",
 			      p->spc, p->src.col_axis);
 	else
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
-	snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:metric +/-:zoom H/L:pan",
+	snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:metric +/-:zoom H/L:pan z:rows",
 		 p->lo, p->hi, p->src.unit ? p->src.unit : "");
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
@@ -373,6 +394,12 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_PAN_RIGHT: move_col(p, half); p->c0 += (size_t)half; break;
 	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0; break;
 	case ACT_ZOOM_OUT: p->spc *= 2; break;
+	case ACT_ROWS:
+		p->one_per_row = !p->one_per_row;
+		p->rpr = bucket_rows(p, p->h);
+		if (!p->one_per_row)
+			p->cache_top = 0;
+		break;
 	case ACT_METRIC:
 	case ACT_METRIC_PREV:
 		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
@@ -446,7 +473,7 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 static void bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t *c1)
 {
 	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
-	*r0 = p->cur_r / rpr * rpr;
+	*r0 = p->top + (p->cur_r - p->top) / rpr * rpr;
 	*r1 = *r0 + rpr < p->src.nrows ? *r0 + rpr : p->src.nrows;
 	*c0 = p->c0 + (p->cur_c - p->c0) / spc * spc;
 	*c1 = *c0 + spc < p->src.ncols ? *c0 + spc : p->src.ncols;
