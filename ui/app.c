@@ -182,6 +182,11 @@ const int *app_stragglers(struct app *app, size_t *n)
 static unsigned jump_straggler(struct app *app, int dir)
 {
 	size_t n;
+	if (!app->strag_done) {
+		/* the first n runs the distributed analysis: say so before the wait */
+		app_msg(app, false, "ordering ranks by time lost (distributed analysis)...");
+		app_draw(app);
+	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
 		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
