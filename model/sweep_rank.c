@@ -468,31 +468,34 @@ static void note_ref_error(struct run *run, struct sweep_set *s, const char *opt
 	s->ref_errors = m;
 }
 
+/* True, after a diagnostic and freeing ref and text, when ref names telemetry the run
+ * does not have. */
+static bool drop_unknown(struct run *run, struct sweep_set *s, const char *opt,
+			 struct sweep_mref *ref, char *text)
+{
+	char err[300];
+	if (resolve_ref(s, ref, err, sizeof(err)) == 0)
+		return false;
+	note_ref_error(run, s, opt, err);
+	free(ref->tele);
+	free(text);
+	return true;
+}
+
 void sweep_rank_resolve(struct run *run, struct sweep_set *s)
 {
 	if (s->refs_resolved)
 		return;
 	s->refs_resolved = true;
-	char err[300];
 	size_t keep = 0;
-	for (size_t i = 0; i < s->nobj; i++) {
-		if (resolve_ref(s, &s->obj[i].ref, err, sizeof(err)) < 0) {
-			note_ref_error(run, s, "--objective", err);
-			free(s->obj[i].ref.tele);
-			free(s->obj[i].text);
-		} else
+	for (size_t i = 0; i < s->nobj; i++)
+		if (!drop_unknown(run, s, "--objective", &s->obj[i].ref, s->obj[i].text))
 			s->obj[keep++] = s->obj[i];
-	}
 	s->nobj = keep;
 	keep = 0;
-	for (size_t i = 0; i < s->ncon; i++) {
-		if (resolve_ref(s, &s->con[i].ref, err, sizeof(err)) < 0) {
-			note_ref_error(run, s, "--constraint", err);
-			free(s->con[i].ref.tele);
-			free(s->con[i].text);
-		} else
+	for (size_t i = 0; i < s->ncon; i++)
+		if (!drop_unknown(run, s, "--constraint", &s->con[i].ref, s->con[i].text))
 			s->con[keep++] = s->con[i];
-	}
 	s->ncon = keep;
 }
 

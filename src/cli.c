@@ -49,7 +49,7 @@ static const struct cli_option options[] = {
 	{ "trace", 1, OPT_TRACE, "PATH", "a Kineto trace file or a directory of per-rank traces (repeatable)" },
 	{ "kernel-classes", 1, OPT_KCLASSES, "FILE", "extra kernel classification rules (see the man page)" },
 	{ "dasf", 0, OPT_DASF, NULL, "treat the PATHs as DASF event databases (same as --format dasf)" },
-	{ "objective", 1, OPT_OBJECTIVE, "LIST", "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3" },
+	{ "objective", 1, OPT_OBJECTIVE, "LIST", "rank sweep configs by weighted metrics, e.g. ttft_p99:1,gpu_power_usage:2" },
 	{ "constraint", 1, OPT_CONSTRAINT, "EXPR", "mark sweep configs passing/failing, e.g. 'ttft_p99<10' (repeatable)" },
 	{ "target-users", 1, OPT_TUSERS, "N", "sizing: concurrent users to serve" },
 	{ "target-latency", 1, OPT_TLAT, "S", "sizing: target p95 latency in seconds" },
