@@ -37,6 +37,8 @@ struct evidence {
 	char *name;          /* owned, NULL when none: kernel / function / config name */
 	long *steps;         /* owned, optional list of marked step numbers (e.g. critical steps) */
 	size_t nsteps;
+	const char *view;    /* static, EV_CONFIG: the view whose row refs `item` indexes
+	                      * ("sweep", "sizing", "cerebras"); NULL: the subsystem's first view */
 };
 
 struct finding {

@@ -4,6 +4,7 @@
 #include <jsmn.h>
 #include "model/json.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,10 +270,39 @@ bool json_number(const struct json_doc *d, int i, double *out)
 	return json_number_str(d, i, out, false);
 }
 
+/* Exact decimal integer "-?[0-9]+" in s[0..n): 0 ok, 1 not that syntax, -1 overflow. */
+static int parse_int_exact(const char *s, size_t n, long long *out)
+{
+	size_t i = n && s[0] == '-';
+	if (i == n)
+		return 1;
+	unsigned long long mag = 0;
+	const unsigned long long lim = (unsigned long long)LLONG_MAX + (i ? 1u : 0u);
+	for (size_t k = i; k < n; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return 1;
+		unsigned dig = (unsigned)(s[k] - '0');
+		if (mag > (lim - dig) / 10)
+			return -1;
+		mag = mag * 10 + dig;
+	}
+	*out = i ? (mag == (unsigned long long)LLONG_MAX + 1u ? LLONG_MIN : -(long long)mag)
+		 : (long long)mag;
+	return 0;
+}
+
 bool json_int(const struct json_doc *d, int i, long long *out)
 {
+	if (i < 0 || i >= d->ntok || d->tok[i].type != JSMN_PRIMITIVE)
+		return false;
+	const char *s = d->js + d->tok[i].start;
+	size_t n = (size_t)(d->tok[i].end - d->tok[i].start);
+	int rc = parse_int_exact(s, n, out);
+	if (rc <= 0)
+		return rc == 0;
+	/* 5.0, 1e3: integral values written as floats, only where a double is exact. */
 	double v;
-	if (!json_number(d, i, &v) || !isfinite(v) || v != floor(v) || fabs(v) > 9.2e18)
+	if (!json_parse_double(s, n, &v) || !isfinite(v) || v != floor(v) || fabs(v) >= 0x1p53)
 		return false;
 	*out = (long long)v;
 	return true;

@@ -65,6 +65,9 @@ bool json_eq(const struct json_doc *d, int i, const char *s);
  * Accepts NaN, Infinity, -Infinity. Returns false for anything else. */
 bool json_number(const struct json_doc *d, int i, double *out);
 bool json_number_str(const struct json_doc *d, int i, double *out, bool allow_str);
+/* Integer from a primitive token: "-?[0-9]+" is parsed exactly over the whole int64
+ * range (overflow -> false); a float spelling of an integral value (5.0, 1e3) is
+ * accepted only below 2^53 in magnitude, where the double is exact. */
 bool json_int(const struct json_doc *d, int i, long long *out);
 bool json_bool(const struct json_doc *d, int i, bool *out);
 /* Unescaped string value (strings only; primitives copied raw). Returns malloc'd

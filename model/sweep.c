@@ -389,6 +389,7 @@ void sweep_derive(struct run *run)
 		nat_recompute(&s->nat[i], s);
 	for (size_t i = 0; i < s->ncb; i++)
 		cb_recompute(&s->cb[i]);
+	sweep_rank_resolve(run, s);
 	sweep_rerank(s);
 	s->derived = true;
 }

@@ -155,15 +155,23 @@ struct cb_perf {
 	bool mismatch;                       /* stored aggregate disagrees */
 };
 
-struct sweep_objective {
+/* The metric an objective or constraint names: a request metric (tele == NULL), or a
+ * GPU telemetry metric (tele = its snake name, e.g. "gpu_power_usage"), whose value
+ * for a config is the mean of stat st over that config's GPUs. Telemetry is
+ * lower-is-better except names containing utilization, free or clock. */
+struct sweep_mref {
 	enum sweep_metric m;
 	enum sweep_stat st;
+	char *tele;
+};
+struct sweep_objective {
+	struct sweep_mref ref;
 	double w;
+	char *text;          /* canonical "ttft_p99:1" */
 };
 enum sweep_op { SOP_LT, SOP_LE, SOP_GT, SOP_GE };
 struct sweep_constraint {
-	enum sweep_metric m;
-	enum sweep_stat st;
+	struct sweep_mref ref;
 	enum sweep_op op;
 	double value;
 	char *text;          /* canonical "ttft_p99<10" */
@@ -185,6 +193,8 @@ struct sweep_set {
 	struct sweep_constraint *con;
 	size_t ncon;
 	bool derived;
+	bool refs_resolved;          /* telemetry names checked (sweep_rank_resolve) */
+	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
 	long test_gpus;
@@ -213,6 +223,9 @@ int sweep_set_objective(struct run *run, const char *spec, char *err, size_t err
 /* Add a constraint "ttft_p99<10" (ops < <= > >=); re-evaluates every config. */
 int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t errn);
 void sweep_clear_constraints(struct run *run);
+/* After loading: the --objective/--constraint terms dropped because the run has no such
+ * metric (one message a line, for stderr), or NULL. Derives the model. */
+const char *sweep_ref_errors(struct run *run);
 /* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);

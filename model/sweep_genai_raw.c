@@ -184,7 +184,7 @@ static void scan_responses(const struct json_doc *d, int req, struct resp_scan *
 		int rv = o >= 0 && json_is_object(d, o) ? json_get(d, o, "response") : -1;
 		if (o >= 0)
 			o = json_next(d, outs, o);
-		if (!sweep_json_i64(d, t, &ts))
+		if (!json_int(d, t, &ts))
 			continue;
 		xgrow((void **)&rs->ts, &rs->cap, rs->n + 1, sizeof(*rs->ts));
 		xgrow((void **)&rs->txt, &rs->tcap, rs->n + 1, sizeof(*rs->txt));
@@ -359,7 +359,7 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 		for (int r = reqs >= 0 && json_is_array(&d, reqs) ? json_first(&d, reqs) : -1; r >= 0;
 		     r = json_next(&d, reqs, r)) {
 			long long t0;
-			if (!json_is_object(&d, r) || !sweep_json_i64(&d, json_get(&d, r, "timestamp"), &t0)) {
+			if (!json_is_object(&d, r) || !json_int(&d, json_get(&d, r, "timestamp"), &t0)) {
 				diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[r].start, -1,
 					 "request without an integer timestamp skipped");
 				bad++;

@@ -182,22 +182,3 @@ int sweep_cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
-
-bool sweep_json_i64(const struct json_doc *d, int i, long long *out)
-{
-	if (i < 0 || i >= d->ntok || d->tok[i].type != JSMN_PRIMITIVE)
-		return false;
-	char buf[32];
-	int len = d->tok[i].end - d->tok[i].start;
-	if (len <= 0 || len >= (int)sizeof(buf))
-		return json_int(d, i, out);
-	memcpy(buf, d->js + d->tok[i].start, (size_t)len);
-	buf[len] = '\0';
-	char *end;
-	errno = 0;
-	long long v = strtoll(buf, &end, 10);
-	if (*end || errno)
-		return json_int(d, i, out);
-	*out = v;
-	return true;
-}

@@ -29,8 +29,5 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 		    size_t *src);
 void sweep_json_close(struct json_doc *d);
 int sweep_cmp_double(const void *a, const void *b);
-/* Exact 64-bit integer from a primitive token (json_int goes through double, which
- * loses nanosecond timestamps above 2^53). */
-bool sweep_json_i64(const struct json_doc *d, int i, long long *out);
 
 #endif

@@ -450,10 +450,14 @@ const struct view_def sweep_views[] = {
 /* ---------------------------------------------------------------------------------
  * Finding rules */
 
-static struct evidence cfg_evidence(long item, const char *name, const char *series)
+/* Evidence for row ref `item` of `view` (sweep: config index, sizing: NAT file index,
+ * cerebras: performance.json index), so the UI opens the view that holds it. */
+static struct evidence cfg_evidence(const char *view, long item, const char *name,
+				    const char *series)
 {
 	struct evidence ev = evidence_none();
 	ev.kind = EV_CONFIG;
+	ev.view = view;
 	ev.item = item;
 	ev.name = name ? xstrdup(name) : NULL;
 	ev.series = series ? xstrdup(series) : NULL;
@@ -461,7 +465,7 @@ static struct evidence cfg_evidence(long item, const char *name, const char *ser
 }
 
 struct fit_ref {
-	const char *what, *file, *series;
+	const char *what, *file, *series, *view;
 	const struct sweep_fit *fit;
 	long item;
 };
@@ -472,14 +476,14 @@ static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_
 	size_t n = 0;
 	for (size_t i = 0; i < s->nnat && n + 2 <= cap; i++) {
 		out[n++] = (struct fit_ref){ "p95 LLM latency", s->nat[i].path, "llm_latency",
-					     &s->nat[i].c_fit_lat, (long)i };
+					     "sizing", &s->nat[i].c_fit_lat, (long)i };
 		out[n++] = (struct fit_ref){ "p95 workflow runtime", s->nat[i].path, "workflow_runtime",
-					     &s->nat[i].c_fit_rt, (long)i };
+					     "sizing", &s->nat[i].c_fit_rt, (long)i };
 	}
 	for (size_t i = 0; i < s->nseries && n < cap; i++)
 		if (s->series[i].has_fit)
 			out[n++] = (struct fit_ref){ "p95 request latency", s->series[i].name,
-						     "request_latency", &s->series[i].fit,
+						     "request_latency", "sweep", &s->series[i].fit,
 						     (long)s->series[i].cfg[0] };
 	return n;
 }
@@ -505,7 +509,7 @@ static void rule_poor_fit(struct run *run, struct finding_list *out)
 		findings_add(out, "SIZING.POOR_FIT", SEV_MED, title, detail,
 			     "Measure more concurrencies (and repeat noisy ones) before trusting a "
 			     "GPU estimate; latency may be non-linear past saturation.",
-			     cfg_evidence(f[i].item, f[i].file, f[i].series));
+			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
 	}
 }
 
@@ -531,7 +535,7 @@ static void rule_outliers(struct run *run, struct finding_list *out)
 		findings_add(out, "SIZING.OUTLIERS", SEV_LOW, title, detail,
 			     "Re-run the outlier concurrencies; a real regime change (queueing, "
 			     "memory pressure) means the linear model stops there.",
-			     cfg_evidence(f[i].item, f[i].file, f[i].series));
+			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
 	}
 }
 
@@ -561,7 +565,7 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
 			     "Serve at or below the knee; beyond it extra load only queues. Add "
 			     "replicas or GPUs to raise the ceiling.",
-			     cfg_evidence((long)se->cfg[se->knee], k->name, "request_throughput"));
+			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, "request_throughput"));
 	}
 }
 
@@ -589,7 +593,7 @@ static void rule_constraints(struct run *run, struct finding_list *out)
 	findings_add(out, "SWEEP.CONSTRAINT", nfail == s->ncfg ? SEV_HIGH : SEV_MED, title, detail,
 		     nfail == s->ncfg ? "Relax a constraint or sweep lower load (concurrency / rate)."
 				      : "Pick the best-ranked passing config (sweep view, rank column).",
-		     cfg_evidence((long)first, s->cfg[first].name, NULL));
+		     cfg_evidence("sweep", (long)first, s->cfg[first].name, NULL));
 }
 
 static void rule_sizing_diff(struct run *run, struct finding_list *out)
@@ -614,7 +618,7 @@ static void rule_sizing_diff(struct run *run, struct finding_list *out)
 		findings_add(out, "SIZING.STORED_DIFFERS", SEV_LOW, title, detail,
 			     "The file may come from another calculator version or a non-default "
 			     "FitConfig; trust the recomputed values or re-run nat sizing calc.",
-			     cfg_evidence((long)i, n->path, NULL));
+			     cfg_evidence("sizing", (long)i, n->path, NULL));
 	}
 }
 
@@ -638,7 +642,7 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 			     "Cerebras aggregate disagrees with its ordinals", detail,
 			     "Quote the recomputed aggregate; check whether the file was edited or "
 			     "merged from different runs.",
-			     cfg_evidence((long)i, p->path, "samples_per_sec"));
+			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
 	}
 }
 

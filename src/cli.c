@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/sweep_rank.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 enum opt_id {
@@ -47,7 +49,7 @@ static const struct cli_option options[] = {
 	{ "trace", 1, OPT_TRACE, "PATH", "a Kineto trace file or a directory of per-rank traces (repeatable)" },
 	{ "kernel-classes", 1, OPT_KCLASSES, "FILE", "extra kernel classification rules (see the man page)" },
 	{ "dasf", 0, OPT_DASF, NULL, "treat the PATHs as DASF event databases (same as --format dasf)" },
-	{ "objective", 1, OPT_OBJECTIVE, "LIST", "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3" },
+	{ "objective", 1, OPT_OBJECTIVE, "LIST", "rank sweep configs by weighted metrics, e.g. ttft_p99:1,gpu_power_usage:2" },
 	{ "constraint", 1, OPT_CONSTRAINT, "EXPR", "mark sweep configs passing/failing, e.g. 'ttft_p99<10' (repeatable)" },
 	{ "target-users", 1, OPT_TUSERS, "N", "sizing: concurrent users to serve" },
 	{ "target-latency", 1, OPT_TLAT, "S", "sizing: target p95 latency in seconds" },
@@ -110,6 +112,21 @@ static int parse_long(const char *opt, const char *s, long *out, long min)
 	return 0;
 }
 
+/* --objective / --constraint syntax (model/sweep_rank.h); metric names that may be GPU
+ * telemetry are checked against the run after loading. */
+static int check_term(const char *opt, const char *arg,
+		      int (*syntax)(const char *, char *, size_t))
+{
+	char err[200];
+	if (syntax(arg, err, sizeof(err)) == 0)
+		return 0;
+	char *safe = text_sanitize_dup(err, 0);
+	fprintf(stderr, "tscope-tui: --%s: %s\n", opt, safe);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
+	return 2;
+}
+
 static void push(const char ***v, size_t *n, const char *s)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
@@ -170,8 +187,16 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;
 	case OPT_TRACE: push(&o->trace_paths, &o->ntrace, arg); return 0;
 	case OPT_KCLASSES: o->kernel_classes = arg; return 0;
-	case OPT_OBJECTIVE: o->objective = arg; return 0;
-	case OPT_CONSTRAINT: push(&o->constraints, &o->nconstraints, arg); return 0;
+	case OPT_OBJECTIVE:
+		if (check_term("objective", arg, sweep_objective_syntax))
+			return 2;
+		o->objective = arg;
+		return 0;
+	case OPT_CONSTRAINT:
+		if (check_term("constraint", arg, sweep_constraint_syntax))
+			return 2;
+		push(&o->constraints, &o->nconstraints, arg);
+		return 0;
 	case OPT_TUSERS: return parse_double("target-users", arg, &o->target_users, true) ? 2 : 0;
 	case OPT_TLAT: return parse_double("target-latency", arg, &o->target_latency, true) ? 2 : 0;
 	case OPT_TRUNTIME: return parse_double("target-runtime", arg, &o->target_runtime, true) ? 2 : 0;

@@ -11,7 +11,9 @@
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/sweep.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 #include "src/cli.h"
 #include "src/export.h"
 #include "src/print.h"
@@ -62,6 +64,22 @@ static void report_quality(const struct run *run)
 		fprintf(stderr, "tscope-tui: %zu data-quality note%s (%zu record%s skipped); "
 				"see --export sources\n",
 			problems, problems == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
+}
+
+/* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
+static void report_metric_refs(struct run *run)
+{
+	const char *e = sweep_ref_errors(run);
+	for (const char *p = e; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, n);
+		char *safe = text_sanitize_dup(line, 0);
+		fprintf(stderr, "tscope-tui: %s\n", safe);
+		free(safe);
+		free(line);
+		p = nl ? nl + 1 : NULL;
+	}
 }
 
 static void print_empty(const struct run *run, const struct cli *cli)
@@ -129,6 +147,7 @@ int main(int argc, char **argv)
 	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
 	if (atomic_load(&prog.shown))
 		fprintf(stderr, "\r\033[K");
+	report_metric_refs(run);
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);

@@ -126,8 +126,7 @@ static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
 	if (s->nobj) {
 		sb_printf(b, "  objective:");
 		for (size_t i = 0; i < s->nobj; i++)
-			sb_printf(b, "%s %s_%s:%g", i ? "," : "", sweep_metric_info(s->obj[i].m)->alias,
-				  sweep_stat_name(s->obj[i].st), s->obj[i].w);
+			sb_printf(b, "%s %s", i ? "," : "", s->obj[i].text);
 		const struct sweep_cfg *best = NULL;
 		for (size_t i = 0; i < s->ncfg; i++)
 			if (s->cfg[i].rank == 1)

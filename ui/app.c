@@ -182,6 +182,11 @@ const int *app_stragglers(struct app *app, size_t *n)
 static unsigned jump_straggler(struct app *app, int dir)
 {
 	size_t n;
+	if (!app->strag_done) {
+		/* the first n runs the distributed analysis: say so before the wait */
+		app_msg(app, false, "ordering ranks by time lost (distributed analysis)...");
+		app_draw(app);
+	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
 		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
@@ -248,8 +253,10 @@ unsigned app_open_finding(struct app *app, size_t idx)
 		p = registry_view("kernels") ? app_pane(app, &pane_table, "kernels", "kernels") : -1;
 		t.text = f->ev.name;
 		break;
-	case EV_CONFIG:
-		p = table_pane_for_subsystem(app, "sweep");
+	case EV_CONFIG: /* the view the finding names (NAT: sizing, Cerebras: cerebras) */
+		p = f->ev.view && registry_view(f->ev.view)
+			    ? app_pane(app, &pane_table, f->ev.view, f->ev.view)
+			    : table_pane_for_subsystem(app, "sweep");
 		t.item = f->ev.item;
 		break;
 	case EV_TASK:

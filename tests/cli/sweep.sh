@@ -3,7 +3,8 @@
 # output with the formats.md §4.4 table, an analyze CSV with GPU telemetry, a Cerebras
 # performance.json whose aggregate is the sum of rates), --export goldens for sweep,
 # sizing, sizing_points, gpu_telemetry and cerebras, the --print section, objectives and
-# constraints, bad options, and the real medium sweep (skipped when ../shared is absent).
+# constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
+# and the real medium sweep (skipped when ../shared is absent).
 # UPDATE=1 rewrites the goldens in tests/cli/golden/.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -99,8 +100,35 @@ grep -q '75.3516 GPUs for 100 users' "$TMP/print.out"
 t $? "print: slope-based GPU estimate"
 
 # --- bad options and files -----------------------------------------------------------
-"$BIN" --export sources --objective 'nope_p99:1' "$AN" | grep -q 'objective: unknown metric'
-t $? "bad --objective becomes a diagnostic (sources view)"
+"$BIN" --export sources --objective 'nope_p99:1' "$AN" 2>"$TMP/nope.err" | grep -q 'objective: unknown metric'
+t $? "--objective naming a metric the run lacks becomes a diagnostic (sources view)"
+grep -q "^tscope-tui: --objective: unknown metric 'nope_p99': .*GPU telemetry has only gpu_power_usage" "$TMP/nope.err"
+t $? "... and a stderr line naming the term and the run's telemetry"
+# malformed terms are usage errors: exit 2, the bad term named on stderr, nothing on stdout
+bad_term() { # bad_term OPTION VALUE NEEDLE MESSAGE
+	"$BIN" --export sweep "$1" "$2" "$AN" >"$TMP/usage.out" 2>"$TMP/usage.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -s "$TMP/usage.out" ] && grep -qF -- "$3" "$TMP/usage.err"
+	t $? "$4 (exit $rc)"
+}
+bad_term --objective 'ttft_p999:1' "--objective: 'ttft_p999'" "--objective with a bad stat is a usage error"
+bad_term --objective 'ttft_p99:fast' "weight 'fast' of 'ttft_p99:fast'" "--objective with a bad weight is a usage error"
+bad_term --objective 'ttft_p99:1,,itl_p90' "empty metric term" "--objective with an empty term is a usage error"
+bad_term --objective 'rps_p99' "'rps_p99': rps takes no statistic but avg" "--objective with a stat on a system metric"
+bad_term --constraint 'ttft_p99=10' "--constraint: 'ttft_p99=10': expected METRIC<VALUE" "--constraint without an operator is a usage error"
+bad_term --constraint 'ttft_p99<ten' "'ttft_p99<ten': 'ten' is not a number" "--constraint with a bad value is a usage error"
+bad_term --constraint 'ttft p99<1' "'ttft p99' is not a metric name" "--constraint with a bad metric name is a usage error"
+
+# GPU telemetry in objectives and constraints (config 0 has gpu_power_usage p99 250 W)
+"$BIN" --export sweep --constraint 'gpu_power_usage_p99<200' --objective 'gpu_utilization_p99:1,ttft_p99' \
+	"$AN" >"$TMP/tel.csv" 2>"$TMP/tel.err"
+t $? "--constraint / --objective on GPU telemetry exit 0"
+[ ! -s "$TMP/tel.err" ] && grep -q '^[^,]*,gpt2_run_config_0,.*,no,gpu_power_usage_p99<200 (250),' "$TMP/tel.csv"
+t $? "telemetry constraint: config 0 fails with its mean power over GPUs (250)"
+grep -q '^[^,]*,gpt2_run_config_1,.*,no,gpu_power_usage_p99<200 (n/a),' "$TMP/tel.csv"
+t $? "telemetry constraint: a config without telemetry fails as n/a"
+grep -q '^[^,]*,gpt2_run_config_0,analyze,concurrency,1,1,' "$TMP/tel.csv"
+t $? "telemetry objective: config 0 (the only one with utilization) ranks first"
 printf '{"calc_data": "x"}' >"$TMP/bad_calc.json"
 "$BIN" --format nat --export sources "$TMP/bad_calc.json" >"$TMP/bad.csv" 2>/dev/null
 grep -q 'no calc_data object' "$TMP/bad.csv"

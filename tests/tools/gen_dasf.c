@@ -123,7 +123,7 @@ static int names(const char *path)
 	if (dw_open(&w, path) < 0)
 		return 1;
 	for (int i = 0; i < 4; i++) {
-		char key[8];
+		char key[16];
 		snprintf(key, sizeof(key), "k%d", i + 1);
 		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, fn[i], i, 1.0 + i, 1, NULL, 0, NULL, 0 });
 	}

@@ -2,7 +2,8 @@
 # End to end in tmux, as a person would: open the demo, n to the straggler, Enter (the
 # Steps pane of that rank), e and Enter to export with the default path; check the CSV.
 # Then resize below 80x24 ("too small") and back, quit with Ctrl-C and check the exit
-# status and that the terminal modes were restored; SIGTERM likewise. Skips without tmux.
+# status and that the terminal modes were restored; SIGTERM and SIGSEGV likewise. Skips
+# without tmux.
 set -u
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -64,4 +65,12 @@ i=0
 while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "SIGTERM quits with status 143" 'grep -q "EXIT=143" "$work/exit.txt"'
 check "the terminal modes are restored after SIGTERM" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
+# a crash: SIGSEGV runs the handler that only restores the tty, then dies by the signal
+rm -f "$work/exit.txt" "$work/stty.after" "$work/pid.txt"
+T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
+wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -SEGV "$(cat "$work/pid.txt")"
+i=0
+while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "SIGSEGV: the process dies by the signal (status 139)" 'grep -q "EXIT=139" "$work/exit.txt"'
+check "the terminal modes are restored after SIGSEGV" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
 echo "1..$n"

@@ -2,7 +2,8 @@
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
 # estimate, in UTF-8 and with --ascii; `:objective` and `:constraint` re-rank the sweep
-# view at once; a bad objective is reported, not fatal.
+# view at once; a bad objective is reported, not fatal; on a NAT-only run, Enter on a
+# sizing finding opens the sizing view.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -92,4 +93,24 @@ grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 t $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 t $? "a bad :objective is reported in the status line"
+# NAT-only run: opening a sizing finding shows the sizing view (the sweep view is empty)
+cat >"$TMP/s4" <<S
+:resize 24 160
+:view findings
+<Enter>
+:dump $TMP/nat_open.txt
+:view findings
+<Down>
+<Enter>
+:dump $TMP/nat_open2.txt
+:quit
+S
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s4" "$BIN" --tui "$NAT" >/dev/null 2>&1
+t $? "NAT findings script exits 0"
+grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
+	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
+t $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit row"
+grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
+	! grep -q 'no evidence to open' "$TMP/nat_open2.txt"
+t $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
 echo "1..$n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
  * tables (sort, filter, CSV), diagnostics. */
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "model/diag.h"
@@ -34,6 +35,50 @@ static void test_sanitize(void)
 	is_int(text_codepoints("\xe2\x80\x94x"), 2, "codepoints");
 	text_clip("abcdefgh", 5, out, sizeof(out), true, TEXT_ASCII);
 	is_str(out, "abcd~", "clip with ASCII ellipsis");
+}
+
+/* json_int parses integers exactly: no detour through a double above 2^53. */
+static void test_json_int(void)
+{
+	struct json_doc d;
+	json_doc_init(&d);
+	const char *s = "[9007199254740993,-9007199254740993,9223372036854775807,"
+			"-9223372036854775808,9223372036854775808,-9223372036854775809,"
+			"1700000000123456789,5.0,1e3,9007199254740993.0,1.5,\"7\",true,-,0]";
+	ok(json_parse(&d, s, strlen(s)) > 0, "json_int fixture parses");
+	long long v = 0;
+	int t = json_first(&d, 0);
+	ok(json_int(&d, t, &v) && v == 9007199254740993LL, "2^53+1 is exact");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == -9007199254740993LL, "-(2^53+1) is exact");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == LLONG_MAX, "INT64_MAX");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == LLONG_MIN, "INT64_MIN");
+	t = json_next(&d, 0, t);
+	v = 42;
+	ok(!json_int(&d, t, &v) && v == 42, "INT64_MAX+1 overflows: false, out untouched");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "INT64_MIN-1 overflows: false");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == 1700000000123456789LL, "nanosecond timestamp is exact");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == 5, "5.0 is an integer");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == 1000, "1e3 is an integer");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "float spelling above 2^53 is rejected (not exact)");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "1.5 is not an integer");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "a string is not an integer");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "true is not an integer");
+	t = json_next(&d, 0, t);
+	ok(!json_int(&d, t, &v), "a lone '-' is not an integer");
+	t = json_next(&d, 0, t);
+	ok(json_int(&d, t, &v) && v == 0, "0");
+	json_doc_free(&d);
 }
 
 static void test_json(void)
@@ -135,6 +180,7 @@ int main(void)
 {
 	test_sanitize();
 	test_json();
+	test_json_int();
 	test_table();
 	test_diag();
 	return tap_done();

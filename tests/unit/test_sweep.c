@@ -14,6 +14,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep.h"
+#include "model/sweep_rank.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
 
@@ -536,8 +537,9 @@ static void test_nat(void)
 		const struct finding_list *fl = run_findings(run);
 		bool outl = false;
 		for (size_t i = 0; i < fl->n; i++)
-			outl |= strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0 && fl->v[i].ev.kind == EV_CONFIG;
-		ok(outl, "SIZING.OUTLIERS finding");
+			outl |= strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0 && fl->v[i].ev.kind == EV_CONFIG &&
+				fl->v[i].ev.view && strcmp(fl->v[i].ev.view, "sizing") == 0;
+		ok(outl, "SIZING.OUTLIERS finding, evidence in the sizing view");
 	}
 	run_free(run);
 	free(dir);
@@ -681,6 +683,88 @@ static void test_bad_files(void)
 	free(p);
 }
 
+/* Objectives and constraints over GPU telemetry: the mean over a config's GPUs,
+ * lower-is-better power, higher-is-better utilization; unknown telemetry is dropped
+ * with a diagnostic and a stderr line; the pure syntax checkers src/cli.c uses. */
+static void test_telemetry_rank(void)
+{
+	/* config c1: power 100/300 W (mean 200), util 90; c2: power 150/150 (mean 150), util 40 */
+	static const char *const tel[] = {
+		"\"gpu_power_usage\":{\"unit\":\"W\",\"gpu0\":{\"avg\":100,\"p99\":110},"
+		"\"gpu1\":{\"avg\":300,\"p99\":320}},\"gpu_utilization\":{\"unit\":\"%\","
+		"\"gpu0\":{\"avg\":90},\"gpu1\":{\"avg\":90}}",
+		"\"gpu_power_usage\":{\"unit\":\"W\",\"gpu0\":{\"avg\":150,\"p99\":160},"
+		"\"gpu1\":{\"avg\":150,\"p99\":160}},\"gpu_utilization\":{\"unit\":\"%\","
+		"\"gpu0\":{\"avg\":40},\"gpu1\":{\"avg\":40}}",
+	};
+	for (int i = 0; i < 2; i++) {
+		char rel[128], doc[1024];
+		snprintf(rel, sizeof(rel), "tel/m-openai-chat-concurrency%d/p_genai_perf.json", i + 1);
+		snprintf(doc, sizeof(doc),
+			 "{\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+			 "\"telemetry_stats\":{%s},\"input_config\":{\"perf_analyzer\":"
+			 "{\"stimulus\":{\"concurrency\":%d}}}}", tel[i], i + 1);
+		free(fixture(rel, doc));
+	}
+	char *dir = xasprintf("%s/tel", tmpdir);
+	const char *cons[] = { "gpu_power_usage<180", "gpu_memory_used_p99<10" };
+	struct opts o = { .objective = "gpu_power_usage_avg:1,bogus_metric:2", .constraints = cons,
+			  .nconstraints = 2 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->ncfg == 2 && s->ngpu == 8, "two configs with 2 GPUs x 2 telemetry metrics");
+	if (s && s->ncfg == 2 && s->ngpu == 8) {
+		const char *e = sweep_ref_errors(run);
+		ok(e && strstr(e, "--objective: unknown metric 'bogus_metric_avg'") &&
+		   strstr(e, "--constraint: unknown metric 'gpu_memory_used_p99'") &&
+		   strstr(e, "gpu_power_usage, gpu_utilization"),
+		   "unknown telemetry terms reported for stderr, naming what the run has");
+		ok(has_diag(run, "bogus_metric_avg") && has_diag(run, "gpu_memory_used_p99"),
+		   "and as diagnostics");
+		ok(s->nobj == 1 && s->ncon == 1, "unknown terms dropped, known ones kept");
+		size_t c1 = strstr(s->cfg[0].name, "concurrency1") ? 0 : 1, c2 = 1 - c1;
+		ok(!s->cfg[c1].pass && s->cfg[c2].pass, "gpu_power_usage<180: mean 200 W fails, 150 W passes");
+		ok(s->cfg[c1].failed && strstr(s->cfg[c1].failed, "gpu_power_usage_avg<180 (200)"),
+		   "failure text shows the mean over GPUs");
+		ok(s->cfg[c2].rank == 1 && s->cfg[c2].score > 0, "lower power ranks first");
+		/* gain of c2 over c1 = -(150-200)/175*100 */
+		is_dbl(s->cfg[c2].score, 50.0 / 175 * 100, 1e-9, "power score is the mean gain");
+		char err[256];
+		sweep_clear_constraints(run);
+		ok(sweep_set_objective(run, "gpu_utilization:1", err, sizeof(err)) == 0,
+		   ":objective with telemetry");
+		ok(s->cfg[c1].rank == 1, "higher utilization ranks first");
+		ok(sweep_add_constraint(run, "gpu_power_usage_p99<=160", err, sizeof(err)) == 0 &&
+		   !s->cfg[c1].pass && s->cfg[c2].pass, ":constraint on telemetry p99 (mean 215 vs 160)");
+		ok(sweep_set_objective(run, "gpu_temperature:1", err, sizeof(err)) < 0 &&
+		   strstr(err, "gpu_temperature_avg"), "unknown telemetry in the UI is an error");
+		ok(s->nobj == 1, "a refused objective keeps the current one");
+	}
+	run_free(run);
+	free(dir);
+
+	char err[256];
+	ok(sweep_objective_syntax("ttft_p99:1,itl_p90:3,gpu_power_usage:2", err, sizeof(err)) == 0,
+	   "syntax: request and telemetry objectives");
+	ok(sweep_objective_syntax("", err, sizeof(err)) == 0, "syntax: empty objective clears");
+	ok(sweep_objective_syntax("ttft_p999:1", err, sizeof(err)) < 0 && strstr(err, "ttft_p999"),
+	   "syntax: bad stat on a request metric names the term");
+	ok(sweep_objective_syntax("rps_p99", err, sizeof(err)) < 0, "syntax: system metric takes only avg");
+	ok(sweep_objective_syntax("ttft_p99:0", err, sizeof(err)) < 0 && strstr(err, "ttft_p99:0"),
+	   "syntax: zero weight");
+	ok(sweep_objective_syntax("ttft_p99,,itl_p90", err, sizeof(err)) < 0, "syntax: empty term");
+	ok(sweep_objective_syntax("ttft_p99:1,", err, sizeof(err)) < 0, "syntax: trailing comma");
+	ok(sweep_objective_syntax("ttft-p99", err, sizeof(err)) < 0 && strstr(err, "ttft-p99"),
+	   "syntax: not an identifier");
+	ok(sweep_constraint_syntax("gpu_utilization_p50 >= 0.5", err, sizeof(err)) == 0,
+	   "syntax: telemetry constraint with spaces");
+	ok(sweep_constraint_syntax("ttft_p99=10", err, sizeof(err)) < 0 && strstr(err, "ttft_p99=10"),
+	   "syntax: missing operator names the term");
+	ok(sweep_constraint_syntax("ttft_p99<1x", err, sizeof(err)) < 0 && strstr(err, "1x"),
+	   "syntax: bad number");
+	ok(sweep_constraint_syntax("<3", err, sizeof(err)) < 0, "syntax: missing metric");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "%s/sweepXXXXXX", getenv("TSCOPE_TMP") ? getenv("TSCOPE_TMP") : "/tmp");
@@ -694,6 +778,7 @@ int main(void)
 	test_export_csv();
 	test_stimulus();
 	test_analyze_checkpoint();
+	test_telemetry_rank();
 	test_nat();
 	test_cerebras();
 	test_bad_files();

@@ -193,11 +193,69 @@ static void test_headless(void)
 	unsetenv("TSCOPE_SCRIPT");
 }
 
+/* 64 ranks x 300 steps, rank 37 slower from step 100: more ranks than rows at 80x24. */
+static struct run *wide_run(void)
+{
+	static struct opts o;
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	run_set_name(run, "wide");
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < 64; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, NULL);
+		for (long s = 0; s < 300; s++) {
+			size_t pos = rank_append(rs, s, 1000.0 + (double)s, true);
+			double slow = (r == 37 && s >= 100) ? 1.5 : 1.0;
+			rank_set(rs, pos, fwd, (double)(long)(1e7 * slow + 1000 * ((r * 7 + s * 3) % 11)) / 1e9);
+			rank_set(rs, pos, comm, 0.001);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+static void test_aggregation(void)
+{
+	char dir[] = "/tmp/tscope-ui-XXXXXX";
+	if (!mkdtemp(dir)) {
+		tap_skip("no temp dir");
+		return;
+	}
+	char script[256], d[4][256], cmd[512];
+	snprintf(script, sizeof(script), "%s/keys", dir);
+	for (int i = 0; i < 4; i++)
+		snprintf(d[i], sizeof(d[i]), "%s/d%d", dir, i);
+	FILE *f = fopen(script, "w");
+	fprintf(f, ":dump %s\nn\n:dump %s\nz\n:dump %s\n+++\n:dump %s\n", d[0], d[1], d[2], d[3]);
+	fclose(f);
+	setenv("TSCOPE_SCRIPT", script, 1);
+	struct run *run = wide_run();
+	struct opts o = { 0 };
+	is_int(ui_run(run, &o), 0, "headless session on 64 ranks");
+	char *s0 = slurp(d[0]), *s1 = slurp(d[1]), *s2 = slurp(d[2]), *s3 = slurp(d[3]);
+	ok(strstr(s0, "rows = 4 ranks each (worst in bucket)") != NULL, "64 ranks in 19 rows: the note says each row holds 4 ranks, worst shown");
+	ok(strstr(s0, "cols = ") == NULL || strstr(s0, "(worst in bucket)") != NULL, "column buckets are named too");
+	ok(strstr(s0, "36-39 ") != NULL, "row labels give the rank range of a bucket");
+	ok(strstr(s1, "straggler 1/") && strstr(s1, "rank 37"), "n lands on rank 37");
+	ok(strstr(s1, "rank 36-39  step") != NULL, "the status row names the ranks of the bucket under the cursor");
+	ok(strstr(s2, "of 64 (z: all)") && strstr(s2, "rank 37  step"), "z shows one rank per row, cursor on rank 37");
+	ok(strstr(s3, "1 step per col") || strstr(s3, "cols = "), "zoom in changes the steps per column");
+	free(s0); free(s1); free(s2); free(s3);
+	run_free(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# cleanup failed\n");
+	unsetenv("TSCOPE_SCRIPT");
+}
+
 int main(void)
 {
 	test_layout();
 	test_keymap();
 	test_theme_glyph();
 	test_headless();
+	test_aggregation();
 	return tap_done();
 }
