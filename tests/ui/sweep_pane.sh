@@ -2,8 +2,8 @@
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
 # estimate, in UTF-8 and with --ascii; `:objective` and `:constraint` re-rank the sweep
-# view at once; a bad objective is reported, not fatal; on a NAT-only run, Enter on a
-# sizing finding opens the sizing view.
+# view at once (GPU telemetry metrics too); a bad objective is reported, not fatal; on a
+# NAT-only run, Enter on a sizing finding opens the sizing view.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -93,6 +93,37 @@ grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 t $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 t $? "a bad :objective is reported in the status line"
+# :objective / :constraint on GPU telemetry (two GPUs per config: the mean is used)
+AT="$TMP/an_tel"
+mkdir -p "$AT"
+printf '%s\n' \
+	'Config Name,Concurrency,p99 Time To First Token (ms),Request Throughput (requests/sec)' \
+	'm_run_config_0,1,10.50,3.00' \
+	'm_run_config_1,2,12.00,6.00' \
+	'' \
+	'Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Utilization (%)' \
+	'm_run_config_0,gpu0,100.00,90.00' \
+	'm_run_config_0,gpu1,300.00,90.00' \
+	'm_run_config_1,gpu0,150.00,40.00' \
+	'm_run_config_1,gpu1,150.00,40.00' >"$AT/analyze_export_genai_perf.csv"
+cat >"$TMP/s5" <<S
+:resize 24 160
+:view sweep
+:constraint gpu_power_usage_p99<180
+:objective gpu_power_usage_p99:1
+:dump $TMP/tel.txt
+:objective gpu_temp_p99:1
+:dump $TMP/tel_bad.txt
+:quit
+S
+LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s5" "$BIN" --tui "$AT" >/dev/null 2>&1
+t $? "telemetry objective/constraint script exits 0"
+grep -q 'm_run_config_0 .*  2  *-28.57 no  *gpu_power_usage_p99<' "$TMP/tel.txt" &&
+	grep -q 'm_run_config_1 .*  1  *28.57 yes' "$TMP/tel.txt"
+t $? ":constraint/:objective on GPU power (mean over GPUs) re-rank the sweep view"
+grep -q "unknown metric 'gpu_temp_p99'.*gpu_power_usage" "$TMP/tel_bad.txt"
+t $? "a telemetry metric the run lacks is reported in the status line"
+
 # NAT-only run: opening a sizing finding shows the sizing view (the sweep view is empty)
 cat >"$TMP/s4" <<S
 :resize 24 160
