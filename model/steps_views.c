@@ -6,9 +6,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/analysis.h"
 #include "model/run.h"
 #include "model/steps.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 static bool need_steps(struct run *run, char *err, size_t errn)
@@ -94,9 +96,10 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 	static const char *const prefix[] = { "", "", "mem_" };
 	for (size_t k = 0; k < nm; k++) {
 		const struct metric_def *def = steps_metric(m, (int)k);
-		char name[160];
-		snprintf(name, sizeof(name), "%s%s%s", prefix[def->kind], def->name,
+		char raw[160], name[480];
+		snprintf(raw, sizeof(raw), "%s%s%s", prefix[def->kind], def->name,
 			 def->kind == METRIC_PHASE ? "_ms" : def->kind == METRIC_MEMORY ? "_mb" : "");
+		text_sanitize(raw, strlen(raw), name, sizeof(name), 0); /* names come from data */
 		col[k] = table_add_col(t, name, COL_NUM, 9, def->kind == METRIC_SCALAR ? 4 : 2);
 	}
 	for (size_t r = 0; r < steps_nranks(m); r++)

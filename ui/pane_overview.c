@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/analysis.h"
+#include "model/registry.h"
 #include "model/dasf.h"
 #include "model/steps.h"
 #include "model/xalloc.h"
@@ -14,6 +15,7 @@
 struct opane {
 	size_t sel;           /* selected finding */
 	int list_y;           /* first finding row in the last frame */
+	struct table *export; /* `e` here exports the findings view */
 };
 
 static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
@@ -23,7 +25,19 @@ static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
 
 static void ov_close(void *priv)
 {
-	free(priv);
+	struct opane *p = priv;
+	table_free(p->export);
+	free(p);
+}
+
+static struct table *ov_table(void *priv, struct app *app)
+{
+	struct opane *p = priv;
+	const struct view_def *vd = registry_view("findings");
+	char err[128];
+	table_free(p->export);
+	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+	return p->export;
 }
 
 static void kv(int y, int x, int w, const char *k, const char *v)
@@ -179,4 +193,5 @@ const struct pane_ops pane_overview = {
 	.draw = ov_draw,
 	.handle = ov_handle,
 	.status = ov_status,
+	.table = ov_table,
 };

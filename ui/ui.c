@@ -129,16 +129,19 @@ static int run_keys(struct app *app)
 		int key = term_getkey(idle_ms);
 		double t0 = cpu_ms();
 		int first = key;
+		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
 		if (key != ERR) {
-			app_key(app, key);
+			r = app_key(app, key);
 			/* drain typeahead, then draw once */
 			while (!app->quit && (key = term_getkey(0)) != ERR)
-				app_key(app, key);
+				r |= app_key(app, key);
 		} else if (!app->max_frames) {
 			continue;
 		}
 		if (app->quit)
 			break;
+		if (!(r & (PR_REDRAW | PR_RELAYOUT)))
+			continue;   /* nothing changed: no frame, no bytes */
 		app_draw(app);
 		if (timing && first != ERR)
 			fprintf(timing, "%s %.3f\n", keymap_name(first), cpu_ms() - t0);

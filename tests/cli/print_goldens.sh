@@ -77,4 +77,13 @@ check "Infinity loss: exit 0" '[ "$rc" -eq 0 ]'
 check "Infinity loss: DIVERGED at step 1" 'grep -q "^  DIVERGED at step 1$" i.out && grep -q "CONVERGENCE.DIVERGED" i.out'
 check "line without step: noted on stderr" 'grep -q "data-quality note" i.err'
 
+# Names from data reach the terminal and CSV only through the sanitizer.
+mkdir -p hostile
+printf '{"step":0,"phases":{"\\u001b[31mevil\\u009b":0.01,"forward":0.02}}\n{"step":1,"phases":{"\\u001b[31mevil\\u009b":0.01,"forward":0.02}}\n' >hostile/steps.jsonl
+printf '{"name": "run\\u001b]0;pwned\\u0007"}' >hostile/run.json
+"$TSCOPE_BIN" --print --color never hostile >h.out 2>&1
+check "hostile names: no ESC or C1 in the report" '! grep -q "$(printf "\033")" h.out && ! grep -q "$(printf "\302\233")" h.out'
+check "hostile names: shown in caret notation" 'grep -q "^pytscope — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
+"$TSCOPE_BIN" --export steps hostile >hs.csv 2>&1
+check "hostile names: CSV header sanitized" '! grep -q "$(printf "\033")" hs.csv && head -1 hs.csv | grep -q "\^\[\[31mevil"'
 echo "1..$n"
