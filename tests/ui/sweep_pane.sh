@@ -12,6 +12,11 @@ t() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
+tui() { # tui SCRIPT ARGS...: run the explorer headless on SCRIPT, stderr to $TMP/err
+	script=$1
+	shift
+	LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$script" "$BIN" --tui "$@" >/dev/null 2>"$TMP/err"
+}
 NAT="$TMP/nat"
 mkdir -p "$NAT"
 {
@@ -39,8 +44,7 @@ m
 :dump $TMP/runtime.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s1" "$BIN" --tui --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>"$TMP/err1"
+tui "$TMP/s1" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 t $? "Sweep pane script exits 0"
 grep -q 'p95 workflow runtime (s) vs concurrency' "$TMP/runtime.txt"
 t $? "m switches the plot to workflow runtime"
@@ -51,16 +55,14 @@ cat >"$TMP/s2" <<S
 :quit
 S
 sed "s|lat.txt|lat_ascii.txt|" "$TMP/s2" >"$TMP/s2a"
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2" "$BIN" --tui --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+tui "$TMP/s2" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 grep -q '●' "$TMP/lat.txt" && grep -q '✕' "$TMP/lat.txt" && grep -q '·' "$TMP/lat.txt" && grep -q '─' "$TMP/lat.txt"
 t $? "UTF-8 latency plot: points, outlier 32, fit line, target line"
 grep -q 'outlier (removed from fit)' "$TMP/lat.txt"
 t $? "points list marks the removed outlier"
 grep -q 'estimate c=' "$TMP/lat.txt"
 t $? "legend shows the estimate concurrency"
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2a" "$BIN" --tui --ascii --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+tui "$TMP/s2a" --ascii --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 ! grep -q '[●✕·─│]' "$TMP/lat_ascii.txt" && grep -q ' o' "$TMP/lat_ascii.txt" && grep -q 'x' "$TMP/lat_ascii.txt"
 t $? "--ascii plot uses ASCII glyphs only"
 
@@ -81,7 +83,7 @@ cat >"$TMP/s3" <<S
 :dump $TMP/bad.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s3" "$BIN" --tui "$AN" >/dev/null 2>&1
+tui "$TMP/s3" "$AN"
 t $? "objective/constraint script exits 0"
 grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
 t $? ":constraint marks config 2 failing in the sweep view at once"
@@ -116,7 +118,7 @@ cat >"$TMP/s5" <<S
 :dump $TMP/tel_bad.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s5" "$BIN" --tui "$AT" >/dev/null 2>&1
+tui "$TMP/s5" "$AT"
 t $? "telemetry objective/constraint script exits 0"
 grep -q 'm_run_config_0 .*  2  *-28.57 no  *gpu_power_usage_p99<' "$TMP/tel.txt" &&
 	grep -q 'm_run_config_1 .*  1  *28.57 yes' "$TMP/tel.txt"
@@ -136,7 +138,7 @@ cat >"$TMP/s4" <<S
 :dump $TMP/nat_open2.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s4" "$BIN" --tui "$NAT" >/dev/null 2>&1
+tui "$TMP/s4" "$NAT"
 t $? "NAT findings script exits 0"
 grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
 	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
