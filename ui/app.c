@@ -568,6 +568,16 @@ static unsigned global_action(struct app *app, enum action a)
 	}
 }
 
+unsigned app_continue(struct app *app)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	app->msg[0] = '\0';
+	if (!priv || !s->ops->handle)
+		return PR_REDRAW;
+	return s->ops->handle(priv, app, ACT_NONE) | PR_REDRAW;
+}
+
 unsigned app_key(struct app *app, int key)
 {
 	if (key == KEY_RESIZE) {
