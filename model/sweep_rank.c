@@ -70,9 +70,10 @@ static int parse_ref(const char *s, size_t n, struct sweep_mref *r, char *err, s
 	enum sweep_metric m;
 	enum sweep_stat st;
 	if (us && sweep_metric_parse(s, (size_t)(us - s), &m, &st)) {
-		snprintf(err, errn, "'%.*s': %s takes %s", show, s, sweep_metric_info(m)->alias,
-			 sweep_metric_info(m)->system ? "no statistic but avg"
-						       : "avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95 or p99");
+		const char *stats = sweep_metric_info(m)->system
+					    ? "no statistic but avg"
+					    : "avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95 or p99";
+		snprintf(err, errn, "'%.*s': %s takes %s", show, s, sweep_metric_info(m)->alias, stats);
 		return -1;
 	}
 	r->st = SS_AVG;
@@ -109,16 +110,20 @@ static int resolve_ref(const struct sweep_set *s, const struct sweep_mref *r, ch
 	for (size_t i = 0; i < s->ngpu; i++)
 		if (strcasecmp(s->gpu[i].metric, r->tele) == 0)
 			return 0;
-	char have[160] = "";
-	size_t len = 0;
-	for (size_t i = 0; i < s->ngpu && len < sizeof(have) - 1; i++) {
+	/* the run's distinct telemetry names, in order of appearance (at most 12) */
+	const char *names[12];
+	size_t nn = 0;
+	for (size_t i = 0; i < s->ngpu && nn < ARRAY_LEN(names); i++) {
 		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = strcmp(s->gpu[j].metric, s->gpu[i].metric) == 0;
+		for (size_t j = 0; j < nn && !seen; j++)
+			seen = strcmp(names[j], s->gpu[i].metric) == 0;
 		if (!seen)
-			len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s", len ? ", " : "",
-						s->gpu[i].metric);
+			names[nn++] = s->gpu[i].metric;
 	}
+	char have[200] = "";
+	size_t len = 0;
+	for (size_t j = 0; j < nn && len < sizeof(have); j++)
+		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s", j ? ", " : "", names[j]);
 	char *safe = text_sanitize_dup(have, 0), term[96];
 	ref_text(r, term, sizeof(term));
 	snprintf(err, errn, "unknown metric '%s': not a request metric, and %s%s", term,

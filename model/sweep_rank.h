@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_rank.h: internal to the sweep model: the ranking hooks sweep.c calls (the
- * public objective / constraint API is in sweep.h). */
+/* sweep_rank.h: the ranking hooks sweep.c calls, and the pure --objective /
+ * --constraint syntax checkers src/cli.c calls (the objective / constraint API on a
+ * loaded run is in sweep.h). */
 #ifndef MODEL_SWEEP_RANK_H
 #define MODEL_SWEEP_RANK_H
 

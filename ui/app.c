@@ -568,6 +568,16 @@ static unsigned global_action(struct app *app, enum action a)
 	}
 }
 
+unsigned app_continue(struct app *app)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	app->msg[0] = '\0';
+	if (!priv || !s->ops->handle)
+		return PR_REDRAW;
+	return s->ops->handle(priv, app, ACT_NONE) | PR_REDRAW;
+}
+
 unsigned app_key(struct app *app, int key)
 {
 	if (key == KEY_RESIZE) {
@@ -669,11 +679,13 @@ static void draw_help(struct app *app)
 		app->ov_top = app->ov_sel - rows + 1;
 	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
 		int k = app->ov_top + i, y = box.y + 1 + i;
+		int hx = box.w >= 100 ? 41 : 24;   /* the action name only when there is room */
 		if (k < ACT_COUNT - 1) {
 			const struct action_info *ai = action_info((enum action)(k + 1));
 			draw_text(y, box.x + 1, 22, ai->keys, ROLE_ACCENT);
-			draw_text(y, box.x + 24, 16, ai->name, ROLE_DIM);
-			draw_text(y, box.x + 41, box.w - 42, ai->help, ROLE_NORMAL);
+			if (hx == 41)
+				draw_text(y, box.x + 24, 16, ai->name, ROLE_DIM);
+			draw_text(y, box.x + hx, box.w - hx - 1, ai->help, ROLE_NORMAL);
 			continue;
 		}
 		k -= ACT_COUNT - 1;
@@ -682,7 +694,7 @@ static void draw_help(struct app *app)
 		if (k >= 2 && k - 2 < (int)ui_ncmds) {
 			const struct ui_cmd *c = &ui_cmds[k - 2];
 			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
-			draw_text(y, box.x + 41, box.w - 42, c->help, ROLE_NORMAL);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
 		}
 	}
 }

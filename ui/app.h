@@ -81,6 +81,8 @@ const int *app_stragglers(struct app *app, size_t *n);
 unsigned app_command(struct app *app, const char *line);
 /* Dispatch one key (curses code). */
 unsigned app_key(struct app *app, int key);
+/* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
+unsigned app_continue(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */
 void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */

@@ -22,6 +22,8 @@ enum pane_result {
 	PR_REDRAW = 2,    /* draw a new frame */
 	PR_RELAYOUT = 4,  /* geometry changed: full repaint */
 	PR_QUIT = 8,
+	PR_LATER = 16,    /* slow work pending: draw this frame (showing the pane's app_msg),
+			   * then the loop calls handle(ACT_NONE) to do it */
 };
 
 /* Where a drill-down or straggler jump lands. Fields are "none" when < 0 / NULL. */

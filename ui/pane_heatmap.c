@@ -36,6 +36,7 @@ struct hpane {
 	long mark_row;                /* row the marks belong to, -1 */
 	struct table *export;
 	char why[160];
+	bool pending;                 /* metric chosen, aggregates not built yet (PR_LATER) */
 };
 
 static size_t bucket_rows(const struct hpane *p, int h)
@@ -402,7 +403,16 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		break;
 	case ACT_METRIC:
 	case ACT_METRIC_PREV:
+		/* building a metric's aggregates can take seconds on a big run: say so in
+		 * this frame, build in the next (PR_LATER) */
 		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
+		p->pending = true;
+		app_msg(app, false, "building the heatmap of '%s'...", p->prov->metric_name(app->run, p->metric));
+		return PR_HANDLED | PR_LATER;
+	case ACT_NONE:
+		if (!p->pending)
+			return PR_NONE;
+		p->pending = false;
 		if (!open_metric(p, app)) {
 			app_msg(app, true, "%s", p->why);
 			p->metric = 0;

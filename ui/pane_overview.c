@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/analysis.h"
+#include "model/registry.h"
 #include "model/dasf.h"
 #include "model/steps.h"
 #include "model/xalloc.h"
@@ -14,6 +15,7 @@
 struct opane {
 	size_t sel;           /* selected finding */
 	int list_y;           /* first finding row in the last frame */
+	struct table *export; /* `e` here exports the findings view */
 };
 
 static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
@@ -23,13 +25,34 @@ static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
 
 static void ov_close(void *priv)
 {
-	free(priv);
+	struct opane *p = priv;
+	table_free(p->export);
+	free(p);
 }
 
-static void kv(int y, int x, int w, const char *k, const char *v)
+static struct table *ov_table(void *priv, struct app *app)
+{
+	struct opane *p = priv;
+	const struct view_def *vd = registry_view("findings");
+	char err[128];
+	table_free(p->export);
+	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+	return p->export;
+}
+
+/* "key   value", the value wrapped onto a second row when it does not fit; returns
+ * the row after it. */
+static int kv_role(int y, int x, int w, const char *k, const char *v, enum role r)
 {
 	draw_text(y, x, 18, k, ROLE_DIM);
-	draw_text(y, x + 18, w - 18, v, ROLE_NORMAL);
+	struct rect area = { y, x + 18, 2, w - 18 };
+	int used = draw_wrap(&area, 0, v, r);
+	return y + (used > 0 ? used : 1);
+}
+
+static int kv(int y, int x, int w, const char *k, const char *v)
+{
+	return kv_role(y, x, w, k, v, ROLE_NORMAL);
 }
 
 static int draw_sources(struct app *app, int y, int x, int w)
@@ -49,12 +72,10 @@ static int draw_sources(struct app *app, int y, int x, int w)
 	}
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%zu files, %zu records loaded", run->nsrc, rec);
-	kv(y++, x, w, "sources", buf);
+	y = kv(y, x, w, "sources", buf);
 	snprintf(buf, sizeof(buf), "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s",
 		 skipped, unreadable, partial, nerr, nwarn, run->diags.dropped ? " (more dropped)" : "");
-	draw_text(y, x, 18, "data quality", ROLE_DIM);
-	draw_text(y++, x + 18, w - 18, buf, skipped || unreadable || nerr ? ROLE_SEV_MED : ROLE_GOOD);
-	return y;
+	return kv_role(y, x, w, "data quality", buf, skipped || unreadable || nerr ? ROLE_SEV_MED : ROLE_GOOD);
 }
 
 static int draw_steps(struct app *app, int y, int x, int w)
@@ -62,29 +83,29 @@ static int draw_steps(struct app *app, int y, int x, int w)
 	const struct steps_model *m = app->run->steps;
 	char buf[256];
 	if (!m || !steps_nranks(m)) {
-		kv(y++, x, w, "ranks", "no per-rank step records");
+		y = kv(y, x, w, "ranks", "no per-rank step records");
 		return y;
 	}
 	snprintf(buf, sizeof(buf), "%zu", steps_nranks(m));
-	kv(y++, x, w, "ranks", buf);
+	y = kv(y, x, w, "ranks", buf);
 	snprintf(buf, sizeof(buf), "%zu aligned across ranks, %zu distinct", steps_naligned(m), steps_nunion(m));
-	kv(y++, x, w, "steps", buf);
+	y = kv(y, x, w, "steps", buf);
 	const struct distributed *d = analysis_distributed(app->run);
 	if (d) {
 		snprintf(buf, sizeof(buf), "%.4g s (mean step wall %.4g s x %zu aligned steps)",
 			 d->mean_step_wall * (double)d->n_steps, d->mean_step_wall, d->n_steps);
-		kv(y++, x, w, "wall time", buf);
+		y = kv(y, x, w, "wall time", buf);
 		snprintf(buf, sizeof(buf), "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
 			 d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
-		kv(y++, x, w, "imbalance", buf);
+		y = kv(y, x, w, "imbalance", buf);
 		if (d->straggler >= 0) {
 			const struct rank_stat *rs = &d->rank[d->straggler];
-			snprintf(buf, sizeof(buf), "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s%ld",
-				 rs->rank, rs->time_lost, rs->slowest_fraction * 100, rs->onset >= 0 ? "step " : "",
-				 rs->onset);
-			if (rs->onset < 0)
-				snprintf(buf + strlen(buf) - 2, 16, "none");
-			kv(y++, x, w, "straggler", buf);
+			char onset[32] = "none";
+			if (rs->onset >= 0)
+				snprintf(onset, sizeof(onset), "step %ld", rs->onset);
+			snprintf(buf, sizeof(buf), "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s",
+				 rs->rank, rs->time_lost, rs->slowest_fraction * 100, onset);
+			y = kv(y, x, w, "straggler", buf);
 		}
 	}
 	const struct budget *b = analysis_budget(app->run, 0);
@@ -95,11 +116,11 @@ static int draw_steps(struct app *app, int y, int x, int w)
 			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU %.1f%%", b->mfu * 100);
 		else
 			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU n/a (no FLOPs/peak)");
-		kv(y++, x, w, "budget", buf);
+		y = kv(y, x, w, "budget", buf);
 		if (b->nrecoverable) {
 			const struct budget_line *l = &b->line[b->recoverable[0]];
 			snprintf(buf, sizeof(buf), "%s %.4g s (%.1f%%)", l->name, l->seconds, l->fraction * 100);
-			kv(y++, x, w, "top recoverable", buf);
+			y = kv(y, x, w, "top recoverable", buf);
 		}
 	}
 	return y;
@@ -114,10 +135,10 @@ static int draw_dasf(struct app *app, int y, int x, int w)
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%zu tasks, %zu functions, %zu workers on %zu hosts; %.4g s of task time",
 		 s.tasks, s.functions, s.workers, s.hosts, s.total_task_s);
-	kv(y++, x, w, "DASF tasks", buf);
+	y = kv(y, x, w, "DASF tasks", buf);
 	snprintf(buf, sizeof(buf), "%.4g s over %zu tasks (:view critical_path; :view function_bottleneck)",
 		 s.critical_s, s.critical_len);
-	kv(y++, x, w, "critical path", buf);
+	y = kv(y, x, w, "critical path", buf);
 	return y;
 }
 
@@ -125,8 +146,8 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1;
-	kv(y++, x, w, "run", app->run->name ? app->run->name : "-");
-	kv(y++, x, w, "path", app->run->path ? app->run->path : "-");
+	y = kv(y, x, w, "run", app->run->name ? app->run->name : "-");
+	y = kv(y, x, w, "path", app->run->path ? app->run->path : "-");
 	y = draw_sources(app, y, x, w);
 	y = draw_steps(app, y, x, w);
 	y = draw_dasf(app, y, x, w);
@@ -179,4 +200,5 @@ const struct pane_ops pane_overview = {
 	.draw = ov_draw,
 	.handle = ov_handle,
 	.status = ov_status,
+	.table = ov_table,
 };

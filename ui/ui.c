@@ -74,8 +74,12 @@ static int script_line(struct app *app, const char *line, int lineno, const char
 			fprintf(stderr, "tscope-tui: %s:%d: unknown key name in '%s'\n", path, lineno, p);
 			return -1;
 		}
-		app_key(app, key);
+		unsigned r = app_key(app, key);
 		app_draw(app);
+		while (r & PR_LATER) {
+			r = app_continue(app);
+			app_draw(app);
+		}
 		p += n;
 	}
 	return 0;
@@ -129,17 +133,24 @@ static int run_keys(struct app *app)
 		int key = term_getkey(idle_ms);
 		double t0 = cpu_ms();
 		int first = key;
+		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
 		if (key != ERR) {
-			app_key(app, key);
+			r = app_key(app, key);
 			/* drain typeahead, then draw once */
 			while (!app->quit && (key = term_getkey(0)) != ERR)
-				app_key(app, key);
+				r |= app_key(app, key);
 		} else if (!app->max_frames) {
 			continue;
 		}
 		if (app->quit)
 			break;
+		if (!(r & (PR_REDRAW | PR_RELAYOUT)))
+			continue;   /* nothing changed: no frame, no bytes */
 		app_draw(app);
+		while (r & PR_LATER) {
+			r = app_continue(app);
+			app_draw(app);
+		}
 		if (timing && first != ERR)
 			fprintf(timing, "%s %.3f\n", keymap_name(first), cpu_ms() - t0);
 		if (app->max_frames && app->frames >= app->max_frames)

@@ -2,8 +2,8 @@
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
 # estimate, in UTF-8 and with --ascii; `:objective` and `:constraint` re-rank the sweep
-# view at once; a bad objective is reported, not fatal; on a NAT-only run, Enter on a
-# sizing finding opens the sizing view.
+# view at once (GPU telemetry metrics too); a bad objective is reported, not fatal; on a
+# NAT-only run, Enter on a sizing finding opens the sizing view.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -11,6 +11,11 @@ n=0
 t() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+tui() { # tui SCRIPT ARGS...: run the explorer headless on SCRIPT, stderr to $TMP/err
+	script=$1
+	shift
+	LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$script" "$BIN" --tui "$@" >/dev/null 2>"$TMP/err"
 }
 NAT="$TMP/nat"
 mkdir -p "$NAT"
@@ -39,8 +44,7 @@ m
 :dump $TMP/runtime.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s1" "$BIN" --tui --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>"$TMP/err1"
+tui "$TMP/s1" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 t $? "Sweep pane script exits 0"
 grep -q 'p95 workflow runtime (s) vs concurrency' "$TMP/runtime.txt"
 t $? "m switches the plot to workflow runtime"
@@ -51,16 +55,14 @@ cat >"$TMP/s2" <<S
 :quit
 S
 sed "s|lat.txt|lat_ascii.txt|" "$TMP/s2" >"$TMP/s2a"
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2" "$BIN" --tui --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+tui "$TMP/s2" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 grep -q '●' "$TMP/lat.txt" && grep -q '✕' "$TMP/lat.txt" && grep -q '·' "$TMP/lat.txt" && grep -q '─' "$TMP/lat.txt"
 t $? "UTF-8 latency plot: points, outlier 32, fit line, target line"
 grep -q 'outlier (removed from fit)' "$TMP/lat.txt"
 t $? "points list marks the removed outlier"
 grep -q 'estimate c=' "$TMP/lat.txt"
 t $? "legend shows the estimate concurrency"
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s2a" "$BIN" --tui --ascii --target-users 100 \
-	--target-latency 2.5 --test-gpus 8 "$NAT" >/dev/null 2>&1
+tui "$TMP/s2a" --ascii --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 ! grep -q '[●✕·─│]' "$TMP/lat_ascii.txt" && grep -q ' o' "$TMP/lat_ascii.txt" && grep -q 'x' "$TMP/lat_ascii.txt"
 t $? "--ascii plot uses ASCII glyphs only"
 
@@ -81,7 +83,7 @@ cat >"$TMP/s3" <<S
 :dump $TMP/bad.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s3" "$BIN" --tui "$AN" >/dev/null 2>&1
+tui "$TMP/s3" "$AN"
 t $? "objective/constraint script exits 0"
 grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
 t $? ":constraint marks config 2 failing in the sweep view at once"
@@ -93,6 +95,37 @@ grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 t $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 t $? "a bad :objective is reported in the status line"
+# :objective / :constraint on GPU telemetry (two GPUs per config: the mean is used)
+AT="$TMP/an_tel"
+mkdir -p "$AT"
+printf '%s\n' \
+	'Config Name,Concurrency,p99 Time To First Token (ms),Request Throughput (requests/sec)' \
+	'm_run_config_0,1,10.50,3.00' \
+	'm_run_config_1,2,12.00,6.00' \
+	'' \
+	'Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Utilization (%)' \
+	'm_run_config_0,gpu0,100.00,90.00' \
+	'm_run_config_0,gpu1,300.00,90.00' \
+	'm_run_config_1,gpu0,150.00,40.00' \
+	'm_run_config_1,gpu1,150.00,40.00' >"$AT/analyze_export_genai_perf.csv"
+cat >"$TMP/s5" <<S
+:resize 24 160
+:view sweep
+:constraint gpu_power_usage_p99<180
+:objective gpu_power_usage_p99:1
+:dump $TMP/tel.txt
+:objective gpu_temp_p99:1
+:dump $TMP/tel_bad.txt
+:quit
+S
+tui "$TMP/s5" "$AT"
+t $? "telemetry objective/constraint script exits 0"
+grep -q 'm_run_config_0 .*  2  *-28.57 no  *gpu_power_usage_p99<' "$TMP/tel.txt" &&
+	grep -q 'm_run_config_1 .*  1  *28.57 yes' "$TMP/tel.txt"
+t $? ":constraint/:objective on GPU power (mean over GPUs) re-rank the sweep view"
+grep -q "unknown metric 'gpu_temp_p99'.*gpu_power_usage" "$TMP/tel_bad.txt"
+t $? "a telemetry metric the run lacks is reported in the status line"
+
 # NAT-only run: opening a sizing finding shows the sizing view (the sweep view is empty)
 cat >"$TMP/s4" <<S
 :resize 24 160
@@ -105,7 +138,7 @@ cat >"$TMP/s4" <<S
 :dump $TMP/nat_open2.txt
 :quit
 S
-LC_ALL=C.UTF-8 TERM=xterm-256color TSCOPE_SCRIPT="$TMP/s4" "$BIN" --tui "$NAT" >/dev/null 2>&1
+tui "$TMP/s4" "$NAT"
 t $? "NAT findings script exits 0"
 grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
 	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
