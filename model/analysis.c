@@ -5,10 +5,8 @@
 #include "model/analysis.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/grid.h"
 #include "model/run.h"
 #include "model/steps.h"
 #include "model/xalloc.h"
@@ -210,10 +208,6 @@ struct heat_grid {
 	uint32_t **count;         /* [level >= 1] present values per block; all NULL when no
 				   * cell is missing (the count is then the block's coverage) */
 	size_t *len;              /* blocks per level */
-	double lo, hi;
-	struct grid_src src;
-	char title[96];
-	const struct steps_model *m;
 };
 
 struct rank_cache {
@@ -1113,7 +1107,6 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	g->series = series;
 	g->nranks = N;
 	g->nsteps = S;
-	g->m = m;
 	size_t levels = 1;
 	for (size_t len = S; len > 1; len = (len + 1) / 2)
 		levels++;
@@ -1129,18 +1122,9 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	phase_sets_init(m, &ps);
 	heat_fill_level0(g, m, &ps);
 	free(ps.compute);
-	bool any = false, dense = true;
-	for (size_t i = 0; i < N * S; i++) {
-		dense &= !isnan(g->val[0][i]);
-		if (!isnan(g->val[0][i])) {
-			double x = g->val[0][i];
-			if (!any || x < g->lo)
-				g->lo = x;
-			if (!any || x > g->hi)
-				g->hi = x;
-			any = true;
-		}
-	}
+	bool dense = true;
+	for (size_t i = 0; i < N * S && dense; i++)
+		dense = !isnan(g->val[0][i]);
 	for (size_t l = 1; l < levels; l++) {
 		size_t pl = g->len[l - 1], len = (pl + 1) / 2;
 		g->len[l] = len;
@@ -1171,42 +1155,6 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	return g;
 }
 
-static bool heat_src_value(void *ud, size_t row, size_t col, double *out)
-{
-	const struct heat_grid *g = ud;
-	float v = g->val[0][row * g->nsteps + col];
-	if (isnan(v))
-		return false;
-	*out = v;
-	return true;
-}
-
-static void heat_row_label(void *ud, size_t row, char *buf, size_t n)
-{
-	const struct heat_grid *g = ud;
-	snprintf(buf, n, "%d", steps_rank_id(g->m, row));
-}
-
-static void heat_col_label(void *ud, size_t col, char *buf, size_t n)
-{
-	const struct heat_grid *g = ud;
-	snprintf(buf, n, "%ld", steps_aligned_step(g->m, col));
-}
-
-static void heat_init_src(struct heat_grid *g)
-{
-	const char *what = g->series == HEAT_COMPUTE ? "step compute" : g->series == HEAT_COMM ? "comm"
-			   : g->series == HEAT_STEP_TIME ? "step time"
-			   : g->series == HEAT_REL_SLOWDOWN ? "relative slowdown vs step median"
-			   : steps_metric(g->m, g->series)->name;
-	snprintf(g->title, sizeof(g->title), "%s", what);
-	g->src = (struct grid_src){
-		.nrows = g->nranks, .ncols = g->nsteps, .title = g->title, .row_axis = "rank",
-		.col_axis = "step", .unit = g->series == HEAT_REL_SLOWDOWN ? "" : "s", .ud = g,
-		.value = heat_src_value, .row_label = heat_row_label, .col_label = heat_col_label,
-	};
-}
-
 const struct heat_grid *analysis_heatmap(struct run *run, int series)
 {
 	struct analysis_cache *c = cache_of(run);
@@ -1218,7 +1166,6 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series)
 	struct heat_grid *g = heat_build(run, series);
 	if (!g)
 		return NULL;
-	heat_init_src(g);
 	c->heat = xrealloc(c->heat, (c->nheat + 1) * sizeof(*c->heat));
 	c->heat[c->nheat++] = g;
 	return g;
@@ -1232,11 +1179,6 @@ size_t heat_nsteps(const struct heat_grid *g)
 size_t heat_nranks(const struct heat_grid *g)
 {
 	return g ? g->nranks : 0;
-}
-
-const struct grid_src *heat_grid_src(const struct heat_grid *g)
-{
-	return &g->src;
 }
 
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
@@ -1274,10 +1216,4 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	*mean = sum / (double)cnt;
 	*worst = w;
 	return true;
-}
-
-void heat_extent(const struct heat_grid *g, double *lo, double *hi)
-{
-	*lo = g ? g->lo : 0;
-	*hi = g ? g->hi : 0;
 }

@@ -22,7 +22,6 @@
 #include "model/base.h"
 
 struct run;
-struct grid_src;
 
 /* ---- robust statistics (stats.py) -------------------------------------------- */
 
@@ -196,11 +195,6 @@ size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over aligned indexes [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
-/* Minimum and maximum over the whole grid (for colour scales). */
-void heat_extent(const struct heat_grid *g, double *lo, double *hi);
-/* The same values as a model/grid.h source (rows = rank indexes, cols = aligned steps,
- * labels = rank ids and step numbers), valid as long as the grid. */
-const struct grid_src *heat_grid_src(const struct heat_grid *g);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);
