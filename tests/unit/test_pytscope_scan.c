@@ -6,12 +6,14 @@
  * values, strings) and the hostile-line corpus are loaded twice, with the scanner on and
  * off; every stored value (bit for bit), metric name and order, source count and
  * diagnostic must be the same. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/json.h"
 #include "model/pytscope_scan.h"
 #include "model/run.h"
 #include "model/steps.h"
@@ -407,11 +409,50 @@ static void test_scanner(void)
 	ok(none, "scanner refuses unknown and repeated keys, escapes, nesting, trailing data, truncation");
 }
 
+/* The number parser the scanner shares with the jsmn path, against strtod. */
+static void test_numbers(void)
+{
+	int bad_exact = 0, bad_approx = 0, bad_len = 0;
+	for (int k = 0; k < 200000; k++) {
+		char buf[80];
+		size_t n = 0;
+		int before = bad_exact + bad_approx + bad_len;
+		if (rnd(4) == 0)
+			buf[n++] = '-';
+		unsigned nint = 1 + rnd(rnd(4) == 0 ? 22 : 11), nfrac = rnd(4) ? rnd(22) : 0;
+		buf[n++] = nint > 1 ? (char)('1' + rnd(9)) : (char)('0' + rnd(10));
+		for (unsigned i = 1; i < nint; i++)
+			buf[n++] = (char)('0' + (rnd(3) ? rnd(10) : 0));
+		if (nfrac) {
+			buf[n++] = '.';
+			for (unsigned i = 0; i < nfrac; i++)
+				buf[n++] = (char)('0' + (rnd(3) ? rnd(10) : 0));
+		}
+		if (rnd(4) == 0)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "e%d", (int)rnd(80) - 40);
+		buf[n] = '\0';
+		double want = strtod(buf, NULL), got = 0, approx = 0, scanned = 0;
+		if (!json_parse_double(buf, n, &got) || memcmp(&got, &want, sizeof(got)) != 0)
+			bad_exact++;
+		if (!json_parse_double_approx(buf, n, &approx) || fabs(approx - want) > fabs(want) * 1e-15)
+			bad_approx++;
+		buf[n] = ',';
+		if (json_scan_double(buf, n + 1, &scanned, true) != n || memcmp(&scanned, &want, sizeof(got)) != 0)
+			bad_len++;
+		if (before == 0 && bad_exact + bad_approx + bad_len > 0)
+			printf("# first mismatch: %.*s\n", (int)n, buf);
+	}
+	is_int(bad_exact, 0, "json_parse_double equals strtod bit for bit on 200000 random decimals");
+	is_int(bad_approx, 0, "json_parse_double_approx within 1e-15 relative of strtod");
+	is_int(bad_len, 0, "json_scan_double reads exactly the number before a delimiter, same value");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TSCOPE_TMP");
 	snprintf(root, sizeof(root), "%s/pytscope-scan-%d", tmp ? tmp : "/tmp", (int)getpid());
 	mkdir(root, 0755);
+	test_numbers();
 	test_scanner();
 	test_hostile();
 	test_generated();
