@@ -34,7 +34,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 all: $(BIN)
 
 $(BIN): $(BUILD)/$(BIN)
-	cp $< $@
+	rm -f $@ && cp $< $@
 
 $(BUILD)/$(BIN): $(LIB_OBJ) $(MAIN_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -18,23 +18,61 @@ struct krule {
 struct kclassifier {
 	struct krule *user;
 	size_t nuser, cap;
-	struct krule extra[1];   /* communication kernels HTA does not know */
-	regex_t comm, mem, not_comp;
 };
 
-static const char extra_comm[] =
-	"nvshmem|deep_ep::|dpsk::ep::|::(internode|intranode)::(dispatch|combine|cached_notify|notify)"
-	"|^rccl|^oneccl|ccl::";
-static const char hta_comm[] = "(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)";
-static const char hta_mem[] = "(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma)";
-static const char hta_not_comp[] =
-	"^nccl|.*Memcpy|.*Memset|.*dma|^.*Sync|^Stream Wait Event|cuda.*LaunchKernel|^runFunction"
-	"|^hip|^job_exe|^packet|^pe_exe|^cpum_exe_subgraph|^hccl|^collective_subgraph_execution";
-
-static void must_compile(regex_t *re, const char *pat)
+/* The built-in table. HTA's patterns (hta/configs/trace_analyzer_config) are plain
+ * prefixes and substrings, so they are matched as such: glibc regexec on HTA's
+ * ".*ncclKernel.*" costs ~0.3 ms on a 1.8 KB templated kernel name.
+ *   communication: ^nccl ^hip ^hccl .*ncclKernel.*, plus names HTA does not know:
+ *                  nvshmem, deep_ep::, dpsk::ep::, ::internode|intranode::dispatch|combine|
+ *                  cached_notify|notify, ^rccl, ^oneccl, ccl::
+ *   memory:        ^Memcpy ^hipMemcpy ^Memset ^hipMemset ^dma
+ *   not compute:   ^nccl, Memcpy, Memset, dma, Sync, ^Stream Wait Event, cuda.*LaunchKernel,
+ *                  ^runFunction ^hip ^job_exe ^packet ^pe_exe ^cpum_exe_subgraph ^hccl
+ *                  ^collective_subgraph_execution */
+static bool has_prefix(const char *s, const char *const *list)
 {
-	if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB) != 0)
-		abort(); /* built-in patterns are constants */
+	for (; *list; list++)
+		if (strncmp(s, *list, strlen(*list)) == 0)
+			return true;
+	return false;
+}
+
+static bool has_substr(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(s, *list))
+			return true;
+	return false;
+}
+
+static bool builtin_comm(const char *s)
+{
+	static const char *const pre[] = { "nccl", "hip", "hccl", "rccl", "oneccl", NULL };
+	static const char *const sub[] = {
+		"ncclKernel", "nvshmem", "deep_ep::", "dpsk::ep::", "ccl::",
+		"::internode::dispatch", "::internode::combine", "::internode::cached_notify",
+		"::internode::notify", "::intranode::dispatch", "::intranode::combine",
+		"::intranode::cached_notify", "::intranode::notify", NULL,
+	};
+	return has_prefix(s, pre) || has_substr(s, sub);
+}
+
+static bool builtin_mem(const char *s)
+{
+	static const char *const pre[] = { "Memcpy", "hipMemcpy", "Memset", "hipMemset", "dma", NULL };
+	return has_prefix(s, pre);
+}
+
+static bool builtin_not_compute(const char *s)
+{
+	static const char *const pre[] = {
+		"nccl", "Stream Wait Event", "runFunction", "hip", "job_exe", "packet", "pe_exe",
+		"cpum_exe_subgraph", "hccl", "collective_subgraph_execution", NULL,
+	};
+	static const char *const sub[] = { "Memcpy", "Memset", "dma", "Sync", NULL };
+	const char *cuda = strstr(s, "cuda");
+	return has_prefix(s, pre) || has_substr(s, sub) || (cuda && strstr(cuda + 4, "LaunchKernel"));
 }
 
 static bool parse_class(const char *w, enum kclass *out)
@@ -102,11 +140,6 @@ struct kclassifier *kclass_new(const char *path, char *err, size_t errn)
 	struct kclassifier *c = xcalloc(1, sizeof(*c));
 	if (errn)
 		err[0] = '\0';
-	must_compile(&c->extra[0].re, extra_comm);
-	c->extra[0].cls = KC_COMMUNICATION;
-	must_compile(&c->comm, hta_comm);
-	must_compile(&c->mem, hta_mem);
-	must_compile(&c->not_comp, hta_not_comp);
 	if (path)
 		load_user(c, path, err, errn);
 	return c;
@@ -119,10 +152,6 @@ void kclass_free(struct kclassifier *c)
 	for (size_t i = 0; i < c->nuser; i++)
 		regfree(&c->user[i].re);
 	free(c->user);
-	regfree(&c->extra[0].re);
-	regfree(&c->comm);
-	regfree(&c->mem);
-	regfree(&c->not_comp);
 	free(c);
 }
 
@@ -136,11 +165,11 @@ enum kclass kclass_of(const struct kclassifier *c, const char *name)
 	for (size_t i = 0; i < c->nuser; i++)
 		if (matches(&c->user[i].re, name))
 			return c->user[i].cls;
-	if (matches(&c->extra[0].re, name) || matches(&c->comm, name))
+	if (builtin_comm(name))
 		return KC_COMMUNICATION;
-	if (matches(&c->mem, name))
+	if (builtin_mem(name))
 		return KC_MEMORY;
-	if (!matches(&c->not_comp, name))
+	if (!builtin_not_compute(name))
 		return KC_COMPUTATION;
 	return KC_OTHER;
 }

@@ -12,6 +12,8 @@
  * and adds communication rules HTA lacks, tried before the HTA rules: NVSHMEM
  * (nvshmem), DeepEP-style expert-parallel kernels (deep_ep::, dpsk::ep::,
  * ::internode::/::intranode:: dispatch|combine|notify), and oneCCL/rccl names.
+ * The built-in patterns are plain prefixes and substrings and are matched as such
+ * (no regex engine); each distinct kernel name is classified once per rank.
  *
  * A user file (--kernel-classes FILE) adds rules tried before all built-ins. Format,
  * one rule per line, '#' starts a comment, blank lines ignored:

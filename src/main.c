@@ -82,7 +82,8 @@ static void report_metric_refs(struct run *run)
 	}
 }
 
-static void print_empty(const struct run *run, const struct cli *cli)
+/* The first diagnostics of a run that loaded nothing: they usually say why. */
+static void print_diags(const struct run *run)
 {
 	for (size_t i = 0; i < run->diags.n && i < 5; i++) {
 		char buf[1024];
@@ -91,6 +92,11 @@ static void print_empty(const struct run *run, const struct cli *cli)
 		fprintf(stderr, "tscope-tui: %s\n", safe);
 		free(safe);
 	}
+}
+
+static void print_empty(const struct run *run, const struct cli *cli)
+{
+	print_diags(run);
 	char *p = text_sanitize_dup(cli->paths[0], 0);
 	fprintf(stderr, "tscope-tui: nothing to explore in '%s'\n", p);
 	free(p);
@@ -119,9 +125,12 @@ static int run_mode(struct cli *cli, struct run *run)
 		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+	if (run_is_empty(run))
+		print_diags(run);
 	int rc = print_report(run, stdout, &po);
 	fflush(stdout);
-	report_quality(run);
+	if (!run_is_empty(run))
+		report_quality(run);
 	return rc;
 }
 

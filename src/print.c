@@ -457,7 +457,8 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 	};
 	char *name = text_sanitize_dup(report_name(run), 0);
 	char *path = text_sanitize_dup(run->path, 0);
-	fprintf(f, "pytscope — %s  (%s)\n\n", name, path);
+	/* pytscope's header for what pytscope reads; our own name for the other formats. */
+	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run ? "pytscope" : "tscope-tui", name, path);
 	free(name);
 	free(path);
 	bool first = true;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # bench_ui.py: drive the explorer in a pty (200x50, xterm-256color, C.UTF-8) on a
 # synthetic run (build/tests/bench_ui RANKS STEPS), send keys one at a time, read the
-# terminal output until 80 ms pass with no output, and record the bytes written per key.
+# terminal output until the explorer has logged that key's frame and 80 ms pass with no
+# output, and record the bytes written per key.
 # The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
 # Usage: bench_ui.py BENCH_BIN RANKS STEPS
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
@@ -46,7 +47,8 @@ def main():
     t_ready = time.time() - t_start
     plan = []  # (category, key bytes, count)
     plan += [("heatmap cursor move", b"l", 40), ("heatmap cursor move", b"j", 20), ("heatmap cursor move", b"h", 20)]
-    plan += [("first n (runs the distributed analysis)", b"n", 1), ("heatmap straggler jump (n)", b"n", 3)]
+    plan += [("first n (runs the distributed analysis)", b"n", 1)]
+    plan += [("heatmap straggler jump (n)", b"n", 3)]
     plan += [("heatmap zoom (+/-)", b"+", 3)]
     plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
     plan += [("heatmap cursor move (zoomed in)", b"l", 20)]
@@ -61,13 +63,27 @@ def main():
     plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
     plan += [("steps: go to pane", b"4", 1), ("steps cursor move", b"l", 20), ("steps cursor move", b"h", 10)]
     plan += [("budget: go to pane", b"5", 1), ("budget rank move", b"j", 20)]
-    plan += [("heatmap: back", b"2", 1), ("heatmap metric switch (m)", b"m", 2)]
+    plan += [("heatmap: back", b"2", 1)]
+    plan += [("heatmap metric switch (m)", b"m", 2)]
     results = []
-    for cat, key, count in plan:
-        slow = "metric switch" in cat or "first" in cat or "go to pane" in cat
+    def timed_frames():
+        try:
+            with open(keytime) as f:
+                return sum(1 for _ in f)
+        except OSError:
+            return 0
+
+    # One key at a time: wait until the explorer has logged the key's frame (its CPU
+    # time line is written after doupdate()), then collect the bytes until 80 ms of quiet.
+    sent = 0
+    for cat, key, count, *_ in plan:
         for _ in range(count):
             os.write(fd, key)
-            results.append((cat, drain(0.08, 60.0 if slow else 2.0)))
+            sent += 1
+            nbytes, deadline = 0, time.time() + 120
+            while timed_frames() < sent and time.time() < deadline:
+                nbytes += drain(0.05, 0.05)
+            results.append((cat, nbytes + drain(0.08, 0.08)))
     os.write(fd, b"q")
     drain(0.3, 5.0)
     os.waitpid(pid, 0)

@@ -151,8 +151,10 @@ static int run_keys(struct app *app)
 			r = app_continue(app);
 			app_draw(app);
 		}
-		if (timing && first != ERR)
+		if (timing && first != ERR) {
 			fprintf(timing, "%s %.3f\n", keymap_name(first), cpu_ms() - t0);
+			fflush(timing);   /* the benchmark waits for this line */
+		}
 		if (app->max_frames && app->frames >= app->max_frames)
 			break;
 	}

@@ -305,6 +305,15 @@ static void test_classification(void)
 	is_int(kclass_of(c, "cudaStreamSynchronize"), KC_OTHER, "Sync is other");
 	is_int(kclass_of(c, "my_allreduce_kernel"), KC_COMMUNICATION, "user rule");
 	is_int(kclass_of(c, "a_copy_engine_op"), KC_MEMORY, "user rule anywhere in the name");
+	is_int(kclass_of(c, "cudaLaunchKernel"), KC_OTHER, "cuda...LaunchKernel is other");
+	is_int(kclass_of(c, "hipModuleLaunchKernel"), KC_COMMUNICATION, "^hip is communication (HTA's table)");
+	is_int(kclass_of(c, "dma_copy"), KC_MEMORY, "^dma is memory");
+	is_int(kclass_of(c, "void dpsk::ep::intranode::notify<1>()"), KC_COMMUNICATION, "DeepEP intranode notify");
+	char *longname = xmalloc(4096);
+	memset(longname, 'x', 4000);
+	strcpy(longname + 4000, "ncclKernel");
+	is_int(kclass_of(c, longname), KC_COMMUNICATION, "ncclKernel deep inside a long templated name");
+	free(longname);
 	kclass_free(c);
 	free(p);
 }
