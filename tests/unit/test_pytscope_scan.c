@@ -409,6 +409,26 @@ static void test_scanner(void)
 	ok(none, "scanner refuses unknown and repeated keys, escapes, nesting, trailing data, truncation");
 }
 
+/* Step numbers at the end of the long range (the contiguous-step shortcut must not
+ * overflow: UBSan in make check-asan). */
+static void test_huge_steps(void)
+{
+	static const char data[] = "{\"step\":9223372036854775806}\n{\"step\":9223372036854775807}\n"
+				   "{\"step\":9223372036854775807}\n";
+	char dir[2200], path[2300];
+	snprintf(dir, sizeof(dir), "%s/huge", root);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/steps.jsonl", dir);
+	write_file(path, data, sizeof(data) - 1);
+	struct run *run = load(dir, true);
+	const struct steps_model *m = run->steps;
+	size_t pos = 0;
+	ok(m && steps_nrecords(m, 0) == 3 && steps_step(m, 0, 1) == 9223372036854775807L &&
+	   steps_find(m, 0, 9223372036854775807L, &pos) && pos == 2 && steps_ndistinct(m, 0) == 2,
+	   "steps up to LONG_MAX load, repeat and are found");
+	run_free(run);
+}
+
 /* The number parser the scanner shares with the jsmn path, against strtod. */
 static void test_numbers(void)
 {
@@ -455,6 +475,7 @@ int main(void)
 	test_numbers();
 	test_scanner();
 	test_hostile();
+	test_huge_steps();
 	test_generated();
 	char cmd[2200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
