@@ -16,6 +16,7 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 if [ "${1:-}" = "--test" ]; then
 	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+	command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 fi
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y$missing"

@@ -152,20 +152,32 @@ static bool span_is(const char *s, size_t n, const char *lit)
 /* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact: correctly
  * rounded (Clinger fast path, else strtod); otherwise mantissas beyond 2^53 or large
  * exponents take one extra rounding (within a few ulp) instead of strtod. */
-static bool parse_number(const char *s, size_t n, double *out, bool exact_only)
+/* used == NULL: the whole span must be the number; else *used gets the length of the
+ * number that starts s (the grammar stops at the first byte it cannot take). */
+static bool word_is(const char *s, size_t n, const char *lit, size_t *used)
+{
+	size_t k = strlen(lit);
+	if (used ? n < k || memcmp(s, lit, k) != 0 : !span_is(s, n, lit))
+		return false;
+	if (used)
+		*used = k;
+	return true;
+}
+
+static bool parse_number(const char *s, size_t n, double *out, bool exact_only, size_t *used)
 {
 	if (n == 0)
 		return false;
 	bool word = s[0] == 'N' || s[0] == 'I' || (s[0] == '-' && n > 1 && s[1] == 'I');
-	if (word && span_is(s, n, "NaN")) {
+	if (word && word_is(s, n, "NaN", used)) {
 		*out = NAN;
 		return true;
 	}
-	if (word && span_is(s, n, "Infinity")) {
+	if (word && word_is(s, n, "Infinity", used)) {
 		*out = INFINITY;
 		return true;
 	}
-	if (word && span_is(s, n, "-Infinity")) {
+	if (word && word_is(s, n, "-Infinity", used)) {
 		*out = -INFINITY;
 		return true;
 	}
@@ -220,7 +232,9 @@ static bool parse_number(const char *s, size_t n, double *out, bool exact_only)
 				e = e * 10 + (s[i] - '0');
 		exp10 += eneg ? -e : e;
 	}
-	if (i != n)
+	if (used)
+		*used = n = i;
+	else if (i != n)
 		return false;
 	if (exact && mant < ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
 		double v = (double)mant;
@@ -247,12 +261,18 @@ static bool parse_number(const char *s, size_t n, double *out, bool exact_only)
 
 bool json_parse_double(const char *s, size_t n, double *out)
 {
-	return parse_number(s, n, out, true);
+	return parse_number(s, n, out, true, NULL);
 }
 
 bool json_parse_double_approx(const char *s, size_t n, double *out)
 {
-	return parse_number(s, n, out, false);
+	return parse_number(s, n, out, false, NULL);
+}
+
+size_t json_scan_double(const char *s, size_t n, double *out, bool exact)
+{
+	size_t used = 0;
+	return parse_number(s, n, out, exact, &used) ? used : 0;
 }
 
 bool json_number_str(const struct json_doc *d, int i, double *out, bool allow_str)
@@ -295,8 +315,11 @@ bool json_int(const struct json_doc *d, int i, long long *out)
 {
 	if (i < 0 || i >= d->ntok || d->tok[i].type != JSMN_PRIMITIVE)
 		return false;
-	const char *s = d->js + d->tok[i].start;
-	size_t n = (size_t)(d->tok[i].end - d->tok[i].start);
+	return json_parse_int(d->js + d->tok[i].start, (size_t)(d->tok[i].end - d->tok[i].start), out);
+}
+
+bool json_parse_int(const char *s, size_t n, long long *out)
+{
 	int rc = parse_int_exact(s, n, out);
 	if (rc <= 0)
 		return rc == 0;

@@ -69,6 +69,8 @@ bool json_number_str(const struct json_doc *d, int i, double *out, bool allow_st
  * range (overflow -> false); a float spelling of an integral value (5.0, 1e3) is
  * accepted only below 2^53 in magnitude, where the double is exact. */
 bool json_int(const struct json_doc *d, int i, long long *out);
+/* The same rule over the span s[0..n) (json_int of a primitive token). */
+bool json_parse_int(const char *s, size_t n, long long *out);
 bool json_bool(const struct json_doc *d, int i, bool *out);
 /* Unescaped string value (strings only; primitives copied raw). Returns malloc'd
  * UTF-8 (invalid escapes kept literally); NULL when i < 0. */
@@ -83,5 +85,10 @@ bool json_parse_double(const char *s, size_t n, double *out);
  * roundings instead of strtod: a few ulp off at worst. For values that are stored with
  * less precision anyway (float32 columns); never for values that must be exact. */
 bool json_parse_double_approx(const char *s, size_t n, double *out);
+/* The number that starts s[0..n) (exact: as json_parse_double, else as
+ * json_parse_double_approx): returns its length, 0 when none starts there. When the
+ * byte after it cannot continue a primitive, json_parse_double* over that same span
+ * gives the same result. */
+size_t json_scan_double(const char *s, size_t n, double *out, bool exact);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "model/json.h"
 #include "model/pool.h"
+#include "model/pytscope_scan.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps.h"
@@ -310,16 +311,17 @@ struct file_load {
 	int rank;
 	struct json_doc doc;
 	struct key_cache cache;
+	struct scan_line scan;
 	size_t records, skipped;
 	long line;
 	long long size;       /* file size, -1 unknown */
 };
 
-static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
+/* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
+ * unescaped (from token keytok, or the raw key itself when keytok < 0). */
+static int cached_metric_id(struct file_load *fl, enum metric_kind kind, const char *k, size_t len,
+			    int keytok)
 {
-	const jsmntok_t *t = &fl->doc.tok[keytok];
-	const char *k = fl->doc.js + t->start;
-	size_t len = (size_t)(t->end - t->start);
 	struct key_cache *c = &fl->cache;
 	/* Lines repeat their key order: try the entry after the last hit first. */
 	for (size_t j = 0; j < c->n; j++) {
@@ -330,7 +332,7 @@ static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
 			return c->e[i].id;
 		}
 	}
-	char *name = json_strdup(&fl->doc, keytok);
+	char *name = keytok >= 0 ? json_strdup(&fl->doc, keytok) : xstrndup(k, len);
 	int id = steps_metric_intern(fl->m, kind, name);
 	free(name);
 	if (len < sizeof(c->e[0].key) && c->n < ARRAY_LEN(c->e)) {
@@ -340,6 +342,12 @@ static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
 		c->e[c->n++].id = id;
 	}
 	return id;
+}
+
+static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
+{
+	const jsmntok_t *t = &fl->doc.tok[keytok];
+	return cached_metric_id(fl, kind, fl->doc.js + t->start, (size_t)(t->end - t->start), keytok);
 }
 
 /* Members of a phases / scalars / memory object. Bad values are noted and skipped;
@@ -388,10 +396,42 @@ static void skip_line(struct file_load *fl, const char *why)
 		 "line skipped: %s", why);
 }
 
+static bool scan_enabled = true;
+
+void pytscope_scan_enable(bool on)
+{
+	scan_enabled = on;
+}
+
+/* The fast path: a line pytscope_scan_line() fully understands is stored here, with
+ * the calls (and metric interning order) of the jsmn path below. */
+static bool load_line_fast(struct file_load *fl, const char *s, size_t n)
+{
+	struct scan_line *l = &fl->scan;
+	if (!scan_enabled || !pytscope_scan_line(s, n, l))
+		return false;
+	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
+	for (int g = 0; g < 3; g++)
+		for (size_t i = 0; i < l->n[g]; i++) {
+			const struct scan_member *e = &l->m[g][i];
+			int id = e->id;
+			if (id < 0) {
+				id = cached_metric_id(fl, (enum metric_kind)g, e->key, e->len, -1);
+				if (l->pred[g][i].len == e->len) /* e is the prediction now */
+					l->pred[g][i].id = id;
+			}
+			rank_set(fl->r, pos, id, e->value);
+		}
+	fl->records++;
+	return true;
+}
+
 /* One stripped, non-empty line. last_partial: the final line had no newline. Returns
  * false when the line is a truncated tail (not an error). */
 static bool load_line(struct file_load *fl, const char *s, size_t n, bool unterminated)
 {
+	if (load_line_fast(fl, s, n))
+		return true;
 	struct json_doc *d = &fl->doc;
 	int rc = json_parse(d, s, n);
 	if (rc < 0 || (rc > 0 && d->tok[0].end != (int)n)) {
@@ -548,6 +588,7 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const ch
 	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank,
 				.size = size };
 	json_doc_init(&fl.doc);
+	pytscope_scan_init(&fl.scan);
 	bool partial = false;
 	int err = read_lines(&fl, fd, &partial);
 	close(fd);

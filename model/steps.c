@@ -178,6 +178,12 @@ void rank_reserve(struct rank_steps *r, size_t n)
 		rank_resize(r, n);
 }
 
+/* step == step0 + pos, computed without overflow (steps near LONG_MAX are data too). */
+static bool continues(long step0, size_t pos, long step)
+{
+	return pos == 0 || (step > step0 && (unsigned long)step - (unsigned long)step0 == pos);
+}
+
 size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp)
 {
 	if (r->n == r->cap)
@@ -185,7 +191,7 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 	size_t pos = r->n++;
 	if (pos == 0)
 		r->step0 = step;
-	if (r->contiguous && step != r->step0 + (long)pos) {
+	if (r->contiguous && !continues(r->step0, pos, step)) {
 		r->contiguous = false;
 		r->step = xmalloc(r->cap * sizeof(*r->step));
 		for (size_t i = 0; i < pos; i++)
@@ -533,7 +539,7 @@ static void build_aligned(struct steps_model *m)
 			contiguous = false;
 			break;
 		}
-		long rl = r->step0, rh = r->step0 + (long)r->n - 1;
+		long rl = r->step0, rh = r->n ? r->step0 + (long)(r->n - 1) : r->step0;
 		if (i == 0 || rl > lo)
 			lo = rl;
 		if (i == 0 || rh < hi)
@@ -674,7 +680,7 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
 {
 	const struct rank_steps *r = m->rank[ri];
 	if (r->contiguous) {
-		if (step < r->step0 || step >= r->step0 + (long)r->n)
+		if (step < r->step0 || (unsigned long)step - (unsigned long)r->step0 >= r->n)
 			return false;
 		*pos = (size_t)(step - r->step0);
 		return true;

@@ -666,6 +666,15 @@ static void draw_status(struct app *app)
 	draw_text(r->y, r->x + 1, r->w - 2, buf, ROLE_STATUS);
 }
 
+/* Keep an overlay's selected line inside its `rows` visible lines. */
+static void overlay_scroll(struct app *app, int rows)
+{
+	if (app->ov_sel < app->ov_top)
+		app->ov_top = app->ov_sel;
+	if (app->ov_sel >= app->ov_top + rows)
+		app->ov_top = app->ov_sel - rows + 1;
+}
+
 static void draw_help(struct app *app)
 {
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
@@ -673,10 +682,7 @@ static void draw_help(struct app *app)
 	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
 	int rows = box.h - 1;
 	int n = (int)help_lines();
-	if (app->ov_sel < app->ov_top)
-		app->ov_top = app->ov_sel;
-	if (app->ov_sel >= app->ov_top + rows)
-		app->ov_top = app->ov_sel - rows + 1;
+	overlay_scroll(app, rows);
 	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
 		int k = app->ov_top + i, y = box.y + 1 + i;
 		int hx = box.w >= 100 ? 41 : 24;   /* the action name only when there is room */
@@ -705,10 +711,7 @@ static void draw_views(struct app *app)
 	draw_clear_rect(&box, ROLE_NORMAL);
 	draw_text(box.y, box.x + 1, box.w - 2, "Views (Enter opens as a table; Esc closes)", ROLE_HEADER);
 	int rows = box.h - 1, n = (int)nviews_total();
-	if (app->ov_sel < app->ov_top)
-		app->ov_top = app->ov_sel;
-	if (app->ov_sel >= app->ov_top + rows)
-		app->ov_top = app->ov_sel - rows + 1;
+	overlay_scroll(app, rows);
 	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
 		int k = app->ov_top + i, y = box.y + 1 + i;
 		const struct view_def *vd = view_at((size_t)k);

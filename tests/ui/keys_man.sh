@@ -7,7 +7,7 @@ gen="$TSCOPE_TMP/keys.mdoc"
 cur="$TSCOPE_TMP/keys.cur"
 {
 	echo '.Bl -tag -width "<PgDn> <C-f> <Space>" -compact'
-	"$TSCOPE_BIN" --list-keys | awk -F '\t' '{ printf ".It Cm \"%s\"\n%s\n", $1, $3 }'
+	"$TSCOPE_BIN" --list-keys | awk -F '\t' '{ printf ".It Cm \"\\&%s\"\n%s\n", $1, $3 }'
 	echo '.El'
 } >"$gen"
 # current section: lines after the marker up to the next .Sh

@@ -1,0 +1,58 @@
+#!/bin/sh
+# progress.sh: the load progress line (src/main.c on_progress). It appears on stderr
+# when loading takes more than 0.5 s and stderr is a tty, and never otherwise. The tty
+# is a pty from util-linux `script`. A slow load without any test hook in the binary:
+# the run's steps.jsonl is a named pipe fed in two halves with a pause between them
+# (a file still being written over a slow filesystem looks the same to the loader).
+set -u
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+
+if ! command -v script >/dev/null 2>&1 || ! command -v mkfifo >/dev/null 2>&1; then
+	echo "ok 1 # SKIP util-linux script or mkfifo not installed"
+	echo "1..1"
+	exit 0
+fi
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+[ -x "$gen" ] || gen="$TSCOPE_BUILD/tests/gen_demo"
+work="$TSCOPE_TMP/progress.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+"$gen" gen 1 3000 >/dev/null && mv gen/rank0 src || exit 1
+lines=$(wc -l <src/steps.jsonl)
+
+# A run dir whose steps.jsonl arrives slowly: half, a 1.2 s pause, the rest.
+slow_run() {
+	rm -rf slow && mkdir slow && cp src/run.json slow/ && mkfifo slow/steps.jsonl || exit 1
+	{ head -n 1500 src/steps.jsonl; sleep 1.2; tail -n +1501 src/steps.jsonl; } >slow/steps.jsonl &
+}
+
+# Under a pty (stdout and stderr are the tty); --print so that no TUI starts.
+on_tty() {
+	TERM=xterm script -q -e -c "\"$TSCOPE_BIN\" --print --color never $1" /dev/null </dev/null >"$2" 2>&1
+}
+
+slow_run
+on_tty slow tty.out
+rc=$?
+wait
+check "slow load on a tty: exit 0" '[ "$rc" -eq 0 ]'
+check "slow load on a tty: a \"loading\" progress line on the terminal" 'grep -q "tscope-tui: loading [0-9]* MB" tty.out'
+check "slow load on a tty: the progress line is erased before the report" \
+	'[ "$(grep -c "$(printf "\r\033\\[K")" tty.out)" -ge 1 ] && grep -q "^● TIMING" tty.out'
+check "slow load on a tty: all $lines steps loaded" 'grep -q "$lines steps" tty.out'
+
+slow_run
+"$TSCOPE_BIN" --print --color never slow >pipe.out 2>pipe.err
+rc=$?
+wait
+check "slow load, stderr not a tty: exit 0, no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" pipe.err pipe.out'
+
+on_tty src quick.out
+rc=$?
+check "quick load on a tty: no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" quick.out && grep -q "TIMING" quick.out'
+
+cd "$TSCOPE_TMP" && rm -rf "$work"
+echo "1..$n"

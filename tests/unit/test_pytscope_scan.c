@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/* test_pytscope_scan.c: the steps.jsonl fast path (model/pytscope_scan.c) against the
+ * jsmn path. Generated lines (every key order and subset, whitespace, NaN/Infinity,
+ * long mantissas, exponents, float steps, empty and oversized groups, long and UTF-8
+ * keys), their mutations (byte flips, cuts, deletions, repeated keys, escapes, nested
+ * values, strings) and the hostile-line corpus are loaded twice, with the scanner on and
+ * off; every stored value (bit for bit), metric name and order, source count and
+ * diagnostic must be the same. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/json.h"
+#include "model/pytscope_scan.h"
+#include "model/run.h"
+#include "model/steps.h"
+#include "tests/tap.h"
+
+static char root[2048];
+static unsigned seed = 12345;
+
+static unsigned rnd(unsigned n)
+{
+	seed = seed * 1103515245u + 12345u;
+	return (seed >> 8) % n;
+}
+
+struct text {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+	if (t->n + n + 1 > t->cap) {
+		t->cap = (t->n + n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		if (!t->s)
+			exit(1);
+	}
+	memcpy(t->s + t->n, s, n);
+	t->n += n;
+	t->s[t->n] = '\0';
+}
+
+static void puts_(struct text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+static const char *ws(void)
+{
+	static const char *const w[] = { "", "", "", "", " ", "\t", "  ", "\r" };
+	return w[rnd(8)];
+}
+
+static const char *number(void)
+{
+	static const char *const v[] = {
+		"0.007658334", "0.030954727", "1.5", "0", "-0", "-0.0", "12", "3.392390708859734",
+		"1.2179151109982091", "6e-06", "1.2e-05", "1E+3", "4294989824.0", "6979321856.0",
+		"NaN", "Infinity", "-Infinity", "1e308", "1e-320", "2.2250738585072014e-308",
+		"123456789012345678901234567890", "0.1000000000000000055511151231257827",
+		"9007199254740993", "-5e22", "1e23", "7.0e-10", "3.4028235e38", "1795344000.1198754",
+	};
+	return v[rnd(ARRAY_LEN(v))];
+}
+
+static const char *step_value(unsigned i)
+{
+	static char buf[32];
+	static const char *const v[] = { "5.0", "1e3", "-3", "0", "9223372036854775807", "00" };
+	if (rnd(6) == 0)
+		return v[rnd(ARRAY_LEN(v))];
+	snprintf(buf, sizeof(buf), "%u", i);
+	return buf;
+}
+
+static void group(struct text *t, const char *const *keys, size_t nkeys)
+{
+	puts_(t, "{");
+	puts_(t, ws());
+	size_t n = rnd(3) == 0 ? rnd((unsigned)nkeys + 1) : nkeys;
+	if (rnd(40) == 0)
+		n = 40; /* more members than the scanner takes */
+	for (size_t i = 0; i < n; i++) {
+		char key[80];
+		if (i < nkeys)
+			snprintf(key, sizeof(key), "%s", keys[(i + (rnd(64) == 0)) % nkeys]);
+		else
+			snprintf(key, sizeof(key), "extra_%zu", i);
+		if (i)
+			puts_(t, ",");
+		puts_(t, ws());
+		puts_(t, "\"");
+		puts_(t, key);
+		puts_(t, "\"");
+		puts_(t, ws());
+		puts_(t, ":");
+		puts_(t, ws());
+		puts_(t, number());
+		puts_(t, ws());
+	}
+	puts_(t, "}");
+}
+
+/* One generated line: the top-level members in a random order and subset. */
+static void gen_line(struct text *t, unsigned i)
+{
+	static const char *const phases[] = { "data", "forward", "backward", "optimizer", "comm",
+					      "a_phase_name_that_is_longer_than_the_key_cache_slot",
+					      "\xce\xbb_phase", "" };
+	static const char *const scalars[] = { "loss", "grad_norm", "lr" };
+	static const char *const memory[] = { "alloc", "reserved", "peak_alloc", "peak_reserved" };
+	int order[5] = { 0, 1, 2, 3, 4 };
+	for (int k = 4; k > 0; k--) {
+		int j = (int)rnd((unsigned)k + 1), tmp = order[k];
+		order[k] = order[j];
+		order[j] = tmp;
+	}
+	puts_(t, ws());
+	puts_(t, "{");
+	bool first = true;
+	for (int k = 0; k < 5; k++) {
+		if (order[k] != 0 && rnd(6) == 0)
+			continue;
+		if (!first)
+			puts_(t, ",");
+		first = false;
+		puts_(t, ws());
+		static const char *const names[] = { "\"step\"", "\"timestamp\"", "\"phases\"",
+						     "\"scalars\"", "\"memory\"" };
+		puts_(t, names[order[k]]);
+		puts_(t, ws());
+		puts_(t, ":");
+		puts_(t, ws());
+		switch (order[k]) {
+		case 0: puts_(t, step_value(i)); break;
+		case 1: puts_(t, rnd(4) ? "1795344000.1198754" : number()); break;
+		case 2: group(t, phases, rnd(4) ? 5 : ARRAY_LEN(phases)); break;
+		case 3: group(t, scalars, ARRAY_LEN(scalars)); break;
+		case 4: group(t, memory, ARRAY_LEN(memory)); break;
+		}
+		puts_(t, ws());
+	}
+	puts_(t, "}");
+	puts_(t, ws());
+}
+
+/* Mutations the scanner must refuse or treat exactly as jsmn does. */
+static void mutate(struct text *line)
+{
+	static const char *const inserts[] = {
+		"\"x\":1,", "\"step\":1,", "\"phases\":{},", "\"a\\\"b\":1,", "\"s\\u0074ep\":2,",
+		"\"n\":{\"m\":1},", "\"n\":[1],", "\"n\":\"str\",", "\"n\":null,", "\"n\":true,",
+		"\"timestamp\":\"x\",", "\"timestamp\":null,", "\"data\":1,",
+	};
+	static const char junk[] = "{}[]\":,0123456789.eE+-NIaInfty \\\x01\xff\x7f";
+	if (line->n == 0)
+		return;
+	size_t at = rnd((unsigned)line->n);
+	switch (rnd(5)) {
+	case 0:
+		line->s[at] = junk[rnd(sizeof(junk) - 1)];
+		break;
+	case 1:
+		line->n = at; /* cut */
+		break;
+	case 2:
+		if (at + 3 < line->n) {
+			memmove(line->s + at, line->s + at + 3, line->n - at - 3);
+			line->n -= 3;
+		}
+		break;
+	default: {
+		/* after an opening brace, so the line stays well formed around it */
+		char *brace = memchr(line->s + at, '{', line->n - at);
+		if (!brace)
+			brace = memchr(line->s, '{', line->n);
+		if (!brace)
+			break;
+		struct text t = { 0 };
+		size_t off = (size_t)(brace - line->s) + 1;
+		put(&t, line->s, off);
+		puts_(&t, inserts[rnd(ARRAY_LEN(inserts))]);
+		put(&t, line->s + off, line->n - off);
+		free(line->s);
+		*line = t;
+		break;
+	}
+	}
+	line->s[line->n] = '\0';
+}
+
+static const char hostile[] =
+	"{\"step\":0,\"timestamp\":1.5,\"phases\":{\"forward\":0.01,\"backward\":0.02},\"scalars\":{\"loss\":NaN}}\n"
+	"hello world\n"
+	"\x01\xff\xfe{\x80\n"
+	"{\"step\":1,\"scalars\":{\"loss\":Infinity,\"lr\":-Infinity}}\n"
+	"{\"phases\":{\"forward\":0.01}}\n"
+	"[1,2,3]\n"
+	"\n   \n"
+	"{\"step\":2,\"phases\":{\"forward\":\"fast\",\"backward\":0.03}}\r\n"
+	"{\"step\":2.5}\n"
+	"{\"step\":3,\"phases\":{\"forward\":0.01}} {\"step\":4}\n"
+	"{\"step\":3.0,\"phases\":{\"forward\":0.04}}\n"
+	"{\"step\":7,\0\"x\":1}\n"
+	"{\"step\":8,\"phases\":{\"f\0\":1}}\n"
+	"{\"step\":9,\"phases\":{\"f\":1\0}}\n"
+	"{\"step\":10,\"phases\":{\"f\":1,\"f\":2}}\n"
+	"{\"step\":11,\"phases\":{\"f\":1},\"phases\":{\"g\":2}}\n"
+	"{\"step\":12,\"phases\":{\"f\":01}}\n"
+	"{\"step\":13,\"phases\":{\"f\":1.}}\n"
+	"{\"step\":14,\"phases\":{\"f\":-}}\n"
+	"{\"step\":15,\"phases\":{\"f\":NaNa}}\n"
+	"{\"step\":16,\"phases\":{\"f\":1:2}}\n"
+	"{\"step\":17,\"phases\":{\"f\":1]}}\n"
+	"{\"step\":18,\"phases\":[1]}\n"
+	"{\"step\":19,\"phases\":{\"f\":1},}\n"
+	"{step:20}\n"
+	"{\"step\":21 \"timestamp\":1}\n"
+	"{\"step\":99999999999999999999}\n"
+	"{\"step\":4,\"phases\":{\"forw";
+
+static void write_file(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(data, 1, n, f);
+	fclose(f);
+}
+
+static bool same_double(bool ha, double a, bool hb, double b)
+{
+	return ha == hb && (!ha || memcmp(&a, &b, sizeof(a)) == 0);
+}
+
+/* Everything the loader stored, compared; returns the number of differences. */
+static int compare_runs(const struct run *a, const struct run *b, const char *what)
+{
+	int bad = 0;
+	const struct steps_model *ma = a->steps, *mb = b->steps;
+	if (!ma || !mb || steps_nranks(ma) != steps_nranks(mb) || steps_nmetrics(ma) != steps_nmetrics(mb)) {
+		printf("# %s: models differ in shape\n", what);
+		return 1;
+	}
+	for (size_t k = 0; k < steps_nmetrics(ma); k++) {
+		const struct metric_def *da = steps_metric(ma, (int)k), *db = steps_metric(mb, (int)k);
+		if (da->kind != db->kind || strcmp(da->name, db->name) != 0) {
+			printf("# %s: metric %zu differs: %s / %s\n", what, k, da->name, db->name);
+			bad++;
+		}
+	}
+	for (size_t ri = 0; ri < steps_nranks(ma); ri++) {
+		size_t n = steps_nrecords(ma, ri);
+		if (n != steps_nrecords(mb, ri)) {
+			printf("# %s: rank %zu: %zu / %zu records\n", what, ri, n, steps_nrecords(mb, ri));
+			bad++;
+			continue;
+		}
+		for (size_t pos = 0; pos < n; pos++) {
+			double x = 0, y = 0;
+			bool hx = steps_timestamp(ma, ri, pos, &x), hy = steps_timestamp(mb, ri, pos, &y);
+			bool same = steps_step(ma, ri, pos) == steps_step(mb, ri, pos) && same_double(hx, x, hy, y);
+			for (size_t k = 0; k < steps_nmetrics(ma); k++) {
+				hx = steps_value(ma, ri, (int)k, pos, &x);
+				hy = steps_value(mb, ri, (int)k, pos, &y);
+				same = same && same_double(hx, x, hy, y);
+			}
+			if (!same) {
+				printf("# %s: record %zu differs\n", what, pos);
+				bad++;
+			}
+		}
+	}
+	if (a->diags.n != b->diags.n || a->diags.dropped != b->diags.dropped) {
+		printf("# %s: %zu / %zu diagnostics\n", what, a->diags.n, b->diags.n);
+		return bad + 1;
+	}
+	for (size_t i = 0; i < a->diags.n; i++) {
+		const struct diag *x = &a->diags.v[i], *y = &b->diags.v[i];
+		if (x->level != y->level || x->line != y->line || x->offset != y->offset ||
+		    x->rank != y->rank || strcmp(x->msg, y->msg) != 0 ||
+		    strcmp(x->file ? x->file : "", y->file ? y->file : "") != 0) {
+			printf("# %s: diagnostic %zu differs: %s / %s\n", what, i, x->msg, y->msg);
+			bad++;
+		}
+	}
+	if (a->nsrc != b->nsrc)
+		return bad + 1;
+	for (size_t i = 0; i < a->nsrc; i++)
+		if (a->src[i].records != b->src[i].records || a->src[i].skipped != b->src[i].skipped ||
+		    a->src[i].partial != b->src[i].partial || a->src[i].err != b->src[i].err)
+			bad++;
+	return bad;
+}
+
+static struct run *load(const char *dir, bool scan)
+{
+	static struct opts o = { .jobs = 1 };
+	const char *paths[] = { dir };
+	pytscope_scan_enable(scan);
+	struct run *run = run_open(paths, 1, &o, NULL);
+	pytscope_scan_enable(true);
+	return run;
+}
+
+static int compare_file(const char *name, const char *data, size_t n)
+{
+	char dir[2200], path[2300];
+	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/steps.jsonl", dir);
+	write_file(path, data, n);
+	struct run *fast = load(dir, true), *slow = load(dir, false);
+	int bad = compare_runs(fast, slow, name);
+	run_free(fast);
+	run_free(slow);
+	return bad;
+}
+
+/* Scanner accept / refuse counts over the lines of data (a sanity check that both
+ * paths were exercised). */
+static bool space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+static void count_scanned(const char *data, size_t n, size_t *yes, size_t *no)
+{
+	static struct scan_line l;
+	pytscope_scan_init(&l);
+	for (const char *p = data, *end = data + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		while (p < e && space(*p))
+			p++;
+		while (e > p && space(e[-1]))
+			e--;
+		if (e > p)
+			*(pytscope_scan_line(p, (size_t)(e - p), &l) ? yes : no) += 1;
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static void test_generated(void)
+{
+	size_t yes = 0, no = 0;
+	int bad = 0;
+	for (int f = 0; f < 12; f++) {
+		struct text file = { 0 };
+		for (unsigned i = 0; i < 700; i++) {
+			struct text line = { 0 };
+			gen_line(&line, i);
+			if (f >= 4 && rnd(2))
+				mutate(&line);
+			if (f >= 8)
+				mutate(&line);
+			put(&file, line.s, line.n);
+			if (i + 1 < 700 || f % 2 == 0) /* odd files end with an unterminated line */
+				puts_(&file, "\n");
+			free(line.s);
+		}
+		char name[32];
+		snprintf(name, sizeof(name), "gen%d", f);
+		count_scanned(file.s, file.n, &yes, &no);
+		bad += compare_file(name, file.s, file.n);
+		free(file.s);
+	}
+	is_int(bad, 0, "8400 generated and mutated lines: fast path and jsmn path store the same values, metrics and diagnostics");
+	printf("# scanner took %zu lines, refused %zu\n", yes, no);
+	ok(yes > 2000 && no > 2000, "both paths exercised (scanner took %zu, refused %zu)", yes, no);
+}
+
+static void test_hostile(void)
+{
+	size_t yes = 0, no = 0;
+	count_scanned(hostile, sizeof(hostile) - 1, &yes, &no);
+	is_int(compare_file("hostile", hostile, sizeof(hostile) - 1), 0,
+	       "hostile-line corpus: both paths give the same records and diagnostics");
+	is_int(yes, 3, "scanner takes only the 3 clean hostile lines (NaN, +-Infinity, step 3.0)");
+}
+
+static void test_scanner(void)
+{
+	static struct scan_line l;
+	pytscope_scan_init(&l);
+	static const char line[] = " { \"memory\" : {\"alloc\":1024.0} , \"step\" : 1e3 ,"
+				   "\"phases\":{\"fwd\":-Infinity,\"bwd\":0.5},\"timestamp\":NaN}";
+	ok(pytscope_scan_line(line, sizeof(line) - 1, &l), "scanner: whitespace, any order, float step, NaN");
+	ok(l.step == 1000 && l.have_timestamp && l.timestamp != l.timestamp, "scanner: step 1000, NaN timestamp");
+	ok(l.n[METRIC_PHASE] == 2 && l.n[METRIC_MEMORY] == 1 && l.n[METRIC_SCALAR] == 0 &&
+	   l.m[METRIC_PHASE][1].value == 0.5 && l.m[METRIC_MEMORY][0].value == 1024.0,
+	   "scanner: members per group, in line order");
+	static const char *const refused[] = {
+		"{\"step\":1,\"rank\":0}", "{\"step\":1,\"step\":2}", "{\"timestamp\":1}",
+		"{\"step\":1}x", "{\"step\":1", "{\"step\":\"1\"}", "{\"step\":1,\"phases\":{\"a\\n\":1}}",
+		"{\"step\":1,\"scalars\":{\"loss\":[1]}}", "{\"step\":1,\"memory\":5}",
+	};
+	bool none = true;
+	for (size_t i = 0; i < ARRAY_LEN(refused); i++)
+		none = none && !pytscope_scan_line(refused[i], strlen(refused[i]), &l);
+	ok(none, "scanner refuses unknown and repeated keys, escapes, nesting, trailing data, truncation");
+}
+
+/* Step numbers at the end of the long range (the contiguous-step shortcut must not
+ * overflow: UBSan in make check-asan). */
+static void test_huge_steps(void)
+{
+	static const char data[] = "{\"step\":9223372036854775806}\n{\"step\":9223372036854775807}\n"
+				   "{\"step\":9223372036854775807}\n";
+	char dir[2200], path[2300];
+	snprintf(dir, sizeof(dir), "%s/huge", root);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/steps.jsonl", dir);
+	write_file(path, data, sizeof(data) - 1);
+	struct run *run = load(dir, true);
+	const struct steps_model *m = run->steps;
+	size_t pos = 0;
+	ok(m && steps_nrecords(m, 0) == 3 && steps_step(m, 0, 1) == 9223372036854775807L &&
+	   steps_find(m, 0, 9223372036854775807L, &pos) && pos == 2 && steps_ndistinct(m, 0) == 2,
+	   "steps up to LONG_MAX load, repeat and are found");
+	run_free(run);
+}
+
+/* The number parser the scanner shares with the jsmn path, against strtod. */
+static void test_numbers(void)
+{
+	int bad_exact = 0, bad_approx = 0, bad_len = 0;
+	for (int k = 0; k < 200000; k++) {
+		char buf[80];
+		size_t n = 0;
+		int before = bad_exact + bad_approx + bad_len;
+		if (rnd(4) == 0)
+			buf[n++] = '-';
+		unsigned nint = 1 + rnd(rnd(4) == 0 ? 22 : 11), nfrac = rnd(4) ? rnd(22) : 0;
+		buf[n++] = nint > 1 ? (char)('1' + rnd(9)) : (char)('0' + rnd(10));
+		for (unsigned i = 1; i < nint; i++)
+			buf[n++] = (char)('0' + (rnd(3) ? rnd(10) : 0));
+		if (nfrac) {
+			buf[n++] = '.';
+			for (unsigned i = 0; i < nfrac; i++)
+				buf[n++] = (char)('0' + (rnd(3) ? rnd(10) : 0));
+		}
+		if (rnd(4) == 0)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "e%d", (int)rnd(80) - 40);
+		buf[n] = '\0';
+		double want = strtod(buf, NULL), got = 0, approx = 0, scanned = 0;
+		if (!json_parse_double(buf, n, &got) || memcmp(&got, &want, sizeof(got)) != 0)
+			bad_exact++;
+		if (!json_parse_double_approx(buf, n, &approx) || fabs(approx - want) > fabs(want) * 1e-15)
+			bad_approx++;
+		buf[n] = ',';
+		if (json_scan_double(buf, n + 1, &scanned, true) != n || memcmp(&scanned, &want, sizeof(got)) != 0)
+			bad_len++;
+		if (before == 0 && bad_exact + bad_approx + bad_len > 0)
+			printf("# first mismatch: %.*s\n", (int)n, buf);
+	}
+	is_int(bad_exact, 0, "json_parse_double equals strtod bit for bit on 200000 random decimals");
+	is_int(bad_approx, 0, "json_parse_double_approx within 1e-15 relative of strtod");
+	is_int(bad_len, 0, "json_scan_double reads exactly the number before a delimiter, same value");
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TSCOPE_TMP");
+	snprintf(root, sizeof(root), "%s/pytscope-scan-%d", tmp ? tmp : "/tmp", (int)getpid());
+	mkdir(root, 0755);
+	test_numbers();
+	test_scanner();
+	test_hostile();
+	test_huge_steps();
+	test_generated();
+	char cmd[2200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+	return tap_done();
+}
