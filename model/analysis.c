@@ -85,13 +85,52 @@ static double fsum_result(const struct fsum *s)
 	return hi;
 }
 
-double stats_fsum(const double *v, size_t n)
+double stats_fsum_partials(const double *v, size_t n)
 {
 	struct fsum s;
 	fsum_init(&s);
 	for (size_t i = 0; i < n; i++)
 		fsum_add(&s, v[i]);
 	return fsum_result(&s);
+}
+
+/* The fast path of fsum: a cascade of error-free additions (TwoSum). t is the running
+ * double sum and e the sum of its rounding errors, itself kept by error-free additions;
+ * while every addition into e is exact, the exact total is t + e, so the one rounded
+ * addition t + e is the correctly rounded sum: the double fsum returns. When an addition
+ * into e was inexact, or the result is zero (fsum's sign of zero) or not finite, the
+ * cascade cannot decide and the caller runs fsum. */
+struct cascade {
+	double t, e;
+	bool exact;
+};
+
+static void cascade_add(struct cascade *c, double x)
+{
+	double s = c->t + x, bp = s - x;
+	double err = (c->t - bp) + (x - (s - bp));
+	c->t = s;
+	double e2 = c->e + err, bp2 = e2 - err;
+	c->exact &= (c->e - bp2) + (err - (e2 - bp2)) == 0.0;
+	c->e = e2;
+}
+
+static bool cascade_result(const struct cascade *c, double *out)
+{
+	double r = c->t + c->e;
+	if (!c->exact || !isfinite(r) || r == 0.0)
+		return false;
+	*out = r;
+	return true;
+}
+
+double stats_fsum(const double *v, size_t n)
+{
+	struct cascade c = { 0.0, 0.0, true };
+	for (size_t i = 0; i < n; i++)
+		cascade_add(&c, v[i]);
+	double r;
+	return cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
 }
 
 /* ---- robust statistics ------------------------------------------------------------ */
@@ -274,6 +313,12 @@ static double pstdev(const double *v, size_t n, double mean)
 {
 	if (n == 0)
 		return 0.0;
+	struct cascade c = { 0.0, 0.0, true };
+	for (size_t i = 0; i < n; i++)
+		cascade_add(&c, (v[i] - mean) * (v[i] - mean));
+	double sum;
+	if (cascade_result(&c, &sum))
+		return sqrt(sum / (double)n);
 	struct fsum s;
 	fsum_init(&s);
 	for (size_t i = 0; i < n; i++)
@@ -742,13 +787,12 @@ static void phase_sets_free(struct phase_sets *ps)
 static double record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			     size_t pos)
 {
-	struct fsum s;
-	fsum_init(&s);
-	double v;
+	double v[ARRAY_LEN(canonical)];
+	size_t n = 0;
 	for (size_t i = 0; i < ps->ncompute; i++)
-		if (steps_value(m, ri, ps->compute[i], pos, &v))
-			fsum_add(&s, v);
-	return fsum_result(&s);
+		if (steps_value(m, ri, ps->compute[i], pos, &v[n]))
+			n++;
+	return stats_fsum(v, n);
 }
 
 static double record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
@@ -1218,6 +1262,20 @@ static void heat_free(struct heat_grid *g)
 	free(g);
 }
 
+/* fsum of every phase of a record, for records with more phases than series_value()
+ * gathers on the stack. */
+static double step_time_fsum(const struct steps_model *m, const struct phase_sets *ps, size_t r,
+			     size_t pos)
+{
+	struct fsum s;
+	fsum_init(&s);
+	double v;
+	for (size_t i = 0; i < ps->nall; i++)
+		if (steps_value(m, r, ps->all[i], pos, &v))
+			fsum_add(&s, v);
+	return fsum_result(&s);
+}
+
 /* Level-0 value of series at (r, k); false when missing. */
 static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
 			 size_t r, size_t k, double *out)
@@ -1231,13 +1289,16 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 		*out = record_comm(m, ps, r, pos);
 		return true;
 	case HEAT_STEP_TIME: {
-		struct fsum s;
-		fsum_init(&s);
-		double v;
+		double v[16];
+		size_t n = 0;
+		if (ps->nall > ARRAY_LEN(v)) {
+			*out = step_time_fsum(m, ps, r, pos);
+			return true;
+		}
 		for (size_t i = 0; i < ps->nall; i++)
-			if (steps_value(m, r, ps->all[i], pos, &v))
-				fsum_add(&s, v);
-		*out = fsum_result(&s);
+			if (steps_value(m, r, ps->all[i], pos, &v[n]))
+				n++;
+		*out = stats_fsum(v, n);
 		return true;
 	}
 	default:

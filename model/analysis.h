@@ -25,8 +25,11 @@ struct run;
 
 /* ---- robust statistics (stats.py) -------------------------------------------- */
 
-/* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. */
+/* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. Usually
+ * decided by a cascade of error-free additions; Shewchuk's partials when that cannot. */
 double stats_fsum(const double *v, size_t n);
+/* The same by Shewchuk's partials alone (the reference stats_fsum must equal). */
+double stats_fsum_partials(const double *v, size_t n);
 /* Median; 0 for n = 0. The exact double a sort would give (odd n: the middle value;
  * even n: the mean of the two middle ones), found by selection in O(n) expected time. */
 double stats_median(const double *v, size_t n);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_median.c: the selection-based medians (stats_median, stats_median_inplace)
  * against the sort-based reference they replaced, bit for bit, on many random arrays
- * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); and the run-wide
+ * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); stats_fsum's fast
+ * path against Shewchuk's partials; and the run-wide
  * passes that use them: the distributed analysis and the slowdown heatmap give the same
  * bits with 1 or 2 threads and in either order (they share the memoized step medians). */
 #include <math.h>
@@ -108,6 +109,33 @@ static void test_adversarial(void)
 	free(v);
 }
 
+/* stats_fsum (error-free cascade, else partials) against the partials alone. */
+static void test_fsum_fast_path(void)
+{
+	size_t bad = 0, arrays = 0;
+	for (int round = 0; round < 3000; round++) {
+		size_t n = (size_t)(next() % 40) + 1;
+		double v[40];
+		for (size_t i = 0; i < n; i++) {
+			double u = (double)(next() >> 11) / 9007199254740992.0;
+			switch (round % 6) {
+			case 0: v[i] = (double)(long)(u * 1e8) / 1e9; break;        /* phases */
+			case 1: v[i] = ldexp(u - 0.5, (int)(next() % 200) - 100); break; /* wide */
+			case 2: v[i] = (i % 2 ? -1.0 : 1.0) * ldexp(1.0, (int)(next() % 120) - 60); break;
+			case 3: v[i] = i == 0 ? 1.0 : ldexp(1.0, -53 - (int)(next() % 60)); break; /* ties */
+			case 4: v[i] = next() % 4 ? 0.0 : -0.0; break;
+			default: v[i] = next() % 9 ? u * 1e308 : (next() % 2 ? INFINITY : NAN); break;
+			}
+		}
+		bad += !same_bits(stats_fsum(v, n), stats_fsum_partials(v, n));
+		arrays++;
+	}
+	double tie[] = { 1.0, ldexp(1.0, -53) }, above[] = { 1.0, ldexp(1.0, -53), ldexp(1.0, -105) };
+	ok(bad == 0 && stats_fsum(tie, 2) == 1.0 && stats_fsum(above, 3) == 1.0 + ldexp(1.0, -52),
+	   "fsum fast path = Shewchuk partials, bit for bit (%zu arrays: ties, cancellation, zeros, overflow)",
+	   arrays);
+}
+
 static bool dist_equal(const struct distributed *a, const struct distributed *b)
 {
 	if (!a || !b || a->world_size != b->world_size || a->n_steps != b->n_steps)
@@ -181,6 +209,7 @@ int main(void)
 {
 	test_against_sort();
 	test_adversarial();
+	test_fsum_fast_path();
 	test_passes();
 	return tap_done();
 }
