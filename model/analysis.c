@@ -240,7 +240,9 @@ double stats_median_inplace(double *v, size_t n)
 
 double stats_median(const double *v, size_t n)
 {
-	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+	if (n == 0)
+		return 0.0;
+	double *s = xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
 	double m = stats_median_inplace(s, n);
 	free(s);
