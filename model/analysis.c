@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/pool.h"
 #include "model/run.h"
 #include "model/steps.h"
 #include "model/xalloc.h"
@@ -116,10 +117,93 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
+/* Quickselect (Hoare partition, median-of-three pivot): afterwards v[k] holds the k-th
+ * smallest value, nothing before it is larger and nothing after it smaller. No NaN in v.
+ * Falls back to sorting the remaining range after 2 log2(n) + 8 rounds (no O(n^2)). */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, budget = 8;
+	for (size_t len = n; len > 1; len /= 2)
+		budget += 2;
+	while (hi > lo) {
+		if (budget-- == 0) {
+			qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_dbl);
+			return;
+		}
+		size_t mid = lo + (hi - lo) / 2;
+		double t;
+		if (v[mid] < v[lo])
+			t = v[mid], v[mid] = v[lo], v[lo] = t;
+		if (v[hi] < v[lo])
+			t = v[hi], v[hi] = v[lo], v[lo] = t;
+		if (v[hi] < v[mid])
+			t = v[hi], v[hi] = v[mid], v[mid] = t;
+		double pivot = v[mid];
+		size_t i = lo, j = hi;
+		/* v[lo] <= pivot <= v[hi] bound both scans; equal values stop them */
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i], v[i] = v[j], v[j] = t;
+			i++;
+			j--;
+		}
+		/* now v[lo..j] <= pivot <= v[j+1..hi] (i >= j) */
+		if (i == j) {
+			if (k == i)
+				return;
+			if (k < i)
+				hi = i - 1;
+			else
+				lo = i + 1;
+		} else if (k <= j) {
+			hi = j;
+		} else {
+			lo = j + 1;
+		}
+	}
+}
+
+/* Median by selection; reorders v. The same double as median_sorted() over a sort with
+ * cmp_dbl (a median is an order statistic): arrays holding NaN, or zeros of both signs
+ * (which the comparator ties, so the stable sort's input order decides the sign), take
+ * the sorting path itself. */
+double stats_median_inplace(double *v, size_t n)
+{
+	if (n == 0)
+		return 0.0;
+	bool nan = false, negz = false, posz = false;
+	for (size_t i = 0; i < n; i++) {
+		nan |= isnan(v[i]);
+		if (v[i] == 0.0) {
+			negz |= signbit(v[i]) != 0;
+			posz |= signbit(v[i]) == 0;
+		}
+	}
+	if (nan || (negz && posz)) {
+		qsort(v, n, sizeof(*v), cmp_dbl);
+		return median_sorted(v, n);
+	}
+	size_t h = n / 2;
+	select_kth(v, n, h);
+	if (n % 2)
+		return v[h];
+	double below = v[0];  /* the largest of v[0..h): the (h-1)-th smallest */
+	for (size_t i = 1; i < h; i++)
+		if (v[i] > below)
+			below = v[i];
+	return (below + v[h]) / 2.0;
+}
+
 double stats_median(const double *v, size_t n)
 {
-	double *s = sorted_copy(v, n);
-	double m = median_sorted(s, n);
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	double m = stats_median_inplace(s, n);
 	free(s);
 	return m;
 }
@@ -225,6 +309,7 @@ struct analysis_cache {
 	struct budget *budget_all;
 	bool dist_done;
 	struct distributed *dist;
+	double *cmed;             /* step_medians(), NULL until first needed */
 	struct heat_grid **heat;
 	size_t nheat;
 };
@@ -264,6 +349,7 @@ void analysis_cache_free(void *p)
 	}
 	free(c->rank);
 	free(c->budget_all);
+	free(c->cmed);
 	if (c->dist) {
 		free(c->dist->rank);
 		free(c->dist->step);
@@ -629,6 +715,8 @@ struct phase_sets {
 	int *compute;             /* phase ids in COMPUTE_PHASES */
 	size_t ncompute;
 	int comm;
+	int *all;                 /* every phase id, ascending */
+	size_t nall;
 };
 
 static void phase_sets_init(const struct steps_model *m, struct phase_sets *ps)
@@ -641,6 +729,14 @@ static void phase_sets_init(const struct steps_model *m, struct phase_sets *ps)
 			ps->compute[ps->ncompute++] = (int)i;
 	}
 	ps->comm = steps_metric_find(m, METRIC_PHASE, "comm");
+	ps->all = xmalloc((steps_nmetrics(m) + 1) * sizeof(int));
+	ps->nall = phase_ids(m, ps->all);
+}
+
+static void phase_sets_free(struct phase_sets *ps)
+{
+	free(ps->compute);
+	free(ps->all);
 }
 
 static double record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
@@ -708,11 +804,17 @@ static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank
 	}
 }
 
-/* Per aligned step: compute of every rank into c[N] (and comm max). */
-static void step_stats(struct distributed *d, size_t k, const double *c, double comm_max,
-		       double *sorted, size_t N)
+/* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:
+ * every task writes its own slots and the order-dependent sums run after the pool. */
+static int pass_threads(const struct run *run)
 {
-	struct dist_step *s = &d->step[k];
+	return run->opts ? run->opts->jobs : 0;
+}
+
+/* Statistics of one aligned step from c[N] (compute of every rank), its comm max and
+ * its median. */
+static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, size_t N)
+{
 	size_t crit = 0;
 	for (size_t r = 1; r < N; r++)
 		if (c[r] > c[crit])
@@ -720,9 +822,7 @@ static void step_stats(struct distributed *d, size_t k, const double *c, double 
 	s->critical = (int)crit;
 	s->cmax = c[crit];
 	s->cmean = stats_fsum(c, N) / (double)N;
-	memcpy(sorted, c, N * sizeof(*c));
-	qsort(sorted, N, sizeof(*sorted), cmp_dbl);
-	s->cmed = median_sorted(sorted, N);
+	s->cmed = med;
 	s->comm_max = comm_max;
 	s->wall = s->cmax + comm_max;
 	s->comm_frac = s->wall != 0 ? comm_max / s->wall : 0.0;
@@ -730,40 +830,92 @@ static void step_stats(struct distributed *d, size_t k, const double *c, double 
 	s->skew = s->cmax - s->cmed;
 }
 
-/* Pass over the aligned steps (column-wise): per-step statistics, critical counts,
- * time lost and the summary sums. Memory O(N + S), never O(N x S). */
-static void dist_steps(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
-		       double *sum_max, double *sum_lost)
+/* Aligned steps per task of the column pass. A task reads its block rank by rank (each
+ * rank's columns sequentially, not one cache line per rank and step) into N x STEP_BLOCK
+ * doubles, then walks it step by step. */
+#define STEP_BLOCK 64
+
+/* The column pass over the aligned steps, in tasks of STEP_BLOCK steps. With d it fills
+ * d->step[] and lost[]; without, only the per-step medians into cmed[]. */
+struct step_pass {
+	const struct steps_model *m;
+	struct phase_sets ps;
+	size_t N, S;
+	const double *cmed_known; /* memoized per-step medians, or NULL */
+	double *cmed;             /* medians-only pass: out */
+	struct distributed *d;    /* NULL: medians only */
+	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
+};
+
+static void step_block(void *ud, size_t task)
 {
-	size_t N = d->world_size, S = d->n_steps;
-	double *c = xmalloc(N * sizeof(*c)), *sorted = xmalloc(N * sizeof(*sorted));
-	for (size_t k = 0; k < S; k++) {
-		double comm_max = 0;
-		for (size_t r = 0; r < N; r++) {
-			size_t pos = steps_aligned_pos(m, r, k);
-			c[r] = record_compute(m, ps, r, pos);
-			double cm = record_comm(m, ps, r, pos);
-			if (r == 0 || cm > comm_max)
-				comm_max = cm;
+	struct step_pass *p = ud;
+	size_t N = p->N, k0 = task * STEP_BLOCK, nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
+	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
+	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK];
+	for (size_t r = 0; r < N; r++)
+		for (size_t j = 0; j < nb; j++) {
+			size_t pos = steps_aligned_pos(p->m, r, k0 + j);
+			blk[r * nb + j] = record_compute(p->m, &p->ps, r, pos);
+			double cm = p->d ? record_comm(p->m, &p->ps, r, pos) : 0;
+			if (r == 0 || cm > comm[j])
+				comm[j] = cm;
 		}
-		d->step[k].step = steps_aligned_step(m, k);
-		step_stats(d, k, c, comm_max, sorted, N);
-		const struct dist_step *s = &d->step[k];
-		*sum_max += s->cmax;
-		*sum_lost += s->cmax - s->cmean;
-		d->rank[s->critical].slowest_count++;
+	for (size_t j = 0; j < nb; j++) {
+		size_t k = k0 + j;
+		for (size_t r = 0; r < N; r++)
+			c[r] = blk[r * nb + j];
+		double med;
+		if (p->cmed_known) {
+			med = p->cmed_known[k];
+		} else {
+			memcpy(tmp, c, N * sizeof(*c));
+			med = stats_median_inplace(tmp, N);
+		}
+		if (!p->d) {
+			p->cmed[k] = med;
+			continue;
+		}
+		struct dist_step *s = &p->d->step[k];
+		s->step = steps_aligned_step(p->m, k);
+		step_stats(s, c, comm[j], med, N);
 		double waited = 0;
 		for (size_t r = 0; r < N; r++)
 			if ((int)r != s->critical)
 				waited += s->cmax - c[r];
-		d->rank[s->critical].time_lost += waited / (double)(N - 1);
+		p->lost[k] = waited / (double)(N - 1);
 	}
+	free(blk);
 	free(c);
-	free(sorted);
+	free(tmp);
+}
+
+static void step_pass_run(const struct run *run, struct step_pass *p)
+{
+	pool_run((p->S + STEP_BLOCK - 1) / STEP_BLOCK, pass_threads(run), step_block, p);
+}
+
+/* Per-step statistics (parallel), then, in step order, the critical counts, time lost
+ * and the summary sums. Memory O(N x threads x STEP_BLOCK + S), never O(N x S). */
+static void dist_steps(const struct run *run, struct step_pass *p, double *sum_max, double *sum_lost)
+{
+	struct distributed *d = p->d;
+	p->lost = xmalloc(p->S * sizeof(*p->lost));
+	step_pass_run(run, p);
+	for (size_t k = 0; k < p->S; k++) {
+		const struct dist_step *s = &d->step[k];
+		*sum_max += s->cmax;
+		*sum_lost += s->cmax - s->cmean;
+		d->rank[s->critical].slowest_count++;
+		d->rank[s->critical].time_lost += p->lost[k];
+	}
+	free(p->lost);
+	p->lost = NULL;
 }
 
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against
- * each step's median (recomputed from the model rather than kept for every cell). */
+ * each step's median (recomputed from the model rather than kept for every cell).
+ * vals and ratio are S doubles of scratch. */
 static void dist_rank(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
 		      size_t r, double *vals, double *ratio)
 {
@@ -776,13 +928,26 @@ static void dist_rank(const struct steps_model *m, const struct phase_sets *ps, 
 	}
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = mean_fsum(vals, S);
-	rs->median_compute = stats_median(vals, S);
+	rs->median_compute = stats_median_inplace(vals, S);
 	rs->slowest_fraction = (double)rs->slowest_count / (double)S;
-	rs->rel_slowdown = nratio ? stats_median(ratio, nratio) : 0.0;
+	rs->rel_slowdown = nratio ? stats_median_inplace(ratio, nratio) : 0.0;
 	rs->missing = steps_missing(m, r);
 	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
 	onset_of(d, r, rs);
 	rank_memory_peak(m, r, rs);
+}
+
+/* Ranks per task of the row passes. */
+#define RANK_CHUNK 8
+
+static void dist_rank_chunk(void *ud, size_t task)
+{
+	struct step_pass *p = ud;
+	double *vals = xmalloc(p->S * sizeof(*vals)), *ratio = xmalloc(p->S * sizeof(*ratio));
+	for (size_t r = task * RANK_CHUNK; r < p->N && r < (task + 1) * RANK_CHUNK; r++)
+		dist_rank(p->m, &p->ps, p->d, r, vals, ratio);
+	free(vals);
+	free(ratio);
 }
 
 /* Summary medians and means over the per-step statistics. */
@@ -798,15 +963,15 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	d->mean_comm_fraction = mean_fsum(v, S);
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].cv;
-	d->imbalance_cv = stats_median(v, S);
+	d->imbalance_cv = stats_median_inplace(v, S);
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].skew;
-	d->sync_skew = stats_median(v, S);
+	d->sync_skew = stats_median_inplace(v, S);
 	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
 	free(v);
 }
 
-static struct distributed *compute_distributed(struct run *run)
+static struct distributed *compute_distributed(struct run *run, const double *cmed_known)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
@@ -817,19 +982,18 @@ static struct distributed *compute_distributed(struct run *run)
 	d->n_steps = S;
 	d->rank = xcalloc(N, sizeof(*d->rank));
 	d->step = xcalloc(S, sizeof(*d->step));
-	struct phase_sets ps;
-	phase_sets_init(m, &ps);
+	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d };
+	phase_sets_init(m, &p.ps);
 	double sum_max = 0, sum_lost = 0;
-	dist_steps(m, &ps, d, &sum_max, &sum_lost);
+	dist_steps(run, &p, &sum_max, &sum_lost);
+	pool_run((N + RANK_CHUNK - 1) / RANK_CHUNK, pass_threads(run), dist_rank_chunk, &p);
 	double p0 = 1.0 / (double)N, expected = (double)S * p0;
 	double sd = sqrt((double)S * p0 * (1.0 - p0));
 	if (sd == 0)
 		sd = 1.0;
-	double *vals = xmalloc(S * sizeof(*vals)), *ratio = xmalloc(S * sizeof(*ratio));
 	size_t nstrag = 0;
 	long strag = -1;
 	for (size_t r = 0; r < N; r++) {
-		dist_rank(m, &ps, d, r, vals, ratio);
 		struct rank_stat *rs = &d->rank[r];
 		rs->straggler_z = ((double)rs->slowest_count - expected) / sd;
 		if (rs->straggler_z >= 3.0 && rs->rel_slowdown >= 0.05) {
@@ -839,9 +1003,7 @@ static struct distributed *compute_distributed(struct run *run)
 	}
 	d->straggler = nstrag == 1 ? strag : -1;
 	dist_summary(d, sum_max, sum_lost);
-	free(vals);
-	free(ratio);
-	free(ps.compute);
+	phase_sets_free(&p.ps);
 	return d;
 }
 
@@ -851,10 +1013,31 @@ const struct distributed *analysis_distributed(struct run *run)
 	if (!c)
 		return NULL;
 	if (!c->dist_done) {
-		c->dist = compute_distributed(run);
+		c->dist = compute_distributed(run, c->cmed);
 		c->dist_done = true;
 	}
 	return c->dist;
+}
+
+/* Median of compute over the ranks at every aligned step (S entries), memoized: shared
+ * by the distributed analysis (cmed) and the slowdown heatmap, whichever comes first. */
+static const double *step_medians(struct run *run, struct analysis_cache *c)
+{
+	if (c->cmed)
+		return c->cmed;
+	const struct steps_model *m = run->steps;
+	size_t S = steps_naligned(m);
+	c->cmed = xmalloc((S ? S : 1) * sizeof(*c->cmed));
+	if (c->dist_done && c->dist) {
+		for (size_t k = 0; k < S; k++)
+			c->cmed[k] = c->dist->step[k].cmed;
+		return c->cmed;
+	}
+	struct step_pass p = { .m = m, .N = steps_nranks(m), .S = S, .cmed = c->cmed };
+	phase_sets_init(m, &p.ps);
+	step_pass_run(run, &p);
+	phase_sets_free(&p.ps);
+	return c->cmed;
 }
 
 /* ---- efficiency budget -------------------------------------------------------------- */
@@ -1051,8 +1234,8 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 		struct fsum s;
 		fsum_init(&s);
 		double v;
-		for (size_t i = 0; i < steps_nmetrics(m); i++)
-			if (steps_metric(m, (int)i)->kind == METRIC_PHASE && steps_value(m, r, (int)i, pos, &v))
+		for (size_t i = 0; i < ps->nall; i++)
+			if (steps_value(m, r, ps->all[i], pos, &v))
 				fsum_add(&s, v);
 		*out = fsum_result(&s);
 		return true;
@@ -1062,28 +1245,32 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 	}
 }
 
-static void heat_fill_level0(struct heat_grid *g, const struct steps_model *m, const struct phase_sets *ps)
+/* The row passes of a heatmap build, in tasks of RANK_CHUNK ranks (rows are independent). */
+struct heat_pass {
+	struct heat_grid *g;
+	const struct steps_model *m;
+	struct phase_sets ps;
+	const double *cmed;       /* HEAT_REL_SLOWDOWN: step_medians() */
+};
+
+/* Level 0 of the task's rows, row by row (the model's columns are read sequentially). */
+static void heat_fill_rows(void *ud, size_t task)
 {
-	size_t N = g->nranks, S = g->nsteps;
-	float *v = g->val[0]; /* NaN marks a missing cell */
-	double *col = xmalloc(N * sizeof(*col)), *sorted = xmalloc(N * sizeof(*sorted));
-	for (size_t k = 0; k < S; k++) {
-		for (size_t r = 0; r < N; r++) {
+	const struct heat_pass *p = ud;
+	const struct heat_grid *g = p->g;
+	size_t S = g->nsteps;
+	int series = g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series;
+	for (size_t r = task * RANK_CHUNK; r < g->nranks && r < (task + 1) * RANK_CHUNK; r++) {
+		float *v = g->val[0] + r * S; /* NaN marks a missing cell */
+		for (size_t k = 0; k < S; k++) {
 			double x;
-			bool ok = series_value(m, ps, g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series, r, k, &x);
-			col[r] = x;
-			v[r * S + k] = ok ? (float)x : NAN;
-		}
-		if (g->series == HEAT_REL_SLOWDOWN) {
-			memcpy(sorted, col, N * sizeof(*col));
-			qsort(sorted, N, sizeof(*sorted), cmp_dbl);
-			double med = median_sorted(sorted, N);
-			for (size_t r = 0; r < N; r++)
-				v[r * S + k] = med > 0 ? (float)(col[r] / med - 1.0) : NAN;
+			bool ok = series_value(p->m, &p->ps, series, r, k, &x);
+			if (p->cmed)
+				v[k] = p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
+			else
+				v[k] = ok ? (float)x : NAN;
 		}
 	}
-	free(col);
-	free(sorted);
 }
 
 /* Present values in block idx of level l of rank ri. */
@@ -1095,6 +1282,35 @@ static uint32_t heat_count(const struct heat_grid *g, size_t l, size_t ri, size_
 		return g->count[l][ri * g->len[l] + idx];
 	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
+}
+
+/* Levels 1.. of the task's rows: block b of level l from blocks 2b, 2b+1 of level l-1. */
+static void heat_level_rows(void *ud, size_t task)
+{
+	const struct heat_pass *p = ud;
+	struct heat_grid *g = p->g;
+	for (size_t r = task * RANK_CHUNK; r < g->nranks && r < (task + 1) * RANK_CHUNK; r++)
+		for (size_t l = 1; l < g->nlevels; l++) {
+			size_t pl = g->len[l - 1], len = g->len[l];
+			for (size_t b = 0; b < len; b++) {
+				double sum = 0, worst = NAN;
+				uint32_t cnt = 0;
+				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+					uint32_t cj = heat_count(g, l - 1, r, j);
+					if (!cj)
+						continue;
+					sum += (double)g->val[l - 1][r * pl + j] * cj;
+					double wj = g->worst[l - 1][r * pl + j];
+					if (cnt == 0 || wj > worst)
+						worst = wj;
+					cnt += cj;
+				}
+				g->val[l][r * len + b] = cnt ? (float)(sum / cnt) : NAN;
+				g->worst[l][r * len + b] = (float)worst;
+				if (g->count[l])
+					g->count[l][r * len + b] = cnt;
+			}
+		}
 }
 
 static struct heat_grid *heat_build(struct run *run, int series)
@@ -1118,40 +1334,25 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	g->len[0] = S;
 	g->val[0] = xmalloc(N * S * sizeof(float));
 	g->worst[0] = g->val[0];
-	struct phase_sets ps;
-	phase_sets_init(m, &ps);
-	heat_fill_level0(g, m, &ps);
-	free(ps.compute);
+	struct heat_pass p = { .g = g, .m = m };
+	if (series == HEAT_REL_SLOWDOWN)
+		p.cmed = step_medians(run, cache_of(run));
+	phase_sets_init(m, &p.ps);
+	size_t ntasks = (N + RANK_CHUNK - 1) / RANK_CHUNK;
+	pool_run(ntasks, pass_threads(run), heat_fill_rows, &p);
+	phase_sets_free(&p.ps);
 	bool dense = true;
 	for (size_t i = 0; i < N * S && dense; i++)
 		dense = !isnan(g->val[0][i]);
 	for (size_t l = 1; l < levels; l++) {
-		size_t pl = g->len[l - 1], len = (pl + 1) / 2;
+		size_t len = (g->len[l - 1] + 1) / 2;
 		g->len[l] = len;
 		g->val[l] = xmalloc(N * len * sizeof(float));
 		g->worst[l] = xmalloc(N * len * sizeof(float));
 		if (!dense)
 			g->count[l] = xmalloc(N * len * sizeof(uint32_t));
-		for (size_t r = 0; r < N; r++)
-			for (size_t b = 0; b < len; b++) {
-				double sum = 0, worst = NAN;
-				uint32_t cnt = 0;
-				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-					uint32_t cj = heat_count(g, l - 1, r, j);
-					if (!cj)
-						continue;
-					sum += (double)g->val[l - 1][r * pl + j] * cj;
-					double wj = g->worst[l - 1][r * pl + j];
-					if (cnt == 0 || wj > worst)
-						worst = wj;
-					cnt += cj;
-				}
-				g->val[l][r * len + b] = cnt ? (float)(sum / cnt) : NAN;
-				g->worst[l][r * len + b] = (float)worst;
-				if (!dense)
-					g->count[l][r * len + b] = cnt;
-			}
 	}
+	pool_run(ntasks, pass_threads(run), heat_level_rows, &p);
 	return g;
 }
 

@@ -27,8 +27,11 @@ struct run;
 
 /* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. */
 double stats_fsum(const double *v, size_t n);
-/* Median (sorts a copy); 0 for n = 0. */
+/* Median; 0 for n = 0. The exact double a sort would give (odd n: the middle value;
+ * even n: the mean of the two middle ones), found by selection in O(n) expected time. */
 double stats_median(const double *v, size_t n);
+/* The same, in place: reorders v (no copy, no allocation). */
+double stats_median_inplace(double *v, size_t n);
 /* numpy "linear" percentile q in [0, 100] of v (sorts a copy); 0 for n = 0. */
 double stats_percentile(const double *v, size_t n, double q);
 /* pytscope local_spikes(window=12, k=6, min_hist=6, rel=0.5): flags[i] set for flagged

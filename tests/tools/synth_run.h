@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* synth_run.h: the synthetic multi-rank step run the benchmark drivers build in memory
+ * (bench_ui, bench_analysis), so big runs need no gigabytes of JSONL first.
+ * Phases data/forward/backward/comm with deterministic noise; rank RANKS/2 turns into a
+ * straggler at STEPS*2/5; a dataloader stall on every rank over 1% of the steps; rank 0
+ * has a loss series. Header-only: each driver is its own program. */
+#ifndef TESTS_TOOLS_SYNTH_RUN_H
+#define TESTS_TOOLS_SYNTH_RUN_H
+
+#include "model/opts.h"
+#include "model/run.h"
+#include "model/steps.h"
+
+static unsigned long long synth_lcg = 42;
+
+static double synth_rnd(void)
+{
+	synth_lcg = synth_lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(synth_lcg >> 11) / 9007199254740992.0;
+}
+
+/* A finalized run of `ranks` x `steps` records named "bench"; free with run_free(). */
+static struct run *synth_run(const struct opts *o, long ranks, long steps)
+{
+	struct run *run = run_open(NULL, 0, o, NULL);
+	run_set_name(run, "bench");
+	struct steps_model *m = steps_model_get(run);
+	int ph[4] = {
+		steps_metric_intern(m, METRIC_PHASE, "data"), steps_metric_intern(m, METRIC_PHASE, "forward"),
+		steps_metric_intern(m, METRIC_PHASE, "backward"), steps_metric_intern(m, METRIC_PHASE, "comm"),
+	};
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	for (long r = 0; r < ranks; r++) {
+		struct rank_steps *rs = steps_rank_new(m, (int)r, NULL);
+		for (long s = 0; s < steps; s++) {
+			size_t pos = rank_append(rs, s, 1000.0 + (double)s * 0.2, true);
+			double slow = (r == ranks / 2 && s >= steps * 2 / 5) ? 1.2 : 1.0;
+			double stall = (s >= steps / 2 && s < steps / 2 + steps / 100) ? 6.0 : 1.0;
+			/* whole nanoseconds, as pytscope writes them */
+			rank_set(rs, pos, ph[0], (double)(long)(1.2e7 * stall * (1 + 0.05 * synth_rnd())) / 1e9);
+			rank_set(rs, pos, ph[1], (double)(long)(4.0e7 * slow * (1 + 0.03 * synth_rnd())) / 1e9);
+			rank_set(rs, pos, ph[2], (double)(long)(6.0e7 * slow * (1 + 0.03 * synth_rnd())) / 1e9);
+			rank_set(rs, pos, ph[3], (double)(long)(1.0e7 * (1 + 0.1 * synth_rnd())) / 1e9);
+			if (r == 0)
+				rank_set(rs, pos, loss, 2.0 / (1.0 + (double)s * 0.001));
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+#endif

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* test_median.c: the selection-based medians (stats_median, stats_median_inplace)
+ * against the sort-based reference they replaced, bit for bit, on many random arrays
+ * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); and the run-wide
+ * passes that use them: the distributed analysis and the slowdown heatmap give the same
+ * bits with 1 or 2 threads and in either order (they share the memoized step medians). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/analysis.h"
+#include "tests/tap.h"
+#include "tests/tools/synth_run.h"
+
+/* The reference: qsort with the analyzers' comparator (NaN ties everything), then the
+ * middle value or the mean of the two middle values. */
+static int cmp_ref(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_ref(const double *v, size_t n)
+{
+	if (n == 0)
+		return 0.0;
+	double *s = malloc(n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_ref);
+	double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+	free(s);
+	return m;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+enum kind { K_UNIFORM, K_DUPS, K_EQUAL, K_ASC, K_DESC, K_ZEROS, K_SIGNED_ZEROS, K_NAN, K_INF, K_NKINDS };
+static const char *const kind_name[K_NKINDS] = {
+	"uniform doubles", "few distinct values", "all equal", "ascending", "descending",
+	"zeros of one sign among values", "zeros of both signs", "NaN sprinkled", "infinities",
+};
+
+static double value(enum kind k, size_t i, size_t n)
+{
+	double u = (double)(next() >> 11) / 9007199254740992.0;
+	switch (k) {
+	case K_UNIFORM: return (u - 0.3) * 1e3;
+	case K_DUPS: return (double)(next() % 5) * 0.1;
+	case K_EQUAL: return 0.125;
+	case K_ASC: return (double)i * 0.5;
+	case K_DESC: return (double)(n - i) * 0.5;
+	case K_ZEROS: return next() % 3 ? 0.0 : u - 0.5;
+	case K_SIGNED_ZEROS: return next() % 3 ? (next() % 2 ? -0.0 : 0.0) : u - 0.5;
+	case K_NAN: return next() % 7 ? u : NAN;
+	default: return next() % 5 ? u : (next() % 2 ? INFINITY : -INFINITY);
+	}
+}
+
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+static void test_against_sort(void)
+{
+	for (int k = 0; k < K_NKINDS; k++) {
+		size_t arrays = 0, bad = 0, touched = 0;
+		for (int round = 0; round < 400; round++) {
+			size_t n = round < 300 ? (size_t)round % 61 + 1 : (size_t)(next() % 5000) + 1;
+			double *v = malloc(n * sizeof(*v)), *orig = malloc(n * sizeof(*v));
+			for (size_t i = 0; i < n; i++)
+				v[i] = orig[i] = value((enum kind)k, i, n);
+			double want = median_ref(v, n);
+			bad += !same_bits(stats_median(v, n), want);
+			touched += memcmp(v, orig, n * sizeof(*v)) != 0;
+			bad += !same_bits(stats_median_inplace(v, n), want);
+			arrays++;
+			free(v);
+			free(orig);
+		}
+		ok(bad == 0 && touched == 0, "median = sorted reference, bit for bit: %s (%zu arrays, odd and even n)",
+		   kind_name[k], arrays);
+		if (bad || touched)
+			printf("#   %zu mismatches, %zu inputs modified\n", bad, touched);
+	}
+	is_dbl(stats_median(NULL, 0), 0.0, 0, "median of nothing is 0");
+	double two[] = { 3, 1 };
+	ok(stats_median_inplace(two, 2) == 2.0, "median of two is their mean");
+}
+
+/* An organ-pipe input (bad for median-of-three pivots): still exact, and it finishes. */
+static void test_adversarial(void)
+{
+	size_t n = 20001;
+	double *v = malloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)((i % 2) ? i : n - i);
+	double want = median_ref(v, n);
+	ok(same_bits(stats_median_inplace(v, n), want), "median of an organ-pipe array of 20001");
+	free(v);
+}
+
+static bool dist_equal(const struct distributed *a, const struct distributed *b)
+{
+	if (!a || !b || a->world_size != b->world_size || a->n_steps != b->n_steps)
+		return false;
+	double sa[] = { a->mean_step_wall, a->mean_comm_fraction, a->imbalance_cv, a->sync_skew,
+			a->wall_frac_lost, (double)a->straggler };
+	double sb[] = { b->mean_step_wall, b->mean_comm_fraction, b->imbalance_cv, b->sync_skew,
+			b->wall_frac_lost, (double)b->straggler };
+	return memcmp(sa, sb, sizeof(sa)) == 0 &&
+	       memcmp(a->step, b->step, a->n_steps * sizeof(*a->step)) == 0 &&
+	       memcmp(a->rank, b->rank, a->world_size * sizeof(*a->rank)) == 0;
+}
+
+static bool heat_equal(const struct heat_grid *a, const struct heat_grid *b)
+{
+	if (!a || !b || heat_nranks(a) != heat_nranks(b) || heat_nsteps(a) != heat_nsteps(b))
+		return false;
+	for (size_t r = 0; r < heat_nranks(a); r++)
+		for (size_t w = 1; w < 2 * heat_nsteps(a); w *= 2)
+			for (size_t k = 0; k < heat_nsteps(a); k += w) {
+				double ma = 0, wa = 0, mb = 0, wb = 0;
+				bool oa = heat_range(a, r, k, k + w, &ma, &wa), ob = heat_range(b, r, k, k + w, &mb, &wb);
+				if (oa != ob || !same_bits(ma, mb) || !same_bits(wa, wb))
+					return false;
+			}
+	return true;
+}
+
+/* The slowdown cells are compute / (the distributed analysis's step median) - 1. */
+static bool slowdown_matches(struct run *run)
+{
+	const struct distributed *d = analysis_distributed(run);
+	const struct heat_grid *gs = analysis_heatmap(run, HEAT_REL_SLOWDOWN);
+	const struct heat_grid *gc = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t bad = 0;
+	for (size_t r = 0; d && gs && gc && r < heat_nranks(gs); r++)
+		for (size_t k = 0; k < heat_nsteps(gs); k++) {
+			double s, c, w;
+			if (!heat_range(gs, r, k, k + 1, &s, &w) || !heat_range(gc, r, k, k + 1, &c, &w))
+				bad++;
+			else if (fabs(s - (c / d->step[k].cmed - 1.0)) > 1e-6)
+				bad++;
+		}
+	return d && gs && gc && bad == 0;
+}
+
+static void test_passes(void)
+{
+	struct opts one = { .jobs = 1 }, two = { .jobs = 2 };
+	synth_lcg = 42;
+	struct run *a = synth_run(&one, 37, 301);
+	synth_lcg = 42;
+	struct run *b = synth_run(&two, 37, 301);
+	/* a: distributed first, one thread; b: slowdown heatmap first, two threads */
+	const struct distributed *da = analysis_distributed(a);
+	const struct heat_grid *ha = analysis_heatmap(a, HEAT_REL_SLOWDOWN);
+	const struct heat_grid *hb = analysis_heatmap(b, HEAT_REL_SLOWDOWN);
+	const struct distributed *db = analysis_distributed(b);
+	ok(dist_equal(da, db), "distributed: same bits with 1 or 2 threads, before or after the slowdown heatmap");
+	ok(heat_equal(ha, hb), "slowdown heatmap: same bits with 1 or 2 threads, before or after the distributed analysis");
+	ok(heat_equal(analysis_heatmap(a, HEAT_STEP_TIME), analysis_heatmap(b, HEAT_STEP_TIME)) &&
+		   heat_equal(analysis_heatmap(a, HEAT_COMM), analysis_heatmap(b, HEAT_COMM)),
+	   "step time and comm heatmaps: same bits with 1 or 2 threads");
+	ok(slowdown_matches(b), "slowdown cells = compute / step median - 1");
+	ok(da && da->straggler == 18, "the synthetic straggler is found (rank 18)");
+	run_free(a);
+	run_free(b);
+}
+
+int main(void)
+{
+	test_against_sort();
+	test_adversarial();
+	test_passes();
+	return tap_done();
+}
