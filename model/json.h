@@ -85,10 +85,5 @@ bool json_parse_double(const char *s, size_t n, double *out);
  * roundings instead of strtod: a few ulp off at worst. For values that are stored with
  * less precision anyway (float32 columns); never for values that must be exact. */
 bool json_parse_double_approx(const char *s, size_t n, double *out);
-/* The number that starts s[0..n) (exact: as json_parse_double, else as
- * json_parse_double_approx): returns its length, 0 when none starts there. When the
- * byte after it cannot continue a primitive, json_parse_double* over that same span
- * gives the same result. */
-size_t json_scan_double(const char *s, size_t n, double *out, bool exact);
 
 #endif

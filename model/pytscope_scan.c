@@ -3,6 +3,7 @@
  * pytscope_scan.h). Every unexpected byte returns false: the jsmn path then decides. */
 #include <string.h>
 #include "model/json.h"
+#include "model/json_number.h"
 #include "model/pytscope_scan.h"
 
 /* Byte classes of a primitive (number) span, as jsmn's non-strict primitive scan sees
@@ -62,6 +63,18 @@ static bool number_span(struct cursor *c, const char **s, size_t *n)
 	*n = (size_t)(c->p - start);
 	/* a quote, brace or bracket starts a string / container: not ours */
 	return *n > 0 && *start != '"' && *start != '{' && *start != '[';
+}
+
+/* A number value, parsed in place (the same bytes and parser as the jsmn path's span):
+ * the byte after it must end a jsmn primitive. */
+static bool scan_number(struct cursor *c, double *out, bool exact)
+{
+	skip_ws(c);
+	size_t used = 0;
+	if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &used))
+		return false;
+	c->p += used;
+	return span_ends_at(c->p, c->end);
 }
 
 /* A key after its opening quote: no escape, no control byte. */
@@ -142,10 +155,7 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		    member_repeats(m, i, m[i].key, m[i].len))
 			return false;
 		out->n[kind]++;
-		skip_ws(c);
-		size_t used = json_scan_double(c->p, (size_t)(c->end - c->p), &m[i].value, kind != METRIC_SCALAR);
-		c->p += used;
-		if (!used || !span_ends_at(c->p, c->end) || !after_member(c, &more))
+		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR) || !after_member(c, &more))
 			return false;
 	}
 	return true;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/json.h"
+#include "model/json_number.h"
 #include "model/pytscope_scan.h"
 #include "model/run.h"
 #include "model/steps.h"
@@ -457,14 +458,16 @@ static void test_numbers(void)
 		if (!json_parse_double_approx(buf, n, &approx) || fabs(approx - want) > fabs(want) * 1e-15)
 			bad_approx++;
 		buf[n] = ',';
-		if (json_scan_double(buf, n + 1, &scanned, true) != n || memcmp(&scanned, &want, sizeof(got)) != 0)
+		size_t used = 0;
+		if (!json_number_parse(buf, n + 1, &scanned, true, &used) || used != n ||
+		    memcmp(&scanned, &want, sizeof(got)) != 0)
 			bad_len++;
 		if (before == 0 && bad_exact + bad_approx + bad_len > 0)
 			printf("# first mismatch: %.*s\n", (int)n, buf);
 	}
 	is_int(bad_exact, 0, "json_parse_double equals strtod bit for bit on 200000 random decimals");
 	is_int(bad_approx, 0, "json_parse_double_approx within 1e-15 relative of strtod");
-	is_int(bad_len, 0, "json_scan_double reads exactly the number before a delimiter, same value");
+	is_int(bad_len, 0, "json_number_parse(used) reads exactly the number before a delimiter, same value");
 }
 
 int main(void)
