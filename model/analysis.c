@@ -156,55 +156,67 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-/* Quickselect (Hoare partition, median-of-three pivot): afterwards v[k] holds the k-th
- * smallest value, nothing before it is larger and nothing after it smaller. No NaN in v.
- * Falls back to sorting the remaining range after 2 log2(n) + 8 rounds (no O(n^2)). */
-static void select_kth(double *v, size_t n, size_t k)
+static void swap_dbl(double *v, ptrdiff_t i, ptrdiff_t j)
 {
-	size_t lo = 0, hi = n - 1, budget = 8;
-	for (size_t len = n; len > 1; len /= 2)
-		budget += 2;
-	while (hi > lo) {
+	double t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+}
+
+/* Floyd-Rivest selection over v[left..right]: afterwards v[k] holds the value a sort
+ * would put there, nothing before it is larger and nothing after it smaller. No NaN in
+ * v. A range above 600 first selects k inside a sample-sized subrange around its
+ * expected place, so the pivot lands near k (about 1.5 n comparisons for a median).
+ * After `budget` partitions the rest is sorted (no O(n^2)). */
+static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k, int budget)
+{
+	while (right > left) {
 		if (budget-- == 0) {
-			qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_dbl);
+			qsort(v + left, (size_t)(right - left + 1), sizeof(*v), cmp_dbl);
 			return;
 		}
-		size_t mid = lo + (hi - lo) / 2;
-		double t;
-		if (v[mid] < v[lo])
-			t = v[mid], v[mid] = v[lo], v[lo] = t;
-		if (v[hi] < v[lo])
-			t = v[hi], v[hi] = v[lo], v[lo] = t;
-		if (v[hi] < v[mid])
-			t = v[hi], v[hi] = v[mid], v[mid] = t;
-		double pivot = v[mid];
-		size_t i = lo, j = hi;
-		/* v[lo] <= pivot <= v[hi] bound both scans; equal values stop them */
-		for (;;) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i >= j)
-				break;
-			t = v[i], v[i] = v[j], v[j] = t;
+		if (right - left > 600) {
+			double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
+			double s = 0.5 * exp(2.0 * z / 3.0);
+			double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i < n / 2 ? -1.0 : 1.0);
+			ptrdiff_t nl = (ptrdiff_t)((double)k - i * s / n + sd);
+			ptrdiff_t nr = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
+			select_range(v, nl > left ? nl : left, nr < right ? nr : right, k, budget);
+		}
+		double t = v[k];
+		ptrdiff_t i = left, j = right;
+		swap_dbl(v, left, k);
+		if (v[right] > t)
+			swap_dbl(v, right, left);
+		while (i < j) {
+			swap_dbl(v, i, j);
 			i++;
 			j--;
+			while (v[i] < t)
+				i++;
+			while (v[j] > t)
+				j--;
 		}
-		/* now v[lo..j] <= pivot <= v[j+1..hi] (i >= j) */
-		if (i == j) {
-			if (k == i)
-				return;
-			if (k < i)
-				hi = i - 1;
-			else
-				lo = i + 1;
-		} else if (k <= j) {
-			hi = j;
+		if (v[left] == t) {
+			swap_dbl(v, left, j);
 		} else {
-			lo = j + 1;
+			j++;
+			swap_dbl(v, j, right);
 		}
+		/* v[j] == t is in place: v[left..j) <= t <= v(j..right] */
+		if (j <= k)
+			left = j + 1;
+		if (k <= j)
+			right = j - 1;
 	}
+}
+
+static void select_kth(double *v, size_t n, size_t k)
+{
+	int budget = 8;
+	for (size_t len = n; len > 1; len /= 2)
+		budget += 2;
+	select_range(v, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k, budget);
 }
 
 /* Median by selection; reorders v. The same double as median_sorted() over a sort with

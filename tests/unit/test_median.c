@@ -97,7 +97,7 @@ static void test_against_sort(void)
 	ok(stats_median_inplace(two, 2) == 2.0, "median of two is their mean");
 }
 
-/* An organ-pipe input (bad for median-of-three pivots): still exact, and it finishes. */
+/* An organ-pipe input (bad for naive pivots): still exact, and it finishes. */
 static void test_adversarial(void)
 {
 	size_t n = 20001;
