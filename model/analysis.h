@@ -7,6 +7,13 @@
  * means "no input for this analysis" (no step model, too few ranks, ...). Not
  * thread-safe: call from one thread (the UI thread, or --print).
  *
+ * THREADS. The run-wide passes (distributed, heatmaps) split their work over
+ * model/pool.h workers (--jobs; one per core by default), which read the step model at
+ * the same time (steps.h: several readers, no writer). Each task writes its own slots
+ * and order-dependent sums run afterwards in order: no result depends on the thread
+ * count. The per-step medians are computed once and shared by the distributed analysis
+ * (dist_step.cmed) and HEAT_REL_SLOWDOWN, whichever is asked first.
+ *
  * RANKS. `ri` is a rank INDEX (0..steps_nranks()-1, ascending rank id), not a rank id.
  * pytscope reports the lowest rank, so --print uses ri = 0.
  *
