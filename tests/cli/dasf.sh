@@ -6,89 +6,82 @@ set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
-n=0
-t() { # t COND-EXIT-STATUS MESSAGE
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-check() { # check MESSAGE EXPECTED ACTUAL
-	if [ "$2" = "$3" ]; then t 0 "$1"; else t 1 "$1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3"; fi
-}
+. "$TSCOPE_ROOT/tests/tap.sh"
 
 FX="$TMP/fx"
 "$BUILD/tests/gen_dasf" fixture "$FX" >/dev/null
-t $? "gen_dasf writes the fixture"
+tap_rc $? "gen_dasf writes the fixture"
 
 "$BIN" --export function_bottleneck "$FX" >"$TMP/fb.csv" 2>/dev/null
-t $? "--export function_bottleneck exits 0 on a directory of *.msgpack"
-check "function_bottleneck.csv: DASF's columns, in DASF's order" \
+tap_rc $? "--export function_bottleneck exits 0 on a directory of *.msgpack"
+tap_eq "function_bottleneck.csv: DASF's columns, in DASF's order" \
 	"Host,GPU,Function,Duration (s),Percentage of total time (%),Mean GPU Utilization (%),Mean GPU Memory Used (GB),Mean Data Size (MB),Mean Throughput (MB/s),Num Tasks (chunks),Mean Task time (s)" \
 	"$(head -1 "$TMP/fb.csv")"
-check "function_bottleneck.csv: top row (proc on hA/1: 4 s, 100 %, GPU 2.5 %, 2 GB, 1 MB, 0.5 MB/s)" \
+tap_eq "function_bottleneck.csv: top row (proc on hA/1: 4 s, 100 %, GPU 2.5 %, 2 GB, 1 MB, 0.5 MB/s)" \
 	"hA,1,proc,4,100,2.5,2,1,0.5,1,4" "$(sed -n 2p "$TMP/fb.csv")"
-check "function_bottleneck.csv: tie at 3 s keeps DASF's dict order (hA load before hB sum)" \
+tap_eq "function_bottleneck.csv: tie at 3 s keeps DASF's dict order (hA load before hB sum)" \
 	"hA,0,load,3,85.71428571428571,50,2.3333333333333335,0,0,2,1.5" "$(sed -n 3p "$TMP/fb.csv")"
 
 "$BIN" --dasf --export task_bottleneck "$FX"/1-TracePlugin-hA.msgpack "$FX"/2-TracePlugin-hB.msgpack \
 	"$FX"/3-ResourceMonitor-hA.msgpack >"$TMP/tb.csv" 2>/dev/null
-t $? "--dasf FILE... --export task_bottleneck exits 0"
-check "task_bottleneck.csv: DASF's columns" \
+tap_rc $? "--dasf FILE... --export task_bottleneck exits 0"
+tap_eq "task_bottleneck.csv: DASF's columns" \
 	"Host,GPU,Task Key,Duration (s),Percentage of total time (%),Memory usage (Mb)" "$(head -1 "$TMP/tb.csv")"
-check "task_bottleneck.csv: rows (sorted by duration; memory = last size of the key)" \
+tap_eq "task_bottleneck.csv: rows (sorted by duration; memory = last size of the key)" \
 	"hA,1,proc-1,4,100,0.6|hB,0,sum-0,3,50,8e-06|hA,0,load-1,2,57.14285714285714,1|hB,0,proc-1,2,33.33333333333333,0.6|hA,0,load-2,1,28.57142857142857,3|hB,0,load-3,1,16.666666666666664,2|hA,0,proc-2,0.5,14.285714285714285,0.7" \
 	"$(sed 1d "$TMP/tb.csv" | paste -sd'|' -)"
 
 "$BIN" --dasf --export task_bottleneck "$FX"/2-TracePlugin-hB.msgpack "$FX"/1-TracePlugin-hA.msgpack \
 	>"$TMP/tb2.csv" 2>/dev/null
-check "file order matters as in DASF: hB first makes hA's proc-1 size the last seen" \
+tap_eq "file order matters as in DASF: hB first makes hA's proc-1 size the last seen" \
 	"hA,1,proc-1,4,100,0.5" "$(sed -n 2p "$TMP/tb2.csv")"
 
 "$BIN" --export task_balance "$FX" >"$TMP/bal.csv" 2>/dev/null
-check "task_balance.csv: sparse seconds, workers sorted, 0 where a worker had no event" \
+tap_eq "task_balance.csv: sparse seconds, workers sorted, 0 where a worker had no event" \
 	"Time Interval (seconds from begin),worker-hA-0,worker-hA-1,worker-hB-0|0,2,0,4|1,0,1,0|3,0,0,5|4,3,0,0" \
 	"$(paste -sd'|' "$TMP/bal.csv")"
 
 "$BIN" --export critical_path "$FX" >"$TMP/cp.csv" 2>/dev/null
-check "critical_path.csv: load-1 -> proc-1 -> sum-0, 7 s" "load-1 proc-1 sum-0 7" \
+tap_eq "critical_path.csv: load-1 -> proc-1 -> sum-0, 7 s" "load-1 proc-1 sum-0 7" \
 	"$(sed 1d "$TMP/cp.csv" | cut -d, -f2 | paste -sd' ' -) $(tail -1 "$TMP/cp.csv" | awk -F, '{print $NF}')"
 
 "$BIN" --export task_graph --filter 'Critical=yes' --sort '-Duration (s)' "$FX" >"$TMP/tg.csv" 2>/dev/null
-t $? "task_graph works with --filter and --sort"
-check "task_graph: 3 critical nodes" "3" "$(sed 1d "$TMP/tg.csv" | wc -l | tr -d ' ')"
+tap_rc $? "task_graph works with --filter and --sort"
+tap_eq "task_graph: 3 critical nodes" "3" "$(sed 1d "$TMP/tg.csv" | wc -l | tr -d ' ')"
 
 "$BIN" --print "$FX" >"$TMP/print.txt" 2>"$TMP/print.err"
-t $? "--print exits 0"
-grep -q '^● DASF task profile' "$TMP/print.txt"; t $? "--print has the DASF section"
+tap_rc $? "--print exits 0"
+grep -q '^● DASF task profile' "$TMP/print.txt"; tap_rc $? "--print has the DASF section"
 grep -q '3 files · 7 tasks · 3 functions · 3 workers on 2 hosts' "$TMP/print.txt"
-t $? "--print: what was loaded"
-grep -q 'critical path 7.000 s over 3 tasks' "$TMP/print.txt"; t $? "--print: critical path"
-grep -q 'not comparable across hosts' "$TMP/print.txt"; t $? "--print: says clocks are per host"
+tap_rc $? "--print: what was loaded"
+grep -q 'critical path 7.000 s over 3 tasks' "$TMP/print.txt"; tap_rc $? "--print: critical path"
+grep -q 'not comparable across hosts' "$TMP/print.txt"; tap_rc $? "--print: says clocks are per host"
 
 "$BIN" --export findings "$FX" 2>/dev/null | grep -q '^med,DASF.GPU_IDLE,'
-t $? "findings: DASF.GPU_IDLE on the fixture"
+tap_rc $? "findings: DASF.GPU_IDLE on the fixture"
 
 "$BIN" --export sources "$FX" >"$TMP/src.csv" 2>/dev/null
-grep -q 'truncated tail' "$TMP/src.csv"; t $? "sources: truncated tail reported with its offset"
+grep -q 'truncated tail' "$TMP/src.csv"; tap_rc $? "sources: truncated tail reported with its offset"
 
 "$BIN" --list-views | grep -c -E '^(function_bottleneck|task_bottleneck|task_balance|task_graph|critical_path) ' \
 	>"$TMP/views"
-check "--list-views lists the 5 DASF views" "5" "$(cat "$TMP/views")"
+tap_eq "--list-views lists the 5 DASF views" "5" "$(cat "$TMP/views")"
 
 printf 'garbage that is not msgpack at all\n' >"$TMP/junk.bin"
 "$BIN" --dasf --export function_bottleneck "$TMP/junk.bin" >/dev/null 2>&1
-check "--dasf on garbage: exit 1 (nothing to show), no crash" "1" "$?"
+tap_eq "--dasf on garbage: exit 1 (nothing to show), no crash" "1" "$?"
 
 : >"$TMP/empty.msgpack"
 "$BIN" --export sources "$TMP/empty.msgpack" 2>&1 | grep -q 'empty file: no DASF records'
-t $? "empty .msgpack: 'empty file' diagnostic"
+tap_rc $? "empty .msgpack: 'empty file' diagnostic"
 
 mkdir -p "$TMP/fifo"
 cp "$FX/1-TracePlugin-hA.msgpack" "$TMP/fifo/"
 if mkfifo "$TMP/fifo/x.msgpack" 2>/dev/null && command -v timeout >/dev/null; then
 	timeout 20 "$BIN" --export function_bottleneck "$TMP/fifo" >/dev/null 2>&1
-	check "a FIFO named *.msgpack in the directory is skipped, not read (no hang)" "0" "$?"
+	tap_eq "a FIFO named *.msgpack in the directory is skipped, not read (no hang)" "0" "$?"
 else
-	n=$((n + 1)); echo "ok $n # SKIP mkfifo or timeout unavailable"
+	tap_skip "mkfifo or timeout unavailable"
 fi
 
-echo "1..$n"
+tap_plan

@@ -2,27 +2,26 @@
 # print_empty.sh: a PATH that yields nothing says why on stderr (the first diagnostics,
 # then pytscope's message) and exits 1; non-pytscope formats get tscope-tui's header.
 set -u
-n=0
-check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+. "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
 
 "$TSCOPE_BIN" --print ./no-such-dir >out 2>err
 rc=$?
-check "missing path: exit 1" '[ "$rc" -eq 1 ]'
-check "missing path: stdout empty" '[ ! -s out ]'
-check "missing path: the reason comes first" 'head -1 err | grep -q "no-such-dir: cannot open: No such file or directory"'
-check "missing path: pytscope message" 'grep -qx "No steps or trace found in '"'"'./no-such-dir'"'"'." err'
+tap_check "missing path: exit 1" '[ "$rc" -eq 1 ]'
+tap_check "missing path: stdout empty" '[ ! -s out ]'
+tap_check "missing path: the reason comes first" 'head -1 err | grep -q "no-such-dir: cannot open: No such file or directory"'
+tap_check "missing path: pytscope message" 'grep -qx "No steps or trace found in '"'"'./no-such-dir'"'"'." err'
 
 mkdir -p empty
 "$TSCOPE_BIN" --print empty >out 2>err
 rc=$?
-check "empty dir: exit 1" '[ "$rc" -eq 1 ]'
-check "empty dir: says nothing supported was found" 'grep -q "empty: no supported data found here" err'
+tap_check "empty dir: exit 1" '[ "$rc" -eq 1 ]'
+tap_check "empty dir: says nothing supported was found" 'grep -q "empty: no supported data found here" err'
 
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
 if [ -d "$real" ]; then
 	"$TSCOPE_BIN" --print "$real" >out 2>err
-	check "GenAI-Perf run: tscope-tui header, not pytscope's" 'head -1 out | grep -q "^tscope-tui — genai-perf-medium  ("'
+	tap_check "GenAI-Perf run: tscope-tui header, not pytscope's" 'head -1 out | grep -q "^tscope-tui — genai-perf-medium  ("'
 else
-	n=$((n + 1)); echo "ok $n # SKIP ../shared/real/genai-perf-medium is absent"
+	tap_skip "../shared/real/genai-perf-medium is absent"
 fi

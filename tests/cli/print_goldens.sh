@@ -4,86 +4,83 @@
 # them), plus the color layer, --warmup, --flops-per-step/--peak-tflops, exit codes,
 # --help and --version.
 set -u
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+. "$TSCOPE_ROOT/tests/tap.sh"
 
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_fixtures"
 [ -x "$gen" ] || gen="$TSCOPE_BUILD/tests/gen_fixtures"
 cd "$TSCOPE_TMP" || exit 1
 mkdir -p fx
-"$gen" f1 fx/f1 && "$gen" f2 fx/f2 || { notok "fixtures generated"; exit 1; }
+"$gen" f1 fx/f1 && "$gen" f2 fx/f2 || { tap_notok "fixtures generated"; exit 1; }
 
 for f in f1 f2; do
 	golden="$TSCOPE_ROOT/tests/cli/$f.out"
 	"$TSCOPE_BIN" --print --color never "fx/$f" >"$f.got" 2>"$f.err"
 	rc=$?
 	if [ "${UPDATE:-0}" = 1 ]; then cp "$f.got" "$golden"; fi
-	check "$f: exit status 0" '[ "$rc" -eq 0 ]'
-	if cmp -s "$f.got" "$golden"; then ok "$f: output byte-identical to the golden"; else
-		notok "$f: output byte-identical to the golden"; diff "$golden" "$f.got" | sed 's/^/# /' | head -20; fi
+	tap_check "$f: exit status 0" '[ "$rc" -eq 0 ]'
+	if cmp -s "$f.got" "$golden"; then tap_ok "$f: output byte-identical to the golden"; else
+		tap_notok "$f: output byte-identical to the golden"; diff "$golden" "$f.got" | sed 's/^/# /' | head -20; fi
 done
 
 # Color: SGR only, and stripping it gives the plain text exactly.
 "$TSCOPE_BIN" --print --color always fx/f2 >c.got
-check "--color always emits SGR" 'grep -q "$(printf "\033")\[" c.got'
+tap_check "--color always emits SGR" 'grep -q "$(printf "\033")\[" c.got'
 sed 's/\x1b\[[0-9;]*m//g' c.got >c.plain
-check "stripping SGR gives the plain report" 'cmp -s c.plain "$TSCOPE_ROOT/tests/cli/f2.out"'
+tap_check "stripping SGR gives the plain report" 'cmp -s c.plain "$TSCOPE_ROOT/tests/cli/f2.out"'
 FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >fc.got
-check "FORCE_COLOR turns color on off a tty" 'cmp -s fc.got c.got'
+tap_check "FORCE_COLOR turns color on off a tty" 'cmp -s fc.got c.got'
 NO_COLOR=1 FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >nc.got
-check "NO_COLOR wins over FORCE_COLOR" 'cmp -s nc.got "$TSCOPE_ROOT/tests/cli/f2.out"'
+tap_check "NO_COLOR wins over FORCE_COLOR" 'cmp -s nc.got "$TSCOPE_ROOT/tests/cli/f2.out"'
 "$TSCOPE_BIN" fx/f2 >auto.got
-check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_ROOT/tests/cli/f2.out"'
+tap_check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_ROOT/tests/cli/f2.out"'
 
 # Options of analyze.
 "$TSCOPE_BIN" --print --color never --warmup 10 fx/f1 >w.got
-check "--warmup skips the first records" 'grep -q "^● TIMING — 50 steps" w.got'
+tap_check "--warmup skips the first records" 'grep -q "^● TIMING — 50 steps" w.got'
 "$TSCOPE_BIN" --print --color never --flops-per-step 1e10 --peak-tflops 1 fx/f2 >m.got
-check "--flops-per-step/--peak-tflops give an MFU line" 'grep -q "^  MFU 76.9%  ·  useful compute 76.9% of 0.65s wall" m.got'
+tap_check "--flops-per-step/--peak-tflops give an MFU line" 'grep -q "^  MFU 76.9%  ·  useful compute 76.9% of 0.65s wall" m.got'
 "$TSCOPE_BIN" --print --color never --peak-tflops 624 fx/f1 >p.got
-check "--peak-tflops overrides run.json" 'grep -q "^  MFU 1.4%" p.got'
+tap_check "--peak-tflops overrides run.json" 'grep -q "^  MFU 1.4%" p.got'
 
 # Exit codes.
 mkdir -p empty
 "$TSCOPE_BIN" --print empty >e.out 2>e.err
 rc=$?
-check "nothing found: exit 1" '[ "$rc" -eq 1 ]'
-check "nothing found: pytscope message on stderr" 'grep -qx "No steps or trace found in '"'"'empty'"'"'." e.err'
-check "nothing found: no stdout" '[ ! -s e.out ]'
+tap_check "nothing found: exit 1" '[ "$rc" -eq 1 ]'
+tap_check "nothing found: pytscope message on stderr" 'grep -qx "No steps or trace found in '"'"'empty'"'"'." e.err'
+tap_check "nothing found: no stdout" '[ ! -s e.out ]'
 "$TSCOPE_BIN" --print does-not-exist >/dev/null 2>e2.err
 rc=$?
-check "missing dir: exit 1" '[ "$rc" -eq 1 ]'
+tap_check "missing dir: exit 1" '[ "$rc" -eq 1 ]'
 "$TSCOPE_BIN" --no-such-option fx/f1 >/dev/null 2>&1
 rc=$?
-check "usage error: exit 2" '[ "$rc" -eq 2 ]'
+tap_check "usage error: exit 2" '[ "$rc" -eq 2 ]'
 "$TSCOPE_BIN" --warmup abc fx/f1 >/dev/null 2>&1
 rc=$?
-check "bad --warmup value: exit 2" '[ "$rc" -eq 2 ]'
+tap_check "bad --warmup value: exit 2" '[ "$rc" -eq 2 ]'
 "$TSCOPE_BIN" --help >h.out 2>&1
 rc=$?
-check "--help: exit 0 and lists --print" '[ "$rc" -eq 0 ] && grep -q -- "--print" h.out'
+tap_check "--help: exit 0 and lists --print" '[ "$rc" -eq 0 ] && grep -q -- "--print" h.out'
 "$TSCOPE_BIN" --version >v.out 2>&1
 rc=$?
-check "--version: exit 0, one line" '[ "$rc" -eq 0 ] && [ "$(wc -l <v.out)" -eq 1 ] && grep -q "^tscope-tui " v.out'
+tap_check "--version: exit 0, one line" '[ "$rc" -eq 0 ] && [ "$(wc -l <v.out)" -eq 1 ] && grep -q "^tscope-tui " v.out'
 
 # pytscope crashes on an Infinity loss; we report it as diverged.
 mkdir -p inf
 printf '{"step":0,"phases":{"forward":0.01},"scalars":{"loss":1.0}}\n{"step":1,"phases":{"forward":0.01},"scalars":{"loss":Infinity}}\n{"phases":{"forward":0.01}}\n' >inf/steps.jsonl
 "$TSCOPE_BIN" --print --color never inf >i.out 2>i.err
 rc=$?
-check "Infinity loss: exit 0" '[ "$rc" -eq 0 ]'
-check "Infinity loss: DIVERGED at step 1" 'grep -q "^  DIVERGED at step 1$" i.out && grep -q "CONVERGENCE.DIVERGED" i.out'
-check "line without step: noted on stderr" 'grep -q "data-quality note" i.err'
+tap_check "Infinity loss: exit 0" '[ "$rc" -eq 0 ]'
+tap_check "Infinity loss: DIVERGED at step 1" 'grep -q "^  DIVERGED at step 1$" i.out && grep -q "CONVERGENCE.DIVERGED" i.out'
+tap_check "line without step: noted on stderr" 'grep -q "data-quality note" i.err'
 
 # Names from data reach the terminal and CSV only through the sanitizer.
 mkdir -p hostile
 printf '{"step":0,"phases":{"\\u001b[31mevil\\u009b":0.01,"forward":0.02}}\n{"step":1,"phases":{"\\u001b[31mevil\\u009b":0.01,"forward":0.02}}\n' >hostile/steps.jsonl
 printf '{"name": "run\\u001b]0;pwned\\u0007"}' >hostile/run.json
 "$TSCOPE_BIN" --print --color never hostile >h.out 2>&1
-check "hostile names: no ESC or C1 in the report" '! grep -q "$(printf "\033")" h.out && ! grep -q "$(printf "\302\233")" h.out'
-check "hostile names: shown in caret notation" 'grep -q "^pytscope — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
+tap_check "hostile names: no ESC or C1 in the report" '! grep -q "$(printf "\033")" h.out && ! grep -q "$(printf "\302\233")" h.out'
+tap_check "hostile names: shown in caret notation" 'grep -q "^pytscope — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
 "$TSCOPE_BIN" --export steps hostile >hs.csv 2>&1
-check "hostile names: CSV header sanitized" '! grep -q "$(printf "\033")" hs.csv && head -1 hs.csv | grep -q "\^\[\[31mevil"'
-echo "1..$n"
+tap_check "hostile names: CSV header sanitized" '! grep -q "$(printf "\033")" hs.csv && head -1 hs.csv | grep -q "\^\[\[31mevil"'
+tap_plan

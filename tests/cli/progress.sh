@@ -5,14 +5,11 @@
 # the run's steps.jsonl is a named pipe fed in two halves with a pause between them
 # (a file still being written over a slow filesystem looks the same to the loader).
 set -u
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+. "$TSCOPE_ROOT/tests/tap.sh"
 
 if ! command -v script >/dev/null 2>&1 || ! command -v mkfifo >/dev/null 2>&1; then
-	echo "ok 1 # SKIP util-linux script or mkfifo not installed"
-	echo "1..1"
+	tap_skip "util-linux script or mkfifo not installed"
+	tap_plan
 	exit 0
 fi
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
@@ -38,21 +35,21 @@ slow_run
 on_tty slow tty.out
 rc=$?
 wait
-check "slow load on a tty: exit 0" '[ "$rc" -eq 0 ]'
-check "slow load on a tty: a \"loading\" progress line on the terminal" 'grep -q "tscope-tui: loading [0-9]* MB" tty.out'
-check "slow load on a tty: the progress line is erased before the report" \
+tap_check "slow load on a tty: exit 0" '[ "$rc" -eq 0 ]'
+tap_check "slow load on a tty: a \"loading\" progress line on the terminal" 'grep -q "tscope-tui: loading [0-9]* MB" tty.out'
+tap_check "slow load on a tty: the progress line is erased before the report" \
 	'[ "$(grep -c "$(printf "\r\033\\[K")" tty.out)" -ge 1 ] && grep -q "^● TIMING" tty.out'
-check "slow load on a tty: all $lines steps loaded" 'grep -q "$lines steps" tty.out'
+tap_check "slow load on a tty: all $lines steps loaded" 'grep -q "$lines steps" tty.out'
 
 slow_run
 "$TSCOPE_BIN" --print --color never slow >pipe.out 2>pipe.err
 rc=$?
 wait
-check "slow load, stderr not a tty: exit 0, no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" pipe.err pipe.out'
+tap_check "slow load, stderr not a tty: exit 0, no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" pipe.err pipe.out'
 
 on_tty src quick.out
 rc=$?
-check "quick load on a tty: no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" quick.out && grep -q "TIMING" quick.out'
+tap_check "quick load on a tty: no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" quick.out && grep -q "TIMING" quick.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
-echo "1..$n"
+tap_plan

@@ -3,29 +3,26 @@
 # Kaggle 2xT4) load: metadata is read, sources are clean, and run.json's FLOPs and peak
 # drive the MFU when steps are added next to a copy. Skips when ../shared is absent.
 set -u
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+. "$TSCOPE_ROOT/tests/tap.sh"
 
 real="$TSCOPE_ROOT/../shared/real/pytscope-t4"
 if [ ! -f "$real/exp3_mfu/run.json" ]; then
-	echo "ok 1 # SKIP ../shared/real/pytscope-t4 not present"
-	echo "1..1"
+	tap_skip "../shared/real/pytscope-t4 not present"
+	tap_plan
 	exit 0
 fi
 cd "$TSCOPE_TMP" || exit 1
 
 "$TSCOPE_BIN" --export sources "$real/exp3_mfu" >s1.csv 2>s1.err
-check "exp3_mfu: run.json loads cleanly" 'grep -q "exp3_mfu/run.json,pytscope,0,,,1,0,ok" s1.csv'
+tap_check "exp3_mfu: run.json loads cleanly" 'grep -q "exp3_mfu/run.json,pytscope,0,,,1,0,ok" s1.csv'
 "$TSCOPE_BIN" --print "$real/exp3_mfu" >p1.out 2>p1.err
 rc=$?
-check "exp3_mfu: metadata only -> pytscope's nothing-found exit 1" '[ "$rc" -eq 1 ] && grep -q "^No steps or trace found in" p1.err'
+tap_check "exp3_mfu: metadata only -> pytscope's nothing-found exit 1" '[ "$rc" -eq 1 ] && grep -q "^No steps or trace found in" p1.err'
 
 "$TSCOPE_BIN" --export sources "$real/gpu_straggler" >s2.csv 2>s2.err
-check "gpu_straggler: both ranks' run.json load" '[ "$(grep -c "run.json,pytscope,[01],,,1,0,ok" s2.csv)" -eq 2 ]'
+tap_check "gpu_straggler: both ranks' run.json load" '[ "$(grep -c "run.json,pytscope,[01],,,1,0,ok" s2.csv)" -eq 2 ]'
 "$TSCOPE_BIN" --export ranks "$real/gpu_straggler" >r2.csv 2>r2.err
-check "gpu_straggler: two ranks" '[ "$(wc -l <r2.csv)" -eq 3 ]'
+tap_check "gpu_straggler: two ranks" '[ "$(wc -l <r2.csv)" -eq 3 ]'
 
 # run.json's flops_per_step (3221225472) and peak_flops (312e12) reach the budget.
 mkdir -p mfu
@@ -36,6 +33,6 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done >mfu/steps.jsonl
 "$TSCOPE_BIN" --print --color never mfu >m.out 2>m.err
-check "exp3_mfu metadata: MFU from run.json (0.1%)" 'grep -q "^  MFU 0.1%  ·  useful compute 0.1% of 0.22s wall" m.out'
-check "exp3_mfu metadata: run name 'run'" 'head -1 m.out | grep -q "^pytscope — run  (mfu)"'
-echo "1..$n"
+tap_check "exp3_mfu metadata: MFU from run.json (0.1%)" 'grep -q "^  MFU 0.1%  ·  useful compute 0.1% of 0.22s wall" m.out'
+tap_check "exp3_mfu metadata: run name 'run'" 'head -1 m.out | grep -q "^pytscope — run  (mfu)"'
+tap_plan

@@ -11,14 +11,10 @@ BIN=${TSCOPE_BIN:?}
 ROOT=${TSCOPE_ROOT:-.}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
 G="$ROOT/tests/cli/golden"
-n=0
-t() { # t COND-EXIT-STATUS MESSAGE
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$TSCOPE_ROOT/tests/tap.sh"
 golden() { # golden NAME FILE MESSAGE
 	if [ "${UPDATE:-}" = 1 ]; then cp "$2" "$G/$1"; fi
-	if cmp -s "$G/$1" "$2"; then t 0 "$3"; else t 1 "$3"; diff -u "$G/$1" "$2" | head -20 | sed 's/^/# /'; fi
+	if cmp -s "$G/$1" "$2"; then tap_ok "$3"; else tap_notok "$3"; diff -u "$G/$1" "$2" | head -20 | sed 's/^/# /'; fi
 }
 
 # --- fixtures -------------------------------------------------------------------
@@ -64,32 +60,32 @@ SZ="--target-users 100 --target-runtime 10 --test-gpus 8"
 
 # --- exports --------------------------------------------------------------------
 "$BIN" --export sizing $SZ "$TMP/nat" >"$TMP/sizing.csv" 2>/dev/null
-t $? "--export sizing exits 0 on a NAT output directory"
+tap_rc $? "--export sizing exits 0 on a NAT output directory"
 sed "s|$TMP|TMP|g" "$TMP/sizing.csv" >"$TMP/sizing.out"
 golden sweep_sizing.csv "$TMP/sizing.out" "sizing golden (fits, 75.3516 GPUs, stored vs recomputed)"
 grep -q ',workflow_runtime_p95,6,0.6568376759061832,0.6568376759061832,' "$TMP/sizing.csv"
-t $? "sizing: runtime slope stored = recomputed"
+tap_rc $? "sizing: runtime slope stored = recomputed"
 grep -q 'llm_latency_p95,.*,32,no,' "$TMP/sizing.csv"
-t $? "sizing: latency fit removes concurrency 32"
+tap_rc $? "sizing: latency fit removes concurrency 32"
 grep -q ',75.35159084873075,75.35159084873075,no,' "$TMP/sizing.csv"
-t $? "sizing: 75.35159084873075 GPUs, same as stored"
+tap_rc $? "sizing: 75.35159084873075 GPUs, same as stored"
 
 "$BIN" --export sizing_points $SZ "$TMP/nat" | sed "s|$TMP|TMP|g" >"$TMP/points.out"
 golden sweep_sizing_points.csv "$TMP/points.out" "sizing_points golden (rough estimates, alerts)"
 ! grep -q ',yes$' "$TMP/points.out"
-t $? "sizing_points: every stored per-concurrency value equals the recomputed one (differs=no)"
+tap_rc $? "sizing_points: every stored per-concurrency value equals the recomputed one (differs=no)"
 
 "$BIN" --export sweep --objective 'ttft_p99:1,itl_p90:3' --constraint 'ttft_p99<20' "$AN" | sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
 golden sweep_analyze.csv "$TMP/sweep.out" "sweep golden from the analyze CSV (score, ranking, pass, failed)"
 "$BIN" --export gpu_telemetry "$AN" >"$TMP/gpu.csv"
-t $? "--export gpu_telemetry"
+tap_rc $? "--export gpu_telemetry"
 golden sweep_gpu.csv "$TMP/gpu.csv" "gpu_telemetry golden"
 "$BIN" --export cerebras "$CB" | sed "s|$TMP|TMP|g" >"$TMP/cb.out"
 golden sweep_cerebras.csv "$TMP/cb.out" "cerebras golden (stored, recomputed, ordinals, mismatch)"
 "$BIN" --export findings "$CB" | grep -q '^med,CEREBRAS.AGGREGATE_MISMATCH,'
-t $? "finding CEREBRAS.AGGREGATE_MISMATCH"
+tap_rc $? "finding CEREBRAS.AGGREGATE_MISMATCH"
 "$BIN" --export findings --constraint 'ttft_p99<5' "$AN" | grep -q '^high,SWEEP.CONSTRAINT,3 of 3 sweep configs fail'
-t $? "finding SWEEP.CONSTRAINT (all fail: high)"
+tap_rc $? "finding SWEEP.CONSTRAINT (all fail: high)"
 
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)
@@ -97,19 +93,19 @@ t $? "finding SWEEP.CONSTRAINT (all fail: high)"
 	awk '/^● (INFERENCE SWEEP|GPU SIZING|CEREBRAS)/ { on = 1 } /^● FINDINGS/ { on = 0 } on' >"$TMP/print.out"
 golden sweep_print.out "$TMP/print.out" "--print sweep/sizing/Cerebras section golden"
 grep -q '75.3516 GPUs for 100 users' "$TMP/print.out"
-t $? "print: slope-based GPU estimate"
+tap_rc $? "print: slope-based GPU estimate"
 
 # --- bad options and files -----------------------------------------------------------
 "$BIN" --export sources --objective 'nope_p99:1' "$AN" 2>"$TMP/nope.err" | grep -q 'objective: unknown metric'
-t $? "--objective naming a metric the run lacks becomes a diagnostic (sources view)"
+tap_rc $? "--objective naming a metric the run lacks becomes a diagnostic (sources view)"
 grep -q "^tscope-tui: --objective: unknown metric 'nope_p99': .*GPU telemetry has only gpu_power_usage" "$TMP/nope.err"
-t $? "... and a stderr line naming the term and the run's telemetry"
+tap_rc $? "... and a stderr line naming the term and the run's telemetry"
 # malformed terms are usage errors: exit 2, the bad term named on stderr, nothing on stdout
 bad_term() { # bad_term OPTION VALUE NEEDLE MESSAGE
 	"$BIN" --export sweep "$1" "$2" "$AN" >"$TMP/usage.out" 2>"$TMP/usage.err"
 	rc=$?
 	[ "$rc" -eq 2 ] && [ ! -s "$TMP/usage.out" ] && grep -qF -- "$3" "$TMP/usage.err"
-	t $? "$4 (exit $rc)"
+	tap_rc $? "$4 (exit $rc)"
 }
 bad_term --objective 'ttft_p999:1' "--objective: 'ttft_p999'" "--objective with a bad stat is a usage error"
 bad_term --objective 'ttft_p99:fast' "weight 'fast' of 'ttft_p99:fast'" "--objective with a bad weight is a usage error"
@@ -122,31 +118,31 @@ bad_term --constraint 'ttft p99<1' "'ttft p99' is not a metric name" "--constrai
 # GPU telemetry in objectives and constraints (config 0 has gpu_power_usage p99 250 W)
 "$BIN" --export sweep --constraint 'gpu_power_usage_p99<200' --objective 'gpu_utilization_p99:1,ttft_p99' \
 	"$AN" >"$TMP/tel.csv" 2>"$TMP/tel.err"
-t $? "--constraint / --objective on GPU telemetry exit 0"
+tap_rc $? "--constraint / --objective on GPU telemetry exit 0"
 [ ! -s "$TMP/tel.err" ] && grep -q '^[^,]*,gpt2_run_config_0,.*,no,gpu_power_usage_p99<200 (250),' "$TMP/tel.csv"
-t $? "telemetry constraint: config 0 fails with its mean power over GPUs (250)"
+tap_rc $? "telemetry constraint: config 0 fails with its mean power over GPUs (250)"
 grep -q '^[^,]*,gpt2_run_config_1,.*,no,gpu_power_usage_p99<200 (n/a),' "$TMP/tel.csv"
-t $? "telemetry constraint: a config without telemetry fails as n/a"
+tap_rc $? "telemetry constraint: a config without telemetry fails as n/a"
 grep -q '^[^,]*,gpt2_run_config_0,analyze,concurrency,1,1,' "$TMP/tel.csv"
-t $? "telemetry objective: config 0 (the only one with utilization) ranks first"
+tap_rc $? "telemetry objective: config 0 (the only one with utilization) ranks first"
 printf '{"calc_data": "x"}' >"$TMP/bad_calc.json"
 "$BIN" --format nat --export sources "$TMP/bad_calc.json" >"$TMP/bad.csv" 2>/dev/null
 grep -q 'no calc_data object' "$TMP/bad.csv"
-t $? "calc_data of the wrong type: diagnostic, no crash"
+tap_rc $? "calc_data of the wrong type: diagnostic, no crash"
 
 # --- real medium sweep ------------------------------------------------------------------
 REAL="$ROOT/../shared/real/genai-perf-medium"
 if [ -d "$REAL" ]; then
 	"$BIN" --export sweep "$REAL" >"$TMP/real.csv"
-	t $? "--export sweep on the real medium sweep"
+	tap_rc $? "--export sweep on the real medium sweep"
 	check_row=$(grep -c ',artifacts,concurrency,' "$TMP/real.csv")
 	[ "$check_row" -eq 4 ]
-	t $? "real sweep: 4 configs swept by concurrency"
+	tap_rc $? "real sweep: 4 configs swept by concurrency"
 	grep -q ',concurrency,10,,,yes,,10,550,1,100,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,yes$' "$TMP/real.csv"
-	t $? "real sweep: c10 row (mean latency, OSL, throughput, count, recomputed)"
+	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, recomputed)"
 	"$BIN" --print "$REAL" 2>/dev/null | grep -q 'INFERENCE SWEEP — 4 configs in 1 series'
-	t $? "real sweep: --print section"
+	tap_rc $? "real sweep: --print section"
 else
-	for i in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP ../shared/real/genai-perf-medium absent"; done
+	for i in 1 2 3 4; do tap_skip "../shared/real/genai-perf-medium absent"; done
 fi
-echo "1..$n"
+tap_plan

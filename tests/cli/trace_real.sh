@@ -5,13 +5,9 @@
 set -u
 BIN=${TSCOPE_BIN:?}
 REAL=${TSCOPE_ROOT:?}/../shared/real
-n=0
-say() { n=$((n + 1)); echo "$1 $n - $2"; }
-check() { # check NAME EXPECTED ACTUAL
-	if [ "$2" = "$3" ]; then say ok "$1"; else say "not ok" "$1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3"; fi
-}
+. "$TSCOPE_ROOT/tests/tap.sh"
 if [ ! -d "$REAL/kineto-dlrm-8rank" ] || [ ! -d "$REAL/kineto-hta-2rank" ] || [ ! -f "$REAL/pytscope-t4/exp2_bad/trace.json" ]; then
-	echo "ok 1 # SKIP ../shared/real is absent"
+	tap_skip "../shared/real is absent"
 	exit 0
 fi
 D8=$REAL/kineto-dlrm-8rank
@@ -19,7 +15,7 @@ D2=$REAL/kineto-hta-2rank
 
 # temporal breakdown + overlap + stragglers, one line per rank
 t8=$("$BIN" --export temporal "$D8" | cut -d, -f1-10 | tr '\n' ' ')
-check "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
+tap_eq "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
 0,6419,1034,5556,13009,49.34,7.95,42.71,4.5,no \
 1,6428,1246,11075,18749,34.28,6.65,59.07,2.47,no \
@@ -31,18 +27,18 @@ check "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
 7,8308,1059,1600,10967,75.75,9.66,14.59,9.51,yes " "$t8"
 
 kb=$("$BIN" --export kernel_breakdown "$D8" | awk -F, '$1=="" {print $2"="$3"/"$4}' | tr '\n' ' ')
-check "dlrm kernel types across ranks incl. overlap labels" \
+tap_eq "dlrm kernel types across ranks incl. overlap labels" \
 "COMMUNICATION=46880/83.8 COMPUTATION=7213/12.9 COMPUTATION overlapping COMMUNICATION=1652/3 MEMORY=159/0.3 COMMUNICATION overlapping MEMORY=10/0 " "$kb"
 
 nccl=$("$BIN" --export kernels --filter 'rank=0 type=COMMUNICATION' "$D8" | awk -F, 'NR>1 {print "sum="$(NF-5)",n="$(NF-6)",min="$(NF-3)",max="$(NF-2)}' | tr '\n' ' ')
-check "dlrm rank 0 NCCL kernels: sum, count, min, max" "sum=3999,n=5,min=131,max=2146 sum=1799,n=3,min=246,max=952 " "$nccl"
+tap_eq "dlrm rank 0 NCCL kernels: sum, count, min, max" "sum=3999,n=5,min=131,max=2146 sum=1799,n=3,min=246,max=952 " "$nccl"
 
 idle=$("$BIN" --export idle --filter 'rank=0 idle_time_us>0' "$D8" | awk -F, 'NR>1 {print $2":"$3"="$4}' | tr '\n' ' ')
-check "dlrm rank 0 idle by stream" \
+tap_eq "dlrm rank 0 idle by stream" \
 "22:host_wait=145 7:host_wait=11448 7:kernel_wait=123 24:host_wait=5906 24:kernel_wait=18 84:host_wait=4740 84:kernel_wait=3 " "$idle"
 
 t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | tr '\n' ' ')
-check "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
+tap_eq "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
 0,321378,106252,172428,600058,53.56,17.71,28.74,11.81,yes \
 1,328671,135548,136455,600674,54.72,22.57,22.72,20.05,yes " "$t2"
@@ -50,17 +46,17 @@ check "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
 # pytscope exp2_bad golden (section text and the finding)
 out=$("$BIN" --print --color never "$REAL/pytscope-t4/exp2_bad")
 line=$(printf '%s\n' "$out" | grep '^  comm ')
-check "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of wall)" "$line"
+tap_eq "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of wall)" "$line"
 coll=$(printf '%s\n' "$out" | grep '^  by collective')
-check "exp2_bad by collective" "  by collective: all_reduce 170.7ms" "$coll"
+tap_eq "exp2_bad by collective" "  by collective: all_reduce 170.7ms" "$coll"
 # golden TraceSummary of pytscope 0.2.1 (seconds; ours are exact in ns, pytscope's floats
 # carry a few ns of rounding, hence the 1e-8 s tolerance)
 sum=$("$BIN" --export comm_overlap "$REAL/pytscope-t4/exp2_bad" | awk -F, 'NR==2 {
 	split("0.21564336773008108 0.17067035660147667 0.03687658067792654 0.1562320189550519 0.01443833764642477", g, " ");
 	ok = 1; for (i = 1; i <= 5; i++) { d = $(i+1) / 1000 - g[i]; if (d < 0) d = -d; if (d > 1e-8) ok = 0 }
 	print (ok ? "match" : "differ: " $0) " n_comm=" $9 " n_compute=" $10 " all_reduce_ms=" sprintf("%.6f", $12) }')
-check "exp2_bad TraceSummary (wall, comm, compute, exposed, overlapped, counts)" \
+tap_eq "exp2_bad TraceSummary (wall, comm, compute, exposed, overlapped, counts)" \
 	"match n_comm=40 n_compute=500 all_reduce_ms=170.670354" "$sum"
 f=$("$BIN" --export findings "$REAL/pytscope-t4/exp2_bad" | awk -F, '$2=="DIST.EXPOSED_COMM" {print $1}')
-check "exp2_bad DIST.EXPOSED_COMM is high" "high" "$f"
-echo "1..$n"
+tap_eq "exp2_bad DIST.EXPOSED_COMM is high" "high" "$f"
+tap_plan

@@ -6,14 +6,10 @@ set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
-n=0
-t() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$TSCOPE_ROOT/tests/tap.sh"
 
 FX="$TMP/fx"
-"$BUILD/tests/gen_dasf" fixture "$FX" >/dev/null || { echo "not ok 1 - gen_dasf"; echo "1..1"; exit 0; }
+"$BUILD/tests/gen_dasf" fixture "$FX" >/dev/null || { tap_notok "gen_dasf"; tap_plan; exit 0; }
 cat >"$TMP/keys" <<EOF
 :dump $TMP/heat.txt
 :view function_bottleneck
@@ -27,18 +23,18 @@ j<Enter>
 q
 EOF
 TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$FX" >/dev/null 2>"$TMP/err"
-t $? "headless session on the DASF fixture exits 0"
+tap_rc $? "headless session on the DASF fixture exits 0"
 grep -q 'worker-hA-0' "$TMP/heat.txt" && grep -q 'worker-hB-0' "$TMP/heat.txt"
-t $? "Heatmap tab: task balance rows are the workers"
-grep -q 'tasks in memory' "$TMP/heat.txt"; t $? "Heatmap tab: titled task balance"
-grep -q 'Function' "$TMP/fb.txt" && grep -q 'proc' "$TMP/fb.txt"; t $? ":view function_bottleneck shows the table"
+tap_rc $? "Heatmap tab: task balance rows are the workers"
+grep -q 'tasks in memory' "$TMP/heat.txt"; tap_rc $? "Heatmap tab: titled task balance"
+grep -q 'Function' "$TMP/fb.txt" && grep -q 'proc' "$TMP/fb.txt"; tap_rc $? ":view function_bottleneck shows the table"
 grep -q 'load-1' "$TMP/tasks.txt" && grep -q 'load-2' "$TMP/tasks.txt" && grep -q 'load-3' "$TMP/tasks.txt"
-t $? "Enter on function 'load' (row 2) lists its three tasks"
-if grep -q 'proc-1' "$TMP/tasks.txt"; then t 1 "the task list holds only that function"; else t 0 "the task list holds only that function"; fi
-grep -q 'Percentage of total time' "$TMP/back.txt"; t $? "Esc returns to function_bottleneck"
+tap_rc $? "Enter on function 'load' (row 2) lists its three tasks"
+if grep -q 'proc-1' "$TMP/tasks.txt"; then tap_notok "the task list holds only that function"; else tap_ok "the task list holds only that function"; fi
+grep -q 'Percentage of total time' "$TMP/back.txt"; tap_rc $? "Esc returns to function_bottleneck"
 grep -q 'DASF tasks *7 tasks, 3 functions, 3 workers on 2 hosts' "$TMP/overview.txt" &&
 	grep -q 'critical path *7 s over 3 tasks' "$TMP/overview.txt"
-t $? "Overview: DASF summary and critical path"
+tap_rc $? "Overview: DASF summary and critical path"
 
 # Findings: a worker-imbalance finding opens the worker's row in the task balance heatmap.
 "$BUILD/tests/gen_dasf" skew "$TMP/skew.msgpack" >/dev/null
@@ -51,9 +47,9 @@ cat >"$TMP/keys2" <<EOF
 q
 EOF
 TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/skew.msgpack" >/dev/null 2>&1
-grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; t $? "findings pane lists DASF.WORKER_IMBALANCE"
+grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; tap_rc $? "findings pane lists DASF.WORKER_IMBALANCE"
 grep -q 'Task balan' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt"
-t $? "Enter on it opens the task balance heatmap on worker-x-0"
+tap_rc $? "Enter on it opens the task balance heatmap on worker-x-0"
 # Enter on a function whose name holds glob characters and a space lists exactly its tasks.
 "$BUILD/tests/gen_dasf" names "$TMP/names.msgpack"
 cat >"$TMP/keys3" <<EOF
@@ -65,5 +61,5 @@ EOF
 TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/names.msgpack" >/dev/null 2>&1
 grep -q 'k1 *a b\[1\]\*' "$TMP/names.txt" && grep -q 'k2 *a b\[1\]\*' "$TMP/names.txt" &&
 	! grep -q 'k3 ' "$TMP/names.txt"
-t $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
-echo "1..$n"
+tap_rc $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
+tap_plan

@@ -5,12 +5,9 @@
 # status and that the terminal modes were restored; SIGTERM and SIGSEGV likewise. Skips
 # without tmux.
 set -u
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+. "$TSCOPE_ROOT/tests/tap.sh"
 if ! command -v tmux >/dev/null 2>&1; then
-	echo "ok 1 # SKIP tmux is not installed"
+	tap_skip "tmux is not installed"
 	exit 0
 fi
 demo="$TSCOPE_ROOT/testdata/demo"
@@ -34,43 +31,43 @@ wait_for() {
 }
 
 T -f /dev/null new-session -d -s e2e -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	echo "ok 1 # SKIP tmux cannot start a server here"
+	tap_skip "tmux cannot start a server here"
 	exit 0
 }
 T send-keys -t e2e "cd '$work' && stty -a > stty.before; '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
-check "the explorer opens on the heatmap" 'wait_for "Heatmap" && wait_for "rank 0"'
+tap_check "the explorer opens on the heatmap" 'wait_for "Heatmap" && wait_for "rank 0"'
 T send-keys -t e2e n
-check "n jumps to the straggler (rank 11)" 'wait_for "straggler 1/" && grep -q "rank 11" "$work/screen"'
+tap_check "n jumps to the straggler (rank 11)" 'wait_for "straggler 1/" && grep -q "rank 11" "$work/screen"'
 T send-keys -t e2e Enter
-check "Enter opens the Steps pane of rank 11" 'wait_for "rank 11 (12 of 16)"'
+tap_check "Enter opens the Steps pane of rank 11" 'wait_for "rank 11 (12 of 16)"'
 T send-keys -t e2e e
-check "e prompts for a path with a default" 'wait_for "export CSV to: tscope-demo-ddp-steps.csv"'
+tap_check "e prompts for a path with a default" 'wait_for "export CSV to: tscope-demo-ddp-steps.csv"'
 T send-keys -t e2e Enter
-check "the export is confirmed in the status line" 'wait_for "exported 400 rows of '"'"'steps'"'"'"'
+tap_check "the export is confirmed in the status line" 'wait_for "exported 400 rows of '"'"'steps'"'"'"'
 csv="$work/tscope-demo-ddp-steps.csv"
-check "the CSV has a header and 400 rows of rank 11" \
+tap_check "the CSV has a header and 400 rows of rank 11" \
 	'[ -f "$csv" ] && [ "$(wc -l <"$csv")" -eq 401 ] && [ "$(tail -n +2 "$csv" | cut -d, -f1 | sort -u)" = 11 ]'
-check "the CSV header starts with rank,step" 'head -1 "$csv" | grep -q "^rank,step,"'
+tap_check "the CSV header starts with rank,step" 'head -1 "$csv" | grep -q "^rank,step,"'
 T resize-window -t e2e -x 70 -y 20
-check "below 80x24 the explorer says the terminal is too small" 'wait_for "terminal too small: 70x20"'
+tap_check "below 80x24 the explorer says the terminal is too small" 'wait_for "terminal too small: 70x20"'
 T resize-window -t e2e -x 120 -y 40
-check "back at 120x40 the pane is drawn again" 'wait_for "rank 11 (12 of 16)"'
+tap_check "back at 120x40 the pane is drawn again" 'wait_for "rank 11 (12 of 16)"'
 T send-keys -t e2e C-c
-check "Ctrl-C quits with status 130" 'wait_for "\$" && sleep 0.3 && grep -q "EXIT=130" "$work/exit.txt"'
-check "the terminal modes are restored after Ctrl-C" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
+tap_check "Ctrl-C quits with status 130" 'wait_for "\$" && sleep 0.3 && grep -q "EXIT=130" "$work/exit.txt"'
+tap_check "the terminal modes are restored after Ctrl-C" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
 rm -f "$work/exit.txt" "$work/stty.after"
 T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
 wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -TERM "$(cat "$work/pid.txt")"
 i=0
 while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "SIGTERM quits with status 143" 'grep -q "EXIT=143" "$work/exit.txt"'
-check "the terminal modes are restored after SIGTERM" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
+tap_check "SIGTERM quits with status 143" 'grep -q "EXIT=143" "$work/exit.txt"'
+tap_check "the terminal modes are restored after SIGTERM" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
 # a crash: SIGSEGV runs the handler that only restores the tty, then dies by the signal
 rm -f "$work/exit.txt" "$work/stty.after" "$work/pid.txt"
 T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
 wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -SEGV "$(cat "$work/pid.txt")"
 i=0
 while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "SIGSEGV: the process dies by the signal (status 139)" 'grep -q "EXIT=139" "$work/exit.txt"'
-check "the terminal modes are restored after SIGSEGV" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
-echo "1..$n"
+tap_check "SIGSEGV: the process dies by the signal (status 139)" 'grep -q "EXIT=139" "$work/exit.txt"'
+tap_check "the terminal modes are restored after SIGSEGV" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
+tap_plan

@@ -2,6 +2,7 @@
 # The man page KEYS section is generated from the action table (--list-keys); this
 # test regenerates it and compares. UPDATE=1 rewrites the section in man/tscope-tui.1.
 set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
 man="$TSCOPE_ROOT/man/tscope-tui.1"
 gen="$TSCOPE_TMP/keys.mdoc"
 cur="$TSCOPE_TMP/keys.cur"
@@ -20,10 +21,10 @@ if [ "${UPDATE:-}" = 1 ]; then
 	cp "$gen" "$cur"
 fi
 if cmp -s "$gen" "$cur"; then
-	echo "ok 1 - man page KEYS section matches --list-keys"
+	tap_ok "man page KEYS section matches --list-keys"
 else
-	echo "not ok 1 - man page KEYS section differs from --list-keys (run UPDATE=1)"
+	tap_notok "man page KEYS section differs from --list-keys (run UPDATE=1)"
 	diff -u "$cur" "$gen" | sed 's/^/# /'
 fi
 n=$("$TSCOPE_BIN" --list-keys | wc -l)
-if [ "$n" -ge 30 ]; then echo "ok 2 - --list-keys lists $n actions"; else echo "not ok 2 - --list-keys lists $n actions"; fi
+tap_check "--list-keys lists $n actions" '[ "$n" -ge 30 ]'

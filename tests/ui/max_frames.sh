@@ -3,14 +3,15 @@
 # it draws, quits by itself with status 0 and leaves the terminal as it found it. Run by
 # `make check-asan` too, so the tty path (not only the headless one) runs under ASan.
 set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
 if ! command -v script >/dev/null 2>&1; then
-	echo "ok 1 # SKIP script(1) is not installed"
+	tap_skip "script(1) is not installed"
 	exit 0
 fi
 cd "$TSCOPE_TMP" || exit 1
 TERM=xterm-256color timeout 60 script -q -e -c "'$TSCOPE_BIN' --max-frames 3 '$TSCOPE_ROOT/testdata/demo'" out.log </dev/null >/dev/null 2>&1
 rc=$?
-if [ $rc -eq 0 ]; then echo "ok 1 - --max-frames 3 exits 0 on a pty"; else echo "not ok 1 - --max-frames 3 exit status $rc"; fi
-if grep -q "Heatmap" out.log; then echo "ok 2 - the heatmap frame was drawn"; else echo "not ok 2 - no frame in the pty output"; fi
+if [ $rc -eq 0 ]; then tap_ok "--max-frames 3 exits 0 on a pty"; else tap_notok "--max-frames 3 exit status $rc"; fi
+if grep -q "Heatmap" out.log; then tap_ok "the heatmap frame was drawn"; else tap_notok "no frame in the pty output"; fi
 # the alternate screen is entered and left again (smcup ... rmcup)
-if grep -q "$(printf '\033\\[?1049l')" out.log; then echo "ok 3 - the terminal is restored on exit (rmcup)"; else echo "not ok 3 - no rmcup on exit"; fi
+if grep -q "$(printf '\033\\[?1049l')" out.log; then tap_ok "the terminal is restored on exit (rmcup)"; else tap_notok "no rmcup on exit"; fi

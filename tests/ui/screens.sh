@@ -9,11 +9,12 @@
 #   # contains: FILE TEXT             (a dump not in the golden, e.g. a list other
 #                                     subsystems extend, must contain TEXT)
 set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
 dir="$TSCOPE_ROOT/tests/ui"
 gen="$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_fixtures"
 fx="$TSCOPE_TMP/fixtures"
 mkdir -p "$fx"
-"$gen" f1 "$fx/f1" >/dev/null && "$gen" f2 "$fx/f2" >/dev/null || { echo "not ok 1 - gen_fixtures failed"; exit 0; }
+"$gen" f1 "$fx/f1" >/dev/null && "$gen" f2 "$fx/f2" >/dev/null || { tap_notok "gen_fixtures failed"; exit 0; }
 ln -sfn "$TSCOPE_ROOT/testdata/demo" "$fx/demo"
 # hostile: escape sequences and C1 bytes in the run name and a phase name
 mkdir -p "$fx/hostile/rank0" "$fx/hostile/rank1"
@@ -27,10 +28,8 @@ for r in 0 1; do
 	done >"$fx/hostile/rank$r/steps.jsonl"
 done
 
-n=0
 for keys in "$dir"/*.keys; do
 	name=$(basename "$keys" .keys)
-	n=$((n + 1))
 	fixture=$(sed -n 's/^# fixture: *//p' "$keys")
 	envs=$(sed -n 's/^# env: *//p' "$keys")
 	args=$(sed -n 's/^# args: *//p' "$keys")
@@ -55,27 +54,27 @@ for keys in "$dir"/*.keys; do
 		cp "$got" "$want"
 	fi
 	if [ $rc -ne 0 ]; then
-		echo "not ok $n - $name: exit status $rc"
+		tap_notok "$name: exit status $rc"
 		sed 's/^/# /' "$work/stderr"
 	elif cmp -s "$got" "$want"; then
-		echo "ok $n - $name"
+		tap_ok "$name"
 	else
-		echo "not ok $n - $name: screen differs from $name.screen (UPDATE=1 rewrites)"
+		tap_notok "$name: screen differs from $name.screen (UPDATE=1 rewrites)"
 		diff -u "$want" "$got" | head -60 | sed 's/^/# /'
 	fi
-	sed -n 's/^# contains: *//p' "$keys" | while read -r file text; do
+	sed -n 's/^# contains: *//p' "$keys" >"$work/contains"
+	while read -r file text; do
 		if grep -qF -- "$text" "$work/$file"; then
-			echo "ok - $name: $file contains '$text'"
+			tap_ok "$name: $file contains '$text'"
 		else
-			echo "not ok - $name: $file lacks '$text'"
+			tap_notok "$name: $file lacks '$text'"
 		fi
-	done
+	done <"$work/contains"
 	if [ "$fixture" = hostile ]; then
-		n=$((n + 1))
 		if LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$got" || LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$got"; then
-			echo "not ok $n - $name: raw escape or C1 bytes reached the screen or the CSV"
+			tap_notok "$name: raw escape or C1 bytes reached the screen or the CSV"
 		else
-			echo "ok $n - $name: only sanitized text on screen and in the CSV"
+			tap_ok "$name: only sanitized text on screen and in the CSV"
 		fi
 	fi
 done

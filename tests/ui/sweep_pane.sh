@@ -7,11 +7,7 @@
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
-n=0
-t() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$TSCOPE_ROOT/tests/tap.sh"
 tui() { # tui SCRIPT ARGS...: run the explorer headless on SCRIPT, stderr to $TMP/err
 	script=$1
 	shift
@@ -45,9 +41,9 @@ m
 :quit
 S
 tui "$TMP/s1" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
-t $? "Sweep pane script exits 0"
+tap_rc $? "Sweep pane script exits 0"
 grep -q 'p95 workflow runtime (s) vs concurrency' "$TMP/runtime.txt"
-t $? "m switches the plot to workflow runtime"
+tap_rc $? "m switches the plot to workflow runtime"
 cat >"$TMP/s2" <<S
 :resize 30 90
 :pane Sweep
@@ -57,14 +53,14 @@ S
 sed "s|lat.txt|lat_ascii.txt|" "$TMP/s2" >"$TMP/s2a"
 tui "$TMP/s2" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 grep -q '●' "$TMP/lat.txt" && grep -q '✕' "$TMP/lat.txt" && grep -q '·' "$TMP/lat.txt" && grep -q '─' "$TMP/lat.txt"
-t $? "UTF-8 latency plot: points, outlier 32, fit line, target line"
+tap_rc $? "UTF-8 latency plot: points, outlier 32, fit line, target line"
 grep -q 'outlier (removed from fit)' "$TMP/lat.txt"
-t $? "points list marks the removed outlier"
+tap_rc $? "points list marks the removed outlier"
 grep -q 'estimate c=' "$TMP/lat.txt"
-t $? "legend shows the estimate concurrency"
+tap_rc $? "legend shows the estimate concurrency"
 tui "$TMP/s2a" --ascii --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 ! grep -q '[●✕·─│]' "$TMP/lat_ascii.txt" && grep -q ' o' "$TMP/lat_ascii.txt" && grep -q 'x' "$TMP/lat_ascii.txt"
-t $? "--ascii plot uses ASCII glyphs only"
+tap_rc $? "--ascii plot uses ASCII glyphs only"
 
 cat >"$TMP/s3" <<S
 :resize 24 160
@@ -84,17 +80,17 @@ cat >"$TMP/s3" <<S
 :quit
 S
 tui "$TMP/s3" "$AN"
-t $? "objective/constraint script exits 0"
+tap_rc $? "objective/constraint script exits 0"
 grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
-t $? ":constraint marks config 2 failing in the sweep view at once"
+tap_rc $? ":constraint marks config 2 failing in the sweep view at once"
 grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
-t $? ":objective ranks config 0 first"
+tap_rc $? ":objective ranks config 0 first"
 grep -q '^ *4  *500  *3  NO   ttft_p99<20 (30)' "$TMP/pane.txt"
-t $? "Sweep pane lists ranking, pass and the failed constraint per point"
+tap_rc $? "Sweep pane lists ranking, pass and the failed constraint per point"
 grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
-t $? "Enter on the third point opens its row in the sweep table"
+tap_rc $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
-t $? "a bad :objective is reported in the status line"
+tap_rc $? "a bad :objective is reported in the status line"
 # :objective / :constraint on GPU telemetry (two GPUs per config: the mean is used)
 AT="$TMP/an_tel"
 mkdir -p "$AT"
@@ -119,12 +115,12 @@ cat >"$TMP/s5" <<S
 :quit
 S
 tui "$TMP/s5" "$AT"
-t $? "telemetry objective/constraint script exits 0"
+tap_rc $? "telemetry objective/constraint script exits 0"
 grep -q 'm_run_config_0 .*  2  *-28.57 no  *gpu_power_usage_p99<' "$TMP/tel.txt" &&
 	grep -q 'm_run_config_1 .*  1  *28.57 yes' "$TMP/tel.txt"
-t $? ":constraint/:objective on GPU power (mean over GPUs) re-rank the sweep view"
+tap_rc $? ":constraint/:objective on GPU power (mean over GPUs) re-rank the sweep view"
 grep -q "unknown metric 'gpu_temp_p99'.*gpu_power_usage" "$TMP/tel_bad.txt"
-t $? "a telemetry metric the run lacks is reported in the status line"
+tap_rc $? "a telemetry metric the run lacks is reported in the status line"
 
 # NAT-only run: opening a sizing finding shows the sizing view (the sweep view is empty)
 cat >"$TMP/s4" <<S
@@ -139,11 +135,11 @@ cat >"$TMP/s4" <<S
 :quit
 S
 tui "$TMP/s4" "$NAT"
-t $? "NAT findings script exits 0"
+tap_rc $? "NAT findings script exits 0"
 grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
 	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
-t $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit row"
+tap_rc $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit row"
 grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
 	! grep -q 'no evidence to open' "$TMP/nat_open2.txt"
-t $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
-echo "1..$n"
+tap_rc $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
+tap_plan
