@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "tests/testutil.h"
 
 #define MIB 1048576.0
 
@@ -45,14 +46,6 @@ static double ns(double seconds)
 	return nearbyint(seconds * 1e9) / 1e9;
 }
 
-static void make_dir(const char *dir)
-{
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		perror(dir);
-		exit(1);
-	}
-}
-
 struct phases {
 	double data, forward, backward, optimizer, comm;
 };
@@ -74,7 +67,7 @@ static void write_rank(const char *dir, int rank, int nsteps, int nranks)
 {
 	char rdir[4096], path[8192];
 	snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, rank);
-	make_dir(rdir);
+	tu_make_dir(rdir);
 	snprintf(path, sizeof(path), "%s/steps.jsonl", rdir);
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -145,7 +138,7 @@ int main(int argc, char **argv)
 	int nranks = argc == 4 ? atoi(argv[2]) : 16, nsteps = argc == 4 ? atoi(argv[3]) : 400;
 	if (nranks < 1 || nsteps < 1)
 		return 2;
-	make_dir(argv[1]);
+	tu_make_dir(argv[1]);
 	for (int r = 0; r < nranks; r++)
 		write_rank(argv[1], r, nsteps, nranks);
 	return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "tests/testutil.h"
 
 #define MIB 1048576.0
 
@@ -25,17 +26,9 @@ static FILE *open_in(const char *dir, const char *name)
 	return f;
 }
 
-static void make_dir(const char *dir)
-{
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		perror(dir);
-		exit(1);
-	}
-}
-
 static void f1(const char *dir)
 {
-	make_dir(dir);
+	tu_make_dir(dir);
 	FILE *f = open_in(dir, "steps.jsonl");
 	for (int i = 0; i < 60; i++) {
 		double fwd = i == 40 ? 0.020 : 0.004;
@@ -59,11 +52,11 @@ static void f1(const char *dir)
 
 static void f2(const char *dir)
 {
-	make_dir(dir);
+	tu_make_dir(dir);
 	for (int r = 0; r < 4; r++) {
 		char rdir[4096];
 		snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, r);
-		make_dir(rdir);
+		tu_make_dir(rdir);
 		FILE *f = open_in(rdir, "steps.jsonl");
 		for (int s = 0; s < 50; s++) {
 			double base = 0.010 * (1 + 0.02 * (((7 * s + 3 * r) % 5) - 2));

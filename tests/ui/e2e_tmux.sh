@@ -30,6 +30,16 @@ wait_for() {
 	return 1
 }
 
+# start the explorer on the demo again (its pid in pid.txt), send it signal $1 once it
+# draws, and wait (up to ~10 s) for the shell to write exit.txt and stty.after
+run_and_kill() {
+	rm -f "$work/exit.txt" "$work/stty.after" "$work/pid.txt"
+	T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
+	wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -"$1" "$(cat "$work/pid.txt")"
+	i=0
+	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+
 T -f /dev/null new-session -d -s e2e -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
 	tap_skip "tmux cannot start a server here"
 	exit 0
@@ -55,19 +65,11 @@ tap_check "back at 120x40 the pane is drawn again" 'wait_for "rank 11 (12 of 16)
 T send-keys -t e2e C-c
 tap_check "Ctrl-C quits with status 130" 'wait_for "\$" && sleep 0.3 && grep -q "EXIT=130" "$work/exit.txt"'
 tap_check "the terminal modes are restored after Ctrl-C" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
-rm -f "$work/exit.txt" "$work/stty.after"
-T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
-wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -TERM "$(cat "$work/pid.txt")"
-i=0
-while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+run_and_kill TERM
 tap_check "SIGTERM quits with status 143" 'grep -q "EXIT=143" "$work/exit.txt"'
 tap_check "the terminal modes are restored after SIGTERM" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
 # a crash: SIGSEGV runs the handler that only restores the tty, then dies by the signal
-rm -f "$work/exit.txt" "$work/stty.after" "$work/pid.txt"
-T send-keys -t e2e "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" \"\$1\"' '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
-wait_for "Heatmap" >/dev/null && [ -s "$work/pid.txt" ] && kill -SEGV "$(cat "$work/pid.txt")"
-i=0
-while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+run_and_kill SEGV
 tap_check "SIGSEGV: the process dies by the signal (status 139)" 'grep -q "EXIT=139" "$work/exit.txt"'
 tap_check "the terminal modes are restored after SIGSEGV" 'sleep 0.2; cmp -s "$work/stty.before" "$work/stty.after"'
 tap_plan

@@ -10,17 +10,12 @@
 #include "model/run.h"
 #include "model/steps.h"
 #include "tests/tap.h"
-
-static const char *tmpdir(void)
-{
-	const char *t = getenv("TSCOPE_TMP");
-	return t ? t : "/tmp";
-}
+#include "tests/testutil.h"
 
 static struct run *open_fixture(const char *which, const struct opts *o)
 {
 	char cmd[8192], dir[2048];
-	snprintf(dir, sizeof(dir), "%s/fx-%s", tmpdir(), which);
+	snprintf(dir, sizeof(dir), "%s/fx-%s", tu_tmp_base(), which);
 	const char *build = getenv("TSCOPE_BUILD");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && %s/tests/gen_fixtures %s '%s'", dir,
 		 build ? build : "build", which, dir);

@@ -10,6 +10,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static void test_sanitize(void)
 {
@@ -147,7 +148,7 @@ static void test_table(void)
 	ok(table_filter(t, "!name=b", err, sizeof(err)) == 0 && t->nview == 3, "negated glob");
 	table_filter(t, NULL, err, sizeof(err));
 	table_sort(t, -1, false);
-	char *path = xasprintf("%s/t.csv", getenv("TSCOPE_TMP") ? getenv("TSCOPE_TMP") : "/tmp");
+	char *path = xasprintf("%s/t.csv", tu_tmp_base());
 	unlink(path);
 	ok(table_export_file(t, path, false, 0) == 0, "export writes");
 	ok(table_export_file(t, path, false, 0) < 0, "export refuses to overwrite");

@@ -15,6 +15,7 @@
 #include "model/run.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 #include "tests/tools/dasf_writer.h"
 
 static char tmpdir[4096];
@@ -63,17 +64,6 @@ static const char *txt(const struct table *t, size_t r, const char *col)
 	return cell->present ? cell->text : "(missing)";
 }
 
-static bool has_diag(const struct run *run, const char *needle, long long *off)
-{
-	for (size_t i = 0; i < run->diags.n; i++)
-		if (strstr(run->diags.v[i].msg, needle)) {
-			if (off)
-				*off = run->diags.v[i].offset;
-			return true;
-		}
-	return false;
-}
-
 static const struct finding *find(struct run *run, const char *id)
 {
 	const struct finding_list *fl = run_findings(run);
@@ -95,9 +85,9 @@ static void test_sources(struct run *run)
 	ok(run->src[1].partial && !run->src[0].partial, "file 2 is flagged partial (truncated tail)");
 	is_int(run->src[2].records, 9, "file 3: 9 Resource Usage samples");
 	long long off = -1;
-	ok(has_diag(run, "truncated tail", &off) && off > 0, "truncated tail: diagnostic with a byte offset");
-	ok(has_diag(run, "unknown event 'MyEvent'", NULL), "user-defined event: diagnostic");
-	ok(has_diag(run, "2 Resource Usage samples have no gpu_utilization", NULL),
+	ok(tu_has_diag(run, "truncated tail", &off) && off > 0, "truncated tail: diagnostic with a byte offset");
+	ok(tu_has_diag(run, "unknown event 'MyEvent'", NULL), "user-defined event: diagnostic");
+	ok(tu_has_diag(run, "2 Resource Usage samples have no gpu_utilization", NULL),
 	   "CPU-only samples (no gpu_utilization): one diagnostic, not a KeyError");
 }
 
@@ -359,9 +349,7 @@ static void test_findings_fire(void)
 static void write_file(const char *name, const void *p, size_t n)
 {
 	char *path = tmp_path(name);
-	FILE *f = fopen(path, "wb");
-	fwrite(p, 1, n, f);
-	fclose(f);
+	tu_write_file(path, p, n);
 	free(path);
 }
 
@@ -383,13 +371,13 @@ static void test_hostile(void)
 	free(p);
 	struct run *run = open_paths((const char *const[]){ "badlen.msgpack" }, 1);
 	long long off = -1;
-	ok(has_diag(run, "bad record length", &off) && off > 0, "bad length: diagnostic at its byte offset");
+	ok(tu_has_diag(run, "bad record length", &off) && off > 0, "bad length: diagnostic at its byte offset");
 	ok(run->dasf && run->dasf->ntask == 2, "bad length: resynchronised, the record after it loads");
 	run_free(run);
 
 	write_file("empty.msgpack", "", 0);
 	run = open_paths((const char *const[]){ "empty.msgpack" }, 1);
-	ok(has_diag(run, "empty file", NULL) && run_is_empty(run), "empty file: diagnostic, nothing loaded");
+	ok(tu_has_diag(run, "empty file", NULL) && run_is_empty(run), "empty file: diagnostic, nothing loaded");
 	run_free(run);
 
 	char junk[4096];
@@ -418,11 +406,11 @@ static void test_hostile(void)
 	dw_close(&w);
 	free(p);
 	run = open_paths((const char *const[]){ "keys.msgpack" }, 1);
-	ok(has_diag(run, "without a numeric 'duration'", NULL), "missing key: Compute without duration -> diagnostic");
-	ok(has_diag(run, "not a map", NULL), "a record that is not a map -> diagnostic");
-	ok(has_diag(run, "malformed MessagePack", NULL), "hostile array count -> diagnostic, no allocation");
-	ok(has_diag(run, "unknown event 'Custom Thing'", NULL), "unknown event -> diagnostic");
-	ok(has_diag(run, "no gpu_utilization", NULL), "CPU-only sample -> diagnostic");
+	ok(tu_has_diag(run, "without a numeric 'duration'", NULL), "missing key: Compute without duration -> diagnostic");
+	ok(tu_has_diag(run, "not a map", NULL), "a record that is not a map -> diagnostic");
+	ok(tu_has_diag(run, "malformed MessagePack", NULL), "hostile array count -> diagnostic, no allocation");
+	ok(tu_has_diag(run, "unknown event 'Custom Thing'", NULL), "unknown event -> diagnostic");
+	ok(tu_has_diag(run, "no gpu_utilization", NULL), "CPU-only sample -> diagnostic");
 	ok(run->dasf && run->dasf->ntask == 1 && run->src[0].skipped == 3,
 	   "the rest loads: 1 task, 3 records skipped");
 	run_free(run);
@@ -503,8 +491,8 @@ static void test_legacy(void)
 	}
 	struct run *run = open_paths((const char *const[]){ "traces.txt" }, 1);
 	ok(run->dasf && run->dasf->ntask == 2 && run->dasf->nmem == 1, "legacy trace: lines load (2 Compute, 1 memory)");
-	ok(run->src[0].partial && has_diag(run, "truncated last line", NULL), "legacy: truncated last line flagged");
-	ok(has_diag(run, "not a `trace: {json}` line", NULL), "legacy: a foreign line -> diagnostic");
+	ok(run->src[0].partial && tu_has_diag(run, "truncated last line", NULL), "legacy: truncated last line flagged");
+	ok(tu_has_diag(run, "not a `trace: {json}` line", NULL), "legacy: a foreign line -> diagnostic");
 	struct table *t = view(run, "task_bottleneck");
 	ok(t && strcmp(txt(t, 0, "Task Key"), "a-1") == 0 && num(t, 0, "Duration (s)") == 1.5,
 	   "legacy: milliseconds become seconds (1500 ms -> 1.5 s)");
@@ -517,9 +505,7 @@ static void test_legacy(void)
 
 int main(void)
 {
-	const char *base = getenv("TSCOPE_TMP");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/dasfXXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir))
+	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "dasf"))
 		return 1;
 	char *fx = tmp_path("fx");
 	mkdir(fx, 0755);
@@ -542,8 +528,6 @@ int main(void)
 	test_hostile_text();
 	test_fuzz_regressions();
 	test_legacy();
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	ok(system(cmd) == 0, "temporary files removed");
-	free(cmd);
+	ok(tu_rm_rf(tmpdir) == 0, "temporary files removed");
 	return tap_done();
 }

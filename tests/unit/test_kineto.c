@@ -19,19 +19,13 @@
 #include "model/xalloc.h"
 #include "src/print.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static char tmpdir[256];
 
 static char *tmp_path(const char *name)
 {
 	return xasprintf("%s/%s", tmpdir, name);
-}
-
-static void write_file(const char *path, const char *s, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	fwrite(s, 1, n, f);
-	fclose(f);
 }
 
 static void write_gz(const char *path, const char *s, size_t n)
@@ -46,17 +40,6 @@ static struct run *open_one(const char *path, const struct opts *o)
 	static const struct opts dflt;
 	const char *paths[1] = { path };
 	return run_open(paths, 1, o ? o : &dflt, NULL);
-}
-
-static bool has_diag(const struct run *run, const char *needle, long long *off)
-{
-	for (size_t i = 0; i < run->diags.n; i++)
-		if (strstr(run->diags.v[i].msg, needle)) {
-			if (off)
-				*off = run->diags.v[i].offset;
-			return true;
-		}
-	return false;
 }
 
 /* pytscope examples/exposed_comm.py: 6 steps, sgemm [base, +8000], allreduce [+4000, +6000] */
@@ -82,7 +65,7 @@ static void test_synthetic_pytscope(void)
 	char *js = synthetic_trace(), *dir = tmp_path("synth");
 	mkdir(dir, 0755);
 	char *p = xasprintf("%s/trace.json", dir);
-	write_file(p, js, strlen(js));
+	tu_write_file(p, js, strlen(js));
 	struct run *run = open_one(dir, NULL);
 	struct trace_set *ts = trace_get(run);
 	ok(ts && ts->n == 1, "pytscope run dir: trace.json found");
@@ -127,17 +110,17 @@ static const char broken_events[] =
 static void test_invalid_json_mid_file(void)
 {
 	char *p = tmp_path("broken.json");
-	write_file(p, broken_events, strlen(broken_events));
+	tu_write_file(p, broken_events, strlen(broken_events));
 	struct run *run = open_one(p, NULL);
 	struct trace_set *ts = trace_get(run);
 	ok(ts && ts->n == 1 && ts->r[0]->nk == 2, "the two good kernels around the bad ones are kept");
 	long long off = -1;
-	ok(has_diag(run, "invalid JSON in a trace event", &off), "invalid event reported");
+	ok(tu_has_diag(run, "invalid JSON in a trace event", &off), "invalid event reported");
 	const char *bad = strstr(broken_events, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\"");
 	is_int(off, bad - broken_events, "... at its byte offset");
-	ok(has_diag(run, "unexpected 'g' in traceEvents", &off), "garbage between events reported");
+	ok(tu_has_diag(run, "unexpected 'g' in traceEvents", &off), "garbage between events reported");
 	is_int(off, strstr(broken_events, "garbage") - broken_events, "... at its byte offset");
-	ok(has_diag(run, "without a name, ts or dur", NULL), "event missing dur reported");
+	ok(tu_has_diag(run, "without a name, ts or dur", NULL), "event missing dur reported");
 	is_int(run->src[0].skipped, 2, "source counts two skipped events");
 	run_free(run);
 	free(p);
@@ -155,12 +138,12 @@ static void test_truncated_gzip(void)
 	char *gz = xmalloc((size_t)st.st_size);
 	fread(gz, 1, (size_t)st.st_size, f);
 	fclose(f);
-	write_file(p, gz, (size_t)st.st_size * 2 / 3);
+	tu_write_file(p, gz, (size_t)st.st_size * 2 / 3);
 	struct run *run = open_one(p, NULL);
 	struct trace_set *ts = trace_get(run);
 	ok(ts && ts->n == 1 && ts->r[0]->nk > 0 && ts->r[0]->nk < 12, "truncated gzip keeps the events read");
 	ok(run->nsrc == 1 && run->src[0].partial, "source flagged partial");
-	ok(has_diag(run, "unexpected end of file", NULL), "truncation reported with an offset");
+	ok(tu_has_diag(run, "unexpected end of file", NULL), "truncation reported with an offset");
 	run_free(run);
 	free(gz);
 	free(p);
@@ -200,7 +183,7 @@ static void test_gzip_thread(void)
 	fclose(f);
 	for (size_t i = got / 2; i < got / 2 + 64; i++)
 		gz[i] = (char)0xff;
-	write_file(p, gz, got);
+	tu_write_file(p, gz, got);
 	run = open_one(p, NULL);
 	ts = trace_get(run);
 	ok(ts && ts->r[0]->nk > 0 && ts->r[0]->nk < 60000 && run->src[0].partial,
@@ -246,13 +229,13 @@ static void test_variants(void)
 		"{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":1,\"dur\":1000}\n"
 		"]}";
 	char *p = tmp_path("worker3.1623143089861.pt.trace.json");
-	write_file(p, legacy, strlen(legacy));
+	tu_write_file(p, legacy, strlen(legacy));
 	struct run *run = open_one(p, NULL);
 	struct trace_set *ts = trace_get(run);
 	ok(ts && ts->r[0]->nk == 1 && ts->r[0]->k[0].stream == 7, "legacy tid \"stream 7\" gives stream 7");
 	is_int(ts ? ts->r[0]->rank : -1, 3, "rank 3 from the file name (worker3)");
-	ok(has_diag(run, "taken from the file name", NULL), "rank source noted");
-	ok(has_diag(run, "no communication kernel matched", NULL), "zero-comm diagnostic");
+	ok(tu_has_diag(run, "taken from the file name", NULL), "rank source noted");
+	ok(tu_has_diag(run, "no communication kernel matched", NULL), "zero-comm diagnostic");
 	run_free(run);
 	free(p);
 
@@ -262,7 +245,7 @@ static void test_variants(void)
 		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)\",\"pid\":0,\"tid\":7,\"ts\":4458676522690.655,\"dur\":1.001,\"args\":{\"stream\":7}}\n"
 		"],\"baseTimeNanoseconds\":1711964646000000000}";
 	p = tmp_path("newest.json");
-	write_file(p, fracns, strlen(fracns));
+	tu_write_file(p, fracns, strlen(fracns));
 	run = open_one(p, NULL);
 	ts = trace_get(run);
 	ok(ts && ts->r[0]->rank == 5, "rank from distributedInfo");
@@ -274,7 +257,7 @@ static void test_variants(void)
 	int64_t ns;
 	static const char esc[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"evil\\u001b]0;x\\u0007 \\\"q\\\"\",\"ts\":1,\"dur\":2}]}";
 	p = tmp_path("escaped.json");
-	write_file(p, esc, strlen(esc));
+	tu_write_file(p, esc, strlen(esc));
 	run = open_one(p, NULL);
 	ts = trace_get(run);
 	ok(ts && strcmp(ts->r[0]->names[0], "evil\x1b]0;x\x07 \"q\"") == 0, "escaped kernel name is unescaped");
@@ -290,7 +273,7 @@ static void test_classification(void)
 {
 	char *p = tmp_path("classes.txt");
 	const char *rules = "# my rules\ncommunication ^my_allreduce\nmemory   copy_engine\nbogus line\n";
-	write_file(p, rules, strlen(rules));
+	tu_write_file(p, rules, strlen(rules));
 	char err[512];
 	struct kclassifier *c = kclass_new(p, err, sizeof(err));
 	ok(strstr(err, ":4:") != NULL, "bad rule line reported with its number");
@@ -348,7 +331,7 @@ static void test_last_step_steps_and_drilldown(void)
 	for (int r = 0; r < 2; r++) {
 		char *js = two_step_rank(r, r == 1 ? 100 : 0);
 		char *p = xasprintf("%s/rank%d.%d.pt.trace.json", dir, r, 17 + r);
-		write_file(p, js, strlen(js));
+		tu_write_file(p, js, strlen(js));
 		free(p);
 		free(js);
 	}
@@ -392,17 +375,17 @@ static void test_options_and_ranks(void)
 	char *auto_p = xasprintf("%s/trace.json", dir), *expl = tmp_path("explicit.json");
 	static const char auto_js[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"auto_k\",\"ts\":1,\"dur\":2}]}";
 	static const char expl_js[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"my_comm_kernel\",\"ts\":1,\"dur\":2,\"args\":{\"stream\":3}}]}";
-	write_file(auto_p, auto_js, strlen(auto_js));
-	write_file(expl, expl_js, strlen(expl_js));
+	tu_write_file(auto_p, auto_js, strlen(auto_js));
+	tu_write_file(expl, expl_js, strlen(expl_js));
 	char *rules = tmp_path("rules.txt");
-	write_file(rules, "communication ^my_comm\n", 23);
+	tu_write_file(rules, "communication ^my_comm\n", 23);
 	const char *tp[1] = { expl };
 	struct opts o = { .trace_paths = tp, .ntrace = 1, .kernel_classes = rules };
 	struct run *run = open_one(dir, &o);
 	struct trace_set *ts = trace_get(run);
 	ok(ts && ts->n == 1 && strcmp(ts->r[0]->names[0], "my_comm_kernel") == 0, "--trace replaces the run dir's trace.json");
 	ok(ts && ts->r[0]->name_cls[0] == KC_COMMUNICATION, "--kernel-classes rule applied");
-	ok(!has_diag(run, "no communication kernel matched", NULL), "no zero-comm diagnostic once classified");
+	ok(!tu_has_diag(run, "no communication kernel matched", NULL), "no zero-comm diagnostic once classified");
 	run_free(run);
 
 	char *rd = tmp_path("dups");
@@ -413,14 +396,14 @@ static void test_options_and_ranks(void)
 	const char *bodies[3] = { r3, r3, none };
 	for (int i = 0; i < 3; i++) {
 		char *p = xasprintf("%s/%s", rd, names[i]);
-		write_file(p, bodies[i], strlen(bodies[i]));
+		tu_write_file(p, bodies[i], strlen(bodies[i]));
 		free(p);
 	}
 	run = open_one(rd, NULL);
 	ts = trace_get(run);
 	ok(ts && ts->n == 3 && ts->r[0]->rank == 0 && ts->r[1]->rank == 3 && ts->r[2]->rank == 7,
 	   "duplicate rank 3 falls back to file order (0); rank-7 from the name");
-	ok(has_diag(run, "is used by another trace", NULL), "duplicate rank reported");
+	ok(tu_has_diag(run, "is used by another trace", NULL), "duplicate rank reported");
 	run_free(run);
 
 	/* rank* / worker* subdirectories, and a bare top-level event array */
@@ -429,7 +412,7 @@ static void test_options_and_ranks(void)
 	mkdir(w, 0755);
 	char *p = xasprintf("%s/trace.json", w);
 	static const char bare[] = "[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2}]";
-	write_file(p, bare, strlen(bare));
+	tu_write_file(p, bare, strlen(bare));
 	run = open_one(sub, NULL);
 	ts = trace_get(run);
 	ok(ts && ts->n == 1 && ts->r[0]->nk == 1, "trace in a worker* subdirectory; bare event array");
@@ -447,9 +430,7 @@ static void test_options_and_ranks(void)
 
 int main(void)
 {
-	const char *base = getenv("TSCOPE_TMP");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/kineto.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir))
+	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "kineto."))
 		return 1;
 	test_synthetic_pytscope();
 	test_invalid_json_mid_file();
@@ -460,9 +441,7 @@ int main(void)
 	test_classification();
 	test_last_step_steps_and_drilldown();
 	test_options_and_ranks();
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(tmpdir) != 0)
 		return 1;
-	free(cmd);
 	return tap_done();
 }

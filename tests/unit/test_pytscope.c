@@ -13,6 +13,7 @@
 #include "model/run.h"
 #include "model/steps.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static char root[2048];
 
@@ -20,13 +21,7 @@ static void write_file(const char *rel, const char *data, size_t n)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	FILE *f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	fwrite(data, 1, n, f);
-	fclose(f);
+	tu_write_file(path, data, n);
 }
 
 static void mkdir_rel(const char *rel)
@@ -227,16 +222,15 @@ static void test_mutations(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TSCOPE_TMP");
-	snprintf(root, sizeof(root), "%s/pytscope-%d", tmp ? tmp : "/tmp", (int)getpid());
-	mkdir(root, 0755);
+	if (!tu_mkdtemp(root, sizeof(root), "pytscope-")) {
+		perror("mkdtemp");
+		return 1;
+	}
 	test_hostile_lines();
 	test_files();
 	test_multirank();
 	test_mutations();
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(root) != 0)
 		printf("# could not remove %s\n", root);
 	return tap_done();
 }

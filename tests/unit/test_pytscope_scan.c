@@ -19,6 +19,7 @@
 #include "model/run.h"
 #include "model/steps.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static char root[2048];
 static unsigned seed = 12345;
@@ -226,17 +227,6 @@ static const char hostile[] =
 	"{\"step\":99999999999999999999}\n"
 	"{\"step\":4,\"phases\":{\"forw";
 
-static void write_file(const char *path, const char *data, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	fwrite(data, 1, n, f);
-	fclose(f);
-}
-
 static bool same_double(bool ha, double a, bool hb, double b)
 {
 	return ha == hb && (!ha || memcmp(&a, &b, sizeof(a)) == 0);
@@ -318,7 +308,7 @@ static int compare_file(const char *name, const char *data, size_t n)
 	snprintf(dir, sizeof(dir), "%s/%s", root, name);
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/steps.jsonl", dir);
-	write_file(path, data, n);
+	tu_write_file(path, data, n);
 	struct run *fast = load(dir, true), *slow = load(dir, false);
 	int bad = compare_runs(fast, slow, name);
 	run_free(fast);
@@ -420,7 +410,7 @@ static void test_huge_steps(void)
 	snprintf(dir, sizeof(dir), "%s/huge", root);
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/steps.jsonl", dir);
-	write_file(path, data, sizeof(data) - 1);
+	tu_write_file(path, data, sizeof(data) - 1);
 	struct run *run = load(dir, true);
 	const struct steps_model *m = run->steps;
 	size_t pos = 0;
@@ -472,17 +462,16 @@ static void test_numbers(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TSCOPE_TMP");
-	snprintf(root, sizeof(root), "%s/pytscope-scan-%d", tmp ? tmp : "/tmp", (int)getpid());
-	mkdir(root, 0755);
+	if (!tu_mkdtemp(root, sizeof(root), "pytscope-scan-")) {
+		perror("mkdtemp");
+		return 1;
+	}
 	test_numbers();
 	test_scanner();
 	test_hostile();
 	test_huge_steps();
 	test_generated();
-	char cmd[2200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(root) != 0)
 		printf("# could not remove %s\n", root);
 	return tap_done();
 }

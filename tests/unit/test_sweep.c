@@ -17,6 +17,7 @@
 #include "model/sweep_rank.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static char tmpdir[256];
 
@@ -28,11 +29,7 @@ static char *fixture(const char *rel, const char *text)
 		mkdir(path, 0755);
 		*p = '/';
 	}
-	FILE *f = fopen(path, "wb");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	tu_write_file(path, text, strlen(text));
 	return path;
 }
 
@@ -40,14 +37,6 @@ static struct run *open_one(const char *path, const struct opts *o)
 {
 	const char *paths[] = { path };
 	return run_open(paths, 1, o, NULL);
-}
-
-static bool has_diag(const struct run *run, const char *needle)
-{
-	for (size_t i = 0; i < run->diags.n; i++)
-		if (strstr(run->diags.v[i].msg, needle))
-			return true;
-	return false;
 }
 
 static struct table *view(struct run *run, const char *name)
@@ -120,8 +109,8 @@ static void test_real_medium(void)
 	is_dbl(c10->calc.v[SM_COUNT][SS_AVG], 26, 0, "c10: 26 requests");
 	is_dbl(c10->calc.v[SM_LATENCY][SS_AVG], 9611.462467961537, 1e-8, "c10: mean latency 9611.46 ms");
 	is_dbl(c10->calc.v[SM_RPS][SS_AVG], 0.9143702288467201, 1e-12, "c10: 0.914 req/s");
-	ok(!has_diag(run, "recomputed"), "no recompute mismatch diagnostics");
-	ok(!has_diag(run, "in the CSV but"), "CSV agrees with JSON");
+	ok(!tu_has_diag(run, "recomputed", NULL), "no recompute mismatch diagnostics");
+	ok(!tu_has_diag(run, "in the CSV but", NULL), "CSV agrees with JSON");
 	struct table *t = view(run, "sweep");
 	ok(t && t->nrow == 4, "sweep view has 4 rows");
 	if (t) {
@@ -234,7 +223,7 @@ static void test_streaming(void)
 		is_dbl(c->v[SM_OSL][SS_AVG], 3, 1e-12, "OSL avg 3 from usage");
 		is_dbl(c->v[SM_TPS][SS_AVG], 9 / 0.33, 1e-9, "output token throughput 9 tokens / 0.33 s");
 		is_dbl(s->cfg[0].stim[ST_CONCURRENCY], 4, 0, "concurrency from the experiment");
-		ok(run->src[0].skipped == 1 && has_diag(run, "integer timestamp"),
+		ok(run->src[0].skipped == 1 && tu_has_diag(run, "integer timestamp", NULL),
 		   "request with a bad timestamp skipped with a diagnostic");
 	}
 	run_free(run);
@@ -277,7 +266,7 @@ static void test_export_csv(void)
 		is_dbl(c->v[SM_LATENCY][SS_P99], 12000, 1e-9, "latency p99 12,000.00");
 		is_dbl(c->v[SM_TPS][SS_AVG], 1408.83, 1e-9, "Metric,Value table");
 		is_dbl(c->v[SM_COUNT][SS_AVG], 27, 0, "request count");
-		ok(has_diag(run, "unknown metric row"), "unknown metric row gives a diagnostic");
+		ok(tu_has_diag(run, "unknown metric row", NULL), "unknown metric row gives a diagnostic");
 		ok(s->ngpu == 2, "two telemetry rows");
 		if (s->ngpu == 2) {
 			is_str(s->gpu[0].metric, "gpu_power_usage", "telemetry metric snake name");
@@ -378,7 +367,7 @@ static void test_analyze_checkpoint(void)
 		is_dbl(s->cfg[2].stored.v[SM_TPS][SS_AVG], 800, 0, "Avg. output token throughput");
 		is_dbl(s->cfg[0].stored.v[SM_RPS][SS_AVG], 3, 0, "request throughput");
 		ok(s->ngpu == 6 && strcmp(s->gpu[0].metric, "gpu_power_usage") == 0, "GPU table rows");
-		ok(has_diag(run, "unknown config"), "GPU row for an unknown config gives a diagnostic");
+		ok(tu_has_diag(run, "unknown config", NULL), "GPU row for an unknown config gives a diagnostic");
 		sweep_derive(run);
 		ok(s->nseries == 1 && s->series[0].stim == ST_CONCURRENCY, "analyze series swept concurrency");
 		is_int(s->series[0].knee, 1, "throughput knee at concurrency 2");
@@ -406,7 +395,7 @@ static void test_analyze_checkpoint(void)
 		ok(strcmp(s->cfg[0].source, "artifacts") == 0 && s->cfg[0].stored.has[SM_LATENCY][SS_AVG],
 		   "the run directory (with every statistic) is kept");
 		ok(s->ngpu == 6 && s->gpu[0].cfg == 0, "its GPU rows move to the run directory");
-		ok(has_diag(run, "repeats run directory"), "the drop is noted");
+		ok(tu_has_diag(run, "repeats run directory", NULL), "the drop is noted");
 	}
 	run_free(run);
 	free(dir);
@@ -504,7 +493,7 @@ static void test_nat(void)
 	struct run *run = open_one(dir, &o);
 	struct sweep_set *s = run->sweep;
 	ok(s && s->nnat == 1 && s->nat[0].npt == 7, "NAT: 7 concurrencies (string keys; 'x' skipped)");
-	ok(has_diag(run, "calc_data entry 'x' skipped"), "non-numeric concurrency key gives a diagnostic");
+	ok(tu_has_diag(run, "calc_data entry 'x' skipped", NULL), "non-numeric concurrency key gives a diagnostic");
 	if (s && s->nnat == 1 && s->nat[0].npt == 7) {
 		sweep_derive(run);
 		const struct nat_calc *n = &s->nat[0];
@@ -667,7 +656,7 @@ static void test_bad_files(void)
 			table_free(t);
 		}
 		run_findings(run);
-		ok(has_diag(run, bad[i].diag), "%s: diagnostic '%s', no crash", bad[i].rel, bad[i].diag);
+		ok(tu_has_diag(run, bad[i].diag, NULL), "%s: diagnostic '%s', no crash", bad[i].rel, bad[i].diag);
 		run_free(run);
 		free(p);
 	}
@@ -719,7 +708,7 @@ static void test_telemetry_rank(void)
 		   strstr(e, "--constraint: unknown metric 'gpu_memory_used_p99'") &&
 		   strstr(e, "gpu_power_usage, gpu_utilization"),
 		   "unknown telemetry terms reported for stderr, naming what the run has");
-		ok(has_diag(run, "bogus_metric_avg") && has_diag(run, "gpu_memory_used_p99"),
+		ok(tu_has_diag(run, "bogus_metric_avg", NULL) && tu_has_diag(run, "gpu_memory_used_p99", NULL),
 		   "and as diagnostics");
 		ok(s->nobj == 1 && s->ncon == 1, "unknown terms dropped, known ones kept");
 		size_t c1 = strstr(s->cfg[0].name, "concurrency1") ? 0 : 1, c2 = 1 - c1;
@@ -767,8 +756,7 @@ static void test_telemetry_rank(void)
 
 int main(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "%s/sweepXXXXXX", getenv("TSCOPE_TMP") ? getenv("TSCOPE_TMP") : "/tmp");
-	if (!mkdtemp(tmpdir)) {
+	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "sweep")) {
 		perror("mkdtemp");
 		return 1;
 	}
@@ -782,9 +770,7 @@ int main(void)
 	test_nat();
 	test_cerebras();
 	test_bad_files();
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(tmpdir) != 0)
 		fprintf(stderr, "cleanup failed\n");
-	free(cmd);
 	return tap_done();
 }

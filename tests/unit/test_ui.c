@@ -10,6 +10,7 @@
 #include "model/steps.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 #include "ui/glyph.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
@@ -148,12 +149,12 @@ static bool has_raw_controls(const char *s)
 
 static void test_headless(void)
 {
-	char dir[] = "/tmp/tscope-ui-XXXXXX";
-	if (!mkdtemp(dir)) {
+	char dir[160];
+	if (!tu_mkdtemp(dir, sizeof(dir), "tscope-ui-")) {
 		tap_skip("no temp dir");
 		return;
 	}
-	char script[256], d1[256], d2[256], d3[256], d4[256], csv[256], cmd[1200];
+	char script[256], d1[256], d2[256], d3[256], d4[256], csv[256];
 	snprintf(script, sizeof(script), "%s/keys", dir);
 	snprintf(d1, sizeof(d1), "%s/overview.txt", dir);
 	snprintf(d2, sizeof(d2), "%s/findings.txt", dir);
@@ -187,8 +188,7 @@ static void test_headless(void)
 	ok(strstr(c, "'=HYPERLINK") != NULL, "formula cells are neutralised");
 	free(s1); free(s2); free(s3); free(s4); free(c);
 	run_free(run);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(dir) != 0)
 		printf("# cleanup failed\n");
 	unsetenv("TSCOPE_SCRIPT");
 }
@@ -218,12 +218,12 @@ static struct run *wide_run(void)
 
 static void test_aggregation(void)
 {
-	char dir[] = "/tmp/tscope-ui-XXXXXX";
-	if (!mkdtemp(dir)) {
+	char dir[160];
+	if (!tu_mkdtemp(dir, sizeof(dir), "tscope-ui-")) {
 		tap_skip("no temp dir");
 		return;
 	}
-	char script[256], d[4][256], cmd[512];
+	char script[256], d[4][256];
 	snprintf(script, sizeof(script), "%s/keys", dir);
 	for (int i = 0; i < 4; i++)
 		snprintf(d[i], sizeof(d[i]), "%s/d%d", dir, i);
@@ -244,8 +244,7 @@ static void test_aggregation(void)
 	ok(strstr(s3, "1 step per col") || strstr(s3, "cols = "), "zoom in changes the steps per column");
 	free(s0); free(s1); free(s2); free(s3);
 	run_free(run);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
+	if (tu_rm_rf(dir) != 0)
 		printf("# cleanup failed\n");
 	unsetenv("TSCOPE_SCRIPT");
 }

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
+ * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
+ * a whole file, making a directory, and finding a diagnostic. Header-only (static
+ * inline); no TAP output: callers decide what a failure means for them. */
+#ifndef TESTS_TESTUTIL_H
+#define TESTS_TESTUTIL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/run.h"
+
+/* Where scratch files go: $TSCOPE_TMP (tests/run.sh sets it), else /tmp. */
+static inline const char *tu_tmp_base(void)
+{
+	const char *t = getenv("TSCOPE_TMP");
+	return t ? t : "/tmp";
+}
+
+/* Creates a new private directory tu_tmp_base()/PREFIX<6 random chars> (mkdtemp) and
+ * leaves its path in buf (n bytes). Returns buf, or NULL (errno set) on failure. The
+ * caller removes it with tu_rm_rf. */
+static inline char *tu_mkdtemp(char *buf, size_t n, const char *prefix)
+{
+	snprintf(buf, n, "%s/%sXXXXXX", tu_tmp_base(), prefix);
+	return mkdtemp(buf);
+}
+
+/* Removes dir and everything below it (rm -rf). Returns 0 on success. dir must not
+ * contain a single quote (the paths above never do). */
+static inline int tu_rm_rf(const char *dir)
+{
+	size_t n = strlen(dir) + 16;
+	char *cmd = malloc(n);
+	if (!cmd)
+		return -1;
+	snprintf(cmd, n, "rm -rf '%s'", dir);
+	int rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Writes n bytes of data to path (created or truncated). A fixture that cannot be
+ * written makes every later check meaningless, so any failure prints the path and
+ * exits 1. */
+static inline void tu_write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* mkdir dir (0755); an existing directory is fine, any other failure prints the path
+ * and exits 1. */
+static inline void tu_make_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		perror(dir);
+		exit(1);
+	}
+}
+
+/* True when a diagnostic of run has needle in its message; the first such
+ * diagnostic's offset goes to *off when off is not NULL. */
+static inline bool tu_has_diag(const struct run *run, const char *needle, long long *off)
+{
+	for (size_t i = 0; i < run->diags.n; i++)
+		if (strstr(run->diags.v[i].msg, needle)) {
+			if (off)
+				*off = run->diags.v[i].offset;
+			return true;
+		}
+	return false;
+}
+
+#endif
