@@ -77,6 +77,19 @@ static void restore_signals(void)
 		signal(sigs[i], SIG_DFL);
 }
 
+/* Close the terminal streams when this module opened them; forget them either way. */
+static void close_streams(void)
+{
+	if (own_streams) {
+		if (tin)
+			fclose(tin);
+		if (tout)
+			fclose(tout);
+	}
+	tin = tout = NULL;
+	own_streams = false;
+}
+
 static int open_streams(bool want_headless)
 {
 	if (want_headless) {
@@ -93,13 +106,7 @@ static int open_streams(bool want_headless)
 		own_streams = true;
 	}
 	if (!tin || !tout) {
-		if (own_streams) {
-			if (tin)
-				fclose(tin);
-			if (tout)
-				fclose(tout);
-		}
-		tin = tout = NULL;
+		close_streams();
 		return -1;
 	}
 	return 0;
@@ -149,14 +156,7 @@ void term_stop(void)
 		screen = NULL;
 		restore_signals();
 	}
-	if (own_streams) {
-		if (tin)
-			fclose(tin);
-		if (tout)
-			fclose(tout);
-	}
-	tin = tout = NULL;
-	own_streams = false;
+	close_streams();
 	tty_fd = -1;
 }
 
