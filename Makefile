@@ -16,7 +16,7 @@ NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 LDLIBS   += $(NCURSES_LIBS) -lcsv -lz -lmsgpackc -lpthread -lm
 
-MODEL_SRC := $(sort $(wildcard model/*.c))
+MODEL_SRC := $(sort $(wildcard model/*.c model/*/*.c))
 UI_SRC    := $(sort $(wildcard ui/*.c))
 APP_SRC   := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
 LIB_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(MODEL_SRC) $(UI_SRC) $(APP_SRC))

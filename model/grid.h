@@ -57,8 +57,8 @@ struct grid_provider {
 	void (*close)(struct grid_src *src);
 };
 
-extern const struct grid_provider grid_steps;   /* model/grid_steps.c: ranks x aligned steps */
-extern const struct grid_provider grid_dasf;    /* model/grid_dasf.c: DASF workers x seconds */
+extern const struct grid_provider grid_steps;   /* model/steps/grid.c: ranks x aligned steps */
+extern const struct grid_provider grid_dasf;    /* model/dasf/grid.c: DASF workers x seconds */
 extern const struct grid_provider *const grid_providers[];
 extern const size_t grid_nproviders;
 /* Provider by name; NULL name -> the first. NULL when unknown. */

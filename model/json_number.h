@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* json_number.h: the JSON number parser behind json_parse_double*() (model/json.h), as
- * inline code so that the steps.jsonl scanner (model/pytscope_scan.c) gets it inlined
+ * inline code so that the steps.jsonl scanner (model/steps/scan.c) gets it inlined
  * (7% of its load speed). Everything else calls the json.h functions. */
 #ifndef MODEL_JSON_NUMBER_H
 #define MODEL_JSON_NUMBER_H

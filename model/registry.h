@@ -42,10 +42,10 @@ struct subsystem {
 	void (*free)(struct run *run);   /* free this subsystem's model in run; may be NULL */
 };
 
-extern const struct subsystem sub_steps;   /* model/pytscope.c */
-extern const struct subsystem sub_trace;   /* model/kineto.c */
-extern const struct subsystem sub_sweep;   /* model/sweep.c */
-extern const struct subsystem sub_dasf;    /* model/dasf.c */
+extern const struct subsystem sub_steps;   /* model/steps/load.c */
+extern const struct subsystem sub_trace;   /* model/trace/subsystem.c */
+extern const struct subsystem sub_sweep;   /* model/sweep/sweep.c */
+extern const struct subsystem sub_dasf;    /* model/dasf/subsystem.c */
 extern const struct subsystem sub_core;    /* model/views_core.c: sources, findings */
 
 extern const struct subsystem *const registry[];

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/sweep_rank.h"
+#include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 
@@ -112,7 +112,7 @@ static int parse_long(const char *opt, const char *s, long *out, long min)
 	return 0;
 }
 
-/* --objective / --constraint syntax (model/sweep_rank.h); metric names that may be GPU
+/* --objective / --constraint syntax (model/sweep/rank.h); metric names that may be GPU
  * telemetry are checked against the run after loading. */
 static int check_term(const char *opt, const char *arg,
 		      int (*syntax)(const char *, char *, size_t))

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/sweep.h"
+#include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/cli.h"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/analysis.h"
-#include "model/steps.h"
+#include "model/steps/analysis.h"
+#include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 

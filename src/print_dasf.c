@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/dasf.h"
+#include "model/dasf/dasf.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/text.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/run.h"
-#include "model/sweep.h"
+#include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/print.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/trace.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 enum { SGR_RED = 31, SGR_GREEN = 32, SGR_YELLOW = 33 };

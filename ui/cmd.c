@@ -11,7 +11,7 @@
 #include <wchar.h>
 #include "model/grid.h"
 #include "model/registry.h"
-#include "model/sweep.h"
+#include "model/sweep/sweep.h"
 #include "model/table.h"
 #include "ui/app.h"
 

@@ -5,9 +5,9 @@
  * Each budget line has its own fill glyph and colour, so the bars read in mono. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "model/registry.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/grid.h"
-#include "model/trace.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"

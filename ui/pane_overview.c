@@ -4,10 +4,10 @@
  * and a data-quality summary. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "model/registry.h"
-#include "model/dasf.h"
-#include "model/steps.h"
+#include "model/dasf/dasf.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"

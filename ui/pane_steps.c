@@ -7,9 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "model/registry.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_sweep.c: the sweep pane. For one source at a time (a GenAI-Perf series or a NAT
  * calculator file) it lists the points (stimulus, plotted value, outlier, ranking,
- * pass) and draws the text plot of model/sweep_plot.h below: latency with the fit
+ * pass) and draws the text plot of model/sweep/plot.h below: latency with the fit
  * line, removed outliers, the target line and the estimate, or throughput (m / M).
  * Left/Right switch sources; Enter opens the point's row in the sweep (or
  * sizing_points) table; `e` exports that view. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
-#include "model/sweep.h"
-#include "model/sweep_plot.h"
+#include "model/sweep/sweep.h"
+#include "model/sweep/plot.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"

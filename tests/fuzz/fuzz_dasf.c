@@ -3,11 +3,11 @@
  * msgpack-c decoding, legacy `trace: {json}` lines) and every DASF analysis and view.
  * Not built by `make`; build and run with clang (seeds: gen_dasf fixture/legacy files):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE -o fuzz_dasf \
- *     tests/fuzz/fuzz_dasf.c $(ls model/*.c) -lmsgpackc -lcsv -lz -lpthread -lm
+ *     tests/fuzz/fuzz_dasf.c $(ls model/*.c model/*/*.c) -lmsgpackc -lcsv -lz -lpthread -lm
  *   ./fuzz_dasf -max_total_time=60 -max_len=65536 CORPUS_DIR */
 #include <stddef.h>
 #include <stdint.h>
-#include "model/dasf.h"
+#include "model/dasf/dasf.h"
 #include "model/registry.h"
 #include "model/run.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "tests/tools/synth_run.h"
 
 static double now(clockid_t id)

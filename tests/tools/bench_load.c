@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 
 static double now(void)
 {

@@ -9,7 +9,7 @@
 
 #include "model/opts.h"
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 
 static unsigned long long synth_lcg = 42;
 

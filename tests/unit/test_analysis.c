@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "model/dasf.h"
-#include "model/dasf_db.h"
+#include "model/dasf/dasf.h"
+#include "model/dasf/internal.h"
 #include "model/grid.h"
 #include "model/registry.h"
 #include "model/run.h"

@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "model/classify.h"
+#include "model/trace/classify.h"
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "model/table.h"
-#include "model/trace.h"
-#include "model/trace_scan.h"
+#include "model/trace/trace.h"
+#include "model/trace/scan.h"
 #include "model/xalloc.h"
 #include "src/print.h"
 #include "tests/tap.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "tests/tap.h"
 #include "tests/tools/synth_run.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "model/analysis.h"
+#include "model/steps/analysis.h"
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"
 

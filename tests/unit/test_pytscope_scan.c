@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_pytscope_scan.c: the steps.jsonl fast path (model/pytscope_scan.c) against the
+/* test_pytscope_scan.c: the steps.jsonl fast path (model/steps/scan.c) against the
  * jsmn path. Generated lines (every key order and subset, whitespace, NaN/Infinity,
  * long mantissas, exponents, float steps, empty and oversized groups, long and UTF-8
  * keys), their mutations (byte flips, cuts, deletions, repeated keys, escapes, nested
@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include "model/json.h"
 #include "model/json_number.h"
-#include "model/pytscope_scan.h"
+#include "model/steps/scan.h"
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"
 

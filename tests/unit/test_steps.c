@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* test_steps.c: the columnar step model (model/steps.c): encodings, presence, duplicate
+/* test_steps.c: the columnar step model (model/steps/store.c): encodings, presence, duplicate
  * and restarted steps, aligned steps, union/missing, compaction. */
 #include <math.h>
 #include <stdlib.h>
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "tests/tap.h"
 
 static struct run *new_run(void)

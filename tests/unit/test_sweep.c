@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/sweep.h"
-#include "model/sweep_rank.h"
+#include "model/sweep/sweep.h"
+#include "model/sweep/rank.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"

@@ -3,8 +3,8 @@
  * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
  * numbers of formats.md §4.4, and the throughput knee. */
 #include <math.h>
-#include "model/sweep_fit.h"
-#include "model/sweep_plot.h"
+#include "model/sweep/fit.h"
+#include "model/sweep/plot.h"
 #include "model/text.h"
 #include "tests/tap.h"
 

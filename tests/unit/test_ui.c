@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/run.h"
-#include "model/steps.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"

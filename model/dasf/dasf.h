@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* dasf.h: the DASF subsystem's public surface (DASF `dasf.profile` EventProfiler
+ * databases, spec formats.md §1). The loader fills run->dasf; the analyses are computed
+ * once, on first use, and every view is a table (registry views function_bottleneck,
+ * task_bottleneck, task_balance, task_graph, critical_path). Everything here reads a
+ * loaded run and never changes it except to memoize analysis results, so call it from
+ * the thread that owns the run (the UI thread after run_open() returned). */
+#ifndef MODEL_DASF_H
+#define MODEL_DASF_H
+
+#include "model/opts.h"
+#include "model/table.h"
+
+struct run;
+struct load_ctx;
+
+/* A record longer than this is treated as a bad length (DASF batches are small maps). */
+#define DASF_MAX_RECORD ((uint64_t)64 << 20)
+
+/* Loader entry points (registered as loader "dasf" in sub_dasf). */
+int dasf_probe(const char *path, const struct opts *opts);
+int dasf_load(struct load_ctx *ctx, const char *path);
+
+/* Load one database held in memory, as dasf_load() does a file called `name` (the
+ * fuzzing harness tests/fuzz/fuzz_dasf.c uses it). buf must stay valid during the call. */
+int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_t n);
+
+/* Tasks (Compute events) in database order, for `Enter` on a function: a new table
+ * "tasks" with one row per event whose args.name is `function`, or every event when
+ * function is NULL (the registry view "tasks"): Task Key, Function, Host, GPU,
+ * Duration (s), Timestamp (s, host clock), Input Data Size (MB), Throughput (MB/s),
+ * Size (MB). Row ref = the event's index in the database. NULL (reason in err) when
+ * the run has no DASF tasks or none has that name. The caller frees the table. */
+struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn);
+
+/* Row of worker `thread` (a thread_id) in the "tasks" grid (model/dasf/grid.c: task
+ * balance, workers x seconds), or -1 when it has no Managed Memory events. */
+long dasf_balance_row(struct run *run, const char *thread);
+
+/* Headline numbers for the report and the findings; all zero without DASF data. */
+struct dasf_summary {
+	size_t files, tasks, functions, workers, hosts;
+	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
+	double total_task_s;           /* sum of every Compute duration */
+	double critical_s;             /* duration along the critical path */
+	size_t critical_len;           /* tasks on the critical path */
+};
+/* Fills *out; returns false when the run has no DASF data. */
+bool dasf_summarize(struct run *run, struct dasf_summary *out);
+
+#endif

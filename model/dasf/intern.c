@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* dasf_intern.c: the DASF model's string interner and uint64 -> uint32 map (see dasf_db.h). */
+#include "model/dasf/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+#define ARENA_FIRST ((size_t)1 << 14)  /* blocks double from 16 KiB up to 1 MiB */
+#define ARENA_BLOCK ((size_t)1 << 20)
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static char *arena_alloc(struct dasf_intern *in, size_t n)
+{
+	size_t head = sizeof(char *);
+	if (!in->arena || in->arena_used + n > in->arena_cap) {
+		size_t want = in->arena_cap ? in->arena_cap * 2 : ARENA_FIRST;
+		if (want > ARENA_BLOCK)
+			want = ARENA_BLOCK;
+		size_t cap = n + head > want ? n + head : want;
+		char *blk = xmalloc(cap);
+		memcpy(blk, &in->arena, sizeof(char *)); /* chain to the previous block */
+		in->arena = blk;
+		in->arena_used = head;
+		in->arena_cap = cap;
+	}
+	char *p = in->arena + in->arena_used;
+	in->arena_used += n;
+	return p;
+}
+
+static void rehash(struct dasf_intern *in)
+{
+	size_t nslot = in->nslot ? in->nslot * 2 : 1024;
+	uint32_t *slot = xcalloc(nslot, sizeof(*slot));
+	for (size_t id = 0; id < in->n; id++) {
+		size_t i = in->hash[id] & (nslot - 1);
+		while (slot[i])
+			i = (i + 1) & (nslot - 1);
+		slot[i] = (uint32_t)id + 1;
+	}
+	free(in->slot);
+	in->slot = slot;
+	in->nslot = nslot;
+}
+
+static uint32_t lookup(const struct dasf_intern *in, const char *s, size_t len, uint32_t h,
+		       size_t *at)
+{
+	if (!in->nslot)
+		return DASF_NONE;
+	size_t i = h & (in->nslot - 1);
+	for (; in->slot[i]; i = (i + 1) & (in->nslot - 1)) {
+		uint32_t id = in->slot[i] - 1;
+		if (in->hash[id] == h && in->len[id] == len && memcmp(in->str[id], s, len) == 0)
+			return id;
+	}
+	*at = i;
+	return DASF_NONE;
+}
+
+uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
+{
+	uint32_t h = hash_bytes(s, len);
+	size_t at = 0;
+	uint32_t id = lookup(in, s, len, h, &at);
+	if (id != DASF_NONE)
+		return id;
+	if ((in->n + 1) * 2 > in->nslot) {
+		rehash(in);
+		lookup(in, s, len, h, &at);
+	}
+	if (in->n == in->cap) {
+		xgrow((void **)&in->str, &in->cap, in->n + 1, sizeof(*in->str));
+		in->hash = xrealloc(in->hash, in->cap * sizeof(*in->hash));
+		in->len = xrealloc(in->len, in->cap * sizeof(*in->len));
+	}
+	char *copy = arena_alloc(in, len + 1);
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	id = (uint32_t)in->n++;
+	in->str[id] = copy;
+	in->hash[id] = h;
+	in->len[id] = (uint32_t)len;
+	in->slot[at] = id + 1;
+	return id;
+}
+
+uint32_t dasf_intern_find(const struct dasf_intern *in, const char *s)
+{
+	size_t len = strlen(s), at;
+	return lookup(in, s, len, hash_bytes(s, len), &at);
+}
+
+void dasf_intern_free(struct dasf_intern *in)
+{
+	char *blk = in->arena;
+	while (blk) {
+		char *prev;
+		memcpy(&prev, blk, sizeof(char *));
+		free(blk);
+		blk = prev;
+	}
+	free(in->str);
+	free(in->hash);
+	free(in->len);
+	free(in->slot);
+	memset(in, 0, sizeof(*in));
+}
+
+static size_t map_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+static void map_grow(struct dasf_map *m)
+{
+	struct dasf_map big = { .cap = m->cap ? m->cap * 2 : 256 };
+	big.key = xmalloc(big.cap * sizeof(*big.key));
+	big.val = xmalloc(big.cap * sizeof(*big.val));
+	big.used = xcalloc(big.cap, sizeof(*big.used));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			dasf_map_get_or_add(&big, m->key[i], m->val[i]);
+	dasf_map_free(m);
+	*m = big;
+}
+
+uint32_t dasf_map_get_or_add(struct dasf_map *m, uint64_t key, uint32_t fresh)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		map_grow(m);
+	size_t i = map_slot(key, m->cap);
+	for (; m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == key)
+			return m->val[i];
+	m->used[i] = true;
+	m->key[i] = key;
+	m->val[i] = fresh;
+	m->n++;
+	return fresh;
+}
+
+uint32_t dasf_map_find(const struct dasf_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return DASF_NONE;
+	for (size_t i = map_slot(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == key)
+			return m->val[i];
+	return DASF_NONE;
+}
+
+void dasf_map_free(struct dasf_map *m)
+{
+	free(m->key);
+	free(m->val);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}

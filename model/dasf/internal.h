@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* dasf_db.h: the DASF model's internals, shared by dasf_load.c (decoding), dasf_an.c
+ * (analyses) and dasf.c (views, findings). Other modules use model/dasf/dasf.h only.
+ *
+ * Events are kept per type, each array in database order (files in the order given,
+ * records in file order), because DASF's results depend on that order: the first
+ * matching Compute event wins a resource sample, the last Compute event of a key gives
+ * its size, the last Managed Memory event of a (second, worker) gives its task count.
+ * Strings are interned: `strs` holds hosts, workers, function names, types; `keys` holds
+ * task keys (every Compute key and every dependency/dependent named), so a key id is
+ * also the task-graph node id.
+ *
+ * Timestamps are seconds of each host's time.monotonic(): never compared across hosts,
+ * except where DASF itself does (resource matching, task_balance), which the views say. */
+#ifndef MODEL_DASF_DB_H
+#define MODEL_DASF_DB_H
+
+#include "model/base.h"
+
+#define DASF_NONE UINT32_MAX
+
+/* An append-only string interner: ids are dense, 0..n-1, in first-seen order. */
+struct dasf_intern {
+	char **str;            /* id -> NUL-terminated string (in the arena) */
+	uint32_t *hash;        /* id -> hash */
+	uint32_t *len;         /* id -> length in bytes (a string may hold a NUL) */
+	size_t n, cap;
+	uint32_t *slot;        /* open addressing: id + 1, 0 when empty */
+	size_t nslot;
+	char *arena;           /* current arena block (blocks are chained by their first word) */
+	size_t arena_used, arena_cap;
+};
+
+uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len);
+/* Id of s, or DASF_NONE when never interned. */
+uint32_t dasf_intern_find(const struct dasf_intern *in, const char *s);
+void dasf_intern_free(struct dasf_intern *in);
+
+/* A uint64 -> uint32 hash map (open addressing), for grouping. */
+struct dasf_map {
+	uint64_t *key;
+	uint32_t *val;
+	bool *used;
+	size_t n, cap;
+};
+
+/* Value for key; when absent, inserts `fresh` and returns it. */
+uint32_t dasf_map_get_or_add(struct dasf_map *m, uint64_t key, uint32_t fresh);
+/* Value for key, or DASF_NONE. */
+uint32_t dasf_map_find(const struct dasf_map *m, uint64_t key);
+void dasf_map_free(struct dasf_map *m);
+
+/* One "Compute" event (a task that ran; DASF treats it as running over [ts, ts+dur]). */
+struct dasf_task {
+	double ts, dur;
+	long long size;        /* args.size (bytes), valid when has_size */
+	uint32_t host, thread; /* strs: process_id, thread_id as text */
+	uint32_t name, key;    /* strs: args.name (the "function"); keys: args.key */
+	uint32_t type, shape;  /* strs, DASF_NONE when absent */
+	uint32_t edge;         /* first entry in db->edges: ndeps dependencies, then ndnts dependents */
+	uint32_t ndeps, ndnts;
+	uint32_t file;         /* index in db->files */
+	bool has_size;
+};
+
+/* One "Managed Memory" event. */
+struct dasf_mem {
+	double ts;
+	long long tasks;       /* args.tasks: keys held in the worker's memory */
+	long long bytes;       /* args.size: bytes held by the worker, valid when has_bytes */
+	bool has_bytes;
+	uint32_t thread, host;
+};
+
+/* One "Resource Usage" sample with gpu_utilization (samples without it are counted only). */
+struct dasf_res {
+	double ts;
+	double gpu_util;       /* % */
+	double gpu_mem;        /* bytes, valid when has_mem */
+	uint32_t host;
+	bool has_mem;
+};
+
+/* A GPU sample below this utilisation (%) counts as idle. */
+#define DASF_IDLE_UTIL 10.0
+
+/* Results of every analysis, computed once (dasf_analyse) and read by the views. */
+struct dasf_fn_row {        /* one function_bottleneck row */
+	uint32_t host, thread, name;
+	double dur, pct;
+	double util, mem_gb;    /* valid when nres > 0 / nmem > 0 */
+	size_t nres, nmem;
+	double data_mb;         /* mean input data size */
+	double thr_mbs;         /* mean throughput over tasks with a defined throughput */
+	size_t nthr;
+	size_t ntasks;
+	uint32_t first_task;    /* head of the group's task list (dasf_an.task_next) */
+};
+
+struct dasf_tb_row {        /* one task_bottleneck row */
+	uint32_t host, thread, key;
+	double dur, pct;
+};
+
+struct dasf_an {
+	struct dasf_fn_row *fn;     /* sorted by duration, descending (stable) */
+	size_t nfn;
+	uint32_t *task_next;        /* per Compute event: next event of the same fn group, or NONE */
+	struct dasf_tb_row *tb;     /* sorted by duration, descending (stable) */
+	size_t ntb;
+	long long *last_size;       /* per key: last args.size seen (valid when has_last_size) */
+	bool *has_last_size;
+	/* task graph, one node per key id */
+	uint32_t *node_task;        /* last Compute event of the key, DASF_NONE: edge-only node */
+	uint32_t *pred_off, *pred;  /* deduplicated predecessors (CSR, nnode + 1 offsets) */
+	uint32_t *succ_off, *succ;  /* deduplicated successors */
+	double *input_size;         /* bytes */
+	double *throughput;         /* bytes/s, valid when has_thr */
+	bool *has_thr;
+	uint32_t *critical;         /* longest chain by duration, first to last */
+	size_t ncritical;
+	size_t cyclic;              /* nodes left out of the critical path (in or behind a cycle) */
+	/* task_balance: rows only for seconds with an event */
+	long long *bal_sec;         /* nsec seconds (int(ts)), ascending */
+	size_t nsec;
+	uint32_t *bal_thread;       /* nthr thread ids (strs), sorted lexically */
+	size_t nbal_thr;
+	long long *bal_tasks;       /* nsec * nbal_thr, last value seen */
+	double *bal_bytes;          /* nsec * nbal_thr, last args.size seen (NaN: none) */
+	bool *bal_has;
+	bool bal_too_big;           /* more cells than DASF_BALANCE_MAX_CELLS: no table */
+	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */
+	size_t res_matched, res_idle;
+	uint32_t idle_top_name;     /* function (strs) with the most idle samples, or NONE */
+	size_t idle_top_n;
+	double total_dur;           /* sum of every Compute duration */
+};
+
+#define DASF_BALANCE_MAX_CELLS ((size_t)1 << 25)
+
+struct dasf_file {
+	char *path;
+	size_t records;
+};
+
+struct dasf_db {
+	struct dasf_intern strs, keys;
+	struct dasf_task *task;
+	size_t ntask, taskcap;
+	uint32_t *edges;            /* key ids */
+	size_t nedges, edgecap;
+	struct dasf_mem *mem;
+	size_t nmem, memcap;
+	struct dasf_res *res;
+	size_t nres, rescap;
+	size_t res_no_gpu;          /* Resource Usage samples without gpu_utilization */
+	size_t other_events;        /* events of other (user-defined) names */
+	struct dasf_file *files;
+	size_t nfiles, filecap;
+	struct dasf_an *an;         /* NULL until dasf_analyse() */
+};
+
+/* Run every analysis once; the results stay in db->an. */
+const struct dasf_an *dasf_analyse(struct dasf_db *db);
+void dasf_an_free(struct dasf_an *an);
+void dasf_db_free(struct dasf_db *db);
+
+/* "GPU" column: the part of thread_id after its last '-' (the whole string if none). */
+const char *dasf_gpu_of(const char *thread);
+
+#endif

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* grid_steps.c: the ranks x aligned-steps grids of the step model, one per metric
+ * (compute, relative slowdown vs the step median, step time, comm, each phase), read
+ * from the analyzers' heatmap pyramids (analysis.h heat_range), so any rectangle costs
+ * O(rows x log steps). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/steps/analysis.h"
+#include "model/grid.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+static const struct {
+	int series;
+	const char *name;
+	const char *unit;
+} derived[] = {
+	{ HEAT_COMPUTE, "compute", "s" },
+	{ HEAT_REL_SLOWDOWN, "slowdown vs step median", "x-1" },
+	{ HEAT_STEP_TIME, "step time", "s" },
+	{ HEAT_COMM, "comm", "s" },
+};
+
+struct gs {
+	struct run *run;
+	const struct steps_model *m;
+	const struct heat_grid *g;
+	char title[96];
+};
+
+static size_t nphases(const struct steps_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_PHASE)
+			n++;
+	return n;
+}
+
+/* Phase metric id of the k-th phase, or -1. */
+static int phase_id(const struct steps_model *m, size_t k)
+{
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_PHASE && k-- == 0)
+			return (int)i;
+	return -1;
+}
+
+static size_t gs_nmetrics(struct run *run)
+{
+	if (!run->steps || steps_naligned(run->steps) == 0)
+		return 0;
+	return ARRAY_LEN(derived) + nphases(run->steps);
+}
+
+static const char *gs_metric_name(struct run *run, size_t i)
+{
+	if (i < ARRAY_LEN(derived))
+		return derived[i].name;
+	int id = run->steps ? phase_id(run->steps, i - ARRAY_LEN(derived)) : -1;
+	return id >= 0 ? steps_metric(run->steps, id)->name : "?";
+}
+
+static bool gs_value(void *ud, size_t row, size_t col, double *out)
+{
+	struct gs *s = ud;
+	double w;
+	return heat_range(s->g, row, col, col + 1, out, &w);
+}
+
+static bool gs_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+{
+	struct gs *s = ud;
+	return heat_range(s->g, row, c0, c1, mean, worst);
+}
+
+static void gs_row_label(void *ud, size_t row, char *buf, size_t n)
+{
+	struct gs *s = ud;
+	snprintf(buf, n, "%d", steps_rank_id(s->m, row));
+}
+
+static void gs_col_label(void *ud, size_t col, char *buf, size_t n)
+{
+	struct gs *s = ud;
+	snprintf(buf, n, "%ld", steps_aligned_step(s->m, col));
+}
+
+static long gs_row_id(void *ud, size_t row)
+{
+	return steps_rank_id(((struct gs *)ud)->m, row);
+}
+
+static long gs_row_find(void *ud, long id)
+{
+	return steps_rank_index(((struct gs *)ud)->m, (int)id);
+}
+
+static long gs_col_id(void *ud, size_t col)
+{
+	return steps_aligned_step(((struct gs *)ud)->m, col);
+}
+
+static long gs_col_find(void *ud, long id)
+{
+	const struct steps_model *m = ((struct gs *)ud)->m;
+	size_t lo = 0, hi = steps_naligned(m);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps_aligned_step(m, mid) < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < steps_naligned(m) ? (long)lo : -1;
+}
+
+static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
+{
+	struct gs *s = ud;
+	size_t pos = steps_aligned_pos(s->m, row, col);
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
+		const struct metric_def *d = steps_metric(s->m, (int)i);
+		double v;
+		if (d->kind != METRIC_PHASE)
+			continue;
+		if (steps_value(s->m, row, (int)i, pos, &v))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s %.4g", k ? " " : "", d->name, v);
+		else
+			k += (size_t)snprintf(buf + k, n - k, "%s%s -", k ? " " : "", d->name);
+		if (k >= n)
+			k = n - 1;
+	}
+}
+
+static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
+{
+	if (!run->steps || metric >= gs_nmetrics(run)) {
+		snprintf(err, errn, "no aligned steps in this run");
+		return false;
+	}
+	int series = metric < ARRAY_LEN(derived) ? derived[metric].series
+						  : phase_id(run->steps, metric - ARRAY_LEN(derived));
+	const struct heat_grid *g = analysis_heatmap(run, series);
+	if (!g) {
+		snprintf(err, errn, "no heatmap for '%s' (no aligned steps)", gs_metric_name(run, metric));
+		return false;
+	}
+	struct gs *s = xcalloc(1, sizeof(*s));
+	s->run = run;
+	s->m = run->steps;
+	s->g = g;
+	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
+	*src = (struct grid_src){
+		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
+		.title = s->title, .row_axis = "rank", .col_axis = "step",
+		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
+		.ud = s, .value = gs_value, .range = gs_range,
+		.row_label = gs_row_label, .col_label = gs_col_label,
+		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
+		.describe = gs_describe,
+	};
+	return true;
+}
+
+static void gs_close(struct grid_src *src)
+{
+	free(src->ud);
+	src->ud = NULL;
+}
+
+const struct grid_provider grid_steps = {
+	.name = "steps",
+	.nmetrics = gs_nmetrics,
+	.metric_name = gs_metric_name,
+	.open = gs_open,
+	.close = gs_close,
+};

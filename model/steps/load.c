@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/* pytscope.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection,
+ * the parallel JSONL loader and run.json metadata. Registration of the steps subsystem
+ * (loaders here; views in steps_views.c; rules in steps_rules.c). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/json.h"
+#include "model/pool.h"
+#include "model/steps/scan.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/steps/rules.h"
+#include "model/steps/views.h"
+#include "model/xalloc.h"
+
+#define CHUNK (1u << 20)
+#define MAX_LINE ((size_t)64 << 20)
+#define META_MAX ((size_t)16 << 20)
+
+/* ---- detection -------------------------------------------------------------------- */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "rank" + one or more ASCII digits -> the rank id (int(suffix)), else -1. */
+static long rank_suffix(const char *name)
+{
+	if (strncmp(name, "rank", 4) != 0 || !name[4])
+		return -1;
+	long v = 0;
+	for (const char *p = name + 4; *p; p++) {
+		if (*p < '0' || *p > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+struct rank_task {
+	long rank;
+	char *dir;            /* directory holding steps.jsonl / run.json */
+	char *steps_path;     /* explicit steps file (a path given directly), else NULL */
+};
+
+struct task_list {
+	struct rank_task *v;
+	size_t n, cap;
+};
+
+static void tasks_add(struct task_list *t, long rank, const char *dir, const char *steps)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].rank == rank) { /* a later name with the same id wins */
+			free(t->v[i].dir);
+			t->v[i].dir = xstrdup(dir);
+			return;
+		}
+	xgrow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = xstrdup(dir),
+					   .steps_path = steps ? xstrdup(steps) : NULL };
+}
+
+static void tasks_free(struct task_list *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].dir);
+		free(t->v[i].steps_path);
+	}
+	free(t->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
+static void find_rank_dirs(const char *dir, struct task_list *t)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (rank_suffix(e->d_name) < 0)
+			continue;
+		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		char *sub = xasprintf("%s/%s", dir, names[i]);
+		if (is_dir(sub))
+			tasks_add(t, rank_suffix(names[i]), sub, NULL);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The ranks to load under path: rank dirs, else the directory itself, else a
+ * steps.jsonl file given directly. */
+static void plan(const char *path, struct task_list *t)
+{
+	if (is_dir(path)) {
+		find_rank_dirs(path, t);
+		if (t->n == 0)
+			tasks_add(t, 0, path, NULL);
+		return;
+	}
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	tasks_add(t, 0, slash ? dir : ".", path);
+	free(dir);
+}
+
+static int pytscope_probe(const char *path, const struct opts *opts)
+{
+	(void)opts;
+	if (is_file(path))
+		return ends_with(path, ".jsonl") ? 90 : 0;
+	if (!is_dir(path))
+		return 0;
+	char *p = xasprintf("%s/steps.jsonl", path);
+	char *q = xasprintf("%s/run.json", path);
+	bool single = is_file(p) || is_file(q);
+	free(p);
+	free(q);
+	if (single)
+		return 90;
+	struct task_list t = { 0 };
+	find_rank_dirs(path, &t);
+	bool multi = t.n > 0;
+	tasks_free(&t);
+	return multi ? 90 : 0;
+}
+
+/* ---- run.json -------------------------------------------------------------------- */
+
+static char *read_small(const char *path, size_t *len, int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= META_MAX) {
+				*err = EFBIG;
+				break;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = errno;
+			break;
+		}
+		if (r == 0) {
+			*err = 0;
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static void env_add(struct steps_meta *m, char *key, char *val)
+{
+	m->env_key = xrealloc(m->env_key, (m->nenv + 1) * sizeof(*m->env_key));
+	m->env_val = xrealloc(m->env_val, (m->nenv + 1) * sizeof(*m->env_val));
+	m->env_key[m->nenv] = key;
+	m->env_val[m->nenv++] = val;
+}
+
+/* environment: flat key=value text; the nested "env" object becomes env.KEY. */
+static void meta_environment(const struct json_doc *d, int obj, struct steps_meta *m)
+{
+	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+		char *key = json_strdup(d, k);
+		if (json_is_object(d, k + 1)) {
+			for (int j = json_first(d, k + 1); j >= 0; j = json_next(d, k + 1, j)) {
+				char *sub = json_strdup(d, j);
+				env_add(m, xasprintf("%s.%s", key, sub), json_strdup(d, j + 1));
+				free(sub);
+			}
+			free(key);
+		} else {
+			env_add(m, key, json_strdup(d, k + 1));
+		}
+	}
+}
+
+static bool meta_long(const struct json_doc *d, int obj, const char *key, long *out)
+{
+	long long v;
+	if (!json_int(d, json_get(d, obj, key), &v))
+		return false;
+	*out = (long)v;
+	return true;
+}
+
+static void meta_parse(const struct json_doc *d, struct steps_meta *m)
+{
+	m->present = true;
+	int name = json_get(d, 0, "name");
+	if (json_is_string(d, name))
+		m->name = json_strdup(d, name);
+	m->has_flops = json_number(d, json_get(d, 0, "flops_per_step"), &m->flops_per_step);
+	m->has_peak = json_number(d, json_get(d, 0, "peak_flops"), &m->peak_flops);
+	m->has_wall = json_number(d, json_get(d, 0, "wall_time"), &m->wall_time);
+	m->has_world = meta_long(d, 0, "world_size", &m->world_size);
+	m->has_nsteps = meta_long(d, 0, "n_steps", &m->n_steps);
+	m->has_rank = meta_long(d, 0, "rank", &m->rank);
+	int env = json_get(d, 0, "environment");
+	if (json_is_object(d, env))
+		meta_environment(d, env, m);
+}
+
+static void load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
+{
+	char *path = xasprintf("%s/run.json", dir);
+	size_t len = 0;
+	int err = 0;
+	char *buf = read_small(path, &len, &err);
+	if (!buf) {
+		if (err != ENOENT) {
+			size_t si = run_add_source(run, path, "pytscope", rank, -1);
+			run_source_done(run, si, 0, 0, err, false);
+		}
+		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
+			 "run.json %s: no run metadata", err == ENOENT ? "missing" : strerror(err));
+		free(path);
+		return;
+	}
+	size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
+	struct json_doc d;
+	json_doc_init(&d);
+	int rc = json_parse(&d, buf, len);
+	if (rc > 0 && json_is_object(&d, 0)) {
+		meta_parse(&d, m);
+		run_source_done(run, si, 1, 0, 0, false);
+	} else {
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
+			 rc > 0 ? "wrong type" : json_err_str(rc));
+		run_source_done(run, si, 0, 1, 0, false);
+	}
+	json_doc_free(&d);
+	free(buf);
+	free(path);
+}
+
+/* ---- steps.jsonl ----------------------------------------------------------------- */
+
+/* Per-file cache from a raw (escaped) key to its metric id, so the hot path never
+ * takes the model's lock. */
+struct key_cache {
+	struct {
+		unsigned char kind;
+		unsigned char len;
+		char key[46];
+		int id;
+	} e[64];
+	size_t n, next;
+};
+
+struct file_load {
+	struct load_ctx *ctx;
+	struct steps_model *m;
+	struct rank_steps *r;
+	const char *path;
+	int rank;
+	struct json_doc doc;
+	struct key_cache cache;
+	struct scan_line scan;
+	size_t records, skipped;
+	long line;
+	long long size;       /* file size, -1 unknown */
+};
+
+/* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
+ * unescaped (from token keytok, or the raw key itself when keytok < 0). */
+static int cached_metric_id(struct file_load *fl, enum metric_kind kind, const char *k, size_t len,
+			    int keytok)
+{
+	struct key_cache *c = &fl->cache;
+	/* Lines repeat their key order: try the entry after the last hit first. */
+	for (size_t j = 0; j < c->n; j++) {
+		size_t i = (c->next + j) % c->n;
+		if (c->e[i].len == len && c->e[i].kind == kind && c->e[i].key[0] == k[0] &&
+		    memcmp(c->e[i].key, k, len) == 0) {
+			c->next = i + 1;
+			return c->e[i].id;
+		}
+	}
+	char *name = keytok >= 0 ? json_strdup(&fl->doc, keytok) : xstrndup(k, len);
+	int id = steps_metric_intern(fl->m, kind, name);
+	free(name);
+	if (len < sizeof(c->e[0].key) && c->n < ARRAY_LEN(c->e)) {
+		c->e[c->n].kind = (unsigned char)kind;
+		c->e[c->n].len = (unsigned char)len;
+		memcpy(c->e[c->n].key, k, len);
+		c->e[c->n++].id = id;
+	}
+	return id;
+}
+
+static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
+{
+	const jsmntok_t *t = &fl->doc.tok[keytok];
+	return cached_metric_id(fl, kind, fl->doc.js + t->start, (size_t)(t->end - t->start), keytok);
+}
+
+/* Members of a phases / scalars / memory object. Bad values are noted and skipped;
+ * the rest of the record is kept. */
+static void load_group(struct file_load *fl, size_t pos, int obj, enum metric_kind kind)
+{
+	const struct json_doc *d = &fl->doc;
+	if (!json_is_object(d, obj)) {
+		diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
+			 "\"%s\" is not an object; ignored", kind == METRIC_PHASE ? "phases" :
+			 kind == METRIC_SCALAR ? "scalars" : "memory");
+		return;
+	}
+	int n = d->tok[obj].size, k = obj + 1;
+	for (int i = 0; i < n && k + 1 < d->ntok; i++) {
+		const jsmntok_t *v = &d->tok[k + 1];
+		double x;
+		const char *num = d->js + v->start;
+		size_t len = (size_t)(v->end - v->start);
+		/* scalars are stored as float32: an approximate parse is enough */
+		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
+									: json_parse_double(num, len, &x))) {
+			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
+			k += 2;
+			continue;
+		}
+		char *name = json_strdup(d, k);
+		diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
+			 "value of \"%s\" is not a number; ignored", name);
+		free(name);
+		k = json_skip(d, k + 1);
+	}
+}
+
+static bool key_is(const struct json_doc *d, int k, const char *s, size_t n)
+{
+	const jsmntok_t *t = &d->tok[k];
+	return (size_t)(t->end - t->start) == n && d->js[t->start] == s[0] &&
+	       memcmp(d->js + t->start, s, n) == 0;
+}
+
+static void skip_line(struct file_load *fl, const char *why)
+{
+	fl->skipped++;
+	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
+		 "line skipped: %s", why);
+}
+
+static bool scan_enabled = true;
+
+void pytscope_scan_enable(bool on)
+{
+	scan_enabled = on;
+}
+
+/* The fast path: a line pytscope_scan_line() fully understands is stored here, with
+ * the calls (and metric interning order) of the jsmn path below. */
+static bool load_line_fast(struct file_load *fl, const char *s, size_t n)
+{
+	struct scan_line *l = &fl->scan;
+	if (!scan_enabled || !pytscope_scan_line(s, n, l))
+		return false;
+	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
+	for (int g = 0; g < 3; g++)
+		for (size_t i = 0; i < l->n[g]; i++) {
+			const struct scan_member *e = &l->m[g][i];
+			int id = e->id;
+			if (id < 0) {
+				id = cached_metric_id(fl, (enum metric_kind)g, e->key, e->len, -1);
+				if (l->pred[g][i].len == e->len) /* e is the prediction now */
+					l->pred[g][i].id = id;
+			}
+			rank_set(fl->r, pos, id, e->value);
+		}
+	fl->records++;
+	return true;
+}
+
+/* One stripped, non-empty line. last_partial: the final line had no newline. Returns
+ * false when the line is a truncated tail (not an error). */
+static bool load_line(struct file_load *fl, const char *s, size_t n, bool unterminated)
+{
+	if (load_line_fast(fl, s, n))
+		return true;
+	struct json_doc *d = &fl->doc;
+	int rc = json_parse(d, s, n);
+	if (rc < 0 || (rc > 0 && d->tok[0].end != (int)n)) {
+		if (unterminated)
+			return false;
+		skip_line(fl, rc < 0 ? json_err_str(rc) : "trailing data after the JSON value");
+		return true;
+	}
+	if (d->tok[0].type != JSMN_OBJECT) {
+		skip_line(fl, "not a JSON object");
+		return true;
+	}
+	int step_tok = -1, ts_tok = -1, grp[3] = { -1, -1, -1 };
+	for (int k = 1, i = 0; i < d->tok[0].size && k + 1 < d->ntok; i++) {
+		if (key_is(d, k, "step", 4))
+			step_tok = k + 1;
+		else if (key_is(d, k, "timestamp", 9))
+			ts_tok = k + 1;
+		else if (key_is(d, k, "phases", 6))
+			grp[METRIC_PHASE] = k + 1;
+		else if (key_is(d, k, "scalars", 7))
+			grp[METRIC_SCALAR] = k + 1;
+		else if (key_is(d, k, "memory", 6))
+			grp[METRIC_MEMORY] = k + 1;
+		k = d->tok[k + 1].type == JSMN_PRIMITIVE || d->tok[k + 1].type == JSMN_STRING
+			    ? k + 2 : json_skip(d, k + 1);
+	}
+	long long step;
+	if (step_tok < 0) {
+		skip_line(fl, "no \"step\" key");
+		return true;
+	}
+	if (!json_int(d, step_tok, &step)) {
+		skip_line(fl, "\"step\" is not an integer");
+		return true;
+	}
+	double ts = 0;
+	bool have_ts = ts_tok >= 0 && d->tok[ts_tok].type == JSMN_PRIMITIVE && /* float32 offsets */
+		       json_parse_double_approx(d->js + d->tok[ts_tok].start,
+						(size_t)(d->tok[ts_tok].end - d->tok[ts_tok].start), &ts);
+	size_t pos = rank_append(fl->r, (long)step, ts, have_ts);
+	for (int g = 0; g < 3; g++)
+		if (grp[g] >= 0)
+			load_group(fl, pos, grp[g], (enum metric_kind)g);
+	fl->records++;
+	return true;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Strip and dispatch one line; returns false for a truncated tail. */
+static bool feed_line(struct file_load *fl, const char *s, size_t n, bool unterminated)
+{
+	fl->line++;
+	while (n && is_space(*s)) {
+		s++;
+		n--;
+	}
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (n == 0)
+		return true;
+	if (n > MAX_LINE) {
+		skip_line(fl, "line longer than 64 MiB");
+		return true;
+	}
+	return load_line(fl, s, n, unterminated);
+}
+
+/* Size the rank's columns from the first chunk's line length and the file size. */
+static void reserve_from_sample(struct file_load *fl, const char *buf, size_t n)
+{
+	size_t lines = 0;
+	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
+		lines++;
+	if (lines < 8 || (long long)n >= fl->size)
+		return;
+	double per_line = (double)n / (double)lines;
+	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);
+}
+
+/* Read the file in chunks and feed lines. Returns 0 or an errno; *partial when the
+ * last line was truncated. */
+static int read_lines(struct file_load *fl, int fd, bool *partial)
+{
+	size_t cap = CHUNK, len = 0;
+	char *buf = xmalloc(cap);
+	int err = 0;
+	for (;;) {
+		if (load_cancelled(fl->ctx))
+			break;
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			break;
+		}
+		if (r == 0) {
+			if (len)
+				*partial = !feed_line(fl, buf, len, true);
+			break;
+		}
+		load_progress(fl->ctx, r, 0);
+		size_t end = len + (size_t)r, start = 0;
+		if (fl->line == 0 && fl->size > 0)
+			reserve_from_sample(fl, buf, end);
+		const char *nl;
+		while ((nl = memchr(buf + start, '\n', end - start))) {
+			feed_line(fl, buf + start, (size_t)(nl - (buf + start)), false);
+			start = (size_t)(nl - buf) + 1;
+		}
+		memmove(buf, buf + start, end - start);
+		len = end - start;
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
+			fl->line++;
+			skip_line(fl, "line longer than 64 MiB");
+			fl->line--;
+			len = 0;
+		}
+		if (cap > CHUNK && len < CHUNK / 2) {
+			cap = CHUNK;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	free(buf);
+	return err;
+}
+
+static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank)
+{
+	struct run *run = ctx->run;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, "no steps.jsonl: no steps recorded");
+			return;
+		}
+		size_t si = run_add_source(run, path, "pytscope", rank, -1);
+		run_source_done(run, si, 0, 0, errno, false);
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", strerror(errno));
+		return;
+	}
+	struct stat st;
+	long long size = fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
+	size_t si = run_add_source(run, path, "pytscope", rank, size);
+	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank,
+				.size = size };
+	json_doc_init(&fl.doc);
+	pytscope_scan_init(&fl.scan);
+	bool partial = false;
+	int err = read_lines(&fl, fd, &partial);
+	close(fd);
+	json_doc_free(&fl.doc);
+	if (err)
+		diag_add(&run->diags, DIAG_ERROR, path, fl.line > 0 ? fl.line : -1, -1, rank,
+			 "read error: %s", strerror(err));
+	run_source_done(run, si, fl.records, fl.skipped, err, partial);
+}
+
+struct load_job {
+	struct load_ctx *ctx;
+	struct steps_model *m;
+	struct task_list *tasks;
+};
+
+static void load_rank(void *ud, size_t i)
+{
+	struct load_job *job = ud;
+	const struct rank_task *t = &job->tasks->v[i];
+	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
+	load_steps_file(job->ctx, r, steps, (int)t->rank);
+	free(steps);
+	struct steps_meta meta = { 0 };
+	load_meta(job->ctx->run, t->dir, (int)t->rank, &meta);
+	rank_set_meta(r, &meta);
+	steps_publish_rank(job->m, r);
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+static int pytscope_load(struct load_ctx *ctx, const char *path)
+{
+	struct task_list t = { 0 };
+	plan(path, &t);
+	long long total = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t.v[i].dir);
+		total += file_size(steps);
+		free(steps);
+	}
+	load_progress(ctx, 0, total);
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t };
+	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	tasks_free(&t);
+	struct steps_model *m = job.m;
+	/* Display name: run.json name of the lowest rank. */
+	long best = -1;
+	const char *name = NULL;
+	for (size_t i = 0; i < steps_nranks(m); i++) {
+		const struct steps_meta *meta = steps_rank_meta(m, i);
+		long id = steps_rank_id(m, i);
+		if (meta->name && (best < 0 || id < best)) {
+			best = id;
+			name = meta->name;
+		}
+	}
+	if (name)
+		run_set_name(ctx->run, name);
+	return 0;
+}
+
+static const struct loader pytscope_loaders[] = {
+	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
+	  pytscope_probe, pytscope_load },
+};
+
+static void steps_free(struct run *run)
+{
+	steps_model_free(run->steps);
+	run->steps = NULL;
+}
+
+const struct subsystem sub_steps = {
+	.name = "steps",
+	.loaders = pytscope_loaders,
+	.nloaders = ARRAY_LEN(pytscope_loaders),
+	.views = steps_views,
+	.nviews = STEPS_NVIEWS,
+	.rules = steps_rules,
+	.nrules = STEPS_NRULES,
+	.free = steps_free,
+};

@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: MIT */
+/* steps_rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
+ * same ids, severities, order and text, plus machine-readable evidence. Each rule
+ * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
+ * distributed summary; none of them looks at files. */
+#include "model/steps/rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/steps/analysis.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+#define MB 1048576.0
+
+static bool have_steps(const struct run *run)
+{
+	return run->steps && steps_nranks(run->steps) > 0;
+}
+
+static void add(struct finding_list *out, const char *id, enum severity sev, char *title,
+		char *detail, const char *fix, struct evidence ev)
+{
+	findings_add(out, id, sev, title, detail, fix, ev);
+	free(title);
+	free(detail);
+}
+
+static struct evidence ev_series(const struct run *run, const char *series)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_SERIES;
+	ev.rank = steps_rank_id(run->steps, 0);
+	ev.series = xstrdup(series);
+	return ev;
+}
+
+static struct evidence ev_steps(const struct run *run, const long *steps, size_t n)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_STEPS;
+	ev.rank = steps_rank_id(run->steps, 0);
+	if (n) {
+		ev.step_lo = steps[0];
+		ev.step_hi = steps[n - 1];
+		ev.steps = xmalloc(n * sizeof(*ev.steps));
+		memcpy(ev.steps, steps, n * sizeof(*ev.steps));
+		ev.nsteps = n;
+	}
+	return ev;
+}
+
+/* ---- TIMING ---------------------------------------------------------------------- */
+
+static bool has_phase(const struct timing *t, const char *name)
+{
+	for (size_t i = 0; i < t->nphase; i++)
+		if (strcmp(t->phase[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static void rule_dataloader(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct timing *t = analysis_timing(run, 0);
+	double f = timing_fraction(t, "data");
+	if (!has_phase(t, "data") || f < 0.25)
+		return;
+	add(out, "TIMING.DATALOADER_BOUND", f >= 0.40 ? SEV_HIGH : SEV_MED,
+	    xstrdup("Input pipeline is a bottleneck"),
+	    xasprintf("%.0f%% of step time is spent fetching data (%.1f ms/step). The accelerator is "
+		      "stalling on the dataloader.", 100 * f, timing_seconds(t, "data") * 1e3),
+	    "Raise DataLoader num_workers, set persistent_workers=True and pin_memory=True, prefetch, "
+	    "or move heavy transforms off the hot path / onto the GPU.",
+	    ev_series(run, "data"));
+}
+
+static void rule_backward(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct timing *t = analysis_timing(run, 0);
+	double fwd = timing_seconds(t, "forward"), bwd = timing_seconds(t, "backward");
+	if (!(fwd > 0 && bwd > 0) || bwd / fwd < 2.5)
+		return;
+	double ratio = bwd / fwd;
+	add(out, "TIMING.BACKWARD_HEAVY", ratio < 3.5 ? SEV_MED : SEV_HIGH,
+	    xstrdup("Backward pass disproportionately slow"),
+	    xasprintf("Backward is %.1fx forward (normal is ~2x). Often caused by retain_graph=True, "
+		      "unfused elementwise ops, or activation recomputation you didn't intend.", ratio),
+	    "Check for stray retain_graph/create_graph, enable AMP, and consider torch.compile to fuse "
+	    "backward ops.",
+	    ev_series(run, "backward"));
+}
+
+static void rule_optimizer(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct timing *t = analysis_timing(run, 0);
+	double f = timing_fraction(t, "optimizer");
+	if (f < 0.15)
+		return;
+	add(out, "TIMING.OPTIMIZER_HEAVY", SEV_LOW, xstrdup("Optimizer step is costly"),
+	    xasprintf("%.0f%% of step time is the optimizer. For small models this can dominate; for "
+		      "large ones it may signal a Python-side per-parameter loop.", 100 * f),
+	    "Use a fused/foreach optimizer (foreach=True or fused=True) to batch the parameter updates.",
+	    ev_series(run, "optimizer"));
+}
+
+static void rule_jitter(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct timing *t = analysis_timing(run, 0);
+	if (t->n < 10 || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
+		return;
+	/* evidence: the steps slower than p95 */
+	size_t w = steps_nrecords(run->steps, 0) - t->n;
+	long *slow = xmalloc(t->n * sizeof(*slow));
+	size_t ns = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->step_time[i] > t->p95)
+			slow[ns++] = steps_step(run->steps, 0, w + i);
+	struct evidence ev = ev_steps(run, slow, ns);
+	free(slow);
+	free(ev.series);
+	ev.series = xstrdup("step_time");
+	add(out, "TIMING.JITTER", SEV_LOW, xstrdup("High step-time variance"),
+	    xasprintf("Step time is uneven (CV=%.2f, p95/median=%.2f). Stragglers point to "
+		      "input-pipeline stalls, GC pauses, logging/checkpoint hitches, or uneven batch sizes.",
+		      t->cv, t->p95_p50_ratio),
+	    "Profile a few slow steps specifically; move checkpointing and logging off the critical path.",
+	    ev);
+}
+
+/* ---- CONVERGENCE ------------------------------------------------------------------ */
+
+static void rule_diverged(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct convergence *c = analysis_convergence(run, 0);
+	if (!c->has_loss || !c->diverged)
+		return;
+	struct evidence ev = ev_steps(run, &c->diverged_at, 1);
+	ev.series = xstrdup("loss");
+	add(out, "CONVERGENCE.DIVERGED", SEV_HIGH, xstrdup("Loss diverged (NaN/Inf)"),
+	    xasprintf("Loss became non-finite at step %ld. Training is broken from this point — later "
+		      "metrics are meaningless.", c->diverged_at),
+	    "Lower the learning rate, add gradient clipping, check for bad inputs / log(0) / "
+	    "divide-by-zero in the loss, and verify AMP loss scaling.",
+	    ev);
+}
+
+static void rule_no_progress(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct convergence *c = analysis_convergence(run, 0);
+	bool worse = strcmp(c->trend, "worsening") == 0;
+	if ((!worse && strcmp(c->trend, "plateau") != 0) || c->n_steps < 50)
+		return;
+	add(out, "CONVERGENCE.NO_PROGRESS", worse ? SEV_HIGH : SEV_LOW,
+	    xstrdup(worse ? "Loss is increasing" : "Loss has plateaued"),
+	    xasprintf("Loss trend over the run is '%s' (best %.4g, final %.4g).", c->trend, c->best_loss,
+		      c->final_loss),
+	    "Worsening: likely LR too high or unstable optimizer. Plateau: try LR decay, more capacity, "
+	    "or check the data is still informative.",
+	    ev_series(run, "loss"));
+}
+
+/* ---- CROSS ------------------------------------------------------------------------ */
+
+enum { AX_GRAD, AX_LOSS, AX_MEM, AX_TIME, NAXES }; /* sorted by axis name */
+static const char *const axis_name[NAXES] = { "grad_norm", "loss", "memory", "step_time" };
+
+struct cross {
+	size_t n, w;
+	double *val[NAXES];
+	bool *have[NAXES];
+	bool *flag[NAXES];
+	bool axis[NAXES];
+};
+
+static void cross_free(struct cross *x)
+{
+	for (int a = 0; a < NAXES; a++) {
+		free(x->val[a]);
+		free(x->have[a]);
+		free(x->flag[a]);
+	}
+}
+
+static void cross_series(struct run *run, struct cross *x)
+{
+	const struct steps_model *m = run->steps;
+	const struct timing *t = analysis_timing(run, 0);
+	int ids[NAXES] = { steps_metric_find(m, METRIC_SCALAR, "grad_norm"),
+			   steps_metric_find(m, METRIC_SCALAR, "loss"),
+			   steps_metric_find(m, METRIC_MEMORY, "alloc"), -1 };
+	for (int a = 0; a < NAXES; a++) {
+		x->val[a] = xcalloc(x->n, sizeof(double));
+		x->have[a] = xcalloc(x->n, sizeof(bool));
+		x->flag[a] = xcalloc(x->n, sizeof(bool));
+		for (size_t i = 0; i < x->n; i++) {
+			if (a == AX_TIME) {
+				x->val[a][i] = t->step_time[i];
+				x->have[a][i] = true;
+			} else {
+				x->have[a][i] = steps_value(m, 0, ids[a], x->w + i, &x->val[a][i]);
+			}
+			x->axis[a] |= x->have[a][i];
+		}
+		if (!x->axis[a])
+			continue;
+		stats_local_spikes(x->val[a], x->have[a], x->n, x->flag[a]);
+		if (a == AX_LOSS)
+			for (size_t i = 0; i < x->n; i++)
+				x->flag[a][i] |= x->have[a][i] && !isfinite(x->val[a][i]);
+	}
+}
+
+/* The finding for one group of positions [members]. */
+static void cross_finding(struct run *run, const struct cross *x, const size_t *g, size_t ng,
+			  struct finding_list *out)
+{
+	bool in[NAXES] = { false };
+	size_t peak = g[0];
+	double best = 0;
+	for (size_t j = 0; j < ng; j++) {
+		for (int a = 0; a < NAXES; a++)
+			in[a] |= x->axis[a] && x->flag[a][g[j]];
+		double l = x->have[AX_LOSS][g[j]] ? x->val[AX_LOSS][g[j]] : 0.0;
+		if (j == 0 || l > best) {
+			best = l;
+			peak = g[j];
+		}
+	}
+	long lo = steps_step(run->steps, 0, x->w + g[0]), hi = steps_step(run->steps, 0, x->w + g[ng - 1]);
+	char where[64];
+	if (ng == 1)
+		snprintf(where, sizeof(where), "step %ld", lo);
+	else
+		snprintf(where, sizeof(where), "steps %ld–%ld", lo, hi);
+	char axes[96] = "", parts[256] = "";
+	size_t nax = 0;
+	for (int a = 0; a < NAXES; a++)
+		if (in[a]) {
+			nax++;
+			snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%s%s", *axes ? ", " : "", axis_name[a]);
+		}
+	static const int part_order[] = { AX_LOSS, AX_GRAD, AX_TIME, AX_MEM };
+	for (size_t k = 0; k < ARRAY_LEN(part_order); k++) {
+		int a = part_order[k];
+		if (!in[a] || !x->have[a][peak])
+			continue;
+		double v = x->val[a][peak];
+		size_t l = strlen(parts);
+		const char *sep = l ? ", " : "";
+		if (a == AX_LOSS)
+			snprintf(parts + l, sizeof(parts) - l, "%sloss=%.4g", sep, v);
+		else if (a == AX_GRAD)
+			snprintf(parts + l, sizeof(parts) - l, "%sgrad_norm=%.4g", sep, v);
+		else if (a == AX_TIME)
+			snprintf(parts + l, sizeof(parts) - l, "%sstep_time=%.1fms", sep, v * 1e3);
+		else
+			snprintf(parts + l, sizeof(parts) - l, "%salloc=%.0fMB", sep, v / MB);
+	}
+	long *steps = xmalloc(ng * sizeof(*steps));
+	for (size_t j = 0; j < ng; j++)
+		steps[j] = steps_step(run->steps, 0, x->w + g[j]);
+	struct evidence ev = ev_steps(run, steps, ng);
+	free(steps);
+	char *fix = xasprintf("Inspect the LR schedule, gradient clipping, and the specific batch around "
+			      "%s. A simultaneous loss + grad-norm spike usually means the update blew "
+			      "up (LR too high / bad batch).", where);
+	add(out, "CROSS.CORRELATED_INSTABILITY", SEV_HIGH, xasprintf("Correlated instability at %s", where),
+	    xasprintf("At %s, %zu independent axes spike simultaneously (%s): %s. Co-occurrence across "
+		      "axes is strong evidence of a real optimization event, not noise.", where, nax, axes, parts),
+	    fix, ev);
+	free(fix);
+}
+
+static void rule_cross(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct timing *t = analysis_timing(run, 0);
+	if (t->n < 8)
+		return;
+	struct cross x = { .n = t->n, .w = steps_nrecords(run->steps, 0) - t->n };
+	cross_series(run, &x);
+	int naxes = 0;
+	for (int a = 0; a < NAXES; a++)
+		naxes += x.axis[a];
+	size_t *hit = xmalloc(x.n * sizeof(*hit)), nhit = 0;
+	for (size_t i = 0; naxes >= 2 && i < x.n; i++) {
+		int k = 0;
+		for (int a = 0; a < NAXES; a++)
+			k += x.axis[a] && x.flag[a][i];
+		if (k >= 2)
+			hit[nhit++] = i;
+	}
+	size_t groups = 0, start = 0;
+	for (size_t j = 1; j <= nhit && groups < 3; j++)
+		if (j == nhit || hit[j] - hit[j - 1] > 2) {
+			cross_finding(run, &x, hit + start, j - start, out);
+			groups++;
+			start = j;
+		}
+	free(hit);
+	cross_free(&x);
+}
+
+/* ---- DIST --------------------------------------------------------------------------- */
+
+static void rule_straggler(struct run *run, struct finding_list *out)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d || d->straggler < 0)
+		return;
+	const struct rank_stat *rs = &d->rank[d->straggler];
+	double lost = d->wall_frac_lost * 100;
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.rank = rs->rank;
+	ev.step_lo = rs->onset >= 0 ? rs->onset : d->step[0].step;
+	ev.step_hi = rs->onset >= 0 ? rs->onset_end : d->step[d->n_steps - 1].step;
+	ev.steps = xmalloc(rs->slowest_count * sizeof(*ev.steps) + 1);
+	for (size_t k = 0; k < d->n_steps; k++)
+		if (d->step[k].critical == (int)d->straggler)
+			ev.steps[ev.nsteps++] = d->step[k].step;
+	char *fix = xasprintf("Investigate rank %d's device/host: thermal throttling, a slower GPU, "
+			      "NUMA/host placement, or an unbalanced data shard. Check for a hot node and "
+			      "rebalance or replace it.", rs->rank);
+	add(out, "DIST.STRAGGLER", lost >= 10 || rs->rel_slowdown >= 0.25 ? SEV_HIGH : SEV_MED,
+	    xasprintf("Rank %d is a persistent straggler", rs->rank),
+	    xasprintf("Rank %d is the slowest (critical-path) rank in %.0f%% of steps across %zu ranks "
+		      "(expected %.0f%% by chance; z=%.1f), and runs %.0f%% slower than the median rank. "
+		      "Synchronous all-reduce makes every other rank wait for it — %.1f%% of wall time is "
+		      "lost to this imbalance.", rs->rank, rs->slowest_fraction * 100, d->world_size,
+		      100.0 / (double)d->world_size, rs->straggler_z, rs->rel_slowdown * 100, lost),
+	    fix, ev);
+	free(fix);
+}
+
+static void rule_imbalance(struct run *run, struct finding_list *out)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d || d->straggler >= 0 || d->imbalance_cv < 0.15 || d->wall_frac_lost * 100 < 5)
+		return;
+	struct evidence ev = evidence_none();
+	ev.kind = EV_SERIES;
+	ev.series = xstrdup("compute");
+	add(out, "DIST.LOAD_IMBALANCE", SEV_MED, xstrdup("Compute is imbalanced across ranks"),
+	    xasprintf("Per-rank compute varies by CV=%.2f with no single persistent straggler. %.1f%% of "
+		      "wall time is lost waiting at the all-reduce barrier (median sync skew %.1f ms/step).",
+		      d->imbalance_cv, d->wall_frac_lost * 100, d->sync_skew * 1e3),
+	    "Balance per-rank work: even out shard sizes / sequence lengths, check for variable-cost "
+	    "batches, and avoid rank-dependent branches in the step.",
+	    ev);
+}
+
+static void rule_comm_bound(struct run *run, struct finding_list *out)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d || d->mean_comm_fraction < 0.25)
+		return;
+	struct evidence ev = evidence_none();
+	ev.kind = EV_SERIES;
+	ev.series = xstrdup("comm");
+	add(out, "DIST.COMM_BOUND", d->mean_comm_fraction >= 0.45 ? SEV_HIGH : SEV_MED,
+	    xstrdup("Communication dominates step time"),
+	    xasprintf("Collective communication is %.0f%% of step wall time across %zu ranks — the "
+		      "gradient all-reduce is not hidden behind compute.", d->mean_comm_fraction * 100,
+		      d->world_size),
+	    "Overlap communication with backward (DDP gradient bucketing / `no_sync` for accumulation), "
+	    "increase the per-step compute (larger local batch), enable gradient compression, or check "
+	    "interconnect bandwidth (NVLink/InfiniBand vs Ethernet).",
+	    ev);
+}
+
+/* ---- EFFICIENCY --------------------------------------------------------------------- */
+
+static const char *budget_hint(int line)
+{
+	switch (line) {
+	case BUDGET_OVERHEAD:
+		return "enable mixed precision (AMP/bf16), torch.compile, or fused kernels so compute "
+		       "approaches peak throughput";
+	case BUDGET_DATA:
+		return "raise DataLoader num_workers, persistent_workers, pin_memory, and prefetch; move "
+		       "heavy transforms off the hot path";
+	case BUDGET_COMM:
+		return "overlap the all-reduce with backward (DDP bucketing), or raise per-GPU compute so "
+		       "communication is hidden";
+	default:
+		return "profile the unattributed time — logging, checkpointing, host syncs, or eval inside "
+		       "the train loop";
+	}
+}
+
+static void rule_efficiency(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct budget *b = analysis_budget(run, 0);
+	if (!b || b->nrecoverable == 0)
+		return;
+	const struct budget_line *top = &b->line[b->recoverable[0]];
+	if (top->fraction < 0.10)
+		return;
+	bool low_mfu = b->has_mfu && b->mfu < 0.50;
+	if (!low_mfu && (b->has_mfu || top->fraction < 0.20))
+		return;
+	char list[160] = "";
+	for (size_t i = 0; i < b->nrecoverable && i < 3; i++) {
+		const struct budget_line *l = &b->line[b->recoverable[i]];
+		size_t n = strlen(list);
+		snprintf(list + n, sizeof(list) - n, "%s%s %.0f%%", i ? ", " : "", l->name, l->fraction * 100);
+	}
+	char anchor[96] = "";
+	if (low_mfu)
+		snprintf(anchor, sizeof(anchor), "Useful compute is %.0f%% of wall (FLOPs at peak). ",
+			 b->efficiency * 100);
+	char *detail = xasprintf("%sBiggest recoverable line: %s at %.0f%% of wall (%.2fs over %zu steps). "
+				 "Top recoverable: %s.", anchor, top->name, top->fraction * 100, top->seconds,
+				 b->n, list);
+	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
+	static const char *const series[BUDGET_NLINES] = { "compute", "compute", "data", "comm", "other" };
+	struct evidence ev = ev_series(run, series[b->recoverable[0]]);
+	if (low_mfu)
+		add(out, "EFFICIENCY.LOW_MFU", b->mfu < 0.30 ? SEV_HIGH : SEV_MED,
+		    xasprintf("MFU is %.0f%% — %.0f%% of wall is recoverable", b->mfu * 100,
+			      (1 - b->efficiency) * 100),
+		    detail, fix, ev);
+	else
+		add(out, "EFFICIENCY.RECOVERABLE", top->fraction >= 0.35 ? SEV_HIGH : SEV_MED,
+		    xasprintf("%.0f%% of wall time is recoverable (%s)", top->fraction * 100, top->name),
+		    detail, fix, ev);
+	free(fix);
+}
+
+/* ---- MEMORY ------------------------------------------------------------------------- */
+
+static void rule_fragmentation(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct memory *m = analysis_memory(run, 0);
+	if (!m->has_memory || m->peak_alloc < 64 * MB || m->fragmentation < 0.20)
+		return;
+	add(out, "MEMORY.FRAGMENTATION", m->fragmentation >= 0.40 ? SEV_MED : SEV_LOW,
+	    xstrdup("High allocator fragmentation"),
+	    xasprintf("On average %.0f%% of reserved device memory is not in use (reserved peak %.0f MB vs "
+		      "alloc peak %.0f MB). Fragmentation wastes capacity and can trigger OOMs despite "
+		      "'free' memory.", m->fragmentation * 100, m->peak_reserved / MB, m->peak_alloc / MB),
+	    "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; avoid wildly varying tensor shapes; "
+	    "call torch.cuda.empty_cache() sparingly.",
+	    ev_series(run, "memory"));
+}
+
+static void rule_growth(struct run *run, struct finding_list *out)
+{
+	if (!have_steps(run))
+		return;
+	const struct memory *m = analysis_memory(run, 0);
+	double g = m->growth, n = (double)m->n_steps;
+	double ref = m->peak_alloc > 1 ? m->peak_alloc : 1;
+	if (!m->has_memory || m->n_steps < 20 || !(g > 0) || g * n < 0.01 * ref || g < MB)
+		return;
+	add(out, "MEMORY.GROWTH", SEV_HIGH, xstrdup("Allocated memory grows steadily (possible leak)"),
+	    xasprintf("Allocated memory rises ~%.1f MB/step (~%.0f MB over %zu steps). Steady growth in "
+		      "steady-state training usually means tensors are retained across steps.",
+		      g / MB, g * n / MB, m->n_steps),
+	    "Detach/`.item()` metrics before accumulating; ensure you're not appending graph-attached "
+	    "tensors to a list; check for retained activations or growing caches.",
+	    ev_series(run, "memory"));
+}
+
+const struct finding_rule steps_rules[STEPS_NRULES] = {
+	{ "TIMING.DATALOADER_BOUND", 100, rule_dataloader },
+	{ "TIMING.BACKWARD_HEAVY", 110, rule_backward },
+	{ "TIMING.OPTIMIZER_HEAVY", 120, rule_optimizer },
+	{ "TIMING.JITTER", 130, rule_jitter },
+	{ "CONVERGENCE.DIVERGED", 200, rule_diverged },
+	{ "CONVERGENCE.NO_PROGRESS", 210, rule_no_progress },
+	{ "CROSS.CORRELATED_INSTABILITY", 300, rule_cross },
+	{ "DIST.STRAGGLER", 400, rule_straggler },
+	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance },
+	{ "DIST.COMM_BOUND", 420, rule_comm_bound },
+	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency },
+	{ "MEMORY.FRAGMENTATION", 600, rule_fragmentation },
+	{ "MEMORY.GROWTH", 610, rule_growth },
+};

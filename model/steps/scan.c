@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* pytscope_scan.c: the strict single-pass scanner for the common steps.jsonl line (see
+ * pytscope_scan.h). Every unexpected byte returns false: the jsmn path then decides. */
+#include <string.h>
+#include "model/json.h"
+#include "model/json_number.h"
+#include "model/steps/scan.h"
+
+/* Byte classes of a primitive (number) span, as jsmn's non-strict primitive scan sees
+ * them: SPAN_END ends the span, SPAN_BAD is a byte jsmn rejects (or NUL, where jsmn
+ * stops reading). */
+enum { SPAN_OK, SPAN_END, SPAN_BAD };
+
+static unsigned char span_class(unsigned char c)
+{
+	switch (c) {
+	case ':': case '\t': case '\r': case '\n': case ' ': case ',': case ']': case '}':
+		return SPAN_END;
+	}
+	return c < 32 || c >= 127 ? SPAN_BAD : SPAN_OK;
+}
+
+static bool span_ends_at(const char *p, const char *end)
+{
+	return p == end || span_class((unsigned char)*p) == SPAN_END;
+}
+
+struct cursor {
+	const char *p, *end;
+};
+
+static void skip_ws(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n'))
+		c->p++;
+}
+
+static bool expect(struct cursor *c, char ch)
+{
+	skip_ws(c);
+	if (c->p >= c->end || *c->p != ch)
+		return false;
+	c->p++;
+	return true;
+}
+
+/* A primitive value span; false when empty or holding a byte jsmn rejects. */
+static bool number_span(struct cursor *c, const char **s, size_t *n)
+{
+	skip_ws(c);
+	const char *start = c->p;
+	for (;;) {
+		if (c->p >= c->end)
+			break;
+		unsigned char k = span_class((unsigned char)*c->p);
+		if (k == SPAN_END)
+			break;
+		if (k == SPAN_BAD)
+			return false;
+		c->p++;
+	}
+	*s = start;
+	*n = (size_t)(c->p - start);
+	/* a quote, brace or bracket starts a string / container: not ours */
+	return *n > 0 && *start != '"' && *start != '{' && *start != '[';
+}
+
+/* A number value, parsed in place (the same bytes and parser as the jsmn path's span):
+ * the byte after it must end a jsmn primitive. */
+static bool scan_number(struct cursor *c, double *out, bool exact)
+{
+	skip_ws(c);
+	size_t used = 0;
+	if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &used))
+		return false;
+	c->p += used;
+	return span_ends_at(c->p, c->end);
+}
+
+/* A key after its opening quote: no escape, no control byte. */
+static bool key_span(struct cursor *c, const char **s, size_t *n)
+{
+	const char *start = c->p;
+	while (c->p < c->end && *c->p != '"') {
+		if (*c->p == '\\' || (unsigned char)*c->p < 32)
+			return false;
+		c->p++;
+	}
+	if (c->p >= c->end)
+		return false;
+	*s = start;
+	*n = (size_t)(c->p - start);
+	c->p++; /* closing quote */
+	return expect(c, ':');
+}
+
+/* After a member: ',' (true, *more) or the closing '}' (true, !*more). */
+static bool after_member(struct cursor *c, bool *more)
+{
+	skip_ws(c);
+	if (c->p >= c->end)
+		return false;
+	char ch = *c->p++;
+	*more = ch == ',';
+	return ch == ',' || ch == '}';
+}
+
+static bool member_repeats(const struct scan_member *m, size_t n, const char *key, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].len == len && memcmp(m[i].key, key, len) == 0)
+			return true;
+	return false;
+}
+
+/* The key of member i of a group, after its opening quote: the previous line's key at
+ * the same place when it matches (no scan), else a full key scan that becomes the new
+ * prediction. */
+static bool group_key(struct cursor *c, struct scan_pred *pred, struct scan_member *e)
+{
+	size_t plen = pred->len;
+	if (plen < sizeof(pred->key) && (size_t)(c->end - c->p) > plen && c->p[plen] == '"' &&
+	    memcmp(c->p, pred->key, plen) == 0) {
+		e->key = c->p;
+		e->len = plen;
+		e->id = pred->id;
+		c->p += plen + 1;
+		return expect(c, ':');
+	}
+	if (!key_span(c, &e->key, &e->len))
+		return false;
+	e->id = -1;
+	pred->id = -1;
+	pred->len = e->len < sizeof(pred->key) ? e->len : SCAN_NO_PRED;
+	if (e->len < sizeof(pred->key))
+		memcpy(pred->key, e->key, e->len);
+	return true;
+}
+
+/* A phases / scalars / memory object of numbers. */
+static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line *out)
+{
+	if (!expect(c, '{'))
+		return false;
+	skip_ws(c);
+	if (c->p < c->end && *c->p == '}') {
+		c->p++;
+		return true;
+	}
+	struct scan_member *m = out->m[kind];
+	bool more = true;
+	while (more) {
+		size_t i = out->n[kind];
+		if (i == SCAN_MAX_MEMBERS || !expect(c, '"') || !group_key(c, &out->pred[kind][i], &m[i]) ||
+		    member_repeats(m, i, m[i].key, m[i].len))
+			return false;
+		out->n[kind]++;
+		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR) || !after_member(c, &more))
+			return false;
+	}
+	return true;
+}
+
+enum top_key { TOP_STEP, TOP_TIMESTAMP, TOP_PHASES, TOP_SCALARS, TOP_MEMORY, TOP_UNKNOWN };
+
+static enum top_key top_key(const char *k, size_t n)
+{
+	if (n == 4 && memcmp(k, "step", 4) == 0)
+		return TOP_STEP;
+	if (n == 9 && memcmp(k, "timestamp", 9) == 0)
+		return TOP_TIMESTAMP;
+	if (n == 6 && memcmp(k, "phases", 6) == 0)
+		return TOP_PHASES;
+	if (n == 7 && memcmp(k, "scalars", 7) == 0)
+		return TOP_SCALARS;
+	if (n == 6 && memcmp(k, "memory", 6) == 0)
+		return TOP_MEMORY;
+	return TOP_UNKNOWN;
+}
+
+static bool scan_member(struct cursor *c, enum top_key key, struct scan_line *out)
+{
+	const char *num;
+	size_t nlen;
+	switch (key) {
+	case TOP_STEP:
+		return number_span(c, &num, &nlen) && json_parse_int(num, nlen, &out->step);
+	case TOP_TIMESTAMP:
+		out->have_timestamp = number_span(c, &num, &nlen) &&
+				      json_parse_double_approx(num, nlen, &out->timestamp);
+		return out->have_timestamp;
+	case TOP_PHASES:
+		return scan_group(c, METRIC_PHASE, out);
+	case TOP_SCALARS:
+		return scan_group(c, METRIC_SCALAR, out);
+	case TOP_MEMORY:
+		return scan_group(c, METRIC_MEMORY, out);
+	case TOP_UNKNOWN:
+		break;
+	}
+	return false;
+}
+
+void pytscope_scan_init(struct scan_line *l)
+{
+	for (int g = 0; g < 3; g++)
+		for (size_t i = 0; i < SCAN_MAX_MEMBERS; i++) {
+			l->pred[g][i].len = SCAN_NO_PRED;
+			l->pred[g][i].id = -1;
+		}
+}
+
+bool pytscope_scan_line(const char *s, size_t n, struct scan_line *out)
+{
+	struct cursor c = { s, s + n };
+	out->timestamp = 0;
+	out->have_timestamp = false;
+	out->n[0] = out->n[1] = out->n[2] = 0;
+	if (!expect(&c, '{'))
+		return false;
+	unsigned seen = 0;
+	bool more = true;
+	while (more) {
+		const char *key;
+		size_t klen;
+		if (!expect(&c, '"') || !key_span(&c, &key, &klen))
+			return false;
+		enum top_key k = top_key(key, klen);
+		if (k == TOP_UNKNOWN || (seen & (1u << k)) || !scan_member(&c, k, out) ||
+		    !after_member(&c, &more))
+			return false;
+		seen |= 1u << k;
+	}
+	skip_ws(&c);
+	return c.p == c.end && (seen & (1u << TOP_STEP));
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* steps.h: the per-rank step model (columnar, compact, immutable after load).
+ *
+ * CONTRACT (shared by the pytscope loader, the trace loader that adds step spans from
+ * ProfilerStep#N, the analyzers and the UI). The implementation (model/steps/store.c) owns
+ * the storage details: float32 columns per rank and metric, presence bitmaps so that
+ * a missing value is never 0, metric names interned once, per-rank step -> position
+ * index, the aligned step set, and per-block aggregates for the heatmap.
+ *
+ * Writing (loaders): build a struct rank_steps privately on a worker thread
+ * (steps_rank_new, rank_append, rank_set), then hand it over with steps_publish_rank()
+ * (thread-safe). After every loader ran, run_open() calls steps_finalize() once.
+ *
+ * Reading: ranks are indexed 0..steps_nranks()-1 in ascending rank id; records in a
+ * rank keep file order (steps may repeat or restart: pytscope appends).
+ *
+ * Storage (model/steps/store.c): per rank and metric one column. Phase columns hold exact
+ * integer nanoseconds in a uint32 (pytscope writes int_ns / 1e9, so value = code / 1e9
+ * reproduces the written double bit for bit) and fall back to double on the first
+ * value that is not such a multiple, so phase sums stay exact. Memory columns are
+ * float32 while every value fits exactly (bytes: multiples of 512 B below 8 GiB), else
+ * double. Scalar columns (loss, grad_norm, lr, ...) are float32: about 7 significant
+ * digits. After finalize a column whose values form few runs is stored run-length
+ * encoded, and a presence bitmap is kept only when some record lacks the metric.
+ * Step numbers cost nothing while a rank's steps are contiguous (step0 + position);
+ * timestamps are a double base plus float32 offsets. Heatmap aggregates are built
+ * lazily by the analyzers (model/steps/analysis.h), not here.
+ *
+ * Reading is not synchronised: after run_open() returns, read from one thread (or
+ * several readers with no writer). */
+#ifndef MODEL_STEPS_H
+#define MODEL_STEPS_H
+
+#include "model/base.h"
+
+struct run;
+struct steps_model;
+struct rank_steps;
+
+enum metric_kind { METRIC_PHASE, METRIC_SCALAR, METRIC_MEMORY };
+
+struct metric_def {
+	const char *name;        /* interned, owned by the model (unsanitized) */
+	enum metric_kind kind;
+};
+
+/* run.json of one rank (pytscope §3). Missing fields are flagged, never 0. */
+struct steps_meta {
+	bool present;            /* run.json was read and parsed */
+	char *name;              /* owned, NULL when absent (unsanitized) */
+	double flops_per_step, peak_flops;
+	bool has_flops, has_peak;
+	long world_size, n_steps, rank;
+	bool has_world, has_nsteps, has_rank;
+	double wall_time;
+	bool has_wall;
+	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...) */
+	char **env_key, **env_val;   /* owned (unsanitized) */
+	size_t nenv;
+};
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* The run's step model, created on first use. Thread-safe. */
+struct steps_model *steps_model_get(struct run *run);
+/* Intern (kind, name) and return its metric id. Thread-safe. */
+int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name);
+struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path);
+/* Expect about n records (a hint from the file size): avoids growth slack. */
+void rank_reserve(struct rank_steps *r, size_t n);
+/* Append a record; returns its position. */
+size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp);
+void rank_set(struct rank_steps *r, size_t pos, int metric, double value);
+/* Set the rank's run.json metadata (takes ownership of meta's heap members). */
+void rank_set_meta(struct rank_steps *r, struct steps_meta *meta);
+/* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
+void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
+void steps_rank_free(struct rank_steps *r);
+/* Sort ranks, compact columns, build indexes and the aligned step set. Called once. */
+void steps_finalize(struct steps_model *m);
+/* Free the run's step model (sub_steps.free). */
+void steps_model_free(struct steps_model *m);
+
+/* ---- reading ------------------------------------------------------------- */
+
+size_t steps_nranks(const struct steps_model *m);
+int steps_rank_id(const struct steps_model *m, size_t ri);
+const char *steps_rank_path(const struct steps_model *m, size_t ri);
+size_t steps_nrecords(const struct steps_model *m, size_t ri);
+long steps_step(const struct steps_model *m, size_t ri, size_t pos);
+bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out);
+/* Value of metric at a record; false when missing (the value is never 0 for missing). */
+bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out);
+
+size_t steps_nmetrics(const struct steps_model *m);
+const struct metric_def *steps_metric(const struct steps_model *m, int metric);
+/* Metric id, or -1 when absent. */
+int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const char *name);
+
+/* run.json metadata of rank ri (meta->present false when missing or broken). */
+const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);
+/* Rank index of rank id, or -1. */
+long steps_rank_index(const struct steps_model *m, int rank);
+/* Position of the last record of rank ri with step number `step`; false when absent. */
+bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos);
+/* Number of distinct step numbers in rank ri. */
+size_t steps_ndistinct(const struct steps_model *m, size_t ri);
+/* Distinct step numbers over all ranks (the union), and how many of them rank ri lacks. */
+size_t steps_nunion(const struct steps_model *m);
+size_t steps_missing(const struct steps_model *m, size_t ri);
+/* Resident bytes of the step storage (columns, bitmaps, indexes), for benchmarks. */
+size_t steps_resident_bytes(const struct steps_model *m);
+size_t steps_total_records(const struct steps_model *m);
+/* Analyzer cache slot (model/steps/analysis.c owns what it points to). */
+void **steps_analysis_slot(struct steps_model *m);
+
+/* Aligned steps: the sorted intersection of step numbers over all ranks. */
+size_t steps_naligned(const struct steps_model *m);
+long steps_aligned_step(const struct steps_model *m, size_t k);
+/* Position in rank ri of aligned step k (the last record with that step number). */
+size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
+
+#endif

@@ -1,0 +1,778 @@
+/* SPDX-License-Identifier: MIT */
+/* steps.c: the per-rank columnar step store (see steps.h for the contract and the
+ * storage layout): writing from loader threads, compaction in steps_finalize(), the
+ * step -> position index, the aligned step set and read accessors. */
+#include "model/steps/steps.h"
+
+#include <malloc.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/steps/analysis.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+/* Column encodings. A phase column starts NANO and becomes F64 on the first value that
+ * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
+ * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
+ * are F32 (about 7 significant digits). RLE replaces any of them at finalize. */
+enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
+
+/* A run-length column holds runs of equal values over positions; missing records
+ * inside a run do not break it (presence is the bitmap's business). */
+struct column {
+	unsigned char enc;
+	bool all_present;        /* after finalize: every record has the value, no bitmap */
+	size_t cap, count;       /* entries allocated; values present */
+	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
+	void *data;              /* cap entries of col_elem(enc) bytes */
+	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
+	size_t nruns;            /* ENC_RLE */
+	uint32_t *run_start;
+	double *run_val;
+};
+
+struct rank_steps {
+	struct steps_model *m;
+	int rank;
+	char *path;
+	size_t n, cap;
+	long step0;
+	bool contiguous;         /* step[i] == step0 + i for every i: no step array */
+	int64_t *step;           /* materialized once the steps stop being contiguous */
+	double ts0;
+	bool have_ts0;
+	float *ts;               /* offset from ts0 */
+	uint64_t *ts_present;    /* NULL after finalize when every record has one */
+	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
+	size_t ncol;
+	struct steps_meta meta;
+	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
+	int64_t *idx_step;
+	uint32_t *idx_pos;
+	size_t ndistinct;
+};
+
+struct steps_model {
+	pthread_mutex_t lock;
+	struct metric_def *metric;
+	size_t nmetric, metric_cap;
+	struct rank_steps **rank;
+	size_t nrank, rank_cap;
+	bool aligned_contiguous;
+	long aligned_lo;
+	int64_t *aligned;
+	size_t naligned;
+	size_t nunion;
+	void *analysis;
+};
+
+static bool bit_get(const uint64_t *b, size_t i)
+{
+	return (b[i >> 6] >> (i & 63)) & 1u;
+}
+
+static void bit_set(uint64_t *b, size_t i)
+{
+	b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static size_t bitmap_bytes(size_t nbits)
+{
+	return ((nbits + 63) / 64) * sizeof(uint64_t);
+}
+
+/* Grow a bitmap from old_bits to new_bits, zeroing the new part. */
+static uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bits)
+{
+	size_t ob = b ? bitmap_bytes(old_bits) : 0, nb = bitmap_bytes(new_bits);
+	b = xrealloc(b, nb);
+	if (nb > ob)
+		memset((char *)b + ob, 0, nb - ob);
+	return b;
+}
+
+/* ---- model and metrics ----------------------------------------------------- */
+
+struct steps_model *steps_model_get(struct run *run)
+{
+	pthread_mutex_lock(&run->lock);
+	if (!run->steps) {
+		struct steps_model *m = xcalloc(1, sizeof(*m));
+		pthread_mutex_init(&m->lock, NULL);
+		run->steps = m;
+	}
+	struct steps_model *m = run->steps;
+	pthread_mutex_unlock(&run->lock);
+	return m;
+}
+
+int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name)
+{
+	pthread_mutex_lock(&m->lock);
+	int id = -1;
+	for (size_t i = 0; i < m->nmetric; i++)
+		if (m->metric[i].kind == kind && strcmp(m->metric[i].name, name) == 0) {
+			id = (int)i;
+			break;
+		}
+	if (id < 0) {
+		xgrow((void **)&m->metric, &m->metric_cap, m->nmetric + 1, sizeof(*m->metric));
+		m->metric[m->nmetric] = (struct metric_def){ .name = xstrdup(name), .kind = kind };
+		id = (int)m->nmetric++;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return id;
+}
+
+size_t steps_nmetrics(const struct steps_model *m)
+{
+	return m ? m->nmetric : 0;
+}
+
+const struct metric_def *steps_metric(const struct steps_model *m, int metric)
+{
+	return &m->metric[metric];
+}
+
+int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const char *name)
+{
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < m->nmetric; i++)
+		if (m->metric[i].kind == kind && strcmp(m->metric[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---- writing a rank ---------------------------------------------------------- */
+
+struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path)
+{
+	struct rank_steps *r = xcalloc(1, sizeof(*r));
+	r->m = m;
+	r->rank = rank;
+	r->path = xstrdup(path ? path : "");
+	r->contiguous = true;
+	return r;
+}
+
+static void rank_resize(struct rank_steps *r, size_t ncap)
+{
+	if (r->step)
+		r->step = xrealloc(r->step, ncap * sizeof(*r->step));
+	r->ts = xrealloc(r->ts, ncap * sizeof(*r->ts));
+	r->ts_present = bitmap_grow(r->ts_present, r->cap, ncap);
+	r->cap = ncap;
+}
+
+static void rank_grow(struct rank_steps *r)
+{
+	rank_resize(r, r->cap ? r->cap * 2 : 1024);
+}
+
+void rank_reserve(struct rank_steps *r, size_t n)
+{
+	if (n > r->cap)
+		rank_resize(r, n);
+}
+
+/* step == step0 + pos, computed without overflow (steps near LONG_MAX are data too). */
+static bool continues(long step0, size_t pos, long step)
+{
+	return pos == 0 || (step > step0 && (unsigned long)step - (unsigned long)step0 == pos);
+}
+
+size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp)
+{
+	if (r->n == r->cap)
+		rank_grow(r);
+	size_t pos = r->n++;
+	if (pos == 0)
+		r->step0 = step;
+	if (r->contiguous && !continues(r->step0, pos, step)) {
+		r->contiguous = false;
+		r->step = xmalloc(r->cap * sizeof(*r->step));
+		for (size_t i = 0; i < pos; i++)
+			r->step[i] = r->step0 + (long)i;
+	}
+	if (!r->contiguous)
+		r->step[pos] = step;
+	if (have_timestamp) {
+		if (!r->have_ts0) {
+			r->ts0 = timestamp;
+			r->have_ts0 = true;
+		}
+		r->ts[pos] = (float)(timestamp - r->ts0);
+		bit_set(r->ts_present, pos);
+	} else {
+		r->ts[pos] = 0;
+	}
+	return pos;
+}
+
+/* Exact nanosecond code of v (v == code / 1e9 bit for bit), when there is one. */
+static bool nano_code(double v, uint32_t *code)
+{
+	if (!(v >= 0) || v > 4.294967295)
+		return false;
+	uint32_t c = (uint32_t)(v * 1e9 + 0.5);
+	if ((double)c / 1e9 != v)
+		return false;
+	*code = c;
+	return true;
+}
+
+static size_t col_elem(unsigned char enc)
+{
+	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
+}
+
+static double col_raw(const struct column *c, size_t pos)
+{
+	switch (c->enc) {
+	case ENC_NANO: return (double)((const uint32_t *)c->data)[pos] / 1e9;
+	case ENC_F32: return (double)((const float *)c->data)[pos];
+	default: return ((const double *)c->data)[pos];
+	}
+}
+
+static void col_to_f64(struct column *c)
+{
+	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));
+	for (size_t i = 0; i < c->cap; i++)
+		if (bit_get(c->present, i))
+			d[i] = col_raw(c, i);
+	free(c->data);
+	c->data = d;
+	c->enc = ENC_F64;
+}
+
+/* Set the capacity to exactly ncap entries (new entries zero and missing). */
+static void col_resize(struct column *c, size_t ncap)
+{
+	size_t e = col_elem(c->enc);
+	c->data = xrealloc(c->data, (ncap ? ncap : 1) * e);
+	if (ncap > c->cap)
+		memset((char *)c->data + c->cap * e, 0, (ncap - c->cap) * e);
+	c->present = bitmap_grow(c->present, c->cap, ncap ? ncap : 1);
+	c->cap = ncap;
+}
+
+static void col_grow(struct column *c, size_t need)
+{
+	size_t ncap = c->cap ? c->cap : 1024;
+	while (ncap < need)
+		ncap *= 2;
+	col_resize(c, ncap);
+}
+
+static struct column *rank_column(struct rank_steps *r, int metric)
+{
+	if ((size_t)metric >= r->ncol) {
+		size_t n = (size_t)metric + 1;
+		r->col = xrealloc(r->col, n * sizeof(*r->col));
+		memset(r->col + r->ncol, 0, (n - r->ncol) * sizeof(*r->col));
+		r->ncol = n;
+	}
+	struct column *c = &r->col[metric];
+	if (c->cap == 0) {
+		pthread_mutex_lock(&r->m->lock);
+		enum metric_kind kind = r->m->metric[metric].kind;
+		pthread_mutex_unlock(&r->m->lock);
+		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
+		c->exact = kind == METRIC_MEMORY;
+		if (r->cap > 1024)
+			col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
+	}
+	return c;
+}
+
+void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
+{
+	struct column *c = rank_column(r, metric);
+	if (pos >= c->cap)
+		col_grow(c, pos + 1);
+	uint32_t code = 0;
+	if ((c->enc == ENC_NANO && !nano_code(value, &code)) ||
+	    (c->enc == ENC_F32 && c->exact && (double)(float)value != value && value == value))
+		col_to_f64(c);
+	if (c->enc == ENC_NANO)
+		((uint32_t *)c->data)[pos] = code;
+	else if (c->enc == ENC_F32)
+		((float *)c->data)[pos] = (float)value;
+	else
+		((double *)c->data)[pos] = value;
+	if (!bit_get(c->present, pos)) {
+		bit_set(c->present, pos);
+		c->count++;
+	}
+}
+
+void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
+{
+	r->meta = *meta;
+	memset(meta, 0, sizeof(*meta));
+}
+
+static void meta_free(struct steps_meta *meta)
+{
+	free(meta->name);
+	for (size_t i = 0; i < meta->nenv; i++) {
+		free(meta->env_key[i]);
+		free(meta->env_val[i]);
+	}
+	free(meta->env_key);
+	free(meta->env_val);
+	memset(meta, 0, sizeof(*meta));
+}
+
+static void column_free(struct column *c)
+{
+	free(c->data);
+	free(c->present);
+	free(c->run_start);
+	free(c->run_val);
+}
+
+void steps_rank_free(struct rank_steps *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->ncol; i++)
+		column_free(&r->col[i]);
+	free(r->col);
+	free(r->step);
+	free(r->ts);
+	free(r->ts_present);
+	free(r->idx_step);
+	free(r->idx_pos);
+	free(r->path);
+	meta_free(&r->meta);
+	free(r);
+}
+
+void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
+{
+	pthread_mutex_lock(&m->lock);
+	for (size_t i = 0; i < m->nrank; i++)
+		if (m->rank[i]->rank == r->rank) {
+			steps_rank_free(m->rank[i]);
+			m->rank[i] = r;
+			pthread_mutex_unlock(&m->lock);
+			return;
+		}
+	xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
+	m->rank[m->nrank++] = r;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- finalize ------------------------------------------------------------------ */
+
+/* Replace a column by runs when it has at most n/16 value changes. */
+static void col_try_rle(struct column *c, size_t n)
+{
+	size_t runs = 0;
+	double prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!c->all_present && !bit_get(c->present, i))
+			continue;
+		double v = col_raw(c, i);
+		if (runs == 0 || memcmp(&v, &prev, sizeof(v)) != 0) {
+			if (++runs > n / 16)
+				return;
+			prev = v;
+		}
+	}
+	if (runs == 0)
+		return;
+	c->run_start = xmalloc(runs * sizeof(*c->run_start));
+	c->run_val = xmalloc(runs * sizeof(*c->run_val));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!c->all_present && !bit_get(c->present, i))
+			continue;
+		double v = col_raw(c, i);
+		if (k == 0 || memcmp(&v, &c->run_val[k - 1], sizeof(v)) != 0) {
+			c->run_start[k] = (uint32_t)i;
+			c->run_val[k++] = v;
+		}
+	}
+	c->run_start[0] = 0;
+	c->nruns = k;
+	free(c->data);
+	c->data = NULL;
+	c->enc = ENC_RLE;
+}
+
+static void col_compact(struct column *c, size_t n)
+{
+	if (c->cap == 0 || n == 0)
+		return;
+	if (c->cap != n)
+		col_resize(c, n);
+	if (c->count == n) {
+		c->all_present = true;
+		free(c->present);
+		c->present = NULL;
+	}
+	if (n >= 64 && n < UINT32_MAX)
+		col_try_rle(c, n);
+}
+
+static int cmp_pos_by_step(const void *a, const void *b, void *ud)
+{
+	const int64_t *step = ud;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (step[x] != step[y])
+		return step[x] < step[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static void rank_build_index(struct rank_steps *r)
+{
+	if (r->contiguous) {
+		r->ndistinct = r->n;
+		return;
+	}
+	uint32_t *ord = xmalloc((r->n ? r->n : 1) * sizeof(*ord));
+	for (size_t i = 0; i < r->n; i++)
+		ord[i] = (uint32_t)i;
+	qsort_r(ord, r->n, sizeof(*ord), cmp_pos_by_step, r->step);
+	r->idx_step = xmalloc((r->n ? r->n : 1) * sizeof(*r->idx_step));
+	r->idx_pos = xmalloc((r->n ? r->n : 1) * sizeof(*r->idx_pos));
+	size_t k = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		int64_t s = r->step[ord[i]];
+		if (k > 0 && r->idx_step[k - 1] == s) {
+			r->idx_pos[k - 1] = ord[i]; /* later position wins */
+			continue;
+		}
+		r->idx_step[k] = s;
+		r->idx_pos[k++] = ord[i];
+	}
+	free(ord);
+	r->ndistinct = k;
+	r->idx_step = xrealloc(r->idx_step, (k ? k : 1) * sizeof(*r->idx_step));
+	r->idx_pos = xrealloc(r->idx_pos, (k ? k : 1) * sizeof(*r->idx_pos));
+}
+
+static void rank_compact(struct rank_steps *r)
+{
+	size_t n = r->n;
+	if (r->cap > n) {
+		size_t c = n ? n : 1;
+		if (r->step)
+			r->step = xrealloc(r->step, c * sizeof(*r->step));
+		r->ts = xrealloc(r->ts, c * sizeof(*r->ts));
+		r->ts_present = xrealloc(r->ts_present, bitmap_bytes(c));
+		r->cap = n;
+	}
+	size_t nts = 0;
+	for (size_t i = 0; i < n; i++)
+		nts += r->ts_present && bit_get(r->ts_present, i);
+	if (nts == n) {
+		free(r->ts_present);
+		r->ts_present = NULL;
+	}
+	if (nts == 0) {
+		free(r->ts);
+		r->ts = NULL;
+	}
+	for (size_t i = 0; i < r->ncol; i++)
+		col_compact(&r->col[i], n);
+	rank_build_index(r);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rank_steps *x = *(struct rank_steps *const *)a;
+	const struct rank_steps *y = *(struct rank_steps *const *)b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static long rank_distinct_step(const struct rank_steps *r, size_t k)
+{
+	return r->contiguous ? r->step0 + (long)k : (long)r->idx_step[k];
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void build_union(struct steps_model *m)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < m->nrank; i++)
+		total += m->rank[i]->ndistinct;
+	int64_t *all = xmalloc((total ? total : 1) * sizeof(*all));
+	size_t k = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		if (r->contiguous && i > 0 && m->rank[0]->contiguous && r->ndistinct &&
+		    r->step0 == m->rank[0]->step0 && r->n == m->rank[0]->n)
+			continue; /* identical range: adds nothing to the union */
+		for (size_t j = 0; j < r->ndistinct; j++)
+			all[k++] = rank_distinct_step(r, j);
+	}
+	qsort(all, k, sizeof(*all), cmp_i64);
+	size_t u = 0;
+	for (size_t j = 0; j < k; j++)
+		if (u == 0 || all[u - 1] != all[j])
+			all[u++] = all[j];
+	m->nunion = u;
+	free(all);
+}
+
+static void build_aligned(struct steps_model *m)
+{
+	if (m->nrank == 0)
+		return;
+	bool contiguous = true;
+	long lo = 0, hi = -1;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		if (!r->contiguous) {
+			contiguous = false;
+			break;
+		}
+		long rl = r->step0, rh = r->n ? r->step0 + (long)(r->n - 1) : r->step0;
+		if (i == 0 || rl > lo)
+			lo = rl;
+		if (i == 0 || rh < hi)
+			hi = rh;
+		if (r->n == 0)
+			hi = lo - 1;
+	}
+	if (contiguous) {
+		m->aligned_contiguous = true;
+		m->aligned_lo = lo;
+		m->naligned = hi >= lo ? (size_t)(hi - lo + 1) : 0;
+		return;
+	}
+	const struct rank_steps *r0 = m->rank[0];
+	m->aligned = xmalloc((r0->ndistinct ? r0->ndistinct : 1) * sizeof(*m->aligned));
+	for (size_t k = 0; k < r0->ndistinct; k++) {
+		long s = rank_distinct_step(r0, k);
+		bool all = true;
+		size_t pos;
+		for (size_t i = 1; i < m->nrank && all; i++)
+			all = steps_find(m, i, s, &pos);
+		if (all)
+			m->aligned[m->naligned++] = s;
+	}
+}
+
+void steps_finalize(struct steps_model *m)
+{
+	if (!m)
+		return;
+	qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
+	for (size_t i = 0; i < m->nrank; i++)
+		rank_compact(m->rank[i]);
+	build_aligned(m);
+	build_union(m);
+#ifdef __GLIBC__
+	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
+#endif
+}
+
+void steps_model_free(struct steps_model *m)
+{
+	if (!m)
+		return;
+	analysis_cache_free(m->analysis);
+	for (size_t i = 0; i < m->nrank; i++)
+		steps_rank_free(m->rank[i]);
+	free(m->rank);
+	for (size_t i = 0; i < m->nmetric; i++)
+		free((char *)m->metric[i].name);
+	free(m->metric);
+	free(m->aligned);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+size_t steps_nranks(const struct steps_model *m)
+{
+	return m ? m->nrank : 0;
+}
+
+int steps_rank_id(const struct steps_model *m, size_t ri)
+{
+	return m->rank[ri]->rank;
+}
+
+const char *steps_rank_path(const struct steps_model *m, size_t ri)
+{
+	return m->rank[ri]->path;
+}
+
+long steps_rank_index(const struct steps_model *m, int rank)
+{
+	for (size_t i = 0; m && i < m->nrank; i++)
+		if (m->rank[i]->rank == rank)
+			return (long)i;
+	return -1;
+}
+
+const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)
+{
+	return &m->rank[ri]->meta;
+}
+
+size_t steps_nrecords(const struct steps_model *m, size_t ri)
+{
+	return m->rank[ri]->n;
+}
+
+long steps_step(const struct steps_model *m, size_t ri, size_t pos)
+{
+	const struct rank_steps *r = m->rank[ri];
+	return r->contiguous ? r->step0 + (long)pos : (long)r->step[pos];
+}
+
+bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
+		return false;
+	*out = r->ts0 + (double)r->ts[pos];
+	return true;
+}
+
+static double col_rle_get(const struct column *c, size_t pos)
+{
+	size_t lo = 0, hi = c->nruns; /* last run with start <= pos */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->run_start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->run_val[lo];
+}
+
+bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (metric < 0 || (size_t)metric >= r->ncol || pos >= r->n)
+		return false;
+	const struct column *c = &r->col[metric];
+	if (c->cap == 0 && c->enc != ENC_RLE)
+		return false;
+	if (!c->all_present && (pos >= c->cap || !bit_get(c->present, pos)))
+		return false;
+	if (c->enc == ENC_RLE)
+		*out = col_rle_get(c, pos);
+	else
+		*out = col_raw(c, pos);
+	return true;
+}
+
+bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (r->contiguous) {
+		if (step < r->step0 || (unsigned long)step - (unsigned long)r->step0 >= r->n)
+			return false;
+		*pos = (size_t)(step - r->step0);
+		return true;
+	}
+	size_t lo = 0, hi = r->ndistinct;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->idx_step[mid] < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= r->ndistinct || r->idx_step[lo] != step)
+		return false;
+	*pos = r->idx_pos[lo];
+	return true;
+}
+
+size_t steps_ndistinct(const struct steps_model *m, size_t ri)
+{
+	return m->rank[ri]->ndistinct;
+}
+
+size_t steps_nunion(const struct steps_model *m)
+{
+	return m ? m->nunion : 0;
+}
+
+size_t steps_missing(const struct steps_model *m, size_t ri)
+{
+	return m->nunion - m->rank[ri]->ndistinct;
+}
+
+size_t steps_naligned(const struct steps_model *m)
+{
+	return m ? m->naligned : 0;
+}
+
+long steps_aligned_step(const struct steps_model *m, size_t k)
+{
+	return m->aligned_contiguous ? m->aligned_lo + (long)k : (long)m->aligned[k];
+}
+
+size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k)
+{
+	size_t pos = 0;
+	steps_find(m, ri, steps_aligned_step(m, k), &pos);
+	return pos;
+}
+
+static size_t column_bytes(const struct column *c)
+{
+	size_t b = 0;
+	if (c->data)
+		b += c->cap * col_elem(c->enc);
+	if (c->present)
+		b += bitmap_bytes(c->cap);
+	b += c->nruns * (sizeof(*c->run_start) + sizeof(*c->run_val));
+	return b;
+}
+
+size_t steps_resident_bytes(const struct steps_model *m)
+{
+	size_t b = 0;
+	for (size_t i = 0; m && i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		b += sizeof(*r) + r->ncol * sizeof(*r->col);
+		if (r->step)
+			b += r->cap * sizeof(*r->step);
+		if (r->ts)
+			b += r->cap * sizeof(*r->ts);
+		if (r->ts_present)
+			b += bitmap_bytes(r->cap);
+		if (r->idx_step)
+			b += r->ndistinct * (sizeof(*r->idx_step) + sizeof(*r->idx_pos));
+		for (size_t c = 0; c < r->ncol; c++)
+			b += column_bytes(&r->col[c]);
+	}
+	if (m && m->aligned)
+		b += m->naligned * sizeof(*m->aligned);
+	return b;
+}
+
+size_t steps_total_records(const struct steps_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; m && i < m->nrank; i++)
+		n += m->rank[i]->n;
+	return n;
+}
+
+void **steps_analysis_slot(struct steps_model *m)
+{
+	return &m->analysis;
+}

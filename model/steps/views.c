@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* steps_views.c: the step run's views (tables for panes and --export): ranks, steps,
+ * heatmap and budget. Registered by sub_steps (model/steps/load.c). */
+#include "model/steps/views.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/steps/analysis.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+
+static bool need_steps(struct run *run, char *err, size_t errn)
+{
+	if (run->steps && steps_nranks(run->steps) > 0)
+		return true;
+	snprintf(err, errn, "no pytscope steps in this run");
+	return false;
+}
+
+/* ranks: one row per rank; distributed columns are missing for a single rank. */
+static struct table *build_ranks(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	const struct steps_model *m = run->steps;
+	const struct distributed *d = analysis_distributed(run);
+	struct table *t = table_new("ranks", "Ranks");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
+	int c_mean = table_add_col(t, "mean_compute_ms", COL_NUM, 9, 2);
+	int c_med = table_add_col(t, "median_compute_ms", COL_NUM, 9, 2);
+	int c_crit = table_add_col(t, "critical_share", COL_NUM, 7, 3);
+	int c_z = table_add_col(t, "z", COL_NUM, 6, 1);
+	int c_rel = table_add_col(t, "rel_slowdown", COL_NUM, 7, 3);
+	int c_lost = table_add_col(t, "time_lost_s", COL_NUM, 9, 3);
+	int c_onset = table_add_col(t, "onset_step", COL_INT, 7, 0);
+	int c_miss = table_add_col(t, "missing_steps", COL_INT, 7, 0);
+	int c_cov = table_add_col(t, "coverage", COL_NUM, 6, 3);
+	int c_mem = table_add_col(t, "mem_peak_mb", COL_NUM, 9, 0);
+	int c_strag = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		size_t row = table_add_row(t, steps_rank_id(m, r));
+		table_set_num(t, row, c_rank, steps_rank_id(m, r));
+		table_set_num(t, row, c_rec, (double)steps_nrecords(m, r));
+		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
+		if (steps_nunion(m))
+			table_set_num(t, row, c_cov, (double)steps_ndistinct(m, r) / (double)steps_nunion(m));
+		if (!d)
+			continue;
+		const struct rank_stat *rs = &d->rank[r];
+		table_set_num(t, row, c_mean, rs->mean_compute * 1e3);
+		table_set_num(t, row, c_med, rs->median_compute * 1e3);
+		table_set_num(t, row, c_crit, rs->slowest_fraction);
+		table_set_num(t, row, c_z, rs->straggler_z);
+		table_set_num(t, row, c_rel, rs->rel_slowdown);
+		table_set_num(t, row, c_lost, rs->time_lost);
+		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
+		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
+		table_set_text(t, row, c_strag, d->straggler == (long)r ? "yes" : "");
+	}
+	return t;
+}
+
+/* A float32-stored scalar as its shortest decimal (2.1, not 2.0999999046325684). */
+static double float_shortest(double v)
+{
+	float f = (float)v;
+	if ((double)f != v || !isfinite(v))
+		return v;
+	char buf[32];
+	for (int p = 6; p < 9; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if ((float)strtod(buf, NULL) == f)
+			return strtod(buf, NULL);
+	}
+	return v;
+}
+
+/* steps: every record of every rank, one column per metric. */
+static struct table *build_steps(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	const struct steps_model *m = run->steps;
+	struct table *t = table_new("steps", "Steps");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	int c_ts = table_add_col(t, "timestamp", COL_NUM, 14, 3);
+	int c_time = table_add_col(t, "step_time_ms", COL_NUM, 9, 2);
+	size_t nm = steps_nmetrics(m);
+	int *col = xmalloc((nm ? nm : 1) * sizeof(*col));
+	static const char *const prefix[] = { "", "", "mem_" };
+	for (size_t k = 0; k < nm; k++) {
+		const struct metric_def *def = steps_metric(m, (int)k);
+		char raw[160], name[480];
+		snprintf(raw, sizeof(raw), "%s%s%s", prefix[def->kind], def->name,
+			 def->kind == METRIC_PHASE ? "_ms" : def->kind == METRIC_MEMORY ? "_mb" : "");
+		text_sanitize(raw, strlen(raw), name, sizeof(name), 0); /* names come from data */
+		col[k] = table_add_col(t, name, COL_NUM, 9, def->kind == METRIC_SCALAR ? 4 : 2);
+	}
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		for (size_t i = 0; i < steps_nrecords(m, r); i++) {
+			size_t row = table_add_row(t, steps_rank_id(m, r));
+			table_set_num(t, row, c_rank, steps_rank_id(m, r));
+			table_set_num(t, row, c_step, (double)steps_step(m, r, i));
+			double v, sum = 0;
+			bool any = false;
+			if (steps_timestamp(m, r, i, &v))
+				table_set_num(t, row, c_ts, v);
+			for (size_t k = 0; k < nm; k++) {
+				if (!steps_value(m, r, (int)k, i, &v))
+					continue;
+				enum metric_kind kind = steps_metric(m, (int)k)->kind;
+				if (kind == METRIC_PHASE) {
+					sum += v;
+					any = true;
+				}
+				table_set_num(t, row, col[k], kind == METRIC_PHASE ? v * 1e3
+							  : kind == METRIC_MEMORY ? v / 1048576.0 : float_shortest(v));
+			}
+			table_set_num_opt(t, row, c_time, sum * 1e3, any);
+		}
+	free(col);
+	return t;
+}
+
+/* heatmap: per rank and block of aligned steps (at most 100 blocks), the mean and worst
+ * step compute and relative slowdown vs the step median. */
+static struct table *build_heatmap(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	const struct heat_grid *gc = analysis_heatmap(run, HEAT_COMPUTE);
+	const struct heat_grid *gr = analysis_heatmap(run, HEAT_REL_SLOWDOWN);
+	if (!gc) {
+		snprintf(err, errn, "no aligned steps across ranks");
+		return NULL;
+	}
+	const struct steps_model *m = run->steps;
+	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
+	struct table *t = table_new("heatmap", "Heatmap (rank x step blocks)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);
+	int c_hi = table_add_col(t, "step_hi", COL_INT, 7, 0);
+	int c_mean = table_add_col(t, "compute_mean_ms", COL_NUM, 9, 2);
+	int c_worst = table_add_col(t, "compute_worst_ms", COL_NUM, 9, 2);
+	int c_rmean = table_add_col(t, "rel_slowdown_mean", COL_NUM, 8, 3);
+	int c_rworst = table_add_col(t, "rel_slowdown_worst", COL_NUM, 8, 3);
+	for (size_t r = 0; r < heat_nranks(gc); r++)
+		for (size_t k = 0; k < S; k += block) {
+			size_t end = k + block < S ? k + block : S;
+			size_t row = table_add_row(t, steps_rank_id(m, r));
+			table_set_num(t, row, c_rank, steps_rank_id(m, r));
+			table_set_num(t, row, c_lo, (double)steps_aligned_step(m, k));
+			table_set_num(t, row, c_hi, (double)steps_aligned_step(m, end - 1));
+			double mean, worst;
+			if (heat_range(gc, r, k, end, &mean, &worst)) {
+				table_set_num(t, row, c_mean, mean * 1e3);
+				table_set_num(t, row, c_worst, worst * 1e3);
+			}
+			if (gr && heat_range(gr, r, k, end, &mean, &worst)) {
+				table_set_num(t, row, c_rmean, mean);
+				table_set_num(t, row, c_rworst, worst);
+			}
+		}
+	return t;
+}
+
+static void budget_row(struct table *t, const int *c, long ref, const char *scope, int rank,
+		       const struct budget *b)
+{
+	size_t row = table_add_row(t, ref);
+	table_set_text(t, row, c[0], scope);
+	table_set_num_opt(t, row, c[1], rank, rank >= 0);
+	table_set_num(t, row, c[2], (double)b->n);
+	table_set_num(t, row, c[3], b->wall);
+	table_set_num_opt(t, row, c[4], b->mfu, b->has_mfu);
+	table_set_num(t, row, c[5], b->efficiency);
+	for (int i = 0; i < BUDGET_NLINES; i++)
+		table_set_num(t, row, c[6 + i], b->line[i].seconds);
+	if (b->nrecoverable)
+		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
+}
+
+/* budget: the run line (all ranks added) then one line per rank (pytscope reports the
+ * lowest rank's). */
+static struct table *build_budget(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	const struct steps_model *m = run->steps;
+	struct table *t = table_new("budget", "Efficiency budget");
+	int c[7 + BUDGET_NLINES];
+	c[0] = table_add_col(t, "scope", COL_TEXT, 5, 0);
+	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
+	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
+	c[3] = table_add_col(t, "wall_s", COL_NUM, 9, 2);
+	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
+	c[5] = table_add_col(t, "useful_fraction", COL_NUM, 6, 3);
+	static const char *const names[BUDGET_NLINES] = { "useful_compute_s", "compute_overhead_s",
+							  "data_stall_s", "communication_s", "other_s" };
+	for (int i = 0; i < BUDGET_NLINES; i++)
+		c[6 + i] = table_add_col(t, names[i], COL_NUM, 9, 2);
+	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
+	const struct budget *b = analysis_budget_all(run);
+	if (b)
+		budget_row(t, c, -1, "run", -1, b);
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		if ((b = analysis_budget(run, r)))
+			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);
+	return t;
+}
+
+const struct view_def steps_views[STEPS_NVIEWS] = {
+	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory",
+	  build_ranks },
+	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps },
+	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap },
+	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget },
+};

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_fit.c: percentiles, fits and GPU estimates for sweeps and sizing (see sweep_fit.h). */
+#include "model/sweep/fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double fit_percentile_sorted(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double pos = q / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(pos);
+	if (lo >= n - 1)
+		return v[n - 1];
+	double frac = pos - (double)lo;
+	/* numpy's _lerp: a + (b - a) * t, switching ends for t >= 0.5 */
+	double a = v[lo], b = v[lo + 1];
+	double d = b - a;
+	return frac >= 0.5 ? b - d * (1.0 - frac) : a + d * frac;
+}
+
+double fit_percentile(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double *s = xmalloc(n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	double r = fit_percentile_sorted(s, n, q);
+	free(s);
+	return r;
+}
+
+double fit_mean(const double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double fit_pstd(const double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double m = fit_mean(v, n), ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return sqrt(ss / (double)n);
+}
+
+bool fit_ols(const double *x, const double *y, size_t n, double *slope, double *intercept,
+	     double *r2)
+{
+	if (n < 2)
+		return false;
+	double sx = 0, sy = 0, sxy = 0, sx2 = 0;
+	for (size_t i = 0; i < n; i++) {
+		sx += x[i];
+		sy += y[i];
+		sxy += x[i] * y[i];
+		sx2 += x[i] * x[i];
+	}
+	double dn = (double)n;
+	double den = dn * sx2 - sx * sx;
+	if (den == 0 || !isfinite(den))
+		return false;
+	double m = (dn * sxy - sx * sy) / den;
+	double b = (sy - m * sx) / dn;
+	double ymean = sy / dn, ssr = 0, sst = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - (m * x[i] + b);
+		ssr += e * e;
+		sst += (y[i] - ymean) * (y[i] - ymean);
+	}
+	*slope = m;
+	*intercept = b;
+	*r2 = sst != 0 ? 1.0 - ssr / sst : 0.0;
+	return true;
+}
+
+static void note_outlier(struct sweep_fit *f, double x)
+{
+	if (f->nout < FIT_MAX_OUTLIERS)
+		f->outliers[f->nout++] = x;
+}
+
+/* Keep the points whose value v[i] lies within [q1 - k*IQR, q3 + k*IQR]; compacts x
+ * and y in place and records removed x in f. Returns the new count. */
+static size_t keep_iqr(double *x, double *y, const double *v, size_t n, double k,
+		       struct sweep_fit *f)
+{
+	double q1 = fit_percentile(v, n, 25), q3 = fit_percentile(v, n, 75);
+	double iqr = q3 - q1, lo = q1 - k * iqr, hi = q3 + k * iqr;
+	size_t m = 0;
+	bool *keep = xmalloc(n * sizeof(*keep));
+	for (size_t i = 0; i < n; i++)
+		keep[i] = v[i] >= lo && v[i] <= hi;
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i]) {
+			note_outlier(f, x[i]);
+			continue;
+		}
+		x[m] = x[i];
+		y[m] = y[i];
+		m++;
+	}
+	free(keep);
+	return m;
+}
+
+static size_t remove_outliers(double *x, double *y, size_t n, struct sweep_fit *f)
+{
+	if (n <= FIT_SMALL_RANGE)
+		n = keep_iqr(x, y, y, n, FIT_EXTREME_IQR, f);
+	double m, b, r2;
+	if (!fit_ols(x, y, n, &m, &b, &r2))
+		return n;
+	double *res = xmalloc(n * sizeof(*res));
+	for (size_t i = 0; i < n; i++)
+		res[i] = y[i] - (m * x[i] + b);
+	n = keep_iqr(x, y, res, n, FIT_CONSERVATIVE_IQR, f);
+	free(res);
+	return n;
+}
+
+struct sweep_fit fit_linear(const double *x0, const double *y0, size_t n)
+{
+	struct sweep_fit f = { 0 };
+	if (n < 2) {
+		f.err = "fewer than 2 valid points";
+		return f;
+	}
+	double *x = xmalloc(n * sizeof(*x)), *y = xmalloc(n * sizeof(*y));
+	memcpy(x, x0, n * sizeof(*x));
+	memcpy(y, y0, n * sizeof(*y));
+	if (n > 4)
+		n = remove_outliers(x, y, n, &f);
+	f.nused = n;
+	if (!fit_ols(x, y, n, &f.slope, &f.intercept, &f.r2))
+		f.err = n < 2 ? "fewer than 2 points left after outlier removal"
+			      : "all points at the same x";
+	else {
+		f.ok = true;
+		f.poor = f.r2 < FIT_MIN_R2;
+	}
+	free(x);
+	free(y);
+	return f;
+}
+
+struct sweep_estimate fit_gpu_estimate(const struct sweep_fit *f, double target, double users,
+				       double test_gpus)
+{
+	struct sweep_estimate e = { 0 };
+	if (!f->ok || f->poor)
+		e.err = f->ok ? "poor fit" : "no fit";
+	else if (!(users > 0) || !(test_gpus > 0) || !(target > 0))
+		e.err = "needs target users, test GPUs and a target";
+	else if (target <= f->intercept)
+		e.err = "target is at or below the intercept";
+	else {
+		e.conc = (target - f->intercept) / f->slope;
+		if (!(e.conc > 0))
+			e.err = "target concurrency is not positive";
+		else {
+			e.gpus = users / e.conc * test_gpus;
+			e.ok = true;
+		}
+	}
+	return e;
+}
+
+bool fit_rough_estimate(double target_lat, double target_rt, double users, double conc,
+			double test_gpus, double obs_lat, double obs_rt, double *out_lat,
+			bool *has_lat, double *out_rt, bool *has_rt)
+{
+	bool use_lat = target_lat > 0, use_rt = target_rt > 0;
+	*has_lat = *has_rt = false;
+	if (!(users > 0) || !(test_gpus > 0) || !(conc > 0) || (!use_lat && !use_rt))
+		return false;
+	if ((use_lat && obs_lat > target_lat) || (use_rt && obs_rt > target_rt))
+		return false;
+	if (use_lat) {
+		*out_lat = users / conc * (obs_lat / target_lat) * test_gpus;
+		*has_lat = true;
+	}
+	if (use_rt) {
+		*out_rt = users / conc * (obs_rt / target_rt) * test_gpus;
+		*has_rt = true;
+	}
+	return true;
+}
+
+long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
+{
+	long prev = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || !isfinite(tput[i]) || !isfinite(lat[i]) || x[i] <= 0 ||
+		    tput[i] <= 0 || lat[i] <= 0)
+			continue;
+		if (prev >= 0) {
+			size_t p = (size_t)prev;
+			double rx = x[i] / x[p] - 1, rt = tput[i] / tput[p] - 1, rl = lat[i] / lat[p] - 1;
+			if (rx > 0 && rt < 0.1 * rx && rl >= 0.2)
+				return prev;
+		}
+		prev = (long)i;
+	}
+	return -1;
+}

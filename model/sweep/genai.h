@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_genai.h: internal to the GenAI-Perf loader (sweep_genai*.c): helpers for
+ * exported text (numbers with thousands separators, "Title (unit)" names), the CSV
+ * rows, and the per-file loaders that sweep_genai_load() dispatches to. */
+#ifndef MODEL_SWEEP_GENAI_H
+#define MODEL_SWEEP_GENAI_H
+
+#include "model/sweep/sweep.h"
+
+struct json_doc;
+
+struct genai_csv {
+	char ***row;     /* row[i][j] */
+	size_t *nf;      /* fields per row */
+	long *line;
+	size_t n, cap;
+};
+
+/* Exported number: "9,182.22", "550.00"; false for N/A, empty or non-finite. */
+bool genai_number(const char *s, double *out);
+/* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
+void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un);
+/* Metric by its CSV title (case-insensitive; old "Num Output Token" is OSL). */
+bool genai_metric_by_title(const char *title, enum sweep_metric *m);
+/* "GPU Power Usage" -> "gpu_power_usage". */
+void genai_snake(const char *title, char *out, size_t n);
+/* "avg", "Avg.", "mean", "p99", ... */
+bool genai_stat_by_name(const char *s, enum sweep_stat *st);
+/* Read a CSV file as rows (registered as a source); -1 after a diagnostic. */
+int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src);
+void genai_csv_free(struct genai_csv *r);
+/* Field j of row i, "" when the row is shorter. */
+const char *genai_cell(const struct genai_csv *r, size_t i, size_t j);
+/* Set stimulus st from a JSON number (or numeric string) unless already set. */
+void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok);
+
+/* The raw export (sweep_genai_raw.c): recompute into s->cfg[ci] (more experiments in
+ * one file add configs). */
+void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path);
+/* analyze_export_genai_perf.csv and checkpoint.json (sweep_genai_runs.c). */
+void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path);
+void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *path);
+
+#endif

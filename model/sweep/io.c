@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_io.c: file, CSV and JSON helpers of the sweep loaders (see sweep_io.h). */
+#include "model/sweep/io.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/json.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+char *sweep_slurp(const char *path, size_t *len, int *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*err = errno;
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		*err = EISDIR;
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > JSON_MAX_LEN) {
+				free(buf);
+				fclose(f);
+				*err = EFBIG;
+				return NULL;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int ferr = ferror(f) ? errno : 0;
+	fclose(f);
+	if (ferr || n > JSON_MAX_LEN) {
+		free(buf);
+		*err = ferr ? ferr : EFBIG;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	*err = 0;
+	return buf;
+}
+
+size_t sweep_sniff(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t got = fread(buf, 1, n, f);
+	fclose(f);
+	return got;
+}
+
+struct csv_acc {
+	char ***rows;
+	size_t *nf;
+	long *line;
+	size_t n, cap;
+	char **cur;
+	size_t ncur, curcap;
+	long cur_line, phys_line;
+};
+
+static void on_field(void *s, size_t len, void *ud)
+{
+	struct csv_acc *a = ud;
+	if (a->ncur == 0)
+		a->cur_line = a->phys_line;
+	xgrow((void **)&a->cur, &a->curcap, a->ncur + 1, sizeof(*a->cur));
+	a->cur[a->ncur++] = s ? xstrndup(s, len) : xstrdup("");
+}
+
+static void on_row(int term, void *ud)
+{
+	(void)term;
+	struct csv_acc *a = ud;
+	bool blank = a->ncur == 0 || (a->ncur == 1 && a->cur[0][0] == '\0');
+	if (blank) {
+		for (size_t i = 0; i < a->ncur; i++)
+			free(a->cur[i]);
+		a->ncur = 0;
+		return;
+	}
+	xgrow((void **)&a->rows, &a->cap, a->n + 1, sizeof(*a->rows));
+	a->nf = xrealloc(a->nf, a->cap * sizeof(*a->nf));
+	a->line = xrealloc(a->line, a->cap * sizeof(*a->line));
+	a->rows[a->n] = a->cur;
+	a->nf[a->n] = a->ncur;
+	a->line[a->n] = a->cur_line;
+	a->n++;
+	a->cur = NULL;
+	a->ncur = a->curcap = 0;
+}
+
+int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
+		    size_t *n)
+{
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+		buf += 3;
+		len -= 3;
+	}
+	struct csv_parser p;
+	struct csv_acc a = { .phys_line = 1 };
+	int rc = 0;
+	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+	/* Feed line by line so rows know their physical line number. */
+	size_t off = 0;
+	while (off < len) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t chunk = nl ? (size_t)(nl - (buf + off)) + 1 : len - off;
+		if (csv_parse(&p, buf + off, chunk, on_field, on_row, &a) != chunk) {
+			rc = -1;
+			break;
+		}
+		off += chunk;
+		a.phys_line++;
+	}
+	if (rc == 0 && csv_fini(&p, on_field, on_row, &a) != 0)
+		rc = -1;
+	for (size_t i = 0; i < a.ncur; i++)
+		free(a.cur[i]);
+	free(a.cur);
+	csv_free(&p);
+	*rows = a.rows;
+	*nf = a.nf;
+	*line = a.line;
+	*n = a.n;
+	return rc;
+}
+
+int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
+		    size_t *src)
+{
+	size_t len;
+	int err;
+	json_doc_init(d);
+	char *buf = sweep_slurp(path, &len, &err);
+	*src = run_add_source(run, path, format, -1, buf ? (long long)len : -1);
+	if (!buf) {
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
+			 err == EFBIG ? "larger than 1 GiB" : strerror(err));
+		run_source_done(run, *src, 0, 0, err, false);
+		json_doc_free(d);
+		return -1;
+	}
+	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
+	if (rc <= 0 || !json_is_object(d, 0)) {
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "%s",
+			 len == 0 ? "empty file"
+			 : rc <= 0 ? json_err_str(rc) : "top level is not a JSON object");
+		run_source_done(run, *src, 0, 1, 0, rc == JSON_EPART);
+		free(buf);
+		json_doc_free(d);
+		return -1;
+	}
+	return 0;
+}
+
+void sweep_json_close(struct json_doc *d)
+{
+	free((char *)d->js);
+	json_doc_free(d);
+}
+
+int sweep_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}

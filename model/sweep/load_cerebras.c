@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_cerebras.c: Cerebras Model Zoo performance.json (formats.md §5) in both shapes:
+ * R1.6-R2.0 perf_utils (aggregate + per-ordinal "ordinals") and the R2.x trainer
+ * (global_rate / rate / flops_utilization). cb_recompute() re-applies the documented
+ * merge rule to the ordinals and flags a stored aggregate that disagrees. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/json.h"
+#include "model/run.h"
+#include "model/sweep/sweep.h"
+#include "model/sweep/io.h"
+#include "model/xalloc.h"
+
+#define CB_FILE "performance.json"
+
+static bool is_cb_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, CB_FILE) == 0;
+}
+
+/* performance.json directly in dir or in dir/performance/. */
+static char *cb_in_dir(const char *dir)
+{
+	static const char *const rel[] = { CB_FILE, "performance/" CB_FILE };
+	for (size_t i = 0; i < ARRAY_LEN(rel); i++) {
+		char *p = xasprintf("%s/%s", dir, rel[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static bool looks_like_cb(const char *path)
+{
+	char buf[2049];
+	size_t n = sweep_sniff(path, buf, 2048);
+	buf[n] = '\0';
+	return strstr(buf, "\"samples_per_sec\"") || strstr(buf, "\"global_rate\"") ||
+	       strstr(buf, "\"total_samples\"");
+}
+
+int sweep_cb_probe(const char *path, const struct opts *opts)
+{
+	(void)opts;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return is_cb_name(path) && looks_like_cb(path) ? 90 : 0;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	char *p = cb_in_dir(path);
+	int r = p && looks_like_cb(p) ? 80 : 0;
+	free(p);
+	return r;
+}
+
+static bool num(const struct json_doc *d, int obj, const char *key, double *out)
+{
+	return json_number(d, json_get(d, obj, key), out) && isfinite(*out);
+}
+
+static bool int_or_num(const struct json_doc *d, int obj, const char *key, long long *out)
+{
+	double v;
+	if (json_int(d, json_get(d, obj, key), out))
+		return true;
+	if (num(d, obj, key, &v) && v == floor(v) && fabs(v) < 9e15) {
+		*out = (long long)v;
+		return true;
+	}
+	return false;
+}
+
+static void read_aggregate(const struct json_doc *d, struct cb_perf *p)
+{
+	p->has_sps = num(d, 0, "samples_per_sec", &p->samples_per_sec);
+	p->has_time = num(d, 0, "total_time", &p->total_time);
+	p->has_samples = int_or_num(d, 0, "total_samples", &p->total_samples);
+	p->has_compile = num(d, 0, "compile_time", &p->compile_time);
+	p->has_prog = num(d, 0, "programming_time", &p->programming_time);
+	p->has_est = num(d, 0, "est_samples_per_sec", &p->est_sps);
+	p->has_global = num(d, 0, "global_rate", &p->global_rate);
+	p->has_rate = num(d, 0, "rate", &p->rate);
+	p->has_flops = num(d, 0, "flops_utilization", &p->flops_util);
+	p->trainer_shape = p->has_global || p->has_rate || p->has_flops;
+}
+
+static size_t read_ordinals(struct run *run, const char *path, const struct json_doc *d,
+			    struct cb_perf *p, size_t *bad)
+{
+	int o = json_get(d, 0, "ordinals");
+	if (o < 0)
+		return 0;
+	if (!json_is_array(d, o)) {
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[o].start, -1,
+			 "ordinals is not an array");
+		(*bad)++;
+		return 0;
+	}
+	for (int k = json_first(d, o); k >= 0; k = json_next(d, o, k)) {
+		struct cb_ordinal r = { 0 };
+		if (json_is_object(d, k)) {
+			r.has_rate = num(d, k, "samples_per_sec", &r.samples_per_sec);
+			r.has_time = num(d, k, "total_time", &r.total_time);
+			r.has_samples = int_or_num(d, k, "total_samples", &r.total_samples);
+		}
+		if (!r.has_rate && !r.has_time && !r.has_samples) {
+			diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[k].start, -1,
+				 "ordinal %zu has no samples_per_sec/total_samples/total_time", p->nord);
+			(*bad)++;
+		}
+		p->ord = xrealloc(p->ord, (p->nord + 1) * sizeof(*p->ord));
+		p->ord[p->nord++] = r;
+	}
+	return p->nord;
+}
+
+static int load_file(struct run *run, struct sweep_set *s, const char *path)
+{
+	struct json_doc d;
+	size_t src;
+	if (sweep_json_open(run, path, "cerebras", &d, &src) < 0)
+		return -1;
+	struct cb_perf p = { .path = xstrdup(path) };
+	size_t bad = 0;
+	read_aggregate(&d, &p);
+	size_t recs = read_ordinals(run, path, &d, &p, &bad);
+	bool any = p.has_sps || p.has_time || p.has_samples || p.has_global || p.nord;
+	sweep_json_close(&d);
+	run_source_done(run, src, recs + (any ? 1 : 0), bad, 0, false);
+	if (!any) {
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1,
+			 "no samples_per_sec, total_samples, global_rate or ordinals: not a "
+			 "Cerebras performance.json");
+		free(p.ord);
+		free(p.path);
+		return -1;
+	}
+	s->cb = xrealloc(s->cb, (s->ncb + 1) * sizeof(*s->cb));
+	s->cb[s->ncb++] = p;
+	s->derived = false;
+	return 0;
+}
+
+int sweep_cb_load(struct load_ctx *ctx, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	char *file = S_ISDIR(st.st_mode) ? cb_in_dir(path) : xstrdup(path);
+	if (!file)
+		return -1;
+	int rc = load_file(ctx->run, sweep_get(ctx->run), file);
+	free(file);
+	return rc;
+}
+
+static bool close_to(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+void cb_recompute(struct cb_perf *p)
+{
+	p->has_c = false;
+	p->mismatch = false;
+	if (p->nord == 0)
+		return;
+	double samples = 0, time = 0;
+	for (size_t i = 0; i < p->nord; i++) {
+		const struct cb_ordinal *o = &p->ord[i];
+		if (o->has_samples)
+			samples += (double)o->total_samples;
+		if (time == 0 && o->has_time)
+			time = o->total_time;
+	}
+	p->c_samples = samples;
+	p->c_time = time;
+	p->c_sps = time != 0 ? samples / time : 0;
+	p->has_c = true;
+	if ((p->has_samples && !close_to((double)p->total_samples, samples)) ||
+	    (p->has_time && !close_to(p->total_time, time)) ||
+	    (p->has_sps && !close_to(p->samples_per_sec, p->c_sps)))
+		p->mismatch = true;
+}

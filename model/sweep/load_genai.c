@@ -1,0 +1,704 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk,
+ * and one sweep_cfg per run directory: *_genai_perf.json (full precision) first, then
+ * *_genai_perf.csv (or AIPerf's *_aiperf.csv) to fill gaps and cross-check, then the
+ * raw profile export recomputed (sweep_genai_raw.c). analyze_export_genai_perf.csv and
+ * checkpoint.json add run configs of their own (sweep_genai_runs.c); rows repeating a
+ * run directory are dropped. Problems become diagnostics; nothing here prints or exits. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/json.h"
+#include "model/run.h"
+#include "model/sweep/sweep.h"
+#include "model/sweep/genai.h"
+#include "model/sweep/io.h"
+#include "model/xalloc.h"
+
+#define WALK_MAX_DEPTH 6
+#define WALK_MAX_FILES 20000
+#define SNIFF_BYTES 4096
+
+/* ---------------------------------------------------------------------------------
+ * Names */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static bool is_analyze_csv(const char *name)
+{
+	return strcmp(name, "analyze_export_genai_perf.csv") == 0;
+}
+
+static bool is_checkpoint(const char *name)
+{
+	return strcmp(name, "checkpoint.json") == 0;
+}
+
+/* Exported summaries: X_genai_perf.json, X_genai_perf.csv and AIPerf's X_aiperf.csv. */
+enum export_kind { EXP_NONE, EXP_JSON, EXP_CSV };
+
+static const struct { const char *suffix; enum export_kind kind; } export_suffixes[] = {
+	{ "_genai_perf.json", EXP_JSON }, { "_genai_perf.csv", EXP_CSV }, { "_aiperf.csv", EXP_CSV },
+};
+
+/* Kind of an export file name, and the length of its prefix X. */
+static enum export_kind export_kind(const char *name, size_t *prefix_len)
+{
+	for (size_t i = 0; i < ARRAY_LEN(export_suffixes); i++)
+		if (ends_with(name, export_suffixes[i].suffix)) {
+			if (prefix_len)
+				*prefix_len = strlen(name) - strlen(export_suffixes[i].suffix);
+			return export_suffixes[i].kind;
+		}
+	return EXP_NONE;
+}
+
+static bool is_export(const char *name)
+{
+	return export_kind(name, NULL) != EXP_NONE;
+}
+
+/* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */
+static bool sniff_raw(const char *path)
+{
+	const char *name = base_name(path);
+	if (!ends_with(name, ".json") || is_export(name) || is_checkpoint(name) ||
+	    strcmp(name, "inputs.json") == 0)
+		return false;
+	char buf[SNIFF_BYTES + 1];
+	size_t n = sweep_sniff(path, buf, SNIFF_BYTES);
+	buf[n] = '\0';
+	return strstr(buf, "\"experiments\"") != NULL;
+}
+
+static bool relevant_file(const char *path)
+{
+	const char *name = base_name(path);
+	return is_export(name) || is_analyze_csv(name) || is_checkpoint(name) || sniff_raw(path);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Directory walk: every relevant file, sorted, grouped by directory. */
+
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+static void walk(const char *dir, int depth, struct file_list *out, bool probe_only)
+{
+	if (depth > WALK_MAX_DEPTH || out->n >= WALK_MAX_FILES)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) && out->n < WALK_MAX_FILES) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(p, &st) != 0) {
+			free(p);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			walk(p, depth + 1, out, probe_only);
+			free(p);
+		} else if (S_ISREG(st.st_mode) && relevant_file(p)) {
+			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+			out->v[out->n++] = p;
+			if (probe_only)
+				break;
+		} else {
+			free(p);
+		}
+		if (probe_only && out->n)
+			break;
+	}
+	closedir(d);
+}
+
+static void file_list_free(struct file_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+int sweep_genai_probe(const char *path, const struct opts *opts)
+{
+	(void)opts;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return relevant_file(path) ? 90 : 0;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	struct file_list l = { 0 };
+	walk(path, 2, &l, true);
+	int r = l.n ? 80 : 0;
+	file_list_free(&l);
+	return r;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Numbers in exported text: "9,182.22", N/A, 550.00. */
+
+bool genai_number(const char *s, double *out)
+{
+	char buf[64];
+	size_t n = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	for (; *s && n + 1 < sizeof(buf); s++)
+		if (*s != ',')
+			buf[n++] = *s;
+	while (n && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	if (n == 0 || strcasecmp(buf, "N/A") == 0 || strcasecmp(buf, "nan") == 0)
+		return false;
+	return json_parse_double(buf, n, out) && isfinite(*out);
+}
+
+/* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
+void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un)
+{
+	const char *open = strrchr(s, '(');
+	size_t len = open ? (size_t)(open - s) : strlen(s);
+	while (len && s[len - 1] == ' ')
+		len--;
+	snprintf(title, tn, "%.*s", (int)len, s);
+	unit[0] = '\0';
+	if (open) {
+		const char *close = strchr(open, ')');
+		size_t ul = close ? (size_t)(close - open - 1) : strlen(open + 1);
+		snprintf(unit, un, "%.*s", (int)ul, open + 1);
+	}
+}
+
+bool genai_metric_by_title(const char *title, enum sweep_metric *m)
+{
+	for (int i = 0; i < SM_N; i++)
+		if (strcasecmp(title, sweep_metric_info(i)->title) == 0) {
+			*m = i;
+			return true;
+		}
+	if (strcasecmp(title, "Num Output Token") == 0) {
+		*m = SM_OSL;
+		return true;
+	}
+	return false;
+}
+
+/* "GPU Power Usage" -> "gpu_power_usage" */
+void genai_snake(const char *title, char *out, size_t n)
+{
+	size_t k = 0;
+	for (const char *p = title; *p && k + 1 < n; p++)
+		out[k++] = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
+	out[k] = '\0';
+}
+
+bool genai_stat_by_name(const char *s, enum sweep_stat *st)
+{
+	for (int i = 0; i < SS_N; i++)
+		if (strcasecmp(s, sweep_stat_name(i)) == 0) {
+			*st = i;
+			return true;
+		}
+	if (strcasecmp(s, "avg.") == 0 || strcasecmp(s, "mean") == 0) {
+		*st = SS_AVG;
+		return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------------------
+ * CSV: rows of fields through libcsv, tables split at each header row. */
+
+void genai_csv_free(struct genai_csv *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t j = 0; j < r->nf[i]; j++)
+			free(r->row[i][j]);
+		free(r->row[i]);
+	}
+	free(r->row);
+	free(r->nf);
+	free(r->line);
+}
+
+const char *genai_cell(const struct genai_csv *r, size_t i, size_t j)
+{
+	return j < r->nf[i] ? r->row[i][j] : "";
+}
+
+/* Parse one GenAI-Perf export or analyze CSV; -1 with a diagnostic when unreadable. */
+int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src)
+{
+	size_t len;
+	int err;
+	char *buf = sweep_slurp(path, &len, &err);
+	*src = run_add_source(run, path, "genai-perf", -1, buf ? (long long)len : -1);
+	if (!buf) {
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", strerror(err));
+		run_source_done(run, *src, 0, 0, err, false);
+		return -1;
+	}
+	int rc = sweep_csv_parse(buf, len, &out->row, &out->nf, &out->line, &out->n);
+	free(buf);
+	if (rc < 0)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+			 "CSV parse error; rows after it were ignored");
+	return 0;
+}
+
+/* Header row of a metric table: column -> stat (or -2 GPU, -3 Value, -1 unknown). */
+struct csv_header {
+	int col[64];
+	size_t n;
+	bool has_gpu;
+};
+
+enum { HCOL_UNKNOWN = -1, HCOL_GPU = -2, HCOL_VALUE = -3 };
+
+static void read_header(const struct genai_csv *r, size_t i, struct csv_header *h)
+{
+	h->n = r->nf[i] < ARRAY_LEN(h->col) ? r->nf[i] : ARRAY_LEN(h->col);
+	h->has_gpu = false;
+	for (size_t j = 0; j < h->n; j++) {
+		enum sweep_stat st;
+		const char *c = genai_cell(r, i, j);
+		if (strcasecmp(c, "GPU") == 0) {
+			h->col[j] = HCOL_GPU;
+			h->has_gpu = true;
+		} else if (strcasecmp(c, "Value") == 0)
+			h->col[j] = HCOL_VALUE;
+		else
+			h->col[j] = genai_stat_by_name(c, &st) ? (int)st : HCOL_UNKNOWN;
+	}
+}
+
+static double unit_scale(const char *unit)
+{
+	return strcmp(unit, "ns") == 0 ? 1e-6 : 1.0;
+}
+
+static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,
+			   const struct genai_csv *r, size_t i, const struct csv_header *h,
+			   struct run *run, const char *path, size_t *bad)
+{
+	char title[160], unit[32];
+	genai_split_title(genai_cell(r, i, 0), title, sizeof(title), unit, sizeof(unit));
+	if (h->has_gpu) {
+		char name[160];
+		genai_snake(title, name, sizeof(name));
+		const char *gpu = "";
+		for (size_t j = 1; j < h->n; j++)
+			if (h->col[j] == HCOL_GPU)
+				gpu = genai_cell(r, i, j);
+		struct sweep_gpu *g = sweep_add_gpu(s, ci, name, unit, gpu);
+		for (size_t j = 1; j < h->n; j++) {
+			double v;
+			int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
+			if (c >= 0 && genai_number(genai_cell(r, i, j), &v)) {
+				g->v[c] = v;
+				g->has[c] = true;
+			}
+		}
+		return;
+	}
+	enum sweep_metric m;
+	if (!genai_metric_by_title(title, &m)) {
+		diag_add(&run->diags, DIAG_INFO, path, r->line[i], -1, -1,
+			 "unknown metric row ignored");
+		(*bad)++;
+		return;
+	}
+	double scale = unit_scale(unit);
+	for (size_t j = 1; j < h->n; j++) {
+		double v;
+		int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
+		if (c < 0 || st->has[m][c] || !genai_number(genai_cell(r, i, j), &v))
+			continue;
+		st->v[m][c] = v * scale;
+		st->has[m][c] = true;
+	}
+}
+
+/* Cross-check CSV (rounded to 2 decimals) against the JSON values. */
+static void csv_crosscheck(const struct sweep_stats *json, const struct sweep_stats *csv,
+			   struct run *run, const char *path)
+{
+	for (int m = 0; m < SM_N; m++)
+		for (int k = 0; k < SS_N; k++) {
+			if (!json->has[m][k] || !csv->has[m][k])
+				continue;
+			double a = json->v[m][k], b = csv->v[m][k];
+			if (fabs(a - b) > 0.0051 + 1e-9 * fabs(a)) {
+				diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+					 "%s %s is %.2f in the CSV but %.6g in the JSON",
+					 sweep_metric_info(m)->name, sweep_stat_name(k), b, a);
+				return;
+			}
+		}
+}
+
+static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, const char *path)
+{
+	struct genai_csv r = { 0 };
+	size_t src;
+	if (genai_read_csv(run, path, &r, &src) < 0)
+		return;
+	struct sweep_stats csv;
+	memset(&csv, 0, sizeof(csv));
+	struct csv_header h = { .n = 0 };
+	size_t recs = 0, bad = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		if (strcasecmp(genai_cell(&r, i, 0), "Metric") == 0) {
+			read_header(&r, i, &h);
+			continue;
+		}
+		if (h.n == 0 || !*genai_cell(&r, i, 0)) {
+			bad++;
+			continue;
+		}
+		csv_metric_row(s, ci, &csv, &r, i, &h, run, path, &bad);
+		recs++;
+	}
+	struct sweep_cfg *c = &s->cfg[ci];
+	if (c->has_stored)
+		csv_crosscheck(&c->stored, &csv, run, path);
+	for (int m = 0; m < SM_N; m++)
+		for (int k = 0; k < SS_N; k++)
+			if (csv.has[m][k] && !c->stored.has[m][k]) {
+				c->stored.v[m][k] = csv.v[m][k];
+				c->stored.has[m][k] = true;
+				c->has_stored = true;
+			}
+	if (recs == 0)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no metric rows");
+	run_source_done(run, src, recs, bad, 0, false);
+	genai_csv_free(&r);
+}
+
+/* ---------------------------------------------------------------------------------
+ * *_genai_perf.json */
+
+static void json_stats_into(const struct json_doc *d, int obj, double *v, bool *has)
+{
+	for (int k = 0; k < SS_N; k++) {
+		double x;
+		if (json_number(d, json_get(d, obj, sweep_stat_name(k)), &x) && isfinite(x)) {
+			v[k] = x;
+			has[k] = true;
+		}
+	}
+}
+
+void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok)
+{
+	double v;
+	if (tok >= 0 && !c->has_stim[st] && json_number_str(d, tok, &v, true) && isfinite(v)) {
+		c->stim[st] = v;
+		c->has_stim[st] = true;
+	}
+}
+
+/* input_config: the nested (2025) layout, and the flat keys of older versions. */
+static void read_input_config(const struct json_doc *d, int ic, struct sweep_cfg *c)
+{
+	if (ic < 0 || !json_is_object(d, ic))
+		return;
+	int pa = json_get(d, ic, "perf_analyzer");
+	int stim = pa >= 0 ? json_get(d, pa, "stimulus") : -1;
+	int in = json_get(d, ic, "input");
+	int ep = json_get(d, ic, "endpoint");
+	genai_set_stim(c, ST_CONCURRENCY, d, stim >= 0 ? json_get(d, stim, "concurrency") : -1);
+	genai_set_stim(c, ST_REQUEST_RATE, d, stim >= 0 ? json_get(d, stim, "request_rate") : -1);
+	genai_set_stim(c, ST_CONCURRENCY, d, json_get(d, ic, "concurrency"));
+	genai_set_stim(c, ST_REQUEST_RATE, d, json_get(d, ic, "request_rate"));
+	int syn = in >= 0 ? json_get(d, in, "synthetic_tokens") : -1;
+	genai_set_stim(c, ST_INPUT_LENGTH, d, syn >= 0 ? json_get(d, syn, "mean") : -1);
+	genai_set_stim(c, ST_INPUT_LENGTH, d, json_get(d, ic, "synthetic_input_tokens_mean"));
+	genai_set_stim(c, ST_BATCH_SIZE, d, in >= 0 ? json_get(d, in, "batch_size") : -1);
+	genai_set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size_text"));
+	genai_set_stim(c, ST_BATCH_SIZE, d, json_get(d, ic, "batch_size"));
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, in >= 0 ? json_get(d, in, "num_dataset_entries") : -1);
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_dataset_entries"));
+	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_prompts"));
+	bool b;
+	int sk = ep >= 0 ? json_get(d, ep, "streaming") : json_get(d, ic, "streaming");
+	if (json_bool(d, sk, &b)) {
+		c->streaming = b;
+		c->has_streaming = true;
+	}
+}
+
+static void read_telemetry(const struct json_doc *d, int tel, struct sweep_set *s, size_t ci)
+{
+	if (tel < 0 || !json_is_object(d, tel))
+		return;
+	for (int k = json_first(d, tel); k >= 0; k = json_next(d, tel, k)) {
+		char metric[96], unit[32] = "";
+		json_strcpy(d, k, metric, sizeof(metric));
+		int mo = k + 1;
+		if (!json_is_object(d, mo))
+			continue;
+		json_strcpy(d, json_get(d, mo, "unit"), unit, sizeof(unit));
+		for (int g = json_first(d, mo); g >= 0; g = json_next(d, mo, g)) {
+			if (!json_is_object(d, g + 1))
+				continue;
+			char gpu[64];
+			json_strcpy(d, g, gpu, sizeof(gpu));
+			struct sweep_gpu *row = sweep_add_gpu(s, ci, metric, unit, gpu);
+			json_stats_into(d, g + 1, row->v, row->has);
+		}
+	}
+}
+
+static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, const char *path)
+{
+	struct json_doc d;
+	size_t src;
+	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
+	if (root < 0)
+		return;
+	struct sweep_cfg *c = &s->cfg[ci];
+	size_t recs = 0, bad = 0;
+	for (int m = 0; m < SM_N; m++) {
+		int o = json_get(&d, root, sweep_metric_info(m)->name);
+		if (o < 0)
+			continue;
+		if (!json_is_object(&d, o)) {
+			diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[o].start, -1,
+				 "%s is not an object", sweep_metric_info(m)->name);
+			bad++;
+			continue;
+		}
+		json_stats_into(&d, o, c->stored.v[m], c->stored.has[m]);
+		c->has_stored = true;
+		recs++;
+	}
+	read_input_config(&d, json_get(&d, root, "input_config"), c);
+	read_telemetry(&d, json_get(&d, root, "telemetry_stats"), s, ci);
+	if (recs == 0)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no GenAI-Perf metrics in this file");
+	run_source_done(run, src, recs, bad, 0, false);
+	sweep_json_close(&d);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Grouping per run directory and the loader entry point. */
+
+/* The export prefix X of X_genai_perf.{csv,json}, or the raw file's stem. */
+static char *file_prefix(const char *path)
+{
+	const char *name = base_name(path);
+	size_t n = strlen(name);
+	if (export_kind(name, &n) == EXP_NONE && ends_with(name, ".json"))
+		n -= 5;
+	char *dir = xstrndup(path, (size_t)(name - path));
+	char *p = xasprintf("%s%.*s", dir, (int)n, name);
+	free(dir);
+	return p;
+}
+
+static char *cfg_name(const char *root, const char *prefix, bool root_is_file)
+{
+	const char *slash = strrchr(prefix, '/');
+	size_t dl = slash ? (size_t)(slash - prefix) : 0;
+	size_t rl = strlen(root);
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (!root_is_file && dl > rl && strncmp(prefix, root, rl) == 0 && prefix[rl] == '/')
+		return xstrndup(prefix + rl + 1, dl - rl - 1);
+	/* the run dir itself (or a file in it): its own base name */
+	char *dir = xstrndup(prefix, dl ? dl : strlen(prefix));
+	char *name = xstrdup(base_name(dir));
+	free(dir);
+	return name;
+}
+
+static size_t cfg_for_prefix(struct sweep_set *s, size_t first, const char *root,
+			     const char *prefix, bool root_is_file)
+{
+	for (size_t i = first; i < s->ncfg; i++)
+		if (strcmp(s->cfg[i].source, "artifacts") == 0 && s->cfg[i].path &&
+		    strcmp(s->cfg[i].path, prefix) == 0)
+			return i;
+	char *name = cfg_name(root, prefix, root_is_file);
+	struct sweep_cfg *c = sweep_add_cfg(s, name, prefix, "artifacts");
+	free(name);
+	return (size_t)(c - s->cfg);
+}
+
+static int order_of(const char *path)
+{
+	switch (export_kind(base_name(path), NULL)) {
+	case EXP_JSON: return 0;
+	case EXP_CSV: return 1;
+	case EXP_NONE: break;
+	}
+	return 2;
+}
+
+/* Exports first (so the raw recompute can use the exported OSL), raw files last. */
+static int cmp_files(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int ox = order_of(x), oy = order_of(y);
+	return ox != oy ? ox - oy : strcmp(x, y);
+}
+
+/* Disambiguate configs sharing a directory (several exports in one dir). */
+static void name_by_prefix(struct sweep_set *s, size_t first)
+{
+	for (size_t i = first; i < s->ncfg; i++)
+		for (size_t j = i + 1; j < s->ncfg; j++) {
+			if (strcmp(s->cfg[i].source, "artifacts") || strcmp(s->cfg[j].source, "artifacts") ||
+			    strcmp(s->cfg[i].name, s->cfg[j].name))
+				continue;
+			for (size_t k = 0; k < 2; k++) {
+				struct sweep_cfg *c = &s->cfg[k ? j : i];
+				char *n = xasprintf("%s/%s", c->name, base_name(c->path));
+				free(c->name);
+				c->name = n;
+			}
+		}
+}
+
+/* The run directory of an analyze/checkpoint config: an artifacts config of the same
+ * load with the same concurrency / request rate and the same p99 request latency (the
+ * analyze CSV rounds it to 2 decimals). SIZE_MAX when none. */
+static size_t duplicate_of(const struct sweep_set *s, size_t first, const struct sweep_cfg *c)
+{
+	double a, b;
+	if (!sweep_value(c, SM_LATENCY, SS_P99, &a))
+		return SIZE_MAX;
+	for (size_t i = first; i < s->ncfg; i++) {
+		const struct sweep_cfg *r = &s->cfg[i];
+		if (strcmp(r->source, "artifacts") != 0 || !sweep_value(r, SM_LATENCY, SS_P99, &b) ||
+		    fabs(a - b) > 0.0051)
+			continue;
+		bool same = false;
+		for (int k = ST_CONCURRENCY; k <= ST_REQUEST_RATE; k++) {
+			if (c->has_stim[k] != r->has_stim[k] || (c->has_stim[k] && c->stim[k] != r->stim[k])) {
+				same = false;
+				break;
+			}
+			same |= c->has_stim[k];
+		}
+		if (same)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* GenAI-Perf analyze writes a run directory per config next to the analyze CSV (and
+ * the checkpoint repeats them): keep the run directory, which has every statistic, and
+ * drop the summary row, moving its GPU rows over when the directory has none. */
+static void drop_duplicates(struct run *run, struct sweep_set *s, size_t first)
+{
+	for (size_t i = first; i < s->ncfg;) {
+		struct sweep_cfg *c = &s->cfg[i];
+		size_t dup = strcmp(c->source, "artifacts") != 0 ? duplicate_of(s, first, c) : SIZE_MAX;
+		if (dup == SIZE_MAX) {
+			i++;
+			continue;
+		}
+		diag_add(&run->diags, DIAG_INFO, c->path, -1, -1, -1,
+			 "%s config '%s' repeats run directory '%s'; the directory is kept", c->source,
+			 c->name, s->cfg[dup].name);
+		bool dup_has_gpu = false;
+		for (size_t g = 0; g < s->ngpu; g++)
+			dup_has_gpu |= s->gpu[g].cfg == dup;
+		size_t target = dup > i ? dup - 1 : dup;
+		for (size_t g = 0; g < s->ngpu;) {
+			struct sweep_gpu *row = &s->gpu[g];
+			if (row->cfg == i && dup_has_gpu) {
+				free(row->metric);
+				free(row->unit);
+				free(row->gpu);
+				memmove(row, row + 1, (s->ngpu - g - 1) * sizeof(*row));
+				s->ngpu--;
+				continue;
+			}
+			if (row->cfg == i)
+				row->cfg = target;
+			else if (row->cfg > i)
+				row->cfg--;
+			g++;
+		}
+		free(c->name);
+		free(c->path);
+		free(c->series);
+		free(c->failed);
+		memmove(c, c + 1, (s->ncfg - i - 1) * sizeof(*c));
+		s->ncfg--;
+	}
+}
+
+int sweep_genai_load(struct load_ctx *ctx, const char *path)
+{
+	struct run *run = ctx->run;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	struct file_list l = { 0 };
+	bool is_file = S_ISREG(st.st_mode);
+	if (is_file) {
+		l.v = xmalloc(sizeof(*l.v));
+		l.v[l.n++] = xstrdup(path);
+	} else {
+		walk(path, 0, &l, false);
+		if (l.n >= WALK_MAX_FILES)
+			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);
+	}
+	qsort(l.v, l.n, sizeof(*l.v), cmp_files);
+	struct sweep_set *s = sweep_get(run);
+	size_t first = s->ncfg;
+	for (size_t i = 0; i < l.n && !load_cancelled(ctx); i++) {
+		const char *f = l.v[i], *name = base_name(f);
+		if (is_analyze_csv(name)) {
+			genai_load_analyze(run, s, f);
+			continue;
+		}
+		if (is_checkpoint(name)) {
+			genai_load_checkpoint(run, s, f);
+			continue;
+		}
+		char *prefix = file_prefix(f);
+		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
+		free(prefix);
+		switch (export_kind(name, NULL)) {
+		case EXP_JSON: load_export_json(run, s, ci, f); break;
+		case EXP_CSV: load_export_csv(run, s, ci, f); break;
+		case EXP_NONE: genai_load_raw(run, s, ci, f); break;
+		}
+	}
+	name_by_prefix(s, first);
+	drop_duplicates(run, s, first);
+	file_list_free(&l);
+	s->derived = false;
+	return s->ncfg > first ? 0 : -1;
+}

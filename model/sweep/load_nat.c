@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
+ * {online|offline}/job_<ts>/calc_runner_output.json with string concurrency keys (and the
+ * stale `per_concurrency_data` layout as an alias). Stored fits and estimates are kept
+ * next to the recomputation (nat_recompute) so the views can show where they differ. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/json.h"
+#include "model/run.h"
+#include "model/sweep/sweep.h"
+#include "model/sweep/io.h"
+#include "model/xalloc.h"
+
+#define NAT_FILE "calc_runner_output.json"
+#define NAT_MAX_DEPTH 3
+
+static bool is_nat_file(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, NAT_FILE) == 0;
+}
+
+struct nat_files {
+	char **v;
+	size_t n, cap;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void find_nat(const char *dir, int depth, struct nat_files *out)
+{
+	if (depth > NAT_MAX_DEPTH)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			find_nat(p, depth + 1, out);
+			free(p);
+		} else if (strcmp(e->d_name, NAT_FILE) == 0) {
+			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+			out->v[out->n++] = p;
+		} else
+			free(p);
+	}
+	closedir(d);
+}
+
+int sweep_nat_probe(const char *path, const struct opts *opts)
+{
+	(void)opts;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISREG(st.st_mode)) {
+		if (is_nat_file(path))
+			return 95;
+		char buf[4097];
+		size_t n = sweep_sniff(path, buf, 4096);
+		buf[n] = '\0';
+		return strstr(buf, "\"calc_data\"") || strstr(buf, "\"per_concurrency_data\"") ? 70 : 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	struct nat_files f = { 0 };
+	find_nat(path, 0, &f);
+	int r = f.n ? 85 : 0;
+	for (size_t i = 0; i < f.n; i++)
+		free(f.v[i]);
+	free(f.v);
+	return r;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Parsing */
+
+static bool num_opt(const struct json_doc *d, int tok, double *out)
+{
+	return tok >= 0 && !json_is_null(d, tok) && json_number(d, tok, out) && isfinite(*out);
+}
+
+static void read_fit(const struct json_doc *d, int f, struct sweep_fit *fit, bool *has)
+{
+	*has = false;
+	memset(fit, 0, sizeof(*fit));
+	if (f < 0 || !json_is_object(d, f))
+		return;
+	if (!num_opt(d, json_get(d, f, "slope"), &fit->slope) ||
+	    !num_opt(d, json_get(d, f, "intercept"), &fit->intercept))
+		return;
+	num_opt(d, json_get(d, f, "r_squared"), &fit->r2);
+	int o = json_get(d, f, "outliers_removed");
+	for (int k = o >= 0 && json_is_array(d, o) ? json_first(d, o) : -1; k >= 0;
+	     k = json_next(d, o, k)) {
+		double x;
+		if (json_number(d, k, &x) && fit->nout < FIT_MAX_OUTLIERS)
+			fit->outliers[fit->nout++] = x;
+	}
+	fit->ok = true;
+	*has = true;
+}
+
+static void read_estimates(const struct json_doc *d, int g, double *lat, bool *has_lat,
+			   double *rt, bool *has_rt)
+{
+	*has_lat = g >= 0 && num_opt(d, json_get(d, g, "gpu_estimate_by_llm_latency"), lat);
+	*has_rt = g >= 0 && num_opt(d, json_get(d, g, "gpu_estimate_by_wf_runtime"), rt);
+}
+
+static void read_items(const struct json_doc *d, int items, struct nat_point *p)
+{
+	if (items < 0 || !json_is_object(d, items))
+		return;
+	for (int k = json_first(d, items); k >= 0; k = json_next(d, items, k)) {
+		int it = k + 1;
+		double lat = NAN, rt = NAN;
+		if (json_is_object(d, it)) {
+			num_opt(d, json_get(d, it, "llm_latency"), &lat);
+			num_opt(d, json_get(d, it, "workflow_runtime"), &rt);
+		}
+		p->item_lat = xrealloc(p->item_lat, (p->nitems + 1) * sizeof(double));
+		p->item_rt = xrealloc(p->item_rt, (p->nitems + 1) * sizeof(double));
+		p->item_lat[p->nitems] = lat;
+		p->item_rt[p->nitems] = rt;
+		p->nitems++;
+	}
+}
+
+/* One calc_data entry; false (with a diagnostic) when its key is not a concurrency. */
+static bool read_point(struct run *run, const char *path, const struct json_doc *d, int key,
+		       struct nat_point *p)
+{
+	char kb[32], *end;
+	memset(p, 0, sizeof(*p));
+	p->s_items_lat = p->s_items_rt = -1;
+	json_strcpy(d, key, kb, sizeof(kb));
+	p->conc = strtod(kb, &end);
+	int v = key + 1;
+	if (end == kb || *end || !(p->conc > 0) || !json_is_object(d, v)) {
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[key].start, -1,
+			 "calc_data entry '%s' skipped: %s", kb,
+			 json_is_object(d, v) ? "key is not a positive concurrency" : "not an object");
+		return false;
+	}
+	int sm = json_get(d, v, "sizing_metrics");
+	if (sm < 0 || !json_is_object(d, sm))
+		sm = v; /* tolerate metrics directly in the entry */
+	p->has_lat = num_opt(d, json_get(d, sm, "llm_latency_p95"), &p->lat_p95);
+	p->has_rt = num_opt(d, json_get(d, sm, "workflow_runtime_p95"), &p->rt_p95);
+	p->has_total = num_opt(d, json_get(d, sm, "total_runtime"), &p->total_rt);
+	int al = json_get(d, sm, "alerts");
+	if (al >= 0 && json_is_object(d, al))
+		json_bool(d, json_get(d, al, "workflow_interrupted"), &p->interrupted);
+	read_items(d, json_get(d, sm, "per_item_metrics"), p);
+	read_estimates(d, json_get(d, v, "gpu_estimates"), &p->s_gpu_lat, &p->has_s_gpu_lat,
+		       &p->s_gpu_rt, &p->has_s_gpu_rt);
+	int ca = json_get(d, v, "alerts");
+	if (ca >= 0 && json_is_object(d, ca)) {
+		long long n;
+		json_bool(d, json_get(d, ca, "outlier_llm_latency"), &p->s_out_lat);
+		json_bool(d, json_get(d, ca, "outlier_workflow_runtime"), &p->s_out_rt);
+		if (json_int(d, json_get(d, ca, "num_items_greater_than_target_latency"), &n))
+			p->s_items_lat = (long)n;
+		if (json_int(d, json_get(d, ca, "num_items_greater_than_target_runtime"), &n))
+			p->s_items_rt = (long)n;
+	}
+	if ((p->has_lat || p->has_rt) && !(p->has_lat && p->has_rt))
+		diag_add(&run->diags, DIAG_INFO, path, -1, d->tok[key].start, -1,
+			 "concurrency %s lacks a p95 latency or runtime; it is not fitted", kb);
+	return true;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	double x = ((const struct nat_point *)a)->conc, y = ((const struct nat_point *)b)->conc;
+	return (x > y) - (x < y);
+}
+
+static const char *mode_of(const char *path)
+{
+	if (strstr(path, "offline/"))
+		return "offline";
+	if (strstr(path, "online/"))
+		return "online";
+	return "";
+}
+
+static int load_one(struct run *run, struct sweep_set *s, const char *path)
+{
+	struct json_doc d;
+	size_t src;
+	if (sweep_json_open(run, path, "nat", &d, &src) < 0)
+		return -1;
+	struct nat_calc n = { .path = xstrdup(path), .mode = mode_of(path) };
+	int cd = json_get(&d, 0, "calc_data");
+	if (cd < 0) {
+		cd = json_get(&d, 0, "per_concurrency_data");
+		n.alias_layout = cd >= 0;
+	}
+	size_t recs = 0, bad = 0;
+	if (cd < 0 || !json_is_object(&d, cd))
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1,
+			 "no calc_data object: not a sizing calculator output");
+	for (int k = cd >= 0 && json_is_object(&d, cd) ? json_first(&d, cd) : -1; k >= 0;
+	     k = json_next(&d, cd, k)) {
+		struct nat_point p;
+		if (!read_point(run, path, &d, k, &p)) {
+			bad++;
+			continue;
+		}
+		n.pt = xrealloc(n.pt, (n.npt + 1) * sizeof(*n.pt));
+		n.pt[n.npt++] = p;
+		recs++;
+	}
+	if (n.npt)
+		qsort(n.pt, n.npt, sizeof(*n.pt), cmp_point);
+	int fr = json_get(&d, 0, "fit_results");
+	if (fr >= 0 && json_is_object(&d, fr)) {
+		read_fit(&d, json_get(&d, fr, "llm_latency_fit"), &n.s_fit_lat, &n.has_s_fit_lat);
+		read_fit(&d, json_get(&d, fr, "wf_runtime_fit"), &n.s_fit_rt, &n.has_s_fit_rt);
+	}
+	read_estimates(&d, json_get(&d, 0, "gpu_estimates"), &n.s_gpu_lat, &n.has_s_gpu_lat,
+		       &n.s_gpu_rt, &n.has_s_gpu_rt);
+	run_source_done(run, src, recs, bad, 0, false);
+	sweep_json_close(&d);
+	if (cd < 0) {
+		free(n.path);
+		free(n.pt);
+		return -1;
+	}
+	if (n.npt == 0)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty sizing sweep (no concurrencies)");
+	s->nat = xrealloc(s->nat, (s->nnat + 1) * sizeof(*s->nat));
+	s->nat[s->nnat++] = n;
+	s->derived = false;
+	return 0;
+}
+
+int sweep_nat_load(struct load_ctx *ctx, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	struct nat_files f = { 0 };
+	if (S_ISDIR(st.st_mode))
+		find_nat(path, 0, &f);
+	else {
+		f.v = xmalloc(sizeof(*f.v));
+		f.v[f.n++] = xstrdup(path);
+	}
+	qsort(f.v, f.n, sizeof(*f.v), cmp_str);
+	struct sweep_set *s = sweep_get(ctx->run);
+	int loaded = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		if (load_one(ctx->run, s, f.v[i]) == 0)
+			loaded++;
+		free(f.v[i]);
+	}
+	free(f.v);
+	return loaded ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Recomputation (formats.md §4.3) */
+
+static bool in_outliers(const struct sweep_fit *f, double c)
+{
+	for (size_t i = 0; i < f->nout; i++)
+		if (f->outliers[i] == c)
+			return true;
+	return false;
+}
+
+static long count_over(const double *v, size_t n, double target)
+{
+	if (!(target > 0))
+		return -1;
+	long k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > target)
+			k++;
+	return k;
+}
+
+void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
+{
+	double *x = xcalloc(n->npt + 1, sizeof(*x));
+	double *yl = xcalloc(n->npt + 1, sizeof(*yl)), *yr = xcalloc(n->npt + 1, sizeof(*yr));
+	size_t m = 0;
+	for (size_t i = 0; i < n->npt; i++) {
+		struct nat_point *p = &n->pt[i];
+		p->valid = p->has_lat && p->has_rt && p->lat_p95 != 0 && p->rt_p95 != 0 && !p->interrupted;
+		if (!p->valid)
+			continue;
+		x[m] = p->conc;
+		yl[m] = p->lat_p95;
+		yr[m] = p->rt_p95;
+		m++;
+	}
+	n->c_fit_lat = fit_linear(x, yl, m);
+	n->c_fit_rt = fit_linear(x, yr, m);
+	double users = s->target_users, gpus = (double)s->test_gpus;
+	n->c_est_lat = fit_gpu_estimate(&n->c_fit_lat, s->target_latency, users, gpus);
+	n->c_est_rt = fit_gpu_estimate(&n->c_fit_rt, s->target_runtime, users, gpus);
+	for (size_t i = 0; i < n->npt; i++) {
+		struct nat_point *p = &n->pt[i];
+		p->c_out_lat = p->valid && in_outliers(&n->c_fit_lat, p->conc);
+		p->c_out_rt = p->valid && in_outliers(&n->c_fit_rt, p->conc);
+		p->has_c_gpu_lat = p->has_c_gpu_rt = false;
+		p->c_items_lat = p->c_items_rt = -1;
+		if (!p->valid)
+			continue;
+		fit_rough_estimate(s->target_latency, s->target_runtime, users, p->conc, gpus,
+				   p->lat_p95, p->rt_p95, &p->c_gpu_lat, &p->has_c_gpu_lat,
+				   &p->c_gpu_rt, &p->has_c_gpu_rt);
+		p->c_items_lat = count_over(p->item_lat, p->nitems, s->target_latency);
+		p->c_items_rt = count_over(p->item_rt, p->nitems, s->target_runtime);
+	}
+	free(x);
+	free(yl);
+	free(yr);
+}
+
+void nat_point_alerts(const struct nat_point *p, bool stored, char out[8])
+{
+	bool lat = stored ? p->s_out_lat : p->c_out_lat, rt = stored ? p->s_out_rt : p->c_out_rt;
+	size_t k = 0;
+	if (p->interrupted || lat || rt)
+		out[k++] = '!';
+	if (p->interrupted)
+		out[k++] = 'W';
+	if (lat)
+		out[k++] = 'L';
+	if (rt)
+		out[k++] = 'R';
+	out[k] = '\0';
+}

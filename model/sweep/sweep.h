@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* sweep.h: the inference sweep and sizing model (run->sweep), owned by the sweep
+ * subsystem (model/sweep/sweep.c). Three input families land here:
+ *   GenAI-Perf   one sweep_cfg per run config (artifact dir, analyze CSV row or
+ *                checkpoint run_config), grouped into series that vary one stimulus
+ *   NAT          calc_runner_output.json: sizing points, stored and recomputed fits
+ *   Cerebras     performance.json: per-ordinal rates, stored and recomputed aggregate
+ * Loaders (sweep_genai.c, sweep_nat.c, sweep_cerebras.c) fill the model; sweep.c
+ * derives series, stimulus, fits, ranking and views. After run_open() the model only
+ * changes through sweep_set_objective()/sweep_add_constraint() (UI thread). */
+#ifndef MODEL_SWEEP_H
+#define MODEL_SWEEP_H
+
+#include "model/base.h"
+#include "model/registry.h"
+#include "model/sweep/fit.h"
+
+struct run;
+struct opts;
+struct load_ctx;
+
+/* GenAI-Perf metrics, in the CSV's row order, then the whole-run system metrics. */
+enum sweep_metric {
+	SM_TTFT, SM_TTST, SM_LATENCY, SM_ITL, SM_TPS_USER, SM_OSL, SM_ISL,
+	SM_RPS, SM_TPS, SM_GOODPUT, SM_COUNT,
+	SM_N
+};
+enum sweep_stat {
+	SS_AVG, SS_MIN, SS_MAX, SS_STD, SS_P1, SS_P5, SS_P10, SS_P25, SS_P50, SS_P75,
+	SS_P90, SS_P95, SS_P99,
+	SS_N
+};
+/* Swept stimulus candidates, in detection priority order. */
+enum sweep_stim {
+	ST_CONCURRENCY, ST_REQUEST_RATE, ST_INPUT_LENGTH, ST_BATCH_SIZE, ST_DATASET_ENTRIES,
+	ST_N
+};
+
+struct sweep_stats {
+	double v[SM_N][SS_N];
+	bool has[SM_N][SS_N];
+};
+
+/* Metric facts: snake name (JSON key, checkpoint tag base), short alias, CSV title
+ * without unit, unit, and whether lower is better (latencies) for objectives. */
+struct sweep_metric_info {
+	const char *name, *alias, *title, *unit;
+	bool lower_better;
+	bool system;   /* whole-run value: only avg */
+};
+const struct sweep_metric_info *sweep_metric_info(enum sweep_metric m);
+const char *sweep_stat_name(enum sweep_stat s);   /* "avg" "min" ... "p99" */
+const char *sweep_stim_name(enum sweep_stim s);   /* "concurrency" "request_rate" ... */
+/* Parse "ttft_p99", "time_to_first_token_p99", "request_throughput" (system metrics
+ * default to avg), "latency_avg". Returns false when unknown. */
+bool sweep_metric_parse(const char *s, size_t n, enum sweep_metric *m, enum sweep_stat *st);
+
+struct sweep_cfg {
+	char *name;          /* display name: dir relative to the loaded root, or config name */
+	char *series;        /* series key: name with the stimulus value replaced by '*' */
+	char *path;          /* directory or file it came from */
+	const char *source;  /* "artifacts", "analyze", "checkpoint" (static) */
+	double stim[ST_N];
+	bool has_stim[ST_N];
+	bool streaming, has_streaming;
+	struct sweep_stats stored;  /* from *_genai_perf.json (full precision), else CSV */
+	bool has_stored;
+	struct sweep_stats calc;    /* recomputed from the raw profile export */
+	bool has_calc;
+	/* derived by sweep_rank() */
+	double score;               /* mean weighted gain vs the others, in percent */
+	bool has_score;
+	int rank;                   /* 1 = best; 0 when unranked */
+	bool pass;                  /* every constraint holds (true with none) */
+	char *failed;               /* "ttft_p99<10 (12.3)" list, NULL when passing */
+};
+
+/* One GPU telemetry row: metric x gpu for one config. */
+struct sweep_gpu {
+	size_t cfg;
+	char *metric;        /* snake name, e.g. gpu_power_usage */
+	char *unit;
+	char *gpu;           /* "gpu0" */
+	double v[SS_N];
+	bool has[SS_N];
+};
+
+struct sweep_series {
+	char *name;
+	size_t *cfg;         /* config indexes sorted by stimulus value */
+	size_t n;
+	int stim;            /* enum sweep_stim, -1 when none detected */
+	/* Sizing on a concurrency sweep: p95 request latency (s) vs concurrency. */
+	struct sweep_fit fit;
+	bool has_fit;
+	struct sweep_estimate est;
+	long knee;           /* index into cfg[] of the throughput knee, -1 none */
+};
+
+/* NAT calc_runner_output.json */
+struct nat_point {
+	double conc;
+	double lat_p95, rt_p95, total_rt;
+	bool has_lat, has_rt, has_total;
+	bool interrupted;
+	bool valid;                          /* used for the fits */
+	/* stored */
+	double s_gpu_lat, s_gpu_rt;
+	bool has_s_gpu_lat, has_s_gpu_rt;
+	bool s_out_lat, s_out_rt;
+	long s_items_lat, s_items_rt;        /* -1 missing */
+	/* recomputed */
+	double c_gpu_lat, c_gpu_rt;
+	bool has_c_gpu_lat, has_c_gpu_rt;
+	bool c_out_lat, c_out_rt;
+	long c_items_lat, c_items_rt;        /* -1 when no target */
+	double *item_lat, *item_rt;          /* per_item_metrics, NaN when missing */
+	size_t nitems;
+};
+
+struct nat_calc {
+	char *path;
+	const char *mode;                    /* "online", "offline" or "" */
+	struct nat_point *pt;
+	size_t npt;
+	bool alias_layout;                   /* per_concurrency_data alias */
+	struct sweep_fit s_fit_lat, s_fit_rt;  /* stored (ok=false when null/missing) */
+	bool has_s_fit_lat, has_s_fit_rt;
+	double s_gpu_lat, s_gpu_rt;
+	bool has_s_gpu_lat, has_s_gpu_rt;
+	struct sweep_fit c_fit_lat, c_fit_rt;  /* recomputed */
+	struct sweep_estimate c_est_lat, c_est_rt;
+};
+
+/* Cerebras performance.json */
+struct cb_ordinal {
+	double samples_per_sec, total_time;
+	long long total_samples;
+	bool has_rate, has_time, has_samples;
+};
+
+struct cb_perf {
+	char *path;
+	bool trainer_shape;                  /* R2.x: global_rate / rate keys */
+	double samples_per_sec, total_time, compile_time, programming_time, est_sps;
+	double global_rate, rate, flops_util;
+	long long total_samples;
+	bool has_sps, has_time, has_compile, has_prog, has_est, has_global, has_rate,
+	     has_flops, has_samples;
+	struct cb_ordinal *ord;
+	size_t nord;
+	/* recomputed aggregate (merge rule), only with ordinals */
+	double c_sps, c_time, c_samples;
+	bool has_c;
+	bool mismatch;                       /* stored aggregate disagrees */
+};
+
+/* The metric an objective or constraint names: a request metric (tele == NULL), or a
+ * GPU telemetry metric (tele = its snake name, e.g. "gpu_power_usage"), whose value
+ * for a config is the mean of stat st over that config's GPUs. Telemetry is
+ * lower-is-better except names containing utilization, free or clock. */
+struct sweep_mref {
+	enum sweep_metric m;
+	enum sweep_stat st;
+	char *tele;
+};
+struct sweep_objective {
+	struct sweep_mref ref;
+	double w;
+	char *text;          /* canonical "ttft_p99:1" */
+};
+enum sweep_op { SOP_LT, SOP_LE, SOP_GT, SOP_GE };
+struct sweep_constraint {
+	struct sweep_mref ref;
+	enum sweep_op op;
+	double value;
+	char *text;          /* canonical "ttft_p99<10" */
+};
+
+struct sweep_set {
+	struct sweep_cfg *cfg;
+	size_t ncfg, cfgcap;
+	struct sweep_gpu *gpu;
+	size_t ngpu, gpucap;
+	struct sweep_series *series;
+	size_t nseries;
+	struct nat_calc *nat;
+	size_t nnat;
+	struct cb_perf *cb;
+	size_t ncb;
+	struct sweep_objective *obj;
+	size_t nobj;
+	struct sweep_constraint *con;
+	size_t ncon;
+	bool derived;
+	bool refs_resolved;          /* telemetry names checked (sweep_rank_resolve) */
+	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
+	/* sizing targets (from opts) */
+	double target_users, target_latency, target_runtime;
+	long test_gpus;
+};
+
+/* The run's sweep model, created on first use (loaders call it); creation reads
+ * --objective, --constraint and the sizing targets from run->opts. */
+struct sweep_set *sweep_get(struct run *run);
+/* Append a config; returns it zeroed except name/path/source (copied). */
+struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const char *path,
+				const char *source);
+struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *metric,
+				const char *unit, const char *gpu);
+/* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
+bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
+/* The value a view / objective uses: stored, else recomputed. */
+bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
+
+/* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
+ * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */
+void sweep_derive(struct run *run);
+
+/* Objectives "ttft_p99:1,itl_p90:3" (weight defaults to 1); replaces the current set
+ * and re-ranks. NULL/"" clears. Returns 0, or -1 with a message in err. */
+int sweep_set_objective(struct run *run, const char *spec, char *err, size_t errn);
+/* Add a constraint "ttft_p99<10" (ops < <= > >=); re-evaluates every config. */
+int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t errn);
+void sweep_clear_constraints(struct run *run);
+/* After loading: the --objective/--constraint terms dropped because the run has no such
+ * metric (one message a line, for stderr), or NULL. Derives the model. */
+const char *sweep_ref_errors(struct run *run);
+/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+ * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
+int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
+int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
+
+/* Views and finding rules (sweep_views.c), registered in sweep.c. */
+#define SWEEP_NVIEWS 5
+#define SWEEP_NRULES 6
+extern const struct view_def sweep_views[];
+extern const struct finding_rule sweep_rules[];
+
+/* Loaders (registered in sweep.c). */
+int sweep_genai_probe(const char *path, const struct opts *opts);
+int sweep_genai_load(struct load_ctx *ctx, const char *path);
+int sweep_nat_probe(const char *path, const struct opts *opts);
+int sweep_nat_load(struct load_ctx *ctx, const char *path);
+int sweep_cb_probe(const char *path, const struct opts *opts);
+int sweep_cb_load(struct load_ctx *ctx, const char *path);
+/* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
+void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
+/* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /
+ * runtime outlier, stored or recomputed flags), into out[8]. */
+void nat_point_alerts(const struct nat_point *p, bool stored, char out[8]);
+/* Recompute the Cerebras merge-rule aggregate and mismatch flags. */
+void cb_recompute(struct cb_perf *p);
+
+#endif

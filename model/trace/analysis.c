@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: MIT */
+/* trace_analysis.c: the trace analyses (see trace.h): pytscope's trace summary, HTA's
+ * temporal breakdown, comm/comp overlap, kernel-type breakdown with overlap labels,
+ * per-kernel statistics, idle time by stream and potential stragglers. All times are
+ * integer nanoseconds inside; results are microseconds (HTA) or seconds (pytscope). */
+#include "model/trace/trace.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+#define IDLE_KERNEL_WAIT_NS 30000   /* HTA consecutive_kernel_delay = 30 us */
+#define STRAGGLER_CANDIDATES 2
+#define STRAGGLER_MIN_NORM_DUR 0.01
+
+const char *const trace_coll_names[6] = {
+	"all_gather", "all_reduce", "all_to_all", "broadcast", "other", "reduce_scatter",
+};
+
+/* ---- intervals ------------------------------------------------------------ */
+
+static int ivl_cmp(const void *a, const void *b)
+{
+	const struct trace_ivl *x = a, *y = b;
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+size_t trace_ivl_merge(struct trace_ivl *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), ivl_cmp);
+	size_t m = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].s > v[m].e)
+			v[++m] = v[i];
+		else if (v[i].e > v[m].e)
+			v[m].e = v[i].e;
+	}
+	return m + 1;
+}
+
+int64_t trace_ivl_sum(const struct trace_ivl *v, size_t n)
+{
+	int64_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += v[i].e - v[i].s;
+	return t;
+}
+
+int64_t trace_ivl_intersect(const struct trace_ivl *a, size_t na, const struct trace_ivl *b, size_t nb)
+{
+	int64_t t = 0;
+	size_t i = 0, j = 0;
+	while (i < na && j < nb) {
+		int64_t s = a[i].s > b[j].s ? a[i].s : b[j].s;
+		int64_t e = a[i].e < b[j].e ? a[i].e : b[j].e;
+		if (e > s)
+			t += e - s;
+		if (a[i].e < b[j].e)
+			i++;
+		else
+			j++;
+	}
+	return t;
+}
+
+/* ---- kernels grouped by ProfilerStep ------------------------------------------- */
+
+static int by_iter_cmp(const void *a, const void *b)
+{
+	const struct trace_by_iter *x = a, *y = b;
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+size_t trace_by_iter(const struct trace_rank *r, long step, struct trace_by_iter **out)
+{
+	struct trace_by_iter *v = xmalloc((r->nk + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t k = 0; k < r->nk; k++)
+		if (step < 0 || r->k[k].iter == step)
+			v[n++] = (struct trace_by_iter){ r->k[k].iter < 0 ? INT32_MAX : r->k[k].iter, k };
+	qsort(v, n, sizeof(*v), by_iter_cmp);
+	*out = v;
+	return n;
+}
+
+size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a)
+{
+	size_t b = a;
+	while (b < n && v[b].iter == v[a].iter)
+		b++;
+	return b - a;
+}
+
+static double round_to(double x, int digits)
+{
+	double f = digits == 2 ? 100.0 : 10.0;
+	return rint(x * f) / f;
+}
+
+/* ---- the HTA event set ------------------------------------------------------ */
+
+static void ensure_global(struct trace_set *ts)
+{
+	/* >= 2 distinct ProfilerStep names over all ranks: drop each rank's last step. */
+	long first = -1;
+	bool two = false;
+	for (size_t i = 0; i < ts->n && !two; i++)
+		for (size_t s = 0; s < ts->r[i]->nstep; s++) {
+			long st = ts->r[i]->step[s].step;
+			if (first < 0)
+				first = st;
+			else if (st != first)
+				two = true;
+		}
+	ts->filter_last_step = two;
+}
+
+static int64_t last_step_start(const struct trace_rank *r)
+{
+	int64_t t = INT64_MIN;
+	for (size_t s = 0; s < r->nstep; s++)
+		if (r->step[s].ts > t)
+			t = r->step[s].ts;
+	return t;
+}
+
+/* Whether GPU event e is in HTA's filtered set for this rank. */
+static bool hta_keep(const struct trace_set *ts, const struct trace_rank *r, const struct trace_kernel *e,
+		     int64_t cutoff)
+{
+	if (!ts->filter_last_step)
+		return e->stream != -1;
+	if (e->stream < 0 || e->corr < 0)
+		return false;
+	/* any CPU event with this correlation that starts before the last step */
+	const struct trace_cpu *c = trace_cpu_by_corr(r, e->corr);
+	for (; c && c >= r->cpu && c->corr == e->corr; c--)
+		if (c->ts < cutoff)
+			return true;
+	return false;
+}
+
+/* Indices of the rank's HTA GPU events, in file order. */
+static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r, size_t **out)
+{
+	size_t *idx = xmalloc((r->nk + 1) * sizeof(*idx)), n = 0;
+	int64_t cutoff = last_step_start(r);
+	for (size_t k = 0; k < r->nk; k++)
+		if (hta_keep(ts, r, &r->k[k], cutoff))
+			idx[n++] = k;
+	*out = idx;
+	return n;
+}
+
+/* Merged intervals of the selected events whose class is in `mask` (bit 1 << kclass). */
+static size_t merged_of(const struct trace_rank *r, const size_t *idx, size_t n, unsigned mask,
+			struct trace_ivl *buf)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_kernel *e = &r->k[idx[i]];
+		if (mask & (1u << r->name_cls[e->name]))
+			buf[m++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
+	}
+	return trace_ivl_merge(buf, m);
+}
+
+/* ---- per-kernel statistics -------------------------------------------------- */
+
+static int kstat_cmp(const void *a, const void *b)
+{
+	const struct trace_kstat *x = a, *y = b;
+	if (x->sum != y->sum)
+		return x->sum < y->sum ? 1 : -1;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_kstat **out)
+{
+	int32_t *slot = xmalloc((r->nnames + 1) * sizeof(*slot));
+	for (size_t i = 0; i < r->nnames; i++)
+		slot[i] = -1;
+	struct trace_kstat *ks = NULL;
+	size_t nks = 0, cap = 0;
+	double *sq = NULL; /* sum of squared deviations, Welford */
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_kernel *e = &r->k[idx[i]];
+		double d = (double)e->dur / 1000.0;
+		if (slot[e->name] < 0) {
+			size_t c0 = cap;
+			xgrow((void **)&ks, &cap, nks + 1, sizeof(*ks));
+			if (cap != c0)
+				sq = xrealloc(sq, cap * sizeof(*sq));
+			slot[e->name] = (int32_t)nks;
+			ks[nks] = (struct trace_kstat){ .name = e->name, .cls = r->name_cls[e->name], .min = d, .max = d };
+			sq[nks++] = 0;
+		}
+		struct trace_kstat *k = &ks[slot[e->name]];
+		k->count++;
+		k->sum += d;
+		double delta = d - k->mean;
+		k->mean += delta / (double)k->count;
+		sq[slot[e->name]] += delta * (d - k->mean);
+		if (d < k->min)
+			k->min = d;
+		if (d > k->max)
+			k->max = d;
+	}
+	for (size_t i = 0; i < nks; i++) {
+		ks[i].std = ks[i].count > 1 ? sqrt(sq[i] / (double)(ks[i].count - 1)) : 0;
+		ks[i].mean = ks[i].sum / (double)ks[i].count;
+	}
+	if (nks)
+		qsort(ks, nks, sizeof(*ks), kstat_cmp);
+	free(sq);
+	free(slot);
+	*out = ks;
+	return nks;
+}
+
+/* ---- idle time by stream ------------------------------------------------------ */
+
+struct sidx {
+	int64_t ts;
+	size_t pos, k;
+};
+
+static int sidx_cmp(const void *a, const void *b)
+{
+	const struct sidx *x = a, *y = b;
+	if (x->ts != y->ts)
+		return (x->ts > y->ts) - (x->ts < y->ts);
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void idle_stream(const struct trace_rank *r, const size_t *idx, size_t n, int32_t stream,
+			struct trace_idle *out)
+{
+	struct sidx *v = xmalloc((n + 1) * sizeof(*v));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (r->k[idx[i]].stream == stream)
+			v[m] = (struct sidx){ r->k[idx[i]].ts, m, idx[i] }, m++;
+	qsort(v, m, sizeof(*v), sidx_cmp);
+	*out = (struct trace_idle){ .stream = stream };
+	for (size_t i = 1; i < m; i++) {
+		const struct trace_kernel *p = &r->k[v[i - 1].k], *e = &r->k[v[i].k];
+		int64_t prev_end = p->ts + p->dur, gap = e->ts - prev_end;
+		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
+		double us = (double)gap / 1000.0;
+		if (c && c->ts > prev_end)
+			out->host_wait += us;
+		else if (gap < IDLE_KERNEL_WAIT_NS)
+			out->kernel_wait += us;
+		else
+			out->other += us;
+	}
+	free(v);
+}
+
+static void idle_all(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_hta *h)
+{
+	int32_t *streams = xmalloc((n + 1) * sizeof(*streams));
+	size_t ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		int32_t s = r->k[idx[i]].stream;
+		size_t j = 0;
+		while (j < ns && streams[j] != s)
+			j++;
+		if (j == ns)
+			streams[ns++] = s;
+	}
+	h->idle = xcalloc(ns + 1, sizeof(*h->idle));
+	h->nidle = ns;
+	for (size_t j = 0; j < ns; j++)
+		idle_stream(r, idx, n, streams[j], &h->idle[j]);
+	free(streams);
+}
+
+/* ---- HTA per-rank analyses -------------------------------------------------- */
+
+struct edge {
+	int64_t t;
+	int d;
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_ivl *buf,
+			   struct trace_hta *h)
+{
+	static const enum kclass types[3] = { KC_COMPUTATION, KC_COMMUNICATION, KC_MEMORY };
+	struct edge *ev = xmalloc((2 * n + 1) * sizeof(*ev));
+	size_t ne = 0;
+	for (int b = 0; b < 3; b++) {
+		size_t m = merged_of(r, idx, n, 1u << types[b], buf);
+		for (size_t i = 0; i < m; i++) {
+			ev[ne++] = (struct edge){ buf[i].s, 1 << b };
+			ev[ne++] = (struct edge){ buf[i].e, -(1 << b) };
+		}
+	}
+	/* ties only make 0-length spans, so their order does not matter */
+	qsort(ev, ne, sizeof(*ev), edge_cmp);
+	int running = 0;
+	for (size_t i = 0; i + 1 < ne; i++) {
+		running += ev[i].d;
+		if (running > 0 && running < TB_MAX_LABELS)
+			h->type_us[running] += (double)(ev[i + 1].t - ev[i].t) / 1000.0;
+	}
+	free(ev);
+}
+
+static void hta_compute(struct trace_set *ts, struct trace_rank *r)
+{
+	struct trace_hta *h = &r->hta;
+	size_t *idx;
+	size_t n = hta_select(ts, r, &idx);
+	h->nevents = n;
+	struct trace_ivl *buf = xmalloc((n + 1) * sizeof(*buf));
+	struct trace_ivl *comm = xmalloc((n + 1) * sizeof(*comm));
+	size_t m = merged_of(r, idx, n, ~0u, buf);
+	if (m > 0) {
+		h->have_gpu = true;
+		int64_t kernel = buf[m - 1].e - buf[0].s, busy = trace_ivl_sum(buf, m);
+		size_t mc = merged_of(r, idx, n, 1u << KC_COMPUTATION, buf);
+		int64_t compute = trace_ivl_sum(buf, mc);
+		size_t mm = merged_of(r, idx, n, 1u << KC_COMMUNICATION, comm);
+		int64_t comm_t = trace_ivl_sum(comm, mm);
+		h->kernel_us = (double)kernel / 1000.0;
+		h->idle_us = (double)(kernel - busy) / 1000.0;
+		h->compute_us = (double)compute / 1000.0;
+		h->noncompute_us = (double)(kernel - compute - (kernel - busy)) / 1000.0;
+		if (kernel > 0) {
+			h->idle_pct = round_to(100.0 * (double)(kernel - busy) / (double)kernel, 2);
+			h->compute_pct = round_to(100.0 * (double)compute / (double)kernel, 2);
+			h->noncompute_pct = round_to(100.0 * (double)(busy - compute) / (double)kernel, 2);
+		}
+		h->comm_us = (double)comm_t / 1000.0;
+		if (comm_t > 0) {
+			h->have_overlap = true;
+			h->overlap_pct = round_to(100.0 * (double)trace_ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
+		}
+		type_breakdown(r, idx, n, buf, h);
+	}
+	h->nkstat = trace_kstats(r, idx, n, &h->kstat);
+	idle_all(r, idx, n, h);
+	free(comm);
+	free(buf);
+	free(idx);
+}
+
+const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri)
+{
+	struct trace_rank *r = ts->r[ri];
+	pthread_mutex_lock(&ts->lock);
+	if (!r->hta_done) {
+		ensure_global(ts);
+		hta_compute(ts, r);
+		r->hta_done = true;
+	}
+	pthread_mutex_unlock(&ts->lock);
+	return &r->hta;
+}
+
+const char *trace_mask_label(unsigned mask)
+{
+	static const char *const labels[TB_MAX_LABELS] = {
+		NULL,
+		"COMPUTATION",
+		"COMMUNICATION",
+		"COMPUTATION overlapping COMMUNICATION",
+		"MEMORY",
+		"COMPUTATION overlapping MEMORY",
+		"COMMUNICATION overlapping MEMORY",
+		"COMPUTATION overlapping COMMUNICATION overlapping MEMORY",
+	};
+	return mask < TB_MAX_LABELS ? labels[mask] : NULL;
+}
+
+/* ---- pytscope analyze_trace ---------------------------------------------- */
+
+static bool icontains(const char *s, const char *lit)
+{
+	size_t m = strlen(lit);
+	for (; *s; s++)
+		if (strncasecmp(s, lit, m) == 0)
+			return true;
+	return false;
+}
+
+static bool py_is_comm(const char *name)
+{
+	static const char *const keys[] = {
+		"nccl", "allreduce", "all_reduce", "allgather", "all_gather", "reducescatter",
+		"reduce_scatter", "all_to_all", "alltoall", "broadcast", "c10d::",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++)
+		if (icontains(name, keys[i]))
+			return true;
+	return false;
+}
+
+/* Index into trace_coll_names. */
+static int py_coll_kind(const char *name)
+{
+	if (icontains(name, "allreduce") || icontains(name, "all_reduce"))
+		return 1;
+	if (icontains(name, "allgather") || icontains(name, "all_gather"))
+		return 0;
+	if (icontains(name, "reducescatter") || icontains(name, "reduce_scatter"))
+		return 5;
+	if (icontains(name, "all_to_all") || icontains(name, "alltoall"))
+		return 2;
+	if (icontains(name, "broadcast"))
+		return 3;
+	return 4;
+}
+
+static void py_compute(struct trace_rank *r)
+{
+	struct trace_pysum *p = &r->py;
+	bool *comm_name = xcalloc(r->nnames + 1, sizeof(*comm_name));
+	int *kind = xcalloc(r->nnames + 1, sizeof(*kind));
+	for (size_t i = 0; i < r->nnames; i++) {
+		comm_name[i] = py_is_comm(r->names[i]);
+		kind[i] = py_coll_kind(r->names[i]);
+	}
+	struct trace_ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
+	size_t nc = 0, np = 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t k = 0; k < r->nk; k++) {
+		const struct trace_kernel *e = &r->k[k];
+		if (!(e->flags & TK_PYSEL) || e->dur <= 0)
+			continue;
+		if (e->ts < lo)
+			lo = e->ts;
+		if (e->ts + e->dur > hi)
+			hi = e->ts + e->dur;
+		if (comm_name[e->name]) {
+			cv[nc++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
+			p->per_coll[kind[e->name]] += (double)e->dur / 1e9;
+			p->has_coll[kind[e->name]] = true;
+		} else {
+			pv[np++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
+		}
+	}
+	p->n_comm = nc;
+	p->n_compute = np;
+	if (nc + np > 0) {
+		p->present = true;
+		p->wall = (double)(hi - lo) / 1e9;
+		size_t mc = trace_ivl_merge(cv, nc), mp = trace_ivl_merge(pv, np);
+		int64_t comm = trace_ivl_sum(cv, mc), both = trace_ivl_intersect(cv, mc, pv, mp);
+		p->comm = (double)comm / 1e9;
+		p->compute = (double)trace_ivl_sum(pv, mp) / 1e9;
+		p->exposed = (double)(comm - both) / 1e9;
+		p->overlapped = p->comm - p->exposed;
+	}
+	free(cv);
+	free(pv);
+	free(kind);
+	free(comm_name);
+}
+
+const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri)
+{
+	struct trace_rank *r = ts->r[ri];
+	pthread_mutex_lock(&ts->lock);
+	if (!r->py_done) {
+		py_compute(r);
+		r->py_done = true;
+	}
+	pthread_mutex_unlock(&ts->lock);
+	return &r->py;
+}
+
+/* ---- HTA potential stragglers --------------------------------------------------- */
+
+struct srow {            /* a long communication kernel, then the last per group */
+	int rank;
+	int32_t stream;
+	long iter;
+	int gid;             /* index into the global kernel-name list */
+	size_t order;        /* file order inside its rank */
+	double metric, duration;
+};
+
+static bool step_valid(const long *steps, size_t n, long it)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps[mid] < it)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && steps[lo] == it;
+}
+
+static int long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The profiler steps that survive the last-step rule, over all ranks (sorted, unique). */
+static size_t valid_steps(struct trace_set *ts, long **out)
+{
+	size_t cap = 0, n = 0;
+	long *v = NULL;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_rank *r = ts->r[i];
+		int64_t cutoff = last_step_start(r);
+		for (size_t s = 0; s < r->nstep; s++) {
+			if (ts->filter_last_step && r->step[s].ts >= cutoff)
+				continue;
+			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = r->step[s].step;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), long_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	*out = v;
+	return m;
+}
+
+/* t_min and the mean iteration time over the steps and GPU events of the valid steps. */
+static bool iter_window(struct trace_set *ts, const long *steps, size_t nsteps, int64_t *tmin, double *mean)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		int64_t cutoff = last_step_start(r);
+		for (size_t s = 0; s < r->nstep; s++) {
+			const struct trace_step *st = &r->step[s];
+			if (!step_valid(steps, nsteps, st->step) || (ts->filter_last_step && st->ts >= cutoff))
+				continue;
+			lo = st->ts < lo ? st->ts : lo;
+			hi = st->ts + st->dur > hi ? st->ts + st->dur : hi;
+		}
+		for (size_t k = 0; k < r->nk; k++) {
+			const struct trace_kernel *e = &r->k[k];
+			if (!step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff))
+				continue;
+			lo = e->ts < lo ? e->ts : lo;
+			hi = e->ts + e->dur > hi ? e->ts + e->dur : hi;
+		}
+	}
+	if (lo > hi)
+		return false;
+	*tmin = lo;
+	*mean = (double)(hi - lo) / (double)nsteps;
+	return *mean > 0;
+}
+
+struct gnames {
+	const char **v;
+	size_t n, cap;
+};
+
+static int gname_id(struct gnames *g, const char *name)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (strcmp(g->v[i], name) == 0)
+			return (int)i;
+	xgrow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v));
+	g->v[g->n] = name;
+	return (int)g->n++;
+}
+
+static int srow_group_cmp(const void *a, const void *b)
+{
+	const struct srow *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->stream != y->stream)
+		return (x->stream > y->stream) - (x->stream < y->stream);
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	if (x->gid != y->gid)
+		return (x->gid > y->gid) - (x->gid < y->gid);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int srow_kernel_cmp(const void *a, const void *b)
+{
+	const struct srow *x = a, *y = b;
+	if (x->stream != y->stream)
+		return (x->stream > y->stream) - (x->stream < y->stream);
+	if (x->gid != y->gid)
+		return (x->gid > y->gid) - (x->gid < y->gid);
+	if (x->iter != y->iter)
+		return (x->iter > y->iter) - (x->iter < y->iter);
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Communication kernels (ncclKernel*) longer than 1% of the mean iteration, then the
+ * last one per (rank, stream, iteration, name): groupby(...).last(). */
+static size_t straggler_rows(struct trace_set *ts, const long *steps, size_t nsteps, int64_t tmin,
+			     double mean, struct gnames *g, struct srow **out)
+{
+	struct srow *v = NULL;
+	size_t n = 0, cap = 0;
+	double min_dur = mean * STRAGGLER_MIN_NORM_DUR;
+	for (size_t i = 0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		int64_t cutoff = last_step_start(r);
+		for (size_t k = 0; k < r->nk; k++) {
+			const struct trace_kernel *e = &r->k[k];
+			if (e->stream <= 0 || e->iter <= 0 || (double)e->dur < min_dur ||
+			    strncmp(r->names[e->name], "ncclKernel", 10) != 0 ||
+			    !step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff))
+				continue;
+			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = (struct srow){
+				.rank = r->rank, .stream = e->stream, .iter = e->iter,
+				.gid = gname_id(g, r->names[e->name]), .order = k,
+				.metric = (double)(e->ts - tmin) / mean, .duration = (double)e->dur / mean,
+			};
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), srow_group_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool last = i + 1 == n || v[i + 1].rank != v[i].rank || v[i + 1].stream != v[i].stream ||
+			    v[i + 1].iter != v[i].iter || v[i + 1].gid != v[i].gid;
+		if (last)
+			v[m++] = v[i];
+	}
+	if (m)
+		qsort(v, m, sizeof(*v), srow_kernel_cmp);
+	*out = v;
+	return m;
+}
+
+/* v sorted by (stream, gid, iter, rank): the (stream, gid) whose duration has the
+ * largest mean (over iterations) sample std across ranks; *lo, *hi bound its rows. */
+static bool pick_kernel(const struct srow *v, size_t n, const struct gnames *g, size_t *lo, size_t *hi)
+{
+	double best = NAN;
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+		while (b < n && v[b].stream == v[a].stream && v[b].gid == v[a].gid)
+			b++;
+		double acc = 0;
+		size_t cnt = 0;
+		for (size_t i = a; i < b;) {
+			size_t j = i;
+			double sum = 0, sq = 0;
+			while (j < b && v[j].iter == v[i].iter)
+				sum += v[j++].duration;
+			size_t m = j - i;
+			if (m >= 2) {
+				double mu = sum / (double)m;
+				for (size_t q = i; q < j; q++)
+					sq += (v[q].duration - mu) * (v[q].duration - mu);
+				acc += sqrt(sq / (double)(m - 1));
+				cnt++;
+			}
+			i = j;
+		}
+		double ms = cnt ? acc / (double)cnt : NAN;
+		if (!isnan(ms) && (isnan(best) || ms > best ||
+				   (ms == best && strcmp(g->v[v[a].gid], g->v[v[*lo].gid]) < 0))) {
+			best = ms;
+			*lo = a;
+			*hi = b;
+		}
+		a = b;
+	}
+	return !isnan(best);
+}
+
+static int cmp_double_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x < y) - (x > y);
+}
+
+static size_t rank_index(const struct trace_set *ts, int rank)
+{
+	size_t r = 0;
+	while (r < ts->n && ts->r[r]->rank != rank)
+		r++;
+	return r;
+}
+
+/* Rows v[lo..hi) (one kernel, sorted by iteration): per iteration, the ranks whose
+ * metric is among the top STRAGGLER_CANDIDATES count once. count[r] stays -1 for
+ * ranks without a row. */
+static void count_stragglers(struct trace_set *ts, const struct srow *v, size_t lo, size_t hi, long *count)
+{
+	double *m = xmalloc((hi - lo + 1) * sizeof(*m));
+	for (size_t i = lo; i < hi;) {
+		size_t j = i, k = 0;
+		while (j < hi && v[j].iter == v[i].iter)
+			m[k++] = v[j++].metric;
+		qsort(m, k, sizeof(*m), cmp_double_desc);
+		double thr = m[(k < STRAGGLER_CANDIDATES ? k : STRAGGLER_CANDIDATES) - 1];
+		for (size_t q = i; q < j; q++) {
+			size_t r = rank_index(ts, v[q].rank);
+			if (count[r] < 0)
+				count[r] = 0;
+			if (v[q].metric >= thr)
+				count[r]++;
+		}
+		i = j;
+	}
+	free(m);
+}
+
+static void stragglers_compute(struct trace_set *ts)
+{
+	long *steps;
+	size_t nsteps = valid_steps(ts, &steps);
+	int64_t tmin;
+	double mean;
+	struct srow *v = NULL;
+	struct gnames g = { 0 };
+	size_t n = 0, lo = 0, hi = 0;
+	if (nsteps > 0 && iter_window(ts, steps, nsteps, &tmin, &mean))
+		n = straggler_rows(ts, steps, nsteps, tmin, mean, &g, &v);
+	if (pick_kernel(v, n, &g, &lo, &hi)) {
+		long *count = xmalloc(ts->n * sizeof(*count)); /* -1: no candidate row */
+		for (size_t r = 0; r < ts->n; r++)
+			count[r] = -1;
+		count_stragglers(ts, v, lo, hi, count);
+		/* sort by count descending, ties by rank ascending; take the first two */
+		bool *used = xcalloc(ts->n, sizeof(*used));
+		for (size_t k = 0; k < STRAGGLER_CANDIDATES && k < ts->n; k++) {
+			size_t b = ts->n;
+			for (size_t r = 0; r < ts->n; r++)
+				if (!used[r] && count[r] >= 0 && (b == ts->n || count[r] > count[b]))
+					b = r;
+			if (b == ts->n)
+				break;
+			used[b] = true;
+			ts->strag[ts->nstrag++] = ts->r[b]->rank;
+		}
+		free(used);
+		free(count);
+	}
+	free(g.v);
+	free(v);
+	free(steps);
+}
+
+size_t trace_stragglers(struct trace_set *ts, int out[2])
+{
+	pthread_mutex_lock(&ts->lock);
+	if (!ts->strag_done) {
+		ensure_global(ts);
+		stragglers_compute(ts);
+		ts->strag_done = true;
+	}
+	pthread_mutex_unlock(&ts->lock);
+	for (size_t i = 0; i < ts->nstrag; i++)
+		out[i] = ts->strag[i];
+	return ts->nstrag;
+}

@@ -1,0 +1,1052 @@
+/* SPDX-License-Identifier: MIT */
+/* trace_load.c: finding Kineto/Chrome trace files, decoding their events one at a time
+ * (trace_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
+ * assignment, and the load-time diagnostics. */
+#include "model/trace/trace.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "model/json.h"
+#include "model/pool.h"
+#include "model/run.h"
+#include "model/trace/scan.h"
+#include "model/xalloc.h"
+
+#define PROBE_BYTES ((size_t)64 << 10)
+#define MAX_EVENT_DIAGS 20
+
+/* ---- discovery ------------------------------------------------------------ */
+
+struct pathvec {
+	char **v;
+	size_t n, cap;
+};
+
+static void pathvec_add(struct pathvec *pv, const char *p)
+{
+	for (size_t i = 0; i < pv->n; i++)
+		if (strcmp(pv->v[i], p) == 0)
+			return;
+	xgrow((void **)&pv->v, &pv->cap, pv->n + 1, sizeof(*pv->v));
+	pv->v[pv->n++] = xstrdup(p);
+}
+
+static void pathvec_free(struct pathvec *pv)
+{
+	for (size_t i = 0; i < pv->n; i++)
+		free(pv->v[i]);
+	free(pv->v);
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && strcasecmp(s + n - m, suf) == 0;
+}
+
+static bool is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool trace_file_name(const char *dir, const char *name)
+{
+	if (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz"))
+		return true;
+	if (!ends_with(name, ".json") && !ends_with(name, ".json.gz"))
+		return false;
+	char *p = xasprintf("%s/%s", dir, name);
+	bool yes = tscan_probe(p, PROBE_BYTES);
+	free(p);
+	return yes;
+}
+
+static bool rank_dir_name(const char *name)
+{
+	return strncasecmp(name, "rank", 4) == 0 || strncasecmp(name, "worker", 6) == 0;
+}
+
+/* Per-rank trace files in dir; one level into rank* / worker* subdirectories. */
+static void scan_dir(const char *dir, struct pathvec *out, int depth)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		if (name[0] == '.')
+			goto next;
+		char *p = xasprintf("%s/%s", dir, name);
+		if (is_regular(p) && trace_file_name(dir, name))
+			pathvec_add(out, p);
+		else if (depth == 0 && rank_dir_name(name) && is_dir(p))
+			scan_dir(p, out, depth + 1);
+		free(p);
+next:
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* pytscope's auto-detected trace in a run directory, in pytscope's order. */
+static char *pytscope_trace(const char *dir)
+{
+	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		if (is_regular(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static void discover(const char *path, struct pathvec *out, bool explicit)
+{
+	if (!is_dir(path)) {
+		if (explicit || tscan_probe(path, PROBE_BYTES))
+			pathvec_add(out, path);
+		return;
+	}
+	char *p = pytscope_trace(path);
+	if (p) {
+		pathvec_add(out, p);
+		free(p);
+		return;
+	}
+	scan_dir(path, out, 0);
+}
+
+int trace_probe(const char *path, const struct opts *opts)
+{
+	if (opts && opts->ntrace > 0)
+		return 50;
+	struct pathvec pv = { 0 };
+	discover(path, &pv, false);
+	int conf = pv.n ? 80 : 0;
+	pathvec_free(&pv);
+	return conf;
+}
+
+/* ---- per-file decoding ---------------------------------------------------- */
+
+struct name_slot {
+	uint64_t hash;
+	int32_t idx;       /* -1 empty */
+};
+
+struct file_ctx {
+	struct trace_rank *r;
+	struct run *run;
+	struct load_ctx *ctx;
+	struct json_doc doc;
+	struct name_slot *slots;
+	size_t nslots;
+	char **raw;        /* raw (escaped) name bytes, parallel to r->names */
+	size_t *rawlen;
+	bool have_base;
+	int64_t base_ns;
+	size_t ndiag;
+	size_t skipped;
+};
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void names_rehash(struct file_ctx *fc)
+{
+	size_t ncap = fc->nslots ? fc->nslots * 2 : 1024;
+	struct name_slot *ns = xmalloc(ncap * sizeof(*ns));
+	for (size_t i = 0; i < ncap; i++)
+		ns[i].idx = -1;
+	for (size_t i = 0; i < fc->nslots; i++) {
+		if (fc->slots[i].idx < 0)
+			continue;
+		size_t j = fc->slots[i].hash & (ncap - 1);
+		while (ns[j].idx >= 0)
+			j = (j + 1) & (ncap - 1);
+		ns[j] = fc->slots[i];
+	}
+	free(fc->slots);
+	fc->slots = ns;
+	fc->nslots = ncap;
+}
+
+/* Index of the name (raw JSON string bytes, escapes kept) interned on first sight; the
+ * stored name is unescaped through the jsmn token when one is given. */
+static int32_t intern_name(struct file_ctx *fc, const char *s, size_t n, const struct json_doc *d, int t)
+{
+	struct trace_rank *r = fc->r;
+	if ((r->nnames + 1) * 2 > fc->nslots)
+		names_rehash(fc);
+	uint64_t h = fnv1a(s, n);
+	size_t j = h & (fc->nslots - 1);
+	while (fc->slots[j].idx >= 0) {
+		int32_t i = fc->slots[j].idx;
+		if (fc->slots[j].hash == h && fc->rawlen[i] == n && memcmp(fc->raw[i], s, n) == 0)
+			return i;
+		j = (j + 1) & (fc->nslots - 1);
+	}
+	size_t cap = r->namecap;
+	xgrow((void **)&r->names, &r->namecap, r->nnames + 1, sizeof(*r->names));
+	if (r->namecap != cap) {
+		fc->raw = xrealloc(fc->raw, r->namecap * sizeof(*fc->raw));
+		fc->rawlen = xrealloc(fc->rawlen, r->namecap * sizeof(*fc->rawlen));
+	}
+	int32_t idx = (int32_t)r->nnames++;
+	r->names[idx] = d ? json_strdup(d, t) : xstrndup(s, n);
+	fc->raw[idx] = xstrndup(s, n);
+	fc->rawlen[idx] = n;
+	fc->slots[j] = (struct name_slot){ .hash = h, .idx = idx };
+	return idx;
+}
+
+static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const char *arg)
+{
+	if (fc->ndiag++ >= MAX_EVENT_DIAGS)
+		return;
+	char msg[256];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	diag_add(&fc->run->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+}
+
+bool trace_parse_us(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && s[i] == '-') {
+		neg = true;
+		i++;
+	}
+	int64_t ip = 0;
+	size_t nd = 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++) {
+		if (ip > (INT64_MAX / 1000 - 9) / 10)
+			goto slow; /* ns would overflow int64 */
+		ip = ip * 10 + (s[i] - '0');
+	}
+	if (nd == 0)
+		goto slow;
+	int64_t frac = 0;
+	int fd = 0;
+	bool round_up = false;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (fd < 3)
+				frac = frac * 10 + (s[i] - '0');
+			else if (fd == 3)
+				round_up = s[i] >= '5';
+			fd++;
+		}
+	}
+	if (i != n)
+		goto slow;
+	for (; fd < 3; fd++)
+		frac *= 10;
+	int64_t v = ip * 1000 + frac + (round_up ? 1 : 0);
+	*out = neg ? -v : v;
+	return true;
+slow:;
+	double d;
+	if (!json_parse_double(s, n, &d) || !(d > -9.2e15 && d < 9.2e15))
+		return false;
+	double ns = d * 1000.0;
+	*out = (int64_t)(ns < 0 ? ns - 0.5 : ns + 0.5);
+	return true;
+}
+
+/* A member value located in the event's bytes: strings exclude their quotes. */
+struct val {
+	const char *p;
+	size_t n;
+	char type;        /* 0 missing, 's' string, 'p' primitive, 'o' object, 'a' array */
+	int tok;          /* jsmn token (slow path) or -1 */
+};
+
+struct ev {
+	struct val ph, cat, name, ts, dur, tid, stream, corr;
+	const struct json_doc *doc; /* slow path: unescape names through it */
+};
+
+static bool val_us(const struct val *v, int64_t *out)
+{
+	return (v->type == 'p' || v->type == 's') && trace_parse_us(v->p, v->n, out);
+}
+
+static bool val_int(const struct val *v, long long *out)
+{
+	double d;
+	if ((v->type != 'p' && v->type != 's') || !json_parse_double(v->p, v->n, &d) ||
+	    !(d > -9.2e18 && d < 9.2e18) || d != (double)(long long)d)
+		return false;
+	*out = (long long)d;
+	return true;
+}
+
+/* ProfilerStep\s*#\s*(\d+) at the start of the name. */
+static bool profiler_step(const struct val *v, long *step)
+{
+	const char *s = v->p;
+	size_t n = v->n, i = 12;
+	if (v->type != 's' || n < 13 || memcmp(s, "ProfilerStep", 12) != 0)
+		return false;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= n || s[i++] != '#')
+		return false;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= n || !isdigit((unsigned char)s[i]))
+		return false;
+	long x = 0;
+	for (; i < n && isdigit((unsigned char)s[i]) && x < 100000000000L; i++)
+		x = x * 10 + (s[i] - '0');
+	*step = x;
+	return true;
+}
+
+/* Legacy GPU tid "stream 7" -> 7. */
+static int32_t legacy_stream(const struct val *v)
+{
+	if (v->type != 's' || v->n < 8 || strncasecmp(v->p, "stream ", 7) != 0)
+		return -1;
+	long x = 0;
+	for (size_t i = 7; i < v->n && isdigit((unsigned char)v->p[i]) && x < 1000000000L; i++)
+		x = x * 10 + (v->p[i] - '0');
+	return (int32_t)x;
+}
+
+/* ---- fast path: a strict single-pass walk of one event object ---- */
+
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* p at '"': end of the string (after the closing quote), or NULL; *esc when it holds
+ * any backslash (such strings go to the jsmn path, which unescapes them). */
+static const char *fast_string(const char *p, const char *e, bool *esc)
+{
+	const char *q = p + 1;
+	*esc = false;
+	for (;;) {
+		const char *c = memchr(q, '"', (size_t)(e - q));
+		if (!c)
+			return NULL;
+		size_t bs = 0;
+		while (c - bs - 1 > p && c[-(ptrdiff_t)bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0) {
+			*esc = memchr(p + 1, '\\', (size_t)(c - p - 1)) != NULL;
+			return c + 1;
+		}
+		q = c + 1;
+	}
+}
+
+/* p at '{' or '[': end of the container, or NULL. */
+static const char *fast_skip(const char *p, const char *e)
+{
+	char open = *p, close = open == '{' ? '}' : ']';
+	long depth = 0;
+	while (p < e) {
+		char c = *p;
+		if (c == '"') {
+			bool esc;
+			p = fast_string(p, e, &esc);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (c == open)
+			depth++;
+		else if (c == close && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+static struct val *fast_slot(struct ev *ev, const char *k, size_t n, bool args)
+{
+	if (args) {
+		if (n == 6 && memcmp(k, "stream", 6) == 0)
+			return &ev->stream;
+		if (n == 11 && memcmp(k, "correlation", 11) == 0)
+			return &ev->corr;
+		return NULL;
+	}
+	switch (n) {
+	case 2: return memcmp(k, "ph", 2) == 0 ? &ev->ph : memcmp(k, "ts", 2) == 0 ? &ev->ts : NULL;
+	case 3: return memcmp(k, "cat", 3) == 0 ? &ev->cat : memcmp(k, "dur", 3) == 0 ? &ev->dur :
+		       memcmp(k, "tid", 3) == 0 ? &ev->tid : NULL;
+	case 4: return memcmp(k, "name", 4) == 0 ? &ev->name : NULL;
+	default: return NULL;
+	}
+}
+
+/* Walk one object; false on anything unusual (the jsmn path then decides). */
+static bool fast_object(const char **pp, const char *e, struct ev *ev, bool args)
+{
+	const char *p = skip_ws(*pp + 1, e);
+	if (p < e && *p == '}') {
+		*pp = p + 1;
+		return true;
+	}
+	for (;;) {
+		bool esc;
+		if (p >= e || *p != '"')
+			return false;
+		const char *k = p + 1, *ke = fast_string(p, e, &esc);
+		if (!ke || esc)
+			return false;
+		size_t kn = (size_t)(ke - 1 - k);
+		p = skip_ws(ke, e);
+		if (p >= e || *p != ':')
+			return false;
+		p = skip_ws(p + 1, e);
+		if (p >= e)
+			return false;
+		struct val v = { .p = p, .tok = -1 };
+		if (*p == '"') {
+			const char *ve = fast_string(p, e, &esc);
+			if (!ve || esc)
+				return false;
+			v = (struct val){ p + 1, (size_t)(ve - p - 2), 's', -1 };
+			p = ve;
+		} else if (*p == '{' && !args && kn == 4 && memcmp(k, "args", 4) == 0) {
+			if (!fast_object(&p, e, ev, true))
+				return false;
+			v.type = 'o';
+		} else if (*p == '{' || *p == '[') {
+			const char *ve = fast_skip(p, e);
+			if (!ve)
+				return false;
+			v.type = *p == '{' ? 'o' : 'a';
+			p = ve;
+		} else {
+			const char *ve = p;
+			while (ve < e && *ve != ',' && *ve != '}' && *ve != ']' && *ve != ' ' && *ve != '\n' &&
+			       *ve != '\r' && *ve != '\t')
+				ve++;
+			v = (struct val){ p, (size_t)(ve - p), 'p', -1 };
+			p = ve;
+		}
+		struct val *slot = fast_slot(ev, k, kn, args);
+		if (slot && v.type != 'o')
+			*slot = v;
+		p = skip_ws(p, e);
+		if (p < e && *p == ',') {
+			p = skip_ws(p + 1, e);
+			continue;
+		}
+		if (p < e && *p == '}') {
+			*pp = p + 1;
+			return true;
+		}
+		return false;
+	}
+}
+
+static bool fast_event(const char *js, size_t len, struct ev *ev)
+{
+	const char *p = js, *e = js + len;
+	memset(ev, 0, sizeof(*ev));
+	return p < e && *p == '{' && fast_object(&p, e, ev, false) && skip_ws(p, e) == e;
+}
+
+/* ---- slow path: jsmn, with diagnostics for invalid JSON ---- */
+
+static bool key_is(const struct json_doc *d, int k, const char *lit, size_t n)
+{
+	const jsmntok_t *t = &d->tok[k];
+	return (size_t)(t->end - t->start) == n && memcmp(d->js + t->start, lit, n) == 0;
+}
+
+static struct val tok_val(const struct json_doc *d, int t)
+{
+	const jsmntok_t *k = &d->tok[t];
+	char type = k->type == JSMN_STRING ? 's' : k->type == JSMN_PRIMITIVE ? 'p' :
+		    k->type == JSMN_OBJECT ? 'o' : 'a';
+	return (struct val){ d->js + k->start, (size_t)(k->end - k->start), type, t };
+}
+
+static void slow_fields(const struct json_doc *d, struct ev *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->doc = d;
+	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
+		if (key_is(d, k, "args", 4) && json_is_object(d, k + 1)) {
+			for (int a = json_first(d, k + 1); a >= 0; a = json_next(d, k + 1, a)) {
+				const jsmntok_t *t = &d->tok[a];
+				struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), true);
+				if (slot)
+					*slot = tok_val(d, a + 1);
+			}
+			continue;
+		}
+		const jsmntok_t *t = &d->tok[k];
+		struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), false);
+		if (slot)
+			*slot = tok_val(d, k + 1);
+	}
+}
+
+/* ---- keeping what the analyses need ---- */
+
+static unsigned cat_flags(const char *c, size_t n);
+enum { CAT_PYSEL = 1, CAT_GPU = 2, CAT_CPU_ONLY = 4 };
+
+static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
+{
+	if (!(ev->ph.type == 's' && ev->ph.n == 1 && ev->ph.p[0] == 'X'))
+		return; /* only complete spans matter to every analysis */
+	int64_t ts, dur;
+	if (ev->name.type != 's' || !val_us(&ev->ts, &ts) || !val_us(&ev->dur, &dur)) {
+		fc->skipped++;
+		file_diag(fc, off, "%s", "span event without a name, ts or dur; event skipped");
+		return;
+	}
+	long long stream = -1, corr = -1;
+	if (!val_int(&ev->stream, &stream))
+		stream = -1;
+	if (!val_int(&ev->corr, &corr))
+		corr = -1;
+	unsigned cf = ev->cat.type == 's' ? cat_flags(ev->cat.p, ev->cat.n) : 0;
+	bool gpu = cf & CAT_GPU, pysel = cf & CAT_PYSEL;
+	if (stream < 0 && gpu)
+		stream = legacy_stream(&ev->tid);
+	struct trace_rank *r = fc->r;
+	if (stream >= 0 || gpu || pysel) {
+		xgrow((void **)&r->k, &r->kcap, r->nk + 1, sizeof(*r->k));
+		r->k[r->nk++] = (struct trace_kernel){
+			.ts = ts, .dur = dur, .corr = corr, .stream = (int32_t)stream, .iter = -1,
+			.name = intern_name(fc, ev->name.p, ev->name.n, ev->doc, ev->name.tok),
+			.flags = pysel ? TK_PYSEL : 0,
+		};
+		return;
+	}
+	long step;
+	if (profiler_step(&ev->name, &step)) {
+		xgrow((void **)&r->step, &r->stepcap, r->nstep + 1, sizeof(*r->step));
+		r->step[r->nstep++] = (struct trace_step){ .step = step, .ts = ts, .dur = dur };
+	}
+	if (corr >= 0) {
+		xgrow((void **)&r->cpu, &r->cpucap, r->ncpu + 1, sizeof(*r->cpu));
+		r->cpu[r->ncpu++] = (struct trace_cpu){ .ts = ts, .dur = dur, .corr = corr };
+	}
+}
+
+/* The string value after key `key` (with quotes) in js, or NULL; *n gets its length. */
+static const char *raw_string_value(const char *js, size_t len, const char *key, size_t klen, size_t *n)
+{
+	const char *k = memmem(js, len, key, klen);
+	if (!k)
+		return NULL;
+	const char *p = k + klen, *end = js + len;
+	while (p < end && (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p >= end || *p != '"')
+		return NULL;
+	const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+	if (!q)
+		return NULL;
+	*n = (size_t)(q - p - 1);
+	return p + 1;
+}
+
+/* Category flags from a category string (case-insensitive). */
+static unsigned cat_flags(const char *c, size_t n)
+{
+	char low[48];
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)c[i]);
+	low[n] = '\0';
+	unsigned f = 0;
+	if (strstr(low, "kernel") || strstr(low, "gpu_memcpy") || strstr(low, "gpu_memset"))
+		f |= CAT_PYSEL;
+	static const char *const gpu[] = { "kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset" };
+	for (size_t i = 0; i < ARRAY_LEN(gpu); i++)
+		if (strcmp(low, gpu[i]) == 0)
+			f |= CAT_GPU;
+	/* categories that never carry a stream or correlation id */
+	static const char *const cpu[] = {
+		"cpu_op", "python_function", "user_annotation", "cpu_instant_event", "trace",
+		"fwdbwd", "ac2g", "operator", "overhead", "async",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cpu); i++)
+		if (strcmp(low, cpu[i]) == 0)
+			f |= CAT_CPU_ONLY;
+	return f;
+}
+
+/* Cheap pre-filter on the raw bytes: only complete spans ("ph":"X") that are GPU events,
+ * carry a correlation or stream id, or are ProfilerStep spans are decoded. Flows,
+ * counters, metadata and plain CPU ops (most of a trace) are skipped untouched. */
+static bool event_wanted(const char *js, size_t len)
+{
+	size_t n;
+	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
+	if (!ph || n != 1 || ph[0] != 'X')
+		return false;
+	const char *cat = raw_string_value(js, len, "\"cat\"", 5, &n);
+	unsigned f = cat ? cat_flags(cat, n) : 0;
+	if (f & (CAT_PYSEL | CAT_GPU))
+		return true;
+	if (f & CAT_CPU_ONLY) {
+		const char *name = raw_string_value(js, len, "\"name\"", 6, &n);
+		return name && n >= 12 && memcmp(name, "ProfilerStep", 12) == 0;
+	}
+	return memmem(js, len, "\"correlation\"", 13) || memmem(js, len, "\"stream\"", 8) ||
+	       memmem(js, len, "ProfilerStep", 12);
+}
+
+static void on_event(void *ud, const char *js, size_t len, uint64_t off)
+{
+	struct file_ctx *fc = ud;
+	if (!event_wanted(js, len))
+		return;
+	struct ev ev;
+	if (fast_event(js, len, &ev)) {
+		use_event(fc, &ev, off);
+		return;
+	}
+	struct json_doc *d = &fc->doc;
+	int rc = json_parse(d, js, len);
+	if (rc < 0 || !json_is_object(d, 0)) {
+		fc->skipped++;
+		file_diag(fc, off, "invalid JSON in a trace event (%s); event skipped",
+			  rc < 0 ? json_err_str(rc) : "not an object");
+		return;
+	}
+	slow_fields(d, &ev);
+	use_event(fc, &ev, off);
+}
+
+static bool tok_int(const struct json_doc *d, int t, long long *out)
+{
+	if (t < 0)
+		return false;
+	struct val v = tok_val(d, t);
+	return val_int(&v, out);
+}
+
+static void on_meta(void *ud, const char *key, const char *js, size_t len, uint64_t off)
+{
+	struct file_ctx *fc = ud;
+	struct json_doc *d = &fc->doc;
+	if (json_parse(d, js, len) < 0) {
+		file_diag(fc, off, "invalid JSON in top-level \"%s\"", key);
+		return;
+	}
+	long long v;
+	if (strcmp(key, "baseTimeNanoseconds") == 0) {
+		if (tok_int(d, 0, &v)) {
+			fc->have_base = true;
+			fc->base_ns = v;
+		}
+		return;
+	}
+	/* distributedInfo */
+	if (tok_int(d, json_get(d, 0, "rank"), &v) && v >= 0 && v < 1000000000LL) {
+		fc->r->rank = (int)v;
+		fc->r->rank_from_meta = true;
+	}
+	if (tok_int(d, json_get(d, 0, "world_size"), &v))
+		fc->r->world_size = (long)v;
+}
+
+static void on_error(void *ud, uint64_t off, const char *msg)
+{
+	struct file_ctx *fc = ud;
+	diag_add(&fc->run->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+}
+
+struct load_job {
+	struct load_ctx *ctx;
+	struct run *run;
+	struct pathvec *files;
+	struct trace_rank **out;
+};
+
+static void on_progress(void *ud, long long bytes)
+{
+	struct file_ctx *fc = ud;
+	load_progress(fc->ctx, bytes, 0);
+}
+
+static bool on_cancelled(void *ud)
+{
+	struct file_ctx *fc = ud;
+	return load_cancelled(fc->ctx);
+}
+
+static void load_one(void *ud, size_t i)
+{
+	struct load_job *job = ud;
+	const char *path = job->files->v[i];
+	struct stat st;
+	long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+	size_t src = run_add_source(job->run, path, "kineto", -1, size);
+	struct trace_rank *r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(path);
+	r->rank = -1;
+	r->world_size = -1;
+	struct file_ctx fc = { .r = r, .run = job->run, .ctx = job->ctx };
+	json_doc_init(&fc.doc);
+	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", NULL };
+	const struct tscan_cb cb = {
+		.event = on_event, .meta = on_meta, .meta_keys = meta_keys, .error = on_error,
+		.progress = on_progress, .cancelled = on_cancelled,
+	};
+	struct tscan_result res;
+	tscan_file(path, &cb, &fc, &res);
+	if (res.err)
+		diag_add(&job->run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", strerror(res.err));
+	else if (!res.found_events && !res.errors)
+		diag_add(&job->run->diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
+	if (fc.ndiag > MAX_EVENT_DIAGS)
+		diag_add(&job->run->diags, DIAG_WARN, path, -1, -1, -1,
+			 "%zu more skipped events not listed", fc.ndiag - MAX_EVENT_DIAGS);
+	if (fc.have_base) {
+		for (size_t k = 0; k < r->nk; k++)
+			r->k[k].ts += fc.base_ns;
+		for (size_t k = 0; k < r->ncpu; k++)
+			r->cpu[k].ts += fc.base_ns;
+		for (size_t k = 0; k < r->nstep; k++)
+			r->step[k].ts += fc.base_ns;
+	}
+	r->skipped = fc.skipped;
+	r->src = src;
+	run_source_done(job->run, src, res.events - fc.skipped, fc.skipped, res.err, res.truncated);
+	for (size_t k = 0; k < r->nnames; k++)
+		free(fc.raw[k]);
+	free(fc.raw);
+	free(fc.rawlen);
+	free(fc.slots);
+	json_doc_free(&fc.doc);
+	if (res.err || (!res.found_events && r->nk == 0)) {
+		trace_rank_free(r);
+		r = NULL;
+	}
+	job->out[i] = r;
+}
+
+/* ---- rank assignment and post-processing ----------------------------------- */
+
+/* The number after "rank" or "worker" in name[0..n), or -1. */
+static int rank_in(const char *name, size_t n)
+{
+	static const char *const keys[] = { "rank", "worker" };
+	for (size_t k = 0; k < ARRAY_LEN(keys); k++) {
+		size_t m = strlen(keys[k]);
+		for (size_t i = 0; i + m < n; i++) {
+			if (strncasecmp(name + i, keys[k], m) != 0)
+				continue;
+			size_t j = i + m;
+			while (j < n && (name[j] == '-' || name[j] == '_'))
+				j++;
+			if (j < n && isdigit((unsigned char)name[j]))
+				return (int)strtol(name + j, NULL, 10);
+		}
+	}
+	return -1;
+}
+
+/* The rank in the file's base name, else in its directory's name (rank3/trace.json). */
+static int rank_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int r = rank_in(base ? base + 1 : path, strlen(base ? base + 1 : path));
+	if (r >= 0 || !base)
+		return r;
+	const char *dir = base;
+	while (dir > path && dir[-1] != '/')
+		dir--;
+	return rank_in(dir, (size_t)(base - dir));
+}
+
+static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (ts->r[i]->rank == rank)
+			return true;
+	return false;
+}
+
+static void assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single)
+{
+	struct trace_rank *r = ts->r[i];
+	if (r->rank >= 0 && !rank_taken(ts, r->rank, i))
+		return;
+	if (r->rank >= 0)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "distributedInfo.rank %d is used by another trace", r->rank);
+	int byname = rank_from_name(r->path);
+	if (byname >= 0 && !rank_taken(ts, byname, i)) {
+		if (!r->rank_from_meta)
+			diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname,
+				 "no distributedInfo.rank; rank %d taken from the file name", byname);
+		r->rank = byname;
+		return;
+	}
+	int next = 0;
+	while (rank_taken(ts, next, i))
+		next++;
+	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next,
+		 "no usable rank in distributedInfo or the file name; rank %d from file order", next);
+	r->rank = next;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct trace_rank *x = *(struct trace_rank *const *)a, *y = *(struct trace_rank *const *)b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+struct pos_cpu {
+	struct trace_cpu c;
+	size_t pos;
+};
+
+static int pos_cpu_cmp(const void *a, const void *b)
+{
+	const struct pos_cpu *x = a, *y = b;
+	if (x->c.corr != y->c.corr)
+		return (x->c.corr > y->c.corr) - (x->c.corr < y->c.corr);
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t corr)
+{
+	size_t lo = 0, hi = r->ncpu;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->cpu[mid].corr <= corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && r->cpu[lo - 1].corr == corr ? &r->cpu[lo - 1] : NULL;
+}
+
+/* HTA add_iteration: the step whose [ts, ts+dur) holds the CPU event (last match in
+ * file order). `sorted` holds the steps by start time; when they do not overlap a binary
+ * search finds the only candidate. */
+struct step_index {
+	const struct trace_step **v;
+	size_t n;
+	bool overlap;
+};
+
+static int step_ptr_cmp(const void *a, const void *b)
+{
+	const struct trace_step *x = *(const struct trace_step *const *)a, *y = *(const struct trace_step *const *)b;
+	if (x->ts != y->ts)
+		return (x->ts > y->ts) - (x->ts < y->ts);
+	return (x > y) - (x < y);
+}
+
+static void step_index_build(const struct trace_rank *r, struct step_index *si)
+{
+	si->v = xmalloc((r->nstep + 1) * sizeof(*si->v));
+	si->n = r->nstep;
+	si->overlap = false;
+	for (size_t s = 0; s < r->nstep; s++)
+		si->v[s] = &r->step[s];
+	qsort(si->v, si->n, sizeof(*si->v), step_ptr_cmp);
+	for (size_t s = 1; s < si->n; s++)
+		if (si->v[s]->ts < si->v[s - 1]->ts + si->v[s - 1]->dur)
+			si->overlap = true;
+}
+
+static int32_t step_of(const struct trace_rank *r, const struct step_index *si, int64_t ts)
+{
+	long it = -1;
+	if (si->overlap) {
+		for (size_t s = 0; s < r->nstep; s++)
+			if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
+				it = r->step[s].step;
+		return (int32_t)it;
+	}
+	size_t lo = 0, hi = si->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (si->v[mid]->ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && ts < si->v[lo - 1]->ts + si->v[lo - 1]->dur)
+		it = si->v[lo - 1]->step;
+	return (int32_t)it;
+}
+
+/* Sort the CPU events by correlation id, file order among equal ids. */
+static void sort_cpu_stable(struct trace_rank *r)
+{
+	struct pos_cpu *tmp = xmalloc((r->ncpu + 1) * sizeof(*tmp));
+	for (size_t i = 0; i < r->ncpu; i++)
+		tmp[i] = (struct pos_cpu){ r->cpu[i], i };
+	qsort(tmp, r->ncpu, sizeof(*tmp), pos_cpu_cmp);
+	for (size_t i = 0; i < r->ncpu; i++)
+		r->cpu[i] = tmp[i].c;
+	free(tmp);
+}
+
+static void finish_rank(struct run *run, struct trace_set *ts, struct trace_rank *r)
+{
+	sort_cpu_stable(r);
+	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
+	size_t ncomm = 0;
+	struct step_index si;
+	step_index_build(r, &si);
+	for (size_t i = 0; i < r->nnames; i++)
+		r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
+	for (size_t k = 0; k < r->nk; k++) {
+		struct trace_kernel *e = &r->k[k];
+		if (r->name_cls[e->name] == KC_COMMUNICATION)
+			ncomm++;
+		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
+		e->iter = c ? step_of(r, &si, c->ts) : -1;
+	}
+	free(si.v);
+	if (r->nk > 0 && ncomm == 0)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "%zu GPU kernels but no communication kernel matched the classification table "
+			 "(extend it with --kernel-classes); communication overlap is n/a", r->nk);
+}
+
+void trace_rank_free(struct trace_rank *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->name_cls);
+	free(r->k);
+	free(r->cpu);
+	free(r->step);
+	free(r->path);
+	free(r->hta.kstat);
+	free(r->hta.idle);
+	free(r);
+}
+
+static struct trace_set *trace_set_get_or_new(struct run *run)
+{
+	if (run->trace)
+		return run->trace;
+	struct trace_set *ts = xcalloc(1, sizeof(*ts));
+	pthread_mutex_init(&ts->lock, NULL);
+	char err[1024];
+	const char *file = run->opts ? run->opts->kernel_classes : NULL;
+	ts->cls = kclass_new(file, err, sizeof(err));
+	if (err[0])
+		diag_add(&run->diags, DIAG_ERROR, file, -1, -1, -1, "--kernel-classes: %s", err);
+	run->trace = ts;
+	return ts;
+}
+
+static int load_files(struct load_ctx *ctx, struct pathvec *files)
+{
+	struct run *run = ctx->run;
+	if (files->n == 0)
+		return -1;
+	long long total = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		struct stat st;
+		if (stat(files->v[i], &st) == 0)
+			total += st.st_size;
+	}
+	load_progress(ctx, 0, total);
+	struct trace_rank **out = xcalloc(files->n, sizeof(*out));
+	struct load_job job = { .ctx = ctx, .run = run, .files = files, .out = out };
+	pool_run(files->n, run->opts ? run->opts->jobs : 0, load_one, &job);
+	struct trace_set *ts = NULL;
+	size_t added = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		if (!out[i])
+			continue;
+		ts = trace_set_get_or_new(run);
+		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
+		ts->r[ts->n++] = out[i];
+		assign_rank(run, ts, ts->n - 1, files->n == 1 && ts->n == 1);
+		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
+		run->src[out[i]->src].rank = out[i]->rank;
+		pthread_mutex_unlock(&run->lock);
+		finish_rank(run, ts, out[i]);
+		added++;
+	}
+	free(out);
+	if (!ts)
+		return -1;
+	qsort(ts->r, ts->n, sizeof(*ts->r), rank_cmp);
+	return added ? 0 : -1;
+}
+
+int trace_load(struct load_ctx *ctx, const char *path)
+{
+	struct run *run = ctx->run;
+	const struct opts *o = run->opts;
+	struct pathvec files = { 0 };
+	bool had_steps = run->steps != NULL; /* the pytscope loader ran first */
+	if (o && o->ntrace > 0) {
+		if (run->trace && run->trace->explicit_loaded)
+			return 0;
+		for (size_t i = 0; i < o->ntrace; i++)
+			discover(o->trace_paths[i], &files, true);
+	} else {
+		discover(path, &files, true);
+	}
+	int rc = load_files(ctx, &files);
+	if (rc == 0 && !had_steps)
+		trace_publish_steps(run);
+	if (o && o->ntrace > 0 && run->trace)
+		run->trace->explicit_loaded = true;
+	pathvec_free(&files);
+	return rc;
+}
+
+void trace_free(struct run *run)
+{
+	struct trace_set *ts = run->trace;
+	if (!ts)
+		return;
+	for (size_t i = 0; i < ts->n; i++)
+		trace_rank_free(ts->r[i]);
+	free(ts->r);
+	kclass_free(ts->cls);
+	pthread_mutex_destroy(&ts->lock);
+	free(ts);
+	run->trace = NULL;
+}
+
+struct trace_set *trace_get(struct run *run)
+{
+	return run ? run->trace : NULL;
+}

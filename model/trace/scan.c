@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: MIT */
+/* trace_scan.c: streaming, quote-aware scanner over Chrome trace JSON, plain or gzip
+ * (see trace_scan.h). A sliding buffer holds the bytes from the current mark (the
+ * start of the value being captured) to the read position; it only grows when one
+ * value is larger than the buffer. */
+#include "model/trace/scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "model/xalloc.h"
+
+#define SCAN_CHUNK ((size_t)1 << 20)
+#define SCAN_MAX_VALUE ((size_t)1 << 30) /* one event or metadata value */
+#define GZ_IN_CHUNK ((size_t)256 << 10)
+#define NO_MARK ((size_t)-1)
+#define ZP_NBUF 4                  /* inflated chunks in flight between the threads */
+#define ZP_CHUNK ((size_t)1 << 20)
+
+/* ---- byte source: file, gzip file or memory ------------------------------ */
+
+/* Inflate on its own thread: the producer fills up to ZP_NBUF chunks, the scanner
+ * consumes them in order. Slots [head, head+count) are ready; the producer only writes
+ * the next free slot, so the buffers need no lock, only the counters do. */
+struct zpipe {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *buf[ZP_NBUF];
+	size_t len[ZP_NBUF];
+	long long raw[ZP_NBUF];  /* compressed bytes consumed when the chunk was made */
+	int head, count;
+	size_t off;              /* consumer offset in buf[head] */
+	bool done, stop;
+};
+
+struct reader {
+	int fd;
+	const char *mem;
+	size_t memlen, mempos;
+	bool gz, zinit, zend;
+	z_stream z;
+	unsigned char *zin;
+	bool eof, truncated;
+	int err;
+	const char *zmsg;
+	long long raw;      /* input bytes consumed, for progress (producer side) */
+	struct zpipe *zp;   /* inflate thread, or NULL */
+	long long raw_seen; /* with zp: input bytes behind the data consumed */
+};
+
+static ssize_t raw_read(struct reader *r, void *dst, size_t n)
+{
+	if (r->mem) {
+		size_t k = r->memlen - r->mempos < n ? r->memlen - r->mempos : n;
+		memcpy(dst, r->mem + r->mempos, k);
+		r->mempos += k;
+		return (ssize_t)k;
+	}
+	for (;;) {
+		ssize_t k = read(r->fd, dst, n);
+		if (k >= 0 || errno != EINTR)
+			return k;
+	}
+}
+
+static bool gz_refill_input(struct reader *r)
+{
+	ssize_t k = raw_read(r, r->zin, GZ_IN_CHUNK);
+	if (k < 0) {
+		r->err = errno;
+		return false;
+	}
+	r->raw += k;
+	r->z.next_in = r->zin;
+	r->z.avail_in = (uInt)k;
+	return k > 0;
+}
+
+/* Inflate into dst; handles concatenated gzip members. 0 at the end. */
+static ssize_t gz_read(struct reader *r, char *dst, size_t n)
+{
+	r->z.next_out = (Bytef *)dst;
+	r->z.avail_out = (uInt)n;
+	while (r->z.avail_out == n) {
+		if (r->z.avail_in == 0 && !gz_refill_input(r)) {
+			if (!r->zend && !r->err)
+				r->truncated = true; /* input ended inside a gzip member */
+			return r->err ? -1 : 0;
+		}
+		if (r->zend) { /* another member follows the previous one */
+			inflateReset(&r->z);
+			r->zend = false;
+		}
+		int zr = inflate(&r->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			r->zend = true;
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			r->zmsg = r->z.msg ? r->z.msg : "corrupt gzip data";
+			r->truncated = true;
+			break;
+		}
+	}
+	return (ssize_t)(n - r->z.avail_out);
+}
+
+static void *zp_main(void *arg)
+{
+	struct reader *r = arg;
+	struct zpipe *zp = r->zp;
+	for (;;) {
+		pthread_mutex_lock(&zp->mu);
+		while (zp->count == ZP_NBUF && !zp->stop)
+			pthread_cond_wait(&zp->cv, &zp->mu);
+		int slot = (zp->head + zp->count) % ZP_NBUF;
+		bool stop = zp->stop;
+		pthread_mutex_unlock(&zp->mu);
+		if (stop)
+			return NULL;
+		ssize_t k = gz_read(r, zp->buf[slot], ZP_CHUNK);
+		pthread_mutex_lock(&zp->mu);
+		if (k > 0) {
+			zp->len[slot] = (size_t)k;
+			zp->raw[slot] = r->raw;
+			zp->count++;
+		} else {
+			zp->done = true;
+		}
+		pthread_cond_broadcast(&zp->cv);
+		bool fin = zp->done;
+		pthread_mutex_unlock(&zp->mu);
+		if (fin)
+			return NULL;
+	}
+}
+
+static void zp_start(struct reader *r)
+{
+	struct zpipe *zp = xcalloc(1, sizeof(*zp));
+	for (int i = 0; i < ZP_NBUF; i++)
+		zp->buf[i] = xmalloc(ZP_CHUNK);
+	pthread_mutex_init(&zp->mu, NULL);
+	pthread_cond_init(&zp->cv, NULL);
+	r->zp = zp;
+	if (pthread_create(&zp->th, NULL, zp_main, r) != 0) {
+		r->zp = NULL; /* no thread: inflate inline */
+		pthread_mutex_destroy(&zp->mu);
+		pthread_cond_destroy(&zp->cv);
+		for (int i = 0; i < ZP_NBUF; i++)
+			free(zp->buf[i]);
+		free(zp);
+	}
+}
+
+/* Stop and join the inflate thread; afterwards the reader's flags are final. */
+static void zp_stop(struct reader *r)
+{
+	struct zpipe *zp = r->zp;
+	if (!zp)
+		return;
+	pthread_mutex_lock(&zp->mu);
+	zp->stop = true;
+	pthread_cond_broadcast(&zp->cv);
+	pthread_mutex_unlock(&zp->mu);
+	pthread_join(zp->th, NULL);
+	pthread_mutex_destroy(&zp->mu);
+	pthread_cond_destroy(&zp->cv);
+	for (int i = 0; i < ZP_NBUF; i++)
+		free(zp->buf[i]);
+	free(zp);
+	r->zp = NULL;
+}
+
+static ssize_t zp_read(struct reader *r, char *dst, size_t n)
+{
+	struct zpipe *zp = r->zp;
+	pthread_mutex_lock(&zp->mu);
+	while (zp->count == 0 && !zp->done)
+		pthread_cond_wait(&zp->cv, &zp->mu);
+	int h = zp->head;
+	bool empty = zp->count == 0;
+	pthread_mutex_unlock(&zp->mu);
+	if (empty)
+		return 0;
+	size_t k = zp->len[h] - zp->off < n ? zp->len[h] - zp->off : n;
+	memcpy(dst, zp->buf[h] + zp->off, k);
+	zp->off += k;
+	r->raw_seen = zp->raw[h];
+	if (zp->off == zp->len[h]) {
+		pthread_mutex_lock(&zp->mu);
+		zp->head = (h + 1) % ZP_NBUF;
+		zp->count--;
+		zp->off = 0;
+		pthread_cond_broadcast(&zp->cv);
+		pthread_mutex_unlock(&zp->mu);
+	}
+	return (ssize_t)k;
+}
+
+static long long reader_raw(const struct reader *r)
+{
+	return r->zp ? r->raw_seen : r->raw;
+}
+
+static ssize_t reader_read(struct reader *r, char *dst, size_t n)
+{
+	if (r->eof)
+		return 0;
+	ssize_t k;
+	if (r->zp) {
+		k = zp_read(r, dst, n);
+	} else if (r->gz) {
+		k = gz_read(r, dst, n);
+	} else {
+		k = raw_read(r, dst, n);
+		if (k > 0)
+			r->raw += k;
+		if (k < 0)
+			r->err = errno;
+	}
+	if (k <= 0)
+		r->eof = true;
+	return k;
+}
+
+static void reader_open_gz(struct reader *r, const unsigned char *head, size_t nhead)
+{
+	r->gz = true;
+	r->zin = xmalloc(GZ_IN_CHUNK);
+	memcpy(r->zin, head, nhead);
+	r->z.next_in = r->zin;
+	r->z.avail_in = (uInt)nhead;
+	r->zinit = inflateInit2(&r->z, 15 + 32) == Z_OK;
+	if (!r->zinit) {
+		r->zmsg = "cannot initialise zlib";
+		r->eof = true;
+	}
+}
+
+static void reader_close(struct reader *r)
+{
+	zp_stop(r);
+	if (r->zinit)
+		inflateEnd(&r->z);
+	free(r->zin);
+	if (r->fd >= 0)
+		close(r->fd);
+}
+
+/* ---- scanner ------------------------------------------------------------ */
+
+struct scan {
+	struct reader rd;
+	char *buf;
+	size_t cap, len, pos, mark;
+	uint64_t base;      /* document offset of buf[0] */
+	const struct tscan_cb *cb;
+	void *ud;
+	struct tscan_result *res;
+	long long reported; /* raw bytes already reported as progress */
+	bool too_big;
+};
+
+static void scan_error(struct scan *s, uint64_t off, const char *msg)
+{
+	s->res->errors++;
+	if (s->cb->error)
+		s->cb->error(s->ud, off, msg);
+}
+
+/* Read more bytes, discarding what lies before the mark (or the position). Returns
+ * the number of bytes added; 0 at the end of input. */
+static size_t scan_fill(struct scan *s)
+{
+	size_t keep = s->mark != NO_MARK ? s->mark : s->pos;
+	if (keep > 0) {
+		memmove(s->buf, s->buf + keep, s->len - keep);
+		s->len -= keep;
+		s->pos -= keep;
+		if (s->mark != NO_MARK)
+			s->mark -= keep;
+		s->base += keep;
+	}
+	if (s->cb->cancelled && s->cb->cancelled(s->ud)) {
+		s->res->cancelled = true;
+		return 0;
+	}
+	if (s->cap - s->len < SCAN_CHUNK / 2) {
+		if (s->cap >= SCAN_MAX_VALUE) {
+			s->too_big = true;
+			return 0;
+		}
+		s->cap *= 2;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	ssize_t k = reader_read(&s->rd, s->buf + s->len, s->cap - s->len);
+	long long raw = reader_raw(&s->rd);
+	if (s->cb->progress && raw > s->reported) {
+		s->cb->progress(s->ud, raw - s->reported);
+		s->reported = raw;
+	}
+	if (k <= 0)
+		return 0;
+	s->len += (size_t)k;
+	return (size_t)k;
+}
+
+/* Next non-whitespace byte (not consumed), or -1 at the end. */
+static int scan_peek(struct scan *s)
+{
+	for (;;) {
+		while (s->pos < s->len) {
+			char c = s->buf[s->pos];
+			if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+				return (unsigned char)c;
+			s->pos++;
+		}
+		if (scan_fill(s) == 0)
+			return -1;
+	}
+}
+
+/* pos is at an opening quote: move past the closing quote. -1 at the end of input. */
+static int scan_string(struct scan *s)
+{
+	size_t p = s->pos + 1;
+	for (;;) {
+		const char *q = memchr(s->buf + p, '"', s->len - p);
+		if (q) {
+			size_t at = (size_t)(q - s->buf), bs = 0;
+			while (at - bs - 1 > s->pos && s->buf[at - bs - 1] == '\\')
+				bs++;
+			if (bs % 2 == 0) {
+				s->pos = at + 1;
+				return 0;
+			}
+			p = at + 1; /* an escaped quote */
+			continue;
+		}
+		/* the string start stays in the buffer, so backslashes can be counted later */
+		size_t rel = s->len - s->pos;
+		if (scan_fill(s) == 0)
+			return -1;
+		p = s->pos + rel;
+	}
+}
+
+/* 1 = quote, 2 = open, 3 = close. */
+static const unsigned char scan_class[256] = {
+	['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
+};
+
+/* pos is at '{' or '[': move past the matching close, counting only brackets of that
+ * kind (an event with a stray ']' still ends at its '}'). -1 at the end of input. */
+static int scan_container(struct scan *s)
+{
+	long depth = 0;
+	size_t p = s->pos;
+	const unsigned char open = (unsigned char)s->buf[p], close = open == '{' ? '}' : ']';
+	for (;;) {
+		const unsigned char *b = (const unsigned char *)s->buf;
+		size_t n = s->len;
+		while (p < n) {
+			unsigned char c = scan_class[b[p]];
+			if (!c) {
+				p++;
+				continue;
+			}
+			if (c == 1) {
+				s->pos = p;
+				if (scan_string(s) < 0)
+					return -1;
+				p = s->pos;
+				b = (const unsigned char *)s->buf;
+				n = s->len;
+				continue;
+			}
+			if (b[p] == open) {
+				depth++;
+			} else if (b[p] == close && --depth <= 0) {
+				s->pos = p + 1;
+				return 0;
+			}
+			p++;
+		}
+		size_t rel = p - s->pos;
+		if (scan_fill(s) == 0)
+			return -1;
+		p = s->pos + rel;
+	}
+}
+
+static bool is_delim(char c)
+{
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Skip one value of any kind starting at pos (after whitespace). */
+static int scan_value(struct scan *s)
+{
+	int c = scan_peek(s);
+	if (c < 0)
+		return -1;
+	if (c == '"')
+		return scan_string(s);
+	if (c == '{' || c == '[')
+		return scan_container(s);
+	for (;;) {
+		while (s->pos < s->len && !is_delim(s->buf[s->pos]))
+			s->pos++;
+		if (s->pos < s->len)
+			return 0;
+		if (scan_fill(s) == 0)
+			return 0; /* a primitive may end the input */
+	}
+}
+
+/* Skip to the next '{' after a structural error inside the event array. */
+static int scan_resync(struct scan *s)
+{
+	s->pos++;
+	for (;;) {
+		char *q = memchr(s->buf + s->pos, '{', s->len - s->pos);
+		if (q) {
+			s->pos = (size_t)(q - s->buf);
+			return 0;
+		}
+		s->pos = s->len;
+		if (scan_fill(s) == 0)
+			return -1;
+	}
+}
+
+static int scan_events(struct scan *s)
+{
+	s->pos++; /* '[' */
+	s->res->found_events = true;
+	for (;;) {
+		int c = scan_peek(s);
+		if (c < 0)
+			return -1;
+		if (c == ']') {
+			s->pos++;
+			return 0;
+		}
+		if (c == ',') {
+			s->pos++;
+			continue;
+		}
+		if (c != '{') {
+			char msg[80];
+			snprintf(msg, sizeof(msg), "unexpected '%c' in traceEvents; skipped to the next event",
+				 c >= 0x20 && c < 0x7f ? c : '?');
+			scan_error(s, s->base + s->pos, msg);
+			if (scan_resync(s) < 0)
+				return -1;
+			continue;
+		}
+		s->mark = s->pos;
+		if (scan_container(s) < 0)
+			return -1;
+		s->res->events++;
+		if (s->cb->event)
+			s->cb->event(s->ud, s->buf + s->mark, s->pos - s->mark, s->base + s->mark);
+		s->mark = NO_MARK;
+	}
+}
+
+static bool wanted_meta(const struct tscan_cb *cb, const char *key)
+{
+	for (const char *const *k = cb->meta_keys; k && *k; k++)
+		if (strcmp(*k, key) == 0)
+			return true;
+	return false;
+}
+
+/* Read a key string at pos into key (truncated to keyn-1 bytes, escapes kept raw). */
+static int scan_key(struct scan *s, char *key, size_t keyn)
+{
+	s->mark = s->pos;
+	if (scan_string(s) < 0)
+		return -1;
+	size_t n = s->pos - s->mark - 2;
+	if (n >= keyn)
+		n = keyn - 1;
+	memcpy(key, s->buf + s->mark + 1, n);
+	key[n] = '\0';
+	s->mark = NO_MARK;
+	return 0;
+}
+
+static int scan_member_value(struct scan *s, const char *key)
+{
+	int c = scan_peek(s);
+	if (c < 0)
+		return -1;
+	if (strcmp(key, "traceEvents") == 0 && c == '[')
+		return scan_events(s);
+	if (!wanted_meta(s->cb, key))
+		return scan_value(s);
+	s->mark = s->pos;
+	if (scan_value(s) < 0)
+		return -1;
+	if (s->cb->meta)
+		s->cb->meta(s->ud, key, s->buf + s->mark, s->pos - s->mark, s->base + s->mark);
+	s->mark = NO_MARK;
+	return 0;
+}
+
+static int scan_object(struct scan *s)
+{
+	s->pos++; /* '{' */
+	char key[64];
+	for (;;) {
+		int c = scan_peek(s);
+		if (c < 0)
+			return -1;
+		if (c == '}')
+			return 0;
+		if (c == ',') {
+			s->pos++;
+			continue;
+		}
+		if (c != '"') {
+			scan_error(s, s->base + s->pos, "invalid JSON: expected a key in the top-level object");
+			return -2;
+		}
+		if (scan_key(s, key, sizeof(key)) < 0)
+			return -1;
+		if (scan_peek(s) != ':') {
+			scan_error(s, s->base + s->pos, "invalid JSON: expected ':' after a top-level key");
+			return -2;
+		}
+		s->pos++;
+		if (scan_member_value(s, key) < 0)
+			return -1;
+	}
+}
+
+static int scan_document(struct scan *s)
+{
+	int c = scan_peek(s);
+	if (c == 0xEF && s->len - s->pos >= 3 && memcmp(s->buf + s->pos, "\xEF\xBB\xBF", 3) == 0) {
+		s->pos += 3;
+		c = scan_peek(s);
+	}
+	if (c == '[')
+		return scan_events(s);
+	if (c == '{')
+		return scan_object(s);
+	if (c < 0 && s->res->cancelled)
+		return -1;
+	if (c < 0) {
+		scan_error(s, 0, "empty file");
+		return -2;
+	}
+	scan_error(s, s->base + s->pos, "not a JSON object or array");
+	return -2;
+}
+
+static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct tscan_result *res)
+{
+	s->cb = cb;
+	s->ud = ud;
+	s->res = res;
+	s->cap = 4 * SCAN_CHUNK;
+	s->buf = xmalloc(s->cap);
+	s->mark = NO_MARK;
+	int r = scan_document(s);
+	zp_stop(&s->rd); /* the reader's flags are final from here */
+	res->bytes = s->base + s->pos;
+	if (r == -1) {
+		res->truncated = true;
+		if (s->res->cancelled)
+			scan_error(s, s->base + s->len, "loading cancelled; the events read so far are kept");
+		else if (s->too_big)
+			scan_error(s, s->base + s->mark, "a single value is larger than 1 GiB; stopped");
+		else if (s->rd.zmsg)
+			scan_error(s, s->base + s->len, s->rd.zmsg);
+		else if (s->rd.err)
+			scan_error(s, s->base + s->len, strerror(s->rd.err));
+		else
+			scan_error(s, s->base + s->len, "unexpected end of file (truncated trace)");
+	} else if (r == 0 && (s->rd.truncated || s->rd.zmsg)) {
+		res->truncated = true;
+		scan_error(s, s->base + s->len, s->rd.zmsg ? s->rd.zmsg : "truncated gzip stream");
+	}
+	res->err = s->rd.err;
+	free(s->buf);
+	reader_close(&s->rd);
+	return r == 0 && !res->truncated ? 0 : -1;
+}
+
+int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
+	      struct tscan_result *res)
+{
+	struct scan s = { .rd = { .fd = -1, .mem = js, .memlen = len } };
+	memset(res, 0, sizeof(*res));
+	if (len >= 2 && (unsigned char)js[0] == 0x1f && (unsigned char)js[1] == 0x8b) {
+		s.rd.mem = js;
+		reader_open_gz(&s.rd, (const unsigned char *)js, 0);
+	}
+	return scan_run(&s, cb, ud, res);
+}
+
+int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tscan_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	struct scan s = { .rd = { .fd = open(path, O_RDONLY | O_CLOEXEC) } };
+	if (s.rd.fd < 0) {
+		res->err = errno;
+		return -1;
+	}
+	unsigned char head[2];
+	ssize_t k = raw_read(&s.rd, head, 2);
+	if (k == 2 && head[0] == 0x1f && head[1] == 0x8b) {
+		s.rd.raw = 2;
+		reader_open_gz(&s.rd, head, 2);
+		if (s.rd.zinit)
+			zp_start(&s.rd);
+	} else if (k > 0) {
+		lseek(s.rd.fd, 0, SEEK_SET);
+	}
+	return scan_run(&s, cb, ud, res);
+}
+
+bool tscan_probe(const char *path, size_t limit)
+{
+	struct reader r = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	if (r.fd < 0)
+		return false;
+	unsigned char head[2];
+	ssize_t k = raw_read(&r, head, 2);
+	if (k == 2 && head[0] == 0x1f && head[1] == 0x8b)
+		reader_open_gz(&r, head, 2);
+	else
+		lseek(r.fd, 0, SEEK_SET);
+	char *buf = xmalloc(limit + 1);
+	size_t n = 0;
+	while (n < limit) {
+		ssize_t got = reader_read(&r, buf + n, limit - n);
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	reader_close(&r);
+	size_t i = 0;
+	while (i < n && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
+		i++;
+	bool yes = false;
+	if (i < n && buf[i] == '{')
+		yes = memmem(buf, n, "\"traceEvents\"", 13) != NULL;
+	else if (i < n && buf[i] == '[')
+		yes = memmem(buf, n, "\"ph\"", 4) != NULL;
+	free(buf);
+	return yes;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* trace_steps.c: per-step records from ProfilerStep#N spans, published into the step
+ * model (steps.h) when the run has no pytscope steps, so that a traces-only run fills
+ * the heatmap, the ranks table and the distributed analyzer.
+ *
+ * Each ProfilerStep#N of a rank becomes one record: step N, timestamp = span start
+ * (epoch seconds), phases `comm` = the exposed communication time of the GPU kernels
+ * launched in that step (communication kernels not overlapped by computation kernels,
+ * clipped to the step duration) and `compute` = step duration − comm. So the phases
+ * sum to the ProfilerStep duration. */
+#include "model/trace/trace.h"
+
+#include <stdlib.h>
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+/* Communication time of the kernels v[0..n) not covered by computation kernels (ns). */
+static int64_t exposed_comm(const struct trace_rank *r, const struct trace_by_iter *v, size_t n,
+			    struct trace_ivl *comm, struct trace_ivl *comp)
+{
+	size_t nc = 0, np = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_kernel *e = &r->k[v[i].k];
+		struct trace_ivl sp = { e->ts, e->ts + e->dur };
+		if (r->name_cls[e->name] == KC_COMMUNICATION)
+			comm[nc++] = sp;
+		else if (r->name_cls[e->name] == KC_COMPUTATION)
+			comp[np++] = sp;
+	}
+	nc = trace_ivl_merge(comm, nc);
+	np = trace_ivl_merge(comp, np);
+	return trace_ivl_sum(comm, nc) - trace_ivl_intersect(comm, nc, comp, np);
+}
+
+static void publish_rank(struct steps_model *m, const struct trace_rank *r, int m_compute, int m_comm)
+{
+	if (r->nstep == 0)
+		return;
+	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
+	struct trace_ivl *comm = xmalloc((r->nk + 1) * sizeof(*comm));
+	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
+	struct trace_by_iter *v;
+	size_t nv = trace_by_iter(r, -1, &v);
+	for (size_t s = 0; s < r->nstep; s++) {
+		const struct trace_step *st = &r->step[s];
+		size_t lo = 0, hi = nv; /* the run of this step in v */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (v[mid].iter < st->step)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
+		int64_t c = exposed_comm(r, v + lo, n, comm, comp);
+		if (c > st->dur)
+			c = st->dur;
+		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
+		rank_set(rs, pos, m_compute, (double)(st->dur - c) / 1e9);
+		rank_set(rs, pos, m_comm, (double)c / 1e9);
+	}
+	free(v);
+	free(comm);
+	free(comp);
+	steps_publish_rank(m, rs);
+}
+
+void trace_publish_steps(struct run *run)
+{
+	struct trace_set *ts = run->trace;
+	bool any = false;
+	for (size_t i = 0; ts && i < ts->n; i++)
+		any |= ts->r[i]->nstep > 0;
+	if (!any)
+		return;
+	struct steps_model *m = steps_model_get(run);
+	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
+	int m_comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (size_t i = 0; i < ts->n; i++)
+		publish_rank(m, ts->r[i], m_compute, m_comm);
+}

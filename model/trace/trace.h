@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.h: the Kineto/Chrome trace model (run->trace) and its analyses.
+ *
+ * Loading (model/trace/load.c) keeps, per rank, only what the analyses need:
+ *   - GPU events: kernel, gpu_memcpy, gpu_memset (and the legacy Kernel/Memcpy/Memset),
+ *     plus any X event carrying args.stream; times in integer nanoseconds so that
+ *     fractional-ns `ts` ("4458676522690.655") and baseTimeNanoseconds stay exact;
+ *   - CPU events carrying args.correlation (the runtime launches), for HTA's last-step
+ *     filter, the host_wait idle category and kernel -> iteration attribution;
+ *   - ProfilerStep#N spans.
+ * Names are interned per rank. Ranks are sorted by rank id (distributedInfo.rank, else
+ * the number after "rank"/"worker" in the file name, else file order).
+ *
+ * Analyses are lazy and memoized (first call computes, under the set's lock):
+ *   trace_pysum()     pytscope 0.2.1 analyze_trace on one rank (spec pytscope.md §6.6)
+ *   trace_hta()       HTA temporal breakdown, comm/comp overlap, kernel-type breakdown,
+ *                     per-kernel stats and idle time by stream (formats.md §2.4), on the
+ *                     HTA event set (events with a stream, after the last-step rule)
+ *   trace_stragglers() HTA get_potential_stragglers(num_candidates=2)
+ * Conventions shared with HTA @f4d0062: with >= 2 distinct ProfilerStep names over all
+ * ranks, a rank keeps only the GPU events whose correlation matches a CPU event that
+ * starts before its last ProfilerStep (so the last step is dropped); with 0 or 1 step
+ * nothing is dropped. The run is immutable after load, so readers need no lock. */
+#ifndef MODEL_TRACE_H
+#define MODEL_TRACE_H
+
+#include <pthread.h>
+#include "model/base.h"
+#include "model/trace/classify.h"
+
+struct run;
+struct table;
+struct opts;
+
+enum { TK_PYSEL = 1 };   /* selected by pytscope (cat contains kernel/gpu_memcpy/gpu_memset) */
+
+struct trace_kernel {
+	int64_t ts, dur;     /* ns (absolute: baseTimeNanoseconds + ts when present) */
+	int64_t corr;        /* args.correlation, -1 when none */
+	int32_t name;        /* index into the rank's name table */
+	int32_t stream;      /* args.stream (or legacy tid "stream N"), -1 when none */
+	int32_t iter;        /* ProfilerStep number via the correlated CPU event, -1 none */
+	uint8_t flags;       /* TK_* */
+};
+
+struct trace_cpu {       /* a CPU event carrying a correlation id */
+	int64_t ts, dur, corr;
+};
+
+struct trace_step {      /* a ProfilerStep#N span (CPU) */
+	long step;
+	int64_t ts, dur;
+};
+
+struct trace_kstat {     /* per-name statistics on one rank (HTA event set) */
+	int32_t name;
+	enum kclass cls;
+	size_t count;
+	double sum, min, max, mean, std; /* us; std = sample std, 0 for one kernel */
+};
+
+struct trace_idle {      /* idle time of one stream by HTA category */
+	int32_t stream;
+	double host_wait, kernel_wait, other; /* us */
+};
+
+enum { TB_MAX_LABELS = 8 };
+struct trace_hta {
+	bool have_gpu;       /* any HTA GPU event after filtering */
+	double kernel_us, idle_us, compute_us, noncompute_us;
+	double idle_pct, compute_pct, noncompute_pct;   /* rounded to 2 decimals as HTA */
+	bool have_overlap;   /* false when there is no communication kernel */
+	double overlap_pct;  /* comp_comm_overlap_pctg, rounded to 2 decimals */
+	double comm_us;      /* union of communication kernels */
+	/* kernel-type breakdown: time per running mask of {COMP=1, COMM=2, MEMORY=4} */
+	double type_us[TB_MAX_LABELS];
+	struct trace_kstat *kstat;  /* sorted by sum descending */
+	size_t nkstat;
+	struct trace_idle *idle;    /* streams in order of first appearance */
+	size_t nidle;
+	size_t nevents;      /* HTA GPU events after filtering */
+};
+
+struct trace_pysum {     /* pytscope TraceSummary; seconds */
+	bool present;        /* false: no selected kernel (pytscope returns None) */
+	double wall, comm, compute, exposed, overlapped;
+	size_t n_comm, n_compute;
+	double per_coll[6];  /* all_gather, all_reduce, all_to_all, broadcast, other, reduce_scatter */
+	bool has_coll[6];
+};
+extern const char *const trace_coll_names[6]; /* sorted, as pytscope prints them */
+
+struct trace_rank {
+	int rank;
+	char *path;
+	bool rank_from_meta;
+	long world_size;     /* -1 unknown */
+	struct trace_kernel *k;
+	size_t nk, kcap;
+	struct trace_cpu *cpu;
+	size_t ncpu, cpucap;
+	struct trace_step *step;
+	size_t nstep, stepcap;
+	char **names;
+	enum kclass *name_cls;
+	size_t nnames, namecap;
+	size_t skipped;      /* events skipped (bad records) */
+	size_t src;          /* index in run->src */
+	/* memoized analyses */
+	bool hta_done, py_done;
+	struct trace_hta hta;
+	struct trace_pysum py;
+};
+
+struct trace_set {
+	struct trace_rank **r;   /* sorted by rank id */
+	size_t n, cap;
+	struct kclassifier *cls;
+	bool explicit_loaded;    /* --trace paths were loaded */
+	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
+	pthread_mutex_t lock;
+	bool strag_done;
+	int strag[2];
+	size_t nstrag;
+};
+
+/* The run's trace set, or NULL when no trace was loaded. */
+struct trace_set *trace_get(struct run *run);
+/* Memoized analyses of rank index ri (0..n-1); never NULL for a valid ri. */
+const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
+const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
+/* HTA potential stragglers (up to 2 rank ids); returns the count. */
+size_t trace_stragglers(struct trace_set *ts, int out[2]);
+/* Per-name statistics over the rank's GPU events idx[0..n) (sorted by sum, descending);
+ * returns the count, *out is malloc'd. */
+size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_kstat **out);
+/* Half-open time intervals in ns: sort and merge in place (touching intervals merge,
+ * as in HTA and pytscope; returns the merged count), total length, and the length of
+ * the intersection of two merged lists. */
+struct trace_ivl {
+	int64_t s, e;
+};
+size_t trace_ivl_merge(struct trace_ivl *v, size_t n);
+int64_t trace_ivl_sum(const struct trace_ivl *v, size_t n);
+int64_t trace_ivl_intersect(const struct trace_ivl *a, size_t na, const struct trace_ivl *b, size_t nb);
+/* The rank's GPU events of ProfilerStep `step` (all when step < 0) sorted by step, then
+ * file order; events outside any step sort last with iter INT32_MAX. *out is malloc'd.
+ * trace_iter_run() is the length of the run of equal iter starting at v[a]. */
+struct trace_by_iter {
+	int32_t iter;
+	size_t k;
+};
+size_t trace_by_iter(const struct trace_rank *r, long step, struct trace_by_iter **out);
+size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a);
+/* Label of a kernel-type mask (1..7) in HTA's spelling, e.g. "COMPUTATION overlapping
+ * COMMUNICATION"; NULL for 0. */
+const char *trace_mask_label(unsigned mask);
+
+/* Kernels of one rank id (all ranks when rank < 0) launched in ProfilerStep `step`
+ * (every step when step < 0), one row per (rank, step, kernel name) with a `step`
+ * column (missing for kernels outside any step): the drill-down from a heatmap cell
+ * (rank, step); the `step_kernels` view is the whole table. Uses every GPU event (no
+ * last-step filter). NULL, with a reason in err, when no trace covers it. The caller
+ * frees the table. */
+struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn);
+/* True when a trace of rank id `rank` has ProfilerStep#step (Enter on a heatmap cell
+ * then opens the step_kernels view filtered to "rank=R step=S"). */
+bool trace_covers(struct run *run, int rank, long step);
+
+/* ---- loader internals shared by kineto.c and trace_load.c ---- */
+int trace_probe(const char *path, const struct opts *opts);
+struct load_ctx;
+int trace_load(struct load_ctx *ctx, const char *path);
+void trace_free(struct run *run);
+void trace_rank_free(struct trace_rank *r);
+/* Publish ProfilerStep#N records as steps (trace_steps.c); only for runs without
+ * pytscope steps. */
+void trace_publish_steps(struct run *run);
+/* The CPU event with this correlation id (the last in file order), or NULL. */
+const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t corr);
+/* Microseconds text ("1694128201435418", "4458676522690.655", "68.0", "1.5e3") to
+ * integer nanoseconds, exact while the value in ns fits in int64 (about 9.2e15 us). */
+bool trace_parse_us(const char *s, size_t n, int64_t *out);
+
+#endif
