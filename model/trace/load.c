@@ -131,6 +131,14 @@ static void discover(const char *path, struct pathvec *out, bool explicit)
 	scan_dir(path, out, 0);
 }
 
+void trace_list_files(const char *path, char ***files, size_t *n)
+{
+	struct pathvec pv = { 0 };
+	discover(path, &pv, false);
+	*files = pv.v;
+	*n = pv.n;
+}
+
 int trace_probe(const char *path, const struct opts *opts)
 {
 	if (opts && opts->ntrace > 0)

@@ -169,6 +169,11 @@ bool trace_covers(struct run *run, int rank, long step);
 
 /* ---- loader internals shared by kineto.c and trace_load.c ---- */
 int trace_probe(const char *path, const struct opts *opts);
+/* The trace files the loader would read under path (without --trace): pytscope's
+ * trace.json (or .gz, kineto.json[.gz]) of a run dir, else the trace files in the
+ * directory and its rank* / worker* subdirectories, or path itself. The caller frees
+ * each string and the array. */
+void trace_list_files(const char *path, char ***files, size_t *n);
 struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
