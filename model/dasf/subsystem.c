@@ -486,9 +486,9 @@ static const struct view_def dasf_views[] = {
 };
 
 static const struct finding_rule dasf_rules[] = {
-	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function },
-	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance },
-	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle },
+	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function, false },
+	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance, false },
+	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle, false },
 };
 
 const struct subsystem sub_dasf = {

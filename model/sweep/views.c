@@ -678,12 +678,12 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 }
 
 const struct finding_rule sweep_rules[] = {
-	{ "SWEEP.CONSTRAINT", 2000, rule_constraints },
-	{ "SWEEP.SATURATION", 2010, rule_saturation },
-	{ "SIZING.POOR_FIT", 2020, rule_poor_fit },
-	{ "SIZING.OUTLIERS", 2030, rule_outliers },
-	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff },
-	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras },
+	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
+	{ "SWEEP.SATURATION", 2010, rule_saturation, false },
+	{ "SIZING.POOR_FIT", 2020, rule_poor_fit, false },
+	{ "SIZING.OUTLIERS", 2030, rule_outliers, false },
+	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false },
+	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false },
 };
 
 _Static_assert(ARRAY_LEN(sweep_views) == SWEEP_NVIEWS, "SWEEP_NVIEWS");

@@ -399,7 +399,7 @@ static const struct view_def trace_views[] = {
 };
 
 static const struct finding_rule trace_rules[] = {
-	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm },
+	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false },
 };
 
 const struct subsystem sub_trace = {
