@@ -182,14 +182,8 @@ static void sweep_free(struct run *run)
 	}
 	free(s->gpu);
 	free_series(s);
-	for (size_t i = 0; i < s->nnat; i++) {
-		for (size_t j = 0; j < s->nat[i].npt; j++) {
-			free(s->nat[i].pt[j].item_lat);
-			free(s->nat[i].pt[j].item_rt);
-		}
-		free(s->nat[i].pt);
-		free(s->nat[i].path);
-	}
+	for (size_t i = 0; i < s->nnat; i++)
+		nat_calc_free(&s->nat[i]);
 	free(s->nat);
 	for (size_t i = 0; i < s->ncb; i++) {
 		free(s->cb[i].ord);
@@ -385,6 +379,7 @@ void sweep_derive(struct run *run)
 	build_series(s);
 	for (size_t k = 0; k < s->nseries; k++)
 		series_sizing(s, &s->series[k]);
+	nat_merge(s);
 	for (size_t i = 0; i < s->nnat; i++)
 		nat_recompute(&s->nat[i], s);
 	for (size_t i = 0; i < s->ncb; i++)
