@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sweep_fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
- * numpy-linear percentiles, mean and population std, the NeMo Agent Toolkit linear fit
+ * mean and population std (percentiles: model/stats.h), the NeMo Agent Toolkit linear fit
  * with its outlier rules (formats.md §4.3), the slope-based and rough GPU estimates,
  * and the throughput knee. No allocation escapes these functions except where noted. */
 #ifndef MODEL_SWEEP_FIT_H
@@ -32,11 +32,6 @@ struct sweep_estimate {
 	const char *err;     /* static reason when !ok */
 };
 
-/* numpy.percentile(v, q) with linear interpolation; v need not be sorted (copied).
- * NaN for n == 0. */
-double fit_percentile(const double *v, size_t n, double q);
-/* Same on an ascending array (no copy). */
-double fit_percentile_sorted(const double *sorted, size_t n, double q);
 double fit_mean(const double *v, size_t n);
 /* Population standard deviation (ddof 0). */
 double fit_pstd(const double *v, size_t n);
