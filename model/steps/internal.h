@@ -1,13 +1,30 @@
 /* SPDX-License-Identifier: MIT */
-/* internal.h: private to the step analyzers (model/steps/analysis*.c): the memo cache
- * kept in the step model, the phase sets and per-record sums every analysis shares, and
- * the cross-file helpers (warmup slice, pass threads, per-step medians). Other modules
- * use model/steps/analysis.h only. */
+/* internal.h: private to the step family (model/steps/): the loader entry points
+ * registered by subsystem.c, and for the analyzers (analysis*.c) the memo cache kept in
+ * the step model, the phase sets and per-record sums every analysis shares, and the
+ * cross-file helpers (warmup slice, pass threads, per-step medians). Other modules use
+ * model/steps/steps.h and model/steps/analysis.h only. */
 #ifndef MODEL_STEPS_INTERNAL_H
 #define MODEL_STEPS_INTERNAL_H
 
+#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+
+struct load_ctx;
+struct opts;
+
+/* The pytscope loader (load.c). */
+int pytscope_probe(const char *path, const struct opts *opts);
+int pytscope_load(struct load_ctx *ctx, const char *path);
+
+/* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
+ * finding rules (rules.c) in pytscope's registration order (orders 100..610;
+ * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
+#define STEPS_NVIEWS 4
+#define STEPS_NRULES 13
+extern const struct view_def steps_views[STEPS_NVIEWS];
+extern const struct finding_rule steps_rules[STEPS_NRULES];
 
 /* Ranks per task of the row passes (distributed, heatmap). */
 #define ANALYSIS_RANK_CHUNK 8

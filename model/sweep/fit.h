@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
+/* fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
  * mean and population std (percentiles: model/stats.h), the NeMo Agent Toolkit linear fit
  * with its outlier rules (formats.md §4.3), the slope-based and rough GPU estimates,
  * and the throughput knee. No allocation escapes these functions except where noted. */
@@ -55,5 +55,10 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
  * less than 10% of its relative stimulus growth while latency grows by >= 20%.
  * Returns -1 when none. Arrays may hold NaN (skipped). */
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
+
+/* The removed outliers as text ("12 40.5"), truncated to fit buf. */
+void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n);
+/* A stored fit (has_a: present) differs from the recomputed b (1e-9 relative). */
+bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai_raw.c: GenAI-Perf's raw profile export (perf_analyzer's
+/* load_genai_raw.c: GenAI-Perf's raw profile export (perf_analyzer's
  * profile_export.json, formats.md §3.2-3.3) recomputed into a config's `calc` stats:
  * responses preprocessed as llm_profile_data_parser does (splintered SSE chunks
  * merged, responses without generated text dropped), then request latency, TTFT,

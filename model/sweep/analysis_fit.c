@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* fit.c: means, fits and GPU estimates for sweeps and sizing (see fit.h); percentiles
+/* analysis_fit.c: means, fits and GPU estimates for sweeps and sizing (see fit.h); percentiles
  * are model/stats.h's. */
 #include "model/sweep/fit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/stats.h"
@@ -188,4 +189,30 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
 		prev = (long)i;
 	}
 	return -1;
+}
+
+void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->nout && k + 24 < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%g", i ? " " : "", f->outliers[i]);
+}
+
+bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b)
+{
+	bool b_null = !b->ok || b->poor;
+	if (!has_a)
+		return !b_null;
+	if (b_null)
+		return true;
+	double tol = 1e-9;
+	if (fabs(a->slope - b->slope) > tol * fmax(1, fabs(b->slope)) ||
+	    fabs(a->intercept - b->intercept) > tol * fmax(1, fabs(b->intercept)) ||
+	    fabs(a->r2 - b->r2) > tol || a->nout != b->nout)
+		return true;
+	for (size_t i = 0; i < a->nout; i++)
+		if (a->outliers[i] != b->outliers[i])
+			return true;
+	return false;
 }
