@@ -124,7 +124,8 @@ static int run_mode(struct cli *cli, struct run *run)
 		}
 		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
 	}
-	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+				 .compat = cli->opts.compat_pytscope };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);

@@ -139,7 +139,7 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 }
 
 const struct finding_rule dasf_rules[DASF_NRULES] = {
-	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function },
-	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance },
-	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle },
+	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function, false },
+	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance, false },
+	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle, false },
 };

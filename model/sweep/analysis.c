@@ -199,6 +199,7 @@ void sweep_derive(struct run *run)
 	build_series(s);
 	for (size_t k = 0; k < s->nseries; k++)
 		series_sizing(s, &s->series[k]);
+	nat_merge(s);
 	for (size_t i = 0; i < s->nnat; i++)
 		nat_recompute(&s->nat[i], s);
 	for (size_t i = 0; i < s->ncb; i++)

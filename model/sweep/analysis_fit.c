@@ -199,12 +199,13 @@ void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, "%s%g", i ? " " : "", f->outliers[i]);
 }
 
+/* A stored fit against the recomputed one; false when the file stores none (older
+ * calculators write no fit_results, and a null fit says nothing to compare). */
 bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b)
 {
-	bool b_null = !b->ok || b->poor;
 	if (!has_a)
-		return !b_null;
-	if (b_null)
+		return false;
+	if (!b->ok || b->poor)
 		return true;
 	double tol = 1e-9;
 	if (fabs(a->slope - b->slope) > tol * fmax(1, fabs(b->slope)) ||

@@ -58,7 +58,8 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
 
 /* The removed outliers as text ("12 40.5"), truncated to fit buf. */
 void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n);
-/* A stored fit (has_a: present) differs from the recomputed b (1e-9 relative). */
+/* A stored fit (has_a: present) differs from the recomputed b (1e-9 relative); false
+ * when the file stores none (older calculators write no fit_results). */
 bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b);
 
 #endif

@@ -33,11 +33,14 @@ struct fit_ref {
 	long item;
 };
 
-/* Every recomputed fit: NAT latency and runtime, GenAI-Perf series. */
+/* Every recomputed fit: NAT latency and runtime (a merge instead of its jobs),
+ * GenAI-Perf series. */
 static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->nnat && n + 2 <= cap; i++) {
+		if (s->nat[i].merge_into >= 0)
+			continue;
 		out[n++] = (struct fit_ref){ "p95 LLM latency", s->nat[i].path, "llm_latency",
 					     "sizing", &s->nat[i].c_fit_lat, (long)i };
 		out[n++] = (struct fit_ref){ "p95 workflow runtime", s->nat[i].path, "workflow_runtime",
@@ -210,12 +213,12 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 }
 
 const struct finding_rule sweep_rules[] = {
-	{ "SWEEP.CONSTRAINT", 2000, rule_constraints },
-	{ "SWEEP.SATURATION", 2010, rule_saturation },
-	{ "SIZING.POOR_FIT", 2020, rule_poor_fit },
-	{ "SIZING.OUTLIERS", 2030, rule_outliers },
-	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff },
-	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras },
+	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
+	{ "SWEEP.SATURATION", 2010, rule_saturation, false },
+	{ "SIZING.POOR_FIT", 2020, rule_poor_fit, false },
+	{ "SIZING.OUTLIERS", 2030, rule_outliers, false },
+	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false },
+	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false },
 };
 
 _Static_assert(ARRAY_LEN(sweep_rules) == SWEEP_NRULES, "SWEEP_NRULES");

@@ -181,14 +181,8 @@ void sweep_free(struct run *run)
 	}
 	free(s->gpu);
 	sweep_series_clear(s);
-	for (size_t i = 0; i < s->nnat; i++) {
-		for (size_t j = 0; j < s->nat[i].npt; j++) {
-			free(s->nat[i].pt[j].item_lat);
-			free(s->nat[i].pt[j].item_rt);
-		}
-		free(s->nat[i].pt);
-		free(s->nat[i].path);
-	}
+	for (size_t i = 0; i < s->nnat; i++)
+		nat_calc_free(&s->nat[i]);
 	free(s->nat);
 	for (size_t i = 0; i < s->ncb; i++) {
 		free(s->cb[i].ord);

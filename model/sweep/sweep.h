@@ -106,6 +106,7 @@ struct nat_point {
 	bool interrupted;
 	bool valid;                          /* used for the fits */
 	/* stored */
+	bool has_s_alerts;                   /* calc_data[c].alerts present */
 	double s_gpu_lat, s_gpu_rt;
 	bool has_s_gpu_lat, has_s_gpu_rt;
 	bool s_out_lat, s_out_rt;
@@ -117,11 +118,21 @@ struct nat_point {
 	long c_items_lat, c_items_rt;        /* -1 when no target */
 	double *item_lat, *item_rt;          /* per_item_metrics, NaN when missing */
 	size_t nitems;
+	long job;                            /* in a merge: the s->nat index it came from */
 };
 
+/* One calc_runner_output.json, or (merged = true) the calculator's offline merge of
+ * every job under one calc output directory (root): files newest first (mtime, then
+ * path), the first sizing_metrics seen per concurrency wins (formats.md §4.1). A
+ * merge is derived by nat_merge(); its jobs keep their own fits (merge_into). */
 struct nat_calc {
-	char *path;
-	const char *mode;                    /* "online", "offline" or "" */
+	char *path;                          /* the file; for a merge, the root directory */
+	const char *mode;                    /* "online", "offline", "merged" or "" */
+	char *root;                          /* dir holding online/ and offline/, or NULL */
+	long long mtime_ns;
+	bool merged;
+	size_t *jobs, njobs;                 /* merged: s->nat indexes merged, newest first */
+	long merge_into;                     /* job of a merge: that merge's index, else -1 */
 	struct nat_point *pt;
 	size_t npt;
 	bool alias_layout;                   /* per_concurrency_data alias */
@@ -238,6 +249,10 @@ const char *sweep_ref_errors(struct run *run);
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
 
+/* Rebuild the merged entries of s->nat (dropping the previous ones): one per root
+ * with two or more jobs (called by sweep_derive before nat_recompute). */
+void nat_merge(struct sweep_set *s);
+void nat_calc_free(struct nat_calc *n);
 /* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
 void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
 /* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /

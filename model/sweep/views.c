@@ -7,6 +7,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/sweep/fit.h"
 #include "model/sweep/internal.h"
 #include "model/xalloc.h"
 
@@ -133,19 +134,32 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
  * stored next to recomputed. */
 
 struct sizing_cols {
-	int source, file, metric, points, s_slope, slope, s_icpt, icpt, s_r2, r2, s_out, out,
+	int source, file, jobs, metric, points, s_slope, slope, s_icpt, icpt, s_r2, r2, s_out, out,
 	    poor, target, target_conc, s_gpus, gpus, note, differs;
 };
 
-static void sizing_row(struct table *t, const struct sizing_cols *c, long ref, const char *source,
-		       const char *file, const char *metric, const struct sweep_fit *sf, bool has_sf,
-		       const struct sweep_fit *cf, double target, const struct sweep_estimate *e,
-		       double s_gpus, bool has_s_gpus)
+static bool sizing_targets(const struct sweep_set *s)
+{
+	return s->target_users > 0 && s->test_gpus > 0;
+}
+
+struct sizing_src {
+	const char *source, *file;
+	size_t jobs;             /* files behind the fit: 1, or a merge's job count */
+	bool nat;
+};
+
+static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
+		       const struct sizing_src *src, const char *metric, const struct sweep_fit *sf,
+		       bool has_sf, const struct sweep_fit *cf, double target,
+		       const struct sweep_estimate *e, double s_gpus, bool has_s_gpus,
+		       const struct sweep_set *s)
 {
 	size_t r = table_add_row(t, ref);
 	char buf[256];
-	table_set_text(t, r, c->source, source);
-	table_set_text(t, r, c->file, file);
+	table_set_text(t, r, c->source, src->source);
+	table_set_text(t, r, c->file, src->file);
+	table_set_num(t, r, c->jobs, (double)src->jobs);
 	table_set_text(t, r, c->metric, metric);
 	table_set_num(t, r, c->points, (double)cf->nused + (double)cf->nout);
 	if (has_sf) {
@@ -171,9 +185,11 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref, c
 		table_set_text(t, r, c->note, e->err);
 	else if (!cf->ok && cf->err)
 		table_set_text(t, r, c->note, cf->err);
+	/* empty when the file stores nothing to compare (no fit, no estimate for targets) */
+	bool gpus_cmp = has_s_gpus && sizing_targets(s) && target > 0;
 	bool differs = fit_differs(sf, has_sf, cf) ||
-		       (has_s_gpus && e->ok && fabs(s_gpus - e->gpus) > 1e-9 * fmax(1, fabs(e->gpus)));
-	if (strcmp(source, "nat") == 0)
+		       (gpus_cmp && (!e->ok || fabs(s_gpus - e->gpus) > 1e-9 * fmax(1, fabs(e->gpus))));
+	if (src->nat && (has_sf || gpus_cmp))
 		table_set_text(t, r, c->differs, differs ? "yes" : "no");
 }
 
@@ -190,6 +206,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	struct sizing_cols c;
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
+	c.jobs = table_add_col(t, "jobs", COL_INT, 4, 0);
 	c.metric = table_add_col(t, "metric", COL_TEXT, 18, 0);
 	c.points = table_add_col(t, "points", COL_INT, 6, 0);
 	c.s_slope = table_add_col(t, "stored_slope", COL_NUM, 10, 4);
@@ -209,20 +226,23 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.note = table_add_col(t, "note", COL_TEXT, 30, 0);
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
-		sizing_row(t, &c, (long)i, "nat", n->path, "llm_latency_p95", &n->s_fit_lat,
-			   n->has_s_fit_lat, &n->c_fit_lat, s->target_latency, &n->c_est_lat,
-			   n->s_gpu_lat, n->has_s_gpu_lat);
-		sizing_row(t, &c, (long)i, "nat", n->path, "workflow_runtime_p95", &n->s_fit_rt,
-			   n->has_s_fit_rt, &n->c_fit_rt, s->target_runtime, &n->c_est_rt,
-			   n->s_gpu_rt, n->has_s_gpu_rt);
+		struct sizing_src src = { n->merged ? "nat merged" : "nat", n->path,
+					  n->merged ? n->njobs : 1, true };
+		sizing_row(t, &c, (long)i, &src, "llm_latency_p95", &n->s_fit_lat, n->has_s_fit_lat,
+			   &n->c_fit_lat, s->target_latency, &n->c_est_lat, n->s_gpu_lat,
+			   n->has_s_gpu_lat, s);
+		sizing_row(t, &c, (long)i, &src, "workflow_runtime_p95", &n->s_fit_rt, n->has_s_fit_rt,
+			   &n->c_fit_rt, s->target_runtime, &n->c_est_rt, n->s_gpu_rt,
+			   n->has_s_gpu_rt, s);
 	}
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct sweep_series *se = &s->series[i];
 		if (!se->has_fit)
 			continue;
 		struct sweep_fit none = { 0 };
-		sizing_row(t, &c, -1 - (long)i, "genai-perf", se->name, "request_latency_p95", &none,
-			   false, &se->fit, s->target_latency, &se->est, 0, false);
+		struct sizing_src src = { "genai-perf", se->name, se->n, false };
+		sizing_row(t, &c, -1 - (long)i, &src, "request_latency_p95", &none, false, &se->fit,
+			   s->target_latency, &se->est, 0, false, s);
 	}
 	return t;
 }
@@ -240,16 +260,22 @@ static bool opt_differs(bool ha, double a, bool hb, double b)
 	return ha != hb || (ha && fabs(a - b) > 1e-9 * fmax(1, fabs(b)));
 }
 
-/* Stored and recomputed per-concurrency values disagree: outlier flags, the rough
- * GPU estimates (when targets are given) or the items-over-target counts. */
-static bool point_differs(const struct nat_point *p, const struct sweep_set *s)
+/* Stored and recomputed per-concurrency values: outlier flags (when the file stores
+ * alerts), the rough GPU estimates (stored ones, with targets given) and the
+ * items-over-target counts. Returns -1 when nothing stored can be compared, else
+ * whether something differs. */
+static int point_differs(const struct nat_point *p, const struct sweep_set *s)
 {
-	bool targets = s->target_users > 0 && s->test_gpus > 0;
-	return p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt ||
-	       (targets && opt_differs(p->has_s_gpu_lat, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
-	       (targets && opt_differs(p->has_s_gpu_rt, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
-	       (p->c_items_lat >= 0 && p->s_items_lat >= 0 && p->c_items_lat != p->s_items_lat) ||
-	       (p->c_items_rt >= 0 && p->s_items_rt >= 0 && p->c_items_rt != p->s_items_rt);
+	bool targets = sizing_targets(s);
+	bool gl = targets && p->has_s_gpu_lat, gr = targets && p->has_s_gpu_rt;
+	bool il = p->c_items_lat >= 0 && p->s_items_lat >= 0;
+	bool ir = p->c_items_rt >= 0 && p->s_items_rt >= 0;
+	if (!p->has_s_alerts && !gl && !gr && !il && !ir)
+		return -1;
+	return (p->has_s_alerts && (p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt)) ||
+	       (gl && opt_differs(true, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
+	       (gr && opt_differs(true, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
+	       (il && p->c_items_lat != p->s_items_lat) || (ir && p->c_items_rt != p->s_items_rt);
 }
 
 static void points_row(struct table *t, const struct points_cols *c, long ref,
@@ -257,7 +283,7 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 {
 	size_t r = table_add_row(t, ref);
 	char al[8];
-	table_set_text(t, r, c->file, n->path);
+	table_set_text(t, r, c->file, n->merged && p->job >= 0 ? s->nat[p->job].path : n->path);
 	table_set_text(t, r, c->mode, n->mode);
 	table_set_num(t, r, c->conc, p->conc);
 	table_set_num_opt(t, r, c->lat, p->lat_p95, p->has_lat);
@@ -277,7 +303,9 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 	table_set_num_opt(t, r, c->s_ir, (double)p->s_items_rt, p->s_items_rt >= 0);
 	table_set_num_opt(t, r, c->ir, (double)p->c_items_rt, p->c_items_rt >= 0);
 	table_set_num(t, r, c->items, (double)p->nitems);
-	table_set_text(t, r, c->differs, point_differs(p, s) ? "yes" : "no");
+	int d = point_differs(p, s);
+	if (d >= 0)
+		table_set_text(t, r, c->differs, d ? "yes" : "no");
 }
 
 static struct table *build_sizing_points(struct run *run, char *err, size_t errn)
@@ -410,5 +438,6 @@ const struct view_def sweep_views[] = {
 	{ "gpu_telemetry", "GenAI-Perf GPU telemetry per config and GPU", build_gpu },
 	{ "cerebras", "Cerebras performance.json: stored and recomputed aggregate, per-ordinal rates", build_cerebras },
 };
+
 
 _Static_assert(ARRAY_LEN(sweep_views) == SWEEP_NVIEWS, "SWEEP_NVIEWS");

@@ -35,5 +35,5 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {
-	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm },
+	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false },
 };
