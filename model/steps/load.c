@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pytscope.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection,
- * the parallel JSONL loader and run.json metadata. Registration of the steps subsystem
- * (loaders here; views in steps_views.c; rules in steps_rules.c). */
+/* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection, the
+ * parallel JSONL loader (fast lines: load_scan.c) and run.json metadata. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +13,7 @@
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/steps/steps.h"
-#include "model/steps/rules.h"
-#include "model/steps/views.h"
+#include "model/steps/internal.h"
 #include "model/xalloc.h"
 
 #define CHUNK (1u << 20)
@@ -141,7 +138,7 @@ static void plan(const char *path, struct task_list *t)
 	free(dir);
 }
 
-static int pytscope_probe(const char *path, const struct opts *opts)
+int pytscope_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;
 	if (is_file(path))
@@ -689,7 +686,7 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-static int pytscope_load(struct load_ctx *ctx, const char *path)
+int pytscope_load(struct load_ctx *ctx, const char *path)
 {
 	struct task_list t = { 0 };
 	plan(path, &t);
@@ -720,25 +717,3 @@ static int pytscope_load(struct load_ctx *ctx, const char *path)
 		run_set_name(ctx->run, name);
 	return 0;
 }
-
-static const struct loader pytscope_loaders[] = {
-	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
-	  pytscope_probe, pytscope_load },
-};
-
-static void steps_free(struct run *run)
-{
-	steps_model_free(run->steps);
-	run->steps = NULL;
-}
-
-const struct subsystem sub_steps = {
-	.name = "steps",
-	.loaders = pytscope_loaders,
-	.nloaders = ARRAY_LEN(pytscope_loaders),
-	.views = steps_views,
-	.nviews = STEPS_NVIEWS,
-	.rules = steps_rules,
-	.nrules = STEPS_NRULES,
-	.free = steps_free,
-};

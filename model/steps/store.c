@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* steps.c: the per-rank columnar step store (see steps.h for the contract and the
+/* store.c: the per-rank columnar step store (see steps.h for the contract and the
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
  * step -> position index, the aligned step set and read accessors. */
 #include "model/steps/steps.h"
