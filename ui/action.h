@@ -21,7 +21,7 @@
 	X(ACT_PREV_PANE,   "prev-pane",    "<S-Tab>",         "switch to the previous pane") \
 	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
-	X(ACT_NEXT_STRAG,  "next-straggler", "n",             "next straggler (ranks ordered by time lost)") \
+	X(ACT_NEXT_STRAG,  "next-straggler", "n",             "next straggler (the straggler set, by cost)") \
 	X(ACT_PREV_STRAG,  "prev-straggler", "N",             "previous straggler") \
 	X(ACT_FILTER,      "filter",       "/",               "filter rows, e.g. 'rank>=8 node=gpu1*' (empty clears)") \
 	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \

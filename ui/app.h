@@ -49,8 +49,8 @@ struct app {
 	char msg[APP_LINE];
 	bool msg_err;
 
-	int *strag;                   /* rank ids ordered by time lost (desc) */
-	long *strag_onset;            /* their onset steps, -1 when none */
+	int *strag;                   /* the straggler set: rank ids by cost (desc) */
+	long *strag_onset;            /* the steps they are slow from */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
@@ -75,7 +75,7 @@ unsigned app_show(struct app *app, size_t i, const struct ui_target *t);
 long app_find(struct app *app, const struct pane_ops *ops, const char *arg);
 /* Open the evidence of finding number idx (in run_findings order). */
 unsigned app_open_finding(struct app *app, size_t idx);
-/* Rank ids ordered by time lost, from the `ranks` view (built once). */
+/* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once). */
 const int *app_stragglers(struct app *app, size_t *n);
 /* Run one ':' command line (without the ':'). */
 unsigned app_command(struct app *app, const char *line);

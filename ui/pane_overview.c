@@ -98,15 +98,8 @@ static int draw_steps(struct app *app, int y, int x, int w)
 		snprintf(buf, sizeof(buf), "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
 			 d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
 		y = kv(y, x, w, "imbalance", buf);
-		if (d->straggler >= 0) {
-			const struct rank_stat *rs = &d->rank[d->straggler];
-			char onset[32] = "none";
-			if (rs->onset >= 0)
-				snprintf(onset, sizeof(onset), "step %ld", rs->onset);
-			snprintf(buf, sizeof(buf), "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s",
-				 rs->rank, rs->time_lost, rs->slowest_fraction * 100, onset);
-			y = kv(y, x, w, "straggler", buf);
-		}
+		analysis_straggler_line(d, buf, sizeof(buf));
+		y = kv_role(y, x, w, "stragglers", buf, d->nstragglers ? ROLE_SEV_HIGH : ROLE_GOOD);
 	}
 	const struct budget *b = analysis_budget(app->run, 0);
 	if (b) {
