@@ -173,7 +173,7 @@ static void dist_rank(const struct step_pass *p, size_t r, double *vals, double 
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
 	}
-	analysis_rank_verdict(d, r, vals, p->lost, scratch, rs);
+	analysis_rank_verdict(d, r, vals, ratio, nratio == S, p->lost, scratch, rs);
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
 	rs->median_compute = stats_median_inplace(vals, S);

@@ -17,48 +17,79 @@ static double capped(double v)
 	return v > 1 ? 1 : v < -1 ? -1 : v;
 }
 
-static void fill_slowdown(const struct distributed *d, const double *c, double *x)
+/* x (capped slowdown, from ratio when every step median is > 0, else recomputed), its
+ * sum and its noise sigma, in one pass. */
+static double fill_slowdown(const struct distributed *d, const double *c, const double *ratio, bool aligned,
+			    double *x, double *sigma, double *max)
 {
-	for (size_t k = 0; k < d->n_steps; k++) {
+	size_t S = d->n_steps;
+	double total = 0, var = 0, prev = 0;
+	*max = -1;
+	for (size_t k = 0; k < S; k++) {
 		double med = d->step[k].cmed;
-		x[k] = med > 0 ? capped(c[k] / med - 1.0) : 0.0;
+		double v = aligned ? capped(ratio[k]) : med > 0 ? capped(c[k] / med - 1.0) : 0.0;
+		x[k] = v;
+		total += v;
+		if (v > *max)
+			*max = v;
+		double dx = fabs(v - prev);
+		if (k)
+			var += dx < 1 ? dx : 1; /* a ternary: fmin is a libm call at -O2 */
+		prev = v;
 	}
+	*sigma = S > 1 ? sqrt(M_PI) / 2 * var / (double)(S - 1) : 0;
+	if (*sigma < 0.001)
+		*sigma = 0.001;
+	return total;
 }
 
-static double noise_of(const double *x, size_t S)
+/* Change-point statistic at t (prefix = x[0] + ... + x[t-1]): the upward mean shift
+ * times sqrt(t (S - t) / S), squared and times S: (total t - prefix S)^2 / (t (S - t)).
+ * 0 when the shift is not upward. */
+static double cusum_score(double total, double prefix, size_t t, size_t S)
 {
-	double s = 0;
-	for (size_t k = 1; k < S; k++) {
-		double dx = fabs(x[k] - x[k - 1]);
-		s += dx > 1 ? 1 : dx;
-	}
-	double sigma = S > 1 ? sqrt(M_PI) / 2 * s / (double)(S - 1) : 0;
-	return sigma < 0.001 ? 0.001 : sigma;
+	double a = total * (double)t - prefix * (double)S;
+	return a > 0 ? a * a / ((double)t * (double)(S - t)) : 0;
 }
 
-/* The change point t in [1, S - STRAG_MIN_STEPS] maximising the upward mean shift times
- * sqrt(t (S - t) / S), i.e. (total t - prefix S)^2 / (t (S - t)) with a positive
- * numerator (compared by cross-multiplication: no division or root per step). 0: none. */
-static size_t change_point(const double *x, size_t S)
+#define CP_STRIDE 8
+
+/* The change point t in [1, S - STRAG_MIN_STEPS] maximising cusum_score; 0: none. The
+ * score is evaluated every CP_STRIDE steps, then at every step within CP_STRIDE of the
+ * best (the score is smooth next to a real change point; a stride costs < 1 ns a step). */
+static size_t change_point(const double *x, size_t S, double total)
 {
-	double total = 0;
-	for (size_t k = 0; k < S; k++)
-		total += x[k];
-	double pre = 0, best_num = 0, best_den = 1;
-	size_t best = 0;
-	for (size_t t = 1; t + STRAG_MIN_STEPS <= S; t++) {
+	if (S <= STRAG_MIN_STEPS)
+		return 0;
+	size_t last = S - STRAG_MIN_STEPS, best = 0;
+	double pre = 0, best_score = 0, best_pre = 0;
+	for (size_t t = 1; t <= last; t++) {
 		pre += x[t - 1];
-		double a = total * (double)t - pre * (double)S;
-		if (a <= 0)
-			continue;
-		double num = a * a, den = (double)t * (double)(S - t);
-		if (num * best_den > best_num * den) {
-			best_num = num;
-			best_den = den;
-			best = t;
+		if (t % CP_STRIDE == 0 || t == last) {
+			double sc = cusum_score(total, pre, t, S);
+			if (sc > best_score) {
+				best_score = sc;
+				best = t;
+				best_pre = pre;
+			}
 		}
 	}
-	return best;
+	if (!best)
+		return 0;
+	size_t lo = best > CP_STRIDE ? best - CP_STRIDE : 1, hi = best + CP_STRIDE < last ? best + CP_STRIDE : last;
+	pre = best_pre;
+	for (size_t t = best; t > lo; t--) /* back to the prefix at lo */
+		pre -= x[t - 1];
+	size_t refined = best;
+	for (size_t t = lo; t <= hi; t++) {
+		double sc = cusum_score(total, pre, t, S);
+		if (sc > best_score) {
+			best_score = sc;
+			refined = t;
+		}
+		pre += x[t];
+	}
+	return refined;
 }
 
 static double mean_of(const double *x, size_t n)
@@ -92,10 +123,10 @@ static double cost_over(const struct distributed *d, size_t ri, const double *lo
 }
 
 /* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow). */
-static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double *y,
-			   struct rank_stat *rs)
+static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
+			   double *y, struct rank_stat *rs)
 {
-	size_t S = d->n_steps, t = change_point(x, S);
+	size_t S = d->n_steps, t = change_point(x, S, total);
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
 		double shift = median_slowdown(d, c, t, S, y) - median_slowdown(d, c, 0, t, y);
 		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - t)));
@@ -106,7 +137,7 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 			return t;
 		}
 	}
-	if (mean_of(x, S) >= STRAG_MIN_SHIFT / 2) {
+	if (total / (double)S >= STRAG_MIN_SHIFT / 2) {
 		double shift = median_slowdown(d, c, 0, S, y);
 		double z = shift / (rs->noise / sqrt((double)S));
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
@@ -142,13 +173,13 @@ static bool stall_run(const double *x, size_t n, double base, double tau, size_t
 
 /* TRANSIENT STALL over [0, n) (before the onset). */
 static void stall_verdict(const struct distributed *d, size_t ri, const double *c, const double *x, size_t n,
-			  const double *lost, double *y, struct rank_stat *rs)
+			  double mean, double max, const double *lost, double *y, struct rank_stat *rs)
 {
-	if (n < STALL_MIN_STEPS)
-		return;
 	double tau = fmax(STALL_MIN_SHIFT / 2, 3 * rs->noise);
+	if (n < STALL_MIN_STEPS || max - mean - tau <= 0)
+		return; /* no step is above the threshold */
 	size_t a = 0, b = 0;
-	if (!stall_run(x, n, mean_of(x, n), tau, &a, &b))
+	if (!stall_run(x, n, mean, tau, &a, &b))
 		return;
 	double base = median_slowdown(d, c, 0, n, y); /* robust baseline, then search again */
 	if (!stall_run(x, n, base, tau, &a, &b))
@@ -165,20 +196,21 @@ static void stall_verdict(const struct distributed *d, size_t ri, const double *
 	rs->stall_cost = cost_over(d, ri, lost, a, b);
 }
 
-void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *lost,
-			   double *x, struct rank_stat *rs)
+void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
+			   bool aligned, const double *lost, double *x, struct rank_stat *rs)
 {
 	size_t S = d->n_steps;
 	rs->slow_onset = rs->stall_lo = rs->stall_hi = -1;
 	double *y = x + S; /* second half of the scratch */
-	fill_slowdown(d, c, x);
-	rs->noise = noise_of(x, S);
-	size_t t = slow_verdict(d, c, x, y, rs);
+	double max;
+	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
+	size_t t = slow_verdict(d, c, x, total, y, rs);
 	if (t < S) {
 		rs->slow_onset = d->step[t].step;
 		rs->slow_cost = cost_over(d, ri, lost, t, S - 1);
 	}
-	stall_verdict(d, ri, c, x, t < S ? t : S, lost, y, rs);
+	size_t n = t < S ? t : S;
+	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, lost, y, rs);
 }
 
 /* a before b in the set: higher cost first, then lower rank id. */

@@ -96,10 +96,11 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
- * c = its compute at every aligned step, lost = per aligned step the seconds the others
- * waited for the critical rank, x = S doubles of scratch. Needs d->step[] complete. */
-void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *lost,
-			   double *x, struct rank_stat *rs);
+ * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
+ * step when `aligned` (every step median > 0), lost = per aligned step the seconds the
+ * others waited for the critical rank, x = 2 S doubles of scratch. Needs d->step[]. */
+void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
+			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
 /* The straggler set from the per-rank verdicts and pytscope's straggler. */
 void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
