@@ -152,6 +152,30 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 	return false;
 }
 
+/* The percentile Q of a statistic, or 0 for avg, min, max, std. */
+static double stat_quantile(enum sweep_stat st)
+{
+	static const double q[SS_N] = { [SS_P1] = 1, [SS_P5] = 5, [SS_P10] = 10, [SS_P25] = 25,
+					[SS_P50] = 50, [SS_P75] = 75, [SS_P90] = 90, [SS_P95] = 95,
+					[SS_P99] = 99 };
+	return q[st];
+}
+
+bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail)
+{
+	double q = stat_quantile(st), n;
+	if (q == 0 || !sweep_value(c, SM_COUNT, SS_AVG, &n) || !(n >= 0))
+		return false;
+	*tail = n * fmin(q, 100 - q) / 100;
+	return true;
+}
+
+bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st)
+{
+	double tail;
+	return sweep_tail(c, st, &tail) && tail < SWEEP_LOWCONF_TAIL;
+}
+
 static void free_series(struct sweep_set *s)
 {
 	for (size_t i = 0; i < s->nseries; i++) {
@@ -198,16 +222,21 @@ static void sweep_free(struct run *run)
 /* ---------------------------------------------------------------------------------
  * Series and stimulus */
 
-/* Stimulus from a directory name: "...-concurrency10", "...-request_rate2.5". */
+/* Stimulus from a directory name as GenAI-Perf names artifact dirs,
+ * <model>-<service>-<backend>-<sweep_type><value> ("...-concurrency10",
+ * "...-request_rate2.5", "...-num_dataset_entries100"), so a tree of *_genai_perf.csv
+ * files alone still forms a sweep. A value read from the data wins; the last
+ * occurrence of a key followed by a number counts. */
 static void stim_from_name(struct sweep_cfg *c)
 {
 	static const struct { const char *key; enum sweep_stim st; } keys[] = {
 		{ "concurrency", ST_CONCURRENCY }, { "request_rate", ST_REQUEST_RATE },
-		{ "request-rate", ST_REQUEST_RATE },
+		{ "request-rate", ST_REQUEST_RATE }, { "input_sequence_length", ST_INPUT_LENGTH },
+		{ "batch_size", ST_BATCH_SIZE }, { "num_dataset_entries", ST_DATASET_ENTRIES },
 	};
-	if (c->has_stim[ST_CONCURRENCY] || c->has_stim[ST_REQUEST_RATE])
-		return;
 	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
+		if (c->has_stim[keys[i].st])
+			continue;
 		const char *p = NULL, *q = c->name;
 		while ((q = strstr(q, keys[i].key)))
 			p = q++;
@@ -216,10 +245,9 @@ static void stim_from_name(struct sweep_cfg *c)
 		p += strlen(keys[i].key);
 		char *end;
 		double v = strtod(p, &end);
-		if (end != p && isfinite(v)) {
+		if (end != p && isdigit((unsigned char)*p) && isfinite(v)) {
 			c->stim[keys[i].st] = v;
 			c->has_stim[keys[i].st] = true;
-			return;
 		}
 	}
 }
