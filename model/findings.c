@@ -73,9 +73,11 @@ void findings_compute(struct run *run, struct finding_list *out)
 		finding_copy(out, &run->live_findings->v[i]);
 	const struct finding_rule *rules[256];
 	size_t n = 0;
+	bool compat = run->opts && run->opts->compat_pytscope;
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t k = 0; k < registry[s]->nrules && n < ARRAY_LEN(rules); k++)
-			rules[n++] = &registry[s]->rules[k];
+			if (!(compat && registry[s]->rules[k].native))
+				rules[n++] = &registry[s]->rules[k];
 	qsort(rules, n, sizeof(*rules), rule_cmp); /* orders are unique, so stable enough */
 	for (size_t k = 0; k < n; k++)
 		rules[k]->run(run, out);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pytscope.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection,
- * the parallel JSONL loader and run.json metadata. Registration of the steps subsystem
- * (loaders here; views in steps_views.c; rules in steps_rules.c). */
+/* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection, the
+ * parallel JSONL loader (fast lines: load_scan.c) and run.json metadata. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +14,7 @@
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/steps/steps.h"
-#include "model/steps/rules.h"
-#include "model/steps/tail.h"
-#include "model/steps/views.h"
+#include "model/steps/internal.h"
 #include "model/xalloc.h"
 
 #define CHUNK (1u << 20)
@@ -143,7 +139,7 @@ static void plan(const char *path, struct task_list *t)
 	free(dir);
 }
 
-static int pytscope_probe(const char *path, const struct opts *opts)
+int pytscope_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;
 	if (is_file(path))
@@ -162,6 +158,45 @@ static int pytscope_probe(const char *path, const struct opts *opts)
 	bool multi = t.n > 0;
 	tasks_free(&t);
 	return multi ? 90 : 0;
+}
+
+/* The ranks under path as pytscope_load() would plan them, for run identity
+ * (model/identity.c): rank ids, their directories, the lowest rank's run.json name and
+ * whether any rank has a steps.jsonl. Reads only the run.json of the lowest rank. */
+static char *meta_name(const char *dir);
+
+void pytscope_run_info(const char *path, struct pytscope_run_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct task_list t = { 0 };
+	plan(path, &t);
+	out->n = t.n;
+	out->rank = xcalloc(t.n ? t.n : 1, sizeof(*out->rank));
+	out->dir = xcalloc(t.n ? t.n : 1, sizeof(*out->dir));
+	size_t lowest = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		out->rank[i] = t.v[i].rank;
+		out->dir[i] = xstrdup(t.v[i].dir);
+		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t.v[i].dir);
+		out->has_steps |= is_file(steps);
+		free(steps);
+		if (t.v[i].rank < t.v[lowest].rank)
+			lowest = i;
+	}
+	if (t.n)
+		out->name = meta_name(t.v[lowest].dir);
+	tasks_free(&t);
+}
+
+void pytscope_run_info_free(struct pytscope_run_info *info)
+{
+	for (size_t i = 0; i < info->n; i++)
+		free(info->dir[i]);
+	free(info->dir);
+	free(info->rank);
+	free(info->name);
+	memset(info, 0, sizeof(*info));
 }
 
 /* ---- run.json -------------------------------------------------------------------- */
@@ -256,6 +291,31 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 	int env = json_get(d, 0, "environment");
 	if (json_is_object(d, env))
 		meta_environment(d, env, m);
+}
+
+/* run.json "name" in dir, or NULL. */
+static char *meta_name(const char *dir)
+{
+	char *path = xasprintf("%s/run.json", dir);
+	size_t len = 0;
+	int err = 0;
+	char *buf = read_small(path, &len, &err);
+	free(path);
+	if (!buf)
+		return NULL;
+	char *name = NULL;
+	struct json_doc d;
+	json_doc_init(&d);
+	if (json_parse(&d, buf, len) > 0 && json_is_object(&d, 0)) {
+		struct steps_meta m = { 0 };
+		meta_parse(&d, &m);
+		name = m.name;
+		m.name = NULL;
+		steps_meta_free(&m);
+	}
+	json_doc_free(&d);
+	free(buf);
+	return name;
 }
 
 static void load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
@@ -682,11 +742,6 @@ long long steps_tail_offset(const struct steps_tail *t)
 	return t->offset;
 }
 
-bool steps_tail_partial(const struct steps_tail *t)
-{
-	return t->partial;
-}
-
 /* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
 static int open_steps(struct run *run, const char *path, int rank)
 {
@@ -775,7 +830,7 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-static int pytscope_load(struct load_ctx *ctx, const char *path)
+int pytscope_load(struct load_ctx *ctx, const char *path)
 {
 	struct task_list t = { 0 };
 	plan(path, &t);
@@ -806,25 +861,3 @@ static int pytscope_load(struct load_ctx *ctx, const char *path)
 		run_set_name(ctx->run, name);
 	return 0;
 }
-
-static const struct loader pytscope_loaders[] = {
-	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
-	  pytscope_probe, pytscope_load },
-};
-
-static void steps_free(struct run *run)
-{
-	steps_model_free(run->steps);
-	run->steps = NULL;
-}
-
-const struct subsystem sub_steps = {
-	.name = "steps",
-	.loaders = pytscope_loaders,
-	.nloaders = ARRAY_LEN(pytscope_loaders),
-	.views = steps_views,
-	.nviews = STEPS_NVIEWS,
-	.rules = steps_rules,
-	.nrules = STEPS_NRULES,
-	.free = steps_free,
-};

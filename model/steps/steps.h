@@ -74,6 +74,21 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 void rank_set(struct rank_steps *r, size_t pos, int metric, double value);
 /* Set the rank's run.json metadata (takes ownership of meta's heap members). */
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta);
+/* Free meta's heap members (and zero it). */
+void steps_meta_free(struct steps_meta *meta);
+
+/* ---- run identity (model/identity.c) -------------------------------------- */
+
+/* What a pytscope PATH holds, without loading it (model/steps/load.c). */
+struct pytscope_run_info {
+	long *rank;              /* rank ids as the loader plans them */
+	char **dir;              /* their directories (rank{k}/, or the run dir) */
+	size_t n;
+	char *name;              /* run.json name of the lowest rank, NULL when none */
+	bool has_steps;          /* some rank has a steps.jsonl */
+};
+void pytscope_run_info(const char *path, struct pytscope_run_info *out);
+void pytscope_run_info_free(struct pytscope_run_info *info);
 /* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
 void steps_rank_free(struct rank_steps *r);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* steps.c: the per-rank columnar step store (see steps.h for the contract and the
+/* store.c: the per-rank columnar step store (see steps.h for the contract and the
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
  * step -> position index, the aligned step set and read accessors. */
 #include "model/steps/steps.h"
@@ -321,7 +321,7 @@ void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 	memset(meta, 0, sizeof(*meta));
 }
 
-static void meta_free(struct steps_meta *meta)
+void steps_meta_free(struct steps_meta *meta)
 {
 	free(meta->name);
 	for (size_t i = 0; i < meta->nenv; i++) {
@@ -354,7 +354,7 @@ void steps_rank_free(struct rank_steps *r)
 	free(r->idx_step);
 	free(r->idx_pos);
 	free(r->path);
-	meta_free(&r->meta);
+	steps_meta_free(&r->meta);
 	free(r);
 }
 

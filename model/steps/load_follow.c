@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* follow.c: following a running pytscope job (see follow.h for the contract and the
+/* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
  * of shrunk or replaced files, stall detection and the live findings. */
 #include "model/steps/follow.h"
@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "model/steps/analysis.h"
-#include "model/steps/steps.h"
-#include "model/steps/tail.h"
+#include "model/steps/internal.h"
 #include "model/xalloc.h"
 
 enum { GAP_RECORDS = 16, MAX_EVENTS = 64 };
