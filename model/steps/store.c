@@ -48,6 +48,8 @@ struct rank_steps {
 	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
 	size_t ncol;
 	struct steps_meta meta;
+	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
+	bool dirty;              /* appended to since finalize / the last steps_refresh() */
 	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
 	int64_t *idx_step;
 	uint32_t *idx_pos;
@@ -69,6 +71,8 @@ struct steps_model {
 	size_t naligned;
 	size_t nunion;
 	void *analysis;
+	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
+	bool resort;             /* a rank was published after finalize */
 };
 
 static bool bit_get(const uint64_t *b, size_t i)
@@ -192,6 +196,7 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 	if (r->n == r->cap)
 		rank_grow(r);
 	size_t pos = r->n++;
+	r->dirty = true;
 	if (pos == 0)
 		r->step0 = step;
 	if (r->contiguous && !continues(r->step0, pos, step)) {
@@ -388,6 +393,8 @@ static void slots_rebuild(struct steps_model *m, size_t need)
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 {
 	pthread_mutex_lock(&m->lock);
+	if (m->finalized) /* a follower's new or reloaded rank: steps_refresh() indexes it */
+		r->live = r->dirty = m->resort = true;
 	if ((m->nrank + 1) * 2 > m->nslot)
 		slots_rebuild(m, m->nrank + 1);
 	size_t *s = slot_find(m, r->rank);
@@ -537,8 +544,50 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+struct step_span {
+	long lo, hi;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct step_span *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Union size when every rank is contiguous: merge the [step0, last] intervals, so a
+ * follower's refresh costs O(ranks log ranks), not O(records). False otherwise. */
+static bool union_of_spans(struct steps_model *m)
+{
+	struct step_span *v = xmalloc((m->nrank ? m->nrank : 1) * sizeof(*v));
+	size_t k = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		if (!r->contiguous) {
+			free(v);
+			return false;
+		}
+		if (r->n)
+			v[k++] = (struct step_span){ r->step0, r->step0 + (long)(r->n - 1) };
+	}
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_span);
+	size_t u = 0;
+	for (size_t i = 0; i < k;) {
+		long lo = v[i].lo, hi = v[i].hi;
+		for (i++; i < k && v[i].lo <= hi; i++)
+			if (v[i].hi > hi)
+				hi = v[i].hi;
+		u += (size_t)((unsigned long)hi - (unsigned long)lo) + 1;
+	}
+	free(v);
+	m->nunion = u;
+	return true;
+}
+
 static void build_union(struct steps_model *m)
 {
+	if (union_of_spans(m))
+		return;
 	size_t total = 0;
 	for (size_t i = 0; i < m->nrank; i++)
 		total += m->rank[i]->ndistinct;
@@ -606,10 +655,13 @@ void steps_finalize(struct steps_model *m)
 		return;
 	qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
 	slots_rebuild(m, m->nrank);
-	for (size_t i = 0; i < m->nrank; i++)
+	for (size_t i = 0; i < m->nrank; i++) {
 		rank_compact(m->rank[i]);
+		m->rank[i]->dirty = false;
+	}
 	build_aligned(m);
 	build_union(m);
+	m->finalized = true;
 #ifdef __GLIBC__
 	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
 #endif
@@ -630,6 +682,97 @@ void steps_model_free(struct steps_model *m)
 	free(m->aligned);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
+}
+
+/* ---- growing a live run (follow mode) ------------------------------------------- */
+
+/* A bitmap of n bits, all set (bits past n clear, as bit counting expects). */
+static uint64_t *bitmap_full(size_t n)
+{
+	uint64_t *b = xcalloc((n + 63) / 64 ? (n + 63) / 64 : 1, sizeof(*b));
+	for (size_t w = 0; w < n / 64; w++)
+		b[w] = ~(uint64_t)0;
+	if (n % 64)
+		b[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
+	return b;
+}
+
+/* Undo col_compact(): runs expand to doubles, the presence bitmap comes back. */
+static void col_thaw(struct column *c, size_t n)
+{
+	if (c->enc == ENC_RLE) {
+		double *d = xmalloc((n ? n : 1) * sizeof(*d));
+		for (size_t k = 0; k < c->nruns; k++) {
+			size_t end = k + 1 < c->nruns ? c->run_start[k + 1] : n;
+			for (size_t i = c->run_start[k]; i < end; i++)
+				d[i] = c->run_val[k];
+		}
+		free(c->run_start);
+		free(c->run_val);
+		c->run_start = NULL;
+		c->run_val = NULL;
+		c->nruns = 0;
+		c->data = d;
+		c->enc = ENC_F64;
+		c->cap = n;
+	}
+	if (c->cap && c->all_present) {
+		c->present = bitmap_full(c->cap);
+		c->all_present = false;
+	}
+}
+
+struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
+{
+	struct rank_steps *r = m->rank[ri];
+	if (r->live)
+		return r;
+	r->live = true;
+	if (!r->ts) {
+		r->ts = xcalloc(r->cap ? r->cap : 1, sizeof(*r->ts));
+		free(r->ts_present);
+		r->ts_present = bitmap_grow(NULL, 0, r->cap ? r->cap : 1);
+	} else if (!r->ts_present) {
+		r->ts_present = bitmap_full(r->cap);
+	}
+	for (size_t i = 0; i < r->ncol; i++)
+		col_thaw(&r->col[i], r->n);
+	return r;
+}
+
+bool steps_refresh(struct steps_model *m)
+{
+	if (!m)
+		return false;
+	bool changed = m->resort;
+	if (m->resort) {
+		qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
+		slots_rebuild(m, m->nrank);
+	}
+	m->resort = false;
+	for (size_t i = 0; i < m->nrank; i++) {
+		struct rank_steps *r = m->rank[i];
+		if (!r->dirty)
+			continue;
+		free(r->idx_step);
+		free(r->idx_pos);
+		r->idx_step = NULL;
+		r->idx_pos = NULL;
+		rank_build_index(r);
+		r->dirty = false;
+		changed = true;
+	}
+	if (!changed)
+		return false;
+	free(m->aligned);
+	m->aligned = NULL;
+	m->naligned = 0;
+	m->aligned_contiguous = false;
+	build_aligned(m);
+	build_union(m);
+	analysis_cache_free(m->analysis);
+	m->analysis = NULL;
+	return true;
 }
 
 /* ---- reading ------------------------------------------------------------------- */
