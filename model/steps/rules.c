@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* steps_rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
+/* rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
  * same ids, severities, order and text, plus machine-readable evidence. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. */
-#include "model/steps/rules.h"
+#include "model/steps/internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
+/* load_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
  * {online|offline}/job_<ts>/calc_runner_output.json with string concurrency keys (and the
  * stale `per_concurrency_data` layout as an alias). Stored fits and estimates are kept
  * next to the recomputation (nat_recompute) so the views can show where they differ. */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sweep.h: the inference sweep and sizing model (run->sweep), owned by the sweep
- * subsystem (model/sweep/sweep.c). Three input families land here:
+ * subsystem (model/sweep/subsystem.c). Three input families land here:
  *   GenAI-Perf   one sweep_cfg per run config (artifact dir, analyze CSV row or
  *                checkpoint run_config), grouped into series that vary one stimulus
  *   NAT          calc_runner_output.json: sizing points, stored and recomputed fits
  *   Cerebras     performance.json: per-ordinal rates, stored and recomputed aggregate
- * Loaders (sweep_genai.c, sweep_nat.c, sweep_cerebras.c) fill the model; sweep.c
- * derives series, stimulus, fits, ranking and views. After run_open() the model only
- * changes through sweep_set_objective()/sweep_add_constraint() (UI thread). */
+ * Loaders (load_genai.c, load_nat.c, load_cerebras.c) fill the model (store.c);
+ * analysis.c derives series, stimulus, fits and ranking; views.c and rules.c read
+ * it. After run_open() the model only changes through sweep_set_objective() /
+ * sweep_add_constraint() (UI thread). */
 #ifndef MODEL_SWEEP_H
 #define MODEL_SWEEP_H
 
@@ -236,6 +237,12 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
  * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */
 void sweep_derive(struct run *run);
+/* The run's sweep model, derived; NULL when the run has none. */
+struct sweep_set *sweep_derived(struct run *run);
+/* Free the run's sweep model (the subsystem's free). */
+void sweep_free(struct run *run);
+/* Drop the derived series (store.c; sweep_derive rebuilds them). */
+void sweep_series_clear(struct sweep_set *s);
 
 /* Objectives "ttft_p99:1,itl_p90:3" (weight defaults to 1); replaces the current set
  * and re-ranks. NULL/"" clears. Returns 0, or -1 with a message in err. */
@@ -251,19 +258,6 @@ const char *sweep_ref_errors(struct run *run);
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
 
-/* Views and finding rules (sweep_views.c), registered in sweep.c. */
-#define SWEEP_NVIEWS 5
-#define SWEEP_NRULES 6
-extern const struct view_def sweep_views[];
-extern const struct finding_rule sweep_rules[];
-
-/* Loaders (registered in sweep.c). */
-int sweep_genai_probe(const char *path, const struct opts *opts);
-int sweep_genai_load(struct load_ctx *ctx, const char *path);
-int sweep_nat_probe(const char *path, const struct opts *opts);
-int sweep_nat_load(struct load_ctx *ctx, const char *path);
-int sweep_cb_probe(const char *path, const struct opts *opts);
-int sweep_cb_load(struct load_ctx *ctx, const char *path);
 /* Rebuild the merged entries of s->nat (dropping the previous ones): one per root
  * with two or more jobs (called by sweep_derive before nat_recompute). */
 void nat_merge(struct sweep_set *s);

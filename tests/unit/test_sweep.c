@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/sweep/sweep.h"
+#include "model/sweep/internal.h"
 #include "model/sweep/rank.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
