@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* export.c: headless CSV export of any view (see export.h). */
+/* export.c: headless CSV export of any view, or of every view with data (see export.h). */
 #include "src/export.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "model/registry.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 
 int export_apply_sort(struct table *t, const char *spec, char *err, size_t errn)
 {
@@ -39,9 +42,40 @@ static void list_columns(const struct table *t)
 	fputc('\n', stderr);
 }
 
+/* The one writer of an exported table: stdout (output NULL or "-"), else the file via
+ * temp file + rename, refusing to replace it without force. Returns the exit status. */
+static int write_table(const struct run *run, const struct table *t, const char *output, bool force)
+{
+	unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
+	if (!output || strcmp(output, "-") == 0) {
+		if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
+			fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	if (table_export_file(t, output, force, flags) == 0)
+		return 0;
+	char *safe = text_sanitize_dup(output, 0);
+	if (errno == EEXIST)
+		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
+	else
+		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
+	free(safe);
+	return 1;
+}
+
 int export_view(struct run *run, const char *view, const char *output, const char *sort,
 		const char *filter, bool force)
 {
+	if (strcmp(view, EXPORT_ALL) == 0) {
+		if (sort || filter) {
+			fprintf(stderr, "tscope-tui: --sort and --filter name one view's columns; "
+					"not with --export all\n");
+			return 2;
+		}
+		return export_all(run, output, force);
+	}
 	const struct view_def *vd = registry_view(view);
 	if (!vd) {
 		char *safe = text_sanitize_dup(view, 0);
@@ -67,23 +101,89 @@ int export_view(struct run *run, const char *view, const char *output, const cha
 		list_columns(t);
 		rc = 2;
 	}
-	if (rc == 0) {
-		unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
-		if (!output || strcmp(output, "-") == 0) {
-			if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
-				fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
-				rc = 1;
+	if (rc == 0)
+		rc = write_table(run, t, output, force);
+	table_free(t);
+	return rc;
+}
+
+/* DIR exists as a directory, or is created (one level). */
+static int ensure_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+		return -1;
+	}
+	return mkdir(dir, 0755);
+}
+
+/* Every view with rows for this run, built once, with its name. */
+struct built {
+	struct table *t[EXPORT_MAX_VIEWS];
+	const char *name[EXPORT_MAX_VIEWS];
+	size_t n;
+};
+
+static void build_all(struct run *run, struct built *b)
+{
+	b->n = 0;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t v = 0; v < registry[s]->nviews && b->n < EXPORT_MAX_VIEWS; v++) {
+			char err[256];
+			struct table *t = registry[s]->views[v].build(run, err, sizeof(err));
+			if (!t)
+				continue;
+			if (t->nrow == 0) {
+				table_free(t);
+				continue;
 			}
-		} else if (table_export_file(t, output, force, flags) < 0) {
-			char *safe = text_sanitize_dup(output, 0);
-			if (errno == EEXIST)
-				fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
-			else
-				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
-			free(safe);
+			b->name[b->n] = registry[s]->views[v].name;
+			b->t[b->n++] = t;
+		}
+}
+
+int export_all(struct run *run, const char *dir, bool force)
+{
+	if (!dir || !*dir || strcmp(dir, "-") == 0) {
+		fprintf(stderr, "tscope-tui: --export all writes one CSV per view: give -o DIR\n");
+		return 2;
+	}
+	char *safe = text_sanitize_dup(dir, 0);
+	if (ensure_dir(dir) < 0) {
+		fprintf(stderr, "tscope-tui: cannot use %s as the output directory: %s\n", safe,
+			strerror(errno));
+		free(safe);
+		return 1;
+	}
+	struct built b;
+	build_all(run, &b);
+	int rc = 0;
+	for (size_t i = 0; i < b.n && !force; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+		if (access(path, F_OK) == 0) {
+			char *sp = text_sanitize_dup(path, 0);
+			fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", sp);
+			free(sp);
 			rc = 1;
 		}
+		free(path);
 	}
-	table_free(t);
+	for (size_t i = 0; i < b.n && rc == 0; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+		rc = write_table(run, b.t[i], path, force);
+		if (rc == 0)
+			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.t[i]->nrow);
+		free(path);
+	}
+	if (b.n == 0) {
+		fprintf(stderr, "tscope-tui: no view has data for this run\n");
+		rc = 1;
+	}
+	for (size_t i = 0; i < b.n; i++)
+		table_free(b.t[i]);
+	free(safe);
 	return rc;
 }
