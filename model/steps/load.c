@@ -517,12 +517,15 @@ static void reserve_from_sample(struct file_load *fl, const char *buf, size_t n)
 }
 
 /* Read the file in chunks and feed lines. Returns 0 or an errno; *partial when the
- * last line was truncated. */
+ * last line was truncated. A line longer than MAX_LINE is one diagnostic: its first
+ * MAX_LINE bytes are dropped and the rest is skipped up to its newline (discarding),
+ * so no part of it is ever parsed as a record. */
 static int read_lines(struct file_load *fl, int fd, bool *partial)
 {
 	size_t cap = CHUNK, len = 0;
 	char *buf = xmalloc(cap);
 	int err = 0;
+	bool discarding = false;
 	for (;;) {
 		if (load_cancelled(fl->ctx))
 			break;
@@ -544,6 +547,14 @@ static int read_lines(struct file_load *fl, int fd, bool *partial)
 		}
 		load_progress(fl->ctx, r, 0);
 		size_t end = len + (size_t)r, start = 0;
+		if (discarding) {
+			const char *nl = memchr(buf, '\n', end);
+			len = 0;
+			if (!nl)
+				continue;
+			start = (size_t)(nl - buf) + 1;
+			discarding = false;
+		}
 		if (fl->line == 0 && fl->size > 0)
 			reserve_from_sample(fl, buf, end);
 		const char *nl;
@@ -553,10 +564,10 @@ static int read_lines(struct file_load *fl, int fd, bool *partial)
 		}
 		memmove(buf, buf + start, end - start);
 		len = end - start;
-		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
 			fl->line++;
 			skip_line(fl, "line longer than 64 MiB");
-			fl->line--;
+			discarding = true;
 			len = 0;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
