@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 
@@ -443,41 +444,14 @@ int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags)
 {
-	if (!overwrite && access(path, F_OK) == 0) {
-		errno = EEXIST;
+	struct outfile o;
+	if (outfile_open(&o, path, overwrite) != 0)
 		return -1;
-	}
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	int r = table_write_csv(t, f, flags);
+	int r = table_write_csv(t, o.f, flags);
 	int e = errno;
-	fchmod(fd, 0644);
-	if (fclose(f) != 0 && r == 0) {
-		r = -1;
-		e = errno;
-	}
-	if (r == 0 && rename(tmp, path) != 0) {
-		r = -1;
-		e = errno;
-	}
+	if (outfile_close(&o, r == 0) != 0)
+		return -1;
 	if (r != 0)
-		unlink(tmp);
-	free(tmp);
-	errno = e;
+		errno = e ? e : EIO;
 	return r;
 }

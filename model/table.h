@@ -85,8 +85,9 @@ enum { TABLE_CSV_RAW = 1 }; /* do not neutralise spreadsheet formulas */
 /* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
  * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
 int table_write_csv(const struct table *t, FILE *f, unsigned flags);
-/* Write to path via a temp file in the same directory and rename(). Refuses to replace
- * an existing file unless overwrite (returns -1, errno EEXIST). */
+/* Write the CSV to path through outfile (model/outfile.h: temp file + rename for a
+ * regular file, in place for a FIFO or device). Refuses to replace an existing file
+ * unless overwrite (returns -1, errno EEXIST); message: outfile_strerror(). */
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags);
 
 #endif
