@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -68,11 +69,10 @@ static void report_quality(const struct run *run)
 			problems, problems == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
 }
 
-/* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
-static void report_metric_refs(struct run *run)
+/* Each line of text (data text included) sanitized on stderr after "tscope-tui: ". */
+static void stderr_lines(const char *text)
 {
-	const char *e = sweep_ref_errors(run);
-	for (const char *p = e; p && *p;) {
+	for (const char *p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, n);
@@ -82,6 +82,12 @@ static void report_metric_refs(struct run *run)
 		free(line);
 		p = nl ? nl + 1 : NULL;
 	}
+}
+
+/* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
+static void report_metric_refs(struct run *run)
+{
+	stderr_lines(sweep_ref_errors(run));
 }
 
 /* The first diagnostics of a run that loaded nothing: they usually say why. */
@@ -112,6 +118,16 @@ static void flush_stdout(void)
 		stdout_err = errno;
 }
 
+/* PATHs that hold several runs: say what was found and how to open one (exit 1). */
+static void refuse_mixed(const struct run_identity *id)
+{
+	char *what = run_identity_describe(id);
+	stderr_lines(what);
+	free(what);
+	if (run_identity_is_pair(id))
+		fprintf(stderr, "tscope-tui: comparing two runs (compare mode) is not available yet\n");
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = cli->mode;
@@ -134,7 +150,8 @@ static int run_mode(struct cli *cli, struct run *run)
 		}
 		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
 	}
-	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+				 .compat = cli->opts.compat_pytscope };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
@@ -180,10 +197,19 @@ int main(int argc, char **argv)
 	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
 	}
+	struct run_identity id;
+	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
+	if (id.n > 1) {
+		refuse_mixed(&id);
+		run_identity_free(&id);
+		cli_free(&cli);
+		return 1;
+	}
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
-	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
+	struct run *run = run_open(id.paths, id.npaths, &cli.opts, &hooks);
+	run_identity_free(&id);
 	if (atomic_load(&prog.shown))
 		fprintf(stderr, "\r\033[K");
 	report_metric_refs(run);
