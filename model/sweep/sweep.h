@@ -149,7 +149,17 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
+	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
+	double rel_rate;
+	bool has_rel, slow;
 };
+
+/* An ordinal whose rate is below this fraction of the median of its siblings' rates is
+ * slow (CEREBRAS.SLOW_ORDINAL; high below CB_SLOW_HIGH): the merge rule takes the first
+ * non-zero ordinal's total_time, so the aggregate rate hides it. */
+#define CB_SLOW_RATIO 0.8
+#define CB_SLOW_HIGH 0.5
 
 struct cb_perf {
 	char *path;
@@ -164,6 +174,8 @@ struct cb_perf {
 	/* recomputed aggregate (merge rule), only with ordinals */
 	double c_sps, c_time, c_samples;
 	bool has_c;
+	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
+	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
 };
 

@@ -407,7 +407,7 @@ static struct table *build_gpu(struct run *run, char *err, size_t errn)
 }
 
 struct cb_cols {
-	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch;
+	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch, rel, slow;
 };
 
 static void cb_row(struct table *t, const struct cb_cols *c, long ref, const char *file,
@@ -440,6 +440,8 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);
 	c.flops = table_add_col(t, "flops_utilization", COL_NUM, 8, 2);
 	c.mismatch = table_add_col(t, "mismatch", COL_TEXT, 8, 0);
+	c.rel = table_add_col(t, "rate_vs_siblings", COL_NUM, 8, 3);
+	c.slow = table_add_col(t, "slow", COL_TEXT, 4, 0);
 	for (size_t i = 0; i < s->ncb; i++) {
 		const struct cb_perf *p = &s->cb[i];
 		cb_row(t, &c, (long)i, p->path, "stored", p->samples_per_sec, p->has_sps,
@@ -462,6 +464,10 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 			snprintf(row, sizeof(row), "ordinal %zu", k);
 			cb_row(t, &c, (long)i, p->path, row, o->samples_per_sec, o->has_rate,
 			       (double)o->total_samples, o->has_samples, o->total_time, o->has_time);
+			if (o->has_rel) {
+				table_set_num(t, t->nrow - 1, c.rel, o->rel_rate);
+				table_set_text(t, t->nrow - 1, c.slow, o->slow ? "yes" : "no");
+			}
 		}
 	}
 	return t;
