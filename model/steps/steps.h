@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* steps.h: the per-rank step model (columnar, compact, immutable after load).
+/* steps.h: the per-rank step model (columnar, compact; immutable after load except
+ * through the follow-mode growing calls below).
  *
  * CONTRACT (shared by the pytscope loader, the trace loader that adds step spans from
  * ProfilerStep#N, the analyzers and the UI). The implementation (model/steps/store.c) owns
@@ -95,6 +96,23 @@ void steps_rank_free(struct rank_steps *r);
 void steps_finalize(struct steps_model *m);
 /* Free the run's step model (sub_steps.free). */
 void steps_model_free(struct steps_model *m);
+
+/* ---- growing a live run (follow mode, DESIGN invariant 13) ------------------
+ * After steps_finalize() a follower (model/steps/follow.h) may append records to a
+ * published rank and publish new or replacing ranks, then calls steps_refresh() once
+ * per batch before anything reads the model again:
+ *   r = steps_rank_grow(m, ri); pos = rank_append(r, ...); rank_set(r, pos, ...);
+ *   steps_publish_rank(m, fresh);    (a rank that appeared, or a reloaded one)
+ *   steps_refresh(m);
+ * steps_rank_grow() undoes the rank's compaction the first time (run-length columns
+ * expand to doubles, presence bitmaps come back): records already stored stay, nothing
+ * is read again. steps_refresh() re-sorts the ranks when one was published, rebuilds
+ * the step index of the ranks that changed, the aligned and union step sets (O(ranks
+ * log ranks) while every rank is contiguous) and drops the memoized analyses
+ * (steps_analysis_slot); it returns false, and drops nothing, when nothing changed.
+ * Not synchronised: call from the thread that reads, between frames. */
+struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
+bool steps_refresh(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
 
