@@ -3,10 +3,12 @@
 #include "src/export.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -50,6 +52,8 @@ static int write_table(const struct run *run, const struct table *t, const char 
 	if (!output || strcmp(output, "-") == 0) {
 		if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
 			fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
+			__fpurge(stdout); /* reported: the final close of stdout has nothing left to fail */
+			clearerr(stdout);
 			return 1;
 		}
 		return 0;
@@ -60,7 +64,7 @@ static int write_table(const struct run *run, const struct table *t, const char 
 	if (errno == EEXIST)
 		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
 	else
-		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
+		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(output, errno));
 	free(safe);
 	return 1;
 }
@@ -92,12 +96,15 @@ int export_view(struct run *run, const char *view, const char *output, const cha
 		return 1;
 	}
 	int rc = 0;
-	if (filter && table_filter(t, filter, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --filter: %s\n", err);
-		list_columns(t);
-		rc = 2;
-	} else if (sort && export_apply_sort(t, sort, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --sort: %s\n", err);
+	const char *opt = NULL;
+	if (filter && table_filter(t, filter, err, sizeof(err)) < 0)
+		opt = "filter";
+	else if (sort && export_apply_sort(t, sort, err, sizeof(err)) < 0)
+		opt = "sort";
+	if (opt) { /* the message quotes the user's text: sanitized */
+		char *safe = text_sanitize_dup(err, 0);
+		fprintf(stderr, "tscope-tui: --%s: %s\n", opt, safe);
+		free(safe);
 		list_columns(t);
 		rc = 2;
 	}
