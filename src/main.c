@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/compare/compare.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -122,7 +123,8 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
-		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
+		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
+							       cli->force });
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
 	if (run_is_empty(run))
@@ -131,6 +133,30 @@ static int run_mode(struct cli *cli, struct run *run)
 	fflush(stdout);
 	if (!run_is_empty(run))
 		report_quality(run);
+	return rc;
+}
+
+/* Two complete runs of one family: compare mode (explorer, --print, --export). */
+static int compare_mode(struct cli *cli, struct load_ctx *hooks, struct progress *prog)
+{
+	struct compare *c = compare_open(cli->paths[0], cli->paths[1], &cli->opts, hooks);
+	if (atomic_load(&prog->shown))
+		fprintf(stderr, "\r\033[K");
+	enum cli_mode mode = cli->mode;
+	if (mode == MODE_AUTO)
+		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	int rc = -1;
+	if (mode == MODE_TUI)
+		rc = ui_run_compare(c, &cli->opts);
+	if (rc < 0 && mode == MODE_EXPORT)
+		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
+								   cli->filter, cli->force });
+	if (rc < 0) {
+		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+		rc = print_compare(c, cli->paths[0], cli->paths[1], stdout, &po);
+		fflush(stdout);
+	}
+	compare_free(c);
 	return rc;
 }
 
@@ -153,6 +179,22 @@ int main(int argc, char **argv)
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	char why[256];
+	switch (compare_pairing(cli.paths, cli.npaths, &cli.opts, why, sizeof(why))) {
+	case CMP_MIXED: {
+		char *safe = text_sanitize_dup(why, 0);
+		fprintf(stderr, "tscope-tui: %s\n", safe);
+		free(safe);
+		cli_free(&cli);
+		return 2;
+	}
+	case CMP_PAIR:
+		rc = compare_mode(&cli, &hooks, &prog);
+		cli_free(&cli);
+		return rc;
+	case CMP_NOT_A_PAIR:
+		break;
+	}
 	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
 	if (atomic_load(&prog.shown))
 		fprintf(stderr, "\r\033[K");

@@ -278,6 +278,8 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
+		m->json = xstrndup(buf, len);
+		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
@@ -315,6 +317,7 @@ struct file_load {
 	size_t records, skipped;
 	long line;
 	long long size;       /* file size, -1 unknown */
+	bool exact_scalars;   /* the lowest rank: scalars parsed and kept exactly */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -367,9 +370,10 @@ static void load_group(struct file_load *fl, size_t pos, int obj, enum metric_ki
 		double x;
 		const char *num = d->js + v->start;
 		size_t len = (size_t)(v->end - v->start);
-		/* scalars are stored as float32: an approximate parse is enough */
-		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
-									: json_parse_double(num, len, &x))) {
+		/* scalars are stored as float32 (but on the lowest rank): an approximate parse is enough */
+		bool approx = kind == METRIC_SCALAR && !fl->exact_scalars;
+		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
+							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -568,7 +572,8 @@ static int read_lines(struct file_load *fl, int fd, bool *partial)
 	return err;
 }
 
-static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank)
+static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank,
+			    bool exact)
 {
 	struct run *run = ctx->run;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -586,9 +591,10 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const ch
 	long long size = fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
 	size_t si = run_add_source(run, path, "pytscope", rank, size);
 	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank,
-				.size = size };
+				.size = size, .exact_scalars = exact };
 	json_doc_init(&fl.doc);
 	pytscope_scan_init(&fl.scan);
+	fl.scan.exact_scalars = exact;
 	bool partial = false;
 	int err = read_lines(&fl, fd, &partial);
 	close(fd);
@@ -603,6 +609,7 @@ struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct task_list *tasks;
+	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 };
 
 static void load_rank(void *ud, size_t i)
@@ -610,8 +617,11 @@ static void load_rank(void *ud, size_t i)
 	struct load_job *job = ud;
 	const struct rank_task *t = &job->tasks->v[i];
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	bool exact = t->rank == job->lowest;
+	if (exact)
+		rank_exact_scalars(r);
 	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
-	load_steps_file(job->ctx, r, steps, (int)t->rank);
+	load_steps_file(job->ctx, r, steps, (int)t->rank, exact);
 	free(steps);
 	struct steps_meta meta = { 0 };
 	load_meta(job->ctx->run, t->dir, (int)t->rank, &meta);
@@ -637,7 +647,10 @@ static int pytscope_load(struct load_ctx *ctx, const char *path)
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t };
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t, .lowest = -1 };
+	for (size_t i = 0; i < t.n; i++)
+		if (job.lowest < 0 || t.v[i].rank < job.lowest)
+			job.lowest = t.v[i].rank;
 	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	tasks_free(&t);
 	struct steps_model *m = job.m;
