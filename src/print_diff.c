@@ -208,10 +208,12 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 	for (size_t i = 0; i < t->nview && i < max; i++) {
 		fputs(" ", f);
 		for (size_t k = 0; k < ncols; k++) {
-			char cell[256];
+			char cell[256], clipped[256];
+			const struct table_col *col = &t->col[cols[k]];
 			table_format(t, t->view[i], cols[k], cell, sizeof(cell));
+			text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
 			fputc(' ', f);
-			padded(f, cell, (size_t)t->col[cols[k]].width, t->col[cols[k]].type != COL_TEXT);
+			padded(f, clipped, (size_t)col->width, col->type != COL_TEXT);
 		}
 		fputc('\n', f);
 	}
