@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* registry.h: loaders, views and finding rules are registered, not hard-wired. Each
- * input family is one `struct subsystem` defined in its own module; registry.c lists
- * them. Adding a format = one subsystem + one line in registry.c. */
+ * input family is one `struct subsystem` defined in its own folder; registry.c lists
+ * them. Adding a format = one folder + one line in registry.c.
+ *
+ * FOLDER ROLES. Every family folder (model/steps, model/trace, model/sweep,
+ * model/dasf) names its files by role, so knowing one family is knowing them all:
+ *   <family>.h     the family's model: what other layers may read
+ *   internal.h     private to the folder (loader entry points, view/rule tables, ...)
+ *   subsystem.c    the struct subsystem: registration, and nothing else
+ *   load*.c        loaders: probe, decode, diagnostics (load_<format>.c when several)
+ *   store.c        the model's storage and lifetime (the subsystem's free)
+ *   analysis*.c    lazy, memoized analyses (analysis_<topic>.c when split)
+ *   views*.c       view tables for panes, --export and --print
+ *   rules.c        finding rules
+ *   grid.c         heatmap grid provider (model/grid.h), where the family has one
+ * Numeric helpers every family shares (fsum, medians, the percentile) are model/stats.h. */
 #ifndef MODEL_REGISTRY_H
 #define MODEL_REGISTRY_H
 
@@ -42,9 +55,9 @@ struct subsystem {
 	void (*free)(struct run *run);   /* free this subsystem's model in run; may be NULL */
 };
 
-extern const struct subsystem sub_steps;   /* model/steps/load.c */
+extern const struct subsystem sub_steps;   /* model/steps/subsystem.c */
 extern const struct subsystem sub_trace;   /* model/trace/subsystem.c */
-extern const struct subsystem sub_sweep;   /* model/sweep/sweep.c */
+extern const struct subsystem sub_sweep;   /* model/sweep/subsystem.c */
 extern const struct subsystem sub_dasf;    /* model/dasf/subsystem.c */
 extern const struct subsystem sub_core;    /* model/views_core.c: sources, findings */
 

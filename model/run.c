@@ -71,6 +71,23 @@ static bool loader_selected(const struct loader *l, const struct opts *o)
 	return !o || !o->format || strcmp(o->format, l->name) == 0;
 }
 
+void run_source_progress(struct run *run, size_t idx, long long bytes, long long consumed, long lines)
+{
+	pthread_mutex_lock(&run->lock);
+	struct source *s = &run->src[idx];
+	s->bytes = bytes;
+	s->consumed = consumed;
+	s->lines = lines;
+	pthread_mutex_unlock(&run->lock);
+}
+
+void run_changed(struct run *run)
+{
+	findings_free(&run->findings);
+	run->findings_done = false;
+	run->generation++;
+}
+
 /* Load one path with every loader that claims it; returns how many loaded. */
 static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 {

@@ -16,7 +16,7 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT,
 };
 
 struct cli_option {
@@ -38,6 +38,7 @@ static const struct cli_option options[] = {
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
+	{ "compat", 1, OPT_COMPAT, "TOOL", "pytscope: the report (and findings) exactly as pytscope 0.2.1 prints them" },
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
@@ -173,6 +174,11 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_LIST_VIEWS: return set_mode(cli, MODE_LIST_VIEWS);
 	case OPT_LIST_KEYS: return set_mode(cli, MODE_LIST_KEYS);
 	case OPT_COLOR: return parse_color(arg, &o->color);
+	case OPT_COMPAT:
+		if (strcmp(arg, "pytscope") != 0)
+			return bad("compat", arg, "expected pytscope");
+		o->compat_pytscope = true;
+		return 0;
 	case OPT_ASCII: o->ascii = true; return 0;
 	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
 	case OPT_FORMAT: o->format = arg; return 0;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/compare/compare.h"
+#include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -67,11 +68,10 @@ static void report_quality(const struct run *run)
 			problems, problems == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
 }
 
-/* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
-static void report_metric_refs(struct run *run)
+/* Each line of text (data text included) sanitized on stderr after "tscope-tui: ". */
+static void stderr_lines(const char *text)
 {
-	const char *e = sweep_ref_errors(run);
-	for (const char *p = e; p && *p;) {
+	for (const char *p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, n);
@@ -81,6 +81,12 @@ static void report_metric_refs(struct run *run)
 		free(line);
 		p = nl ? nl + 1 : NULL;
 	}
+}
+
+/* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
+static void report_metric_refs(struct run *run)
+{
+	stderr_lines(sweep_ref_errors(run));
 }
 
 /* The first diagnostics of a run that loaded nothing: they usually say why. */
@@ -101,6 +107,18 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	char *p = text_sanitize_dup(cli->paths[0], 0);
 	fprintf(stderr, "tscope-tui: nothing to explore in '%s'\n", p);
 	free(p);
+}
+
+/* PATHs that hold several runs: say what was found and how to open one (exit 1). */
+static void refuse_mixed(const struct run_identity *id)
+{
+	char *what = run_identity_describe(id);
+	stderr_lines(what);
+	free(what);
+	if (id->n == 2 && id->v[0].family != id->v[1].family)
+		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
+				"of the same kind\n", compare_family_name(id->v[0].family),
+			compare_family_name(id->v[1].family));
 }
 
 static int run_mode(struct cli *cli, struct run *run)
@@ -126,7 +144,8 @@ static int run_mode(struct cli *cli, struct run *run)
 		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
 							       cli->force });
 	}
-	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
+	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+				 .compat = cli->opts.compat_pytscope };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
@@ -137,9 +156,10 @@ static int run_mode(struct cli *cli, struct run *run)
 }
 
 /* Two complete runs of one family: compare mode (explorer, --print, --export). */
-static int compare_mode(struct cli *cli, struct load_ctx *hooks, struct progress *prog)
+static int compare_mode(struct cli *cli, const struct run_identity *id, struct load_ctx *hooks,
+			struct progress *prog)
 {
-	struct compare *c = compare_open(cli->paths[0], cli->paths[1], &cli->opts, hooks);
+	struct compare *c = compare_open(id, &cli->opts, hooks);
 	if (atomic_load(&prog->shown))
 		fprintf(stderr, "\r\033[K");
 	enum cli_mode mode = cli->mode;
@@ -152,8 +172,9 @@ static int compare_mode(struct cli *cli, struct load_ctx *hooks, struct progress
 		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								   cli->filter, cli->force });
 	if (rc < 0) {
-		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO) };
-		rc = print_compare(c, cli->paths[0], cli->paths[1], stdout, &po);
+		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+					 .compat = cli->opts.compat_pytscope };
+		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
 		fflush(stdout);
 	}
 	compare_free(c);
@@ -179,23 +200,22 @@ int main(int argc, char **argv)
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
-	char why[256];
-	switch (compare_pairing(cli.paths, cli.npaths, &cli.opts, why, sizeof(why))) {
-	case CMP_MIXED: {
-		char *safe = text_sanitize_dup(why, 0);
-		fprintf(stderr, "tscope-tui: %s\n", safe);
-		free(safe);
-		cli_free(&cli);
-		return 2;
-	}
-	case CMP_PAIR:
-		rc = compare_mode(&cli, &hooks, &prog);
+	struct run_identity id;
+	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
+	if (compare_is_pair(&id)) {
+		rc = compare_mode(&cli, &id, &hooks, &prog);
+		run_identity_free(&id);
 		cli_free(&cli);
 		return rc;
-	case CMP_NOT_A_PAIR:
-		break;
 	}
-	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
+	if (id.n > 1) {
+		refuse_mixed(&id);
+		run_identity_free(&id);
+		cli_free(&cli);
+		return 1;
+	}
+	struct run *run = run_open(id.paths, id.npaths, &cli.opts, &hooks);
+	run_identity_free(&id);
 	if (atomic_load(&prog.shown))
 		fprintf(stderr, "\r\033[K");
 	report_metric_refs(run);

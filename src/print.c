@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* print.c: the plain-text report (see print.h): pytscope 0.2.1's `analyze` layout for
  * step runs (TIMING, MEMORY, CONVERGENCE, DISTRIBUTED, EFFICIENCY BUDGET, FINDINGS),
- * the other formats' sections in between, and the SGR color layer. Without color the
- * bytes equal `pytscope --color never analyze RUN_DIR` (pytscope.md §11). */
+ * the other formats' sections in between, and the SGR color layer. Under --compat
+ * pytscope and without color the bytes equal `pytscope --color never analyze RUN_DIR`
+ * (pytscope.md §11); the default report differs in its header and verdicts. */
 #include "src/print.h"
 
 #include <math.h>
@@ -381,7 +382,8 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	if (fl->n == 0) {
 		led(&b, po, LED_GREEN);
 		sb_puts(&b, " ");
-		sb_style(&b, po, SGR_GREEN, 0, "No issues found. Training looks balanced.\n");
+		sb_style(&b, po, SGR_GREEN, 0, po->compat ? "No issues found. Training looks balanced.\n"
+							    : "No findings: no rule fired on this run.\n");
 		return sb_take(&b);
 	}
 	enum severity worst = SEV_LOW;
@@ -457,8 +459,9 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 	};
 	char *name = text_sanitize_dup(report_name(run), 0);
 	char *path = text_sanitize_dup(run->path, 0);
-	/* pytscope's header for what pytscope reads; our own name for the other formats. */
-	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run ? "pytscope" : "tscope-tui", name, path);
+	/* pytscope's header for what pytscope reads under --compat; our own name otherwise. */
+	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run && po->compat ? "pytscope" : "tscope-tui", name,
+		path);
 	free(name);
 	free(path);
 	bool first = true;

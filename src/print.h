@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* print.h: the plain-text report (`--print`, and the default when stdout is not a tty).
- * For pytscope runs it is byte-identical to `pytscope --color never analyze` (0.2.1);
- * with color it uses the same SGR layer. Other formats contribute sections through
+ * With --compat pytscope (po->compat) and a pytscope run it is byte-identical to
+ * `pytscope --color never analyze` (0.2.1); the default report has tscope-tui's header,
+ * native findings and honest verdicts. Color uses the same SGR layer either way. Other formats contribute sections through
  * print_section_*(), each returning a malloc'd section that ends with "\n", or NULL. */
 #ifndef SRC_PRINT_H
 #define SRC_PRINT_H
@@ -11,6 +12,7 @@
 
 struct print_opts {
 	bool color;
+	bool compat;   /* --compat pytscope */
 };
 
 /* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */

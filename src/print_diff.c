@@ -2,7 +2,8 @@
 /* print_diff.c: the plain-text report of a run comparison (`--print A B`, see print.h).
  * For two pytscope runs it starts with pytscope 0.2.1's `diff` report, byte for byte
  * (pytscope.md §11: padding counts characters, colors as pytscope's); a single-rank
- * pair gets nothing else. Multi-rank pairs, and pairs of other kinds, then get
+ * pair gets nothing else, with or without --compat pytscope (under which a multi-rank
+ * side gets pytscope's refusal, as 0.2.1 reads no rank dirs). Multi-rank pairs, and pairs of other kinds, then get
  * tscope-tui's sections: the verdict with per-rank deltas, budget deltas, findings new /
  * resolved / persisting, and kernel deltas for trace sets. */
 #include <math.h>
@@ -259,13 +260,15 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
 {
 	bool steps = strcmp(c->family, "steps") == 0;
-	if (steps && !compare_has_steps(c)) {
+	bool multi = steps && (steps_nranks(c->a->steps) > 1 || steps_nranks(c->b->steps) > 1);
+	/* pytscope 0.2.1 reads no rank dirs in diff: a multi-rank side has no steps for it */
+	if (steps && (!compare_has_steps(c) || (po->compat && multi))) {
 		fputs("Both run directories must contain steps.\n", stderr);
 		return 1;
 	}
 	if (steps) {
 		pytscope_diff(f, po, compare_pydiff(c), path_a, path_b);
-		if (steps_nranks(c->a->steps) < 2 && steps_nranks(c->b->steps) < 2)
+		if (!multi)
 			return 0;
 	} else {
 		fputs("tscope-tui compare  (", f);

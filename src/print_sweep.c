@@ -186,16 +186,39 @@ static void nat_points(struct sbuf *b, const struct nat_calc *n)
 	}
 }
 
+/* The jobs of a merge, newest first, with the concurrencies each contributed. */
+static void merge_jobs(struct sbuf *b, const struct sweep_set *s, const struct nat_calc *m)
+{
+	sb_printf(b, "  merged as the calculator's offline mode does (newest file first, the first "
+		  "sizing_metrics per concurrency wins):\n");
+	for (size_t k = 0; k < m->njobs; k++) {
+		size_t j = m->jobs[k];
+		const struct nat_calc *job = &s->nat[j];
+		char *path = text_sanitize_dup(job->path, 0);
+		sb_printf(b, "    %s:", path);
+		free(path);
+		size_t used = 0;
+		for (size_t i = 0; i < m->npt; i++)
+			if (m->pt[i].job == (long)j)
+				sb_printf(b, "%s%g", used++ ? "," : " c ", m->pt[i].conc);
+		sb_printf(b, "%s\n", used ? "" : " (every concurrency also in a newer file)");
+	}
+}
+
 static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct nat_calc *n,
 			const struct print_opts *po)
 {
 	char *path = text_sanitize_dup(n->path, 0);
-	char rest[128];
-	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrencies%s", n->npt,
+	char rest[160], jobs[48] = "";
+	if (n->merged)
+		snprintf(jobs, sizeof(jobs), " merged from %zu jobs", n->njobs);
+	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrencies%s%s", n->npt, jobs,
 		 n->alias_layout ? " (per_concurrency_data layout)" : "");
 	heading(b, po, "36", "GPU SIZING", rest);
 	sb_printf(b, "  %s\n", path);
 	free(path);
+	if (n->merged)
+		merge_jobs(b, s, n);
 	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat);
 	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt);
 	estimate_line(b, "  ", s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
@@ -252,6 +275,8 @@ char *print_section_sweep(struct run *run, const struct print_opts *po)
 	if (s->ncfg)
 		genai_section(&b, s, po);
 	for (size_t i = 0; i < s->nnat; i++) {
+		if (s->nat[i].merge_into >= 0)
+			continue; /* shown inside its merge (and in the sizing views) */
 		if (b.n)
 			sb_printf(&b, "\n");
 		nat_section(&b, s, &s->nat[i], po);

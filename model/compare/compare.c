@@ -5,11 +5,11 @@
 #include "model/compare/compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "model/compare/internal.h"
-#include "model/registry.h"
+#include "model/identity.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -20,55 +20,24 @@
 
 /* ---- pairing ------------------------------------------------------------------------ */
 
-/* Subsystem name of the loader that claims path most confidently, NULL when none. */
-static const char *family_of(const char *path, const struct opts *opts)
+bool compare_is_pair(const struct run_identity *id)
 {
-	int best = 0;
-	const char *fam = NULL;
-	for (size_t s = 0; s < registry_count; s++)
-		for (size_t l = 0; l < registry[s]->nloaders; l++) {
-			const struct loader *ld = &registry[s]->loaders[l];
-			if (opts && opts->format && strcmp(ld->name, opts->format) != 0)
-				continue;
-			int conf = ld->probe(path, opts);
-			if (conf > best) {
-				best = conf;
-				fam = registry[s]->name;
-			}
-		}
-	return fam;
+	return id->n == 2 && id->v[0].family == id->v[1].family;
 }
 
-static bool is_dir(const char *path)
+const char *compare_family_name(int family)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	static const char *const name[] = { [FAMILY_STEPS] = "steps", [FAMILY_TRACES] = "trace",
+					    [FAMILY_SWEEP] = "sweep", [FAMILY_DASF] = "dasf" };
+	return family >= 0 && family <= FAMILY_DASF ? name[family] : "unknown";
 }
 
-enum cmp_pairing compare_pairing(const char *const *paths, size_t n, const struct opts *opts,
-				 char *err, size_t errn)
-{
-	if (n != 2 || !is_dir(paths[0]) || !is_dir(paths[1]) || (opts && opts->ntrace))
-		return CMP_NOT_A_PAIR;
-	const char *fa = family_of(paths[0], opts), *fb = family_of(paths[1], opts);
-	if (!fa || !fb)
-		return CMP_NOT_A_PAIR;
-	if (strcmp(fa, fb) != 0) {
-		snprintf(err, errn, "cannot compare a %s run with a %s run: A and B must be the same kind of input",
-			 fa, fb);
-		return CMP_MIXED;
-	}
-	return CMP_PAIR;
-}
-
-struct compare *compare_open(const char *path_a, const char *path_b, const struct opts *opts,
-			     struct load_ctx *hooks)
+struct compare *compare_open(const struct run_identity *id, const struct opts *opts, struct load_ctx *hooks)
 {
 	struct compare *c = xcalloc(1, sizeof(*c));
-	c->a = run_open(&path_a, 1, opts, hooks);
-	c->b = run_open(&path_b, 1, opts, hooks);
-	const char *fam = family_of(path_a, opts);
-	c->family = fam ? fam : "none";
+	c->a = run_open((const char *const *)id->v[0].paths, id->v[0].npaths, opts, hooks);
+	c->b = run_open((const char *const *)id->v[1].paths, id->v[1].npaths, opts, hooks);
+	c->family = compare_family_name(id->v[0].family);
 	c->memo = xcalloc(1, sizeof(*c->memo));
 	return c;
 }

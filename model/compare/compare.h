@@ -39,15 +39,15 @@ struct compare {
 
 /* ---- pairing ------------------------------------------------------------------------ */
 
-enum cmp_pairing { CMP_NOT_A_PAIR, CMP_PAIR, CMP_MIXED };
-/* Do PATHs form two complete runs of one family? Two directory arguments, each one a
- * whole run by the loaders' probes (the best loader's subsystem is its family).
- * CMP_MIXED (with a message in err) when the families differ. */
-enum cmp_pairing compare_pairing(const char *const *paths, size_t n, const struct opts *opts,
-				 char *err, size_t errn);
-/* Open both runs (each as run_open() would). Never NULL. */
-struct compare *compare_open(const char *path_a, const char *path_b, const struct opts *opts,
-			     struct load_ctx *hooks);
+struct run_identity;
+/* Do the runs found in the PATHs (model/identity.h) form a comparison? Exactly two runs
+ * of one family (a step run without step logs too: the report then says pytscope's
+ * "Both run directories must contain steps."). */
+bool compare_is_pair(const struct run_identity *id);
+/* Family name for messages: "steps", "trace", "sweep", "dasf". */
+const char *compare_family_name(int family);
+/* Open both runs of a pair (each as run_open() opens its group's paths). Never NULL. */
+struct compare *compare_open(const struct run_identity *id, const struct opts *opts, struct load_ctx *hooks);
 void compare_free(struct compare *c);
 /* The run of side 0 (A) or 1 (B). */
 struct run *compare_side(const struct compare *c, int side);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
  * and config differences, budget side by side, findings new/resolved/persisting, kernel
- * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too) and
- * per-level deltas of two sweeps. Built from the compare analyses and from each run's
+ * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too). Built from the compare analyses and from each run's
  * own views, joined here. */
 #include "model/compare/views.h"
 
@@ -297,79 +296,12 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	return t;
 }
 
-/* diff_sweep: the "sweep" view of each side joined on (stimulus, value); one row per
- * level and metric column both sides have. */
-static long find_level(const struct table *t, const char *stim, double value)
-{
-	int cs = table_col_index(t, "stimulus"), cv = table_col_index(t, "value");
-	for (size_t r = 0; r < t->nrow; r++)
-		if (strcmp(cell_text(t, r, cs), stim) == 0 && cell_num(t, r, cv) == value)
-			return (long)r;
-	return -1;
-}
-
-static bool sweep_metric(const struct table *t, size_t col)
-{
-	const char *n = t->col[col].name;
-	return t->col[col].type == COL_NUM && strcmp(n, "value") != 0 && strcmp(n, "score") != 0;
-}
-
-static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
-{
-	struct table *ta = side_view(c->a, "sweep"), *tb = side_view(c->b, "sweep");
-	if (!ta || !tb) {
-		table_free(ta);
-		table_free(tb);
-		return no_data(err, errn, "needs an inference sweep on both sides");
-	}
-	struct table *t = table_new("diff_sweep", "Sweep levels, A vs B (per metric: A, B, delta)");
-	int c_st = table_add_col(t, "stimulus", COL_TEXT, 12, 0);
-	int c_v = table_add_col(t, "value", COL_NUM, 8, 2);
-	int c_m = table_add_col(t, "metric", COL_TEXT, 28, 0);
-	int c_a = table_add_col(t, "a", COL_NUM, 11, 3);
-	int c_b = table_add_col(t, "b", COL_NUM, 11, 3);
-	int c_d = table_add_col(t, "delta", COL_NUM, 11, 3);
-	int c_p = table_add_col(t, "delta_pct", COL_NUM, 7, 1);
-	int as = table_col_index(ta, "stimulus"), av = table_col_index(ta, "value");
-	for (size_t r = 0; r < ta->nrow; r++) {
-		const char *stim = cell_text(ta, r, as);
-		double value = cell_num(ta, r, av);
-		long rb = find_level(tb, stim, value);
-		if (rb < 0)
-			continue;
-		for (size_t col = 0; col < ta->ncol; col++) {
-			int cb = table_col_index(tb, ta->col[col].name);
-			if (!sweep_metric(ta, col) || cb < 0)
-				continue;
-			const struct table_cell *x = table_cell(ta, r, (int)col), *y = table_cell(tb, (size_t)rb, cb);
-			if (!x->present || !y->present)
-				continue;
-			size_t row = table_add_row(t, (long)r);
-			table_set_text(t, row, c_st, stim);
-			table_set_num(t, row, c_v, value);
-			table_set_text(t, row, c_m, ta->col[col].name);
-			table_set_num(t, row, c_a, x->num);
-			table_set_num(t, row, c_b, y->num);
-			table_set_num(t, row, c_d, y->num - x->num);
-			table_set_num_opt(t, row, c_p, (y->num - x->num) / x->num * 100, x->num != 0);
-		}
-	}
-	table_free(ta);
-	table_free(tb);
-	if (!t->nrow) {
-		table_free(t);
-		return no_data(err, errn, "A and B have no sweep level in common");
-	}
-	return t;
-}
-
 const struct cmp_view compare_views[] = {
 	{ "diff_ranks", "runs A vs B: per-rank mean step ms, time lost, deltas, regression, onset in B", build_diff_ranks },
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff)", build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
-	{ "diff_sweep", "sweeps A vs B: per level and metric A, B, delta", build_diff_sweep },
 };
 const size_t compare_nviews = ARRAY_LEN(compare_views);
 

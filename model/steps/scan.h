@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pytscope_scan.h: the strict single-pass scanner for the common steps.jsonl line
+/* scan.h: the strict single-pass scanner for the common steps.jsonl line
  * (the pytscope loader's fast path; model/steps/load.c falls back to jsmn).
  *
  * CONTRACT. pytscope_scan_line() accepts exactly the lines of the form
@@ -59,7 +59,7 @@ void pytscope_scan_init(struct scan_line *l);
  * false means "take the jsmn path" (out is then unspecified). */
 bool pytscope_scan_line(const char *s, size_t n, struct scan_line *out);
 
-/* Tests only (defined in pytscope.c): false sends every line through the jsmn path,
+/* Tests only (defined in load.c): false sends every line through the jsmn path,
  * so that both paths can be compared. Set before run_open(); not synchronised. */
 void pytscope_scan_enable(bool on);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* steps_views.c: the step run's views (tables for panes and --export): ranks, steps,
- * heatmap and budget. Registered by sub_steps (model/steps/load.c). */
-#include "model/steps/views.h"
+/* views.c: the step run's views (tables for panes and --export): ranks, steps,
+ * heatmap and budget. Registered by subsystem.c. */
+#include "model/steps/internal.h"
 
 #include <math.h>
 #include <stdio.h>

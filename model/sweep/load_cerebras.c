@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_cerebras.c: Cerebras Model Zoo performance.json (formats.md §5) in both shapes:
+/* load_cerebras.c: Cerebras Model Zoo performance.json (formats.md §5) in both shapes:
  * R1.6-R2.0 perf_utils (aggregate + per-ordinal "ordinals") and the R2.x trainer
  * (global_rate / rate / flops_utilization). cb_recompute() re-applies the documented
  * merge rule to the ordinals and flags a stored aggregate that disagrees. */

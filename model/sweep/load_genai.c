@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk,
+/* load_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk,
  * and one sweep_cfg per run directory: *_genai_perf.json (full precision) first, then
  * *_genai_perf.csv (or AIPerf's *_aiperf.csv) to fill gaps and cross-check, then the
- * raw profile export recomputed (sweep_genai_raw.c). analyze_export_genai_perf.csv and
- * checkpoint.json add run configs of their own (sweep_genai_runs.c); rows repeating a
+ * raw profile export recomputed (load_genai_raw.c). analyze_export_genai_perf.csv and
+ * checkpoint.json add run configs of their own (load_genai_runs.c); rows repeating a
  * run directory are dropped. Problems become diagnostics; nothing here prints or exits. */
 #include <ctype.h>
 #include <dirent.h>

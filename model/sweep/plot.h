@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_plot.h: a text plot of one metric against the swept stimulus, as rows of
+/* plot.h: a text plot of one metric against the swept stimulus, as rows of
  * glyphs (pure: no curses, so it is unit-tested and drawn by ui/pane_sweep.c). Points,
  * removed outliers, the fitted line, a horizontal target line and a vertical estimate
  * line are marked; UTF-8 glyphs or an ASCII fallback. sweep_plot_from_run() builds the

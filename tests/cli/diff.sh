@@ -3,7 +3,7 @@
 # pytscope 0.2.1 `--color never diff A B` (goldens tests/cli/golden/diff_*.out built from
 # pytscope.md §6.8 and §11; UPDATE=1 rewrites them): identical runs, a config diff, an
 # environment determinism diff (cudnn.benchmark ON, PYTHONHASHSEED unset), NONDETERMINISM
-# with the first divergence index, a side without steps (exit 1), mixed families (exit 2),
+# with the first divergence index, a side without steps (exit 1), mixed families (exit 1),
 # the color layer, and `--export diff_env`.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -71,7 +71,7 @@ mkdir -p sweep
 printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25\nTime To First Token (ms),1,1,1,1,1,1,1,1,1\n' >sweep/profile_export_genai_perf.csv
 "$TSCOPE_BIN" --print base sweep >mx.out 2>mx.err
 rc=$?
-tap_check "mixed families: exit 2 with a message" '[ "$rc" -eq 2 ] && grep -q "cannot compare a steps run with a" mx.err'
+tap_check "mixed families: exit 1 with a message" '[ "$rc" -eq 1 ] && grep -q "cannot compare a steps run with a sweep run" mx.err'
 
 "$TSCOPE_BIN" --print --color always base envdet >col.got
 sed 's/\x1b\[[0-9;]*m//g' col.got >col.plain

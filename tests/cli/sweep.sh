@@ -58,6 +58,28 @@ printf '{\n    "compile_time": 12.5,\n    "est_samples_per_sec": 0,\n    "ordina
 
 SZ="--target-users 100 --target-runtime 10 --test-gpus 8"
 
+# two online jobs of one calc output dir (c 1-4, then c 8-32): the calculator's offline
+# merge makes one 6-point fit; older files have no fit_results
+nat_job() { # nat_job DIR MTIME "conc runtime latency"...
+	mkdir -p "$1"
+	d=$1 t=$2
+	shift 2
+	{
+		printf '{"gpu_estimates": {"gpu_estimate_by_wf_runtime": null, "gpu_estimate_by_llm_latency": null},\n "calc_data": {\n'
+		sep=''
+		for row in "$@"; do
+			set -- $row
+			printf '%s  "%s": {"sizing_metrics": {"alerts": {"workflow_interrupted": false}, "llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30.0, "per_item_metrics": {}}}' "$sep" "$1" "$3" "$2"
+			sep=',
+'
+		done
+		printf '\n}}\n'
+	} >"$d/calc_runner_output.json"
+	touch -d "@$t" "$d/calc_runner_output.json"
+}
+nat_job "$TMP/nat2/online/job_1752000000" 1752000000 "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682"
+nat_job "$TMP/nat2/online/job_1752000100" 1752000100 "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"
+
 # --- exports --------------------------------------------------------------------
 "$BIN" --export sizing $SZ "$TMP/nat" >"$TMP/sizing.csv" 2>/dev/null
 tap_rc $? "--export sizing exits 0 on a NAT output directory"
@@ -86,6 +108,21 @@ golden sweep_cerebras.csv "$TMP/cb.out" "cerebras golden (stored, recomputed, or
 tap_rc $? "finding CEREBRAS.AGGREGATE_MISMATCH"
 "$BIN" --export findings --constraint 'ttft_p99<5' "$AN" | grep -q '^high,SWEEP.CONSTRAINT,3 of 3 sweep configs fail'
 tap_rc $? "finding SWEEP.CONSTRAINT (all fail: high)"
+
+# two jobs merged: one fit, one estimate; each job still in the sizing view
+"$BIN" --export sizing $SZ "$TMP/nat2" | sed "s|$TMP|TMP|g" >"$TMP/sizing2.out"
+golden sweep_sizing_merged.csv "$TMP/sizing2.out" "sizing golden for two merged online jobs (jobs and merge rows)"
+grep -q '^nat merged,TMP/nat2,2,workflow_runtime_p95,6,.*,75.35159084873075,,$' "$TMP/sizing2.out"
+tap_rc $? "two online jobs (c 1-4, c 8-32): one 6-point fit, 75.3516 GPUs"
+! grep -q ',yes,' "$TMP/sizing2.out"
+tap_rc $? "files without fit_results: differs never yes"
+"$BIN" --print --color never $SZ "$TMP/nat2" 2>/dev/null >"$TMP/print2.out"
+[ "$(grep -c '^● GPU SIZING' "$TMP/print2.out")" -eq 1 ] && [ "$(grep -c 'GPUs for 100 users' "$TMP/print2.out")" -eq 1 ] &&
+	grep -q '75.3516 GPUs for 100 users' "$TMP/print2.out" && grep -q 'merged from 2 jobs' "$TMP/print2.out"
+tap_rc $? "print: one GPU SIZING section with one estimate (75.3516) for the two jobs"
+"$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
+[ $? -ne 0 ]
+tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
 
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_plot.c: text plots of a sweep metric vs its stimulus (see sweep_plot.h). */
+/* views_plot.c: text plots of a sweep metric vs its stimulus (see plot.h). */
 #include "model/sweep/plot.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pytscope_scan.c: the strict single-pass scanner for the common steps.jsonl line (see
- * pytscope_scan.h). Every unexpected byte returns false: the jsmn path then decides. */
+/* load_scan.c: the strict single-pass scanner for the common steps.jsonl line (see
+ * scan.h). Every unexpected byte returns false: the jsmn path then decides. */
 #include <string.h>
 #include "model/json.h"
 #include "model/json_number.h"

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
+ * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
+ * (views.c), the finding rules (rules.c) and the model's lifetime (store.c). */
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/sweep/internal.h"
+
+static const struct loader sweep_loaders[] = {
+	{ "genai-perf", "GenAI-Perf artifacts: *_genai_perf.{csv,json}, profile exports, "
+			"analyze CSV, checkpoint.json", sweep_genai_probe, sweep_genai_load },
+	{ "nat", "NeMo Agent Toolkit sizing: calc_runner_output.json", sweep_nat_probe, sweep_nat_load },
+	{ "cerebras", "Cerebras Model Zoo performance.json", sweep_cb_probe, sweep_cb_load },
+};
+
+const struct subsystem sub_sweep = {
+	.name = "sweep",
+	.loaders = sweep_loaders,
+	.nloaders = ARRAY_LEN(sweep_loaders),
+	.views = sweep_views,
+	.nviews = SWEEP_NVIEWS,
+	.rules = sweep_rules,
+	.nrules = SWEEP_NRULES,
+	.free = sweep_free,
+};
