@@ -76,8 +76,8 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_id, f->id);
 		table_set_text(t, r, c_title, f->title);
 		table_set_num_opt(t, r, c_rank, f->ev.rank, f->ev.rank >= 0);
-		table_set_num_opt(t, r, c_lo, (double)f->ev.step_lo, f->ev.step_lo >= 0);
-		table_set_num_opt(t, r, c_hi, (double)f->ev.step_hi, f->ev.step_hi >= 0);
+		table_set_int_opt(t, r, c_lo, f->ev.step_lo, f->ev.step_lo >= 0);
+		table_set_int_opt(t, r, c_hi, f->ev.step_hi, f->ev.step_hi >= 0);
 		table_set_text(t, r, c_detail, f->detail);
 		table_set_text(t, r, c_fix, f->fix);
 	}

@@ -80,10 +80,23 @@ void cli_usage(FILE *f)
 		   "See tscope-tui(1) for keys, formats and examples.\n");
 }
 
+/* A command-line value in a message goes through the sanitizer like any data. */
 static int bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, val, why);
+	char *safe = text_sanitize_dup(val, 0);
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, why);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
+	return 2;
+}
+
+/* getopt's own messages echo the argument raw: ours sanitize it. */
+static int bad_option(int c, const char *arg)
+{
+	char *safe = text_sanitize_dup(arg, 0);
+	fprintf(stderr, "tscope-tui: %s '%s'\n", c == ':' ? "missing value for option" : "unknown option", safe);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
 	return 2;
 }
 
@@ -221,13 +234,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
-	opterr = 1;
+	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:hV", lo, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			fprintf(stderr, "Try 'tscope-tui --help'.\n");
-			return 2;
-		}
+	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return bad_option(c, argv[optind - 1]);
 		if (apply(cli, c, optarg))
 			return 2;
 	}

@@ -3,9 +3,11 @@
 #include "src/export.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
 
@@ -51,17 +53,28 @@ static int unknown_view(const char *view)
 	return 2;
 }
 
+static int not_available(const char *view, const char *what, const char *err)
+{
+	char *safe = text_sanitize_dup(view, 0);
+	fprintf(stderr, "tscope-tui: view '%s' is not available for this %s%s%s\n", safe, what, *err ? ": " : "", err);
+	free(safe);
+	return 1;
+}
+
 /* Filter, sort and write t (consumed). */
 static int export_table(struct table *t, const struct export_args *x, unsigned flags)
 {
 	char err[256] = "";
 	int rc = 0;
-	if (x->filter && table_filter(t, x->filter, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --filter: %s\n", err);
-		list_columns(t);
-		rc = 2;
-	} else if (x->sort && export_apply_sort(t, x->sort, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --sort: %s\n", err);
+	const char *opt = NULL;
+	if (x->filter && table_filter(t, x->filter, err, sizeof(err)) < 0)
+		opt = "filter";
+	else if (x->sort && export_apply_sort(t, x->sort, err, sizeof(err)) < 0)
+		opt = "sort";
+	if (opt) { /* the message quotes the user's text: sanitized */
+		char *safe = text_sanitize_dup(err, 0);
+		fprintf(stderr, "tscope-tui: --%s: %s\n", opt, safe);
+		free(safe);
 		list_columns(t);
 		rc = 2;
 	}
@@ -69,6 +82,8 @@ static int export_table(struct table *t, const struct export_args *x, unsigned f
 		if (!x->output || strcmp(x->output, "-") == 0) {
 			if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
 				fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
+				__fpurge(stdout); /* reported: the final close of stdout has nothing left to fail */
+				clearerr(stdout);
 				rc = 1;
 			}
 		} else if (table_export_file(t, x->output, x->force, flags) < 0) {
@@ -76,21 +91,13 @@ static int export_table(struct table *t, const struct export_args *x, unsigned f
 			if (errno == EEXIST)
 				fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
 			else
-				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
+				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(x->output, errno));
 			free(safe);
 			rc = 1;
 		}
 	}
 	table_free(t);
 	return rc;
-}
-
-static int not_available(const char *view, const char *what, const char *err)
-{
-	char *safe = text_sanitize_dup(view, 0);
-	fprintf(stderr, "tscope-tui: view '%s' is not available for this %s%s%s\n", safe, what, *err ? ": " : "", err);
-	free(safe);
-	return 1;
 }
 
 int export_view(struct run *run, const struct export_args *x)

@@ -2,7 +2,9 @@
 /* main.c: process glue. Parse options, load the run (with a progress line on a tty),
  * then pick the mode: explorer (tty), --print (default off a tty), --export, lists.
  * Exit status: 0 ok, 1 nothing found or data error, 2 usage error. */
+#include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +111,14 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+static int stdout_err; /* errno of the first failed flush of stdout */
+
+static void flush_stdout(void)
+{
+	if (fflush(stdout) != 0 && !stdout_err)
+		stdout_err = errno;
+}
+
 /* PATHs that hold several runs: say what was found and how to open one (exit 1). */
 static void refuse_mixed(const struct run_identity *id)
 {
@@ -149,10 +159,29 @@ static int run_mode(struct cli *cli, struct run *run)
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
-	fflush(stdout);
+	flush_stdout();
 	if (!run_is_empty(run))
 		report_quality(run);
 	return rc;
+}
+
+/* Every byte we wrote to stdout must have arrived: a failed write or close (ENOSPC,
+ * EIO, EPIPE when SIGPIPE is ignored) ends with a message and exit 1. A closed pipe
+ * with SIGPIPE at its default (`| head`) ends the process quietly before this. */
+static int close_stdout(int rc)
+{
+	flush_stdout();
+	bool failed = ferror(stdout) != 0;
+	if (fclose(stdout) != 0) {
+		failed = true;
+		if (!stdout_err)
+			stdout_err = errno;
+	}
+	int e = stdout_err;
+	if (!failed)
+		return rc;
+	fprintf(stderr, "tscope-tui: write error on standard output: %s\n", strerror(e ? e : EIO));
+	return 1;
 }
 
 /* Two complete runs of one family: compare mode (explorer, --print, --export). */
@@ -175,7 +204,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
 					 .compat = cli->opts.compat_pytscope };
 		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
-		fflush(stdout);
+		flush_stdout();
 	}
 	compare_free(c);
 	return rc;
@@ -184,6 +213,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);
 	if (rc) {
@@ -191,10 +221,10 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	switch (cli.mode) {
-	case MODE_HELP: cli_usage(stdout); cli_free(&cli); return 0;
-	case MODE_VERSION: printf("tscope-tui %s\n", TSCOPE_VERSION); cli_free(&cli); return 0;
-	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return 0;
-	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return 0;
+	case MODE_HELP: cli_usage(stdout); cli_free(&cli); return close_stdout(0);
+	case MODE_VERSION: printf("tscope-tui %s\n", TSCOPE_VERSION); cli_free(&cli); return close_stdout(0);
+	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return close_stdout(0);
+	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
 	}
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
@@ -206,7 +236,7 @@ int main(int argc, char **argv)
 		rc = compare_mode(&cli, &id, &hooks, &prog);
 		run_identity_free(&id);
 		cli_free(&cli);
-		return rc;
+		return close_stdout(rc);
 	}
 	if (id.n > 1) {
 		refuse_mixed(&id);
@@ -222,5 +252,5 @@ int main(int argc, char **argv)
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);
-	return rc;
+	return close_stdout(rc);
 }

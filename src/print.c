@@ -122,10 +122,13 @@ static void title(struct sbuf *b, const struct print_opts *po, enum led l, const
 	sb_style(b, po, SGR_BOLD, 0, text);
 }
 
-/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. */
+/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. A fraction
+ * outside [0, 1] (bad data) is clamped and NaN draws an empty bar: the bar is 30 cells
+ * whatever the value. */
 static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum bar_kind kind)
 {
-	long filled = (long)rint(frac * BAR_CELLS);
+	long filled = text_bar_cells(frac, BAR_CELLS);
+	frac = (double)filled / BAR_CELLS;
 	struct sbuf full = { 0 }, empty = { 0 };
 	sb_repeat(&full, "█", filled);
 	sb_repeat(&empty, "░", BAR_CELLS - filled);
@@ -160,12 +163,11 @@ static char *sparkline(const double *v, size_t n)
 	}
 	if (k < 2)
 		return NULL;
-	double span = hi - lo != 0 ? hi - lo : 1.0;
 	struct sbuf b = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
 			continue;
-		int t = (int)((v[i] - lo) / span * 8);
+		int t = (int)(text_frac(v[i], lo, hi) * 8);
 		sb_puts(&b, ticks[t < 7 ? t : 7]);
 	}
 	return sb_take(&b);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -327,7 +328,7 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 		snprintf(app->pending, sizeof(app->pending), "%s", path);
 		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
 	} else {
-		app_msg(app, true, "cannot write %s: %s", path, strerror(errno));
+		app_msg(app, true, "cannot write %s: %s", path, outfile_strerror(path, errno));
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "model/grid.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -103,9 +104,7 @@ static int level(const struct hpane *p, double v)
 {
 	if (!isfinite(v))
 		return THEME_HEAT_LEVELS - 1;
-	if (p->hi <= p->lo || v <= p->lo)
-		return 0;
-	int l = (int)((v - p->lo) / (p->hi - p->lo) * THEME_HEAT_LEVELS);
+	int l = (int)(text_frac(v, p->lo, p->hi) * THEME_HEAT_LEVELS);
 	return l >= THEME_HEAT_LEVELS ? THEME_HEAT_LEVELS - 1 : l;
 }
 

@@ -411,6 +411,7 @@ struct steps_tail {
 	size_t src;           /* index in run->src */
 	int last_err;         /* the read error already diagnosed */
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
+	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -618,10 +619,19 @@ static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n
 }
 
 /* Feed the complete lines of buf[0..end); returns the bytes consumed (up to the last
- * newline). */
+ * newline). Inside an over-long line (discarding) everything up to its newline is
+ * consumed unparsed: one physical line is one record or one diagnostic, never a
+ * phantom record made of its tail. */
 static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 {
 	size_t start = 0;
+	if (t->discarding) {
+		const char *nl = memchr(buf, '\n', end);
+		if (!nl)
+			return end;
+		start = (size_t)(nl - buf) + 1;
+		t->discarding = false;
+	}
 	if (t->skip_nl && end) {
 		t->skip_nl = false;
 		if (buf[0] == '\n')
@@ -697,10 +707,10 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		t->offset += (long long)used;
 		memmove(buf, buf + used, end - used);
 		len = end - used;
-		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
 			t->line++;
 			skip_line(t, "line longer than 64 MiB");
-			t->line--;
+			t->discarding = true;
 			t->offset += (long long)len;
 			len = 0;
 		}
