@@ -157,6 +157,9 @@ size_t steps_total_records(const struct steps_model *m);
 /* Analyzer cache slot (model/steps/analysis.c owns what it points to). */
 void **steps_analysis_slot(struct steps_model *m);
 
+/* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
+extern const struct grid_provider grid_steps;
+
 /* Aligned steps: the sorted intersection of step numbers over all ranks. */
 size_t steps_naligned(const struct steps_model *m);
 long steps_aligned_step(const struct steps_model *m, size_t k);
