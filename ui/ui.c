@@ -188,3 +188,10 @@ int ui_run(struct run *run, const struct opts *opts)
 	app_free(&app);
 	return rc;
 }
+
+int ui_run_compare(struct compare *c, const struct opts *opts)
+{
+	(void)c;
+	(void)opts;
+	return -1;
+}
