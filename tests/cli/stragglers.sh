@@ -20,7 +20,7 @@ tap_check "fail-slow: DIST.FAIL_SLOW on rank 17, onset within 5 steps of 1000 (g
 tap_check "fail-slow: its cost is reported" 'grep -q "The other ranks waited [0-9.]* s for it since then" fs.out'
 tap_check "fail-slow: the only straggler finding" '[ "$(grep -c "(DIST\.\(FAIL_SLOW\|SLOW_RANK\|STRAGGLER\))$" fs.out)" -eq 1 ]'
 tap_check "stall: DIST.TRANSIENT_STALL on rank 30 over steps 400-419" 'grep -q "Rank 30 stalled over steps 400-419  (DIST.TRANSIENT_STALL)" fs.out'
-tap_check "report headline names the one straggler" 'grep -q "^  stragglers 1 (rank 17: fail-slow, 35% slower from step 10" fs.out'
+tap_check "report headline names the one straggler" 'grep -q "^  stragglers  *1 (rank 17: fail-slow, 35% slower from step 10" fs.out'
 tap_check "never 'No issues found' while a native rule fires" '! grep -q "No issues found" fs.out'
 
 "$TSCOPE_BIN" --print --compat pytscope --color never fs >fc.out 2>&1
@@ -40,6 +40,6 @@ LINES=24 COLUMNS=100 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/keys" "
 tap_check "n/N: straggler 1/1 is rank 17" 'grep -q "straggler 1/1: rank 17, slow from step" n1'
 
 "$TSCOPE_BIN" --print --color never bal >b.out 2>&1
-tap_check "balanced 64 ranks (+-5% noise): no straggler" 'grep -q "^  stragglers none" b.out'
+tap_check "balanced 64 ranks (+-5% noise): no straggler" 'grep -q "^  stragglers  *none" b.out'
 tap_check "balanced: no finding, and no training-is-fine claim" 'grep -q "No findings: no rule fired" b.out && ! grep -q "balanced" b.out'
 tap_plan
