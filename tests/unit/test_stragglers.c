@@ -12,6 +12,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 struct shape {
 	int ranks;
@@ -69,15 +70,6 @@ static size_t count_findings(struct run *run, const char *id)
 	return n;
 }
 
-static const struct finding *find(struct run *run, const char *id)
-{
-	const struct finding_list *fl = run_findings(run);
-	for (size_t i = 0; i < fl->n; i++)
-		if (strcmp(fl->v[i].id, id) == 0)
-			return &fl->v[i];
-	return NULL;
-}
-
 static void test_fail_slow_48(void)
 {
 	struct opts o = { 0 };
@@ -102,10 +94,10 @@ static void test_fail_slow_48(void)
 		stalls += d->rank[r].stall_lo >= 0;
 	ok(stalls == 1, "48 ranks: no other stall");
 	ok(count_findings(run, "DIST.FAIL_SLOW") == 1, "48 ranks: one DIST.FAIL_SLOW finding");
-	const struct finding *f = find(run, "DIST.FAIL_SLOW");
+	const struct finding *f = tu_finding(run, "DIST.FAIL_SLOW");
 	ok(f && f->ev.kind == EV_RANK && f->ev.rank == 17 && f->ev.step_lo == rs->slow_onset,
 	   "DIST.FAIL_SLOW evidence: rank 17 from its onset");
-	const struct finding *t = find(run, "DIST.TRANSIENT_STALL");
+	const struct finding *t = tu_finding(run, "DIST.TRANSIENT_STALL");
 	ok(t && t->ev.rank == 30 && t->ev.step_lo == st->stall_lo && t->ev.step_hi == st->stall_hi,
 	   "DIST.TRANSIENT_STALL finding with the stall's rank and steps");
 	ok(count_findings(run, "DIST.STRAGGLER") == 0, "pytscope's whole-run rule misses the late rank (as 0.2.1)");
