@@ -46,6 +46,9 @@ struct grid_src {
 	/* Optional: what Enter on a cell opens (model/findings.h); false: nothing. The
 	 * caller frees out with evidence_free(). */
 	bool (*cell_evidence)(void *ud, size_t row, size_t col, struct evidence *out);
+	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
+	 * larger still worse. */
+	bool diverging;
 };
 
 struct run;

@@ -8,6 +8,7 @@
  * with a rank opens that rank's steps). */
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/views.h"
 #include "model/registry.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -36,19 +37,27 @@ static int col_width(const struct table *t, int c)
 	return w > TP_MAX_COLW ? TP_MAX_COLW : w;
 }
 
-static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+/* The view's table: a run view, or in compare mode a view of the pair. */
+static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	const struct view_def *vd = arg ? registry_view(arg) : NULL;
-	if (!vd) {
+	const struct cmp_view *cv = app->cmp && arg ? compare_view(arg) : NULL;
+	const struct view_def *vd = arg && !cv ? registry_view(arg) : NULL;
+	if (!vd && !cv) {
 		snprintf(why, whyn, "no view named '%s'", arg ? arg : "");
 		return NULL;
 	}
 	char err[256] = "";
-	struct table *t = vd->build(app->run, err, sizeof(err));
-	if (!t) {
-		snprintf(why, whyn, "%s: %s", vd->name, err[0] ? err : "no data in this run");
+	struct table *t = cv ? cv->build(app->cmp, err, sizeof(err)) : vd->build(app->run, err, sizeof(err));
+	if (!t)
+		snprintf(why, whyn, "%s: %s", arg, err[0] ? err : "no data in this run");
+	return t;
+}
+
+static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	struct table *t = build_view(app, arg, why, whyn);
+	if (!t)
 		return NULL;
-	}
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->t = t;
 	p->c_rank = table_col_role(t, COL_ROLE_RANK);
@@ -225,11 +234,27 @@ static void sort_toggle(struct tpane *p)
 	select_ref(p, ref);
 }
 
+/* Compare mode has no Steps pane: a rank row opens the rank's row of the comparison
+ * heatmap, at its onset in B when known. */
+static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
+{
+	int c_onset = table_col_role(p->t, COL_ROLE_ONSET);
+	long s = app_find(app, &pane_heatmap, "compare");
+	if (p->c_rank < 0 || !table_cell(p->t, row, p->c_rank)->present || s < 0)
+		return PR_NONE;
+	const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
+	struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
+				.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
+	return app_show(app, (size_t)s, &tg) | PR_HANDLED;
+}
+
 /* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview)
 		return PR_HANDLED;
+	if (app->cmp)
+		return compare_enter(p, app, p->t->view[p->sel]);
 	struct evidence ev;
 	if (!registry_row_evidence(app->run, p->t, p->t->view[p->sel], &ev))
 		return PR_NONE;
