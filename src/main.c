@@ -16,6 +16,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/cli.h"
+#include "src/index_cmd.h"
 #include "src/export.h"
 #include "src/print.h"
 #include "ui/ui.h"
@@ -154,6 +155,8 @@ static int run_mode(struct cli *cli, struct run *run)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	if (argc > 1 && strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);
 	if (rc) {
