@@ -31,11 +31,12 @@ struct cli_option {
 static const struct cli_option options[] = {
 	{ "print", 0, OPT_PRINT, NULL, "print the plain-text report (default when stdout is not a tty)" },
 	{ "tui", 0, OPT_TUI, NULL, "open the interactive explorer even if stdout is not a tty" },
-	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout" },
-	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout)" },
+	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout; "
+					   "'all': every view with data as -o DIR/VIEW.csv" },
+	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout), a directory for --export all" },
 	{ "sort", 1, OPT_SORT, "[-]COL", "sort the exported view by COL (prefix '-' for descending)" },
 	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset>0'" },
-	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE" },
+	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE (or DIR/VIEW.csv)" },
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
@@ -83,10 +84,23 @@ void cli_usage(FILE *f)
 		   "See tscope-tui(1) for keys, formats and examples.\n");
 }
 
+/* A command-line value in a message goes through the sanitizer like any data. */
 static int bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, val, why);
+	char *safe = text_sanitize_dup(val, 0);
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, why);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
+	return 2;
+}
+
+/* getopt's own messages echo the argument raw: ours sanitize it. */
+static int bad_option(int c, const char *arg)
+{
+	char *safe = text_sanitize_dup(arg, 0);
+	fprintf(stderr, "tscope-tui: %s '%s'\n", c == ':' ? "missing value for option" : "unknown option", safe);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
 	return 2;
 }
 
@@ -230,13 +244,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
-	opterr = 1;
+	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:hV", lo, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			fprintf(stderr, "Try 'tscope-tui --help'.\n");
-			return 2;
-		}
+	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return bad_option(c, argv[optind - 1]);
 		if (apply(cli, c, optarg))
 			return 2;
 	}

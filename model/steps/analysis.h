@@ -161,7 +161,8 @@ const struct budget *analysis_budget(struct run *run, size_t ri);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
  * ranks, MFU = summed useful / summed wall). NULL when no rank has a budget. */
 const struct budget *analysis_budget_all(struct run *run);
-/* Budget of rank ri over the records whose step number is in [lo, hi) (not memoized;
+/* Budget of rank ri over the records whose step number is in [lo, hi] (inclusive, so
+ * any step up to LONG_MAX has a window; not memoized;
  * O(records in the window) after a binary search). False when empty or wall <= 0. */
 bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out);
 

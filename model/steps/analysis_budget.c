@@ -47,7 +47,7 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 	for (size_t i = a; i < b; i++) {
 		if (window) {
 			long s = steps_step(m, ri, i);
-			if (s < lo || s >= hi)
+			if (s < lo || s > hi)
 				continue;
 		}
 		n++;

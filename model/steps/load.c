@@ -368,6 +368,8 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
+		m->json = xstrndup(buf, len);
+		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
@@ -411,6 +413,7 @@ struct steps_tail {
 	size_t src;           /* index in run->src */
 	int last_err;         /* the read error already diagnosed */
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
+	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -463,9 +466,10 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		double x;
 		const char *num = d->js + v->start;
 		size_t len = (size_t)(v->end - v->start);
-		/* scalars are stored as float32: an approximate parse is enough */
-		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
-									: json_parse_double(num, len, &x))) {
+		/* scalars are stored as float32 (but on the lowest rank): an approximate parse is enough */
+		bool approx = kind == METRIC_SCALAR && !fl->scan.exact_scalars;
+		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
+							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -617,10 +621,19 @@ static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n
 }
 
 /* Feed the complete lines of buf[0..end); returns the bytes consumed (up to the last
- * newline). */
+ * newline). Inside an over-long line (discarding) everything up to its newline is
+ * consumed unparsed: one physical line is one record or one diagnostic, never a
+ * phantom record made of its tail. */
 static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 {
 	size_t start = 0;
+	if (t->discarding) {
+		const char *nl = memchr(buf, '\n', end);
+		if (!nl)
+			return end;
+		start = (size_t)(nl - buf) + 1;
+		t->discarding = false;
+	}
 	if (t->skip_nl && end) {
 		t->skip_nl = false;
 		if (buf[0] == '\n')
@@ -652,6 +665,7 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final)
 {
 	t->r = r;
+	t->scan.exact_scalars = rank_scalars_exact(r);
 	size_t cap = CHUNK, len = 0;
 	char *buf = xmalloc(cap);
 	long long pos = t->offset;   /* file offset of buf + len */
@@ -695,10 +709,10 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		t->offset += (long long)used;
 		memmove(buf, buf + used, end - used);
 		len = end - used;
-		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
 			t->line++;
 			skip_line(t, "line longer than 64 MiB");
-			t->line--;
+			t->discarding = true;
 			t->offset += (long long)len;
 			len = 0;
 		}
@@ -842,6 +856,7 @@ struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct task_list *tasks;
+	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 };
 
 static void load_rank(void *ud, size_t i)
@@ -849,6 +864,8 @@ static void load_rank(void *ud, size_t i)
 	struct load_job *job = ud;
 	const struct rank_task *t = &job->tasks->v[i];
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	if (t->rank == job->lowest)
+		rank_exact_scalars(r);
 	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
 	load_steps_file(job->ctx, r, steps, (int)t->rank);
 	free(steps);
@@ -877,6 +894,7 @@ struct load_plan {
 	struct task_list tasks;        /* to parse from the JSONL, in name order */
 	struct steps_rank_file *files; /* the whole run (or shard), sorted by rank id */
 	size_t nfiles, lo, hi;         /* files[lo, hi): this load's slice */
+	long lowest;                   /* lowest rank id loaded (--ranks) or in the whole run */
 	bool indexed;                  /* the index is read and may be written */
 	bool index_found;              /* some index part existed */
 	size_t parts_used;
@@ -908,6 +926,12 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	const struct opts *o = ctx->opts;
 	memset(lp, 0, sizeof(*lp));
 	plan(path, &lp->tasks);
+	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
+	for (size_t i = 0; i < lp->tasks.n; i++) {
+		long id = lp->tasks.v[i].rank;
+		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
+			lp->lowest = id;
+	}
 	lp->indexed = is_dir(path) && (!o || (!o->no_index && !o->ranks));
 	if (!lp->indexed) {
 		plan_filter(lp, o, NULL);
@@ -972,7 +996,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t };
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (t->n)
 		plan_write_index(ctx, path, &lp, total, src0, d0);

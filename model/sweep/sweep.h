@@ -149,7 +149,17 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
+	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
+	double rel_rate;
+	bool has_rel, slow;
 };
+
+/* An ordinal whose rate is below this fraction of the median of its siblings' rates is
+ * slow (CEREBRAS.SLOW_ORDINAL; high below CB_SLOW_HIGH): the merge rule takes the first
+ * non-zero ordinal's total_time, so the aggregate rate hides it. */
+#define CB_SLOW_RATIO 0.8
+#define CB_SLOW_HIGH 0.5
 
 struct cb_perf {
 	char *path;
@@ -164,6 +174,8 @@ struct cb_perf {
 	/* recomputed aggregate (merge rule), only with ordinals */
 	double c_sps, c_time, c_samples;
 	bool has_c;
+	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
+	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
 };
 
@@ -222,6 +234,15 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
 				const char *unit, const char *gpu);
 /* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
+/* Confidence of a percentile from few requests. A config with n requests has
+ * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
+ * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low
+ * confidence: p99 needs 500 requests, p95 100, p90 50, p50 10. sweep_tail() is false
+ * when st is not a percentile or the config's request count is unknown;
+ * sweep_low_confidence() is false then too (not judged). */
+#define SWEEP_LOWCONF_TAIL 5
+bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
+bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed. */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
 
@@ -244,7 +265,7 @@ void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
  * metric (one message a line, for stderr), or NULL. Derives the model. */
 const char *sweep_ref_errors(struct run *run);
-/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+/* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
