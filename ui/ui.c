@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
+#include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -40,7 +41,8 @@ static void add_tabs(struct app *app)
 	}
 }
 
-static void app_init(struct app *app, struct run *run, const struct opts *opts)
+/* The app state without tabs. */
+static void app_setup(struct app *app, struct run *run, const struct opts *opts)
 {
 	memset(app, 0, sizeof(*app));
 	app->run = run;
@@ -50,8 +52,13 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
 	draw_init(app->text_flags, app->g);
-	add_tabs(app);
 	app->lay = layout_compute(LINES, COLS);
+}
+
+static void app_init(struct app *app, struct run *run, const struct opts *opts)
+{
+	app_setup(app, run, opts);
+	add_tabs(app);
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
 }
 
@@ -189,9 +196,41 @@ int ui_run(struct run *run, const struct opts *opts)
 	return rc;
 }
 
+/* Compare mode's tabs: the verdict, the B - A heatmap, the diff_* views. */
+static void add_compare_tabs(struct app *app)
+{
+	static const struct {
+		const struct pane_ops *ops;
+		const char *arg, *label;
+	} tab[] = {
+		{ &pane_compare, NULL, "Overview" }, { &pane_heatmap, "compare", "Heatmap" },
+		{ &pane_table, "diff_ranks", "Ranks" }, { &pane_table, "diff_budget", "Budget" },
+		{ &pane_table, "diff_findings", "Findings" }, { &pane_table, "diff_env", "Env" },
+		{ &pane_table, "diff_kernels", "Kernels" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(tab); i++) {
+		long p = app_pane(app, tab[i].ops, tab[i].arg, tab[i].label);
+		if (p >= 0)
+			app->pane[p].key = (int)i + 1;
+	}
+}
+
 int ui_run_compare(struct compare *c, const struct opts *opts)
 {
-	(void)c;
-	(void)opts;
-	return -1;
+	const char *script = getenv("TSCOPE_SCRIPT");
+	bool headless = script && *script;
+	if (term_start(headless) < 0)
+		return -1;
+	theme_init(opts->color);
+	struct app app;
+	app_setup(&app, c->b, opts);
+	app.cmp = c;
+	snprintf(app.title, sizeof(app.title), "A %s vs B %s", c->a->name ? c->a->name : "-",
+		 c->b->name ? c->b->name : "-");
+	add_compare_tabs(&app);
+	app.cur = 0;
+	int rc = headless ? run_script(&app, script) : run_keys(&app);
+	term_stop();
+	app_free(&app);
+	return rc;
 }
