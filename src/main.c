@@ -102,11 +102,70 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts)
+{
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	struct run *run = run_open(paths, npaths, opts, &hooks);
+	if (atomic_load(&prog.shown))
+		fprintf(stderr, "\r\033[K");
+	report_metric_refs(run);
+	return run;
+}
+
+static enum cli_mode pick_mode(const struct cli *cli)
+{
+	if (cli->mode != MODE_AUTO)
+		return cli->mode;
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+}
+
+static int run_mode(struct cli *cli, struct run *run);
+
+/* PATH holds no run itself but runs below it: the explorer offers a picker, the other
+ * modes name the runs (one line each, ready to paste) and exit 1. */
+static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t nk)
+{
+	if (pick_mode(cli) == MODE_TUI) {
+		const char **items = xmalloc(nk * sizeof(*items));
+		for (size_t i = 0; i < nk; i++)
+			items[i] = kids[i].path;
+		int i = ui_pick_run(cli->paths[0], items, nk, &cli->opts);
+		free(items);
+		if (i == UI_PICK_QUIT)
+			return 0;
+		if (i >= 0) {
+			const char *path = kids[i].path;
+			struct run *run = load(&path, 1, &cli->opts);
+			int rc = run_mode(cli, run);
+			run_free(run);
+			return rc;
+		}
+	}
+	char *dir = text_sanitize_dup(cli->paths[0], 0);
+	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
+	for (size_t i = 0; i < nk; i++) {
+		char *p = text_sanitize_dup(kids[i].path, 0);
+		fprintf(stderr, "  tscope-tui %s    (%s)\n", p, kids[i].format);
+		free(p);
+	}
+	free(dir);
+	return 1;
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
-	enum cli_mode mode = cli->mode;
-	if (mode == MODE_AUTO)
-		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	enum cli_mode mode = pick_mode(cli);
+	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc) {
+		struct run_child *kids;
+		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);
+		if (nk) {
+			int rc = folder_of_runs(cli, kids, nk);
+			run_children_free(kids, nk);
+			return rc;
+		}
+	}
 	if (mode == MODE_TUI) {
 		if (run_is_empty(run)) {
 			print_empty(run, cli);
@@ -150,13 +209,7 @@ int main(int argc, char **argv)
 	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return 0;
 	default: break;
 	}
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
-	struct run *run = run_open(cli.paths, cli.npaths, &cli.opts, &hooks);
-	if (atomic_load(&prog.shown))
-		fprintf(stderr, "\r\033[K");
-	report_metric_refs(run);
+	struct run *run = load(cli.paths, cli.npaths, &cli.opts);
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);

@@ -160,6 +160,17 @@ static unsigned c_quit(struct app *app, const char *args)
 	return PR_QUIT;
 }
 
+static unsigned c_mouse(struct app *app, const char *args)
+{
+	if (strcmp(args, "on") != 0 && strcmp(args, "off") != 0) {
+		app_msg(app, true, "usage: :mouse on|off");
+		return PR_REDRAW;
+	}
+	app_set_mouse(app, strcmp(args, "on") == 0);
+	app_msg(app, false, "mouse %s", app->mouse ? "on" : "off");
+	return PR_REDRAW;
+}
+
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
@@ -180,6 +191,8 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "objective", .args = "METRIC:W,...", .help = "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3 (empty clears)", .model = sweep_cmd_objective },
 	{ .name = "constraint", .args = "EXPR|clear", .help = "add a sweep constraint, e.g. ttft_p99<10 ('clear' removes all)", .model = sweep_cmd_constraint },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
+	{ .name = "q", .args = "", .help = "quit (as in vi)", .run = c_quit },
+	{ .name = "mouse", .args = "on|off", .help = "mouse reporting on or off (off: the terminal selects text)", .run = c_mouse },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
 

@@ -40,8 +40,10 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app_pane(app, &pane_table, "sources", "Sources");
 	if (run->sweep)
 		app_pane(app, &pane_sweep, NULL, "Sweep");
+	app->nfixed = app->npane;
 	app->lay = layout_compute(LINES, COLS);
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+	app_set_mouse(app, !opts->no_mouse);
 }
 
 static void app_free(struct app *app)
@@ -167,8 +169,15 @@ int ui_run(struct run *run, const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
-	if (term_start(headless) < 0)
+	char why[160];
+	if (term_start(headless, why, sizeof(why)) < 0) {
+		if (why[0]) {
+			char *safe = text_sanitize_dup(why, 0);
+			fprintf(stderr, "tscope-tui: %s; printing the report instead\n", safe);
+			free(safe);
+		}
 		return -1;
+	}
 	theme_init(opts->color);
 	struct app app;
 	app_init(&app, run, opts);
