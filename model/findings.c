@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
+#include "model/run.h"
 #include "model/xalloc.h"
 
 struct evidence evidence_none(void)
@@ -51,13 +52,32 @@ static int rule_cmp(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* A copy of f appended to out (strings and evidence duplicated). */
+static void finding_copy(struct finding_list *out, const struct finding *f)
+{
+	struct evidence ev = f->ev;
+	ev.series = f->ev.series ? xstrdup(f->ev.series) : NULL;
+	ev.name = f->ev.name ? xstrdup(f->ev.name) : NULL;
+	ev.steps = NULL;
+	if (f->ev.nsteps) {
+		ev.steps = xmalloc(f->ev.nsteps * sizeof(*ev.steps));
+		memcpy(ev.steps, f->ev.steps, f->ev.nsteps * sizeof(*ev.steps));
+	}
+	findings_add(out, f->id, f->severity, f->title, f->detail, f->fix, ev);
+}
+
 void findings_compute(struct run *run, struct finding_list *out)
 {
+	/* a live run's findings (stalled ranks, reloads) first within their severity */
+	for (size_t i = 0; run->live_findings && i < run->live_findings->n; i++)
+		finding_copy(out, &run->live_findings->v[i]);
 	const struct finding_rule *rules[256];
 	size_t n = 0;
+	bool compat = run->opts && run->opts->compat_pytscope;
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t k = 0; k < registry[s]->nrules && n < ARRAY_LEN(rules); k++)
-			rules[n++] = &registry[s]->rules[k];
+			if (!(compat && registry[s]->rules[k].native))
+				rules[n++] = &registry[s]->rules[k];
 	qsort(rules, n, sizeof(*rules), rule_cmp); /* orders are unique, so stable enough */
 	for (size_t k = 0; k < n; k++)
 		rules[k]->run(run, out);

@@ -57,6 +57,8 @@ struct finding_rule {
 	const char *id;
 	int order;
 	void (*run)(struct run *run, struct finding_list *out);
+	bool native;         /* tscope-tui's own rule over what pytscope reads (steps, traces):
+	                      * skipped under --compat pytscope */
 };
 
 /* Append a finding; copies the strings; takes ownership of ev's heap members. */
@@ -66,7 +68,8 @@ struct finding *findings_add(struct finding_list *l, const char *id, enum severi
 /* An evidence value with every field "none". */
 struct evidence evidence_none(void);
 void findings_free(struct finding_list *l);
-/* Run every registered rule in order, then stable-sort by severity. */
+/* Run every registered rule in order (not the native ones when the run's options ask
+ * for --compat pytscope), then stable-sort by severity. */
 void findings_compute(struct run *run, struct finding_list *out);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */

@@ -16,6 +16,7 @@ struct opts {
 	bool ascii;                  /* --ascii */
 	bool csv_raw;                /* --csv-raw: no formula neutralisation in CSV */
 	long max_frames;             /* --max-frames N: explorer quits after N frames (0: never) */
+	bool compat_pytscope;        /* --compat pytscope: pytscope 0.2.1's rules and report only */
 
 	/* pytscope analyze */
 	long warmup;                 /* --warmup N (0 when unset) */

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
-#include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
@@ -73,6 +72,23 @@ static bool loader_selected(const struct loader *l, const struct opts *o)
 	return !o || !o->format || strcmp(o->format, l->name) == 0;
 }
 
+void run_source_progress(struct run *run, size_t idx, long long bytes, long long consumed, long lines)
+{
+	pthread_mutex_lock(&run->lock);
+	struct source *s = &run->src[idx];
+	s->bytes = bytes;
+	s->consumed = consumed;
+	s->lines = lines;
+	pthread_mutex_unlock(&run->lock);
+}
+
+void run_changed(struct run *run)
+{
+	findings_free(&run->findings);
+	run->findings_done = false;
+	run->generation++;
+}
+
 /* Load one path with every loader that claims it; returns how many loaded. */
 static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 {
@@ -115,8 +131,7 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
 				 "no supported data found here");
 	}
-	if (run->steps)
-		steps_finalize(run->steps);
+	registry_finalize(run);
 	return run;
 }
 
@@ -180,7 +195,7 @@ void run_children_free(struct run_child *v, size_t n)
 
 bool run_is_empty(const struct run *run)
 {
-	return !run->steps && !run->trace && !run->sweep && !run->dasf;
+	return !registry_has_data(run);
 }
 
 const struct finding_list *run_findings(struct run *run)

@@ -8,10 +8,11 @@
  *   sweep  inference sweeps and sizing (GenAI-Perf, NAT calculator, Cerebras)
  *   dasf   DASF event databases
  * Any of them may be NULL. Analyzer results are memoized inside those models and
- * invalidated only by a reload (run->generation changes).
+ * invalidated only by a reload or by follow mode growing the run (run_changed()).
  *
  * Threading: run_open() runs loaders, which may use worker threads; the run is
- * immutable once run_open() returns. run_add_source()/run_source_done() and diag_add()
+ * immutable once run_open() returns, except for follow mode (model/steps/follow.h),
+ * which grows it from the reading thread between frames. run_add_source()/run_source_done() and diag_add()
  * are the only calls loaders make concurrently. */
 #ifndef MODEL_RUN_H
 #define MODEL_RUN_H
@@ -36,6 +37,8 @@ struct source {
 	size_t skipped;      /* records skipped (each has a diagnostic) */
 	int err;             /* 0, or errno of a failure to read the file */
 	bool partial;        /* truncated tail / still being written */
+	long long consumed;  /* line-oriented sources: bytes loaded (where following resumes) */
+	long lines;          /* lines consumed up to `consumed` */
 };
 
 struct run {
@@ -54,6 +57,9 @@ struct run {
 	struct dasf_db *dasf;
 
 	struct finding_list findings;  /* memoized by run_findings() */
+	/* Findings of a live run (follow mode: stalled ranks, reloads), owned by the
+	 * follower; run_findings() includes them. NULL when not following. */
+	const struct finding_list *live_findings;
 	bool findings_done;
 	unsigned generation;
 };
@@ -97,6 +103,11 @@ size_t run_add_source(struct run *run, const char *path, const char *format, int
 		      long long bytes);
 void run_source_done(struct run *run, size_t idx, size_t records, size_t skipped, int err,
 		     bool partial);
+/* Line-oriented sources: file size now, bytes and lines consumed (follow resumes there). */
+void run_source_progress(struct run *run, size_t idx, long long bytes, long long consumed, long lines);
+/* The run's data changed (follow mode appended or reloaded): drop the memoized
+ * findings and bump run->generation. The subsystems invalidate their own analyses. */
+void run_changed(struct run *run);
 /* Replace the display name (copied). */
 void run_set_name(struct run *run, const char *name);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 
@@ -91,6 +92,20 @@ void table_set_num(struct table *t, size_t row, int col, double v)
 	c->present = true;
 }
 
+void table_set_int(struct table *t, size_t row, int col, long long v)
+{
+	table_set_num(t, row, col, (double)v);
+	struct table_cell *c = &t->cell[row * t->ncol + (size_t)col];
+	c->exact = v;
+	c->is_int = true;
+}
+
+void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present)
+{
+	if (present)
+		table_set_int(t, row, col, v);
+}
+
 void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present)
 {
 	if (present)
@@ -127,7 +142,8 @@ static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool de
 		bool nx = isnan(x->num), ny = isnan(y->num);
 		if (nx || ny)
 			return (int)nx - (int)ny;
-		r = (x->num > y->num) - (x->num < y->num);
+		r = x->is_int && y->is_int ? (x->exact > y->exact) - (x->exact < y->exact)
+					   : (x->num > y->num) - (x->num < y->num);
 	}
 	return desc ? -r : r;
 }
@@ -349,6 +365,18 @@ void table_format_full(double v, char *buf, size_t n)
 	}
 }
 
+/* An integer or number cell in full: the exact integer, %.0f while that is short and
+ * exact, else the shortest round-trip form (so 1e300 is never cut to fit a buffer). */
+static void format_number(const struct table_cell *c, enum col_type type, char *buf, size_t n)
+{
+	if (c->is_int)
+		snprintf(buf, n, "%lld", c->exact);
+	else if (type == COL_INT && fabs(c->num) < 1e17)
+		snprintf(buf, n, "%.0f", c->num);
+	else
+		table_format_full(c->num, buf, n);
+}
+
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n)
 {
 	const struct table_cell *c = table_cell(t, row, col);
@@ -361,11 +389,11 @@ void table_format(const struct table *t, size_t row, int col, char *buf, size_t 
 		snprintf(buf, n, "%s", c->text);
 		break;
 	case COL_INT:
-		snprintf(buf, n, "%.0f", c->num);
+		format_number(c, COL_INT, buf, n);
 		break;
 	case COL_NUM:
-		if (!isfinite(c->num))
-			table_format_full(c->num, buf, n);
+		if (!isfinite(c->num) || fabs(c->num) >= 1e17)
+			format_number(c, COL_NUM, buf, n);
 		else
 			snprintf(buf, n, "%.*f", t->col[col].prec, c->num);
 		break;
@@ -411,10 +439,7 @@ int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 			if (t->col[c].type == COL_TEXT) {
 				r |= write_text_cell(f, cell->text, flags);
 			} else {
-				if (t->col[c].type == COL_INT && isfinite(cell->num))
-					snprintf(buf, sizeof(buf), "%.0f", cell->num);
-				else
-					table_format_full(cell->num, buf, sizeof(buf));
+				format_number(cell, t->col[c].type, buf, sizeof(buf));
 				fputs(buf, f);
 			}
 		}
@@ -425,41 +450,14 @@ int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags)
 {
-	if (!overwrite && access(path, F_OK) == 0) {
-		errno = EEXIST;
+	struct outfile o;
+	if (outfile_open(&o, path, overwrite) != 0)
 		return -1;
-	}
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	int r = table_write_csv(t, f, flags);
+	int r = table_write_csv(t, o.f, flags);
 	int e = errno;
-	fchmod(fd, 0644);
-	if (fclose(f) != 0 && r == 0) {
-		r = -1;
-		e = errno;
-	}
-	if (r == 0 && rename(tmp, path) != 0) {
-		r = -1;
-		e = errno;
-	}
+	if (outfile_close(&o, r == 0) != 0)
+		return -1;
 	if (r != 0)
-		unlink(tmp);
-	free(tmp);
-	errno = e;
+		errno = e ? e : EIO;
 	return r;
 }

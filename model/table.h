@@ -28,6 +28,8 @@ struct table_col {
 
 struct table_cell {
 	double num;          /* COL_INT / COL_NUM value */
+	long long exact;     /* the exact integer when is_int (step numbers above 2^53) */
+	bool is_int;         /* set by table_set_int: exact holds the value */
 	char *text;          /* COL_TEXT value (sanitized, owned) */
 	bool present;        /* false: missing, shown as "-" and written as an empty CSV cell */
 };
@@ -58,6 +60,9 @@ void table_set_num(struct table *t, size_t row, int col, double v);
 /* Sets the cell only when present; otherwise leaves it missing. */
 void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present);
 void table_set_text(struct table *t, size_t row, int col, const char *s);
+/* An integer kept exact (num holds its nearest double for sorting and filtering). */
+void table_set_int(struct table *t, size_t row, int col, long long v);
+void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
 /* Mark column col as important (prio > 0) so it survives narrow screens. */
@@ -74,7 +79,8 @@ void table_sort(struct table *t, int col, bool desc);
  * Returns 0, or -1 with a message in err (the previous filter stays). */
 int table_filter(struct table *t, const char *expr, char *err, size_t errn);
 
-/* Display text of a cell: "-" when missing, COL_NUM with prec decimals. */
+/* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
+ * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
@@ -83,8 +89,9 @@ enum { TABLE_CSV_RAW = 1 }; /* do not neutralise spreadsheet formulas */
 /* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
  * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
 int table_write_csv(const struct table *t, FILE *f, unsigned flags);
-/* Write to path via a temp file in the same directory and rename(). Refuses to replace
- * an existing file unless overwrite (returns -1, errno EEXIST). */
+/* Write the CSV to path through outfile (model/outfile.h: temp file + rename for a
+ * regular file, in place for a FIFO or device). Refuses to replace an existing file
+ * unless overwrite (returns -1, errno EEXIST); message: outfile_strerror(). */
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags);
 
 #endif

@@ -17,7 +17,7 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_NO_MOUSE,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_NO_MOUSE,
 };
 
 struct cli_option {
@@ -39,6 +39,7 @@ static const struct cli_option options[] = {
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
+	{ "compat", 1, OPT_COMPAT, "TOOL", "pytscope: the report (and findings) exactly as pytscope 0.2.1 prints them" },
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
@@ -87,10 +88,23 @@ void cli_usage(FILE *f)
 		   "See tscope-tui(1) for keys, formats and examples.\n");
 }
 
+/* A command-line value in a message goes through the sanitizer like any data. */
 static int bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, val, why);
+	char *safe = text_sanitize_dup(val, 0);
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, why);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
+	return 2;
+}
+
+/* getopt's own messages echo the argument raw: ours sanitize it. */
+static int bad_option(int c, const char *arg)
+{
+	char *safe = text_sanitize_dup(arg, 0);
+	fprintf(stderr, "tscope-tui: %s '%s'\n", c == ':' ? "missing value for option" : "unknown option", safe);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
 	return 2;
 }
 
@@ -196,6 +210,11 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_LIST_VIEWS: return set_mode(cli, MODE_LIST_VIEWS);
 	case OPT_LIST_KEYS: return set_mode(cli, MODE_LIST_KEYS);
 	case OPT_COLOR: return parse_color(arg, &o->color);
+	case OPT_COMPAT:
+		if (strcmp(arg, "pytscope") != 0)
+			return bad("compat", arg, "expected pytscope");
+		o->compat_pytscope = true;
+		return 0;
 	case OPT_ASCII: o->ascii = true; return 0;
 	case OPT_NO_MOUSE: o->no_mouse = true; return 0;
 	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
@@ -231,20 +250,6 @@ static int apply(struct cli *cli, int id, const char *arg)
 	return 2;
 }
 
-/* getopt's two errors in our words: an unknown option or one missing its argument. */
-static void option_error(int c, const char *arg)
-{
-	char *safe = text_sanitize_dup(arg ? arg : "", 0);
-	if (c == ':')
-		fprintf(stderr, "tscope-tui: option '%s' needs an argument\n", safe);
-	else if (optopt && strncmp(safe, "--", 2) != 0)
-		fprintf(stderr, "tscope-tui: unknown option '-%c'\n", optopt);
-	else
-		fprintf(stderr, "tscope-tui: unknown option '%s'\n", safe);
-	fprintf(stderr, "Try 'tscope-tui --help'.\n");
-	free(safe);
-}
-
 int cli_parse(struct cli *cli, int argc, char **argv)
 {
 	memset(cli, 0, sizeof(*cli));
@@ -253,13 +258,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
-	opterr = 0;   /* getopt would prefix argv[0]; every message says "tscope-tui:" */
+	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			option_error(c, argv[optind - 1]);
-			return 2;
-		}
+		if (c == '?' || c == ':')
+			return bad_option(c, argv[optind - 1]);
 		if (apply(cli, c, optarg))
 			return 2;
 	}

@@ -3,8 +3,11 @@
 #include "src/export.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/views.h"
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
 
@@ -29,6 +32,8 @@ void export_list_views(FILE *f)
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++)
 			fprintf(f, "%-16s %s\n", registry[s]->views[v].name, registry[s]->views[v].help);
+	for (size_t v = 0; v < compare_nviews; v++)
+		fprintf(f, "%-16s %s\n", compare_views[v].name, compare_views[v].help);
 }
 
 static void list_columns(const struct table *t)
@@ -39,51 +44,89 @@ static void list_columns(const struct table *t)
 	fputc('\n', stderr);
 }
 
-int export_view(struct run *run, const char *view, const char *output, const char *sort,
-		const char *filter, bool force)
+static int unknown_view(const char *view)
 {
-	const struct view_def *vd = registry_view(view);
-	if (!vd) {
-		char *safe = text_sanitize_dup(view, 0);
-		fprintf(stderr, "tscope-tui: unknown view '%s'; views are:\n", safe);
-		free(safe);
-		export_list_views(stderr);
-		return 2;
-	}
+	char *safe = text_sanitize_dup(view, 0);
+	fprintf(stderr, "tscope-tui: unknown view '%s'; views are:\n", safe);
+	free(safe);
+	export_list_views(stderr);
+	return 2;
+}
+
+static int not_available(const char *view, const char *what, const char *err)
+{
+	char *safe = text_sanitize_dup(view, 0);
+	fprintf(stderr, "tscope-tui: view '%s' is not available for this %s%s%s\n", safe, what, *err ? ": " : "", err);
+	free(safe);
+	return 1;
+}
+
+/* Filter, sort and write t (consumed). */
+static int export_table(struct table *t, const struct export_args *x, unsigned flags)
+{
 	char err[256] = "";
-	struct table *t = vd->build(run, err, sizeof(err));
-	if (!t) {
-		fprintf(stderr, "tscope-tui: view '%s' is not available for this run%s%s\n", view,
-			*err ? ": " : "", err);
-		return 1;
-	}
 	int rc = 0;
-	if (filter && table_filter(t, filter, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --filter: %s\n", err);
-		list_columns(t);
-		rc = 2;
-	} else if (sort && export_apply_sort(t, sort, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --sort: %s\n", err);
+	const char *opt = NULL;
+	if (x->filter && table_filter(t, x->filter, err, sizeof(err)) < 0)
+		opt = "filter";
+	else if (x->sort && export_apply_sort(t, x->sort, err, sizeof(err)) < 0)
+		opt = "sort";
+	if (opt) { /* the message quotes the user's text: sanitized */
+		char *safe = text_sanitize_dup(err, 0);
+		fprintf(stderr, "tscope-tui: --%s: %s\n", opt, safe);
+		free(safe);
 		list_columns(t);
 		rc = 2;
 	}
 	if (rc == 0) {
-		unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
-		if (!output || strcmp(output, "-") == 0) {
+		if (!x->output || strcmp(x->output, "-") == 0) {
 			if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
 				fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
+				__fpurge(stdout); /* reported: the final close of stdout has nothing left to fail */
+				clearerr(stdout);
 				rc = 1;
 			}
-		} else if (table_export_file(t, output, force, flags) < 0) {
-			char *safe = text_sanitize_dup(output, 0);
+		} else if (table_export_file(t, x->output, x->force, flags) < 0) {
+			char *safe = text_sanitize_dup(x->output, 0);
 			if (errno == EEXIST)
 				fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
 			else
-				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
+				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(x->output, errno));
 			free(safe);
 			rc = 1;
 		}
 	}
 	table_free(t);
 	return rc;
+}
+
+int export_view(struct run *run, const struct export_args *x)
+{
+	const struct view_def *vd = registry_view(x->view);
+	if (!vd)
+		return unknown_view(x->view);
+	char err[256] = "";
+	struct table *t = vd->build(run, err, sizeof(err));
+	if (!t)
+		return not_available(x->view, "run", err);
+	return export_table(t, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
+}
+
+int export_compare_view(struct compare *c, const struct export_args *x)
+{
+	const struct cmp_view *cv = compare_view(x->view);
+	if (!cv) {
+		if (registry_view(x->view)) {
+			char *safe = text_sanitize_dup(x->view, 0);
+			fprintf(stderr, "tscope-tui: '%s' is a view of one run; two runs give the diff_* views\n", safe);
+			free(safe);
+			return 2;
+		}
+		return unknown_view(x->view);
+	}
+	char err[256] = "";
+	struct table *t = cv->build(c, err, sizeof(err));
+	if (!t)
+		return not_available(x->view, "pair of runs", err);
+	return export_table(t, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* print.c: the plain-text report (see print.h): pytscope 0.2.1's `analyze` layout for
  * step runs (TIMING, MEMORY, CONVERGENCE, DISTRIBUTED, EFFICIENCY BUDGET, FINDINGS),
- * the other formats' sections in between, and the SGR color layer. Without color the
- * bytes equal `pytscope --color never analyze RUN_DIR` (pytscope.md §11). */
+ * the other formats' sections in between, and the SGR color layer. Under --compat
+ * pytscope and without color the bytes equal `pytscope --color never analyze RUN_DIR`
+ * (pytscope.md §11); the default report differs in its header and verdicts. */
 #include "src/print.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
@@ -121,10 +123,13 @@ static void title(struct sbuf *b, const struct print_opts *po, enum led l, const
 	sb_style(b, po, SGR_BOLD, 0, text);
 }
 
-/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. */
+/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. A fraction
+ * outside [0, 1] (bad data) is clamped and NaN draws an empty bar: the bar is 30 cells
+ * whatever the value. */
 static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum bar_kind kind)
 {
-	long filled = (long)rint(frac * BAR_CELLS);
+	long filled = text_bar_cells(frac, BAR_CELLS);
+	frac = (double)filled / BAR_CELLS;
 	struct sbuf full = { 0 }, empty = { 0 };
 	sb_repeat(&full, "█", filled);
 	sb_repeat(&empty, "░", BAR_CELLS - filled);
@@ -159,12 +164,11 @@ static char *sparkline(const double *v, size_t n)
 	}
 	if (k < 2)
 		return NULL;
-	double span = hi - lo != 0 ? hi - lo : 1.0;
 	struct sbuf b = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
 			continue;
-		int t = (int)((v[i] - lo) / span * 8);
+		int t = (int)(text_frac(v[i], lo, hi) * 8);
 		sb_puts(&b, ticks[t < 7 ? t : 7]);
 	}
 	return sb_take(&b);
@@ -381,7 +385,8 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	if (fl->n == 0) {
 		led(&b, po, LED_GREEN);
 		sb_puts(&b, " ");
-		sb_style(&b, po, SGR_GREEN, 0, "No issues found. Training looks balanced.\n");
+		sb_style(&b, po, SGR_GREEN, 0, po->compat ? "No issues found. Training looks balanced.\n"
+							    : "No findings: no rule fired on this run.\n");
 		return sb_take(&b);
 	}
 	enum severity worst = SEV_LOW;
@@ -440,6 +445,25 @@ static const char *report_name(const struct run *run)
 	return run->trace ? "run" : run->name;
 }
 
+/* The headline: every subsystem's summary lines (registry_summary), the same lines
+ * the Overview pane shows; then a blank line. Nothing when no family has one. */
+static void headline(struct run *run, FILE *f, const struct print_opts *po)
+{
+	static const int tone_sgr[] = { [TONE_NORMAL] = 0, [TONE_GOOD] = SGR_GREEN,
+					[TONE_WARN] = SGR_YELLOW, [TONE_BAD] = SGR_RED };
+	struct summary s;
+	registry_summary(run, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		struct sbuf b = { 0 };
+		sb_printf(&b, "  %-16s ", s.line[i].key);
+		sb_style(&b, po, tone_sgr[s.line[i].tone], 0, s.line[i].text);
+		fprintf(f, "%s\n", b.s);
+		free(b.s);
+	}
+	if (s.n)
+		fputc('\n', f);
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
@@ -457,10 +481,13 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 	};
 	char *name = text_sanitize_dup(report_name(run), 0);
 	char *path = text_sanitize_dup(run->path, 0);
-	/* pytscope's header for what pytscope reads; our own name for the other formats. */
-	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run ? "pytscope" : "tscope-tui", name, path);
+	/* pytscope's header for what pytscope reads under --compat; our own name otherwise. */
+	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run && po->compat ? "pytscope" : "tscope-tui", name,
+		path);
 	free(name);
 	free(path);
+	if (!po->compat)
+		headline(run, f, po);
 	bool first = true;
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		if (!pytscope_run && i < 3)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* print.h: the plain-text report (`--print`, and the default when stdout is not a tty).
- * For pytscope runs it is byte-identical to `pytscope --color never analyze` (0.2.1);
- * with color it uses the same SGR layer. Other formats contribute sections through
+ * With --compat pytscope (po->compat) and a pytscope run it is byte-identical to
+ * `pytscope --color never analyze` (0.2.1); the default report has tscope-tui's header,
+ * native findings and honest verdicts. Color uses the same SGR layer either way. Other formats contribute sections through
  * print_section_*(), each returning a malloc'd section that ends with "\n", or NULL. */
 #ifndef SRC_PRINT_H
 #define SRC_PRINT_H
@@ -11,6 +12,7 @@
 
 struct print_opts {
 	bool color;
+	bool compat;   /* --compat pytscope */
 };
 
 /* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
@@ -18,6 +20,13 @@ bool print_want_color(enum color_mode mode, int fd);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
+
+struct compare;
+/* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
+ * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a
+ * side of a step pair has no steps). */
+int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
+		  const struct print_opts *po);
 
 char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
 char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */

@@ -45,6 +45,7 @@
 	X(ACT_PANE_5,      "budget",       "5",               "Budget pane") \
 	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
 	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
+	X(ACT_PANE_8,      "sweep",        "8",               "Sweep pane (inference sweeps and sizing)") \
 	X(ACT_LEGEND,      "legend",       "i",               "legend: what the pane's glyphs, colours and scale mean") \
 	X(ACT_COPY,        "copy",         "y",               "copy the selected cell (or the value under the cursor) to the clipboard (OSC 52)") \
 	X(ACT_COPY_ROW,    "copy-row",     "Y",               "copy the selected row (tab-separated) to the clipboard (OSC 52)") \

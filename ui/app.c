@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -335,7 +336,7 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 		snprintf(app->pending, sizeof(app->pending), "%s", path);
 		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
 	} else {
-		app_msg(app, true, "cannot write %s: %s", path, strerror(errno));
+		app_msg(app, true, "cannot write %s: %s", path, outfile_strerror(path, errno));
 	}
 }
 
@@ -523,7 +524,7 @@ static const struct view_def *view_at(const struct app *app, size_t i)
 
 static size_t help_lines(void)
 {
-	return (size_t)(ACT_COUNT - 1) + ui_ncmds + 3;
+	return (size_t)(ACT_COUNT - 1) + ui_ncmds + registry_ncmds() + 3;
 }
 
 static unsigned open_view(struct app *app, const struct view_def *vd)
@@ -727,8 +728,10 @@ static unsigned global_action(struct app *app, enum action a)
 		app_goto(app, (app->cur + (a == ACT_NEXT_PANE ? 1 : app->npane - 1)) % app->npane, false);
 		return PR_REDRAW;
 	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
-	case ACT_PANE_6: case ACT_PANE_7:
-		app_goto(app, (size_t)(a - ACT_PANE_1), true);
+	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8:
+		for (size_t i = 0; i < app->npane; i++)
+			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1)
+				app_goto(app, i, true);
 		return PR_REDRAW;
 	case ACT_BACK:
 		if (app->search_on)
@@ -813,8 +816,8 @@ static void draw_title(struct app *app)
 	char lab[APP_MAX_PANES][40];
 	int tabs_w = 0;
 	for (size_t i = 0; i < app->npane; i++) {
-		if (i < 7)
-			snprintf(lab[i], sizeof(lab[i]), " %zu %s ", i + 1, app->pane[i].label);
+		if (app->pane[i].key)
+			snprintf(lab[i], sizeof(lab[i]), " %d %s ", app->pane[i].key, app->pane[i].label);
 		else
 			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
 		tabs_w += text_width(lab[i]);
@@ -904,6 +907,10 @@ static void draw_help(struct app *app)
 			draw_text(y, box.x + 1, box.w - 2, "Commands (:)", ROLE_HEADER);
 		if (k >= 2 && k - 2 < (int)ui_ncmds) {
 			const struct ui_cmd *c = &ui_cmds[k - 2];
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
+		} else if (k >= 2 && k - 2 - (int)ui_ncmds < (int)registry_ncmds()) {
+			const struct model_cmd *c = registry_cmd_at((size_t)(k - 2) - ui_ncmds);
 			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
 			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
 		}

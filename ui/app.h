@@ -21,6 +21,7 @@ struct pane_slot {
 	const struct pane_ops *ops;
 	char *arg;            /* view name for table panes, owned */
 	char label[24];
+	int key;              /* number key of a default tab (1..9), 0 for none */
 	void *priv;           /* NULL until opened, or when there is no data */
 	bool opened;
 	char why[200];        /* why priv is NULL */

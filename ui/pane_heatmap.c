@@ -8,7 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "model/grid.h"
+#include "model/registry.h"
+#include "model/steps/steps.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -104,9 +107,7 @@ static int level(const struct hpane *p, double v)
 {
 	if (!isfinite(v))
 		return THEME_HEAT_LEVELS - 1;
-	if (p->hi <= p->lo || v <= p->lo)
-		return 0;
-	int l = (int)((v - p->lo) / (p->hi - p->lo) * THEME_HEAT_LEVELS);
+	int l = (int)(text_frac(v, p->lo, p->hi) * THEME_HEAT_LEVELS);
 	return l >= THEME_HEAT_LEVELS ? THEME_HEAT_LEVELS - 1 : l;
 }
 
@@ -128,10 +129,10 @@ static bool open_metric(struct hpane *p, struct app *app)
 
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	const struct grid_provider *prov = grid_provider(arg);
-	for (size_t i = 0; !arg && i < grid_nproviders; i++) /* default: the first with data */
-		if (grid_providers[i]->nmetrics(app->run) > 0) {
-			prov = grid_providers[i];
+	const struct grid_provider *prov = registry_grid(arg);
+	for (size_t i = 0; !arg && i < registry_ngrids(); i++) /* default: the first with data */
+		if (registry_grid_at(i)->nmetrics(app->run) > 0) {
+			prov = registry_grid_at(i);
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {

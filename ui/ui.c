@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -21,6 +22,24 @@ void ui_list_keys(FILE *f)
 	keymap_list(f);
 }
 
+/* The pane that draws each kind of default tab (model/registry.h). */
+static const struct pane_ops *const tab_panes[] = {
+	[TAB_OVERVIEW] = &pane_overview, [TAB_HEATMAP] = &pane_heatmap, [TAB_TABLE] = &pane_table,
+	[TAB_STEPS] = &pane_steps, [TAB_BUDGET] = &pane_budget, [TAB_SWEEP] = &pane_sweep,
+};
+
+/* The run's default tabs, in number-key order, from the subsystems' tab tables. */
+static void add_tabs(struct app *app)
+{
+	const struct tab_def *tabs[APP_MAX_PANES];
+	size_t n = registry_tabs(app->run, tabs, APP_MAX_PANES);
+	for (size_t i = 0; i < n; i++) {
+		long p = app_pane(app, tab_panes[tabs[i]->pane], tabs[i]->arg, tabs[i]->label);
+		if (p >= 0)
+			app->pane[p].key = tabs[i]->key;
+	}
+}
+
 static void app_init(struct app *app, struct run *run, const struct opts *opts)
 {
 	memset(app, 0, sizeof(*app));
@@ -31,15 +50,7 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
 	draw_init(app->text_flags, app->g);
-	app_pane(app, &pane_overview, NULL, "Overview");
-	app_pane(app, &pane_heatmap, NULL, "Heatmap");
-	app_pane(app, &pane_table, "ranks", "Ranks");
-	app_pane(app, &pane_steps, NULL, "Steps");
-	app_pane(app, &pane_budget, NULL, "Budget");
-	app_pane(app, &pane_table, "findings", "Findings");
-	app_pane(app, &pane_table, "sources", "Sources");
-	if (run->sweep)
-		app_pane(app, &pane_sweep, NULL, "Sweep");
+	add_tabs(app);
 	app->nfixed = app->npane;
 	app->lay = layout_compute(LINES, COLS);
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
@@ -185,4 +196,11 @@ int ui_run(struct run *run, const struct opts *opts)
 	term_stop();
 	app_free(&app);
 	return rc;
+}
+
+int ui_run_compare(struct compare *c, const struct opts *opts)
+{
+	(void)c;
+	(void)opts;
+	return -1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dasf_an.c: DASF's analyses, computed once per run (spec formats.md §1.5):
+/* analysis.c: DASF's analyses, computed once per run (spec formats.md §1.5):
  * the annotated task graph (input data size, throughput), function_bottleneck,
  * task_bottleneck, task_balance, plus the critical path of the task graph.
  * Groups come out in DASF's dict order ((host, thread) first seen, then function/key

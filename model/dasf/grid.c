@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* grid_dasf.c: DASF task balance as a model/grid.h source ("tasks" provider): rows are
+/* grid.c: DASF task balance as a model/grid.h source ("tasks" provider): rows are
  * workers (thread ids, sorted as in task_balance), columns are every second from the
  * first int(timestamp) to the last (labelled as offsets, like task_balance's first
  * column), values the last task count (metric 0) or MB held (metric 1: Managed Memory

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* dasf_db.h: the DASF model's internals, shared by dasf_load.c (decoding), dasf_an.c
- * (analyses) and dasf.c (views, findings). Other modules use model/dasf/dasf.h only.
+/* internal.h: the DASF model's internals, shared by load.c (decoding), store.c
+ * (interning), analysis.c, views.c, rules.c, grid.c and subsystem.c. Other modules use
+ * model/dasf/dasf.h only.
  *
  * Events are kept per type, each array in database order (files in the order given,
  * records in file order), because DASF's results depend on that order: the first
@@ -16,6 +17,7 @@
 #define MODEL_DASF_DB_H
 
 #include "model/base.h"
+#include "model/registry.h"
 
 #define DASF_NONE UINT32_MAX
 
@@ -167,5 +169,14 @@ void dasf_db_free(struct dasf_db *db);
 
 /* "GPU" column: the part of thread_id after its last '-' (the whole string if none). */
 const char *dasf_gpu_of(const char *thread);
+
+/* The task balance heatmap grid ("tasks", grid.c). */
+extern const struct grid_provider grid_dasf;
+
+/* Views (views.c) and finding rules (rules.c), registered by sub_dasf (subsystem.c). */
+#define DASF_NVIEWS 6
+#define DASF_NRULES 3
+extern const struct view_def dasf_views[DASF_NVIEWS];
+extern const struct finding_rule dasf_rules[DASF_NRULES];
 
 #endif

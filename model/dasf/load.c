@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* dasf_load.c: the DASF loader. Reads EventProfiler databases (length-prefixed
+/* load.c: the DASF loader. Reads EventProfiler databases (length-prefixed
  * MessagePack records: an 8-byte big-endian length, then one msgpack map) and the
  * legacy `trace: {json}` text format, file after file in the order given, into the
- * run's struct dasf_db (dasf_db.h). Every record is checked structurally before
+ * run's struct dasf_db (internal.h). Every record is checked structurally before
  * msgpack-c decodes it, so a hostile count cannot make it allocate; bad lengths
  * resynchronise on the next plausible record; a truncated tail ends the file with a
  * warning. Nothing here prints or exits: problems become diagnostics. */

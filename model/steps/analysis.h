@@ -27,29 +27,9 @@
 #define MODEL_ANALYSIS_H
 
 #include "model/base.h"
+#include "model/stats.h"   /* stats_fsum, stats_median, ... (pytscope stats.py) */
 
 struct run;
-
-/* ---- robust statistics (stats.py) -------------------------------------------- */
-
-/* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. Usually
- * decided by a cascade of error-free additions; Shewchuk's partials when that cannot. */
-double stats_fsum(const double *v, size_t n);
-/* The same by Shewchuk's partials alone (the reference stats_fsum must equal). */
-double stats_fsum_partials(const double *v, size_t n);
-/* Median; 0 for n = 0. The exact double a sort would give (odd n: the middle value;
- * even n: the mean of the two middle ones), found by selection in O(n) expected time. */
-double stats_median(const double *v, size_t n);
-/* The same, in place: reorders v (no copy, no allocation). */
-double stats_median_inplace(double *v, size_t n);
-/* numpy "linear" percentile q in [0, 100] of v (sorts a copy); 0 for n = 0. */
-double stats_percentile(const double *v, size_t n, double q);
-/* pytscope local_spikes(window=12, k=6, min_hist=6, rel=0.5): flags[i] set for flagged
- * positions. present may be NULL (all present); missing and non-finite values never
- * flag and never enter the history. */
-void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
-/* robust_slope(frac=0.1) */
-double stats_robust_slope(const double *v, size_t n);
 
 /* ---- timing (§6.1) ------------------------------------------------------------- */
 
@@ -181,7 +161,8 @@ const struct budget *analysis_budget(struct run *run, size_t ri);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
  * ranks, MFU = summed useful / summed wall). NULL when no rank has a budget. */
 const struct budget *analysis_budget_all(struct run *run);
-/* Budget of rank ri over the records whose step number is in [lo, hi) (not memoized;
+/* Budget of rank ri over the records whose step number is in [lo, hi] (inclusive, so
+ * any step up to LONG_MAX has a window; not memoized;
  * O(records in the window) after a binary search). False when empty or wall <= 0. */
 bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* grid_steps.c: the ranks x aligned-steps grids of the step model, one per metric
+/* grid.c: the ranks x aligned-steps grids of the step model, one per metric
  * (compute, relative slowdown vs the step median, step time, comm, each phase), read
  * from the analyzers' heatmap pyramids (analysis.h heat_range), so any rectangle costs
  * O(rows x log steps). */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* pytscope.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection,
- * the parallel JSONL loader and run.json metadata. Registration of the steps subsystem
- * (loaders here; views in steps_views.c; rules in steps_rules.c). */
+/* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection, the
+ * parallel JSONL loader (fast lines: load_scan.c) and run.json metadata. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,9 +14,7 @@
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/steps/steps.h"
-#include "model/steps/rules.h"
-#include "model/steps/views.h"
+#include "model/steps/internal.h"
 #include "model/xalloc.h"
 
 #define CHUNK (1u << 20)
@@ -70,12 +68,6 @@ struct task_list {
 
 static void tasks_add(struct task_list *t, long rank, const char *dir, const char *steps)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].rank == rank) { /* a later name with the same id wins */
-			free(t->v[i].dir);
-			t->v[i].dir = xstrdup(dir);
-			return;
-		}
 	xgrow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
 	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = xstrdup(dir),
 					   .steps_path = steps ? xstrdup(steps) : NULL };
@@ -95,6 +87,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct rank_name {
+	long rank;
+	size_t order;         /* position in name order */
+};
+
+static int cmp_rank_name(const void *a, const void *b)
+{
+	const struct rank_name *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* keep[i]: names[i] is the last name (in name order) with its rank id, so a later name
+ * with the same id wins (rank1 and rank01). O(n log n) for any number of rank dirs. */
+static bool *last_of_each_rank(char **names, size_t n)
+{
+	struct rank_name *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct rank_name){ rank_suffix(names[i]), i };
+	qsort(v, n, sizeof(*v), cmp_rank_name);
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || v[i + 1].rank != v[i].rank)
+			keep[v[i].order] = true;
+	free(v);
+	return keep;
+}
+
 /* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
 static void find_rank_dirs(const char *dir, struct task_list *t)
 {
@@ -105,7 +126,8 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (rank_suffix(e->d_name) < 0)
+		if (rank_suffix(e->d_name) < 0 || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
+						    e->d_type != DT_LNK))
 			continue;
 		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
@@ -113,13 +135,15 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	closedir(d);
 	if (n) /* qsort(NULL, 0) is undefined */
 		qsort(names, n, sizeof(*names), cmp_str);
+	bool *keep = last_of_each_rank(names, n);
 	for (size_t i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]);
-		if (is_dir(sub))
+		if (keep[i] && is_dir(sub))
 			tasks_add(t, rank_suffix(names[i]), sub, NULL);
 		free(sub);
 		free(names[i]);
 	}
+	free(keep);
 	free(names);
 }
 
@@ -141,7 +165,7 @@ static void plan(const char *path, struct task_list *t)
 	free(dir);
 }
 
-static int pytscope_probe(const char *path, const struct opts *opts)
+int pytscope_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;
 	if (is_file(path))
@@ -160,6 +184,45 @@ static int pytscope_probe(const char *path, const struct opts *opts)
 	bool multi = t.n > 0;
 	tasks_free(&t);
 	return multi ? 90 : 0;
+}
+
+/* The ranks under path as pytscope_load() would plan them, for run identity
+ * (model/identity.c): rank ids, their directories, the lowest rank's run.json name and
+ * whether any rank has a steps.jsonl. Reads only the run.json of the lowest rank. */
+static char *meta_name(const char *dir);
+
+void pytscope_run_info(const char *path, struct pytscope_run_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct task_list t = { 0 };
+	plan(path, &t);
+	out->n = t.n;
+	out->rank = xcalloc(t.n ? t.n : 1, sizeof(*out->rank));
+	out->dir = xcalloc(t.n ? t.n : 1, sizeof(*out->dir));
+	size_t lowest = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		out->rank[i] = t.v[i].rank;
+		out->dir[i] = xstrdup(t.v[i].dir);
+		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t.v[i].dir);
+		out->has_steps |= is_file(steps);
+		free(steps);
+		if (t.v[i].rank < t.v[lowest].rank)
+			lowest = i;
+	}
+	if (t.n)
+		out->name = meta_name(t.v[lowest].dir);
+	tasks_free(&t);
+}
+
+void pytscope_run_info_free(struct pytscope_run_info *info)
+{
+	for (size_t i = 0; i < info->n; i++)
+		free(info->dir[i]);
+	free(info->dir);
+	free(info->rank);
+	free(info->name);
+	memset(info, 0, sizeof(*info));
 }
 
 /* ---- run.json -------------------------------------------------------------------- */
@@ -256,6 +319,31 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 		meta_environment(d, env, m);
 }
 
+/* run.json "name" in dir, or NULL. */
+static char *meta_name(const char *dir)
+{
+	char *path = xasprintf("%s/run.json", dir);
+	size_t len = 0;
+	int err = 0;
+	char *buf = read_small(path, &len, &err);
+	free(path);
+	if (!buf)
+		return NULL;
+	char *name = NULL;
+	struct json_doc d;
+	json_doc_init(&d);
+	if (json_parse(&d, buf, len) > 0 && json_is_object(&d, 0)) {
+		struct steps_meta m = { 0 };
+		meta_parse(&d, &m);
+		name = m.name;
+		m.name = NULL;
+		steps_meta_free(&m);
+	}
+	json_doc_free(&d);
+	free(buf);
+	return name;
+}
+
 static void load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
 {
 	char *path = xasprintf("%s/run.json", dir);
@@ -278,6 +366,8 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
+		m->json = xstrndup(buf, len);
+		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
@@ -303,23 +393,30 @@ struct key_cache {
 	size_t n, next;
 };
 
-struct file_load {
+struct steps_tail {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct rank_steps *r;
-	const char *path;
+	const char *path;     /* owned */
 	int rank;
 	struct json_doc doc;
 	struct key_cache cache;
 	struct scan_line scan;
 	size_t records, skipped;
 	long line;
-	long long size;       /* file size, -1 unknown */
+	long long size;       /* file size at open, -1 unknown */
+	long long offset;     /* first byte not consumed (the start of a pending line) */
+	bool skip_nl;         /* an unterminated last line was loaded: its '\n' may follow */
+	bool partial;         /* the bytes after offset are a truncated line */
+	size_t src;           /* index in run->src */
+	int last_err;         /* the read error already diagnosed */
+	bool check_nl;        /* resumed: is the byte before offset a newline? */
+	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
  * unescaped (from token keytok, or the raw key itself when keytok < 0). */
-static int cached_metric_id(struct file_load *fl, enum metric_kind kind, const char *k, size_t len,
+static int cached_metric_id(struct steps_tail *fl, enum metric_kind kind, const char *k, size_t len,
 			    int keytok)
 {
 	struct key_cache *c = &fl->cache;
@@ -344,7 +441,7 @@ static int cached_metric_id(struct file_load *fl, enum metric_kind kind, const c
 	return id;
 }
 
-static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
+static int metric_id(struct steps_tail *fl, enum metric_kind kind, int keytok)
 {
 	const jsmntok_t *t = &fl->doc.tok[keytok];
 	return cached_metric_id(fl, kind, fl->doc.js + t->start, (size_t)(t->end - t->start), keytok);
@@ -352,7 +449,7 @@ static int metric_id(struct file_load *fl, enum metric_kind kind, int keytok)
 
 /* Members of a phases / scalars / memory object. Bad values are noted and skipped;
  * the rest of the record is kept. */
-static void load_group(struct file_load *fl, size_t pos, int obj, enum metric_kind kind)
+static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_kind kind)
 {
 	const struct json_doc *d = &fl->doc;
 	if (!json_is_object(d, obj)) {
@@ -367,9 +464,10 @@ static void load_group(struct file_load *fl, size_t pos, int obj, enum metric_ki
 		double x;
 		const char *num = d->js + v->start;
 		size_t len = (size_t)(v->end - v->start);
-		/* scalars are stored as float32: an approximate parse is enough */
-		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
-									: json_parse_double(num, len, &x))) {
+		/* scalars are stored as float32 (but on the lowest rank): an approximate parse is enough */
+		bool approx = kind == METRIC_SCALAR && !fl->scan.exact_scalars;
+		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
+							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -389,7 +487,7 @@ static bool key_is(const struct json_doc *d, int k, const char *s, size_t n)
 	       memcmp(d->js + t->start, s, n) == 0;
 }
 
-static void skip_line(struct file_load *fl, const char *why)
+static void skip_line(struct steps_tail *fl, const char *why)
 {
 	fl->skipped++;
 	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
@@ -405,7 +503,7 @@ void pytscope_scan_enable(bool on)
 
 /* The fast path: a line pytscope_scan_line() fully understands is stored here, with
  * the calls (and metric interning order) of the jsmn path below. */
-static bool load_line_fast(struct file_load *fl, const char *s, size_t n)
+static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 {
 	struct scan_line *l = &fl->scan;
 	if (!scan_enabled || !pytscope_scan_line(s, n, l))
@@ -428,7 +526,7 @@ static bool load_line_fast(struct file_load *fl, const char *s, size_t n)
 
 /* One stripped, non-empty line. last_partial: the final line had no newline. Returns
  * false when the line is a truncated tail (not an error). */
-static bool load_line(struct file_load *fl, const char *s, size_t n, bool unterminated)
+static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
 	if (load_line_fast(fl, s, n))
 		return true;
@@ -486,7 +584,7 @@ static bool is_space(char c)
 }
 
 /* Strip and dispatch one line; returns false for a truncated tail. */
-static bool feed_line(struct file_load *fl, const char *s, size_t n, bool unterminated)
+static bool feed_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
 	fl->line++;
 	while (n && is_space(*s)) {
@@ -505,58 +603,115 @@ static bool feed_line(struct file_load *fl, const char *s, size_t n, bool unterm
 }
 
 /* Size the rank's columns from the first chunk's line length and the file size. */
-static void reserve_from_sample(struct file_load *fl, const char *buf, size_t n)
+static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n)
 {
 	size_t lines = 0;
 	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
 		lines++;
-	if (lines < 8 || (long long)n >= fl->size)
+	if ((long long)n >= fl->size) { /* the whole file: reserve exactly */
+		rank_reserve(fl->r, lines + 1);
+		return;
+	}
+	if (lines < 8)
 		return;
 	double per_line = (double)n / (double)lines;
 	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);
 }
 
-/* Read the file in chunks and feed lines. Returns 0 or an errno; *partial when the
- * last line was truncated. */
-static int read_lines(struct file_load *fl, int fd, bool *partial)
+/* Feed the complete lines of buf[0..end); returns the bytes consumed (up to the last
+ * newline). Inside an over-long line (discarding) everything up to its newline is
+ * consumed unparsed: one physical line is one record or one diagnostic, never a
+ * phantom record made of its tail. */
+static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 {
+	size_t start = 0;
+	if (t->discarding) {
+		const char *nl = memchr(buf, '\n', end);
+		if (!nl)
+			return end;
+		start = (size_t)(nl - buf) + 1;
+		t->discarding = false;
+	}
+	if (t->skip_nl && end) {
+		t->skip_nl = false;
+		if (buf[0] == '\n')
+			start = 1;
+	}
+	const char *nl;
+	while ((nl = memchr(buf + start, '\n', end - start))) {
+		feed_line(t, buf + start, (size_t)(nl - (buf + start)), false);
+		start = (size_t)(nl - buf) + 1;
+	}
+	return start;
+}
+
+/* The unterminated bytes at the end of what is read: a last line without newline is
+ * loaded when it parses; a truncated one stays pending (offset keeps its start). */
+static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
+{
+	long line = t->line;
+	if (feed_line(t, buf, len, true)) {
+		t->offset += (long long)len;
+		t->skip_nl = true;
+		t->partial = false;
+	} else {
+		t->line = line; /* counted again when the rest arrives */
+		t->partial = true;
+	}
+}
+
+int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final)
+{
+	t->r = r;
+	t->scan.exact_scalars = rank_scalars_exact(r);
 	size_t cap = CHUNK, len = 0;
 	char *buf = xmalloc(cap);
+	long long pos = t->offset;   /* file offset of buf + len */
 	int err = 0;
+	t->partial = false;
+	char prev;
+	if (t->check_nl && pread(fd, &prev, 1, (off_t)(t->offset - 1)) == 1)
+		t->skip_nl = prev != '\n';
+	t->check_nl = false;
 	for (;;) {
-		if (load_cancelled(fl->ctx))
+		if (load_cancelled(t->ctx))
 			break;
 		if (len == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
+		size_t want = cap - len;
+		if (limit - pos < (long long)want)
+			want = (size_t)(limit - pos);
+		ssize_t got = !want ? 0 : t->size < 0 ? read(fd, buf + len, want)
+					       : pread(fd, buf + len, want, (off_t)pos);
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
+		if (got < 0) {
 			err = errno;
 			break;
 		}
-		if (r == 0) {
-			if (len)
-				*partial = !feed_line(fl, buf, len, true);
+		if (got == 0) { /* the limit, or the end of a file that shrank under us */
+			if (len && final)
+				feed_tail(t, buf, len);
+			else
+				t->partial = len > 0;
 			break;
 		}
-		load_progress(fl->ctx, r, 0);
-		size_t end = len + (size_t)r, start = 0;
-		if (fl->line == 0 && fl->size > 0)
-			reserve_from_sample(fl, buf, end);
-		const char *nl;
-		while ((nl = memchr(buf + start, '\n', end - start))) {
-			feed_line(fl, buf + start, (size_t)(nl - (buf + start)), false);
-			start = (size_t)(nl - buf) + 1;
-		}
-		memmove(buf, buf + start, end - start);
-		len = end - start;
-		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
-			fl->line++;
-			skip_line(fl, "line longer than 64 MiB");
-			fl->line--;
+		load_progress(t->ctx, got, 0);
+		pos += got;
+		size_t end = len + (size_t)got;
+		if (t->line == 0 && t->size > 0)
+			reserve_from_sample(t, buf, end);
+		size_t used = feed_complete(t, buf, end);
+		t->offset += (long long)used;
+		memmove(buf, buf + used, end - used);
+		len = end - used;
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
+			t->line++;
+			skip_line(t, "line longer than 64 MiB");
+			t->discarding = true;
+			t->offset += (long long)len;
 			len = 0;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
@@ -565,44 +720,141 @@ static int read_lines(struct file_load *fl, int fd, bool *partial)
 		}
 	}
 	free(buf);
+	run_source_done(t->ctx->run, t->src, t->records, t->skipped, err, t->partial);
+	run_source_progress(t->ctx->run, t->src, limit < LLONG_MAX ? limit : pos, t->offset, t->line);
+	if (err && err != t->last_err)
+		diag_add(&t->ctx->run->diags, DIAG_ERROR, t->path, t->line > 0 ? t->line : -1, -1,
+			 t->rank, "read error: %s", strerror(err));
+	t->last_err = err;
 	return err;
 }
 
-static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank)
+struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
+{
+	struct steps_tail *t = xcalloc(1, sizeof(*t));
+	t->ctx = ctx;
+	t->m = steps_model_get(ctx->run);
+	t->path = xstrdup(path);
+	t->rank = rank;
+	t->size = size;
+	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
+	json_doc_init(&t->doc);
+	pytscope_scan_init(&t->scan);
+	return t;
+}
+
+struct steps_tail *steps_tail_resume(struct load_ctx *ctx, size_t src)
 {
 	struct run *run = ctx->run;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT) {
-			diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, "no steps.jsonl: no steps recorded");
-			return;
-		}
-		size_t si = run_add_source(run, path, "pytscope", rank, -1);
-		run_source_done(run, si, 0, 0, errno, false);
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", strerror(errno));
+	pthread_mutex_lock(&run->lock);
+	struct source so = run->src[src];
+	char *path = xstrdup(so.path);
+	pthread_mutex_unlock(&run->lock);
+	struct steps_tail *t = xcalloc(1, sizeof(*t));
+	t->ctx = ctx;
+	t->m = steps_model_get(run);
+	t->path = path;
+	t->rank = so.rank;
+	t->size = so.bytes;
+	t->src = src;
+	t->offset = so.consumed;
+	t->line = so.lines;
+	t->records = so.records;
+	t->skipped = so.skipped;
+	t->check_nl = so.consumed > 0;
+	json_doc_init(&t->doc);
+	pytscope_scan_init(&t->scan);
+	return t;
+}
+
+size_t steps_tail_records(const struct steps_tail *t)
+{
+	return t->records;
+}
+
+void steps_tail_free(struct steps_tail *t)
+{
+	if (!t)
 		return;
+	json_doc_free(&t->doc);
+	free((char *)t->path);
+	free(t);
+}
+
+long long steps_tail_offset(const struct steps_tail *t)
+{
+	return t->offset;
+}
+
+/* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
+static int open_steps(struct run *run, const char *path, int rank)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT) {
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, "no steps.jsonl: no steps recorded");
+		return -1;
 	}
+	size_t si = run_add_source(run, path, "pytscope", rank, -1);
+	run_source_done(run, si, 0, 0, errno, false);
+	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", strerror(errno));
+	return -1;
+}
+
+/* One-shot load: read up to the size seen at open and stop, so a writer that keeps
+ * appending cannot keep the load from finishing (follow mode reads the rest). */
+static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank)
+{
+	int fd = open_steps(ctx->run, path, rank);
+	if (fd < 0)
+		return;
 	struct stat st;
-	long long size = fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
-	size_t si = run_add_source(run, path, "pytscope", rank, size);
-	struct file_load fl = { .ctx = ctx, .m = run->steps, .r = r, .path = path, .rank = rank,
-				.size = size };
-	json_doc_init(&fl.doc);
-	pytscope_scan_init(&fl.scan);
-	bool partial = false;
-	int err = read_lines(&fl, fd, &partial);
+	long long size = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+	struct steps_tail *t = steps_tail_new(ctx, rank, path, size);
+	steps_tail_read(t, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	close(fd);
-	json_doc_free(&fl.doc);
-	if (err)
-		diag_add(&run->diags, DIAG_ERROR, path, fl.line > 0 ? fl.line : -1, -1, rank,
-			 "read error: %s", strerror(err));
-	run_source_done(run, si, fl.records, fl.skipped, err, partial);
+	steps_tail_free(t);
+}
+
+size_t steps_plan_files(const char *path, struct steps_rank_file **out)
+{
+	struct task_list t = { 0 };
+	plan(path, &t);
+	struct steps_rank_file *v = xcalloc(t.n ? t.n : 1, sizeof(*v));
+	for (size_t i = 0; i < t.n; i++) {
+		v[i].rank = t.v[i].rank;
+		v[i].dir = xstrdup(t.v[i].dir);
+		v[i].steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
+					       : xasprintf("%s/steps.jsonl", t.v[i].dir);
+	}
+	*out = v;
+	size_t n = t.n;
+	tasks_free(&t);
+	return n;
+}
+
+void steps_rank_files_free(struct steps_rank_file *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].dir);
+		free(v[i].steps);
+	}
+	free(v);
+}
+
+void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank)
+{
+	struct steps_meta meta = { 0 };
+	load_meta(run, dir, rank, &meta);
+	rank_set_meta(r, &meta);
 }
 
 struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct task_list *tasks;
+	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 };
 
 static void load_rank(void *ud, size_t i)
@@ -610,12 +862,12 @@ static void load_rank(void *ud, size_t i)
 	struct load_job *job = ud;
 	const struct rank_task *t = &job->tasks->v[i];
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	if (t->rank == job->lowest)
+		rank_exact_scalars(r);
 	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
 	load_steps_file(job->ctx, r, steps, (int)t->rank);
 	free(steps);
-	struct steps_meta meta = { 0 };
-	load_meta(job->ctx->run, t->dir, (int)t->rank, &meta);
-	rank_set_meta(r, &meta);
+	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
 	steps_publish_rank(job->m, r);
 }
 
@@ -625,7 +877,7 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-static int pytscope_load(struct load_ctx *ctx, const char *path)
+int pytscope_load(struct load_ctx *ctx, const char *path)
 {
 	struct task_list t = { 0 };
 	plan(path, &t);
@@ -637,7 +889,10 @@ static int pytscope_load(struct load_ctx *ctx, const char *path)
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t };
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t, .lowest = -1 };
+	for (size_t i = 0; i < t.n; i++)
+		if (job.lowest < 0 || t.v[i].rank < job.lowest)
+			job.lowest = t.v[i].rank;
 	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	tasks_free(&t);
 	struct steps_model *m = job.m;
@@ -656,25 +911,3 @@ static int pytscope_load(struct load_ctx *ctx, const char *path)
 		run_set_name(ctx->run, name);
 	return 0;
 }
-
-static const struct loader pytscope_loaders[] = {
-	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
-	  pytscope_probe, pytscope_load },
-};
-
-static void steps_free(struct run *run)
-{
-	steps_model_free(run->steps);
-	run->steps = NULL;
-}
-
-const struct subsystem sub_steps = {
-	.name = "steps",
-	.loaders = pytscope_loaders,
-	.nloaders = ARRAY_LEN(pytscope_loaders),
-	.views = steps_views,
-	.nviews = STEPS_NVIEWS,
-	.rules = steps_rules,
-	.nrules = STEPS_NRULES,
-	.free = steps_free,
-};

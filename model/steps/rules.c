@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* steps_rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
+/* rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
  * same ids, severities, order and text, plus machine-readable evidence. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. */
-#include "model/steps/rules.h"
+#include "model/steps/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -485,17 +485,17 @@ static void rule_growth(struct run *run, struct finding_list *out)
 }
 
 const struct finding_rule steps_rules[STEPS_NRULES] = {
-	{ "TIMING.DATALOADER_BOUND", 100, rule_dataloader },
-	{ "TIMING.BACKWARD_HEAVY", 110, rule_backward },
-	{ "TIMING.OPTIMIZER_HEAVY", 120, rule_optimizer },
-	{ "TIMING.JITTER", 130, rule_jitter },
-	{ "CONVERGENCE.DIVERGED", 200, rule_diverged },
-	{ "CONVERGENCE.NO_PROGRESS", 210, rule_no_progress },
-	{ "CROSS.CORRELATED_INSTABILITY", 300, rule_cross },
-	{ "DIST.STRAGGLER", 400, rule_straggler },
-	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance },
-	{ "DIST.COMM_BOUND", 420, rule_comm_bound },
-	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency },
-	{ "MEMORY.FRAGMENTATION", 600, rule_fragmentation },
-	{ "MEMORY.GROWTH", 610, rule_growth },
+	{ "TIMING.DATALOADER_BOUND", 100, rule_dataloader, false },
+	{ "TIMING.BACKWARD_HEAVY", 110, rule_backward, false },
+	{ "TIMING.OPTIMIZER_HEAVY", 120, rule_optimizer, false },
+	{ "TIMING.JITTER", 130, rule_jitter, false },
+	{ "CONVERGENCE.DIVERGED", 200, rule_diverged, false },
+	{ "CONVERGENCE.NO_PROGRESS", 210, rule_no_progress, false },
+	{ "CROSS.CORRELATED_INSTABILITY", 300, rule_cross, false },
+	{ "DIST.STRAGGLER", 400, rule_straggler, false },
+	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance, false },
+	{ "DIST.COMM_BOUND", 420, rule_comm_bound, false },
+	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },
+	{ "MEMORY.FRAGMENTATION", 600, rule_fragmentation, false },
+	{ "MEMORY.GROWTH", 610, rule_growth, false },
 };

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* steps.h: the per-rank step model (columnar, compact, immutable after load).
+/* steps.h: the per-rank step model (columnar, compact; immutable after load except
+ * through the follow-mode growing calls below).
  *
  * CONTRACT (shared by the pytscope loader, the trace loader that adds step spans from
  * ProfilerStep#N, the analyzers and the UI). The implementation (model/steps/store.c) owns
@@ -20,7 +21,8 @@
  * value that is not such a multiple, so phase sums stay exact. Memory columns are
  * float32 while every value fits exactly (bytes: multiples of 512 B below 8 GiB), else
  * double. Scalar columns (loss, grad_norm, lr, ...) are float32: about 7 significant
- * digits. After finalize a column whose values form few runs is stored run-length
+ * digits, except on a rank marked rank_exact_scalars() (memory's rule: double when
+ * needed). After finalize a column whose values form few runs is stored run-length
  * encoded, and a presence bitmap is kept only when some record lacks the metric.
  * Step numbers cost nothing while a rank's steps are contiguous (step0 + position);
  * timestamps are a double base plus float32 offsets. Heatmap aggregates are built
@@ -57,6 +59,10 @@ struct steps_meta {
 	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...) */
 	char **env_key, **env_val;   /* owned (unsanitized) */
 	size_t nenv;
+	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else
+	 * NULL: typed readers (the run comparison's env/config diff) parse it again */
+	char *json;
+	size_t json_len;
 };
 
 /* ---- writing ------------------------------------------------------------- */
@@ -66,6 +72,11 @@ struct steps_model *steps_model_get(struct run *run);
 /* Intern (kind, name) and return its metric id. Thread-safe. */
 int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name);
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path);
+/* Keep the rank's scalar columns (loss, grad_norm, ...) exact: double instead of float32
+ * once a value needs it. The loader sets it on the lowest rank of a run dir, whose loss
+ * series pytscope's reports (analyze, diff) compare and print. Before any rank_set. */
+void rank_exact_scalars(struct rank_steps *r);
+bool rank_scalars_exact(const struct rank_steps *r);
 /* Expect about n records (a hint from the file size): avoids growth slack. */
 void rank_reserve(struct rank_steps *r, size_t n);
 /* Append a record; returns its position. */
@@ -73,6 +84,21 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 void rank_set(struct rank_steps *r, size_t pos, int metric, double value);
 /* Set the rank's run.json metadata (takes ownership of meta's heap members). */
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta);
+/* Free meta's heap members (and zero it). */
+void steps_meta_free(struct steps_meta *meta);
+
+/* ---- run identity (model/identity.c) -------------------------------------- */
+
+/* What a pytscope PATH holds, without loading it (model/steps/load.c). */
+struct pytscope_run_info {
+	long *rank;              /* rank ids as the loader plans them */
+	char **dir;              /* their directories (rank{k}/, or the run dir) */
+	size_t n;
+	char *name;              /* run.json name of the lowest rank, NULL when none */
+	bool has_steps;          /* some rank has a steps.jsonl */
+};
+void pytscope_run_info(const char *path, struct pytscope_run_info *out);
+void pytscope_run_info_free(struct pytscope_run_info *info);
 /* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
 void steps_rank_free(struct rank_steps *r);
@@ -80,6 +106,23 @@ void steps_rank_free(struct rank_steps *r);
 void steps_finalize(struct steps_model *m);
 /* Free the run's step model (sub_steps.free). */
 void steps_model_free(struct steps_model *m);
+
+/* ---- growing a live run (follow mode, DESIGN invariant 13) ------------------
+ * After steps_finalize() a follower (model/steps/follow.h) may append records to a
+ * published rank and publish new or replacing ranks, then calls steps_refresh() once
+ * per batch before anything reads the model again:
+ *   r = steps_rank_grow(m, ri); pos = rank_append(r, ...); rank_set(r, pos, ...);
+ *   steps_publish_rank(m, fresh);    (a rank that appeared, or a reloaded one)
+ *   steps_refresh(m);
+ * steps_rank_grow() undoes the rank's compaction the first time (run-length columns
+ * expand to doubles, presence bitmaps come back): records already stored stay, nothing
+ * is read again. steps_refresh() re-sorts the ranks when one was published, rebuilds
+ * the step index of the ranks that changed, the aligned and union step sets (O(ranks
+ * log ranks) while every rank is contiguous) and drops the memoized analyses
+ * (steps_analysis_slot); it returns false, and drops nothing, when nothing changed.
+ * Not synchronised: call from the thread that reads, between frames. */
+struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
+bool steps_refresh(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -113,6 +156,9 @@ size_t steps_resident_bytes(const struct steps_model *m);
 size_t steps_total_records(const struct steps_model *m);
 /* Analyzer cache slot (model/steps/analysis.c owns what it points to). */
 void **steps_analysis_slot(struct steps_model *m);
+
+/* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
+extern const struct grid_provider grid_steps;
 
 /* Aligned steps: the sorted intersection of step numbers over all ranks. */
 size_t steps_naligned(const struct steps_model *m);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* steps.c: the per-rank columnar step store (see steps.h for the contract and the
+/* store.c: the per-rank columnar step store (see steps.h for the contract and the
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
  * step -> position index, the aligned step set and read accessors. */
 #include "model/steps/steps.h"
@@ -16,7 +16,8 @@
 /* Column encodings. A phase column starts NANO and becomes F64 on the first value that
  * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
  * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
- * are F32 (about 7 significant digits). RLE replaces any of them at finalize. */
+ * are F32 (about 7 significant digits), or follow the memory rule on a rank marked
+ * rank_exact_scalars(). RLE replaces any of them at finalize. */
 enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
 
 /* A run-length column holds runs of equal values over positions; missing records
@@ -48,6 +49,9 @@ struct rank_steps {
 	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
 	size_t ncol;
 	struct steps_meta meta;
+	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
+	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
+	bool dirty;              /* appended to since finalize / the last steps_refresh() */
 	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
 	int64_t *idx_step;
 	uint32_t *idx_pos;
@@ -60,12 +64,17 @@ struct steps_model {
 	size_t nmetric, metric_cap;
 	struct rank_steps **rank;
 	size_t nrank, rank_cap;
+	/* rank id -> index + 1 in rank[] (0: empty), open addressing, at most half full */
+	size_t *slot;
+	size_t nslot;
 	bool aligned_contiguous;
 	long aligned_lo;
 	int64_t *aligned;
 	size_t naligned;
 	size_t nunion;
 	void *analysis;
+	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
+	bool resort;             /* a rank was published after finalize */
 };
 
 static bool bit_get(const uint64_t *b, size_t i)
@@ -169,7 +178,7 @@ static void rank_resize(struct rank_steps *r, size_t ncap)
 
 static void rank_grow(struct rank_steps *r)
 {
-	rank_resize(r, r->cap ? r->cap * 2 : 1024);
+	rank_resize(r, r->cap ? r->cap * 2 : 64);
 }
 
 void rank_reserve(struct rank_steps *r, size_t n)
@@ -189,6 +198,7 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 	if (r->n == r->cap)
 		rank_grow(r);
 	size_t pos = r->n++;
+	r->dirty = true;
 	if (pos == 0)
 		r->step0 = step;
 	if (r->contiguous && !continues(r->step0, pos, step)) {
@@ -262,7 +272,7 @@ static void col_resize(struct column *c, size_t ncap)
 
 static void col_grow(struct column *c, size_t need)
 {
-	size_t ncap = c->cap ? c->cap : 1024;
+	size_t ncap = c->cap ? c->cap : 64;
 	while (ncap < need)
 		ncap *= 2;
 	col_resize(c, ncap);
@@ -282,9 +292,8 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		enum metric_kind kind = r->m->metric[metric].kind;
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
-		c->exact = kind == METRIC_MEMORY;
-		if (r->cap > 1024)
-			col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
+		c->exact = kind == METRIC_MEMORY || (kind == METRIC_SCALAR && r->exact_scalars);
+		col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
 	}
 	return c;
 }
@@ -310,13 +319,23 @@ void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
 	}
 }
 
+void rank_exact_scalars(struct rank_steps *r)
+{
+	r->exact_scalars = true;
+}
+
+bool rank_scalars_exact(const struct rank_steps *r)
+{
+	return r->exact_scalars;
+}
+
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 {
 	r->meta = *meta;
 	memset(meta, 0, sizeof(*meta));
 }
 
-static void meta_free(struct steps_meta *meta)
+void steps_meta_free(struct steps_meta *meta)
 {
 	free(meta->name);
 	for (size_t i = 0; i < meta->nenv; i++) {
@@ -325,6 +344,7 @@ static void meta_free(struct steps_meta *meta)
 	}
 	free(meta->env_key);
 	free(meta->env_val);
+	free(meta->json);
 	memset(meta, 0, sizeof(*meta));
 }
 
@@ -349,22 +369,56 @@ void steps_rank_free(struct rank_steps *r)
 	free(r->idx_step);
 	free(r->idx_pos);
 	free(r->path);
-	meta_free(&r->meta);
+	steps_meta_free(&r->meta);
 	free(r);
 }
 
+/* Home slot of a rank id in the id -> index table (nslot is a power of two). */
+static size_t slot_home(const struct steps_model *m, int rank)
+{
+	uint32_t h = (uint32_t)rank * 2654435761u;
+	return (size_t)h & (m->nslot - 1);
+}
+
+/* The table slot holding rank id `rank`, or the empty slot where it would go. */
+static size_t *slot_find(const struct steps_model *m, int rank)
+{
+	size_t i = slot_home(m, rank);
+	while (m->slot[i] && m->rank[m->slot[i] - 1]->rank != rank)
+		i = (i + 1) & (m->nslot - 1);
+	return &m->slot[i];
+}
+
+/* (Re)build the id -> index table for the current rank[] order, with room to grow. */
+static void slots_rebuild(struct steps_model *m, size_t need)
+{
+	size_t n = 64;
+	while (n < need * 2)
+		n *= 2;
+	free(m->slot);
+	m->slot = xcalloc(n, sizeof(*m->slot));
+	m->nslot = n;
+	for (size_t i = 0; i < m->nrank; i++)
+		*slot_find(m, m->rank[i]->rank) = i + 1;
+}
+
+/* O(1) amortised: the id table finds an earlier rank with the same id. */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 {
 	pthread_mutex_lock(&m->lock);
-	for (size_t i = 0; i < m->nrank; i++)
-		if (m->rank[i]->rank == r->rank) {
-			steps_rank_free(m->rank[i]);
-			m->rank[i] = r;
-			pthread_mutex_unlock(&m->lock);
-			return;
-		}
-	xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
-	m->rank[m->nrank++] = r;
+	if (m->finalized) /* a follower's new or reloaded rank: steps_refresh() indexes it */
+		r->live = r->dirty = m->resort = true;
+	if ((m->nrank + 1) * 2 > m->nslot)
+		slots_rebuild(m, m->nrank + 1);
+	size_t *s = slot_find(m, r->rank);
+	if (*s) {
+		steps_rank_free(m->rank[*s - 1]);
+		m->rank[*s - 1] = r;
+	} else {
+		xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
+		m->rank[m->nrank++] = r;
+		*s = m->nrank;
+	}
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -503,8 +557,50 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+struct step_span {
+	long lo, hi;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct step_span *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Union size when every rank is contiguous: merge the [step0, last] intervals, so a
+ * follower's refresh costs O(ranks log ranks), not O(records). False otherwise. */
+static bool union_of_spans(struct steps_model *m)
+{
+	struct step_span *v = xmalloc((m->nrank ? m->nrank : 1) * sizeof(*v));
+	size_t k = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		if (!r->contiguous) {
+			free(v);
+			return false;
+		}
+		if (r->n)
+			v[k++] = (struct step_span){ r->step0, r->step0 + (long)(r->n - 1) };
+	}
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_span);
+	size_t u = 0;
+	for (size_t i = 0; i < k;) {
+		long lo = v[i].lo, hi = v[i].hi;
+		for (i++; i < k && v[i].lo <= hi; i++)
+			if (v[i].hi > hi)
+				hi = v[i].hi;
+		u += (size_t)((unsigned long)hi - (unsigned long)lo) + 1;
+	}
+	free(v);
+	m->nunion = u;
+	return true;
+}
+
 static void build_union(struct steps_model *m)
 {
+	if (union_of_spans(m))
+		return;
 	size_t total = 0;
 	for (size_t i = 0; i < m->nrank; i++)
 		total += m->rank[i]->ndistinct;
@@ -571,10 +667,14 @@ void steps_finalize(struct steps_model *m)
 	if (!m)
 		return;
 	qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
-	for (size_t i = 0; i < m->nrank; i++)
+	slots_rebuild(m, m->nrank);
+	for (size_t i = 0; i < m->nrank; i++) {
 		rank_compact(m->rank[i]);
+		m->rank[i]->dirty = false;
+	}
 	build_aligned(m);
 	build_union(m);
+	m->finalized = true;
 #ifdef __GLIBC__
 	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
 #endif
@@ -588,12 +688,104 @@ void steps_model_free(struct steps_model *m)
 	for (size_t i = 0; i < m->nrank; i++)
 		steps_rank_free(m->rank[i]);
 	free(m->rank);
+	free(m->slot);
 	for (size_t i = 0; i < m->nmetric; i++)
 		free((char *)m->metric[i].name);
 	free(m->metric);
 	free(m->aligned);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
+}
+
+/* ---- growing a live run (follow mode) ------------------------------------------- */
+
+/* A bitmap of n bits, all set (bits past n clear, as bit counting expects). */
+static uint64_t *bitmap_full(size_t n)
+{
+	uint64_t *b = xcalloc((n + 63) / 64 ? (n + 63) / 64 : 1, sizeof(*b));
+	for (size_t w = 0; w < n / 64; w++)
+		b[w] = ~(uint64_t)0;
+	if (n % 64)
+		b[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
+	return b;
+}
+
+/* Undo col_compact(): runs expand to doubles, the presence bitmap comes back. */
+static void col_thaw(struct column *c, size_t n)
+{
+	if (c->enc == ENC_RLE) {
+		double *d = xmalloc((n ? n : 1) * sizeof(*d));
+		for (size_t k = 0; k < c->nruns; k++) {
+			size_t end = k + 1 < c->nruns ? c->run_start[k + 1] : n;
+			for (size_t i = c->run_start[k]; i < end; i++)
+				d[i] = c->run_val[k];
+		}
+		free(c->run_start);
+		free(c->run_val);
+		c->run_start = NULL;
+		c->run_val = NULL;
+		c->nruns = 0;
+		c->data = d;
+		c->enc = ENC_F64;
+		c->cap = n;
+	}
+	if (c->cap && c->all_present) {
+		c->present = bitmap_full(c->cap);
+		c->all_present = false;
+	}
+}
+
+struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
+{
+	struct rank_steps *r = m->rank[ri];
+	if (r->live)
+		return r;
+	r->live = true;
+	if (!r->ts) {
+		r->ts = xcalloc(r->cap ? r->cap : 1, sizeof(*r->ts));
+		free(r->ts_present);
+		r->ts_present = bitmap_grow(NULL, 0, r->cap ? r->cap : 1);
+	} else if (!r->ts_present) {
+		r->ts_present = bitmap_full(r->cap);
+	}
+	for (size_t i = 0; i < r->ncol; i++)
+		col_thaw(&r->col[i], r->n);
+	return r;
+}
+
+bool steps_refresh(struct steps_model *m)
+{
+	if (!m)
+		return false;
+	bool changed = m->resort;
+	if (m->resort) {
+		qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
+		slots_rebuild(m, m->nrank);
+	}
+	m->resort = false;
+	for (size_t i = 0; i < m->nrank; i++) {
+		struct rank_steps *r = m->rank[i];
+		if (!r->dirty)
+			continue;
+		free(r->idx_step);
+		free(r->idx_pos);
+		r->idx_step = NULL;
+		r->idx_pos = NULL;
+		rank_build_index(r);
+		r->dirty = false;
+		changed = true;
+	}
+	if (!changed)
+		return false;
+	free(m->aligned);
+	m->aligned = NULL;
+	m->naligned = 0;
+	m->aligned_contiguous = false;
+	build_aligned(m);
+	build_union(m);
+	analysis_cache_free(m->analysis);
+	m->analysis = NULL;
+	return true;
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -615,10 +807,10 @@ const char *steps_rank_path(const struct steps_model *m, size_t ri)
 
 long steps_rank_index(const struct steps_model *m, int rank)
 {
-	for (size_t i = 0; m && i < m->nrank; i++)
-		if (m->rank[i]->rank == rank)
-			return (long)i;
-	return -1;
+	if (!m || !m->nslot)
+		return -1;
+	size_t s = *slot_find(m, rank);
+	return s ? (long)s - 1 : -1;
 }
 
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)

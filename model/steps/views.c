@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* steps_views.c: the step run's views (tables for panes and --export): ranks, steps,
- * heatmap and budget. Registered by sub_steps (model/steps/load.c). */
-#include "model/steps/views.h"
+/* views.c: the step run's views (tables for panes and --export): ranks, steps,
+ * heatmap and budget. Registered by subsystem.c. */
+#include "model/steps/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,7 +113,7 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 		for (size_t i = 0; i < steps_nrecords(m, r); i++) {
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_num(t, row, c_step, (double)steps_step(m, r, i));
+			table_set_int(t, row, c_step, steps_step(m, r, i));
 			double v, sum = 0;
 			bool any = false;
 			if (steps_timestamp(m, r, i, &v))
@@ -162,8 +162,8 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 			size_t end = k + block < S ? k + block : S;
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_num(t, row, c_lo, (double)steps_aligned_step(m, k));
-			table_set_num(t, row, c_hi, (double)steps_aligned_step(m, end - 1));
+			table_set_int(t, row, c_lo, steps_aligned_step(m, k));
+			table_set_int(t, row, c_hi, steps_aligned_step(m, end - 1));
 			double mean, worst;
 			if (heat_range(gc, r, k, end, &mean, &worst)) {
 				table_set_num(t, row, c_mean, mean * 1e3);

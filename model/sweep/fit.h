@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
- * numpy-linear percentiles, mean and population std, the NeMo Agent Toolkit linear fit
+/* fit.h: the numeric core of sweeps and sizing, pure functions on arrays:
+ * mean and population std (percentiles: model/stats.h), the NeMo Agent Toolkit linear fit
  * with its outlier rules (formats.md §4.3), the slope-based and rough GPU estimates,
  * and the throughput knee. No allocation escapes these functions except where noted. */
 #ifndef MODEL_SWEEP_FIT_H
@@ -32,11 +32,6 @@ struct sweep_estimate {
 	const char *err;     /* static reason when !ok */
 };
 
-/* numpy.percentile(v, q) with linear interpolation; v need not be sorted (copied).
- * NaN for n == 0. */
-double fit_percentile(const double *v, size_t n, double q);
-/* Same on an ascending array (no copy). */
-double fit_percentile_sorted(const double *sorted, size_t n, double q);
 double fit_mean(const double *v, size_t n);
 /* Population standard deviation (ddof 0). */
 double fit_pstd(const double *v, size_t n);
@@ -60,5 +55,11 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
  * less than 10% of its relative stimulus growth while latency grows by >= 20%.
  * Returns -1 when none. Arrays may hold NaN (skipped). */
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
+
+/* The removed outliers as text ("12 40.5"), truncated to fit buf. */
+void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n);
+/* A stored fit (has_a: present) differs from the recomputed b (1e-9 relative); false
+ * when the file stores none (older calculators write no fit_results). */
+bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b);
 
 #endif

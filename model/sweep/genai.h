@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai.h: internal to the GenAI-Perf loader (sweep_genai*.c): helpers for
+/* genai.h: internal to the GenAI-Perf loader (sweep_genai*.c): helpers for
  * exported text (numbers with thousands separators, "Title (unit)" names), the CSV
  * rows, and the per-file loaders that sweep_genai_load() dispatches to. */
 #ifndef MODEL_SWEEP_GENAI_H
@@ -34,10 +34,10 @@ const char *genai_cell(const struct genai_csv *r, size_t i, size_t j);
 /* Set stimulus st from a JSON number (or numeric string) unless already set. */
 void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok);
 
-/* The raw export (sweep_genai_raw.c): recompute into s->cfg[ci] (more experiments in
+/* The raw export (load_genai_raw.c): recompute into s->cfg[ci] (more experiments in
  * one file add configs). */
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path);
-/* analyze_export_genai_perf.csv and checkpoint.json (sweep_genai_runs.c). */
+/* analyze_export_genai_perf.csv and checkpoint.json (load_genai_runs.c). */
 void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path);
 void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *path);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
+/* io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
  * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
  * reader on libcsv, and a JSON open that registers the source and reports errors. */
 #ifndef MODEL_SWEEP_IO_H

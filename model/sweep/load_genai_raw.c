@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai_raw.c: GenAI-Perf's raw profile export (perf_analyzer's
+/* load_genai_raw.c: GenAI-Perf's raw profile export (perf_analyzer's
  * profile_export.json, formats.md §3.2-3.3) recomputed into a config's `calc` stats:
  * responses preprocessed as llm_profile_data_parser does (splintered SSE chunks
  * merged, responses without generated text dropped), then request latency, TTFT,
@@ -12,6 +12,7 @@
 #include <string.h>
 #include "model/json.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/sweep/genai.h"
 #include "model/sweep/io.h"
 #include "model/xalloc.h"
@@ -257,7 +258,7 @@ static void stats_from(struct sweep_stats *st, enum sweep_metric m, const double
 		st->v[m][SS_MIN] = s[0];
 		st->v[m][SS_MAX] = s[k - 1];
 		for (size_t i = 0; i < ARRAY_LEN(q); i++)
-			st->v[m][qs[i]] = fit_percentile_sorted(s, k, q[i]);
+			st->v[m][qs[i]] = stats_percentile_sorted(s, k, q[i]);
 		for (int j = 0; j < SS_N; j++)
 			st->has[m][j] = true;
 		free(s);
@@ -293,6 +294,11 @@ static void finish_experiment(struct sweep_cfg *c, struct req_metrics *q)
 		}
 	}
 	c->has_calc = true;
+	/* one response per request everywhere: nothing was streamed */
+	if (!c->has_streaming && q->nttst == 0) {
+		c->streaming = false;
+		c->has_streaming = true;
+	}
 }
 
 /* Compare recomputed against exported values where the export does not depend on a

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_genai_runs.c: the GenAI-Perf analyze outputs that list several run configs:
+/* load_genai_runs.c: the GenAI-Perf analyze outputs that list several run configs:
  * analyze_export_genai_perf.csv (two tables, formats.md §3.6) and checkpoint.json
  * ([tag, attrs] records, §3.7). Each run config becomes a sweep_cfg. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
+/* load_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
  * {online|offline}/job_<ts>/calc_runner_output.json with string concurrency keys (and the
  * stale `per_concurrency_data` layout as an alias). Stored fits and estimates are kept
  * next to the recomputation (nat_recompute) so the views can show where they differ. */
@@ -146,6 +146,7 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	char kb[32], *end;
 	memset(p, 0, sizeof(*p));
 	p->s_items_lat = p->s_items_rt = -1;
+	p->job = -1;
 	json_strcpy(d, key, kb, sizeof(kb));
 	p->conc = strtod(kb, &end);
 	int v = key + 1;
@@ -170,6 +171,7 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	int ca = json_get(d, v, "alerts");
 	if (ca >= 0 && json_is_object(d, ca)) {
 		long long n;
+		p->has_s_alerts = true;
 		json_bool(d, json_get(d, ca, "outlier_llm_latency"), &p->s_out_lat);
 		json_bool(d, json_get(d, ca, "outlier_workflow_runtime"), &p->s_out_rt);
 		if (json_int(d, json_get(d, ca, "num_items_greater_than_target_latency"), &n))
@@ -189,13 +191,31 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static const char *mode_of(const char *path)
+/* The last "online/" or "offline/" path component: its mode and where it starts. */
+static const char *mode_of(const char *path, size_t *at)
 {
-	if (strstr(path, "offline/"))
-		return "offline";
-	if (strstr(path, "online/"))
-		return "online";
-	return "";
+	static const char *const modes[] = { "offline", "online" };
+	const char *best = NULL, *mode = "";
+	for (size_t m = 0; m < ARRAY_LEN(modes); m++) {
+		size_t k = strlen(modes[m]);
+		for (const char *q = path; (q = strstr(q, modes[m])); q++)
+			if ((q == path || q[-1] == '/') && q[k] == '/' && (!best || q > best)) {
+				best = q;
+				mode = modes[m];
+			}
+	}
+	if (at)
+		*at = best ? (size_t)(best - path) : 0;
+	return mode;
+}
+
+/* The calc output directory holding online/ and offline/, or NULL. */
+static char *root_of(const char *path)
+{
+	size_t at;
+	if (!*mode_of(path, &at))
+		return NULL;
+	return at ? xstrndup(path, at > 1 ? at - 1 : 1) : xstrdup(".");
 }
 
 static int load_one(struct run *run, struct sweep_set *s, const char *path)
@@ -204,7 +224,11 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 	size_t src;
 	if (sweep_json_open(run, path, "nat", &d, &src) < 0)
 		return -1;
-	struct nat_calc n = { .path = xstrdup(path), .mode = mode_of(path) };
+	struct nat_calc n = { .path = xstrdup(path), .mode = mode_of(path, NULL),
+			      .root = root_of(path), .merge_into = -1 };
+	struct stat fst;
+	if (stat(path, &fst) == 0)
+		n.mtime_ns = (long long)fst.st_mtim.tv_sec * 1000000000LL + fst.st_mtim.tv_nsec;
 	int cd = json_get(&d, 0, "calc_data");
 	if (cd < 0) {
 		cd = json_get(&d, 0, "per_concurrency_data");
@@ -237,8 +261,7 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 	run_source_done(run, src, recs, bad, 0, false);
 	sweep_json_close(&d);
 	if (cd < 0) {
-		free(n.path);
-		free(n.pt);
+		nat_calc_free(&n);
 		return -1;
 	}
 	if (n.npt == 0)
@@ -271,6 +294,120 @@ int sweep_nat_load(struct load_ctx *ctx, const char *path)
 	}
 	free(f.v);
 	return loaded ? 0 : -1;
+}
+
+void nat_calc_free(struct nat_calc *n)
+{
+	for (size_t j = 0; j < n->npt; j++) {
+		free(n->pt[j].item_lat);
+		free(n->pt[j].item_rt);
+	}
+	free(n->pt);
+	free(n->path);
+	free(n->root);
+	free(n->jobs);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Offline merge (formats.md §4.1) */
+
+static void drop_merged(struct sweep_set *s)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->nnat; i++) {
+		if (s->nat[i].merged)
+			nat_calc_free(&s->nat[i]);
+		else
+			s->nat[k++] = s->nat[i];
+	}
+	s->nnat = k;
+	for (size_t i = 0; i < s->nnat; i++)
+		s->nat[i].merge_into = -1;
+}
+
+/* Newest first: mtime descending, then path descending (job_<unix_ts> names). */
+static int cmp_newest(const void *a, const void *b, void *ud)
+{
+	const struct nat_calc *nat = ((const struct sweep_set *)ud)->nat;
+	const struct nat_calc *x = &nat[*(const size_t *)a], *y = &nat[*(const size_t *)b];
+	if (x->mtime_ns != y->mtime_ns)
+		return x->mtime_ns > y->mtime_ns ? -1 : 1;
+	return -strcmp(x->path, y->path);
+}
+
+static double *dup_items(const double *v, size_t n)
+{
+	if (!n)
+		return NULL;
+	double *d = xmalloc(n * sizeof(*d));
+	memcpy(d, v, n * sizeof(*d));
+	return d;
+}
+
+static bool has_conc(const struct nat_calc *m, double c)
+{
+	for (size_t i = 0; i < m->npt; i++)
+		if (m->pt[i].conc == c)
+			return true;
+	return false;
+}
+
+/* Merge the jobs idx[0..n) (already newest first) into a new entry. */
+static void merge_jobs(struct sweep_set *s, const size_t *idx, size_t n)
+{
+	struct nat_calc m = { .path = xstrdup(s->nat[idx[0]].root), .mode = "merged",
+			      .root = xstrdup(s->nat[idx[0]].root), .merged = true, .njobs = n,
+			      .jobs = xmalloc(n * sizeof(size_t)), .merge_into = -1 };
+	memcpy(m.jobs, idx, n * sizeof(size_t));
+	for (size_t j = 0; j < n; j++) {
+		const struct nat_calc *job = &s->nat[idx[j]];
+		m.alias_layout |= job->alias_layout;
+		for (size_t i = 0; i < job->npt; i++) {
+			if (has_conc(&m, job->pt[i].conc))
+				continue;
+			m.pt = xrealloc(m.pt, (m.npt + 1) * sizeof(*m.pt));
+			struct nat_point *p = &m.pt[m.npt++];
+			*p = job->pt[i];
+			p->item_lat = dup_items(job->pt[i].item_lat, job->pt[i].nitems);
+			p->item_rt = dup_items(job->pt[i].item_rt, job->pt[i].nitems);
+			p->job = (long)idx[j];
+			/* stored values belong to the job's own fit: the merge stores nothing */
+			p->has_s_alerts = p->s_out_lat = p->s_out_rt = false;
+			p->has_s_gpu_lat = p->has_s_gpu_rt = false;
+			p->s_items_lat = p->s_items_rt = -1;
+		}
+	}
+	if (m.npt)
+		qsort(m.pt, m.npt, sizeof(*m.pt), cmp_point);
+	long at = (long)s->nnat;
+	for (size_t j = 0; j < n; j++)
+		s->nat[idx[j]].merge_into = at;
+	s->nat = xrealloc(s->nat, (s->nnat + 1) * sizeof(*s->nat));
+	s->nat[s->nnat++] = m;
+}
+
+void nat_merge(struct sweep_set *s)
+{
+	drop_merged(s);
+	size_t njob = s->nnat;
+	size_t *idx = xcalloc(njob + 1, sizeof(*idx));
+	bool *done = xcalloc(njob + 1, sizeof(*done));
+	for (size_t i = 0; i < njob; i++) {
+		if (done[i] || !s->nat[i].root)
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < njob; j++)
+			if (!done[j] && s->nat[j].root && strcmp(s->nat[j].root, s->nat[i].root) == 0) {
+				idx[n++] = j;
+				done[j] = true;
+			}
+		if (n < 2)
+			continue;
+		qsort_r(idx, n, sizeof(*idx), cmp_newest, s);
+		merge_jobs(s, idx, n);
+	}
+	free(idx);
+	free(done);
 }
 
 /* ---------------------------------------------------------------------------------

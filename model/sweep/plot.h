@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_plot.h: a text plot of one metric against the swept stimulus, as rows of
+/* plot.h: a text plot of one metric against the swept stimulus, as rows of
  * glyphs (pure: no curses, so it is unit-tested and drawn by ui/pane_sweep.c). Points,
  * removed outliers, the fitted line, a horizontal target line and a vertical estimate
  * line are marked; UTF-8 glyphs or an ASCII fallback. sweep_plot_from_run() builds the
@@ -18,6 +18,7 @@ struct plot_spec {
 	char xlabel[32], ylabel[48];
 	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];
 	bool outlier[PLOT_MAX_POINTS];
+	bool lowconf[PLOT_MAX_POINTS];  /* a percentile from few requests (sweep_low_confidence) */
 	long ref[PLOT_MAX_POINTS];  /* sweep_cfg index (GenAI-Perf) or nat_point index */
 	size_t n;
 	bool nat;                   /* source is a NAT file (index nat_idx), else a series */

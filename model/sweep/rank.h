@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_rank.h: the ranking hooks sweep.c calls, and the pure --objective /
+/* rank.h: the ranking hooks sweep_derive (analysis.c) calls, and the pure --objective /
  * --constraint syntax checkers src/cli.c calls (the objective / constraint API on a
  * loaded run is in sweep.h). */
 #ifndef MODEL_SWEEP_RANK_H

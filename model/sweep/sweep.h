@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sweep.h: the inference sweep and sizing model (run->sweep), owned by the sweep
- * subsystem (model/sweep/sweep.c). Three input families land here:
+ * subsystem (model/sweep/subsystem.c). Three input families land here:
  *   GenAI-Perf   one sweep_cfg per run config (artifact dir, analyze CSV row or
  *                checkpoint run_config), grouped into series that vary one stimulus
  *   NAT          calc_runner_output.json: sizing points, stored and recomputed fits
  *   Cerebras     performance.json: per-ordinal rates, stored and recomputed aggregate
- * Loaders (sweep_genai.c, sweep_nat.c, sweep_cerebras.c) fill the model; sweep.c
- * derives series, stimulus, fits, ranking and views. After run_open() the model only
- * changes through sweep_set_objective()/sweep_add_constraint() (UI thread). */
+ * Loaders (load_genai.c, load_nat.c, load_cerebras.c) fill the model (store.c);
+ * analysis.c derives series, stimulus, fits and ranking; views.c and rules.c read
+ * it. After run_open() the model only changes through sweep_set_objective() /
+ * sweep_add_constraint() (UI thread). */
 #ifndef MODEL_SWEEP_H
 #define MODEL_SWEEP_H
 
@@ -105,6 +106,7 @@ struct nat_point {
 	bool interrupted;
 	bool valid;                          /* used for the fits */
 	/* stored */
+	bool has_s_alerts;                   /* calc_data[c].alerts present */
 	double s_gpu_lat, s_gpu_rt;
 	bool has_s_gpu_lat, has_s_gpu_rt;
 	bool s_out_lat, s_out_rt;
@@ -116,11 +118,21 @@ struct nat_point {
 	long c_items_lat, c_items_rt;        /* -1 when no target */
 	double *item_lat, *item_rt;          /* per_item_metrics, NaN when missing */
 	size_t nitems;
+	long job;                            /* in a merge: the s->nat index it came from */
 };
 
+/* One calc_runner_output.json, or (merged = true) the calculator's offline merge of
+ * every job under one calc output directory (root): files newest first (mtime, then
+ * path), the first sizing_metrics seen per concurrency wins (formats.md §4.1). A
+ * merge is derived by nat_merge(); its jobs keep their own fits (merge_into). */
 struct nat_calc {
-	char *path;
-	const char *mode;                    /* "online", "offline" or "" */
+	char *path;                          /* the file; for a merge, the root directory */
+	const char *mode;                    /* "online", "offline", "merged" or "" */
+	char *root;                          /* dir holding online/ and offline/, or NULL */
+	long long mtime_ns;
+	bool merged;
+	size_t *jobs, njobs;                 /* merged: s->nat indexes merged, newest first */
+	long merge_into;                     /* job of a merge: that merge's index, else -1 */
 	struct nat_point *pt;
 	size_t npt;
 	bool alias_layout;                   /* per_concurrency_data alias */
@@ -137,7 +149,17 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
+	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
+	double rel_rate;
+	bool has_rel, slow;
 };
+
+/* An ordinal whose rate is below this fraction of the median of its siblings' rates is
+ * slow (CEREBRAS.SLOW_ORDINAL; high below CB_SLOW_HIGH): the merge rule takes the first
+ * non-zero ordinal's total_time, so the aggregate rate hides it. */
+#define CB_SLOW_RATIO 0.8
+#define CB_SLOW_HIGH 0.5
 
 struct cb_perf {
 	char *path;
@@ -152,6 +174,8 @@ struct cb_perf {
 	/* recomputed aggregate (merge rule), only with ordinals */
 	double c_sps, c_time, c_samples;
 	bool has_c;
+	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
+	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
 };
 
@@ -210,12 +234,27 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
 				const char *unit, const char *gpu);
 /* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
+/* Confidence of a percentile from few requests. A config with n requests has
+ * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
+ * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low
+ * confidence: p99 needs 500 requests, p95 100, p90 50, p50 10. sweep_tail() is false
+ * when st is not a percentile or the config's request count is unknown;
+ * sweep_low_confidence() is false then too (not judged). */
+#define SWEEP_LOWCONF_TAIL 5
+bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
+bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed. */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
 
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
  * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */
 void sweep_derive(struct run *run);
+/* The run's sweep model, derived; NULL when the run has none. */
+struct sweep_set *sweep_derived(struct run *run);
+/* Free the run's sweep model (the subsystem's free). */
+void sweep_free(struct run *run);
+/* Drop the derived series (store.c; sweep_derive rebuilds them). */
+void sweep_series_clear(struct sweep_set *s);
 
 /* Objectives "ttft_p99:1,itl_p90:3" (weight defaults to 1); replaces the current set
  * and re-ranks. NULL/"" clears. Returns 0, or -1 with a message in err. */
@@ -226,24 +265,15 @@ void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
  * metric (one message a line, for stderr), or NULL. Derives the model. */
 const char *sweep_ref_errors(struct run *run);
-/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+/* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
 
-/* Views and finding rules (sweep_views.c), registered in sweep.c. */
-#define SWEEP_NVIEWS 5
-#define SWEEP_NRULES 6
-extern const struct view_def sweep_views[];
-extern const struct finding_rule sweep_rules[];
-
-/* Loaders (registered in sweep.c). */
-int sweep_genai_probe(const char *path, const struct opts *opts);
-int sweep_genai_load(struct load_ctx *ctx, const char *path);
-int sweep_nat_probe(const char *path, const struct opts *opts);
-int sweep_nat_load(struct load_ctx *ctx, const char *path);
-int sweep_cb_probe(const char *path, const struct opts *opts);
-int sweep_cb_load(struct load_ctx *ctx, const char *path);
+/* Rebuild the merged entries of s->nat (dropping the previous ones): one per root
+ * with two or more jobs (called by sweep_derive before nat_recompute). */
+void nat_merge(struct sweep_set *s);
+void nat_calc_free(struct nat_calc *n);
 /* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
 void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
 /* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /

@@ -1,27 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_views.c: the sweep subsystem's views (sweep, sizing, sizing_points,
- * gpu_telemetry, cerebras) and its finding rules (poor fit, outliers removed,
- * throughput saturation, constraint failures, stored-vs-recomputed sizing and the
- * Cerebras aggregate mismatch). Both read the model after sweep_derive(). */
+/* views.c: the sweep family's views (sweep, sizing, sizing_points, gpu_telemetry,
+ * cerebras), read from the model after sweep_derive(). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/sweep/sweep.h"
+#include "model/sweep/fit.h"
+#include "model/sweep/internal.h"
 #include "model/xalloc.h"
 
 /* ---------------------------------------------------------------------------------
  * sweep */
-
-/* The run's sweep model, derived; NULL when the run has none. */
-static struct sweep_set *derived(struct run *run)
-{
-	if (run->sweep)
-		sweep_derive(run);
-	return run->sweep;
-}
 
 static struct table *no_data(char *err, size_t errn, const char *why)
 {
@@ -51,12 +42,28 @@ static bool any_stim(const struct sweep_set *s, int k)
 struct sweep_cols {
 	int series, config, source, stim_name, stim_value, stim[ST_N];
 	int met[SM_N][SS_N];
-	int recomputed, score, rank, pass, failed;
+	int recomputed, score, rank, pass, failed, tail95, tail99, lowconf, streaming;
 };
+
+/* The percentiles of this view that rest on fewer than SWEEP_LOWCONF_TAIL requests:
+ * "p95 p99", "none", or "n/a" when the request count is unknown. */
+static void lowconf_text(const struct sweep_cfg *c, char *buf, size_t n)
+{
+	static const enum sweep_stat shown[] = { SS_P50, SS_P90, SS_P95, SS_P99 };
+	size_t k = 0;
+	double tail;
+	snprintf(buf, n, "%s", sweep_tail(c, SS_P50, &tail) ? "none" : "n/a");
+	for (size_t i = 0; i < ARRAY_LEN(shown) && k + 8 < n; i++) {
+		enum sweep_stat st = shown[i];
+		if (sweep_low_confidence(c, st))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "", sweep_stat_name(st));
+	}
+}
 
 static void add_metric_cols(struct table *t, const struct sweep_set *s, struct sweep_cols *c)
 {
-	static const enum sweep_metric lat[] = { SM_TTFT, SM_TTST, SM_ITL, SM_LATENCY, SM_TPS_USER };
+	static const enum sweep_metric lat[] = { SM_TTFT, SM_TTST, SM_ITL, SM_LATENCY, SM_TPS_USER,
+						 SM_OSL };
 	static const enum sweep_metric sys[] = { SM_RPS, SM_TPS, SM_GOODPUT, SM_COUNT };
 	for (size_t i = 0; i < ARRAY_LEN(lat); i++) {
 		enum sweep_metric m = lat[i];
@@ -86,7 +93,7 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 
 static struct table *build_sweep(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = derived(run);
+	struct sweep_set *s = sweep_derived(run);
 	if (!s || s->ncfg == 0)
 		return no_data(err, errn, "no GenAI-Perf sweep loaded");
 	struct table *t = table_new("sweep", "Inference sweep: configs x metrics");
@@ -104,7 +111,15 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	for (int k = 0; k < ST_N; k++)
 		if (any_stim(s, k))
 			c.stim[k] = table_add_col(t, sweep_stim_name(k), k == ST_REQUEST_RATE ? COL_NUM : COL_INT, 8, 2);
+	for (size_t i = 0; i < s->ncfg && c.streaming < 0; i++)
+		if (s->cfg[i].has_streaming)
+			c.streaming = table_add_col(t, "streaming", COL_TEXT, 5, 0);
 	add_metric_cols(t, s, &c);
+	if (any_cfg_has(s, SM_COUNT, SS_AVG)) {
+		c.tail95 = table_add_col(t, "requests_beyond_p95", COL_NUM, 6, 1);
+		c.tail99 = table_add_col(t, "requests_beyond_p99", COL_NUM, 6, 1);
+		c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
+	}
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
 	for (size_t si = 0; si < s->nseries; si++) {
 		const struct sweep_series *se = &s->series[si];
@@ -127,6 +142,18 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 					if (c.met[m][st] >= 0 && sweep_value(cf, m, st, &v))
 						table_set_num(t, r, c.met[m][st], v);
 				}
+			if (c.streaming >= 0 && cf->has_streaming)
+				table_set_text(t, r, c.streaming, cf->streaming ? "yes" : "no");
+			if (c.lowconf >= 0) {
+				double tail;
+				char low[48];
+				if (sweep_tail(cf, SS_P95, &tail))
+					table_set_num(t, r, c.tail95, tail);
+				if (sweep_tail(cf, SS_P99, &tail))
+					table_set_num(t, r, c.tail99, tail);
+				lowconf_text(cf, low, sizeof(low));
+				table_set_text(t, r, c.lowconf, low);
+			}
 			table_set_text(t, r, c.recomputed, cf->has_calc ? "yes" : "no");
 			table_set_num_opt(t, r, c.score, cf->score, cf->has_score);
 			table_set_num_opt(t, r, c.rank, cf->rank, cf->rank > 0);
@@ -143,59 +170,46 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
  * stored next to recomputed. */
 
 struct sizing_cols {
-	int source, file, metric, points, s_slope, slope, s_icpt, icpt, s_r2, r2, s_out, out,
+	int source, file, jobs, metric, points, s_slope, slope, s_icpt, icpt, s_r2, r2, s_out, out,
 	    poor, target, target_conc, s_gpus, gpus, note, differs;
 };
 
-static void outliers_text(const struct sweep_fit *f, char *buf, size_t n)
+static bool sizing_targets(const struct sweep_set *s)
 {
-	size_t k = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < f->nout && k + 24 < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%g", i ? " " : "", f->outliers[i]);
+	return s->target_users > 0 && s->test_gpus > 0;
 }
 
-static bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b)
-{
-	bool b_null = !b->ok || b->poor;
-	if (!has_a)
-		return !b_null;
-	if (b_null)
-		return true;
-	double tol = 1e-9;
-	if (fabs(a->slope - b->slope) > tol * fmax(1, fabs(b->slope)) ||
-	    fabs(a->intercept - b->intercept) > tol * fmax(1, fabs(b->intercept)) ||
-	    fabs(a->r2 - b->r2) > tol || a->nout != b->nout)
-		return true;
-	for (size_t i = 0; i < a->nout; i++)
-		if (a->outliers[i] != b->outliers[i])
-			return true;
-	return false;
-}
+struct sizing_src {
+	const char *source, *file;
+	size_t jobs;             /* files behind the fit: 1, or a merge's job count */
+	bool nat;
+};
 
-static void sizing_row(struct table *t, const struct sizing_cols *c, long ref, const char *source,
-		       const char *file, const char *metric, const struct sweep_fit *sf, bool has_sf,
-		       const struct sweep_fit *cf, double target, const struct sweep_estimate *e,
-		       double s_gpus, bool has_s_gpus)
+static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
+		       const struct sizing_src *src, const char *metric, const struct sweep_fit *sf,
+		       bool has_sf, const struct sweep_fit *cf, double target,
+		       const struct sweep_estimate *e, double s_gpus, bool has_s_gpus,
+		       const struct sweep_set *s)
 {
 	size_t r = table_add_row(t, ref);
 	char buf[256];
-	table_set_text(t, r, c->source, source);
-	table_set_text(t, r, c->file, file);
+	table_set_text(t, r, c->source, src->source);
+	table_set_text(t, r, c->file, src->file);
+	table_set_num(t, r, c->jobs, (double)src->jobs);
 	table_set_text(t, r, c->metric, metric);
 	table_set_num(t, r, c->points, (double)cf->nused + (double)cf->nout);
 	if (has_sf) {
 		table_set_num(t, r, c->s_slope, sf->slope);
 		table_set_num(t, r, c->s_icpt, sf->intercept);
 		table_set_num(t, r, c->s_r2, sf->r2);
-		outliers_text(sf, buf, sizeof(buf));
+		fit_outliers_text(sf, buf, sizeof(buf));
 		table_set_text(t, r, c->s_out, buf);
 	}
 	if (cf->ok) {
 		table_set_num(t, r, c->slope, cf->slope);
 		table_set_num(t, r, c->icpt, cf->intercept);
 		table_set_num(t, r, c->r2, cf->r2);
-		outliers_text(cf, buf, sizeof(buf));
+		fit_outliers_text(cf, buf, sizeof(buf));
 		table_set_text(t, r, c->out, buf);
 		table_set_text(t, r, c->poor, cf->poor ? "yes" : "no");
 	}
@@ -207,15 +221,17 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref, c
 		table_set_text(t, r, c->note, e->err);
 	else if (!cf->ok && cf->err)
 		table_set_text(t, r, c->note, cf->err);
+	/* empty when the file stores nothing to compare (no fit, no estimate for targets) */
+	bool gpus_cmp = has_s_gpus && sizing_targets(s) && target > 0;
 	bool differs = fit_differs(sf, has_sf, cf) ||
-		       (has_s_gpus && e->ok && fabs(s_gpus - e->gpus) > 1e-9 * fmax(1, fabs(e->gpus)));
-	if (strcmp(source, "nat") == 0)
+		       (gpus_cmp && (!e->ok || fabs(s_gpus - e->gpus) > 1e-9 * fmax(1, fabs(e->gpus))));
+	if (src->nat && (has_sf || gpus_cmp))
 		table_set_text(t, r, c->differs, differs ? "yes" : "no");
 }
 
 static struct table *build_sizing(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = derived(run);
+	struct sweep_set *s = sweep_derived(run);
 	size_t nfit = 0;
 	for (size_t i = 0; s && i < s->nseries; i++)
 		nfit += s->series[i].has_fit;
@@ -226,6 +242,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	struct sizing_cols c;
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
+	c.jobs = table_add_col(t, "jobs", COL_INT, 4, 0);
 	c.metric = table_add_col(t, "metric", COL_TEXT, 18, 0);
 	c.points = table_add_col(t, "points", COL_INT, 6, 0);
 	c.s_slope = table_add_col(t, "stored_slope", COL_NUM, 10, 4);
@@ -245,20 +262,23 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.note = table_add_col(t, "note", COL_TEXT, 30, 0);
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
-		sizing_row(t, &c, (long)i, "nat", n->path, "llm_latency_p95", &n->s_fit_lat,
-			   n->has_s_fit_lat, &n->c_fit_lat, s->target_latency, &n->c_est_lat,
-			   n->s_gpu_lat, n->has_s_gpu_lat);
-		sizing_row(t, &c, (long)i, "nat", n->path, "workflow_runtime_p95", &n->s_fit_rt,
-			   n->has_s_fit_rt, &n->c_fit_rt, s->target_runtime, &n->c_est_rt,
-			   n->s_gpu_rt, n->has_s_gpu_rt);
+		struct sizing_src src = { n->merged ? "nat merged" : "nat", n->path,
+					  n->merged ? n->njobs : 1, true };
+		sizing_row(t, &c, (long)i, &src, "llm_latency_p95", &n->s_fit_lat, n->has_s_fit_lat,
+			   &n->c_fit_lat, s->target_latency, &n->c_est_lat, n->s_gpu_lat,
+			   n->has_s_gpu_lat, s);
+		sizing_row(t, &c, (long)i, &src, "workflow_runtime_p95", &n->s_fit_rt, n->has_s_fit_rt,
+			   &n->c_fit_rt, s->target_runtime, &n->c_est_rt, n->s_gpu_rt,
+			   n->has_s_gpu_rt, s);
 	}
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct sweep_series *se = &s->series[i];
 		if (!se->has_fit)
 			continue;
 		struct sweep_fit none = { 0 };
-		sizing_row(t, &c, -1 - (long)i, "genai-perf", se->name, "request_latency_p95", &none,
-			   false, &se->fit, s->target_latency, &se->est, 0, false);
+		struct sizing_src src = { "genai-perf", se->name, se->n, false };
+		sizing_row(t, &c, -1 - (long)i, &src, "request_latency_p95", &none, false, &se->fit,
+			   s->target_latency, &se->est, 0, false, s);
 	}
 	return t;
 }
@@ -276,16 +296,22 @@ static bool opt_differs(bool ha, double a, bool hb, double b)
 	return ha != hb || (ha && fabs(a - b) > 1e-9 * fmax(1, fabs(b)));
 }
 
-/* Stored and recomputed per-concurrency values disagree: outlier flags, the rough
- * GPU estimates (when targets are given) or the items-over-target counts. */
-static bool point_differs(const struct nat_point *p, const struct sweep_set *s)
+/* Stored and recomputed per-concurrency values: outlier flags (when the file stores
+ * alerts), the rough GPU estimates (stored ones, with targets given) and the
+ * items-over-target counts. Returns -1 when nothing stored can be compared, else
+ * whether something differs. */
+static int point_differs(const struct nat_point *p, const struct sweep_set *s)
 {
-	bool targets = s->target_users > 0 && s->test_gpus > 0;
-	return p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt ||
-	       (targets && opt_differs(p->has_s_gpu_lat, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
-	       (targets && opt_differs(p->has_s_gpu_rt, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
-	       (p->c_items_lat >= 0 && p->s_items_lat >= 0 && p->c_items_lat != p->s_items_lat) ||
-	       (p->c_items_rt >= 0 && p->s_items_rt >= 0 && p->c_items_rt != p->s_items_rt);
+	bool targets = sizing_targets(s);
+	bool gl = targets && p->has_s_gpu_lat, gr = targets && p->has_s_gpu_rt;
+	bool il = p->c_items_lat >= 0 && p->s_items_lat >= 0;
+	bool ir = p->c_items_rt >= 0 && p->s_items_rt >= 0;
+	if (!p->has_s_alerts && !gl && !gr && !il && !ir)
+		return -1;
+	return (p->has_s_alerts && (p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt)) ||
+	       (gl && opt_differs(true, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
+	       (gr && opt_differs(true, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
+	       (il && p->c_items_lat != p->s_items_lat) || (ir && p->c_items_rt != p->s_items_rt);
 }
 
 static void points_row(struct table *t, const struct points_cols *c, long ref,
@@ -293,7 +319,7 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 {
 	size_t r = table_add_row(t, ref);
 	char al[8];
-	table_set_text(t, r, c->file, n->path);
+	table_set_text(t, r, c->file, n->merged && p->job >= 0 ? s->nat[p->job].path : n->path);
 	table_set_text(t, r, c->mode, n->mode);
 	table_set_num(t, r, c->conc, p->conc);
 	table_set_num_opt(t, r, c->lat, p->lat_p95, p->has_lat);
@@ -313,12 +339,14 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 	table_set_num_opt(t, r, c->s_ir, (double)p->s_items_rt, p->s_items_rt >= 0);
 	table_set_num_opt(t, r, c->ir, (double)p->c_items_rt, p->c_items_rt >= 0);
 	table_set_num(t, r, c->items, (double)p->nitems);
-	table_set_text(t, r, c->differs, point_differs(p, s) ? "yes" : "no");
+	int d = point_differs(p, s);
+	if (d >= 0)
+		table_set_text(t, r, c->differs, d ? "yes" : "no");
 }
 
 static struct table *build_sizing_points(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = derived(run);
+	struct sweep_set *s = sweep_derived(run);
 	if (!s || s->nnat == 0)
 		return no_data(err, errn, "no NAT sizing output loaded");
 	struct table *t = table_new("sizing_points", "NAT sizing: per-concurrency data");
@@ -353,7 +381,7 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 
 static struct table *build_gpu(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = derived(run);
+	struct sweep_set *s = sweep_derived(run);
 	if (!s || s->ngpu == 0)
 		return no_data(err, errn, "no GPU telemetry in the loaded sweep");
 	static const enum sweep_stat cols[] = { SS_AVG, SS_MIN, SS_MAX, SS_P50, SS_P90, SS_P99 };
@@ -379,7 +407,7 @@ static struct table *build_gpu(struct run *run, char *err, size_t errn)
 }
 
 struct cb_cols {
-	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch;
+	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch, rel, slow;
 };
 
 static void cb_row(struct table *t, const struct cb_cols *c, long ref, const char *file,
@@ -395,7 +423,7 @@ static void cb_row(struct table *t, const struct cb_cols *c, long ref, const cha
 
 static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 {
-	struct sweep_set *s = derived(run);
+	struct sweep_set *s = sweep_derived(run);
 	if (!s || s->ncb == 0)
 		return no_data(err, errn, "no Cerebras performance.json loaded");
 	struct table *t = table_new("cerebras", "Cerebras performance.json");
@@ -412,6 +440,8 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);
 	c.flops = table_add_col(t, "flops_utilization", COL_NUM, 8, 2);
 	c.mismatch = table_add_col(t, "mismatch", COL_TEXT, 8, 0);
+	c.rel = table_add_col(t, "rate_vs_siblings", COL_NUM, 8, 3);
+	c.slow = table_add_col(t, "slow", COL_TEXT, 4, 0);
 	for (size_t i = 0; i < s->ncb; i++) {
 		const struct cb_perf *p = &s->cb[i];
 		cb_row(t, &c, (long)i, p->path, "stored", p->samples_per_sec, p->has_sps,
@@ -434,6 +464,10 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 			snprintf(row, sizeof(row), "ordinal %zu", k);
 			cb_row(t, &c, (long)i, p->path, row, o->samples_per_sec, o->has_rate,
 			       (double)o->total_samples, o->has_samples, o->total_time, o->has_time);
+			if (o->has_rel) {
+				table_set_num(t, t->nrow - 1, c.rel, o->rel_rate);
+				table_set_text(t, t->nrow - 1, c.slow, o->slow ? "yes" : "no");
+			}
 		}
 	}
 	return t;
@@ -447,213 +481,5 @@ const struct view_def sweep_views[] = {
 	{ "cerebras", "Cerebras performance.json: stored and recomputed aggregate, per-ordinal rates", build_cerebras },
 };
 
-/* ---------------------------------------------------------------------------------
- * Finding rules */
-
-/* Evidence for row ref `item` of `view` (sweep: config index, sizing: NAT file index,
- * cerebras: performance.json index), so the UI opens the view that holds it. */
-static struct evidence cfg_evidence(const char *view, long item, const char *name,
-				    const char *series)
-{
-	struct evidence ev = evidence_none();
-	ev.kind = EV_CONFIG;
-	ev.view = view;
-	ev.item = item;
-	ev.name = name ? xstrdup(name) : NULL;
-	ev.series = series ? xstrdup(series) : NULL;
-	return ev;
-}
-
-struct fit_ref {
-	const char *what, *file, *series, *view;
-	const struct sweep_fit *fit;
-	long item;
-};
-
-/* Every recomputed fit: NAT latency and runtime, GenAI-Perf series. */
-static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_t cap)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < s->nnat && n + 2 <= cap; i++) {
-		out[n++] = (struct fit_ref){ "p95 LLM latency", s->nat[i].path, "llm_latency",
-					     "sizing", &s->nat[i].c_fit_lat, (long)i };
-		out[n++] = (struct fit_ref){ "p95 workflow runtime", s->nat[i].path, "workflow_runtime",
-					     "sizing", &s->nat[i].c_fit_rt, (long)i };
-	}
-	for (size_t i = 0; i < s->nseries && n < cap; i++)
-		if (s->series[i].has_fit)
-			out[n++] = (struct fit_ref){ "p95 request latency", s->series[i].name,
-						     "request_latency", "sweep", &s->series[i].fit,
-						     (long)s->series[i].cfg[0] };
-	return n;
-}
-
-#define MAX_FITS 64
-
-static void rule_poor_fit(struct run *run, struct finding_list *out)
-{
-	if (!derived(run))
-		return;
-	struct fit_ref f[MAX_FITS];
-	size_t n = collect_fits(run->sweep, f, MAX_FITS);
-	for (size_t i = 0; i < n; i++) {
-		if (!f[i].fit->ok || !f[i].fit->poor)
-			continue;
-		char title[160], detail[512];
-		snprintf(title, sizeof(title), "Poor linear fit of %s vs concurrency (R² %.3f < %.1f)",
-			 f[i].what, f[i].fit->r2, FIT_MIN_R2);
-		snprintf(detail, sizeof(detail),
-			 "%s: %zu points, slope %.4g, intercept %.4g. Below R² %.1f the sizing "
-			 "calculator stores no fit and no slope-based GPU estimate.",
-			 f[i].file, f[i].fit->nused, f[i].fit->slope, f[i].fit->intercept, FIT_MIN_R2);
-		findings_add(out, "SIZING.POOR_FIT", SEV_MED, title, detail,
-			     "Measure more concurrencies (and repeat noisy ones) before trusting a "
-			     "GPU estimate; latency may be non-linear past saturation.",
-			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
-	}
-}
-
-static void rule_outliers(struct run *run, struct finding_list *out)
-{
-	if (!derived(run))
-		return;
-	struct fit_ref f[MAX_FITS];
-	size_t n = collect_fits(run->sweep, f, MAX_FITS);
-	for (size_t i = 0; i < n; i++) {
-		const struct sweep_fit *fit = f[i].fit;
-		if (fit->nout == 0)
-			continue;
-		char list[128], title[200], detail[512];
-		outliers_text(fit, list, sizeof(list));
-		snprintf(title, sizeof(title), "Outlier concurrenc%s %s removed from the %s fit",
-			 fit->nout == 1 ? "y" : "ies", list, f[i].what);
-		snprintf(detail, sizeof(detail),
-			 "%s: IQR rules (raw values x%.1f for <= %d points, residuals x%.1f) dropped "
-			 "%zu of %zu points; the fit uses the rest (R² %.4f).",
-			 f[i].file, FIT_EXTREME_IQR, FIT_SMALL_RANGE, FIT_CONSERVATIVE_IQR, fit->nout,
-			 fit->nout + fit->nused, fit->r2);
-		findings_add(out, "SIZING.OUTLIERS", SEV_LOW, title, detail,
-			     "Re-run the outlier concurrencies; a real regime change (queueing, "
-			     "memory pressure) means the linear model stops there.",
-			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
-	}
-}
-
-static void rule_saturation(struct run *run, struct finding_list *out)
-{
-	struct sweep_set *s = derived(run);
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->nseries; i++) {
-		const struct sweep_series *se = &s->series[i];
-		if (se->knee < 0 || se->stim < 0)
-			continue;
-		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
-		const struct sweep_cfg *nx = &s->cfg[se->cfg[se->knee + 1]];
-		double t0 = 0, t1 = 0, l0 = 0, l1 = 0;
-		sweep_value(k, SM_RPS, SS_AVG, &t0);
-		sweep_value(nx, SM_RPS, SS_AVG, &t1);
-		sweep_knee_latency(k, &l0);
-		sweep_knee_latency(nx, &l1);
-		char title[200], detail[512];
-		const char *st = sweep_stim_name(se->stim);
-		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);
-		snprintf(detail, sizeof(detail),
-			 "%s: from %s %g to %g request throughput goes %.3g -> %.3g req/s while "
-			 "latency goes %.4g -> %.4g ms.",
-			 se->name, st, k->stim[se->stim], nx->stim[se->stim], t0, t1, l0, l1);
-		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
-			     "Serve at or below the knee; beyond it extra load only queues. Add "
-			     "replicas or GPUs to raise the ceiling.",
-			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, "request_throughput"));
-	}
-}
-
-static void rule_constraints(struct run *run, struct finding_list *out)
-{
-	struct sweep_set *s = derived(run);
-	if (!s)
-		return;
-	if (s->ncon == 0)
-		return;
-	size_t nfail = 0, first = SIZE_MAX;
-	for (size_t i = 0; i < s->ncfg; i++)
-		if (!s->cfg[i].pass) {
-			nfail++;
-			if (first == SIZE_MAX)
-				first = i;
-		}
-	if (nfail == 0)
-		return;
-	char title[200], detail[768];
-	snprintf(title, sizeof(title), "%zu of %zu sweep configs fail the constraints", nfail, s->ncfg);
-	snprintf(detail, sizeof(detail), "First failing: %s: %s.%s", s->cfg[first].name,
-		 s->cfg[first].failed ? s->cfg[first].failed : "",
-		 nfail == s->ncfg ? " No config meets every constraint." : "");
-	findings_add(out, "SWEEP.CONSTRAINT", nfail == s->ncfg ? SEV_HIGH : SEV_MED, title, detail,
-		     nfail == s->ncfg ? "Relax a constraint or sweep lower load (concurrency / rate)."
-				      : "Pick the best-ranked passing config (sweep view, rank column).",
-		     cfg_evidence("sweep", (long)first, s->cfg[first].name, NULL));
-}
-
-static void rule_sizing_diff(struct run *run, struct finding_list *out)
-{
-	struct sweep_set *s = derived(run);
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->nnat; i++) {
-		const struct nat_calc *n = &s->nat[i];
-		const char *what = NULL;
-		if (fit_differs(&n->s_fit_lat, n->has_s_fit_lat, &n->c_fit_lat))
-			what = "LLM latency fit";
-		else if (fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt))
-			what = "workflow runtime fit";
-		if (!what)
-			continue;
-		char title[160], detail[400];
-		snprintf(title, sizeof(title), "Stored %s differs from the recomputed one", what);
-		snprintf(detail, sizeof(detail),
-			 "%s: recomputing the fit from calc_data with the documented outlier rules "
-			 "gives different values (see the sizing view, stored_* columns).", n->path);
-		findings_add(out, "SIZING.STORED_DIFFERS", SEV_LOW, title, detail,
-			     "The file may come from another calculator version or a non-default "
-			     "FitConfig; trust the recomputed values or re-run nat sizing calc.",
-			     cfg_evidence("sizing", (long)i, n->path, NULL));
-	}
-}
-
-static void rule_cerebras(struct run *run, struct finding_list *out)
-{
-	struct sweep_set *s = derived(run);
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->ncb; i++) {
-		const struct cb_perf *p = &s->cb[i];
-		if (!p->mismatch)
-			continue;
-		char detail[512];
-		snprintf(detail, sizeof(detail),
-			 "%s: stored samples_per_sec %.6g, total_samples %lld, total_time %.6g; the "
-			 "merge rule over %zu ordinals gives %.6g, %.0f, %.6g (rate = Σ samples / "
-			 "first non-zero ordinal time, not the sum of rates).",
-			 p->path, p->samples_per_sec, p->total_samples, p->total_time, p->nord, p->c_sps,
-			 p->c_samples, p->c_time);
-		findings_add(out, "CEREBRAS.AGGREGATE_MISMATCH", SEV_MED,
-			     "Cerebras aggregate disagrees with its ordinals", detail,
-			     "Quote the recomputed aggregate; check whether the file was edited or "
-			     "merged from different runs.",
-			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
-	}
-}
-
-const struct finding_rule sweep_rules[] = {
-	{ "SWEEP.CONSTRAINT", 2000, rule_constraints },
-	{ "SWEEP.SATURATION", 2010, rule_saturation },
-	{ "SIZING.POOR_FIT", 2020, rule_poor_fit },
-	{ "SIZING.OUTLIERS", 2030, rule_outliers },
-	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff },
-	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras },
-};
 
 _Static_assert(ARRAY_LEN(sweep_views) == SWEEP_NVIEWS, "SWEEP_NVIEWS");
-_Static_assert(ARRAY_LEN(sweep_rules) == SWEEP_NRULES, "SWEEP_NRULES");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* trace_analysis.c: the trace analyses (see trace.h): pytscope's trace summary, HTA's
+/* analysis.c: the trace analyses (see trace.h): pytscope's trace summary, HTA's
  * temporal breakdown, comm/comp overlap, kernel-type breakdown with overlap labels,
  * per-kernel statistics, idle time by stream and potential stragglers. All times are
  * integer nanoseconds inside; results are microseconds (HTA) or seconds (pytscope). */

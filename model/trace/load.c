@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* trace_load.c: finding Kineto/Chrome trace files, decoding their events one at a time
- * (trace_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
+/* load.c: finding Kineto/Chrome trace files, decoding their events one at a time
+ * (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
  * assignment, and the load-time diagnostics. */
-#include "model/trace/trace.h"
+#include "model/trace/internal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -129,6 +129,14 @@ static void discover(const char *path, struct pathvec *out, bool explicit)
 		return;
 	}
 	scan_dir(path, out, 0);
+}
+
+void trace_list_files(const char *path, char ***files, size_t *n)
+{
+	struct pathvec pv = { 0 };
+	discover(path, &pv, false);
+	*files = pv.v;
+	*n = pv.n;
 }
 
 int trace_probe(const char *path, const struct opts *opts)
@@ -755,223 +763,6 @@ static void load_one(void *ud, size_t i)
 	job->out[i] = r;
 }
 
-/* ---- rank assignment and post-processing ----------------------------------- */
-
-/* The number after "rank" or "worker" in name[0..n), or -1. */
-static int rank_in(const char *name, size_t n)
-{
-	static const char *const keys[] = { "rank", "worker" };
-	for (size_t k = 0; k < ARRAY_LEN(keys); k++) {
-		size_t m = strlen(keys[k]);
-		for (size_t i = 0; i + m < n; i++) {
-			if (strncasecmp(name + i, keys[k], m) != 0)
-				continue;
-			size_t j = i + m;
-			while (j < n && (name[j] == '-' || name[j] == '_'))
-				j++;
-			if (j < n && isdigit((unsigned char)name[j]))
-				return (int)strtol(name + j, NULL, 10);
-		}
-	}
-	return -1;
-}
-
-/* The rank in the file's base name, else in its directory's name (rank3/trace.json). */
-static int rank_from_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	int r = rank_in(base ? base + 1 : path, strlen(base ? base + 1 : path));
-	if (r >= 0 || !base)
-		return r;
-	const char *dir = base;
-	while (dir > path && dir[-1] != '/')
-		dir--;
-	return rank_in(dir, (size_t)(base - dir));
-}
-
-static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
-{
-	for (size_t i = 0; i < upto; i++)
-		if (ts->r[i]->rank == rank)
-			return true;
-	return false;
-}
-
-static void assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single)
-{
-	struct trace_rank *r = ts->r[i];
-	if (r->rank >= 0 && !rank_taken(ts, r->rank, i))
-		return;
-	if (r->rank >= 0)
-		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "distributedInfo.rank %d is used by another trace", r->rank);
-	int byname = rank_from_name(r->path);
-	if (byname >= 0 && !rank_taken(ts, byname, i)) {
-		if (!r->rank_from_meta)
-			diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname,
-				 "no distributedInfo.rank; rank %d taken from the file name", byname);
-		r->rank = byname;
-		return;
-	}
-	int next = 0;
-	while (rank_taken(ts, next, i))
-		next++;
-	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next,
-		 "no usable rank in distributedInfo or the file name; rank %d from file order", next);
-	r->rank = next;
-}
-
-static int rank_cmp(const void *a, const void *b)
-{
-	const struct trace_rank *x = *(struct trace_rank *const *)a, *y = *(struct trace_rank *const *)b;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-struct pos_cpu {
-	struct trace_cpu c;
-	size_t pos;
-};
-
-static int pos_cpu_cmp(const void *a, const void *b)
-{
-	const struct pos_cpu *x = a, *y = b;
-	if (x->c.corr != y->c.corr)
-		return (x->c.corr > y->c.corr) - (x->c.corr < y->c.corr);
-	return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t corr)
-{
-	size_t lo = 0, hi = r->ncpu;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->cpu[mid].corr <= corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && r->cpu[lo - 1].corr == corr ? &r->cpu[lo - 1] : NULL;
-}
-
-/* HTA add_iteration: the step whose [ts, ts+dur) holds the CPU event (last match in
- * file order). `sorted` holds the steps by start time; when they do not overlap a binary
- * search finds the only candidate. */
-struct step_index {
-	const struct trace_step **v;
-	size_t n;
-	bool overlap;
-};
-
-static int step_ptr_cmp(const void *a, const void *b)
-{
-	const struct trace_step *x = *(const struct trace_step *const *)a, *y = *(const struct trace_step *const *)b;
-	if (x->ts != y->ts)
-		return (x->ts > y->ts) - (x->ts < y->ts);
-	return (x > y) - (x < y);
-}
-
-static void step_index_build(const struct trace_rank *r, struct step_index *si)
-{
-	si->v = xmalloc((r->nstep + 1) * sizeof(*si->v));
-	si->n = r->nstep;
-	si->overlap = false;
-	for (size_t s = 0; s < r->nstep; s++)
-		si->v[s] = &r->step[s];
-	qsort(si->v, si->n, sizeof(*si->v), step_ptr_cmp);
-	for (size_t s = 1; s < si->n; s++)
-		if (si->v[s]->ts < si->v[s - 1]->ts + si->v[s - 1]->dur)
-			si->overlap = true;
-}
-
-static int32_t step_of(const struct trace_rank *r, const struct step_index *si, int64_t ts)
-{
-	long it = -1;
-	if (si->overlap) {
-		for (size_t s = 0; s < r->nstep; s++)
-			if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
-				it = r->step[s].step;
-		return (int32_t)it;
-	}
-	size_t lo = 0, hi = si->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (si->v[mid]->ts <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && ts < si->v[lo - 1]->ts + si->v[lo - 1]->dur)
-		it = si->v[lo - 1]->step;
-	return (int32_t)it;
-}
-
-/* Sort the CPU events by correlation id, file order among equal ids. */
-static void sort_cpu_stable(struct trace_rank *r)
-{
-	struct pos_cpu *tmp = xmalloc((r->ncpu + 1) * sizeof(*tmp));
-	for (size_t i = 0; i < r->ncpu; i++)
-		tmp[i] = (struct pos_cpu){ r->cpu[i], i };
-	qsort(tmp, r->ncpu, sizeof(*tmp), pos_cpu_cmp);
-	for (size_t i = 0; i < r->ncpu; i++)
-		r->cpu[i] = tmp[i].c;
-	free(tmp);
-}
-
-static void finish_rank(struct run *run, struct trace_set *ts, struct trace_rank *r)
-{
-	sort_cpu_stable(r);
-	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
-	size_t ncomm = 0;
-	struct step_index si;
-	step_index_build(r, &si);
-	for (size_t i = 0; i < r->nnames; i++)
-		r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
-	for (size_t k = 0; k < r->nk; k++) {
-		struct trace_kernel *e = &r->k[k];
-		if (r->name_cls[e->name] == KC_COMMUNICATION)
-			ncomm++;
-		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
-		e->iter = c ? step_of(r, &si, c->ts) : -1;
-	}
-	free(si.v);
-	if (r->nk > 0 && ncomm == 0)
-		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "%zu GPU kernels but no communication kernel matched the classification table "
-			 "(extend it with --kernel-classes); communication overlap is n/a", r->nk);
-}
-
-void trace_rank_free(struct trace_rank *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->nnames; i++)
-		free(r->names[i]);
-	free(r->names);
-	free(r->name_cls);
-	free(r->k);
-	free(r->cpu);
-	free(r->step);
-	free(r->path);
-	free(r->hta.kstat);
-	free(r->hta.idle);
-	free(r);
-}
-
-static struct trace_set *trace_set_get_or_new(struct run *run)
-{
-	if (run->trace)
-		return run->trace;
-	struct trace_set *ts = xcalloc(1, sizeof(*ts));
-	pthread_mutex_init(&ts->lock, NULL);
-	char err[1024];
-	const char *file = run->opts ? run->opts->kernel_classes : NULL;
-	ts->cls = kclass_new(file, err, sizeof(err));
-	if (err[0])
-		diag_add(&run->diags, DIAG_ERROR, file, -1, -1, -1, "--kernel-classes: %s", err);
-	run->trace = ts;
-	return ts;
-}
-
 static int load_files(struct load_ctx *ctx, struct pathvec *files)
 {
 	struct run *run = ctx->run;
@@ -995,17 +786,17 @@ static int load_files(struct load_ctx *ctx, struct pathvec *files)
 		ts = trace_set_get_or_new(run);
 		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
 		ts->r[ts->n++] = out[i];
-		assign_rank(run, ts, ts->n - 1, files->n == 1 && ts->n == 1);
+		trace_assign_rank(run, ts, ts->n - 1, files->n == 1 && ts->n == 1);
 		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
 		run->src[out[i]->src].rank = out[i]->rank;
 		pthread_mutex_unlock(&run->lock);
-		finish_rank(run, ts, out[i]);
+		trace_finish_rank(run, ts, out[i]);
 		added++;
 	}
 	free(out);
 	if (!ts)
 		return -1;
-	qsort(ts->r, ts->n, sizeof(*ts->r), rank_cmp);
+	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;
 }
 
@@ -1032,21 +823,3 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	return rc;
 }
 
-void trace_free(struct run *run)
-{
-	struct trace_set *ts = run->trace;
-	if (!ts)
-		return;
-	for (size_t i = 0; i < ts->n; i++)
-		trace_rank_free(ts->r[i]);
-	free(ts->r);
-	kclass_free(ts->cls);
-	pthread_mutex_destroy(&ts->lock);
-	free(ts);
-	run->trace = NULL;
-}
-
-struct trace_set *trace_get(struct run *run)
-{
-	return run ? run->trace : NULL;
-}

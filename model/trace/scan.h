@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* trace_scan.h: streaming reader for Chrome/Kineto trace JSON (plain or gzip).
+/* scan.h: streaming reader for Chrome/Kineto trace JSON (plain or gzip).
  *
  * The document is never tokenized as a whole (jsmn offsets are int, and a token array
  * for a 1 GB trace is 2 GB): a quote-aware scanner walks the top-level object, finds

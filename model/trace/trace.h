@@ -167,13 +167,18 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
  * then opens the step_kernels view filtered to "rank=R step=S"). */
 bool trace_covers(struct run *run, int rank, long step);
 
-/* ---- loader internals shared by kineto.c and trace_load.c ---- */
+/* ---- loader entry points (load.c, registered by subsystem.c) and lifetime (store.c) ---- */
 int trace_probe(const char *path, const struct opts *opts);
+/* The trace files the loader would read under path (without --trace): pytscope's
+ * trace.json (or .gz, kineto.json[.gz]) of a run dir, else the trace files in the
+ * directory and its rank* / worker* subdirectories, or path itself. The caller frees
+ * each string and the array. */
+void trace_list_files(const char *path, char ***files, size_t *n);
 struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
 void trace_rank_free(struct trace_rank *r);
-/* Publish ProfilerStep#N records as steps (trace_steps.c); only for runs without
+/* Publish ProfilerStep#N records as steps (load_steps.c); only for runs without
  * pytscope steps. */
 void trace_publish_steps(struct run *run);
 /* The CPU event with this correlation id (the last in file order), or NULL. */

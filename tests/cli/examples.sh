@@ -1,7 +1,8 @@
 #!/bin/sh
 # examples.sh: every example a user copies from --help, `?` / --list-keys, README.md and
 # the man page runs. Paths in the examples are placeholders (runs/ddp-512, RUN_DIR,
-# traces/, artifacts/, calc/, a.msgpack): they are mapped to fixtures. An example on a
+# runs/before, runs/after, traces/, artifacts/, calc/, a.msgpack): they are mapped to
+# fixtures. An example on a
 # step run must exit 0; any other must at least not be a usage error (exit 2).
 # Filter and sweep-term examples inside help texts (e.g. '...') run as --filter,
 # --objective and --constraint.
@@ -16,12 +17,13 @@ demo="$TSCOPE_ROOT/testdata/demo"
 "$B/gen_trace" traces/rank0.pt.trace.json 1 0 >/dev/null && "$B/gen_trace" traces/rank1.pt.trace.json 1 1 >/dev/null &&
 	"$B/gen_sweep" artifacts >/dev/null && "$B/gen_dasf" fixture dasf >/dev/null ||
 	{ tap_notok "fixture generators failed"; exit 0; }
+cp -r "$demo" after   # a second run for the compare examples
 set -- dasf/*.msgpack
 da=$1 db=$2
 
 # one example line (without the leading "tscope-tui") -> exit status
 run_example() {
-	line=$(printf '%s' "$1" | sed "s|runs/ddp-512|$demo|g; s|runs/exp3|$demo|g; s|RUN_DIR|$demo|g;
+	line=$(printf '%s' "$1" | sed "s|runs/before|$demo|g; s|runs/after|$W/after|g; s|runs/ddp-512|$demo|g; s|runs/exp3|$demo|g; s|RUN_DIR|$demo|g;
 		s|run_dir|$demo|g; s|artifacts/|$W/artifacts|g; s|calc/|$W/artifacts|g; s|a\.msgpack|$da|g;
 		s|b\.msgpack|$db|g")
 	case $1 in

@@ -1,8 +1,9 @@
 #!/bin/sh
-# print_goldens.sh: `--print` is byte-identical to pytscope 0.2.1 `--color never analyze`
-# for the spec's fixtures F1 and F2 (goldens tests/cli/f1.out, f2.out; UPDATE=1 rewrites
-# them), plus the color layer, --warmup, --flops-per-step/--peak-tflops, exit codes,
-# --help and --version.
+# print_goldens.sh: `--print --compat pytscope` is byte-identical to pytscope 0.2.1
+# `--color never analyze` for the spec's fixtures F1 and F2 (goldens tests/cli/f1.out,
+# f2.out; UPDATE=1 rewrites them) and the default report differs only where it should,
+# plus the color layer, --warmup, --flops-per-step/--peak-tflops, exit codes, --help
+# and --version.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -14,7 +15,7 @@ mkdir -p fx
 
 for f in f1 f2; do
 	golden="$TSCOPE_ROOT/tests/cli/$f.out"
-	"$TSCOPE_BIN" --print --color never "fx/$f" >"$f.got" 2>"$f.err"
+	"$TSCOPE_BIN" --print --compat pytscope --color never "fx/$f" >"$f.got" 2>"$f.err"
 	rc=$?
 	if [ "${UPDATE:-0}" = 1 ]; then cp "$f.got" "$golden"; fi
 	tap_check "$f: exit status 0" '[ "$rc" -eq 0 ]'
@@ -22,16 +23,28 @@ for f in f1 f2; do
 		tap_notok "$f: output byte-identical to the golden"; diff "$golden" "$f.got" | sed 's/^/# /' | head -20; fi
 done
 
+# The default report: tscope-tui's header, the same sections; same findings on F1/F2.
+"$TSCOPE_BIN" --print --color never fx/f2 >d2.got
+tap_check "default report: tscope-tui header" 'head -1 d2.got | grep -qx "tscope-tui — ddp  (fx/f2)"'
+# then the headline (every subsystem's summary lines, as in the Overview pane), then
+# the same sections as pytscope.
+sed -n '3,/^$/p' d2.got >d2.head
+tap_check "default report: a headline of summary lines" 'grep -q "^  ranks  *4$" d2.head && grep -q "^  budget  *efficiency" d2.head'
+tap_check "default report: the rest as pytscope on F2" '[ "$(sed "3,/^\$/d" d2.got | tail -n +2)" = "$(tail -n +2 "$TSCOPE_ROOT/tests/cli/f2.out")" ]'
+"$TSCOPE_BIN" --print --compat nope fx/f2 >/dev/null 2>cn.err
+rc=$?
+tap_check "--compat with an unknown tool: exit 2" '[ "$rc" -eq 2 ] && grep -q "expected pytscope" cn.err'
+
 # Color: SGR only, and stripping it gives the plain text exactly.
-"$TSCOPE_BIN" --print --color always fx/f2 >c.got
+"$TSCOPE_BIN" --print --compat pytscope --color always fx/f2 >c.got
 tap_check "--color always emits SGR" 'grep -q "$(printf "\033")\[" c.got'
 sed 's/\x1b\[[0-9;]*m//g' c.got >c.plain
 tap_check "stripping SGR gives the plain report" 'cmp -s c.plain "$TSCOPE_ROOT/tests/cli/f2.out"'
-FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >fc.got
+FORCE_COLOR=1 "$TSCOPE_BIN" --print --compat pytscope fx/f2 >fc.got
 tap_check "FORCE_COLOR turns color on off a tty" 'cmp -s fc.got c.got'
-NO_COLOR=1 FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >nc.got
+NO_COLOR=1 FORCE_COLOR=1 "$TSCOPE_BIN" --print --compat pytscope fx/f2 >nc.got
 tap_check "NO_COLOR wins over FORCE_COLOR" 'cmp -s nc.got "$TSCOPE_ROOT/tests/cli/f2.out"'
-"$TSCOPE_BIN" fx/f2 >auto.got
+"$TSCOPE_BIN" --compat pytscope fx/f2 >auto.got
 tap_check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_ROOT/tests/cli/f2.out"'
 
 # Options of analyze.
@@ -80,7 +93,7 @@ printf '{"step":0,"phases":{"\\u001b[31mevil\\u009b":0.01,"forward":0.02}}\n{"st
 printf '{"name": "run\\u001b]0;pwned\\u0007"}' >hostile/run.json
 "$TSCOPE_BIN" --print --color never hostile >h.out 2>&1
 tap_check "hostile names: no ESC or C1 in the report" '! grep -q "$(printf "\033")" h.out && ! grep -q "$(printf "\302\233")" h.out'
-tap_check "hostile names: shown in caret notation" 'grep -q "^pytscope — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
+tap_check "hostile names: shown in caret notation" 'grep -q "^tscope-tui — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
 "$TSCOPE_BIN" --export steps hostile >hs.csv 2>&1
 tap_check "hostile names: CSV header sanitized" '! grep -q "$(printf "\033")" hs.csv && head -1 hs.csv | grep -q "\^\[\[31mevil"'
 tap_plan

@@ -32,7 +32,7 @@ while [ $i -lt 20 ]; do
 	printf '{"step":%d,"phases":{"forward":0.004,"backward":0.006,"optimizer":0.001}}\n' $i
 	i=$((i + 1))
 done >mfu/steps.jsonl
-"$TSCOPE_BIN" --print --color never mfu >m.out 2>m.err
+"$TSCOPE_BIN" --print --compat pytscope --color never mfu >m.out 2>m.err
 tap_check "exp3_mfu metadata: MFU from run.json (0.1%)" 'grep -q "^  MFU 0.1%  ·  useful compute 0.1% of 0.22s wall" m.out'
 tap_check "exp3_mfu metadata: run name 'run'" 'head -1 m.out | grep -q "^pytscope — run  (mfu)"'
 tap_plan

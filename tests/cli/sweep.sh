@@ -58,6 +58,28 @@ printf '{\n    "compile_time": 12.5,\n    "est_samples_per_sec": 0,\n    "ordina
 
 SZ="--target-users 100 --target-runtime 10 --test-gpus 8"
 
+# two online jobs of one calc output dir (c 1-4, then c 8-32): the calculator's offline
+# merge makes one 6-point fit; older files have no fit_results
+nat_job() { # nat_job DIR MTIME "conc runtime latency"...
+	mkdir -p "$1"
+	d=$1 t=$2
+	shift 2
+	{
+		printf '{"gpu_estimates": {"gpu_estimate_by_wf_runtime": null, "gpu_estimate_by_llm_latency": null},\n "calc_data": {\n'
+		sep=''
+		for row in "$@"; do
+			set -- $row
+			printf '%s  "%s": {"sizing_metrics": {"alerts": {"workflow_interrupted": false}, "llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30.0, "per_item_metrics": {}}}' "$sep" "$1" "$3" "$2"
+			sep=',
+'
+		done
+		printf '\n}}\n'
+	} >"$d/calc_runner_output.json"
+	touch -d "@$t" "$d/calc_runner_output.json"
+}
+nat_job "$TMP/nat2/online/job_1752000000" 1752000000 "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682"
+nat_job "$TMP/nat2/online/job_1752000100" 1752000100 "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"
+
 # --- exports --------------------------------------------------------------------
 "$BIN" --export sizing $SZ "$TMP/nat" >"$TMP/sizing.csv" 2>/dev/null
 tap_rc $? "--export sizing exits 0 on a NAT output directory"
@@ -86,6 +108,39 @@ golden sweep_cerebras.csv "$TMP/cb.out" "cerebras golden (stored, recomputed, or
 tap_rc $? "finding CEREBRAS.AGGREGATE_MISMATCH"
 "$BIN" --export findings --constraint 'ttft_p99<5' "$AN" | grep -q '^high,SWEEP.CONSTRAINT,3 of 3 sweep configs fail'
 tap_rc $? "finding SWEEP.CONSTRAINT (all fail: high)"
+
+# two jobs merged: one fit, one estimate; each job still in the sizing view
+"$BIN" --export sizing $SZ "$TMP/nat2" | sed "s|$TMP|TMP|g" >"$TMP/sizing2.out"
+golden sweep_sizing_merged.csv "$TMP/sizing2.out" "sizing golden for two merged online jobs (jobs and merge rows)"
+grep -q '^nat merged,TMP/nat2,2,workflow_runtime_p95,6,.*,75.35159084873075,,$' "$TMP/sizing2.out"
+tap_rc $? "two online jobs (c 1-4, c 8-32): one 6-point fit, 75.3516 GPUs"
+! grep -q ',yes,' "$TMP/sizing2.out"
+tap_rc $? "files without fit_results: differs never yes"
+"$BIN" --print --color never $SZ "$TMP/nat2" 2>/dev/null >"$TMP/print2.out"
+[ "$(grep -c '^● GPU SIZING' "$TMP/print2.out")" -eq 1 ] && [ "$(grep -c 'GPUs for 100 users' "$TMP/print2.out")" -eq 1 ] &&
+	grep -q '75.3516 GPUs for 100 users' "$TMP/print2.out" && grep -q 'merged from 2 jobs' "$TMP/print2.out"
+tap_rc $? "print: one GPU SIZING section with one estimate (75.3516) for the two jobs"
+"$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
+[ $? -ne 0 ]
+tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
+
+# Cerebras: four ordinals, ordinal 2 at 60% of the others' rate; the stored aggregate
+# follows the merge rule (4000 samples / ordinal 0's 10 s), so only the slow ordinal shows
+CB4="$TMP/cb4"
+mkdir -p "$CB4"
+printf '{\n    "compile_time": 1.0,\n    "est_samples_per_sec": 0,\n    "ordinals": [\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0},\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0},\n        {"samples_per_sec": 60.0, "total_samples": 1000, "total_time": 16.666666666666668},\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}\n    ],\n    "programming_time": 1.0,\n    "samples_per_sec": 400.0,\n    "total_samples": 4000,\n    "total_time": 10.0\n}\n' >"$CB4/performance.json"
+"$BIN" --export findings "$CB4" >"$TMP/cb4.csv"
+grep -q '^med,CEREBRAS.SLOW_ORDINAL,Cerebras ordinal 2 runs at 60% of its siblings.*240 samples/s' "$TMP/cb4.csv" &&
+	! grep -q 'AGGREGATE_MISMATCH' "$TMP/cb4.csv"
+tap_rc $? "one slow ordinal (60% of its siblings): CEREBRAS.SLOW_ORDINAL with the rate over the longest time"
+"$BIN" --export cerebras "$CB4" | grep -q ',ordinal 2,60,1000,.*,0.6,yes$'
+tap_rc $? "cerebras view: rate_vs_siblings and slow for each ordinal"
+mkdir -p "$TMP/cb4e"
+sed 's/"samples_per_sec": 60.0, "total_samples": 1000, "total_time": 16.666666666666668/"samples_per_sec": 95.0, "total_samples": 1000, "total_time": 10.526315789473685/' \
+	"$CB4/performance.json" >"$TMP/cb4e/performance.json"
+"$BIN" --export cerebras "$TMP/cb4e" >"$TMP/cb4e.csv" && grep -q ',ordinal 2,95,.*,0.95,no$' "$TMP/cb4e.csv" &&
+	! "$BIN" --export findings "$TMP/cb4e" | grep -q 'SLOW_ORDINAL'
+tap_rc $? "an ordinal at 95% of its siblings is not a finding"
 
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)
@@ -138,11 +193,40 @@ if [ -d "$REAL" ]; then
 	check_row=$(grep -c ',artifacts,concurrency,' "$TMP/real.csv")
 	[ "$check_row" -eq 4 ]
 	tap_rc $? "real sweep: 4 configs swept by concurrency"
-	grep -q ',concurrency,10,,,yes,,10,550,1,100,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,yes$' "$TMP/real.csv"
-	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, recomputed)"
-	"$BIN" --print "$REAL" 2>/dev/null | grep -q 'INFERENCE SWEEP — 4 configs in 1 series'
+	grep -q ',concurrency,10,,,yes,,10,550,1,100,no,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,1.3,0.26,p90 p95 p99,yes$' "$TMP/real.csv"
+	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, tails, recomputed)"
+	"$BIN" --print "$REAL" 2>/dev/null >"$TMP/real.out"
+	grep -q 'INFERENCE SWEEP — 4 configs in 1 series' "$TMP/real.out"
 	tap_rc $? "real sweep: --print section"
+	# non-streaming: no TTFT/ITL value anywhere (the export's TTFT is the request latency)
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ for (n in col) if (n ~ /^(ttft|ttst|itl|tps_user)_/ && $col[n] != "") bad = 1
+		  if ($col["streaming"] != "no") bad = 1 }
+		END { exit bad }' "$TMP/real.csv"
+	tap_rc $? "real sweep (non-streaming): TTFT, TTST, ITL empty, streaming=no"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["concurrency"] == 10 { v = $col["osl_p99"] } END { exit v != "1033.75" }' "$TMP/real.csv"
+	tap_rc $? "real sweep: osl_p99 column (c10 1033.75, as the export)"
+	grep -q '^ *concurrency  *ttft p99 .* osl p99 ' "$TMP/real.out" &&
+		grep -q '^ *10  *-  *8457.45  *19113.68\*  *-  *1033.8\* ' "$TMP/real.out" &&
+		grep -q '\* low confidence: fewer than 5 requests beyond .*requests per level: 6, 26, 67, 138' "$TMP/real.out"
+	tap_rc $? "real sweep report: TTFT '-', osl p99 column, low-confidence p99 starred with the request counts"
 else
-	for i in 1 2 3 4; do tap_skip "../shared/real/genai-perf-medium absent"; done
+	for i in 1 2 3 4 5 6 7; do tap_skip "../shared/real/genai-perf-medium absent"; done
 fi
+
+# --- CSV-only sweep named as GenAI-Perf names artifact dirs --------------------------
+for nc in 100:100 200:200 300:600; do
+	n=${nc%:*} count=${nc#*:}
+	d="$TMP/nde/gpt2-triton-vllm-num_dataset_entries$n"
+	mkdir -p "$d"
+	printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\nRequest Latency (ms),"1,%s.00",900,"2,000.00","1,900.00","1,800.00","1,700.00","1,500.00","1,000.00",950,920,910,905\nOutput Sequence Length (tokens),100.00,10,200,190.00,180,170,150,100,50,20,15,11\n\nMetric,Value\nRequest Throughput (per sec),%s.00\nRequest Count (count),%s.00\n' "$n" "$((n / 100))" "$count" >"$d/profile_export_genai_perf.csv"
+done
+"$BIN" --export sweep "$TMP/nde" | sed "s|$TMP|TMP|g" >"$TMP/nde.csv"
+golden sweep_dataset_entries.csv "$TMP/nde.csv" "CSV-only num_dataset_entries sweep golden"
+[ "$(grep -c '^gpt2-triton-vllm-num_dataset_entries\*,.*,dataset_entries,[123]00,' "$TMP/nde.csv")" -eq 3 ]
+tap_rc $? "three *_genai_perf.csv dirs named ...-num_dataset_entries{100,200,300}: one 3-level sweep"
+grep -q ',100,5,1,p99,no$' "$TMP/nde.csv" && grep -q ',600,30,6,none,no$' "$TMP/nde.csv"
+tap_rc $? "low confidence: p99 of 100 requests (1 beyond) is low, nothing at 600 requests (6 beyond p99)"
+
 tap_plan

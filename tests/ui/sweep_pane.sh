@@ -16,7 +16,9 @@ tui() { # tui SCRIPT ARGS...: run the explorer headless on SCRIPT, stderr to $TM
 NAT="$TMP/nat"
 mkdir -p "$NAT"
 {
-	printf '{"calc_data": {'
+	# a stored latency fit without the outlier rule (differs from the recomputed one)
+	printf '{"fit_results": {"llm_latency_fit": {"slope": 0.18, "intercept": 0.9, "r_squared": 0.99, "outliers_removed": []}, "wf_runtime_fit": null},\n'
+	printf '"calc_data": {'
 	sep=''
 	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
 		set -- $row
@@ -124,7 +126,7 @@ tap_rc $? "a telemetry metric the run lacks is reported in the status line"
 
 # NAT-only run: opening a sizing finding shows the sizing view (the sweep view is empty)
 cat >"$TMP/s4" <<S
-:resize 24 160
+:resize 24 180
 :view findings
 <Enter>
 :dump $TMP/nat_open.txt
@@ -136,10 +138,10 @@ cat >"$TMP/s4" <<S
 S
 tui "$TMP/s4" "$NAT"
 tap_rc $? "NAT findings script exits 0"
-grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
+grep -q '^ source  *file  *jobs  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
 	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
 tap_rc $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit row"
-grep -q '^ source  *file  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
+grep -q '^ source  *file  *jobs  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
 	! grep -q 'no evidence to open' "$TMP/nat_open2.txt"
 tap_rc $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
 tap_plan

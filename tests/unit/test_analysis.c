@@ -35,6 +35,10 @@ static void test_fsum(void)
 	ok(isinf(stats_fsum(x, 2)), "fsum with Infinity");
 	is_dbl(stats_median((double[]){ 3, 1, 2, 10 }, 4), 2.5, 0, "median even");
 	is_dbl(stats_percentile((double[]){ 1, 2, 3, 4, 5 }, 5, 95), 4.8, 1e-12, "linear percentile");
+	ok(stats_percentile((double[]){ 0.9, 0.2 }, 2, 75) == 0.7250000000000001,
+	   "percentile interpolates from the far end for t >= 0.5, as numpy's _lerp");
+	ok(stats_percentile((double[]){ 0.2, 0.9 }, 2, 25) == 0.375, "percentile from the near end below");
+	ok(isnan(stats_percentile(NULL, 0, 50)), "percentile of nothing is NaN (missing, not 0)");
 	double s[20];
 	for (int i = 0; i < 20; i++)
 		s[i] = 1.0 + 0.01 * (i % 3);
@@ -140,7 +144,7 @@ static void test_f2(void)
 			}
 	ok(all_ok, "F2: heat_range equals a brute force over every range");
 	struct budget w;
-	ok(analysis_budget_window(run, 0, 10, 20, &w) && w.n == 10, "F2: budget window of 10 steps");
+	ok(analysis_budget_window(run, 0, 10, 19, &w) && w.n == 10, "F2: budget window of 10 steps");
 	run_free(run);
 }
 

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/sweep/sweep.h"
+#include "model/sweep/internal.h"
 #include "model/sweep/rank.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
@@ -58,6 +59,15 @@ static const char *cell_text(const struct table *t, size_t row, const char *col)
 	int c = table_col_index(t, col);
 	const struct table_cell *x = c >= 0 && row < t->nrow ? table_cell(t, row, c) : NULL;
 	return x && x->present ? x->text : "";
+}
+
+static bool has_finding(struct run *run, const char *id)
+{
+	const struct finding_list *fl = run_findings(run);
+	for (size_t i = 0; i < fl->n; i++)
+		if (strcmp(fl->v[i].id, id) == 0)
+			return true;
+	return false;
 }
 
 /* ---------------------------------------------------------------------------------
@@ -281,6 +291,52 @@ static void test_export_csv(void)
 	}
 	run_free(run);
 	free(p);
+}
+
+/* Non-streaming: a JSON export whose TTFT is the request latency (GenAI-Perf's quirk),
+ * without input_config, and one saying streaming false: TTFT, ITL left empty. */
+static void test_nonstreaming(void)
+{
+	static const char *quirk =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"request_count\":{\"unit\":\"count\",\"avg\":300}}";
+	static const char *flagged =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":5,\"p99\":7},"
+		"\"input_config\":{\"endpoint\":{\"streaming\":false}}}";
+	static const char *streamed =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"inter_token_latency\":{\"unit\":\"ms\",\"avg\":1,\"p99\":2}}";
+	const char *docs[] = { quirk, flagged, streamed };
+	const char *what[] = { "TTFT equal to latency, no ITL", "input_config streaming false",
+			       "TTFT equal to latency but ITL present" };
+	for (size_t i = 0; i < 3; i++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "ns%zu/m-openai-chat-concurrency1/p_genai_perf.json", i);
+		char *p = fixture(rel, docs[i]);
+		struct opts o = { 0 };
+		struct run *run = open_one(p, &o);
+		struct sweep_set *s = run->sweep;
+		double v;
+		ok(s && s->ncfg == 1 && sweep_value(&s->cfg[0], SM_LATENCY, SS_P99, &v) && v == 20,
+		   "%s: latency kept", what[i]);
+		bool ttft = s && s->ncfg == 1 && sweep_value(&s->cfg[0], SM_TTFT, SS_P99, &v);
+		ok(i < 2 ? !ttft : ttft, "%s: TTFT %s", what[i], i < 2 ? "empty (n/a)" : "kept");
+		if (i == 0) {
+			ok(tu_has_diag(run, "non-streaming run", NULL), "non-streaming diagnostic");
+			struct table *t = view(run, "sweep");
+			ok(t && table_col_index(t, "ttft_p99") < 0 && strcmp(cell_text(t, 0, "streaming"), "no") == 0,
+			   "sweep view: no TTFT value, streaming no");
+			ok(t && strcmp(cell_text(t, 0, "low_confidence"), "p99") == 0 &&
+				   cell_num(t, 0, "requests_beyond_p99") == 3,
+			   "300 requests: 3 beyond the p99, low confidence");
+			table_free(t);
+		}
+		run_free(run);
+		free(p);
+	}
 }
 
 /* ---------------------------------------------------------------------------------
@@ -561,12 +617,82 @@ static void test_nat(void)
 	ok(s && s->nnat == 1 && s->nat[0].alias_layout, "per_concurrency_data alias accepted");
 	if (s && s->nnat == 1) {
 		struct table *t = view(run, "sizing");
-		ok(t && strcmp(cell_text(t, 0, "differs"), "yes") == 0,
-		   "missing stored fit vs a recomputed one: differs");
+		ok(t && strcmp(cell_text(t, 0, "differs"), "") == 0,
+		   "no stored fit (no fit_results): differs is empty, not yes");
+		ok(t && strcmp(cell_text(t, 1, "differs"), "no") == 0,
+		   "stored GPU estimate still compared (runtime row: no)");
 		table_free(t);
+		ok(!has_finding(run, "SIZING.STORED_DIFFERS"), "no SIZING.STORED_DIFFERS without a stored fit");
 	}
 	run_free(run);
 	free(p);
+}
+
+/* One online job's calc_runner_output.json: rows "conc runtime latency". */
+static void nat_job(const char *rel, const char *const *rows, size_t n, time_t mtime)
+{
+	char *body = xstrdup("");
+	for (size_t i = 0; i < n; i++) {
+		double c, rt, lat;
+		sscanf(rows[i], "%lf %lf %lf", &c, &rt, &lat);
+		char *nb = xasprintf("%s%s\"%g\":{\"sizing_metrics\":{\"alerts\":{\"workflow_interrupted\":"
+				     "false},\"llm_latency_p95\":%.17g,\"workflow_runtime_p95\":%.17g,"
+				     "\"total_runtime\":30}}", body, i ? "," : "", c, lat, rt);
+		free(body);
+		body = nb;
+	}
+	char *doc = xasprintf("{\"gpu_estimates\":{\"gpu_estimate_by_wf_runtime\":null},\"calc_data\":{%s}}", body);
+	char *path = fixture(rel, doc);
+	struct timeval tv[2] = { { mtime, 0 }, { mtime, 0 } };
+	utimes(path, tv);
+	free(path);
+	free(doc);
+	free(body);
+}
+
+/* Two online jobs (c 1-4 and c 8-32, plus an older c 8 that loses) merge into one
+ * 6-point fit: the spec's 75.3516 GPUs; each job keeps its own fit. */
+static void test_nat_merge(void)
+{
+	static const char *const lo[] = { "1 4.03488 1.14981", "2 4.71197 1.3591", "4 5.67581 1.50682",
+					  "8 99 99" };
+	static const char *const hi[] = { "8 7.90895 2.10668", "16 12.677 3.30196", "32 24.5307 6.57847" };
+	nat_job("natm/online/job_1752000000/calc_runner_output.json", lo, ARRAY_LEN(lo), 1752000000);
+	nat_job("natm/online/job_1752000100/calc_runner_output.json", hi, ARRAY_LEN(hi), 1752000100);
+	char *dir = xasprintf("%s/natm", tmpdir);
+	struct opts o = { .target_users = 100, .target_runtime = 10, .test_gpus = 8 };
+	struct run *run = open_one(dir, &o);
+	struct sweep_set *s = run->sweep;
+	ok(s && s->nnat == 2, "two online jobs load as two files");
+	if (s && s->nnat == 2) {
+		sweep_derive(run);
+		ok(s->nnat == 3 && s->nat[2].merged && s->nat[2].njobs == 2, "one merged entry");
+		const struct nat_calc *m = &s->nat[2];
+		is_int(m->npt, 6, "merge: 6 concurrencies (c 8 once)");
+		is_dbl(m->npt == 6 ? m->pt[3].rt_p95 : 0, 7.90895, 0, "c 8 from the newest job wins");
+		is_dbl(m->c_est_rt.gpus, 75.35159084873075, 1e-9, "merged fit: 75.3516 GPUs");
+		is_dbl(m->c_fit_rt.slope, 0.6568376759061832, 1e-12, "merged runtime slope (spec)");
+		ok(s->nat[0].merge_into == 2 && s->nat[1].merge_into == 2, "jobs point to their merge");
+		ok(s->nat[0].c_fit_rt.ok && s->nat[0].c_fit_rt.nused == 4, "older job keeps its own 4-point fit");
+		sweep_derive(run);
+		s->derived = false;
+		sweep_derive(run);
+		ok(s->nnat == 3, "re-deriving keeps one merge");
+		struct table *t = view(run, "sizing");
+		size_t merged_rows = 0;
+		for (size_t r = 0; t && r < t->nrow; r++)
+			merged_rows += strcmp(cell_text(t, r, "source"), "nat merged") == 0;
+		is_int(merged_rows, 2, "sizing view: merged latency and runtime rows next to the jobs'");
+		ok(t && t->nrow == 6, "sizing view: 2 rows per job + 2 merged");
+		table_free(t);
+		const struct finding_list *fl = run_findings(run);
+		size_t outl = 0;
+		for (size_t i = 0; i < fl->n; i++)
+			outl += strcmp(fl->v[i].id, "SIZING.OUTLIERS") == 0;
+		is_int(outl, 1, "fit findings come from the merge only (one outlier finding)");
+	}
+	run_free(run);
+	free(dir);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -589,6 +715,11 @@ static void test_cerebras(void)
 		sweep_derive(run);
 		is_dbl(s->cb[0].c_sps, 200, 1e-12, "merge rule: Σ samples / first non-zero time");
 		ok(!s->cb[0].mismatch, "consistent aggregate");
+		is_int(s->cb[0].slowest, 1, "ordinal 1 (50 vs 100 samples/s) is the slow one");
+		is_dbl(s->cb[0].ord[1].rel_rate, 0.5, 1e-12, "its rate is half its sibling's");
+		ok(!s->cb[0].ord[0].slow && s->cb[0].ord[0].has_rel, "ordinal 0 compared, not slow");
+		is_dbl(s->cb[0].c_wall_time, 20, 0, "longest ordinal time");
+		ok(has_finding(run, "CEREBRAS.SLOW_ORDINAL"), "CEREBRAS.SLOW_ORDINAL despite a consistent aggregate");
 		struct table *t = view(run, "cerebras");
 		ok(t && t->nrow == 4, "cerebras view: stored, recomputed, 2 ordinals");
 		table_free(t);
@@ -764,10 +895,12 @@ int main(void)
 	test_real_csv_vs_raw();
 	test_streaming();
 	test_export_csv();
+	test_nonstreaming();
 	test_stimulus();
 	test_analyze_checkpoint();
 	test_telemetry_rank();
 	test_nat();
+	test_nat_merge();
 	test_cerebras();
 	test_bad_files();
 	if (tu_rm_rf(tmpdir) != 0)

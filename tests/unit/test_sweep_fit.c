@@ -3,6 +3,7 @@
  * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
  * numbers of formats.md §4.4, and the throughput knee. */
 #include <math.h>
+#include "model/stats.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/plot.h"
 #include "model/text.h"
@@ -15,13 +16,13 @@ static const double latency[] = { 1.14981, 1.3591, 1.50682, 2.10668, 3.30196, 6.
 static void test_percentile(void)
 {
 	const double v[] = { 5, 1, 4, 2, 3 };
-	is_dbl(fit_percentile(v, 5, 50), 3, 0, "median of 1..5");
-	is_dbl(fit_percentile(v, 5, 25), 2, 0, "p25 of 1..5");
-	is_dbl(fit_percentile(v, 5, 90), 4.6, 1e-12, "p90 interpolates linearly");
+	is_dbl(stats_percentile(v, 5, 50), 3, 0, "median of 1..5");
+	is_dbl(stats_percentile(v, 5, 25), 2, 0, "p25 of 1..5");
+	is_dbl(stats_percentile(v, 5, 90), 4.6, 1e-12, "p90 interpolates linearly");
 	const double w[] = { 140, 250, 300 };
-	is_dbl(fit_percentile(w, 3, 90), 290, 1e-12, "p90 of three values");
-	is_dbl(fit_percentile(w, 3, 100), 300, 0, "p100 is the max");
-	ok(isnan(fit_percentile(w, 0, 50)), "empty input gives NaN");
+	is_dbl(stats_percentile(w, 3, 90), 290, 1e-12, "p90 of three values");
+	is_dbl(stats_percentile(w, 3, 100), 300, 0, "p100 is the max");
+	ok(isnan(stats_percentile(w, 0, 50)), "empty input gives NaN");
 	is_dbl(fit_pstd((const double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8), 2, 1e-12, "population std");
 }
 
@@ -140,6 +141,19 @@ static void test_plot(void)
 		glyphs |= strstr(rows[r], "●") != NULL && strstr(rows[r], "│") != NULL;
 	}
 	ok(uw && glyphs, "UTF-8 plot: 48 display columns per row, Unicode glyphs");
+	plot_free(rows, 14);
+	p.lowconf[0] = true;
+	rows = plot_render(&p, 48, 14, false);
+	bool low = false;
+	for (int r = 0; r < 12 && rows; r++)
+		low |= strstr(rows[r], "○") != NULL;
+	ok(low, "a low-confidence point is drawn as ○");
+	plot_free(rows, 14);
+	rows = plot_render(&p, 48, 14, true);
+	low = false;
+	for (int r = 0; r < 12 && rows; r++)
+		low |= strchr(rows[r] + 10, '?') != NULL;
+	ok(low, "... and as ? in ASCII");
 	plot_free(rows, 14);
 	struct plot_spec empty = { .n = 0 };
 	ok(plot_render(&empty, 48, 14, true) == NULL, "nothing to plot: NULL");

@@ -1,44 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_fit.c: percentiles, fits and GPU estimates for sweeps and sizing (see sweep_fit.h). */
+/* analysis_fit.c: means, fits and GPU estimates for sweeps and sizing (see fit.h); percentiles
+ * are model/stats.h's. */
 #include "model/sweep/fit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/stats.h"
 #include "model/xalloc.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double fit_percentile_sorted(const double *v, size_t n, double q)
-{
-	if (n == 0)
-		return NAN;
-	double pos = q / 100.0 * (double)(n - 1);
-	size_t lo = (size_t)floor(pos);
-	if (lo >= n - 1)
-		return v[n - 1];
-	double frac = pos - (double)lo;
-	/* numpy's _lerp: a + (b - a) * t, switching ends for t >= 0.5 */
-	double a = v[lo], b = v[lo + 1];
-	double d = b - a;
-	return frac >= 0.5 ? b - d * (1.0 - frac) : a + d * frac;
-}
-
-double fit_percentile(const double *v, size_t n, double q)
-{
-	if (n == 0)
-		return NAN;
-	double *s = xmalloc(n * sizeof(*s));
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	double r = fit_percentile_sorted(s, n, q);
-	free(s);
-	return r;
-}
 
 double fit_mean(const double *v, size_t n)
 {
@@ -101,7 +71,7 @@ static void note_outlier(struct sweep_fit *f, double x)
 static size_t keep_iqr(double *x, double *y, const double *v, size_t n, double k,
 		       struct sweep_fit *f)
 {
-	double q1 = fit_percentile(v, n, 25), q3 = fit_percentile(v, n, 75);
+	double q1 = stats_percentile(v, n, 25), q3 = stats_percentile(v, n, 75);
 	double iqr = q3 - q1, lo = q1 - k * iqr, hi = q3 + k * iqr;
 	size_t m = 0;
 	bool *keep = xmalloc(n * sizeof(*keep));
@@ -219,4 +189,31 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
 		prev = (long)i;
 	}
 	return -1;
+}
+
+void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->nout && k + 24 < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%g", i ? " " : "", f->outliers[i]);
+}
+
+/* A stored fit against the recomputed one; false when the file stores none (older
+ * calculators write no fit_results, and a null fit says nothing to compare). */
+bool fit_differs(const struct sweep_fit *a, bool has_a, const struct sweep_fit *b)
+{
+	if (!has_a)
+		return false;
+	if (!b->ok || b->poor)
+		return true;
+	double tol = 1e-9;
+	if (fabs(a->slope - b->slope) > tol * fmax(1, fabs(b->slope)) ||
+	    fabs(a->intercept - b->intercept) > tol * fmax(1, fabs(b->intercept)) ||
+	    fabs(a->r2 - b->r2) > tol || a->nout != b->nout)
+		return true;
+	for (size_t i = 0; i < a->nout; i++)
+		if (a->outliers[i] != b->outliers[i])
+			return true;
+	return false;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dasf_intern.c: the DASF model's string interner and uint64 -> uint32 map (see dasf_db.h). */
+/* store.c: the DASF model's string interner and uint64 -> uint32 map (see internal.h). */
 #include "model/dasf/internal.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* trace_scan.c: streaming, quote-aware scanner over Chrome trace JSON, plain or gzip
- * (see trace_scan.h). A sliding buffer holds the bytes from the current mark (the
+/* load_scan.c: streaming, quote-aware scanner over Chrome trace JSON, plain or gzip
+ * (see scan.h). A sliding buffer holds the bytes from the current mark (the
  * start of the value being captured) to the read position; it only grows when one
  * value is larger than the buffer. */
 #include "model/trace/scan.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* trace_steps.c: per-step records from ProfilerStep#N spans, published into the step
+/* load_steps.c: per-step records from ProfilerStep#N spans, published into the step
  * model (steps.h) when the run has no pytscope steps, so that a traces-only run fills
  * the heatmap, the ranks table and the distributed analyzer.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_rank.c: objectives and constraints over the sweep configs, like GenAI-Perf's
+/* analysis_rank.c: objectives and constraints over the sweep configs, like GenAI-Perf's
  * Results API: "ttft_p99:1,itl_p90:3" gives each config the mean weighted percentage
  * gain against every other config (latencies lower-is-better); constraints such as
  * "ttft_p99<10" mark configs passing or failing, and passing configs rank first. Terms

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweep_io.c: file, CSV and JSON helpers of the sweep loaders (see sweep_io.h). */
+/* load_io.c: file, CSV and JSON helpers of the sweep loaders (see io.h). */
 #include "model/sweep/io.h"
 
 #include <csv.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* classify.c: the kernel classification table and user rules (see classify.h). */
+/* analysis_classify.c: the kernel classification table and user rules (see classify.h). */
 #include "model/trace/classify.h"
 
 #include <ctype.h>

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* rules.c: the DASF family's finding rules (one function dominates, worker imbalance,
+ * idle GPUs), over the memoized analyses; evidence names a task function or a worker
+ * row of the "tasks" grid. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/dasf/dasf.h"
+#include "model/dasf/internal.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+#define DOMINANT_SHARE 0.5   /* one function with at least this share of all task time */
+#define IMBALANCE_RATIO 1.5  /* busiest worker / mean worker busy time */
+#define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
+#define IDLE_MIN_SAMPLES 5
+
+static struct evidence task_evidence(const char *name)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_TASK;
+	ev.name = xstrdup(name);
+	return ev;
+}
+
+/* A worker: its row in the "tasks" grid (task balance heatmap) when it has one. */
+static struct evidence worker_evidence(struct run *run, const char *thread)
+{
+	struct evidence ev = task_evidence(thread);
+	ev.item = dasf_balance_row(run, thread);
+	return ev;
+}
+
+static void rule_dominant_function(struct run *run, struct finding_list *out)
+{
+	if (!run->dasf || !run->dasf->ntask)
+		return;
+	struct dasf_db *db = run->dasf;
+	const struct dasf_an *an = dasf_analyse(db);
+	double *per = xcalloc(db->strs.n + 1, sizeof(*per));
+	size_t *cnt = xcalloc(db->strs.n + 1, sizeof(*cnt));
+	size_t nfn = 0;
+	uint32_t top = DASF_NONE;
+	for (size_t i = 0; i < an->nfn; i++) {
+		uint32_t f = an->fn[i].name;
+		nfn += !cnt[f];
+		per[f] += an->fn[i].dur;
+		cnt[f] += an->fn[i].ntasks;
+		if (top == DASF_NONE || per[f] > per[top])
+			top = f;
+	}
+	double share = an->total_dur > 0 ? per[top] / an->total_dur : 0;
+	if (nfn >= 2 && share >= DOMINANT_SHARE) {
+		const char *name = db->strs.str[top];
+		char *title = xasprintf("Function %s takes %.0f%% of all task time", name, share * 100);
+		char *detail = xasprintf("%s ran %zu tasks for %.3f s of %.3f s of task time across every "
+					 "worker (%zu functions in all); mean task time %.4f s.",
+					 name, cnt[top], per[top], an->total_dur, nfn, per[top] / (double)cnt[top]);
+		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= 0.8 ? SEV_HIGH : SEV_MED, title, detail,
+			     "Optimise this function first: rechunk so its tasks are fewer and larger, "
+			     "fuse it with its neighbours, or run it on the GPU. Enter on it in "
+			     "function_bottleneck lists its tasks.",
+			     task_evidence(name));
+		free(title);
+		free(detail);
+	}
+	free(per);
+	free(cnt);
+}
+
+static void rule_worker_imbalance(struct run *run, struct finding_list *out)
+{
+	if (!run->dasf || !run->dasf->ntask)
+		return;
+	struct dasf_db *db = run->dasf;
+	struct dasf_map m = { 0 };
+	double *busy = xcalloc(db->ntask + 1, sizeof(*busy));
+	uint32_t *thread = xmalloc((db->ntask + 1) * sizeof(*thread));
+	size_t nw = 0;
+	for (size_t i = 0; i < db->ntask; i++) {
+		const struct dasf_task *k = &db->task[i];
+		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)k->host << 32 | k->thread, (uint32_t)nw);
+		if (w == nw)
+			thread[nw++] = k->thread;
+		busy[w] += isfinite(k->dur) ? k->dur : 0;
+	}
+	double sum = 0;
+	size_t hi = 0, lo = 0;
+	for (size_t w = 0; w < nw; w++) {
+		sum += busy[w];
+		hi = busy[w] > busy[hi] ? w : hi;
+		lo = busy[w] < busy[lo] ? w : lo;
+	}
+	double mean = nw ? sum / (double)nw : 0;
+	if (nw >= 2 && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
+		const char *name = db->strs.str[thread[hi]];
+		char *title = xasprintf("Worker imbalance: %s is busy %.1fx the mean worker", name,
+					busy[hi] / mean);
+		char *detail = xasprintf("%zu workers; busiest %s %.3f s of tasks, least busy %s %.3f s, "
+					 "mean %.3f s. The run lasts as long as its busiest worker.",
+					 nw, name, busy[hi], db->strs.str[thread[lo]], busy[lo], mean);
+		findings_add(out, "DASF.WORKER_IMBALANCE", SEV_MED, title, detail,
+			     "Spread the work: rechunk into more, even chunks, check that data is not "
+			     "pinned to one worker (scatter/persist placement), and see task_balance "
+			     "for when the imbalance starts.",
+			     worker_evidence(run, name));
+		free(title);
+		free(detail);
+	}
+	dasf_map_free(&m);
+	free(busy);
+	free(thread);
+}
+
+static void rule_gpu_idle(struct run *run, struct finding_list *out)
+{
+	if (!run->dasf || !run->dasf->ntask || !run->dasf->nres)
+		return;
+	struct dasf_db *db = run->dasf;
+	const struct dasf_an *an = dasf_analyse(db);
+	if (an->res_matched < IDLE_MIN_SAMPLES ||
+	    (double)an->res_idle < IDLE_SHARE * (double)an->res_matched || an->idle_top_name == DASF_NONE)
+		return;
+	const char *name = db->strs.str[an->idle_top_name];
+	double share = (double)an->res_idle / (double)an->res_matched;
+	char *title = xasprintf("GPU idle while tasks run: %.0f%% of in-task samples below %.0f%%",
+				share * 100, DASF_IDLE_UTIL);
+	char *detail = xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
+				 "rule) show under %.0f%% utilisation; most of them during %s (%zu).",
+				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, name, an->idle_top_n);
+	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
+		     "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
+		     "function, raise chunk sizes, and check that data loading is not the bottleneck.",
+		     task_evidence(name));
+	free(title);
+	free(detail);
+}
+
+const struct finding_rule dasf_rules[DASF_NRULES] = {
+	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function, false },
+	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance, false },
+	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle, false },
+};

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* views.c: the DASF family's views, built from the memoized analyses (analysis.c).
+ * Column names of
+ * function_bottleneck, task_bottleneck and task_balance are DASF's own, so `--export`
+ * writes the same CSV columns as `python -m dasf.profile.analysis` (without pandas'
+ * unnamed index column). */
+#include "model/dasf/dasf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/dasf/internal.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+
+#define CLOCK_NOTE "times are seconds of each host's monotonic clock, not comparable across hosts"
+
+static const char *str_of(const struct dasf_intern *in, uint32_t id)
+{
+	return id == DASF_NONE ? NULL : in->str[id];
+}
+
+static struct dasf_db *db_for(struct run *run, char *err, size_t errn)
+{
+	if (!run->dasf || !run->dasf->ntask) {
+		snprintf(err, errn, "no DASF Compute events loaded");
+		return NULL;
+	}
+	dasf_analyse(run->dasf);
+	return run->dasf;
+}
+
+/* Host and GPU (last '-' part of thread_id) cells. */
+static void set_worker(struct table *t, size_t r, int c_host, int c_gpu, const struct dasf_db *db,
+		       uint32_t host, uint32_t thread)
+{
+	table_set_text(t, r, c_host, str_of(&db->strs, host));
+	table_set_text(t, r, c_gpu, dasf_gpu_of(str_of(&db->strs, thread)));
+}
+
+static struct table *build_function_bottleneck(struct run *run, char *err, size_t errn)
+{
+	struct dasf_db *db = db_for(run, err, errn);
+	if (!db)
+		return NULL;
+	const struct dasf_an *an = db->an;
+	struct table *t = table_new("function_bottleneck",
+				    "Function bottleneck (DASF): time per function and worker");
+	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
+	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
+	int c_fn = table_add_col(t, "Function", COL_TEXT, 32, 0);
+	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
+	int c_pct = table_add_col(t, "Percentage of total time (%)", COL_NUM, 8, 2);
+	int c_util = table_add_col(t, "Mean GPU Utilization (%)", COL_NUM, 8, 1);
+	int c_mem = table_add_col(t, "Mean GPU Memory Used (GB)", COL_NUM, 8, 3);
+	int c_data = table_add_col(t, "Mean Data Size (MB)", COL_NUM, 10, 3);
+	int c_thr = table_add_col(t, "Mean Throughput (MB/s)", COL_NUM, 10, 5);
+	int c_n = table_add_col(t, "Num Tasks (chunks)", COL_INT, 8, 0);
+	int c_mean = table_add_col(t, "Mean Task time (s)", COL_NUM, 10, 6);
+	for (size_t i = 0; i < an->nfn; i++) {
+		const struct dasf_fn_row *f = &an->fn[i];
+		size_t r = table_add_row(t, (long)i);
+		set_worker(t, r, c_host, c_gpu, db, f->host, f->thread);
+		table_set_text(t, r, c_fn, str_of(&db->strs, f->name));
+		table_set_num(t, r, c_dur, f->dur);
+		table_set_num_opt(t, r, c_pct, f->pct, !isnan(f->pct));
+		table_set_num_opt(t, r, c_util, f->util, f->nres > 0);
+		table_set_num_opt(t, r, c_mem, f->mem_gb, f->nmem > 0);
+		table_set_num(t, r, c_data, f->data_mb);
+		table_set_num_opt(t, r, c_thr, f->thr_mbs, f->nthr > 0);
+		table_set_num(t, r, c_n, (double)f->ntasks);
+		table_set_num(t, r, c_mean, f->dur / (double)f->ntasks);
+	}
+	return t;
+}
+
+static struct table *build_task_bottleneck(struct run *run, char *err, size_t errn)
+{
+	struct dasf_db *db = db_for(run, err, errn);
+	if (!db)
+		return NULL;
+	const struct dasf_an *an = db->an;
+	struct table *t = table_new("task_bottleneck", "Task bottleneck (DASF): time per task key and worker");
+	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
+	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
+	int c_key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
+	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
+	int c_pct = table_add_col(t, "Percentage of total time (%)", COL_NUM, 8, 2);
+	int c_mem = table_add_col(t, "Memory usage (Mb)", COL_NUM, 10, 3);
+	for (size_t i = 0; i < an->ntb; i++) {
+		const struct dasf_tb_row *b = &an->tb[i];
+		size_t r = table_add_row(t, (long)i);
+		set_worker(t, r, c_host, c_gpu, db, b->host, b->thread);
+		table_set_text(t, r, c_key, str_of(&db->keys, b->key));
+		table_set_num(t, r, c_dur, b->dur);
+		table_set_num_opt(t, r, c_pct, b->pct, !isnan(b->pct));
+		table_set_num_opt(t, r, c_mem, (double)an->last_size[b->key] / 1e6, an->has_last_size[b->key]);
+	}
+	return t;
+}
+
+static struct table *build_task_balance(struct run *run, char *err, size_t errn)
+{
+	if (!run->dasf || !run->dasf->nmem) {
+		snprintf(err, errn, "no DASF Managed Memory events loaded");
+		return NULL;
+	}
+	const struct dasf_an *an = dasf_analyse(run->dasf);
+	if (an->bal_too_big) {
+		snprintf(err, errn, "%zu seconds x %zu workers is too large a table", an->nsec, an->nbal_thr);
+		return NULL;
+	}
+	struct table *t = table_new("task_balance",
+				    "Task balance (DASF): tasks in memory per worker, per second with events "
+				    "(int(timestamp) - first; " CLOCK_NOTE ")");
+	int c_sec = table_add_col(t, "Time Interval (seconds from begin)", COL_INT, 8, 0);
+	for (size_t c = 0; c < an->nbal_thr; c++) {
+		char *name = text_sanitize_dup(run->dasf->strs.str[an->bal_thread[c]], 0);
+		table_add_col(t, name, COL_INT, 6, 0);
+		free(name);
+	}
+	for (size_t r = 0; r < an->nsec; r++) {
+		size_t row = table_add_row(t, (long)r);
+		table_set_num(t, row, c_sec, (double)(an->bal_sec[r] - an->bal_sec[0]));
+		for (size_t c = 0; c < an->nbal_thr; c++) /* DASF fills a missing worker with 0 */
+			table_set_num(t, row, c_sec + 1 + (int)c, (double)an->bal_tasks[r * an->nbal_thr + c]);
+	}
+	return t;
+}
+
+/* Per-host first Compute timestamp (strs-indexed), for offsets on each host's clock. */
+static double *host_starts(const struct dasf_db *db)
+{
+	double *start = xmalloc((db->strs.n + 1) * sizeof(*start));
+	for (size_t i = 0; i < db->strs.n; i++)
+		start[i] = INFINITY;
+	for (size_t i = 0; i < db->ntask; i++)
+		if (db->task[i].ts < start[db->task[i].host])
+			start[db->task[i].host] = db->task[i].ts;
+	return start;
+}
+
+struct node_cols {
+	int key, fn, host, gpu, dur, input, thr;
+};
+
+/* Columns shared by task_graph and critical_path for one node. */
+static void set_node(struct table *t, size_t r, const struct node_cols *c, const struct dasf_db *db,
+		     uint32_t v)
+{
+	const struct dasf_an *an = db->an;
+	table_set_text(t, r, c->key, db->keys.str[v]);
+	uint32_t ti = an->node_task[v];
+	if (ti != DASF_NONE) {
+		const struct dasf_task *k = &db->task[ti];
+		table_set_text(t, r, c->fn, str_of(&db->strs, k->name));
+		set_worker(t, r, c->host, c->gpu, db, k->host, k->thread);
+		table_set_num(t, r, c->dur, k->dur);
+	}
+	table_set_num(t, r, c->input, an->input_size[v] / 1e6);
+	table_set_num_opt(t, r, c->thr, an->throughput[v] / 1e6, an->has_thr[v]);
+}
+
+static struct node_cols add_node_cols(struct table *t)
+{
+	struct node_cols c;
+	c.key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
+	c.fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
+	c.host = table_add_col(t, "Host", COL_TEXT, 12, 0);
+	c.gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
+	c.dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
+	c.input = table_add_col(t, "Input Data Size (MB)", COL_NUM, 10, 3);
+	c.thr = table_add_col(t, "Throughput (MB/s)", COL_NUM, 10, 5);
+	return c;
+}
+
+static struct table *build_task_graph(struct run *run, char *err, size_t errn)
+{
+	struct dasf_db *db = db_for(run, err, errn);
+	if (!db)
+		return NULL;
+	const struct dasf_an *an = db->an;
+	struct table *t = table_new("task_graph", "Annotated task graph (DASF): one row per task key; " CLOCK_NOTE);
+	struct node_cols c = add_node_cols(t);
+	int c_size = table_add_col(t, "Size (MB)", COL_NUM, 10, 3);
+	int c_ts = table_add_col(t, "Timestamp (s, host clock)", COL_NUM, 14, 6);
+	int c_off = table_add_col(t, "Offset on host (s)", COL_NUM, 10, 6);
+	int c_pred = table_add_col(t, "Dependencies", COL_INT, 6, 0);
+	int c_succ = table_add_col(t, "Dependents", COL_INT, 6, 0);
+	int c_crit = table_add_col(t, "Critical", COL_TEXT, 4, 0);
+	double *start = host_starts(db);
+	bool *crit = xcalloc(db->keys.n + 1, sizeof(*crit));
+	for (size_t i = 0; i < an->ncritical; i++)
+		crit[an->critical[i]] = true;
+	for (uint32_t v = 0; v < db->keys.n; v++) {
+		size_t r = table_add_row(t, (long)v);
+		set_node(t, r, &c, db, v);
+		uint32_t ti = an->node_task[v];
+		if (ti != DASF_NONE) {
+			const struct dasf_task *k = &db->task[ti];
+			table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
+			table_set_num(t, r, c_ts, k->ts);
+			table_set_num(t, r, c_off, k->ts - start[k->host]);
+		}
+		table_set_num(t, r, c_pred, an->pred_off[v + 1] - an->pred_off[v]);
+		table_set_num(t, r, c_succ, an->succ_off[v + 1] - an->succ_off[v]);
+		table_set_text(t, r, c_crit, crit[v] ? "yes" : "");
+	}
+	free(crit);
+	free(start);
+	return t;
+}
+
+static struct table *build_critical_path(struct run *run, char *err, size_t errn)
+{
+	struct dasf_db *db = db_for(run, err, errn);
+	if (!db)
+		return NULL;
+	const struct dasf_an *an = db->an;
+	struct table *t = table_new("critical_path",
+				    "Critical path: the longest dependency chain by task duration, first to last");
+	int c_step = table_add_col(t, "Step", COL_INT, 5, 0);
+	struct node_cols c = add_node_cols(t);
+	int c_cum = table_add_col(t, "Cumulative (s)", COL_NUM, 12, 6);
+	double cum = 0;
+	for (size_t i = 0; i < an->ncritical; i++) {
+		uint32_t v = an->critical[i];
+		size_t r = table_add_row(t, (long)v);
+		table_set_num(t, r, c_step, (double)(i + 1));
+		set_node(t, r, &c, db, v);
+		uint32_t ti = an->node_task[v];
+		double d = ti == DASF_NONE ? 0 : db->task[ti].dur;
+		cum += isfinite(d) && d > 0 ? d : 0;
+		table_set_num(t, r, c_cum, cum);
+	}
+	return t;
+}
+
+struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn)
+{
+	struct dasf_db *db = db_for(run, err, errn);
+	if (!db)
+		return NULL;
+	uint32_t name = function ? dasf_intern_find(&db->strs, function) : DASF_NONE;
+	if (function && name == DASF_NONE) {
+		char *safe = text_sanitize_dup(function, 0);
+		snprintf(err, errn, "no task of function '%s'", safe);
+		free(safe);
+		return NULL;
+	}
+	const struct dasf_an *an = db->an;
+	struct table *t = table_new("tasks", "DASF tasks (Compute events) in database order; " CLOCK_NOTE);
+	int c_key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
+	int c_fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
+	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
+	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
+	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
+	int c_ts = table_add_col(t, "Timestamp (s, host clock)", COL_NUM, 14, 6);
+	int c_in = table_add_col(t, "Input Data Size (MB)", COL_NUM, 10, 3);
+	int c_thr = table_add_col(t, "Throughput (MB/s)", COL_NUM, 10, 5);
+	int c_size = table_add_col(t, "Size (MB)", COL_NUM, 10, 3);
+	for (size_t i = 0; i < db->ntask; i++) {
+		const struct dasf_task *k = &db->task[i];
+		if (function && k->name != name)
+			continue;
+		size_t r = table_add_row(t, (long)i);
+		table_set_text(t, r, c_key, db->keys.str[k->key]);
+		table_set_text(t, r, c_fn, db->strs.str[k->name]);
+		set_worker(t, r, c_host, c_gpu, db, k->host, k->thread);
+		table_set_num(t, r, c_dur, k->dur);
+		table_set_num(t, r, c_ts, k->ts);
+		table_set_num(t, r, c_in, an->input_size[k->key] / 1e6);
+		table_set_num_opt(t, r, c_thr, an->throughput[k->key] / 1e6, an->has_thr[k->key]);
+		table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
+	}
+	return t;
+}
+
+static struct table *build_tasks(struct run *run, char *err, size_t errn)
+{
+	return dasf_function_tasks(run, NULL, err, errn);
+}
+
+const struct view_def dasf_views[DASF_NVIEWS] = {
+	{ "function_bottleneck", "DASF: time per function and worker (DASF's columns)", build_function_bottleneck },
+	{ "task_bottleneck", "DASF: time per task key and worker (DASF's columns)", build_task_bottleneck },
+	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance },
+	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph },
+	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path },
+	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks },
+};

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/* identity.c: group PATH arguments into runs before loading (see identity.h). */
+#include "model/identity.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/registry.h"
+#include "model/steps/steps.h"
+#include "model/trace/trace.h"
+#include "model/xalloc.h"
+
+static const char *const family_word[] = { "pytscope run", "Kineto traces", "sweep", "DASF databases" };
+
+/* The loader of subsystem sub that claims path best, or NULL. */
+static const struct loader *claim(const struct subsystem *sub, const char *path, const struct opts *o)
+{
+	const struct loader *best = NULL;
+	int conf = 0;
+	for (size_t l = 0; l < sub->nloaders; l++) {
+		const struct loader *ld = &sub->loaders[l];
+		if (o && o->format && strcmp(o->format, ld->name) != 0)
+			continue;
+		int c = ld->probe(path, o);
+		if (c > conf) {
+			conf = c;
+			best = ld;
+		}
+	}
+	return best;
+}
+
+static struct run_group *group_new(struct run_identity *id, enum run_family f, const char *format)
+{
+	id->v = xrealloc(id->v, (id->n + 1) * sizeof(*id->v));
+	struct run_group *g = &id->v[id->n++];
+	*g = (struct run_group){ .family = f, .format = format };
+	return g;
+}
+
+static void group_add_path(struct run_group *g, const char *path)
+{
+	g->paths = xrealloc(g->paths, (g->npaths + 1) * sizeof(*g->paths));
+	g->paths[g->npaths++] = xstrdup(path);
+}
+
+/* The first group of family f, or NULL. */
+static struct run_group *group_of(struct run_identity *id, enum run_family f)
+{
+	for (size_t i = 0; i < id->n; i++)
+		if (id->v[i].family == f)
+			return &id->v[i];
+	return NULL;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool ranks_overlap(const struct run_group *g, const struct pytscope_run_info *info)
+{
+	for (size_t i = 0; i < g->nrank; i++)
+		for (size_t k = 0; k < info->n; k++)
+			if (g->rank[i] == info->rank[k])
+				return true;
+	return false;
+}
+
+/* A pytscope PATH joins the run with the same name and other ranks, else starts one. */
+static void add_steps(struct run_identity *id, const char *path, const char *format,
+		      struct pytscope_run_info *info)
+{
+	struct run_group *g = NULL;
+	for (size_t i = 0; i < id->n && !g; i++)
+		if (id->v[i].family == FAMILY_STEPS && same_name(id->v[i].name, info->name) &&
+		    !ranks_overlap(&id->v[i], info))
+			g = &id->v[i];
+	if (!g) {
+		g = group_new(id, FAMILY_STEPS, format);
+		g->name = info->name ? xstrdup(info->name) : NULL;
+	}
+	group_add_path(g, path);
+	g->rank = xrealloc(g->rank, (g->nrank + info->n + 1) * sizeof(*g->rank));
+	for (size_t k = 0; k < info->n; k++)
+		g->rank[g->nrank++] = info->rank[k];
+	g->complete |= info->has_steps;
+}
+
+static bool in_dir(const char *file, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(file, dir, n) == 0 && file[n] == '/' && !strchr(file + n + 1, '/');
+}
+
+static bool pytscope_trace_name(const char *file, const char *dir)
+{
+	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
+	if (!in_dir(file, dir))
+		return false;
+	const char *base = strrchr(file, '/') + 1;
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (strcmp(base, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A trace file is the run's own: pytscope's trace in the run dir, or in a rank{k}/ dir
+ * of the run (a rank the run has). */
+static bool own_trace(const char *file, const char *root, const struct pytscope_run_info *info)
+{
+	if (pytscope_trace_name(file, root))
+		return true;
+	for (size_t k = 0; k < info->n; k++)
+		if (strcmp(info->dir[k], root) != 0 && in_dir(file, info->dir[k]))
+			return true;
+	return false;
+}
+
+static void add_traces(struct run_identity *id, const char *path, const char *format,
+		       const char *steps_root, const struct pytscope_run_info *info)
+{
+	char **files;
+	size_t n;
+	trace_list_files(path, &files, &n);
+	struct run_group *g = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (steps_root && own_trace(files[i], steps_root, info))
+			continue;
+		if (!g) {
+			struct stat st;
+			bool loose = !steps_root && stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+			g = loose ? group_of(id, FAMILY_TRACES) : NULL;
+			if (g && !(g->npaths && stat(g->paths[0], &st) == 0 && !S_ISDIR(st.st_mode)))
+				g = NULL; /* loose files join loose files only */
+			if (!g)
+				g = group_new(id, FAMILY_TRACES, format);
+		}
+		group_add_path(g, steps_root ? files[i] : path);
+		if (!steps_root)
+			break; /* the PATH itself opens them all */
+	}
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
+static void add_other(struct run_identity *id, enum run_family f, const char *path, const char *format)
+{
+	struct run_group *g = group_of(id, f);
+	if (!g)
+		g = group_new(id, f, format);
+	group_add_path(g, path);
+}
+
+/* Already seen (same realpath, else the same text when it does not resolve)? */
+static bool repeated(char **real, size_t n, const char *path, char **out)
+{
+	char buf[PATH_MAX];
+	*out = xstrdup(realpath(path, buf) ? buf : path);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(real[i], *out) == 0)
+			return true;
+	return false;
+}
+
+static void identify_path(struct run_identity *id, const char *path, const struct opts *probe)
+{
+	const struct loader *steps = claim(&sub_steps, path, probe);
+	const struct loader *trace = claim(&sub_trace, path, probe);
+	const struct loader *sweep = claim(&sub_sweep, path, probe);
+	const struct loader *dasf = claim(&sub_dasf, path, probe);
+	struct pytscope_run_info info = { 0 };
+	if (steps) {
+		pytscope_run_info(path, &info);
+		add_steps(id, path, steps->name, &info);
+	}
+	if (trace)
+		add_traces(id, path, trace->name, steps ? path : NULL, &info);
+	if (sweep)
+		add_other(id, FAMILY_SWEEP, path, sweep->name);
+	if (dasf)
+		add_other(id, FAMILY_DASF, path, dasf->name);
+	pytscope_run_info_free(&info);
+}
+
+void run_identify(const char *const *paths, size_t npaths, const struct opts *opts,
+		  struct run_identity *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct opts probe = opts ? *opts : (struct opts){ 0 };
+	probe.ntrace = 0; /* --trace makes the trace probe claim every PATH */
+	probe.trace_paths = NULL;
+	out->paths = xcalloc(npaths ? npaths : 1, sizeof(*out->paths));
+	char **real = xcalloc(npaths ? npaths : 1, sizeof(*real));
+	for (size_t i = 0; i < npaths; i++) {
+		char *r;
+		if (repeated(real, out->npaths, paths[i], &r)) {
+			free(r);
+			out->nrepeats++;
+			continue;
+		}
+		real[out->npaths] = r;
+		out->paths[out->npaths++] = paths[i];
+		identify_path(out, paths[i], &probe);
+	}
+	for (size_t i = 0; i < out->npaths; i++)
+		free(real[i]);
+	free(real);
+}
+
+bool run_identity_is_pair(const struct run_identity *id)
+{
+	return id->n == 2 && id->v[0].family == FAMILY_STEPS && id->v[1].family == FAMILY_STEPS &&
+	       id->v[0].complete && id->v[1].complete;
+}
+
+static void PRINTF_LIKE(2, 3) append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *joined = xasprintf("%s%s", *s ? *s : "", line);
+	free(line);
+	free(*s);
+	*s = joined;
+}
+
+static void append_paths(char **s, const struct run_group *g)
+{
+	for (size_t k = 0; k < g->npaths; k++)
+		append(s, " %s", g->paths[k]);
+	append(s, "\n");
+}
+
+char *run_identity_describe(const struct run_identity *id)
+{
+	char *s = NULL;
+	append(&s, "these paths hold %zu different runs; they are never merged:\n", id->n);
+	for (size_t i = 0; i < id->n; i++) {
+		const struct run_group *g = &id->v[i];
+		if (g->family == FAMILY_STEPS)
+			append(&s, "  run %zu: pytscope run '%s', %zu rank%s%s:", i + 1,
+			       g->name ? g->name : "run", g->nrank, g->nrank == 1 ? "" : "s",
+			       g->complete ? "" : ", no step logs");
+		else
+			append(&s, "  run %zu: %s:", i + 1, family_word[g->family]);
+		append_paths(&s, g);
+	}
+	append(&s, "open one run at a time, e.g.:\n");
+	for (size_t i = 0; i < id->n; i++) {
+		append(&s, "  tscope-tui --format %s", id->v[i].format);
+		append_paths(&s, &id->v[i]);
+	}
+	append(&s, "(to attach a trace to a run on purpose: --trace FILE)\n");
+	return s;
+}
+
+void run_identity_free(struct run_identity *id)
+{
+	for (size_t i = 0; i < id->n; i++) {
+		struct run_group *g = &id->v[i];
+		for (size_t k = 0; k < g->npaths; k++)
+			free(g->paths[k]);
+		free(g->paths);
+		free(g->rank);
+		free(g->name);
+	}
+	free(id->v);
+	free(id->paths);
+	memset(id, 0, sizeof(*id));
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* identity.h: run identity. Before anything is loaded, group the PATH arguments (and
+ * what each PATH holds) into runs, so that sources of different runs are never merged
+ * into one `struct run` (DESIGN.md invariant 11).
+ *
+ * RULES (cheap: probes, directory listings and the lowest rank's run.json name).
+ *   - The same PATH twice (same realpath) counts once.
+ *   - A pytscope run dir is one run: its rank{k}/ dirs, and its own traces, which are
+ *     exactly the documented combination: pytscope's trace.json (.gz, kineto.json[.gz])
+ *     in the run dir and trace files inside its rank{k}/ dirs. Any other trace file under
+ *     it (e.g. a *.pt.trace.json beside the rank dirs) is a different run.
+ *   - Two pytscope PATHs are one run when their run.json names are equal and their rank
+ *     ids do not overlap (rank dirs given one by one); otherwise two runs.
+ *   - A trace directory is one run; trace files given one by one form one run together.
+ *   - All sweep PATHs form one run, all DASF databases one run; a sweep, a DASF database,
+ *     traces and a training run next to each other are different runs.
+ * --format restricts the probing to that loader (the way to pick one run of a mixed
+ * folder); --trace files are attached on purpose and are not grouped here. */
+#ifndef MODEL_IDENTITY_H
+#define MODEL_IDENTITY_H
+
+#include "model/opts.h"
+
+enum run_family { FAMILY_STEPS, FAMILY_TRACES, FAMILY_SWEEP, FAMILY_DASF };
+
+struct run_group {
+	enum run_family family;
+	const char *format;      /* the claiming loader's --format name (static) */
+	char *name;              /* pytscope run.json name, NULL otherwise / when absent */
+	char **paths;            /* what opens this run alone (PATHs, or trace files) */
+	size_t npaths;
+	long *rank;              /* pytscope: rank ids (for the overlap test) */
+	size_t nrank;
+	bool complete;           /* a pytscope run with step logs (compare mode takes two) */
+};
+
+struct run_identity {
+	struct run_group *v;     /* the runs found, in PATH order */
+	size_t n;
+	const char **paths;      /* the PATH list without repeats (the caller's strings) */
+	size_t npaths;
+	size_t nrepeats;         /* PATHs dropped as repeats */
+};
+
+/* Group paths into runs (see above). Never fails; n == 0 when nothing was recognised. */
+void run_identify(const char *const *paths, size_t npaths, const struct opts *opts,
+		  struct run_identity *out);
+/* True when the runs are exactly two complete pytscope runs (a comparison). */
+bool run_identity_is_pair(const struct run_identity *id);
+/* What was found and how to open one run, several lines, each ending in "\n" (data
+ * text unsanitized: sanitize before printing). malloc'd. */
+char *run_identity_describe(const struct run_identity *id);
+void run_identity_free(struct run_identity *id);
+
+#endif

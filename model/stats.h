@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* stats.h: the shared numeric core of every input family (pure functions on arrays):
+ * exactly rounded sums (Python's math.fsum), medians by selection, MAD-based local
+ * spikes, a robust slope, the mean and population standard deviation over exact sums,
+ * and the ONE numpy-"linear" percentile. Used by the step analyzers (pytscope's
+ * stats.py) and the sweep loaders and fits (GenAI-Perf's numpy.percentile).
+ *
+ * EMPTY INPUT. A percentile of nothing is NaN (there is no value: "missing is not
+ * zero"); callers show it as '-'. Medians, means and deviations of nothing are 0, as
+ * pytscope's helpers return, and every caller guards n > 0 before it shows one.
+ *
+ * No function keeps a pointer to its input; the ones that allocate scratch free it. */
+#ifndef MODEL_STATS_H
+#define MODEL_STATS_H
+
+#include "model/base.h"
+
+/* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. Usually
+ * decided by a cascade of error-free additions; Shewchuk's partials when that cannot. */
+double stats_fsum(const double *v, size_t n);
+/* The same by Shewchuk's partials alone (the reference stats_fsum must equal). */
+double stats_fsum_partials(const double *v, size_t n);
+
+/* A running exactly rounded sum, for sums gathered value by value (init, add...,
+ * result). At most 64 partials are kept, plenty for doubles. */
+struct stats_sum {
+	double p[64];
+	int n;
+	double special, inf;
+};
+void stats_sum_init(struct stats_sum *s);
+void stats_sum_add(struct stats_sum *s, double x);
+double stats_sum_result(const struct stats_sum *s);
+
+/* Median; 0 for n = 0. The exact double a sort would give (odd n: the middle value;
+ * even n: the mean of the two middle ones), found by selection in O(n) expected time. */
+double stats_median(const double *v, size_t n);
+/* The same, in place: reorders v (no copy, no allocation). */
+double stats_median_inplace(double *v, size_t n);
+/* Median absolute deviation from med (unscaled); 0 for n = 0. */
+double stats_mad(const double *v, size_t n, double med);
+
+/* numpy.percentile(v, q), method "linear" (numpy's _lerp, bit for bit), q in [0, 100];
+ * v need not be sorted (a sorted copy is made). NaN for n = 0. */
+double stats_percentile(const double *v, size_t n, double q);
+/* The same over an ascending array (no copy). NaN for n = 0. */
+double stats_percentile_sorted(const double *sorted, size_t n, double q);
+
+/* Mean over the exactly rounded sum; 0 for n = 0. */
+double stats_mean(const double *v, size_t n);
+/* Population standard deviation about mean (two passes, exact sums); 0 for n = 0. */
+double stats_pstdev(const double *v, size_t n, double mean);
+
+/* pytscope local_spikes(window=12, k=6, min_hist=6, rel=0.5): flags[i] set for flagged
+ * positions. present may be NULL (all present); missing and non-finite values never
+ * flag and never enter the history. */
+void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
+/* robust_slope(frac=0.1): (median of the last 10% - median of the first 10%) / (n - 1);
+ * 0 for n < 2. */
+double stats_robust_slope(const double *v, size_t n);
+
+#endif

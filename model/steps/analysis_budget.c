@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis_budget.c: the efficiency budget (analysis.h §6.5): useful compute, overhead, data
+ * stall, communication and other seconds that sum to wall time, per rank, per window
+ * and over the whole run, with MFU when FLOPs and peak are known. */
+#include "model/steps/internal.h"
+
+#include <string.h>
+#include <stdlib.h>
+#include "model/run.h"
+#include "model/stats.h"
+#include "model/xalloc.h"
+
+static const char *const budget_names[BUDGET_NLINES] = {
+	"useful_compute", "compute_overhead", "data_stall", "communication", "other",
+};
+
+/* FLOPs per step and peak FLOP/s: the flags, else run.json of rank ri. */
+static void budget_flops(const struct run *run, size_t ri, double *flops, double *peak)
+{
+	const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
+	const struct opts *o = run->opts;
+	*flops = o && o->flops_set ? o->flops_per_step : meta->has_flops ? meta->flops_per_step : 0;
+	*peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
+}
+
+static void budget_lines(struct budget *out, const double *secs);
+
+/* Budget over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
+static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
+			bool window, struct budget *out)
+{
+	const struct steps_model *m = run->steps;
+	memset(out, 0, sizeof(*out));
+	static const char *const cnames[] = { "forward", "backward", "optimizer", "compute" };
+	int cid[4];
+	for (size_t i = 0; i < 4; i++)
+		cid[i] = steps_metric_find(m, METRIC_PHASE, cnames[i]);
+	int did = steps_metric_find(m, METRIC_PHASE, "data");
+	int mid = steps_metric_find(m, METRIC_PHASE, "comm");
+	int oid = steps_metric_find(m, METRIC_PHASE, "other");
+	struct stats_sum sc, sd, sm, so;
+	stats_sum_init(&sc);
+	stats_sum_init(&sd);
+	stats_sum_init(&sm);
+	stats_sum_init(&so);
+	size_t n = 0;
+	for (size_t i = a; i < b; i++) {
+		if (window) {
+			long s = steps_step(m, ri, i);
+			if (s < lo || s > hi)
+				continue;
+		}
+		n++;
+		double v;
+		for (size_t k = 0; k < 4; k++)
+			if (steps_value(m, ri, cid[k], i, &v))
+				stats_sum_add(&sc, v);
+		if (steps_value(m, ri, did, i, &v))
+			stats_sum_add(&sd, v);
+		if (steps_value(m, ri, mid, i, &v))
+			stats_sum_add(&sm, v);
+		if (steps_value(m, ri, oid, i, &v))
+			stats_sum_add(&so, v);
+	}
+	if (n == 0)
+		return false;
+	double compute = stats_sum_result(&sc), data = stats_sum_result(&sd), comm = stats_sum_result(&sm);
+	double other = stats_sum_result(&so);
+	double wall = compute + data + comm + other;
+	if (!(wall > 0))
+		return false;
+	double flops, peak, useful = compute;
+	budget_flops(run, ri, &flops, &peak);
+	out->n = n;
+	out->wall = wall;
+	out->compute_measured = compute;
+	if (flops != 0 && peak != 0 && peak > 0) {
+		double ideal = flops * (double)n / peak;
+		useful = ideal < compute ? ideal : compute;
+		out->has_mfu = true;
+		out->mfu = useful / wall;
+	}
+	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
+	budget_lines(out, secs);
+	return true;
+}
+
+/* Fill the lines, fractions and the recoverable order from the line seconds. */
+static void budget_lines(struct budget *out, const double *secs)
+{
+	double wall = out->wall;
+	out->useful = secs[BUDGET_USEFUL];
+	out->overhead = secs[BUDGET_OVERHEAD];
+	out->efficiency = out->useful / wall;
+	out->nrecoverable = 0;
+	for (int i = 0; i < BUDGET_NLINES; i++) {
+		out->line[i] = (struct budget_line){ .name = budget_names[i], .seconds = secs[i],
+						     .fraction = secs[i] / wall, .recoverable = i != BUDGET_USEFUL };
+		if (i == BUDGET_USEFUL || secs[i] <= 0)
+			continue;
+		size_t j = out->nrecoverable++; /* insertion keeps ties in line order */
+		while (j > 0 && out->line[out->recoverable[j - 1]].seconds < secs[i]) {
+			out->recoverable[j] = out->recoverable[j - 1];
+			j--;
+		}
+		out->recoverable[j] = i;
+	}
+}
+
+const struct budget *analysis_budget(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (!rc)
+		return NULL;
+	if (!rc->budget_done) {
+		struct budget b;
+		size_t n = steps_nrecords(run->steps, ri);
+		if (budget_over(run, ri, analysis_warmup_start(run, n), n, 0, 0, false, &b)) {
+			rc->budget = xmalloc(sizeof(*rc->budget));
+			*rc->budget = b;
+		}
+		rc->budget_done = true;
+	}
+	return rc->budget;
+}
+
+static struct budget *budget_all(struct run *run)
+{
+	struct budget *all = NULL;
+	double secs[BUDGET_NLINES] = { 0 };
+	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
+		const struct budget *b = analysis_budget(run, r);
+		if (!b)
+			continue;
+		if (!all)
+			all = xcalloc(1, sizeof(*all));
+		all->n += b->n;
+		all->wall += b->wall;
+		all->compute_measured += b->compute_measured;
+		all->has_mfu |= b->has_mfu;
+		for (int i = 0; i < BUDGET_NLINES; i++)
+			secs[i] += b->line[i].seconds;
+	}
+	if (all) {
+		budget_lines(all, secs);
+		all->mfu = all->has_mfu ? all->useful / all->wall : 0;
+	}
+	return all;
+}
+
+const struct budget *analysis_budget_all(struct run *run)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!c)
+		return NULL;
+	if (!c->budget_all_done) {
+		c->budget_all = budget_all(run);
+		c->budget_all_done = true;
+	}
+	return c->budget_all;
+}
+
+bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out)
+{
+	if (!run || !run->steps || ri >= steps_nranks(run->steps))
+		return false;
+	return budget_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, out);
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis_distributed.c: the distributed analysis over the aligned steps (analysis.h §6.4):
+ * per-step critical rank, skew and CV, per-rank time lost, onset and coverage, in
+ * parallel column and row passes (model/pool.h), plus the memoized per-step medians. */
+#include "model/steps/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/pool.h"
+#include "model/run.h"
+#include "model/stats.h"
+#include "model/xalloc.h"
+
+/* Kadane over x_s - 1/2 (x_s = rank critical at s); sets the persistent stretch. */
+static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *rs)
+{
+	rs->onset = rs->onset_end = -1;
+	double best = 0, cur = 0;
+	size_t best_a = 0, best_b = 0, a = 0;
+	bool have = false;
+	for (size_t k = 0; k < d->n_steps; k++) {
+		double x = d->step[k].critical == (int)ri ? 0.5 : -0.5;
+		if (cur <= 0) {
+			cur = 0;
+			a = k;
+		}
+		cur += x;
+		if (cur > best) {
+			best = cur;
+			best_a = a;
+			best_b = k;
+			have = true;
+		}
+	}
+	if (!have)
+		return;
+	size_t len = best_b - best_a + 1, hits = 0;
+	for (size_t k = best_a; k <= best_b; k++)
+		hits += d->step[k].critical == (int)ri;
+	if (len >= ANALYSIS_ONSET_MIN_STEPS && (double)hits >= 0.6 * (double)len) {
+		rs->onset = d->step[best_a].step;
+		rs->onset_end = d->step[best_b].step;
+	}
+}
+
+static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
+{
+	int pa = steps_metric_find(m, METRIC_MEMORY, "peak_alloc");
+	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
+	for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
+		double v;
+		if (steps_value(m, ri, pa, i, &v) || steps_value(m, ri, a, i, &v))
+			if (!rs->has_mem_peak || v > rs->mem_peak) {
+				rs->mem_peak = v;
+				rs->has_mem_peak = true;
+			}
+	}
+}
+
+/* Statistics of one aligned step from c[N] (compute of every rank), its comm max and
+ * its median. */
+static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, size_t N)
+{
+	size_t crit = 0;
+	for (size_t r = 1; r < N; r++)
+		if (c[r] > c[crit])
+			crit = r;
+	s->critical = (int)crit;
+	s->cmax = c[crit];
+	s->cmean = stats_fsum(c, N) / (double)N;
+	s->cmed = med;
+	s->comm_max = comm_max;
+	s->wall = s->cmax + comm_max;
+	s->comm_frac = s->wall != 0 ? comm_max / s->wall : 0.0;
+	s->cv = N >= 2 && s->cmean > 0 ? stats_pstdev(c, N, s->cmean) / s->cmean : 0.0;
+	s->skew = s->cmax - s->cmed;
+}
+
+/* Aligned steps per task of the column pass. A task reads its block rank by rank (each
+ * rank's columns sequentially, not one cache line per rank and step) into N x STEP_BLOCK
+ * doubles, then walks it step by step. */
+#define STEP_BLOCK 64
+
+/* The column pass over the aligned steps, in tasks of STEP_BLOCK steps. With d it fills
+ * d->step[] and lost[]; without, only the per-step medians into cmed[]. */
+struct step_pass {
+	const struct steps_model *m;
+	struct phase_sets ps;
+	size_t N, S;
+	const double *cmed_known; /* memoized per-step medians, or NULL */
+	double *cmed;             /* medians-only pass: out */
+	struct distributed *d;    /* NULL: medians only */
+	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
+};
+
+static void step_block(void *ud, size_t task)
+{
+	struct step_pass *p = ud;
+	size_t N = p->N, k0 = task * STEP_BLOCK, nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
+	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
+	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK];
+	for (size_t r = 0; r < N; r++)
+		for (size_t j = 0; j < nb; j++) {
+			size_t pos = steps_aligned_pos(p->m, r, k0 + j);
+			blk[r * nb + j] = analysis_record_compute(p->m, &p->ps, r, pos);
+			double cm = p->d ? analysis_record_comm(p->m, &p->ps, r, pos) : 0;
+			if (r == 0 || cm > comm[j])
+				comm[j] = cm;
+		}
+	for (size_t j = 0; j < nb; j++) {
+		size_t k = k0 + j;
+		for (size_t r = 0; r < N; r++)
+			c[r] = blk[r * nb + j];
+		double med;
+		if (p->cmed_known) {
+			med = p->cmed_known[k];
+		} else {
+			memcpy(tmp, c, N * sizeof(*c));
+			med = stats_median_inplace(tmp, N);
+		}
+		if (!p->d) {
+			p->cmed[k] = med;
+			continue;
+		}
+		struct dist_step *s = &p->d->step[k];
+		s->step = steps_aligned_step(p->m, k);
+		step_stats(s, c, comm[j], med, N);
+		double waited = 0;
+		for (size_t r = 0; r < N; r++)
+			if ((int)r != s->critical)
+				waited += s->cmax - c[r];
+		p->lost[k] = waited / (double)(N - 1);
+	}
+	free(blk);
+	free(c);
+	free(tmp);
+}
+
+static void step_pass_run(const struct run *run, struct step_pass *p)
+{
+	pool_run((p->S + STEP_BLOCK - 1) / STEP_BLOCK, analysis_threads(run), step_block, p);
+}
+
+/* Per-step statistics (parallel), then, in step order, the critical counts, time lost
+ * and the summary sums. Memory O(N x threads x STEP_BLOCK + S), never O(N x S). */
+static void dist_steps(const struct run *run, struct step_pass *p, double *sum_max, double *sum_lost)
+{
+	struct distributed *d = p->d;
+	p->lost = xmalloc(p->S * sizeof(*p->lost));
+	step_pass_run(run, p);
+	for (size_t k = 0; k < p->S; k++) {
+		const struct dist_step *s = &d->step[k];
+		*sum_max += s->cmax;
+		*sum_lost += s->cmax - s->cmean;
+		d->rank[s->critical].slowest_count++;
+		d->rank[s->critical].time_lost += p->lost[k];
+	}
+	free(p->lost);
+	p->lost = NULL;
+}
+
+/* Pass over one rank (row-wise): mean/median compute and the median slowdown against
+ * each step's median (recomputed from the model rather than kept for every cell).
+ * vals and ratio are S doubles of scratch. */
+static void dist_rank(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
+		      size_t r, double *vals, double *ratio)
+{
+	size_t S = d->n_steps, nratio = 0;
+	struct rank_stat *rs = &d->rank[r];
+	for (size_t k = 0; k < S; k++) {
+		vals[k] = analysis_record_compute(m, ps, r, steps_aligned_pos(m, r, k));
+		if (d->step[k].cmed > 0)
+			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
+	}
+	rs->rank = steps_rank_id(m, r);
+	rs->mean_compute = stats_mean(vals, S);
+	rs->median_compute = stats_median_inplace(vals, S);
+	rs->slowest_fraction = (double)rs->slowest_count / (double)S;
+	rs->rel_slowdown = nratio ? stats_median_inplace(ratio, nratio) : 0.0;
+	rs->missing = steps_missing(m, r);
+	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
+	onset_of(d, r, rs);
+	rank_memory_peak(m, r, rs);
+}
+
+static void dist_rank_chunk(void *ud, size_t task)
+{
+	struct step_pass *p = ud;
+	double *vals = xmalloc(p->S * sizeof(*vals)), *ratio = xmalloc(p->S * sizeof(*ratio));
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+		dist_rank(p->m, &p->ps, p->d, r, vals, ratio);
+	free(vals);
+	free(ratio);
+}
+
+/* Summary medians and means over the per-step statistics. */
+static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
+{
+	size_t S = d->n_steps;
+	double *v = xmalloc(S * sizeof(*v));
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].wall;
+	d->mean_step_wall = stats_mean(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].comm_frac;
+	d->mean_comm_fraction = stats_mean(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].cv;
+	d->imbalance_cv = stats_median_inplace(v, S);
+	for (size_t k = 0; k < S; k++)
+		v[k] = d->step[k].skew;
+	d->sync_skew = stats_median_inplace(v, S);
+	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
+	free(v);
+}
+
+static struct distributed *compute_distributed(struct run *run, const double *cmed_known)
+{
+	const struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	if (N < 2 || S == 0)
+		return NULL;
+	struct distributed *d = xcalloc(1, sizeof(*d));
+	d->world_size = N;
+	d->n_steps = S;
+	d->rank = xcalloc(N, sizeof(*d->rank));
+	d->step = xcalloc(S, sizeof(*d->step));
+	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d };
+	analysis_phase_sets_init(m, &p.ps);
+	double sum_max = 0, sum_lost = 0;
+	dist_steps(run, &p, &sum_max, &sum_lost);
+	pool_run((N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK, analysis_threads(run), dist_rank_chunk, &p);
+	double p0 = 1.0 / (double)N, expected = (double)S * p0;
+	double sd = sqrt((double)S * p0 * (1.0 - p0));
+	if (sd == 0)
+		sd = 1.0;
+	size_t nstrag = 0;
+	long strag = -1;
+	for (size_t r = 0; r < N; r++) {
+		struct rank_stat *rs = &d->rank[r];
+		rs->straggler_z = ((double)rs->slowest_count - expected) / sd;
+		if (rs->straggler_z >= 3.0 && rs->rel_slowdown >= 0.05) {
+			nstrag++;
+			strag = (long)r;
+		}
+	}
+	d->straggler = nstrag == 1 ? strag : -1;
+	dist_summary(d, sum_max, sum_lost);
+	analysis_phase_sets_free(&p.ps);
+	return d;
+}
+
+const struct distributed *analysis_distributed(struct run *run)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!c)
+		return NULL;
+	if (!c->dist_done) {
+		c->dist = compute_distributed(run, c->cmed);
+		c->dist_done = true;
+	}
+	return c->dist;
+}
+
+/* Median of compute over the ranks at every aligned step (S entries), memoized: shared
+ * by the distributed analysis (cmed) and the slowdown heatmap, whichever comes first. */
+const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
+{
+	if (c->cmed)
+		return c->cmed;
+	const struct steps_model *m = run->steps;
+	size_t S = steps_naligned(m);
+	c->cmed = xmalloc((S ? S : 1) * sizeof(*c->cmed));
+	if (c->dist_done && c->dist) {
+		for (size_t k = 0; k < S; k++)
+			c->cmed[k] = c->dist->step[k].cmed;
+		return c->cmed;
+	}
+	struct step_pass p = { .m = m, .N = steps_nranks(m), .S = S, .cmed = c->cmed };
+	analysis_phase_sets_init(m, &p.ps);
+	step_pass_run(run, &p);
+	analysis_phase_sets_free(&p.ps);
+	return c->cmed;
+}

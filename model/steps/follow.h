@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* follow.h: following a running job (--follow; DESIGN invariant 13). No daemon, no
+ * port, no inotify dependency: every poll stat()s each rank's steps.jsonl and pread()s
+ * only the bytes appended since the last poll, so it works on NFS/Lustre/GPFS where
+ * the ranks write from other nodes.
+ *
+ * CONTRACT.
+ * - follow_new() starts where the loader stopped (run->src[].consumed / .lines), so
+ *   nothing loaded is read again. Call follow_poll() every interval from the thread
+ *   that reads the run (the UI loop between frames, or the --print loop); it:
+ *   . reads the complete lines appended to each rank's file into the step store
+ *     (steps_rank_grow / steps_refresh), keeping a half-written last line for the next
+ *     poll; a garbage line is skipped with its file:line diagnostic (once: it is
+ *     consumed); a file that cannot be opened is diagnosed once per errno;
+ *   . picks up rank{k}/ dirs and steps.jsonl files that appear later (the directory's
+ *     mtime changed), loading their run.json;
+ *   . reloads a rank whose file shrank or was replaced (another inode) from the start,
+ *     and says so (finding LIVE.RELOADED);
+ *   . calls run_changed() when the model changed (memoized findings dropped; the step
+ *     store dropped its analyses in steps_refresh).
+ * - Stall rule (documented in the man page, FOLLOW MODE): threshold T = max(10 x the
+ *   median step time, the floor --stall, default 10 s). The median step time is the
+ *   median over ranks of each rank's mean timestamp gap over its last 16 records (the
+ *   poll interval when no rank has timestamps). A rank "advances" when a poll finds new
+ *   records; times are the follower's own monotonic clock (compute-node clocks and
+ *   file mtimes are not trusted). With at least one rank advanced within T:
+ *   a rank idle for more than T whose newest step is behind the advancing ranks is
+ *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
+ *   others are at 380"). With no rank advanced within T: every rank at the same newest
+ *   step (and not short of run.json n_steps) is state FINISHED (LIVE.FINISHED, low);
+ *   otherwise the job is stalled (LIVE.JOB_STALL, high).
+ * - The live findings are owned by the follower and linked into run->live_findings,
+ *   so run_findings() (Findings pane, --print) shows them; follow_free() unlinks them.
+ * - Time is passed in (seconds, CLOCK_MONOTONIC) so tests drive it. */
+#ifndef MODEL_STEPS_FOLLOW_H
+#define MODEL_STEPS_FOLLOW_H
+
+#include "model/findings.h"
+#include "model/run.h"
+
+struct follow;
+
+struct follow_opts {
+	double interval;      /* seconds between polls (--interval, default 1) */
+	double stall_floor;   /* seconds (--stall, default 10) */
+};
+
+enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINISHED };
+
+/* follow_poll() result bits */
+enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
+
+/* Follow the pytscope data under paths (run dirs or steps.jsonl files). */
+struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
+			  const struct follow_opts *o, double now);
+unsigned follow_poll(struct follow *f, double now);
+void follow_free(struct follow *f);
+
+/* Seconds, CLOCK_MONOTONIC. */
+double follow_clock(void);
+enum follow_state follow_state(const struct follow *f);
+const char *follow_state_name(enum follow_state s);  /* "waiting" "running" "stalled" "finished" */
+const struct finding_list *follow_findings(const struct follow *f);
+double follow_interval(const struct follow *f);
+/* The stall threshold T of the last poll, in seconds. */
+double follow_threshold(const struct follow *f);
+/* Seconds since a poll last found a new record (-1: none yet). */
+double follow_newest_age(const struct follow *f, double now);
+/* Rank id is stalled (LIVE.STALLED_RANK) at the last poll. */
+bool follow_rank_stalled(const struct follow *f, int rank);
+/* The latest reload / new rank / unreadable file event as one line ("" when none). */
+const char *follow_last_event(const struct follow *f);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* internal.h: private to the step family (model/steps/): the loader entry points
+ * registered by subsystem.c, and for the analyzers (analysis*.c) the memo cache kept in
+ * the step model, the phase sets and per-record sums every analysis shares, and the
+ * cross-file helpers (warmup slice, pass threads, per-step medians). Other modules use
+ * model/steps/steps.h and model/steps/analysis.h only. */
+#ifndef MODEL_STEPS_INTERNAL_H
+#define MODEL_STEPS_INTERNAL_H
+
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/steps/analysis.h"
+#include "model/steps/steps.h"
+
+struct load_ctx;
+struct opts;
+
+/* The pytscope loader (load.c). */
+int pytscope_probe(const char *path, const struct opts *opts);
+int pytscope_load(struct load_ctx *ctx, const char *path);
+
+/* The loader's pieces that follow mode (load_follow.c, model/steps/follow.h) reuses:
+ * reading a rank's steps.jsonl from a byte offset, the rank files a PATH holds, and a
+ * rank's run.json (load.c).
+ *
+ * CONTRACT. A tail remembers, per file: the offset of the first byte not consumed, the
+ * line number, the key cache and scanner predictions, the records and skipped lines
+ * counted so far, and its entry in run->src (kept current on every read).
+ * steps_tail_read() reads [offset, limit) with pread and feeds every complete
+ * ('\n'-terminated) line into r; what is loaded is never read again. The bytes after
+ * the last newline are a pending line: with `final` (one-shot load) a last line that
+ * parses is loaded, otherwise it is kept for the next read (a half-written line is
+ * retried, not skipped). Bad lines become diagnostics with file:line, as in the
+ * loader. A read error is diagnosed once per distinct errno. Returns 0 or the errno. */
+struct steps_tail;
+
+/* size: the regular file's size seen at open (a reserve hint and the source's size);
+ * -1 for a pipe or an unknown size: then reads are sequential read() calls from where
+ * the descriptor stands, not pread().
+ * ctx must outlive the tail (diagnostics go to ctx->run). */
+struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size);
+/* Continue source run->src[src] (a steps.jsonl the loader read) where the loader
+ * stopped: offset src.consumed, line src.lines, its counts. */
+struct steps_tail *steps_tail_resume(struct load_ctx *ctx, size_t src);
+int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final);
+long long steps_tail_offset(const struct steps_tail *t);
+/* Records loaded from this file so far. */
+size_t steps_tail_records(const struct steps_tail *t);
+void steps_tail_free(struct steps_tail *t);
+
+/* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else
+ * the directory itself (rank 0), else a steps.jsonl given directly. */
+struct steps_rank_file {
+	long rank;
+	char *dir;      /* holds run.json */
+	char *steps;    /* the steps.jsonl path */
+};
+size_t steps_plan_files(const char *path, struct steps_rank_file **out);
+void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+/* Read dir/run.json into r (diagnostics as in the loader). */
+void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
+
+/* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
+ * finding rules (rules.c) in pytscope's registration order (orders 100..610;
+ * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
+#define STEPS_NVIEWS 4
+#define STEPS_NRULES 13
+extern const struct view_def steps_views[STEPS_NVIEWS];
+extern const struct finding_rule steps_rules[STEPS_NRULES];
+
+/* Ranks per task of the row passes (distributed, heatmap). */
+#define ANALYSIS_RANK_CHUNK 8
+
+struct heat_grid {
+	int series;
+	size_t nranks, nsteps;
+	size_t nlevels;
+	float **val;              /* [level] -> nranks * level_len[level]: mean (level 0: value) */
+	float **worst;            /* [level] (level 0 shares val) */
+	uint32_t **count;         /* [level >= 1] present values per block; all NULL when no
+				   * cell is missing (the count is then the block's coverage) */
+	size_t *len;              /* blocks per level */
+};
+
+struct rank_cache {
+	bool timing_done, memory_done, conv_done, budget_done;
+	struct timing *timing;
+	struct memory *memory;
+	struct convergence *conv;
+	struct budget *budget;
+};
+
+struct analysis_cache {
+	size_t nranks;
+	struct rank_cache *rank;
+	bool budget_all_done;
+	struct budget *budget_all;
+	bool dist_done;
+	struct distributed *dist;
+	double *cmed;             /* analysis_step_medians(), NULL until first needed */
+	struct heat_grid **heat;
+	size_t nheat;
+};
+
+
+struct phase_sets {
+	int *compute;             /* phase ids in COMPUTE_PHASES */
+	size_t ncompute;
+	int comm;
+	int *all;                 /* every phase id, ascending */
+	size_t nall;
+};
+
+/* The run's analyzer cache, created on first use; NULL without a step model. */
+struct analysis_cache *analysis_cache_of(struct run *run);
+/* Rank ri's slot; NULL when out of range. */
+struct rank_cache *analysis_rank_cache(struct run *run, size_t ri);
+/* First position after the warmup slice of a rank with n records. */
+size_t analysis_warmup_start(const struct run *run, size_t n);
+/* Threads for the run-wide passes: --jobs, else one per core. */
+int analysis_threads(const struct run *run);
+
+/* Index of a canonical phase name (data, forward, ..., other), -1 for others. */
+int analysis_phase_order(const char *name);
+/* A canonical phase other than comm (pytscope's COMPUTE_PHASES). */
+bool analysis_in_compute_phases(const char *name);
+/* Phase metric ids of the model (all of them) into ids (steps_nmetrics() slots). */
+size_t analysis_phase_ids(const struct steps_model *m, int *ids);
+void analysis_phase_sets_init(const struct steps_model *m, struct phase_sets *ps);
+void analysis_phase_sets_free(struct phase_sets *ps);
+/* compute_r and comm_r of one record (analysis.h, distributed). */
+double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+			       size_t pos);
+double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+			    size_t pos);
+
+/* Median of compute over the ranks at every aligned step, memoized in c
+ * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap. */
+const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
+/* Frees one heatmap pyramid (analysis_heatmap.c). */
+void analysis_heat_free(struct heat_grid *g);
+
+#endif

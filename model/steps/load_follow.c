@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+/* load_follow.c: following a running pytscope job (see follow.h for the contract and the
+ * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
+ * of shrunk or replaced files, stall detection and the live findings. */
+#include "model/steps/follow.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "model/steps/internal.h"
+#include "model/xalloc.h"
+
+enum { GAP_RECORDS = 16, MAX_EVENTS = 64 };
+
+/* One followed steps.jsonl. */
+struct ftail {
+	long rank;
+	char *dir, *steps;
+	struct steps_tail *tail;    /* NULL until first read by the follower */
+	struct rank_steps *r;       /* the model's rank once grown or created here */
+	dev_t dev;
+	ino_t ino;
+	bool have_id;
+	int err_seen;               /* errno already reported for this file */
+	double t_adv;               /* when a poll last found new records */
+	size_t records;             /* records loaded at the last poll */
+	bool stalled;
+};
+
+/* (the tails array is sorted by rank id: tail_of_rank() looks them up by bsearch) */
+
+struct fpath {
+	char *path;
+	struct timespec mtime;
+	bool seen;
+};
+
+struct follow {
+	struct run *run;
+	struct load_ctx ctx;
+	struct follow_opts o;
+	struct fpath *p;
+	size_t np;
+	struct ftail *t;
+	size_t nt, tcap;
+	struct finding_list live;     /* linked into run->live_findings */
+	struct finding_list events;   /* reloads, new ranks, unreadable files (kept) */
+	enum follow_state state;
+	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
+	double threshold;
+	unsigned long sig;            /* signature of what the live findings say */
+	char last_event[256];
+};
+
+double follow_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- events --------------------------------------------------------------------- */
+
+static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *fmt, ...)
+	PRINTF_LIKE(5, 6);
+
+static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->last_event, sizeof(f->last_event), fmt, ap);
+	va_end(ap);
+	if (f->events.n >= MAX_EVENTS)
+		return;
+	struct evidence ev = evidence_none();
+	if (rank >= 0) {
+		ev.kind = EV_RANK;
+		ev.rank = (int)rank;
+	}
+	findings_add(&f->events, id, sev, f->last_event,
+		     "Seen while following the job (--follow).", "", ev);
+}
+
+/* ---- tails ------------------------------------------------------------------------ */
+
+static int cmp_tail(const void *a, const void *b);
+
+static struct ftail *tail_find(struct follow *f, const char *steps)
+{
+	for (size_t i = 0; i < f->nt; i++)
+		if (strcmp(f->t[i].steps, steps) == 0)
+			return &f->t[i];
+	return NULL;
+}
+
+/* The source the loader registered for this file (the latest one), or -1. */
+static long source_of(const struct run *run, const char *steps)
+{
+	for (size_t i = run->nsrc; i-- > 0;)
+		if (run->src[i].format && strcmp(run->src[i].format, "pytscope") == 0 &&
+		    strcmp(run->src[i].path, steps) == 0)
+			return (long)i;
+	return -1;
+}
+
+static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
+{
+	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
+	struct ftail *t = &f->t[f->nt++];
+	*t = (struct ftail){ .rank = rf->rank, .dir = xstrdup(rf->dir), .steps = xstrdup(rf->steps),
+			     .t_adv = now };
+	long si = source_of(f->run, rf->steps);
+	struct stat st;
+	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
+		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
+		t->records = steps_tail_records(t->tail);
+		if (stat(rf->steps, &st) == 0) {
+			t->dev = st.st_dev;
+			t->ino = st.st_ino;
+			t->have_id = true;
+		}
+	}
+	if (later && steps_rank_index(f->run->steps, (int)rf->rank) < 0)
+		event(f, "LIVE.NEW_RANK", SEV_LOW, rf->rank, "rank %ld appeared while following (%s)",
+		      rf->rank, rf->dir);
+}
+
+/* Pick up rank dirs and files under each path whose directory changed. */
+static void discover(struct follow *f, double now)
+{
+	for (size_t i = 0; i < f->np; i++) {
+		struct fpath *p = &f->p[i];
+		struct stat st;
+		if (stat(p->path, &st) != 0)
+			continue;
+		if (p->seen && st.st_mtim.tv_sec == p->mtime.tv_sec && st.st_mtim.tv_nsec == p->mtime.tv_nsec)
+			continue;
+		bool later = p->seen;
+		p->seen = true;
+		p->mtime = st.st_mtim;
+		struct steps_rank_file *v;
+		size_t n = steps_plan_files(p->path, &v);
+		for (size_t k = 0; k < n; k++)
+			if (!tail_find(f, v[k].steps))
+				tail_add(f, &v[k], now, later);
+		steps_rank_files_free(v, n);
+		if (f->nt)
+			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
+	}
+}
+
+/* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank). */
+static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size)
+{
+	struct steps_model *m = steps_model_get(f->run);
+	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
+	steps_rank_load_meta(f->run, r, t->dir, (int)t->rank);
+	steps_tail_free(t->tail);
+	t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
+	t->records = 0;
+	return r;
+}
+
+/* The rank t appends to: created and published when the model lacks it. */
+static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long size)
+{
+	if (t->r)
+		return t->r;
+	struct steps_model *m = steps_model_get(f->run);
+	long ri = steps_rank_index(m, (int)t->rank);
+	if (ri >= 0) {
+		t->r = steps_rank_grow(m, (size_t)ri);
+		if (!t->tail)
+			t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
+		return t->r;
+	}
+	t->r = fresh_rank(f, t, size);
+	steps_publish_rank(m, t->r);
+	return t->r;
+}
+
+static void report_once(struct follow *f, struct ftail *t, int err, const char *what)
+{
+	if (t->err_seen == err)
+		return;
+	t->err_seen = err;
+	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, strerror(err));
+	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, "rank %ld: cannot read %s: %s (reported once)",
+	      t->rank, t->steps, strerror(err));
+}
+
+/* Poll one file; returns FOLLOW_* bits. */
+static unsigned poll_file(struct follow *f, struct ftail *t, double now)
+{
+	struct stat st;
+	if (stat(t->steps, &st) != 0) {
+		if (errno != ENOENT)
+			report_once(f, t, errno, "cannot stat");
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
+	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
+	bool shrank = t->tail && st.st_size < offset;
+	if (!replaced && !shrank && st.st_size == offset)
+		return 0;
+	int fd = open(t->steps, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		report_once(f, t, errno, "cannot open");
+		return 0;
+	}
+	t->err_seen = 0;
+	struct stat fst;
+	if (fstat(fd, &fst) == 0) {
+		replaced = t->have_id && (fst.st_ino != t->ino || fst.st_dev != t->dev);
+		st = fst;
+	}
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->have_id = true;
+	unsigned out = 0;
+	if (replaced || shrank) {
+		long long was = offset;
+		t->r = fresh_rank(f, t, (long long)st.st_size);
+		steps_publish_rank(steps_model_get(f->run), t->r);
+		event(f, "LIVE.RELOADED", SEV_MED, t->rank,
+		      "rank %ld: steps.jsonl %s (%lld -> %lld bytes); reloaded from the start (a restarted job?)",
+		      t->rank, replaced ? "was replaced" : "shrank", was, (long long)st.st_size);
+		out |= FOLLOW_RELOADED;
+	}
+	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
+	steps_tail_read(t->tail, r, fd, (long long)st.st_size, false);
+	close(fd);
+	size_t n = steps_tail_records(t->tail);
+	if (n != t->records) {
+		if (n > t->records) {
+			t->t_adv = now;
+			f->t_newest = now;
+		}
+		t->records = n;
+		out |= FOLLOW_GREW;
+	}
+	return out;
+}
+
+/* ---- stall detection ------------------------------------------------------------------ */
+
+static int cmp_tail(const void *a, const void *b)
+{
+	const struct ftail *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The tails are kept sorted by rank id (discover() sorts after adding). */
+static struct ftail *tail_of_rank(struct follow *f, int rank)
+{
+	struct ftail key = { .rank = rank };
+	return bsearch(&key, f->t, f->nt, sizeof(*f->t), cmp_tail);
+}
+
+/* Median over ranks of the mean timestamp gap over the last GAP_RECORDS records. */
+static double median_step_time(const struct steps_model *m, double fallback)
+{
+	size_t nr = steps_nranks(m), k = 0;
+	double *gap = xmalloc((nr ? nr : 1) * sizeof(*gap));
+	for (size_t ri = 0; ri < nr; ri++) {
+		size_t n = steps_nrecords(m, ri);
+		if (n < 2)
+			continue;
+		size_t back = n - 1 < GAP_RECORDS ? n - 1 : GAP_RECORDS;
+		double a, b;
+		if (steps_timestamp(m, ri, n - 1 - back, &a) && steps_timestamp(m, ri, n - 1, &b) && b > a)
+			gap[k++] = (b - a) / (double)back;
+	}
+	double med = k ? stats_median(gap, k) : fallback;
+	free(gap);
+	return med;
+}
+
+struct rank_now {
+	int rank;
+	long step;
+	double idle;
+	bool short_of_plan;     /* run.json n_steps says more steps should come */
+};
+
+static void add_live(struct follow *f, const char *id, enum severity sev, int rank, long step_lo,
+		     const char *title, const char *detail, const char *fix)
+{
+	struct evidence ev = evidence_none();
+	if (rank >= 0) {
+		ev.kind = EV_RANK;
+		ev.rank = rank;
+		ev.step_lo = step_lo;
+	}
+	findings_add(&f->live, id, sev, title, detail, fix, ev);
+}
+
+/* Rebuild the live findings from the per-rank state; returns a signature of them. */
+static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n, double now)
+{
+	findings_free(&f->live);
+	double T = f->threshold;
+	long front = 0;          /* newest step of the advancing ranks */
+	size_t nadv = 0;
+	bool same = true, short_of_plan = false;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].idle <= T) {
+			front = nadv++ ? (v[i].step > front ? v[i].step : front) : v[i].step;
+		}
+		same = same && v[i].step == v[0].step;
+		short_of_plan = short_of_plan || v[i].short_of_plan;
+	}
+	unsigned long sig = 0;
+	char title[256], detail[512];
+	for (size_t i = 0; i < f->nt; i++)
+		f->t[i].stalled = false;
+	if (n == 0) {
+		f->state = FOLLOW_WAITING;
+	} else if (nadv > 0) {
+		f->state = FOLLOW_RUNNING;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].idle <= T || v[i].step >= front)
+				continue;
+			snprintf(title, sizeof(title), "rank %d stopped at step %ld, %.0f s ago; the others are at %ld",
+				 v[i].rank, v[i].step, v[i].idle, front);
+			snprintf(detail, sizeof(detail),
+				 "No new record from rank %d for %.0f s while %zu of %zu ranks advanced (threshold %.1f s "
+				 "= max(10 x median step time, --stall floor)).", v[i].rank, v[i].idle, nadv, n, T);
+			add_live(f, "LIVE.STALLED_RANK", SEV_HIGH, v[i].rank, v[i].step, title, detail,
+				 "Look at that rank's node: a hung collective, a dead process, a full disk or a lost mount.");
+			struct ftail *t = tail_of_rank(f, v[i].rank);
+			if (t)
+				t->stalled = true;
+			sig = sig * 31 + (unsigned long)v[i].rank + 1;
+		}
+	} else if (same && !short_of_plan) {
+		f->state = FOLLOW_FINISHED;
+		snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
+		add_live(f, "LIVE.FINISHED", SEV_LOW, -1, -1, title,
+			 "Every rank stopped at the same step and none advanced within the stall threshold: a finish, not a stall.", "");
+	} else {
+		f->state = FOLLOW_STALLED;
+		long lo = v[0].step, hi = v[0].step;
+		for (size_t i = 1; i < n; i++) {
+			lo = v[i].step < lo ? v[i].step : lo;
+			hi = v[i].step > hi ? v[i].step : hi;
+		}
+		double idle = v[0].idle;
+		for (size_t i = 1; i < n; i++)
+			idle = v[i].idle < idle ? v[i].idle : idle;
+		if (lo == hi)
+			snprintf(title, sizeof(title), "job stalled: no rank advanced for %.0f s, all at step %ld (run.json n_steps not reached)",
+				 idle, lo);
+		else
+			snprintf(title, sizeof(title), "job stalled: no rank advanced for %.0f s; ranks stopped between steps %ld and %ld",
+				 idle, lo, hi);
+		add_live(f, "LIVE.JOB_STALL", SEV_HIGH, -1, -1, title,
+			 "No rank wrote a record within the stall threshold and the ranks did not stop together at the planned end.",
+			 "Check the scheduler and the ranks behind: the slowest rank usually holds the others at a collective.");
+	}
+	for (size_t i = 0; i < f->events.n; i++) {
+		const struct finding *e = &f->events.v[i];
+		add_live(f, e->id, e->severity, e->ev.rank, -1, e->title, e->detail, e->fix);
+	}
+	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
+	unsigned long tick = f->state == FOLLOW_RUNNING && sig ? (unsigned long)(now - f->t_start) / 10 : 0;
+	return ((sig * 7 + (unsigned long)f->state) * 131 + f->events.n) * 1009 + tick;
+}
+
+static unsigned assess(struct follow *f, double now)
+{
+	const struct steps_model *m = f->run->steps;
+	f->threshold = 10 * median_step_time(m, f->o.interval);
+	if (f->threshold < f->o.stall_floor)
+		f->threshold = f->o.stall_floor;
+	size_t nr = steps_nranks(m);
+	struct rank_now *v = xmalloc((nr ? nr : 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t ri = 0; ri < nr; ri++) {
+		size_t k = steps_nrecords(m, ri);
+		struct ftail *t = tail_of_rank(f, steps_rank_id(m, ri));
+		if (!k || !t)
+			continue;
+		const struct steps_meta *meta = steps_rank_meta(m, ri);
+		long step = steps_step(m, ri, k - 1);
+		v[n++] = (struct rank_now){ steps_rank_id(m, ri), step, now - t->t_adv,
+					    meta->has_nsteps && step + 1 < meta->n_steps };
+	}
+	unsigned long sig = judge(f, v, n, now);
+	free(v);
+	if (sig == f->sig && f->live.n)
+		return 0;
+	f->sig = sig;
+	return FOLLOW_FINDINGS;
+}
+
+/* ---- lifetime and polling ---------------------------------------------------------------- */
+
+struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
+			  const struct follow_opts *o, double now)
+{
+	struct follow *f = xcalloc(1, sizeof(*f));
+	f->run = run;
+	f->ctx = (struct load_ctx){ .run = run, .opts = run->opts };
+	f->o = *o;
+	if (!(f->o.interval > 0))
+		f->o.interval = 1;
+	f->p = xcalloc(npaths ? npaths : 1, sizeof(*f->p));
+	for (size_t i = 0; i < npaths; i++)
+		f->p[f->np++].path = xstrdup(paths[i]);
+	f->t_start = now;
+	f->t_newest = -1;
+	f->threshold = f->o.stall_floor;
+	discover(f, now);
+	run->live_findings = &f->live;
+	return f;
+}
+
+unsigned follow_poll(struct follow *f, double now)
+{
+	discover(f, now);
+	unsigned out = 0;
+	for (size_t i = 0; i < f->nt; i++)
+		out |= poll_file(f, &f->t[i], now);
+	if (out)
+		steps_refresh(f->run->steps);
+	out |= assess(f, now);
+	if (out)
+		run_changed(f->run);
+	return out;
+}
+
+void follow_free(struct follow *f)
+{
+	if (!f)
+		return;
+	if (f->run->live_findings == &f->live) {
+		f->run->live_findings = NULL;
+		run_changed(f->run);
+	}
+	for (size_t i = 0; i < f->nt; i++) {
+		steps_tail_free(f->t[i].tail);
+		free(f->t[i].dir);
+		free(f->t[i].steps);
+	}
+	free(f->t);
+	for (size_t i = 0; i < f->np; i++)
+		free(f->p[i].path);
+	free(f->p);
+	findings_free(&f->live);
+	findings_free(&f->events);
+	free(f);
+}
+
+/* ---- reading the state ------------------------------------------------------------------- */
+
+enum follow_state follow_state(const struct follow *f)
+{
+	return f->state;
+}
+
+const char *follow_state_name(enum follow_state s)
+{
+	switch (s) {
+	case FOLLOW_WAITING: return "waiting";
+	case FOLLOW_RUNNING: return "running";
+	case FOLLOW_STALLED: return "stalled";
+	case FOLLOW_FINISHED: return "finished";
+	}
+	return "?";
+}
+
+const struct finding_list *follow_findings(const struct follow *f)
+{
+	return &f->live;
+}
+
+double follow_interval(const struct follow *f)
+{
+	return f->o.interval;
+}
+
+double follow_threshold(const struct follow *f)
+{
+	return f->threshold;
+}
+
+double follow_newest_age(const struct follow *f, double now)
+{
+	return f->t_newest < 0 ? -1 : now - f->t_newest;
+}
+
+bool follow_rank_stalled(const struct follow *f, int rank)
+{
+	for (size_t i = 0; i < f->nt; i++)
+		if (f->t[i].rank == rank)
+			return f->t[i].stalled;
+	return false;
+}
+
+const char *follow_last_event(const struct follow *f)
+{
+	return f->last_event;
+}

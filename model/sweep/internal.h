@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* internal.h: private to the sweep family (model/sweep/): the views (views.c), the
+ * finding rules (rules.c) and the loader entry points (load_*.c) registered by
+ * subsystem.c. The model is model/sweep/sweep.h. */
+#ifndef MODEL_SWEEP_INTERNAL_H
+#define MODEL_SWEEP_INTERNAL_H
+
+#include "model/registry.h"
+#include "model/sweep/sweep.h"
+
+/* Views (views.c) and finding rules (rules.c), registered in subsystem.c. */
+#define SWEEP_NVIEWS 5
+#define SWEEP_NRULES 7
+extern const struct view_def sweep_views[];
+extern const struct finding_rule sweep_rules[];
+
+/* Loaders (load_*.c, registered in subsystem.c). */
+int sweep_genai_probe(const char *path, const struct opts *opts);
+int sweep_genai_load(struct load_ctx *ctx, const char *path);
+int sweep_nat_probe(const char *path, const struct opts *opts);
+int sweep_nat_load(struct load_ctx *ctx, const char *path);
+int sweep_cb_probe(const char *path, const struct opts *opts);
+int sweep_cb_load(struct load_ctx *ctx, const char *path);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
+ * saturation, constraint failures, stored-vs-recomputed sizing and the Cerebras
+ * aggregate mismatch), read from the model after sweep_derive(). Each finding's
+ * evidence names the view row that holds it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/sweep/fit.h"
+#include "model/sweep/internal.h"
+#include "model/xalloc.h"
+
+/* Evidence for row ref `item` of `view` (sweep: config index, sizing: NAT file index,
+ * cerebras: performance.json index), so the UI opens the view that holds it. */
+static struct evidence cfg_evidence(const char *view, long item, const char *name,
+				    const char *series)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_CONFIG;
+	ev.view = view;
+	ev.item = item;
+	ev.name = name ? xstrdup(name) : NULL;
+	ev.series = series ? xstrdup(series) : NULL;
+	return ev;
+}
+
+struct fit_ref {
+	const char *what, *file, *series, *view;
+	const struct sweep_fit *fit;
+	long item;
+};
+
+/* Every recomputed fit: NAT latency and runtime (a merge instead of its jobs),
+ * GenAI-Perf series. */
+static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nnat && n + 2 <= cap; i++) {
+		if (s->nat[i].merge_into >= 0)
+			continue;
+		out[n++] = (struct fit_ref){ "p95 LLM latency", s->nat[i].path, "llm_latency",
+					     "sizing", &s->nat[i].c_fit_lat, (long)i };
+		out[n++] = (struct fit_ref){ "p95 workflow runtime", s->nat[i].path, "workflow_runtime",
+					     "sizing", &s->nat[i].c_fit_rt, (long)i };
+	}
+	for (size_t i = 0; i < s->nseries && n < cap; i++)
+		if (s->series[i].has_fit)
+			out[n++] = (struct fit_ref){ "p95 request latency", s->series[i].name,
+						     "request_latency", "sweep", &s->series[i].fit,
+						     (long)s->series[i].cfg[0] };
+	return n;
+}
+
+#define MAX_FITS 64
+
+static void rule_poor_fit(struct run *run, struct finding_list *out)
+{
+	if (!sweep_derived(run))
+		return;
+	struct fit_ref f[MAX_FITS];
+	size_t n = collect_fits(run->sweep, f, MAX_FITS);
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].fit->ok || !f[i].fit->poor)
+			continue;
+		char title[160], detail[512];
+		snprintf(title, sizeof(title), "Poor linear fit of %s vs concurrency (R² %.3f < %.1f)",
+			 f[i].what, f[i].fit->r2, FIT_MIN_R2);
+		snprintf(detail, sizeof(detail),
+			 "%s: %zu points, slope %.4g, intercept %.4g. Below R² %.1f the sizing "
+			 "calculator stores no fit and no slope-based GPU estimate.",
+			 f[i].file, f[i].fit->nused, f[i].fit->slope, f[i].fit->intercept, FIT_MIN_R2);
+		findings_add(out, "SIZING.POOR_FIT", SEV_MED, title, detail,
+			     "Measure more concurrencies (and repeat noisy ones) before trusting a "
+			     "GPU estimate; latency may be non-linear past saturation.",
+			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
+	}
+}
+
+static void rule_outliers(struct run *run, struct finding_list *out)
+{
+	if (!sweep_derived(run))
+		return;
+	struct fit_ref f[MAX_FITS];
+	size_t n = collect_fits(run->sweep, f, MAX_FITS);
+	for (size_t i = 0; i < n; i++) {
+		const struct sweep_fit *fit = f[i].fit;
+		if (fit->nout == 0)
+			continue;
+		char list[128], title[200], detail[512];
+		fit_outliers_text(fit, list, sizeof(list));
+		snprintf(title, sizeof(title), "Outlier concurrenc%s %s removed from the %s fit",
+			 fit->nout == 1 ? "y" : "ies", list, f[i].what);
+		snprintf(detail, sizeof(detail),
+			 "%s: IQR rules (raw values x%.1f for <= %d points, residuals x%.1f) dropped "
+			 "%zu of %zu points; the fit uses the rest (R² %.4f).",
+			 f[i].file, FIT_EXTREME_IQR, FIT_SMALL_RANGE, FIT_CONSERVATIVE_IQR, fit->nout,
+			 fit->nout + fit->nused, fit->r2);
+		findings_add(out, "SIZING.OUTLIERS", SEV_LOW, title, detail,
+			     "Re-run the outlier concurrencies; a real regime change (queueing, "
+			     "memory pressure) means the linear model stops there.",
+			     cfg_evidence(f[i].view, f[i].item, f[i].file, f[i].series));
+	}
+}
+
+static void rule_saturation(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct sweep_series *se = &s->series[i];
+		if (se->knee < 0 || se->stim < 0)
+			continue;
+		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
+		const struct sweep_cfg *nx = &s->cfg[se->cfg[se->knee + 1]];
+		double t0 = 0, t1 = 0, l0 = 0, l1 = 0;
+		sweep_value(k, SM_RPS, SS_AVG, &t0);
+		sweep_value(nx, SM_RPS, SS_AVG, &t1);
+		sweep_knee_latency(k, &l0);
+		sweep_knee_latency(nx, &l1);
+		char title[200], detail[512];
+		const char *st = sweep_stim_name(se->stim);
+		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);
+		snprintf(detail, sizeof(detail),
+			 "%s: from %s %g to %g request throughput goes %.3g -> %.3g req/s while "
+			 "latency goes %.4g -> %.4g ms.",
+			 se->name, st, k->stim[se->stim], nx->stim[se->stim], t0, t1, l0, l1);
+		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
+			     "Serve at or below the knee; beyond it extra load only queues. Add "
+			     "replicas or GPUs to raise the ceiling.",
+			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, "request_throughput"));
+	}
+}
+
+static void rule_constraints(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	if (s->ncon == 0)
+		return;
+	size_t nfail = 0, first = SIZE_MAX;
+	for (size_t i = 0; i < s->ncfg; i++)
+		if (!s->cfg[i].pass) {
+			nfail++;
+			if (first == SIZE_MAX)
+				first = i;
+		}
+	if (nfail == 0)
+		return;
+	char title[200], detail[768];
+	snprintf(title, sizeof(title), "%zu of %zu sweep configs fail the constraints", nfail, s->ncfg);
+	snprintf(detail, sizeof(detail), "First failing: %s: %s.%s", s->cfg[first].name,
+		 s->cfg[first].failed ? s->cfg[first].failed : "",
+		 nfail == s->ncfg ? " No config meets every constraint." : "");
+	findings_add(out, "SWEEP.CONSTRAINT", nfail == s->ncfg ? SEV_HIGH : SEV_MED, title, detail,
+		     nfail == s->ncfg ? "Relax a constraint or sweep lower load (concurrency / rate)."
+				      : "Pick the best-ranked passing config (sweep view, rank column).",
+		     cfg_evidence("sweep", (long)first, s->cfg[first].name, NULL));
+}
+
+static void rule_sizing_diff(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nnat; i++) {
+		const struct nat_calc *n = &s->nat[i];
+		const char *what = NULL;
+		if (fit_differs(&n->s_fit_lat, n->has_s_fit_lat, &n->c_fit_lat))
+			what = "LLM latency fit";
+		else if (fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt))
+			what = "workflow runtime fit";
+		if (!what)
+			continue;
+		char title[160], detail[400];
+		snprintf(title, sizeof(title), "Stored %s differs from the recomputed one", what);
+		snprintf(detail, sizeof(detail),
+			 "%s: recomputing the fit from calc_data with the documented outlier rules "
+			 "gives different values (see the sizing view, stored_* columns).", n->path);
+		findings_add(out, "SIZING.STORED_DIFFERS", SEV_LOW, title, detail,
+			     "The file may come from another calculator version or a non-default "
+			     "FitConfig; trust the recomputed values or re-run nat sizing calc.",
+			     cfg_evidence("sizing", (long)i, n->path, NULL));
+	}
+}
+
+static void rule_cerebras(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ncb; i++) {
+		const struct cb_perf *p = &s->cb[i];
+		if (!p->mismatch)
+			continue;
+		char detail[512];
+		snprintf(detail, sizeof(detail),
+			 "%s: stored samples_per_sec %.6g, total_samples %lld, total_time %.6g; the "
+			 "merge rule over %zu ordinals gives %.6g, %.0f, %.6g (rate = Σ samples / "
+			 "first non-zero ordinal time, not the sum of rates).",
+			 p->path, p->samples_per_sec, p->total_samples, p->total_time, p->nord, p->c_sps,
+			 p->c_samples, p->c_time);
+		findings_add(out, "CEREBRAS.AGGREGATE_MISMATCH", SEV_MED,
+			     "Cerebras aggregate disagrees with its ordinals", detail,
+			     "Quote the recomputed aggregate; check whether the file was edited or "
+			     "merged from different runs.",
+			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
+	}
+}
+
+static void rule_slow_ordinal(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ncb; i++) {
+		const struct cb_perf *p = &s->cb[i];
+		if (p->slowest < 0)
+			continue;
+		const struct cb_ordinal *o = &p->ord[p->slowest];
+		size_t nslow = 0;
+		for (size_t k = 0; k < p->nord; k++)
+			nslow += p->ord[k].slow;
+		char title[200], detail[640];
+		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %.0f%% of its siblings' rate",
+			 p->slowest, o->rel_rate * 100);
+		snprintf(detail, sizeof(detail),
+			 "%s: ordinal %ld (%zu slow of %zu) is below %.0f%% of the median rate of the "
+			 "other ordinals. The aggregate takes the first non-zero ordinal's total_time "
+			 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
+			 "(%.6g s) the job made %.6g samples/s.",
+			 p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, p->c_time, p->c_sps,
+			 p->c_wall_time, p->c_wall_time > 0 ? p->c_samples / p->c_wall_time : 0);
+		findings_add(out, "CEREBRAS.SLOW_ORDINAL", o->rel_rate < CB_SLOW_HIGH ? SEV_HIGH : SEV_MED,
+			     title, detail,
+			     "Check that ordinal's input pipeline and host (data loading, network); "
+			     "quote the rate over the longest ordinal time, not the stored aggregate.",
+			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
+	}
+}
+
+const struct finding_rule sweep_rules[] = {
+	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
+	{ "SWEEP.SATURATION", 2010, rule_saturation, false },
+	{ "SIZING.POOR_FIT", 2020, rule_poor_fit, false },
+	{ "SIZING.OUTLIERS", 2030, rule_outliers, false },
+	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false },
+	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false },
+	{ "CEREBRAS.SLOW_ORDINAL", 2060, rule_slow_ordinal, false },
+};
+
+_Static_assert(ARRAY_LEN(sweep_rules) == SWEEP_NRULES, "SWEEP_NRULES");

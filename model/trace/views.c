@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/* views.c: the trace family's views (kernels, step_kernels, kernel_breakdown, idle,
+ * comm_overlap, temporal) and the heatmap drill-down table (trace_kernels_table), built
+ * from the memoized analyses (analysis.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/trace/internal.h"
+#include "model/xalloc.h"
+
+static struct trace_set *need_trace(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = trace_get(run);
+	if (!ts || ts->n == 0) {
+		snprintf(err, errn, "no PyTorch profiler (Kineto) trace in this run");
+		return NULL;
+	}
+	return ts;
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+struct kcols {
+	int rank, name, type, count, sum, mean, min, max, std, pct;
+};
+
+static struct kcols kernel_cols(struct table *t)
+{
+	struct kcols c;
+	c.rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	c.name = table_add_col(t, "kernel", COL_TEXT, 60, 0);
+	c.type = table_add_col(t, "type", COL_TEXT, 13, 0);
+	c.count = table_add_col(t, "count", COL_INT, 7, 0);
+	c.sum = table_add_col(t, "sum_us", COL_NUM, 11, 1);
+	c.mean = table_add_col(t, "mean_us", COL_NUM, 10, 1);
+	c.min = table_add_col(t, "min_us", COL_NUM, 10, 1);
+	c.max = table_add_col(t, "max_us", COL_NUM, 10, 1);
+	c.std = table_add_col(t, "std_us", COL_NUM, 10, 1);
+	c.pct = table_add_col(t, "pct", COL_NUM, 6, 1);
+	return c;
+}
+
+static void kernel_rows(struct table *t, const struct kcols *c, const struct trace_rank *r,
+			const struct trace_kstat *ks, size_t n)
+{
+	double total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += ks[i].sum;
+	for (size_t i = 0; i < n; i++) {
+		size_t row = table_add_row(t, r->rank);
+		table_set_num(t, row, c->rank, r->rank);
+		table_set_text(t, row, c->name, r->names[ks[i].name]);
+		table_set_text(t, row, c->type, kclass_name(ks[i].cls));
+		table_set_num(t, row, c->count, (double)ks[i].count);
+		table_set_num(t, row, c->sum, ks[i].sum);
+		table_set_num(t, row, c->mean, ks[i].mean);
+		table_set_num(t, row, c->min, ks[i].min);
+		table_set_num(t, row, c->max, ks[i].max);
+		table_set_num(t, row, c->std, ks[i].std);
+		table_set_num_opt(t, row, c->pct, 100.0 * ks[i].sum / total, total > 0);
+	}
+}
+
+static struct table *build_kernels(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("kernels", "GPU kernels per rank (HTA event set)");
+	struct kcols c = kernel_cols(t);
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		kernel_rows(t, &c, ts->r[i], h->kstat, h->nkstat);
+	}
+	return t;
+}
+
+/* Rows of one rank: per step (ascending, kernels of no step last) and kernel name. */
+static void step_kernel_rows(struct table *t, const struct kcols *c, int c_step, const struct trace_rank *r,
+			     long step)
+{
+	struct trace_by_iter *v;
+	size_t n = trace_by_iter(r, step, &v);
+	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	for (size_t a = 0; a < n;) {
+		size_t b = a + trace_iter_run(v, n, a);
+		for (size_t i = a; i < b; i++)
+			idx[i - a] = v[i].k;
+		struct trace_kstat *ks;
+		size_t nks = trace_kstats(r, idx, b - a, &ks);
+		size_t first = t->nrow;
+		kernel_rows(t, c, r, ks, nks);
+		for (size_t row = first; row < t->nrow; row++)
+			table_set_num_opt(t, row, c_step, v[a].iter, v[a].iter != INT32_MAX);
+		free(ks);
+		a = b;
+	}
+	free(idx);
+	free(v);
+}
+
+struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("step_kernels", "GPU kernels per rank and ProfilerStep (all GPU events)");
+	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	struct kcols c = kernel_cols(t);
+	for (size_t i = 0; i < ts->n; i++)
+		if (rank < 0 || ts->r[i]->rank == rank)
+			step_kernel_rows(t, &c, c_step, ts->r[i], step);
+	if (t->nrow == 0 && (rank >= 0 || step >= 0)) {
+		snprintf(err, errn, "no trace kernel of rank %d in step %ld", rank, step);
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+bool trace_covers(struct run *run, int rank, long step)
+{
+	struct trace_set *ts = trace_get(run);
+	for (size_t i = 0; ts && i < ts->n; i++) {
+		const struct trace_rank *r = ts->r[i];
+		if (r->rank != rank)
+			continue;
+		for (size_t s = 0; s < r->nstep; s++)
+			if (r->step[s].step == step)
+				return true;
+	}
+	return false;
+}
+
+static struct table *build_step_kernels(struct run *run, char *err, size_t errn)
+{
+	return trace_kernels_table(run, -1, -1, err, errn);
+}
+
+/* ---- kernel_breakdown ------------------------------------------------------- */
+
+/* A 20-cell stacked bar: segment k of frac[k] uses glyph k (█ ▒, or # = with --ascii),
+ * the rest is ░ (.). */
+static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, size_t n)
+{
+	enum { CELLS = 20 };
+	static const char *const uni[3] = { "█", "▒", "░" }, *const asc[3] = { "#", "=", "." };
+	int used = 0;
+	size_t len = 0;
+	out[0] = '\0';
+	for (int k = 0; k <= nseg && k < 3; k++) {
+		int cells = k < nseg ? (int)rint(frac[k] * CELLS) : CELLS - used;
+		if (cells > CELLS - used)
+			cells = CELLS - used;
+		for (int i = 0; i < cells && len + 4 < n; i++)
+			len += (size_t)snprintf(out + len, n - len, "%s", k < nseg ? (ascii ? asc : uni)[k] :
+							(ascii ? asc : uni)[2]);
+		used += cells > 0 ? cells : 0;
+	}
+}
+
+static void breakdown_rows(struct table *t, const int *col, long ref, bool have_rank, int rank,
+			   const double *us, bool ascii)
+{
+	double total = 0;
+	for (unsigned m = 1; m < TB_MAX_LABELS; m++)
+		total += us[m];
+	/* HTA order: by time, descending */
+	bool done[TB_MAX_LABELS] = { true };
+	for (;;) {
+		unsigned best = 0;
+		for (unsigned m = 1; m < TB_MAX_LABELS; m++)
+			if (!done[m] && us[m] > 0 && (best == 0 || us[m] > us[best]))
+				best = m;
+		if (!best)
+			break;
+		done[best] = true;
+		size_t row = table_add_row(t, ref);
+		table_set_num_opt(t, row, col[0], rank, have_rank);
+		table_set_text(t, row, col[1], trace_mask_label(best));
+		table_set_num(t, row, col[2], us[best]);
+		double pct = rint(1000.0 * us[best] / total) / 10.0;
+		table_set_num(t, row, col[3], pct);
+		char bar[96];
+		double f = pct / 100.0;
+		stacked_bar(&f, 1, ascii, bar, sizeof(bar));
+		table_set_text(t, row, col[4], bar);
+	}
+}
+
+static struct table *build_breakdown(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("kernel_breakdown",
+				    "Kernel-type breakdown with overlap (HTA; rank '-' = all ranks)");
+	int col[5] = {
+		table_add_col(t, "rank", COL_INT, 5, 0),
+		table_add_col(t, "kernel_type", COL_TEXT, 40, 0),
+		table_add_col(t, "sum_us", COL_NUM, 12, 0),
+		table_add_col(t, "pct", COL_NUM, 6, 1),
+		table_add_col(t, "bar", COL_TEXT, 22, 0),
+	};
+	bool ascii = run->opts && run->opts->ascii;
+	double all[TB_MAX_LABELS] = { 0 };
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		for (unsigned m = 1; m < TB_MAX_LABELS; m++)
+			all[m] += h->type_us[m];
+	}
+	breakdown_rows(t, col, -1, false, -1, all, ascii);
+	for (size_t i = 0; i < ts->n; i++)
+		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us, ascii);
+	return t;
+}
+
+/* ---- idle -------------------------------------------------------------------- */
+
+static struct table *build_idle(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("idle", "GPU idle time by stream (HTA categories)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_stream = table_add_col(t, "stream", COL_INT, 7, 0);
+	int c_cat = table_add_col(t, "idle_category", COL_TEXT, 12, 0);
+	int c_time = table_add_col(t, "idle_time_us", COL_NUM, 12, 0);
+	int c_ratio = table_add_col(t, "idle_time_ratio", COL_NUM, 8, 2);
+	static const char *const cats[3] = { "host_wait", "kernel_wait", "other" };
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		for (size_t s = 0; s < h->nidle; s++) {
+			const struct trace_idle *d = &h->idle[s];
+			double v[3] = { d->host_wait, d->kernel_wait, d->other };
+			double sum = v[0] + v[1] + v[2];
+			for (int k = 0; k < 3; k++) {
+				size_t row = table_add_row(t, ts->r[i]->rank);
+				table_set_num(t, row, c_rank, ts->r[i]->rank);
+				table_set_num(t, row, c_stream, d->stream);
+				table_set_text(t, row, c_cat, cats[k]);
+				table_set_num(t, row, c_time, v[k]);
+				table_set_num_opt(t, row, c_ratio, rint(100.0 * v[k] / sum) / 100.0, sum != 0);
+			}
+		}
+	}
+	return t;
+}
+
+/* ---- temporal ------------------------------------------------------------------ */
+
+static bool is_straggler(int rank, const int *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == rank)
+			return true;
+	return false;
+}
+
+static struct table *build_temporal(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("temporal", "Temporal breakdown per rank (HTA)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_idle = table_add_col(t, "idle_us", COL_NUM, 10, 0);
+	int c_comp = table_add_col(t, "compute_us", COL_NUM, 10, 0);
+	int c_non = table_add_col(t, "non_compute_us", COL_NUM, 10, 0);
+	int c_kern = table_add_col(t, "kernel_us", COL_NUM, 10, 0);
+	int c_ip = table_add_col(t, "idle_pct", COL_NUM, 7, 2);
+	int c_cp = table_add_col(t, "compute_pct", COL_NUM, 7, 2);
+	int c_np = table_add_col(t, "non_compute_pct", COL_NUM, 7, 2);
+	int c_ov = table_add_col(t, "comm_overlap_pct", COL_NUM, 7, 2);
+	int c_st = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
+	bool ascii = run->opts && run->opts->ascii;
+	int strag[2];
+	size_t nstrag = trace_stragglers(ts, strag);
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		int rank = ts->r[i]->rank;
+		size_t row = table_add_row(t, rank);
+		table_set_num(t, row, c_rank, rank);
+		table_set_num_opt(t, row, c_idle, h->idle_us, h->have_gpu);
+		table_set_num_opt(t, row, c_comp, h->compute_us, h->have_gpu);
+		table_set_num_opt(t, row, c_non, h->noncompute_us, h->have_gpu);
+		table_set_num_opt(t, row, c_kern, h->kernel_us, h->have_gpu);
+		table_set_num_opt(t, row, c_ip, h->idle_pct, h->have_gpu && h->kernel_us > 0);
+		table_set_num_opt(t, row, c_cp, h->compute_pct, h->have_gpu && h->kernel_us > 0);
+		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
+		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
+		table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
+		if (h->have_gpu && h->kernel_us > 0) {
+			char bar[96];
+			double f[2] = { h->compute_us / h->kernel_us, h->noncompute_us / h->kernel_us };
+			stacked_bar(f, 2, ascii, bar, sizeof(bar));
+			table_set_text(t, row, c_bar, bar);
+		}
+	}
+	return t;
+}
+
+/* ---- comm_overlap (pytscope's trace summary, every rank) ---- */
+
+static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
+{
+	struct trace_set *ts = need_trace(run, err, errn);
+	if (!ts)
+		return NULL;
+	struct table *t = table_new("comm_overlap", "Communication overlap per rank (pytscope trace summary)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	int c_wall = table_add_col(t, "wall_ms", COL_NUM, 9, 1);
+	int c_comm = table_add_col(t, "comm_ms", COL_NUM, 9, 1);
+	int c_comp = table_add_col(t, "compute_ms", COL_NUM, 9, 1);
+	int c_exp = table_add_col(t, "exposed_ms", COL_NUM, 9, 1);
+	int c_ovl = table_add_col(t, "overlapped_ms", COL_NUM, 9, 1);
+	int c_eff = table_add_col(t, "overlap_pct", COL_NUM, 7, 0);
+	int c_frac = table_add_col(t, "exposed_pct_of_wall", COL_NUM, 7, 0);
+	int c_nc = table_add_col(t, "n_comm", COL_INT, 7, 0);
+	int c_np = table_add_col(t, "n_compute", COL_INT, 8, 0);
+	int c_coll[6];
+	for (int k = 0; k < 6; k++) {
+		char name[40];
+		snprintf(name, sizeof(name), "%s_ms", trace_coll_names[k]);
+		c_coll[k] = table_add_col(t, name, COL_NUM, 9, 1);
+	}
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_pysum *p = trace_pysum(ts, i);
+		size_t row = table_add_row(t, ts->r[i]->rank);
+		table_set_num(t, row, c_rank, ts->r[i]->rank);
+		if (!p->present)
+			continue;
+		table_set_num(t, row, c_wall, p->wall * 1e3);
+		table_set_num(t, row, c_comm, p->comm * 1e3);
+		table_set_num(t, row, c_comp, p->compute * 1e3);
+		table_set_num(t, row, c_exp, p->exposed * 1e3);
+		table_set_num(t, row, c_ovl, p->overlapped * 1e3);
+		table_set_num_opt(t, row, c_eff, 100.0 * p->overlapped / p->comm, p->comm > 0);
+		table_set_num_opt(t, row, c_frac, 100.0 * p->exposed / p->wall, p->wall > 0);
+		table_set_num(t, row, c_nc, (double)p->n_comm);
+		table_set_num(t, row, c_np, (double)p->n_compute);
+		for (int k = 0; k < 6; k++)
+			table_set_num_opt(t, row, c_coll[k], p->per_coll[k] * 1e3, p->has_coll[k]);
+	}
+	return t;
+}
+
+const struct view_def trace_views[TRACE_NVIEWS] = {
+	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels },
+	{ "step_kernels", "GPU kernels per rank and ProfilerStep (heatmap drill-down; all GPU events)",
+	  build_step_kernels },
+	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
+	  build_breakdown },
+	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle },
+	{ "comm_overlap", "pytscope trace summary per rank: comm, exposed, overlapped, per collective",
+	  build_comm_overlap },
+	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal },
+};

@@ -1,0 +1,57 @@
+#!/bin/sh
+# identity.sh: run identity (model/identity.h). Sources of different runs are never
+# merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with an
+# unrelated trace beside its rank dirs, a sweep next to a training run are refused with
+# exit 1, a list of what was found and how to open one; a run dir with its own trace.json is the documented combination; the same
+# PATH twice counts once; --format picks one run of a mixed folder.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_fixtures"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" f2 a && "$gen" f2 b || { tap_notok "fixtures generated"; exit 1; }
+
+"$TSCOPE_BIN" --print --color never a >one.out 2>one.err
+"$TSCOPE_BIN" --print --color never a ./a/ a >twice.out 2>twice.err
+rc=$?
+tap_check "same PATH twice (and spelled differently): counted once" '[ "$rc" -eq 0 ] && cmp -s one.out twice.out && [ ! -s twice.err ]'
+
+"$TSCOPE_BIN" --print --color never a b >two.out 2>two.err
+rc=$?
+tap_check "two run dirs: compared, not merged (compare mode)" '[ "$rc" -eq 0 ] && head -1 two.out | grep -qx "pytscope diff  (a  vs  b)"'
+tap_check "two run dirs: the pair is judged identical" 'grep -q "^● COMPARISON — no difference" two.out'
+"$TSCOPE_BIN" --export ranks a b >tworanks.csv 2>tworanks.err
+rc=$?
+tap_check "two run dirs: a one-run view is refused (exit 2), diff_* named" '[ "$rc" -eq 2 ] && [ ! -s tworanks.csv ] && grep -q "diff_" tworanks.err'
+
+# A trace beside the rank dirs is not the run's own.
+mkdir -p mixed
+cp -r a/rank0 a/rank1 mixed/
+printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce","ts":0,"dur":900,"pid":0,"tid":7,"args":{"stream":7}},{"ph":"X","cat":"kernel","name":"gemm","ts":1000,"dur":100,"pid":0,"tid":7,"args":{"stream":7}}]}\n' >mixed/other.pt.trace.json
+"$TSCOPE_BIN" --print mixed >mx.out 2>mx.err
+rc=$?
+tap_check "mixed folder: exit 1, nothing printed" '[ "$rc" -eq 1 ] && [ ! -s mx.out ]'
+tap_check "mixed folder: the trace is named as a separate run" 'grep -q "run 2: Kineto traces: mixed/other.pt.trace.json" mx.err'
+"$TSCOPE_BIN" --print --color never --format pytscope mixed >mp.out 2>mp.err
+rc=$?
+tap_check "mixed folder: --format pytscope opens the step run alone" '[ "$rc" -eq 0 ] && ! grep -q EXPOSED_COMM mp.out && grep -q "^● DISTRIBUTED — 2 ranks" mp.out'
+
+# The documented combination: the run dir's own trace.json (and traces in rank dirs).
+mkdir -p own
+cp -r a/rank0 a/rank1 own/
+cp mixed/other.pt.trace.json own/trace.json
+cp mixed/other.pt.trace.json own/rank1/rank1.pt.trace.json
+"$TSCOPE_BIN" --print --color never own >own.out 2>own.err
+rc=$?
+tap_check "run dir with its own traces: one run" '[ "$rc" -eq 0 ] && grep -q "^● COMMUNICATION OVERLAP" own.out && grep -q "^● DISTRIBUTED" own.out'
+
+# A sweep next to a training run.
+real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
+if [ -d "$real" ]; then
+	"$TSCOPE_BIN" --print a "$real" >sw.out 2>sw.err
+	rc=$?
+	tap_check "sweep next to a training run: exit 1, both named" '[ "$rc" -eq 1 ] && grep -q "run 2: sweep: " sw.err && grep -q -- "--format genai-perf" sw.err'
+else
+	tap_skip "../shared/real/genai-perf-medium not present"
+fi
+tap_plan

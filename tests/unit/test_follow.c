@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/* test_follow.c: follow mode (model/steps/follow.c) and what it builds on: growing the
+ * step store after finalize (steps_rank_grow / steps_refresh), the tail reader
+ * (half-written lines retried, garbage skipped with file:line once), ranks that appear,
+ * shrunk and replaced files reloaded, unreadable files reported once, the stall rule
+ * (stalled rank, job stall, finished is not a stall) on a simulated clock, and a
+ * one-shot load that finishes while a writer keeps appending. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "model/run.h"
+#include "model/steps/follow.h"
+#include "model/steps/steps.h"
+#include "tests/tap.h"
+#include "tests/testutil.h"
+
+static const struct opts no_opts;
+
+static struct run *new_run(void)
+{
+	return run_open(NULL, 0, &no_opts, NULL);
+}
+
+/* ---- the store grows after finalize ---------------------------------------------- */
+
+static void add_rank(struct steps_model *m, int id, long first, long n, int loss, int fwd)
+{
+	struct rank_steps *r = steps_rank_new(m, id, "x");
+	for (long s = first; s < first + n; s++) {
+		size_t pos = rank_append(r, s, 100.0 + (double)s, true);
+		rank_set(r, pos, loss, 2.5);            /* constant: run-length encoded at finalize */
+		if (s % 3)
+			rank_set(r, pos, fwd, (double)(1000 + s) / 1e9);
+	}
+	steps_publish_rank(m, r);
+}
+
+static void test_grow(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	add_rank(m, 0, 0, 100, loss, fwd);
+	add_rank(m, 2, 0, 100, loss, fwd);
+	steps_finalize(m);
+	ok(!steps_refresh(m), "refresh without appends changes nothing");
+	struct rank_steps *r = steps_rank_grow(m, 0);
+	for (long s = 100; s < 110; s++) {
+		size_t pos = rank_append(r, s, 100.0 + (double)s, true);
+		rank_set(r, pos, loss, 3.0);
+	}
+	ok(steps_refresh(m), "refresh after appends reports a change");
+	is_int(steps_nrecords(m, 0), 110, "rank 0 grew to 110 records");
+	double v;
+	ok(steps_value(m, 0, loss, 50, &v) && v == 2.5, "an old run-length value survives the thaw");
+	ok(steps_value(m, 0, loss, 105, &v) && v == 3.0, "a new value is stored");
+	ok(!steps_value(m, 0, fwd, 3, &v), "an old missing value stays missing");
+	ok(steps_value(m, 0, fwd, 4, &v) && v == 1004 / 1e9, "an old phase value is exact");
+	ok(!steps_value(m, 0, fwd, 105, &v), "a new record without the phase has it missing");
+	ok(steps_timestamp(m, 0, 109, &v) && v == 209.0, "new timestamps are stored");
+	is_int(steps_naligned(m), 100, "aligned steps: the intersection");
+	is_int(steps_nunion(m), 110, "union: 110 steps");
+	size_t pos;
+	ok(steps_find(m, 0, 107, &pos) && pos == 107, "the index covers the new steps");
+
+	/* a rank published after finalize: sorted in by steps_refresh */
+	add_rank(m, 1, 5, 100, loss, fwd);
+	ok(steps_refresh(m), "refresh after publishing a rank");
+	is_int(steps_nranks(m), 3, "three ranks");
+	is_int(steps_rank_id(m, 1), 1, "the late rank sorts between 0 and 2");
+	is_int(steps_rank_index(m, 2), 2, "rank 2 moved to index 2");
+	is_int(steps_naligned(m), 95, "aligned steps 5..99");
+	is_int(steps_nunion(m), 110, "union 0..109");
+	run_free(run);
+}
+
+static void test_union_spans(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	add_rank(m, 0, 0, 10, loss, loss);
+	add_rank(m, 1, 5, 10, loss, loss);
+	add_rank(m, 2, 20, 5, loss, loss);
+	steps_finalize(m);
+	is_int(steps_nunion(m), 20, "union of contiguous spans 0-9, 5-14, 20-24 is 20 steps");
+	run_free(run);
+}
+
+/* ---- a job directory written by the test ------------------------------------------- */
+
+struct job {
+	char dir[512];
+	int nranks;
+};
+
+static void rank_path(const struct job *j, int rank, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/rank%d/steps.jsonl", j->dir, rank);
+}
+
+static void append(const struct job *j, int rank, const char *text)
+{
+	char p[600];
+	rank_path(j, rank, p, sizeof(p));
+	FILE *f = fopen(p, "a");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		perror(p);
+		exit(1);
+	}
+}
+
+/* One record: step s written at time s seconds (1 step/s). */
+static void append_step(const struct job *j, int rank, long s)
+{
+	char line[256];
+	snprintf(line, sizeof(line),
+		 "{\"step\":%ld,\"timestamp\":%ld.0,\"phases\":{\"forward\":0.5},\"scalars\":{\"loss\":%g}}\n",
+		 s, 1000 + s, 1.0 / (double)(s + 1));
+	append(j, rank, line);
+}
+
+static void job_make(struct job *j, const char *prefix, int nranks, long steps)
+{
+	if (!tu_mkdtemp(j->dir, sizeof(j->dir), prefix))
+		exit(1);
+	j->nranks = nranks;
+	for (int r = 0; r < nranks; r++) {
+		char d[600];
+		snprintf(d, sizeof(d), "%s/rank%d", j->dir, r);
+		tu_make_dir(d);
+		for (long s = 0; s < steps; s++)
+			append_step(j, r, s);
+	}
+}
+
+static struct run *job_open(const struct job *j)
+{
+	const char *p = j->dir;
+	return run_open(&p, 1, &no_opts, NULL);
+}
+
+static bool has_finding(const struct follow *f, const char *id, const char *text)
+{
+	const struct finding_list *l = follow_findings(f);
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].id, id) == 0 && (!text || strstr(l->v[i].title, text)))
+			return true;
+	return false;
+}
+
+static size_t count_diag(const struct run *run, const char *needle)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->diags.n; i++)
+		n += strstr(run->diags.v[i].msg, needle) != NULL;
+	return n;
+}
+
+static size_t count_finding(const struct follow *f, const char *id)
+{
+	const struct finding_list *l = follow_findings(f);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += strcmp(l->v[i].id, id) == 0;
+	return n;
+}
+
+static const struct follow_opts fopts = { .interval = 1, .stall_floor = 5 };
+
+/* 8 ranks at 1 step/s on a simulated clock; rank 3 stops at step 24. */
+static void test_stalled_rank(void)
+{
+	struct job j;
+	job_make(&j, "follow-stall.", 8, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	is_int(steps_nrecords(run->steps, 0), 5, "the loader read 5 records per rank");
+	size_t grew = 0;
+	bool early_stall = false;
+	long now;
+	for (now = 5; now <= 40; now++) {
+		for (int r = 0; r < 8; r++)
+			if (r != 3 || now < 25)
+				append_step(&j, r, now);
+		grew += (follow_poll(f, (double)now) & FOLLOW_GREW) != 0;
+		if (now <= 34 && has_finding(f, "LIVE.STALLED_RANK", NULL))
+			early_stall = true;
+	}
+	is_int((long long)grew, 36, "every poll found new records");
+	is_int(steps_nrecords(run->steps, 0), 41, "rank 0 has every step, none read twice");
+	is_int(steps_nrecords(run->steps, 3), 25, "rank 3 stopped at step 24");
+	is_dbl(follow_threshold(f), 10, 1e-9, "threshold = 10 x median step time (1 s), above the 5 s floor");
+	ok(!early_stall, "no stall reported within the threshold (rank 3 idle <= 10 s)");
+	ok(has_finding(f, "LIVE.STALLED_RANK", "rank 3 stopped at step 24, 16 s ago; the others are at 40"),
+	   "rank 3 is reported stalled once idle past the threshold");
+	is_int(count_finding(f, "LIVE.STALLED_RANK"), 1, "only rank 3 is stalled");
+	ok(follow_rank_stalled(f, 3) && !follow_rank_stalled(f, 2), "the stalled mark is on rank 3 only");
+	is_str(follow_state_name(follow_state(f)), "running", "the job is still running");
+	const struct finding_list *all = run_findings(run);
+	bool listed = false;
+	for (size_t i = 0; i < all->n; i++)
+		listed = listed || strcmp(all->v[i].id, "LIVE.STALLED_RANK") == 0;
+	ok(listed, "run_findings() includes the live finding");
+
+	/* nobody advances any more, ranks at different steps: a job-level stall */
+	follow_poll(f, 52);
+	is_str(follow_state_name(follow_state(f)), "stalled", "no rank advancing: job stalled");
+	ok(has_finding(f, "LIVE.JOB_STALL", "ranks stopped between steps 24 and 40"), "job stall finding");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* All ranks stop together: finished, never a stall. */
+static void test_finished(void)
+{
+	struct job j;
+	job_make(&j, "follow-fin.", 8, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	bool stall = false;
+	for (long now = 5; now <= 40; now++) {
+		if (now < 20)
+			for (int r = 0; r < 8; r++)
+				append_step(&j, r, now);
+		follow_poll(f, (double)now);
+		stall = stall || has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
+	}
+	ok(!stall, "ranks that stop together are never reported stalled");
+	is_str(follow_state_name(follow_state(f)), "finished", "state finished");
+	ok(has_finding(f, "LIVE.FINISHED", "all 8 ranks stopped at step 19"), "finished finding");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* Bad input, new ranks, shrunk / replaced files, unreadable files. */
+static void test_files(void)
+{
+	struct job j;
+	job_make(&j, "follow-files.", 2, 3);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+
+	append(&j, 0, "{\"step\":3,\"timestamp\":1003.0,\"phases\":{\"forw");
+	follow_poll(f, 1);
+	is_int(steps_nrecords(run->steps, 0), 3, "a half-written line is not loaded");
+	append(&j, 0, "ard\":0.5}}\nnot json at all\n{\"step\":4}\n");
+	follow_poll(f, 2);
+	is_int(steps_nrecords(run->steps, 0), 5, "the completed line and the next are loaded");
+	ok(tu_has_diag(run, "line skipped", NULL), "the garbage line is skipped with a diagnostic");
+	bool line5 = false;
+	for (size_t i = 0; i < run->diags.n; i++)
+		line5 = line5 || (strstr(run->diags.v[i].msg, "line skipped") && run->diags.v[i].line == 5);
+	ok(line5, "... at its line number (5)");
+	follow_poll(f, 3);
+	is_int(count_diag(run, "line skipped"), 1, "... once, not on every poll");
+	double v;
+	ok(steps_value(run->steps, 0, steps_metric_find(run->steps, METRIC_PHASE, "forward"), 3, &v) && v == 0.5,
+	   "the retried line's value is right");
+
+	/* a rank that appears later */
+	char d[600], q[700];
+	snprintf(d, sizeof(d), "%s/rank2", j.dir);
+	tu_make_dir(d);
+	append_step(&j, 2, 0);
+	append_step(&j, 2, 1);
+	unsigned r = follow_poll(f, 4);
+	ok(r & FOLLOW_GREW, "the new rank's records are news");
+	is_int(steps_nranks(run->steps), 3, "rank 2 picked up");
+	is_int(steps_nrecords(run->steps, 2), 2, "with its 2 records");
+	ok(has_finding(f, "LIVE.NEW_RANK", "rank 2 appeared"), "and said so");
+
+	/* truncated then rewritten: that rank reloads */
+	rank_path(&j, 1, q, sizeof(q));
+	tu_write_file(q, "", 0);
+	append_step(&j, 1, 0);
+	r = follow_poll(f, 5);
+	ok(r & FOLLOW_RELOADED, "a shrunk file reloads its rank");
+	is_int(steps_nrecords(run->steps, 1), 1, "rank 1 has the rewritten record only");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 1: steps.jsonl shrank"), "the reload is reported");
+
+	/* replaced by another file (rename over it) */
+	char tmp[700];
+	snprintf(tmp, sizeof(tmp), "%s/new.jsonl", j.dir);
+	const char *two = "{\"step\":0}\n{\"step\":1}\n{\"step\":2}\n{\"step\":3}\n{\"step\":4}\n{\"step\":5}\n";
+	tu_write_file(tmp, two, strlen(two));
+	rank_path(&j, 0, q, sizeof(q));
+	if (rename(tmp, q) != 0)
+		perror("rename");
+	follow_poll(f, 6);
+	is_int(steps_nrecords(run->steps, 0), 6, "a replaced file reloads its rank");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 0: steps.jsonl was replaced"), "the replacement is reported");
+
+	/* unreadable (a symlink loop: ELOOP even for root): reported once */
+	rank_path(&j, 2, q, sizeof(q));
+	unlink(q);
+	if (symlink(q, q) != 0)
+		perror("symlink");
+	follow_poll(f, 7);
+	follow_poll(f, 8);
+	follow_poll(f, 9);
+	is_int(count_diag(run, "Too many levels of symbolic links"), 1, "an unreadable file is diagnosed once");
+	is_int(count_finding(f, "LIVE.UNREADABLE"), 1, "... and reported once");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* A writer that never stops appending must not keep a one-shot load from finishing. */
+static void test_fast_writer(void)
+{
+	struct job j;
+	job_make(&j, "follow-fast.", 1, 2000);
+	char q[600];
+	rank_path(&j, 0, q, sizeof(q));
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(q, O_WRONLY | O_APPEND);
+		const char *line = "{\"step\":1,\"phases\":{\"forward\":0.5}}\n";
+		for (;;)
+			if (write(fd, line, strlen(line)) < 0)
+				_exit(1);
+	}
+	alarm(60);   /* a load that never ends fails the test by SIGALRM */
+	usleep(100000);
+	struct run *run = job_open(&j);
+	ok(run->steps && steps_nranks(run->steps) == 1 && steps_nrecords(run->steps, 0) >= 2000,
+	   "the one-shot load finished while the writer kept appending");
+	alarm(0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+int main(void)
+{
+	test_grow();
+	test_union_spans();
+	test_stalled_rank();
+	test_finished();
+	test_files();
+	test_fast_writer();
+	return tap_done();
+}
