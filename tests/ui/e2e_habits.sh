@@ -8,10 +8,7 @@
 # picker. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	tap_skip "tmux is not installed"
-	exit 0
-fi
+. "$TSCOPE_ROOT/tests/tmux.sh"
 demo="$TSCOPE_ROOT/testdata/demo"
 work="$TSCOPE_TMP/habits"
 mkdir -p "$work/traces" "$work/runs"
@@ -19,21 +16,6 @@ B="$TSCOPE_ROOT/$TSCOPE_BUILD/tests"
 "$B/gen_trace" "$work/traces/rank0.pt.trace.json" 1 0 >/dev/null && "$B/gen_trace" "$work/traces/rank1.pt.trace.json" 1 1 >/dev/null ||
 	{ tap_notok "gen_trace failed"; exit 0; }
 ln -s "$demo" "$work/runs/a-demo" && ln -s "$work/traces" "$work/runs/b-traces"
-sock="tscope-habits-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; }
-trap cleanup EXIT
-
-wait_for() {   # $1 text on the screen (up to ~10 s)
-	i=0
-	while [ $i -lt 100 ]; do
-		T capture-pane -p -t h >"$work/screen" 2>/dev/null
-		grep -qF -- "$1" "$work/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 wait_exit() {   # wait for exit.txt, then check it holds $1
 	i=0
 	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -48,10 +30,7 @@ mouse() {   # SGR press and release at 1-based column $1, row $2
 	T send-keys -t h -l "$(printf '\033[<0;%d;%dm' "$1" "$2")"
 }
 
-T -f /dev/null new-session -d -s h -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	tap_skip "tmux cannot start a server here"
-	exit 0
-}
+tmux_start h 120 40 "$work"
 T set -g set-clipboard on
 T send-keys -t h "cd '$work'" Enter
 bin="'$TSCOPE_BIN'"
