@@ -19,7 +19,13 @@ struct export_args {
 };
 
 /* Export a view of the run. Returns the process exit status and prints errors to
- * stderr. */
+ * stderr. The view EXPORT_ALL (`--export all -o DIR`) writes every view that has rows
+ * for this run as DIR/<view>.csv (DIR is created if missing) through the same writer
+ * as one view (temp file + rename); when a target exists and force is false nothing is
+ * written; one "DIR/view.csv\tN rows" line per file on stdout; 2 without DIR or with
+ * --sort/--filter. */
+#define EXPORT_ALL "all"
+#define EXPORT_MAX_VIEWS 64
 int export_view(struct run *run, const struct export_args *x);
 struct compare;
 /* Export a view of a run comparison (model/compare/views.h). */

@@ -356,7 +356,10 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall\n", e->efficiency * 100, e->wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall", e->efficiency * 100, e->wall);
+		if (e->peak_table) /* never under --compat: the table is not consulted there */
+			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
+		sb_puts(&b, "\n");
 	} else {
 		sb_printf(&b, "  wall %.2fs over %zu steps (MFU: n/a)\n", e->wall, e->n);
 	}

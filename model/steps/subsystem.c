@@ -57,9 +57,11 @@ static void summary_budget(struct run *run, struct summary *out)
 	const struct budget *b = analysis_budget(run, 0);
 	if (!b)
 		return;
-	char mfu[64] = "MFU n/a (no FLOPs/peak)";
+	char mfu[96] = "MFU n/a (no FLOPs/peak)";
 	if (b->has_mfu)
-		snprintf(mfu, sizeof(mfu), "MFU %.1f%%", b->mfu * 100);
+		snprintf(mfu, sizeof(mfu), "MFU %.1f%%%s%s%s", b->mfu * 100,
+			 b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
+			 b->peak_table ? ")" : "");
 	summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of %.4g s wall (rank %d); %s",
 		    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0), mfu);
 	if (b->nrecoverable) {
