@@ -41,6 +41,9 @@ struct grid_src {
 	long (*col_find)(void *ud, long id);
 	/* Optional: extra detail of one cell for a status line ("data 0.01 fwd 0.20 ..."). */
 	void (*describe)(void *ud, size_t row, size_t col, char *buf, size_t n);
+	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
+	 * larger still worse. */
+	bool diverging;
 };
 
 struct run;

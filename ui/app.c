@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/outfile.h"
+#include "model/compare/compare.h"
 #include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -151,8 +152,26 @@ static int time_lost_col(const struct table *t)
 	return -1;
 }
 
+/* Compare mode: the regressed ranks in the comparison's order, with their onset in B. */
+static void regressions(struct app *app)
+{
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	size_t k = r ? r->nregressed : 0;
+	app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+	app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+	for (size_t i = 0; i < k; i++) {
+		app->strag[i] = r->v[r->order[i]].rank;
+		app->strag_onset[i] = r->v[r->order[i]].onset_b;
+	}
+	app->nstrag = k;
+}
+
 const int *app_stragglers(struct app *app, size_t *n)
 {
+	if (!app->strag_done && app->cmp) {
+		app->strag_done = true;
+		regressions(app);
+	}
 	if (!app->strag_done) {
 		app->strag_done = true;
 		const struct view_def *vd = registry_view("ranks");
@@ -198,7 +217,8 @@ static unsigned jump_straggler(struct app *app, int dir)
 	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
-		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
+		app_msg(app, true, app->cmp ? "no regression: no rank is slower in B beyond its run-to-run noise"
+					    : "no stragglers: no rank lost time at the step barrier");
 		return PR_REDRAW;
 	}
 	if (app->strag_pos < 0)
@@ -208,11 +228,13 @@ static unsigned jump_straggler(struct app *app, int dir)
 	struct ui_target t = target_none();
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
+	const char *what = app->cmp ? "regression" : "straggler";
+	const char *order_by = app->cmp ? "by increase in time lost" : "by time lost";
 	if (t.step_lo >= 0)
-		app_msg(app, false, "straggler %ld/%zu: rank %d, onset at step %ld (ordered by time lost)",
-			app->strag_pos + 1, n, t.rank, t.step_lo);
+		app_msg(app, false, "%s %ld/%zu: rank %d, onset at step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
+			t.rank, t.step_lo, app->cmp ? " in B" : "", order_by);
 	else
-		app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
+		app_msg(app, false, "%s %ld/%zu: rank %d (ordered %s)", what, app->strag_pos + 1, n, t.rank, order_by);
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	if (priv && s->ops->select && s->ops->cur_rank) {
@@ -220,7 +242,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (r & PR_HANDLED)
 			return r | PR_REDRAW;
 	}
-	long h = app_find(app, &pane_heatmap, NULL);
+	long h = app_find(app, &pane_heatmap, app->cmp ? "compare" : NULL);
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);
@@ -826,7 +848,8 @@ static void draw_title(struct app *app)
 	int name_w = r->w - tabs_w - 2;
 	if (name_w < 12)
 		name_w = 12;
-	int x = 1 + draw_text(r->y, r->x + 1, name_w, app->run->name ? app->run->name : "tscope-tui", ROLE_TITLE);
+	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
+	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
 	for (size_t i = 0; i < app->npane; i++) {
 		app->tab_x[i] = x;
@@ -859,7 +882,10 @@ static void draw_hint(struct app *app)
 		return;
 	}
 	draw_text(r->y, r->x, r->w,
-		  " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  i:legend  v:views  y:copy",
+		  app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back  "
+			     "1-7:panes  i:legend  y:copy"
+			   : " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
+			     "i:legend  v:views  y:copy",
 		  ROLE_HINT);
 }
 

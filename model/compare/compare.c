@@ -102,8 +102,7 @@ static int noise_test(double *d, size_t n, double m, double base, double *thr)
 	return 0;
 }
 
-/* The common step numbers: aligned indexes ka[j] in A and kb[j] in B. */
-static size_t common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
+size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
 			   size_t **kb)
 {
 	size_t na = steps_naligned(ma), nb = steps_naligned(mb), n = 0;
@@ -300,7 +299,7 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 	out->b_lo = steps_aligned_step(mb, 0);
 	out->b_hi = steps_aligned_step(mb, out->b_steps - 1);
 	size_t *ka, *kb;
-	size_t nc = common_steps(ma, mb, &ka, &kb);
+	size_t nc = compare_common_steps(ma, mb, &ka, &kb);
 	out->ncommon = nc;
 	out->lo = nc ? steps_aligned_step(ma, ka[0]) : -1;
 	out->hi = nc ? steps_aligned_step(ma, ka[nc - 1]) : -1;

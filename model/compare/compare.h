@@ -125,6 +125,17 @@ void compare_verdict(struct compare *c, char *buf, size_t n);
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
 
+/* ---- heatmap ----------------------------------------------------------------------------- */
+
+/* The comparison heatmap (model/compare/grid.c): common ranks x common steps of the
+ * compute per step (step time for single-rank runs), as B - A (src->diverging: signed,
+ * larger is slower in B), A or B. False with a reason when nothing is in common. */
+enum cmp_grid_metric { CMP_GRID_DELTA, CMP_GRID_A, CMP_GRID_B, CMP_GRID_NMETRICS };
+struct grid_src;
+bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn);
+void compare_grid_close(struct grid_src *src);
+const char *compare_grid_name(int metric);   /* "delta B-A" "A" "B" */
+
 /* ---- findings ------------------------------------------------------------------------ */
 
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST };

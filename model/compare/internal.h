@@ -15,6 +15,12 @@ struct cmp_memo {
 	size_t nfindings;
 };
 
+struct steps_model;
+/* The step numbers both runs have: their aligned indexes ka[j] in A and kb[j] in B
+ * (malloc'd), ascending. Returns the count. */
+size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
+			    size_t **kb);
+
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);
 
