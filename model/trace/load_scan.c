@@ -3,6 +3,7 @@
  * (see scan.h). A sliding buffer holds the bytes from the current mark (the
  * start of the value being captured) to the read position; it only grows when one
  * value is larger than the buffer. */
+#include "model/infile.h"
 #include "model/trace/scan.h"
 
 #include <errno.h>
@@ -611,7 +612,7 @@ int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
 int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tscan_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	struct scan s = { .rd = { .fd = open(path, O_RDONLY | O_CLOEXEC) } };
+	struct scan s = { .rd = { .fd = infile_open(path) } };
 	if (s.rd.fd < 0) {
 		res->err = errno;
 		return -1;
@@ -631,7 +632,7 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 
 bool tscan_probe(const char *path, size_t limit)
 {
-	struct reader r = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	struct reader r = { .fd = infile_open(path) };
 	if (r.fd < 0)
 		return false;
 	unsigned char head[2];

@@ -88,4 +88,18 @@ else
 	tap_skip "../shared/real/genai-perf-medium is absent"
 fi
 
+# 7. A FIFO as PATH, or named run.json inside a run dir, must not block the load
+#    (timeout is a safety bound against a hung suite, not a timing).
+mkdir -p fiforun
+mkfifo fiforun/run.json
+echo '{"step":1,"phases":{"forward":0.1}}' >fiforun/steps.jsonl
+timeout 60 "$TSCOPE_BIN" --export sources fiforun >out 2>err
+tap_check "FIFO named run.json: loads the steps, says why run.json is skipped" \
+	'[ $? -eq 0 ] && grep -q "run.json.*not a regular file" out'
+for name in f.jsonl f.json f.json.gz f.csv f.msgpack; do
+	mkfifo "$name"
+	timeout 60 "$TSCOPE_BIN" --print "$name" >out 2>err
+	tap_check "FIFO as PATH ($name): exit 1, no hang" '[ $? -eq 1 ]'
+done
+
 tap_plan

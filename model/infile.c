@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* infile.c: non-blocking open of regular input files only (see infile.h). */
+#include "model/infile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int infile_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? INFILE_ENOTREG : 0;
+	if (!e && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *infile_fopen(const char *path)
+{
+	int fd = infile_open(path);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+const char *infile_strerror(int err)
+{
+	return err == INFILE_ENOTREG ? "not a regular file (FIFO, device or socket)" : strerror(err);
+}
