@@ -102,4 +102,13 @@ for name in f.jsonl f.json f.json.gz f.csv f.msgpack; do
 	tap_check "FIFO as PATH ($name): exit 1, no hang" '[ $? -eq 1 ]'
 done
 
+# 8. :resize is bounded (100000 x 100000 crashed inside ncurses, 30000 x 30000 grew to 16 GB).
+printf ':resize 100000 100000\n:dump %s/rs1\n:resize 30000 30000\n:resize 1000 2000\n:dump %s/rs2\n' \
+	"$PWD" "$PWD" >rs.keys
+(ulimit -v 2000000; ulimit -c 0; LINES=24 COLUMNS=80 TERM=dumb TSCOPE_SCRIPT=rs.keys \
+	exec "$TSCOPE_BIN" --tui "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>&1)
+tap_check ":resize beyond the bounds: refused with the bounds, no signal" \
+	'[ $? -eq 0 ] && grep -q "usage: :resize ROWS COLS (2..1000 rows, 2..2000 columns)" rs1'
+tap_eq ":resize 1000 2000 (the bound) works" 1000 "$(grep -c "" rs2)"
+
 tap_plan
