@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int infile_open(const char *path)
+static int open_checked(const char *path, bool fifo_ok)
 {
+	struct stat st;
+	if (fifo_ok && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		return open(path, O_RDONLY | O_CLOEXEC);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
-	struct stat st;
 	int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? INFILE_ENOTREG : 0;
 	if (!e && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
 		e = errno;
@@ -23,6 +25,16 @@ int infile_open(const char *path)
 		return -1;
 	}
 	return fd;
+}
+
+int infile_open(const char *path)
+{
+	return open_checked(path, false);
+}
+
+int infile_open_stream(const char *path)
+{
+	return open_checked(path, true);
 }
 
 FILE *infile_fopen(const char *path)

@@ -15,6 +15,9 @@
 /* A read-only, close-on-exec descriptor for a regular file, or -1 with errno
  * (EISDIR for a directory, INFILE_ENOTREG for a FIFO/device/socket). */
 int infile_open(const char *path);
+/* As infile_open, but a FIFO is accepted and read as a stream until its writer closes
+ * it (steps.jsonl fed by a pipe); opening it waits for a writer, as cat would. */
+int infile_open_stream(const char *path);
 /* The same as a stdio stream ("rb"). */
 FILE *infile_fopen(const char *path);
 /* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */

@@ -786,7 +786,7 @@ long long steps_tail_offset(const struct steps_tail *t)
 /* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
 static int open_steps(struct run *run, const char *path, int rank)
 {
-	int fd = infile_open(path);
+	int fd = infile_open_stream(path);
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
