@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
-#include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
@@ -130,14 +129,13 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
 				 "no supported data found here");
 	}
-	if (run->steps)
-		steps_finalize(run->steps);
+	registry_finalize(run);
 	return run;
 }
 
 bool run_is_empty(const struct run *run)
 {
-	return !run->steps && !run->trace && !run->sweep && !run->dasf;
+	return !registry_has_data(run);
 }
 
 const struct finding_list *run_findings(struct run *run)

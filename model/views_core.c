@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* views_core.c: views that every run has: sources (the data-quality inventory with
- * every diagnostic) and findings. */
+/* views_core.c: the core subsystem: views that every run has, sources (the
+ * data-quality inventory with every diagnostic) and findings, and the tabs every run
+ * has (Overview, Heatmap, Findings, Sources). */
 #include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
@@ -91,8 +92,18 @@ static const struct view_def core_views[] = {
 	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources },
 };
 
+/* The tabs every run has; the heatmap draws the first grid with data. */
+static const struct tab_def core_tabs[] = {
+	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL },
+	{ 6, "Findings", TAB_TABLE, "findings", NULL },
+	{ 7, "Sources", TAB_TABLE, "sources", NULL },
+};
+
 const struct subsystem sub_core = {
 	.name = "core",
 	.views = core_views,
 	.nviews = ARRAY_LEN(core_views),
+	.tabs = core_tabs,
+	.ntabs = ARRAY_LEN(core_tabs),
 };

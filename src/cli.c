@@ -30,11 +30,12 @@ struct cli_option {
 static const struct cli_option options[] = {
 	{ "print", 0, OPT_PRINT, NULL, "print the plain-text report (default when stdout is not a tty)" },
 	{ "tui", 0, OPT_TUI, NULL, "open the interactive explorer even if stdout is not a tty" },
-	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout" },
-	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout)" },
+	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout; "
+					   "'all': every view with data as -o DIR/VIEW.csv" },
+	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout), a directory for --export all" },
 	{ "sort", 1, OPT_SORT, "[-]COL", "sort the exported view by COL (prefix '-' for descending)" },
 	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset>0'" },
-	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE" },
+	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE (or DIR/VIEW.csv)" },
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/compare/compare.h"
 #include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -124,8 +125,10 @@ static void refuse_mixed(const struct run_identity *id)
 	char *what = run_identity_describe(id);
 	stderr_lines(what);
 	free(what);
-	if (run_identity_is_pair(id))
-		fprintf(stderr, "tscope-tui: comparing two runs (compare mode) is not available yet\n");
+	if (id->n == 2 && id->v[0].family != id->v[1].family)
+		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
+				"of the same kind\n", compare_family_name(id->v[0].family),
+			compare_family_name(id->v[1].family));
 }
 
 static int run_mode(struct cli *cli, struct run *run)
@@ -148,7 +151,8 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
-		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
+		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
+							       cli->force });
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
 				 .compat = cli->opts.compat_pytscope };
@@ -180,6 +184,32 @@ static int close_stdout(int rc)
 	return 1;
 }
 
+/* Two complete runs of one family: compare mode (explorer, --print, --export). */
+static int compare_mode(struct cli *cli, const struct run_identity *id, struct load_ctx *hooks,
+			struct progress *prog)
+{
+	struct compare *c = compare_open(id, &cli->opts, hooks);
+	if (atomic_load(&prog->shown))
+		fprintf(stderr, "\r\033[K");
+	enum cli_mode mode = cli->mode;
+	if (mode == MODE_AUTO)
+		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	int rc = -1;
+	if (mode == MODE_TUI)
+		rc = ui_run_compare(c, &cli->opts);
+	if (rc < 0 && mode == MODE_EXPORT)
+		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
+								   cli->filter, cli->force });
+	if (rc < 0) {
+		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+					 .compat = cli->opts.compat_pytscope };
+		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
+		flush_stdout();
+	}
+	compare_free(c);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -197,17 +227,23 @@ int main(int argc, char **argv)
 	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
 	}
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
 	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
+	if (compare_is_pair(&id)) {
+		rc = compare_mode(&cli, &id, &hooks, &prog);
+		run_identity_free(&id);
+		cli_free(&cli);
+		return close_stdout(rc);
+	}
 	if (id.n > 1) {
 		refuse_mixed(&id);
 		run_identity_free(&id);
 		cli_free(&cli);
 		return 1;
 	}
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run *run = run_open(id.paths, id.npaths, &cli.opts, &hooks);
 	run_identity_free(&id);
 	if (atomic_load(&prog.shown))

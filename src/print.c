@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
@@ -355,7 +356,10 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall\n", e->efficiency * 100, e->wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall", e->efficiency * 100, e->wall);
+		if (e->peak_table) /* never under --compat: the table is not consulted there */
+			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
+		sb_puts(&b, "\n");
 	} else {
 		sb_printf(&b, "  wall %.2fs over %zu steps (MFU: n/a)\n", e->wall, e->n);
 	}
@@ -444,6 +448,25 @@ static const char *report_name(const struct run *run)
 	return run->trace ? "run" : run->name;
 }
 
+/* The headline: every subsystem's summary lines (registry_summary), the same lines
+ * the Overview pane shows; then a blank line. Nothing when no family has one. */
+static void headline(struct run *run, FILE *f, const struct print_opts *po)
+{
+	static const int tone_sgr[] = { [TONE_NORMAL] = 0, [TONE_GOOD] = SGR_GREEN,
+					[TONE_WARN] = SGR_YELLOW, [TONE_BAD] = SGR_RED };
+	struct summary s;
+	registry_summary(run, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		struct sbuf b = { 0 };
+		sb_printf(&b, "  %-16s ", s.line[i].key);
+		sb_style(&b, po, tone_sgr[s.line[i].tone], 0, s.line[i].text);
+		fprintf(f, "%s\n", b.s);
+		free(b.s);
+	}
+	if (s.n)
+		fputc('\n', f);
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
@@ -466,6 +489,8 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		path);
 	free(name);
 	free(path);
+	if (!po->compat)
+		headline(run, f, po);
 	bool first = true;
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		if (!pytscope_run && i < 3)

@@ -21,6 +21,13 @@ bool print_want_color(enum color_mode mode, int fd);
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
 
+struct compare;
+/* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
+ * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a
+ * side of a step pair has no steps). */
+int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
+		  const struct print_opts *po);
+
 char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
 char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */
 char *print_section_dasf(struct run *run, const struct print_opts *po);   /* src/print_dasf.c */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/outfile.h"
+#include "model/compare/compare.h"
 #include "model/registry.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -143,8 +144,26 @@ static int time_lost_col(const struct table *t)
 	return -1;
 }
 
+/* Compare mode: the regressed ranks in the comparison's order, with their onset in B. */
+static void regressions(struct app *app)
+{
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	size_t k = r ? r->nregressed : 0;
+	app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+	app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+	for (size_t i = 0; i < k; i++) {
+		app->strag[i] = r->v[r->order[i]].rank;
+		app->strag_onset[i] = r->v[r->order[i]].onset_b;
+	}
+	app->nstrag = k;
+}
+
 const int *app_stragglers(struct app *app, size_t *n)
 {
+	if (!app->strag_done && app->cmp) {
+		app->strag_done = true;
+		regressions(app);
+	}
 	if (!app->strag_done) {
 		app->strag_done = true;
 		const struct view_def *vd = registry_view("ranks");
@@ -190,7 +209,8 @@ static unsigned jump_straggler(struct app *app, int dir)
 	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
-		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
+		app_msg(app, true, app->cmp ? "no regression: no rank is slower in B beyond its run-to-run noise"
+					    : "no stragglers: no rank lost time at the step barrier");
 		return PR_REDRAW;
 	}
 	if (app->strag_pos < 0)
@@ -200,11 +220,13 @@ static unsigned jump_straggler(struct app *app, int dir)
 	struct ui_target t = target_none();
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
+	const char *what = app->cmp ? "regression" : "straggler";
+	const char *order_by = app->cmp ? "by increase in time lost" : "by time lost";
 	if (t.step_lo >= 0)
-		app_msg(app, false, "straggler %ld/%zu: rank %d, onset at step %ld (ordered by time lost)",
-			app->strag_pos + 1, n, t.rank, t.step_lo);
+		app_msg(app, false, "%s %ld/%zu: rank %d, onset at step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
+			t.rank, t.step_lo, app->cmp ? " in B" : "", order_by);
 	else
-		app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
+		app_msg(app, false, "%s %ld/%zu: rank %d (ordered %s)", what, app->strag_pos + 1, n, t.rank, order_by);
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	if (priv && s->ops->select && s->ops->cur_rank) {
@@ -212,7 +234,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (r & PR_HANDLED)
 			return r | PR_REDRAW;
 	}
-	long h = app_find(app, &pane_heatmap, NULL);
+	long h = app_find(app, &pane_heatmap, app->cmp ? "compare" : NULL);
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);
@@ -453,7 +475,7 @@ static const struct view_def *view_at(size_t i)
 
 static size_t help_lines(void)
 {
-	return (size_t)(ACT_COUNT - 1) + ui_ncmds + 3;
+	return (size_t)(ACT_COUNT - 1) + ui_ncmds + registry_ncmds() + 3;
 }
 
 static unsigned overlay_key(struct app *app, enum action a)
@@ -546,8 +568,10 @@ static unsigned global_action(struct app *app, enum action a)
 		app_goto(app, (app->cur + (a == ACT_NEXT_PANE ? 1 : app->npane - 1)) % app->npane, false);
 		return PR_REDRAW;
 	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
-	case ACT_PANE_6: case ACT_PANE_7:
-		app_goto(app, (size_t)(a - ACT_PANE_1), true);
+	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8:
+		for (size_t i = 0; i < app->npane; i++)
+			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1)
+				app_goto(app, i, true);
 		return PR_REDRAW;
 	case ACT_BACK:
 		if (app->nback) {
@@ -618,8 +642,8 @@ static void draw_title(struct app *app)
 	char lab[APP_MAX_PANES][40];
 	int tabs_w = 0;
 	for (size_t i = 0; i < app->npane; i++) {
-		if (i < 7)
-			snprintf(lab[i], sizeof(lab[i]), " %zu %s ", i + 1, app->pane[i].label);
+		if (app->pane[i].key)
+			snprintf(lab[i], sizeof(lab[i]), " %d %s ", app->pane[i].key, app->pane[i].label);
 		else
 			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
 		tabs_w += text_width(lab[i]);
@@ -628,7 +652,8 @@ static void draw_title(struct app *app)
 	int name_w = r->w - tabs_w - 2;
 	if (name_w < 12)
 		name_w = 12;
-	int x = 1 + draw_text(r->y, r->x + 1, name_w, app->run->name ? app->run->name : "tscope-tui", ROLE_TITLE);
+	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
+	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
 	for (size_t i = 0; i < app->npane && x < r->w; i++)
 		x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
@@ -652,7 +677,10 @@ static void draw_hint(struct app *app)
 		return;
 	}
 	draw_text(r->y, r->x, r->w,
-		  " ?:help  q:quit  Tab/1-7:panes  Enter:open  Esc:back  n/N:straggler  /:filter  s:sort  e:export  v:views",
+		  app->cmp ? " ?:help  q:quit  Tab/1-7:panes  Enter:open  Esc:back  n/N:regression  m:A/B/delta  /:filter  "
+			     "s:sort  e:export"
+			   : " ?:help  q:quit  Tab/1-7:panes  Enter:open  Esc:back  n/N:straggler  /:filter  s:sort  e:export  "
+			     "v:views",
 		  ROLE_HINT);
 }
 
@@ -700,6 +728,10 @@ static void draw_help(struct app *app)
 			draw_text(y, box.x + 1, box.w - 2, "Commands (:)", ROLE_HEADER);
 		if (k >= 2 && k - 2 < (int)ui_ncmds) {
 			const struct ui_cmd *c = &ui_cmds[k - 2];
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
+		} else if (k >= 2 && k - 2 - (int)ui_ncmds < (int)registry_ncmds()) {
+			const struct model_cmd *c = registry_cmd_at((size_t)(k - 2) - ui_ncmds);
 			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
 			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
 		}

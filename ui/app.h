@@ -20,13 +20,18 @@ struct pane_slot {
 	const struct pane_ops *ops;
 	char *arg;            /* view name for table panes, owned */
 	char label[24];
+	int key;              /* number key of a default tab (1..9), 0 for none */
 	void *priv;           /* NULL until opened, or when there is no data */
 	bool opened;
 	char why[200];        /* why priv is NULL */
 };
 
+struct compare;
+
 struct app {
-	struct run *run;
+	struct run *run;              /* the run; B in compare mode */
+	struct compare *cmp;          /* compare mode: the pair (A = cmp->a, B = cmp->b), else NULL */
+	char title[96];               /* title-row name when not the run's ("A vs B"), else "" */
 	const struct opts *opts;
 	unsigned text_flags;          /* TEXT_ASCII in ASCII mode */
 	const struct glyphs *g;
@@ -49,8 +54,9 @@ struct app {
 	char msg[APP_LINE];
 	bool msg_err;
 
-	int *strag;                   /* rank ids ordered by time lost (desc) */
-	long *strag_onset;            /* their onset steps, -1 when none */
+	int *strag;                   /* rank ids ordered by time lost (desc); compare mode:
+	                               * regressed ranks by increase in time lost */
+	long *strag_onset;            /* their onset steps (in B), -1 when none */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
@@ -75,7 +81,8 @@ unsigned app_show(struct app *app, size_t i, const struct ui_target *t);
 long app_find(struct app *app, const struct pane_ops *ops, const char *arg);
 /* Open the evidence of finding number idx (in run_findings order). */
 unsigned app_open_finding(struct app *app, size_t idx);
-/* Rank ids ordered by time lost, from the `ranks` view (built once). */
+/* Rank ids ordered by time lost, from the `ranks` view (built once); in compare mode
+ * the regressed ranks, largest increase in time lost first (model/compare). */
 const int *app_stragglers(struct app *app, size_t *n);
 /* Run one ':' command line (without the ':'). */
 unsigned app_command(struct app *app, const char *line);

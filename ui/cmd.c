@@ -11,7 +11,6 @@
 #include <wchar.h>
 #include "model/grid.h"
 #include "model/registry.h"
-#include "model/sweep/sweep.h"
 #include "model/table.h"
 #include "ui/app.h"
 
@@ -125,11 +124,11 @@ static unsigned c_view(struct app *app, const char *args)
 
 static unsigned c_heatmap(struct app *app, const char *args)
 {
-	const struct grid_provider *gp = *args ? grid_provider(args) : NULL;
+	const struct grid_provider *gp = *args ? registry_grid(args) : NULL;
 	if (!gp) {
 		char names[256] = "";
-		for (size_t i = 0; i < grid_nproviders; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", grid_providers[i]->name);
+		for (size_t i = 0; i < registry_ngrids(); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", registry_grid_at(i)->name);
 		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
 		return PR_REDRAW;
 	}
@@ -186,8 +185,6 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
 	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
-	{ .name = "objective", .args = "METRIC:W,...", .help = "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3 (empty clears)", .model = sweep_cmd_objective },
-	{ .name = "constraint", .args = "EXPR|clear", .help = "add a sweep constraint, e.g. ttft_p99<10 ('clear' removes all)", .model = sweep_cmd_constraint },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
@@ -202,12 +199,13 @@ unsigned cmd_run(struct app *app, const char *line)
 		args++;
 	for (size_t i = 0; i < ui_ncmds; i++) {
 		const struct ui_cmd *c = &ui_cmds[i];
-		if (strlen(c->name) != n || strncmp(c->name, line, n) != 0)
-			continue;
-		if (c->run)
+		if (strlen(c->name) == n && strncmp(c->name, line, n) == 0)
 			return c->run(app, args) | PR_REDRAW;
+	}
+	const struct model_cmd *mc = registry_cmd(line, n);
+	if (mc) {
 		char msg[256] = "";
-		int rc = c->model(app->run, args, msg, sizeof(msg));
+		int rc = mc->run(app->run, args, msg, sizeof(msg));
 		if (rc == 0)
 			app_reload(app);
 		app_msg(app, rc != 0, "%s", msg[0] ? msg : rc ? "failed" : "done");

@@ -59,5 +59,6 @@ struct pane_ops {
 
 extern const struct pane_ops pane_overview, pane_heatmap, pane_table, pane_steps, pane_budget;
 extern const struct pane_ops pane_sweep;   /* ui/pane_sweep.c */
+extern const struct pane_ops pane_compare; /* ui/pane_compare.c: compare mode's Overview */
 
 #endif

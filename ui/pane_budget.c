@@ -66,8 +66,9 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s", steps_rank_id(p->m, p->sel),
-		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)");
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->sel),
+		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
+		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
 	int bar_w = w - BP_NAME_W - 33;

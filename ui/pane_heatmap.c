@@ -8,15 +8,19 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/grid.h"
+#include "model/registry.h"
+#include "model/steps/steps.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 
 struct hpane {
-	const struct grid_provider *prov;
+	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
+	struct compare *cmp;          /* compare mode: the pair's grid (B - A, A, B), else NULL */
 	size_t metric, nmetrics;
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
@@ -100,36 +104,84 @@ static void compute_scale(struct hpane *p)
 	free(v);
 }
 
+/* A diverging grid's negative values (faster in B) have levels HP_COOL + l. */
+enum { HP_COOL = 16 };
+
 static int level(const struct hpane *p, double v)
 {
 	if (!isfinite(v))
 		return THEME_HEAT_LEVELS - 1;
-	int l = (int)(text_frac(v, p->lo, p->hi) * THEME_HEAT_LEVELS);
-	return l >= THEME_HEAT_LEVELS ? THEME_HEAT_LEVELS - 1 : l;
+	int l = (int)(text_frac(p->src.diverging ? fabs(v) : v, p->lo, p->hi) * THEME_HEAT_LEVELS);
+	if (l >= THEME_HEAT_LEVELS)
+		l = THEME_HEAT_LEVELS - 1;
+	return p->src.diverging && v < 0 && l > 0 ? HP_COOL + l : l;
+}
+
+/* The grid source: the run's provider, or the comparison's grid. */
+static bool src_open(struct hpane *p, struct app *app)
+{
+	if (p->cmp)
+		return compare_grid_open(p->cmp, (int)p->metric, &p->src, p->why, sizeof(p->why));
+	return p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why));
+}
+
+static void src_close(struct hpane *p)
+{
+	if (p->cmp)
+		compare_grid_close(&p->src);
+	else
+		p->prov->close(&p->src);
+}
+
+static const char *metric_name(const struct hpane *p, struct app *app)
+{
+	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
 }
 
 static bool open_metric(struct hpane *p, struct app *app)
 {
 	if (p->src.ud)
-		p->prov->close(&p->src);
+		src_close(p);
 	grid_blocks_free(p->blocks);
 	p->blocks = NULL;
 	memset(&p->src, 0, sizeof(p->src));
-	if (!p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why)))
+	if (!src_open(p, app))
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
 	compute_scale(p);
+	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+		p->lo = 0;
+		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
+	}
 	p->cache_ok = false;
 	return true;
 }
 
+static void *hp_open_compare(struct app *app, char *why, size_t whyn)
+{
+	struct hpane *p = xcalloc(1, sizeof(*p));
+	p->cmp = app->cmp;
+	p->nmetrics = CMP_GRID_NMETRICS;
+	p->mark_row = -1;
+	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
+		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
+		if (p->src.ud)
+			src_close(p);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	const struct grid_provider *prov = grid_provider(arg);
-	for (size_t i = 0; !arg && i < grid_nproviders; i++) /* default: the first with data */
-		if (grid_providers[i]->nmetrics(app->run) > 0) {
-			prov = grid_providers[i];
+	if (app->cmp && arg && strcmp(arg, "compare") == 0)
+		return hp_open_compare(app, why, whyn);
+	const struct grid_provider *prov = registry_grid(arg);
+	for (size_t i = 0; !arg && i < registry_ngrids(); i++) /* default: the first with data */
+		if (registry_grid_at(i)->nmetrics(app->run) > 0) {
+			prov = registry_grid_at(i);
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
@@ -155,7 +207,7 @@ static void hp_close(void *priv)
 {
 	struct hpane *p = priv;
 	if (p->src.ud)
-		p->prov->close(&p->src);
+		src_close(p);
 	grid_blocks_free(p->blocks);
 	free(p->lvl);
 	free(p->marks);
@@ -305,8 +357,9 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : theme_heat(l);
-			const char *gl = l < 0 ? app->g->missing : app->g->heat[l];
+			bool cool = l >= HP_COOL;   /* faster in B: the diverging scale's other side */
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_GOOD : theme_heat(l);
+			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
 				if (l == 0)
@@ -339,8 +392,12 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			      p->spc, p->src.col_axis);
 	else
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
-	snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:metric +/-:zoom H/L:pan z:rows",
-		 p->lo, p->hi, p->src.unit ? p->src.unit : "");
+	if (p->src.diverging)
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster green)  "
+			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
+	else
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:%s +/-:zoom H/L:pan z:rows",
+			 p->lo, p->hi, p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 
@@ -406,7 +463,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		 * this frame, build in the next (PR_LATER) */
 		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
 		p->pending = true;
-		app_msg(app, false, "building the heatmap of '%s'...", p->prov->metric_name(app->run, p->metric));
+		app_msg(app, false, "building the heatmap of '%s'...", metric_name(p, app));
 		return PR_HANDLED | PR_LATER;
 	case ACT_NONE:
 		if (!p->pending)

@@ -7,6 +7,7 @@
  * lists its tasks. */
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/views.h"
 #include "model/registry.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -35,19 +36,27 @@ static int col_width(const struct table *t, int c)
 	return w > TP_MAX_COLW ? TP_MAX_COLW : w;
 }
 
-static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+/* The view's table: a run view, or in compare mode a view of the pair. */
+static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	const struct view_def *vd = arg ? registry_view(arg) : NULL;
-	if (!vd) {
+	const struct cmp_view *cv = app->cmp && arg ? compare_view(arg) : NULL;
+	const struct view_def *vd = arg && !cv ? registry_view(arg) : NULL;
+	if (!vd && !cv) {
 		snprintf(why, whyn, "no view named '%s'", arg ? arg : "");
 		return NULL;
 	}
 	char err[256] = "";
-	struct table *t = vd->build(app->run, err, sizeof(err));
-	if (!t) {
-		snprintf(why, whyn, "%s: %s", vd->name, err[0] ? err : "no data in this run");
+	struct table *t = cv ? cv->build(app->cmp, err, sizeof(err)) : vd->build(app->run, err, sizeof(err));
+	if (!t)
+		snprintf(why, whyn, "%s: %s", arg, err[0] ? err : "no data in this run");
+	return t;
+}
+
+static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	struct table *t = build_view(app, arg, why, whyn);
+	if (!t)
 		return NULL;
-	}
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->t = t;
 	p->c_rank = table_col_index(t, "rank");
@@ -255,9 +264,13 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 	if (strcmp(p->t->name, "findings") == 0 && p->t->ref[row] >= 0)
 		return app_open_finding(app, (size_t)p->t->ref[row]) | PR_HANDLED;
 	if (p->c_rank >= 0 && table_cell(p->t, row, p->c_rank)->present) {
-		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num, .step_lo = -1,
-					.step_hi = -1, .item = -1 };
+		/* compare mode has no Steps pane: the rank's row of the comparison heatmap, at
+		 * its onset in B when known */
+		long s = app->cmp ? app_find(app, &pane_heatmap, "compare") : app_find(app, &pane_steps, NULL);
+		int c_onset = table_col_index(p->t, "onset_b");
+		const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
+		struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
+					.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
 		if (s >= 0)
 			return app_show(app, (size_t)s, &tg) | PR_HANDLED;
 	}

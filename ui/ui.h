@@ -9,6 +9,10 @@
 /* Run the explorer on a loaded run until the user quits. Returns the exit status,
  * or -1 when no interactive terminal is available (the caller falls back to --print). */
 int ui_run(struct run *run, const struct opts *opts);
+struct compare;
+/* The explorer in compare mode (two runs A and B, model/compare/compare.h). Same
+ * contract as ui_run(). */
+int ui_run_compare(struct compare *c, const struct opts *opts);
 /* Print the key bindings (from the action table) for --list-keys. */
 void ui_list_keys(FILE *f);
 

@@ -151,11 +151,14 @@ struct budget {
 	double wall, compute_measured, useful, overhead, efficiency;
 	bool has_mfu;
 	double mfu;
+	const char *peak_table;   /* MFU's peak came from the GPU table (model/gpu_peaks.h):
+	                           * that entry's name; NULL for --peak-tflops / run.json */
 	struct budget_line line[BUDGET_NLINES];   /* fixed pytscope order; sums to wall */
 	int recoverable[BUDGET_NLINES];  /* line ids with seconds > 0, by seconds desc */
 	size_t nrecoverable;
 };
-/* FLOPs and peak: --flops-per-step / --peak-tflops, else run.json of the rank. */
+/* FLOPs and peak: --flops-per-step / --peak-tflops, else run.json of the rank, else
+ * (peak only, not under --compat pytscope) the GPU table for environment.gpu. */
 /* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0. */
 const struct budget *analysis_budget(struct run *run, size_t ri);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all

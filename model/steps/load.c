@@ -367,6 +367,8 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
+		m->json = xstrndup(buf, len);
+		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
@@ -463,9 +465,10 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		double x;
 		const char *num = d->js + v->start;
 		size_t len = (size_t)(v->end - v->start);
-		/* scalars are stored as float32: an approximate parse is enough */
-		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
-									: json_parse_double(num, len, &x))) {
+		/* scalars are stored as float32 (but on the lowest rank): an approximate parse is enough */
+		bool approx = kind == METRIC_SCALAR && !fl->scan.exact_scalars;
+		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
+							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -661,6 +664,7 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final)
 {
 	t->r = r;
+	t->scan.exact_scalars = rank_scalars_exact(r);
 	size_t cap = CHUNK, len = 0;
 	char *buf = xmalloc(cap);
 	long long pos = t->offset;   /* file offset of buf + len */
@@ -851,6 +855,7 @@ struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct task_list *tasks;
+	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 };
 
 static void load_rank(void *ud, size_t i)
@@ -858,6 +863,8 @@ static void load_rank(void *ud, size_t i)
 	struct load_job *job = ud;
 	const struct rank_task *t = &job->tasks->v[i];
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	if (t->rank == job->lowest)
+		rank_exact_scalars(r);
 	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
 	load_steps_file(job->ctx, r, steps, (int)t->rank);
 	free(steps);
@@ -883,7 +890,10 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t };
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t, .lowest = -1 };
+	for (size_t i = 0; i < t.n; i++)
+		if (job.lowest < 0 || t.v[i].rank < job.lowest)
+			job.lowest = t.v[i].rank;
 	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	tasks_free(&t);
 	struct steps_model *m = job.m;

@@ -16,7 +16,8 @@
 /* Column encodings. A phase column starts NANO and becomes F64 on the first value that
  * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
  * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
- * are F32 (about 7 significant digits). RLE replaces any of them at finalize. */
+ * are F32 (about 7 significant digits), or follow the memory rule on a rank marked
+ * rank_exact_scalars(). RLE replaces any of them at finalize. */
 enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
 
 /* A run-length column holds runs of equal values over positions; missing records
@@ -48,6 +49,7 @@ struct rank_steps {
 	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
 	size_t ncol;
 	struct steps_meta meta;
+	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
 	bool dirty;              /* appended to since finalize / the last steps_refresh() */
 	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
@@ -290,7 +292,7 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		enum metric_kind kind = r->m->metric[metric].kind;
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
-		c->exact = kind == METRIC_MEMORY;
+		c->exact = kind == METRIC_MEMORY || (kind == METRIC_SCALAR && r->exact_scalars);
 		col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
 	}
 	return c;
@@ -317,6 +319,16 @@ void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
 	}
 }
 
+void rank_exact_scalars(struct rank_steps *r)
+{
+	r->exact_scalars = true;
+}
+
+bool rank_scalars_exact(const struct rank_steps *r)
+{
+	return r->exact_scalars;
+}
+
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 {
 	r->meta = *meta;
@@ -332,6 +344,7 @@ void steps_meta_free(struct steps_meta *meta)
 	}
 	free(meta->env_key);
 	free(meta->env_val);
+	free(meta->json);
 	memset(meta, 0, sizeof(*meta));
 }
 

@@ -265,7 +265,7 @@ void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
  * metric (one message a line, for stderr), or NULL. Derives the model. */
 const char *sweep_ref_errors(struct run *run);
-/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+/* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);

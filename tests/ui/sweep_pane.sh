@@ -144,4 +144,23 @@ tap_rc $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit 
 grep -q '^ source  *file  *jobs  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
 	! grep -q 'no evidence to open' "$TMP/nat_open2.txt"
 tap_rc $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
+
+# few requests: a concurrency sweep whose 20-request level has a low-confidence p95
+LC="$TMP/lc"
+for nc in 1:20 2:400 4:800; do
+	n=${nc%:*} count=${nc#*:}
+	mkdir -p "$LC/m-openai-chat-concurrency$n"
+	printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\nRequest Latency (ms),%s00.00,1,2,3,%s50,3,3,3,3,3,3,3\n\nMetric,Value\nRequest Throughput (per sec),%s.00\nRequest Count (count),%s.00\n' \
+		"$n" "$n" "$n" "$count" >"$LC/m-openai-chat-concurrency$n/p_genai_perf.csv"
+done
+cat >"$TMP/s6" <<S
+:resize 30 100
+:pane Sweep
+:dump $TMP/lc.txt
+:quit
+S
+tui "$TMP/s6" "$LC"
+grep -q '○' "$TMP/lc.txt" && grep -q '●' "$TMP/lc.txt" && grep -q '○ few requests' "$TMP/lc.txt" &&
+	grep -q '^ *1  *150  .*low confidence (20 requests)' "$TMP/lc.txt" && ! grep -q '^ *2  .*low confidence' "$TMP/lc.txt"
+tap_rc $? "Sweep pane: the 20-request level's p95 is drawn ○ and listed as low confidence; 400 requests are not"
 tap_plan

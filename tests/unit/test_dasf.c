@@ -191,7 +191,7 @@ static void test_task_balance(struct run *run)
  * without an event for a worker is missing, not 0 (offset 2 has no event at all). */
 static void test_grid(struct run *run)
 {
-	const struct grid_provider *gp = grid_provider("tasks");
+	const struct grid_provider *gp = registry_grid("tasks");
 	struct grid_src src;
 	char err[128], label[64];
 	if (!ok(gp && gp->nmetrics(run) == 2 && gp->open(run, 0, &src, err, sizeof(err)),
