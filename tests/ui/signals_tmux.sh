@@ -7,28 +7,12 @@
 # and cursor_flag. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	tap_skip "tmux is not installed"
-	exit 0
-fi
+. "$TSCOPE_ROOT/tests/tmux.sh"
 demo="$TSCOPE_ROOT/testdata/demo"
 work="$TSCOPE_TMP/sig"
 mkdir -p "$work"
-sock="tscope-sig-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { [ -n "${KEEP:-}" ] || T kill-server 2>/dev/null; }
-trap cleanup EXIT
+tmux_session sig "$work"
 
-wait_for() { # wait until the pane shows $1 (up to ~10 s)
-	i=0
-	while [ $i -lt 100 ]; do
-		T capture-pane -p -t sig >"$work/screen" 2>/dev/null
-		grep -qF -- "$1" "$work/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 wait_exit() { # wait (up to ~10 s) for the shell to write exit.txt and stty.after
 	i=0
 	while [ ! -s "$work/stty.after" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -43,10 +27,6 @@ start() { # start the explorer on $1 (its pid in pid.txt)
 	while [ ! -s "$work/pid.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
-T -f /dev/null new-session -d -s sig -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	tap_skip "tmux cannot start a server here"
-	exit 0
-}
 T send-keys -t sig "cd '$work' && stty -a > stty.before" Enter
 sleep 0.3
 
