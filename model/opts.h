@@ -17,6 +17,12 @@ struct opts {
 	long max_frames;             /* --max-frames N: explorer quits after N frames (0: never) */
 	bool compat_pytscope;        /* --compat pytscope: pytscope 0.2.1's rules and report only */
 
+	/* rank subsets and the persistent index (model/index/index.h) */
+	const char *ranks;           /* --ranks LIST: load only these rank ids (NULL: all) */
+	bool no_index;               /* --no-index: neither read nor write the index */
+	bool index_build;            /* `tscope-tui index`: parse the JSONL and write the index */
+	unsigned shard_k, shard_n;   /* `index --shard K/N` (shard_n 0: the whole run) */
+
 	/* pytscope analyze */
 	long warmup;                 /* --warmup N (0 when unset) */
 	double flops_per_step;       /* --flops-per-step F */

@@ -40,6 +40,14 @@ void run_set_name(struct run *run, const char *name)
 	pthread_mutex_unlock(&run->lock);
 }
 
+void run_set_index_path(struct run *run, const char *path)
+{
+	pthread_mutex_lock(&run->lock);
+	free(run->index_path);
+	run->index_path = xstrdup(path);
+	pthread_mutex_unlock(&run->lock);
+}
+
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
 		      long long bytes)
 {
@@ -162,5 +170,6 @@ void run_free(struct run *run)
 	pthread_mutex_destroy(&run->lock);
 	free(run->path);
 	free(run->name);
+	free(run->index_path);
 	free(run);
 }

@@ -45,6 +45,7 @@ struct run {
 	char *path;          /* first PATH argument, as typed */
 	char *name;          /* display name: run.json name, else basename(path) */
 	const struct opts *opts;
+	char *index_path;    /* the index part this load wrote (model/index/index.h), or NULL */
 
 	struct diag_list diags;
 	struct source *src;
@@ -99,6 +100,7 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 void run_changed(struct run *run);
 /* Replace the display name (copied). */
 void run_set_name(struct run *run, const char *name);
+void run_set_index_path(struct run *run, const char *path);
 
 /* Findings of the run, computed on first call (all subsystems' rules). */
 const struct finding_list *run_findings(struct run *run);

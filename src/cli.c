@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -16,7 +17,7 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX,
 };
 
 struct cli_option {
@@ -45,6 +46,8 @@ static const struct cli_option options[] = {
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
+	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (the index is not used)" },
+	{ "no-index", 0, OPT_NO_INDEX, NULL, "neither read nor write the run's persistent index" },
 	{ "warmup", 1, OPT_WARMUP, "N", "skip the first N step records in the single-rank analyses" },
 	{ "flops-per-step", 1, OPT_FLOPS, "F", "model FLOPs per step (overrides run.json) for MFU" },
 	{ "peak-tflops", 1, OPT_PEAK, "T", "accelerator peak TFLOP/s (overrides run.json) for MFU" },
@@ -202,6 +205,12 @@ static int apply(struct cli *cli, int id, const char *arg)
 			return 2;
 		o->jobs = (int)(l > 64 ? 64 : l);
 		return 0;
+	case OPT_RANKS:
+		if (!ranklist_valid(arg))
+			return bad("ranks", arg, "expected ids and ranges, e.g. 0-63,4096");
+		o->ranks = arg;
+		return 0;
+	case OPT_NO_INDEX: o->no_index = true; return 0;
 	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;
 	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, false) ? 2 : 0;
 	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;

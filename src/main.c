@@ -19,6 +19,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/cli.h"
+#include "src/index_cmd.h"
 #include "src/export.h"
 #include "src/print.h"
 #include "ui/ui.h"
@@ -214,6 +215,8 @@ int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
 	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
+	if (argc > 1 && strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);
 	if (rc) {
