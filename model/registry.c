@@ -19,6 +19,20 @@ const struct view_def *registry_view(const char *name)
 	return NULL;
 }
 
+bool registry_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
+{
+	*out = evidence_none();
+	const struct view_def *vd = registry_view(t->name);
+	if (vd && vd->row_evidence)
+		return vd->row_evidence(run, t, row, out);
+	int c = table_col_role(t, COL_ROLE_RANK);
+	if (c < 0 || !table_cell(t, row, c)->present)
+		return false;
+	out->kind = EV_STEPS;
+	out->rank = (int)table_cell(t, row, c)->num;
+	return true;
+}
+
 size_t registry_ngrids(void)
 {
 	size_t n = 0;

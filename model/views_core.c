@@ -13,6 +13,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 	int c_path = table_add_col(t, "path", COL_TEXT, 40, 0);
 	int c_fmt = table_add_col(t, "format", COL_TEXT, 10, 0);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_line = table_add_col(t, "line", COL_INT, 7, 0);
 	int c_off = table_add_col(t, "offset", COL_INT, 9, 0);
 	int c_rec = table_add_col(t, "records", COL_INT, 9, 0);
@@ -63,9 +64,12 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 	const struct finding_list *fl = run_findings(run);
 	struct table *t = table_new("findings", "Findings");
 	int c_sev = table_add_col(t, "severity", COL_TEXT, 8, 0);
+	table_set_role(t, c_sev, COL_ROLE_SEVERITY);
 	int c_id = table_add_col(t, "id", COL_TEXT, 28, 0);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);
+	table_set_role(t, c_title, COL_ROLE_TITLE);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 8, 0);
 	int c_hi = table_add_col(t, "step_hi", COL_INT, 8, 0);
 	int c_detail = table_add_col(t, "detail", COL_TEXT, 80, 0);
@@ -87,9 +91,20 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* Enter on a finding opens its own evidence (row ref = finding number). */
+static bool finding_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
+{
+	if (t->ref[row] < 0)
+		return false;
+	out->kind = EV_FINDING;
+	out->item = t->ref[row];
+	return true;
+}
+
 static const struct view_def core_views[] = {
-	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings },
-	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources },
+	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings,
+	  finding_row_evidence },
+	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL },
 };
 
 /* The tabs every run has; the heatmap draws the first grid with data. */

@@ -240,14 +240,53 @@ static unsigned jump_straggler(struct app *app, int dir)
 	return app_show(app, (size_t)h, &t);
 }
 
-/* ---- finding drill-down ------------------------------------------------------ */
+/* ---- drill-down: one evidence -> pane map ----------------------------------- */
 
-static long table_pane_for_subsystem(struct app *app, const char *sub)
+long app_heatmap(struct app *app, const char *grid)
 {
-	for (size_t s = 0; s < registry_count; s++)
-		if (strcmp(registry[s]->name, sub) == 0 && registry[s]->nviews)
-			return app_pane(app, &pane_table, registry[s]->views[0].name, registry[s]->views[0].name);
-	return -1;
+	if (!grid)
+		return app_find(app, &pane_heatmap, NULL);
+	const struct grid_provider *gp = registry_grid(grid);
+	return gp ? app_pane(app, &pane_heatmap, gp->name, gp->label) : -1;
+}
+
+unsigned app_open_evidence(struct app *app, const struct evidence *ev)
+{
+	struct ui_target t = target_none();
+	t.rank = ev->rank;
+	t.step_lo = ev->step_lo;
+	t.step_hi = ev->step_hi;
+	t.series = ev->series;
+	t.marks = ev->steps;
+	t.nmarks = ev->nsteps;
+	long p = -1;
+	switch (ev->kind) {
+	case EV_FINDING:
+		return app_open_finding(app, (size_t)ev->item);
+	case EV_RANK:
+		p = app_heatmap(app, ev->grid);
+		break;
+	case EV_STEPS:
+	case EV_SERIES:
+		p = app_find(app, &pane_steps, NULL);
+		break;
+	case EV_KERNEL:
+	case EV_TASK:
+	case EV_CONFIG:
+	case EV_SOURCE:
+		p = ev->view && registry_view(ev->view) ? app_pane(app, &pane_table, ev->view, ev->view) : -1;
+		t = target_none();
+		t.ev = ev;
+		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE ? ev->item : -1;
+		break;
+	case EV_NONE:
+		break;
+	}
+	if (p < 0) {
+		app_msg(app, false, "no evidence to open here");
+		return PR_REDRAW;
+	}
+	return app_show(app, (size_t)p, &t);
 }
 
 unsigned app_open_finding(struct app *app, size_t idx)
@@ -255,54 +294,11 @@ unsigned app_open_finding(struct app *app, size_t idx)
 	const struct finding_list *fl = run_findings(app->run);
 	if (idx >= fl->n)
 		return PR_NONE;
-	const struct finding *f = &fl->v[idx];
-	struct ui_target t = target_none();
-	t.rank = f->ev.rank;
-	t.step_lo = f->ev.step_lo;
-	t.step_hi = f->ev.step_hi;
-	t.series = f->ev.series;
-	t.marks = f->ev.steps;
-	t.nmarks = f->ev.nsteps;
-	long p = -1;
-	switch (f->ev.kind) {
-	case EV_RANK:
-		p = app_find(app, &pane_heatmap, NULL);
-		break;
-	case EV_STEPS:
-	case EV_SERIES:
-		p = app_find(app, &pane_steps, NULL);
-		break;
-	case EV_KERNEL:
-		p = registry_view("kernels") ? app_pane(app, &pane_table, "kernels", "kernels") : -1;
-		t.text = f->ev.name;
-		break;
-	case EV_CONFIG: /* the view the finding names (NAT: sizing, Cerebras: cerebras) */
-		p = f->ev.view && registry_view(f->ev.view)
-			    ? app_pane(app, &pane_table, f->ev.view, f->ev.view)
-			    : table_pane_for_subsystem(app, "sweep");
-		t.item = f->ev.item;
-		break;
-	case EV_TASK:
-		if (f->ev.item >= 0) { /* a worker: its row of the task balance heatmap */
-			p = app_pane(app, &pane_heatmap, "tasks", "Task balance");
-			t.rank = (int)f->ev.item;
-			break;
-		}
-		p = table_pane_for_subsystem(app, "dasf");
-		t.text = f->ev.name;
-		break;
-	case EV_SOURCE:
-		p = app_find(app, &pane_table, "sources");
-		t.item = f->ev.item;
-		break;
-	case EV_NONE:
-		break;
-	}
-	if (p < 0) {
+	if (fl->v[idx].ev.kind == EV_NONE || fl->v[idx].ev.kind == EV_FINDING) {
 		app_msg(app, false, "this finding has no evidence to open");
 		return PR_REDRAW;
 	}
-	return app_show(app, (size_t)p, &t);
+	return app_open_evidence(app, &fl->v[idx].ev);
 }
 
 /* ---- prompt ------------------------------------------------------------------- */

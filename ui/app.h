@@ -81,6 +81,11 @@ unsigned app_show(struct app *app, size_t i, const struct ui_target *t);
 long app_find(struct app *app, const struct pane_ops *ops, const char *arg);
 /* Open the evidence of finding number idx (in run_findings order). */
 unsigned app_open_finding(struct app *app, size_t idx);
+/* THE drill-down map: open the pane that shows ev (model/findings.h lists the kinds). */
+unsigned app_open_evidence(struct app *app, const struct evidence *ev);
+/* Index of the heatmap pane of a grid (NULL: the default Heatmap tab), added as a tab
+ * when missing; -1 when full. */
+long app_heatmap(struct app *app, const char *grid);
 /* Rank ids ordered by time lost, from the `ranks` view (built once); in compare mode
  * the regressed ranks, largest increase in time lost first (model/compare). */
 const int *app_stragglers(struct app *app, size_t *n);

@@ -132,9 +132,7 @@ static unsigned c_heatmap(struct app *app, const char *args)
 		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
 		return PR_REDRAW;
 	}
-	char label[32];
-	snprintf(label, sizeof(label), "heat:%s", gp->name);
-	long p = app_pane(app, &pane_heatmap, gp->name, label);
+	long p = app_heatmap(app, gp->name);
 	if (p >= 0)
 		app_goto(app, (size_t)p, true);
 	return PR_REDRAW;

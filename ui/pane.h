@@ -10,6 +10,7 @@
 #define UI_PANE_H
 
 #include <curses.h>
+#include "model/findings.h"
 #include "model/table.h"
 #include "ui/action.h"
 #include "ui/layout.h"
@@ -34,7 +35,8 @@ struct ui_target {
 	const long *marks;        /* steps to mark (critical steps) */
 	size_t nmarks;
 	long item;                /* table panes: the row whose ref is item */
-	const char *text;         /* table panes: a filter text (kernel, task name) */
+	const struct evidence *ev; /* table panes: show the rows of this evidence
+				   * (evidence_filter), or NULL */
 };
 
 struct pane_ops {

@@ -12,8 +12,6 @@
 #include "model/text.h"
 #include "model/grid.h"
 #include "model/registry.h"
-#include "model/steps/steps.h"
-#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -422,18 +420,6 @@ static void move_col(struct hpane *p, long d)
 	p->cur_c = (size_t)c;
 }
 
-/* A trace covers the cell: the step_kernels table filtered to (rank, step). */
-static unsigned open_step_kernels(struct app *app, int rank, long step)
-{
-	long i = app_pane(app, &pane_table, "step_kernels", "kernels");
-	if (i < 0)
-		return PR_NONE;
-	char filter[96];
-	snprintf(filter, sizeof(filter), "rank=%d step=%ld", rank, step);
-	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
-	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
-}
-
 static unsigned hp_handle(void *priv, struct app *app, enum action a)
 {
 	struct hpane *p = priv;
@@ -476,16 +462,12 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		}
 		break;
 	case ACT_ENTER: {
-		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target t = { .rank = p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : (int)p->cur_r,
-				       .step_lo = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : -1,
-				       .step_hi = -1, .item = -1 };
-		t.step_hi = t.step_lo;
-		if (p->prov == &grid_steps && trace_covers(app->run, t.rank, t.step_lo))
-			return open_step_kernels(app, t.rank, t.step_lo);
-		if (s < 0 || p->prov != &grid_steps)
+		struct evidence ev;
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, p->cur_r, p->cur_c, &ev))
 			return PR_NONE;
-		return app_show(app, (size_t)s, &t) | PR_HANDLED;
+		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
+		evidence_free(&ev);
+		return r;
 	}
 	default:
 		return PR_NONE;

@@ -2,9 +2,10 @@
 /* pane_table.c: the generic table pane. Shows any registry view (model/registry.h)
  * with scrolling, a column cursor, sort (s), filter (/), export (e, via the loop) and a
  * detail box with the full text of the selected row's long text columns (so a
- * finding's title, detail and fix are all visible). Enter drills in: a finding opens
- * its evidence, a row with a rank opens that rank in the Steps pane, a DASF function
- * lists its tasks. */
+ * finding's title, detail and fix are all visible). Columns are found by role
+ * (model/table.h), never by name. Enter opens the row's evidence (the view's
+ * row_evidence: a finding's own evidence, a DASF function's tasks; by default a row
+ * with a rank opens that rank's steps). */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -21,7 +22,7 @@ struct tpane {
 	int col;              /* column cursor */
 	int first_col;        /* leftmost column drawn */
 	int rows;             /* data rows in the last frame (page size) */
-	int c_rank;           /* "rank" column or -1 */
+	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
 };
 
@@ -59,7 +60,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 		return NULL;
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->t = t;
-	p->c_rank = table_col_index(t, "rank");
+	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->col[c].type == COL_TEXT && t->col[c].width >= 40)
 			p->detail = true;
@@ -131,7 +132,7 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 		table_format(t, row, c, buf, sizeof(buf));
 		bool hl = selected && (c == 0 || c == p->col);
 		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
-		if (!hl && t->col[c].type == COL_TEXT && strcmp(t->col[c].name, "severity") == 0)
+		if (!hl && t->col[c].role == COL_ROLE_SEVERITY)
 			r = buf[0] == 'h' ? ROLE_SEV_HIGH : buf[0] == 'm' ? ROLE_SEV_MED : ROLE_SEV_LOW;
 		if (hl)
 			draw_clear_rect(&(struct rect){ y, x, 1, cw - 1 }, ROLE_SELECTED);
@@ -160,7 +161,7 @@ static int detail_rows(const struct tpane *p, const struct rect *r)
 		if (!r)
 			used += draw_wrap_count(COLS - 2, line);
 		else if (used < r->h)
-			used += draw_wrap(r, used, line, strcmp(t->col[c].name, "title") == 0 ? ROLE_ACCENT : ROLE_NORMAL);
+			used += draw_wrap(r, used, line, t->col[c].role == COL_ROLE_TITLE ? ROLE_ACCENT : ROLE_NORMAL);
 	}
 	return used;
 }
@@ -233,48 +234,33 @@ static void sort_toggle(struct tpane *p)
 	select_ref(p, ref);
 }
 
-/* DASF function_bottleneck: Enter lists the function's tasks (view "tasks", filtered). */
-static unsigned function_tasks(struct tpane *p, struct app *app, size_t row)
+/* Compare mode has no Steps pane: a rank row opens the rank's row of the comparison
+ * heatmap, at its onset in B when known. */
+static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
 {
-	const struct table_cell *fn = table_cell(p->t, row, table_col_index(p->t, "Function"));
-	long i = app_pane(app, &pane_table, "tasks", "tasks");
-	if (!fn->present || i < 0)
+	int c_onset = table_col_role(p->t, COL_ROLE_ONSET);
+	long s = app_find(app, &pane_heatmap, "compare");
+	if (p->c_rank < 0 || !table_cell(p->t, row, p->c_rank)->present || s < 0)
 		return PR_NONE;
-	/* An exact glob: escape * ? [ ] \ and let ? stand for the separators of the filter
-	 * syntax (space, tab, comma), which a term cannot hold. */
-	char filter[APP_LINE] = "Function=";
-	size_t k = strlen(filter);
-	for (const char *c = fn->text; *c && k + 3 < sizeof(filter); c++) {
-		if (strchr("*?[]\\", *c))
-			filter[k++] = '\\';
-		filter[k++] = strchr(" \t,", *c) ? '?' : *c;
-	}
-	filter[k] = '\0';
-	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
-	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
+	const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
+	struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
+				.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
+	return app_show(app, (size_t)s, &tg) | PR_HANDLED;
 }
 
+/* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview)
 		return PR_HANDLED;
-	size_t row = p->t->view[p->sel];
-	if (strcmp(p->t->name, "function_bottleneck") == 0)
-		return function_tasks(p, app, row);
-	if (strcmp(p->t->name, "findings") == 0 && p->t->ref[row] >= 0)
-		return app_open_finding(app, (size_t)p->t->ref[row]) | PR_HANDLED;
-	if (p->c_rank >= 0 && table_cell(p->t, row, p->c_rank)->present) {
-		/* compare mode has no Steps pane: the rank's row of the comparison heatmap, at
-		 * its onset in B when known */
-		long s = app->cmp ? app_find(app, &pane_heatmap, "compare") : app_find(app, &pane_steps, NULL);
-		int c_onset = table_col_index(p->t, "onset_b");
-		const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
-		struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
-					.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
-		if (s >= 0)
-			return app_show(app, (size_t)s, &tg) | PR_HANDLED;
-	}
-	return PR_NONE;
+	if (app->cmp)
+		return compare_enter(p, app, p->t->view[p->sel]);
+	struct evidence ev;
+	if (!registry_row_evidence(app->run, p->t, p->t->view[p->sel], &ev))
+		return PR_NONE;
+	unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
+	evidence_free(&ev);
+	return r;
 }
 
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
@@ -301,9 +287,12 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
-	char err[128];
-	if (tg->text && table_filter(p->t, tg->text, err, sizeof(err)) == 0) {
+	struct filter_term terms[3];
+	char shown[APP_LINE];
+	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
+	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
 		p->sel = 0;
+		p->top = 0;
 		return PR_HANDLED;
 	}
 	if (tg->item >= 0) {
