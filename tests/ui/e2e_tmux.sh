@@ -10,7 +10,6 @@ set -u
 demo="$TSCOPE_ROOT/testdata/demo"
 work="$TSCOPE_TMP/e2e"
 mkdir -p "$work"
-tmux_session e2e "$work"
 
 # start the explorer on the demo again (its pid in pid.txt), send it signal $1 once it
 # draws, and wait (up to ~10 s) for the shell to write exit.txt and stty.after
@@ -22,6 +21,7 @@ run_and_kill() {
 	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
+tmux_start e2e 120 40 "$work"
 T send-keys -t e2e "cd '$work' && stty -a > stty.before; '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
 tap_check "the explorer opens on the heatmap" 'wait_for "Heatmap" && wait_for "rank 0"'
 T send-keys -t e2e n

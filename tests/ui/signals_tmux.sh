@@ -11,7 +11,7 @@ set -u
 demo="$TSCOPE_ROOT/testdata/demo"
 work="$TSCOPE_TMP/sig"
 mkdir -p "$work"
-tmux_session sig "$work"
+tmux_start sig 120 40 "$work"
 
 wait_exit() { # wait (up to ~10 s) for the shell to write exit.txt and stty.after
 	i=0
