@@ -9,6 +9,7 @@
 #include "model/run.h"
 #include "ui/glyph.h"
 #include "ui/layout.h"
+#include "ui/list.h"
 #include "ui/pane.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND };
@@ -43,7 +44,7 @@ struct app {
 	size_t nback;
 
 	enum overlay overlay;
-	int ov_top, ov_sel;
+	struct list_cursor ov;        /* the overlay's list (help lines, views) */
 
 	enum prompt_kind prompt;
 	char prompt_label[96];

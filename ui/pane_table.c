@@ -13,15 +13,15 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 enum { TP_MAX_COLW = 48 };
 
 struct tpane {
 	struct table *t;
-	size_t top, sel;      /* positions in t->view */
+	struct list_cursor lc; /* over t->view (sel, top, rows) */
 	int col;              /* column cursor */
 	int first_col;        /* leftmost column drawn */
-	int rows;             /* data rows in the last frame (page size) */
 	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
 };
@@ -60,6 +60,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 		return NULL;
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->t = t;
+	list_resize(&p->lc, t->nview, 0);
 	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->col[c].type == COL_TEXT && t->col[c].width >= 40)
@@ -76,13 +77,7 @@ static void tp_close(void *priv)
 
 static void clamp(struct tpane *p)
 {
-	size_t n = p->t->nview;
-	if (p->sel >= n)
-		p->sel = n ? n - 1 : 0;
-	if (p->sel < p->top)
-		p->top = p->sel;
-	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
-		p->top = p->sel - (size_t)p->rows + 1;
+	list_resize(&p->lc, p->t->nview, p->lc.rows);
 	if (p->col < 0)
 		p->col = 0;
 	if (p->col >= (int)p->t->ncol)
@@ -93,14 +88,14 @@ static void clamp(struct tpane *p)
 
 static long sel_ref(const struct tpane *p)
 {
-	return p->t->nview ? p->t->ref[p->t->view[p->sel]] : -1;
+	return p->t->nview ? p->t->ref[p->t->view[p->lc.sel]] : -1;
 }
 
 static void select_ref(struct tpane *p, long ref)
 {
 	for (size_t i = 0; i < p->t->nview; i++)
 		if (p->t->ref[p->t->view[i]] == ref) {
-			p->sel = i;
+			p->lc.sel = i;
 			return;
 		}
 }
@@ -151,7 +146,7 @@ static int detail_rows(const struct tpane *p, const struct rect *r)
 	const struct table *t = p->t;
 	if (!t->nview)
 		return 0;
-	size_t row = t->view[p->sel];
+	size_t row = t->view[p->lc.sel];
 	int used = 0;
 	for (size_t c = 0; c < t->ncol; c++) {
 		if (t->col[c].type != COL_TEXT || t->col[c].width < 20 || !table_cell(t, row, (int)c)->present)
@@ -184,7 +179,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		int most = body->h - 5;
 		layout_split_bottom(body, want < most ? want : most, &top, &bot);
 	}
-	p->rows = top.h - 1;
+	p->lc.rows = top.h - 1;
 	/* keep the column cursor visible (column 0 is frozen) */
 	if (p->first_col < 1)
 		p->first_col = 1;
@@ -212,9 +207,9 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 			draw_text_right(top.y, x, cw - 1, h, r);
 		x += cw;
 	}
-	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
-		size_t vi = p->top + (size_t)i;
-		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, top.w, vi == p->sel);
+	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
+		size_t vi = p->lc.top + (size_t)i;
+		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, top.w, vi == p->lc.sel);
 	}
 	if (!t->nview)
 		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",
@@ -254,9 +249,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 	if (!p->t->nview)
 		return PR_HANDLED;
 	if (app->cmp)
-		return compare_enter(p, app, p->t->view[p->sel]);
+		return compare_enter(p, app, p->t->view[p->lc.sel]);
 	struct evidence ev;
-	if (!registry_row_evidence(app->run, p->t, p->t->view[p->sel], &ev))
+	if (!registry_row_evidence(app->run, p->t, p->t->view[p->lc.sel], &ev))
 		return PR_NONE;
 	unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
 	evidence_free(&ev);
@@ -266,14 +261,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
 {
 	struct tpane *p = priv;
-	size_t page = p->rows > 1 ? (size_t)p->rows - 1 : 1;
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; break;
-	case ACT_DOWN: p->sel++; break;
-	case ACT_PAGE_UP: p->sel = p->sel > page ? p->sel - page : 0; p->top = p->top > page ? p->top - page : 0; break;
-	case ACT_PAGE_DOWN: p->sel += page; p->top += page; if (p->top + page > p->t->nview) p->top = p->t->nview > page ? p->t->nview - page : 0; break;
-	case ACT_TOP: p->sel = 0; break;
-	case ACT_BOTTOM: p->sel = p->t->nview ? p->t->nview - 1 : 0; break;
 	case ACT_LEFT: p->col--; break;
 	case ACT_RIGHT: p->col++; break;
 	case ACT_SORT: sort_toggle(p); break;
@@ -291,8 +281,9 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 	char shown[APP_LINE];
 	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
 	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
-		p->sel = 0;
-		p->top = 0;
+		p->lc.sel = 0;
+		p->lc.top = 0;
+		clamp(p);
 		return PR_HANDLED;
 	}
 	if (tg->item >= 0) {
@@ -304,10 +295,7 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 		for (size_t i = 0; i < p->t->nview; i++) {
 			const struct table_cell *c = table_cell(p->t, p->t->view[i], p->c_rank);
 			if (c->present && (int)c->num == tg->rank) {
-				p->sel = i;
-				if (p->rows > 0)
-					p->top = p->sel > (size_t)p->rows / 2 ? p->sel - (size_t)p->rows / 2 : 0;
-				clamp(p);
+				list_jump(&p->lc, i);
 				return PR_HANDLED;
 			}
 		}
@@ -326,9 +314,9 @@ static int tp_filter(void *priv, struct app *app, const char *expr, char *err, s
 	long ref = sel_ref(p);
 	if (table_filter(p->t, expr, err, errn) < 0)
 		return -1;
-	p->sel = 0;
+	p->lc.sel = 0;
 	select_ref(p, ref);
-	p->top = 0;
+	p->lc.top = 0;
 	clamp(p);
 	return 0;
 }
@@ -339,7 +327,7 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 	const struct table *t = p->t;
 	char val[128] = "-";
 	if (t->nview) {
-		const struct table_cell *c = table_cell(t, t->view[p->sel], p->col);
+		const struct table_cell *c = table_cell(t, t->view[p->lc.sel], p->col);
 		if (!c->present)
 			snprintf(val, sizeof(val), "-");
 		else if (t->col[p->col].type == COL_TEXT)
@@ -347,7 +335,7 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 		else
 			table_format_full(c->num, val, sizeof(val));
 	}
-	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->sel + 1 : 0, t->nview);
+	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
 	if (k > 0 && (size_t)k < n)
@@ -363,7 +351,7 @@ static int tp_cur_rank(void *priv, struct app *app)
 	struct tpane *p = priv;
 	if (p->c_rank < 0 || !p->t->nview)
 		return -1;
-	const struct table_cell *c = table_cell(p->t, p->t->view[p->sel], p->c_rank);
+	const struct table_cell *c = table_cell(p->t, p->t->view[p->lc.sel], p->c_rank);
 	return c->present ? (int)c->num : -1;
 }
 
