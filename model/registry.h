@@ -113,6 +113,13 @@ extern const size_t registry_count;
 
 /* View by name (NULL when unknown); all views in registry order. */
 const struct view_def *registry_view(const char *name);
+/* True when the run has the data of vd's subsystem (a steps view needs step records, a
+ * trace view traces, ...); the view may still find nothing to show. */
+bool registry_view_available(const struct run *run, const struct view_def *vd);
+/* Loader by its --format name (NULL when unknown). */
+const struct loader *registry_loader(const char *name);
+/* The --format names, separated by ", ", into buf (truncated to n). */
+void registry_loader_names(char *buf, size_t n);
 /* The evidence behind row `row` of table t (built by the view named t->name, or any
  * table with a rank column); false when the row opens nothing. Free with
  * evidence_free(). */

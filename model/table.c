@@ -56,6 +56,12 @@ int table_add_col(struct table *t, const char *name, enum col_type type, int wid
 	return (int)t->ncol++;
 }
 
+void table_col_prio(struct table *t, int col, int prio)
+{
+	if (col >= 0 && (size_t)col < t->ncol)
+		t->col[col].prio = prio;
+}
+
 size_t table_add_row(struct table *t, long ref)
 {
 	if (t->nrow == t->rowcap) {

@@ -36,6 +36,8 @@ struct table_col {
 	int width;           /* preferred display width in columns */
 	int prec;            /* COL_NUM display decimals; CSV always has full precision */
 	bool right;          /* right-align when drawn */
+	int prio;            /* importance on a narrow screen: after the frozen first column,
+			      * higher prio columns are shown first (0: ordinary) */
 };
 
 struct table_cell {
@@ -96,6 +98,8 @@ void table_set_int(struct table *t, size_t row, int col, long long v);
 void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
+/* Mark column col as important (prio > 0) so it survives narrow screens. */
+void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */
 int table_col_index(const struct table *t, const char *name);
 /* Give column col a role (see enum col_role); the index of the column with a role, or -1. */

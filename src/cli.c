@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/ranklist.h"
+#include "model/registry.h"
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -18,6 +19,7 @@ enum opt_id {
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
 	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX,
+	OPT_NO_MOUSE,
 };
 
 struct cli_option {
@@ -35,7 +37,7 @@ static const struct cli_option options[] = {
 					   "'all': every view with data as -o DIR/VIEW.csv" },
 	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout), a directory for --export all" },
 	{ "sort", 1, OPT_SORT, "[-]COL", "sort the exported view by COL (prefix '-' for descending)" },
-	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset>0'" },
+	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset_step>0'" },
 	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE (or DIR/VIEW.csv)" },
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
@@ -43,6 +45,7 @@ static const struct cli_option options[] = {
 	{ "compat", 1, OPT_COMPAT, "TOOL", "pytscope: the report (and findings) exactly as pytscope 0.2.1 prints them" },
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
+	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
@@ -78,6 +81,12 @@ void cli_usage(FILE *f)
 				 o->arg ? o->arg : "");
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->id == OPT_FORMAT) {
+			char names[512];
+			registry_loader_names(names, sizeof(names));
+			fprintf(f, "  %-28s %s: %s\n", lhs, o->help, names);
+			continue;
+		}
 		fprintf(f, "  %-28s %s\n", lhs, o->help);
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 nothing found or data error, 2 usage error.\n"
@@ -165,6 +174,21 @@ static int parse_color(const char *s, enum color_mode *out)
 	return bad("color", s, "expected auto, always, never, 256 or 8");
 }
 
+static int parse_format(const char *s, const char **out)
+{
+	if (!registry_loader(s)) {
+		char names[512], why[600];
+		registry_loader_names(names, sizeof(names));
+		snprintf(why, sizeof(why), "unknown format; expected one of %s", names);
+		char *safe = text_sanitize_dup(s, 0);
+		int rc = bad("format", safe, why);
+		free(safe);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
 static int set_mode(struct cli *cli, enum cli_mode m)
 {
 	if (cli->mode != MODE_AUTO && cli->mode != m) {
@@ -197,8 +221,9 @@ static int apply(struct cli *cli, int id, const char *arg)
 		o->compat_pytscope = true;
 		return 0;
 	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_NO_MOUSE: o->no_mouse = true; return 0;
 	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
-	case OPT_FORMAT: o->format = arg; return 0;
+	case OPT_FORMAT: return parse_format(arg, &o->format);
 	case OPT_DASF: o->format = "dasf"; return 0;
 	case OPT_JOBS:
 		if (parse_long("jobs", arg, &l, 1))

@@ -157,6 +157,17 @@ static unsigned c_quit(struct app *app, const char *args)
 	return PR_QUIT;
 }
 
+static unsigned c_mouse(struct app *app, const char *args)
+{
+	if (strcmp(args, "on") != 0 && strcmp(args, "off") != 0) {
+		app_msg(app, true, "usage: :mouse on|off");
+		return PR_REDRAW;
+	}
+	app_set_mouse(app, strcmp(args, "on") == 0);
+	app_msg(app, false, "mouse %s", app->mouse ? "on" : "off");
+	return PR_REDRAW;
+}
+
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
@@ -175,6 +186,8 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
 	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
+	{ .name = "q", .args = "", .help = "quit (as in vi)", .run = c_quit },
+	{ .name = "mouse", .args = "on|off", .help = "mouse reporting on or off (off: the terminal selects text)", .run = c_mouse },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
 

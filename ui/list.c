@@ -46,6 +46,12 @@ bool list_key(struct list_cursor *c, enum action a)
 	case ACT_DOWN:
 		c->sel++;
 		break;
+	case ACT_HALF_UP:
+		c->sel = c->sel > page / 2 ? c->sel - page / 2 : 0;
+		break;
+	case ACT_HALF_DOWN:
+		c->sel += page / 2;
+		break;
 	case ACT_PAGE_UP:
 		c->sel = c->sel > page ? c->sel - page : 0;
 		c->top = c->top > page ? c->top - page : 0;

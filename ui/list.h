@@ -3,6 +3,7 @@
  * Overview's findings, the help and views overlays, Budget rows, Sweep points, the
  * comparison), so the navigation keys mean the same everywhere:
  *   up/down (k/j, arrows)   one item
+ *   half-page up/down       half a page, the selection only
  *   page-up/page-down       one page (the visible rows less one, at least 1): the
  *                           selection and the first visible item move together
  *   top/bottom (g/G, Home/End)  the first / last item

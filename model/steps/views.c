@@ -45,6 +45,13 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_cov = table_add_col(t, "coverage", COL_NUM, 6, 3);
 	int c_mem = table_add_col(t, "mem_peak_mb", COL_NUM, 9, 0);
 	int c_strag = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
+	table_col_prio(t, c_lost, 9);
+	table_col_prio(t, c_onset, 8);
+	table_col_prio(t, c_strag, 7);
+	table_col_prio(t, c_crit, 6);
+	table_col_prio(t, c_rel, 5);
+	table_col_prio(t, c_med, 4);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
