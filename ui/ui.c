@@ -228,7 +228,7 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 	snprintf(app.title, sizeof(app.title), "A %s vs B %s", c->a->name ? c->a->name : "-",
 		 c->b->name ? c->b->name : "-");
 	add_compare_tabs(&app);
-	app.cur = 0;
+	app.cur = app_pane_priv(&app, 1) ? 1 : 0;   /* the B - A heatmap, as one run opens on its heatmap */
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();
 	app_free(&app);
