@@ -18,6 +18,8 @@
 
 #include "model/base.h"
 
+struct evidence;
+
 struct grid_src {
 	size_t nrows, ncols;
 	const char *title;      /* "step compute (s)" */
@@ -41,6 +43,9 @@ struct grid_src {
 	long (*col_find)(void *ud, long id);
 	/* Optional: extra detail of one cell for a status line ("data 0.01 fwd 0.20 ..."). */
 	void (*describe)(void *ud, size_t row, size_t col, char *buf, size_t n);
+	/* Optional: what Enter on a cell opens (model/findings.h); false: nothing. The
+	 * caller frees out with evidence_free(). */
+	bool (*cell_evidence)(void *ud, size_t row, size_t col, struct evidence *out);
 	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
 	 * larger still worse. */
 	bool diverging;
@@ -53,6 +58,7 @@ struct run;
  * registry_grid() finds them by name. */
 struct grid_provider {
 	const char *name;       /* heatmap pane argument: "steps", "tasks" */
+	const char *label;      /* its tab label: "Task balance" */
 	size_t (*nmetrics)(struct run *run);           /* 0: no data in this run */
 	const char *(*metric_name)(struct run *run, size_t i);
 	/* Fill src for metric i (src->ud allocated here); false with a reason in err. */

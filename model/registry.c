@@ -3,7 +3,9 @@
  * an input family = its folder under model/ + one line in registry[]. */
 #include "model/registry.h"
 
+#include <stdio.h>
 #include <string.h>
+#include "model/run.h"
 
 const struct subsystem *const registry[] = {
 	&sub_core, &sub_steps, &sub_trace, &sub_sweep, &sub_dasf,
@@ -17,6 +19,20 @@ const struct view_def *registry_view(const char *name)
 			if (strcmp(registry[s]->views[v].name, name) == 0)
 				return &registry[s]->views[v];
 	return NULL;
+}
+
+bool registry_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
+{
+	*out = evidence_none();
+	const struct view_def *vd = registry_view(t->name);
+	if (vd && vd->row_evidence)
+		return vd->row_evidence(run, t, row, out);
+	int c = table_col_role(t, COL_ROLE_RANK);
+	if (c < 0 || !table_cell(t, row, c)->present)
+		return false;
+	out->kind = EV_STEPS;
+	out->rank = (int)table_cell(t, row, c)->num;
+	return true;
 }
 
 size_t registry_ngrids(void)
@@ -107,4 +123,33 @@ void registry_summary(struct run *run, struct summary *out)
 	for (size_t s = 0; s < registry_count; s++)
 		if (registry[s]->summary)
 			registry[s]->summary(run, out);
+}
+
+const struct loader *registry_loader(const char *name)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t l = 0; l < registry[s]->nloaders; l++)
+			if (strcmp(registry[s]->loaders[l].name, name) == 0)
+				return &registry[s]->loaders[l];
+	return NULL;
+}
+
+void registry_loader_names(char *buf, size_t n)
+{
+	size_t k = 0;
+	if (n)
+		buf[0] = '\0';
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t l = 0; l < registry[s]->nloaders && k < n; l++) {
+			int w = snprintf(buf + k, n - k, "%s%s", k ? ", " : "", registry[s]->loaders[l].name);
+			k += w > 0 ? (size_t)w : 0;
+		}
+}
+
+bool registry_view_available(const struct run *run, const struct view_def *vd)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (vd >= registry[s]->views && vd < registry[s]->views + registry[s]->nviews)
+			return !registry[s]->has_data || registry[s]->has_data(run);
+	return false;
 }

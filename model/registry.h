@@ -44,6 +44,10 @@ struct view_def {
 	/* Build the table for the run; NULL (with a reason in err) when the run has no
 	 * data for this view. The caller frees the table. */
 	struct table *(*build)(struct run *run, char *err, size_t errn);
+	/* Optional: what Enter on row `row` of a table this view built opens (findings.h);
+	 * false when nothing. NULL: a row with a COL_ROLE_RANK cell opens that rank's
+	 * steps (EV_STEPS). The caller frees out with evidence_free(). */
+	bool (*row_evidence)(struct run *run, const struct table *t, size_t row, struct evidence *out);
 };
 
 /* A model command, typed as ":name args" in the explorer (ui/cmd.c lists them in
@@ -109,6 +113,17 @@ extern const size_t registry_count;
 
 /* View by name (NULL when unknown); all views in registry order. */
 const struct view_def *registry_view(const char *name);
+/* True when the run has the data of vd's subsystem (a steps view needs step records, a
+ * trace view traces, ...); the view may still find nothing to show. */
+bool registry_view_available(const struct run *run, const struct view_def *vd);
+/* Loader by its --format name (NULL when unknown). */
+const struct loader *registry_loader(const char *name);
+/* The --format names, separated by ", ", into buf (truncated to n). */
+void registry_loader_names(char *buf, size_t n);
+/* The evidence behind row `row` of table t (built by the view named t->name, or any
+ * table with a rank column); false when the row opens nothing. Free with
+ * evidence_free(). */
+bool registry_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out);
 /* Heatmap grid by name (NULL name: the first), NULL when unknown; and by index over
  * every subsystem's grids in registry order (i < registry_ngrids()). */
 const struct grid_provider *registry_grid(const char *name);

@@ -16,12 +16,28 @@
 
 enum col_type { COL_TEXT, COL_INT, COL_NUM };
 
+/* What a column means, so generic code (panes, drill-down, stragglers) finds it by
+ * role, never by name. At most one column of a table has a given role. */
+enum col_role {
+	COL_ROLE_NONE,
+	COL_ROLE_RANK,        /* a rank id: Enter and n/N land on it */
+	COL_ROLE_STEP,        /* a step number */
+	COL_ROLE_SEVERITY,    /* "high" / "med" / "low": coloured by severity */
+	COL_ROLE_TITLE,       /* a finding's title: the detail box highlights it */
+	COL_ROLE_NAME,        /* the row's name (function, kernel, config) */
+	COL_ROLE_TIME_LOST,   /* seconds lost by the row's rank */
+	COL_ROLE_ONSET,       /* the step at which the row's rank turned slow */
+};
+
 struct table_col {
 	char *name;          /* header; also the CSV column name and the --sort/--filter key */
 	enum col_type type;
+	enum col_role role;
 	int width;           /* preferred display width in columns */
 	int prec;            /* COL_NUM display decimals; CSV always has full precision */
 	bool right;          /* right-align when drawn */
+	int prio;            /* importance on a narrow screen: after the frozen first column,
+			      * higher prio columns are shown first (0: ordinary) */
 };
 
 struct table_cell {
@@ -44,7 +60,26 @@ struct table {
 	size_t nview;
 	int sort_col;        /* -1: insertion order */
 	bool sort_desc;
-	char *filter;        /* NULL or the active filter expression */
+	char *filter;        /* NULL or the active filter, as text (shown and editable) */
+	struct table_term *terms;  /* the active filter, parsed (table.c) */
+	size_t nterms;
+};
+
+/* One term of a structured filter (AND of terms). */
+enum filter_op {
+	FILTER_HAS,          /* case-insensitive substring (numbers: of their display text) */
+	FILTER_EQ,           /* text: case-insensitive glob; numbers: == */
+	FILTER_NE,
+	FILTER_LT, FILTER_LE, FILTER_GT, FILTER_GE,
+	FILTER_IS,           /* text: exactly equal (no glob); numbers: == */
+};
+
+struct filter_term {
+	int col;             /* column index; -1: any text column */
+	enum filter_op op;
+	bool neg;            /* NOT of the term */
+	const char *text;    /* operand (copied); NULL for a number-only term */
+	double num;          /* numeric operand when text is NULL */
 };
 
 struct table *table_new(const char *name, const char *title);
@@ -63,8 +98,13 @@ void table_set_int(struct table *t, size_t row, int col, long long v);
 void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
+/* Mark column col as important (prio > 0) so it survives narrow screens. */
+void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */
 int table_col_index(const struct table *t, const char *name);
+/* Give column col a role (see enum col_role); the index of the column with a role, or -1. */
+void table_set_role(struct table *t, int col, enum col_role role);
+int table_col_role(const struct table *t, enum col_role role);
 /* Stable sort of the visible rows by col; missing values always sort last. col < 0
  * restores insertion order. */
 void table_sort(struct table *t, int col, bool desc);
@@ -74,6 +114,10 @@ void table_sort(struct table *t, int col, bool desc);
  * substring matches (bare TEXT searches every text column). NULL/"" clears it.
  * Returns 0, or -1 with a message in err (the previous filter stays). */
 int table_filter(struct table *t, const char *expr, char *err, size_t errn);
+/* The same from terms (drill-down builds these; no text is parsed): replaces the
+ * filter; `shown` is its text form for the status row and the `/` prompt. Returns 0,
+ * or -1 when a term names no column of t (the filter is unchanged). n = 0 clears. */
+int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
 
 /* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
  * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */

@@ -19,6 +19,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/cli.h"
+#include "src/index_cmd.h"
 #include "src/export.h"
 #include "src/print.h"
 #include "ui/ui.h"
@@ -111,6 +112,62 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts)
+{
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	struct run *run = run_open(paths, npaths, opts, &hooks);
+	if (atomic_load(&prog.shown))
+		fprintf(stderr, "\r\033[K");
+	report_metric_refs(run);
+	return run;
+}
+
+static enum cli_mode pick_mode(const struct cli *cli)
+{
+	if (cli->mode != MODE_AUTO)
+		return cli->mode;
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+}
+
+static int run_mode(struct cli *cli, struct run *run);
+
+/* PATH holds no run itself but runs below it: the explorer offers a picker, the other
+ * modes name the runs (one line each, ready to paste) and exit 1. */
+static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t nk)
+{
+	if (pick_mode(cli) == MODE_TUI) {
+		const char **items = xmalloc(nk * sizeof(*items));
+		for (size_t i = 0; i < nk; i++)
+			items[i] = kids[i].path;
+		int i = ui_pick_run(cli->paths[0], items, nk, &cli->opts);
+		free(items);
+		if (i == UI_PICK_QUIT)
+			return 0;
+		if (i >= 0) {
+			const char *path = kids[i].path;
+			struct run *run = load(&path, 1, &cli->opts);
+			int rc = run_mode(cli, run);
+			run_free(run);
+			return rc;
+		}
+	}
+	char *dir = text_sanitize_dup(cli->paths[0], 0);
+	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
+	int w = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (text_width(kids[i].path) > w)
+			w = text_width(kids[i].path);
+	for (size_t i = 0; i < nk; i++) {
+		char *p = text_sanitize_dup(kids[i].path, 0);
+		fprintf(stderr, "  tscope-tui %s%*s  (%s)\n", p, w - text_width(p), "", kids[i].format);
+		free(p);
+	}
+	free(dir);
+	return 1;
+}
+
 static int stdout_err; /* errno of the first failed flush of stdout */
 
 static void flush_stdout(void)
@@ -133,9 +190,16 @@ static void refuse_mixed(const struct run_identity *id)
 
 static int run_mode(struct cli *cli, struct run *run)
 {
-	enum cli_mode mode = cli->mode;
-	if (mode == MODE_AUTO)
-		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	enum cli_mode mode = pick_mode(cli);
+	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc) {
+		struct run_child *kids;
+		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);
+		if (nk) {
+			int rc = folder_of_runs(cli, kids, nk);
+			run_children_free(kids, nk);
+			return rc;
+		}
+	}
 	if (mode == MODE_TUI) {
 		if (run_is_empty(run)) {
 			print_empty(run, cli);
@@ -191,9 +255,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	struct compare *c = compare_open(id, &cli->opts, hooks);
 	if (atomic_load(&prog->shown))
 		fprintf(stderr, "\r\033[K");
-	enum cli_mode mode = cli->mode;
-	if (mode == MODE_AUTO)
-		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	enum cli_mode mode = pick_mode(cli);
 	int rc = -1;
 	if (mode == MODE_TUI)
 		rc = ui_run_compare(c, &cli->opts);
@@ -214,6 +276,8 @@ int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
 	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
+	if (argc > 1 && strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);
 	if (rc) {
@@ -244,11 +308,8 @@ int main(int argc, char **argv)
 		cli_free(&cli);
 		return 1;
 	}
-	struct run *run = run_open(id.paths, id.npaths, &cli.opts, &hooks);
+	struct run *run = load(id.paths, id.npaths, &cli.opts);
 	run_identity_free(&id);
-	if (atomic_load(&prog.shown))
-		fprintf(stderr, "\r\033[K");
-	report_metric_refs(run);
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);

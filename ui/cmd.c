@@ -123,9 +123,7 @@ static unsigned c_heatmap(struct app *app, const char *args)
 		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
 		return PR_REDRAW;
 	}
-	char label[32];
-	snprintf(label, sizeof(label), "heat:%s", gp->name);
-	long p = app_pane(app, &pane_heatmap, gp->name, label);
+	long p = app_heatmap(app, gp->name);
 	if (p >= 0)
 		app_goto(app, (size_t)p, true);
 	return PR_REDRAW;
@@ -159,6 +157,17 @@ static unsigned c_quit(struct app *app, const char *args)
 	return PR_QUIT;
 }
 
+static unsigned c_mouse(struct app *app, const char *args)
+{
+	if (strcmp(args, "on") != 0 && strcmp(args, "off") != 0) {
+		app_msg(app, true, "usage: :mouse on|off");
+		return PR_REDRAW;
+	}
+	app_set_mouse(app, strcmp(args, "on") == 0);
+	app_msg(app, false, "mouse %s", app->mouse ? "on" : "off");
+	return PR_REDRAW;
+}
+
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
@@ -177,6 +186,8 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
 	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
+	{ .name = "q", .args = "", .help = "quit (as in vi)", .run = c_quit },
+	{ .name = "mouse", .args = "on|off", .help = "mouse reporting on or off (off: the terminal selects text)", .run = c_mouse },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
 

@@ -12,8 +12,6 @@
 #include "model/text.h"
 #include "model/grid.h"
 #include "model/registry.h"
-#include "model/steps/steps.h"
-#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -31,6 +29,7 @@ struct hpane {
 	size_t top;                   /* first row shown (always 0 when fitting) */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
+	int y0, x0;                   /* its top-left screen cell (mouse) */
 	/* cache of the visible buckets */
 	signed char *lvl;
 	size_t cache_c0, cache_spc, cache_rpr, cache_top;
@@ -340,6 +339,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	layout_heatmap(body, label_w, &g);
 	p->w = g.cells.w;
 	p->h = g.cells.h;
+	p->y0 = g.cells.y;
+	p->x0 = g.cells.x;
 	p->rpr = bucket_rows(p, p->h);
 	fix_view(p);
 	build_cache(p);
@@ -422,18 +423,6 @@ static void move_col(struct hpane *p, long d)
 	p->cur_c = (size_t)c;
 }
 
-/* A trace covers the cell: the step_kernels table filtered to (rank, step). */
-static unsigned open_step_kernels(struct app *app, int rank, long step)
-{
-	long i = app_pane(app, &pane_table, "step_kernels", "kernels");
-	if (i < 0)
-		return PR_NONE;
-	char filter[96];
-	snprintf(filter, sizeof(filter), "rank=%d step=%ld", rank, step);
-	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
-	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
-}
-
 static unsigned hp_handle(void *priv, struct app *app, enum action a)
 {
 	struct hpane *p = priv;
@@ -476,16 +465,12 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		}
 		break;
 	case ACT_ENTER: {
-		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target t = { .rank = p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : (int)p->cur_r,
-				       .step_lo = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : -1,
-				       .step_hi = -1, .item = -1 };
-		t.step_hi = t.step_lo;
-		if (p->prov == &grid_steps && trace_covers(app->run, t.rank, t.step_lo))
-			return open_step_kernels(app, t.rank, t.step_lo);
-		if (s < 0 || p->prov != &grid_steps)
+		struct evidence ev;
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, p->cur_r, p->cur_c, &ev))
 			return PR_NONE;
-		return app_show(app, (size_t)s, &t) | PR_HANDLED;
+		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
+		evidence_free(&ev);
+		return r;
 	}
 	default:
 		return PR_NONE;
@@ -624,6 +609,53 @@ static int hp_cur_rank(void *priv, struct app *app)
 	return p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : -1;
 }
 
+/* A click selects the bucket under it (its first row and column). */
+static unsigned hp_click(void *priv, struct app *app, int y, int x)
+{
+	struct hpane *p = priv;
+	if (y < p->y0 || y >= p->y0 + p->h || x < p->x0 || x >= p->x0 + p->w)
+		return PR_NONE;
+	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
+	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
+	if (r < p->src.nrows)
+		p->cur_r = r;
+	if (c < p->src.ncols)
+		p->cur_c = c;
+	return PR_HANDLED;
+}
+
+/* The ramp: each level's glyph in its colour with the values it stands for. */
+static int hp_legend(void *priv, struct app *app, const struct rect *box)
+{
+	struct hpane *p = priv;
+	int y = box->y;
+	draw_fmt(y++, box->x, box->w, ROLE_HEADER, "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis,
+		 p->src.col_axis);
+	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
+				   "rank never averages away; the status row shows the exact worst and mean "
+				   "under the cursor.";
+	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL) + 1;
+	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
+	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
+		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
+		if (l == 0)
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %.4g %s (median of the grid: quiet)",
+				 p->lo + step, p->src.unit);
+		else
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%.4g .. %.4g %s%s", p->lo + step * l,
+				 p->lo + step * (l + 1), p->src.unit, l == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+	}
+	if (y < box->y + box->h) {
+		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
+		draw_text(y++, box->x + 7, box->w - 7, "no value in the bucket (missing is not zero)", ROLE_NORMAL);
+	}
+	if (y < box->y + box->h) {
+		draw_text(y, box->x + 3, 1, app->g->mark, ROLE_MARK);
+		draw_text(y++, box->x + 7, box->w - 7, "header mark: a step the opened finding names (critical steps)", ROLE_NORMAL);
+	}
+	return y - box->y;
+}
+
 const struct pane_ops pane_heatmap = {
 	.name = "heatmap",
 	.open = hp_open,
@@ -634,4 +666,6 @@ const struct pane_ops pane_heatmap = {
 	.table = hp_table,
 	.status = hp_status,
 	.cur_rank = hp_cur_rank,
+	.click = hp_click,
+	.legend = hp_legend,
 };

@@ -59,7 +59,9 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 {
 	app_setup(app, run, opts);
 	add_tabs(app);
+	app->nfixed = app->npane;
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+	app_set_mouse(app, !opts->no_mouse);
 }
 
 static void app_free(struct app *app)
@@ -181,13 +183,29 @@ static int run_keys(struct app *app)
 	return rc;
 }
 
+/* Start the terminal (headless under TSCOPE_SCRIPT) and the theme. A terminal that
+ * cannot be drawn on says why in one line; the caller prints the report instead. */
+static int ui_start(const struct opts *opts, bool headless)
+{
+	char why[160];
+	if (term_start(headless, why, sizeof(why)) < 0) {
+		if (why[0]) {
+			char *safe = text_sanitize_dup(why, 0);
+			fprintf(stderr, "tscope-tui: %s; printing the report instead\n", safe);
+			free(safe);
+		}
+		return -1;
+	}
+	theme_init(opts->color);
+	return 0;
+}
+
 int ui_run(struct run *run, const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
-	if (term_start(headless) < 0)
+	if (ui_start(opts, headless) < 0)
 		return -1;
-	theme_init(opts->color);
 	struct app app;
 	app_init(&app, run, opts);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
@@ -219,16 +237,17 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
-	if (term_start(headless) < 0)
+	if (ui_start(opts, headless) < 0)
 		return -1;
-	theme_init(opts->color);
 	struct app app;
 	app_setup(&app, c->b, opts);
 	app.cmp = c;
 	snprintf(app.title, sizeof(app.title), "A %s vs B %s", c->a->name ? c->a->name : "-",
 		 c->b->name ? c->b->name : "-");
 	add_compare_tabs(&app);
+	app.nfixed = app.npane;
 	app.cur = app_pane_priv(&app, 1) ? 1 : 0;   /* the B - A heatmap, as one run opens on its heatmap */
+	app_set_mouse(&app, !opts->no_mouse);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();
 	app_free(&app);

@@ -49,6 +49,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		return no_data(err, errn, "a side has no step records");
 	struct table *t = table_new("diff_ranks", "Ranks, A vs B (regressed first)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_chg = table_add_col(t, "change", COL_TEXT, 10, 0);
 	int c_am = table_add_col(t, "a_mean_step_ms", COL_NUM, 9, 3);
 	int c_bm = table_add_col(t, "b_mean_step_ms", COL_NUM, 9, 3);
@@ -58,6 +59,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	int c_bl = table_add_col(t, "b_time_lost_s", COL_NUM, 9, 3);
 	int c_dl = table_add_col(t, "delta_time_lost_s", COL_NUM, 9, 3);
 	int c_on = table_add_col(t, "onset_b", COL_INT, 7, 0);
+	table_set_role(t, c_on, COL_ROLE_ONSET);
 	int c_n = table_add_col(t, "steps", COL_INT, 7, 0);
 	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++)
@@ -160,6 +162,7 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 6, 0);
 	int c_sb = table_add_col(t, "severity_b", COL_TEXT, 6, 0);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);
 	int c_detail = table_add_col(t, "detail", COL_TEXT, 60, 0);
 	for (size_t i = 0; i < n; i++) {

@@ -48,15 +48,7 @@ long long steps_tail_offset(const struct steps_tail *t);
 size_t steps_tail_records(const struct steps_tail *t);
 void steps_tail_free(struct steps_tail *t);
 
-/* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else
- * the directory itself (rank 0), else a steps.jsonl given directly. */
-struct steps_rank_file {
-	long rank;
-	char *dir;      /* holds run.json */
-	char *steps;    /* the steps.jsonl path */
-};
-size_t steps_plan_files(const char *path, struct steps_rank_file **out);
-void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+/* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
 

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/index/index.h"
 #include "model/json.h"
 #include "model/pool.h"
+#include "model/ranklist.h"
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -868,6 +870,7 @@ static void load_rank(void *ud, size_t i)
 	load_steps_file(job->ctx, r, steps, (int)t->rank);
 	free(steps);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
+	steps_rank_seal(r); /* compaction on the worker thread, and ready for the index */
 	steps_publish_rank(job->m, r);
 }
 
@@ -877,24 +880,128 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
+/* Runs smaller than this are not indexed automatically (they load in well under a second). */
+#define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
+
+static int cmp_file_rank(const void *a, const void *b)
+{
+	const struct steps_rank_file *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* What the load of one PATH does with the index and which of its ranks it parses. */
+struct load_plan {
+	struct task_list tasks;        /* to parse from the JSONL, in name order */
+	struct steps_rank_file *files; /* the whole run (or shard), sorted by rank id */
+	size_t nfiles, lo, hi;         /* files[lo, hi): this load's slice */
+	long lowest;                   /* lowest rank id loaded (--ranks) or in the whole run */
+	bool indexed;                  /* the index is read and may be written */
+	bool index_found;              /* some index part existed */
+	size_t parts_used;
+};
+
+/* Keep the tasks in --ranks, in this shard, and not restored from the index. */
+static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *covered)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < lp->tasks.n; i++) {
+		struct rank_task *t = &lp->tasks.v[i];
+		struct steps_rank_file key = { .rank = t->rank };
+		const struct steps_rank_file *f = lp->nfiles ? bsearch(&key, lp->files + lp->lo, lp->hi - lp->lo,
+								      sizeof(key), cmp_file_rank) : NULL;
+		bool keep = (!o || !o->ranks || ranklist_has(o->ranks, t->rank)) &&
+			    (!lp->indexed || (f && !covered[f - lp->files]));
+		if (keep) {
+			lp->tasks.v[k++] = *t;
+		} else {
+			free(t->dir);
+			free(t->steps_path);
+		}
+	}
+	lp->tasks.n = k;
+}
+
+static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *lp)
+{
+	const struct opts *o = ctx->opts;
+	memset(lp, 0, sizeof(*lp));
+	plan(path, &lp->tasks);
+	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
+	for (size_t i = 0; i < lp->tasks.n; i++) {
+		long id = lp->tasks.v[i].rank;
+		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
+			lp->lowest = id;
+	}
+	lp->indexed = is_dir(path) && (!o || (!o->no_index && !o->ranks));
+	if (!lp->indexed) {
+		plan_filter(lp, o, NULL);
+		return;
+	}
+	lp->nfiles = index_plan(path, &lp->files);
+	lp->hi = lp->nfiles;
+	if (o && o->shard_n)
+		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
+	bool *covered = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*covered));
+	if (!o || (!o->index_build && !o->shard_n))
+		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, &lp->index_found);
+	plan_filter(lp, o, covered);
+	free(covered);
+}
+
+/* After the parse: write the index part this load is for (a shard, `tscope-tui index`),
+ * or the whole index automatically: for a big run that had none, or in place of one
+ * that was there but could not be used at all (stale, damaged, another version). An
+ * index with some usable shards is left alone (other shards may still be running). */
+static void plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp,
+			     long long bytes, size_t src0, size_t d0)
+{
+	const struct opts *o = ctx->opts;
+	bool want = o && (o->index_build || o->shard_n);
+	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
+	if (!want && !rebuild && (lp->index_found || bytes < INDEX_AUTO_MIN_BYTES))
+		return;
+	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps)
+		return;
+	struct run *run = ctx->run;
+	pthread_mutex_lock(&run->lock);
+	size_t src1 = run->nsrc;
+	pthread_mutex_unlock(&run->lock);
+	size_t d1 = run->diags.n;
+	char *written = NULL;
+	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
+			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
+	if (err)
+		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
+			 "index not written: %s", strerror(err));
+	else
+		run_set_index_path(run, written);
+	free(written);
+}
+
 int pytscope_load(struct load_ctx *ctx, const char *path)
 {
-	struct task_list t = { 0 };
-	plan(path, &t);
+	struct run *run = ctx->run;
+	struct load_plan lp;
+	plan_load(ctx, path, &lp);
+	pthread_mutex_lock(&run->lock); /* what the parse adds goes into a new index */
+	size_t src0 = run->nsrc;
+	pthread_mutex_unlock(&run->lock);
+	size_t d0 = run->diags.n;
+	struct task_list *t = &lp.tasks;
 	long long total = 0;
-	for (size_t i = 0; i < t.n; i++) {
-		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t.v[i].dir);
+	for (size_t i = 0; i < t->n; i++) {
+		char *steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
+						 : xasprintf("%s/steps.jsonl", t->v[i].dir);
 		total += file_size(steps);
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t, .lowest = -1 };
-	for (size_t i = 0; i < t.n; i++)
-		if (job.lowest < 0 || t.v[i].rank < job.lowest)
-			job.lowest = t.v[i].rank;
-	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
-	tasks_free(&t);
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
+	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	if (t->n)
+		plan_write_index(ctx, path, &lp, total, src0, d0);
+	tasks_free(t);
+	steps_rank_files_free(lp.files, lp.nfiles);
 	struct steps_model *m = job.m;
 	/* Display name: run.json name of the lowest rank. */
 	long best = -1;
@@ -908,6 +1015,6 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		}
 	}
 	if (name)
-		run_set_name(ctx->run, name);
+		run_set_name(run, name);
 	return 0;
 }

@@ -166,4 +166,33 @@ long steps_aligned_step(const struct steps_model *m, size_t k);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
 
+
+/* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else
+ * the directory itself (rank 0), else a steps.jsonl given directly (load.c; used by
+ * follow mode and the persistent index). */
+struct steps_rank_file {
+	long rank;
+	char *dir;      /* holds run.json */
+	char *steps;    /* the steps.jsonl path */
+};
+size_t steps_plan_files(const char *path, struct steps_rank_file **out);
+void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+
+/* ---- serialized form (the persistent index, model/index/) -------------------------
+ * CONTRACT. steps_rank_seal() compacts a complete rank and builds its step index now
+ * (what steps_finalize() would do); the loader seals each rank on its worker thread.
+ * steps_rank_encode() appends the sealed rank ri (columns exactly as stored: encodings,
+ * presence bitmaps, run-length runs, run.json metadata; column i is metric id i of m)
+ * to o. steps_rank_decode() reads one rank back from untrusted bytes; metric_map[i] is
+ * the model's metric id for the writer's metric i (nmap entries). It returns a sealed
+ * rank (publish it with steps_publish_rank), or NULL with b->bad set when the bytes are
+ * malformed; it never reads past b's end. Values are in host byte order (the index
+ * header records it). */
+struct obuf;
+struct ibuf;
+void steps_rank_seal(struct rank_steps *r);
+void steps_rank_encode(const struct steps_model *m, size_t ri, struct obuf *o);
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const int *metric_map,
+				     size_t nmap);
+
 #endif

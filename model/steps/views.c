@@ -30,6 +30,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	const struct distributed *d = analysis_distributed(run);
 	struct table *t = table_new("ranks", "Ranks");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
 	int c_mean = table_add_col(t, "mean_compute_ms", COL_NUM, 9, 2);
 	int c_med = table_add_col(t, "median_compute_ms", COL_NUM, 9, 2);
@@ -37,11 +38,20 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_z = table_add_col(t, "z", COL_NUM, 6, 1);
 	int c_rel = table_add_col(t, "rel_slowdown", COL_NUM, 7, 3);
 	int c_lost = table_add_col(t, "time_lost_s", COL_NUM, 9, 3);
+	table_set_role(t, c_lost, COL_ROLE_TIME_LOST);
 	int c_onset = table_add_col(t, "onset_step", COL_INT, 7, 0);
+	table_set_role(t, c_onset, COL_ROLE_ONSET);
 	int c_miss = table_add_col(t, "missing_steps", COL_INT, 7, 0);
 	int c_cov = table_add_col(t, "coverage", COL_NUM, 6, 3);
 	int c_mem = table_add_col(t, "mem_peak_mb", COL_NUM, 9, 0);
 	int c_strag = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
+	table_col_prio(t, c_lost, 9);
+	table_col_prio(t, c_onset, 8);
+	table_col_prio(t, c_strag, 7);
+	table_col_prio(t, c_crit, 6);
+	table_col_prio(t, c_rel, 5);
+	table_col_prio(t, c_med, 4);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -88,7 +98,9 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 	const struct steps_model *m = run->steps;
 	struct table *t = table_new("steps", "Steps");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	table_set_role(t, c_step, COL_ROLE_STEP);
 	int c_ts = table_add_col(t, "timestamp", COL_NUM, 14, 3);
 	int c_time = table_add_col(t, "step_time_ms", COL_NUM, 9, 2);
 	size_t nm = steps_nmetrics(m);
@@ -144,6 +156,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
 	struct table *t = table_new("heatmap", "Heatmap (rank x step blocks)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);
 	int c_hi = table_add_col(t, "step_hi", COL_INT, 7, 0);
 	int c_mean = table_add_col(t, "compute_mean_ms", COL_NUM, 9, 2);
@@ -197,6 +210,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	int c[7 + BUDGET_NLINES];
 	c[0] = table_add_col(t, "scope", COL_TEXT, 5, 0);
 	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c[1], COL_ROLE_RANK);
 	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
 	c[3] = table_add_col(t, "wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
@@ -217,8 +231,8 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 
 const struct view_def steps_views[STEPS_NVIEWS] = {
 	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory",
-	  build_ranks },
-	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps },
-	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap },
-	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget },
+	  build_ranks, NULL },
+	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL },
+	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL },
+	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL },
 };

@@ -332,7 +332,8 @@ static void test_findings_fire(void)
 	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0 &&
 	   f->ev.item == -1, "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
 	f = find(run, "DASF.WORKER_IMBALANCE");
-	ok(f && f->ev.kind == EV_TASK && strcmp(f->ev.name, "worker-x-0") == 0 && f->ev.item == 0,
+	ok(f && f->ev.kind == EV_RANK && f->ev.grid && strcmp(f->ev.grid, "tasks") == 0 && f->ev.rank == 0 &&
+	   f->ev.name && strcmp(f->ev.name, "worker-x-0") == 0,
 	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = its task balance row 0");
 	ok(!find(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
 	struct table *t = view(run, "function_bottleneck");
