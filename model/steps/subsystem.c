@@ -15,10 +15,16 @@ static const struct loader pytscope_loaders[] = {
 
 static const struct grid_provider *const steps_grids[] = { &grid_steps };
 
+/* Ranks, Steps and Budget only for runs with step records (never for a sweep). */
+static bool steps_tab_show(const struct run *run)
+{
+	return run->steps && steps_nranks(run->steps) > 0;
+}
+
 static const struct tab_def steps_tabs[] = {
-	{ 3, "Ranks", TAB_TABLE, "ranks", NULL },
-	{ 4, "Steps", TAB_STEPS, NULL, NULL },
-	{ 5, "Budget", TAB_BUDGET, NULL, NULL },
+	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show },
+	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show },
+	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show },
 };
 
 static void steps_fin(struct run *run)
