@@ -22,9 +22,9 @@ static bool steps_tab_show(const struct run *run)
 }
 
 static const struct tab_def steps_tabs[] = {
-	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show },
-	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show },
-	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show },
+	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show, NULL },
+	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show, "steps" },
+	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show, "budget" },
 };
 
 static void steps_fin(struct run *run)

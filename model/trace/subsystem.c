@@ -96,7 +96,7 @@ static void trace_summary(struct run *run, struct summary *out)
 }
 
 static const struct tab_def trace_tabs[] = {
-	{ 9, "GPU time", TAB_TABLE, "temporal", trace_has_data },
+	{ 9, "GPU time", TAB_TABLE, "temporal", trace_has_data, NULL },
 };
 
 const struct subsystem sub_trace = {
