@@ -123,8 +123,10 @@ static int run_mode(struct cli *cli, struct run *run)
 	enum cli_mode mode = cli->mode;
 	if (mode == MODE_AUTO)
 		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	if (mode == MODE_PRINT && cli->opts.follow)
+		return print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
 	if (mode == MODE_TUI) {
-		if (run_is_empty(run)) {
+		if (run_is_empty(run) && !cli->opts.follow) {   /* following: wait for the job */
 			print_empty(run, cli);
 			return 1;
 		}

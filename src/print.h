@@ -21,6 +21,10 @@ bool print_want_color(enum color_mode mode, int fd);
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
 
+/* --follow without a tty (src/print_follow.c): one line per new finding until the job
+ * finishes (0) or SIGINT/SIGTERM (128 + signal). */
+int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
+
 char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
 char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */
 char *print_section_dasf(struct run *run, const struct print_opts *po);   /* src/print_dasf.c */

@@ -79,6 +79,7 @@ static void event(struct follow *f, const char *id, enum severity sev, long rank
 	if (f->events.n >= MAX_EVENTS)
 		return;
 	struct evidence ev = evidence_none();
+	ev.item = (long)f->events.n;   /* tells repeated events of one rank apart */
 	if (rank >= 0) {
 		ev.kind = EV_RANK;
 		ev.rank = (int)rank;
@@ -367,8 +368,8 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 			 "Check the scheduler and the ranks behind: the slowest rank usually holds the others at a collective.");
 	}
 	for (size_t i = 0; i < f->events.n; i++) {
-		const struct finding *e = &f->events.v[i];
-		add_live(f, e->id, e->severity, e->ev.rank, -1, e->title, e->detail, e->fix);
+		const struct finding *e = &f->events.v[i];   /* its evidence has no heap members */
+		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
 	}
 	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
 	unsigned long tick = f->state == FOLLOW_RUNNING && sig ? (unsigned long)(now - f->t_start) / 10 : 0;
