@@ -41,14 +41,36 @@ static void heading(struct sbuf *b, const struct print_opts *po, const char *led
 		sb_printf(b, "● %s%s\n", title, rest);
 }
 
+/* A value, or "-"; a low-confidence percentile gets a '*' and sets *low. */
 static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
-		enum sweep_stat st, const char *fmt)
+		enum sweep_stat st, const char *fmt, bool *low)
 {
 	double v;
-	if (sweep_value(c, m, st, &v))
-		snprintf(buf, n, fmt, v);
-	else
+	if (!sweep_value(c, m, st, &v)) {
 		snprintf(buf, n, "-");
+		return;
+	}
+	size_t k = (size_t)snprintf(buf, n, fmt, v);
+	if (sweep_low_confidence(c, st) && k + 1 < n) {
+		snprintf(buf + k, n - k, "*");
+		*low = true;
+	}
+}
+
+/* Under a series table with starred values: what the star means and the counts. */
+static void lowconf_note(struct sbuf *b, const struct sweep_set *s, const struct sweep_series *se)
+{
+	sb_printf(b, "    * low confidence: fewer than %d requests beyond that percentile (p99 needs "
+		  "%d requests, p90 %d); requests per level:", SWEEP_LOWCONF_TAIL,
+		  SWEEP_LOWCONF_TAIL * 100, SWEEP_LOWCONF_TAIL * 10);
+	for (size_t i = 0; i < se->n; i++) {
+		double n;
+		if (sweep_value(&s->cfg[se->cfg[i]], SM_COUNT, SS_AVG, &n))
+			sb_printf(b, "%s%g", i ? ", " : " ", n);
+		else
+			sb_printf(b, "%sn/a", i ? ", " : " ");
+	}
+	sb_printf(b, "\n");
 }
 
 static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *f)
@@ -92,26 +114,31 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 	sb_printf(b, "  %s — %zu config%s, swept %s\n", name, se->n, se->n == 1 ? "" : "s",
 		  se->stim >= 0 ? sweep_stim_name(se->stim) : "nothing");
 	free(name);
-	sb_printf(b, "    %12s %11s %11s %11s %11s %10s %10s %5s %5s\n",
-		  se->stim >= 0 ? sweep_stim_name(se->stim) : "config", "ttft p99",
-		  "latency p50", "latency p99", "itl p90", "req/s", "tok/s", "rank", "pass");
+	const char *xname = se->stim >= 0 ? sweep_stim_name(se->stim) : "config";
+	int xw = strlen(xname) > 12 ? (int)strlen(xname) : 12;
+	sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, xname, "ttft p99",
+		  "latency p50", "latency p99", "itl p90", "osl p99", "req/s", "tok/s", "rank", "pass");
+	bool low = false;
 	for (size_t i = 0; i < se->n; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
-		char x[32], a[24], p50[24], p99[24], itl[24], rps[24], tps[24], rk[12];
+		char x[32], a[24], p50[24], p99[24], itl[24], osl[24], rps[24], tps[24], rk[12];
 		if (se->stim >= 0 && c->has_stim[se->stim])
 			snprintf(x, sizeof(x), "%g", c->stim[se->stim]);
 		else
 			snprintf(x, sizeof(x), "#%zu", i + 1);
-		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f");
-		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f");
-		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f");
-		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f");
-		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f");
-		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f");
+		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f", &low);
+		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f", &low);
+		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f", &low);
+		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f", &low);
+		num(osl, sizeof(osl), c, SM_OSL, SS_P99, "%.1f", &low);
+		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f", &low);
+		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f", &low);
 		snprintf(rk, sizeof(rk), c->rank > 0 ? "%d" : "-", c->rank);
-		sb_printf(b, "    %12s %11s %11s %11s %11s %10s %10s %5s %5s\n", x, a, p50, p99, itl,
-			  rps, tps, rk, c->pass ? "yes" : "NO");
+		sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, x, a, p50, p99, itl,
+			  osl, rps, tps, rk, c->pass ? "yes" : "NO");
 	}
+	if (low)
+		lowconf_note(b, s, se);
 	if (se->knee >= 0)
 		sb_printf(b, "    throughput saturates at %s %g (knee)\n", sweep_stim_name(se->stim),
 			  s->cfg[se->cfg[se->knee]].stim[se->stim]);

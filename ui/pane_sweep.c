@@ -70,8 +70,12 @@ static void point_note(const struct spane *p, struct app *app, size_t k, char *b
 	char rk[16] = "-";
 	if (c->rank > 0)
 		snprintf(rk, sizeof(rk), "%d", c->rank);
-	snprintf(buf, n, "%4s  %-4s %s%s", rk, c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
-		 c->failed ? c->failed : "");
+	double nreq = 0;
+	char low[48] = "";
+	if (sp->lowconf[k] && sweep_value(c, SM_COUNT, SS_AVG, &nreq))
+		snprintf(low, sizeof(low), "low confidence (%g requests) ", nreq);
+	snprintf(buf, n, "%4s  %-4s %s%s%s", rk, c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
+		 low, c->failed ? c->failed : "");
 }
 
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
@@ -101,8 +105,8 @@ static void draw_legend(struct spane *p, struct app *app, int y, int x, int w)
 	char est[64] = "";
 	if (s->has_estimate)
 		snprintf(est, sizeof(est), "  %s estimate c=%.3g", u ? "│" : "|", s->estimate);
-	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s outlier  %s fit  %s target%s   m: %s   %s: source %zu/%zu",
-		 u ? "●" : "o", u ? "✕" : "x", u ? "·" : ".", u ? "─" : "-", est,
+	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s few requests  %s outlier  %s fit  %s target%s   m: %s   %s: source %zu/%zu",
+		 u ? "●" : "o", u ? "○" : "?", u ? "✕" : "x", u ? "·" : ".", u ? "─" : "-", est,
 		 p->kind == PLOT_LATENCY ? "latency" : "throughput", u ? "←/→" : "<-/->", p->src + 1, p->nsrc);
 }
 

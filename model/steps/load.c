@@ -68,12 +68,6 @@ struct task_list {
 
 static void tasks_add(struct task_list *t, long rank, const char *dir, const char *steps)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].rank == rank) { /* a later name with the same id wins */
-			free(t->v[i].dir);
-			t->v[i].dir = xstrdup(dir);
-			return;
-		}
 	xgrow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
 	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = xstrdup(dir),
 					   .steps_path = steps ? xstrdup(steps) : NULL };
@@ -93,6 +87,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct rank_name {
+	long rank;
+	size_t order;         /* position in name order */
+};
+
+static int cmp_rank_name(const void *a, const void *b)
+{
+	const struct rank_name *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* keep[i]: names[i] is the last name (in name order) with its rank id, so a later name
+ * with the same id wins (rank1 and rank01). O(n log n) for any number of rank dirs. */
+static bool *last_of_each_rank(char **names, size_t n)
+{
+	struct rank_name *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct rank_name){ rank_suffix(names[i]), i };
+	qsort(v, n, sizeof(*v), cmp_rank_name);
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || v[i + 1].rank != v[i].rank)
+			keep[v[i].order] = true;
+	free(v);
+	return keep;
+}
+
 /* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
 static void find_rank_dirs(const char *dir, struct task_list *t)
 {
@@ -103,7 +126,8 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (rank_suffix(e->d_name) < 0)
+		if (rank_suffix(e->d_name) < 0 || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
+						    e->d_type != DT_LNK))
 			continue;
 		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
@@ -111,13 +135,15 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	closedir(d);
 	if (n) /* qsort(NULL, 0) is undefined */
 		qsort(names, n, sizeof(*names), cmp_str);
+	bool *keep = last_of_each_rank(names, n);
 	for (size_t i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]);
-		if (is_dir(sub))
+		if (keep[i] && is_dir(sub))
 			tasks_add(t, rank_suffix(names[i]), sub, NULL);
 		free(sub);
 		free(names[i]);
 	}
+	free(keep);
 	free(names);
 }
 
@@ -578,7 +604,11 @@ static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n
 	size_t lines = 0;
 	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
 		lines++;
-	if (lines < 8 || (long long)n >= fl->size)
+	if ((long long)n >= fl->size) { /* the whole file: reserve exactly */
+		rank_reserve(fl->r, lines + 1);
+		return;
+	}
+	if (lines < 8)
 		return;
 	double per_line = (double)n / (double)lines;
 	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);

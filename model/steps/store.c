@@ -62,6 +62,9 @@ struct steps_model {
 	size_t nmetric, metric_cap;
 	struct rank_steps **rank;
 	size_t nrank, rank_cap;
+	/* rank id -> index + 1 in rank[] (0: empty), open addressing, at most half full */
+	size_t *slot;
+	size_t nslot;
 	bool aligned_contiguous;
 	long aligned_lo;
 	int64_t *aligned;
@@ -173,7 +176,7 @@ static void rank_resize(struct rank_steps *r, size_t ncap)
 
 static void rank_grow(struct rank_steps *r)
 {
-	rank_resize(r, r->cap ? r->cap * 2 : 1024);
+	rank_resize(r, r->cap ? r->cap * 2 : 64);
 }
 
 void rank_reserve(struct rank_steps *r, size_t n)
@@ -267,7 +270,7 @@ static void col_resize(struct column *c, size_t ncap)
 
 static void col_grow(struct column *c, size_t need)
 {
-	size_t ncap = c->cap ? c->cap : 1024;
+	size_t ncap = c->cap ? c->cap : 64;
 	while (ncap < need)
 		ncap *= 2;
 	col_resize(c, ncap);
@@ -288,8 +291,7 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
 		c->exact = kind == METRIC_MEMORY;
-		if (r->cap > 1024)
-			col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
+		col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
 	}
 	return c;
 }
@@ -358,20 +360,52 @@ void steps_rank_free(struct rank_steps *r)
 	free(r);
 }
 
+/* Home slot of a rank id in the id -> index table (nslot is a power of two). */
+static size_t slot_home(const struct steps_model *m, int rank)
+{
+	uint32_t h = (uint32_t)rank * 2654435761u;
+	return (size_t)h & (m->nslot - 1);
+}
+
+/* The table slot holding rank id `rank`, or the empty slot where it would go. */
+static size_t *slot_find(const struct steps_model *m, int rank)
+{
+	size_t i = slot_home(m, rank);
+	while (m->slot[i] && m->rank[m->slot[i] - 1]->rank != rank)
+		i = (i + 1) & (m->nslot - 1);
+	return &m->slot[i];
+}
+
+/* (Re)build the id -> index table for the current rank[] order, with room to grow. */
+static void slots_rebuild(struct steps_model *m, size_t need)
+{
+	size_t n = 64;
+	while (n < need * 2)
+		n *= 2;
+	free(m->slot);
+	m->slot = xcalloc(n, sizeof(*m->slot));
+	m->nslot = n;
+	for (size_t i = 0; i < m->nrank; i++)
+		*slot_find(m, m->rank[i]->rank) = i + 1;
+}
+
+/* O(1) amortised: the id table finds an earlier rank with the same id. */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 {
 	pthread_mutex_lock(&m->lock);
 	if (m->finalized) /* a follower's new or reloaded rank: steps_refresh() indexes it */
 		r->live = r->dirty = m->resort = true;
-	for (size_t i = 0; i < m->nrank; i++)
-		if (m->rank[i]->rank == r->rank) {
-			steps_rank_free(m->rank[i]);
-			m->rank[i] = r;
-			pthread_mutex_unlock(&m->lock);
-			return;
-		}
-	xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
-	m->rank[m->nrank++] = r;
+	if ((m->nrank + 1) * 2 > m->nslot)
+		slots_rebuild(m, m->nrank + 1);
+	size_t *s = slot_find(m, r->rank);
+	if (*s) {
+		steps_rank_free(m->rank[*s - 1]);
+		m->rank[*s - 1] = r;
+	} else {
+		xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
+		m->rank[m->nrank++] = r;
+		*s = m->nrank;
+	}
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -620,6 +654,7 @@ void steps_finalize(struct steps_model *m)
 	if (!m)
 		return;
 	qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
+	slots_rebuild(m, m->nrank);
 	for (size_t i = 0; i < m->nrank; i++) {
 		rank_compact(m->rank[i]);
 		m->rank[i]->dirty = false;
@@ -640,6 +675,7 @@ void steps_model_free(struct steps_model *m)
 	for (size_t i = 0; i < m->nrank; i++)
 		steps_rank_free(m->rank[i]);
 	free(m->rank);
+	free(m->slot);
 	for (size_t i = 0; i < m->nmetric; i++)
 		free((char *)m->metric[i].name);
 	free(m->metric);
@@ -709,8 +745,10 @@ bool steps_refresh(struct steps_model *m)
 	if (!m)
 		return false;
 	bool changed = m->resort;
-	if (m->resort)
+	if (m->resort) {
 		qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
+		slots_rebuild(m, m->nrank);
+	}
 	m->resort = false;
 	for (size_t i = 0; i < m->nrank; i++) {
 		struct rank_steps *r = m->rank[i];
@@ -756,10 +794,10 @@ const char *steps_rank_path(const struct steps_model *m, size_t ri)
 
 long steps_rank_index(const struct steps_model *m, int rank)
 {
-	for (size_t i = 0; m && i < m->nrank; i++)
-		if (m->rank[i]->rank == rank)
-			return (long)i;
-	return -1;
+	if (!m || !m->nslot)
+		return -1;
+	size_t s = *slot_find(m, rank);
+	return s ? (long)s - 1 : -1;
 }
 
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)

@@ -18,16 +18,21 @@
 /* ---------------------------------------------------------------------------------
  * Series and stimulus */
 
-/* Stimulus from a directory name: "...-concurrency10", "...-request_rate2.5". */
+/* Stimulus from a directory name as GenAI-Perf names artifact dirs,
+ * <model>-<service>-<backend>-<sweep_type><value> ("...-concurrency10",
+ * "...-request_rate2.5", "...-num_dataset_entries100"), so a tree of *_genai_perf.csv
+ * files alone still forms a sweep. A value read from the data wins; the last
+ * occurrence of a key followed by a number counts. */
 static void stim_from_name(struct sweep_cfg *c)
 {
 	static const struct { const char *key; enum sweep_stim st; } keys[] = {
 		{ "concurrency", ST_CONCURRENCY }, { "request_rate", ST_REQUEST_RATE },
-		{ "request-rate", ST_REQUEST_RATE },
+		{ "request-rate", ST_REQUEST_RATE }, { "input_sequence_length", ST_INPUT_LENGTH },
+		{ "batch_size", ST_BATCH_SIZE }, { "num_dataset_entries", ST_DATASET_ENTRIES },
 	};
-	if (c->has_stim[ST_CONCURRENCY] || c->has_stim[ST_REQUEST_RATE])
-		return;
 	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
+		if (c->has_stim[keys[i].st])
+			continue;
 		const char *p = NULL, *q = c->name;
 		while ((q = strstr(q, keys[i].key)))
 			p = q++;
@@ -36,10 +41,9 @@ static void stim_from_name(struct sweep_cfg *c)
 		p += strlen(keys[i].key);
 		char *end;
 		double v = strtod(p, &end);
-		if (end != p && isfinite(v)) {
+		if (end != p && isdigit((unsigned char)*p) && isfinite(v)) {
 			c->stim[keys[i].st] = v;
 			c->has_stim[keys[i].st] = true;
-			return;
 		}
 	}
 }

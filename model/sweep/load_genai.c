@@ -657,6 +657,56 @@ static void drop_duplicates(struct run *run, struct sweep_set *s, size_t first)
 	}
 }
 
+/* Non-streaming runs measure no first token: GenAI-Perf still exports
+ * time_to_first_token equal to request_latency (formats.md §3.5) and the raw export
+ * has one response per request. Known from input_config.endpoint.streaming, else
+ * inferred when every request had one response, or when TTFT equals request latency
+ * at every statistic both have and there is no ITL. TTFT, TTST, ITL and the per-user
+ * token rate are then cleared (shown as n/a), never copied from request latency. */
+static bool ttft_is_latency(const struct sweep_stats *st)
+{
+	size_t same = 0;
+	for (int k = 0; k < SS_N; k++) {
+		if (!st->has[SM_TTFT][k] || !st->has[SM_LATENCY][k])
+			continue;
+		if (st->v[SM_TTFT][k] != st->v[SM_LATENCY][k])
+			return false;
+		same++;
+	}
+	for (int k = 0; k < SS_N; k++)
+		if (st->has[SM_ITL][k])
+			return false;
+	return same > 0;
+}
+
+static void clear_token_timing(struct sweep_stats *st)
+{
+	static const enum sweep_metric ms[] = { SM_TTFT, SM_TTST, SM_ITL, SM_TPS_USER };
+	for (size_t i = 0; i < ARRAY_LEN(ms); i++)
+		for (int k = 0; k < SS_N; k++)
+			st->has[ms[i]][k] = false;
+}
+
+static void check_streaming(struct run *run, struct sweep_cfg *c)
+{
+	if (!c->has_streaming && ((c->has_stored && ttft_is_latency(&c->stored)) ||
+				  (!c->has_stored && c->has_calc && ttft_is_latency(&c->calc)))) {
+		c->streaming = false;
+		c->has_streaming = true;
+	}
+	if (!c->has_streaming || c->streaming)
+		return;
+	bool had = false;
+	for (int k = 0; k < SS_N; k++)
+		had |= c->stored.has[SM_TTFT][k] || c->calc.has[SM_TTFT][k];
+	clear_token_timing(&c->stored);
+	clear_token_timing(&c->calc);
+	if (had)
+		diag_add(&run->diags, DIAG_INFO, c->path, -1, -1, -1,
+			 "non-streaming run: time to first token equals request latency and is "
+			 "not a measurement; TTFT, TTST and ITL are left empty");
+}
+
 int sweep_genai_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -698,6 +748,8 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 	}
 	name_by_prefix(s, first);
 	drop_duplicates(run, s, first);
+	for (size_t i = first; i < s->ncfg; i++)
+		check_streaming(run, &s->cfg[i]);
 	file_list_free(&l);
 	s->derived = false;
 	return s->ncfg > first ? 0 : -1;

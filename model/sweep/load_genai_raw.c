@@ -294,6 +294,11 @@ static void finish_experiment(struct sweep_cfg *c, struct req_metrics *q)
 		}
 	}
 	c->has_calc = true;
+	/* one response per request everywhere: nothing was streamed */
+	if (!c->has_streaming && q->nttst == 0) {
+		c->streaming = false;
+		c->has_streaming = true;
+	}
 }
 
 /* Compare recomputed against exported values where the export does not depend on a

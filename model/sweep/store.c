@@ -151,6 +151,30 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 	return false;
 }
 
+/* The percentile Q of a statistic, or 0 for avg, min, max, std. */
+static double stat_quantile(enum sweep_stat st)
+{
+	static const double q[SS_N] = { [SS_P1] = 1, [SS_P5] = 5, [SS_P10] = 10, [SS_P25] = 25,
+					[SS_P50] = 50, [SS_P75] = 75, [SS_P90] = 90, [SS_P95] = 95,
+					[SS_P99] = 99 };
+	return q[st];
+}
+
+bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail)
+{
+	double q = stat_quantile(st), n;
+	if (q == 0 || !sweep_value(c, SM_COUNT, SS_AVG, &n) || !(n >= 0))
+		return false;
+	*tail = n * fmin(q, 100 - q) / 100;
+	return true;
+}
+
+bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st)
+{
+	double tail;
+	return sweep_tail(c, st, &tail) && tail < SWEEP_LOWCONF_TAIL;
+}
+
 void sweep_series_clear(struct sweep_set *s)
 {
 	for (size_t i = 0; i < s->nseries; i++) {

@@ -222,6 +222,15 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
 				const char *unit, const char *gpu);
 /* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
+/* Confidence of a percentile from few requests. A config with n requests has
+ * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
+ * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low
+ * confidence: p99 needs 500 requests, p95 100, p90 50, p50 10. sweep_tail() is false
+ * when st is not a percentile or the config's request count is unknown;
+ * sweep_low_confidence() is false then too (not judged). */
+#define SWEEP_LOWCONF_TAIL 5
+bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
+bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed. */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
 

@@ -42,12 +42,28 @@ static bool any_stim(const struct sweep_set *s, int k)
 struct sweep_cols {
 	int series, config, source, stim_name, stim_value, stim[ST_N];
 	int met[SM_N][SS_N];
-	int recomputed, score, rank, pass, failed;
+	int recomputed, score, rank, pass, failed, tail95, tail99, lowconf, streaming;
 };
+
+/* The percentiles of this view that rest on fewer than SWEEP_LOWCONF_TAIL requests:
+ * "p95 p99", "none", or "n/a" when the request count is unknown. */
+static void lowconf_text(const struct sweep_cfg *c, char *buf, size_t n)
+{
+	static const enum sweep_stat shown[] = { SS_P50, SS_P90, SS_P95, SS_P99 };
+	size_t k = 0;
+	double tail;
+	snprintf(buf, n, "%s", sweep_tail(c, SS_P50, &tail) ? "none" : "n/a");
+	for (size_t i = 0; i < ARRAY_LEN(shown) && k + 8 < n; i++) {
+		enum sweep_stat st = shown[i];
+		if (sweep_low_confidence(c, st))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "", sweep_stat_name(st));
+	}
+}
 
 static void add_metric_cols(struct table *t, const struct sweep_set *s, struct sweep_cols *c)
 {
-	static const enum sweep_metric lat[] = { SM_TTFT, SM_TTST, SM_ITL, SM_LATENCY, SM_TPS_USER };
+	static const enum sweep_metric lat[] = { SM_TTFT, SM_TTST, SM_ITL, SM_LATENCY, SM_TPS_USER,
+						 SM_OSL };
 	static const enum sweep_metric sys[] = { SM_RPS, SM_TPS, SM_GOODPUT, SM_COUNT };
 	for (size_t i = 0; i < ARRAY_LEN(lat); i++) {
 		enum sweep_metric m = lat[i];
@@ -95,7 +111,15 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	for (int k = 0; k < ST_N; k++)
 		if (any_stim(s, k))
 			c.stim[k] = table_add_col(t, sweep_stim_name(k), k == ST_REQUEST_RATE ? COL_NUM : COL_INT, 8, 2);
+	for (size_t i = 0; i < s->ncfg && c.streaming < 0; i++)
+		if (s->cfg[i].has_streaming)
+			c.streaming = table_add_col(t, "streaming", COL_TEXT, 5, 0);
 	add_metric_cols(t, s, &c);
+	if (any_cfg_has(s, SM_COUNT, SS_AVG)) {
+		c.tail95 = table_add_col(t, "requests_beyond_p95", COL_NUM, 6, 1);
+		c.tail99 = table_add_col(t, "requests_beyond_p99", COL_NUM, 6, 1);
+		c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
+	}
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
 	for (size_t si = 0; si < s->nseries; si++) {
 		const struct sweep_series *se = &s->series[si];
@@ -118,6 +142,18 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 					if (c.met[m][st] >= 0 && sweep_value(cf, m, st, &v))
 						table_set_num(t, r, c.met[m][st], v);
 				}
+			if (c.streaming >= 0 && cf->has_streaming)
+				table_set_text(t, r, c.streaming, cf->streaming ? "yes" : "no");
+			if (c.lowconf >= 0) {
+				double tail;
+				char low[48];
+				if (sweep_tail(cf, SS_P95, &tail))
+					table_set_num(t, r, c.tail95, tail);
+				if (sweep_tail(cf, SS_P99, &tail))
+					table_set_num(t, r, c.tail99, tail);
+				lowconf_text(cf, low, sizeof(low));
+				table_set_text(t, r, c.lowconf, low);
+			}
 			table_set_text(t, r, c.recomputed, cf->has_calc ? "yes" : "no");
 			table_set_num_opt(t, r, c.score, cf->score, cf->has_score);
 			table_set_num_opt(t, r, c.rank, cf->rank, cf->rank > 0);

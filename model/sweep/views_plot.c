@@ -10,10 +10,10 @@
 #include "model/sweep/sweep.h"
 #include "model/xalloc.h"
 
-enum cell { C_BLANK, C_FIT, C_TARGET, C_EST, C_POINT, C_OUTLIER, C_NCELL };
+enum cell { C_BLANK, C_FIT, C_TARGET, C_EST, C_POINT, C_LOWCONF, C_OUTLIER, C_NCELL };
 
-static const char *const glyph_utf8[C_NCELL] = { " ", "·", "─", "│", "●", "✕" };
-static const char *const glyph_ascii[C_NCELL] = { " ", ".", "-", "|", "o", "x" };
+static const char *const glyph_utf8[C_NCELL] = { " ", "·", "─", "│", "●", "○", "✕" };
+static const char *const glyph_ascii[C_NCELL] = { " ", ".", "-", "|", "o", "?", "x" };
 
 enum { GUTTER = 10 };
 
@@ -95,7 +95,8 @@ static void fill_grid(const struct plot_spec *p, const struct frame *f, unsigned
 		}
 	for (size_t i = 0; i < p->n; i++)
 		if (isfinite(p->x[i]) && isfinite(p->y[i]))
-			put(grid, f, row_of(f, p->y[i]), col_of(f, p->x[i]), p->outlier[i] ? C_OUTLIER : C_POINT);
+			put(grid, f, row_of(f, p->y[i]), col_of(f, p->x[i]),
+			    p->outlier[i] ? C_OUTLIER : p->lowconf[i] ? C_LOWCONF : C_POINT);
 }
 
 /* A y value in at most GUTTER - 2 columns, right-aligned, then a blank. */
@@ -253,6 +254,7 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 			continue;
 		p->x[p->n] = c->stim[se->stim];
 		p->ref[p->n] = (long)se->cfg[i];
+		p->lowconf[p->n] = sweep_low_confidence(c, st);
 		p->y[p->n++] = v;
 	}
 	if (lat && st == SS_P95 && se->has_fit) {

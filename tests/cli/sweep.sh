@@ -175,11 +175,40 @@ if [ -d "$REAL" ]; then
 	check_row=$(grep -c ',artifacts,concurrency,' "$TMP/real.csv")
 	[ "$check_row" -eq 4 ]
 	tap_rc $? "real sweep: 4 configs swept by concurrency"
-	grep -q ',concurrency,10,,,yes,,10,550,1,100,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,yes$' "$TMP/real.csv"
-	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, recomputed)"
-	"$BIN" --print "$REAL" 2>/dev/null | grep -q 'INFERENCE SWEEP — 4 configs in 1 series'
+	grep -q ',concurrency,10,,,yes,,10,550,1,100,no,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,1.3,0.26,p90 p95 p99,yes$' "$TMP/real.csv"
+	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, tails, recomputed)"
+	"$BIN" --print "$REAL" 2>/dev/null >"$TMP/real.out"
+	grep -q 'INFERENCE SWEEP — 4 configs in 1 series' "$TMP/real.out"
 	tap_rc $? "real sweep: --print section"
+	# non-streaming: no TTFT/ITL value anywhere (the export's TTFT is the request latency)
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ for (n in col) if (n ~ /^(ttft|ttst|itl|tps_user)_/ && $col[n] != "") bad = 1
+		  if ($col["streaming"] != "no") bad = 1 }
+		END { exit bad }' "$TMP/real.csv"
+	tap_rc $? "real sweep (non-streaming): TTFT, TTST, ITL empty, streaming=no"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["concurrency"] == 10 { v = $col["osl_p99"] } END { exit v != "1033.75" }' "$TMP/real.csv"
+	tap_rc $? "real sweep: osl_p99 column (c10 1033.75, as the export)"
+	grep -q '^ *concurrency  *ttft p99 .* osl p99 ' "$TMP/real.out" &&
+		grep -q '^ *10  *-  *8457.45  *19113.68\*  *-  *1033.8\* ' "$TMP/real.out" &&
+		grep -q '\* low confidence: fewer than 5 requests beyond .*requests per level: 6, 26, 67, 138' "$TMP/real.out"
+	tap_rc $? "real sweep report: TTFT '-', osl p99 column, low-confidence p99 starred with the request counts"
 else
-	for i in 1 2 3 4; do tap_skip "../shared/real/genai-perf-medium absent"; done
+	for i in 1 2 3 4 5 6 7; do tap_skip "../shared/real/genai-perf-medium absent"; done
 fi
+
+# --- CSV-only sweep named as GenAI-Perf names artifact dirs --------------------------
+for nc in 100:100 200:200 300:600; do
+	n=${nc%:*} count=${nc#*:}
+	d="$TMP/nde/gpt2-triton-vllm-num_dataset_entries$n"
+	mkdir -p "$d"
+	printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\nRequest Latency (ms),"1,%s.00",900,"2,000.00","1,900.00","1,800.00","1,700.00","1,500.00","1,000.00",950,920,910,905\nOutput Sequence Length (tokens),100.00,10,200,190.00,180,170,150,100,50,20,15,11\n\nMetric,Value\nRequest Throughput (per sec),%s.00\nRequest Count (count),%s.00\n' "$n" "$((n / 100))" "$count" >"$d/profile_export_genai_perf.csv"
+done
+"$BIN" --export sweep "$TMP/nde" | sed "s|$TMP|TMP|g" >"$TMP/nde.csv"
+golden sweep_dataset_entries.csv "$TMP/nde.csv" "CSV-only num_dataset_entries sweep golden"
+[ "$(grep -c '^gpt2-triton-vllm-num_dataset_entries\*,.*,dataset_entries,[123]00,' "$TMP/nde.csv")" -eq 3 ]
+tap_rc $? "three *_genai_perf.csv dirs named ...-num_dataset_entries{100,200,300}: one 3-level sweep"
+grep -q ',100,5,1,p99,no$' "$TMP/nde.csv" && grep -q ',600,30,6,none,no$' "$TMP/nde.csv"
+tap_rc $? "low confidence: p99 of 100 requests (1 beyond) is low, nothing at 600 requests (6 beyond p99)"
+
 tap_plan

@@ -127,8 +127,46 @@ static void test_memory_and_gaps(void)
 	run_free(run);
 }
 
+/* Many ranks published out of order with a replaced id: the id table finds each one, and
+ * a small rank keeps no fixed-size slack (issue 15: ~50 KB per rank before). */
+static void test_many_ranks(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	enum { N = 5000 };
+	for (int k = 0; k < N; k++) {
+		int id = (k * 7919) % N; /* a permutation of 0..N-1 */
+		struct rank_steps *r = steps_rank_new(m, id, "x");
+		for (long s = 0; s < 3; s++) {
+			size_t pos = rank_append(r, s, 0, false);
+			rank_set(r, pos, fwd, 0.001 * (double)(id + 1));
+			rank_set(r, pos, loss, 2.0);
+		}
+		steps_publish_rank(m, r);
+	}
+	struct rank_steps *again = steps_rank_new(m, 42, "y"); /* replaces rank 42 */
+	rank_append(again, 0, 0, false);
+	steps_publish_rank(m, again);
+	ok(steps_nranks(m) == N, "5000 ranks, the replaced id counted once");
+	ok(steps_rank_index(m, 42) >= 0 && steps_nrecords(m, (size_t)steps_rank_index(m, 42)) == 1,
+	   "a later rank with the same id replaces the earlier one");
+	steps_finalize(m);
+	bool sorted = true, found = true;
+	for (size_t i = 0; i < steps_nranks(m); i++) {
+		sorted = sorted && steps_rank_id(m, i) == (int)i;
+		found = found && steps_rank_index(m, (int)i) == (long)i;
+	}
+	ok(sorted && found, "after finalize: ranks in id order, each found by its id");
+	is_int(steps_rank_index(m, N + 3), -1, "an absent id is not found");
+	ok(steps_resident_bytes(m) < (size_t)N * 1024, "a 3-record rank costs well under 1 KB of store");
+	run_free(run);
+}
+
 int main(void)
 {
+	test_many_ranks();
 	test_columns();
 	test_duplicates_and_alignment();
 	test_encodings();

@@ -293,6 +293,52 @@ static void test_export_csv(void)
 	free(p);
 }
 
+/* Non-streaming: a JSON export whose TTFT is the request latency (GenAI-Perf's quirk),
+ * without input_config, and one saying streaming false: TTFT, ITL left empty. */
+static void test_nonstreaming(void)
+{
+	static const char *quirk =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"request_count\":{\"unit\":\"count\",\"avg\":300}}";
+	static const char *flagged =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":5,\"p99\":7},"
+		"\"input_config\":{\"endpoint\":{\"streaming\":false}}}";
+	static const char *streamed =
+		"{\"request_latency\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":10,\"p99\":20},"
+		"\"inter_token_latency\":{\"unit\":\"ms\",\"avg\":1,\"p99\":2}}";
+	const char *docs[] = { quirk, flagged, streamed };
+	const char *what[] = { "TTFT equal to latency, no ITL", "input_config streaming false",
+			       "TTFT equal to latency but ITL present" };
+	for (size_t i = 0; i < 3; i++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "ns%zu/m-openai-chat-concurrency1/p_genai_perf.json", i);
+		char *p = fixture(rel, docs[i]);
+		struct opts o = { 0 };
+		struct run *run = open_one(p, &o);
+		struct sweep_set *s = run->sweep;
+		double v;
+		ok(s && s->ncfg == 1 && sweep_value(&s->cfg[0], SM_LATENCY, SS_P99, &v) && v == 20,
+		   "%s: latency kept", what[i]);
+		bool ttft = s && s->ncfg == 1 && sweep_value(&s->cfg[0], SM_TTFT, SS_P99, &v);
+		ok(i < 2 ? !ttft : ttft, "%s: TTFT %s", what[i], i < 2 ? "empty (n/a)" : "kept");
+		if (i == 0) {
+			ok(tu_has_diag(run, "non-streaming run", NULL), "non-streaming diagnostic");
+			struct table *t = view(run, "sweep");
+			ok(t && table_col_index(t, "ttft_p99") < 0 && strcmp(cell_text(t, 0, "streaming"), "no") == 0,
+			   "sweep view: no TTFT value, streaming no");
+			ok(t && strcmp(cell_text(t, 0, "low_confidence"), "p99") == 0 &&
+				   cell_num(t, 0, "requests_beyond_p99") == 3,
+			   "300 requests: 3 beyond the p99, low confidence");
+			table_free(t);
+		}
+		run_free(run);
+		free(p);
+	}
+}
+
 /* ---------------------------------------------------------------------------------
  * Stimulus detection: input length varies, concurrency is fixed */
 
@@ -844,6 +890,7 @@ int main(void)
 	test_real_csv_vs_raw();
 	test_streaming();
 	test_export_csv();
+	test_nonstreaming();
 	test_stimulus();
 	test_analyze_checkpoint();
 	test_telemetry_rank();

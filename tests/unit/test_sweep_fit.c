@@ -142,6 +142,19 @@ static void test_plot(void)
 	}
 	ok(uw && glyphs, "UTF-8 plot: 48 display columns per row, Unicode glyphs");
 	plot_free(rows, 14);
+	p.lowconf[0] = true;
+	rows = plot_render(&p, 48, 14, false);
+	bool low = false;
+	for (int r = 0; r < 12 && rows; r++)
+		low |= strstr(rows[r], "○") != NULL;
+	ok(low, "a low-confidence point is drawn as ○");
+	plot_free(rows, 14);
+	rows = plot_render(&p, 48, 14, true);
+	low = false;
+	for (int r = 0; r < 12 && rows; r++)
+		low |= strchr(rows[r] + 10, '?') != NULL;
+	ok(low, "... and as ? in ASCII");
+	plot_free(rows, 14);
 	struct plot_spec empty = { .n = 0 };
 	ok(plot_render(&empty, 48, 14, true) == NULL, "nothing to plot: NULL");
 	ok(plot_render(&p, 10, 3, true) == NULL, "too small: NULL");

@@ -1,0 +1,75 @@
+#!/bin/sh
+# bench_scale.sh: open cost against the rank count (`make bench`; issue 15 targets).
+# Side by side, in the same run, on the same machine:
+#   A  10,000 ranks x 2,000 steps   against  B  50,000 ranks x 400 steps  (same records;
+#      target: B within 1.3x of A in CPU seconds and peak RSS);
+#   C  10,000 rank dirs x 10 steps  against  D  100,000 rank dirs x 10 steps
+#      (target: D within 15x of C).
+# Each run dir is built from 64 distinct gen_demo ranks of the right length; rank k's
+# steps.jsonl and run.json are hard links to distinct rank k % 64, so 100,000 rank dirs
+# cost little disk while every rank file is still opened, read and parsed. The page cache
+# is warm (each figure is the best of 2). Measured: `tscope-tui --print RUN` (load,
+# finalize, every analysis the report needs), CPU seconds (user + system) and peak RSS
+# from /usr/bin/time. Nothing is asserted.
+# Environment: BENCH_SCALE_DIV=N divides every rank count by N (a quick look);
+# BENCH_KEEP=1 keeps the files.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${TSCOPE_BUILD:-build}
+BIN=${TSCOPE_BIN:-$BUILD/tscope-tui}
+div=${BENCH_SCALE_DIV:-1}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-scale.XXXXXX")
+[ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
+
+# make_run NAME RANKS STEPS: rank dirs hard-linked to 64 distinct generated ranks.
+make_run() {
+	base="$dir/base$3"
+	[ -d "$base" ] || "$BUILD/tests/gen_demo" "$base" 64 "$3" >/dev/null || exit 1
+	python3 - "$dir/$1" "$2" "$base" <<'PY'
+import os, sys
+run, n, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+os.mkdir(run)
+for k in range(n):
+    d = "%s/rank%d" % (run, k)
+    os.mkdir(d)
+    for f in ("steps.jsonl", "run.json"):
+        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
+PY
+}
+
+# measure NAME: best CPU seconds of 2 runs of --print, and its peak RSS.
+measure() {
+	best=""
+	for i in 1 2; do
+		/usr/bin/time -f '%U %S %M' -o "$dir/t" "$BIN" --print "$dir/$1" >/dev/null 2>&1
+		set -- "$1" $(cat "$dir/t")
+		cpu=$(echo "$2 + $3" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$cpu < $best" | bc -l)" = 1 ]; then
+			best=$cpu
+			rss=$4
+		fi
+		set -- "$1"
+	done
+	printf '%-10s %12s %10.2f %10.0f\n' "$1" "$(cat "$dir/$1.shape")" "$best" "$(echo "$rss / 1024" | bc -l)"
+	eval "cpu_$1=$best rss_$1=$rss"
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for spec in "A $((10000 / div)) 2000" "B $((50000 / div)) 400" "C $((10000 / div)) 10" \
+	    "D $((100000 / div)) 10"; do
+	set -- $spec
+	make_run "$1" "$2" "$3"
+	echo "$2x$3" >"$dir/$1.shape"
+done
+echo
+printf '%-10s %12s %10s %10s\n' run "ranks x steps" "CPU s" "peak MB"
+for r in A B C D; do
+	measure $r
+done
+echo
+printf 'B/A: CPU %.2fx, RSS %.2fx (target <= 1.3x both)\n' \
+	"$(echo "$cpu_B / $cpu_A" | bc -l)" "$(echo "$rss_B / $rss_A" | bc -l)"
+printf 'D/C: CPU %.2fx, RSS %.2fx (target <= 15x; 10x is linear)\n' \
+	"$(echo "$cpu_D / $cpu_C" | bc -l)" "$(echo "$rss_D / $rss_C" | bc -l)"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "command: sh tests/bench_scale.sh   (BENCH_SCALE_DIV=N for 1/N of the ranks)"
