@@ -42,6 +42,8 @@
 	X(ACT_PANE_5,      "budget",       "5",               "Budget pane") \
 	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
 	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
+	X(ACT_FOLLOW,      "follow",       "F",               "follow the running job: read new records every --interval (again: pause)") \
+	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten files (once, without following)") \
 	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
 	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
 	X(ACT_QUIT,        "quit",         "q",               "quit")

@@ -15,6 +15,7 @@
 enum { TP_MAX_COLW = 48 };
 
 struct tpane {
+	const struct view_def *vd;
 	struct table *t;
 	size_t top, sel;      /* positions in t->view */
 	int col;              /* column cursor */
@@ -49,6 +50,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 		return NULL;
 	}
 	struct tpane *p = xcalloc(1, sizeof(*p));
+	p->vd = vd;
 	p->t = t;
 	p->c_rank = table_col_index(t, "rank");
 	for (size_t c = 0; c < t->ncol; c++)
@@ -285,6 +287,32 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 	return PR_HANDLED;
 }
 
+/* The run grew: a fresh table with the same filter, sort column (by name), selected row
+ * (by ref) at the same screen line, and column cursor. */
+static bool tp_rebuild(void *priv, struct app *app)
+{
+	struct tpane *p = priv;
+	char err[256] = "";
+	struct table *t = p->vd->build(app->run, err, sizeof(err));
+	if (!t)
+		return false;
+	long ref = sel_ref(p);
+	size_t line = p->sel - p->top;
+	if (p->t->filter)
+		table_filter(t, p->t->filter, err, sizeof(err));
+	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
+	if (sc >= 0)
+		table_sort(t, sc, p->t->sort_desc);
+	table_free(p->t);
+	p->t = t;
+	p->c_rank = table_col_index(t, "rank");
+	if (ref >= 0)
+		select_ref(p, ref);
+	p->top = p->sel >= line ? p->sel - line : 0;
+	clamp(p);
+	return true;
+}
+
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
@@ -374,6 +402,7 @@ const struct pane_ops pane_table = {
 	.select = tp_select,
 	.table = tp_table,
 	.filter = tp_filter,
+	.rebuild = tp_rebuild,
 	.status = tp_status,
 	.cur_rank = tp_cur_rank,
 };

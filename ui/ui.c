@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/steps/follow.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -41,6 +42,10 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	if (run->sweep)
 		app_pane(app, &pane_sweep, NULL, "Sweep");
 	app->lay = layout_compute(LINES, COLS);
+	if (opts->follow) {
+		app->following = true;
+		app_poll(app);
+	}
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
 }
 
@@ -54,6 +59,7 @@ static void app_free(struct app *app)
 	}
 	free(app->strag);
 	free(app->strag_onset);
+	follow_free(app->follow);
 }
 
 /* Feed one script line: ":cmd args" runs a command, "# ..." is a comment, anything
@@ -130,18 +136,24 @@ static int run_keys(struct app *app)
 			rc = 128 + term_signal();
 			break;
 		}
-		int key = term_getkey(idle_ms);
+		int wait = idle_ms, poll_ms = app_poll_wait_ms(app);
+		if (poll_ms >= 0 && (wait < 0 || poll_ms < wait))
+			wait = poll_ms;
+		int key = term_getkey(wait);
 		double t0 = cpu_ms();
 		int first = key;
+		bool poll_due = app_poll_wait_ms(app) == 0;
 		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
 		if (key != ERR) {
 			r = app_key(app, key);
 			/* drain typeahead, then draw once */
 			while (!app->quit && (key = term_getkey(0)) != ERR)
 				r |= app_key(app, key);
-		} else if (!app->max_frames) {
+		} else if (!app->max_frames && !poll_due) {
 			continue;
 		}
+		if (poll_due && !app->quit)
+			r |= app_poll(app);   /* follow mode: the job's new records */
 		if (app->quit)
 			break;
 		if (!(r & (PR_REDRAW | PR_RELAYOUT)))

@@ -110,6 +110,16 @@ static long source_of(const struct run *run, const char *steps)
 	return -1;
 }
 
+/* Seconds since the file was last written, by the login node's clock (0 when the file
+ * server's clock runs ahead): where a rank loaded before following last advanced. */
+static double mtime_age(const struct stat *st)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	double age = (double)(wall.tv_sec - st->st_mtim.tv_sec) + (double)(wall.tv_nsec - st->st_mtim.tv_nsec) / 1e9;
+	return age > 0 ? age : 0;
+}
+
 static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
 {
 	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
@@ -125,6 +135,9 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 			t->dev = st.st_dev;
 			t->ino = st.st_ino;
 			t->have_id = true;
+			t->t_adv = now - mtime_age(&st);
+			if (t->records && t->t_adv > f->t_newest)
+				f->t_newest = t->t_adv;
 		}
 	}
 	if (later && steps_rank_index(f->run->steps, (int)rf->rank) < 0)
@@ -501,10 +514,16 @@ double follow_newest_age(const struct follow *f, double now)
 
 bool follow_rank_stalled(const struct follow *f, int rank)
 {
+	const struct ftail *t = tail_of_rank((struct follow *)f, rank);
+	return t && t->stalled;
+}
+
+size_t follow_nstalled(const struct follow *f)
+{
+	size_t n = 0;
 	for (size_t i = 0; i < f->nt; i++)
-		if (f->t[i].rank == rank)
-			return f->t[i].stalled;
-	return false;
+		n += f->t[i].stalled;
+	return n;
 }
 
 const char *follow_last_event(const struct follow *f)
