@@ -2,6 +2,7 @@
 /* findings.c: rule dispatch, severity ordering, finding lifetime (see findings.h). */
 #include "model/findings.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
@@ -11,6 +12,37 @@
 struct evidence evidence_none(void)
 {
 	return (struct evidence){ .kind = EV_NONE, .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1 };
+}
+
+void evidence_free(struct evidence *ev)
+{
+	free(ev->series);
+	free(ev->name);
+	free(ev->steps);
+	*ev = evidence_none();
+}
+
+size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[3],
+		       char *shown, size_t shownn)
+{
+	size_t n = 0, k = 0;
+	shown[0] = '\0';
+	if (ev->name) {
+		int c = ev->match != COL_ROLE_NONE ? table_col_role(t, ev->match) : -1;
+		out[n++] = (struct filter_term){ .col = c, .op = c >= 0 ? FILTER_IS : FILTER_HAS, .text = ev->name };
+		k += (size_t)snprintf(shown + k, shownn - k, c >= 0 ? "%s=%s" : "%s%s", c >= 0 ? t->col[c].name : "",
+				      ev->name);
+	}
+	int cr = table_col_role(t, COL_ROLE_RANK), cs = table_col_role(t, COL_ROLE_STEP);
+	if (ev->rank >= 0 && cr >= 0 && k < shownn) {
+		out[n++] = (struct filter_term){ .col = cr, .op = FILTER_EQ, .num = ev->rank };
+		k += (size_t)snprintf(shown + k, shownn - k, "%s%s=%d", n > 1 ? " " : "", t->col[cr].name, ev->rank);
+	}
+	if (ev->step_lo >= 0 && cs >= 0 && k < shownn) {
+		out[n++] = (struct filter_term){ .col = cs, .op = FILTER_EQ, .num = (double)ev->step_lo };
+		snprintf(shown + k, shownn - k, "%s%s=%ld", n > 1 ? " " : "", t->col[cs].name, ev->step_lo);
+	}
+	return n;
 }
 
 struct finding *findings_add(struct finding_list *l, const char *id, enum severity sev,
@@ -37,9 +69,7 @@ void findings_free(struct finding_list *l)
 		free(f->title);
 		free(f->detail);
 		free(f->fix);
-		free(f->ev.series);
-		free(f->ev.name);
-		free(f->ev.steps);
+		evidence_free(&f->ev);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));

@@ -11,21 +11,32 @@
 #define MODEL_FINDINGS_H
 
 #include "model/base.h"
+#include "model/table.h"
 
 struct run;
 
 enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
 
+/* What a drill-down opens. Every Enter (a finding, a table row, a heatmap cell) yields
+ * one evidence; the UI keeps ONE map from evidence to pane (ui/app.c app_open_evidence):
+ *   EV_RANK             heatmap (grid `grid`, NULL: the default) at rank, steps marked
+ *   EV_STEPS, EV_SERIES the Steps pane at rank, step range, series
+ *   EV_KERNEL, EV_TASK  the rows of view `view` that match (evidence_filter): `name` in
+ *                       the column with role `match` (exactly; COL_ROLE_NONE: a
+ *                       substring of any text column), rank and step when >= 0
+ *   EV_CONFIG, EV_SOURCE, EV_FINDING
+ *                       the row of view `view` whose ref is `item` (EV_FINDING: the
+ *                       finding number `item` in run_findings order: its own evidence) */
 enum evidence_kind {
 	EV_NONE,
 	EV_RANK,      /* rank, optional step range: heatmap row with critical steps marked */
 	EV_STEPS,     /* step range (and rank when >= 0): Steps pane at those steps */
 	EV_SERIES,    /* a named series (loss, grad_norm, memory, step_time) over a step range */
-	EV_KERNEL,    /* kernel name (+ rank) in the Kernels view */
-	EV_CONFIG,    /* a sweep configuration / sizing point (index in `item`) */
-	EV_TASK,      /* DASF function / task / worker (name in `name`; for a worker, `item`
-	              * is its row in the "tasks" grid (task balance) or -1) */
-	EV_SOURCE,    /* a source file (index in `item`) */
+	EV_KERNEL,    /* kernel rows: name (+ rank, step) in `view` */
+	EV_CONFIG,    /* a sweep configuration / sizing point (row ref `item` of `view`) */
+	EV_TASK,      /* DASF function / task / worker rows: name in `view` */
+	EV_SOURCE,    /* a source file (row ref `item` of `view`) */
+	EV_FINDING,   /* finding number `item` */
 };
 
 struct evidence {
@@ -37,8 +48,9 @@ struct evidence {
 	char *name;          /* owned, NULL when none: kernel / function / config name */
 	long *steps;         /* owned, optional list of marked step numbers (e.g. critical steps) */
 	size_t nsteps;
-	const char *view;    /* static, EV_CONFIG: the view whose row refs `item` indexes
-	                      * ("sweep", "sizing", "cerebras"); NULL: the subsystem's first view */
+	const char *view;    /* static: the view that holds the rows (see enum evidence_kind) */
+	const char *grid;    /* static, EV_RANK: the heatmap grid, NULL: the default heatmap */
+	enum col_role match; /* EV_KERNEL/EV_TASK: the column role `name` must equal */
 };
 
 struct finding {
@@ -67,6 +79,13 @@ struct finding *findings_add(struct finding_list *l, const char *id, enum severi
 			     struct evidence ev);
 /* An evidence value with every field "none". */
 struct evidence evidence_none(void);
+/* Free ev's heap members (series, name, steps) and make it none. */
+void evidence_free(struct evidence *ev);
+/* The structured filter that shows ev's rows in table t (EV_KERNEL, EV_TASK): up to 3
+ * terms into out, and their text form into shown. Returns the number of terms (0: no
+ * row filter, e.g. the view lacks the columns). */
+size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[3],
+		       char *shown, size_t shownn);
 void findings_free(struct finding_list *l);
 /* Run every registered rule in order (not the native ones when the run's options ask
  * for --compat pytscope), then stable-sort by severity. */

@@ -177,14 +177,3 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%zu", col);
 }
-
-const struct grid_provider *const grid_providers[] = { &grid_steps, &grid_dasf };
-const size_t grid_nproviders = ARRAY_LEN(grid_providers);
-
-const struct grid_provider *grid_provider(const char *name)
-{
-	for (size_t i = 0; i < grid_nproviders; i++)
-		if (!name || strcmp(grid_providers[i]->name, name) == 0)
-			return grid_providers[i];
-	return NULL;
-}

@@ -18,6 +18,8 @@
 
 #include "model/base.h"
 
+struct evidence;
+
 struct grid_src {
 	size_t nrows, ncols;
 	const char *title;      /* "step compute (s)" */
@@ -41,15 +43,22 @@ struct grid_src {
 	long (*col_find)(void *ud, long id);
 	/* Optional: extra detail of one cell for a status line ("data 0.01 fwd 0.20 ..."). */
 	void (*describe)(void *ud, size_t row, size_t col, char *buf, size_t n);
+	/* Optional: what Enter on a cell opens (model/findings.h); false: nothing. The
+	 * caller frees out with evidence_free(). */
+	bool (*cell_evidence)(void *ud, size_t row, size_t col, struct evidence *out);
+	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
+	 * larger still worse. */
+	bool diverging;
 };
 
 struct run;
 
 /* A family of grids over a run, one per metric choice; the heatmap pane draws any of
- * them. Adding one = a const struct in its module + one line in grid_providers[]
- * (model/grid.c). */
+ * them. A subsystem lists its providers (struct subsystem .grids, registry.h);
+ * registry_grid() finds them by name. */
 struct grid_provider {
 	const char *name;       /* heatmap pane argument: "steps", "tasks" */
+	const char *label;      /* its tab label: "Task balance" */
 	size_t (*nmetrics)(struct run *run);           /* 0: no data in this run */
 	const char *(*metric_name)(struct run *run, size_t i);
 	/* Fill src for metric i (src->ud allocated here); false with a reason in err. */
@@ -57,12 +66,6 @@ struct grid_provider {
 	void (*close)(struct grid_src *src);
 };
 
-extern const struct grid_provider grid_steps;   /* model/steps/grid.c: ranks x aligned steps */
-extern const struct grid_provider grid_dasf;    /* model/dasf/grid.c: DASF workers x seconds */
-extern const struct grid_provider *const grid_providers[];
-extern const size_t grid_nproviders;
-/* Provider by name; NULL name -> the first. NULL when unknown. */
-const struct grid_provider *grid_provider(const char *name);
 
 struct grid_blocks {
 	size_t nrows, ncols;

@@ -27,10 +27,40 @@ void json_doc_free(struct json_doc *d)
 	json_doc_init(d);
 }
 
+/* True when brackets outside strings nest deeper than JSON_MAX_DEPTH (one linear pass;
+ * unbalanced text is left to jsmn to reject). */
+static bool too_deep(const char *js, size_t len)
+{
+	int depth = 0;
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = js[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth > JSON_MAX_DEPTH)
+				return true;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return false;
+}
+
 int json_parse(struct json_doc *d, const char *js, size_t len)
 {
 	if (len > JSON_MAX_LEN)
 		return JSON_ETOOBIG;
+	d->js = js;
+	d->len = len;
+	d->ntok = 0;
+	if (too_deep(js, len))
+		return JSON_EDEEP;
 	jsmn_parser p;
 	jsmn_init(&p);
 	d->js = js;
@@ -63,6 +93,7 @@ const char *json_err_str(int err)
 	case JSON_EPART: return "truncated JSON";
 	case JSON_ETOOBIG: return "JSON text too large";
 	case JSON_ENOMEM: return "out of memory";
+	case JSON_EDEEP: return "JSON nested too deeply";
 	}
 	return "JSON error";
 }

@@ -26,8 +26,14 @@ enum json_err {
 	JSON_ENOMEM = -1, /* not returned: the token array grows */
 	JSON_EINVAL = -2, /* invalid JSON */
 	JSON_EPART = -3,  /* truncated input */
-	JSON_ETOOBIG = -4 /* larger than JSON_MAX_LEN */
+	JSON_ETOOBIG = -4, /* larger than JSON_MAX_LEN */
+	JSON_EDEEP = -5   /* containers nested deeper than JSON_MAX_DEPTH */
 };
+
+/* Deeper nesting is rejected before tokenizing: closing the k-th bracket walks k parent
+ * links in jsmn, so an unbounded depth would make one line cost time quadratic in its
+ * length. No format we read nests deeper than a handful of levels. */
+#define JSON_MAX_DEPTH 256
 
 struct json_doc {
 	const char *js;
@@ -40,7 +46,8 @@ struct json_doc {
 
 void json_doc_init(struct json_doc *d);
 void json_doc_free(struct json_doc *d);
-/* Tokenize js[0..len). Returns the token count (> 0) or a negative enum json_err.
+/* Tokenize js[0..len). Returns the token count (> 0) or a negative enum json_err;
+ * time is linear in len (JSON_EDEEP past JSON_MAX_DEPTH).
  * js must outlive any getter call on d. */
 int json_parse(struct json_doc *d, const char *js, size_t len);
 const char *json_err_str(int err);

@@ -10,6 +10,7 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER, COLOR_256, COLOR_8 };
 
 struct opts {
 	const char *format;          /* --format NAME: only this loader */
+	bool no_mouse;               /* --no-mouse: leave the mouse to the terminal */
 	int jobs;                    /* --jobs N: loader threads (0: one per core, max 8) */
 	enum color_mode color;       /* --color */
 	bool ascii;                  /* --ascii */
@@ -23,6 +24,12 @@ struct opts {
 	double interval;             /* --interval SECS between polls (cli default 1) */
 	double stall_floor;          /* --stall SECS: floor of the stall threshold (cli default 10) */
 	bool compat_pytscope;        /* --compat pytscope: pytscope 0.2.1's rules and report only */
+
+	/* rank subsets and the persistent index (model/index/index.h) */
+	const char *ranks;           /* --ranks LIST: load only these rank ids (NULL: all) */
+	bool no_index;               /* --no-index: neither read nor write the index */
+	bool index_build;            /* `tscope-tui index`: parse the JSONL and write the index */
+	unsigned shard_k, shard_n;   /* `index --shard K/N` (shard_n 0: the whole run) */
 
 	/* pytscope analyze */
 	long warmup;                 /* --warmup N (0 when unset) */

@@ -19,7 +19,9 @@
 #define MODEL_REGISTRY_H
 
 #include "model/findings.h"
+#include "model/grid.h"
 #include "model/opts.h"
+#include "model/summary.h"
 #include "model/table.h"
 
 struct run;
@@ -42,8 +44,39 @@ struct view_def {
 	/* Build the table for the run; NULL (with a reason in err) when the run has no
 	 * data for this view. The caller frees the table. */
 	struct table *(*build)(struct run *run, char *err, size_t errn);
+	/* Optional: what Enter on row `row` of a table this view built opens (findings.h);
+	 * false when nothing. NULL: a row with a COL_ROLE_RANK cell opens that rank's
+	 * steps (EV_STEPS). The caller frees out with evidence_free(). */
+	bool (*row_evidence)(struct run *run, const struct table *t, size_t row, struct evidence *out);
 };
 
+/* A model command, typed as ":name args" in the explorer (ui/cmd.c lists them in
+ * :help after its own). It changes model settings, never draws: 0 with a summary in
+ * msg (the UI then rebuilds every pane), -1 with the error in msg. */
+struct model_cmd {
+	const char *name;   /* "objective" */
+	const char *args;   /* synopsis for :help, "" when none */
+	const char *help;
+	int (*run)(struct run *run, const char *args, char *msg, size_t msgn);
+};
+
+/* A default tab of the explorer: the pane kind (the UI maps it to its pane), its
+ * argument and label, and the number key that selects it. Tabs of every subsystem
+ * are shown in key order; show() == NULL means always. */
+enum tab_pane { TAB_OVERVIEW, TAB_HEATMAP, TAB_TABLE, TAB_STEPS, TAB_BUDGET, TAB_SWEEP };
+
+struct tab_def {
+	int key;                 /* 1..9, unique over the registry */
+	const char *label;       /* "Ranks" */
+	enum tab_pane pane;
+	const char *arg;         /* TAB_TABLE: view name; TAB_HEATMAP: grid (NULL: first with data) */
+	bool (*show)(const struct run *run);
+};
+
+/* One input family. Everything but name may be empty/NULL. Call order: every loader
+ * whose probe() claims a path loads it (worker threads allowed); then, once, finalize()
+ * of every subsystem in registry order; the run is then read by views, rules, grids,
+ * summaries and commands from one thread; free() at run_free(). */
 struct subsystem {
 	const char *name;
 	const struct loader *loaders;
@@ -52,7 +85,21 @@ struct subsystem {
 	size_t nviews;
 	const struct finding_rule *rules;
 	size_t nrules;
-	void (*free)(struct run *run);   /* free this subsystem's model in run; may be NULL */
+	const struct grid_provider *const *grids;  /* heatmap grids (model/grid.h) */
+	size_t ngrids;
+	const struct model_cmd *cmds;
+	size_t ncmds;
+	const struct tab_def *tabs;
+	size_t ntabs;
+	/* After every loader ran: build indexes, align, derive (may be NULL). */
+	void (*finalize)(struct run *run);
+	/* This family found data in the run (run_is_empty() is false when any did). */
+	bool (*has_data)(const struct run *run);
+	/* Append this family's headline lines (nothing when it has no data). The Overview
+	 * pane and the --print headline both show exactly these lines, in registry order.
+	 * Must be cheap enough for a frame after the first call (memoize analyses). */
+	void (*summary)(struct run *run, struct summary *out);
+	void (*free)(struct run *run);   /* free this family's model in run */
 };
 
 extern const struct subsystem sub_steps;   /* model/steps/subsystem.c */
@@ -66,5 +113,33 @@ extern const size_t registry_count;
 
 /* View by name (NULL when unknown); all views in registry order. */
 const struct view_def *registry_view(const char *name);
+/* True when the run has the data of vd's subsystem (a steps view needs step records, a
+ * trace view traces, ...); the view may still find nothing to show. */
+bool registry_view_available(const struct run *run, const struct view_def *vd);
+/* Loader by its --format name (NULL when unknown). */
+const struct loader *registry_loader(const char *name);
+/* The --format names, separated by ", ", into buf (truncated to n). */
+void registry_loader_names(char *buf, size_t n);
+/* The evidence behind row `row` of table t (built by the view named t->name, or any
+ * table with a rank column); false when the row opens nothing. Free with
+ * evidence_free(). */
+bool registry_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out);
+/* Heatmap grid by name (NULL name: the first), NULL when unknown; and by index over
+ * every subsystem's grids in registry order (i < registry_ngrids()). */
+const struct grid_provider *registry_grid(const char *name);
+size_t registry_ngrids(void);
+const struct grid_provider *registry_grid_at(size_t i);
+/* Model command by name (first n bytes), NULL when unknown; and by index. */
+const struct model_cmd *registry_cmd(const char *name, size_t n);
+size_t registry_ncmds(void);
+const struct model_cmd *registry_cmd_at(size_t i);
+/* The tabs shown for this run, in number-key order; returns how many (<= cap). */
+size_t registry_tabs(const struct run *run, const struct tab_def **out, size_t cap);
+/* Every subsystem's finalize(), in registry order (run_open calls it once). */
+void registry_finalize(struct run *run);
+/* True when some subsystem has data. */
+bool registry_has_data(const struct run *run);
+/* Every subsystem's summary lines, in registry order. */
+void registry_summary(struct run *run, struct summary *out);
 
 #endif

@@ -2,13 +2,14 @@
 /* run.c: run lifetime, loader dispatch, sources inventory (see run.h). */
 #include "model/run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
-#include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
@@ -38,6 +39,14 @@ void run_set_name(struct run *run, const char *name)
 	pthread_mutex_lock(&run->lock);
 	free(run->name);
 	run->name = xstrdup(name);
+	pthread_mutex_unlock(&run->lock);
+}
+
+void run_set_index_path(struct run *run, const char *path)
+{
+	pthread_mutex_lock(&run->lock);
+	free(run->index_path);
+	run->index_path = xstrdup(path);
 	pthread_mutex_unlock(&run->lock);
 }
 
@@ -130,14 +139,71 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
 				 "no supported data found here");
 	}
-	if (run->steps)
-		steps_finalize(run->steps);
+	registry_finalize(run);
 	return run;
+}
+
+/* The first selected loader that claims path, or NULL. */
+static const char *claiming_loader(const char *path, const struct opts *opts)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t l = 0; l < registry[s]->nloaders; l++) {
+			const struct loader *ld = &registry[s]->loaders[l];
+			if (loader_selected(ld, opts) && ld->probe(path, opts) > 0)
+				return ld->name;
+		}
+	return NULL;
+}
+
+static int cmp_child(const void *a, const void *b)
+{
+	return strcmp(((const struct run_child *)a)->path, ((const struct run_child *)b)->path);
+}
+
+size_t run_children(const char *dir, const struct opts *opts, struct run_child **out)
+{
+	*out = NULL;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct run_child *v = NULL;
+	size_t n = 0, cap = 0;
+	size_t dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t len = dl + strlen(e->d_name) + 2;
+		char *path = xmalloc(len);
+		snprintf(path, len, "%.*s/%s", (int)dl, dir, e->d_name);
+		struct stat st;
+		const char *fmt = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? claiming_loader(path, opts) : NULL;
+		if (!fmt) {
+			free(path);
+			continue;
+		}
+		xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+		v[n++] = (struct run_child){ path, fmt };
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_child);
+	*out = v;
+	return n;
+}
+
+void run_children_free(struct run_child *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
 }
 
 bool run_is_empty(const struct run *run)
 {
-	return !run->steps && !run->trace && !run->sweep && !run->dasf;
+	return !registry_has_data(run);
 }
 
 const struct finding_list *run_findings(struct run *run)
@@ -164,5 +230,6 @@ void run_free(struct run *run)
 	pthread_mutex_destroy(&run->lock);
 	free(run->path);
 	free(run->name);
+	free(run->index_path);
 	free(run);
 }

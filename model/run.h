@@ -45,6 +45,7 @@ struct run {
 	char *path;          /* first PATH argument, as typed */
 	char *name;          /* display name: run.json name, else basename(path) */
 	const struct opts *opts;
+	char *index_path;    /* the index part this load wrote (model/index/index.h), or NULL */
 
 	struct diag_list diags;
 	struct source *src;
@@ -85,6 +86,17 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 		     struct load_ctx *hooks);
 /* True when no loader found anything to load. */
 bool run_is_empty(const struct run *run);
+
+/* A folder of runs: the subdirectories of dir (one level, sorted by name) that a
+ * selected loader claims, with the first claiming loader's name. Returns how many;
+ * *out is a malloc'd array of malloc'd paths ("dir/child"), NULL when none. Cheap
+ * (probes only). Free with run_children_free(). */
+struct run_child {
+	char *path;
+	const char *format;   /* static loader name */
+};
+size_t run_children(const char *dir, const struct opts *opts, struct run_child **out);
+void run_children_free(struct run_child *v, size_t n);
 void run_free(struct run *run);
 
 /* Register a source file; returns its index for run_source_done(). Thread-safe. */
@@ -99,6 +111,7 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 void run_changed(struct run *run);
 /* Replace the display name (copied). */
 void run_set_name(struct run *run, const char *name);
+void run_set_index_path(struct run *run, const char *path);
 
 /* Findings of the run, computed on first call (all subsystems' rules). */
 const struct finding_list *run_findings(struct run *run);

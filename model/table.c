@@ -12,8 +12,11 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "model/outfile.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+
+static void free_terms(struct table_term *terms, size_t n);
 
 struct table *table_new(const char *name, const char *title)
 {
@@ -37,6 +40,7 @@ void table_free(struct table *t)
 	free(t->ref);
 	free(t->view);
 	free(t->filter);
+	free_terms(t->terms, t->nterms);
 	free(t->name);
 	free(t->title);
 	free(t);
@@ -50,6 +54,12 @@ int table_add_col(struct table *t, const char *name, enum col_type type, int wid
 		.right = type != COL_TEXT,
 	};
 	return (int)t->ncol++;
+}
+
+void table_col_prio(struct table *t, int col, int prio)
+{
+	if (col >= 0 && (size_t)col < t->ncol)
+		t->col[col].prio = prio;
 }
 
 size_t table_add_row(struct table *t, long ref)
@@ -85,6 +95,20 @@ void table_set_num(struct table *t, size_t row, int col, double v)
 	c->present = true;
 }
 
+void table_set_int(struct table *t, size_t row, int col, long long v)
+{
+	table_set_num(t, row, col, (double)v);
+	struct table_cell *c = &t->cell[row * t->ncol + (size_t)col];
+	c->exact = v;
+	c->is_int = true;
+}
+
+void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present)
+{
+	if (present)
+		table_set_int(t, row, col, v);
+}
+
 void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present)
 {
 	if (present)
@@ -107,6 +131,20 @@ int table_col_index(const struct table *t, const char *name)
 	return -1;
 }
 
+void table_set_role(struct table *t, int col, enum col_role role)
+{
+	if (col >= 0 && col < (int)t->ncol)
+		t->col[col].role = role;
+}
+
+int table_col_role(const struct table *t, enum col_role role)
+{
+	for (size_t c = 0; c < t->ncol; c++)
+		if (t->col[c].role == role)
+			return (int)c;
+	return -1;
+}
+
 /* ---- sort ---------------------------------------------------------------- */
 
 static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool desc)
@@ -121,7 +159,8 @@ static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool de
 		bool nx = isnan(x->num), ny = isnan(y->num);
 		if (nx || ny)
 			return (int)nx - (int)ny;
-		r = (x->num > y->num) - (x->num < y->num);
+		r = x->is_int && y->is_int ? (x->exact > y->exact) - (x->exact < y->exact)
+					   : (x->num > y->num) - (x->num < y->num);
 	}
 	return desc ? -r : r;
 }
@@ -146,15 +185,11 @@ static void sort_rows(const struct table *t, int col, bool desc, size_t *idx, si
 
 /* ---- filter -------------------------------------------------------------- */
 
-enum filter_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_SUB };
-
-struct term {
-	bool neg;
-	int col;            /* -1: bare text over all text columns */
-	enum filter_op op;
-	char *value;
-	double num;
-	bool num_ok;
+/* A stored term: the public one with its operand copied. */
+struct table_term {
+	struct filter_term ft;
+	char *text;
+	bool num_ok;        /* the operand is a number */
 };
 
 static bool contains_ci(const char *hay, const char *needle)
@@ -162,104 +197,113 @@ static bool contains_ci(const char *hay, const char *needle)
 	return strcasestr(hay, needle) != NULL;
 }
 
-static bool term_match_cell(const struct table *t, const struct term *tm, size_t row, int col)
+static bool term_match_cell(const struct table *t, const struct table_term *tm, size_t row, int col)
 {
 	const struct table_cell *c = table_cell(t, row, col);
+	enum filter_op op = tm->ft.op;
 	if (!c->present)
-		return tm->op == OP_NE;
+		return op == FILTER_NE;
 	if (t->col[col].type == COL_TEXT) {
-		switch (tm->op) {
-		case OP_EQ: return fnmatch(tm->value, c->text, FNM_CASEFOLD) == 0;
-		case OP_NE: return fnmatch(tm->value, c->text, FNM_CASEFOLD) != 0;
-		case OP_SUB: case OP_NONE: return contains_ci(c->text, tm->value);
+		switch (op) {
+		case FILTER_IS: return strcmp(c->text, tm->text) == 0;
+		case FILTER_EQ: return fnmatch(tm->text, c->text, FNM_CASEFOLD) == 0;
+		case FILTER_NE: return fnmatch(tm->text, c->text, FNM_CASEFOLD) != 0;
+		case FILTER_HAS: return contains_ci(c->text, tm->text);
 		default: {
-			int r = strcasecmp(c->text, tm->value);
-			return tm->op == OP_LT ? r < 0 : tm->op == OP_LE ? r <= 0 : tm->op == OP_GT ? r > 0 : r >= 0;
+			int r = strcasecmp(c->text, tm->text);
+			return op == FILTER_LT ? r < 0 : op == FILTER_LE ? r <= 0 : op == FILTER_GT ? r > 0 : r >= 0;
 		}
 		}
 	}
 	char buf[64];
-	switch (tm->op) {
-	case OP_EQ: return tm->num_ok && c->num == tm->num;
-	case OP_NE: return !tm->num_ok || c->num != tm->num;
-	case OP_LT: return c->num < tm->num;
-	case OP_LE: return c->num <= tm->num;
-	case OP_GT: return c->num > tm->num;
-	case OP_GE: return c->num >= tm->num;
-	case OP_SUB: case OP_NONE:
+	switch (op) {
+	case FILTER_IS:
+	case FILTER_EQ: return tm->num_ok && c->num == tm->ft.num;
+	case FILTER_NE: return !tm->num_ok || c->num != tm->ft.num;
+	case FILTER_LT: return c->num < tm->ft.num;
+	case FILTER_LE: return c->num <= tm->ft.num;
+	case FILTER_GT: return c->num > tm->ft.num;
+	case FILTER_GE: return c->num >= tm->ft.num;
+	case FILTER_HAS:
 		table_format(t, row, col, buf, sizeof(buf));
-		return contains_ci(buf, tm->value);
+		return contains_ci(buf, tm->text);
 	}
 	return false;
 }
 
-static bool term_match(const struct table *t, const struct term *tm, size_t row)
+static bool term_match(const struct table *t, const struct table_term *tm, size_t row)
 {
 	bool m = false;
-	if (tm->col >= 0) {
-		m = term_match_cell(t, tm, row, tm->col);
+	if (tm->ft.col >= 0) {
+		m = term_match_cell(t, tm, row, tm->ft.col);
 	} else {
 		for (size_t c = 0; c < t->ncol && !m; c++)
 			if (t->col[c].type == COL_TEXT)
 				m = term_match_cell(t, tm, row, (int)c);
 	}
-	return tm->neg ? !m : m;
+	return tm->ft.neg ? !m : m;
 }
 
-static int parse_term(const struct table *t, const char *s, struct term *tm, char *err, size_t errn)
+/* One term of the text syntax into ft (ft->text points into s); -1 with err. */
+static int parse_term(const struct table *t, char *s, struct filter_term *ft, char *err, size_t errn)
 {
 	static const struct { const char *tok; enum filter_op op; } ops[] = {
-		{"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"=", OP_EQ},
-		{"<", OP_LT}, {">", OP_GT}, {"~", OP_SUB},
+		{"!=", FILTER_NE}, {"<=", FILTER_LE}, {">=", FILTER_GE}, {"=", FILTER_EQ},
+		{"<", FILTER_LT}, {">", FILTER_GT}, {"~", FILTER_HAS},
 	};
-	memset(tm, 0, sizeof(*tm));
-	tm->col = -1;
+	memset(ft, 0, sizeof(*ft));
+	ft->col = -1;
+	ft->op = FILTER_HAS;
 	if (*s == '!' && s[1] != '=') {
-		tm->neg = true;
+		ft->neg = true;
 		s++;
 	}
-	size_t best = strlen(s);
-	size_t oplen = 0;
+	size_t best = strlen(s), oplen = 0;
+	bool found = false;
 	for (size_t i = 0; i < ARRAY_LEN(ops); i++) {
 		const char *p = strstr(s, ops[i].tok);
 		if (p && ((size_t)(p - s) < best || ((size_t)(p - s) == best && strlen(ops[i].tok) > oplen))) {
 			best = (size_t)(p - s);
-			tm->op = ops[i].op;
+			ft->op = ops[i].op;
 			oplen = strlen(ops[i].tok);
+			found = true;
 		}
 	}
-	if (tm->op == OP_NONE || best == 0) {
-		tm->op = OP_NONE;
-		tm->value = xstrdup(s);
+	if (!found || best == 0) {   /* bare TEXT: a substring of any text column */
+		ft->op = FILTER_HAS;
+		ft->text = s;
 		return 0;
 	}
-	char *name = xstrndup(s, best);
-	tm->col = table_col_index(t, name);
-	if (tm->col < 0) {
-		snprintf(err, errn, "unknown column '%s'", name);
-		free(name);
+	s[best] = '\0';
+	ft->col = table_col_index(t, s);
+	if (ft->col < 0) {
+		snprintf(err, errn, "unknown column '%s'", s);
 		return -1;
 	}
-	free(name);
-	tm->value = xstrdup(s + best + oplen);
+	ft->text = s + best + oplen;
 	char *end;
-	tm->num = strtod(tm->value, &end);
-	tm->num_ok = *tm->value && *end == '\0';
-	if (t->col[tm->col].type != COL_TEXT && tm->op != OP_SUB && !tm->num_ok) {
-		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[tm->col].name, tm->value);
-		free(tm->value);
+	ft->num = strtod(ft->text, &end);
+	if (t->col[ft->col].type != COL_TEXT && ft->op != FILTER_HAS && !(*ft->text && *end == '\0')) {
+		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[ft->col].name, ft->text);
 		return -1;
 	}
 	return 0;
 }
 
-static void apply_view(struct table *t, struct term *terms, size_t nterms)
+static void free_terms(struct table_term *terms, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(terms[k].text);
+	free(terms);
+}
+
+static void apply_view(struct table *t)
 {
 	t->nview = 0;
 	for (size_t r = 0; r < t->nrow; r++) {
 		bool ok = true;
-		for (size_t k = 0; k < nterms && ok; k++)
-			ok = term_match(t, &terms[k], r);
+		for (size_t k = 0; k < t->nterms && ok; k++)
+			ok = term_match(t, &t->terms[k], r);
 		if (ok)
 			t->view[t->nview++] = r;
 	}
@@ -270,58 +314,55 @@ static void apply_view(struct table *t, struct term *terms, size_t nterms)
 	}
 }
 
-/* Parse expr into terms; returns count or -1. */
-static long parse_filter(const struct table *t, const char *expr, struct term **out, char *err, size_t errn)
+int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown)
 {
-	char *copy = xstrdup(expr ? expr : "");
-	struct term *terms = NULL;
-	size_t n = 0, cap = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		xgrow((void **)&terms, &cap, n + 1, sizeof(*terms));
-		if (parse_term(t, tok, &terms[n], err, errn) < 0) {
-			for (size_t k = 0; k < n; k++)
-				free(terms[k].value);
-			free(terms);
-			free(copy);
+	for (size_t k = 0; k < n; k++)
+		if (terms[k].col >= (int)t->ncol || (terms[k].col >= 0 && terms[k].op == FILTER_HAS &&
+						     !terms[k].text))
 			return -1;
-		}
-		n++;
+	free_terms(t->terms, t->nterms);
+	t->terms = xcalloc(n ? n : 1, sizeof(*t->terms));
+	t->nterms = n;
+	for (size_t k = 0; k < n; k++) {
+		struct table_term *tm = &t->terms[k];
+		tm->ft = terms[k];
+		tm->text = xstrdup(terms[k].text ? terms[k].text : "");
+		tm->ft.text = tm->text;
+		char *end;
+		double v = strtod(tm->text, &end);
+		tm->num_ok = terms[k].text ? *tm->text && *end == '\0' : true;
+		if (terms[k].text && tm->num_ok)
+			tm->ft.num = v;
 	}
-	free(copy);
-	*out = terms;
-	return (long)n;
-}
-
-static void free_terms(struct term *terms, long n)
-{
-	for (long k = 0; k < n; k++)
-		free(terms[k].value);
-	free(terms);
+	free(t->filter);
+	t->filter = n && shown && *shown ? xstrdup(shown) : NULL;
+	apply_view(t);
+	return 0;
 }
 
 int table_filter(struct table *t, const char *expr, char *err, size_t errn)
 {
-	struct term *terms = NULL;
-	long n = parse_filter(t, expr, &terms, err, errn);
-	if (n < 0)
-		return -1;
-	free(t->filter);
-	t->filter = n > 0 ? xstrdup(expr) : NULL;
-	apply_view(t, terms, (size_t)n);
-	free_terms(terms, n);
-	return 0;
+	char *copy = xstrdup(expr ? expr : "");
+	struct filter_term *terms = NULL;
+	size_t n = 0, cap = 0;
+	char *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, " \t,", &save); tok && rc == 0; tok = strtok_r(NULL, " \t,", &save)) {
+		xgrow((void **)&terms, &cap, n + 1, sizeof(*terms));
+		rc = parse_term(t, tok, &terms[n++], err, errn);
+	}
+	if (rc == 0)
+		table_filter_terms(t, terms, n, expr);
+	free(terms);
+	free(copy);
+	return rc;
 }
 
 void table_sort(struct table *t, int col, bool desc)
 {
 	t->sort_col = col < (int)t->ncol ? col : -1;
 	t->sort_desc = desc;
-	char err[8];
-	struct term *terms = NULL;
-	long n = parse_filter(t, t->filter, &terms, err, sizeof(err));
-	apply_view(t, terms, n < 0 ? 0 : (size_t)n);
-	free_terms(terms, n < 0 ? 0 : n);
+	apply_view(t);
 }
 
 /* ---- formatting and CSV -------------------------------------------------- */
@@ -343,6 +384,18 @@ void table_format_full(double v, char *buf, size_t n)
 	}
 }
 
+/* An integer or number cell in full: the exact integer, %.0f while that is short and
+ * exact, else the shortest round-trip form (so 1e300 is never cut to fit a buffer). */
+static void format_number(const struct table_cell *c, enum col_type type, char *buf, size_t n)
+{
+	if (c->is_int)
+		snprintf(buf, n, "%lld", c->exact);
+	else if (type == COL_INT && fabs(c->num) < 1e17)
+		snprintf(buf, n, "%.0f", c->num);
+	else
+		table_format_full(c->num, buf, n);
+}
+
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n)
 {
 	const struct table_cell *c = table_cell(t, row, col);
@@ -355,11 +408,11 @@ void table_format(const struct table *t, size_t row, int col, char *buf, size_t 
 		snprintf(buf, n, "%s", c->text);
 		break;
 	case COL_INT:
-		snprintf(buf, n, "%.0f", c->num);
+		format_number(c, COL_INT, buf, n);
 		break;
 	case COL_NUM:
-		if (!isfinite(c->num))
-			table_format_full(c->num, buf, n);
+		if (!isfinite(c->num) || fabs(c->num) >= 1e17)
+			format_number(c, COL_NUM, buf, n);
 		else
 			snprintf(buf, n, "%.*f", t->col[col].prec, c->num);
 		break;
@@ -405,10 +458,7 @@ int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 			if (t->col[c].type == COL_TEXT) {
 				r |= write_text_cell(f, cell->text, flags);
 			} else {
-				if (t->col[c].type == COL_INT && isfinite(cell->num))
-					snprintf(buf, sizeof(buf), "%.0f", cell->num);
-				else
-					table_format_full(cell->num, buf, sizeof(buf));
+				format_number(cell, t->col[c].type, buf, sizeof(buf));
 				fputs(buf, f);
 			}
 		}
@@ -419,41 +469,14 @@ int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags)
 {
-	if (!overwrite && access(path, F_OK) == 0) {
-		errno = EEXIST;
+	struct outfile o;
+	if (outfile_open(&o, path, overwrite) != 0)
 		return -1;
-	}
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	int r = table_write_csv(t, f, flags);
+	int r = table_write_csv(t, o.f, flags);
 	int e = errno;
-	fchmod(fd, 0644);
-	if (fclose(f) != 0 && r == 0) {
-		r = -1;
-		e = errno;
-	}
-	if (r == 0 && rename(tmp, path) != 0) {
-		r = -1;
-		e = errno;
-	}
+	if (outfile_close(&o, r == 0) != 0)
+		return -1;
 	if (r != 0)
-		unlink(tmp);
-	free(tmp);
-	errno = e;
+		errno = e ? e : EIO;
 	return r;
 }

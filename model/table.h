@@ -16,16 +16,34 @@
 
 enum col_type { COL_TEXT, COL_INT, COL_NUM };
 
+/* What a column means, so generic code (panes, drill-down, stragglers) finds it by
+ * role, never by name. At most one column of a table has a given role. */
+enum col_role {
+	COL_ROLE_NONE,
+	COL_ROLE_RANK,        /* a rank id: Enter and n/N land on it */
+	COL_ROLE_STEP,        /* a step number */
+	COL_ROLE_SEVERITY,    /* "high" / "med" / "low": coloured by severity */
+	COL_ROLE_TITLE,       /* a finding's title: the detail box highlights it */
+	COL_ROLE_NAME,        /* the row's name (function, kernel, config) */
+	COL_ROLE_TIME_LOST,   /* seconds lost by the row's rank */
+	COL_ROLE_ONSET,       /* the step at which the row's rank turned slow */
+};
+
 struct table_col {
 	char *name;          /* header; also the CSV column name and the --sort/--filter key */
 	enum col_type type;
+	enum col_role role;
 	int width;           /* preferred display width in columns */
 	int prec;            /* COL_NUM display decimals; CSV always has full precision */
 	bool right;          /* right-align when drawn */
+	int prio;            /* importance on a narrow screen: after the frozen first column,
+			      * higher prio columns are shown first (0: ordinary) */
 };
 
 struct table_cell {
 	double num;          /* COL_INT / COL_NUM value */
+	long long exact;     /* the exact integer when is_int (step numbers above 2^53) */
+	bool is_int;         /* set by table_set_int: exact holds the value */
 	char *text;          /* COL_TEXT value (sanitized, owned) */
 	bool present;        /* false: missing, shown as "-" and written as an empty CSV cell */
 };
@@ -42,7 +60,26 @@ struct table {
 	size_t nview;
 	int sort_col;        /* -1: insertion order */
 	bool sort_desc;
-	char *filter;        /* NULL or the active filter expression */
+	char *filter;        /* NULL or the active filter, as text (shown and editable) */
+	struct table_term *terms;  /* the active filter, parsed (table.c) */
+	size_t nterms;
+};
+
+/* One term of a structured filter (AND of terms). */
+enum filter_op {
+	FILTER_HAS,          /* case-insensitive substring (numbers: of their display text) */
+	FILTER_EQ,           /* text: case-insensitive glob; numbers: == */
+	FILTER_NE,
+	FILTER_LT, FILTER_LE, FILTER_GT, FILTER_GE,
+	FILTER_IS,           /* text: exactly equal (no glob); numbers: == */
+};
+
+struct filter_term {
+	int col;             /* column index; -1: any text column */
+	enum filter_op op;
+	bool neg;            /* NOT of the term */
+	const char *text;    /* operand (copied); NULL for a number-only term */
+	double num;          /* numeric operand when text is NULL */
 };
 
 struct table *table_new(const char *name, const char *title);
@@ -56,10 +93,18 @@ void table_set_num(struct table *t, size_t row, int col, double v);
 /* Sets the cell only when present; otherwise leaves it missing. */
 void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present);
 void table_set_text(struct table *t, size_t row, int col, const char *s);
+/* An integer kept exact (num holds its nearest double for sorting and filtering). */
+void table_set_int(struct table *t, size_t row, int col, long long v);
+void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
+/* Mark column col as important (prio > 0) so it survives narrow screens. */
+void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */
 int table_col_index(const struct table *t, const char *name);
+/* Give column col a role (see enum col_role); the index of the column with a role, or -1. */
+void table_set_role(struct table *t, int col, enum col_role role);
+int table_col_role(const struct table *t, enum col_role role);
 /* Stable sort of the visible rows by col; missing values always sort last. col < 0
  * restores insertion order. */
 void table_sort(struct table *t, int col, bool desc);
@@ -69,8 +114,13 @@ void table_sort(struct table *t, int col, bool desc);
  * substring matches (bare TEXT searches every text column). NULL/"" clears it.
  * Returns 0, or -1 with a message in err (the previous filter stays). */
 int table_filter(struct table *t, const char *expr, char *err, size_t errn);
+/* The same from terms (drill-down builds these; no text is parsed): replaces the
+ * filter; `shown` is its text form for the status row and the `/` prompt. Returns 0,
+ * or -1 when a term names no column of t (the filter is unchanged). n = 0 clears. */
+int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
 
-/* Display text of a cell: "-" when missing, COL_NUM with prec decimals. */
+/* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
+ * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
@@ -79,8 +129,9 @@ enum { TABLE_CSV_RAW = 1 }; /* do not neutralise spreadsheet formulas */
 /* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
  * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
 int table_write_csv(const struct table *t, FILE *f, unsigned flags);
-/* Write to path via a temp file in the same directory and rename(). Refuses to replace
- * an existing file unless overwrite (returns -1, errno EEXIST). */
+/* Write the CSV to path through outfile (model/outfile.h: temp file + rename for a
+ * regular file, in place for a FIFO or device). Refuses to replace an existing file
+ * unless overwrite (returns -1, errno EEXIST); message: outfile_strerror(). */
 int table_export_file(const struct table *t, const char *path, bool overwrite, unsigned flags);
 
 #endif

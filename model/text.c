@@ -2,6 +2,7 @@
 /* text.c: sanitizer and UTF-8 width helpers (see text.h). */
 #include "model/text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +48,14 @@ int text_utf8_decode(const char *str, size_t n, uint32_t *cp)
 	return len;
 }
 
+/* Format characters that draw nothing (or reorder text): the bidi controls, zero-width
+ * and invisible operators, deprecated format controls, annotations and tags. */
 static bool is_invisible(uint32_t cp)
 {
-	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       (cp >= 0x200B && cp <= 0x200F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF;
+	return cp == 0x00AD || cp == 0x061C || cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) ||
+	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+	       (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
 /* Replacement text for one code point, or NULL when it passes through unchanged. */
@@ -195,4 +200,23 @@ int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, u
 	}
 	out[o] = '\0';
 	return w;
+}
+
+long text_bar_cells(double frac, long cells)
+{
+	if (!(frac > 0)) /* also NaN */
+		return 0;
+	if (frac >= 1)
+		return cells;
+	return (long)rint(frac * (double)cells);
+}
+
+double text_frac(double v, double lo, double hi)
+{
+	if (!(hi > lo) || !(v > lo))
+		return 0;
+	if (v >= hi)
+		return 1;
+	double f = (v / 2 - lo / 2) / (hi / 2 - lo / 2); /* halves: no overflow to inf */
+	return f < 0 ? 0 : f > 1 ? 1 : f;
 }

@@ -7,8 +7,9 @@
  *   - invalid UTF-8 bytes            -> U+FFFD (or '?' in ASCII mode)
  *   - C0 controls 0x00-0x1F, DEL      -> caret notation: ESC -> "^[", TAB -> "^I", DEL -> "^?"
  *   - C1 controls U+0080-U+009F       -> "\xNN" (e.g. U+009B -> "\x9b")
- *   - bidi controls U+202A-202E, U+2066-2069, zero-width U+200B-200F, U+2028/2029, U+FEFF
- *                                     -> "<U+XXXX>"
+ *   - invisible format characters     -> "<U+XXXX>": soft hyphen U+00AD, U+061C (Arabic letter
+ *     mark), U+180E, zero-width U+200B-200F, U+2028/2029, bidi controls U+202A-202E and
+ *     U+2066-2069, U+2060-2064, U+206A-206F, U+FEFF, U+FFF9-FFFB, tag characters U+E0000-E007F
  *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?'
  * The output is always NUL-terminated and never split inside a replacement. */
 #ifndef MODEL_TEXT_H
@@ -37,5 +38,13 @@ int text_width(const char *s);
  * `ellipsis` is set the last column becomes "~" (ASCII) or "…" (UTF-8, unless
  * TEXT_ASCII). Returns columns used. */
 int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, unsigned flags);
+
+/* Cells of a `cells`-wide bar filled by frac: round-half-even(frac * cells) clamped to
+ * [0, cells]; NaN -> 0. Every width drawn from a data value goes through it (or
+ * text_frac), so output is bounded by the layout, never by a value. */
+long text_bar_cells(double frac, long cells);
+/* Position of finite v on [lo, hi] as a fraction in [0, 1] (an empty range -> 0), with
+ * no overflow when hi - lo is not representable. */
+double text_frac(double v, double lo, double hi);
 
 #endif

@@ -1,9 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* views_core.c: views that every run has: sources (the data-quality inventory with
- * every diagnostic) and findings. */
+/* views_core.c: the core subsystem: views that every run has, sources (the
+ * data-quality inventory with every diagnostic) and findings, and the tabs every run
+ * has (Overview, Heatmap, Findings, Sources). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/xalloc.h"
+
+/* Files in rank order (no rank last), then by path with numbers compared as numbers
+ * (rank2 before rank10), so the inventory reads the way the ranks are numbered. */
+static int cmp_source(const void *a, const void *b, void *ud)
+{
+	const struct run *run = ud;
+	const struct source *x = &run->src[*(const size_t *)a], *y = &run->src[*(const size_t *)b];
+	unsigned xr = (unsigned)x->rank, yr = (unsigned)y->rank;   /* -1 sorts last */
+	if (xr != yr)
+		return xr < yr ? -1 : 1;
+	return strverscmp(x->path, y->path);
+}
 
 static struct table *build_sources(struct run *run, char *err, size_t errn)
 {
@@ -12,12 +28,18 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 	int c_path = table_add_col(t, "path", COL_TEXT, 40, 0);
 	int c_fmt = table_add_col(t, "format", COL_TEXT, 10, 0);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_line = table_add_col(t, "line", COL_INT, 7, 0);
 	int c_off = table_add_col(t, "offset", COL_INT, 9, 0);
 	int c_rec = table_add_col(t, "records", COL_INT, 9, 0);
 	int c_skip = table_add_col(t, "skipped", COL_INT, 8, 0);
 	int c_msg = table_add_col(t, "message", COL_TEXT, 50, 0);
-	for (size_t i = 0; i < run->nsrc; i++) {
+	size_t *order = xmalloc((run->nsrc + 1) * sizeof(*order));
+	for (size_t i = 0; i < run->nsrc; i++)
+		order[i] = i;
+	qsort_r(order, run->nsrc, sizeof(*order), cmp_source, run);
+	for (size_t k = 0; k < run->nsrc; k++) {
+		size_t i = order[k];
 		const struct source *s = &run->src[i];
 		size_t r = table_add_row(t, (long)i);
 		table_set_text(t, r, c_kind, "file");
@@ -35,6 +57,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 			snprintf(msg, sizeof(msg), "ok");
 		table_set_text(t, r, c_msg, msg);
 	}
+	free(order);
 	for (size_t i = 0; i < run->diags.n; i++) {
 		const struct diag *d = &run->diags.v[i];
 		size_t r = table_add_row(t, -1 - (long)i);
@@ -62,13 +85,18 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 	const struct finding_list *fl = run_findings(run);
 	struct table *t = table_new("findings", "Findings");
 	int c_sev = table_add_col(t, "severity", COL_TEXT, 8, 0);
+	table_set_role(t, c_sev, COL_ROLE_SEVERITY);
 	int c_id = table_add_col(t, "id", COL_TEXT, 28, 0);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);
+	table_set_role(t, c_title, COL_ROLE_TITLE);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 8, 0);
 	int c_hi = table_add_col(t, "step_hi", COL_INT, 8, 0);
 	int c_detail = table_add_col(t, "detail", COL_TEXT, 80, 0);
 	int c_fix = table_add_col(t, "fix", COL_TEXT, 80, 0);
+	table_col_prio(t, c_id, 2);      /* what and which before the evidence columns */
+	table_col_prio(t, c_title, 1);
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct finding *f = &fl->v[i];
 		size_t r = table_add_row(t, (long)i);
@@ -76,8 +104,8 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_id, f->id);
 		table_set_text(t, r, c_title, f->title);
 		table_set_num_opt(t, r, c_rank, f->ev.rank, f->ev.rank >= 0);
-		table_set_num_opt(t, r, c_lo, (double)f->ev.step_lo, f->ev.step_lo >= 0);
-		table_set_num_opt(t, r, c_hi, (double)f->ev.step_hi, f->ev.step_hi >= 0);
+		table_set_int_opt(t, r, c_lo, f->ev.step_lo, f->ev.step_lo >= 0);
+		table_set_int_opt(t, r, c_hi, f->ev.step_hi, f->ev.step_hi >= 0);
 		table_set_text(t, r, c_detail, f->detail);
 		table_set_text(t, r, c_fix, f->fix);
 	}
@@ -86,13 +114,34 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* Enter on a finding opens its own evidence (row ref = finding number). */
+static bool finding_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
+{
+	if (t->ref[row] < 0)
+		return false;
+	out->kind = EV_FINDING;
+	out->item = t->ref[row];
+	return true;
+}
+
 static const struct view_def core_views[] = {
-	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings },
-	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources },
+	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings,
+	  finding_row_evidence },
+	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL },
+};
+
+/* The tabs every run has; the heatmap draws the first grid with data. */
+static const struct tab_def core_tabs[] = {
+	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL },
+	{ 6, "Findings", TAB_TABLE, "findings", NULL },
+	{ 7, "Sources", TAB_TABLE, "sources", NULL },
 };
 
 const struct subsystem sub_core = {
 	.name = "core",
 	.views = core_views,
 	.nviews = ARRAY_LEN(core_views),
+	.tabs = core_tabs,
+	.ntabs = ARRAY_LEN(core_tabs),
 };

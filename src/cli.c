@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
+#include "model/registry.h"
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -16,7 +18,8 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_FOLLOW, OPT_INTERVAL, OPT_STALL,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX,
+	OPT_NO_MOUSE, OPT_FOLLOW, OPT_INTERVAL, OPT_STALL,
 };
 
 struct cli_option {
@@ -30,11 +33,12 @@ struct cli_option {
 static const struct cli_option options[] = {
 	{ "print", 0, OPT_PRINT, NULL, "print the plain-text report (default when stdout is not a tty)" },
 	{ "tui", 0, OPT_TUI, NULL, "open the interactive explorer even if stdout is not a tty" },
-	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout" },
-	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout)" },
+	{ "export", 1, OPT_EXPORT, "VIEW", "write VIEW as CSV (see --list-views) to -o FILE or stdout; "
+					   "'all': every view with data as -o DIR/VIEW.csv" },
+	{ "output", 1, 'o', "FILE", "output file for --export ('-' for stdout), a directory for --export all" },
 	{ "sort", 1, OPT_SORT, "[-]COL", "sort the exported view by COL (prefix '-' for descending)" },
-	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset>0'" },
-	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE" },
+	{ "filter", 1, OPT_FILTER, "EXPR", "filter the exported view, e.g. 'rank>=8 onset_step>0'" },
+	{ "force", 0, OPT_FORCE, NULL, "let --export replace an existing -o FILE (or DIR/VIEW.csv)" },
 	{ "csv-raw", 0, OPT_CSV_RAW, NULL, "do not neutralise spreadsheet formulas in CSV text cells" },
 	{ "list-views", 0, OPT_LIST_VIEWS, NULL, "list the exportable views and exit" },
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
@@ -44,9 +48,12 @@ static const struct cli_option options[] = {
 	{ "interval", 1, OPT_INTERVAL, "SECS", "follow mode: seconds between polls of the rank files (default 1)" },
 	{ "stall", 1, OPT_STALL, "SECS", "follow mode: floor of the stalled-rank threshold max(10 x median step time, SECS) (default 10)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
+	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
+	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (the index is not used)" },
+	{ "no-index", 0, OPT_NO_INDEX, NULL, "neither read nor write the run's persistent index" },
 	{ "warmup", 1, OPT_WARMUP, "N", "skip the first N step records in the single-rank analyses" },
 	{ "flops-per-step", 1, OPT_FLOPS, "F", "model FLOPs per step (overrides run.json) for MFU" },
 	{ "peak-tflops", 1, OPT_PEAK, "T", "accelerator peak TFLOP/s (overrides run.json) for MFU" },
@@ -77,16 +84,35 @@ void cli_usage(FILE *f)
 				 o->arg ? o->arg : "");
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->id == OPT_FORMAT) {
+			char names[512];
+			registry_loader_names(names, sizeof(names));
+			fprintf(f, "  %-28s %s: %s\n", lhs, o->help, names);
+			continue;
+		}
 		fprintf(f, "  %-28s %s\n", lhs, o->help);
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 nothing found or data error, 2 usage error.\n"
 		   "See tscope-tui(1) for keys, formats and examples.\n");
 }
 
+/* A command-line value in a message goes through the sanitizer like any data. */
 static int bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, val, why);
+	char *safe = text_sanitize_dup(val, 0);
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, why);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
+	return 2;
+}
+
+/* getopt's own messages echo the argument raw: ours sanitize it. */
+static int bad_option(int c, const char *arg)
+{
+	char *safe = text_sanitize_dup(arg, 0);
+	fprintf(stderr, "tscope-tui: %s '%s'\n", c == ':' ? "missing value for option" : "unknown option", safe);
+	fprintf(stderr, "Try 'tscope-tui --help'.\n");
+	free(safe);
 	return 2;
 }
 
@@ -151,6 +177,21 @@ static int parse_color(const char *s, enum color_mode *out)
 	return bad("color", s, "expected auto, always, never, 256 or 8");
 }
 
+static int parse_format(const char *s, const char **out)
+{
+	if (!registry_loader(s)) {
+		char names[512], why[600];
+		registry_loader_names(names, sizeof(names));
+		snprintf(why, sizeof(why), "unknown format; expected one of %s", names);
+		char *safe = text_sanitize_dup(s, 0);
+		int rc = bad("format", safe, why);
+		free(safe);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
 static int set_mode(struct cli *cli, enum cli_mode m)
 {
 	if (cli->mode != MODE_AUTO && cli->mode != m) {
@@ -186,14 +227,21 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_FOLLOW: o->follow = true; return 0;
 	case OPT_INTERVAL: return parse_double("interval", arg, &o->interval, true) ? 2 : 0;
 	case OPT_STALL: return parse_double("stall", arg, &o->stall_floor, true) ? 2 : 0;
+	case OPT_NO_MOUSE: o->no_mouse = true; return 0;
 	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
-	case OPT_FORMAT: o->format = arg; return 0;
+	case OPT_FORMAT: return parse_format(arg, &o->format);
 	case OPT_DASF: o->format = "dasf"; return 0;
 	case OPT_JOBS:
 		if (parse_long("jobs", arg, &l, 1))
 			return 2;
 		o->jobs = (int)(l > 64 ? 64 : l);
 		return 0;
+	case OPT_RANKS:
+		if (!ranklist_valid(arg))
+			return bad("ranks", arg, "expected ids and ranges, e.g. 0-63,4096");
+		o->ranks = arg;
+		return 0;
+	case OPT_NO_INDEX: o->no_index = true; return 0;
 	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;
 	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, false) ? 2 : 0;
 	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;
@@ -229,13 +277,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
-	opterr = 1;
+	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:hV", lo, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			fprintf(stderr, "Try 'tscope-tui --help'.\n");
-			return 2;
-		}
+	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return bad_option(c, argv[optind - 1]);
 		if (apply(cli, c, optarg))
 			return 2;
 	}

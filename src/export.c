@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* export.c: headless CSV export of any view (see export.h). */
+/* export.c: headless CSV export of any view, or of every view with data (see export.h). */
 #include "src/export.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/compare/views.h"
+#include "model/outfile.h"
 #include "model/registry.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 
 int export_apply_sort(struct table *t, const char *spec, char *err, size_t errn)
 {
@@ -29,6 +35,8 @@ void export_list_views(FILE *f)
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++)
 			fprintf(f, "%-16s %s\n", registry[s]->views[v].name, registry[s]->views[v].help);
+	for (size_t v = 0; v < compare_nviews; v++)
+		fprintf(f, "%-16s %s\n", compare_views[v].name, compare_views[v].help);
 }
 
 static void list_columns(const struct table *t)
@@ -39,51 +47,191 @@ static void list_columns(const struct table *t)
 	fputc('\n', stderr);
 }
 
-int export_view(struct run *run, const char *view, const char *output, const char *sort,
-		const char *filter, bool force)
+static int unknown_view(const char *view)
 {
-	const struct view_def *vd = registry_view(view);
-	if (!vd) {
-		char *safe = text_sanitize_dup(view, 0);
-		fprintf(stderr, "tscope-tui: unknown view '%s'; views are:\n", safe);
-		free(safe);
-		export_list_views(stderr);
-		return 2;
+	char *safe = text_sanitize_dup(view, 0);
+	fprintf(stderr, "tscope-tui: unknown view '%s'; views are:\n", safe);
+	free(safe);
+	export_list_views(stderr);
+	return 2;
+}
+
+static int not_available(const char *view, const char *what, const char *err)
+{
+	char *safe = text_sanitize_dup(view, 0);
+	fprintf(stderr, "tscope-tui: view '%s' is not available for this %s%s%s\n", safe, what, *err ? ": " : "", err);
+	free(safe);
+	return 1;
+}
+
+/* The one writer of an exported table: stdout (output NULL or "-"), else the file via
+ * model/outfile (temp file + rename), refusing to replace it without force. Returns
+ * the exit status. */
+static int write_table(const struct table *t, const char *output, bool force, unsigned flags)
+{
+	if (!output || strcmp(output, "-") == 0) {
+		if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
+			fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
+			__fpurge(stdout); /* reported: the final close of stdout has nothing left to fail */
+			clearerr(stdout);
+			return 1;
+		}
+		return 0;
 	}
+	if (table_export_file(t, output, force, flags) == 0)
+		return 0;
+	char *safe = text_sanitize_dup(output, 0);
+	if (errno == EEXIST)
+		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
+	else
+		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(output, errno));
+	free(safe);
+	return 1;
+}
+
+/* Filter, sort and write t (consumed). */
+static int export_table(struct table *t, const struct export_args *x, unsigned flags)
+{
+	char err[256] = "";
+	int rc = 0;
+	const char *opt = NULL;
+	if (x->filter && table_filter(t, x->filter, err, sizeof(err)) < 0)
+		opt = "filter";
+	else if (x->sort && export_apply_sort(t, x->sort, err, sizeof(err)) < 0)
+		opt = "sort";
+	if (opt) { /* the message quotes the user's text: sanitized */
+		char *safe = text_sanitize_dup(err, 0);
+		fprintf(stderr, "tscope-tui: --%s: %s\n", opt, safe);
+		free(safe);
+		list_columns(t);
+		rc = 2;
+	}
+	if (rc == 0)
+		rc = write_table(t, x->output, x->force, flags);
+	table_free(t);
+	return rc;
+}
+
+static int export_all(struct run *run, const struct export_args *x);
+
+int export_view(struct run *run, const struct export_args *x)
+{
+	if (strcmp(x->view, EXPORT_ALL) == 0)
+		return export_all(run, x);
+	const struct view_def *vd = registry_view(x->view);
+	if (!vd)
+		return unknown_view(x->view);
 	char err[256] = "";
 	struct table *t = vd->build(run, err, sizeof(err));
-	if (!t) {
-		fprintf(stderr, "tscope-tui: view '%s' is not available for this run%s%s\n", view,
-			*err ? ": " : "", err);
+	if (!t)
+		return not_available(x->view, "run", err);
+	return export_table(t, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
+}
+
+int export_compare_view(struct compare *c, const struct export_args *x)
+{
+	const struct cmp_view *cv = compare_view(x->view);
+	if (!cv) {
+		if (registry_view(x->view)) {
+			char *safe = text_sanitize_dup(x->view, 0);
+			fprintf(stderr, "tscope-tui: '%s' is a view of one run; two runs give the diff_* views\n", safe);
+			free(safe);
+			return 2;
+		}
+		return unknown_view(x->view);
+	}
+	char err[256] = "";
+	struct table *t = cv->build(c, err, sizeof(err));
+	if (!t)
+		return not_available(x->view, "pair of runs", err);
+	return export_table(t, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
+}
+
+/* DIR exists as a directory, or is created (one level). */
+static int ensure_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+		return -1;
+	}
+	return mkdir(dir, 0755);
+}
+
+/* Every view with rows for this run, built once, with its name. */
+struct built {
+	struct table *t[EXPORT_MAX_VIEWS];
+	const char *name[EXPORT_MAX_VIEWS];
+	size_t n;
+};
+
+static void build_all(struct run *run, struct built *b)
+{
+	b->n = 0;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t v = 0; v < registry[s]->nviews && b->n < EXPORT_MAX_VIEWS; v++) {
+			char err[256];
+			struct table *t = registry[s]->views[v].build(run, err, sizeof(err));
+			if (!t)
+				continue;
+			if (t->nrow == 0) {
+				table_free(t);
+				continue;
+			}
+			b->name[b->n] = registry[s]->views[v].name;
+			b->t[b->n++] = t;
+		}
+}
+
+/* `--export all -o DIR` (see export.h). */
+static int export_all(struct run *run, const struct export_args *x)
+{
+	const char *dir = x->output;
+	if (x->sort || x->filter) {
+		fprintf(stderr, "tscope-tui: --sort and --filter name one view's columns; "
+				"not with --export all\n");
+		return 2;
+	}
+	if (!dir || !*dir || strcmp(dir, "-") == 0) {
+		fprintf(stderr, "tscope-tui: --export all writes one CSV per view: give -o DIR\n");
+		return 2;
+	}
+	char *safe = text_sanitize_dup(dir, 0);
+	if (ensure_dir(dir) < 0) {
+		fprintf(stderr, "tscope-tui: cannot use %s as the output directory: %s\n", safe,
+			strerror(errno));
+		free(safe);
 		return 1;
 	}
+	struct built b;
+	build_all(run, &b);
+	unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
 	int rc = 0;
-	if (filter && table_filter(t, filter, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --filter: %s\n", err);
-		list_columns(t);
-		rc = 2;
-	} else if (sort && export_apply_sort(t, sort, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tscope-tui: --sort: %s\n", err);
-		list_columns(t);
-		rc = 2;
-	}
-	if (rc == 0) {
-		unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
-		if (!output || strcmp(output, "-") == 0) {
-			if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
-				fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
-				rc = 1;
-			}
-		} else if (table_export_file(t, output, force, flags) < 0) {
-			char *safe = text_sanitize_dup(output, 0);
-			if (errno == EEXIST)
-				fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
-			else
-				fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, strerror(errno));
-			free(safe);
+	for (size_t i = 0; i < b.n && !x->force; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+		if (access(path, F_OK) == 0) {
+			char *sp = text_sanitize_dup(path, 0);
+			fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", sp);
+			free(sp);
 			rc = 1;
 		}
+		free(path);
 	}
-	table_free(t);
+	for (size_t i = 0; i < b.n && rc == 0; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+		rc = write_table(b.t[i], path, x->force, flags);
+		if (rc == 0)
+			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.t[i]->nrow);
+		free(path);
+	}
+	if (b.n == 0) {
+		fprintf(stderr, "tscope-tui: no view has data for this run\n");
+		rc = 1;
+	}
+	for (size_t i = 0; i < b.n; i++)
+		table_free(b.t[i]);
+	free(safe);
 	return rc;
 }

@@ -10,10 +10,26 @@
 
 /* Apply "[-]COL" to t. Returns 0, or -1 with a message in err. */
 int export_apply_sort(struct table *t, const char *spec, char *err, size_t errn);
-/* Export view to output (NULL or "-" = stdout). Returns the process exit status and
- * prints errors to stderr. */
-int export_view(struct run *run, const char *view, const char *output, const char *sort,
-		const char *filter, bool force);
+struct export_args {
+	const char *view;     /* --export VIEW */
+	const char *output;   /* -o FILE (NULL or "-" = stdout) */
+	const char *sort;     /* --sort [-]COL, or NULL */
+	const char *filter;   /* --filter EXPR, or NULL */
+	bool force;           /* replace an existing output file */
+};
+
+/* Export a view of the run. Returns the process exit status and prints errors to
+ * stderr. The view EXPORT_ALL (`--export all -o DIR`) writes every view that has rows
+ * for this run as DIR/<view>.csv (DIR is created if missing) through the same writer
+ * as one view (temp file + rename); when a target exists and force is false nothing is
+ * written; one "DIR/view.csv\tN rows" line per file on stdout; 2 without DIR or with
+ * --sort/--filter. */
+#define EXPORT_ALL "all"
+#define EXPORT_MAX_VIEWS 64
+int export_view(struct run *run, const struct export_args *x);
+struct compare;
+/* Export a view of a run comparison (model/compare/views.h). */
+int export_compare_view(struct compare *c, const struct export_args *x);
 void export_list_views(FILE *f);
 
 #endif

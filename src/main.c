@@ -2,13 +2,16 @@
 /* main.c: process glue. Parse options, load the run (with a progress line on a tty),
  * then pick the mode: explorer (tty), --print (default off a tty), --export, lists.
  * Exit status: 0 ok, 1 nothing found or data error, 2 usage error. */
+#include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/compare/compare.h"
 #include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -16,6 +19,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/cli.h"
+#include "src/index_cmd.h"
 #include "src/export.h"
 #include "src/print.h"
 #include "ui/ui.h"
@@ -108,21 +112,94 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts)
+{
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	struct run *run = run_open(paths, npaths, opts, &hooks);
+	if (atomic_load(&prog.shown))
+		fprintf(stderr, "\r\033[K");
+	report_metric_refs(run);
+	return run;
+}
+
+static enum cli_mode pick_mode(const struct cli *cli)
+{
+	if (cli->mode != MODE_AUTO)
+		return cli->mode;
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+}
+
+static int run_mode(struct cli *cli, struct run *run);
+
+/* PATH holds no run itself but runs below it: the explorer offers a picker, the other
+ * modes name the runs (one line each, ready to paste) and exit 1. */
+static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t nk)
+{
+	if (pick_mode(cli) == MODE_TUI) {
+		const char **items = xmalloc(nk * sizeof(*items));
+		for (size_t i = 0; i < nk; i++)
+			items[i] = kids[i].path;
+		int i = ui_pick_run(cli->paths[0], items, nk, &cli->opts);
+		free(items);
+		if (i == UI_PICK_QUIT)
+			return 0;
+		if (i >= 0) {
+			const char *path = kids[i].path;
+			struct run *run = load(&path, 1, &cli->opts);
+			int rc = run_mode(cli, run);
+			run_free(run);
+			return rc;
+		}
+	}
+	char *dir = text_sanitize_dup(cli->paths[0], 0);
+	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
+	int w = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (text_width(kids[i].path) > w)
+			w = text_width(kids[i].path);
+	for (size_t i = 0; i < nk; i++) {
+		char *p = text_sanitize_dup(kids[i].path, 0);
+		fprintf(stderr, "  tscope-tui %s%*s  (%s)\n", p, w - text_width(p), "", kids[i].format);
+		free(p);
+	}
+	free(dir);
+	return 1;
+}
+
+static int stdout_err; /* errno of the first failed flush of stdout */
+
+static void flush_stdout(void)
+{
+	if (fflush(stdout) != 0 && !stdout_err)
+		stdout_err = errno;
+}
+
 /* PATHs that hold several runs: say what was found and how to open one (exit 1). */
 static void refuse_mixed(const struct run_identity *id)
 {
 	char *what = run_identity_describe(id);
 	stderr_lines(what);
 	free(what);
-	if (run_identity_is_pair(id))
-		fprintf(stderr, "tscope-tui: comparing two runs (compare mode) is not available yet\n");
+	if (id->n == 2 && id->v[0].family != id->v[1].family)
+		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
+				"of the same kind\n", compare_family_name(id->v[0].family),
+			compare_family_name(id->v[1].family));
 }
 
 static int run_mode(struct cli *cli, struct run *run)
 {
-	enum cli_mode mode = cli->mode;
-	if (mode == MODE_AUTO)
-		mode = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	enum cli_mode mode = pick_mode(cli);
+	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc) {
+		struct run_child *kids;
+		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);
+		if (nk) {
+			int rc = folder_of_runs(cli, kids, nk);
+			run_children_free(kids, nk);
+			return rc;
+		}
+	}
 	if (mode == MODE_PRINT && cli->opts.follow)
 		return print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
 	if (mode == MODE_TUI) {
@@ -140,22 +217,73 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
-		return export_view(run, cli->export_view, cli->output, cli->sort, cli->filter, cli->force);
+		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
+							       cli->force });
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
 				 .compat = cli->opts.compat_pytscope };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
-	fflush(stdout);
+	flush_stdout();
 	if (!run_is_empty(run))
 		report_quality(run);
+	return rc;
+}
+
+/* Every byte we wrote to stdout must have arrived: a failed write or close (ENOSPC,
+ * EIO, EPIPE when SIGPIPE is ignored) ends with a message and exit 1. A closed pipe
+ * with SIGPIPE at its default (`| head`) ends the process quietly before this. */
+static int close_stdout(int rc)
+{
+	flush_stdout();
+	bool failed = ferror(stdout) != 0;
+	if (fclose(stdout) != 0) {
+		failed = true;
+		if (!stdout_err)
+			stdout_err = errno;
+	}
+	int e = stdout_err;
+	if (!failed)
+		return rc;
+	fprintf(stderr, "tscope-tui: write error on standard output: %s\n", strerror(e ? e : EIO));
+	return 1;
+}
+
+/* Two complete runs of one family: compare mode (explorer, --print, --export). */
+static int compare_mode(struct cli *cli, const struct run_identity *id, struct load_ctx *hooks,
+			struct progress *prog)
+{
+	if (cli->opts.follow) {
+		fprintf(stderr, "tscope-tui: --follow follows one run, not a comparison of two\n");
+		return 2;
+	}
+	struct compare *c = compare_open(id, &cli->opts, hooks);
+	if (atomic_load(&prog->shown))
+		fprintf(stderr, "\r\033[K");
+	enum cli_mode mode = pick_mode(cli);
+	int rc = -1;
+	if (mode == MODE_TUI)
+		rc = ui_run_compare(c, &cli->opts);
+	if (rc < 0 && mode == MODE_EXPORT)
+		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
+								   cli->filter, cli->force });
+	if (rc < 0) {
+		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
+					 .compat = cli->opts.compat_pytscope };
+		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
+		flush_stdout();
+	}
+	compare_free(c);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
+	if (argc > 1 && strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);
 	if (rc) {
@@ -163,30 +291,33 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	switch (cli.mode) {
-	case MODE_HELP: cli_usage(stdout); cli_free(&cli); return 0;
-	case MODE_VERSION: printf("tscope-tui %s\n", TSCOPE_VERSION); cli_free(&cli); return 0;
-	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return 0;
-	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return 0;
+	case MODE_HELP: cli_usage(stdout); cli_free(&cli); return close_stdout(0);
+	case MODE_VERSION: printf("tscope-tui %s\n", TSCOPE_VERSION); cli_free(&cli); return close_stdout(0);
+	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return close_stdout(0);
+	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
 	}
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
 	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
+	if (compare_is_pair(&id)) {
+		rc = compare_mode(&cli, &id, &hooks, &prog);
+		run_identity_free(&id);
+		cli_free(&cli);
+		return close_stdout(rc);
+	}
 	if (id.n > 1) {
 		refuse_mixed(&id);
 		run_identity_free(&id);
 		cli_free(&cli);
 		return 1;
 	}
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
-	struct run *run = run_open(id.paths, id.npaths, &cli.opts, &hooks);
+	struct run *run = load(id.paths, id.npaths, &cli.opts);
 	run_identity_free(&id);
-	if (atomic_load(&prog.shown))
-		fprintf(stderr, "\r\033[K");
-	report_metric_refs(run);
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);
-	return rc;
+	return close_stdout(rc);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
@@ -122,10 +123,13 @@ static void title(struct sbuf *b, const struct print_opts *po, enum led l, const
 	sb_style(b, po, SGR_BOLD, 0, text);
 }
 
-/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. */
+/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. A fraction
+ * outside [0, 1] (bad data) is clamped and NaN draws an empty bar: the bar is 30 cells
+ * whatever the value. */
 static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum bar_kind kind)
 {
-	long filled = (long)rint(frac * BAR_CELLS);
+	long filled = text_bar_cells(frac, BAR_CELLS);
+	frac = (double)filled / BAR_CELLS;
 	struct sbuf full = { 0 }, empty = { 0 };
 	sb_repeat(&full, "█", filled);
 	sb_repeat(&empty, "░", BAR_CELLS - filled);
@@ -160,12 +164,11 @@ static char *sparkline(const double *v, size_t n)
 	}
 	if (k < 2)
 		return NULL;
-	double span = hi - lo != 0 ? hi - lo : 1.0;
 	struct sbuf b = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
 			continue;
-		int t = (int)((v[i] - lo) / span * 8);
+		int t = (int)(text_frac(v[i], lo, hi) * 8);
 		sb_puts(&b, ticks[t < 7 ? t : 7]);
 	}
 	return sb_take(&b);
@@ -311,7 +314,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		return NULL;
 	struct sbuf b = { 0 };
 	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps", d->world_size, d->n_steps);
-	title(&b, po, d->straggler >= 0 ? LED_HIGH : LED_GREEN, head);
+	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
+	title(&b, po, any ? LED_HIGH : LED_GREEN, head);
 	free(head);
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %.0f%% · imbalance CV %.2f\n", d->mean_step_wall * 1e3,
 		  d->mean_comm_fraction * 100, d->imbalance_cv);
@@ -320,7 +324,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
-		bool strag = d->straggler == (long)r;
+		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
 		sb_style(&b, po, strag ? SGR_BOLD : 0, SGR_RED, label);
@@ -353,7 +357,10 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall\n", e->efficiency * 100, e->wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall", e->efficiency * 100, e->wall);
+		if (e->peak_table) /* never under --compat: the table is not consulted there */
+			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
+		sb_puts(&b, "\n");
 	} else {
 		sb_printf(&b, "  wall %.2fs over %zu steps (MFU: n/a)\n", e->wall, e->n);
 	}
@@ -442,6 +449,25 @@ static const char *report_name(const struct run *run)
 	return run->trace ? "run" : run->name;
 }
 
+/* The headline: every subsystem's summary lines (registry_summary), the same lines
+ * the Overview pane shows; then a blank line. Nothing when no family has one. */
+static void headline(struct run *run, FILE *f, const struct print_opts *po)
+{
+	static const int tone_sgr[] = { [TONE_NORMAL] = 0, [TONE_GOOD] = SGR_GREEN,
+					[TONE_WARN] = SGR_YELLOW, [TONE_BAD] = SGR_RED };
+	struct summary s;
+	registry_summary(run, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		struct sbuf b = { 0 };
+		sb_printf(&b, "  %-16s ", s.line[i].key);
+		sb_style(&b, po, tone_sgr[s.line[i].tone], 0, s.line[i].text);
+		fprintf(f, "%s\n", b.s);
+		free(b.s);
+	}
+	if (s.n)
+		fputc('\n', f);
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
@@ -464,6 +490,8 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		path);
 	free(name);
 	free(path);
+	if (!po->compat)
+		headline(run, f, po);
 	bool first = true;
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		if (!pytscope_run && i < 3)

@@ -24,6 +24,12 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po);
 /* --follow without a tty (src/print_follow.c): one line per new finding until the job
  * finishes (0) or SIGINT/SIGTERM (128 + signal). */
 int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
+struct compare;
+/* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
+ * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a
+ * side of a step pair has no steps). */
+int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
+		  const struct print_opts *po);
 
 char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
 char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */

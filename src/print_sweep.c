@@ -283,8 +283,11 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 	sb_printf(b, "\n");
 	for (size_t i = 0; i < p->nord; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
-		sb_printf(b, "    ordinal %zu: %.2f samples/s · %lld samples · %.3f s\n", i,
+		sb_printf(b, "    ordinal %zu: %.2f samples/s · %lld samples · %.3f s", i,
 			  o->samples_per_sec, o->total_samples, o->total_time);
+		if (o->slow)
+			sb_printf(b, "  <- slow: %.0f%% of the other ordinals' median rate", o->rel_rate * 100);
+		sb_printf(b, "\n");
 	}
 	if (p->has_c)
 		sb_printf(b, "  recomputed (merge rule): %.2f samples/s · %.0f samples · %.3f s%s\n",

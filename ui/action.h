@@ -15,15 +15,18 @@
 	X(ACT_RIGHT,       "right",        "<Right> l",       "move right (column, step bucket)") \
 	X(ACT_PAGE_UP,     "page-up",      "<PgUp> <C-b>",    "scroll up one page") \
 	X(ACT_PAGE_DOWN,   "page-down",    "<PgDn> <C-f> <Space>", "scroll down one page") \
+	X(ACT_HALF_UP,     "half-page-up", "<C-u>",           "scroll up half a page") \
+	X(ACT_HALF_DOWN,   "half-page-down", "<C-d>",         "scroll down half a page") \
 	X(ACT_TOP,         "top",          "g <Home>",        "go to the first row") \
 	X(ACT_BOTTOM,      "bottom",       "G <End>",         "go to the last row") \
 	X(ACT_NEXT_PANE,   "next-pane",    "<Tab>",           "switch to the next pane") \
 	X(ACT_PREV_PANE,   "prev-pane",    "<S-Tab>",         "switch to the previous pane") \
 	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
-	X(ACT_NEXT_STRAG,  "next-straggler", "n",             "next straggler (ranks ordered by time lost)") \
-	X(ACT_PREV_STRAG,  "prev-straggler", "N",             "previous straggler") \
-	X(ACT_FILTER,      "filter",       "/",               "filter rows, e.g. 'rank>=8 node=gpu1*' (empty clears)") \
+	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type; Enter keeps the match highlighted") \
+	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \
+	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: previous straggler") \
+	X(ACT_FILTER,      "filter",       "f",               "filter rows, e.g. 'rank>=8 onset_step>0' (empty clears)") \
 	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \
 	X(ACT_EXPORT,      "export",       "e",               "export the current view as CSV (rows as filtered and sorted)") \
 	X(ACT_ZOOM_IN,     "zoom-in",      "+ =",             "heatmap: fewer steps per column") \
@@ -42,11 +45,17 @@
 	X(ACT_PANE_5,      "budget",       "5",               "Budget pane") \
 	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
 	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
+	X(ACT_PANE_8,      "sweep",        "8",               "Sweep pane (inference sweeps and sizing)") \
+	X(ACT_LEGEND,      "legend",       "i",               "legend: what the pane's glyphs, colours and scale mean") \
+	X(ACT_COPY,        "copy",         "y",               "copy the selected cell (or the value under the cursor) to the clipboard (OSC 52)") \
+	X(ACT_COPY_ROW,    "copy-row",     "Y",               "copy the selected row (tab-separated) to the clipboard (OSC 52)") \
+	X(ACT_MOUSE,       "mouse",        "T",               "mouse off/on (off gives the terminal's own text selection back)") \
 	X(ACT_FOLLOW,      "follow",       "F",               "follow the running job: read new records every --interval (again: pause)") \
 	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten files (once, without following)") \
 	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
 	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
-	X(ACT_QUIT,        "quit",         "q",               "quit")
+	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search, extra tab or drill-down; quit at the top") \
+	X(ACT_QUIT_ALL,    "quit-all",     "Q",               "quit from anywhere")
 
 enum action {
 	ACT_NONE = 0,

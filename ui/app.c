@@ -11,13 +11,17 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/outfile.h"
+#include "model/compare/compare.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
+#include "model/steps/analysis.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/term.h"
 #include "ui/theme.h"
 
 /* ---- messages and panes ---------------------------------------------------- */
@@ -120,6 +124,11 @@ static void refresh_panes(struct app *app)
 unsigned app_poll(struct app *app)
 {
 	double c0 = cpu_seconds(), now = follow_clock();
+	if (app->cmp) {
+		app->following = false;
+		app_msg(app, true, "follow mode follows one run, not a comparison");
+		return PR_REDRAW;
+	}
 	if (!app->follow) {
 		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor };
 		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
@@ -163,23 +172,30 @@ static unsigned follow_key(struct app *app, bool toggle)
 	return PR_REDRAW;
 }
 
-void app_goto(struct app *app, size_t i, bool push)
+static void goto_pane(struct app *app, size_t i, bool push, bool drill)
 {
 	if (i >= app->npane || i == app->cur)
 		return;
 	if (push) {
 		if (app->nback == APP_BACK) {
 			memmove(app->back, app->back + 1, (APP_BACK - 1) * sizeof(app->back[0]));
+			memmove(app->back_drill, app->back_drill + 1, (APP_BACK - 1) * sizeof(app->back_drill[0]));
 			app->nback--;
 		}
+		app->back_drill[app->nback] = drill;
 		app->back[app->nback++] = app->cur;
 	}
 	app->cur = i;
 }
 
+void app_goto(struct app *app, size_t i, bool push)
+{
+	goto_pane(app, i, push, false);
+}
+
 unsigned app_show(struct app *app, size_t i, const struct ui_target *t)
 {
-	app_goto(app, i, true);
+	goto_pane(app, i, true, true);
 	void *priv = app_pane_priv(app, i);
 	if (!priv || !app->pane[i].ops->select)
 		return PR_REDRAW;
@@ -193,60 +209,40 @@ static struct ui_target target_none(void)
 
 /* ---- stragglers -------------------------------------------------------------- */
 
-struct strag {
-	int rank;
-	double lost;
-	long onset;
-};
-
-static int cmp_strag(const void *a, const void *b)
+/* Compare mode: the regressed ranks in the comparison's order, with their onset in B. */
+static void regressions(struct app *app)
 {
-	const struct strag *x = a, *y = b;
-	if (x->lost != y->lost)
-		return x->lost < y->lost ? 1 : -1;
-	return (x->rank > y->rank) - (x->rank < y->rank);
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	size_t k = r ? r->nregressed : 0;
+	app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+	app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+	for (size_t i = 0; i < k; i++) {
+		app->strag[i] = r->v[r->order[i]].rank;
+		app->strag_onset[i] = r->v[r->order[i]].onset_b;
+	}
+	app->nstrag = k;
 }
 
-static int time_lost_col(const struct table *t)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (strncmp(t->col[c].name, "time_lost", 9) == 0 && t->col[c].type != COL_TEXT)
-			return (int)c;
-	return -1;
-}
-
+/* The run's straggler set (analysis.h STRAGGLERS), by cost: the same set as the ranks
+ * view's straggler column, the Overview and the findings. */
 const int *app_stragglers(struct app *app, size_t *n)
 {
+	if (!app->strag_done && app->cmp) {
+		app->strag_done = true;
+		regressions(app);
+	}
 	if (!app->strag_done) {
 		app->strag_done = true;
-		const struct view_def *vd = registry_view("ranks");
-		char err[128];
-		struct table *t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
-		int c_lost = t ? time_lost_col(t) : -1;
-		int c_rank = t ? table_col_index(t, "rank") : -1;
-		int c_onset = t ? table_col_index(t, "onset_step") : -1;
-		if (c_lost >= 0 && c_rank >= 0) {
-			struct strag *v = xmalloc((t->nrow + 1) * sizeof(*v));
-			size_t k = 0;
-			for (size_t r = 0; r < t->nrow; r++) {
-				const struct table_cell *lc = table_cell(t, r, c_lost);
-				const struct table_cell *rc = table_cell(t, r, c_rank);
-				const struct table_cell *oc = c_onset >= 0 ? table_cell(t, r, c_onset) : NULL;
-				if (lc->present && rc->present && lc->num > 0)
-					v[k++] = (struct strag){ (int)rc->num, lc->num,
-								 oc && oc->present ? (long)oc->num : -1 };
-			}
-			qsort(v, k, sizeof(*v), cmp_strag);
-			app->strag = xmalloc((k + 1) * sizeof(*app->strag));
-			app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
-			for (size_t i = 0; i < k; i++) {
-				app->strag[i] = v[i].rank;
-				app->strag_onset[i] = v[i].onset;
-			}
-			app->nstrag = k;
-			free(v);
+		const struct distributed *d = app->run->steps ? analysis_distributed(app->run) : NULL;
+		size_t k = d ? d->nstragglers : 0;
+		app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+		app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+		for (size_t i = 0; i < k; i++) {
+			const struct rank_stat *rs = &d->rank[d->stragglers[i]];
+			app->strag[i] = rs->rank;
+			app->strag_onset[i] = rs->slow_onset;
 		}
-		table_free(t);
+		app->nstrag = k;
 	}
 	*n = app->nstrag;
 	return app->strag;
@@ -257,12 +253,17 @@ static unsigned jump_straggler(struct app *app, int dir)
 	size_t n;
 	if (!app->strag_done) {
 		/* the first n runs the distributed analysis: say so before the wait */
-		app_msg(app, false, "ordering ranks by time lost (distributed analysis)...");
+		app_msg(app, false, "finding the stragglers (distributed analysis)...");
 		app_draw(app);
 	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
-		app_msg(app, true, "no stragglers: no rank lost time at the step barrier");
+		if (app->cmp)
+			app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
+		else
+			app_msg(app, true, app->run->steps && analysis_distributed(app->run)
+						   ? "no stragglers: no rank is significantly slower (see man page, FINDINGS)"
+						   : "no straggler verdict: needs per-rank step records of 2 or more ranks");
 		return PR_REDRAW;
 	}
 	if (app->strag_pos < 0)
@@ -272,11 +273,13 @@ static unsigned jump_straggler(struct app *app, int dir)
 	struct ui_target t = target_none();
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
+	const char *what = app->cmp ? "regression" : "straggler";
+	const char *order_by = app->cmp ? "by increase in time lost" : "by cost";
 	if (t.step_lo >= 0)
-		app_msg(app, false, "straggler %ld/%zu: rank %d, onset at step %ld (ordered by time lost)",
-			app->strag_pos + 1, n, t.rank, t.step_lo);
+		app_msg(app, false, "%s %ld/%zu: rank %d, %s step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
+			t.rank, app->cmp ? "onset at" : "slow from", t.step_lo, app->cmp ? " in B" : "", order_by);
 	else
-		app_msg(app, false, "straggler %ld/%zu: rank %d (ordered by time lost)", app->strag_pos + 1, n, t.rank);
+		app_msg(app, false, "%s %ld/%zu: rank %d (ordered %s)", what, app->strag_pos + 1, n, t.rank, order_by);
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	if (priv && s->ops->select && s->ops->cur_rank) {
@@ -284,20 +287,59 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (r & PR_HANDLED)
 			return r | PR_REDRAW;
 	}
-	long h = app_find(app, &pane_heatmap, NULL);
+	long h = app_find(app, &pane_heatmap, app->cmp ? "compare" : NULL);
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);
 }
 
-/* ---- finding drill-down ------------------------------------------------------ */
+/* ---- drill-down: one evidence -> pane map ----------------------------------- */
 
-static long table_pane_for_subsystem(struct app *app, const char *sub)
+long app_heatmap(struct app *app, const char *grid)
 {
-	for (size_t s = 0; s < registry_count; s++)
-		if (strcmp(registry[s]->name, sub) == 0 && registry[s]->nviews)
-			return app_pane(app, &pane_table, registry[s]->views[0].name, registry[s]->views[0].name);
-	return -1;
+	if (!grid)
+		return app_find(app, &pane_heatmap, NULL);
+	const struct grid_provider *gp = registry_grid(grid);
+	return gp ? app_pane(app, &pane_heatmap, gp->name, gp->label) : -1;
+}
+
+unsigned app_open_evidence(struct app *app, const struct evidence *ev)
+{
+	struct ui_target t = target_none();
+	t.rank = ev->rank;
+	t.step_lo = ev->step_lo;
+	t.step_hi = ev->step_hi;
+	t.series = ev->series;
+	t.marks = ev->steps;
+	t.nmarks = ev->nsteps;
+	long p = -1;
+	switch (ev->kind) {
+	case EV_FINDING:
+		return app_open_finding(app, (size_t)ev->item);
+	case EV_RANK:
+		p = app_heatmap(app, ev->grid);
+		break;
+	case EV_STEPS:
+	case EV_SERIES:
+		p = app_find(app, &pane_steps, NULL);
+		break;
+	case EV_KERNEL:
+	case EV_TASK:
+	case EV_CONFIG:
+	case EV_SOURCE:
+		p = ev->view && registry_view(ev->view) ? app_pane(app, &pane_table, ev->view, ev->view) : -1;
+		t = target_none();
+		t.ev = ev;
+		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE ? ev->item : -1;
+		break;
+	case EV_NONE:
+		break;
+	}
+	if (p < 0) {
+		app_msg(app, false, "no evidence to open here");
+		return PR_REDRAW;
+	}
+	return app_show(app, (size_t)p, &t);
 }
 
 unsigned app_open_finding(struct app *app, size_t idx)
@@ -305,54 +347,11 @@ unsigned app_open_finding(struct app *app, size_t idx)
 	const struct finding_list *fl = run_findings(app->run);
 	if (idx >= fl->n)
 		return PR_NONE;
-	const struct finding *f = &fl->v[idx];
-	struct ui_target t = target_none();
-	t.rank = f->ev.rank;
-	t.step_lo = f->ev.step_lo;
-	t.step_hi = f->ev.step_hi;
-	t.series = f->ev.series;
-	t.marks = f->ev.steps;
-	t.nmarks = f->ev.nsteps;
-	long p = -1;
-	switch (f->ev.kind) {
-	case EV_RANK:
-		p = app_find(app, &pane_heatmap, NULL);
-		break;
-	case EV_STEPS:
-	case EV_SERIES:
-		p = app_find(app, &pane_steps, NULL);
-		break;
-	case EV_KERNEL:
-		p = registry_view("kernels") ? app_pane(app, &pane_table, "kernels", "kernels") : -1;
-		t.text = f->ev.name;
-		break;
-	case EV_CONFIG: /* the view the finding names (NAT: sizing, Cerebras: cerebras) */
-		p = f->ev.view && registry_view(f->ev.view)
-			    ? app_pane(app, &pane_table, f->ev.view, f->ev.view)
-			    : table_pane_for_subsystem(app, "sweep");
-		t.item = f->ev.item;
-		break;
-	case EV_TASK:
-		if (f->ev.item >= 0) { /* a worker: its row of the task balance heatmap */
-			p = app_pane(app, &pane_heatmap, "tasks", "Task balance");
-			t.rank = (int)f->ev.item;
-			break;
-		}
-		p = table_pane_for_subsystem(app, "dasf");
-		t.text = f->ev.name;
-		break;
-	case EV_SOURCE:
-		p = app_find(app, &pane_table, "sources");
-		t.item = f->ev.item;
-		break;
-	case EV_NONE:
-		break;
-	}
-	if (p < 0) {
+	if (fl->v[idx].ev.kind == EV_NONE || fl->v[idx].ev.kind == EV_FINDING) {
 		app_msg(app, false, "this finding has no evidence to open");
 		return PR_REDRAW;
 	}
-	return app_show(app, (size_t)p, &t);
+	return app_open_evidence(app, &fl->v[idx].ev);
 }
 
 /* ---- prompt ------------------------------------------------------------------- */
@@ -400,13 +399,56 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 		snprintf(app->pending, sizeof(app->pending), "%s", path);
 		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
 	} else {
-		app_msg(app, true, "cannot write %s: %s", path, strerror(errno));
+		app_msg(app, true, "cannot write %s: %s", path, outfile_strerror(path, errno));
 	}
 }
 
 unsigned app_command(struct app *app, const char *line)
 {
 	return cmd_run(app, line);
+}
+
+/* ---- search -------------------------------------------------------------------- */
+
+/* Search the current pane for app->line; dir as in pane_ops.search. */
+static bool search_run(struct app *app, const char *needle, int dir)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	return *needle && priv && s->ops->search && s->ops->search(priv, app, needle, dir);
+}
+
+/* Incremental: every edit of the `/` line selects the first match from the selected
+ * row on and highlights it. */
+static void search_edit(struct app *app)
+{
+	snprintf(app->search, sizeof(app->search), "%s", app->line);
+	app->search_on = app->line[0] != '\0';
+	if (app->search_on && !search_run(app, app->search, 0))
+		app_msg(app, true, "no match for '%s'", app->search);
+	else
+		app->msg[0] = '\0';
+}
+
+static void search_accept(struct app *app)
+{
+	search_edit(app);
+	if (app->search_on && !app->msg[0])
+		app_msg(app, false, "search '%s': n/N next/previous match, Esc ends the search", app->search);
+}
+
+static void search_end(struct app *app)
+{
+	app->search_on = false;
+	app->search[0] = '\0';
+	app->msg[0] = '\0';
+}
+
+static unsigned search_next(struct app *app, int dir)
+{
+	if (!search_run(app, app->search, dir))
+		app_msg(app, true, "no match for '%s' in this pane", app->search);
+	return PR_REDRAW;
 }
 
 static void prompt_accept(struct app *app)
@@ -435,6 +477,9 @@ static void prompt_accept(struct app *app)
 		break;
 	case PROMPT_COMMAND:
 		cmd_run(app, line);
+		break;
+	case PROMPT_SEARCH:
+		search_accept(app);
 		break;
 	case PROMPT_NONE:
 		break;
@@ -468,6 +513,8 @@ static void line_put(struct app *app, int key)
 	app->line[app->line_len] = '\0';
 }
 
+static unsigned prompt_edit(struct app *app, int key);
+
 static unsigned prompt_key(struct app *app, int key)
 {
 	if (app->prompt == PROMPT_CONFIRM && key != 27) {
@@ -476,10 +523,21 @@ static unsigned prompt_key(struct app *app, int key)
 		prompt_accept(app);
 		return PR_REDRAW;
 	}
+	unsigned r = prompt_edit(app, key);
+	if (app->prompt == PROMPT_SEARCH && (r & PR_HANDLED))
+		search_edit(app);
+	return PR_REDRAW;
+}
+
+/* Edit the prompt line; PR_HANDLED when the line changed. */
+static unsigned prompt_edit(struct app *app, int key)
+{
 	switch (key) {
 	case 27:
 		if (app->prompt == PROMPT_CONFIRM)
 			app_msg(app, false, "export cancelled");
+		if (app->prompt == PROMPT_SEARCH)
+			search_end(app);
 		app->prompt = PROMPT_NONE;
 		return PR_REDRAW;
 	case '\n': case '\r': case KEY_ENTER:
@@ -491,78 +549,172 @@ static unsigned prompt_key(struct app *app, int key)
 		if (app->line_len > 0)
 			app->line_len--;
 		app->line[app->line_len] = '\0';
-		return PR_REDRAW;
+		return PR_HANDLED;
 	case 'U' & 0x1f:
 		app->line_len = 0;
 		app->line[0] = '\0';
-		return PR_REDRAW;
+		return PR_HANDLED;
 	default:
-		if (key >= 0x20 && key != 127 && (key < KEY_MIN || key > KEY_MAX))
+		if (key >= 0x20 && key != 127 && (key < KEY_MIN || key > KEY_MAX)) {
 			line_put(app, key);
-		return PR_REDRAW;
+			return PR_HANDLED;
+		}
+		return PR_NONE;
 	}
 }
 
 /* ---- overlays ----------------------------------------------------------------- */
 
-static size_t nviews_total(void)
+/* The `v` picker lists the views this run has data for. */
+static size_t views_list(const struct app *app, const struct view_def **out, size_t cap)
 {
 	size_t n = 0;
 	for (size_t s = 0; s < registry_count; s++)
-		n += registry[s]->nviews;
+		for (size_t v = 0; v < registry[s]->nviews; v++) {
+			const struct view_def *vd = &registry[s]->views[v];
+			if (registry_view_available(app->run, vd) && n < cap)
+				out[n++] = vd;
+		}
 	return n;
 }
 
-static const struct view_def *view_at(size_t i)
+static const struct view_def *view_at(const struct app *app, size_t i)
 {
-	for (size_t s = 0; s < registry_count; s++) {
-		if (i < registry[s]->nviews)
-			return &registry[s]->views[i];
-		i -= registry[s]->nviews;
-	}
-	return NULL;
+	const struct view_def *v[APP_MAX_VIEWS];
+	size_t n = views_list(app, v, APP_MAX_VIEWS);
+	return i < n ? v[i] : NULL;
 }
 
 static size_t help_lines(void)
 {
-	return (size_t)(ACT_COUNT - 1) + ui_ncmds + 3;
+	return (size_t)(ACT_COUNT - 1) + ui_ncmds + registry_ncmds() + 3;
+}
+
+static unsigned open_view(struct app *app, const struct view_def *vd)
+{
+	app->overlay = OV_NONE;
+	if (!vd)
+		return PR_REDRAW;
+	long p = app_pane(app, &pane_table, vd->name, vd->name);
+	if (p >= 0)
+		app_goto(app, (size_t)p, true);
+	else
+		app_msg(app, true, "too many open views; q closes a view's tab");
+	return PR_REDRAW;
 }
 
 static unsigned overlay_key(struct app *app, enum action a)
 {
-	int n = app->overlay == OV_HELP ? (int)help_lines() : (int)nviews_total();
+	const struct view_def *v[APP_MAX_VIEWS];
+	int n = app->overlay == OV_HELP ? (int)help_lines() :
+		app->overlay == OV_VIEWS ? (int)views_list(app, v, APP_MAX_VIEWS) : 1;
 	int page = app->lay.body.h > 6 ? app->lay.body.h - 6 : 1;
 	switch (a) {
 	case ACT_UP: app->ov_sel--; break;
 	case ACT_DOWN: app->ov_sel++; break;
 	case ACT_PAGE_UP: app->ov_sel -= page; break;
 	case ACT_PAGE_DOWN: app->ov_sel += page; break;
+	case ACT_HALF_UP: app->ov_sel -= page / 2; break;
+	case ACT_HALF_DOWN: app->ov_sel += page / 2; break;
 	case ACT_TOP: app->ov_sel = 0; break;
 	case ACT_BOTTOM: app->ov_sel = n - 1; break;
 	case ACT_ENTER:
-		if (app->overlay == OV_VIEWS) {
-			const struct view_def *vd = view_at((size_t)app->ov_sel);
-			app->overlay = OV_NONE;
-			long p = vd ? app_pane(app, &pane_table, vd->name, vd->name) : -1;
-			if (p >= 0)
-				app_goto(app, (size_t)p, true);
-			else
-				app_msg(app, true, "too many open views");
-			return PR_REDRAW;
-		}
+		if (app->overlay == OV_VIEWS)
+			return open_view(app, view_at(app, (size_t)app->ov_sel));
 		app->overlay = OV_NONE;
 		return PR_REDRAW;
-	case ACT_QUIT: case ACT_BACK: case ACT_HELP: case ACT_VIEWS:
+	case ACT_QUIT_ALL:
+		app->quit = true;
+		return PR_QUIT;
+	case ACT_QUIT: case ACT_BACK: case ACT_HELP: case ACT_VIEWS: case ACT_LEGEND:
 		app->overlay = OV_NONE;
 		return PR_REDRAW;
 	default:
 		return PR_NONE;
 	}
-	if (app->ov_sel < 0)
-		app->ov_sel = 0;
 	if (app->ov_sel >= n)
 		app->ov_sel = n - 1;
+	if (app->ov_sel < 0)
+		app->ov_sel = 0;
 	return PR_REDRAW;
+}
+
+/* ---- tabs and quitting -------------------------------------------------------- */
+
+/* Close tab i (one opened with v or :view) and forget it in the back stack. */
+static void close_tab(struct app *app, size_t i)
+{
+	pane_close(&app->pane[i]);
+	free(app->pane[i].arg);
+	memmove(&app->pane[i], &app->pane[i + 1], (app->npane - i - 1) * sizeof(app->pane[0]));
+	app->npane--;
+	size_t k = 0;
+	for (size_t j = 0; j < app->nback; j++) {
+		if (app->back[j] == i)
+			continue;
+		app->back_drill[k] = app->back_drill[j];
+		app->back[k++] = app->back[j] > i ? app->back[j] - 1 : app->back[j];
+	}
+	app->nback = k;
+	if (app->cur > i || app->cur >= app->npane)
+		app->cur--;
+}
+
+static void go_back(struct app *app)
+{
+	if (app->nback) {
+		app->cur = app->back[--app->nback];
+		if (app->cur >= app->npane)
+			app->cur = 0;
+	}
+}
+
+/* q, as in tig: close what is on top (a search, an extra tab, a drill-down) and quit
+ * only when nothing is left to close. */
+static unsigned quit_or_close(struct app *app)
+{
+	if (app->search_on) {
+		search_end(app);
+		return PR_REDRAW;
+	}
+	if (app->cur >= app->nfixed && app->cur < app->npane) {
+		close_tab(app, app->cur);
+		go_back(app);
+		return PR_REDRAW;
+	}
+	if (app->nback && app->back_drill[app->nback - 1]) {
+		go_back(app);
+		return PR_REDRAW;
+	}
+	app->quit = true;
+	return PR_QUIT;
+}
+
+/* ---- clipboard ----------------------------------------------------------------- */
+
+static unsigned copy_selection(struct app *app, bool row)
+{
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	char buf[APP_LINE * 4] = "";
+	if (!priv || (s->ops->copy ? s->ops->copy(priv, app, row, buf, sizeof(buf)) < 0 :
+		      (s->ops->status ? (s->ops->status(priv, app, buf, sizeof(buf)), 0) : -1)) || !buf[0]) {
+		app_msg(app, true, "nothing selected to copy");
+		return PR_REDRAW;
+	}
+	if (term_clipboard(buf) < 0) {
+		app_msg(app, true, "this terminal cannot set the clipboard (no OSC 52 / Ms capability)");
+		return PR_REDRAW;
+	}
+	char shown[256];
+	text_clip(buf, 60, shown, sizeof(shown), true, app->text_flags);
+	app_msg(app, false, "copied %zu bytes: %s", strlen(buf), shown);
+	return PR_REDRAW;
+}
+
+void app_set_mouse(struct app *app, bool on)
+{
+	app->mouse = term_mouse(on);
 }
 
 /* ---- key dispatch ------------------------------------------------------------- */
@@ -579,6 +731,8 @@ static unsigned global_action(struct app *app, enum action a)
 	void *priv = app_pane_priv(app, app->cur);
 	switch (a) {
 	case ACT_QUIT:
+		return quit_or_close(app);
+	case ACT_QUIT_ALL:
 		app->quit = true;
 		return PR_QUIT;
 	case ACT_HELP:
@@ -589,8 +743,19 @@ static unsigned global_action(struct app *app, enum action a)
 		app->overlay = OV_VIEWS;
 		app->ov_sel = app->ov_top = 0;
 		return PR_REDRAW;
+	case ACT_LEGEND:
+		app->overlay = OV_LEGEND;
+		return PR_REDRAW;
 	case ACT_COMMAND:
 		prompt_open(app, PROMPT_COMMAND, ":", "");
+		return PR_REDRAW;
+	case ACT_SEARCH:
+		if (!priv || !s->ops->search) {
+			app_msg(app, true, "/ searches the table panes (Ranks, Findings, Sources, views); not this one");
+			return PR_REDRAW;
+		}
+		search_end(app);
+		prompt_open(app, PROMPT_SEARCH, "/", "");
 		return PR_REDRAW;
 	case ACT_FILTER:
 		if (!priv || !s->ops->filter) {
@@ -613,26 +778,40 @@ static unsigned global_action(struct app *app, enum action a)
 		prompt_open(app, PROMPT_EXPORT, "export CSV to: ", path);
 		return PR_REDRAW;
 	}
+	case ACT_COPY:
+	case ACT_COPY_ROW:
+		return copy_selection(app, a == ACT_COPY_ROW);
+	case ACT_MOUSE:
+		app_set_mouse(app, !app->mouse);
+		app_msg(app, false, app->mouse ? "mouse on: click tabs, rows and cells; T gives selection back"
+					       : "mouse off: the terminal selects text again; T turns the mouse on");
+		return PR_REDRAW;
 	case ACT_NEXT_PANE:
 	case ACT_PREV_PANE:
 		app_goto(app, (app->cur + (a == ACT_NEXT_PANE ? 1 : app->npane - 1)) % app->npane, false);
 		return PR_REDRAW;
 	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
-	case ACT_PANE_6: case ACT_PANE_7:
-		app_goto(app, (size_t)(a - ACT_PANE_1), true);
+	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8:
+		for (size_t i = 0; i < app->npane; i++)
+			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1)
+				app_goto(app, i, true);
 		return PR_REDRAW;
 	case ACT_BACK:
-		if (app->nback) {
-			app->cur = app->back[--app->nback];
-			if (app->cur >= app->npane)
-				app->cur = 0;
-		}
+		if (app->search_on)
+			search_end(app);
+		else
+			go_back(app);
 		app->msg[0] = '\0';
 		return PR_REDRAW;
 	case ACT_NEXT_STRAG:
-		return jump_straggler(app, 1);
 	case ACT_PREV_STRAG:
-		return jump_straggler(app, -1);
+		if (app->search_on && priv && s->ops->search)
+			return search_next(app, a == ACT_NEXT_STRAG ? 1 : -1);
+		return jump_straggler(app, a == ACT_NEXT_STRAG ? 1 : -1);
+	case ACT_HALF_UP:
+		return app_action(app, ACT_PAGE_UP);
+	case ACT_HALF_DOWN:
+		return app_action(app, ACT_PAGE_DOWN);
 	case ACT_FOLLOW:
 		return follow_key(app, true);
 	case ACT_RELOAD:
@@ -655,6 +834,22 @@ unsigned app_continue(struct app *app)
 	return s->ops->handle(priv, app, ACT_NONE) | PR_REDRAW;
 }
 
+unsigned app_action(struct app *app, enum action a)
+{
+	if (app->overlay != OV_NONE)
+		return overlay_key(app, a);
+	struct pane_slot *s = &app->pane[app->cur];
+	void *priv = app_pane_priv(app, app->cur);
+	/* n/N belong to the search while one is on */
+	bool searching = app->search_on && (a == ACT_NEXT_STRAG || a == ACT_PREV_STRAG);
+	if (priv && s->ops->handle && !searching) {
+		unsigned r = s->ops->handle(priv, app, a);
+		if (r & PR_HANDLED)
+			return r | PR_REDRAW;
+	}
+	return global_action(app, a);
+}
+
 unsigned app_key(struct app *app, int key)
 {
 	if (key == KEY_RESIZE) {
@@ -663,27 +858,21 @@ unsigned app_key(struct app *app, int key)
 	}
 	if (app->prompt != PROMPT_NONE)
 		return prompt_key(app, key);
+	if (key == KEY_MOUSE)
+		return app_mouse(app);
 	enum action a = keymap_lookup(key);
 	if (app->lay.too_small) {
-		if (a == ACT_QUIT)
+		if (a == ACT_QUIT || a == ACT_QUIT_ALL)
 			app->quit = true;
 		return PR_NONE;
 	}
-	if (app->overlay != OV_NONE)
-		return overlay_key(app, a);
-	if (a == ACT_NONE) {
+	if (a == ACT_NONE && app->overlay == OV_NONE) {
 		app_msg(app, true, "key %s is not bound; ? shows the keys", keymap_name(key));
 		return PR_REDRAW;
 	}
-	app->msg[0] = '\0';
-	struct pane_slot *s = &app->pane[app->cur];
-	void *priv = app_pane_priv(app, app->cur);
-	if (priv && s->ops->handle) {
-		unsigned r = s->ops->handle(priv, app, a);
-		if (r & PR_HANDLED)
-			return r | PR_REDRAW;
-	}
-	return global_action(app, a);
+	if (app->overlay == OV_NONE)
+		app->msg[0] = '\0';
+	return app_action(app, a);
 }
 
 /* ---- frame -------------------------------------------------------------------- */
@@ -694,8 +883,8 @@ static void draw_title(struct app *app)
 	char lab[APP_MAX_PANES][40];
 	int tabs_w = 0;
 	for (size_t i = 0; i < app->npane; i++) {
-		if (i < 7)
-			snprintf(lab[i], sizeof(lab[i]), " %zu %s ", i + 1, app->pane[i].label);
+		if (app->pane[i].key)
+			snprintf(lab[i], sizeof(lab[i]), " %d %s ", app->pane[i].key, app->pane[i].label);
 		else
 			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
 		tabs_w += text_width(lab[i]);
@@ -704,10 +893,15 @@ static void draw_title(struct app *app)
 	int name_w = r->w - tabs_w - 2;
 	if (name_w < 12)
 		name_w = 12;
-	int x = 1 + draw_text(r->y, r->x + 1, name_w, app->run->name ? app->run->name : "tscope-tui", ROLE_TITLE);
+	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
+	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
-	for (size_t i = 0; i < app->npane && x < r->w; i++)
-		x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+	for (size_t i = 0; i < app->npane; i++) {
+		app->tab_x[i] = x;
+		if (x < r->w)
+			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+	}
+	app->tab_x[app->npane] = x;
 }
 
 static void draw_hint(struct app *app)
@@ -727,8 +921,16 @@ static void draw_hint(struct app *app)
 		draw_text(r->y, r->x, r->w, app->msg, app->msg_err ? ROLE_ERROR : ROLE_ACCENT);
 		return;
 	}
+	if (app->search_on) {
+		draw_fmt(r->y, r->x, r->w, ROLE_ACCENT, " search '%s': n/N next/previous match, Esc ends the search",
+			 app->search);
+		return;
+	}
 	draw_text(r->y, r->x, r->w,
-		  " ?:help  q:quit  Tab/1-7:panes  Enter:open  Esc:back  n/N:straggler  /:filter  s:sort  e:export  v:views",
+		  app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back  "
+			     "1-7:panes  i:legend  y:copy"
+			   : " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
+			     "i:legend  v:views  y:copy",
 		  ROLE_HINT);
 }
 
@@ -769,7 +971,7 @@ static void overlay_scroll(struct app *app, int rows)
 
 static void draw_help(struct app *app)
 {
-	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 160);
 	draw_clear_rect(&box, ROLE_NORMAL);
 	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
 	int rows = box.h - 1;
@@ -793,6 +995,10 @@ static void draw_help(struct app *app)
 			const struct ui_cmd *c = &ui_cmds[k - 2];
 			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
 			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
+		} else if (k >= 2 && k - 2 - (int)ui_ncmds < (int)registry_ncmds()) {
+			const struct model_cmd *c = registry_cmd_at((size_t)(k - 2) - ui_ncmds);
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
 		}
 	}
 }
@@ -801,12 +1007,13 @@ static void draw_views(struct app *app)
 {
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
 	draw_clear_rect(&box, ROLE_NORMAL);
-	draw_text(box.y, box.x + 1, box.w - 2, "Views (Enter opens as a table; Esc closes)", ROLE_HEADER);
-	int rows = box.h - 1, n = (int)nviews_total();
+	draw_text(box.y, box.x + 1, box.w - 2, "Views with data in this run (Enter opens a tab, q closes it; Esc closes this list)", ROLE_HEADER);
+	const struct view_def *v[APP_MAX_VIEWS];
+	int rows = box.h - 1, n = (int)views_list(app, v, APP_MAX_VIEWS);
 	overlay_scroll(app, rows);
 	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
 		int k = app->ov_top + i, y = box.y + 1 + i;
-		const struct view_def *vd = view_at((size_t)k);
+		const struct view_def *vd = v[k];
 		enum role r = k == app->ov_sel ? ROLE_SELECTED : ROLE_NORMAL;
 		if (k == app->ov_sel)
 			draw_clear_rect(&(struct rect){ y, box.x, 1, box.w }, ROLE_SELECTED);
@@ -847,6 +1054,8 @@ void app_draw(struct app *app)
 			draw_help(app);
 		else if (app->overlay == OV_VIEWS)
 			draw_views(app);
+		else if (app->overlay == OV_LEGEND)
+			legend_draw(app);
 		draw_status(app);
 		draw_hint(app);
 	}

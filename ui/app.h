@@ -11,22 +11,28 @@
 #include "ui/layout.h"
 #include "ui/pane.h"
 
-enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND };
-enum overlay { OV_NONE, OV_HELP, OV_VIEWS };
+enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND,
+		   PROMPT_SEARCH };
+enum overlay { OV_NONE, OV_HELP, OV_VIEWS, OV_LEGEND };
 
-enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512 };
+enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512, APP_MAX_VIEWS = 64 };
 
 struct pane_slot {
 	const struct pane_ops *ops;
 	char *arg;            /* view name for table panes, owned */
 	char label[24];
+	int key;              /* number key of a default tab (1..9), 0 for none */
 	void *priv;           /* NULL until opened, or when there is no data */
 	bool opened;
 	char why[200];        /* why priv is NULL */
 };
 
+struct compare;
+
 struct app {
-	struct run *run;
+	struct run *run;              /* the run; B in compare mode */
+	struct compare *cmp;          /* compare mode: the pair (A = cmp->a, B = cmp->b), else NULL */
+	char title[96];               /* title-row name when not the run's ("A vs B"), else "" */
 	const struct opts *opts;
 	unsigned text_flags;          /* TEXT_ASCII in ASCII mode */
 	const struct glyphs *g;
@@ -34,8 +40,15 @@ struct app {
 
 	struct pane_slot pane[APP_MAX_PANES];
 	size_t npane, cur;
+	size_t nfixed;                /* the tabs every run has; later ones (v, :view) close with q */
 	size_t back[APP_BACK];
+	bool back_drill[APP_BACK];    /* pushed by a drill-down (Enter, n): q returns there */
 	size_t nback;
+	int tab_x[APP_MAX_PANES + 1]; /* tab i spans columns [tab_x[i], tab_x[i+1]) (mouse) */
+
+	char search[APP_LINE];        /* `/` text; highlighted while search_on */
+	bool search_on;
+	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 
 	enum overlay overlay;
 	int ov_top, ov_sel;
@@ -49,8 +62,9 @@ struct app {
 	char msg[APP_LINE];
 	bool msg_err;
 
-	int *strag;                   /* rank ids ordered by time lost (desc) */
-	long *strag_onset;            /* their onset steps, -1 when none */
+	int *strag;                   /* the straggler set: rank ids by cost (desc); compare
+	                               * mode: regressed ranks by increase in time lost */
+	long *strag_onset;            /* the steps they are slow from (compare: onset in B) */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
@@ -74,18 +88,32 @@ long app_pane(struct app *app, const struct pane_ops *ops, const char *arg, cons
 void *app_pane_priv(struct app *app, size_t i);
 /* Make pane i current; push the current one on the back stack when `push`. */
 void app_goto(struct app *app, size_t i, bool push);
+/* Mouse reporting on or off (off: the terminal's own selection works). */
+void app_set_mouse(struct app *app, bool on);
 /* Go to pane i (pushing) and show target there. */
 unsigned app_show(struct app *app, size_t i, const struct ui_target *t);
 /* Index of a fixed pane by ops (Overview..Sources), -1 when absent. */
 long app_find(struct app *app, const struct pane_ops *ops, const char *arg);
 /* Open the evidence of finding number idx (in run_findings order). */
 unsigned app_open_finding(struct app *app, size_t idx);
-/* Rank ids ordered by time lost, from the `ranks` view (built once). */
+/* THE drill-down map: open the pane that shows ev (model/findings.h lists the kinds). */
+unsigned app_open_evidence(struct app *app, const struct evidence *ev);
+/* Index of the heatmap pane of a grid (NULL: the default Heatmap tab), added as a tab
+ * when missing; -1 when full. */
+long app_heatmap(struct app *app, const char *grid);
+/* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
+ * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);
 /* Run one ':' command line (without the ':'). */
 unsigned app_command(struct app *app, const char *line);
 /* Dispatch one key (curses code). */
 unsigned app_key(struct app *app, int key);
+/* Dispatch one action: the overlay, else the current pane, else the global keys. */
+unsigned app_action(struct app *app, enum action a);
+/* A KEY_MOUSE event (ui/mouse.c): tabs, rows, cells, the wheel. */
+unsigned app_mouse(struct app *app);
+/* The `i` overlay (ui/legend.c): the current pane's legend, or the common one. */
+void legend_draw(struct app *app);
 /* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
 unsigned app_continue(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */

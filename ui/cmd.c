@@ -11,7 +11,6 @@
 #include <wchar.h>
 #include "model/grid.h"
 #include "model/registry.h"
-#include "model/sweep/sweep.h"
 #include "model/table.h"
 #include "ui/app.h"
 
@@ -80,14 +79,23 @@ static unsigned c_dumpattr(struct app *app, const char *args)
 	return PR_NONE;
 }
 
+/* Bounds of the virtual screen: far beyond any terminal, small enough that ncurses'
+ * rows x cols cell arrays stay a few tens of MB. */
+enum { RESIZE_MAX_ROWS = 1000, RESIZE_MAX_COLS = 2000 };
+
 static unsigned c_resize(struct app *app, const char *args)
 {
 	int rows, cols;
-	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2) {
-		app_msg(app, true, "usage: :resize ROWS COLS");
+	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2 || rows > RESIZE_MAX_ROWS ||
+	    cols > RESIZE_MAX_COLS) {
+		app_msg(app, true, "usage: :resize ROWS COLS (2..%d rows, 2..%d columns)", RESIZE_MAX_ROWS,
+			RESIZE_MAX_COLS);
 		return PR_REDRAW;
 	}
-	resizeterm(rows, cols);
+	if (resizeterm(rows, cols) != OK) {
+		app_msg(app, true, "cannot resize to %d x %d", rows, cols);
+		return PR_REDRAW;
+	}
 	return app_key(app, KEY_RESIZE);
 }
 
@@ -116,17 +124,15 @@ static unsigned c_view(struct app *app, const char *args)
 
 static unsigned c_heatmap(struct app *app, const char *args)
 {
-	const struct grid_provider *gp = *args ? grid_provider(args) : NULL;
+	const struct grid_provider *gp = *args ? registry_grid(args) : NULL;
 	if (!gp) {
 		char names[256] = "";
-		for (size_t i = 0; i < grid_nproviders; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", grid_providers[i]->name);
+		for (size_t i = 0; i < registry_ngrids(); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", registry_grid_at(i)->name);
 		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
 		return PR_REDRAW;
 	}
-	char label[32];
-	snprintf(label, sizeof(label), "heat:%s", gp->name);
-	long p = app_pane(app, &pane_heatmap, gp->name, label);
+	long p = app_heatmap(app, gp->name);
 	if (p >= 0)
 		app_goto(app, (size_t)p, true);
 	return PR_REDRAW;
@@ -160,6 +166,17 @@ static unsigned c_quit(struct app *app, const char *args)
 	return PR_QUIT;
 }
 
+static unsigned c_mouse(struct app *app, const char *args)
+{
+	if (strcmp(args, "on") != 0 && strcmp(args, "off") != 0) {
+		app_msg(app, true, "usage: :mouse on|off");
+		return PR_REDRAW;
+	}
+	app_set_mouse(app, strcmp(args, "on") == 0);
+	app_msg(app, false, "mouse %s", app->mouse ? "on" : "off");
+	return PR_REDRAW;
+}
+
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
@@ -177,9 +194,9 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
 	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
-	{ .name = "objective", .args = "METRIC:W,...", .help = "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3 (empty clears)", .model = sweep_cmd_objective },
-	{ .name = "constraint", .args = "EXPR|clear", .help = "add a sweep constraint, e.g. ttft_p99<10 ('clear' removes all)", .model = sweep_cmd_constraint },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
+	{ .name = "q", .args = "", .help = "quit (as in vi)", .run = c_quit },
+	{ .name = "mouse", .args = "on|off", .help = "mouse reporting on or off (off: the terminal selects text)", .run = c_mouse },
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
 
@@ -193,12 +210,13 @@ unsigned cmd_run(struct app *app, const char *line)
 		args++;
 	for (size_t i = 0; i < ui_ncmds; i++) {
 		const struct ui_cmd *c = &ui_cmds[i];
-		if (strlen(c->name) != n || strncmp(c->name, line, n) != 0)
-			continue;
-		if (c->run)
+		if (strlen(c->name) == n && strncmp(c->name, line, n) == 0)
 			return c->run(app, args) | PR_REDRAW;
+	}
+	const struct model_cmd *mc = registry_cmd(line, n);
+	if (mc) {
 		char msg[256] = "";
-		int rc = c->model(app->run, args, msg, sizeof(msg));
+		int rc = mc->run(app->run, args, msg, sizeof(msg));
 		if (rc == 0)
 			app_reload(app);
 		app_msg(app, rc != 0, "%s", msg[0] ? msg : rc ? "failed" : "done");

@@ -89,11 +89,9 @@ void draw_fill(int y, int x, int w, int k)
 
 void draw_bar(int y, int x, int w, double frac, enum role r)
 {
-	if (w <= 0 || !(frac > 0))
+	if (w <= 0)
 		return;
-	if (frac > 1)
-		frac = 1;
-	int eighths = (int)(frac * w * 8 + 0.5);
+	int eighths = (int)text_bar_cells(frac, (long)w * 8);
 	int full = eighths / 8, rem = eighths % 8;
 	draw_repeat(y, x, full, gl->eighth[8], r);
 	if (rem && full < w && *gl->eighth[rem]) {

@@ -10,6 +10,7 @@
 #define UI_PANE_H
 
 #include <curses.h>
+#include "model/findings.h"
 #include "model/table.h"
 #include "ui/action.h"
 #include "ui/layout.h"
@@ -34,7 +35,8 @@ struct ui_target {
 	const long *marks;        /* steps to mark (critical steps) */
 	size_t nmarks;
 	long item;                /* table panes: the row whose ref is item */
-	const char *text;         /* table panes: a filter text (kernel, task name) */
+	const struct evidence *ev; /* table panes: show the rows of this evidence
+				   * (evidence_filter), or NULL */
 };
 
 struct pane_ops {
@@ -59,9 +61,22 @@ struct pane_ops {
 	bool (*rebuild)(void *priv, struct app *app);
 	/* Optional: rank id under the cursor (for n/N and Enter), -1 when none. */
 	int (*cur_rank)(void *priv, struct app *app);
+	/* Optional: `/` search. Select the next row whose shown text contains needle
+	 * (case-insensitive): dir 0 from the selected row on, +1 after it, -1 before it,
+	 * wrapping. True when found (the pane highlights app->search while it is on). */
+	bool (*search)(void *priv, struct app *app, const char *needle, int dir);
+	/* Optional: `i` legend: explain the pane's glyphs, colours and scale inside box;
+	 * returns the rows used. */
+	int (*legend)(void *priv, struct app *app, const struct rect *box);
+	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
+	 * plain text; 0, or -1 when nothing is selected. Default: the status text. */
+	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);
+	/* Optional: a mouse click at screen (y, x) inside the body: select what is there. */
+	unsigned (*click)(void *priv, struct app *app, int y, int x);
 };
 
 extern const struct pane_ops pane_overview, pane_heatmap, pane_table, pane_steps, pane_budget;
 extern const struct pane_ops pane_sweep;   /* ui/pane_sweep.c */
+extern const struct pane_ops pane_compare; /* ui/pane_compare.c: compare mode's Overview */
 
 #endif

@@ -3,8 +3,10 @@
  * (seconds, share of wall, recoverable lines highlighted), every rank as one stacked
  * bar with its recoverable share (j/k select), and the selected rank per step window.
  * Each budget line has its own fill glyph and colour, so the bars read in mono. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "model/steps/analysis.h"
 #include "model/registry.h"
 #include "model/steps/steps.h"
@@ -54,9 +56,7 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 		if (l->recoverable)
 			rec += l->fraction;
 		cum += l->fraction > 0 ? l->fraction : 0;
-		int upto = (int)(cum * w + 0.5);
-		if (upto > w)
-			upto = w;
+		int upto = (int)text_bar_cells(cum, w);
 		draw_fill(y, x + drawn, upto - drawn, k);
 		if (upto > drawn)
 			drawn = upto;
@@ -66,8 +66,9 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s", steps_rank_id(p->m, p->sel),
-		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)");
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->sel),
+		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
+		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
 	int bar_w = w - BP_NAME_W - 33;
@@ -107,24 +108,47 @@ static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int
 	return y;
 }
 
+/* Offset of window k's first step from the lowest step, for `count` steps in BP_WINDOWS
+ * windows: floor(count * k / BP_WINDOWS) without overflow for any span of long steps. */
+static unsigned long window_start(unsigned long count, int k)
+{
+	unsigned long q = count / BP_WINDOWS, r = count % BP_WINDOWS;
+	return q * (unsigned long)k + r * (unsigned long)k / BP_WINDOWS;
+}
+
+/* lo + off for an offset within the span of steps (two's complement, no signed overflow). */
+static long step_at(long lo, unsigned long off)
+{
+	unsigned long u = (unsigned long)lo + off;
+	return u > (unsigned long)LONG_MAX ? -(long)(~u) - 1 : (long)u;
+}
+
 static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 {
 	size_t nrec = steps_nrecords(p->m, p->sel);
 	if (!nrec)
 		return y;
-	long lo = steps_step(p->m, p->sel, 0), hi = steps_step(p->m, p->sel, nrec - 1) + 1;
+	long lo = steps_step(p->m, p->sel, 0), hi = lo;
 	for (size_t i = 1; i < nrec; i++) {
 		long s = steps_step(p->m, p->sel, i);
 		lo = s < lo ? s : lo;
-		hi = s + 1 > hi ? s + 1 : hi;
+		hi = s > hi ? s : hi;
 	}
+	unsigned long span = (unsigned long)hi - (unsigned long)lo;
+	unsigned long count = span == ULONG_MAX ? span : span + 1;
 	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->sel));
 	int bar_w = w - 44 < BP_BAR_MAX ? w - 44 : BP_BAR_MAX;
 	for (int k = 0; k < BP_WINDOWS; k++, y++) {
-		long a = lo + (hi - lo) * k / BP_WINDOWS, b = lo + (hi - lo) * (k + 1) / BP_WINDOWS;
+		unsigned long o0 = window_start(count, k), o1 = window_start(count, k + 1);
 		struct budget bw;
-		draw_fmt(y, x, 20, ROLE_DIM, "steps %ld-%ld", a, b - 1);
-		if (b <= a || !analysis_budget_window(app->run, p->sel, a, b, &bw)) {
+		if (o1 <= o0) { /* fewer steps than windows */
+			draw_text(y, x, 20, "steps -", ROLE_DIM);
+			draw_text(y, x + 21, 10, "-", ROLE_DIM);
+			continue;
+		}
+		long a = step_at(lo, o0), b = k + 1 == BP_WINDOWS ? hi : step_at(lo, o1 - 1);
+		draw_fmt(y, x, 20, ROLE_DIM, "steps %ld-%ld", a, b);
+		if (!analysis_budget_window(app->run, p->sel, a, b, &bw)) {
 			draw_text(y, x + 21, 10, "-", ROLE_DIM);
 			continue;
 		}

@@ -8,15 +8,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/compare.h"
+#include "model/text.h"
 #include "model/grid.h"
+#include "model/registry.h"
 #include "model/steps/follow.h"
-#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 
 struct hpane {
-	const struct grid_provider *prov;
+	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
+	struct compare *cmp;          /* compare mode: the pair's grid (B - A, A, B), else NULL */
 	size_t metric, nmetrics;
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
@@ -27,6 +30,7 @@ struct hpane {
 	size_t top;                   /* first row shown (always 0 when fitting) */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
 	int w, h;                     /* cells area of the last frame */
+	int y0, x0;                   /* its top-left screen cell (mouse) */
 	/* cache of the visible buckets */
 	signed char *lvl;
 	size_t cache_c0, cache_spc, cache_rpr, cache_top;
@@ -100,38 +104,84 @@ static void compute_scale(struct hpane *p)
 	free(v);
 }
 
+/* A diverging grid's negative values (faster in B) have levels HP_COOL + l. */
+enum { HP_COOL = 16 };
+
 static int level(const struct hpane *p, double v)
 {
 	if (!isfinite(v))
 		return THEME_HEAT_LEVELS - 1;
-	if (p->hi <= p->lo || v <= p->lo)
-		return 0;
-	int l = (int)((v - p->lo) / (p->hi - p->lo) * THEME_HEAT_LEVELS);
-	return l >= THEME_HEAT_LEVELS ? THEME_HEAT_LEVELS - 1 : l;
+	int l = (int)(text_frac(p->src.diverging ? fabs(v) : v, p->lo, p->hi) * THEME_HEAT_LEVELS);
+	if (l >= THEME_HEAT_LEVELS)
+		l = THEME_HEAT_LEVELS - 1;
+	return p->src.diverging && v < 0 && l > 0 ? HP_COOL + l : l;
+}
+
+/* The grid source: the run's provider, or the comparison's grid. */
+static bool src_open(struct hpane *p, struct app *app)
+{
+	if (p->cmp)
+		return compare_grid_open(p->cmp, (int)p->metric, &p->src, p->why, sizeof(p->why));
+	return p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why));
+}
+
+static void src_close(struct hpane *p)
+{
+	if (p->cmp)
+		compare_grid_close(&p->src);
+	else
+		p->prov->close(&p->src);
+}
+
+static const char *metric_name(const struct hpane *p, struct app *app)
+{
+	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
 }
 
 static bool open_metric(struct hpane *p, struct app *app)
 {
 	if (p->src.ud)
-		p->prov->close(&p->src);
+		src_close(p);
 	grid_blocks_free(p->blocks);
 	p->blocks = NULL;
 	memset(&p->src, 0, sizeof(p->src));
-	if (!p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why)))
+	if (!src_open(p, app))
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
 	compute_scale(p);
+	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+		p->lo = 0;
+		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
+	}
 	p->cache_ok = false;
 	return true;
 }
 
+static void *hp_open_compare(struct app *app, char *why, size_t whyn)
+{
+	struct hpane *p = xcalloc(1, sizeof(*p));
+	p->cmp = app->cmp;
+	p->nmetrics = CMP_GRID_NMETRICS;
+	p->mark_row = -1;
+	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
+		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
+		if (p->src.ud)
+			src_close(p);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	const struct grid_provider *prov = grid_provider(arg);
-	for (size_t i = 0; !arg && i < grid_nproviders; i++) /* default: the first with data */
-		if (grid_providers[i]->nmetrics(app->run) > 0) {
-			prov = grid_providers[i];
+	if (app->cmp && arg && strcmp(arg, "compare") == 0)
+		return hp_open_compare(app, why, whyn);
+	const struct grid_provider *prov = registry_grid(arg);
+	for (size_t i = 0; !arg && i < registry_ngrids(); i++) /* default: the first with data */
+		if (registry_grid_at(i)->nmetrics(app->run) > 0) {
+			prov = registry_grid_at(i);
 			break;
 		}
 	if (!prov || prov->nmetrics(app->run) == 0) {
@@ -157,7 +207,7 @@ static void hp_close(void *priv)
 {
 	struct hpane *p = priv;
 	if (p->src.ud)
-		p->prov->close(&p->src);
+		src_close(p);
 	grid_blocks_free(p->blocks);
 	free(p->lvl);
 	free(p->marks);
@@ -325,6 +375,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	layout_heatmap(body, label_w, &g);
 	p->w = g.cells.w;
 	p->h = g.cells.h;
+	p->y0 = g.cells.y;
+	p->x0 = g.cells.x;
 	p->rpr = bucket_rows(p, p->h);
 	fix_view(p);
 	build_cache(p);
@@ -342,8 +394,9 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : theme_heat(l);
-			const char *gl = l < 0 ? app->g->missing : app->g->heat[l];
+			bool cool = l >= HP_COOL;   /* faster in B: the diverging scale's other side */
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_GOOD : theme_heat(l);
+			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
 				if (l == 0)
@@ -376,8 +429,12 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			      p->spc, p->src.col_axis);
 	else
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
-	snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:metric +/-:zoom H/L:pan z:rows",
-		 p->lo, p->hi, p->src.unit ? p->src.unit : "");
+	if (p->src.diverging)
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster green)  "
+			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
+	else
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:%s +/-:zoom H/L:pan z:rows",
+			 p->lo, p->hi, p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 
@@ -400,18 +457,6 @@ static void move_col(struct hpane *p, long d)
 	if (c >= (long)p->src.ncols)
 		c = (long)p->src.ncols - 1;
 	p->cur_c = (size_t)c;
-}
-
-/* A trace covers the cell: the step_kernels table filtered to (rank, step). */
-static unsigned open_step_kernels(struct app *app, int rank, long step)
-{
-	long i = app_pane(app, &pane_table, "step_kernels", "kernels");
-	if (i < 0)
-		return PR_NONE;
-	char filter[96];
-	snprintf(filter, sizeof(filter), "rank=%d step=%ld", rank, step);
-	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
-	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
 }
 
 static unsigned hp_handle(void *priv, struct app *app, enum action a)
@@ -443,7 +488,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		 * this frame, build in the next (PR_LATER) */
 		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
 		p->pending = true;
-		app_msg(app, false, "building the heatmap of '%s'...", p->prov->metric_name(app->run, p->metric));
+		app_msg(app, false, "building the heatmap of '%s'...", metric_name(p, app));
 		return PR_HANDLED | PR_LATER;
 	case ACT_NONE:
 		if (!p->pending)
@@ -456,16 +501,12 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		}
 		break;
 	case ACT_ENTER: {
-		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target t = { .rank = p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : (int)p->cur_r,
-				       .step_lo = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : -1,
-				       .step_hi = -1, .item = -1 };
-		t.step_hi = t.step_lo;
-		if (p->prov == &grid_steps && trace_covers(app->run, t.rank, t.step_lo))
-			return open_step_kernels(app, t.rank, t.step_lo);
-		if (s < 0 || p->prov != &grid_steps)
+		struct evidence ev;
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, p->cur_r, p->cur_c, &ev))
 			return PR_NONE;
-		return app_show(app, (size_t)s, &t) | PR_HANDLED;
+		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
+		evidence_free(&ev);
+		return r;
 	}
 	default:
 		return PR_NONE;
@@ -604,6 +645,53 @@ static int hp_cur_rank(void *priv, struct app *app)
 	return p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : -1;
 }
 
+/* A click selects the bucket under it (its first row and column). */
+static unsigned hp_click(void *priv, struct app *app, int y, int x)
+{
+	struct hpane *p = priv;
+	if (y < p->y0 || y >= p->y0 + p->h || x < p->x0 || x >= p->x0 + p->w)
+		return PR_NONE;
+	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
+	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
+	if (r < p->src.nrows)
+		p->cur_r = r;
+	if (c < p->src.ncols)
+		p->cur_c = c;
+	return PR_HANDLED;
+}
+
+/* The ramp: each level's glyph in its colour with the values it stands for. */
+static int hp_legend(void *priv, struct app *app, const struct rect *box)
+{
+	struct hpane *p = priv;
+	int y = box->y;
+	draw_fmt(y++, box->x, box->w, ROLE_HEADER, "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis,
+		 p->src.col_axis);
+	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
+				   "rank never averages away; the status row shows the exact worst and mean "
+				   "under the cursor.";
+	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL) + 1;
+	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
+	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
+		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
+		if (l == 0)
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %.4g %s (median of the grid: quiet)",
+				 p->lo + step, p->src.unit);
+		else
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%.4g .. %.4g %s%s", p->lo + step * l,
+				 p->lo + step * (l + 1), p->src.unit, l == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+	}
+	if (y < box->y + box->h) {
+		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
+		draw_text(y++, box->x + 7, box->w - 7, "no value in the bucket (missing is not zero)", ROLE_NORMAL);
+	}
+	if (y < box->y + box->h) {
+		draw_text(y, box->x + 3, 1, app->g->mark, ROLE_MARK);
+		draw_text(y++, box->x + 7, box->w - 7, "header mark: a step the opened finding names (critical steps)", ROLE_NORMAL);
+	}
+	return y - box->y;
+}
+
 const struct pane_ops pane_heatmap = {
 	.name = "heatmap",
 	.open = hp_open,
@@ -615,4 +703,6 @@ const struct pane_ops pane_heatmap = {
 	.rebuild = hp_rebuild,
 	.status = hp_status,
 	.cur_rank = hp_cur_rank,
+	.click = hp_click,
+	.legend = hp_legend,
 };

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* pane_overview.c: the run at a glance: name, sources, ranks, steps, wall time, the
- * budget headline (MFU when known), top findings (selectable: Enter opens the evidence)
- * and a data-quality summary. */
+/* pane_overview.c: the run at a glance: name, sources and data quality, every
+ * subsystem's summary lines (registry_summary: the same lines head --print), and the
+ * findings (selectable: Enter opens the evidence). */
 #include <stdlib.h>
 #include <string.h>
-#include "model/steps/analysis.h"
 #include "model/registry.h"
-#include "model/dasf/dasf.h"
-#include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -78,67 +75,17 @@ static int draw_sources(struct app *app, int y, int x, int w)
 	return kv_role(y, x, w, "data quality", buf, skipped || unreadable || nerr ? ROLE_SEV_MED : ROLE_GOOD);
 }
 
-static int draw_steps(struct app *app, int y, int x, int w)
+/* The subsystems' summary lines (the same lines head the --print report). */
+static int draw_summary(struct app *app, int y, int x, int w)
 {
-	const struct steps_model *m = app->run->steps;
-	char buf[256];
-	if (!m || !steps_nranks(m)) {
-		y = kv(y, x, w, "ranks", "no per-rank step records");
-		return y;
-	}
-	snprintf(buf, sizeof(buf), "%zu", steps_nranks(m));
-	y = kv(y, x, w, "ranks", buf);
-	snprintf(buf, sizeof(buf), "%zu aligned across ranks, %zu distinct", steps_naligned(m), steps_nunion(m));
-	y = kv(y, x, w, "steps", buf);
-	const struct distributed *d = analysis_distributed(app->run);
-	if (d) {
-		snprintf(buf, sizeof(buf), "%.4g s (mean step wall %.4g s x %zu aligned steps)",
-			 d->mean_step_wall * (double)d->n_steps, d->mean_step_wall, d->n_steps);
-		y = kv(y, x, w, "wall time", buf);
-		snprintf(buf, sizeof(buf), "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
-			 d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
-		y = kv(y, x, w, "imbalance", buf);
-		if (d->straggler >= 0) {
-			const struct rank_stat *rs = &d->rank[d->straggler];
-			char onset[32] = "none";
-			if (rs->onset >= 0)
-				snprintf(onset, sizeof(onset), "step %ld", rs->onset);
-			snprintf(buf, sizeof(buf), "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s",
-				 rs->rank, rs->time_lost, rs->slowest_fraction * 100, onset);
-			y = kv(y, x, w, "straggler", buf);
-		}
-	}
-	const struct budget *b = analysis_budget(app->run, 0);
-	if (b) {
-		int k = snprintf(buf, sizeof(buf), "efficiency %.1f%% of %.4g s wall (rank %d)", b->efficiency * 100,
-				 b->wall, steps_rank_id(m, 0));
-		if (b->has_mfu)
-			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU %.1f%%", b->mfu * 100);
-		else
-			snprintf(buf + k, sizeof(buf) - (size_t)k, "; MFU n/a (no FLOPs/peak)");
-		y = kv(y, x, w, "budget", buf);
-		if (b->nrecoverable) {
-			const struct budget_line *l = &b->line[b->recoverable[0]];
-			snprintf(buf, sizeof(buf), "%s %.4g s (%.1f%%)", l->name, l->seconds, l->fraction * 100);
-			y = kv(y, x, w, "top recoverable", buf);
-		}
-	}
-	return y;
-}
-
-/* DASF databases: what was loaded and where to look. */
-static int draw_dasf(struct app *app, int y, int x, int w)
-{
-	struct dasf_summary s;
-	if (!dasf_summarize(app->run, &s) || !s.tasks)
-		return y;
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%zu tasks, %zu functions, %zu workers on %zu hosts; %.4g s of task time",
-		 s.tasks, s.functions, s.workers, s.hosts, s.total_task_s);
-	y = kv(y, x, w, "DASF tasks", buf);
-	snprintf(buf, sizeof(buf), "%.4g s over %zu tasks (:view critical_path; :view function_bottleneck)",
-		 s.critical_s, s.critical_len);
-	y = kv(y, x, w, "critical path", buf);
+	static const enum role tone_role[] = {
+		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
+		[TONE_BAD] = ROLE_SEV_HIGH,
+	};
+	struct summary s;
+	registry_summary(app->run, &s);
+	for (size_t i = 0; i < s.n; i++)
+		y = kv_role(y, x, w, s.line[i].key, s.line[i].text, tone_role[s.line[i].tone]);
 	return y;
 }
 
@@ -149,8 +96,7 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	y = kv(y, x, w, "run", app->run->name ? app->run->name : "-");
 	y = kv(y, x, w, "path", app->run->path ? app->run->path : "-");
 	y = draw_sources(app, y, x, w);
-	y = draw_steps(app, y, x, w);
-	y = draw_dasf(app, y, x, w);
+	y = draw_summary(app, y, x, w);
 	y++;
 	const struct finding_list *fl = run_findings(app->run);
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);

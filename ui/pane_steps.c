@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "model/steps/analysis.h"
 #include "model/registry.h"
 #include "model/steps/steps.h"
@@ -271,7 +272,7 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 			draw_text(y, x0 + x, 1, app->g->missing, cur ? ROLE_CURSOR : ROLE_MISSING);
 			continue;
 		}
-		int l = !isfinite(v[x]) ? GLYPH_SPARK - 1 : hi > lo ? (int)((v[x] - lo) / (hi - lo) * (GLYPH_SPARK - 1) + 0.5) : 0;
+		int l = !isfinite(v[x]) ? GLYPH_SPARK - 1 : (int)(text_frac(v[x], lo, hi) * (GLYPH_SPARK - 1) + 0.5);
 		draw_text(y, x0 + x, 1, app->g->spark[l], cur ? ROLE_CURSOR : hl ? ROLE_MARK : ROLE_BAR);
 	}
 	free(v);

@@ -2,57 +2,180 @@
 /* pane_table.c: the generic table pane. Shows any registry view (model/registry.h)
  * with scrolling, a column cursor, sort (s), filter (/), export (e, via the loop) and a
  * detail box with the full text of the selected row's long text columns (so a
- * finding's title, detail and fix are all visible). Enter drills in: a finding opens
- * its evidence, a row with a rank opens that rank in the Steps pane, a DASF function
- * lists its tasks. */
+ * finding's title, detail and fix are all visible). Columns are found by role
+ * (model/table.h), never by name. Enter opens the row's evidence (the view's
+ * row_evidence: a finding's own evidence, a DASF function's tasks; by default a row
+ * with a rank opens that rank's steps). */
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/views.h"
+#include "model/text.h"
 #include "model/registry.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { TP_MAX_COLW = 48 };
+enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400 };
 
 struct tpane {
-	const struct view_def *vd;
+	char *arg;            /* the view's name (owned), for rebuilds */
 	struct table *t;
 	size_t top, sel;      /* positions in t->view */
 	int col;              /* column cursor */
-	int first_col;        /* leftmost column drawn */
 	int rows;             /* data rows in the last frame (page size) */
-	int c_rank;           /* "rank" column or -1 */
+	int y0;               /* screen row of the first data row (mouse) */
+	int col_x[TP_MAX_SHOWN + 1]; /* columns drawn in the last frame: col_c[i] at col_x[i] */
+	int col_c[TP_MAX_SHOWN];
+	int ncol_shown;
+	int *need;            /* per column: widest value seen (col_need) */
+	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
 };
 
-static int col_width(const struct table *t, int c)
+/* Width a column needs: its widest value among the rows on screen (a number is never
+ * cut), at least its header up to TP_HEAD_W (a longer header is clipped; the status
+ * row names the column in full), plus one blank. Text columns ask for their widest
+ * value up to TP_MAX_TEXTW; what they get is decided by layout_cols(). Widths only
+ * grow while the pane is open, so scrolling does not shift columns. */
+static int col_need(struct tpane *p, int c)
 {
-	int w = t->col[c].width;
-	int hw = (int)strlen(t->col[c].name) + 2;   /* room for the sort arrow */
-	if (w < hw)
-		w = hw;
-	if (w < 4)
-		w = 4;
-	return w > TP_MAX_COLW ? TP_MAX_COLW : w;
+	const struct table *t = p->t;
+	int hw = text_width(t->col[c].name) + 1;   /* + the sort arrow */
+	int w = hw < TP_HEAD_W ? hw : TP_HEAD_W;
+	if (w < t->col[c].width && t->col[c].type != COL_TEXT)
+		w = t->col[c].width;
+	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
+		char buf[512];
+		table_format(t, t->view[p->top + (size_t)i], c, buf, sizeof(buf));
+		int vw = text_width(buf);
+		if (vw > w)
+			w = vw;
+	}
+	if (w > TP_MAX_TEXTW)
+		w = TP_MAX_TEXTW;
+	if (w + 1 > p->need[c])
+		p->need[c] = w + 1;
+	return p->need[c];
 }
 
-static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+/* The width an ordinary text column starts with before spare width is shared out:
+ * its preferred width, at most TP_MAX_COLW. */
+static int text_base(const struct tpane *p, int c, int need)
 {
-	const struct view_def *vd = arg ? registry_view(arg) : NULL;
-	if (!vd) {
+	int w = p->t->col[c].width + 1;
+	if (w > TP_MAX_COLW)
+		w = TP_MAX_COLW;
+	return need < w ? need : w;
+}
+
+static int cmp_prio(const void *a, const void *b, void *ud)
+{
+	const struct table *t = ud;
+	int x = *(const int *)a, y = *(const int *)b;
+	if (t->col[x].prio != t->col[y].prio)
+		return t->col[y].prio - t->col[x].prio;
+	return x - y;
+}
+
+/* Choose the columns of this frame in w columns: the first (key) column is frozen,
+ * then the column cursor, then the others by priority (table_col.prio) while they
+ * fit; they are drawn in table order. Spare width goes to text columns that want it.
+ * Fills p->col_c / p->col_x (screen x from x0). */
+static void layout_cols(struct tpane *p, int x0, int w)
+{
+	const struct table *t = p->t;
+	int n = (int)t->ncol < TP_MAX_SHOWN ? (int)t->ncol : TP_MAX_SHOWN;
+	int order[TP_MAX_SHOWN], width[TP_MAX_SHOWN] = { 0 };
+	bool shown[TP_MAX_SHOWN] = { false };
+	for (int c = 0; c < n; c++)
+		order[c] = c;
+	qsort_r(order + 1, (size_t)(n > 1 ? n - 1 : 0), sizeof(int), cmp_prio, (void *)t);
+	/* candidates: the key column, the cursor's column, then by priority */
+	int cand[TP_MAX_SHOWN + 1], ncand = 0;
+	cand[ncand++] = 0;
+	if (p->col > 0 && p->col < n)
+		cand[ncand++] = p->col;
+	for (int k = 1; k < n; k++)
+		cand[ncand++] = order[k];
+	int used = 1;   /* the selection pointer */
+	for (int k = 0; k < ncand; k++) {
+		int c = cand[k];
+		if (shown[c])
+			continue;
+		int need = col_need(p, c);
+		/* an important text column asks for all it needs, an ordinary one starts small */
+		int cw = t->col[c].type == COL_TEXT && t->col[c].prio <= 0 ? text_base(p, c, need) : need;
+		if (used + cw > w) {
+			/* the key column always shows; a text column takes what is left */
+			bool squeeze = t->col[c].type == COL_TEXT && w - used >= TP_MIN_TEXTW;
+			if (c != 0 && !squeeze)
+				continue;
+			cw = w - used;
+		}
+		shown[c] = true;
+		width[c] = cw;
+		used += cw;
+	}
+	/* spare width: to the shown text columns, up to what they need */
+	for (int c = 0; c < n && used < w; c++) {
+		if (!shown[c] || t->col[c].type != COL_TEXT)
+			continue;
+		int more = p->need[c] - width[c];
+		if (more > w - used)
+			more = w - used;
+		if (more > 0) {
+			width[c] += more;
+			used += more;
+		}
+	}
+	/* then to clipped headers, so a wide screen shows whole column names */
+	for (int c = 0; c < n && used < w; c++) {
+		int more = shown[c] ? text_width(t->col[c].name) + 2 - width[c] : 0;
+		if (more > w - used)
+			more = w - used;
+		if (more > 0) {
+			width[c] += more;
+			used += more;
+		}
+	}
+	p->ncol_shown = 0;
+	int x = x0 + 1;
+	for (int c = 0; c < n; c++) {
+		if (!shown[c])
+			continue;
+		p->col_c[p->ncol_shown] = c;
+		p->col_x[p->ncol_shown++] = x;
+		x += width[c];
+	}
+	p->col_x[p->ncol_shown] = x;
+}
+
+/* The view's table: a run view, or in compare mode a view of the pair. */
+static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	const struct cmp_view *cv = app->cmp && arg ? compare_view(arg) : NULL;
+	const struct view_def *vd = arg && !cv ? registry_view(arg) : NULL;
+	if (!vd && !cv) {
 		snprintf(why, whyn, "no view named '%s'", arg ? arg : "");
 		return NULL;
 	}
 	char err[256] = "";
-	struct table *t = vd->build(app->run, err, sizeof(err));
-	if (!t) {
-		snprintf(why, whyn, "%s: %s", vd->name, err[0] ? err : "no data in this run");
+	struct table *t = cv ? cv->build(app->cmp, err, sizeof(err)) : vd->build(app->run, err, sizeof(err));
+	if (!t)
+		snprintf(why, whyn, "%s: %s", arg, err[0] ? err : "no data in this run");
+	return t;
+}
+
+static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
+{
+	struct table *t = build_view(app, arg, why, whyn);
+	if (!t)
 		return NULL;
-	}
 	struct tpane *p = xcalloc(1, sizeof(*p));
-	p->vd = vd;
+	p->arg = arg ? xstrdup(arg) : NULL;
 	p->t = t;
-	p->c_rank = table_col_index(t, "rank");
+	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->col[c].type == COL_TEXT && t->col[c].width >= 40)
 			p->detail = true;
@@ -63,6 +186,8 @@ static void tp_close(void *priv)
 {
 	struct tpane *p = priv;
 	table_free(p->t);
+	free(p->need);
+	free(p->arg);
 	free(p);
 }
 
@@ -79,8 +204,6 @@ static void clamp(struct tpane *p)
 		p->col = 0;
 	if (p->col >= (int)p->t->ncol)
 		p->col = (int)p->t->ncol - 1;
-	if (p->first_col > p->col && p->col >= 1)
-		p->first_col = p->col;
 }
 
 static long sel_ref(const struct tpane *p)
@@ -97,34 +220,36 @@ static void select_ref(struct tpane *p, long ref)
 		}
 }
 
-/* Next column to draw after c: the first column stays frozen on the left, then the
- * scrolled columns from first_col. */
-static int next_col(const struct tpane *p, int c)
+/* Highlight the first match of the search text inside a cell drawn at (y, x) in w
+ * columns (left-aligned, or right-aligned when right). */
+static void draw_match(int y, int x, int w, const char *text, const char *needle, bool right)
 {
-	if (c < 0)
-		return 0;
-	if (c == 0)
-		return p->first_col > 1 ? p->first_col : 1;
-	return c + 1;
+	const char *m = strcasestr(text, needle);
+	if (!m)
+		return;
+	char pre[512], hit[512];
+	snprintf(pre, sizeof(pre), "%.*s", (int)(m - text), text);
+	snprintf(hit, sizeof(hit), "%.*s", (int)strlen(needle), m);
+	int tw = text_width(text), px = text_width(pre);
+	int off = right && tw < w ? w - tw : 0;
+	if (off + px < w)
+		draw_text(y, x + off + px, w - off - px, hit, ROLE_MATCH);
 }
 
 /* The selected row shows a pointer and reverses only its key cell and the cursor
  * cell: a cursor move then rewrites two short cells, not two whole rows. */
 static void draw_row(struct tpane *p, struct app *app, const struct table *t, size_t row, int y,
-		     int x0, int w, bool selected)
+		     int x0, bool selected)
 {
-	int x = x0 + 1;
 	if (selected)
 		draw_text(y, x0, 1, app->g->pointer, ROLE_ACCENT);
-	for (int c = 0; c < (int)t->ncol && x < x0 + w; c = next_col(p, c)) {
-		int cw = col_width(t, c);
-		if (c == (int)t->ncol - 1 || x + cw > x0 + w)
-			cw = x0 + w - x;
+	for (int i = 0; i < p->ncol_shown; i++) {
+		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
 		char buf[512];
 		table_format(t, row, c, buf, sizeof(buf));
 		bool hl = selected && (c == 0 || c == p->col);
 		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
-		if (!hl && t->col[c].type == COL_TEXT && strcmp(t->col[c].name, "severity") == 0)
+		if (!hl && t->col[c].role == COL_ROLE_SEVERITY)
 			r = buf[0] == 'h' ? ROLE_SEV_HIGH : buf[0] == 'm' ? ROLE_SEV_MED : ROLE_SEV_LOW;
 		if (hl)
 			draw_clear_rect(&(struct rect){ y, x, 1, cw - 1 }, ROLE_SELECTED);
@@ -132,7 +257,8 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 			draw_text(y, x, cw - 1, buf, r);
 		else
 			draw_text_right(y, x, cw - 1, buf, r);
-		x += cw;
+		if (app->search_on)
+			draw_match(y, x, cw - 1, buf, app->search, t->col[c].type != COL_TEXT);
 	}
 }
 
@@ -153,7 +279,7 @@ static int detail_rows(const struct tpane *p, const struct rect *r)
 		if (!r)
 			used += draw_wrap_count(COLS - 2, line);
 		else if (used < r->h)
-			used += draw_wrap(r, used, line, strcmp(t->col[c].name, "title") == 0 ? ROLE_ACCENT : ROLE_NORMAL);
+			used += draw_wrap(r, used, line, t->col[c].role == COL_ROLE_TITLE ? ROLE_ACCENT : ROLE_NORMAL);
 	}
 	return used;
 }
@@ -177,23 +303,11 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		layout_split_bottom(body, want < most ? want : most, &top, &bot);
 	}
 	p->rows = top.h - 1;
-	/* keep the column cursor visible (column 0 is frozen) */
-	if (p->first_col < 1)
-		p->first_col = 1;
-	for (;;) {
-		int x = 1 + col_width(t, 0);
-		for (int c = p->first_col; c <= p->col; c++)
-			x += col_width(t, c);
-		if (x <= top.w || p->first_col >= p->col)
-			break;
-		p->first_col++;
-	}
 	clamp(p);
-	int x = top.x + 1;
-	for (int c = 0; c < (int)t->ncol && x < top.x + top.w; c = next_col(p, c)) {
-		int cw = col_width(t, c);
-		if (x + cw > top.x + top.w)
-			cw = top.x + top.w - x;
+	p->y0 = top.y + 1;
+	layout_cols(p, top.x, top.w);
+	for (int i = 0; i < p->ncol_shown; i++) {
+		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
 		char h[96];
 		const char *ind = c == t->sort_col ? (t->sort_desc ? app->g->desc : app->g->asc) : "";
 		snprintf(h, sizeof(h), "%s%s", t->col[c].name, ind);
@@ -202,11 +316,10 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 			draw_text(top.y, x, cw - 1, h, r);
 		else
 			draw_text_right(top.y, x, cw - 1, h, r);
-		x += cw;
 	}
 	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
 		size_t vi = p->top + (size_t)i;
-		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, top.w, vi == p->sel);
+		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, vi == p->sel);
 	}
 	if (!t->nview)
 		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",
@@ -226,44 +339,33 @@ static void sort_toggle(struct tpane *p)
 	select_ref(p, ref);
 }
 
-/* DASF function_bottleneck: Enter lists the function's tasks (view "tasks", filtered). */
-static unsigned function_tasks(struct tpane *p, struct app *app, size_t row)
+/* Compare mode has no Steps pane: a rank row opens the rank's row of the comparison
+ * heatmap, at its onset in B when known. */
+static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
 {
-	const struct table_cell *fn = table_cell(p->t, row, table_col_index(p->t, "Function"));
-	long i = app_pane(app, &pane_table, "tasks", "tasks");
-	if (!fn->present || i < 0)
+	int c_onset = table_col_role(p->t, COL_ROLE_ONSET);
+	long s = app_find(app, &pane_heatmap, "compare");
+	if (p->c_rank < 0 || !table_cell(p->t, row, p->c_rank)->present || s < 0)
 		return PR_NONE;
-	/* An exact glob: escape * ? [ ] \ and let ? stand for the separators of the filter
-	 * syntax (space, tab, comma), which a term cannot hold. */
-	char filter[APP_LINE] = "Function=";
-	size_t k = strlen(filter);
-	for (const char *c = fn->text; *c && k + 3 < sizeof(filter); c++) {
-		if (strchr("*?[]\\", *c))
-			filter[k++] = '\\';
-		filter[k++] = strchr(" \t,", *c) ? '?' : *c;
-	}
-	filter[k] = '\0';
-	struct ui_target tg = { .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1, .text = filter };
-	return app_show(app, (size_t)i, &tg) | PR_HANDLED;
+	const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
+	struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
+				.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
+	return app_show(app, (size_t)s, &tg) | PR_HANDLED;
 }
 
+/* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview)
 		return PR_HANDLED;
-	size_t row = p->t->view[p->sel];
-	if (strcmp(p->t->name, "function_bottleneck") == 0)
-		return function_tasks(p, app, row);
-	if (strcmp(p->t->name, "findings") == 0 && p->t->ref[row] >= 0)
-		return app_open_finding(app, (size_t)p->t->ref[row]) | PR_HANDLED;
-	if (p->c_rank >= 0 && table_cell(p->t, row, p->c_rank)->present) {
-		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num, .step_lo = -1,
-					.step_hi = -1, .item = -1 };
-		if (s >= 0)
-			return app_show(app, (size_t)s, &tg) | PR_HANDLED;
-	}
-	return PR_NONE;
+	if (app->cmp)
+		return compare_enter(p, app, p->t->view[p->sel]);
+	struct evidence ev;
+	if (!registry_row_evidence(app->run, p->t, p->t->view[p->sel], &ev))
+		return PR_NONE;
+	unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
+	evidence_free(&ev);
+	return r;
 }
 
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
@@ -273,6 +375,8 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 	switch (a) {
 	case ACT_UP: if (p->sel) p->sel--; break;
 	case ACT_DOWN: p->sel++; break;
+	case ACT_HALF_UP: p->sel = p->sel > page / 2 ? p->sel - page / 2 : 0; break;
+	case ACT_HALF_DOWN: p->sel += page / 2; break;
 	case ACT_PAGE_UP: p->sel = p->sel > page ? p->sel - page : 0; p->top = p->top > page ? p->top - page : 0; break;
 	case ACT_PAGE_DOWN: p->sel += page; p->top += page; if (p->top + page > p->t->nview) p->top = p->t->nview > page ? p->t->nview - page : 0; break;
 	case ACT_TOP: p->sel = 0; break;
@@ -293,7 +397,7 @@ static bool tp_rebuild(void *priv, struct app *app)
 {
 	struct tpane *p = priv;
 	char err[256] = "";
-	struct table *t = p->vd->build(app->run, err, sizeof(err));
+	struct table *t = build_view(app, p->arg, err, sizeof(err));
 	if (!t)
 		return false;
 	long ref = sel_ref(p);
@@ -303,9 +407,13 @@ static bool tp_rebuild(void *priv, struct app *app)
 	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
 	if (sc >= 0)
 		table_sort(t, sc, p->t->sort_desc);
+	if (t->ncol != p->t->ncol) {   /* widths seen so far belong to the old columns */
+		free(p->need);
+		p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+	}
 	table_free(p->t);
 	p->t = t;
-	p->c_rank = table_col_index(t, "rank");
+	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	if (ref >= 0)
 		select_ref(p, ref);
 	p->top = p->sel >= line ? p->sel - line : 0;
@@ -316,9 +424,12 @@ static bool tp_rebuild(void *priv, struct app *app)
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
-	char err[128];
-	if (tg->text && table_filter(p->t, tg->text, err, sizeof(err)) == 0) {
+	struct filter_term terms[3];
+	char shown[APP_LINE];
+	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
+	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
 		p->sel = 0;
+		p->top = 0;
 		return PR_HANDLED;
 	}
 	if (tg->item >= 0) {
@@ -384,6 +495,71 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "  filter '%s'", t->filter);
 }
 
+/* Does row (a t->view position) show needle in any column? */
+static bool row_matches(const struct table *t, size_t vi, const char *needle)
+{
+	for (size_t c = 0; c < t->ncol; c++) {
+		char buf[512];
+		table_format(t, t->view[vi], (int)c, buf, sizeof(buf));
+		if (strcasestr(buf, needle))
+			return true;
+	}
+	return false;
+}
+
+static bool tp_search(void *priv, struct app *app, const char *needle, int dir)
+{
+	struct tpane *p = priv;
+	size_t n = p->t->nview;
+	for (size_t k = dir ? 1 : 0; n && k <= n; k++) {
+		size_t vi = dir < 0 ? (p->sel + n - k % n) % n : (p->sel + k) % n;
+		if (row_matches(p->t, vi, needle)) {
+			p->sel = vi;
+			clamp(p);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* y: the cell under the column cursor; Y: the row, tab-separated. Numbers in full
+ * precision, as an export writes them. */
+static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct tpane *p = priv;
+	const struct table *t = p->t;
+	if (!t->nview)
+		return -1;
+	size_t r = t->view[p->sel];
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int c = row ? 0 : p->col; c < (row ? (int)t->ncol : p->col + 1) && k < n; c++) {
+		const struct table_cell *cell = table_cell(t, r, c);
+		char v[512] = "";
+		if (cell->present && t->col[c].type == COL_TEXT)
+			snprintf(v, sizeof(v), "%s", cell->text);
+		else if (cell->present)
+			table_format_full(cell->num, v, sizeof(v));
+		int w = snprintf(buf + k, n - k, "%s%s", k ? "\t" : "", v);
+		k += w > 0 ? (size_t)w : 0;
+	}
+	return 0;
+}
+
+/* A click on a data row selects it, and the column under the pointer. */
+static unsigned tp_click(void *priv, struct app *app, int y, int x)
+{
+	struct tpane *p = priv;
+	if (y < p->y0 || y >= p->y0 + p->rows || p->top + (size_t)(y - p->y0) >= p->t->nview)
+		return PR_NONE;
+	p->sel = p->top + (size_t)(y - p->y0);
+	for (int i = 0; i < p->ncol_shown; i++)
+		if (x >= p->col_x[i] && x < p->col_x[i + 1])
+			p->col = p->col_c[i];
+	clamp(p);
+	return PR_HANDLED;
+}
+
 static int tp_cur_rank(void *priv, struct app *app)
 {
 	struct tpane *p = priv;
@@ -405,4 +581,7 @@ const struct pane_ops pane_table = {
 	.rebuild = tp_rebuild,
 	.status = tp_status,
 	.cur_rank = tp_cur_rank,
+	.search = tp_search,
+	.copy = tp_copy,
+	.click = tp_click,
 };

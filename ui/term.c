@@ -53,6 +53,13 @@ static void append_cap(const char *cap)
 	}
 }
 
+/* Signals whose default action ends the process: the terminal is restored first, then
+ * the signal is raised again with its default action (same exit status, core or not).
+ * SIGTSTP/SIGCONT and SIGWINCH are left to ncurses (suspend/redraw, resize). */
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP, SIGSYS,
+				  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+				  SIGXCPU, SIGPIPE };
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -64,17 +71,24 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
+		struct sigaction old;
+		if (sigaction(fatal_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue; /* ignored by our parent (nohup, a shell's SIGPIPE): keep it so */
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
 }
 
 static void restore_signals(void)
 {
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
-	for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
-		signal(sigs[i], SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
+		struct sigaction cur;
+		if (sigaction(fatal_sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_fatal_signal)
+			signal(fatal_sigs[i], SIG_DFL);
+	}
 }
 
 /* Close the terminal streams when this module opened them; forget them either way. */
@@ -112,13 +126,39 @@ static int open_streams(bool want_headless)
 	return 0;
 }
 
-int term_start(bool want_headless)
+/* A terminal the explorer can draw on: known to terminfo, with cursor addressing and
+ * not a hardcopy terminal (TERM=dumb, an unknown TERM). The reason goes to why. */
+static int term_usable(const char *term, int fd, char *why, size_t whyn)
+{
+	int err = 0;
+	if (!term || !*term) {
+		snprintf(why, whyn, "TERM is not set");
+		return -1;
+	}
+	if (setupterm(term, fd, &err) != OK) {
+		snprintf(why, whyn, "TERM=%s is not in the terminfo database", term);
+		return -1;
+	}
+	bool ok = cursor_address && cursor_address != (char *)-1 && !hard_copy;
+	del_curterm(cur_term);
+	if (!ok)
+		snprintf(why, whyn, "TERM=%s cannot address the cursor", term);
+	return ok ? 0 : -1;
+}
+
+int term_start(bool want_headless, char *why, size_t whyn)
 {
 	if (screen)
 		return 0;
+	if (whyn)
+		why[0] = '\0';
 	if (open_streams(want_headless) < 0)
 		return -1;
 	headless = want_headless;
+	if (!headless && term_usable(getenv("TERM"), fileno(tout), why, whyn) < 0) {
+		close_streams();
+		return -1;
+	}
 	if (!headless) {
 		tty_fd = fileno(tout);
 		have_tios = tcgetattr(tty_fd, &saved_tios) == 0;
@@ -174,4 +214,46 @@ int term_getkey(int ms)
 {
 	wtimeout(stdscr, ms);
 	return wgetch(stdscr);
+}
+
+/* ---- clipboard and mouse ----------------------------------------------------- */
+
+static void base64(const unsigned char *in, size_t n, FILE *f)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+			     (i + 2 < n ? in[i + 2] : 0);
+		fputc(b64[v >> 18 & 63], f);
+		fputc(b64[v >> 12 & 63], f);
+		fputc(i + 1 < n ? b64[v >> 6 & 63] : '=', f);
+		fputc(i + 2 < n ? b64[v & 63] : '=', f);
+	}
+}
+
+int term_clipboard(const char *text)
+{
+	if (!screen || headless)
+		return -1;
+	/* terminfo's Ms (set selection) says the terminal takes OSC 52; tmux's own
+	 * terminfo has it too and forwards it (set-clipboard on) */
+	const char *ms = tigetstr("Ms");
+	if (!ms || ms == (char *)-1)
+		return -1;
+	fputs("\033]52;c;", tout);
+	base64((const unsigned char *)text, strlen(text), tout);
+	fputs("\a", tout);
+	fflush(tout);
+	return 0;
+}
+
+bool term_mouse(bool on)
+{
+	if (!screen)
+		return false;
+	mmask_t want = on ? BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED : 0;
+	mmask_t got = 0;
+	mousemask(want, &got);
+	mouseinterval(0);   /* presses at once, no click-detection delay */
+	return on && got != 0;
 }

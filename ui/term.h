@@ -13,13 +13,20 @@
 
 #include "model/base.h"
 
-/* Start curses. Returns 0, or -1 when no terminal can be opened (nothing changed). */
-int term_start(bool headless);
+/* Start curses. Returns 0, or -1 when no terminal can be opened or the terminal cannot
+ * be drawn on (TERM unset, unknown or without cursor addressing: the reason is in why,
+ * else why is ""). Nothing is changed on failure. */
+int term_start(bool headless, char *why, size_t whyn);
 /* End curses and free the screen; safe to call twice or before term_start. */
 void term_stop(void);
 bool term_headless(void);
 /* The terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0. */
 int term_signal(void);
+/* Put text on the terminal's clipboard with OSC 52 (works over SSH; inside tmux with
+ * set-clipboard on). 0, or -1 when the terminal has no Ms capability (or headless). */
+int term_clipboard(const char *text);
+/* Mouse reporting on (clicks and the wheel arrive as KEY_MOUSE) or off; true when on. */
+bool term_mouse(bool on);
 /* Wait up to ms for a key (ERR on timeout or signal); -1 ms blocks. */
 int term_getkey(int ms);
 

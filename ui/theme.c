@@ -32,12 +32,17 @@ enum theme_tier theme_pick(enum color_mode mode, bool has_colors, int colors, bo
 enum theme_tier theme_init(enum color_mode mode)
 {
 	const char *nc = getenv("NO_COLOR");
+	bool no_color = nc && *nc;
 	bool hc = has_colors();
-	/* COLORS is only known after start_color() */
-	if (hc && mode != COLOR_NEVER && start_color() != OK)
+	/* COLORS is only known after start_color(). Mono by choice never starts colour:
+	 * start_color() alone paints every cell white on black (SGR 37;40), where mono
+	 * must keep the terminal's own default colours (a light theme stays light). */
+	if (theme_pick(mode, hc, 256, no_color) == TIER_MONO)
 		hc = false;
-	tier = theme_pick(mode, hc, hc ? COLORS : 0, nc && *nc);
-	bool defaults = tier != TIER_MONO && use_default_colors() == OK;
+	if (hc && start_color() != OK)
+		hc = false;
+	tier = theme_pick(mode, hc, hc ? COLORS : 0, no_color);
+	bool defaults = hc && use_default_colors() == OK;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_def *d = &roles[r];
 		if (tier == TIER_MONO) {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/follow.h"
+#include "model/registry.h"
+#include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -22,7 +24,26 @@ void ui_list_keys(FILE *f)
 	keymap_list(f);
 }
 
-static void app_init(struct app *app, struct run *run, const struct opts *opts)
+/* The pane that draws each kind of default tab (model/registry.h). */
+static const struct pane_ops *const tab_panes[] = {
+	[TAB_OVERVIEW] = &pane_overview, [TAB_HEATMAP] = &pane_heatmap, [TAB_TABLE] = &pane_table,
+	[TAB_STEPS] = &pane_steps, [TAB_BUDGET] = &pane_budget, [TAB_SWEEP] = &pane_sweep,
+};
+
+/* The run's default tabs, in number-key order, from the subsystems' tab tables. */
+static void add_tabs(struct app *app)
+{
+	const struct tab_def *tabs[APP_MAX_PANES];
+	size_t n = registry_tabs(app->run, tabs, APP_MAX_PANES);
+	for (size_t i = 0; i < n; i++) {
+		long p = app_pane(app, tab_panes[tabs[i]->pane], tabs[i]->arg, tabs[i]->label);
+		if (p >= 0)
+			app->pane[p].key = tabs[i]->key;
+	}
+}
+
+/* The app state without tabs. */
+static void app_setup(struct app *app, struct run *run, const struct opts *opts)
 {
 	memset(app, 0, sizeof(*app));
 	app->run = run;
@@ -32,21 +53,20 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
 	draw_init(app->text_flags, app->g);
-	app_pane(app, &pane_overview, NULL, "Overview");
-	app_pane(app, &pane_heatmap, NULL, "Heatmap");
-	app_pane(app, &pane_table, "ranks", "Ranks");
-	app_pane(app, &pane_steps, NULL, "Steps");
-	app_pane(app, &pane_budget, NULL, "Budget");
-	app_pane(app, &pane_table, "findings", "Findings");
-	app_pane(app, &pane_table, "sources", "Sources");
-	if (run->sweep)
-		app_pane(app, &pane_sweep, NULL, "Sweep");
 	app->lay = layout_compute(LINES, COLS);
+}
+
+static void app_init(struct app *app, struct run *run, const struct opts *opts)
+{
+	app_setup(app, run, opts);
+	add_tabs(app);
+	app->nfixed = app->npane;
 	if (opts->follow) {
 		app->following = true;
 		app_poll(app);
 	}
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+	app_set_mouse(app, !opts->no_mouse);
 }
 
 static void app_free(struct app *app)
@@ -175,15 +195,71 @@ static int run_keys(struct app *app)
 	return rc;
 }
 
+/* Start the terminal (headless under TSCOPE_SCRIPT) and the theme. A terminal that
+ * cannot be drawn on says why in one line; the caller prints the report instead. */
+static int ui_start(const struct opts *opts, bool headless)
+{
+	char why[160];
+	if (term_start(headless, why, sizeof(why)) < 0) {
+		if (why[0]) {
+			char *safe = text_sanitize_dup(why, 0);
+			fprintf(stderr, "tscope-tui: %s; printing the report instead\n", safe);
+			free(safe);
+		}
+		return -1;
+	}
+	theme_init(opts->color);
+	return 0;
+}
+
 int ui_run(struct run *run, const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
-	if (term_start(headless) < 0)
+	if (ui_start(opts, headless) < 0)
 		return -1;
-	theme_init(opts->color);
 	struct app app;
 	app_init(&app, run, opts);
+	int rc = headless ? run_script(&app, script) : run_keys(&app);
+	term_stop();
+	app_free(&app);
+	return rc;
+}
+
+/* Compare mode's tabs: the verdict, the B - A heatmap, the diff_* views. */
+static void add_compare_tabs(struct app *app)
+{
+	static const struct {
+		const struct pane_ops *ops;
+		const char *arg, *label;
+	} tab[] = {
+		{ &pane_compare, NULL, "Overview" }, { &pane_heatmap, "compare", "Heatmap" },
+		{ &pane_table, "diff_ranks", "Ranks" }, { &pane_table, "diff_budget", "Budget" },
+		{ &pane_table, "diff_findings", "Findings" }, { &pane_table, "diff_env", "Env" },
+		{ &pane_table, "diff_kernels", "Kernels" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(tab); i++) {
+		long p = app_pane(app, tab[i].ops, tab[i].arg, tab[i].label);
+		if (p >= 0)
+			app->pane[p].key = (int)i + 1;
+	}
+}
+
+int ui_run_compare(struct compare *c, const struct opts *opts)
+{
+	const char *script = getenv("TSCOPE_SCRIPT");
+	bool headless = script && *script;
+	if (ui_start(opts, headless) < 0)
+		return -1;
+	struct app app;
+	app_setup(&app, c->b, opts);
+	app.cmp = c;
+	snprintf(app.title, sizeof(app.title), "A %s vs B %s", c->a->name ? c->a->name : "-",
+		 c->b->name ? c->b->name : "-");
+	add_compare_tabs(&app);
+	app.nfixed = app.npane;
+	app.cur = 0;
+	app_set_mouse(&app, !opts->no_mouse);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();
 	app_free(&app);

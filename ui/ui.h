@@ -9,6 +9,14 @@
 /* Run the explorer on a loaded run until the user quits. Returns the exit status,
  * or -1 when no interactive terminal is available (the caller falls back to --print). */
 int ui_run(struct run *run, const struct opts *opts);
+struct compare;
+/* The explorer in compare mode (two runs A and B, model/compare/compare.h). Same
+ * contract as ui_run(). */
+int ui_run_compare(struct compare *c, const struct opts *opts);
+enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
+/* A folder of runs: let the user pick one of n run paths below dir. Returns its index,
+ * UI_PICK_QUIT (q, Esc) or UI_PICK_NO_TTY (no usable terminal: nothing was drawn). */
+int ui_pick_run(const char *dir, const char *const *paths, size_t n, const struct opts *opts);
 /* Print the key bindings (from the action table) for --list-keys. */
 void ui_list_keys(FILE *f);
 

@@ -157,6 +157,7 @@ static void gd_close(struct grid_src *src)
 
 const struct grid_provider grid_dasf = {
 	.name = "tasks",
+	.label = "Task balance",
 	.nmetrics = gd_nmetrics,
 	.metric_name = gd_metric_name,
 	.open = gd_open,

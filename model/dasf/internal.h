@@ -170,6 +170,9 @@ void dasf_db_free(struct dasf_db *db);
 /* "GPU" column: the part of thread_id after its last '-' (the whole string if none). */
 const char *dasf_gpu_of(const char *thread);
 
+/* The task balance heatmap grid ("tasks", grid.c). */
+extern const struct grid_provider grid_dasf;
+
 /* Views (views.c) and finding rules (rules.c), registered by sub_dasf (subsystem.c). */
 #define DASF_NVIEWS 6
 #define DASF_NRULES 3

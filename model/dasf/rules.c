@@ -17,19 +17,28 @@
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
 
+/* The function_bottleneck rows that mention name (a function or a worker). */
 static struct evidence task_evidence(const char *name)
 {
 	struct evidence ev = evidence_none();
 	ev.kind = EV_TASK;
+	ev.view = "function_bottleneck";
 	ev.name = xstrdup(name);
 	return ev;
 }
 
-/* A worker: its row in the "tasks" grid (task balance heatmap) when it has one. */
+/* A worker: its row in the "tasks" grid (task balance heatmap) when it has one, else
+ * its function_bottleneck rows. */
 static struct evidence worker_evidence(struct run *run, const char *thread)
 {
-	struct evidence ev = task_evidence(thread);
-	ev.item = dasf_balance_row(run, thread);
+	long row = dasf_balance_row(run, thread);
+	if (row < 0)
+		return task_evidence(thread);
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.grid = "tasks";
+	ev.rank = (int)row;
+	ev.name = xstrdup(thread);
 	return ev;
 }
 

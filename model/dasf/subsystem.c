@@ -74,6 +74,27 @@ static const struct loader dasf_loaders[] = {
 		  "`trace: {json}` text", dasf_probe, dasf_load },
 };
 
+static const struct grid_provider *const dasf_grids[] = { &grid_dasf };
+
+static bool dasf_has_data(const struct run *run)
+{
+	return run->dasf != NULL;
+}
+
+/* What was loaded and where to look. */
+static void dasf_summary(struct run *run, struct summary *out)
+{
+	struct dasf_summary s;
+	if (!dasf_summarize(run, &s) || !s.tasks)
+		return;
+	summary_add(out, TONE_NORMAL, "DASF tasks",
+		    "%zu tasks, %zu functions, %zu workers on %zu hosts; %.4g s of task time", s.tasks,
+		    s.functions, s.workers, s.hosts, s.total_task_s);
+	summary_add(out, TONE_NORMAL, "critical path",
+		    "%.4g s over %zu tasks (:view critical_path; :view function_bottleneck)", s.critical_s,
+		    s.critical_len);
+}
+
 const struct subsystem sub_dasf = {
 	.name = "dasf",
 	.loaders = dasf_loaders,
@@ -82,5 +103,9 @@ const struct subsystem sub_dasf = {
 	.nviews = DASF_NVIEWS,
 	.rules = dasf_rules,
 	.nrules = DASF_NRULES,
+	.grids = dasf_grids,
+	.ngrids = ARRAY_LEN(dasf_grids),
+	.has_data = dasf_has_data,
+	.summary = dasf_summary,
 	.free = dasf_free,
 };

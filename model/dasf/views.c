@@ -52,6 +52,7 @@ static struct table *build_function_bottleneck(struct run *run, char *err, size_
 	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
 	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
 	int c_fn = table_add_col(t, "Function", COL_TEXT, 32, 0);
+	table_set_role(t, c_fn, COL_ROLE_NAME);
 	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
 	int c_pct = table_add_col(t, "Percentage of total time (%)", COL_NUM, 8, 2);
 	int c_util = table_add_col(t, "Mean GPU Utilization (%)", COL_NUM, 8, 1);
@@ -169,6 +170,7 @@ static struct node_cols add_node_cols(struct table *t)
 	struct node_cols c;
 	c.key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
 	c.fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
+	table_set_role(t, c.fn, COL_ROLE_NAME);
 	c.host = table_add_col(t, "Host", COL_TEXT, 12, 0);
 	c.gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
 	c.dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
@@ -255,6 +257,7 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 	struct table *t = table_new("tasks", "DASF tasks (Compute events) in database order; " CLOCK_NOTE);
 	int c_key = table_add_col(t, "Task Key", COL_TEXT, 40, 0);
 	int c_fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
+	table_set_role(t, c_fn, COL_ROLE_NAME);
 	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
 	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
 	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
@@ -284,11 +287,26 @@ static struct table *build_tasks(struct run *run, char *err, size_t errn)
 	return dasf_function_tasks(run, NULL, err, errn);
 }
 
+/* Enter on a function lists its tasks (the "tasks" rows whose Function is this one). */
+static bool function_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
+{
+	int c = table_col_role(t, COL_ROLE_NAME);
+	const struct table_cell *fn = c >= 0 ? table_cell(t, row, c) : NULL;
+	if (!fn || !fn->present)
+		return false;
+	out->kind = EV_TASK;
+	out->view = "tasks";
+	out->match = COL_ROLE_NAME;
+	out->name = xstrdup(fn->text);
+	return true;
+}
+
 const struct view_def dasf_views[DASF_NVIEWS] = {
-	{ "function_bottleneck", "DASF: time per function and worker (DASF's columns)", build_function_bottleneck },
-	{ "task_bottleneck", "DASF: time per task key and worker (DASF's columns)", build_task_bottleneck },
-	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance },
-	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph },
-	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path },
-	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks },
+	{ "function_bottleneck", "DASF: time per function and worker (DASF's columns)", build_function_bottleneck,
+	  function_row_evidence },
+	{ "task_bottleneck", "DASF: time per task key and worker (DASF's columns)", build_task_bottleneck, NULL },
+	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance, NULL },
+	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph, NULL },
+	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path, NULL },
+	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks, NULL },
 };

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_budget.c: the efficiency budget (analysis.h §6.5): useful compute, overhead, data
  * stall, communication and other seconds that sum to wall time, per rank, per window
- * and over the whole run, with MFU when FLOPs and peak are known. */
+ * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
+ * GPU table of model/gpu_peaks.h when only environment.gpu names it). */
 #include "model/steps/internal.h"
 
 #include <string.h>
 #include <stdlib.h>
+#include "model/gpu_peaks.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/xalloc.h"
@@ -14,13 +16,33 @@ static const char *const budget_names[BUDGET_NLINES] = {
 	"useful_compute", "compute_overhead", "data_stall", "communication", "other",
 };
 
-/* FLOPs per step and peak FLOP/s: the flags, else run.json of rank ri. */
-static void budget_flops(const struct run *run, size_t ri, double *flops, double *peak)
+static const char *meta_env(const struct steps_meta *meta, const char *key)
+{
+	for (size_t i = 0; i < meta->nenv; i++)
+		if (strcmp(meta->env_key[i], key) == 0)
+			return meta->env_val[i];
+	return NULL;
+}
+
+/* FLOPs per step and peak FLOP/s: the flags, else run.json of rank ri, else (not under
+ * --compat pytscope) the GPU table entry for environment.gpu, named in *table. */
+static void budget_flops(const struct run *run, size_t ri, double *flops, double *peak,
+			 const char **table)
 {
 	const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
 	const struct opts *o = run->opts;
 	*flops = o && o->flops_set ? o->flops_per_step : meta->has_flops ? meta->flops_per_step : 0;
 	*peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
+	*table = NULL;
+	if (o && o->peak_set) /* --peak-tflops overrides, even a zero */
+		return;
+	if (*peak == 0 && !(o && o->compat_pytscope)) {
+		const struct gpu_peak *g = gpu_peak_lookup(meta_env(meta, "gpu"));
+		if (g) {
+			*peak = g->flops;
+			*table = g->name;
+		}
+	}
 }
 
 static void budget_lines(struct budget *out, const double *secs);
@@ -47,7 +69,7 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 	for (size_t i = a; i < b; i++) {
 		if (window) {
 			long s = steps_step(m, ri, i);
-			if (s < lo || s >= hi)
+			if (s < lo || s > hi)
 				continue;
 		}
 		n++;
@@ -70,7 +92,8 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 	if (!(wall > 0))
 		return false;
 	double flops, peak, useful = compute;
-	budget_flops(run, ri, &flops, &peak);
+	const char *table;
+	budget_flops(run, ri, &flops, &peak, &table);
 	out->n = n;
 	out->wall = wall;
 	out->compute_measured = compute;
@@ -79,6 +102,7 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
 		out->mfu = useful / wall;
+		out->peak_table = table;
 	}
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
 	budget_lines(out, secs);
@@ -138,6 +162,8 @@ static struct budget *budget_all(struct run *run)
 		all->wall += b->wall;
 		all->compute_measured += b->compute_measured;
 		all->has_mfu |= b->has_mfu;
+		if (b->peak_table && !all->peak_table)
+			all->peak_table = b->peak_table;
 		for (int i = 0; i < BUDGET_NLINES; i++)
 			secs[i] += b->line[i].seconds;
 	}

@@ -2,14 +2,17 @@
 /* grid.c: the ranks x aligned-steps grids of the step model, one per metric
  * (compute, relative slowdown vs the step median, step time, comm, each phase), read
  * from the analyzers' heatmap pyramids (analysis.h heat_range), so any rectangle costs
- * O(rows x log steps). */
+ * O(rows x log steps). Enter on a cell opens the step's kernels when a trace covers
+ * it, else the rank's steps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/grid.h"
 #include "model/run.h"
+#include "model/findings.h"
 #include "model/steps/steps.h"
+#include "model/trace/trace.h"   /* trace_covers: a cell opens its step's kernels */
 #include "model/xalloc.h"
 
 static const struct {
@@ -137,6 +140,23 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	}
 }
 
+/* A cell is (rank, aligned step): the kernels of that step when a trace covers it,
+ * else the rank's steps at that step. */
+static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *out)
+{
+	struct gs *s = ud;
+	*out = evidence_none();
+	out->rank = steps_rank_id(s->m, row);
+	out->step_lo = out->step_hi = steps_aligned_step(s->m, col);
+	if (trace_covers(s->run, out->rank, out->step_lo)) {
+		out->kind = EV_KERNEL;
+		out->view = "step_kernels";
+	} else {
+		out->kind = EV_STEPS;
+	}
+	return true;
+}
+
 static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
 	if (!run->steps || metric >= gs_nmetrics(run)) {
@@ -162,7 +182,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.ud = s, .value = gs_value, .range = gs_range,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
-		.describe = gs_describe,
+		.describe = gs_describe, .cell_evidence = gs_cell_evidence,
 	};
 	return true;
 }
@@ -175,6 +195,7 @@ static void gs_close(struct grid_src *src)
 
 const struct grid_provider grid_steps = {
 	.name = "steps",
+	.label = "Step heatmap",
 	.nmetrics = gs_nmetrics,
 	.metric_name = gs_metric_name,
 	.open = gs_open,

@@ -48,15 +48,7 @@ long long steps_tail_offset(const struct steps_tail *t);
 size_t steps_tail_records(const struct steps_tail *t);
 void steps_tail_free(struct steps_tail *t);
 
-/* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else
- * the directory itself (rank 0), else a steps.jsonl given directly. */
-struct steps_rank_file {
-	long rank;
-	char *dir;      /* holds run.json */
-	char *steps;    /* the steps.jsonl path */
-};
-size_t steps_plan_files(const char *path, struct steps_rank_file **out);
-void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+/* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
 
@@ -64,7 +56,7 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
  * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
 #define STEPS_NVIEWS 4
-#define STEPS_NRULES 13
+#define STEPS_NRULES 16
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
 
@@ -137,6 +129,14 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
+/* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
+ * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
+ * step when `aligned` (every step median > 0), lost = per aligned step the seconds the
+ * others waited for the critical rank, x = 2 S doubles of scratch. Needs d->step[]. */
+void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
+			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
+/* The straggler set from the per-rank verdicts and pytscope's straggler. */
+void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 

@@ -9,8 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/index/index.h"
+#include "model/infile.h"
 #include "model/json.h"
 #include "model/pool.h"
+#include "model/ranklist.h"
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -229,7 +232,7 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 
 static char *read_small(const char *path, size_t *len, int *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open(path);
 	if (fd < 0) {
 		*err = errno;
 		return NULL;
@@ -356,7 +359,7 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 			run_source_done(run, si, 0, 0, err, false);
 		}
 		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
-			 "run.json %s: no run metadata", err == ENOENT ? "missing" : strerror(err));
+			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
 		free(path);
 		return;
 	}
@@ -366,6 +369,8 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
+		m->json = xstrndup(buf, len);
+		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
@@ -409,6 +414,7 @@ struct steps_tail {
 	size_t src;           /* index in run->src */
 	int last_err;         /* the read error already diagnosed */
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
+	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -461,9 +467,10 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		double x;
 		const char *num = d->js + v->start;
 		size_t len = (size_t)(v->end - v->start);
-		/* scalars are stored as float32: an approximate parse is enough */
-		if (v->type == JSMN_PRIMITIVE && (kind == METRIC_SCALAR ? json_parse_double_approx(num, len, &x)
-									: json_parse_double(num, len, &x))) {
+		/* scalars are stored as float32 (but on the lowest rank): an approximate parse is enough */
+		bool approx = kind == METRIC_SCALAR && !fl->scan.exact_scalars;
+		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
+							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
 			k += 2;
 			continue;
@@ -615,10 +622,19 @@ static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n
 }
 
 /* Feed the complete lines of buf[0..end); returns the bytes consumed (up to the last
- * newline). */
+ * newline). Inside an over-long line (discarding) everything up to its newline is
+ * consumed unparsed: one physical line is one record or one diagnostic, never a
+ * phantom record made of its tail. */
 static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 {
 	size_t start = 0;
+	if (t->discarding) {
+		const char *nl = memchr(buf, '\n', end);
+		if (!nl)
+			return end;
+		start = (size_t)(nl - buf) + 1;
+		t->discarding = false;
+	}
 	if (t->skip_nl && end) {
 		t->skip_nl = false;
 		if (buf[0] == '\n')
@@ -650,6 +666,7 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final)
 {
 	t->r = r;
+	t->scan.exact_scalars = rank_scalars_exact(r);
 	size_t cap = CHUNK, len = 0;
 	char *buf = xmalloc(cap);
 	long long pos = t->offset;   /* file offset of buf + len */
@@ -693,10 +710,10 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		t->offset += (long long)used;
 		memmove(buf, buf + used, end - used);
 		len = end - used;
-		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync at the next newline */
+		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
 			t->line++;
 			skip_line(t, "line longer than 64 MiB");
-			t->line--;
+			t->discarding = true;
 			t->offset += (long long)len;
 			len = 0;
 		}
@@ -775,7 +792,7 @@ long long steps_tail_offset(const struct steps_tail *t)
 /* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
 static int open_steps(struct run *run, const char *path, int rank)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open_stream(path);
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
@@ -784,7 +801,7 @@ static int open_steps(struct run *run, const char *path, int rank)
 	}
 	size_t si = run_add_source(run, path, "pytscope", rank, -1);
 	run_source_done(run, si, 0, 0, errno, false);
-	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", strerror(errno));
+	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", infile_strerror(errno));
 	return -1;
 }
 
@@ -840,6 +857,7 @@ struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct task_list *tasks;
+	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 };
 
 static void load_rank(void *ud, size_t i)
@@ -847,10 +865,13 @@ static void load_rank(void *ud, size_t i)
 	struct load_job *job = ud;
 	const struct rank_task *t = &job->tasks->v[i];
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
+	if (t->rank == job->lowest)
+		rank_exact_scalars(r);
 	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
 	load_steps_file(job->ctx, r, steps, (int)t->rank);
 	free(steps);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
+	steps_rank_seal(r); /* compaction on the worker thread, and ready for the index */
 	steps_publish_rank(job->m, r);
 }
 
@@ -860,21 +881,128 @@ static long long file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
+/* Runs smaller than this are not indexed automatically (they load in well under a second). */
+#define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
+
+static int cmp_file_rank(const void *a, const void *b)
+{
+	const struct steps_rank_file *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* What the load of one PATH does with the index and which of its ranks it parses. */
+struct load_plan {
+	struct task_list tasks;        /* to parse from the JSONL, in name order */
+	struct steps_rank_file *files; /* the whole run (or shard), sorted by rank id */
+	size_t nfiles, lo, hi;         /* files[lo, hi): this load's slice */
+	long lowest;                   /* lowest rank id loaded (--ranks) or in the whole run */
+	bool indexed;                  /* the index is read and may be written */
+	bool index_found;              /* some index part existed */
+	size_t parts_used;
+};
+
+/* Keep the tasks in --ranks, in this shard, and not restored from the index. */
+static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *covered)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < lp->tasks.n; i++) {
+		struct rank_task *t = &lp->tasks.v[i];
+		struct steps_rank_file key = { .rank = t->rank };
+		const struct steps_rank_file *f = lp->nfiles ? bsearch(&key, lp->files + lp->lo, lp->hi - lp->lo,
+								      sizeof(key), cmp_file_rank) : NULL;
+		bool keep = (!o || !o->ranks || ranklist_has(o->ranks, t->rank)) &&
+			    (!lp->indexed || (f && !covered[f - lp->files]));
+		if (keep) {
+			lp->tasks.v[k++] = *t;
+		} else {
+			free(t->dir);
+			free(t->steps_path);
+		}
+	}
+	lp->tasks.n = k;
+}
+
+static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *lp)
+{
+	const struct opts *o = ctx->opts;
+	memset(lp, 0, sizeof(*lp));
+	plan(path, &lp->tasks);
+	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
+	for (size_t i = 0; i < lp->tasks.n; i++) {
+		long id = lp->tasks.v[i].rank;
+		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
+			lp->lowest = id;
+	}
+	lp->indexed = is_dir(path) && (!o || (!o->no_index && !o->ranks));
+	if (!lp->indexed) {
+		plan_filter(lp, o, NULL);
+		return;
+	}
+	lp->nfiles = index_plan(path, &lp->files);
+	lp->hi = lp->nfiles;
+	if (o && o->shard_n)
+		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
+	bool *covered = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*covered));
+	if (!o || (!o->index_build && !o->shard_n))
+		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, &lp->index_found);
+	plan_filter(lp, o, covered);
+	free(covered);
+}
+
+/* After the parse: write the index part this load is for (a shard, `tscope-tui index`),
+ * or the whole index automatically: for a big run that had none, or in place of one
+ * that was there but could not be used at all (stale, damaged, another version). An
+ * index with some usable shards is left alone (other shards may still be running). */
+static void plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp,
+			     long long bytes, size_t src0, size_t d0)
+{
+	const struct opts *o = ctx->opts;
+	bool want = o && (o->index_build || o->shard_n);
+	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
+	if (!want && !rebuild && (lp->index_found || bytes < INDEX_AUTO_MIN_BYTES))
+		return;
+	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps)
+		return;
+	struct run *run = ctx->run;
+	pthread_mutex_lock(&run->lock);
+	size_t src1 = run->nsrc;
+	pthread_mutex_unlock(&run->lock);
+	size_t d1 = run->diags.n;
+	char *written = NULL;
+	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
+			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
+	if (err)
+		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
+			 "index not written: %s", strerror(err));
+	else
+		run_set_index_path(run, written);
+	free(written);
+}
+
 int pytscope_load(struct load_ctx *ctx, const char *path)
 {
-	struct task_list t = { 0 };
-	plan(path, &t);
+	struct run *run = ctx->run;
+	struct load_plan lp;
+	plan_load(ctx, path, &lp);
+	pthread_mutex_lock(&run->lock); /* what the parse adds goes into a new index */
+	size_t src0 = run->nsrc;
+	pthread_mutex_unlock(&run->lock);
+	size_t d0 = run->diags.n;
+	struct task_list *t = &lp.tasks;
 	long long total = 0;
-	for (size_t i = 0; i < t.n; i++) {
-		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t.v[i].dir);
+	for (size_t i = 0; i < t->n; i++) {
+		char *steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
+						 : xasprintf("%s/steps.jsonl", t->v[i].dir);
 		total += file_size(steps);
 		free(steps);
 	}
 	load_progress(ctx, 0, total);
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(ctx->run), .tasks = &t };
-	pool_run(t.n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
-	tasks_free(&t);
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
+	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	if (t->n)
+		plan_write_index(ctx, path, &lp, total, src0, d0);
+	tasks_free(t);
+	steps_rank_files_free(lp.files, lp.nfiles);
 	struct steps_model *m = job.m;
 	/* Display name: run.json name of the lowest rank. */
 	long best = -1;
@@ -888,6 +1016,6 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		}
 	}
 	if (name)
-		run_set_name(ctx->run, name);
+		run_set_name(run, name);
 	return 0;
 }

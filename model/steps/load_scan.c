@@ -155,7 +155,7 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		    member_repeats(m, i, m[i].key, m[i].len))
 			return false;
 		out->n[kind]++;
-		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR) || !after_member(c, &more))
+		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR || out->exact_scalars) || !after_member(c, &more))
 			return false;
 	}
 	return true;

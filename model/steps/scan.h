@@ -13,7 +13,8 @@
  * A line it accepts is one the jsmn path loads without any diagnostic, and the values
  * are parsed by the same functions over the same byte spans (json_parse_int for the
  * step, json_parse_double_approx for the timestamp and scalars, json_parse_double for
- * phases and memory), so the stored results are bit-identical.
+ * phases and memory, and for scalars too when exact_scalars is set), so the stored
+ * results are bit-identical.
  *
  * Keys are returned raw (pointers into the line, no escapes by construction); the
  * caller interns them in group order phases, scalars, memory as the jsmn path does. */
@@ -48,6 +49,7 @@ struct scan_line {
 	size_t n[3];                /* members per enum metric_kind */
 	struct scan_member m[3][SCAN_MAX_MEMBERS];
 	struct scan_pred pred[3][SCAN_MAX_MEMBERS]; /* kept from line to line */
+	bool exact_scalars;         /* set by the caller: parse scalars exactly */
 };
 
 /* Before the first line of a file: no predictions. */

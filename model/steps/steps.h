@@ -21,7 +21,8 @@
  * value that is not such a multiple, so phase sums stay exact. Memory columns are
  * float32 while every value fits exactly (bytes: multiples of 512 B below 8 GiB), else
  * double. Scalar columns (loss, grad_norm, lr, ...) are float32: about 7 significant
- * digits. After finalize a column whose values form few runs is stored run-length
+ * digits, except on a rank marked rank_exact_scalars() (memory's rule: double when
+ * needed). After finalize a column whose values form few runs is stored run-length
  * encoded, and a presence bitmap is kept only when some record lacks the metric.
  * Step numbers cost nothing while a rank's steps are contiguous (step0 + position);
  * timestamps are a double base plus float32 offsets. Heatmap aggregates are built
@@ -58,6 +59,10 @@ struct steps_meta {
 	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...) */
 	char **env_key, **env_val;   /* owned (unsanitized) */
 	size_t nenv;
+	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else
+	 * NULL: typed readers (the run comparison's env/config diff) parse it again */
+	char *json;
+	size_t json_len;
 };
 
 /* ---- writing ------------------------------------------------------------- */
@@ -67,6 +72,11 @@ struct steps_model *steps_model_get(struct run *run);
 /* Intern (kind, name) and return its metric id. Thread-safe. */
 int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name);
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path);
+/* Keep the rank's scalar columns (loss, grad_norm, ...) exact: double instead of float32
+ * once a value needs it. The loader sets it on the lowest rank of a run dir, whose loss
+ * series pytscope's reports (analyze, diff) compare and print. Before any rank_set. */
+void rank_exact_scalars(struct rank_steps *r);
+bool rank_scalars_exact(const struct rank_steps *r);
 /* Expect about n records (a hint from the file size): avoids growth slack. */
 void rank_reserve(struct rank_steps *r, size_t n);
 /* Append a record; returns its position. */
@@ -147,10 +157,42 @@ size_t steps_total_records(const struct steps_model *m);
 /* Analyzer cache slot (model/steps/analysis.c owns what it points to). */
 void **steps_analysis_slot(struct steps_model *m);
 
+/* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
+extern const struct grid_provider grid_steps;
+
 /* Aligned steps: the sorted intersection of step numbers over all ranks. */
 size_t steps_naligned(const struct steps_model *m);
 long steps_aligned_step(const struct steps_model *m, size_t k);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
+
+
+/* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else
+ * the directory itself (rank 0), else a steps.jsonl given directly (load.c; used by
+ * follow mode and the persistent index). */
+struct steps_rank_file {
+	long rank;
+	char *dir;      /* holds run.json */
+	char *steps;    /* the steps.jsonl path */
+};
+size_t steps_plan_files(const char *path, struct steps_rank_file **out);
+void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+
+/* ---- serialized form (the persistent index, model/index/) -------------------------
+ * CONTRACT. steps_rank_seal() compacts a complete rank and builds its step index now
+ * (what steps_finalize() would do); the loader seals each rank on its worker thread.
+ * steps_rank_encode() appends the sealed rank ri (columns exactly as stored: encodings,
+ * presence bitmaps, run-length runs, run.json metadata; column i is metric id i of m)
+ * to o (its path relative to base, see ob_path). steps_rank_decode() reads one rank back from untrusted bytes; metric_map[i] is
+ * the model's metric id for the writer's metric i (nmap entries). It returns a sealed
+ * rank (publish it with steps_publish_rank), or NULL with b->bad set when the bytes are
+ * malformed; it never reads past b's end. Values are in host byte order (the index
+ * header records it). */
+struct obuf;
+struct ibuf;
+void steps_rank_seal(struct rank_steps *r);
+void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
+				     const int *metric_map, size_t nmap);
 
 #endif

@@ -42,6 +42,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	const struct distributed *d = analysis_distributed(run);
 	struct table *t = table_new("ranks", "Ranks");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
 	int c_last = run->live_findings ? table_add_col(t, "last_step", COL_INT, 9, 0) : -1;
 	int c_live = run->live_findings ? table_add_col(t, "live", COL_TEXT, 8, 0) : -1;
@@ -51,11 +52,23 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_z = table_add_col(t, "z", COL_NUM, 6, 1);
 	int c_rel = table_add_col(t, "rel_slowdown", COL_NUM, 7, 3);
 	int c_lost = table_add_col(t, "time_lost_s", COL_NUM, 9, 3);
+	table_set_role(t, c_lost, COL_ROLE_TIME_LOST);
 	int c_onset = table_add_col(t, "onset_step", COL_INT, 7, 0);
+	table_set_role(t, c_onset, COL_ROLE_ONSET);
 	int c_miss = table_add_col(t, "missing_steps", COL_INT, 7, 0);
 	int c_cov = table_add_col(t, "coverage", COL_NUM, 6, 3);
 	int c_mem = table_add_col(t, "mem_peak_mb", COL_NUM, 9, 0);
 	int c_strag = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
+	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
+	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
+	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
+	table_col_prio(t, c_lost, 9);
+	table_col_prio(t, c_onset, 8);
+	table_col_prio(t, c_strag, 7);
+	table_col_prio(t, c_crit, 6);
+	table_col_prio(t, c_rel, 5);
+	table_col_prio(t, c_med, 4);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -79,7 +92,16 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
-		table_set_text(t, row, c_strag, d->straggler == (long)r ? "yes" : "");
+		table_set_text(t, row, c_strag, rs->straggler ? "yes" : "");
+		if (rs->straggler) {
+			table_set_num(t, row, c_from, (double)rs->slow_onset);
+			table_set_num(t, row, c_cost, rs->slow_cost);
+		}
+		if (rs->stall_lo >= 0) {
+			char buf[48];
+			snprintf(buf, sizeof(buf), "%ld-%ld", rs->stall_lo, rs->stall_hi);
+			table_set_text(t, row, c_stall, buf);
+		}
 	}
 	return t;
 }
@@ -107,7 +129,9 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 	const struct steps_model *m = run->steps;
 	struct table *t = table_new("steps", "Steps");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	table_set_role(t, c_step, COL_ROLE_STEP);
 	int c_ts = table_add_col(t, "timestamp", COL_NUM, 14, 3);
 	int c_time = table_add_col(t, "step_time_ms", COL_NUM, 9, 2);
 	size_t nm = steps_nmetrics(m);
@@ -125,7 +149,7 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 		for (size_t i = 0; i < steps_nrecords(m, r); i++) {
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_num(t, row, c_step, (double)steps_step(m, r, i));
+			table_set_int(t, row, c_step, steps_step(m, r, i));
 			double v, sum = 0;
 			bool any = false;
 			if (steps_timestamp(m, r, i, &v))
@@ -163,6 +187,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
 	struct table *t = table_new("heatmap", "Heatmap (rank x step blocks)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);
 	int c_hi = table_add_col(t, "step_hi", COL_INT, 7, 0);
 	int c_mean = table_add_col(t, "compute_mean_ms", COL_NUM, 9, 2);
@@ -174,8 +199,8 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 			size_t end = k + block < S ? k + block : S;
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_num(t, row, c_lo, (double)steps_aligned_step(m, k));
-			table_set_num(t, row, c_hi, (double)steps_aligned_step(m, end - 1));
+			table_set_int(t, row, c_lo, steps_aligned_step(m, k));
+			table_set_int(t, row, c_hi, steps_aligned_step(m, end - 1));
 			double mean, worst;
 			if (heat_range(gc, r, k, end, &mean, &worst)) {
 				table_set_num(t, row, c_mean, mean * 1e3);
@@ -216,6 +241,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	int c[7 + BUDGET_NLINES];
 	c[0] = table_add_col(t, "scope", COL_TEXT, 5, 0);
 	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c[1], COL_ROLE_RANK);
 	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
 	c[3] = table_add_col(t, "wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
@@ -235,9 +261,9 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 }
 
 const struct view_def steps_views[STEPS_NVIEWS] = {
-	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory",
-	  build_ranks },
-	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps },
-	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap },
-	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget },
+	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory, straggler verdicts",
+	  build_ranks, NULL },
+	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL },
+	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL },
+	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL },
 };

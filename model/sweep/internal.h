@@ -10,7 +10,7 @@
 
 /* Views (views.c) and finding rules (rules.c), registered in subsystem.c. */
 #define SWEEP_NVIEWS 5
-#define SWEEP_NRULES 6
+#define SWEEP_NRULES 7
 extern const struct view_def sweep_views[];
 extern const struct finding_rule sweep_rules[];
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/json.h"
+#include "model/stats.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
 #include "model/sweep/io.h"
@@ -168,12 +169,59 @@ static bool close_to(double a, double b)
 	return fabs(a - b) <= 1e-6 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
+static bool ordinal_rate(const struct cb_ordinal *o, double *rate)
+{
+	if (o->has_rate && o->samples_per_sec > 0)
+		*rate = o->samples_per_sec;
+	else if (o->has_samples && o->has_time && o->total_time > 0)
+		*rate = (double)o->total_samples / o->total_time;
+	else
+		return false;
+	return true;
+}
+
+/* Each ordinal's rate against the median rate of the others; the slowest slow one. */
+static void compare_ordinals(struct cb_perf *p)
+{
+	double *rate = xcalloc(p->nord, sizeof(*rate)), *other = xcalloc(p->nord, sizeof(*other));
+	bool *has = xcalloc(p->nord, sizeof(*has));
+	for (size_t i = 0; i < p->nord; i++)
+		has[i] = ordinal_rate(&p->ord[i], &rate[i]);
+	p->slowest = -1;
+	p->c_wall_time = 0;
+	for (size_t i = 0; i < p->nord; i++) {
+		struct cb_ordinal *o = &p->ord[i];
+		if (o->has_time && o->total_time > p->c_wall_time)
+			p->c_wall_time = o->total_time;
+		o->has_rel = o->slow = false;
+		size_t n = 0;
+		for (size_t j = 0; j < p->nord; j++)
+			if (j != i && has[j])
+				other[n++] = rate[j];
+		if (!has[i] || n == 0)
+			continue;
+		double med = stats_median(other, n);
+		if (!(med > 0))
+			continue;
+		o->rel_rate = rate[i] / med;
+		o->has_rel = true;
+		o->slow = o->rel_rate < CB_SLOW_RATIO;
+		if (o->slow && (p->slowest < 0 || o->rel_rate < p->ord[p->slowest].rel_rate))
+			p->slowest = (long)i;
+	}
+	free(rate);
+	free(other);
+	free(has);
+}
+
 void cb_recompute(struct cb_perf *p)
 {
 	p->has_c = false;
 	p->mismatch = false;
+	p->slowest = -1;
 	if (p->nord == 0)
 		return;
+	compare_ordinals(p);
 	double samples = 0, time = 0;
 	for (size_t i = 0; i < p->nord; i++) {
 		const struct cb_ordinal *o = &p->ord[i];

@@ -212,6 +212,37 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 	}
 }
 
+static void rule_slow_ordinal(struct run *run, struct finding_list *out)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ncb; i++) {
+		const struct cb_perf *p = &s->cb[i];
+		if (p->slowest < 0)
+			continue;
+		const struct cb_ordinal *o = &p->ord[p->slowest];
+		size_t nslow = 0;
+		for (size_t k = 0; k < p->nord; k++)
+			nslow += p->ord[k].slow;
+		char title[200], detail[640];
+		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %.0f%% of its siblings' rate",
+			 p->slowest, o->rel_rate * 100);
+		snprintf(detail, sizeof(detail),
+			 "%s: ordinal %ld (%zu slow of %zu) is below %.0f%% of the median rate of the "
+			 "other ordinals. The aggregate takes the first non-zero ordinal's total_time "
+			 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
+			 "(%.6g s) the job made %.6g samples/s.",
+			 p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, p->c_time, p->c_sps,
+			 p->c_wall_time, p->c_wall_time > 0 ? p->c_samples / p->c_wall_time : 0);
+		findings_add(out, "CEREBRAS.SLOW_ORDINAL", o->rel_rate < CB_SLOW_HIGH ? SEV_HIGH : SEV_MED,
+			     title, detail,
+			     "Check that ordinal's input pipeline and host (data loading, network); "
+			     "quote the rate over the longest ordinal time, not the stored aggregate.",
+			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
+	}
+}
+
 const struct finding_rule sweep_rules[] = {
 	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
 	{ "SWEEP.SATURATION", 2010, rule_saturation, false },
@@ -219,6 +250,7 @@ const struct finding_rule sweep_rules[] = {
 	{ "SIZING.OUTLIERS", 2030, rule_outliers, false },
 	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false },
 	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false },
+	{ "CEREBRAS.SLOW_ORDINAL", 2060, rule_slow_ordinal, false },
 };
 
 _Static_assert(ARRAY_LEN(sweep_rules) == SWEEP_NRULES, "SWEEP_NRULES");

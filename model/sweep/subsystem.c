@@ -13,6 +13,23 @@ static const struct loader sweep_loaders[] = {
 	{ "cerebras", "Cerebras Model Zoo performance.json", sweep_cb_probe, sweep_cb_load },
 };
 
+static const struct model_cmd sweep_cmds[] = {
+	{ "objective", "METRIC:W,...",
+	  "rank sweep configs by weighted metrics, e.g. ttft_p99:1,itl_p90:3 (empty clears)",
+	  sweep_cmd_objective },
+	{ "constraint", "EXPR|clear", "add a sweep constraint, e.g. ttft_p99<10 ('clear' removes all)",
+	  sweep_cmd_constraint },
+};
+
+static bool sweep_has_data(const struct run *run)
+{
+	return run->sweep != NULL;
+}
+
+static const struct tab_def sweep_tabs[] = {
+	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data },
+};
+
 const struct subsystem sub_sweep = {
 	.name = "sweep",
 	.loaders = sweep_loaders,
@@ -21,5 +38,10 @@ const struct subsystem sub_sweep = {
 	.nviews = SWEEP_NVIEWS,
 	.rules = sweep_rules,
 	.nrules = SWEEP_NRULES,
+	.cmds = sweep_cmds,
+	.ncmds = ARRAY_LEN(sweep_cmds),
+	.tabs = sweep_tabs,
+	.ntabs = ARRAY_LEN(sweep_tabs),
+	.has_data = sweep_has_data,
 	.free = sweep_free,
 };

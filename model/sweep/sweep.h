@@ -149,7 +149,17 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
+	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
+	double rel_rate;
+	bool has_rel, slow;
 };
+
+/* An ordinal whose rate is below this fraction of the median of its siblings' rates is
+ * slow (CEREBRAS.SLOW_ORDINAL; high below CB_SLOW_HIGH): the merge rule takes the first
+ * non-zero ordinal's total_time, so the aggregate rate hides it. */
+#define CB_SLOW_RATIO 0.8
+#define CB_SLOW_HIGH 0.5
 
 struct cb_perf {
 	char *path;
@@ -164,6 +174,8 @@ struct cb_perf {
 	/* recomputed aggregate (merge rule), only with ordinals */
 	double c_sps, c_time, c_samples;
 	bool has_c;
+	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
+	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
 };
 
@@ -253,7 +265,7 @@ void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
  * metric (one message a line, for stderr), or NULL. Derives the model. */
 const char *sweep_ref_errors(struct run *run);
-/* The UI's ':objective SPEC' and ':constraint EXPR|clear' (ui/cmd.c model commands):
+/* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);

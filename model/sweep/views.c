@@ -407,7 +407,7 @@ static struct table *build_gpu(struct run *run, char *err, size_t errn)
 }
 
 struct cb_cols {
-	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch;
+	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch, rel, slow;
 };
 
 static void cb_row(struct table *t, const struct cb_cols *c, long ref, const char *file,
@@ -440,6 +440,8 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);
 	c.flops = table_add_col(t, "flops_utilization", COL_NUM, 8, 2);
 	c.mismatch = table_add_col(t, "mismatch", COL_TEXT, 8, 0);
+	c.rel = table_add_col(t, "rate_vs_siblings", COL_NUM, 8, 3);
+	c.slow = table_add_col(t, "slow", COL_TEXT, 4, 0);
 	for (size_t i = 0; i < s->ncb; i++) {
 		const struct cb_perf *p = &s->cb[i];
 		cb_row(t, &c, (long)i, p->path, "stored", p->samples_per_sec, p->has_sps,
@@ -462,17 +464,21 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 			snprintf(row, sizeof(row), "ordinal %zu", k);
 			cb_row(t, &c, (long)i, p->path, row, o->samples_per_sec, o->has_rate,
 			       (double)o->total_samples, o->has_samples, o->total_time, o->has_time);
+			if (o->has_rel) {
+				table_set_num(t, t->nrow - 1, c.rel, o->rel_rate);
+				table_set_text(t, t->nrow - 1, c.slow, o->slow ? "yes" : "no");
+			}
 		}
 	}
 	return t;
 }
 
 const struct view_def sweep_views[] = {
-	{ "sweep", "GenAI-Perf configs x p50/p90/p99 metrics, stimulus, score, rank, pass/fail", build_sweep },
-	{ "sizing", "GPU sizing fits (NAT latency/runtime, GenAI-Perf p95 latency vs concurrency), stored vs recomputed", build_sizing },
-	{ "sizing_points", "NAT per-concurrency p95s, alerts, rough GPU estimates", build_sizing_points },
-	{ "gpu_telemetry", "GenAI-Perf GPU telemetry per config and GPU", build_gpu },
-	{ "cerebras", "Cerebras performance.json: stored and recomputed aggregate, per-ordinal rates", build_cerebras },
+	{ "sweep", "GenAI-Perf configs x p50/p90/p99 metrics, stimulus, score, rank, pass/fail", build_sweep, NULL },
+	{ "sizing", "GPU sizing fits (NAT latency/runtime, GenAI-Perf p95 latency vs concurrency), stored vs recomputed", build_sizing, NULL },
+	{ "sizing_points", "NAT per-concurrency p95s, alerts, rough GPU estimates", build_sizing_points, NULL },
+	{ "gpu_telemetry", "GenAI-Perf GPU telemetry per config and GPU", build_gpu, NULL },
+	{ "cerebras", "Cerebras performance.json: stored and recomputed aggregate, per-ordinal rates", build_cerebras, NULL },
 };
 
 

@@ -11,6 +11,11 @@ static const struct loader trace_loaders[] = {
 	  trace_probe, trace_load },
 };
 
+static bool trace_has_data(const struct run *run)
+{
+	return run->trace != NULL;
+}
+
 const struct subsystem sub_trace = {
 	.name = "trace",
 	.loaders = trace_loaders,
@@ -19,5 +24,6 @@ const struct subsystem sub_trace = {
 	.nviews = TRACE_NVIEWS,
 	.rules = trace_rules,
 	.nrules = TRACE_NRULES,
+	.has_data = trace_has_data,
 	.free = trace_free,
 };

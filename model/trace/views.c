@@ -30,6 +30,7 @@ static struct kcols kernel_cols(struct table *t)
 {
 	struct kcols c;
 	c.rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c.rank, COL_ROLE_RANK);
 	c.name = table_add_col(t, "kernel", COL_TEXT, 60, 0);
 	c.type = table_add_col(t, "type", COL_TEXT, 13, 0);
 	c.count = table_add_col(t, "count", COL_INT, 7, 0);
@@ -108,6 +109,7 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
 		return NULL;
 	struct table *t = table_new("step_kernels", "GPU kernels per rank and ProfilerStep (all GPU events)");
 	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
+	table_set_role(t, c_step, COL_ROLE_STEP);
 	struct kcols c = kernel_cols(t);
 	for (size_t i = 0; i < ts->n; i++)
 		if (rank < 0 || ts->r[i]->rank == rank)
@@ -204,6 +206,7 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 		table_add_col(t, "pct", COL_NUM, 6, 1),
 		table_add_col(t, "bar", COL_TEXT, 22, 0),
 	};
+	table_set_role(t, col[0], COL_ROLE_RANK);
 	bool ascii = run->opts && run->opts->ascii;
 	double all[TB_MAX_LABELS] = { 0 };
 	for (size_t i = 0; i < ts->n; i++) {
@@ -226,6 +229,7 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 		return NULL;
 	struct table *t = table_new("idle", "GPU idle time by stream (HTA categories)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_stream = table_add_col(t, "stream", COL_INT, 7, 0);
 	int c_cat = table_add_col(t, "idle_category", COL_TEXT, 12, 0);
 	int c_time = table_add_col(t, "idle_time_us", COL_NUM, 12, 0);
@@ -267,6 +271,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		return NULL;
 	struct table *t = table_new("temporal", "Temporal breakdown per rank (HTA)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_idle = table_add_col(t, "idle_us", COL_NUM, 10, 0);
 	int c_comp = table_add_col(t, "compute_us", COL_NUM, 10, 0);
 	int c_non = table_add_col(t, "non_compute_us", COL_NUM, 10, 0);
@@ -313,6 +318,7 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 		return NULL;
 	struct table *t = table_new("comm_overlap", "Communication overlap per rank (pytscope trace summary)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_wall = table_add_col(t, "wall_ms", COL_NUM, 9, 1);
 	int c_comm = table_add_col(t, "comm_ms", COL_NUM, 9, 1);
 	int c_comp = table_add_col(t, "compute_ms", COL_NUM, 9, 1);
@@ -350,13 +356,13 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 }
 
 const struct view_def trace_views[TRACE_NVIEWS] = {
-	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels },
+	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels, NULL },
 	{ "step_kernels", "GPU kernels per rank and ProfilerStep (heatmap drill-down; all GPU events)",
-	  build_step_kernels },
+	  build_step_kernels, NULL },
 	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
-	  build_breakdown },
-	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle },
+	  build_breakdown, NULL },
+	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle, NULL },
 	{ "comm_overlap", "pytscope trace summary per rank: comm, exposed, overlapped, per collective",
-	  build_comm_overlap },
-	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal },
+	  build_comm_overlap, NULL },
+	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal, NULL },
 };

@@ -56,6 +56,12 @@ grep -q '3 files · 7 tasks · 3 functions · 3 workers on 2 hosts' "$TMP/print.
 tap_rc $? "--print: what was loaded"
 grep -q 'critical path 7.000 s over 3 tasks' "$TMP/print.txt"; tap_rc $? "--print: critical path"
 grep -q 'not comparable across hosts' "$TMP/print.txt"; tap_rc $? "--print: says clocks are per host"
+grep -A2 '^  Top tasks (task_bottleneck)' "$TMP/print.txt" | grep -q '^    hA  *1  *proc-1  *4.000000  *100.00  *0.600$'
+tap_rc $? "--print: head of task_bottleneck (top task proc-1 on hA/1, 4 s)"
+grep -A3 '^  Tasks in memory per worker (task_balance' "$TMP/print.txt" | tr -s ' ' >"$TMP/bal.txt"
+grep -q '^ second worker-hA-0 worker-hA-1 worker-hB-0$' "$TMP/bal.txt" && grep -q '^ 0 2 0 4$' "$TMP/bal.txt" &&
+	grep -q '^ 1 0 1 0$' "$TMP/bal.txt"
+tap_rc $? "--print: head of task_balance (one column per worker, as the view)"
 
 "$BIN" --export findings "$FX" 2>/dev/null | grep -q '^med,DASF.GPU_IDLE,'
 tap_rc $? "findings: DASF.GPU_IDLE on the fixture"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # identity.sh: run identity (model/identity.h). Sources of different runs are never
-# merged: two run dirs, a run dir with an unrelated trace beside its rank dirs, a sweep
-# next to a training run are refused with exit 1, a list of what was found and how to
-# open one; a run dir with its own trace.json is the documented combination; the same
+# merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with an
+# unrelated trace beside its rank dirs, a sweep next to a training run are refused with
+# exit 1, a list of what was found and how to open one; a run dir with its own trace.json is the documented combination; the same
 # PATH twice counts once; --format picks one run of a mixed folder.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -16,15 +16,13 @@ cd "$TSCOPE_TMP" || exit 1
 rc=$?
 tap_check "same PATH twice (and spelled differently): counted once" '[ "$rc" -eq 0 ] && cmp -s one.out twice.out && [ ! -s twice.err ]'
 
-"$TSCOPE_BIN" --print a b >two.out 2>two.err
+"$TSCOPE_BIN" --print --color never a b >two.out 2>two.err
 rc=$?
-tap_check "two run dirs: exit 1, nothing printed" '[ "$rc" -eq 1 ] && [ ! -s two.out ]'
-tap_check "two run dirs: both named on stderr" 'grep -q "run 1: pytscope run .ddp., 4 ranks: a$" two.err && grep -q "run 2: pytscope run .ddp., 4 ranks: b$" two.err'
-tap_check "two run dirs: how to open one" 'grep -q "tscope-tui --format pytscope a$" two.err'
-tap_check "two run dirs: compare mode named" 'grep -q "compare" two.err'
-"$TSCOPE_BIN" --export ranks a b >tworanks.csv 2>/dev/null
+tap_check "two run dirs: compared, not merged (compare mode)" '[ "$rc" -eq 0 ] && head -1 two.out | grep -qx "pytscope diff  (a  vs  b)"'
+tap_check "two run dirs: the pair is judged identical" 'grep -q "^● COMPARISON — no difference" two.out'
+"$TSCOPE_BIN" --export ranks a b >tworanks.csv 2>tworanks.err
 rc=$?
-tap_check "two run dirs: --export refuses too" '[ "$rc" -eq 1 ] && [ ! -s tworanks.csv ]'
+tap_check "two run dirs: a one-run view is refused (exit 2), diff_* named" '[ "$rc" -eq 2 ] && [ ! -s tworanks.csv ] && grep -q "diff_" tworanks.err'
 
 # A trace beside the rank dirs is not the run's own.
 mkdir -p mixed

@@ -124,6 +124,24 @@ tap_rc $? "print: one GPU SIZING section with one estimate (75.3516) for the two
 [ $? -ne 0 ]
 tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
 
+# Cerebras: four ordinals, ordinal 2 at 60% of the others' rate; the stored aggregate
+# follows the merge rule (4000 samples / ordinal 0's 10 s), so only the slow ordinal shows
+CB4="$TMP/cb4"
+mkdir -p "$CB4"
+printf '{\n    "compile_time": 1.0,\n    "est_samples_per_sec": 0,\n    "ordinals": [\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0},\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0},\n        {"samples_per_sec": 60.0, "total_samples": 1000, "total_time": 16.666666666666668},\n        {"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}\n    ],\n    "programming_time": 1.0,\n    "samples_per_sec": 400.0,\n    "total_samples": 4000,\n    "total_time": 10.0\n}\n' >"$CB4/performance.json"
+"$BIN" --export findings "$CB4" >"$TMP/cb4.csv"
+grep -q '^med,CEREBRAS.SLOW_ORDINAL,Cerebras ordinal 2 runs at 60% of its siblings.*240 samples/s' "$TMP/cb4.csv" &&
+	! grep -q 'AGGREGATE_MISMATCH' "$TMP/cb4.csv"
+tap_rc $? "one slow ordinal (60% of its siblings): CEREBRAS.SLOW_ORDINAL with the rate over the longest time"
+"$BIN" --export cerebras "$CB4" | grep -q ',ordinal 2,60,1000,.*,0.6,yes$'
+tap_rc $? "cerebras view: rate_vs_siblings and slow for each ordinal"
+mkdir -p "$TMP/cb4e"
+sed 's/"samples_per_sec": 60.0, "total_samples": 1000, "total_time": 16.666666666666668/"samples_per_sec": 95.0, "total_samples": 1000, "total_time": 10.526315789473685/' \
+	"$CB4/performance.json" >"$TMP/cb4e/performance.json"
+"$BIN" --export cerebras "$TMP/cb4e" >"$TMP/cb4e.csv" && grep -q ',ordinal 2,95,.*,0.95,no$' "$TMP/cb4e.csv" &&
+	! "$BIN" --export findings "$TMP/cb4e" | grep -q 'SLOW_ORDINAL'
+tap_rc $? "an ordinal at 95% of its siblings is not a finding"
+
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)
 "$BIN" --print --color never $SZ "$TMP/nat" "$AN" "$CB" 2>/dev/null | sed "s|$TMP|TMP|g" |

@@ -31,7 +31,7 @@ grep -q 'Function' "$TMP/fb.txt" && grep -q 'proc' "$TMP/fb.txt"; tap_rc $? ":vi
 grep -q 'load-1' "$TMP/tasks.txt" && grep -q 'load-2' "$TMP/tasks.txt" && grep -q 'load-3' "$TMP/tasks.txt"
 tap_rc $? "Enter on function 'load' (row 2) lists its three tasks"
 if grep -q 'proc-1' "$TMP/tasks.txt"; then tap_notok "the task list holds only that function"; else tap_ok "the task list holds only that function"; fi
-grep -q 'Percentage of total time' "$TMP/back.txt"; tap_rc $? "Esc returns to function_bottleneck"
+grep -q 'Percentage' "$TMP/back.txt"; tap_rc $? "Esc returns to function_bottleneck"
 grep -q 'DASF tasks *7 tasks, 3 functions, 3 workers on 2 hosts' "$TMP/overview.txt" &&
 	grep -q 'critical path *7 s over 3 tasks' "$TMP/overview.txt"
 tap_rc $? "Overview: DASF summary and critical path"

@@ -6,29 +6,10 @@
 # without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	tap_skip "tmux is not installed"
-	exit 0
-fi
+. "$TSCOPE_ROOT/tests/tmux.sh"
 demo="$TSCOPE_ROOT/testdata/demo"
 work="$TSCOPE_TMP/e2e"
 mkdir -p "$work"
-sock="tscope-e2e-$$"
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; }
-trap cleanup EXIT
-
-# wait until the pane shows $1 (up to ~10 s)
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		T capture-pane -p -t e2e >"$work/screen" 2>/dev/null
-		grep -qF -- "$1" "$work/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # start the explorer on the demo again (its pid in pid.txt), send it signal $1 once it
 # draws, and wait (up to ~10 s) for the shell to write exit.txt and stty.after
@@ -40,10 +21,7 @@ run_and_kill() {
 	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
-T -f /dev/null new-session -d -s e2e -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	tap_skip "tmux cannot start a server here"
-	exit 0
-}
+tmux_start e2e 120 40 "$work"
 T send-keys -t e2e "cd '$work' && stty -a > stty.before; '$TSCOPE_BIN' '$demo'; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
 tap_check "the explorer opens on the heatmap" 'wait_for "Heatmap" && wait_for "rank 0"'
 T send-keys -t e2e n

@@ -28,3 +28,13 @@ else
 fi
 n=$("$TSCOPE_BIN" --list-keys | wc -l)
 tap_check "--list-keys lists $n actions" '[ "$n" -ge 30 ]'
+# README's key table is the same action table
+readme="$TSCOPE_ROOT/README.md"
+"$TSCOPE_BIN" --list-keys | awk -F '\t' '{ n = split($1, k, " "); s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") "`" k[i] "`"; printf "| %s | %s |\n", s, $3 }' >"$TSCOPE_TMP/readme.keys"
+awk '/^\| Keys \| Action \|$/ { on = 1; getline; next } on && /^\|/ { print; next } on { exit }' "$readme" >"$TSCOPE_TMP/readme.cur"
+if cmp -s "$TSCOPE_TMP/readme.keys" "$TSCOPE_TMP/readme.cur"; then
+	tap_ok "README key table matches --list-keys"
+else
+	tap_notok "README key table differs from --list-keys"
+	diff -u "$TSCOPE_TMP/readme.cur" "$TSCOPE_TMP/readme.keys" | sed 's/^/# /'
+fi

@@ -144,7 +144,7 @@ static void test_f2(void)
 			}
 	ok(all_ok, "F2: heat_range equals a brute force over every range");
 	struct budget w;
-	ok(analysis_budget_window(run, 0, 10, 20, &w) && w.n == 10, "F2: budget window of 10 steps");
+	ok(analysis_budget_window(run, 0, 10, 19, &w) && w.n == 10, "F2: budget window of 10 steps");
 	run_free(run);
 }
 

@@ -29,6 +29,24 @@ static void test_sanitize(void)
 	is_str(out, "^?^I", "DEL and TAB");
 	text_sanitize("abcdef", 6, out, 4, 0);
 	is_str(out, "abc", "truncates to the buffer");
+	static const struct { const char *in, *want; } invisible[] = {
+		{ "a\xc2\xad" "b", "a<U+00AD>b" },          /* soft hyphen */
+		{ "\xd8\x9c" "x", "<U+061C>x" },            /* Arabic letter mark */
+		{ "\xe2\x81\xa0\xe2\x81\xa4", "<U+2060><U+2064>" },
+		{ "\xe2\x81\xaa\xe2\x81\xaf", "<U+206A><U+206F>" },
+		{ "\xf3\xa0\x80\x81\xf3\xa0\x81\xbf", "<U+E0001><U+E007F>" }, /* tags */
+		{ "\xef\xbf\xb9", "<U+FFF9>" },
+	};
+	for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+		char *v = text_sanitize_dup(invisible[i].in, 0);
+		is_str(v, invisible[i].want, invisible[i].want);
+		free(v);
+	}
+	is_int(text_bar_cells(1e9, 30), 30, "bar cells clamp a fraction above 1");
+	is_int(text_bar_cells(-5, 30), 0, "bar cells clamp a negative fraction");
+	is_int(text_bar_cells(NAN, 30), 0, "bar cells: NaN draws nothing");
+	ok(fabs(text_frac(1e308, -1e308, 1.5e308) - 0.8) < 1e-12 && text_frac(1e308, -1e308, 1.5e308) <= 1,
+	   "frac has no overflow over an unrepresentable span");
 	char *d = text_sanitize_dup("plain", 0);
 	is_str(d, "plain", "clean text passes unchanged");
 	free(d);

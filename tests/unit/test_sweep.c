@@ -715,6 +715,11 @@ static void test_cerebras(void)
 		sweep_derive(run);
 		is_dbl(s->cb[0].c_sps, 200, 1e-12, "merge rule: Σ samples / first non-zero time");
 		ok(!s->cb[0].mismatch, "consistent aggregate");
+		is_int(s->cb[0].slowest, 1, "ordinal 1 (50 vs 100 samples/s) is the slow one");
+		is_dbl(s->cb[0].ord[1].rel_rate, 0.5, 1e-12, "its rate is half its sibling's");
+		ok(!s->cb[0].ord[0].slow && s->cb[0].ord[0].has_rel, "ordinal 0 compared, not slow");
+		is_dbl(s->cb[0].c_wall_time, 20, 0, "longest ordinal time");
+		ok(has_finding(run, "CEREBRAS.SLOW_ORDINAL"), "CEREBRAS.SLOW_ORDINAL despite a consistent aggregate");
 		struct table *t = view(run, "cerebras");
 		ok(t && t->nrow == 4, "cerebras view: stored, recomputed, 2 ordinals");
 		table_free(t);

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.h: a comparison of two runs, A and B (DESIGN §11: two runs are never merged).
+ *
+ * A struct compare owns two struct run opened separately with the same options, plus
+ * the analyses of the pair, each computed on first call and memoized (not thread-safe:
+ * one thread, as the run analyzers):
+ *   - pytscope 0.2.1's `diff` (pytscope.md §6.8) over the lowest rank of each side:
+ *     environment and config differences, six metrics, first loss divergence, notes;
+ *   - per-rank deltas over the common part: ranks matched by rank id, steps by step
+ *     number (the step numbers both runs have on all their ranks); different world
+ *     sizes or step ranges are stated, and only the common part is compared;
+ *   - the noise-aware regression test (below) and the verdict sentence;
+ *   - findings that appeared in B, were resolved, or persist.
+ * Views over the pair (diff_ranks, diff_env, ...) live in model/compare/views.c.
+ *
+ * REGRESSION TEST. For a rank present in both runs, d_s = compute_B(s) - compute_A(s)
+ * over the common steps s (compute as in the distributed analysis: every phase but comm;
+ * the step time for a single-rank run). With n values, mean m and spread
+ * sigma = 1.4826 * MAD(d) (the robust standard deviation of the paired differences,
+ * i.e. the run-to-run noise of that rank's steps), the rank REGRESSED when
+ *     m > 3 * sigma / sqrt(n)   and   m > 1% of its mean compute in A,
+ * and IMPROVED when -m passes the same test. Identical runs give d = 0 everywhere:
+ * "no difference". The per-step wall (the slowest rank's compute plus the largest comm,
+ * or the step time of a single rank) is tested the same way for the headline.
+ * ONSET in B of a regressed rank: flag the common steps whose d_s exceeds
+ * max(3 * 1.4826 * MAD of the rank's compute in A, 1% of its mean in A); the onset is
+ * the first step of the contiguous stretch maximising sum(flag - 1/2), when that
+ * stretch spans at least ANALYSIS_ONSET_MIN_STEPS steps (else none). */
+#ifndef MODEL_COMPARE_H
+#define MODEL_COMPARE_H
+
+#include "model/run.h"
+
+struct compare {
+	struct run *a, *b;
+	const char *family;       /* subsystem name of both sides: "steps", "trace", ... */
+	struct cmp_memo *memo;    /* analyses, owned (compare.c) */
+};
+
+/* ---- pairing ------------------------------------------------------------------------ */
+
+struct run_identity;
+/* Do the runs found in the PATHs (model/identity.h) form a comparison? Exactly two runs
+ * of one family (a step run without step logs too: the report then says pytscope's
+ * "Both run directories must contain steps."). */
+bool compare_is_pair(const struct run_identity *id);
+/* Family name for messages: "steps", "trace", "sweep", "dasf". */
+const char *compare_family_name(int family);
+/* Open both runs of a pair (each as run_open() opens its group's paths). Never NULL. */
+struct compare *compare_open(const struct run_identity *id, const struct opts *opts, struct load_ctx *hooks);
+void compare_free(struct compare *c);
+/* The run of side 0 (A) or 1 (B). */
+struct run *compare_side(const struct compare *c, int side);
+
+/* ---- pytscope diff (§6.8) ----------------------------------------------------------- */
+
+/* One differing key; a and b are the values as pytscope prints them ("—" for null,
+ * "<absent>" for a missing key, %.4g for floats, Python str() otherwise). Unsanitized. */
+struct cmp_field {
+	char *key, *a, *b;
+};
+
+enum { CMP_NMETRICS = 6 };
+struct cmp_metric {
+	const char *key;          /* final_loss best_loss mean_step_ms steps_per_sec peak_alloc_mb n_steps */
+	double a, b;
+	bool has_a, has_b;        /* false: None */
+};
+
+struct pydiff {
+	char *name_a, *name_b;    /* run.json name (Python str of it), else "A" / "B" */
+	struct cmp_field *env, *config;
+	size_t nenv, nconfig;
+	struct cmp_metric metric[CMP_NMETRICS];
+	long first_divergence;    /* index into the loss list, -1 when none */
+	bool identical;           /* losses non-empty and equal */
+	char **note;              /* the Reproducibility notes, in order, deduplicated */
+	size_t nnote;
+};
+/* Python's format(x, ".4g") (or "+.4g" with sign): C's %.4g, but "nan", never "-nan". */
+void compare_g4(char *buf, size_t n, double x, bool sign);
+/* True when both sides have step records on their lowest rank (pytscope's condition). */
+bool compare_has_steps(const struct compare *c);
+/* NULL unless compare_has_steps(). */
+const struct pydiff *compare_pydiff(struct compare *c);
+
+/* ---- per-rank deltas -------------------------------------------------------------- */
+
+struct cmp_rank {
+	int rank;                 /* rank id */
+	bool in_a, in_b;
+	size_t n;                 /* common steps with a value on both sides */
+	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
+	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
+	bool has_lost;            /* both runs have a distributed analysis */
+	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
+	bool regressed, improved;
+	long onset_b;             /* step number, -1 when none */
+};
+
+struct cmp_ranks {
+	struct cmp_rank *v;       /* union of the rank ids, ascending */
+	size_t n;
+	size_t *order;            /* indexes into v: regressed ranks by regression size, largest first */
+	size_t nregressed, nimproved;
+	size_t a_ranks, b_ranks, ncommon_ranks;
+	size_t a_steps, b_steps;  /* aligned steps of each run */
+	long a_lo, a_hi, b_lo, b_hi; /* first and last aligned step numbers */
+	size_t ncommon;           /* common step numbers */
+	long lo, hi;              /* first and last common step */
+	bool has_wall;
+	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
+	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
+};
+/* NULL when a side has no aligned steps (no step records). */
+const struct cmp_ranks *compare_ranks(struct compare *c);
+/* Regression size of ranks entry i (seconds: the increase in time lost, or of compute
+ * over the common steps when there is no time lost), the sort key of `order`. */
+double compare_regression_s(const struct cmp_rank *r);
+
+/* The Overview's first line: "B is 7.9% slower per step; rank 5 regressed from step 100"
+ * (or why it could not be judged). Always filled. */
+void compare_verdict(struct compare *c, char *buf, size_t n);
+/* What differs in scope: world sizes, step ranges, rank ids only on one side ("" when
+ * both runs cover the same ranks and steps). */
+void compare_scope(struct compare *c, char *buf, size_t n);
+
+/* ---- heatmap ----------------------------------------------------------------------------- */
+
+/* The comparison heatmap (model/compare/grid.c): common ranks x common steps of the
+ * compute per step (step time for single-rank runs), as B - A (src->diverging: signed,
+ * larger is slower in B), A or B. False with a reason when nothing is in common. */
+enum cmp_grid_metric { CMP_GRID_DELTA, CMP_GRID_A, CMP_GRID_B, CMP_GRID_NMETRICS };
+struct grid_src;
+bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn);
+void compare_grid_close(struct grid_src *src);
+const char *compare_grid_name(int metric);   /* "delta B-A" "A" "B" */
+
+/* ---- findings ------------------------------------------------------------------------ */
+
+enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST };
+struct cmp_finding {
+	enum cmp_status status;
+	const struct finding *a, *b; /* NULL on the side that lacks it */
+};
+/* Findings of A and B matched by id and evidence (rank, name): new in B first, then
+ * resolved, then persisting, each in B's (resp. A's) order. */
+const struct cmp_finding *compare_findings(struct compare *c, size_t *n);
+const char *compare_status_name(enum cmp_status s);   /* "new" "resolved" "persisting" */
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* internal.h: what the files of model/compare/ share and nobody else sees: the memo of
+ * a comparison's analyses and the pytscope diff's constructor. */
+#ifndef MODEL_COMPARE_INTERNAL_H
+#define MODEL_COMPARE_INTERNAL_H
+
+#include "model/compare/compare.h"
+
+struct cmp_memo {
+	struct pydiff *pydiff;
+	bool pydiff_done;
+	struct cmp_ranks *ranks;
+	bool ranks_done;
+	struct cmp_finding *findings;
+	size_t nfindings;
+};
+
+struct steps_model;
+/* The step numbers both runs have: their aligned indexes ka[j] in A and kb[j] in B
+ * (malloc'd), ascending. Returns the count. */
+size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
+			    size_t **kb);
+
+/* pydiff.c */
+void pydiff_free(struct pydiff *d);
+
+#endif

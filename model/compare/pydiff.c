@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/* pydiff.c: pytscope 0.2.1's `diff_runs` (pytscope.md §6.8) over the lowest rank of each
+ * side: run.json read back as Python values (equality as Python's `!=`: 1 == 1.0 ==
+ * True, nested NaN equal to itself as json's singleton is), printed as pytscope's
+ * `_fmt` does (str(), repr() inside containers, %.4g for floats); the six metrics; the
+ * first loss divergence (an index into the loss list); the notes in their order. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/internal.h"
+#include "model/json.h"
+#include "model/steps/analysis.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+#define ABSENT "<absent>"
+
+/* ---- Python values over jsmn tokens --------------------------------------------------- */
+
+enum pv_kind { PV_NULL, PV_BOOL, PV_INT, PV_FLOAT, PV_STR, PV_LIST, PV_DICT };
+
+struct pv {                 /* one value: a token of a parsed run.json (tok < 0: absent) */
+	const struct json_doc *d;
+	int tok;
+};
+
+static enum pv_kind pv_kind(struct pv v)
+{
+	const jsmntok_t *t = &v.d->tok[v.tok];
+	if (t->type == JSMN_OBJECT)
+		return PV_DICT;
+	if (t->type == JSMN_ARRAY)
+		return PV_LIST;
+	if (t->type == JSMN_STRING)
+		return PV_STR;
+	const char *s = v.d->js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	if (s[0] == 'n')
+		return PV_NULL;
+	if (s[0] == 't' || s[0] == 'f')
+		return PV_BOOL;
+	if (memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n) || memchr(s, 'N', n) || memchr(s, 'I', n))
+		return PV_FLOAT;
+	return PV_INT;
+}
+
+static double pv_double(struct pv v)
+{
+	double x = 0;
+	json_number(v.d, v.tok, &x);
+	return x;
+}
+
+/* Numeric value of bool / int (exact when it fits in long long; *big otherwise). */
+static long long pv_integer(struct pv v, bool *big)
+{
+	bool b;
+	long long x = 0;
+	*big = false;
+	if (json_bool(v.d, v.tok, &b))
+		return b;
+	if (!json_int(v.d, v.tok, &x))
+		*big = true;
+	return x;
+}
+
+static bool pv_numeric(enum pv_kind k)
+{
+	return k == PV_BOOL || k == PV_INT || k == PV_FLOAT;
+}
+
+static bool pv_eq(struct pv a, struct pv b, bool nested);
+
+static bool num_eq(struct pv a, struct pv b, enum pv_kind ka, enum pv_kind kb, bool nested)
+{
+	if (ka == PV_FLOAT && kb == PV_FLOAT) {
+		double x = pv_double(a), y = pv_double(b);
+		return x == y || (nested && isnan(x) && isnan(y));
+	}
+	if (ka == PV_FLOAT || kb == PV_FLOAT) { /* int vs float: exact, as Python compares them */
+		struct pv f = ka == PV_FLOAT ? a : b, i = ka == PV_FLOAT ? b : a;
+		double x = pv_double(f);
+		bool big;
+		long long y = pv_integer(i, &big);
+		return !big && isfinite(x) && x == floor(x) && fabs(x) < 9.2e18 && (long long)x == y;
+	}
+	bool bx, by;
+	long long x = pv_integer(a, &bx), y = pv_integer(b, &by);
+	if (bx || by) { /* beyond int64: compare the digits */
+		const jsmntok_t *ta = &a.d->tok[a.tok], *tb = &b.d->tok[b.tok];
+		return bx && by && ta->end - ta->start == tb->end - tb->start &&
+		       memcmp(a.d->js + ta->start, b.d->js + tb->start, (size_t)(ta->end - ta->start)) == 0;
+	}
+	return x == y;
+}
+
+static bool str_eq(struct pv a, struct pv b)
+{
+	char *x = json_strdup(a.d, a.tok), *y = json_strdup(b.d, b.tok);
+	bool eq = strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return eq;
+}
+
+static bool list_eq(struct pv a, struct pv b)
+{
+	if (a.d->tok[a.tok].size != b.d->tok[b.tok].size)
+		return false;
+	int i = json_first(a.d, a.tok), j = json_first(b.d, b.tok);
+	for (; i >= 0 && j >= 0; i = json_next(a.d, a.tok, i), j = json_next(b.d, b.tok, j))
+		if (!pv_eq((struct pv){ a.d, i }, (struct pv){ b.d, j }, true))
+			return false;
+	return i < 0 && j < 0;
+}
+
+/* Value token of the member of object obj whose unescaped key is key, or -1. */
+static int dict_get(const struct json_doc *d, int obj, const char *key)
+{
+	int found = -1;
+	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+		char *name = json_strdup(d, k);
+		if (strcmp(name, key) == 0)
+			found = k + 1; /* the last one wins, as in a Python dict */
+		free(name);
+	}
+	return found;
+}
+
+static bool dict_eq(struct pv a, struct pv b)
+{
+	if (a.d->tok[a.tok].size != b.d->tok[b.tok].size)
+		return false;
+	for (int k = json_first(a.d, a.tok); k >= 0; k = json_next(a.d, a.tok, k)) {
+		char *name = json_strdup(a.d, k);
+		int j = dict_get(b.d, b.tok, name);
+		free(name);
+		if (j < 0 || !pv_eq((struct pv){ a.d, k + 1 }, (struct pv){ b.d, j }, true))
+			return false;
+	}
+	return true;
+}
+
+/* Python ==; nested: inside a container, where the identity shortcut makes NaN == NaN. */
+static bool pv_eq(struct pv a, struct pv b, bool nested)
+{
+	if (a.tok < 0 || b.tok < 0)
+		return a.tok < 0 && b.tok < 0;
+	enum pv_kind ka = pv_kind(a), kb = pv_kind(b);
+	if (pv_numeric(ka) && pv_numeric(kb))
+		return num_eq(a, b, ka, kb, nested);
+	if (ka != kb)
+		return false;
+	switch (ka) {
+	case PV_NULL: return true;
+	case PV_STR: return str_eq(a, b);
+	case PV_LIST: return list_eq(a, b);
+	case PV_DICT: return dict_eq(a, b);
+	default: return false;
+	}
+}
+
+/* ---- Python str() / repr() ---------------------------------------------------------------- */
+
+struct sb {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+	xgrow((void **)&b->s, &b->cap, b->n + n + 1, 1);
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void sb_str(struct sb *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+static void PRINTF_LIKE(2, 3) sb_fmt(struct sb *b, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_str(b, buf);
+}
+
+/* repr(float): the shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
+static void float_repr(struct sb *b, double x)
+{
+	if (isnan(x)) {
+		sb_str(b, "nan");
+		return;
+	}
+	if (isinf(x)) {
+		sb_str(b, x < 0 ? "-inf" : "inf");
+		return;
+	}
+	char e[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(e, sizeof(e), "%.*e", p - 1, x);
+		if (strtod(e, NULL) == x)
+			break;
+	}
+	char digits[24];
+	size_t nd = 0;
+	const char *q = e;
+	if (*q == '-') {
+		sb_str(b, "-");
+		q++;
+	}
+	for (; *q && *q != 'e'; q++)
+		if (*q != '.')
+			digits[nd++] = *q;
+	int exp = atoi(q + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = '\0';
+	if (exp < -4 || exp >= 16) {
+		sb_put(b, digits, 1);
+		if (nd > 1) {
+			sb_str(b, ".");
+			sb_put(b, digits + 1, nd - 1);
+		}
+		sb_fmt(b, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+	} else if (exp < 0) {
+		sb_str(b, "0.");
+		for (int i = -1; i > exp; i--)
+			sb_str(b, "0");
+		sb_put(b, digits, nd);
+	} else {
+		size_t ip = (size_t)exp + 1;
+		for (size_t i = 0; i < ip; i++)
+			sb_put(b, i < nd ? &digits[i] : "0", 1);
+		sb_str(b, ".");
+		if (nd > ip)
+			sb_put(b, digits + ip, nd - ip);
+		else
+			sb_str(b, "0");
+	}
+}
+
+/* repr(str): single quotes unless the text holds ' and no ". */
+static void str_repr(struct sb *b, const char *s)
+{
+	char quote = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+	sb_put(b, &quote, 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == (unsigned char)quote)
+			sb_fmt(b, "\\%c", *p);
+		else if (*p == '\n')
+			sb_str(b, "\\n");
+		else if (*p == '\r')
+			sb_str(b, "\\r");
+		else if (*p == '\t')
+			sb_str(b, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			sb_fmt(b, "\\x%02x", *p);
+		else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) /* C1 controls */
+			sb_fmt(b, "\\x%02x", *++p);
+		else
+			sb_put(b, (const char *)p, 1);
+	}
+	sb_put(b, &quote, 1);
+}
+
+static void pv_write(struct sb *b, struct pv v, bool repr);
+
+static void container_repr(struct sb *b, struct pv v, bool dict)
+{
+	sb_str(b, dict ? "{" : "[");
+	bool first = true;
+	for (int k = json_first(v.d, v.tok); k >= 0; k = json_next(v.d, v.tok, k)) {
+		if (!first)
+			sb_str(b, ", ");
+		first = false;
+		if (dict) {
+			char *key = json_strdup(v.d, k);
+			str_repr(b, key);
+			free(key);
+			sb_str(b, ": ");
+			pv_write(b, (struct pv){ v.d, k + 1 }, true);
+		} else {
+			pv_write(b, (struct pv){ v.d, k }, true);
+		}
+	}
+	sb_str(b, dict ? "}" : "]");
+}
+
+/* Python str(v) (repr when `repr`, as inside containers). */
+static void pv_write(struct sb *b, struct pv v, bool repr)
+{
+	const jsmntok_t *t = &v.d->tok[v.tok];
+	bool big;
+	long long x;
+	switch (pv_kind(v)) {
+	case PV_NULL: sb_str(b, "None"); return;
+	case PV_BOOL: sb_str(b, v.d->js[t->start] == 't' ? "True" : "False"); return;
+	case PV_FLOAT: float_repr(b, pv_double(v)); return;
+	case PV_INT:
+		x = pv_integer(v, &big);
+		if (big)
+			sb_put(b, v.d->js + t->start, (size_t)(t->end - t->start));
+		else
+			sb_fmt(b, "%lld", x);
+		return;
+	case PV_STR: {
+		char *s = json_strdup(v.d, v.tok);
+		if (repr)
+			str_repr(b, s);
+		else
+			sb_str(b, s);
+		free(s);
+		return;
+	}
+	case PV_LIST: container_repr(b, v, false); return;
+	case PV_DICT: container_repr(b, v, true); return;
+	}
+}
+
+void compare_g4(char *buf, size_t n, double x, bool sign)
+{
+	if (isnan(x))
+		snprintf(buf, n, "%s", sign ? "+nan" : "nan");
+	else
+		snprintf(buf, n, sign ? "%+.4g" : "%.4g", x);
+}
+
+/* pytscope's _fmt: None -> "—", float -> .4g, anything else str(); absent -> "<absent>". */
+static char *pv_fmt(struct pv v)
+{
+	struct sb b = { 0 };
+	char g[40];
+	if (v.tok < 0) {
+		sb_str(&b, ABSENT);
+	} else if (pv_kind(v) == PV_NULL) {
+		sb_str(&b, "—");
+	} else if (pv_kind(v) == PV_FLOAT) {
+		compare_g4(g, sizeof(g), pv_double(v), false);
+		sb_str(&b, g);
+	} else {
+		pv_write(&b, v, false);
+	}
+	return b.s;
+}
+
+/* ---- flattened dicts and their differences ------------------------------------------- */
+
+struct member {
+	char *key;
+	struct pv v;
+};
+
+struct members {
+	struct member *m;
+	size_t n, cap;
+};
+
+static void members_put(struct members *l, char *key, struct pv v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->m[i].key, key) == 0) { /* a repeated key: the last value wins */
+			free(key);
+			l->m[i].v = v;
+			return;
+		}
+	xgrow((void **)&l->m, &l->cap, l->n + 1, sizeof(*l->m));
+	l->m[l->n++] = (struct member){ key, v };
+}
+
+/* Members of object obj (none when obj is not an object); flatten_env: the "env" object
+ * becomes env.KEY members (pytscope's _flatten_env). */
+static void members_of(const struct json_doc *d, int obj, bool flatten_env, struct members *out)
+{
+	if (obj < 0 || !json_is_object(d, obj))
+		return;
+	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+		char *key = json_strdup(d, k);
+		if (flatten_env && strcmp(key, "env") == 0 && json_is_object(d, k + 1)) {
+			for (int j = json_first(d, k + 1); j >= 0; j = json_next(d, k + 1, j)) {
+				char *sub = json_strdup(d, j);
+				members_put(out, xasprintf("env.%s", sub), (struct pv){ d, j + 1 });
+				free(sub);
+			}
+			free(key);
+		} else {
+			members_put(out, key, (struct pv){ d, k + 1 });
+		}
+	}
+}
+
+static void members_free(struct members *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->m[i].key);
+	free(l->m);
+}
+
+static struct pv members_get(const struct members *l, const char *key, const struct json_doc *d)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->m[i].key, key) == 0)
+			return l->m[i].v;
+	return (struct pv){ d, -1 };
+}
+
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* pytscope's _dict_diffs: the sorted union of keys whose values differ. */
+static struct cmp_field *dict_diffs(const struct members *a, const struct members *b, const struct json_doc *da,
+				    const struct json_doc *db, size_t *nout)
+{
+	char **keys = xmalloc((a->n + b->n + 1) * sizeof(*keys));
+	size_t nk = 0;
+	for (size_t i = 0; i < a->n; i++)
+		keys[nk++] = a->m[i].key;
+	for (size_t i = 0; i < b->n; i++)
+		if (members_get(a, b->m[i].key, da).tok < 0)
+			keys[nk++] = b->m[i].key;
+	qsort(keys, nk, sizeof(*keys), cmp_cstr);
+	struct cmp_field *out = xcalloc(nk + 1, sizeof(*out));
+	size_t n = 0;
+	for (size_t i = 0; i < nk; i++) {
+		struct pv va = members_get(a, keys[i], da), vb = members_get(b, keys[i], db);
+		if (pv_eq(va, vb, false) && va.tok >= 0 && vb.tok >= 0)
+			continue;
+		out[n++] = (struct cmp_field){ xstrdup(keys[i]), pv_fmt(va), pv_fmt(vb) };
+	}
+	free(keys);
+	*nout = n;
+	return out;
+}
+
+/* ---- one side -------------------------------------------------------------------------------- */
+
+struct side {
+	struct json_doc doc;
+	bool parsed;
+	struct members env, config;
+	int name;                 /* token of "name", -1 */
+};
+
+static void side_open(struct side *s, struct run *run)
+{
+	json_doc_init(&s->doc);
+	s->name = -1;
+	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
+	if (!meta->json || json_parse(&s->doc, meta->json, meta->json_len) <= 0 || !json_is_object(&s->doc, 0))
+		return;
+	s->parsed = true;
+	s->name = json_get(&s->doc, 0, "name");
+	members_of(&s->doc, json_get(&s->doc, 0, "environment"), true, &s->env);
+	members_of(&s->doc, json_get(&s->doc, 0, "config"), false, &s->config);
+}
+
+static void side_close(struct side *s)
+{
+	members_free(&s->env);
+	members_free(&s->config);
+	json_doc_free(&s->doc);
+}
+
+static char *side_name(const struct side *s, const char *dflt)
+{
+	if (s->name < 0)
+		return xstrdup(dflt);
+	struct sb b = { 0 };
+	pv_write(&b, (struct pv){ &s->doc, s->name }, false);
+	return b.s;
+}
+
+/* ---- metrics, losses, notes ---------------------------------------------------------------- */
+
+static void metrics(struct pydiff *d, struct run *a, struct run *b)
+{
+	static const char *const key[CMP_NMETRICS] = { "final_loss", "best_loss", "mean_step_ms",
+						       "steps_per_sec", "peak_alloc_mb", "n_steps" };
+	struct run *side[2] = { a, b };
+	for (int i = 0; i < CMP_NMETRICS; i++)
+		d->metric[i].key = key[i];
+	for (int s = 0; s < 2; s++) {
+		const struct convergence *cv = analysis_convergence(side[s], 0);
+		const struct timing *t = analysis_timing(side[s], 0);
+		const struct memory *m = analysis_memory(side[s], 0);
+		double v[CMP_NMETRICS] = { cv && cv->has_final ? cv->final_loss : 0, cv && cv->has_final ? cv->best_loss : 0,
+					   t ? t->mean_step_time * 1e3 : 0, t ? t->steps_per_sec : 0,
+					   m && m->has_memory ? m->peak_alloc / (1024.0 * 1024.0) : 0, t ? (double)t->n : 0 };
+		bool has[CMP_NMETRICS] = { cv && cv->has_final, cv && cv->has_final, t != NULL, t != NULL,
+					   m && m->has_memory, t != NULL };
+		for (int i = 0; i < CMP_NMETRICS; i++) {
+			*(s ? &d->metric[i].b : &d->metric[i].a) = v[i];
+			*(s ? &d->metric[i].has_b : &d->metric[i].has_a) = has[i];
+		}
+	}
+}
+
+static void losses(struct pydiff *d, struct run *a, struct run *b)
+{
+	const struct convergence *ca = analysis_convergence(a, 0), *cb = analysis_convergence(b, 0);
+	size_t na = ca ? ca->nloss : 0, nb = cb ? cb->nloss : 0, n = na < nb ? na : nb;
+	d->first_divergence = -1;
+	for (size_t i = 0; i < n; i++)
+		if (ca->loss[i] != cb->loss[i]) { /* exact !=, so NaN always differs */
+			d->first_divergence = (long)i;
+			break;
+		}
+	if (d->first_divergence < 0 && na != nb)
+		d->first_divergence = (long)n;
+	/* list ==: the identity shortcut makes json's one NaN object equal to itself */
+	d->identical = na > 0 && na == nb;
+	for (size_t i = 0; i < n && d->identical; i++)
+		d->identical = ca->loss[i] == cb->loss[i] || (isnan(ca->loss[i]) && isnan(cb->loss[i]));
+}
+
+static void PRINTF_LIKE(2, 3) note(struct pydiff *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < d->nnote; i++)
+		if (strcmp(d->note[i], s) == 0) { /* deduplicated, keeping the first */
+			free(s);
+			return;
+		}
+	d->note = xrealloc(d->note, (d->nnote + 1) * sizeof(*d->note));
+	d->note[d->nnote++] = s;
+}
+
+static bool determinism_key(const char *k)
+{
+	static const char *const keys[] = { "torch", "cuda", "gpu", "gpu_count", "cudnn_deterministic",
+					    "cudnn_benchmark", "env.PYTHONHASHSEED", "env.CUBLAS_WORKSPACE_CONFIG" };
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++)
+		if (strcmp(k, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static char *joined_keys(const struct cmp_field *f, size_t n, bool det_only)
+{
+	struct sb b = { 0 };
+	sb_str(&b, "");
+	for (size_t i = 0; i < n; i++) {
+		if (det_only && !determinism_key(f[i].key))
+			continue;
+		if (b.n)
+			sb_str(&b, ", ");
+		sb_str(&b, f[i].key);
+	}
+	return b.s;
+}
+
+static void side_notes(struct pydiff *d, const struct side *s, const char *name)
+{
+	struct pv bench = members_get(&s->env, "cudnn_benchmark", &s->doc);
+	bool on;
+	if (bench.tok >= 0 && pv_kind(bench) == PV_BOOL && json_bool(bench.d, bench.tok, &on) && on)
+		note(d, "cudnn.benchmark is ON in '%s' — a common source of run-to-run nondeterminism.", name);
+	if (members_get(&s->env, "env.PYTHONHASHSEED", &s->doc).tok < 0)
+		note(d, "PYTHONHASHSEED is unset in '%s' — set it for reproducibility.", name);
+}
+
+static void interpret(struct pydiff *d, const struct side *sa, const struct side *sb)
+{
+	if (d->identical && !d->nenv && !d->nconfig) {
+		note(d, "Reproducible: identical environment, config, and step-for-step loss trajectory.");
+		return;
+	}
+	char *det = joined_keys(d->env, d->nenv, true);
+	if (d->nconfig) {
+		char *keys = joined_keys(d->config, d->nconfig, false);
+		note(d, "Config differs (%s); outcome differences are expected, not a reproducibility problem.", keys);
+		free(keys);
+	} else if (*det) {
+		note(d, "Environment differs in determinism-relevant fields (%s); these can change numerics across "
+			"otherwise-identical runs.", det);
+	} else if (!d->identical) {
+		note(d, "NONDETERMINISM: identical config and environment, but the loss trajectories differ. Set all "
+			"seeds, enable torch.backends.cudnn.deterministic, set CUBLAS_WORKSPACE_CONFIG, and disable "
+			"cudnn.benchmark to make runs bit-reproducible.");
+	}
+	free(det);
+	side_notes(d, sa, d->name_a);
+	side_notes(d, sb, d->name_b);
+	if (d->first_divergence >= 0 && !d->identical)
+		note(d, "Loss trajectories first diverge at step %ld.", d->first_divergence);
+}
+
+void pydiff_free(struct pydiff *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nenv; i++) {
+		free(d->env[i].key);
+		free(d->env[i].a);
+		free(d->env[i].b);
+	}
+	for (size_t i = 0; i < d->nconfig; i++) {
+		free(d->config[i].key);
+		free(d->config[i].a);
+		free(d->config[i].b);
+	}
+	for (size_t i = 0; i < d->nnote; i++)
+		free(d->note[i]);
+	free(d->env);
+	free(d->config);
+	free(d->note);
+	free(d->name_a);
+	free(d->name_b);
+	free(d);
+}
+
+bool compare_has_steps(const struct compare *c)
+{
+	const struct steps_model *ma = c->a->steps, *mb = c->b->steps;
+	return ma && mb && steps_nranks(ma) && steps_nranks(mb) && steps_nrecords(ma, 0) && steps_nrecords(mb, 0);
+}
+
+const struct pydiff *compare_pydiff(struct compare *c)
+{
+	if (c->memo->pydiff_done)
+		return c->memo->pydiff;
+	c->memo->pydiff_done = true;
+	if (!compare_has_steps(c))
+		return NULL;
+	struct pydiff *d = xcalloc(1, sizeof(*d));
+	struct side sa = { 0 }, sb = { 0 };
+	side_open(&sa, c->a);
+	side_open(&sb, c->b);
+	d->name_a = side_name(&sa, "A");
+	d->name_b = side_name(&sb, "B");
+	d->env = dict_diffs(&sa.env, &sb.env, &sa.doc, &sb.doc, &d->nenv);
+	d->config = dict_diffs(&sa.config, &sb.config, &sa.doc, &sb.doc, &d->nconfig);
+	metrics(d, c->a, c->b);
+	losses(d, c->a, c->b);
+	interpret(d, &sa, &sb);
+	side_close(&sa);
+	side_close(&sb);
+	c->memo->pydiff = d;
+	return d;
+}

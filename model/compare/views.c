@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
+ * and config differences, budget side by side, findings new/resolved/persisting, kernel
+ * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too). Built from the compare analyses and from each run's
+ * own views, joined here. */
+#include "model/compare/views.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/registry.h"
+#include "model/steps/analysis.h"
+#include "model/xalloc.h"
+
+static struct table *no_data(char *err, size_t errn, const char *why)
+{
+	snprintf(err, errn, "%s", why);
+	return NULL;
+}
+
+/* ---- diff_ranks -------------------------------------------------------------------------- */
+
+static const char *rank_change(const struct cmp_rank *r)
+{
+	if (!r->in_a)
+		return "only_in_B";
+	if (!r->in_b)
+		return "only_in_A";
+	return r->regressed ? "regressed" : r->improved ? "improved" : "same";
+}
+
+/* Row order: regressed ranks by regression size (largest first), then the others by
+ * regression size, then rank id. */
+static int row_rank(const void *x, const void *y)
+{
+	const struct cmp_rank *a = *(const struct cmp_rank *const *)x, *b = *(const struct cmp_rank *const *)y;
+	if (a->regressed != b->regressed)
+		return a->regressed ? -1 : 1;
+	double ra = compare_regression_s(a), rb = compare_regression_s(b);
+	if (ra != rb)
+		return ra < rb ? 1 : -1;
+	return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
+{
+	const struct cmp_ranks *r = compare_ranks(c);
+	if (!r)
+		return no_data(err, errn, "a side has no step records");
+	struct table *t = table_new("diff_ranks", "Ranks, A vs B (regressed first)");
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
+	int c_chg = table_add_col(t, "change", COL_TEXT, 10, 0);
+	int c_am = table_add_col(t, "a_mean_step_ms", COL_NUM, 9, 3);
+	int c_bm = table_add_col(t, "b_mean_step_ms", COL_NUM, 9, 3);
+	int c_dm = table_add_col(t, "delta_mean_step_ms", COL_NUM, 9, 3);
+	int c_noise = table_add_col(t, "noise_ms", COL_NUM, 8, 3);
+	int c_al = table_add_col(t, "a_time_lost_s", COL_NUM, 9, 3);
+	int c_bl = table_add_col(t, "b_time_lost_s", COL_NUM, 9, 3);
+	int c_dl = table_add_col(t, "delta_time_lost_s", COL_NUM, 9, 3);
+	int c_on = table_add_col(t, "onset_b", COL_INT, 7, 0);
+	table_set_role(t, c_on, COL_ROLE_ONSET);
+	int c_n = table_add_col(t, "steps", COL_INT, 7, 0);
+	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < r->n; i++)
+		v[i] = &r->v[i];
+	qsort(v, r->n, sizeof(*v), row_rank);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_rank *k = v[i];
+		size_t row = table_add_row(t, k->rank);
+		table_set_num(t, row, c_rank, k->rank);
+		table_set_text(t, row, c_chg, rank_change(k));
+		bool both = k->in_a && k->in_b && k->n;
+		table_set_num_opt(t, row, c_am, k->a_ms, both);
+		table_set_num_opt(t, row, c_bm, k->b_ms, both);
+		table_set_num_opt(t, row, c_dm, k->delta_ms, both);
+		table_set_num_opt(t, row, c_noise, k->noise_ms, both);
+		table_set_num_opt(t, row, c_al, k->a_lost_s, k->has_lost);
+		table_set_num_opt(t, row, c_bl, k->b_lost_s, k->has_lost);
+		table_set_num_opt(t, row, c_dl, k->b_lost_s - k->a_lost_s, k->has_lost);
+		table_set_num_opt(t, row, c_on, (double)k->onset_b, k->onset_b >= 0);
+		table_set_num_opt(t, row, c_n, (double)k->n, k->in_a && k->in_b);
+	}
+	free(v);
+	return t;
+}
+
+/* ---- diff_env ------------------------------------------------------------------------------ */
+
+static void env_rows(struct table *t, const char *section, const struct cmp_field *f, size_t n, int cs)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t row = table_add_row(t, (long)i);
+		table_set_text(t, row, cs, section);
+		table_set_text(t, row, cs + 1, f[i].key);
+		table_set_text(t, row, cs + 2, f[i].a);
+		table_set_text(t, row, cs + 3, f[i].b);
+	}
+}
+
+static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
+{
+	const struct pydiff *d = compare_pydiff(c);
+	if (!d)
+		return no_data(err, errn, "needs step runs with step records on both sides");
+	struct table *t = table_new("diff_env", "Environment and config differences (run.json of the lowest rank)");
+	int cs = table_add_col(t, "section", COL_TEXT, 11, 0);
+	table_add_col(t, "key", COL_TEXT, 28, 0);
+	table_add_col(t, "a", COL_TEXT, 24, 0);
+	table_add_col(t, "b", COL_TEXT, 24, 0);
+	env_rows(t, "environment", d->env, d->nenv, cs);
+	env_rows(t, "config", d->config, d->nconfig, cs);
+	return t;
+}
+
+/* ---- diff_budget ------------------------------------------------------------------------- */
+
+static struct table *build_diff_budget(struct compare *c, char *err, size_t errn)
+{
+	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
+	if (!a || !b)
+		return no_data(err, errn, a ? "B has no efficiency budget" : "A has no efficiency budget");
+	struct table *t = table_new("diff_budget", "Efficiency budget per step record, A vs B (all ranks)");
+	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
+	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);
+	int c_bm = table_add_col(t, "b_ms_per_step", COL_NUM, 9, 3);
+	int c_dm = table_add_col(t, "delta_ms_per_step", COL_NUM, 9, 3);
+	int c_ap = table_add_col(t, "a_pct", COL_NUM, 6, 1);
+	int c_bp = table_add_col(t, "b_pct", COL_NUM, 6, 1);
+	int c_dp = table_add_col(t, "delta_pct_points", COL_NUM, 7, 1);
+	int c_rec = table_add_col(t, "recoverable", COL_TEXT, 5, 0);
+	for (int i = 0; i < BUDGET_NLINES; i++) {
+		const struct budget_line *la = &a->line[i], *lb = &b->line[i];
+		size_t row = table_add_row(t, i);
+		double am = la->seconds / (double)a->n * 1e3, bm = lb->seconds / (double)b->n * 1e3;
+		table_set_text(t, row, c_line, la->name);
+		table_set_num(t, row, c_am, am);
+		table_set_num(t, row, c_bm, bm);
+		table_set_num(t, row, c_dm, bm - am);
+		table_set_num(t, row, c_ap, la->fraction * 100);
+		table_set_num(t, row, c_bp, lb->fraction * 100);
+		table_set_num(t, row, c_dp, (lb->fraction - la->fraction) * 100);
+		table_set_text(t, row, c_rec, la->recoverable ? "yes" : "no");
+	}
+	size_t row = table_add_row(t, BUDGET_NLINES);
+	table_set_text(t, row, c_line, "mfu");
+	table_set_num_opt(t, row, c_ap, a->mfu * 100, a->has_mfu);
+	table_set_num_opt(t, row, c_bp, b->mfu * 100, b->has_mfu);
+	table_set_num_opt(t, row, c_dp, (b->mfu - a->mfu) * 100, a->has_mfu && b->has_mfu);
+	return t;
+}
+
+/* ---- diff_findings ------------------------------------------------------------------------ */
+
+static struct table *build_diff_findings(struct compare *c, char *err, size_t errn)
+{
+	size_t n;
+	const struct cmp_finding *v = compare_findings(c, &n);
+	struct table *t = table_new("diff_findings", "Findings: new in B, resolved, persisting");
+	int c_st = table_add_col(t, "status", COL_TEXT, 10, 0);
+	int c_id = table_add_col(t, "id", COL_TEXT, 26, 0);
+	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 6, 0);
+	int c_sb = table_add_col(t, "severity_b", COL_TEXT, 6, 0);
+	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
+	table_set_role(t, c_rank, COL_ROLE_RANK);
+	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);
+	int c_detail = table_add_col(t, "detail", COL_TEXT, 60, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *f = v[i].b ? v[i].b : v[i].a;
+		size_t row = table_add_row(t, (long)i);
+		table_set_text(t, row, c_st, compare_status_name(v[i].status));
+		table_set_text(t, row, c_id, f->id);
+		if (v[i].a)
+			table_set_text(t, row, c_sa, severity_name(v[i].a->severity));
+		if (v[i].b)
+			table_set_text(t, row, c_sb, severity_name(v[i].b->severity));
+		table_set_num_opt(t, row, c_rank, f->ev.rank, f->ev.rank >= 0);
+		table_set_text(t, row, c_title, f->title);
+		table_set_text(t, row, c_detail, f->detail);
+	}
+	return t;
+}
+
+/* ---- joins over each run's own view -------------------------------------------------------- */
+
+static struct table *side_view(struct run *run, const char *view)
+{
+	const struct view_def *vd = registry_view(view);
+	char err[128];
+	return vd ? vd->build(run, err, sizeof(err)) : NULL;
+}
+
+static const char *cell_text(const struct table *t, size_t row, int col)
+{
+	const struct table_cell *c = col >= 0 ? table_cell(t, row, col) : NULL;
+	return c && c->present && c->text ? c->text : "";
+}
+
+static double cell_num(const struct table *t, size_t row, int col)
+{
+	const struct table_cell *c = col >= 0 ? table_cell(t, row, col) : NULL;
+	return c && c->present ? c->num : 0;
+}
+
+/* Kernels of one side summed over ranks by (name, type). */
+struct kagg {
+	const char *name, *type;
+	double count, sum_us;
+};
+
+struct kaggs {
+	struct kagg *v;
+	size_t n, cap;
+};
+
+static struct kagg *kagg_find(struct kaggs *k, const char *name, const char *type)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].name, name) == 0 && strcmp(k->v[i].type, type) == 0)
+			return &k->v[i];
+	return NULL;
+}
+
+static void kernels_of(const struct table *t, struct kaggs *out)
+{
+	int cn = table_col_index(t, "kernel"), ct = table_col_index(t, "type");
+	int cc = table_col_index(t, "count"), cs = table_col_index(t, "sum_us");
+	for (size_t r = 0; r < t->nrow; r++) {
+		const char *name = cell_text(t, r, cn), *type = cell_text(t, r, ct);
+		struct kagg *k = kagg_find(out, name, type);
+		if (!k) {
+			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+			k = &out->v[out->n++];
+			*k = (struct kagg){ name, type, 0, 0 };
+		}
+		k->count += cell_num(t, r, cc);
+		k->sum_us += cell_num(t, r, cs);
+	}
+}
+
+struct kcols {
+	int name, type, status, ac, bc, dc, at, bt, dt, am, bm, dm;
+};
+
+static void kernel_row(struct table *t, const struct kcols *c, const struct kagg *a, const struct kagg *b)
+{
+	const struct kagg *k = a ? a : b;
+	size_t row = table_add_row(t, (long)t->nrow);
+	table_set_text(t, row, c->name, k->name);
+	table_set_text(t, row, c->type, k->type);
+	table_set_text(t, row, c->status, a && b ? "both" : a ? "only_in_A" : "only_in_B");
+	double ac = a ? a->count : 0, bc = b ? b->count : 0, at = a ? a->sum_us : 0, bt = b ? b->sum_us : 0;
+	table_set_num(t, row, c->ac, ac);
+	table_set_num(t, row, c->bc, bc);
+	table_set_num(t, row, c->dc, bc - ac);
+	table_set_num(t, row, c->at, at);
+	table_set_num(t, row, c->bt, bt);
+	table_set_num(t, row, c->dt, bt - at);
+	table_set_num_opt(t, row, c->am, ac > 0 ? at / ac : 0, ac > 0);
+	table_set_num_opt(t, row, c->bm, bc > 0 ? bt / bc : 0, bc > 0);
+	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, ac > 0 && bc > 0);
+}
+
+static struct table *build_diff_kernels(struct compare *c, char *err, size_t errn)
+{
+	struct table *ta = side_view(c->a, "kernels"), *tb = side_view(c->b, "kernels");
+	if (!ta || !tb) {
+		table_free(ta);
+		table_free(tb);
+		return no_data(err, errn, "needs GPU kernels (traces) on both sides");
+	}
+	struct kaggs ka = { 0 }, kb = { 0 };
+	kernels_of(ta, &ka);
+	kernels_of(tb, &kb);
+	struct table *t = table_new("diff_kernels", "GPU kernels, A vs B (summed over ranks; only-in-A / only-in-B)");
+	struct kcols k;
+	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);
+	k.type = table_add_col(t, "type", COL_TEXT, 13, 0);
+	k.status = table_add_col(t, "status", COL_TEXT, 9, 0);
+	k.ac = table_add_col(t, "a_count", COL_INT, 7, 0);
+	k.bc = table_add_col(t, "b_count", COL_INT, 7, 0);
+	k.dc = table_add_col(t, "delta_count", COL_INT, 7, 0);
+	k.at = table_add_col(t, "a_total_us", COL_NUM, 11, 1);
+	k.bt = table_add_col(t, "b_total_us", COL_NUM, 11, 1);
+	k.dt = table_add_col(t, "delta_total_us", COL_NUM, 11, 1);
+	k.am = table_add_col(t, "a_mean_us", COL_NUM, 9, 2);
+	k.bm = table_add_col(t, "b_mean_us", COL_NUM, 9, 2);
+	k.dm = table_add_col(t, "delta_mean_us", COL_NUM, 9, 2);
+	for (size_t i = 0; i < ka.n; i++)
+		kernel_row(t, &k, &ka.v[i], kagg_find(&kb, ka.v[i].name, ka.v[i].type));
+	for (size_t i = 0; i < kb.n; i++)
+		if (!kagg_find(&ka, kb.v[i].name, kb.v[i].type))
+			kernel_row(t, &k, NULL, &kb.v[i]);
+	free(ka.v);
+	free(kb.v);
+	table_free(ta);
+	table_free(tb);
+	table_sort(t, k.dt, true);
+	return t;
+}
+
+const struct cmp_view compare_views[] = {
+	{ "diff_ranks", "runs A vs B: per-rank mean step ms, time lost, deltas, regression, onset in B", build_diff_ranks },
+	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff)", build_diff_env },
+	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
+	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
+	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
+};
+const size_t compare_nviews = ARRAY_LEN(compare_views);
+
+const struct cmp_view *compare_view(const char *name)
+{
+	for (size_t i = 0; i < compare_nviews; i++)
+		if (strcmp(compare_views[i].name, name) == 0)
+			return &compare_views[i];
+	return NULL;
+}

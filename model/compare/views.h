@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* views.h: the views of a run comparison (model/compare/views.c). Same contract as a
+ * run's views (registry.h): a table the UI draws and --export writes, built on demand,
+ * NULL with a reason when the pair has no data for it. Exported with
+ * `tscope-tui --export NAME A B`. */
+#ifndef MODEL_COMPARE_VIEWS_H
+#define MODEL_COMPARE_VIEWS_H
+
+#include "model/compare/compare.h"
+#include "model/table.h"
+
+struct cmp_view {
+	const char *name;
+	const char *help;
+	struct table *(*build)(struct compare *c, char *err, size_t errn);
+};
+
+extern const struct cmp_view compare_views[];
+extern const size_t compare_nviews;
+/* View by name, NULL when unknown. */
+const struct cmp_view *compare_view(const char *name);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* codec.c: byte writer and bounds-checked reader for the persistent index (codec.h). */
+#include "model/index/codec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+#define STR_NULL 0xffffffffu
+
+void ob_bytes(struct obuf *o, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
+	memcpy(o->p + o->n, p, n);
+	o->n += n;
+}
+
+void ob_u8(struct obuf *o, unsigned v)
+{
+	unsigned char c = (unsigned char)v;
+	ob_bytes(o, &c, 1);
+}
+
+void ob_u32(struct obuf *o, uint32_t v)
+{
+	unsigned char b[4];
+	for (int i = 0; i < 4; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	ob_bytes(o, b, 4);
+}
+
+void ob_u64(struct obuf *o, uint64_t v)
+{
+	unsigned char b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	ob_bytes(o, b, 8);
+}
+
+void ob_i64(struct obuf *o, int64_t v)
+{
+	ob_u64(o, (uint64_t)v);
+}
+
+void ob_f64(struct obuf *o, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof(u));
+	ob_u64(o, u);
+}
+
+void ob_str(struct obuf *o, const char *s)
+{
+	if (!s) {
+		ob_u32(o, STR_NULL);
+		return;
+	}
+	size_t n = strlen(s);
+	ob_u32(o, (uint32_t)n);
+	ob_bytes(o, s, n);
+}
+
+void ob_path(struct obuf *o, const char *base, const char *path)
+{
+	size_t n = base ? strlen(base) : 0;
+	bool under = path && n && strncmp(path, base, n) == 0 && (path[n] == '/' || !path[n]);
+	ob_u8(o, under);
+	ob_str(o, under ? path + n : path);
+}
+
+void ob_free(struct obuf *o)
+{
+	free(o->p);
+	memset(o, 0, sizeof(*o));
+}
+
+const void *ib_bytes(struct ibuf *b, size_t n)
+{
+	if (b->bad || n > b->n - b->off) {
+		b->bad = true;
+		return NULL;
+	}
+	const void *p = b->p + b->off;
+	b->off += n;
+	return p;
+}
+
+unsigned ib_u8(struct ibuf *b)
+{
+	const unsigned char *p = ib_bytes(b, 1);
+	return p ? p[0] : 0;
+}
+
+uint32_t ib_u32(struct ibuf *b)
+{
+	const unsigned char *p = ib_bytes(b, 4);
+	uint32_t v = 0;
+	for (int i = 0; p && i < 4; i++)
+		v |= (uint32_t)p[i] << (8 * i);
+	return v;
+}
+
+uint64_t ib_u64(struct ibuf *b)
+{
+	const unsigned char *p = ib_bytes(b, 8);
+	uint64_t v = 0;
+	for (int i = 0; p && i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+int64_t ib_i64(struct ibuf *b)
+{
+	return (int64_t)ib_u64(b);
+}
+
+double ib_f64(struct ibuf *b)
+{
+	uint64_t u = ib_u64(b);
+	double v;
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+size_t ib_count(struct ibuf *b, size_t elem)
+{
+	uint64_t n = ib_u64(b);
+	if (b->bad || (elem && n > (b->n - b->off) / elem)) {
+		b->bad = true;
+		return 0;
+	}
+	return (size_t)n;
+}
+
+char *ib_str(struct ibuf *b)
+{
+	uint32_t n = ib_u32(b);
+	if (b->bad || n == STR_NULL)
+		return NULL;
+	const char *p = ib_bytes(b, n);
+	if (!p)
+		return NULL;
+	if (memchr(p, '\0', n)) {
+		b->bad = true;
+		return NULL;
+	}
+	return xstrndup(p, n);
+}
+
+char *ib_path(struct ibuf *b, const char *base)
+{
+	unsigned under = ib_u8(b);
+	char *rest = ib_str(b);
+	if (!under || !rest)
+		return rest;
+	char *p = xasprintf("%s%s", base ? base : "", rest);
+	free(rest);
+	return p;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* codec.h: the byte encoding of the persistent index (model/index/): a growable output
+ * buffer and a bounds-checked reader over untrusted bytes. Little-endian fixed-width
+ * integers and IEEE doubles; strings are a u32 length then the bytes.
+ *
+ * CONTRACT. Writers never fail (allocation aborts). A reader never reads past its end:
+ * the first short or malformed read sets `bad`, and every later get returns 0 / NULL /
+ * false, so a decoder may read a whole record and check `bad` once. */
+#ifndef MODEL_INDEX_CODEC_H
+#define MODEL_INDEX_CODEC_H
+
+#include "model/base.h"
+
+struct obuf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+void ob_bytes(struct obuf *o, const void *p, size_t n);
+void ob_u8(struct obuf *o, unsigned v);
+void ob_u32(struct obuf *o, uint32_t v);
+void ob_u64(struct obuf *o, uint64_t v);
+void ob_i64(struct obuf *o, int64_t v);
+void ob_f64(struct obuf *o, double v);
+/* NULL is written as length 0xffffffff and read back as NULL. */
+void ob_str(struct obuf *o, const char *s);
+/* A path under base is written relative to it and read back under the base given then,
+ * so an index stays valid when the run dir is reached by another path (a job's absolute
+ * path, the user's relative one). Other paths are kept as they are. */
+void ob_path(struct obuf *o, const char *base, const char *path);
+void ob_free(struct obuf *o);
+
+struct ibuf {
+	const unsigned char *p;
+	size_t n, off;
+	bool bad;
+};
+
+/* n bytes at the cursor (NULL when fewer remain); the cursor moves past them. */
+const void *ib_bytes(struct ibuf *b, size_t n);
+unsigned ib_u8(struct ibuf *b);
+uint32_t ib_u32(struct ibuf *b);
+uint64_t ib_u64(struct ibuf *b);
+int64_t ib_i64(struct ibuf *b);
+double ib_f64(struct ibuf *b);
+/* A count of elements of elem bytes each that must still fit in the buffer. */
+size_t ib_count(struct ibuf *b, size_t elem);
+/* A malloc'd copy of a string (NULL for a written NULL or on error). */
+char *ib_str(struct ibuf *b);
+char *ib_path(struct ibuf *b, const char *base);
+
+#endif

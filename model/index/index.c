@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: MIT */
+/* index.c: the persistent index's part files (see index.h for the layout and format):
+ * writing a part atomically, mapping and checking parts, staleness against the sources,
+ * and restoring a valid part's ranks, sources and diagnostics into a run. */
+#include "model/index/index.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "model/index/codec.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+#define HEADER_LEN 32
+#define BYTE_ORDER_MARK 0x01020304u
+static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
+
+/* ---- where -------------------------------------------------------------------------- */
+
+static void mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	mkdir(p, 0755);
+	free(p);
+}
+
+char *index_dir_for(const char *run_dir)
+{
+	if (access(run_dir, W_OK) == 0)
+		return xasprintf("%s/.tscope-index", run_dir);
+	char *abs = realpath(run_dir, NULL);
+	char *name = xstrdup(abs ? abs : run_dir);
+	free(abs);
+	for (char *s = name; *s; s++)
+		if (*s == '/')
+			*s = '%';
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/tscope-tui/%s", xdg, name)
+				: xasprintf("%s/.cache/tscope-tui/%s", home && *home ? home : "/tmp", name);
+	free(name);
+	return dir;
+}
+
+static int cmp_file_rank(const void *a, const void *b)
+{
+	const struct steps_rank_file *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+size_t index_plan(const char *run_dir, struct steps_rank_file **out)
+{
+	size_t n = steps_plan_files(run_dir, out);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_file_rank);
+	return n;
+}
+
+void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t *hi)
+{
+	*lo = n ? (size_t)((unsigned long long)nfiles * k / n) : 0;
+	*hi = n ? (size_t)((unsigned long long)nfiles * (k + 1) / n) : nfiles;
+}
+
+static char *part_path(const char *dir, unsigned k, unsigned n)
+{
+	return xasprintf("%s/steps-%u-of-%u.tsx", dir, k, n);
+}
+
+/* ---- sources: sizes and mtimes -------------------------------------------------------- */
+
+struct file_stamp {
+	long long size;      /* -1: absent */
+	long long mtime_ns;
+};
+
+static struct file_stamp stamp_of(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return (struct file_stamp){ -1, 0 };
+	return (struct file_stamp){ (long long)st.st_size,
+				    (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec };
+}
+
+static void put_stamp(struct obuf *o, const char *path)
+{
+	struct file_stamp s = stamp_of(path);
+	ob_i64(o, s.size);
+	ob_i64(o, s.mtime_ns);
+}
+
+/* ---- writing -------------------------------------------------------------------------- */
+
+static void put_sources(struct obuf *o, const struct run *run, const char *base, size_t src0,
+			size_t src1)
+{
+	ob_u64(o, src1 - src0);
+	for (size_t i = src0; i < src1; i++) {
+		const struct source *s = &run->src[i];
+		ob_path(o, base, s->path);
+		ob_i64(o, s->rank);
+		ob_i64(o, s->bytes);
+		ob_u64(o, s->records);
+		ob_u64(o, s->skipped);
+		ob_i64(o, s->err);
+		ob_u8(o, s->partial);
+		ob_i64(o, s->consumed);
+		ob_i64(o, s->lines);
+	}
+}
+
+static void put_diags(struct obuf *o, const struct run *run, const char *base, size_t d0, size_t d1)
+{
+	ob_u64(o, d1 - d0);
+	for (size_t i = d0; i < d1; i++) {
+		const struct diag *d = &run->diags.v[i];
+		ob_u8(o, d->level);
+		ob_path(o, base, d->file);
+		ob_i64(o, d->line);
+		ob_i64(o, d->offset);
+		ob_i64(o, d->rank);
+		ob_str(o, d->msg);
+	}
+}
+
+static void build_payload(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
+			  const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0,
+			  size_t src1, size_t d0, size_t d1)
+{
+	struct steps_model *m = run->steps;
+	ob_u32(o, k);
+	ob_u32(o, n);
+	ob_u64(o, hi - lo);
+	for (size_t i = lo; i < hi; i++) {
+		ob_i64(o, files[i].rank);
+		ob_path(o, base, files[i].dir);
+		put_stamp(o, files[i].steps);
+		char *meta = xasprintf("%s/run.json", files[i].dir);
+		put_stamp(o, meta);
+		free(meta);
+	}
+	size_t nm = steps_nmetrics(m);
+	ob_u64(o, nm);
+	for (size_t i = 0; i < nm; i++) {
+		ob_u8(o, steps_metric(m, (int)i)->kind);
+		ob_str(o, steps_metric(m, (int)i)->name);
+	}
+	size_t nr = 0;
+	for (size_t i = lo; i < hi; i++)
+		nr += steps_rank_index(m, (int)files[i].rank) >= 0;
+	ob_u64(o, nr);
+	for (size_t i = lo; i < hi; i++) {
+		long ri = steps_rank_index(m, (int)files[i].rank);
+		if (ri >= 0)
+			steps_rank_encode(m, (size_t)ri, base, o);
+	}
+	put_sources(o, run, base, src0, src1);
+	put_diags(o, run, base, d0, d1);
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Remove the parts of other shard counts (a whole index replaces every shard). */
+static void remove_other_parts(const char *dir, unsigned n)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		unsigned pk, pn;
+		char tail[8];
+		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) == 3 && pn != n) {
+			char *p = xasprintf("%s/%s", dir, e->d_name);
+			unlink(p);
+			free(p);
+		}
+	}
+	closedir(d);
+}
+
+int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+		size_t d0, size_t d1, char **path_out)
+{
+	if (path_out)
+		*path_out = NULL;
+	if (!run->steps || n == 0 || k >= n)
+		return EINVAL;
+	struct obuf o = { 0 };
+	unsigned char hdr[HEADER_LEN] = { 0 };
+	ob_bytes(&o, hdr, HEADER_LEN); /* filled in below */
+	build_payload(&o, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
+	struct obuf h = { 0 };
+	ob_bytes(&h, index_magic, sizeof(index_magic));
+	ob_u32(&h, INDEX_VERSION);
+	uint32_t bom = BYTE_ORDER_MARK;
+	ob_bytes(&h, &bom, sizeof(bom));
+	ob_u64(&h, o.n - HEADER_LEN);
+	ob_u32(&h, (uint32_t)crc32(0, o.p + HEADER_LEN, (uInt)(o.n - HEADER_LEN)));
+	ob_u32(&h, 0);
+	memcpy(o.p, h.p, HEADER_LEN);
+	ob_free(&h);
+
+	char *dir = index_dir_for(run_dir);
+	mkdir_p(dir);
+	char *path = part_path(dir, k, n);
+	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	int err = 0;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		err = write_all(fd, o.p, o.n);
+		if (close(fd) != 0 && !err)
+			err = errno;
+		if (!err && rename(tmp, path) != 0)
+			err = errno;
+		if (err)
+			unlink(tmp);
+	}
+	if (!err && n == 1)
+		remove_other_parts(dir, n);
+	ob_free(&o);
+	free(tmp);
+	free(dir);
+	if (path_out && !err)
+		*path_out = path;
+	else
+		free(path);
+	return err;
+}
+
+/* ---- reading -------------------------------------------------------------------------- */
+
+const char *index_check(const unsigned char *bytes, size_t len)
+{
+	if (len < HEADER_LEN)
+		return "truncated (shorter than its header)";
+	if (memcmp(bytes, index_magic, sizeof(index_magic)) != 0)
+		return "not an index file (bad magic)";
+	struct ibuf b = { bytes, len, sizeof(index_magic), false };
+	uint32_t version = ib_u32(&b);
+	uint32_t bom;
+	memcpy(&bom, ib_bytes(&b, 4), sizeof(bom));
+	uint64_t plen = ib_u64(&b);
+	uint32_t crc = ib_u32(&b);
+	if (version != INDEX_VERSION)
+		return "written by another index format version";
+	if (bom != BYTE_ORDER_MARK)
+		return "written on a host of another byte order";
+	if (plen != len - HEADER_LEN)
+		return plen > len - HEADER_LEN ? "truncated" : "trailing bytes after the payload";
+	if ((uint32_t)crc32(0, bytes + HEADER_LEN, (uInt)plen) != crc)
+		return "checksum mismatch (damaged)";
+	return NULL;
+}
+
+/* The slice's recorded sources against the run dir now; NULL when they match, else a
+ * malloc'd reason. */
+static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
+			   size_t lo, size_t hi)
+{
+	size_t n = ib_count(b, 8);
+	if (b->bad)
+		return xstrdup("malformed source list");
+	if (n != hi - lo)
+		return xasprintf("stale: the shard had %zu rank dirs, now %zu", n, hi - lo);
+	for (size_t i = 0; i < n; i++) {
+		long id = (long)ib_i64(b);
+		char *dir = ib_path(b, base);
+		struct file_stamp st = { ib_i64(b), ib_i64(b) };
+		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
+		const struct steps_rank_file *f = &files[lo + i];
+		bool same_dir = dir && strcmp(dir, f->dir) == 0;
+		free(dir);
+		if (b->bad)
+			return xstrdup("malformed source list");
+		if (id != f->rank || !same_dir)
+			return xasprintf("stale: rank dirs changed (rank %ld)", f->rank);
+		struct file_stamp now = stamp_of(f->steps);
+		if (now.size != st.size || now.mtime_ns != st.mtime_ns)
+			return xasprintf("stale: %s changed", f->steps);
+		char *meta = xasprintf("%s/run.json", f->dir);
+		now = stamp_of(meta);
+		char *why = now.size != mt.size || now.mtime_ns != mt.mtime_ns
+				    ? xasprintf("stale: %s changed", meta) : NULL;
+		free(meta);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+static void restore_sources(struct ibuf *b, struct run *run, const char *base, bool apply)
+{
+	size_t n = ib_count(b, 5);
+	for (size_t i = 0; i < n && !b->bad; i++) {
+		char *path = ib_path(b, base);
+		int rank = (int)ib_i64(b);
+		long long bytes = ib_i64(b);
+		size_t records = (size_t)ib_u64(b), skipped = (size_t)ib_u64(b);
+		int err = (int)ib_i64(b);
+		bool partial = ib_u8(b) != 0;
+		long long consumed = ib_i64(b);
+		long lines = (long)ib_i64(b);
+		if (apply && !b->bad && path) {
+			size_t si = run_add_source(run, path, "pytscope", rank, bytes);
+			run_source_done(run, si, records, skipped, err, partial);
+			run_source_progress(run, si, bytes, consumed, lines);
+		}
+		free(path);
+	}
+}
+
+static void restore_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
+{
+	size_t n = ib_count(b, 5);
+	for (size_t i = 0; i < n && !b->bad; i++) {
+		unsigned level = ib_u8(b);
+		char *file = ib_path(b, base);
+		long line = (long)ib_i64(b);
+		long long offset = ib_i64(b);
+		int rank = (int)ib_i64(b);
+		char *msg = ib_str(b);
+		if (level > DIAG_ERROR || !msg)
+			b->bad = true;
+		if (apply && !b->bad)
+			diag_add(&run->diags, (enum diag_level)level, file, line, offset, rank, "%s", msg);
+		free(file);
+		free(msg);
+	}
+}
+
+/* Decode a checked payload's metric table and ranks (NULL on malformed bytes). */
+static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *base,
+					size_t *nout)
+{
+	size_t nm = ib_count(b, 5);
+	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
+	for (size_t i = 0; i < nm && !b->bad; i++) {
+		unsigned kind = ib_u8(b);
+		char *name = ib_str(b);
+		if (!name || kind > METRIC_MEMORY)
+			b->bad = true;
+		else
+			map[i] = steps_metric_intern(m, (enum metric_kind)kind, name);
+		free(name);
+	}
+	size_t nr = ib_count(b, 8);
+	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
+	size_t k = 0;
+	while (k < nr && !b->bad)
+		if ((r[k] = steps_rank_decode(m, b, base, map, nm)))
+			k++;
+	free(map);
+	if (b->bad) {
+		for (size_t i = 0; i < k; i++)
+			steps_rank_free(r[i]);
+		free(r);
+		return NULL;
+	}
+	*nout = k;
+	return r;
+}
+
+/* Sources and diagnostics after the ranks: checked whole first, then added to the run. */
+static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
+{
+	struct ibuf dry = *b;
+	restore_sources(&dry, run, base, false);
+	restore_diags(&dry, run, base, false);
+	if (dry.bad || dry.off != dry.n)
+		return false;
+	restore_sources(b, run, base, true);
+	restore_diags(b, run, base, true);
+	return true;
+}
+
+/* A mapped part file. */
+struct part_map {
+	unsigned char *p;
+	size_t len;
+};
+
+/* Map and check one part (header, checksum, shard, sources); on success b is at the
+ * metric table. Returns NULL or a malloc'd reason. */
+static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
+		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles)
+{
+	pm->p = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? xstrdup("missing (not built yet, or its job failed)")
+				       : xasprintf("cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_size < HEADER_LEN) {
+		close(fd);
+		return xstrdup("truncated (shorter than its header)");
+	}
+	pm->len = (size_t)st.st_size;
+	pm->p = mmap(NULL, pm->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (pm->p == MAP_FAILED) {
+		pm->p = NULL;
+		return xasprintf("cannot map: %s", strerror(errno));
+	}
+	const char *bad = index_check(pm->p, pm->len);
+	*b = (struct ibuf){ pm->p + HEADER_LEN, pm->len - HEADER_LEN, 0, false };
+	size_t lo, hi;
+	index_shard_slice(nfiles, k, n, &lo, &hi);
+	if (bad)
+		return xstrdup(bad);
+	if (ib_u32(b) != k || ib_u32(b) != n)
+		return xstrdup("its header names another shard");
+	return check_sources(b, base, files, lo, hi);
+}
+
+static void part_close(struct part_map *pm)
+{
+	if (pm->p)
+		munmap(pm->p, pm->len);
+	pm->p = NULL;
+}
+
+/* Map and check one part; on success publish its ranks, sources and diagnostics and mark
+ * the slice covered. Returns NULL or a malloc'd reason it was not used. */
+static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
+		      const struct steps_rank_file *files, size_t nfiles, bool *covered)
+{
+	struct part_map pm;
+	struct ibuf b;
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles);
+	if (!why) {
+		struct steps_model *m = steps_model_get(ctx->run);
+		size_t nr = 0;
+		struct rank_steps **r = decode_ranks(&b, m, base, &nr);
+		if (!r || !restore_rest(&b, ctx->run, base)) {
+			for (size_t i = 0; r && i < nr; i++)
+				steps_rank_free(r[i]);
+			free(r);
+			why = xstrdup("malformed payload");
+		} else {
+			for (size_t i = 0; i < nr; i++)
+				steps_publish_rank(m, r[i]);
+			free(r);
+			size_t lo, hi;
+			index_shard_slice(nfiles, k, n, &lo, &hi);
+			for (size_t i = lo; i < hi; i++)
+				covered[i] = true;
+			load_progress(ctx, (long long)pm.len, 0);
+		}
+	}
+	part_close(&pm);
+	return why;
+}
+
+/* The shard count of the newest part in dir, 0 when there is none. */
+static unsigned newest_shard_count(const char *dir, bool *found)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	unsigned best = 0;
+	long long best_t = -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		unsigned pk, pn;
+		char tail[8];
+		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) != 3 || !pn || pk >= pn ||
+		    strstr(e->d_name, ".tmp"))
+			continue;
+		*found = true;
+		char *p = xasprintf("%s/%s", dir, e->d_name);
+		struct file_stamp s = stamp_of(p);
+		free(p);
+		if (s.mtime_ns > best_t) {
+			best_t = s.mtime_ns;
+			best = pn;
+		}
+	}
+	closedir(d);
+	return best;
+}
+
+size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
+		  size_t nfiles, bool *covered, bool *found)
+{
+	*found = false;
+	char *dir = index_dir_for(run_dir);
+	unsigned n = newest_shard_count(dir, found);
+	size_t used = 0;
+	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
+		char *path = part_path(dir, k, n);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered);
+		if (why) {
+			size_t lo, hi;
+			index_shard_slice(nfiles, k, n, &lo, &hi);
+			diag_add(&ctx->run->diags, DIAG_WARN, path, -1, -1, -1,
+				 "index shard %u/%u not used: %s; its %zu rank%s are read from the JSONL",
+				 k, n, why, hi - lo, hi - lo == 1 ? "" : "s");
+			free(why);
+		} else {
+			used++;
+		}
+		free(path);
+	}
+	free(dir);
+	return used;
+}
+
+size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+		    struct index_part_status **out)
+{
+	bool found = false;
+	char *dir = index_dir_for(run_dir);
+	unsigned n = newest_shard_count(dir, &found);
+	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
+	for (unsigned k = 0; k < n; k++) {
+		char *path = part_path(dir, k, n);
+		struct part_map pm;
+		struct ibuf b;
+		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles) };
+		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
+		v[k].bytes = pm.p ? pm.len : 0;
+		part_close(&pm);
+	}
+	free(dir);
+	*out = v;
+	return n;
+}
+
+void index_status_free(struct index_part_status *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].path);
+		free(v[i].why);
+	}
+	free(v);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* summary.c: building a run's headline lines (see summary.h). */
+#include "model/summary.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/text.h"
+
+void summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt, ...)
+{
+	if (s->n >= SUMMARY_MAX)
+		return;
+	char raw[SUMMARY_TEXT];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	struct summary_line *l = &s->line[s->n++];
+	l->key = key;
+	l->tone = tone;
+	text_sanitize(raw, strlen(raw), l->text, sizeof(l->text), 0);
+}

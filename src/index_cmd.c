@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* index_cmd.c: `tscope-tui index ...`, building the persistent index of a run dir
+ * (model/index/index.h): whole, one shard (--shard K/N), its state (--status), or as a
+ * Slurm job array (--slurm: writes the job script, submits it with sbatch, prints the
+ * job id and how to watch it; --dry-run prints the script instead). */
+#include "src/index_cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "model/index/index.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+
+#define MAX_SHARDS 1000u
+#define SHARD_BYTES ((long long)1 << 30)  /* --slurm without --shards: a shard per GiB */
+
+struct index_cli {
+	const char *run_dir;
+	int jobs;
+	unsigned shard_k, shard_n;  /* --shard K/N; --shards N with --slurm */
+	bool slurm, dry_run, status, merge_step;
+	const char **sbatch;        /* the other arguments after --slurm */
+	size_t nsbatch;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tscope-tui index [--jobs N] [--shard K/N] RUN_DIR\n"
+		   "       tscope-tui index --status RUN_DIR\n"
+		   "       tscope-tui index --slurm [--shards N] [--merge-step] [--dry-run] [SBATCH_OPTION...] RUN_DIR\n"
+		   "Build the persistent index of a pytscope run dir (see tscope-tui(1), INDEX).\n");
+}
+
+static int fail(const char *what, const char *arg)
+{
+	char *safe = text_sanitize_dup(arg ? arg : "", 0);
+	fprintf(stderr, "tscope-tui index: %s%s%s\n", what, arg ? ": " : "", safe);
+	free(safe);
+	fprintf(stderr, "Try 'tscope-tui index --help'.\n");
+	return 2;
+}
+
+static bool parse_uint(const char *s, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (!*s || *s == '-' || *end || errno || v > UINT_MAX)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static bool parse_shard(const char *s, unsigned *k, unsigned *n)
+{
+	const char *slash = strchr(s, '/');
+	if (!slash)
+		return false;
+	char *ks = xstrndup(s, (size_t)(slash - s));
+	bool ok = parse_uint(ks, k) && parse_uint(slash + 1, n) && *n >= 1 && *n <= MAX_SHARDS && *k < *n;
+	free(ks);
+	return ok;
+}
+
+static int parse(struct index_cli *c, int argc, char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	if (argc < 2)
+		return fail("missing RUN_DIR", NULL);
+	for (int i = 1; i < argc - 1; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--jobs") == 0 && i + 1 < argc - 1) {
+			unsigned j;
+			if (!parse_uint(argv[++i], &j) || j < 1)
+				return fail("--jobs expects an integer >= 1", argv[i]);
+			c->jobs = j > 64 ? 64 : (int)j;
+		} else if (strcmp(a, "--shard") == 0 && i + 1 < argc - 1) {
+			if (!parse_shard(argv[++i], &c->shard_k, &c->shard_n))
+				return fail("--shard expects K/N with 0 <= K < N <= 1000", argv[i]);
+		} else if (strcmp(a, "--shards") == 0 && i + 1 < argc - 1) {
+			if (!parse_uint(argv[++i], &c->shard_n) || c->shard_n < 1 || c->shard_n > MAX_SHARDS)
+				return fail("--shards expects 1..1000", argv[i]);
+		} else if (strcmp(a, "--slurm") == 0) {
+			c->slurm = true;
+		} else if (strcmp(a, "--dry-run") == 0) {
+			c->dry_run = true;
+		} else if (strcmp(a, "--merge-step") == 0) {
+			c->merge_step = true;
+		} else if (strcmp(a, "--status") == 0) {
+			c->status = true;
+		} else if (c->slurm) {
+			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
+			c->sbatch[c->nsbatch++] = a;
+		} else {
+			return fail("unknown option", a);
+		}
+	}
+	c->run_dir = argv[argc - 1];
+	if (c->run_dir[0] == '-')
+		return fail("missing RUN_DIR", NULL);
+	if ((c->dry_run || c->merge_step) && !c->slurm)
+		return fail("--dry-run and --merge-step go with --slurm", NULL);
+	struct stat st;
+	if (stat(c->run_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return fail("not a directory", c->run_dir);
+	return 0;
+}
+
+/* ---- building ------------------------------------------------------------------------ */
+
+static int build(const struct index_cli *c)
+{
+	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
+			  .shard_n = c->slurm ? 0 : c->shard_n };
+	const char *paths[] = { c->run_dir };
+	struct run *run = run_open(paths, 1, &o, NULL);
+	int rc = 0;
+	if (!run->index_path) {
+		fprintf(stderr, "tscope-tui index: no index written (no pytscope ranks to index here)\n");
+		for (size_t i = 0; i < run->diags.n; i++)
+			if (run->diags.v[i].level == DIAG_ERROR) {
+				char buf[1024];
+				diag_format(&run->diags.v[i], buf, sizeof(buf));
+				char *safe = text_sanitize_dup(buf, 0);
+				fprintf(stderr, "tscope-tui index: %s\n", safe);
+				free(safe);
+			}
+		rc = 1;
+	} else {
+		char *safe = text_sanitize_dup(run->index_path, 0);
+		struct stat st;
+		long long bytes = stat(run->index_path, &st) == 0 ? (long long)st.st_size : -1;
+		printf("index written: %s (%zu ranks, %.1f MB)\n", safe, steps_nranks(run->steps),
+		       (double)bytes / 1e6);
+		free(safe);
+	}
+	run_free(run);
+	return rc;
+}
+
+static int status(const struct index_cli *c)
+{
+	struct steps_rank_file *files = NULL;
+	size_t nfiles = index_plan(c->run_dir, &files);
+	struct index_part_status *v = NULL;
+	size_t n = index_status(c->run_dir, files, nfiles, &v);
+	size_t bad = 0;
+	if (n == 0)
+		printf("no index\n");
+	for (size_t i = 0; i < n; i++) {
+		char *path = text_sanitize_dup(v[i].path, 0);
+		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
+		long first = v[i].lo < v[i].hi ? files[v[i].lo].rank : -1;
+		long last = v[i].lo < v[i].hi ? files[v[i].hi - 1].rank : -1;
+		printf("shard %u/%u  ranks %ld-%ld  %s%s\n", v[i].k, v[i].n, first, last,
+		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		bad += why != NULL;
+		free(path);
+		free(why);
+	}
+	index_status_free(v, n);
+	steps_rank_files_free(files, nfiles);
+	return n == 0 || bad ? 1 : 0;
+}
+
+/* ---- Slurm ------------------------------------------------------------------------------ */
+
+/* s quoted for sh (single quotes, embedded ' as '\''). */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+static unsigned default_shards(const char *run_dir)
+{
+	struct steps_rank_file *files = NULL;
+	size_t n = index_plan(run_dir, &files);
+	long long bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(files[i].steps, &st) == 0)
+			bytes += st.st_size;
+	}
+	steps_rank_files_free(files, n);
+	unsigned long long shards = (unsigned long long)((bytes + SHARD_BYTES - 1) / SHARD_BYTES);
+	if (shards > n)
+		shards = n;
+	if (shards > MAX_SHARDS)
+		shards = MAX_SHARDS;
+	return shards ? (unsigned)shards : 1;
+}
+
+static void write_script(FILE *f, const char *exe, const char *run_dir, const char *dir, unsigned n)
+{
+	fprintf(f, "#!/bin/sh\n"
+		   "# tscope-tui index job array: task K indexes shard K/%u of the run.\n"
+		   "#SBATCH --job-name=tscope-index\n"
+		   "#SBATCH --array=0-%u\n"
+		   "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
+		   "exec ", n, n - 1, dir);
+	put_quoted(f, exe);
+	fprintf(f, " index --shard \"$SLURM_ARRAY_TASK_ID/%u\" ", n);
+	put_quoted(f, run_dir);
+	fputc('\n', f);
+}
+
+/* Run argv, capture the first line of its stdout into out. Returns the exit status (or -1). */
+static int run_capture(char *const *argv, char *out, size_t outlen)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tscope-tui index: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	FILE *f = fdopen(fds[0], "r");
+	out[0] = '\0';
+	if (f) {
+		if (!fgets(out, (int)outlen, f))
+			out[0] = '\0';
+		char tmp[256];
+		while (fgets(tmp, sizeof(tmp), f))
+			;
+		fclose(f);
+	} else {
+		close(fds[0]);
+	}
+	out[strcspn(out, "\r\n")] = '\0';
+	int st;
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* sbatch --parsable [user options] [extra...] SCRIPT_OR_NULL; the job id in jobid. */
+static int sbatch(const struct index_cli *c, const char *const *extra, size_t nextra, char *jobid,
+		  size_t len)
+{
+	char **argv = xcalloc(c->nsbatch + nextra + 3, sizeof(*argv));
+	size_t k = 0;
+	argv[k++] = (char *)"sbatch";
+	argv[k++] = (char *)"--parsable";
+	for (size_t i = 0; i < c->nsbatch; i++)
+		argv[k++] = (char *)c->sbatch[i];
+	for (size_t i = 0; i < nextra; i++)
+		argv[k++] = (char *)extra[i];
+	int rc = run_capture(argv, jobid, len);
+	free(argv);
+	jobid[strcspn(jobid, ";")] = '\0'; /* --parsable: "id[;cluster]" */
+	return rc;
+}
+
+static int slurm(const struct index_cli *c)
+{
+	char exe[PATH_MAX];
+	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (el <= 0)
+		return fail("cannot find the tscope-tui executable", NULL);
+	exe[el] = '\0';
+	char *abs = realpath(c->run_dir, NULL);
+	unsigned n = c->shard_n ? c->shard_n : default_shards(c->run_dir);
+	char *dir = index_dir_for(abs);
+	if (c->dry_run) {
+		write_script(stdout, exe, abs, dir, n);
+		free(dir);
+		free(abs);
+		return 0;
+	}
+	mkdir(dir, 0755);
+	char *script = xasprintf("%s/index-slurm.sh", dir);
+	FILE *f = fopen(script, "w");
+	int rc = 1;
+	if (!f) {
+		fprintf(stderr, "tscope-tui index: cannot write %s: %s\n", script, strerror(errno));
+		goto out;
+	}
+	write_script(f, exe, abs, dir, n);
+	fclose(f);
+	char jobid[128];
+	const char *args[] = { script };
+	if (sbatch(c, args, 1, jobid, sizeof(jobid)) != 0 || !jobid[0]) {
+		fprintf(stderr, "tscope-tui index: sbatch failed; the script is %s\n", script);
+		goto out;
+	}
+	printf("submitted job array %s: %u shard%s of %s\n", jobid, n, n == 1 ? "" : "s", abs);
+	if (c->merge_step) {
+		char *dep = xasprintf("--dependency=afterany:%s", jobid);
+		char *out = xasprintf("--output=%s/slurm-%s-status.out", dir, jobid);
+		char *wrap = xasprintf("'%s' index --status '%s'", exe, abs);
+		const char *margs[] = { dep, "--job-name=tscope-index-status", out, "--wrap", wrap };
+		char mid[128];
+		if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0])
+			printf("status step: job %s (after the array; its output: %s/slurm-%s-status.out)\n",
+			       mid, dir, jobid);
+		else
+			fprintf(stderr, "tscope-tui index: the status step was not submitted\n");
+		free(dep);
+		free(out);
+		free(wrap);
+	}
+	printf("watch: squeue -j %s    logs: %s/slurm-%s_*.out\n", jobid, dir, jobid);
+	printf("then:  tscope-tui index --status %s    (missing or failed shards are named; the rest is used)\n",
+	       abs);
+	rc = 0;
+out:
+	free(script);
+	free(dir);
+	free(abs);
+	return rc;
+}
+
+int index_main(int argc, char **argv)
+{
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	struct index_cli c;
+	int rc = parse(&c, argc, argv);
+	if (!rc)
+		rc = c.status ? status(&c) : c.slurm ? slurm(&c) : build(&c);
+	free(c.sbatch);
+	return rc;
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* print_diff.c: the plain-text report of a run comparison (`--print A B`, see print.h).
+ * For two pytscope runs it starts with pytscope 0.2.1's `diff` report, byte for byte
+ * (pytscope.md §11: padding counts characters, colors as pytscope's); a single-rank
+ * pair gets nothing else, with or without --compat pytscope (under which a multi-rank
+ * side gets pytscope's refusal, as 0.2.1 reads no rank dirs). Multi-rank pairs, and pairs of other kinds, then get
+ * tscope-tui's sections: the verdict with per-rank deltas, budget deltas, findings new /
+ * resolved / persisting, and kernel deltas for trace sets. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/compare.h"
+#include "model/compare/views.h"
+#include "model/steps/steps.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+#include "src/print.h"
+
+enum { SGR_BOLD = 1, SGR_DIM = 2, SGR_RED = 31, SGR_GREEN = 32, SGR_YELLOW = 33, SGR_MAGENTA = 35,
+       SGR_CYAN = 36 };
+
+/* text in one SGR code (pytscope's _style); empty text and code 0 are never styled. */
+static void styled(FILE *f, const struct print_opts *po, int code, const char *text)
+{
+	if (po->color && code && *text)
+		fprintf(f, "\033[%dm%s\033[0m", code, text);
+	else
+		fputs(text, f);
+}
+
+static void put_safe(FILE *f, const char *s)
+{
+	char *safe = text_sanitize_dup(s, 0);
+	fputs(safe, f);
+	free(safe);
+}
+
+/* s padded with spaces to width characters, on the left (right-aligned) or the right. */
+static void padded(FILE *f, const char *s, size_t width, bool right)
+{
+	size_t n = text_codepoints(s);
+	for (size_t i = n; right && i < width; i++)
+		fputc(' ', f);
+	fputs(s, f);
+	for (size_t i = n; !right && i < width; i++)
+		fputc(' ', f);
+}
+
+/* ---- pytscope's diff (§11) ------------------------------------------------------------ */
+
+static void field_lines(FILE *f, const struct print_opts *po, const char *heading, const struct cmp_field *v,
+			size_t n)
+{
+	styled(f, po, SGR_BOLD, heading);
+	fputc('\n', f);
+	if (!n) {
+		styled(f, po, SGR_DIM, "  (identical)");
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fputs("  ", f);
+		put_safe(f, v[i].key);
+		fputs(": ", f);
+		put_safe(f, v[i].a);
+		fputs("  ", f);
+		styled(f, po, SGR_YELLOW, "->");
+		fputs("  ", f);
+		put_safe(f, v[i].b);
+		fputc('\n', f);
+	}
+}
+
+static void metric_value(char *buf, size_t n, bool has, double v)
+{
+	if (has)
+		compare_g4(buf, n, v, false);
+	else
+		snprintf(buf, n, "—");
+}
+
+static void metric_lines(FILE *f, const struct print_opts *po, const struct pydiff *d)
+{
+	styled(f, po, SGR_BOLD, "Metrics:");
+	fputc('\n', f);
+	char head[96];
+	snprintf(head, sizeof(head), "  %-16s%14s%14s%13s%s", "metric", "A", "B", "", "Δ"); /* Δ: 1 character */
+	styled(f, po, SGR_BOLD, head);
+	fputc('\n', f);
+	for (int i = 0; i < CMP_NMETRICS; i++) {
+		const struct cmp_metric *m = &d->metric[i];
+		char a[48], b[48], delta[64];
+		metric_value(a, sizeof(a), m->has_a, m->a);
+		metric_value(b, sizeof(b), m->has_b, m->b);
+		fputs("  ", f);
+		padded(f, m->key, 16, false);
+		padded(f, a, 14, true);
+		padded(f, b, 14, true);
+		if (m->has_a && m->has_b) {
+			char g[40];
+			compare_g4(g, sizeof(g), m->b - m->a, true);
+			/* the SGR codes count in pytscope's padding */
+			if (po->color)
+				snprintf(delta, sizeof(delta), "\033[%dm%s\033[0m", SGR_MAGENTA, g);
+			else
+				snprintf(delta, sizeof(delta), "%s", g);
+		} else {
+			snprintf(delta, sizeof(delta), "—");
+		}
+		padded(f, delta, 14, true);
+		fputc('\n', f);
+	}
+}
+
+static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pydiff *d, const char *pa,
+			  const char *pb)
+{
+	fputs("pytscope diff  (", f);
+	put_safe(f, pa);
+	fputs("  vs  ", f);
+	put_safe(f, pb);
+	fputs(")\n\n", f);
+	char *head = xasprintf("Comparing  A='%s'  vs  B='%s'", d->name_a, d->name_b);
+	char *safe = text_sanitize_dup(head, 0);
+	styled(f, po, SGR_BOLD, safe);
+	free(safe);
+	free(head);
+	fputs("\n\n", f);
+	field_lines(f, po, "Environment diffs:", d->env, d->nenv);
+	fputc('\n', f);
+	field_lines(f, po, "Config diffs:", d->config, d->nconfig);
+	fputc('\n', f);
+	metric_lines(f, po, d);
+	fputc('\n', f);
+	styled(f, po, SGR_BOLD, "Reproducibility:");
+	fputc('\n', f);
+	for (size_t i = 0; i < d->nnote; i++) {
+		fputs("  ", f);
+		styled(f, po, SGR_CYAN, "•");
+		fputc(' ', f);
+		put_safe(f, d->note[i]);
+		fputc('\n', f);
+	}
+}
+
+/* ---- tscope-tui's sections ---------------------------------------------------------------- */
+
+static void heading(FILE *f, const struct print_opts *po, int led, const char *text)
+{
+	fputc('\n', f);
+	styled(f, po, led, "●");
+	fputc(' ', f);
+	styled(f, po, SGR_BOLD, text);
+	fputc('\n', f);
+}
+
+static void rank_line(FILE *f, const struct cmp_rank *r)
+{
+	fprintf(f, "    rank %d: %.2f -> %.2f ms/step (%+.2f ms, noise %.3f ms)", r->rank, r->a_ms, r->b_ms, r->delta_ms,
+		r->noise_ms);
+	if (r->has_lost)
+		fprintf(f, " · time lost %.3f -> %.3f s", r->a_lost_s, r->b_lost_s);
+	fprintf(f, " · %s", r->regressed ? "regressed" : "improved");
+	if (r->onset_b >= 0)
+		fprintf(f, " from step %ld", r->onset_b);
+	fputc('\n', f);
+}
+
+static void section_ranks(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	char verdict[512], scope[512];
+	compare_verdict(c, verdict, sizeof(verdict));
+	compare_scope(c, scope, sizeof(scope));
+	const struct cmp_ranks *r = compare_ranks(c);
+	char *head = xasprintf("COMPARISON — %s", verdict);
+	heading(f, po, r && r->nregressed ? SGR_RED : SGR_GREEN, head);
+	free(head);
+	if (*scope)
+		fprintf(f, "  %s\n", scope);
+	if (!r)
+		return;
+	if (r->has_wall)
+		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise %.3f ms) over %zu common steps\n",
+			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
+	if (!r->nregressed && !r->nimproved)
+		return;
+	fprintf(f, "  per-rank compute, A -> B (%zu regressed, %zu improved; regressed by time lost first):\n",
+		r->nregressed, r->nimproved);
+	size_t shown = 0;
+	for (size_t i = 0; i < r->nregressed && shown < 10; i++, shown++)
+		rank_line(f, &r->v[r->order[i]]);
+	for (size_t i = 0; i < r->n && shown < 10; i++)
+		if (r->v[i].improved) {
+			rank_line(f, &r->v[i]);
+			shown++;
+		}
+	if (r->nregressed + r->nimproved > shown)
+		fprintf(f, "    ... %zu more (--export diff_ranks)\n", r->nregressed + r->nimproved - shown);
+}
+
+/* Rows of a compare view as "  label  cols..." lines, at most max rows. */
+static void table_lines(FILE *f, struct compare *c, const char *view, const int *cols, size_t ncols, size_t max)
+{
+	char err[128];
+	struct table *t = compare_view(view)->build(c, err, sizeof(err));
+	if (!t) {
+		fprintf(f, "  not compared: %s\n", err);
+		return;
+	}
+	for (size_t i = 0; i < t->nview && i < max; i++) {
+		fputs(" ", f);
+		for (size_t k = 0; k < ncols; k++) {
+			char cell[256], clipped[256];
+			const struct table_col *col = &t->col[cols[k]];
+			table_format(t, t->view[i], cols[k], cell, sizeof(cell));
+			text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
+			fputc(' ', f);
+			padded(f, clipped, (size_t)col->width, col->type != COL_TEXT);
+		}
+		fputc('\n', f);
+	}
+	if (t->nview > max)
+		fprintf(f, "  ... %zu more rows (--export %s)\n", t->nview - max, view);
+	table_free(t);
+}
+
+static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of wall, A -> B (all ranks)");
+	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
+	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10);
+}
+
+static void section_findings(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	size_t n, k[3] = { 0, 0, 0 };
+	const struct cmp_finding *v = compare_findings(c, &n);
+	for (size_t i = 0; i < n; i++)
+		k[v[i].status]++;
+	char *head = xasprintf("FINDINGS — %zu new in B · %zu resolved · %zu persisting", k[CMP_NEW], k[CMP_RESOLVED],
+			       k[CMP_PERSIST]);
+	heading(f, po, k[CMP_NEW] ? SGR_RED : SGR_GREEN, head);
+	free(head);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *x = v[i].b ? v[i].b : v[i].a;
+		fprintf(f, "  %-11s [%s] ", compare_status_name(v[i].status), severity_label(x->severity));
+		put_safe(f, x->title);
+		fputs("  (", f);
+		put_safe(f, x->id);
+		fputs(")\n", f);
+	}
+}
+
+static void section_kernels(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	heading(f, po, SGR_YELLOW, "KERNELS — largest changes in total time, A -> B (summed over ranks)");
+	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
+	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15);
+}
+
+int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
+{
+	bool steps = strcmp(c->family, "steps") == 0;
+	bool multi = steps && (steps_nranks(c->a->steps) > 1 || steps_nranks(c->b->steps) > 1);
+	/* pytscope 0.2.1 reads no rank dirs in diff: a multi-rank side has no steps for it */
+	if (steps && (!compare_has_steps(c) || (po->compat && multi))) {
+		fputs("Both run directories must contain steps.\n", stderr);
+		return 1;
+	}
+	if (steps) {
+		pytscope_diff(f, po, compare_pydiff(c), path_a, path_b);
+		if (!multi)
+			return 0;
+	} else {
+		fputs("tscope-tui compare  (", f);
+		put_safe(f, path_a);
+		fputs("  vs  ", f);
+		put_safe(f, path_b);
+		fputs(")\n", f);
+	}
+	section_ranks(f, po, c);
+	if (strcmp(c->family, "trace") == 0)
+		section_kernels(f, po, c);
+	else
+		section_budget(f, po, c);
+	section_findings(f, po, c);
+	return 0;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# diff_pairs.sh: comparisons beyond pytscope's single-rank diff: generated 8-rank pairs
+# (tests/tools/gen_pair) where rank 5 regresses from step 100 (diff_ranks puts it first
+# with its onset, the verdict names it), identical pairs (no difference), pairs that
+# differ only by run-to-run noise (no regression), different step ranges (stated, common
+# part compared), and trace pairs from ../shared/real (diff_kernels).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" a 8 200 1 && "$gen" same 8 200 1 && "$gen" noise 8 200 2 && "$gen" reg 8 200 2 5 100 &&
+	"$gen" short 8 120 1 || { tap_notok "pairs generated"; exit 1; }
+
+"$TSCOPE_BIN" --print a reg >reg.txt
+tap_check "multi-rank: pytscope's diff report comes first" 'head -1 reg.txt | grep -qx "pytscope diff  (a  vs  reg)"'
+tap_check "regression: the verdict names rank 5 and its onset" \
+	'grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 5 regressed from step 100$" reg.txt'
+tap_check "regression: the straggler finding is new in B" 'grep -q "^  new .*Rank 5 is a persistent straggler" reg.txt'
+"$TSCOPE_BIN" --export diff_ranks a reg >reg.csv
+tap_check "diff_ranks: rank 5 first, regressed, onset 100" 'sed -n 2p reg.csv | grep -q "^5,regressed,.*,100,200$"'
+tap_eq "diff_ranks: only rank 5 regressed" "$(grep -c ',regressed,' reg.csv)" 1
+
+"$TSCOPE_BIN" --print a same >same.txt
+tap_check "identical pair: no difference" 'grep -q "^● COMPARISON — no difference: identical per-step times on 200 common steps of 8 ranks$" same.txt'
+"$TSCOPE_BIN" --export diff_ranks a same >same.csv
+tap_check "identical pair: no rank regressed" '! grep -q regressed same.csv'
+
+"$TSCOPE_BIN" --print a noise >noise.txt
+tap_check "noise only: no regression called" 'grep -q "within noise.*no rank regressed beyond its noise$" noise.txt'
+
+"$TSCOPE_BIN" --print a short >short.txt
+tap_check "different step ranges are stated" \
+	'grep -q "A: 8 ranks, steps 0-199; B: 8 ranks, steps 0-119; compared: 8 common ranks, 120 common steps" short.txt'
+
+real="$TSCOPE_ROOT/../shared/real"
+if [ -d "$real/kineto-dlrm-8rank" ] && [ -d "$real/kineto-hta-2rank" ]; then
+	"$TSCOPE_BIN" --export diff_kernels "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >k.csv
+	tap_check "trace pair: diff_kernels header" \
+		'head -1 k.csv | grep -qx "kernel,type,status,a_count,b_count,delta_count,a_total_us,b_total_us,delta_total_us,a_mean_us,b_mean_us,delta_mean_us"'
+	tap_check "trace pair: kernels only in B listed" 'grep -q ",only_in_B," k.csv'
+	tap_check "trace pair: shared NCCL kernel with its delta" \
+		'grep -q "^\"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm\*, unsigned long, ncclWork\*)\",COMMUNICATION,both,40,10,-30,37935,363354,325419," k.csv'
+	cp -r "$real/kineto-dlrm-8rank" copy
+	"$TSCOPE_BIN" --export diff_kernels "$real/kineto-dlrm-8rank" copy >kc.csv
+	tap_check "trace set vs its copy: every kernel in both, no delta" \
+		'[ "$(tail -n +2 kc.csv | grep -vc ",both,")" -eq 0 ] && [ "$(tail -n +2 kc.csv | awk -F, "\$(NF-3) != 0" | wc -l)" -eq 0 ]'
+	"$TSCOPE_BIN" --print "$real/kineto-dlrm-8rank" copy >kc.txt
+	tap_check "trace set vs its copy: no difference" 'grep -q "^● COMPARISON — no difference" kc.txt'
+else
+	tap_skip "../shared/real traces absent"
+fi
+tap_plan

@@ -1,0 +1,80 @@
+#!/bin/sh
+# export_all.sh: `--export all -o DIR` on a DASF, a trace, a sweep and a step fixture
+# writes every view that has rows as DIR/<view>.csv, each byte-identical to `--export
+# VIEW`; views without data are not written; an existing file is not replaced without
+# --force (and then nothing is written); no temp file is left; usage errors exit 2.
+set -u
+BIN=${TSCOPE_BIN:?}
+BUILD=${TSCOPE_BUILD:-build}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+. "$TSCOPE_ROOT/tests/tap.sh"
+
+# all_views NAME PATH VIEW...: export all of PATH into $TMP/NAME; the views named must be
+# there and equal their single export (sources up to row order); nothing else but other
+# views' CSVs
+all_views() {
+	name=$1 path=$2
+	shift 2
+	out="$TMP/$name"
+	"$BIN" --export all -o "$out" "$path" >"$TMP/$name.list" 2>"$TMP/$name.err"
+	tap_rc $? "$name: --export all -o DIR exits 0"
+	ok=0
+	for v in "$@"; do
+		[ -s "$out/$v.csv" ] || { echo "# $name: $v.csv missing"; ok=1; continue; }
+		# sources: ranks load in parallel, so its rows come in load order; compare sorted
+		if [ "$v" = sources ]; then
+			"$BIN" --export "$v" "$path" 2>/dev/null | sort | cmp -s - "$(sort "$out/$v.csv" >"$out.sorted"; echo "$out.sorted")"
+		else
+			"$BIN" --export "$v" "$path" 2>/dev/null | cmp -s - "$out/$v.csv"
+		fi || { echo "# $name: $v.csv differs"; ok=1; }
+		grep -q "^$out/$v.csv	[0-9]* rows$" "$TMP/$name.list" || { echo "# $name: $v not listed"; ok=1; }
+	done
+	tap_rc $ok "$name: $* written, each identical to --export VIEW"
+	[ "$(ls "$out" | wc -l)" -eq "$(wc -l <"$TMP/$name.list")" ] && ! ls "$out" | grep -qv '\.csv$'
+	tap_rc $? "$name: one listed CSV per view with data, no temp files"
+}
+
+DX="$TMP/dasf_fx"
+"$BUILD/tests/gen_dasf" fixture "$DX" >/dev/null
+all_views dasf "$DX" function_bottleneck task_bottleneck task_balance task_graph critical_path tasks sources
+[ ! -e "$TMP/dasf/kernels.csv" ] && [ ! -e "$TMP/dasf/sweep.csv" ] && [ ! -e "$TMP/dasf/ranks.csv" ]
+tap_rc $? "dasf: views of other families (no data) are not written"
+
+TX="$TMP/trace_fx"
+mkdir -p "$TX"
+"$BUILD/tests/gen_trace" "$TX/rank0.pt.trace.json" 1 0 && "$BUILD/tests/gen_trace" "$TX/rank1.pt.trace.json" 1 1
+all_views trace "$TX" kernels kernel_breakdown comm_overlap idle temporal step_kernels ranks steps
+
+SX="$TMP/sweep_fx"
+for n in 1 2 4; do
+	d="$SX/m-openai-chat-concurrency$n"
+	mkdir -p "$d"
+	printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\nRequest Latency (ms),%s00.00,1,2,3,3,3,3,3,3,3,3,3\n\nMetric,Value\nRequest Throughput (per sec),%s.00\nRequest Count (count),50.00\n' "$n" "$n" >"$d/p_genai_perf.csv"
+done
+all_views sweep "$SX" sweep sizing sources
+
+all_views steps "$TSCOPE_ROOT/testdata/demo" ranks steps heatmap budget findings sources
+
+# no overwrite without --force; with it, every file replaced
+before=$(cat "$TMP/steps/ranks.csv")
+echo stale >"$TMP/steps/budget.csv"
+"$BIN" --export all -o "$TMP/steps" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/exists.err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "steps/budget.csv exists; use --force" "$TMP/exists.err" &&
+	[ "$(cat "$TMP/steps/budget.csv")" = stale ] && [ "$(cat "$TMP/steps/ranks.csv")" = "$before" ]
+tap_rc $? "existing files: exit 1, named on stderr, nothing written"
+"$BIN" --export all --force -o "$TMP/steps" "$TSCOPE_ROOT/testdata/demo" >/dev/null &&
+	"$BIN" --export budget "$TSCOPE_ROOT/testdata/demo" | cmp -s - "$TMP/steps/budget.csv"
+tap_rc $? "--force replaces them"
+
+"$BIN" --export all "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/u.err"
+[ $? -eq 2 ] && grep -q 'give -o DIR' "$TMP/u.err"
+tap_rc $? "--export all without -o DIR: usage error"
+"$BIN" --export all --sort rank -o "$TMP/s2" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$TMP/s2" ]
+tap_rc $? "--export all with --sort: usage error"
+: >"$TMP/afile"
+"$BIN" --export all -o "$TMP/afile" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/nd.err"
+[ $? -eq 1 ] && grep -q 'cannot use .*afile as the output directory' "$TMP/nd.err"
+tap_rc $? "-o naming a file: exit 1"
+tap_plan

@@ -1,0 +1,43 @@
+#!/bin/sh
+# habits.sh: what a terminal user tries first, on the command line (issue 14):
+# --format validates (usage error listing the formats, exit 2), every message says
+# "tscope-tui:" (getopt's own "./tscope-tui:" included), a folder of runs names the runs
+# below it (one line each, exit 1), the Sources view reads in rank order.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+BIN=$TSCOPE_BIN
+demo="$TSCOPE_ROOT/testdata/demo"
+cd "$TSCOPE_TMP" || exit 1
+
+"$BIN" --format nosuch "$demo" >out 2>err
+rc=$?
+tap_check "--format nosuch: exit 2" '[ "$rc" -eq 2 ]'
+tap_check "--format nosuch: lists the formats" 'grep -q "^tscope-tui: --format '"'"'nosuch'"'"': unknown format; expected one of pytscope, kineto, genai-perf, nat, cerebras, dasf" err'
+tap_check "--help lists the formats" '"$BIN" --help | grep -q -- "--format NAME .*: pytscope, kineto"'
+"$BIN" --format pytscope --export ranks "$demo" >out 2>err
+tap_check "--format pytscope still loads the demo" '[ $? -eq 0 ] && [ "$(wc -l <out)" -eq 17 ]'
+
+for args in "--bogus" "-x" "--color" "-o"; do
+	"$BIN" $args >out 2>err
+	rc=$?
+	tap_check "$args: exit 2, every line prefixed tscope-tui: or Try" '[ "$rc" -eq 2 ] && ! grep -v "^tscope-tui: \|^Try '"'"'tscope-tui --help'"'"'" err | grep -q . && ! grep -q "/tscope-tui:" err'
+done
+
+mkdir -p runs
+ln -sfn "$demo" runs/b-demo
+ln -sfn "$demo" runs/a-demo
+mkdir -p runs/not-a-run
+"$BIN" --print runs >out 2>err
+rc=$?
+tap_check "a folder of runs: exit 1" '[ "$rc" -eq 1 ]'
+tap_check "a folder of runs: one header line, then one line per run, sorted" \
+	'[ "$(wc -l <err)" -eq 3 ] && head -1 err | grep -q "^tscope-tui: '"'"'runs'"'"' holds 2 runs below it; open one:" &&
+	 sed -n 2p err | grep -q "^  tscope-tui runs/a-demo  *(pytscope)" && sed -n 3p err | grep -q "^  tscope-tui runs/b-demo"'
+tap_check "a folder of runs: nothing on stdout, no pytscope message" '[ ! -s out ] && ! grep -q "No steps" err'
+"$BIN" --export ranks runs >out 2>err
+tap_check "a folder of runs with --export: the same list" '[ $? -eq 1 ] && grep -q "runs/a-demo" err'
+
+"$BIN" --export sources "$demo" | cut -d, -f2 | sed -n '2,7p' | sed "s|$demo/||" >order
+printf 'rank0/run.json\nrank0/steps.jsonl\nrank1/run.json\nrank1/steps.jsonl\nrank2/run.json\nrank2/steps.jsonl\n' >want
+tap_check "Sources: files in rank order (rank2 before rank10)" 'cmp -s order want'
+tap_plan

@@ -1,0 +1,129 @@
+#!/bin/sh
+# hostile_inputs.sh: the inputs coverage-guided fuzzing found (issue 16), regenerated
+# here: each must cost memory, output and time in proportion to the input, give one
+# diagnostic per bad line, never die on a signal and never invent a record.
+# Limits (ulimit -v / -t) are generous safety bounds that turn a regression into a
+# failure instead of a hung suite; they are not timings.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+# bounded CMD...: run under 1 GB of address space and 30 CPU seconds; sets rc.
+bounded() {
+	(ulimit -v 1000000; ulimit -t 30; ulimit -c 0; exec "$@")
+	rc=$?
+}
+steps_run() { # steps_run DIR LINE...: a run dir whose steps.jsonl holds the lines
+	d=$1; shift
+	mkdir -p "$d"
+	printf '%s\n' "$@" >"$d/steps.jsonl"
+}
+
+# 1. Huge and negative phase values on a few steps (670 bytes cost gigabytes).
+steps_run huge '{"step":0,"phases":{"forward":100000000.0,"backward":-99999999.9}}' \
+	'{"step":1,"phases":{"forward":100000000.0,"backward":-99999999.9}}' \
+	'{"step":2,"phases":{"forward":1e300,"backward":-1e300}}' \
+	'{"step":3,"phases":{"forward":1e-300,"backward":1e300}}'
+bounded "$TSCOPE_BIN" --print --color always huge >out 2>err
+tap_check "huge/negative phases: --print exits 0, no signal" '[ "$rc" -eq 0 ]'
+tap_check "huge/negative phases: report bounded by the layout (< 8 KB)" '[ "$(wc -c <out)" -lt 8192 ]'
+tap_eq "huge/negative phases: every bar is 30 cells" "{30}" "$(python3 -c '
+import re
+bars = [re.sub("\x1b\\[[0-9;]*m", "", l) for l in open("out", encoding="utf-8") if re.match("  (forward|backward) ", l)]
+print({len(re.search("[█░]+", b).group()) for b in bars})')"
+
+# 2. NaN and infinite phases reach the bars (UB: NaN converted to long).
+steps_run nan '{"step":0,"phases":{"forward":Infinity,"backward":-Infinity,"data":NaN}}' \
+	'{"step":1,"phases":{"forward":NaN,"backward":1}}' '{"step":2,"phases":{"forward":-Infinity}}'
+bounded "$TSCOPE_BIN" --print nan >out 2>err
+tap_check "NaN/inf phases: --print exits 0, no signal" '[ "$rc" -eq 0 ]'
+tap_check "NaN/inf phases: no sanitizer report" '! grep -q "runtime error" err'
+
+# 3. The 189-byte amplifier: one phase fraction of 1e9 once wrote a 1.8 GB report.
+steps_run amp '{"step":0,"phases":{"forward":1e9,"backward":-999999999.9}}' \
+	'{"step":1,"phases":{"forward":1e9,"backward":-999999999.9}}'
+bounded "$TSCOPE_BIN" --print amp >out 2>err
+tap_check "189-byte amplifier: exit 0 and a report under 4 KB" '[ "$rc" -eq 0 ] && [ "$(wc -c <out)" -lt 4096 ]'
+
+# 4. One line nested 1,000,000 deep: linear time, one diagnostic.
+mkdir -p deep
+python3 -c 'import sys; sys.stdout.write("[" * 1000000 + "]" * 1000000 + "\n" + "{\"step\":1,\"phases\":{\"forward\":0.1}}\n")' >deep/steps.jsonl
+bounded "$TSCOPE_BIN" --export sources deep >out 2>err
+tap_check "1,000,000-deep line: exits 0 within the CPU bound" '[ "$rc" -eq 0 ]'
+tap_eq "1,000,000-deep line: one diagnostic for it" 1 "$(grep -c 'line,*1,.*nested too deeply\|,1,,,,line skipped: JSON nested too deeply' out)"
+tap_check "1,000,000-deep line: the next line loads" 'grep -q "^file,deep/steps.jsonl,pytscope,0,,,1,1," out'
+
+# 5. A 128 MiB garbage line before a valid one: one diagnostic, no phantom record.
+mkdir -p long
+{
+	echo '{"step":1,"phases":{"forward":0.1}}'
+	head -c 134217728 /dev/zero | tr '\0' 'x'
+	echo '{"step":999,"phases":{"forward":0.1}}'
+	echo '{"step":2,"phases":{"forward":0.1}}'
+} >long/steps.jsonl
+bounded "$TSCOPE_BIN" --export steps long >out 2>err
+tap_check "128 MiB line: exit 0" '[ "$rc" -eq 0 ]'
+tap_eq "128 MiB line: steps 1 and 2 only (no phantom 999)" "1 2" "$(tail -n +2 out | cut -d, -f2 | tr '\n' ' ' | sed 's/ $//')"
+"$TSCOPE_BIN" --export sources long >out 2>err
+tap_eq "128 MiB line: one diagnostic, on line 2" "warning,long/steps.jsonl,,0,2,,,,line skipped: line longer than 64 MiB" \
+	"$(grep 'longer than' out)"
+rm -rf long
+
+# 6. Integer cells >= 1e63 and step numbers beyond 2^53 round-trip through CSV.
+steps_run bigstep '{"step":9007199254740993,"phases":{"forward":0.1}}' \
+	'{"step":9223372036854775807,"phases":{"forward":0.1}}' \
+	'{"step":-9223372036854775808,"phases":{"forward":0.1}}'
+"$TSCOPE_BIN" --export steps bigstep >out 2>err
+tap_eq "steps beyond 2^53 and at +-2^63 exported exactly" "9007199254740993 9223372036854775807 -9223372036854775808" \
+	"$(tail -n +2 out | cut -d, -f2 | tr '\n' ' ' | sed 's/ $//')"
+gp="$TSCOPE_ROOT/../shared/real/genai-perf-medium/simple_medium_response_c1_artifacts"
+if [ -d "$gp" ]; then
+	cp -r "$gp" gp && chmod -R u+w gp
+	f=$(ls gp/*/*_genai_perf.json)
+	sed 's/"avg": 6.0/"avg": 1.2345678901234567e300/' "$f" >"$f.new" && mv "$f.new" "$f"
+	"$TSCOPE_BIN" --export sweep gp >out 2>err
+	tap_check "request_count 1.2345678901234567e300 round-trips in CSV" \
+		'python3 -c "import csv,sys; r=list(csv.DictReader(open(\"out\"))); sys.exit(0 if any(float(v)==1.2345678901234567e300 for row in r for k,v in row.items() if k.startswith(\"request_count\") and v) else 1)"'
+else
+	tap_skip "../shared/real/genai-perf-medium is absent"
+fi
+
+# 7. A FIFO as PATH, or named run.json inside a run dir, must not block the load
+#    (timeout is a safety bound against a hung suite, not a timing).
+mkdir -p fiforun
+mkfifo fiforun/run.json
+echo '{"step":1,"phases":{"forward":0.1}}' >fiforun/steps.jsonl
+timeout 60 "$TSCOPE_BIN" --export sources fiforun >out 2>err
+tap_check "FIFO named run.json: loads the steps, says why run.json is skipped" \
+	'[ $? -eq 0 ] && grep -q "run.json.*not a regular file" out'
+for name in f.jsonl f.json f.json.gz f.csv f.msgpack; do
+	mkfifo "$name"
+	timeout 60 "$TSCOPE_BIN" --print "$name" >out 2>err
+	tap_check "FIFO as PATH ($name): exit 1, no hang" '[ $? -eq 1 ]'
+done
+
+# 8. :resize is bounded (100000 x 100000 crashed inside ncurses, 30000 x 30000 grew to 16 GB).
+printf ':resize 100000 100000\n:dump %s/rs1\n:resize 30000 30000\n:resize 1000 2000\n:dump %s/rs2\n' \
+	"$PWD" "$PWD" >rs.keys
+(ulimit -v 2000000; ulimit -c 0; LINES=24 COLUMNS=80 TERM=dumb TSCOPE_SCRIPT=rs.keys \
+	exec "$TSCOPE_BIN" --tui "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>&1)
+tap_check ":resize beyond the bounds: refused with the bounds, no signal" \
+	'[ $? -eq 0 ] && grep -q "usage: :resize ROWS COLS (2..1000 rows, 2..2000 columns)" rs1'
+tap_eq ":resize 1000 2000 (the bound) works" 1000 "$(grep -c "" rs2)"
+
+# 9. Compressed traces: memory per thread is capped (a 3 MB .gz once cost 1 GiB per
+#    file per thread): one 100 MiB event in each of four small .gz files, --jobs 4.
+mkdir -p gz
+python3 -c '
+import gzip
+with gzip.open("gz/rank0.json.gz", "wb", compresslevel=6) as f:
+    f.write(b"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":2,\"args\":{\"x\":\"")
+    for i in range(100): f.write(b"A" * (1 << 20))
+    f.write(b"\"}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":5,\"dur\":2,\"pid\":0,\"tid\":7}]}")'
+for r in 1 2 3; do cp gz/rank0.json.gz gz/rank$r.json.gz; done
+bounded "$TSCOPE_BIN" --jobs 4 --export sources gz >out 2>err
+tap_check "four .gz with a 100 MiB event, --jobs 4: loads under 1 GB of address space" '[ "$rc" -eq 0 ]'
+tap_eq "the oversized event: one diagnostic per file, the next event kept" "4 4" \
+	"$(grep -c "trace event larger than 64 MiB; skipped" out) $(grep -c "^file,gz/rank[0-3].json.gz,kineto,[0-3],,,1,0,ok" out)"
+
+tap_plan

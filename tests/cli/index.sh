@@ -1,0 +1,105 @@
+#!/bin/sh
+# index.sh: the persistent index (model/index/, `tscope-tui index`): a run opened from its
+# index reports exactly what the JSONL gives (--print and --export ranks, whole and
+# merged from shards); the index is really used; a stale (source changed), newer-version,
+# damaged (checksum) or truncated index is reported, not trusted, and rebuilt; a missing
+# shard is named and its ranks come from the JSONL; --ranks loads a subset; --slurm
+# --dry-run writes the job-array script.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/index.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+"$gen" run 8 300 >/dev/null || exit 1
+idx=run/.tscope-index
+
+"$T" --print --no-index run >want.txt 2>/dev/null
+"$T" --export ranks --no-index run >want.csv 2>/dev/null
+"$T" --print run >/dev/null 2>&1
+tap_check "a small run is not indexed automatically" '[ ! -e $idx ]'
+
+"$T" index run >out.txt 2>&1
+tap_check "index writes one part" 'grep -q "index written: run/.tscope-index/steps-0-of-1.tsx (8 ranks" out.txt'
+"$T" --print run >got.txt 2>err.txt
+"$T" --export ranks run >got.csv 2>/dev/null
+tap_check "--print from the index = from the JSONL" 'cmp -s want.txt got.txt'
+tap_check "--export ranks from the index = from the JSONL" 'cmp -s want.csv got.csv'
+tap_check "a current index adds no diagnostic" '[ ! -s err.txt ]'
+jsonl=$(cat run/rank*/steps.jsonl | wc -c)
+part=$(wc -c <$idx/steps-0-of-1.tsx)
+tap_check "index is at most 40% of the JSONL ($part of $jsonl bytes)" '[ $((part * 100)) -le $((jsonl * 40)) ]'
+
+# Proof of use: same size and mtime, other content -> the index still answers.
+f=run/rank3/steps.jsonl
+cp -p $f keep.jsonl
+sed 's/"forward":0\.0/"forward":0.9/' keep.jsonl >$f
+touch -r keep.jsonl $f
+"$T" --export ranks run >used.csv 2>/dev/null
+tap_check "the index is what answers (the JSONL is not read)" 'cmp -s want.csv used.csv'
+
+# Stale: the source changed (mtime) -> reported, the JSONL is read, the index rebuilt.
+touch $f
+"$T" --export sources run >src.csv 2>/dev/null
+tap_check "stale index: reported" 'grep -q "index shard 0/1 not used: stale: run/rank3/steps.jsonl changed" src.csv'
+"$T" index run >/dev/null 2>&1 && touch $f
+"$T" --export ranks run >stale.csv 2>/dev/null
+"$T" --export ranks --no-index run >fresh.csv 2>/dev/null
+tap_check "stale index: the changed JSONL is what is shown" 'cmp -s fresh.csv stale.csv && ! cmp -s want.csv stale.csv'
+"$T" index --status run >st.txt
+tap_check "stale index: rebuilt by that open" 'grep -q "^shard 0/1  ranks 0-7  ok" st.txt'
+cp -p keep.jsonl $f
+"$T" index run >/dev/null 2>&1
+
+# damage DESC OFFSET BYTES: overwrite the part at OFFSET, open, expect REASON and a rebuild.
+damage() {
+	"$T" index run >/dev/null 2>&1
+	printf "$3" | dd of=$idx/steps-0-of-1.tsx bs=1 seek="$2" conv=notrunc 2>/dev/null
+	"$T" --export sources run >src.csv 2>/dev/null
+	"$T" --print run >got.txt 2>/dev/null
+	reason=$4
+	tap_check "$1: reported ($4)" 'grep -q "$reason" src.csv'
+	tap_check "$1: not trusted (output = JSONL)" 'cmp -s want.txt got.txt'
+	"$T" index --status run >st.txt
+	tap_check "$1: rebuilt" 'grep -q "ok" st.txt'
+}
+damage "version bump" 8 '\143' "another index format version"
+damage "checksum damage" 200 '\377\377\377\377' "checksum mismatch"
+"$T" index run >/dev/null 2>&1
+size=$(wc -c <$idx/steps-0-of-1.tsx)
+head -c $((size / 2)) $idx/steps-0-of-1.tsx >cut && cat cut >$idx/steps-0-of-1.tsx
+"$T" --export sources run >src.csv 2>/dev/null
+"$T" --print run >got.txt 2>/dev/null
+tap_check "truncated index: reported" 'grep -q "truncated" src.csv'
+tap_check "truncated index: not trusted" 'cmp -s want.txt got.txt'
+
+# Shards: 3 parts merge to the same report; a missing one is named, the rest is used.
+rm -rf $idx
+for k in 0 1 2; do "$T" index --shard $k/3 run >/dev/null 2>&1; done
+"$T" index --status run >st.txt
+tap_eq "three shards, all ok" 3 "$(grep -c '  ok  ' st.txt)"
+"$T" --print run >got.txt 2>/dev/null
+"$T" --export ranks run >got.csv 2>/dev/null
+tap_check "merged shards: --print = JSONL" 'cmp -s want.txt got.txt'
+tap_check "merged shards: --export ranks = JSONL" 'cmp -s want.csv got.csv'
+rm $idx/steps-1-of-3.tsx
+"$T" --print run >got.txt 2>/dev/null
+"$T" --export sources run >src.csv 2>/dev/null
+tap_check "missing shard: named" 'grep -q "index shard 1/3 not used: missing" src.csv'
+tap_check "missing shard: its ranks come from the JSONL, same report" 'cmp -s want.txt got.txt'
+"$T" index --status run >st.txt
+tap_rc $((1 - $?)) "index --status fails while a shard is missing"
+
+# --ranks: a subset, never from (or into) the index.
+"$T" --export ranks --ranks 0-2,5 run >sub.csv 2>/dev/null
+tap_eq "--ranks 0-2,5 loads those ranks" "0 1 2 5" "$(tail -n +2 sub.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+"$T" --print --ranks 1-x run >/dev/null 2>err.txt
+tap_eq "--ranks rejects a bad list" 2 $?
+
+# --slurm --dry-run: the job-array script.
+"$T" index --slurm --shards 4 --dry-run --time=5 run >script.sh
+tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --array=0-3$" script.sh'
+tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
+tap_plan

@@ -1,0 +1,77 @@
+#!/bin/sh
+# write_errors.sh: every write is checked (a full disk ends with a message and exit 1, a
+# closed pipe under `| head` is quiet) and `--export -o` never replaces what is not a
+# regular file (FIFO, device, /dev/stdout, symlinks), keeps the umask and the old mode,
+# accepts any valid name and leaves no temp file behind (issue 16).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+demo="$TSCOPE_ROOT/testdata/demo"
+B=$TSCOPE_BIN
+
+# 1. /dev/full: message and exit 1 for each kind of output.
+for args in "--print $demo" "--export ranks $demo" "--export ranks -o - $demo" "--list-views" "--list-keys" "--help" "--version"; do
+	# shellcheck disable=SC2086
+	"$B" $args >/dev/full 2>err
+	rc=$?
+	tap_check "$args > /dev/full: exit 1 with a message" '[ "$rc" -eq 1 ] && grep -q "No space left on device" err'
+done
+
+# 2. `| head -1`: quiet (SIGPIPE ends us silently, or we finish), nothing on stderr.
+for args in "--print $demo" "--export steps $demo" "--list-views"; do
+	# shellcheck disable=SC2086
+	{ "$B" $args 2>err; echo $? >rc; } | head -1 >/dev/null
+	tap_check "$args | head -1: quiet, not an error" '[ ! -s err ] && { [ "$(cat rc)" -eq 0 ] || [ "$(cat rc)" -eq 141 ]; }'
+done
+
+# 3. -o onto things that are not regular files.
+"$B" --export ranks -o /dev/null --force "$demo" 2>err
+tap_check "--force -o /dev/null: written in place, /dev/null still a device" '[ $? -eq 0 ] && [ -c /dev/null ]'
+"$B" --export ranks -o /dev/stdout "$demo" >out 2>err
+tap_check "-o /dev/stdout: written to stdout (not refused as existing)" '[ $? -eq 0 ] && head -1 out | grep -q "^rank,"'
+mkfifo fifo
+cat fifo >fifo.out &
+"$B" --export ranks -o fifo --force "$demo" 2>err
+rc=$?
+wait
+tap_check "--force -o FIFO: written in place, still a FIFO" '[ "$rc" -eq 0 ] && [ -p fifo ] && head -1 fifo.out | grep -q "^rank,"'
+ln -s "$TSCOPE_TMP/nowhere/x.csv" dangling
+"$B" --export ranks -o dangling "$demo" 2>err
+tap_check "dangling symlink: refused without --force, link kept" '[ $? -eq 1 ] && [ -L dangling ] && grep -q "dangling symbolic link" err'
+"$B" --export ranks -o dangling --force "$demo" 2>err
+tap_check "dangling symlink: refused with --force too" '[ $? -eq 1 ] && [ -L dangling ] && [ ! -e nowhere ]'
+echo old >target.csv
+chmod 600 target.csv
+ln -s target.csv link.csv
+"$B" --export ranks -o link.csv "$demo" 2>err
+tap_check "symlink to a file: refused without --force" '[ $? -eq 1 ] && grep -q "exists; use --force" err && [ "$(cat target.csv)" = old ]'
+"$B" --export ranks -o link.csv --force "$demo" 2>err
+tap_check "symlink to a file, --force: the target is replaced, the link stays" \
+	'[ $? -eq 0 ] && [ -L link.csv ] && head -1 target.csv | grep -q "^rank,"'
+tap_eq "--force keeps a 0600 file 0600" "600" "$(stat -c %a target.csv)"
+mkdir adir
+"$B" --export ranks -o adir --force "$demo" 2>err
+tap_check "a directory: refused" '[ $? -eq 1 ] && [ -d adir ] && grep -q "Is a directory" err'
+
+# 4. umask, long names, no temp file.
+(umask 077 && "$B" --export ranks -o private.csv "$demo")
+tap_eq "a new export follows the umask (077 -> 600)" "600" "$(stat -c %a private.csv)"
+(umask 022 && "$B" --export ranks -o public.csv "$demo")
+tap_eq "a new export follows the umask (022 -> 644)" "644" "$(stat -c %a public.csv)"
+long=$(printf 'n%.0s' $(seq 250)).csv
+"$B" --export ranks -o "$long" "$demo" 2>err
+tap_check "a 254-character name works" '[ $? -eq 0 ] && [ -s "$long" ]'
+(ulimit -f 1 && "$B" --export steps -o big.csv "$demo") 2>err
+rc=$?
+tap_check "file size limit mid-export: exit 1 with a message, no signal" '[ "$rc" -eq 1 ] && grep -q "File too large" err'
+tap_check "file size limit mid-export: no temp file left, no partial file" '[ -z "$(ls -A | grep -e "\.tscope-" -e "\.tmp")" ] && [ ! -e big.csv ]'
+
+# 5. Raw arguments are never echoed: unknown options, bad numbers, --sort, --filter.
+esc=$(printf '\033]52;c;SGVsbG8=\007')
+for args in "--bogus$esc" "--jobs x$esc" "--export ranks --sort $esc $demo" "--export ranks --filter $esc=1 $demo"; do
+	# shellcheck disable=SC2086
+	"$B" $args >/dev/null 2>err
+	tap_check "$(echo "$args" | cut -c1-14 | tr -d '\033\007'): message without raw escapes" '! grep -q "$(printf "\033")" err && grep -q "\^\[" err'
+done
+
+tap_plan

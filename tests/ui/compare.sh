@@ -1,0 +1,47 @@
+#!/bin/sh
+# compare.sh: compare mode in the explorer, headless (TSCOPE_SCRIPT). Generated 8-rank
+# pairs (tests/tools/gen_pair): rank 5 regresses from step 100 in B. The Overview leads
+# with the verdict naming rank 5; `n` lands on rank 5 at its onset in the B - A heatmap;
+# `m` flips the heatmap to A; the Ranks tab (diff_ranks) lists rank 5 first; `e` exports
+# it. An identical pair shows "no difference" and `n` says there is no regression.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" a 8 200 1 && "$gen" same 8 200 1 && "$gen" reg 8 200 2 5 100 || { tap_notok "pairs generated"; exit 1; }
+
+cat >keys <<KEYS
+:dump $PWD/ov
+n
+:dump $PWD/n
+m
+:dump $PWD/m
+3
+:dump $PWD/ranks
+e<C-u>ranks.csv<Enter>
+q
+KEYS
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a reg >out 2>err
+tap_rc $? "compare mode: headless session exits 0"
+tap_check "title names A and B" 'head -1 ov | grep -q "A pair vs B pair  1 Overview  2 Heatmap  3 Ranks"'
+tap_check "Overview leads with the verdict naming rank 5" \
+	'sed -n 3p ov | grep -q "verdict *B is [0-9.]*% slower per step; rank 5 regressed from step 100"'
+tap_check "n: the message names the regression" 'grep -q "^regression 1/1: rank 5, onset at step 100 in B" n'
+tap_check "n: the cursor is on rank 5 at its onset (B - A heatmap)" 'grep -q "^ rank 5  step [0-9]*-10[0-9]  compute B - A" n'
+tap_check "n: the diverging scale is named" 'grep -q "scale +-[0-9.]* s (slower in B warm" n'
+tap_check "m: the heatmap flips to A" 'grep -q "^ rank 5  step [0-9-]*  compute A " m'
+tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 regressed"'
+tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'
+
+cat >keys2 <<KEYS
+:dump $PWD/ov2
+n
+:dump $PWD/n2
+q
+KEYS
+TSCOPE_SCRIPT=keys2 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a same >out2 2>err2
+tap_rc $? "identical pair: headless session exits 0"
+tap_check "identical pair: no difference" 'grep -q "verdict *no difference: identical per-step times" ov2'
+tap_check "identical pair: n finds no regression" 'grep -q "^no regression: no rank is slower in B" n2'
+tap_check "identical pair: Reproducible" 'grep -q "Reproducible: identical environment, config, and step-for-step loss" ov2'
+tap_plan

@@ -1,0 +1,132 @@
+#!/bin/sh
+# End to end in tmux, what a terminal user tries first (issue 14): NO_COLOR keeps the
+# terminal's colours (no background SGR), TERM=dumb prints the report with one line
+# saying why, :q exits 0, q closes a drill-down and quits only at the top, Q quits from
+# an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
+# name (n next, Esc ends), a click on a tab switches pane, y sends OSC 52 (tmux's
+# buffer receives it), the v list shows only views with data, a folder of runs opens a
+# picker. Skips without tmux.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+. "$TSCOPE_ROOT/tests/tmux.sh"
+demo="$TSCOPE_ROOT/testdata/demo"
+work="$TSCOPE_TMP/habits"
+mkdir -p "$work/traces" "$work/runs"
+B="$TSCOPE_ROOT/$TSCOPE_BUILD/tests"
+"$B/gen_trace" "$work/traces/rank0.pt.trace.json" 1 0 >/dev/null && "$B/gen_trace" "$work/traces/rank1.pt.trace.json" 1 1 >/dev/null ||
+	{ tap_notok "gen_trace failed"; exit 0; }
+ln -s "$demo" "$work/runs/a-demo" && ln -s "$work/traces" "$work/runs/b-traces"
+wait_exit() {   # wait for exit.txt, then check it holds $1
+	i=0
+	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -qx "EXIT=$1" "$work/exit.txt"
+}
+start() {   # start the explorer with "$@" (shell words), exit status into exit.txt
+	rm -f "$work/exit.txt"
+	T send-keys -t h "clear; $* 2>err.txt; echo EXIT=\$? > exit.txt" Enter
+}
+mouse() {   # SGR press and release at 1-based column $1, row $2
+	T send-keys -t h -l "$(printf '\033[<0;%d;%dM' "$1" "$2")"
+	T send-keys -t h -l "$(printf '\033[<0;%d;%dm' "$1" "$2")"
+}
+
+tmux_start h 120 40 "$work"
+T set -g set-clipboard on
+T send-keys -t h "cd '$work'" Enter
+bin="'$TSCOPE_BIN'"
+
+# NO_COLOR: attributes only, the terminal's own background everywhere
+start "NO_COLOR=1 $bin '$demo'"
+wait_for "Heatmap" && wait_for "rank 0"
+T capture-pane -e -p -t h >"$work/nocolor.ansi"
+tap_check "NO_COLOR: no background colour in the capture" '! grep -qE "\[([0-9;]*;)?(4[0-7]|48;5;[0-9]+|10[0-7])(;[0-9;]*)?m" "$work/nocolor.ansi"'
+tap_check "NO_COLOR: no foreground colour either" '! grep -qE "\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+)(;[0-9;]*)?m" "$work/nocolor.ansi"'
+T send-keys -t h ':q' Enter
+tap_check ":q exits 0" 'wait_exit 0'
+start "$bin '$demo'"
+wait_for "rank 0"
+T capture-pane -e -p -t h >"$work/color.ansi"
+tap_check "without NO_COLOR the same screen has background colours (the check can fail)" 'grep -qE "\[([0-9;]*;)?(4[0-7]|48;5;[0-9]+)(;[0-9;]*)?m" "$work/color.ansi"'
+
+# q: a drill-down closes, then q quits at the top; Q from an overlay
+T send-keys -t h n
+wait_for "straggler 1/"
+T send-keys -t h Enter
+tap_check "Enter drills into Steps for the straggler" 'wait_for "rank 11 (12 of 16)"'
+T send-keys -t h q
+tap_check "q closes the drill-down (back on the heatmap)" 'wait_for "compute: cols ="'
+T send-keys -t h '?'
+wait_for "Keys (Esc closes"
+T send-keys -t h q
+tap_check "q closes the ? overlay" 'wait_for "compute: cols =" && ! grep -q "Keys (Esc closes" "$work/screen"'
+# a click on the "3 Ranks" tab
+x=$(awk 'NR == 1 { print index($0, "3 Ranks") }' "$work/screen")
+mouse "$x" 1
+tap_check "a click on the Ranks tab switches to Ranks" 'wait_for "ranks  row 1/16"'
+# wheel down moves the selection
+T send-keys -t h -l "$(printf '\033[<65;10;10M')"
+tap_check "the wheel moves three rows down" 'wait_for "ranks  row 4/16"'
+# a click on a row selects it
+mouse 5 8
+tap_check "a click on a row selects it" 'wait_for "ranks  row 6/16"'
+# y: OSC 52 reaches tmux's buffer
+T send-keys -t h y
+wait_for "copied"
+tap_check "y sends the selected cell with OSC 52 (tmux buffer holds it)" '[ "$(T show-buffer)" = 5 ]'
+T send-keys -t h Y
+wait_for "copied"
+tap_check "Y sends the row, tab-separated" 'T show-buffer | grep -q "^5	400	"'
+# C-d: half a page down
+T send-keys -t h g C-d
+tap_check "C-d moves half a page" 'wait_for "ranks  row " && ! grep -q "ranks  row 1/16" "$work/screen"'
+# v lists only views with data: no trace views on a step run
+T send-keys -t h v
+wait_for "Views with data"
+tap_check "v lists the step views, not the trace ones" 'grep -q "budget" "$work/screen" && ! grep -q "kernels" "$work/screen"'
+T send-keys -t h Q
+tap_check "Q quits from the v overlay with status 0" 'wait_exit 0'
+
+# 80x24: Ranks keeps time lost, onset and the verdict, numbers uncut
+T resize-window -t h -x 80 -y 24
+start "$bin '$demo'"
+wait_for "rank 0"
+T send-keys -t h 3
+wait_for "ranks  row"
+tap_check "80x24 Ranks shows time_lost_s, onset_step and straggler" 'grep -q "time_lost_s" "$work/screen" && grep -q "onset_step" "$work/screen" && grep -q "straggler" "$work/screen"'
+tap_check "80x24 Ranks: rank 11's time lost 4.217 and onset 179, uncut" 'grep -E "^ +11 " "$work/screen" | grep -q "4\.217 .* 179 yes"'
+tap_check "80x24 Ranks: no ellipsis inside a number" '! grep -qE "[0-9]…" "$work/screen"'
+T send-keys -t h Q
+wait_exit 0
+T resize-window -t h -x 120 -y 40
+
+# search: a kernel name in the kernels view, highlighted, n for the next match
+start "$bin '$work/traces'"
+wait_for "Overview"
+T send-keys -t h ':view kernels' Enter
+wait_for "kernels  row 1/"
+T send-keys -t h '/volta_sgemm'
+tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "volta_sgemm" && grep -q "kernels  row 3/" "$work/screen"'
+T capture-pane -e -p -t h >"$work/search.ansi"
+tap_check "the match is highlighted (black on yellow)" 'grep -q "38;5;16;48;5;226m\(\[[0-9;]*m\)*volta_sgemm\|48;5;226;38;5;16m\(\[[0-9;]*m\)*volta_sgemm" "$work/search.ansi" || grep "volta_sgemm" "$work/search.ansi" | grep -q "226"'
+T send-keys -t h Enter n
+tap_check "n goes to the next match (rank 1's row)" 'wait_for "kernels  row " && grep -q "search '"'"'volta_sgemm'"'"'" "$work/screen" && ! grep -q "kernels  row 3/" "$work/screen"'
+T send-keys -t h Escape
+tap_check "Esc ends the search" 'sleep 0.3; wait_for "?:help" && ! grep -q "search '"'"'volta_sgemm" "$work/screen"'
+T send-keys -t h q q
+tap_check "q closes the extra tab, then quits" 'wait_exit 0'
+
+# TERM=dumb: the report, and one line saying why
+rm -f "$work/exit.txt"
+T send-keys -t h "clear; TERM=dumb $bin '$demo' 2>err.txt > /dev/tty; echo EXIT=\$? > exit.txt" Enter
+tap_check "TERM=dumb exits 0" 'wait_exit 0'
+tap_check "TERM=dumb prints the report" 'wait_for "FINDINGS" || wait_for "straggler"'
+tap_check "TERM=dumb says why in one line" '[ "$(wc -l <"$work/err.txt")" -eq 1 ] && grep -q "^tscope-tui: TERM=dumb cannot address the cursor; printing the report instead" "$work/err.txt"'
+
+# a folder of runs: the picker, Enter opens the selected run
+start "$bin '$work/runs'"
+tap_check "a folder of runs opens a picker listing them" 'wait_for "holds 2 runs" && grep -q "a-demo" "$work/screen" && grep -q "b-traces" "$work/screen"'
+T send-keys -t h Enter
+tap_check "Enter in the picker opens the run" 'wait_for "demo-ddp"'
+T send-keys -t h Q
+tap_check "and Q quits it" 'wait_exit 0'
+tap_plan

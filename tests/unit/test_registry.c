@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* test_registry.c: the subsystem contract (model/registry.h): every family registered
+ * once with unique tab keys, loader, view and command names; tabs in key order with the
+ * conditional Sweep tab; grids and model commands found by name; finalize/has_data
+ * through run_open()/run_is_empty(); summary lines sanitized and in registry order. */
+#include <string.h>
+#include "model/registry.h"
+#include "model/run.h"
+#include "tests/tap.h"
+
+static void test_unique_names(void)
+{
+	int keys[10] = { 0 };
+	size_t dup = 0, nviews = 0;
+	for (size_t s = 0; s < registry_count; s++) {
+		const struct subsystem *sub = registry[s];
+		ok(sub->name && *sub->name, "subsystem %zu has a name", s);
+		for (size_t t = 0; t < sub->ntabs; t++) {
+			int k = sub->tabs[t].key;
+			dup += k < 1 || k > 9 || keys[k]++;
+		}
+		for (size_t v = 0; v < sub->nviews; v++, nviews++)
+			dup += registry_view(sub->views[v].name) != &sub->views[v];
+	}
+	ok(dup == 0 && nviews > 10, "tab keys 1..9 and view names are unique (%zu views)", nviews);
+	for (size_t i = 0; i < registry_ncmds(); i++) {
+		const struct model_cmd *c = registry_cmd_at(i);
+		ok(registry_cmd(c->name, strlen(c->name)) == c, "model command :%s found by name", c->name);
+	}
+}
+
+static void test_lookups(void)
+{
+	ok(registry_cmd("objective", 9) && registry_cmd("constraint", 10), ":objective and :constraint are model commands");
+	ok(!registry_cmd("obj", 3), "a prefix is not a command");
+	ok(registry_grid("steps") && registry_grid("tasks"), "grids steps and tasks are registered");
+	ok(registry_grid(NULL) == registry_grid_at(0), "no name: the first grid");
+	ok(!registry_grid("nope"), "unknown grid: NULL");
+}
+
+static void test_tabs(void)
+{
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	const struct tab_def *t[16];
+	size_t n = registry_tabs(&r, t, 16);
+	bool ordered = n == 7;
+	for (size_t i = 0; i < n; i++)
+		ordered &= t[i]->key == (int)i + 1;
+	ok(ordered, "a run without a sweep has tabs 1..7 in key order (%zu)", n);
+	ok(n >= 3 && strcmp(t[2]->label, "Ranks") == 0 && t[2]->pane == TAB_TABLE, "tab 3 is the Ranks table");
+	r.sweep = (struct sweep_set *)&r;   /* any non-NULL model: only presence is read */
+	n = registry_tabs(&r, t, 16);
+	ok(n == 8 && t[7]->key == 8 && t[7]->pane == TAB_SWEEP, "a sweep run adds the Sweep tab on key 8");
+	ok(registry_tabs(&r, t, 2) == 2, "cap is honoured");
+}
+
+static void test_run_contract(void)
+{
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	const char *demo[] = { "testdata/demo" };
+	struct run *run = run_open(demo, 1, &o, NULL);
+	ok(!run_is_empty(run) && registry_has_data(run), "the demo run has data (has_data)");
+	struct summary s;
+	registry_summary(run, &s);
+	ok(s.n >= 5 && strcmp(s.line[0].key, "ranks") == 0 && strcmp(s.line[0].text, "16") == 0,
+	   "the step family's summary starts with the rank count (%zu lines)", s.n);
+	bool has_strag = false;
+	for (size_t i = 0; i < s.n; i++)
+		has_strag |= strcmp(s.line[i].key, "stragglers") == 0 && strstr(s.line[i].text, "rank 11") != NULL;
+	ok(has_strag, "the summary names the demo's straggler");
+	run_free(run);
+	const char *none[] = { "/nonexistent/tscope" };
+	run = run_open(none, 1, &o, NULL);
+	ok(run_is_empty(run), "nothing loaded: no subsystem has data");
+	registry_summary(run, &s);
+	ok(s.n == 0, "and no summary lines");
+	run_free(run);
+}
+
+static void test_summary_add(void)
+{
+	struct summary s = { .n = 0 };
+	summary_add(&s, TONE_BAD, "name", "%s", "evil\x1b[2Jname");
+	is_str(s.line[0].text, "evil^[[2Jname", "summary values are sanitized");
+	ok(s.line[0].tone == TONE_BAD, "and keep their tone");
+	for (int i = 0; i < SUMMARY_MAX + 3; i++)
+		summary_add(&s, TONE_NORMAL, "k", "%d", i);
+	ok(s.n == SUMMARY_MAX, "lines past SUMMARY_MAX are dropped");
+}
+
+int main(void)
+{
+	test_unique_names();
+	test_lookups();
+	test_tabs();
+	test_run_contract();
+	test_summary_add();
+	return tap_done();
+}
