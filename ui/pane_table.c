@@ -389,7 +389,7 @@ static bool tp_rebuild(void *priv, struct app *app)
 	if (!t)
 		return false;
 	long ref = sel_ref(p);
-	size_t line = p->sel - p->top;
+	size_t line = p->lc.sel - p->lc.top;
 	if (p->t->filter)
 		table_filter(t, p->t->filter, err, sizeof(err));
 	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
@@ -404,7 +404,7 @@ static bool tp_rebuild(void *priv, struct app *app)
 	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	if (ref >= 0)
 		select_ref(p, ref);
-	p->top = p->sel >= line ? p->sel - line : 0;
+	p->lc.top = p->lc.sel >= line ? p->lc.sel - line : 0;
 	clamp(p);
 	return true;
 }
