@@ -15,10 +15,11 @@ static const struct loader pytscope_loaders[] = {
 
 static const struct grid_provider *const steps_grids[] = { &grid_steps };
 
-/* Ranks, Steps and Budget only for runs with step records (never for a sweep). */
+/* Ranks, Steps and Budget only for runs with step records (never for a sweep), or
+ * that may grow some (--follow). */
 static bool steps_tab_show(const struct run *run)
 {
-	return run->steps && steps_nranks(run->steps) > 0;
+	return (run->steps && steps_nranks(run->steps) > 0) || (run->opts && run->opts->follow);
 }
 
 static const struct tab_def steps_tabs[] = {
