@@ -235,6 +235,9 @@ size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over aligned indexes [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
+/* The value of rank ri at every aligned index (heat_nsteps() floats, NaN where missing),
+ * read in place: for passes over every cell (a run comparison). */
+const float *heat_row(const struct heat_grid *g, size_t ri);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);
