@@ -250,10 +250,11 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 	case EV_TASK:
 	case EV_CONFIG:
 	case EV_SOURCE:
+	case EV_ROW:
 		p = ev->view && registry_view(ev->view) ? app_pane(app, &pane_table, ev->view, ev->view) : -1;
 		t = target_none();
 		t.ev = ev;
-		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE ? ev->item : -1;
+		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE || ev->kind == EV_ROW ? ev->item : -1;
 		break;
 	case EV_NONE:
 		break;
