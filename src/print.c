@@ -342,7 +342,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	if (hidden) {
 		char *more = xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
 				       hidden, hidden == 1 ? "" : "s");
-		sb_style(&b, po, SGR_DIM, 0, more);
+		sb_style(&b, po->color, SGR_DIM, SGR_NONE, more);
 		sb_puts(&b, "\n");
 		free(more);
 	}
