@@ -9,6 +9,7 @@
 #include "model/run.h"
 #include "ui/glyph.h"
 #include "ui/layout.h"
+#include "ui/list.h"
 #include "ui/pane.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND,
@@ -51,7 +52,7 @@ struct app {
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 
 	enum overlay overlay;
-	int ov_top, ov_sel;
+	struct list_cursor ov;        /* the overlay's list (help lines, views) */
 
 	enum prompt_kind prompt;
 	char prompt_label[96];
