@@ -21,6 +21,9 @@ bool print_want_color(enum color_mode mode, int fd);
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
 
+/* --follow without a tty (src/print_follow.c): one line per new finding until the job
+ * finishes (0) or SIGINT/SIGTERM (128 + signal). */
+int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
 struct compare;
 /* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
  * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/registry.h"
+#include "model/steps/follow.h"
 #include "model/steps/analysis.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -82,17 +84,93 @@ static void pane_close(struct pane_slot *s)
 	s->opened = false;
 }
 
-void app_reload(struct app *app)
+static void strag_forget(struct app *app)
 {
-	for (size_t i = 0; i < app->npane; i++)
-		pane_close(&app->pane[i]);
 	free(app->strag);
 	free(app->strag_onset);
 	app->strag = NULL;
 	app->strag_onset = NULL;
 	app->nstrag = 0;
 	app->strag_done = false;
+}
+
+void app_reload(struct app *app)
+{
+	for (size_t i = 0; i < app->npane; i++)
+		pane_close(&app->pane[i]);
+	strag_forget(app);
 	app->full_redraw = true;
+}
+
+/* ---- follow mode --------------------------------------------------------------- */
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The run grew: panes with a refresh op rebuild in place, the others reopen. */
+static void refresh_panes(struct app *app)
+{
+	for (size_t i = 0; i < app->npane; i++) {
+		struct pane_slot *s = &app->pane[i];
+		if (!s->priv || !s->ops->rebuild || !s->ops->rebuild(s->priv, app))
+			pane_close(s);
+	}
+	strag_forget(app);
+}
+
+unsigned app_poll(struct app *app)
+{
+	double c0 = cpu_seconds(), now = follow_clock();
+	if (app->cmp) {
+		app->following = false;
+		app_msg(app, true, "follow mode follows one run, not a comparison");
+		return PR_REDRAW;
+	}
+	if (!app->follow) {
+		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor };
+		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
+	}
+	unsigned ch = follow_poll(app->follow, now);
+	if (ch)
+		refresh_panes(app);
+	if (ch & FOLLOW_RELOADED) {
+		char *safe = text_sanitize_dup(follow_last_event(app->follow), 0);
+		app_msg(app, false, "%s", safe);
+		free(safe);
+	}
+	app->poll_cost = cpu_seconds() - c0;
+	double period = follow_interval(app->follow);
+	if (25 * app->poll_cost > period)
+		period = 25 * app->poll_cost;
+	app->next_poll = now + period;
+	return PR_REDRAW;
+}
+
+int app_poll_wait_ms(const struct app *app)
+{
+	if (!app->following || !app->follow)
+		return -1;
+	double ms = (app->next_poll - follow_clock()) * 1e3;
+	return ms <= 0 ? 0 : ms > 60000 ? 60000 : (int)ms + 1;
+}
+
+static unsigned follow_key(struct app *app, bool toggle)
+{
+	if (toggle)
+		app->following = !app->following;
+	if (!toggle || app->following)
+		app_poll(app);
+	if (!toggle)
+		app_msg(app, false, "read what was written since (R); %s", app->following ? "following" : "F follows");
+	else if (app->following)
+		app_msg(app, false, "following the job: a poll every %g s (F pauses)", follow_interval(app->follow));
+	else
+		app_msg(app, false, "follow paused (F resumes, R reads once)");
+	return PR_REDRAW;
 }
 
 static void goto_pane(struct app *app, size_t i, bool push, bool drill)
@@ -724,6 +802,10 @@ static unsigned global_action(struct app *app, enum action a)
 		return app_action(app, ACT_PAGE_UP);
 	case ACT_HALF_DOWN:
 		return app_action(app, ACT_PAGE_DOWN);
+	case ACT_FOLLOW:
+		return follow_key(app, true);
+	case ACT_RELOAD:
+		return follow_key(app, false);
 	case ACT_REDRAW:
 		app->full_redraw = true;
 		return PR_REDRAW;
@@ -846,11 +928,26 @@ static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
 	draw_clear_rect(r, ROLE_STATUS);
-	char buf[APP_LINE] = "";
+	char buf[APP_LINE] = "", live[96] = "";
 	void *priv = app->pane[app->cur].priv;
 	if (priv && app->pane[app->cur].ops->status)
 		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
-	draw_text(r->y, r->x + 1, r->w - 2, buf, ROLE_STATUS);
+	int lw = 0;
+	if (app->follow) {
+		double age = follow_newest_age(app->follow, follow_clock());
+		enum follow_state st = follow_state(app->follow);
+		char agebuf[32] = "no record yet", stalls[32] = "";
+		if (age >= 0)
+			snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
+		if (follow_nstalled(app->follow))
+			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
+		snprintf(live, sizeof(live), " %s %s%s, %s ", app->following ? "LIVE" : "PAUSED",
+			 follow_state_name(st), stalls, agebuf);
+		lw = text_width(live);
+		draw_text(r->y, r->x + r->w - lw, lw, live,
+			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);
+	}
+	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
 }
 
 static void draw_help(struct app *app)

@@ -70,6 +70,11 @@ struct app {
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
 
+	struct follow *follow;        /* follow mode (model/steps/follow.h): NULL until F, R or --follow */
+	bool following;               /* polling every interval (F toggles) */
+	double next_poll;             /* follow_clock() time of the next poll */
+	double poll_cost;             /* CPU seconds of the last poll and pane refresh */
+
 	bool quit;
 	int exit_code;
 	long frames, max_frames;      /* max_frames 0: unlimited */
@@ -116,5 +121,12 @@ unsigned app_continue(struct app *app);
 void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */
 void app_reload(struct app *app);
+/* Follow mode: poll the job now (creating the follower on first use) and refresh the
+ * panes in place when the run changed. */
+unsigned app_poll(struct app *app);
+/* Milliseconds until the next poll while following (-1: not following). The period is
+ * max(--interval, 25 x the CPU time of the last poll and refresh), so a run too large to
+ * refresh every interval costs at most about 4% of a core. */
+int app_poll_wait_ms(const struct app *app);
 
 #endif
