@@ -405,11 +405,6 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 	}
 }
 
-unsigned app_command(struct app *app, const char *line)
-{
-	return cmd_run(app, line);
-}
-
 /* ---- search -------------------------------------------------------------------- */
 
 /* Search the current pane for app->line; dir as in pane_ops.search. */

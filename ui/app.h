@@ -105,8 +105,6 @@ long app_heatmap(struct app *app, const char *grid);
 /* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
  * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);
-/* Run one ':' command line (without the ':'). */
-unsigned app_command(struct app *app, const char *line);
 /* Dispatch one key (curses code). */
 unsigned app_key(struct app *app, int key);
 /* Dispatch one action: the overlay, else the current pane, else the global keys. */

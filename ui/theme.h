@@ -65,7 +65,6 @@ enum theme_tier theme_init(enum color_mode mode);
 /* Tier chosen from the inputs alone (pure; unit-tested). */
 enum theme_tier theme_pick(enum color_mode mode, bool has_colors, int colors, bool no_color_env);
 enum theme_tier theme_tier(void);
-const char *theme_tier_name(enum theme_tier t);
 attr_t theme_attr(enum role r);
 /* Heat role for level 0..THEME_HEAT_LEVELS-1; phase role for phase index (wraps). */
 enum role theme_heat(int level);
