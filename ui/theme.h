@@ -47,7 +47,8 @@
 	X(ROLE_GOOD,      114,  -1, COLOR_GREEN,   -1,          0,        0) \
 	X(ROLE_ERROR,     196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD | A_REVERSE) \
 	X(ROLE_ACCENT,     81,  -1, COLOR_CYAN,    -1,          A_BOLD,   A_BOLD) \
-	X(ROLE_MATCH,      16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_BOLD | A_UNDERLINE)
+	X(ROLE_MATCH,      16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_BOLD | A_UNDERLINE) \
+	X(ROLE_FASTER,     39,  -1, COLOR_BLUE,    -1,          0,        A_UNDERLINE)
 
 enum role {
 #define X(r, f256, b256, f8, b8, a, m) r,
