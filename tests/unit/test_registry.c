@@ -53,6 +53,10 @@ static void test_tabs(void)
 	n = registry_tabs(&r, t, 16);
 	ok(n == 8 && t[7]->key == 8 && t[7]->pane == TAB_SWEEP, "a sweep run adds the Sweep tab on key 8");
 	ok(registry_tabs(&r, t, 2) == 2, "cap is honoured");
+	void **slot = registry_slot(&r, registry[registry_count - 1]);
+	ok(slot && *slot == NULL && slot == &r.family[registry_count - 1],
+	   "every subsystem has a model slot in the run (a new family needs no run field)");
+	ok(!registry_slot(&r, NULL), "no slot for an unregistered subsystem");
 }
 
 static void test_run_contract(void)
