@@ -105,8 +105,6 @@ long app_heatmap(struct app *app, const char *grid);
 /* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
  * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);
-/* Run one ':' command line (without the ':'). */
-unsigned app_command(struct app *app, const char *line);
 /* Dispatch one key (curses code). */
 unsigned app_key(struct app *app, int key);
 /* Dispatch one action: the overlay, else the current pane, else the global keys. */
@@ -128,5 +126,11 @@ unsigned app_poll(struct app *app);
  * max(--interval, 25 x the CPU time of the last poll and refresh), so a run too large to
  * refresh every interval costs at most about 4% of a core. */
 int app_poll_wait_ms(const struct app *app);
+
+/* The overlays' lists (app.c; drawn by frame.c): the views with data in this run
+ * (up to cap into out), and the help overlay's line count. */
+struct view_def;
+size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap);
+size_t app_help_lines(void);
 
 #endif

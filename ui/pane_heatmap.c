@@ -394,8 +394,10 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
-			bool cool = l >= HP_COOL;   /* faster in B: the diverging scale's other side */
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_GOOD : theme_heat(l);
+			/* diverging: faster in B blue, slower warm (the ramp from yellow up) */
+			bool cool = l >= HP_COOL;
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_FASTER
+				      : p->src.diverging && l < 3 ? theme_heat(3) : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
@@ -430,7 +432,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	else
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
 	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster green)  "
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster blue)  "
 			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
 	else
 		snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:%s +/-:zoom H/L:pan z:rows",
