@@ -10,6 +10,7 @@
 #include "ui/glyph.h"
 #include "ui/layout.h"
 #include "ui/pane.h"
+#include "ui/state.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND,
 		   PROMPT_SEARCH };
@@ -49,6 +50,8 @@ struct app {
 	char search[APP_LINE];        /* `/` text; highlighted while search_on */
 	bool search_on;
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
+	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
+	size_t nstate;
 
 	enum overlay overlay;
 	int ov_top, ov_sel;

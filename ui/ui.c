@@ -61,11 +61,14 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	add_tabs(app);
 	app->nfixed = app->npane;
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+	state_load(app);
 	app_set_mouse(app, !opts->no_mouse);
 }
 
 static void app_free(struct app *app)
 {
+	state_save(app);
+	state_free(app);
 	for (size_t i = 0; i < app->npane; i++) {
 		struct pane_slot *s = &app->pane[i];
 		if (s->priv && s->ops->close)

@@ -4,8 +4,9 @@
 # saying why, :q exits 0, q closes a drill-down and quits only at the top, Q quits from
 # an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
 # name (n next, Esc ends), a click on a tab switches pane, y sends OSC 52 (tmux's
-# buffer receives it), the v list shows only views with data, a folder of runs opens a
-# picker. Skips without tmux.
+# buffer receives it), the v list shows only views with data, the last pane, sort and
+# filter come back under $XDG_STATE_HOME, a folder of runs opens a picker. Skips
+# without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -121,6 +122,20 @@ T send-keys -t h "clear; TERM=dumb $bin '$demo' 2>err.txt > /dev/tty; echo EXIT=
 tap_check "TERM=dumb exits 0" 'wait_exit 0'
 tap_check "TERM=dumb prints the report" 'wait_for "FINDINGS" || wait_for "straggler"'
 tap_check "TERM=dumb says why in one line" '[ "$(wc -l <"$work/err.txt")" -eq 1 ] && grep -q "^tscope-tui: TERM=dumb cannot address the cursor; printing the report instead" "$work/err.txt"'
+
+# state: the last pane, sort and filter come back when the run is reopened
+start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+wait_for "rank 0"
+T send-keys -t h 3 ':filter rank>=8' Enter s
+wait_for "sort -rank"
+T send-keys -t h Q
+wait_exit 0
+tap_check "the state file is under \$XDG_STATE_HOME/tscope-tui" 'ls "$work/state/tscope-tui/"run-* >/dev/null 2>&1'
+start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+tap_check "reopening restores the Ranks pane, its filter and its sort" "wait_for \"filter 'rank>=8'\" && grep -q 'ranks  row 1/8 (of 16)' \"\$work/screen\" && grep -q 'sort -rank' \"\$work/screen\""
+tap_check "the first row is rank 15 (descending)" 'grep -qE "^.? +15 " "$work/screen"'
+T send-keys -t h Q
+wait_exit 0
 
 # a folder of runs: the picker, Enter opens the selected run
 start "$bin '$work/runs'"
