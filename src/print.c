@@ -314,7 +314,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		return NULL;
 	struct sbuf b = { 0 };
 	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps", d->world_size, d->n_steps);
-	title(&b, po, d->straggler >= 0 ? LED_HIGH : LED_GREEN, head);
+	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
+	title(&b, po, any ? LED_HIGH : LED_GREEN, head);
 	free(head);
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %.0f%% · imbalance CV %.2f\n", d->mean_step_wall * 1e3,
 		  d->mean_comm_fraction * 100, d->imbalance_cv);
@@ -323,7 +324,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
-		bool strag = d->straggler == (long)r;
+		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
 		sb_style(&b, po, strag ? SGR_BOLD : 0, SGR_RED, label);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
- * a whole file, making a directory, and finding a diagnostic. Header-only (static
+ * a whole file, making a directory, finding a diagnostic and a finding. Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
 #ifndef TESTS_TESTUTIL_H
 #define TESTS_TESTUTIL_H
@@ -77,6 +77,16 @@ static inline bool tu_has_diag(const struct run *run, const char *needle, long l
 			return true;
 		}
 	return false;
+}
+
+/* The first finding of the run with this id, or NULL. */
+static inline const struct finding *tu_finding(struct run *run, const char *id)
+{
+	const struct finding_list *fl = run_findings(run);
+	for (size_t i = 0; i < fl->n; i++)
+		if (strcmp(fl->v[i].id, id) == 0)
+			return &fl->v[i];
+	return NULL;
 }
 
 #endif

@@ -24,7 +24,7 @@
 	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
 	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type; Enter keeps the match highlighted") \
-	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (ranks by time lost)") \
+	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \
 	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: previous straggler") \
 	X(ACT_FILTER,      "filter",       "f",               "filter rows, e.g. 'rank>=8 onset_step>0' (empty clears)") \
 	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \

@@ -13,6 +13,7 @@
 #include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/registry.h"
+#include "model/steps/analysis.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/cmd.h"
@@ -131,28 +132,6 @@ static struct ui_target target_none(void)
 
 /* ---- stragglers -------------------------------------------------------------- */
 
-struct strag {
-	int rank;
-	double lost;
-	long onset;
-};
-
-static int cmp_strag(const void *a, const void *b)
-{
-	const struct strag *x = a, *y = b;
-	if (x->lost != y->lost)
-		return x->lost < y->lost ? 1 : -1;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-static int time_lost_col(const struct table *t)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (strncmp(t->col[c].name, "time_lost", 9) == 0 && t->col[c].type != COL_TEXT)
-			return (int)c;
-	return -1;
-}
-
 /* Compare mode: the regressed ranks in the comparison's order, with their onset in B. */
 static void regressions(struct app *app)
 {
@@ -167,6 +146,8 @@ static void regressions(struct app *app)
 	app->nstrag = k;
 }
 
+/* The run's straggler set (analysis.h STRAGGLERS), by cost: the same set as the ranks
+ * view's straggler column, the Overview and the findings. */
 const int *app_stragglers(struct app *app, size_t *n)
 {
 	if (!app->strag_done && app->cmp) {
@@ -175,34 +156,16 @@ const int *app_stragglers(struct app *app, size_t *n)
 	}
 	if (!app->strag_done) {
 		app->strag_done = true;
-		const struct view_def *vd = registry_view("ranks");
-		char err[128];
-		struct table *t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
-		int c_lost = t ? time_lost_col(t) : -1;
-		int c_rank = t ? table_col_index(t, "rank") : -1;
-		int c_onset = t ? table_col_index(t, "onset_step") : -1;
-		if (c_lost >= 0 && c_rank >= 0) {
-			struct strag *v = xmalloc((t->nrow + 1) * sizeof(*v));
-			size_t k = 0;
-			for (size_t r = 0; r < t->nrow; r++) {
-				const struct table_cell *lc = table_cell(t, r, c_lost);
-				const struct table_cell *rc = table_cell(t, r, c_rank);
-				const struct table_cell *oc = c_onset >= 0 ? table_cell(t, r, c_onset) : NULL;
-				if (lc->present && rc->present && lc->num > 0)
-					v[k++] = (struct strag){ (int)rc->num, lc->num,
-								 oc && oc->present ? (long)oc->num : -1 };
-			}
-			qsort(v, k, sizeof(*v), cmp_strag);
-			app->strag = xmalloc((k + 1) * sizeof(*app->strag));
-			app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
-			for (size_t i = 0; i < k; i++) {
-				app->strag[i] = v[i].rank;
-				app->strag_onset[i] = v[i].onset;
-			}
-			app->nstrag = k;
-			free(v);
+		const struct distributed *d = app->run->steps ? analysis_distributed(app->run) : NULL;
+		size_t k = d ? d->nstragglers : 0;
+		app->strag = xmalloc((k + 1) * sizeof(*app->strag));
+		app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+		for (size_t i = 0; i < k; i++) {
+			const struct rank_stat *rs = &d->rank[d->stragglers[i]];
+			app->strag[i] = rs->rank;
+			app->strag_onset[i] = rs->slow_onset;
 		}
-		table_free(t);
+		app->nstrag = k;
 	}
 	*n = app->nstrag;
 	return app->strag;
@@ -213,13 +176,17 @@ static unsigned jump_straggler(struct app *app, int dir)
 	size_t n;
 	if (!app->strag_done) {
 		/* the first n runs the distributed analysis: say so before the wait */
-		app_msg(app, false, "ordering ranks by time lost (distributed analysis)...");
+		app_msg(app, false, "finding the stragglers (distributed analysis)...");
 		app_draw(app);
 	}
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
-		app_msg(app, true, app->cmp ? "no regression: no rank is slower in B beyond its run-to-run noise"
-					    : "no stragglers: no rank lost time at the step barrier");
+		if (app->cmp)
+			app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
+		else
+			app_msg(app, true, app->run->steps && analysis_distributed(app->run)
+						   ? "no stragglers: no rank is significantly slower (see man page, FINDINGS)"
+						   : "no straggler verdict: needs per-rank step records of 2 or more ranks");
 		return PR_REDRAW;
 	}
 	if (app->strag_pos < 0)
@@ -230,10 +197,10 @@ static unsigned jump_straggler(struct app *app, int dir)
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
 	const char *what = app->cmp ? "regression" : "straggler";
-	const char *order_by = app->cmp ? "by increase in time lost" : "by time lost";
+	const char *order_by = app->cmp ? "by increase in time lost" : "by cost";
 	if (t.step_lo >= 0)
-		app_msg(app, false, "%s %ld/%zu: rank %d, onset at step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
-			t.rank, t.step_lo, app->cmp ? " in B" : "", order_by);
+		app_msg(app, false, "%s %ld/%zu: rank %d, %s step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
+			t.rank, app->cmp ? "onset at" : "slow from", t.step_lo, app->cmp ? " in B" : "", order_by);
 	else
 		app_msg(app, false, "%s %ld/%zu: rank %d (ordered %s)", what, app->strag_pos + 1, n, t.rank, order_by);
 	struct pane_slot *s = &app->pane[app->cur];

@@ -65,9 +65,9 @@ struct app {
 	char msg[APP_LINE];
 	bool msg_err;
 
-	int *strag;                   /* rank ids ordered by time lost (desc); compare mode:
-	                               * regressed ranks by increase in time lost */
-	long *strag_onset;            /* their onset steps (in B), -1 when none */
+	int *strag;                   /* the straggler set: rank ids by cost (desc); compare
+	                               * mode: regressed ranks by increase in time lost */
+	long *strag_onset;            /* the steps they are slow from (compare: onset in B) */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
@@ -99,8 +99,8 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev);
 /* Index of the heatmap pane of a grid (NULL: the default Heatmap tab), added as a tab
  * when missing; -1 when full. */
 long app_heatmap(struct app *app, const char *grid);
-/* Rank ids ordered by time lost, from the `ranks` view (built once); in compare mode
- * the regressed ranks, largest increase in time lost first (model/compare). */
+/* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
+ * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);
 /* Run one ':' command line (without the ':'). */
 unsigned app_command(struct app *app, const char *line);

@@ -50,6 +50,7 @@ void analysis_cache_free(void *p)
 	if (c->dist) {
 		free(c->dist->rank);
 		free(c->dist->step);
+		free(c->dist->stragglers);
 		free(c->dist);
 	}
 	for (size_t i = 0; i < c->nheat; i++)

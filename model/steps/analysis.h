@@ -116,6 +116,17 @@ struct rank_stat {
 	double coverage;          /* distinct steps / union size, 0..1 */
 	double mem_peak;          /* bytes: max peak_alloc (else alloc) over all records */
 	bool has_mem_peak;
+	/* native straggler rules (see STRAGGLERS below) */
+	double noise;             /* sigma of the rank's slowdown, step to step */
+	long slow_onset;          /* step number where a significant slowdown to the end of
+	                           * the run starts (the first aligned step when it is slow
+	                           * throughout), -1 when none */
+	bool fail_slow;           /* slow_onset is a change point after the first step */
+	double slow_shift, slow_z;/* median slowdown after onset minus before; its z */
+	double slow_cost;         /* seconds the others waited for it since slow_onset */
+	long stall_lo, stall_hi;  /* step numbers of its biggest significant stall, -1 none */
+	double stall_shift, stall_z, stall_cost; /* as slow_* over the stall */
+	bool straggler;           /* in the run's straggler set */
 };
 
 struct dist_step {
@@ -129,11 +140,43 @@ struct distributed {
 	double mean_step_wall, mean_comm_fraction, imbalance_cv, sync_skew;
 	double wall_frac_lost;    /* wall_frac_lost_to_imbalance */
 	long straggler;           /* rank INDEX of pytscope's straggler, or -1 */
+	int *stragglers;          /* the straggler set: rank INDEXES, by slow_cost descending */
+	size_t nstragglers;
 	struct rank_stat *rank;   /* world_size entries, by rank index */
 	struct dist_step *step;   /* n_steps entries, by aligned index */
 };
 /* NULL when fewer than 2 ranks or no aligned step (pytscope returns None). */
 const struct distributed *analysis_distributed(struct run *run);
+
+/* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
+ * Per rank, x_k = compute_r(k) / median over ranks of compute(k) - 1 at aligned step k
+ * (0 when that median is 0), capped to [-1, 1]; its noise sigma = sqrt(pi)/2 times the
+ * mean of |x_k - x_(k-1)| (each capped at 1; at least 0.001): robust to one change point
+ * and to a few stalls, O(steps), no sort.
+ *   FAIL-SLOW: the change point t maximising (mean x after t - mean x before t) *
+ *   sqrt(t (S - t) / S), with at least STRAG_MIN_STEPS steps after it. shift = median
+ *   slowdown after t - median slowdown before t (uncapped); z = shift / (sigma
+ *   sqrt(1/t + 1/(S - t))). The rank turned slow at t when shift >= STRAG_MIN_SHIFT and
+ *   z >= STRAG_Z.
+ *   SLOW THROUGHOUT: otherwise, when the median slowdown over all steps is
+ *   >= STRAG_MIN_SHIFT with z = shift / (sigma / sqrt(S)) >= STRAG_Z.
+ *   The STRAGGLER SET is the ranks of either kind plus pytscope's straggler; its cost is
+ *   the time lost (seconds the others waited, as time_lost) since the onset. Every view
+ *   (ranks' straggler column, Overview, n/N, findings) reads this set.
+ *   TRANSIENT STALL: the maximum-sum run [a, b] of x_k - base - tau, where base is the
+ *   median slowdown before the onset (the whole run when not a straggler) and
+ *   tau = max(STALL_MIN_SHIFT / 2, 3 sigma), searched before the onset; significant when
+ *   it spans >= STALL_MIN_STEPS steps, shift = median slowdown over [a, b] - base is
+ *   >= STALL_MIN_SHIFT and z = shift / (sigma / sqrt(b - a + 1)) >= STRAG_Z. A stall
+ *   alone does not make a straggler. */
+/* One line naming the straggler set (the worst one first), for the Overview and the
+ * report: "none (...)" when it is empty. */
+void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
+#define STRAG_MIN_SHIFT 0.05
+#define STRAG_Z 5.0
+#define STRAG_MIN_STEPS 8
+#define STALL_MIN_STEPS 5
+#define STALL_MIN_SHIFT 0.10
 
 /* ---- efficiency budget (§6.5) --------------------------------------------------- */
 

@@ -143,7 +143,8 @@ static void step_pass_run(const struct run *run, struct step_pass *p)
 }
 
 /* Per-step statistics (parallel), then, in step order, the critical counts, time lost
- * and the summary sums. Memory O(N x threads x STEP_BLOCK + S), never O(N x S). */
+ * and the summary sums. Memory O(N x threads x STEP_BLOCK + S), never O(N x S). p->lost
+ * stays for the rank pass (the straggler verdicts' costs). */
 static void dist_steps(const struct run *run, struct step_pass *p, double *sum_max, double *sum_lost)
 {
 	struct distributed *d = p->d;
@@ -156,23 +157,23 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 		d->rank[s->critical].slowest_count++;
 		d->rank[s->critical].time_lost += p->lost[k];
 	}
-	free(p->lost);
-	p->lost = NULL;
 }
 
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against
  * each step's median (recomputed from the model rather than kept for every cell).
  * vals and ratio are S doubles of scratch. */
-static void dist_rank(const struct steps_model *m, const struct phase_sets *ps, struct distributed *d,
-		      size_t r, double *vals, double *ratio)
+static void dist_rank(const struct step_pass *p, size_t r, double *vals, double *ratio, double *scratch)
 {
+	const struct steps_model *m = p->m;
+	struct distributed *d = p->d;
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
 	for (size_t k = 0; k < S; k++) {
-		vals[k] = analysis_record_compute(m, ps, r, steps_aligned_pos(m, r, k));
+		vals[k] = analysis_record_compute(m, &p->ps, r, steps_aligned_pos(m, r, k));
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
 	}
+	analysis_rank_verdict(d, r, vals, ratio, nratio == S, p->lost, scratch, rs);
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
 	rs->median_compute = stats_median_inplace(vals, S);
@@ -188,10 +189,12 @@ static void dist_rank_chunk(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
 	double *vals = xmalloc(p->S * sizeof(*vals)), *ratio = xmalloc(p->S * sizeof(*ratio));
+	double *scratch = xmalloc(2 * p->S * sizeof(*scratch));
 	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
-		dist_rank(p->m, &p->ps, p->d, r, vals, ratio);
+		dist_rank(p, r, vals, ratio, scratch);
 	free(vals);
 	free(ratio);
+	free(scratch);
 }
 
 /* Summary medians and means over the per-step statistics. */
@@ -246,6 +249,8 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 		}
 	}
 	d->straggler = nstrag == 1 ? strag : -1;
+	analysis_straggler_set(d);
+	free(p.lost);
 	dist_summary(d, sum_max, sum_lost);
 	analysis_phase_sets_free(&p.ps);
 	return d;

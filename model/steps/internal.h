@@ -56,7 +56,7 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
  * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
 #define STEPS_NVIEWS 4
-#define STEPS_NRULES 13
+#define STEPS_NRULES 16
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
 
@@ -129,6 +129,14 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
+/* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
+ * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
+ * step when `aligned` (every step median > 0), lost = per aligned step the seconds the
+ * others waited for the critical rank, x = 2 S doubles of scratch. Needs d->step[]. */
+void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
+			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
+/* The straggler set from the per-rank verdicts and pytscope's straggler. */
+void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
- * same ids, severities, order and text, plus machine-readable evidence. Each rule
+ * same ids, severities, order and text, plus machine-readable evidence; and the native
+ * straggler rules (DIST.FAIL_SLOW, DIST.SLOW_RANK, DIST.TRANSIENT_STALL) over the
+ * straggler verdicts of analysis.h. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. */
 #include "model/steps/internal.h"
@@ -350,6 +352,114 @@ static void rule_straggler(struct run *run, struct finding_list *out)
 	free(fix);
 }
 
+/* ---- DIST, native (analysis.h STRAGGLERS; skipped under --compat pytscope) ---------- */
+
+#define NATIVE_MAX_FINDINGS 8
+
+static struct evidence ev_rank(const struct distributed *d, size_t ri, long lo, long hi)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.rank = d->rank[ri].rank;
+	ev.step_lo = lo;
+	ev.step_hi = hi;
+	return ev;
+}
+
+static long last_step(const struct distributed *d)
+{
+	return d->step[d->n_steps - 1].step;
+}
+
+/* " (N more ranks: see the ranks view's straggler column)" when findings were capped. */
+static char *more_note(size_t shown, size_t total)
+{
+	return total > shown ? xasprintf(" %zu more rank%s of this kind: see the ranks view.", total - shown,
+					 total - shown == 1 ? "" : "s")
+			     : xstrdup("");
+}
+
+/* The stragglers pytscope's rule does not report: fail-slow ranks (HIGH), and ranks slow
+ * throughout when pytscope's exactly-one test gave none (HIGH). */
+static void native_slow(struct run *run, struct finding_list *out, bool fail_slow)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d)
+		return;
+	size_t total = 0, shown = 0;
+	for (size_t i = 0; i < d->nstragglers; i++) {
+		int ri = d->stragglers[i];
+		total += ri != d->straggler && d->rank[ri].fail_slow == fail_slow;
+	}
+	for (size_t i = 0; i < d->nstragglers && shown < NATIVE_MAX_FINDINGS; i++) {
+		int ri = d->stragglers[i];
+		const struct rank_stat *rs = &d->rank[ri];
+		if (ri == d->straggler || rs->fail_slow != fail_slow)
+			continue;
+		shown++;
+		char *more = shown == NATIVE_MAX_FINDINGS ? more_note(shown, total) : xstrdup("");
+		char *fix = xasprintf("Look at rank %d's host and device from step %ld on: thermal throttling, "
+				      "a failing GPU or link, a noisy neighbour, or a data shard that changed.",
+				      rs->rank, rs->slow_onset);
+		if (fail_slow)
+			add(out, "DIST.FAIL_SLOW", SEV_HIGH,
+			    xasprintf("Rank %d turned slow at step %ld (fail-slow)", rs->rank, rs->slow_onset),
+			    xasprintf("From step %ld to the end rank %d's compute is %.0f%% above the step median "
+				      "(median slowdown after minus before; z=%.0f against its step-to-step noise "
+				      "of %.1f%%). The other ranks waited %.3g s for it since then.%s",
+				      rs->slow_onset, rs->rank, rs->slow_shift * 100, rs->slow_z, rs->noise * 100,
+				      rs->slow_cost, more),
+			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
+		else
+			add(out, "DIST.SLOW_RANK", SEV_HIGH,
+			    xasprintf("Rank %d is slower than the others throughout", rs->rank),
+			    xasprintf("Rank %d's compute is %.0f%% above the step median over the whole run "
+				      "(z=%.0f against its step-to-step noise of %.1f%%). The other ranks waited "
+				      "%.3g s for it.%s", rs->rank, rs->slow_shift * 100, rs->slow_z,
+				      rs->noise * 100, rs->slow_cost, more),
+			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
+		free(fix);
+		free(more);
+	}
+}
+
+static void rule_fail_slow(struct run *run, struct finding_list *out)
+{
+	native_slow(run, out, true);
+}
+
+static void rule_slow_rank(struct run *run, struct finding_list *out)
+{
+	native_slow(run, out, false);
+}
+
+static void rule_transient(struct run *run, struct finding_list *out)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d)
+		return;
+	size_t total = 0, shown = 0;
+	for (size_t r = 0; r < d->world_size; r++)
+		total += d->rank[r].stall_lo >= 0;
+	for (size_t r = 0; r < d->world_size && shown < NATIVE_MAX_FINDINGS; r++) {
+		const struct rank_stat *rs = &d->rank[r];
+		if (rs->stall_lo < 0)
+			continue;
+		shown++;
+		char *more = shown == NATIVE_MAX_FINDINGS ? more_note(shown, total) : xstrdup("");
+		add(out, "DIST.TRANSIENT_STALL", SEV_MED,
+		    xasprintf("Rank %d stalled over steps %ld-%ld", rs->rank, rs->stall_lo, rs->stall_hi),
+		    xasprintf("Rank %d's compute was %.0f%% above its usual share of the step median over steps "
+			      "%ld-%ld (z=%.0f), then recovered; the other ranks waited %.3g s for it. A stall "
+			      "alone does not make a straggler.%s", rs->rank, rs->stall_shift * 100,
+			      rs->stall_lo, rs->stall_hi, rs->stall_z, rs->stall_cost, more),
+		    "Correlate the step range with the host's logs (checkpoint, GC, preemption, a storage or "
+		    "network hiccup) and with the other ranks' data phase.",
+		    ev_rank(d, r, rs->stall_lo, rs->stall_hi));
+		free(more);
+	}
+}
+
 static void rule_imbalance(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = analysis_distributed(run);
@@ -493,6 +603,9 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "CONVERGENCE.NO_PROGRESS", 210, rule_no_progress, false },
 	{ "CROSS.CORRELATED_INSTABILITY", 300, rule_cross, false },
 	{ "DIST.STRAGGLER", 400, rule_straggler, false },
+	{ "DIST.FAIL_SLOW", 401, rule_fail_slow, true },
+	{ "DIST.SLOW_RANK", 402, rule_slow_rank, true },
+	{ "DIST.TRANSIENT_STALL", 403, rule_transient, true },
 	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance, false },
 	{ "DIST.COMM_BOUND", 420, rule_comm_bound, false },
 	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },

@@ -42,14 +42,9 @@ static void summary_distributed(struct run *run, struct summary *out)
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
 		    d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
-	if (d->straggler < 0)
-		return;
-	const struct rank_stat *rs = &d->rank[d->straggler];
-	char onset[32] = "none";
-	if (rs->onset >= 0)
-		snprintf(onset, sizeof(onset), "step %ld", rs->onset);
-	summary_add(out, TONE_NORMAL, "straggler", "rank %d: %.4g s lost, slowest in %.0f%% of steps, onset %s",
-		    rs->rank, rs->time_lost, rs->slowest_fraction * 100, onset);
+	char line[SUMMARY_TEXT];
+	analysis_straggler_line(d, line, sizeof(line));
+	summary_add(out, d->nstragglers ? TONE_BAD : TONE_GOOD, "stragglers", "%s", line);
 }
 
 static void summary_budget(struct run *run, struct summary *out)
@@ -71,7 +66,7 @@ static void summary_budget(struct run *run, struct summary *out)
 	}
 }
 
-/* Ranks, aligned steps, wall time, imbalance, pytscope's straggler and the budget. */
+/* Ranks, aligned steps, wall time, imbalance, the straggler set and the budget. */
 static void steps_summary(struct run *run, struct summary *out)
 {
 	const struct steps_model *m = run->steps;

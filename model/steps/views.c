@@ -45,6 +45,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_cov = table_add_col(t, "coverage", COL_NUM, 6, 3);
 	int c_mem = table_add_col(t, "mem_peak_mb", COL_NUM, 9, 0);
 	int c_strag = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
+	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
+	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
 	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
 	table_col_prio(t, c_lost, 9);
 	table_col_prio(t, c_onset, 8);
@@ -70,7 +73,16 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
-		table_set_text(t, row, c_strag, d->straggler == (long)r ? "yes" : "");
+		table_set_text(t, row, c_strag, rs->straggler ? "yes" : "");
+		if (rs->straggler) {
+			table_set_num(t, row, c_from, (double)rs->slow_onset);
+			table_set_num(t, row, c_cost, rs->slow_cost);
+		}
+		if (rs->stall_lo >= 0) {
+			char buf[48];
+			snprintf(buf, sizeof(buf), "%ld-%ld", rs->stall_lo, rs->stall_hi);
+			table_set_text(t, row, c_stall, buf);
+		}
 	}
 	return t;
 }
@@ -230,7 +242,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 }
 
 const struct view_def steps_views[STEPS_NVIEWS] = {
-	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory",
+	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory, straggler verdicts",
 	  build_ranks, NULL },
 	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL },
 	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL },

@@ -271,6 +271,21 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 	return p->n > 0;
 }
 
+/* Which NAT source the plot shows: the merge and its job count, or the job directory. */
+static void nat_title_source(const struct nat_calc *n, char *title, size_t cap)
+{
+	size_t k = strlen(title);
+	if (n->merged) {
+		snprintf(title + k, cap - k, " — merged, %zu jobs", n->njobs);
+		return;
+	}
+	const char *end = strrchr(n->path, '/'), *start = end;
+	while (start && start > n->path && start[-1] != '/')
+		start--;
+	if (end && start && end > start)
+		snprintf(title + k, cap - k, " — %.*s", (int)(end - start), start);
+}
+
 static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum plot_kind kind,
 		     struct plot_spec *p)
 {
@@ -278,6 +293,7 @@ static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum p
 	snprintf(p->xlabel, sizeof(p->xlabel), "concurrency");
 	snprintf(p->ylabel, sizeof(p->ylabel), "%s", lat ? "p95 LLM latency (s)" : "p95 workflow runtime (s)");
 	snprintf(p->title, sizeof(p->title), "%s vs concurrency", p->ylabel);
+	nat_title_source(n, p->title, sizeof(p->title));
 	for (size_t i = 0; i < n->npt && p->n < PLOT_MAX_POINTS; i++) {
 		const struct nat_point *pt = &n->pt[i];
 		if (!pt->valid)

@@ -13,9 +13,9 @@ cd "$TSCOPE_TMP" || exit 1
 tap_check "--list-views lists ranks, steps, heatmap, budget" \
 	'grep -q "^ranks " views.txt && grep -q "^steps " views.txt && grep -q "^heatmap " views.txt && grep -q "^budget " views.txt'
 "$TSCOPE_BIN" --export ranks --sort -time_lost_s f2 >ranks.csv
-tap_check "ranks: header" 'head -1 ranks.csv | grep -qx "rank,records,mean_compute_ms,median_compute_ms,critical_share,z,rel_slowdown,time_lost_s,onset_step,missing_steps,coverage,mem_peak_mb,straggler"'
+tap_check "ranks: header" 'head -1 ranks.csv | grep -qx "rank,records,mean_compute_ms,median_compute_ms,critical_share,z,rel_slowdown,time_lost_s,onset_step,missing_steps,coverage,mem_peak_mb,straggler,slow_from_step,straggler_cost_s,stall_steps"'
 tap_check "ranks: 4 rows" '[ "$(wc -l <ranks.csv)" -eq 5 ]'
-tap_check "ranks: sorted by time lost, rank 2 first, straggler, onset 5" 'sed -n 2p ranks.csv | grep -q "^2,50,12.5,12.5,1,12.24744871391589,0.2376237623762376,.*,5,0,1,,yes$"'
+tap_check "ranks: sorted by time lost, rank 2 first, straggler, onset 5" 'sed -n 2p ranks.csv | grep -q "^2,50,12.5,12.5,1,12.24744871391589,0.2376237623762376,.*,5,0,1,,yes,5,0.12[0-9]*,$"'
 "$TSCOPE_BIN" --export steps --filter "rank=3" f2 >steps.csv
 tap_check "steps: one row per record of rank 3" '[ "$(wc -l <steps.csv)" -eq 51 ]'
 tap_check "steps: phase columns in ms, missing memory absent" 'head -1 steps.csv | grep -qx "rank,step,timestamp,step_time_ms,forward_ms,backward_ms,comm_ms,loss"'

@@ -71,6 +71,9 @@ static void bench_dist(struct run *run)
 	double w = now(CLOCK_MONOTONIC) - w0, c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	printf("%-22s %8.3f s wall %8.3f s cpu  %016llx\n", "distributed", w, c,
 	       (unsigned long long)digest_dist(d));
+	if (d && d->nstragglers) /* the native verdicts ride in the same pass */
+		printf("%-22s %zu, first rank %d from step %ld\n", "  straggler set", d->nstragglers,
+		       d->rank[d->stragglers[0]].rank, d->rank[d->stragglers[0]].slow_onset);
 }
 
 static void bench_heat(struct run *run, const char *only)

@@ -2,6 +2,9 @@
 /* gen_fixtures.c: writes the spec's pytscope fixtures (pytscope.md §12) into a directory:
  *   gen_fixtures f1 DIR   single rank, 60 steps (dataloader bound, spike at i = 40, growth)
  *   gen_fixtures f2 DIR   4 ranks x 50 steps, rank 2 a straggler (DIR/rank{0..3}/)
+ *   gen_fixtures failslow DIR   48 ranks x 1500 steps, +-5% noise; rank 17 is 35% slower
+ *                         from step 1000 (fail-slow), rank 30 3x slower over steps 400-419
+ *   gen_fixtures balanced DIR   64 ranks x 400 steps, +-5% noise only
  * Floats are written with 17 significant digits, which reads back as the same double
  * Python's repr would give. */
 #include <errno.h>
@@ -73,15 +76,54 @@ static void f2(const char *dir)
 	}
 }
 
+static unsigned long long lcg = 7;
+
+static double noise5(void) /* uniform in [-5%, +5%] */
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((double)(lcg >> 11) / 9007199254740992.0 - 0.5) * 0.1;
+}
+
+/* ranks x steps of 100 ms compute (+-5% noise) and 3 ms comm; optional slow rank and
+ * stall (rank -1: none). run.json names the run and gives world_size / n_steps. */
+static void noisy(const char *dir, int ranks, int steps, int slow, int stall)
+{
+	tu_make_dir(dir);
+	for (int r = 0; r < ranks; r++) {
+		char rdir[4096];
+		snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, r);
+		tu_make_dir(rdir);
+		FILE *f = open_in(rdir, "steps.jsonl");
+		for (int s = 0; s < steps; s++) {
+			double c = 0.1 * (1 + noise5());
+			if (r == slow && s >= 1000)
+				c *= 1.35;
+			if (r == stall && s >= 400 && s < 420)
+				c *= 3;
+			fprintf(f, "{\"step\":%d,\"phases\":{\"forward\":%.9f,\"backward\":%.9f,\"comm\":0.003}}\n", s,
+				0.4 * c, 0.6 * c);
+		}
+		fclose(f);
+		f = open_in(rdir, "run.json");
+		fprintf(f, "{\"name\": \"noisy\", \"rank\": %d, \"world_size\": %d, \"n_steps\": %d}", r, ranks, steps);
+		fclose(f);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "f1") != 0 && strcmp(argv[1], "f2") != 0)) {
-		fprintf(stderr, "usage: gen_fixtures f1|f2 DIR\n");
+	const char *w = argc == 3 ? argv[1] : "";
+	if (strcmp(w, "f1") == 0)
+		f1(argv[2]);
+	else if (strcmp(w, "f2") == 0)
+		f2(argv[2]);
+	else if (strcmp(w, "failslow") == 0)
+		noisy(argv[2], 48, 1500, 17, 30);
+	else if (strcmp(w, "balanced") == 0)
+		noisy(argv[2], 64, 400, -1, -1);
+	else {
+		fprintf(stderr, "usage: gen_fixtures f1|f2|failslow|balanced DIR\n");
 		return 2;
 	}
-	if (strcmp(argv[1], "f1") == 0)
-		f1(argv[2]);
-	else
-		f2(argv[2]);
 	return 0;
 }

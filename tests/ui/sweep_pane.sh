@@ -163,4 +163,30 @@ tui "$TMP/s6" "$LC"
 grep -q '○' "$TMP/lc.txt" && grep -q '●' "$TMP/lc.txt" && grep -q '○ few requests' "$TMP/lc.txt" &&
 	grep -q '^ *1  *150  .*low confidence (20 requests)' "$TMP/lc.txt" && ! grep -q '^ *2  .*low confidence' "$TMP/lc.txt"
 tap_rc $? "Sweep pane: the 20-request level's p95 is drawn ○ and listed as low confidence; 400 requests are not"
+
+# two online jobs of one calc output dir: each job is a source, then their merge
+for j in 1752000000:1,2,4 1752000100:8,16,32; do
+	d="$TMP/natm/online/job_${j%:*}"
+	mkdir -p "$d"
+	printf '{"calc_data": {' >"$d/calc_runner_output.json"
+	sep=''
+	for c in $(echo "${j#*:}" | tr , ' '); do
+		printf '%s"%s": {"sizing_metrics": {"llm_latency_p95": %s, "workflow_runtime_p95": %s}}' "$sep" "$c" "$c" "$c" >>"$d/calc_runner_output.json"
+		sep=','
+	done
+	printf '}}\n' >>"$d/calc_runner_output.json"
+done
+cat >"$TMP/s7" <<S
+:resize 30 100
+:pane Sweep
+:dump $TMP/m0.txt
+<Right>
+<Right>
+:dump $TMP/m2.txt
+:quit
+S
+tui "$TMP/s7" "$TMP/natm"
+grep -q 'vs concurrency — job_1752000000' "$TMP/m0.txt" && grep -q 'source 1/3' "$TMP/m0.txt" &&
+	grep -q 'vs concurrency — merged, 2 jobs' "$TMP/m2.txt" && grep -q '^ *32 ' "$TMP/m2.txt" && grep -q '^ *1 ' "$TMP/m2.txt"
+tap_rc $? "NAT jobs and their merge are separate Sweep pane sources; the merge plots all 6 concurrencies"
 tap_plan

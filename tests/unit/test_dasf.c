@@ -64,15 +64,6 @@ static const char *txt(const struct table *t, size_t r, const char *col)
 	return cell->present ? cell->text : "(missing)";
 }
 
-static const struct finding *find(struct run *run, const char *id)
-{
-	const struct finding_list *fl = run_findings(run);
-	for (size_t i = 0; i < fl->n; i++)
-		if (strcmp(fl->v[i].id, id) == 0)
-			return &fl->v[i];
-	return NULL;
-}
-
 static const char *const fixture_files[] = {
 	"fx/1-TracePlugin-hA.msgpack", "fx/2-TracePlugin-hB.msgpack", "fx/3-ResourceMonitor-hA.msgpack",
 };
@@ -257,11 +248,11 @@ static void test_graph(struct run *run)
 
 static void test_fixture_findings(struct run *run)
 {
-	const struct finding *f = find(run, "DASF.GPU_IDLE");
+	const struct finding *f = tu_finding(run, "DASF.GPU_IDLE");
 	ok(f && f->ev.kind == EV_TASK && f->ev.name && strcmp(f->ev.name, "proc") == 0,
 	   "GPU_IDLE: 3 of 6 in-task samples < 10%%, evidence = function proc (2 idle samples)");
-	ok(!find(run, "DASF.FUNCTION_DOMINATES"), "no FUNCTION_DOMINATES: proc has 6.5 of 13.5 s (48%%)");
-	ok(!find(run, "DASF.WORKER_IMBALANCE"), "no WORKER_IMBALANCE: busiest 6 s vs mean 4.5 s (1.33x)");
+	ok(!tu_finding(run, "DASF.FUNCTION_DOMINATES"), "no FUNCTION_DOMINATES: proc has 6.5 of 13.5 s (48%%)");
+	ok(!tu_finding(run, "DASF.WORKER_IMBALANCE"), "no WORKER_IMBALANCE: busiest 6 s vs mean 4.5 s (1.33x)");
 }
 
 /* File order matters (MultiEventDatabase is a concatenation): loading hB's file first
@@ -328,14 +319,14 @@ static void test_findings_fire(void)
 	char *path = tmp_path("skew.msgpack");
 	dw_write_skew(path);
 	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
-	const struct finding *f = find(run, "DASF.FUNCTION_DOMINATES");
+	const struct finding *f = tu_finding(run, "DASF.FUNCTION_DOMINATES");
 	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0 &&
 	   f->ev.item == -1, "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
-	f = find(run, "DASF.WORKER_IMBALANCE");
+	f = tu_finding(run, "DASF.WORKER_IMBALANCE");
 	ok(f && f->ev.kind == EV_RANK && f->ev.grid && strcmp(f->ev.grid, "tasks") == 0 && f->ev.rank == 0 &&
 	   f->ev.name && strcmp(f->ev.name, "worker-x-0") == 0,
 	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = its task balance row 0");
-	ok(!find(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
+	ok(!tu_finding(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
 	struct table *t = view(run, "function_bottleneck");
 	ok(t && isnan(num(t, 0, "Mean GPU Utilization (%)")) && isnan(num(t, 0, "Mean GPU Memory Used (GB)")),
 	   "no GPU sample matched: GPU columns missing, not 0 (DASF writes 0)");

@@ -68,7 +68,7 @@ static void test_run_contract(void)
 	   "the step family's summary starts with the rank count (%zu lines)", s.n);
 	bool has_strag = false;
 	for (size_t i = 0; i < s.n; i++)
-		has_strag |= strcmp(s.line[i].key, "straggler") == 0 && strstr(s.line[i].text, "rank 11") != NULL;
+		has_strag |= strcmp(s.line[i].key, "stragglers") == 0 && strstr(s.line[i].text, "rank 11") != NULL;
 	ok(has_strag, "the summary names the demo's straggler");
 	run_free(run);
 	const char *none[] = { "/nonexistent/tscope" };

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis_stragglers.c: tscope-tui's own straggler rules (analysis.h STRAGGLERS): per
+ * rank a fail-slow change point, a slow-throughout test and the biggest transient stall,
+ * each with a z test against the rank's step-to-step noise; then the one straggler set
+ * every view reads. O(steps) per rank; medians (selection) only for candidate ranks. */
+#include "model/steps/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/stats.h"
+#include "model/xalloc.h"
+
+static double capped(double v)
+{
+	return v > 1 ? 1 : v < -1 ? -1 : v;
+}
+
+/* x (capped slowdown, from ratio when every step median is > 0, else recomputed), its
+ * sum and its noise sigma, in one pass. */
+static double fill_slowdown(const struct distributed *d, const double *c, const double *ratio, bool aligned,
+			    double *x, double *sigma, double *max)
+{
+	size_t S = d->n_steps;
+	double total = 0, var = 0, prev = 0;
+	*max = -1;
+	for (size_t k = 0; k < S; k++) {
+		double med = d->step[k].cmed;
+		double v = aligned ? capped(ratio[k]) : med > 0 ? capped(c[k] / med - 1.0) : 0.0;
+		x[k] = v;
+		total += v;
+		if (v > *max)
+			*max = v;
+		double dx = fabs(v - prev);
+		if (k)
+			var += dx < 1 ? dx : 1; /* a ternary: fmin is a libm call at -O2 */
+		prev = v;
+	}
+	*sigma = S > 1 ? sqrt(M_PI) / 2 * var / (double)(S - 1) : 0;
+	if (*sigma < 0.001)
+		*sigma = 0.001;
+	return total;
+}
+
+/* Change-point statistic at t (prefix = x[0] + ... + x[t-1]): the upward mean shift
+ * times sqrt(t (S - t) / S), squared and times S: (total t - prefix S)^2 / (t (S - t)).
+ * 0 when the shift is not upward. */
+static double cusum_score(double total, double prefix, size_t t, size_t S)
+{
+	double a = total * (double)t - prefix * (double)S;
+	return a > 0 ? a * a / ((double)t * (double)(S - t)) : 0;
+}
+
+#define CP_STRIDE 8
+
+/* The change point t in [1, S - STRAG_MIN_STEPS] maximising cusum_score; 0: none. The
+ * score is evaluated every CP_STRIDE steps, then at every step within CP_STRIDE of the
+ * best (the score is smooth next to a real change point; a stride costs < 1 ns a step). */
+static size_t change_point(const double *x, size_t S, double total)
+{
+	if (S <= STRAG_MIN_STEPS)
+		return 0;
+	size_t last = S - STRAG_MIN_STEPS, best = 0;
+	double pre = 0, best_score = 0, best_pre = 0;
+	for (size_t t = 1; t <= last; t++) {
+		pre += x[t - 1];
+		if (t % CP_STRIDE == 0 || t == last) {
+			double sc = cusum_score(total, pre, t, S);
+			if (sc > best_score) {
+				best_score = sc;
+				best = t;
+				best_pre = pre;
+			}
+		}
+	}
+	if (!best)
+		return 0;
+	size_t lo = best > CP_STRIDE ? best - CP_STRIDE : 1, hi = best + CP_STRIDE < last ? best + CP_STRIDE : last;
+	pre = best_pre;
+	for (size_t t = best; t > lo; t--) /* back to the prefix at lo */
+		pre -= x[t - 1];
+	size_t refined = best;
+	for (size_t t = lo; t <= hi; t++) {
+		double sc = cusum_score(total, pre, t, S);
+		if (sc > best_score) {
+			best_score = sc;
+			refined = t;
+		}
+		pre += x[t];
+	}
+	return refined;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+	for (size_t k = 0; k < n; k++)
+		s += x[k];
+	return n ? s / (double)n : 0;
+}
+
+/* Median of the (uncapped) slowdown over aligned steps [lo, hi), into scratch y: the
+ * reported effect sizes are medians of what the rank really did. */
+static double median_slowdown(const struct distributed *d, const double *c, size_t lo, size_t hi, double *y)
+{
+	size_t n = 0;
+	for (size_t k = lo; k < hi; k++) {
+		double med = d->step[k].cmed;
+		y[n++] = med > 0 ? c[k] / med - 1.0 : 0.0;
+	}
+	return stats_median_inplace(y, n);
+}
+
+/* Seconds the others waited for rank ri over aligned steps [lo, hi]. */
+static double cost_over(const struct distributed *d, size_t ri, const double *lost, size_t lo, size_t hi)
+{
+	double s = 0;
+	for (size_t k = lo; k <= hi && k < d->n_steps; k++)
+		if (d->step[k].critical == (int)ri)
+			s += lost[k];
+	return s;
+}
+
+/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow). */
+static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
+			   double *y, struct rank_stat *rs)
+{
+	size_t S = d->n_steps, t = change_point(x, S, total);
+	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
+		double shift = median_slowdown(d, c, t, S, y) - median_slowdown(d, c, 0, t, y);
+		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - t)));
+		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
+			rs->fail_slow = true;
+			rs->slow_shift = shift;
+			rs->slow_z = z;
+			return t;
+		}
+	}
+	if (total / (double)S >= STRAG_MIN_SHIFT / 2) {
+		double shift = median_slowdown(d, c, 0, S, y);
+		double z = shift / (rs->noise / sqrt((double)S));
+		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
+			rs->slow_shift = shift;
+			rs->slow_z = z;
+			return 0;
+		}
+	}
+	return S;
+}
+
+/* Maximum-sum run of x - base - tau over [0, n); false when shorter than the minimum. */
+static bool stall_run(const double *x, size_t n, double base, double tau, size_t *a, size_t *b)
+{
+	double best = 0, cur = 0;
+	size_t start = 0;
+	bool have = false;
+	for (size_t k = 0; k < n; k++) {
+		if (cur <= 0) {
+			cur = 0;
+			start = k;
+		}
+		cur += x[k] - base - tau;
+		if (cur > best) {
+			best = cur;
+			*a = start;
+			*b = k;
+			have = true;
+		}
+	}
+	return have && *b - *a + 1 >= STALL_MIN_STEPS;
+}
+
+/* TRANSIENT STALL over [0, n) (before the onset). */
+static void stall_verdict(const struct distributed *d, size_t ri, const double *c, const double *x, size_t n,
+			  double mean, double max, const double *lost, double *y, struct rank_stat *rs)
+{
+	double tau = fmax(STALL_MIN_SHIFT / 2, 3 * rs->noise);
+	if (n < STALL_MIN_STEPS || max - mean - tau <= 0)
+		return; /* no step is above the threshold */
+	size_t a = 0, b = 0;
+	if (!stall_run(x, n, mean, tau, &a, &b))
+		return;
+	double base = median_slowdown(d, c, 0, n, y); /* robust baseline, then search again */
+	if (!stall_run(x, n, base, tau, &a, &b))
+		return;
+	size_t len = b - a + 1;
+	double shift = median_slowdown(d, c, a, b + 1, y) - base;
+	double z = shift / (rs->noise / sqrt((double)len));
+	if (shift < STALL_MIN_SHIFT || z < STRAG_Z)
+		return;
+	rs->stall_lo = d->step[a].step;
+	rs->stall_hi = d->step[b].step;
+	rs->stall_shift = shift;
+	rs->stall_z = z;
+	rs->stall_cost = cost_over(d, ri, lost, a, b);
+}
+
+void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
+			   bool aligned, const double *lost, double *x, struct rank_stat *rs)
+{
+	size_t S = d->n_steps;
+	rs->slow_onset = rs->stall_lo = rs->stall_hi = -1;
+	double *y = x + S; /* second half of the scratch */
+	double max;
+	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
+	size_t t = slow_verdict(d, c, x, total, y, rs);
+	if (t < S) {
+		rs->slow_onset = d->step[t].step;
+		rs->slow_cost = cost_over(d, ri, lost, t, S - 1);
+	}
+	size_t n = t < S ? t : S;
+	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, lost, y, rs);
+}
+
+/* a before b in the set: higher cost first, then lower rank id. */
+static bool costlier(const struct distributed *d, int a, int b)
+{
+	const struct rank_stat *x = &d->rank[a], *y = &d->rank[b];
+	return x->slow_cost != y->slow_cost ? x->slow_cost > y->slow_cost : x->rank < y->rank;
+}
+
+void analysis_straggler_set(struct distributed *d)
+{
+	d->stragglers = xmalloc((d->world_size + 1) * sizeof(*d->stragglers));
+	d->nstragglers = 0;
+	for (size_t r = 0; r < d->world_size; r++) {
+		struct rank_stat *rs = &d->rank[r];
+		if (d->straggler == (long)r && rs->slow_onset < 0) { /* pytscope's, not ours */
+			rs->slow_onset = d->step[0].step;
+			rs->slow_shift = rs->rel_slowdown;
+			rs->slow_cost = rs->time_lost;
+		}
+		rs->straggler = rs->slow_onset >= 0;
+		if (!rs->straggler)
+			continue;
+		size_t j = d->nstragglers++; /* insertion: the set is small */
+		while (j > 0 && costlier(d, (int)r, d->stragglers[j - 1])) {
+			d->stragglers[j] = d->stragglers[j - 1];
+			j--;
+		}
+		d->stragglers[j] = (int)r;
+	}
+}
+
+void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
+{
+	if (!d->nstragglers) {
+		snprintf(buf, n, "none (no rank significantly slower than the step median)");
+		return;
+	}
+	const struct rank_stat *rs = &d->rank[d->stragglers[0]];
+	char more[48] = "";
+	if (d->nstragglers > 1)
+		snprintf(more, sizeof(more), "; %zu more", d->nstragglers - 1);
+	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %.4g s%s)", d->nstragglers, rs->rank,
+		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset, rs->slow_cost, more);
+}

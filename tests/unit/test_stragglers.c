@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* test_stragglers.c: the native straggler rules (analysis.h STRAGGLERS) on generated
+ * runs built in memory: one late fail-slow rank among 48 is the only straggler (onset
+ * within 5 steps, cost reported) and a 20-step stall on another rank is a transient
+ * stall, not a straggler; 256 ranks with one rank 30% slower from step 1201; balanced
+ * runs of 64-1024 ranks with +-5% noise flag nothing; the findings name the same set. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/run.h"
+#include "model/steps/analysis.h"
+#include "model/steps/steps.h"
+#include "tests/tap.h"
+#include "tests/testutil.h"
+
+struct shape {
+	int ranks;
+	long steps;
+	int slow_rank;       /* -1: none */
+	long slow_from;
+	double slow_factor;
+	int stall_rank;      /* -1: none */
+	long stall_from, stall_len;
+	double stall_factor;
+};
+
+static unsigned long long lcg = 7;
+
+static double noise5(void) /* uniform in [-5%, +5%] */
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((double)(lcg >> 11) / 9007199254740992.0 - 0.5) * 0.1;
+}
+
+/* forward 40%, backward 60% of a 100 ms compute with +-5% noise per rank and step, and
+ * a 3 ms comm phase (as fixture F2). */
+static struct run *build(const struct shape *sh, const struct opts *o)
+{
+	struct run *run = run_open(NULL, 0, o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int bwd = steps_metric_intern(m, METRIC_PHASE, "backward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < sh->ranks; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "generated");
+		for (long s = 0; s < sh->steps; s++) {
+			double c = 0.1 * (1 + noise5());
+			if (r == sh->slow_rank && s >= sh->slow_from)
+				c *= sh->slow_factor;
+			if (r == sh->stall_rank && s >= sh->stall_from && s < sh->stall_from + sh->stall_len)
+				c *= sh->stall_factor;
+			size_t pos = rank_append(rs, s, 0, false);
+			rank_set(rs, pos, fwd, 0.4 * c);
+			rank_set(rs, pos, bwd, 0.6 * c);
+			rank_set(rs, pos, comm, 0.003);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+static size_t count_findings(struct run *run, const char *id)
+{
+	const struct finding_list *fl = run_findings(run);
+	size_t n = 0;
+	for (size_t i = 0; i < fl->n; i++)
+		n += strcmp(fl->v[i].id, id) == 0;
+	return n;
+}
+
+static void test_fail_slow_48(void)
+{
+	struct opts o = { 0 };
+	struct shape sh = { 48, 1500, 17, 1000, 1.35, 30, 400, 20, 3.0 };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	ok(d && d->nstragglers == 1 && d->stragglers[0] == 17, "48 ranks: rank 17 is the only straggler");
+	const struct rank_stat *rs = d ? &d->rank[17] : NULL;
+	ok(rs && rs->fail_slow && labs(rs->slow_onset - 1000) <= 5, "48 ranks: fail-slow onset within 5 steps of 1000");
+	if (rs)
+		printf("# onset %ld shift %.3f z %.1f cost %.3f s noise %.4f\n", rs->slow_onset, rs->slow_shift,
+		       rs->slow_z, rs->slow_cost, rs->noise);
+	ok(rs && rs->slow_cost > 10 && fabs(rs->slow_shift - 0.35) < 0.05, "48 ranks: its cost and slowdown are reported");
+	const struct rank_stat *st = d ? &d->rank[30] : NULL;
+	ok(st && !st->straggler && labs(st->stall_lo - 400) <= 1 && labs(st->stall_hi - 419) <= 1,
+	   "48 ranks: rank 30's 20-step stall is found, and it is not a straggler");
+	if (st)
+		printf("# stall %ld-%ld shift %.3f z %.1f cost %.3f s\n", st->stall_lo, st->stall_hi, st->stall_shift,
+		       st->stall_z, st->stall_cost);
+	size_t stalls = 0;
+	for (size_t r = 0; d && r < d->world_size; r++)
+		stalls += d->rank[r].stall_lo >= 0;
+	ok(stalls == 1, "48 ranks: no other stall");
+	ok(count_findings(run, "DIST.FAIL_SLOW") == 1, "48 ranks: one DIST.FAIL_SLOW finding");
+	const struct finding *f = tu_finding(run, "DIST.FAIL_SLOW");
+	ok(f && f->ev.kind == EV_RANK && f->ev.rank == 17 && f->ev.step_lo == rs->slow_onset,
+	   "DIST.FAIL_SLOW evidence: rank 17 from its onset");
+	const struct finding *t = tu_finding(run, "DIST.TRANSIENT_STALL");
+	ok(t && t->ev.rank == 30 && t->ev.step_lo == st->stall_lo && t->ev.step_hi == st->stall_hi,
+	   "DIST.TRANSIENT_STALL finding with the stall's rank and steps");
+	ok(count_findings(run, "DIST.STRAGGLER") == 0, "pytscope's whole-run rule misses the late rank (as 0.2.1)");
+	run_free(run);
+
+	o.compat_pytscope = true;
+	run = build(&sh, &o);
+	ok(count_findings(run, "DIST.FAIL_SLOW") == 0 && count_findings(run, "DIST.TRANSIENT_STALL") == 0,
+	   "--compat pytscope: native rules do not run");
+	run_free(run);
+}
+
+static void test_fail_slow_256(void)
+{
+	struct opts o = { 0 };
+	struct shape sh = { 256, 1500, 200, 1201, 1.30, -1, 0, 0, 1 };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	ok(d && d->nstragglers == 1 && d->stragglers[0] == 200, "256 ranks: rank 200 is the only straggler");
+	ok(d && labs(d->rank[200].slow_onset - 1201) <= 5, "256 ranks: onset within 5 steps of 1201");
+	if (d)
+		printf("# onset %ld cost %.3f s\n", d->rank[200].slow_onset, d->rank[200].slow_cost);
+	ok(count_findings(run, "DIST.FAIL_SLOW") == 1, "256 ranks: a DIST.FAIL_SLOW finding");
+	run_free(run);
+}
+
+static void test_balanced(int ranks, long steps)
+{
+	struct opts o = { 0 };
+	struct shape sh = { ranks, steps, -1, 0, 1, -1, 0, 0, 1 };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	size_t stalls = 0;
+	for (size_t r = 0; d && r < d->world_size; r++)
+		stalls += d->rank[r].stall_lo >= 0;
+	const struct finding_list *fl = run_findings(run);
+	size_t dist = 0;
+	for (size_t i = 0; i < fl->n; i++)
+		dist += strncmp(fl->v[i].id, "DIST.", 5) == 0;
+	char msg[128];
+	snprintf(msg, sizeof(msg), "balanced %d ranks x %ld steps (+-5%% noise): no straggler, no stall, no DIST finding",
+		 ranks, steps);
+	ok(d && d->nstragglers == 0 && stalls == 0 && dist == 0, "%s", msg);
+	run_free(run);
+}
+
+int main(void)
+{
+	test_fail_slow_48();
+	test_fail_slow_256();
+	test_balanced(64, 1000);
+	test_balanced(256, 500);
+	test_balanced(1024, 200);
+	return tap_done();
+}
