@@ -79,14 +79,23 @@ static unsigned c_dumpattr(struct app *app, const char *args)
 	return PR_NONE;
 }
 
+/* Bounds of the virtual screen: far beyond any terminal, small enough that ncurses'
+ * rows x cols cell arrays stay a few tens of MB. */
+enum { RESIZE_MAX_ROWS = 1000, RESIZE_MAX_COLS = 2000 };
+
 static unsigned c_resize(struct app *app, const char *args)
 {
 	int rows, cols;
-	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2) {
-		app_msg(app, true, "usage: :resize ROWS COLS");
+	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2 || rows > RESIZE_MAX_ROWS ||
+	    cols > RESIZE_MAX_COLS) {
+		app_msg(app, true, "usage: :resize ROWS COLS (2..%d rows, 2..%d columns)", RESIZE_MAX_ROWS,
+			RESIZE_MAX_COLS);
 		return PR_REDRAW;
 	}
-	resizeterm(rows, cols);
+	if (resizeterm(rows, cols) != OK) {
+		app_msg(app, true, "cannot resize to %d x %d", rows, cols);
+		return PR_REDRAW;
+	}
 	return app_key(app, KEY_RESIZE);
 }
 

@@ -53,6 +53,13 @@ static void append_cap(const char *cap)
 	}
 }
 
+/* Signals whose default action ends the process: the terminal is restored first, then
+ * the signal is raised again with its default action (same exit status, core or not).
+ * SIGTSTP/SIGCONT and SIGWINCH are left to ncurses (suspend/redraw, resize). */
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP, SIGSYS,
+				  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+				  SIGXCPU, SIGPIPE };
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -64,17 +71,24 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
+		struct sigaction old;
+		if (sigaction(fatal_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue; /* ignored by our parent (nohup, a shell's SIGPIPE): keep it so */
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
 }
 
 static void restore_signals(void)
 {
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
-	for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
-		signal(sigs[i], SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
+		struct sigaction cur;
+		if (sigaction(fatal_sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_fatal_signal)
+			signal(fatal_sigs[i], SIG_DFL);
+	}
 }
 
 /* Close the terminal streams when this module opened them; forget them either way. */

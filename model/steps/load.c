@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/index/index.h"
+#include "model/infile.h"
 #include "model/json.h"
 #include "model/pool.h"
 #include "model/ranklist.h"
@@ -231,7 +232,7 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 
 static char *read_small(const char *path, size_t *len, int *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open(path);
 	if (fd < 0) {
 		*err = errno;
 		return NULL;
@@ -358,7 +359,7 @@ static void load_meta(struct run *run, const char *dir, int rank, struct steps_m
 			run_source_done(run, si, 0, 0, err, false);
 		}
 		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
-			 "run.json %s: no run metadata", err == ENOENT ? "missing" : strerror(err));
+			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
 		free(path);
 		return;
 	}
@@ -791,7 +792,7 @@ long long steps_tail_offset(const struct steps_tail *t)
 /* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
 static int open_steps(struct run *run, const char *path, int rank)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open_stream(path);
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
@@ -800,7 +801,7 @@ static int open_steps(struct run *run, const char *path, int rank)
 	}
 	size_t si = run_add_source(run, path, "pytscope", rank, -1);
 	run_source_done(run, si, 0, 0, errno, false);
-	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", strerror(errno));
+	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", infile_strerror(errno));
 	return -1;
 }
 

@@ -2,6 +2,7 @@
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
  * of shrunk or replaced files, stall detection and the live findings. */
+#include "model/infile.h"
 #include "model/steps/follow.h"
 
 #include <errno.h>
@@ -190,9 +191,9 @@ static void report_once(struct follow *f, struct ftail *t, int err, const char *
 	if (t->err_seen == err)
 		return;
 	t->err_seen = err;
-	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, strerror(err));
+	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
 	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, "rank %ld: cannot read %s: %s (reported once)",
-	      t->rank, t->steps, strerror(err));
+	      t->rank, t->steps, infile_strerror(err));
 }
 
 /* Poll one file; returns FOLLOW_* bits. */
@@ -211,7 +212,7 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now)
 	bool shrank = t->tail && st.st_size < offset;
 	if (!replaced && !shrank && st.st_size == offset)
 		return 0;
-	int fd = open(t->steps, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open(t->steps);
 	if (fd < 0) {
 		report_once(f, t, errno, "cannot open");
 		return 0;

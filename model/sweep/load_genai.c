@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -259,7 +260,7 @@ int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, siz
 	char *buf = sweep_slurp(path, &len, &err);
 	*src = run_add_source(run, path, "genai-perf", -1, buf ? (long long)len : -1);
 	if (!buf) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", strerror(err));
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(err));
 		run_source_done(run, *src, 0, 0, err, false);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* load_io.c: file, CSV and JSON helpers of the sweep loaders (see io.h). */
+#include "model/infile.h"
 #include "model/sweep/io.h"
 
 #include <csv.h>
@@ -14,15 +15,9 @@
 
 char *sweep_slurp(const char *path, size_t *len, int *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_fopen(path);
 	if (!f) {
 		*err = errno;
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		*err = EISDIR;
 		return NULL;
 	}
 	size_t cap = 65536, n = 0;
@@ -58,7 +53,7 @@ char *sweep_slurp(const char *path, size_t *len, int *err)
 
 size_t sweep_sniff(const char *path, char *buf, size_t n)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_fopen(path);
 	if (!f)
 		return 0;
 	size_t got = fread(buf, 1, n, f);
@@ -153,7 +148,7 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 	*src = run_add_source(run, path, format, -1, buf ? (long long)len : -1);
 	if (!buf) {
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
-			 err == EFBIG ? "larger than 1 GiB" : strerror(err));
+			 err == EFBIG ? "larger than 1 GiB" : infile_strerror(err));
 		run_source_done(run, *src, 0, 0, err, false);
 		json_doc_free(d);
 		return -1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_classify.c: the kernel classification table and user rules (see classify.h). */
+#include "model/infile.h"
 #include "model/trace/classify.h"
 
 #include <ctype.h>
@@ -95,7 +96,7 @@ static void add_err(char *err, size_t errn, const char *path, long line, const c
 
 static void load_user(struct kclassifier *c, const char *path, char *err, size_t errn)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = infile_fopen(path);
 	if (!f) {
 		add_err(err, errn, path, 0, "cannot open");
 		return;

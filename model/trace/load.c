@@ -2,6 +2,7 @@
 /* load.c: finding Kineto/Chrome trace files, decoding their events one at a time
  * (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
  * assignment, and the load-time diagnostics. */
+#include "model/infile.h"
 #include "model/trace/internal.h"
 
 #include <ctype.h>
@@ -733,7 +734,7 @@ static void load_one(void *ud, size_t i)
 	struct tscan_result res;
 	tscan_file(path, &cb, &fc, &res);
 	if (res.err)
-		diag_add(&job->run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", strerror(res.err));
+		diag_add(&job->run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res.err));
 	else if (!res.found_events && !res.errors)
 		diag_add(&job->run->diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
 	if (fc.ndiag > MAX_EVENT_DIAGS)

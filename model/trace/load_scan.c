@@ -3,6 +3,7 @@
  * (see scan.h). A sliding buffer holds the bytes from the current mark (the
  * start of the value being captured) to the read position; it only grows when one
  * value is larger than the buffer. */
+#include "model/infile.h"
 #include "model/trace/scan.h"
 
 #include <errno.h>
@@ -16,7 +17,11 @@
 #include "model/xalloc.h"
 
 #define SCAN_CHUNK ((size_t)1 << 20)
-#define SCAN_MAX_VALUE ((size_t)1 << 30) /* one event or metadata value */
+/* The per-thread memory cap of a trace scan: one event, key or wanted metadata value is
+ * buffered whole up to SCAN_MAX_VALUE; a larger one is skipped with a diagnostic (its
+ * bytes stream through). With the inflate pipeline (ZP_NBUF x ZP_CHUNK) a scan holds at
+ * most ~72 MiB whatever the file, so a small .gz cannot make every thread allocate GBs. */
+#define SCAN_MAX_VALUE ((size_t)64 << 20)
 #define GZ_IN_CHUNK ((size_t)256 << 10)
 #define NO_MARK ((size_t)-1)
 #define ZP_NBUF 4                  /* inflated chunks in flight between the threads */
@@ -263,7 +268,7 @@ struct scan {
 	void *ud;
 	struct tscan_result *res;
 	long long reported; /* raw bytes already reported as progress */
-	bool too_big;
+	bool oversize;      /* the marked value outgrew SCAN_MAX_VALUE: dropped, skip it */
 };
 
 static void scan_error(struct scan *s, uint64_t off, const char *msg)
@@ -291,12 +296,17 @@ static size_t scan_fill(struct scan *s)
 		return 0;
 	}
 	if (s->cap - s->len < SCAN_CHUNK / 2) {
-		if (s->cap >= SCAN_MAX_VALUE) {
-			s->too_big = true;
-			return 0;
+		if (s->cap >= SCAN_MAX_VALUE) { /* drop the marked value, keep scanning past it */
+			s->oversize = true;
+			s->base += s->pos;
+			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+			s->len -= s->pos;
+			s->pos = 0;
+			s->mark = NO_MARK;
+		} else {
+			s->cap *= 2;
+			s->buf = xrealloc(s->buf, s->cap);
 		}
-		s->cap *= 2;
-		s->buf = xrealloc(s->buf, s->cap);
 	}
 	ssize_t k = reader_read(&s->rd, s->buf + s->len, s->cap - s->len);
 	long long raw = reader_raw(&s->rd);
@@ -325,28 +335,40 @@ static int scan_peek(struct scan *s)
 	}
 }
 
-/* pos is at an opening quote: move past the closing quote. -1 at the end of input. */
+/* Whether the backslashes right before buf[at] (back to from, continuing a run of
+ * parity esc carried from before from) escape it. */
+static bool escaped_at(const char *buf, size_t from, size_t at, bool esc)
+{
+	size_t bs = 0;
+	while (at - bs > from && buf[at - bs - 1] == '\\')
+		bs++;
+	return at - bs == from ? (bs + esc) % 2 == 1 : bs % 2 == 1;
+}
+
+/* pos is at an opening quote: move past the closing quote. -1 at the end of input.
+ * The bytes already scanned are consumed (only a marked value is kept), so skipping a
+ * huge string costs no memory; the backslash parity carries across refills. */
 static int scan_string(struct scan *s)
 {
 	size_t p = s->pos + 1;
+	bool esc = false; /* the byte before p is an escaping backslash */
 	for (;;) {
 		const char *q = memchr(s->buf + p, '"', s->len - p);
 		if (q) {
-			size_t at = (size_t)(q - s->buf), bs = 0;
-			while (at - bs - 1 > s->pos && s->buf[at - bs - 1] == '\\')
-				bs++;
-			if (bs % 2 == 0) {
+			size_t at = (size_t)(q - s->buf);
+			if (!escaped_at(s->buf, p, at, esc)) {
 				s->pos = at + 1;
 				return 0;
 			}
 			p = at + 1; /* an escaped quote */
+			esc = false;
 			continue;
 		}
-		/* the string start stays in the buffer, so backslashes can be counted later */
-		size_t rel = s->len - s->pos;
+		esc = escaped_at(s->buf, p, s->len, esc);
+		s->pos = s->len;
 		if (scan_fill(s) == 0)
 			return -1;
-		p = s->pos + rel;
+		p = s->pos;
 	}
 }
 
@@ -388,10 +410,10 @@ static int scan_container(struct scan *s)
 			}
 			p++;
 		}
-		size_t rel = p - s->pos;
+		s->pos = p; /* consumed: only a marked value is kept */
 		if (scan_fill(s) == 0)
 			return -1;
-		p = s->pos + rel;
+		p = s->pos;
 	}
 }
 
@@ -436,6 +458,20 @@ static int scan_resync(struct scan *s)
 	}
 }
 
+/* After scanning a marked value that began at document offset at: when it outgrew
+ * SCAN_MAX_VALUE it was dropped; say so once and clear the state. */
+static bool oversized(struct scan *s, uint64_t at, const char *what)
+{
+	if (!s->oversize)
+		return false;
+	char msg[96];
+	snprintf(msg, sizeof(msg), "%s larger than %zu MiB; skipped", what, SCAN_MAX_VALUE >> 20);
+	scan_error(s, at, msg);
+	s->oversize = false;
+	s->mark = NO_MARK;
+	return true;
+}
+
 static int scan_events(struct scan *s)
 {
 	s->pos++; /* '[' */
@@ -462,8 +498,11 @@ static int scan_events(struct scan *s)
 			continue;
 		}
 		s->mark = s->pos;
+		uint64_t at = s->base + s->pos;
 		if (scan_container(s) < 0)
 			return -1;
+		if (oversized(s, at, "trace event"))
+			continue;
 		s->res->events++;
 		if (s->cb->event)
 			s->cb->event(s->ud, s->buf + s->mark, s->pos - s->mark, s->base + s->mark);
@@ -479,12 +518,18 @@ static bool wanted_meta(const struct tscan_cb *cb, const char *key)
 	return false;
 }
 
-/* Read a key string at pos into key (truncated to keyn-1 bytes, escapes kept raw). */
+/* Read a key string at pos into key (truncated to keyn-1 bytes, escapes kept raw; an
+ * oversized key reads as ""). */
 static int scan_key(struct scan *s, char *key, size_t keyn)
 {
 	s->mark = s->pos;
+	uint64_t at = s->base + s->pos;
 	if (scan_string(s) < 0)
 		return -1;
+	if (oversized(s, at, "key")) {
+		key[0] = '\0';
+		return 0;
+	}
 	size_t n = s->pos - s->mark - 2;
 	if (n >= keyn)
 		n = keyn - 1;
@@ -504,8 +549,11 @@ static int scan_member_value(struct scan *s, const char *key)
 	if (!wanted_meta(s->cb, key))
 		return scan_value(s);
 	s->mark = s->pos;
+	uint64_t at = s->base + s->pos;
 	if (scan_value(s) < 0)
 		return -1;
+	if (oversized(s, at, "metadata value"))
+		return 0;
 	if (s->cb->meta)
 		s->cb->meta(s->ud, key, s->buf + s->mark, s->pos - s->mark, s->base + s->mark);
 	s->mark = NO_MARK;
@@ -578,8 +626,6 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 		res->truncated = true;
 		if (s->res->cancelled)
 			scan_error(s, s->base + s->len, "loading cancelled; the events read so far are kept");
-		else if (s->too_big)
-			scan_error(s, s->base + s->mark, "a single value is larger than 1 GiB; stopped");
 		else if (s->rd.zmsg)
 			scan_error(s, s->base + s->len, s->rd.zmsg);
 		else if (s->rd.err)
@@ -611,7 +657,7 @@ int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
 int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tscan_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	struct scan s = { .rd = { .fd = open(path, O_RDONLY | O_CLOEXEC) } };
+	struct scan s = { .rd = { .fd = infile_open(path) } };
 	if (s.rd.fd < 0) {
 		res->err = errno;
 		return -1;
@@ -631,7 +677,7 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 
 bool tscan_probe(const char *path, size_t limit)
 {
-	struct reader r = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	struct reader r = { .fd = infile_open(path) };
 	if (r.fd < 0)
 		return false;
 	unsigned char head[2];

@@ -88,4 +88,42 @@ else
 	tap_skip "../shared/real/genai-perf-medium is absent"
 fi
 
+# 7. A FIFO as PATH, or named run.json inside a run dir, must not block the load
+#    (timeout is a safety bound against a hung suite, not a timing).
+mkdir -p fiforun
+mkfifo fiforun/run.json
+echo '{"step":1,"phases":{"forward":0.1}}' >fiforun/steps.jsonl
+timeout 60 "$TSCOPE_BIN" --export sources fiforun >out 2>err
+tap_check "FIFO named run.json: loads the steps, says why run.json is skipped" \
+	'[ $? -eq 0 ] && grep -q "run.json.*not a regular file" out'
+for name in f.jsonl f.json f.json.gz f.csv f.msgpack; do
+	mkfifo "$name"
+	timeout 60 "$TSCOPE_BIN" --print "$name" >out 2>err
+	tap_check "FIFO as PATH ($name): exit 1, no hang" '[ $? -eq 1 ]'
+done
+
+# 8. :resize is bounded (100000 x 100000 crashed inside ncurses, 30000 x 30000 grew to 16 GB).
+printf ':resize 100000 100000\n:dump %s/rs1\n:resize 30000 30000\n:resize 1000 2000\n:dump %s/rs2\n' \
+	"$PWD" "$PWD" >rs.keys
+(ulimit -v 2000000; ulimit -c 0; LINES=24 COLUMNS=80 TERM=dumb TSCOPE_SCRIPT=rs.keys \
+	exec "$TSCOPE_BIN" --tui "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>&1)
+tap_check ":resize beyond the bounds: refused with the bounds, no signal" \
+	'[ $? -eq 0 ] && grep -q "usage: :resize ROWS COLS (2..1000 rows, 2..2000 columns)" rs1'
+tap_eq ":resize 1000 2000 (the bound) works" 1000 "$(grep -c "" rs2)"
+
+# 9. Compressed traces: memory per thread is capped (a 3 MB .gz once cost 1 GiB per
+#    file per thread): one 100 MiB event in each of four small .gz files, --jobs 4.
+mkdir -p gz
+python3 -c '
+import gzip
+with gzip.open("gz/rank0.json.gz", "wb", compresslevel=6) as f:
+    f.write(b"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":2,\"args\":{\"x\":\"")
+    for i in range(100): f.write(b"A" * (1 << 20))
+    f.write(b"\"}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":5,\"dur\":2,\"pid\":0,\"tid\":7}]}")'
+for r in 1 2 3; do cp gz/rank0.json.gz gz/rank$r.json.gz; done
+bounded "$TSCOPE_BIN" --jobs 4 --export sources gz >out 2>err
+tap_check "four .gz with a 100 MiB event, --jobs 4: loads under 1 GB of address space" '[ "$rc" -eq 0 ]'
+tap_eq "the oversized event: one diagnostic per file, the next event kept" "4 4" \
+	"$(grep -c "trace event larger than 64 MiB; skipped" out) $(grep -c "^file,gz/rank[0-3].json.gz,kineto,[0-3],,,1,0,ok" out)"
+
 tap_plan

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* infile.c: non-blocking open of regular input files only (see infile.h). */
+#include "model/infile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int open_checked(const char *path, bool fifo_ok)
+{
+	struct stat st;
+	if (fifo_ok && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		return open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? INFILE_ENOTREG : 0;
+	if (!e && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int infile_open(const char *path)
+{
+	return open_checked(path, false);
+}
+
+int infile_open_stream(const char *path)
+{
+	return open_checked(path, true);
+}
+
+FILE *infile_fopen(const char *path)
+{
+	int fd = infile_open(path);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+const char *infile_strerror(int err)
+{
+	return err == INFILE_ENOTREG ? "not a regular file (FIFO, device or socket)" : strerror(err);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* infile.h: the one way loaders open an input file. A FIFO, device or socket named as
+ * PATH or found inside a run directory (a run.json that is a FIFO) would block the load
+ * forever or never end: infile_open() opens without blocking, refuses anything that is
+ * not a regular file, and hands back an ordinary blocking descriptor. */
+#ifndef MODEL_INFILE_H
+#define MODEL_INFILE_H
+
+#include <stdio.h>
+#include "model/base.h"
+
+/* errno of infile_open() for an existing path that is not a regular file or directory. */
+#define INFILE_ENOTREG ENODEV
+
+/* A read-only, close-on-exec descriptor for a regular file, or -1 with errno
+ * (EISDIR for a directory, INFILE_ENOTREG for a FIFO/device/socket). */
+int infile_open(const char *path);
+/* As infile_open, but a FIFO is accepted and read as a stream until its writer closes
+ * it (steps.jsonl fed by a pipe); opening it waits for a writer, as cat would. */
+int infile_open_stream(const char *path);
+/* The same as a stdio stream ("rb"). */
+FILE *infile_fopen(const char *path);
+/* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */
+const char *infile_strerror(int err);
+
+#endif
