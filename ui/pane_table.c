@@ -368,7 +368,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
 {
 	struct tpane *p = priv;
-	size_t page = p->rows > 1 ? (size_t)p->rows - 1 : 1;
+	/* keys typed ahead of the first frame page by the body's height */
+	int rows = p->rows > 0 ? p->rows : app->lay.body.h - 1;
+	size_t page = rows > 1 ? (size_t)rows - 1 : 1;
 	switch (a) {
 	case ACT_UP: if (p->sel) p->sel--; break;
 	case ACT_DOWN: p->sel++; break;
