@@ -17,6 +17,11 @@ if [ "${1:-}" = "--test" ]; then
 	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
+	# a real one-node Slurm for tests/cli/slurm.sh (index --slurm)
+	command -v slurmctld >/dev/null 2>&1 || missing="$missing slurmctld"
+	command -v slurmd >/dev/null 2>&1 || missing="$missing slurmd"
+	command -v sbatch >/dev/null 2>&1 || missing="$missing slurm-client"
+	command -v munged >/dev/null 2>&1 || missing="$missing munge"
 fi
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y$missing"

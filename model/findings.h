@@ -24,7 +24,7 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
  *   EV_KERNEL, EV_TASK  the rows of view `view` that match (evidence_filter): `name` in
  *                       the column with role `match` (exactly; COL_ROLE_NONE: a
  *                       substring of any text column), rank and step when >= 0
- *   EV_CONFIG, EV_SOURCE, EV_FINDING
+ *   EV_CONFIG, EV_SOURCE, EV_ROW, EV_FINDING
  *                       the row of view `view` whose ref is `item` (EV_FINDING: the
  *                       finding number `item` in run_findings order: its own evidence) */
 enum evidence_kind {
@@ -37,6 +37,7 @@ enum evidence_kind {
 	EV_TASK,      /* DASF function / task / worker rows: name in `view` */
 	EV_SOURCE,    /* a source file (row ref `item` of `view`) */
 	EV_FINDING,   /* finding number `item` */
+	EV_ROW,       /* any other row: row ref `item` of `view` (e.g. a rank of "temporal") */
 };
 
 struct evidence {

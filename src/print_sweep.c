@@ -144,6 +144,12 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
 	if (se->has_fit) {
 		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit);
+		size_t few = 0;
+		for (size_t i = 0; i < se->n; i++)
+			few += sweep_low_confidence(&s->cfg[se->cfg[i]], SS_P95);
+		if (few)
+			sb_printf(b, "      the p95 rests on fewer than %d requests beyond it at %zu of %zu "
+				  "levels: low confidence\n", SWEEP_LOWCONF_TAIL, few, se->n);
 		estimate_line(b, "    ", s, "latency", s->target_latency, &se->est, false, 0);
 	}
 }

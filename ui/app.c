@@ -19,6 +19,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/list.h"
 #include "ui/term.h"
 #include "ui/theme.h"
 
@@ -250,10 +251,11 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 	case EV_TASK:
 	case EV_CONFIG:
 	case EV_SOURCE:
+	case EV_ROW:
 		p = ev->view && registry_view(ev->view) ? app_pane(app, &pane_table, ev->view, ev->view) : -1;
 		t = target_none();
 		t.ev = ev;
-		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE ? ev->item : -1;
+		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE || ev->kind == EV_ROW ? ev->item : -1;
 		break;
 	case EV_NONE:
 		break;
@@ -529,21 +531,14 @@ static unsigned open_view(struct app *app, const struct view_def *vd)
 static unsigned overlay_key(struct app *app, enum action a)
 {
 	const struct view_def *v[APP_MAX_VIEWS];
-	int n = app->overlay == OV_HELP ? (int)help_lines() :
-		app->overlay == OV_VIEWS ? (int)views_list(app, v, APP_MAX_VIEWS) : 1;
-	int page = app->lay.body.h > 6 ? app->lay.body.h - 6 : 1;
+	app->ov.n = app->overlay == OV_HELP ? help_lines() :
+		    app->overlay == OV_VIEWS ? views_list(app, v, APP_MAX_VIEWS) : 1;
+	if (list_key(&app->ov, a))
+		return PR_REDRAW;
 	switch (a) {
-	case ACT_UP: app->ov_sel--; break;
-	case ACT_DOWN: app->ov_sel++; break;
-	case ACT_PAGE_UP: app->ov_sel -= page; break;
-	case ACT_PAGE_DOWN: app->ov_sel += page; break;
-	case ACT_HALF_UP: app->ov_sel -= page / 2; break;
-	case ACT_HALF_DOWN: app->ov_sel += page / 2; break;
-	case ACT_TOP: app->ov_sel = 0; break;
-	case ACT_BOTTOM: app->ov_sel = n - 1; break;
 	case ACT_ENTER:
 		if (app->overlay == OV_VIEWS)
-			return open_view(app, view_at(app, (size_t)app->ov_sel));
+			return open_view(app, view_at(app, app->ov.sel));
 		app->overlay = OV_NONE;
 		return PR_REDRAW;
 	case ACT_QUIT_ALL:
@@ -555,11 +550,6 @@ static unsigned overlay_key(struct app *app, enum action a)
 	default:
 		return PR_NONE;
 	}
-	if (app->ov_sel >= n)
-		app->ov_sel = n - 1;
-	if (app->ov_sel < 0)
-		app->ov_sel = 0;
-	return PR_REDRAW;
 }
 
 /* ---- tabs and quitting -------------------------------------------------------- */
@@ -660,11 +650,11 @@ static unsigned global_action(struct app *app, enum action a)
 		return PR_QUIT;
 	case ACT_HELP:
 		app->overlay = OV_HELP;
-		app->ov_sel = app->ov_top = 0;
+		app->ov = (struct list_cursor){ 0 };
 		return PR_REDRAW;
 	case ACT_VIEWS:
 		app->overlay = OV_VIEWS;
-		app->ov_sel = app->ov_top = 0;
+		app->ov = (struct list_cursor){ 0 };
 		return PR_REDRAW;
 	case ACT_LEGEND:
 		app->overlay = OV_LEGEND;
@@ -864,25 +854,15 @@ static void draw_status(struct app *app)
 	draw_text(r->y, r->x + 1, r->w - 2, buf, ROLE_STATUS);
 }
 
-/* Keep an overlay's selected line inside its `rows` visible lines. */
-static void overlay_scroll(struct app *app, int rows)
-{
-	if (app->ov_sel < app->ov_top)
-		app->ov_top = app->ov_sel;
-	if (app->ov_sel >= app->ov_top + rows)
-		app->ov_top = app->ov_sel - rows + 1;
-}
-
 static void draw_help(struct app *app)
 {
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 160);
 	draw_clear_rect(&box, ROLE_NORMAL);
 	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
 	int rows = box.h - 1;
-	int n = (int)help_lines();
-	overlay_scroll(app, rows);
-	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
-		int k = app->ov_top + i, y = box.y + 1 + i;
+	list_resize(&app->ov, help_lines(), rows);
+	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
+		int k = (int)app->ov.top + i, y = box.y + 1 + i;
 		int hx = box.w >= 100 ? 41 : 24;   /* the action name only when there is room */
 		if (k < ACT_COUNT - 1) {
 			const struct action_info *ai = action_info((enum action)(k + 1));
@@ -913,15 +893,15 @@ static void draw_views(struct app *app)
 	draw_clear_rect(&box, ROLE_NORMAL);
 	draw_text(box.y, box.x + 1, box.w - 2, "Views with data in this run (Enter opens a tab, q closes it; Esc closes this list)", ROLE_HEADER);
 	const struct view_def *v[APP_MAX_VIEWS];
-	int rows = box.h - 1, n = (int)views_list(app, v, APP_MAX_VIEWS);
-	overlay_scroll(app, rows);
-	for (int i = 0; i < rows && app->ov_top + i < n; i++) {
-		int k = app->ov_top + i, y = box.y + 1 + i;
+	int rows = box.h - 1;
+	list_resize(&app->ov, views_list(app, v, APP_MAX_VIEWS), rows);
+	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
+		int k = (int)app->ov.top + i, y = box.y + 1 + i;
 		const struct view_def *vd = v[k];
-		enum role r = k == app->ov_sel ? ROLE_SELECTED : ROLE_NORMAL;
-		if (k == app->ov_sel)
+		enum role r = k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_NORMAL;
+		if (k == (int)app->ov.sel)
 			draw_clear_rect(&(struct rect){ y, box.x, 1, box.w }, ROLE_SELECTED);
-		draw_text(y, box.x + 1, 18, vd->name, k == app->ov_sel ? ROLE_SELECTED : ROLE_ACCENT);
+		draw_text(y, box.x + 1, 18, vd->name, k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_ACCENT);
 		draw_text(y, box.x + 20, box.w - 21, vd->help, r);
 	}
 }

@@ -9,6 +9,7 @@
 #include "model/run.h"
 #include "ui/glyph.h"
 #include "ui/layout.h"
+#include "ui/list.h"
 #include "ui/pane.h"
 #include "ui/state.h"
 
@@ -54,7 +55,7 @@ struct app {
 	size_t nstate;
 
 	enum overlay overlay;
-	int ov_top, ov_sel;
+	struct list_cursor ov;        /* the overlay's list (help lines, views) */
 
 	enum prompt_kind prompt;
 	char prompt_label[96];

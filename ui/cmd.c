@@ -180,7 +180,7 @@ static unsigned c_mouse(struct app *app, const char *args)
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
-	app->ov_sel = app->ov_top = ACT_COUNT - 1;
+	app->ov = (struct list_cursor){ .sel = ACT_COUNT - 1, .top = ACT_COUNT - 1 };
 	return PR_REDRAW;
 }
 

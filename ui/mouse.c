@@ -49,7 +49,7 @@ unsigned app_mouse(struct app *app)
 		return PR_NONE;
 	if (app->overlay == OV_VIEWS) {
 		/* the list starts one line below the body's top (its header) */
-		app->ov_sel = app->ov_top + ev.y - app->lay.body.y - 1;
+		app->ov.sel = app->ov.top + (size_t)(ev.y - app->lay.body.y - 1);
 		return app_action(app, ACT_ENTER);
 	}
 	if (app->overlay != OV_NONE) {

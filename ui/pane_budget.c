@@ -13,13 +13,13 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 enum { BP_WINDOWS = 8, BP_NAME_W = 18, BP_BAR_MAX = 100 };
 
 struct bpane {
 	const struct steps_model *m;
-	size_t sel, top;          /* selected rank index, first rank row shown */
-	int rows;                 /* rank rows in the last frame */
+	struct list_cursor lc;    /* over the ranks (by index) */
 	struct table *export;
 };
 
@@ -35,7 +35,7 @@ static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	size_t n;
 	const int *strag = app_stragglers(app, &n);
 	long ri = n ? steps_rank_index(m, strag[0]) : -1;
-	p->sel = ri >= 0 ? (size_t)ri : 0;
+	p->lc.sel = ri >= 0 ? (size_t)ri : 0;
 	return p;
 }
 
@@ -66,7 +66,7 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->sel),
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
 		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
@@ -87,16 +87,12 @@ static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int
 {
 	size_t n = steps_nranks(p->m);
 	draw_text(y++, x, w, "Per rank (j/k select): stacked budget lines, recoverable share", ROLE_HEADER);
-	p->rows = h - 1;
-	if (p->sel < p->top)
-		p->top = p->sel;
-	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
-		p->top = p->sel - (size_t)p->rows + 1;
+	list_resize(&p->lc, n, h - 1);
 	int bar_w = w - 34 < BP_BAR_MAX ? w - 34 : BP_BAR_MAX;
-	for (int i = 0; i < p->rows && p->top + (size_t)i < n; i++, y++) {
-		size_t ri = p->top + (size_t)i;
+	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < n; i++, y++) {
+		size_t ri = p->lc.top + (size_t)i;
 		const struct budget *b = analysis_budget(app->run, ri);
-		bool sel = ri == p->sel;
+		bool sel = ri == p->lc.sel;
 		draw_fmt(y, x, 10, sel ? ROLE_SELECTED : ROLE_DIM, "rank %d", steps_rank_id(p->m, ri));
 		if (!b) {
 			draw_text(y, x + 11, w - 11, "-", ROLE_DIM);
@@ -125,18 +121,18 @@ static long step_at(long lo, unsigned long off)
 
 static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 {
-	size_t nrec = steps_nrecords(p->m, p->sel);
+	size_t nrec = steps_nrecords(p->m, p->lc.sel);
 	if (!nrec)
 		return y;
-	long lo = steps_step(p->m, p->sel, 0), hi = lo;
+	long lo = steps_step(p->m, p->lc.sel, 0), hi = lo;
 	for (size_t i = 1; i < nrec; i++) {
-		long s = steps_step(p->m, p->sel, i);
+		long s = steps_step(p->m, p->lc.sel, i);
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
 	}
 	unsigned long span = (unsigned long)hi - (unsigned long)lo;
 	unsigned long count = span == ULONG_MAX ? span : span + 1;
-	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->sel));
+	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->lc.sel));
 	int bar_w = w - 44 < BP_BAR_MAX ? w - 44 : BP_BAR_MAX;
 	for (int k = 0; k < BP_WINDOWS; k++, y++) {
 		unsigned long o0 = window_start(count, k), o1 = window_start(count, k + 1);
@@ -148,7 +144,7 @@ static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 		}
 		long a = step_at(lo, o0), b = k + 1 == BP_WINDOWS ? hi : step_at(lo, o1 - 1);
 		draw_fmt(y, x, 20, ROLE_DIM, "steps %ld-%ld", a, b);
-		if (!analysis_budget_window(app->run, p->sel, a, b, &bw)) {
+		if (!analysis_budget_window(app->run, p->lc.sel, a, b, &bw)) {
 			draw_text(y, x + 21, 10, "-", ROLE_DIM);
 			continue;
 		}
@@ -162,11 +158,11 @@ static void bp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct bpane *p = priv;
 	int x = body->x + 1, w = body->w - 2, y = body->y;
-	const struct budget *b = analysis_budget(app->run, p->sel);
+	const struct budget *b = analysis_budget(app->run, p->lc.sel);
 	if (b)
 		y = draw_lines(p, app, b, y, x, w);
 	else
-		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (no phases after warmup)", steps_rank_id(p->m, p->sel));
+		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (no phases after warmup)", steps_rank_id(p->m, p->lc.sel));
 	y++;
 	int avail = body->y + body->h - y;
 	int win_h = BP_WINDOWS + 1;
@@ -183,17 +179,13 @@ static void bp_draw(void *priv, struct app *app, const struct rect *body)
 static unsigned bp_handle(void *priv, struct app *app, enum action a)
 {
 	struct bpane *p = priv;
-	size_t n = steps_nranks(p->m), page = p->rows > 1 ? (size_t)p->rows - 1 : 1;
+	p->lc.n = steps_nranks(p->m);
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; break;
-	case ACT_DOWN: if (p->sel + 1 < n) p->sel++; break;
-	case ACT_PAGE_UP: p->sel = p->sel > page ? p->sel - page : 0; break;
-	case ACT_PAGE_DOWN: p->sel = p->sel + page < n ? p->sel + page : n - 1; break;
-	case ACT_TOP: p->sel = 0; break;
-	case ACT_BOTTOM: p->sel = n - 1; break;
 	case ACT_ENTER: {
 		long s = app_find(app, &pane_steps, NULL);
-		struct ui_target t = { .rank = steps_rank_id(p->m, p->sel), .step_lo = -1, .step_hi = -1, .item = -1 };
+		struct ui_target t = { .rank = steps_rank_id(p->m, p->lc.sel), .step_lo = -1, .step_hi = -1, .item = -1 };
 		return s >= 0 ? app_show(app, (size_t)s, &t) | PR_HANDLED : PR_NONE;
 	}
 	default: return PR_NONE;
@@ -207,19 +199,19 @@ static unsigned bp_select(void *priv, struct app *app, const struct ui_target *t
 	long ri = t->rank >= 0 ? steps_rank_index(p->m, t->rank) : -1;
 	if (ri < 0)
 		return PR_NONE;
-	p->sel = (size_t)ri;
+	p->lc.sel = (size_t)ri;
 	return PR_HANDLED;
 }
 
 static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	struct bpane *p = priv;
-	const struct budget *b = analysis_budget(app->run, p->sel);
+	const struct budget *b = analysis_budget(app->run, p->lc.sel);
 	if (!b) {
-		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->sel));
+		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->lc.sel));
 		return;
 	}
-	int k = snprintf(buf, n, "rank %d  wall %.6g s  useful %.6g s  efficiency %.4g%%", steps_rank_id(p->m, p->sel),
+	int k = snprintf(buf, n, "rank %d  wall %.6g s  useful %.6g s  efficiency %.4g%%", steps_rank_id(p->m, p->lc.sel),
 			 b->wall, b->useful, b->efficiency * 100);
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
@@ -240,7 +232,7 @@ static struct table *bp_table(void *priv, struct app *app)
 static int bp_cur_rank(void *priv, struct app *app)
 {
 	struct bpane *p = priv;
-	return steps_rank_id(p->m, p->sel);
+	return steps_rank_id(p->m, p->lc.sel);
 }
 
 const struct pane_ops pane_budget = {

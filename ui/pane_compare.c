@@ -11,9 +11,10 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 struct cpane {
-	size_t sel;                 /* selected entry of the rank list */
+	struct list_cursor lc;      /* over the rank list */
 	struct table *export;
 };
 
@@ -71,9 +72,8 @@ static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x
 		return;
 	draw_fmt((*y)++, x, w, ROLE_HEADER, "Ranks that changed (%zu regressed, %zu improved; Enter opens the heatmap)",
 		 r->nregressed, r->nimproved);
-	if (p->sel >= n)
-		p->sel = n - 1;
-	for (size_t i = 0; i < n && *y < bottom; i++, (*y)++) {
+	list_resize(&p->lc, n, bottom - *y);
+	for (size_t i = p->lc.top; i < n && *y < bottom; i++, (*y)++) {
 		const struct cmp_rank *k = &r->v[listed(r, i)];
 		char onset[40] = "";
 		if (k->onset_b >= 0)
@@ -83,9 +83,9 @@ static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x
 				 k->regressed ? "regressed" : "improved", onset, k->a_ms, k->b_ms, k->delta_ms, k->noise_ms);
 		if (k->has_lost && m > 0 && (size_t)m < sizeof(line))
 			snprintf(line + m, sizeof(line) - (size_t)m, "  time lost %.3f -> %.3f s", k->a_lost_s, k->b_lost_s);
-		if (i == p->sel)
+		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ *y, x, 1, w }, ROLE_SELECTED);
-		draw_text(*y, x, w, line, i == p->sel ? ROLE_SELECTED : k->regressed ? ROLE_SEV_HIGH : ROLE_GOOD);
+		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : k->regressed ? ROLE_SEV_HIGH : ROLE_GOOD);
 	}
 }
 
@@ -131,16 +131,15 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 	struct cpane *p = priv;
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
 	size_t n = r ? r->nregressed + r->nimproved : 0;
+	p->lc.n = n;
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; return PR_HANDLED;
-	case ACT_DOWN: if (p->sel + 1 < n) p->sel++; return PR_HANDLED;
-	case ACT_TOP: p->sel = 0; return PR_HANDLED;
-	case ACT_BOTTOM: p->sel = n ? n - 1 : 0; return PR_HANDLED;
 	case ACT_ENTER: {
 		long h = app_find(app, &pane_heatmap, "compare");
 		if (!n || h < 0)
 			return PR_HANDLED;
-		const struct cmp_rank *k = &r->v[listed(r, p->sel)];
+		const struct cmp_rank *k = &r->v[listed(r, p->lc.sel)];
 		struct ui_target t = { .rank = k->rank, .step_lo = k->onset_b, .step_hi = -1, .item = -1 };
 		return app_show(app, (size_t)h, &t) | PR_HANDLED;
 	}

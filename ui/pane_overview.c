@@ -8,10 +8,10 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 struct opane {
-	size_t sel;           /* selected finding */
-	int list_y;           /* first finding row in the last frame */
+	struct list_cursor lc; /* over the findings */
 	struct table *export; /* `e` here exports the findings view */
 };
 
@@ -100,16 +100,14 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	y++;
 	const struct finding_list *fl = run_findings(app->run);
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
-	p->list_y = y;
-	if (p->sel >= fl->n)
-		p->sel = fl->n ? fl->n - 1 : 0;
-	for (size_t i = 0; i < fl->n && y < body->y + body->h; i++, y++) {
+	list_resize(&p->lc, fl->n, body->y + body->h - y);
+	for (size_t i = p->lc.top; i < fl->n && y < body->y + body->h; i++, y++) {
 		const struct finding *f = &fl->v[i];
 		enum role sev = f->severity == SEV_HIGH ? ROLE_SEV_HIGH : f->severity == SEV_MED ? ROLE_SEV_MED : ROLE_SEV_LOW;
-		if (i == p->sel)
+		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ y, x, 1, w }, ROLE_SELECTED);
-		draw_text(y, x, 5, severity_label(f->severity), i == p->sel ? ROLE_SELECTED : sev);
-		draw_text(y, x + 6, w - 6, f->title, i == p->sel ? ROLE_SELECTED : ROLE_NORMAL);
+		draw_text(y, x, 5, severity_label(f->severity), i == p->lc.sel ? ROLE_SELECTED : sev);
+		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
 	}
 	if (!fl->n)
 		draw_text(y, x, w, "no findings", ROLE_DIM);
@@ -119,12 +117,11 @@ static unsigned ov_handle(void *priv, struct app *app, enum action a)
 {
 	struct opane *p = priv;
 	size_t n = run_findings(app->run)->n;
+	p->lc.n = n;
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; return PR_HANDLED;
-	case ACT_DOWN: if (p->sel + 1 < n) p->sel++; return PR_HANDLED;
-	case ACT_TOP: p->sel = 0; return PR_HANDLED;
-	case ACT_BOTTOM: p->sel = n ? n - 1 : 0; return PR_HANDLED;
-	case ACT_ENTER: return n ? app_open_finding(app, p->sel) | PR_HANDLED : PR_HANDLED;
+	case ACT_ENTER: return n ? app_open_finding(app, p->lc.sel) | PR_HANDLED : PR_HANDLED;
 	default: return PR_NONE;
 	}
 }
@@ -133,8 +130,8 @@ static void ov_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	struct opane *p = priv;
 	const struct finding_list *fl = run_findings(app->run);
-	if (fl->n && p->sel < fl->n)
-		snprintf(buf, n, "finding %zu/%zu  %s", p->sel + 1, fl->n, fl->v[p->sel].id);
+	if (fl->n && p->lc.sel < fl->n)
+		snprintf(buf, n, "finding %zu/%zu  %s", p->lc.sel + 1, fl->n, fl->v[p->lc.sel].id);
 	else
 		snprintf(buf, n, "overview");
 }

@@ -13,12 +13,12 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 struct spane {
 	size_t src, nsrc;
 	enum plot_kind kind;
-	size_t sel, top;
-	int rows;
+	struct list_cursor lc;    /* over the plotted points */
 	struct plot_spec spec;
 	bool have;
 	struct table *t;      /* for `e` */
@@ -27,8 +27,8 @@ struct spane {
 static void sp_refresh(struct spane *p, struct app *app)
 {
 	p->have = sweep_plot_from_run(app->run, p->src, p->kind, &p->spec);
-	if (p->sel >= p->spec.n)
-		p->sel = p->spec.n ? p->spec.n - 1 : 0;
+	if (p->lc.sel >= p->spec.n)
+		p->lc.sel = p->spec.n ? p->spec.n - 1 : 0;
 }
 
 static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
@@ -83,14 +83,10 @@ static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 	const struct plot_spec *s = &p->spec;
 	draw_fmt(r->y, r->x, r->w, ROLE_HEADER, "%12s  %-28s  %s", s->xlabel, s->ylabel,
 		 s->nat ? "alerts" : "rank  pass failed");
-	p->rows = r->h - 1;
-	if (p->sel < p->top)
-		p->top = p->sel;
-	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
-		p->top = p->sel - (size_t)p->rows + 1;
-	for (int i = 0; i < p->rows && p->top + (size_t)i < s->n; i++) {
-		size_t k = p->top + (size_t)i;
-		bool cur = k == p->sel;
+	list_resize(&p->lc, s->n, r->h - 1);
+	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < s->n; i++) {
+		size_t k = p->lc.top + (size_t)i;
+		bool cur = k == p->lc.sel;
 		char note[256];
 		point_note(p, app, k, note, sizeof(note));
 		draw_fmt(r->y + 1 + i, r->x, r->w, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL,
@@ -146,24 +142,23 @@ static unsigned sp_enter(struct spane *p, struct app *app)
 	if (i < 0)
 		return PR_HANDLED;
 	struct ui_target t = { .rank = -1, .step_lo = -1, .step_hi = -1,
-			       .item = p->spec.nat ? (long)p->spec.nat_idx : p->spec.ref[p->sel] };
+			       .item = p->spec.nat ? (long)p->spec.nat_idx : p->spec.ref[p->lc.sel] };
 	return app_show(app, (size_t)i, &t) | PR_HANDLED;
 }
 
 static unsigned sp_handle(void *priv, struct app *app, enum action a)
 {
 	struct spane *p = priv;
+	p->lc.n = p->spec.n;
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; break;
-	case ACT_DOWN: if (p->sel + 1 < p->spec.n) p->sel++; break;
-	case ACT_TOP: p->sel = 0; break;
-	case ACT_BOTTOM: p->sel = p->spec.n ? p->spec.n - 1 : 0; break;
 	case ACT_METRIC:
 	case ACT_METRIC_PREV:
 		p->kind = p->kind == PLOT_LATENCY ? PLOT_THROUGHPUT : PLOT_LATENCY;
 		break;
-	case ACT_LEFT: p->src = p->src ? p->src - 1 : p->nsrc - 1; p->sel = 0; break;
-	case ACT_RIGHT: p->src = (p->src + 1) % p->nsrc; p->sel = 0; break;
+	case ACT_LEFT: p->src = p->src ? p->src - 1 : p->nsrc - 1; p->lc.sel = 0; break;
+	case ACT_RIGHT: p->src = (p->src + 1) % p->nsrc; p->lc.sel = 0; break;
 	case ACT_ENTER: return sp_enter(p, app);
 	default: return PR_NONE;
 	}
@@ -185,7 +180,7 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	snprintf(buf, n, "sweep  source %zu/%zu  %s=%.17g  %s=%.17g%s", p->src + 1, p->nsrc, s->xlabel,
-		 s->x[p->sel], s->ylabel, s->y[p->sel], s->outlier[p->sel] ? "  (outlier)" : "");
+		 s->x[p->lc.sel], s->ylabel, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
 }
 
 const struct pane_ops pane_sweep = {

@@ -14,14 +14,14 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/list.h"
 
 enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400 };
 
 struct tpane {
 	struct table *t;
-	size_t top, sel;      /* positions in t->view */
+	struct list_cursor lc; /* over t->view (sel, top, rows) */
 	int col;              /* column cursor */
-	int rows;             /* data rows in the last frame (page size) */
 	int y0;               /* screen row of the first data row (mouse) */
 	int col_x[TP_MAX_SHOWN + 1]; /* columns drawn in the last frame: col_c[i] at col_x[i] */
 	int col_c[TP_MAX_SHOWN];
@@ -43,9 +43,9 @@ static int col_need(struct tpane *p, int c)
 	int w = hw < TP_HEAD_W ? hw : TP_HEAD_W;
 	if (w < t->col[c].width && t->col[c].type != COL_TEXT)
 		w = t->col[c].width;
-	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
+	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
 		char buf[512];
-		table_format(t, t->view[p->top + (size_t)i], c, buf, sizeof(buf));
+		table_format(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
 		int vw = text_width(buf);
 		if (vw > w)
 			w = vw;
@@ -173,6 +173,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->t = t;
 	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+	list_resize(&p->lc, t->nview, 0);
 	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->col[c].type == COL_TEXT && t->col[c].width >= 40)
@@ -190,13 +191,7 @@ static void tp_close(void *priv)
 
 static void clamp(struct tpane *p)
 {
-	size_t n = p->t->nview;
-	if (p->sel >= n)
-		p->sel = n ? n - 1 : 0;
-	if (p->sel < p->top)
-		p->top = p->sel;
-	if (p->rows > 0 && p->sel >= p->top + (size_t)p->rows)
-		p->top = p->sel - (size_t)p->rows + 1;
+	list_resize(&p->lc, p->t->nview, p->lc.rows);
 	if (p->col < 0)
 		p->col = 0;
 	if (p->col >= (int)p->t->ncol)
@@ -205,14 +200,14 @@ static void clamp(struct tpane *p)
 
 static long sel_ref(const struct tpane *p)
 {
-	return p->t->nview ? p->t->ref[p->t->view[p->sel]] : -1;
+	return p->t->nview ? p->t->ref[p->t->view[p->lc.sel]] : -1;
 }
 
 static void select_ref(struct tpane *p, long ref)
 {
 	for (size_t i = 0; i < p->t->nview; i++)
 		if (p->t->ref[p->t->view[i]] == ref) {
-			p->sel = i;
+			p->lc.sel = i;
 			return;
 		}
 }
@@ -266,7 +261,7 @@ static int detail_rows(const struct tpane *p, const struct rect *r)
 	const struct table *t = p->t;
 	if (!t->nview)
 		return 0;
-	size_t row = t->view[p->sel];
+	size_t row = t->view[p->lc.sel];
 	int used = 0;
 	for (size_t c = 0; c < t->ncol; c++) {
 		if (t->col[c].type != COL_TEXT || t->col[c].width < 20 || !table_cell(t, row, (int)c)->present)
@@ -299,7 +294,7 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		int most = body->h - 5;
 		layout_split_bottom(body, want < most ? want : most, &top, &bot);
 	}
-	p->rows = top.h - 1;
+	p->lc.rows = top.h - 1;
 	clamp(p);
 	p->y0 = top.y + 1;
 	layout_cols(p, top.x, top.w);
@@ -314,9 +309,9 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		else
 			draw_text_right(top.y, x, cw - 1, h, r);
 	}
-	for (int i = 0; i < p->rows && p->top + (size_t)i < t->nview; i++) {
-		size_t vi = p->top + (size_t)i;
-		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, vi == p->sel);
+	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
+		size_t vi = p->lc.top + (size_t)i;
+		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, vi == p->lc.sel);
 	}
 	if (!t->nview)
 		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",
@@ -356,9 +351,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 	if (!p->t->nview)
 		return PR_HANDLED;
 	if (app->cmp)
-		return compare_enter(p, app, p->t->view[p->sel]);
+		return compare_enter(p, app, p->t->view[p->lc.sel]);
 	struct evidence ev;
-	if (!registry_row_evidence(app->run, p->t, p->t->view[p->sel], &ev))
+	if (!registry_row_evidence(app->run, p->t, p->t->view[p->lc.sel], &ev))
 		return PR_NONE;
 	unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
 	evidence_free(&ev);
@@ -369,17 +364,11 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 {
 	struct tpane *p = priv;
 	/* keys typed ahead of the first frame page by the body's height */
-	int rows = p->rows > 0 ? p->rows : app->lay.body.h - 1;
-	size_t page = rows > 1 ? (size_t)rows - 1 : 1;
+	if (p->lc.rows <= 0)
+		list_resize(&p->lc, p->t->nview, app->lay.body.h - 1);
+	if (list_key(&p->lc, a))
+		return PR_HANDLED;
 	switch (a) {
-	case ACT_UP: if (p->sel) p->sel--; break;
-	case ACT_DOWN: p->sel++; break;
-	case ACT_HALF_UP: p->sel = p->sel > page / 2 ? p->sel - page / 2 : 0; break;
-	case ACT_HALF_DOWN: p->sel += page / 2; break;
-	case ACT_PAGE_UP: p->sel = p->sel > page ? p->sel - page : 0; p->top = p->top > page ? p->top - page : 0; break;
-	case ACT_PAGE_DOWN: p->sel += page; p->top += page; if (p->top + page > p->t->nview) p->top = p->t->nview > page ? p->t->nview - page : 0; break;
-	case ACT_TOP: p->sel = 0; break;
-	case ACT_BOTTOM: p->sel = p->t->nview ? p->t->nview - 1 : 0; break;
 	case ACT_LEFT: p->col--; break;
 	case ACT_RIGHT: p->col++; break;
 	case ACT_SORT: sort_toggle(p); break;
@@ -397,8 +386,9 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 	char shown[APP_LINE];
 	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
 	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
-		p->sel = 0;
-		p->top = 0;
+		p->lc.sel = 0;
+		p->lc.top = 0;
+		clamp(p);
 		return PR_HANDLED;
 	}
 	if (tg->item >= 0) {
@@ -410,10 +400,7 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 		for (size_t i = 0; i < p->t->nview; i++) {
 			const struct table_cell *c = table_cell(p->t, p->t->view[i], p->c_rank);
 			if (c->present && (int)c->num == tg->rank) {
-				p->sel = i;
-				if (p->rows > 0)
-					p->top = p->sel > (size_t)p->rows / 2 ? p->sel - (size_t)p->rows / 2 : 0;
-				clamp(p);
+				list_jump(&p->lc, i);
 				return PR_HANDLED;
 			}
 		}
@@ -432,9 +419,9 @@ static int tp_filter(void *priv, struct app *app, const char *expr, char *err, s
 	long ref = sel_ref(p);
 	if (table_filter(p->t, expr, err, errn) < 0)
 		return -1;
-	p->sel = 0;
+	p->lc.sel = 0;
 	select_ref(p, ref);
-	p->top = 0;
+	p->lc.top = 0;
 	clamp(p);
 	return 0;
 }
@@ -445,7 +432,7 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 	const struct table *t = p->t;
 	char val[128] = "-";
 	if (t->nview) {
-		const struct table_cell *c = table_cell(t, t->view[p->sel], p->col);
+		const struct table_cell *c = table_cell(t, t->view[p->lc.sel], p->col);
 		if (!c->present)
 			snprintf(val, sizeof(val), "-");
 		else if (t->col[p->col].type == COL_TEXT)
@@ -453,7 +440,7 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 		else
 			table_format_full(c->num, val, sizeof(val));
 	}
-	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->sel + 1 : 0, t->nview);
+	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
 	if (k > 0 && (size_t)k < n)
@@ -481,9 +468,9 @@ static bool tp_search(void *priv, struct app *app, const char *needle, int dir)
 	struct tpane *p = priv;
 	size_t n = p->t->nview;
 	for (size_t k = dir ? 1 : 0; n && k <= n; k++) {
-		size_t vi = dir < 0 ? (p->sel + n - k % n) % n : (p->sel + k) % n;
+		size_t vi = dir < 0 ? (p->lc.sel + n - k % n) % n : (p->lc.sel + k) % n;
 		if (row_matches(p->t, vi, needle)) {
-			p->sel = vi;
+			p->lc.sel = vi;
 			clamp(p);
 			return true;
 		}
@@ -499,7 +486,7 @@ static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	const struct table *t = p->t;
 	if (!t->nview)
 		return -1;
-	size_t r = t->view[p->sel];
+	size_t r = t->view[p->lc.sel];
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int c = row ? 0 : p->col; c < (row ? (int)t->ncol : p->col + 1) && k < n; c++) {
@@ -519,9 +506,9 @@ static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 static unsigned tp_click(void *priv, struct app *app, int y, int x)
 {
 	struct tpane *p = priv;
-	if (y < p->y0 || y >= p->y0 + p->rows || p->top + (size_t)(y - p->y0) >= p->t->nview)
+	if (y < p->y0 || y >= p->y0 + p->lc.rows || p->lc.top + (size_t)(y - p->y0) >= p->t->nview)
 		return PR_NONE;
-	p->sel = p->top + (size_t)(y - p->y0);
+	p->lc.sel = p->lc.top + (size_t)(y - p->y0);
 	for (int i = 0; i < p->ncol_shown; i++)
 		if (x >= p->col_x[i] && x < p->col_x[i + 1])
 			p->col = p->col_c[i];
@@ -534,7 +521,7 @@ static int tp_cur_rank(void *priv, struct app *app)
 	struct tpane *p = priv;
 	if (p->c_rank < 0 || !p->t->nview)
 		return -1;
-	const struct table_cell *c = table_cell(p->t, p->t->view[p->sel], p->c_rank);
+	const struct table_cell *c = table_cell(p->t, p->t->view[p->lc.sel], p->c_rank);
 	return c->present ? (int)c->num : -1;
 }
 

@@ -7,18 +7,17 @@
 #include "ui/draw.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
+#include "ui/list.h"
 #include "ui/term.h"
 #include "ui/theme.h"
 #include "ui/ui.h"
 
-static void pick_draw(const char *dir, const char *const *paths, size_t n, size_t sel, size_t *top)
+static void pick_draw(const char *dir, const char *const *paths, struct list_cursor *lc)
 {
 	erase();
-	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
-	if (sel < *top)
-		*top = sel;
-	if (sel >= *top + (size_t)rows)
-		*top = sel - (size_t)rows + 1;
+	list_resize(lc, lc->n, LINES - 2 > 1 ? LINES - 2 : 1);
+	size_t n = lc->n, sel = lc->sel, *top = &lc->top;
+	int rows = lc->rows;
 	draw_clear_rect(&(struct rect){ 0, 0, 1, COLS }, ROLE_TITLE);
 	draw_fmt(0, 1, COLS - 2, ROLE_TITLE, "%s holds %zu runs below it", dir, n);
 	for (int i = 0; i < rows && *top + (size_t)i < n; i++) {
@@ -41,25 +40,20 @@ int ui_pick_run(const char *dir, const char *const *paths, size_t n, const struc
 	theme_init(opts->color);
 	const struct glyphs *g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	draw_init(g->utf8 ? 0 : TEXT_ASCII, g);
-	size_t sel = 0, top = 0;
+	struct list_cursor lc = { .n = n };
 	int rc = UI_PICK_QUIT;
 	for (;;) {
-		pick_draw(dir, paths, n, sel, &top);
+		pick_draw(dir, paths, &lc);
 		int key = term_getkey(-1);
 		if (key == ERR)   /* a signal, or the end of input */
 			break;
-		size_t page = LINES > 4 ? (size_t)LINES - 3 : 1;
-		switch (keymap_lookup(key)) {
-		case ACT_UP: sel = sel ? sel - 1 : 0; continue;
-		case ACT_DOWN: sel = sel + 1 < n ? sel + 1 : sel; continue;
-		case ACT_PAGE_UP: case ACT_HALF_UP: sel = sel > page ? sel - page : 0; continue;
-		case ACT_PAGE_DOWN: case ACT_HALF_DOWN: sel = sel + page < n ? sel + page : n - 1; continue;
-		case ACT_TOP: sel = 0; continue;
-		case ACT_BOTTOM: sel = n - 1; continue;
-		case ACT_ENTER: rc = (int)sel; break;
-		case ACT_QUIT: case ACT_QUIT_ALL: case ACT_BACK: break;
-		default: continue;
-		}
+		enum action a = keymap_lookup(key);
+		if (list_key(&lc, a))
+			continue;
+		if (a == ACT_ENTER)
+			rc = (int)lc.sel;
+		else if (a != ACT_QUIT && a != ACT_QUIT_ALL && a != ACT_BACK)
+			continue;
 		break;
 	}
 	term_stop();

@@ -249,7 +249,7 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 		 c->b->name ? c->b->name : "-");
 	add_compare_tabs(&app);
 	app.nfixed = app.npane;
-	app.cur = 0;
+	app.cur = app_pane_priv(&app, 1) ? 1 : 0;   /* the B - A heatmap, as one run opens on its heatmap */
 	app_set_mouse(&app, !opts->no_mouse);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();

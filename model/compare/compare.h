@@ -48,6 +48,8 @@ bool compare_is_pair(const struct run_identity *id);
 const char *compare_family_name(int family);
 /* Open both runs of a pair (each as run_open() opens its group's paths). Never NULL. */
 struct compare *compare_open(const struct run_identity *id, const struct opts *opts, struct load_ctx *hooks);
+/* A pair of runs already open (taking ownership), of the given family name. */
+struct compare *compare_new(struct run *a, struct run *b, const char *family);
 void compare_free(struct compare *c);
 /* The run of side 0 (A) or 1 (B). */
 struct run *compare_side(const struct compare *c, int side);

@@ -3,6 +3,7 @@
  * numbers both runs have, showing B - A (a diverging scale: the pane colours slower and
  * faster apart), A or B. A and B read each run's heatmap pyramid (analysis.h heat_range);
  * the delta is read once per cell into grid blocks by the pane. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "model/compare/internal.h"
@@ -16,6 +17,7 @@ struct cg {
 	const struct heat_grid *ga, *gb;
 	size_t *ka, *kb;          /* aligned indexes of the common steps in A and B */
 	size_t *ra, *rb;          /* rank indexes of the common ranks in A and B */
+	const float **row_a, **row_b; /* their per-step values (heat_row) */
 	int *rank;                /* their rank ids */
 	const struct steps_model *ma;
 	bool contiguous;          /* ka and kb are runs of consecutive indexes */
@@ -23,23 +25,12 @@ struct cg {
 	char title[80];
 };
 
-static bool side_value(const struct heat_grid *g, size_t ri, size_t k, double *out)
-{
-	double worst;
-	return heat_range(g, ri, k, k + 1, out, &worst);
-}
-
 static bool cg_value(void *ud, size_t row, size_t col, double *out)
 {
 	const struct cg *g = ud;
-	double a, b;
-	bool ha = g->metric != CMP_GRID_B && side_value(g->ga, g->ra[row], g->ka[col], &a);
-	bool hb = g->metric != CMP_GRID_A && side_value(g->gb, g->rb[row], g->kb[col], &b);
-	switch (g->metric) {
-	case CMP_GRID_A: *out = a; return ha;
-	case CMP_GRID_B: *out = b; return hb;
-	default: *out = b - a; return ha && hb;
-	}
+	double a = g->row_a[row][g->ka[col]], b = g->row_b[row][g->kb[col]];
+	*out = g->metric == CMP_GRID_A ? a : g->metric == CMP_GRID_B ? b : b - a;
+	return !isnan(*out);   /* NaN marks a missing value on either side */
 }
 
 /* A and B only, over consecutive aligned indexes: the side's own pyramid. */
@@ -100,31 +91,52 @@ static bool runs_of_one(const size_t *k, size_t n)
 	return n == 0 || k[n - 1] - k[0] == n - 1;
 }
 
+/* The rank ids both runs have, with their rank indexes on each side. */
+static void common_ranks(struct cg *g, const struct steps_model *ma, const struct steps_model *mb)
+{
+	size_t na = steps_nranks(ma), nb = steps_nranks(mb), n = na < nb ? na : nb;
+	g->ra = xmalloc((n + 1) * sizeof(*g->ra));
+	g->rb = xmalloc((n + 1) * sizeof(*g->rb));
+	g->rank = xmalloc((n + 1) * sizeof(*g->rank));
+	for (size_t i = 0, j = 0; i < na && j < nb;) {
+		int ia = steps_rank_id(ma, i), ib = steps_rank_id(mb, j);
+		if (ia != ib) {
+			i += ia < ib;
+			j += ib < ia;
+			continue;
+		}
+		g->ra[g->nrows] = i++;
+		g->rb[g->nrows] = j++;
+		g->rank[g->nrows++] = ia;
+	}
+}
+
 bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn)
 {
-	const struct cmp_ranks *r = compare_ranks(c);
-	if (!r || !r->ncommon || !r->ncommon_ranks) {
-		snprintf(err, errn, "no heatmap: A and B have no %s in common", !r ? "step records" :
-			 !r->ncommon ? "step number" : "rank id");
+	const struct steps_model *ma = c->a->steps, *mb = c->b->steps;
+	if (!ma || !mb || !steps_naligned(ma) || !steps_naligned(mb)) {
+		snprintf(err, errn, "no heatmap: %s has no step records", !ma || !steps_naligned(ma) ? "A" : "B");
 		return false;
 	}
-	const struct steps_model *ma = c->a->steps, *mb = c->b->steps;
 	struct cg *g = xcalloc(1, sizeof(*g));
 	g->metric = metric;
 	g->ma = ma;
-	int series = r->a_ranks > 1 && r->b_ranks > 1 ? HEAT_COMPUTE : HEAT_STEP_TIME;
+	int series = steps_nranks(ma) > 1 && steps_nranks(mb) > 1 ? HEAT_COMPUTE : HEAT_STEP_TIME;
+	g->ncols = compare_common_steps(ma, mb, &g->ka, &g->kb);
+	common_ranks(g, ma, mb);
+	if (!g->ncols || !g->nrows) {
+		snprintf(err, errn, "no heatmap: A and B have no %s in common", !g->ncols ? "step number" : "rank id");
+		struct grid_src tmp = { .ud = g };
+		compare_grid_close(&tmp);
+		return false;
+	}
 	g->ga = analysis_heatmap(c->a, series);
 	g->gb = analysis_heatmap(c->b, series);
-	g->ncols = compare_common_steps(ma, mb, &g->ka, &g->kb);
-	g->ra = xmalloc((r->n + 1) * sizeof(*g->ra));
-	g->rb = xmalloc((r->n + 1) * sizeof(*g->rb));
-	g->rank = xmalloc((r->n + 1) * sizeof(*g->rank));
-	for (size_t i = 0; i < r->n; i++) {
-		if (!r->v[i].in_a || !r->v[i].in_b)
-			continue;
-		g->ra[g->nrows] = (size_t)steps_rank_index(ma, r->v[i].rank);
-		g->rb[g->nrows] = (size_t)steps_rank_index(mb, r->v[i].rank);
-		g->rank[g->nrows++] = r->v[i].rank;
+	g->row_a = xmalloc(g->nrows * sizeof(*g->row_a));
+	g->row_b = xmalloc(g->nrows * sizeof(*g->row_b));
+	for (size_t r = 0; r < g->nrows; r++) {
+		g->row_a[r] = heat_row(g->ga, g->ra[r]);
+		g->row_b[r] = heat_row(g->gb, g->rb[r]);
 	}
 	g->contiguous = runs_of_one(g->ka, g->ncols) && runs_of_one(g->kb, g->ncols);
 	const char *what = series == HEAT_COMPUTE ? "compute" : "step time";
@@ -150,6 +162,8 @@ void compare_grid_close(struct grid_src *src)
 	free(g->ra);
 	free(g->rb);
 	free(g->rank);
+	free(g->row_a);
+	free(g->row_b);
 	free(g);
 	src->ud = NULL;
 }

@@ -62,6 +62,14 @@ void ob_str(struct obuf *o, const char *s)
 	ob_bytes(o, s, n);
 }
 
+void ob_path(struct obuf *o, const char *base, const char *path)
+{
+	size_t n = base ? strlen(base) : 0;
+	bool under = path && n && strncmp(path, base, n) == 0 && (path[n] == '/' || !path[n]);
+	ob_u8(o, under);
+	ob_str(o, under ? path + n : path);
+}
+
 void ob_free(struct obuf *o)
 {
 	free(o->p);
@@ -139,4 +147,15 @@ char *ib_str(struct ibuf *b)
 		return NULL;
 	}
 	return xstrndup(p, n);
+}
+
+char *ib_path(struct ibuf *b, const char *base)
+{
+	unsigned under = ib_u8(b);
+	char *rest = ib_str(b);
+	if (!under || !rest)
+		return rest;
+	char *p = xasprintf("%s%s", base ? base : "", rest);
+	free(rest);
+	return p;
 }

@@ -24,6 +24,10 @@ void ob_i64(struct obuf *o, int64_t v);
 void ob_f64(struct obuf *o, double v);
 /* NULL is written as length 0xffffffff and read back as NULL. */
 void ob_str(struct obuf *o, const char *s);
+/* A path under base is written relative to it and read back under the base given then,
+ * so an index stays valid when the run dir is reached by another path (a job's absolute
+ * path, the user's relative one). Other paths are kept as they are. */
+void ob_path(struct obuf *o, const char *base, const char *path);
 void ob_free(struct obuf *o);
 
 struct ibuf {
@@ -43,5 +47,6 @@ double ib_f64(struct ibuf *b);
 size_t ib_count(struct ibuf *b, size_t elem);
 /* A malloc'd copy of a string (NULL for a written NULL or on error). */
 char *ib_str(struct ibuf *b);
+char *ib_path(struct ibuf *b, const char *base);
 
 #endif

@@ -106,12 +106,13 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static void put_sources(struct obuf *o, const struct run *run, size_t src0, size_t src1)
+static void put_sources(struct obuf *o, const struct run *run, const char *base, size_t src0,
+			size_t src1)
 {
 	ob_u64(o, src1 - src0);
 	for (size_t i = src0; i < src1; i++) {
 		const struct source *s = &run->src[i];
-		ob_str(o, s->path);
+		ob_path(o, base, s->path);
 		ob_i64(o, s->rank);
 		ob_i64(o, s->bytes);
 		ob_u64(o, s->records);
@@ -123,13 +124,13 @@ static void put_sources(struct obuf *o, const struct run *run, size_t src0, size
 	}
 }
 
-static void put_diags(struct obuf *o, const struct run *run, size_t d0, size_t d1)
+static void put_diags(struct obuf *o, const struct run *run, const char *base, size_t d0, size_t d1)
 {
 	ob_u64(o, d1 - d0);
 	for (size_t i = d0; i < d1; i++) {
 		const struct diag *d = &run->diags.v[i];
 		ob_u8(o, d->level);
-		ob_str(o, d->file);
+		ob_path(o, base, d->file);
 		ob_i64(o, d->line);
 		ob_i64(o, d->offset);
 		ob_i64(o, d->rank);
@@ -137,7 +138,7 @@ static void put_diags(struct obuf *o, const struct run *run, size_t d0, size_t d
 	}
 }
 
-static void build_payload(struct obuf *o, struct run *run, unsigned k, unsigned n,
+static void build_payload(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
 			  const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0,
 			  size_t src1, size_t d0, size_t d1)
 {
@@ -147,7 +148,7 @@ static void build_payload(struct obuf *o, struct run *run, unsigned k, unsigned 
 	ob_u64(o, hi - lo);
 	for (size_t i = lo; i < hi; i++) {
 		ob_i64(o, files[i].rank);
-		ob_str(o, files[i].dir);
+		ob_path(o, base, files[i].dir);
 		put_stamp(o, files[i].steps);
 		char *meta = xasprintf("%s/run.json", files[i].dir);
 		put_stamp(o, meta);
@@ -166,10 +167,10 @@ static void build_payload(struct obuf *o, struct run *run, unsigned k, unsigned 
 	for (size_t i = lo; i < hi; i++) {
 		long ri = steps_rank_index(m, (int)files[i].rank);
 		if (ri >= 0)
-			steps_rank_encode(m, (size_t)ri, o);
+			steps_rank_encode(m, (size_t)ri, base, o);
 	}
-	put_sources(o, run, src0, src1);
-	put_diags(o, run, d0, d1);
+	put_sources(o, run, base, src0, src1);
+	put_diags(o, run, base, d0, d1);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -216,7 +217,7 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 	struct obuf o = { 0 };
 	unsigned char hdr[HEADER_LEN] = { 0 };
 	ob_bytes(&o, hdr, HEADER_LEN); /* filled in below */
-	build_payload(&o, run, k, n, files, lo, hi, src0, src1, d0, d1);
+	build_payload(&o, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
 	struct obuf h = { 0 };
 	ob_bytes(&h, index_magic, sizeof(index_magic));
 	ob_u32(&h, INDEX_VERSION);
@@ -284,7 +285,8 @@ const char *index_check(const unsigned char *bytes, size_t len)
 
 /* The slice's recorded sources against the run dir now; NULL when they match, else a
  * malloc'd reason. */
-static char *check_sources(struct ibuf *b, const struct steps_rank_file *files, size_t lo, size_t hi)
+static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
+			   size_t lo, size_t hi)
 {
 	size_t n = ib_count(b, 8);
 	if (b->bad)
@@ -293,7 +295,7 @@ static char *check_sources(struct ibuf *b, const struct steps_rank_file *files, 
 		return xasprintf("stale: the shard had %zu rank dirs, now %zu", n, hi - lo);
 	for (size_t i = 0; i < n; i++) {
 		long id = (long)ib_i64(b);
-		char *dir = ib_str(b);
+		char *dir = ib_path(b, base);
 		struct file_stamp st = { ib_i64(b), ib_i64(b) };
 		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
 		const struct steps_rank_file *f = &files[lo + i];
@@ -317,11 +319,11 @@ static char *check_sources(struct ibuf *b, const struct steps_rank_file *files, 
 	return NULL;
 }
 
-static void restore_sources(struct ibuf *b, struct run *run, bool apply)
+static void restore_sources(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
-	size_t n = ib_count(b, 4);
+	size_t n = ib_count(b, 5);
 	for (size_t i = 0; i < n && !b->bad; i++) {
-		char *path = ib_str(b);
+		char *path = ib_path(b, base);
 		int rank = (int)ib_i64(b);
 		long long bytes = ib_i64(b);
 		size_t records = (size_t)ib_u64(b), skipped = (size_t)ib_u64(b);
@@ -338,12 +340,12 @@ static void restore_sources(struct ibuf *b, struct run *run, bool apply)
 	}
 }
 
-static void restore_diags(struct ibuf *b, struct run *run, bool apply)
+static void restore_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
-	size_t n = ib_count(b, 4);
+	size_t n = ib_count(b, 5);
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		unsigned level = ib_u8(b);
-		char *file = ib_str(b);
+		char *file = ib_path(b, base);
 		long line = (long)ib_i64(b);
 		long long offset = ib_i64(b);
 		int rank = (int)ib_i64(b);
@@ -358,7 +360,8 @@ static void restore_diags(struct ibuf *b, struct run *run, bool apply)
 }
 
 /* Decode a checked payload's metric table and ranks (NULL on malformed bytes). */
-static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, size_t *nout)
+static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *base,
+					size_t *nout)
 {
 	size_t nm = ib_count(b, 5);
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
@@ -375,7 +378,7 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, s
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	size_t k = 0;
 	while (k < nr && !b->bad)
-		if ((r[k] = steps_rank_decode(m, b, map, nm)))
+		if ((r[k] = steps_rank_decode(m, b, base, map, nm)))
 			k++;
 	free(map);
 	if (b->bad) {
@@ -389,15 +392,15 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, s
 }
 
 /* Sources and diagnostics after the ranks: checked whole first, then added to the run. */
-static bool restore_rest(struct ibuf *b, struct run *run)
+static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
 {
 	struct ibuf dry = *b;
-	restore_sources(&dry, run, false);
-	restore_diags(&dry, run, false);
+	restore_sources(&dry, run, base, false);
+	restore_diags(&dry, run, base, false);
 	if (dry.bad || dry.off != dry.n)
 		return false;
-	restore_sources(b, run, true);
-	restore_diags(b, run, true);
+	restore_sources(b, run, base, true);
+	restore_diags(b, run, base, true);
 	return true;
 }
 
@@ -409,8 +412,8 @@ struct part_map {
 
 /* Map and check one part (header, checksum, shard, sources); on success b is at the
  * metric table. Returns NULL or a malloc'd reason. */
-static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, unsigned k, unsigned n,
-		       const struct steps_rank_file *files, size_t nfiles)
+static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
+		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles)
 {
 	pm->p = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -437,7 +440,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, un
 		return xstrdup(bad);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	return check_sources(b, files, lo, hi);
+	return check_sources(b, base, files, lo, hi);
 }
 
 static void part_close(struct part_map *pm)
@@ -449,17 +452,17 @@ static void part_close(struct part_map *pm)
 
 /* Map and check one part; on success publish its ranks, sources and diagnostics and mark
  * the slice covered. Returns NULL or a malloc'd reason it was not used. */
-static char *use_part(struct load_ctx *ctx, const char *path, unsigned k, unsigned n,
+static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
 		      const struct steps_rank_file *files, size_t nfiles, bool *covered)
 {
 	struct part_map pm;
 	struct ibuf b;
-	char *why = part_open(&pm, &b, path, k, n, files, nfiles);
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles);
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
-		struct rank_steps **r = decode_ranks(&b, m, &nr);
-		if (!r || !restore_rest(&b, ctx->run)) {
+		struct rank_steps **r = decode_ranks(&b, m, base, &nr);
+		if (!r || !restore_rest(&b, ctx->run, base)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
 			free(r);
@@ -516,7 +519,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	size_t used = 0;
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
-		char *why = use_part(ctx, path, k, n, files, nfiles, covered);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered);
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
@@ -545,7 +548,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		struct part_map pm;
 		struct ibuf b;
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, k, n, files, nfiles) };
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = pm.p ? pm.len : 0;
 		part_close(&pm);

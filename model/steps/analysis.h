@@ -149,6 +149,8 @@ struct distributed {
 const struct distributed *analysis_distributed(struct run *run);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
+ * With fewer than STRAG_MIN_JUDGE aligned steps nothing is judged (no verdict; the
+ * straggler line says so); pytscope's straggler still joins the set.
  * Per rank, x_k = compute_r(k) / median over ranks of compute(k) - 1 at aligned step k
  * (0 when that median is 0), capped to [-1, 1]; its noise sigma = sqrt(pi)/2 times the
  * mean of |x_k - x_(k-1)| (each capped at 1; at least 0.001): robust to one change point
@@ -174,6 +176,7 @@ const struct distributed *analysis_distributed(struct run *run);
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
 #define STRAG_MIN_SHIFT 0.05
 #define STRAG_Z 5.0
+#define STRAG_MIN_JUDGE 16   /* aligned steps needed to estimate the noise at all */
 #define STRAG_MIN_STEPS 8
 #define STALL_MIN_STEPS 5
 #define STALL_MIN_SHIFT 0.10
@@ -235,6 +238,9 @@ size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over aligned indexes [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
+/* The value of rank ri at every aligned index (heat_nsteps() floats, NaN where missing),
+ * read in place: for passes over every cell (a run comparison). */
+const float *heat_row(const struct heat_grid *g, size_t ri);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);

@@ -209,6 +209,11 @@ size_t heat_nranks(const struct heat_grid *g)
 	return g ? g->nranks : 0;
 }
 
+const float *heat_row(const struct heat_grid *g, size_t ri)
+{
+	return g->val[0] + ri * g->nsteps;
+}
+
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst)
 {

@@ -201,6 +201,8 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 {
 	size_t S = d->n_steps;
 	rs->slow_onset = rs->stall_lo = rs->stall_hi = -1;
+	if (S < STRAG_MIN_JUDGE)
+		return; /* too few steps to estimate the rank's noise: no verdict */
 	double *y = x + S; /* second half of the scratch */
 	double max;
 	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
@@ -246,7 +248,11 @@ void analysis_straggler_set(struct distributed *d)
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 {
 	if (!d->nstragglers) {
-		snprintf(buf, n, "none (no rank significantly slower than the step median)");
+		if (d->n_steps < STRAG_MIN_JUDGE)
+			snprintf(buf, n, "not judged: %zu aligned step%s (the noise test needs %d)", d->n_steps,
+				 d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
+		else
+			snprintf(buf, n, "none (no rank significantly slower than the step median)");
 		return;
 	}
 	const struct rank_stat *rs = &d->rank[d->stragglers[0]];

@@ -183,7 +183,7 @@ void steps_rank_files_free(struct steps_rank_file *v, size_t n);
  * (what steps_finalize() would do); the loader seals each rank on its worker thread.
  * steps_rank_encode() appends the sealed rank ri (columns exactly as stored: encodings,
  * presence bitmaps, run-length runs, run.json metadata; column i is metric id i of m)
- * to o. steps_rank_decode() reads one rank back from untrusted bytes; metric_map[i] is
+ * to o (its path relative to base, see ob_path). steps_rank_decode() reads one rank back from untrusted bytes; metric_map[i] is
  * the model's metric id for the writer's metric i (nmap entries). It returns a sealed
  * rank (publish it with steps_publish_rank), or NULL with b->bad set when the bytes are
  * malformed; it never reads past b's end. Values are in host byte order (the index
@@ -191,8 +191,8 @@ void steps_rank_files_free(struct steps_rank_file *v, size_t n);
 struct obuf;
 struct ibuf;
 void steps_rank_seal(struct rank_steps *r);
-void steps_rank_encode(const struct steps_model *m, size_t ri, struct obuf *o);
-struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const int *metric_map,
-				     size_t nmap);
+void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
+				     const int *metric_map, size_t nmap);
 
 #endif

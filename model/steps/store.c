@@ -1108,11 +1108,11 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 		b->bad = true; /* a reader would dereference the missing bitmap */
 }
 
-void steps_rank_encode(const struct steps_model *m, size_t ri, struct obuf *o)
+void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
 {
 	const struct rank_steps *r = m->rank[ri];
 	ob_i64(o, r->rank);
-	ob_str(o, r->path);
+	ob_path(o, base, r->path);
 	ob_u64(o, r->n);
 	ob_u8(o, r->contiguous);
 	ob_i64(o, r->step0);
@@ -1132,11 +1132,11 @@ void steps_rank_encode(const struct steps_model *m, size_t ri, struct obuf *o)
 		col_encode(&r->col[i], o);
 }
 
-struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const int *metric_map,
-				     size_t nmap)
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
+				     const int *metric_map, size_t nmap)
 {
 	long long id = ib_i64(b);
-	char *path = ib_str(b);
+	char *path = ib_path(b, base);
 	size_t n = ib_count(b, 0);
 	if (b->bad || id < INT32_MIN || id > INT32_MAX || n >= UINT32_MAX) {
 		b->bad = true;

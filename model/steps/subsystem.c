@@ -52,13 +52,16 @@ static void summary_budget(struct run *run, struct summary *out)
 	const struct budget *b = analysis_budget(run, 0);
 	if (!b)
 		return;
-	char mfu[96] = "MFU n/a (no FLOPs/peak)";
 	if (b->has_mfu)
-		snprintf(mfu, sizeof(mfu), "MFU %.1f%%%s%s%s", b->mfu * 100,
-			 b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
-			 b->peak_table ? ")" : "");
-	summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of %.4g s wall (rank %d); %s",
-		    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0), mfu);
+		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of %.4g s wall (rank %d); MFU %.1f%%%s%s%s",
+			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0), b->mfu * 100,
+			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
+			    b->peak_table ? ")" : "");
+	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
+		summary_add(out, TONE_NORMAL, "budget",
+			    "compute %.1f%% of %.4g s wall (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
+			    "--peak-tflops)",
+			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0));
 	if (b->nrecoverable) {
 		const struct budget_line *l = &b->line[b->recoverable[0]];
 		summary_add(out, TONE_NORMAL, "top recoverable", "%s %.4g s (%.1f%%)", l->name, l->seconds,

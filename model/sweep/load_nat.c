@@ -2,7 +2,9 @@
 /* load_nat.c: NeMo Agent Toolkit sizing calculator output (formats.md §4):
  * {online|offline}/job_<ts>/calc_runner_output.json with string concurrency keys (and the
  * stale `per_concurrency_data` layout as an alias). Stored fits and estimates are kept
- * next to the recomputation (nat_recompute) so the views can show where they differ. */
+ * next to the recomputation (nat_recompute) so the views can show where they differ;
+ * the jobs of one calc output directory are merged as the calculator's offline mode
+ * does (nat_merge). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>

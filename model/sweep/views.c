@@ -181,7 +181,7 @@ static bool sizing_targets(const struct sweep_set *s)
 
 struct sizing_src {
 	const char *source, *file;
-	size_t jobs;             /* files behind the fit: 1, or a merge's job count */
+	size_t jobs;             /* NAT files behind the fit: 1, or a merge's job count */
 	bool nat;
 };
 
@@ -195,7 +195,7 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 	char buf[256];
 	table_set_text(t, r, c->source, src->source);
 	table_set_text(t, r, c->file, src->file);
-	table_set_num(t, r, c->jobs, (double)src->jobs);
+	table_set_num_opt(t, r, c->jobs, (double)src->jobs, src->nat);
 	table_set_text(t, r, c->metric, metric);
 	table_set_num(t, r, c->points, (double)cf->nused + (double)cf->nout);
 	if (has_sf) {
@@ -276,7 +276,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 		if (!se->has_fit)
 			continue;
 		struct sweep_fit none = { 0 };
-		struct sizing_src src = { "genai-perf", se->name, se->n, false };
+		struct sizing_src src = { "genai-perf", se->name, 0, false };
 		sizing_row(t, &c, -1 - (long)i, &src, "request_latency_p95", &none, false, &se->fit,
 			   s->target_latency, &se->est, 0, false, s);
 	}

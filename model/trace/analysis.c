@@ -774,3 +774,27 @@ size_t trace_stragglers(struct trace_set *ts, int out[2])
 		out[i] = ts->strag[i];
 	return ts->nstrag;
 }
+
+bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
+{
+	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1 };
+	for (size_t i = 0; ts && i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		if (!h->have_gpu || h->kernel_us <= 0)
+			continue;
+		out->n++;
+		out->span_us += h->kernel_us;
+		out->idle_us += h->idle_us;
+		out->compute_us += h->compute_us;
+		out->noncompute_us += h->noncompute_us;
+		if (out->min_rank < 0 || h->idle_pct < out->min_idle_pct) {
+			out->min_idle_pct = h->idle_pct;
+			out->min_rank = ts->r[i]->rank;
+		}
+		if (out->max_rank < 0 || h->idle_pct > out->max_idle_pct) {
+			out->max_idle_pct = h->idle_pct;
+			out->max_rank = ts->r[i]->rank;
+		}
+	}
+	return out->n > 0;
+}

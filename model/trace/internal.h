@@ -10,7 +10,7 @@
 #include "model/trace/trace.h"
 
 #define TRACE_NVIEWS 6
-#define TRACE_NRULES 1
+#define TRACE_NRULES 2
 extern const struct view_def trace_views[TRACE_NVIEWS];
 extern const struct finding_rule trace_rules[TRACE_NRULES];
 

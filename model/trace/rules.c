@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* rules.c: the trace family's finding rule DIST.EXPOSED_COMM (pytscope's order 430),
- * from the trace summary of the lowest rank. */
+/* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
+ * from the trace summary of the lowest rank) and the native TRACE.GPU_IDLE. */
 #include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
@@ -34,6 +34,43 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 		     ev);
 }
 
+/* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its traced span or
+ * more (HTA temporal breakdown); one finding naming the idlest rank and how many ranks
+ * pass. Evidence: that rank's row of the temporal view. */
+static void rule_gpu_idle(struct run *run, struct finding_list *out)
+{
+	struct trace_set *ts = trace_get(run);
+	struct trace_gpu_time g;
+	if (!trace_gpu_time(ts, &g) || g.max_idle_pct < TRACE_IDLE_PCT)
+		return;
+	size_t idle_ranks = 0;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT;
+	}
+	char title[160], detail[512];
+	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the traced time on rank %d", g.max_idle_pct,
+		 g.max_rank);
+	snprintf(detail, sizeof(detail),
+		 "No kernel runs on rank %d's GPU for %.1f%% of its traced span (HTA temporal breakdown); "
+		 "%zu of %zu traced ranks are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over all "
+		 "ranks: compute %.1f%%, communication and memory %.1f%%, idle %.1f%%.",
+		 g.max_rank, g.max_idle_pct, idle_ranks, g.n, TRACE_IDLE_PCT, g.min_rank, g.min_idle_pct,
+		 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);
+	struct evidence ev = evidence_none();
+	ev.kind = EV_ROW;
+	ev.view = "temporal";
+	ev.item = g.max_rank;
+	ev.rank = g.max_rank;
+	findings_add(out, "TRACE.GPU_IDLE", g.max_idle_pct >= TRACE_IDLE_HIGH_PCT ? SEV_HIGH : SEV_MED, title,
+		     detail,
+		     "See the idle view for where the gaps are: host_wait (the CPU launches too late: "
+		     "dataloader, Python overhead, synchronisation; try CUDA graphs, torch.compile, more "
+		     "loader workers) or kernel_wait (many tiny kernels: fuse them).",
+		     ev);
+}
+
 const struct finding_rule trace_rules[TRACE_NRULES] = {
 	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false },
+	{ "TRACE.GPU_IDLE", 440, rule_gpu_idle, true },
 };

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the trace family's registration (registry.h): loader "kineto" (load.c,
- * PyTorch profiler Chrome traces), views (views.c), the finding rule (rules.c) and the
- * model's lifetime. */
+ * PyTorch profiler Chrome traces), views (views.c), the finding rules (rules.c), the
+ * headline summary (GPU busy/idle, idle by rank, top kernels) and the model's lifetime. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/trace/internal.h"
+#include "model/xalloc.h"
 
 static const struct loader trace_loaders[] = {
 	{ "kineto", "PyTorch profiler (Kineto) Chrome traces: *.pt.trace.json[.gz], trace.json, rank dirs",
@@ -16,6 +20,81 @@ static bool trace_has_data(const struct run *run)
 	return run->trace != NULL;
 }
 
+struct ksum {
+	const char *name;
+	double sum;
+};
+
+static int ksum_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ksum *)a)->name, ((const struct ksum *)b)->name);
+}
+
+/* The top 3 kernels over every rank (HTA event set) by total time, summed by name:
+ * "name 12.3%, ...". */
+static void top_kernels(struct trace_set *ts, char *buf, size_t n)
+{
+	size_t nk = 0, cap = 0;
+	struct ksum *v = NULL;
+	double total = 0;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_hta *h = trace_hta(ts, i);
+		for (size_t k = 0; k < h->nkstat; k++) {
+			xgrow((void **)&v, &cap, nk + 1, sizeof(*v));
+			v[nk++] = (struct ksum){ ts->r[i]->names[h->kstat[k].name], h->kstat[k].sum };
+			total += h->kstat[k].sum;
+		}
+	}
+	if (nk)
+		qsort(v, nk, sizeof(*v), ksum_by_name);
+	size_t m = 0; /* merge equal names */
+	for (size_t i = 0; i < nk; i++) {
+		if (m && strcmp(v[m - 1].name, v[i].name) == 0)
+			v[m - 1].sum += v[i].sum;
+		else
+			v[m++] = v[i];
+	}
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int j = 0; j < 3 && j < (int)m && used < n; j++) {
+		size_t best = (size_t)j;
+		for (size_t i = (size_t)j + 1; i < m; i++)
+			if (v[i].sum > v[best].sum)
+				best = i;
+		struct ksum t = v[j];
+		v[j] = v[best];
+		v[best] = t;
+		used += (size_t)snprintf(buf + used, n - used, "%s%.48s %.1f%%", j ? ", " : "", v[j].name,
+					  total > 0 ? 100 * v[j].sum / total : 0);
+	}
+	free(v);
+}
+
+/* GPU busy/idle and its split, the idle spread over ranks and the top kernels. */
+static void trace_summary(struct run *run, struct summary *out)
+{
+	struct trace_set *ts = trace_get(run);
+	struct trace_gpu_time g;
+	if (!trace_gpu_time(ts, &g)) {
+		if (ts)
+			summary_add(out, TONE_WARN, "GPU time", "n/a: no GPU kernel in the traces");
+		return;
+	}
+	double idle = 100 * g.idle_us / g.span_us;
+	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
+		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of %.4g ms traced over %zu "
+		    "rank%s", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
+		    g.span_us / 1e3, g.n, g.n == 1 ? "" : "s");
+	if (g.n > 1)
+		summary_add(out, g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL, "GPU idle by rank",
+			    "%.1f%% (rank %d) to %.1f%% (rank %d); :view temporal", g.min_idle_pct, g.min_rank,
+			    g.max_idle_pct, g.max_rank);
+	char top[SUMMARY_TEXT];
+	top_kernels(ts, top, sizeof(top));
+	if (*top)
+		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
+}
+
 const struct subsystem sub_trace = {
 	.name = "trace",
 	.loaders = trace_loaders,
@@ -25,5 +104,6 @@ const struct subsystem sub_trace = {
 	.rules = trace_rules,
 	.nrules = TRACE_NRULES,
 	.has_data = trace_has_data,
+	.summary = trace_summary,
 	.free = trace_free,
 };

@@ -126,6 +126,21 @@ struct trace_set {
 
 /* The run's trace set, or NULL when no trace was loaded. */
 struct trace_set *trace_get(struct run *run);
+
+/* GPU time over every rank (HTA temporal breakdown, analysis.c): sums of the ranks'
+ * span (kernel_us), idle, compute and non-compute (communication, memory) time, and
+ * the ranks with the least and the most idle share. n = ranks with GPU events. */
+struct trace_gpu_time {
+	size_t n;
+	double span_us, idle_us, compute_us, noncompute_us;
+	int min_rank, max_rank;  /* rank ids */
+	double min_idle_pct, max_idle_pct;
+};
+bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out);
+/* A rank's GPU is idle (TRACE.GPU_IDLE) from this share of its traced span; high from
+ * TRACE_IDLE_HIGH_PCT. */
+#define TRACE_IDLE_PCT 25.0
+#define TRACE_IDLE_HIGH_PCT 50.0
 /* Memoized analyses of rank index ri (0..n-1); never NULL for a valid ri. */
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);

@@ -211,8 +211,10 @@ if [ -d "$REAL" ]; then
 		grep -q '^ *10  *-  *8457.45  *19113.68\*  *-  *1033.8\* ' "$TMP/real.out" &&
 		grep -q '\* low confidence: fewer than 5 requests beyond .*requests per level: 6, 26, 67, 138' "$TMP/real.out"
 	tap_rc $? "real sweep report: TTFT '-', osl p99 column, low-confidence p99 starred with the request counts"
+	grep -q '^      the p95 rests on fewer than 5 requests beyond it at 3 of 4 levels: low confidence$' "$TMP/real.out"
+	tap_rc $? "real sweep report: the p95 sizing fit says 3 of its 4 levels are low confidence"
 else
-	for i in 1 2 3 4 5 6 7; do tap_skip "../shared/real/genai-perf-medium absent"; done
+	for i in 1 2 3 4 5 6 7 8; do tap_skip "../shared/real/genai-perf-medium absent"; done
 fi
 
 # --- CSV-only sweep named as GenAI-Perf names artifact dirs --------------------------

@@ -1,6 +1,7 @@
 #!/bin/sh
 # compare.sh: compare mode in the explorer, headless (TSCOPE_SCRIPT). Generated 8-rank
-# pairs (tests/tools/gen_pair): rank 5 regresses from step 100 in B. The Overview leads
+# pairs (tests/tools/gen_pair): rank 5 regresses from step 100 in B. The session opens
+# on the B - A heatmap (as one run opens on its heatmap); the Overview (1) leads
 # with the verdict naming rank 5; `n` lands on rank 5 at its onset in the B - A heatmap;
 # `m` flips the heatmap to A; the Ranks tab (diff_ranks) lists rank 5 first; `e` exports
 # it. An identical pair shows "no difference" and `n` says there is no regression.
@@ -11,6 +12,8 @@ cd "$TSCOPE_TMP" || exit 1
 "$gen" a 8 200 1 && "$gen" same 8 200 1 && "$gen" reg 8 200 2 5 100 || { tap_notok "pairs generated"; exit 1; }
 
 cat >keys <<KEYS
+:dump $PWD/open
+1
 :dump $PWD/ov
 n
 :dump $PWD/n
@@ -24,6 +27,7 @@ KEYS
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a reg >out 2>err
 tap_rc $? "compare mode: headless session exits 0"
 tap_check "title names A and B" 'head -1 ov | grep -q "A pair vs B pair  1 Overview  2 Heatmap  3 Ranks"'
+tap_check "compare mode opens on the B - A heatmap" 'grep -q "^ compute B - A: " open'
 tap_check "Overview leads with the verdict naming rank 5" \
 	'sed -n 3p ov | grep -q "verdict *B is [0-9.]*% slower per step; rank 5 regressed from step 100"'
 tap_check "n: the message names the regression" 'grep -q "^regression 1/1: rank 5, onset at step 100 in B" n'
@@ -34,6 +38,7 @@ tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 r
 tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'
 
 cat >keys2 <<KEYS
+1
 :dump $PWD/ov2
 n
 :dump $PWD/n2

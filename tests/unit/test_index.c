@@ -76,16 +76,17 @@ static void test_round_trip(void)
 	steps_publish_rank(a, sample_rank(a));
 	steps_finalize(a);
 	struct obuf o = { 0 };
-	steps_rank_encode(a, 0, &o);
+	steps_rank_encode(a, 0, "run", &o);
 	int map[3] = { 0, 1, 2 };
 	for (int k = 0; k < 3; k++)
 		map[k] = steps_metric_intern(b, steps_metric(a, k)->kind, steps_metric(a, k)->name);
 	struct ibuf in = { o.p, o.n, 0, false };
-	struct rank_steps *r = steps_rank_decode(b, &in, map, 3);
+	struct rank_steps *r = steps_rank_decode(b, &in, "/abs/run", map, 3);
 	ok(r && !in.bad && in.off == o.n, "a sealed rank decodes, consuming every byte");
 	steps_publish_rank(b, r);
 	steps_finalize(b);
 	is_int(steps_rank_id(b, 0), 7, "rank id kept");
+	is_str(steps_rank_path(b, 0), "/abs/run/rank7", "its path is relative to the run dir");
 	ok(same_values(a, b), "every step, timestamp and value identical (bit for bit), missing stays missing");
 	size_t pa, pb;
 	ok(steps_find(b, 0, 60, &pb) && steps_find(a, 0, 60, &pa) && pa == pb,
@@ -99,7 +100,7 @@ static void test_round_trip(void)
 	size_t rejected = 0;
 	for (size_t n = 0; n < o.n; n++) {
 		struct ibuf t = { o.p, n, 0, false };
-		struct rank_steps *x = steps_rank_decode(b, &t, map, 3);
+		struct rank_steps *x = steps_rank_decode(b, &t, "run", map, 3);
 		rejected += !x && t.bad;
 		steps_rank_free(x);
 	}
@@ -111,7 +112,7 @@ static void test_round_trip(void)
 		memcpy(c, o.p, o.n);
 		c[i] ^= 0xa5;
 		struct ibuf t = { c, o.n, 0, false };
-		struct rank_steps *x = steps_rank_decode(b, &t, map, 3);
+		struct rank_steps *x = steps_rank_decode(b, &t, "run", map, 3);
 		survived += x != NULL || t.bad;
 		steps_rank_free(x);
 		free(c);
@@ -119,7 +120,7 @@ static void test_round_trip(void)
 	is_int(survived, (o.n + 6) / 7, "every corrupted encoding is decoded or rejected");
 	int badmap[3] = { 0, 0, 0 };
 	struct ibuf t = { o.p, o.n, 0, false };
-	ok(!steps_rank_decode(b, &t, badmap, 3) && t.bad, "two columns mapped to one metric: rejected");
+	ok(!steps_rank_decode(b, &t, "run", badmap, 3) && t.bad, "two columns mapped to one metric: rejected");
 	ob_free(&o);
 	run_free(ra);
 	run_free(rb);

@@ -14,6 +14,7 @@
 #include "ui/glyph.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
+#include "ui/list.h"
 #include "ui/theme.h"
 #include "ui/ui.h"
 
@@ -249,8 +250,44 @@ static void test_aggregation(void)
 	unsetenv("TSCOPE_SCRIPT");
 }
 
+/* The one list cursor: the same keys mean the same moves in every list. */
+static void test_list_cursor(void)
+{
+	struct list_cursor c = { 0 };
+	list_resize(&c, 100, 10);
+	list_key(&c, ACT_DOWN);
+	ok(c.sel == 1 && c.top == 0, "down: one item");
+	list_key(&c, ACT_PAGE_DOWN);
+	ok(c.sel == 10 && c.top == 9, "page-down: a page of rows-1, selection and window together");
+	list_key(&c, ACT_PAGE_UP);
+	ok(c.sel == 1 && c.top == 0, "page-up undoes page-down");
+	list_key(&c, ACT_BOTTOM);
+	ok(c.sel == 99 && c.top == 90, "bottom (G/End): last item, visible");
+	list_key(&c, ACT_DOWN);
+	ok(c.sel == 99, "no wrap past the end");
+	list_key(&c, ACT_PAGE_DOWN);
+	ok(c.sel == 99 && c.top == 90, "page-down at the end stays, no blank rows");
+	list_key(&c, ACT_TOP);
+	ok(c.sel == 0 && c.top == 0, "top (g/Home): first item");
+	list_key(&c, ACT_UP);
+	ok(c.sel == 0, "no wrap before the start");
+	ok(!list_key(&c, ACT_SORT), "other actions are not the cursor's");
+	list_jump(&c, 50);
+	ok(c.sel == 50 && c.top == 45, "a jump centres the item");
+	list_resize(&c, 20, 10);
+	ok(c.sel == 19 && c.top == 10, "a shrinking list keeps the selection inside");
+	list_resize(&c, 0, 10);
+	ok(c.sel == 0 && c.top == 0, "an empty list");
+	list_key(&c, ACT_DOWN);
+	ok(c.sel == 0, "moves on an empty list stay at 0");
+	struct list_cursor u = { .n = 5 };
+	list_key(&u, ACT_PAGE_DOWN);
+	ok(u.sel == 1, "unknown window: a page is one item");
+}
+
 int main(void)
 {
+	test_list_cursor();
 	test_layout();
 	test_keymap();
 	test_theme_glyph();

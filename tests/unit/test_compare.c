@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* test_compare.c: the run comparison (model/compare/): the noise-aware regression test
+ * and its onset, identical and noise-only pairs, different step ranges and rank sets,
+ * the verdict, findings matching, and pytscope's diff semantics over run.json (Python
+ * equality 1 == 1.0 == True, str()/repr() of values, <absent>, the notes). */
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/compare.h"
+#include "model/compare/views.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+
+static unsigned long long lcg;
+
+static double rnd(void)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+struct spec {
+	int ranks, steps;
+	unsigned long long seed;
+	int slow_rank, from;     /* -1: none */
+	int skip_rank;           /* a rank id left out, -1: none */
+	const char *meta;        /* run.json of rank 0, or NULL */
+};
+
+static struct run *make_run(const struct spec *sp)
+{
+	static const struct opts o;
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	int loss = steps_metric_intern(m, METRIC_SCALAR, "loss");
+	lcg = sp->seed;
+	for (int r = 0; r < sp->ranks; r++) {
+		if (r == sp->skip_rank)
+			continue;
+		struct rank_steps *rs = steps_rank_new(m, r, NULL);
+		if (r == 0)
+			rank_exact_scalars(rs);
+		for (int s = 0; s < sp->steps; s++) {
+			size_t pos = rank_append(rs, s, 1000.0 + s, true);
+			double slow = r == sp->slow_rank && s >= sp->from ? 1.2 : 1.0;
+			rank_set(rs, pos, fwd, (double)(long)(5e7 * slow * (1 + 0.04 * (rnd() - 0.5))) / 1e9);
+			rank_set(rs, pos, comm, (double)(long)(1e7 * (1 + 0.1 * rnd())) / 1e9);
+			if (r == 0)
+				rank_set(rs, pos, loss, 2.0 / (1.0 + 0.01 * s));
+		}
+		if (r == 0 && sp->meta) {
+			struct steps_meta meta = { .present = true, .json = xstrdup(sp->meta), .json_len = strlen(sp->meta) };
+			rank_set_meta(rs, &meta);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+static struct compare *pair(const struct spec *a, const struct spec *b)
+{
+	return compare_new(make_run(a), make_run(b), "steps");
+}
+
+static void test_regression(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = { 8, 120, 2, 3, 40, -1, NULL };
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r != NULL, "ranks compared");
+	is_int(r->nregressed, 1, "one rank regressed");
+	const struct cmp_rank *w = &r->v[r->order[0]];
+	is_int(w->rank, 3, "it is rank 3");
+	ok(w->onset_b >= 38 && w->onset_b <= 42, "onset near step 40 (got %ld)", w->onset_b);
+	ok(w->delta_ms > w->noise_ms && w->noise_ms > 0, "delta above its noise threshold");
+	ok(compare_regression_s(w) > 0, "time lost grew");
+	ok(r->slower && !r->identical, "B slower per step");
+	char v[256];
+	compare_verdict(c, v, sizeof(v));
+	ok(strstr(v, "% slower per step; rank 3 regressed from step") != NULL, "verdict: %s", v);
+	char err[128];
+	struct table *t = compare_view("diff_ranks")->build(c, err, sizeof(err));
+	ok(t && t->nrow == 8 && t->ref[t->view[0]] == 3, "diff_ranks: rank 3 first");
+	table_free(t);
+	compare_free(c);
+}
+
+static void test_identical_and_noise(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = a;
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r->identical && !r->nregressed && !r->nimproved && !r->slower && !r->faster, "identical: no difference");
+	char v[256];
+	compare_verdict(c, v, sizeof(v));
+	ok(strncmp(v, "no difference:", 14) == 0, "verdict: %s", v);
+	size_t nf;
+	const struct cmp_finding *f = compare_findings(c, &nf);
+	size_t persist = 0;
+	for (size_t i = 0; i < nf; i++)
+		persist += f[i].status == CMP_PERSIST;
+	is_int(persist, nf, "identical: every finding persists");
+	compare_free(c);
+
+	b.seed = 7; /* the same job, other noise */
+	c = pair(&a, &b);
+	r = compare_ranks(c);
+	ok(!r->identical && !r->nregressed && !r->nimproved, "noise only: nothing regressed or improved");
+	ok(!r->slower && !r->faster, "noise only: the step wall is the same within noise");
+	compare_free(c);
+}
+
+static void test_scope(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = { 8, 80, 1, -1, 0, 7, NULL };
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	is_int(r->ncommon, 80, "common steps: 80");
+	is_int(r->ncommon_ranks, 7, "common ranks: 7");
+	is_int(r->n, 8, "rank union: 8");
+	ok(r->v[7].in_a && !r->v[7].in_b, "rank 7 only in A");
+	char s[256];
+	compare_scope(c, s, sizeof(s));
+	ok(strcmp(s, "A: 8 ranks, steps 0-119; B: 7 ranks, steps 0-79; compared: 7 common ranks, 80 common steps") == 0,
+	   "scope: %s", s);
+	compare_free(c);
+}
+
+static const struct cmp_field *field(const struct cmp_field *f, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].key, key) == 0)
+			return &f[i];
+	return NULL;
+}
+
+static void test_pydiff(void)
+{
+	struct spec a = { 1, 30, 1, -1, 0, -1,
+			  "{\"name\": \"a\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3, \"flag\": true, "
+			  "\"tags\": [1, 2.0, \"it's\"]}, \"environment\": {\"cudnn_benchmark\": true, \"gpu_count\": 1, "
+			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}" };
+	struct spec b = { 1, 30, 1, -1, 0, -1,
+			  "{\"name\": \"b\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3.0, \"flag\": 1, "
+			  "\"tags\": [1, 2, \"it's\"], \"opt\": {\"m\": 0.9, \"nest\": [null, false]}}, "
+			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}" };
+	struct compare *c = pair(&a, &b);
+	const struct pydiff *d = compare_pydiff(c);
+	ok(d && strcmp(d->name_a, "a") == 0 && strcmp(d->name_b, "b") == 0, "names from run.json");
+	is_int(d->nconfig, 1, "config: 3 == 3.0, True == 1, [1, 2.0] == [1, 2]: only opt differs");
+	const struct cmp_field *opt = field(d->config, d->nconfig, "opt");
+	ok(opt && strcmp(opt->a, "<absent>") == 0 && strcmp(opt->b, "{'m': 0.9, 'nest': [None, False]}") == 0,
+	   "absent key, and repr of a nested dict");
+	is_int(d->nenv, 2, "env: torch and env.PYTHONHASHSEED differ, True == 1 and 1 == 1.0 do not");
+	const struct cmp_field *seed = field(d->env, d->nenv, "env.PYTHONHASHSEED");
+	ok(seed && strcmp(seed->a, "0") == 0 && strcmp(seed->b, "<absent>") == 0, "the nested env object is flattened");
+	ok(d->identical && d->first_divergence < 0, "same losses: identical trajectory");
+	ok(d->nnote >= 3 && strstr(d->note[0], "Config differs (opt)") == d->note[0], "config note first");
+	ok(strcmp(d->note[1], "cudnn.benchmark is ON in 'a' — a common source of run-to-run nondeterminism.") == 0,
+	   "cudnn.benchmark is True only in A (1 is not `is True`)");
+	ok(strcmp(d->note[2], "PYTHONHASHSEED is unset in 'b' — set it for reproducibility.") == 0,
+	   "PYTHONHASHSEED unset in B");
+	char err[128];
+	struct table *t = compare_view("diff_env")->build(c, err, sizeof(err));
+	ok(t && t->nrow == 3, "diff_env: environment and config rows");
+	table_free(t);
+	compare_free(c);
+}
+
+static void test_g4(void)
+{
+	char buf[32];
+	compare_g4(buf, sizeof(buf), -0.0 / 0.0, true);
+	ok(strcmp(buf, "+nan") == 0, "NaN prints as Python does, never -nan");
+	compare_g4(buf, sizeof(buf), 123456.0, false);
+	ok(strcmp(buf, "1.235e+05") == 0, "%%.4g: %s", buf);
+}
+
+int main(void)
+{
+	test_regression();
+	test_identical_and_noise();
+	test_scope();
+	test_pydiff();
+	test_g4();
+	return tap_done();
+}
