@@ -37,6 +37,7 @@ void export_list_views(FILE *f)
 			fprintf(f, "%-16s %s\n", registry[s]->views[v].name, registry[s]->views[v].help);
 	for (size_t v = 0; v < compare_nviews; v++)
 		fprintf(f, "%-16s %s\n", compare_views[v].name, compare_views[v].help);
+	fprintf(f, "%-16s %s\n", EXPORT_ALL, "every view that has rows for the run, as -o DIR/<view>.csv");
 }
 
 static void list_columns(const struct table *t)

@@ -77,4 +77,5 @@ tap_rc $? "--export all with --sort: usage error"
 "$BIN" --export all -o "$TMP/afile" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/nd.err"
 [ $? -eq 1 ] && grep -q 'cannot use .*afile as the output directory' "$TMP/nd.err"
 tap_rc $? "-o naming a file: exit 1"
+tap_check "--list-views lists all" '"$BIN" --list-views | grep -q "^all  *every view that has rows"'
 tap_plan
