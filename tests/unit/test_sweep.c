@@ -339,6 +339,38 @@ static void test_nonstreaming(void)
 	}
 }
 
+/* CSV-only artifact dirs named <model>-<service>-<backend>-<sweep_type><value>: one
+ * series over that stimulus for every GenAI-Perf sweep type. */
+static void test_stimulus_names(void)
+{
+	static const struct { const char *type; enum sweep_stim st; } types[] = {
+		{ "concurrency", ST_CONCURRENCY }, { "request_rate", ST_REQUEST_RATE },
+		{ "input_sequence_length", ST_INPUT_LENGTH }, { "batch_size", ST_BATCH_SIZE },
+		{ "num_dataset_entries", ST_DATASET_ENTRIES },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(types); i++) {
+		static const char *const vals[] = { "8", "2.5", "64" };
+		for (size_t v = 0; v < ARRAY_LEN(vals); v++) {
+			char *rel = xasprintf("names%zu/gpt2-triton-vllm-%s%s/profile_export_genai_perf.csv", i,
+					      types[i].type, vals[v]);
+			free(fixture(rel, "Metric,avg,p99\nRequest Latency (ms),10.00,20.00\n"));
+			free(rel);
+		}
+		char *dir = xasprintf("%s/names%zu", tmpdir, i);
+		struct opts o = { 0 };
+		struct run *run = open_one(dir, &o);
+		struct sweep_set *s = run->sweep;
+		if (s)
+			sweep_derive(run);
+		ok(s && s->nseries == 1 && s->series[0].n == 3 && s->series[0].stim == (int)types[i].st &&
+			   s->cfg[s->series[0].cfg[0]].stim[types[i].st] == 2.5,
+		   "...-%s{2.5,8,64}: one 3-level series over %s, sorted", types[i].type,
+		   sweep_stim_name(types[i].st));
+		run_free(run);
+		free(dir);
+	}
+}
+
 /* ---------------------------------------------------------------------------------
  * Stimulus detection: input length varies, concurrency is fixed */
 
@@ -896,6 +928,7 @@ int main(void)
 	test_streaming();
 	test_export_csv();
 	test_nonstreaming();
+	test_stimulus_names();
 	test_stimulus();
 	test_analyze_checkpoint();
 	test_telemetry_rank();
