@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/table.h"
 #include "model/xalloc.h"
 
 enum { GRID_DEFAULT_BLOCK = 16, GRID_SAMPLE_MAX = 1 << 18 };
@@ -176,4 +177,42 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 		src->col_label(src->ud, col, buf, n);
 	else
 		snprintf(buf, n, "%zu", col);
+}
+
+struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
+			       const struct grid_window *w)
+{
+	struct table *t = table_new("heatmap_cells", "Heatmap cells as shown");
+	int cr0 = table_add_col(t, "row_first", COL_TEXT, 8, 0);
+	int cr1 = table_add_col(t, "row_last", COL_TEXT, 8, 0);
+	int cc0 = table_add_col(t, "col_first", COL_TEXT, 8, 0);
+	int cc1 = table_add_col(t, "col_last", COL_TEXT, 8, 0);
+	int cm = table_add_col(t, "metric", COL_TEXT, 12, 0);
+	int cw = table_add_col(t, "worst", COL_NUM, 10, 6);
+	int cmean = table_add_col(t, "mean", COL_NUM, 10, 6);
+	size_t rpr = w->rpr ? w->rpr : 1, spc = w->spc ? w->spc : 1;
+	for (size_t r0 = 0; r0 < src->nrows; r0 += rpr)
+		for (size_t x = 0; x < w->ncols; x++) {
+			size_t c0 = w->c0 + x * spc;
+			if (c0 >= src->ncols)
+				break;
+			size_t r1 = r0 + rpr < src->nrows ? r0 + rpr : src->nrows;
+			size_t c1 = c0 + spc < src->ncols ? c0 + spc : src->ncols;
+			char lab[32];
+			size_t row = table_add_row(t, (long)r0);
+			grid_row_label(src, r0, lab, sizeof(lab));
+			table_set_text(t, row, cr0, lab);
+			grid_row_label(src, r1 - 1, lab, sizeof(lab));
+			table_set_text(t, row, cr1, lab);
+			grid_col_label(src, c0, lab, sizeof(lab));
+			table_set_text(t, row, cc0, lab);
+			grid_col_label(src, c1 - 1, lab, sizeof(lab));
+			table_set_text(t, row, cc1, lab);
+			table_set_text(t, row, cm, src->title);
+			double worst = 0, mean = 0;
+			bool has = grid_rect(src, b, r0, r1, c0, c1, &worst, &mean) > 0;
+			table_set_num_opt(t, row, cw, worst, has);
+			table_set_num_opt(t, row, cmean, mean, has);
+		}
+	return t;
 }

@@ -90,6 +90,19 @@ void grid_blocks_free(struct grid_blocks *b);
 size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
 		 size_t c0, size_t c1, double *worst, double *mean);
 
+/* A heatmap window: rows in buckets of rpr, columns [c0, c0 + ncols * spc) in
+ * buckets of spc (each bucket one cell on screen). */
+struct grid_window {
+	size_t rpr, spc;        /* rows per cell, columns per cell (0 means 1) */
+	size_t c0, ncols;       /* first column, cells across */
+};
+
+/* The cells of a window as a table ("heatmap_cells"): per cell its first/last row and
+ * column labels, the metric (src->title), worst and mean. The heatmap pane's `e` and
+ * `--export heatmap_cells` both write this table. The caller frees it. */
+struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
+			       const struct grid_window *w);
+
 /* Label helpers: the producer's label, or the index. */
 void grid_row_label(const struct grid_src *src, size_t row, char *buf, size_t n);
 void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n);

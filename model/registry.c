@@ -14,6 +14,8 @@ const size_t registry_count = ARRAY_LEN(registry);
 
 const struct view_def *registry_view(const char *name)
 {
+	if (!name)
+		return NULL;
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++)
 			if (strcmp(registry[s]->views[v].name, name) == 0)
@@ -100,6 +102,15 @@ size_t registry_tabs(const struct run *run, const struct tab_def **out, size_t c
 					out[n++] = d;
 			}
 	return n;
+}
+
+const char *registry_tab_view(enum tab_pane pane)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t t = 0; t < registry[s]->ntabs; t++)
+			if (registry[s]->tabs[t].pane == pane && registry[s]->tabs[t].view)
+				return registry[s]->tabs[t].view;
+	return NULL;
 }
 
 void registry_finalize(struct run *run)

@@ -63,7 +63,7 @@ struct model_cmd {
 /* A default tab of the explorer: the pane kind (the UI maps it to its pane), its
  * argument and label, and the number key that selects it. Tabs of every subsystem
  * are shown in key order; show() == NULL means always. */
-enum tab_pane { TAB_OVERVIEW, TAB_HEATMAP, TAB_TABLE, TAB_STEPS, TAB_BUDGET, TAB_SWEEP };
+enum tab_pane { TAB_OVERVIEW, TAB_HEATMAP, TAB_TABLE, TAB_STEPS, TAB_BUDGET, TAB_SWEEP, TAB_COMPARE };
 
 struct tab_def {
 	int key;                 /* 1..9, unique over the registry */
@@ -71,6 +71,7 @@ struct tab_def {
 	enum tab_pane pane;
 	const char *arg;         /* TAB_TABLE: view name; TAB_HEATMAP: grid (NULL: first with data) */
 	bool (*show)(const struct run *run);
+	const char *view;        /* the view `e` exports from a pane that is not a table, or NULL */
 };
 
 /* One input family. Everything but name may be empty/NULL. Call order: every loader
@@ -133,6 +134,8 @@ const struct grid_provider *registry_grid_at(size_t i);
 const struct model_cmd *registry_cmd(const char *name, size_t n);
 size_t registry_ncmds(void);
 const struct model_cmd *registry_cmd_at(size_t i);
+/* The view `e` exports from the default tab of this pane kind (tab_def.view), or NULL. */
+const char *registry_tab_view(enum tab_pane pane);
 /* The tabs shown for this run, in number-key order; returns how many (<= cap). */
 size_t registry_tabs(const struct run *run, const struct tab_def **out, size_t cap);
 /* Every subsystem's finalize(), in registry order (run_open calls it once). */

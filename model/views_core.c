@@ -114,6 +114,34 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* The default heatmap's cells (the first grid with data, its first metric) in a window
+ * of every row and HEATMAP_CELLS columns: the same table as `e` on the heatmap pane
+ * (grid_cells_table), whose window is the screen's. */
+#define HEATMAP_CELLS 100
+
+static struct table *build_heatmap_cells(struct run *run, char *err, size_t errn)
+{
+	const struct grid_provider *gp = NULL;
+	for (size_t i = 0; !gp && i < registry_ngrids(); i++)
+		if (registry_grid_at(i)->nmetrics(run) > 0)
+			gp = registry_grid_at(i);
+	struct grid_src src;
+	memset(&src, 0, sizeof(src));
+	if (!gp) {
+		snprintf(err, errn, "no heatmap grid has data in this run");
+		return NULL;
+	}
+	if (!gp->open(run, 0, &src, err, errn))
+		return NULL;
+	struct grid_blocks *b = src.range ? NULL : grid_blocks_build(&src, 0);
+	struct grid_window w = { .rpr = 1, .spc = (src.ncols + HEATMAP_CELLS - 1) / HEATMAP_CELLS,
+				 .c0 = 0, .ncols = HEATMAP_CELLS };
+	struct table *t = grid_cells_table(&src, b, &w);
+	grid_blocks_free(b);
+	gp->close(&src);
+	return t;
+}
+
 /* Enter on a finding opens its own evidence (row ref = finding number). */
 static bool finding_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
 {
@@ -128,14 +156,16 @@ static const struct view_def core_views[] = {
 	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings,
 	  finding_row_evidence },
 	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL },
+	{ "heatmap_cells", "the default heatmap's cells (worst and mean per cell), as the heatmap pane's e writes them",
+	  build_heatmap_cells, NULL },
 };
 
 /* The tabs every run has; the heatmap draws the first grid with data. */
 static const struct tab_def core_tabs[] = {
-	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL },
-	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL },
-	{ 6, "Findings", TAB_TABLE, "findings", NULL },
-	{ 7, "Sources", TAB_TABLE, "sources", NULL },
+	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL, "findings" },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL, NULL },
+	{ 6, "Findings", TAB_TABLE, "findings", NULL, NULL },
+	{ 7, "Sources", TAB_TABLE, "sources", NULL, NULL },
 };
 
 const struct subsystem sub_core = {

@@ -211,7 +211,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (r & PR_HANDLED)
 			return r | PR_REDRAW;
 	}
-	long h = app_find(app, &pane_heatmap, app->cmp ? "compare" : NULL);
+	long h = app_find(app, &pane_heatmap, app->cmp ? COMPARE_GRID : NULL);
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);

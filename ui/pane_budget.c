@@ -223,7 +223,7 @@ static struct table *bp_table(void *priv, struct app *app)
 {
 	struct bpane *p = priv;
 	table_free(p->export);
-	const struct view_def *vd = registry_view("budget");
+	const struct view_def *vd = registry_view(registry_tab_view(TAB_BUDGET));
 	char err[128];
 	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 	return p->export;

@@ -35,7 +35,7 @@ static struct table *cp_table(void *priv, struct app *app)
 	struct cpane *p = priv;
 	char err[128];
 	table_free(p->export);
-	p->export = compare_view("diff_ranks")->build(app->cmp, err, sizeof(err));
+	p->export = compare_view(compare_tabs[0].view)->build(app->cmp, err, sizeof(err));
 	return p->export;
 }
 
@@ -136,7 +136,7 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 		return PR_HANDLED;
 	switch (a) {
 	case ACT_ENTER: {
-		long h = app_find(app, &pane_heatmap, "compare");
+		long h = app_find(app, &pane_heatmap, COMPARE_GRID);
 		if (!n || h < 0)
 			return PR_HANDLED;
 		const struct cmp_rank *k = &r->v[listed(r, p->lc.sel)];

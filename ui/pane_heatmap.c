@@ -175,7 +175,7 @@ static void *hp_open_compare(struct app *app, char *why, size_t whyn)
 
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	if (app->cmp && arg && strcmp(arg, "compare") == 0)
+	if (app->cmp && arg && strcmp(arg, COMPARE_GRID) == 0)
 		return hp_open_compare(app, why, whyn);
 	const struct grid_provider *prov = registry_grid(arg);
 	for (size_t i = 0; !arg && i < registry_ngrids(); i++) /* default: the first with data */
@@ -563,44 +563,14 @@ static void hp_status(void *priv, struct app *app, char *buf, size_t n)
 	snprintf(buf + k, n - (size_t)k, "worst %.6g mean %.6g %s", w, m, p->src.unit ? p->src.unit : "");
 }
 
+/* `e`: the cells as shown (grid_cells_table, the same code as --export heatmap_cells). */
 static struct table *hp_table(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
 	table_free(p->export);
-	struct table *t = table_new("heatmap", "Heatmap cells as shown");
-	int cr0 = table_add_col(t, "row_first", COL_TEXT, 8, 0);
-	int cr1 = table_add_col(t, "row_last", COL_TEXT, 8, 0);
-	int cc0 = table_add_col(t, "col_first", COL_TEXT, 8, 0);
-	int cc1 = table_add_col(t, "col_last", COL_TEXT, 8, 0);
-	int cm = table_add_col(t, "metric", COL_TEXT, 12, 0);
-	int cw = table_add_col(t, "worst", COL_NUM, 10, 6);
-	int cmean = table_add_col(t, "mean", COL_NUM, 10, 6);
-	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
-	for (size_t r0 = 0; r0 < p->src.nrows; r0 += rpr)
-		for (int x = 0; x < p->w; x++) {
-			size_t c0 = p->c0 + (size_t)x * spc;
-			if (c0 >= p->src.ncols)
-				break;
-			size_t r1 = r0 + rpr < p->src.nrows ? r0 + rpr : p->src.nrows;
-			size_t c1 = c0 + spc < p->src.ncols ? c0 + spc : p->src.ncols;
-			char lab[32];
-			size_t row = table_add_row(t, (long)r0);
-			grid_row_label(&p->src, r0, lab, sizeof(lab));
-			table_set_text(t, row, cr0, lab);
-			grid_row_label(&p->src, r1 - 1, lab, sizeof(lab));
-			table_set_text(t, row, cr1, lab);
-			grid_col_label(&p->src, c0, lab, sizeof(lab));
-			table_set_text(t, row, cc0, lab);
-			grid_col_label(&p->src, c1 - 1, lab, sizeof(lab));
-			table_set_text(t, row, cc1, lab);
-			table_set_text(t, row, cm, p->src.title);
-			double w, m;
-			bool has = rect(p, r0, r1, c0, c1, &w, &m) > 0;
-			table_set_num_opt(t, row, cw, w, has);
-			table_set_num_opt(t, row, cmean, m, has);
-		}
-	p->export = t;
-	return t;
+	struct grid_window w = { .rpr = p->rpr, .spc = p->spc, .c0 = p->c0, .ncols = (size_t)(p->w > 0 ? p->w : 0) };
+	p->export = grid_cells_table(&p->src, p->blocks, &w);
+	return p->export;
 }
 
 static int hp_cur_rank(void *priv, struct app *app)

@@ -30,7 +30,7 @@ static void ov_close(void *priv)
 static struct table *ov_table(void *priv, struct app *app)
 {
 	struct opane *p = priv;
-	const struct view_def *vd = registry_view("findings");
+	const struct view_def *vd = registry_view(registry_tab_view(TAB_OVERVIEW));
 	char err[128];
 	table_free(p->export);
 	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;

@@ -389,7 +389,7 @@ static struct table *sp_table(void *priv, struct app *app)
 	struct spane *p = priv;
 	table_free(p->export);
 	p->export = NULL;
-	const struct view_def *vd = registry_view("steps");
+	const struct view_def *vd = registry_view(registry_tab_view(TAB_STEPS));
 	char err[128], expr[32];
 	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 	snprintf(expr, sizeof(expr), "rank=%d", steps_rank_id(p->m, p->ri));

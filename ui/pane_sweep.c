@@ -40,7 +40,7 @@ static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	}
 	struct spane *p = xcalloc(1, sizeof(*p));
 	p->nsrc = n;
-	const struct view_def *vd = registry_view(app->run->sweep->ncfg ? "sweep" : "sizing_points");
+	const struct view_def *vd = registry_view(sweep_plot_view(app->run));
 	char err[128];
 	p->t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 	sp_refresh(p, app);
@@ -137,13 +137,9 @@ static unsigned sp_enter(struct spane *p, struct app *app)
 {
 	if (!p->have || !p->spec.n)
 		return PR_HANDLED;
-	const char *view = p->spec.nat ? "sizing_points" : "sweep";
-	long i = app_pane(app, &pane_table, view, view);
-	if (i < 0)
-		return PR_HANDLED;
-	struct ui_target t = { .rank = -1, .step_lo = -1, .step_hi = -1,
-			       .item = p->spec.nat ? (long)p->spec.nat_idx : p->spec.ref[p->lc.sel] };
-	return app_show(app, (size_t)i, &t) | PR_HANDLED;
+	struct evidence ev;
+	sweep_plot_evidence(&p->spec, p->lc.sel, &ev);
+	return app_open_evidence(app, &ev) | PR_HANDLED;
 }
 
 static unsigned sp_handle(void *priv, struct app *app, enum action a)

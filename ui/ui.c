@@ -9,6 +9,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/compare/compare.h"
+#include "model/compare/views.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -27,6 +28,7 @@ void ui_list_keys(FILE *f)
 static const struct pane_ops *const tab_panes[] = {
 	[TAB_OVERVIEW] = &pane_overview, [TAB_HEATMAP] = &pane_heatmap, [TAB_TABLE] = &pane_table,
 	[TAB_STEPS] = &pane_steps, [TAB_BUDGET] = &pane_budget, [TAB_SWEEP] = &pane_sweep,
+	[TAB_COMPARE] = &pane_compare,
 };
 
 /* The run's default tabs, in number-key order, from the subsystems' tab tables. */
@@ -217,22 +219,14 @@ int ui_run(struct run *run, const struct opts *opts)
 	return rc;
 }
 
-/* Compare mode's tabs: the verdict, the B - A heatmap, the diff_* views. */
+/* Compare mode's tabs (model/compare/views.h compare_tabs). */
 static void add_compare_tabs(struct app *app)
 {
-	static const struct {
-		const struct pane_ops *ops;
-		const char *arg, *label;
-	} tab[] = {
-		{ &pane_compare, NULL, "Overview" }, { &pane_heatmap, "compare", "Heatmap" },
-		{ &pane_table, "diff_ranks", "Ranks" }, { &pane_table, "diff_budget", "Budget" },
-		{ &pane_table, "diff_findings", "Findings" }, { &pane_table, "diff_env", "Env" },
-		{ &pane_table, "diff_kernels", "Kernels" },
-	};
-	for (size_t i = 0; i < ARRAY_LEN(tab); i++) {
-		long p = app_pane(app, tab[i].ops, tab[i].arg, tab[i].label);
+	for (size_t i = 0; i < compare_ntabs; i++) {
+		const struct tab_def *t = &compare_tabs[i];
+		long p = app_pane(app, tab_panes[t->pane], t->arg, t->label);
 		if (p >= 0)
-			app->pane[p].key = (int)i + 1;
+			app->pane[p].key = t->key;
 	}
 }
 

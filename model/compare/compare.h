@@ -137,6 +137,8 @@ struct grid_src;
 bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn);
 void compare_grid_close(struct grid_src *src);
 const char *compare_grid_name(int metric);   /* "delta B-A" "A" "B" */
+/* The heatmap pane argument of the pair's grid (compare_grid_open). */
+#define COMPARE_GRID "compare"
 
 /* ---- findings ------------------------------------------------------------------------ */
 

@@ -315,3 +315,14 @@ const struct cmp_view *compare_view(const char *name)
 			return &compare_views[i];
 	return NULL;
 }
+
+const struct tab_def compare_tabs[] = {
+	{ 1, "Overview", TAB_COMPARE, NULL, NULL, "diff_ranks" },
+	{ 2, "Heatmap", TAB_HEATMAP, COMPARE_GRID, NULL, NULL },
+	{ 3, "Ranks", TAB_TABLE, "diff_ranks", NULL, NULL },
+	{ 4, "Budget", TAB_TABLE, "diff_budget", NULL, NULL },
+	{ 5, "Findings", TAB_TABLE, "diff_findings", NULL, NULL },
+	{ 6, "Env", TAB_TABLE, "diff_env", NULL, NULL },
+	{ 7, "Kernels", TAB_TABLE, "diff_kernels", NULL, NULL },
+};
+const size_t compare_ntabs = ARRAY_LEN(compare_tabs);

@@ -7,6 +7,7 @@
 #define MODEL_COMPARE_VIEWS_H
 
 #include "model/compare/compare.h"
+#include "model/registry.h"
 #include "model/table.h"
 
 struct cmp_view {
@@ -14,6 +15,11 @@ struct cmp_view {
 	const char *help;
 	struct table *(*build)(struct compare *c, char *err, size_t errn);
 };
+
+/* Compare mode's tabs, in number-key order (registry.h struct tab_def; TAB_COMPARE is
+ * the verdict pane). compare_tabs[0] is that Overview; its view is what `e` exports. */
+extern const struct tab_def compare_tabs[];
+extern const size_t compare_ntabs;
 
 extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;

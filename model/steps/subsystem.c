@@ -16,9 +16,9 @@ static const struct loader pytscope_loaders[] = {
 static const struct grid_provider *const steps_grids[] = { &grid_steps };
 
 static const struct tab_def steps_tabs[] = {
-	{ 3, "Ranks", TAB_TABLE, "ranks", NULL },
-	{ 4, "Steps", TAB_STEPS, NULL, NULL },
-	{ 5, "Budget", TAB_BUDGET, NULL, NULL },
+	{ 3, "Ranks", TAB_TABLE, "ranks", NULL, NULL },
+	{ 4, "Steps", TAB_STEPS, NULL, NULL, "steps" },
+	{ 5, "Budget", TAB_BUDGET, NULL, NULL, "budget" },
 };
 
 static void steps_fin(struct run *run)

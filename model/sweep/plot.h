@@ -45,5 +45,11 @@ size_t sweep_plot_count(struct run *run);
  * p95 LLM latency and throughput the p95 workflow runtime (both with their fits).
  * Returns false when the source has no data for that kind. */
 bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struct plot_spec *p);
+/* The view that lists the plotted points ("sweep", or "sizing_points" for a run with
+ * only NAT sizing output): what `e` on the Sweep pane exports. */
+const char *sweep_plot_view(const struct run *run);
+/* Enter on point i: its row in that view (EV_CONFIG). */
+struct evidence;
+void sweep_plot_evidence(const struct plot_spec *p, size_t i, struct evidence *out);
 
 #endif

@@ -27,7 +27,7 @@ static bool sweep_has_data(const struct run *run)
 }
 
 static const struct tab_def sweep_tabs[] = {
-	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data },
+	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data, NULL },
 };
 
 const struct subsystem sub_sweep = {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/findings.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
 #include "model/xalloc.h"
@@ -334,4 +335,17 @@ bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struc
 	p->nat = true;
 	p->nat_idx = idx;
 	return idx < s->nnat && nat_spec(s, &s->nat[idx], kind, p);
+}
+
+const char *sweep_plot_view(const struct run *run)
+{
+	return run->sweep && run->sweep->ncfg ? "sweep" : "sizing_points";
+}
+
+void sweep_plot_evidence(const struct plot_spec *p, size_t i, struct evidence *out)
+{
+	*out = evidence_none();
+	out->kind = EV_CONFIG;
+	out->view = p->nat ? "sizing_points" : "sweep";
+	out->item = p->nat ? (long)p->nat_idx : p->ref[i];
 }
