@@ -163,16 +163,16 @@ static int ensure_dir(const char *dir)
 
 /* Every view with rows for this run, built once, with its name. */
 struct built {
-	struct table *t[EXPORT_MAX_VIEWS];
-	const char *name[EXPORT_MAX_VIEWS];
-	size_t n;
+	struct table **t;
+	const char **name;
+	size_t n, tcap, ncap;
 };
 
 static void build_all(struct run *run, struct built *b)
 {
-	b->n = 0;
+	memset(b, 0, sizeof(*b));
 	for (size_t s = 0; s < registry_count; s++)
-		for (size_t v = 0; v < registry[s]->nviews && b->n < EXPORT_MAX_VIEWS; v++) {
+		for (size_t v = 0; v < registry[s]->nviews; v++) {
 			char err[256];
 			struct table *t = registry[s]->views[v].build(run, err, sizeof(err));
 			if (!t)
@@ -181,6 +181,8 @@ static void build_all(struct run *run, struct built *b)
 				table_free(t);
 				continue;
 			}
+			xgrow((void **)&b->t, &b->tcap, b->n + 1, sizeof(*b->t));
+			xgrow((void **)&b->name, &b->ncap, b->n + 1, sizeof(*b->name));
 			b->name[b->n] = registry[s]->views[v].name;
 			b->t[b->n++] = t;
 		}
@@ -233,6 +235,8 @@ static int export_all(struct run *run, const struct export_args *x)
 	}
 	for (size_t i = 0; i < b.n; i++)
 		table_free(b.t[i]);
+	free(b.t);
+	free(b.name);
 	free(safe);
 	return rc;
 }

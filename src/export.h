@@ -25,7 +25,6 @@ struct export_args {
  * written; one "DIR/view.csv\tN rows" line per file on stdout; 2 without DIR or with
  * --sort/--filter. */
 #define EXPORT_ALL "all"
-#define EXPORT_MAX_VIEWS 64
 int export_view(struct run *run, const struct export_args *x);
 struct compare;
 /* Export a view of a run comparison (model/compare/views.h). */
