@@ -29,7 +29,7 @@ BIN       := tscope-tui
 
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all demo check check-asan test bench install uninstall deps clean check-layers tests
+.PHONY: all demo check check-asan bench install uninstall deps clean check-layers tests
 
 all: $(BIN)
 

@@ -16,6 +16,13 @@ struct opts {
 	bool ascii;                  /* --ascii */
 	bool csv_raw;                /* --csv-raw: no formula neutralisation in CSV */
 	long max_frames;             /* --max-frames N: explorer quits after N frames (0: never) */
+
+	/* follow mode (model/steps/follow.h) */
+	const char *const *paths;    /* the PATH arguments (what follow mode watches) */
+	size_t npaths;
+	bool follow;                 /* --follow: start following (the explorer's F toggles it) */
+	double interval;             /* --interval SECS between polls (cli default 1) */
+	double stall_floor;          /* --stall SECS: floor of the stall threshold (cli default 10) */
 	bool compat_pytscope;        /* --compat pytscope: pytscope 0.2.1's rules and report only */
 
 	/* rank subsets and the persistent index (model/index/index.h) */

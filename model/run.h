@@ -10,10 +10,12 @@
  * Any of them may be NULL. Analyzer results are memoized inside those models and
  * invalidated only by a reload or by follow mode growing the run (run_changed()).
  *
- * Threading: run_open() runs loaders, which may use worker threads; the run is
- * immutable once run_open() returns, except for follow mode (model/steps/follow.h),
- * which grows it from the reading thread between frames. run_add_source()/run_source_done() and diag_add()
- * are the only calls loaders make concurrently. */
+ * Threading: run_open() runs loaders, which may use worker threads;
+ * run_add_source()/run_source_done() and diag_add() are the only calls they make
+ * concurrently. After run_open() returns, the run changes only on the thread that reads
+ * it, between frames: model commands (struct model_cmd: `:objective`, `:constraint`
+ * re-rank the sweep) and follow mode (model/steps/follow.h) growing it; run_changed()
+ * then drops what depended on the old data. */
 #ifndef MODEL_RUN_H
 #define MODEL_RUN_H
 

@@ -19,7 +19,7 @@ enum opt_id {
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
 	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX,
-	OPT_NO_MOUSE,
+	OPT_NO_MOUSE, OPT_FOLLOW, OPT_INTERVAL, OPT_STALL,
 };
 
 struct cli_option {
@@ -44,6 +44,9 @@ static const struct cli_option options[] = {
 	{ "list-keys", 0, OPT_LIST_KEYS, NULL, "list the interactive key bindings and exit" },
 	{ "compat", 1, OPT_COMPAT, "TOOL", "pytscope: the report (and findings) exactly as pytscope 0.2.1 prints them" },
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
+	{ "follow", 0, OPT_FOLLOW, NULL, "follow a running job: read new step records as they are written (no tty: print new findings)" },
+	{ "interval", 1, OPT_INTERVAL, "SECS", "follow mode: seconds between polls of the rank files (default 1)" },
+	{ "stall", 1, OPT_STALL, "SECS", "follow mode: floor of the stalled-rank threshold max(10 x median step time, SECS) (default 10)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
@@ -221,6 +224,9 @@ static int apply(struct cli *cli, int id, const char *arg)
 		o->compat_pytscope = true;
 		return 0;
 	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_FOLLOW: o->follow = true; return 0;
+	case OPT_INTERVAL: return parse_double("interval", arg, &o->interval, true) ? 2 : 0;
+	case OPT_STALL: return parse_double("stall", arg, &o->stall_floor, true) ? 2 : 0;
 	case OPT_NO_MOUSE: o->no_mouse = true; return 0;
 	case OPT_MAX_FRAMES: return parse_long("max-frames", arg, &o->max_frames, 1) ? 2 : 0;
 	case OPT_FORMAT: return parse_format(arg, &o->format);
@@ -264,6 +270,8 @@ static int apply(struct cli *cli, int id, const char *arg)
 int cli_parse(struct cli *cli, int argc, char **argv)
 {
 	memset(cli, 0, sizeof(*cli));
+	cli->opts.interval = 1;
+	cli->opts.stall_floor = 10;
 	struct option lo[ARRAY_LEN(options) + 1];
 	for (size_t i = 0; i < ARRAY_LEN(options); i++)
 		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
@@ -279,12 +287,18 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++)
 		push(&cli->paths, &cli->npaths, argv[i]);
+	cli->opts.paths = cli->paths;
+	cli->opts.npaths = cli->npaths;
 	if (cli->mode == MODE_HELP || cli->mode == MODE_VERSION || cli->mode == MODE_LIST_VIEWS ||
 	    cli->mode == MODE_LIST_KEYS)
 		return 0;
 	if (cli->npaths == 0) {
 		fprintf(stderr, "tscope-tui: missing PATH\n");
 		cli_usage(stderr);
+		return 2;
+	}
+	if (cli->opts.follow && cli->mode == MODE_EXPORT) {
+		fprintf(stderr, "tscope-tui: --follow does not go with --export (export a snapshot instead)\n");
 		return 2;
 	}
 	if ((cli->sort || cli->filter || cli->output) && cli->mode != MODE_EXPORT) {

@@ -200,8 +200,10 @@ static int run_mode(struct cli *cli, struct run *run)
 			return rc;
 		}
 	}
+	if (mode == MODE_PRINT && cli->opts.follow)
+		return print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
 	if (mode == MODE_TUI) {
-		if (run_is_empty(run)) {
+		if (run_is_empty(run) && !cli->opts.follow) {   /* following: wait for the job */
 			print_empty(run, cli);
 			return 1;
 		}
@@ -219,7 +221,7 @@ static int run_mode(struct cli *cli, struct run *run)
 							       cli->force });
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-				 .compat = cli->opts.compat_pytscope };
+				 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
@@ -252,6 +254,10 @@ static int close_stdout(int rc)
 static int compare_mode(struct cli *cli, const struct run_identity *id, struct load_ctx *hooks,
 			struct progress *prog)
 {
+	if (cli->opts.follow) {
+		fprintf(stderr, "tscope-tui: --follow follows one run, not a comparison of two\n");
+		return 2;
+	}
 	struct compare *c = compare_open(id, &cli->opts, hooks);
 	if (atomic_load(&prog->shown))
 		fprintf(stderr, "\r\033[K");
@@ -264,7 +270,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 								   cli->filter, cli->force });
 	if (rc < 0) {
 		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-					 .compat = cli->opts.compat_pytscope };
+					 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
 		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
 		flush_stdout();
 	}

@@ -10,17 +10,18 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "src/sbuf.h"
 
 #define MB 1048576.0
 #define BAR_CELLS 30
 
-enum { SGR_BOLD = 1, SGR_DIM = 2, SGR_RED = 31, SGR_GREEN = 32, SGR_YELLOW = 33, SGR_CYAN = 36 };
 enum led { LED_HIGH, LED_MED, LED_LOW, LED_GREEN, LED_AMBER };
 enum bar_kind { BAR_PLAIN, BAR_BAD, BAR_GOOD };
 
@@ -37,90 +38,12 @@ bool print_want_color(enum color_mode mode, int fd)
 	return isatty(fd);
 }
 
-/* ---- string building ------------------------------------------------------------ */
-
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	xgrow((void **)&b->s, &b->cap, b->n + n + 1, 1);
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-static void PRINTF_LIKE(2, 3) sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = xvasprintf(fmt, ap);
-	va_end(ap);
-	sb_puts(b, s);
-	free(s);
-}
-
-/* text wrapped in SGR codes (one or two codes; 0 = none); empty text is never styled. */
-static void sb_style(struct sbuf *b, const struct print_opts *po, int c1, int c2, const char *text)
-{
-	if (!po->color || !*text || !c1) {
-		sb_puts(b, text);
-		return;
-	}
-	if (c2)
-		sb_printf(b, "\033[%d;%dm%s\033[0m", c1, c2, text);
-	else
-		sb_printf(b, "\033[%dm%s\033[0m", c1, text);
-}
-
-static char *sb_take(struct sbuf *b)
-{
-	return b->s;
-}
-
-/* A data string, sanitized, left-padded to width codepoints (Python's {:<width}). */
-static void sb_pad(struct sbuf *b, const char *s, size_t width)
-{
-	char *safe = text_sanitize_dup(s, 0);
-	sb_puts(b, safe);
-	for (size_t n = text_codepoints(safe); n < width; n++)
-		sb_putn(b, " ", 1);
-	free(safe);
-}
-
-static void sb_safe(struct sbuf *b, const char *s)
-{
-	char *safe = text_sanitize_dup(s, 0);
-	sb_puts(b, safe);
-	free(safe);
-}
-
-static void sb_repeat(struct sbuf *b, const char *glyph, long n)
-{
-	for (long i = 0; i < n; i++)
-		sb_puts(b, glyph);
-}
-
 /* ---- pytscope widgets ------------------------------------------------------------- */
-
-static void led(struct sbuf *b, const struct print_opts *po, enum led l)
-{
-	static const int code[] = { SGR_RED, SGR_YELLOW, SGR_CYAN, SGR_GREEN, SGR_YELLOW };
-	sb_style(b, po, code[l], 0, "●");
-}
 
 static void title(struct sbuf *b, const struct print_opts *po, enum led l, const char *text)
 {
-	led(b, po, l);
-	sb_puts(b, " ");
-	sb_style(b, po, SGR_BOLD, 0, text);
+	static const enum sgr code[] = { SGR_RED, SGR_YELLOW, SGR_CYAN, SGR_GREEN, SGR_YELLOW };
+	sb_heading(b, po->color, code[l], text);
 }
 
 /* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. A fraction
@@ -133,22 +56,25 @@ static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum b
 	struct sbuf full = { 0 }, empty = { 0 };
 	sb_repeat(&full, "█", filled);
 	sb_repeat(&empty, "░", BAR_CELLS - filled);
-	int color = 0;
+	enum sgr color = SGR_NONE;
 	if (kind != BAR_PLAIN) {
 		double f = kind == BAR_BAD ? frac : 1 - frac;
 		color = f < 1.0 / 3 ? SGR_GREEN : f < 2.0 / 3 ? SGR_YELLOW : SGR_RED;
 	}
 	if (full.s)
-		sb_style(b, po, color, 0, full.s);
+		sb_style(b, po->color, color, SGR_NONE, full.s);
 	if (empty.s)
-		sb_style(b, po, SGR_DIM, 0, empty.s);
+		sb_style(b, po->color, SGR_DIM, SGR_NONE, empty.s);
 	free(full.s);
 	free(empty.s);
 }
 
 /* Sparkline over the finite values (pytscope drops NaN; an Infinity crashes 0.2.1, we
- * drop it too). Empty when fewer than 2 values. */
-static char *sparkline(const double *v, size_t n)
+ * drop it too), one glyph per value. With width > 0 and more values than that (the
+ * default report), the values are cut into width buckets and each glyph shows the worst
+ * (highest) value of its bucket, so a one-step stall still shows at 100k steps. Empty
+ * when fewer than 2 values. */
+static char *sparkline(const double *v, size_t n, size_t width)
 {
 	static const char *const ticks[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	double lo = 0, hi = 0;
@@ -164,14 +90,44 @@ static char *sparkline(const double *v, size_t n)
 	}
 	if (k < 2)
 		return NULL;
+	double *fin = xmalloc(k * sizeof(*fin));
+	size_t f = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			fin[f++] = v[i];
+	size_t cells = width && k > width ? width : k;
 	struct sbuf b = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		int t = (int)(text_frac(v[i], lo, hi) * 8);
+	for (size_t c = 0; c < cells; c++) {
+		size_t i0 = c * k / cells, i1 = (c + 1) * k / cells;
+		double w = fin[i0];
+		for (size_t i = i0 + 1; i < i1; i++)
+			if (fin[i] > w)
+				w = fin[i];
+		int t = (int)(text_frac(w, lo, hi) * 8);
 		sb_puts(&b, ticks[t < 7 ? t : 7]);
 	}
+	free(fin);
 	return sb_take(&b);
+}
+
+int print_width(int fd)
+{
+	struct winsize ws;
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	int n = c ? atoi(c) : 0;
+	return n > 0 && n < 10000 ? n : 0;
+}
+
+/* Glyphs a sparkline gets in the default report: the terminal width less the label and
+ * the "(low→high)" tail; every value under --compat (pytscope's layout). */
+static size_t spark_width(const struct print_opts *po)
+{
+	if (po->compat)
+		return 0;
+	int cols = po->width > 0 ? po->width : 100;
+	return cols > 46 ? (size_t)cols - 26 : 20;
 }
 
 /* ---- sections ----------------------------------------------------------------------- */
@@ -206,11 +162,11 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
 	free(head);
 	char *tail = xasprintf("   (median %.1f · p95 %.1f ms · CV %.2f)", t->p50 * 1e3, t->p95 * 1e3, t->cv);
-	sb_style(&b, po, SGR_DIM, 0, tail);
+	sb_style(&b, po->color, SGR_DIM, SGR_NONE, tail);
 	free(tail);
 	sb_puts(&b, "\n");
 	double *st = plain_step_times(run, t->n);
-	char *spark = sparkline(st, t->n);
+	char *spark = sparkline(st, t->n, spark_width(po));
 	free(st);
 	if (spark)
 		sb_printf(&b, "  step time  %s  (low→high)\n", spark);
@@ -242,7 +198,7 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	sb_puts(&b, "\n");
 	if (m->growth > 0) {
 		char *g = xasprintf("  growth %.2f MB/step", m->growth / MB);
-		sb_style(&b, po, SGR_YELLOW, 0, g);
+		sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, g);
 		sb_puts(&b, "\n");
 		free(g);
 	}
@@ -259,7 +215,7 @@ static void spike_line(struct sbuf *b, const struct print_opts *po, const char *
 	for (size_t i = 0; i < n && i < 8; i++)
 		sb_printf(&l, "%s%ld", i ? ", " : "", v[i]);
 	sb_puts(&l, "]");
-	sb_style(b, po, SGR_YELLOW, 0, l.s);
+	sb_style(b, po->color, SGR_YELLOW, SGR_NONE, l.s);
 	sb_puts(b, "\n");
 	free(l.s);
 }
@@ -283,28 +239,66 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 	bool bad = c->diverged || strcmp(c->trend, "worsening") == 0;
 	title(&b, po, bad ? LED_HIGH : LED_GREEN, "CONVERGENCE");
 	sb_puts(&b, "\n  loss trend ");
-	int tc = strcmp(c->trend, "improving") == 0 ? SGR_GREEN : bad ? SGR_RED : 0;
-	sb_style(&b, po, tc, 0, c->trend);
+	enum sgr tc = strcmp(c->trend, "improving") == 0 ? SGR_GREEN : bad ? SGR_RED : SGR_NONE;
+	sb_style(&b, po->color, tc, SGR_NONE, c->trend);
 	char best[32], fin[32];
 	fmt_g4(best, sizeof(best), c->has_final, c->best_loss);
 	fmt_g4(fin, sizeof(fin), c->has_final, c->final_loss);
 	sb_printf(&b, " · best %s · final %s\n", best, fin);
-	char *spark = sparkline(c->loss, c->nloss);
+	char *spark = sparkline(c->loss, c->nloss, spark_width(po));
 	if (spark) {
 		sb_puts(&b, "  loss   ");
-		sb_style(&b, po, SGR_GREEN, 0, spark);
+		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, spark);
 		sb_puts(&b, "  (low→high)\n");
 	}
 	free(spark);
 	if (c->diverged) {
 		char *d = xasprintf("  DIVERGED at step %ld", c->diverged_at);
-		sb_style(&b, po, SGR_BOLD, SGR_RED, d);
+		sb_style(&b, po->color, SGR_BOLD, SGR_RED, d);
 		sb_puts(&b, "\n");
 		free(d);
 	}
 	spike_line(&b, po, "loss", c->loss_spikes, c->nloss_spikes);
 	spike_line(&b, po, "grad-norm", c->grad_spikes, c->ngrad_spikes);
 	return sb_take(&b);
+}
+
+/* At most this many per-rank lines in the default report. */
+#define RANK_LINES 16
+
+/* Ranks that matter first: stragglers, then more often on the critical path, then the
+ * larger straggler z-score, then the lower rank id. */
+static int cmp_rank_weight(const void *a, const void *b, void *ud)
+{
+	const struct distributed *d = ud;
+	const struct rank_stat *x = &d->rank[*(const size_t *)a];
+	const struct rank_stat *y = &d->rank[*(const size_t *)b];
+	if (x->straggler != y->straggler)
+		return x->straggler ? -1 : 1;
+	if (x->slowest_fraction != y->slowest_fraction)
+		return x->slowest_fraction > y->slowest_fraction ? -1 : 1;
+	double zx = fabs(x->straggler_z), zy = fabs(y->straggler_z);
+	if (zx != zy && zx == zx && zy == zy)
+		return zx > zy ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* shown[r] for the `cap` ranks that matter (all stragglers even past the cap); NULL when
+ * every rank is shown (cap 0, or few ranks). */
+static bool *ranks_that_matter(const struct distributed *d, size_t cap)
+{
+	if (!cap || d->world_size <= cap)
+		return NULL;
+	size_t *ord = xmalloc(d->world_size * sizeof(*ord));
+	for (size_t r = 0; r < d->world_size; r++)
+		ord[r] = r;
+	qsort_r(ord, d->world_size, sizeof(*ord), cmp_rank_weight, (void *)d);
+	bool *shown = xcalloc(d->world_size, sizeof(*shown));
+	for (size_t i = 0; i < d->world_size; i++)
+		if (i < cap || d->rank[ord[i]].straggler)
+			shown[ord[i]] = true;
+	free(ord);
+	return shown;
 }
 
 static char *section_distributed(struct run *run, const struct print_opts *po)
@@ -322,21 +316,35 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	sb_printf(&b, "  wall lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
 		  d->wall_frac_lost * 100, d->sync_skew * 1e3);
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
+	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
+	size_t hidden = 0;
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
+		if (shown && !shown[r]) {
+			hidden++;
+			continue;
+		}
 		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
-		sb_style(&b, po, strag ? SGR_BOLD : 0, SGR_RED, label);
+		sb_style(&b, po->color, strag ? SGR_BOLD : SGR_NONE, SGR_RED, label);
 		free(label);
 		sb_printf(&b, " %7.2f ms · ", rs->mean_compute * 1e3);
 		bar(&b, po, rs->slowest_fraction, strag ? BAR_BAD : BAR_PLAIN);
 		sb_printf(&b, " %4.0f%% (z=%+.1f)", rs->slowest_fraction * 100, rs->straggler_z);
 		if (strag) {
 			sb_puts(&b, "  ");
-			sb_style(&b, po, SGR_BOLD, SGR_RED, "<- straggler");
+			sb_style(&b, po->color, SGR_BOLD, SGR_RED, "<- straggler");
 		}
 		sb_puts(&b, "\n");
+	}
+	free(shown);
+	if (hidden) {
+		char *more = xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
+				       hidden, hidden == 1 ? "" : "s");
+		sb_style(&b, po->color, SGR_DIM, SGR_NONE, more);
+		sb_puts(&b, "\n");
+		free(more);
 	}
 	return sb_take(&b);
 }
@@ -355,7 +363,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	if (e->has_mfu) {
 		char *mfu = xasprintf("%.1f%%", e->mfu * 100);
 		sb_puts(&b, "  MFU ");
-		sb_style(&b, po, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
+		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
 		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall", e->efficiency * 100, e->wall);
 		if (e->peak_table) /* never under --compat: the table is not consulted there */
@@ -375,7 +383,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_printf(&b, " %5.1f%%  %7.2fs", ln->fraction * 100, ln->seconds);
 		if (ln->recoverable) {
 			sb_puts(&b, " ");
-			sb_style(&b, po, SGR_YELLOW, 0, "(recoverable)");
+			sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, "(recoverable)");
 		}
 		sb_puts(&b, "\n");
 	}
@@ -387,9 +395,9 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	const struct finding_list *fl = run_findings(run);
 	struct sbuf b = { 0 };
 	if (fl->n == 0) {
-		led(&b, po, LED_GREEN);
+		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, "●");
 		sb_puts(&b, " ");
-		sb_style(&b, po, SGR_GREEN, 0, po->compat ? "No issues found. Training looks balanced.\n"
+		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, po->compat ? "No issues found. Training looks balanced.\n"
 							    : "No findings: no rule fired on this run.\n");
 		return sb_take(&b);
 	}
@@ -406,13 +414,13 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 		char *label = xasprintf("[%s]", severity_label(f->severity));
 		sb_puts(&b, "  ");
 		if (f->severity == SEV_HIGH)
-			sb_style(&b, po, SGR_BOLD, SGR_RED, label);
+			sb_style(&b, po->color, SGR_BOLD, SGR_RED, label);
 		else
-			sb_style(&b, po, f->severity == SEV_MED ? SGR_YELLOW : SGR_CYAN, 0, label);
+			sb_style(&b, po->color, f->severity == SEV_MED ? SGR_YELLOW : SGR_CYAN, SGR_NONE, label);
 		free(label);
 		sb_puts(&b, " ");
 		char *t = text_sanitize_dup(f->title, 0);
-		sb_style(&b, po, SGR_BOLD, 0, t);
+		sb_style(&b, po->color, SGR_BOLD, SGR_NONE, t);
 		free(t);
 		sb_puts(&b, "  (");
 		sb_safe(&b, f->id);
@@ -422,7 +430,7 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 		if (*f->fix) {
 			char *fix = text_sanitize_dup(f->fix, 0);
 			char *line = xasprintf("        -> %s", fix);
-			sb_style(&b, po, SGR_CYAN, 0, line);
+			sb_style(&b, po->color, SGR_CYAN, SGR_NONE, line);
 			sb_puts(&b, "\n");
 			free(line);
 			free(fix);
@@ -453,14 +461,14 @@ static const char *report_name(const struct run *run)
  * the Overview pane shows; then a blank line. Nothing when no family has one. */
 static void headline(struct run *run, FILE *f, const struct print_opts *po)
 {
-	static const int tone_sgr[] = { [TONE_NORMAL] = 0, [TONE_GOOD] = SGR_GREEN,
+	static const enum sgr tone_sgr[] = { [TONE_NORMAL] = SGR_NONE, [TONE_GOOD] = SGR_GREEN,
 					[TONE_WARN] = SGR_YELLOW, [TONE_BAD] = SGR_RED };
 	struct summary s;
 	registry_summary(run, &s);
 	for (size_t i = 0; i < s.n; i++) {
 		struct sbuf b = { 0 };
 		sb_printf(&b, "  %-16s ", s.line[i].key);
-		sb_style(&b, po, tone_sgr[s.line[i].tone], 0, s.line[i].text);
+		sb_style(&b, po->color, tone_sgr[s.line[i].tone], SGR_NONE, s.line[i].text);
 		fprintf(f, "%s\n", b.s);
 		free(b.s);
 	}

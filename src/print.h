@@ -13,14 +13,20 @@
 struct print_opts {
 	bool color;
 	bool compat;   /* --compat pytscope */
+	int width;     /* columns the default report fits in (0: 100); ignored under compat */
 };
 
 /* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
 bool print_want_color(enum color_mode mode, int fd);
+/* Columns of the terminal on fd, else $COLUMNS, else 0 (the report's default, 100). */
+int print_width(int fd);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
 
+/* --follow without a tty (src/print_follow.c): one line per new finding until the job
+ * finishes (0) or SIGINT/SIGTERM (128 + signal). */
+int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
 struct compare;
 /* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
  * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a

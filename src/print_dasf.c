@@ -10,6 +10,7 @@
 #include "model/run.h"
 #include "model/text.h"
 #include "src/print.h"
+#include "src/sbuf.h"
 
 #define TOP_ROWS 5
 #define BALANCE_COLS 7   /* the offset and six workers */
@@ -21,50 +22,50 @@ struct pcol {
 };
 
 /* One cell, clipped to |width| display columns and padded. */
-static void cell(FILE *f, const char *s, int width)
+static void cell(struct sbuf *f, const char *s, int width)
 {
 	char clip[256];
 	int w = width < 0 ? -width : width;
 	int used = text_clip(s, w, clip, sizeof(clip), true, 0);
 	if (width > 0)
-		fprintf(f, "%*s%s", w - used, "", clip);
+		sb_printf(f, "%*s%s", w - used, "", clip);
 	else
-		fprintf(f, "%s%*s", clip, w - used, "");
+		sb_printf(f, "%s%*s", clip, w - used, "");
 }
 
 /* Up to `max` visible rows of view `name` with the chosen columns. */
-static void print_view(FILE *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
+static void print_view(struct sbuf *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
 		       size_t max)
 {
 	char err[128];
 	struct table *t = registry_view(name)->build(run, err, sizeof(err));
 	if (!t)
 		return;
-	fprintf(f, "   ");
+	sb_printf(f, "   ");
 	for (size_t c = 0; c < ncol; c++) {
-		fputc(' ', f);
+		sb_puts(f, " ");
 		cell(f, cols[c].head, cols[c].width);
 	}
-	fputc('\n', f);
+	sb_puts(f, "\n");
 	for (size_t r = 0; r < t->nview && r < max; r++) {
-		fprintf(f, "   ");
+		sb_printf(f, "   ");
 		for (size_t c = 0; c < ncol; c++) {
 			char buf[256];
 			table_format(t, t->view[r], table_col_index(t, cols[c].name), buf, sizeof(buf));
-			fputc(' ', f);
+			sb_puts(f, " ");
 			cell(f, buf, cols[c].width);
 		}
-		fputc('\n', f);
+		sb_puts(f, "\n");
 	}
 	if (t->nview > max)
-		fprintf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
+		sb_printf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
 			name);
 	table_free(t);
 }
 
 /* Up to `max` rows and the first `maxcol` columns of view `name` as the view has them
  * (task_balance: one column per worker), each `width` wide; head0 names column 0. */
-static void print_view_head(FILE *f, struct run *run, const char *name, const char *head0,
+static void print_view_head(struct sbuf *f, struct run *run, const char *name, const char *head0,
 			    size_t max, size_t maxcol, int width)
 {
 	char err[128];
@@ -72,36 +73,28 @@ static void print_view_head(FILE *f, struct run *run, const char *name, const ch
 	if (!t)
 		return;
 	size_t ncol = t->ncol < maxcol ? t->ncol : maxcol;
-	fprintf(f, "   ");
+	sb_printf(f, "   ");
 	for (size_t c = 0; c < ncol; c++) {
-		fputc(' ', f);
+		sb_puts(f, " ");
 		cell(f, c ? t->col[c].name : head0, width);
 	}
 	if (t->ncol > ncol)
-		fprintf(f, " … %zu more column%s", t->ncol - ncol, t->ncol - ncol == 1 ? "" : "s");
-	fputc('\n', f);
+		sb_printf(f, " … %zu more column%s", t->ncol - ncol, t->ncol - ncol == 1 ? "" : "s");
+	sb_puts(f, "\n");
 	for (size_t r = 0; r < t->nview && r < max; r++) {
-		fprintf(f, "   ");
+		sb_printf(f, "   ");
 		for (size_t c = 0; c < ncol; c++) {
 			char buf[256];
 			table_format(t, t->view[r], (int)c, buf, sizeof(buf));
-			fputc(' ', f);
+			sb_puts(f, " ");
 			cell(f, buf, width);
 		}
-		fputc('\n', f);
+		sb_puts(f, "\n");
 	}
 	if (t->nview > max)
-		fprintf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
+		sb_printf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
 			name);
 	table_free(t);
-}
-
-static void heading(FILE *f, const struct print_opts *po, const char *title)
-{
-	if (po->color)
-		fprintf(f, "\033[36m●\033[0m \033[1m%s\033[0m\n", title);
-	else
-		fprintf(f, "● %s\n", title);
 }
 
 char *print_section_dasf(struct run *run, const struct print_opts *po)
@@ -109,25 +102,22 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 	struct dasf_summary s;
 	if (!dasf_summarize(run, &s) || !s.tasks)
 		return NULL;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	if (!f)
-		return NULL;
-	heading(f, po, "DASF task profile");
-	fprintf(f, "  %zu files · %zu tasks · %zu functions · %zu workers on %zu hosts · "
+	struct sbuf b = { 0 }, *f = &b;
+	sb_heading(f, po->color, SGR_CYAN, "DASF task profile");
+	sb_puts(f, "\n");
+	sb_printf(f, "  %zu files · %zu tasks · %zu functions · %zu workers on %zu hosts · "
 		   "%zu GPU samples (%zu CPU-only)\n",
 		s.files, s.tasks, s.functions, s.workers, s.hosts, s.gpu_samples, s.cpu_only_samples);
-	fprintf(f, "  task time %.3f s · critical path %.3f s over %zu tasks\n", s.total_task_s,
+	sb_printf(f, "  task time %.3f s · critical path %.3f s over %zu tasks\n", s.total_task_s,
 		s.critical_s, s.critical_len);
-	fprintf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
+	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
 	static const struct pcol fn_cols[] = {
 		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },
 		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
 		{ "Num Tasks (chunks)", "Tasks", 7 }, { "Mean GPU Utilization (%)", "GPU %", 6 },
 		{ "Mean Throughput (MB/s)", "MB/s", 10 },
 	};
-	fprintf(f, "  Top functions (function_bottleneck)\n");
+	sb_printf(f, "  Top functions (function_bottleneck)\n");
 	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
 	static const struct pcol cp_cols[] = {
 		{ "Step", "#", 3 }, { "Task Key", "Task key", -36 }, { "Function", "Function", -20 },
@@ -138,18 +128,12 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
 		{ "Memory usage (Mb)", "Memory MB", 10 },
 	};
-	fprintf(f, "\n  Top tasks (task_bottleneck)\n");
+	sb_printf(f, "\n  Top tasks (task_bottleneck)\n");
 	print_view(f, run, "task_bottleneck", tb_cols, ARRAY_LEN(tb_cols), TOP_ROWS);
-	fprintf(f, "\n  Tasks in memory per worker (task_balance; seconds from the first event, "
+	sb_printf(f, "\n  Tasks in memory per worker (task_balance; seconds from the first event, "
 		   "hosts' clocks mixed as in DASF)\n");
 	print_view_head(f, run, "task_balance", "second", TOP_ROWS, BALANCE_COLS, 14);
-	fprintf(f, "\n  Critical path (critical_path)\n");
+	sb_printf(f, "\n  Critical path (critical_path)\n");
 	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS);
-	if (ferror(f)) {
-		fclose(f);
-		free(out);
-		return NULL;
-	}
-	fclose(f);
-	return out;
+	return sb_take(&b);
 }

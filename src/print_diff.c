@@ -15,18 +15,7 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/print.h"
-
-enum { SGR_BOLD = 1, SGR_DIM = 2, SGR_RED = 31, SGR_GREEN = 32, SGR_YELLOW = 33, SGR_MAGENTA = 35,
-       SGR_CYAN = 36 };
-
-/* text in one SGR code (pytscope's _style); empty text and code 0 are never styled. */
-static void styled(FILE *f, const struct print_opts *po, int code, const char *text)
-{
-	if (po->color && code && *text)
-		fprintf(f, "\033[%dm%s\033[0m", code, text);
-	else
-		fputs(text, f);
-}
+#include "src/sbuf.h"
 
 static void put_safe(FILE *f, const char *s)
 {
@@ -51,10 +40,10 @@ static void padded(FILE *f, const char *s, size_t width, bool right)
 static void field_lines(FILE *f, const struct print_opts *po, const char *heading, const struct cmp_field *v,
 			size_t n)
 {
-	styled(f, po, SGR_BOLD, heading);
+	sgr_fputs(f, po->color, SGR_BOLD, heading);
 	fputc('\n', f);
 	if (!n) {
-		styled(f, po, SGR_DIM, "  (identical)");
+		sgr_fputs(f, po->color, SGR_DIM, "  (identical)");
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -63,7 +52,7 @@ static void field_lines(FILE *f, const struct print_opts *po, const char *headin
 		fputs(": ", f);
 		put_safe(f, v[i].a);
 		fputs("  ", f);
-		styled(f, po, SGR_YELLOW, "->");
+		sgr_fputs(f, po->color, SGR_YELLOW, "->");
 		fputs("  ", f);
 		put_safe(f, v[i].b);
 		fputc('\n', f);
@@ -80,11 +69,11 @@ static void metric_value(char *buf, size_t n, bool has, double v)
 
 static void metric_lines(FILE *f, const struct print_opts *po, const struct pydiff *d)
 {
-	styled(f, po, SGR_BOLD, "Metrics:");
+	sgr_fputs(f, po->color, SGR_BOLD, "Metrics:");
 	fputc('\n', f);
 	char head[96];
 	snprintf(head, sizeof(head), "  %-16s%14s%14s%13s%s", "metric", "A", "B", "", "Δ"); /* Δ: 1 character */
-	styled(f, po, SGR_BOLD, head);
+	sgr_fputs(f, po->color, SGR_BOLD, head);
 	fputc('\n', f);
 	for (int i = 0; i < CMP_NMETRICS; i++) {
 		const struct cmp_metric *m = &d->metric[i];
@@ -121,7 +110,7 @@ static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pyd
 	fputs(")\n\n", f);
 	char *head = xasprintf("Comparing  A='%s'  vs  B='%s'", d->name_a, d->name_b);
 	char *safe = text_sanitize_dup(head, 0);
-	styled(f, po, SGR_BOLD, safe);
+	sgr_fputs(f, po->color, SGR_BOLD, safe);
 	free(safe);
 	free(head);
 	fputs("\n\n", f);
@@ -131,11 +120,11 @@ static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pyd
 	fputc('\n', f);
 	metric_lines(f, po, d);
 	fputc('\n', f);
-	styled(f, po, SGR_BOLD, "Reproducibility:");
+	sgr_fputs(f, po->color, SGR_BOLD, "Reproducibility:");
 	fputc('\n', f);
 	for (size_t i = 0; i < d->nnote; i++) {
 		fputs("  ", f);
-		styled(f, po, SGR_CYAN, "•");
+		sgr_fputs(f, po->color, SGR_CYAN, "•");
 		fputc(' ', f);
 		put_safe(f, d->note[i]);
 		fputc('\n', f);
@@ -144,12 +133,12 @@ static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pyd
 
 /* ---- tscope-tui's sections ---------------------------------------------------------------- */
 
-static void heading(FILE *f, const struct print_opts *po, int led, const char *text)
+static void heading(FILE *f, const struct print_opts *po, enum sgr led, const char *text)
 {
 	fputc('\n', f);
-	styled(f, po, led, "●");
+	sgr_fputs(f, po->color, led, "●");
 	fputc(' ', f);
-	styled(f, po, SGR_BOLD, text);
+	sgr_fputs(f, po->color, SGR_BOLD, text);
 	fputc('\n', f);
 }
 

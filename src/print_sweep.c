@@ -12,33 +12,14 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/print.h"
+#include "src/sbuf.h"
 
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-PRINTF_LIKE(2, 3) static void sb_printf(struct sbuf *b, const char *fmt, ...)
+/* A section heading with the rest of its line. */
+static void heading(struct sbuf *b, const struct print_opts *po, enum sgr led, const char *title,
+		    const char *rest)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	char *t = xvasprintf(fmt, ap);
-	va_end(ap);
-	size_t k = strlen(t);
-	xgrow((void **)&b->s, &b->cap, b->n + k + 1, 1);
-	memcpy(b->s + b->n, t, k + 1);
-	b->n += k;
-	free(t);
-}
-
-/* Bold title with a colored LED when color is on (pytscope's SGR layer). */
-static void heading(struct sbuf *b, const struct print_opts *po, const char *led_sgr,
-		    const char *title, const char *rest)
-{
-	if (po->color)
-		sb_printf(b, "\033[%sm●\033[0m \033[1m%s\033[0m%s\n", led_sgr, title, rest);
-	else
-		sb_printf(b, "● %s%s\n", title, rest);
+	sb_heading(b, po->color, led, title);
+	sb_printf(b, "%s\n", rest);
 }
 
 /* A value, or "-"; a low-confidence percentile gets a '*' and sets *low. */
@@ -189,7 +170,7 @@ static void genai_section(struct sbuf *b, const struct sweep_set *s, const struc
 	char rest[96];
 	snprintf(rest, sizeof(rest), " — %zu config%s in %zu series", s->ncfg, s->ncfg == 1 ? "" : "s",
 		 s->nseries);
-	heading(b, po, "36", "INFERENCE SWEEP", rest);
+	heading(b, po, SGR_CYAN, "INFERENCE SWEEP", rest);
 	for (size_t i = 0; i < s->nseries; i++)
 		sweep_series_block(b, s, &s->series[i]);
 	ranking_lines(b, s);
@@ -247,7 +228,7 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 		snprintf(jobs, sizeof(jobs), " merged from %zu jobs", n->njobs);
 	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrencies%s%s", n->npt, jobs,
 		 n->alias_layout ? " (per_concurrency_data layout)" : "");
-	heading(b, po, "36", "GPU SIZING", rest);
+	heading(b, po, SGR_CYAN, "GPU SIZING", rest);
 	sb_printf(b, "  %s\n", path);
 	free(path);
 	if (n->merged)
@@ -265,7 +246,7 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct print_opts *po)
 {
 	char *path = text_sanitize_dup(p->path, 0);
-	heading(b, po, p->mismatch ? "33" : "36", "CEREBRAS",
+	heading(b, po, p->mismatch ? SGR_YELLOW : SGR_CYAN, "CEREBRAS",
 		p->trainer_shape ? " — performance.json (trainer)" : " — performance.json");
 	sb_printf(b, "  %s\n", path);
 	free(path);
@@ -322,5 +303,5 @@ char *print_section_sweep(struct run *run, const struct print_opts *po)
 			sb_printf(&b, "\n");
 		cb_section(&b, &s->cb[i], po);
 	}
-	return b.s;
+	return b.n ? sb_take(&b) : NULL;
 }

@@ -89,4 +89,31 @@ static inline const struct finding *tu_finding(struct run *run, const char *id)
 	return NULL;
 }
 
+/* The whole file at path, NUL-terminated (malloc'd), or NULL when it cannot be read. */
+static inline char *tu_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = (len + 4096 + 1) * 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n > 0);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
 #endif

@@ -73,6 +73,11 @@ struct app {
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
 
+	struct follow *follow;        /* follow mode (model/steps/follow.h): NULL until F, R or --follow */
+	bool following;               /* polling every interval (F toggles) */
+	double next_poll;             /* follow_clock() time of the next poll */
+	double poll_cost;             /* CPU seconds of the last poll and pane refresh */
+
 	bool quit;
 	int exit_code;
 	long frames, max_frames;      /* max_frames 0: unlimited */
@@ -103,8 +108,6 @@ long app_heatmap(struct app *app, const char *grid);
 /* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
  * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);
-/* Run one ':' command line (without the ':'). */
-unsigned app_command(struct app *app, const char *line);
 /* Dispatch one key (curses code). */
 unsigned app_key(struct app *app, int key);
 /* Dispatch one action: the overlay, else the current pane, else the global keys. */
@@ -119,5 +122,18 @@ unsigned app_continue(struct app *app);
 void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */
 void app_reload(struct app *app);
+/* Follow mode: poll the job now (creating the follower on first use) and refresh the
+ * panes in place when the run changed. */
+unsigned app_poll(struct app *app);
+/* Milliseconds until the next poll while following (-1: not following). The period is
+ * max(--interval, 25 x the CPU time of the last poll and refresh), so a run too large to
+ * refresh every interval costs at most about 4% of a core. */
+int app_poll_wait_ms(const struct app *app);
+
+/* The overlays' lists (app.c; drawn by frame.c): the views with data in this run
+ * (up to cap into out), and the help overlay's line count. */
+struct view_def;
+size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap);
+size_t app_help_lines(void);
 
 #endif

@@ -17,11 +17,6 @@ void draw_init(unsigned text_flags, const struct glyphs *g)
 	gl = g;
 }
 
-unsigned draw_text_flags(void)
-{
-	return tflags;
-}
-
 static int clip(const char *s, int w, char *out, size_t outn)
 {
 	char safe[1024];

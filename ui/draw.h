@@ -11,7 +11,6 @@
 #include "ui/theme.h"
 
 void draw_init(unsigned text_flags, const struct glyphs *g);
-unsigned draw_text_flags(void);
 /* Draw s (data or UI text) at (y, x) in at most w columns; returns columns used. */
 int draw_text(int y, int x, int w, const char *s, enum role r);
 /* Same, right-aligned in w columns. */

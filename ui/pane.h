@@ -55,6 +55,10 @@ struct pane_ops {
 	int (*filter)(void *priv, struct app *app, const char *expr, char *err, size_t errn);
 	/* Status-row text: exact values under the cursor. */
 	void (*status)(void *priv, struct app *app, char *buf, size_t n);
+	/* Optional: the run grew (follow mode, R): rebuild from the model keeping the cursor,
+	 * scroll, sort and filter; false when there is no data any more. A pane without it
+	 * (or whose rebuild fails) is closed and reopened. */
+	bool (*rebuild)(void *priv, struct app *app);
 	/* Optional: rank id under the cursor (for n/N and Enter), -1 when none. */
 	int (*cur_rank)(void *priv, struct app *app);
 	/* Optional: `/` search. Select the next row whose shown text contains needle

@@ -12,6 +12,7 @@
 #include "model/text.h"
 #include "model/grid.h"
 #include "model/registry.h"
+#include "model/steps/follow.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -245,6 +246,28 @@ static void fix_view(struct hpane *p)
 		p->c0 = 0;
 }
 
+/* The run grew: the grid is rebuilt; the cursor stays on its row and column ids (a
+ * cursor on the last column follows the newest step), the zoom stays unless it was
+ * "fit everything", and the rows shown stay. */
+static bool hp_rebuild(void *priv, struct app *app)
+{
+	struct hpane *p = priv;
+	long rid = p->src.row_id ? p->src.row_id(p->src.ud, p->cur_r) : (long)p->cur_r;
+	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
+	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
+	if (p->metric >= p->prov->nmetrics(app->run) || !open_metric(p, app) || !p->src.nrows ||
+	    !p->src.ncols)
+		return false;
+	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
+	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
+	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? (size_t)r : 0;
+	p->cur_c = at_end || c < 0 || (size_t)c >= p->src.ncols ? p->src.ncols - 1 : (size_t)c;
+	if (fitted)
+		p->spc = 0;
+	fix_view(p);
+	return true;
+}
+
 static void build_cache(struct hpane *p)
 {
 	if (p->cache_ok && p->cache_c0 == p->c0 && p->cache_spc == p->spc && p->cache_rpr == p->rpr &&
@@ -305,24 +328,37 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 	}
 }
 
-static void draw_labels(struct hpane *p, const struct heat_geom *g, int ny)
+/* Follow mode: a row of a rank grid holding a stalled rank. */
+static bool rows_stalled(const struct hpane *p, struct app *app, size_t r0, size_t r1)
+{
+	if (!app->follow || !follow_nstalled(app->follow) || !p->src.row_id || !p->src.row_axis ||
+	    strcmp(p->src.row_axis, "rank") != 0)
+		return false;
+	for (size_t r = r0; r < r1; r++)
+		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, r)))
+			return true;
+	return false;
+}
+
+static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom *g, int ny)
 {
 	for (int y = 0; y < ny; y++) {
 		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
 		if (r1 > p->src.nrows)
 			r1 = p->src.nrows;
 		char a[24], b[24], lab[56];
+		bool stalled = rows_stalled(p, app, r0, r1);   /* "!": a stalled rank (follow mode) */
 		grid_row_label(&p->src, r0, a, sizeof(a));
 		if (r1 - r0 > 1) {
 			grid_row_label(&p->src, r1 - 1, b, sizeof(b));
-			snprintf(lab, sizeof(lab), "%s-%s", a, b);
+			snprintf(lab, sizeof(lab), "%s%s-%s", stalled ? "!" : "", a, b);
 		} else {
-			snprintf(lab, sizeof(lab), "%s", a);
+			snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
 		}
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = p->mark_row >= 0 && (size_t)p->mark_row >= r0 && (size_t)p->mark_row < r1;
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				cur ? ROLE_SELECTED : marked ? ROLE_MARK : ROLE_DIM);
+				cur ? ROLE_SELECTED : stalled ? ROLE_ERROR : marked ? ROLE_MARK : ROLE_DIM);
 	}
 }
 
@@ -348,7 +384,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	if (ny > p->h)
 		ny = p->h;
 	draw_header(p, app, &g);
-	draw_labels(p, &g, ny);
+	draw_labels(p, app, &g, ny);
 	size_t cy = (p->cur_r - p->top) / p->rpr, cx = (p->cur_c - p->c0) / p->spc;
 	for (int y = 0; y < ny; y++) {
 		move(g.cells.y + y, g.cells.x);
@@ -358,8 +394,10 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
-			bool cool = l >= HP_COOL;   /* faster in B: the diverging scale's other side */
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_GOOD : theme_heat(l);
+			/* diverging: faster in B blue, slower warm (the ramp from yellow up) */
+			bool cool = l >= HP_COOL;
+			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_FASTER
+				      : p->src.diverging && l < 3 ? theme_heat(3) : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
@@ -394,7 +432,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	else
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
 	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster green)  "
+		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster blue)  "
 			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
 	else
 		snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:%s +/-:zoom H/L:pan z:rows",
@@ -634,6 +672,7 @@ const struct pane_ops pane_heatmap = {
 	.handle = hp_handle,
 	.select = hp_select,
 	.table = hp_table,
+	.rebuild = hp_rebuild,
 	.status = hp_status,
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,

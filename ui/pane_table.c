@@ -19,6 +19,7 @@
 enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400 };
 
 struct tpane {
+	char *arg;            /* the view's name (owned), for rebuilds */
 	struct table *t;
 	struct list_cursor lc; /* over t->view (sel, top, rows) */
 	int col;              /* column cursor */
@@ -171,6 +172,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	if (!t)
 		return NULL;
 	struct tpane *p = xcalloc(1, sizeof(*p));
+	p->arg = arg ? xstrdup(arg) : NULL;
 	p->t = t;
 	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
 	list_resize(&p->lc, t->nview, 0);
@@ -186,6 +188,7 @@ static void tp_close(void *priv)
 	struct tpane *p = priv;
 	table_free(p->t);
 	free(p->need);
+	free(p->arg);
 	free(p);
 }
 
@@ -379,6 +382,36 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 	return PR_HANDLED;
 }
 
+/* The run grew: a fresh table with the same filter, sort column (by name), selected row
+ * (by ref) at the same screen line, and column cursor. */
+static bool tp_rebuild(void *priv, struct app *app)
+{
+	struct tpane *p = priv;
+	char err[256] = "";
+	struct table *t = build_view(app, p->arg, err, sizeof(err));
+	if (!t)
+		return false;
+	long ref = sel_ref(p);
+	size_t line = p->lc.sel - p->lc.top;
+	if (p->t->filter)
+		table_filter(t, p->t->filter, err, sizeof(err));
+	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
+	if (sc >= 0)
+		table_sort(t, sc, p->t->sort_desc);
+	if (t->ncol != p->t->ncol) {   /* widths seen so far belong to the old columns */
+		free(p->need);
+		p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+	}
+	table_free(p->t);
+	p->t = t;
+	p->c_rank = table_col_role(t, COL_ROLE_RANK);
+	if (ref >= 0)
+		select_ref(p, ref);
+	p->lc.top = p->lc.sel >= line ? p->lc.sel - line : 0;
+	clamp(p);
+	return true;
+}
+
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
@@ -534,6 +567,7 @@ const struct pane_ops pane_table = {
 	.select = tp_select,
 	.table = tp_table,
 	.filter = tp_filter,
+	.rebuild = tp_rebuild,
 	.status = tp_status,
 	.cur_rank = tp_cur_rank,
 	.search = tp_search,

@@ -200,11 +200,6 @@ void term_stop(void)
 	tty_fd = -1;
 }
 
-bool term_headless(void)
-{
-	return headless;
-}
-
 int term_signal(void)
 {
 	return got_signal;

@@ -70,11 +70,6 @@ enum theme_tier theme_tier(void)
 	return tier;
 }
 
-const char *theme_tier_name(enum theme_tier t)
-{
-	return t == TIER_256 ? "256" : t == TIER_8 ? "8" : "mono";
-}
-
 attr_t theme_attr(enum role r)
 {
 	return r < ROLE_COUNT ? attrs[r] : 0;

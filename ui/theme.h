@@ -47,7 +47,8 @@
 	X(ROLE_GOOD,      114,  -1, COLOR_GREEN,   -1,          0,        0) \
 	X(ROLE_ERROR,     196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD | A_REVERSE) \
 	X(ROLE_ACCENT,     81,  -1, COLOR_CYAN,    -1,          A_BOLD,   A_BOLD) \
-	X(ROLE_MATCH,      16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_BOLD | A_UNDERLINE)
+	X(ROLE_MATCH,      16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_BOLD | A_UNDERLINE) \
+	X(ROLE_FASTER,     39,  -1, COLOR_BLUE,    -1,          0,        A_UNDERLINE)
 
 enum role {
 #define X(r, f256, b256, f8, b8, a, m) r,
@@ -65,7 +66,6 @@ enum theme_tier theme_init(enum color_mode mode);
 /* Tier chosen from the inputs alone (pure; unit-tested). */
 enum theme_tier theme_pick(enum color_mode mode, bool has_colors, int colors, bool no_color_env);
 enum theme_tier theme_tier(void);
-const char *theme_tier_name(enum theme_tier t);
 attr_t theme_attr(enum role r);
 /* Heat role for level 0..THEME_HEAT_LEVELS-1; phase role for phase index (wraps). */
 enum role theme_heat(int level);

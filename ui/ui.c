@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/steps/follow.h"
 #include "model/registry.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
@@ -62,6 +63,10 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	app_setup(app, run, opts);
 	add_tabs(app);
 	app->nfixed = app->npane;
+	if (opts->follow) {
+		app->following = true;
+		app_poll(app);
+	}
 	app->cur = app_pane_priv(app, 1) ? 1 : 0;
 	state_load(app);
 	app_set_mouse(app, !opts->no_mouse);
@@ -79,6 +84,7 @@ static void app_free(struct app *app)
 	}
 	free(app->strag);
 	free(app->strag_onset);
+	follow_free(app->follow);
 }
 
 /* Feed one script line: ":cmd args" runs a command, "# ..." is a comment, anything
@@ -155,18 +161,24 @@ static int run_keys(struct app *app)
 			rc = 128 + term_signal();
 			break;
 		}
-		int key = term_getkey(idle_ms);
+		int wait = idle_ms, poll_ms = app_poll_wait_ms(app);
+		if (poll_ms >= 0 && (wait < 0 || poll_ms < wait))
+			wait = poll_ms;
+		int key = term_getkey(wait);
 		double t0 = cpu_ms();
 		int first = key;
+		bool poll_due = app_poll_wait_ms(app) == 0;
 		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
 		if (key != ERR) {
 			r = app_key(app, key);
 			/* drain typeahead, then draw once */
 			while (!app->quit && (key = term_getkey(0)) != ERR)
 				r |= app_key(app, key);
-		} else if (!app->max_frames) {
+		} else if (!app->max_frames && !poll_due) {
 			continue;
 		}
+		if (poll_due && !app->quit)
+			r |= app_poll(app);   /* follow mode: the job's new records */
 		if (app->quit)
 			break;
 		if (!(r & (PR_REDRAW | PR_RELAYOUT)))

@@ -22,8 +22,9 @@
  *   median step time, the floor --stall, default 10 s). The median step time is the
  *   median over ranks of each rank's mean timestamp gap over its last 16 records (the
  *   poll interval when no rank has timestamps). A rank "advances" when a poll finds new
- *   records; times are the follower's own monotonic clock (compute-node clocks and
- *   file mtimes are not trusted). With at least one rank advanced within T:
+ *   records; times are the follower's own monotonic clock (compute-node clocks are not
+ *   trusted); a rank loaded before following starts last advanced when its file was
+ *   last modified (its mtime's age by the login node's clock, at least 0). With at least one rank advanced within T:
  *   a rank idle for more than T whose newest step is behind the advancing ranks is
  *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
  *   others are at 380"). With no rank advanced within T: every rank at the same newest
@@ -66,8 +67,9 @@ double follow_interval(const struct follow *f);
 double follow_threshold(const struct follow *f);
 /* Seconds since a poll last found a new record (-1: none yet). */
 double follow_newest_age(const struct follow *f, double now);
-/* Rank id is stalled (LIVE.STALLED_RANK) at the last poll. */
+/* Rank id is stalled (LIVE.STALLED_RANK) at the last poll; how many ranks are. */
 bool follow_rank_stalled(const struct follow *f, int rank);
+size_t follow_nstalled(const struct follow *f);
 /* The latest reload / new rank / unreadable file event as one line ("" when none). */
 const char *follow_last_event(const struct follow *f);
 

@@ -80,6 +80,7 @@ static void event(struct follow *f, const char *id, enum severity sev, long rank
 	if (f->events.n >= MAX_EVENTS)
 		return;
 	struct evidence ev = evidence_none();
+	ev.item = (long)f->events.n;   /* tells repeated events of one rank apart */
 	if (rank >= 0) {
 		ev.kind = EV_RANK;
 		ev.rank = (int)rank;
@@ -110,6 +111,16 @@ static long source_of(const struct run *run, const char *steps)
 	return -1;
 }
 
+/* Seconds since the file was last written, by the login node's clock (0 when the file
+ * server's clock runs ahead): where a rank loaded before following last advanced. */
+static double mtime_age(const struct stat *st)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	double age = (double)(wall.tv_sec - st->st_mtim.tv_sec) + (double)(wall.tv_nsec - st->st_mtim.tv_nsec) / 1e9;
+	return age > 0 ? age : 0;
+}
+
 static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
 {
 	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
@@ -125,6 +136,9 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 			t->dev = st.st_dev;
 			t->ino = st.st_ino;
 			t->have_id = true;
+			t->t_adv = now - mtime_age(&st);
+			if (t->records && t->t_adv > f->t_newest)
+				f->t_newest = t->t_adv;
 		}
 	}
 	if (later && steps_rank_index(f->run->steps, (int)rf->rank) < 0)
@@ -368,8 +382,8 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 			 "Check the scheduler and the ranks behind: the slowest rank usually holds the others at a collective.");
 	}
 	for (size_t i = 0; i < f->events.n; i++) {
-		const struct finding *e = &f->events.v[i];
-		add_live(f, e->id, e->severity, e->ev.rank, -1, e->title, e->detail, e->fix);
+		const struct finding *e = &f->events.v[i];   /* its evidence has no heap members */
+		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
 	}
 	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
 	unsigned long tick = f->state == FOLLOW_RUNNING && sig ? (unsigned long)(now - f->t_start) / 10 : 0;
@@ -501,10 +515,16 @@ double follow_newest_age(const struct follow *f, double now)
 
 bool follow_rank_stalled(const struct follow *f, int rank)
 {
+	const struct ftail *t = tail_of_rank((struct follow *)f, rank);
+	return t && t->stalled;
+}
+
+size_t follow_nstalled(const struct follow *f)
+{
+	size_t n = 0;
 	for (size_t i = 0; i < f->nt; i++)
-		if (f->t[i].rank == rank)
-			return f->t[i].stalled;
-	return false;
+		n += f->t[i].stalled;
+	return n;
 }
 
 const char *follow_last_event(const struct follow *f)

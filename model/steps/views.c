@@ -21,7 +21,19 @@ static bool need_steps(struct run *run, char *err, size_t errn)
 	return false;
 }
 
-/* ranks: one row per rank; distributed columns are missing for a single rank. */
+/* Follow mode: rank id has a LIVE.STALLED_RANK finding. */
+static bool live_stalled(const struct run *run, int rank)
+{
+	for (size_t i = 0; i < run->live_findings->n; i++) {
+		const struct finding *f = &run->live_findings->v[i];
+		if (f->ev.rank == rank && strcmp(f->id, "LIVE.STALLED_RANK") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ranks: one row per rank; distributed columns are missing for a single rank. While
+ * following a job, last_step and live ("stalled" or "-") follow records. */
 static struct table *build_ranks(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -32,6 +44,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
+	int c_last = run->live_findings ? table_add_col(t, "last_step", COL_INT, 9, 0) : -1;
+	int c_live = run->live_findings ? table_add_col(t, "live", COL_TEXT, 8, 0) : -1;
 	int c_mean = table_add_col(t, "mean_compute_ms", COL_NUM, 9, 2);
 	int c_med = table_add_col(t, "median_compute_ms", COL_NUM, 9, 2);
 	int c_crit = table_add_col(t, "critical_share", COL_NUM, 7, 3);
@@ -59,6 +73,11 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
 		table_set_num(t, row, c_rec, (double)steps_nrecords(m, r));
+		if (c_live >= 0) {
+			size_t n = steps_nrecords(m, r);
+			table_set_num_opt(t, row, c_last, n ? (double)steps_step(m, r, n - 1) : 0, n > 0);
+			table_set_text(t, row, c_live, live_stalled(run, steps_rank_id(m, r)) ? "stalled" : "-");
+		}
 		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
 		if (steps_nunion(m))
 			table_set_num(t, row, c_cov, (double)steps_ndistinct(m, r) / (double)steps_nunion(m));

@@ -98,17 +98,19 @@ static void test_synthetic_pytscope(void)
 	free(js);
 }
 
-static const char broken_events[] =
-	"{\"schemaVersion\":1,\"traceEvents\":[\n"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":10,\"args\":{\"stream\":7}},\n"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"ts\":120,\"dur\":5]},\n"
-	"garbage,\n"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":130},\n"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":140,\"dur\":10,\"args\":{\"stream\":7}}\n"
-	"]}\n";
 
+/* A trace with a malformed event, garbage between events and an event without dur
+ * (tests/unit/fixtures/kineto/broken_events.json). */
 static void test_invalid_json_mid_file(void)
 {
+	const char *root = getenv("TSCOPE_ROOT");
+	char *fx = xasprintf("%s/tests/unit/fixtures/kineto/broken_events.json", root ? root : ".");
+	char *broken_events = tu_read_file(fx);
+	free(fx);
+	if (!broken_events) {
+		ok(false, "fixture broken_events.json readable");
+		return;
+	}
 	char *p = tmp_path("broken.json");
 	tu_write_file(p, broken_events, strlen(broken_events));
 	struct run *run = open_one(p, NULL);
@@ -124,6 +126,7 @@ static void test_invalid_json_mid_file(void)
 	is_int(run->src[0].skipped, 2, "source counts two skipped events");
 	run_free(run);
 	free(p);
+	free(broken_events);
 }
 
 static void test_truncated_gzip(void)

@@ -34,6 +34,21 @@ static char *fixture(const char *rel, const char *text)
 	return path;
 }
 
+/* A fixture file's bytes (tests/unit/fixtures/sweep/NAME under $TSCOPE_ROOT, else the
+ * working directory); exits 1 when it cannot be read. */
+static char *fixture_text(const char *name)
+{
+	const char *root = getenv("TSCOPE_ROOT");
+	char *path = xasprintf("%s/tests/unit/fixtures/sweep/%s", root ? root : ".", name);
+	char *text = tu_read_file(path);
+	if (!text) {
+		perror(path);
+		exit(1);
+	}
+	free(path);
+	return text;
+}
+
 static struct run *open_one(const char *path, const struct opts *o)
 {
 	const char *paths[] = { path };
@@ -178,40 +193,13 @@ static void test_real_csv_vs_raw(void)
 /* ---------------------------------------------------------------------------------
  * Synthetic streaming export (SSE chunks, [DONE], empty chunk, usage) */
 
-#define T0 "1700000000000000000"
 
 /* Request 1: chunks at +100/+120/+140 ms kept (an empty chunk and [DONE] dropped),
  * usage 5. Request 2 (starts +10): a role-only chunk (+205) dropped, +210 kept, a
  * splintered chunk (+260, continued at +265 without "data: ") merged, usage 3.
  * Request 3: no responses. Request 4 (starts +30): one chunk at +330, usage 1.
  * Request 5: a bad timestamp. */
-static const char *stream_raw =
-	"{\"experiments\":[{\"experiment\":{\"mode\":\"concurrency\",\"value\":4},\"requests\":["
-	"{\"timestamp\":" T0 ",\"request_inputs\":{\"payload\":\"{}\"},"
-	"\"response_timestamps\":[1700000000100000000,1700000000120000000,1700000000130000000,"
-	"1700000000140000000,1700000000150000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"Hi\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\" a\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: \\n\\n\"},"
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"b\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":5}}\\n\\n\"},"
-	"{\"response\":\"data: [DONE]\\n\\n\"}"
-	"]},"
-	"{\"timestamp\":1700000000010000000,\"response_timestamps\":[1700000000205000000,"
-	"1700000000210000000,1700000000260000000,1700000000265000000,1700000000270000000],\"response_outputs\":["
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"role\\\":\\\"assistant\\\",\\\"content\\\":\\\"\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"x\\\"}}]}\\n\\n\"},"
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\"},"
-	"{\"response\":\"\\\"z\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":3}}\\n\\n\"},"
-	"{\"response\":\"data: [DONE]\\n\\n\"}"
-	"]},"
-	"{\"timestamp\":1700000000020000000,\"response_timestamps\":[],\"response_outputs\":[]},"
-	"{\"timestamp\":1700000000030000000,\"response_timestamps\":[1700000000330000000,1700000000331000000],"
-	"\"response_outputs\":["
-	"{\"response\":\"data: {\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"q\\\"}}],\\\"usage\\\":{\\\"completion_tokens\\\":1}}\\n\\n\"},"
-	"{\"response\":\"data: [DONE]\\n\\n\"}"
-	"]},"
-	"{\"timestamp\":\"bad\"}"
-	"],\"window_boundaries\":[]}],\"version\":\"0.0.0\",\"service_kind\":\"openai\",\"endpoint\":\"v1/chat/completions\"}";
+static char *stream_raw;   /* tests/unit/fixtures/sweep/profile_export.json */
 
 static void test_streaming(void)
 {
@@ -243,23 +231,7 @@ static void test_streaming(void)
 /* ---------------------------------------------------------------------------------
  * Export CSV: BOM, CRLF, thousands separators, N/A, telemetry tables */
 
-static const char *export_csv =
-	"\xEF\xBB\xBFMetric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
-	"Time To First Token (ms),\"1,234.50\",N/A,\"2,000.00\",1.00,1.00,1.00,1.00,\"1,100.25\",1.00,1.00,1.00,1.00\r\n"
-	"Request Latency (ms),\"9,182.22\",1.00,2.00,\"12,000.00\",3.00,3.00,3.00,3.00,3.00,3.00,3.00,3.00\r\n"
-	"Inter Token Latency (ms),12.50,1.00,2.00,30.00,3.00,20.00,3.00,3.00,3.00,3.00,3.00,3.00\r\n"
-	"Mystery Metric (ms),1.00\r\n"
-	"\r\n"
-	"Metric,Value\r\n"
-	"Output Token Throughput (tokens/sec),\"1,408.83\"\r\n"
-	"Request Throughput (per sec),0.94\r\n"
-	"Request Count (count),27.00\r\n"
-	"\r\n"
-	"Metric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
-	"GPU Power Usage (W),gpu0,\"1,200.50\",100.00,300.00,290.00,1,1,1,1,1,1,1,1\r\n"
-	"\r\n"
-	"Metric,GPU,Value\r\n"
-	"GPU Power Limit (W),gpu0,700.00\r\n";
+static char *export_csv;   /* tests/unit/fixtures/sweep/x_genai_perf.csv */
 
 static void test_export_csv(void)
 {
@@ -410,35 +382,9 @@ static void test_stimulus(void)
 /* ---------------------------------------------------------------------------------
  * analyze CSV and checkpoint.json */
 
-static const char *analyze_csv =
-	"Config Name,Concurrency,ISL,Num Dataset Entries,p99 Time To First Token (ms),p99 Inter Token Latency (ms),"
-	"p99 Request Latency (ms),p99 Output Sequence Length (tokens),Avg. Output Token Throughput (tokens/sec),"
-	"Request Throughput (requests/sec)\n"
-	"gpt2_run_config_0,1,200,100,10.50,2.00,300.00,128.00,400.00,3.00\n"
-	"gpt2_run_config_1,2,200,100,12.00,2.50,320.00,128.00,780.00,6.00\n"
-	"gpt2_run_config_2,4,200,100,30.00,4.00,500.00,128.00,800.00,6.20\n"
-	"\n"
-	"Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Energy Consumption (MJ),p99 GPU Utilization (%),"
-	"p99 GPU Memory Used (GB),Avg. GPU Power Limit (W),Avg. GPU Total Memory (GB)\n"
-	"gpt2_run_config_0,gpu0,250.00,1.00,80.00,20.00,700.00,80.00\n"
-	"nosuch_config,gpu0,1,1,1,1,1,1\n";
+static char *analyze_csv;   /* tests/unit/fixtures/sweep/analyze_export_genai_perf.csv */
 
-static const char *checkpoint_json =
-	"{\"Results\":{\"run_configs\":["
-	"{\"name\":\"gpt2_run_config_0\",\"genai_perf_config\":{\"_parameters\":{}},"
-	"\"perf_analyzer_config\":{\"_model_name\":\"gpt2\",\"_cli_args\":[],\"_parameters\":{\"concurrency\":1}},"
-	"\"measurement\":{\"_gpu_metrics\":{\"gpu0\":{\"gpu_power_usage_p99\":[\"gpu_power_usage_p99\",{\"_value\":250.0,\"_timestamp\":1,\"_device\":null}]}},"
-	"\"_model_config_measurements\":{\"gpt2\":{\"_perf_metrics\":{"
-	"\"time_to_first_token_p99\":[\"time_to_first_token_p99\",{\"_value\":10.5,\"_timestamp\":1}],"
-	"\"request_throughput_avg\":[\"request_throughput_avg\",{\"_value\":3.0,\"_timestamp\":1}],"
-	"\"inter_token_latency_p90\":[\"inter_token_latency_p90\",{\"_value\":1.5,\"_timestamp\":1}],"
-	"\"bogus\":\"not a record\"}}}}},"
-	"{\"name\":\"gpt2_run_config_1\",\"perf_analyzer_config\":{\"_parameters\":{\"concurrency\":2}},"
-	"\"measurement\":{\"_model_config_measurements\":{\"gpt2\":{\"_perf_metrics\":{"
-	"\"time_to_first_token_p99\":[\"time_to_first_token_p99\",{\"_value\":30.0,\"_timestamp\":1}],"
-	"\"request_throughput_avg\":[\"request_throughput_avg\",{\"_value\":6.0,\"_timestamp\":1}],"
-	"\"inter_token_latency_p90\":[\"inter_token_latency_p90\",{\"_value\":1.0,\"_timestamp\":1}]}}}}}"
-	"]}}";
+static char *checkpoint_json;   /* tests/unit/fixtures/sweep/checkpoint.json */
 
 static void test_analyze_checkpoint(void)
 {
@@ -725,6 +671,27 @@ static void test_nat_merge(void)
 	}
 	run_free(run);
 	free(dir);
+
+	/* an offline job (the calculator's own merge), newest: its points win everywhere */
+	static const char *const all[] = { "1 4.03488 1.14981", "2 4.71197 1.3591", "4 5.67581 1.50682",
+					   "8 7.90895 2.10668", "16 12.677 3.30196", "32 24.5307 6.57847" };
+	nat_job("nato/online/job_1752000000/calc_runner_output.json", lo, ARRAY_LEN(lo), 1752000000);
+	nat_job("nato/offline/job_1752000200/calc_runner_output.json", all, ARRAY_LEN(all), 1752000200);
+	dir = xasprintf("%s/nato", tmpdir);
+	run = open_one(dir, &o);
+	s = run->sweep;
+	if (s)
+		sweep_derive(run);
+	ok(s && s->nnat == 3 && s->nat[2].merged && s->nat[2].npt == 6, "online + offline job: one merge");
+	if (s && s->nnat == 3) {
+		size_t from_offline = 0;
+		for (size_t i = 0; i < s->nat[2].npt; i++)
+			from_offline += strcmp(s->nat[s->nat[2].pt[i].job].mode, "offline") == 0;
+		is_int(from_offline, 6, "the newer offline file wins every concurrency");
+		is_dbl(s->nat[2].c_est_rt.gpus, 75.35159084873075, 1e-9, "merge: 75.3516 GPUs");
+	}
+	run_free(run);
+	free(dir);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -919,6 +886,10 @@ static void test_telemetry_rank(void)
 
 int main(void)
 {
+	stream_raw = fixture_text("profile_export.json");
+	export_csv = fixture_text("x_genai_perf.csv");
+	analyze_csv = fixture_text("analyze_export_genai_perf.csv");
+	checkpoint_json = fixture_text("checkpoint.json");
 	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "sweep")) {
 		perror("mkdtemp");
 		return 1;
@@ -938,5 +909,9 @@ int main(void)
 	test_bad_files();
 	if (tu_rm_rf(tmpdir) != 0)
 		fprintf(stderr, "cleanup failed\n");
+	free(stream_raw);
+	free(export_csv);
+	free(analyze_csv);
+	free(checkpoint_json);
 	return tap_done();
 }

@@ -127,14 +127,8 @@ static struct run *hostile_run(void)
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return xstrdup("");
-	char *buf = xcalloc(1, 1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	char *s = tu_read_file(path);
+	return s ? s : xstrdup("");
 }
 
 static bool has_raw_controls(const char *s)

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* print_follow.c: --follow without a tty. Follows the job and prints each finding that
+ * appears as one line, "TIME SEVERITY ID TEXT" (UTC ISO 8601 time, sanitized text), for
+ * a cron job or a chat alert, until the job finishes (exit 0) or a signal stops it
+ * (SIGINT/SIGTERM: exit 128 + signal). The live findings (stalled ranks, reloads) are
+ * judged on every poll; the other rules re-run at most every max(interval, 50 x the
+ * CPU time of their last run) so that following a large job stays cheap. */
+#include "src/print.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "model/steps/follow.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Identity of a finding across polls: its id and evidence (not its text, whose "ago"
+ * figures change). */
+static char *finding_key(const struct finding *f)
+{
+	return xasprintf("%s|%d|%ld|%ld", f->id, f->ev.rank, f->ev.step_lo, f->ev.item);
+}
+
+struct keyset {
+	char **v;
+	size_t n, cap;
+};
+
+static bool keyset_has(const struct keyset *s, const char *k)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], k) == 0)
+			return true;
+	return false;
+}
+
+static void keyset_add(struct keyset *s, char *k)
+{
+	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	s->v[s->n++] = k;
+}
+
+static void keyset_free(struct keyset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static void print_line(FILE *out, const struct finding *f)
+{
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char *safe = text_sanitize_dup(f->title, 0);
+	fprintf(out, "%s %s %s %s\n", when, severity_name(f->severity), f->id, safe);
+	fflush(out);
+	free(safe);
+}
+
+/* Print the findings of l not in prev; their keys go to cur. live: only LIVE.* ones,
+ * else only the others (run_findings() holds copies of the live ones). */
+static void report(FILE *out, const struct finding_list *l, bool live, const struct keyset *prev,
+		   struct keyset *cur)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct finding *f = &l->v[i];
+		if ((strncmp(f->id, "LIVE.", 5) == 0) != live)
+			continue;
+		char *k = finding_key(f);
+		if (!keyset_has(prev, k))
+			print_line(out, f);
+		keyset_add(cur, k);
+	}
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double when)
+{
+	double d = when - follow_clock();
+	if (d <= 0)
+		return;
+	struct timespec ts = { (time_t)d, (long)((d - (double)(time_t)d) * 1e9) };
+	nanosleep(&ts, NULL);   /* a signal ends it early */
+}
+
+int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct follow_opts fo = { .interval = o->interval, .stall_floor = o->stall_floor };
+	double now = follow_clock();
+	struct follow *f = follow_new(run, paths, npaths, &fo, now);
+	fprintf(stderr, "tscope-tui: following every %g s; one line per new finding until the job finishes\n",
+		follow_interval(f));
+	struct keyset prev = { 0 }, rules = { 0 };
+	double next_rules = now, tick = now;
+	bool dirty = true;
+	int rc = 0;
+	while (!stop_signal) {
+		now = follow_clock();
+		dirty |= (follow_poll(f, now) & (FOLLOW_GREW | FOLLOW_RELOADED)) != 0;
+		struct keyset cur = { 0 };
+		report(out, follow_findings(f), true, &prev, &cur);
+		if (dirty && now >= next_rules) {
+			double c0 = cpu_seconds();
+			struct keyset fresh = { 0 };
+			report(out, run_findings(run), false, &rules, &fresh);
+			keyset_free(&rules);
+			rules = fresh;
+			double cost = cpu_seconds() - c0;
+			next_rules = now + (50 * cost > fo.interval ? 50 * cost : 0);
+			dirty = false;
+		}
+		for (size_t i = 0; i < rules.n; i++)
+			keyset_add(&cur, xstrdup(rules.v[i]));
+		keyset_free(&prev);
+		prev = cur;
+		if (follow_state(f) == FOLLOW_FINISHED)
+			break;
+		tick += follow_interval(f);
+		if (tick < now)
+			tick = now;
+		sleep_until(tick);
+	}
+	if (stop_signal)
+		rc = 128 + (int)stop_signal;
+	keyset_free(&prev);
+	keyset_free(&rules);
+	follow_free(f);
+	return rc;
+}

@@ -1,0 +1,66 @@
+#!/bin/sh
+# follow.sh: --follow without a tty (src/print_follow.c over model/steps/follow.h). A
+# writer process (tests/tools/follow_writer.sh) appends to 8 ranks while tscope-tui
+# follows: new findings come out one line each ("TIME SEVERITY ID TEXT"); a job whose
+# ranks stop together finishes with exit 0 and no stall; a rank that stops writing is
+# reported stalled; a truncated-then-rewritten file is reloaded; SIGINT ends with 130.
+# Waits for output are bounded (60 s) but nothing asserts a duration.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/follow.$$"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+
+# wait_for FILE PATTERN: until grep finds it (at most 60 s)
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -q "$2" "$1" 2>/dev/null
+}
+
+# 1. all ranks stop together at step 30: finished, exit 0, never a stall (a 4 s floor:
+#    a writer paused by a loaded machine must not look finished)
+sh "$writer" fin 8 0 4 0 >/dev/null
+sh "$writer" fin 8 5 30 0.05 &
+wpid=$!
+"$TSCOPE_BIN" --follow --interval 0.2 --stall 4 fin >fin.out 2>fin.err
+rc=$?
+wait "$wpid"
+tap_eq "finished job: exit 0" 0 "$rc"
+tap_check "finished job: one LIVE.FINISHED line at step 30" \
+	'[ "$(grep -c "^[0-9T:-]*Z low LIVE.FINISHED job finished: all 8 ranks stopped at step 30$" fin.out)" -eq 1 ]'
+tap_check "finished job: no stall reported" '! grep -q "STALL" fin.out'
+tap_check "finished job: every line is TIME SEVERITY ID TEXT" \
+	'! grep -vE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z (high|med|low) [A-Z_]+\.[A-Z_]+ ." fin.out'
+tap_check "finished job: the run's other findings too (DIST.STRAGGLER)" 'grep -q " DIST.STRAGGLER " fin.out'
+
+# 2. rank 3 stops at step 20 while the others go on; then rank 5's file is truncated and
+#    rewritten (a restarted rank); SIGINT ends the follower
+sh "$writer" st 8 0 4 0 >/dev/null
+sh "$writer" st 8 5 100000 0.05 3 20 &
+wpid=$!
+"$TSCOPE_BIN" --follow --interval 0.2 --stall 1 st >st.out 2>st.err &
+fpid=$!
+wait_for st.out "LIVE.STALLED_RANK"
+tap_check "stalled rank: reported with its step and the others' step" \
+	'grep -qE " high LIVE.STALLED_RANK rank 3 stopped at step 20, [0-9]+ s ago; the others are at [0-9]+$" st.out'
+tap_check "stalled rank: only rank 3" '! grep "LIVE.STALLED_RANK" st.out | grep -qv "rank 3 "'
+: >st/rank5/steps.jsonl
+wait_for st.out "LIVE.RELOADED"
+tap_check "truncated file: the rank is reloaded and it says so" \
+	'grep -qE " med LIVE.RELOADED rank 5: steps.jsonl shrank \([0-9]+ -> [0-9]+ bytes\); reloaded from the start" st.out'
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+kill -INT "$fpid"
+wait "$fpid"
+rc=$?
+tap_eq "SIGINT ends the follower with 130" 130 "$rc"
+
+# 3. usage
+"$TSCOPE_BIN" --follow --export ranks fin >/dev/null 2>err.txt
+tap_eq "--follow with --export: usage error 2" 2 "$?"
+"$TSCOPE_BIN" --follow --interval 0 fin >/dev/null 2>err.txt
+tap_eq "--interval 0: usage error 2" 2 "$?"
+
+cd "$TSCOPE_TMP" && rm -rf "$work"
+tap_plan

@@ -1,0 +1,89 @@
+#!/bin/sh
+# follow_tmux.sh: following a running job in the explorer, end to end in tmux. A writer
+# process (tests/tools/follow_writer.sh) appends to 8 ranks while `tscope-tui --follow`
+# shows the Ranks pane: the record count grows on screen, rank 3 (which stops writing)
+# is marked stalled in Ranks and in the heatmap, a truncated-then-rewritten file is
+# reloaded with a message, q exits 0; a job whose ranks stop together ends "finished"
+# with no stall. Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+if ! command -v tmux >/dev/null 2>&1; then
+	tap_skip "tmux is not installed"
+	tap_plan
+	exit 0
+fi
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/follow_tmux.$$"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+sock="tscope-follow-$$"
+T() { tmux -L "$sock" "$@"; }
+wpid=
+cleanup() { T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; }
+trap cleanup EXIT
+
+snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
+# wait until the screen matches the extended regex $1 (at most 60 s)
+wait_re() {
+	i=0
+	while [ $i -lt 600 ]; do
+		snap
+		grep -qE -- "$1" "$work/screen" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# the records column of rank $1 in the Ranks pane
+records() { snap; awk -v r="$1" '$1 == r || ($1 == "▶" && $2 == r) { print ($1 == "▶") ? $3 : $2; exit }' "$work/screen"; }
+
+T -f /dev/null new-session -d -s f -x 140 -y 30 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
+	tap_skip "tmux cannot start a server here"
+	tap_plan
+	exit 0
+}
+
+# --- a running job: rank 3 stops at step 20 --------------------------------------------
+sh "$writer" run 8 0 4 0
+sh "$writer" run 8 5 100000 0.05 3 20 &
+wpid=$!
+T send-keys -t f "cd '$work' && '$TSCOPE_BIN' --follow --interval 0.2 --stall 2 run; echo EXIT=\$? > exit.txt" Enter
+tap_check "--follow opens live; the status row says so" 'wait_re "LIVE running.*newest record [0-9]+ s ago"'
+T send-keys -t f 3
+wait_re "^ *(▶ +)?0 +[0-9]{2,} " >/dev/null
+a=$(records 0)
+wait_re "^ *(▶ +)?0 +$((a + 5))" >/dev/null
+b=$(records 0)
+tap_check "the record count of rank 0 grows on screen ($a, then $b)" '[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]'
+tap_check "rank 3 is marked stalled in Ranks at step 20" 'wait_re "^ +3 +21 +20 stalled"'
+tap_check "the status row counts the stalled rank" 'wait_re "LIVE running, 1 stalled"'
+T send-keys -t f 2
+tap_check "the heatmap marks rank 3's row with !" 'wait_re "^ *!3( |$)"'
+T send-keys -t f 3
+: >run/rank5/steps.jsonl
+tap_check "a truncated-then-rewritten file is reloaded, and it says so" 'wait_re "rank 5: steps.jsonl shrank .*reloaded from the start"'
+T send-keys -t f 6
+tap_check "the Findings pane lists LIVE.STALLED_RANK" 'wait_re "LIVE.STALLED_RANK"'
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+wpid=
+T send-keys -t f q
+i=0
+while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tap_eq "q exits 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
+
+# --- a job whose ranks stop together: finished, not stalled -------------------------------
+rm -f exit.txt
+sh "$writer" fin 8 0 4 0
+T send-keys -t f "clear; '$TSCOPE_BIN' --follow --interval 0.2 --stall 3 fin; echo EXIT=\$? > exit.txt" Enter
+wait_re "LIVE" >/dev/null
+T send-keys -t f 3
+sh "$writer" fin 8 5 30 0.05
+tap_check "the job ends \"finished\"" 'wait_re "LIVE finished"'
+tap_check "no rank is marked stalled" '! grep -q "stalled" "$work/screen"'
+tap_check "every rank shows step 30" '[ "$(grep -cE "^ *(▶ +)?[0-7] +31 +30 " "$work/screen")" -eq 8 ]'
+T send-keys -t f q
+i=0
+while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tap_eq "q exits 0 after the finish" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
+cd "$TSCOPE_TMP" && rm -rf "$work"
+tap_plan
