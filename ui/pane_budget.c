@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
+#include "model/units.h"
 #include "model/steps/analysis.h"
 #include "model/registry.h"
 #include "model/steps/steps.h"
@@ -15,7 +16,7 @@
 #include "ui/draw.h"
 #include "ui/list.h"
 
-enum { BP_WINDOWS = 8, BP_NAME_W = 18, BP_BAR_MAX = 100 };
+enum { BP_WINDOWS = 8, BP_BAR_MAX = 100 };
 
 struct bpane {
 	const struct steps_model *m;
@@ -64,20 +65,38 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 	return rec;
 }
 
+/* One precision for every seconds figure of a budget: 3 significant digits of its wall. */
+static int seconds_decimals(const struct budget *b)
+{
+	return units_decimals(b->wall, 3);
+}
+
+/* The label column: the longest line name, a gap before the bar. */
+static int name_width(const struct budget *b)
+{
+	int w = 0;
+	for (int k = 0; k < BUDGET_NLINES; k++) {
+		int lw = text_width(b->line[k].name);
+		w = lw > w ? lw : w;
+	}
+	return 2 + w + 2;
+}
+
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.4g s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
-		 b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
+	int dec = seconds_decimals(b), name_w = name_width(b);
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.*f s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
+		 dec, b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
-	int bar_w = w - BP_NAME_W - 33;
+	int bar_w = w - name_w - 33;
 	for (int k = 0; k < BUDGET_NLINES; k++, y++) {
 		const struct budget_line *l = &b->line[k];
 		draw_fill(y, x, 1, k);
-		draw_text(y, x + 2, BP_NAME_W - 2, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
-		draw_bar(y, x + BP_NAME_W, bar_w, l->fraction, theme_phase(k));
-		draw_fmt(y, x + BP_NAME_W + bar_w + 1, 32, ROLE_NORMAL, "%9.4g s %5.1f%%%s", l->seconds, l->fraction * 100,
+		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
+		draw_bar(y, x + name_w, bar_w, l->fraction, theme_phase(k));
+		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9.*f s %5.1f%%%s", dec, l->seconds, l->fraction * 100,
 			 l->recoverable ? " recoverable" : "");
 	}
 	return y;
@@ -211,11 +230,12 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->lc.sel));
 		return;
 	}
-	int k = snprintf(buf, n, "rank %d  wall %.6g s  useful %.6g s  efficiency %.4g%%", steps_rank_id(p->m, p->lc.sel),
-			 b->wall, b->useful, b->efficiency * 100);
+	int dec = seconds_decimals(b);
+	int k = snprintf(buf, n, "rank %d  wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
+			 dec, b->wall, dec, b->useful, b->efficiency * 100);
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
-		k += snprintf(buf + k, n - (size_t)k, "  %s %.4g s", l->name, l->seconds);
+		k += snprintf(buf + k, n - (size_t)k, "  %s %.*f s", l->name, dec, l->seconds);
 	}
 }
 

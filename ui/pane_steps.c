@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
+#include "model/units.h"
 #include "model/steps/analysis.h"
 #include "model/registry.h"
 #include "model/steps/steps.h"
@@ -177,7 +178,8 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 		if (t > ymax)
 			ymax = t;
 	}
-	draw_fmt(r->y, r->x, SP_LABEL_W, ROLE_DIM, "%.4g s", ymax);
+	char lab[32];
+	draw_text(r->y, r->x, SP_LABEL_W, units_seconds(ymax, lab, sizeof(lab)), ROLE_DIM);
 	for (int x = 0; x < cols; x++) {
 		size_t a = p->c0 + (size_t)x * p->spc;
 		size_t b = a + p->spc < n ? a + p->spc : n;
@@ -382,18 +384,25 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 	}
 	bool have;
 	double st = step_time(p, p->cur, &have);
+	char num[32];
 	int k = snprintf(buf, n, "rank %d step %ld", steps_rank_id(p->m, p->ri), steps_step(p->m, p->ri, p->cur));
 	if (have && k > 0 && (size_t)k < n)
-		k += snprintf(buf + k, n - (size_t)k, "  step_time %.6g s", st);
+		k += snprintf(buf + k, n - (size_t)k, "  step_time %s", units_seconds(st, num, sizeof(num)));
 	for (size_t i = 0; i < p->nphase && k > 0 && (size_t)k < n; i++) {
 		double v;
 		if (steps_value(p->m, p->ri, p->phase[i], p->cur, &v))
-			k += snprintf(buf + k, n - (size_t)k, "  %s %.4g", steps_metric(p->m, p->phase[i])->name, v);
+			k += snprintf(buf + k, n - (size_t)k, "  %s %s", steps_metric(p->m, p->phase[i])->name,
+				      units_seconds(v, num, sizeof(num)));
 	}
 	for (int s = 1; s < SP_SERIES && k > 0 && (size_t)k < n; s++) {
 		double v;
-		if (series_value(p, s, p->cur, &v))
-			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", steps_series_name[s], v);
+		if (!series_value(p, s, p->cur, &v))
+			continue;
+		if (s == SERIES_MEMORY)
+			units_bytes(v, num, sizeof(num));
+		else   /* loss and grad norm have no unit */
+			snprintf(num, sizeof(num), "%.4g", v);
+		k += snprintf(buf + k, n - (size_t)k, "  %s %s", steps_series_name[s], num);
 	}
 }
 
