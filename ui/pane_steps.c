@@ -15,14 +15,15 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { SP_SERIES = 4, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
+enum { SP_SERIES = STEPS_NSERIES, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
 
-static const char *const series_name[SP_SERIES] = { "step_time", "loss", "grad_norm", "memory" };
 
 struct spane {
 	const struct steps_model *m;
 	size_t ri;
+	int rank;                   /* steps_rank_id of ri (follow mode re-finds it) */
 	size_t cur, c0, spc;        /* record positions */
+	size_t n_seen;              /* records of the rank when the view was last fixed */
 	int w;                      /* columns of the last frame */
 	int phase[SP_MAX_PHASES];   /* phase metric ids in display order */
 	size_t nphase;
@@ -36,6 +37,7 @@ struct spane {
 
 static void set_phases(struct spane *p, struct app *app)
 {
+	p->rank = steps_rank_id(p->m, p->ri);
 	p->nphase = 0;
 	const struct timing *t = analysis_timing(app->run, p->ri);
 	if (t)
@@ -50,20 +52,6 @@ static void set_phases(struct spane *p, struct app *app)
 		if (!have)
 			p->phase[p->nphase++] = (int)i;
 	}
-}
-
-static int memory_metric(const struct steps_model *m)
-{
-	static const char *const names[] = { "alloc", "allocated", "peak_alloc", "reserved" };
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		int id = steps_metric_find(m, METRIC_MEMORY, names[i]);
-		if (id >= 0)
-			return id;
-	}
-	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
-			return (int)i;
-	return -1;
 }
 
 static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
@@ -81,10 +69,8 @@ static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	long ri = n ? steps_rank_index(m, strag[0]) : -1;
 	p->ri = ri >= 0 ? (size_t)ri : 0;
 	set_phases(p, app);
-	p->series[0] = -1;
-	p->series[1] = steps_metric_find(m, METRIC_SCALAR, "loss");
-	p->series[2] = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
-	p->series[3] = memory_metric(m);
+	for (int k = 0; k < SP_SERIES; k++)
+		p->series[k] = steps_series_metric(m, (enum steps_series)k);
 	return p;
 }
 
@@ -127,6 +113,7 @@ static bool series_value(const struct spane *p, int s, size_t pos, double *out)
 static void fix_view(struct spane *p)
 {
 	size_t n = nrec(p);
+	p->n_seen = n;
 	if (p->cur >= n)
 		p->cur = n ? n - 1 : 0;
 	if (p->w <= 0)
@@ -253,11 +240,11 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 			hi = v[x] > hi ? v[x] : hi;
 		}
 	}
-	bool hl = p->hl_series && strcmp(p->hl_series, series_name[s]) == 0;
+	bool hl = p->hl_series && strcmp(p->hl_series, steps_series_name[s]) == 0;
 	if (hl)   /* the evidence series: marked by glyph too, so it shows in mono */
-		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, series_name[s]);
+		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, steps_series_name[s]);
 	else
-		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], ROLE_DIM);
+		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, steps_series_name[s], ROLE_DIM);
 	if (!(hi >= lo)) {
 		draw_text(y, x0, w, "n/a (not recorded)", ROLE_DIM);
 		free(v);
@@ -330,6 +317,28 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	return PR_HANDLED;
 }
 
+/* The run grew (follow mode): the same rank by id, the cursor on the same record (on the
+ * newest when it was on the last), the zoom kept; the evidence marks are dropped (they
+ * pointed into the findings the change freed), the marked step range stays. */
+static bool sp_rebuild(void *priv, struct app *app)
+{
+	struct spane *p = priv;
+	long ri = steps_rank_index(p->m, p->rank);
+	if (ri < 0)
+		return false;
+	bool at_end = p->cur + 1 >= p->n_seen;
+	p->ri = (size_t)ri;
+	set_phases(p, app);
+	p->marks = NULL;
+	p->nmarks = 0;
+	p->hl_series = NULL;
+	size_t n = nrec(p);
+	if (at_end && n)
+		p->cur = n - 1;
+	fix_view(p);
+	return true;
+}
+
 static unsigned sp_select(void *priv, struct app *app, const struct ui_target *t)
 {
 	struct spane *p = priv;
@@ -384,7 +393,7 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 	for (int s = 1; s < SP_SERIES && k > 0 && (size_t)k < n; s++) {
 		double v;
 		if (series_value(p, s, p->cur, &v))
-			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", series_name[s], v);
+			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", steps_series_name[s], v);
 	}
 }
 
@@ -418,6 +427,7 @@ const struct pane_ops pane_steps = {
 	.handle = sp_handle,
 	.select = sp_select,
 	.table = sp_table,
+	.rebuild = sp_rebuild,
 	.status = sp_status,
 	.cur_rank = sp_cur_rank,
 };
