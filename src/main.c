@@ -221,7 +221,7 @@ static int run_mode(struct cli *cli, struct run *run)
 							       cli->force });
 	}
 	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-				 .compat = cli->opts.compat_pytscope };
+				 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
 	if (run_is_empty(run))
 		print_diags(run);
 	int rc = print_report(run, stdout, &po);
@@ -270,7 +270,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 								   cli->filter, cli->force });
 	if (rc < 0) {
 		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-					 .compat = cli->opts.compat_pytscope };
+					 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
 		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
 		flush_stdout();
 	}

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/steps/analysis.h"
@@ -69,8 +70,11 @@ static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum b
 }
 
 /* Sparkline over the finite values (pytscope drops NaN; an Infinity crashes 0.2.1, we
- * drop it too). Empty when fewer than 2 values. */
-static char *sparkline(const double *v, size_t n)
+ * drop it too), one glyph per value. With width > 0 and more values than that (the
+ * default report), the values are cut into width buckets and each glyph shows the worst
+ * (highest) value of its bucket, so a one-step stall still shows at 100k steps. Empty
+ * when fewer than 2 values. */
+static char *sparkline(const double *v, size_t n, size_t width)
 {
 	static const char *const ticks[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	double lo = 0, hi = 0;
@@ -86,14 +90,44 @@ static char *sparkline(const double *v, size_t n)
 	}
 	if (k < 2)
 		return NULL;
+	double *fin = xmalloc(k * sizeof(*fin));
+	size_t f = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			fin[f++] = v[i];
+	size_t cells = width && k > width ? width : k;
 	struct sbuf b = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		int t = (int)(text_frac(v[i], lo, hi) * 8);
+	for (size_t c = 0; c < cells; c++) {
+		size_t i0 = c * k / cells, i1 = (c + 1) * k / cells;
+		double w = fin[i0];
+		for (size_t i = i0 + 1; i < i1; i++)
+			if (fin[i] > w)
+				w = fin[i];
+		int t = (int)(text_frac(w, lo, hi) * 8);
 		sb_puts(&b, ticks[t < 7 ? t : 7]);
 	}
+	free(fin);
 	return sb_take(&b);
+}
+
+int print_width(int fd)
+{
+	struct winsize ws;
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	int n = c ? atoi(c) : 0;
+	return n > 0 && n < 10000 ? n : 0;
+}
+
+/* Glyphs a sparkline gets in the default report: the terminal width less the label and
+ * the "(low→high)" tail; every value under --compat (pytscope's layout). */
+static size_t spark_width(const struct print_opts *po)
+{
+	if (po->compat)
+		return 0;
+	int cols = po->width > 0 ? po->width : 100;
+	return cols > 46 ? (size_t)cols - 26 : 20;
 }
 
 /* ---- sections ----------------------------------------------------------------------- */
@@ -132,7 +166,7 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	free(tail);
 	sb_puts(&b, "\n");
 	double *st = plain_step_times(run, t->n);
-	char *spark = sparkline(st, t->n);
+	char *spark = sparkline(st, t->n, spark_width(po));
 	free(st);
 	if (spark)
 		sb_printf(&b, "  step time  %s  (low→high)\n", spark);
@@ -211,7 +245,7 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 	fmt_g4(best, sizeof(best), c->has_final, c->best_loss);
 	fmt_g4(fin, sizeof(fin), c->has_final, c->final_loss);
 	sb_printf(&b, " · best %s · final %s\n", best, fin);
-	char *spark = sparkline(c->loss, c->nloss);
+	char *spark = sparkline(c->loss, c->nloss, spark_width(po));
 	if (spark) {
 		sb_puts(&b, "  loss   ");
 		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, spark);
@@ -229,6 +263,44 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 	return sb_take(&b);
 }
 
+/* At most this many per-rank lines in the default report. */
+#define RANK_LINES 16
+
+/* Ranks that matter first: stragglers, then more often on the critical path, then the
+ * larger straggler z-score, then the lower rank id. */
+static int cmp_rank_weight(const void *a, const void *b, void *ud)
+{
+	const struct distributed *d = ud;
+	const struct rank_stat *x = &d->rank[*(const size_t *)a];
+	const struct rank_stat *y = &d->rank[*(const size_t *)b];
+	if (x->straggler != y->straggler)
+		return x->straggler ? -1 : 1;
+	if (x->slowest_fraction != y->slowest_fraction)
+		return x->slowest_fraction > y->slowest_fraction ? -1 : 1;
+	double zx = fabs(x->straggler_z), zy = fabs(y->straggler_z);
+	if (zx != zy && zx == zx && zy == zy)
+		return zx > zy ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* shown[r] for the `cap` ranks that matter (all stragglers even past the cap); NULL when
+ * every rank is shown (cap 0, or few ranks). */
+static bool *ranks_that_matter(const struct distributed *d, size_t cap)
+{
+	if (!cap || d->world_size <= cap)
+		return NULL;
+	size_t *ord = xmalloc(d->world_size * sizeof(*ord));
+	for (size_t r = 0; r < d->world_size; r++)
+		ord[r] = r;
+	qsort_r(ord, d->world_size, sizeof(*ord), cmp_rank_weight, (void *)d);
+	bool *shown = xcalloc(d->world_size, sizeof(*shown));
+	for (size_t i = 0; i < d->world_size; i++)
+		if (i < cap || d->rank[ord[i]].straggler)
+			shown[ord[i]] = true;
+	free(ord);
+	return shown;
+}
+
 static char *section_distributed(struct run *run, const struct print_opts *po)
 {
 	const struct distributed *d = analysis_distributed(run);
@@ -244,8 +316,14 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	sb_printf(&b, "  wall lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
 		  d->wall_frac_lost * 100, d->sync_skew * 1e3);
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
+	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
+	size_t hidden = 0;
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
+		if (shown && !shown[r]) {
+			hidden++;
+			continue;
+		}
 		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
@@ -259,6 +337,14 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 			sb_style(&b, po->color, SGR_BOLD, SGR_RED, "<- straggler");
 		}
 		sb_puts(&b, "\n");
+	}
+	free(shown);
+	if (hidden) {
+		char *more = xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
+				       hidden, hidden == 1 ? "" : "s");
+		sb_style(&b, po->color, SGR_DIM, SGR_NONE, more);
+		sb_puts(&b, "\n");
+		free(more);
 	}
 	return sb_take(&b);
 }

@@ -13,10 +13,13 @@
 struct print_opts {
 	bool color;
 	bool compat;   /* --compat pytscope */
+	int width;     /* columns the default report fits in (0: 100); ignored under compat */
 };
 
 /* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
 bool print_want_color(enum color_mode mode, int fd);
+/* Columns of the terminal on fd, else $COLUMNS, else 0 (the report's default, 100). */
+int print_width(int fd);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);

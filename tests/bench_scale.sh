@@ -8,7 +8,7 @@
 # Each run dir is built from 64 distinct gen_demo ranks of the right length; rank k's
 # steps.jsonl and run.json are hard links to distinct rank k % 64, so 100,000 rank dirs
 # cost little disk while every rank file is still opened, read and parsed. The page cache
-# is warm (each figure is the best of 2). Measured: `tscope-tui --print RUN` (load,
+# is warm (each figure is the best of 2). Measured: `tscope-tui --print --no-index RUN` (load,
 # finalize, every analysis the report needs), CPU seconds (user + system) and peak RSS
 # from /usr/bin/time. Nothing is asserted.
 # Environment: BENCH_SCALE_DIV=N divides every rank count by N (a quick look);
@@ -41,7 +41,7 @@ PY
 measure() {
 	best=""
 	for i in 1 2; do
-		/usr/bin/time -f '%U %S %M' -o "$dir/t" "$BIN" --print "$dir/$1" >/dev/null 2>&1
+		/usr/bin/time -f '%U %S %M' -o "$dir/t" "$BIN" --print --no-index "$dir/$1" >/dev/null 2>&1
 		set -- "$1" $(cat "$dir/t")
 		cpu=$(echo "$2 + $3" | bc -l)
 		if [ -z "$best" ] || [ "$(echo "$cpu < $best" | bc -l)" = 1 ]; then

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_load.c: headless load benchmark driver. Opens a run directory with --jobs N
  * (the same run_open() the tool uses), then prints one line of figures:
- *   bench_load DIR JOBS
+ *   bench_load DIR JOBS [index]   (the persistent index is used only with "index")
  *   -> wall seconds, MB/s, CPU seconds (user + system, all threads), MB per CPU second
  *      (the per-core rate, meaningful on a shared machine), records, bytes of input, resident bytes of the step store,
  *      store bytes per record, peak RSS (getrusage), RSS after the load and its growth
  *      per record (resident bytes per record, what the 48 B target is about). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,11 +52,11 @@ static long peak_rss_kb(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: bench_load DIR JOBS\n");
+	if (argc != 3 && !(argc == 4 && strcmp(argv[3], "index") == 0)) {
+		fprintf(stderr, "usage: bench_load DIR JOBS [index]\n");
 		return 2;
 	}
-	struct opts o = { .jobs = atoi(argv[2]) };
+	struct opts o = { .jobs = atoi(argv[2]), .no_index = argc == 3 }; /* "index": open through it */
 	const char *paths[] = { argv[1] };
 	long rss0 = rss_now_kb();
 	double t0 = now(), c0 = cpu_seconds();

@@ -671,6 +671,27 @@ static void test_nat_merge(void)
 	}
 	run_free(run);
 	free(dir);
+
+	/* an offline job (the calculator's own merge), newest: its points win everywhere */
+	static const char *const all[] = { "1 4.03488 1.14981", "2 4.71197 1.3591", "4 5.67581 1.50682",
+					   "8 7.90895 2.10668", "16 12.677 3.30196", "32 24.5307 6.57847" };
+	nat_job("nato/online/job_1752000000/calc_runner_output.json", lo, ARRAY_LEN(lo), 1752000000);
+	nat_job("nato/offline/job_1752000200/calc_runner_output.json", all, ARRAY_LEN(all), 1752000200);
+	dir = xasprintf("%s/nato", tmpdir);
+	run = open_one(dir, &o);
+	s = run->sweep;
+	if (s)
+		sweep_derive(run);
+	ok(s && s->nnat == 3 && s->nat[2].merged && s->nat[2].npt == 6, "online + offline job: one merge");
+	if (s && s->nnat == 3) {
+		size_t from_offline = 0;
+		for (size_t i = 0; i < s->nat[2].npt; i++)
+			from_offline += strcmp(s->nat[s->nat[2].pt[i].job].mode, "offline") == 0;
+		is_int(from_offline, 6, "the newer offline file wins every concurrency");
+		is_dbl(s->nat[2].c_est_rt.gpus, 75.35159084873075, 1e-9, "merge: 75.3516 GPUs");
+	}
+	run_free(run);
+	free(dir);
 }
 
 /* ---------------------------------------------------------------------------------
