@@ -51,6 +51,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
+# The fault-injecting build (tests/cli/alloc_failure.sh): TSCOPE_FAIL_ALLOC=N fails the
+# Nth allocation.
+FAULTY := $(BUILD)/tests/tscope-tui-faulty
+$(BUILD)/tests/xalloc_fault.o: model/xalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DTSCOPE_FAULT_INJECT $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(FAULTY): $(filter-out $(BUILD)/model/xalloc.o,$(LIB_OBJ)) $(BUILD)/tests/xalloc_fault.o $(MAIN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
@@ -60,7 +70,7 @@ $(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
 deps:
 	@sh .ci/deps.sh
 
-tests: $(BUILD)/$(BIN) $(UNIT_BIN) $(TOOL_BIN)
+tests: $(BUILD)/$(BIN) $(UNIT_BIN) $(TOOL_BIN) $(FAULTY)
 
 testdata/demo/rank0/steps.jsonl: $(BUILD)/tests/gen_demo
 	$(BUILD)/tests/gen_demo testdata/demo

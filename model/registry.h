@@ -9,7 +9,7 @@
  *   internal.h     private to the folder (loader entry points, view/rule tables, ...)
  *   subsystem.c    the struct subsystem: registration, and nothing else
  *   load*.c        loaders: probe, decode, diagnostics (load_<format>.c when several)
- *   store.c        the model's storage and lifetime (the subsystem's free)
+ *   store*.c       the model's storage and lifetime (store_<topic>.c when split)
  *   analysis*.c    lazy, memoized analyses (analysis_<topic>.c when split)
  *   views*.c       view tables for panes, --export and --print
  *   rules.c        finding rules

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* xalloc.c: abort-on-OOM allocation wrappers (see xalloc.h). */
+/* xalloc.c: exit-on-OOM allocation wrappers (see xalloc.h). Built with
+ * -DTSCOPE_FAULT_INJECT (the tests' tscope-tui-faulty), TSCOPE_FAIL_ALLOC=N makes the
+ * Nth allocation fail, sqlite-style, and TSCOPE_ALLOC_COUNT=1 prints the count at exit. */
 #include "model/xalloc.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void (*die_hook)(void);
 
@@ -13,17 +17,57 @@ void xalloc_set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
+/* One thread reports and exits; any other that runs out meanwhile waits for the exit. */
 static NORETURN void oom(size_t n)
 {
+	static atomic_flag dying = ATOMIC_FLAG_INIT;
+	if (atomic_flag_test_and_set(&dying))
+		for (;;)
+			pause();
 	if (die_hook)
 		die_hook();
-	fprintf(stderr, "tscope-tui: out of memory (%zu bytes)\n", n);
-	abort();
+	char msg[512];
+	int len = snprintf(msg, sizeof(msg),
+			   "tscope-tui: out of memory: %zu bytes (%.1f MiB) could not be allocated\n"
+			   "tscope-tui: load less at once: --ranks LIST loads a subset of the ranks, "
+			   "--jobs 1 loads one file at a time; or raise the limit (ulimit -v)\n",
+			   n, (double)n / 1048576.0);
+	if (len > 0 && write(STDERR_FILENO, msg, (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	_exit(1);
 }
+
+#ifdef TSCOPE_FAULT_INJECT
+static atomic_long alloc_count;
+static long fail_at = -1; /* -1: not read yet, 0: never */
+
+static void print_count(void)
+{
+	fprintf(stderr, "tscope-tui: %ld allocations\n", atomic_load(&alloc_count));
+}
+
+static bool inject_failure(void)
+{
+	if (fail_at < 0) { /* first call: before any thread exists */
+		const char *e = getenv("TSCOPE_FAIL_ALLOC");
+		fail_at = e ? atol(e) : 0;
+		if (getenv("TSCOPE_ALLOC_COUNT"))
+			atexit(print_count);
+	}
+	long k = atomic_fetch_add(&alloc_count, 1) + 1;
+	return fail_at > 0 && k == fail_at;
+}
+#else
+static bool inject_failure(void)
+{
+	return false;
+}
+#endif
 
 void *xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p = inject_failure() ? NULL : malloc(n ? n : 1);
 	if (!p)
 		oom(n);
 	return p;
@@ -31,7 +75,7 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	void *p = inject_failure() ? NULL : calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		oom(n * size);
 	return p;
@@ -39,7 +83,7 @@ void *xcalloc(size_t n, size_t size)
 
 void *xrealloc(void *p, size_t n)
 {
-	void *q = realloc(p, n ? n : 1);
+	void *q = inject_failure() ? NULL : realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);
 	return q;

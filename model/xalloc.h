@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* xalloc.h: allocation that never returns NULL. OOM is decided once: a registered
- * die hook runs (the UI uses it to restore the terminal), a message goes to stderr,
- * and the process aborts. Every other module may assume allocation succeeds. */
+ * die hook runs (the UI uses it to restore the terminal), a message saying how much
+ * was needed and what to do (--ranks, --jobs 1, the limit) goes to stderr, and the
+ * process exits with status 1 (no abort, no core file). Every other module may assume
+ * allocation succeeds. */
 #ifndef MODEL_XALLOC_H
 #define MODEL_XALLOC_H
 

@@ -127,4 +127,10 @@ unsigned app_poll(struct app *app);
  * refresh every interval costs at most about 4% of a core. */
 int app_poll_wait_ms(const struct app *app);
 
+/* The overlays' lists (app.c; drawn by frame.c): the views with data in this run
+ * (up to cap into out), and the help overlay's line count. */
+struct view_def;
+size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap);
+size_t app_help_lines(void);
+
 #endif

@@ -5,7 +5,9 @@
  * run's struct dasf_db (internal.h). Every record is checked structurally before
  * msgpack-c decodes it, so a hostile count cannot make it allocate; bad lengths
  * resynchronise on the next plausible record; a truncated tail ends the file with a
- * warning. Nothing here prints or exits: problems become diagnostics. */
+ * warning. Files are read with pread through a sliding window (never mmap: a database
+ * that shrinks while it loads, being rotated or rewritten, must end the file early, not
+ * raise SIGBUS). Nothing here prints or exits: problems become diagnostics. */
 #include "model/dasf/dasf.h"
 
 #include <dirent.h>
@@ -16,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/dasf/internal.h"
@@ -27,7 +28,60 @@
 #define LEGACY_PREFIX "trace: "
 #define LEGACY_DEPTH 64
 #define MAX_UNKNOWN_NAMES 16
-#define DROP_EVERY ((size_t)64 << 20)
+#define WINDOW ((size_t)4 << 20) /* bytes read per pread refill (more for a larger record) */
+
+/* A database image: a caller's buffer, or a file read through a window that slides
+ * forward. size is what is believed to exist; a short read (the file shrank) lowers it
+ * to what could be read, so the walk ends there. Memory: the window, at most the
+ * largest record + 8 bytes or WINDOW, whatever the file size (a legacy text file is
+ * read whole). */
+struct image {
+	const unsigned char *mem; /* the whole image, or NULL for a file */
+	int fd;
+	size_t size;
+	unsigned char *win;
+	size_t woff, wlen, wcap;
+	int err;                  /* read error that ended the image early */
+	bool shrank;              /* the file ended before its size at open */
+};
+
+/* Bytes [off, off + n) of the image, or NULL when they are not all there. */
+static const unsigned char *img_at(struct image *im, size_t off, size_t n)
+{
+	if (off > im->size || n > im->size - off)
+		return NULL;
+	if (im->mem)
+		return im->mem + off;
+	if (off >= im->woff && n <= im->wlen && off - im->woff <= im->wlen - n)
+		return im->win + (off - im->woff);
+	size_t want = n > WINDOW ? n : WINDOW;
+	if (want > im->size - off)
+		want = im->size - off;
+	if (want > im->wcap) {
+		free(im->win); /* nothing in it is needed any more */
+		im->win = xmalloc(want);
+		im->wcap = want;
+	}
+	size_t got = 0;
+	while (got < want) {
+		ssize_t r = pread(im->fd, im->win + got, want - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0)
+				im->err = errno;
+			break;
+		}
+		got += (size_t)r;
+	}
+	im->woff = off;
+	im->wlen = got;
+	if (got < want) {
+		im->size = off + got;
+		im->shrank = im->err == 0;
+	}
+	return got >= n ? im->win : NULL;
+}
 
 /* Per-file decoding state. */
 struct dasf_file_ctx {
@@ -130,13 +184,16 @@ static bool is_map_marker(unsigned char m)
 }
 
 /* A plausible record starts at off: sane length, fits, and is one well-formed map. */
-static bool plausible_record(const unsigned char *base, size_t size, size_t off)
+static bool plausible_record(struct image *im, size_t off)
 {
-	if (size - off < 9)
+	const unsigned char *h = img_at(im, off, 9);
+	if (!h)
 		return false;
-	uint64_t len = be(base + off, 8);
-	return len >= 1 && len <= DASF_MAX_RECORD && len <= size - off - 8 &&
-	       is_map_marker(base[off + 8]) && mp_check(base + off + 8, (size_t)len);
+	uint64_t len = be(h, 8);
+	if (len < 1 || len > DASF_MAX_RECORD || len > im->size - off - 8 || !is_map_marker(h[8]))
+		return false;
+	const unsigned char *rec = img_at(im, off, 8 + (size_t)len); /* one range: the window stays */
+	return rec && mp_check(rec + 8, (size_t)len);
 }
 
 /* ---- msgpack object getters ---- */
@@ -411,50 +468,58 @@ static void decode_record(struct dasf_file_ctx *fc, msgpack_zone *zone, const ch
 
 /* ---- framing ---- */
 
-/* Offset of the next plausible record after a bad one, or size when none. */
-static size_t resync(const unsigned char *base, size_t size, size_t from)
+/* Offset of the next plausible record after a bad one, or the image size when none. */
+static size_t resync(struct image *im, size_t from)
 {
-	for (size_t off = from; off + 9 <= size; off++)
-		if (base[off] == 0 && plausible_record(base, size, off))
+	for (size_t off = from; off + 9 <= im->size; off++) {
+		const unsigned char *b = img_at(im, off, 1);
+		if (b && *b == 0 && plausible_record(im, off))
 			return off;
-	return size;
+	}
+	return im->size;
 }
 
-/* Walk the records of a mapped file. Returns true when the tail was truncated. */
-static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, size_t size, bool drop_behind)
+/* Walk the records of an image. Returns true when the tail was truncated. */
+static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 {
 	msgpack_zone zone;
 	msgpack_zone_init(&zone, 4096);
-	size_t off = 0, dropped = 0, reported = 0;
+	size_t off = 0, reported = 0;
 	bool partial = false;
-	while (off < size && !load_cancelled(fc->ctx)) {
-		if (size - off < 8) {
+	while (off < im->size && !load_cancelled(fc->ctx)) {
+		const unsigned char *h = img_at(im, off, 8);
+		size_t size = im->size; /* after the read: a shrunken file ends here */
+		if (!h || size - off < 8) {
 			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, (long long)off, -1,
 				 "truncated tail: %zu bytes after the last whole record (treated as end of file)",
 				 size - off);
 			partial = true;
 			break;
 		}
-		uint64_t len = be(base + off, 8);
-		if (len == 0 || len > DASF_MAX_RECORD || len > size - off - 8) {
-			size_t next = resync(base, size, off + 1);
+		uint64_t len = be(h, 8);
+		const unsigned char *rec = len && len <= DASF_MAX_RECORD ? img_at(im, off, 8 + (size_t)len) : NULL;
+		size = im->size;
+		if (!rec) {
+			size_t next = resync(im, off + 1);
+			size = im->size;
+			size_t left = size > off + 8 ? size - off - 8 : 0;
 			struct diag_list *dl = &fc->ctx->run->diags;
 			if (next == size && len >= 1 && len <= DASF_MAX_RECORD) {
 				diag_add(dl, DIAG_WARN, fc->path, -1, (long long)off, -1,
 					 "truncated tail: record of %llu bytes, %zu left (treated as end of file)",
-					 (unsigned long long)len, size - off - 8);
+					 (unsigned long long)len, left);
 				partial = true;
 			} else {
 				diag_add(dl, DIAG_ERROR, fc->path, -1, (long long)off, -1,
 					 "bad record length %llu (%zu bytes left): skipped %zu bytes to %s",
-					 (unsigned long long)len, size - off - 8, next - off,
+					 (unsigned long long)len, left, next - off,
 					 next < size ? "the next whole record" : "the end of the file");
 				fc->skipped++;
 			}
 			off = next;
 			continue;
 		}
-		const unsigned char *rec = base + off + 8;
+		rec += 8;
 		if (!mp_check(rec, (size_t)len))
 			skip_record(fc, (long long)off, "malformed MessagePack record", NULL);
 		else
@@ -464,13 +529,8 @@ static bool read_frames(struct dasf_file_ctx *fc, const unsigned char *base, siz
 			load_progress(fc->ctx, (long long)(off - reported), 0);
 			reported = off;
 		}
-		if (drop_behind && off - dropped >= DROP_EVERY) { /* RSS: what we decoded, not the file */
-			size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = off / pg * pg;
-			madvise((void *)(base + dropped), upto - dropped, MADV_DONTNEED);
-			dropped = upto;
-		}
 	}
-	load_progress(fc->ctx, (long long)(size - reported), 0);
+	load_progress(fc->ctx, (long long)(im->size - reported), 0);
 	msgpack_zone_destroy(&zone);
 	return partial;
 }
@@ -604,14 +664,14 @@ static bool has_legacy_prefix(const unsigned char *head, size_t n)
 	return n >= plen && memcmp(head, LEGACY_PREFIX, plen) == 0;
 }
 
-/* Decode one database image (a mapped file or a buffer) registered as source idx.
- * drop_behind: release the pages already decoded (only for a file mapping). */
-static int load_image(struct load_ctx *ctx, size_t idx, const char *path, const unsigned char *base,
-		      size_t size, bool drop_behind)
+/* Decode one database image registered as source idx. */
+static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct image *im)
 {
 	struct run *run = ctx->run;
+	size_t size = im->size, plen = strlen(LEGACY_PREFIX);
 	load_progress(ctx, 0, (long long)size);
-	if (size == 0) {
+	const unsigned char *head = img_at(im, 0, size < plen ? size : plen);
+	if (size == 0 || !head) {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty file: no DASF records");
 		run_source_done(run, idx, 0, 0, 0, false);
 		return -1;
@@ -621,14 +681,29 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, const 
 	struct dasf_file_ctx fc = {
 		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
 		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
-		.legacy = has_legacy_prefix(base, size),
+		.legacy = has_legacy_prefix(head, size < plen ? size : plen),
 	};
 	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };
-	bool partial = fc.legacy ? read_legacy(&fc, (const char *)base, size)
-				 : read_frames(&fc, base, size, drop_behind);
+	bool partial;
+	if (fc.legacy) {
+		/* the text whole; when the file shrank, a second read takes what is left */
+		const unsigned char *text = img_at(im, 0, im->size);
+		if (!text)
+			text = img_at(im, 0, im->size);
+		partial = read_legacy(&fc, (const char *)text, text ? im->size : 0);
+	} else {
+		partial = read_frames(&fc, im);
+	}
+	if (im->shrank)
+		diag_add(&run->diags, DIAG_WARN, path, -1, (long long)im->size, -1,
+			 "the file shrank while it was read (rotated or rewritten?): read up to byte %zu",
+			 im->size);
+	if (im->err)
+		diag_add(&run->diags, DIAG_ERROR, path, -1, (long long)im->size, -1, "read error: %s",
+			 strerror(im->err));
 	file_summary_diags(&fc);
 	db->files[fc.file].records = fc.records;
-	run_source_done(run, idx, fc.records, fc.skipped, 0, partial);
+	run_source_done(run, idx, fc.records, fc.skipped, im->err, partial || im->shrank);
 	return fc.records ? 0 : -1;
 }
 
@@ -649,26 +724,19 @@ static int load_file(struct load_ctx *ctx, const char *path)
 	}
 	size_t size = (size_t)st.st_size;
 	size_t idx = run_add_source(run, path, "dasf", -1, (long long)size);
-	void *base = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	int map_err = errno;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	struct image im = { .fd = fd, .size = size };
+	int rc = load_image(ctx, idx, path, &im);
+	free(im.win);
 	close(fd);
-	if (base == MAP_FAILED) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot map: %s", strerror(map_err));
-		run_source_done(run, idx, 0, 0, map_err, false);
-		return -1;
-	}
-	if (size)
-		madvise(base, size, MADV_SEQUENTIAL);
-	int rc = load_image(ctx, idx, path, base, size, true);
-	if (size)
-		munmap(base, size);
 	return rc;
 }
 
 int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_t n)
 {
 	size_t idx = run_add_source(ctx->run, name, "dasf", -1, (long long)n);
-	return load_image(ctx, idx, name, buf, n, false);
+	struct image im = { .mem = buf, .fd = -1, .size = n };
+	return load_image(ctx, idx, name, &im);
 }
 
 static bool has_suffix(const char *s, const char *suf)

@@ -2,7 +2,8 @@
 /* internal.h: private to the step family (model/steps/): the loader entry points
  * registered by subsystem.c, and for the analyzers (analysis*.c) the memo cache kept in
  * the step model, the phase sets and per-record sums every analysis shares, and the
- * cross-file helpers (warmup slice, pass threads, per-step medians). Other modules use
+ * cross-file helpers (warmup slice, pass threads, per-step medians), and for the store
+ * (store*.c) the column, rank and model structures. Other modules use
  * model/steps/steps.h and model/steps/analysis.h only. */
 #ifndef MODEL_STEPS_INTERNAL_H
 #define MODEL_STEPS_INTERNAL_H
@@ -11,6 +12,9 @@
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+#include "model/xalloc.h"
+#include <pthread.h>
+#include <string.h>
 
 struct load_ctx;
 struct opts;
@@ -18,6 +22,10 @@ struct opts;
 /* The pytscope loader (load.c). */
 int pytscope_probe(const char *path, const struct opts *opts);
 int pytscope_load(struct load_ctx *ctx, const char *path);
+/* run.json of the rank in dir into m (load_meta.c); problems become diagnostics. */
+void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m);
+/* The "name" of dir/run.json (malloc'd), NULL when none: no diagnostics (probing). */
+char *steps_meta_name(const char *dir);
 
 /* The loader's pieces that follow mode (load_follow.c, model/steps/follow.h) reuses:
  * reading a rank's steps.jsonl from a byte offset, the rank files a PATH holds, and a
@@ -139,5 +147,107 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
+
+/* ---- storage (store.c, store_follow.c, store_index.c) ------------------------------ */
+
+/* Column encodings. A phase column starts NANO and becomes F64 on the first value that
+ * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
+ * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
+ * are F32 (about 7 significant digits), or follow the memory rule on a rank marked
+ * rank_exact_scalars(). RLE replaces any of them at finalize. */
+enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
+
+/* A run-length column holds runs of equal values over positions; missing records
+ * inside a run do not break it (presence is the bitmap's business). */
+struct column {
+	unsigned char enc;
+	bool all_present;        /* after finalize: every record has the value, no bitmap */
+	size_t cap, count;       /* entries allocated; values present */
+	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
+	void *data;              /* cap entries of col_elem(enc) bytes */
+	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
+	size_t nruns;            /* ENC_RLE */
+	uint32_t *run_start;
+	double *run_val;
+};
+
+struct rank_steps {
+	struct steps_model *m;
+	int rank;
+	char *path;
+	size_t n, cap;
+	long step0;
+	bool contiguous;         /* step[i] == step0 + i for every i: no step array */
+	int64_t *step;           /* materialized once the steps stop being contiguous */
+	double ts0;
+	bool have_ts0;
+	float *ts;               /* offset from ts0 */
+	uint64_t *ts_present;    /* NULL after finalize when every record has one */
+	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
+	size_t ncol;
+	struct steps_meta meta;
+	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
+	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
+	bool sealed;             /* compacted and indexed already (steps_rank_seal, or decoded) */
+	bool dirty;              /* appended to since finalize / the last steps_refresh() */
+	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
+	int64_t *idx_step;
+	uint32_t *idx_pos;
+	size_t ndistinct;
+};
+
+struct steps_model {
+	pthread_mutex_t lock;
+	struct metric_def *metric;
+	size_t nmetric, metric_cap;
+	struct rank_steps **rank;
+	size_t nrank, rank_cap;
+	/* rank id -> index + 1 in rank[] (0: empty), open addressing, at most half full */
+	size_t *slot;
+	size_t nslot;
+	bool aligned_contiguous;
+	long aligned_lo;
+	int64_t *aligned;
+	size_t naligned;
+	size_t nunion;
+	void *analysis;
+	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
+	bool resort;             /* a rank was published after finalize */
+};
+
+static inline bool bit_get(const uint64_t *b, size_t i)
+{
+	return (b[i >> 6] >> (i & 63)) & 1u;
+}
+
+static inline void bit_set(uint64_t *b, size_t i)
+{
+	b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static inline size_t bitmap_bytes(size_t nbits)
+{
+	return ((nbits + 63) / 64) * sizeof(uint64_t);
+}
+
+/* Grow a bitmap from old_bits to new_bits, zeroing the new part. */
+static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bits)
+{
+	size_t ob = b ? bitmap_bytes(old_bits) : 0, nb = bitmap_bytes(new_bits);
+	b = xrealloc(b, nb);
+	if (nb > ob)
+		memset((char *)b + ob, 0, nb - ob);
+	return b;
+}
+
+/* Shared by store.c (finalize) and store_follow.c / store_index.c. */
+void store_build_aligned(struct steps_model *m);
+void store_build_union(struct steps_model *m);
+int store_cmp_rank(const void *a, const void *b);
+size_t store_col_elem(unsigned char enc);
+void store_column_free(struct column *c);
+void store_rank_build_index(struct rank_steps *r);
+void store_rank_compact(struct rank_steps *r);
+void store_slots_rebuild(struct steps_model *m, size_t need);
 
 #endif

@@ -22,7 +22,6 @@
 
 #define CHUNK (1u << 20)
 #define MAX_LINE ((size_t)64 << 20)
-#define META_MAX ((size_t)16 << 20)
 
 /* ---- detection -------------------------------------------------------------------- */
 
@@ -192,7 +191,6 @@ int pytscope_probe(const char *path, const struct opts *opts)
 /* The ranks under path as pytscope_load() would plan them, for run identity
  * (model/identity.c): rank ids, their directories, the lowest rank's run.json name and
  * whether any rank has a steps.jsonl. Reads only the run.json of the lowest rank. */
-static char *meta_name(const char *dir);
 
 void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 {
@@ -214,7 +212,7 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 			lowest = i;
 	}
 	if (t.n)
-		out->name = meta_name(t.v[lowest].dir);
+		out->name = steps_meta_name(t.v[lowest].dir);
 	tasks_free(&t);
 }
 
@@ -226,160 +224,6 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 	free(info->rank);
 	free(info->name);
 	memset(info, 0, sizeof(*info));
-}
-
-/* ---- run.json -------------------------------------------------------------------- */
-
-static char *read_small(const char *path, size_t *len, int *err)
-{
-	int fd = infile_open(path);
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= META_MAX) {
-				*err = EFBIG;
-				break;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*err = errno;
-			break;
-		}
-		if (r == 0) {
-			*err = 0;
-			break;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	if (*err) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
-static void env_add(struct steps_meta *m, char *key, char *val)
-{
-	m->env_key = xrealloc(m->env_key, (m->nenv + 1) * sizeof(*m->env_key));
-	m->env_val = xrealloc(m->env_val, (m->nenv + 1) * sizeof(*m->env_val));
-	m->env_key[m->nenv] = key;
-	m->env_val[m->nenv++] = val;
-}
-
-/* environment: flat key=value text; the nested "env" object becomes env.KEY. */
-static void meta_environment(const struct json_doc *d, int obj, struct steps_meta *m)
-{
-	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
-		char *key = json_strdup(d, k);
-		if (json_is_object(d, k + 1)) {
-			for (int j = json_first(d, k + 1); j >= 0; j = json_next(d, k + 1, j)) {
-				char *sub = json_strdup(d, j);
-				env_add(m, xasprintf("%s.%s", key, sub), json_strdup(d, j + 1));
-				free(sub);
-			}
-			free(key);
-		} else {
-			env_add(m, key, json_strdup(d, k + 1));
-		}
-	}
-}
-
-static bool meta_long(const struct json_doc *d, int obj, const char *key, long *out)
-{
-	long long v;
-	if (!json_int(d, json_get(d, obj, key), &v))
-		return false;
-	*out = (long)v;
-	return true;
-}
-
-static void meta_parse(const struct json_doc *d, struct steps_meta *m)
-{
-	m->present = true;
-	int name = json_get(d, 0, "name");
-	if (json_is_string(d, name))
-		m->name = json_strdup(d, name);
-	m->has_flops = json_number(d, json_get(d, 0, "flops_per_step"), &m->flops_per_step);
-	m->has_peak = json_number(d, json_get(d, 0, "peak_flops"), &m->peak_flops);
-	m->has_wall = json_number(d, json_get(d, 0, "wall_time"), &m->wall_time);
-	m->has_world = meta_long(d, 0, "world_size", &m->world_size);
-	m->has_nsteps = meta_long(d, 0, "n_steps", &m->n_steps);
-	m->has_rank = meta_long(d, 0, "rank", &m->rank);
-	int env = json_get(d, 0, "environment");
-	if (json_is_object(d, env))
-		meta_environment(d, env, m);
-}
-
-/* run.json "name" in dir, or NULL. */
-static char *meta_name(const char *dir)
-{
-	char *path = xasprintf("%s/run.json", dir);
-	size_t len = 0;
-	int err = 0;
-	char *buf = read_small(path, &len, &err);
-	free(path);
-	if (!buf)
-		return NULL;
-	char *name = NULL;
-	struct json_doc d;
-	json_doc_init(&d);
-	if (json_parse(&d, buf, len) > 0 && json_is_object(&d, 0)) {
-		struct steps_meta m = { 0 };
-		meta_parse(&d, &m);
-		name = m.name;
-		m.name = NULL;
-		steps_meta_free(&m);
-	}
-	json_doc_free(&d);
-	free(buf);
-	return name;
-}
-
-static void load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
-{
-	char *path = xasprintf("%s/run.json", dir);
-	size_t len = 0;
-	int err = 0;
-	char *buf = read_small(path, &len, &err);
-	if (!buf) {
-		if (err != ENOENT) {
-			size_t si = run_add_source(run, path, "pytscope", rank, -1);
-			run_source_done(run, si, 0, 0, err, false);
-		}
-		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
-			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
-		free(path);
-		return;
-	}
-	size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
-	struct json_doc d;
-	json_doc_init(&d);
-	int rc = json_parse(&d, buf, len);
-	if (rc > 0 && json_is_object(&d, 0)) {
-		meta_parse(&d, m);
-		m->json = xstrndup(buf, len);
-		m->json_len = len;
-		run_source_done(run, si, 1, 0, 0, false);
-	} else {
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
-			 rc > 0 ? "wrong type" : json_err_str(rc));
-		run_source_done(run, si, 0, 1, 0, false);
-	}
-	json_doc_free(&d);
-	free(buf);
-	free(path);
 }
 
 /* ---- steps.jsonl ----------------------------------------------------------------- */
@@ -849,7 +693,7 @@ void steps_rank_files_free(struct steps_rank_file *v, size_t n)
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank)
 {
 	struct steps_meta meta = { 0 };
-	load_meta(run, dir, rank, &meta);
+	steps_load_meta(run, dir, rank, &meta);
 	rank_set_meta(r, &meta);
 }
 

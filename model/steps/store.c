@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the per-rank columnar step store (see steps.h for the contract and the
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
- * step -> position index, the aligned step set and read accessors. */
-#include "model/steps/steps.h"
+ * step -> position index, the aligned step set and read accessors. Follow mode's growth
+ * is store_follow.c, the serialized form store_index.c. */
+#include "model/steps/internal.h"
 
 #include <malloc.h>
 #include <math.h>
@@ -13,96 +14,6 @@
 #include "model/steps/analysis.h"
 #include "model/run.h"
 #include "model/xalloc.h"
-
-/* Column encodings. A phase column starts NANO and becomes F64 on the first value that
- * is not a nanosecond multiple (so phase sums stay bit-exact); a memory column starts
- * F32 and becomes F64 on the first value float32 cannot hold exactly; scalar columns
- * are F32 (about 7 significant digits), or follow the memory rule on a rank marked
- * rank_exact_scalars(). RLE replaces any of them at finalize. */
-enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
-
-/* A run-length column holds runs of equal values over positions; missing records
- * inside a run do not break it (presence is the bitmap's business). */
-struct column {
-	unsigned char enc;
-	bool all_present;        /* after finalize: every record has the value, no bitmap */
-	size_t cap, count;       /* entries allocated; values present */
-	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
-	void *data;              /* cap entries of col_elem(enc) bytes */
-	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
-	size_t nruns;            /* ENC_RLE */
-	uint32_t *run_start;
-	double *run_val;
-};
-
-struct rank_steps {
-	struct steps_model *m;
-	int rank;
-	char *path;
-	size_t n, cap;
-	long step0;
-	bool contiguous;         /* step[i] == step0 + i for every i: no step array */
-	int64_t *step;           /* materialized once the steps stop being contiguous */
-	double ts0;
-	bool have_ts0;
-	float *ts;               /* offset from ts0 */
-	uint64_t *ts_present;    /* NULL after finalize when every record has one */
-	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
-	size_t ncol;
-	struct steps_meta meta;
-	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
-	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
-	bool sealed;             /* compacted and indexed already (steps_rank_seal, or decoded) */
-	bool dirty;              /* appended to since finalize / the last steps_refresh() */
-	/* index of distinct steps (non-contiguous ranks only): sorted, last position wins */
-	int64_t *idx_step;
-	uint32_t *idx_pos;
-	size_t ndistinct;
-};
-
-struct steps_model {
-	pthread_mutex_t lock;
-	struct metric_def *metric;
-	size_t nmetric, metric_cap;
-	struct rank_steps **rank;
-	size_t nrank, rank_cap;
-	/* rank id -> index + 1 in rank[] (0: empty), open addressing, at most half full */
-	size_t *slot;
-	size_t nslot;
-	bool aligned_contiguous;
-	long aligned_lo;
-	int64_t *aligned;
-	size_t naligned;
-	size_t nunion;
-	void *analysis;
-	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
-	bool resort;             /* a rank was published after finalize */
-};
-
-static bool bit_get(const uint64_t *b, size_t i)
-{
-	return (b[i >> 6] >> (i & 63)) & 1u;
-}
-
-static void bit_set(uint64_t *b, size_t i)
-{
-	b[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
-static size_t bitmap_bytes(size_t nbits)
-{
-	return ((nbits + 63) / 64) * sizeof(uint64_t);
-}
-
-/* Grow a bitmap from old_bits to new_bits, zeroing the new part. */
-static uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bits)
-{
-	size_t ob = b ? bitmap_bytes(old_bits) : 0, nb = bitmap_bytes(new_bits);
-	b = xrealloc(b, nb);
-	if (nb > ob)
-		memset((char *)b + ob, 0, nb - ob);
-	return b;
-}
 
 /* ---- model and metrics ----------------------------------------------------- */
 
@@ -236,7 +147,7 @@ static bool nano_code(double v, uint32_t *code)
 	return true;
 }
 
-static size_t col_elem(unsigned char enc)
+size_t store_col_elem(unsigned char enc)
 {
 	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
 }
@@ -264,7 +175,7 @@ static void col_to_f64(struct column *c)
 /* Set the capacity to exactly ncap entries (new entries zero and missing). */
 static void col_resize(struct column *c, size_t ncap)
 {
-	size_t e = col_elem(c->enc);
+	size_t e = store_col_elem(c->enc);
 	c->data = xrealloc(c->data, (ncap ? ncap : 1) * e);
 	if (ncap > c->cap)
 		memset((char *)c->data + c->cap * e, 0, (ncap - c->cap) * e);
@@ -350,7 +261,7 @@ void steps_meta_free(struct steps_meta *meta)
 	memset(meta, 0, sizeof(*meta));
 }
 
-static void column_free(struct column *c)
+void store_column_free(struct column *c)
 {
 	free(c->data);
 	free(c->present);
@@ -363,7 +274,7 @@ void steps_rank_free(struct rank_steps *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->ncol; i++)
-		column_free(&r->col[i]);
+		store_column_free(&r->col[i]);
 	free(r->col);
 	free(r->step);
 	free(r->ts);
@@ -392,7 +303,7 @@ static size_t *slot_find(const struct steps_model *m, int rank)
 }
 
 /* (Re)build the id -> index table for the current rank[] order, with room to grow. */
-static void slots_rebuild(struct steps_model *m, size_t need)
+void store_slots_rebuild(struct steps_model *m, size_t need)
 {
 	size_t n = 64;
 	while (n < need * 2)
@@ -411,7 +322,7 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 	if (m->finalized) /* a follower's new or reloaded rank: steps_refresh() indexes it */
 		r->live = r->dirty = m->resort = true;
 	if ((m->nrank + 1) * 2 > m->nslot)
-		slots_rebuild(m, m->nrank + 1);
+		store_slots_rebuild(m, m->nrank + 1);
 	size_t *s = slot_find(m, r->rank);
 	if (*s) {
 		steps_rank_free(m->rank[*s - 1]);
@@ -486,7 +397,7 @@ static int cmp_pos_by_step(const void *a, const void *b, void *ud)
 	return (x > y) - (x < y);
 }
 
-static void rank_build_index(struct rank_steps *r)
+void store_rank_build_index(struct rank_steps *r)
 {
 	if (r->contiguous) {
 		r->ndistinct = r->n;
@@ -514,7 +425,7 @@ static void rank_build_index(struct rank_steps *r)
 	r->idx_pos = xrealloc(r->idx_pos, (k ? k : 1) * sizeof(*r->idx_pos));
 }
 
-static void rank_compact(struct rank_steps *r)
+void store_rank_compact(struct rank_steps *r)
 {
 	size_t n = r->n;
 	if (r->cap > n) {
@@ -538,10 +449,10 @@ static void rank_compact(struct rank_steps *r)
 	}
 	for (size_t i = 0; i < r->ncol; i++)
 		col_compact(&r->col[i], n);
-	rank_build_index(r);
+	store_rank_build_index(r);
 }
 
-static int cmp_rank(const void *a, const void *b)
+int store_cmp_rank(const void *a, const void *b)
 {
 	const struct rank_steps *x = *(struct rank_steps *const *)a;
 	const struct rank_steps *y = *(struct rank_steps *const *)b;
@@ -599,7 +510,7 @@ static bool union_of_spans(struct steps_model *m)
 	return true;
 }
 
-static void build_union(struct steps_model *m)
+void store_build_union(struct steps_model *m)
 {
 	if (union_of_spans(m))
 		return;
@@ -625,7 +536,7 @@ static void build_union(struct steps_model *m)
 	free(all);
 }
 
-static void build_aligned(struct steps_model *m)
+void store_build_aligned(struct steps_model *m)
 {
 	if (m->nrank == 0)
 		return;
@@ -668,16 +579,16 @@ void steps_finalize(struct steps_model *m)
 {
 	if (!m)
 		return;
-	qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
-	slots_rebuild(m, m->nrank);
+	qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
+	store_slots_rebuild(m, m->nrank);
 	for (size_t i = 0; i < m->nrank; i++) {
 		if (!m->rank[i]->sealed)
-			rank_compact(m->rank[i]);
+			store_rank_compact(m->rank[i]);
 		m->rank[i]->sealed = true;
 		m->rank[i]->dirty = false;
 	}
-	build_aligned(m);
-	build_union(m);
+	store_build_aligned(m);
+	store_build_union(m);
 	m->finalized = true;
 #ifdef __GLIBC__
 	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
@@ -699,97 +610,6 @@ void steps_model_free(struct steps_model *m)
 	free(m->aligned);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
-}
-
-/* ---- growing a live run (follow mode) ------------------------------------------- */
-
-/* A bitmap of n bits, all set (bits past n clear, as bit counting expects). */
-static uint64_t *bitmap_full(size_t n)
-{
-	uint64_t *b = xcalloc((n + 63) / 64 ? (n + 63) / 64 : 1, sizeof(*b));
-	for (size_t w = 0; w < n / 64; w++)
-		b[w] = ~(uint64_t)0;
-	if (n % 64)
-		b[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
-	return b;
-}
-
-/* Undo col_compact(): runs expand to doubles, the presence bitmap comes back. */
-static void col_thaw(struct column *c, size_t n)
-{
-	if (c->enc == ENC_RLE) {
-		double *d = xmalloc((n ? n : 1) * sizeof(*d));
-		for (size_t k = 0; k < c->nruns; k++) {
-			size_t end = k + 1 < c->nruns ? c->run_start[k + 1] : n;
-			for (size_t i = c->run_start[k]; i < end; i++)
-				d[i] = c->run_val[k];
-		}
-		free(c->run_start);
-		free(c->run_val);
-		c->run_start = NULL;
-		c->run_val = NULL;
-		c->nruns = 0;
-		c->data = d;
-		c->enc = ENC_F64;
-		c->cap = n;
-	}
-	if (c->cap && c->all_present) {
-		c->present = bitmap_full(c->cap);
-		c->all_present = false;
-	}
-}
-
-struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
-{
-	struct rank_steps *r = m->rank[ri];
-	if (r->live)
-		return r;
-	r->live = true;
-	if (!r->ts) {
-		r->ts = xcalloc(r->cap ? r->cap : 1, sizeof(*r->ts));
-		free(r->ts_present);
-		r->ts_present = bitmap_grow(NULL, 0, r->cap ? r->cap : 1);
-	} else if (!r->ts_present) {
-		r->ts_present = bitmap_full(r->cap);
-	}
-	for (size_t i = 0; i < r->ncol; i++)
-		col_thaw(&r->col[i], r->n);
-	return r;
-}
-
-bool steps_refresh(struct steps_model *m)
-{
-	if (!m)
-		return false;
-	bool changed = m->resort;
-	if (m->resort) {
-		qsort(m->rank, m->nrank, sizeof(*m->rank), cmp_rank);
-		slots_rebuild(m, m->nrank);
-	}
-	m->resort = false;
-	for (size_t i = 0; i < m->nrank; i++) {
-		struct rank_steps *r = m->rank[i];
-		if (!r->dirty)
-			continue;
-		free(r->idx_step);
-		free(r->idx_pos);
-		r->idx_step = NULL;
-		r->idx_pos = NULL;
-		rank_build_index(r);
-		r->dirty = false;
-		changed = true;
-	}
-	if (!changed)
-		return false;
-	free(m->aligned);
-	m->aligned = NULL;
-	m->naligned = 0;
-	m->aligned_contiguous = false;
-	build_aligned(m);
-	build_union(m);
-	analysis_cache_free(m->analysis);
-	m->analysis = NULL;
-	return true;
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -931,7 +751,7 @@ static size_t column_bytes(const struct column *c)
 {
 	size_t b = 0;
 	if (c->data)
-		b += c->cap * col_elem(c->enc);
+		b += c->cap * store_col_elem(c->enc);
 	if (c->present)
 		b += bitmap_bytes(c->cap);
 	b += c->nruns * (sizeof(*c->run_start) + sizeof(*c->run_val));
@@ -973,219 +793,3 @@ void **steps_analysis_slot(struct steps_model *m)
 	return &m->analysis;
 }
 
-/* ---- serialized form (the persistent index, model/index/) ------------------------ */
-
-void steps_rank_seal(struct rank_steps *r)
-{
-	if (r->sealed)
-		return;
-	rank_compact(r);
-	r->sealed = true;
-}
-
-static void meta_encode(const struct steps_meta *x, struct obuf *o)
-{
-	ob_u8(o, x->present);
-	ob_str(o, x->name);
-	ob_f64(o, x->flops_per_step);
-	ob_f64(o, x->peak_flops);
-	ob_f64(o, x->wall_time);
-	ob_i64(o, x->world_size);
-	ob_i64(o, x->n_steps);
-	ob_i64(o, x->rank);
-	ob_u8(o, (unsigned)x->has_flops | (unsigned)x->has_peak << 1 | (unsigned)x->has_wall << 2 |
-		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5);
-	ob_u64(o, x->nenv);
-	for (size_t i = 0; i < x->nenv; i++) {
-		ob_str(o, x->env_key[i]);
-		ob_str(o, x->env_val[i]);
-	}
-}
-
-static void meta_decode(struct steps_meta *x, struct ibuf *b)
-{
-	x->present = ib_u8(b) != 0;
-	x->name = ib_str(b);
-	x->flops_per_step = ib_f64(b);
-	x->peak_flops = ib_f64(b);
-	x->wall_time = ib_f64(b);
-	x->world_size = (long)ib_i64(b);
-	x->n_steps = (long)ib_i64(b);
-	x->rank = (long)ib_i64(b);
-	unsigned f = ib_u8(b);
-	x->has_flops = f & 1;
-	x->has_peak = f >> 1 & 1;
-	x->has_wall = f >> 2 & 1;
-	x->has_world = f >> 3 & 1;
-	x->has_nsteps = f >> 4 & 1;
-	x->has_rank = f >> 5 & 1;
-	size_t n = ib_count(b, 8); /* two empty strings at least */
-	x->env_key = xcalloc(n ? n : 1, sizeof(*x->env_key));
-	x->env_val = xcalloc(n ? n : 1, sizeof(*x->env_val));
-	for (size_t i = 0; i < n && !b->bad; i++) {
-		x->env_key[i] = ib_str(b);
-		x->env_val[i] = ib_str(b);
-		x->nenv = i + 1;
-		if (!x->env_key[i] || !x->env_val[i])
-			b->bad = true;
-	}
-}
-
-static void col_encode(const struct column *c, struct obuf *o)
-{
-	bool used = c->cap || c->enc == ENC_RLE;
-	ob_u8(o, used);
-	if (!used)
-		return;
-	ob_u8(o, c->enc);
-	ob_u8(o, (unsigned)c->all_present | (unsigned)c->exact << 1);
-	ob_u64(o, c->count);
-	ob_u64(o, c->cap);
-	if (c->enc == ENC_RLE) {
-		ob_u64(o, c->nruns);
-		ob_bytes(o, c->run_start, c->nruns * sizeof(*c->run_start));
-		ob_bytes(o, c->run_val, c->nruns * sizeof(*c->run_val));
-	} else {
-		ob_bytes(o, c->data, c->cap * col_elem(c->enc));
-	}
-	ob_u8(o, c->present != NULL);
-	if (c->present)
-		ob_bytes(o, c->present, bitmap_bytes(c->cap));
-}
-
-/* A copy of n elem-sized items at the cursor, or NULL (b->bad) when they are not there. */
-static void *ib_dup(struct ibuf *b, size_t n, size_t elem)
-{
-	if (n && elem > SIZE_MAX / n) {
-		b->bad = true;
-		return NULL;
-	}
-	size_t bytes = n * elem;
-	const void *p = ib_bytes(b, bytes);
-	if (!p)
-		return NULL;
-	void *d = xmalloc(bytes ? bytes : 1);
-	memcpy(d, p, bytes);
-	return d;
-}
-
-static bool rle_valid(const struct column *c, size_t n)
-{
-	if (!c->nruns || c->run_start[0] != 0)
-		return false;
-	for (size_t k = 1; k < c->nruns; k++)
-		if (c->run_start[k] <= c->run_start[k - 1] || c->run_start[k] >= n)
-			return false;
-	return true;
-}
-
-static void col_decode(struct column *c, size_t n, struct ibuf *b)
-{
-	if (!ib_u8(b))
-		return;
-	c->enc = (unsigned char)ib_u8(b);
-	unsigned f = ib_u8(b);
-	c->all_present = f & 1;
-	c->exact = f >> 1 & 1;
-	c->count = (size_t)ib_u64(b);
-	c->cap = (size_t)ib_u64(b);
-	if (c->enc > ENC_RLE || (c->cap != n && n) || c->cap > UINT32_MAX || c->count > c->cap) {
-		b->bad = true;
-		return;
-	}
-	if (c->enc == ENC_RLE) {
-		c->nruns = ib_count(b, sizeof(*c->run_start) + sizeof(*c->run_val));
-		c->run_start = ib_dup(b, c->nruns, sizeof(*c->run_start));
-		c->run_val = ib_dup(b, c->nruns, sizeof(*c->run_val));
-		if (!b->bad && !rle_valid(c, n))
-			b->bad = true;
-	} else {
-		c->data = ib_dup(b, c->cap, col_elem(c->enc));
-	}
-	if (ib_u8(b))
-		c->present = ib_dup(b, bitmap_bytes(c->cap ? c->cap : 1), 1);
-	if (!b->bad && !c->all_present && !c->present)
-		b->bad = true; /* a reader would dereference the missing bitmap */
-}
-
-void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
-{
-	const struct rank_steps *r = m->rank[ri];
-	ob_i64(o, r->rank);
-	ob_path(o, base, r->path);
-	ob_u64(o, r->n);
-	ob_u8(o, r->contiguous);
-	ob_i64(o, r->step0);
-	if (!r->contiguous)
-		ob_bytes(o, r->step, r->n * sizeof(*r->step));
-	ob_u8(o, r->have_ts0);
-	ob_f64(o, r->ts0);
-	ob_u8(o, r->ts != NULL);
-	if (r->ts)
-		ob_bytes(o, r->ts, r->n * sizeof(*r->ts));
-	ob_u8(o, r->ts_present != NULL);
-	if (r->ts_present)
-		ob_bytes(o, r->ts_present, bitmap_bytes(r->n ? r->n : 1));
-	meta_encode(&r->meta, o);
-	ob_u64(o, r->ncol);
-	for (size_t i = 0; i < r->ncol; i++)
-		col_encode(&r->col[i], o);
-}
-
-struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
-				     const int *metric_map, size_t nmap)
-{
-	long long id = ib_i64(b);
-	char *path = ib_path(b, base);
-	size_t n = ib_count(b, 0);
-	if (b->bad || id < INT32_MIN || id > INT32_MAX || n >= UINT32_MAX) {
-		b->bad = true;
-		free(path);
-		return NULL;
-	}
-	struct rank_steps *r = steps_rank_new(m, (int)id, path);
-	free(path);
-	r->n = r->cap = n;
-	r->contiguous = ib_u8(b) != 0;
-	r->step0 = (long)ib_i64(b);
-	if (!r->contiguous)
-		r->step = ib_dup(b, n, sizeof(*r->step));
-	r->have_ts0 = ib_u8(b) != 0;
-	r->ts0 = ib_f64(b);
-	if (ib_u8(b))
-		r->ts = ib_dup(b, n ? n : 1, sizeof(*r->ts));
-	if (ib_u8(b))
-		r->ts_present = ib_dup(b, bitmap_bytes(n ? n : 1), 1);
-	meta_decode(&r->meta, b);
-	size_t ncol = ib_count(b, 1);
-	if (ncol > nmap)
-		b->bad = true;
-	for (size_t i = 0; i < ncol && !b->bad; i++) {
-		struct column c = { 0 };
-		col_decode(&c, n, b);
-		if (b->bad || (!c.cap && c.enc != ENC_RLE)) {
-			column_free(&c);
-			continue;
-		}
-		int mid = metric_map[i];
-		if (mid < 0 || ((size_t)mid < r->ncol && (r->col[mid].cap || r->col[mid].enc == ENC_RLE))) {
-			column_free(&c); /* an unknown metric, or two columns for one */
-			b->bad = true;
-			break;
-		}
-		if ((size_t)mid >= r->ncol) {
-			size_t need = (size_t)mid + 1;
-			r->col = xrealloc(r->col, need * sizeof(*r->col));
-			memset(r->col + r->ncol, 0, (need - r->ncol) * sizeof(*r->col));
-			r->ncol = need;
-		}
-		r->col[mid] = c;
-	}
-	if (b->bad) {
-		steps_rank_free(r);
-		return NULL;
-	}
-	rank_build_index(r);
-	r->sealed = true;
-	return r;
-}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* store_follow.c: growing a live run (follow mode, model/steps/follow.h): thawing a
+ * finalized rank for appends and re-deriving the indexes and the aligned set after new
+ * records (steps_rank_grow, steps_refresh). */
+#include "model/steps/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/run.h"
+#include "model/xalloc.h"
+
+/* A bitmap of n bits, all set (bits past n clear, as bit counting expects). */
+static uint64_t *bitmap_full(size_t n)
+{
+	uint64_t *b = xcalloc((n + 63) / 64 ? (n + 63) / 64 : 1, sizeof(*b));
+	for (size_t w = 0; w < n / 64; w++)
+		b[w] = ~(uint64_t)0;
+	if (n % 64)
+		b[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
+	return b;
+}
+
+/* Undo col_compact(): runs expand to doubles, the presence bitmap comes back. */
+static void col_thaw(struct column *c, size_t n)
+{
+	if (c->enc == ENC_RLE) {
+		double *d = xmalloc((n ? n : 1) * sizeof(*d));
+		for (size_t k = 0; k < c->nruns; k++) {
+			size_t end = k + 1 < c->nruns ? c->run_start[k + 1] : n;
+			for (size_t i = c->run_start[k]; i < end; i++)
+				d[i] = c->run_val[k];
+		}
+		free(c->run_start);
+		free(c->run_val);
+		c->run_start = NULL;
+		c->run_val = NULL;
+		c->nruns = 0;
+		c->data = d;
+		c->enc = ENC_F64;
+		c->cap = n;
+	}
+	if (c->cap && c->all_present) {
+		c->present = bitmap_full(c->cap);
+		c->all_present = false;
+	}
+}
+
+struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
+{
+	struct rank_steps *r = m->rank[ri];
+	if (r->live)
+		return r;
+	r->live = true;
+	if (!r->ts) {
+		r->ts = xcalloc(r->cap ? r->cap : 1, sizeof(*r->ts));
+		free(r->ts_present);
+		r->ts_present = bitmap_grow(NULL, 0, r->cap ? r->cap : 1);
+	} else if (!r->ts_present) {
+		r->ts_present = bitmap_full(r->cap);
+	}
+	for (size_t i = 0; i < r->ncol; i++)
+		col_thaw(&r->col[i], r->n);
+	return r;
+}
+
+bool steps_refresh(struct steps_model *m)
+{
+	if (!m)
+		return false;
+	bool changed = m->resort;
+	if (m->resort) {
+		qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
+		store_slots_rebuild(m, m->nrank);
+	}
+	m->resort = false;
+	for (size_t i = 0; i < m->nrank; i++) {
+		struct rank_steps *r = m->rank[i];
+		if (!r->dirty)
+			continue;
+		free(r->idx_step);
+		free(r->idx_pos);
+		r->idx_step = NULL;
+		r->idx_pos = NULL;
+		store_rank_build_index(r);
+		r->dirty = false;
+		changed = true;
+	}
+	if (!changed)
+		return false;
+	free(m->aligned);
+	m->aligned = NULL;
+	m->naligned = 0;
+	m->aligned_contiguous = false;
+	store_build_aligned(m);
+	store_build_union(m);
+	analysis_cache_free(m->analysis);
+	m->analysis = NULL;
+	return true;
+}
+

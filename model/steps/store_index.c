@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* store_index.c: the step store's serialized form for the persistent index
+ * (model/index/): sealing a rank, and encoding / decoding its columns and metadata. */
+#include "model/steps/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/index/codec.h"
+#include "model/xalloc.h"
+
+void steps_rank_seal(struct rank_steps *r)
+{
+	if (r->sealed)
+		return;
+	store_rank_compact(r);
+	r->sealed = true;
+}
+
+static void meta_encode(const struct steps_meta *x, struct obuf *o)
+{
+	ob_u8(o, x->present);
+	ob_str(o, x->name);
+	ob_f64(o, x->flops_per_step);
+	ob_f64(o, x->peak_flops);
+	ob_f64(o, x->wall_time);
+	ob_i64(o, x->world_size);
+	ob_i64(o, x->n_steps);
+	ob_i64(o, x->rank);
+	ob_u8(o, (unsigned)x->has_flops | (unsigned)x->has_peak << 1 | (unsigned)x->has_wall << 2 |
+		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5);
+	ob_u64(o, x->nenv);
+	for (size_t i = 0; i < x->nenv; i++) {
+		ob_str(o, x->env_key[i]);
+		ob_str(o, x->env_val[i]);
+	}
+}
+
+static void meta_decode(struct steps_meta *x, struct ibuf *b)
+{
+	x->present = ib_u8(b) != 0;
+	x->name = ib_str(b);
+	x->flops_per_step = ib_f64(b);
+	x->peak_flops = ib_f64(b);
+	x->wall_time = ib_f64(b);
+	x->world_size = (long)ib_i64(b);
+	x->n_steps = (long)ib_i64(b);
+	x->rank = (long)ib_i64(b);
+	unsigned f = ib_u8(b);
+	x->has_flops = f & 1;
+	x->has_peak = f >> 1 & 1;
+	x->has_wall = f >> 2 & 1;
+	x->has_world = f >> 3 & 1;
+	x->has_nsteps = f >> 4 & 1;
+	x->has_rank = f >> 5 & 1;
+	size_t n = ib_count(b, 8); /* two empty strings at least */
+	x->env_key = xcalloc(n ? n : 1, sizeof(*x->env_key));
+	x->env_val = xcalloc(n ? n : 1, sizeof(*x->env_val));
+	for (size_t i = 0; i < n && !b->bad; i++) {
+		x->env_key[i] = ib_str(b);
+		x->env_val[i] = ib_str(b);
+		x->nenv = i + 1;
+		if (!x->env_key[i] || !x->env_val[i])
+			b->bad = true;
+	}
+}
+
+static void col_encode(const struct column *c, struct obuf *o)
+{
+	bool used = c->cap || c->enc == ENC_RLE;
+	ob_u8(o, used);
+	if (!used)
+		return;
+	ob_u8(o, c->enc);
+	ob_u8(o, (unsigned)c->all_present | (unsigned)c->exact << 1);
+	ob_u64(o, c->count);
+	ob_u64(o, c->cap);
+	if (c->enc == ENC_RLE) {
+		ob_u64(o, c->nruns);
+		ob_bytes(o, c->run_start, c->nruns * sizeof(*c->run_start));
+		ob_bytes(o, c->run_val, c->nruns * sizeof(*c->run_val));
+	} else {
+		ob_bytes(o, c->data, c->cap * store_col_elem(c->enc));
+	}
+	ob_u8(o, c->present != NULL);
+	if (c->present)
+		ob_bytes(o, c->present, bitmap_bytes(c->cap));
+}
+
+/* A copy of n elem-sized items at the cursor, or NULL (b->bad) when they are not there. */
+static void *ib_dup(struct ibuf *b, size_t n, size_t elem)
+{
+	if (n && elem > SIZE_MAX / n) {
+		b->bad = true;
+		return NULL;
+	}
+	size_t bytes = n * elem;
+	const void *p = ib_bytes(b, bytes);
+	if (!p)
+		return NULL;
+	void *d = xmalloc(bytes ? bytes : 1);
+	memcpy(d, p, bytes);
+	return d;
+}
+
+static bool rle_valid(const struct column *c, size_t n)
+{
+	if (!c->nruns || c->run_start[0] != 0)
+		return false;
+	for (size_t k = 1; k < c->nruns; k++)
+		if (c->run_start[k] <= c->run_start[k - 1] || c->run_start[k] >= n)
+			return false;
+	return true;
+}
+
+static void col_decode(struct column *c, size_t n, struct ibuf *b)
+{
+	if (!ib_u8(b))
+		return;
+	c->enc = (unsigned char)ib_u8(b);
+	unsigned f = ib_u8(b);
+	c->all_present = f & 1;
+	c->exact = f >> 1 & 1;
+	c->count = (size_t)ib_u64(b);
+	c->cap = (size_t)ib_u64(b);
+	if (c->enc > ENC_RLE || (c->cap != n && n) || c->cap > UINT32_MAX || c->count > c->cap) {
+		b->bad = true;
+		return;
+	}
+	if (c->enc == ENC_RLE) {
+		c->nruns = ib_count(b, sizeof(*c->run_start) + sizeof(*c->run_val));
+		c->run_start = ib_dup(b, c->nruns, sizeof(*c->run_start));
+		c->run_val = ib_dup(b, c->nruns, sizeof(*c->run_val));
+		if (!b->bad && !rle_valid(c, n))
+			b->bad = true;
+	} else {
+		c->data = ib_dup(b, c->cap, store_col_elem(c->enc));
+	}
+	if (ib_u8(b))
+		c->present = ib_dup(b, bitmap_bytes(c->cap ? c->cap : 1), 1);
+	if (!b->bad && !c->all_present && !c->present)
+		b->bad = true; /* a reader would dereference the missing bitmap */
+}
+
+void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
+{
+	const struct rank_steps *r = m->rank[ri];
+	ob_i64(o, r->rank);
+	ob_path(o, base, r->path);
+	ob_u64(o, r->n);
+	ob_u8(o, r->contiguous);
+	ob_i64(o, r->step0);
+	if (!r->contiguous)
+		ob_bytes(o, r->step, r->n * sizeof(*r->step));
+	ob_u8(o, r->have_ts0);
+	ob_f64(o, r->ts0);
+	ob_u8(o, r->ts != NULL);
+	if (r->ts)
+		ob_bytes(o, r->ts, r->n * sizeof(*r->ts));
+	ob_u8(o, r->ts_present != NULL);
+	if (r->ts_present)
+		ob_bytes(o, r->ts_present, bitmap_bytes(r->n ? r->n : 1));
+	meta_encode(&r->meta, o);
+	ob_u64(o, r->ncol);
+	for (size_t i = 0; i < r->ncol; i++)
+		col_encode(&r->col[i], o);
+}
+
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
+				     const int *metric_map, size_t nmap)
+{
+	long long id = ib_i64(b);
+	char *path = ib_path(b, base);
+	size_t n = ib_count(b, 0);
+	if (b->bad || id < INT32_MIN || id > INT32_MAX || n >= UINT32_MAX) {
+		b->bad = true;
+		free(path);
+		return NULL;
+	}
+	struct rank_steps *r = steps_rank_new(m, (int)id, path);
+	free(path);
+	r->n = r->cap = n;
+	r->contiguous = ib_u8(b) != 0;
+	r->step0 = (long)ib_i64(b);
+	if (!r->contiguous)
+		r->step = ib_dup(b, n, sizeof(*r->step));
+	r->have_ts0 = ib_u8(b) != 0;
+	r->ts0 = ib_f64(b);
+	if (ib_u8(b))
+		r->ts = ib_dup(b, n ? n : 1, sizeof(*r->ts));
+	if (ib_u8(b))
+		r->ts_present = ib_dup(b, bitmap_bytes(n ? n : 1), 1);
+	meta_decode(&r->meta, b);
+	size_t ncol = ib_count(b, 1);
+	if (ncol > nmap)
+		b->bad = true;
+	for (size_t i = 0; i < ncol && !b->bad; i++) {
+		struct column c = { 0 };
+		col_decode(&c, n, b);
+		if (b->bad || (!c.cap && c.enc != ENC_RLE)) {
+			store_column_free(&c);
+			continue;
+		}
+		int mid = metric_map[i];
+		if (mid < 0 || ((size_t)mid < r->ncol && (r->col[mid].cap || r->col[mid].enc == ENC_RLE))) {
+			store_column_free(&c); /* an unknown metric, or two columns for one */
+			b->bad = true;
+			break;
+		}
+		if ((size_t)mid >= r->ncol) {
+			size_t need = (size_t)mid + 1;
+			r->col = xrealloc(r->col, need * sizeof(*r->col));
+			memset(r->col + r->ncol, 0, (need - r->ncol) * sizeof(*r->col));
+			r->ncol = need;
+		}
+		r->col[mid] = c;
+	}
+	if (b->bad) {
+		steps_rank_free(r);
+		return NULL;
+	}
+	store_rank_build_index(r);
+	r->sealed = true;
+	return r;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/* frame.c: drawing one frame around the current pane (see app.h app_draw): the title
+ * row with the tabs, the hint or prompt row, the status row, the help and views
+ * overlays and the terminal-too-small screen; one doupdate() per frame. */
+#include "ui/app.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "model/outfile.h"
+#include "model/compare/compare.h"
+#include "model/registry.h"
+#include "model/steps/follow.h"
+#include "model/steps/analysis.h"
+#include "model/text.h"
+#include "model/xalloc.h"
+#include "ui/cmd.h"
+#include "ui/draw.h"
+#include "ui/keymap.h"
+#include "ui/list.h"
+#include "ui/term.h"
+#include "ui/theme.h"
+
+static void draw_title(struct app *app)
+{
+	const struct rect *r = &app->lay.title;
+	char lab[APP_MAX_PANES][40];
+	int tabs_w = 0;
+	for (size_t i = 0; i < app->npane; i++) {
+		if (app->pane[i].key)
+			snprintf(lab[i], sizeof(lab[i]), " %d %s ", app->pane[i].key, app->pane[i].label);
+		else
+			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
+		tabs_w += text_width(lab[i]);
+	}
+	draw_clear_rect(r, ROLE_TITLE);
+	int name_w = r->w - tabs_w - 2;
+	if (name_w < 12)
+		name_w = 12;
+	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
+	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
+	x++;
+	for (size_t i = 0; i < app->npane; i++) {
+		app->tab_x[i] = x;
+		if (x < r->w)
+			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+	}
+	app->tab_x[app->npane] = x;
+}
+
+static void draw_hint(struct app *app)
+{
+	const struct rect *r = &app->lay.hint;
+	if (app->prompt != PROMPT_NONE) {
+		int x = draw_text(r->y, r->x, r->w, app->prompt_label, ROLE_ACCENT);
+		/* keep the end of a long line visible */
+		const char *p = app->line;
+		while (text_width(p) > r->w - x - 2 && *p)
+			p++;
+		x += draw_text(r->y, r->x + x, r->w - x, p, ROLE_NORMAL);
+		draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
+		return;
+	}
+	if (app->msg[0]) {
+		draw_text(r->y, r->x, r->w, app->msg, app->msg_err ? ROLE_ERROR : ROLE_ACCENT);
+		return;
+	}
+	if (app->search_on) {
+		draw_fmt(r->y, r->x, r->w, ROLE_ACCENT, " search '%s': n/N next/previous match, Esc ends the search",
+			 app->search);
+		return;
+	}
+	draw_text(r->y, r->x, r->w,
+		  app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back  "
+			     "1-7:panes  i:legend  y:copy"
+			   : " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
+			     "i:legend  v:views  y:copy",
+		  ROLE_HINT);
+}
+
+static void draw_status(struct app *app)
+{
+	const struct rect *r = &app->lay.status;
+	draw_clear_rect(r, ROLE_STATUS);
+	char buf[APP_LINE] = "", live[96] = "";
+	void *priv = app->pane[app->cur].priv;
+	if (priv && app->pane[app->cur].ops->status)
+		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
+	int lw = 0;
+	if (app->follow) {
+		double age = follow_newest_age(app->follow, follow_clock());
+		enum follow_state st = follow_state(app->follow);
+		char agebuf[32] = "no record yet", stalls[32] = "";
+		if (age >= 0)
+			snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
+		if (follow_nstalled(app->follow))
+			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
+		snprintf(live, sizeof(live), " %s %s%s, %s ", app->following ? "LIVE" : "PAUSED",
+			 follow_state_name(st), stalls, agebuf);
+		lw = text_width(live);
+		draw_text(r->y, r->x + r->w - lw, lw, live,
+			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);
+	}
+	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
+}
+
+static void draw_help(struct app *app)
+{
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 160);
+	draw_clear_rect(&box, ROLE_NORMAL);
+	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
+	int rows = box.h - 1;
+	list_resize(&app->ov, app_help_lines(), rows);
+	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
+		int k = (int)app->ov.top + i, y = box.y + 1 + i;
+		int hx = box.w >= 100 ? 41 : 24;   /* the action name only when there is room */
+		if (k < ACT_COUNT - 1) {
+			const struct action_info *ai = action_info((enum action)(k + 1));
+			draw_text(y, box.x + 1, 22, ai->keys, ROLE_ACCENT);
+			if (hx == 41)
+				draw_text(y, box.x + 24, 16, ai->name, ROLE_DIM);
+			draw_text(y, box.x + hx, box.w - hx - 1, ai->help, ROLE_NORMAL);
+			continue;
+		}
+		k -= ACT_COUNT - 1;
+		if (k == 1)
+			draw_text(y, box.x + 1, box.w - 2, "Commands (:)", ROLE_HEADER);
+		if (k >= 2 && k - 2 < (int)ui_ncmds) {
+			const struct ui_cmd *c = &ui_cmds[k - 2];
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
+		} else if (k >= 2 && k - 2 - (int)ui_ncmds < (int)registry_ncmds()) {
+			const struct model_cmd *c = registry_cmd_at((size_t)(k - 2) - ui_ncmds);
+			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
+			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
+		}
+	}
+}
+
+static void draw_views(struct app *app)
+{
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
+	draw_clear_rect(&box, ROLE_NORMAL);
+	draw_text(box.y, box.x + 1, box.w - 2, "Views with data in this run (Enter opens a tab, q closes it; Esc closes this list)", ROLE_HEADER);
+	const struct view_def *v[APP_MAX_VIEWS];
+	int rows = box.h - 1;
+	list_resize(&app->ov, app_views_list(app, v, APP_MAX_VIEWS), rows);
+	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
+		int k = (int)app->ov.top + i, y = box.y + 1 + i;
+		const struct view_def *vd = v[k];
+		enum role r = k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_NORMAL;
+		if (k == (int)app->ov.sel)
+			draw_clear_rect(&(struct rect){ y, box.x, 1, box.w }, ROLE_SELECTED);
+		draw_text(y, box.x + 1, 18, vd->name, k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_ACCENT);
+		draw_text(y, box.x + 20, box.w - 21, vd->help, r);
+	}
+}
+
+static void draw_too_small(struct app *app)
+{
+	char a[96], b[96];
+	snprintf(a, sizeof(a), "terminal too small: %dx%d", COLS, LINES);
+	snprintf(b, sizeof(b), "need at least %dx%d; enlarge the window or press q", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	int y = LINES / 2 - 1;
+	draw_text(y < 0 ? 0 : y, 0, COLS, a, ROLE_ERROR);
+	draw_text(y + 1 < LINES ? y + 1 : 0, 0, COLS, b, ROLE_NORMAL);
+}
+
+void app_draw(struct app *app)
+{
+	if (app->full_redraw) {
+		clearok(curscr, TRUE);
+		app->full_redraw = false;
+	}
+	erase();
+	if (app->lay.too_small) {
+		draw_too_small(app);
+	} else {
+		draw_title(app);
+		struct pane_slot *s = &app->pane[app->cur];
+		void *priv = app_pane_priv(app, app->cur);
+		if (priv)
+			s->ops->draw(priv, app, &app->lay.body);
+		else
+			draw_wrap(&(struct rect){ app->lay.body.y + 1, 2, app->lay.body.h - 1, app->lay.body.w - 4 },
+				  0, s->why, ROLE_DIM);
+		if (app->overlay == OV_HELP)
+			draw_help(app);
+		else if (app->overlay == OV_VIEWS)
+			draw_views(app);
+		else if (app->overlay == OV_LEGEND)
+			legend_draw(app);
+		draw_status(app);
+		draw_hint(app);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+	app->frames++;
+}
