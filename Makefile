@@ -29,7 +29,7 @@ BIN       := tscope-tui
 
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all demo check check-asan bench install uninstall deps clean check-layers tests
+.PHONY: all demo check check-asan fuzz fuzz-build bench install uninstall deps clean check-layers tests
 
 all: $(BIN)
 
@@ -61,6 +61,15 @@ $(BUILD)/tests/xalloc_fault.o: model/xalloc.c
 $(FAULTY): $(filter-out $(BUILD)/model/xalloc.o,$(LIB_OBJ)) $(BUILD)/tests/xalloc_fault.o $(MAIN_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Fuzz harnesses (tests/fuzz/fuzz_NAME.c): replay_NAME is the harness with
+# tests/fuzz/replay.c's main(), built like the unit tests, so `make check` replays the
+# seed and regression corpora; `make fuzz` builds them with libFuzzer (below).
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BIN := $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(FUZZ_SRC))
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB_OBJ) $(LDLIBS)
+
 $(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
@@ -70,7 +79,7 @@ $(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
 deps:
 	@sh .ci/deps.sh
 
-tests: $(BUILD)/$(BIN) $(UNIT_BIN) $(TOOL_BIN) $(FAULTY)
+tests: $(BUILD)/$(BIN) $(UNIT_BIN) $(TOOL_BIN) $(FAULTY) $(REPLAY_BIN)
 
 testdata/demo/rank0/steps.jsonl: $(BUILD)/tests/gen_demo
 	$(BUILD)/tests/gen_demo testdata/demo
@@ -111,5 +120,26 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/tscope-tui.1
 
+# `make fuzz`: every harness built with clang -fsanitize=fuzzer,address,undefined (the
+# objects in build-fuzz/), then run one at a time for FUZZ_SECONDS each (tests/fuzz/run.sh:
+# working corpora, crashes and stats.tsv in build-fuzz/). FUZZ=name1,name2 picks harnesses.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_BIN     := $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz/fuzz_%,$(FUZZ_SRC))
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+fuzz-build:
+	@sh .ci/deps.sh --fuzz
+	@$(MAKE) -s --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" $(patsubst $(BUILD)/%,build-fuzz/%,$(FUZZ_BIN))
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh build-fuzz/fuzz $(FUZZ_SECONDS) $(subst $(comma), ,$(FUZZ))
+
+comma := ,
+
 clean:
-	rm -rf build build-asan $(BIN)
+	rm -rf build build-asan build-fuzz $(BIN)

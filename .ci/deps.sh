@@ -23,6 +23,13 @@ if [ "${1:-}" = "--test" ]; then
 	command -v sbatch >/dev/null 2>&1 || missing="$missing slurm-client"
 	command -v munged >/dev/null 2>&1 || missing="$missing munge"
 fi
+# `make fuzz` (and CI's short pass): clang with libFuzzer and the sanitizer runtimes
+if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--fuzz" ]; then
+	command -v clang >/dev/null 2>&1 || missing="$missing clang"
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' |
+		clang -fsanitize=fuzzer,address,undefined -x c - -o /dev/null >/dev/null 2>&1 ||
+		missing="$missing libclang-rt-dev"
+fi
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y$missing"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

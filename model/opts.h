@@ -30,6 +30,7 @@ struct opts {
 	bool no_index;               /* --no-index: neither read nor write the index */
 	bool index_build;            /* `tscope-tui index`: parse the JSONL and write the index */
 	unsigned shard_k, shard_n;   /* `index --shard K/N` (shard_n 0: the whole run) */
+	long ranks_per_node;         /* --ranks-per-node N: node roll-up without hostnames (0 unset) */
 
 	/* pytscope analyze */
 	long warmup;                 /* --warmup N (0 when unset) */

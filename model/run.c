@@ -97,21 +97,80 @@ void run_changed(struct run *run)
 	run->generation++;
 }
 
+/* Load one path with every loader of sub that claims it; returns how many loaded. */
+static int load_family(struct run *run, const struct subsystem *sub, const char *path,
+		       struct load_ctx *ctx)
+{
+	int loaded = 0;
+	for (size_t l = 0; l < sub->nloaders; l++) {
+		const struct loader *ld = &sub->loaders[l];
+		if (!loader_selected(ld, run->opts) || load_cancelled(ctx))
+			continue;
+		if (ld->probe(path, run->opts) > 0 && ld->load(ctx, path) == 0)
+			loaded++;
+	}
+	return loaded;
+}
+
 /* Load one path with every loader that claims it; returns how many loaded. */
 static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 {
 	int loaded = 0;
-	for (size_t s = 0; s < registry_count; s++) {
-		const struct subsystem *sub = registry[s];
-		for (size_t l = 0; l < sub->nloaders; l++) {
-			const struct loader *ld = &sub->loaders[l];
-			if (!loader_selected(ld, run->opts) || load_cancelled(ctx))
-				continue;
-			if (ld->probe(path, run->opts) > 0 && ld->load(ctx, path) == 0)
-				loaded++;
-		}
-	}
+	for (size_t s = 0; s < registry_count; s++)
+		loaded += load_family(run, registry[s], path, ctx);
 	return loaded;
+}
+
+void run_reload_family(struct run *run, const struct subsystem *sub, const char *const *paths,
+		       size_t npaths)
+{
+	struct load_ctx ctx = { .run = run, .opts = run->opts };
+	if (sub->free)
+		sub->free(run);
+	for (size_t i = 0; i < npaths; i++)
+		load_family(run, sub, paths[i], &ctx);
+	if (sub->finalize)
+		sub->finalize(run);
+	run_changed(run);
+}
+
+/* FNV-1a over the bytes. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static unsigned long long tree_sig(const char *path, int depth, unsigned long long h)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return h;
+	long long v[3] = { (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec };
+	h = fnv(fnv(h, path, strlen(path)), v, sizeof(v));
+	if (!S_ISDIR(st.st_mode) || depth <= 0)
+		return h;
+	DIR *d = opendir(path);
+	if (!d)
+		return h;
+	struct dirent *e;
+	unsigned long long sum = 0;   /* order-free: readdir order is not stable */
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *sub = xasprintf("%s/%s", path, e->d_name);
+		sum += tree_sig(sub, depth - 1, 14695981039346656037ULL);
+		free(sub);
+	}
+	closedir(d);
+	return fnv(h, &sum, sizeof(sum));
+}
+
+unsigned long long run_tree_signature(const char *path, int depth)
+{
+	return tree_sig(path, depth, 14695981039346656037ULL);
 }
 
 struct run *run_open(const char *const *paths, size_t npaths, const struct opts *opts,

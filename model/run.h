@@ -111,6 +111,14 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 /* The run's data changed (follow mode appended or reloaded): drop the memoized
  * findings and bump run->generation. The subsystems invalidate their own analyses. */
 void run_changed(struct run *run);
+struct subsystem;
+/* Follow mode for a family without an appending reader (sweeps): free its model, load
+ * the PATHs again with its loaders, finalize it, run_changed(). */
+void run_reload_family(struct run *run, const struct subsystem *sub, const char *const *paths,
+		       size_t npaths);
+/* A hash of the names, sizes and mtimes under path, depth levels deep (0: path only);
+ * it changes when a file or directory is added, removed, grown or rewritten. */
+unsigned long long run_tree_signature(const char *path, int depth);
 /* Replace the display name (copied). */
 void run_set_name(struct run *run, const char *name);
 void run_set_index_path(struct run *run, const char *path);

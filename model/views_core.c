@@ -160,10 +160,20 @@ static const struct view_def core_views[] = {
 	  build_heatmap_cells, NULL },
 };
 
-/* The tabs every run has; the heatmap draws the first grid with data. */
+/* The tabs of every run (the heatmap draws the first grid with data). The Heatmap tab
+ * only when some grid has data (a sweep or a trace without steps has
+ * none). nmetrics() reads the run; the cast is for its non-const signature. */
+static bool heatmap_show(const struct run *run)
+{
+	for (size_t i = 0; i < registry_ngrids(); i++)
+		if (registry_grid_at(i)->nmetrics((struct run *)run) > 0)
+			return true;
+	return false;
+}
+
 static const struct tab_def core_tabs[] = {
 	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL, "findings" },
-	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL, NULL },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, heatmap_show, NULL },
 	{ 6, "Findings", TAB_TABLE, "findings", NULL, NULL },
 	{ 7, "Sources", TAB_TABLE, "sources", NULL, NULL },
 };

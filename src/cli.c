@@ -18,7 +18,7 @@ enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
 	OPT_LIST_KEYS, OPT_COLOR, OPT_ASCII, OPT_FORMAT, OPT_JOBS, OPT_WARMUP, OPT_FLOPS, OPT_PEAK,
 	OPT_TRACE, OPT_KCLASSES, OPT_DASF, OPT_OBJECTIVE, OPT_CONSTRAINT, OPT_TUSERS, OPT_TLAT,
-	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX,
+	OPT_TRUNTIME, OPT_TGPUS, OPT_TUI, OPT_MAX_FRAMES, OPT_COMPAT, OPT_RANKS, OPT_NO_INDEX, OPT_RANKS_PER_NODE,
 	OPT_NO_MOUSE, OPT_FOLLOW, OPT_INTERVAL, OPT_STALL,
 };
 
@@ -54,6 +54,7 @@ static const struct cli_option options[] = {
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
 	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (the index is not used)" },
 	{ "no-index", 0, OPT_NO_INDEX, NULL, "neither read nor write the run's persistent index" },
+	{ "ranks-per-node", 1, OPT_RANKS_PER_NODE, "N", "node roll-up when run.json has no hostname (default: gpu_count)" },
 	{ "warmup", 1, OPT_WARMUP, "N", "skip the first N step records in the single-rank analyses" },
 	{ "flops-per-step", 1, OPT_FLOPS, "F", "model FLOPs per step (overrides run.json) for MFU" },
 	{ "peak-tflops", 1, OPT_PEAK, "T", "accelerator peak TFLOP/s (overrides run.json) for MFU" },
@@ -243,6 +244,7 @@ static int apply(struct cli *cli, int id, const char *arg)
 		o->ranks = arg;
 		return 0;
 	case OPT_NO_INDEX: o->no_index = true; return 0;
+	case OPT_RANKS_PER_NODE: return parse_long("ranks-per-node", arg, &o->ranks_per_node, 1) ? 2 : 0;
 	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;
 	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, false) ? 2 : 0;
 	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;

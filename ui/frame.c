@@ -17,6 +17,7 @@
 #include "model/registry.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
+#include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/cmd.h"
@@ -75,11 +76,15 @@ static void draw_hint(struct app *app)
 			 app->search);
 		return;
 	}
+	/* stragglers only where there are ranks with steps: a sweep gets no training words */
+	bool ranks = app->run->steps && steps_nranks(app->run->steps) > 0;
 	draw_text(r->y, r->x, r->w,
 		  app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back  "
 			     "1-7:panes  i:legend  y:copy"
-			   : " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
-			     "i:legend  v:views  y:copy",
+		  : ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
+			    "i:legend  v:views  y:copy"
+			  : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back  1-9:panes  v:views  "
+			    "i:legend  y:copy",
 		  ROLE_HINT);
 }
 

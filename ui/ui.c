@@ -67,7 +67,9 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 		app->following = true;
 		app_poll(app);
 	}
-	app->cur = app_pane_priv(app, 1) ? 1 : 0;
+	/* a run with a heatmap opens on it; one without (a sweep, a trace without steps)
+	 * opens on its summary, the Overview */
+	app->cur = app->npane > 1 && app->pane[1].ops == &pane_heatmap && app_pane_priv(app, 1) ? 1 : 0;
 	app_set_mouse(app, !opts->no_mouse);
 }
 

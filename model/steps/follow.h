@@ -16,6 +16,9 @@
  *     mtime changed), loading their run.json;
  *   . reloads a rank whose file shrank or was replaced (another inode) from the start,
  *     and says so (finding LIVE.RELOADED);
+ *   . loads a sweep again (GenAI-Perf level dirs, NAT jobs) when the files under a PATH
+ *     changed (run_tree_signature, 3 levels deep), while the run has a sweep or no
+ *     steps yet;
  *   . calls run_changed() when the model changed (memoized findings dropped; the step
  *     store dropped its analyses in steps_refresh).
  * - Stall rule (documented in the man page, FOLLOW MODE): threshold T = max(10 x the

@@ -63,8 +63,8 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 /* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
  * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
-#define STEPS_NVIEWS 4
-#define STEPS_NRULES 16
+#define STEPS_NVIEWS 5
+#define STEPS_NRULES 17
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
 

@@ -14,10 +14,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/registry.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
-enum { GAP_RECORDS = 16, MAX_EVENTS = 64 };
+enum { GAP_RECORDS = 16, MAX_EVENTS = 64, SWEEP_DEPTH = 3 };
 
 /* One followed steps.jsonl. */
 struct ftail {
@@ -40,6 +41,8 @@ struct fpath {
 	char *path;
 	struct timespec mtime;
 	bool seen;
+	unsigned long long tree;      /* run_tree_signature() for sweeps */
+	bool tree_set;
 };
 
 struct follow {
@@ -265,6 +268,38 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now)
 	return out;
 }
 
+/* ---- sweeps ---------------------------------------------------------------------------- */
+
+/* A sweep (GenAI-Perf levels, NAT jobs) has no appending reader: when the files under a
+ * PATH change (a level directory or a job appears, a file is rewritten), the sweep is
+ * loaded again. Only while the run has a sweep, or no steps yet (still starting). */
+static unsigned watch_sweep(struct follow *f)
+{
+	if (!f->run->sweep && f->run->steps)
+		return 0;
+	unsigned out = 0;
+	for (size_t i = 0; i < f->np; i++) {
+		struct fpath *p = &f->p[i];
+		unsigned long long sig = run_tree_signature(p->path, SWEEP_DEPTH);
+		bool changed = p->tree_set && sig != p->tree;
+		p->tree = sig;
+		p->tree_set = true;
+		if (!changed)
+			continue;
+		const char **paths = xmalloc(f->np * sizeof(*paths));
+		for (size_t k = 0; k < f->np; k++)
+			paths[k] = f->p[k].path;
+		bool had = f->run->sweep != NULL;
+		run_reload_family(f->run, &sub_sweep, paths, f->np);
+		free(paths);
+		if (had || f->run->sweep)
+			event(f, "LIVE.RELOADED", SEV_LOW, -1, "sweep: files changed under %s; reloaded", p->path);
+		out |= FOLLOW_RELOADED;
+		break;   /* every PATH was loaded again */
+	}
+	return out;
+}
+
 /* ---- stall detection ------------------------------------------------------------------ */
 
 static int cmp_tail(const void *a, const void *b)
@@ -435,6 +470,7 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 	f->t_newest = -1;
 	f->threshold = f->o.stall_floor;
 	discover(f, now);
+	watch_sweep(f);   /* the first signature */
 	run->live_findings = &f->live;
 	return f;
 }
@@ -447,6 +483,7 @@ unsigned follow_poll(struct follow *f, double now)
 		out |= poll_file(f, &f->t[i], now);
 	if (out)
 		steps_refresh(f->run->steps);
+	out |= watch_sweep(f);
 	out |= assess(f, now);
 	if (out)
 		run_changed(f->run);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -594,6 +595,34 @@ static void rule_growth(struct run *run, struct finding_list *out)
 	    ev_series(run, "memory"));
 }
 
+/* NODE.SLOW_TOGETHER (native): every rank of a node slower than the step median by at
+ * least NODE_SLOW_REL, on at most half of the nodes: a bad host, not a bad rank. */
+static void rule_slow_node(struct run *run, struct finding_list *out)
+{
+	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
+	for (size_t k = 0; s && k < s->n; k++) {
+		if (!steps_node_slow(s, k))
+			continue;
+		const struct node_stat *nd = &s->v[k];
+		const struct steps_model *m = run->steps;
+		const char *host = s->source == NODES_HOSTNAME ? "host " : "";
+		struct evidence ev = evidence_none();
+		ev.kind = EV_RANK;
+		ev.rank = steps_rank_id(m, nd->worst);
+		add(out, "NODE.SLOW_TOGETHER", nd->min_rel >= 0.15 ? SEV_HIGH : SEV_MED,
+		    xasprintf("All %zu ranks of %s%s slow together (at least %.0f%% slower)", nd->nranks, host,
+			      nd->name, nd->min_rel * 100),
+		    xasprintf("Every rank on %s%s (ranks %d-%d) is at least %.0f%% slower than the per-step "
+			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
+			      "host slow at once points at the host, not at one rank.", host, nd->name,
+			      steps_rank_id(m, nd->ri[0]), steps_rank_id(m, nd->ri[nd->nranks - 1]),
+			      nd->min_rel * 100, nd->median_rel * 100, ev.rank, nd->worst_compute * 1e3),
+		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
+		    "link, noisy neighbours; drain it and compare.", ev);
+	}
+	steps_nodes_free(s);
+}
+
 const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "TIMING.DATALOADER_BOUND", 100, rule_dataloader, false },
 	{ "TIMING.BACKWARD_HEAVY", 110, rule_backward, false },
@@ -606,6 +635,7 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "DIST.FAIL_SLOW", 401, rule_fail_slow, true },
 	{ "DIST.SLOW_RANK", 402, rule_slow_rank, true },
 	{ "DIST.TRANSIENT_STALL", 403, rule_transient, true },
+	{ "NODE.SLOW_TOGETHER", 404, rule_slow_node, true },
 	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance, false },
 	{ "DIST.COMM_BOUND", 420, rule_comm_bound, false },
 	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },

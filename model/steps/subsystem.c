@@ -15,10 +15,17 @@ static const struct loader pytscope_loaders[] = {
 
 static const struct grid_provider *const steps_grids[] = { &grid_steps };
 
+/* Ranks, Steps and Budget only for runs with step records (never for a sweep), or
+ * that may grow some (--follow). */
+static bool steps_tab_show(const struct run *run)
+{
+	return (run->steps && steps_nranks(run->steps) > 0) || (run->opts && run->opts->follow);
+}
+
 static const struct tab_def steps_tabs[] = {
-	{ 3, "Ranks", TAB_TABLE, "ranks", NULL, NULL },
-	{ 4, "Steps", TAB_STEPS, NULL, NULL, "steps" },
-	{ 5, "Budget", TAB_BUDGET, NULL, NULL, "budget" },
+	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show, NULL },
+	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show, "steps" },
+	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show, "budget" },
 };
 
 static void steps_fin(struct run *run)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
@@ -260,10 +261,58 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* nodes: the node roll-up (nodes.h), one row per node. */
+static struct table *build_nodes(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	struct node_set *s = steps_nodes(run);
+	if (!s) {
+		snprintf(err, errn, "no node information: no hostname in run.json, no --ranks-per-node, "
+				    "no gpu_count (or a single rank)");
+		return NULL;
+	}
+	const struct steps_model *m = run->steps;
+	struct table *t = table_new("nodes", "Nodes");
+	int c_node = table_add_col(t, "node", COL_TEXT, 12, 0);
+	int c_n = table_add_col(t, "ranks", COL_INT, 5, 0);
+	int c_first = table_add_col(t, "first_rank", COL_INT, 5, 0);
+	int c_last = table_add_col(t, "last_rank", COL_INT, 5, 0);
+	int c_worst = table_add_col(t, "worst_rank", COL_INT, 5, 0);
+	table_set_role(t, c_worst, COL_ROLE_RANK);
+	int c_wc = table_add_col(t, "worst_compute_ms", COL_NUM, 9, 2);
+	int c_mc = table_add_col(t, "mean_compute_ms", COL_NUM, 9, 2);
+	int c_min = table_add_col(t, "min_rel_slowdown", COL_NUM, 7, 3);
+	int c_med = table_add_col(t, "median_rel_slowdown", COL_NUM, 7, 3);
+	int c_strag = table_add_col(t, "stragglers", COL_INT, 5, 0);
+	int c_slow = table_add_col(t, "slow_together", COL_TEXT, 6, 0);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct node_stat *nd = &s->v[k];
+		size_t row = table_add_row(t, steps_rank_id(m, nd->ri[0]));
+		table_set_text(t, row, c_node, nd->name);
+		table_set_num(t, row, c_n, (double)nd->nranks);
+		table_set_num(t, row, c_first, steps_rank_id(m, nd->ri[0]));
+		table_set_num(t, row, c_last, steps_rank_id(m, nd->ri[nd->nranks - 1]));
+		if (!nd->has_dist)
+			continue;
+		table_set_num(t, row, c_worst, steps_rank_id(m, nd->worst));
+		table_set_num(t, row, c_wc, nd->worst_compute * 1e3);
+		table_set_num(t, row, c_mc, nd->mean_compute * 1e3);
+		table_set_num(t, row, c_min, nd->min_rel);
+		table_set_num(t, row, c_med, nd->median_rel);
+		table_set_num(t, row, c_strag, (double)nd->stragglers);
+		table_set_text(t, row, c_slow, steps_node_slow(s, k) ? "yes" : "");
+	}
+	steps_nodes_free(s);
+	return t;
+}
+
 const struct view_def steps_views[STEPS_NVIEWS] = {
 	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory, straggler verdicts",
 	  build_ranks, NULL },
 	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL },
 	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL },
 	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL },
+	{ "nodes", "per node (hostname, else --ranks-per-node, else gpu_count): ranks, worst rank, compute, slowdown, slow together",
+	  build_nodes, NULL },
 };

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
  * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
- * (views.c), the finding rules (rules.c) and the model's lifetime (store.c). */
+ * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
+ * best config, constraints) and the model's lifetime (store.c). */
+#include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/internal.h"
@@ -26,6 +28,89 @@ static bool sweep_has_data(const struct run *run)
 	return run->sweep != NULL;
 }
 
+/* Config index of the best config: rank 1 under --objective, else the passing config
+ * with the highest request throughput; -1 when none. */
+static long best_cfg(const struct sweep_set *s, bool *by_objective)
+{
+	long best = -1;
+	double bv = 0;
+	*by_objective = s->nobj > 0;
+	for (size_t i = 0; i < s->ncfg; i++) {
+		const struct sweep_cfg *c = &s->cfg[i];
+		double v;
+		if (*by_objective) {
+			if (c->rank == 1)
+				return (long)i;
+		} else if (c->pass && sweep_value(c, SM_RPS, SS_AVG, &v) && (best < 0 || v > bv)) {
+			best = (long)i;
+			bv = v;
+		}
+	}
+	return best;
+}
+
+static void series_summary(const struct sweep_set *s, const struct sweep_series *se, struct summary *out)
+{
+	if (se->stim < 0 || se->n == 0) {
+		summary_add(out, TONE_NORMAL, "series", "%s: %zu configs, no swept stimulus detected", se->name,
+			    se->n);
+		return;
+	}
+	const char *st = sweep_stim_name(se->stim);
+	char levels[SUMMARY_TEXT] = "";
+	size_t used = 0;
+	for (size_t k = 0; k < se->n && used < sizeof(levels); k++)
+		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%g", k ? ", " : "",
+					  s->cfg[se->cfg[k]].stim[se->stim]);
+	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu levels)", st, levels, se->n);
+	if (se->knee >= 0) {
+		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
+		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s %g (SWEEP.SATURATION)", st,
+			    k->stim[se->stim]);
+	} else {
+		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g", st,
+			    s->cfg[se->cfg[se->n - 1]].stim[se->stim]);
+	}
+}
+
+/* The sweep at a glance: configs, each series' stimulus and levels and its knee, the
+ * best config (by --objective, else by request throughput) and the constraints. */
+static void sweep_summary(struct run *run, struct summary *out)
+{
+	struct sweep_set *s = run->sweep ? sweep_derived(run) : NULL;
+	if (!s || s->ncfg == 0)
+		return;
+	summary_add(out, TONE_NORMAL, "inference sweep", "%zu configs in %zu series (GenAI-Perf); Sweep pane: 8",
+		    s->ncfg, s->nseries);
+	for (size_t i = 0; i < s->nseries && i < 3; i++)
+		series_summary(s, &s->series[i], out);
+	bool by_obj;
+	long b = best_cfg(s, &by_obj);
+	if (b < 0)
+		summary_add(out, TONE_WARN, "best config", by_obj ? "none ranked: no config has every objective metric"
+								 : "none: no passing config has a request throughput");
+	if (b >= 0) {
+		const struct sweep_cfg *c = &s->cfg[b];
+		double rps = 0;
+		bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps);
+		if (by_obj)
+			summary_add(out, TONE_GOOD, "best config", "%s (rank 1 by the objective%s%s)", c->name,
+				    s->nobj == 1 ? " " : "", s->nobj == 1 ? s->obj[0].text : "");
+		else
+			summary_add(out, TONE_NORMAL, "best config",
+				    "%s: highest request throughput%s%.4g req/s (no --objective)", c->name,
+				    has_rps ? " " : "", has_rps ? rps : 0);
+	}
+	size_t pass = 0;
+	for (size_t i = 0; i < s->ncfg; i++)
+		pass += s->cfg[i].pass;
+	if (s->ncon)
+		summary_add(out, pass == s->ncfg ? TONE_GOOD : TONE_BAD, "constraints",
+			    "%zu of %zu configs pass (%zu constraint%s)", pass, s->ncfg, s->ncon, s->ncon == 1 ? "" : "s");
+	else
+		summary_add(out, TONE_NORMAL, "constraints", "none given (e.g. --constraint 'ttft_p99<500')");
+}
+
 static const struct tab_def sweep_tabs[] = {
 	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data, NULL },
 };
@@ -43,5 +128,6 @@ const struct subsystem sub_sweep = {
 	.tabs = sweep_tabs,
 	.ntabs = ARRAY_LEN(sweep_tabs),
 	.has_data = sweep_has_data,
+	.summary = sweep_summary,
 	.free = sweep_free,
 };

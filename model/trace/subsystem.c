@@ -95,6 +95,10 @@ static void trace_summary(struct run *run, struct summary *out)
 		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
 }
 
+static const struct tab_def trace_tabs[] = {
+	{ 9, "GPU time", TAB_TABLE, "temporal", trace_has_data, NULL },
+};
+
 const struct subsystem sub_trace = {
 	.name = "trace",
 	.loaders = trace_loaders,
@@ -103,6 +107,8 @@ const struct subsystem sub_trace = {
 	.nviews = TRACE_NVIEWS,
 	.rules = trace_rules,
 	.nrules = TRACE_NRULES,
+	.tabs = trace_tabs,
+	.ntabs = ARRAY_LEN(trace_tabs),
 	.has_data = trace_has_data,
 	.summary = trace_summary,
 	.free = trace_free,

@@ -4,7 +4,8 @@
  * (half-written lines retried, garbage skipped with file:line once), ranks that appear,
  * shrunk and replaced files reloaded, unreadable files reported once, the stall rule
  * (stalled rank, job stall, finished is not a stall) on a simulated clock, and a
- * one-shot load that finishes while a writer keeps appending. */
+ * one-shot load that finishes while a writer keeps appending, and a sweep that grows a
+ * level directory. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "model/run.h"
 #include "model/steps/follow.h"
 #include "model/steps/steps.h"
+#include "model/sweep/sweep.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"
 
@@ -341,6 +343,35 @@ static void test_fast_writer(void)
 	tu_rm_rf(j.dir);
 }
 
+/* A sweep grows a level directory: it is loaded again. */
+static void test_sweep(void)
+{
+	const char *b = getenv("TSCOPE_BUILD");
+	char gen[600], dir[512], cmd[1400];
+	snprintf(gen, sizeof(gen), "%s/tests/gen_sweep", b ? b : "build");
+	if (access(gen, X_OK) != 0 || !tu_mkdtemp(dir, sizeof(dir), "follow-sweep.")) {
+		ok(1, "# SKIP gen_sweep not built");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 50 4 2 >/dev/null", gen, dir);
+	if (system(cmd) != 0)
+		exit(1);
+	const char *p = dir;
+	struct run *run = run_open(&p, 1, &no_opts, NULL);
+	ok(run->sweep && run->sweep->ncfg == 2, "a sweep of 2 levels");
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	ok(!(follow_poll(f, 1) & FOLLOW_RELOADED), "nothing changed: no reload");
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 50 4 3 >/dev/null", gen, dir);
+	if (system(cmd) != 0)
+		exit(1);
+	ok(follow_poll(f, 2) & FOLLOW_RELOADED, "a new level directory reloads the sweep");
+	ok(run->sweep && run->sweep->ncfg == 3, "... now 3 levels");
+	ok(has_finding(f, "LIVE.RELOADED", "sweep: files changed"), "... and says so");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_grow();
@@ -349,5 +380,6 @@ int main(void)
 	test_finished();
 	test_files();
 	test_fast_writer();
+	test_sweep();
 	return tap_done();
 }

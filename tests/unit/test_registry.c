@@ -38,21 +38,35 @@ static void test_lookups(void)
 	ok(!registry_grid("nope"), "unknown grid: NULL");
 }
 
+static bool keys_are(const struct tab_def *const *t, size_t n, const int *want, size_t nwant)
+{
+	bool same = n == nwant;
+	for (size_t i = 0; same && i < n; i++)
+		same = t[i]->key == want[i];
+	return same;
+}
+
 static void test_tabs(void)
 {
 	struct run r;
 	memset(&r, 0, sizeof(r));
 	const struct tab_def *t[16];
 	size_t n = registry_tabs(&r, t, 16);
-	bool ordered = n == 7;
-	for (size_t i = 0; i < n; i++)
-		ordered &= t[i]->key == (int)i + 1;
-	ok(ordered, "a run without a sweep has tabs 1..7 in key order (%zu)", n);
-	ok(n >= 3 && strcmp(t[2]->label, "Ranks") == 0 && t[2]->pane == TAB_TABLE, "tab 3 is the Ranks table");
+	ok(keys_are(t, n, (const int[]){ 1, 6, 7 }, 3),
+	   "a run without data: Overview, Findings, Sources only, no training tabs (%zu)", n);
 	r.sweep = (struct sweep_set *)&r;   /* any non-NULL model: only presence is read */
 	n = registry_tabs(&r, t, 16);
-	ok(n == 8 && t[7]->key == 8 && t[7]->pane == TAB_SWEEP, "a sweep run adds the Sweep tab on key 8");
+	ok(keys_are(t, n, (const int[]){ 1, 6, 7, 8 }, 4) && t[3]->pane == TAB_SWEEP,
+	   "a sweep run: the Sweep tab on key 8, no Heatmap/Ranks/Steps/Budget");
 	ok(registry_tabs(&r, t, 2) == 2, "cap is honoured");
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	const char *demo[] = { "testdata/demo" };
+	struct run *run = run_open(demo, 1, &o, NULL);
+	n = registry_tabs(run, t, 16);
+	ok(keys_are(t, n, (const int[]){ 1, 2, 3, 4, 5, 6, 7 }, 7), "a step run has tabs 1..7 in key order (%zu)", n);
+	ok(n >= 3 && strcmp(t[2]->label, "Ranks") == 0 && t[2]->pane == TAB_TABLE, "tab 3 is the Ranks table");
+	run_free(run);
 }
 
 static void test_run_contract(void)

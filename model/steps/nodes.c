@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* nodes.c: the node roll-up (nodes.h): grouping ranks by host and the per-node figures
+ * the `nodes` view and the NODE.SLOW_TOGETHER finding read. */
+#include "model/steps/nodes.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "model/run.h"
+#include "model/stats.h"
+#include "model/steps/analysis.h"
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+static const char *const host_keys[] = { "hostname", "host", "node", "nodename" };
+
+static const char *env_get(const struct steps_meta *meta, const char *key)
+{
+	for (size_t i = 0; i < meta->nenv; i++)
+		if (strcmp(meta->env_key[i], key) == 0)
+			return meta->env_val[i];
+	return NULL;
+}
+
+static const char *host_of(const struct steps_model *m, size_t ri)
+{
+	const struct steps_meta *meta = steps_rank_meta(m, ri);
+	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++) {
+		const char *h = env_get(meta, host_keys[k]);
+		if (h && *h)
+			return h;
+	}
+	return NULL;
+}
+
+static int cmp_by_host(const void *a, const void *b, void *ud)
+{
+	const struct steps_model *m = ud;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(host_of(m, x), host_of(m, y));
+	return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_node_first(const void *a, const void *b)
+{
+	const struct node_stat *x = a, *y = b;
+	return (x->ri[0] > y->ri[0]) - (x->ri[0] < y->ri[0]);
+}
+
+static void node_push(struct node_set *s, size_t *cap, char *name, const size_t *ri, size_t n)
+{
+	xgrow((void **)&s->v, cap, s->n + 1, sizeof(*s->v));
+	struct node_stat *nd = &s->v[s->n++];
+	memset(nd, 0, sizeof(*nd));
+	nd->name = name;
+	nd->ri = xmalloc(n * sizeof(*nd->ri));
+	memcpy(nd->ri, ri, n * sizeof(*ri));
+	nd->nranks = n;
+}
+
+static bool group_by_host(const struct steps_model *m, struct node_set *s)
+{
+	size_t nr = steps_nranks(m), cap = 0;
+	for (size_t r = 0; r < nr; r++)
+		if (!host_of(m, r))
+			return false;
+	size_t *ord = xmalloc(nr * sizeof(*ord));
+	for (size_t r = 0; r < nr; r++)
+		ord[r] = r;
+	qsort_r(ord, nr, sizeof(*ord), cmp_by_host, (void *)m);
+	for (size_t i = 0, j; i < nr; i = j) {
+		for (j = i + 1; j < nr && strcmp(host_of(m, ord[j]), host_of(m, ord[i])) == 0; j++)
+			;
+		node_push(s, &cap, xstrdup(host_of(m, ord[i])), ord + i, j - i);
+	}
+	free(ord);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_node_first);
+	s->source = NODES_HOSTNAME;
+	return true;
+}
+
+static void group_by_count(const struct steps_model *m, struct node_set *s, long per)
+{
+	size_t nr = steps_nranks(m), cap = 0;
+	size_t *ri = xmalloc(nr * sizeof(*ri));
+	for (size_t i = 0, j; i < nr; i = j) {
+		long node = steps_rank_id(m, i) / per;
+		size_t k = 0;
+		for (j = i; j < nr && steps_rank_id(m, j) / per == node; j++)
+			ri[k++] = j;
+		node_push(s, &cap, xasprintf("node %ld", node), ri, k);
+	}
+	free(ri);
+	s->ranks_per_node = per;
+}
+
+static void node_figures(struct node_stat *nd, const struct distributed *d)
+{
+	if (!d)
+		return;
+	nd->has_dist = true;
+	double *rel = xmalloc(nd->nranks * sizeof(*rel));
+	double sum = 0;
+	for (size_t i = 0; i < nd->nranks; i++) {
+		const struct rank_stat *rs = &d->rank[nd->ri[i]];
+		if (i == 0 || rs->mean_compute > nd->worst_compute) {
+			nd->worst_compute = rs->mean_compute;
+			nd->worst = nd->ri[i];
+		}
+		sum += rs->mean_compute;
+		rel[i] = rs->rel_slowdown;
+		if (i == 0 || rel[i] < nd->min_rel)
+			nd->min_rel = rel[i];
+		nd->stragglers += rs->straggler;
+	}
+	nd->mean_compute = sum / (double)nd->nranks;
+	nd->median_rel = stats_median_inplace(rel, nd->nranks);
+	free(rel);
+}
+
+struct node_set *steps_nodes(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	if (!m || steps_nranks(m) < 2)
+		return NULL;
+	struct node_set *s = xcalloc(1, sizeof(*s));
+	if (!group_by_host(m, s)) {
+		long per = run->opts ? run->opts->ranks_per_node : 0;
+		s->source = NODES_RANKS_PER_NODE;
+		if (per <= 0) {
+			const char *g = env_get(steps_rank_meta(m, 0), "gpu_count");
+			per = g ? atol(g) : 0;
+			s->source = NODES_GPU_COUNT;
+		}
+		if (per <= 0) {
+			free(s);
+			return NULL;
+		}
+		group_by_count(m, s, per);
+	}
+	const struct distributed *d = analysis_distributed(run);
+	for (size_t k = 0; k < s->n; k++)
+		node_figures(&s->v[k], d);
+	return s;
+}
+
+void steps_nodes_free(struct node_set *s)
+{
+	for (size_t k = 0; s && k < s->n; k++) {
+		free(s->v[k].name);
+		free(s->v[k].ri);
+	}
+	if (s)
+		free(s->v);
+	free(s);
+}
+
+static bool slow_together(const struct node_stat *nd)
+{
+	return nd->has_dist && nd->nranks >= 2 && nd->min_rel >= NODE_SLOW_REL;
+}
+
+bool steps_node_slow(const struct node_set *s, size_t k)
+{
+	if (!slow_together(&s->v[k]) || s->n < 2)
+		return false;
+	size_t slow = 0;
+	for (size_t i = 0; i < s->n; i++)
+		slow += slow_together(&s->v[i]);
+	return slow * 2 <= s->n;
+}

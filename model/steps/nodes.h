@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* nodes.h: the node roll-up of a step run (model/steps/nodes.c): which ranks share a
+ * host, and per node the worst rank and how slow its ranks are together.
+ *
+ * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
+ * (or "host", "node", "nodename"), when every rank has one; else consecutive rank ids in
+ * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count". With
+ * none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
+ * lowest rank id; a node's ranks are rank indexes in ascending id. The distributed
+ * figures are missing (has_dist false) when the run has no distributed summary. */
+#ifndef MODEL_STEPS_NODES_H
+#define MODEL_STEPS_NODES_H
+
+#include "model/base.h"
+
+struct run;
+
+enum node_source { NODES_HOSTNAME, NODES_RANKS_PER_NODE, NODES_GPU_COUNT };
+
+struct node_stat {
+	char *name;               /* hostname (unsanitized) or "node K" */
+	size_t *ri;               /* rank indexes */
+	size_t nranks;
+	bool has_dist;
+	size_t worst;             /* rank index with the highest mean compute */
+	double worst_compute, mean_compute;   /* seconds per aligned step */
+	double min_rel, median_rel;           /* rel_slowdown over the node's ranks */
+	size_t stragglers;
+};
+
+struct node_set {
+	enum node_source source;
+	long ranks_per_node;      /* NODES_RANKS_PER_NODE / NODES_GPU_COUNT */
+	struct node_stat *v;
+	size_t n;
+};
+
+/* A node is slow together when it has at least 2 ranks, each at least this much slower
+ * than the per-step median (rel_slowdown), and at most half of the nodes are. */
+#define NODE_SLOW_REL 0.05
+
+struct node_set *steps_nodes(struct run *run);
+void steps_nodes_free(struct node_set *s);
+/* true when node k is slow together (the rule above). */
+bool steps_node_slow(const struct node_set *s, size_t k);
+
+#endif

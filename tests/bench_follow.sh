@@ -1,0 +1,76 @@
+#!/bin/sh
+# bench_follow.sh (`make bench`): the cost of following a running job. A writer
+# (tests/tools/follow_writer.sh) appends one step per second to each of N ranks (default
+# 1,024) after INIT initial steps; tscope-tui --follow --interval 1 follows it:
+#   1. without a tty (one line per new finding): CPU seconds over SECS s of steady state;
+#   2. the explorer in tmux on the Heatmap pane (the default), then on the Ranks pane;
+#   3. the time from a record written to it on screen (Ranks pane, rank 0's last_step),
+#      sampled with tmux capture-pane every 0.05 s.
+# CPU is user+sys of the tscope-tui process from /proc/PID/stat (not wall time); the
+# writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT.
+set -u
+cd "$(dirname "$0")/.."
+N=${FOLLOW_RANKS:-1024} SECS=${FOLLOW_SECS:-60} INIT=${FOLLOW_INIT:-100}
+BIN=${TSCOPE_BIN:-$PWD/build/tscope-tui}
+writer="$PWD/tests/tools/follow_writer.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/tscope-bench-follow.XXXXXX")
+sock="tscope-bench-follow-$$"
+wpid=
+cleanup() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+hz=$(getconf CLK_TCK)
+cpu() { awk -v hz="$hz" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
+lines() { wc -l <"$work/run/rank0/steps.jsonl"; }
+
+echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores"
+echo "writing $INIT initial steps to $N ranks ..."
+sh "$writer" "$work/run" "$N" 0 $((INIT - 1)) 0
+sh "$writer" "$work/run" "$N" "$INIT" 100000000 1 &
+wpid=$!
+
+# measure PID LABEL: CPU over SECS s after a 10 s warm-up
+measure() {
+	sleep 10
+	c0=$(cpu "$1") l0=$(lines)
+	sleep "$SECS"
+	c1=$(cpu "$1") l1=$(lines)
+	awk -v c="$(awk -v a="$c1" -v b="$c0" 'BEGIN { print a - b }')" -v s="$SECS" -v n="$N" -v st=$((l1 - l0)) -v lab="$2" 'BEGIN {
+		printf "%s: %.2f CPU s in %d s = %.2f%% of one core (%d ranks, %.2f steps/s/rank written)\n",
+		       lab, c, s, 100 * c / s, n, st / s }'
+}
+
+echo "command: $BIN --follow --interval 1 RUN >/dev/null   (no tty)"
+"$BIN" --follow --interval 1 "$work/run" >"$work/lines.out" 2>/dev/null &
+fpid=$!
+measure "$fpid" "follow, no tty"
+kill -INT "$fpid"
+wait "$fpid" 2>/dev/null
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux not installed: explorer figures skipped"
+	exit 0
+fi
+echo "command: $BIN --follow --interval 1 RUN   (explorer in tmux, 160x50)"
+tmux -L "$sock" -f /dev/null new-session -d -s b -x 160 -y 50 \
+	"env TERM=xterm-256color LC_ALL=C.UTF-8 '$BIN' --follow --interval 1 '$work/run'"
+tpid=$(tmux -L "$sock" list-panes -t b -F '#{pane_pid}')
+measure "$tpid" "explorer, Heatmap pane"
+tmux -L "$sock" send-keys -t b 3
+measure "$tpid" "explorer, Ranks pane"
+
+# latency: rank 0's last_step changes on screen; compare with the record's timestamp
+shown() { tmux -L "$sock" capture-pane -p -t b | awk '$1 == "0" || ($1 == "▶" && $2 == "0") { print ($1 == "▶") ? $4 : $3; exit }'; }
+prev=$(shown) k=0 all=
+while [ "$k" -lt 20 ]; do
+	s=$(shown)
+	if [ -n "$s" ] && [ "$s" != "$prev" ]; then
+		now=$(date +%s.%N)
+		ts=$(grep -m1 "\"step\":$s," "$work/run/rank0/steps.jsonl" | sed 's/.*"timestamp":\([0-9.]*\).*/\1/')
+		all="$all $(awk -v a="$now" -v b="$ts" 'BEGIN { printf "%.3f", a - b }')"
+		prev=$s k=$((k + 1))
+	fi
+	sleep 0.05
+done
+echo "$all" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END {
+	printf "written -> on screen (Ranks pane, %d samples, interval 1 s): min %.2f s, median %.2f s, max %.2f s\n",
+	       NR, v[1], v[int((NR + 1) / 2)], v[NR] }'

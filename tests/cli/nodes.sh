@@ -1,0 +1,51 @@
+#!/bin/sh
+# nodes.sh: the node roll-up (model/steps/nodes.c): ranks grouped by run.json hostname,
+# else --ranks-per-node N, else gpu_count; the `nodes` view (worst rank per node, how slow
+# its ranks are together) and the NODE.SLOW_TOGETHER finding when every rank of a node is
+# slow (a bad host), but not when the slowness is everywhere or on one rank only.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/nodes.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+"$gen" run 16 300 >/dev/null || exit 1
+cp -r run plain
+# Ranks 8-15 (the second node at gpu_count 8) 20% slower in forward and backward.
+python3 - <<'PY' || exit 1
+import json
+for r in range(8, 16):
+    p = "run/rank%d/steps.jsonl" % r
+    out = []
+    for l in open(p):
+        d = json.loads(l)
+        for k in ("forward", "backward"):
+            d["phases"][k] = round(d["phases"][k] * 1.2, 9)
+        out.append(json.dumps(d))
+    open(p, "w").write("\n".join(out) + "\n")
+PY
+"$T" --export nodes --no-index run >n.csv 2>/dev/null
+tap_eq "gpu_count 8: two nodes" 2 "$(tail -n +2 n.csv | wc -l)"
+tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes$" n.csv'
+tap_check "node 0 is not" 'grep -q "^node 0,8,0,7,.*,$" n.csv'
+"$T" --print --no-index run >p.txt 2>/dev/null
+tap_check "finding: all 8 ranks of node 1 slow together" 'grep -q "All 8 ranks of node 1 slow together.*(NODE.SLOW_TOGETHER)" p.txt'
+"$T" --export nodes --ranks-per-node 4 --no-index run >n4.csv 2>/dev/null
+tap_eq "--ranks-per-node 4: four nodes" 4 "$(tail -n +2 n4.csv | wc -l)"
+tap_eq "--ranks-per-node 4: the two slow ones" "node 2 node 3" "$(grep ',yes$' n4.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+"$T" --print --no-index plain >q.txt 2>/dev/null
+tap_check "one straggler rank (11) is not a slow node" '! grep -q NODE.SLOW_TOGETHER q.txt'
+# Hostnames from run.json: four hosts of four ranks; host "b" holds the slow ranks 8-11.
+for r in $(seq 0 15); do
+	h=$(echo "a x b d" | cut -d' ' -f$((r / 4 + 1)))
+	sed "s/\"machine\"/\"hostname\": \"gpu-$h\", \"machine\"/" run/rank$r/run.json >t && mv t run/rank$r/run.json
+done
+"$T" --export nodes --no-index run >nh.csv 2>/dev/null
+tap_eq "hostnames: four hosts in rank order" "gpu-a gpu-x gpu-b gpu-d" "$(tail -n +2 nh.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+"$T" --print --no-index run >ph.txt 2>/dev/null
+tap_check "hostnames: the slow host is named" 'grep -q "All 4 ranks of host gpu-b slow together" ph.txt'
+"$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
+tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
+tap_plan
