@@ -11,6 +11,15 @@ const struct subsystem *const registry[] = {
 	&sub_core, &sub_steps, &sub_trace, &sub_sweep, &sub_dasf,
 };
 const size_t registry_count = ARRAY_LEN(registry);
+_Static_assert(ARRAY_LEN(registry) <= RUN_MAX_FAMILIES, "RUN_MAX_FAMILIES");
+
+void **registry_slot(struct run *run, const struct subsystem *sub)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s] == sub)
+			return &run->family[s];
+	return NULL;
+}
 
 const struct view_def *registry_view(const char *name)
 {

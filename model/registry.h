@@ -138,6 +138,9 @@ const struct model_cmd *registry_cmd_at(size_t i);
 const char *registry_tab_view(enum tab_pane pane);
 /* The tabs shown for this run, in number-key order; returns how many (<= cap). */
 size_t registry_tabs(const struct run *run, const struct tab_def **out, size_t cap);
+/* The slot in run->family that holds sub's model (NULL until the family sets it): a
+ * family's loader stores its model there, its free() clears it. */
+void **registry_slot(struct run *run, const struct subsystem *sub);
 /* Every subsystem's finalize(), in registry order (run_open calls it once). */
 void registry_finalize(struct run *run);
 /* True when some subsystem has data. */

@@ -25,6 +25,9 @@
 #include "model/findings.h"
 #include "model/opts.h"
 
+/* Subsystems a run can hold a model for in run->family (registry.c checks the count). */
+#define RUN_MAX_FAMILIES 16
+
 struct steps_model;
 struct trace_set;
 struct sweep_set;
@@ -58,6 +61,9 @@ struct run {
 	struct trace_set *trace;
 	struct sweep_set *sweep;
 	struct dasf_db *dasf;
+	/* The model of any other family, by its index in registry[] (registry_slot()): a
+	 * new input family keeps its model here and needs no field of its own. */
+	void *family[RUN_MAX_FAMILIES];
 
 	struct finding_list findings;  /* memoized by run_findings() */
 	/* Findings of a live run (follow mode: stalled ranks, reloads), owned by the

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* export.c: headless CSV export of any view, or of every view with data (see export.h). */
 #include "src/export.h"
+#include "src/print.h"
 
 #include <errno.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,10 +72,7 @@ static int write_table(const struct table *t, const char *output, bool force, un
 {
 	if (!output || strcmp(output, "-") == 0) {
 		if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
-			fprintf(stderr, "tscope-tui: writing CSV: %s\n", strerror(errno));
-			__fpurge(stdout); /* reported: the final close of stdout has nothing left to fail */
-			clearerr(stdout);
-			return 1;
+			return print_write_failed(stdout, "CSV", errno);
 		}
 		return 0;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include "model/compare/compare.h"
@@ -30,7 +31,65 @@ struct progress {
 	atomic_llong last_ms;
 	bool tty;
 	atomic_bool shown;
+	bool keys;               /* stdin is a terminal too: q or Esc cancels a slow load */
+	atomic_bool cancel;      /* the loaders' cancel flag (load_ctx.cancel) */
 };
+
+/* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
+ * after the load and on SIGINT/SIGTERM/SIGHUP (then the signal is raised again). */
+static struct termios load_tio;
+static volatile sig_atomic_t load_tio_set;
+
+static void load_keys_restore(void)
+{
+	if (load_tio_set) {
+		tcsetattr(STDIN_FILENO, TCSANOW, &load_tio);
+		load_tio_set = 0;
+	}
+}
+
+static void load_keys_signal(int sig)
+{
+	load_keys_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void load_keys_start(void)
+{
+	struct termios t;
+	if (tcgetattr(STDIN_FILENO, &load_tio) != 0)
+		return;
+	t = load_tio;
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	load_tio_set = 1;
+	signal(SIGINT, load_keys_signal);
+	signal(SIGTERM, load_keys_signal);
+	signal(SIGHUP, load_keys_signal);
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &t) != 0)
+		load_tio_set = 0;
+}
+
+/* After the load: the terminal as it was, default signal handling. */
+static void load_keys_stop(void)
+{
+	load_keys_restore();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+/* q or Esc typed during the load (other keys typed then are discarded). */
+static bool load_keys_cancel(void)
+{
+	unsigned char c;
+	bool stop = false;
+	while (load_tio_set && read(STDIN_FILENO, &c, 1) == 1)
+		stop |= c == 'q' || c == 0x1b;
+	return stop;
+}
 
 static long long elapsed_ms(const struct timespec *t0)
 {
@@ -51,12 +110,19 @@ static void on_progress(void *ud, long long done_delta, long long total_delta)
 	long long last = atomic_load(&p->last_ms);
 	if (ms < 500 || ms - last < 100 || !atomic_compare_exchange_strong(&p->last_ms, &last, ms))
 		return;
+	if (p->keys && !atomic_exchange(&p->shown, true))
+		load_keys_start();
 	atomic_store(&p->shown, true);
-	if (total > 0)
-		fprintf(stderr, "\rtscope-tui: loading %.0f / %.0f MB (%d%%)  ", done / 1e6, total / 1e6,
-			(int)(100.0 * (double)done / (double)total));
+	if (p->keys && load_keys_cancel())
+		atomic_store(&p->cancel, true);
+	double rate = (double)done / 1e6 / ((double)ms / 1e3); /* MB/s */
+	const char *hint = p->keys ? " · q cancels" : "";
+	if (total > 0 && rate > 0)
+		fprintf(stderr, "\rtscope-tui: loading %.0f / %.0f MB (%d%%) · %.0f MB/s · ETA %.0f s%s  ",
+			done / 1e6, total / 1e6, (int)(100.0 * (double)done / (double)total), rate,
+			(double)(total > done ? total - done : 0) / 1e6 / rate, hint);
 	else
-		fprintf(stderr, "\rtscope-tui: loading %.0f MB  ", done / 1e6);
+		fprintf(stderr, "\rtscope-tui: loading %.0f MB · %.1f MB/s%s  ", done / 1e6, rate, hint);
 }
 
 static void report_quality(const struct run *run)
@@ -112,14 +178,23 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+/* Load with a progress line on a tty after 0.5 s (rate, ETA); q or Esc on a tty cancels:
+ * NULL then, after saying so. */
 static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts)
 {
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	prog.keys = prog.tty && isatty(STDIN_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
+	struct load_ctx hooks = { .progress = on_progress, .ud = &prog, .cancel = &prog.cancel };
 	struct run *run = run_open(paths, npaths, opts, &hooks);
+	load_keys_stop();
 	if (atomic_load(&prog.shown))
 		fprintf(stderr, "\r\033[K");
+	if (atomic_load(&prog.cancel)) {
+		fprintf(stderr, "tscope-tui: load cancelled\n");
+		run_free(run);
+		return NULL;
+	}
 	report_metric_refs(run);
 	return run;
 }
@@ -148,6 +223,8 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 		if (i >= 0) {
 			const char *path = kids[i].path;
 			struct run *run = load(&path, 1, &cli->opts);
+			if (!run)
+				return 1;
 			int rc = run_mode(cli, run);
 			run_free(run);
 			return rc;
@@ -316,6 +393,10 @@ int main(int argc, char **argv)
 	}
 	struct run *run = load(id.paths, id.npaths, &cli.opts);
 	run_identity_free(&id);
+	if (!run) {
+		cli_free(&cli);
+		return 1;
+	}
 	rc = run_mode(&cli, run);
 	run_free(run);
 	cli_free(&cli);

@@ -6,7 +6,9 @@
  * (pytscope.md §11); the default report differs in its header and verdicts. */
 #include "src/print.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio_ext.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +476,14 @@ static void headline(struct run *run, FILE *f, const struct print_opts *po)
 	}
 	if (s.n)
 		fputc('\n', f);
+}
+
+int print_write_failed(FILE *f, const char *what, int err)
+{
+	fprintf(stderr, "tscope-tui: writing %s: %s\n", what, strerror(err ? err : EIO));
+	__fpurge(f);
+	clearerr(f);
+	return 1;
 }
 
 int print_report(struct run *run, FILE *f, const struct print_opts *po)

@@ -24,8 +24,13 @@ int print_width(int fd);
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
 
+/* A failed write of what (err: its errno) to f: the message on stderr, f's buffer and
+ * error flag dropped (the final close of stdout has nothing left to fail). Returns 1,
+ * the exit status. */
+int print_write_failed(FILE *f, const char *what, int err);
+
 /* --follow without a tty (src/print_follow.c): one line per new finding until the job
- * finishes (0) or SIGINT/SIGTERM (128 + signal). */
+ * finishes (0), SIGINT/SIGTERM (128 + signal) or a failed write (1, with a message). */
 int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
 struct compare;
 /* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,

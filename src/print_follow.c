@@ -7,6 +7,7 @@
  * CPU time of their last run) so that following a large job stays cheap. */
 #include "src/print.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "model/xalloc.h"
 
 static volatile sig_atomic_t stop_signal;
+static int write_err; /* errno of the first failed line */
 
 static void on_signal(int sig)
 {
@@ -64,8 +66,10 @@ static void print_line(FILE *out, const struct finding *f)
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	char *safe = text_sanitize_dup(f->title, 0);
-	fprintf(out, "%s %s %s %s\n", when, severity_name(f->severity), f->id, safe);
-	fflush(out);
+	errno = 0;
+	if ((fprintf(out, "%s %s %s %s\n", when, severity_name(f->severity), f->id, safe) < 0 ||
+	     fflush(out) != 0) && !write_err)
+		write_err = errno ? errno : EIO;
 	free(safe);
 }
 
@@ -117,7 +121,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	double next_rules = now, tick = now;
 	bool dirty = true;
 	int rc = 0;
-	while (!stop_signal) {
+	while (!stop_signal && !write_err) {
 		now = follow_clock();
 		dirty |= (follow_poll(f, now) & (FOLLOW_GREW | FOLLOW_RELOADED)) != 0;
 		struct keyset cur = { 0 };
@@ -145,6 +149,8 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	}
 	if (stop_signal)
 		rc = 128 + (int)stop_signal;
+	if (write_err)
+		rc = print_write_failed(out, "a finding", write_err);
 	keyset_free(&prev);
 	keyset_free(&rules);
 	follow_free(f);

@@ -52,7 +52,7 @@ static const unsigned char *img_at(struct image *im, size_t off, size_t n)
 		return NULL;
 	if (im->mem)
 		return im->mem + off;
-	if (off >= im->woff && n <= im->wlen && off - im->woff <= im->wlen - n)
+	if (im->win && off >= im->woff && n <= im->wlen && off - im->woff <= im->wlen - n)
 		return im->win + (off - im->woff);
 	size_t want = n > WINDOW ? n : WINDOW;
 	if (want > im->size - off)
@@ -670,8 +670,8 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 	struct run *run = ctx->run;
 	size_t size = im->size, plen = strlen(LEGACY_PREFIX);
 	load_progress(ctx, 0, (long long)size);
-	const unsigned char *head = img_at(im, 0, size < plen ? size : plen);
-	if (size == 0 || !head) {
+	const unsigned char *head = size ? img_at(im, 0, size < plen ? size : plen) : NULL;
+	if (!head) {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty file: no DASF records");
 		run_source_done(run, idx, 0, 0, 0, false);
 		return -1;

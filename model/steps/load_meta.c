@@ -81,6 +81,22 @@ static void meta_environment(const struct json_doc *d, int obj, struct steps_met
 	}
 }
 
+/* config: each top-level key as "config.KEY" (nested values as "{...}"), after the
+ * environment; an empty config as the single key "config" = "{}". */
+static void meta_config(const struct json_doc *d, int obj, struct steps_meta *m)
+{
+	if (!json_is_object(d, obj))
+		return;
+	if (json_first(d, obj) < 0)
+		env_add(m, xstrdup("config"), xstrdup("{}"));
+	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+		char *key = json_strdup(d, k);
+		bool nested = json_is_object(d, k + 1) || json_is_array(d, k + 1);
+		env_add(m, xasprintf("config.%s", key), nested ? xstrdup("{...}") : json_strdup(d, k + 1));
+		free(key);
+	}
+}
+
 static bool meta_long(const struct json_doc *d, int obj, const char *key, long *out)
 {
 	long long v;
@@ -105,6 +121,7 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 	int env = json_get(d, 0, "environment");
 	if (json_is_object(d, env))
 		meta_environment(d, env, m);
+	meta_config(d, json_get(d, 0, "config"), m);
 }
 
 /* run.json "name" in dir, or NULL. */

@@ -56,7 +56,8 @@ struct steps_meta {
 	bool has_world, has_nsteps, has_rank;
 	double wall_time;
 	bool has_wall;
-	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...) */
+	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...), then
+	 * config as "config.KEY" (nested values "{...}"; an empty config: "config" = "{}") */
 	char **env_key, **env_val;   /* owned (unsanitized) */
 	size_t nenv;
 	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else

@@ -4,9 +4,12 @@
  * (grid.c), the Ranks/Steps/Budget tabs, the headline summary, finalize and the model's
  * lifetime (store.c). Traces add step records too (model/trace/load_steps.c). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/internal.h"
+#include "model/xalloc.h"
 
 static const struct loader pytscope_loaders[] = {
 	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
@@ -76,6 +79,88 @@ static void summary_budget(struct run *run, struct summary *out)
 	}
 }
 
+/* Ranks and steps found against run.json's world_size and n_steps (lowest rank's), with
+ * the missing rank ids. */
+static void summary_coverage(const struct steps_model *m, const struct steps_meta *meta, struct summary *out)
+{
+	size_t n = steps_nranks(m);
+	if (!meta->has_world) {
+		summary_add(out, TONE_NORMAL, "coverage", "%zu ranks; world_size n/a (not in run.json)", n);
+	} else {
+		char missing[SUMMARY_TEXT] = "";
+		size_t used = 0, nmiss = 0;
+		for (long r = 0; r < meta->world_size && r < 1000000; r++)
+			if (steps_rank_index(m, (int)r) < 0 && nmiss++ < 12 && used < sizeof(missing))
+				used += (size_t)snprintf(missing + used, sizeof(missing) - used, "%s%ld", nmiss > 1 ? ", " : "",
+							  r);
+		if (nmiss)
+			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size); missing %s%s", n,
+				    meta->world_size, missing, nmiss > 12 ? ", ..." : "");
+		else
+			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (world_size %ld)", meta->world_size,
+				    meta->world_size);
+	}
+	long lo = -1, hi = -1;
+	for (size_t ri = 0; ri < n; ri++)
+		for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
+			long st = steps_step(m, ri, i);
+			lo = lo < 0 || st < lo ? st : lo;
+			hi = st > hi ? st : hi;
+		}
+	if (meta->has_nsteps) /* steps before the first are warmup (pytscope does not write them) */
+		summary_add(out, hi + 1 >= meta->n_steps ? TONE_NORMAL : TONE_WARN, "steps found",
+			    "%ld-%ld (%zu distinct) of run.json n_steps %ld%s", lo, hi, steps_nunion(m), meta->n_steps,
+			    hi + 1 < meta->n_steps ? ": the last ones are missing" : "");
+}
+
+/* "k=v, ..." of a flat list (unsanitized here; summary_add sanitizes). */
+static void join_kv(char *buf, size_t n, char *const *k, char *const *v, size_t nkv)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nkv && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", i ? ", " : "", k[i], v[i] ? v[i] : "null");
+}
+
+static bool is_config(const char *key)
+{
+	return strcmp(key, "config") == 0 || strncmp(key, "config.", 7) == 0;
+}
+
+/* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what
+ * decides performance), then how many other keys; and its config. */
+static void summary_env(const struct steps_meta *meta, struct summary *out)
+{
+	static const char *const first[] = { "gpu", "gpu_count", "torch", "cuda", "python" };
+	char *k[64], *v[64], buf[SUMMARY_TEXT];
+	size_t nkv = 0, nenv = 0;
+	for (size_t i = 0; i < meta->nenv; i++)
+		nenv += !is_config(meta->env_key[i]);
+	for (size_t f = 0; f < ARRAY_LEN(first); f++)
+		for (size_t i = 0; i < meta->nenv; i++)
+			if (strcmp(meta->env_key[i], first[f]) == 0) {
+				k[nkv] = meta->env_key[i];
+				v[nkv++] = meta->env_val[i];
+			}
+	join_kv(buf, sizeof(buf), k, v, nkv);
+	if (nenv)
+		summary_add(out, TONE_NORMAL, "environment", "%s%s(%zu more keys in run.json)", buf, nkv ? "; " : "",
+			    nenv - nkv);
+	else
+		summary_add(out, TONE_NORMAL, "environment", "n/a (not in run.json)");
+	nkv = 0;
+	for (size_t i = 0; i < meta->nenv && nkv < 64; i++)
+		if (strncmp(meta->env_key[i], "config.", 7) == 0) {
+			k[nkv] = meta->env_key[i] + 7;
+			v[nkv++] = meta->env_val[i];
+		}
+	bool empty = false;
+	for (size_t i = 0; i < meta->nenv; i++)
+		empty |= strcmp(meta->env_key[i], "config") == 0;
+	join_kv(buf, sizeof(buf), k, v, nkv);
+	summary_add(out, TONE_NORMAL, "config", "%s", nkv ? buf : empty ? "{} (empty in run.json)" : "n/a (not in run.json)");
+}
+
 /* Ranks, aligned steps, wall time, imbalance, the straggler set and the budget. */
 static void steps_summary(struct run *run, struct summary *out)
 {
@@ -89,8 +174,13 @@ static void steps_summary(struct run *run, struct summary *out)
 	summary_add(out, TONE_NORMAL, "ranks", "%zu", steps_nranks(m));
 	summary_add(out, TONE_NORMAL, "steps", "%zu aligned across ranks, %zu distinct", steps_naligned(m),
 		    steps_nunion(m));
+	const struct steps_meta *meta = steps_rank_meta(m, 0);
+	if (meta->present)
+		summary_coverage(m, meta, out);
 	summary_distributed(run, out);
 	summary_budget(run, out);
+	if (meta->present)
+		summary_env(meta, out);
 }
 
 static void steps_free(struct run *run)

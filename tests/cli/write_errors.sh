@@ -17,6 +17,11 @@ for args in "--print $demo" "--export ranks $demo" "--export ranks -o - $demo" "
 	tap_check "$args > /dev/full: exit 1 with a message" '[ "$rc" -eq 1 ] && grep -q "No space left on device" err'
 done
 
+# --follow's line output onto a full disk (a finished 4-rank job: findings at once).
+sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fol 4 0 30 0 >/dev/null
+timeout 60 "$B" --follow --interval 0.2 --stall 1 fol >/dev/full 2>err
+tap_check "--follow > /dev/full: exit 1 with a message" '[ $? -eq 1 ] && grep -q "writing a finding: No space left on device" err'
+
 # 2. `| head -1`: quiet (SIGPIPE ends us silently, or we finish), nothing on stderr.
 for args in "--print $demo" "--export steps $demo" "--list-views"; do
 	# shellcheck disable=SC2086

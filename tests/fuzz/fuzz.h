@@ -101,7 +101,8 @@ static inline void fuzz_exercise(struct run *run)
 		}
 	run_findings(run);
 	struct print_opts po = { .color = true };
-	print_report(run, null, &po);
+	if (!run_is_empty(run)) /* an empty run only says so on stderr */
+		print_report(run, null, &po);
 }
 
 /* Open path (relative to fuzz_dir()) as the program would, exercise it, free it. */

@@ -59,6 +59,10 @@ static void test_tabs(void)
 	ok(keys_are(t, n, (const int[]){ 1, 6, 7, 8 }, 4) && t[3]->pane == TAB_SWEEP,
 	   "a sweep run: the Sweep tab on key 8, no Heatmap/Ranks/Steps/Budget");
 	ok(registry_tabs(&r, t, 2) == 2, "cap is honoured");
+	void **slot = registry_slot(&r, registry[registry_count - 1]);
+	ok(slot && *slot == NULL && slot == &r.family[registry_count - 1],
+	   "every subsystem has a model slot in the run (a new family needs no run field)");
+	ok(!registry_slot(&r, NULL), "no slot for an unregistered subsystem");
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	const char *demo[] = { "testdata/demo" };

@@ -1,0 +1,32 @@
+#!/bin/sh
+# coverage.sh: the headline compares what was found with run.json (world_size, n_steps)
+# and names the missing ranks; it shows the environment and the config of run.json
+# (real ../shared/real/pytscope-t4 run.json files next to generated steps).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_fixtures"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" balanced cov || { tap_notok "fixture generated"; exit 1; }
+rm -rf cov/rank5 cov/rank63
+"$TSCOPE_BIN" --print --color never cov >c.out 2>&1
+tap_check "missing ranks named against world_size" 'grep -q "^  coverage  *62 of 64 ranks (world_size); missing 5, 63$" c.out'
+tap_check "steps against n_steps" 'grep -q "^  steps found  *0-399 (400 distinct) of run.json n_steps 400$" c.out'
+tap_check "no environment or config in that run.json: n/a" 'grep -q "^  environment  *n/a (not in run.json)$" c.out && grep -q "^  config  *n/a (not in run.json)$" c.out'
+
+real="$TSCOPE_ROOT/../shared/real/pytscope-t4/gpu_straggler"
+if [ -f "$real/rank0/run.json" ]; then
+	for r in 0 1; do
+		mkdir -p gs/rank$r
+		cp "$real/rank$r/run.json" gs/rank$r/
+		i=5
+		while [ $i -lt 25 ]; do printf '{"step":%d,"phases":{"forward":0.01}}\n' $i; i=$((i + 1)); done >gs/rank$r/steps.jsonl
+	done
+	"$TSCOPE_BIN" --print --color never gs >g.out 2>&1
+	tap_check "real run.json: environment (gpu first)" 'grep -q "^  environment  *gpu=Tesla T4, gpu_count=2, torch=2.10.0+cu128, cuda=12.8, python=3.12.13; (8 more keys in run.json)$" g.out'
+	tap_check "real run.json: empty config shown as such" 'grep -q "^  config  *{} (empty in run.json)$" g.out'
+	tap_check "real run.json: n_steps 205 but steps end at 24: said" 'grep -q "^  steps found  *5-24 (20 distinct) of run.json n_steps 205: the last ones are missing$" g.out'
+else
+	tap_skip "../shared/real/pytscope-t4 not present"
+fi
+tap_plan

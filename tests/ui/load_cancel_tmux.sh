@@ -1,0 +1,35 @@
+#!/bin/sh
+# load_cancel_tmux.sh: a slow load on a terminal shows a progress line with its rate after
+# 0.5 s and is cancelled by q (src/main.c): the process ends at once with "load
+# cancelled", exit status 1, and the terminal is as it was (echo and line editing back).
+# The run's steps.jsonl is a named pipe fed a line every 50 ms: a load that never ends.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+. "$TSCOPE_ROOT/tests/tmux.sh"
+command -v mkfifo >/dev/null 2>&1 || { tap_skip "mkfifo not installed"; tap_plan; exit 0; }
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/cancel.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+"$gen" gen 1 3000 >/dev/null && mv gen/rank0 src && mkdir slow && cp src/run.json slow/ &&
+	mkfifo slow/steps.jsonl || exit 1
+{ while IFS= read -r l; do printf '%s\n' "$l"; sleep 0.05; done <src/steps.jsonl; } >slow/steps.jsonl 2>/dev/null &
+feeder=$!
+tmux_start cancel 120 20 "$work"
+trap 'T kill-server 2>/dev/null; kill $feeder 2>/dev/null; rm -rf "$work"' EXIT
+# after the run: its status, then whether the tty is back in line mode with echo; the
+# markers are split in the typed command, so only the output matches them
+cat >after.sh <<'SH'
+echo "rc=$1"
+if stty -a | grep -q -e -icanon -e '-echo '; then echo tty-raw; else echo tty-ok; fi
+SH
+T send-keys -t cancel "'$TSCOPE_BIN' --tui slow; sh after.sh \$?" Enter
+wait_for "q cancels"
+tap_check "progress line after 0.5 s: MB, rate, and how to cancel" \
+	'grep -q "tscope-tui: loading [0-9]* MB · [0-9.]* MB/s · q cancels" "$tmux_screen"'
+T send-keys -t cancel q
+wait_for "tty-"
+tap_check "q: the load is cancelled" 'grep -q "tscope-tui: load cancelled" "$tmux_screen"'
+tap_check "exit status 1" 'grep -q "^rc=1" "$tmux_screen"'
+tap_check "the terminal is restored (echo, line editing)" 'grep -q "^tty-ok" "$tmux_screen"'
+tap_plan
