@@ -20,7 +20,9 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
 /* What a drill-down opens. Every Enter (a finding, a table row, a heatmap cell) yields
  * one evidence; the UI keeps ONE map from evidence to pane (ui/app.c app_open_evidence):
  *   EV_RANK             heatmap (grid `grid`, NULL: the default) at rank, steps marked
- *   EV_STEPS, EV_SERIES the Steps pane at rank, step range, series
+ *   EV_STEPS, EV_SERIES the Steps pane at rank, step range, series (a series with no
+ *                       step range: the whole run)
+ *   EV_BUDGET           the Budget pane at rank
  *   EV_KERNEL, EV_TASK  the rows of view `view` that match (evidence_filter): `name` in
  *                       the column with role `match` (exactly; COL_ROLE_NONE: a
  *                       substring of any text column), rank and step when >= 0
@@ -38,6 +40,7 @@ enum evidence_kind {
 	EV_SOURCE,    /* a source file (row ref `item` of `view`) */
 	EV_FINDING,   /* finding number `item` */
 	EV_ROW,       /* any other row: row ref `item` of `view` (e.g. a rank of "temporal") */
+	EV_BUDGET,    /* the efficiency budget of `rank` (Budget pane) */
 };
 
 struct evidence {

@@ -1,16 +1,17 @@
 #!/bin/sh
 # bench_follow.sh (`make bench`): the cost of following a running job. A writer
 # (tests/tools/follow_writer.sh) appends one step per second to each of N ranks (default
-# 1,024) after INIT initial steps; tscope-tui --follow --interval 1 follows it:
+# 1,024) after INIT initial steps (default 100; written by tests/tools/gen_demo); tscope-tui --follow --interval 1 follows it:
 #   1. without a tty (one line per new finding): CPU seconds over SECS s of steady state;
 #   2. the explorer in tmux on the Heatmap pane (the default), then on the Ranks pane;
 #   3. the time from a record written to it on screen (Ranks pane, rank 0's last_step),
 #      sampled with tmux capture-pane every 0.05 s.
 # CPU is user+sys of the tscope-tui process from /proc/PID/stat (not wall time); the
-# writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT.
+# writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT,
+# FOLLOW_SAMPLES (latency samples, at most 300 s of them).
 set -u
 cd "$(dirname "$0")/.."
-N=${FOLLOW_RANKS:-1024} SECS=${FOLLOW_SECS:-60} INIT=${FOLLOW_INIT:-100}
+N=${FOLLOW_RANKS:-1024} SECS=${FOLLOW_SECS:-60} INIT=${FOLLOW_INIT:-100} SAMPLES=${FOLLOW_SAMPLES:-20}
 BIN=${TSCOPE_BIN:-$PWD/build/tscope-tui}
 writer="$PWD/tests/tools/follow_writer.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tscope-bench-follow.XXXXXX")
@@ -24,7 +25,12 @@ lines() { wc -l <"$work/run/rank0/steps.jsonl"; }
 
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores"
 echo "writing $INIT initial steps to $N ranks ..."
-sh "$writer" "$work/run" "$N" 0 $((INIT - 1)) 0
+gen="$PWD/${TSCOPE_BUILD:-build}/tests/gen_demo"
+if [ -x "$gen" ]; then   # fast: the demo generator's records (then the writer's)
+	"$gen" "$work/run" "$N" "$INIT" >/dev/null
+else
+	sh "$writer" "$work/run" "$N" 0 $((INIT - 1)) 0
+fi
 sh "$writer" "$work/run" "$N" "$INIT" 100000000 1 &
 wpid=$!
 
@@ -60,8 +66,8 @@ measure "$tpid" "explorer, Ranks pane"
 
 # latency: rank 0's last_step changes on screen; compare with the record's timestamp
 shown() { tmux -L "$sock" capture-pane -p -t b | awk '$1 == "0" || ($1 == "▶" && $2 == "0") { print ($1 == "▶") ? $4 : $3; exit }'; }
-prev=$(shown) k=0 all=
-while [ "$k" -lt 20 ]; do
+prev=$(shown) k=0 all= end=$(($(date +%s) + 300))
+while [ "$k" -lt "$SAMPLES" ] && [ "$(date +%s)" -lt "$end" ]; do
 	s=$(shown)
 	if [ -n "$s" ] && [ "$s" != "$prev" ]; then
 		now=$(date +%s.%N)

@@ -1,70 +1,79 @@
 #!/bin/sh
 # bench_load.sh: pytscope step-log load benchmark (`make bench`). Generates a 64-rank x
 # 20,000-step run (~0.46 GB, 1.28 M records; gen_demo's realistic lines) in a temp dir
-# and reports side by side, on the same files in the same run:
-#   wc -l, our load with 1 and 2 threads (--jobs), Python json.loads per line,
-#   CPU seconds, MB/s per CPU second, peak RSS and resident bytes per record.
-# Targets (perf-reliability.md §0): >= 300 MB/s per core, >= 1.6x that on 2 cores,
-# >= 8x Python json.loads, <= 48 B per record resident. Nothing is asserted.
+# and reports side by side, on the same files in the same run (CPU seconds min / median
+# of 3, tests/tools/bench_lib.sh): wc -l, our load only (bench_load), `--print --jobs 1`
+# end to end (load + every analysis of the report) and --jobs 2, Python json.loads per
+# line, orjson when installed; then the per-core ratios and resident bytes per record.
+# Targets: >= 1000 MB per CPU second end to end (issue 17), >= 8x Python json.loads,
+# <= 48 B per record resident (perf-reliability.md §0). Nothing is asserted.
 # Environment: BENCH_RANKS, BENCH_STEPS override the size; BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${TSCOPE_BUILD:-build}
+BIN=${TSCOPE_BIN:-$BUILD/tscope-tui}
 ranks=${BENCH_RANKS:-64}
 steps=${BENCH_STEPS:-20000}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-bench.XXXXXX")
 [ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
 
-now() { date +%s.%N; }
-secs() { echo "$2 - $1" | bc -l | awk '{printf "%.3f", $1}'; }
+. tests/tools/bench_lib.sh
 
 echo "generating $ranks ranks x $steps steps in $dir ..."
-"$BUILD/tests/gen_demo" "$dir/run" "$ranks" "$steps" || exit 1
+"$BUILD/tests/gen_demo" "$dir/run" "$ranks" "$steps" >/dev/null || exit 1
 bytes=$(cat "$dir"/run/rank*/steps.jsonl | wc -c)
 mb=$(echo "$bytes / 1000000" | bc -l)
-printf 'input: %.1f MB, %s files; load average: %s\n' "$mb" "$ranks" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'input: %.1f MB, %s files; load average before: %s\n' "$mb" "$ranks" "$(bench_load_avg)"
 cat "$dir"/run/rank*/steps.jsonl >/dev/null # warm the page cache
 
-t0=$(now); cat "$dir"/run/rank*/steps.jsonl | wc -l >/dev/null; t1=$(now)
-wc_s=$(secs "$t0" "$t1")
-
-for j in 1 2; do
-	"$BUILD/tests/bench_load" "$dir/run" $j >"$dir/ours$j.txt"
-	"$BUILD/tests/bench_load" "$dir/run" $j >>"$dir/ours$j.txt" # best of 2
-done
-
-t0=$(now)
-/usr/bin/time -f "%U %S" -o "$dir/py.cpu" python3 - "$dir"/run/rank*/steps.jsonl <<'PY'
-import json, sys
-for path in sys.argv[1:]:
-    with open(path) as f:
+cat >"$dir/peer_loads.py" <<'PY'
+import sys
+mod = __import__(sys.argv[1])
+loads = mod.loads
+for path in sys.argv[2:]:
+    with open(path, "rb") as f:
         for line in f:
             line = line.strip()
             if line:
-                json.loads(line)
+                try:
+                    loads(line)
+                except ValueError:
+                    pass  # orjson rejects NaN / Infinity
 PY
-t1=$(now)
-py_s=$(secs "$t0" "$t1")
-py_cpu=$(awk '{printf "%.3f", $1 + $2}' "$dir/py.cpu")
 
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | sort -g | head -1; }
-ours1=$(field "$dir/ours1.txt" seconds)
-ours2=$(field "$dir/ours2.txt" seconds)
-cpu1=$(field "$dir/ours1.txt" cpu_seconds)
 echo
-printf '%-34s %9s %10s\n' "reader (same files, hot cache)" "seconds" "MB/s"
-printf '%-34s %9s %10.0f\n' "wc -l" "$wc_s" "$(echo "$mb / $wc_s" | bc -l)"
-printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 1 (wall)" "$ours1" "$(echo "$mb / $ours1" | bc -l)"
-printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 1 (CPU)" "$cpu1" "$(echo "$mb / $cpu1" | bc -l)"
-printf '%-34s %9s %10.0f\n' "tscope-tui load, --jobs 2 (wall)" "$ours2" "$(echo "$mb / $ours2" | bc -l)"
-printf '%-34s %9s %10.0f\n' "python3 json.loads per line (wall)" "$py_s" "$(echo "$mb / $py_s" | bc -l)"
-printf '%-34s %9s %10.0f\n' "python3 json.loads per line (CPU)" "$py_cpu" "$(echo "$mb / $py_cpu" | bc -l)"
+bench_header "reader (same files, hot cache)"
+bench_cpu3 "$dir" "wc -l" "$mb" sh -c "cat '$dir'/run/rank*/steps.jsonl | wc -l"
+wc_cpu=$BENCH_MED
+bench_cpu3 "$dir" "load only, --jobs 1 (bench_load)" "$mb" "$BUILD/tests/bench_load" "$dir/run" 1
+load_cpu=$BENCH_MED
+bench_cpu3 "$dir" "--print --jobs 1 --no-index (end to end)" "$mb" "$BIN" --print --jobs 1 --no-index "$dir/run"
+print_cpu=$BENCH_MED
+bench_cpu3 "$dir" "--print --jobs 2 --no-index" "$mb" "$BIN" --print --jobs 2 --no-index "$dir/run"
+py_cpu=""
+py=$(bench_python json)
+if [ -n "$py" ]; then
+	bench_cpu1 "$dir" "python3 json.loads per line" "$mb" "$py" "$dir/peer_loads.py" json "$dir"/run/rank*/steps.jsonl &&
+		py_cpu=$BENCH_MED
+else
+	echo "python3 json.loads: no python3, skipped"
+fi
+oj_cpu=""
+py=$(bench_python orjson)
+if [ -n "$py" ]; then
+	bench_cpu1 "$dir" "orjson.loads per line" "$mb" "$py" "$dir/peer_loads.py" orjson "$dir"/run/rank*/steps.jsonl &&
+		oj_cpu=$BENCH_MED
+else
+	echo "orjson.loads per line: orjson not installed (pip install orjson), skipped"
+fi
 echo
-printf '2 threads vs 1 (wall): %.2fx;  vs Python: %.1fx (1 thread), %.1fx (2 threads);  vs wc -l: %.1fx slower\n' \
-	"$(echo "$ours1 / $ours2" | bc -l)" "$(echo "$py_s / $ours1" | bc -l)" "$(echo "$py_s / $ours2" | bc -l)" \
-	"$(echo "$ours1 / $wc_s" | bc -l)"
-printf 'per CPU second: %.1fx Python\n' "$(echo "$py_cpu / $cpu1" | bc -l)"
+printf 'per core (median CPU s): --print --jobs 1 = %.0f MB per CPU second (target >= 1000); %sx the CPU of wc -l\n' \
+	"$(echo "$mb / $print_cpu" | bc -l)" "$(bench_ratio "$print_cpu" "$wc_cpu")"
+[ -n "$py_cpu" ] && printf 'vs python3 json.loads: %sx (load only), %sx (--print)\n' \
+	"$(bench_ratio "$py_cpu" "$load_cpu")" "$(bench_ratio "$py_cpu" "$print_cpu")"
+[ -n "$oj_cpu" ] && printf 'vs orjson: %sx (load only), %sx (--print)\n' \
+	"$(bench_ratio "$oj_cpu" "$load_cpu")" "$(bench_ratio "$oj_cpu" "$print_cpu")"
+"$BUILD/tests/bench_load" "$dir/run" 1 >"$dir/ours1.txt"
 echo "memory (jobs 1): $(sed -n 's/.*\(store_B\/record=[^ ]*\).*\(peak_rss_MB=[^ ]*\) \(rss_after_load_MB=[^ ]*\) \(rss_B\/record=[^ ]*\).*/\1 \2 \3 \4/p' "$dir/ours1.txt" | head -1)"
-echo "raw:"
-sed 's/^/  /' "$dir/ours1.txt" "$dir/ours2.txt"
+echo "load average after: $(bench_load_avg)"
 echo "command: make bench   (or: sh tests/bench_load.sh; BENCH_RANKS/BENCH_STEPS to resize)"

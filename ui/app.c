@@ -324,6 +324,9 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 	case EV_SERIES:
 		p = app_find(app, &pane_steps, NULL);
 		break;
+	case EV_BUDGET:
+		p = app_find(app, &pane_budget, NULL);
+		break;
 	case EV_KERNEL:
 	case EV_TASK:
 	case EV_CONFIG:

@@ -347,8 +347,12 @@ static unsigned sp_select(void *priv, struct app *app, const struct ui_target *t
 	p->hl_series = t->series;
 	long want = t->step_lo >= 0 ? t->step_lo : t->nmarks ? t->marks[0] : -1;
 	size_t pos;
-	if (want >= 0 && steps_find(p->m, p->ri, want, &pos))
+	if (want >= 0 && steps_find(p->m, p->ri, want, &pos)) {
 		p->cur = pos;
+	} else if (want < 0) { /* a whole-run series: the whole run, never the last cursor */
+		p->cur = 0;
+		p->spc = 0;
+	}
 	if (t->step_lo >= 0 && t->step_hi > t->step_lo && p->w > 0) {
 		/* zoom so the whole evidence range is visible */
 		size_t hi;

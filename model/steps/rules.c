@@ -544,8 +544,10 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 				 "Top recoverable: %s.", anchor, top->name, top->fraction * 100, top->seconds,
 				 b->n, list);
 	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
-	static const char *const series[BUDGET_NLINES] = { "compute", "compute", "data", "comm", "other" };
-	struct evidence ev = ev_series(run, series[b->recoverable[0]]);
+	struct evidence ev = evidence_none(); /* the budget is the evidence: the Budget pane */
+	ev.kind = EV_BUDGET;
+	ev.rank = steps_rank_id(run->steps, 0);
+	ev.series = xstrdup(b->line[b->recoverable[0]].name);
 	if (low_mfu)
 		add(out, "EFFICIENCY.LOW_MFU", b->mfu < 0.30 ? SEV_HIGH : SEV_MED,
 		    xasprintf("MFU is %.0f%% — %.0f%% of wall is recoverable", b->mfu * 100,

@@ -49,6 +49,15 @@ static char *fixture_text(const char *name)
 	return text;
 }
 
+/* fixture() with the bytes of tests/unit/fixtures/sweep/NAME. */
+static char *fixture_copy(const char *rel, const char *name)
+{
+	char *text = fixture_text(name);
+	char *path = fixture(rel, text);
+	free(text);
+	return path;
+}
+
 static struct run *open_one(const char *path, const struct opts *o)
 {
 	const char *paths[] = { path };
@@ -193,17 +202,15 @@ static void test_real_csv_vs_raw(void)
 /* ---------------------------------------------------------------------------------
  * Synthetic streaming export (SSE chunks, [DONE], empty chunk, usage) */
 
-
 /* Request 1: chunks at +100/+120/+140 ms kept (an empty chunk and [DONE] dropped),
  * usage 5. Request 2 (starts +10): a role-only chunk (+205) dropped, +210 kept, a
  * splintered chunk (+260, continued at +265 without "data: ") merged, usage 3.
  * Request 3: no responses. Request 4 (starts +30): one chunk at +330, usage 1.
  * Request 5: a bad timestamp. */
-static char *stream_raw;   /* tests/unit/fixtures/sweep/profile_export.json */
 
 static void test_streaming(void)
 {
-	char *p = fixture("stream/m-openai-chat-concurrency4/profile_export.json", stream_raw);
+	char *p = fixture_copy("stream/m-openai-chat-concurrency4/profile_export.json", "profile_export.json");
 	struct opts o = { 0 };
 	struct run *run = open_one(p, &o);
 	struct sweep_set *s = run->sweep;
@@ -231,11 +238,9 @@ static void test_streaming(void)
 /* ---------------------------------------------------------------------------------
  * Export CSV: BOM, CRLF, thousands separators, N/A, telemetry tables */
 
-static char *export_csv;   /* tests/unit/fixtures/sweep/x_genai_perf.csv */
-
 static void test_export_csv(void)
 {
-	char *p = fixture("csv/run-concurrency8/x_genai_perf.csv", export_csv);
+	char *p = fixture_copy("csv/run-concurrency8/x_genai_perf.csv", "x_genai_perf.csv");
 	struct opts o = { 0 };
 	struct run *run = open_one(p, &o);
 	struct sweep_set *s = run->sweep;
@@ -382,13 +387,9 @@ static void test_stimulus(void)
 /* ---------------------------------------------------------------------------------
  * analyze CSV and checkpoint.json */
 
-static char *analyze_csv;   /* tests/unit/fixtures/sweep/analyze_export_genai_perf.csv */
-
-static char *checkpoint_json;   /* tests/unit/fixtures/sweep/checkpoint.json */
-
 static void test_analyze_checkpoint(void)
 {
-	free(fixture("an/analyze_export_genai_perf.csv", analyze_csv));
+	free(fixture_copy("an/analyze_export_genai_perf.csv", "analyze_export_genai_perf.csv"));
 	char *dir = xasprintf("%s/an", tmpdir);
 	struct opts o = { 0 };
 	struct run *run = open_one(dir, &o);
@@ -417,7 +418,7 @@ static void test_analyze_checkpoint(void)
 	free(dir);
 
 	/* analyze writes a run directory per config next to the CSV: the directory wins */
-	free(fixture("an2/analyze_export_genai_perf.csv", analyze_csv));
+	free(fixture_copy("an2/analyze_export_genai_perf.csv", "analyze_export_genai_perf.csv"));
 	free(fixture("an2/m-openai-chat-concurrency1/profile_export_genai_perf.json",
 		     "{\"request_latency\":{\"unit\":\"ms\",\"avg\":200.0,\"p99\":300.004},"
 		     "\"input_config\":{\"perf_analyzer\":{\"stimulus\":{\"concurrency\":1}}}}"));
@@ -446,7 +447,7 @@ static void test_analyze_checkpoint(void)
 	run_free(run);
 	free(ap);
 
-	char *cp = fixture("ck/checkpoint.json", checkpoint_json);
+	char *cp = fixture_copy("ck/checkpoint.json", "checkpoint.json");
 	struct opts o2 = { .objective = "ttft_p99:1,itl_p90:3" };
 	const char *cons[] = { "ttft_p99<20" };
 	o2.constraints = cons;
@@ -699,12 +700,7 @@ static void test_nat_merge(void)
 
 static void test_cerebras(void)
 {
-	char *p = fixture("cb1/performance/performance.json",
-			  "{\n    \"compile_time\": 12.5,\n    \"est_samples_per_sec\": 0,\n"
-			  "    \"ordinals\": [\n        {\"samples_per_sec\": 100.0, \"total_samples\": 1000, \"total_time\": 10.0},\n"
-			  "        {\"samples_per_sec\": 50.0, \"total_samples\": 1000, \"total_time\": 20.0}\n    ],\n"
-			  "    \"programming_time\": 3.0,\n    \"samples_per_sec\": 200.0,\n"
-			  "    \"total_samples\": 2000,\n    \"total_time\": 10.0\n}\n");
+	char *p = fixture_copy("cb1/performance/performance.json", "cerebras_ordinals.json");
 	char *dir = xasprintf("%s/cb1", tmpdir);
 	struct opts o = { 0 };
 	struct run *run = open_one(dir, &o);
@@ -727,29 +723,19 @@ static void test_cerebras(void)
 	free(dir);
 	free(p);
 
-	p = fixture("cb2/performance.json",
-		    "{\"ordinals\":[{\"samples_per_sec\":100.0,\"total_samples\":1000,\"total_time\":10.0},"
-		    "{\"samples_per_sec\":50.0,\"total_samples\":1000,\"total_time\":20.0}],"
-		    "\"samples_per_sec\":150.0,\"total_samples\":2000,\"total_time\":20.0}");
+	p = fixture_copy("cb2/performance.json", "cerebras_sum_of_rates.json");
 	run = open_one(p, &o);
 	s = run->sweep;
 	if (s && s->ncb == 1) {
 		sweep_derive(run);
 		ok(s->cb[0].mismatch, "sum-of-rates aggregate flagged as a mismatch");
-		const struct finding_list *fl = run_findings(run);
-		bool f = false;
-		for (size_t i = 0; i < fl->n; i++)
-			f |= strcmp(fl->v[i].id, "CEREBRAS.AGGREGATE_MISMATCH") == 0;
-		ok(f, "CEREBRAS.AGGREGATE_MISMATCH finding");
+		ok(has_finding(run, "CEREBRAS.AGGREGATE_MISMATCH"), "CEREBRAS.AGGREGATE_MISMATCH finding");
 	} else
 		ok(0, "second Cerebras file loads");
 	run_free(run);
 	free(p);
 
-	p = fixture("cb3/performance.json",
-		    "{\n    \"flops_utilization\": 41.23456789,\n    \"global_rate\": 812.5,\n"
-		    "    \"rate\": 799.0,\n    \"samples_per_sec\": 812.5,\n    \"total_samples\": 16000,\n"
-		    "    \"total_time\": 19.69\n}\n");
+	p = fixture_copy("cb3/performance.json", "cerebras_trainer.json");
 	run = open_one(p, &o);
 	s = run->sweep;
 	ok(s && s->ncb == 1 && s->cb[0].trainer_shape && s->cb[0].has_flops && s->cb[0].nord == 0,
@@ -886,10 +872,6 @@ static void test_telemetry_rank(void)
 
 int main(void)
 {
-	stream_raw = fixture_text("profile_export.json");
-	export_csv = fixture_text("x_genai_perf.csv");
-	analyze_csv = fixture_text("analyze_export_genai_perf.csv");
-	checkpoint_json = fixture_text("checkpoint.json");
 	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "sweep")) {
 		perror("mkdtemp");
 		return 1;
@@ -909,9 +891,5 @@ int main(void)
 	test_bad_files();
 	if (tu_rm_rf(tmpdir) != 0)
 		fprintf(stderr, "cleanup failed\n");
-	free(stream_raw);
-	free(export_csv);
-	free(analyze_csv);
-	free(checkpoint_json);
 	return tap_done();
 }
