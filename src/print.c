@@ -486,11 +486,20 @@ int print_write_failed(FILE *f, const char *what, int err)
 	return 1;
 }
 
+/* Data beyond the step model: any other family (registry has_data). A step model
+ * without records counts as nothing, as in pytscope. */
+static bool other_family_data(const struct run *run)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s] != &sub_steps && registry[s]->has_data && registry[s]->has_data(run))
+			return true;
+	return false;
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
-	if (!has_step_records(run) && !analysis_distributed(run) && !run->trace && !run->sweep &&
-	    !run->dasf) {
+	if (!has_step_records(run) && !analysis_distributed(run) && !other_family_data(run)) {
 		char *p = text_sanitize_dup(run->path, 0);
 		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
 		free(p);

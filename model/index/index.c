@@ -359,9 +359,28 @@ static void restore_diags(struct ibuf *b, struct run *run, const char *base, boo
 	}
 }
 
+/* A mapped part file. */
+struct part_map {
+	unsigned char *p;
+	size_t len;
+	size_t dropped;      /* bytes from p already handed back (page-aligned) */
+};
+
+/* Hand back the mapped pages before byte `upto` (read and decoded): resident memory stays
+ * the decoded store plus a window of the file, not the whole file on top of it. */
+static void part_drop(struct part_map *pm, size_t upto)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t end = upto / page * page;
+	if (pm->p && end > pm->dropped + ((size_t)16 << 20)) {
+		madvise(pm->p + pm->dropped, end - pm->dropped, MADV_DONTNEED);
+		pm->dropped = end;
+	}
+}
+
 /* Decode a checked payload's metric table and ranks (NULL on malformed bytes). */
 static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *base,
-					size_t *nout)
+					struct part_map *pm, size_t *nout)
 {
 	size_t nm = ib_count(b, 5);
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
@@ -377,9 +396,11 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 	size_t nr = ib_count(b, 8);
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	size_t k = 0;
-	while (k < nr && !b->bad)
+	while (k < nr && !b->bad) {
 		if ((r[k] = steps_rank_decode(m, b, base, map, nm)))
 			k++;
+		part_drop(pm, (size_t)(b->p - pm->p) + b->off);
+	}
 	free(map);
 	if (b->bad) {
 		for (size_t i = 0; i < k; i++)
@@ -404,12 +425,6 @@ static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
 	return true;
 }
 
-/* A mapped part file. */
-struct part_map {
-	unsigned char *p;
-	size_t len;
-};
-
 /* Map and check one part (header, checksum, shard, sources); on success b is at the
  * metric table. Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
@@ -432,7 +447,9 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 		pm->p = NULL;
 		return xasprintf("cannot map: %s", strerror(errno));
 	}
+	pm->dropped = 0;
 	const char *bad = index_check(pm->p, pm->len);
+	madvise(pm->p, pm->len, MADV_DONTNEED); /* the checksum pass touched every page */
 	*b = (struct ibuf){ pm->p + HEADER_LEN, pm->len - HEADER_LEN, 0, false };
 	size_t lo, hi;
 	index_shard_slice(nfiles, k, n, &lo, &hi);
@@ -461,7 +478,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
-		struct rank_steps **r = decode_ranks(&b, m, base, &nr);
+		struct rank_steps **r = decode_ranks(&b, m, base, &pm, &nr);
 		if (!r || !restore_rest(&b, ctx->run, base)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
