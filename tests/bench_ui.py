@@ -11,7 +11,9 @@ import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 def main():
     binary, ranks, steps = sys.argv[1], sys.argv[2], sys.argv[3]
     keytime = tempfile.mktemp(prefix="tscope-keytime.")
-    env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8", TSCOPE_KEYTIME=keytime)
+    # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
+    env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8", TSCOPE_KEYTIME=keytime,
+               XDG_STATE_HOME=tempfile.mkdtemp(prefix="tscope-state."))
     env.pop("NO_COLOR", None)
     env.pop("TSCOPE_SCRIPT", None)
     t_start = time.time()

@@ -72,6 +72,7 @@ void *app_pane_priv(struct app *app, size_t i)
 		s->priv = s->ops->open(app, s->arg, s->why, sizeof(s->why));
 		if (!s->priv && !s->why[0])
 			snprintf(s->why, sizeof(s->why), "no data for this pane in this run");
+		state_apply(app, i);
 	}
 	return s->priv;
 }

@@ -11,6 +11,7 @@
 #include "ui/layout.h"
 #include "ui/list.h"
 #include "ui/pane.h"
+#include "ui/state.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND,
 		   PROMPT_SEARCH };
@@ -50,6 +51,8 @@ struct app {
 	char search[APP_LINE];        /* `/` text; highlighted while search_on */
 	bool search_on;
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
+	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
+	size_t nstate;
 
 	enum overlay overlay;
 	struct list_cursor ov;        /* the overlay's list (help lines, views) */

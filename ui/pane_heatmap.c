@@ -435,8 +435,9 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster blue)  "
 			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
 	else
-		snprintf(note + k, sizeof(note) - (size_t)k, "scale %.4g..%.4g %s  m:%s +/-:zoom H/L:pan z:rows",
-			 p->lo, p->hi, p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
+		snprintf(note + k, sizeof(note) - (size_t)k,
+			 "scale median %.4g..max %.4g %s (i: legend)  m:%s +/-:zoom H/L:pan z:rows", p->lo, p->hi,
+			 p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 

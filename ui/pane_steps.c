@@ -22,7 +22,9 @@ static const char *const series_name[SP_SERIES] = { "step_time", "loss", "grad_n
 struct spane {
 	const struct steps_model *m;
 	size_t ri;
+	int rank;                   /* steps_rank_id of ri (follow mode re-finds it) */
 	size_t cur, c0, spc;        /* record positions */
+	size_t n_seen;              /* records of the rank when the view was last fixed */
 	int w;                      /* columns of the last frame */
 	int phase[SP_MAX_PHASES];   /* phase metric ids in display order */
 	size_t nphase;
@@ -36,6 +38,7 @@ struct spane {
 
 static void set_phases(struct spane *p, struct app *app)
 {
+	p->rank = steps_rank_id(p->m, p->ri);
 	p->nphase = 0;
 	const struct timing *t = analysis_timing(app->run, p->ri);
 	if (t)
@@ -127,6 +130,7 @@ static bool series_value(const struct spane *p, int s, size_t pos, double *out)
 static void fix_view(struct spane *p)
 {
 	size_t n = nrec(p);
+	p->n_seen = n;
 	if (p->cur >= n)
 		p->cur = n ? n - 1 : 0;
 	if (p->w <= 0)
@@ -330,6 +334,28 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	return PR_HANDLED;
 }
 
+/* The run grew (follow mode): the same rank by id, the cursor on the same record (on the
+ * newest when it was on the last), the zoom kept; the evidence marks are dropped (they
+ * pointed into the findings the change freed), the marked step range stays. */
+static bool sp_rebuild(void *priv, struct app *app)
+{
+	struct spane *p = priv;
+	long ri = steps_rank_index(p->m, p->rank);
+	if (ri < 0)
+		return false;
+	bool at_end = p->cur + 1 >= p->n_seen;
+	p->ri = (size_t)ri;
+	set_phases(p, app);
+	p->marks = NULL;
+	p->nmarks = 0;
+	p->hl_series = NULL;
+	size_t n = nrec(p);
+	if (at_end && n)
+		p->cur = n - 1;
+	fix_view(p);
+	return true;
+}
+
 static unsigned sp_select(void *priv, struct app *app, const struct ui_target *t)
 {
 	struct spane *p = priv;
@@ -418,6 +444,7 @@ const struct pane_ops pane_steps = {
 	.handle = sp_handle,
 	.select = sp_select,
 	.table = sp_table,
+	.rebuild = sp_rebuild,
 	.status = sp_status,
 	.cur_rank = sp_cur_rank,
 };

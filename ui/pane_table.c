@@ -366,6 +366,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
 {
 	struct tpane *p = priv;
+	/* keys typed ahead of the first frame page by the body's height */
+	if (p->lc.rows <= 0)
+		list_resize(&p->lc, p->t->nview, app->lay.body.h - 1);
 	if (list_key(&p->lc, a))
 		return PR_HANDLED;
 	switch (a) {

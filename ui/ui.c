@@ -70,11 +70,14 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 	/* a run with a heatmap opens on it; one without (a sweep, a trace without steps)
 	 * opens on its summary, the Overview */
 	app->cur = app->npane > 1 && app->pane[1].ops == &pane_heatmap && app_pane_priv(app, 1) ? 1 : 0;
+	state_load(app);
 	app_set_mouse(app, !opts->no_mouse);
 }
 
 static void app_free(struct app *app)
 {
+	state_save(app);
+	state_free(app);
 	for (size_t i = 0; i < app->npane; i++) {
 		struct pane_slot *s = &app->pane[i];
 		if (s->priv && s->ops->close)

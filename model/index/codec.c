@@ -4,9 +4,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <zlib.h>
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
+#define OB_FLUSH ((size_t)8 << 20)
 
 void ob_bytes(struct obuf *o, const void *p, size_t n)
 {
@@ -15,6 +19,33 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
 	memcpy(o->p + o->n, p, n);
 	o->n += n;
+	if (o->stream && o->n >= OB_FLUSH)
+		ob_flush(o);
+}
+
+void ob_stream(struct obuf *o, int fd)
+{
+	o->stream = true;
+	o->fd = fd;
+}
+
+int ob_flush(struct obuf *o)
+{
+	if (!o->stream || !o->n)
+		return o->err;
+	o->crc = (uint32_t)crc32(o->crc, o->p, (uInt)o->n);
+	o->written += o->n;
+	for (size_t off = 0; off < o->n && !o->err;) {
+		ssize_t w = write(o->fd, o->p + off, o->n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			o->err = errno;
+		else
+			off += (size_t)w;
+	}
+	o->n = 0;
+	return o->err;
 }
 
 void ob_u8(struct obuf *o, unsigned v)

@@ -14,6 +14,11 @@
 struct obuf {
 	unsigned char *p;
 	size_t n, cap;
+	/* stream mode (ob_stream): the buffer is written to fd whenever it passes 8 MB */
+	bool stream;
+	int fd, err;              /* err: the first write errno, sticky */
+	uint32_t crc;             /* CRC-32 of the bytes written so far */
+	uint64_t written;
 };
 
 void ob_bytes(struct obuf *o, const void *p, size_t n);
@@ -29,6 +34,10 @@ void ob_str(struct obuf *o, const char *s);
  * path, the user's relative one). Other paths are kept as they are. */
 void ob_path(struct obuf *o, const char *base, const char *path);
 void ob_free(struct obuf *o);
+/* Stream what follows to fd (memory stays bounded whatever the size written). */
+void ob_stream(struct obuf *o, int fd);
+/* Write the buffered bytes out (stream mode); returns 0 or the first write errno. */
+int ob_flush(struct obuf *o);
 
 struct ibuf {
 	const unsigned char *p;

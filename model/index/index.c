@@ -206,6 +206,43 @@ static void remove_other_parts(const char *dir, unsigned n)
 	closedir(d);
 }
 
+/* The 32-byte header for a payload of plen bytes with CRC-32 crc. */
+static void put_header(unsigned char *out, uint64_t plen, uint32_t crc)
+{
+	struct obuf h = { 0 };
+	ob_bytes(&h, index_magic, sizeof(index_magic));
+	ob_u32(&h, INDEX_VERSION);
+	uint32_t bom = BYTE_ORDER_MARK;
+	ob_bytes(&h, &bom, sizeof(bom));
+	ob_u64(&h, plen);
+	ob_u32(&h, crc);
+	ob_u32(&h, 0);
+	memcpy(out, h.p, HEADER_LEN);
+	ob_free(&h);
+}
+
+/* Stream the part into fd: a zero header, the payload (CRC-32 on the way), then the
+ * real header in place. Returns 0 or an errno. */
+static int write_part(int fd, struct run *run, const char *run_dir, unsigned k, unsigned n,
+		      const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+		      size_t d0, size_t d1)
+{
+	unsigned char hdr[HEADER_LEN] = { 0 };
+	int err = write_all(fd, hdr, HEADER_LEN);
+	if (err)
+		return err;
+	struct obuf o = { 0 };
+	ob_stream(&o, fd);
+	build_payload(&o, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
+	err = ob_flush(&o);
+	put_header(hdr, o.written, o.crc);
+	ob_free(&o);
+	ssize_t w = err ? 0 : pwrite(fd, hdr, HEADER_LEN, 0);
+	if (!err && w != HEADER_LEN)
+		err = w < 0 ? errno : EIO;
+	return err;
+}
+
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out)
@@ -214,21 +251,6 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		*path_out = NULL;
 	if (!run->steps || n == 0 || k >= n)
 		return EINVAL;
-	struct obuf o = { 0 };
-	unsigned char hdr[HEADER_LEN] = { 0 };
-	ob_bytes(&o, hdr, HEADER_LEN); /* filled in below */
-	build_payload(&o, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
-	struct obuf h = { 0 };
-	ob_bytes(&h, index_magic, sizeof(index_magic));
-	ob_u32(&h, INDEX_VERSION);
-	uint32_t bom = BYTE_ORDER_MARK;
-	ob_bytes(&h, &bom, sizeof(bom));
-	ob_u64(&h, o.n - HEADER_LEN);
-	ob_u32(&h, (uint32_t)crc32(0, o.p + HEADER_LEN, (uInt)(o.n - HEADER_LEN)));
-	ob_u32(&h, 0);
-	memcpy(o.p, h.p, HEADER_LEN);
-	ob_free(&h);
-
 	char *dir = index_dir_for(run_dir);
 	mkdir_p(dir);
 	char *path = part_path(dir, k, n);
@@ -238,7 +260,7 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 	if (fd < 0) {
 		err = errno;
 	} else {
-		err = write_all(fd, o.p, o.n);
+		err = write_part(fd, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
 		if (close(fd) != 0 && !err)
 			err = errno;
 		if (!err && rename(tmp, path) != 0)
@@ -248,7 +270,6 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 	}
 	if (!err && n == 1)
 		remove_other_parts(dir, n);
-	ob_free(&o);
 	free(tmp);
 	free(dir);
 	if (path_out && !err)

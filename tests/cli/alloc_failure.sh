@@ -4,8 +4,9 @@
 #   - the fault-injecting build (build/tests/tscope-tui-faulty, model/xalloc.c with
 #     TSCOPE_FAULT_INJECT): TSCOPE_FAIL_ALLOC=N fails the Nth allocation, for N over
 #     the first 25 and 25 spread over every allocation of a load, for every loader
-#     (pytscope, Kineto plain and gzip, GenAI-Perf, NAT, Cerebras, DASF and its legacy
-#     text), through --print (load, analyses, report) and the headless explorer;
+#     (pytscope from JSONL and from its index, Kineto plain and gzip, GenAI-Perf, NAT,
+#     Cerebras, DASF and its legacy text), through --print (load, analyses, report),
+#     --export and the headless explorer;
 #   - `ulimit -v` too small for a run: the same message and status.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -51,6 +52,8 @@ fail_each() {
 
 fail_each "pytscope --print" --print --jobs 1 steps
 fail_each "pytscope --export steps" --export steps --jobs 1 steps
+cp -r steps indexed && "$TSCOPE_BIN" index indexed >/dev/null 2>&1
+fail_each "pytscope from its index" --print --jobs 1 indexed
 fail_each "Kineto plain" --print --jobs 1 small.pt.trace.json
 fail_each "Kineto gzip" --print --jobs 1 small.pt.trace.json.gz
 fail_each "GenAI-Perf" --print --jobs 1 genai

@@ -4,8 +4,9 @@
 # saying why, :q exits 0, q closes a drill-down and quits only at the top, Q quits from
 # an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
 # name (n next, Esc ends), a click on a tab switches pane, y sends OSC 52 (tmux's
-# buffer receives it), the v list shows only views with data, a folder of runs opens a
-# picker. Skips without tmux.
+# buffer receives it), the v list shows only views with data, the last pane, sort and
+# filter come back under $XDG_STATE_HOME, a folder of runs opens a picker. Skips
+# without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -21,9 +22,14 @@ wait_exit() {   # wait for exit.txt, then check it holds $1
 	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	grep -qx "EXIT=$1" "$work/exit.txt"
 }
-start() {   # start the explorer with "$@" (shell words), exit status into exit.txt
-	rm -f "$work/exit.txt"
-	T send-keys -t h "clear; $* 2>err.txt; echo EXIT=\$? > exit.txt" Enter
+start() {   # start the explorer with "$@" (shell words), exit status into exit.txt;
+	# no state saved by an earlier start (~/.local/state) unless XDG_STATE_HOME is given
+	rm -rf "$work/exit.txt" "$work/.local/state"
+	# a clear screen first, so no wait_for matches the previous run's last frame
+	T send-keys -t h clear Enter
+	i=0
+	while T capture-pane -p -t h | grep -q "Overview\|Heatmap\|holds" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	T send-keys -t h "$* 2>err.txt; echo EXIT=\$? > exit.txt" Enter
 }
 mouse() {   # SGR press and release at 1-based column $1, row $2
 	T send-keys -t h -l "$(printf '\033[<0;%d;%dM' "$1" "$2")"
@@ -76,9 +82,13 @@ tap_check "y sends the selected cell with OSC 52 (tmux buffer holds it)" '[ "$(T
 T send-keys -t h Y
 wait_for "copied"
 tap_check "Y sends the row, tab-separated" 'T show-buffer | grep -q "^5	400	"'
-# C-d: half a page down
-T send-keys -t h g C-d
-tap_check "C-d moves half a page" 'wait_for "ranks  row " && ! grep -q "ranks  row 1/16" "$work/screen"'
+# C-d / C-u: half a page (the Sources pane has 32 rows)
+T send-keys -t h 7
+wait_for "sources  row 1/32"
+T send-keys -t h C-d
+tap_check "C-d moves half a page down" 'wait_for "sources  row 17/32"'
+T send-keys -t h C-u
+tap_check "C-u moves half a page up" 'wait_for "sources  row 1/32"'
 # v lists only views with data: no trace views on a step run
 T send-keys -t h v
 wait_for "Views with data"
@@ -105,22 +115,36 @@ wait_for "Overview"
 T send-keys -t h ':view kernels' Enter
 wait_for "kernels  row 1/"
 T send-keys -t h '/volta_sgemm'
-tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "volta_sgemm" && grep -q "kernels  row 3/" "$work/screen"'
+tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "kernels  row 3/8"'
 T capture-pane -e -p -t h >"$work/search.ansi"
 tap_check "the match is highlighted (black on yellow)" 'grep -q "38;5;16;48;5;226m\(\[[0-9;]*m\)*volta_sgemm\|48;5;226;38;5;16m\(\[[0-9;]*m\)*volta_sgemm" "$work/search.ansi" || grep "volta_sgemm" "$work/search.ansi" | grep -q "226"'
 T send-keys -t h Enter n
-tap_check "n goes to the next match (rank 1's row)" 'wait_for "kernels  row " && grep -q "search '"'"'volta_sgemm'"'"'" "$work/screen" && ! grep -q "kernels  row 3/" "$work/screen"'
+tap_check "n goes to the next match (rank 1's row)" 'wait_for "kernels  row 7/8  rank=1" && grep -q "search '"'"'volta_sgemm'"'"'" "$work/screen"'
 T send-keys -t h Escape
 tap_check "Esc ends the search" 'sleep 0.3; wait_for "?:help" && ! grep -q "search '"'"'volta_sgemm" "$work/screen"'
 T send-keys -t h q q
 tap_check "q closes the extra tab, then quits" 'wait_exit 0'
 
 # TERM=dumb: the report, and one line saying why
-rm -f "$work/exit.txt"
-T send-keys -t h "clear; TERM=dumb $bin '$demo' 2>err.txt > /dev/tty; echo EXIT=\$? > exit.txt" Enter
+start "TERM=dumb $bin '$demo'"
 tap_check "TERM=dumb exits 0" 'wait_exit 0'
-tap_check "TERM=dumb prints the report" 'wait_for "FINDINGS" || wait_for "straggler"'
+last=$("$TSCOPE_BIN" --print "$demo" 2>/dev/null | tail -1 | cut -c1-40)
+tap_check "TERM=dumb prints the report (its last line is on the screen)" 'wait_for "$last"'
 tap_check "TERM=dumb says why in one line" '[ "$(wc -l <"$work/err.txt")" -eq 1 ] && grep -q "^tscope-tui: TERM=dumb cannot address the cursor; printing the report instead" "$work/err.txt"'
+
+# state: the last pane, sort and filter come back when the run is reopened
+start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+wait_for "rank 0"
+T send-keys -t h 3 ':filter rank>=8' Enter s
+wait_for "sort -rank"
+T send-keys -t h Q
+wait_exit 0
+tap_check "the state file is under \$XDG_STATE_HOME/tscope-tui" 'ls "$work/state/tscope-tui/"run-* >/dev/null 2>&1'
+start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+tap_check "reopening restores the Ranks pane, its filter and its sort" "wait_for \"filter 'rank>=8'\" && grep -q 'ranks  row 1/8 (of 16)' \"\$work/screen\" && grep -q 'sort -rank' \"\$work/screen\""
+tap_check "the first row is rank 15 (descending)" 'grep -qE "^.? +15 " "$work/screen"'
+T send-keys -t h Q
+wait_exit 0
 
 # a folder of runs: the picker, Enter opens the selected run
 start "$bin '$work/runs'"

@@ -63,6 +63,15 @@ T send-keys -t f 3
 tap_check "a truncated-then-rewritten file is reloaded, and it says so" 'wait_re "rank 5: steps.jsonl shrank .*reloaded from the start"'
 T send-keys -t f 6
 tap_check "the Findings pane lists LIVE.STALLED_RANK" 'wait_re "LIVE.STALLED_RANK"'
+T send-keys -t f 4
+wait_re "rank [0-9] \([0-9] of 8\)" >/dev/null
+T send-keys -t f ":rank 5" Enter
+wait_re "rank 5 \(6 of 8\)" >/dev/null
+r1=$(grep -oE "rank [0-9] \([0-9] of 8\)" "$work/screen" | head -1)
+sleep 1   # several polls (every 0.2 s) while the writer appends
+snap
+r2=$(grep -oE "rank [0-9] \([0-9] of 8\)" "$work/screen" | head -1)
+tap_check "the Steps pane stays on the rank chosen with :rank 5 while data grows" '[ "$r1" = "rank 5 (6 of 8)" ] && [ "$r1" = "$r2" ]'
 kill "$wpid" 2>/dev/null
 wait "$wpid" 2>/dev/null
 wpid=

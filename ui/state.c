@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* state.c: the per-run state file (see state.h). Format, one record per line, fields
+ * separated by tabs (a filter cannot hold a newline; it may hold tabs, so it is last):
+ *   tscope-tui state 1
+ *   pane<TAB>LABEL
+ *   table<TAB>VIEW<TAB>SORT_COLUMN or -<TAB>asc|desc<TAB>FILTER */
+#include "ui/state.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/table.h"
+#include "model/xalloc.h"
+#include "ui/app.h"
+
+static const char magic[] = "tscope-tui state 1";
+
+static bool state_enabled(const struct app *app)
+{
+	const char *script = getenv("TSCOPE_SCRIPT");
+	return !(script && *script) && !app->max_frames && !app->cmp && app->run && app->run->path;
+}
+
+/* $XDG_STATE_HOME/tscope-tui (created when mk), else ~/.local/state/tscope-tui. */
+static int state_dir(char *buf, size_t n, bool mk)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	int k;
+	if (x && *x == '/')
+		k = snprintf(buf, n, "%s/tscope-tui", x);
+	else if (home && *home)
+		k = snprintf(buf, n, "%s/.local/state/tscope-tui", home);
+	else
+		return -1;
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	if (!mk)
+		return 0;
+	/* mkdir -p, private to the user */
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(buf, 0700);
+		*p = '/';
+		if (rc < 0 && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(buf, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The run's file: FNV-1a 64 of its real path. */
+static int state_path(const struct app *app, char *buf, size_t n, bool mk)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	if (state_dir(dir, sizeof(dir), mk) < 0 || !realpath(app->run->path, real))
+		return -1;
+	unsigned long long h = 1469598103934665603ULL;
+	for (const char *p = real; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	int k = snprintf(buf, n, "%s/run-%016llx", dir, h);
+	return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+/* Split line at tabs into at most max fields (the last keeps the rest). */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+	f[n++] = line;
+	for (char *p = line; *p && n < max; p++)
+		if (*p == '\t') {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	return n;
+}
+
+void state_load(struct app *app)
+{
+	char path[PATH_MAX];
+	if (!state_enabled(app) || state_path(app, path, sizeof(path), false) < 0)
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[4096];
+	if (!fgets(line, sizeof(line), f) || strncmp(line, magic, sizeof(magic) - 1) != 0) {
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *v[5];
+		int n = fields(line, v, 5);
+		if (n == 2 && strcmp(v[0], "pane") == 0) {
+			for (size_t i = 0; i < app->npane; i++)
+				if (strcmp(app->pane[i].label, v[1]) == 0)
+					app->cur = i;
+		} else if (n == 5 && strcmp(v[0], "table") == 0 && app->nstate < APP_MAX_PANES) {
+			struct state_table *s = &app->state[app->nstate++];
+			s->view = xstrdup(v[1]);
+			s->sort = strcmp(v[2], "-") ? xstrdup(v[2]) : NULL;
+			s->desc = strcmp(v[3], "desc") == 0;
+			s->filter = *v[4] ? xstrdup(v[4]) : NULL;
+		}
+	}
+	fclose(f);
+}
+
+void state_apply(struct app *app, size_t i)
+{
+	struct pane_slot *slot = &app->pane[i];
+	if (!slot->priv || slot->ops != &pane_table || !slot->arg)
+		return;
+	for (size_t k = 0; k < app->nstate; k++) {
+		const struct state_table *s = &app->state[k];
+		if (strcmp(s->view, slot->arg) != 0)
+			continue;
+		struct table *t = slot->ops->table(slot->priv, app);
+		int c = s->sort ? table_col_index(t, s->sort) : -1;
+		if (c >= 0)
+			table_sort(t, c, s->desc);
+		char err[200];
+		if (s->filter && slot->ops->filter(slot->priv, app, s->filter, err, sizeof(err)) < 0)
+			app_msg(app, true, "saved filter '%s' no longer applies: %s", s->filter, err);
+		return;
+	}
+}
+
+void state_save(const struct app *app)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	if (!state_enabled(app) || state_path(app, path, sizeof(path), true) < 0)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\npane\t%s\n", magic, app->pane[app->cur].label);
+	for (size_t i = 0; i < app->npane; i++) {
+		const struct pane_slot *s = &app->pane[i];
+		if (!s->priv || s->ops != &pane_table || !s->arg)
+			continue;
+		const struct table *t = s->ops->table(s->priv, (struct app *)app);
+		fprintf(f, "table\t%s\t%s\t%s\t%s\n", s->arg, t->sort_col >= 0 ? t->col[t->sort_col].name : "-",
+			t->sort_desc ? "desc" : "asc", t->filter ? t->filter : "");
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		unlink(tmp);
+}
+
+void state_free(struct app *app)
+{
+	for (size_t k = 0; k < app->nstate; k++) {
+		free(app->state[k].view);
+		free(app->state[k].sort);
+		free(app->state[k].filter);
+	}
+	app->nstate = 0;
+}

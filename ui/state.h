@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* state.h: what the explorer remembers per run between sessions, under
+ * $XDG_STATE_HOME/tscope-tui/ (else ~/.local/state/tscope-tui/): the last pane, and
+ * the sort and filter of every table tab that was open. One small text file per run,
+ * named by a hash of the run's real path; written whole through a temp file and
+ * rename(). Nothing is read or written in scripted runs (TSCOPE_SCRIPT), with
+ * --max-frames, or in compare mode. A missing or unreadable file is not an error. */
+#ifndef UI_STATE_H
+#define UI_STATE_H
+
+#include "model/base.h"
+
+struct app;
+
+/* Saved sort and filter of one table tab (owned by the app; freed by state_free). */
+struct state_table {
+	char *view, *sort, *filter;   /* sort: a column name, NULL for none */
+	bool desc;
+};
+
+/* Read the run's state: make the saved pane current, keep the table entries for
+ * state_apply(). */
+void state_load(struct app *app);
+/* Apply the saved sort and filter to table tab i right after it opened. */
+void state_apply(struct app *app, size_t i);
+/* Write the run's state (current pane, open tables' sort and filter). */
+void state_save(const struct app *app);
+void state_free(struct app *app);
+
+#endif
