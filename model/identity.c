@@ -4,10 +4,12 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "model/registry.h"
+#include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -274,4 +276,23 @@ void run_identity_free(struct run_identity *id)
 	free(id->v);
 	free(id->paths);
 	memset(id, 0, sizeof(*id));
+}
+
+bool run_identity_mismatch(const struct run *run, char *why, size_t n)
+{
+	const struct trace_set *ts = run->trace;
+	if (!run->steps || !ts || (run->opts && run->opts->ntrace > 0))
+		return false;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_rank *r = ts->r[i];
+		if (steps_rank_index(run->steps, r->rank) >= 0)
+			continue;
+		snprintf(why, n,
+			 "the trace %s is rank %d, which the step logs (%zu ranks) do not have: it belongs to "
+			 "another run; they are never merged\n"
+			 "open one at a time: --format pytscope PATH or --format kineto %s (attach a trace on purpose "
+			 "with --trace FILE)\n", r->path, r->rank, steps_nranks(run->steps), r->path);
+		return true;
+	}
+	return false;
 }

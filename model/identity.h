@@ -52,4 +52,11 @@ bool run_identity_is_pair(const struct run_identity *id);
 char *run_identity_describe(const struct run_identity *id);
 void run_identity_free(struct run_identity *id);
 
+struct run;
+/* After loading one run: its traces' ranks (distributedInfo, else the file name) must be
+ * ranks of its step logs, unless the traces came with --trace. True when they are not
+ * (the traces belong to another run), with what was found and how to pick in why
+ * (lines ending in "\n", unsanitized). */
+bool run_identity_mismatch(const struct run *run, char *why, size_t n);
+
 #endif

@@ -117,6 +117,12 @@ int export_view(struct run *run, const struct export_args *x)
 	if (strcmp(x->view, EXPORT_ALL) == 0)
 		return export_all(run, x);
 	const struct view_def *vd = registry_view(x->view);
+	if (!vd && compare_view(x->view)) {
+		char *safe = text_sanitize_dup(x->view, 0);
+		fprintf(stderr, "tscope-tui: view '%s' compares two runs: give two run directories (A B)\n", safe);
+		free(safe);
+		return 2;
+	}
 	if (!vd)
 		return unknown_view(x->view);
 	char err[256] = "";

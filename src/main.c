@@ -393,6 +393,12 @@ int main(int argc, char **argv)
 	}
 	struct run *run = load(id.paths, id.npaths, &cli.opts);
 	run_identity_free(&id);
+	char why[1024];
+	if (run && run_identity_mismatch(run, why, sizeof(why))) {
+		stderr_lines(why);
+		run_free(run);
+		run = NULL;
+	}
 	if (!run) {
 		cli_free(&cli);
 		return 1;

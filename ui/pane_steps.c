@@ -15,9 +15,8 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { SP_SERIES = 4, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
+enum { SP_SERIES = STEPS_NSERIES, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
 
-static const char *const series_name[SP_SERIES] = { "step_time", "loss", "grad_norm", "memory" };
 
 struct spane {
 	const struct steps_model *m;
@@ -55,20 +54,6 @@ static void set_phases(struct spane *p, struct app *app)
 	}
 }
 
-static int memory_metric(const struct steps_model *m)
-{
-	static const char *const names[] = { "alloc", "allocated", "peak_alloc", "reserved" };
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		int id = steps_metric_find(m, METRIC_MEMORY, names[i]);
-		if (id >= 0)
-			return id;
-	}
-	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
-			return (int)i;
-	return -1;
-}
-
 static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct steps_model *m = app->run->steps;
@@ -84,10 +69,8 @@ static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	long ri = n ? steps_rank_index(m, strag[0]) : -1;
 	p->ri = ri >= 0 ? (size_t)ri : 0;
 	set_phases(p, app);
-	p->series[0] = -1;
-	p->series[1] = steps_metric_find(m, METRIC_SCALAR, "loss");
-	p->series[2] = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
-	p->series[3] = memory_metric(m);
+	for (int k = 0; k < SP_SERIES; k++)
+		p->series[k] = steps_series_metric(m, (enum steps_series)k);
 	return p;
 }
 
@@ -257,11 +240,11 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 			hi = v[x] > hi ? v[x] : hi;
 		}
 	}
-	bool hl = p->hl_series && strcmp(p->hl_series, series_name[s]) == 0;
+	bool hl = p->hl_series && strcmp(p->hl_series, steps_series_name[s]) == 0;
 	if (hl)   /* the evidence series: marked by glyph too, so it shows in mono */
-		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, series_name[s]);
+		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, steps_series_name[s]);
 	else
-		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, series_name[s], ROLE_DIM);
+		draw_text(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, steps_series_name[s], ROLE_DIM);
 	if (!(hi >= lo)) {
 		draw_text(y, x0, w, "n/a (not recorded)", ROLE_DIM);
 		free(v);
@@ -410,7 +393,7 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 	for (int s = 1; s < SP_SERIES && k > 0 && (size_t)k < n; s++) {
 		double v;
 		if (series_value(p, s, p->cur, &v))
-			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", series_name[s], v);
+			k += snprintf(buf + k, n - (size_t)k, "  %s %.6g", steps_series_name[s], v);
 	}
 }
 

@@ -470,8 +470,10 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 			snprintf(val, sizeof(val), "-");
 		else if (t->col[p->col].type == COL_TEXT)
 			snprintf(val, sizeof(val), "%s", c->text);
-		else
-			table_format_full(c->num, val, sizeof(val));
+		else if (c->is_int)
+			table_format(t, t->view[p->lc.sel], p->col, val, sizeof(val));
+		else   /* ten significant digits: the value, without summation noise (y copies all) */
+			snprintf(val, sizeof(val), "%.10g", c->num);
 	}
 	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)

@@ -24,10 +24,9 @@
 /* An append-only string interner: ids are dense, 0..n-1, in first-seen order. */
 struct dasf_intern {
 	char **str;            /* id -> NUL-terminated string (in the arena) */
-	uint32_t *hash;        /* id -> hash */
 	uint32_t *len;         /* id -> length in bytes (a string may hold a NUL) */
 	size_t n, cap;
-	uint32_t *slot;        /* open addressing: id + 1, 0 when empty */
+	uint64_t *slot;        /* open addressing: hash << 32 | (id + 1), 0 when empty */
 	size_t nslot;
 	char *arena;           /* current arena block (blocks are chained by their first word) */
 	size_t arena_used, arena_cap;

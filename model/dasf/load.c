@@ -276,7 +276,23 @@ static uint32_t intern_cached(struct dasf_intern *in, uint32_t *last, const msgp
 	return *last;
 }
 
-/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)". */
+/* v in decimal at p (no NUL); returns the length (at most 20). */
+static size_t put_ll(char *p, long long v)
+{
+	char tmp[24];
+	size_t k = 0, n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		tmp[k++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		p[n++] = '-';
+	while (k)
+		p[n++] = tmp[--k];
+	return n;
+}
+
+/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)" (no printf: one per task). */
 static uint32_t intern_shape(struct dasf_intern *in, const msgpack_object *o)
 {
 	if (!o || o->type != MSGPACK_OBJECT_ARRAY)
@@ -288,10 +304,16 @@ static uint32_t intern_shape(struct dasf_intern *in, const msgpack_object *o)
 		long long v;
 		if (!mp_int(&o->via.array.ptr[i], &v))
 			return DASF_NONE;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%lld", i ? ", " : "", v);
+		if (i) {
+			buf[n++] = ',';
+			buf[n++] = ' ';
+		}
+		n += put_ll(buf + n, v);
 	}
-	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s)", o->via.array.size == 1 ? "," : "");
-	return dasf_intern(in, buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+	if (o->via.array.size == 1)
+		buf[n++] = ',';
+	buf[n++] = ')';
+	return dasf_intern(in, buf, n);
 }
 
 /* ---- ingest one decoded record ---- */

@@ -158,6 +158,14 @@ size_t steps_total_records(const struct steps_model *m);
 /* Analyzer cache slot (model/steps/analysis.c owns what it points to). */
 void **steps_analysis_slot(struct steps_model *m);
 
+/* The per-step series the Steps pane charts, by the names EV_SERIES evidence uses:
+ * step time (derived: the sum of the phases), loss, grad_norm and memory (alloc, else
+ * allocated, peak_alloc, reserved, else the first memory metric). */
+enum steps_series { SERIES_STEP_TIME, SERIES_LOSS, SERIES_GRAD_NORM, SERIES_MEMORY, STEPS_NSERIES };
+extern const char *const steps_series_name[STEPS_NSERIES];
+/* Metric id of series k in m; -1 for SERIES_STEP_TIME (derived) or when m lacks it. */
+int steps_series_metric(const struct steps_model *m, enum steps_series k);
+
 /* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
 extern const struct grid_provider grid_steps;
 

@@ -793,3 +793,31 @@ void **steps_analysis_slot(struct steps_model *m)
 	return &m->analysis;
 }
 
+const char *const steps_series_name[STEPS_NSERIES] = { "step_time", "loss", "grad_norm", "memory" };
+
+static int memory_metric(const struct steps_model *m)
+{
+	static const char *const names[] = { "alloc", "allocated", "peak_alloc", "reserved" };
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		int id = steps_metric_find(m, METRIC_MEMORY, names[i]);
+		if (id >= 0)
+			return id;
+	}
+	for (size_t i = 0; i < steps_nmetrics(m); i++)
+		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
+			return (int)i;
+	return -1;
+}
+
+int steps_series_metric(const struct steps_model *m, enum steps_series k)
+{
+	switch (k) {
+	case SERIES_LOSS:
+	case SERIES_GRAD_NORM:
+		return steps_metric_find(m, METRIC_SCALAR, steps_series_name[k]);
+	case SERIES_MEMORY:
+		return memory_metric(m);
+	default:
+		return -1;
+	}
+}

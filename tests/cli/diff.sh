@@ -53,6 +53,8 @@ golden config base cfg
 golden envdet base envdet
 golden nondet base nondet
 
+"$TSCOPE_BIN" --print --color never --compat pytscope base envdet >compat.got
+tap_check "--compat pytscope: the same bytes for a single-rank pair" 'cmp -s compat.got envdet.got'
 tap_check "identical runs: Reproducible" 'grep -qx "  • Reproducible: identical environment, config, and step-for-step loss trajectory." identical.got'
 tap_check "config: keys listed" 'grep -q "Config differs (lr, opt, seed)" config.got'
 tap_check "config: 32 == 32.0 is no difference" '! grep -q "batch" config.got'

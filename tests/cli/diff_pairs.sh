@@ -32,6 +32,16 @@ tap_check "noise only: no regression called" 'grep -q "within noise.*no rank reg
 tap_check "different step ranges are stated" \
 	'grep -q "A: 8 ranks, steps 0-199; B: 8 ranks, steps 0-119; compared: 8 common ranks, 120 common steps" short.txt'
 
+# --compat pytscope: pytscope 0.2.1's diff reads no rank dirs, so a multi-rank side has
+# no steps for it; a single-rank pair prints the same bytes in both modes (diff.sh).
+"$TSCOPE_BIN" --print --compat pytscope a reg >compat.out 2>compat.err
+rc=$?
+tap_check "--compat pytscope, multi-rank: pytscope's refusal, exit 1" \
+	'[ "$rc" -eq 1 ] && [ ! -s compat.out ] && grep -qx "Both run directories must contain steps." compat.err'
+"$TSCOPE_BIN" --export diff_ranks a >one.csv 2>one.err
+rc=$?
+tap_check "a diff_* view of one run: usage error naming two runs" '[ "$rc" -eq 2 ] && grep -q "compares two runs" one.err'
+
 real="$TSCOPE_ROOT/../shared/real"
 if [ -d "$real/kineto-dlrm-8rank" ] && [ -d "$real/kineto-hta-2rank" ]; then
 	"$TSCOPE_BIN" --export diff_kernels "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >k.csv

@@ -1,9 +1,10 @@
 #!/bin/sh
 # identity.sh: run identity (model/identity.h). Sources of different runs are never
 # merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with an
-# unrelated trace beside its rank dirs, a sweep next to a training run are refused with
-# exit 1, a list of what was found and how to open one; a run dir with its own trace.json is the documented combination; the same
-# PATH twice counts once; --format picks one run of a mixed folder.
+# unrelated trace beside its rank dirs, a sweep next to a training run, a trace of a rank
+# the step logs lack are refused with exit 1, what was found and how to open one; a run
+# dir with its own trace.json is the documented combination; the same PATH twice counts
+# once; --format picks one run of a mixed folder.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -44,6 +45,18 @@ cp mixed/other.pt.trace.json own/rank1/rank1.pt.trace.json
 "$TSCOPE_BIN" --print --color never own >own.out 2>own.err
 rc=$?
 tap_check "run dir with its own traces: one run" '[ "$rc" -eq 0 ] && grep -q "^● COMMUNICATION OVERLAP" own.out && grep -q "^● DISTRIBUTED" own.out'
+
+# The run dir's own trace.json, but of a rank the step logs do not have: another run.
+mkdir -p foreign
+cp -r a/rank0 a/rank1 foreign/
+printf '{"distributedInfo":{"rank":7,"world_size":8},"traceEvents":[{"ph":"X","cat":"kernel","name":"gemm","ts":0,"dur":100,"pid":0,"tid":7,"args":{"stream":7}}]}\n' >foreign/trace.json
+"$TSCOPE_BIN" --print foreign >fo.out 2>fo.err
+rc=$?
+tap_check "trace of rank 7 beside step logs of ranks 0-1: exit 1, said why" \
+	'[ "$rc" -eq 1 ] && [ ! -s fo.out ] && grep -q "is rank 7, which the step logs (2 ranks) do not have" fo.err'
+"$TSCOPE_BIN" --print --trace foreign/trace.json --format pytscope foreign >ft.out 2>&1
+rc=$?
+tap_check "the same trace attached with --trace: accepted" '[ "$rc" -eq 0 ]'
 
 # A sweep next to a training run.
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"

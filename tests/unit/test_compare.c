@@ -142,16 +142,19 @@ static void test_pydiff(void)
 {
 	struct spec a = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"a\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3, \"flag\": true, "
-			  "\"tags\": [1, 2.0, \"it's\"]}, \"environment\": {\"cudnn_benchmark\": true, \"gpu_count\": 1, "
+			  "\"tags\": [1, 2.0, \"it's\"], \"reprs\": [1e16, 1e-05, 100.0, 0.1, 123456789.5, -2.5e-300, \"a\\\"b'c\"]}, \"environment\": {\"cudnn_benchmark\": true, \"gpu_count\": 1, "
 			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}" };
 	struct spec b = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"b\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3.0, \"flag\": 1, "
-			  "\"tags\": [1, 2, \"it's\"], \"opt\": {\"m\": 0.9, \"nest\": [null, false]}}, "
+			  "\"tags\": [1, 2, \"it's\"], \"reprs\": [], \"opt\": {\"m\": 0.9, \"nest\": [null, false]}}, "
 			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}" };
 	struct compare *c = pair(&a, &b);
 	const struct pydiff *d = compare_pydiff(c);
 	ok(d && strcmp(d->name_a, "a") == 0 && strcmp(d->name_b, "b") == 0, "names from run.json");
-	is_int(d->nconfig, 1, "config: 3 == 3.0, True == 1, [1, 2.0] == [1, 2]: only opt differs");
+	is_int(d->nconfig, 2, "config: 3 == 3.0, True == 1, [1, 2.0] == [1, 2]: only opt and reprs differ");
+	const struct cmp_field *reprs = field(d->config, d->nconfig, "reprs");
+	ok(reprs && strcmp(reprs->a, "[1e+16, 1e-05, 100.0, 0.1, 123456789.5, -2.5e-300, 'a\"b\\'c']") == 0,
+	   "repr of floats and of a string with both quotes: %s", reprs ? reprs->a : "-");
 	const struct cmp_field *opt = field(d->config, d->nconfig, "opt");
 	ok(opt && strcmp(opt->a, "<absent>") == 0 && strcmp(opt->b, "{'m': 0.9, 'nest': [None, False]}") == 0,
 	   "absent key, and repr of a nested dict");
@@ -159,14 +162,14 @@ static void test_pydiff(void)
 	const struct cmp_field *seed = field(d->env, d->nenv, "env.PYTHONHASHSEED");
 	ok(seed && strcmp(seed->a, "0") == 0 && strcmp(seed->b, "<absent>") == 0, "the nested env object is flattened");
 	ok(d->identical && d->first_divergence < 0, "same losses: identical trajectory");
-	ok(d->nnote >= 3 && strstr(d->note[0], "Config differs (opt)") == d->note[0], "config note first");
+	ok(d->nnote >= 3 && strstr(d->note[0], "Config differs (opt, reprs)") == d->note[0], "config note first");
 	ok(strcmp(d->note[1], "cudnn.benchmark is ON in 'a' — a common source of run-to-run nondeterminism.") == 0,
 	   "cudnn.benchmark is True only in A (1 is not `is True`)");
 	ok(strcmp(d->note[2], "PYTHONHASHSEED is unset in 'b' — set it for reproducibility.") == 0,
 	   "PYTHONHASHSEED unset in B");
 	char err[128];
 	struct table *t = compare_view("diff_env")->build(c, err, sizeof(err));
-	ok(t && t->nrow == 3, "diff_env: environment and config rows");
+	ok(t && t->nrow == 4, "diff_env: environment and config rows");
 	table_free(t);
 	compare_free(c);
 }
