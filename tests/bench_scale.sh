@@ -12,6 +12,7 @@
 # finalize, every analysis the report needs), CPU seconds (user + system) and peak RSS
 # from /usr/bin/time. Nothing is asserted.
 # Environment: BENCH_SCALE_DIV=N divides every rank count by N (a quick look);
+# BENCH_SCALE_ARGS adds options (e.g. --format pytscope: no other family's probe);
 # BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ PY
 measure() {
 	best=""
 	for i in 1 2; do
-		/usr/bin/time -f '%U %S %M' -o "$dir/t" "$BIN" --print --no-index "$dir/$1" >/dev/null 2>&1
+		/usr/bin/time -f '%U %S %M' -o "$dir/t" "$BIN" --print --no-index ${BENCH_SCALE_ARGS:-} "$dir/$1" >/dev/null 2>&1
 		set -- "$1" $(cat "$dir/t")
 		cpu=$(echo "$2 + $3" | bc -l)
 		if [ -z "$best" ] || [ "$(echo "$cpu < $best" | bc -l)" = 1 ]; then
