@@ -117,7 +117,7 @@ static void cp_draw(void *priv, struct app *app, const struct rect *body)
 		k[f[i].status]++;
 	snprintf(buf, sizeof(buf), "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW],
 		 k[CMP_RESOLVED], k[CMP_PERSIST]);
-	y = kv(y, x, w, "findings", buf, k[CMP_NEW] ? ROLE_SEV_MED : ROLE_NORMAL);
+	y = kv(y, x, w, "findings A/B", buf, k[CMP_NEW] ? ROLE_SEV_MED : ROLE_NORMAL);
 	const struct pydiff *d = compare_pydiff(c);
 	for (size_t i = 0; d && i < d->nnote && y < bottom; i++)
 		y = kv_rows(y, x, w, i ? "" : "reproducible?", d->note[i], ROLE_NORMAL, 4);
