@@ -179,6 +179,11 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "%zu", col);
 }
 
+bool grid_rows_are_ranks(const struct grid_src *src)
+{
+	return src->row_id && src->row_axis && strcmp(src->row_axis, "rank") == 0;
+}
+
 struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
 			       const struct grid_window *w)
 {

@@ -331,8 +331,7 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 /* Follow mode: a row of a rank grid holding a stalled rank. */
 static bool rows_stalled(const struct hpane *p, struct app *app, size_t r0, size_t r1)
 {
-	if (!app->follow || !follow_nstalled(app->follow) || !p->src.row_id || !p->src.row_axis ||
-	    strcmp(p->src.row_axis, "rank") != 0)
+	if (!app->follow || !follow_nstalled(app->follow) || !grid_rows_are_ranks(&p->src))
 		return false;
 	for (size_t r = r0; r < r1; r++)
 		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, r)))
