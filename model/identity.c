@@ -159,6 +159,17 @@ static void add_other(struct run_identity *id, enum run_family f, const char *pa
 	group_add_path(g, path);
 }
 
+/* A GenAI-Perf artifacts directory is a complete sweep: its own run. Loose GenAI-Perf
+ * files, NAT and Cerebras PATHs join the first sweep group (one run together). */
+static void add_sweep(struct run_identity *id, const char *path, const char *format)
+{
+	struct stat st;
+	if (strcmp(format, "genai-perf") == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		group_add_path(group_new(id, FAMILY_SWEEP, format), path);
+	else
+		add_other(id, FAMILY_SWEEP, path, format);
+}
+
 /* Already seen (same realpath, else the same text when it does not resolve)? */
 static bool repeated(char **real, size_t n, const char *path, char **out)
 {
@@ -184,7 +195,7 @@ static void identify_path(struct run_identity *id, const char *path, const struc
 	if (trace)
 		add_traces(id, path, trace->name, steps ? path : NULL, &info);
 	if (sweep)
-		add_other(id, FAMILY_SWEEP, path, sweep->name);
+		add_sweep(id, path, sweep->name);
 	if (dasf)
 		add_other(id, FAMILY_DASF, path, dasf->name);
 	pytscope_run_info_free(&info);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/steps/analysis.h"
+#include "model/sweep/sweep.h"
 #include "model/xalloc.h"
 
 static struct table *no_data(char *err, size_t errn, const char *why)
@@ -299,12 +300,109 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	return t;
 }
 
+/* ---- diff_sweep ------------------------------------------------------------------------- */
+
+struct sw_metric {
+	const char *name;
+	enum sweep_metric m;
+	enum sweep_stat st;
+};
+static const struct sw_metric sw_metrics[] = {
+	{ "latency_p50", SM_LATENCY, SS_P50 }, { "latency_p99", SM_LATENCY, SS_P99 },
+	{ "ttft_p99", SM_TTFT, SS_P99 }, { "request_throughput", SM_RPS, SS_AVG },
+	{ "output_token_throughput", SM_TPS, SS_AVG },
+};
+
+/* The stimulus of a sweep: its first series' detected stimulus, -1 when none. */
+static int sweep_stim_of(const struct sweep_set *s)
+{
+	for (size_t i = 0; i < s->nseries; i++)
+		if (s->series[i].stim >= 0)
+			return s->series[i].stim;
+	return -1;
+}
+
+/* The config of s at level v of stimulus k, NULL when absent. */
+static const struct sweep_cfg *sweep_level(const struct sweep_set *s, int k, double v)
+{
+	for (size_t i = 0; i < s->ncfg; i++)
+		if (s->cfg[i].has_stim[k] && s->cfg[i].stim[k] == v)
+			return &s->cfg[i];
+	return NULL;
+}
+
+static bool level_value(const struct sweep_cfg *c, const struct sw_metric *m, double *v)
+{
+	if (!c || (m->m == SM_TTFT && c->has_streaming && !c->streaming))
+		return false;
+	return sweep_value(c, m->m, m->st, v);
+}
+
+static void sweep_row(struct table *t, int k, double level, const struct sweep_cfg *a,
+		      const struct sweep_cfg *b)
+{
+	size_t row = table_add_row(t, -1);
+	table_set_text(t, row, 0, sweep_stim_name(k));
+	table_set_num(t, row, 1, level);
+	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
+		double va = 0, vb = 0;
+		bool ha = level_value(a, &sw_metrics[i], &va), hb = level_value(b, &sw_metrics[i], &vb);
+		int col = 2 + 4 * (int)i;
+		table_set_num_opt(t, row, col, va, ha);
+		table_set_num_opt(t, row, col + 1, vb, hb);
+		table_set_num_opt(t, row, col + 2, vb - va, ha && hb);
+		table_set_num_opt(t, row, col + 3, va != 0 ? 100.0 * (vb - va) / va : 0, ha && hb && va != 0);
+	}
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
+{
+	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
+	if (!sa || !sb || !sa->ncfg || !sb->ncfg)
+		return no_data(err, errn, "needs a GenAI-Perf sweep on both sides");
+	int k = sweep_stim_of(sa);
+	if (k < 0 || k != sweep_stim_of(sb))
+		return no_data(err, errn, "the sweeps vary no common stimulus");
+	struct table *t = table_new("diff_sweep", "Sweep levels, A vs B (delta = B - A)");
+	table_add_col(t, "stimulus", COL_TEXT, 12, 0);
+	table_add_col(t, "level", COL_NUM, 8, 2);
+	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
+		char name[64];
+		static const char *const part[] = { "a_", "b_", "delta_", "delta_pct_" };
+		for (size_t p = 0; p < ARRAY_LEN(part); p++) {
+			snprintf(name, sizeof(name), "%s%s", part[p], sw_metrics[i].name);
+			table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
+		}
+	}
+	double *lv = xmalloc((sa->ncfg + sb->ncfg) * sizeof(*lv));
+	size_t n = 0;
+	for (size_t i = 0; i < sa->ncfg; i++)
+		if (sa->cfg[i].has_stim[k])
+			lv[n++] = sa->cfg[i].stim[k];
+	for (size_t i = 0; i < sb->ncfg; i++)
+		if (sb->cfg[i].has_stim[k] && !sweep_level(sa, k, sb->cfg[i].stim[k]))
+			lv[n++] = sb->cfg[i].stim[k];
+	qsort(lv, n, sizeof(*lv), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || lv[i] != lv[i - 1])
+			sweep_row(t, k, lv[i], sweep_level(sa, k, lv[i]), sweep_level(sb, k, lv[i]));
+	free(lv);
+	return t;
+}
+
 const struct cmp_view compare_views[] = {
 	{ "diff_ranks", "runs A vs B: per-rank mean step ms, time lost, deltas, regression, onset in B", build_diff_ranks },
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff)", build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
+	{ "diff_sweep", "sweeps A vs B: per stimulus level latency p50/p99, ttft p99, throughputs, deltas", build_diff_sweep },
 };
 const size_t compare_nviews = ARRAY_LEN(compare_views);
 
@@ -324,5 +422,6 @@ const struct tab_def compare_tabs[] = {
 	{ 5, "Findings", TAB_TABLE, "diff_findings", NULL, NULL },
 	{ 6, "Env", TAB_TABLE, "diff_env", NULL, NULL },
 	{ 7, "Kernels", TAB_TABLE, "diff_kernels", NULL, NULL },
+	{ 8, "Sweep", TAB_TABLE, "diff_sweep", NULL, NULL },
 };
 const size_t compare_ntabs = ARRAY_LEN(compare_tabs);

@@ -1,0 +1,43 @@
+#!/bin/sh
+# diff_sweep.sh: two GenAI-Perf sweep dirs form a pair (model/identity.c) and compare
+# level by level (diff_sweep): generated sweeps where B is 10% slower at concurrency 2,
+# identical sweeps (zero deltas), a sweep vs a training run (refused), and
+# ../shared/real/genai-perf-medium against a copy of itself.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+"$B/gen_sweep" sa 40 4 3 && "$B/gen_sweep" sb 40 4 3 2 && "$B/gen_sweep" sc 40 4 3 &&
+	"$B/gen_pair" run 2 20 1 || { tap_notok "sweeps generated"; exit 1; }
+
+hdr="stimulus,level,a_latency_p50,b_latency_p50,delta_latency_p50,delta_pct_latency_p50,a_latency_p99,b_latency_p99,delta_latency_p99,delta_pct_latency_p99,a_ttft_p99,b_ttft_p99,delta_ttft_p99,delta_pct_ttft_p99,a_request_throughput,b_request_throughput,delta_request_throughput,delta_pct_request_throughput,a_output_token_throughput,b_output_token_throughput,delta_output_token_throughput,delta_pct_output_token_throughput"
+"$TSCOPE_BIN" --export diff_sweep sa sb >slow.csv 2>slow.err
+tap_check "two sweep dirs: diff_sweep header" '[ "$(head -1 slow.csv)" = "$hdr" ]'
+tap_eq "two sweep dirs: one row per level" "$(tail -n +2 slow.csv | cut -d, -f1,2 | tr '\n' ' ')" "concurrency,1 concurrency,2 concurrency,4 "
+tap_check "B 10% slower at level 2: latency p50 delta +10%" \
+	'awk -F, "\$2 == 2 && \$6 > 9.9 && \$6 < 10.1 { ok = 1 } END { exit !ok }" slow.csv'
+tap_check "other levels: zero latency delta" \
+	'[ "$(awk -F, "NR > 1 && \$2 != 2 && \$5 != 0" slow.csv | wc -l)" -eq 0 ]'
+
+"$TSCOPE_BIN" --export diff_sweep sa sc >same.csv
+tap_check "identical sweeps: every delta zero" \
+	'[ "$(tail -n +2 same.csv | awk -F, "{ for (i = 5; i <= NF; i += 4) if (\$i != \"\" && \$i != 0) print }" | wc -l)" -eq 0 ] && [ "$(wc -l <same.csv)" -eq 4 ]'
+
+"$TSCOPE_BIN" --export diff_sweep sa run >mix.out 2>mix.err
+rc=$?
+tap_check "sweep vs training run: refused" '[ "$rc" -ne 0 ] && [ ! -s mix.out ]'
+
+"$TSCOPE_BIN" --list-views >views.txt 2>&1
+tap_check "--list-views names diff_sweep" 'grep -q "diff_sweep" views.txt'
+
+real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
+if [ -d "$real" ]; then
+	cp -r "$real" medium
+	"$TSCOPE_BIN" --export diff_sweep "$real" medium >real.csv
+	tap_eq "real sweep vs its copy: levels 1 10 25 50" "$(tail -n +2 real.csv | cut -d, -f2 | tr '\n' ' ')" "1 10 25 50 "
+	tap_check "real sweep vs its copy: zero deltas, ttft empty (non-streaming)" \
+		'[ "$(tail -n +2 real.csv | awk -F, "{ for (i = 5; i <= NF; i += 4) if (\$i != \"\" && \$i != 0) print }" | wc -l)" -eq 0 ] && [ "$(tail -n +2 real.csv | cut -d, -f11 | grep -vc "^\$")" -eq 0 ]'
+else
+	tap_skip "../shared/real/genai-perf-medium not present"
+fi
+tap_plan
