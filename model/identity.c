@@ -159,15 +159,30 @@ static void add_other(struct run_identity *id, enum run_family f, const char *pa
 	group_add_path(g, path);
 }
 
-/* A GenAI-Perf artifacts directory is a complete sweep: its own run. Loose GenAI-Perf
- * files, NAT and Cerebras PATHs join the first sweep group (one run together). */
-static void add_sweep(struct run_identity *id, const char *path, const char *format)
+static bool genai_dir(const struct run_group *g, size_t k)
 {
 	struct stat st;
-	if (strcmp(format, "genai-perf") == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		group_add_path(group_new(id, FAMILY_SWEEP, format), path);
-	else
-		add_other(id, FAMILY_SWEEP, path, format);
+	return strcmp(g->format, "genai-perf") == 0 && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Sweep PATHs that are all GenAI-Perf artifacts directories (complete sweeps) are one
+ * run each; any loose file, NAT or Cerebras PATH keeps them all one run. */
+static void split_sweeps(struct run_identity *id)
+{
+	struct run_group *g = group_of(id, FAMILY_SWEEP);
+	if (!g || g->npaths < 2)
+		return;
+	for (size_t k = 0; k < g->npaths; k++)
+		if (!genai_dir(g, k))
+			return;
+	size_t gi = (size_t)(g - id->v), n = g->npaths;
+	for (size_t k = 1; k < n; k++) {
+		struct run_group *ng = group_new(id, FAMILY_SWEEP, id->v[gi].format);
+		ng->paths = xmalloc(sizeof(*ng->paths));
+		ng->paths[0] = id->v[gi].paths[k];
+		ng->npaths = 1;
+	}
+	id->v[gi].npaths = 1;
 }
 
 /* Already seen (same realpath, else the same text when it does not resolve)? */
@@ -195,7 +210,7 @@ static void identify_path(struct run_identity *id, const char *path, const struc
 	if (trace)
 		add_traces(id, path, trace->name, steps ? path : NULL, &info);
 	if (sweep)
-		add_sweep(id, path, sweep->name);
+		add_other(id, FAMILY_SWEEP, path, sweep->name);
 	if (dasf)
 		add_other(id, FAMILY_DASF, path, dasf->name);
 	pytscope_run_info_free(&info);
@@ -221,6 +236,7 @@ void run_identify(const char *const *paths, size_t npaths, const struct opts *op
 		out->paths[out->npaths++] = paths[i];
 		identify_path(out, paths[i], &probe);
 	}
+	split_sweeps(out);
 	for (size_t i = 0; i < out->npaths; i++)
 		free(real[i]);
 	free(real);

@@ -12,9 +12,9 @@
  *   - Two pytscope PATHs are one run when their run.json names are equal and their rank
  *     ids do not overlap (rank dirs given one by one); otherwise two runs.
  *   - A trace directory is one run; trace files given one by one form one run together.
- *   - A GenAI-Perf artifacts directory (level dirs under it) is one run of its own, so
- *     two sweep dirs form a pair (compare mode, diff_sweep). Loose GenAI-Perf files, NAT
- *     and Cerebras PATHs all join the first sweep run (simplest: they are never compared).
+ *   - Sweep PATHs that are all GenAI-Perf artifacts directories are one run each, so
+ *     two sweep dirs form a pair (compare mode, diff_sweep). Any loose GenAI-Perf file,
+ *     NAT or Cerebras PATH among them keeps all sweep PATHs one run (never compared).
  *   - All DASF databases form one run; a sweep, a DASF database,
  *     traces and a training run next to each other are different runs.
  * --format restricts the probing to that loader (the way to pick one run of a mixed
