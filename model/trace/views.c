@@ -280,7 +280,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_cp = table_add_col(t, "compute_pct", COL_NUM, 7, 2);
 	int c_np = table_add_col(t, "non_compute_pct", COL_NUM, 7, 2);
 	int c_ov = table_add_col(t, "comm_overlap_pct", COL_NUM, 7, 2);
-	int c_st = table_add_col(t, "straggler", COL_TEXT, 9, 0);
+	int c_st = table_add_col(t, "potential_straggler", COL_TEXT, 9, 0);
 	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
 	bool ascii = run->opts && run->opts->ascii;
 	int strag[2];

@@ -16,7 +16,7 @@ D2=$REAL/kineto-hta-2rank
 # temporal breakdown + overlap + stragglers, one line per rank
 t8=$("$BIN" --export temporal "$D8" | cut -d, -f1-10 | tr '\n' ' ')
 tap_eq "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
-"rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
+"rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,potential_straggler \
 0,6419,1034,5556,13009,49.34,7.95,42.71,4.5,no \
 1,6428,1246,11075,18749,34.28,6.65,59.07,2.47,no \
 2,7046,1068,3236,11350,62.08,9.41,28.51,7.88,yes \
@@ -39,7 +39,7 @@ tap_eq "dlrm rank 0 idle by stream" \
 
 t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | tr '\n' ' ')
 tap_eq "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
-"rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,straggler \
+"rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,potential_straggler \
 0,321378,106252,172428,600058,53.56,17.71,28.74,11.81,yes \
 1,328671,135548,136455,600674,54.72,22.57,22.72,20.05,yes " "$t2"
 
