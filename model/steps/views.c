@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/groups.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -44,6 +45,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	struct table *t = table_new("ranks", "Ranks");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
+	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
+	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
 	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
 	int c_last = run->live_findings ? table_add_col(t, "last_step", COL_INT, 9, 0) : -1;
 	int c_live = run->live_findings ? table_add_col(t, "live", COL_TEXT, 8, 0) : -1;
@@ -70,9 +73,13 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c_crit, 6);
 	table_col_prio(t, c_rel, 5);
 	table_col_prio(t, c_med, 4);
+	if (nodes)
+		table_col_prio(t, c_node, 10);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
+		if (nodes)
+			table_set_text(t, row, c_node, nodes->name[nodes->group_of[r]]);
 		table_set_num(t, row, c_rec, (double)steps_nrecords(m, r));
 		if (c_live >= 0) {
 			size_t n = steps_nrecords(m, r);
@@ -104,6 +111,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			table_set_text(t, row, c_stall, buf);
 		}
 	}
+	if (nodes)
+		table_set_groups(t, nodes, c_node);
 	return t;
 }
 
