@@ -45,8 +45,6 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	struct table *t = table_new("ranks", "Ranks");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
-	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
-	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
 	int c_rec = table_add_col(t, "records", COL_INT, 8, 0);
 	int c_last = run->live_findings ? table_add_col(t, "last_step", COL_INT, 9, 0) : -1;
 	int c_live = run->live_findings ? table_add_col(t, "live", COL_TEXT, 8, 0) : -1;
@@ -66,6 +64,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
 	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
 	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
+	/* last, so the columns before it keep their places; shown early on a narrow screen */
+	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
+	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
 	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
 	table_col_prio(t, c_lost, 9);
 	table_col_prio(t, c_onset, 8);
