@@ -49,11 +49,11 @@ static void summary_distributed(struct run *run, struct summary *out)
 	if (!d)
 		return;
 	char wall[32], step[32];
-	summary_add(out, TONE_NORMAL, "wall time", "%s (mean step wall %s x %zu aligned steps)",
+	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned steps)",
 		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
 		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps);
 	summary_add(out, TONE_NORMAL, "imbalance",
-		    "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
+		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; comm %.1f%% of step wall",
 		    d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
@@ -68,13 +68,13 @@ static void summary_budget(struct run *run, struct summary *out)
 	char wall[32], secs[32];
 	units_seconds(b->wall, wall, sizeof(wall));
 	if (b->has_mfu)
-		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of %s wall (rank %d); MFU %.1f%%%s%s%s",
+		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %.1f%%%s%s%s",
 			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0), b->mfu * 100,
 			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
 			    b->peak_table ? ")" : "");
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
-			    "compute %.1f%% of %s wall (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
+			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
 			    "--peak-tflops)",
 			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0));
 	if (b->nrecoverable) {
