@@ -129,11 +129,13 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	/* on a narrow screen: the level, the verdict, then the tail latencies and throughputs */
 	table_col_prio(t, c.stim_value, 9);
 	table_col_prio(t, c.pass, 8);
+	table_col_prio(t, c.failed, 8);
 	table_col_prio(t, c.met[SM_LATENCY][SS_P99], 7);
 	table_col_prio(t, c.met[SM_RPS][SS_AVG], 6);
 	table_col_prio(t, c.met[SM_TTFT][SS_P99], 5);
 	table_col_prio(t, c.met[SM_TPS][SS_AVG], 4);
 	table_col_prio(t, c.rank, 3);
+	table_col_prio(t, c.score, 3);
 	for (size_t si = 0; si < s->nseries; si++) {
 		const struct sweep_series *se = &s->series[si];
 		for (size_t j = 0; j < se->n; j++) {
