@@ -23,6 +23,13 @@ static void secs_is(double v, const char *want)
 	is_str(units_seconds(v, buf, sizeof(buf)), want, want);
 }
 
+static void display_is(const struct table *t, size_t row, int col, const char *want, const char *msg)
+{
+	char buf[32];
+	table_display(t, row, col, buf, sizeof(buf));
+	is_str(buf, want, msg);
+}
+
 int main(void)
 {
 	bytes_is(0, "0 B");
@@ -93,20 +100,13 @@ int main(void)
 	table_set_num(t, r, cl, 19408.76546465);
 	size_t r2 = table_add_row(t, 1);
 	table_set_num(t, r2, cr, -0.0);
-	table_display(t, r, cs, buf, sizeof(buf));
-	is_str(buf, "18.5 ms", "table: a seconds column shows a time with its unit, no float noise");
-	table_display(t, r, cm, buf, sizeof(buf));
-	is_str(buf, "5.76 GiB", "table: a MB column shows a human size");
-	table_display(t, r, cr, buf, sizeof(buf));
-	is_str(buf, "-0.0004", "table: a value the column's decimals would show as zero keeps its digits");
-	table_display(t, r2, cr, buf, sizeof(buf));
-	is_str(buf, "0.000", "table: negative zero is zero");
-	table_display(t, r, ci, buf, sizeof(buf));
-	is_str(buf, "400", "table: a count as is");
-	table_display(t, r, cl, buf, sizeof(buf));
-	is_str(buf, "19.4 s", "table: a unit set by table_col_unit");
-	table_display(t, r2, cs, buf, sizeof(buf));
-	is_str(buf, "-", "table: missing is '-'");
+	display_is(t, r, cs, "18.5 ms", "table: a seconds column shows a time with its unit, no float noise");
+	display_is(t, r, cm, "5.76 GiB", "table: a MB column shows a human size");
+	display_is(t, r, cr, "-0.0004", "table: a value the column's decimals would show as zero keeps its digits");
+	display_is(t, r2, cr, "0.000", "table: negative zero is zero");
+	display_is(t, r, ci, "400", "table: a count as is");
+	display_is(t, r, cl, "19.4 s", "table: a unit set by table_col_unit");
+	display_is(t, r2, cs, "-", "table: missing is '-'");
 	char *csv = NULL;
 	size_t csvn = 0;
 	FILE *f = open_memstream(&csv, &csvn);
