@@ -264,24 +264,13 @@ void pytscope_scan_init(struct scan_line *l)
 	l->isa = scan_isa_best();
 }
 
-bool scan_isa_supported(enum scan_isa isa)
-{
-	switch (isa) {
-	case SCAN_ISA_PORTABLE:
-		return true;
-	case SCAN_ISA_SSE2:
-#ifdef SCAN_X86
-		return true;
-#else
-		return false;
-#endif
-	}
-	return false;
-}
-
 enum scan_isa scan_isa_best(void)
 {
-	return scan_isa_supported(SCAN_ISA_SSE2) ? SCAN_ISA_SSE2 : SCAN_ISA_PORTABLE;
+#ifdef SCAN_X86
+	return SCAN_ISA_SSE2;
+#else
+	return SCAN_ISA_PORTABLE;
+#endif
 }
 
 bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out)
