@@ -86,13 +86,10 @@ static uint32_t lookup(const struct dasf_intern *in, const char *s, size_t len, 
 	return DASF_NONE;
 }
 
-uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
+/* Add s (absent; `at` is the empty slot lookup() found) and return its id. */
+static uint32_t insert(struct dasf_intern *in, const char *s, size_t len, uint32_t h, size_t at)
 {
-	uint32_t h = hash_bytes(s, len);
-	size_t at = 0;
-	uint32_t id = lookup(in, s, len, h, &at);
-	if (id != DASF_NONE)
-		return id;
+	uint32_t id;
 	if ((in->n + 1) * 2 > in->nslot) {
 		rehash(in);
 		lookup(in, s, len, h, &at);
@@ -108,6 +105,21 @@ uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
 	in->str[id] = copy;
 	in->len[id] = (uint32_t)len;
 	in->slot[at] = (uint64_t)h << 32 | (id + 1);
+	return id;
+}
+
+uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
+{
+	uint32_t h = hash_bytes(s, len);
+	uint64_t *recent = &in->recent[h & (DASF_INTERN_RECENT - 1)];
+	uint32_t id = (uint32_t)*recent - 1;
+	if (*recent && (uint32_t)(*recent >> 32) == h && in->len[id] == len && memcmp(in->str[id], s, len) == 0)
+		return id;
+	size_t at = 0;
+	id = lookup(in, s, len, h, &at);
+	if (id == DASF_NONE)
+		id = insert(in, s, len, h, at);
+	*recent = (uint64_t)h << 32 | (id + 1);
 	return id;
 }
 
