@@ -38,6 +38,12 @@ struct dasf_intern {
 };
 
 uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len);
+/* The same for a string whose dasf_hash() is h. */
+uint32_t dasf_intern_hashed(struct dasf_intern *in, const char *s, size_t len, uint32_t h);
+uint32_t dasf_hash(const char *s, size_t len);
+/* A hint, changing nothing: bring the table slot of hash h into cache (unless recent[]
+ * has it), so that interning it a little later does not wait on memory. */
+void dasf_intern_prefetch(const struct dasf_intern *in, uint32_t h);
 /* Id of s, or DASF_NONE when never interned. */
 uint32_t dasf_intern_find(const struct dasf_intern *in, const char *s);
 void dasf_intern_free(struct dasf_intern *in);

@@ -98,6 +98,7 @@ struct dasf_file_ctx {
 	size_t unknown_n[MAX_UNKNOWN_NAMES];
 	size_t nunknown, unknown_more;
 	uint32_t last_host, last_thread, last_name; /* strs ids of the previous event (a cache) */
+	uint32_t last_type, last_shape;
 };
 
 static uint64_t be(const unsigned char *p, int n)
@@ -180,8 +181,10 @@ static size_t put_ll(char *p, long long v)
 	return n;
 }
 
-/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)" (no printf: one per task). */
-static uint32_t intern_shape(struct dasf_intern *in, const struct dasf_rec *r, const unsigned char *v)
+/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)" (no printf: one per task);
+ * *last caches the previous task's shape. */
+static uint32_t intern_shape(struct dasf_intern *in, uint32_t *last, const struct dasf_rec *r,
+			     const unsigned char *v)
 {
 	const unsigned char *e;
 	uint32_t count = dasf_mp_array(v, &e);
@@ -203,7 +206,9 @@ static uint32_t intern_shape(struct dasf_intern *in, const struct dasf_rec *r, c
 	if (count == 1)
 		buf[n++] = ',';
 	buf[n++] = ')';
-	return dasf_intern(in, buf, n);
+	if (*last == DASF_NONE || in->len[*last] != n || memcmp(in->str[*last], buf, n) != 0)
+		*last = dasf_intern(in, buf, n);
+	return *last;
 }
 
 static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why, const char *what)
@@ -213,7 +218,29 @@ static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why
 		 what ? " '" : "", what ? what : "", what ? "'" : "");
 }
 
-static void push_keys(struct dasf_db *db, const struct dasf_rec *r, const unsigned char *v, uint32_t *count)
+/* Edge keys hashed, with their table slots prefetched, before a task's other strings are
+ * interned: new keys (a task's dependents, mostly) then do not wait on memory. */
+#define EDGE_AHEAD 8
+
+/* Hashes of the first EDGE_AHEAD string elements of array v into h; returns how many. */
+static uint32_t hash_ahead(struct dasf_db *db, const struct dasf_rec *r, const unsigned char *v, uint32_t *h)
+{
+	const unsigned char *e;
+	uint32_t n = dasf_mp_array(v, &e), k = 0;
+	for (uint32_t i = 0; n != DASF_NONE && i < n && k < EDGE_AHEAD; i++, e = dasf_mp_next(r, e)) {
+		const char *s;
+		size_t len;
+		if (dasf_mp_str(r, e, &s, &len)) {
+			h[k] = dasf_hash(s, len);
+			dasf_intern_prefetch(&db->keys, h[k++]);
+		}
+	}
+	return k;
+}
+
+/* Intern the string elements of array v as edges; the first nh hashes are in h. */
+static void push_keys(struct dasf_db *db, const struct dasf_rec *r, const unsigned char *v, const uint32_t *h,
+		      uint32_t nh, uint32_t *count)
 {
 	const unsigned char *e;
 	uint32_t n = dasf_mp_array(v, &e);
@@ -226,7 +253,8 @@ static void push_keys(struct dasf_db *db, const struct dasf_rec *r, const unsign
 		size_t len;
 		if (!dasf_mp_str(r, e, &s, &len))
 			continue;
-		db->edges[db->nedges++] = dasf_intern(&db->keys, s, len);
+		uint32_t hash = *count < nh ? h[*count] : dasf_hash(s, len);
+		db->edges[db->nedges++] = dasf_intern_hashed(&db->keys, s, len, hash);
 		(*count)++;
 	}
 }
@@ -248,6 +276,8 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 	}
 	if (fc->legacy)
 		dur /= 1000.0;
+	uint32_t hdep[EDGE_AHEAD], hdnt[EDGE_AHEAD];
+	uint32_t ndep = hash_ahead(db, r, r->deps, hdep), ndnt = hash_ahead(db, r, r->dnts, hdnt);
 	xgrow((void **)&db->task, &db->taskcap, db->ntask + 1, sizeof(*db->task));
 	struct dasf_task *t = &db->task[db->ntask++];
 	*t = (struct dasf_task){ .ts = ts, .dur = dur, .file = fc->file, .edge = (uint32_t)db->nedges };
@@ -256,11 +286,12 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 	t->thread = intern_cached(&db->strs, &fc->last_thread, r, r->thread_id, "None");
 	t->name = intern_cached(&db->strs, &fc->last_name, r, r->fn, "");
 	t->key = dasf_intern(&db->keys, key, klen);
-	t->type = dasf_mp_str(r, r->type, &name, &nlen) ? dasf_intern(&db->strs, name, nlen) : DASF_NONE;
-	t->shape = intern_shape(&db->strs, r, r->shape);
+	t->type = dasf_mp_str(r, r->type, &name, &nlen) ? intern_cached(&db->strs, &fc->last_type, r, r->type, "") :
+		  DASF_NONE;
+	t->shape = intern_shape(&db->strs, &fc->last_shape, r, r->shape);
 	t->has_size = dasf_mp_int(r->size, &t->size);
-	push_keys(db, r, r->deps, &t->ndeps);
-	push_keys(db, r, r->dnts, &t->ndnts);
+	push_keys(db, r, r->deps, hdep, ndep, &t->ndeps);
+	push_keys(db, r, r->dnts, hdnt, ndnt, &t->ndnts);
 	return 0;
 }
 
@@ -596,6 +627,7 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 	struct dasf_file_ctx fc = {
 		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
 		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
+		.last_type = DASF_NONE, .last_shape = DASF_NONE,
 		.legacy = has_legacy_prefix(head, size < plen ? size : plen),
 	};
 	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };

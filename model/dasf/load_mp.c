@@ -96,7 +96,7 @@ static bool too_deep(const unsigned char **pp, const unsigned char *end, int out
 
 /* Size of the scalar at p when its marker alone tells it (the common markers: fixint,
  * nil, bool, fixstr, float64, uint64, int64, str8), else 0. */
-static uint64_t quick_size(const unsigned char *p, const unsigned char *end)
+static inline uint64_t quick_size(const unsigned char *p, const unsigned char *end)
 {
 	unsigned m = p[0];
 	if (m <= 0x7f || m >= 0xe0 || m == 0xc0 || m == 0xc2 || m == 0xc3)
@@ -110,10 +110,8 @@ static uint64_t quick_size(const unsigned char *p, const unsigned char *end)
 	return 0;
 }
 
-/* Validate the value at *pp and step over it. A value that holds enough containers to
- * reach the depth limit from `outer` enclosing containers is checked exactly (sets
- * *deep). False when malformed. */
-static bool skip(const unsigned char **pp, const unsigned char *end, int outer, bool *deep)
+/* skip() for values that are not a scalar of a common marker. */
+static bool skip_any(const unsigned char **pp, const unsigned char *end, int outer, bool *deep)
 {
 	const unsigned char *p = *pp, *start = p;
 	uint64_t pending = 1, containers = 0;
@@ -144,8 +142,22 @@ static bool skip(const unsigned char **pp, const unsigned char *end, int outer, 
 	return true;
 }
 
+/* Validate the value at *pp and step over it. A value that holds enough containers to
+ * reach the depth limit from `outer` enclosing containers is checked exactly (sets
+ * *deep). False when malformed. */
+static inline bool skip(const unsigned char **pp, const unsigned char *end, int outer, bool *deep)
+{
+	const unsigned char *p = *pp;
+	uint64_t n = p < end ? quick_size(p, end) : 0;
+	if (n && n <= (uint64_t)(end - p)) {
+		*pp = p + n;
+		return true;
+	}
+	return skip_any(pp, end, outer, deep);
+}
+
 /* A str at p: its bytes and length. False for any other type (bin included). */
-static bool str_at(const unsigned char *p, const unsigned char *end, const char **s, size_t *n)
+static inline bool str_at(const unsigned char *p, const unsigned char *end, const char **s, size_t *n)
 {
 	unsigned m = p[0];
 	int hdr;

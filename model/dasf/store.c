@@ -108,9 +108,24 @@ static uint32_t insert(struct dasf_intern *in, const char *s, size_t len, uint32
 	return id;
 }
 
+uint32_t dasf_hash(const char *s, size_t len)
+{
+	return hash_bytes(s, len);
+}
+
+void dasf_intern_prefetch(const struct dasf_intern *in, uint32_t h)
+{
+	if (in->nslot && (uint32_t)(in->recent[h & (DASF_INTERN_RECENT - 1)] >> 32) != h)
+		__builtin_prefetch(&in->slot[h & (in->nslot - 1)]);
+}
+
 uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
 {
-	uint32_t h = hash_bytes(s, len);
+	return dasf_intern_hashed(in, s, len, hash_bytes(s, len));
+}
+
+uint32_t dasf_intern_hashed(struct dasf_intern *in, const char *s, size_t len, uint32_t h)
+{
 	uint64_t *recent = &in->recent[h & (DASF_INTERN_RECENT - 1)];
 	uint32_t id = (uint32_t)*recent - 1;
 	if (*recent && (uint32_t)(*recent >> 32) == h && in->len[id] == len && memcmp(in->str[id], s, len) == 0)
