@@ -79,25 +79,19 @@ bench_set() {
 	bench_cpu3 "$dir" "--print --jobs 1 --no-index (end to end)" "$mb" "$BIN" --print --jobs 1 --no-index "$run"
 	print_cpu=$BENCH_MED
 	bench_cpu3 "$dir" "--print --jobs 2 --no-index" "$mb" "$BIN" --print --jobs 2 --no-index "$run"
-	py_cpu=""
-	py=$(bench_python json)
-	if [ -n "$py" ]; then
-		bench_cpu1 "$dir" "python3 json.loads per line" "$mb" "$py" "$dir/peer_loads.py" json "$run"/rank*/steps.jsonl &&
-			py_cpu=$BENCH_MED
-	else
-		echo "python3 json.loads: no python3, skipped"
-	fi
-	oj_cpu=""
-	py=$(bench_python orjson)
-	if [ -n "$py" ]; then
-		bench_cpu1 "$dir" "orjson.loads per line" "$mb" "$py" "$dir/peer_loads.py" orjson "$run"/rank*/steps.jsonl &&
-			oj_cpu=$BENCH_MED
-	else
-		echo "orjson.loads per line: orjson not installed (pip install orjson), skipped"
-	fi
+	py_cpu="" oj_cpu=""
+	for mod in json orjson; do
+		py=$(bench_python $mod)
+		if [ -z "$py" ]; then
+			echo "python3 $mod.loads per line: $mod not installed, skipped"
+			continue
+		fi
+		bench_cpu1 "$dir" "python3 $mod.loads per line" "$mb" "$py" "$dir/peer_loads.py" $mod "$run"/rank*/steps.jsonl || continue
+		if [ $mod = json ]; then py_cpu=$BENCH_MED; else oj_cpu=$BENCH_MED; fi
+	done
 	echo
-	printf 'per core (median CPU s): --print --jobs 1 = %.0f MB per CPU second (target >= 1000), load only %.0f; %sx the CPU of wc -l\n' \
-		"$(echo "$mb / $print_cpu" | bc -l)" "$(echo "$mb / $load_cpu" | bc -l)" "$(bench_ratio "$print_cpu" "$wc_cpu")"
+	printf 'per core (median CPU s): --print --jobs 1 = %s MB per CPU second (target >= 1000), load only %s; %sx the CPU of wc -l\n' \
+		"$(bench_ratio "$mb" "$print_cpu")" "$(bench_ratio "$mb" "$load_cpu")" "$(bench_ratio "$print_cpu" "$wc_cpu")"
 	[ -n "$py_cpu" ] && printf 'vs python3 json.loads: %sx (load only), %sx (--print)\n' \
 		"$(bench_ratio "$py_cpu" "$load_cpu")" "$(bench_ratio "$py_cpu" "$print_cpu")"
 	[ -n "$oj_cpu" ] && printf 'vs orjson: %sx (load only), %sx (--print)\n' \
