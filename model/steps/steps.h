@@ -119,8 +119,11 @@ void steps_model_free(struct steps_model *m);
  * expand to doubles, presence bitmaps come back): records already stored stay, nothing
  * is read again. steps_refresh() re-sorts the ranks when one was published, rebuilds
  * the step index of the ranks that changed, the aligned and union step sets (O(ranks
- * log ranks) while every rank is contiguous) and drops the memoized analyses
- * (steps_analysis_slot); it returns false, and drops nothing, when nothing changed.
+ * log ranks) while every rank is contiguous) and tells the memoized analyses
+ * (steps_analysis_slot): after appends only (every changed rank gained step numbers
+ * after all it had, no rank published) they extend or are held (analysis.h LIVE
+ * RUNS), otherwise they are dropped. It returns false, and touches nothing, when
+ * nothing changed.
  * Not synchronised: call from the thread that reads, between frames. */
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
 bool steps_refresh(struct steps_model *m);

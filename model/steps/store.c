@@ -399,6 +399,7 @@ static int cmp_pos_by_step(const void *a, const void *b, void *ud)
 
 void store_rank_build_index(struct rank_steps *r)
 {
+	r->nindexed = r->n;
 	if (r->contiguous) {
 		r->ndistinct = r->n;
 		return;
