@@ -1,0 +1,113 @@
+#!/bin/sh
+# follow_state_tmux.sh: the view stays where the user is while a followed job grows
+# (issue 12). A writer (tests/tools/follow_writer.sh) appends to 8 ranks, rank 3 stops,
+# while `tscope-tui --follow --interval 0.2` refreshes several times a second; on each
+# pane the user's place must survive those refreshes: the Overview's selected finding
+# (by id, not by position), the Budget pane's selected rank, the Heatmap's cursor row,
+# the Ranks table's filter and sort. Waits are bounded; nothing asserts a duration.
+# Skips without tmux.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+if ! command -v tmux >/dev/null 2>&1; then
+	tap_skip "tmux is not installed"
+	tap_plan
+	exit 0
+fi
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/follow_state.$$"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+sock="tscope-follow-state-$$"
+T() { tmux -L "$sock" "$@"; }
+wpid=
+cleanup() { T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; }
+trap cleanup EXIT
+
+snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
+wait_re() {
+	i=0
+	while [ $i -lt 600 ]; do
+		snap
+		grep -qE -- "$1" "$work/screen" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+status() { snap; tail -n 2 "$work/screen" | head -n 1; }
+# the newest record count of rank 0 in the Ranks pane (to see polls happen)
+polls_pass() {   # wait until rank 0's record count grew by 5 (a second of polls)
+	n0=$(records0)
+	i=0
+	while [ $i -lt 300 ]; do
+		n=$(records0)
+		[ -n "$n0" ] && [ -n "$n" ] && [ "$n" -ge $((n0 + 5)) ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+records0() { wc -l <"$work/run/rank0/steps.jsonl"; }
+
+T -f /dev/null new-session -d -s f -x 140 -y 30 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
+	tap_skip "tmux cannot start a server here"
+	tap_plan
+	exit 0
+}
+sh "$writer" run 8 0 30 0
+sh "$writer" run 8 31 100000 0.05 3 40 &
+wpid=$!
+T send-keys -t f "cd '$work' && '$TSCOPE_BIN' --follow --interval 0.2 --stall 2 run; echo EXIT=\$? > exit.txt" Enter
+wait_re "LIVE running, 1 stalled" >/dev/null
+
+# Overview: the last finding stays selected (a reopened pane would select the first)
+T send-keys -t f 1
+wait_re "Findings \([2-9]" >/dev/null
+T send-keys -t f G
+wait_re "finding ([2-9])/\1 " >/dev/null
+before=$(status | grep -oE "finding [0-9]+/[0-9]+ +[A-Z_.]+")
+polls_pass
+after=$(status | grep -oE "finding [0-9]+/[0-9]+ +[A-Z_.]+")
+tap_check "Overview: the selected finding stays selected while data grows ($before -> $after)" \
+	'[ -n "$before" ] && [ "${before##* }" = "${after##* }" ] && [ "${before##* }" != LIVE.STALLED_RANK ]'
+
+# Budget: rank 5 stays selected
+T send-keys -t f 5
+wait_re "Budget of rank" >/dev/null
+T send-keys -t f g j j j j j
+wait_re "Budget of rank 5:" >/dev/null
+polls_pass
+tap_check "Budget: rank 5 stays selected while data grows" 'wait_re "Budget of rank 5:" && status | grep -q "^ rank 5 "'
+
+# Heatmap: the cursor stays on rank 5's row
+T send-keys -t f 2
+wait_re "^ rank [0-9]+ +step" >/dev/null
+T send-keys -t f g j j j j j
+wait_re "^ rank 5 +step" >/dev/null
+polls_pass
+tap_check "Heatmap: the cursor stays on rank 5 while data grows" 'status | grep -qE "^ rank 5 +step"'
+
+# Ranks: a filter and a sort survive refreshes
+T send-keys -t f 3
+wait_re "records" >/dev/null
+T send-keys -t f f "rank>=4" Enter
+wait_re "rank>=4" >/dev/null
+T send-keys -t f s
+sleep 0.5
+snap
+order1=$(awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' ')
+polls_pass
+snap
+order2=$(awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' ')
+tap_check "Ranks: the filter rank>=4 survives refreshes (rows: $order2)" \
+	'[ -n "$order2" ] && ! echo " $order2" | grep -qE " [0-3] " && grep -q "rank>=4" "$work/screen"'
+tap_check "Ranks: the sort by rank, descending, survives refreshes ($order1 -> $order2)" '[ "$order1" = "7 6 5 4 " ] && [ "$order2" = "$order1" ]'
+
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+wpid=
+T send-keys -t f Q
+i=0
+while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tap_eq "quits with status 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
+cd "$TSCOPE_TMP" && rm -rf "$work"
+tap_plan
