@@ -74,11 +74,19 @@ void analysis_cache_free(void *p)
 
 /* The heatmap pyramids and the per-step medians stay: their accessors extend them to
  * the new aligned steps on next use. */
-void analysis_cache_grown(void *p, bool lag_ok)
+void analysis_cache_grown(void *p, bool lag_ok, bool columns_kept)
 {
 	struct analysis_cache *c = p;
 	if (!c)
 		return;
+	for (size_t i = 0; i < c->nheat; i++) {
+		if (!columns_kept)
+			analysis_heat_free(c->heat[i]);
+		else
+			c->heat[i]->stale = true;
+	}
+	if (!columns_kept)
+		c->nheat = 0;
 	if (!lag_ok) {
 		cache_drop_records(c);
 		return;

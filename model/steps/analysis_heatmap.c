@@ -29,6 +29,7 @@ void analysis_heat_free(struct heat_grid *g)
 	free(g->count);
 	free(g->len);
 	free(g->stride);
+	free(g->from);
 	free(g);
 }
 
@@ -46,11 +47,16 @@ static double step_time_fsum(const struct steps_model *m, const struct phase_set
 	return stats_sum_result(&s);
 }
 
-/* Level-0 value of series at (r, k); false when missing. */
+/* Level-0 value of series at (r, column k); false when missing (a column after the
+ * aligned steps that rank r has not reached). */
 static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
 			 size_t r, size_t k, double *out)
 {
-	size_t pos = steps_aligned_pos(m, r, k);
+	size_t pos;
+	if (k < steps_naligned(m))
+		pos = steps_aligned_pos(m, r, k);
+	else if (!steps_find(m, r, steps_column_step(m, k), &pos))
+		return false;
 	switch (series) {
 	case HEAT_COMPUTE:
 		*out = analysis_record_compute(m, ps, r, pos);
@@ -77,14 +83,14 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 }
 
 /* The row passes of a heatmap build, in tasks of ANALYSIS_RANK_CHUNK ranks (rows are
- * independent), over the aligned steps from k_from on (0, or where the grid ended before
- * the run grew). */
+ * independent), each row over the columns from g->from[r] on (0, or where its cells
+ * could still change before the run grew). */
 struct heat_pass {
 	struct heat_grid *g;
 	const struct steps_model *m;
 	struct phase_sets ps;
 	const double *cmed;       /* HEAT_REL_SLOWDOWN: analysis_step_medians() */
-	size_t k_from;
+	bool *missing;            /* per task: a recomputed cell is missing */
 };
 
 /* Level 0 of the task's rows, row by row (the model's columns are read sequentially). */
@@ -92,19 +98,23 @@ static void heat_fill_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
 	const struct heat_grid *g = p->g;
-	size_t S = g->nsteps;
+	size_t S = g->nsteps, A = steps_naligned(p->m);
 	int series = g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series;
+	bool missing = false;
 	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
 		float *v = g->val[0] + r * g->stride[0]; /* NaN marks a missing cell */
-		for (size_t k = p->k_from; k < S; k++) {
+		for (size_t k = g->from[r]; k < S; k++) {
 			double x;
-			bool ok = series_value(p->m, &p->ps, series, r, k, &x);
-			if (p->cmed)
-				v[k] = p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
+			if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
+				v[k] = NAN;
+			else if (!series_value(p->m, &p->ps, series, r, k, &x))
+				v[k] = NAN;
 			else
-				v[k] = ok ? (float)x : NAN;
+				v[k] = p->cmed ? (p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN) : (float)x;
+			missing = missing || isnan(v[k]);
 		}
 	}
+	p->missing[task] = missing;
 }
 
 /* Present values in block idx of level l of rank ri. */
@@ -119,7 +129,7 @@ static uint32_t heat_count(const struct heat_grid *g, size_t l, size_t ri, size_
 }
 
 /* Levels 1.. of the task's rows: block b of level l from blocks 2b, 2b+1 of level l-1;
- * the blocks before (k_from >> l) cover old steps only and stay. */
+ * the blocks before (g->from[r] >> l) cover unchanged cells only and stay. */
 static void heat_level_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
@@ -129,7 +139,7 @@ static void heat_level_rows(void *ud, size_t task)
 			size_t pl = g->len[l - 1], len = g->len[l];
 			const float *pv = g->val[l - 1] + r * g->stride[l - 1], *pw = g->worst[l - 1] + r * g->stride[l - 1];
 			float *v = g->val[l] + r * g->stride[l], *w = g->worst[l] + r * g->stride[l];
-			for (size_t b = p->k_from >> l; b < len; b++) {
+			for (size_t b = g->from[r] >> l; b < len; b++) {
 				double sum = 0, worst = NAN;
 				uint32_t cnt = 0;
 				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
@@ -147,6 +157,26 @@ static void heat_level_rows(void *ud, size_t task)
 					g->count[l][r * g->stride[l] + b] = cnt;
 			}
 		}
+}
+
+/* Per row, the columns whose cells cannot change while the run grows by appends: the
+ * aligned ones, and for a series of the rank's own records every column up to its
+ * newest step (it can only gain later steps); the slowdown needs every rank's record. */
+static void heat_set_final(struct heat_grid *g, const struct steps_model *m)
+{
+	size_t A = steps_naligned(m), S = g->nsteps;
+	for (size_t r = 0; r < g->nranks; r++) {
+		size_t lo = A, hi = S;
+		long top = steps_max_step(m, r);
+		while (g->series != HEAT_REL_SLOWDOWN && lo < hi) {   /* first column after top */
+			size_t mid = lo + (hi - lo) / 2;
+			if (steps_column_step(m, mid) <= top)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		g->from[r] = lo;
+	}
 }
 
 static size_t levels_for(size_t S)
@@ -210,57 +240,61 @@ static void heat_reserve(struct heat_grid *g, size_t S, bool grow)
 	g->nsteps = S;
 }
 
-/* Fill the cells from k_from on and the blocks over them; false when a dense grid gets
- * a missing cell (the counts it lacks need a fresh build). */
-static bool heat_fill(struct run *run, struct heat_grid *g, size_t k_from)
+/* Fill each row's cells from g->from[r] on and the blocks over them; false when a
+ * dense grid gets a missing cell (the counts it lacks need a fresh build). */
+static bool heat_fill(struct run *run, struct heat_grid *g, bool fresh)
 {
-	size_t N = g->nranks, S = g->nsteps;
-	struct heat_pass p = { .g = g, .m = run->steps, .k_from = k_from };
+	size_t N = g->nranks, S = g->nsteps, cells = 0;
+	for (size_t r = 0; r < N; r++)
+		cells += S - g->from[r];
+	size_t ntasks = (N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
+	struct heat_pass p = { .g = g, .m = run->steps, .missing = xcalloc(ntasks, sizeof(bool)) };
 	if (g->series == HEAT_REL_SLOWDOWN)
 		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
-	size_t ntasks = (N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
 	/* a poll's few new steps: no threads to start */
-	int threads = N * (S - k_from) < ((size_t)1 << 16) ? 1 : analysis_threads(run);
+	int threads = cells < ((size_t)1 << 16) ? 1 : analysis_threads(run);
 	analysis_phase_sets_init(run->steps, &p.ps);
 	pool_run(ntasks, threads, heat_fill_rows, &p);
 	analysis_phase_sets_free(&p.ps);
-	bool dense = true;
-	for (size_t r = 0; r < N && dense; r++)
-		for (size_t k = k_from; k < S && dense; k++)
-			dense = !isnan(g->val[0][r * g->stride[0] + k]);
-	if (!dense && g->dense) {
-		if (k_from > 0)
+	bool missing = false;
+	for (size_t t = 0; t < ntasks; t++)
+		missing = missing || p.missing[t];
+	free(p.missing);
+	if (missing && g->dense) {
+		if (!fresh)
 			return false;
 		g->dense = false;
 		for (size_t l = 1; l < g->nlevels; l++)
 			g->count[l] = xmalloc(N * g->stride[l] * sizeof(uint32_t));
 	}
 	pool_run(ntasks, threads, heat_level_rows, &p);
+	heat_set_final(g, run->steps);
+	g->stale = false;
 	return true;
 }
 
 static struct heat_grid *heat_build(struct run *run, int series)
 {
 	const struct steps_model *m = run->steps;
-	size_t N = steps_nranks(m), S = steps_naligned(m);
+	size_t N = steps_nranks(m), S = steps_ncolumns(m);
 	if (N == 0 || S == 0 || (series >= 0 && ((size_t)series >= steps_nmetrics(m))) || series < HEAT_REL_SLOWDOWN)
 		return NULL;
 	struct heat_grid *g = xcalloc(1, sizeof(*g));
 	g->series = series;
 	g->nranks = N;
 	g->dense = true;
+	g->from = xcalloc(N, sizeof(*g->from));
 	heat_reserve(g, S, false);
-	heat_fill(run, g, 0);
+	heat_fill(run, g, true);
 	return g;
 }
 
-/* The run grew by appends (analysis_cache_grown): the aligned steps after the grid's
- * end, or a fresh grid when a dense one gets a missing cell. */
+/* The run grew by appends (analysis_cache_grown): each row from its first cell that
+ * could change, or a fresh grid when a dense one gets a missing cell. */
 static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)
 {
-	size_t from = g->nsteps;
-	heat_reserve(g, steps_naligned(run->steps), true);
-	if (heat_fill(run, g, from))
+	heat_reserve(g, steps_ncolumns(run->steps), true);
+	if (heat_fill(run, g, false))
 		return g;
 	int series = g->series;
 	analysis_heat_free(g);
@@ -274,7 +308,7 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series)
 		return NULL;
 	for (size_t i = 0; i < c->nheat; i++)
 		if (c->heat[i]->series == series) {
-			if (c->heat[i]->nsteps != steps_naligned(run->steps))
+			if (c->heat[i]->nsteps != steps_ncolumns(run->steps) || c->heat[i]->stale)
 				c->heat[i] = heat_extend(run, c->heat[i]);
 			return c->heat[i];
 		}

@@ -83,6 +83,8 @@ struct heat_grid {
 	size_t *len;              /* blocks per level */
 	size_t *stride;           /* entries per row per level (>= len: a live run grows in place) */
 	size_t lcap;              /* level slots allocated */
+	size_t *from;             /* per row: its first column a growing run may change */
+	bool stale;               /* the run grew since (analysis_cache_grown) */
 };
 
 struct rank_cache {
@@ -154,8 +156,9 @@ void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 /* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,
- * per-step medians), hold the rest when lag_ok, else drop it (analysis.h LIVE RUNS). */
-void analysis_cache_grown(void *cache, bool lag_ok);
+ * unless !columns_kept: the heatmap columns did not only grow at the end; per-step
+ * medians), hold the rest when lag_ok, else drop it (analysis.h LIVE RUNS). */
+void analysis_cache_grown(void *cache, bool lag_ok, bool columns_kept);
 
 /* ---- storage (store.c, store_follow.c, store_index.c) ------------------------------ */
 
@@ -220,6 +223,13 @@ struct steps_model {
 	int64_t *aligned;
 	size_t naligned;
 	size_t nunion;
+	/* heatmap columns after the aligned ones (steps_set_live): steps after the last
+	 * aligned step that some rank has, ascending; a range when every rank is contiguous */
+	bool live;
+	bool tail_range;
+	long tail_lo;
+	int64_t *tail;
+	size_t ntail;
 	void *analysis;
 	bool analysis_lag;       /* analysis_allow_lag(): hold the slow results after appends */
 	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
@@ -253,6 +263,7 @@ static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bit
 
 /* Shared by store.c (finalize) and store_follow.c / store_index.c. */
 void store_build_aligned(struct steps_model *m);
+void store_build_tail(struct steps_model *m);
 void store_build_union(struct steps_model *m);
 int store_cmp_rank(const void *a, const void *b);
 size_t store_col_elem(unsigned char enc);

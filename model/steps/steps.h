@@ -127,6 +127,9 @@ void steps_model_free(struct steps_model *m);
  * Not synchronised: call from the thread that reads, between frames. */
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
 bool steps_refresh(struct steps_model *m);
+/* A live run (the follower calls it once): the heatmap columns go on past the aligned
+ * steps to the newest step of the leading ranks (steps_ncolumns). */
+void steps_set_live(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -177,6 +180,14 @@ size_t steps_naligned(const struct steps_model *m);
 long steps_aligned_step(const struct steps_model *m, size_t k);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
+/* The heatmap's columns: the aligned steps (column k < steps_naligned() is aligned step
+ * k), then, in a live run (steps_set_live), every step after the last aligned one that
+ * some rank has, ascending: the leading ranks' newest steps, where a lagging rank has
+ * no record (missing, never 0). Without steps_set_live, the aligned steps only. */
+size_t steps_ncolumns(const struct steps_model *m);
+long steps_column_step(const struct steps_model *m, size_t k);
+/* The largest step number of rank ri (LONG_MIN when it has no record). */
+long steps_max_step(const struct steps_model *m, size_t ri);
 
 
 /* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else

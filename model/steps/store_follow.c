@@ -101,16 +101,26 @@ bool steps_refresh(struct steps_model *m)
 	}
 	if (!changed)
 		return false;
+	size_t old_aligned = m->naligned, old_tail = m->ntail;
+	long *tail = xmalloc((old_tail ? old_tail : 1) * sizeof(*tail));
+	for (size_t k = 0; k < old_tail; k++)
+		tail[k] = steps_column_step(m, old_aligned + k);
 	free(m->aligned);
 	m->aligned = NULL;
 	m->naligned = 0;
 	m->aligned_contiguous = false;
 	store_build_aligned(m);
 	store_build_union(m);
+	store_build_tail(m);
 	/* appends only: the aligned steps known so far keep their index and records, new
-	 * ones come after them, so the analyses extend instead of starting over */
+	 * ones come after them, so the analyses extend instead of starting over; the
+	 * heatmaps too when the old columns are the first new ones */
+	bool kept = m->naligned + m->ntail >= old_aligned + old_tail;
+	for (size_t k = 0; k < old_tail && kept; k++)
+		kept = steps_column_step(m, old_aligned + k) == tail[k];
+	free(tail);
 	if (append) {
-		analysis_cache_grown(m->analysis, m->analysis_lag);
+		analysis_cache_grown(m->analysis, m->analysis_lag, kept);
 	} else {
 		analysis_cache_free(m->analysis);
 		m->analysis = NULL;

@@ -4,7 +4,9 @@
 # while `tscope-tui --follow --interval 0.2` refreshes several times a second; on each
 # pane the user's place must survive those refreshes: the Overview's selected finding
 # (by id, not by position), the Budget pane's selected rank, the Heatmap's cursor row,
-# the Ranks table's filter and sort. Waits are bounded; nothing asserts a duration.
+# the Ranks table's filter and sort; and the heatmap's axis extends to the leading
+# ranks' newest steps, the stopped rank's cells there missing. Waits are bounded;
+# nothing asserts a duration.
 # Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -85,6 +87,10 @@ T send-keys -t f g j j j j j
 wait_re "^ rank 5 +step" >/dev/null
 polls_pass
 tap_check "Heatmap: the cursor stays on rank 5 while data grows" 'status | grep -qE "^ rank 5 +step"'
+axis_max() { sed -n 2p "$work/screen" | tr -s ' ' '\n' | grep -E '^[0-9]+$' | sort -n | tail -n 1; }
+tap_check "Heatmap: the axis goes past rank 3's stop (step 40) to the others' newest steps ($(axis_max))" \
+	'[ "$(axis_max)" -gt 60 ]'
+tap_check "Heatmap: rank 3's cells after its stop are missing (·), not zero" 'wait_re "^ *!3 +.*·+ *$"'
 
 # Ranks: a filter and a sort survive refreshes
 T send-keys -t f 3

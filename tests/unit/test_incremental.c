@@ -10,6 +10,7 @@
  * one (an old step number again: everything dropped). Then the lag contract: held
  * results until analysis_catch_up(). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/run.h"
@@ -132,8 +133,16 @@ static void check_round(struct run *run, const char *what)
 	}
 }
 
-int main(void)
+/* Rank ri grows [lo, hi) without step `skip`. */
+static void grow_skip(struct steps_model *m, size_t ri, long lo, long hi, long skip)
 {
+	grow(m, ri, lo, skip, -1, -1);
+	grow(m, ri, skip + 1, hi, -1, -1);
+}
+
+static void scenario(bool live)
+{
+	const char *tag = live ? "live" : "static";
 	struct run *run = run_open(NULL, 0, &no_opts, NULL);
 	struct steps_model *m = steps_model_get(run);
 	ph_data = steps_metric_intern(m, METRIC_PHASE, "data");
@@ -147,6 +156,9 @@ int main(void)
 	for (size_t ri = 0; ri < NRANKS; ri++)
 		grow(m, ri, 0, 60, -1, -1);
 	steps_finalize(m);
+	if (live)
+		steps_set_live(m);
+	printf("# %s run\n", tag);
 	check_round(run, "60 steps");
 
 	/* every analysis memoized, then the rounds */
@@ -162,15 +174,22 @@ int main(void)
 		grow(m, ri, 66, ri == 3 ? 69 : 80, -1, -1);
 	steps_refresh(m);
 	is_int(steps_naligned(m), 69, "rank 3 lags: 69 aligned steps");
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	double mean, worst;
+	if (live)
+		ok(heat_nsteps(g) == 80 && !heat_range(g, 3, 69, 80, &mean, &worst) && heat_range(g, 0, 69, 80, &mean, &worst),
+		   "live: the axis reaches step 79 of the leading ranks; rank 3's cells there are missing");
+	else
+		is_int(heat_nsteps(g), 69, "not live: the axis ends at the last aligned step");
 	check_round(run, "rank 3 behind");
 
 	for (size_t ri = 0; ri < NRANKS; ri++)
-		grow(m, ri, ri == 3 ? 69 : 80, 90, ri == 1 ? 85 : -1, 88);
+		grow(m, ri, ri == 3 ? 69 : 80, ri == 3 ? 75 : 90, ri == 1 ? 85 : -1, 88);
 	steps_refresh(m);
-	check_round(run, "first missing forward, a step with compute 0");
+	check_round(run, "rank 3 catching up, first missing forward, a step with compute 0");
 
 	for (size_t ri = 0; ri < NRANKS; ri++)
-		grow(m, ri, 90, 131, ri == 2 ? 100 : -1, 120);
+		grow(m, ri, ri == 3 ? 75 : 90, 131, ri == 2 ? 100 : -1, 120);
 	steps_refresh(m);
 	check_round(run, "grids with missing cells extended past 128");
 
@@ -179,17 +198,25 @@ int main(void)
 	steps_refresh(m);
 	check_round(run, "an old step number again (not an append)");
 
+	/* rank 0 leads with a gap at 144; then rank 1 fills 144: a column in the middle */
+	grow_skip(m, 0, 131, 147, 144);
+	steps_refresh(m);
+	check_round(run, "a leading rank with a gap");
+	grow(m, 1, 140, 146, -1, -1);
+	steps_refresh(m);
+	check_round(run, "a step appears between the columns");
+
 	/* lagging allowed: held until caught up */
 	analysis_allow_lag(run, true);
 	const struct distributed *d = analysis_distributed(run);
 	size_t was = d->n_steps;
 	for (size_t ri = 0; ri < NRANKS; ri++)
-		grow(m, ri, ri == 0 ? 131 : 140, 150, -1, -1);
+		grow(m, ri, ri == 0 ? 147 : ri == 1 ? 146 : 140, 150, -1, -1);
 	steps_refresh(m);
 	ok(analysis_lagging(run) && analysis_distributed(run)->n_steps == was,
 	   "lag allowed: the distributed analysis is held (%zu aligned steps, the run has %zu)", was,
 	   steps_naligned(m));
-	ok(heat_nsteps(analysis_heatmap(run, HEAT_COMPUTE)) == steps_naligned(m), "the heatmap is current meanwhile");
+	ok(heat_nsteps(analysis_heatmap(run, HEAT_COMPUTE)) == steps_ncolumns(m), "the heatmap is current meanwhile");
 	analysis_catch_up(run);
 	ok(!analysis_lagging(run) && analysis_distributed(run)->n_steps == steps_naligned(m),
 	   "analysis_catch_up: recomputed over every aligned step");
@@ -201,5 +228,11 @@ int main(void)
 	ok(!analysis_lagging(run) && analysis_distributed(run)->n_steps == steps_naligned(m),
 	   "lag not allowed: appends drop the distributed analysis");
 	run_free(run);
+}
+
+int main(void)
+{
+	scenario(false);
+	scenario(true);
 	return tap_done();
 }
