@@ -10,51 +10,31 @@
 # Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	tap_skip "tmux is not installed"
-	tap_plan
-	exit 0
-fi
+. "$TSCOPE_ROOT/tests/tmux.sh"
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
 work="$TSCOPE_TMP/follow_state.$$"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-sock="tscope-follow-state-$$"
-T() { tmux -L "$sock" "$@"; }
+tmux_start f 140 30 "$work"
 wpid=
-cleanup() { T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; }
-trap cleanup EXIT
+trap 'T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null' EXIT
 
 snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
-wait_re() {
-	i=0
-	while [ $i -lt 600 ]; do
-		snap
-		grep -qE -- "$1" "$work/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 status() { snap; tail -n 2 "$work/screen" | head -n 1; }
-# the newest record count of rank 0 in the Ranks pane (to see polls happen)
-polls_pass() {   # wait until rank 0's record count grew by 5 (a second of polls)
+records0() { wc -l <"$work/run/rank0/steps.jsonl"; }
+# wait until rank 0's file grew by 5 records (a second of polls at 0.2 s)
+polls_pass() {
 	n0=$(records0)
 	i=0
 	while [ $i -lt 300 ]; do
-		n=$(records0)
-		[ -n "$n0" ] && [ -n "$n" ] && [ "$n" -ge $((n0 + 5)) ] && return 0
+		[ "$(records0)" -ge $((n0 + 5)) ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
-records0() { wc -l <"$work/run/rank0/steps.jsonl"; }
+# the rank column of the Ranks pane's rows, in screen order
+ranks_order() { snap; awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' '; }
 
-T -f /dev/null new-session -d -s f -x 140 -y 30 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	tap_skip "tmux cannot start a server here"
-	tap_plan
-	exit 0
-}
 sh "$writer" run 8 0 30 0
 sh "$writer" run 8 31 100000 0.05 3 40 &
 wpid=$!
@@ -72,20 +52,21 @@ after=$(status | grep -oE "finding [0-9]+/[0-9]+ +[A-Z_.]+")
 tap_check "Overview: the selected finding stays selected while data grows ($before -> $after)" \
 	'[ -n "$before" ] && [ "${before##* }" = "${after##* }" ] && [ "${before##* }" != LIVE.STALLED_RANK ]'
 
+# on pane KEY (shown when REGEX matches), select the sixth row (rank 5); then polls pass
+select_rank5() {
+	T send-keys -t f "$1"
+	wait_re "$2" >/dev/null
+	T send-keys -t f g j j j j j
+	wait_re "$3" >/dev/null
+	polls_pass
+}
+
 # Budget: rank 5 stays selected
-T send-keys -t f 5
-wait_re "Budget of rank" >/dev/null
-T send-keys -t f g j j j j j
-wait_re "Budget of rank 5:" >/dev/null
-polls_pass
+select_rank5 5 "Budget of rank" "Budget of rank 5:"
 tap_check "Budget: rank 5 stays selected while data grows" 'wait_re "Budget of rank 5:" && status | grep -q "^ rank 5 "'
 
 # Heatmap: the cursor stays on rank 5's row
-T send-keys -t f 2
-wait_re "^ rank [0-9]+ +step" >/dev/null
-T send-keys -t f g j j j j j
-wait_re "^ rank 5 +step" >/dev/null
-polls_pass
+select_rank5 2 "^ rank [0-9]+ +step" "^ rank 5 +step"
 tap_check "Heatmap: the cursor stays on rank 5 while data grows" 'status | grep -qE "^ rank 5 +step"'
 axis_max() { sed -n 2p "$work/screen" | tr -s ' ' '\n' | grep -E '^[0-9]+$' | sort -n | tail -n 1; }
 tap_check "Heatmap: the axis goes past rank 3's stop (step 40) to the others' newest steps ($(axis_max))" \
@@ -99,11 +80,9 @@ T send-keys -t f f "rank>=4" Enter
 wait_re "rank>=4" >/dev/null
 T send-keys -t f s
 sleep 0.5
-snap
-order1=$(awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' ')
+order1=$(ranks_order)
 polls_pass
-snap
-order2=$(awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' ')
+order2=$(ranks_order)
 tap_check "Ranks: the filter rank>=4 survives refreshes (rows: $order2)" \
 	'[ -n "$order2" ] && ! echo " $order2" | grep -qE " [0-3] " && grep -q "rank>=4" "$work/screen"'
 tap_check "Ranks: the sort by rank, descending, survives refreshes ($order1 -> $order2)" '[ "$order1" = "7 6 5 4 " ] && [ "$order2" = "$order1" ]'
