@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/stats.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static double capped(double v)
@@ -259,6 +260,8 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 	char more[48] = "";
 	if (d->nstragglers > 1)
 		snprintf(more, sizeof(more), "; %zu more", d->nstragglers - 1);
-	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %.4g s%s)", d->nstragglers, rs->rank,
-		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset, rs->slow_cost, more);
+	char cost[32];
+	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %s%s)", d->nstragglers, rs->rank,
+		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
+		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
 }
