@@ -19,8 +19,7 @@ done
 sed 's/"forward":[0-9.]*/"forward":0.09/' run/rank42/steps.jsonl >t && mv t run/rank42/steps.jsonl
 tmux_start nodes 100 30 "$work"
 trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
-# the status is printed as "EXIT N" (tr), which the typed command line does not contain
-T send-keys -t nodes "'$TSCOPE_BIN' --tui --no-index run; echo exit \$? | tr a-z A-Z" Enter
+T send-keys -t nodes "'$TSCOPE_BIN' --tui --no-index run; echo rc=\$?" Enter
 wait_for "Overview"
 T send-keys -t nodes 2
 wait_for "8 nodes (worst rank)"
@@ -43,6 +42,6 @@ T send-keys -t nodes o
 wait_for "one row per rank"
 tap_check "o: one row per rank" '! grep -q "(8)" "$tmux_screen" && grep -qE "^.? +9 .*gpu-b" "$tmux_screen"'
 T send-keys -t nodes q
-wait_for "EXIT "
-tap_check "q quits with status 0" 'grep -q "^EXIT 0" "$tmux_screen"'
+wait_for "rc=0" # not "rc=": the typed command line shows "rc=$?" as soon as the TUI exits
+tap_check "q quits with status 0" 'grep -q "^rc=0" "$tmux_screen"'
 tap_plan
