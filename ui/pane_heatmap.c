@@ -32,6 +32,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
+	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
 	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
@@ -212,7 +213,36 @@ static const char *metric_name(const struct hpane *p, struct app *app)
 	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
 }
 
-static bool open_metric(struct hpane *p, struct app *app)
+static void set_scale(struct hpane *p)
+{
+	compute_scale(p);
+	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+		p->lo = 0;
+		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
+	}
+	p->scale_rows = p->src.nrows;
+	p->scale_cols = p->src.ncols;
+}
+
+/* The grid grew (follow mode): the scale from a pass over the whole grid again once it
+ * has 1/16 more columns than at the last pass (or other rows); until then the new
+ * columns only raise the top (the worst value stays the hottest colour). So a poll
+ * costs O(rows) here, not O(rows x 64 ranges). */
+static void grow_scale(struct hpane *p, size_t from)
+{
+	if (p->blocks || p->src.nrows != p->scale_rows || p->src.ncols < p->scale_cols ||
+	    p->src.ncols >= p->scale_cols + p->scale_cols / 16 + 1) {
+		set_scale(p);
+		return;
+	}
+	for (size_t r = 0; r < p->src.nrows && from < p->src.ncols; r++) {
+		double w, m;
+		if (rect(p, r, r + 1, from, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
+			p->hi = w;
+	}
+}
+
+static bool open_source(struct hpane *p, struct app *app)
 {
 	if (p->src.ud)
 		src_close(p);
@@ -239,12 +269,15 @@ static bool open_metric(struct hpane *p, struct app *app)
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
-	compute_scale(p);
-	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
-		p->lo = 0;
-		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
-	}
 	p->cache_ok = false;
+	return true;
+}
+
+static bool open_metric(struct hpane *p, struct app *app)
+{
+	if (!open_source(p, app))
+		return false;
+	set_scale(p);
 	return true;
 }
 
@@ -350,9 +383,11 @@ static bool hp_rebuild(void *priv, struct app *app)
 	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
-	if (p->metric >= p->prov->nmetrics(app->run) || !open_metric(p, app) || !p->src.nrows ||
+	size_t was = p->src.ncols;
+	if (p->metric >= p->prov->nmetrics(app->run) || !open_source(p, app) || !p->src.nrows ||
 	    !p->src.ncols)
 		return false;
+	grow_scale(p, was);
 	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
 	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? row_line(p, (size_t)r, false) : 0;
@@ -841,16 +876,30 @@ static int hp_legend(void *priv, struct app *app, const struct rect *box)
 	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
 				   "rank never averages away; the status row shows the exact worst and mean "
 				   "under the cursor.";
-	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL) + 1;
+	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL);
+	/* the scale label: what the range is, and where values outside it go */
+	char lo[32], hi[32], scale[320];
+	fmt_value(p, p->lo, lo, sizeof(lo));
+	fmt_value(p, p->hi, hi, sizeof(hi));
+	if (p->src.diverging)
+		snprintf(scale, sizeof(scale), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
+			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
+	else
+		snprintf(scale, sizeof(scale), "Scale: the median cell of the whole grid (not only the window), %s, to "
+			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
+			 "cell is above the worst.", lo, hi);
+	y += draw_wrap(&(struct rect){ y, box->x, box->y + box->h - y, box->w }, 0, scale, ROLE_NORMAL) + 1;
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
 		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
+		char a[32], b[32];
+		fmt_value(p, p->lo + step * l, a, sizeof(a));
+		fmt_value(p, p->lo + step * (l + 1), b, sizeof(b));
 		if (l == 0)
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %.4g %s (median of the grid: quiet)",
-				 p->lo + step, p->src.unit);
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %s (quiet: the median and below)", b);
 		else
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%.4g .. %.4g %s%s", p->lo + step * l,
-				 p->lo + step * (l + 1), p->src.unit, l == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%s .. %s%s", a, b,
+				 l == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
 	}
 	if (y < box->y + box->h) {
 		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
