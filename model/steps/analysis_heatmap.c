@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/pool.h"
 #include "model/run.h"
 #include "model/stats.h"
@@ -15,17 +16,58 @@ void analysis_heat_free(struct heat_grid *g)
 {
 	if (!g)
 		return;
-	for (size_t l = 0; l < g->nlevels; l++) {
-		free(g->val[l]);
-		if (l > 0)
-			free(g->worst[l]);
-		free(g->count[l]);
-	}
-	free(g->val);
-	free(g->worst);
-	free(g->count);
+	for (size_t r = 0; g->row && r < g->nranks; r++)
+		free(g->row[r]);
+	free(g->row);
+	analysis_heat_lazy_free(g->lazy);
 	free(g->len);
+	free(g->off_val);
+	free(g->off_worst);
+	free(g->off_count);
 	free(g);
+}
+
+struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense)
+{
+	struct heat_grid *g = xcalloc(1, sizeof(*g));
+	g->series = series;
+	g->nranks = nranks;
+	g->nsteps = nsteps;
+	g->dense = dense;
+	size_t levels = 1;
+	for (size_t len = nsteps; len > 1; len = (len + 1) / 2)
+		levels++;
+	g->nlevels = levels;
+	g->len = xcalloc(levels, sizeof(*g->len));
+	g->off_val = xcalloc(levels, sizeof(*g->off_val));
+	g->off_worst = xcalloc(levels, sizeof(*g->off_worst));
+	g->off_count = xcalloc(levels, sizeof(*g->off_count));
+	g->len[0] = nsteps;
+	for (size_t l = 1; l < levels; l++)
+		g->len[l] = (g->len[l - 1] + 1) / 2;
+	/* val of every level, then worst of levels >= 1, then (not dense) counts */
+	size_t w = 0;
+	for (size_t l = 0; l < levels; l++) {
+		g->off_val[l] = w;
+		w += g->len[l];
+	}
+	g->off_worst[0] = g->off_val[0];
+	for (size_t l = 1; l < levels; l++) {
+		g->off_worst[l] = w;
+		w += g->len[l];
+	}
+	for (size_t l = 1; l < levels && !dense; l++) {
+		g->off_count[l] = w;
+		w += g->len[l];
+	}
+	g->row_words = w;
+	g->row = xcalloc(nranks ? nranks : 1, sizeof(*g->row));
+	return g;
+}
+
+static size_t dense_words(const struct heat_grid *g)
+{
+	return g->nlevels > 1 ? g->off_worst[g->nlevels - 1] + g->len[g->nlevels - 1] : g->nsteps;
 }
 
 /* fsum of every phase of a record, for records with more phases than series_value()
@@ -80,87 +122,107 @@ struct heat_pass {
 	const double *cmed;       /* HEAT_REL_SLOWDOWN: analysis_step_medians() */
 };
 
-/* Level 0 of the task's rows, row by row (the model's columns are read sequentially). */
-static void heat_fill_rows(void *ud, size_t task)
+static float *row_val(const struct heat_grid *g, void *row, size_t l)
 {
-	const struct heat_pass *p = ud;
+	return (float *)row + g->off_val[l];
+}
+
+static float *row_worst(const struct heat_grid *g, void *row, size_t l)
+{
+	return (float *)row + g->off_worst[l];
+}
+
+static uint32_t *row_count(const struct heat_grid *g, void *row, size_t l)
+{
+	return (uint32_t *)row + g->off_count[l];
+}
+
+/* Level 0 of rank r's row (NaN marks a missing cell). */
+static void heat_fill_row(const struct heat_pass *p, size_t r)
+{
 	const struct heat_grid *g = p->g;
-	size_t S = g->nsteps;
 	int series = g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
-		float *v = g->val[0] + r * S; /* NaN marks a missing cell */
-		for (size_t k = 0; k < S; k++) {
-			double x;
-			bool ok = series_value(p->m, &p->ps, series, r, k, &x);
-			if (p->cmed)
-				v[k] = p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
-			else
-				v[k] = ok ? (float)x : NAN;
-		}
+	float *v = row_val(g, g->row[r], 0);
+	for (size_t k = 0; k < g->nsteps; k++) {
+		double x;
+		bool ok = series_value(p->m, &p->ps, series, r, k, &x);
+		if (p->cmed)
+			v[k] = p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
+		else
+			v[k] = ok ? (float)x : NAN;
 	}
 }
 
-/* Present values in block idx of level l of rank ri. */
-static uint32_t heat_count(const struct heat_grid *g, size_t l, size_t ri, size_t idx)
+static void heat_fill_rows(void *ud, size_t task)
+{
+	const struct heat_pass *p = ud;
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
+		p->g->row[r] = xmalloc(dense_words(p->g) * 4);
+		heat_fill_row(p, r);
+	}
+}
+
+/* Present values in block idx of level l of a row. */
+static uint32_t heat_count(const struct heat_grid *g, const void *row, size_t l, size_t idx)
 {
 	if (l == 0)
-		return !isnan(g->val[0][ri * g->nsteps + idx]);
-	if (g->count[l])
-		return g->count[l][ri * g->len[l] + idx];
+		return !isnan(row_val(g, (void *)row, 0)[idx]);
+	if (!g->dense)
+		return row_count(g, (void *)row, l)[idx];
 	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
-/* Levels 1.. of the task's rows: block b of level l from blocks 2b, 2b+1 of level l-1. */
+/* Levels 1.. of a row: block b of level l from blocks 2b, 2b+1 of level l-1. */
+static void heat_level_row(struct heat_grid *g, void *row)
+{
+	for (size_t l = 1; l < g->nlevels; l++) {
+		size_t pl = g->len[l - 1], len = g->len[l];
+		const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+		float *v = row_val(g, row, l), *w = row_worst(g, row, l);
+		for (size_t b = 0; b < len; b++) {
+			double sum = 0, worst = NAN;
+			uint32_t cnt = 0;
+			for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+				uint32_t cj = heat_count(g, row, l - 1, j);
+				if (!cj)
+					continue;
+				sum += (double)pv[j] * cj;
+				if (cnt == 0 || pw[j] > worst)
+					worst = pw[j];
+				cnt += cj;
+			}
+			v[b] = cnt ? (float)(sum / cnt) : NAN;
+			w[b] = (float)worst;
+			if (!g->dense)
+				row_count(g, row, l)[b] = cnt;
+		}
+	}
+}
+
 static void heat_level_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
 	struct heat_grid *g = p->g;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
-		for (size_t l = 1; l < g->nlevels; l++) {
-			size_t pl = g->len[l - 1], len = g->len[l];
-			for (size_t b = 0; b < len; b++) {
-				double sum = 0, worst = NAN;
-				uint32_t cnt = 0;
-				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-					uint32_t cj = heat_count(g, l - 1, r, j);
-					if (!cj)
-						continue;
-					sum += (double)g->val[l - 1][r * pl + j] * cj;
-					double wj = g->worst[l - 1][r * pl + j];
-					if (cnt == 0 || wj > worst)
-						worst = wj;
-					cnt += cj;
-				}
-				g->val[l][r * len + b] = cnt ? (float)(sum / cnt) : NAN;
-				g->worst[l][r * len + b] = (float)worst;
-				if (g->count[l])
-					g->count[l][r * len + b] = cnt;
-			}
-		}
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
+		if (!g->dense)
+			g->row[r] = xrealloc(g->row[r], g->row_words * 4);
+		heat_level_row(g, g->row[r]);
+	}
+}
+
+static bool heat_series_ok(const struct steps_model *m, int series)
+{
+	return !(series >= 0 && (size_t)series >= steps_nmetrics(m)) && series >= HEAT_REL_SLOWDOWN;
 }
 
 static struct heat_grid *heat_build(struct run *run, int series)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
-	if (N == 0 || S == 0 || (series >= 0 && ((size_t)series >= steps_nmetrics(m))) || series < HEAT_REL_SLOWDOWN)
+	if (N == 0 || S == 0 || !heat_series_ok(m, series))
 		return NULL;
-	struct heat_grid *g = xcalloc(1, sizeof(*g));
-	g->series = series;
-	g->nranks = N;
-	g->nsteps = S;
-	size_t levels = 1;
-	for (size_t len = S; len > 1; len = (len + 1) / 2)
-		levels++;
-	g->nlevels = levels;
-	g->val = xcalloc(levels, sizeof(*g->val));
-	g->worst = xcalloc(levels, sizeof(*g->worst));
-	g->count = xcalloc(levels, sizeof(*g->count));
-	g->len = xcalloc(levels, sizeof(*g->len));
-	g->len[0] = S;
-	g->val[0] = xmalloc(N * S * sizeof(float));
-	g->worst[0] = g->val[0];
+	struct heat_grid *g = analysis_heat_new(series, N, S, true);
 	struct heat_pass p = { .g = g, .m = m };
 	if (series == HEAT_REL_SLOWDOWN)
 		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
@@ -169,18 +231,37 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	pool_run(ntasks, analysis_threads(run), heat_fill_rows, &p);
 	analysis_phase_sets_free(&p.ps);
 	bool dense = true;
-	for (size_t i = 0; i < N * S && dense; i++)
-		dense = !isnan(g->val[0][i]);
-	for (size_t l = 1; l < levels; l++) {
-		size_t len = (g->len[l - 1] + 1) / 2;
-		g->len[l] = len;
-		g->val[l] = xmalloc(N * len * sizeof(float));
-		g->worst[l] = xmalloc(N * len * sizeof(float));
-		if (!dense)
-			g->count[l] = xmalloc(N * len * sizeof(uint32_t));
+	for (size_t r = 0; r < N && dense; r++)
+		for (size_t k = 0; k < S && dense; k++)
+			dense = !isnan(row_val(g, g->row[r], 0)[k]);
+	if (!dense) { /* same layout plus the counts at the end of each row */
+		struct heat_grid *h = analysis_heat_new(series, N, S, false);
+		free(h->row);
+		h->row = g->row;
+		g->row = NULL;
+		analysis_heat_free(g);
+		g = p.g = h;
 	}
 	pool_run(ntasks, analysis_threads(run), heat_level_rows, &p);
 	return g;
+}
+
+void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
+{
+	struct heat_pass p = { .g = g, .m = run->steps };
+	if (g->series == HEAT_REL_SLOWDOWN)
+		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
+	analysis_phase_sets_init(run->steps, &p.ps);
+	void *keep = g->row[ri];
+	g->row[ri] = xmalloc(g->row_words * 4);
+	heat_fill_row(&p, ri);
+	heat_level_row(g, g->row[ri]);
+	analysis_phase_sets_free(&p.ps);
+	if (keep) {
+		memcpy(keep, g->row[ri], g->row_words * 4);
+		free(g->row[ri]);
+		g->row[ri] = keep;
+	}
 }
 
 const struct heat_grid *analysis_heatmap(struct run *run, int series)
@@ -211,7 +292,7 @@ size_t heat_nranks(const struct heat_grid *g)
 
 const float *heat_row(const struct heat_grid *g, size_t ri)
 {
-	return g->val[0] + ri * g->nsteps;
+	return (const float *)analysis_heat_row(g, ri, true) + g->off_val[0];
 }
 
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
@@ -221,19 +302,21 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 		return false;
 	if (k_hi > g->nsteps)
 		k_hi = g->nsteps;
+	if (k_lo >= k_hi)
+		return false;
+	void *row = (void *)analysis_heat_row(g, ri, false);
 	double sum = 0, w = 0;
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		size_t len = g->len[l];
-		const float *v = g->val[l] + ri * len, *wo = g->worst[l] + ri * len;
+		const float *v = row_val(g, row, l), *wo = row_worst(g, row, l);
 		size_t take[2], nt = 0;
 		if (a & 1)
 			take[nt++] = a++;
 		if (b & 1)
 			take[nt++] = --b;
 		for (size_t t = 0; t < nt; t++) {
-			uint32_t c = heat_count(g, l, ri, take[t]);
+			uint32_t c = heat_count(g, row, l, take[t]);
 			if (!c)
 				continue;
 			sum += (double)v[take[t]] * c;
