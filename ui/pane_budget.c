@@ -85,7 +85,7 @@ static int name_width(const struct budget *b)
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
 	int dec = seconds_decimals(b), name_w = name_width(b);
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.*f s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %.*f s, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
 		 dec, b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
@@ -231,7 +231,7 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	int dec = seconds_decimals(b);
-	int k = snprintf(buf, n, "rank %d  wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
+	int k = snprintf(buf, n, "rank %d  rank wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
 			 dec, b->wall, dec, b->useful, b->efficiency * 100);
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
