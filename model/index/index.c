@@ -230,23 +230,17 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
-/* Stream the part into fd: a zero header, every rank's body (each with its own CRC-32),
- * the head, then the real header in place. Memory stays one rank plus the head.
- * Returns 0 or an errno. */
-static int write_part(int fd, struct run *run, const char *run_dir, unsigned k, unsigned n,
-		      const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		      size_t d0, size_t d1)
+/* The part's bodies (each rank's steps with its own CRC-32) into body, its head into
+ * head. Memory stays one rank plus the head. */
+static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
+			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
+			     size_t hi, size_t src0, size_t src1, size_t d0, size_t d1)
 {
-	unsigned char hdr[INDEX_HEADER_LEN] = { 0 };
-	int err = write_all(fd, hdr, INDEX_HEADER_LEN);
-	if (err)
-		return err;
 	struct steps_model *m = run->steps;
 	size_t cap = hi - lo ? hi - lo : 1;
 	uint64_t *boff = xcalloc(cap, sizeof(*boff)), *blen = xcalloc(cap, sizeof(*blen));
 	uint32_t *bcrc = xcalloc(cap, sizeof(*bcrc));
-	struct obuf o = { 0 }, rb = { 0 }, head = { 0 };
-	ob_stream(&o, fd);
+	struct obuf rb = { 0 };
 	size_t j = 0;
 	for (size_t i = lo; i < hi; i++) {
 		long ri = steps_rank_index(m, (int)files[i].rank);
@@ -254,30 +248,48 @@ static int write_part(int fd, struct run *run, const char *run_dir, unsigned k, 
 			continue;
 		rb.n = 0;
 		steps_rank_encode_body(m, (size_t)ri, &rb);
-		boff[j] = INDEX_HEADER_LEN + o.written + o.n;
+		boff[j] = index_body_offset(body);
 		blen[j] = rb.n;
 		bcrc[j++] = (uint32_t)crc32(0, rb.p, (uInt)rb.n);
-		ob_bytes(&o, rb.p, rb.n);
+		ob_bytes(body, rb.p, rb.n);
 	}
+	build_head(head, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, boff, blen, bcrc);
+	ob_free(&rb);
+	free(boff);
+	free(blen);
+	free(bcrc);
+}
+
+uint64_t index_body_offset(const struct obuf *body)
+{
+	return INDEX_HEADER_LEN + body->written + body->n;
+}
+
+/* Write a whole index file into fd: a zero header, the bodies and the head from fill,
+ * then the real header in place. Returns 0 or an errno. */
+static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
+{
+	unsigned char hdr[INDEX_HEADER_LEN] = { 0 };
+	int err = write_all(fd, hdr, INDEX_HEADER_LEN);
+	if (err)
+		return err;
+	struct obuf o = { 0 }, head = { 0 };
+	ob_stream(&o, fd);
+	fill(&o, &head, ud);
 	uint64_t head_off = o.written + o.n;
-	build_head(&head, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, boff, blen, bcrc);
 	uint32_t hcrc = (uint32_t)crc32(0, head.p, (uInt)head.n);
 	ob_bytes(&o, head.p, head.n);
 	err = ob_flush(&o);
 	index_header_put(hdr, o.written, head_off, head.n, hcrc);
 	ob_free(&o);
-	ob_free(&rb);
 	ob_free(&head);
-	free(boff);
-	free(blen);
-	free(bcrc);
 	ssize_t w = err ? 0 : pwrite(fd, hdr, INDEX_HEADER_LEN, 0);
 	if (!err && w != INDEX_HEADER_LEN)
 		err = w < 0 ? errno : EIO;
 	return err;
 }
 
-int index_file_write(const char *path, int (*fill)(int fd, void *ud), void *ud)
+int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
 {
 	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
 	int err = 0;
@@ -285,7 +297,7 @@ int index_file_write(const char *path, int (*fill)(int fd, void *ud), void *ud)
 	if (fd < 0) {
 		err = errno;
 	} else {
-		err = fill(fd, ud);
+		err = write_file(fd, fill, ud);
 		if (close(fd) != 0 && !err)
 			err = errno;
 		if (!err && rename(tmp, path) != 0)
@@ -305,11 +317,11 @@ struct part_job {
 	size_t lo, hi, src0, src1, d0, d1;
 };
 
-static int fill_part(int fd, void *ud)
+static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 {
 	const struct part_job *j = ud;
-	return write_part(fd, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->src0, j->src1, j->d0,
-			  j->d1);
+	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->src0, j->src1,
+			 j->d0, j->d1);
 }
 
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,

@@ -33,6 +33,16 @@ static void conv_free(struct convergence *c)
 	}
 }
 
+void analysis_dist_free(struct distributed *d)
+{
+	if (d) {
+		free(d->rank);
+		free(d->step);
+		free(d->stragglers);
+		free(d);
+	}
+}
+
 void analysis_cache_free(void *p)
 {
 	struct analysis_cache *c = p;
@@ -47,12 +57,7 @@ void analysis_cache_free(void *p)
 	free(c->rank);
 	free(c->budget_all);
 	free(c->cmed);
-	if (c->dist) {
-		free(c->dist->rank);
-		free(c->dist->step);
-		free(c->dist->stragglers);
-		free(c->dist);
-	}
+	analysis_dist_free(c->dist);
 	for (size_t i = 0; i < c->nheat; i++)
 		analysis_heat_free(c->heat[i]);
 	free(c->heat);

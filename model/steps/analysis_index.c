@@ -62,22 +62,12 @@ void analysis_heat_lazy_free(struct heat_lazy *lz)
 	free(lz);
 }
 
-static void dist_free(struct distributed *d)
-{
-	if (d) {
-		free(d->rank);
-		free(d->step);
-		free(d->stragglers);
-		free(d);
-	}
-}
-
 void steps_summary_free(void *p)
 {
 	struct steps_summary *s = p;
 	if (!s)
 		return;
-	dist_free(s->dist);
+	analysis_dist_free(s->dist);
 	for (size_t i = 0; i < s->ngrid; i++)
 		analysis_heat_free(s->grid[i]);
 	free(s->grid);
@@ -180,7 +170,7 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 	if (b->bad || d->world_size != N || d->n_steps != S || d->nstragglers > N ||
 	    d->straggler < -1 || d->straggler >= (long)N) {
 		b->bad = true;
-		dist_free(d);
+		analysis_dist_free(d);
 		return NULL;
 	}
 	d->stragglers = xcalloc(d->nstragglers ? d->nstragglers : 1, sizeof(*d->stragglers));
@@ -206,7 +196,7 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 			*g[i] = ib_f64(b);
 	}
 	if (b->bad) {
-		dist_free(d);
+		analysis_dist_free(d);
 		return NULL;
 	}
 	return d;
@@ -220,19 +210,6 @@ struct summary_job {
 	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
 	size_t ngrid;
 };
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	for (size_t off = 0; off < n;) {
-		ssize_t w = write(fd, (const char *)p + off, n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return errno;
-		off += (size_t)w;
-	}
-	return 0;
-}
 
 static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
 {
@@ -275,41 +252,24 @@ static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t
 	}
 }
 
-static int fill_summary(int fd, void *ud)
+static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
 	const struct summary_job *j = ud;
-	unsigned char hdr[INDEX_HEADER_LEN] = { 0 };
-	int err = write_all(fd, hdr, sizeof(hdr));
-	if (err)
-		return err;
-	struct obuf o = { 0 }, h = { 0 };
-	ob_stream(&o, fd);
 	uint64_t rows_off[ARRAY_LEN(summary_series)] = { 0 };
 	uint32_t *crc[ARRAY_LEN(summary_series)] = { NULL };
 	for (size_t i = 0; i < j->ngrid; i++) {
 		const struct heat_grid *g = j->grid[i];
-		rows_off[i] = INDEX_HEADER_LEN + o.written + o.n;
+		rows_off[i] = index_body_offset(o);
 		crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*crc[i]));
 		for (size_t r = 0; r < g->nranks; r++) {
 			const void *row = analysis_heat_row(g, r, false);
 			crc[i][r] = (uint32_t)crc32(0, row, (uInt)(g->row_words * 4));
-			ob_bytes(&o, row, g->row_words * 4);
+			ob_bytes(o, row, g->row_words * 4);
 		}
 	}
-	uint64_t head_off = o.written + o.n;
-	put_head(&h, j, rows_off, crc);
-	uint32_t hcrc = (uint32_t)crc32(0, h.p, (uInt)h.n);
-	ob_bytes(&o, h.p, h.n);
-	err = ob_flush(&o);
-	index_header_put(hdr, o.written, head_off, h.n, hcrc);
-	ob_free(&o);
-	ob_free(&h);
+	put_head(h, j, rows_off, crc);
 	for (size_t i = 0; i < j->ngrid; i++)
 		free(crc[i]);
-	ssize_t w = err ? 0 : pwrite(fd, hdr, sizeof(hdr), 0);
-	if (!err && w != (ssize_t)sizeof(hdr))
-		err = w < 0 ? errno : EIO;
-	return err;
 }
 
 int steps_summary_write(struct run *run, const char *run_dir)

@@ -161,6 +161,8 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
 /* The straggler set from the per-rank verdicts and pytscope's straggler. */
 void analysis_straggler_set(struct distributed *d);
+/* Frees a distributed analysis (analysis.c). */
+void analysis_dist_free(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 
@@ -317,6 +319,8 @@ void store_build_union(struct steps_model *m);
 int store_cmp_rank(const void *a, const void *b);
 size_t store_col_elem(unsigned char enc);
 void store_column_free(struct column *c);
+/* Free a rank's body (columns, steps, timestamps, step index) and clear those fields. */
+void store_rank_free_body(struct rank_steps *r);
 void store_rank_build_index(struct rank_steps *r);
 void store_rank_compact(struct rank_steps *r);
 void store_slots_rebuild(struct steps_model *m, size_t need);

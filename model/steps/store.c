@@ -272,10 +272,8 @@ void store_column_free(struct column *c)
 	free(c->run_val);
 }
 
-void steps_rank_free(struct rank_steps *r)
+void store_rank_free_body(struct rank_steps *r)
 {
-	if (!r)
-		return;
 	for (size_t i = 0; i < r->ncol; i++)
 		store_column_free(&r->col[i]);
 	free(r->col);
@@ -284,6 +282,20 @@ void steps_rank_free(struct rank_steps *r)
 	free(r->ts_present);
 	free(r->idx_step);
 	free(r->idx_pos);
+	r->col = NULL;
+	r->ncol = 0;
+	r->step = NULL;
+	r->ts = NULL;
+	r->ts_present = NULL;
+	r->idx_step = NULL;
+	r->idx_pos = NULL;
+}
+
+void steps_rank_free(struct rank_steps *r)
+{
+	if (!r)
+		return;
+	store_rank_free_body(r);
 	free(r->path);
 	steps_meta_free(&r->meta);
 	free(r);

@@ -245,26 +245,6 @@ static bool col_install(struct rank_steps *r, struct column *c, int mid)
 	return true;
 }
 
-/* Free what a body decode put in r. */
-static void body_clear(struct rank_steps *r)
-{
-	for (size_t i = 0; i < r->ncol; i++)
-		store_column_free(&r->col[i]);
-	free(r->col);
-	free(r->step);
-	free(r->ts);
-	free(r->ts_present);
-	free(r->idx_step);
-	free(r->idx_pos);
-	r->col = NULL;
-	r->ncol = 0;
-	r->step = NULL;
-	r->ts = NULL;
-	r->ts_present = NULL;
-	r->idx_step = NULL;
-	r->idx_pos = NULL;
-}
-
 bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *metric_map, size_t nmap)
 {
 	size_t n = r->n;
@@ -297,7 +277,7 @@ bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *met
 			b->bad = true; /* the body does not belong to its shell */
 	}
 	if (b->bad)
-		body_clear(r);
+		store_rank_free_body(r);
 	return !b->bad;
 }
 
