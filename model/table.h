@@ -63,6 +63,14 @@ struct table {
 	char *filter;        /* NULL or the active filter, as text (shown and editable) */
 	struct table_term *terms;  /* the active filter, parsed (table.c) */
 	size_t nterms;
+	/* Optional row groups (ranks by node, model/groups.h; table_set_groups). While
+	 * grouped, the view is a tree: each group at the place of its first visible row, a
+	 * closed group as one row (its representative when visible), an open group's
+	 * visible rows together. Not grouped: the plain view. */
+	struct groups *groups;
+	int group_col;       /* the column naming the group */
+	bool grouped;
+	bool *gopen;         /* per group */
 };
 
 /* One term of a structured filter (AND of terms). */
@@ -81,6 +89,8 @@ struct filter_term {
 	const char *text;    /* operand (copied); NULL for a number-only term */
 	double num;          /* numeric operand when text is NULL */
 };
+
+struct groups;
 
 struct table *table_new(const char *name, const char *title);
 void table_free(struct table *t);
@@ -118,6 +128,15 @@ int table_filter(struct table *t, const char *expr, char *err, size_t errn);
  * filter; `shown` is its text form for the status row and the `/` prompt. Returns 0,
  * or -1 when a term names no column of t (the filter is unchanged). n = 0 clears. */
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
+
+/* Row groups: gs (now owned by the table) indexes the table's rows, col names the
+ * group. The table starts ungrouped with every group closed. */
+void table_set_groups(struct table *t, struct groups *gs, int col);
+/* Show the tree (on) or the plain view; open or close group g (-1: every group). */
+void table_group_by(struct table *t, bool on);
+void table_group_open(struct table *t, long g, bool open);
+/* The group of a row, -1 for none (or no groups). */
+long table_row_group(const struct table *t, size_t row);
 
 /* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
  * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */

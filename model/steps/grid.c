@@ -9,6 +9,8 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/grid.h"
+#include "model/groups.h"
+#include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/findings.h"
 #include "model/steps/steps.h"
@@ -30,6 +32,7 @@ struct gs {
 	struct run *run;
 	const struct steps_model *m;
 	const struct heat_grid *g;
+	struct groups *nodes;     /* ranks by node (nodes.h), NULL */
 	char title[96];
 };
 
@@ -175,6 +178,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 	s->m = run->steps;
 	s->g = g;
 	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
+	s->nodes = steps_node_groups(run);
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
@@ -182,13 +186,16 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.ud = s, .value = gs_value, .range = gs_range,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
-		.describe = gs_describe, .cell_evidence = gs_cell_evidence,
+		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,
 	};
 	return true;
 }
 
 static void gs_close(struct grid_src *src)
 {
+	struct gs *s = src->ud;
+	if (s)
+		groups_free(s->nodes);
 	free(src->ud);
 	src->ud = NULL;
 }
