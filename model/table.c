@@ -54,9 +54,15 @@ int table_add_col(struct table *t, const char *name, enum col_type type, int wid
 	t->col = xrealloc(t->col, (t->ncol + 1) * sizeof(*t->col));
 	t->col[t->ncol] = (struct table_col){
 		.name = xstrdup(name), .type = type, .width = width, .prec = prec,
-		.right = type != COL_TEXT,
+		.right = type != COL_TEXT, .unit = type == COL_TEXT ? UNIT_NONE : units_from_name(name),
 	};
 	return (int)t->ncol++;
+}
+
+void table_col_unit(struct table *t, int col, enum unit u)
+{
+	if (col >= 0 && (size_t)col < t->ncol && t->col[col].type != COL_TEXT)
+		t->col[col].unit = u;
 }
 
 void table_col_prio(struct table *t, int col, int prio)
@@ -503,6 +509,29 @@ void table_format(const struct table *t, size_t row, int col, char *buf, size_t 
 			snprintf(buf, n, "%.*f", t->col[col].prec, c->num);
 		break;
 	}
+}
+
+void table_display(const struct table *t, size_t row, int col, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	const struct table_col *tc = &t->col[col];
+	if (!c->present || tc->type == COL_TEXT || !isfinite(c->num) || fabs(c->num) >= 1e17) {
+		table_format(t, row, col, buf, n);
+		return;
+	}
+	if (tc->unit != UNIT_NONE) {
+		units_format(c->num, tc->unit, buf, n);
+		return;
+	}
+	if (tc->type == COL_INT || c->is_int) {
+		table_format(t, row, col, buf, n);
+		return;
+	}
+	/* a nonzero value that the column's decimals would show as zero */
+	if (c->num != 0 && fabs(c->num) < 0.5 * pow(10, -tc->prec))
+		snprintf(buf, n, "%.3g", c->num);
+	else
+		snprintf(buf, n, "%.*f", tc->prec, c->num + 0.0);
 }
 
 static int write_field(FILE *f, const char *s, bool quote_always)

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "model/base.h"
+#include "model/units.h"
 
 enum col_type { COL_TEXT, COL_INT, COL_NUM };
 
@@ -35,6 +36,8 @@ struct table_col {
 	enum col_role role;
 	int width;           /* preferred display width in columns */
 	int prec;            /* COL_NUM display decimals; CSV always has full precision */
+	enum unit unit;      /* what the values are in (from the name, see units_from_name,
+			      * or table_col_unit); the screen shows them with it */
 	bool right;          /* right-align when drawn */
 	int prio;            /* importance on a narrow screen: after the frozen first column,
 			      * higher prio columns are shown first (0: ordinary) */
@@ -108,6 +111,8 @@ void table_set_int(struct table *t, size_t row, int col, long long v);
 void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
+/* Set the unit of column col's values (table_add_col takes it from the name). */
+void table_col_unit(struct table *t, int col, enum unit u);
 /* Mark column col as important (prio > 0) so it survives narrow screens. */
 void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */
@@ -141,6 +146,12 @@ long table_row_group(const struct table *t, size_t row);
 /* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
  * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n);
+/* Screen text of a cell (model/units.h rule): "-" when missing; a number with a unit
+ * as a duration, size or percentage ("18.5 ms", "5.76 GiB", "8.5%"); any other
+ * COL_NUM with the column's decimals, or 3 significant digits when those decimals
+ * would show a nonzero value as zero ("6e-06", not "0.0000"). Never float noise; a
+ * pane fits a column to its values or leaves the column out, never cuts a number. */
+void table_display(const struct table *t, size_t row, int col, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
 

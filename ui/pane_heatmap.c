@@ -3,7 +3,7 @@
  * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
  * WORST value of its bucket, so a straggler never averages away; the axis note says
  * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns;
- * the status row shows the exact values under the cursor. The bucket levels of the
+ * the status row shows the values under the cursor (with units). The bucket levels of the
  * visible window are cached, so a cursor move costs only drawing.
  *
  * Node rows: when the grid's rows are grouped (ranks by node, src.groups) the pane can
@@ -20,6 +20,7 @@
 #include "model/groups.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -110,6 +111,18 @@ static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_
 		   double *mean)
 {
 	return grid_rect(&p->src, p->blocks, r0, r1, c0, c1, worst, mean);
+}
+
+/* A cell value with the grid's unit (model/units.h rule; a unit it does not know, such
+ * as "tasks", follows 3 significant digits). */
+static char *fmt_value(const struct hpane *p, double v, char *buf, size_t n)
+{
+	const char *u = p->src.unit ? p->src.unit : "";
+	enum unit unit = units_parse(u);
+	if (unit != UNIT_NONE)
+		return units_format(v, unit, buf, n);
+	snprintf(buf, n, "%.3g%s%s", v, u[0] ? " " : "", u);
+	return buf;
 }
 
 /* Worst and mean over lines [l0, l1) x cols [c0, c1); *wrow: the row of the worst. */
@@ -533,37 +546,36 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		}
 		attrset(A_NORMAL);
 	}
-	/* axis note: what a cell holds, the metric and the scale */
-	char note[512];
+	/* axis note, fields by importance: the metric and what a cell holds, the scale, the
+	 * keys; a field that does not fit is left out whole (draw_fit_fields) */
+	char note[512], lo[32], hi[32];
 	int k = snprintf(note, sizeof(note), "%s: ", p->src.title);
 	if (p->by_node && p->rpr > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "rows = %zu node lines each (worst)  ", p->rpr);
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu node lines/row, ", p->rpr);
 	else if (p->by_node)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu nodes: a row is a node's worst rank "
-			      "(Space: expand, o: ranks)  ", p->ol_n);
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu nodes (worst rank), ", p->ol_n);
 	else if (p->rpr > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "rows = %zu %ss each (worst in bucket)  ",
-			      p->rpr, p->src.row_axis);
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %ss/row, ", p->rpr, p->src.row_axis);
 	else if (p->src.nrows > (size_t)p->h) {
 		char first[24], last[24];
 		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
 		grid_row_label(&p->src, p->top, first, sizeof(first));
 		grid_row_label(&p->src, end - 1, last, sizeof(last));
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all)  ", p->src.row_axis, first,
-			      last, p->src.nrows);
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
+			      first, last, p->src.nrows);
 	}
-	if (p->spc > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "cols = %zu %ss each (worst in bucket)  ",
-			      p->spc, p->src.col_axis);
-	else
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
+	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", p->spc, p->src.col_axis,
+		      p->spc > 1 ? "s" : "", p->spc > 1 || p->rpr > 1 ? " (worst)" : "");
+	fmt_value(p, p->lo, lo, sizeof(lo));
+	fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster blue)  "
-			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (slower in B warm, faster blue)"
+			 "  i:legend m:A/B/delta +/-:zoom", hi);
 	else
-		snprintf(note + k, sizeof(note) - (size_t)k,
-			 "scale median %.4g..max %.4g %s (i: legend)  m:%s +/-:zoom H/L:pan z:rows", p->lo, p->hi,
-			 p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "
+			 "H/L:pan z:rows", lo, hi, p->by_node ? " Space:expand o:ranks" : "",
+			 p->cmp ? "A/B/delta" : "metric");
+	draw_fit_fields(note, sizeof(note), g.note.w - 1, app->g->ellipsis);
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 
@@ -767,8 +779,11 @@ static void hp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "missing");
 		return;
 	}
+	char wv[32], mv[32];
+	fmt_value(p, w, wv, sizeof(wv));
+	fmt_value(p, m, mv, sizeof(mv));
 	if (lr.n == 1 && c1 - c0 == 1) {
-		k += snprintf(buf + k, n - (size_t)k, "%.6g %s", w, p->src.unit ? p->src.unit : "");
+		k += snprintf(buf + k, n - (size_t)k, "%s", wv);
 		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
 			buf[k++] = ' ';
 			buf[k++] = ' ';
@@ -776,7 +791,7 @@ static void hp_status(void *priv, struct app *app, char *buf, size_t n)
 		}
 		return;
 	}
-	k += snprintf(buf + k, n - (size_t)k, "worst %.6g mean %.6g %s", w, m, p->src.unit ? p->src.unit : "");
+	k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
 	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
 		char wl[24];
 		grid_row_label(&p->src, wrow, wl, sizeof(wl));

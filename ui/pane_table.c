@@ -50,7 +50,7 @@ static int col_need(struct tpane *p, int c)
 		w = t->col[c].width;
 	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
 		char buf[512];
-		table_format(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
+		table_display(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
 		int vw = text_width(buf);
 		if (vw > w)
 			w = vw;
@@ -275,7 +275,7 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 	for (int i = 0; i < p->ncol_shown; i++) {
 		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
 		char buf[512];
-		table_format(t, row, c, buf, sizeof(buf));
+		table_display(t, row, c, buf, sizeof(buf));
 		if (t->grouped && c == t->group_col)
 			group_cell(app, t, row, buf, sizeof(buf));
 		bool hl = selected && (c == 0 || c == p->col);
@@ -581,18 +581,9 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	struct tpane *p = priv;
 	const struct table *t = p->t;
-	char val[128] = "-";
-	if (t->nview) {
-		const struct table_cell *c = table_cell(t, t->view[p->lc.sel], p->col);
-		if (!c->present)
-			snprintf(val, sizeof(val), "-");
-		else if (t->col[p->col].type == COL_TEXT)
-			snprintf(val, sizeof(val), "%s", c->text);
-		else if (c->is_int)
-			table_format(t, t->view[p->lc.sel], p->col, val, sizeof(val));
-		else   /* ten significant digits: the value, without summation noise (y copies all) */
-			snprintf(val, sizeof(val), "%.10g", c->num);
-	}
+	char val[512] = "-";
+	if (t->nview)   /* the value as the table shows it, text in full (y copies all digits) */
+		table_display(t, t->view[p->lc.sel], p->col, val, sizeof(val));
 	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
@@ -613,7 +604,7 @@ static bool row_matches(const struct table *t, size_t vi, const char *needle)
 {
 	for (size_t c = 0; c < t->ncol; c++) {
 		char buf[512];
-		table_format(t, t->view[vi], (int)c, buf, sizeof(buf));
+		table_display(t, t->view[vi], (int)c, buf, sizeof(buf));
 		if (strcasestr(buf, needle))
 			return true;
 	}

@@ -15,6 +15,7 @@
 #include "model/findings.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"   /* trace_covers: a cell opens its step's kernels */
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const struct {
@@ -132,12 +133,13 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
 		const struct metric_def *d = steps_metric(s->m, (int)i);
 		double v;
+		char num[32] = "-";
 		if (d->kind != METRIC_PHASE)
 			continue;
 		if (steps_value(s->m, row, (int)i, pos, &v))
-			k += (size_t)snprintf(buf + k, n - k, "%s%s %.4g", k ? " " : "", d->name, v);
-		else
-			k += (size_t)snprintf(buf + k, n - k, "%s%s -", k ? " " : "", d->name);
+			units_seconds(v, num, sizeof(num));
+		/* two spaces between fields: a narrow status row drops whole fields */
+		k += (size_t)snprintf(buf + k, n - k, "%s%s %s", k ? "  " : "", d->name, num);
 		if (k >= n)
 			k = n - 1;
 	}

@@ -22,7 +22,7 @@ trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 T send-keys -t nodes "'$TSCOPE_BIN' --tui --no-index run; echo rc=\$?" Enter
 wait_for "Overview"
 T send-keys -t nodes 2
-wait_for "8 nodes: a row is"
+wait_for "8 nodes (worst rank)"
 tap_check "heatmap: one row per host" 'grep -q "gpu-a" "$tmux_screen" && grep -q "gpu-h" "$tmux_screen" && ! grep -qE "^ +42 " "$tmux_screen"'
 T send-keys -t nodes n
 wait_for "straggler 1/1"
