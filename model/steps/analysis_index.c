@@ -279,7 +279,10 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	struct summary_job j = { .run = run, .run_dir = run_dir };
 	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
 		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
-		if (g)
+		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
+		for (size_t l = 0; compact && l < g->nlevels; l++)
+			compact = g->cap[l] == g->len[l];
+		if (compact)
 			j.grid[j.ngrid++] = g;
 	}
 	char *path = summary_path(run_dir);
