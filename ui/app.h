@@ -50,6 +50,8 @@ struct app {
 
 	char search[APP_LINE];        /* `/` text; highlighted while search_on */
 	bool search_on;
+	long search_pos;              /* item of the current match (ui/search.c), -1 */
+	size_t search_sel;            /* the pane's selection right after that match */
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
 	size_t nstate;

@@ -11,6 +11,10 @@
 #include "ui/theme.h"
 
 void draw_init(unsigned text_flags, const struct glyphs *g);
+/* Highlight every occurrence of s (case-insensitive, as typed after `/`) in the text
+ * drawn from now on, until draw_mark(NULL). The frame sets it around a pane's draw, so
+ * the search highlight is the same in every pane (ui/search.h). s must stay valid. */
+void draw_mark(const char *s);
 /* Draw s (data or UI text) at (y, x) in at most w columns; returns columns used. */
 int draw_text(int y, int x, int w, const char *s, enum role r);
 /* Same, right-aligned in w columns. */

@@ -249,6 +249,35 @@ static struct table *bp_table(void *priv, struct app *app)
 	return p->export;
 }
 
+/* `/` items: the selected rank's budget lines (always on screen), then the ranks
+ * ("rank 3": a match selects it). */
+static size_t bp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct bpane *p = priv;
+	*sel = BUDGET_NLINES + p->lc.sel;
+	return BUDGET_NLINES + steps_nranks(p->m);
+}
+
+static void bp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct bpane *p = priv;
+	const struct budget *b = i < BUDGET_NLINES ? analysis_budget(app->run, p->lc.sel) : NULL;
+	if (i >= BUDGET_NLINES)
+		snprintf(buf, n, "rank %d", steps_rank_id(p->m, i - BUDGET_NLINES));
+	else if (b)
+		snprintf(buf, n, "%s%s", b->line[i].name, b->line[i].recoverable ? " recoverable" : "");
+}
+
+static void bp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct bpane *p = priv;
+	if (i < BUDGET_NLINES)
+		return;
+	p->lc.n = steps_nranks(p->m);
+	p->lc.sel = i - BUDGET_NLINES;
+	list_clamp(&p->lc);
+}
+
 static int bp_cur_rank(void *priv, struct app *app)
 {
 	struct bpane *p = priv;
@@ -265,4 +294,7 @@ const struct pane_ops pane_budget = {
 	.table = bp_table,
 	.status = bp_status,
 	.cur_rank = bp_cur_rank,
+	.items = bp_items,
+	.item_text = bp_item_text,
+	.item_show = bp_item_show,
 };

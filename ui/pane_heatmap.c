@@ -16,6 +16,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/search.h"
 
 struct hpane {
 	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
@@ -339,6 +340,26 @@ static bool rows_stalled(const struct hpane *p, struct app *app, size_t r0, size
 	return false;
 }
 
+/* `/` item text of row r: "rank 12", "node gpu3". */
+static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
+{
+	char lab[64];
+	grid_row_label(&p->src, r, lab, sizeof(lab));
+	snprintf(buf, n, "%s %s", p->src.row_axis, lab);
+}
+
+/* A search is on and a row of [r0, r1) matches it: its label is marked. */
+static bool rows_match(const struct hpane *p, struct app *app, size_t r0, size_t r1)
+{
+	for (size_t r = r0; app->search_on && r < r1; r++) {
+		char t[96];
+		row_text(p, r, t, sizeof(t));
+		if (search_hit(app, t))
+			return true;
+	}
+	return false;
+}
+
 static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom *g, int ny)
 {
 	for (int y = 0; y < ny; y++) {
@@ -357,7 +378,8 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = p->mark_row >= 0 && (size_t)p->mark_row >= r0 && (size_t)p->mark_row < r1;
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				cur ? ROLE_SELECTED : stalled ? ROLE_ERROR : marked ? ROLE_MARK : ROLE_DIM);
+				cur ? ROLE_SELECTED : stalled ? ROLE_ERROR : rows_match(p, app, r0, r1) ? ROLE_MATCH
+				: marked ? ROLE_MARK : ROLE_DIM);
 	}
 }
 
@@ -632,6 +654,26 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 	return PR_HANDLED;
 }
 
+/* `/` items: the rows ("rank 12"); a match moves the cursor to that row. */
+static size_t hp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct hpane *p = priv;
+	*sel = p->cur_r;
+	return p->src.nrows;
+}
+
+static void hp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	row_text(priv, i, buf, n);
+}
+
+static void hp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct hpane *p = priv;
+	p->cur_r = i;
+	fix_view(p);
+}
+
 /* The ramp: each level's glyph in its colour with the values it stands for. */
 static int hp_legend(void *priv, struct app *app, const struct rect *box)
 {
@@ -677,4 +719,7 @@ const struct pane_ops pane_heatmap = {
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
 	.legend = hp_legend,
+	.items = hp_items,
+	.item_text = hp_item_text,
+	.item_show = hp_item_show,
 };

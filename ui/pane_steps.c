@@ -422,6 +422,42 @@ static struct table *sp_table(void *priv, struct app *app)
 	return p->export;
 }
 
+/* `/` items, in the pane's order: the rank's steps ("step 120"), the phase and series
+ * names, then the other ranks ("rank 3": showing one switches to it). */
+static size_t sp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct spane *p = priv;
+	*sel = p->cur;
+	return nrec(p) + p->nphase + SP_SERIES + steps_nranks(p->m);
+}
+
+static void sp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	size_t nr = nrec(p);
+	if (i < nr)
+		snprintf(buf, n, "step %ld", steps_step(p->m, p->ri, i));
+	else if ((i -= nr) < p->nphase)
+		snprintf(buf, n, "%s", steps_metric(p->m, p->phase[i])->name);
+	else if ((i -= p->nphase) < SP_SERIES)
+		snprintf(buf, n, "%s", steps_series_name[i]);
+	else
+		snprintf(buf, n, "rank %d", steps_rank_id(p->m, i - SP_SERIES));
+}
+
+static void sp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct spane *p = priv;
+	size_t nr = nrec(p), names = p->nphase + SP_SERIES;
+	if (i < nr) {
+		p->cur = i;
+	} else if (i - nr >= names) {   /* a phase or series name is always on screen */
+		p->ri = i - nr - names;
+		set_phases(p, app);
+	}
+	fix_view(p);
+}
+
 static int sp_cur_rank(void *priv, struct app *app)
 {
 	struct spane *p = priv;
@@ -439,4 +475,7 @@ const struct pane_ops pane_steps = {
 	.rebuild = sp_rebuild,
 	.status = sp_status,
 	.cur_rank = sp_cur_rank,
+	.items = sp_items,
+	.item_text = sp_item_text,
+	.item_show = sp_item_show,
 };

@@ -78,6 +78,14 @@ static void point_note(const struct spane *p, struct app *app, size_t k, char *b
 		 low, c->failed ? c->failed : "");
 }
 
+/* Point k's line as drawn (and searched). */
+static void point_line(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
+{
+	char note[256];
+	point_note(p, app, k, note, sizeof(note));
+	snprintf(buf, n, "%12g  %-28.6g  %s", p->spec.x[k], p->spec.y[k], note);
+}
+
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 {
 	const struct plot_spec *s = &p->spec;
@@ -87,10 +95,9 @@ static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < s->n; i++) {
 		size_t k = p->lc.top + (size_t)i;
 		bool cur = k == p->lc.sel;
-		char note[256];
-		point_note(p, app, k, note, sizeof(note));
-		draw_fmt(r->y + 1 + i, r->x, r->w, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL,
-			 "%12g  %-28.6g  %s", s->x[k], s->y[k], note);
+		char line[512];
+		point_line(p, app, k, line, sizeof(line));
+		draw_text(r->y + 1 + i, r->x, r->w, line, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL);
 	}
 }
 
@@ -179,6 +186,27 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 		 s->x[p->lc.sel], s->ylabel, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
 }
 
+/* `/` items: the points of the source shown, as their lines read. */
+static size_t sp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct spane *p = priv;
+	*sel = p->lc.sel;
+	return p->have ? p->spec.n : 0;
+}
+
+static void sp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	point_line(priv, app, i, buf, n);
+}
+
+static void sp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct spane *p = priv;
+	p->lc.n = p->spec.n;
+	p->lc.sel = i;
+	list_clamp(&p->lc);
+}
+
 const struct pane_ops pane_sweep = {
 	.name = "sweep",
 	.open = sp_open,
@@ -187,4 +215,7 @@ const struct pane_ops pane_sweep = {
 	.handle = sp_handle,
 	.table = sp_table,
 	.status = sp_status,
+	.items = sp_items,
+	.item_text = sp_item_text,
+	.item_show = sp_item_show,
 };

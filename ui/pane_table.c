@@ -215,22 +215,6 @@ static void select_ref(struct tpane *p, long ref)
 		}
 }
 
-/* Highlight the first match of the search text inside a cell drawn at (y, x) in w
- * columns (left-aligned, or right-aligned when right). */
-static void draw_match(int y, int x, int w, const char *text, const char *needle, bool right)
-{
-	const char *m = strcasestr(text, needle);
-	if (!m)
-		return;
-	char pre[512], hit[512];
-	snprintf(pre, sizeof(pre), "%.*s", (int)(m - text), text);
-	snprintf(hit, sizeof(hit), "%.*s", (int)strlen(needle), m);
-	int tw = text_width(text), px = text_width(pre);
-	int off = right && tw < w ? w - tw : 0;
-	if (off + px < w)
-		draw_text(y, x + off + px, w - off - px, hit, ROLE_MATCH);
-}
-
 /* The selected row shows a pointer and reverses only its key cell and the cursor
  * cell: a cursor move then rewrites two short cells, not two whole rows. */
 static void draw_row(struct tpane *p, struct app *app, const struct table *t, size_t row, int y,
@@ -252,8 +236,6 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 			draw_text(y, x, cw - 1, buf, r);
 		else
 			draw_text_right(y, x, cw - 1, buf, r);
-		if (app->search_on)
-			draw_match(y, x, cw - 1, buf, app->search, t->col[c].type != COL_TEXT);
 	}
 }
 
@@ -486,31 +468,31 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "  filter '%s'", t->filter);
 }
 
-/* Does row (a t->view position) show needle in any column? */
-static bool row_matches(const struct table *t, size_t vi, const char *needle)
-{
-	for (size_t c = 0; c < t->ncol; c++) {
-		char buf[512];
-		table_format(t, t->view[vi], (int)c, buf, sizeof(buf));
-		if (strcasestr(buf, needle))
-			return true;
-	}
-	return false;
-}
-
-static bool tp_search(void *priv, struct app *app, const char *needle, int dir)
+/* `/` items: the rows as shown, every column of a row. */
+static size_t tp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct tpane *p = priv;
-	size_t n = p->t->nview;
-	for (size_t k = dir ? 1 : 0; n && k <= n; k++) {
-		size_t vi = dir < 0 ? (p->lc.sel + n - k % n) % n : (p->lc.sel + k) % n;
-		if (row_matches(p->t, vi, needle)) {
-			p->lc.sel = vi;
-			clamp(p);
-			return true;
-		}
+	*sel = p->lc.sel;
+	return p->t->nview;
+}
+
+static void tp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	const struct table *t = ((struct tpane *)priv)->t;
+	size_t k = 0;
+	for (size_t c = 0; c < t->ncol && k + 1 < n; c++) {
+		char cell[512];
+		table_format(t, t->view[i], (int)c, cell, sizeof(cell));
+		int w = snprintf(buf + k, n - k, "%s%s", c ? "  " : "", cell);
+		k += w > 0 ? (size_t)w : 0;
 	}
-	return false;
+}
+
+static void tp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct tpane *p = priv;
+	p->lc.sel = i;
+	clamp(p);
 }
 
 /* y: the cell under the column cursor; Y: the row, tab-separated. Numbers in full
@@ -572,7 +554,9 @@ const struct pane_ops pane_table = {
 	.rebuild = tp_rebuild,
 	.status = tp_status,
 	.cur_rank = tp_cur_rank,
-	.search = tp_search,
+	.items = tp_items,
+	.item_text = tp_item_text,
+	.item_show = tp_item_show,
 	.copy = tp_copy,
 	.click = tp_click,
 };

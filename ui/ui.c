@@ -51,6 +51,7 @@ static void app_setup(struct app *app, struct run *run, const struct opts *opts)
 	app->run = run;
 	app->opts = opts;
 	app->strag_pos = -1;
+	app->search_pos = -1;
 	app->max_frames = opts->max_frames;
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
