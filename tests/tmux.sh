@@ -5,8 +5,13 @@
 #                                     (HOME=DIR, TERM=xterm-256color, C.UTF-8); skips
 #                                     the whole script (exit 0) without tmux or a server
 #   T ARGS...                         tmux on that socket
-#   wait_for TEXT                     until the session shows TEXT (about 10 s); the last
-#                                     capture is in DIR/screen
+#   wait_for TEXT                     until the session shows TEXT; the last capture is in
+#                                     DIR/screen
+#   wait_gone TEXT                    until the session no longer shows TEXT
+#   wait_until 'SHELL CONDITION'      until the condition holds (evaluated after each
+#                                     capture, so it may read DIR/screen)
+# Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30: a
+# loaded machine is slow, and a passing test never waits that long), never a fixed sleep.
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -23,13 +28,21 @@ tmux_start() {
 	}
 }
 T() { tmux -L "$tmux_sock" "$@"; }
-wait_for() {
+wait_until() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt $((${TSCOPE_WAIT:-30} * 10)) ]; do
 		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
-		grep -qF -- "$1" "$tmux_screen" && return 0
+		eval "$1" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
+}
+wait_for() {
+	wait_text=$1
+	wait_until 'grep -qF -- "$wait_text" "$tmux_screen"'
+}
+wait_gone() {
+	wait_text=$1
+	wait_until '! grep -qF -- "$wait_text" "$tmux_screen"'
 }

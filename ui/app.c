@@ -21,6 +21,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 #include "ui/search.h"
 #include "ui/term.h"
@@ -603,9 +604,9 @@ static unsigned open_view(struct app *app, const struct view_def *vd)
 static unsigned overlay_key(struct app *app, enum action a)
 {
 	const struct view_def *v[APP_MAX_VIEWS];
-	app->ov.n = app->overlay == OV_HELP ? app_help_lines() :
-		    app->overlay == OV_VIEWS ? app_views_list(app, v, APP_MAX_VIEWS) : 1;
-	if (list_key(&app->ov, a))
+	if (app->overlay != OV_LEGEND)   /* the legend counts its rows as it draws */
+		app->ov.n = app->overlay == OV_HELP ? app_help_lines() : app_views_list(app, v, APP_MAX_VIEWS);
+	if (app->overlay == OV_LEGEND ? legend_scroll(app, a) : list_key(&app->ov, a))
 		return PR_REDRAW;
 	switch (a) {
 	case ACT_ENTER:
@@ -655,7 +656,8 @@ static void go_back(struct app *app)
 }
 
 /* q, as in tig: close what is on top (a search, an extra tab, a drill-down) and quit
- * only when nothing is left to close. */
+ * only when nothing is left to close; a run opened from the run picker goes back to
+ * it instead. */
 static unsigned quit_or_close(struct app *app)
 {
 	if (app->search_on) {
@@ -671,6 +673,7 @@ static unsigned quit_or_close(struct app *app)
 		go_back(app);
 		return PR_REDRAW;
 	}
+	app->back_to_picker = app->opts->from_picker;   /* the run list again (Q quits) */
 	app->quit = true;
 	return PR_QUIT;
 }
@@ -730,6 +733,7 @@ static unsigned global_action(struct app *app, enum action a)
 		return PR_REDRAW;
 	case ACT_LEGEND:
 		app->overlay = OV_LEGEND;
+		app->ov = (struct list_cursor){ 0 };
 		return PR_REDRAW;
 	case ACT_COMMAND:
 		prompt_open(app, PROMPT_COMMAND, ":", "");

@@ -81,6 +81,7 @@ struct app {
 	double poll_cost;             /* CPU seconds of the last poll and pane refresh */
 
 	bool quit;
+	bool back_to_picker;          /* q at the top of a run opened from the run picker */
 	int exit_code;
 	long frames, max_frames;      /* max_frames 0: unlimited */
 	bool full_redraw;
@@ -116,8 +117,6 @@ unsigned app_key(struct app *app, int key);
 unsigned app_action(struct app *app, enum action a);
 /* A KEY_MOUSE event (ui/mouse.c): tabs, rows, cells, the wheel. */
 unsigned app_mouse(struct app *app);
-/* The `i` overlay (ui/legend.c): the current pane's legend, or the common one. */
-void legend_draw(struct app *app);
 /* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
 unsigned app_continue(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */

@@ -144,7 +144,7 @@ static int wrap(const struct rect *r, int row, const char *s, enum role role, bo
 		size_t len = (size_t)(end - p) < sizeof(line) - 1 ? (size_t)(end - p) : sizeof(line) - 1;
 		memcpy(line, p, len);
 		line[len] = '\0';
-		if (draw)
+		if (draw && row + used >= 0)   /* rows above r are scrolled off */
 			draw_text(r->y + row + used, r->x, r->w, line, role);
 		used++;
 		p = end;

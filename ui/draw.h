@@ -29,7 +29,8 @@ void draw_repeat(int y, int x, int w, const char *glyph, enum role r);
 void draw_fill(int y, int x, int w, int k);
 /* Horizontal bar of frac (0..1) of w columns with eighth-block precision. */
 void draw_bar(int y, int x, int w, double frac, enum role r);
-/* Word-wrap s into r starting at row offset; returns rows used. */
+/* Word-wrap s into r starting at row offset (rows before r's top, offset < 0, are
+ * counted, not drawn); returns rows used. */
 int draw_wrap(const struct rect *r, int row, const char *s, enum role role);
 /* Rows draw_wrap would use for s in w columns. */
 int draw_wrap_count(int w, const char *s);

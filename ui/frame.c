@@ -23,6 +23,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 #include "ui/term.h"
 #include "ui/theme.h"

@@ -16,6 +16,7 @@
 #include "ui/layout.h"
 
 struct app;
+struct legend;
 
 enum pane_result {
 	PR_NONE = 0,
@@ -71,9 +72,8 @@ struct pane_ops {
 	/* Show item i: select it (a row, a rank, a step), or leave the cursor when the item
 	 * cannot be selected (a summary line: it is highlighted where it is drawn). */
 	void (*item_show)(void *priv, struct app *app, size_t i);
-	/* Optional: `i` legend: explain the pane's glyphs, colours, scale and columns inside
-	 * box; returns the rows used. */
-	int (*legend)(void *priv, struct app *app, const struct rect *box);
+	/* `i` legend: explain the pane's glyphs, colours, scale and columns (ui/legend.h). */
+	void (*legend)(void *priv, struct app *app, struct legend *l);
 	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
 	 * plain text; 0, or -1 when nothing is selected. Default: the status text. */
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);

@@ -14,6 +14,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 enum { BP_WINDOWS = 8, BP_BAR_MAX = 100 };
@@ -284,6 +285,26 @@ static int bp_cur_rank(void *priv, struct app *app)
 	return steps_rank_id(p->m, p->lc.sel);
 }
 
+/* The budget lines' fills and what eff and rec mean. */
+static void bp_legend(void *priv, struct app *app, struct legend *l)
+{
+	static const char *const what[BUDGET_NLINES] = {
+		"useful compute: compute at the peak rate (all measured compute when FLOPs or peak are unknown)",
+		"compute overhead: measured compute beyond what the FLOPs need at peak (recoverable)",
+		"data stall: time in the data phase (recoverable)",
+		"communication: time in the comm phase (recoverable)",
+		"other: the other phase (recoverable)",
+	};
+	legend_head(l, "Budget: where each rank's wall time went");
+	legend_para(l, "The lines add up exactly to the rank's wall (its phases summed over the steps after warmup). "
+		       "eff is the efficiency, useful compute / wall; rec is the recoverable share of wall; MFU is "
+		       "useful compute / wall when the run names its FLOPs per step and the GPU's peak.");
+	for (int k = 0; k < BUDGET_NLINES; k++)
+		legend_fill(l, k, what[k]);
+	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");
+	legend_terms(l, "wall comm compute");
+}
+
 const struct pane_ops pane_budget = {
 	.name = "budget",
 	.open = bp_open,
@@ -297,4 +318,5 @@ const struct pane_ops pane_budget = {
 	.items = bp_items,
 	.item_text = bp_item_text,
 	.item_show = bp_item_show,
+	.legend = bp_legend,
 };

@@ -16,6 +16,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/search.h"
 
 struct hpane {
@@ -378,7 +379,7 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = p->mark_row >= 0 && (size_t)p->mark_row >= r0 && (size_t)p->mark_row < r1;
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				cur ? ROLE_SELECTED : stalled ? ROLE_ERROR : rows_match(p, app, r0, r1) ? ROLE_MATCH
+				rows_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
 				: marked ? ROLE_MARK : ROLE_DIM);
 	}
 }
@@ -639,7 +640,8 @@ static int hp_cur_rank(void *priv, struct app *app)
 	return p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : -1;
 }
 
-/* A click selects the bucket under it (its first row and column). */
+/* A click selects the bucket under it (its first row and column); a click on the
+ * selected bucket opens it, as Enter does. */
 static unsigned hp_click(void *priv, struct app *app, int y, int x)
 {
 	struct hpane *p = priv;
@@ -647,10 +649,14 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 		return PR_NONE;
 	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
 	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
-	if (r < p->src.nrows)
-		p->cur_r = r;
-	if (c < p->src.ncols)
-		p->cur_c = c;
+	if (r >= p->src.nrows || c >= p->src.ncols)
+		return PR_NONE;
+	size_t r0, r1, c0, c1;
+	bucket(p, &r0, &r1, &c0, &c1);
+	if (r >= r0 && r < r1 && c >= c0 && c < c1)
+		return hp_handle(p, app, ACT_ENTER);
+	p->cur_r = r;
+	p->cur_c = c;
 	return PR_HANDLED;
 }
 
@@ -675,35 +681,38 @@ static void hp_item_show(void *priv, struct app *app, size_t i)
 }
 
 /* The ramp: each level's glyph in its colour with the values it stands for. */
-static int hp_legend(void *priv, struct app *app, const struct rect *box)
+static void hp_legend(void *priv, struct app *app, struct legend *l)
 {
 	struct hpane *p = priv;
-	int y = box->y;
-	draw_fmt(y++, box->x, box->w, ROLE_HEADER, "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis,
-		 p->src.col_axis);
-	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
-				   "rank never averages away; the status row shows the exact worst and mean "
-				   "under the cursor.";
-	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL) + 1;
+	char buf[256];
+	const char *unit = p->src.unit ? p->src.unit : "";
+	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
+	legend_head(l, buf);
+	legend_para(l, "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
+		       "away; the note row says how many rows and columns a cell holds, the status row shows the exact "
+		       "worst and mean under the cursor. Enter opens the cell (its rank's steps); a click selects a "
+		       "cell, a second click opens it.");
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
-	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
-		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
-		if (l == 0)
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %.4g %s (median of the grid: quiet)",
-				 p->lo + step, p->src.unit);
+	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
+		if (p->src.diverging && k == 0)
+			snprintf(buf, sizeof(buf), "|B - A| <= %.4g %s: no change", p->lo + step, unit);
+		else if (k == 0)
+			snprintf(buf, sizeof(buf), "<= %.4g %s (median of the grid: quiet)", p->lo + step, unit);
 		else
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%.4g .. %.4g %s%s", p->lo + step * l,
-				 p->lo + step * (l + 1), p->src.unit, l == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+			snprintf(buf, sizeof(buf), "%s%.4g .. %.4g %s%s", p->src.diverging ? "slower in B by " : "",
+				 p->lo + step * k, p->lo + step * (k + 1), unit,
+				 k == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+		legend_row(l, app->g->heat[k], 3, k == 0 ? ROLE_NORMAL : p->src.diverging && k < 3 ? theme_heat(3)
+						   : theme_heat(k), buf);
 	}
-	if (y < box->y + box->h) {
-		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
-		draw_text(y++, box->x + 7, box->w - 7, "no value in the bucket (missing is not zero)", ROLE_NORMAL);
-	}
-	if (y < box->y + box->h) {
-		draw_text(y, box->x + 3, 1, app->g->mark, ROLE_MARK);
-		draw_text(y++, box->x + 7, box->w - 7, "header mark: a step the opened finding names (critical steps)", ROLE_NORMAL);
-	}
-	return y - box->y;
+	if (p->src.diverging)
+		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
+	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
+	legend_row(l, app->g->heat[1], 3, ROLE_CURSOR, "the cursor (reversed)");
+	legend_row(l, app->g->mark, 1, ROLE_MARK, "header mark: a step the opened finding names (critical steps)");
+	legend_row(l, "12", 1, ROLE_MARK, "row label: the rank the opened finding names");
+	legend_row(l, "!3", 1, ROLE_ERROR, "row label: a stalled rank (follow mode: no new record for a while)");
+	legend_terms(l, p->src.title);
 }
 
 const struct pane_ops pane_heatmap = {

@@ -9,6 +9,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 struct opane {
@@ -170,6 +171,25 @@ static void ov_item_show(void *priv, struct app *app, size_t i)
 	}
 }
 
+/* The summary lines' tones and the findings' severities. */
+static void ov_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct opane *p = priv;
+	legend_head(l, "Overview: the run at a glance");
+	legend_para(l, "The lines above the findings are the same lines that head the --print report: the run, its "
+		       "sources and data quality, then what each input family found. Below them, the findings, "
+		       "most severe first; Enter opens a finding's evidence, 6 lists them with their detail and fix.");
+	legend_row(l, "ok", 1, ROLE_GOOD, "a good line (balanced, no issue found where a rule could judge)");
+	legend_row(l, "warn", 1, ROLE_SEV_MED, "a line to look at (skipped records, a warning)");
+	legend_row(l, "bad", 1, ROLE_SEV_HIGH, "a problem line (a straggler, a regression)");
+	char words[4096];
+	size_t k = 0;
+	for (size_t i = 0; i < p->sum.n && k < sizeof(words); i++)
+		k += (size_t)snprintf(words + k, sizeof(words) - k, "%s %s ", p->sum.line[i].key, p->sum.line[i].text);
+	words[k < sizeof(words) ? k : sizeof(words) - 1] = '\0';
+	legend_terms(l, words);
+}
+
 const struct pane_ops pane_overview = {
 	.name = "overview",
 	.open = ov_open,
@@ -181,4 +201,5 @@ const struct pane_ops pane_overview = {
 	.items = ov_items,
 	.item_text = ov_item_text,
 	.item_show = ov_item_show,
+	.legend = ov_legend,
 };

@@ -15,6 +15,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 
 enum { SP_SERIES = STEPS_NSERIES, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
 
@@ -464,6 +465,28 @@ static int sp_cur_rank(void *priv, struct app *app)
 	return steps_rank_id(p->m, p->ri);
 }
 
+/* The phases' fills, the sparklines' ramp, the axis marks. */
+static void sp_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct spane *p = priv;
+	char buf[160];
+	legend_head(l, "Steps: one rank over its step records");
+	legend_para(l, "Top: each step's phases as a stacked bar (the label is the tallest bar's step time); when "
+		       "steps outnumber the columns a column shows the mean phases of its steps. Below: one sparkline "
+		       "per series, each on its own scale from its lowest to its highest value in view, the WORST "
+		       "(max) of a column's steps.");
+	for (size_t k = 0; k < p->nphase; k++) {
+		snprintf(buf, sizeof(buf), "phase %s", steps_metric(p->m, p->phase[k])->name);
+		legend_fill(l, (int)k, buf);
+	}
+	snprintf(buf, sizeof(buf), "a series' lowest value in view; %s its highest", app->g->spark[GLYPH_SPARK - 1]);
+	legend_row(l, app->g->spark[0], 1, ROLE_BAR, buf);
+	legend_row(l, app->g->pointer, 1, ROLE_CURSOR, "the step under the cursor (h/l move it; the status row has its values)");
+	legend_row(l, app->g->mark, 1, ROLE_MARK, "a step the opened finding names; a marked series label is its evidence");
+	legend_row(l, app->g->missing, 1, ROLE_MISSING, "no value recorded at that step");
+	legend_terms(l, "compute comm wall");
+}
+
 const struct pane_ops pane_steps = {
 	.name = "steps",
 	.open = sp_open,
@@ -478,4 +501,5 @@ const struct pane_ops pane_steps = {
 	.items = sp_items,
 	.item_text = sp_item_text,
 	.item_show = sp_item_show,
+	.legend = sp_legend,
 };

@@ -13,6 +13,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 struct spane {
@@ -207,6 +208,23 @@ static void sp_item_show(void *priv, struct app *app, size_t i)
 	list_clamp(&p->lc);
 }
 
+/* The plot's glyphs and the point list's columns. */
+static void sw_legend(void *priv, struct app *app, struct legend *l)
+{
+	bool u = app->g->utf8;
+	legend_head(l, "Sweep: one source's points and their plot");
+	legend_para(l, "The list: the stimulus (the x axis), the plotted value, then for "
+		       "GenAI-Perf the config's ranking, whether it passes the constraints and which it fails, for "
+		       "NAT the calculator's alerts. The plot below draws the same points; m switches latency and "
+		       "throughput, Left/Right the source.");
+	legend_row(l, u ? "●" : "o", 1, ROLE_NORMAL, "a point");
+	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
+	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");
+	legend_row(l, u ? "·" : ".", 3, ROLE_NORMAL, "the fitted line");
+	legend_row(l, u ? "─" : "-", 3, ROLE_NORMAL, "the target (a latency or throughput constraint)");
+	legend_row(l, u ? "│" : "|", 1, ROLE_NORMAL, "the estimate: the stimulus at which the fit meets the target");
+}
+
 const struct pane_ops pane_sweep = {
 	.name = "sweep",
 	.open = sp_open,
@@ -218,4 +236,5 @@ const struct pane_ops pane_sweep = {
 	.items = sp_items,
 	.item_text = sp_item_text,
 	.item_show = sp_item_show,
+	.legend = sw_legend,
 };

@@ -225,13 +225,14 @@ int ui_run(struct run *run, const struct opts *opts)
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
 	if (ui_start(opts, headless) < 0)
-		return -1;
+		return UI_NO_TTY;
 	struct app app;
 	app_init(&app, run, opts);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();
+	bool back = app.back_to_picker;
 	app_free(&app);
-	return rc;
+	return back && rc == 0 ? UI_BACK : rc;
 }
 
 /* Compare mode's tabs (model/compare/views.h compare_tabs). */
@@ -250,7 +251,7 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
 	if (ui_start(opts, headless) < 0)
-		return -1;
+		return UI_NO_TTY;
 	struct app app;
 	app_setup(&app, c->b, opts);
 	app.cmp = c;
