@@ -267,19 +267,24 @@ static void append_paths(char **s, const struct run_group *g)
 	append(s, "\n");
 }
 
+/* What group g is: "pytscope run 'ddp', 2 ranks", "Kineto traces", ... (malloc'd). */
+static char *group_what(const struct run_group *g)
+{
+	if (g->family == FAMILY_STEPS)
+		return xasprintf("pytscope run '%s', %zu rank%s%s", g->name ? g->name : "run", g->nrank,
+				 g->nrank == 1 ? "" : "s", g->complete ? "" : ", no step logs");
+	return xstrdup(family_word[g->family]);
+}
+
 char *run_identity_describe(const struct run_identity *id)
 {
 	char *s = NULL;
 	append(&s, "these paths hold %zu different runs; they are never merged:\n", id->n);
 	for (size_t i = 0; i < id->n; i++) {
-		const struct run_group *g = &id->v[i];
-		if (g->family == FAMILY_STEPS)
-			append(&s, "  run %zu: pytscope run '%s', %zu rank%s%s:", i + 1,
-			       g->name ? g->name : "run", g->nrank, g->nrank == 1 ? "" : "s",
-			       g->complete ? "" : ", no step logs");
-		else
-			append(&s, "  run %zu: %s:", i + 1, family_word[g->family]);
-		append_paths(&s, g);
+		char *what = group_what(&id->v[i]);
+		append(&s, "  run %zu: %s:", i + 1, what);
+		free(what);
+		append_paths(&s, &id->v[i]);
 	}
 	append(&s, "open one run at a time, e.g.:\n");
 	for (size_t i = 0; i < id->n; i++) {
@@ -288,6 +293,36 @@ char *run_identity_describe(const struct run_identity *id)
 	}
 	append(&s, "(to attach a trace to a run on purpose: --trace FILE)\n");
 	return s;
+}
+
+struct run *run_identity_refusal(const struct run_identity *id, const struct opts *opts)
+{
+	struct run *run = run_open(NULL, 0, opts, NULL);
+	free(run->path);
+	run->path = xstrdup(id->npaths ? id->paths[0] : ".");
+	run_set_name(run, "refused");
+	char *why = xasprintf("these paths hold %zu different runs; they are never merged", id->n);
+	diag_add(&run->diags, DIAG_ERROR, NULL, -1, -1, -1, "refused: %s (each source says how to open its run alone)",
+		 why);
+	for (size_t i = 0; i < id->n; i++) {
+		const struct run_group *g = &id->v[i];
+		char *what = group_what(g);
+		for (size_t k = 0; k < g->npaths; k++) {
+			struct stat st;
+			size_t idx = run_add_source(run, g->paths[k], g->format, -1,
+						    stat(g->paths[k], &st) == 0 ? (long long)st.st_size : -1);
+			char *src_why = NULL;
+			append(&src_why, "refused: run %zu of %zu (%s); open it alone: tscope-tui --format %s", i + 1,
+			       id->n, what, g->format);
+			for (size_t j = 0; j < g->npaths; j++)
+				append(&src_why, " %s", g->paths[j]);
+			run_refuse(run, why, (long)idx, src_why);
+			free(src_why);
+		}
+		free(what);
+	}
+	free(why);
+	return run;
 }
 
 void run_identity_free(struct run_identity *id)
@@ -305,21 +340,52 @@ void run_identity_free(struct run_identity *id)
 	memset(id, 0, sizeof(*id));
 }
 
-bool run_identity_mismatch(const struct run *run, char *why, size_t n)
+/* The refused copy of a loaded run: its sources and diagnostics, no data; the source
+ * at path foreign gets src_why. */
+static struct run *refused_copy(const struct run *loaded, const char *why, const char *foreign,
+				const char *src_why)
+{
+	struct run *run = run_open(NULL, 0, loaded->opts, NULL);
+	free(run->path);
+	run->path = xstrdup(loaded->path);
+	run_set_name(run, loaded->name);
+	diag_add(&run->diags, DIAG_ERROR, foreign, -1, -1, -1, "refused: %s", why);
+	for (size_t i = 0; i < loaded->nsrc; i++) {
+		const struct source *s = &loaded->src[i];
+		size_t idx = run_add_source(run, s->path, s->format, s->rank, s->bytes);
+		run_source_done(run, idx, s->records, s->skipped, s->err, s->partial);
+		run_refuse(run, why, strcmp(s->path, foreign) == 0 ? (long)idx : -1, src_why);
+	}
+	for (size_t i = 0; i < loaded->diags.n; i++) {
+		const struct diag *d = &loaded->diags.v[i];
+		diag_add(&run->diags, d->level, d->file, d->line, d->offset, d->rank, "%s", d->msg);
+	}
+	return run;
+}
+
+struct run *run_identity_mismatch(const struct run *run, char *why, size_t n)
 {
 	const struct trace_set *ts = run->trace;
 	if (!run->steps || !ts || (run->opts && run->opts->ntrace > 0))
-		return false;
+		return NULL;
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_rank *r = ts->r[i];
 		if (steps_rank_index(run->steps, r->rank) >= 0)
 			continue;
+		char *reason = xasprintf("the trace %s is rank %d, which the step logs (%zu ranks) do not have: it "
+					 "belongs to another run; they are never merged",
+					 r->path, r->rank, steps_nranks(run->steps));
+		char *src_why = xasprintf("refused: rank %d, not a rank of the step logs; open it alone: "
+					  "tscope-tui --format kineto %s (or attach it with --trace FILE)",
+					  r->rank, r->path);
 		snprintf(why, n,
-			 "the trace %s is rank %d, which the step logs (%zu ranks) do not have: it belongs to "
-			 "another run; they are never merged\n"
+			 "%s\n"
 			 "open one at a time: --format pytscope PATH or --format kineto %s (attach a trace on purpose "
-			 "with --trace FILE)\n", r->path, r->rank, steps_nranks(run->steps), r->path);
-		return true;
+			 "with --trace FILE)\n", reason, r->path);
+		struct run *refused = refused_copy(run, reason, r->path, src_why);
+		free(reason);
+		free(src_why);
+		return refused;
 	}
-	return false;
+	return NULL;
 }

@@ -24,6 +24,8 @@
 
 #include "model/opts.h"
 
+struct run;
+
 enum run_family { FAMILY_STEPS, FAMILY_TRACES, FAMILY_SWEEP, FAMILY_DASF };
 
 struct run_group {
@@ -53,13 +55,18 @@ bool run_identity_is_pair(const struct run_identity *id);
 /* What was found and how to open one run, several lines, each ending in "\n" (data
  * text unsanitized: sanitize before printing). malloc'd. */
 char *run_identity_describe(const struct run_identity *id);
+/* The refusal of id (more than one run, not a pair) as a run in the model: no data, one
+ * source per PATH of each group whose `refused` says which run it is and how to open it
+ * alone, an error diagnostic, run->refused set. The Sources view and `--export sources`
+ * show it; the caller writes run_identity_describe() on stderr and exits 1. */
+struct run *run_identity_refusal(const struct run_identity *id, const struct opts *opts);
 void run_identity_free(struct run_identity *id);
 
-struct run;
 /* After loading one run: its traces' ranks (distributedInfo, else the file name) must be
- * ranks of its step logs, unless the traces came with --trace. True when they are not
- * (the traces belong to another run), with what was found and how to pick in why
- * (lines ending in "\n", unsanitized). */
-bool run_identity_mismatch(const struct run *run, char *why, size_t n);
+ * ranks of its step logs, unless the traces came with --trace. NULL when they are; else
+ * the refused run (as run_identity_refusal: run's sources and diagnostics, no data, the
+ * foreign trace's source saying why), with what was found and how to pick in why (lines
+ * ending in "\n", unsanitized) for stderr. The caller frees both runs. */
+struct run *run_identity_mismatch(const struct run *run, char *why, size_t n);
 
 #endif

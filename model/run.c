@@ -42,6 +42,16 @@ void run_set_name(struct run *run, const char *name)
 	pthread_mutex_unlock(&run->lock);
 }
 
+void run_refuse(struct run *run, const char *why, long idx, const char *src_why)
+{
+	if (why && !run->refused)
+		run->refused = xstrdup(why);
+	if (idx >= 0 && (size_t)idx < run->nsrc && src_why) {
+		free(run->src[idx].refused);
+		run->src[idx].refused = xstrdup(src_why);
+	}
+}
+
 void run_set_index_path(struct run *run, const char *path)
 {
 	pthread_mutex_lock(&run->lock);
@@ -282,8 +292,11 @@ void run_free(struct run *run)
 		if (registry[s]->free)
 			registry[s]->free(run);
 	findings_free(&run->findings);
-	for (size_t i = 0; i < run->nsrc; i++)
+	for (size_t i = 0; i < run->nsrc; i++) {
 		free(run->src[i].path);
+		free(run->src[i].refused);
+	}
+	free(run->refused);
 	free(run->src);
 	diag_list_free(&run->diags);
 	pthread_mutex_destroy(&run->lock);

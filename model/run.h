@@ -44,6 +44,7 @@ struct source {
 	bool partial;        /* truncated tail / still being written */
 	long long consumed;  /* line-oriented sources: bytes loaded (where following resumes) */
 	long lines;          /* lines consumed up to `consumed` */
+	char *refused;       /* owned, NULL: why it was not opened with the others (identity.h) */
 };
 
 struct run {
@@ -51,6 +52,10 @@ struct run {
 	char *name;          /* display name: run.json name, else basename(path) */
 	const struct opts *opts;
 	char *index_path;    /* the index part this load wrote (model/index/index.h), or NULL */
+	/* Owned, NULL: why these PATHs were refused as one run (model/identity.h). A refused
+	 * run holds no data, only what was found: its sources (each with its reason) and
+	 * diagnostics, for the Sources view; the program exits 1. */
+	char *refused;
 
 	struct diag_list diags;
 	struct source *src;
@@ -125,6 +130,9 @@ void run_reload_family(struct run *run, const struct subsystem *sub, const char 
 /* A hash of the names, sizes and mtimes under path, depth levels deep (0: path only);
  * it changes when a file or directory is added, removed, grown or rewritten. */
 unsigned long long run_tree_signature(const char *path, int depth);
+/* Mark the run refused (identity.h) with why (copied) and source idx (-1: none) with
+ * its own reason src_why (copied). */
+void run_refuse(struct run *run, const char *why, long idx, const char *src_why);
 /* Replace the display name (copied). */
 void run_set_name(struct run *run, const char *name);
 void run_set_index_path(struct run *run, const char *path);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/summary.h"
 #include "model/xalloc.h"
 
 /* Files in rank order (no rank last), then by path with numbers compared as numbers
@@ -42,7 +43,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 		size_t i = order[k];
 		const struct source *s = &run->src[i];
 		size_t r = table_add_row(t, (long)i);
-		table_set_text(t, r, c_kind, "file");
+		table_set_text(t, r, c_kind, s->refused ? "refused" : "file");
 		table_set_text(t, r, c_path, s->path);
 		table_set_text(t, r, c_fmt, s->format);
 		table_set_num_opt(t, r, c_rank, s->rank, s->rank >= 0);
@@ -55,7 +56,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 			snprintf(msg, sizeof(msg), "partial (truncated tail or still being written)");
 		else
 			snprintf(msg, sizeof(msg), "ok");
-		table_set_text(t, r, c_msg, msg);
+		table_set_text(t, r, c_msg, s->refused ? s->refused : msg);
 	}
 	free(order);
 	for (size_t i = 0; i < run->diags.n; i++) {
@@ -178,8 +179,18 @@ static const struct tab_def core_tabs[] = {
 	{ 7, "Sources", TAB_TABLE, "sources", NULL, NULL },
 };
 
+/* A refused run (model/identity.h) says so first: nothing was opened, and where the
+ * list of what was found is. */
+static void core_summary(struct run *run, struct summary *out)
+{
+	if (run->refused)
+		summary_add(out, TONE_BAD, "refused", "%s; nothing opened: the sources view lists what was found "
+			    "and how to open each run alone", run->refused);
+}
+
 const struct subsystem sub_core = {
 	.name = "core",
+	.summary = core_summary,
 	.views = core_views,
 	.nviews = ARRAY_LEN(core_views),
 	.tabs = core_tabs,

@@ -273,6 +273,22 @@ static void refuse_mixed(const struct run_identity *id)
 			compare_family_name(id->v[1].family));
 }
 
+/* A refused run (model/identity.h): what was found is on stderr already; the explorer
+ * shows it (Overview, Sources), --export sources or all writes the sources view with
+ * each source's reason. Exit 1 whatever happens. */
+static int refused_mode(struct cli *cli, struct run *run)
+{
+	enum cli_mode mode = pick_mode(cli);
+	if (mode == MODE_TUI)
+		ui_run(run, &cli->opts);
+	else if (mode == MODE_EXPORT &&
+		 (strcmp(cli->export_view, "sources") == 0 || strcmp(cli->export_view, "all") == 0))
+		export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
+							cli->force });
+	run_free(run);
+	return 1;
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = pick_mode(cli);
@@ -395,17 +411,21 @@ int main(int argc, char **argv)
 	}
 	if (id.n > 1) {
 		refuse_mixed(&id);
+		rc = refused_mode(&cli, run_identity_refusal(&id, &cli.opts));
 		run_identity_free(&id);
 		cli_free(&cli);
-		return 1;
+		return close_stdout(rc);
 	}
 	struct run *run = load(id.paths, id.npaths, &cli.opts);
 	run_identity_free(&id);
 	char why[1024];
-	if (run && run_identity_mismatch(run, why, sizeof(why))) {
+	struct run *refused = run ? run_identity_mismatch(run, why, sizeof(why)) : NULL;
+	if (refused) {
 		stderr_lines(why);
 		run_free(run);
-		run = NULL;
+		rc = refused_mode(&cli, refused);
+		cli_free(&cli);
+		return close_stdout(rc);
 	}
 	if (!run) {
 		cli_free(&cli);

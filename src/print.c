@@ -315,8 +315,9 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	free(head);
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %.0f%% · imbalance CV %.2f\n", d->mean_step_wall * 1e3,
 		  d->mean_comm_fraction * 100, d->imbalance_cv);
-	sb_printf(&b, "  wall lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
-		  d->wall_frac_lost * 100, d->sync_skew * 1e3);
+	/* pytscope's "wall lost to imbalance" is a share of the critical compute (glossary) */
+	sb_printf(&b, "  %s lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
+		  po->compat ? "wall" : "critical compute", d->wall_frac_lost * 100, d->sync_skew * 1e3);
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
 	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
 	size_t hidden = 0;
@@ -360,19 +361,25 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		return NULL;
 	struct sbuf b = { 0 };
 	enum led l = !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
-	title(&b, po, l, "EFFICIENCY BUDGET — wall-time decomposition");
+	/* pytscope's budget wall is rank 0's rank wall (glossary); the default report says so */
+	const char *wall = po->compat ? "wall" : "rank wall";
+	char *head = po->compat ? xasprintf("EFFICIENCY BUDGET — wall-time decomposition")
+				: xasprintf("EFFICIENCY BUDGET — rank wall decomposition (rank %d)",
+					    steps_rank_id(run->steps, 0));
+	title(&b, po, l, head);
+	free(head);
 	sb_puts(&b, "\n");
 	if (e->has_mfu) {
 		char *mfu = xasprintf("%.1f%%", e->mfu * 100);
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs wall", e->efficiency * 100, e->wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs %s", e->efficiency * 100, e->wall, wall);
 		if (e->peak_table) /* never under --compat: the table is not consulted there */
 			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
 		sb_puts(&b, "\n");
 	} else {
-		sb_printf(&b, "  wall %.2fs over %zu steps (MFU: n/a)\n", e->wall, e->n);
+		sb_printf(&b, "  %s %.2fs over %zu steps (MFU: n/a)\n", wall, e->wall, e->n);
 	}
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *ln = &e->line[i];

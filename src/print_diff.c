@@ -214,7 +214,7 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of wall, A -> B (all ranks)");
+	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of rank wall, A -> B (all ranks)");
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
 	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10);
 }

@@ -27,7 +27,8 @@ char *print_section_trace(struct run *run, const struct print_opts *po)
 	sb_heading(&b, color, led, "COMMUNICATION OVERLAP");
 	sb_puts(&b, " — from kernel trace\n");
 	snprintf(pct, sizeof(pct), "%.0f%%", eff * 100);
-	snprintf(exp, sizeof(exp), "%.1f ms (%.0f%% of wall)", p->exposed * 1e3, frac * 100);
+	snprintf(exp, sizeof(exp), "%.1f ms (%.0f%% of %s)", p->exposed * 1e3, frac * 100,
+		 po && !po->compat ? "trace span" : "wall");
 	sb_printf(&b, "  comm %.1f ms · overlapped ", p->comm * 1e3);
 	sb_style(&b, color, SGR_GREEN, SGR_NONE, pct);
 	sb_puts(&b, " · exposed ");

@@ -9,26 +9,48 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 
-enum { LG_SAMPLE_W = 8, LG_KEY_W = 22 };
+enum { LG_SAMPLE_W = 8, LG_KEY_W = 23 };
 
-/* The man page's Glossary, word for word (tests/ui/legend.sh compares them). `also`
- * is another spelling that brings the entry in (a column name). */
+/* The man page's Glossary, word for word as mandoc renders it (tests/ui/legend.sh
+ * compares them). `also` is another spelling that brings the entry in (a column name). */
 static const struct {
 	const char *term, *also, *def;
 } glossary[] = {
+	{ "step time", "step_time", "One rank's step record: the sum of all its phases (the steps view's step_time_ms, "
+				    "the Steps pane's step_time)." },
+	{ "step wall", NULL, "One aligned step of a distributed run: the slowest rank's compute plus the largest comm "
+			     "(pytscope's step wall; the report's 'mean step wall')." },
+	{ "run wall", NULL, "The sum of the step walls over the aligned steps (the Overview's and the report's 'run "
+			    "wall')." },
+	{ "rank wall", "rank_wall", "One rank's compute, data, comm and other summed over its step records after warmup "
+				    "(unknown phases excluded): the base of that rank's efficiency budget (Budget pane, "
+				    "budget view's rank_wall_s; the Overview's and the report's budget are the lowest "
+				    "rank's)." },
+	{ "trace span", "trace_span", "A rank's trace from the first to the last GPU kernel (pytscope's trace wall; the "
+				      "comm_overlap view's trace_span_ms)." },
+	{ "wall", NULL, "Never alone in a label: one of step wall, run wall, rank wall or trace span. Only the texts of "
+			"pytscope's findings keep pytscope's bare \"wall\": the rank wall in EFFICIENCY.LOW_MFU and "
+			"EFFICIENCY.RECOVERABLE, the critical compute in DIST.STRAGGLER and DIST.LOAD_IMBALANCE (\"% of "
+			"wall time is lost\"), the trace span in DIST.EXPOSED_COMM." },
 	{ "compute", NULL, "Per rank and step: the sum of the phases data, forward, backward, optimizer, compute and "
 			   "other (pytscope's COMPUTE_PHASES; unknown phase names excluded). For traces: GPU time in "
-			   "compute kernels." },
+			   "compute kernels (HTA's kernel types; pytscope's comm_overlap counts memory copies and sets "
+			   "as compute too)." },
+	{ "critical compute", NULL, "The slowest rank's compute at an aligned step; summed over the steps it is the "
+				    "base of imbalance." },
+	{ "imbalance", NULL, "The share of the critical compute lost waiting: the sum over aligned steps of slowest "
+			     "minus mean compute, over the sum of the slowest (pytscope's \"wall lost to imbalance\")." },
 	{ "comm", NULL, "The phase comm of a step record; for traces, GPU time in communication kernels (NCCL and "
 			"collectives)." },
-	{ "wall", NULL, "For a step record the sum of all its phases (step time); for a distributed step the slowest "
-			"rank's compute plus the largest comm (pytscope's step wall); for a trace the span from the "
-			"first to the last GPU event. Each pane says which one it shows." },
-	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace's span." },
+	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the trace span." },
+	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace span. For DASF databases: a GPU "
+			"utilisation sample below the DASF.GPU_IDLE threshold." },
 	{ "time lost", "time_lost", "Seconds the other ranks waited for a rank at the step barrier while it was the "
 				    "critical (slowest) rank." },
 	{ "cost", NULL, "A straggler's time lost from its onset on." },
 	{ "straggler", NULL, "A rank in the straggler set (FINDINGS, Stragglers); not any rank that lost some time." },
+	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view (a rank whose idle time stands out); a "
+				       "hint, not the straggler set." },
 };
 
 /* Screen row of legend row y, or -1 when it is scrolled off or below the box. */

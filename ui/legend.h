@@ -2,8 +2,8 @@
 /* legend.h: the `i` overlay. Each pane explains its own glyphs, colours, scale and
  * columns (pane_ops.legend) with the helpers below; the overlay adds the frame's
  * conventions and scrolls (j/k, PgUp/PgDn) when it is taller than the screen. The
- * glossary terms (compute, comm, wall, idle, time lost, cost, straggler) are the man
- * page's Glossary word for word (tests/ui/legend.sh checks it). */
+ * glossary entries (step time, step wall, compute, comm, idle, time lost, straggler...)
+ * are the man page's Glossary word for word (tests/ui/legend.sh checks it). */
 #ifndef UI_LEGEND_H
 #define UI_LEGEND_H
 

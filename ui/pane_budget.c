@@ -86,7 +86,7 @@ static int name_width(const struct budget *b)
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
 	int dec = seconds_decimals(b), name_w = name_width(b);
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: %.*f s wall, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %.*f s, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
 		 dec, b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
@@ -232,7 +232,7 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	int dec = seconds_decimals(b);
-	int k = snprintf(buf, n, "rank %d  wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
+	int k = snprintf(buf, n, "rank %d  rank wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
 			 dec, b->wall, dec, b->useful, b->efficiency * 100);
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
@@ -296,13 +296,13 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 		"other: the other phase (recoverable)",
 	};
 	legend_head(l, "Budget: where each rank's wall time went");
-	legend_para(l, "The lines add up exactly to the rank's wall (its phases summed over the steps after warmup). "
-		       "eff is the efficiency, useful compute / wall; rec is the recoverable share of wall; MFU is "
-		       "useful compute / wall when the run names its FLOPs per step and the GPU's peak.");
+	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over the steps after warmup). "
+		       "eff is the efficiency, useful compute / rank wall; rec is the recoverable share of it; MFU "
+		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak.");
 	for (int k = 0; k < BUDGET_NLINES; k++)
 		legend_fill(l, k, what[k]);
 	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");
-	legend_terms(l, "wall comm compute");
+	legend_terms(l, "rank wall compute comm");
 }
 
 const struct pane_ops pane_budget = {

@@ -207,14 +207,14 @@ static void cp_legend(void *priv, struct app *app, struct legend *l)
 {
 	legend_head(l, "Compare: run B against run A");
 	legend_para(l, "The verdict first, then what differs in scope, the mean step wall of both runs over their "
-		       "common steps, and the findings new in B, resolved and persisting. A rank line reads: A -> B "
+		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: A -> B "
 		       "ms per step (B - A, the rank's run-to-run noise), then its time lost in A -> B; a rank "
 		       "regressed when it is slower in B beyond its noise. Enter opens the rank's row of the B - A "
 		       "heatmap at its onset.");
 	legend_row(l, "rank", 1, ROLE_SEV_HIGH, "regressed, or B slower");
 	legend_row(l, "rank", 1, ROLE_GOOD, "improved, or no regression");
 	legend_row(l, "scope", 1, ROLE_SEV_MED, "a difference in scope (ranks or steps only one run has)");
-	legend_terms(l, "wall time lost");
+	legend_terms(l, "step wall time lost");
 }
 
 const struct pane_ops pane_compare = {

@@ -111,7 +111,8 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
 	}
 	if (!fl->n)
-		draw_text(y, x, w, "no findings", ROLE_DIM);
+		draw_text(y, x, w, app->run->refused ? "not analysed: the input was refused (above)" : "no findings",
+			  ROLE_DIM);
 }
 
 static unsigned ov_handle(void *priv, struct app *app, enum action a)

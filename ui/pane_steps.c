@@ -484,7 +484,7 @@ static void sp_legend(void *priv, struct app *app, struct legend *l)
 	legend_row(l, app->g->pointer, 1, ROLE_CURSOR, "the step under the cursor (h/l move it; the status row has its values)");
 	legend_row(l, app->g->mark, 1, ROLE_MARK, "a step the opened finding names; a marked series label is its evidence");
 	legend_row(l, app->g->missing, 1, ROLE_MISSING, "no value recorded at that step");
-	legend_terms(l, "compute comm wall");
+	legend_terms(l, "step time compute comm");
 }
 
 const struct pane_ops pane_steps = {

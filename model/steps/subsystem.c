@@ -47,10 +47,10 @@ static void summary_distributed(struct run *run, struct summary *out)
 	const struct distributed *d = analysis_distributed(run);
 	if (!d)
 		return;
-	summary_add(out, TONE_NORMAL, "wall time", "%.4g s (mean step wall %.4g s x %zu aligned steps)",
+	summary_add(out, TONE_NORMAL, "run wall", "%.4g s (sum of step walls: mean %.4g s x %zu aligned steps)",
 		    d->mean_step_wall * (double)d->n_steps, d->mean_step_wall, d->n_steps);
 	summary_add(out, TONE_NORMAL, "imbalance",
-		    "%.1f%% of wall lost to imbalance; imbalance cv %.3f; comm %.1f%%",
+		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; comm %.1f%% of step wall",
 		    d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
@@ -63,13 +63,13 @@ static void summary_budget(struct run *run, struct summary *out)
 	if (!b)
 		return;
 	if (b->has_mfu)
-		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of %.4g s wall (rank %d); MFU %.1f%%%s%s%s",
+		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %.4g s (rank %d); MFU %.1f%%%s%s%s",
 			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0), b->mfu * 100,
 			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
 			    b->peak_table ? ")" : "");
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
-			    "compute %.1f%% of %.4g s wall (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
+			    "compute %.1f%% of rank wall %.4g s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
 			    "--peak-tflops)",
 			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0));
 	if (b->nrecoverable) {

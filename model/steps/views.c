@@ -244,7 +244,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c[1], COL_ROLE_RANK);
 	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
-	c[3] = table_add_col(t, "wall_s", COL_NUM, 9, 2);
+	c[3] = table_add_col(t, "rank_wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
 	c[5] = table_add_col(t, "useful_fraction", COL_NUM, 6, 3);
 	static const char *const names[BUDGET_NLINES] = { "useful_compute_s", "compute_overhead_s",

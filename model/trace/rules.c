@@ -49,10 +49,10 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT;
 	}
 	char title[160], detail[512];
-	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the traced time on rank %d", g.max_idle_pct,
+	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the trace span on rank %d", g.max_idle_pct,
 		 g.max_rank);
 	snprintf(detail, sizeof(detail),
-		 "No kernel runs on rank %d's GPU for %.1f%% of its traced span (HTA temporal breakdown); "
+		 "No kernel runs on rank %d's GPU for %.1f%% of its trace span (HTA temporal breakdown); "
 		 "%zu of %zu traced ranks are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over all "
 		 "ranks: compute %.1f%%, communication and memory %.1f%%, idle %.1f%%.",
 		 g.max_rank, g.max_idle_pct, idle_ranks, g.n, TRACE_IDLE_PCT, g.min_rank, g.min_idle_pct,

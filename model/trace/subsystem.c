@@ -82,8 +82,8 @@ static void trace_summary(struct run *run, struct summary *out)
 	}
 	double idle = 100 * g.idle_us / g.span_us;
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
-		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of %.4g ms traced over %zu "
-		    "rank%s", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
+		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of the trace spans (%.4g ms summed over %zu "
+		    "rank%s)", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
 		    g.span_us / 1e3, g.n, g.n == 1 ? "" : "s");
 	if (g.n > 1)
 		summary_add(out, g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL, "GPU idle by rank",

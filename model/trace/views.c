@@ -319,13 +319,13 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 	struct table *t = table_new("comm_overlap", "Communication overlap per rank (pytscope trace summary)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
-	int c_wall = table_add_col(t, "wall_ms", COL_NUM, 9, 1);
+	int c_wall = table_add_col(t, "trace_span_ms", COL_NUM, 9, 1);
 	int c_comm = table_add_col(t, "comm_ms", COL_NUM, 9, 1);
 	int c_comp = table_add_col(t, "compute_ms", COL_NUM, 9, 1);
 	int c_exp = table_add_col(t, "exposed_ms", COL_NUM, 9, 1);
 	int c_ovl = table_add_col(t, "overlapped_ms", COL_NUM, 9, 1);
 	int c_eff = table_add_col(t, "overlap_pct", COL_NUM, 7, 0);
-	int c_frac = table_add_col(t, "exposed_pct_of_wall", COL_NUM, 7, 0);
+	int c_frac = table_add_col(t, "exposed_pct_of_trace_span", COL_NUM, 7, 0);
 	int c_nc = table_add_col(t, "n_comm", COL_INT, 7, 0);
 	int c_np = table_add_col(t, "n_compute", COL_INT, 8, 0);
 	int c_coll[6];

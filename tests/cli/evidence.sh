@@ -25,5 +25,5 @@ LINES=30 COLUMNS=110 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/keys" "
 tap_check "CROSS.CORRELATED_INSTABILITY: the Steps pane at step 300" 'grep -q "^ rank 0 step 300 " cross'
 tap_check "MEMORY.GROWTH next: the whole run from step 0, memory highlighted" 'grep -q "^ rank 0 step 0 " growth && grep -qi "memory" growth'
 tap_check "the LOW_MFU finding is selected" 'grep -q "EFFICIENCY.LOW_MFU" sel'
-tap_check "EFFICIENCY.LOW_MFU: the Budget pane" 'grep -q "^ rank 0  wall .* efficiency " mfu'
+tap_check "EFFICIENCY.LOW_MFU: the Budget pane" 'grep -q "^ rank 0  rank wall .* efficiency " mfu'
 tap_plan

@@ -21,13 +21,13 @@ run_json l40 "NVIDIA L40"
 want=$(awk 'BEGIN { printf "%.1f%%", 100 * 60 * 2e11 / 989.4e12 / 1.3956 }')
 "$TSCOPE_BIN" --print --color never h100 >h100.out 2>/dev/null
 tap_check "H100 80GB HBM3 + flops_per_step: MFU $want, labelled with the table entry" \
-	'grep -q "^  MFU $want  ·  useful compute .* wall  (peak from GPU table: H100 SXM)$" h100.out'
+	'grep -q "^  MFU $want  ·  useful compute .* rank wall  (peak from GPU table: H100 SXM)$" h100.out'
 tap_check "... in the headline too" 'grep -q "^  budget .*MFU $want (peak from GPU table: H100 SXM)$" h100.out'
 "$TSCOPE_BIN" --export budget h100 >b.csv
 tap_check "budget view: an mfu value" '[ -n "$(sed -n 2p b.csv | cut -d, -f5)" ]'
 "$TSCOPE_BIN" --print --color never --peak-tflops 312 h100 >p.out 2>/dev/null
 tap_check "--peak-tflops overrides the table (no table label)" \
-	'grep -q "^  MFU 2.8%  ·  useful compute 2.8% of 1.40s wall$" p.out'
+	'grep -q "^  MFU 2.8%  ·  useful compute 2.8% of 1.40s rank wall$" p.out'
 "$TSCOPE_BIN" --print --color never l40 >l40.out 2>/dev/null
 tap_check "unknown GPU (L40): MFU n/a as before" 'grep -q "(MFU: n/a)" l40.out && ! grep -q "GPU table" l40.out'
 "$TSCOPE_BIN" --print --color never --compat pytscope h100 >c.out 2>/dev/null

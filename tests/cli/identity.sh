@@ -33,6 +33,25 @@ printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce
 rc=$?
 tap_check "mixed folder: exit 1, nothing printed" '[ "$rc" -eq 1 ] && [ ! -s mx.out ]'
 tap_check "mixed folder: the trace is named as a separate run" 'grep -q "run 2: Kineto traces: mixed/other.pt.trace.json" mx.err'
+# The refusal is a run in the model: the sources view lists what was found, each path
+# with its run and the command that opens it alone (stderr says the same); exit 1.
+"$TSCOPE_BIN" --export sources mixed >ms.csv 2>ms.err
+rc=$?
+tap_check "mixed folder: --export sources exits 1 and lists both runs as refused" \
+	'[ "$rc" -eq 1 ] && grep -q "^refused,mixed,pytscope,.*refused: run 1 of 2 (pytscope run .ddp., 2 ranks); open it alone: tscope-tui --format pytscope mixed" ms.csv &&
+	 grep -q "^refused,mixed/other.pt.trace.json,kineto,.*refused: run 2 of 2 (Kineto traces); open it alone: tscope-tui --format kineto mixed/other.pt.trace.json$" ms.csv'
+tap_check "mixed folder: the sources view has the reason as an error row; stderr the same runs" \
+	'grep -q "^error,.*refused: these paths hold 2 different runs; they are never merged" ms.csv && grep -q "run 2: Kineto traces: mixed/other.pt.trace.json" ms.err'
+"$TSCOPE_BIN" --export ranks mixed >mr.csv 2>/dev/null
+rc=$?
+tap_check "mixed folder: another view is not written (exit 1)" '[ "$rc" -eq 1 ] && [ ! -s mr.csv ]'
+printf ':dump %s/ro\n7\n:dump %s/rs\n' "$TSCOPE_TMP" "$TSCOPE_TMP" >rkeys
+LINES=24 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/rkeys" "$TSCOPE_BIN" --tui mixed >/dev/null 2>rt.err
+rc=$?
+tap_check "mixed folder, explorer: exit 1, the Overview says refused and analyses nothing" \
+	'[ "$rc" -eq 1 ] && grep -q "^  refused  *these paths hold 2 different runs; they are never merged" ro && grep -q "not analysed: the input was refused" ro'
+tap_check "mixed folder, explorer: the Sources pane lists both paths as refused" \
+	'grep -q "^.refused mixed  .* pytscope .*refused: run 1 of 2" rs && grep -q "^ refused mixed/other.pt.trace.json kineto .*refused: run 2 of 2" rs'
 "$TSCOPE_BIN" --print --color never --format pytscope mixed >mp.out 2>mp.err
 rc=$?
 tap_check "mixed folder: --format pytscope opens the step run alone" '[ "$rc" -eq 0 ] && ! grep -q EXPOSED_COMM mp.out && grep -q "^● DISTRIBUTED — 2 ranks" mp.out'
@@ -54,6 +73,11 @@ printf '{"distributedInfo":{"rank":7,"world_size":8},"traceEvents":[{"ph":"X","c
 rc=$?
 tap_check "trace of rank 7 beside step logs of ranks 0-1: exit 1, said why" \
 	'[ "$rc" -eq 1 ] && [ ! -s fo.out ] && grep -q "is rank 7, which the step logs (2 ranks) do not have" fo.err'
+"$TSCOPE_BIN" --export sources foreign >fs.csv 2>/dev/null
+rc=$?
+tap_check "trace of rank 7: --export sources (exit 1) marks that trace refused, the step logs ok" \
+	'[ "$rc" -eq 1 ] && grep -q "^refused,foreign/trace.json,kineto,7,.*refused: rank 7, not a rank of the step logs" fs.csv &&
+	 grep -q "^file,foreign/rank1/steps.jsonl,pytscope,1,,,50,0,ok$" fs.csv'
 "$TSCOPE_BIN" --print --trace foreign/trace.json --format pytscope foreign >ft.out 2>&1
 rc=$?
 tap_check "the same trace attached with --trace: accepted" '[ "$rc" -eq 0 ]'

@@ -46,7 +46,7 @@ tap_eq "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
 # pytscope exp2_bad golden (section text and the finding)
 out=$("$BIN" --print --color never "$REAL/pytscope-t4/exp2_bad")
 line=$(printf '%s\n' "$out" | grep '^  comm ')
-tap_eq "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of wall)" "$line"
+tap_eq "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of trace span)" "$line"
 coll=$(printf '%s\n' "$out" | grep '^  by collective')
 tap_eq "exp2_bad by collective" "  by collective: all_reduce 170.7ms" "$coll"
 # golden TraceSummary of pytscope 0.2.1 (seconds; ours are exact in ns, pytscope's floats

@@ -1,7 +1,7 @@
 #!/bin/sh
 # trace_verdicts.sh: trace-only runs (../shared/real Kineto traces) get a headline of GPU
 # busy/idle with its split, the idle spread over ranks and the top kernels; a GPU idle for
-# 25% or more of its traced span is a TRACE.GPU_IDLE finding whose Enter opens the rank's
+# 25% or more of its trace span is a TRACE.GPU_IDLE finding whose Enter opens the rank's
 # row of the temporal view; no efficiency or MFU without a FLOP basis; stragglers are
 # "not judged" on one or two aligned steps. Skips when ../shared/real is absent.
 set -u
@@ -16,21 +16,21 @@ fi
 cd "$TSCOPE_TMP" || exit 1
 
 "$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" >d.out 2>d.err
-tap_check "dlrm: GPU busy/idle headline (idle 52.3% of the traced time)" \
-	'grep -q "^  GPU time  *busy 47.7% (compute 7.6%, comm/memory 40.1%), idle 52.3% of 117.3 ms traced over 8 ranks$" d.out'
+tap_check "dlrm: GPU busy/idle headline (idle 52.3% of the trace spans)" \
+	'grep -q "^  GPU time  *busy 47.7% (compute 7.6%, comm/memory 40.1%), idle 52.3% of the trace spans (117.3 ms summed over 8 ranks)$" d.out'
 tap_check "dlrm: idle spread over ranks (HTA: rank 1 34.28%, rank 7 75.8%)" \
 	'grep -q "^  GPU idle by rank  *34.3% (rank 1) to 75.8% (rank 7)" d.out'
 tap_check "dlrm: top kernels" 'grep -q "^  top kernels  *ncclKernel_SendRecv" d.out'
-tap_check "dlrm: TRACE.GPU_IDLE names the idlest rank" 'grep -q "The GPU is idle 76% of the traced time on rank 7  (TRACE.GPU_IDLE)" d.out'
+tap_check "dlrm: TRACE.GPU_IDLE names the idlest rank" 'grep -q "The GPU is idle 76% of the trace span on rank 7  (TRACE.GPU_IDLE)" d.out'
 tap_check "dlrm: no efficiency or MFU figure without FLOPs" 'grep -q "^  budget  *compute 61.7% .*MFU n/a: no FLOPs/peak" d.out && ! grep -q "efficiency [0-9]" d.out'
 tap_check "dlrm: stragglers not judged on 1 aligned step" 'grep -q "^  stragglers  *not judged: 1 aligned step" d.out'
 tap_check "dlrm: never 'No issues found'" '! grep -q "No issues found" d.out'
 
 "$TSCOPE_BIN" --print --color never "$real/kineto-hta-2rank" >h.out 2>&1
 tap_check "hta 2 ranks: idle 54.1%, TRACE.GPU_IDLE high" \
-	'grep -q "idle 54.1% of" h.out && grep -q "^  \[HIGH\] The GPU is idle 55% of the traced time on rank 1  (TRACE.GPU_IDLE)" h.out'
+	'grep -q "idle 54.1% of" h.out && grep -q "^  \[HIGH\] The GPU is idle 55% of the trace span on rank 1  (TRACE.GPU_IDLE)" h.out'
 "$TSCOPE_BIN" --print --color never "$real/pytscope-t4/exp2_bad" >b.out 2>&1
-tap_check "exp2_bad: idle 10.5%, below the threshold: no TRACE.GPU_IDLE" 'grep -q "idle 10.5% of 215.6 ms traced over 1 rank" b.out && ! grep -q GPU_IDLE b.out'
+tap_check "exp2_bad: idle 10.5%, below the threshold: no TRACE.GPU_IDLE" 'grep -q "idle 10.5% of the trace spans (215.6 ms summed over 1 rank)" b.out && ! grep -q GPU_IDLE b.out'
 "$TSCOPE_BIN" --print --compat pytscope --color never "$real/kineto-hta-2rank" >c.out 2>&1
 tap_check "--compat pytscope: no TRACE.GPU_IDLE" '! grep -q GPU_IDLE c.out'
 

@@ -77,7 +77,7 @@ static void test_synthetic_pytscope(void)
 	struct print_opts po = { .color = false };
 	char *sec = print_section_trace(run, &po);
 	is_str(sec, "● COMMUNICATION OVERLAP — from kernel trace\n"
-		    "  comm 36.0 ms · overlapped 67% · exposed 12.0 ms (20% of wall)\n"
+		    "  comm 36.0 ms · overlapped 67% · exposed 12.0 ms (20% of trace span)\n"
 		    "  by collective: all_reduce 36.0ms\n", "COMMUNICATION OVERLAP section");
 	free(sec);
 	const struct finding_list *fl = run_findings(run);
