@@ -49,7 +49,7 @@ tap_check "Steps: /step 150 moves the step cursor to step 150" 'status steps | g
 tap_check "Steps: /rank 3 switches to rank 3" 'status steps_rank | grep -q "^ rank 3 step "'
 tap_check "Overview: /straggler selects the straggler finding" 'status ov | grep -q "DIST.STRAGGLER"'
 tap_check "Overview: a summary line matches (no miss), the findings cursor stays" '! hint ov_line | grep -q "no match" && status ov_line | grep -q "finding 3/5"'
-tap_check "Budget: /rank 7 selects rank 7" 'status budget | grep -q "^ rank 7  wall "'
+tap_check "Budget: /rank 7 selects rank 7" 'status budget | grep -q "^ rank 7  "'
 tap_check "Sources: /steps.jsonl selects the first steps file (row 2)" 'status r1 | grep -q "sources  row 2/32"'
 tap_check "n: the next match (row 4)" 'status r2 | grep -q "sources  row 4/32"'
 tap_check "N: back to the previous match" 'status r3 | grep -q "sources  row 2/32"'
