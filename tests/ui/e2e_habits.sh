@@ -164,19 +164,20 @@ T send-keys -t h Q
 wait_exit 0
 tap_check "the state file is under \$XDG_STATE_HOME/tscope-tui" 'ls "$work/state/tscope-tui/"run-* >/dev/null 2>&1'
 start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+reopen() {   # Q (exit 0), then the demo again with the same state directory
+	T send-keys -t h Q
+	wait_exit 0
+	start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+}
 tap_check "reopening restores the Ranks pane, its filter and its sort" "wait_for \"filter 'rank>=8'\" && grep -q 'ranks  row 1/8 (of 16)' \"\$work/screen\" && grep -q 'sort -rank' \"\$work/screen\""
 tap_check "the first row is rank 15 (descending)" 'grep -qE "^.? +15 " "$work/screen"'
 T send-keys -t h ':view nodes' Enter
 wait_for "nodes  row 1/"
-T send-keys -t h Q
-wait_exit 0
-start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+reopen
 tap_check "reopening restores the tab opened with :view/v, current again" 'wait_for "nodes  row 1/" && head -1 "$work/screen" | grep -qw nodes'
 T send-keys -t h q
 tap_check "q closes that tab" 'wait_gone "nodes  row 1/" && ! head -1 "$work/screen" | grep -qw nodes'
-T send-keys -t h Q
-wait_exit 0
-start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+reopen
 tap_check "a closed tab does not come back" 'wait_for "demo-ddp" && ! head -1 "$work/screen" | grep -qw nodes'
 T send-keys -t h Q
 wait_exit 0
