@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/groups.h"
 #include "model/table.h"
 #include "model/xalloc.h"
 
@@ -163,6 +164,52 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
 	return a.n;
 }
 
+size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,
+		      size_t n, size_t c0, size_t c1, double *worst, double *mean, size_t *worst_row)
+{
+	double top = 0, sum = 0;
+	size_t cnt = 0;
+	for (size_t i = 0; i < n; i++) {
+		double w, m;
+		size_t k = grid_rect(src, b, rows[i], rows[i] + 1, c0, c1, &w, &m);
+		if (!k)
+			continue;
+		if (cnt == 0 || w > top) {
+			top = w;
+			if (worst_row)
+				*worst_row = rows[i];
+		}
+		sum += m * (double)k;
+		cnt += k;
+	}
+	if (cnt) {
+		*worst = top;
+		*mean = sum / (double)cnt;
+	}
+	return cnt;
+}
+
+size_t grid_rect_lines(const struct grid_src *src, const struct grid_blocks *b, const struct outline *ol,
+		       size_t l0, size_t l1, size_t c0, size_t c1, double *worst, double *mean,
+		       size_t *worst_row)
+{
+	if (l1 > ol->nline)
+		l1 = ol->nline;
+	if (l0 >= l1)
+		return 0;
+	size_t a, z;
+	outline_span(ol, l0, l1, &a, &z);
+	return grid_rect_rows(src, b, ol->gs->member + a, z - a, c0, c1, worst, mean, worst_row);
+}
+
+void grid_line_label(const struct grid_src *src, const struct outline *ol, size_t l, char *buf, size_t n)
+{
+	if (ol->row[l] < 0)
+		snprintf(buf, n, "%s", ol->gs->name[ol->grp[l]]);
+	else
+		grid_row_label(src, (size_t)ol->row[l], buf, n);
+}
+
 void grid_row_label(const struct grid_src *src, size_t row, char *buf, size_t n)
 {
 	if (src->row_label)
@@ -184,6 +231,21 @@ bool grid_rows_are_ranks(const struct grid_src *src)
 	return src->row_id && src->row_axis && strcmp(src->row_axis, "rank") == 0;
 }
 
+/* The first/last label and the figures of one bucket of rows or outline lines. */
+static size_t cells_bucket(const struct grid_src *src, const struct grid_blocks *b, const struct grid_window *w,
+			   size_t r0, size_t r1, size_t c0, size_t c1, char *first, char *last, size_t n,
+			   double *worst, double *mean)
+{
+	if (!w->ol) {
+		grid_row_label(src, r0, first, n);
+		grid_row_label(src, r1 - 1, last, n);
+		return grid_rect(src, b, r0, r1, c0, c1, worst, mean);
+	}
+	grid_line_label(src, w->ol, r0, first, n);
+	grid_line_label(src, w->ol, r1 - 1, last, n);
+	return grid_rect_lines(src, b, w->ol, r0, r1, c0, c1, worst, mean, NULL);
+}
+
 struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
 			       const struct grid_window *w)
 {
@@ -196,26 +258,25 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 	int cw = table_add_col(t, "worst", COL_NUM, 10, 6);
 	int cmean = table_add_col(t, "mean", COL_NUM, 10, 6);
 	size_t rpr = w->rpr ? w->rpr : 1, spc = w->spc ? w->spc : 1;
-	for (size_t r0 = 0; r0 < src->nrows; r0 += rpr)
+	size_t nrows = w->ol ? w->ol->nline : src->nrows;
+	for (size_t r0 = 0; r0 < nrows; r0 += rpr)
 		for (size_t x = 0; x < w->ncols; x++) {
 			size_t c0 = w->c0 + x * spc;
 			if (c0 >= src->ncols)
 				break;
-			size_t r1 = r0 + rpr < src->nrows ? r0 + rpr : src->nrows;
+			size_t r1 = r0 + rpr < nrows ? r0 + rpr : nrows;
 			size_t c1 = c0 + spc < src->ncols ? c0 + spc : src->ncols;
-			char lab[32];
+			char first[64], last[64], lab[32];
+			double worst = 0, mean = 0;
+			bool has = cells_bucket(src, b, w, r0, r1, c0, c1, first, last, sizeof(first), &worst, &mean) > 0;
 			size_t row = table_add_row(t, (long)r0);
-			grid_row_label(src, r0, lab, sizeof(lab));
-			table_set_text(t, row, cr0, lab);
-			grid_row_label(src, r1 - 1, lab, sizeof(lab));
-			table_set_text(t, row, cr1, lab);
+			table_set_text(t, row, cr0, first);
+			table_set_text(t, row, cr1, last);
 			grid_col_label(src, c0, lab, sizeof(lab));
 			table_set_text(t, row, cc0, lab);
 			grid_col_label(src, c1 - 1, lab, sizeof(lab));
 			table_set_text(t, row, cc1, lab);
 			table_set_text(t, row, cm, src->title);
-			double worst = 0, mean = 0;
-			bool has = grid_rect(src, b, r0, r1, c0, c1, &worst, &mean) > 0;
 			table_set_num_opt(t, row, cw, worst, has);
 			table_set_num_opt(t, row, cmean, mean, has);
 		}

@@ -19,6 +19,8 @@
 #include "model/base.h"
 
 struct evidence;
+struct groups;
+struct outline;
 
 struct grid_src {
 	size_t nrows, ncols;
@@ -49,6 +51,9 @@ struct grid_src {
 	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
 	 * larger still worse. */
 	bool diverging;
+	/* Optional: the rows grouped (ranks by node, model/groups.h), owned by the producer;
+	 * the heatmap can show one line per group. NULL: no grouping. */
+	const struct groups *groups;
 };
 
 struct run;
@@ -90,11 +95,23 @@ void grid_blocks_free(struct grid_blocks *b);
 size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
 		 size_t c0, size_t c1, double *worst, double *mean);
 
-/* A heatmap window: rows in buckets of rpr, columns [c0, c0 + ncols * spc) in
- * buckets of spc (each bucket one cell on screen). */
+/* The same over an explicit list of rows; *worst_row (when not NULL) gets the row that
+ * holds the worst value. */
+size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,
+		      size_t n, size_t c0, size_t c1, double *worst, double *mean, size_t *worst_row);
+/* Lines [l0, l1) of an outline over src->groups (groups.h): the rows they cover. */
+size_t grid_rect_lines(const struct grid_src *src, const struct grid_blocks *b, const struct outline *ol,
+		       size_t l0, size_t l1, size_t c0, size_t c1, double *worst, double *mean,
+		       size_t *worst_row);
+/* Label of an outline line: the group's name for a group line, else the row's label. */
+void grid_line_label(const struct grid_src *src, const struct outline *ol, size_t l, char *buf, size_t n);
+
+/* A heatmap window: rows (or outline lines) in buckets of rpr, columns
+ * [c0, c0 + ncols * spc) in buckets of spc (each bucket one cell on screen). */
 struct grid_window {
 	size_t rpr, spc;        /* rows per cell, columns per cell (0 means 1) */
 	size_t c0, ncols;       /* first column, cells across */
+	const struct outline *ol; /* NULL: one line per row; else the lines of src->groups */
 };
 
 /* The cells of a window as a table ("heatmap_cells"): per cell its first/last row and

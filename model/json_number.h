@@ -17,6 +17,74 @@ static const double json_pow10_tab[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* 5^q as a 128-bit fraction for the division-free exact path (json_pow5_round):
+ * T = hi:lo in [2^127, 2^128) with T ~ 5^q * 2^s. For q >= 0 T is exact; for q < 0 it
+ * is floor(2^s / 5^-q) + 1, an upper bound less than 1 above the true value.
+ * Generated with Python's integers (tests/unit/test_core.c checks every entry). */
+#define JSON_POW5_MIN (-27)
+#define JSON_POW5_MAX 27
+struct json_pow5 {
+	uint64_t hi, lo;
+	int s;
+};
+static const struct json_pow5 json_pow5_tab[] = {
+	{ 0x9e74d1b791e07e48u, 0x775ea264cf55347eu, 190 }, /* -27 */
+	{ 0xc612062576589ddau, 0x95364afe032a819eu, 188 }, /* -26 */
+	{ 0xf79687aed3eec551u, 0x3a83ddbd83f52205u, 186 }, /* -25 */
+	{ 0x9abe14cd44753b52u, 0xc4926a9672793543u, 183 }, /* -24 */
+	{ 0xc16d9a0095928a27u, 0x75b7053c0f178294u, 181 }, /* -23 */
+	{ 0xf1c90080baf72cb1u, 0x5324c68b12dd6339u, 179 }, /* -22 */
+	{ 0x971da05074da7beeu, 0xd3f6fc16ebca5e04u, 176 }, /* -21 */
+	{ 0xbce5086492111aeau, 0x88f4bb1ca6bcf585u, 174 }, /* -20 */
+	{ 0xec1e4a7db69561a5u, 0x2b31e9e3d06c32e6u, 172 }, /* -19 */
+	{ 0x9392ee8e921d5d07u, 0x3aff322e62439fd0u, 169 }, /* -18 */
+	{ 0xb877aa3236a4b449u, 0x09befeb9fad487c3u, 167 }, /* -17 */
+	{ 0xe69594bec44de15bu, 0x4c2ebe687989a9b4u, 165 }, /* -16 */
+	{ 0x901d7cf73ab0acd9u, 0x0f9d37014bf60a11u, 162 }, /* -15 */
+	{ 0xb424dc35095cd80fu, 0x538484c19ef38c95u, 160 }, /* -14 */
+	{ 0xe12e13424bb40e13u, 0x2865a5f206b06fbau, 158 }, /* -13 */
+	{ 0x8cbccc096f5088cbu, 0xf93f87b7442e45d4u, 155 }, /* -12 */
+	{ 0xafebff0bcb24aafeu, 0xf78f69a51539d749u, 153 }, /* -11 */
+	{ 0xdbe6fecebdedd5beu, 0xb573440e5a884d1cu, 151 }, /* -10 */
+	{ 0x89705f4136b4a597u, 0x31680a88f8953031u, 148 }, /* -9 */
+	{ 0xabcc77118461cefcu, 0xfdc20d2b36ba7c3eu, 146 }, /* -8 */
+	{ 0xd6bf94d5e57a42bcu, 0x3d32907604691b4du, 144 }, /* -7 */
+	{ 0x8637bd05af6c69b5u, 0xa63f9a49c2c1b110u, 141 }, /* -6 */
+	{ 0xa7c5ac471b478423u, 0x0fcf80dc33721d54u, 139 }, /* -5 */
+	{ 0xd1b71758e219652bu, 0xd3c36113404ea4a9u, 137 }, /* -4 */
+	{ 0x83126e978d4fdf3bu, 0x645a1cac083126eau, 134 }, /* -3 */
+	{ 0xa3d70a3d70a3d70au, 0x3d70a3d70a3d70a4u, 132 }, /* -2 */
+	{ 0xccccccccccccccccu, 0xcccccccccccccccdu, 130 }, /* -1 */
+	{ 0x8000000000000000u, 0x0000000000000000u, 127 }, /* 0 */
+	{ 0xa000000000000000u, 0x0000000000000000u, 125 }, /* 1 */
+	{ 0xc800000000000000u, 0x0000000000000000u, 123 }, /* 2 */
+	{ 0xfa00000000000000u, 0x0000000000000000u, 121 }, /* 3 */
+	{ 0x9c40000000000000u, 0x0000000000000000u, 118 }, /* 4 */
+	{ 0xc350000000000000u, 0x0000000000000000u, 116 }, /* 5 */
+	{ 0xf424000000000000u, 0x0000000000000000u, 114 }, /* 6 */
+	{ 0x9896800000000000u, 0x0000000000000000u, 111 }, /* 7 */
+	{ 0xbebc200000000000u, 0x0000000000000000u, 109 }, /* 8 */
+	{ 0xee6b280000000000u, 0x0000000000000000u, 107 }, /* 9 */
+	{ 0x9502f90000000000u, 0x0000000000000000u, 104 }, /* 10 */
+	{ 0xba43b74000000000u, 0x0000000000000000u, 102 }, /* 11 */
+	{ 0xe8d4a51000000000u, 0x0000000000000000u, 100 }, /* 12 */
+	{ 0x9184e72a00000000u, 0x0000000000000000u, 97 }, /* 13 */
+	{ 0xb5e620f480000000u, 0x0000000000000000u, 95 }, /* 14 */
+	{ 0xe35fa931a0000000u, 0x0000000000000000u, 93 }, /* 15 */
+	{ 0x8e1bc9bf04000000u, 0x0000000000000000u, 90 }, /* 16 */
+	{ 0xb1a2bc2ec5000000u, 0x0000000000000000u, 88 }, /* 17 */
+	{ 0xde0b6b3a76400000u, 0x0000000000000000u, 86 }, /* 18 */
+	{ 0x8ac7230489e80000u, 0x0000000000000000u, 83 }, /* 19 */
+	{ 0xad78ebc5ac620000u, 0x0000000000000000u, 81 }, /* 20 */
+	{ 0xd8d726b7177a8000u, 0x0000000000000000u, 79 }, /* 21 */
+	{ 0x878678326eac9000u, 0x0000000000000000u, 76 }, /* 22 */
+	{ 0xa968163f0a57b400u, 0x0000000000000000u, 74 }, /* 23 */
+	{ 0xd3c21bcecceda100u, 0x0000000000000000u, 72 }, /* 24 */
+	{ 0x84595161401484a0u, 0x0000000000000000u, 69 }, /* 25 */
+	{ 0xa56fa5b99019a5c8u, 0x0000000000000000u, 67 }, /* 26 */
+	{ 0xcecb8f27f4200f3au, 0x0000000000000000u, 65 }, /* 27 */
+};
+
 static inline bool json_span_is(const char *s, size_t n, const char *lit)
 {
 	return strlen(lit) == n && memcmp(s, lit, n) == 0;
@@ -32,12 +100,135 @@ static inline bool json_word_is(const char *s, size_t n, const char *lit, size_t
 	return true;
 }
 
+/* mant * 10^q correctly rounded (to nearest, ties to even) without a division, for
+ * 0 < mant < 2^64 and q in [JSON_POW5_MIN, JSON_POW5_MAX]. The 192-bit product
+ * P = mant * 2^lz * T decides the rounding; for q < 0 the true value lies in
+ * (P - 2^64, P), so when the bits below the rounding bit cannot tell (a possible tie
+ * or carry within that interval) it returns false and the caller takes an exact path.
+ * The result equals strtod's (tests/unit/test_core.c compares millions of strings). */
+static inline bool json_pow5_round(uint64_t mant, int q, double *out)
+{
+#ifndef __SIZEOF_INT128__
+	(void)mant, (void)q, (void)out;
+	return false; /* no 128-bit products: the callers' exact paths */
+#else
+	const struct json_pow5 *t = &json_pow5_tab[q - JSON_POW5_MIN];
+	int lz = __builtin_clzll(mant);
+	uint64_t w = mant << lz;
+	unsigned __int128 a = (unsigned __int128)w * t->hi, b = (unsigned __int128)w * t->lo;
+	uint64_t mid = (uint64_t)a, carry;
+	uint64_t m = mid + (uint64_t)(b >> 64);
+	carry = m < mid;
+	uint64_t h = (uint64_t)(a >> 64) + carry;
+	uint64_t low = (uint64_t)b;
+	int up = (int)(h >> 63), shift = up + 9;
+	uint64_t below = h & (((uint64_t)1 << shift) - 1); /* tail bits left in h */
+	uint64_t m54 = h >> shift;                          /* 53 bits + the rounding bit */
+	bool round_bit = m54 & 1, round_up;
+	if (q >= 0) /* exact product: ties to even */
+		round_up = round_bit && (below || m || low || (m54 & 2));
+	else if (!below && !m)
+		return false;
+	else
+		round_up = round_bit;
+	uint64_t m53 = (m54 >> 1) + round_up;
+	int e = 181 + shift + q - lz - t->s;
+	if (m53 == (uint64_t)1 << 53) {
+		m53 >>= 1;
+		e++;
+	}
+	if (e + 1023 < 1 || e + 1023 > 2046)
+		return false;
+	uint64_t bits = (m53 & (((uint64_t)1 << 52) - 1)) | (uint64_t)(e + 1023) << 52;
+	memcpy(out, &bits, sizeof(*out));
+	return true;
+#endif
+}
+
+/* Eight ASCII digits at s (s[0] the most significant) as a number; false when one of
+ * the eight bytes is not a digit. Little-endian word trick; byte-wise elsewhere. */
+static inline bool json_digits8(const char *s, uint64_t *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+	memcpy(&v, s, 8);
+	if ((v & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u ||
+	    ((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u)
+		return false;
+	v -= 0x3030303030303030u;
+	v = v * 10 + (v >> 8);                         /* pairs: d0d1 in bytes 0, 2, 4, 6 */
+	v = ((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
+	     ((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
+	*out = v;
+	return true;
+#else
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+#endif
+}
+
+/* A run of digits at s[*i..n) appended to *mant; returns how many. Eight at a time
+ * while eight digits are there, then byte by byte. *mant wraps past 19 digits (the
+ * caller then re-reads the digits carefully). */
+static inline size_t json_digit_run(const char *s, size_t n, size_t *i, uint64_t *mant)
+{
+	size_t start = *i, k = *i;
+	uint64_t v = *mant, d8;
+	while (n - k >= 8 && json_digits8(s + k, &d8)) {
+		v = v * 100000000u + d8;
+		k += 8;
+	}
+	for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
+		v = v * 10 + (uint64_t)(s[k] - '0');
+	*mant = v;
+	*i = k;
+	return k - start;
+}
+
+/* The first 19 significant digits of the digits before and after the point (the slow
+ * path for long mantissas): *exact false when digits were dropped. */
+static inline uint64_t json_mantissa19(const char *s, size_t n, size_t i, int *exp10, bool *exact)
+{
+	uint64_t mant = 0;
+	int ndig = 0;
+	*exp10 = 0;
+	*exact = true;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (ndig < 19) {
+			mant = mant * 10 + (uint64_t)(s[i] - '0');
+			if (mant)
+				ndig++;
+		} else {
+			*exact = false;
+		}
+	}
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (ndig < 19) {
+				mant = mant * 10 + (uint64_t)(s[i] - '0');
+				if (mant)
+					ndig++;
+				(*exp10)--;
+			} else {
+				*exact = false;
+			}
+		}
+	return mant;
+}
+
 /* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact_only: correctly
- * rounded (Clinger fast path, else strtod); otherwise mantissas beyond 2^53 (with
- * |exp| <= 22) take one extra rounding (within a few ulp) instead of strtod. used == NULL: the whole span must
- * be the number; else *used gets the length of the number that starts s (the grammar
- * stops at the first byte it cannot take): when that byte cannot continue a primitive,
- * the whole-span parse of the same bytes gives the same result. */
+ * rounded (json_pow5_round, else Clinger's fast path, else strtod); otherwise
+ * mantissas beyond 2^53 (with |exp| <= 22) take one extra rounding (within a few ulp)
+ * instead of strtod. used == NULL: the whole span must be the number; else *used gets
+ * the length of the number that starts s (the grammar stops at the first byte it
+ * cannot take): when that byte cannot continue a primitive, the whole-span parse of
+ * the same bytes gives the same result. */
 static inline bool json_number_parse(const char *s, size_t n, double *out, bool exact_only, size_t *used)
 {
 	if (n == 0)
@@ -64,35 +255,23 @@ static inline bool json_number_parse(const char *s, size_t n, double *out, bool 
 	}
 	if (i >= n || s[i] < '0' || s[i] > '9')
 		return false;
-	uint64_t mant = 0;
-	int ndig = 0, exp10 = 0;
-	bool exact = true;
 	if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
 		return false; /* leading zero */
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (ndig < 19) {
-			mant = mant * 10 + (uint64_t)(s[i] - '0');
-			if (mant)
-				ndig++;
-		} else {
-			exact = false;
-		}
-	}
+	size_t first = i;
+	uint64_t mant = 0;
+	size_t ndig = json_digit_run(s, n, &i, &mant);
+	int exp10 = 0;
 	if (i < n && s[i] == '.') {
 		i++;
-		if (i >= n || s[i] < '0' || s[i] > '9')
+		size_t frac = json_digit_run(s, n, &i, &mant);
+		if (frac == 0)
 			return false;
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (ndig < 19) {
-				mant = mant * 10 + (uint64_t)(s[i] - '0');
-				if (mant)
-					ndig++;
-				exp10--;
-			} else {
-				exact = false;
-			}
-		}
+		ndig += frac;
+		exp10 = -(int)frac;
 	}
+	bool exact = true;
+	if (ndig > 19) /* the mantissa wrapped: keep the first 19 significant digits */
+		mant = json_mantissa19(s, n, first, &exp10, &exact);
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		i++;
 		bool eneg = false;
@@ -110,14 +289,19 @@ static inline bool json_number_parse(const char *s, size_t n, double *out, bool 
 		*used = n = i;
 	else if (i != n)
 		return false;
-	if (exact && mant < ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
-		double v = (double)mant;
-		v = exp10 < 0 ? v / json_pow10_tab[-exp10] : v * json_pow10_tab[exp10];
-		*out = neg ? -v : v;
+	if (exact && mant == 0) {
+		*out = neg ? -0.0 : 0.0;
 		return true;
 	}
-	if (!exact_only && exact && exp10 >= -22 && exp10 <= 22) {
-		double v = (double)mant; /* rounded once here, once below */
+	bool small = exact && mant < ((uint64_t)1 << 53);
+	if (exact && (small || exact_only) && exp10 >= JSON_POW5_MIN && exp10 <= JSON_POW5_MAX &&
+	    json_pow5_round(mant, exp10, out)) {
+		if (neg)
+			*out = -*out;
+		return true;
+	}
+	if (exact && (small || !exact_only) && exp10 >= -22 && exp10 <= 22) {
+		double v = (double)mant; /* beyond 2^53 (approximate only): rounded here and below */
 		v = exp10 < 0 ? v / json_pow10_tab[-exp10] : v * json_pow10_tab[exp10];
 		*out = neg ? -v : v;
 		return true;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "model/groups.h"
 #include "model/outfile.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -41,6 +42,8 @@ void table_free(struct table *t)
 	free(t->view);
 	free(t->filter);
 	free_terms(t->terms, t->nterms);
+	groups_free(t->groups);
+	free(t->gopen);
 	free(t->name);
 	free(t->title);
 	free(t);
@@ -51,9 +54,15 @@ int table_add_col(struct table *t, const char *name, enum col_type type, int wid
 	t->col = xrealloc(t->col, (t->ncol + 1) * sizeof(*t->col));
 	t->col[t->ncol] = (struct table_col){
 		.name = xstrdup(name), .type = type, .width = width, .prec = prec,
-		.right = type != COL_TEXT,
+		.right = type != COL_TEXT, .unit = type == COL_TEXT ? UNIT_NONE : units_from_name(name),
 	};
 	return (int)t->ncol++;
+}
+
+void table_col_unit(struct table *t, int col, enum unit u)
+{
+	if (col >= 0 && (size_t)col < t->ncol && t->col[col].type != COL_TEXT)
+		t->col[col].unit = u;
 }
 
 void table_col_prio(struct table *t, int col, int prio)
@@ -297,6 +306,59 @@ static void free_terms(struct table_term *terms, size_t n)
 	free(terms);
 }
 
+long table_row_group(const struct table *t, size_t row)
+{
+	return t->groups && row < t->groups->nrows ? t->groups->group_of[row] : -1;
+}
+
+/* The tree over the filtered, sorted view (see struct table). */
+static void apply_groups(struct table *t)
+{
+	const struct groups *gs = t->groups;
+	enum { NONE = (size_t)-1 };
+	size_t *shown = xmalloc((gs->n + 1) * sizeof(*shown));
+	size_t *cnt = xcalloc(gs->n + 2, sizeof(*cnt));
+	for (size_t g = 0; g < gs->n; g++)
+		shown[g] = NONE;
+	for (size_t i = 0; i < t->nview; i++) {
+		long g = table_row_group(t, t->view[i]);
+		if (g < 0)
+			continue;
+		if (shown[g] == NONE || t->view[i] == gs->rep[g])
+			shown[g] = t->view[i];
+		cnt[g + 1]++;
+	}
+	for (size_t g = 0; g < gs->n; g++)   /* offsets of each group's visible rows */
+		cnt[g + 1] += cnt[g];
+	size_t *mem = xmalloc((t->nview + 1) * sizeof(*mem)), *fill = xcalloc(gs->n + 1, sizeof(*fill));
+	for (size_t i = 0; i < t->nview; i++) {
+		long g = table_row_group(t, t->view[i]);
+		if (g >= 0)
+			mem[cnt[g] + fill[g]++] = t->view[i];
+	}
+	size_t *out = xmalloc((t->nview + 1) * sizeof(*out)), n = 0;
+	for (size_t i = 0; i < t->nview; i++) {
+		long g = table_row_group(t, t->view[i]);
+		if (g < 0) {
+			out[n++] = t->view[i];
+		} else if (shown[g] != NONE) {
+			if (t->gopen[g])
+				for (size_t k = cnt[g]; k < cnt[g + 1]; k++)
+					out[n++] = mem[k];
+			else
+				out[n++] = shown[g];
+			shown[g] = NONE;   /* emitted */
+		}
+	}
+	memcpy(t->view, out, n * sizeof(*out));
+	t->nview = n;
+	free(out);
+	free(fill);
+	free(mem);
+	free(cnt);
+	free(shown);
+}
+
 static void apply_view(struct table *t)
 {
 	t->nview = 0;
@@ -312,6 +374,36 @@ static void apply_view(struct table *t)
 		sort_rows(t, t->sort_col, t->sort_desc, t->view, tmp, t->nview);
 		free(tmp);
 	}
+	if (t->grouped && t->groups)
+		apply_groups(t);
+}
+
+void table_set_groups(struct table *t, struct groups *gs, int col)
+{
+	groups_free(t->groups);
+	free(t->gopen);
+	t->groups = gs;
+	t->group_col = col;
+	t->gopen = xcalloc(gs->n + 1, sizeof(*t->gopen));
+	t->grouped = false;
+}
+
+void table_group_by(struct table *t, bool on)
+{
+	if (!t->groups || t->grouped == on)
+		return;
+	t->grouped = on;
+	apply_view(t);
+}
+
+void table_group_open(struct table *t, long g, bool open)
+{
+	if (!t->groups)
+		return;
+	for (size_t k = 0; k < t->groups->n; k++)
+		if (g < 0 || (size_t)g == k)
+			t->gopen[k] = open;
+	apply_view(t);
 }
 
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown)
@@ -417,6 +509,29 @@ void table_format(const struct table *t, size_t row, int col, char *buf, size_t 
 			snprintf(buf, n, "%.*f", t->col[col].prec, c->num);
 		break;
 	}
+}
+
+void table_display(const struct table *t, size_t row, int col, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	const struct table_col *tc = &t->col[col];
+	if (!c->present || tc->type == COL_TEXT || !isfinite(c->num) || fabs(c->num) >= 1e17) {
+		table_format(t, row, col, buf, n);
+		return;
+	}
+	if (tc->unit != UNIT_NONE) {
+		units_format(c->num, tc->unit, buf, n);
+		return;
+	}
+	if (tc->type == COL_INT || c->is_int) {
+		table_format(t, row, col, buf, n);
+		return;
+	}
+	/* a nonzero value that the column's decimals would show as zero */
+	if (c->num != 0 && fabs(c->num) < 0.5 * pow(10, -tc->prec))
+		snprintf(buf, n, "%.3g", c->num);
+	else
+		snprintf(buf, n, "%.*f", tc->prec, c->num + 0.0);
 }
 
 static int write_field(FILE *f, const char *s, bool quote_always)

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "model/base.h"
+#include "model/units.h"
 
 enum col_type { COL_TEXT, COL_INT, COL_NUM };
 
@@ -35,6 +36,8 @@ struct table_col {
 	enum col_role role;
 	int width;           /* preferred display width in columns */
 	int prec;            /* COL_NUM display decimals; CSV always has full precision */
+	enum unit unit;      /* what the values are in (from the name, see units_from_name,
+			      * or table_col_unit); the screen shows them with it */
 	bool right;          /* right-align when drawn */
 	int prio;            /* importance on a narrow screen: after the frozen first column,
 			      * higher prio columns are shown first (0: ordinary) */
@@ -63,6 +66,14 @@ struct table {
 	char *filter;        /* NULL or the active filter, as text (shown and editable) */
 	struct table_term *terms;  /* the active filter, parsed (table.c) */
 	size_t nterms;
+	/* Optional row groups (ranks by node, model/groups.h; table_set_groups). While
+	 * grouped, the view is a tree: each group at the place of its first visible row, a
+	 * closed group as one row (its representative when visible), an open group's
+	 * visible rows together. Not grouped: the plain view. */
+	struct groups *groups;
+	int group_col;       /* the column naming the group */
+	bool grouped;
+	bool *gopen;         /* per group */
 };
 
 /* One term of a structured filter (AND of terms). */
@@ -82,6 +93,8 @@ struct filter_term {
 	double num;          /* numeric operand when text is NULL */
 };
 
+struct groups;
+
 struct table *table_new(const char *name, const char *title);
 void table_free(struct table *t);
 /* Add a column; returns its index. Columns must be added before rows. */
@@ -98,6 +111,8 @@ void table_set_int(struct table *t, size_t row, int col, long long v);
 void table_set_int_opt(struct table *t, size_t row, int col, long long v, bool present);
 const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
+/* Set the unit of column col's values (table_add_col takes it from the name). */
+void table_col_unit(struct table *t, int col, enum unit u);
 /* Mark column col as important (prio > 0) so it survives narrow screens. */
 void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */
@@ -119,9 +134,24 @@ int table_filter(struct table *t, const char *expr, char *err, size_t errn);
  * or -1 when a term names no column of t (the filter is unchanged). n = 0 clears. */
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
 
+/* Row groups: gs (now owned by the table) indexes the table's rows, col names the
+ * group. The table starts ungrouped with every group closed. */
+void table_set_groups(struct table *t, struct groups *gs, int col);
+/* Show the tree (on) or the plain view; open or close group g (-1: every group). */
+void table_group_by(struct table *t, bool on);
+void table_group_open(struct table *t, long g, bool open);
+/* The group of a row, -1 for none (or no groups). */
+long table_row_group(const struct table *t, size_t row);
+
 /* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
  * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n);
+/* Screen text of a cell (model/units.h rule): "-" when missing; a number with a unit
+ * as a duration, size or percentage ("18.5 ms", "5.76 GiB", "8.5%"); any other
+ * COL_NUM with the column's decimals, or 3 significant digits when those decimals
+ * would show a nonzero value as zero ("6e-06", not "0.0000"). Never float noise; a
+ * pane fits a column to its values or leaves the column out, never cuts a number. */
+void table_display(const struct table *t, size_t row, int col, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
 

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* units.c: byte and duration formatting for display (contract in units.h). */
+/* units.c: duration, size and percentage formatting for display, and the unit a
+ * column name states (contract in units.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 #include "model/units.h"
 
 /* v (>= 0) with 3 significant digits and the unit. */
@@ -47,12 +51,86 @@ char *units_seconds(double s, char *out, size_t n)
 	char tmp[40];
 	if (a == 0)
 		snprintf(tmp, sizeof(tmp), "0 s");
+	else if (a < 0.0009995)
+		sig3(a * 1e6, "us", tmp, sizeof(tmp));
 	else if (a < 0.9995)
 		sig3(a * 1000, "ms", tmp, sizeof(tmp));
 	else
 		sig3(a, "s", tmp, sizeof(tmp));
 	snprintf(out, n, "%s%s", s < 0 ? "-" : "", tmp);
 	return out;
+}
+
+char *units_percent(double pct, char *out, size_t n)
+{
+	if (!isfinite(pct))
+		snprintf(out, n, "n/a");
+	else
+		snprintf(out, n, "%.1f%%", pct);
+	return out;
+}
+
+/* Each unit: how to show it, the factor to seconds or bytes, its names. */
+static const struct {
+	char kind;           /* 't' duration, 'b' size, '%' percent */
+	double scale;
+	const char *suffix;  /* column name suffix ("" none) */
+	const char *paren;   /* DASF-style trailing "(..)" ("" none) */
+	const char *name;    /* units_parse name */
+} unit_tab[] = {
+	[UNIT_S] = { 't', 1, "_s", "(s)", "s" },
+	[UNIT_MS] = { 't', 1e-3, "_ms", "", "ms" },
+	[UNIT_US] = { 't', 1e-6, "_us", "", "us" },
+	[UNIT_B] = { 'b', 1, "_bytes", "", "B" },
+	[UNIT_MIB] = { 'b', 1048576.0, "_mb", "", "MiB" },
+	[UNIT_MB] = { 'b', 1e6, "", "(MB)", "MB" },
+	[UNIT_GB] = { 'b', 1e9, "", "(GB)", "GB" },
+	[UNIT_PCT] = { '%', 1, "_pct", "(%)", "%" },
+};
+
+char *units_format(double v, enum unit u, char *out, size_t n)
+{
+	if (u <= UNIT_NONE || u > UNIT_PCT) {
+		snprintf(out, n, "%.3g", v);
+		return out;
+	}
+	if (unit_tab[u].kind == '%')
+		return units_percent(v, out, n);
+	if (unit_tab[u].kind == 't')
+		return units_seconds(v * unit_tab[u].scale, out, n);
+	return units_bytes(v * unit_tab[u].scale, out, n);
+}
+
+enum unit units_parse(const char *name)
+{
+	if (!name)
+		return UNIT_NONE;
+	if (strcmp(name, "sec") == 0)
+		return UNIT_S;
+	for (size_t u = UNIT_S; u <= UNIT_PCT; u++)
+		if (strcmp(name, unit_tab[u].name) == 0)
+			return (enum unit)u;
+	return UNIT_NONE;
+}
+
+static bool ends_with(const char *s, const char *tail, bool nocase)
+{
+	size_t ls = strlen(s), lt = strlen(tail);
+	if (!lt || lt > ls)
+		return false;
+	return nocase ? strcasecmp(s + ls - lt, tail) == 0 : strcmp(s + ls - lt, tail) == 0;
+}
+
+enum unit units_from_name(const char *name)
+{
+	if (!name)
+		return UNIT_NONE;
+	if (strcmp(name, "pct") == 0)
+		return UNIT_PCT;
+	for (size_t u = UNIT_S; u <= UNIT_PCT; u++)
+		if (ends_with(name, unit_tab[u].suffix, false) || ends_with(name, unit_tab[u].paren, u == UNIT_MB))
+			return (enum unit)u;
+	return UNIT_NONE;
 }
 
 int units_decimals(double max, int sig)

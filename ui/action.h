@@ -14,14 +14,16 @@
 	X(ACT_LEFT,        "left",         "<Left> h",        "move left (column, step bucket)") \
 	X(ACT_RIGHT,       "right",        "<Right> l",       "move right (column, step bucket)") \
 	X(ACT_PAGE_UP,     "page-up",      "<PgUp> <C-b>",    "scroll up one page") \
-	X(ACT_PAGE_DOWN,   "page-down",    "<PgDn> <C-f> <Space>", "scroll down one page") \
+	X(ACT_PAGE_DOWN,   "page-down",    "<PgDn> <C-f>",    "scroll down one page") \
 	X(ACT_HALF_UP,     "half-page-up", "<C-u>",           "scroll up half a page") \
 	X(ACT_HALF_DOWN,   "half-page-down", "<C-d>",         "scroll down half a page") \
 	X(ACT_TOP,         "top",          "g <Home>",        "go to the first row") \
 	X(ACT_BOTTOM,      "bottom",       "G <End>",         "go to the last row") \
 	X(ACT_NEXT_PANE,   "next-pane",    "<Tab>",           "switch to the next pane") \
 	X(ACT_PREV_PANE,   "prev-pane",    "<S-Tab>",         "switch to the previous pane") \
-	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection") \
+	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection; on a closed node row: expand it") \
+	X(ACT_EXPAND,      "expand",       "<Space>",         "heatmap/Ranks node rows: expand or collapse the node under the cursor; elsewhere scroll down one page") \
+	X(ACT_NODES,       "nodes",        "o",               "heatmap/Ranks: one row per node (its worst rank) / one row per rank") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
 	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type (rows, rank labels, steps, lines); Enter keeps the matches highlighted") \
 	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \

@@ -800,6 +800,7 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_HALF_UP:
 		return app_action(app, ACT_PAGE_UP);
 	case ACT_HALF_DOWN:
+	case ACT_EXPAND:
 		return app_action(app, ACT_PAGE_DOWN);
 	case ACT_FOLLOW:
 		return follow_key(app, true);

@@ -173,3 +173,23 @@ int draw_wrap_count(int w, const char *s)
 	struct rect r = { 0, 0, 1 << 20, w };
 	return wrap(&r, 0, s, ROLE_NORMAL, false);
 }
+
+/* A field wider than w is clipped as usual (contract in draw.h). */
+void draw_fit_fields(char *buf, size_t n, int w, const char *ellipsis)
+{
+	if (text_width(buf) <= w)
+		return;
+	int ew = text_width(ellipsis) + 2;
+	char *cut = NULL;
+	for (char *s = strstr(buf, "  "); s; s = strstr(s + 1, "  ")) {
+		char c = *s;
+		*s = '\0';
+		bool fits = text_width(buf) + ew <= w;
+		*s = c;
+		if (!fits)
+			break;
+		cut = s;
+	}
+	if (cut)
+		snprintf(cut, n - (size_t)(cut - buf), "  %s", ellipsis);
+}

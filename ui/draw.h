@@ -36,5 +36,8 @@ int draw_wrap(const struct rect *r, int row, const char *s, enum role role);
 int draw_wrap_count(int w, const char *s);
 /* Fill a rectangle with blanks in role. */
 void draw_clear_rect(const struct rect *r, enum role role);
+/* Fields separated by two spaces: when they do not all fit in w columns, end buf after
+ * the last whole field that fits and add "  " + ellipsis, so a number is never cut. */
+void draw_fit_fields(char *buf, size_t n, int w, const char *ellipsis);
 
 #endif

@@ -89,28 +89,6 @@ static void draw_hint(struct app *app)
 		  ROLE_HINT);
 }
 
-/* The status row's fields are separated by two spaces: when they do not all fit in w
- * columns, end buf after the last whole field that fits and mark the cut with the
- * ellipsis glyph, so a number is never cut (a field wider than w is clipped as usual). */
-static void fit_fields(char *buf, size_t n, int w, const char *ellipsis)
-{
-	if (text_width(buf) <= w)
-		return;
-	int ew = text_width(ellipsis) + 2;
-	char *cut = NULL;
-	for (char *s = strstr(buf, "  "); s; s = strstr(s + 1, "  ")) {
-		char c = *s;
-		*s = '\0';
-		bool fits = text_width(buf) + ew <= w;
-		*s = c;
-		if (!fits)
-			break;
-		cut = s;
-	}
-	if (cut)
-		snprintf(cut, n - (size_t)(cut - buf), "  %s", ellipsis);
-}
-
 static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
@@ -134,7 +112,7 @@ static void draw_status(struct app *app)
 		draw_text(r->y, r->x + r->w - lw, lw, live,
 			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);
 	}
-	fit_fields(buf, sizeof(buf), r->w - 2 - lw, app->g->ellipsis);
+	draw_fit_fields(buf, sizeof(buf), r->w - 2 - lw, app->g->ellipsis);
 	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
 }
 

@@ -14,6 +14,7 @@ static const struct glyphs utf8_set = {
 	.fill = { "\u2588", "\u2593", "\u2592", "\u2591", "\u2586", "\u2583" },
 	.hline = "\u2500", .vline = "\u2502", .mark = "\u25b2", .ellipsis = "\u2026",
 	.pointer = "\u25b6", .asc = "\u25b2", .desc = "\u25bc",
+	.closed = "\u25b8", .opened = "\u25be",
 };
 
 static const struct glyphs ascii_set = {
@@ -25,6 +26,7 @@ static const struct glyphs ascii_set = {
 	.fill = { "#", "=", "+", "-", "o", "." },
 	.hline = "-", .vline = "|", .mark = "^", .ellipsis = "~",
 	.pointer = ">", .asc = "^", .desc = "v",
+	.closed = "+", .opened = "-",
 };
 
 const struct glyphs *glyph_utf8(void)

@@ -18,6 +18,7 @@ struct glyphs {
 	const char *spark[GLYPH_SPARK]; /* sparkline heights */
 	const char *fill[GLYPH_FILLS];  /* stacked-bar fills, one per phase (distinct in mono) */
 	const char *hline, *vline, *mark, *ellipsis, *pointer, *asc, *desc;
+	const char *closed, *opened;     /* a node row that can expand / has expanded */
 };
 
 /* The set to use: ascii forced, or chosen from codeset and TERM. */

@@ -3,16 +3,24 @@
  * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
  * WORST value of its bucket, so a straggler never averages away; the axis note says
  * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns;
- * the status row shows the exact values under the cursor. The bucket levels of the
- * visible window are cached, so a cursor move costs only drawing. */
+ * the status row shows the values under the cursor (with units). The bucket levels of the
+ * visible window are cached, so a cursor move costs only drawing.
+ *
+ * Node rows: when the grid's rows are grouped (ranks by node, src.groups) the pane can
+ * show one line per node (the worst of its ranks; the status row names the rank), and
+ * Enter or Space expands a node to its ranks under it. It starts so when there are more
+ * ranks than screen rows and more than one node; o switches. The cursor and the
+ * buckets are then in lines of the outline (model/groups.h), not grid rows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/grid.h"
+#include "model/groups.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -44,13 +52,45 @@ struct hpane {
 	struct table *export;
 	char why[160];
 	bool pending;                 /* metric chosen, aggregates not built yet (PR_LATER) */
+	bool by_node;                 /* lines are the outline's (node rows), not grid rows */
+	struct outline ol;            /* over src.groups when it has groups */
+	size_t ol_n;                  /* groups in ol */
 };
+
+/* Lines the pane shows: grid rows, or node and rank lines. cur_r, top and the buckets
+ * count lines. */
+static size_t nlines(const struct hpane *p)
+{
+	return p->by_node ? p->ol.nline : p->src.nrows;
+}
+
+/* The grid row a line stands for (a node line: its worst rank). */
+static size_t line_row(const struct hpane *p, size_t l)
+{
+	return p->by_node ? outline_line_row(&p->ol, l) : l;
+}
+
+/* The line showing row: its own, else its closed node's; reveal opens the node. */
+static size_t row_line(struct hpane *p, size_t row, bool reveal)
+{
+	if (!p->by_node)
+		return row;
+	if (reveal)
+		return outline_reveal(&p->ol, row);
+	long g = p->ol.gs->group_of[row];
+	for (size_t l = 0; l < p->ol.nline; l++)
+		if (p->ol.row[l] == (long)row || (p->ol.row[l] < 0 && (long)p->ol.grp[l] == g && !p->ol.open[g]))
+			return l;
+	return 0;
+}
+
+enum { HP_NODE_LABEL_W = 28 };   /* widest label column for node names */
 
 static size_t bucket_rows(const struct hpane *p, int h)
 {
 	if (p->one_per_row)
 		return 1;
-	return h > 0 && p->src.nrows > (size_t)h ? (p->src.nrows + (size_t)h - 1) / (size_t)h : 1;
+	return h > 0 && nlines(p) > (size_t)h ? (nlines(p) + (size_t)h - 1) / (size_t)h : 1;
 }
 
 /* Columns per screen column that fit the whole grid. On big grids a power of two, so
@@ -73,6 +113,40 @@ static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_
 		   double *mean)
 {
 	return grid_rect(&p->src, p->blocks, r0, r1, c0, c1, worst, mean);
+}
+
+/* A cell value with the grid's unit (model/units.h rule; a unit it does not know, such
+ * as "tasks", follows 3 significant digits). */
+static char *fmt_value(const struct hpane *p, double v, char *buf, size_t n)
+{
+	const char *u = p->src.unit ? p->src.unit : "";
+	enum unit unit = units_parse(u);
+	if (unit != UNIT_NONE)
+		return units_format(v, unit, buf, n);
+	snprintf(buf, n, "%.3g%s%s", v, u[0] ? " " : "", u);
+	return buf;
+}
+
+/* Worst and mean over lines [l0, l1) x cols [c0, c1); *wrow: the row of the worst. */
+static size_t lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
+			 double *mean, size_t *wrow)
+{
+	if (p->by_node)
+		return grid_rect_lines(&p->src, p->blocks, &p->ol, l0, l1, c0, c1, worst, mean, wrow);
+	*wrow = l0;
+	return rect(p, l0, l1, c0, c1, worst, mean);
+}
+
+/* A line's label: a node's name after its closed/open glyph, else the row's label. */
+static void line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n)
+{
+	if (!p->by_node || p->ol.row[l] >= 0) {
+		grid_row_label(&p->src, line_row(p, l), buf, n);
+		return;
+	}
+	int k = snprintf(buf, n, "%s", p->ol.open[p->ol.grp[l]] ? app->g->opened : app->g->closed);
+	if (k >= 0 && (size_t)k < n)
+		grid_line_label(&p->src, &p->ol, l, buf + k, n - (size_t)k);
 }
 
 /* Colour scale from a coarse pass over the whole grid: median and max of bucket worsts. */
@@ -147,7 +221,23 @@ static bool open_metric(struct hpane *p, struct app *app)
 	grid_blocks_free(p->blocks);
 	p->blocks = NULL;
 	memset(&p->src, 0, sizeof(p->src));
-	if (!src_open(p, app))
+	size_t nopen = p->ol_n;   /* the old groups are freed with the old source */
+	bool *was_open = p->ol.open;
+	p->ol.open = NULL;
+	outline_free(&p->ol);
+	bool ok = src_open(p, app);
+	if (ok && p->src.groups) {
+		outline_init(&p->ol, p->src.groups);
+		p->ol_n = p->src.groups->n;
+		for (size_t g = 0; g < nopen && nopen == p->src.groups->n; g++)
+			outline_set(&p->ol, g, was_open[g]);
+	}
+	free(was_open);
+	if (!p->ol.gs) {
+		p->ol_n = 0;
+		p->by_node = false;
+	}
+	if (!ok)
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
@@ -199,9 +289,12 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
 		if (p->src.ud)
 			prov->close(&p->src);
+		outline_free(&p->ol);
 		free(p);
 		return NULL;
 	}
+	/* node rows by default when the ranks do not fit the screen and there are nodes */
+	p->by_node = p->ol_n > 1 && p->src.nrows > (size_t)(app->lay.body.h > 3 ? app->lay.body.h - 2 : 1);
 	return p;
 }
 
@@ -210,6 +303,7 @@ static void hp_close(void *priv)
 	struct hpane *p = priv;
 	if (p->src.ud)
 		src_close(p);
+	outline_free(&p->ol);
 	grid_blocks_free(p->blocks);
 	free(p->lvl);
 	free(p->marks);
@@ -219,14 +313,14 @@ static void hp_close(void *priv)
 
 static void fix_view(struct hpane *p)
 {
-	if (p->cur_r >= p->src.nrows)
-		p->cur_r = p->src.nrows - 1;
+	if (p->cur_r >= nlines(p))
+		p->cur_r = nlines(p) - 1;
 	if (p->cur_c >= p->src.ncols)
 		p->cur_c = p->src.ncols - 1;
 	if (p->w <= 0)
 		return;
 	p->top = 0;
-	if (p->rpr == 1 && p->h > 0 && p->src.nrows > (size_t)p->h) {
+	if (p->rpr == 1 && p->h > 0 && nlines(p) > (size_t)p->h) {
 		p->top = p->cache_top;
 		if (p->cur_r < p->top)
 			p->top = p->cur_r;
@@ -254,7 +348,8 @@ static void fix_view(struct hpane *p)
 static bool hp_rebuild(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
-	long rid = p->src.row_id ? p->src.row_id(p->src.ud, p->cur_r) : (long)p->cur_r;
+	size_t cur_row = line_row(p, p->cur_r);
+	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
 	if (p->metric >= p->prov->nmetrics(app->run) || !open_metric(p, app) || !p->src.nrows ||
@@ -262,7 +357,7 @@ static bool hp_rebuild(void *priv, struct app *app)
 		return false;
 	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
-	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? (size_t)r : 0;
+	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? row_line(p, (size_t)r, false) : 0;
 	p->cur_c = at_end || c < 0 || (size_t)c >= p->src.ncols ? p->src.ncols - 1 : (size_t)c;
 	if (fitted)
 		p->spc = 0;
@@ -282,8 +377,9 @@ static void build_cache(struct hpane *p)
 			size_t r0 = p->top + (size_t)y * p->rpr, c0 = p->c0 + (size_t)x * p->spc;
 			double w, m;
 			signed char l = -2;   /* outside the grid */
-			if (r0 < p->src.nrows && c0 < p->src.ncols)
-				l = rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m) ? (signed char)level(p, w) : -1;
+			size_t wr;
+			if (r0 < nlines(p) && c0 < p->src.ncols)
+				l = lines_rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m, &wr) ? (signed char)level(p, w) : -1;
 			p->lvl[y * p->w + x] = l;
 		}
 	p->cache_c0 = p->c0;
@@ -331,30 +427,71 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 }
 
 /* Follow mode: a row of a rank grid holding a stalled rank. */
-static bool rows_stalled(const struct hpane *p, struct app *app, size_t r0, size_t r1)
+/* The grid rows lines [l0, l1) cover: k-th is rows[k], or base + k when rows is NULL. */
+struct line_rows {
+	const size_t *rows;
+	size_t base, n;
+};
+
+static struct line_rows lines_rows(const struct hpane *p, size_t l0, size_t l1)
+{
+	if (!p->by_node)
+		return (struct line_rows){ NULL, l0, l1 - l0 };
+	size_t a, b;
+	outline_span(&p->ol, l0, l1, &a, &b);
+	return (struct line_rows){ p->ol.gs->member + a, 0, b - a };
+}
+
+static size_t lr_row(const struct line_rows *lr, size_t k)
+{
+	return lr->rows ? lr->rows[k] : lr->base + k;
+}
+
+/* Follow mode: lines holding a stalled rank. */
+static bool rows_stalled(const struct hpane *p, struct app *app, size_t l0, size_t l1)
 {
 	if (!app->follow || !follow_nstalled(app->follow) || !grid_rows_are_ranks(&p->src))
 		return false;
-	for (size_t r = r0; r < r1; r++)
-		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, r)))
+	struct line_rows lr = lines_rows(p, l0, l1);
+	for (size_t k = 0; k < lr.n; k++)
+		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, lr_row(&lr, k))))
 			return true;
 	return false;
 }
 
-/* `/` item text of row r: "rank 12", "node gpu3". */
+/* Lines [l0, l1) hold the marked row (the evidence's rank). */
+static bool rows_marked(const struct hpane *p, size_t l0, size_t l1)
+{
+	if (p->mark_row < 0)
+		return false;
+	struct line_rows lr = lines_rows(p, l0, l1);
+	for (size_t k = 0; k < lr.n; k++)
+		if (lr_row(&lr, k) == (size_t)p->mark_row)
+			return true;
+	return false;
+}
+
+/* `/` item text of grid row r: "rank 12", with its node when ranks are grouped
+ * ("rank 12 gpu3"). */
 static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
 {
 	char lab[64];
 	grid_row_label(&p->src, r, lab, sizeof(lab));
-	snprintf(buf, n, "%s %s", p->src.row_axis, lab);
+	const struct groups *gs = p->src.groups;
+	long g = gs ? gs->group_of[r] : -1;
+	snprintf(buf, n, "%s %s%s%s", p->src.row_axis, lab, g >= 0 ? " " : "", g >= 0 ? gs->name[g] : "");
 }
 
-/* A search is on and a row of [r0, r1) matches it: its label is marked. */
-static bool rows_match(const struct hpane *p, struct app *app, size_t r0, size_t r1)
+/* A search is on and a line of [l0, l1) matches it (a rank line: its row's text; a
+ * node line: its name): its label is marked. */
+static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_t l1)
 {
-	for (size_t r = r0; app->search_on && r < r1; r++) {
-		char t[96];
-		row_text(p, r, t, sizeof(t));
+	for (size_t l = l0; app->search_on && l < l1; l++) {
+		char t[128];
+		if (p->by_node && p->ol.row[l] < 0)
+			snprintf(t, sizeof(t), "%s", p->ol.gs->name[p->ol.grp[l]]);
+		else
+			row_text(p, line_row(p, l), t, sizeof(t));
 		if (search_hit(app, t))
 			return true;
 	}
@@ -365,21 +502,21 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 {
 	for (int y = 0; y < ny; y++) {
 		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
-		if (r1 > p->src.nrows)
-			r1 = p->src.nrows;
-		char a[24], b[24], lab[56];
+		if (r1 > nlines(p))
+			r1 = nlines(p);
+		char a[40], b[40], lab[88];
 		bool stalled = rows_stalled(p, app, r0, r1);   /* "!": a stalled rank (follow mode) */
-		grid_row_label(&p->src, r0, a, sizeof(a));
+		line_label(p, app, r0, a, sizeof(a));
 		if (r1 - r0 > 1) {
-			grid_row_label(&p->src, r1 - 1, b, sizeof(b));
+			line_label(p, app, r1 - 1, b, sizeof(b));
 			snprintf(lab, sizeof(lab), "%s%s-%s", stalled ? "!" : "", a, b);
 		} else {
 			snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
 		}
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
-		bool marked = p->mark_row >= 0 && (size_t)p->mark_row >= r0 && (size_t)p->mark_row < r1;
+		bool marked = rows_marked(p, r0, r1);
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				rows_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
+				lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
 				: marked ? ROLE_MARK : ROLE_DIM);
 	}
 }
@@ -391,6 +528,11 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	grid_row_label(&p->src, p->src.nrows - 1, b, sizeof(b));
 	grid_row_label(&p->src, 0, a, sizeof(a));
 	int label_w = (int)(strlen(a) + strlen(b)) + 3;
+	for (size_t g = 0; p->by_node && g < p->ol_n; g++) {   /* "+name-+name" at most */
+		int nw = 2 * text_width(p->ol.gs->name[g]) + 5;
+		if (nw > label_w)
+			label_w = nw < HP_NODE_LABEL_W ? nw : HP_NODE_LABEL_W;
+	}
 	if (label_w < 6)
 		label_w = 6;
 	struct heat_geom g;
@@ -402,7 +544,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	p->rpr = bucket_rows(p, p->h);
 	fix_view(p);
 	build_cache(p);
-	int ny = (int)((p->src.nrows - p->top + p->rpr - 1) / p->rpr);
+	int ny = (int)((nlines(p) - p->top + p->rpr - 1) / p->rpr);
 	if (ny > p->h)
 		ny = p->h;
 	draw_header(p, app, &g);
@@ -434,32 +576,36 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		}
 		attrset(A_NORMAL);
 	}
-	/* axis note: what a cell holds, the metric and the scale */
-	char note[512];
+	/* axis note, fields by importance: the metric and what a cell holds, the scale, the
+	 * keys; a field that does not fit is left out whole (draw_fit_fields) */
+	char note[512], lo[32], hi[32];
 	int k = snprintf(note, sizeof(note), "%s: ", p->src.title);
-	if (p->rpr > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "rows = %zu %ss each (worst in bucket)  ",
-			      p->rpr, p->src.row_axis);
+	if (p->by_node && p->rpr > 1)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu node lines/row, ", p->rpr);
+	else if (p->by_node)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu nodes (worst rank), ", p->ol_n);
+	else if (p->rpr > 1)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %ss/row, ", p->rpr, p->src.row_axis);
 	else if (p->src.nrows > (size_t)p->h) {
 		char first[24], last[24];
 		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
 		grid_row_label(&p->src, p->top, first, sizeof(first));
 		grid_row_label(&p->src, end - 1, last, sizeof(last));
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all)  ", p->src.row_axis, first,
-			      last, p->src.nrows);
+		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
+			      first, last, p->src.nrows);
 	}
-	if (p->spc > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "cols = %zu %ss each (worst in bucket)  ",
-			      p->spc, p->src.col_axis);
-	else
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "1 %s per col  ", p->src.col_axis);
+	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", p->spc, p->src.col_axis,
+		      p->spc > 1 ? "s" : "", p->spc > 1 || p->rpr > 1 ? " (worst)" : "");
+	fmt_value(p, p->lo, lo, sizeof(lo));
+	fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "scale +-%.4g %s (slower in B warm, faster blue)  "
-			 "m:A/B/delta +/-:zoom", p->hi, p->src.unit ? p->src.unit : "");
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (slower in B warm, faster blue)"
+			 "  i:legend m:A/B/delta +/-:zoom", hi);
 	else
-		snprintf(note + k, sizeof(note) - (size_t)k,
-			 "scale median %.4g..max %.4g %s (i: legend)  m:%s +/-:zoom H/L:pan z:rows", p->lo, p->hi,
-			 p->src.unit ? p->src.unit : "", p->cmp ? "A/B/delta" : "metric");
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "
+			 "H/L:pan z:rows", lo, hi, p->by_node ? " Space:expand o:ranks" : "",
+			 p->cmp ? "A/B/delta" : "metric");
+	draw_fit_fields(note, sizeof(note), g.note.w - 1, app->g->ellipsis);
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 
@@ -469,9 +615,36 @@ static void move_row(struct hpane *p, long d)
 	long r = (long)p->cur_r + d * step;
 	if (r < 0)
 		r = 0;
-	if (r >= (long)p->src.nrows)
-		r = (long)p->src.nrows - 1;
+	if (r >= (long)nlines(p))
+		r = (long)nlines(p) - 1;
 	p->cur_r = (size_t)r;
+}
+
+/* o: node rows on/off, the cursor staying on its rank (or that rank's node). */
+static void set_by_node(struct hpane *p, bool on)
+{
+	size_t row = line_row(p, p->cur_r);
+	p->by_node = on && p->ol_n > 0;
+	p->cur_r = row_line(p, row, false);
+	p->cache_ok = false;
+	p->cache_top = 0;
+}
+
+/* Enter on a closed node, Space anywhere on a node: expand or collapse it. */
+static unsigned toggle_node(struct hpane *p, struct app *app)
+{
+	size_t g = p->ol.grp[p->cur_r];
+	bool open = !p->ol.open[g];
+	outline_set(&p->ol, g, open);
+	for (size_t l = 0; l < p->ol.nline; l++)   /* the cursor on the node's line */
+		if (p->ol.row[l] < 0 && p->ol.grp[l] == g) {
+			p->cur_r = l;
+			break;
+		}
+	p->cache_ok = false;
+	app_msg(app, false, "%s: %zu %ss%s", p->ol.gs->name[g], p->ol.gs->first[g + 1] - p->ol.gs->first[g],
+		p->src.row_axis, open ? " (Space collapses)" : "");
+	return PR_HANDLED;
 }
 
 static void move_col(struct hpane *p, long d)
@@ -494,7 +667,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_PAGE_UP: move_row(p, -(p->h > 1 ? p->h - 1 : 1)); break;
 	case ACT_PAGE_DOWN: move_row(p, p->h > 1 ? p->h - 1 : 1); break;
 	case ACT_TOP: p->cur_r = 0; break;
-	case ACT_BOTTOM: p->cur_r = p->src.nrows - 1; break;
+	case ACT_BOTTOM: p->cur_r = nlines(p) - 1; break;
 	case ACT_LEFT: move_col(p, -spc); break;
 	case ACT_RIGHT: move_col(p, spc); break;
 	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
@@ -525,9 +698,28 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 			open_metric(p, app);
 		}
 		break;
+	case ACT_NODES:
+		if (!p->ol_n) {
+			app_msg(app, true, "no node rows: this grid's rows are not grouped by node (run.json hostname, "
+				"--ranks-per-node, gpu_count)");
+			return PR_HANDLED;
+		}
+		set_by_node(p, !p->by_node);
+		app_msg(app, false, p->by_node ? "one row per node (its worst rank); Space expands a node"
+					       : "one row per rank");
+		break;
+	case ACT_EXPAND:
+		if (!p->by_node)
+			return PR_NONE;
+		toggle_node(p, app);
+		break;
 	case ACT_ENTER: {
 		struct evidence ev;
-		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, p->cur_r, p->cur_c, &ev))
+		if (p->by_node && p->ol.row[p->cur_r] < 0 && !p->ol.open[p->ol.grp[p->cur_r]]) {
+			toggle_node(p, app);
+			break;
+		}
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, line_row(p, p->cur_r), p->cur_c, &ev))
 			return PR_NONE;
 		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
 		evidence_free(&ev);
@@ -552,8 +744,9 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 	unsigned r = PR_NONE;
 	if (t->rank >= 0 && p->src.row_find) {
 		long row = p->src.row_find(p->src.ud, t->rank);
-		if (row >= 0) {
-			p->cur_r = (size_t)row;
+		if (row >= 0) {   /* on a node row: expand the node to the rank */
+			p->cur_r = row_line(p, (size_t)row, true);
+			p->cache_ok = false;
 			r = PR_HANDLED;
 		}
 	}
@@ -571,7 +764,7 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 		memcpy(p->marks, t->marks, t->nmarks * sizeof(*p->marks));
 		p->nmarks = t->nmarks;
 		qsort(p->marks, p->nmarks, sizeof(*p->marks), cmp_long);
-		p->mark_row = (long)p->cur_r;
+		p->mark_row = (long)line_row(p, p->cur_r);
 		if (t->step_lo < 0 && p->src.col_find) {
 			long c = p->src.col_find(p->src.ud, p->marks[0]);
 			if (c >= 0)
@@ -586,7 +779,7 @@ static void bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, si
 {
 	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
 	*r0 = p->top + (p->cur_r - p->top) / rpr * rpr;
-	*r1 = *r0 + rpr < p->src.nrows ? *r0 + rpr : p->src.nrows;
+	*r1 = *r0 + rpr < nlines(p) ? *r0 + rpr : nlines(p);
 	*c0 = p->c0 + (p->cur_c - p->c0) / spc * spc;
 	*c1 = *c0 + spc < p->src.ncols ? *c0 + spc : p->src.ncols;
 }
@@ -596,14 +789,18 @@ static void hp_status(void *priv, struct app *app, char *buf, size_t n)
 	struct hpane *p = priv;
 	size_t r0, r1, c0, c1;
 	bucket(p, &r0, &r1, &c0, &c1);
-	char ra[24], rb[24], ca[24], cb[24];
-	grid_row_label(&p->src, r0, ra, sizeof(ra));
-	grid_row_label(&p->src, r1 - 1, rb, sizeof(rb));
+	char ra[40], rb[40], ca[24], cb[24];
+	line_label(p, app, r0, ra, sizeof(ra));
+	line_label(p, app, r1 - 1, rb, sizeof(rb));
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
 	double w = 0, m = 0;
-	size_t cnt = rect(p, r0, r1, c0, c1, &w, &m);
-	int k = snprintf(buf, n, "%s %s%s%s  %s %s%s%s  %s ", p->src.row_axis, ra, r1 - r0 > 1 ? "-" : "",
+	size_t wrow = r0;
+	size_t cnt = lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow);
+	struct line_rows lr = lines_rows(p, r0, r1);
+	bool node = p->by_node && p->ol.row[r0] < 0;   /* a node line's label is its name */
+	int k = snprintf(buf, n, "%s%s%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
+			 r1 - r0 > 1 ? "-" : "",
 			 r1 - r0 > 1 ? rb : "", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
 			 p->src.title);
 	if (k < 0 || (size_t)k >= n)
@@ -612,16 +809,24 @@ static void hp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "missing");
 		return;
 	}
-	if (r1 - r0 == 1 && c1 - c0 == 1) {
-		k += snprintf(buf + k, n - (size_t)k, "%.6g %s", w, p->src.unit ? p->src.unit : "");
+	char wv[32], mv[32];
+	fmt_value(p, w, wv, sizeof(wv));
+	fmt_value(p, m, mv, sizeof(mv));
+	if (lr.n == 1 && c1 - c0 == 1) {
+		k += snprintf(buf + k, n - (size_t)k, "%s", wv);
 		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
 			buf[k++] = ' ';
 			buf[k++] = ' ';
-			p->src.describe(p->src.ud, r0, c0, buf + k, n - (size_t)k);
+			p->src.describe(p->src.ud, lr_row(&lr, 0), c0, buf + k, n - (size_t)k);
 		}
 		return;
 	}
-	snprintf(buf + k, n - (size_t)k, "worst %.6g mean %.6g %s", w, m, p->src.unit ? p->src.unit : "");
+	k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
+	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
+		char wl[24];
+		grid_row_label(&p->src, wrow, wl, sizeof(wl));
+		snprintf(buf + k, n - (size_t)k, "  worst on %s %s", p->src.row_axis, wl);
+	}
 }
 
 /* `e`: the cells as shown (grid_cells_table, the same code as --export heatmap_cells). */
@@ -629,7 +834,8 @@ static struct table *hp_table(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
 	table_free(p->export);
-	struct grid_window w = { .rpr = p->rpr, .spc = p->spc, .c0 = p->c0, .ncols = (size_t)(p->w > 0 ? p->w : 0) };
+	struct grid_window w = { .rpr = p->rpr, .spc = p->spc, .c0 = p->c0, .ncols = (size_t)(p->w > 0 ? p->w : 0),
+				 .ol = p->by_node ? &p->ol : NULL };
 	p->export = grid_cells_table(&p->src, p->blocks, &w);
 	return p->export;
 }
@@ -637,7 +843,7 @@ static struct table *hp_table(void *priv, struct app *app)
 static int hp_cur_rank(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
-	return p->src.row_id ? (int)p->src.row_id(p->src.ud, p->cur_r) : -1;
+	return p->src.row_id ? (int)p->src.row_id(p->src.ud, line_row(p, p->cur_r)) : -1;
 }
 
 /* A click selects the bucket under it (its first row and column); a click on the
@@ -649,7 +855,7 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 		return PR_NONE;
 	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
 	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
-	if (r >= p->src.nrows || c >= p->src.ncols)
+	if (r >= nlines(p) || c >= p->src.ncols)
 		return PR_NONE;
 	size_t r0, r1, c0, c1;
 	bucket(p, &r0, &r1, &c0, &c1);
@@ -660,11 +866,12 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 	return PR_HANDLED;
 }
 
-/* `/` items: the rows ("rank 12"); a match moves the cursor to that row. */
+/* `/` items: the grid's rows ("rank 12 gpu3"); a match moves the cursor to that row's
+ * line, opening its node when node rows are shown. */
 static size_t hp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct hpane *p = priv;
-	*sel = p->cur_r;
+	*sel = line_row(p, p->cur_r);
 	return p->src.nrows;
 }
 
@@ -676,7 +883,7 @@ static void hp_item_text(void *priv, struct app *app, size_t i, char *buf, size_
 static void hp_item_show(void *priv, struct app *app, size_t i)
 {
 	struct hpane *p = priv;
-	p->cur_r = i;
+	p->cur_r = row_line(p, i, true);
 	fix_view(p);
 }
 
@@ -708,6 +915,10 @@ static void hp_legend(void *priv, struct app *app, struct legend *l)
 	if (p->src.diverging)
 		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
 	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
+	if (p->src.groups) {
+		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");
+		legend_row(l, app->g->opened, 1, ROLE_DIM, "an expanded node: its ranks follow (Space collapses it)");
+	}
 	legend_row(l, app->g->heat[1], 3, ROLE_CURSOR, "the cursor (reversed)");
 	legend_row(l, app->g->mark, 1, ROLE_MARK, "header mark: a step the opened finding names (critical steps)");
 	legend_row(l, "12", 1, ROLE_MARK, "row label: the rank the opened finding names");

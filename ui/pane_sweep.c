@@ -5,11 +5,13 @@
  * line, removed outliers, the target line and the estimate, or throughput (m / M).
  * Left/Right switch sources; Enter opens the point's row in the sweep (or
  * sizing_points) table; `e` exports that view. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
 #include "model/sweep/sweep.h"
 #include "model/sweep/plot.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -22,6 +24,7 @@ struct spane {
 	struct list_cursor lc;    /* over the plotted points */
 	struct plot_spec spec;
 	bool have;
+	int ydec;             /* one precision for every y figure: 3 significant digits of the largest */
 	struct table *t;      /* for `e` */
 };
 
@@ -30,6 +33,10 @@ static void sp_refresh(struct spane *p, struct app *app)
 	p->have = sweep_plot_from_run(app->run, p->src, p->kind, &p->spec);
 	if (p->lc.sel >= p->spec.n)
 		p->lc.sel = p->spec.n ? p->spec.n - 1 : 0;
+	double top = 0;
+	for (size_t k = 0; k < p->spec.n; k++)
+		top = fabs(p->spec.y[k]) > top ? fabs(p->spec.y[k]) : top;
+	p->ydec = units_decimals(top, 3);
 }
 
 static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
@@ -84,7 +91,7 @@ static void point_line(const struct spane *p, struct app *app, size_t k, char *b
 {
 	char note[256];
 	point_note(p, app, k, note, sizeof(note));
-	snprintf(buf, n, "%12g  %-28.6g  %s", p->spec.x[k], p->spec.y[k], note);
+	snprintf(buf, n, "%12g  %-28.*f  %s", p->spec.x[k], p->ydec, p->spec.y[k], note);
 }
 
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
@@ -183,8 +190,8 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "sweep  source %zu/%zu", p->src + 1, p->nsrc);
 		return;
 	}
-	snprintf(buf, n, "sweep  source %zu/%zu  %s=%.17g  %s=%.17g%s", p->src + 1, p->nsrc, s->xlabel,
-		 s->x[p->lc.sel], s->ylabel, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
+	snprintf(buf, n, "sweep  source %zu/%zu  %s=%g  %s=%.*f%s", p->src + 1, p->nsrc, s->xlabel,
+		 s->x[p->lc.sel], s->ylabel, p->ydec, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
 }
 
 /* `/` items: the points of the source shown, as their lines read. */

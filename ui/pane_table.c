@@ -5,10 +5,14 @@
  * finding's title, detail and fix are all visible). Columns are found by role
  * (model/table.h), never by name. Enter opens the row's evidence (the view's
  * row_evidence: a finding's own evidence, a DASF function's tasks; by default a row
- * with a rank opens that rank's steps). */
+ * with a rank opens that rank's steps). A table whose rows are grouped (the Ranks view:
+ * ranks by node, table.h groups) can show one row per node, its worst rank; Enter or
+ * Space expands a node, o switches between node and rank rows. Node rows are the
+ * default when there are more rows than fit and more than one node. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
+#include "model/groups.h"
 #include "model/text.h"
 #include "model/registry.h"
 #include "model/xalloc.h"
@@ -47,11 +51,13 @@ static int col_need(struct tpane *p, int c)
 		w = t->col[c].width;
 	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
 		char buf[512];
-		table_format(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
+		table_display(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
 		int vw = text_width(buf);
 		if (vw > w)
 			w = vw;
 	}
+	if (t->grouped && c == t->group_col)   /* group_cell's glyph and " (N)" */
+		w += 8;
 	if (w > TP_MAX_TEXTW)
 		w = TP_MAX_TEXTW;
 	if (w + 1 > p->need[c])
@@ -181,6 +187,11 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->col[c].type == COL_TEXT && t->col[c].width >= 40)
 			p->detail = true;
+	/* node rows by default when the rows do not fit and there are nodes */
+	if (t->groups && t->groups->n > 1 && t->nrow + 1 > (size_t)(app->lay.body.h > 1 ? app->lay.body.h : 1)) {
+		table_group_by(t, true);
+		list_resize(&p->lc, t->nview, 0);
+	}
 	return p;
 }
 
@@ -207,6 +218,16 @@ static long sel_ref(const struct tpane *p)
 	return p->t->nview ? p->t->ref[p->t->view[p->lc.sel]] : -1;
 }
 
+/* Does group g hold the row whose ref is ref? */
+static bool group_has_ref(const struct table *t, long g, long ref)
+{
+	const struct groups *gs = t->groups;
+	for (size_t k = gs->first[g]; k < gs->first[g + 1]; k++)
+		if (t->ref[gs->member[k]] == ref)
+			return true;
+	return false;
+}
+
 static void select_ref(struct tpane *p, long ref)
 {
 	for (size_t i = 0; i < p->t->nview; i++)
@@ -214,6 +235,19 @@ static void select_ref(struct tpane *p, long ref)
 			p->lc.sel = i;
 			return;
 		}
+}
+
+/* The group cell of a grouped table: a closed node "+name (8)", an open one "-name". */
+static void group_cell(struct app *app, const struct table *t, size_t row, char *buf, size_t n)
+{
+	long g = table_row_group(t, row);
+	if (g < 0)
+		return;
+	const struct groups *gs = t->groups;
+	if (t->gopen[g])
+		snprintf(buf, n, "%s%s", app->g->opened, gs->name[g]);
+	else
+		snprintf(buf, n, "%s%s (%zu)", app->g->closed, gs->name[g], gs->first[g + 1] - gs->first[g]);
 }
 
 /* The selected row shows a pointer and reverses only its key cell and the cursor
@@ -226,7 +260,9 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 	for (int i = 0; i < p->ncol_shown; i++) {
 		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
 		char buf[512];
-		table_format(t, row, c, buf, sizeof(buf));
+		table_display(t, row, c, buf, sizeof(buf));
+		if (t->grouped && c == t->group_col)
+			group_cell(app, t, row, buf, sizeof(buf));
 		bool hl = selected && (c == 0 || c == p->col);
 		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
 		if (!hl && t->col[c].role == COL_ROLE_SEVERITY)
@@ -346,6 +382,60 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 	return r;
 }
 
+/* Group of the selected row, -1 when none or not grouped. */
+static long sel_group(const struct tpane *p)
+{
+	return p->t->grouped && p->t->nview ? table_row_group(p->t, p->t->view[p->lc.sel]) : -1;
+}
+
+static bool sel_group_closed(const struct tpane *p)
+{
+	long g = sel_group(p);
+	return g >= 0 && !p->t->gopen[g];
+}
+
+/* Enter on a closed node, Space on any row of a node: expand or collapse it; the
+ * selection stays on the node's shown row. */
+static unsigned toggle_group(struct tpane *p, struct app *app)
+{
+	long g = sel_group(p), ref = sel_ref(p);
+	const struct groups *gs = p->t->groups;
+	bool open = !p->t->gopen[g];
+	table_group_open(p->t, g, open);
+	if (!open)   /* the node's one row */
+		for (size_t i = 0; i < p->t->nview; i++)
+			if (table_row_group(p->t, p->t->view[i]) == g)
+				ref = p->t->ref[p->t->view[i]];
+	select_ref(p, ref);
+	clamp(p);
+	app_msg(app, false, "%s: %zu rows%s", gs->name[g], gs->first[g + 1] - gs->first[g],
+		open ? " (Space collapses)" : "");
+	return PR_HANDLED;
+}
+
+/* o: one row per node / every row. */
+static unsigned toggle_grouped(struct tpane *p, struct app *app)
+{
+	if (!p->t->groups) {
+		app_msg(app, true, "no node rows in this view (Ranks groups ranks by node: run.json hostname, "
+			"--ranks-per-node, gpu_count)");
+		return PR_HANDLED;
+	}
+	long ref = sel_ref(p);
+	table_group_by(p->t, !p->t->grouped);
+	select_ref(p, ref);
+	if (p->t->grouped && sel_ref(p) != ref)   /* its rank is inside a closed node: select the node */
+		for (size_t i = 0; i < p->t->nview; i++) {
+			long g = table_row_group(p->t, p->t->view[i]);
+			if (g >= 0 && group_has_ref(p->t, g, ref))
+				p->lc.sel = i;
+		}
+	clamp(p);
+	app_msg(app, false, p->t->grouped ? "one row per node (its worst rank); Space expands a node"
+					  : "one row per rank");
+	return PR_HANDLED;
+}
+
 static unsigned tp_handle(void *priv, struct app *app, enum action a)
 {
 	struct tpane *p = priv;
@@ -358,7 +448,15 @@ static unsigned tp_handle(void *priv, struct app *app, enum action a)
 	case ACT_LEFT: p->col--; break;
 	case ACT_RIGHT: p->col++; break;
 	case ACT_SORT: sort_toggle(p); break;
-	case ACT_ENTER: return tp_enter(p, app);
+	case ACT_ENTER:
+		if (sel_group_closed(p))
+			return toggle_group(p, app);
+		return tp_enter(p, app);
+	case ACT_EXPAND:
+		if (!p->t->grouped || sel_group(p) < 0)
+			return PR_NONE;
+		return toggle_group(p, app);
+	case ACT_NODES: return toggle_grouped(p, app);
 	default: return PR_NONE;
 	}
 	clamp(p);
@@ -378,9 +476,12 @@ static bool tp_rebuild(void *priv, struct app *app)
 	size_t line = p->lc.sel - p->lc.top;
 	if (p->t->filter)
 		table_filter(t, p->t->filter, err, sizeof(err));
+	if (t->groups && p->t->groups && t->groups->n == p->t->groups->n) {   /* node rows as they were */
+		memcpy(t->gopen, p->t->gopen, t->groups->n * sizeof(*t->gopen));
+		t->grouped = p->t->grouped;
+	}
 	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
-	if (sc >= 0)
-		table_sort(t, sc, p->t->sort_desc);
+	table_sort(t, sc, sc >= 0 && p->t->sort_desc);
 	if (t->ncol != p->t->ncol) {   /* widths seen so far belong to the old columns */
 		free(p->need);
 		p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
@@ -393,6 +494,22 @@ static bool tp_rebuild(void *priv, struct app *app)
 	p->lc.top = p->lc.sel >= line ? p->lc.sel - line : 0;
 	clamp(p);
 	return true;
+}
+
+/* n/N on node rows: open the node that holds rank (a straggler) so its row shows. */
+static void reveal_rank(struct tpane *p, int rank)
+{
+	if (!p->t->grouped)
+		return;
+	for (size_t r = 0; r < p->t->nrow; r++) {
+		const struct table_cell *c = table_cell(p->t, r, p->c_rank);
+		long g = table_row_group(p->t, r);
+		if (c->present && (int)c->num == rank && g >= 0 && !p->t->gopen[g]) {
+			table_group_open(p->t, g, true);
+			list_resize(&p->lc, p->t->nview, p->lc.rows);
+			return;
+		}
+	}
 }
 
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
@@ -413,6 +530,7 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 		return PR_HANDLED;
 	}
 	if (tg->rank >= 0 && p->c_rank >= 0) {
+		reveal_rank(p, tg->rank);
 		for (size_t i = 0; i < p->t->nview; i++) {
 			const struct table_cell *c = table_cell(p->t, p->t->view[i], p->c_rank);
 			if (c->present && (int)c->num == tg->rank) {
@@ -446,18 +564,9 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	struct tpane *p = priv;
 	const struct table *t = p->t;
-	char val[128] = "-";
-	if (t->nview) {
-		const struct table_cell *c = table_cell(t, t->view[p->lc.sel], p->col);
-		if (!c->present)
-			snprintf(val, sizeof(val), "-");
-		else if (t->col[p->col].type == COL_TEXT)
-			snprintf(val, sizeof(val), "%s", c->text);
-		else if (c->is_int)
-			table_format(t, t->view[p->lc.sel], p->col, val, sizeof(val));
-		else   /* ten significant digits: the value, without summation noise (y copies all) */
-			snprintf(val, sizeof(val), "%.10g", c->num);
-	}
+	char val[512] = "-";
+	if (t->nview)   /* the value as the table shows it, text in full (y copies all digits) */
+		table_display(t, t->view[p->lc.sel], p->col, val, sizeof(val));
 	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
@@ -466,7 +575,11 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 	if (t->sort_col >= 0 && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, "  sort %s%s", t->sort_desc ? "-" : "", t->col[t->sort_col].name);
 	if (t->filter && k > 0 && (size_t)k < n)
-		snprintf(buf + k, n - (size_t)k, "  filter '%s'", t->filter);
+		k += snprintf(buf + k, n - (size_t)k, "  filter '%s'", t->filter);
+	long g = sel_group(p);
+	if (g >= 0 && !t->gopen[g] && k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "  %s: worst of %zu (Space: expand)", t->groups->name[g],
+			 t->groups->first[g + 1] - t->groups->first[g]);
 }
 
 /* `/` items: the rows as shown, every column of a row. */
@@ -483,7 +596,7 @@ static void tp_item_text(void *priv, struct app *app, size_t i, char *buf, size_
 	size_t k = 0;
 	for (size_t c = 0; c < t->ncol && k + 1 < n; c++) {
 		char cell[512];
-		table_format(t, t->view[i], (int)c, cell, sizeof(cell));
+		table_display(t, t->view[i], (int)c, cell, sizeof(cell));
 		int w = snprintf(buf + k, n - k, "%s%s", c ? "  " : "", cell);
 		k += w > 0 ? (size_t)w : 0;
 	}

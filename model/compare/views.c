@@ -377,7 +377,8 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 		static const char *const part[] = { "a_", "b_", "delta_", "delta_pct_" };
 		for (size_t p = 0; p < ARRAY_LEN(part); p++) {
 			snprintf(name, sizeof(name), "%s%s", part[p], sw_metrics[i].name);
-			table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
+			int col = table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
+			table_col_unit(t, col, p == 3 ? UNIT_PCT : units_parse(sweep_metric_info(sw_metrics[i].m)->unit));
 		}
 	}
 	double *lv = xmalloc((sa->ncfg + sb->ncfg) * sizeof(*lv));

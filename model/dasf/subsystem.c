@@ -10,6 +10,7 @@
 #include "model/dasf/internal.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 /* Count distinct values of a 64-bit key. */
@@ -87,12 +88,13 @@ static void dasf_summary(struct run *run, struct summary *out)
 	struct dasf_summary s;
 	if (!dasf_summarize(run, &s) || !s.tasks)
 		return;
+	char task[32], crit[32];
 	summary_add(out, TONE_NORMAL, "DASF tasks",
-		    "%zu tasks, %zu functions, %zu workers on %zu hosts; %.4g s of task time", s.tasks,
-		    s.functions, s.workers, s.hosts, s.total_task_s);
+		    "%zu tasks, %zu functions, %zu workers on %zu hosts; %s of task time", s.tasks,
+		    s.functions, s.workers, s.hosts, units_seconds(s.total_task_s, task, sizeof(task)));
 	summary_add(out, TONE_NORMAL, "critical path",
-		    "%.4g s over %zu tasks (:view critical_path; :view function_bottleneck)", s.critical_s,
-		    s.critical_len);
+		    "%s over %zu tasks (:view critical_path; :view function_bottleneck)",
+		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len);
 }
 
 const struct subsystem sub_dasf = {

@@ -159,7 +159,9 @@ const struct distributed *analysis_distributed(struct run *run);
  *   sqrt(t (S - t) / S), with at least STRAG_MIN_STEPS steps after it. shift = median
  *   slowdown after t - median slowdown before t (uncapped); z = shift / (sigma
  *   sqrt(1/t + 1/(S - t))). The rank turned slow at t when shift >= STRAG_MIN_SHIFT and
- *   z >= STRAG_Z.
+ *   z >= STRAG_Z, and it is slow after t: its median slowdown after t is itself
+ *   >= STRAG_MIN_SHIFT with z = after / (sigma / sqrt(S - t)) >= STRAG_Z (a rank that
+ *   was merely fast during noisy warm-up steps has not turned slow).
  *   SLOW THROUGHOUT: otherwise, when the median slowdown over all steps is
  *   >= STRAG_MIN_SHIFT with z = shift / (sigma / sqrt(S)) >= STRAG_Z.
  *   The STRAGGLER SET is the ranks of either kind plus pytscope's straggler; its cost is
@@ -167,9 +169,14 @@ const struct distributed *analysis_distributed(struct run *run);
  *   (ranks' straggler column, Overview, n/N, findings) reads this set.
  *   TRANSIENT STALL: the maximum-sum run [a, b] of x_k - base - tau, where base is the
  *   median slowdown before the onset (the whole run when not a straggler) and
- *   tau = max(STALL_MIN_SHIFT / 2, 3 sigma), searched before the onset; significant when
- *   it spans >= STALL_MIN_STEPS steps, shift = median slowdown over [a, b] - base is
- *   >= STALL_MIN_SHIFT and z = shift / (sigma / sqrt(b - a + 1)) >= STRAG_Z. A stall
+ *   tau = max(STALL_MIN_SHIFT / 2, 3 sigma) (a step above it counts by its excess over
+ *   3 s_k instead when larger, s_k the other ranks' spread at step k: a step where every
+ *   rank is noisy is not one rank's burst), searched before the onset; significant when
+ *   it holds >= STALL_MIN_STEPS steps above base + tau (isolated slow steps of
+ *   heavy-tailed noise are not a burst), shift = median slowdown over [a, b] - base is
+ *   >= STALL_MIN_SHIFT and z = shift / (sigma' / sqrt(b - a + 1)) >= STRAG_Z, where
+ *   sigma' is the larger of sigma and the same estimator over [a - len, b + len] (the
+ *   noise around the burst: noisy warm-up steps do not make a stall). A stall
  *   alone does not make a straggler. */
 /* One line naming the straggler set (the worst one first), for the Overview and the
  * report: "none (...)" when it is empty. */

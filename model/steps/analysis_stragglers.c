@@ -10,11 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/stats.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static double capped(double v)
 {
 	return v > 1 ? 1 : v < -1 ? -1 : v;
+}
+
+/* sqrt(pi)/2 times the mean |x_k - x_(k-1)| (each capped at 1) over [lo, hi): the
+ * noise sigma estimator, robust to a change point and to a few stalls. */
+static double noise_over(const double *x, size_t lo, size_t hi)
+{
+	double var = 0;
+	for (size_t k = lo + 1; k < hi; k++) {
+		double dx = fabs(x[k] - x[k - 1]);
+		var += dx < 1 ? dx : 1;
+	}
+	return hi > lo + 1 ? sqrt(M_PI) / 2 * var / (double)(hi - lo - 1) : 0;
 }
 
 /* x (capped slowdown, from ratio when every step median is > 0, else recomputed), its
@@ -128,9 +141,13 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 {
 	size_t S = d->n_steps, t = change_point(x, S, total);
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
-		double shift = median_slowdown(d, c, t, S, y) - median_slowdown(d, c, 0, t, y);
+		double after = median_slowdown(d, c, t, S, y);
+		double shift = after - median_slowdown(d, c, 0, t, y);
 		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - t)));
-		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
+		double z_after = after / (rs->noise / sqrt((double)(S - t)));
+		/* slower than it was AND slower than the step median: a rank that was only fast
+		 * during a noisy warm-up has not turned slow */
+		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z && after >= STRAG_MIN_SHIFT && z_after >= STRAG_Z) {
 			rs->fail_slow = true;
 			rs->slow_shift = shift;
 			rs->slow_z = z;
@@ -149,8 +166,38 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 	return S;
 }
 
-/* Maximum-sum run of x - base - tau over [0, n); false when shorter than the minimum. */
-static bool stall_run(const double *x, size_t n, double base, double tau, size_t *a, size_t *b)
+/* What a stall's step k is measured by: the excess of its slowdown over base + tau, and
+ * when that is positive, over base + 3 s_k instead if larger, s_k being the spread of the
+ * OTHER ranks' compute at step k relative to its median (from the step's cv: the sum of
+ * squared deviations less this rank's share). A step where every rank is noisy (warm-up,
+ * a data-loader hiccup) does not count toward one rank's burst. O(1), a sqrt only for
+ * steps above the threshold. */
+static double stall_excess(const struct distributed *d, const double *c, const double *x, size_t k,
+			   double base, double tau)
+{
+	double e = x[k] - base - tau;
+	const struct dist_step *s = &d->step[k];
+	if (e <= 0 || s->cmed <= 0 || d->world_size < 2)
+		return e;
+	double n = (double)d->world_size, sd = s->cv * s->cmean, dev = c[k] - s->cmean;
+	double others = (n * sd * sd - n / (n - 1) * dev * dev) / (n - 1);
+	double wide = others > 0 ? 3 * sqrt(others) / s->cmed : 0;
+	return wide > tau ? x[k] - base - wide : e;
+}
+
+/* Steps of [a, b] that count toward a stall (stall_excess > 0). */
+static size_t slow_steps(const struct distributed *d, const double *c, const double *x, size_t a, size_t b,
+			 double base, double tau)
+{
+	size_t n = 0;
+	for (size_t k = a; k <= b; k++)
+		n += stall_excess(d, c, x, k, base, tau) > 0;
+	return n;
+}
+
+/* Maximum-sum run of stall_excess over [0, n); false when shorter than the minimum. */
+static bool stall_run(const struct distributed *d, const double *c, const double *x, size_t n, double base,
+		      double tau, size_t *a, size_t *b)
 {
 	double best = 0, cur = 0;
 	size_t start = 0;
@@ -160,7 +207,7 @@ static bool stall_run(const double *x, size_t n, double base, double tau, size_t
 			cur = 0;
 			start = k;
 		}
-		cur += x[k] - base - tau;
+		cur += stall_excess(d, c, x, k, base, tau);
 		if (cur > best) {
 			best = cur;
 			*a = start;
@@ -179,14 +226,18 @@ static void stall_verdict(const struct distributed *d, size_t ri, const double *
 	if (n < STALL_MIN_STEPS || max - mean - tau <= 0)
 		return; /* no step is above the threshold */
 	size_t a = 0, b = 0;
-	if (!stall_run(x, n, mean, tau, &a, &b))
+	if (!stall_run(d, c, x, n, mean, tau, &a, &b))
 		return;
 	double base = median_slowdown(d, c, 0, n, y); /* robust baseline, then search again */
-	if (!stall_run(x, n, base, tau, &a, &b))
+	if (!stall_run(d, c, x, n, base, tau, &a, &b))
 		return;
+	if (slow_steps(d, c, x, a, b, base, tau) < STALL_MIN_STEPS)
+		return; /* a few isolated slow steps (heavy-tailed noise), not a burst */
 	size_t len = b - a + 1;
 	double shift = median_slowdown(d, c, a, b + 1, y) - base;
-	double z = shift / (rs->noise / sqrt((double)len));
+	/* the noise around the burst when it is louder than the rank's usual (warm-up steps) */
+	double local = noise_over(x, a > len ? a - len : 0, b + 1 + len < n ? b + 1 + len : n);
+	double z = shift / ((local > rs->noise ? local : rs->noise) / sqrt((double)len));
 	if (shift < STALL_MIN_SHIFT || z < STRAG_Z)
 		return;
 	rs->stall_lo = d->step[a].step;
@@ -259,6 +310,8 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 	char more[48] = "";
 	if (d->nstragglers > 1)
 		snprintf(more, sizeof(more), "; %zu more", d->nstragglers - 1);
-	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %.4g s%s)", d->nstragglers, rs->rank,
-		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset, rs->slow_cost, more);
+	char cost[32];
+	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %s%s)", d->nstragglers, rs->rank,
+		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
+		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
 }

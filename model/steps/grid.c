@@ -9,10 +9,13 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/grid.h"
+#include "model/groups.h"
+#include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/findings.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"   /* trace_covers: a cell opens its step's kernels */
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const struct {
@@ -30,6 +33,7 @@ struct gs {
 	struct run *run;
 	const struct steps_model *m;
 	const struct heat_grid *g;
+	struct groups *nodes;     /* ranks by node (nodes.h), NULL */
 	char title[96];
 };
 
@@ -129,12 +133,13 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
 		const struct metric_def *d = steps_metric(s->m, (int)i);
 		double v;
+		char num[32] = "-";
 		if (d->kind != METRIC_PHASE)
 			continue;
 		if (steps_value(s->m, row, (int)i, pos, &v))
-			k += (size_t)snprintf(buf + k, n - k, "%s%s %.4g", k ? " " : "", d->name, v);
-		else
-			k += (size_t)snprintf(buf + k, n - k, "%s%s -", k ? " " : "", d->name);
+			units_seconds(v, num, sizeof(num));
+		/* two spaces between fields: a narrow status row drops whole fields */
+		k += (size_t)snprintf(buf + k, n - k, "%s%s %s", k ? "  " : "", d->name, num);
 		if (k >= n)
 			k = n - 1;
 	}
@@ -175,6 +180,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 	s->m = run->steps;
 	s->g = g;
 	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
+	s->nodes = steps_node_groups(run);
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
@@ -182,13 +188,16 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.ud = s, .value = gs_value, .range = gs_range,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
-		.describe = gs_describe, .cell_evidence = gs_cell_evidence,
+		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,
 	};
 	return true;
 }
 
 static void gs_close(struct grid_src *src)
 {
+	struct gs *s = src->ud;
+	if (s)
+		groups_free(s->nodes);
 	free(src->ud);
 	src->ud = NULL;
 }

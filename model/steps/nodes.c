@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/groups.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/steps/analysis.h"
@@ -142,6 +143,20 @@ struct node_set *steps_nodes(struct run *run)
 	for (size_t k = 0; k < s->n; k++)
 		node_figures(&s->v[k], d);
 	return s;
+}
+
+struct groups *steps_node_groups(struct run *run)
+{
+	struct node_set *s = steps_nodes(run);
+	if (!s)
+		return NULL;
+	struct groups *gs = groups_new("node", steps_nranks(run->steps));
+	for (size_t k = 0; k < s->n; k++) {
+		const struct node_stat *nd = &s->v[k];
+		groups_add(gs, nd->name, nd->ri, nd->nranks, nd->has_dist ? nd->worst : nd->ri[0]);
+	}
+	steps_nodes_free(s);
+	return gs;
 }
 
 void steps_nodes_free(struct node_set *s)

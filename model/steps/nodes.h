@@ -40,6 +40,11 @@ struct node_set {
 #define NODE_SLOW_REL 0.05
 
 struct node_set *steps_nodes(struct run *run);
+/* The same as row groups (model/groups.h) over rank indexes, which are the rows of the
+ * step heatmap and of the ranks view: a group per node, named by the node, its
+ * representative the worst rank (the lowest when there is no distributed summary).
+ * NULL when steps_nodes is. */
+struct groups *steps_node_groups(struct run *run);
 void steps_nodes_free(struct node_set *s);
 /* true when node k is slow together (the rule above). */
 bool steps_node_slow(const struct node_set *s, size_t k);

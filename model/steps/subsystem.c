@@ -9,6 +9,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/internal.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const struct loader pytscope_loaders[] = {
@@ -47,8 +48,10 @@ static void summary_distributed(struct run *run, struct summary *out)
 	const struct distributed *d = analysis_distributed(run);
 	if (!d)
 		return;
-	summary_add(out, TONE_NORMAL, "run wall", "%.4g s (sum of step walls: mean %.4g s x %zu aligned steps)",
-		    d->mean_step_wall * (double)d->n_steps, d->mean_step_wall, d->n_steps);
+	char wall[32], step[32];
+	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned steps)",
+		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
+		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps);
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; comm %.1f%% of step wall",
 		    d->wall_frac_lost * 100, d->imbalance_cv, d->mean_comm_fraction * 100);
@@ -62,20 +65,22 @@ static void summary_budget(struct run *run, struct summary *out)
 	const struct budget *b = analysis_budget(run, 0);
 	if (!b)
 		return;
+	char wall[32], secs[32];
+	units_seconds(b->wall, wall, sizeof(wall));
 	if (b->has_mfu)
-		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %.4g s (rank %d); MFU %.1f%%%s%s%s",
-			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0), b->mfu * 100,
+		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %.1f%%%s%s%s",
+			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0), b->mfu * 100,
 			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
 			    b->peak_table ? ")" : "");
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
-			    "compute %.1f%% of rank wall %.4g s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
+			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
 			    "--peak-tflops)",
-			    b->efficiency * 100, b->wall, steps_rank_id(run->steps, 0));
+			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0));
 	if (b->nrecoverable) {
 		const struct budget_line *l = &b->line[b->recoverable[0]];
-		summary_add(out, TONE_NORMAL, "top recoverable", "%s %.4g s (%.1f%%)", l->name, l->seconds,
-			    l->fraction * 100);
+		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%.1f%%)", l->name,
+			    units_seconds(l->seconds, secs, sizeof(secs)), l->fraction * 100);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/groups.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -63,6 +64,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
 	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
 	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
+	/* last, so the columns before it keep their places; shown early on a narrow screen */
+	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
+	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
 	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
 	table_col_prio(t, c_lost, 9);
 	table_col_prio(t, c_onset, 8);
@@ -70,9 +74,13 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c_crit, 6);
 	table_col_prio(t, c_rel, 5);
 	table_col_prio(t, c_med, 4);
+	if (nodes)
+		table_col_prio(t, c_node, 10);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
+		if (nodes)
+			table_set_text(t, row, c_node, nodes->name[nodes->group_of[r]]);
 		table_set_num(t, row, c_rec, (double)steps_nrecords(m, r));
 		if (c_live >= 0) {
 			size_t n = steps_nrecords(m, r);
@@ -104,6 +112,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			table_set_text(t, row, c_stall, buf);
 		}
 	}
+	if (nodes)
+		table_set_groups(t, nodes, c_node);
 	return t;
 }
 

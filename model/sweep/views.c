@@ -75,12 +75,17 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 			char name[48];
 			snprintf(name, sizeof(name), "%s_%s", a, sweep_stat_name(st));
 			c->met[m][st] = table_add_col(t, name, COL_NUM, 10, 2);
-			if (m == SM_LATENCY && st == SS_P90 && any_cfg_has(s, m, SS_P95))
+			table_col_unit(t, c->met[m][st], units_parse(sweep_metric_info(m)->unit));
+			if (m == SM_LATENCY && st == SS_P90 && any_cfg_has(s, m, SS_P95)) {
 				c->met[m][SS_P95] = table_add_col(t, "latency_p95", COL_NUM, 10, 2);
+				table_col_unit(t, c->met[m][SS_P95], units_parse(sweep_metric_info(m)->unit));
+			}
 		}
 	}
-	if (any_cfg_has(s, SM_LATENCY, SS_AVG))
+	if (any_cfg_has(s, SM_LATENCY, SS_AVG)) {
 		c->met[SM_LATENCY][SS_AVG] = table_add_col(t, "latency_avg", COL_NUM, 10, 2);
+		table_col_unit(t, c->met[SM_LATENCY][SS_AVG], units_parse(sweep_metric_info(SM_LATENCY)->unit));
+	}
 	if (any_cfg_has(s, SM_OSL, SS_AVG))
 		c->met[SM_OSL][SS_AVG] = table_add_col(t, "osl_avg", COL_NUM, 8, 1);
 	if (any_cfg_has(s, SM_ISL, SS_AVG))
@@ -121,6 +126,16 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 		c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
 	}
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
+	/* on a narrow screen: the level, the verdict, then the tail latencies and throughputs */
+	table_col_prio(t, c.stim_value, 9);
+	table_col_prio(t, c.pass, 8);
+	table_col_prio(t, c.failed, 8);
+	table_col_prio(t, c.met[SM_LATENCY][SS_P99], 7);
+	table_col_prio(t, c.met[SM_RPS][SS_AVG], 6);
+	table_col_prio(t, c.met[SM_TTFT][SS_P99], 5);
+	table_col_prio(t, c.met[SM_TPS][SS_AVG], 4);
+	table_col_prio(t, c.rank, 3);
+	table_col_prio(t, c.score, 3);
 	for (size_t si = 0; si < s->nseries; si++) {
 		const struct sweep_series *se = &s->series[si];
 		for (size_t j = 0; j < se->n; j++) {
@@ -357,6 +372,9 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 	c.lat = table_add_col(t, "llm_latency_p95", COL_NUM, 10, 4);
 	c.rt = table_add_col(t, "workflow_runtime_p95", COL_NUM, 10, 4);
 	c.tot = table_add_col(t, "total_runtime", COL_NUM, 10, 4);
+	table_col_unit(t, c.lat, UNIT_S);   /* NAT writes seconds */
+	table_col_unit(t, c.rt, UNIT_S);
+	table_col_unit(t, c.tot, UNIT_S);
 	c.s_alerts = table_add_col(t, "stored_alerts", COL_TEXT, 6, 0);
 	c.alerts = table_add_col(t, "alerts", COL_TEXT, 6, 0);
 	c.valid = table_add_col(t, "valid", COL_TEXT, 5, 0);
@@ -435,6 +453,9 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.time = table_add_col(t, "total_time", COL_NUM, 10, 3);
 	c.compile = table_add_col(t, "compile_time", COL_NUM, 10, 3);
 	c.prog = table_add_col(t, "programming_time", COL_NUM, 10, 3);
+	table_col_unit(t, c.time, UNIT_S);   /* performance.json: seconds */
+	table_col_unit(t, c.compile, UNIT_S);
+	table_col_unit(t, c.prog, UNIT_S);
 	c.est = table_add_col(t, "est_samples_per_sec", COL_NUM, 12, 2);
 	c.global = table_add_col(t, "global_rate", COL_NUM, 12, 2);
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);

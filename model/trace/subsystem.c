@@ -8,6 +8,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/trace/internal.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const struct loader trace_loaders[] = {
@@ -81,10 +82,11 @@ static void trace_summary(struct run *run, struct summary *out)
 		return;
 	}
 	double idle = 100 * g.idle_us / g.span_us;
+	char span[32];
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
-		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of the trace spans (%.4g ms summed over %zu "
+		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of the trace spans (%s summed over %zu "
 		    "rank%s)", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
-		    g.span_us / 1e3, g.n, g.n == 1 ? "" : "s");
+		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s");
 	if (g.n > 1)
 		summary_add(out, g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL, "GPU idle by rank",
 			    "%.1f%% (rank %d) to %.1f%% (rank %d); :view temporal", g.min_idle_pct, g.min_rank,

@@ -29,8 +29,8 @@ tap_check "default report: tscope-tui header" 'head -1 d2.got | grep -qx "tscope
 # then the headline (every subsystem's summary lines, as in the Overview pane), then
 # the same sections as pytscope.
 sed -n '3,/^$/p' d2.got >d2.head
-tap_check "default report: a headline of summary lines" 'grep -q "^  ranks  *4$" d2.head && grep -q "^  budget  *compute 76.9% of rank wall 0.65 s (rank 0); MFU n/a" d2.head'
-tap_check "default report: the headline names the straggler set" 'grep -qx "  stragglers  *1 (rank 2: 24% slower from step 5, cost 0.125 s)" d2.head'
+tap_check "default report: a headline of summary lines" 'grep -q "^  ranks  *4$" d2.head && grep -q "^  budget  *compute 76.9% of rank wall 650 ms (rank 0); MFU n/a" d2.head'
+tap_check "default report: the headline names the straggler set" 'grep -qx "  stragglers  *1 (rank 2: 24% slower from step 5, cost 125 ms)" d2.head'
 # ... except where pytscope's bare "wall" gets its glossary term (man page, Glossary).
 tap_check "default report: the rest as pytscope on F2, walls named" '[ "$(sed "3,/^\$/d" d2.got | tail -n +2)" = "$(tail -n +2 "$TSCOPE_ROOT/tests/cli/f2.out" |
 	sed "s/^  wall lost to imbalance/  critical compute lost to imbalance/; s/wall-time decomposition/rank wall decomposition (rank 0)/; s/^  wall \(.*\)over/  rank wall \1over/")" ]'

@@ -84,7 +84,7 @@ scan() {
 
 scan demo "$TSCOPE_ROOT/testdata/demo"
 tap_check "demo: the Overview names its walls (run wall, rank wall of rank 0)" \
-	'grep -q "^  run wall  *54.54 s (sum of step walls" demo.1 && grep -q "of rank wall 49.18 s (rank 0)" demo.1'
+	'grep -q "^  run wall  *54.5 s (sum of step walls" demo.1 && grep -q "of rank wall 49.2 s (rank 0)" demo.1'
 tap_check "demo: the Budget pane names its rank wall" 'grep -q "Budget of rank [0-9]*: rank wall " demo.5'
 
 real="$TSCOPE_ROOT/../shared/real"

@@ -32,7 +32,7 @@ tap_check "Overview leads with the verdict naming rank 5" \
 	'sed -n 3p ov | grep -q "verdict *B is [0-9.]*% slower per step; rank 5 regressed from step 100"'
 tap_check "n: the message names the regression" 'grep -q "^regression 1/1: rank 5, onset at step 100 in B" n'
 tap_check "n: the cursor is on rank 5 at its onset (B - A heatmap)" 'grep -q "^ rank 5  step [0-9]*-10[0-9]  compute B - A" n'
-tap_check "n: the diverging scale is named" 'grep -q "scale +-[0-9.]* s (slower in B warm" n'
+tap_check "n: the diverging scale is named" 'grep -q "scale +-[0-9.]* [mu]*s (slower in B warm" n'
 tap_check "m: the heatmap flips to A" 'grep -q "^ rank 5  step [0-9-]*  compute A " m'
 tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 regressed"'
 tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'

@@ -84,11 +84,11 @@ wait_for "straggler 1/"
 T send-keys -t h Enter
 tap_check "Enter drills into Steps for the straggler" 'wait_for "rank 11 (12 of 16)"'
 T send-keys -t h q
-tap_check "q closes the drill-down (back on the heatmap)" 'wait_for "compute: cols ="'
+tap_check "q closes the drill-down (back on the heatmap)" 'wait_for "steps/col (worst)  scale median"'
 T send-keys -t h '?'
 wait_for "Keys (Esc closes"
 T send-keys -t h q
-tap_check "q closes the ? overlay" 'wait_for "compute: cols =" && ! grep -q "Keys (Esc closes" "$work/screen"'
+tap_check "q closes the ? overlay" 'wait_for "steps/col (worst)  scale median" && ! grep -q "Keys (Esc closes" "$work/screen"'
 # a click on the "3 Ranks" tab
 x=$(awk 'NR == 1 { print index($0, "3 Ranks") }' "$work/screen")
 mouse "$x" 1
@@ -126,7 +126,7 @@ wait_for "rank 0"
 T send-keys -t h 3
 wait_for "ranks  row"
 tap_check "80x24 Ranks shows time_lost_s, onset_step and straggler" 'grep -q "time_lost_s" "$work/screen" && grep -q "onset_step" "$work/screen" && grep -q "straggler" "$work/screen"'
-tap_check "80x24 Ranks: rank 11's time lost 4.217 and onset 179, uncut" 'grep -E "^ +11 " "$work/screen" | grep -q "4\.217 .* 179 yes"'
+tap_check "80x24 Ranks: rank 11's time lost 4.22 s and onset 179, uncut" 'grep -E "^ +11 " "$work/screen" | grep -q "4\.22 s .* 179 yes"'
 tap_check "80x24 Ranks: no ellipsis inside a number" '! grep -qE "[0-9]…" "$work/screen"'
 T send-keys -t h Q
 wait_exit 0

@@ -27,6 +27,11 @@ for r in 0 1; do
 		i=$((i + 1))
 	done >"$fx/hostile/rank$r/steps.jsonl"
 done
+# nodes40: 40 ranks at gpu_count 8 (five nodes), rank 21 slow in forward: more ranks
+# than an 80x24 screen has rows, so the heatmap and Ranks open with node rows
+"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo" "$fx/nodes40" 40 60 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
+sed 's/"forward":[0-9.]*/"forward":0.09/' "$fx/nodes40/rank21/steps.jsonl" >"$fx/nodes40/slow" &&
+	mv "$fx/nodes40/slow" "$fx/nodes40/rank21/steps.jsonl"
 
 for keys in "$dir"/*.keys; do
 	name=$(basename "$keys" .keys)

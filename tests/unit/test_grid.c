@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* test_grid.c: grid block aggregates and rectangle queries (model/grid.h). */
+/* test_grid.c: grid block aggregates and rectangle queries (model/grid.h), row groups
+ * and their outline (model/groups.h), a grouped table's view (model/table.h). */
 #include <math.h>
 #include <stdlib.h>
 #include "model/grid.h"
+#include "model/groups.h"
+#include "model/table.h"
 #include "tests/tap.h"
 
 /* 5 rows x 100 cols: value = row + col/1000, row 3 col 57 is a spike of 50, col 10 missing. */
@@ -13,6 +16,76 @@ static bool val(void *ud, size_t r, size_t c, double *out)
 		return false;
 	*out = (r == 3 && c == 57) ? 50.0 : (double)r + (double)c / 1000.0;
 	return true;
+}
+
+/* Rows {0,2,4} form node "a" (rep 4), rows {1,3} node "b" (rep 3): the outline's lines,
+ * the rows a line covers, the worst row of a node, reveal. */
+static void test_outline(const struct grid_src *src, const struct grid_blocks *b)
+{
+	struct groups *gs = groups_new("node", 5);
+	groups_add(gs, "a", (const size_t[]){ 0, 2, 4 }, 3, 4);
+	groups_add(gs, "b", (const size_t[]){ 1, 3 }, 2, 3);
+	is_int(gs->group_of[3], 1, "row 3 is in node b");
+	struct outline ol;
+	outline_init(&ol, gs);
+	is_int(ol.nline, 2, "closed: one line per node");
+	is_int(outline_line_row(&ol, 1), 3, "a closed node's line stands for its representative");
+	double w = 0, m = 0;
+	size_t wr = 99;
+	size_t n = grid_rect_lines(src, b, &ol, 1, 2, 50, 60, &w, &m, &wr);
+	is_int(n, 20, "node b over 10 columns: 2 rows x 10 values");
+	is_dbl(w, 50.0, 1e-9, "node b's worst is the spike of row 3");
+	is_int(wr, 3, "and names row 3");
+	n = grid_rect_lines(src, b, &ol, 0, 1, 0, 1, &w, &m, &wr);
+	is_dbl(w, 4.0, 1e-9, "node a at col 0: worst of rows 0, 2, 4");
+	is_dbl(m, 2.0, 1e-9, "mean of rows 0, 2, 4");
+	char lab[16];
+	grid_line_label(src, &ol, 0, lab, sizeof(lab));
+	is_str(lab, "a", "a node line's label is its name");
+	size_t l = outline_reveal(&ol, 3);
+	is_int(ol.nline, 4, "reveal opens node b: its line and two rank lines");
+	is_int(l, 3, "row 3 is on line 3 (a, b, 1, 3)");
+	grid_line_label(src, &ol, 2, lab, sizeof(lab));
+	is_str(lab, "1", "a rank line's label is the row's");
+	struct grid_window win = { .rpr = 2, .spc = 100, .ncols = 1, .ol = &ol };
+	struct table *t = grid_cells_table(src, b, &win);
+	is_int(t->nrow, 2, "cells as shown: two buckets of two lines");
+	is_str(table_cell(t, 1, 0)->text, "1", "second bucket starts at rank line 1");
+	table_free(t);
+	outline_set(&ol, 1, false);
+	is_int(ol.nline, 2, "closing node b again");
+	outline_free(&ol);
+	groups_free(gs);
+}
+
+/* A grouped table: closed nodes show their representative, an open node its rows
+ * together at its first row's place; ungrouped shows everything. */
+static void test_table_groups(void)
+{
+	struct table *t = table_new("ranks", "Ranks");
+	int c = table_add_col(t, "x", COL_NUM, 5, 0);
+	static const double x[] = { 1, 9, 3, 7, 5 };
+	for (size_t r = 0; r < 5; r++)
+		table_set_num(t, table_add_row(t, (long)r), c, x[r]);
+	struct groups *gs = groups_new("node", 5);
+	groups_add(gs, "a", (const size_t[]){ 0, 2, 4 }, 3, 4);
+	groups_add(gs, "b", (const size_t[]){ 1, 3 }, 2, 1);
+	table_set_groups(t, gs, c);
+	is_int(t->nview, 5, "ungrouped: every row");
+	table_group_by(t, true);
+	is_int(t->nview, 2, "grouped, all closed: one row per node");
+	ok(t->view[0] == 4 && t->view[1] == 1, "each node shows its representative");
+	table_sort(t, c, true);
+	ok(t->view[0] == 1 && t->view[1] == 4, "sorted by x descending: node b (9) first");
+	table_group_open(t, 0, true);
+	is_int(t->nview, 4, "node a open: its three rows");
+	ok(t->view[1] == 4 && t->view[2] == 2 && t->view[3] == 0, "node a's rows together, sorted");
+	table_filter(t, "x<9", NULL, 0);
+	ok(t->nview == 4 && t->view[0] == 3, "filtered out representative: node b shows its other row");
+	table_group_by(t, false);
+	is_int(t->nview, 4, "ungrouped again: the filtered rows");
+	is_int(table_row_group(t, 3), 1, "row 3's group");
+	table_free(t);
 }
 
 int main(void)
@@ -42,6 +115,8 @@ int main(void)
 	char buf[16];
 	grid_row_label(&src, 3, buf, sizeof(buf));
 	is_str(buf, "3", "default row label is the index");
+	test_outline(&src, b);
+	test_table_groups();
 	grid_blocks_free(b);
 	return tap_done();
 }

@@ -230,13 +230,13 @@ static void test_aggregation(void)
 	struct opts o = { 0 };
 	is_int(ui_run(run, &o), 0, "headless session on 64 ranks");
 	char *s0 = slurp(d[0]), *s1 = slurp(d[1]), *s2 = slurp(d[2]), *s3 = slurp(d[3]);
-	ok(strstr(s0, "rows = 4 ranks each (worst in bucket)") != NULL, "64 ranks in 19 rows: the note says each row holds 4 ranks, worst shown");
-	ok(strstr(s0, "cols = ") == NULL || strstr(s0, "(worst in bucket)") != NULL, "column buckets are named too");
+	ok(strstr(s0, "4 ranks/row, ") != NULL && strstr(s0, "(worst)") != NULL, "64 ranks in 19 rows: the note says each row holds 4 ranks, worst shown");
+	ok(strstr(s0, "steps/col (worst)") != NULL || strstr(s0, "1 step/col") != NULL, "column buckets are named too");
 	ok(strstr(s0, "36-39 ") != NULL, "row labels give the rank range of a bucket");
 	ok(strstr(s1, "straggler 1/") && strstr(s1, "rank 37"), "n lands on rank 37");
 	ok(strstr(s1, "rank 36-39  step") != NULL, "the status row names the ranks of the bucket under the cursor");
 	ok(strstr(s2, "of 64 (z: all)") && strstr(s2, "rank 37  step"), "z shows one rank per row, cursor on rank 37");
-	ok(strstr(s3, "1 step per col") || strstr(s3, "cols = "), "zoom in changes the steps per column");
+	ok(strstr(s3, "1 step/col") || strstr(s3, "steps/col"), "zoom in changes the steps per column");
 	free(s0); free(s1); free(s2); free(s3);
 	run_free(run);
 	if (tu_rm_rf(dir) != 0)

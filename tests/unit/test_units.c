@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* test_units.c: the display units of model/units.h: bytes with binary prefixes and 3
- * significant digits, seconds as ms/s with 3 significant digits, n/a for missing, and the
- * one-precision-per-column decimals. */
+/* test_units.c: the display rule of model/units.h: bytes with binary prefixes and 3
+ * significant digits, seconds as us/ms/s with 3 significant digits, percentages with
+ * one decimal, n/a for missing, the one-precision-per-column decimals, the unit a
+ * column name states; and table_display, which applies the rule to a table's cells
+ * while the CSV keeps the raw value. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/table.h"
 #include "model/units.h"
 #include "tests/tap.h"
 
@@ -16,6 +21,13 @@ static void secs_is(double v, const char *want)
 {
 	char buf[32];
 	is_str(units_seconds(v, buf, sizeof(buf)), want, want);
+}
+
+static void display_is(const struct table *t, size_t row, int col, const char *want, const char *msg)
+{
+	char buf[32];
+	table_display(t, row, col, buf, sizeof(buf));
+	is_str(buf, want, msg);
 }
 
 int main(void)
@@ -37,10 +49,73 @@ int main(void)
 	secs_is(0.9999, "1.00 s");
 	secs_is(125.4, "125 s");
 	secs_is(INFINITY, "n/a");
+	secs_is(0.000850, "850 us");
+	secs_is(0.0000043, "4.30 us");
+	secs_is(0.01846026019999998, "18.5 ms");
+	secs_is(-0.0121, "-12.1 ms");
+	secs_is(1234.5, "1234 s");
 	is_int(units_decimals(0.775, 3), 3, "0.775 -> 3 decimals");
 	is_int(units_decimals(5.601, 3), 2, "5.601 -> 2 decimals");
 	is_int(units_decimals(1234, 3), 0, "1234 -> 0 decimals");
 	is_int(units_decimals(0, 3), 0, "0 -> 0 decimals");
+	char buf[32];
+	is_str(units_format(3999, UNIT_US, buf, sizeof(buf)), "4.00 ms", "us column: 3999 -> 4.00 ms");
+	is_str(units_format(107.07, UNIT_MS, buf, sizeof(buf)), "107 ms", "ms column");
+	is_str(units_format(5894.02, UNIT_MIB, buf, sizeof(buf)), "5.76 GiB", "pytscope MB (2^20) column");
+	is_str(units_format(1500, UNIT_MB, buf, sizeof(buf)), "1.40 GiB", "DASF MB (1e6) column");
+	is_str(units_format(8.45977796471905, UNIT_PCT, buf, sizeof(buf)), "8.5%", "percent: one decimal");
+	is_str(units_format(0.123456, UNIT_NONE, buf, sizeof(buf)), "0.123", "no unit: 3 significant digits");
+	is_int(units_from_name("time_lost_s"), UNIT_S, "time_lost_s is seconds");
+	is_int(units_from_name("mean_compute_ms"), UNIT_MS, "_ms");
+	is_int(units_from_name("sum_us"), UNIT_US, "_us");
+	is_int(units_from_name("mem_peak_mb"), UNIT_MIB, "_mb is MiB (pytscope)");
+	is_int(units_from_name("pct"), UNIT_PCT, "pct");
+	is_int(units_from_name("overlap_pct"), UNIT_PCT, "_pct");
+	is_int(units_from_name("Duration (s)"), UNIT_S, "DASF (s)");
+	is_int(units_from_name("Memory usage (Mb)"), UNIT_MB, "DASF (Mb) is 1e6 bytes");
+	is_int(units_from_name("Mean GPU Memory Used (GB)"), UNIT_GB, "DASF (GB)");
+	is_int(units_from_name("Percentage of total time (%)"), UNIT_PCT, "DASF (%)");
+	is_int(units_from_name("Timestamp (s, host clock)"), UNIT_NONE, "a timestamp is not a duration");
+	is_int(units_from_name("Throughput (MB/s)"), UNIT_NONE, "a rate is not a size");
+	is_int(units_from_name("timestamp"), UNIT_NONE, "timestamp");
+	is_int(units_from_name("steps"), UNIT_NONE, "steps is a count");
+	is_int(units_from_name("stall_steps"), UNIT_NONE, "stall_steps is a count");
+	is_int(units_from_name("rel_slowdown"), UNIT_NONE, "a ratio has no unit");
+	is_int(units_parse("ms"), UNIT_MS, "parse ms");
+	is_int(units_parse("tokens"), UNIT_NONE, "parse tokens: none");
+	is_int(units_parse(NULL), UNIT_NONE, "parse NULL");
+
+	struct table *t = table_new("x", NULL);
+	int cs = table_add_col(t, "time_lost_s", COL_NUM, 8, 3);
+	int cm = table_add_col(t, "mem_peak_mb", COL_NUM, 8, 1);
+	int cr = table_add_col(t, "rel_slowdown", COL_NUM, 8, 3);
+	int ci = table_add_col(t, "records", COL_INT, 8, 0);
+	int cl = table_add_col(t, "latency_p99", COL_NUM, 8, 2);
+	table_col_unit(t, cl, units_parse("ms"));
+	size_t r = table_add_row(t, 0);
+	table_set_num(t, r, cs, 0.01846026019999998);
+	table_set_num(t, r, cm, 5894.02294921875);
+	table_set_num(t, r, cr, -0.0004);
+	table_set_int(t, r, ci, 400);
+	table_set_num(t, r, cl, 19408.76546465);
+	size_t r2 = table_add_row(t, 1);
+	table_set_num(t, r2, cr, -0.0);
+	display_is(t, r, cs, "18.5 ms", "table: a seconds column shows a time with its unit, no float noise");
+	display_is(t, r, cm, "5.76 GiB", "table: a MB column shows a human size");
+	display_is(t, r, cr, "-0.0004", "table: a value the column's decimals would show as zero keeps its digits");
+	display_is(t, r2, cr, "0.000", "table: negative zero is zero");
+	display_is(t, r, ci, "400", "table: a count as is");
+	display_is(t, r, cl, "19.4 s", "table: a unit set by table_col_unit");
+	display_is(t, r2, cs, "-", "table: missing is '-'");
+	char *csv = NULL;
+	size_t csvn = 0;
+	FILE *f = open_memstream(&csv, &csvn);
+	table_write_csv(t, f, 0);
+	fclose(f);
+	ok(strstr(csv, "0.01846026019999998,5894.02294921875,-0.0004,400,19408.76546465") != NULL,
+	   "the CSV keeps the raw values in full precision");
+	free(csv);
+	table_free(t);
 	char tiny[4];
 	units_bytes(4.57601e9, tiny, sizeof(tiny));
 	is_str(tiny, "4.2", "truncated, NUL-terminated");

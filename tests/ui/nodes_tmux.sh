@@ -1,0 +1,47 @@
+#!/bin/sh
+# nodes_tmux.sh: node rows in a real terminal. 64 ranks whose run.json names their host
+# (eight hosts, gpu-a..gpu-h) do not fit 30 rows, so the heatmap opens with one row per
+# host; n lands on the straggler (rank 42 on gpu-f), expanding its host; Space collapses
+# it; the Ranks pane shows one row per host, its worst rank (42 for gpu-f); Enter on a
+# host expands it; o shows every rank; q quits with status 0.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+. "$TSCOPE_ROOT/tests/tmux.sh"
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/nodes_tmux.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+"$gen" run 64 40 >/dev/null || exit 1
+for r in $(seq 0 63); do
+	h=$(echo "a b c d e f g h" | cut -d' ' -f$((r / 8 + 1)))
+	sed "s/\"machine\"/\"hostname\": \"gpu-$h\", \"machine\"/" run/rank$r/run.json >t && mv t run/rank$r/run.json
+done
+sed 's/"forward":[0-9.]*/"forward":0.09/' run/rank42/steps.jsonl >t && mv t run/rank42/steps.jsonl
+tmux_start nodes 100 30 "$work"
+trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+T send-keys -t nodes "'$TSCOPE_BIN' --tui --no-index run; echo rc=\$?" Enter
+wait_for "Overview"
+T send-keys -t nodes 2
+wait_for "8 nodes (worst rank)"
+tap_check "heatmap: one row per host" 'grep -q "gpu-a" "$tmux_screen" && grep -q "gpu-h" "$tmux_screen" && ! grep -qE "^ +42 " "$tmux_screen"'
+T send-keys -t nodes n
+wait_for "straggler 1/1"
+tap_check "n: the straggler's host expands to its ranks, cursor on rank 42" \
+	'grep -qE "^ +42 " "$tmux_screen" && grep -q "^ rank 42 " "$tmux_screen"'
+T send-keys -t nodes Space
+wait_for "gpu-f: 8 ranks"
+tap_check "Space: the host collapses again" '! grep -qE "^ +42 " "$tmux_screen"'
+T send-keys -t nodes 3
+wait_for "worst of 8"
+tap_check "Ranks: the host row is its worst rank (42 on gpu-f)" 'grep -qE "^.? +42 .*gpu-f \(8\)" "$tmux_screen"'
+tap_eq "Ranks: eight rows, one per host" 8 "$(grep -cE "gpu-[a-h] \(8\)" "$tmux_screen")"
+T send-keys -t nodes Enter
+wait_for "rows (Space collapses)"
+tap_eq "Enter on a host expands it: eight rows of gpu-a" 8 "$(grep -c "▾gpu-a" "$tmux_screen")"
+T send-keys -t nodes o
+wait_for "one row per rank"
+tap_check "o: one row per rank" '! grep -q "(8)" "$tmux_screen" && grep -qE "^.? +9 .*gpu-b" "$tmux_screen"'
+T send-keys -t nodes q
+wait_for "rc="
+tap_check "q quits with status 0" 'grep -q "^rc=0" "$tmux_screen"'
+tap_plan
