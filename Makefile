@@ -14,7 +14,10 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(if $(CI),-We
 CPPFLAGS += -I. -D_GNU_SOURCE -DTSCOPE_VERSION='"$(VERSION)"'
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
-LDLIBS   += $(NCURSES_LIBS) -lcsv -lz -lmsgpackc -lpthread -lm
+LDLIBS   += $(NCURSES_LIBS) -lcsv -lz -lpthread -lm
+# msgpack-c writes the DASF fixtures (tests/tools/dasf_writer.h); the program reads
+# MessagePack itself (model/dasf/load_mp.c) and is not linked with it.
+FIXTURE_LIBS := -lmsgpackc
 
 MODEL_SRC := $(sort $(wildcard model/*.c model/*/*.c))
 UI_SRC    := $(sort $(wildcard ui/*.c))
@@ -49,7 +52,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) $(FIXTURE_LIBS)
 
 # The fault-injecting build (tests/cli/alloc_failure.sh): TSCOPE_FAIL_ALLOC=N fails the
 # Nth allocation.
@@ -72,7 +75,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz
 
 $(BUILD)/tests/%: tests/tools/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) $(FIXTURE_LIBS)
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
@@ -103,7 +106,9 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  TSCOPE_BUILD=build-asan sh tests/run.sh
 
-bench: all $(TOOL_BIN)
+bench:
+	@sh .ci/deps.sh --bench
+	@$(MAKE) --no-print-directory all $(TOOL_BIN)
 	sh tests/bench.sh
 
 # The model never sees curses or the layers above it; ui/ never sees src/.

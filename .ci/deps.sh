@@ -1,5 +1,6 @@
 #!/bin/sh
-# Dependency step shared by `make deps` (and so `make demo`, `make check`) and .ci/run.
+# Dependency step shared by `make deps` (and so `make demo`, `make check`, `make bench`)
+# and .ci/run. Sets: none (build), --test, --bench (fixtures + Python peers), --fuzz.
 # Checks every build and test dependency; when something is missing and we are root
 # with apt-get, installs it; otherwise prints the exact command to run and fails.
 set -u
@@ -9,13 +10,21 @@ have_hdr curses.h   && pkg-config --exists ncursesw 2>/dev/null || missing="$mis
 have_hdr csv.h      || missing="$missing libcsv-dev"
 have_hdr jsmn.h     || missing="$missing libjsmn-dev"
 have_hdr zlib.h     || missing="$missing zlib1g-dev"
-have_hdr msgpack.h  || missing="$missing libmsgpack-dev"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# the tests' and benchmarks' DASF fixtures are written with msgpack-c
+if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--bench" ]; then
+	have_hdr msgpack.h || missing="$missing libmsgpack-dev"
+	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+fi
+# `make bench`: the DASF loader's peer is a bare Python msgpack loop (tests/bench_dasf.sh)
+if [ "${1:-}" = "--bench" ]; then
+	python3 -c 'import msgpack' 2>/dev/null || /usr/bin/python3 -c 'import msgpack' 2>/dev/null ||
+		missing="$missing python3-msgpack"
+fi
 if [ "${1:-}" = "--test" ]; then
 	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
-	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 	# a real one-node Slurm for tests/cli/slurm.sh (index --slurm)
 	command -v slurmctld >/dev/null 2>&1 || missing="$missing slurmctld"

@@ -145,8 +145,18 @@ static inline bool json_pow5_round(uint64_t mant, int q, double *out)
 #endif
 }
 
+/* Eight ASCII digits in a little-endian word (the first digit in the low byte) as a
+ * number: pairs, then fours, then the eight. */
+static inline uint64_t json_swar8(uint64_t v)
+{
+	v -= 0x3030303030303030u;
+	v = v * 10 + (v >> 8); /* pairs: d0d1 in bytes 0, 2, 4, 6 */
+	return ((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
+		((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
+}
+
 /* Eight ASCII digits at s (s[0] the most significant) as a number; false when one of
- * the eight bytes is not a digit. Little-endian word trick; byte-wise elsewhere. */
+ * the eight bytes is not a digit. Word at a time on little-endian CPUs. */
 static inline bool json_digits8(const char *s, uint64_t *out)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -155,11 +165,7 @@ static inline bool json_digits8(const char *s, uint64_t *out)
 	if ((v & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u ||
 	    ((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u)
 		return false;
-	v -= 0x3030303030303030u;
-	v = v * 10 + (v >> 8);                         /* pairs: d0d1 in bytes 0, 2, 4, 6 */
-	v = ((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
-	     ((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
-	*out = v;
+	*out = json_swar8(v);
 	return true;
 #else
 	uint64_t v = 0;
@@ -220,6 +226,32 @@ static inline uint64_t json_mantissa19(const char *s, size_t n, size_t i, int *e
 			}
 		}
 	return mant;
+}
+
+/* mant * 10^exp10 with sign neg, rounded as json_number_parse does, for a mantissa of
+ * at most 19 significant digits: correctly rounded when mant < 2^53 or exact_only,
+ * else (approximate) with one extra rounding. False when only strtod can give the
+ * result (the caller then calls it on the text). */
+static inline bool json_number_finish(uint64_t mant, int exp10, bool neg, bool exact_only, double *out)
+{
+	if (mant == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return true;
+	}
+	bool small = mant < ((uint64_t)1 << 53);
+	if ((small || exact_only) && exp10 >= JSON_POW5_MIN && exp10 <= JSON_POW5_MAX &&
+	    json_pow5_round(mant, exp10, out)) {
+		if (neg)
+			*out = -*out;
+		return true;
+	}
+	if ((small || !exact_only) && exp10 >= -22 && exp10 <= 22) {
+		double v = (double)mant; /* beyond 2^53 (approximate only): rounded here and below */
+		v = exp10 < 0 ? v / json_pow10_tab[-exp10] : v * json_pow10_tab[exp10];
+		*out = neg ? -v : v;
+		return true;
+	}
+	return false;
 }
 
 /* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact_only: correctly
@@ -289,23 +321,8 @@ static inline bool json_number_parse(const char *s, size_t n, double *out, bool 
 		*used = n = i;
 	else if (i != n)
 		return false;
-	if (exact && mant == 0) {
-		*out = neg ? -0.0 : 0.0;
+	if (exact && json_number_finish(mant, exp10, neg, exact_only, out))
 		return true;
-	}
-	bool small = exact && mant < ((uint64_t)1 << 53);
-	if (exact && (small || exact_only) && exp10 >= JSON_POW5_MIN && exp10 <= JSON_POW5_MAX &&
-	    json_pow5_round(mant, exp10, out)) {
-		if (neg)
-			*out = -*out;
-		return true;
-	}
-	if (exact && (small || !exact_only) && exp10 >= -22 && exp10 <= 22) {
-		double v = (double)mant; /* beyond 2^53 (approximate only): rounded here and below */
-		v = exp10 < 0 ? v / json_pow10_tab[-exp10] : v * json_pow10_tab[exp10];
-		*out = neg ? -v : v;
-		return true;
-	}
 	char buf[64];
 	char *heap = NULL, *p = buf;
 	if (n >= sizeof(buf))

@@ -21,7 +21,11 @@
 
 #define DASF_NONE UINT32_MAX
 
-/* An append-only string interner: ids are dense, 0..n-1, in first-seen order. */
+/* An append-only string interner: ids are dense, 0..n-1, in first-seen order. The
+ * last string seen per recent[] slot (by hash) is checked first: task keys come back as
+ * dependencies and dependents a few records later, and then cost no probe of the big
+ * table. */
+#define DASF_INTERN_RECENT 4096
 struct dasf_intern {
 	char **str;            /* id -> NUL-terminated string (in the arena) */
 	uint32_t *len;         /* id -> length in bytes (a string may hold a NUL) */
@@ -30,12 +34,51 @@ struct dasf_intern {
 	size_t nslot;
 	char *arena;           /* current arena block (blocks are chained by their first word) */
 	size_t arena_used, arena_cap;
+	uint64_t recent[DASF_INTERN_RECENT]; /* hash << 32 | (id + 1), 0 when empty */
 };
 
 uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len);
+/* The same for a string whose dasf_hash() is h. */
+uint32_t dasf_intern_hashed(struct dasf_intern *in, const char *s, size_t len, uint32_t h);
+uint32_t dasf_hash(const char *s, size_t len);
+/* A hint, changing nothing: bring the table slot of hash h into cache (unless recent[]
+ * has it), so that interning it a little later does not wait on memory. */
+void dasf_intern_prefetch(const struct dasf_intern *in, uint32_t h);
 /* Id of s, or DASF_NONE when never interned. */
 uint32_t dasf_intern_find(const struct dasf_intern *in, const char *s);
 void dasf_intern_free(struct dasf_intern *in);
+
+/* One MessagePack record as the loader reads it (load_mp.c): where the value of each
+ * key the analyses use begins (its marker byte), NULL when the key is absent; the first
+ * of duplicate keys counts. The args fields come from the first args value (`data` in
+ * the legacy format) when it is a map. */
+struct dasf_rec {
+	const unsigned char *name, *timestamp, *duration, *process_id, *thread_id, *args;
+	const unsigned char *key, *fn, *type, *shape, *size, *deps, *dnts, *tasks, *gpu_util, *gpu_mem;
+	const unsigned char *end;   /* end of the record */
+};
+
+enum dasf_rec_status {
+	DASF_REC_OK,
+	DASF_REC_MALFORMED,         /* not exactly one well-formed object in the bytes */
+	DASF_REC_TOO_DEEP,          /* well-formed, with containers nested deeper than 32 */
+	DASF_REC_NOT_MAP,           /* well-formed, not a map */
+};
+
+/* Validate buf[0..n) in one pass and fill *r (only meaningful for DASF_REC_OK). */
+enum dasf_rec_status dasf_rec_scan(const unsigned char *buf, size_t n, bool legacy, struct dasf_rec *r);
+
+/* Getters for a value of a record dasf_rec_scan accepted; v may be NULL (absent): false.
+ * dasf_mp_number takes every integer and float; dasf_mp_int integers that fit a long long;
+ * dasf_mp_uint only uint64-encoded values; dasf_mp_array returns the element count and
+ * the first element, or DASF_NONE when v is not an array; dasf_mp_next steps over one. */
+bool dasf_mp_str(const struct dasf_rec *r, const unsigned char *v, const char **s, size_t *n);
+bool dasf_mp_number(const unsigned char *v, double *out);
+bool dasf_mp_int(const unsigned char *v, long long *out);
+bool dasf_mp_uint(const unsigned char *v, unsigned long long *out);
+bool dasf_mp_is_nil(const unsigned char *v);
+uint32_t dasf_mp_array(const unsigned char *v, const unsigned char **first);
+const unsigned char *dasf_mp_next(const struct dasf_rec *r, const unsigned char *v);
 
 /* A uint64 -> uint32 hash map (open addressing), for grouping. */
 struct dasf_map {

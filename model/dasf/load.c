@@ -2,8 +2,9 @@
 /* load.c: the DASF loader. Reads EventProfiler databases (length-prefixed
  * MessagePack records: an 8-byte big-endian length, then one msgpack map) and the
  * legacy `trace: {json}` text format, file after file in the order given, into the
- * run's struct dasf_db (internal.h). Every record is checked structurally before
- * msgpack-c decodes it, so a hostile count cannot make it allocate; bad lengths
+ * run's struct dasf_db (internal.h). One pass over each record (load_mp.c) validates it
+ * and finds the fields the analyses use, which are read in place: nothing is allocated
+ * per record, so a hostile count cannot make it allocate; bad lengths
  * resynchronise on the next plausible record; a truncated tail ends the file with a
  * warning. Files are read with pread through a sliding window (never mmap: a database
  * that shrinks while it loads, being rotated or rewritten, must end the file early, not
@@ -14,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <msgpack.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,9 +98,8 @@ struct dasf_file_ctx {
 	size_t unknown_n[MAX_UNKNOWN_NAMES];
 	size_t nunknown, unknown_more;
 	uint32_t last_host, last_thread, last_name; /* strs ids of the previous event (a cache) */
+	uint32_t last_type, last_shape;
 };
-
-/* ---- structural check: one complete msgpack object exactly filling [p, end) ---- */
 
 static uint64_t be(const unsigned char *p, int n)
 {
@@ -108,74 +107,6 @@ static uint64_t be(const unsigned char *p, int n)
 	for (int i = 0; i < n; i++)
 		v = v << 8 | p[i];
 	return v;
-}
-
-/* Bytes of payload after the marker (and its size field) for scalar markers; sets
- * *items for containers; -1 for an invalid marker. *hdr is the size-field width. */
-static long long marker_payload(const unsigned char *p, size_t avail, uint64_t *items, int *hdr)
-{
-	unsigned m = p[0];
-	*items = 0;
-	*hdr = 0;
-	if (m <= 0x7f || m >= 0xe0 || m == 0xc0 || m == 0xc2 || m == 0xc3)
-		return 0;
-	if (m >= 0x80 && m <= 0x8f) {
-		*items = 2ull * (m & 0x0f);
-		return 0;
-	}
-	if (m >= 0x90 && m <= 0x9f) {
-		*items = m & 0x0f;
-		return 0;
-	}
-	if (m >= 0xa0 && m <= 0xbf)
-		return m & 0x1f;
-	static const struct { unsigned char m; signed char hdr, fixed; bool container, map; } tab[] = {
-		{ 0xc4, 1, -1, 0, 0 }, { 0xc5, 2, -1, 0, 0 }, { 0xc6, 4, -1, 0, 0 },
-		{ 0xc7, 1, -2, 0, 0 }, { 0xc8, 2, -2, 0, 0 }, { 0xc9, 4, -2, 0, 0 },
-		{ 0xca, 0, 4, 0, 0 }, { 0xcb, 0, 8, 0, 0 }, { 0xcc, 0, 1, 0, 0 }, { 0xcd, 0, 2, 0, 0 },
-		{ 0xce, 0, 4, 0, 0 }, { 0xcf, 0, 8, 0, 0 }, { 0xd0, 0, 1, 0, 0 }, { 0xd1, 0, 2, 0, 0 },
-		{ 0xd2, 0, 4, 0, 0 }, { 0xd3, 0, 8, 0, 0 }, { 0xd4, 0, 2, 0, 0 }, { 0xd5, 0, 3, 0, 0 },
-		{ 0xd6, 0, 5, 0, 0 }, { 0xd7, 0, 9, 0, 0 }, { 0xd8, 0, 17, 0, 0 },
-		{ 0xd9, 1, -1, 0, 0 }, { 0xda, 2, -1, 0, 0 }, { 0xdb, 4, -1, 0, 0 },
-		{ 0xdc, 2, 0, 1, 0 }, { 0xdd, 4, 0, 1, 0 }, { 0xde, 2, 0, 1, 1 }, { 0xdf, 4, 0, 1, 1 },
-	};
-	if (m < 0xc4) /* 0xc1: never used */
-		return -1;
-	size_t i = m - 0xc4; /* tab covers 0xc4..0xdf in order */
-	*hdr = tab[i].hdr;
-	if ((size_t)tab[i].hdr + 1 > avail)
-		return -1;
-	uint64_t n = be(p + 1, tab[i].hdr);
-	if (tab[i].container) {
-		*items = tab[i].map ? 2 * n : n;
-		return 0;
-	}
-	if (tab[i].fixed >= 0)
-		return tab[i].fixed;
-	return (long long)(n + (tab[i].fixed == -2 ? 1 : 0)); /* ext has a type byte */
-}
-
-/* True when buf[0..n) is exactly one well-formed msgpack object whose container
- * counts fit in the bytes available (so decoding cannot over-allocate). */
-static bool mp_check(const unsigned char *buf, size_t n)
-{
-	const unsigned char *p = buf, *end = buf + n;
-	uint64_t pending = 1;
-	while (pending) {
-		if (p >= end)
-			return false;
-		uint64_t items;
-		int hdr;
-		long long pay = marker_payload(p, (size_t)(end - p), &items, &hdr);
-		if (pay < 0)
-			return false;
-		p += 1 + hdr;
-		if ((uint64_t)pay > (uint64_t)(end - p) || items > (uint64_t)(end - p))
-			return false;
-		p += pay;
-		pending += items - 1;
-	}
-	return p == end;
 }
 
 static bool is_map_marker(unsigned char m)
@@ -193,86 +124,44 @@ static bool plausible_record(struct image *im, size_t off)
 	if (len < 1 || len > DASF_MAX_RECORD || len > im->size - off - 8 || !is_map_marker(h[8]))
 		return false;
 	const unsigned char *rec = img_at(im, off, 8 + (size_t)len); /* one range: the window stays */
-	return rec && mp_check(rec + 8, (size_t)len);
+	struct dasf_rec r;
+	return rec && dasf_rec_scan(rec + 8, (size_t)len, false, &r) != DASF_REC_MALFORMED;
 }
 
-/* ---- msgpack object getters ---- */
-
-static const msgpack_object *mp_get(const msgpack_object *map, const char *key)
-{
-	if (!map || map->type != MSGPACK_OBJECT_MAP)
-		return NULL;
-	size_t klen = strlen(key);
-	for (uint32_t i = 0; i < map->via.map.size; i++) {
-		const msgpack_object *k = &map->via.map.ptr[i].key;
-		if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
-		    memcmp(k->via.str.ptr, key, klen) == 0)
-			return &map->via.map.ptr[i].val;
-	}
-	return NULL;
-}
-
-static bool mp_number(const msgpack_object *o, double *out)
-{
-	if (!o)
-		return false;
-	switch (o->type) {
-	case MSGPACK_OBJECT_POSITIVE_INTEGER: *out = (double)o->via.u64; return true;
-	case MSGPACK_OBJECT_NEGATIVE_INTEGER: *out = (double)o->via.i64; return true;
-	case MSGPACK_OBJECT_FLOAT32:
-	case MSGPACK_OBJECT_FLOAT64: *out = o->via.f64; return true;
-	default: return false;
-	}
-}
-
-static bool mp_int(const msgpack_object *o, long long *out)
-{
-	if (!o)
-		return false;
-	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= (uint64_t)LLONG_MAX) {
-		*out = (long long)o->via.u64;
-		return true;
-	}
-	if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
-		*out = o->via.i64;
-		return true;
-	}
-	return false;
-}
-
-static bool mp_is_str(const msgpack_object *o)
-{
-	return o && o->type == MSGPACK_OBJECT_STR;
-}
+/* ---- ingest one record's fields ---- */
 
 /* Intern a str or int the way Python's str() shows it; nil and absent become "None"
  * and "0" (DASF's defaults); other types "?". */
-static uint32_t intern_text(struct dasf_intern *in, const msgpack_object *o, const char *absent)
+static uint32_t intern_text(struct dasf_intern *in, const struct dasf_rec *r, const unsigned char *v,
+			    const char *absent)
 {
 	char buf[32];
-	if (!o)
+	const char *s;
+	size_t n;
+	long long i;
+	unsigned long long u;
+	if (!v)
 		return dasf_intern(in, absent, strlen(absent));
-	if (o->type == MSGPACK_OBJECT_STR)
-		return dasf_intern(in, o->via.str.ptr, o->via.str.size);
-	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->via.u64);
-	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-		snprintf(buf, sizeof(buf), "%lld", (long long)o->via.i64);
-	else if (o->type == MSGPACK_OBJECT_NIL)
-		snprintf(buf, sizeof(buf), "None");
+	if (dasf_mp_str(r, v, &s, &n))
+		return dasf_intern(in, s, n);
+	if (dasf_mp_uint(v, &u))
+		snprintf(buf, sizeof(buf), "%llu", u);
+	else if (dasf_mp_int(v, &i))
+		snprintf(buf, sizeof(buf), "%lld", i);
 	else
-		snprintf(buf, sizeof(buf), "?");
+		snprintf(buf, sizeof(buf), "%s", dasf_mp_is_nil(v) ? "None" : "?");
 	return dasf_intern(in, buf, strlen(buf));
 }
 
 /* intern_text through a one-entry cache: hosts, threads and names repeat from event to event. */
-static uint32_t intern_cached(struct dasf_intern *in, uint32_t *last, const msgpack_object *o,
-			      const char *absent)
+static uint32_t intern_cached(struct dasf_intern *in, uint32_t *last, const struct dasf_rec *r,
+			      const unsigned char *v, const char *absent)
 {
-	if (o && o->type == MSGPACK_OBJECT_STR && *last != DASF_NONE && in->len[*last] == o->via.str.size &&
-	    memcmp(in->str[*last], o->via.str.ptr, o->via.str.size) == 0)
+	const char *s;
+	size_t n;
+	if (*last != DASF_NONE && dasf_mp_str(r, v, &s, &n) && in->len[*last] == n && memcmp(in->str[*last], s, n) == 0)
 		return *last;
-	*last = intern_text(in, o, absent);
+	*last = intern_text(in, r, v, absent);
 	return *last;
 }
 
@@ -292,31 +181,35 @@ static size_t put_ll(char *p, long long v)
 	return n;
 }
 
-/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)" (no printf: one per task). */
-static uint32_t intern_shape(struct dasf_intern *in, const msgpack_object *o)
+/* Shape as Python prints a tuple: "()", "(3,)", "(2, 3)" (no printf: one per task);
+ * *last caches the previous task's shape. */
+static uint32_t intern_shape(struct dasf_intern *in, uint32_t *last, const struct dasf_rec *r,
+			     const unsigned char *v)
 {
-	if (!o || o->type != MSGPACK_OBJECT_ARRAY)
+	const unsigned char *e;
+	uint32_t count = dasf_mp_array(v, &e);
+	if (count == DASF_NONE)
 		return DASF_NONE;
 	char buf[256];
 	size_t n = 0;
 	buf[n++] = '(';
-	for (uint32_t i = 0; i < o->via.array.size && n < sizeof(buf) - 32; i++) {
-		long long v;
-		if (!mp_int(&o->via.array.ptr[i], &v))
+	for (uint32_t i = 0; i < count && n < sizeof(buf) - 32; i++, e = dasf_mp_next(r, e)) {
+		long long x;
+		if (!dasf_mp_int(e, &x))
 			return DASF_NONE;
 		if (i) {
 			buf[n++] = ',';
 			buf[n++] = ' ';
 		}
-		n += put_ll(buf + n, v);
+		n += put_ll(buf + n, x);
 	}
-	if (o->via.array.size == 1)
+	if (count == 1)
 		buf[n++] = ',';
 	buf[n++] = ')';
-	return dasf_intern(in, buf, n);
+	if (*last == DASF_NONE || in->len[*last] != n || memcmp(in->str[*last], buf, n) != 0)
+		*last = dasf_intern(in, buf, n);
+	return *last;
 }
-
-/* ---- ingest one decoded record ---- */
 
 static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why, const char *what)
 {
@@ -325,97 +218,121 @@ static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why
 		 what ? " '" : "", what ? what : "", what ? "'" : "");
 }
 
-static void push_keys(struct dasf_db *db, const msgpack_object *arr, uint32_t *count)
+/* Edge keys hashed, with their table slots prefetched, before a task's other strings are
+ * interned: new keys (a task's dependents, mostly) then do not wait on memory. */
+#define EDGE_AHEAD 8
+
+/* Hashes of the first EDGE_AHEAD string elements of array v into h; returns how many. */
+static uint32_t hash_ahead(struct dasf_db *db, const struct dasf_rec *r, const unsigned char *v, uint32_t *h)
 {
+	const unsigned char *e;
+	uint32_t n = dasf_mp_array(v, &e), k = 0;
+	for (uint32_t i = 0; n != DASF_NONE && i < n && k < EDGE_AHEAD; i++, e = dasf_mp_next(r, e)) {
+		const char *s;
+		size_t len;
+		if (dasf_mp_str(r, e, &s, &len)) {
+			h[k] = dasf_hash(s, len);
+			dasf_intern_prefetch(&db->keys, h[k++]);
+		}
+	}
+	return k;
+}
+
+/* Intern the string elements of array v as edges; the first nh hashes are in h. */
+static void push_keys(struct dasf_db *db, const struct dasf_rec *r, const unsigned char *v, const uint32_t *h,
+		      uint32_t nh, uint32_t *count)
+{
+	const unsigned char *e;
+	uint32_t n = dasf_mp_array(v, &e);
 	*count = 0;
-	if (!arr || arr->type != MSGPACK_OBJECT_ARRAY)
+	if (n == DASF_NONE)
 		return;
-	for (uint32_t i = 0; i < arr->via.array.size; i++) {
-		const msgpack_object *k = &arr->via.array.ptr[i];
-		if (!mp_is_str(k))
+	xgrow((void **)&db->edges, &db->edgecap, db->nedges + n, sizeof(*db->edges));
+	for (uint32_t i = 0; i < n; i++, e = dasf_mp_next(r, e)) {
+		const char *s;
+		size_t len;
+		if (!dasf_mp_str(r, e, &s, &len))
 			continue;
-		xgrow((void **)&db->edges, &db->edgecap, db->nedges + 1, sizeof(*db->edges));
-		db->edges[db->nedges++] = dasf_intern(&db->keys, k->via.str.ptr, k->via.str.size);
+		uint32_t hash = *count < nh ? h[*count] : dasf_hash(s, len);
+		db->edges[db->nedges++] = dasf_intern_hashed(&db->keys, s, len, hash);
 		(*count)++;
 	}
 }
 
-static int ingest_compute(struct dasf_file_ctx *fc, const msgpack_object *rec,
-			  const msgpack_object *args, double ts, long long off)
+static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, double ts, long long off)
 {
 	struct dasf_db *db = fc->db;
 	double dur;
-	const msgpack_object *key = mp_get(args, "key"), *name = mp_get(args, "name");
-	if (!mp_number(mp_get(rec, "duration"), &dur)) {
+	const char *key, *name;
+	size_t klen, nlen;
+	if (!dasf_mp_number(r->duration, &dur)) {
 		skip_record(fc, off, "Compute event without a numeric", "duration");
 		return -1;
 	}
-	if (!mp_is_str(key) || !mp_is_str(name)) {
-		skip_record(fc, off, "Compute event without string args", !mp_is_str(key) ? "key" : "name");
+	bool has_key = dasf_mp_str(r, r->key, &key, &klen), has_name = dasf_mp_str(r, r->fn, &name, &nlen);
+	if (!has_key || !has_name) {
+		skip_record(fc, off, "Compute event without string args", !has_key ? "key" : "name");
 		return -1;
 	}
 	if (fc->legacy)
 		dur /= 1000.0;
+	uint32_t hdep[EDGE_AHEAD], hdnt[EDGE_AHEAD];
+	uint32_t ndep = hash_ahead(db, r, r->deps, hdep), ndnt = hash_ahead(db, r, r->dnts, hdnt);
 	xgrow((void **)&db->task, &db->taskcap, db->ntask + 1, sizeof(*db->task));
 	struct dasf_task *t = &db->task[db->ntask++];
-	*t = (struct dasf_task){
-		.ts = ts, .dur = dur, .file = fc->file,
-		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
-		.thread = intern_cached(&db->strs, &fc->last_thread, mp_get(rec, "thread_id"), "None"),
-		.name = intern_cached(&db->strs, &fc->last_name, name, ""),
-		.key = dasf_intern(&db->keys, key->via.str.ptr, key->via.str.size),
-		.type = mp_is_str(mp_get(args, "type")) ? intern_text(&db->strs, mp_get(args, "type"), "") : DASF_NONE,
-		.shape = intern_shape(&db->strs, mp_get(args, "shape")),
-		.edge = (uint32_t)db->nedges,
-	};
-	t->has_size = mp_int(mp_get(args, "size"), &t->size);
-	push_keys(db, mp_get(args, "dependencies"), &t->ndeps);
-	push_keys(db, mp_get(args, "dependents"), &t->ndnts);
+	*t = (struct dasf_task){ .ts = ts, .dur = dur, .file = fc->file, .edge = (uint32_t)db->nedges };
+	/* interned in this order (ids are first-seen order) */
+	t->host = intern_cached(&db->strs, &fc->last_host, r, r->process_id, "0");
+	t->thread = intern_cached(&db->strs, &fc->last_thread, r, r->thread_id, "None");
+	t->name = intern_cached(&db->strs, &fc->last_name, r, r->fn, "");
+	t->key = dasf_intern(&db->keys, key, klen);
+	t->type = dasf_mp_str(r, r->type, &name, &nlen) ? intern_cached(&db->strs, &fc->last_type, r, r->type, "") :
+		  DASF_NONE;
+	t->shape = intern_shape(&db->strs, &fc->last_shape, r, r->shape);
+	t->has_size = dasf_mp_int(r->size, &t->size);
+	push_keys(db, r, r->deps, hdep, ndep, &t->ndeps);
+	push_keys(db, r, r->dnts, hdnt, ndnt, &t->ndnts);
 	return 0;
 }
 
-static int ingest_memory(struct dasf_file_ctx *fc, const msgpack_object *rec,
-			 const msgpack_object *args, double ts, long long off)
+static int ingest_memory(struct dasf_file_ctx *fc, const struct dasf_rec *r, double ts, long long off)
 {
 	struct dasf_db *db = fc->db;
 	long long tasks;
-	if (!mp_int(mp_get(args, "tasks"), &tasks)) {
+	if (!dasf_mp_int(r->tasks, &tasks)) {
 		skip_record(fc, off, "Managed Memory event without an integer", "tasks");
 		return -1;
 	}
 	xgrow((void **)&db->mem, &db->memcap, db->nmem + 1, sizeof(*db->mem));
 	struct dasf_mem *m = &db->mem[db->nmem++];
-	*m = (struct dasf_mem){
-		.ts = ts, .tasks = tasks,
-		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
-		.thread = intern_cached(&db->strs, &fc->last_thread, mp_get(rec, "thread_id"), "None"),
-	};
-	m->has_bytes = mp_int(mp_get(args, "size"), &m->bytes);
+	*m = (struct dasf_mem){ .ts = ts, .tasks = tasks };
+	m->host = intern_cached(&db->strs, &fc->last_host, r, r->process_id, "0");
+	m->thread = intern_cached(&db->strs, &fc->last_thread, r, r->thread_id, "None");
+	m->has_bytes = dasf_mp_int(r->size, &m->bytes);
 	return 0;
 }
 
-static void ingest_resource(struct dasf_file_ctx *fc, const msgpack_object *rec,
-			    const msgpack_object *args, double ts, long long off)
+static void ingest_resource(struct dasf_file_ctx *fc, const struct dasf_rec *r, double ts, long long off)
 {
 	struct dasf_db *db = fc->db;
 	double util, mem = 0;
-	if (!mp_number(mp_get(args, "gpu_utilization"), &util)) {
+	if (!dasf_mp_number(r->gpu_util, &util)) {
 		if (!fc->no_gpu++)
 			fc->no_gpu_off = off;
 		db->res_no_gpu++;
 		return;
 	}
-	bool has_mem = mp_number(mp_get(args, "gpu_memory_used"), &mem);
+	bool has_mem = dasf_mp_number(r->gpu_mem, &mem);
 	xgrow((void **)&db->res, &db->rescap, db->nres + 1, sizeof(*db->res));
 	db->res[db->nres++] = (struct dasf_res){
 		.ts = ts, .gpu_util = util, .gpu_mem = mem, .has_mem = has_mem,
-		.host = intern_cached(&db->strs, &fc->last_host, mp_get(rec, "process_id"), "0"),
+		.host = intern_cached(&db->strs, &fc->last_host, r, r->process_id, "0"),
 	};
 }
 
-static void note_unknown(struct dasf_file_ctx *fc, const msgpack_object *name, long long off)
+static void note_unknown(struct dasf_file_ctx *fc, const char *name, size_t len, long long off)
 {
-	uint32_t id = dasf_intern(&fc->db->strs, name->via.str.ptr, name->via.str.size);
+	uint32_t id = dasf_intern(&fc->db->strs, name, len);
 	fc->db->other_events++;
 	for (size_t i = 0; i < fc->nunknown; i++)
 		if (fc->unknown[i] == id) {
@@ -431,60 +348,59 @@ static void note_unknown(struct dasf_file_ctx *fc, const msgpack_object *name, l
 	fc->unknown_n[fc->nunknown++] = 1;
 }
 
-/* Add one decoded record; returns 0 when it counted as loaded. */
-static int ingest(struct dasf_file_ctx *fc, const msgpack_object *rec, long long off)
+/* Add one record (scanned by dasf_rec_scan, status OK); returns 0 when it counted as loaded. */
+static int ingest(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long off)
 {
-	if (rec->type != MSGPACK_OBJECT_MAP) {
-		skip_record(fc, off, "record is not a map", NULL);
-		return -1;
-	}
-	const msgpack_object *name = mp_get(rec, "name");
+	const char *n;
+	size_t nlen;
 	double ts;
-	if (!mp_is_str(name)) {
+	if (!dasf_mp_str(r, r->name, &n, &nlen)) {
 		skip_record(fc, off, "record without a string", "name");
 		return -1;
 	}
-	if (!mp_number(mp_get(rec, "timestamp"), &ts)) {
+	if (!dasf_mp_number(r->timestamp, &ts)) {
 		skip_record(fc, off, "record without a numeric", "timestamp");
 		return -1;
 	}
 	if (fc->legacy)
 		ts /= 1000.0;
-	const msgpack_object *args = mp_get(rec, fc->legacy ? "data" : "args");
-	size_t nlen = name->via.str.size;
-	const char *n = name->via.str.ptr;
 	bool compute = nlen == 7 && memcmp(n, "Compute", 7) == 0;
 	bool memory = nlen == 14 && memcmp(n, "Managed Memory", 14) == 0;
 	bool resource = nlen == 14 && memcmp(n, "Resource Usage", 14) == 0;
-	if ((compute || memory || resource) && (!args || args->type != MSGPACK_OBJECT_MAP)) {
+	bool args_map = r->args && ((r->args[0] >= 0x80 && r->args[0] <= 0x8f) || r->args[0] == 0xde || r->args[0] == 0xdf);
+	if ((compute || memory || resource) && !args_map) {
 		skip_record(fc, off, "event without an args map:", NULL);
 		return -1;
 	}
 	if (compute)
-		return ingest_compute(fc, rec, args, ts, off);
+		return ingest_compute(fc, r, ts, off);
 	if (memory)
-		return ingest_memory(fc, rec, args, ts, off);
+		return ingest_memory(fc, r, ts, off);
 	if (resource)
-		ingest_resource(fc, rec, args, ts, off);
+		ingest_resource(fc, r, ts, off);
 	else
-		note_unknown(fc, name, off);
+		note_unknown(fc, n, nlen, off);
 	return 0;
 }
 
-/* Decode one checked record with msgpack-c and ingest it. */
-static void decode_record(struct dasf_file_ctx *fc, msgpack_zone *zone, const char *p, size_t n,
-			  long long off)
+/* Scan one record in a single pass (load_mp.c) and ingest it. */
+static void decode_record(struct dasf_file_ctx *fc, const unsigned char *p, size_t n, long long off)
 {
-	msgpack_object obj;
-	size_t used = 0;
-	msgpack_zone_clear(zone);
-	msgpack_unpack_return r = msgpack_unpack(p, n, &used, zone, &obj);
-	if (r != MSGPACK_UNPACK_SUCCESS) {
-		skip_record(fc, off, r == MSGPACK_UNPACK_NOMEM_ERROR ? "record too large to decode" :
-			    "undecodable MessagePack record (nested too deep?)", NULL);
+	struct dasf_rec r;
+	switch (dasf_rec_scan(p, n, fc->legacy, &r)) {
+	case DASF_REC_MALFORMED:
+		skip_record(fc, off, "malformed MessagePack record", NULL);
 		return;
+	case DASF_REC_TOO_DEEP:
+		skip_record(fc, off, "record too large to decode", NULL);
+		return;
+	case DASF_REC_NOT_MAP:
+		skip_record(fc, off, "record is not a map", NULL);
+		return;
+	case DASF_REC_OK:
+		break;
 	}
-	if (ingest(fc, &obj, off) == 0)
+	if (ingest(fc, &r, off) == 0)
 		fc->records++;
 }
 
@@ -504,8 +420,6 @@ static size_t resync(struct image *im, size_t from)
 /* Walk the records of an image. Returns true when the tail was truncated. */
 static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 {
-	msgpack_zone zone;
-	msgpack_zone_init(&zone, 4096);
 	size_t off = 0, reported = 0;
 	bool partial = false;
 	while (off < im->size && !load_cancelled(fc->ctx)) {
@@ -541,11 +455,7 @@ static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 			off = next;
 			continue;
 		}
-		rec += 8;
-		if (!mp_check(rec, (size_t)len))
-			skip_record(fc, (long long)off, "malformed MessagePack record", NULL);
-		else
-			decode_record(fc, &zone, (const char *)rec, (size_t)len, (long long)off);
+		decode_record(fc, rec + 8, (size_t)len, (long long)off);
 		off += 8 + (size_t)len;
 		if (off - reported >= ((size_t)1 << 20)) {
 			load_progress(fc->ctx, (long long)(off - reported), 0);
@@ -553,15 +463,44 @@ static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 		}
 	}
 	load_progress(fc->ctx, (long long)(im->size - reported), 0);
-	msgpack_zone_destroy(&zone);
 	return partial;
 }
 
 /* ---- legacy `trace: {json}` lines: converted to msgpack, then ingested the same way ---- */
 
+/* A growing MessagePack buffer (widest encodings: the reader takes them all). */
+struct packer {
+	unsigned char *b;
+	size_t n, cap;
+};
+
+/* Marker m, then v big-endian in w bytes. */
+static void pack_head(struct packer *pk, unsigned char m, uint64_t v, int w)
+{
+	xgrow((void **)&pk->b, &pk->cap, pk->n + 1 + (size_t)w, 1);
+	pk->b[pk->n++] = m;
+	for (int i = w - 1; i >= 0; i--)
+		pk->b[pk->n++] = (unsigned char)(v >> (8 * i));
+}
+
+static void pack_str(struct packer *pk, const char *s, size_t n)
+{
+	pack_head(pk, 0xdb, n, 4);
+	xgrow((void **)&pk->b, &pk->cap, pk->n + n, 1);
+	memcpy(pk->b + pk->n, s, n);
+	pk->n += n;
+}
+
+static void pack_double(struct packer *pk, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	pack_head(pk, 0xcb, bits, 8);
+}
+
 /* Pack token i; -1 when too deep or malformed (jsmn is lenient: a key may lack its value,
  * so members are counted by walking them, and every index is checked). */
-static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int depth)
+static int pack_json(struct packer *pk, const struct json_doc *d, int i, int depth)
 {
 	if (depth > LEGACY_DEPTH || i < 0 || i >= d->ntok)
 		return -1;
@@ -570,10 +509,7 @@ static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int de
 		size_t n = 0;
 		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k))
 			n++;
-		if (t->type == JSMN_OBJECT)
-			msgpack_pack_map(pk, n);
-		else
-			msgpack_pack_array(pk, n);
+		pack_head(pk, t->type == JSMN_OBJECT ? 0xdf : 0xdd, n, 4);
 		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k)) {
 			if (t->type == JSMN_OBJECT && pack_json(pk, d, k, depth + 1) < 0)
 				return -1;
@@ -585,8 +521,7 @@ static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int de
 	if (t->type == JSMN_STRING) {
 		char *s = json_strdup(d, i);
 		size_t n = strlen(s);
-		msgpack_pack_str(pk, n);
-		msgpack_pack_str_body(pk, s, n);
+		pack_str(pk, s, n);
 		free(s);
 		return 0;
 	}
@@ -594,13 +529,13 @@ static int pack_json(msgpack_packer *pk, const struct json_doc *d, int i, int de
 	double dv;
 	bool bv;
 	if (json_is_null(d, i))
-		msgpack_pack_nil(pk);
+		pack_head(pk, 0xc0, 0, 0);
 	else if (json_bool(d, i, &bv))
-		bv ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+		pack_head(pk, bv ? 0xc3 : 0xc2, 0, 0);
 	else if (json_int(d, i, &iv))
-		msgpack_pack_int64(pk, iv);
+		pack_head(pk, 0xd3, (uint64_t)iv, 8);
 	else if (json_number(d, i, &dv))
-		msgpack_pack_double(pk, dv);
+		pack_double(pk, dv);
 	else
 		return -1;
 	return 0;
@@ -610,12 +545,7 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 {
 	struct json_doc doc;
 	json_doc_init(&doc);
-	msgpack_sbuffer sb;
-	msgpack_sbuffer_init(&sb);
-	msgpack_packer pk;
-	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_zone zone;
-	msgpack_zone_init(&zone, 4096);
+	struct packer pk = { 0 };
 	long lineno = 0;
 	size_t off = 0;
 	bool partial = false;
@@ -630,14 +560,9 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 		int r = -1;
 		if (n > plen && memcmp(line, LEGACY_PREFIX, plen) == 0)
 			r = json_parse(&doc, js, n - plen);
-		sb.size = 0;
+		pk.n = 0;
 		if (r > 0 && json_is_object(&doc, 0) && pack_json(&pk, &doc, 0, 0) == 0) {
-			msgpack_object obj;
-			size_t used = 0;
-			msgpack_zone_clear(&zone);
-			if (msgpack_unpack(sb.data, sb.size, &used, &zone, &obj) == MSGPACK_UNPACK_SUCCESS &&
-			    ingest(fc, &obj, (long long)off) == 0)
-				fc->records++;
+			decode_record(fc, pk.b, pk.n, (long long)off);
 		} else if (r == JSON_EPART && last_unterminated) {
 			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, (long long)off, -1,
 				 "truncated last line (treated as end of file)");
@@ -649,8 +574,7 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 		}
 		off += n;
 	}
-	msgpack_zone_destroy(&zone);
-	msgpack_sbuffer_destroy(&sb);
+	free(pk.b);
 	json_doc_free(&doc);
 	return partial;
 }
@@ -703,6 +627,7 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 	struct dasf_file_ctx fc = {
 		.ctx = ctx, .db = db, .path = path, .file = (uint32_t)db->nfiles,
 		.last_host = DASF_NONE, .last_thread = DASF_NONE, .last_name = DASF_NONE,
+		.last_type = DASF_NONE, .last_shape = DASF_NONE,
 		.legacy = has_legacy_prefix(head, size < plen ? size : plen),
 	};
 	db->files[db->nfiles++] = (struct dasf_file){ .path = xstrdup(path) };

@@ -4,10 +4,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "model/xalloc.h"
 
 #define ARENA_FIRST ((size_t)1 << 14)  /* blocks double from 16 KiB up to 1 MiB */
 #define ARENA_BLOCK ((size_t)1 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /* A word-at-a-time hash (keys are often 30-60 bytes): 8 bytes per multiply, the tail
  * zero-padded; the length seeds it. Only equality and table spread depend on it. */
@@ -52,10 +54,25 @@ static char *arena_alloc(struct dasf_intern *in, size_t n)
 
 /* A slot holds hash << 32 | (id + 1), 0 when empty: a probe compares hashes without
  * touching the string tables (one cache miss less per probe). */
+/* A zeroed slot table. From 2 MiB up it is aligned to and asks for huge pages: every
+ * probe lands on a random slot, and with 4 KiB pages each one also missed the TLB. */
+static uint64_t *slot_table(size_t nslot)
+{
+	size_t bytes = nslot * sizeof(uint64_t);
+	void *p = NULL;
+	if (bytes < HUGE_PAGE || posix_memalign(&p, HUGE_PAGE, bytes) != 0)
+		return xcalloc(nslot, sizeof(uint64_t));
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without THP the table works the same */
+#endif
+	memset(p, 0, bytes);
+	return p;
+}
+
 static void rehash(struct dasf_intern *in)
 {
 	size_t nslot = in->nslot ? in->nslot * 2 : 1024;
-	uint64_t *slot = xcalloc(nslot, sizeof(*slot));
+	uint64_t *slot = slot_table(nslot);
 	for (size_t k = 0; k < in->nslot; k++) {
 		if (!in->slot[k])
 			continue;
@@ -86,13 +103,10 @@ static uint32_t lookup(const struct dasf_intern *in, const char *s, size_t len, 
 	return DASF_NONE;
 }
 
-uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
+/* Add s (absent; `at` is the empty slot lookup() found) and return its id. */
+static uint32_t insert(struct dasf_intern *in, const char *s, size_t len, uint32_t h, size_t at)
 {
-	uint32_t h = hash_bytes(s, len);
-	size_t at = 0;
-	uint32_t id = lookup(in, s, len, h, &at);
-	if (id != DASF_NONE)
-		return id;
+	uint32_t id;
 	if ((in->n + 1) * 2 > in->nslot) {
 		rehash(in);
 		lookup(in, s, len, h, &at);
@@ -108,6 +122,36 @@ uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
 	in->str[id] = copy;
 	in->len[id] = (uint32_t)len;
 	in->slot[at] = (uint64_t)h << 32 | (id + 1);
+	return id;
+}
+
+uint32_t dasf_hash(const char *s, size_t len)
+{
+	return hash_bytes(s, len);
+}
+
+void dasf_intern_prefetch(const struct dasf_intern *in, uint32_t h)
+{
+	if (in->nslot && (uint32_t)(in->recent[h & (DASF_INTERN_RECENT - 1)] >> 32) != h)
+		__builtin_prefetch(&in->slot[h & (in->nslot - 1)]);
+}
+
+uint32_t dasf_intern(struct dasf_intern *in, const char *s, size_t len)
+{
+	return dasf_intern_hashed(in, s, len, hash_bytes(s, len));
+}
+
+uint32_t dasf_intern_hashed(struct dasf_intern *in, const char *s, size_t len, uint32_t h)
+{
+	uint64_t *recent = &in->recent[h & (DASF_INTERN_RECENT - 1)];
+	uint32_t id = (uint32_t)*recent - 1;
+	if (*recent && (uint32_t)(*recent >> 32) == h && in->len[id] == len && memcmp(in->str[id], s, len) == 0)
+		return id;
+	size_t at = 0;
+	id = lookup(in, s, len, h, &at);
+	if (id == DASF_NONE)
+		id = insert(in, s, len, h, at);
+	*recent = (uint64_t)h << 32 | (id + 1);
 	return id;
 }
 

@@ -259,6 +259,7 @@ struct steps_tail {
 	int last_err;         /* the read error already diagnosed */
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
+	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -353,7 +354,8 @@ void pytscope_scan_enable(bool on)
 static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 {
 	struct scan_line *l = &fl->scan;
-	if (!scan_enabled || !pytscope_scan_line(s, n, l))
+	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n;
+	if (!scan_enabled || !pytscope_scan_line(s, n, avail, l))
 		return false;
 	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
 	for (int g = 0; g < 3; g++)
@@ -507,12 +509,52 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 	}
 }
 
+/* Per thread, reused from file to file: the read buffer, so reading a rank allocates
+ * nothing and touches no fresh pages. Freed when the thread ends. */
+struct read_scratch {
+	char *buf;
+	size_t cap;
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static bool scratch_key_ok;
+
+static void scratch_free(void *p)
+{
+	struct read_scratch *s = p;
+	free(s->buf);
+	free(s);
+}
+
+static void scratch_key_init(void)
+{
+	scratch_key_ok = pthread_key_create(&scratch_key, scratch_free) == 0;
+}
+
+/* This thread's scratch; *own: a one-off the caller frees (no thread key to keep it). */
+static struct read_scratch *scratch_get(bool *own)
+{
+	pthread_once(&scratch_once, scratch_key_init);
+	struct read_scratch *s = scratch_key_ok ? pthread_getspecific(scratch_key) : NULL;
+	*own = false;
+	if (s)
+		return s;
+	s = xcalloc(1, sizeof(*s));
+	s->cap = CHUNK;
+	s->buf = xmalloc(CHUNK);
+	*own = !scratch_key_ok || pthread_setspecific(scratch_key, s) != 0;
+	return s;
+}
+
 int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long long limit, bool final)
 {
 	t->r = r;
 	t->scan.exact_scalars = rank_scalars_exact(r);
-	size_t cap = CHUNK, len = 0;
-	char *buf = xmalloc(cap);
+	bool own;
+	struct read_scratch *scratch = scratch_get(&own);
+	size_t cap = scratch->cap, len = 0;
+	char *buf = scratch->buf;
 	long long pos = t->offset;   /* file offset of buf + len */
 	int err = 0;
 	t->partial = false;
@@ -524,8 +566,8 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		if (load_cancelled(t->ctx))
 			break;
 		if (len == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
+			cap = scratch->cap = cap * 2;
+			buf = scratch->buf = xrealloc(buf, cap);
 		}
 		size_t want = cap - len;
 		if (limit - pos < (long long)want)
@@ -538,6 +580,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 			err = errno;
 			break;
 		}
+		t->lim = buf + cap;
 		if (got == 0) { /* the limit, or the end of a file that shrank under us */
 			if (len && final)
 				feed_tail(t, buf, len);
@@ -562,11 +605,16 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 			len = 0;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
-			cap = CHUNK;
-			buf = xrealloc(buf, cap);
+			cap = scratch->cap = CHUNK;
+			buf = scratch->buf = xrealloc(buf, cap);
 		}
 	}
-	free(buf);
+	if (scratch->cap > CHUNK) { /* after an over-long line: keep only the usual size */
+		scratch->cap = CHUNK;
+		scratch->buf = xrealloc(scratch->buf, CHUNK);
+	}
+	if (own)
+		scratch_free(scratch);
 	run_source_done(t->ctx->run, t->src, t->records, t->skipped, err, t->partial);
 	run_source_progress(t->ctx->run, t->src, limit < LLONG_MAX ? limit : pos, t->offset, t->line);
 	if (err && err != t->last_err)

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* load_scan.c: the strict single-pass scanner for the common steps.jsonl line (see
- * scan.h). Every unexpected byte returns false: the jsmn path then decides. */
+ * scan.h). Every unexpected byte returns false: the jsmn path then decides. A member
+ * key is matched against the previous line's a vector at a time where the CPU allows
+ * (key_matches). */
 #include <string.h>
 #include "model/json.h"
 #include "model/json_number.h"
 #include "model/steps/scan.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SCAN_X86 1
+#endif
 
 /* Byte classes of a primitive (number) span, as jsmn's non-strict primitive scan sees
  * them: SPAN_END ends the span, SPAN_BAD is a byte jsmn rejects (or NUL, where jsmn
@@ -27,6 +33,8 @@ static bool span_ends_at(const char *p, const char *end)
 
 struct cursor {
 	const char *p, *end;
+	const char *lim;      /* bytes up to here may be read (>= end) */
+	enum scan_isa isa;
 };
 
 static void skip_ws(struct cursor *c)
@@ -113,31 +121,64 @@ static bool member_repeats(const struct scan_member *m, size_t n, const char *ke
 	return false;
 }
 
-/* The key of member i of a group, after its opening quote: the previous line's key at
- * the same place when it matches (no scan), else a full key scan that becomes the new
- * prediction. */
-static bool group_key(struct cursor *c, struct scan_pred *pred, struct scan_member *e)
+/* Does the key at c->p (after its opening quote) equal the prediction, closing quote
+ * included (pred->key[len] is '"')? SSE2 compares 16 bytes at once (two vectors for
+ * keys up to 31 bytes) where that many may be read; memcmp otherwise. */
+static inline bool key_matches(const struct cursor *c, const struct scan_pred *pred)
 {
-	size_t plen = pred->len;
-	if (plen < sizeof(pred->key) && (size_t)(c->end - c->p) > plen && c->p[plen] == '"' &&
-	    memcmp(c->p, pred->key, plen) == 0) {
-		e->key = c->p;
-		e->len = plen;
-		e->id = pred->id;
-		c->p += plen + 1;
-		return expect(c, ':');
-	}
-	if (!key_span(c, &e->key, &e->len))
+	size_t n = pred->len + 1;
+	if (pred->len >= sizeof(pred->key) || (size_t)(c->end - c->p) < n)
 		return false;
-	e->id = -1;
-	pred->id = -1;
-	pred->len = e->len < sizeof(pred->key) ? e->len : SCAN_NO_PRED;
-	if (e->len < sizeof(pred->key))
-		memcpy(pred->key, e->key, e->len);
-	return true;
+#ifdef SCAN_X86
+	if (c->isa == SCAN_ISA_SSE2 && n <= 32 && c->lim - c->p >= 32) {
+		__m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)c->p);
+		__m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)pred->key);
+		__m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(c->p + 16));
+		__m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)(pred->key + 16));
+		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+			      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
+		uint32_t want = n == 32 ? ~(uint32_t)0 : ((uint32_t)1 << n) - 1;
+		return (eq & want) == want;
+	}
+#endif
+	return memcmp(c->p, pred->key, n) == 0;
 }
 
-/* A phases / scalars / memory object of numbers. */
+/* The key of member i of a group, after its opening quote: the previous line's key at
+ * the same place when it matches (*predicted: no scan, and no repeat check needed, see
+ * scan_group), else a full key scan. */
+static bool group_key(struct cursor *c, const struct scan_pred *pred, struct scan_member *e, bool *predicted)
+{
+	*predicted = key_matches(c, pred);
+	if (*predicted) {
+		e->key = c->p;
+		e->len = pred->len;
+		e->id = pred->id;
+		c->p += pred->len + 1;
+		return expect(c, ':');
+	}
+	e->id = -1;
+	return key_span(c, &e->key, &e->len);
+}
+
+/* Member i's key becomes the prediction for i; the ones after it are dropped, so the
+ * predictions of a group stay pairwise distinct (each was checked against the ones
+ * before it). */
+static void group_predict(struct scan_pred *pred, size_t i, const struct scan_member *e)
+{
+	pred[i].id = -1;
+	pred[i].len = e->len < sizeof(pred[i].key) ? e->len : SCAN_NO_PRED;
+	if (e->len < sizeof(pred[i].key)) {
+		memcpy(pred[i].key, e->key, e->len);
+		pred[i].key[e->len] = '"';
+	}
+	for (size_t j = i + 1; j < SCAN_MAX_MEMBERS && pred[j].len != SCAN_NO_PRED; j++)
+		pred[j].len = SCAN_NO_PRED;
+}
+
+/* A phases / scalars / memory object of numbers. A member whose key and all keys
+ * before it matched their predictions cannot repeat one of them (the predictions are
+ * distinct); any other key is checked against the members before it. */
 static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line *out)
 {
 	if (!expect(c, '{'))
@@ -148,12 +189,20 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		return true;
 	}
 	struct scan_member *m = out->m[kind];
-	bool more = true;
+	struct scan_pred *pred = out->pred[kind];
+	bool more = true, all_predicted = true;
 	while (more) {
 		size_t i = out->n[kind];
-		if (i == SCAN_MAX_MEMBERS || !expect(c, '"') || !group_key(c, &out->pred[kind][i], &m[i]) ||
-		    member_repeats(m, i, m[i].key, m[i].len))
+		bool predicted;
+		if (i == SCAN_MAX_MEMBERS || !expect(c, '"') || !group_key(c, &pred[i], &m[i], &predicted))
 			return false;
+		all_predicted = all_predicted && predicted;
+		if (!all_predicted) {
+			if (member_repeats(m, i, m[i].key, m[i].len))
+				return false;
+			if (!predicted)
+				group_predict(pred, i, &m[i]);
+		}
 		out->n[kind]++;
 		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR || out->exact_scalars) || !after_member(c, &more))
 			return false;
@@ -208,11 +257,32 @@ void pytscope_scan_init(struct scan_line *l)
 			l->pred[g][i].len = SCAN_NO_PRED;
 			l->pred[g][i].id = -1;
 		}
+	l->isa = scan_isa_best();
 }
 
-bool pytscope_scan_line(const char *s, size_t n, struct scan_line *out)
+bool scan_isa_supported(enum scan_isa isa)
 {
-	struct cursor c = { s, s + n };
+	switch (isa) {
+	case SCAN_ISA_PORTABLE:
+		return true;
+	case SCAN_ISA_SSE2:
+#ifdef SCAN_X86
+		return true;
+#else
+		return false;
+#endif
+	}
+	return false;
+}
+
+enum scan_isa scan_isa_best(void)
+{
+	return scan_isa_supported(SCAN_ISA_SSE2) ? SCAN_ISA_SSE2 : SCAN_ISA_PORTABLE;
+}
+
+bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out)
+{
+	struct cursor c = { s, s + n, s + (avail > n ? avail : n), out->isa };
 	out->timestamp = 0;
 	out->have_timestamp = false;
 	out->n[0] = out->n[1] = out->n[2] = 0;

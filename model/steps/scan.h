@@ -42,6 +42,14 @@ struct scan_pred {
 	int id;
 };
 
+/* How member values are read: byte by byte (any CPU) or a SIMD vector at a time. */
+enum scan_isa { SCAN_ISA_PORTABLE, SCAN_ISA_SSE2 };
+
+/* True when this build and CPU can run isa. */
+bool scan_isa_supported(enum scan_isa isa);
+/* The fastest supported one (what pytscope_scan_init picks). */
+enum scan_isa scan_isa_best(void);
+
 struct scan_line {
 	long long step;
 	double timestamp;           /* 0 when absent */
@@ -50,14 +58,16 @@ struct scan_line {
 	struct scan_member m[3][SCAN_MAX_MEMBERS];
 	struct scan_pred pred[3][SCAN_MAX_MEMBERS]; /* kept from line to line */
 	bool exact_scalars;         /* set by the caller: parse scalars exactly */
+	enum scan_isa isa;          /* pytscope_scan_init: scan_isa_best() */
 };
 
 /* Before the first line of a file: no predictions. */
 void pytscope_scan_init(struct scan_line *l);
 
-/* Scan the stripped line s[0..n). True when the line is fully understood (out filled);
- * false means "take the jsmn path" (out is then unspecified). */
-bool pytscope_scan_line(const char *s, size_t n, struct scan_line *out);
+/* Scan the stripped line s[0..n); s[0..avail) may be read (avail <= n: nothing past
+ * the line). True when the line is fully understood (out filled); false means "take
+ * the jsmn path" (out is then unspecified). */
+bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out);
 
 /* Tests only (defined in load.c): false sends every line through the jsmn path,
  * so that both paths can be compared. Set before run_open(); not synchronised. */

@@ -7,7 +7,12 @@
  *   gen_dasf bench N DIR   about N events over 4 hosts x 4 workers (+ a resource file)
  *   gen_dasf legacy FILE   the legacy `trace: {json}` text format (times in ms)
  *   gen_dasf skew FILE     one function and one worker dominate (findings fire)
- *   gen_dasf names FILE    function names with glob characters and spaces */
+ *   gen_dasf names FILE    function names with glob characters and spaces
+ *   gen_dasf variants FILE every value type and encoding the loader may meet (ints for
+ *                          strings, float32, uint64, nil, bin keys, str8/16/32, map16/32,
+ *                          duplicate keys, nesting around msgpack-c's 32-level limit)
+ *   gen_dasf mutants SRC N DIR  N copies of SRC with 1-4 bytes changed (DIR/m0000.msgpack
+ *                          ...), the same on every machine (tests/cli/dasf_parity.sh) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +135,223 @@ static int names(const char *path)
 	return dw_close(&w) ? 1 : 0;
 }
 
+/* One record of the variants file: a map of n entries whose body the caller packs. */
+static void var_map(struct dw *w, size_t n)
+{
+	msgpack_pack_map(&w->pk, n);
+}
+
+static void var_kv_str(struct dw *w, const char *k, const char *v)
+{
+	dw_str(w, k);
+	dw_str(w, v);
+}
+
+/* A Compute record whose timestamp, duration, process_id, thread_id and args.size take
+ * a type chosen by i (float32, uint64, negative ints, nil, bool, out-of-range sizes),
+ * with shapes of 0-3 and 40 ints, non-string dependencies and a non-array dependents. */
+static void var_compute(struct dw *w, int i)
+{
+	char key[32];
+	snprintf(key, sizeof(key), "v-%d", i);
+	var_map(w, 7);
+	var_kv_str(w, "name", "Compute");
+	dw_str(w, "timestamp");
+	switch (i % 5) {
+	case 0: msgpack_pack_float(&w->pk, 1.5f + (float)i); break;
+	case 1: msgpack_pack_uint64(&w->pk, 10 + (uint64_t)i); break;
+	case 2: msgpack_pack_int8(&w->pk, (int8_t)-i); break;
+	case 3: msgpack_pack_int64(&w->pk, -1000000000000LL - i); break;
+	default: msgpack_pack_double(&w->pk, 0.25 * i); break;
+	}
+	dw_str(w, "duration");
+	if (i % 3 == 0)
+		msgpack_pack_uint8(&w->pk, (uint8_t)(1 + i));
+	else
+		msgpack_pack_float(&w->pk, 0.125f * (float)(i + 1));
+	dw_str(w, "process_id");
+	switch (i % 4) {
+	case 0: msgpack_pack_uint32(&w->pk, 4000000000u); break;
+	case 1: msgpack_pack_int16(&w->pk, -300); break;
+	case 2: msgpack_pack_nil(&w->pk); break;
+	default: dw_str(w, "host-s"); break;
+	}
+	dw_str(w, "thread_id");
+	switch (i % 3) {
+	case 0: msgpack_pack_int(&w->pk, i); break;
+	case 1: msgpack_pack_true(&w->pk); break;
+	default: dw_str(w, "worker-s-0"); break;
+	}
+	var_kv_str(w, "phase", "X");
+	dw_str(w, "args");
+	var_map(w, 7);
+	var_kv_str(w, "key", key);
+	var_kv_str(w, "name", i % 2 ? "f-odd" : "f-even");
+	dw_str(w, "size");
+	switch (i % 4) {
+	case 0: msgpack_pack_uint64(&w->pk, 18446744073709551615ULL); break;
+	case 1: msgpack_pack_int64(&w->pk, -5); break;
+	case 2: msgpack_pack_double(&w->pk, 3.5); break;
+	default: msgpack_pack_uint16(&w->pk, 60000); break;
+	}
+	int nshape = i % 4 == 3 ? 40 : i % 4;
+	dw_str(w, "shape");
+	msgpack_pack_array(&w->pk, (size_t)nshape);
+	for (int k = 0; k < nshape; k++)
+		if (i == 2 && k == 1)
+			dw_str(w, "x"); /* not an int: no shape */
+		else
+			msgpack_pack_int64(&w->pk, k % 2 ? -123456789012LL : 7);
+	dw_str(w, "type");
+	if (i % 2)
+		msgpack_pack_int(&w->pk, 5); /* not a string: no type */
+	else
+		dw_str(w, "<class 'numpy.ndarray'>");
+	dw_str(w, "dependencies");
+	msgpack_pack_array(&w->pk, 3);
+	dw_str(w, "v-0");
+	msgpack_pack_int(&w->pk, 9); /* not a string: not an edge */
+	msgpack_pack_bin(&w->pk, 3);
+	msgpack_pack_bin_body(&w->pk, "v-1", 3);
+	dw_str(w, "dependents");
+	if (i % 2)
+		dw_str(w, "not-an-array");
+	else
+		dw_strs(w, (const char *const[]){ "v-9", "" }, 2);
+	dw_flush(w);
+}
+
+/* A Managed Memory record with containers `depth` levels deep in an unused field. */
+static void var_deep(struct dw *w, int depth, int empty_inner)
+{
+	dw_instant_head(w, "Managed Memory", 50 + depth, "host-d", "worker-d-0");
+	var_map(w, 2);
+	dw_str(w, "tasks");
+	msgpack_pack_int(&w->pk, depth);
+	dw_str(w, "junk");
+	for (int k = 0; k < depth - 2; k++) {
+		if (k % 2) {
+			msgpack_pack_array(&w->pk, 1);
+			continue;
+		}
+		var_map(w, 1);
+		dw_str(w, "k");
+	}
+	if (empty_inner)
+		msgpack_pack_array(&w->pk, 0);
+	else
+		msgpack_pack_int(&w->pk, 1);
+	dw_flush(w);
+}
+
+/* Raw record bytes (explicit encodings msgpack-c's packer never picks). */
+static void var_raw(struct dw *w, const char *bytes, size_t n)
+{
+	dw_len(w, n);
+	dw_raw(w, bytes, n);
+}
+
+/* Records the common case never shows: duplicate keys, a bin key, wrong types at the
+ * top, map/array keys, ext values, explicit wide encodings, malformed bodies. */
+static void var_odd(struct dw *w)
+{
+	var_map(w, 6); /* duplicate keys: the first wins; a bin "name" key is not a name */
+	msgpack_pack_bin(&w->pk, 4);
+	msgpack_pack_bin_body(&w->pk, "name", 4);
+	dw_str(w, "Bogus");
+	var_kv_str(w, "name", "Managed Memory");
+	var_kv_str(w, "name", "Compute");
+	dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 70);
+	dw_str(w, "args"); var_map(w, 2);
+	dw_str(w, "tasks"); msgpack_pack_int(&w->pk, 3);
+	dw_str(w, "tasks"); msgpack_pack_int(&w->pk, 4);
+	dw_str(w, "args"); var_map(w, 0);
+	dw_flush(w);
+	var_map(w, 3); var_kv_str(w, "name", "Compute"); dw_str(w, "timestamp"); /* args not a map */
+	msgpack_pack_int(&w->pk, 1); dw_str(w, "args"); msgpack_pack_array(&w->pk, 0); dw_flush(w);
+	var_map(w, 2); var_kv_str(w, "name", "Resource Usage"); dw_str(w, "timestamp"); /* no args */
+	msgpack_pack_int(&w->pk, 1); dw_flush(w);
+	var_map(w, 2); dw_str(w, "name"); msgpack_pack_int(&w->pk, 7); dw_str(w, "timestamp");
+	msgpack_pack_int(&w->pk, 1); dw_flush(w);
+	var_map(w, 1); var_kv_str(w, "name", "Compute"); dw_flush(w); /* no timestamp */
+	var_map(w, 2); dw_str(w, "name"); msgpack_pack_nil(&w->pk); dw_str(w, "timestamp");
+	msgpack_pack_nil(&w->pk); dw_flush(w);
+	var_map(w, 4); /* an array key; ext values */
+	msgpack_pack_array(&w->pk, 1); msgpack_pack_int(&w->pk, 1); msgpack_pack_int(&w->pk, 2);
+	var_kv_str(w, "name", "Resource Usage"); dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 12.5);
+	dw_str(w, "args"); var_map(w, 3);
+	dw_str(w, "gpu_utilization"); msgpack_pack_float(&w->pk, 42.5f);
+	dw_str(w, "gpu_memory_used"); msgpack_pack_ext(&w->pk, 4, 5); msgpack_pack_ext_body(&w->pk, "abcd", 4);
+	dw_str(w, "x"); msgpack_pack_ext(&w->pk, 1, -1); msgpack_pack_ext_body(&w->pk, "z", 1);
+	dw_flush(w);
+	msgpack_pack_array(&w->pk, 2); dw_str(w, "name"); dw_str(w, "Compute"); dw_flush(w);
+	dw_other(w, "MyEvent", 80);
+	dw_other(w, "", 81);
+	/* map32 { str32 "name": str16 "Managed Memory", str8 "timestamp": float64 90,
+	 * "args": map16 { "tasks": uint64 6, "size": int32 -1 } } */
+	static const char wide[] =
+		"\xdf\x00\x00\x00\x03"
+		"\xdb\x00\x00\x00\x04name" "\xda\x00\x0eManaged Memory"
+		"\xd9\x09timestamp" "\xcb\x40\x56\x80\x00\x00\x00\x00\x00"
+		"\xa4" "args" "\xde\x00\x02"
+		"\xa5tasks" "\xcf\x00\x00\x00\x00\x00\x00\x00\x06"
+		"\xa4size" "\xd2\xff\xff\xff\xff";
+	var_raw(w, wide, sizeof(wide) - 1);
+	static const char trail[] = "\x81\xa4name\xa7" "Compute" "\x00"; /* a byte after the map */
+	var_raw(w, trail, sizeof(trail) - 1);
+	static const char c1[] = "\x82\xa4name\xa7" "Compute" "\xa1x\xc1"; /* reserved marker */
+	var_raw(w, c1, sizeof(c1) - 1);
+	static const char big[] = "\x82\xa4name\xa7" "Compute" "\xa1x\xdd\xff\xff\xff\xff"; /* count past the end */
+	var_raw(w, big, sizeof(big) - 1);
+}
+
+static int variants(const char *path)
+{
+	struct dw w;
+	if (dw_open(&w, path) < 0)
+		return 1;
+	for (int i = 0; i < 12; i++)
+		var_compute(&w, i);
+	for (int d = 28; d <= 36; d++) {
+		var_deep(&w, d, 0);
+		var_deep(&w, d, 1);
+	}
+	var_odd(&w);
+	return dw_close(&w) ? 1 : 0;
+}
+
+/* N mutants of the file SRC: each has 1-4 bytes set to a random value or to a msgpack
+ * marker, at random offsets (a fixed generator: the same files on every machine). */
+static int mutants(const char *src, long n, const char *dir)
+{
+	FILE *f = fopen(src, "rb");
+	if (!f)
+		return open_err(src);
+	static unsigned char buf[1 << 16], out[1 << 16];
+	size_t len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (!len || (mkdir(dir, 0755) != 0 && errno != EEXIST))
+		return open_err(dir);
+	static const unsigned char marker[] = { 0x00, 0x01, 0x7f, 0x80, 0x81, 0x8f, 0x90, 0x91, 0x9f, 0xa0,
+						0xa1, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc7, 0xca, 0xcb,
+						0xcc, 0xcf, 0xd0, 0xd3, 0xd4, 0xd8, 0xd9, 0xda, 0xdb, 0xdc,
+						0xdd, 0xde, 0xdf, 0xe0, 0xff };
+	for (long m = 0; m < n; m++) {
+		memcpy(out, buf, len);
+		int k = 1 + (int)rnd(4);
+		for (int j = 0; j < k; j++) {
+			size_t at = rnd((unsigned)len);
+			out[at] = rnd(2) ? (unsigned char)rnd(256) : marker[rnd(sizeof(marker))];
+		}
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/m%04ld.msgpack", dir, m);
+		FILE *o = fopen(path, "wb");
+		if (!o || fwrite(out, 1, len, o) != len || fclose(o))
+			return open_err(dir);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fixture") == 0)
@@ -142,6 +364,11 @@ int main(int argc, char **argv)
 		return dw_write_skew(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "names") == 0)
 		return names(argv[2]);
-	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE | gen_dasf names FILE\n");
+	if (argc == 3 && strcmp(argv[1], "variants") == 0)
+		return variants(argv[2]);
+	if (argc == 5 && strcmp(argv[1], "mutants") == 0)
+		return mutants(argv[2], atol(argv[3]), argv[4]);
+	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n"
+		"       gen_dasf names FILE | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n");
 	return 2;
 }

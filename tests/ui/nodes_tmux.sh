@@ -42,6 +42,6 @@ T send-keys -t nodes o
 wait_for "one row per rank"
 tap_check "o: one row per rank" '! grep -q "(8)" "$tmux_screen" && grep -qE "^.? +9 .*gpu-b" "$tmux_screen"'
 T send-keys -t nodes q
-wait_for "rc="
+wait_for "rc=0" # not "rc=": the typed command line shows "rc=$?" as soon as the TUI exits
 tap_check "q quits with status 0" 'grep -q "^rc=0" "$tmux_screen"'
 tap_plan

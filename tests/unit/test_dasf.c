@@ -495,6 +495,85 @@ static void test_legacy(void)
 	run_free(run);
 }
 
+/* The single-pass reader (load_mp.c) on records packed by msgpack-c: the fields found,
+ * the first of duplicate keys, msgpack-c's 32-level limit, malformed bodies. */
+static enum dasf_rec_status scan_packed(struct dw *w, bool legacy, struct dasf_rec *r)
+{
+	return dasf_rec_scan((const unsigned char *)w->sb.data, w->sb.size, legacy, r);
+}
+
+/* An array nested `levels` deep inside {"a": ...} (the map is level 1). */
+static void pack_nested(struct dw *w, int levels)
+{
+	msgpack_sbuffer_clear(&w->sb);
+	msgpack_pack_map(&w->pk, 1);
+	dw_str(w, "a");
+	for (int i = 1; i < levels; i++)
+		msgpack_pack_array(&w->pk, 1);
+	msgpack_pack_nil(&w->pk);
+}
+
+static void test_reader(void)
+{
+	struct dw w = { 0 };
+	msgpack_sbuffer_init(&w.sb);
+	msgpack_packer_init(&w.pk, &w.sb, msgpack_sbuffer_write);
+	struct dasf_rec r;
+	const char *s;
+	size_t n;
+	double d;
+	long long i;
+
+	msgpack_pack_map(&w.pk, 4);
+	dw_str(&w, "name"); dw_str(&w, "Compute");
+	dw_str(&w, "timestamp"); msgpack_pack_float(&w.pk, 1.5f);
+	dw_str(&w, "args"); msgpack_pack_map(&w.pk, 3);
+	dw_str(&w, "key"); dw_str(&w, "k-1");
+	dw_str(&w, "dependents"); dw_strs(&w, (const char *const[]){ "k-2", "k-3" }, 2);
+	dw_str(&w, "key"); dw_str(&w, "second");
+	dw_str(&w, "name"); dw_str(&w, "Other");
+	ok(scan_packed(&w, false, &r) == DASF_REC_OK, "reader: a well-formed map is accepted");
+	ok(dasf_mp_str(&r, r.name, &s, &n) && n == 7 && !memcmp(s, "Compute", 7), "reader: the first 'name' counts");
+	ok(dasf_mp_number(r.timestamp, &d) && d == 1.5, "reader: float32 timestamp");
+	ok(dasf_mp_str(&r, r.key, &s, &n) && n == 3 && !memcmp(s, "k-1", 3), "reader: the first args 'key' counts");
+	const unsigned char *e;
+	uint32_t cnt = dasf_mp_array(r.dnts, &e);
+	ok(cnt == 2 && dasf_mp_str(&r, dasf_mp_next(&r, e), &s, &n) && n == 3 && !memcmp(s, "k-3", 3),
+	   "reader: dependents array, second element");
+	ok(!r.duration && !r.process_id && !dasf_mp_number(r.duration, &d), "reader: absent keys are NULL");
+	ok(scan_packed(&w, true, &r) == DASF_REC_OK && !r.args && !r.key, "reader: legacy reads 'data', not 'args'");
+
+	msgpack_sbuffer_clear(&w.sb);
+	msgpack_pack_uint64(&w.pk, 18446744073709551615ULL);
+	ok(scan_packed(&w, false, &r) == DASF_REC_NOT_MAP, "reader: a top-level scalar is not a map");
+	msgpack_sbuffer_clear(&w.sb);
+	msgpack_pack_map(&w.pk, 1);
+	dw_str(&w, "timestamp"); msgpack_pack_uint64(&w.pk, 18446744073709551615ULL);
+	ok(scan_packed(&w, false, &r) == DASF_REC_OK && dasf_mp_number(r.timestamp, &d) && d == 18446744073709551615.0 &&
+	   !dasf_mp_int(r.timestamp, &i), "reader: uint64 above LLONG_MAX is a number, not a long long");
+
+	pack_nested(&w, 32);
+	ok(scan_packed(&w, false, &r) == DASF_REC_OK, "reader: containers 32 levels deep decode (msgpack-c's limit)");
+	pack_nested(&w, 33);
+	ok(scan_packed(&w, false, &r) == DASF_REC_TOO_DEEP, "reader: 33 levels are refused as msgpack-c does");
+	msgpack_sbuffer_write(&w.sb, "\x00", 1);
+	ok(scan_packed(&w, false, &r) == DASF_REC_MALFORMED, "reader: malformed wins over too deep (a trailing byte)");
+
+	static const unsigned char bad[][12] = {
+		{ 0x81, 0xa1, 'a', 0xc1 },                            /* reserved marker */
+		{ 0x81, 0xa1, 'a', 0xdd, 0xff, 0xff, 0xff, 0xff },    /* array count past the end */
+		{ 0x81, 0xa4, 'a' },                                  /* key longer than the record */
+		{ 0x82, 0xa1, 'a', 0xc0 },                            /* map count past the end */
+		{ 0x81, 0xa1, 'a', 0xcb, 0, 0 },                      /* float64 cut short */
+	};
+	static const size_t badn[] = { 4, 8, 3, 4, 6 };
+	int refused = 0;
+	for (size_t k = 0; k < sizeof(badn) / sizeof(badn[0]); k++)
+		refused += dasf_rec_scan(bad[k], badn[k], false, &r) == DASF_REC_MALFORMED;
+	is_int(refused, 5, "reader: reserved marker, counts and lengths past the end are malformed");
+	msgpack_sbuffer_destroy(&w.sb);
+}
+
 int main(void)
 {
 	if (!tu_mkdtemp(tmpdir, sizeof(tmpdir), "dasf"))
@@ -520,6 +599,7 @@ int main(void)
 	test_hostile_text();
 	test_fuzz_regressions();
 	test_legacy();
+	test_reader();
 	ok(tu_rm_rf(tmpdir) == 0, "temporary files removed");
 	return tap_done();
 }

@@ -115,6 +115,7 @@ static void gen_line(struct text *t, unsigned i)
 {
 	static const char *const phases[] = { "data", "forward", "backward", "optimizer", "comm",
 					      "a_phase_name_that_is_longer_than_the_key_cache_slot",
+					      "backward_compute_time", "a_thirty_one_byte_phase_name_xy",
 					      "\xce\xbb_phase", "" };
 	static const char *const scalars[] = { "loss", "grad_norm", "lr" };
 	static const char *const memory[] = { "alloc", "reserved", "peak_alloc", "peak_reserved" };
@@ -271,7 +272,7 @@ static void count_scanned(const char *data, size_t n, size_t *yes, size_t *no)
 		while (e > p && space(e[-1]))
 			e--;
 		if (e > p)
-			*(pytscope_scan_line(p, (size_t)(e - p), &l) ? yes : no) += 1;
+			*(pytscope_scan_line(p, (size_t)(e - p), 0, &l) ? yes : no) += 1;
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -320,7 +321,7 @@ static void test_scanner(void)
 	pytscope_scan_init(&l);
 	static const char line[] = " { \"memory\" : {\"alloc\":1024.0} , \"step\" : 1e3 ,"
 				   "\"phases\":{\"fwd\":-Infinity,\"bwd\":0.5},\"timestamp\":NaN}";
-	ok(pytscope_scan_line(line, sizeof(line) - 1, &l), "scanner: whitespace, any order, float step, NaN");
+	ok(pytscope_scan_line(line, sizeof(line) - 1, 0, &l), "scanner: whitespace, any order, float step, NaN");
 	ok(l.step == 1000 && l.have_timestamp && l.timestamp != l.timestamp, "scanner: step 1000, NaN timestamp");
 	ok(l.n[METRIC_PHASE] == 2 && l.n[METRIC_MEMORY] == 1 && l.n[METRIC_SCALAR] == 0 &&
 	   l.m[METRIC_PHASE][1].value == 0.5 && l.m[METRIC_MEMORY][0].value == 1024.0,
@@ -332,8 +333,109 @@ static void test_scanner(void)
 	};
 	bool none = true;
 	for (size_t i = 0; i < ARRAY_LEN(refused); i++)
-		none = none && !pytscope_scan_line(refused[i], strlen(refused[i]), &l);
+		none = none && !pytscope_scan_line(refused[i], strlen(refused[i]), 0, &l);
 	ok(none, "scanner refuses unknown and repeated keys, escapes, nesting, trailing data, truncation");
+}
+
+/* One scanner state per structural path, fed the same lines in lockstep: the SIMD one
+ * reads each line from a buffer with garbage after it (at a shifting offset, so keys
+ * cross 16-byte vector boundaries), the portable one from the line alone. Returns the
+ * lines where they differ in verdict or in any output. */
+struct isa_pair {
+	struct scan_line a, b;
+	char buf[8192];
+	size_t lines, simd_lines;
+};
+
+static bool same_scan(const struct scan_line *a, const struct scan_line *b)
+{
+	if (a->step != b->step || a->have_timestamp != b->have_timestamp ||
+	    memcmp(&a->timestamp, &b->timestamp, sizeof(a->timestamp)) != 0)
+		return false;
+	for (int g = 0; g < 3; g++) {
+		if (a->n[g] != b->n[g])
+			return false;
+		for (size_t i = 0; i < a->n[g]; i++) {
+			const struct scan_member *x = &a->m[g][i], *y = &b->m[g][i];
+			if (x->len != y->len || memcmp(x->key, y->key, x->len) != 0 || x->id != y->id ||
+			    memcmp(&x->value, &y->value, sizeof(x->value)) != 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+static int compare_isas(struct isa_pair *p, const char *data, size_t n)
+{
+	static const char garbage[] = "0123456789\"}{:,.eE-";
+	int bad = 0;
+	for (const char *s = data, *end = data + n; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end;
+		while (s < e && space(*s))
+			s++;
+		while (e > s && space(e[-1]))
+			e--;
+		size_t len = (size_t)(e - s), off = p->lines % 48, pad = rnd(4) ? 64 : 0;
+		if (len && off + len + pad <= sizeof(p->buf)) {
+			memcpy(p->buf + off, s, len);
+			for (size_t k = 0; k < pad; k++)
+				p->buf[off + len + k] = garbage[rnd(sizeof(garbage) - 1)];
+			bool ra = pytscope_scan_line(s, len, 0, &p->a);
+			bool rb = pytscope_scan_line(p->buf + off, len, len + pad, &p->b);
+			bad += ra != rb || (ra && !same_scan(&p->a, &p->b));
+			p->lines++;
+			p->simd_lines += pad > 0;
+		}
+		s = nl ? nl + 1 : end;
+	}
+	return bad;
+}
+
+static void test_isas(void)
+{
+	static struct isa_pair p;
+	pytscope_scan_init(&p.a);
+	pytscope_scan_init(&p.b);
+	p.a.isa = SCAN_ISA_PORTABLE;
+	if (p.b.isa == SCAN_ISA_PORTABLE)
+		printf("# no SIMD key match on this CPU: the portable path is compared with itself\n");
+	int bad = compare_isas(&p, hostile, sizeof(hostile) - 1);
+	for (int f = 0; f < 8; f++) {
+		struct text file = { 0 };
+		for (unsigned i = 0; i < 1000; i++) {
+			struct text line = { 0 };
+			gen_line(&line, i);
+			if (f >= 2 && rnd(3) == 0)
+				mutate(&line);
+			put(&file, line.s, line.n);
+			puts_(&file, "\n");
+			free(line.s);
+		}
+		bad += compare_isas(&p, file.s, file.n);
+		free(file.s);
+	}
+	is_int(bad, 0, "portable and SIMD key matching: same verdict, keys, ids and values on every line");
+	ok(p.simd_lines > 4000, "%zu lines compared, %zu with bytes readable past the line", p.lines, p.simd_lines);
+}
+
+/* A file larger than the loader's 1 MiB read buffer: lines cross the buffer boundary
+ * (the tail of one read is moved to the front and completed by the next). */
+static void test_big_file(void)
+{
+	struct text file = { 0 };
+	for (unsigned i = 0; file.n < (3u << 20) / 2; i++) {
+		struct text line = { 0 };
+		gen_line(&line, i);
+		if (rnd(8) == 0)
+			mutate(&line);
+		put(&file, line.s, line.n);
+		puts_(&file, "\n");
+		free(line.s);
+	}
+	is_int(compare_file("big", file.s, file.n), 0,
+	       "1.5 MB file (lines across the read buffer boundary): both paths store the same");
+	free(file.s);
 }
 
 /* Step numbers at the end of the long range (the contiguous-step shortcut must not
@@ -407,6 +509,8 @@ int main(void)
 	test_hostile();
 	test_huge_steps();
 	test_generated();
+	test_isas();
+	test_big_file();
 	if (tu_rm_rf(root) != 0)
 		printf("# could not remove %s\n", root);
 	return tap_done();
