@@ -7,11 +7,13 @@
 #   T ARGS...                         tmux on that socket
 #   wait_for TEXT                     until the session shows TEXT; the last capture is in
 #                                     DIR/screen
+#   wait_re REGEX                     until the session matches the extended regex
 #   wait_gone TEXT                    until the session no longer shows TEXT
-#   wait_until 'SHELL CONDITION'      until the condition holds (evaluated after each
+#   wait_until 'SHELL CONDITION' [S]  until the condition holds (evaluated after each
 #                                     capture, so it may read DIR/screen)
-# Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30: a
-# loaded machine is slow, and a passing test never waits that long), never a fixed sleep.
+# Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30; wait_re
+# 60: follow mode's polls go at a writer's pace): a loaded machine is slow, and a
+# passing test never waits that long. Never a fixed sleep.
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -30,7 +32,7 @@ tmux_start() {
 T() { tmux -L "$tmux_sock" "$@"; }
 wait_until() {
 	i=0
-	while [ $i -lt $((${TSCOPE_WAIT:-30} * 10)) ]; do
+	while [ $i -lt $((${2:-${TSCOPE_WAIT:-30}} * 10)) ]; do
 		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
 		eval "$1" && return 0
 		sleep 0.1
@@ -45,4 +47,8 @@ wait_for() {
 wait_gone() {
 	wait_text=$1
 	wait_until '! grep -qF -- "$wait_text" "$tmux_screen"'
+}
+wait_re() {
+	wait_text=$1
+	wait_until 'grep -qE -- "$wait_text" "$tmux_screen"' "${TSCOPE_WAIT:-60}"
 }

@@ -34,6 +34,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
+	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
 	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
@@ -214,7 +215,36 @@ static const char *metric_name(const struct hpane *p, struct app *app)
 	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
 }
 
-static bool open_metric(struct hpane *p, struct app *app)
+static void set_scale(struct hpane *p)
+{
+	compute_scale(p);
+	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+		p->lo = 0;
+		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
+	}
+	p->scale_rows = p->src.nrows;
+	p->scale_cols = p->src.ncols;
+}
+
+/* The grid grew (follow mode): the scale from a pass over the whole grid again once it
+ * has 1/16 more columns than at the last pass (or other rows); until then the new
+ * columns only raise the top (the worst value stays the hottest colour). So a poll
+ * costs O(rows) here, not O(rows x 64 ranges). */
+static void grow_scale(struct hpane *p, size_t from)
+{
+	if (p->blocks || p->src.nrows != p->scale_rows || p->src.ncols < p->scale_cols ||
+	    p->src.ncols >= p->scale_cols + p->scale_cols / 16 + 1) {
+		set_scale(p);
+		return;
+	}
+	for (size_t r = 0; r < p->src.nrows && from < p->src.ncols; r++) {
+		double w, m;
+		if (rect(p, r, r + 1, from, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
+			p->hi = w;
+	}
+}
+
+static bool open_source(struct hpane *p, struct app *app)
 {
 	if (p->src.ud)
 		src_close(p);
@@ -241,12 +271,15 @@ static bool open_metric(struct hpane *p, struct app *app)
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
-	compute_scale(p);
-	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
-		p->lo = 0;
-		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
-	}
 	p->cache_ok = false;
+	return true;
+}
+
+static bool open_metric(struct hpane *p, struct app *app)
+{
+	if (!open_source(p, app))
+		return false;
+	set_scale(p);
 	return true;
 }
 
@@ -352,9 +385,11 @@ static bool hp_rebuild(void *priv, struct app *app)
 	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
-	if (p->metric >= p->prov->nmetrics(app->run) || !open_metric(p, app) || !p->src.nrows ||
+	size_t was = p->src.ncols;
+	if (p->metric >= p->prov->nmetrics(app->run) || !open_source(p, app) || !p->src.nrows ||
 	    !p->src.ncols)
 		return false;
+	grow_scale(p, was);
 	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
 	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? row_line(p, (size_t)r, false) : 0;
@@ -891,24 +926,36 @@ static void hp_item_show(void *priv, struct app *app, size_t i)
 static void hp_legend(void *priv, struct app *app, struct legend *l)
 {
 	struct hpane *p = priv;
-	char buf[256];
-	const char *unit = p->src.unit ? p->src.unit : "";
+	char buf[320];
 	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
 	legend_head(l, buf);
 	legend_para(l, "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
 		       "away; the note row says how many rows and columns a cell holds, the status row shows the exact "
 		       "worst and mean under the cursor. Enter opens the cell (its rank's steps); a click selects a "
 		       "cell, a second click opens it.");
+	/* the scale label: what the range is, and where values outside it go */
+	char lo[32], hi[32], a[32], b[32];
+	fmt_value(p, p->lo, lo, sizeof(lo));
+	fmt_value(p, p->hi, hi, sizeof(hi));
+	if (p->src.diverging)
+		snprintf(buf, sizeof(buf), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
+			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
+	else
+		snprintf(buf, sizeof(buf), "Scale: the median cell of the whole grid (not only the window), %s, to "
+			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
+			 "cell is above the worst.", lo, hi);
+	legend_para(l, buf);
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
+		fmt_value(p, p->lo + step * k, a, sizeof(a));
+		fmt_value(p, p->lo + step * (k + 1), b, sizeof(b));
 		if (p->src.diverging && k == 0)
-			snprintf(buf, sizeof(buf), "|B - A| <= %.4g %s: no change", p->lo + step, unit);
+			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b);
 		else if (k == 0)
-			snprintf(buf, sizeof(buf), "<= %.4g %s (median of the grid: quiet)", p->lo + step, unit);
+			snprintf(buf, sizeof(buf), "<= %s (quiet: the median and below)", b);
 		else
-			snprintf(buf, sizeof(buf), "%s%.4g .. %.4g %s%s", p->src.diverging ? "slower in B by " : "",
-				 p->lo + step * k, p->lo + step * (k + 1), unit,
-				 k == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", a, b,
+				 k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
 		legend_row(l, app->g->heat[k], 3, k == 0 ? ROLE_NORMAL : p->src.diverging && k < 3 ? theme_heat(3)
 						   : theme_heat(k), buf);
 	}

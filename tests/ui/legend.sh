@@ -40,7 +40,7 @@ i
 KEYS
 tui 200 100 "$demo"
 tap_rc $? "demo: a legend on every pane, exit 0"
-tap_check "Heatmap: the ramp with the values of each level" 'grep -q "Heatmap: compute (rank x step)" heatmap && grep -q "and above (worst)" heatmap'
+tap_check "Heatmap: the ramp with the values of each level" 'grep -q "Heatmap: compute (rank x step)" heatmap && grep -q "(up to the worst)" heatmap'
 tap_check "Overview: the summary lines' tones" 'grep -q "Overview: the run at a glance" overview && grep -q "a problem line" overview'
 tap_check "Ranks: every column explained (time_lost_s in seconds, critical_share)" 'grep -q "Table: ranks" ranks && grep -qE "time_lost_s +the rank.s time lost; seconds" ranks && grep -q "critical_share .*critical (slowest)" ranks'
 tap_check "Steps: one fill per phase, the sparkline ramp" 'grep -q "Steps: one rank" steps && grep -q "phase forward" steps && grep -q "its highest" steps'
