@@ -712,19 +712,25 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const ch
 	steps_tail_free(t);
 }
 
+/* The rank files of a plan, in its order. */
+static size_t files_of_tasks(const struct task_list *t, struct steps_rank_file **out)
+{
+	struct steps_rank_file *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		v[i].rank = t->v[i].rank;
+		v[i].dir = xstrdup(t->v[i].dir);
+		v[i].steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t->v[i].dir);
+	}
+	*out = v;
+	return t->n;
+}
+
 size_t steps_plan_files(const char *path, struct steps_rank_file **out)
 {
 	struct task_list t = { 0 };
 	plan(path, &t);
-	struct steps_rank_file *v = xcalloc(t.n ? t.n : 1, sizeof(*v));
-	for (size_t i = 0; i < t.n; i++) {
-		v[i].rank = t.v[i].rank;
-		v[i].dir = xstrdup(t.v[i].dir);
-		v[i].steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-					       : xasprintf("%s/steps.jsonl", t.v[i].dir);
-	}
-	*out = v;
-	size_t n = t.n;
+	size_t n = files_of_tasks(&t, out);
 	tasks_free(&t);
 	return n;
 }
@@ -856,7 +862,9 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 		plan_filter(lp, o, NULL);
 		return;
 	}
-	lp->nfiles = index_plan(path, &lp->files);
+	lp->nfiles = files_of_tasks(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
+	if (lp->nfiles)
+		qsort(lp->files, lp->nfiles, sizeof(*lp->files), cmp_file_rank);
 	lp->hi = lp->nfiles;
 	if (o && o->shard_n)
 		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
