@@ -765,16 +765,15 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	load_steps_file(&ctx, f, steps, r->rank);
 	free(steps);
 	steps_rank_seal(f);
-	/* the body moves into r; r keeps its shell (run.json) */
+	/* the body moves into r; r keeps its shell (path, run.json, part) */
 	struct rank_steps keep = *r;
 	*r = *f;
+	free(r->path);
+	steps_meta_free(&r->meta);
 	r->meta = keep.meta;
 	r->path = keep.path;
 	r->part = keep.part;
-	f->meta = (struct steps_meta){ 0 };
-	f->path = NULL;
-	*f = (struct rank_steps){ .m = m };
-	steps_rank_free(f);
+	free(f);
 }
 
 struct load_job {
