@@ -131,8 +131,11 @@ static void refresh_panes(struct app *app)
 	strag_forget(app);
 }
 
-/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost. */
+/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost, and
+ * not within CATCH_UP_IDLE seconds of a key (a catch-up of a long run takes a second or
+ * two of CPU: keys keep their usual answer time while the user works). */
 enum { CATCH_UP_FACTOR = 40, POLL_FACTOR = 25 };
+#define CATCH_UP_IDLE 2.0
 
 static unsigned poll_now(struct app *app, bool catch_up)
 {
@@ -149,7 +152,8 @@ static unsigned poll_now(struct app *app, bool catch_up)
 		app->caught_up_t = app->next_catch_up = now;
 	}
 	unsigned ch = follow_poll(app->follow, now);
-	app->poll_caught_up = analysis_lagging(app->run) && (catch_up || now >= app->next_catch_up);
+	app->poll_caught_up = analysis_lagging(app->run) &&
+			      (catch_up || (now >= app->next_catch_up && now - app->key_t >= CATCH_UP_IDLE));
 	if (app->poll_caught_up) {
 		analysis_catch_up(app->run);
 		app->caught_up_t = now;
@@ -887,6 +891,7 @@ unsigned app_action(struct app *app, enum action a)
 
 unsigned app_key(struct app *app, int key)
 {
+	app->key_t = follow_clock();   /* a catch-up waits until the keys pause */
 	if (key == KEY_RESIZE) {
 		relayout(app);
 		return PR_RELAYOUT | PR_REDRAW;

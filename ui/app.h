@@ -83,6 +83,7 @@ struct app {
 	bool poll_caught_up;          /* it recomputed the held analyses */
 	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
 	double caught_up_t;           /* follow_clock() time they last did */
+	double key_t;                 /* follow_clock() time of the last key */
 
 	bool quit;
 	int exit_code;
@@ -131,8 +132,9 @@ void app_reload(struct app *app);
 /* Follow mode: poll the job now (creating the follower on first use) and refresh the
  * panes when the run changed: the current one in place now, the others when next
  * shown. The analyses over every record (distributed, budgets, timing) lag: they are
- * recomputed at most every max(--interval, 40 x their CPU cost), and the status row
- * says how old they are (model/steps/analysis.h LIVE RUNS); heatmaps extend every poll. */
+ * recomputed at most every max(--interval, 40 x their CPU cost), not within 2 s of a
+ * key, and the status row says how old they are (model/steps/analysis.h LIVE RUNS);
+ * heatmaps extend every poll. R and pausing (F) catch up at once. */
 unsigned app_poll(struct app *app);
 /* The frame after a poll is drawn (app_draw calls it): the poll's cost, frame included,
  * schedules the next poll and catch-up. */
