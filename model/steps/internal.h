@@ -75,11 +75,16 @@ struct heat_grid {
 	int series;
 	size_t nranks, nsteps;
 	size_t nlevels;
-	float **val;              /* [level] -> nranks * level_len[level]: mean (level 0: value) */
+	bool dense;               /* no cell missing: no count arrays */
+	float **val;              /* [level] -> nranks rows of stride[level]: mean (level 0: value) */
 	float **worst;            /* [level] (level 0 shares val) */
-	uint32_t **count;         /* [level >= 1] present values per block; all NULL when no
-				   * cell is missing (the count is then the block's coverage) */
+	uint32_t **count;         /* [level >= 1] present values per block; all NULL when
+				   * dense (the count is then the block's coverage) */
 	size_t *len;              /* blocks per level */
+	size_t *stride;           /* entries per row per level (>= len: a live run grows in place) */
+	size_t lcap;              /* level slots allocated */
+	size_t *from;             /* per row: its first column a growing run may change */
+	bool stale;               /* the run grew since (analysis_cache_grown) */
 };
 
 struct rank_cache {
@@ -97,7 +102,9 @@ struct analysis_cache {
 	struct budget *budget_all;
 	bool dist_done;
 	struct distributed *dist;
+	bool lagging;             /* the results above predate appended records (analysis.h LIVE) */
 	double *cmed;             /* analysis_step_medians(), NULL until first needed */
+	size_t ncmed;             /* aligned steps cmed covers (a live run extends it) */
 	struct heat_grid **heat;
 	size_t nheat;
 };
@@ -135,7 +142,8 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 			    size_t pos);
 
 /* Median of compute over the ranks at every aligned step, memoized in c
- * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap. */
+ * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
+ * after appends only the new aligned steps are computed. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
  * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
@@ -147,6 +155,10 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 void analysis_straggler_set(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
+/* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,
+ * unless !columns_kept: the heatmap columns did not only grow at the end; per-step
+ * medians), hold the rest when lag_ok, else drop it (analysis.h LIVE RUNS). */
+void analysis_cache_grown(void *cache, bool lag_ok, bool columns_kept);
 
 /* ---- storage (store.c, store_follow.c, store_index.c) ------------------------------ */
 
@@ -194,6 +206,7 @@ struct rank_steps {
 	int64_t *idx_step;
 	uint32_t *idx_pos;
 	size_t ndistinct;
+	size_t nindexed;         /* records the index covers (store_rank_build_index) */
 };
 
 struct steps_model {
@@ -210,7 +223,15 @@ struct steps_model {
 	int64_t *aligned;
 	size_t naligned;
 	size_t nunion;
+	/* heatmap columns after the aligned ones (steps_set_live): steps after the last
+	 * aligned step that some rank has, ascending; a range when every rank is contiguous */
+	bool live;
+	bool tail_range;
+	long tail_lo;
+	int64_t *tail;
+	size_t ntail;
 	void *analysis;
+	bool analysis_lag;       /* analysis_allow_lag(): hold the slow results after appends */
 	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
 	bool resort;             /* a rank was published after finalize */
 };
@@ -242,6 +263,7 @@ static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bit
 
 /* Shared by store.c (finalize) and store_follow.c / store_index.c. */
 void store_build_aligned(struct steps_model *m);
+void store_build_tail(struct steps_model *m);
 void store_build_union(struct steps_model *m);
 int store_cmp_rank(const void *a, const void *b);
 size_t store_col_elem(unsigned char enc);

@@ -119,11 +119,17 @@ void steps_model_free(struct steps_model *m);
  * expand to doubles, presence bitmaps come back): records already stored stay, nothing
  * is read again. steps_refresh() re-sorts the ranks when one was published, rebuilds
  * the step index of the ranks that changed, the aligned and union step sets (O(ranks
- * log ranks) while every rank is contiguous) and drops the memoized analyses
- * (steps_analysis_slot); it returns false, and drops nothing, when nothing changed.
+ * log ranks) while every rank is contiguous) and tells the memoized analyses
+ * (steps_analysis_slot): after appends only (every changed rank gained step numbers
+ * after all it had, no rank published) they extend or are held (analysis.h LIVE
+ * RUNS), otherwise they are dropped. It returns false, and touches nothing, when
+ * nothing changed.
  * Not synchronised: call from the thread that reads, between frames. */
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
 bool steps_refresh(struct steps_model *m);
+/* A live run (the follower calls it once): the heatmap columns go on past the aligned
+ * steps to the newest step of the leading ranks (steps_ncolumns). */
+void steps_set_live(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -174,6 +180,14 @@ size_t steps_naligned(const struct steps_model *m);
 long steps_aligned_step(const struct steps_model *m, size_t k);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
+/* The heatmap's columns: the aligned steps (column k < steps_naligned() is aligned step
+ * k), then, in a live run (steps_set_live), every step after the last aligned one that
+ * some rank has, ascending: the leading ranks' newest steps, where a lagging rank has
+ * no record (missing, never 0). Without steps_set_live, the aligned steps only. */
+size_t steps_ncolumns(const struct steps_model *m);
+long steps_column_step(const struct steps_model *m, size_t k);
+/* The largest step number of rank ri (LONG_MIN when it has no record). */
+long steps_max_step(const struct steps_model *m, size_t ri);
 
 
 /* The rank files under PATH as the loader plans them: rank{k}/ dirs in name order, else

@@ -5,6 +5,7 @@
  * is store_follow.c, the serialized form store_index.c. */
 #include "model/steps/internal.h"
 
+#include <limits.h>
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
@@ -399,6 +400,7 @@ static int cmp_pos_by_step(const void *a, const void *b, void *ud)
 
 void store_rank_build_index(struct rank_steps *r)
 {
+	r->nindexed = r->n;
 	if (r->contiguous) {
 		r->ndistinct = r->n;
 		return;
@@ -575,6 +577,55 @@ void store_build_aligned(struct steps_model *m)
 	}
 }
 
+/* The heatmap columns after the aligned steps of a live run (steps_set_live). */
+void store_build_tail(struct steps_model *m)
+{
+	free(m->tail);
+	m->tail = NULL;
+	m->ntail = 0;
+	m->tail_range = false;
+	if (!m->live || m->naligned == 0)
+		return;
+	long last = steps_aligned_step(m, m->naligned - 1);
+	if (m->aligned_contiguous) {   /* every rank contiguous: (last, the newest step] */
+		long hi = last;
+		for (size_t i = 0; i < m->nrank; i++)
+			if (steps_max_step(m, i) > hi)
+				hi = steps_max_step(m, i);
+		m->tail_range = true;
+		m->tail_lo = last + 1;
+		m->ntail = (size_t)((unsigned long)hi - (unsigned long)last);
+		return;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
+			total++;
+	}
+	m->tail = xmalloc((total ? total : 1) * sizeof(*m->tail));
+	size_t k = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
+			m->tail[k++] = rank_distinct_step(r, j);
+	}
+	qsort(m->tail, k, sizeof(*m->tail), cmp_i64);
+	for (size_t j = 0; j < k; j++)
+		if (m->ntail == 0 || m->tail[m->ntail - 1] != m->tail[j])
+			m->tail[m->ntail++] = m->tail[j];
+}
+
+void steps_set_live(struct steps_model *m)
+{
+	if (!m || m->live)
+		return;
+	m->live = true;
+	store_build_tail(m);
+	analysis_cache_free(m->analysis);   /* the heatmaps get the new columns */
+	m->analysis = NULL;
+}
+
 void steps_finalize(struct steps_model *m)
 {
 	if (!m)
@@ -608,6 +659,7 @@ void steps_model_free(struct steps_model *m)
 		free((char *)m->metric[i].name);
 	free(m->metric);
 	free(m->aligned);
+	free(m->tail);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -738,6 +790,25 @@ size_t steps_naligned(const struct steps_model *m)
 long steps_aligned_step(const struct steps_model *m, size_t k)
 {
 	return m->aligned_contiguous ? m->aligned_lo + (long)k : (long)m->aligned[k];
+}
+
+long steps_max_step(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	return r->ndistinct ? rank_distinct_step(r, r->ndistinct - 1) : LONG_MIN;
+}
+
+size_t steps_ncolumns(const struct steps_model *m)
+{
+	return m ? m->naligned + m->ntail : 0;
+}
+
+long steps_column_step(const struct steps_model *m, size_t k)
+{
+	if (k < m->naligned)
+		return steps_aligned_step(m, k);
+	k -= m->naligned;
+	return m->tail_range ? m->tail_lo + (long)k : (long)m->tail[k];
 }
 
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k)
