@@ -53,16 +53,7 @@ done
 mkdir an cb cb/performance nat nat3
 cp "$sweepfx/analyze_export_genai_perf.csv" an/
 cp "$sweepfx/cerebras_sum_of_rates.json" cb/performance/performance.json
-{
-	printf '{"fit_results": {"llm_latency_fit": {"slope": 0.18, "intercept": 0.9, "r_squared": 0.99, "outliers_removed": []}, "wf_runtime_fit": null},\n"calc_data": {'
-	sep=''
-	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
-		set -- $row
-		printf '%s"%s": {"sizing_metrics": {"llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30}}' "$sep" "$1" "$3" "$2"
-		sep=','
-	done
-	printf '}}\n'
-} >nat/calc_runner_output.json
+cp "$sweepfx/nat_stored_latency_fit.json" nat/calc_runner_output.json
 printf '{"calc_data":{"1":{"sizing_metrics":{"llm_latency_p95":5,"workflow_runtime_p95":5}},"2":{"sizing_metrics":{"llm_latency_p95":1,"workflow_runtime_p95":1}},"4":{"sizing_metrics":{"llm_latency_p95":6,"workflow_runtime_p95":6}},"8":{"sizing_metrics":{"llm_latency_p95":2,"workflow_runtime_p95":2}}}}\n' >nat3/calc_runner_output.json
 ln -s "$TSCOPE_ROOT/testdata/demo" demo
 [ -d "$real/kineto-hta-2rank" ] && ln -s "$real/kineto-hta-2rank" hta
