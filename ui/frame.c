@@ -47,10 +47,13 @@ static void draw_title(struct app *app)
 	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
 	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
+	bool cut = false;   /* after a clipped tab (its ellipsis) no other tab is drawn */
 	for (size_t i = 0; i < app->npane; i++) {
 		app->tab_x[i] = x;
-		if (x < r->w)
+		if (x < r->w && !cut) {
+			cut = text_width(lab[i]) > r->w - x;
 			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+		}
 	}
 	app->tab_x[app->npane] = x;
 }
