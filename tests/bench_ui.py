@@ -5,11 +5,16 @@
 # terminal output until the explorer has logged that key's frame and 80 ms pass with no
 # output, and record the bytes written per key.
 # The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
-# Usage: bench_ui.py BENCH_BIN RANKS STEPS
+# Usage: bench_ui.py BENCH_BIN RANKS STEPS [noisy]
+#   noisy: the real-looking run (per-rank speeds, jitter, spikes, four slow ranks) and
+#   the heatmap keys only: full repaints (Ctrl-L), cursor moves, pans, zoom. With
+#   BENCH_UI_DUMP=FILE the bytes of the last full repaint are written to FILE.
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 
 def main():
     binary, ranks, steps = sys.argv[1], sys.argv[2], sys.argv[3]
+    noisy = len(sys.argv) > 4 and sys.argv[4] == "noisy"
+    dump = os.environ.get("BENCH_UI_DUMP")
     keytime = tempfile.mktemp(prefix="tscope-keytime.")
     # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
     env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8", TSCOPE_KEYTIME=keytime,
@@ -20,7 +25,7 @@ def main():
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
-        os.execve(binary, [binary, ranks, steps], env)
+        os.execve(binary, [binary, ranks, steps] + (["noisy"] if noisy else []), env)
 
     def wait_ready(marker, quiet):
         buf, deadline = b"", time.time() + 600
@@ -29,6 +34,8 @@ def main():
             if r:
                 buf += os.read(fd, 65536)
         return len(buf) + drain(quiet, quiet)
+
+    last = []  # the bytes of the key being measured (for BENCH_UI_DUMP)
 
     def drain(quiet, first_timeout):
         got, deadline = 0, time.time() + first_timeout
@@ -44,6 +51,7 @@ def main():
             if not data:
                 return got
             got += len(data)
+            last.append(data)
 
     start_bytes = wait_ready(b"Overview", 0.5)
     t_ready = time.time() - t_start
@@ -67,6 +75,12 @@ def main():
     plan += [("budget: go to pane", b"5", 1), ("budget rank move", b"j", 20)]
     plan += [("heatmap: back", b"2", 1)]
     plan += [("heatmap metric switch (m)", b"m", 2)]
+    if noisy:
+        plan = [("full repaint (Ctrl-L)", b"\x0c", 5)]
+        plan += [("heatmap cursor move", b"l", 40), ("heatmap cursor move", b"j", 20), ("heatmap cursor move", b"h", 20)]
+        plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
+        plan += [("heatmap zoom (+/-)", b"+", 2), ("heatmap zoom (+/-)", b"-", 2)]
+        plan += [("full repaint (Ctrl-L)", b"\x0c", 5)]
     results = []
     def timed_frames():
         try:
@@ -82,10 +96,14 @@ def main():
         for _ in range(count):
             os.write(fd, key)
             sent += 1
+            last.clear()
             nbytes, deadline = 0, time.time() + 120
             while timed_frames() < sent and time.time() < deadline:
                 nbytes += drain(0.05, 0.05)
             results.append((cat, nbytes + drain(0.08, 0.08)))
+            if dump and key == b"\x0c":
+                with open(dump, "wb") as f:
+                    f.write(b"".join(last))
     os.write(fd, b"q")
     drain(0.3, 5.0)
     os.waitpid(pid, 0)
@@ -109,7 +127,7 @@ def main():
         v = sorted(v)
         return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] if v else float("nan")
 
-    print(f"run {ranks} ranks x {steps} steps; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
+    print(f"run {ranks} ranks x {steps} steps{' (noisy)' if noisy else ''}; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
     print(f"{'action':34} {'keys':>4} {'bytes med':>9} {'bytes max':>9} {'cpu p50 ms':>10} {'cpu p99 ms':>10} {'cpu max ms':>10}")
     nav = []
     for cat, (b, t) in cats.items():
