@@ -841,16 +841,30 @@ static int hp_legend(void *priv, struct app *app, const struct rect *box)
 	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
 				   "rank never averages away; the status row shows the exact worst and mean "
 				   "under the cursor.";
-	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL) + 1;
+	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL);
+	/* the scale label: what the range is, and where values outside it go */
+	char lo[32], hi[32], scale[320];
+	fmt_value(p, p->lo, lo, sizeof(lo));
+	fmt_value(p, p->hi, hi, sizeof(hi));
+	if (p->src.diverging)
+		snprintf(scale, sizeof(scale), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
+			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
+	else
+		snprintf(scale, sizeof(scale), "Scale: the median cell of the whole grid (not only the window), %s, to "
+			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
+			 "cell is above the worst.", lo, hi);
+	y += draw_wrap(&(struct rect){ y, box->x, box->y + box->h - y, box->w }, 0, scale, ROLE_NORMAL) + 1;
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
 		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
+		char a[32], b[32];
+		fmt_value(p, p->lo + step * l, a, sizeof(a));
+		fmt_value(p, p->lo + step * (l + 1), b, sizeof(b));
 		if (l == 0)
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %.4g %s (median of the grid: quiet)",
-				 p->lo + step, p->src.unit);
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %s (quiet: the median and below)", b);
 		else
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%.4g .. %.4g %s%s", p->lo + step * l,
-				 p->lo + step * (l + 1), p->src.unit, l == THEME_HEAT_LEVELS - 1 ? " and above (worst)" : "");
+			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%s .. %s%s", a, b,
+				 l == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
 	}
 	if (y < box->y + box->h) {
 		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
