@@ -5,15 +5,17 @@
 # terminal output until the explorer has logged that key's frame and 80 ms pass with no
 # output, and record the bytes written per key.
 # The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
-# Usage: bench_ui.py BENCH_BIN RANKS STEPS [noisy]
-#   noisy: the real-looking run (per-rank speeds, jitter, spikes, four slow ranks) and
-#   the heatmap keys only: full repaints (Ctrl-L), cursor moves, pans, zoom. With
-#   BENCH_UI_DUMP=FILE the bytes of the last full repaint are written to FILE.
+# Usage: bench_ui.py BENCH_BIN RANKS STEPS [noisy|spiky]
+#   noisy: the real-looking run (per-rank speeds, jitter, stalls, four slow ranks, rare
+#   spikes; spiky: a spike in about one cell in ten) and the heatmap keys only: full
+#   repaints (Ctrl-L), cursor moves, pans, zoom. With BENCH_UI_DUMP=FILE the bytes of
+#   the last full repaint are written to FILE.
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 
 def main():
     binary, ranks, steps = sys.argv[1], sys.argv[2], sys.argv[3]
-    noisy = len(sys.argv) > 4 and sys.argv[4] == "noisy"
+    kind = sys.argv[4] if len(sys.argv) > 4 else ""
+    noisy = kind in ("noisy", "spiky")
     dump = os.environ.get("BENCH_UI_DUMP")
     keytime = tempfile.mktemp(prefix="tscope-keytime.")
     # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
@@ -25,7 +27,7 @@ def main():
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
-        os.execve(binary, [binary, ranks, steps] + (["noisy"] if noisy else []), env)
+        os.execve(binary, [binary, ranks, steps] + ([kind] if noisy else []), env)
 
     def wait_ready(marker, quiet):
         buf, deadline = b"", time.time() + 600
@@ -127,7 +129,7 @@ def main():
         v = sorted(v)
         return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] if v else float("nan")
 
-    print(f"run {ranks} ranks x {steps} steps{' (noisy)' if noisy else ''}; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
+    print(f"run {ranks} ranks x {steps} steps{f' ({kind})' if noisy else ''}; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
     print(f"{'action':34} {'keys':>4} {'bytes med':>9} {'bytes max':>9} {'cpu p50 ms':>10} {'cpu p99 ms':>10} {'cpu max ms':>10}")
     nav = []
     for cat, (b, t) in cats.items():

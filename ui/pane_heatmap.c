@@ -178,6 +178,11 @@ static void compute_scale(struct hpane *p)
 	free(v);
 }
 
+/* A quiet run shorter than this keeps its neighbour's attribute: its blanks then cost a
+ * byte each and no colour change. A longer one is drawn plain: after a clear ncurses
+ * jumps over it (a move of more than 8 columns is addressed absolutely, 8 bytes). */
+enum { HP_BLANK_CARRY = 8 };
+
 /* A diverging grid's negative values (faster in B) have levels HP_COOL + l. */
 enum { HP_COOL = 16 };
 
@@ -491,6 +496,15 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 	}
 }
 
+/* Quiet (level 0) cells from column x of screen row y on. */
+static int blank_run(const struct hpane *p, int y, int x)
+{
+	int n = 0;
+	while (x + n < p->w && p->lvl[y * p->w + x + n] == 0)
+		n++;
+	return n;
+}
+
 static void hp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct hpane *p = priv;
@@ -523,20 +537,22 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	for (int y = 0; y < ny; y++) {
 		move(g.cells.y + y, g.cells.x);
 		enum role cur_role = ROLE_COUNT;
+		int quiet = 0; /* length of the quiet run this cell belongs to, 0 outside one */
 		for (int x = 0; x < p->w; x++) {
 			signed char l = p->lvl[y * p->w + x];
 			if (l == -2)
 				break;
-			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
+			quiet = l != 0 ? 0 : quiet ? quiet : blank_run(p, y, x);
 			/* diverging: faster in B blue, slower warm (the ramp from yellow up) */
 			bool cool = l >= HP_COOL;
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_FASTER
-				      : p->src.diverging && l < 3 ? theme_heat(3) : theme_heat(l);
+			enum role r = cool ? ROLE_FASTER : p->src.diverging && l > 0 && l < 3 ? theme_heat(3) : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
 				if (l == 0)
 					gl = app->g->heat[1];
+			} else if (quiet && quiet < HP_BLANK_CARRY && theme_blank_plain(cur_role)) {
+				r = cur_role; /* a quiet blank shows no colour: keep the attribute, send no SGR */
 			}
 			if (r != cur_role) {
 				attrset(theme_attr(r));
@@ -856,7 +872,7 @@ static int hp_legend(void *priv, struct app *app, const struct rect *box)
 	y += draw_wrap(&(struct rect){ y, box->x, box->y + box->h - y, box->w }, 0, scale, ROLE_NORMAL) + 1;
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
-		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
+		draw_repeat(y, box->x + 2, 3, app->g->heat[l], theme_heat(l));
 		char a[32], b[32];
 		fmt_value(p, p->lo + step * l, a, sizeof(a));
 		fmt_value(p, p->lo + step * (l + 1), b, sizeof(b));

@@ -27,15 +27,19 @@ static double synth_gauss(void)
 	return (synth_rnd() + synth_rnd() + synth_rnd() + synth_rnd() - 2.0) * 1.7320508;
 }
 
-/* The noisy run (synth_run_ex(..., true)): a real job's texture. Each rank has its own
- * speed (sd 2%), every step jitters (sd 3%), one rank-step in 3000 spikes (x1.3-2), a
- * dataloader stall hits every rank on one step in 500, and four ranks are slow: one
- * 25% from the start, one 15% from the middle, one 40% on every 7th step, one whose
- * comm doubles over the last fifth. Returns the factor for the compute phases. */
-static double synth_noise(long r, long s, long ranks, long steps, const double *rank_speed)
+/* The noisy runs (synth_run_ex with SYNTH_NOISY or SYNTH_SPIKY): a real job's texture.
+ * Each rank has its own speed (sd 2%), every step jitters (sd 3%), a dataloader stall
+ * hits every rank on one step in 500, four ranks are slow (one 25% from the start, one
+ * 15% from the middle, one 40% on every 7th step, one whose comm doubles over the last
+ * fifth), and a rank-step spikes (x1.3-2) once in 20,000 (noisy) or once in 3,000
+ * (spiky: then about one heatmap cell in ten holds a spike, its worst). Returns the
+ * factor for the compute phases. */
+enum synth_kind { SYNTH_CLEAN, SYNTH_NOISY, SYNTH_SPIKY };
+
+static double synth_noise(long r, long s, long ranks, long steps, const double *rank_speed, enum synth_kind kind)
 {
 	double f = rank_speed[r] * (1 + 0.03 * synth_gauss());
-	if (synth_rnd() < 1.0 / 3000)
+	if (synth_rnd() < (kind == SYNTH_SPIKY ? 1.0 / 3000 : 1.0 / 20000))
 		f *= 1.3 + 0.7 * synth_rnd();
 	if (r == ranks / 3)
 		f *= 1.25;
@@ -47,9 +51,10 @@ static double synth_noise(long r, long s, long ranks, long steps, const double *
 }
 
 /* A finalized run of `ranks` x `steps` records named "bench"; free with run_free().
- * noisy: the texture of synth_noise() instead of the clean run below. */
-static struct run *synth_run_ex(const struct opts *o, long ranks, long steps, bool noisy)
+ * kind: the clean run below, or the texture of synth_noise(). */
+static struct run *synth_run_ex(const struct opts *o, long ranks, long steps, enum synth_kind kind)
 {
+	bool noisy = kind != SYNTH_CLEAN;
 	struct run *run = run_open(NULL, 0, o, NULL);
 	run_set_name(run, "bench");
 	struct steps_model *m = steps_model_get(run);
@@ -68,7 +73,7 @@ static struct run *synth_run_ex(const struct opts *o, long ranks, long steps, bo
 			double slow = (r == ranks / 2 && s >= steps * 2 / 5) ? 1.2 : 1.0;
 			double stall = (s >= steps / 2 && s < steps / 2 + steps / 100) ? 6.0 : 1.0;
 			if (noisy) {
-				slow = synth_noise(r, s, ranks, steps, rank_speed);
+				slow = synth_noise(r, s, ranks, steps, rank_speed, kind);
 				stall = (s * 2654435761u) % 500 == 0 ? 4.0 : 1.0;
 			}
 			/* whole nanoseconds, as pytscope writes them */
@@ -89,7 +94,7 @@ static struct run *synth_run_ex(const struct opts *o, long ranks, long steps, bo
 
 static inline struct run *synth_run(const struct opts *o, long ranks, long steps)
 {
-	return synth_run_ex(o, ranks, steps, false);
+	return synth_run_ex(o, ranks, steps, SYNTH_CLEAN);
 }
 
 #endif
