@@ -197,6 +197,8 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 		ctx = *hooks;
 	ctx.run = run;
 	ctx.opts = opts;
+	if (ctx.started)
+		ctx.started(ctx.ud, run);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
 		if (stat(paths[i], &st) != 0) {

@@ -85,6 +85,9 @@ struct load_ctx {
 	atomic_bool *cancel;                 /* loaders stop early when set */
 	/* Called from any thread as work advances; bytes are cumulative deltas. */
 	void (*progress)(void *ud, long long bytes_done_delta, long long bytes_total_delta);
+	/* Optional, called once on the loading thread before any loader runs: the run being
+	 * loaded, whose sources another thread may read under run->lock while it loads. */
+	void (*started)(void *ud, struct run *run);
 	void *ud;
 };
 

@@ -4,6 +4,7 @@
  * Exit status: 0 ok, 1 nothing found or data error, 2 usage error. */
 #include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@ struct progress {
 	atomic_bool shown;
 	bool keys;               /* stdin is a terminal too: q or Esc cancels a slow load */
 	atomic_bool cancel;      /* the loaders' cancel flag (load_ctx.cancel) */
+	bool screen;             /* the explorer's loading screen shows the progress */
+	_Atomic(struct run *) run;   /* the run being loaded (load_ctx.started) */
 };
 
 /* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
@@ -104,7 +107,7 @@ static void on_progress(void *ud, long long done_delta, long long total_delta)
 	struct progress *p = ud;
 	long long done = atomic_fetch_add(&p->done, done_delta) + done_delta;
 	long long total = atomic_fetch_add(&p->total, total_delta) + total_delta;
-	if (!p->tty)
+	if (!p->tty || p->screen)
 		return;
 	long long ms = elapsed_ms(&p->start);
 	long long last = atomic_load(&p->last_ms);
@@ -178,14 +181,96 @@ static void print_empty(const struct run *run, const struct cli *cli)
 	free(p);
 }
 
+static void on_started(void *ud, struct run *run)
+{
+	atomic_store(&((struct progress *)ud)->run, run);
+}
+
+struct load_job {
+	const char *const *paths;
+	size_t npaths;
+	const struct opts *opts;
+	struct load_ctx *hooks;
+	struct run *run;
+	atomic_bool done;
+};
+
+static void *load_thread(void *ud)
+{
+	struct load_job *job = ud;
+	job->run = run_open(job->paths, job->npaths, job->opts, job->hooks);
+	atomic_store(&job->done, true);
+	return NULL;
+}
+
+/* What the loading screen shows: bytes from the progress hooks, files and records from
+ * the run's sources (read under its lock). */
+static void load_status(struct progress *p, const char *path, struct ui_load_status *st)
+{
+	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->done), .total = atomic_load(&p->total),
+				       .seconds = (double)elapsed_ms(&p->start) / 1e3 };
+	struct run *run = atomic_load(&p->run);
+	if (!run)
+		return;
+	pthread_mutex_lock(&run->lock);
+	st->files = run->nsrc;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		st->records += run->src[i].records;
+		st->skipped += run->src[i].skipped;
+	}
+	pthread_mutex_unlock(&run->lock);
+	pthread_mutex_lock(&run->diags.lock);
+	st->diags = run->diags.n + run->diags.dropped;
+	pthread_mutex_unlock(&run->diags.lock);
+	st->finishing = st->total > 0 && st->done >= st->total;
+}
+
+/* The explorer's load: the loaders run on a thread while this one draws the loading
+ * screen at once and every 100 ms; q or Esc cancels the loaders and quits (*quit_rc 0),
+ * a signal too (128 + N). NULL when not loaded. */
+static struct run *load_screen(const char *const *paths, size_t npaths, const struct opts *opts,
+			       struct progress *prog, struct load_ctx *hooks, int *quit_rc)
+{
+	struct load_job job = { .paths = paths, .npaths = npaths, .opts = opts, .hooks = hooks };
+	pthread_t th;
+	if (pthread_create(&th, NULL, load_thread, &job) != 0) {
+		load_thread(&job);
+		return job.run;
+	}
+	while (!atomic_load(&job.done)) {
+		struct ui_load_status st;
+		load_status(prog, npaths ? paths[0] : ".", &st);
+		int rc = ui_load_frame(&st, 100);
+		if (rc >= 0 && !atomic_load(&prog->cancel)) {
+			atomic_store(&prog->cancel, true);
+			*quit_rc = rc;
+		}
+	}
+	pthread_join(th, NULL);
+	if (!atomic_load(&prog->cancel))
+		return job.run;
+	ui_load_end(false);
+	fprintf(stderr, "tscope-tui: load cancelled\n");
+	run_free(job.run);
+	return NULL;
+}
+
 /* Load with a progress line on a tty after 0.5 s (rate, ETA); q or Esc on a tty cancels:
- * NULL then, after saying so. */
-static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts)
+ * NULL then, after saying so. With screen (the explorer follows on a terminal) the
+ * loading screen shows the progress instead, from the first moment, and q quits
+ * (*quit_rc 0). */
+static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts, bool screen,
+			int *quit_rc)
 {
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	prog.keys = prog.tty && isatty(STDIN_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .ud = &prog, .cancel = &prog.cancel };
+	struct load_ctx hooks = { .progress = on_progress, .started = on_started, .ud = &prog,
+				  .cancel = &prog.cancel };
+	*quit_rc = 1;
+	prog.screen = screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts);
+	if (prog.screen)   /* metric reference errors are diagnostics the Sources pane lists */
+		return load_screen(paths, npaths, opts, &prog, &hooks, quit_rc);
+	prog.keys = prog.tty && isatty(STDIN_FILENO);
 	struct run *run = run_open(paths, npaths, opts, &hooks);
 	load_keys_stop();
 	if (atomic_load(&prog.shown))
@@ -222,9 +307,11 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 			return 0;
 		if (i >= 0) {
 			const char *path = kids[i].path;
-			struct run *run = load(&path, 1, &cli->opts);
+			int quit_rc;
+			struct run *run = load(&path, 1, &cli->opts, true, &quit_rc);
 			if (!run)
-				return 1;
+				return quit_rc;
+			ui_load_end(!run_is_empty(run));
 			int rc = run_mode(cli, run);
 			run_free(run);
 			return rc;
@@ -408,10 +495,13 @@ int main(int argc, char **argv)
 		cli_free(&cli);
 		return close_stdout(rc);
 	}
-	struct run *run = load(id.paths, id.npaths, &cli.opts);
+	int quit_rc;
+	struct run *run = load(id.paths, id.npaths, &cli.opts, pick_mode(&cli) == MODE_TUI, &quit_rc);
 	run_identity_free(&id);
 	char why[1024];
 	struct run *refused = run ? run_identity_mismatch(run, why, sizeof(why)) : NULL;
+	/* the loading screen's terminal goes on to the explorer, or is restored first */
+	ui_load_end(run && !refused && (!run_is_empty(run) || cli.opts.follow));
 	if (refused) {
 		stderr_lines(why);
 		run_free(run);
@@ -421,7 +511,7 @@ int main(int argc, char **argv)
 	}
 	if (!run) {
 		cli_free(&cli);
-		return 1;
+		return quit_rc;
 	}
 	rc = run_mode(&cli, run);
 	run_free(run);

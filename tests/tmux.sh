@@ -7,6 +7,8 @@
 #   T ARGS...                         tmux on that socket
 #   wait_for TEXT                     until the session shows TEXT (about 10 s); the last
 #                                     capture is in DIR/screen
+#   wait_re REGEX                     until the session matches the extended regex
+#                                     (about 60 s: follow mode's polls at a writer's pace)
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -23,13 +25,16 @@ tmux_start() {
 	}
 }
 T() { tmux -L "$tmux_sock" "$@"; }
-wait_for() {
+# until `grep OPT -- PATTERN` matches a capture of the session, at most TRIES x 0.1 s
+tmux_wait() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt "$3" ]; do
 		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
-		grep -qF -- "$1" "$tmux_screen" && return 0
+		grep "$1" -- "$2" "$tmux_screen" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
+wait_for() { tmux_wait -qF "$1" 100; }
+wait_re() { tmux_wait -qE "$1" 600; }

@@ -63,9 +63,16 @@ long app_pane(struct app *app, const struct pane_ops *ops, const char *arg, cons
 	return (long)app->npane++;
 }
 
+static void pane_close(struct pane_slot *s);
+
 void *app_pane_priv(struct app *app, size_t i)
 {
 	struct pane_slot *s = &app->pane[i];
+	if (s->stale) {   /* the run grew since it was drawn: rebuild in place, else reopen */
+		s->stale = false;
+		if (!s->priv || !s->ops->rebuild || !s->ops->rebuild(s->priv, app))
+			pane_close(s);
+	}
 	if (!s->opened) {
 		s->opened = true;
 		s->why[0] = '\0';
@@ -83,6 +90,7 @@ static void pane_close(struct pane_slot *s)
 		s->ops->close(s->priv);
 	s->priv = NULL;
 	s->opened = false;
+	s->stale = false;
 }
 
 static void strag_forget(struct app *app)
@@ -112,18 +120,21 @@ static double cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The run grew: panes with a refresh op rebuild in place, the others reopen. */
+/* The run grew: every opened pane is stale; the current one rebuilds now (its rebuild
+ * op keeps cursor, scroll, sort and filter; without one it reopens), a hidden one when
+ * it is next shown (app_pane_priv), so hidden panes cost nothing while following. */
 static void refresh_panes(struct app *app)
 {
-	for (size_t i = 0; i < app->npane; i++) {
-		struct pane_slot *s = &app->pane[i];
-		if (!s->priv || !s->ops->rebuild || !s->ops->rebuild(s->priv, app))
-			pane_close(s);
-	}
+	for (size_t i = 0; i < app->npane; i++)
+		app->pane[i].stale = app->pane[i].opened;
+	app_pane_priv(app, app->cur);
 	strag_forget(app);
 }
 
-unsigned app_poll(struct app *app)
+/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost. */
+enum { CATCH_UP_FACTOR = 40, POLL_FACTOR = 25 };
+
+static unsigned poll_now(struct app *app, bool catch_up)
 {
 	double c0 = cpu_seconds(), now = follow_clock();
 	if (app->cmp) {
@@ -134,21 +145,50 @@ unsigned app_poll(struct app *app)
 	if (!app->follow) {
 		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor };
 		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
+		analysis_allow_lag(app->run, true);
+		app->caught_up_t = app->next_catch_up = now;
 	}
 	unsigned ch = follow_poll(app->follow, now);
-	if (ch)
+	app->poll_caught_up = analysis_lagging(app->run) && (catch_up || now >= app->next_catch_up);
+	if (app->poll_caught_up) {
+		analysis_catch_up(app->run);
+		app->caught_up_t = now;
+	}
+	if (ch || app->poll_caught_up)
 		refresh_panes(app);
 	if (ch & FOLLOW_RELOADED) {
 		char *safe = text_sanitize_dup(follow_last_event(app->follow), 0);
 		app_msg(app, false, "%s", safe);
 		free(safe);
 	}
-	app->poll_cost = cpu_seconds() - c0;
-	double period = follow_interval(app->follow);
-	if (25 * app->poll_cost > period)
-		period = 25 * app->poll_cost;
-	app->next_poll = now + period;
+	app->poll_t = now;
+	app->poll_cpu0 = c0;
+	app->poll_open = true;
+	app_poll_end(app);   /* a schedule now; the frame refines it */
+	app->poll_open = true;
 	return PR_REDRAW;
+}
+
+unsigned app_poll(struct app *app)
+{
+	return poll_now(app, false);
+}
+
+void app_poll_end(struct app *app)
+{
+	if (!app->poll_open || !app->follow)
+		return;
+	app->poll_open = false;
+	app->poll_cost = cpu_seconds() - app->poll_cpu0;
+	double interval = follow_interval(app->follow);
+	if (app->poll_caught_up) {
+		double wait = CATCH_UP_FACTOR * app->poll_cost;
+		app->next_catch_up = app->poll_t + (wait > interval ? wait : interval);
+		app->next_poll = app->poll_t + interval;
+		return;
+	}
+	double period = POLL_FACTOR * app->poll_cost;
+	app->next_poll = app->poll_t + (period > interval ? period : interval);
 }
 
 int app_poll_wait_ms(const struct app *app)
@@ -164,7 +204,12 @@ static unsigned follow_key(struct app *app, bool toggle)
 	if (toggle)
 		app->following = !app->following;
 	if (!toggle || app->following)
-		app_poll(app);
+		poll_now(app, !toggle);   /* R: everything current, held analyses too */
+	else if (analysis_lagging(app->run)) {   /* paused: one consistent picture */
+		analysis_catch_up(app->run);
+		app->caught_up_t = follow_clock();
+		refresh_panes(app);
+	}
 	if (!toggle)
 		app_msg(app, false, "read what was written since (R); %s", app->following ? "following" : "F follows");
 	else if (app->following)

@@ -26,6 +26,7 @@ struct pane_slot {
 	int key;              /* number key of a default tab (1..9), 0 for none */
 	void *priv;           /* NULL until opened, or when there is no data */
 	bool opened;
+	bool stale;           /* the run grew while hidden: rebuilt when next shown */
 	char why[200];        /* why priv is NULL */
 };
 
@@ -76,7 +77,12 @@ struct app {
 	struct follow *follow;        /* follow mode (model/steps/follow.h): NULL until F, R or --follow */
 	bool following;               /* polling every interval (F toggles) */
 	double next_poll;             /* follow_clock() time of the next poll */
-	double poll_cost;             /* CPU seconds of the last poll and pane refresh */
+	double poll_cost;             /* CPU seconds of the last poll, its refresh and frame */
+	double poll_t, poll_cpu0;     /* that poll's follow_clock() and process CPU time */
+	bool poll_open;               /* its frame is not drawn yet (app_poll_end) */
+	bool poll_caught_up;          /* it recomputed the held analyses */
+	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
+	double caught_up_t;           /* follow_clock() time they last did */
 
 	bool quit;
 	int exit_code;
@@ -123,11 +129,17 @@ void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */
 void app_reload(struct app *app);
 /* Follow mode: poll the job now (creating the follower on first use) and refresh the
- * panes in place when the run changed. */
+ * panes when the run changed: the current one in place now, the others when next
+ * shown. The analyses over every record (distributed, budgets, timing) lag: they are
+ * recomputed at most every max(--interval, 40 x their CPU cost), and the status row
+ * says how old they are (model/steps/analysis.h LIVE RUNS); heatmaps extend every poll. */
 unsigned app_poll(struct app *app);
+/* The frame after a poll is drawn (app_draw calls it): the poll's cost, frame included,
+ * schedules the next poll and catch-up. */
+void app_poll_end(struct app *app);
 /* Milliseconds until the next poll while following (-1: not following). The period is
- * max(--interval, 25 x the CPU time of the last poll and refresh), so a run too large to
- * refresh every interval costs at most about 4% of a core. */
+ * max(--interval, 25 x the CPU time of the last poll that did not catch up), so a run
+ * too large to refresh every interval costs at most about 4% of a core. */
 int app_poll_wait_ms(const struct app *app);
 
 /* The overlays' lists (app.c; drawn by frame.c): the views with data in this run

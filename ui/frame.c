@@ -15,6 +15,7 @@
 #include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/registry.h"
+#include "model/steps/analysis.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -46,10 +47,13 @@ static void draw_title(struct app *app)
 	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
 	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
+	bool cut = false;   /* after a clipped tab (its ellipsis) no other tab is drawn */
 	for (size_t i = 0; i < app->npane; i++) {
 		app->tab_x[i] = x;
-		if (x < r->w)
+		if (x < r->w && !cut) {
+			cut = text_width(lab[i]) > r->w - x;
 			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+		}
 	}
 	app->tab_x[app->npane] = x;
 }
@@ -92,7 +96,7 @@ static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
 	draw_clear_rect(r, ROLE_STATUS);
-	char buf[APP_LINE] = "", live[96] = "";
+	char buf[APP_LINE] = "", live[128] = "";
 	void *priv = app->pane[app->cur].priv;
 	if (priv && app->pane[app->cur].ops->status)
 		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
@@ -100,13 +104,15 @@ static void draw_status(struct app *app)
 	if (app->follow) {
 		double age = follow_newest_age(app->follow, follow_clock());
 		enum follow_state st = follow_state(app->follow);
-		char agebuf[32] = "no record yet", stalls[32] = "";
+		char agebuf[32] = "no record yet", stalls[32] = "", lag[40] = "";
 		if (age >= 0)
 			snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
 		if (follow_nstalled(app->follow))
 			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
-		snprintf(live, sizeof(live), " %s %s%s, %s ", app->following ? "LIVE" : "PAUSED",
-			 follow_state_name(st), stalls, agebuf);
+		if (analysis_lagging(app->run))   /* the held analyses (app.h app_poll) */
+			snprintf(lag, sizeof(lag), ", analyses %.0f s old", follow_clock() - app->caught_up_t);
+		snprintf(live, sizeof(live), " %s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED",
+			 follow_state_name(st), stalls, agebuf, lag);
 		lw = text_width(live);
 		draw_text(r->y, r->x + r->w - lw, lw, live,
 			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);
@@ -207,4 +213,5 @@ void app_draw(struct app *app)
 	wnoutrefresh(stdscr);
 	doupdate();
 	app->frames++;
+	app_poll_end(app);
 }

@@ -21,6 +21,7 @@ enum { BP_WINDOWS = 8, BP_BAR_MAX = 100 };
 struct bpane {
 	const struct steps_model *m;
 	struct list_cursor lc;    /* over the ranks (by index) */
+	int sel_rank;             /* rank id of lc.sel at the last frame (a refresh re-finds it) */
 	struct table *export;
 };
 
@@ -37,6 +38,7 @@ static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	const int *strag = app_stragglers(app, &n);
 	long ri = n ? steps_rank_index(m, strag[0]) : -1;
 	p->lc.sel = ri >= 0 ? (size_t)ri : 0;
+	p->sel_rank = steps_rank_id(m, p->lc.sel);
 	return p;
 }
 
@@ -177,6 +179,7 @@ static void bp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct bpane *p = priv;
 	int x = body->x + 1, w = body->w - 2, y = body->y;
+	p->sel_rank = steps_rank_id(p->m, p->lc.sel);
 	const struct budget *b = analysis_budget(app->run, p->lc.sel);
 	if (b)
 		y = draw_lines(p, app, b, y, x, w);
@@ -199,8 +202,10 @@ static unsigned bp_handle(void *priv, struct app *app, enum action a)
 {
 	struct bpane *p = priv;
 	p->lc.n = steps_nranks(p->m);
-	if (list_key(&p->lc, a))
+	if (list_key(&p->lc, a)) {
+		p->sel_rank = steps_rank_id(p->m, p->lc.sel);
 		return PR_HANDLED;
+	}
 	switch (a) {
 	case ACT_ENTER: {
 		long s = app_find(app, &pane_steps, NULL);
@@ -219,6 +224,7 @@ static unsigned bp_select(void *priv, struct app *app, const struct ui_target *t
 	if (ri < 0)
 		return PR_NONE;
 	p->lc.sel = (size_t)ri;
+	p->sel_rank = t->rank;
 	return PR_HANDLED;
 }
 
@@ -249,6 +255,24 @@ static struct table *bp_table(void *priv, struct app *app)
 	return p->export;
 }
 
+/* The run grew (follow mode): the same rank stays selected, by id, on the same screen
+ * line; the rank list and the bars are read from the model at the next frame. */
+static bool bp_rebuild(void *priv, struct app *app)
+{
+	struct bpane *p = priv;
+	const struct steps_model *m = app->run->steps;
+	if (!m || !steps_nranks(m))
+		return false;
+	p->m = m;
+	long ri = steps_rank_index(m, p->sel_rank);
+	size_t line = p->lc.sel >= p->lc.top ? p->lc.sel - p->lc.top : 0;
+	if (ri >= 0)
+		p->lc.sel = (size_t)ri;
+	p->lc.top = p->lc.sel >= line ? p->lc.sel - line : 0;
+	list_resize(&p->lc, steps_nranks(m), p->lc.rows);
+	return true;
+}
+
 static int bp_cur_rank(void *priv, struct app *app)
 {
 	struct bpane *p = priv;
@@ -265,4 +289,5 @@ const struct pane_ops pane_budget = {
 	.table = bp_table,
 	.status = bp_status,
 	.cur_rank = bp_cur_rank,
+	.rebuild = bp_rebuild,
 };

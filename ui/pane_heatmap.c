@@ -32,6 +32,7 @@ struct hpane {
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */
 	double lo, hi;                /* colour scale (whole grid) */
+	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
 	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
 	size_t rpr;                   /* rows per screen row */
 	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
@@ -217,7 +218,36 @@ static const char *metric_name(const struct hpane *p, struct app *app)
 	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
 }
 
-static bool open_metric(struct hpane *p, struct app *app)
+static void set_scale(struct hpane *p)
+{
+	compute_scale(p);
+	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+		p->lo = 0;
+		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
+	}
+	p->scale_rows = p->src.nrows;
+	p->scale_cols = p->src.ncols;
+}
+
+/* The grid grew (follow mode): the scale from a pass over the whole grid again once it
+ * has 1/16 more columns than at the last pass (or other rows); until then the new
+ * columns only raise the top (the worst value stays the hottest colour). So a poll
+ * costs O(rows) here, not O(rows x 64 ranges). */
+static void grow_scale(struct hpane *p, size_t from)
+{
+	if (p->blocks || p->src.nrows != p->scale_rows || p->src.ncols < p->scale_cols ||
+	    p->src.ncols >= p->scale_cols + p->scale_cols / 16 + 1) {
+		set_scale(p);
+		return;
+	}
+	for (size_t r = 0; r < p->src.nrows && from < p->src.ncols; r++) {
+		double w, m;
+		if (rect(p, r, r + 1, from, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
+			p->hi = w;
+	}
+}
+
+static bool open_source(struct hpane *p, struct app *app)
 {
 	if (p->src.ud)
 		src_close(p);
@@ -244,12 +274,15 @@ static bool open_metric(struct hpane *p, struct app *app)
 		return false;
 	if (!p->src.range)
 		p->blocks = grid_blocks_build(&p->src, 0);
-	compute_scale(p);
-	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
-		p->lo = 0;
-		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
-	}
 	p->cache_ok = false;
+	return true;
+}
+
+static bool open_metric(struct hpane *p, struct app *app)
+{
+	if (!open_source(p, app))
+		return false;
+	set_scale(p);
 	return true;
 }
 
@@ -355,9 +388,11 @@ static bool hp_rebuild(void *priv, struct app *app)
 	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
-	if (p->metric >= p->prov->nmetrics(app->run) || !open_metric(p, app) || !p->src.nrows ||
+	size_t was = p->src.ncols;
+	if (p->metric >= p->prov->nmetrics(app->run) || !open_source(p, app) || !p->src.nrows ||
 	    !p->src.ncols)
 		return false;
+	grow_scale(p, was);
 	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
 	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? row_line(p, (size_t)r, false) : 0;

@@ -2,6 +2,7 @@
 /* pane_overview.c: the run at a glance: name, sources and data quality, every
  * subsystem's summary lines (registry_summary: the same lines head --print), and the
  * findings (selectable: Enter opens the evidence). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
@@ -10,10 +11,53 @@
 #include "ui/draw.h"
 #include "ui/list.h"
 
+/* What identifies a finding across a refresh (its title may change: "12 s ago"). */
+struct finding_key {
+	char id[48];
+	int kind, rank;
+	long item;
+};
+
 struct opane {
 	struct list_cursor lc; /* over the findings */
+	struct finding_key sel; /* the selected finding at the last frame */
+	bool refind;          /* the run grew: select that finding again */
 	struct table *export; /* `e` here exports the findings view */
 };
+
+static struct finding_key key_of(const struct finding *f)
+{
+	struct finding_key k = { .kind = (int)f->ev.kind, .rank = f->ev.rank, .item = f->ev.item };
+	snprintf(k.id, sizeof(k.id), "%s", f->id);
+	return k;
+}
+
+static bool key_eq(const struct finding_key *a, const struct finding_key *b)
+{
+	return a->kind == b->kind && a->rank == b->rank && a->item == b->item && strcmp(a->id, b->id) == 0;
+}
+
+/* After a refresh: the cursor on the same finding, on the same screen line. */
+static void refind(struct opane *p, const struct finding_list *fl)
+{
+	p->refind = false;
+	size_t line = p->lc.sel >= p->lc.top ? p->lc.sel - p->lc.top : 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		struct finding_key k = key_of(&fl->v[i]);
+		if (key_eq(&k, &p->sel)) {
+			p->lc.sel = i;
+			p->lc.top = i >= line ? i - line : 0;
+			return;
+		}
+	}
+}
+
+/* The run grew (follow mode): the findings are read again at the next frame. */
+static bool ov_rebuild(void *priv, struct app *app)
+{
+	((struct opane *)priv)->refind = true;
+	return true;
+}
 
 static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
@@ -100,7 +144,11 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	y++;
 	const struct finding_list *fl = run_findings(app->run);
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
+	if (p->refind)
+		refind(p, fl);
 	list_resize(&p->lc, fl->n, body->y + body->h - y);
+	if (fl->n)
+		p->sel = key_of(&fl->v[p->lc.sel]);
 	for (size_t i = p->lc.top; i < fl->n && y < body->y + body->h; i++, y++) {
 		const struct finding *f = &fl->v[i];
 		enum role sev = f->severity == SEV_HIGH ? ROLE_SEV_HIGH : f->severity == SEV_MED ? ROLE_SEV_MED : ROLE_SEV_LOW;
@@ -119,8 +167,11 @@ static unsigned ov_handle(void *priv, struct app *app, enum action a)
 	struct opane *p = priv;
 	size_t n = run_findings(app->run)->n;
 	p->lc.n = n;
-	if (list_key(&p->lc, a))
+	if (list_key(&p->lc, a)) {
+		if (n)
+			p->sel = key_of(&run_findings(app->run)->v[p->lc.sel]);
 		return PR_HANDLED;
+	}
 	switch (a) {
 	case ACT_ENTER: return n ? app_open_finding(app, p->lc.sel) | PR_HANDLED : PR_HANDLED;
 	default: return PR_NONE;
@@ -145,4 +196,5 @@ const struct pane_ops pane_overview = {
 	.handle = ov_handle,
 	.status = ov_status,
 	.table = ov_table,
+	.rebuild = ov_rebuild,
 };

@@ -219,12 +219,98 @@ static int ui_start(const struct opts *opts, bool headless)
 	return 0;
 }
 
+/* ---- the loading screen ---------------------------------------------------- */
+
+static bool load_term;   /* the loading screen's terminal is up (ui_run takes it over) */
+enum { LOAD_TYPEAHEAD = 64 };
+static int load_keys[LOAD_TYPEAHEAD];   /* typed during the load, for the explorer */
+static size_t load_nkeys;
+
+bool ui_load_begin(const struct opts *opts)
+{
+	const char *script = getenv("TSCOPE_SCRIPT");
+	char why[160];
+	if ((script && *script) || term_start(false, why, sizeof(why)) < 0)
+		return false;
+	theme_init(opts->color);
+	const struct glyphs *g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
+	draw_init(g->utf8 ? 0 : TEXT_ASCII, g);
+	load_term = true;
+	return true;
+}
+
+/* "1.2 GB" */
+static void load_bytes(long long b, char *buf, size_t n)
+{
+	if (b >= 1000000000LL)
+		snprintf(buf, n, "%.1f GB", (double)b / 1e9);
+	else
+		snprintf(buf, n, "%.0f MB", (double)b / 1e6);
+}
+
+int ui_load_frame(const struct ui_load_status *st, int ms)
+{
+	erase();
+	int w = COLS > 4 ? COLS - 2 : 1, y = 0;
+	draw_fmt(y++, 1, w, ROLE_HEADER, "tscope-tui  1 Overview (loading %s)", st->path);
+	y++;
+	double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;   /* bytes/s */
+	char done[32], total[32], line[160];
+	load_bytes(st->done, done, sizeof(done));
+	load_bytes(st->total, total, sizeof(total));
+	if (st->total > 0) {
+		double frac = (double)st->done / (double)st->total;
+		draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
+		draw_bar(y, 11, w - 18 > 10 ? w - 18 : 10, frac > 1 ? 1 : frac, ROLE_BAR);
+		draw_fmt(y++, w - 5, 6, ROLE_NORMAL, "%3d%%", (int)(100 * (frac > 1 ? 1 : frac)));
+		if (rate > 0 && st->done < st->total)
+			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s · ETA %.0f s", done, total, rate / 1e6,
+				 (double)(st->total - st->done) / rate);
+		else
+			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s", done, total, rate / 1e6);
+	} else {
+		draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
+		snprintf(line, sizeof(line), "%s · %.1f MB/s (size unknown)", done, rate / 1e6);
+	}
+	draw_text(st->total > 0 ? y++ : y, 11, w - 10, line, ROLE_NORMAL);
+	y++;
+	y++;
+	draw_fmt(y++, 1, w, ROLE_NORMAL, "files      %zu", st->files);
+	draw_fmt(y++, 1, w, ROLE_NORMAL, "records    %zu loaded, %zu skipped", st->records, st->skipped);
+	draw_fmt(y++, 1, w, st->diags ? ROLE_SEV_MED : ROLE_NORMAL, "notes      %zu", st->diags);
+	draw_fmt(y++, 1, w, ROLE_NORMAL, "elapsed    %.1f s", st->seconds);
+	y++;
+	if (st->finishing)
+		draw_text(y++, 1, w, "every file read: aligning the steps and analysing...", ROLE_DIM);
+	draw_text(LINES - 1, 1, w, "q or Esc quits the load", ROLE_HINT);
+	refresh();
+	for (int key = term_getkey(ms); key != ERR; key = term_getkey(0)) {
+		if (key == 'q' || key == 27)
+			return 0;
+		if (load_nkeys < LOAD_TYPEAHEAD && key != KEY_RESIZE)
+			load_keys[load_nkeys++] = key;
+	}
+	return term_signal() ? 128 + term_signal() : -1;
+}
+
+void ui_load_end(bool explorer_follows)
+{
+	if (load_term && !explorer_follows) {
+		term_stop();
+		load_term = false;
+	}
+	while (load_term && load_nkeys)   /* the explorer reads them first, in order */
+		ungetch(load_keys[--load_nkeys]);
+	load_nkeys = 0;
+}
+
 int ui_run(struct run *run, const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
-	if (ui_start(opts, headless) < 0)
+	if (!load_term && ui_start(opts, headless) < 0)
 		return -1;
+	load_term = false;
 	struct app app;
 	app_init(&app, run, opts);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);

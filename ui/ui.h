@@ -17,6 +17,25 @@ enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
 /* A folder of runs: let the user pick one of n run paths below dir. Returns its index,
  * UI_PICK_QUIT (q, Esc) or UI_PICK_NO_TTY (no usable terminal: nothing was drawn). */
 int ui_pick_run(const char *dir, const char *const *paths, size_t n, const struct opts *opts);
+/* The loading screen, the explorer's first frame while a run loads on another thread:
+ * what is loaded so far, a progress bar with rate and ETA; q or Esc quits. */
+struct ui_load_status {
+	const char *path;          /* the first PATH (unsanitized) */
+	long long done, total;     /* bytes read and to read; total 0: unknown */
+	double seconds;            /* since the load began */
+	size_t files, records, skipped, diags;
+	bool finishing;            /* every file read: aligning the steps */
+};
+/* Start the terminal for the loading screen; false (nothing drawn) without a usable
+ * terminal or under TSCOPE_SCRIPT. */
+bool ui_load_begin(const struct opts *opts);
+/* Draw the loading screen, then wait up to ms for a key. Returns -1 to go on, 0 when q
+ * or Esc was typed, 128 + N on signal N. Other keys are kept (up to 64) for the
+ * explorer. */
+int ui_load_frame(const struct ui_load_status *st, int ms);
+/* After the load: keep the terminal for ui_run() when the explorer follows at once
+ * (it then reads the keys typed during the load first), else restore it. */
+void ui_load_end(bool explorer_follows);
 /* Print the key bindings (from the action table) for --list-keys. */
 void ui_list_keys(FILE *f);
 

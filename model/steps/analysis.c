@@ -33,30 +33,98 @@ static void conv_free(struct convergence *c)
 	}
 }
 
-void analysis_cache_free(void *p)
+void analysis_dist_free(struct distributed *d)
 {
-	struct analysis_cache *c = p;
-	if (!c)
-		return;
+	if (d) {
+		free(d->rank);
+		free(d->step);
+		free(d->stragglers);
+		free(d);
+	}
+}
+
+/* The results over every record (per-rank analyses, the whole-run budget, the
+ * distributed analysis): what appends make stale. */
+static void cache_drop_records(struct analysis_cache *c)
+{
 	for (size_t i = 0; i < c->nranks; i++) {
 		timing_free(c->rank[i].timing);
 		free(c->rank[i].memory);
 		conv_free(c->rank[i].conv);
 		free(c->rank[i].budget);
+		c->rank[i] = (struct rank_cache){ 0 };
 	}
-	free(c->rank);
 	free(c->budget_all);
+	c->budget_all = NULL;
+	c->budget_all_done = false;
+	analysis_dist_free(c->dist);
+	c->dist = NULL;
+	c->dist_done = false;
+	c->lagging = false;
+}
+
+void analysis_cache_free(void *p)
+{
+	struct analysis_cache *c = p;
+	if (!c)
+		return;
+	cache_drop_records(c);
+	free(c->rank);
 	free(c->cmed);
-	if (c->dist) {
-		free(c->dist->rank);
-		free(c->dist->step);
-		free(c->dist->stragglers);
-		free(c->dist);
-	}
 	for (size_t i = 0; i < c->nheat; i++)
 		analysis_heat_free(c->heat[i]);
 	free(c->heat);
 	free(c);
+}
+
+/* The heatmap pyramids and the per-step medians stay: their accessors extend them to
+ * the new aligned steps on next use. */
+void analysis_cache_grown(void *p, bool lag_ok, bool columns_kept)
+{
+	struct analysis_cache *c = p;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nheat; i++) {
+		if (!columns_kept)
+			analysis_heat_free(c->heat[i]);
+		else
+			c->heat[i]->stale = true;
+	}
+	if (!columns_kept)
+		c->nheat = 0;
+	if (!lag_ok) {
+		cache_drop_records(c);
+		return;
+	}
+	bool held = c->budget_all_done || c->dist_done;
+	for (size_t i = 0; i < c->nranks && !held; i++)
+		held = c->rank[i].timing_done || c->rank[i].memory_done || c->rank[i].conv_done ||
+		       c->rank[i].budget_done;
+	c->lagging = held;
+}
+
+/* ---- live runs ---------------------------------------------------------------------- */
+
+void analysis_allow_lag(struct run *run, bool allow)
+{
+	if (!run || !run->steps)
+		return;
+	run->steps->analysis_lag = allow;
+	if (!allow)
+		analysis_catch_up(run);
+}
+
+void analysis_catch_up(struct run *run)
+{
+	struct analysis_cache *c = run && run->steps ? run->steps->analysis : NULL;
+	if (c && c->lagging)
+		cache_drop_records(c);
+}
+
+bool analysis_lagging(const struct run *run)
+{
+	const struct analysis_cache *c = run && run->steps ? run->steps->analysis : NULL;
+	return c && c->lagging;
 }
 
 struct analysis_cache *analysis_cache_of(struct run *run)

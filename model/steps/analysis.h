@@ -3,7 +3,8 @@
  * what tscope adds (time lost, onset, coverage, per-window budgets, heatmap blocks).
  *
  * LIFETIME. Every analyzer is lazy: computed on first call, memoized inside the run's
- * step model, and returned as a const pointer that stays valid until run_free(). NULL
+ * step model, and returned as a const pointer that stays valid until run_free() or the
+ * run grows (steps_refresh, see LIVE RUNS below; the heatmap grids stay). NULL
  * means "no input for this analysis" (no step model, too few ranks, ...). Not
  * thread-safe: call from one thread (the UI thread, or --print).
  *
@@ -248,6 +249,25 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 /* The value of rank ri at every aligned index (heat_nsteps() floats, NaN where missing),
  * read in place: for passes over every cell (a run comparison). */
 const float *heat_row(const struct heat_grid *g, size_t ri);
+
+/* ---- live runs (follow mode) ---------------------------------------------------
+ *
+ * When a live run grows by appends only (steps_refresh: every rank gained step numbers
+ * after all the steps it had; no rank added or reloaded), the aligned steps known so far
+ * keep their index and records and the new ones come after them. Then the heatmap
+ * pyramids and the per-step medians are not dropped: on next use they compute only the
+ * new aligned steps (and the pyramid blocks that cover them), bit for bit what a fresh
+ * build gives (a grid that gets its first missing cell is rebuilt whole). The results
+ * over every record (timing, memory, convergence, budgets, distributed) are dropped and
+ * recomputed on next use, unless lagging is allowed: then they are held and keep
+ * answering from the records they saw, until analysis_catch_up(). So a follower can
+ * recompute those O(records) passes at the pace it chooses (ui/app.c: every max(interval,
+ * 20 x their CPU cost)) and say how old they are. Any other change drops everything. */
+void analysis_allow_lag(struct run *run, bool allow);   /* false: catch up now */
+/* Drop the held results: the next use recomputes them from every record. */
+void analysis_catch_up(struct run *run);
+/* True while held results predate records appended since. */
+bool analysis_lagging(const struct run *run);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);

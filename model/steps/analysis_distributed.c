@@ -88,6 +88,7 @@ struct step_pass {
 	const struct steps_model *m;
 	struct phase_sets ps;
 	size_t N, S;
+	size_t k_from;            /* first aligned step of the pass (medians of appended steps) */
 	const double *cmed_known; /* memoized per-step medians, or NULL */
 	double *cmed;             /* medians-only pass: out */
 	struct distributed *d;    /* NULL: medians only */
@@ -97,7 +98,8 @@ struct step_pass {
 static void step_block(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
-	size_t N = p->N, k0 = task * STEP_BLOCK, nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
+	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK;
+	size_t nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
 	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
 	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK];
 	for (size_t r = 0; r < N; r++)
@@ -139,7 +141,8 @@ static void step_block(void *ud, size_t task)
 
 static void step_pass_run(const struct run *run, struct step_pass *p)
 {
-	pool_run((p->S + STEP_BLOCK - 1) / STEP_BLOCK, analysis_threads(run), step_block, p);
+	size_t ntasks = (p->S - p->k_from + STEP_BLOCK - 1) / STEP_BLOCK;
+	pool_run(ntasks, ntasks > 1 ? analysis_threads(run) : 1, step_block, p);
 }
 
 /* Per-step statistics (parallel), then, in step order, the critical counts, time lost
@@ -262,27 +265,32 @@ const struct distributed *analysis_distributed(struct run *run)
 	if (!c)
 		return NULL;
 	if (!c->dist_done) {
-		c->dist = compute_distributed(run, c->cmed);
+		/* medians a live run kept and extended; else the step pass computes them */
+		c->dist = compute_distributed(run, c->cmed ? analysis_step_medians(run, c) : NULL);
 		c->dist_done = true;
+		if (c->dist && !c->cmed)
+			analysis_step_medians(run, c);   /* kept: a live run extends them */
 	}
 	return c->dist;
 }
 
 /* Median of compute over the ranks at every aligned step (S entries), memoized: shared
- * by the distributed analysis (cmed) and the slowdown heatmap, whichever comes first. */
+ * by the distributed analysis (cmed) and the slowdown heatmap, whichever comes first.
+ * After appends (analysis_cache_grown) only the new aligned steps are computed. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 {
-	if (c->cmed)
-		return c->cmed;
 	const struct steps_model *m = run->steps;
-	size_t S = steps_naligned(m);
-	c->cmed = xmalloc((S ? S : 1) * sizeof(*c->cmed));
-	if (c->dist_done && c->dist) {
+	size_t S = steps_naligned(m), from = c->cmed ? c->ncmed : 0;
+	if (c->cmed && from == S)
+		return c->cmed;
+	c->cmed = xrealloc(c->cmed, (S ? S : 1) * sizeof(*c->cmed));
+	c->ncmed = S;
+	if (from == 0 && c->dist_done && c->dist && c->dist->n_steps == S) {
 		for (size_t k = 0; k < S; k++)
 			c->cmed[k] = c->dist->step[k].cmed;
 		return c->cmed;
 	}
-	struct step_pass p = { .m = m, .N = steps_nranks(m), .S = S, .cmed = c->cmed };
+	struct step_pass p = { .m = m, .N = steps_nranks(m), .S = S, .k_from = from, .cmed = c->cmed };
 	analysis_phase_sets_init(m, &p.ps);
 	step_pass_run(run, &p);
 	analysis_phase_sets_free(&p.ps);

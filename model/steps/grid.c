@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* grid.c: the ranks x aligned-steps grids of the step model, one per metric
- * (compute, relative slowdown vs the step median, step time, comm, each phase), read
- * from the analyzers' heatmap pyramids (analysis.h heat_range), so any rectangle costs
- * O(rows x log steps). Enter on a cell opens the step's kernels when a trace covers
- * it, else the rank's steps. */
+/* grid.c: the ranks x steps grids of the step model, one per metric (compute, relative
+ * slowdown vs the step median, step time, comm, each phase), read from the analyzers'
+ * heatmap pyramids (analysis.h heat_range), so any rectangle costs O(rows x log
+ * steps). The columns are the aligned steps, and in a live run the leading ranks'
+ * newer steps too (steps_ncolumns). Enter on a cell opens the step's kernels when a
+ * trace covers it, else the rank's steps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static void gs_row_label(void *ud, size_t row, char *buf, size_t n)
 static void gs_col_label(void *ud, size_t col, char *buf, size_t n)
 {
 	struct gs *s = ud;
-	snprintf(buf, n, "%ld", steps_aligned_step(s->m, col));
+	snprintf(buf, n, "%ld", steps_column_step(s->m, col));
 }
 
 static long gs_row_id(void *ud, size_t row)
@@ -107,29 +108,32 @@ static long gs_row_find(void *ud, long id)
 
 static long gs_col_id(void *ud, size_t col)
 {
-	return steps_aligned_step(((struct gs *)ud)->m, col);
+	return steps_column_step(((struct gs *)ud)->m, col);
 }
 
 static long gs_col_find(void *ud, long id)
 {
 	const struct steps_model *m = ((struct gs *)ud)->m;
-	size_t lo = 0, hi = steps_naligned(m);
+	size_t lo = 0, hi = steps_ncolumns(m);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (steps_aligned_step(m, mid) < id)
+		if (steps_column_step(m, mid) < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < steps_naligned(m) ? (long)lo : -1;
+	return lo < steps_ncolumns(m) ? (long)lo : -1;
 }
 
 static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 {
 	struct gs *s = ud;
-	size_t pos = steps_aligned_pos(s->m, row, col);
-	size_t k = 0;
+	size_t pos, k = 0;
 	buf[0] = '\0';
+	if (!steps_find(s->m, row, steps_column_step(s->m, col), &pos)) {
+		snprintf(buf, n, "no record yet (the rank is behind)");
+		return;
+	}
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
 		const struct metric_def *d = steps_metric(s->m, (int)i);
 		double v;
@@ -152,7 +156,7 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 	struct gs *s = ud;
 	*out = evidence_none();
 	out->rank = steps_rank_id(s->m, row);
-	out->step_lo = out->step_hi = steps_aligned_step(s->m, col);
+	out->step_lo = out->step_hi = steps_column_step(s->m, col);
 	if (trace_covers(s->run, out->rank, out->step_lo)) {
 		out->kind = EV_KERNEL;
 		out->view = "step_kernels";

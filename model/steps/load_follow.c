@@ -481,6 +481,7 @@ unsigned follow_poll(struct follow *f, double now)
 	unsigned out = 0;
 	for (size_t i = 0; i < f->nt; i++)
 		out |= poll_file(f, &f->t[i], now);
+	steps_set_live(f->run->steps);   /* the heatmap reaches the leading ranks (once) */
 	if (out)
 		steps_refresh(f->run->steps);
 	out |= watch_sweep(f);

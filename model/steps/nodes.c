@@ -10,6 +10,7 @@
 #include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 static const char *const host_keys[] = { "hostname", "host", "node", "nodename" };
@@ -22,7 +23,7 @@ static const char *env_get(const struct steps_meta *meta, const char *key)
 	return NULL;
 }
 
-static const char *host_of(const struct steps_model *m, size_t ri)
+static const char *env_host(const struct steps_model *m, size_t ri)
 {
 	const struct steps_meta *meta = steps_rank_meta(m, ri);
 	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++) {
@@ -35,9 +36,9 @@ static const char *host_of(const struct steps_model *m, size_t ri)
 
 static int cmp_by_host(const void *a, const void *b, void *ud)
 {
-	const struct steps_model *m = ud;
+	const char *const *host = ud;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(host_of(m, x), host_of(m, y));
+	int c = strcmp(host[x], host[y]);
 	return c ? c : (x > y) - (x < y);
 }
 
@@ -58,22 +59,40 @@ static void node_push(struct node_set *s, size_t *cap, char *name, const size_t 
 	nd->nranks = n;
 }
 
-static bool group_by_host(const struct steps_model *m, struct node_set *s)
+/* Every rank's host (run.json environment, else its trace's), or false. */
+static bool rank_hosts(struct run *run, const char **host)
 {
-	size_t nr = steps_nranks(m), cap = 0;
-	for (size_t r = 0; r < nr; r++)
-		if (!host_of(m, r))
+	const struct steps_model *m = run->steps;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		host[r] = env_host(m, r);
+		if (!host[r] && run->trace)
+			host[r] = trace_rank_host(run, steps_rank_id(m, r));
+		if (!host[r] || !*host[r])
 			return false;
+	}
+	return true;
+}
+
+static bool group_by_host(struct run *run, struct node_set *s)
+{
+	const struct steps_model *m = run->steps;
+	size_t nr = steps_nranks(m), cap = 0;
+	const char **host = xmalloc(nr * sizeof(*host));
+	if (!rank_hosts(run, host)) {
+		free(host);
+		return false;
+	}
 	size_t *ord = xmalloc(nr * sizeof(*ord));
 	for (size_t r = 0; r < nr; r++)
 		ord[r] = r;
-	qsort_r(ord, nr, sizeof(*ord), cmp_by_host, (void *)m);
+	qsort_r(ord, nr, sizeof(*ord), cmp_by_host, (void *)host);
 	for (size_t i = 0, j; i < nr; i = j) {
-		for (j = i + 1; j < nr && strcmp(host_of(m, ord[j]), host_of(m, ord[i])) == 0; j++)
+		for (j = i + 1; j < nr && strcmp(host[ord[j]], host[ord[i]]) == 0; j++)
 			;
-		node_push(s, &cap, xstrdup(host_of(m, ord[i])), ord + i, j - i);
+		node_push(s, &cap, xstrdup(host[ord[i]]), ord + i, j - i);
 	}
 	free(ord);
+	free(host);
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), cmp_node_first);
 	s->source = NODES_HOSTNAME;
@@ -125,7 +144,7 @@ struct node_set *steps_nodes(struct run *run)
 	if (!m || steps_nranks(m) < 2)
 		return NULL;
 	struct node_set *s = xcalloc(1, sizeof(*s));
-	if (!group_by_host(m, s)) {
+	if (!group_by_host(run, s)) {
 		long per = run->opts ? run->opts->ranks_per_node : 0;
 		s->source = NODES_RANKS_PER_NODE;
 		if (per <= 0) {

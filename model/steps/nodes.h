@@ -3,7 +3,9 @@
  * host, and per node the worst rank and how slow its ranks are together.
  *
  * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
- * (or "host", "node", "nodename"), when every rank has one; else consecutive rank ids in
+ * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
+ * trace_rank_host: distributedInfo, or the default trace file name), when every rank
+ * has one; else consecutive rank ids in
  * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count". With
  * none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
  * lowest rank id; a node's ranks are rank indexes in ascending id. The distributed

@@ -5,6 +5,7 @@
  * is store_follow.c, the serialized form store_index.c. */
 #include "model/steps/internal.h"
 
+#include <limits.h>
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
@@ -23,6 +24,9 @@ struct steps_model *steps_model_get(struct run *run)
 	if (!run->steps) {
 		struct steps_model *m = xcalloc(1, sizeof(*m));
 		pthread_mutex_init(&m->lock, NULL);
+		for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
+			pthread_mutex_init(&m->body_lock[i], NULL);
+		m->run = run;
 		run->steps = m;
 	}
 	struct steps_model *m = run->steps;
@@ -269,10 +273,8 @@ void store_column_free(struct column *c)
 	free(c->run_val);
 }
 
-void steps_rank_free(struct rank_steps *r)
+void store_rank_free_body(struct rank_steps *r)
 {
-	if (!r)
-		return;
 	for (size_t i = 0; i < r->ncol; i++)
 		store_column_free(&r->col[i]);
 	free(r->col);
@@ -281,6 +283,20 @@ void steps_rank_free(struct rank_steps *r)
 	free(r->ts_present);
 	free(r->idx_step);
 	free(r->idx_pos);
+	r->col = NULL;
+	r->ncol = 0;
+	r->step = NULL;
+	r->ts = NULL;
+	r->ts_present = NULL;
+	r->idx_step = NULL;
+	r->idx_pos = NULL;
+}
+
+void steps_rank_free(struct rank_steps *r)
+{
+	if (!r)
+		return;
+	store_rank_free_body(r);
 	free(r->path);
 	steps_meta_free(&r->meta);
 	free(r);
@@ -399,8 +415,11 @@ static int cmp_pos_by_step(const void *a, const void *b, void *ud)
 
 void store_rank_build_index(struct rank_steps *r)
 {
+	r->nindexed = r->n;
 	if (r->contiguous) {
 		r->ndistinct = r->n;
+		r->span_lo = r->step0;
+		r->span_hi = r->step0 + (long)(r->n ? r->n - 1 : 0);
 		return;
 	}
 	uint32_t *ord = xmalloc((r->n ? r->n : 1) * sizeof(*ord));
@@ -421,6 +440,8 @@ void store_rank_build_index(struct rank_steps *r)
 	}
 	free(ord);
 	r->ndistinct = k;
+	r->span_lo = k ? (long)r->idx_step[0] : r->step0;
+	r->span_hi = k ? (long)r->idx_step[k - 1] : r->step0;
 	r->idx_step = xrealloc(r->idx_step, (k ? k : 1) * sizeof(*r->idx_step));
 	r->idx_pos = xrealloc(r->idx_pos, (k ? k : 1) * sizeof(*r->idx_pos));
 }
@@ -575,6 +596,55 @@ void store_build_aligned(struct steps_model *m)
 	}
 }
 
+/* The heatmap columns after the aligned steps of a live run (steps_set_live). */
+void store_build_tail(struct steps_model *m)
+{
+	free(m->tail);
+	m->tail = NULL;
+	m->ntail = 0;
+	m->tail_range = false;
+	if (!m->live || m->naligned == 0)
+		return;
+	long last = steps_aligned_step(m, m->naligned - 1);
+	if (m->aligned_contiguous) {   /* every rank contiguous: (last, the newest step] */
+		long hi = last;
+		for (size_t i = 0; i < m->nrank; i++)
+			if (steps_max_step(m, i) > hi)
+				hi = steps_max_step(m, i);
+		m->tail_range = true;
+		m->tail_lo = last + 1;
+		m->ntail = (size_t)((unsigned long)hi - (unsigned long)last);
+		return;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
+			total++;
+	}
+	m->tail = xmalloc((total ? total : 1) * sizeof(*m->tail));
+	size_t k = 0;
+	for (size_t i = 0; i < m->nrank; i++) {
+		const struct rank_steps *r = m->rank[i];
+		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
+			m->tail[k++] = rank_distinct_step(r, j);
+	}
+	qsort(m->tail, k, sizeof(*m->tail), cmp_i64);
+	for (size_t j = 0; j < k; j++)
+		if (m->ntail == 0 || m->tail[m->ntail - 1] != m->tail[j])
+			m->tail[m->ntail++] = m->tail[j];
+}
+
+void steps_set_live(struct steps_model *m)
+{
+	if (!m || m->live)
+		return;
+	m->live = true;
+	store_build_tail(m);
+	analysis_cache_free(m->analysis);   /* the heatmaps get the new columns */
+	m->analysis = NULL;
+}
+
 void steps_finalize(struct steps_model *m)
 {
 	if (!m)
@@ -587,8 +657,19 @@ void steps_finalize(struct steps_model *m)
 		m->rank[i]->sealed = true;
 		m->rank[i]->dirty = false;
 	}
-	store_build_aligned(m);
-	store_build_union(m);
+	if (m->preset) { /* from the index summary: no rank's steps are read */
+		free(m->aligned);
+		m->aligned_contiguous = m->preset_contiguous;
+		m->aligned_lo = m->preset_lo;
+		m->aligned = m->preset_aligned;
+		m->naligned = m->preset_naligned;
+		m->nunion = m->preset_nunion;
+		m->preset_aligned = NULL;
+		m->preset = false;
+	} else {
+		store_build_aligned(m);
+		store_build_union(m);
+	}
 	m->finalized = true;
 #ifdef __GLIBC__
 	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
@@ -608,6 +689,19 @@ void steps_model_free(struct steps_model *m)
 		free((char *)m->metric[i].name);
 	free(m->metric);
 	free(m->aligned);
+	free(m->preset_aligned);
+	free(m->summary_dir);
+	for (size_t i = 0; i < m->npart; i++) {
+		free(m->part[i]->path);
+		free(m->part[i]->base);
+		free(m->part[i]->map);
+		free(m->part[i]);
+	}
+	free(m->part);
+	steps_summary_free(m->summary);
+	for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
+		pthread_mutex_destroy(&m->body_lock[i]);
+	free(m->tail);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -650,12 +744,16 @@ size_t steps_nrecords(const struct steps_model *m, size_t ri)
 long steps_step(const struct steps_model *m, size_t ri, size_t pos)
 {
 	const struct rank_steps *r = m->rank[ri];
-	return r->contiguous ? r->step0 + (long)pos : (long)r->step[pos];
+	if (r->contiguous)
+		return r->step0 + (long)pos;
+	rank_need_body(r);
+	return (long)r->step[pos];
 }
 
 bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out)
 {
 	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
 		return false;
 	*out = r->ts0 + (double)r->ts[pos];
@@ -678,6 +776,7 @@ static double col_rle_get(const struct column *c, size_t pos)
 bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
 {
 	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (metric < 0 || (size_t)metric >= r->ncol || pos >= r->n)
 		return false;
 	const struct column *c = &r->col[metric];
@@ -701,6 +800,7 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
 		*pos = (size_t)(step - r->step0);
 		return true;
 	}
+	rank_need_body(r);
 	size_t lo = 0, hi = r->ndistinct;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -718,6 +818,16 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
 size_t steps_ndistinct(const struct steps_model *m, size_t ri)
 {
 	return m->rank[ri]->ndistinct;
+}
+
+bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (!r->n)
+		return false;
+	*lo = r->span_lo;
+	*hi = r->span_hi;
+	return true;
 }
 
 size_t steps_nunion(const struct steps_model *m)
@@ -738,6 +848,25 @@ size_t steps_naligned(const struct steps_model *m)
 long steps_aligned_step(const struct steps_model *m, size_t k)
 {
 	return m->aligned_contiguous ? m->aligned_lo + (long)k : (long)m->aligned[k];
+}
+
+long steps_max_step(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	return r->ndistinct ? rank_distinct_step(r, r->ndistinct - 1) : LONG_MIN;
+}
+
+size_t steps_ncolumns(const struct steps_model *m)
+{
+	return m ? m->naligned + m->ntail : 0;
+}
+
+long steps_column_step(const struct steps_model *m, size_t k)
+{
+	if (k < m->naligned)
+		return steps_aligned_step(m, k);
+	k -= m->naligned;
+	return m->tail_range ? m->tail_lo + (long)k : (long)m->tail[k];
 }
 
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k)

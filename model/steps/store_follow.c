@@ -48,6 +48,7 @@ static void col_thaw(struct column *c, size_t n)
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 {
 	struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (r->live)
 		return r;
 	r->live = true;
@@ -63,11 +64,24 @@ struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 	return r;
 }
 
+/* The records r gained since its index was built only add step numbers after every
+ * step it had, so no earlier step moved or changed its record. */
+static bool rank_appended_after(const struct rank_steps *r)
+{
+	if (r->contiguous || r->nindexed == 0)
+		return true;
+	long last = r->idx_step ? (long)r->idx_step[r->ndistinct - 1] : r->step0 + (long)(r->nindexed - 1);
+	for (size_t i = r->nindexed; i < r->n; i++)
+		if (r->step[i] <= last)
+			return false;
+	return true;
+}
+
 bool steps_refresh(struct steps_model *m)
 {
 	if (!m)
 		return false;
-	bool changed = m->resort;
+	bool changed = m->resort, append = !m->resort;
 	if (m->resort) {
 		qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
 		store_slots_rebuild(m, m->nrank);
@@ -77,6 +91,7 @@ bool steps_refresh(struct steps_model *m)
 		struct rank_steps *r = m->rank[i];
 		if (!r->dirty)
 			continue;
+		append = append && rank_appended_after(r);
 		free(r->idx_step);
 		free(r->idx_pos);
 		r->idx_step = NULL;
@@ -87,14 +102,29 @@ bool steps_refresh(struct steps_model *m)
 	}
 	if (!changed)
 		return false;
+	size_t old_aligned = m->naligned, old_tail = m->ntail;
+	long *tail = xmalloc((old_tail ? old_tail : 1) * sizeof(*tail));
+	for (size_t k = 0; k < old_tail; k++)
+		tail[k] = steps_column_step(m, old_aligned + k);
 	free(m->aligned);
 	m->aligned = NULL;
 	m->naligned = 0;
 	m->aligned_contiguous = false;
 	store_build_aligned(m);
 	store_build_union(m);
-	analysis_cache_free(m->analysis);
-	m->analysis = NULL;
+	store_build_tail(m);
+	/* appends only: the aligned steps known so far keep their index and records, new
+	 * ones come after them, so the analyses extend instead of starting over; the
+	 * heatmaps too when the old columns are the first new ones */
+	bool kept = m->naligned + m->ntail >= old_aligned + old_tail;
+	for (size_t k = 0; k < old_tail && kept; k++)
+		kept = steps_column_step(m, old_aligned + k) == tail[k];
+	free(tail);
+	if (append) {
+		analysis_cache_grown(m->analysis, m->analysis_lag, kept);
+	} else {
+		analysis_cache_free(m->analysis);
+		m->analysis = NULL;
+	}
 	return true;
 }
-

@@ -182,8 +182,9 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-/* heatmap: per rank and block of aligned steps (at most 100 blocks), the mean and worst
- * step compute and relative slowdown vs the step median. */
+/* heatmap: per rank and block of the heatmap's steps (steps_ncolumns: the aligned ones,
+ * and a live run's newer ones; at most 100 blocks), the mean and worst step compute and
+ * relative slowdown vs the step median. */
 static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -210,8 +211,8 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 			size_t end = k + block < S ? k + block : S;
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_int(t, row, c_lo, steps_aligned_step(m, k));
-			table_set_int(t, row, c_hi, steps_aligned_step(m, end - 1));
+			table_set_int(t, row, c_lo, steps_column_step(m, k));
+			table_set_int(t, row, c_hi, steps_column_step(m, end - 1));
 			double mean, worst;
 			if (heat_range(gc, r, k, end, &mean, &worst)) {
 				table_set_num(t, row, c_mean, mean * 1e3);

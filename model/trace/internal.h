@@ -20,6 +20,9 @@ extern const struct finding_rule trace_rules[TRACE_NRULES];
  * the analyses read. trace_rank_cmp orders ranks by id. */
 struct trace_set *trace_set_get_or_new(struct run *run);
 void trace_assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single);
+/* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
+ * or NULL; the caller frees it. */
+char *trace_host_from_name(const char *path);
 void trace_finish_rank(struct run *run, struct trace_set *ts, struct trace_rank *r);
 int trace_rank_cmp(const void *a, const void *b);
 

@@ -686,6 +686,12 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 	}
 	if (tok_int(d, json_get(d, 0, "world_size"), &v))
 		fc->r->world_size = (long)v;
+	static const char *const host_keys[] = { "hostname", "host", "node", "nodename" };
+	for (size_t k = 0; k < ARRAY_LEN(host_keys) && !fc->r->host; k++) {
+		int h = json_get(d, 0, host_keys[k]);
+		if (h >= 0 && json_is_string(d, h) && d->tok[h].end > d->tok[h].start)
+			fc->r->host = json_strdup(d, h);
+	}
 }
 
 static void on_error(void *ud, uint64_t off, const char *msg)
@@ -748,6 +754,8 @@ static void load_one(void *ud, size_t i)
 		for (size_t k = 0; k < r->nstep; k++)
 			r->step[k].ts += fc.base_ns;
 	}
+	if (!r->host)
+		r->host = trace_host_from_name(path);
 	r->skipped = fc.skipped;
 	r->src = src;
 	run_source_done(job->run, src, res.events - fc.skipped, fc.skipped, res.err, res.truncated);

@@ -45,6 +45,53 @@ static int rank_from_name(const char *path)
 	return rank_in(dir, (size_t)(base - dir));
 }
 
+/* Does name[0..n) end with suffix? Returns the length before it, or -1. */
+static long strip_suffix(const char *name, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+	return n > m && strncmp(name + n - m, suffix, m) == 0 ? (long)(n - m) : -1;
+}
+
+/* name[0..n) ends with sep and at least one digit: the length before sep, else -1. */
+static long strip_number(const char *name, size_t n, char sep)
+{
+	size_t i = n;
+	while (i > 0 && isdigit((unsigned char)name[i - 1]))
+		i--;
+	return i < n && i > 1 && name[i - 1] == sep ? (long)(i - 1) : -1;
+}
+
+char *trace_host_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	if (rank_in(base, n) >= 0)
+		return NULL;
+	long k = strip_suffix(base, n, ".pt.trace.json.gz");
+	if (k < 0)
+		k = strip_suffix(base, n, ".pt.trace.json");
+	if (k >= 0)
+		k = strip_number(base, (size_t)k, '.');   /* .<epoch ms> */
+	if (k >= 0)
+		k = strip_number(base, (size_t)k, '_');   /* _<pid> */
+	return k > 0 ? xstrndup(base, (size_t)k) : NULL;
+}
+
+const char *trace_rank_host(struct run *run, int rank)
+{
+	const struct trace_set *ts = run->trace;
+	size_t lo = 0, hi = ts ? ts->n : 0;   /* ts->r is sorted by rank id */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ts->r[mid]->rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ts && lo < ts->n && ts->r[lo]->rank == rank ? ts->r[lo]->host : NULL;
+}
+
 static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
 {
 	for (size_t i = 0; i < upto; i++)
@@ -208,6 +255,7 @@ void trace_rank_free(struct trace_rank *r)
 	free(r->cpu);
 	free(r->step);
 	free(r->path);
+	free(r->host);
 	free(r->hta.kstat);
 	free(r->hta.idle);
 	free(r);

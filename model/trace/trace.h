@@ -95,6 +95,7 @@ struct trace_rank {
 	char *path;
 	bool rank_from_meta;
 	long world_size;     /* -1 unknown */
+	char *host;          /* unsanitized; NULL unknown (trace_rank_host) */
 	struct trace_kernel *k;
 	size_t nk, kcap;
 	struct trace_cpu *cpu;
@@ -181,6 +182,11 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
 /* True when a trace of rank id `rank` has ProfilerStep#step (Enter on a heatmap cell
  * then opens the step_kernels view filtered to "rank=R step=S"). */
 bool trace_covers(struct run *run, int rank, long step);
+/* The host of rank id `rank`'s trace: distributedInfo's hostname (or host, node,
+ * nodename), else the host in the file name that tensorboard_trace_handler writes by
+ * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or
+ * worker number: then worker_name was set by hand). NULL when unknown or no trace. */
+const char *trace_rank_host(struct run *run, int rank);
 
 /* ---- loader entry points (load.c, registered by subsystem.c) and lifetime (store.c) ---- */
 int trace_probe(const char *path, const struct opts *opts);

@@ -48,4 +48,26 @@ tap_eq "hostnames: four hosts in rank order" "gpu-a gpu-x gpu-b gpu-d" "$(tail -
 tap_check "hostnames: the slow host is named" 'grep -q "All 4 ranks of host gpu-b slow together" ph.txt'
 "$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
 tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
+# Kineto traces: tensorboard_trace_handler's default file name <host>_<pid>.<ms>.pt.trace.json
+# names the host; distributedInfo's hostname wins over it; a name with a rank names none.
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+mkdir tr
+for r in 0 1 2 3; do
+	h=nodeA; [ $r -ge 2 ] && h=nodeB
+	"$tgen" tr/${h}_$((100 + r)).1694128201545.pt.trace.json 1 $r >/dev/null || exit 1
+done
+"$T" --export nodes --no-index tr >tn.csv 2>/dev/null
+tap_eq "traces: hosts from the default trace file names" "nodeA,2,0,1 nodeB,2,2,3" \
+	"$(tail -n +2 tn.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
+sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "gpu-z", /' tr/nodeB_103.1694128201545.pt.trace.json >t &&
+	mv t tr/nodeB_103.1694128201545.pt.trace.json
+"$T" --export nodes --no-index tr >tz.csv 2>/dev/null
+tap_eq "traces: distributedInfo.hostname wins over the file name" "nodeA nodeB gpu-z" \
+	"$(tail -n +2 tz.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+mkdir tw
+for r in 0 1; do
+	"$tgen" tw/rank${r}_55.1694128201545.pt.trace.json 1 $r >/dev/null || exit 1
+done
+tap_check "traces: a file name with a rank number names no host" \
+	'! "$T" --export nodes --no-index tw >/dev/null 2>&1'
 tap_plan

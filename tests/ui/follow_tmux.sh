@@ -7,40 +7,17 @@
 # with no stall. Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	tap_skip "tmux is not installed"
-	tap_plan
-	exit 0
-fi
+. "$TSCOPE_ROOT/tests/tmux.sh"
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
 work="$TSCOPE_TMP/follow_tmux.$$"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-sock="tscope-follow-$$"
-T() { tmux -L "$sock" "$@"; }
+tmux_start f 140 30 "$work"
 wpid=
-cleanup() { T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; }
-trap cleanup EXIT
+trap 'T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null' EXIT
 
 snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
-# wait until the screen matches the extended regex $1 (at most 60 s)
-wait_re() {
-	i=0
-	while [ $i -lt 600 ]; do
-		snap
-		grep -qE -- "$1" "$work/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 # the records column of rank $1 in the Ranks pane
 records() { snap; awk -v r="$1" '$1 == r || ($1 == "▶" && $2 == r) { print ($1 == "▶") ? $3 : $2; exit }' "$work/screen"; }
-
-T -f /dev/null new-session -d -s f -x 140 -y 30 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LC_ALL=C.UTF-8 sh" || {
-	tap_skip "tmux cannot start a server here"
-	tap_plan
-	exit 0
-}
 
 # --- a running job: rank 3 stops at step 20 --------------------------------------------
 sh "$writer" run 8 0 4 0
