@@ -9,7 +9,8 @@
 #   noisy: the real-looking run (per-rank speeds, jitter, stalls, four slow ranks, rare
 #   spikes; spiky: a spike in about one cell in ten) and the heatmap keys only: full
 #   repaints (Ctrl-L), cursor moves, pans, zoom. With BENCH_UI_DUMP=FILE the bytes of
-#   the last full repaint are written to FILE.
+#   the last full repaint are written to FILE; BENCH_UI_PLAN=repaint sends only three
+#   full repaints and five cursor moves (tests/ui/heatmap_bytes.sh).
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 
 def main():
@@ -83,6 +84,8 @@ def main():
         plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
         plan += [("heatmap zoom (+/-)", b"+", 2), ("heatmap zoom (+/-)", b"-", 2)]
         plan += [("full repaint (Ctrl-L)", b"\x0c", 5)]
+    if os.environ.get("BENCH_UI_PLAN") == "repaint":
+        plan = [("full repaint (Ctrl-L)", b"\x0c", 3), ("heatmap cursor move", b"l", 5)]
     results = []
     def timed_frames():
         try:

@@ -917,6 +917,9 @@ static int hp_legend(void *priv, struct app *app, const struct rect *box)
 			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%s .. %s%s", a, b,
 				 l == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
 	}
+	if (y < box->y + box->h && !p->src.diverging)
+		draw_text(y++, box->x + 7, box->w - 7, "colours come in four bands (levels 1-3, 4-5, 6, 7); the glyph's "
+			  "height tells the level within a band", ROLE_NORMAL);
 	if (y < box->y + box->h) {
 		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
 		draw_text(y++, box->x + 7, box->w - 7, "no value in the bucket (missing is not zero)", ROLE_NORMAL);
