@@ -20,7 +20,9 @@ def main():
     dump = os.environ.get("BENCH_UI_DUMP")
     keytime = tempfile.mktemp(prefix="tscope-keytime.")
     # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
-    env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8", TSCOPE_KEYTIME=keytime,
+    # BENCH_UI_TERM / BENCH_UI_LC_ALL: another colour tier (xterm: 8, vt100: mono) or ASCII (C)
+    env = dict(os.environ, TERM=os.environ.get("BENCH_UI_TERM", "xterm-256color"),
+               LC_ALL=os.environ.get("BENCH_UI_LC_ALL", "C.UTF-8"), TSCOPE_KEYTIME=keytime,
                XDG_STATE_HOME=tempfile.mkdtemp(prefix="tscope-state."))
     env.pop("NO_COLOR", None)
     env.pop("TSCOPE_SCRIPT", None)
