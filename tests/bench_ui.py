@@ -6,6 +6,8 @@
 # output, and record the bytes written per key.
 # The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
 # Usage: bench_ui.py BENCH_BIN RANKS STEPS [noisy|spiky]
+#        bench_ui.py --peer COMMAND...   a peer (e.g. htop -d 100) in the same pty:
+#        bytes of three full repaints (Ctrl-L) and ten cursor moves (Down), one at a time
 #   noisy: the real-looking run (per-rank speeds, jitter, stalls, four slow ranks, rare
 #   spikes; spiky: a spike in about one cell in ten) and the heatmap keys only: full
 #   repaints (Ctrl-L), cursor moves, pans, zoom. With BENCH_UI_DUMP=FILE the bytes of
@@ -13,7 +15,48 @@
 #   full repaints and five cursor moves (tests/ui/heatmap_bytes.sh).
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 
+def peer(argv):
+    env = dict(os.environ, TERM=os.environ.get("BENCH_UI_TERM", "xterm-256color"),
+               LC_ALL=os.environ.get("BENCH_UI_LC_ALL", "C.UTF-8"))
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        os.execvpe(argv[0], argv, env)
+
+    def drain(quiet, first):
+        got, deadline = 0, time.time() + first
+        while True:
+            r, _, _ = select.select([fd], [], [], quiet if got else max(0.0, deadline - time.time()))
+            if not r:
+                return got
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return got
+            if not data:
+                return got
+            got += len(data)
+
+    start = drain(0.5, 5.0)
+    rows = []
+    for label, key, n in (("full repaint (Ctrl-L)", b"\x0c", 3), ("cursor move (Down)", b"\x1b[B", 10)):
+        v = []
+        for _ in range(n):
+            os.write(fd, key)
+            v.append(drain(0.25, 2.0))
+        rows.append((label, sorted(v)))
+    os.write(fd, b"q")
+    drain(0.3, 2.0)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    print(f"peer {' '.join(argv)}: first frame {start} B")
+    for label, v in rows:
+        print(f"{label:34} {len(v):4d} {v[len(v) // 2]:9d} {v[-1]:9d}")
+
+
 def main():
+    if sys.argv[1] == "--peer":
+        return peer(sys.argv[2:])
     binary, ranks, steps = sys.argv[1], sys.argv[2], sys.argv[3]
     kind = sys.argv[4] if len(sys.argv) > 4 else ""
     noisy = kind in ("noisy", "spiky")

@@ -18,3 +18,10 @@ for case in "512 5000 noisy" "512 5000 spiky" "1024 20000 noisy"; do
 	echo "python3 tests/bench_ui.py $bin $case"
 	python3 tests/bench_ui.py "$bin" $case
 done
+if command -v htop >/dev/null 2>&1; then
+	echo
+	echo "python3 tests/bench_ui.py --peer htop -d 100"
+	python3 tests/bench_ui.py --peer htop -d 100
+else
+	echo "peer htop: not installed (apt-get install htop), skipped"
+fi
