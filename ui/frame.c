@@ -24,6 +24,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 #include "ui/term.h"
 #include "ui/theme.h"
@@ -196,8 +197,11 @@ void app_draw(struct app *app)
 		draw_title(app);
 		struct pane_slot *s = &app->pane[app->cur];
 		void *priv = app_pane_priv(app, app->cur);
-		if (priv)
+		if (priv) {
+			draw_mark(app->search_on ? app->search : NULL);   /* the `/` highlight */
 			s->ops->draw(priv, app, &app->lay.body);
+			draw_mark(NULL);
+		}
 		else
 			draw_wrap(&(struct rect){ app->lay.body.y + 1, 2, app->lay.body.h - 1, app->lay.body.w - 4 },
 				  0, s->why, ROLE_DIM);
