@@ -15,6 +15,25 @@
 #   full repaints and five cursor moves (tests/ui/heatmap_bytes.sh).
 import fcntl, os, pty, select, struct, sys, tempfile, termios, time
 
+def read_quiet(fd, quiet, first_timeout, sink):
+    """Read fd until `quiet` seconds pass without output (at most first_timeout for the
+    first byte); append the chunks to sink; return the byte count."""
+    got, deadline = 0, time.time() + first_timeout
+    while True:
+        timeout = quiet if got else max(0.0, deadline - time.time())
+        r, _, _ = select.select([fd], [], [], timeout)
+        if not r:
+            return got
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            return got
+        if not data:
+            return got
+        got += len(data)
+        sink.append(data)
+
+
 def peer(argv):
     env = dict(os.environ, TERM=os.environ.get("BENCH_UI_TERM", "xterm-256color"),
                LC_ALL=os.environ.get("BENCH_UI_LC_ALL", "C.UTF-8"))
@@ -24,18 +43,7 @@ def peer(argv):
         os.execvpe(argv[0], argv, env)
 
     def drain(quiet, first):
-        got, deadline = 0, time.time() + first
-        while True:
-            r, _, _ = select.select([fd], [], [], quiet if got else max(0.0, deadline - time.time()))
-            if not r:
-                return got
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                return got
-            if not data:
-                return got
-            got += len(data)
+        return read_quiet(fd, quiet, first, [])
 
     start = drain(0.5, 5.0)
     rows = []
@@ -86,20 +94,7 @@ def main():
     last = []  # the bytes of the key being measured (for BENCH_UI_DUMP)
 
     def drain(quiet, first_timeout):
-        got, deadline = 0, time.time() + first_timeout
-        while True:
-            timeout = quiet if got else max(0.0, deadline - time.time())
-            r, _, _ = select.select([fd], [], [], timeout)
-            if not r:
-                return got
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                return got
-            if not data:
-                return got
-            got += len(data)
-            last.append(data)
+        return read_quiet(fd, quiet, first_timeout, last)
 
     start_bytes = wait_ready(b"Overview", 0.5)
     t_ready = time.time() - t_start
