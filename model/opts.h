@@ -11,6 +11,8 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER, COLOR_256, COLOR_8 };
 struct opts {
 	const char *format;          /* --format NAME: only this loader */
 	bool no_mouse;               /* --no-mouse: leave the mouse to the terminal */
+	bool from_picker;            /* the run was opened from the run picker (a folder of
+	                              * runs): q at the top goes back to it (ui/ui.h UI_BACK) */
 	int jobs;                    /* --jobs N: loader threads (0: one per core, max 8) */
 	enum color_mode color;       /* --color */
 	bool ascii;                  /* --ascii */

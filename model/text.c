@@ -169,6 +169,24 @@ int text_width(const char *s)
 	return w;
 }
 
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The length of out[0, o) without a trailing number (digits, with '.' or ',' between
+ * them), *w less its columns; o when the number is all there is. */
+static size_t unnumber_tail(const char *out, size_t o, int *w)
+{
+	size_t b = o;
+	while (b > 0 && (is_digit(out[b - 1]) || (b > 1 && strchr(".,", out[b - 1]) && is_digit(out[b - 2]))))
+		b--;
+	if (b == 0)
+		return o;
+	*w -= (int)(o - b);
+	return b;
+}
+
 int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, unsigned flags)
 {
 	size_t len = strlen(s);
@@ -192,6 +210,8 @@ int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, u
 		w += cw;
 		i += (size_t)k;
 	}
+	if (clipped && ellipsis)
+		o = unnumber_tail(out, o, &w);
 	if (clipped && ellipsis && o + 4 <= outsz) {
 		const char *e = (flags & TEXT_ASCII) ? "~" : "\xE2\x80\xA6";
 		memcpy(out + o, e, strlen(e));

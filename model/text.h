@@ -36,7 +36,9 @@ size_t text_codepoints(const char *s);
 int text_width(const char *s);
 /* Copy at most `cols` display columns of sanitized s into out; when clipped and
  * `ellipsis` is set the last column becomes "~" (ASCII) or "…" (UTF-8, unless
- * TEXT_ASCII). Returns columns used. */
+ * TEXT_ASCII), and a number the cut would end on is left out whole ("across …", never
+ * "across 8…", which reads as a cut number) unless the text is only that number.
+ * Returns columns used. */
 int text_clip(const char *s, int cols, char *out, size_t outsz, bool ellipsis, unsigned flags);
 
 /* Cells of a `cells`-wide bar filled by frac: round-half-even(frac * cells) clamped to

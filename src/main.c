@@ -302,21 +302,26 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 		const char **items = xmalloc(nk * sizeof(*items));
 		for (size_t i = 0; i < nk; i++)
 			items[i] = kids[i].path;
-		int i = ui_pick_run(cli->paths[0], items, nk, &cli->opts);
+		int rc = UI_BACK, i = 0;
+		/* q at the top of the run comes back here (UI_BACK); Q quits */
+		while (rc == UI_BACK) {
+			i = ui_pick_run(cli->paths[0], items, nk, (size_t)i, &cli->opts);
+			if (i < 0)
+				break;
+			const char *path = kids[i].path;
+			struct run *run = load(&path, 1, &cli->opts, true, &rc);
+			if (!run)
+				break;
+			ui_load_end(!run_is_empty(run));
+			cli->opts.from_picker = true;
+			rc = run_mode(cli, run);
+			run_free(run);
+		}
 		free(items);
 		if (i == UI_PICK_QUIT)
 			return 0;
-		if (i >= 0) {
-			const char *path = kids[i].path;
-			int quit_rc;
-			struct run *run = load(&path, 1, &cli->opts, true, &quit_rc);
-			if (!run)
-				return quit_rc;
-			ui_load_end(!run_is_empty(run));
-			int rc = run_mode(cli, run);
-			run_free(run);
+		if (i >= 0)
 			return rc;
-		}
 	}
 	char *dir = text_sanitize_dup(cli->paths[0], 0);
 	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
@@ -389,7 +394,7 @@ static int run_mode(struct cli *cli, struct run *run)
 			return 1;
 		}
 		int rc = ui_run(run, &cli->opts);
-		if (rc >= 0)
+		if (rc != UI_NO_TTY)
 			return rc;
 		mode = MODE_PRINT;
 	}

@@ -5,10 +5,15 @@
 #                                     (HOME=DIR, TERM=xterm-256color, C.UTF-8); skips
 #                                     the whole script (exit 0) without tmux or a server
 #   T ARGS...                         tmux on that socket
-#   wait_for TEXT                     until the session shows TEXT (about 10 s); the last
-#                                     capture is in DIR/screen
+#   wait_for TEXT                     until the session shows TEXT; the last capture is in
+#                                     DIR/screen
 #   wait_re REGEX                     until the session matches the extended regex
-#                                     (about 60 s: follow mode's polls at a writer's pace)
+#   wait_gone TEXT                    until the session no longer shows TEXT
+#   wait_until 'SHELL CONDITION' [S]  until the condition holds (evaluated after each
+#                                     capture, so it may read DIR/screen)
+# Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30; wait_re
+# 60: follow mode's polls go at a writer's pace): a loaded machine is slow, and a
+# passing test never waits that long. Never a fixed sleep.
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -25,16 +30,25 @@ tmux_start() {
 	}
 }
 T() { tmux -L "$tmux_sock" "$@"; }
-# until `grep OPT -- PATTERN` matches a capture of the session, at most TRIES x 0.1 s
-tmux_wait() {
+wait_until() {
 	i=0
-	while [ $i -lt "$3" ]; do
+	while [ $i -lt $((${2:-${TSCOPE_WAIT:-30}} * 10)) ]; do
 		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
-		grep "$1" -- "$2" "$tmux_screen" && return 0
+		eval "$1" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
-wait_for() { tmux_wait -qF "$1" 100; }
-wait_re() { tmux_wait -qE "$1" 600; }
+wait_for() {
+	wait_text=$1
+	wait_until 'grep -qF -- "$wait_text" "$tmux_screen"'
+}
+wait_gone() {
+	wait_text=$1
+	wait_until '! grep -qF -- "$wait_text" "$tmux_screen"'
+}
+wait_re() {
+	wait_text=$1
+	wait_until 'grep -qE -- "$wait_text" "$tmux_screen"' "${TSCOPE_WAIT:-60}"
+}

@@ -25,7 +25,7 @@
 	X(ACT_EXPAND,      "expand",       "<Space>",         "heatmap/Ranks node rows: expand or collapse the node under the cursor; elsewhere scroll down one page") \
 	X(ACT_NODES,       "nodes",        "o",               "heatmap/Ranks: one row per node (its worst rank) / one row per rank") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
-	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type; Enter keeps the match highlighted") \
+	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type (rows, rank labels, steps, lines); Enter keeps the matches highlighted") \
 	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \
 	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: previous straggler") \
 	X(ACT_FILTER,      "filter",       "f",               "filter rows, e.g. 'rank>=8 onset_step>0' (empty clears)") \
@@ -48,7 +48,7 @@
 	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
 	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
 	X(ACT_PANE_8,      "sweep",        "8",               "Sweep pane (inference sweeps and sizing)") \
-	X(ACT_LEGEND,      "legend",       "i",               "legend: what the pane's glyphs, colours and scale mean") \
+	X(ACT_LEGEND,      "legend",       "i",               "legend: what the pane's glyphs, colours, scale and columns mean (j/k scroll it)") \
 	X(ACT_COPY,        "copy",         "y",               "copy the selected cell (or the value under the cursor) to the clipboard (OSC 52)") \
 	X(ACT_COPY_ROW,    "copy-row",     "Y",               "copy the selected row (tab-separated) to the clipboard (OSC 52)") \
 	X(ACT_MOUSE,       "mouse",        "T",               "mouse off/on (off gives the terminal's own text selection back)") \
@@ -56,7 +56,7 @@
 	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten files (once, without following)") \
 	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
 	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
-	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search, extra tab or drill-down; quit at the top") \
+	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search, extra tab or drill-down; quit at the top (back to the run list when opened from it)") \
 	X(ACT_QUIT_ALL,    "quit-all",     "Q",               "quit from anywhere")
 
 enum action {

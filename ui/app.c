@@ -21,7 +21,9 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/legend.h"
 #include "ui/list.h"
+#include "ui/search.h"
 #include "ui/term.h"
 #include "ui/theme.h"
 
@@ -233,6 +235,7 @@ static void goto_pane(struct app *app, size_t i, bool push, bool drill)
 		app->back[app->nback++] = app->cur;
 	}
 	app->cur = i;
+	search_reset(app);   /* the match was in the pane left */
 }
 
 void app_goto(struct app *app, size_t i, bool push)
@@ -456,21 +459,14 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 
 /* ---- search -------------------------------------------------------------------- */
 
-/* Search the current pane for app->line; dir as in pane_ops.search. */
-static bool search_run(struct app *app, const char *needle, int dir)
-{
-	struct pane_slot *s = &app->pane[app->cur];
-	void *priv = app_pane_priv(app, app->cur);
-	return *needle && priv && s->ops->search && s->ops->search(priv, app, needle, dir);
-}
-
 /* Incremental: every edit of the `/` line selects the first match from the selected
- * row on and highlights it. */
+ * item on; the frame highlights every occurrence (ui/search.h). */
 static void search_edit(struct app *app)
 {
 	snprintf(app->search, sizeof(app->search), "%s", app->line);
 	app->search_on = app->line[0] != '\0';
-	if (app->search_on && !search_run(app, app->search, 0))
+	search_reset(app);
+	if (app->search_on && !search_find(app, 0))
 		app_msg(app, true, "no match for '%s'", app->search);
 	else
 		app->msg[0] = '\0';
@@ -485,6 +481,7 @@ static void search_accept(struct app *app)
 
 static void search_end(struct app *app)
 {
+	search_reset(app);
 	app->search_on = false;
 	app->search[0] = '\0';
 	app->msg[0] = '\0';
@@ -492,7 +489,7 @@ static void search_end(struct app *app)
 
 static unsigned search_next(struct app *app, int dir)
 {
-	if (!search_run(app, app->search, dir))
+	if (!search_find(app, dir))
 		app_msg(app, true, "no match for '%s' in this pane", app->search);
 	return PR_REDRAW;
 }
@@ -652,9 +649,9 @@ static unsigned open_view(struct app *app, const struct view_def *vd)
 static unsigned overlay_key(struct app *app, enum action a)
 {
 	const struct view_def *v[APP_MAX_VIEWS];
-	app->ov.n = app->overlay == OV_HELP ? app_help_lines() :
-		    app->overlay == OV_VIEWS ? app_views_list(app, v, APP_MAX_VIEWS) : 1;
-	if (list_key(&app->ov, a))
+	if (app->overlay != OV_LEGEND)   /* the legend counts its rows as it draws */
+		app->ov.n = app->overlay == OV_HELP ? app_help_lines() : app_views_list(app, v, APP_MAX_VIEWS);
+	if (app->overlay == OV_LEGEND ? legend_scroll(app, a) : list_key(&app->ov, a))
 		return PR_REDRAW;
 	switch (a) {
 	case ACT_ENTER:
@@ -704,7 +701,8 @@ static void go_back(struct app *app)
 }
 
 /* q, as in tig: close what is on top (a search, an extra tab, a drill-down) and quit
- * only when nothing is left to close. */
+ * only when nothing is left to close; a run opened from the run picker goes back to
+ * it instead. */
 static unsigned quit_or_close(struct app *app)
 {
 	if (app->search_on) {
@@ -720,6 +718,7 @@ static unsigned quit_or_close(struct app *app)
 		go_back(app);
 		return PR_REDRAW;
 	}
+	app->back_to_picker = app->opts->from_picker;   /* the run list again (Q quits) */
 	app->quit = true;
 	return PR_QUIT;
 }
@@ -779,13 +778,14 @@ static unsigned global_action(struct app *app, enum action a)
 		return PR_REDRAW;
 	case ACT_LEGEND:
 		app->overlay = OV_LEGEND;
+		app->ov = (struct list_cursor){ 0 };
 		return PR_REDRAW;
 	case ACT_COMMAND:
 		prompt_open(app, PROMPT_COMMAND, ":", "");
 		return PR_REDRAW;
 	case ACT_SEARCH:
-		if (!priv || !s->ops->search) {
-			app_msg(app, true, "/ searches the table panes (Ranks, Findings, Sources, views); not this one");
+		if (!search_supported(app)) {
+			app_msg(app, true, "this pane has no text to search");
 			return PR_REDRAW;
 		}
 		search_end(app);
@@ -839,7 +839,7 @@ static unsigned global_action(struct app *app, enum action a)
 		return PR_REDRAW;
 	case ACT_NEXT_STRAG:
 	case ACT_PREV_STRAG:
-		if (app->search_on && priv && s->ops->search)
+		if (app->search_on && search_supported(app))
 			return search_next(app, a == ACT_NEXT_STRAG ? 1 : -1);
 		return jump_straggler(app, a == ACT_NEXT_STRAG ? 1 : -1);
 	case ACT_HALF_UP:

@@ -51,6 +51,8 @@ struct app {
 
 	char search[APP_LINE];        /* `/` text; highlighted while search_on */
 	bool search_on;
+	long search_pos;              /* item of the current match (ui/search.c), -1 */
+	size_t search_sel;            /* the pane's selection right after that match */
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
 	size_t nstate;
@@ -85,6 +87,7 @@ struct app {
 	double caught_up_t;           /* follow_clock() time they last did */
 
 	bool quit;
+	bool back_to_picker;          /* q at the top of a run opened from the run picker */
 	int exit_code;
 	long frames, max_frames;      /* max_frames 0: unlimited */
 	bool full_redraw;
@@ -120,8 +123,6 @@ unsigned app_key(struct app *app, int key);
 unsigned app_action(struct app *app, enum action a);
 /* A KEY_MOUSE event (ui/mouse.c): tabs, rows, cells, the wheel. */
 unsigned app_mouse(struct app *app);
-/* The `i` overlay (ui/legend.c): the current pane's legend, or the common one. */
-void legend_draw(struct app *app);
 /* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
 unsigned app_continue(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */

@@ -10,6 +10,7 @@
 
 static unsigned tflags;
 static const struct glyphs *gl;
+static const char *needle;   /* draw_mark: highlighted in every text drawn */
 
 void draw_init(unsigned text_flags, const struct glyphs *g)
 {
@@ -24,28 +25,50 @@ static int clip(const char *s, int w, char *out, size_t outn)
 	return text_clip(safe, w, out, outn, true, tflags);
 }
 
-int draw_text(int y, int x, int w, const char *s, enum role r)
+void draw_mark(const char *s)
+{
+	needle = s && *s ? s : NULL;
+}
+
+/* Repaint every occurrence of the needle in out (as drawn at (y, x)) in ROLE_MATCH.
+ * Positions are found in the clipped, sanitized text, so they are where it shows. */
+static void mark(int y, int x, const char *out)
+{
+	size_t nl = needle ? strlen(needle) : 0;
+	for (const char *m = nl ? strcasestr(out, needle) : NULL; m; m = strcasestr(m + nl, needle)) {
+		char pre[1024], hit[1024];
+		snprintf(pre, sizeof(pre), "%.*s", (int)(m - out), out);
+		snprintf(hit, sizeof(hit), "%.*s", (int)nl, m);
+		attrset(theme_attr(ROLE_MATCH));
+		mvaddstr(y, x + text_width(pre), hit);
+	}
+	attrset(A_NORMAL);
+}
+
+static int put(int y, int x, int w, const char *s, enum role r, bool right)
 {
 	if (w <= 0 || !s)
 		return 0;
 	char out[1024];
 	int used = clip(s, w, out, sizeof(out));
+	if (right)
+		x += w - used;
 	attrset(theme_attr(r));
 	mvaddstr(y, x, out);
 	attrset(A_NORMAL);
+	if (needle)
+		mark(y, x, out);
 	return used;
+}
+
+int draw_text(int y, int x, int w, const char *s, enum role r)
+{
+	return put(y, x, w, s, r, false);
 }
 
 int draw_text_right(int y, int x, int w, const char *s, enum role r)
 {
-	if (w <= 0 || !s)
-		return 0;
-	char out[1024];
-	int used = clip(s, w, out, sizeof(out));
-	attrset(theme_attr(r));
-	mvaddstr(y, x + w - used, out);
-	attrset(A_NORMAL);
-	return used;
+	return put(y, x, w, s, r, true);
 }
 
 int draw_fmt(int y, int x, int w, enum role r, const char *fmt, ...)
@@ -121,7 +144,7 @@ static int wrap(const struct rect *r, int row, const char *s, enum role role, bo
 		size_t len = (size_t)(end - p) < sizeof(line) - 1 ? (size_t)(end - p) : sizeof(line) - 1;
 		memcpy(line, p, len);
 		line[len] = '\0';
-		if (draw)
+		if (draw && row + used >= 0)   /* rows above r are scrolled off */
 			draw_text(r->y + row + used, r->x, r->w, line, role);
 		used++;
 		p = end;

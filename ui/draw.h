@@ -11,6 +11,10 @@
 #include "ui/theme.h"
 
 void draw_init(unsigned text_flags, const struct glyphs *g);
+/* Highlight every occurrence of s (case-insensitive, as typed after `/`) in the text
+ * drawn from now on, until draw_mark(NULL). The frame sets it around a pane's draw, so
+ * the search highlight is the same in every pane (ui/search.h). s must stay valid. */
+void draw_mark(const char *s);
 /* Draw s (data or UI text) at (y, x) in at most w columns; returns columns used. */
 int draw_text(int y, int x, int w, const char *s, enum role r);
 /* Same, right-aligned in w columns. */
@@ -25,7 +29,8 @@ void draw_repeat(int y, int x, int w, const char *glyph, enum role r);
 void draw_fill(int y, int x, int w, int k);
 /* Horizontal bar of frac (0..1) of w columns with eighth-block precision. */
 void draw_bar(int y, int x, int w, double frac, enum role r);
-/* Word-wrap s into r starting at row offset; returns rows used. */
+/* Word-wrap s into r starting at row offset (rows before r's top, offset < 0, are
+ * counted, not drawn); returns rows used. */
 int draw_wrap(const struct rect *r, int row, const char *s, enum role role);
 /* Rows draw_wrap would use for s in w columns. */
 int draw_wrap_count(int w, const char *s);

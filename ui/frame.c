@@ -24,6 +24,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 #include "ui/term.h"
 #include "ui/theme.h"
@@ -47,10 +48,13 @@ static void draw_title(struct app *app)
 	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
 	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
+	bool cut = false;   /* after a clipped tab (its ellipsis) no other tab is drawn */
 	for (size_t i = 0; i < app->npane; i++) {
 		app->tab_x[i] = x;
-		if (x < r->w)
+		if (x < r->w && !cut) {
+			cut = text_width(lab[i]) > r->w - x;
 			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+		}
 	}
 	app->tab_x[app->npane] = x;
 }
@@ -193,8 +197,11 @@ void app_draw(struct app *app)
 		draw_title(app);
 		struct pane_slot *s = &app->pane[app->cur];
 		void *priv = app_pane_priv(app, app->cur);
-		if (priv)
+		if (priv) {
+			draw_mark(app->search_on ? app->search : NULL);   /* the `/` highlight */
 			s->ops->draw(priv, app, &app->lay.body);
+			draw_mark(NULL);
+		}
 		else
 			draw_wrap(&(struct rect){ app->lay.body.y + 1, 2, app->lay.body.h - 1, app->lay.body.w - 4 },
 				  0, s->why, ROLE_DIM);

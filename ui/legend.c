@@ -1,44 +1,171 @@
 /* SPDX-License-Identifier: MIT */
-/* legend.c: the `i` overlay. The current pane explains its own glyphs, colours and
- * scale (pane_ops.legend); every pane gets the frame's conventions below it. */
+/* legend.c: the `i` overlay and the helpers the panes' legends draw with (legend.h).
+ * The current pane explains itself (pane_ops.legend); every pane gets the frame's
+ * conventions below it. Rows are laid out from the legend's top and drawn only when
+ * they fall inside the box after scrolling. */
+#include "ui/legend.h"
+
+#include <string.h>
 #include "ui/app.h"
 #include "ui/draw.h"
 
-/* What every pane shares: returns rows used. */
-static int legend_common(struct app *app, const struct rect *r)
+enum { LG_SAMPLE_W = 8, LG_KEY_W = 23 };
+
+/* The man page's Glossary, word for word as mandoc renders it (tests/ui/legend.sh
+ * compares them). `also` is another spelling that brings the entry in (a column name). */
+static const struct {
+	const char *term, *also, *def;
+} glossary[] = {
+	{ "step time", "step_time", "One rank's step record: the sum of all its phases (the steps view's step_time_ms, "
+				    "the Steps pane's step_time)." },
+	{ "step wall", NULL, "One aligned step of a distributed run: the slowest rank's compute plus the largest comm "
+			     "(pytscope's step wall; the report's 'mean step wall')." },
+	{ "run wall", NULL, "The sum of the step walls over the aligned steps (the Overview's and the report's 'run "
+			    "wall')." },
+	{ "rank wall", "rank_wall", "One rank's compute, data, comm and other summed over its step records after warmup "
+				    "(unknown phases excluded): the base of that rank's efficiency budget (Budget pane, "
+				    "budget view's rank_wall_s; the Overview's and the report's budget are the lowest "
+				    "rank's)." },
+	{ "trace span", "trace_span", "A rank's trace from the first to the last GPU kernel (pytscope's trace wall; the "
+				      "comm_overlap view's trace_span_ms)." },
+	{ "wall", NULL, "Never alone in a label: one of step wall, run wall, rank wall or trace span. Only the texts of "
+			"pytscope's findings keep pytscope's bare \"wall\": the rank wall in EFFICIENCY.LOW_MFU and "
+			"EFFICIENCY.RECOVERABLE, the critical compute in DIST.STRAGGLER and DIST.LOAD_IMBALANCE (\"% of "
+			"wall time is lost\"), the trace span in DIST.EXPOSED_COMM." },
+	{ "compute", NULL, "Per rank and step: the sum of the phases data, forward, backward, optimizer, compute and "
+			   "other (pytscope's COMPUTE_PHASES; unknown phase names excluded). For traces: GPU time in "
+			   "compute kernels (HTA's kernel types; pytscope's comm_overlap counts memory copies and sets "
+			   "as compute too)." },
+	{ "critical compute", NULL, "The slowest rank's compute at an aligned step; summed over the steps it is the "
+				    "base of imbalance." },
+	{ "imbalance", NULL, "The share of the critical compute lost waiting: the sum over aligned steps of slowest "
+			     "minus mean compute, over the sum of the slowest (pytscope's \"wall lost to imbalance\")." },
+	{ "comm", NULL, "The phase comm of a step record; for traces, GPU time in communication kernels (NCCL and "
+			"collectives)." },
+	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the trace span." },
+	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace span. For DASF databases: a GPU "
+			"utilisation sample below the DASF.GPU_IDLE threshold." },
+	{ "time lost", "time_lost", "Seconds the other ranks waited for a rank at the step barrier while it was the "
+				    "critical (slowest) rank." },
+	{ "cost", NULL, "A straggler's time lost from its onset on." },
+	{ "straggler", NULL, "A rank in the straggler set (FINDINGS, Stragglers); not any rank that lost some time." },
+	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view (a rank whose idle time stands out); a "
+				       "hint, not the straggler set." },
+};
+
+/* Screen row of legend row y, or -1 when it is scrolled off or below the box. */
+static int row_y(const struct legend *l, int y)
+{
+	int sy = l->box.y + y - l->top;
+	return sy >= l->box.y && sy < l->box.y + l->box.h ? sy : -1;
+}
+
+/* Wrapped text at column offset dx; advances l->y by its rows. */
+static void wrapped(struct legend *l, int dx, const char *text, enum role r)
+{
+	struct rect in = { l->box.y, l->box.x + dx, l->box.h, l->box.w - dx };
+	int rows = draw_wrap_count(in.w, text);
+	if (l->y - l->top < l->box.h)
+		draw_wrap(&in, l->y - l->top, text, r);
+	l->y += rows > 0 ? rows : 1;
+}
+
+void legend_head(struct legend *l, const char *text)
+{
+	int sy = row_y(l, l->y);
+	if (sy >= 0)
+		draw_text(sy, l->box.x, l->box.w, text, ROLE_HEADER);
+	l->y++;
+}
+
+void legend_para(struct legend *l, const char *text)
+{
+	wrapped(l, 0, text, ROLE_NORMAL);
+}
+
+void legend_row(struct legend *l, const char *glyph, int n, enum role r, const char *text)
+{
+	int sy = row_y(l, l->y);
+	if (sy >= 0)
+		draw_repeat(sy, l->box.x + 2, n, glyph, r);
+	wrapped(l, LG_SAMPLE_W, text, ROLE_NORMAL);
+}
+
+void legend_fill(struct legend *l, int k, const char *text)
+{
+	int sy = row_y(l, l->y);
+	if (sy >= 0)
+		draw_fill(sy, l->box.x + 2, 3, k);
+	wrapped(l, LG_SAMPLE_W, text, ROLE_NORMAL);
+}
+
+void legend_key(struct legend *l, const char *key, const char *text)
+{
+	int sy = row_y(l, l->y);
+	if (sy >= 0)
+		draw_text(sy, l->box.x + 2, LG_KEY_W - 3, key, ROLE_ACCENT);
+	wrapped(l, LG_KEY_W, text, ROLE_NORMAL);
+}
+
+void legend_terms(struct legend *l, const char *words)
+{
+	bool any = false;
+	for (size_t i = 0; i < ARRAY_LEN(glossary); i++) {
+		if (!strcasestr(words, glossary[i].term) && !(glossary[i].also && strcasestr(words, glossary[i].also)))
+			continue;
+		if (!any)
+			legend_head(l, "Glossary (as in the man page)");
+		any = true;
+		legend_key(l, glossary[i].term, glossary[i].def);
+	}
+}
+
+/* What every pane shares. */
+static void legend_common(struct app *app, struct legend *l)
 {
 	const struct glyphs *g = app->g;
-	int y = r->y;
-	struct { const char *glyph; enum role role; const char *text; } rows[] = {
-		{ "-", ROLE_DIM, "missing value (never shown as 0)" },
-		{ g->pointer, ROLE_ACCENT, "the selected row; its key cell and the column cursor are reversed" },
-		{ g->desc, ROLE_SORTED, "sorted column (s), descending; ascending shows the other arrow" },
-		{ "abc", ROLE_MATCH, "search match (/; n/N next/previous, Esc ends)" },
-		{ "high", ROLE_SEV_HIGH, "finding severity high (then medium, low)" },
-	};
-	draw_text(y++, r->x, r->w, "Everywhere", ROLE_HEADER);
-	for (size_t i = 0; i < ARRAY_LEN(rows) && y < r->y + r->h; i++, y++) {
-		draw_text(y, r->x + 2, 5, rows[i].glyph, rows[i].role);
-		draw_text(y, r->x + 8, r->w - 8, rows[i].text, ROLE_NORMAL);
-	}
-	if (y < r->y + r->h)
-		draw_text(y++, r->x, r->w, "The status row shows the exact value under the cursor, with its unit.", ROLE_NORMAL);
-	return y - r->y;
+	legend_head(l, "Everywhere");
+	legend_row(l, "-", 1, ROLE_DIM, "missing value (never shown as 0)");
+	legend_row(l, g->pointer, 1, ROLE_ACCENT, "the selected row; its key cell and the column cursor are reversed");
+	legend_row(l, g->desc, 1, ROLE_SORTED, "sorted column (s), descending; ascending shows the other arrow");
+	legend_row(l, "abc", 1, ROLE_MATCH, "search match (/; n/N next/previous, Esc ends)");
+	legend_row(l, "high", 1, ROLE_SEV_HIGH, "finding severity high (then medium, low)");
+	legend_row(l, "med", 1, ROLE_SEV_MED, "finding severity medium; a warning line");
+	legend_row(l, "low", 1, ROLE_SEV_LOW, "finding severity low");
+	legend_para(l, "The status row shows the exact value under the cursor, with its unit.");
 }
 
 void legend_draw(struct app *app)
 {
-	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 90);
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
 	draw_clear_rect(&box, ROLE_NORMAL);
-	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER, "Legend: %s (i or Esc closes)", app->pane[app->cur].label);
-	struct rect in = { box.y + 2, box.x + 2, box.h - 2, box.w - 4 };
+	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER, "Legend: %s (i or Esc closes%s)", app->pane[app->cur].label,
+		 app->ov.n > (size_t)(box.h - 2) ? "; j/k scroll" : "");
+	struct legend l = { .box = { box.y + 2, box.x + 2, box.h - 2, box.w - 4 }, .top = (int)app->ov.top };
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
-	int used = 0;
 	if (priv && s->ops->legend) {
-		used = s->ops->legend(priv, app, &in) + 1;
-		if (used >= in.h)
-			return;
+		s->ops->legend(priv, app, &l);
+		l.y++;
 	}
-	legend_common(app, &(struct rect){ in.y + used, in.x, in.h - used, in.w });
+	legend_common(app, &l);
+	app->ov.n = (size_t)l.y;
+	app->ov.rows = l.box.h;
+}
+
+bool legend_scroll(struct app *app, enum action a)
+{
+	long top = (long)app->ov.top, page = app->ov.rows > 1 ? app->ov.rows - 1 : 1;
+	long max = (long)app->ov.n - app->ov.rows;
+	switch (a) {
+	case ACT_UP: top--; break;
+	case ACT_DOWN: top++; break;
+	case ACT_PAGE_UP: case ACT_HALF_UP: top -= a == ACT_PAGE_UP ? page : page / 2 + 1; break;
+	case ACT_PAGE_DOWN: case ACT_HALF_DOWN: top += a == ACT_PAGE_DOWN ? page : page / 2 + 1; break;
+	case ACT_TOP: top = 0; break;
+	case ACT_BOTTOM: top = max; break;
+	default: return false;
+	}
+	app->ov.top = (size_t)(top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top);
+	return true;
 }

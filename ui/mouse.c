@@ -2,8 +2,9 @@
 /* mouse.c: what a click or the wheel does (app_mouse in app.h). A click on a tab
  * switches to it, a click in the body selects what is there (the pane's click op: a
  * row, a column, a heatmap cell), a click on a `v` list line opens that view, the
- * wheel moves three rows. T or --no-mouse turn reporting off so the terminal's own
- * text selection works again. */
+ * wheel moves three rows. A click on the selected row or cell opens it (the pane's
+ * click op), so a double click opens what it hits. T or --no-mouse turn reporting off
+ * so the terminal's own text selection works again. */
 #include "ui/app.h"
 
 enum { WHEEL_ROWS = 3 };
@@ -32,10 +33,9 @@ static bool inside(const struct rect *r, int y, int x)
 	return y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
 }
 
-unsigned app_mouse(struct app *app)
+static unsigned mouse_event(struct app *app, MEVENT ev)
 {
-	MEVENT ev;
-	if (getmouse(&ev) != OK || app->lay.too_small)
+	if (app->lay.too_small)
 		return PR_NONE;
 	if (ev.bstate & BUTTON4_PRESSED)
 		return wheel(app, ACT_UP);
@@ -61,4 +61,15 @@ unsigned app_mouse(struct app *app)
 	if (!priv || !s->ops->click)
 		return PR_NONE;
 	return s->ops->click(priv, app, ev.y, ev.x) | PR_REDRAW;
+}
+
+/* Presses that arrive together (a double click, a busy frame) come as one KEY_MOUSE
+ * with several events queued: take them all, in order. */
+unsigned app_mouse(struct app *app)
+{
+	MEVENT ev;
+	unsigned r = PR_NONE;
+	while (getmouse(&ev) == OK)
+		r |= mouse_event(app, ev);
+	return r;
 }

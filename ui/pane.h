@@ -16,6 +16,7 @@
 #include "ui/layout.h"
 
 struct app;
+struct legend;
 
 enum pane_result {
 	PR_NONE = 0,
@@ -61,13 +62,18 @@ struct pane_ops {
 	bool (*rebuild)(void *priv, struct app *app);
 	/* Optional: rank id under the cursor (for n/N and Enter), -1 when none. */
 	int (*cur_rank)(void *priv, struct app *app);
-	/* Optional: `/` search. Select the next row whose shown text contains needle
-	 * (case-insensitive): dir 0 from the selected row on, +1 after it, -1 before it,
-	 * wrapping. True when found (the pane highlights app->search while it is on). */
-	bool (*search)(void *priv, struct app *app, const char *needle, int dir);
-	/* Optional: `i` legend: explain the pane's glyphs, colours and scale inside box;
-	 * returns the rows used. */
-	int (*legend)(void *priv, struct app *app, const struct rect *box);
+	/* Optional: `/` search (ui/search.c walks these; the frame highlights every
+	 * occurrence in what the pane draws). The pane's searchable items in display
+	 * order (table rows, heatmap rows, steps, summary lines, findings, points): their
+	 * count, with the selected one in *sel (0 when nothing is selected). */
+	size_t (*items)(void *priv, struct app *app, size_t *sel);
+	/* The text of item i as shown (every column of a row, "rank 12" for a heatmap row). */
+	void (*item_text)(void *priv, struct app *app, size_t i, char *buf, size_t n);
+	/* Show item i: select it (a row, a rank, a step), or leave the cursor when the item
+	 * cannot be selected (a summary line: it is highlighted where it is drawn). */
+	void (*item_show)(void *priv, struct app *app, size_t i);
+	/* `i` legend: explain the pane's glyphs, colours, scale and columns (ui/legend.h). */
+	void (*legend)(void *priv, struct app *app, struct legend *l);
 	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
 	 * plain text; 0, or -1 when nothing is selected. Default: the status text. */
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);

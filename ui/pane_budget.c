@@ -14,6 +14,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 enum { BP_WINDOWS = 8, BP_BAR_MAX = 100 };
@@ -273,10 +274,59 @@ static bool bp_rebuild(void *priv, struct app *app)
 	return true;
 }
 
+/* `/` items: the selected rank's budget lines (always on screen), then the ranks
+ * ("rank 3": a match selects it). */
+static size_t bp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct bpane *p = priv;
+	*sel = BUDGET_NLINES + p->lc.sel;
+	return BUDGET_NLINES + steps_nranks(p->m);
+}
+
+static void bp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct bpane *p = priv;
+	const struct budget *b = i < BUDGET_NLINES ? analysis_budget(app->run, p->lc.sel) : NULL;
+	if (i >= BUDGET_NLINES)
+		snprintf(buf, n, "rank %d", steps_rank_id(p->m, i - BUDGET_NLINES));
+	else if (b)
+		snprintf(buf, n, "%s%s", b->line[i].name, b->line[i].recoverable ? " recoverable" : "");
+}
+
+static void bp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct bpane *p = priv;
+	if (i < BUDGET_NLINES)
+		return;
+	p->lc.n = steps_nranks(p->m);
+	p->lc.sel = i - BUDGET_NLINES;
+	list_clamp(&p->lc);
+}
+
 static int bp_cur_rank(void *priv, struct app *app)
 {
 	struct bpane *p = priv;
 	return steps_rank_id(p->m, p->lc.sel);
+}
+
+/* The budget lines' fills and what eff and rec mean. */
+static void bp_legend(void *priv, struct app *app, struct legend *l)
+{
+	static const char *const what[BUDGET_NLINES] = {
+		"useful compute: compute at the peak rate (all measured compute when FLOPs or peak are unknown)",
+		"compute overhead: measured compute beyond what the FLOPs need at peak (recoverable)",
+		"data stall: time in the data phase (recoverable)",
+		"communication: time in the comm phase (recoverable)",
+		"other: the other phase (recoverable)",
+	};
+	legend_head(l, "Budget: where each rank's wall time went");
+	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over the steps after warmup). "
+		       "eff is the efficiency, useful compute / rank wall; rec is the recoverable share of it; MFU "
+		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak.");
+	for (int k = 0; k < BUDGET_NLINES; k++)
+		legend_fill(l, k, what[k]);
+	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");
+	legend_terms(l, "rank wall compute comm");
 }
 
 const struct pane_ops pane_budget = {
@@ -290,4 +340,8 @@ const struct pane_ops pane_budget = {
 	.status = bp_status,
 	.cur_rank = bp_cur_rank,
 	.rebuild = bp_rebuild,
+	.items = bp_items,
+	.item_text = bp_item_text,
+	.item_show = bp_item_show,
+	.legend = bp_legend,
 };

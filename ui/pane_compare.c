@@ -8,19 +8,26 @@
 #include <string.h>
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
+#include "model/summary.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 struct cpane {
 	struct list_cursor lc;      /* over the rank list */
 	struct table *export;
+	struct summary lines;       /* the verdict and what follows it (cp_lines) */
 };
+
+static void cp_lines(struct compare *c, struct summary *s);
 
 static void *cp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	return xcalloc(1, sizeof(struct cpane));
+	struct cpane *p = xcalloc(1, sizeof(*p));
+	cp_lines(app->cmp, &p->lines);
+	return p;
 }
 
 static void cp_close(void *priv)
@@ -48,11 +55,6 @@ static int kv_rows(int y, int x, int w, const char *k, const char *v, enum role 
 	return y + (used > 0 ? used : 1);
 }
 
-static int kv(int y, int x, int w, const char *k, const char *v, enum role r)
-{
-	return kv_rows(y, x, w, k, v, r, 2);
-}
-
 /* The ranks listed: regressed (comparison order), then improved (rank order). */
 static size_t listed(const struct cmp_ranks *r, size_t i)
 {
@@ -65,6 +67,17 @@ static size_t listed(const struct cmp_ranks *r, size_t i)
 	return 0;
 }
 
+static void rank_line(const struct cmp_rank *k, char *line, size_t n)
+{
+	char onset[40] = "";
+	if (k->onset_b >= 0)
+		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
+	int m = snprintf(line, n, "rank %-5d %s%s  %.3f -> %.3f ms/step (%+.3f, noise %.3f)", k->rank,
+			 k->regressed ? "regressed" : "improved", onset, k->a_ms, k->b_ms, k->delta_ms, k->noise_ms);
+	if (k->has_lost && m > 0 && (size_t)m < n)
+		snprintf(line + m, n - (size_t)m, "  time lost %.3f -> %.3f s", k->a_lost_s, k->b_lost_s);
+}
+
 static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x, int w, int bottom)
 {
 	size_t n = r->nregressed + r->nimproved;
@@ -75,53 +88,55 @@ static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x
 	list_resize(&p->lc, n, bottom - *y);
 	for (size_t i = p->lc.top; i < n && *y < bottom; i++, (*y)++) {
 		const struct cmp_rank *k = &r->v[listed(r, i)];
-		char onset[40] = "";
-		if (k->onset_b >= 0)
-			snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
 		char line[256];
-		int m = snprintf(line, sizeof(line), "rank %-5d %s%s  %.3f -> %.3f ms/step (%+.3f, noise %.3f)", k->rank,
-				 k->regressed ? "regressed" : "improved", onset, k->a_ms, k->b_ms, k->delta_ms, k->noise_ms);
-		if (k->has_lost && m > 0 && (size_t)m < sizeof(line))
-			snprintf(line + m, sizeof(line) - (size_t)m, "  time lost %.3f -> %.3f s", k->a_lost_s, k->b_lost_s);
+		rank_line(k, line, sizeof(line));
 		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ *y, x, 1, w }, ROLE_SELECTED);
 		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : k->regressed ? ROLE_SEV_HIGH : ROLE_GOOD);
 	}
 }
 
-static void cp_draw(void *priv, struct app *app, const struct rect *body)
+/* The "key  value" lines above the rank list (drawn, and searched with `/`). */
+static void cp_lines(struct compare *c, struct summary *s)
 {
-	struct cpane *p = priv;
-	struct compare *c = app->cmp;
-	int x = body->x + 2, w = body->w - 4, y = body->y + 1, bottom = body->y + body->h;
-	char buf[512];
+	char buf[SUMMARY_TEXT];
 	const struct cmp_ranks *r = compare_ranks(c);
+	s->n = 0;
 	compare_verdict(c, buf, sizeof(buf));
-	bool bad = r && (r->nregressed || r->slower);
-	y = kv(y, x, w, "verdict", buf, bad ? ROLE_SEV_HIGH : ROLE_GOOD);
-	snprintf(buf, sizeof(buf), "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
-	y = kv(y, x, w, "A", buf, ROLE_NORMAL);
-	snprintf(buf, sizeof(buf), "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
-	y = kv(y, x, w, "B", buf, ROLE_NORMAL);
+	summary_add(s, r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD, "verdict", "%s", buf);
+	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
+	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
 	compare_scope(c, buf, sizeof(buf));
 	if (*buf)
-		y = kv(y, x, w, "scope", buf, ROLE_SEV_MED);
-	if (r && r->has_wall) {
-		snprintf(buf, sizeof(buf), "%.3f -> %.3f ms (%+.3f ms, noise %.3f ms) over %zu common steps", r->a_wall_ms,
-			 r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
-		y = kv(y, x, w, "step wall", buf, ROLE_NORMAL);
-	}
+		summary_add(s, TONE_WARN, "scope", "%s", buf);
+	if (r && r->has_wall)
+		summary_add(s, TONE_NORMAL, "step wall", "%.3f -> %.3f ms (%+.3f ms, noise %.3f ms) over %zu common steps",
+			    r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
 	size_t nf, k[3] = { 0, 0, 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);
 	for (size_t i = 0; i < nf; i++)
 		k[f[i].status]++;
-	snprintf(buf, sizeof(buf), "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW],
-		 k[CMP_RESOLVED], k[CMP_PERSIST]);
-	y = kv(y, x, w, "findings A/B", buf, k[CMP_NEW] ? ROLE_SEV_MED : ROLE_NORMAL);
+	summary_add(s, k[CMP_NEW] ? TONE_WARN : TONE_NORMAL, "findings A/B",
+		    "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED], k[CMP_PERSIST]);
 	const struct pydiff *d = compare_pydiff(c);
-	for (size_t i = 0; d && i < d->nnote && y < bottom; i++)
-		y = kv_rows(y, x, w, i ? "" : "reproducible?", d->note[i], ROLE_NORMAL, 4);
+	for (size_t i = 0; d && i < d->nnote; i++)
+		summary_add(s, TONE_NORMAL, i ? "" : "reproducible?", "%s", d->note[i]);
+}
+
+static void cp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	static const enum role tone_role[] = {
+		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
+		[TONE_BAD] = ROLE_SEV_HIGH,
+	};
+	struct cpane *p = priv;
+	int x = body->x + 2, w = body->w - 4, y = body->y + 1, bottom = body->y + body->h;
+	for (size_t i = 0; i < p->lines.n && y < bottom; i++) {
+		const struct summary_line *l = &p->lines.line[i];
+		y = kv_rows(y, x, w, l->key, l->text, tone_role[l->tone], *l->key && strcmp(l->key, "reproducible?") ? 2 : 4);
+	}
 	y++;
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
 	if (r)
 		rank_lines(p, r, &y, x, w, bottom);
 }
@@ -157,6 +172,51 @@ static void cp_status(void *priv, struct app *app, char *buf, size_t n)
 			 r->lo, r->hi);
 }
 
+/* `/` items: the lines above (highlighted where they are), then the changed ranks
+ * (a match selects the rank). */
+static size_t cp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct cpane *p = priv;
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	*sel = p->lines.n + p->lc.sel;
+	return p->lines.n + (r ? r->nregressed + r->nimproved : 0);
+}
+
+static void cp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct cpane *p = priv;
+	if (i < p->lines.n)
+		snprintf(buf, n, "%s  %s", p->lines.line[i].key, p->lines.line[i].text);
+	else
+		rank_line(&compare_ranks(app->cmp)->v[listed(compare_ranks(app->cmp), i - p->lines.n)], buf, n);
+}
+
+static void cp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct cpane *p = priv;
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	if (i < p->lines.n || !r)
+		return;
+	p->lc.n = r->nregressed + r->nimproved;
+	p->lc.sel = i - p->lines.n;
+	list_clamp(&p->lc);
+}
+
+/* The verdict's colours and what a rank line says. */
+static void cp_legend(void *priv, struct app *app, struct legend *l)
+{
+	legend_head(l, "Compare: run B against run A");
+	legend_para(l, "The verdict first, then what differs in scope, the mean step wall of both runs over their "
+		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: A -> B "
+		       "ms per step (B - A, the rank's run-to-run noise), then its time lost in A -> B; a rank "
+		       "regressed when it is slower in B beyond its noise. Enter opens the rank's row of the B - A "
+		       "heatmap at its onset.");
+	legend_row(l, "rank", 1, ROLE_SEV_HIGH, "regressed, or B slower");
+	legend_row(l, "rank", 1, ROLE_GOOD, "improved, or no regression");
+	legend_row(l, "scope", 1, ROLE_SEV_MED, "a difference in scope (ranks or steps only one run has)");
+	legend_terms(l, "step wall time lost");
+}
+
 const struct pane_ops pane_compare = {
 	.name = "compare",
 	.open = cp_open,
@@ -165,4 +225,8 @@ const struct pane_ops pane_compare = {
 	.handle = cp_handle,
 	.status = cp_status,
 	.table = cp_table,
+	.items = cp_items,
+	.item_text = cp_item_text,
+	.item_show = cp_item_show,
+	.legend = cp_legend,
 };

@@ -24,6 +24,8 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
+#include "ui/search.h"
 
 struct hpane {
 	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
@@ -504,6 +506,33 @@ static bool rows_marked(const struct hpane *p, size_t l0, size_t l1)
 	return false;
 }
 
+/* `/` item text of grid row r: "rank 12", with its node when ranks are grouped
+ * ("rank 12 gpu3"). */
+static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
+{
+	char lab[64];
+	grid_row_label(&p->src, r, lab, sizeof(lab));
+	const struct groups *gs = p->src.groups;
+	long g = gs ? gs->group_of[r] : -1;
+	snprintf(buf, n, "%s %s%s%s", p->src.row_axis, lab, g >= 0 ? " " : "", g >= 0 ? gs->name[g] : "");
+}
+
+/* A search is on and a line of [l0, l1) matches it (a rank line: its row's text; a
+ * node line: its name): its label is marked. */
+static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_t l1)
+{
+	for (size_t l = l0; app->search_on && l < l1; l++) {
+		char t[128];
+		if (p->by_node && p->ol.row[l] < 0)
+			snprintf(t, sizeof(t), "%s", p->ol.gs->name[p->ol.grp[l]]);
+		else
+			row_text(p, line_row(p, l), t, sizeof(t));
+		if (search_hit(app, t))
+			return true;
+	}
+	return false;
+}
+
 static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom *g, int ny)
 {
 	for (int y = 0; y < ny; y++) {
@@ -522,7 +551,8 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = rows_marked(p, r0, r1);
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				cur ? ROLE_SELECTED : stalled ? ROLE_ERROR : marked ? ROLE_MARK : ROLE_DIM);
+				lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
+				: marked ? ROLE_MARK : ROLE_DIM);
 	}
 }
 
@@ -851,7 +881,8 @@ static int hp_cur_rank(void *priv, struct app *app)
 	return p->src.row_id ? (int)p->src.row_id(p->src.ud, line_row(p, p->cur_r)) : -1;
 }
 
-/* A click selects the bucket under it (its first row and column). */
+/* A click selects the bucket under it (its first row and column); a click on the
+ * selected bucket opens it, as Enter does. */
 static unsigned hp_click(void *priv, struct app *app, int y, int x)
 {
 	struct hpane *p = priv;
@@ -859,57 +890,87 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 		return PR_NONE;
 	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
 	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
-	if (r < nlines(p))
-		p->cur_r = r;
-	if (c < p->src.ncols)
-		p->cur_c = c;
+	if (r >= nlines(p) || c >= p->src.ncols)
+		return PR_NONE;
+	size_t r0, r1, c0, c1;
+	bucket(p, &r0, &r1, &c0, &c1);
+	if (r >= r0 && r < r1 && c >= c0 && c < c1)
+		return hp_handle(p, app, ACT_ENTER);
+	p->cur_r = r;
+	p->cur_c = c;
 	return PR_HANDLED;
 }
 
-/* The ramp: each level's glyph in its colour with the values it stands for. */
-static int hp_legend(void *priv, struct app *app, const struct rect *box)
+/* `/` items: the grid's rows ("rank 12 gpu3"); a match moves the cursor to that row's
+ * line, opening its node when node rows are shown. */
+static size_t hp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct hpane *p = priv;
-	int y = box->y;
-	draw_fmt(y++, box->x, box->w, ROLE_HEADER, "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis,
-		 p->src.col_axis);
-	static const char what[] = "A cell is the WORST value of its bucket of rows and columns, so one slow "
-				   "rank never averages away; the status row shows the exact worst and mean "
-				   "under the cursor.";
-	y += draw_wrap(&(struct rect){ y, box->x, box->h - 1, box->w }, 0, what, ROLE_NORMAL);
+	*sel = line_row(p, p->cur_r);
+	return p->src.nrows;
+}
+
+static void hp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	row_text(priv, i, buf, n);
+}
+
+static void hp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct hpane *p = priv;
+	p->cur_r = row_line(p, i, true);
+	fix_view(p);
+}
+
+/* The ramp: each level's glyph in its colour with the values it stands for. */
+static void hp_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct hpane *p = priv;
+	char buf[320];
+	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
+	legend_head(l, buf);
+	legend_para(l, "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
+		       "away; the note row says how many rows and columns a cell holds, the status row shows the exact "
+		       "worst and mean under the cursor. Enter opens the cell (its rank's steps); a click selects a "
+		       "cell, a second click opens it.");
 	/* the scale label: what the range is, and where values outside it go */
-	char lo[32], hi[32], scale[320];
+	char lo[32], hi[32], a[32], b[32];
 	fmt_value(p, p->lo, lo, sizeof(lo));
 	fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
-		snprintf(scale, sizeof(scale), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
+		snprintf(buf, sizeof(buf), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
 			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
 	else
-		snprintf(scale, sizeof(scale), "Scale: the median cell of the whole grid (not only the window), %s, to "
+		snprintf(buf, sizeof(buf), "Scale: the median cell of the whole grid (not only the window), %s, to "
 			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
 			 "cell is above the worst.", lo, hi);
-	y += draw_wrap(&(struct rect){ y, box->x, box->y + box->h - y, box->w }, 0, scale, ROLE_NORMAL) + 1;
+	legend_para(l, buf);
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
-	for (int l = 0; l < THEME_HEAT_LEVELS && y < box->y + box->h; l++, y++) {
-		draw_repeat(y, box->x + 2, 3, app->g->heat[l], l == 0 ? ROLE_NORMAL : theme_heat(l));
-		char a[32], b[32];
-		fmt_value(p, p->lo + step * l, a, sizeof(a));
-		fmt_value(p, p->lo + step * (l + 1), b, sizeof(b));
-		if (l == 0)
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "<= %s (quiet: the median and below)", b);
+	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
+		fmt_value(p, p->lo + step * k, a, sizeof(a));
+		fmt_value(p, p->lo + step * (k + 1), b, sizeof(b));
+		if (p->src.diverging && k == 0)
+			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b);
+		else if (k == 0)
+			snprintf(buf, sizeof(buf), "<= %s (quiet: the median and below)", b);
 		else
-			draw_fmt(y, box->x + 7, box->w - 7, ROLE_NORMAL, "%s .. %s%s", a, b,
-				 l == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
+			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", a, b,
+				 k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
+		legend_row(l, app->g->heat[k], 3, k == 0 ? ROLE_NORMAL : p->src.diverging && k < 3 ? theme_heat(3)
+						   : theme_heat(k), buf);
 	}
-	if (y < box->y + box->h) {
-		draw_repeat(y, box->x + 2, 3, app->g->missing, ROLE_MISSING);
-		draw_text(y++, box->x + 7, box->w - 7, "no value in the bucket (missing is not zero)", ROLE_NORMAL);
+	if (p->src.diverging)
+		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
+	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
+	if (p->src.groups) {
+		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");
+		legend_row(l, app->g->opened, 1, ROLE_DIM, "an expanded node: its ranks follow (Space collapses it)");
 	}
-	if (y < box->y + box->h) {
-		draw_text(y, box->x + 3, 1, app->g->mark, ROLE_MARK);
-		draw_text(y++, box->x + 7, box->w - 7, "header mark: a step the opened finding names (critical steps)", ROLE_NORMAL);
-	}
-	return y - box->y;
+	legend_row(l, app->g->heat[1], 3, ROLE_CURSOR, "the cursor (reversed)");
+	legend_row(l, app->g->mark, 1, ROLE_MARK, "header mark: a step the opened finding names (critical steps)");
+	legend_row(l, "12", 1, ROLE_MARK, "row label: the rank the opened finding names");
+	legend_row(l, "!3", 1, ROLE_ERROR, "row label: a stalled rank (follow mode: no new record for a while)");
+	legend_terms(l, p->src.title);
 }
 
 const struct pane_ops pane_heatmap = {
@@ -925,4 +986,7 @@ const struct pane_ops pane_heatmap = {
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
 	.legend = hp_legend,
+	.items = hp_items,
+	.item_text = hp_item_text,
+	.item_show = hp_item_show,
 };

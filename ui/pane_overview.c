@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
+#include "model/summary.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 /* What identifies a finding across a refresh (its title may change: "12 s ago"). */
@@ -23,7 +25,11 @@ struct opane {
 	struct finding_key sel; /* the selected finding at the last frame */
 	bool refind;          /* the run grew: select that finding again */
 	struct table *export; /* `e` here exports the findings view */
+	struct summary head;  /* run, path, sources, data quality */
+	struct summary sum;   /* the subsystems' summary lines */
 };
+
+static void head_lines(struct app *app, struct summary *s);
 
 static struct finding_key key_of(const struct finding *f)
 {
@@ -52,16 +58,24 @@ static void refind(struct opane *p, const struct finding_list *fl)
 	}
 }
 
-/* The run grew (follow mode): the findings are read again at the next frame. */
+/* The run grew (follow mode): the lines are built again, the findings are read again
+ * at the next frame. */
 static bool ov_rebuild(void *priv, struct app *app)
 {
-	((struct opane *)priv)->refind = true;
+	struct opane *p = priv;
+	p->refind = true;
+	head_lines(app, &p->head);
+	registry_summary(app->run, &p->sum);
 	return true;
 }
 
+/* The lines are built when the pane opens and when the run grows (ov_rebuild). */
 static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	return xcalloc(1, sizeof(struct opane));
+	struct opane *p = xcalloc(1, sizeof(*p));
+	head_lines(app, &p->head);
+	registry_summary(app->run, &p->sum);
+	return p;
 }
 
 static void ov_close(void *priv)
@@ -91,12 +105,7 @@ static int kv_role(int y, int x, int w, const char *k, const char *v, enum role 
 	return y + (used > 0 ? used : 1);
 }
 
-static int kv(int y, int x, int w, const char *k, const char *v)
-{
-	return kv_role(y, x, w, k, v, ROLE_NORMAL);
-}
-
-static int draw_sources(struct app *app, int y, int x, int w)
+static void head_lines(struct app *app, struct summary *s)
 {
 	const struct run *run = app->run;
 	size_t rec = 0, skipped = 0, unreadable = 0, partial = 0;
@@ -111,25 +120,23 @@ static int draw_sources(struct app *app, int y, int x, int w)
 		nerr += run->diags.v[i].level == DIAG_ERROR;
 		nwarn += run->diags.v[i].level == DIAG_WARN;
 	}
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%zu files, %zu records loaded", run->nsrc, rec);
-	y = kv(y, x, w, "sources", buf);
-	snprintf(buf, sizeof(buf), "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s",
-		 skipped, unreadable, partial, nerr, nwarn, run->diags.dropped ? " (more dropped)" : "");
-	return kv_role(y, x, w, "data quality", buf, skipped || unreadable || nerr ? ROLE_SEV_MED : ROLE_GOOD);
+	s->n = 0;
+	summary_add(s, TONE_NORMAL, "run", "%s", run->name ? run->name : "-");
+	summary_add(s, TONE_NORMAL, "path", "%s", run->path ? run->path : "-");
+	summary_add(s, TONE_NORMAL, "sources", "%zu files, %zu records loaded", run->nsrc, rec);
+	summary_add(s, skipped || unreadable || nerr ? TONE_WARN : TONE_GOOD, "data quality",
+		    "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s", skipped, unreadable,
+		    partial, nerr, nwarn, run->diags.dropped ? " (more dropped)" : "");
 }
 
-/* The subsystems' summary lines (the same lines head the --print report). */
-static int draw_summary(struct app *app, int y, int x, int w)
+static int draw_lines(const struct summary *s, int y, int x, int w)
 {
 	static const enum role tone_role[] = {
 		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
 		[TONE_BAD] = ROLE_SEV_HIGH,
 	};
-	struct summary s;
-	registry_summary(app->run, &s);
-	for (size_t i = 0; i < s.n; i++)
-		y = kv_role(y, x, w, s.line[i].key, s.line[i].text, tone_role[s.line[i].tone]);
+	for (size_t i = 0; i < s->n; i++)
+		y = kv_role(y, x, w, s->line[i].key, s->line[i].text, tone_role[s->line[i].tone]);
 	return y;
 }
 
@@ -137,10 +144,8 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1;
-	y = kv(y, x, w, "run", app->run->name ? app->run->name : "-");
-	y = kv(y, x, w, "path", app->run->path ? app->run->path : "-");
-	y = draw_sources(app, y, x, w);
-	y = draw_summary(app, y, x, w);
+	y = draw_lines(&p->head, y, x, w);
+	y = draw_lines(&p->sum, y, x, w);
 	y++;
 	const struct finding_list *fl = run_findings(app->run);
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
@@ -188,6 +193,59 @@ static void ov_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "overview");
 }
 
+/* `/` items: the summary lines ("key  value"), then the findings (severity, id,
+ * title); a finding is selected, a line is only highlighted where it is. */
+static size_t ov_items(void *priv, struct app *app, size_t *sel)
+{
+	struct opane *p = priv;
+	size_t nl = p->head.n + p->sum.n;
+	*sel = nl + p->lc.sel;
+	return nl + run_findings(app->run)->n;
+}
+
+static void ov_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct opane *p = priv;
+	const struct summary_line *l = i < p->head.n ? &p->head.line[i]
+				       : i < p->head.n + p->sum.n ? &p->sum.line[i - p->head.n] : NULL;
+	if (l) {
+		snprintf(buf, n, "%s  %s", l->key, l->text);
+		return;
+	}
+	const struct finding *f = &run_findings(app->run)->v[i - p->head.n - p->sum.n];
+	snprintf(buf, n, "%s  %s  %s", severity_label(f->severity), f->id, f->title);
+}
+
+static void ov_item_show(void *priv, struct app *app, size_t i)
+{
+	struct opane *p = priv;
+	size_t nl = p->head.n + p->sum.n;
+	if (i >= nl) {
+		p->lc.n = run_findings(app->run)->n;
+		p->lc.sel = i - nl;
+		list_clamp(&p->lc);
+	}
+}
+
+/* The summary lines' tones and the findings' severities. */
+static void ov_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct opane *p = priv;
+	legend_head(l, "Overview: the run at a glance");
+	legend_para(l, "The lines above the findings are the same lines that head the --print report: the run, its "
+		       "sources and data quality, then what each input family found. Below them, the findings, "
+		       "most severe first; Enter opens a finding's evidence, 6 lists them with their detail and fix.");
+	legend_row(l, "ok", 1, ROLE_GOOD, "a good line (balanced, no issue found where a rule could judge)");
+	legend_row(l, "warn", 1, ROLE_SEV_MED, "a line to look at (skipped records, a warning)");
+	legend_row(l, "bad", 1, ROLE_SEV_HIGH, "a problem line (a straggler, a regression)");
+	char words[4096];
+	size_t k = 0;
+	for (size_t i = 0; i < p->sum.n && k < sizeof(words); i++)
+		k += (size_t)snprintf(words + k, sizeof(words) - k, "%s %s ", p->sum.line[i].key, p->sum.line[i].text);
+	words[k < sizeof(words) ? k : sizeof(words) - 1] = '\0';
+	legend_terms(l, words);
+}
+
 const struct pane_ops pane_overview = {
 	.name = "overview",
 	.open = ov_open,
@@ -197,4 +255,8 @@ const struct pane_ops pane_overview = {
 	.status = ov_status,
 	.table = ov_table,
 	.rebuild = ov_rebuild,
+	.items = ov_items,
+	.item_text = ov_item_text,
+	.item_show = ov_item_show,
+	.legend = ov_legend,
 };

@@ -15,6 +15,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 
 enum { SP_SERIES = STEPS_NSERIES, SP_LABEL_W = 12, SP_MAX_PHASES = 16 };
 
@@ -422,10 +423,68 @@ static struct table *sp_table(void *priv, struct app *app)
 	return p->export;
 }
 
+/* `/` items, in the pane's order: the rank's steps ("step 120"), the phase and series
+ * names, then the other ranks ("rank 3": showing one switches to it). */
+static size_t sp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct spane *p = priv;
+	*sel = p->cur;
+	return nrec(p) + p->nphase + SP_SERIES + steps_nranks(p->m);
+}
+
+static void sp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	size_t nr = nrec(p);
+	if (i < nr)
+		snprintf(buf, n, "step %ld", steps_step(p->m, p->ri, i));
+	else if ((i -= nr) < p->nphase)
+		snprintf(buf, n, "%s", steps_metric(p->m, p->phase[i])->name);
+	else if ((i -= p->nphase) < SP_SERIES)
+		snprintf(buf, n, "%s", steps_series_name[i]);
+	else
+		snprintf(buf, n, "rank %d", steps_rank_id(p->m, i - SP_SERIES));
+}
+
+static void sp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct spane *p = priv;
+	size_t nr = nrec(p), names = p->nphase + SP_SERIES;
+	if (i < nr) {
+		p->cur = i;
+	} else if (i - nr >= names) {   /* a phase or series name is always on screen */
+		p->ri = i - nr - names;
+		set_phases(p, app);
+	}
+	fix_view(p);
+}
+
 static int sp_cur_rank(void *priv, struct app *app)
 {
 	struct spane *p = priv;
 	return steps_rank_id(p->m, p->ri);
+}
+
+/* The phases' fills, the sparklines' ramp, the axis marks. */
+static void sp_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct spane *p = priv;
+	char buf[160];
+	legend_head(l, "Steps: one rank over its step records");
+	legend_para(l, "Top: each step's phases as a stacked bar (the label is the tallest bar's step time); when "
+		       "steps outnumber the columns a column shows the mean phases of its steps. Below: one sparkline "
+		       "per series, each on its own scale from its lowest to its highest value in view, the WORST "
+		       "(max) of a column's steps.");
+	for (size_t k = 0; k < p->nphase; k++) {
+		snprintf(buf, sizeof(buf), "phase %s", steps_metric(p->m, p->phase[k])->name);
+		legend_fill(l, (int)k, buf);
+	}
+	snprintf(buf, sizeof(buf), "a series' lowest value in view; %s its highest", app->g->spark[GLYPH_SPARK - 1]);
+	legend_row(l, app->g->spark[0], 1, ROLE_BAR, buf);
+	legend_row(l, app->g->pointer, 1, ROLE_CURSOR, "the step under the cursor (h/l move it; the status row has its values)");
+	legend_row(l, app->g->mark, 1, ROLE_MARK, "a step the opened finding names; a marked series label is its evidence");
+	legend_row(l, app->g->missing, 1, ROLE_MISSING, "no value recorded at that step");
+	legend_terms(l, "step time compute comm");
 }
 
 const struct pane_ops pane_steps = {
@@ -439,4 +498,8 @@ const struct pane_ops pane_steps = {
 	.rebuild = sp_rebuild,
 	.status = sp_status,
 	.cur_rank = sp_cur_rank,
+	.items = sp_items,
+	.item_text = sp_item_text,
+	.item_show = sp_item_show,
+	.legend = sp_legend,
 };

@@ -15,6 +15,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 struct spane {
@@ -85,6 +86,14 @@ static void point_note(const struct spane *p, struct app *app, size_t k, char *b
 		 low, c->failed ? c->failed : "");
 }
 
+/* Point k's line as drawn (and searched). */
+static void point_line(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
+{
+	char note[256];
+	point_note(p, app, k, note, sizeof(note));
+	snprintf(buf, n, "%12g  %-28.*f  %s", p->spec.x[k], p->ydec, p->spec.y[k], note);
+}
+
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 {
 	const struct plot_spec *s = &p->spec;
@@ -94,10 +103,9 @@ static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < s->n; i++) {
 		size_t k = p->lc.top + (size_t)i;
 		bool cur = k == p->lc.sel;
-		char note[256];
-		point_note(p, app, k, note, sizeof(note));
-		draw_fmt(r->y + 1 + i, r->x, r->w, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL,
-			 "%12g  %-28.*f  %s", s->x[k], p->ydec, s->y[k], note);
+		char line[512];
+		point_line(p, app, k, line, sizeof(line));
+		draw_text(r->y + 1 + i, r->x, r->w, line, cur ? ROLE_SELECTED : s->outlier[k] ? ROLE_SEV_MED : ROLE_NORMAL);
 	}
 }
 
@@ -186,6 +194,44 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 		 s->x[p->lc.sel], s->ylabel, p->ydec, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
 }
 
+/* `/` items: the points of the source shown, as their lines read. */
+static size_t sp_items(void *priv, struct app *app, size_t *sel)
+{
+	struct spane *p = priv;
+	*sel = p->lc.sel;
+	return p->have ? p->spec.n : 0;
+}
+
+static void sp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	point_line(priv, app, i, buf, n);
+}
+
+static void sp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct spane *p = priv;
+	p->lc.n = p->spec.n;
+	p->lc.sel = i;
+	list_clamp(&p->lc);
+}
+
+/* The plot's glyphs and the point list's columns. */
+static void sw_legend(void *priv, struct app *app, struct legend *l)
+{
+	bool u = app->g->utf8;
+	legend_head(l, "Sweep: one source's points and their plot");
+	legend_para(l, "The list: the stimulus (the x axis), the plotted value, then for "
+		       "GenAI-Perf the config's ranking, whether it passes the constraints and which it fails, for "
+		       "NAT the calculator's alerts. The plot below draws the same points; m switches latency and "
+		       "throughput, Left/Right the source.");
+	legend_row(l, u ? "●" : "o", 1, ROLE_NORMAL, "a point");
+	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
+	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");
+	legend_row(l, u ? "·" : ".", 3, ROLE_NORMAL, "the fitted line");
+	legend_row(l, u ? "─" : "-", 3, ROLE_NORMAL, "the target (a latency or throughput constraint)");
+	legend_row(l, u ? "│" : "|", 1, ROLE_NORMAL, "the estimate: the stimulus at which the fit meets the target");
+}
+
 const struct pane_ops pane_sweep = {
 	.name = "sweep",
 	.open = sp_open,
@@ -194,4 +240,8 @@ const struct pane_ops pane_sweep = {
 	.handle = sp_handle,
 	.table = sp_table,
 	.status = sp_status,
+	.items = sp_items,
+	.item_text = sp_item_text,
+	.item_show = sp_item_show,
+	.legend = sw_legend,
 };

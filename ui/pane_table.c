@@ -18,6 +18,7 @@
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/legend.h"
 #include "ui/list.h"
 
 enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400 };
@@ -236,22 +237,6 @@ static void select_ref(struct tpane *p, long ref)
 		}
 }
 
-/* Highlight the first match of the search text inside a cell drawn at (y, x) in w
- * columns (left-aligned, or right-aligned when right). */
-static void draw_match(int y, int x, int w, const char *text, const char *needle, bool right)
-{
-	const char *m = strcasestr(text, needle);
-	if (!m)
-		return;
-	char pre[512], hit[512];
-	snprintf(pre, sizeof(pre), "%.*s", (int)(m - text), text);
-	snprintf(hit, sizeof(hit), "%.*s", (int)strlen(needle), m);
-	int tw = text_width(text), px = text_width(pre);
-	int off = right && tw < w ? w - tw : 0;
-	if (off + px < w)
-		draw_text(y, x + off + px, w - off - px, hit, ROLE_MATCH);
-}
-
 /* The group cell of a grouped table: a closed node "+name (8)", an open one "-name". */
 static void group_cell(struct app *app, const struct table *t, size_t row, char *buf, size_t n)
 {
@@ -288,8 +273,6 @@ static void draw_row(struct tpane *p, struct app *app, const struct table *t, si
 			draw_text(y, x, cw - 1, buf, r);
 		else
 			draw_text_right(y, x, cw - 1, buf, r);
-		if (app->search_on)
-			draw_match(y, x, cw - 1, buf, app->search, t->col[c].type != COL_TEXT);
 	}
 }
 
@@ -599,31 +582,31 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 			 t->groups->first[g + 1] - t->groups->first[g]);
 }
 
-/* Does row (a t->view position) show needle in any column? */
-static bool row_matches(const struct table *t, size_t vi, const char *needle)
-{
-	for (size_t c = 0; c < t->ncol; c++) {
-		char buf[512];
-		table_display(t, t->view[vi], (int)c, buf, sizeof(buf));
-		if (strcasestr(buf, needle))
-			return true;
-	}
-	return false;
-}
-
-static bool tp_search(void *priv, struct app *app, const char *needle, int dir)
+/* `/` items: the rows as shown, every column of a row. */
+static size_t tp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct tpane *p = priv;
-	size_t n = p->t->nview;
-	for (size_t k = dir ? 1 : 0; n && k <= n; k++) {
-		size_t vi = dir < 0 ? (p->lc.sel + n - k % n) % n : (p->lc.sel + k) % n;
-		if (row_matches(p->t, vi, needle)) {
-			p->lc.sel = vi;
-			clamp(p);
-			return true;
-		}
+	*sel = p->lc.sel;
+	return p->t->nview;
+}
+
+static void tp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
+{
+	const struct table *t = ((struct tpane *)priv)->t;
+	size_t k = 0;
+	for (size_t c = 0; c < t->ncol && k + 1 < n; c++) {
+		char cell[512];
+		table_display(t, t->view[i], (int)c, cell, sizeof(cell));
+		int w = snprintf(buf + k, n - k, "%s%s", c ? "  " : "", cell);
+		k += w > 0 ? (size_t)w : 0;
 	}
-	return false;
+}
+
+static void tp_item_show(void *priv, struct app *app, size_t i)
+{
+	struct tpane *p = priv;
+	p->lc.sel = i;
+	clamp(p);
 }
 
 /* y: the cell under the column cursor; Y: the row, tab-separated. Numbers in full
@@ -650,13 +633,90 @@ static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	return 0;
 }
 
-/* A click on a data row selects it, and the column under the pointer. */
+/* Columns whose name alone does not say what they hold (the man page's VIEWS words). */
+static const struct {
+	const char *name, *text;
+} col_words[] = {
+	{ "critical_share", "share of the aligned steps on which the rank was the critical (slowest) rank; " },
+	{ "z", "persistence z-score of being critical; " },
+	{ "rel_slowdown", "median ratio of the rank's compute to the step median, minus 1; " },
+	{ "coverage", "share of the run's steps the rank recorded; " },
+	{ "missing_steps", "steps the rank did not record; " },
+	{ "straggler", "yes for the straggler set; " },
+	{ "slow_from_step", "the straggler's onset; " },
+	{ "straggler_cost_s", "the straggler's cost; " },
+	{ "stall_steps", "the step range of the rank's biggest transient stall; " },
+	{ "records", "records read; " },
+};
+
+/* What a column holds: its role or meaning, its unit (from the name's suffix) and its
+ * type. */
+static void col_meaning(const struct table_col *c, char *buf, size_t n)
+{
+	static const char *const role_text[] = {
+		[COL_ROLE_NONE] = "",
+		[COL_ROLE_RANK] = "rank id (Enter opens the rank; n/N land on it); ",
+		[COL_ROLE_STEP] = "step number; ",
+		[COL_ROLE_SEVERITY] = "severity: high, med or low, coloured as below; ",
+		[COL_ROLE_TITLE] = "the finding (title, detail and fix in full below the table); ",
+		[COL_ROLE_NAME] = "the row's name; ",
+		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
+		[COL_ROLE_ONSET] = "the step the rank is slow from; ",
+	};
+	static const struct { const char *suffix, *unit; } units[] = {
+		{ "_s", "seconds" }, { "_ms", "milliseconds" }, { "_us", "microseconds" }, { "_mb", "MiB (2^20 bytes)" },
+		{ "_bytes", "bytes" }, { "_pct", "percent" }, { "fraction", "fraction of 1" }, { "share", "fraction of 1" },
+	};
+	const char *unit = "";
+	size_t len = strlen(c->name);
+	for (size_t i = 0; i < ARRAY_LEN(units); i++) {
+		size_t sl = strlen(units[i].suffix);
+		if (len >= sl && strcmp(c->name + len - sl, units[i].suffix) == 0)
+			unit = units[i].unit;
+	}
+	const char *type = c->type == COL_TEXT ? "text" : c->type == COL_INT ? "integer" : "number";
+	const char *what = role_text[c->role];
+	for (size_t i = 0; i < ARRAY_LEN(col_words) && !*what; i++)
+		if (strcmp(c->name, col_words[i].name) == 0)
+			what = col_words[i].text;
+	snprintf(buf, n, "%s%s%s%s", what, *unit ? unit : type, *unit ? ", " : "", *unit ? type : "");
+}
+
+/* The view, each column's meaning, the glossary terms its columns use. */
+static void tp_legend(void *priv, struct app *app, struct legend *l)
+{
+	struct tpane *p = priv;
+	const struct table *t = p->t;
+	const struct view_def *vd = p->arg ? registry_view(p->arg) : NULL;
+	char buf[512], words[2048];
+	snprintf(buf, sizeof(buf), "Table: %s", t->name);
+	legend_head(l, buf);
+	snprintf(buf, sizeof(buf), "%s. %zu rows%s. Numbers are shown at the view's precision; e exports and Y copies "
+		 "them in full.", vd && vd->help ? vd->help : t->title ? t->title : t->name, t->nrow,
+		 t->filter ? ", filtered (f)" : "");
+	legend_para(l, buf);
+	legend_head(l, "Columns");
+	size_t k = snprintf(words, sizeof(words), "%s", t->title ? t->title : "");
+	for (size_t c = 0; c < t->ncol; c++) {
+		col_meaning(&t->col[c], buf, sizeof(buf));
+		legend_key(l, t->col[c].name, buf);
+		if (k < sizeof(words))
+			k += (size_t)snprintf(words + k, sizeof(words) - k, " %s", t->col[c].name);
+	}
+	legend_terms(l, words);
+}
+
+/* A click on a data row selects it, and the column under the pointer; a click on the
+ * selected row opens it, as Enter does. */
 static unsigned tp_click(void *priv, struct app *app, int y, int x)
 {
 	struct tpane *p = priv;
 	if (y < p->y0 || y >= p->y0 + p->lc.rows || p->lc.top + (size_t)(y - p->y0) >= p->t->nview)
 		return PR_NONE;
-	p->lc.sel = p->lc.top + (size_t)(y - p->y0);
+	size_t row = p->lc.top + (size_t)(y - p->y0);
+	if (row == p->lc.sel)
+		return tp_enter(p, app) | PR_HANDLED;
+	p->lc.sel = row;
 	for (int i = 0; i < p->ncol_shown; i++)
 		if (x >= p->col_x[i] && x < p->col_x[i + 1])
 			p->col = p->col_c[i];
@@ -685,7 +745,10 @@ const struct pane_ops pane_table = {
 	.rebuild = tp_rebuild,
 	.status = tp_status,
 	.cur_rank = tp_cur_rank,
-	.search = tp_search,
+	.items = tp_items,
+	.item_text = tp_item_text,
+	.item_show = tp_item_show,
 	.copy = tp_copy,
 	.click = tp_click,
+	.legend = tp_legend,
 };

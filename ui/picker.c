@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* picker.c: the run picker for a folder of runs (ui_pick_run in ui.h). A plain list:
- * the same movement keys as every list (action table), Enter opens, q/Esc quits. */
+ * the same movement keys as every list (action table), Enter opens, q/Esc quits; q at
+ * the top of a run opened from here comes back to it (ui_run's UI_BACK). */
 #include <langinfo.h>
 #include <stdlib.h>
 #include "model/text.h"
@@ -32,7 +33,7 @@ static void pick_draw(const char *dir, const char *const *paths, struct list_cur
 	doupdate();
 }
 
-int ui_pick_run(const char *dir, const char *const *paths, size_t n, const struct opts *opts)
+int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel, const struct opts *opts)
 {
 	char why[160];
 	if (!n || term_start(false, why, sizeof(why)) < 0)
@@ -40,7 +41,7 @@ int ui_pick_run(const char *dir, const char *const *paths, size_t n, const struc
 	theme_init(opts->color);
 	const struct glyphs *g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	draw_init(g->utf8 ? 0 : TEXT_ASCII, g);
-	struct list_cursor lc = { .n = n };
+	struct list_cursor lc = { .n = n, .sel = sel < n ? sel : 0 };
 	int rc = UI_PICK_QUIT;
 	for (;;) {
 		pick_draw(dir, paths, &lc);

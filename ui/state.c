@@ -2,8 +2,10 @@
 /* state.c: the per-run state file (see state.h). Format, one record per line, fields
  * separated by tabs (a filter cannot hold a newline; it may hold tabs, so it is last):
  *   tscope-tui state 1
+ *   tab<TAB>table|heatmap<TAB>ARG     a tab opened with v, :view or :heatmap
  *   pane<TAB>LABEL
- *   table<TAB>VIEW<TAB>SORT_COLUMN or -<TAB>asc|desc<TAB>FILTER */
+ *   table<TAB>VIEW<TAB>SORT_COLUMN or -<TAB>asc|desc<TAB>FILTER
+ * A tab closed with q is not written, so it does not come back. */
 #include "ui/state.h"
 
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/registry.h"
 #include "model/table.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -79,6 +82,16 @@ static int fields(char *line, char **f, int max)
 	return n;
 }
 
+/* A tab the user opened last time, when its view or grid still has data. */
+static void reopen_tab(struct app *app, const char *kind, const char *arg)
+{
+	const struct view_def *vd = registry_view(arg);
+	if (strcmp(kind, "table") == 0 && vd && registry_view_available(app->run, vd))
+		app_pane(app, &pane_table, arg, arg);
+	else if (strcmp(kind, "heatmap") == 0 && registry_grid(arg) && registry_grid(arg)->nmetrics(app->run) > 0)
+		app_heatmap(app, arg);
+}
+
 void state_load(struct app *app)
 {
 	char path[PATH_MAX];
@@ -92,14 +105,15 @@ void state_load(struct app *app)
 		fclose(f);
 		return;
 	}
+	char pane[sizeof(line)] = "";
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *v[5];
 		int n = fields(line, v, 5);
-		if (n == 2 && strcmp(v[0], "pane") == 0) {
-			for (size_t i = 0; i < app->npane; i++)
-				if (strcmp(app->pane[i].label, v[1]) == 0)
-					app->cur = i;
+		if (n == 3 && strcmp(v[0], "tab") == 0) {
+			reopen_tab(app, v[1], v[2]);
+		} else if (n == 2 && strcmp(v[0], "pane") == 0) {
+			snprintf(pane, sizeof(pane), "%s", v[1]);   /* after every tab is back */
 		} else if (n == 5 && strcmp(v[0], "table") == 0 && app->nstate < APP_MAX_PANES) {
 			struct state_table *s = &app->state[app->nstate++];
 			s->view = xstrdup(v[1]);
@@ -109,6 +123,9 @@ void state_load(struct app *app)
 		}
 	}
 	fclose(f);
+	for (size_t i = 0; *pane && i < app->npane; i++)
+		if (strcmp(app->pane[i].label, pane) == 0)
+			app->cur = i;
 }
 
 void state_apply(struct app *app, size_t i)
@@ -140,7 +157,13 @@ void state_save(const struct app *app)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return;
-	fprintf(f, "%s\npane\t%s\n", magic, app->pane[app->cur].label);
+	fprintf(f, "%s\n", magic);
+	for (size_t i = app->nfixed; i < app->npane; i++) {
+		const struct pane_slot *s = &app->pane[i];
+		if (s->arg && (s->ops == &pane_table || s->ops == &pane_heatmap))
+			fprintf(f, "tab\t%s\t%s\n", s->ops == &pane_table ? "table" : "heatmap", s->arg);
+	}
+	fprintf(f, "pane\t%s\n", app->pane[app->cur].label);
 	for (size_t i = 0; i < app->npane; i++) {
 		const struct pane_slot *s = &app->pane[i];
 		if (!s->priv || s->ops != &pane_table || !s->arg)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* state.h: what the explorer remembers per run between sessions, under
- * $XDG_STATE_HOME/tscope-tui/ (else ~/.local/state/tscope-tui/): the last pane, and
- * the sort and filter of every table tab that was open. One small text file per run,
+ * $XDG_STATE_HOME/tscope-tui/ (else ~/.local/state/tscope-tui/): the tabs opened with
+ * v, :view or :heatmap that were still open, the last pane, and the sort and filter of
+ * every table tab that was open. One small text file per run,
  * named by a hash of the run's real path; written whole through a temp file and
  * rename(). Nothing is read or written in scripted runs (TSCOPE_SCRIPT), with
  * --max-frames, or in compare mode. A missing or unreadable file is not an error. */
@@ -18,8 +19,9 @@ struct state_table {
 	bool desc;
 };
 
-/* Read the run's state: make the saved pane current, keep the table entries for
- * state_apply(). */
+/* Read the run's state: reopen the saved extra tabs (those whose view or grid still
+ * has data), make the saved pane current, keep the table entries for state_apply().
+ * Call after the run's default tabs are in place (app->nfixed set). */
 void state_load(struct app *app);
 /* Apply the saved sort and filter to table tab i right after it opened. */
 void state_apply(struct app *app, size_t i);

@@ -51,6 +51,7 @@ static void app_setup(struct app *app, struct run *run, const struct opts *opts)
 	app->run = run;
 	app->opts = opts;
 	app->strag_pos = -1;
+	app->search_pos = -1;
 	app->max_frames = opts->max_frames;
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
@@ -309,14 +310,15 @@ int ui_run(struct run *run, const struct opts *opts)
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
 	if (!load_term && ui_start(opts, headless) < 0)
-		return -1;
+		return UI_NO_TTY;
 	load_term = false;
 	struct app app;
 	app_init(&app, run, opts);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();
+	bool back = app.back_to_picker;
 	app_free(&app);
-	return rc;
+	return back && rc == 0 ? UI_BACK : rc;
 }
 
 /* Compare mode's tabs (model/compare/views.h compare_tabs). */
@@ -335,7 +337,7 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 	const char *script = getenv("TSCOPE_SCRIPT");
 	bool headless = script && *script;
 	if (ui_start(opts, headless) < 0)
-		return -1;
+		return UI_NO_TTY;
 	struct app app;
 	app_setup(&app, c->b, opts);
 	app.cmp = c;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* index.c: the persistent index's part files (see index.h for the layout and format):
- * writing a part atomically, mapping and checking parts, staleness against the sources,
- * and restoring a valid part's ranks, sources and diagnostics into a run. */
+ * writing a part atomically, reading and checking parts' heads, staleness against the
+ * sources, and restoring a valid part's rank shells (bodies are read on demand,
+ * model/steps/store_index.c), sources and diagnostics into a run. */
 #include "model/index/index.h"
 
 #include <dirent.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -19,7 +19,6 @@
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 
-#define HEADER_LEN 32
 #define BYTE_ORDER_MARK 0x01020304u
 static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 
@@ -138,9 +137,11 @@ static void put_diags(struct obuf *o, const struct run *run, const char *base, s
 	}
 }
 
-static void build_payload(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
-			  const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0,
-			  size_t src1, size_t d0, size_t d1)
+/* The head: shard, the slice's source stamps, the metric table, the rank shells with
+ * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics. */
+static void build_head(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
+		       const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+		       size_t d0, size_t d1, const uint64_t *boff, const uint64_t *blen, const uint32_t *bcrc)
 {
 	struct steps_model *m = run->steps;
 	ob_u32(o, k);
@@ -164,10 +165,15 @@ static void build_payload(struct obuf *o, struct run *run, const char *base, uns
 	for (size_t i = lo; i < hi; i++)
 		nr += steps_rank_index(m, (int)files[i].rank) >= 0;
 	ob_u64(o, nr);
-	for (size_t i = lo; i < hi; i++) {
+	for (size_t i = lo, j = 0; i < hi; i++) {
 		long ri = steps_rank_index(m, (int)files[i].rank);
-		if (ri >= 0)
-			steps_rank_encode(m, (size_t)ri, base, o);
+		if (ri < 0)
+			continue;
+		steps_rank_encode_shell(m, (size_t)ri, base, o);
+		ob_u64(o, boff[j]);
+		ob_u64(o, blen[j]);
+		ob_u32(o, bcrc[j]);
+		j++;
 	}
 	put_sources(o, run, base, src0, src1);
 	put_diags(o, run, base, d0, d1);
@@ -206,8 +212,9 @@ static void remove_other_parts(const char *dir, unsigned n)
 	closedir(d);
 }
 
-/* The 32-byte header for a payload of plen bytes with CRC-32 crc. */
-static void put_header(unsigned char *out, uint64_t plen, uint32_t crc)
+/* The header for a payload of plen bytes whose head is [head_off, head_off + head_len)
+ * of the payload with CRC-32 crc. */
+void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc)
 {
 	struct obuf h = { 0 };
 	ob_bytes(&h, index_magic, sizeof(index_magic));
@@ -215,32 +222,106 @@ static void put_header(unsigned char *out, uint64_t plen, uint32_t crc)
 	uint32_t bom = BYTE_ORDER_MARK;
 	ob_bytes(&h, &bom, sizeof(bom));
 	ob_u64(&h, plen);
+	ob_u64(&h, head_off);
+	ob_u64(&h, head_len);
 	ob_u32(&h, crc);
 	ob_u32(&h, 0);
-	memcpy(out, h.p, HEADER_LEN);
+	memcpy(out, h.p, INDEX_HEADER_LEN);
 	ob_free(&h);
 }
 
-/* Stream the part into fd: a zero header, the payload (CRC-32 on the way), then the
- * real header in place. Returns 0 or an errno. */
-static int write_part(int fd, struct run *run, const char *run_dir, unsigned k, unsigned n,
-		      const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		      size_t d0, size_t d1)
+/* The part's bodies (each rank's steps with its own CRC-32) into body, its head into
+ * head. Memory stays one rank plus the head. */
+static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
+			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
+			     size_t hi, size_t src0, size_t src1, size_t d0, size_t d1)
 {
-	unsigned char hdr[HEADER_LEN] = { 0 };
-	int err = write_all(fd, hdr, HEADER_LEN);
+	struct steps_model *m = run->steps;
+	size_t cap = hi - lo ? hi - lo : 1;
+	uint64_t *boff = xcalloc(cap, sizeof(*boff)), *blen = xcalloc(cap, sizeof(*blen));
+	uint32_t *bcrc = xcalloc(cap, sizeof(*bcrc));
+	struct obuf rb = { 0 };
+	size_t j = 0;
+	for (size_t i = lo; i < hi; i++) {
+		long ri = steps_rank_index(m, (int)files[i].rank);
+		if (ri < 0)
+			continue;
+		rb.n = 0;
+		steps_rank_encode_body(m, (size_t)ri, &rb);
+		boff[j] = index_body_offset(body);
+		blen[j] = rb.n;
+		bcrc[j++] = (uint32_t)crc32(0, rb.p, (uInt)rb.n);
+		ob_bytes(body, rb.p, rb.n);
+	}
+	build_head(head, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, boff, blen, bcrc);
+	ob_free(&rb);
+	free(boff);
+	free(blen);
+	free(bcrc);
+}
+
+uint64_t index_body_offset(const struct obuf *body)
+{
+	return INDEX_HEADER_LEN + body->written + body->n;
+}
+
+/* Write a whole index file into fd: a zero header, the bodies and the head from fill,
+ * then the real header in place. Returns 0 or an errno. */
+static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
+{
+	unsigned char hdr[INDEX_HEADER_LEN] = { 0 };
+	int err = write_all(fd, hdr, INDEX_HEADER_LEN);
 	if (err)
 		return err;
-	struct obuf o = { 0 };
+	struct obuf o = { 0 }, head = { 0 };
 	ob_stream(&o, fd);
-	build_payload(&o, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
+	fill(&o, &head, ud);
+	uint64_t head_off = o.written + o.n;
+	uint32_t hcrc = (uint32_t)crc32(0, head.p, (uInt)head.n);
+	ob_bytes(&o, head.p, head.n);
 	err = ob_flush(&o);
-	put_header(hdr, o.written, o.crc);
+	index_header_put(hdr, o.written, head_off, head.n, hcrc);
 	ob_free(&o);
-	ssize_t w = err ? 0 : pwrite(fd, hdr, HEADER_LEN, 0);
-	if (!err && w != HEADER_LEN)
+	ob_free(&head);
+	ssize_t w = err ? 0 : pwrite(fd, hdr, INDEX_HEADER_LEN, 0);
+	if (!err && w != INDEX_HEADER_LEN)
 		err = w < 0 ? errno : EIO;
 	return err;
+}
+
+int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
+{
+	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	int err = 0;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		err = write_file(fd, fill, ud);
+		if (close(fd) != 0 && !err)
+			err = errno;
+		if (!err && rename(tmp, path) != 0)
+			err = errno;
+		if (err)
+			unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+struct part_job {
+	struct run *run;
+	const char *run_dir;
+	unsigned k, n;
+	const struct steps_rank_file *files;
+	size_t lo, hi, src0, src1, d0, d1;
+};
+
+static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+{
+	const struct part_job *j = ud;
+	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->src0, j->src1,
+			 j->d0, j->d1);
 }
 
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
@@ -254,23 +335,10 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 	char *dir = index_dir_for(run_dir);
 	mkdir_p(dir);
 	char *path = part_path(dir, k, n);
-	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-	int err = 0;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = errno;
-	} else {
-		err = write_part(fd, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1);
-		if (close(fd) != 0 && !err)
-			err = errno;
-		if (!err && rename(tmp, path) != 0)
-			err = errno;
-		if (err)
-			unlink(tmp);
-	}
+	struct part_job job = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1 };
+	int err = index_file_write(path, fill_part, &job);
 	if (!err && n == 1)
 		remove_other_parts(dir, n);
-	free(tmp);
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
@@ -281,25 +349,47 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-const char *index_check(const unsigned char *bytes, size_t len)
+/* A part's header: payload length, where the head is and its CRC-32. */
+struct part_header {
+	uint64_t plen, head_off, head_len;
+	uint32_t head_crc;
+};
+
+/* Check a header against the file's length; NULL or a static reason. */
+static const char *header_check(const unsigned char *bytes, size_t avail, unsigned long long file_len,
+				struct part_header *h)
 {
-	if (len < HEADER_LEN)
+	if (avail < INDEX_HEADER_LEN || file_len < INDEX_HEADER_LEN)
 		return "truncated (shorter than its header)";
 	if (memcmp(bytes, index_magic, sizeof(index_magic)) != 0)
 		return "not an index file (bad magic)";
-	struct ibuf b = { bytes, len, sizeof(index_magic), false };
+	struct ibuf b = { bytes, INDEX_HEADER_LEN, sizeof(index_magic), false };
 	uint32_t version = ib_u32(&b);
 	uint32_t bom;
 	memcpy(&bom, ib_bytes(&b, 4), sizeof(bom));
-	uint64_t plen = ib_u64(&b);
-	uint32_t crc = ib_u32(&b);
+	h->plen = ib_u64(&b);
+	h->head_off = ib_u64(&b);
+	h->head_len = ib_u64(&b);
+	h->head_crc = ib_u32(&b);
 	if (version != INDEX_VERSION)
 		return "written by another index format version";
 	if (bom != BYTE_ORDER_MARK)
 		return "written on a host of another byte order";
-	if (plen != len - HEADER_LEN)
-		return plen > len - HEADER_LEN ? "truncated" : "trailing bytes after the payload";
-	if ((uint32_t)crc32(0, bytes + HEADER_LEN, (uInt)plen) != crc)
+	if (h->plen != file_len - INDEX_HEADER_LEN)
+		return h->plen > file_len - INDEX_HEADER_LEN ? "truncated" : "trailing bytes after the payload";
+	if (h->head_off > h->plen || h->head_len != h->plen - h->head_off)
+		return "malformed header";
+	return NULL;
+}
+
+const char *index_check(const unsigned char *bytes, size_t len)
+{
+	struct part_header h;
+	const char *bad = header_check(bytes, len, len, &h);
+	if (bad)
+		return bad;
+	const unsigned char *head = bytes + INDEX_HEADER_LEN + h.head_off;
+	if ((uint32_t)crc32(0, head, (uInt)h.head_len) != h.head_crc)
 		return "checksum mismatch (damaged)";
 	return NULL;
 }
@@ -380,28 +470,32 @@ static void restore_diags(struct ibuf *b, struct run *run, const char *base, boo
 	}
 }
 
-/* A mapped part file. */
+/* An opened part: its head read into memory (pread: nothing of the part stays mapped,
+ * so a part truncated in place later gives a short read, never a SIGBUS) and the file's
+ * identity as checked. */
 struct part_map {
-	unsigned char *p;
-	size_t len;
-	size_t dropped;      /* bytes from p already handed back (page-aligned) */
+	unsigned char *head;
+	struct index_file_id id;
 };
 
-/* Hand back the mapped pages before byte `upto` (read and decoded): resident memory stays
- * the decoded store plus a window of the file, not the whole file on top of it. */
-static void part_drop(struct part_map *pm, size_t upto)
+static bool pread_all(int fd, void *buf, size_t n, off_t off)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t end = upto / page * page;
-	if (pm->p && end > pm->dropped + ((size_t)16 << 20)) {
-		madvise(pm->p + pm->dropped, end - pm->dropped, MADV_DONTNEED);
-		pm->dropped = end;
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
 	}
+	return true;
 }
 
-/* Decode a checked payload's metric table and ranks (NULL on malformed bytes). */
-static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *base,
-					struct part_map *pm, size_t *nout)
+/* Decode a checked head's metric table and rank shells; each shell reads its body from
+ * the part later (lazy). NULL on malformed bytes. */
+static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *path,
+					const char *base, const struct part_map *pm, size_t *nout)
 {
 	size_t nm = ib_count(b, 5);
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
@@ -416,11 +510,20 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 	}
 	size_t nr = ib_count(b, 8);
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
+	const struct steps_part *part = b->bad ? NULL : steps_add_part(m, path, base, pm->id.size,
+								      pm->id.mtime_ns, pm->id.ino, map, nm);
 	size_t k = 0;
 	while (k < nr && !b->bad) {
-		if ((r[k] = steps_rank_decode(m, b, base, map, nm)))
-			k++;
-		part_drop(pm, (size_t)(b->p - pm->p) + b->off);
+		struct rank_steps *x = steps_rank_decode_shell(m, b, base);
+		uint64_t off = ib_u64(b), len = ib_u64(b);
+		uint32_t crc = ib_u32(b);
+		if (x && !b->bad && off >= INDEX_HEADER_LEN && len <= pm->id.body_end && off <= pm->id.body_end - len) {
+			steps_rank_defer_body(x, part, off, len, crc);
+			r[k++] = x;
+		} else {
+			steps_rank_free(x);
+			b->bad = true;
+		}
 	}
 	free(map);
 	if (b->bad) {
@@ -446,36 +549,56 @@ static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
 	return true;
 }
 
-/* Map and check one part (header, checksum, shard, sources); on success b is at the
- * metric table. Returns NULL or a malloc'd reason. */
+const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
+			    struct index_file_id *id)
+{
+	*head = NULL;
+	*head_len = 0;
+	memset(id, 0, sizeof(*id));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? "missing (not built yet, or its job failed)" : "cannot open";
+	struct stat st;
+	unsigned char hdr[INDEX_HEADER_LEN];
+	struct part_header h;
+	const char *bad = NULL;
+	if (fstat(fd, &st) != 0 || st.st_size < INDEX_HEADER_LEN || !pread_all(fd, hdr, INDEX_HEADER_LEN, 0))
+		bad = "truncated (shorter than its header)";
+	else
+		bad = header_check(hdr, INDEX_HEADER_LEN, (unsigned long long)st.st_size, &h);
+	if (!bad) {
+		id->size = (long long)st.st_size;
+		id->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		id->ino = (long long)st.st_ino;
+		id->body_end = INDEX_HEADER_LEN + h.head_off;
+		*head = xmalloc(h.head_len ? h.head_len : 1);
+		*head_len = h.head_len;
+		if (!pread_all(fd, *head, h.head_len, (off_t)(INDEX_HEADER_LEN + h.head_off)))
+			bad = "truncated";
+		else if ((uint32_t)crc32(0, *head, (uInt)h.head_len) != h.head_crc)
+			bad = "checksum mismatch (damaged)";
+	}
+	close(fd);
+	if (bad) {
+		free(*head);
+		*head = NULL;
+	}
+	return bad;
+}
+
+/* Read and check one part's header and head (checksum, shard, sources); on success b
+ * is at the metric table. Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
 		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles)
 {
-	pm->p = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? xstrdup("missing (not built yet, or its job failed)")
-				       : xasprintf("cannot open: %s", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) != 0 || st.st_size < HEADER_LEN) {
-		close(fd);
-		return xstrdup("truncated (shorter than its header)");
-	}
-	pm->len = (size_t)st.st_size;
-	pm->p = mmap(NULL, pm->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (pm->p == MAP_FAILED) {
-		pm->p = NULL;
-		return xasprintf("cannot map: %s", strerror(errno));
-	}
-	pm->dropped = 0;
-	const char *bad = index_check(pm->p, pm->len);
-	madvise(pm->p, pm->len, MADV_DONTNEED); /* the checksum pass touched every page */
-	*b = (struct ibuf){ pm->p + HEADER_LEN, pm->len - HEADER_LEN, 0, false };
+	memset(pm, 0, sizeof(*pm));
+	size_t head_len;
+	const char *bad = index_head_read(path, &pm->head, &head_len, &pm->id);
+	if (bad)
+		return strcmp(bad, "cannot open") == 0 ? xasprintf("cannot open: %s", strerror(errno)) : xstrdup(bad);
+	*b = (struct ibuf){ pm->head, head_len, 0, false };
 	size_t lo, hi;
 	index_shard_slice(nfiles, k, n, &lo, &hi);
-	if (bad)
-		return xstrdup(bad);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
 	return check_sources(b, base, files, lo, hi);
@@ -483,9 +606,8 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 
 static void part_close(struct part_map *pm)
 {
-	if (pm->p)
-		munmap(pm->p, pm->len);
-	pm->p = NULL;
+	free(pm->head);
+	pm->head = NULL;
 }
 
 /* Map and check one part; on success publish its ranks, sources and diagnostics and mark
@@ -499,7 +621,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
-		struct rank_steps **r = decode_ranks(&b, m, base, &pm, &nr);
+		struct rank_steps **r = decode_ranks(&b, m, path, base, &pm, &nr);
 		if (!r || !restore_rest(&b, ctx->run, base)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
@@ -513,7 +635,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 			index_shard_slice(nfiles, k, n, &lo, &hi);
 			for (size_t i = lo; i < hi; i++)
 				covered[i] = true;
-			load_progress(ctx, (long long)pm.len, 0);
+			load_progress(ctx, pm.id.size, 0);
 		}
 	}
 	part_close(&pm);
@@ -588,7 +710,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
 						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
-		v[k].bytes = pm.p ? pm.len : 0;
+		v[k].bytes = (size_t)pm.id.size;
 		part_close(&pm);
 	}
 	free(dir);
@@ -603,4 +725,34 @@ void index_status_free(struct index_part_status *v, size_t n)
 		free(v[i].why);
 	}
 	free(v);
+}
+
+size_t index_part_files(const char *run_dir, char ***out)
+{
+	bool found = false;
+	char *dir = index_dir_for(run_dir);
+	unsigned n = newest_shard_count(dir, &found);
+	char **v = xcalloc(n ? n : 1, sizeof(*v));
+	size_t k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		char *p = part_path(dir, i, n);
+		if (access(p, F_OK) == 0)
+			v[k++] = p;
+		else
+			free(p);
+	}
+	free(dir);
+	*out = v;
+	return k;
+}
+
+void index_file_invalidate(const char *path, long long ino)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino)
+		(void)!ftruncate(fd, 0);
+	close(fd);
 }

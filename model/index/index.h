@@ -9,25 +9,34 @@
  * A shard holds the ranks of slice K of N of the run's rank ids in ascending order
  * (ranks [K*R/N, (K+1)*R/N) of R).
  *
- * File format (version INDEX_VERSION). Header, 32 bytes: magic "TSCOPEIX", u32 version,
- * u32 byte-order mark 0x01020304 as written by the host, u64 payload length, u32 CRC-32 of
- * the payload, u32 zero. Payload (model/index/codec.h encoding): shard K and N; the slice's
- * sources with their sizes and mtimes (per rank: id, dir, steps.jsonl and run.json size
- * and mtime in ns, -1 when absent); the metric table; the loader's source entries and
- * diagnostics for these ranks; the sealed ranks (steps_rank_encode: step codes, phase
- * columns, presence bits, run.json metadata).
+ * File format (version INDEX_VERSION). Header, 48 bytes: magic "TSCOPEIX", u32 version,
+ * u32 byte-order mark 0x01020304 as written by the host, u64 payload length, u64 head
+ * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero.
+ * Payload (model/index/codec.h encoding): first every rank's BODY (steps_rank_encode_body:
+ * step codes, timestamps, phase columns, presence bits), then the HEAD: shard K and N;
+ * the slice's sources with their sizes and mtimes (per rank: id, dir, steps.jsonl and
+ * run.json size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
+ * (steps_rank_encode_shell: id, counts, step span, run.json metadata) and where its
+ * body is (file offset, length, CRC-32 of the body); the loader's source entries and
+ * diagnostics for these ranks.
  *
- * Opening. Parts are mapped read-only (mmap) and checked: magic, version, byte order,
- * length, checksum, shard numbers, then every source's size and mtime against the run dir
- * as it is now (a rank dir added or removed changes the slice and makes the part stale).
- * A part that fails any check is named in a diagnostic (why) and its ranks are read from
- * the JSONL instead; a missing shard likewise. Nothing from a failed part is used. */
+ * Opening reads the header and the head with pread (never a mapping: a part truncated
+ * in place later cannot raise SIGBUS) and checks magic, version, byte order, the file
+ * length against the header, the head's checksum, the shard numbers, then every
+ * source's size and mtime against the run dir as it is now (a rank dir added or removed
+ * changes the slice and makes the part stale). A part that fails any check is named in
+ * a diagnostic (why) and its ranks are read from the JSONL instead; a missing shard
+ * likewise. Nothing from a failed part is used. The ranks of a valid part are published
+ * as shells: a rank's body is read (pread, length and CRC checked) the first time its
+ * steps or values are read; a body that fails then is diagnosed, the part invalidated and
+ * that rank re-read from its JSONL (model/steps/internal.h store_rank_load_body). */
 #ifndef MODEL_INDEX_INDEX_H
 #define MODEL_INDEX_INDEX_H
 
 #include "model/base.h"
 
-#define INDEX_VERSION 1u
+#define INDEX_VERSION 2u
+#define INDEX_HEADER_LEN 48
 
 struct load_ctx;
 struct run;
@@ -70,8 +79,39 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		    struct index_part_status **out);
 void index_status_free(struct index_part_status *v, size_t n);
 
-/* Check one part file's bytes: header, length and checksum. NULL when valid, else a
- * static reason. The payload is at bytes + 32. For the fuzz harness and the tests. */
+/* Check one part file's bytes: header, length and the head's checksum. NULL when
+ * valid, else a static reason. The payload is at bytes + 48. For the fuzz harness and
+ * the tests. */
 const char *index_check(const unsigned char *bytes, size_t len);
+
+/* The part files of the newest shard count that exist, in shard order (malloc'd paths
+ * in a malloc'd array). */
+size_t index_part_files(const char *run_dir, char ***out);
+
+/* Every file of the index (parts, the summary) has the header above and a head at its
+ * end. index_header_put() fills the header of a payload of plen bytes whose head is
+ * [head_off, head_off + head_len) of the payload, CRC-32 crc. index_file_write() writes
+ * path atomically (a temporary file, then rename; 0 or an errno): a zero header, what
+ * fill() streams into body, the head fill() builds in head, then the real header.
+ * index_head_read() reads path's header and head with pread and checks the magic,
+ * version, byte order, the file's length against the header and the head's checksum:
+ * NULL and the malloc'd head, or a static reason. id: the file as read (size, mtime,
+ * inode) and where the head starts (bodies lie in [INDEX_HEADER_LEN, body_end)). */
+struct index_file_id {
+	long long size, mtime_ns, ino;
+	uint64_t body_end;
+};
+void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
+struct obuf;
+int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud);
+/* The file offset the next byte streamed into body will have. */
+uint64_t index_body_offset(const struct obuf *body);
+const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
+			    struct index_file_id *id);
+/* Mark an index file found damaged after it was opened: truncate it to zero bytes when
+ * path is still inode ino (a file replaced meanwhile is left alone), so the next open
+ * reports it and rebuilds it. Readers read with pread, so a truncated file never
+ * faults them. */
+void index_file_invalidate(const char *path, long long ino);
 
 #endif

@@ -33,6 +33,16 @@ static void conv_free(struct convergence *c)
 	}
 }
 
+void analysis_dist_free(struct distributed *d)
+{
+	if (d) {
+		free(d->rank);
+		free(d->step);
+		free(d->stragglers);
+		free(d);
+	}
+}
+
 /* The results over every record (per-rank analyses, the whole-run budget, the
  * distributed analysis): what appends make stale. */
 static void cache_drop_records(struct analysis_cache *c)
@@ -47,12 +57,7 @@ static void cache_drop_records(struct analysis_cache *c)
 	free(c->budget_all);
 	c->budget_all = NULL;
 	c->budget_all_done = false;
-	if (c->dist) {
-		free(c->dist->rank);
-		free(c->dist->step);
-		free(c->dist->stragglers);
-		free(c->dist);
-	}
+	analysis_dist_free(c->dist);
 	c->dist = NULL;
 	c->dist_done = false;
 	c->lagging = false;

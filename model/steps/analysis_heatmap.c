@@ -2,8 +2,9 @@
 /* analysis_heatmap.c: the heatmap block pyramids (analysis.h): per rank and series, the mean and
  * worst of every block of 2^l aligned steps, built once in parallel row passes, so a
  * range query costs O(log S). A live run's appended aligned steps extend a pyramid in
- * place: rows have room to grow (stride), and only the new cells and the blocks that
- * cover them are computed. */
+ * place: rows have room to grow (cap), and only the new cells and the blocks that cover
+ * them are computed. Each rank's row is one allocation (internal.h), so a pyramid
+ * restored from the index summary can read rows one at a time. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -18,19 +19,130 @@ void analysis_heat_free(struct heat_grid *g)
 {
 	if (!g)
 		return;
-	for (size_t l = 0; l < g->nlevels; l++) {
-		free(g->val[l]);
-		if (l > 0)
-			free(g->worst[l]);
-		free(g->count[l]);
-	}
-	free(g->val);
-	free(g->worst);
-	free(g->count);
+	for (size_t r = 0; g->row && r < g->nranks; r++)
+		free(g->row[r]);
+	free(g->row);
+	analysis_heat_lazy_free(g->lazy);
 	free(g->len);
-	free(g->stride);
+	free(g->cap);
+	free(g->off_val);
+	free(g->off_worst);
+	free(g->off_count);
 	free(g->from);
 	free(g);
+}
+
+static float *row_val(const struct heat_grid *g, const void *row, size_t l)
+{
+	return (float *)row + g->off_val[l];
+}
+
+static float *row_worst(const struct heat_grid *g, const void *row, size_t l)
+{
+	return (float *)row + g->off_worst[l];
+}
+
+static uint32_t *row_count(const struct heat_grid *g, const void *row, size_t l)
+{
+	return (uint32_t *)row + g->off_count[l];
+}
+
+/* Offsets of every level in a row from cap[] and dense: val of every level, then worst
+ * of levels >= 1, then (not dense) the counts. */
+static void heat_layout(struct heat_grid *g)
+{
+	size_t w = 0;
+	for (size_t l = 0; l < g->nlevels; l++) {
+		g->off_val[l] = w;
+		w += g->cap[l];
+	}
+	g->off_worst[0] = g->off_val[0];
+	for (size_t l = 1; l < g->nlevels; l++) {
+		g->off_worst[l] = w;
+		w += g->cap[l];
+	}
+	for (size_t l = 1; l < g->nlevels; l++) {
+		g->off_count[l] = w;
+		w += g->dense ? 0 : g->cap[l];
+	}
+	g->row_words = w;
+}
+
+static size_t levels_for(size_t S)
+{
+	size_t levels = 1;
+	for (size_t len = S; len > 1; len = (len + 1) / 2)
+		levels++;
+	return levels;
+}
+
+static void level_slots(struct heat_grid *g, size_t levels)
+{
+	if (levels <= g->lcap)
+		return;
+	size_t cap = levels + 8;
+	size_t **v[] = { &g->len, &g->cap, &g->off_val, &g->off_worst, &g->off_count };
+	for (size_t i = 0; i < ARRAY_LEN(v); i++) {
+		*v[i] = xrealloc(*v[i], cap * sizeof(size_t));
+		memset(*v[i] + g->lcap, 0, (cap - g->lcap) * sizeof(size_t));
+	}
+	g->lcap = cap;
+}
+
+struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense)
+{
+	struct heat_grid *g = xcalloc(1, sizeof(*g));
+	g->series = series;
+	g->nranks = nranks;
+	g->nsteps = nsteps;
+	g->dense = dense;
+	g->nlevels = levels_for(nsteps);
+	level_slots(g, g->nlevels);
+	size_t len = nsteps;
+	for (size_t l = 0; l < g->nlevels; l++, len = (len + 1) / 2)
+		g->len[l] = g->cap[l] = len;
+	heat_layout(g);
+	g->row = xcalloc(nranks ? nranks : 1, sizeof(*g->row));
+	g->from = xcalloc(nranks ? nranks : 1, sizeof(*g->from));
+	return g;
+}
+
+/* Move every row to the layout of the grid as it is now, from the layout `old` had
+ * (its levels' first len[] entries are kept). */
+static void heat_relayout(struct heat_grid *g, const struct heat_grid *old)
+{
+	for (size_t r = 0; r < g->nranks; r++) {
+		void *o = g->row[r];
+		if (!o)
+			continue;
+		void *n = xmalloc(g->row_words * 4);
+		for (size_t l = 0; l < old->nlevels; l++) {
+			size_t keep = old->len[l];
+			memcpy(row_val(g, n, l), row_val(old, o, l), keep * 4);
+			if (l)
+				memcpy(row_worst(g, n, l), row_worst(old, o, l), keep * 4);
+			if (l && !g->dense && !old->dense)
+				memcpy(row_count(g, n, l), row_count(old, o, l), keep * 4);
+		}
+		free(o);
+		g->row[r] = n;
+	}
+}
+
+/* A copy of g's layout (levels, lengths, offsets), for heat_relayout. */
+static struct heat_grid *layout_copy(const struct heat_grid *g)
+{
+	struct heat_grid *c = xcalloc(1, sizeof(*c));
+	c->nlevels = g->nlevels;
+	c->dense = g->dense;
+	level_slots(c, g->nlevels ? g->nlevels : 1);
+	size_t n = g->nlevels * sizeof(size_t);
+	memcpy(c->len, g->len, n);
+	memcpy(c->cap, g->cap, n);
+	memcpy(c->off_val, g->off_val, n);
+	memcpy(c->off_worst, g->off_worst, n);
+	memcpy(c->off_count, g->off_count, n);
+	return c;
 }
 
 /* fsum of every phase of a record, for records with more phases than series_value()
@@ -93,70 +205,84 @@ struct heat_pass {
 	bool *missing;            /* per task: a recomputed cell is missing */
 };
 
+/* Level 0 of row r from column g->from[r] on; true when a cell is missing. */
+static bool heat_fill_row(const struct heat_pass *p, size_t r)
+{
+	struct heat_grid *g = p->g;
+	size_t S = g->nsteps, A = steps_naligned(p->m);
+	int series = g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series;
+	bool missing = false;
+	if (!g->row[r])
+		g->row[r] = xmalloc(g->row_words * 4);
+	float *v = row_val(g, g->row[r], 0); /* NaN marks a missing cell */
+	for (size_t k = g->from[r]; k < S; k++) {
+		double x;
+		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
+			v[k] = NAN;
+		else if (!series_value(p->m, &p->ps, series, r, k, &x))
+			v[k] = NAN;
+		else
+			v[k] = p->cmed ? (p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN) : (float)x;
+		missing = missing || isnan(v[k]);
+	}
+	return missing;
+}
+
 /* Level 0 of the task's rows, row by row (the model's columns are read sequentially). */
 static void heat_fill_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
-	const struct heat_grid *g = p->g;
-	size_t S = g->nsteps, A = steps_naligned(p->m);
-	int series = g->series == HEAT_REL_SLOWDOWN ? HEAT_COMPUTE : g->series;
 	bool missing = false;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
-		float *v = g->val[0] + r * g->stride[0]; /* NaN marks a missing cell */
-		for (size_t k = g->from[r]; k < S; k++) {
-			double x;
-			if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
-				v[k] = NAN;
-			else if (!series_value(p->m, &p->ps, series, r, k, &x))
-				v[k] = NAN;
-			else
-				v[k] = p->cmed ? (p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN) : (float)x;
-			missing = missing || isnan(v[k]);
-		}
-	}
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+		missing = heat_fill_row(p, r) || missing;
 	p->missing[task] = missing;
 }
 
-/* Present values in block idx of level l of rank ri. */
-static uint32_t heat_count(const struct heat_grid *g, size_t l, size_t ri, size_t idx)
+/* Present values in block idx of level l of a row. */
+static uint32_t heat_count(const struct heat_grid *g, const void *row, size_t l, size_t idx)
 {
 	if (l == 0)
-		return !isnan(g->val[0][ri * g->stride[0] + idx]);
+		return !isnan(row_val(g, row, 0)[idx]);
 	if (!g->dense)
-		return g->count[l][ri * g->stride[l] + idx];
+		return row_count(g, row, l)[idx];
 	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
-/* Levels 1.. of the task's rows: block b of level l from blocks 2b, 2b+1 of level l-1;
- * the blocks before (g->from[r] >> l) cover unchanged cells only and stay. */
+/* Levels 1.. of row r: block b of level l from blocks 2b, 2b+1 of level l-1; the blocks
+ * before (g->from[r] >> l) cover unchanged cells only and stay. */
+static void heat_level_row(struct heat_grid *g, size_t r)
+{
+	void *row = g->row[r];
+	for (size_t l = 1; l < g->nlevels; l++) {
+		size_t pl = g->len[l - 1], len = g->len[l];
+		const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+		float *v = row_val(g, row, l), *w = row_worst(g, row, l);
+		for (size_t b = g->from[r] >> l; b < len; b++) {
+			double sum = 0, worst = NAN;
+			uint32_t cnt = 0;
+			for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+				uint32_t cj = heat_count(g, row, l - 1, j);
+				if (!cj)
+					continue;
+				sum += (double)pv[j] * cj;
+				if (cnt == 0 || pw[j] > worst)
+					worst = pw[j];
+				cnt += cj;
+			}
+			v[b] = cnt ? (float)(sum / cnt) : NAN;
+			w[b] = (float)worst;
+			if (!g->dense)
+				row_count(g, row, l)[b] = cnt;
+		}
+	}
+}
+
 static void heat_level_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
-	struct heat_grid *g = p->g;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
-		for (size_t l = 1; l < g->nlevels; l++) {
-			size_t pl = g->len[l - 1], len = g->len[l];
-			const float *pv = g->val[l - 1] + r * g->stride[l - 1], *pw = g->worst[l - 1] + r * g->stride[l - 1];
-			float *v = g->val[l] + r * g->stride[l], *w = g->worst[l] + r * g->stride[l];
-			for (size_t b = g->from[r] >> l; b < len; b++) {
-				double sum = 0, worst = NAN;
-				uint32_t cnt = 0;
-				for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-					uint32_t cj = heat_count(g, l - 1, r, j);
-					if (!cj)
-						continue;
-					sum += (double)pv[j] * cj;
-					if (cnt == 0 || pw[j] > worst)
-						worst = pw[j];
-					cnt += cj;
-				}
-				v[b] = cnt ? (float)(sum / cnt) : NAN;
-				w[b] = (float)worst;
-				if (!g->dense)
-					g->count[l][r * g->stride[l] + b] = cnt;
-			}
-		}
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+		heat_level_row(p->g, r);
 }
 
 /* Per row, the columns whose cells cannot change while the run grows by appends: the
@@ -179,65 +305,30 @@ static void heat_set_final(struct heat_grid *g, const struct steps_model *m)
 	}
 }
 
-static size_t levels_for(size_t S)
-{
-	size_t levels = 1;
-	for (size_t len = S; len > 1; len = (len + 1) / 2)
-		levels++;
-	return levels;
-}
-
-/* Level l's rows get `stride` entries each (the first `keep` of every row copied). */
-static void level_resize(struct heat_grid *g, size_t l, size_t keep, size_t stride)
-{
-	size_t N = g->nranks, old = g->stride[l];
-	float *v = xmalloc(N * stride * sizeof(float)), *w = l ? xmalloc(N * stride * sizeof(float)) : v;
-	uint32_t *c = l && !g->dense ? xmalloc(N * stride * sizeof(uint32_t)) : NULL;
-	for (size_t r = 0; keep && r < N; r++) {
-		memcpy(v + r * stride, g->val[l] + r * old, keep * sizeof(float));
-		if (l)
-			memcpy(w + r * stride, g->worst[l] + r * old, keep * sizeof(float));
-		if (c)
-			memcpy(c + r * stride, g->count[l] + r * old, keep * sizeof(uint32_t));
-	}
-	free(g->val[l]);
-	if (l)
-		free(g->worst[l]);
-	free(g->count[l]);
-	g->val[l] = v;
-	g->worst[l] = w;
-	g->count[l] = c;
-	g->stride[l] = stride;
-}
-
-/* Make room for S aligned steps: the levels S needs, each row at least its length long.
- * A fresh grid gets rows of exactly the length; a growing one gets half as much again,
- * so appending one step at a time moves the rows O(log S) times, not every poll. */
+/* Make room for S columns: the levels S needs, each with room for its length. A fresh
+ * grid gets exactly the length; a growing one half as much again, so appending one step
+ * at a time moves the rows O(log S) times, not every poll. */
 static void heat_reserve(struct heat_grid *g, size_t S, bool grow)
 {
+	struct heat_grid *old = layout_copy(g);
 	size_t levels = levels_for(S);
-	if (levels > g->lcap) {
-		size_t cap = levels + 8;
-		g->val = xrealloc(g->val, cap * sizeof(*g->val));
-		g->worst = xrealloc(g->worst, cap * sizeof(*g->worst));
-		g->count = xrealloc(g->count, cap * sizeof(*g->count));
-		g->len = xrealloc(g->len, cap * sizeof(*g->len));
-		g->stride = xrealloc(g->stride, cap * sizeof(*g->stride));
-		for (size_t l = g->lcap; l < cap; l++) {
-			g->val[l] = g->worst[l] = NULL;
-			g->count[l] = NULL;
-			g->len[l] = g->stride[l] = 0;
-		}
-		g->lcap = cap;
-	}
+	level_slots(g, levels);
+	bool moved = levels != g->nlevels;
 	size_t len = S;
 	for (size_t l = 0; l < levels; l++, len = (len + 1) / 2) {
-		if (len > g->stride[l])
-			level_resize(g, l, l < g->nlevels ? g->len[l] : 0, grow ? len + len / 2 : len);
+		if (len > g->cap[l] || l >= g->nlevels) {
+			g->cap[l] = grow ? len + len / 2 : len;
+			moved = true;
+		}
 		g->len[l] = len;
 	}
 	g->nlevels = levels;
 	g->nsteps = S;
+	if (moved) {
+		heat_layout(g);
+		heat_relayout(g, old);
+	}
+	analysis_heat_free(old);
 }
 
 /* Fill each row's cells from g->from[r] on and the blocks over them; false when a
@@ -263,9 +354,11 @@ static bool heat_fill(struct run *run, struct heat_grid *g, bool fresh)
 	if (missing && g->dense) {
 		if (!fresh)
 			return false;
-		g->dense = false;
-		for (size_t l = 1; l < g->nlevels; l++)
-			g->count[l] = xmalloc(N * g->stride[l] * sizeof(uint32_t));
+		struct heat_grid *old = layout_copy(g);
+		g->dense = false; /* the same rows with room for the counts */
+		heat_layout(g);
+		heat_relayout(g, old);
+		analysis_heat_free(old);
 	}
 	pool_run(ntasks, threads, heat_level_rows, &p);
 	heat_set_final(g, run->steps);
@@ -279,20 +372,32 @@ static struct heat_grid *heat_build(struct run *run, int series)
 	size_t N = steps_nranks(m), S = steps_ncolumns(m);
 	if (N == 0 || S == 0 || (series >= 0 && ((size_t)series >= steps_nmetrics(m))) || series < HEAT_REL_SLOWDOWN)
 		return NULL;
-	struct heat_grid *g = xcalloc(1, sizeof(*g));
-	g->series = series;
-	g->nranks = N;
-	g->dense = true;
-	g->from = xcalloc(N, sizeof(*g->from));
-	heat_reserve(g, S, false);
+	struct heat_grid *g = analysis_heat_new(series, N, S, true);
 	heat_fill(run, g, true);
 	return g;
+}
+
+void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
+{
+	struct heat_pass p = { .g = g, .m = run->steps };
+	if (g->series == HEAT_REL_SLOWDOWN)
+		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
+	analysis_phase_sets_init(run->steps, &p.ps);
+	g->from[ri] = 0;
+	heat_fill_row(&p, ri);
+	heat_level_row(g, ri);
+	analysis_phase_sets_free(&p.ps);
 }
 
 /* The run grew by appends (analysis_cache_grown): each row from its first cell that
  * could change, or a fresh grid when a dense one gets a missing cell. */
 static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)
 {
+	if (g->lazy) { /* restored from the index summary: its rows are not all here */
+		int series = g->series;
+		analysis_heat_free(g);
+		return heat_build(run, series);
+	}
 	heat_reserve(g, steps_ncolumns(run->steps), true);
 	if (heat_fill(run, g, false))
 		return g;
@@ -332,7 +437,7 @@ size_t heat_nranks(const struct heat_grid *g)
 
 const float *heat_row(const struct heat_grid *g, size_t ri)
 {
-	return g->val[0] + ri * g->stride[0];
+	return row_val(g, analysis_heat_row(g, ri, true), 0);
 }
 
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
@@ -342,18 +447,21 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 		return false;
 	if (k_hi > g->nsteps)
 		k_hi = g->nsteps;
+	if (k_lo >= k_hi)
+		return false;
+	const void *row = analysis_heat_row(g, ri, false);
 	double sum = 0, w = 0;
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		const float *v = g->val[l] + ri * g->stride[l], *wo = g->worst[l] + ri * g->stride[l];
+		const float *v = row_val(g, row, l), *wo = row_worst(g, row, l);
 		size_t take[2], nt = 0;
 		if (a & 1)
 			take[nt++] = a++;
 		if (b & 1)
 			take[nt++] = --b;
 		for (size_t t = 0; t < nt; t++) {
-			uint32_t c = heat_count(g, l, ri, take[t]);
+			uint32_t c = heat_count(g, row, l, take[t]);
 			if (!c)
 				continue;
 			sum += (double)v[take[t]] * c;

@@ -71,21 +71,37 @@ extern const struct finding_rule steps_rules[STEPS_NRULES];
 /* Ranks per task of the row passes (distributed, heatmap). */
 #define ANALYSIS_RANK_CHUNK 8
 
+/* A heatmap pyramid (analysis_heatmap.c). Each rank's row is one block of 4-byte words:
+ * for every level l, val (mean; level 0: the value, NaN when missing) at off_val[l],
+ * worst at off_worst[l] (level 0 shares val) and, unless dense, the present count per
+ * block at off_count[l] (levels >= 1); each level has room for cap[l] >= len[l] blocks
+ * (a live run grows in place). A grid restored from the index summary reads a row the
+ * first time it is needed (lazy != NULL, analysis_index.c) and keeps a bounded number
+ * of rows; rows asked by heat_row() stay. */
 struct heat_grid {
 	int series;
 	size_t nranks, nsteps;
 	size_t nlevels;
-	bool dense;               /* no cell missing: no count arrays */
-	float **val;              /* [level] -> nranks rows of stride[level]: mean (level 0: value) */
-	float **worst;            /* [level] (level 0 shares val) */
-	uint32_t **count;         /* [level >= 1] present values per block; all NULL when
-				   * dense (the count is then the block's coverage) */
+	bool dense;               /* no cell missing: no counts (the block's coverage) */
 	size_t *len;              /* blocks per level */
-	size_t *stride;           /* entries per row per level (>= len: a live run grows in place) */
+	size_t *cap;              /* room per level in a row */
 	size_t lcap;              /* level slots allocated */
+	size_t *off_val, *off_worst, *off_count;
+	size_t row_words;
+	void **row;               /* [rank] -> row_words words; NULL: not read yet */
 	size_t *from;             /* per row: its first column a growing run may change */
 	bool stale;               /* the run grew since (analysis_cache_grown) */
+	struct heat_lazy *lazy;
 };
+/* Lay out a grid of nranks x nsteps (no rows yet). */
+struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense);
+/* Build rank ri's row from the step model (level 0 from the columns, levels above). */
+void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
+/* Read row ri of a lazy grid (analysis_index.c): false when it cannot be read. */
+bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
+void analysis_heat_lazy_free(struct heat_lazy *lz);
+/* Keep row ri resident (heat_row callers), or let it be evicted (lazy grids). */
+const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);
 
 struct rank_cache {
 	bool timing_done, memory_done, conv_done, budget_done;
@@ -153,6 +169,8 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
 /* The straggler set from the per-rank verdicts and pytscope's straggler. */
 void analysis_straggler_set(struct distributed *d);
+/* Frees a distributed analysis (analysis.c). */
+void analysis_dist_free(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 /* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,
@@ -207,6 +225,25 @@ struct rank_steps {
 	uint32_t *idx_pos;
 	size_t ndistinct;
 	size_t nindexed;         /* records the index covers (store_rank_build_index) */
+	long span_lo, span_hi;   /* smallest and largest step number (n > 0) */
+	/* A rank restored from an index part holds only its shell (id, path, counts, span,
+	 * run.json) until its body (steps, timestamps, columns) is first read: `lazy` is set
+	 * and the body is body_len bytes at body_off of `part` with CRC-32 body_crc
+	 * (store_index.c; read with the acquire/release pair of rank_need_body()). */
+	bool lazy;
+	const struct steps_part *part;
+	uint64_t body_off, body_len;
+	uint32_t body_crc;
+};
+
+/* An index part file whose rank bodies are read on demand (store_index.c): the file
+ * as checked when the run was opened, and its metric table in model ids. */
+struct steps_part {
+	char *path;
+	char *base;              /* the run dir (paths in the part are relative to it) */
+	long long size, mtime_ns, ino;
+	int *map;
+	size_t nmap;
 };
 
 struct steps_model {
@@ -234,7 +271,43 @@ struct steps_model {
 	bool analysis_lag;       /* analysis_allow_lag(): hold the slow results after appends */
 	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
 	bool resort;             /* a rank was published after finalize */
+	struct run *run;         /* the run it belongs to (diagnostics of lazy body reads) */
+	struct steps_part **part;/* index parts lazy ranks read from (owned) */
+	size_t npart;
+	pthread_mutex_t body_lock[16]; /* lazy body reads, striped by rank id */
+	/* aligned set and union size restored from an index summary (analysis_index.c):
+	 * steps_finalize() takes them instead of computing them from every rank's steps */
+	bool preset;
+	bool preset_contiguous;
+	long preset_lo;
+	int64_t *preset_aligned;
+	size_t preset_naligned, preset_nunion;
+	void *summary;           /* the summary analyses restore from (analysis_index.c) */
+	char *summary_dir;       /* run dir whose summary finalize writes (NULL: none) */
 };
+
+/* Read a lazy rank's body now (store_index.c). A body that cannot be read (the part was
+ * truncated, replaced or damaged since it was opened) is diagnosed, the part invalidated
+ * (the next open rebuilds it) and the rank re-read from its steps.jsonl. */
+void store_rank_load_body(struct rank_steps *r);
+static inline void rank_need_body(const struct rank_steps *r)
+{
+	if (__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
+		store_rank_load_body((struct rank_steps *)r);
+}
+/* The index summary (analysis_index.c): steps_summary_open() reads RUN_DIR's summary
+ * after every rank came from the index (before steps_finalize: it presets the aligned
+ * set); a missing, stale or damaged one is not used (damage is diagnosed).
+ * steps_summary_restore() (after finalize) hands its analyses to the analysis cache;
+ * false when there was none. steps_summary_write() computes the distributed analysis
+ * and the summary's pyramids and writes the summary (0 or an errno). */
+void steps_summary_open(struct run *run, const char *run_dir);
+bool steps_summary_restore(struct run *run);
+int steps_summary_write(struct run *run, const char *run_dir);
+void steps_summary_free(void *summary);
+
+/* Re-read rank r's steps.jsonl and run.json into its body (load.c). */
+void steps_rank_reparse(struct run *run, struct rank_steps *r);
 
 static inline bool bit_get(const uint64_t *b, size_t i)
 {
@@ -268,6 +341,8 @@ void store_build_union(struct steps_model *m);
 int store_cmp_rank(const void *a, const void *b);
 size_t store_col_elem(unsigned char enc);
 void store_column_free(struct column *c);
+/* Free a rank's body (columns, steps, timestamps, step index) and clear those fields. */
+void store_rank_free_body(struct rank_steps *r);
 void store_rank_build_index(struct rank_steps *r);
 void store_rank_compact(struct rank_steps *r);
 void store_slots_rebuild(struct steps_model *m, size_t need);

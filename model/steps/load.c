@@ -735,6 +735,32 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 	rank_set_meta(r, &meta);
 }
 
+void steps_rank_reparse(struct run *run, struct rank_steps *r)
+{
+	struct steps_model *m = r->m;
+	struct load_ctx ctx = { .run = run, .opts = run->opts };
+	struct rank_steps *f = steps_rank_new(m, r->rank, r->path);
+	bool lowest = true;
+	for (size_t i = 0; i < m->nrank && lowest; i++)
+		lowest = m->rank[i]->rank >= r->rank;
+	if (lowest)
+		rank_exact_scalars(f);
+	char *steps = xasprintf("%s/steps.jsonl", r->path);
+	load_steps_file(&ctx, f, steps, r->rank);
+	free(steps);
+	steps_rank_seal(f);
+	/* the body moves into r; r keeps its shell (run.json) */
+	struct rank_steps keep = *r;
+	*r = *f;
+	r->meta = keep.meta;
+	r->path = keep.path;
+	r->part = keep.part;
+	f->meta = (struct steps_meta){ 0 };
+	f->path = NULL;
+	*f = (struct rank_steps){ .m = m };
+	steps_rank_free(f);
+}
+
 struct load_job {
 	struct load_ctx *ctx;
 	struct steps_model *m;
@@ -827,6 +853,17 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	bool *covered = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*covered));
 	if (!o || (!o->index_build && !o->shard_n))
 		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, &lp->index_found);
+	bool all = lp->parts_used > 0;
+	for (size_t i = 0; i < lp->nfiles && all; i++)
+		all = covered[i];
+	if (all) { /* every rank from the index: the run-wide analyses may come from its summary */
+		struct steps_model *m = steps_model_get(ctx->run);
+		steps_summary_open(ctx->run, path);
+		if (!m->summary) {
+			free(m->summary_dir);
+			m->summary_dir = xstrdup(path);
+		}
+	}
 	plan_filter(lp, o, covered);
 	free(covered);
 }
@@ -858,6 +895,11 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 			 "index not written: %s", strerror(err));
 	else
 		run_set_index_path(run, written);
+	if (!err && !(o && o->shard_n)) { /* a whole index: finalize adds its summary */
+		struct steps_model *m = steps_model_get(run);
+		free(m->summary_dir);
+		m->summary_dir = xstrdup(path);
+	}
 	free(written);
 }
 

@@ -155,6 +155,9 @@ long steps_rank_index(const struct steps_model *m, int rank);
 bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos);
 /* Number of distinct step numbers in rank ri. */
 size_t steps_ndistinct(const struct steps_model *m, size_t ri);
+/* Smallest and largest step number of rank ri (false when it has no record); from the
+ * rank's shell, so it never reads a lazy rank's body. */
+bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi);
 /* Distinct step numbers over all ranks (the union), and how many of them rank ri lacks. */
 size_t steps_nunion(const struct steps_model *m);
 size_t steps_missing(const struct steps_model *m, size_t ri);
@@ -217,5 +220,28 @@ void steps_rank_seal(struct rank_steps *r);
 void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
 struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
 				     const int *metric_map, size_t nmap);
+/* The same in two pieces: the shell (id, path, counts, step span, run.json; what a
+ * rank restored from the index holds until its body is first read) and the body
+ * (steps, timestamps, columns). decode_shell returns an unpublished sealed rank without
+ * a body; decode_body fills it (false, b->bad and nothing kept when malformed or when
+ * the body does not match the shell's counts). */
+void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
+void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o);
+struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const char *base);
+bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *metric_map, size_t nmap);
+
+/* LAZY BODIES. steps_add_part() registers an index part file (its identity when checked:
+ * size, mtime, inode; its metric table mapped to model ids, nmap entries, copied) with
+ * the model; steps_rank_defer_body() makes a decoded shell read its body from that part
+ * (len bytes at off, CRC-32 crc) the first time anything reads its steps, timestamps
+ * or values (thread-safe). The model keeps the parts until steps_model_free(). */
+struct steps_part;
+const struct steps_part *steps_add_part(struct steps_model *m, const char *path, const char *base,
+					long long size, long long mtime_ns, long long ino, const int *map,
+					size_t nmap);
+void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uint64_t off, uint64_t len,
+			   uint32_t crc);
+/* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
+size_t steps_bodies_resident(const struct steps_model *m);
 
 #endif

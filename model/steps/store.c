@@ -24,6 +24,9 @@ struct steps_model *steps_model_get(struct run *run)
 	if (!run->steps) {
 		struct steps_model *m = xcalloc(1, sizeof(*m));
 		pthread_mutex_init(&m->lock, NULL);
+		for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
+			pthread_mutex_init(&m->body_lock[i], NULL);
+		m->run = run;
 		run->steps = m;
 	}
 	struct steps_model *m = run->steps;
@@ -270,10 +273,8 @@ void store_column_free(struct column *c)
 	free(c->run_val);
 }
 
-void steps_rank_free(struct rank_steps *r)
+void store_rank_free_body(struct rank_steps *r)
 {
-	if (!r)
-		return;
 	for (size_t i = 0; i < r->ncol; i++)
 		store_column_free(&r->col[i]);
 	free(r->col);
@@ -282,6 +283,20 @@ void steps_rank_free(struct rank_steps *r)
 	free(r->ts_present);
 	free(r->idx_step);
 	free(r->idx_pos);
+	r->col = NULL;
+	r->ncol = 0;
+	r->step = NULL;
+	r->ts = NULL;
+	r->ts_present = NULL;
+	r->idx_step = NULL;
+	r->idx_pos = NULL;
+}
+
+void steps_rank_free(struct rank_steps *r)
+{
+	if (!r)
+		return;
+	store_rank_free_body(r);
 	free(r->path);
 	steps_meta_free(&r->meta);
 	free(r);
@@ -403,6 +418,8 @@ void store_rank_build_index(struct rank_steps *r)
 	r->nindexed = r->n;
 	if (r->contiguous) {
 		r->ndistinct = r->n;
+		r->span_lo = r->step0;
+		r->span_hi = r->step0 + (long)(r->n ? r->n - 1 : 0);
 		return;
 	}
 	uint32_t *ord = xmalloc((r->n ? r->n : 1) * sizeof(*ord));
@@ -423,6 +440,8 @@ void store_rank_build_index(struct rank_steps *r)
 	}
 	free(ord);
 	r->ndistinct = k;
+	r->span_lo = k ? (long)r->idx_step[0] : r->step0;
+	r->span_hi = k ? (long)r->idx_step[k - 1] : r->step0;
 	r->idx_step = xrealloc(r->idx_step, (k ? k : 1) * sizeof(*r->idx_step));
 	r->idx_pos = xrealloc(r->idx_pos, (k ? k : 1) * sizeof(*r->idx_pos));
 }
@@ -638,8 +657,19 @@ void steps_finalize(struct steps_model *m)
 		m->rank[i]->sealed = true;
 		m->rank[i]->dirty = false;
 	}
-	store_build_aligned(m);
-	store_build_union(m);
+	if (m->preset) { /* from the index summary: no rank's steps are read */
+		free(m->aligned);
+		m->aligned_contiguous = m->preset_contiguous;
+		m->aligned_lo = m->preset_lo;
+		m->aligned = m->preset_aligned;
+		m->naligned = m->preset_naligned;
+		m->nunion = m->preset_nunion;
+		m->preset_aligned = NULL;
+		m->preset = false;
+	} else {
+		store_build_aligned(m);
+		store_build_union(m);
+	}
 	m->finalized = true;
 #ifdef __GLIBC__
 	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
@@ -659,6 +689,18 @@ void steps_model_free(struct steps_model *m)
 		free((char *)m->metric[i].name);
 	free(m->metric);
 	free(m->aligned);
+	free(m->preset_aligned);
+	free(m->summary_dir);
+	for (size_t i = 0; i < m->npart; i++) {
+		free(m->part[i]->path);
+		free(m->part[i]->base);
+		free(m->part[i]->map);
+		free(m->part[i]);
+	}
+	free(m->part);
+	steps_summary_free(m->summary);
+	for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
+		pthread_mutex_destroy(&m->body_lock[i]);
 	free(m->tail);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
@@ -702,12 +744,16 @@ size_t steps_nrecords(const struct steps_model *m, size_t ri)
 long steps_step(const struct steps_model *m, size_t ri, size_t pos)
 {
 	const struct rank_steps *r = m->rank[ri];
-	return r->contiguous ? r->step0 + (long)pos : (long)r->step[pos];
+	if (r->contiguous)
+		return r->step0 + (long)pos;
+	rank_need_body(r);
+	return (long)r->step[pos];
 }
 
 bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out)
 {
 	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
 		return false;
 	*out = r->ts0 + (double)r->ts[pos];
@@ -730,6 +776,7 @@ static double col_rle_get(const struct column *c, size_t pos)
 bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
 {
 	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (metric < 0 || (size_t)metric >= r->ncol || pos >= r->n)
 		return false;
 	const struct column *c = &r->col[metric];
@@ -753,6 +800,7 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
 		*pos = (size_t)(step - r->step0);
 		return true;
 	}
+	rank_need_body(r);
 	size_t lo = 0, hi = r->ndistinct;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -770,6 +818,16 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
 size_t steps_ndistinct(const struct steps_model *m, size_t ri)
 {
 	return m->rank[ri]->ndistinct;
+}
+
+bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (!r->n)
+		return false;
+	*lo = r->span_lo;
+	*hi = r->span_hi;
+	return true;
 }
 
 size_t steps_nunion(const struct steps_model *m)

@@ -48,6 +48,7 @@ static void col_thaw(struct column *c, size_t n)
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 {
 	struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	if (r->live)
 		return r;
 	r->live = true;

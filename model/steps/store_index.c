@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* store_index.c: the step store's serialized form for the persistent index
- * (model/index/): sealing a rank, and encoding / decoding its columns and metadata. */
+ * (model/index/): sealing a rank, encoding / decoding its shell (counts, span, run.json)
+ * and its body (steps, timestamps, columns), and reading a lazy rank's body on demand. */
 #include "model/steps/internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/index.h"
 #include "model/xalloc.h"
 
 void steps_rank_seal(struct rank_steps *r)
@@ -141,32 +148,58 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 		b->bad = true; /* a reader would dereference the missing bitmap */
 }
 
-void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
+/* The shell: what the Overview, Ranks and the analyses restored from a summary read
+ * without the body (id, path, counts, step span, run.json). */
+static void shell_encode(const struct rank_steps *r, const char *base, struct obuf *o)
 {
-	const struct rank_steps *r = m->rank[ri];
 	ob_i64(o, r->rank);
 	ob_path(o, base, r->path);
 	ob_u64(o, r->n);
 	ob_u8(o, r->contiguous);
 	ob_i64(o, r->step0);
-	if (!r->contiguous)
-		ob_bytes(o, r->step, r->n * sizeof(*r->step));
+	ob_u64(o, r->ndistinct);
+	ob_i64(o, r->span_lo);
+	ob_i64(o, r->span_hi);
 	ob_u8(o, r->have_ts0);
 	ob_f64(o, r->ts0);
+	meta_encode(&r->meta, o);
+}
+
+/* The body: step numbers (non-contiguous ranks), timestamps, the columns. */
+static void body_encode(const struct rank_steps *r, struct obuf *o)
+{
+	if (!r->contiguous)
+		ob_bytes(o, r->step, r->n * sizeof(*r->step));
 	ob_u8(o, r->ts != NULL);
 	if (r->ts)
 		ob_bytes(o, r->ts, r->n * sizeof(*r->ts));
 	ob_u8(o, r->ts_present != NULL);
 	if (r->ts_present)
 		ob_bytes(o, r->ts_present, bitmap_bytes(r->n ? r->n : 1));
-	meta_encode(&r->meta, o);
 	ob_u64(o, r->ncol);
 	for (size_t i = 0; i < r->ncol; i++)
 		col_encode(&r->col[i], o);
 }
 
-struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
-				     const int *metric_map, size_t nmap)
+void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
+{
+	rank_need_body(m->rank[ri]); /* the span and counts of a sealed rank */
+	shell_encode(m->rank[ri], base, o);
+}
+
+void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o)
+{
+	rank_need_body(m->rank[ri]);
+	body_encode(m->rank[ri], o);
+}
+
+void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
+{
+	steps_rank_encode_shell(m, ri, base, o);
+	steps_rank_encode_body(m, ri, o);
+}
+
+struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const char *base)
 {
 	long long id = ib_i64(b);
 	char *path = ib_path(b, base);
@@ -181,15 +214,46 @@ struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, cons
 	r->n = r->cap = n;
 	r->contiguous = ib_u8(b) != 0;
 	r->step0 = (long)ib_i64(b);
-	if (!r->contiguous)
-		r->step = ib_dup(b, n, sizeof(*r->step));
+	r->ndistinct = (size_t)ib_u64(b);
+	r->span_lo = (long)ib_i64(b);
+	r->span_hi = (long)ib_i64(b);
 	r->have_ts0 = ib_u8(b) != 0;
 	r->ts0 = ib_f64(b);
+	meta_decode(&r->meta, b);
+	if (r->ndistinct > n || (r->contiguous && r->ndistinct != n))
+		b->bad = true;
+	if (b->bad) {
+		steps_rank_free(r);
+		return NULL;
+	}
+	r->sealed = true;
+	return r;
+}
+
+/* Install a column decoded for the writer's metric i (false: a duplicate or unknown). */
+static bool col_install(struct rank_steps *r, struct column *c, int mid)
+{
+	if (mid < 0 || ((size_t)mid < r->ncol && (r->col[mid].cap || r->col[mid].enc == ENC_RLE)))
+		return false;
+	if ((size_t)mid >= r->ncol) {
+		size_t need = (size_t)mid + 1;
+		r->col = xrealloc(r->col, need * sizeof(*r->col));
+		memset(r->col + r->ncol, 0, (need - r->ncol) * sizeof(*r->col));
+		r->ncol = need;
+	}
+	r->col[mid] = *c;
+	return true;
+}
+
+bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *metric_map, size_t nmap)
+{
+	size_t n = r->n;
+	if (!r->contiguous)
+		r->step = ib_dup(b, n, sizeof(*r->step));
 	if (ib_u8(b))
 		r->ts = ib_dup(b, n ? n : 1, sizeof(*r->ts));
 	if (ib_u8(b))
 		r->ts_present = ib_dup(b, bitmap_bytes(n ? n : 1), 1);
-	meta_decode(&r->meta, b);
 	size_t ncol = ib_count(b, 1);
 	if (ncol > nmap)
 		b->bad = true;
@@ -200,25 +264,127 @@ struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, cons
 			store_column_free(&c);
 			continue;
 		}
-		int mid = metric_map[i];
-		if (mid < 0 || ((size_t)mid < r->ncol && (r->col[mid].cap || r->col[mid].enc == ENC_RLE))) {
+		if (!col_install(r, &c, metric_map[i])) {
 			store_column_free(&c); /* an unknown metric, or two columns for one */
 			b->bad = true;
-			break;
 		}
-		if ((size_t)mid >= r->ncol) {
-			size_t need = (size_t)mid + 1;
-			r->col = xrealloc(r->col, need * sizeof(*r->col));
-			memset(r->col + r->ncol, 0, (need - r->ncol) * sizeof(*r->col));
-			r->ncol = need;
-		}
-		r->col[mid] = c;
 	}
-	if (b->bad) {
+	size_t nd = r->ndistinct;
+	long lo = r->span_lo, hi = r->span_hi;
+	if (!b->bad) {
+		store_rank_build_index(r);
+		if (r->ndistinct != nd || (n && (r->span_lo != lo || r->span_hi != hi)))
+			b->bad = true; /* the body does not belong to its shell */
+	}
+	if (b->bad)
+		store_rank_free_body(r);
+	return !b->bad;
+}
+
+struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
+				     const int *metric_map, size_t nmap)
+{
+	struct rank_steps *r = steps_rank_decode_shell(m, b, base);
+	if (r && !steps_rank_decode_body(r, b, metric_map, nmap)) {
 		steps_rank_free(r);
 		return NULL;
 	}
-	store_rank_build_index(r);
-	r->sealed = true;
 	return r;
+}
+
+/* ---- lazy bodies ------------------------------------------------------------------- */
+
+/* Read r's body from its part with pread (never a mapping: a part truncated in place
+ * after the open gives a short read here, not a SIGBUS). NULL or why it failed. */
+static const char *body_read(struct rank_steps *r)
+{
+	const struct steps_part *p = r->part;
+	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "the part file is gone";
+	struct stat st;
+	const char *why = NULL;
+	if (fstat(fd, &st) != 0 || (long long)st.st_ino != p->ino)
+		why = "the part file was replaced since it was opened";
+	else if ((long long)st.st_size != p->size ||
+		 (long long)r->body_off + (long long)r->body_len > (long long)st.st_size)
+		why = "the part file was truncated or grew since it was opened";
+	unsigned char *buf = why ? NULL : xmalloc(r->body_len ? r->body_len : 1);
+	size_t got = 0;
+	while (!why && got < r->body_len) {
+		ssize_t k = pread(fd, buf + got, r->body_len - got, (off_t)(r->body_off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			why = "short read (the part file was truncated)";
+		else
+			got += (size_t)k;
+	}
+	close(fd);
+	if (!why && (uint32_t)crc32(0, buf, (uInt)r->body_len) != r->body_crc)
+		why = "checksum mismatch (damaged)";
+	if (!why) {
+		struct ibuf b = { buf, r->body_len, 0, false };
+		if (!steps_rank_decode_body(r, &b, p->map, p->nmap) || b.off != b.n)
+			why = "malformed rank body";
+	}
+	free(buf);
+	return why;
+}
+
+void store_rank_load_body(struct rank_steps *r)
+{
+	struct steps_model *m = r->m;
+	pthread_mutex_t *lk = &m->body_lock[(unsigned)r->rank % ARRAY_LEN(m->body_lock)];
+	pthread_mutex_lock(lk);
+	if (r->lazy) {
+		const char *why = body_read(r);
+		if (why) {
+			diag_add(&m->run->diags, DIAG_WARN, r->part->path, -1, (long long)r->body_off, r->rank,
+				 "index part not usable for rank %d: %s; the part is invalidated (the next open "
+				 "rebuilds it) and the rank is read from its steps.jsonl", r->rank, why);
+			index_file_invalidate(r->part->path, r->part->ino);
+			steps_rank_reparse(m->run, r);
+		}
+		__atomic_store_n(&r->lazy, false, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(lk);
+}
+
+const struct steps_part *steps_add_part(struct steps_model *m, const char *path, const char *base,
+					long long size, long long mtime_ns, long long ino, const int *map,
+					size_t nmap)
+{
+	struct steps_part *p = xcalloc(1, sizeof(*p));
+	p->path = xstrdup(path);
+	p->base = xstrdup(base);
+	p->size = size;
+	p->mtime_ns = mtime_ns;
+	p->ino = ino;
+	p->map = xmalloc((nmap ? nmap : 1) * sizeof(*p->map));
+	memcpy(p->map, map, nmap * sizeof(*map));
+	p->nmap = nmap;
+	pthread_mutex_lock(&m->lock);
+	m->part = xrealloc(m->part, (m->npart + 1) * sizeof(*m->part));
+	m->part[m->npart++] = p;
+	pthread_mutex_unlock(&m->lock);
+	return p;
+}
+
+void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uint64_t off, uint64_t len,
+			   uint32_t crc)
+{
+	r->part = p;
+	r->body_off = off;
+	r->body_len = len;
+	r->body_crc = crc;
+	r->lazy = true;
+}
+
+size_t steps_bodies_resident(const struct steps_model *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; m && i < m->nrank; i++)
+		k += !__atomic_load_n(&m->rank[i]->lazy, __ATOMIC_ACQUIRE);
+	return k;
 }

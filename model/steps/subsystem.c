@@ -32,10 +32,20 @@ static const struct tab_def steps_tabs[] = {
 	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show, "budget" },
 };
 
+/* Finalize the store; then the run-wide analyses come from the index summary, or the
+ * summary of a whole index is written (model/steps/analysis_index.c). */
 static void steps_fin(struct run *run)
 {
-	if (run->steps)
-		steps_finalize(run->steps);
+	struct steps_model *m = run->steps;
+	if (!m)
+		return;
+	steps_finalize(m);
+	if (steps_summary_restore(run) || !m->summary_dir)
+		return;
+	int err = steps_summary_write(run, m->summary_dir);
+	if (err)
+		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
+			 strerror(err));
 }
 
 static bool steps_has_data(const struct run *run)
@@ -106,12 +116,13 @@ static void summary_coverage(const struct steps_model *m, const struct steps_met
 				    meta->world_size);
 	}
 	long lo = -1, hi = -1;
-	for (size_t ri = 0; ri < n; ri++)
-		for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
-			long st = steps_step(m, ri, i);
-			lo = lo < 0 || st < lo ? st : lo;
-			hi = st > hi ? st : hi;
+	for (size_t ri = 0; ri < n; ri++) {
+		long a, b;
+		if (steps_rank_span(m, ri, &a, &b)) {
+			lo = lo < 0 || a < lo ? a : lo;
+			hi = b > hi ? b : hi;
 		}
+	}
 	if (meta->has_nsteps) /* steps before the first are warmup (pytscope does not write them) */
 		summary_add(out, hi + 1 >= meta->n_steps ? TONE_NORMAL : TONE_WARN, "steps found",
 			    "%ld-%ld (%zu distinct) of run.json n_steps %ld%s", lo, hi, steps_nunion(m), meta->n_steps,

@@ -40,6 +40,10 @@ static struct kcols kernel_cols(struct table *t)
 	c.max = table_add_col(t, "max_us", COL_NUM, 10, 1);
 	c.std = table_add_col(t, "std_us", COL_NUM, 10, 1);
 	c.pct = table_add_col(t, "pct", COL_NUM, 6, 1);
+	/* on a narrow screen the kernel's total and share stay beside its name */
+	table_col_prio(t, c.sum, 3);
+	table_col_prio(t, c.pct, 2);
+	table_col_prio(t, c.count, 1);
 	return c;
 }
 

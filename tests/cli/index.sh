@@ -32,6 +32,28 @@ jsonl=$(cat run/rank*/steps.jsonl | wc -c)
 part=$(wc -c <$idx/steps-0-of-1.tsx)
 tap_check "index is at most 40% of the JSONL ($part of $jsonl bytes)" '[ $((part * 100)) -le $((jsonl * 40)) ]'
 
+# The summary (distributed analysis, straggler set, heatmap pyramids): a 16-rank run
+# with a straggler; every view the first frames read is the same from the index.
+"$gen" demo >/dev/null || exit 1
+"$T" index demo >/dev/null 2>&1
+tap_check "index writes the summary next to the part" '[ -s demo/.tscope-index/summary.tsx ]'
+for v in ranks findings heatmap_cells heatmap nodes budget; do
+	"$T" --export $v --no-index demo >want.$v.csv 2>/dev/null
+	"$T" --export $v demo >got.$v.csv 2>/dev/null
+	tap_check "summary: --export $v from the index = from the JSONL" 'cmp -s want.$v.csv got.$v.csv && [ -s want.$v.csv ]'
+done
+tap_check "summary: the straggler is there" 'grep -q "^11,.*,yes," got.ranks.csv'
+"$T" --print --no-index demo >want.demo.txt 2>&1
+"$T" --print demo >got.demo.txt 2>&1
+tap_check "summary: --print from the index = from the JSONL" 'cmp -s want.demo.txt got.demo.txt'
+# a damaged summary head: reported, the analyses computed again, the summary rewritten
+printf '\377' | dd of=demo/.tscope-index/summary.tsx bs=1 seek=$(($(wc -c <demo/.tscope-index/summary.tsx) - 3)) conv=notrunc 2>/dev/null
+"$T" --export sources demo >dmg.src 2>/dev/null
+"$T" --export ranks demo >dmg.csv 2>/dev/null
+"$T" --export sources demo >dmg2.src 2>/dev/null
+tap_check "damaged summary: reported" 'grep -q "index summary not used: checksum mismatch" dmg.src'
+tap_check "damaged summary: same ranks, rewritten" 'cmp -s want.ranks.csv dmg.csv && ! grep -q "summary" dmg2.src'
+
 # Proof of use: same size and mtime, other content -> the index still answers.
 f=run/rank3/steps.jsonl
 cp -p $f keep.jsonl

@@ -3,10 +3,12 @@
 # terminal's colours (no background SGR), TERM=dumb prints the report with one line
 # saying why, :q exits 0, q closes a drill-down and quits only at the top, Q quits from
 # an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
-# name (n next, Esc ends), a click on a tab switches pane, y sends OSC 52 (tmux's
-# buffer receives it), the v list shows only views with data, the last pane, sort and
-# filter come back under $XDG_STATE_HOME, a folder of runs opens a picker. Skips
-# without tmux.
+# name (n next, Esc ends) and in the heatmap jumps to a rank, a click on a tab switches
+# pane and a click on a heatmap cell selects it (a second click opens it), y sends OSC
+# 52 (tmux's buffer receives it), the v list shows only views with data, the last pane,
+# sort, filter and v tabs come back under $XDG_STATE_HOME, a folder of runs opens a
+# picker and q in a run opened from it returns to it. Every wait polls the screen until
+# what it expects shows (tests/tmux.sh), never a fixed sleep. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -18,17 +20,14 @@ B="$TSCOPE_ROOT/$TSCOPE_BUILD/tests"
 	{ tap_notok "gen_trace failed"; exit 0; }
 ln -s "$demo" "$work/runs/a-demo" && ln -s "$work/traces" "$work/runs/b-traces"
 wait_exit() {   # wait for exit.txt, then check it holds $1
-	i=0
-	while [ ! -s "$work/exit.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	grep -qx "EXIT=$1" "$work/exit.txt"
+	wait_until '[ -s "$work/exit.txt" ]' && grep -qx "EXIT=$1" "$work/exit.txt"
 }
 start() {   # start the explorer with "$@" (shell words), exit status into exit.txt;
 	# no state saved by an earlier start (~/.local/state) unless XDG_STATE_HOME is given
 	rm -rf "$work/exit.txt" "$work/.local/state"
 	# a clear screen first, so no wait_for matches the previous run's last frame
 	T send-keys -t h clear Enter
-	i=0
-	while T capture-pane -p -t h | grep -q "Overview\|Heatmap\|holds" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until '! grep -q "Overview\|Heatmap\|holds" "$tmux_screen"'
 	T send-keys -t h "$* 2>err.txt; echo EXIT=\$? > exit.txt" Enter
 }
 mouse() {   # SGR press and release at 1-based column $1, row $2
@@ -54,6 +53,31 @@ wait_for "rank 0"
 T capture-pane -e -p -t h >"$work/color.ansi"
 tap_check "without NO_COLOR the same screen has background colours (the check can fail)" 'grep -qE "\[([0-9;]*;)?(4[0-7]|48;5;[0-9]+)(;[0-9;]*)?m" "$work/color.ansi"'
 
+# / in the heatmap: the rank's row as it is typed, its label highlighted; Esc ends it
+T send-keys -t h '/rank 5'
+tap_check "/ in the heatmap jumps to the rank as it is typed" 'wait_for "/rank 5_" && wait_for " rank 5  step "'
+T capture-pane -e -p -t h >"$work/hsearch.ansi"
+tap_check "the matching rank label is highlighted (black on yellow)" 'grep -q "48;5;226m5" "$work/hsearch.ansi"'
+T send-keys -t h Enter
+wait_for "search 'rank 5'"
+T send-keys -t h Escape
+tap_check "Esc ends the search: no highlight left" 'wait_gone "search '"'"'rank 5'"'"'" && ! T capture-pane -e -p -t h | grep -q "48;5;226"'
+# a click on a heatmap cell selects its rank and steps; a second click opens it
+y9=$(awk 'substr($0, 1, 6) ~ /^ +9 $/ { print NR; exit }' "$work/screen")
+mouse 40 "$y9"
+tap_check "a click on a heatmap cell selects that rank and step bucket" 'wait_for " rank 9  step "'
+mouse 40 "$y9"
+tap_check "a second click on it opens the cell (rank 9's steps)" 'wait_for "rank 9 (10 of 16)"'
+T send-keys -t h q
+wait_for "compute: cols ="
+# a double click (both presses in one read when the explorer is busy) opens at once
+y3=$(awk 'substr($0, 1, 6) ~ /^ +3 $/ { print NR; exit }' "$work/screen")
+mouse 60 "$y3"
+mouse 60 "$y3"
+tap_check "a double click on a heatmap cell opens it (rank 3's steps)" 'wait_for "rank 3 (4 of 16)"'
+T send-keys -t h q
+wait_for "compute: cols ="
+
 # q: a drill-down closes, then q quits at the top; Q from an overlay
 T send-keys -t h n
 wait_for "straggler 1/"
@@ -78,10 +102,9 @@ tap_check "a click on a row selects it" 'wait_for "ranks  row 6/16"'
 # y: OSC 52 reaches tmux's buffer
 T send-keys -t h y
 wait_for "copied"
-tap_check "y sends the selected cell with OSC 52 (tmux buffer holds it)" '[ "$(T show-buffer)" = 5 ]'
+tap_check "y sends the selected cell with OSC 52 (tmux buffer holds it)" 'wait_until "[ \"\$(T show-buffer 2>/dev/null)\" = 5 ]"'
 T send-keys -t h Y
-wait_for "copied"
-tap_check "Y sends the row, tab-separated" 'T show-buffer | grep -q "^5	400	"'
+tap_check "Y sends the row, tab-separated" 'wait_until "T show-buffer 2>/dev/null | grep -q \"^5	400	\""'
 # C-d / C-u: half a page (the Sources pane has 32 rows)
 T send-keys -t h 7
 wait_for "sources  row 1/32"
@@ -115,13 +138,13 @@ wait_for "Overview"
 T send-keys -t h ':view kernels' Enter
 wait_for "kernels  row 1/"
 T send-keys -t h '/volta_sgemm'
-tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "kernels  row 3/8"'
+tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "/volta_sgemm_" && wait_for "kernels  row 3/8"'
 T capture-pane -e -p -t h >"$work/search.ansi"
 tap_check "the match is highlighted (black on yellow)" 'grep -q "38;5;16;48;5;226m\(\[[0-9;]*m\)*volta_sgemm\|48;5;226;38;5;16m\(\[[0-9;]*m\)*volta_sgemm" "$work/search.ansi" || grep "volta_sgemm" "$work/search.ansi" | grep -q "226"'
 T send-keys -t h Enter n
 tap_check "n goes to the next match (rank 1's row)" 'wait_for "kernels  row 7/8  rank=1" && grep -q "search '"'"'volta_sgemm'"'"'" "$work/screen"'
 T send-keys -t h Escape
-tap_check "Esc ends the search" 'sleep 0.3; wait_for "?:help" && ! grep -q "search '"'"'volta_sgemm" "$work/screen"'
+tap_check "Esc ends the search" 'wait_for "?:help" && ! grep -q "search '"'"'volta_sgemm" "$work/screen"'
 T send-keys -t h q q
 tap_check "q closes the extra tab, then quits" 'wait_exit 0'
 
@@ -141,8 +164,21 @@ T send-keys -t h Q
 wait_exit 0
 tap_check "the state file is under \$XDG_STATE_HOME/tscope-tui" 'ls "$work/state/tscope-tui/"run-* >/dev/null 2>&1'
 start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+reopen() {   # Q (exit 0), then the demo again with the same state directory
+	T send-keys -t h Q
+	wait_exit 0
+	start "XDG_STATE_HOME='$work/state' $bin '$demo'"
+}
 tap_check "reopening restores the Ranks pane, its filter and its sort" "wait_for \"filter 'rank>=8'\" && grep -q 'ranks  row 1/8 (of 16)' \"\$work/screen\" && grep -q 'sort -rank' \"\$work/screen\""
 tap_check "the first row is rank 15 (descending)" 'grep -qE "^.? +15 " "$work/screen"'
+T send-keys -t h ':view nodes' Enter
+wait_for "nodes  row 1/"
+reopen
+tap_check "reopening restores the tab opened with :view/v, current again" 'wait_for "nodes  row 1/" && head -1 "$work/screen" | grep -qw nodes'
+T send-keys -t h q
+tap_check "q closes that tab" 'wait_gone "nodes  row 1/" && ! head -1 "$work/screen" | grep -qw nodes'
+reopen
+tap_check "a closed tab does not come back" 'wait_for "demo-ddp" && ! head -1 "$work/screen" | grep -qw nodes'
 T send-keys -t h Q
 wait_exit 0
 
@@ -151,6 +187,14 @@ start "$bin '$work/runs'"
 tap_check "a folder of runs opens a picker listing them" 'wait_for "holds 2 runs" && grep -q "a-demo" "$work/screen" && grep -q "b-traces" "$work/screen"'
 T send-keys -t h Enter
 tap_check "Enter in the picker opens the run" 'wait_for "demo-ddp"'
+T send-keys -t h q
+tap_check "q at the top of that run returns to the picker" 'wait_for "holds 2 runs" && ! grep -q "demo-ddp" "$work/screen" && [ ! -s "$work/exit.txt" ]'
+T send-keys -t h j Enter
+tap_check "the picker opens the next run" 'wait_for "GPU time"'
 T send-keys -t h Q
-tap_check "and Q quits it" 'wait_exit 0'
+tap_check "Q quits from a run opened from the picker (exit 0)" 'wait_exit 0'
+start "$bin '$work/runs'"
+wait_for "holds 2 runs"
+T send-keys -t h q
+tap_check "q in the picker quits (exit 0)" 'wait_exit 0'
 tap_plan

@@ -5,15 +5,25 @@
  * truncated or corrupted bytes are rejected without reading out of bounds (check-asan
  * runs this under ASan+UBSan). */
 #include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/findings.h"
+#include "model/registry.h"
+#include "model/steps/analysis.h"
+#include "model/summary.h"
+#include "model/table.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static struct run *new_run(void)
 {
@@ -126,22 +136,175 @@ static void test_round_trip(void)
 	run_free(rb);
 }
 
+/* A header for a payload of 8 bytes whose head is its last 4 bytes. */
+static void header_for(unsigned char *f, uint32_t crc)
+{
+	index_header_put(f, 8, 4, 4, crc);
+	memcpy(f + INDEX_HEADER_LEN, "bodyhead", 8);
+}
+
 static void test_header(void)
 {
-	unsigned char h[40] = "TSCOPEIX";
-	ok(index_check(h, 10) && strstr(index_check(h, 10), "truncated"), "short file: truncated");
-	unsigned char x[40] = "NOTANIDX";
-	ok(strstr(index_check(x, sizeof(x)), "magic") != NULL, "bad magic");
-	h[8] = (unsigned char)(INDEX_VERSION + 1);
-	ok(strstr(index_check(h, sizeof(h)), "version") != NULL, "another version");
-	h[8] = (unsigned char)INDEX_VERSION;
-	uint32_t bom = 0x01020304u;
-	memcpy(h + 12, &bom, 4);
-	h[16] = 8; /* payload length 8 = 40 - 32 */
-	h[32] = 1;  /* checksum field (0) does not match the payload */
-	ok(strstr(index_check(h, sizeof(h)), "checksum") != NULL, "checksum mismatch");
-	h[16] = 9;
-	ok(strstr(index_check(h, sizeof(h)), "truncated") != NULL, "payload shorter than its length");
+	unsigned char f[INDEX_HEADER_LEN + 8];
+	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
+	ok(index_check(f, sizeof(f)) == NULL, "a well-formed file passes");
+	ok(index_check(f, 10) && strstr(index_check(f, 10), "truncated"), "short file: truncated");
+	ok(strstr(index_check(f, sizeof(f) - 1), "truncated") != NULL, "payload shorter than its length");
+	memcpy(f, "NOTANIDX", 8);
+	ok(strstr(index_check(f, sizeof(f)), "magic") != NULL, "bad magic");
+	header_for(f, 0);
+	ok(strstr(index_check(f, sizeof(f)), "checksum") != NULL, "the head's checksum does not match");
+	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
+	f[8] = (unsigned char)(INDEX_VERSION + 1);
+	ok(strstr(index_check(f, sizeof(f)), "version") != NULL, "another version");
+	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
+	f[24] = 9; /* head offset past the payload */
+	ok(strstr(index_check(f, sizeof(f)), "malformed") != NULL, "a head outside the payload");
+}
+
+/* ---- lazy open from the index ------------------------------------------------------- */
+
+/* RANKS x STEPS of pytscope lines under dir/rankN; rank 4 turns slow at step 20; rank 2
+ * lacks step 33 (its steps are not contiguous, so the aligned set is not either). */
+#define LZ_RANKS 6
+#define LZ_STEPS 60
+static void write_lazy_run(const char *dir)
+{
+	for (int r = 0; r < LZ_RANKS; r++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%.500s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = LZ_STEPS * 200, n = 0;
+		char *buf = xmalloc(cap);
+		for (int s = 0; s < LZ_STEPS; s++) {
+			if (r == 2 && s == 33)
+				continue;
+			double f = 0.030 + 0.0001 * ((r * 7 + s * 13) % 11) + (r == 4 && s >= 20 ? 0.012 : 0);
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "{\"step\":%d,\"timestamp\":%d.5,\"phases\":{\"data\":0.004,\"forward\":%.6f,"
+					      "\"backward\":%.6f,\"comm\":0.010},\"scalars\":{\"loss\":%.4f}}\n",
+					      s, 1000 + s, f, 2 * f, 3.0 - 0.01 * s);
+		}
+		snprintf(path, sizeof(path), "%.500s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+}
+
+static char *view_csv(struct run *run, const char *name)
+{
+	char err[256];
+	struct table *t = registry_view(name)->build(run, err, sizeof(err));
+	if (!t)
+		return xstrdup("");
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	table_write_csv(t, f, 0);
+	fclose(f);
+	table_free(t);
+	return out;
+}
+
+static bool same_view(struct run *a, struct run *b, const char *name)
+{
+	char *x = view_csv(a, name), *y = view_csv(b, name);
+	bool same = strcmp(x, y) == 0 && strlen(x) > 20;
+	if (!same)
+		printf("# view %s differs:\n%s\n---\n%s", name, x, y);
+	free(x);
+	free(y);
+	return same;
+}
+
+static struct run *open_dir(const char *dir, const struct opts *o)
+{
+	const char *paths[] = { dir };
+	return run_open(paths, 1, o, NULL);
+}
+
+/* Every heatmap cell of both pyramids, as the pane's zoom levels ask them. */
+static bool same_heat(struct run *a, struct run *b)
+{
+	const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
+	for (size_t i = 0; i < ARRAY_LEN(series); i++) {
+		const struct heat_grid *ga = analysis_heatmap(a, series[i]), *gb = analysis_heatmap(b, series[i]);
+		if (!ga || !gb || heat_nsteps(ga) != heat_nsteps(gb) || heat_nranks(ga) != heat_nranks(gb))
+			return false;
+		for (size_t r = 0; r < heat_nranks(ga); r++)
+			for (size_t w = 1; w <= heat_nsteps(ga); w *= 3)
+				for (size_t k = 0; k < heat_nsteps(ga); k += w) {
+					double ma = 0, wa = 0, mb = 0, wb = 0;
+					bool ha = heat_range(ga, r, k, k + w, &ma, &wa), hb = heat_range(gb, r, k, k + w, &mb, &wb);
+					if (ha != hb || (ha && (memcmp(&ma, &mb, sizeof(ma)) || memcmp(&wa, &wb, sizeof(wa)))))
+						return false;
+				}
+	}
+	return true;
+}
+
+static void test_lazy_open(void)
+{
+	char dir[512], part[600], summary[600];
+	tu_mkdtemp(dir, sizeof(dir), "lazy");
+	write_lazy_run(dir);
+	snprintf(part, sizeof(part), "%s/.tscope-index/steps-0-of-1.tsx", dir);
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	run_free(open_dir(dir, &build));
+	ok(access(part, F_OK) == 0 && access(summary, F_OK) == 0, "index writes its part and its summary");
+
+	struct run *got = open_dir(dir, &dflt);
+	struct steps_model *m = got->steps;
+	is_int(steps_nranks(m), LZ_RANKS, "every rank is there (as a shell)");
+	is_int(steps_bodies_resident(m), 0, "opening from the index reads no rank's steps");
+	struct summary sum = { 0 };
+	registry_summary(got, &sum);
+	struct finding_list fl = { 0 };
+	findings_compute(got, &fl);
+	findings_free(&fl);
+	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "heatmap_cells"),
+	   "Overview, Ranks, findings and heatmap cells from the summary = from the JSONL");
+	ok(same_heat(want, got), "every pyramid range (each zoom) = from the JSONL");
+	is_int(steps_bodies_resident(m), 1, "... reading only rank 0's steps (pytscope's per-rank rules)");
+	ok(analysis_distributed(got)->rank[4].straggler, "rank 4 is the straggler, from the summary");
+	double x = 0, y = 0;
+	ok(steps_value(got->steps, 4, 1, 30, &x) && steps_value(want->steps, 4, 1, 30, &y) && x == y,
+	   "drill-down reads rank 4's steps on demand, same values");
+	is_int(steps_bodies_resident(m), 2, "one more rank's steps resident");
+	ok(same_view(want, got, "steps"), "steps view (every rank's steps on demand) = from the JSONL");
+	run_free(got);
+
+	/* A part truncated in place after the open: a short pread, never a SIGBUS. */
+	got = open_dir(dir, &dflt);
+	ok(truncate(part, 4000) == 0, "part truncated in place under an open run");
+	ok(steps_value(got->steps, 5, 1, 10, &x) && steps_value(want->steps, 5, 1, 10, &y) && x == y,
+	   "truncated part: the rank is re-read from its JSONL, same values");
+	ok(tu_has_diag(got, "index part not usable for rank 5", NULL), "truncated part: diagnosed");
+	struct stat st;
+	ok(stat(part, &st) == 0 && st.st_size == 0, "truncated part: invalidated for the next open");
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(tu_has_diag(got, "not used: truncated", NULL) && same_view(want, got, "ranks"),
+	   "next open: reported, read from the JSONL");
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(!tu_has_diag(got, "not used", NULL) && steps_bodies_resident(got->steps) == 0,
+	   "... and rebuilt: the open after it maps the index again");
+	run_free(got);
+
+	/* A summary whose pyramid rows are damaged: rows computed from the steps instead. */
+	FILE *f = fopen(summary, "r+b");
+	fseek(f, INDEX_HEADER_LEN + 8, SEEK_SET);
+	fputc(0x7f, f);
+	fclose(f);
+	got = open_dir(dir, &dflt);
+	ok(same_heat(want, got) && tu_has_diag(got, "index summary damaged", NULL),
+	   "damaged pyramid row: diagnosed, computed from the steps, same cells");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
 }
 
 static void test_ranklist(void)
@@ -158,5 +321,6 @@ int main(void)
 	test_round_trip();
 	test_header();
 	test_ranklist();
+	test_lazy_open();
 	return tap_done();
 }

@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis_index.c: the index summary (DESIGN.md invariant 12, model/index/index.h): the
+ * run-wide results an indexed open needs without reading every rank's steps: the aligned
+ * step set, the distributed analysis (per-rank verdicts and time lost, the per-step
+ * critical path, the straggler set) and the heatmap pyramids of HEAT_COMPUTE and
+ * HEAT_REL_SLOWDOWN. Written next to the index parts as summary.tsx, tied to the parts
+ * (name, size, mtime, inode), the rank ids and the tscope-tui build that computed it;
+ * restored at finalize; pyramid rows are read on demand (pread, CRC-32 per row).
+ *
+ * File: the index header (index.h), every pyramid's rows, then the head: build, parts,
+ * rank ids, aligned set, distributed analysis, pyramid descriptors (series, sizes, where
+ * the rows are, a CRC-32 per row). */
+#include "model/steps/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "model/index/codec.h"
+#include "model/index/index.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+#ifndef TSCOPE_VERSION
+#define TSCOPE_VERSION "dev"
+#endif
+
+static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
+/* Resident rows of a lazy pyramid (besides the pinned ones) */
+#define HEAT_RESIDENT_BYTES ((size_t)128 << 20)
+
+struct heat_lazy {
+	char *path;
+	struct index_file_id id;
+	uint64_t rows_off;        /* file offset of row 0 */
+	uint32_t *crc;            /* per row */
+	struct run *run;
+	bool *pinned;
+	size_t *ring;             /* evictable resident rows, oldest at head */
+	size_t nring, cap, head;
+	bool failed;
+};
+
+struct steps_summary {
+	struct distributed *dist;
+	struct heat_grid **grid;
+	size_t ngrid;
+};
+
+void analysis_heat_lazy_free(struct heat_lazy *lz)
+{
+	if (!lz)
+		return;
+	free(lz->path);
+	free(lz->crc);
+	free(lz->pinned);
+	free(lz->ring);
+	free(lz);
+}
+
+void steps_summary_free(void *p)
+{
+	struct steps_summary *s = p;
+	if (!s)
+		return;
+	analysis_dist_free(s->dist);
+	for (size_t i = 0; i < s->ngrid; i++)
+		analysis_heat_free(s->grid[i]);
+	free(s->grid);
+	free(s);
+}
+
+static char *summary_path(const char *run_dir)
+{
+	char *dir = index_dir_for(run_dir);
+	char *p = xasprintf("%s/summary.tsx", dir);
+	free(dir);
+	return p;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* ---- the distributed analysis ------------------------------------------------------ */
+
+static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
+{
+	ob_i64(o, r->rank);
+	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
+			     r->rel_slowdown, r->time_lost, r->coverage, r->mem_peak, r->noise,
+			     r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift, r->stall_z, r->stall_cost };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		ob_f64(o, f[i]);
+	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
+				r->slow_onset, r->stall_lo, r->stall_hi };
+	for (size_t i = 0; i < ARRAY_LEN(n); i++)
+		ob_i64(o, n[i]);
+	ob_u8(o, (unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2);
+}
+
+static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
+{
+	r->rank = (int)ib_i64(b);
+	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
+			&r->rel_slowdown, &r->time_lost, &r->coverage, &r->mem_peak, &r->noise,
+			&r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift, &r->stall_z, &r->stall_cost };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		*f[i] = ib_f64(b);
+	r->slowest_count = (size_t)ib_i64(b);
+	r->onset = (long)ib_i64(b);
+	r->onset_end = (long)ib_i64(b);
+	r->missing = (size_t)ib_i64(b);
+	r->slow_onset = (long)ib_i64(b);
+	r->stall_lo = (long)ib_i64(b);
+	r->stall_hi = (long)ib_i64(b);
+	unsigned fl = ib_u8(b);
+	r->has_mem_peak = fl & 1;
+	r->fail_slow = fl >> 1 & 1;
+	r->straggler = fl >> 2 & 1;
+}
+
+static void dist_put(struct obuf *o, const struct distributed *d)
+{
+	ob_u8(o, d != NULL);
+	if (!d)
+		return;
+	ob_u64(o, d->world_size);
+	ob_u64(o, d->n_steps);
+	const double f[] = { d->mean_step_wall, d->mean_comm_fraction, d->imbalance_cv, d->sync_skew,
+			     d->wall_frac_lost };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		ob_f64(o, f[i]);
+	ob_i64(o, d->straggler);
+	ob_u64(o, d->nstragglers);
+	for (size_t i = 0; i < d->nstragglers; i++)
+		ob_i64(o, d->stragglers[i]);
+	for (size_t i = 0; i < d->world_size; i++)
+		rank_stat_put(o, &d->rank[i]);
+	for (size_t k = 0; k < d->n_steps; k++) {
+		const struct dist_step *s = &d->step[k];
+		ob_i64(o, s->step);
+		ob_i64(o, s->critical);
+		const double g[] = { s->wall, s->cmax, s->cmean, s->cmed, s->comm_max, s->comm_frac, s->cv, s->skew };
+		for (size_t i = 0; i < ARRAY_LEN(g); i++)
+			ob_f64(o, g[i]);
+	}
+}
+
+/* The distributed analysis of N ranks and S aligned steps (NULL: none, or b->bad). */
+static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
+{
+	if (!ib_u8(b))
+		return NULL;
+	struct distributed *d = xcalloc(1, sizeof(*d));
+	d->world_size = (size_t)ib_u64(b);
+	d->n_steps = (size_t)ib_u64(b);
+	double *f[] = { &d->mean_step_wall, &d->mean_comm_fraction, &d->imbalance_cv, &d->sync_skew,
+			&d->wall_frac_lost };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		*f[i] = ib_f64(b);
+	d->straggler = (long)ib_i64(b);
+	d->nstragglers = ib_count(b, 8);
+	if (b->bad || d->world_size != N || d->n_steps != S || d->nstragglers > N ||
+	    d->straggler < -1 || d->straggler >= (long)N) {
+		b->bad = true;
+		analysis_dist_free(d);
+		return NULL;
+	}
+	d->stragglers = xcalloc(d->nstragglers ? d->nstragglers : 1, sizeof(*d->stragglers));
+	for (size_t i = 0; i < d->nstragglers; i++) {
+		long long v = ib_i64(b);
+		if (v < 0 || v >= (long long)N)
+			b->bad = true;
+		d->stragglers[i] = (int)v;
+	}
+	d->rank = xcalloc(N ? N : 1, sizeof(*d->rank));
+	for (size_t i = 0; i < N && !b->bad; i++)
+		rank_stat_get(b, &d->rank[i]);
+	d->step = xcalloc(S ? S : 1, sizeof(*d->step));
+	for (size_t k = 0; k < S && !b->bad; k++) {
+		struct dist_step *s = &d->step[k];
+		s->step = (long)ib_i64(b);
+		long long c = ib_i64(b);
+		if (c < 0 || c >= (long long)N)
+			b->bad = true;
+		s->critical = (int)c;
+		double *g[] = { &s->wall, &s->cmax, &s->cmean, &s->cmed, &s->comm_max, &s->comm_frac, &s->cv, &s->skew };
+		for (size_t i = 0; i < ARRAY_LEN(g); i++)
+			*g[i] = ib_f64(b);
+	}
+	if (b->bad) {
+		analysis_dist_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+struct summary_job {
+	struct run *run;
+	const char *run_dir;
+	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
+	size_t ngrid;
+};
+
+static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
+{
+	const struct steps_model *m = j->run->steps;
+	ob_str(h, TSCOPE_VERSION);
+	char **parts = NULL;
+	size_t np = index_part_files(j->run_dir, &parts);
+	ob_u64(h, np);
+	for (size_t i = 0; i < np; i++) {
+		struct stat st;
+		bool ok = stat(parts[i], &st) == 0;
+		ob_str(h, base_name(parts[i]));
+		ob_i64(h, ok ? (long long)st.st_size : -1);
+		ob_i64(h, ok ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0);
+		ob_i64(h, ok ? (long long)st.st_ino : 0);
+		free(parts[i]);
+	}
+	free(parts);
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	ob_u64(h, N);
+	for (size_t i = 0; i < N; i++)
+		ob_i64(h, steps_rank_id(m, i));
+	ob_u8(h, m->aligned_contiguous);
+	ob_i64(h, m->aligned_lo);
+	ob_u64(h, S);
+	if (!m->aligned_contiguous)
+		for (size_t k = 0; k < S; k++)
+			ob_i64(h, m->aligned[k]);
+	ob_u64(h, m->nunion);
+	dist_put(h, analysis_distributed(j->run));
+	ob_u64(h, j->ngrid);
+	for (size_t i = 0; i < j->ngrid; i++) {
+		const struct heat_grid *g = j->grid[i];
+		ob_i64(h, g->series);
+		ob_u8(h, g->dense);
+		ob_u64(h, rows_off[i]);
+		ob_u64(h, N);
+		for (size_t r = 0; r < N; r++)
+			ob_u32(h, crc[i][r]);
+	}
+}
+
+static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
+{
+	const struct summary_job *j = ud;
+	uint64_t rows_off[ARRAY_LEN(summary_series)] = { 0 };
+	uint32_t *crc[ARRAY_LEN(summary_series)] = { NULL };
+	for (size_t i = 0; i < j->ngrid; i++) {
+		const struct heat_grid *g = j->grid[i];
+		rows_off[i] = index_body_offset(o);
+		crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*crc[i]));
+		for (size_t r = 0; r < g->nranks; r++) {
+			const void *row = analysis_heat_row(g, r, false);
+			crc[i][r] = (uint32_t)crc32(0, row, (uInt)(g->row_words * 4));
+			ob_bytes(o, row, g->row_words * 4);
+		}
+	}
+	put_head(h, j, rows_off, crc);
+	for (size_t i = 0; i < j->ngrid; i++)
+		free(crc[i]);
+}
+
+int steps_summary_write(struct run *run, const char *run_dir)
+{
+	if (!run->steps || !steps_nranks(run->steps))
+		return 0;
+	struct summary_job j = { .run = run, .run_dir = run_dir };
+	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
+		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
+		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
+		for (size_t l = 0; compact && l < g->nlevels; l++)
+			compact = g->cap[l] == g->len[l];
+		if (compact)
+			j.grid[j.ngrid++] = g;
+	}
+	char *path = summary_path(run_dir);
+	int err = index_file_write(path, fill_summary, &j);
+	free(path);
+	return err;
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+/* Recorded parts against the parts this open used (m->part, shard order). */
+static const char *check_parts(struct ibuf *b, const struct steps_model *m)
+{
+	size_t np = ib_count(b, 4);
+	if (b->bad)
+		return "malformed";
+	if (np != m->npart)
+		return "stale";
+	for (size_t i = 0; i < np; i++) {
+		char *name = ib_str(b);
+		long long size = ib_i64(b), mtime = ib_i64(b), ino = ib_i64(b);
+		const struct steps_part *p = m->part[i];
+		bool same = name && strcmp(name, base_name(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
+			    ino == p->ino;
+		free(name);
+		if (b->bad)
+			return "malformed";
+		if (!same)
+			return "stale";
+	}
+	return NULL;
+}
+
+static const char *check_ranks(struct ibuf *b, const struct steps_model *m)
+{
+	size_t n = ib_count(b, 8);
+	if (b->bad)
+		return "malformed";
+	if (n != m->nrank)
+		return "stale";
+	long long prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		long long id = ib_i64(b);
+		if (b->bad || id < INT32_MIN || id > INT32_MAX || (i && id <= prev))
+			return "malformed";
+		if (steps_rank_index(m, (int)id) < 0)
+			return "stale";
+		prev = id;
+	}
+	return NULL;
+}
+
+static bool aligned_get(struct ibuf *b, struct steps_model *m)
+{
+	bool contiguous = ib_u8(b) != 0;
+	long lo = (long)ib_i64(b);
+	size_t S = ib_count(b, contiguous ? 0 : 8);
+	int64_t *v = NULL;
+	if (!contiguous && !b->bad) {
+		v = xmalloc((S ? S : 1) * sizeof(*v));
+		for (size_t k = 0; k < S; k++)
+			v[k] = ib_i64(b);
+	}
+	size_t nunion = (size_t)ib_u64(b);
+	if (b->bad || S > nunion) {
+		free(v);
+		b->bad = true;
+		return false;
+	}
+	m->preset = true;
+	m->preset_contiguous = contiguous;
+	m->preset_lo = lo;
+	m->preset_aligned = v;
+	m->preset_naligned = S;
+	m->preset_nunion = nunion;
+	return true;
+}
+
+static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
+				  const struct index_file_id *id, size_t N, size_t S)
+{
+	long long series = ib_i64(b);
+	bool dense = ib_u8(b) != 0;
+	uint64_t off = ib_u64(b);
+	size_t n = ib_count(b, 4);
+	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S) {
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_grid *g = analysis_heat_new((int)series, N, S, dense);
+	uint64_t bytes = (uint64_t)g->row_words * 4 * N;
+	if (off < INDEX_HEADER_LEN || off > id->body_end || bytes > id->body_end - off) {
+		analysis_heat_free(g);
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_lazy *lz = xcalloc(1, sizeof(*lz));
+	lz->path = xstrdup(path);
+	lz->id = *id;
+	lz->rows_off = off;
+	lz->run = run;
+	lz->crc = xmalloc(N * sizeof(*lz->crc));
+	for (size_t r = 0; r < N; r++)
+		lz->crc[r] = ib_u32(b);
+	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
+	size_t row_bytes = g->row_words ? g->row_words * 4 : 1;
+	lz->cap = HEAT_RESIDENT_BYTES / row_bytes < 64 ? 64 : HEAT_RESIDENT_BYTES / row_bytes;
+	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
+	g->lazy = lz;
+	return g;
+}
+
+/* Decode a checked head against the model. NULL or why it is not used. */
+static const char *summary_decode(struct ibuf *b, struct run *run, const char *path,
+				  const struct index_file_id *id, struct steps_summary *s)
+{
+	struct steps_model *m = run->steps;
+	char *build = ib_str(b);
+	bool same_build = build && strcmp(build, TSCOPE_VERSION) == 0;
+	free(build);
+	if (b->bad)
+		return "malformed";
+	if (!same_build)
+		return "stale";
+	const char *why = check_parts(b, m);
+	if (!why)
+		why = check_ranks(b, m);
+	if (why)
+		return why;
+	if (!aligned_get(b, m))
+		return "malformed";
+	s->dist = dist_get(b, m->nrank, m->preset_naligned);
+	size_t ng = b->bad ? 0 : ib_count(b, 17);
+	s->grid = xcalloc(ng ? ng : 1, sizeof(*s->grid));
+	for (size_t i = 0; i < ng && !b->bad; i++) {
+		struct heat_grid *g = grid_get(b, run, path, id, m->nrank, m->preset_naligned);
+		if (g)
+			s->grid[s->ngrid++] = g;
+	}
+	if (b->bad || b->off != b->n)
+		return "malformed";
+	return NULL;
+}
+
+void steps_summary_open(struct run *run, const char *run_dir)
+{
+	struct steps_model *m = run->steps;
+	if (!m || !m->nrank)
+		return;
+	char *path = summary_path(run_dir);
+	unsigned char *head = NULL;
+	size_t len = 0;
+	struct index_file_id id;
+	const char *why = index_head_read(path, &head, &len, &id);
+	struct steps_summary *s = xcalloc(1, sizeof(*s));
+	if (!why) {
+		struct ibuf b = { head, len, 0, false };
+		why = summary_decode(&b, run, path, &id, s);
+	}
+	free(head);
+	if (why) {
+		steps_summary_free(s);
+		free(m->preset_aligned);
+		m->preset_aligned = NULL;
+		m->preset = false;
+		if (strcmp(why, "stale") != 0 && strncmp(why, "missing", 7) != 0)
+			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+				 "index summary not used: %s; the analyses are computed from the steps and the summary rewritten",
+				 why);
+	} else {
+		m->summary = s;
+	}
+	free(path);
+}
+
+bool steps_summary_restore(struct run *run)
+{
+	struct steps_model *m = run->steps;
+	struct steps_summary *s = m ? m->summary : NULL;
+	if (!s)
+		return false;
+	struct analysis_cache *c = analysis_cache_of(run);
+	c->dist = s->dist;
+	c->dist_done = true;
+	s->dist = NULL;
+	c->heat = xrealloc(c->heat, (c->nheat + s->ngrid) * sizeof(*c->heat));
+	for (size_t i = 0; i < s->ngrid; i++)
+		c->heat[c->nheat++] = s->grid[i];
+	s->ngrid = 0;
+	steps_summary_free(s);
+	m->summary = NULL;
+	return true;
+}
+
+/* ---- lazy pyramid rows -------------------------------------------------------------- */
+
+bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
+{
+	const struct heat_lazy *lz = g->lazy;
+	size_t n = g->row_words * 4;
+	int fd = open(lz->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool ok = fstat(fd, &st) == 0 && (long long)st.st_ino == lz->id.ino && (long long)st.st_size == lz->id.size;
+	size_t got = 0;
+	off_t at = (off_t)(lz->rows_off + (uint64_t)ri * n);
+	while (ok && got < n) {
+		ssize_t k = pread(fd, (char *)row + got, n - got, at + (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		ok = k > 0;
+		got += ok ? (size_t)k : 0;
+	}
+	close(fd);
+	return ok && (uint32_t)crc32(0, row, (uInt)n) == lz->crc[ri];
+}
+
+/* Make room for one more evictable row: the oldest unpinned one goes. */
+static void ring_push(struct heat_grid *g, size_t ri)
+{
+	struct heat_lazy *lz = g->lazy;
+	if (lz->nring == lz->cap) {
+		size_t old = lz->ring[lz->head];
+		if (!lz->pinned[old]) {
+			free(g->row[old]);
+			g->row[old] = NULL;
+		}
+		lz->ring[lz->head] = ri;
+		lz->head = (lz->head + 1) % lz->cap;
+		return;
+	}
+	lz->ring[(lz->head + lz->nring++) % lz->cap] = ri;
+}
+
+const void *analysis_heat_row(const struct heat_grid *cg, size_t ri, bool pin)
+{
+	struct heat_grid *g = (struct heat_grid *)cg;
+	struct heat_lazy *lz = g->lazy;
+	if (!g->row[ri]) {
+		void *row = xmalloc(g->row_words ? g->row_words * 4 : 1);
+		bool ok = analysis_heat_read_row(g, ri, row);
+		g->row[ri] = row;
+		if (!ok) {
+			if (!lz->failed)
+				diag_add(&lz->run->diags, DIAG_WARN, lz->path, -1, -1, steps_rank_id(lz->run->steps, ri),
+					 "index summary damaged or changed since it was opened: heatmap rows are "
+					 "computed from the steps; the summary is invalidated (the next open rewrites it)");
+			lz->failed = true;
+			index_file_invalidate(lz->path, lz->id.ino);
+			analysis_heat_build_row(lz->run, g, ri);
+		}
+		if (!pin)
+			ring_push(g, ri);
+	}
+	if (pin && lz)
+		lz->pinned[ri] = true;
+	return g->row[ri];
+}

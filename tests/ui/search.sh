@@ -1,0 +1,64 @@
+#!/bin/sh
+# search.sh: `/` searches every pane (headless, TSCOPE_SCRIPT), one implementation
+# (ui/search.c) over each pane's items: the heatmap's row labels (the README's
+# `/rank 12`), Steps' steps (`/step 150`) and ranks, the Overview's findings and summary
+# lines, Budget's ranks, a table's rows (Sources) with n/N, the Sweep's points, compare mode's
+# rank lines; a miss says so; Esc ends the search and n/N hop between stragglers again.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+demo="$TSCOPE_ROOT/testdata/demo"
+"$B/gen_pair" a 8 200 1 && "$B/gen_pair" reg 8 200 2 5 100 && "$B/gen_sweep" sweep 50 4 3 >/dev/null ||
+	{ tap_notok "fixtures generated"; exit 0; }
+tui() {   # tui ARGS...: the explorer on ./keys, headless, 30x120
+	TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui "$@" >/dev/null 2>err
+}
+status() { tail -2 "$1" | head -1; }   # the status row of a dump
+hint() { tail -1 "$1"; }                # the hint / message row
+
+cat >keys <<KEYS
+/rank 12<Enter>
+:dump $PWD/heat
+<Esc>n
+:dump $PWD/strag
+4/step 150<Enter>
+:dump $PWD/steps
+<Esc>/rank 3<Enter>
+:dump $PWD/steps_rank
+<Esc>1/straggler<Enter>
+:dump $PWD/ov
+<Esc>/data quality
+:dump $PWD/ov_line
+<Esc>5/rank 7<Enter>
+:dump $PWD/budget
+<Esc>7/steps.jsonl<Enter>
+:dump $PWD/r1
+n
+:dump $PWD/r2
+N
+:dump $PWD/r3
+<Esc>/zzzz<Enter>
+:dump $PWD/miss
+KEYS
+tui "$demo"
+tap_rc $? "demo: searches in every pane, exit 0"
+tap_check "heatmap: /rank 12 moves the cursor to rank 12's row" 'status heat | grep -q "^ rank 12  step "'
+tap_check "Esc ends it: n hops to the first straggler again" 'hint strag | grep -q "straggler 1/"'
+tap_check "Steps: /step 150 moves the step cursor to step 150" 'status steps | grep -q "^ rank 11 step 150 "'
+tap_check "Steps: /rank 3 switches to rank 3" 'status steps_rank | grep -q "^ rank 3 step "'
+tap_check "Overview: /straggler selects the straggler finding" 'status ov | grep -q "DIST.STRAGGLER"'
+tap_check "Overview: a summary line matches (no miss), the findings cursor stays" '! hint ov_line | grep -q "no match" && status ov_line | grep -q "finding 3/5"'
+tap_check "Budget: /rank 7 selects rank 7" 'status budget | grep -q "^ rank 7  "'
+tap_check "Sources: /steps.jsonl selects the first steps file (row 2)" 'status r1 | grep -q "sources  row 2/32"'
+tap_check "n: the next match (row 4)" 'status r2 | grep -q "sources  row 4/32"'
+tap_check "N: back to the previous match" 'status r3 | grep -q "sources  row 2/32"'
+tap_check "a miss says so" 'hint miss | grep -q "no match for '"'"'zzzz'"'"'"'
+
+printf '8/63.04<Enter>\n:dump %s/sweep.txt\n' "$PWD" >keys
+tui sweep
+tap_check "Sweep: /63.04 selects that point (concurrency 4)" 'status sweep.txt | grep -q "concurrency=4 "'
+printf '1/regressed<Enter><Esc><Enter>\n:dump %s/cmp\n' "$PWD" >keys
+tui a reg
+tap_check "compare: /regressed selects rank 5's line (Enter opens its heatmap row)" 'status cmp | grep -q "^ rank 5 "'
+tap_plan
