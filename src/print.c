@@ -18,6 +18,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 #include "src/sbuf.h"
 
@@ -352,6 +353,16 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	return sb_take(&b);
 }
 
+/* A budget figure: pytscope's "0.65s" under --compat, else the units rule ("650 ms"). */
+static const char *secs(const struct print_opts *po, double v, char *buf, size_t n)
+{
+	if (po->compat)
+		snprintf(buf, n, "%.2fs", v);
+	else
+		units_seconds(v, buf, n);
+	return buf;
+}
+
 static char *section_budget(struct run *run, const struct print_opts *po)
 {
 	if (!run->steps || !steps_nranks(run->steps))
@@ -360,6 +371,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	if (!e)
 		return NULL;
 	struct sbuf b = { 0 };
+	char sec[32];
 	enum led l = !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
 	/* pytscope's budget wall is rank 0's rank wall (glossary); the default report says so */
 	const char *wall = po->compat ? "wall" : "rank wall";
@@ -374,12 +386,13 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %.2fs %s", e->efficiency * 100, e->wall, wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %s %s", e->efficiency * 100, secs(po, e->wall, sec, sizeof(sec)),
+			  wall);
 		if (e->peak_table) /* never under --compat: the table is not consulted there */
 			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
 		sb_puts(&b, "\n");
 	} else {
-		sb_printf(&b, "  %s %.2fs over %zu steps (MFU: n/a)\n", wall, e->wall, e->n);
+		sb_printf(&b, "  %s %s over %zu steps (MFU: n/a)\n", wall, secs(po, e->wall, sec, sizeof(sec)), e->n);
 	}
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *ln = &e->line[i];
@@ -389,7 +402,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_pad(&b, ln->name, 17);
 		sb_puts(&b, " ");
 		bar(&b, po, ln->fraction, ln->recoverable ? BAR_BAD : BAR_GOOD);
-		sb_printf(&b, " %5.1f%%  %7.2fs", ln->fraction * 100, ln->seconds);
+		sb_printf(&b, " %5.1f%%  %8s", ln->fraction * 100, secs(po, ln->seconds, sec, sizeof(sec)));
 		if (ln->recoverable) {
 			sb_puts(&b, " ");
 			sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, "(recoverable)");

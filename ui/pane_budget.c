@@ -68,11 +68,6 @@ static double stacked(struct app *app, const struct budget *b, int y, int x, int
 	return rec;
 }
 
-/* One precision for every seconds figure of a budget: 3 significant digits of its wall. */
-static int seconds_decimals(const struct budget *b)
-{
-	return units_decimals(b->wall, 3);
-}
 
 /* The label column: the longest line name, a gap before the bar. */
 static int name_width(const struct budget *b)
@@ -87,9 +82,10 @@ static int name_width(const struct budget *b)
 
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
-	int dec = seconds_decimals(b), name_w = name_width(b);
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %.*f s, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
-		 dec, b->wall, b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
+	int name_w = name_width(b);
+	char sec[32];
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
+		 units_seconds(b->wall, sec, sizeof(sec)), b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
@@ -99,7 +95,8 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 		draw_fill(y, x, 1, k);
 		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
 		draw_bar(y, x + name_w, bar_w, l->fraction, theme_phase(k));
-		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9.*f s %5.1f%%%s", dec, l->seconds, l->fraction * 100,
+		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9s %5.1f%%%s", units_seconds(l->seconds, sec, sizeof(sec)),
+			 l->fraction * 100,
 			 l->recoverable ? " recoverable" : "");
 	}
 	return y;
@@ -237,12 +234,13 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->lc.sel));
 		return;
 	}
-	int dec = seconds_decimals(b);
-	int k = snprintf(buf, n, "rank %d  rank wall %.*f s  useful %.*f s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
-			 dec, b->wall, dec, b->useful, b->efficiency * 100);
+	char wall[32], useful[32], sec[32];
+	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
+			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)),
+			 b->efficiency * 100);
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
-		k += snprintf(buf + k, n - (size_t)k, "  %s %.*f s", l->name, dec, l->seconds);
+		k += snprintf(buf + k, n - (size_t)k, "  %s %s", l->name, units_seconds(l->seconds, sec, sizeof(sec)));
 	}
 }
 

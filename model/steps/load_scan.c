@@ -212,18 +212,22 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 
 enum top_key { TOP_STEP, TOP_TIMESTAMP, TOP_PHASES, TOP_SCALARS, TOP_MEMORY, TOP_UNKNOWN };
 
-static enum top_key top_key(const char *k, size_t n)
+/* The top-level key at c->p (after its opening quote), matched as a group key is
+ * against its prediction, and its ':'; TOP_UNKNOWN for any other key. */
+static enum top_key top_key(struct cursor *c)
 {
-	if (n == 4 && memcmp(k, "step", 4) == 0)
-		return TOP_STEP;
-	if (n == 9 && memcmp(k, "timestamp", 9) == 0)
-		return TOP_TIMESTAMP;
-	if (n == 6 && memcmp(k, "phases", 6) == 0)
-		return TOP_PHASES;
-	if (n == 7 && memcmp(k, "scalars", 7) == 0)
-		return TOP_SCALARS;
-	if (n == 6 && memcmp(k, "memory", 6) == 0)
-		return TOP_MEMORY;
+	static const struct scan_pred keys[] = {
+		[TOP_STEP] = { "step\"", 4, -1 },       [TOP_TIMESTAMP] = { "timestamp\"", 9, -1 },
+		[TOP_PHASES] = { "phases\"", 6, -1 },   [TOP_SCALARS] = { "scalars\"", 7, -1 },
+		[TOP_MEMORY] = { "memory\"", 6, -1 },
+	};
+	if (c->p >= c->end)
+		return TOP_UNKNOWN;
+	for (int k = 0; k < TOP_UNKNOWN; k++)
+		if (keys[k].key[0] == *c->p && key_matches(c, &keys[k])) {
+			c->p += keys[k].len + 1;
+			return expect(c, ':') ? (enum top_key)k : TOP_UNKNOWN;
+		}
 	return TOP_UNKNOWN;
 }
 
@@ -260,24 +264,13 @@ void pytscope_scan_init(struct scan_line *l)
 	l->isa = scan_isa_best();
 }
 
-bool scan_isa_supported(enum scan_isa isa)
-{
-	switch (isa) {
-	case SCAN_ISA_PORTABLE:
-		return true;
-	case SCAN_ISA_SSE2:
-#ifdef SCAN_X86
-		return true;
-#else
-		return false;
-#endif
-	}
-	return false;
-}
-
 enum scan_isa scan_isa_best(void)
 {
-	return scan_isa_supported(SCAN_ISA_SSE2) ? SCAN_ISA_SSE2 : SCAN_ISA_PORTABLE;
+#ifdef SCAN_X86
+	return SCAN_ISA_SSE2;
+#else
+	return SCAN_ISA_PORTABLE;
+#endif
 }
 
 bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out)
@@ -291,11 +284,9 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 	unsigned seen = 0;
 	bool more = true;
 	while (more) {
-		const char *key;
-		size_t klen;
-		if (!expect(&c, '"') || !key_span(&c, &key, &klen))
+		if (!expect(&c, '"'))
 			return false;
-		enum top_key k = top_key(key, klen);
+		enum top_key k = top_key(&c);
 		if (k == TOP_UNKNOWN || (seen & (1u << k)) || !scan_member(&c, k, out) ||
 		    !after_member(&c, &more))
 			return false;

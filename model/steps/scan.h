@@ -17,7 +17,9 @@
  * results are bit-identical.
  *
  * Keys are returned raw (pointers into the line, no escapes by construction); the
- * caller interns them in group order phases, scalars, memory as the jsmn path does. */
+ * caller interns them in group order phases, scalars, memory as the jsmn path does.
+ * The five top-level keys, and member i of a group against the key member i had on
+ * the previous line, are matched whole (closing quote included) without a key scan. */
 #ifndef MODEL_PYTSCOPE_SCAN_H
 #define MODEL_PYTSCOPE_SCAN_H
 
@@ -42,12 +44,11 @@ struct scan_pred {
 	int id;
 };
 
-/* How member values are read: byte by byte (any CPU) or a SIMD vector at a time. */
+/* How keys are compared with their prediction: memcmp (any CPU) or SSE2, 16 bytes a
+ * vector (x86-64, where SSE2 is always there). Both give the same results. */
 enum scan_isa { SCAN_ISA_PORTABLE, SCAN_ISA_SSE2 };
 
-/* True when this build and CPU can run isa. */
-bool scan_isa_supported(enum scan_isa isa);
-/* The fastest supported one (what pytscope_scan_init picks). */
+/* The fastest this build can run (what pytscope_scan_init picks). */
 enum scan_isa scan_isa_best(void);
 
 struct scan_line {

@@ -31,9 +31,11 @@ tap_check "default report: tscope-tui header" 'head -1 d2.got | grep -qx "tscope
 sed -n '3,/^$/p' d2.got >d2.head
 tap_check "default report: a headline of summary lines" 'grep -q "^  ranks  *4$" d2.head && grep -q "^  budget  *compute 76.9% of rank wall 650 ms (rank 0); MFU n/a" d2.head'
 tap_check "default report: the headline names the straggler set" 'grep -qx "  stragglers  *1 (rank 2: 24% slower from step 5, cost 125 ms)" d2.head'
-# ... except where pytscope's bare "wall" gets its glossary term (man page, Glossary).
+# ... except where pytscope's bare "wall" gets its glossary term (man page, Glossary)
+# and the budget's seconds follow the units rule (README "Numbers": 650 ms, not 0.65s).
 tap_check "default report: the rest as pytscope on F2, walls named" '[ "$(sed "3,/^\$/d" d2.got | tail -n +2)" = "$(tail -n +2 "$TSCOPE_ROOT/tests/cli/f2.out" |
-	sed "s/^  wall lost to imbalance/  critical compute lost to imbalance/; s/wall-time decomposition/rank wall decomposition (rank 0)/; s/^  wall \(.*\)over/  rank wall \1over/")" ]'
+	sed "s/^  wall lost to imbalance/  critical compute lost to imbalance/; s/wall-time decomposition/rank wall decomposition (rank 0)/; s/^  wall \(.*\)over/  rank wall \1over/" |
+	sed "s/0\.65s over/650 ms over/; s/   0\.50s\$/  500 ms/; s/   0\.15s (rec/  150 ms (rec/")" ]'
 "$TSCOPE_BIN" --print --compat nope fx/f2 >/dev/null 2>cn.err
 rc=$?
 tap_check "--compat with an unknown tool: exit 2" '[ "$rc" -eq 2 ] && grep -q "expected pytscope" cn.err'
@@ -54,7 +56,7 @@ tap_check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_
 "$TSCOPE_BIN" --print --color never --warmup 10 fx/f1 >w.got
 tap_check "--warmup skips the first records" 'grep -q "^● TIMING — 50 steps" w.got'
 "$TSCOPE_BIN" --print --color never --flops-per-step 1e10 --peak-tflops 1 fx/f2 >m.got
-tap_check "--flops-per-step/--peak-tflops give an MFU line" 'grep -q "^  MFU 76.9%  ·  useful compute 76.9% of 0.65s rank wall" m.got'
+tap_check "--flops-per-step/--peak-tflops give an MFU line" 'grep -q "^  MFU 76.9%  ·  useful compute 76.9% of 650 ms rank wall" m.got'
 "$TSCOPE_BIN" --print --color never --peak-tflops 624 fx/f1 >p.got
 tap_check "--peak-tflops overrides run.json" 'grep -q "^  MFU 1.4%" p.got'
 
