@@ -209,6 +209,12 @@ static void select_kth(double *v, size_t n, size_t k)
 	select_range(v, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k, budget);
 }
 
+double stats_kth_inplace(double *v, size_t n, size_t k)
+{
+	select_kth(v, n, k);
+	return v[k];
+}
+
 /* Median by selection; reorders v. The same double as median_sorted() over a sort with
  * cmp_dbl (a median is an order statistic): arrays holding NaN, or zeros of both signs
  * (which the comparator ties, so the stable sort's input order decides the sign), take

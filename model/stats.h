@@ -37,6 +37,9 @@ double stats_sum_result(const struct stats_sum *s);
 double stats_median(const double *v, size_t n);
 /* The same, in place: reorders v (no copy, no allocation). */
 double stats_median_inplace(double *v, size_t n);
+/* The value a sort of v (no NaN) would put at position k < n, by selection in O(n)
+ * expected time; reorders v. */
+double stats_kth_inplace(double *v, size_t n, size_t k);
 /* Median absolute deviation from med (unscaled); 0 for n = 0. */
 double stats_mad(const double *v, size_t n, double med);
 

@@ -3,7 +3,7 @@
 # run (64 ranks x BENCH_INDEX_STEPS steps, gen_demo lines), page cache warm, side by side:
 #   - plain load (bench_load DIR 1: parse + finalize) against `tscope-tui index --jobs 1`
 #     (parse + finalize + write the index): CPU seconds and MB of JSONL per CPU second;
-#   - index size against the JSONL (target <= 40%);
+#   - index size (parts and summary) against the JSONL (target <= 40%);
 #   - reopen: bench_load DIR 1 index (open through the index) and --print from the index
 #     against --print --no-index: CPU seconds and peak RSS;
 #   - 2 shards on 2 cores (`index --shard 0/2` and `1/2` at once, --jobs 1 each) against
@@ -30,7 +30,7 @@ echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps step
 
 "$BUILD/tests/bench_load" "$run" 1 >"$dir/plain.txt"
 /usr/bin/time -f '%U %S %M' -o "$dir/idx.t" "$BIN" index --jobs 1 "$run" >/dev/null
-part=$(cat "$run"/.tscope-index/steps-*.tsx | wc -c)
+part=$(cat "$run"/.tscope-index/*.tsx | wc -c)   # the parts and the summary
 "$BUILD/tests/bench_load" "$run" 1 index >"$dir/reopen.txt"
 /usr/bin/time -f '%U %S %M' -o "$dir/p_idx.t" "$BIN" --print "$run" >/dev/null
 /usr/bin/time -f '%U %S %M' -o "$dir/p_raw.t" "$BIN" --print --no-index "$run" >/dev/null
@@ -65,3 +65,40 @@ printf 'indexing per core: %.2fx the plain load (target >= 1x)\n' "$(echo "$plai
 printf '2 shards at once: %.2f s wall against %.2f s for one: %.2fx (target >= 1.7x); load average %s\n' \
 	"$two" "$one" "$(echo "$one / $two" | bc -l)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes)"
+
+# BENCH_INDEX_BIG=1: reopen at scale, 10,000 ranks x 1,000 steps (rank dirs hard-linked
+# to 64 distinct gen_demo ranks, 3.6 GB of JSONL as read): `index --jobs 2`, then the
+# explorer's first frame from the index (script + --max-frames 1) and --print from it,
+# CPU seconds and peak RSS; then tests/bench_ui.py drives the keys (first n, moves,
+# zoom, pan) on it. Only the pytscope loader probes (--format pytscope): the other
+# formats' probes walk every rank dir (BENCHMARKS.md, open cost against the rank count).
+[ "${BENCH_INDEX_BIG:-0}" = 1 ] || exit 0
+big="$dir/big"
+"$BUILD/tests/gen_demo" "$dir/base" 64 1000 >/dev/null || exit 1
+python3 - "$big" "$dir/base" <<'PY'
+import os, sys
+run, base = sys.argv[1], sys.argv[2]
+os.mkdir(run)
+for k in range(10000):
+    d = "%s/rank%d" % (run, k)
+    os.mkdir(d)
+    for f in ("steps.jsonl", "run.json"):
+        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
+PY
+/usr/bin/time -f '%U %S %M' -o "$dir/big_idx.t" "$BIN" index --jobs 2 "$big" >/dev/null
+"$BIN" --print --format pytscope "$big" >/dev/null 2>&1   # warm
+/usr/bin/time -f '%U %S %M' -o "$dir/big_ff.t" script -qec "$BIN --tui --max-frames 1 --format pytscope $big" /dev/null >/dev/null
+/usr/bin/time -f '%U %S %M' -o "$dir/big_p.t" "$BIN" --print --format pytscope "$big" >/dev/null
+echo
+echo "10,000 x 1,000 (load average $(cut -d' ' -f1-3 /proc/loadavg)); index $(cat "$big"/.tscope-index/*.tsx | wc -c) bytes"
+printf '%-44s %8s %8s\n' "" "CPU s" "peak MB"
+printf '%-44s %8s %8s\n' "index --jobs 2" "$(cpu_of "$dir/big_idx.t")" "$(mb_of "$dir/big_idx.t")"
+printf '%-44s %8s %8s\n' "first frame from the index (target 0.3 s, 150 MB)" "$(cpu_of "$dir/big_ff.t")" "$(mb_of "$dir/big_ff.t")"
+printf '%-44s %8s %8s\n' "--print from the index" "$(cpu_of "$dir/big_p.t")" "$(mb_of "$dir/big_p.t")"
+bin_abs="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+cat >"$dir/wrap.sh" <<SH
+#!/bin/sh
+exec "$bin_abs" --tui --format pytscope "$big"
+SH
+chmod +x "$dir/wrap.sh"
+python3 tests/bench_ui.py "$dir/wrap.sh" 10000 1000

@@ -17,6 +17,7 @@
 #include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/grid.h"
+#include "model/stats.h"
 #include "model/groups.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
@@ -151,12 +152,6 @@ static void line_label(const struct hpane *p, struct app *app, size_t l, char *b
 }
 
 /* Colour scale from a coarse pass over the whole grid: median and max of bucket worsts. */
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void compute_scale(struct hpane *p)
 {
 	size_t nc = p->src.ncols < 64 ? p->src.ncols : 64;
@@ -170,10 +165,11 @@ static void compute_scale(struct hpane *p)
 				v[n++] = m;
 		}
 	p->lo = p->hi = 0;
-	if (n) {
-		qsort(v, n, sizeof(*v), cmp_dbl);
-		p->lo = v[(n - 1) / 2];
-		p->hi = v[n - 1];
+	if (n) { /* the lower median and the maximum: a selection, not a sort */
+		p->hi = v[0];
+		for (size_t i = 1; i < n; i++)
+			p->hi = v[i] > p->hi ? v[i] : p->hi;
+		p->lo = stats_kth_inplace(v, n, (n - 1) / 2);
 		double w, m;
 		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
 			p->hi = w;

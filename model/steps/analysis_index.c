@@ -31,10 +31,11 @@
 
 static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
 /* Resident rows of a lazy pyramid (besides the pinned ones) */
-#define HEAT_RESIDENT_BYTES ((size_t)128 << 20)
+#define HEAT_RESIDENT_BYTES ((size_t)64 << 20)
 
 struct heat_lazy {
 	char *path;
+	int fd;                   /* the summary as opened (-1: could not be opened) */
 	struct index_file_id id;
 	uint64_t rows_off;        /* file offset of row 0 */
 	uint32_t *crc;            /* per row */
@@ -55,6 +56,8 @@ void analysis_heat_lazy_free(struct heat_lazy *lz)
 {
 	if (!lz)
 		return;
+	if (lz->fd >= 0)
+		close(lz->fd);
 	free(lz->path);
 	free(lz->crc);
 	free(lz->pinned);
@@ -381,6 +384,12 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 	}
 	struct heat_lazy *lz = xcalloc(1, sizeof(*lz));
 	lz->path = xstrdup(path);
+	lz->fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (lz->fd >= 0 && (fstat(lz->fd, &st) != 0 || (long long)st.st_ino != id->ino)) {
+		close(lz->fd); /* replaced since its head was read: every row is computed */
+		lz->fd = -1;
+	}
 	lz->id = *id;
 	lz->rows_off = off;
 	lz->run = run;
@@ -482,22 +491,16 @@ bool steps_summary_restore(struct run *run)
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
 {
 	const struct heat_lazy *lz = g->lazy;
-	size_t n = g->row_words * 4;
-	int fd = open(lz->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	struct stat st;
-	bool ok = fstat(fd, &st) == 0 && (long long)st.st_ino == lz->id.ino && (long long)st.st_size == lz->id.size;
-	size_t got = 0;
+	size_t n = g->row_words * 4, got = 0;
 	off_t at = (off_t)(lz->rows_off + (uint64_t)ri * n);
-	while (ok && got < n) {
-		ssize_t k = pread(fd, (char *)row + got, n - got, at + (off_t)got);
+	bool ok = lz->fd >= 0;
+	while (ok && got < n) { /* pread: a summary truncated meanwhile gives a short read */
+		ssize_t k = pread(lz->fd, (char *)row + got, n - got, at + (off_t)got);
 		if (k < 0 && errno == EINTR)
 			continue;
 		ok = k > 0;
 		got += ok ? (size_t)k : 0;
 	}
-	close(fd);
 	return ok && (uint32_t)crc32(0, row, (uInt)n) == lz->crc[ri];
 }
 

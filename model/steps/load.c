@@ -702,19 +702,25 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const ch
 	steps_tail_free(t);
 }
 
+/* The rank files of a plan, in its order. */
+static size_t files_of_tasks(const struct task_list *t, struct steps_rank_file **out)
+{
+	struct steps_rank_file *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		v[i].rank = t->v[i].rank;
+		v[i].dir = xstrdup(t->v[i].dir);
+		v[i].steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t->v[i].dir);
+	}
+	*out = v;
+	return t->n;
+}
+
 size_t steps_plan_files(const char *path, struct steps_rank_file **out)
 {
 	struct task_list t = { 0 };
 	plan(path, &t);
-	struct steps_rank_file *v = xcalloc(t.n ? t.n : 1, sizeof(*v));
-	for (size_t i = 0; i < t.n; i++) {
-		v[i].rank = t.v[i].rank;
-		v[i].dir = xstrdup(t.v[i].dir);
-		v[i].steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-					       : xasprintf("%s/steps.jsonl", t.v[i].dir);
-	}
-	*out = v;
-	size_t n = t.n;
+	size_t n = files_of_tasks(&t, out);
 	tasks_free(&t);
 	return n;
 }
@@ -749,16 +755,15 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	load_steps_file(&ctx, f, steps, r->rank);
 	free(steps);
 	steps_rank_seal(f);
-	/* the body moves into r; r keeps its shell (run.json) */
+	/* the body moves into r; r keeps its shell (path, run.json, part) */
 	struct rank_steps keep = *r;
 	*r = *f;
+	free(r->path);
+	steps_meta_free(&r->meta);
 	r->meta = keep.meta;
 	r->path = keep.path;
 	r->part = keep.part;
-	f->meta = (struct steps_meta){ 0 };
-	f->path = NULL;
-	*f = (struct rank_steps){ .m = m };
-	steps_rank_free(f);
+	free(f);
 }
 
 struct load_job {
@@ -846,7 +851,9 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 		plan_filter(lp, o, NULL);
 		return;
 	}
-	lp->nfiles = index_plan(path, &lp->files);
+	lp->nfiles = files_of_tasks(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
+	if (lp->nfiles)
+		qsort(lp->files, lp->nfiles, sizeof(*lp->files), cmp_file_rank);
 	lp->hi = lp->nfiles;
 	if (o && o->shard_n)
 		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
