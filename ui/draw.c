@@ -140,6 +140,9 @@ static int wrap(const struct rect *r, int row, const char *s, enum role role, bo
 		}
 		if (*end && *end != '\n' && brk && brk > p)
 			end = brk;
+		/* the last row when text remains: the rest, clipped with the ellipsis */
+		if (row + used == r->h - 1 && *end && *end != '\n')
+			end = p + strcspn(p, "\n");
 		char line[1024];
 		size_t len = (size_t)(end - p) < sizeof(line) - 1 ? (size_t)(end - p) : sizeof(line) - 1;
 		memcpy(line, p, len);

@@ -9,6 +9,7 @@
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/summary.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -67,18 +68,31 @@ static size_t listed(const struct cmp_ranks *r, size_t i)
 	return 0;
 }
 
-static void rank_line(const struct cmp_rank *k, char *line, size_t n)
+/* A difference in seconds by the units rule, with its sign ("+10.0 ms"). */
+static char *delta_secs(double s, char *buf, size_t n)
 {
-	char onset[40] = "";
-	if (k->onset_b >= 0)
-		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
-	int m = snprintf(line, n, "rank %-5d %s%s  %.3f -> %.3f ms/step (%+.3f, noise %.3f)", k->rank,
-			 k->regressed ? "regressed" : "improved", onset, k->a_ms, k->b_ms, k->delta_ms, k->noise_ms);
-	if (k->has_lost && m > 0 && (size_t)m < n)
-		snprintf(line + m, n - (size_t)m, "  time lost %.3f -> %.3f s", k->a_lost_s, k->b_lost_s);
+	char v[32];
+	snprintf(buf, n, "%s%s", s > 0 ? "+" : "", units_seconds(s, v, sizeof(v)));
+	return buf;
 }
 
-static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x, int w, int bottom)
+/* Fields two spaces apart, most telling first, so a narrow screen drops whole fields
+ * (draw_fit_fields). */
+static void rank_line(const struct cmp_rank *k, char *line, size_t n)
+{
+	char onset[40] = "", a[32], b[32], d[32], z[32];
+	if (k->onset_b >= 0)
+		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
+	int m = snprintf(line, n, "rank %-5d %s%s  %s per step  %s -> %s (noise %s)", k->rank,
+			 k->regressed ? "regressed" : "improved", onset, delta_secs(k->delta_ms / 1e3, d, sizeof(d)),
+			 units_seconds(k->a_ms / 1e3, a, sizeof(a)), units_seconds(k->b_ms / 1e3, b, sizeof(b)),
+			 units_seconds(k->noise_ms / 1e3, z, sizeof(z)));
+	if (k->has_lost && m > 0 && (size_t)m < n)
+		snprintf(line + m, n - (size_t)m, "  time lost %s -> %s", units_seconds(k->a_lost_s, a, sizeof(a)),
+			 units_seconds(k->b_lost_s, b, sizeof(b)));
+}
+
+static void rank_lines(struct cpane *p, struct app *app, const struct cmp_ranks *r, int *y, int x, int w, int bottom)
 {
 	size_t n = r->nregressed + r->nimproved;
 	if (!n)
@@ -90,6 +104,7 @@ static void rank_lines(struct cpane *p, const struct cmp_ranks *r, int *y, int x
 		const struct cmp_rank *k = &r->v[listed(r, i)];
 		char line[256];
 		rank_line(k, line, sizeof(line));
+		draw_fit_fields(line, sizeof(line), w, app->g->ellipsis);
 		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ *y, x, 1, w }, ROLE_SELECTED);
 		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : k->regressed ? ROLE_SEV_HIGH : ROLE_GOOD);
@@ -109,9 +124,13 @@ static void cp_lines(struct compare *c, struct summary *s)
 	compare_scope(c, buf, sizeof(buf));
 	if (*buf)
 		summary_add(s, TONE_WARN, "scope", "%s", buf);
-	if (r && r->has_wall)
-		summary_add(s, TONE_NORMAL, "step wall", "%.3f -> %.3f ms (%+.3f ms, noise %.3f ms) over %zu common steps",
-			    r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
+	if (r && r->has_wall) {
+		char a[32], b[32], d[32], z[32];
+		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common steps",
+			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
+			    delta_secs((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)),
+			    units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z)), r->ncommon);
+	}
 	size_t nf, k[3] = { 0, 0, 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);
 	for (size_t i = 0; i < nf; i++)
@@ -138,7 +157,7 @@ static void cp_draw(void *priv, struct app *app, const struct rect *body)
 	y++;
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
 	if (r)
-		rank_lines(p, r, &y, x, w, bottom);
+		rank_lines(p, app, r, &y, x, w, bottom);
 }
 
 static unsigned cp_handle(void *priv, struct app *app, enum action a)
