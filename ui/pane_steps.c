@@ -284,8 +284,12 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	draw_axis(p, app, y++, body->x + SP_LABEL_W, p->w);
 	int x = body->x + SP_LABEL_W;
 	for (size_t k = 0; k < p->nphase && x < body->x + body->w - 4; k++) {
+		const char *name = steps_metric(p->m, p->phase[k])->name;
 		draw_fill(y, x, 1, (int)k);
-		x += 2 + draw_text(y, x + 2, body->x + body->w - x - 2, steps_metric(p->m, p->phase[k])->name, ROLE_DIM);
+		if (p->hl_series && strcmp(p->hl_series, name) == 0) /* the evidence phase, marked as a series is */
+			x += 2 + draw_fmt(y, x + 2, body->x + body->w - x - 2, ROLE_MARK, "%s%s", app->g->mark, name);
+		else
+			x += 2 + draw_text(y, x + 2, body->x + body->w - x - 2, name, ROLE_DIM);
 		x += 1;
 	}
 	y++;

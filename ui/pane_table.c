@@ -521,6 +521,8 @@ static unsigned tp_select(void *priv, struct app *app, const struct ui_target *t
 	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
 		p->lc.sel = 0;
 		p->lc.top = 0;
+		if (tg->item >= 0) /* the evidence's own row among the filtered ones */
+			select_ref(p, tg->item);
 		clamp(p);
 		return PR_HANDLED;
 	}

@@ -466,9 +466,15 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 	const struct distributed *d = analysis_distributed(run);
 	if (!d || d->straggler >= 0 || d->imbalance_cv < 0.15 || d->wall_frac_lost * 100 < 5)
 		return;
+	/* the evidence is the spread itself: the ranks view, on the rank that lost most time */
+	size_t worst = 0;
+	for (size_t r = 1; r < d->world_size; r++)
+		if (d->rank[r].time_lost > d->rank[worst].time_lost)
+			worst = r;
 	struct evidence ev = evidence_none();
-	ev.kind = EV_SERIES;
-	ev.series = xstrdup("compute");
+	ev.kind = EV_ROW;
+	ev.view = "ranks"; /* every rank (no rank filter), the cursor on the worst */
+	ev.item = d->rank[worst].rank;
 	add(out, "DIST.LOAD_IMBALANCE", SEV_MED, xstrdup("Compute is imbalanced across ranks"),
 	    xasprintf("Per-rank compute varies by CV=%.2f with no single persistent straggler. %.1f%% of "
 		      "wall time is lost waiting at the all-reduce barrier (median sync skew %.1f ms/step).",

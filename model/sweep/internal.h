@@ -13,6 +13,12 @@
 #define SWEEP_NRULES 7
 extern const struct view_def sweep_views[];
 extern const struct finding_rule sweep_rules[];
+/* Row refs, so a finding's evidence lands on its own row: the sizing view's NAT file i
+ * has its latency fit at sweep_sizing_ref(i, false) and its runtime fit at (i, true)
+ * (GenAI-Perf series i: -1 - i); the cerebras view's file i has its stored and
+ * recomputed rows at ref i and its ordinal k at sweep_cb_ordinal_ref(s, i, k). */
+long sweep_sizing_ref(size_t nat, bool runtime);
+long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k);
 
 /* Loaders (load_*.c, registered in subsystem.c). */
 int sweep_genai_probe(const char *path, const struct opts *opts);

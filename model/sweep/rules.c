@@ -42,9 +42,9 @@ static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_
 		if (s->nat[i].merge_into >= 0)
 			continue;
 		out[n++] = (struct fit_ref){ "p95 LLM latency", s->nat[i].path, "llm_latency",
-					     "sizing", &s->nat[i].c_fit_lat, (long)i };
+					     "sizing", &s->nat[i].c_fit_lat, sweep_sizing_ref(i, false) };
 		out[n++] = (struct fit_ref){ "p95 workflow runtime", s->nat[i].path, "workflow_runtime",
-					     "sizing", &s->nat[i].c_fit_rt, (long)i };
+					     "sizing", &s->nat[i].c_fit_rt, sweep_sizing_ref(i, true) };
 	}
 	for (size_t i = 0; i < s->nseries && n < cap; i++)
 		if (s->series[i].has_fit)
@@ -170,9 +170,10 @@ static void rule_sizing_diff(struct run *run, struct finding_list *out)
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
 		const char *what = NULL;
+		bool runtime = false;
 		if (fit_differs(&n->s_fit_lat, n->has_s_fit_lat, &n->c_fit_lat))
 			what = "LLM latency fit";
-		else if (fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt))
+		else if ((runtime = fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt)))
 			what = "workflow runtime fit";
 		if (!what)
 			continue;
@@ -184,7 +185,7 @@ static void rule_sizing_diff(struct run *run, struct finding_list *out)
 		findings_add(out, "SIZING.STORED_DIFFERS", SEV_LOW, title, detail,
 			     "The file may come from another calculator version or a non-default "
 			     "FitConfig; trust the recomputed values or re-run nat sizing calc.",
-			     cfg_evidence("sizing", (long)i, n->path, NULL));
+			     cfg_evidence("sizing", sweep_sizing_ref(i, runtime), n->path, NULL));
 	}
 }
 
@@ -239,7 +240,8 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 			     title, detail,
 			     "Check that ordinal's input pipeline and host (data loading, network); "
 			     "quote the rate over the longest ordinal time, not the stored aggregate.",
-			     cfg_evidence("cerebras", (long)i, p->path, "samples_per_sec"));
+			     cfg_evidence("cerebras", sweep_cb_ordinal_ref(s, i, (size_t)p->slowest), p->path,
+					  "samples_per_sec"));
 	}
 }
 

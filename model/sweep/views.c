@@ -279,10 +279,10 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 		const struct nat_calc *n = &s->nat[i];
 		struct sizing_src src = { n->merged ? "nat merged" : "nat", n->path,
 					  n->merged ? n->njobs : 1, true };
-		sizing_row(t, &c, (long)i, &src, "llm_latency_p95", &n->s_fit_lat, n->has_s_fit_lat,
+		sizing_row(t, &c, sweep_sizing_ref(i, false), &src, "llm_latency_p95", &n->s_fit_lat, n->has_s_fit_lat,
 			   &n->c_fit_lat, s->target_latency, &n->c_est_lat, n->s_gpu_lat,
 			   n->has_s_gpu_lat, s);
-		sizing_row(t, &c, (long)i, &src, "workflow_runtime_p95", &n->s_fit_rt, n->has_s_fit_rt,
+		sizing_row(t, &c, sweep_sizing_ref(i, true), &src, "workflow_runtime_p95", &n->s_fit_rt, n->has_s_fit_rt,
 			   &n->c_fit_rt, s->target_runtime, &n->c_est_rt, n->s_gpu_rt,
 			   n->has_s_gpu_rt, s);
 	}
@@ -424,6 +424,19 @@ static struct table *build_gpu(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+long sweep_sizing_ref(size_t nat, bool runtime)
+{
+	return 2 * (long)nat + runtime;
+}
+
+long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k)
+{
+	long ref = (long)s->ncb; /* after every file's own ref */
+	for (size_t j = 0; j < i; j++)
+		ref += (long)s->cb[j].nord;
+	return ref + (long)k;
+}
+
 struct cb_cols {
 	int file, row, sps, samples, time, compile, prog, est, global, rate, flops, mismatch, rel, slow;
 };
@@ -483,7 +496,7 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 			const struct cb_ordinal *o = &p->ord[k];
 			char row[32];
 			snprintf(row, sizeof(row), "ordinal %zu", k);
-			cb_row(t, &c, (long)i, p->path, row, o->samples_per_sec, o->has_rate,
+			cb_row(t, &c, sweep_cb_ordinal_ref(s, i, k), p->path, row, o->samples_per_sec, o->has_rate,
 			       (double)o->total_samples, o->has_samples, o->total_time, o->has_time);
 			if (o->has_rel) {
 				table_set_num(t, t->nrow - 1, c.rel, o->rel_rate);

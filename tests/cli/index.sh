@@ -106,6 +106,9 @@ tap_eq "three shards, all ok" 3 "$(grep -c '  ok  ' st.txt)"
 "$T" --export ranks run >got.csv 2>/dev/null
 tap_check "merged shards: --print = JSONL" 'cmp -s want.txt got.txt'
 tap_check "merged shards: --export ranks = JSONL" 'cmp -s want.csv got.csv'
+tap_check "merged shards: the first open writes the summary" '[ -s $idx/summary.tsx ]'
+"$T" --export ranks run >got2.csv 2>err2.txt
+tap_check "merged shards: the next open from parts and summary = JSONL, no diagnostic" 'cmp -s want.csv got2.csv && [ ! -s err2.txt ]'
 rm $idx/steps-1-of-3.tsx
 "$T" --print run >got.txt 2>/dev/null
 "$T" --export sources run >src.csv 2>/dev/null

@@ -15,18 +15,8 @@ tui() { # tui SCRIPT ARGS...: run the explorer headless on SCRIPT, stderr to $TM
 }
 NAT="$TMP/nat"
 mkdir -p "$NAT"
-{
-	# a stored latency fit without the outlier rule (differs from the recomputed one)
-	printf '{"fit_results": {"llm_latency_fit": {"slope": 0.18, "intercept": 0.9, "r_squared": 0.99, "outliers_removed": []}, "wf_runtime_fit": null},\n'
-	printf '"calc_data": {'
-	sep=''
-	for row in "1 4.03488 1.14981" "2 4.71197 1.3591" "4 5.67581 1.50682" "8 7.90895 2.10668" "16 12.677 3.30196" "32 24.5307 6.57847"; do
-		set -- $row
-		printf '%s"%s": {"sizing_metrics": {"llm_latency_p95": %s, "workflow_runtime_p95": %s, "total_runtime": 30}}' "$sep" "$1" "$3" "$2"
-		sep=','
-	done
-	printf '}}\n'
-} >"$NAT/calc_runner_output.json"
+# a stored latency fit without the outlier rule (differs from the recomputed one)
+cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/nat_stored_latency_fit.json" "$NAT/calc_runner_output.json"
 AN="$TMP/an"
 mkdir -p "$AN"
 printf '%s\n' \

@@ -1,0 +1,137 @@
+#!/bin/sh
+# evidence_all.sh: every finding id's Enter opens its own evidence (issue 10), never the
+# previous finding's cursor. For each id a fixture fires it (generated here, or the demo,
+# or ../shared/real); one explorer session per fixture opens its findings one after the
+# other from the Findings tab (filter id=ID, Enter) and the screen must show that
+# finding's evidence: its rank and steps on the heatmap, its series or phase marked in
+# the Steps pane, its Budget, or its own row of the view that holds it. The test fails
+# when a registered rule (model/*/rules.c) has no row here.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+build="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+real="$TSCOPE_ROOT/../shared/real"
+sweepfx="$TSCOPE_ROOT/tests/unit/fixtures/sweep"
+rm -rf ev && mkdir ev && cd ev || exit 1
+
+# ---- fixtures -------------------------------------------------------------------------
+"$build/gen_fixtures" f1 f1 >/dev/null && "$build/gen_fixtures" f2 f2 >/dev/null &&
+	"$build/gen_fixtures" failslow fs >/dev/null || { tap_notok "gen_fixtures"; exit 0; }
+"$build/gen_dasf" fixture dasf >/dev/null 2>&1 && "$build/gen_dasf" skew skew.db >/dev/null 2>&1 ||
+	{ tap_notok "gen_dasf"; exit 0; }
+# kitchen: one rank, backward 4x forward, optimizer 29% of the step, every 4th step 3x
+# (jitter), loss rising (no progress)
+mkdir kitchen
+printf '{"name":"kitchen","world_size":1}\n' >kitchen/run.json
+awk 'BEGIN { for (s = 0; s < 60; s++) { k = s % 4 == 3 ? 3 : 1
+	printf "{\"step\":%d,\"timestamp\":%d.0,\"phases\":{\"forward\":%.6f,\"backward\":%.6f,\"optimizer\":%.6f},\"scalars\":{\"loss\":%.4f}}\n",
+		s, 1000 + s, 0.01 * k, 0.04 * k, 0.02 * k, 2 + 0.01 * s } }' >kitchen/steps.jsonl
+# imb: 4 ranks with +-40% compute noise (imbalance, no straggler), rank 0's loss NaN at step 40
+# slow2: 4 ranks, ranks 2 and 3 30% slower throughout (pytscope takes one, SLOW_RANK the other)
+for r in 0 1 2 3; do
+	mkdir -p imb/rank$r slow2/rank$r
+	printf '{"name":"imb","rank":%d,"world_size":4}\n' $r >imb/rank$r/run.json
+	printf '{"name":"slow2","rank":%d,"world_size":4}\n' $r >slow2/rank$r/run.json
+	awk -v r=$r 'BEGIN { srand(r + 1); for (s = 0; s < 60; s++) { c = 0.1 * (0.6 + 0.8 * rand())
+		loss = r ? "" : s == 40 ? ",\"scalars\":{\"loss\":NaN}" : sprintf(",\"scalars\":{\"loss\":%.4f}", 2 - s * 0.001)
+		printf "{\"step\":%d,\"timestamp\":%d.0,\"phases\":{\"forward\":%.6f,\"backward\":%.6f,\"comm\":0.003}%s}\n",
+			s, 1000 + s, 0.4 * c, 0.6 * c, loss } }' >imb/rank$r/steps.jsonl
+	awk -v r=$r 'BEGIN { srand(r + 11); for (s = 0; s < 60; s++) { c = 0.1 * (0.98 + 0.04 * rand()) * (r >= 2 ? 1.3 : 1)
+		printf "{\"step\":%d,\"timestamp\":%d.0,\"phases\":{\"forward\":%.6f,\"backward\":%.6f,\"comm\":0.003}}\n",
+			s, 1000 + s, 0.4 * c, 0.6 * c } }' >slow2/rank$r/steps.jsonl
+done
+# nodes: 16 ranks at 8 GPUs per node, node 1 (ranks 8-15) 20% slower
+"$build/gen_demo" run 16 300 >/dev/null && mv run nodes || { tap_notok "gen_demo"; exit 0; }
+for r in 8 9 10 11 12 13 14 15; do
+	awk '{ for (f = 1; f <= 2; f++) { key = f == 1 ? "\"forward\":" : "\"backward\":"
+		if (match($0, key "[0-9.e-]+")) { v = substr($0, RSTART + length(key), RLENGTH - length(key))
+			$0 = substr($0, 1, RSTART - 1) key sprintf("%.9f", v * 1.2) substr($0, RSTART + RLENGTH) } } print }' \
+		nodes/rank$r/steps.jsonl >x && mv x nodes/rank$r/steps.jsonl
+done
+# sweeps: an analyze export (saturation; all configs fail ttft_p99<5), a Cerebras file
+# whose aggregate is a sum of rates with one slow ordinal, NAT calculator outputs
+mkdir an cb cb/performance nat nat3
+cp "$sweepfx/analyze_export_genai_perf.csv" an/
+cp "$sweepfx/cerebras_sum_of_rates.json" cb/performance/performance.json
+cp "$sweepfx/nat_stored_latency_fit.json" nat/calc_runner_output.json
+printf '{"calc_data":{"1":{"sizing_metrics":{"llm_latency_p95":5,"workflow_runtime_p95":5}},"2":{"sizing_metrics":{"llm_latency_p95":1,"workflow_runtime_p95":1}},"4":{"sizing_metrics":{"llm_latency_p95":6,"workflow_runtime_p95":6}},"8":{"sizing_metrics":{"llm_latency_p95":2,"workflow_runtime_p95":2}}}}\n' >nat3/calc_runner_output.json
+ln -s "$TSCOPE_ROOT/testdata/demo" demo
+[ -d "$real/kineto-hta-2rank" ] && ln -s "$real/kineto-hta-2rank" hta
+
+# ---- the table: fixture | id | keys before Enter | what the evidence screen shows -----
+# (grep -E patterns on the dump; "|" inside a pattern is written as \| and unescaped)
+cat >table <<'T'
+demo|CROSS.CORRELATED_INSTABILITY||^ rank 0 step 300 
+demo|MEMORY.GROWTH||^▲memory 
+demo|MEMORY.FRAGMENTATION||^▲memory 
+demo|DIST.STRAGGLER||^ rank 11  step [0-9-]*  compute 
+demo|EFFICIENCY.LOW_MFU||^ Budget of rank 0: rank wall 
+f1|TIMING.DATALOADER_BOUND||▲data 
+f2|EFFICIENCY.RECOVERABLE||^ Budget of rank 0: rank wall 
+fs|DIST.FAIL_SLOW||^ rank 17  step (99[5-9]\|100[0-5])
+fs|DIST.TRANSIENT_STALL||^ rank 30  step (39[0-9]-4[01][0-9]\|40[01])[ -]
+kitchen|TIMING.BACKWARD_HEAVY||▲backward 
+kitchen|TIMING.OPTIMIZER_HEAVY||▲optimizer
+kitchen|TIMING.JITTER||^▲step_time 
+kitchen|CONVERGENCE.NO_PROGRESS||^▲loss 
+imb|CONVERGENCE.DIVERGED||^ rank 0 step 40 .*loss nan
+imb|DIST.LOAD_IMBALANCE||^ ranks  row [1-4]/4  rank=@WORST@$
+slow2|DIST.SLOW_RANK||^ rank 2  step 0 
+nodes|NODE.SLOW_TOGETHER||^ rank (8\|9\|1[0-5])  step 
+hta|DIST.COMM_BOUND||▲comm
+hta|DIST.EXPOSED_COMM||^ rank 0  step 551 
+hta|TRACE.GPU_IDLE||^ temporal  row 1/1 \(of 2\)  rank=1 
+dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'proc'
+skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'big'
+skew.db|DASF.WORKER_IMBALANCE||^ worker worker-x-0  second 
+an|SWEEP.SATURATION||^ sweep  row .* filter 'gpt2_run_config_1'
+an|SWEEP.CONSTRAINT||^ sweep  row .* filter 'gpt2_run_config_0'
+cb|CEREBRAS.AGGREGATE_MISMATCH||^▶cb/performance/performance.json  *stored 
+cb|CEREBRAS.SLOW_ORDINAL||^▶cb/performance/performance.json  *ordinal 1 
+nat|SIZING.OUTLIERS||^▶nat  .* llm_latency_p95 
+nat|SIZING.STORED_DIFFERS||^▶nat  .* llm_latency_p95 
+nat3|SIZING.POOR_FIT||^▶nat  .* llm_latency_p95 
+nat3|SIZING.POOR_FIT|j|^▶nat  .* workflow_runtime_p
+T
+worst=$("$TSCOPE_BIN" --export ranks --sort -time_lost_s imb 2>/dev/null | sed -n 2p | cut -d, -f1)
+sed -i "s/@WORST@/$worst/" table
+
+# Every registered rule has a row.
+grep -rhoE '\{ "[A-Z]+\.[A-Z_]+", [0-9]+, rule_' "$TSCOPE_ROOT/model" | sed 's/{ "\([^"]*\)".*/\1/' | sort -u >registered
+cut -d'|' -f2 table | sort -u >tabled
+missing=$(comm -23 registered tabled | tr '\n' ' ')
+tap_check "every registered finding id ($(wc -l <registered | tr -d ' ')) has an evidence check${missing:+; missing: $missing}" \
+	'[ -z "$missing" ] && [ "$(wc -l <registered)" -ge 29 ]'
+
+# One session per fixture, its findings in table order.
+args() { [ "$1" = an ] && echo "--constraint ttft_p99<5"; }
+for fx in $(cut -d'|' -f1 table | uniq); do
+	if [ ! -e "$fx" ]; then
+		for id in $(awk -F'|' -v f="$fx" '$1 == f { print $2 }' table); do tap_skip "$id: ../shared/real not present"; done
+		continue
+	fi
+	: >"$fx.keys"
+	n=0
+	awk -F'|' -v f="$fx" '$1 == f' table | while IFS='|' read -r f id keys want; do
+		n=$((n + 1))
+		printf '6\nf\n<C-u>id=%s<Enter>\n%s\n<Enter>\n:dump %s/ev/%s.%d\n' "$id" "$keys" "$TSCOPE_TMP" "$fx" "$n" >>"$fx.keys"
+	done
+	LINES=60 COLUMNS=140 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/ev/$fx.keys" \
+		"$TSCOPE_BIN" --tui $(args "$fx") "$fx" >/dev/null 2>"$fx.err"
+	rc=$?
+	n=0
+	awk -F'|' -v f="$fx" '$1 == f' table >"$fx.rows"
+	while IFS='|' read -r f id keys want; do
+		n=$((n + 1))
+		pat=$(printf '%s' "$want" | sed 's/\\|/|/g')
+		desc="$id ($fx${keys:+, $keys}): Enter opens its evidence /$pat/"
+		if [ $rc -eq 0 ] && [ -f "$fx.$n" ] && grep -qE "$pat" "$fx.$n" && ! grep -q "no evidence to open" "$fx.$n"; then
+			tap_ok "$desc"
+		else
+			tap_notok "$desc"
+			[ -f "$fx.$n" ] && tail -3 "$fx.$n" | sed 's/^/# /'
+			sed 's/^/# stderr: /' "$fx.err" | head -3
+		fi
+	done <"$fx.rows"
+done
+tap_plan
