@@ -8,10 +8,14 @@
 #      sampled with tmux capture-pane every 0.05 s.
 # CPU is user+sys of the tscope-tui process from /proc/PID/stat (not wall time); the
 # writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT,
-# FOLLOW_SAMPLES (latency samples, at most 300 s of them).
+# FOLLOW_SAMPLES (latency samples, at most 300 s of them), FOLLOW_WARMUP (seconds before
+# each CPU window, default 10: the initial load and first analyses must be over; a
+# 1,024 x 20,000 run needs about 60), FOLLOW_RUN (an existing run dir from an earlier
+# run of this script, kept: the writer continues after rank0's last line).
 set -u
 cd "$(dirname "$0")/.."
 N=${FOLLOW_RANKS:-1024} SECS=${FOLLOW_SECS:-60} INIT=${FOLLOW_INIT:-100} SAMPLES=${FOLLOW_SAMPLES:-20}
+WARMUP=${FOLLOW_WARMUP:-10} RUN=${FOLLOW_RUN:-}
 BIN=${TSCOPE_BIN:-$PWD/build/tscope-tui}
 writer="$PWD/tests/tools/follow_writer.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tscope-bench-follow.XXXXXX")
@@ -19,24 +23,31 @@ sock="tscope-bench-follow-$$"
 wpid=
 cleanup() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 hz=$(getconf CLK_TCK)
 cpu() { awk -v hz="$hz" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
-lines() { wc -l <"$work/run/rank0/steps.jsonl"; }
+[ -n "$RUN" ] || RUN="$work/run"
+lines() { wc -l <"$RUN/rank0/steps.jsonl"; }
 
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores"
-echo "writing $INIT initial steps to $N ranks ..."
-gen="$PWD/${TSCOPE_BUILD:-build}/tests/gen_demo"
-if [ -x "$gen" ]; then   # fast: the demo generator's records (then the writer's)
-	"$gen" "$work/run" "$N" "$INIT" >/dev/null
+if [ -d "$RUN/rank0" ]; then
+	INIT=$(lines)
+	echo "continuing $RUN at step $INIT"
 else
-	sh "$writer" "$work/run" "$N" 0 $((INIT - 1)) 0
+	echo "writing $INIT initial steps to $N ranks ..."
+	gen="$PWD/${TSCOPE_BUILD:-build}/tests/gen_demo"
+	if [ -x "$gen" ]; then   # fast: the demo generator's records (then the writer's)
+		"$gen" "$RUN" "$N" "$INIT" >/dev/null
+	else
+		sh "$writer" "$RUN" "$N" 0 $((INIT - 1)) 0
+	fi
 fi
-sh "$writer" "$work/run" "$N" "$INIT" 100000000 1 &
+sh "$writer" "$RUN" "$N" "$INIT" 100000000 1 &
 wpid=$!
 
-# measure PID LABEL: CPU over SECS s after a 10 s warm-up
+# measure PID LABEL: CPU over SECS s after WARMUP s
 measure() {
-	sleep 10
+	sleep "$WARMUP"
 	c0=$(cpu "$1") l0=$(lines)
 	sleep "$SECS"
 	c1=$(cpu "$1") l1=$(lines)
@@ -46,7 +57,7 @@ measure() {
 }
 
 echo "command: $BIN --follow --interval 1 RUN >/dev/null   (no tty)"
-"$BIN" --follow --interval 1 "$work/run" >"$work/lines.out" 2>/dev/null &
+"$BIN" --follow --interval 1 "$RUN" >"$work/lines.out" 2>/dev/null &
 fpid=$!
 measure "$fpid" "follow, no tty"
 kill -INT "$fpid"
@@ -58,7 +69,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 echo "command: $BIN --follow --interval 1 RUN   (explorer in tmux, 160x50)"
 tmux -L "$sock" -f /dev/null new-session -d -s b -x 160 -y 50 \
-	"env TERM=xterm-256color LC_ALL=C.UTF-8 '$BIN' --follow --interval 1 '$work/run'"
+	"env TERM=xterm-256color LC_ALL=C.UTF-8 '$BIN' --follow --interval 1 '$RUN'"
 tpid=$(tmux -L "$sock" list-panes -t b -F '#{pane_pid}')
 measure "$tpid" "explorer, Heatmap pane"
 tmux -L "$sock" send-keys -t b 3
@@ -71,7 +82,7 @@ while [ "$k" -lt "$SAMPLES" ] && [ "$(date +%s)" -lt "$end" ]; do
 	s=$(shown)
 	if [ -n "$s" ] && [ "$s" != "$prev" ]; then
 		now=$(date +%s.%N)
-		ts=$(grep -m1 "\"step\":$s," "$work/run/rank0/steps.jsonl" | sed 's/.*"timestamp":\([0-9.]*\).*/\1/')
+		ts=$(tail -n 2000 "$RUN/rank0/steps.jsonl" | grep -m1 "\"step\":$s," | sed 's/.*"timestamp":\([0-9.]*\).*/\1/')
 		all="$all $(awk -v a="$now" -v b="$ts" 'BEGIN { printf "%.3f", a - b }')"
 		prev=$s k=$((k + 1))
 	fi

@@ -14,6 +14,7 @@
 #include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/registry.h"
+#include "model/stats.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
 #include "model/text.h"
@@ -133,8 +134,11 @@ static void refresh_panes(struct app *app)
 	strag_forget(app);
 }
 
-/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost. */
+/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost, and
+ * not within CATCH_UP_IDLE seconds of a key (a catch-up of a long run takes a second or
+ * two of CPU: keys keep their usual answer time while the user works). */
 enum { CATCH_UP_FACTOR = 40, POLL_FACTOR = 25 };
+#define CATCH_UP_IDLE 2.0
 
 static unsigned poll_now(struct app *app, bool catch_up)
 {
@@ -149,9 +153,11 @@ static unsigned poll_now(struct app *app, bool catch_up)
 		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
 		analysis_allow_lag(app->run, true);
 		app->caught_up_t = app->next_catch_up = now;
+		catch_up = true;   /* the first poll rebuilds everything: a catch-up's cost */
 	}
 	unsigned ch = follow_poll(app->follow, now);
-	app->poll_caught_up = analysis_lagging(app->run) && (catch_up || now >= app->next_catch_up);
+	app->poll_caught_up = catch_up || (analysis_lagging(app->run) && now >= app->next_catch_up &&
+					   now - app->key_t >= CATCH_UP_IDLE);
 	if (app->poll_caught_up) {
 		analysis_catch_up(app->run);
 		app->caught_up_t = now;
@@ -189,7 +195,12 @@ void app_poll_end(struct app *app)
 		app->next_poll = app->poll_t + interval;
 		return;
 	}
-	double period = POLL_FACTOR * app->poll_cost;
+	/* the median of the last polls: one that rebuilt a pane (a reload) is an outlier */
+	app->fast_cost[app->nfast++ % APP_FAST_POLLS] = app->poll_cost;
+	size_t n = app->nfast < APP_FAST_POLLS ? app->nfast : APP_FAST_POLLS;
+	double v[APP_FAST_POLLS];
+	memcpy(v, app->fast_cost, n * sizeof(*v));
+	double period = POLL_FACTOR * stats_median(v, n);
 	app->next_poll = app->poll_t + (period > interval ? period : interval);
 }
 
@@ -887,6 +898,7 @@ unsigned app_action(struct app *app, enum action a)
 
 unsigned app_key(struct app *app, int key)
 {
+	app->key_t = follow_clock();   /* a catch-up waits until the keys pause */
 	if (key == KEY_RESIZE) {
 		relayout(app);
 		return PR_RELAYOUT | PR_REDRAW;

@@ -17,7 +17,7 @@ enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PR
 		   PROMPT_SEARCH };
 enum overlay { OV_NONE, OV_HELP, OV_VIEWS, OV_LEGEND };
 
-enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512, APP_MAX_VIEWS = 64 };
+enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512, APP_MAX_VIEWS = 64, APP_FAST_POLLS = 5 };
 
 struct pane_slot {
 	const struct pane_ops *ops;
@@ -85,6 +85,9 @@ struct app {
 	bool poll_caught_up;          /* it recomputed the held analyses */
 	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
 	double caught_up_t;           /* follow_clock() time they last did */
+	double key_t;                 /* follow_clock() time of the last key */
+	double fast_cost[APP_FAST_POLLS]; /* CPU s of the last polls that did not catch up */
+	size_t nfast;
 
 	bool quit;
 	bool back_to_picker;          /* q at the top of a run opened from the run picker */
@@ -132,15 +135,17 @@ void app_reload(struct app *app);
 /* Follow mode: poll the job now (creating the follower on first use) and refresh the
  * panes when the run changed: the current one in place now, the others when next
  * shown. The analyses over every record (distributed, budgets, timing) lag: they are
- * recomputed at most every max(--interval, 40 x their CPU cost), and the status row
- * says how old they are (model/steps/analysis.h LIVE RUNS); heatmaps extend every poll. */
+ * recomputed at most every max(--interval, 40 x their CPU cost), not within 2 s of a
+ * key, and the status row says how old they are (model/steps/analysis.h LIVE RUNS);
+ * heatmaps extend every poll. R and pausing (F) catch up at once. */
 unsigned app_poll(struct app *app);
 /* The frame after a poll is drawn (app_draw calls it): the poll's cost, frame included,
  * schedules the next poll and catch-up. */
 void app_poll_end(struct app *app);
 /* Milliseconds until the next poll while following (-1: not following). The period is
- * max(--interval, 25 x the CPU time of the last poll that did not catch up), so a run
- * too large to refresh every interval costs at most about 4% of a core. */
+ * max(--interval, 25 x the median CPU time of the last APP_FAST_POLLS polls that did not
+ * catch up), so a run too large to refresh every interval costs at most about 4% of a
+ * core, and one expensive poll (a reloaded rank) does not hold the next ones back. */
 int app_poll_wait_ms(const struct app *app);
 
 /* The overlays' lists (app.c; drawn by frame.c): the views with data in this run

@@ -225,28 +225,32 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 
 /* ---- heatmap block aggregates -------------------------------------------------
  *
- * A series gives one value per (rank, aligned step): a phase metric id (>= 0, its value
- * or missing), or one of the derived series below. For every rank the grid keeps a
- * pyramid of blocks (level l: blocks of 2^l aligned steps) with the mean and the worst
- * (maximum) of the present values, built once per series on first use (about 12 B per
- * rank and aligned step, 16 B when some cells are missing). heat_range() answers any [k_lo, k_hi) of aligned indexes in
- * O(log S), so drawing costs O(visible cells), independent of the run's size. */
+ * A series gives one value per (rank, column): the columns are the aligned steps, then
+ * in a live run the later steps the leading ranks have (steps.h steps_ncolumns; column
+ * k < steps_naligned() is aligned step k, and a rank without a record at a later column
+ * has it missing). The value is a phase metric id's (>= 0, its value or missing), or one
+ * of the derived series below. For every rank the grid keeps a pyramid of blocks (level
+ * l: blocks of 2^l columns) with the mean and the worst (maximum) of the present values,
+ * built once per series on first use (about 12 B per rank and column, 16 B when some
+ * cells are missing). heat_range() answers any [k_lo, k_hi) of columns in O(log S), so
+ * drawing costs O(visible cells), independent of the run's size. */
 enum heat_series {
 	HEAT_COMPUTE = -1,        /* compute_r(s), as in the distributed analysis */
 	HEAT_COMM = -2,           /* comm_r(s) (0 when the record has no comm) */
 	HEAT_STEP_TIME = -3,      /* sum of every phase of the record */
-	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over ranks - 1 (missing when median 0) */
+	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over ranks - 1 (missing when median 0,
+				   * and after the aligned steps: no median over every rank yet) */
 };
 
 struct heat_grid;
 /* Grid of a series; NULL when there are no aligned steps or the metric is unknown. */
 const struct heat_grid *analysis_heatmap(struct run *run, int series);
-size_t heat_nsteps(const struct heat_grid *g);   /* aligned steps (columns) */
+size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
 size_t heat_nranks(const struct heat_grid *g);
-/* Mean and worst of rank ri over aligned indexes [k_lo, k_hi). False when no present value. */
+/* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
-/* The value of rank ri at every aligned index (heat_nsteps() floats, NaN where missing),
+/* The value of rank ri at every column (heat_nsteps() floats, NaN where missing),
  * read in place: for passes over every cell (a run comparison). */
 const float *heat_row(const struct heat_grid *g, size_t ri);
 
@@ -256,8 +260,10 @@ const float *heat_row(const struct heat_grid *g, size_t ri);
  * after all the steps it had; no rank added or reloaded), the aligned steps known so far
  * keep their index and records and the new ones come after them. Then the heatmap
  * pyramids and the per-step medians are not dropped: on next use they compute only the
- * new aligned steps (and the pyramid blocks that cover them), bit for bit what a fresh
- * build gives (a grid that gets its first missing cell is rebuilt whole). The results
+ * new aligned steps and columns, per rank from its first cell that could still change
+ * (and the pyramid blocks that cover them), bit for bit what a fresh build gives (a grid
+ * that gets its first missing cell is rebuilt whole, and every grid when a column
+ * appeared between the old ones: a leading rank with a gap another rank then fills). The results
  * over every record (timing, memory, convergence, budgets, distributed) are dropped and
  * recomputed on next use, unless lagging is allowed: then they are held and keep
  * answering from the records they saw, until analysis_catch_up(). So a follower can

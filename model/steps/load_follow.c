@@ -481,9 +481,10 @@ unsigned follow_poll(struct follow *f, double now)
 	unsigned out = 0;
 	for (size_t i = 0; i < f->nt; i++)
 		out |= poll_file(f, &f->t[i], now);
-	steps_set_live(f->run->steps);   /* the heatmap reaches the leading ranks (once) */
 	if (out)
 		steps_refresh(f->run->steps);
+	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
+		out |= FOLLOW_GREW;
 	out |= watch_sweep(f);
 	out |= assess(f, now);
 	if (out)

@@ -127,9 +127,10 @@ void steps_model_free(struct steps_model *m);
  * Not synchronised: call from the thread that reads, between frames. */
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
 bool steps_refresh(struct steps_model *m);
-/* A live run (the follower calls it once): the heatmap columns go on past the aligned
- * steps to the newest step of the leading ranks (steps_ncolumns). */
-void steps_set_live(struct steps_model *m);
+/* A live run (the follower calls it): the heatmap columns go on past the aligned steps
+ * to the newest step of the leading ranks (steps_ncolumns). The first call drops the
+ * memoized analyses, like a change (true); later calls do nothing (false). */
+bool steps_set_live(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
 

@@ -635,14 +635,15 @@ void store_build_tail(struct steps_model *m)
 			m->tail[m->ntail++] = m->tail[j];
 }
 
-void steps_set_live(struct steps_model *m)
+bool steps_set_live(struct steps_model *m)
 {
 	if (!m || m->live)
-		return;
+		return false;
 	m->live = true;
 	store_build_tail(m);
 	analysis_cache_free(m->analysis);   /* the heatmaps get the new columns */
 	m->analysis = NULL;
+	return true;
 }
 
 void steps_finalize(struct steps_model *m)

@@ -5,8 +5,9 @@
 # pane the user's place must survive those refreshes: the Overview's selected finding
 # (by id, not by position), the Budget pane's selected rank, the Heatmap's cursor row,
 # the Ranks table's filter and sort; and the heatmap's axis extends to the leading
-# ranks' newest steps, the stopped rank's cells there missing. Waits are bounded;
-# nothing asserts a duration.
+# ranks' newest steps, the stopped rank's cells there missing. While keys come the
+# analyses over every record are held (the status row says how old), and catch up once
+# the keys pause. Waits are bounded; nothing asserts a duration.
 # Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -86,6 +87,22 @@ order2=$(ranks_order)
 tap_check "Ranks: the filter rank>=4 survives refreshes (rows: $order2)" \
 	'[ -n "$order2" ] && ! echo " $order2" | grep -qE " [0-3] " && grep -q "rank>=4" "$work/screen"'
 tap_check "Ranks: the sort by rank, descending, survives refreshes ($order1 -> $order2)" '[ "$order1" = "7 6 5 4 " ] && [ "$order2" = "$order1" ]'
+
+# while keys come, the analyses over every record are held and the status row says how
+# old they are; once the keys pause they catch up
+held=no
+i=0
+while [ $i -lt 40 ] && [ $held = no ]; do
+	T send-keys -t f j
+	sleep 0.15
+	T send-keys -t f k
+	sleep 0.15
+	status | grep -qE "analyses [0-9]+ s old" && held=yes
+	i=$((i + 1))
+done
+tap_eq "keys coming: the status row says the analyses are held (\"analyses N s old\")" yes "$held"
+tap_check "keys paused: they catch up (the age leaves the status row)" \
+	'i=0; while [ $i -lt 100 ] && status | grep -q "analyses [0-9]* s old"; do sleep 0.1; i=$((i + 1)); done; ! status | grep -q "s old"'
 
 kill "$wpid" 2>/dev/null
 wait "$wpid" 2>/dev/null
