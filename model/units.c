@@ -8,13 +8,23 @@
 #include <strings.h>
 #include "model/units.h"
 
-/* v (>= 0) with 3 significant digits and the unit. */
+/* v (>= 0) with at most 3 significant digits and the unit: trailing zeros are dropped,
+ * so a figure never shows more digits than the value has ("7 s", "5.6 s", "4.22 s"). */
 static char *sig3(double v, const char *unit, char *out, size_t n)
 {
 	int dec = units_decimals(v, 3);
 	double p10 = pow(10, dec);
-	dec = units_decimals(round(v * p10) / p10, 3);   /* 9.9996 rounds to "10.0" */
-	snprintf(out, n, "%.*f %s", dec, v, unit);
+	dec = units_decimals(round(v * p10) / p10, 3);   /* 9.9996 rounds to "10" */
+	char num[32];
+	snprintf(num, sizeof(num), "%.*f", dec, v);
+	if (strchr(num, '.')) {
+		size_t len = strlen(num);
+		while (num[len - 1] == '0')
+			num[--len] = '\0';
+		if (num[len - 1] == '.')
+			num[--len] = '\0';
+	}
+	snprintf(out, n, "%s %s", num, unit);
 	return out;
 }
 

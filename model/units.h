@@ -3,9 +3,10 @@
  * headline and the status row format durations, sizes and percentages here, so the
  * same value reads the same everywhere. The display rule (README "Numbers", man page
  * NUMBERS):
- *   durations -> 3 significant digits in us, ms or s: "850 us", "8.16 ms", "5.60 s",
- *                "0 s" (at or above 1000 s the whole seconds: "1234 s")
- *   sizes     -> binary prefixes with 3 significant digits: "512 B", "1.50 KiB",
+ *   durations -> at most 3 significant digits in us, ms or s, trailing zeros dropped
+ *                (never more digits than the value has): "850 us", "8.16 ms", "5.6 s",
+ *                "4 s", "0 s" (at or above 1000 s the whole seconds: "1234 s")
+ *   sizes     -> binary prefixes, at most 3 significant digits: "512 B", "1.5 KiB",
  *                "4.26 GiB" (below 1 KiB the exact integer)
  *   percents  -> one decimal and "%": "8.5%"
  * Non-finite values give "n/a" (missing is not zero). Output is always NUL-terminated.

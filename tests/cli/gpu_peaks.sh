@@ -27,7 +27,7 @@ tap_check "... in the headline too" 'grep -q "^  budget .*MFU $want (peak from G
 tap_check "budget view: an mfu value" '[ -n "$(sed -n 2p b.csv | cut -d, -f5)" ]'
 "$TSCOPE_BIN" --print --color never --peak-tflops 312 h100 >p.out 2>/dev/null
 tap_check "--peak-tflops overrides the table (no table label)" \
-	'grep -q "^  MFU 2.8%  ·  useful compute 2.8% of 1.40 s rank wall$" p.out'
+	'grep -q "^  MFU 2.8%  ·  useful compute 2.8% of 1.4 s rank wall$" p.out'
 "$TSCOPE_BIN" --print --color never l40 >l40.out 2>/dev/null
 tap_check "unknown GPU (L40): MFU n/a as before" 'grep -q "(MFU: n/a)" l40.out && ! grep -q "GPU table" l40.out'
 "$TSCOPE_BIN" --print --color never --compat pytscope h100 >c.out 2>/dev/null
