@@ -107,12 +107,16 @@ def main():
     plan += [("heatmap cursor move (zoomed in)", b"l", 20)]
     plan += [("heatmap zoom (+/-)", b"-", 3)]
     plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
+    plan += [("heatmap search (/rank 1000, each key)", bytes([c]), 1) for c in b"/rank 1000"]
+    plan += [("heatmap search: Enter, n, Esc", k, 1) for k in (b"\r", b"n", b"\x1b")]
     plan += [("first visit of each pane (Tab)", b"\t", 7)]
     plan += [("pane switch (Tab)", b"\t", 7)]
     plan += [("ranks: go to pane", b"3", 1)]
     plan += [("ranks cursor move", b"j", 45)]
     plan += [("ranks one-row scroll", b"j", 40)]
     plan += [("ranks page down", b"\x1b[6~", 5)]
+    plan += [("ranks search (/yes, each key, 1024 rows)", bytes([c]), 1) for c in b"/yes"]
+    plan += [("ranks search: Enter, n, Esc", k, 1) for k in (b"\r", b"n", b"\x1b")]
     plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
     plan += [("steps: go to pane", b"4", 1), ("steps cursor move", b"l", 20), ("steps cursor move", b"h", 10)]
     plan += [("budget: go to pane", b"5", 1), ("budget rank move", b"j", 20)]
@@ -177,9 +181,9 @@ def main():
     nav = []
     for cat, (b, t) in cats.items():
         print(f"{cat:34} {len(b):4d} {pct(b, 50):9d} {max(b):9d} {pct(t, 50):10.2f} {pct(t, 99):10.2f} {max(t) if t else float('nan'):10.2f}")
-        if "metric switch" not in cat and "go to pane" not in cat and "first" not in cat:
+        if "metric switch" not in cat and "go to pane" not in cat and "first" not in cat and "search" not in cat:
             nav += t
-    print(f"navigation keys (all but metric switch, first n, first pane visit): {len(nav)} keys, "
+    print(f"navigation keys (all but metric switch, first n, first pane visit, search): {len(nav)} keys, "
           f"CPU p50 {pct(nav, 50):.2f} ms, p99 {pct(nav, 99):.2f} ms, max {max(nav):.2f} ms")
 
 main()
