@@ -83,6 +83,17 @@ tap_eq "checker passes glossary terms" "" "$(check good.txt)"
 printf '  step compute 3 ms\n  exposed comm 4 ms\n  host-idle 2\n  total traced_compute_ms\n' >bad2.txt
 tap_eq "checker flags 'step compute', 'exposed comm', 'host idle', 'traced compute'" 4 "$(check bad2.txt | wc -l | tr -d ' ')"
 
+# judge NAME: one check over NAME's pane dumps, report, headers and findings.
+judge() {
+	check "$1".[0-9] "$1.report" "$1.headers" "$1.findings" >"$1.bad"
+	if [ -s "$1.bad" ]; then
+		tap_notok "$1: every wall/span/straggler/compute/comm/idle label is a glossary term"
+		sed 's/^/# /' "$1.bad" | head -20
+	else
+		tap_ok "$1: every wall/span/straggler/compute/comm/idle label is a glossary term"
+	fi
+}
+
 # scan NAME DIR: panes 1-7 (the Overview down to its findings list), the Budget status
 # row, the report (down to FINDINGS), every view's header, the non-exempt findings.
 scan() {
@@ -101,19 +112,13 @@ scan() {
 	ls "$name".[0-9] >/dev/null 2>&1 || { tap_notok "$name: pane dumps written"; return; }
 	tap_check "$name: report, panes, headers and findings have report text" \
 		'[ -s "$name.report" ] && [ -s "$name.headers" ] && [ -s "$name.findings" ] && [ -s "$name.3" ]'
-	check "$name".[0-9] "$name.report" "$name.headers" "$name.findings" >"$name.bad"
-	if [ -s "$name.bad" ]; then
-		tap_notok "$name: every wall/span/straggler/compute/comm/idle label is a glossary term"
-		sed 's/^/# /' "$name.bad" | head -20
-	else
-		tap_ok "$name: every wall/span/straggler/compute/comm/idle label is a glossary term"
-	fi
+	judge "$name"
 }
 
 # scan_pair NAME A B: compare mode the same way: panes 1-4, 6, 7 (the Findings pane, 5,
-# shows pytscope's finding texts: those are checked through diff_findings), the report from its own
-# COMPARISON section (pytscope's diff before it is pytscope's contract) down to FINDINGS,
-# the diff views' headers and the non-exempt diff_findings.
+# shows pytscope's finding texts: those are checked through diff_findings), the report
+# from its own COMPARISON section (pytscope's diff before it is pytscope's contract) down
+# to FINDINGS, the diff views' headers and the non-exempt diff_findings.
 scan_pair() {
 	name=$1 a=$2 b=$3
 	: >"$name.keys"
@@ -127,13 +132,7 @@ scan_pair() {
 	"$TSCOPE_BIN" --export diff_findings -o - "$a" "$b" 2>/dev/null | grep -v -F -f exempt_ids >"$name.findings"
 	tap_check "$name: report, panes and headers have report text" \
 		'[ -s "$name.report" ] && [ -s "$name.3" ] && [ "$(wc -l <"$name.headers")" -eq 4 ]'
-	check "$name".[0-9] "$name.report" "$name.headers" "$name.findings" >"$name.bad"
-	if [ -s "$name.bad" ]; then
-		tap_notok "$name: every wall/span/straggler/compute/comm/idle label is a glossary term"
-		sed 's/^/# /' "$name.bad" | head -20
-	else
-		tap_ok "$name: every wall/span/straggler/compute/comm/idle label is a glossary term"
-	fi
+	judge "$name"
 }
 
 scan demo "$TSCOPE_ROOT/testdata/demo"
