@@ -1,0 +1,31 @@
+#!/bin/sh
+# alloc_per_record.sh: loading step logs allocates per rank, never per record (issue
+# 17): the same two ranks with 4x the steps take the same number of allocations
+# (counted by the fault-injecting build, TSCOPE_ALLOC_COUNT=1) for a load (--export
+# sources: no analysis runs), through the scanner (gen_demo lines) and through the jsmn
+# path (the same lines with an unknown key).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+B="$TSCOPE_ROOT/$TSCOPE_BUILD/tests"
+F="$B/tscope-tui-faulty"
+
+count() { # count ARGS...: the allocations of one run
+	TSCOPE_ALLOC_COUNT=1 "$F" --jobs 1 --no-index "$@" 2>&1 >/dev/null | sed -n 's/^tscope-tui: \([0-9]*\) allocations$/\1/p'
+}
+
+"$B/gen_demo" small 2 1000 >/dev/null
+"$B/gen_demo" large 2 4000 >/dev/null
+for d in small large; do # the same lines with an unknown key: the jsmn path
+	mkdir -p "jsmn_$d/rank0" "jsmn_$d/rank1"
+	for r in 0 1; do
+		sed 's/^{"step"/{"extra":1,"step"/' "$d/rank$r/steps.jsonl" >"jsmn_$d/rank$r/steps.jsonl"
+	done
+done
+
+for run in "" jsmn_; do
+	s=$(count --export sources "${run}small") l=$(count --export sources "${run}large")
+	tap_check "$([ -n "$run" ] && echo jsmn || echo scanner) path: 2 x 1000 and 2 x 4000 steps take the same allocations ($s, $l)" \
+		'[ -n "$s" ] && [ "$s" -gt 0 ] && [ "$s" = "$l" ]'
+done
+tap_plan
