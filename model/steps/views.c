@@ -263,6 +263,12 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	for (int i = 0; i < BUDGET_NLINES; i++)
 		c[6 + i] = table_add_col(t, names[i], COL_NUM, 9, 2);
 	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
+	/* on a narrow screen: whose budget, how efficient, what to recover first */
+	table_col_prio(t, c[1], 9);
+	table_col_prio(t, c[5], 8);
+	table_col_prio(t, c[4], 7);
+	table_col_prio(t, c[6 + BUDGET_NLINES], 6);
+	table_col_prio(t, c[3], 5);
 	const struct budget *b = analysis_budget_all(run);
 	if (b)
 		budget_row(t, c, -1, "run", -1, b);
@@ -297,6 +303,11 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	int c_med = table_add_col(t, "median_rel_slowdown", COL_NUM, 7, 3);
 	int c_strag = table_add_col(t, "stragglers", COL_INT, 5, 0);
 	int c_slow = table_add_col(t, "slow_together", COL_TEXT, 6, 0);
+	/* on a narrow screen: the worst rank and its compute, the stragglers */
+	table_col_prio(t, c_worst, 9);
+	table_col_prio(t, c_wc, 8);
+	table_col_prio(t, c_strag, 7);
+	table_col_prio(t, c_slow, 6);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct node_stat *nd = &s->v[k];
 		size_t row = table_add_row(t, steps_rank_id(m, nd->ri[0]));

@@ -275,6 +275,14 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.gpus = table_add_col(t, "gpus", COL_NUM, 10, 4);
 	c.differs = table_add_col(t, "differs", COL_TEXT, 7, 0);
 	c.note = table_add_col(t, "note", COL_TEXT, 30, 0);
+	/* on a narrow screen: the estimate and how good its fit is */
+	table_col_prio(t, c.metric, 9);
+	table_col_prio(t, c.gpus, 8);
+	table_col_prio(t, c.differs, 7);
+	table_col_prio(t, c.r2, 6);
+	table_col_prio(t, c.out, 5);
+	table_col_prio(t, c.slope, 4);
+	table_col_prio(t, c.poor, 4);
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
 		struct sizing_src src = { n->merged ? "nat merged" : "nat", n->path,

@@ -330,6 +330,7 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 	int c_ovl = table_add_col(t, "overlapped_ms", COL_NUM, 9, 1);
 	int c_eff = table_add_col(t, "overlap_pct", COL_NUM, 7, 0);
 	int c_frac = table_add_col(t, "exposed_pct_of_trace_span", COL_NUM, 7, 0);
+	table_col_unit(t, c_frac, UNIT_PCT);
 	int c_nc = table_add_col(t, "n_comm", COL_INT, 7, 0);
 	int c_np = table_add_col(t, "n_compute", COL_INT, 8, 0);
 	int c_coll[6];
