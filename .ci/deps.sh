@@ -18,10 +18,12 @@ if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--bench" ]; then
 	have_hdr msgpack.h || missing="$missing libmsgpack-dev"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 fi
-# `make bench`: the DASF loader's peer is a bare Python msgpack loop (tests/bench_dasf.sh)
+# `make bench`: the DASF loader's peer is a bare Python msgpack loop (tests/bench_dasf.sh),
+# the heatmap's is htop's repaint in the same pty (tests/bench_ui.sh)
 if [ "${1:-}" = "--bench" ]; then
 	python3 -c 'import msgpack' 2>/dev/null || /usr/bin/python3 -c 'import msgpack' 2>/dev/null ||
 		missing="$missing python3-msgpack"
+	command -v htop >/dev/null 2>&1 || missing="$missing htop"
 fi
 if [ "${1:-}" = "--test" ]; then
 	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # UI benchmark: key-to-screen CPU time and bytes written per key at 200x50 in a pty,
-# on a synthetic 1024 ranks x 20,000 steps run (BENCH_UI_RANKS / BENCH_UI_STEPS override).
+# on a synthetic 1024 ranks x 20,000 steps run (BENCH_UI_RANKS / BENCH_UI_STEPS override),
+# then the heatmap keys on the noisy real-looking 512 x 5,000 run and its spike-dense
+# variant (`noisy`, `spiky`: tests/tools/synth_run.h) and the noisy run at 1024 x 20,000.
 # Figures are recorded in BENCHMARKS.md; nothing is asserted.
 set -u
 cd "$(dirname "$0")/.."
@@ -11,3 +13,15 @@ ranks=${BENCH_UI_RANKS:-1024}
 steps=${BENCH_UI_STEPS:-20000}
 echo "python3 tests/bench_ui.py $bin $ranks $steps"
 python3 tests/bench_ui.py "$bin" "$ranks" "$steps"
+for case in "512 5000 noisy" "512 5000 spiky" "1024 20000 noisy"; do
+	echo
+	echo "python3 tests/bench_ui.py $bin $case"
+	python3 tests/bench_ui.py "$bin" $case
+done
+if command -v htop >/dev/null 2>&1; then
+	echo
+	echo "python3 tests/bench_ui.py --peer htop -d 100"
+	python3 tests/bench_ui.py --peer htop -d 100
+else
+	echo "peer htop: not installed (apt-get install htop), skipped"
+fi

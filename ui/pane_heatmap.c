@@ -159,6 +159,11 @@ static void compute_scale(struct hpane *p)
 	grid_colour_scale(&p->src, p->blocks, &p->lo, &p->hi);
 }
 
+/* A quiet run shorter than this keeps its neighbour's attribute: its blanks then cost a
+ * byte each and no colour change. A longer one is drawn plain: after a clear ncurses
+ * jumps over it (a move of more than 8 columns is addressed absolutely, 8 bytes). */
+enum { HP_BLANK_CARRY = 8 };
+
 /* A diverging grid's negative values (faster in B) have levels HP_COOL + l. */
 enum { HP_COOL = 16 };
 
@@ -534,6 +539,15 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 	}
 }
 
+/* Quiet (level 0) cells from column x of screen row y on. */
+static int blank_run(const struct hpane *p, int y, int x)
+{
+	int n = 0;
+	while (x + n < p->w && p->lvl[y * p->w + x + n] == 0)
+		n++;
+	return n;
+}
+
 static void hp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct hpane *p = priv;
@@ -566,20 +580,22 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	for (int y = 0; y < ny; y++) {
 		move(g.cells.y + y, g.cells.x);
 		enum role cur_role = ROLE_COUNT;
+		int quiet = 0; /* length of the quiet run this cell belongs to, 0 outside one */
 		for (int x = 0; x < p->w; x++) {
 			signed char l = p->lvl[y * p->w + x];
 			if (l == -2)
 				break;
-			/* level 0 is a blank: draw it without attributes so quiet rows cost no SGR */
+			quiet = l != 0 ? 0 : quiet ? quiet : blank_run(p, y, x);
 			/* diverging: faster in B blue, slower warm (the ramp from yellow up) */
 			bool cool = l >= HP_COOL;
-			enum role r = l < 0 ? ROLE_MISSING : l == 0 ? ROLE_NORMAL : cool ? ROLE_FASTER
-				      : p->src.diverging && l < 3 ? theme_heat(3) : theme_heat(l);
+			enum role r = cool ? ROLE_FASTER : p->src.diverging && l > 0 && l < 3 ? theme_heat(3) : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;
 				if (l == 0)
 					gl = app->g->heat[1];
+			} else if (quiet && quiet < HP_BLANK_CARRY && theme_blank_plain(cur_role)) {
+				r = cur_role; /* a quiet blank shows no colour: keep the attribute, send no SGR */
 			}
 			if (r != cur_role) {
 				attrset(theme_attr(r));
@@ -939,6 +955,9 @@ static void hp_legend(void *priv, struct app *app, struct legend *l)
 	}
 	if (p->src.diverging)
 		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
+	else
+		legend_para(l, "Colours come in four bands (levels 1-3, 4-5, 6, 7); the glyph's height "
+			       "tells the level within a band.");
 	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
 	if (p->src.groups) {
 		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");

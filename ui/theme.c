@@ -77,11 +77,21 @@ attr_t theme_attr(enum role r)
 
 enum role theme_heat(int level)
 {
+	static const enum role band[THEME_HEAT_LEVELS] = {
+		ROLE_NORMAL, ROLE_HEAT_LOW, ROLE_HEAT_LOW, ROLE_HEAT_LOW, ROLE_HEAT_MID,
+		ROLE_HEAT_MID, ROLE_HEAT_HIGH, ROLE_HEAT_WORST,
+	};
 	if (level < 0)
 		return ROLE_MISSING;
-	if (level >= THEME_HEAT_LEVELS)
-		level = THEME_HEAT_LEVELS - 1;
-	return (enum role)(ROLE_HEAT_0 + level);
+	return band[level < THEME_HEAT_LEVELS ? level : THEME_HEAT_LEVELS - 1];
+}
+
+bool theme_blank_plain(enum role r)
+{
+	if (r >= ROLE_COUNT || (attrs[r] & (A_REVERSE | A_UNDERLINE | A_STANDOUT)))
+		return false;
+	const struct role_def *d = &roles[r], *n = &roles[ROLE_NORMAL];
+	return tier == TIER_MONO || (tier == TIER_256 ? d->bg256 == n->bg256 : d->bg8 == n->bg8);
 }
 
 enum role theme_phase(int i)

@@ -25,14 +25,10 @@
 	X(ROLE_SEV_HIGH,  196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD) \
 	X(ROLE_SEV_MED,   214,  -1, COLOR_YELLOW,  -1,          0,        A_BOLD) \
 	X(ROLE_SEV_LOW,    75,  -1, COLOR_CYAN,    -1,          0,        0) \
-	X(ROLE_HEAT_0,    240,  -1, -1,            -1,          A_DIM,    0) \
-	X(ROLE_HEAT_1,     34,  -1, COLOR_GREEN,   -1,          0,        0) \
-	X(ROLE_HEAT_2,     70,  -1, COLOR_GREEN,   -1,          0,        0) \
-	X(ROLE_HEAT_3,    142,  -1, COLOR_YELLOW,  -1,          0,        0) \
-	X(ROLE_HEAT_4,    178,  -1, COLOR_YELLOW,  -1,          A_BOLD,   0) \
-	X(ROLE_HEAT_5,    208,  -1, COLOR_RED,     -1,          0,        A_BOLD) \
-	X(ROLE_HEAT_6,    202,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD) \
-	X(ROLE_HEAT_7,    196,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_REVERSE) \
+	X(ROLE_HEAT_LOW,    2,  -1, COLOR_GREEN,   -1,          0,        0) \
+	X(ROLE_HEAT_MID,    3,  -1, COLOR_YELLOW,  -1,          0,        0) \
+	X(ROLE_HEAT_HIGH,   1,  -1, COLOR_RED,     -1,          0,        A_BOLD) \
+	X(ROLE_HEAT_WORST, 13,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_REVERSE) \
 	X(ROLE_MISSING,   238,  -1, -1,            -1,          A_DIM,    0) \
 	X(ROLE_MARK,      201,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_UNDERLINE) \
 	X(ROLE_CURSOR,     -1,  -1, -1,            -1,          A_REVERSE, A_REVERSE) \
@@ -67,8 +63,16 @@ enum theme_tier theme_init(enum color_mode mode);
 enum theme_tier theme_pick(enum color_mode mode, bool has_colors, int colors, bool no_color_env);
 enum theme_tier theme_tier(void);
 attr_t theme_attr(enum role r);
-/* Heat role for level 0..THEME_HEAT_LEVELS-1; phase role for phase index (wraps). */
+/* Heat role for level 0..THEME_HEAT_LEVELS-1 (< 0: missing): level 0 (quiet) is plain;
+ * levels 1-7 come in four colour bands, 1-3, 4-5, 6 and 7 (the glyph tells the level
+ * within a band), so neighbouring cells of nearby levels share one attribute and a
+ * noisy row costs few colour changes on the wire. The bands use the 16 basic colours in
+ * every colour tier: their SGR is 5 bytes, a 256-colour one 11. Phase role for phase
+ * index (wraps). */
 enum role theme_heat(int level);
+/* True when a blank drawn in role r looks like a plain blank (no background of its own,
+ * no reverse or underline): a quiet cell can then keep its neighbour's attribute. */
+bool theme_blank_plain(enum role r);
 enum role theme_phase(int i);
 
 #endif

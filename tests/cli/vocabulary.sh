@@ -6,7 +6,8 @@
 # has to guess. The only exception is the one the glossary names: the texts of the
 # pytscope findings it lists keep pytscope's bare "wall" (they are that contract).
 # Scanned: the demo's seven panes and Budget status, its report and every exported
-# view's header; with ../shared/real the same for a Kineto trace set.
+# view's header; the same for a DASF database and, with ../shared/real, a Kineto trace
+# set and a GenAI-Perf sweep.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -87,10 +88,12 @@ tap_check "demo: the Overview names its walls (run wall, rank wall of rank 0)" \
 	'grep -q "^  run wall  *54.5 s (sum of step walls" demo.1 && grep -q "of rank wall 49.2 s (rank 0)" demo.1'
 tap_check "demo: the Budget pane names its rank wall" 'grep -q "Budget of rank [0-9]*: rank wall " demo.5'
 
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf" fixture dasf >/dev/null 2>&1 && scan dasf dasf
 real="$TSCOPE_ROOT/../shared/real"
 if [ -d "$real/kineto-dlrm-8rank" ]; then
 	scan dlrm "$real/kineto-dlrm-8rank"
+	scan sweep "$real/genai-perf-medium"
 else
-	tap_skip "../shared/real not present: no trace set scanned"
+	tap_skip "../shared/real not present: no trace set or sweep scanned"
 fi
 tap_plan

@@ -108,6 +108,11 @@ static void test_theme_glyph(void)
 		for (int j = i + 1; j < GLYPH_HEAT; j++)
 			distinct &= strcmp(a->heat[i], a->heat[j]) != 0 && strcmp(glyph_utf8()->heat[i], glyph_utf8()->heat[j]) != 0;
 	ok(distinct, "heat levels differ by glyph (readable in mono)");
+	ok(theme_heat(0) == ROLE_NORMAL && theme_heat(-1) == ROLE_MISSING, "heat: level 0 is plain, < 0 missing");
+	ok(theme_heat(1) == theme_heat(2) && theme_heat(2) == theme_heat(3) && theme_heat(4) == theme_heat(5),
+	   "heat: levels 1-3 share a colour band, 4-5 another (fewer colour changes on noisy rows)");
+	ok(theme_heat(3) != theme_heat(4) && theme_heat(5) != theme_heat(6) && theme_heat(6) != theme_heat(7) &&
+	   theme_heat(1) != ROLE_NORMAL && theme_heat(9) == theme_heat(7), "heat: four bands, 6 and 7 alone, above 7 is 7");
 }
 
 static struct run *hostile_run(void)
