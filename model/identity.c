@@ -25,7 +25,7 @@ static const struct loader *claim(const struct subsystem *sub, const char *path,
 		const struct loader *ld = &sub->loaders[l];
 		if (o && o->format && strcmp(o->format, ld->name) != 0)
 			continue;
-		int c = ld->probe(path, o);
+		int c = registry_probe(ld, path, o);
 		if (c > conf) {
 			conf = c;
 			best = ld;

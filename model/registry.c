@@ -3,6 +3,8 @@
  * an input family = its folder under model/ + one line in registry[]. */
 #include "model/registry.h"
 
+#include "model/dirlist.h"
+
 #include <stdio.h>
 #include <string.h>
 #include "model/run.h"
@@ -143,6 +145,16 @@ void registry_summary(struct run *run, struct summary *out)
 	for (size_t s = 0; s < registry_count; s++)
 		if (registry[s]->summary)
 			registry[s]->summary(run, out);
+}
+
+int registry_probe(const struct loader *ld, const char *path, const struct opts *opts)
+{
+	int c;
+	if (!dirlist_memo_get(ld, path, &c)) {
+		c = ld->probe(path, opts);
+		dirlist_memo_put(ld, path, c);
+	}
+	return c;
 }
 
 const struct loader *registry_loader(const char *name)

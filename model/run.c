@@ -116,7 +116,7 @@ static int load_family(struct run *run, const struct subsystem *sub, const char 
 		const struct loader *ld = &sub->loaders[l];
 		if (!loader_selected(ld, run->opts) || load_cancelled(ctx))
 			continue;
-		if (ld->probe(path, run->opts) > 0 && ld->load(ctx, path) == 0)
+		if (registry_probe(ld, path, run->opts) > 0 && ld->load(ctx, path) == 0)
 			loaded++;
 	}
 	return loaded;
@@ -220,7 +220,7 @@ static const char *claiming_loader(const char *path, const struct opts *opts)
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t l = 0; l < registry[s]->nloaders; l++) {
 			const struct loader *ld = &registry[s]->loaders[l];
-			if (loader_selected(ld, opts) && ld->probe(path, opts) > 0)
+			if (loader_selected(ld, opts) && registry_probe(ld, path, opts) > 0)
 				return ld->name;
 		}
 	return NULL;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/compare/compare.h"
+#include "model/dirlist.h"
 #include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -440,10 +441,12 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 			struct progress *prog)
 {
 	if (cli->opts.follow) {
+		dirlist_scope_end();
 		fprintf(stderr, "tscope-tui: --follow follows one run, not a comparison of two\n");
 		return 2;
 	}
 	struct compare *c = compare_open(id, &cli->opts, hooks);
+	dirlist_scope_end();
 	if (atomic_load(&prog->shown))
 		fprintf(stderr, "\r\033[K");
 	enum cli_mode mode = pick_mode(cli);
@@ -486,6 +489,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
+	dirlist_scope_begin();   /* identification and the load list each directory once */
 	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
 	if (compare_is_pair(&id)) {
 		rc = compare_mode(&cli, &id, &hooks, &prog);
@@ -494,6 +498,7 @@ int main(int argc, char **argv)
 		return close_stdout(rc);
 	}
 	if (id.n > 1) {
+		dirlist_scope_end();
 		refuse_mixed(&id);
 		rc = refused_mode(&cli, run_identity_refusal(&id, &cli.opts));
 		run_identity_free(&id);
@@ -502,6 +507,7 @@ int main(int argc, char **argv)
 	}
 	int quit_rc;
 	struct run *run = load(id.paths, id.npaths, &cli.opts, pick_mode(&cli) == MODE_TUI, &quit_rc);
+	dirlist_scope_end();   /* later listings (follow mode, the folder picker) are fresh */
 	run_identity_free(&id);
 	char why[1024];
 	struct run *refused = run ? run_identity_mismatch(run, why, sizeof(why)) : NULL;

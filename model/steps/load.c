@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/json.h"
@@ -84,11 +85,6 @@ static void tasks_free(struct task_list *t)
 	free(t->v);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct rank_name {
 	long rank;
 	size_t order;         /* position in name order */
@@ -121,32 +117,26 @@ static bool *last_of_each_rank(char **names, size_t n)
 /* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
 static void find_rank_dirs(const char *dir, struct task_list *t)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
+	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	char **names = NULL;
 	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (rank_suffix(e->d_name) < 0 || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
-						    e->d_type != DT_LNK))
+	for (size_t i = 0; l && i < l->n; i++) {
+		if (l->v[i].kind != DIRENT_DIR || rank_suffix(l->v[i].name) < 0)
 			continue;
 		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = xstrdup(e->d_name);
+		names[n++] = l->v[i].name;
 	}
-	closedir(d);
-	if (n) /* qsort(NULL, 0) is undefined */
-		qsort(names, n, sizeof(*names), cmp_str);
 	bool *keep = last_of_each_rank(names, n);
 	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
 		char *sub = xasprintf("%s/%s", dir, names[i]);
-		if (keep[i] && is_dir(sub))
-			tasks_add(t, rank_suffix(names[i]), sub, NULL);
+		tasks_add(t, rank_suffix(names[i]), sub, NULL);
 		free(sub);
-		free(names[i]);
 	}
 	free(keep);
 	free(names);
+	dirlist_close(l);
 }
 
 /* The ranks to load under path: rank dirs, else the directory itself, else a

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
@@ -105,23 +106,16 @@ static void walk(const char *dir, int depth, struct file_list *out, bool probe_o
 {
 	if (depth > WALK_MAX_DEPTH || out->n >= WALK_MAX_FILES)
 		return;
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d)) && out->n < WALK_MAX_FILES) {
-		if (e->d_name[0] == '.')
+	struct dirlist *l = dirlist_open(dir);
+	for (size_t i = 0; l && i < l->n && out->n < WALK_MAX_FILES; i++) {
+		const struct dirlist_entry *e = &l->v[i];
+		if (e->name[0] == '.' || e->kind == DIRENT_OTHER)
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(p, &st) != 0) {
-			free(p);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
+		char *p = xasprintf("%s/%s", dir, e->name);
+		if (e->kind == DIRENT_DIR) {
 			walk(p, depth + 1, out, probe_only);
 			free(p);
-		} else if (S_ISREG(st.st_mode) && relevant_file(p)) {
+		} else if (relevant_file(p)) {
 			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 			out->v[out->n++] = p;
 			if (probe_only)
@@ -132,7 +126,7 @@ static void walk(const char *dir, int depth, struct file_list *out, bool probe_o
 		if (probe_only && out->n)
 			break;
 	}
-	closedir(d);
+	dirlist_close(l);
 }
 
 static void file_list_free(struct file_list *l)

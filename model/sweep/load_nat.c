@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/dirlist.h"
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -40,25 +41,21 @@ static void find_nat(const char *dir, int depth, struct nat_files *out)
 {
 	if (depth > NAT_MAX_DEPTH)
 		return;
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+	struct dirlist *l = dirlist_open(dir);
+	for (size_t i = 0; l && i < l->n; i++) {
+		const struct dirlist_entry *e = &l->v[i];
+		if (e->name[0] == '.' || (e->kind != DIRENT_DIR && strcmp(e->name, NAT_FILE) != 0))
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *p = xasprintf("%s/%s", dir, e->name);
+		if (e->kind == DIRENT_DIR) {
 			find_nat(p, depth + 1, out);
 			free(p);
-		} else if (strcmp(e->d_name, NAT_FILE) == 0) {
+		} else {
 			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 			out->v[out->n++] = p;
-		} else
-			free(p);
+		}
 	}
-	closedir(d);
+	dirlist_close(l);
 }
 
 int sweep_nat_probe(const char *path, const struct opts *opts)

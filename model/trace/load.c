@@ -2,6 +2,7 @@
 /* load.c: finding Kineto/Chrome trace files, decoding their events one at a time
  * (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
  * assignment, and the load-time diagnostics. */
+#include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/trace/internal.h"
 
@@ -83,24 +84,20 @@ static bool rank_dir_name(const char *name)
 /* Per-rank trace files in dir; one level into rank* / worker* subdirectories. */
 static void scan_dir(const char *dir, struct pathvec *out, int depth)
 {
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		if (name[0] == '.')
-			goto next;
-		char *p = xasprintf("%s/%s", dir, name);
-		if (is_regular(p) && trace_file_name(dir, name))
-			pathvec_add(out, p);
-		else if (depth == 0 && rank_dir_name(name) && is_dir(p))
+	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
+	for (size_t i = 0; l && i < l->n; i++) {
+		const struct dirlist_entry *e = &l->v[i];
+		bool sub = depth == 0 && e->kind == DIRENT_DIR && rank_dir_name(e->name);
+		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
+			continue;
+		char *p = xasprintf("%s/%s", dir, e->name);
+		if (sub)
 			scan_dir(p, out, depth + 1);
+		else
+			pathvec_add(out, p);
 		free(p);
-next:
-		free(ents[i]);
 	}
-	free(ents);
+	dirlist_close(l);
 }
 
 /* pytscope's auto-detected trace in a run directory, in pytscope's order. */

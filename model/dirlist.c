@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* dirlist.c: directory listings, memoized inside a scope (see dirlist.h). */
+#include "model/dirlist.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/xalloc.h"
+
+struct slot {
+	char *key;           /* a directory, or a memo's tag and path */
+	struct dirlist *l;   /* listings: NULL when the directory could not be read */
+	int val;             /* memos */
+};
+
+struct table {
+	struct slot *v;      /* open addressing, power-of-two size */
+	size_t size, used;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool in_scope;
+static struct table lists, memos;
+static atomic_size_t reads;
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct dirlist_entry *)a)->name, ((const struct dirlist_entry *)b)->name);
+}
+
+static enum dirent_kind kind_of(const char *dir, const struct dirent *e)
+{
+	if (e->d_type == DT_REG)
+		return DIRENT_FILE;
+	if (e->d_type == DT_DIR)
+		return DIRENT_DIR;
+	if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
+		return DIRENT_OTHER;
+	char *p = xasprintf("%s/%s", dir, e->d_name);
+	struct stat st;
+	enum dirent_kind k = stat(p, &st) != 0 ? DIRENT_OTHER
+			     : S_ISREG(st.st_mode) ? DIRENT_FILE : S_ISDIR(st.st_mode) ? DIRENT_DIR : DIRENT_OTHER;
+	free(p);
+	return k;
+}
+
+static struct dirlist *list_read(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	atomic_fetch_add(&reads, 1);
+	struct dirlist *l = xcalloc(1, sizeof(*l));
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		xgrow((void **)&l->v, &cap, l->n + 1, sizeof(*l->v));
+		l->v[l->n++] = (struct dirlist_entry){ xstrdup(e->d_name), kind_of(dir, e) };
+	}
+	closedir(d);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_entry);
+	return l;
+}
+
+static void list_free(struct dirlist *l)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		free(l->v[i].name);
+	if (l)
+		free(l->v);
+	free(l);
+}
+
+static size_t hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct slot *find(struct table *t, const char *key)
+{
+	size_t i = hash(key) & (t->size - 1);
+	while (t->v[i].key && strcmp(t->v[i].key, key) != 0)
+		i = (i + 1) & (t->size - 1);
+	return &t->v[i];
+}
+
+/* The slot of key, added (empty) when new; under the lock. */
+static struct slot *slot_of(struct table *t, const char *key, bool *added)
+{
+	if ((t->used + 1) * 2 > t->size) {
+		struct slot *old = t->v;
+		size_t n = t->size;
+		t->size = n ? n * 2 : 1024;
+		t->v = xcalloc(t->size, sizeof(*t->v));
+		for (size_t i = 0; i < n; i++)
+			if (old[i].key)
+				*find(t, old[i].key) = old[i];
+		free(old);
+	}
+	struct slot *s = find(t, key);
+	*added = !s->key;
+	if (*added) {
+		s->key = xstrdup(key);
+		t->used++;
+	}
+	return s;
+}
+
+static void table_clear(struct table *t)
+{
+	for (size_t i = 0; i < t->size; i++) {
+		free(t->v[i].key);
+		list_free(t->v[i].l);
+	}
+	free(t->v);
+	*t = (struct table){ 0 };
+}
+
+struct dirlist *dirlist_open(const char *dir)
+{
+	pthread_mutex_lock(&lock);
+	if (!in_scope) {
+		pthread_mutex_unlock(&lock);
+		return list_read(dir);
+	}
+	bool added;
+	struct slot *s = slot_of(&lists, dir, &added);
+	if (added) {   /* read under the lock: two threads never list one directory twice */
+		s->l = list_read(dir);
+		if (s->l)
+			s->l->cached = true;
+	}
+	struct dirlist *l = s->l;
+	pthread_mutex_unlock(&lock);
+	return l;
+}
+
+void dirlist_close(struct dirlist *l)
+{
+	if (l && !l->cached)
+		list_free(l);
+}
+
+void dirlist_scope_begin(void)
+{
+	pthread_mutex_lock(&lock);
+	in_scope = true;
+	pthread_mutex_unlock(&lock);
+}
+
+void dirlist_scope_end(void)
+{
+	pthread_mutex_lock(&lock);
+	table_clear(&lists);
+	table_clear(&memos);
+	in_scope = false;
+	pthread_mutex_unlock(&lock);
+}
+
+static char *memo_key(const void *tag, const char *path)
+{
+	return xasprintf("%p\t%s", tag, path);
+}
+
+bool dirlist_memo_get(const void *tag, const char *path, int *out)
+{
+	bool hit = false;
+	pthread_mutex_lock(&lock);
+	if (in_scope && memos.size) {
+		char *k = memo_key(tag, path);
+		struct slot *s = find(&memos, k);
+		if (s->key) {
+			*out = s->val;
+			hit = true;
+		}
+		free(k);
+	}
+	pthread_mutex_unlock(&lock);
+	return hit;
+}
+
+void dirlist_memo_put(const void *tag, const char *path, int v)
+{
+	pthread_mutex_lock(&lock);
+	if (in_scope) {
+		char *k = memo_key(tag, path);
+		bool added;
+		slot_of(&memos, k, &added)->val = v;
+		free(k);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+size_t dirlist_reads(void)
+{
+	return atomic_load(&reads);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* dirlist.h: directory listings for the probes and loaders, listed once per open.
+ *
+ * Identifying a run and opening it ask every loader's probe about the same paths, and
+ * several probes walk into every rank directory (traces, GenAI-Perf, NAT, the pytscope
+ * planner). Inside a scope (dirlist_scope_begin .. _end: main() around identification
+ * and the load) each directory is read once: its names (without "." and ".."), sorted
+ * by strcmp, each with its type from readdir (a stat only for links and file systems
+ * that do not give one), and every later request is answered from memory; so is each
+ * loader's probe of a path (dirlist_memo). Outside a scope a listing is read fresh
+ * (follow mode sees new files).
+ *
+ * CONTRACT. dirlist_open() returns NULL when dir cannot be read; release every listing
+ * with dirlist_close() (a no-op for a cached one). Listings are immutable and
+ * thread-safe to read; dirlist_open() may be called from any thread. A scope's listings
+ * live until dirlist_scope_end(), which the caller makes sure no one is reading. */
+#ifndef MODEL_DIRLIST_H
+#define MODEL_DIRLIST_H
+
+#include "model/base.h"
+
+enum dirent_kind { DIRENT_OTHER, DIRENT_FILE, DIRENT_DIR };
+
+struct dirlist_entry {
+	char *name;
+	enum dirent_kind kind;   /* regular file, directory (links followed), or other */
+};
+
+struct dirlist {
+	struct dirlist_entry *v;
+	size_t n;
+	bool cached;
+};
+
+struct dirlist *dirlist_open(const char *dir);
+void dirlist_close(struct dirlist *l);
+void dirlist_scope_begin(void);
+void dirlist_scope_end(void);
+/* Inside a scope, a number remembered per (tag, path): a loader's probe answer
+ * (registry_probe), so identification and the load ask each probe once. get is false
+ * when nothing was put (or outside a scope, where put does nothing). */
+bool dirlist_memo_get(const void *tag, const char *path, int *out);
+void dirlist_memo_put(const void *tag, const char *path, int v);
+/* Listings read from disk since the process started (tests and benchmarks). */
+size_t dirlist_reads(void);
+
+#endif
