@@ -4,7 +4,7 @@
 # 1,024) after INIT initial steps (default 100; written by tests/tools/gen_demo); tscope-tui --follow --interval 1 follows it:
 #   1. without a tty (one line per new finding): CPU seconds over SECS s of steady state;
 #   2. the explorer in tmux on the Heatmap pane (the default), then on the Ranks pane;
-#   3. the time from a record written to it on screen (Ranks pane, rank 0's last_step),
+#   3. the time from a record written to it on screen (Ranks pane, the first row's last_step),
 #      sampled with tmux capture-pane every 0.05 s.
 # CPU is user+sys of the tscope-tui process from /proc/PID/stat (not wall time); the
 # writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT,
@@ -75,8 +75,10 @@ measure "$tpid" "explorer, Heatmap pane"
 tmux -L "$sock" send-keys -t b 3
 measure "$tpid" "explorer, Ranks pane"
 
-# latency: rank 0's last_step changes on screen; compare with the record's timestamp
-shown() { tmux -L "$sock" capture-pane -p -t b | awk '$1 == "0" || ($1 == "▶" && $2 == "0") { print ($1 == "▶") ? $4 : $3; exit }'; }
+# latency: the first row's last_step changes on screen; compare with the record's timestamp
+# the first rank row's last_step (Ranks may group ranks by node: any rank will do, the
+# writer stamps one step of every rank with one timestamp)
+shown() { tmux -L "$sock" capture-pane -p -t b | awk 'NR > 2 && ($1 ~ /^[0-9]+$/ || $1 == "▶") { print ($1 == "▶") ? $4 : $3; exit }'; }
 prev=$(shown) k=0 all= end=$(($(date +%s) + 300))
 while [ "$k" -lt "$SAMPLES" ] && [ "$(date +%s)" -lt "$end" ]; do
 	s=$(shown)
