@@ -970,6 +970,28 @@ static void hp_legend(void *priv, struct app *app, struct legend *l)
 	legend_terms(l, p->src.title);
 }
 
+/* y/Y: the cell (bucket) under the cursor in full precision, tab-separated: its row
+ * and column labels, the metric, worst, mean and the unit (the status row rounds). */
+static int hp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct hpane *p = priv;
+	size_t r0, r1, c0, c1, wrow;
+	bucket(p, &r0, &r1, &c0, &c1);
+	double w = 0, m = 0;
+	if (!lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
+		return -1;
+	char ra[40], rb[40], ca[24], cb[24], wv[40], mv[40];
+	line_label(p, app, r0, ra, sizeof(ra));
+	line_label(p, app, r1 - 1, rb, sizeof(rb));
+	grid_col_label(&p->src, c0, ca, sizeof(ca));
+	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
+	table_format_full(w, wv, sizeof(wv));
+	table_format_full(m, mv, sizeof(mv));
+	snprintf(buf, n, "%s%s%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, r1 - r0 > 1 ? "-" : "", r1 - r0 > 1 ? rb : "", ca,
+		 c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
+	return 0;
+}
+
 const struct pane_ops pane_heatmap = {
 	.name = "heatmap",
 	.open = hp_open,
@@ -980,6 +1002,7 @@ const struct pane_ops pane_heatmap = {
 	.table = hp_table,
 	.rebuild = hp_rebuild,
 	.status = hp_status,
+	.copy = hp_copy,
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
 	.legend = hp_legend,
