@@ -280,27 +280,37 @@ double stats_percentile(const double *v, size_t n, double q)
 	return r;
 }
 
+/* The MAD of v[0..n) about med, using d[0..n) as scratch (no allocation). */
+static double mad_scratch(const double *v, size_t n, double med, double *d)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(v[i] - med);
+	return stats_median_inplace(d, n);
+}
+
 double stats_mad(const double *v, size_t n, double med)
 {
 	double *d = xmalloc((n ? n : 1) * sizeof(*d));
-	for (size_t i = 0; i < n; i++)
-		d[i] = fabs(v[i] - med);
-	double m = stats_median(d, n);
+	double m = mad_scratch(v, n, med, d);
 	free(d);
 	return m;
 }
 
+/* The history window of stats_local_spikes and its scratch live on the stack: no
+ * allocation per step (issue 17). */
+
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
 {
-	double hist[13];
+	double hist[13], scratch[12];
 	size_t nh = 0;
 	for (size_t i = 0; i < n; i++) {
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
 		if (nh >= 6) {
-			double med = stats_median(hist, nh);
-			double scale = stats_mad(hist, nh, med) * 1.4826;
+			memcpy(scratch, hist, nh * sizeof(*hist));
+			double med = stats_median_inplace(scratch, nh);
+			double scale = mad_scratch(hist, nh, med, scratch) * 1.4826;
 			if (scale > 0)
 				flags[i] = v[i] > med + 6.0 * scale;
 			else

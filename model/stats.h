@@ -56,7 +56,7 @@ double stats_pstdev(const double *v, size_t n, double mean);
 
 /* pytscope local_spikes(window=12, k=6, min_hist=6, rel=0.5): flags[i] set for flagged
  * positions. present may be NULL (all present); missing and non-finite values never
- * flag and never enter the history. */
+ * flag and never enter the history. No allocation. */
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
 /* robust_slope(frac=0.1): (median of the last 10% - median of the first 10%) / (n - 1);
  * 0 for n < 2. */
