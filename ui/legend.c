@@ -38,6 +38,14 @@ static const struct {
 			   "as compute too)." },
 	{ "critical compute", NULL, "The slowest rank's compute at an aligned step; summed over the steps it is the "
 				    "base of imbalance." },
+	{ "useful compute", "useful_compute", "The efficiency budget's first line: the part of a rank's forward, "
+					       "backward, optimizer and compute phases its FLOP basis accounts for (FLOPs per "
+					       "step times steps over the peak, at most those phases); all of them without a "
+					       "FLOP basis (the Budget pane, budget view's useful_compute_s)." },
+	{ "compute overhead", "compute_overhead", "The rest of those phases: their time minus the useful compute "
+						  "(compute_overhead_s)." },
+	{ "non-compute", "non_compute", "HTA's kernel time that is not compute (communication and memory kernels), "
+					"in the temporal view (non_compute_us, non_compute_pct)." },
 	{ "imbalance", NULL, "The share of the critical compute lost waiting: the sum over aligned steps of slowest "
 			     "minus mean compute, over the sum of the slowest (pytscope's \"wall lost to imbalance\")." },
 	{ "comm", NULL, "The phase comm of a step record; for traces, GPU time in communication kernels (NCCL and "

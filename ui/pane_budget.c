@@ -324,7 +324,7 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 	for (int k = 0; k < BUDGET_NLINES; k++)
 		legend_fill(l, k, what[k]);
 	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");
-	legend_terms(l, "rank wall compute comm");
+	legend_terms(l, "rank wall useful compute compute overhead comm");
 }
 
 const struct pane_ops pane_budget = {

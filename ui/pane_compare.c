@@ -83,7 +83,7 @@ static void rank_line(const struct cmp_rank *k, char *line, size_t n)
 	char onset[40] = "", a[32], b[32], d[32], z[32];
 	if (k->onset_b >= 0)
 		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
-	int m = snprintf(line, n, "rank %-5d %s%s  %s per step  %s -> %s (noise %s)", k->rank,
+	int m = snprintf(line, n, "rank %-5d %s%s  %s compute per step  %s -> %s (noise %s)", k->rank,
 			 k->regressed ? "regressed" : "improved", onset, delta_secs(k->delta_ms / 1e3, d, sizeof(d)),
 			 units_seconds(k->a_ms / 1e3, a, sizeof(a)), units_seconds(k->b_ms / 1e3, b, sizeof(b)),
 			 units_seconds(k->noise_ms / 1e3, z, sizeof(z)));
@@ -226,14 +226,14 @@ static void cp_legend(void *priv, struct app *app, struct legend *l)
 {
 	legend_head(l, "Compare: run B against run A");
 	legend_para(l, "The verdict first, then what differs in scope, the mean step wall of both runs over their "
-		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: A -> B "
-		       "ms per step (B - A, the rank's run-to-run noise), then its time lost in A -> B; a rank "
+		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: B - A "
+		       "mean compute per step, then A -> B (the rank's run-to-run noise), then its time lost in A -> B; a rank "
 		       "regressed when it is slower in B beyond its noise. Enter opens the rank's row of the B - A "
 		       "heatmap at its onset.");
 	legend_row(l, "rank", 1, ROLE_SEV_HIGH, "regressed, or B slower");
 	legend_row(l, "rank", 1, ROLE_GOOD, "improved, or no regression");
 	legend_row(l, "scope", 1, ROLE_SEV_MED, "a difference in scope (ranks or steps only one run has)");
-	legend_terms(l, "step wall time lost");
+	legend_terms(l, "step wall compute time lost");
 }
 
 const struct pane_ops pane_compare = {

@@ -52,9 +52,9 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_chg = table_add_col(t, "change", COL_TEXT, 10, 0);
-	int c_am = table_add_col(t, "a_mean_step_ms", COL_NUM, 9, 3);
-	int c_bm = table_add_col(t, "b_mean_step_ms", COL_NUM, 9, 3);
-	int c_dm = table_add_col(t, "delta_mean_step_ms", COL_NUM, 9, 3);
+	int c_am = table_add_col(t, "a_mean_compute_ms", COL_NUM, 9, 3);
+	int c_bm = table_add_col(t, "b_mean_compute_ms", COL_NUM, 9, 3);
+	int c_dm = table_add_col(t, "delta_mean_compute_ms", COL_NUM, 9, 3);
 	int c_noise = table_add_col(t, "noise_ms", COL_NUM, 8, 3);
 	int c_al = table_add_col(t, "a_time_lost_s", COL_NUM, 9, 3);
 	int c_bl = table_add_col(t, "b_time_lost_s", COL_NUM, 9, 3);
@@ -398,7 +398,7 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 }
 
 const struct cmp_view compare_views[] = {
-	{ "diff_ranks", "runs A vs B: per-rank mean step ms, time lost, deltas, regression, onset in B", build_diff_ranks },
+	{ "diff_ranks", "runs A vs B: per-rank mean compute ms, time lost, deltas, regression, onset in B", build_diff_ranks },
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff)", build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
