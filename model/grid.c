@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/groups.h"
+#include "model/stats.h"
 #include "model/table.h"
 #include "model/xalloc.h"
 
@@ -162,6 +163,31 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
 		*mean = a.sum / (double)a.n;
 	}
 	return a.n;
+}
+
+void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi)
+{
+	size_t nc = src->ncols < 64 ? src->ncols : 64;
+	size_t n = 0;
+	double *v = xmalloc((src->nrows * nc + 1) * sizeof(*v));
+	for (size_t r = 0; r < src->nrows; r++)
+		for (size_t k = 0; k < nc; k++) {
+			double w, m;
+			size_t c0 = k * src->ncols / nc, c1 = (k + 1) * src->ncols / nc;
+			if (grid_rect(src, b, r, r + 1, c0, c1, &w, &m) && isfinite(m))
+				v[n++] = m;
+		}
+	*lo = *hi = 0;
+	if (n) { /* the lower median and the maximum: a selection, not a sort */
+		*hi = v[0];
+		for (size_t i = 1; i < n; i++)
+			*hi = v[i] > *hi ? v[i] : *hi;
+		*lo = stats_kth_inplace(v, n, (n - 1) / 2);
+		double w, m;
+		if (grid_rect(src, b, 0, src->nrows, 0, src->ncols, &w, &m) && isfinite(w) && w > *hi)
+			*hi = w;
+	}
+	free(v);
 }
 
 size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,

@@ -37,6 +37,9 @@ struct grid_src {
 	/* Optional: mean and worst of row over cols [c0,c1) from the producer's own
 	 * aggregates (e.g. analysis.h heat_range); grid_rect then needs no grid_blocks. */
 	bool (*range)(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
+	/* Optional: the colour scale grid_colour_scale() gives for this grid, kept by the
+	 * producer (an index summary), so opening a heatmap reads no row; false: compute it. */
+	bool (*scale)(void *ud, double *lo, double *hi);
 	/* Optional ids: row -> id (rank id), id -> row (-1 when absent), col -> id (step
 	 * number), id -> col (the first col whose id is >= the given id, -1 when none). */
 	long (*row_id)(void *ud, size_t row);
@@ -94,6 +97,12 @@ void grid_blocks_free(struct grid_blocks *b);
  * is the mean of the row means. */
 size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t r0, size_t r1,
 		 size_t c0, size_t c1, double *worst, double *mean);
+
+/* A heatmap's colour scale: *lo the lower median and *hi the maximum of the row means
+ * over 64 equal column ranges of every row (fewer when there are fewer columns), *hi
+ * raised to the whole grid's worst. Reads every row once; 0 and 0 when nothing is
+ * present. */
+void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi);
 
 /* The same over an explicit list of rows; *worst_row (when not NULL) gets the row that
  * holds the worst value. */

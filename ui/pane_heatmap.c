@@ -17,7 +17,6 @@
 #include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/grid.h"
-#include "model/stats.h"
 #include "model/groups.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
@@ -151,30 +150,13 @@ static void line_label(const struct hpane *p, struct app *app, size_t l, char *b
 		grid_line_label(&p->src, &p->ol, l, buf + k, n - (size_t)k);
 }
 
-/* Colour scale from a coarse pass over the whole grid: median and max of bucket worsts. */
+/* Colour scale: the producer's kept one (an index summary), else a coarse pass over
+ * the whole grid (model/grid.h grid_colour_scale). */
 static void compute_scale(struct hpane *p)
 {
-	size_t nc = p->src.ncols < 64 ? p->src.ncols : 64;
-	size_t n = 0;
-	double *v = xmalloc((p->src.nrows * nc + 1) * sizeof(*v));
-	for (size_t r = 0; r < p->src.nrows; r++)
-		for (size_t k = 0; k < nc; k++) {
-			double w, m;
-			size_t c0 = k * p->src.ncols / nc, c1 = (k + 1) * p->src.ncols / nc;
-			if (rect(p, r, r + 1, c0, c1, &w, &m) && isfinite(m))
-				v[n++] = m;
-		}
-	p->lo = p->hi = 0;
-	if (n) { /* the lower median and the maximum: a selection, not a sort */
-		p->hi = v[0];
-		for (size_t i = 1; i < n; i++)
-			p->hi = v[i] > p->hi ? v[i] : p->hi;
-		p->lo = stats_kth_inplace(v, n, (n - 1) / 2);
-		double w, m;
-		if (rect(p, 0, p->src.nrows, 0, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
-			p->hi = w;
-	}
-	free(v);
+	if (!p->blocks && p->src.scale && p->src.scale(p->src.ud, &p->lo, &p->hi))
+		return;
+	grid_colour_scale(&p->src, p->blocks, &p->lo, &p->hi);
 }
 
 /* A quiet run shorter than this keeps its neighbour's attribute: its blanks then cost a

@@ -250,6 +250,9 @@ size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
+/* The colour scale (model/grid.h grid_colour_scale) kept in the index summary for this
+ * grid as it is now; false when there is none (not indexed, or the grid grew since). */
+bool heat_kept_scale(const struct heat_grid *g, double *lo, double *hi);
 /* The value of rank ri at every column (heat_nsteps() floats, NaN where missing),
  * read in place: for passes over every cell (a run comparison). */
 const float *heat_row(const struct heat_grid *g, size_t ri);

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "model/grid.h"
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/run.h"
@@ -214,6 +215,22 @@ struct summary_job {
 	size_t ngrid;
 };
 
+static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+{
+	return heat_range(ud, row, c0, c1, mean, worst);
+}
+
+/* The colour scale the heatmap pane computes for g (grid.h), kept so an indexed open
+ * reads no row to draw its first frame. */
+static void put_scale(struct obuf *h, const struct heat_grid *g)
+{
+	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
+	double lo, hi;
+	grid_colour_scale(&src, NULL, &lo, &hi);
+	ob_f64(h, lo);
+	ob_f64(h, hi);
+}
+
 static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
 {
 	const struct steps_model *m = j->run->steps;
@@ -252,6 +269,7 @@ static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t
 		ob_u64(h, N);
 		for (size_t r = 0; r < N; r++)
 			ob_u32(h, crc[i][r]);
+		put_scale(h, g);
 	}
 }
 
@@ -396,6 +414,10 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 	lz->crc = xmalloc(N * sizeof(*lz->crc));
 	for (size_t r = 0; r < N; r++)
 		lz->crc[r] = ib_u32(b);
+	g->scale_lo = ib_f64(b);
+	g->scale_hi = ib_f64(b);
+	g->scale_cols = S;
+	g->has_scale = isfinite(g->scale_lo) && isfinite(g->scale_hi) && g->scale_lo <= g->scale_hi;
 	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
 	size_t row_bytes = g->row_words ? g->row_words * 4 : 1;
 	lz->cap = HEAT_RESIDENT_BYTES / row_bytes < 64 ? 64 : HEAT_RESIDENT_BYTES / row_bytes;
@@ -483,6 +505,15 @@ bool steps_summary_restore(struct run *run)
 	s->ngrid = 0;
 	steps_summary_free(s);
 	m->summary = NULL;
+	return true;
+}
+
+bool heat_kept_scale(const struct heat_grid *g, double *lo, double *hi)
+{
+	if (!g || !g->has_scale || g->stale || g->nsteps != g->scale_cols)
+		return false;
+	*lo = g->scale_lo;
+	*hi = g->scale_hi;
 	return true;
 }
 

@@ -84,6 +84,12 @@ static bool gs_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, d
 	return heat_range(s->g, row, c0, c1, mean, worst);
 }
 
+static bool gs_scale(void *ud, double *lo, double *hi)
+{
+	struct gs *s = ud;
+	return heat_kept_scale(s->g, lo, hi);
+}
+
 static void gs_row_label(void *ud, size_t row, char *buf, size_t n)
 {
 	struct gs *s = ud;
@@ -189,7 +195,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
 		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
-		.ud = s, .value = gs_value, .range = gs_range,
+		.ud = s, .value = gs_value, .range = gs_range, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
 		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,

@@ -92,6 +92,11 @@ struct heat_grid {
 	size_t *from;             /* per row: its first column a growing run may change */
 	bool stale;               /* the run grew since (analysis_cache_grown) */
 	struct heat_lazy *lazy;
+	/* The colour scale (grid.h grid_colour_scale) an index summary kept for this grid
+	 * at scale_cols columns; has_scale false: none. */
+	bool has_scale;
+	size_t scale_cols;
+	double scale_lo, scale_hi;
 };
 /* Lay out a grid of nranks x nsteps (no rows yet). */
 struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense);

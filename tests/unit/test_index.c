@@ -17,6 +17,7 @@
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/findings.h"
+#include "model/grid.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/summary.h"
@@ -243,6 +244,31 @@ static bool same_heat(struct run *a, struct run *b)
 	return true;
 }
 
+/* The heatmap pane's colour scale of the compute and slowdown grids: kept in the
+ * summary of b (src.scale answers), equal to the scale a full pass over a's rows gives. */
+static bool same_kept_scale(struct run *a, struct run *b)
+{
+	for (size_t metric = 0; metric < 2; metric++) {
+		struct grid_src sa, sb;
+		char err[128];
+		if (!grid_steps.open(a, metric, &sa, err, sizeof(err)))
+			return false;
+		if (!grid_steps.open(b, metric, &sb, err, sizeof(err))) {
+			grid_steps.close(&sa);
+			return false;
+		}
+		double lo_a, hi_a, lo_b = -1, hi_b = -1, x, y;
+		grid_colour_scale(&sa, NULL, &lo_a, &hi_a);
+		bool kept = sb.scale && sb.scale(sb.ud, &lo_b, &hi_b);
+		bool plain = sa.scale && sa.scale(sa.ud, &x, &y);
+		grid_steps.close(&sa);
+		grid_steps.close(&sb);
+		if (!kept || plain || lo_a != lo_b || hi_a != hi_b || !(hi_a > lo_a))
+			return false;
+	}
+	return true;
+}
+
 static void test_lazy_open(void)
 {
 	char dir[512], part[600], summary[600];
@@ -259,6 +285,7 @@ static void test_lazy_open(void)
 	struct steps_model *m = got->steps;
 	is_int(steps_nranks(m), LZ_RANKS, "every rank is there (as a shell)");
 	is_int(steps_bodies_resident(m), 0, "opening from the index reads no rank's steps");
+	ok(same_kept_scale(want, got), "heatmap colour scale kept in the summary = a full pass over the rows");
 	struct summary sum = { 0 };
 	registry_summary(got, &sum);
 	struct finding_list fl = { 0 };
