@@ -65,6 +65,12 @@ void table_col_unit(struct table *t, int col, enum unit u)
 		t->col[col].unit = u;
 }
 
+void table_col_doc(struct table *t, int col, const char *doc)
+{
+	if (col >= 0 && (size_t)col < t->ncol)
+		t->col[col].doc = doc;
+}
+
 void table_col_prio(struct table *t, int col, int prio)
 {
 	if (col >= 0 && (size_t)col < t->ncol)

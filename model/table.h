@@ -41,6 +41,8 @@ struct table_col {
 	bool right;          /* right-align when drawn */
 	int prio;            /* importance on a narrow screen: after the frozen first column,
 			      * higher prio columns are shown first (0: ordinary) */
+	const char *doc;     /* what the column holds when neither its name nor its role says
+			      * (static text, not owned; the legend shows it), or NULL */
 };
 
 struct table_cell {
@@ -113,6 +115,8 @@ const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
 /* Set the unit of column col's values (table_add_col takes it from the name). */
 void table_col_unit(struct table *t, int col, enum unit u);
+/* Say what column col holds (doc: static text ending "; ", kept by pointer). */
+void table_col_doc(struct table *t, int col, const char *doc);
 /* Mark column col as important (prio > 0) so it survives narrow screens. */
 void table_col_prio(struct table *t, int col, int prio);
 /* Column index by name (case-insensitive), or -1. */

@@ -152,3 +152,13 @@ int units_decimals(double max, int sig)
 	int d = sig - mag;
 	return d < 0 ? 0 : d > 6 ? 6 : d;
 }
+
+const char *units_describe(enum unit u)
+{
+	static const char *const words[] = {
+		[UNIT_NONE] = NULL, [UNIT_S] = "seconds", [UNIT_MS] = "milliseconds",
+		[UNIT_US] = "microseconds", [UNIT_B] = "bytes", [UNIT_MIB] = "MiB (2^20 bytes)",
+		[UNIT_MB] = "MB (10^6 bytes)", [UNIT_GB] = "GB (10^9 bytes)", [UNIT_PCT] = "percent",
+	};
+	return (size_t)u < sizeof(words) / sizeof(words[0]) ? words[u] : NULL;
+}

@@ -41,6 +41,8 @@ enum unit units_parse(const char *name);
  * trailing "(s)", "(MB)", "(Mb)", "(GB)" (decimal, as DASF writes them) or "(%)".
  * UNIT_NONE otherwise (a timestamp, a count, a ratio). */
 enum unit units_from_name(const char *name);
+/* The unit in words for a legend ("seconds", "MiB (2^20 bytes)", ...); NULL for UNIT_NONE. */
+const char *units_describe(enum unit u);
 /* Decimals that give `max` (a column's largest magnitude) `sig` significant digits,
  * clamped to [0, 6]: one precision for a whole column of figures (0.775 -> 3, 5.6 -> 2). */
 int units_decimals(double max, int sig);

@@ -33,6 +33,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 	int c_line = table_add_col(t, "line", COL_INT, 7, 0);
 	int c_off = table_add_col(t, "offset", COL_INT, 9, 0);
 	int c_rec = table_add_col(t, "records", COL_INT, 9, 0);
+	table_col_doc(t, c_rec, "records read; ");
 	int c_skip = table_add_col(t, "skipped", COL_INT, 8, 0);
 	int c_msg = table_add_col(t, "message", COL_TEXT, 50, 0);
 	size_t *order = xmalloc((run->nsrc + 1) * sizeof(*order));

@@ -635,23 +635,7 @@ static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	return 0;
 }
 
-/* Columns whose name alone does not say what they hold (the man page's VIEWS words). */
-static const struct {
-	const char *name, *text;
-} col_words[] = {
-	{ "critical_share", "share of the aligned steps on which the rank was the critical (slowest) rank; " },
-	{ "z", "persistence z-score of being critical; " },
-	{ "rel_slowdown", "median ratio of the rank's compute to the step median, minus 1; " },
-	{ "coverage", "share of the run's steps the rank recorded; " },
-	{ "missing_steps", "steps the rank did not record; " },
-	{ "straggler", "yes for the straggler set; " },
-	{ "slow_from_step", "the straggler's onset; " },
-	{ "straggler_cost_s", "the straggler's cost; " },
-	{ "stall_steps", "the step range of the rank's biggest transient stall; " },
-	{ "records", "records read; " },
-};
-
-/* What a column holds: its role or meaning, its unit (from the name's suffix) and its
+/* What a column holds: its role or the view's doc, its unit (model/units) and its
  * type. */
 static void col_meaning(const struct table_col *c, char *buf, size_t n)
 {
@@ -665,23 +649,10 @@ static void col_meaning(const struct table_col *c, char *buf, size_t n)
 		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
 		[COL_ROLE_ONSET] = "the step the rank is slow from; ",
 	};
-	static const struct { const char *suffix, *unit; } units[] = {
-		{ "_s", "seconds" }, { "_ms", "milliseconds" }, { "_us", "microseconds" }, { "_mb", "MiB (2^20 bytes)" },
-		{ "_bytes", "bytes" }, { "_pct", "percent" }, { "fraction", "fraction of 1" }, { "share", "fraction of 1" },
-	};
-	const char *unit = "";
-	size_t len = strlen(c->name);
-	for (size_t i = 0; i < ARRAY_LEN(units); i++) {
-		size_t sl = strlen(units[i].suffix);
-		if (len >= sl && strcmp(c->name + len - sl, units[i].suffix) == 0)
-			unit = units[i].unit;
-	}
+	const char *unit = units_describe(c->unit);
 	const char *type = c->type == COL_TEXT ? "text" : c->type == COL_INT ? "integer" : "number";
-	const char *what = role_text[c->role];
-	for (size_t i = 0; i < ARRAY_LEN(col_words) && !*what; i++)
-		if (strcmp(c->name, col_words[i].name) == 0)
-			what = col_words[i].text;
-	snprintf(buf, n, "%s%s%s%s", what, *unit ? unit : type, *unit ? ", " : "", *unit ? type : "");
+	const char *what = *role_text[c->role] ? role_text[c->role] : c->doc ? c->doc : "";
+	snprintf(buf, n, "%s%s%s%s", what, unit ? unit : type, unit ? ", " : "", unit ? type : "");
 }
 
 /* The view, each column's meaning, the glossary terms its columns use. */

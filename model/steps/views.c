@@ -64,6 +64,16 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
 	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
 	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
+	table_col_doc(t, c_crit, "share of the aligned steps on which the rank was the critical (slowest) rank, a fraction of 1; ");
+	table_col_doc(t, c_z, "persistence z-score of being critical; ");
+	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
+	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
+	table_col_doc(t, c_miss, "steps the rank did not record; ");
+	table_col_doc(t, c_strag, "yes for the straggler set; ");
+	table_col_doc(t, c_from, "the straggler's onset; ");
+	table_col_doc(t, c_cost, "the straggler's cost; ");
+	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
+	table_col_doc(t, c_rec, "records read; ");
 	/* last, so the columns before it keep their places; shown early on a narrow screen */
 	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
 	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
@@ -258,6 +268,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	c[3] = table_add_col(t, "rank_wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
 	c[5] = table_add_col(t, "useful_fraction", COL_NUM, 6, 3);
+	table_col_doc(t, c[5], "useful compute over the rank wall, a fraction of 1; ");
 	static const char *const names[BUDGET_NLINES] = { "useful_compute_s", "compute_overhead_s",
 							  "data_stall_s", "communication_s", "other_s" };
 	for (int i = 0; i < BUDGET_NLINES; i++)
