@@ -9,16 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/registry.h"
-#include "model/stats.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "ui/app_internal.h"
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
@@ -96,7 +95,7 @@ static void pane_close(struct pane_slot *s)
 	s->stale = false;
 }
 
-static void strag_forget(struct app *app)
+void app_strag_forget(struct app *app)
 {
 	free(app->strag);
 	free(app->strag_onset);
@@ -110,127 +109,11 @@ void app_reload(struct app *app)
 {
 	for (size_t i = 0; i < app->npane; i++)
 		pane_close(&app->pane[i]);
-	strag_forget(app);
+	app_strag_forget(app);
 	app->full_redraw = true;
 }
 
-/* ---- follow mode --------------------------------------------------------------- */
-
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The run grew: every opened pane is stale; the current one rebuilds now (its rebuild
- * op keeps cursor, scroll, sort and filter; without one it reopens), a hidden one when
- * it is next shown (app_pane_priv), so hidden panes cost nothing while following. */
-static void refresh_panes(struct app *app)
-{
-	for (size_t i = 0; i < app->npane; i++)
-		app->pane[i].stale = app->pane[i].opened;
-	app_pane_priv(app, app->cur);
-	strag_forget(app);
-}
-
-/* The held analyses are recomputed at most every CATCH_UP_FACTOR x their CPU cost, and
- * not within CATCH_UP_IDLE seconds of a key (a catch-up of a long run takes a second or
- * two of CPU: keys keep their usual answer time while the user works). */
-enum { CATCH_UP_FACTOR = 40, POLL_FACTOR = 25 };
-#define CATCH_UP_IDLE 2.0
-
-static unsigned poll_now(struct app *app, bool catch_up)
-{
-	double c0 = cpu_seconds(), now = follow_clock();
-	if (app->cmp) {
-		app->following = false;
-		app_msg(app, true, "follow mode follows one run, not a comparison");
-		return PR_REDRAW;
-	}
-	if (!app->follow) {
-		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor };
-		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
-		analysis_allow_lag(app->run, true);
-		app->caught_up_t = app->next_catch_up = now;
-		catch_up = true;   /* the first poll rebuilds everything: a catch-up's cost */
-	}
-	unsigned ch = follow_poll(app->follow, now);
-	app->poll_caught_up = catch_up || (analysis_lagging(app->run) && now >= app->next_catch_up &&
-					   now - app->key_t >= CATCH_UP_IDLE);
-	if (app->poll_caught_up) {
-		analysis_catch_up(app->run);
-		app->caught_up_t = now;
-	}
-	if (ch || app->poll_caught_up)
-		refresh_panes(app);
-	if (ch & FOLLOW_RELOADED) {
-		char *safe = text_sanitize_dup(follow_last_event(app->follow), 0);
-		app_msg(app, false, "%s", safe);
-		free(safe);
-	}
-	app->poll_t = now;
-	app->poll_cpu0 = c0;
-	app->poll_open = true;
-	app_poll_end(app);   /* a schedule now; the frame refines it */
-	app->poll_open = true;
-	return PR_REDRAW;
-}
-
-unsigned app_poll(struct app *app)
-{
-	return poll_now(app, false);
-}
-
-void app_poll_end(struct app *app)
-{
-	if (!app->poll_open || !app->follow)
-		return;
-	app->poll_open = false;
-	app->poll_cost = cpu_seconds() - app->poll_cpu0;
-	double interval = follow_interval(app->follow);
-	if (app->poll_caught_up) {
-		double wait = CATCH_UP_FACTOR * app->poll_cost;
-		app->next_catch_up = app->poll_t + (wait > interval ? wait : interval);
-		app->next_poll = app->poll_t + interval;
-		return;
-	}
-	/* the median of the last polls: one that rebuilt a pane (a reload) is an outlier */
-	app->fast_cost[app->nfast++ % APP_FAST_POLLS] = app->poll_cost;
-	size_t n = app->nfast < APP_FAST_POLLS ? app->nfast : APP_FAST_POLLS;
-	double v[APP_FAST_POLLS];
-	memcpy(v, app->fast_cost, n * sizeof(*v));
-	double period = POLL_FACTOR * stats_median(v, n);
-	app->next_poll = app->poll_t + (period > interval ? period : interval);
-}
-
-int app_poll_wait_ms(const struct app *app)
-{
-	if (!app->following || !app->follow)
-		return -1;
-	double ms = (app->next_poll - follow_clock()) * 1e3;
-	return ms <= 0 ? 0 : ms > 60000 ? 60000 : (int)ms + 1;
-}
-
-static unsigned follow_key(struct app *app, bool toggle)
-{
-	if (toggle)
-		app->following = !app->following;
-	if (!toggle || app->following)
-		poll_now(app, !toggle);   /* R: everything current, held analyses too */
-	else if (analysis_lagging(app->run)) {   /* paused: one consistent picture */
-		analysis_catch_up(app->run);
-		app->caught_up_t = follow_clock();
-		refresh_panes(app);
-	}
-	if (!toggle)
-		app_msg(app, false, "read what was written since (R); %s", app->following ? "following" : "F follows");
-	else if (app->following)
-		app_msg(app, false, "following the job: a poll every %g s (F pauses)", follow_interval(app->follow));
-	else
-		app_msg(app, false, "follow paused (F resumes, R reads once)");
-	return PR_REDRAW;
-}
+/* ---- pane switching ---------------------------------------------------------- */
 
 static void goto_pane(struct app *app, size_t i, bool push, bool drill)
 {
@@ -859,9 +742,9 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_EXPAND:
 		return app_action(app, ACT_PAGE_DOWN);
 	case ACT_FOLLOW:
-		return follow_key(app, true);
+		return app_follow_key(app, true);
 	case ACT_RELOAD:
-		return follow_key(app, false);
+		return app_follow_key(app, false);
 	case ACT_REDRAW:
 		app->full_redraw = true;
 		return PR_REDRAW;

@@ -26,41 +26,11 @@
 #include "ui/draw.h"
 #include "ui/legend.h"
 #include "ui/search.h"
-
-struct hpane {
-	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
-	struct compare *cmp;          /* compare mode: the pair's grid (B - A, A, B), else NULL */
-	size_t metric, nmetrics;
-	struct grid_src src;
-	struct grid_blocks *blocks;   /* only when src has no range accessor */
-	double lo, hi;                /* colour scale (whole grid) */
-	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
-	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
-	size_t rpr;                   /* rows per screen row */
-	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
-	size_t top;                   /* first row shown (always 0 when fitting) */
-	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
-	int w, h;                     /* cells area of the last frame */
-	int y0, x0;                   /* its top-left screen cell (mouse) */
-	/* cache of the visible buckets */
-	signed char *lvl;
-	size_t cache_c0, cache_spc, cache_rpr, cache_top;
-	int cache_w, cache_h;
-	bool cache_ok;
-	long *marks;                  /* marked col ids (critical steps), sorted */
-	size_t nmarks;
-	long mark_row;                /* row the marks belong to, -1 */
-	struct table *export;
-	char why[160];
-	bool pending;                 /* metric chosen, aggregates not built yet (PR_LATER) */
-	bool by_node;                 /* lines are the outline's (node rows), not grid rows */
-	struct outline ol;            /* over src.groups when it has groups */
-	size_t ol_n;                  /* groups in ol */
-};
+#include "ui/pane_heatmap.h"
 
 /* Lines the pane shows: grid rows, or node and rank lines. cur_r, top and the buckets
  * count lines. */
-static size_t nlines(const struct hpane *p)
+size_t hm_nlines(const struct hpane *p)
 {
 	return p->by_node ? p->ol.nline : p->src.nrows;
 }
@@ -91,7 +61,7 @@ static size_t bucket_rows(const struct hpane *p, int h)
 {
 	if (p->one_per_row)
 		return 1;
-	return h > 0 && nlines(p) > (size_t)h ? (nlines(p) + (size_t)h - 1) / (size_t)h : 1;
+	return h > 0 && hm_nlines(p) > (size_t)h ? (hm_nlines(p) + (size_t)h - 1) / (size_t)h : 1;
 }
 
 /* Columns per screen column that fit the whole grid. On big grids a power of two, so
@@ -118,7 +88,7 @@ static size_t rect(const struct hpane *p, size_t r0, size_t r1, size_t c0, size_
 
 /* A cell value with the grid's unit (model/units.h rule; a unit it does not know, such
  * as "tasks", follows 3 significant digits). */
-static char *fmt_value(const struct hpane *p, double v, char *buf, size_t n)
+char *hm_fmt_value(const struct hpane *p, double v, char *buf, size_t n)
 {
 	const char *u = p->src.unit ? p->src.unit : "";
 	enum unit unit = units_parse(u);
@@ -129,7 +99,7 @@ static char *fmt_value(const struct hpane *p, double v, char *buf, size_t n)
 }
 
 /* Worst and mean over lines [l0, l1) x cols [c0, c1); *wrow: the row of the worst. */
-static size_t lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
+size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
 			 double *mean, size_t *wrow)
 {
 	if (p->by_node)
@@ -139,7 +109,7 @@ static size_t lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0,
 }
 
 /* A line's label: a node's name after its closed/open glyph, else the row's label. */
-static void line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n)
+void hm_line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n)
 {
 	if (!p->by_node || p->ol.row[l] >= 0) {
 		grid_row_label(&p->src, line_row(p, l), buf, n);
@@ -329,14 +299,14 @@ static void hp_close(void *priv)
 
 static void fix_view(struct hpane *p)
 {
-	if (p->cur_r >= nlines(p))
-		p->cur_r = nlines(p) - 1;
+	if (p->cur_r >= hm_nlines(p))
+		p->cur_r = hm_nlines(p) - 1;
 	if (p->cur_c >= p->src.ncols)
 		p->cur_c = p->src.ncols - 1;
 	if (p->w <= 0)
 		return;
 	p->top = 0;
-	if (p->rpr == 1 && p->h > 0 && nlines(p) > (size_t)p->h) {
+	if (p->rpr == 1 && p->h > 0 && hm_nlines(p) > (size_t)p->h) {
 		p->top = p->cache_top;
 		if (p->cur_r < p->top)
 			p->top = p->cur_r;
@@ -396,8 +366,8 @@ static void build_cache(struct hpane *p)
 			double w, m;
 			signed char l = -2;   /* outside the grid */
 			size_t wr;
-			if (r0 < nlines(p) && c0 < p->src.ncols)
-				l = lines_rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m, &wr) ? (signed char)level(p, w) : -1;
+			if (r0 < hm_nlines(p) && c0 < p->src.ncols)
+				l = hm_lines_rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m, &wr) ? (signed char)level(p, w) : -1;
 			p->lvl[y * p->w + x] = l;
 		}
 	p->cache_c0 = p->c0;
@@ -445,13 +415,8 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 }
 
 /* Follow mode: a row of a rank grid holding a stalled rank. */
-/* The grid rows lines [l0, l1) cover: k-th is rows[k], or base + k when rows is NULL. */
-struct line_rows {
-	const size_t *rows;
-	size_t base, n;
-};
 
-static struct line_rows lines_rows(const struct hpane *p, size_t l0, size_t l1)
+struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1)
 {
 	if (!p->by_node)
 		return (struct line_rows){ NULL, l0, l1 - l0 };
@@ -460,7 +425,7 @@ static struct line_rows lines_rows(const struct hpane *p, size_t l0, size_t l1)
 	return (struct line_rows){ p->ol.gs->member + a, 0, b - a };
 }
 
-static size_t lr_row(const struct line_rows *lr, size_t k)
+size_t hm_lr_row(const struct line_rows *lr, size_t k)
 {
 	return lr->rows ? lr->rows[k] : lr->base + k;
 }
@@ -470,9 +435,9 @@ static bool rows_stalled(const struct hpane *p, struct app *app, size_t l0, size
 {
 	if (!app->follow || !follow_nstalled(app->follow) || !grid_rows_are_ranks(&p->src))
 		return false;
-	struct line_rows lr = lines_rows(p, l0, l1);
+	struct line_rows lr = hm_lines_rows(p, l0, l1);
 	for (size_t k = 0; k < lr.n; k++)
-		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, lr_row(&lr, k))))
+		if (follow_rank_stalled(app->follow, (int)p->src.row_id(p->src.ud, hm_lr_row(&lr, k))))
 			return true;
 	return false;
 }
@@ -482,9 +447,9 @@ static bool rows_marked(const struct hpane *p, size_t l0, size_t l1)
 {
 	if (p->mark_row < 0)
 		return false;
-	struct line_rows lr = lines_rows(p, l0, l1);
+	struct line_rows lr = hm_lines_rows(p, l0, l1);
 	for (size_t k = 0; k < lr.n; k++)
-		if (lr_row(&lr, k) == (size_t)p->mark_row)
+		if (hm_lr_row(&lr, k) == (size_t)p->mark_row)
 			return true;
 	return false;
 }
@@ -520,13 +485,13 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 {
 	for (int y = 0; y < ny; y++) {
 		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
-		if (r1 > nlines(p))
-			r1 = nlines(p);
+		if (r1 > hm_nlines(p))
+			r1 = hm_nlines(p);
 		char a[40], b[40], lab[88];
 		bool stalled = rows_stalled(p, app, r0, r1);   /* "!": a stalled rank (follow mode) */
-		line_label(p, app, r0, a, sizeof(a));
+		hm_line_label(p, app, r0, a, sizeof(a));
 		if (r1 - r0 > 1) {
-			line_label(p, app, r1 - 1, b, sizeof(b));
+			hm_line_label(p, app, r1 - 1, b, sizeof(b));
 			snprintf(lab, sizeof(lab), "%s%s-%s", stalled ? "!" : "", a, b);
 		} else {
 			snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
@@ -571,7 +536,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	p->rpr = bucket_rows(p, p->h);
 	fix_view(p);
 	build_cache(p);
-	int ny = (int)((nlines(p) - p->top + p->rpr - 1) / p->rpr);
+	int ny = (int)((hm_nlines(p) - p->top + p->rpr - 1) / p->rpr);
 	if (ny > p->h)
 		ny = p->h;
 	draw_header(p, app, &g);
@@ -625,8 +590,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	}
 	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", p->spc, p->src.col_axis,
 		      p->spc > 1 ? "s" : "", p->spc > 1 || p->rpr > 1 ? " (worst)" : "");
-	fmt_value(p, p->lo, lo, sizeof(lo));
-	fmt_value(p, p->hi, hi, sizeof(hi));
+	hm_fmt_value(p, p->lo, lo, sizeof(lo));
+	hm_fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (slower in B warm, faster blue)"
 			 "  i:legend m:A/B/delta +/-:zoom", hi);
@@ -644,8 +609,8 @@ static void move_row(struct hpane *p, long d)
 	long r = (long)p->cur_r + d * step;
 	if (r < 0)
 		r = 0;
-	if (r >= (long)nlines(p))
-		r = (long)nlines(p) - 1;
+	if (r >= (long)hm_nlines(p))
+		r = (long)hm_nlines(p) - 1;
 	p->cur_r = (size_t)r;
 }
 
@@ -696,7 +661,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_PAGE_UP: move_row(p, -(p->h > 1 ? p->h - 1 : 1)); break;
 	case ACT_PAGE_DOWN: move_row(p, p->h > 1 ? p->h - 1 : 1); break;
 	case ACT_TOP: p->cur_r = 0; break;
-	case ACT_BOTTOM: p->cur_r = nlines(p) - 1; break;
+	case ACT_BOTTOM: p->cur_r = hm_nlines(p) - 1; break;
 	case ACT_LEFT: move_col(p, -spc); break;
 	case ACT_RIGHT: move_col(p, spc); break;
 	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
@@ -804,58 +769,13 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 	return r;
 }
 
-static void bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t *c1)
+void hm_bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t *c1)
 {
 	size_t rpr = p->rpr ? p->rpr : 1, spc = p->spc ? p->spc : 1;
 	*r0 = p->top + (p->cur_r - p->top) / rpr * rpr;
-	*r1 = *r0 + rpr < nlines(p) ? *r0 + rpr : nlines(p);
+	*r1 = *r0 + rpr < hm_nlines(p) ? *r0 + rpr : hm_nlines(p);
 	*c0 = p->c0 + (p->cur_c - p->c0) / spc * spc;
 	*c1 = *c0 + spc < p->src.ncols ? *c0 + spc : p->src.ncols;
-}
-
-static void hp_status(void *priv, struct app *app, char *buf, size_t n)
-{
-	struct hpane *p = priv;
-	size_t r0, r1, c0, c1;
-	bucket(p, &r0, &r1, &c0, &c1);
-	char ra[40], rb[40], ca[24], cb[24];
-	line_label(p, app, r0, ra, sizeof(ra));
-	line_label(p, app, r1 - 1, rb, sizeof(rb));
-	grid_col_label(&p->src, c0, ca, sizeof(ca));
-	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
-	double w = 0, m = 0;
-	size_t wrow = r0;
-	size_t cnt = lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow);
-	struct line_rows lr = lines_rows(p, r0, r1);
-	bool node = p->by_node && p->ol.row[r0] < 0;   /* a node line's label is its name */
-	int k = snprintf(buf, n, "%s%s%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
-			 r1 - r0 > 1 ? "-" : "",
-			 r1 - r0 > 1 ? rb : "", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
-			 p->src.title);
-	if (k < 0 || (size_t)k >= n)
-		return;
-	if (!cnt) {
-		snprintf(buf + k, n - (size_t)k, "missing");
-		return;
-	}
-	char wv[32], mv[32];
-	fmt_value(p, w, wv, sizeof(wv));
-	fmt_value(p, m, mv, sizeof(mv));
-	if (lr.n == 1 && c1 - c0 == 1) {
-		k += snprintf(buf + k, n - (size_t)k, "%s", wv);
-		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
-			buf[k++] = ' ';
-			buf[k++] = ' ';
-			p->src.describe(p->src.ud, lr_row(&lr, 0), c0, buf + k, n - (size_t)k);
-		}
-		return;
-	}
-	k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
-	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
-		char wl[24];
-		grid_row_label(&p->src, wrow, wl, sizeof(wl));
-		snprintf(buf + k, n - (size_t)k, "  worst on %s %s", p->src.row_axis, wl);
-	}
 }
 
 /* `e`: the cells as shown (grid_cells_table, the same code as --export heatmap_cells). */
@@ -884,10 +804,10 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 		return PR_NONE;
 	size_t r = p->top + (size_t)(y - p->y0) * (p->rpr ? p->rpr : 1);
 	size_t c = p->c0 + (size_t)(x - p->x0) * (p->spc ? p->spc : 1);
-	if (r >= nlines(p) || c >= p->src.ncols)
+	if (r >= hm_nlines(p) || c >= p->src.ncols)
 		return PR_NONE;
 	size_t r0, r1, c0, c1;
-	bucket(p, &r0, &r1, &c0, &c1);
+	hm_bucket(p, &r0, &r1, &c0, &c1);
 	if (r >= r0 && r < r1 && c >= c0 && c < c1)
 		return hp_handle(p, app, ACT_ENTER);
 	p->cur_r = r;
@@ -916,82 +836,6 @@ static void hp_item_show(void *priv, struct app *app, size_t i)
 	fix_view(p);
 }
 
-/* The ramp: each level's glyph in its colour with the values it stands for. */
-static void hp_legend(void *priv, struct app *app, struct legend *l)
-{
-	struct hpane *p = priv;
-	char buf[320];
-	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
-	legend_head(l, buf);
-	legend_para(l, "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
-		       "away; the note row says how many rows and columns a cell holds, the status row shows the exact "
-		       "worst and mean under the cursor. Enter opens the cell (its rank's steps); a click selects a "
-		       "cell, a second click opens it.");
-	/* the scale label: what the range is, and where values outside it go */
-	char lo[32], hi[32], a[32], b[32];
-	fmt_value(p, p->lo, lo, sizeof(lo));
-	fmt_value(p, p->hi, hi, sizeof(hi));
-	if (p->src.diverging)
-		snprintf(buf, sizeof(buf), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
-			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
-	else
-		snprintf(buf, sizeof(buf), "Scale: the median cell of the whole grid (not only the window), %s, to "
-			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
-			 "cell is above the worst.", lo, hi);
-	legend_para(l, buf);
-	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
-	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
-		fmt_value(p, p->lo + step * k, a, sizeof(a));
-		fmt_value(p, p->lo + step * (k + 1), b, sizeof(b));
-		if (p->src.diverging && k == 0)
-			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b);
-		else if (k == 0)
-			snprintf(buf, sizeof(buf), "<= %s (quiet: the median and below)", b);
-		else
-			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", a, b,
-				 k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
-		legend_row(l, app->g->heat[k], 3, k == 0 ? ROLE_NORMAL : p->src.diverging && k < 3 ? theme_heat(3)
-						   : theme_heat(k), buf);
-	}
-	if (p->src.diverging)
-		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
-	else
-		legend_para(l, "Colours come in four bands (levels 1-3, 4-5, 6, 7); the glyph's height "
-			       "tells the level within a band.");
-	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
-	if (p->src.groups) {
-		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");
-		legend_row(l, app->g->opened, 1, ROLE_DIM, "an expanded node: its ranks follow (Space collapses it)");
-	}
-	legend_row(l, app->g->heat[1], 3, ROLE_CURSOR, "the cursor (reversed)");
-	legend_row(l, app->g->mark, 1, ROLE_MARK, "header mark: a step the opened finding names (critical steps)");
-	legend_row(l, "12", 1, ROLE_MARK, "row label: the rank the opened finding names");
-	legend_row(l, "!3", 1, ROLE_ERROR, "row label: a stalled rank (follow mode: no new record for a while)");
-	legend_terms(l, p->src.title);
-}
-
-/* y/Y: the cell (bucket) under the cursor in full precision, tab-separated: its row
- * and column labels, the metric, worst, mean and the unit (the status row rounds). */
-static int hp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
-{
-	struct hpane *p = priv;
-	size_t r0, r1, c0, c1, wrow;
-	bucket(p, &r0, &r1, &c0, &c1);
-	double w = 0, m = 0;
-	if (!lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
-		return -1;
-	char ra[40], rb[40], ca[24], cb[24], wv[40], mv[40];
-	line_label(p, app, r0, ra, sizeof(ra));
-	line_label(p, app, r1 - 1, rb, sizeof(rb));
-	grid_col_label(&p->src, c0, ca, sizeof(ca));
-	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
-	table_format_full(w, wv, sizeof(wv));
-	table_format_full(m, mv, sizeof(mv));
-	snprintf(buf, n, "%s%s%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, r1 - r0 > 1 ? "-" : "", r1 - r0 > 1 ? rb : "", ca,
-		 c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
-	return 0;
-}
-
 const struct pane_ops pane_heatmap = {
 	.name = "heatmap",
 	.open = hp_open,
@@ -1001,11 +845,11 @@ const struct pane_ops pane_heatmap = {
 	.select = hp_select,
 	.table = hp_table,
 	.rebuild = hp_rebuild,
-	.status = hp_status,
-	.copy = hp_copy,
+	.status = heatmap_status,
+	.copy = heatmap_copy,
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
-	.legend = hp_legend,
+	.legend = heatmap_legend,
 	.items = hp_items,
 	.item_text = hp_item_text,
 	.item_show = hp_item_show,

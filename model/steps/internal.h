@@ -56,6 +56,24 @@ long long steps_tail_offset(const struct steps_tail *t);
 size_t steps_tail_records(const struct steps_tail *t);
 void steps_tail_free(struct steps_tail *t);
 
+/* Detection (load_detect.c): the ranks to load under a PATH, as pytscope_load() plans
+ * them: rank{k}/ dirs (the last name wins per rank id), else the directory itself, else
+ * a steps.jsonl file given directly. */
+struct rank_task {
+	long rank;
+	char *dir;            /* directory holding steps.jsonl / run.json */
+	char *steps_path;     /* explicit steps file (a path given directly), else NULL */
+};
+
+struct task_list {
+	struct rank_task *v;
+	size_t n, cap;
+};
+
+void steps_plan(const char *path, struct task_list *t);
+void steps_tasks_free(struct task_list *t);
+bool steps_is_dir(const char *path);
+
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
@@ -351,5 +369,12 @@ void store_rank_free_body(struct rank_steps *r);
 void store_rank_build_index(struct rank_steps *r);
 void store_rank_compact(struct rank_steps *r);
 void store_slots_rebuild(struct steps_model *m, size_t need);
+/* Shared by store.c and store_read.c. */
+/* A column's raw (non-RLE) value at pos, decoded to double. */
+double store_col_raw(const struct column *c, size_t pos);
+/* The table slot holding rank id `rank`, or the empty slot where it would go. */
+size_t *store_slot_find(const struct steps_model *m, int rank);
+/* The k-th distinct step of a rank, in step order. */
+long store_rank_distinct_step(const struct rank_steps *r, size_t k);
 
 #endif

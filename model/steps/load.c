@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): detection, the
- * parallel JSONL loader (fast lines: load_scan.c) and run.json metadata. */
+/* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): the parallel
+ * JSONL loader (detection: load_detect.c; fast lines: load_scan.c) and run.json metadata. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/json.h"
@@ -23,198 +22,6 @@
 
 #define CHUNK (1u << 20)
 #define MAX_LINE ((size_t)64 << 20)
-
-/* ---- detection -------------------------------------------------------------------- */
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* "rank" + one or more ASCII digits -> the rank id (int(suffix)), else -1. */
-static long rank_suffix(const char *name)
-{
-	if (strncmp(name, "rank", 4) != 0 || !name[4])
-		return -1;
-	long v = 0;
-	for (const char *p = name + 4; *p; p++) {
-		if (*p < '0' || *p > '9' || v > 100000000)
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-struct rank_task {
-	long rank;
-	char *dir;            /* directory holding steps.jsonl / run.json */
-	char *steps_path;     /* explicit steps file (a path given directly), else NULL */
-};
-
-struct task_list {
-	struct rank_task *v;
-	size_t n, cap;
-};
-
-static void tasks_add(struct task_list *t, long rank, const char *dir, const char *steps)
-{
-	xgrow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = xstrdup(dir),
-					   .steps_path = steps ? xstrdup(steps) : NULL };
-}
-
-static void tasks_free(struct task_list *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].dir);
-		free(t->v[i].steps_path);
-	}
-	free(t->v);
-}
-
-struct rank_name {
-	long rank;
-	size_t order;         /* position in name order */
-};
-
-static int cmp_rank_name(const void *a, const void *b)
-{
-	const struct rank_name *x = a, *y = b;
-	if (x->rank != y->rank)
-		return (x->rank > y->rank) - (x->rank < y->rank);
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* keep[i]: names[i] is the last name (in name order) with its rank id, so a later name
- * with the same id wins (rank1 and rank01). O(n log n) for any number of rank dirs. */
-static bool *last_of_each_rank(char **names, size_t n)
-{
-	struct rank_name *v = xmalloc((n ? n : 1) * sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct rank_name){ rank_suffix(names[i]), i };
-	qsort(v, n, sizeof(*v), cmp_rank_name);
-	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
-	for (size_t i = 0; i < n; i++)
-		if (i + 1 == n || v[i + 1].rank != v[i].rank)
-			keep[v[i].order] = true;
-	free(v);
-	return keep;
-}
-
-/* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
-static void find_rank_dirs(const char *dir, struct task_list *t)
-{
-	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t i = 0; l && i < l->n; i++) {
-		if (l->v[i].kind != DIRENT_DIR || rank_suffix(l->v[i].name) < 0)
-			continue;
-		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = l->v[i].name;
-	}
-	bool *keep = last_of_each_rank(names, n);
-	for (size_t i = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		char *sub = xasprintf("%s/%s", dir, names[i]);
-		tasks_add(t, rank_suffix(names[i]), sub, NULL);
-		free(sub);
-	}
-	free(keep);
-	free(names);
-	dirlist_close(l);
-}
-
-/* The ranks to load under path: rank dirs, else the directory itself, else a
- * steps.jsonl file given directly. */
-static void plan(const char *path, struct task_list *t)
-{
-	if (is_dir(path)) {
-		find_rank_dirs(path, t);
-		if (t->n == 0)
-			tasks_add(t, 0, path, NULL);
-		return;
-	}
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	tasks_add(t, 0, slash ? dir : ".", path);
-	free(dir);
-}
-
-int pytscope_probe(const char *path, const struct opts *opts)
-{
-	(void)opts;
-	if (is_file(path))
-		return ends_with(path, ".jsonl") ? 90 : 0;
-	if (!is_dir(path))
-		return 0;
-	char *p = xasprintf("%s/steps.jsonl", path);
-	char *q = xasprintf("%s/run.json", path);
-	bool single = is_file(p) || is_file(q);
-	free(p);
-	free(q);
-	if (single)
-		return 90;
-	struct task_list t = { 0 };
-	find_rank_dirs(path, &t);
-	bool multi = t.n > 0;
-	tasks_free(&t);
-	return multi ? 90 : 0;
-}
-
-/* The ranks under path as pytscope_load() would plan them, for run identity
- * (model/identity.c): rank ids, their directories, the lowest rank's run.json name and
- * whether any rank has a steps.jsonl. Reads only the run.json of the lowest rank. */
-
-void pytscope_run_info(const char *path, struct pytscope_run_info *out)
-{
-	memset(out, 0, sizeof(*out));
-	struct task_list t = { 0 };
-	plan(path, &t);
-	out->n = t.n;
-	out->rank = xcalloc(t.n ? t.n : 1, sizeof(*out->rank));
-	out->dir = xcalloc(t.n ? t.n : 1, sizeof(*out->dir));
-	size_t lowest = 0;
-	for (size_t i = 0; i < t.n; i++) {
-		out->rank[i] = t.v[i].rank;
-		out->dir[i] = xstrdup(t.v[i].dir);
-		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t.v[i].dir);
-		out->has_steps |= is_file(steps);
-		free(steps);
-		if (t.v[i].rank < t.v[lowest].rank)
-			lowest = i;
-	}
-	if (t.n)
-		out->name = steps_meta_name(t.v[lowest].dir);
-	tasks_free(&t);
-}
-
-void pytscope_run_info_free(struct pytscope_run_info *info)
-{
-	for (size_t i = 0; i < info->n; i++)
-		free(info->dir[i]);
-	free(info->dir);
-	free(info->rank);
-	free(info->name);
-	memset(info, 0, sizeof(*info));
-}
 
 /* ---- steps.jsonl ----------------------------------------------------------------- */
 
@@ -719,9 +526,9 @@ static size_t files_of_tasks(const struct task_list *t, struct steps_rank_file *
 size_t steps_plan_files(const char *path, struct steps_rank_file **out)
 {
 	struct task_list t = { 0 };
-	plan(path, &t);
+	steps_plan(path, &t);
 	size_t n = files_of_tasks(&t, out);
-	tasks_free(&t);
+	steps_tasks_free(&t);
 	return n;
 }
 
@@ -839,14 +646,14 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 {
 	const struct opts *o = ctx->opts;
 	memset(lp, 0, sizeof(*lp));
-	plan(path, &lp->tasks);
+	steps_plan(path, &lp->tasks);
 	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		long id = lp->tasks.v[i].rank;
 		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
 			lp->lowest = id;
 	}
-	lp->indexed = is_dir(path) && (!o || (!o->no_index && !o->ranks));
+	lp->indexed = steps_is_dir(path) && (!o || (!o->no_index && !o->ranks));
 	if (!lp->indexed) {
 		plan_filter(lp, o, NULL);
 		return;
@@ -932,7 +739,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (t->n)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
-	tasks_free(t);
+	steps_tasks_free(t);
 	steps_rank_files_free(lp.files, lp.nfiles);
 	struct steps_model *m = job.m;
 	/* Display name: run.json name of the lowest rank. */

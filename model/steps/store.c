@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the per-rank columnar step store (see steps.h for the contract and the
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
- * step -> position index, the aligned step set and read accessors. Follow mode's growth
- * is store_follow.c, the serialized form store_index.c. */
+ * step -> position index and the aligned step set. The read accessors are store_read.c,
+ * follow mode's growth store_follow.c, the serialized form store_index.c. */
 #include "model/steps/internal.h"
 
 #include <limits.h>
@@ -156,7 +156,7 @@ size_t store_col_elem(unsigned char enc)
 	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
 }
 
-static double col_raw(const struct column *c, size_t pos)
+double store_col_raw(const struct column *c, size_t pos)
 {
 	switch (c->enc) {
 	case ENC_NANO: return (double)((const uint32_t *)c->data)[pos] / 1e9;
@@ -170,7 +170,7 @@ static void col_to_f64(struct column *c)
 	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));
 	for (size_t i = 0; i < c->cap; i++)
 		if (bit_get(c->present, i))
-			d[i] = col_raw(c, i);
+			d[i] = store_col_raw(c, i);
 	free(c->data);
 	c->data = d;
 	c->enc = ENC_F64;
@@ -310,7 +310,7 @@ static size_t slot_home(const struct steps_model *m, int rank)
 }
 
 /* The table slot holding rank id `rank`, or the empty slot where it would go. */
-static size_t *slot_find(const struct steps_model *m, int rank)
+size_t *store_slot_find(const struct steps_model *m, int rank)
 {
 	size_t i = slot_home(m, rank);
 	while (m->slot[i] && m->rank[m->slot[i] - 1]->rank != rank)
@@ -328,7 +328,7 @@ void store_slots_rebuild(struct steps_model *m, size_t need)
 	m->slot = xcalloc(n, sizeof(*m->slot));
 	m->nslot = n;
 	for (size_t i = 0; i < m->nrank; i++)
-		*slot_find(m, m->rank[i]->rank) = i + 1;
+		*store_slot_find(m, m->rank[i]->rank) = i + 1;
 }
 
 /* O(1) amortised: the id table finds an earlier rank with the same id. */
@@ -339,7 +339,7 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 		r->live = r->dirty = m->resort = true;
 	if ((m->nrank + 1) * 2 > m->nslot)
 		store_slots_rebuild(m, m->nrank + 1);
-	size_t *s = slot_find(m, r->rank);
+	size_t *s = store_slot_find(m, r->rank);
 	if (*s) {
 		steps_rank_free(m->rank[*s - 1]);
 		m->rank[*s - 1] = r;
@@ -361,7 +361,7 @@ static void col_try_rle(struct column *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!c->all_present && !bit_get(c->present, i))
 			continue;
-		double v = col_raw(c, i);
+		double v = store_col_raw(c, i);
 		if (runs == 0 || memcmp(&v, &prev, sizeof(v)) != 0) {
 			if (++runs > n / 16)
 				return;
@@ -376,7 +376,7 @@ static void col_try_rle(struct column *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!c->all_present && !bit_get(c->present, i))
 			continue;
-		double v = col_raw(c, i);
+		double v = store_col_raw(c, i);
 		if (k == 0 || memcmp(&v, &c->run_val[k - 1], sizeof(v)) != 0) {
 			c->run_start[k] = (uint32_t)i;
 			c->run_val[k++] = v;
@@ -480,7 +480,7 @@ int store_cmp_rank(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-static long rank_distinct_step(const struct rank_steps *r, size_t k)
+long store_rank_distinct_step(const struct rank_steps *r, size_t k)
 {
 	return r->contiguous ? r->step0 + (long)k : (long)r->idx_step[k];
 }
@@ -546,7 +546,7 @@ void store_build_union(struct steps_model *m)
 		    r->step0 == m->rank[0]->step0 && r->n == m->rank[0]->n)
 			continue; /* identical range: adds nothing to the union */
 		for (size_t j = 0; j < r->ndistinct; j++)
-			all[k++] = rank_distinct_step(r, j);
+			all[k++] = store_rank_distinct_step(r, j);
 	}
 	qsort(all, k, sizeof(*all), cmp_i64);
 	size_t u = 0;
@@ -586,7 +586,7 @@ void store_build_aligned(struct steps_model *m)
 	const struct rank_steps *r0 = m->rank[0];
 	m->aligned = xmalloc((r0->ndistinct ? r0->ndistinct : 1) * sizeof(*m->aligned));
 	for (size_t k = 0; k < r0->ndistinct; k++) {
-		long s = rank_distinct_step(r0, k);
+		long s = store_rank_distinct_step(r0, k);
 		bool all = true;
 		size_t pos;
 		for (size_t i = 1; i < m->nrank && all; i++)
@@ -619,15 +619,15 @@ void store_build_tail(struct steps_model *m)
 	size_t total = 0;
 	for (size_t i = 0; i < m->nrank; i++) {
 		const struct rank_steps *r = m->rank[i];
-		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
+		for (size_t j = r->ndistinct; j-- > 0 && store_rank_distinct_step(r, j) > last;)
 			total++;
 	}
 	m->tail = xmalloc((total ? total : 1) * sizeof(*m->tail));
 	size_t k = 0;
 	for (size_t i = 0; i < m->nrank; i++) {
 		const struct rank_steps *r = m->rank[i];
-		for (size_t j = r->ndistinct; j-- > 0 && rank_distinct_step(r, j) > last;)
-			m->tail[k++] = rank_distinct_step(r, j);
+		for (size_t j = r->ndistinct; j-- > 0 && store_rank_distinct_step(r, j) > last;)
+			m->tail[k++] = store_rank_distinct_step(r, j);
 	}
 	qsort(m->tail, k, sizeof(*m->tail), cmp_i64);
 	for (size_t j = 0; j < k; j++)
@@ -705,249 +705,4 @@ void steps_model_free(struct steps_model *m)
 	free(m->tail);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
-}
-
-/* ---- reading ------------------------------------------------------------------- */
-
-size_t steps_nranks(const struct steps_model *m)
-{
-	return m ? m->nrank : 0;
-}
-
-int steps_rank_id(const struct steps_model *m, size_t ri)
-{
-	return m->rank[ri]->rank;
-}
-
-const char *steps_rank_path(const struct steps_model *m, size_t ri)
-{
-	return m->rank[ri]->path;
-}
-
-long steps_rank_index(const struct steps_model *m, int rank)
-{
-	if (!m || !m->nslot)
-		return -1;
-	size_t s = *slot_find(m, rank);
-	return s ? (long)s - 1 : -1;
-}
-
-const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)
-{
-	return &m->rank[ri]->meta;
-}
-
-size_t steps_nrecords(const struct steps_model *m, size_t ri)
-{
-	return m->rank[ri]->n;
-}
-
-long steps_step(const struct steps_model *m, size_t ri, size_t pos)
-{
-	const struct rank_steps *r = m->rank[ri];
-	if (r->contiguous)
-		return r->step0 + (long)pos;
-	rank_need_body(r);
-	return (long)r->step[pos];
-}
-
-bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out)
-{
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
-	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
-		return false;
-	*out = r->ts0 + (double)r->ts[pos];
-	return true;
-}
-
-static double col_rle_get(const struct column *c, size_t pos)
-{
-	size_t lo = 0, hi = c->nruns; /* last run with start <= pos */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (c->run_start[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return c->run_val[lo];
-}
-
-bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
-{
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
-	if (metric < 0 || (size_t)metric >= r->ncol || pos >= r->n)
-		return false;
-	const struct column *c = &r->col[metric];
-	if (c->cap == 0 && c->enc != ENC_RLE)
-		return false;
-	if (!c->all_present && (pos >= c->cap || !bit_get(c->present, pos)))
-		return false;
-	if (c->enc == ENC_RLE)
-		*out = col_rle_get(c, pos);
-	else
-		*out = col_raw(c, pos);
-	return true;
-}
-
-bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos)
-{
-	const struct rank_steps *r = m->rank[ri];
-	if (r->contiguous) {
-		if (step < r->step0 || (unsigned long)step - (unsigned long)r->step0 >= r->n)
-			return false;
-		*pos = (size_t)(step - r->step0);
-		return true;
-	}
-	rank_need_body(r);
-	size_t lo = 0, hi = r->ndistinct;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (r->idx_step[mid] < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= r->ndistinct || r->idx_step[lo] != step)
-		return false;
-	*pos = r->idx_pos[lo];
-	return true;
-}
-
-size_t steps_ndistinct(const struct steps_model *m, size_t ri)
-{
-	return m->rank[ri]->ndistinct;
-}
-
-bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
-{
-	const struct rank_steps *r = m->rank[ri];
-	if (!r->n)
-		return false;
-	*lo = r->span_lo;
-	*hi = r->span_hi;
-	return true;
-}
-
-size_t steps_nunion(const struct steps_model *m)
-{
-	return m ? m->nunion : 0;
-}
-
-size_t steps_missing(const struct steps_model *m, size_t ri)
-{
-	return m->nunion - m->rank[ri]->ndistinct;
-}
-
-size_t steps_naligned(const struct steps_model *m)
-{
-	return m ? m->naligned : 0;
-}
-
-long steps_aligned_step(const struct steps_model *m, size_t k)
-{
-	return m->aligned_contiguous ? m->aligned_lo + (long)k : (long)m->aligned[k];
-}
-
-long steps_max_step(const struct steps_model *m, size_t ri)
-{
-	const struct rank_steps *r = m->rank[ri];
-	return r->ndistinct ? rank_distinct_step(r, r->ndistinct - 1) : LONG_MIN;
-}
-
-size_t steps_ncolumns(const struct steps_model *m)
-{
-	return m ? m->naligned + m->ntail : 0;
-}
-
-long steps_column_step(const struct steps_model *m, size_t k)
-{
-	if (k < m->naligned)
-		return steps_aligned_step(m, k);
-	k -= m->naligned;
-	return m->tail_range ? m->tail_lo + (long)k : (long)m->tail[k];
-}
-
-size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k)
-{
-	size_t pos = 0;
-	steps_find(m, ri, steps_aligned_step(m, k), &pos);
-	return pos;
-}
-
-static size_t column_bytes(const struct column *c)
-{
-	size_t b = 0;
-	if (c->data)
-		b += c->cap * store_col_elem(c->enc);
-	if (c->present)
-		b += bitmap_bytes(c->cap);
-	b += c->nruns * (sizeof(*c->run_start) + sizeof(*c->run_val));
-	return b;
-}
-
-size_t steps_resident_bytes(const struct steps_model *m)
-{
-	size_t b = 0;
-	for (size_t i = 0; m && i < m->nrank; i++) {
-		const struct rank_steps *r = m->rank[i];
-		b += sizeof(*r) + r->ncol * sizeof(*r->col);
-		if (r->step)
-			b += r->cap * sizeof(*r->step);
-		if (r->ts)
-			b += r->cap * sizeof(*r->ts);
-		if (r->ts_present)
-			b += bitmap_bytes(r->cap);
-		if (r->idx_step)
-			b += r->ndistinct * (sizeof(*r->idx_step) + sizeof(*r->idx_pos));
-		for (size_t c = 0; c < r->ncol; c++)
-			b += column_bytes(&r->col[c]);
-	}
-	if (m && m->aligned)
-		b += m->naligned * sizeof(*m->aligned);
-	return b;
-}
-
-size_t steps_total_records(const struct steps_model *m)
-{
-	size_t n = 0;
-	for (size_t i = 0; m && i < m->nrank; i++)
-		n += m->rank[i]->n;
-	return n;
-}
-
-void **steps_analysis_slot(struct steps_model *m)
-{
-	return &m->analysis;
-}
-
-const char *const steps_series_name[STEPS_NSERIES] = { "step_time", "loss", "grad_norm", "memory" };
-
-static int memory_metric(const struct steps_model *m)
-{
-	static const char *const names[] = { "alloc", "allocated", "peak_alloc", "reserved" };
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		int id = steps_metric_find(m, METRIC_MEMORY, names[i]);
-		if (id >= 0)
-			return id;
-	}
-	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
-			return (int)i;
-	return -1;
-}
-
-int steps_series_metric(const struct steps_model *m, enum steps_series k)
-{
-	switch (k) {
-	case SERIES_LOSS:
-	case SERIES_GRAD_NORM:
-		return steps_metric_find(m, METRIC_SCALAR, steps_series_name[k]);
-	case SERIES_MEMORY:
-		return memory_metric(m);
-	default:
-		return -1;
-	}
 }

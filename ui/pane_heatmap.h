@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* pane_heatmap.h: the heatmap pane's private state and the helpers its two files share
+ * (pane_heatmap.c: opening, drawing, keys; pane_heatmap_info.c: what the pane says about
+ * the cell under the cursor: status row, legend, copy). Not for other panes. */
+#ifndef UI_PANE_HEATMAP_H
+#define UI_PANE_HEATMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/grid.h"
+#include "model/groups.h"
+#include "ui/app.h"
+#include "ui/legend.h"
+
+struct hpane {
+	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
+	struct compare *cmp;          /* compare mode: the pair's grid (B - A, A, B), else NULL */
+	size_t metric, nmetrics;
+	struct grid_src src;
+	struct grid_blocks *blocks;   /* only when src has no range accessor */
+	double lo, hi;                /* colour scale (whole grid) */
+	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
+	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
+	size_t rpr;                   /* rows per screen row */
+	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
+	size_t top;                   /* first row shown (always 0 when fitting) */
+	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
+	int w, h;                     /* cells area of the last frame */
+	int y0, x0;                   /* its top-left screen cell (mouse) */
+	/* cache of the visible buckets */
+	signed char *lvl;
+	size_t cache_c0, cache_spc, cache_rpr, cache_top;
+	int cache_w, cache_h;
+	bool cache_ok;
+	long *marks;                  /* marked col ids (critical steps), sorted */
+	size_t nmarks;
+	long mark_row;                /* row the marks belong to, -1 */
+	struct table *export;
+	char why[160];
+	bool pending;                 /* metric chosen, aggregates not built yet (PR_LATER) */
+	bool by_node;                 /* lines are the outline's (node rows), not grid rows */
+	struct outline ol;            /* over src.groups when it has groups */
+	size_t ol_n;                  /* groups in ol */
+};
+
+/* The grid rows lines [l0, l1) cover: k-th is rows[k], or base + k when rows is NULL. */
+struct line_rows {
+	const size_t *rows;
+	size_t base, n;
+};
+
+/* Lines the pane shows: grid rows, or node and rank lines. */
+size_t hm_nlines(const struct hpane *p);
+/* A cell value with the grid's unit (model/units.h rule). */
+char *hm_fmt_value(const struct hpane *p, double v, char *buf, size_t n);
+/* Worst and mean over lines [l0, l1) x cols [c0, c1); *wrow: the row of the worst.
+ * Returns the number of values. */
+size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
+		     double *mean, size_t *wrow);
+/* A line's label: a node's name after its glyph, else the row's label. */
+void hm_line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n);
+/* The grid rows lines [l0, l1) cover, and the k-th of them. */
+struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1);
+size_t hm_lr_row(const struct line_rows *lr, size_t k);
+/* The bucket (lines and columns) under the cursor. */
+void hm_bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t *c1);
+
+/* pane_heatmap_info.c: the pane ops for the status row, the legend and y/Y. */
+void heatmap_status(void *priv, struct app *app, char *buf, size_t n);
+void heatmap_legend(void *priv, struct app *app, struct legend *l);
+int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n);
+
+#endif
