@@ -84,43 +84,14 @@ double stats_fsum_partials(const double *v, size_t n)
 	return stats_sum_result(&s);
 }
 
-/* The fast path of fsum: a cascade of error-free additions (TwoSum). t is the running
- * double sum and e the sum of its rounding errors, itself kept by error-free additions;
- * while every addition into e is exact, the exact total is t + e, so the one rounded
- * addition t + e is the correctly rounded sum: the double fsum returns. When an addition
- * into e was inexact, or the result is zero (fsum's sign of zero) or not finite, the
- * cascade cannot decide and the caller runs fsum. */
-struct cascade {
-	double t, e;
-	bool exact;
-};
-
-static void cascade_add(struct cascade *c, double x)
-{
-	double s = c->t + x, bp = s - x;
-	double err = (c->t - bp) + (x - (s - bp));
-	c->t = s;
-	double e2 = c->e + err, bp2 = e2 - err;
-	c->exact &= (c->e - bp2) + (err - (e2 - bp2)) == 0.0;
-	c->e = e2;
-}
-
-static bool cascade_result(const struct cascade *c, double *out)
-{
-	double r = c->t + c->e;
-	if (!c->exact || !isfinite(r) || r == 0.0)
-		return false;
-	*out = r;
-	return true;
-}
-
 double stats_fsum(const double *v, size_t n)
 {
-	struct cascade c = { 0.0, 0.0, true };
+	struct stats_cascade c;
+	stats_cascade_init(&c);
 	for (size_t i = 0; i < n; i++)
-		cascade_add(&c, v[i]);
+		stats_cascade_add(&c, v[i]);
 	double r;
-	return cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
+	return stats_cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
 }
 
 /* ---- robust statistics ------------------------------------------------------------ */
@@ -296,31 +267,93 @@ double stats_mad(const double *v, size_t n, double med)
 	return m;
 }
 
-/* The history window of stats_local_spikes and its scratch live on the stack: no
- * allocation per step (issue 17). */
+/* stats_local_spikes keeps its history twice: a ring in arrival order (which value
+ * leaves next) and the same values sorted, ties in arrival order (what a stable sort of
+ * the history gives, so even zeros of both signs land where stats_median's sorting path
+ * puts them). Each step inserts one value and removes one (at most 12 moves), the median
+ * is read off the sorted window and the MAD merges the deviations on either side of it
+ * (already in order), so no selection and no allocation per step (issue 17). The
+ * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
+ * not needed; the results are the bits the two selections gave. */
+#define SPIKE_WINDOW 12
+
+/* Insert x into the ascending s[0..n) after every value not above it. */
+static void window_insert(double *s, size_t n, double x)
+{
+	size_t i = n;
+	while (i > 0 && s[i - 1] > x) {
+		s[i] = s[i - 1];
+		i--;
+	}
+	s[i] = x;
+}
+
+/* Remove the oldest value x from the ascending s[0..n): the first that compares equal
+ * (ties are in arrival order, and x is older than any of them). */
+static void window_remove(double *s, size_t n, double x)
+{
+	size_t i = 0;
+	while (i + 1 < n && s[i] != x)
+		i++;
+	memmove(s + i, s + i + 1, (n - i - 1) * sizeof(*s));
+}
+
+/* Median of the ascending s[0..n), n > 0 (median_sorted). */
+static double window_median(const double *s, size_t n)
+{
+	size_t h = n / 2;
+	return n % 2 ? s[h] : (s[h - 1] + s[h]) / 2.0;
+}
+
+/* MAD about med of the ascending s[0..n): |s[i] - med| falls going left from the first
+ * value >= med and rises going right, so merging the two runs gives the deviations in
+ * order; the middle one(s) are the median a selection would find. */
+static double window_mad(const double *s, size_t n, double med)
+{
+	size_t p = 0;
+	while (p < n && s[p] < med)
+		p++;
+	size_t h = n / 2, l = p, r = p;
+	double prev = 0.0, cur = 0.0;
+	for (size_t k = 0; k <= h; k++) {
+		prev = cur;
+		double dl = l > 0 ? fabs(s[l - 1] - med) : INFINITY;
+		double dr = r < n ? fabs(s[r] - med) : INFINITY;
+		if (r < n && (l == 0 || dr <= dl)) {
+			cur = dr;
+			r++;
+		} else {
+			cur = dl;
+			l--;
+		}
+	}
+	return n % 2 ? cur : (prev + cur) / 2.0;
+}
 
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
 {
-	double hist[13], scratch[12];
-	size_t nh = 0;
+	double ring[SPIKE_WINDOW], sorted[SPIKE_WINDOW];
+	size_t nh = 0, oldest = 0;
 	for (size_t i = 0; i < n; i++) {
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
 		if (nh >= 6) {
-			memcpy(scratch, hist, nh * sizeof(*hist));
-			double med = stats_median_inplace(scratch, nh);
-			double scale = mad_scratch(hist, nh, med, scratch) * 1.4826;
+			double med = window_median(sorted, nh);
+			double scale = window_mad(sorted, nh, med) * 1.4826;
 			if (scale > 0)
 				flags[i] = v[i] > med + 6.0 * scale;
 			else
 				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
 		}
-		hist[nh++] = v[i];
-		if (nh > 12) {
-			memmove(hist, hist + 1, 12 * sizeof(*hist));
-			nh = 12;
+		if (nh == SPIKE_WINDOW) {
+			window_remove(sorted, nh--, ring[oldest]);
+			ring[oldest] = v[i];
+			oldest = (oldest + 1) % SPIKE_WINDOW;
+		} else {
+			ring[nh] = v[i];
 		}
+		window_insert(sorted, nh++, v[i]);
 	}
 }
 
@@ -344,11 +377,12 @@ double stats_pstdev(const double *v, size_t n, double mean)
 {
 	if (n == 0)
 		return 0.0;
-	struct cascade c = { 0.0, 0.0, true };
+	struct stats_cascade c;
+	stats_cascade_init(&c);
 	for (size_t i = 0; i < n; i++)
-		cascade_add(&c, (v[i] - mean) * (v[i] - mean));
+		stats_cascade_add(&c, (v[i] - mean) * (v[i] - mean));
 	double sum;
-	if (cascade_result(&c, &sum))
+	if (stats_cascade_result(&c, &sum))
 		return sqrt(sum / (double)n);
 	struct stats_sum s;
 	stats_sum_init(&s);

@@ -221,6 +221,58 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 	return steps_value(m, ri, ps->comm, pos, &v) ? v : 0.0;
 }
 
+/* ---- a rank's compute over a range of aligned steps -------------------------------- */
+
+/* Adds column c's value at each of pos[0..n) that has one to the cascade of that
+ * position (a column at a time: one decode switch per column, sequential reads). An RLE
+ * column goes through steps_value. */
+static void cascade_column(const struct steps_model *m, size_t ri, int metric, const size_t *pos, size_t n,
+			   struct stats_cascade *sum)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (metric < 0 || (size_t)metric >= r->ncol)
+		return;
+	const struct column *c = &r->col[metric];
+	if (c->enc == ENC_RLE) {
+		for (size_t j = 0; j < n; j++) {
+			double v;
+			if (steps_value(m, ri, metric, pos[j], &v))
+				stats_cascade_add(&sum[j], v);
+		}
+		return;
+	}
+	if (c->cap == 0)
+		return;
+	for (size_t j = 0; j < n; j++) {
+		size_t p = pos[j];
+		if (p >= r->n || (!c->all_present && (p >= c->cap || !bit_get(c->present, p))))
+			continue;
+		stats_cascade_add(&sum[j], store_col_raw(c, p));
+	}
+}
+
+void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
+			   size_t n, double *out, double *comm)
+{
+	size_t pos[ANALYSIS_BLOCK];
+	struct stats_cascade sum[ANALYSIS_BLOCK];
+	rank_need_body(m->rank[ri]);
+	for (size_t b = 0; b < n; b += ANALYSIS_BLOCK) {
+		size_t nb = n - b < ANALYSIS_BLOCK ? n - b : ANALYSIS_BLOCK;
+		for (size_t j = 0; j < nb; j++) {
+			pos[j] = steps_aligned_pos(m, ri, k0 + b + j);
+			stats_cascade_init(&sum[j]);
+		}
+		for (size_t i = 0; i < ps->ncompute; i++)
+			cascade_column(m, ri, ps->compute[i], pos, nb, sum);
+		for (size_t j = 0; j < nb; j++)
+			if (!stats_cascade_result(&sum[j], &out[b + j]))
+				out[b + j] = analysis_record_compute(m, ps, ri, pos[j]);
+		for (size_t j = 0; comm && j < nb; j++)
+			comm[b + j] = analysis_record_comm(m, ps, ri, pos[j]);
+	}
+}
+
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:
  * every task writes its own slots and the order-dependent sums run after the pool. */
 int analysis_threads(const struct run *run)
