@@ -117,18 +117,37 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-static void swap_dbl(double *v, ptrdiff_t i, ptrdiff_t j)
+/* Moves the values of v[lo..hi] below t (or, with `equal`, not above t) to the front,
+ * keeping the order of neither side; returns where the rest starts. Branch-free (Lomuto
+ * with a conditional step): every value is swapped into place and the boundary moves
+ * by the comparison's result, so random data costs no mispredicted branches. */
+static ptrdiff_t partition_below(double *v, ptrdiff_t lo, ptrdiff_t hi, double t, bool equal)
 {
-	double t = v[i];
-	v[i] = v[j];
-	v[j] = t;
+	ptrdiff_t j = lo;
+	for (ptrdiff_t i = lo; i <= hi; i++) {
+		double x = v[i];
+		v[i] = v[j];
+		v[j] = x;
+		j += equal ? x <= t : x < t;
+	}
+	return j;
 }
 
-/* Floyd-Rivest selection over v[left..right]: afterwards v[k] holds the value a sort
- * would put there, nothing before it is larger and nothing after it smaller. No NaN in
- * v. A range above 600 first selects k inside a sample-sized subrange around its
- * expected place, so the pivot lands near k (about 1.5 n comparisons for a median).
- * After `budget` partitions the rest is sorted (no O(n^2)). */
+/* The middle one of a, b, c (no NaN). */
+static double median3(double a, double b, double c)
+{
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+	return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* Selection over v[left..right]: afterwards v[k] holds the value a sort would put
+ * there, nothing before it is larger and nothing after it smaller. No NaN in v. A range
+ * above 600 first selects k inside a sample-sized subrange around its expected place
+ * (Floyd-Rivest), so the pivot lands near k (about 1.5 n comparisons for a median);
+ * smaller ranges take the median of three. The range then keeps the side holding k;
+ * when no value is below the pivot, the values equal to it are split off (so runs of
+ * equal values end the search). After `budget` partitions the rest is sorted (no
+ * O(n^2)). */
 static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k, int budget)
 {
 	while (right > left) {
@@ -136,6 +155,7 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			qsort(v + left, (size_t)(right - left + 1), sizeof(*v), cmp_dbl);
 			return;
 		}
+		double t;
 		if (right - left > 600) {
 			double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
 			double s = 0.5 * exp(2.0 * z / 3.0);
@@ -143,32 +163,24 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			ptrdiff_t nl = (ptrdiff_t)((double)k - i * s / n + sd);
 			ptrdiff_t nr = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
 			select_range(v, nl > left ? nl : left, nr < right ? nr : right, k, budget);
-		}
-		double t = v[k];
-		ptrdiff_t i = left, j = right;
-		swap_dbl(v, left, k);
-		if (v[right] > t)
-			swap_dbl(v, right, left);
-		while (i < j) {
-			swap_dbl(v, i, j);
-			i++;
-			j--;
-			while (v[i] < t)
-				i++;
-			while (v[j] > t)
-				j--;
-		}
-		if (v[left] == t) {
-			swap_dbl(v, left, j);
+			t = v[k];
 		} else {
-			j++;
-			swap_dbl(v, j, right);
+			t = median3(v[left], v[k], v[right]);
 		}
-		/* v[j] == t is in place: v[left..j) <= t <= v(j..right] */
-		if (j <= k)
-			left = j + 1;
-		if (k <= j)
-			right = j - 1;
+		/* t is a value of the range, so each pass below drops at least one value */
+		ptrdiff_t lt = partition_below(v, left, right, t, false);
+		if (k < lt) {
+			right = lt - 1;
+			continue;
+		}
+		if (lt > left) {
+			left = lt;
+			continue;
+		}
+		ptrdiff_t le = partition_below(v, left, right, t, true);
+		if (k < le)
+			return;   /* v[left..le) all equal t */
+		left = le;
 	}
 }
 
