@@ -84,14 +84,44 @@ double stats_fsum_partials(const double *v, size_t n)
 	return stats_sum_result(&s);
 }
 
+/* The fast path of fsum: a cascade of error-free additions (TwoSum). t is the running
+ * double sum and e the sum of its rounding errors, itself kept by error-free additions;
+ * while every addition into e is exact, the exact total is t + e, so the one rounded
+ * addition t + e is the correctly rounded sum: the double fsum returns. When an addition
+ * into e was inexact, or the result is zero (fsum's sign of zero) or not finite, the
+ * cascade cannot decide and the caller runs fsum. (analysis.c runs the same cascade a
+ * block of records at a time.) */
+struct cascade {
+	double t, e;
+	bool exact;
+};
+
+static void cascade_add(struct cascade *c, double x)
+{
+	double s = c->t + x, bp = s - x;
+	double err = (c->t - bp) + (x - (s - bp));
+	c->t = s;
+	double e2 = c->e + err, bp2 = e2 - err;
+	c->exact &= (c->e - bp2) + (err - (e2 - bp2)) == 0.0;
+	c->e = e2;
+}
+
+static bool cascade_result(const struct cascade *c, double *out)
+{
+	double r = c->t + c->e;
+	if (!c->exact || !isfinite(r) || r == 0.0)
+		return false;
+	*out = r;
+	return true;
+}
+
 double stats_fsum(const double *v, size_t n)
 {
-	struct stats_cascade c;
-	stats_cascade_init(&c);
+	struct cascade c = { 0.0, 0.0, true };
 	for (size_t i = 0; i < n; i++)
-		stats_cascade_add(&c, v[i]);
+		cascade_add(&c, v[i]);
 	double r;
-	return stats_cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
+	return cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
 }
 
 /* ---- robust statistics ------------------------------------------------------------ */
@@ -389,12 +419,11 @@ double stats_pstdev(const double *v, size_t n, double mean)
 {
 	if (n == 0)
 		return 0.0;
-	struct stats_cascade c;
-	stats_cascade_init(&c);
+	struct cascade c = { 0.0, 0.0, true };
 	for (size_t i = 0; i < n; i++)
-		stats_cascade_add(&c, (v[i] - mean) * (v[i] - mean));
+		cascade_add(&c, (v[i] - mean) * (v[i] - mean));
 	double sum;
-	if (stats_cascade_result(&c, &sum))
+	if (cascade_result(&c, &sum))
 		return sqrt(sum / (double)n);
 	struct stats_sum s;
 	stats_sum_init(&s);

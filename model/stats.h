@@ -13,7 +13,6 @@
 #ifndef MODEL_STATS_H
 #define MODEL_STATS_H
 
-#include <math.h>
 #include "model/base.h"
 
 /* Exactly rounded sum (math.fsum). NaN/Inf propagate as in IEEE arithmetic. Usually
@@ -21,47 +20,6 @@
 double stats_fsum(const double *v, size_t n);
 /* The same by Shewchuk's partials alone (the reference stats_fsum must equal). */
 double stats_fsum_partials(const double *v, size_t n);
-
-/* The fast path of stats_fsum, for sums gathered value by value in places that keep
- * many sums open at once (a block of records, a column at a time): a cascade of
- * error-free additions (TwoSum). t is the running double sum and e the sum of its
- * rounding errors, itself kept by error-free additions; while every addition into e is
- * exact, the exact total is t + e, so the one rounded addition t + e is the correctly
- * rounded sum. stats_cascade_result() gives the exactly rounded sum of the
- * values added (the double stats_fsum returns for them, in any order), or false when
- * the cascade cannot decide: then the caller runs stats_fsum over the same values. */
-struct stats_cascade {
-	double t, e;
-	bool exact;
-};
-
-static inline void stats_cascade_init(struct stats_cascade *c)
-{
-	c->t = 0.0;
-	c->e = 0.0;
-	c->exact = true;
-}
-
-static inline void stats_cascade_add(struct stats_cascade *c, double x)
-{
-	double s = c->t + x, bp = s - x;
-	double err = (c->t - bp) + (x - (s - bp));
-	c->t = s;
-	double e2 = c->e + err, bp2 = e2 - err;
-	c->exact &= (c->e - bp2) + (err - (e2 - bp2)) == 0.0;
-	c->e = e2;
-}
-
-/* t + e is the exact total when every addition into e was exact; a zero (fsum's sign
- * of zero) or non-finite result is left to fsum. */
-static inline bool stats_cascade_result(const struct stats_cascade *c, double *out)
-{
-	double r = c->t + c->e;
-	if (!c->exact || !isfinite(r) || r == 0.0)
-		return false;
-	*out = r;
-	return true;
-}
 
 /* A running exactly rounded sum, for sums gathered value by value (init, add...,
  * result). At most 64 partials are kept, plenty for doubles. */
