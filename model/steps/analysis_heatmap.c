@@ -278,32 +278,52 @@ static uint32_t heat_count(const struct heat_grid *g, const void *row, size_t l,
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
-/* Levels 1.. of row r: block b of level l from blocks 2b, 2b+1 of level l-1; the blocks
- * before (g->from[r] >> l) cover unchanged cells only and stay. */
+/* Block b of level l from blocks 2b, 2b+1 of level l-1: the count-weighted mean and the
+ * worst of the present ones. */
+static void heat_block(struct heat_grid *g, void *row, size_t l, size_t b)
+{
+	size_t pl = g->len[l - 1];
+	const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+	double sum = 0, worst = NAN;
+	uint32_t cnt = 0;
+	for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+		uint32_t cj = heat_count(g, row, l - 1, j);
+		if (!cj)
+			continue;
+		sum += (double)pv[j] * cj;
+		if (cnt == 0 || pw[j] > worst)
+			worst = pw[j];
+		cnt += cj;
+	}
+	row_val(g, row, l)[b] = cnt ? (float)(sum / cnt) : NAN;
+	row_worst(g, row, l)[b] = (float)worst;
+	if (!g->dense)
+		row_count(g, row, l)[b] = cnt;
+}
+
+/* Levels 1.. of row r; the blocks before (g->from[r] >> l) cover unchanged cells only
+ * and stay. In a dense grid every block of level l-1 but the last holds 2^(l-1) cells,
+ * so the blocks over two such take the same sums as heat_block() without its counts
+ * (bit for bit: the same operations in the same order). */
 static void heat_level_row(struct heat_grid *g, size_t r)
 {
 	void *row = g->row[r];
 	for (size_t l = 1; l < g->nlevels; l++) {
-		size_t pl = g->len[l - 1], len = g->len[l];
-		const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
-		float *v = row_val(g, row, l), *w = row_worst(g, row, l);
-		for (size_t b = g->from[r] >> l; b < len; b++) {
-			double sum = 0, worst = NAN;
-			uint32_t cnt = 0;
-			for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-				uint32_t cj = heat_count(g, row, l - 1, j);
-				if (!cj)
-					continue;
-				sum += (double)pv[j] * cj;
-				if (cnt == 0 || pw[j] > worst)
-					worst = pw[j];
-				cnt += cj;
+		size_t pl = g->len[l - 1], len = g->len[l], b = g->from[r] >> l;
+		if (g->dense) {
+			const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+			float *v = row_val(g, row, l), *w = row_worst(g, row, l);
+			double h = (double)((size_t)1 << (l - 1)), n = 2 * h;
+			for (; 2 * b + 2 < pl; b++) { /* both children full: not the last one */
+				double sum = 0;
+				sum += (double)pv[2 * b] * h;
+				sum += (double)pv[2 * b + 1] * h;
+				v[b] = (float)(sum / n);
+				w[b] = pw[2 * b + 1] > pw[2 * b] ? pw[2 * b + 1] : pw[2 * b];
 			}
-			v[b] = cnt ? (float)(sum / cnt) : NAN;
-			w[b] = (float)worst;
-			if (!g->dense)
-				row_count(g, row, l)[b] = cnt;
 		}
+		for (; b < len; b++)
+			heat_block(g, row, l, b);
 	}
 }
 

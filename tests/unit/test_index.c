@@ -382,10 +382,10 @@ static void test_lazy_open(void)
 	tu_rm_rf(dir);
 }
 
-/* 5 ranks, live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
+/* 5 ranks; live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
  * missing on the others, no slowdown there), step 4 has no compute on any rank (step
  * median 0: no slowdown), rank 1 lacks forward at step 7. */
-static struct run *pair_run(void)
+static struct run *pair_run(bool live)
 {
 	struct run *run = new_run();
 	struct steps_model *m = steps_model_get(run);
@@ -405,7 +405,8 @@ static struct run *pair_run(void)
 		steps_publish_rank(m, rs);
 	}
 	steps_finalize(m);
-	steps_set_live(m); /* a live run's heatmap reaches rank 3's later steps */
+	if (live)
+		steps_set_live(m); /* the heatmap reaches rank 3's later steps */
 	return run;
 }
 
@@ -416,7 +417,7 @@ static struct run *pair_run(void)
 static void test_heat_pair(void)
 {
 	static const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-	struct run *one = pair_run(), *pair = pair_run(), *dist_first = pair_run();
+	struct run *one = pair_run(true), *pair = pair_run(true), *dist_first = pair_run(true);
 	is_int(steps_ncolumns(one->steps) - steps_naligned(one->steps), 9, "pair run: 9 columns after the aligned steps");
 	analysis_heatmaps(pair, series, ARRAY_LEN(series));
 	ok(same_heat(one, pair), "compute + slowdown pyramids in one pass = built one at a time, bit for bit");
@@ -431,6 +432,110 @@ static void test_heat_pair(void)
 	run_free(one);
 	run_free(pair);
 	run_free(dist_first);
+}
+
+/* Every block of a dense pyramid against the definition, bit for bit: the count-weighted
+ * mean of its two children (as doubles, summed in order) and the worse of their worsts
+ * (the full blocks take a path without counts, analysis_heatmap.c heat_level_row). */
+static void test_heat_levels(void)
+{
+	struct run *run = pair_run(false); /* the aligned steps only: a dense grid */
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t S = heat_nsteps(g), bad = 0, blocks = 0;
+	float *v = xmalloc(S * sizeof(*v)), *w = xmalloc(S * sizeof(*w));
+	double *c = xmalloc(S * sizeof(*c));
+	for (size_t r = 0; g && r < heat_nranks(g); r++) {
+		for (size_t k = 0; k < S; k++) {
+			double m0, w0;
+			heat_range(g, r, k, k + 1, &m0, &w0);
+			v[k] = (float)m0;
+			w[k] = (float)w0;
+			c[k] = 1;
+		}
+		for (size_t len = S, l = 1; len > 1; l++) {
+			size_t nlen = (len + 1) / 2;
+			for (size_t b = 0; b < nlen; b++) {
+				double sum = 0, cnt = 0;
+				float worst = w[2 * b];
+				for (size_t j = 2 * b; j < 2 * b + 2 && j < len; j++) {
+					sum += (double)v[j] * c[j];
+					cnt += c[j];
+					worst = w[j] > worst ? w[j] : worst;
+				}
+				v[b] = (float)(sum / cnt);
+				w[b] = worst;
+				c[b] = cnt;
+				size_t lo = b << l, hi = lo + ((size_t)1 << l);
+				double m1, w1;
+				if (hi > S) /* a range over a partial block sums its pieces in another order */
+					continue;
+				bool have = heat_range(g, r, lo, hi, &m1, &w1); /* exactly block b of level l */
+				float fm = (float)m1, fw = (float)w1;
+				bad += !have || memcmp(&fm, &v[b], sizeof(fm)) || memcmp(&fw, &w[b], sizeof(fw));
+				blocks++;
+			}
+			len = nlen;
+		}
+	}
+	ok(g && blocks > 150 && bad == 0, "dense pyramid: every block = its definition, bit for bit (%zu blocks)", blocks);
+	free(v);
+	free(w);
+	free(c);
+	run_free(run);
+}
+
+/* A run whose ranks are sealed as `tscope-tui index` seals them (opts->index_build: each
+ * rank's compute summed at seal) or not: 6 ranks of 300 records, forward in nanoseconds
+ * (rank 2: a value that turns the column double), backward constant (run-length after
+ * compaction), optimizer on some records only, data missing on one rank. */
+static struct run *sums_run(const struct opts *o)
+{
+	struct run *run = run_open(NULL, 0, o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int ph[] = { steps_metric_intern(m, METRIC_PHASE, "forward"), steps_metric_intern(m, METRIC_PHASE, "backward"),
+		     steps_metric_intern(m, METRIC_PHASE, "optimizer"), steps_metric_intern(m, METRIC_PHASE, "comm"),
+		     steps_metric_intern(m, METRIC_PHASE, "data") };
+	for (int r = 0; r < 6; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < 300; s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			rank_set(rs, pos, ph[0], r == 2 && s == 50 ? 0.1 / 3 : (double)(20000 + 37 * ((s * 7 + r) % 13)) / 1e9);
+			rank_set(rs, pos, ph[1], 0.040);
+			if (s % 4 == r % 4)
+				rank_set(rs, pos, ph[2], 0.003 + 1e-6 * (double)s);
+			rank_set(rs, pos, ph[3], 0.01);
+			if (r != 5)
+				rank_set(rs, pos, ph[4], 0.002);
+		}
+		steps_rank_seal(rs);
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+/* The compute an index build sums per record at seal (model/steps/store_index.c) gives
+ * the distributed analysis and both pyramids exactly what the columns give. */
+static void test_compute_sums(void)
+{
+	struct opts plain = { 0 }, build = { .index_build = true };
+	struct run *a = sums_run(&plain), *b = sums_run(&build);
+	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
+	bool same = da && db && da->world_size == db->world_size && da->n_steps == db->n_steps &&
+		    !memcmp(&da->mean_step_wall, &db->mean_step_wall, sizeof(double)) &&
+		    !memcmp(&da->imbalance_cv, &db->imbalance_cv, sizeof(double));
+	for (size_t r = 0; same && r < da->world_size; r++)
+		same = !memcmp(&da->rank[r].mean_compute, &db->rank[r].mean_compute, sizeof(double)) &&
+		       !memcmp(&da->rank[r].median_compute, &db->rank[r].median_compute, sizeof(double)) &&
+		       !memcmp(&da->rank[r].rel_slowdown, &db->rank[r].rel_slowdown, sizeof(double)) &&
+		       !memcmp(&da->rank[r].time_lost, &db->rank[r].time_lost, sizeof(double));
+	for (size_t k = 0; same && k < da->n_steps; k++)
+		same = !memcmp(&da->step[k].cmed, &db->step[k].cmed, sizeof(double)) &&
+		       !memcmp(&da->step[k].cmax, &db->step[k].cmax, sizeof(double)) && da->step[k].critical == db->step[k].critical;
+	ok(same, "compute summed at seal (index build): the distributed analysis is the same, bit for bit");
+	ok(same_heat(a, b) && same_view(a, b, "ranks"), "... and so are both pyramids and the Ranks view");
+	run_free(a);
+	run_free(b);
 }
 
 static void test_ranklist(void)
@@ -450,5 +555,7 @@ int main(void)
 	test_ranklist();
 	test_lazy_open();
 	test_heat_pair();
+	test_heat_levels();
+	test_compute_sums();
 	return tap_done();
 }
