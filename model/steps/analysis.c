@@ -207,9 +207,6 @@ void analysis_phase_sets_free(struct phase_sets *ps)
 double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			     size_t pos)
 {
-	const double *kept = m->rank[ri]->compute; /* an index build summed it at load */
-	if (kept)
-		return kept[pos];
 	double v[ARRAY_LEN(canonical)];
 	size_t n = 0;
 	for (size_t i = 0; i < ps->ncompute; i++)

@@ -263,11 +263,6 @@ struct rank_steps {
 	const struct steps_part *part;
 	uint64_t body_off, body_len;
 	uint32_t body_crc;
-	/* While `tscope-tui index` builds a whole index: every record's compute
-	 * (analysis_record_compute), summed on the loader thread when the rank is sealed,
-	 * while its columns are in cache; the summary's analyses read it, then it is freed
-	 * (store_index.c). NULL otherwise. */
-	double *compute;
 };
 
 /* An index part file whose rank bodies are read on demand (store_index.c): the file
@@ -338,8 +333,6 @@ static inline void rank_need_body(const struct rank_steps *r)
 void steps_summary_open(struct run *run, const char *run_dir);
 bool steps_summary_restore(struct run *run);
 int steps_summary_write(struct run *run, const char *run_dir);
-/* Free every rank's compute sums (rank_steps.compute) once the summary is written. */
-void steps_drop_compute(struct steps_model *m);
 void steps_summary_free(void *summary);
 
 /* Re-read rank r's steps.jsonl and run.json into its body (load.c). */

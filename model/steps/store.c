@@ -274,8 +274,6 @@ void store_rank_free_body(struct rank_steps *r)
 	free(r->ts_present);
 	free(r->idx_step);
 	free(r->idx_pos);
-	free(r->compute);
-	r->compute = NULL;
 	r->col = NULL;
 	r->ncol = 0;
 	r->step = NULL;

@@ -13,51 +13,7 @@
 #include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
-#include "model/run.h"
-#include "model/stats.h"
 #include "model/xalloc.h"
-
-/* Value of column c at pos when present (c in use). A run-length column is read with a
- * cursor *run that only moves forward (pos ascends). */
-static bool col_at(const struct column *c, size_t pos, size_t *run, double *out)
-{
-	if (!c->all_present && (pos >= c->cap || !bit_get(c->present, pos)))
-		return false;
-	if (c->enc != ENC_RLE) {
-		*out = store_col_raw(c, pos);
-		return true;
-	}
-	while (*run + 1 < c->nruns && c->run_start[*run + 1] <= pos)
-		++*run;
-	*out = c->run_val[*run];
-	return true;
-}
-
-/* r->compute: every record's compute, the fsum of its compute phases in metric id order,
- * exactly what analysis_record_compute() sums, while the rank's columns are in cache. */
-static void rank_sum_compute(struct rank_steps *r)
-{
-	struct steps_model *m = r->m;
-	size_t *ids = xmalloc((r->ncol ? r->ncol : 1) * sizeof(*ids)), k = 0;
-	pthread_mutex_lock(&m->lock); /* other loader threads may grow the metric table */
-	for (size_t i = 0; i < r->ncol && i < m->nmetric; i++)
-		if (m->metric[i].kind == METRIC_PHASE && analysis_in_compute_phases(m->metric[i].name) &&
-		    (r->col[i].cap || r->col[i].enc == ENC_RLE))
-			ids[k++] = i;
-	pthread_mutex_unlock(&m->lock);
-	size_t *run = xcalloc(k ? k : 1, sizeof(*run));
-	double *v = xmalloc((k ? k : 1) * sizeof(*v));
-	r->compute = xmalloc((r->n ? r->n : 1) * sizeof(*r->compute));
-	for (size_t pos = 0; pos < r->n; pos++) {
-		size_t nv = 0;
-		for (size_t j = 0; j < k; j++)
-			nv += col_at(&r->col[ids[j]], pos, &run[j], &v[nv]);
-		r->compute[pos] = stats_fsum(v, nv);
-	}
-	free(ids);
-	free(run);
-	free(v);
-}
 
 void steps_rank_seal(struct rank_steps *r)
 {
@@ -65,17 +21,6 @@ void steps_rank_seal(struct rank_steps *r)
 		return;
 	store_rank_compact(r);
 	r->sealed = true;
-	const struct opts *o = r->m->run ? r->m->run->opts : NULL;
-	if (o && o->index_build && !o->shard_n) /* the summary's analyses follow */
-		rank_sum_compute(r);
-}
-
-void steps_drop_compute(struct steps_model *m)
-{
-	for (size_t i = 0; m && i < m->nrank; i++) {
-		free(m->rank[i]->compute);
-		m->rank[i]->compute = NULL;
-	}
 }
 
 static void meta_encode(const struct steps_meta *x, struct obuf *o)

@@ -40,13 +40,12 @@ static void steps_fin(struct run *run)
 	if (!m)
 		return;
 	steps_finalize(m);
-	if (!steps_summary_restore(run) && m->summary_dir) {
-		int err = steps_summary_write(run, m->summary_dir);
-		if (err)
-			diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
-				 strerror(err));
-	}
-	steps_drop_compute(m); /* an index build's compute sums served the summary */
+	if (steps_summary_restore(run) || !m->summary_dir)
+		return;
+	int err = steps_summary_write(run, m->summary_dir);
+	if (err)
+		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
+			 strerror(err));
 }
 
 static bool steps_has_data(const struct run *run)

@@ -484,60 +484,6 @@ static void test_heat_levels(void)
 	run_free(run);
 }
 
-/* A run whose ranks are sealed as `tscope-tui index` seals them (opts->index_build: each
- * rank's compute summed at seal) or not: 6 ranks of 300 records, forward in nanoseconds
- * (rank 2: a value that turns the column double), backward constant (run-length after
- * compaction), optimizer on some records only, data missing on one rank. */
-static struct run *sums_run(const struct opts *o)
-{
-	struct run *run = run_open(NULL, 0, o, NULL);
-	struct steps_model *m = steps_model_get(run);
-	int ph[] = { steps_metric_intern(m, METRIC_PHASE, "forward"), steps_metric_intern(m, METRIC_PHASE, "backward"),
-		     steps_metric_intern(m, METRIC_PHASE, "optimizer"), steps_metric_intern(m, METRIC_PHASE, "comm"),
-		     steps_metric_intern(m, METRIC_PHASE, "data") };
-	for (int r = 0; r < 6; r++) {
-		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
-		for (long s = 0; s < 300; s++) {
-			size_t pos = rank_append(rs, s, 0, false);
-			rank_set(rs, pos, ph[0], r == 2 && s == 50 ? 0.1 / 3 : (double)(20000 + 37 * ((s * 7 + r) % 13)) / 1e9);
-			rank_set(rs, pos, ph[1], 0.040);
-			if (s % 4 == r % 4)
-				rank_set(rs, pos, ph[2], 0.003 + 1e-6 * (double)s);
-			rank_set(rs, pos, ph[3], 0.01);
-			if (r != 5)
-				rank_set(rs, pos, ph[4], 0.002);
-		}
-		steps_rank_seal(rs);
-		steps_publish_rank(m, rs);
-	}
-	steps_finalize(m);
-	return run;
-}
-
-/* The compute an index build sums per record at seal (model/steps/store_index.c) gives
- * the distributed analysis and both pyramids exactly what the columns give. */
-static void test_compute_sums(void)
-{
-	struct opts plain = { 0 }, build = { .index_build = true };
-	struct run *a = sums_run(&plain), *b = sums_run(&build);
-	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
-	bool same = da && db && da->world_size == db->world_size && da->n_steps == db->n_steps &&
-		    !memcmp(&da->mean_step_wall, &db->mean_step_wall, sizeof(double)) &&
-		    !memcmp(&da->imbalance_cv, &db->imbalance_cv, sizeof(double));
-	for (size_t r = 0; same && r < da->world_size; r++)
-		same = !memcmp(&da->rank[r].mean_compute, &db->rank[r].mean_compute, sizeof(double)) &&
-		       !memcmp(&da->rank[r].median_compute, &db->rank[r].median_compute, sizeof(double)) &&
-		       !memcmp(&da->rank[r].rel_slowdown, &db->rank[r].rel_slowdown, sizeof(double)) &&
-		       !memcmp(&da->rank[r].time_lost, &db->rank[r].time_lost, sizeof(double));
-	for (size_t k = 0; same && k < da->n_steps; k++)
-		same = !memcmp(&da->step[k].cmed, &db->step[k].cmed, sizeof(double)) &&
-		       !memcmp(&da->step[k].cmax, &db->step[k].cmax, sizeof(double)) && da->step[k].critical == db->step[k].critical;
-	ok(same, "compute summed at seal (index build): the distributed analysis is the same, bit for bit");
-	ok(same_heat(a, b) && same_view(a, b, "ranks"), "... and so are both pyramids and the Ranks view");
-	run_free(a);
-	run_free(b);
-}
-
 static void test_ranklist(void)
 {
 	ok(ranklist_valid("0-63,4096") && ranklist_valid("5"), "rank lists: ids and ranges");
@@ -556,6 +502,5 @@ int main(void)
 	test_lazy_open();
 	test_heat_pair();
 	test_heat_levels();
-	test_compute_sums();
 	return tap_done();
 }
