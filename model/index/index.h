@@ -35,7 +35,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 2u
+#define INDEX_VERSION 3u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

@@ -440,6 +440,32 @@ const float *heat_row(const struct heat_grid *g, size_t ri)
 	return row_val(g, analysis_heat_row(g, ri, true), 0);
 }
 
+/* Word w of rank ri's row: in place, or (a grid restored from the index summary whose
+ * row is not resident) from the summary's chunk that holds it. */
+static float range_word(const struct heat_grid *g, const void *row, size_t ri, size_t w, uint32_t *bits)
+{
+	uint32_t x = row ? ((const uint32_t *)row)[w] : analysis_heat_word(g, ri, w);
+	float f;
+	memcpy(&f, &x, sizeof(f));
+	if (bits)
+		*bits = x;
+	return f;
+}
+
+/* heat_count() for a row that may be read by chunks. */
+static uint32_t range_count(const struct heat_grid *g, const void *row, size_t ri, size_t l, size_t idx)
+{
+	if (l == 0)
+		return !isnan(range_word(g, row, ri, g->off_val[0] + idx, NULL));
+	if (!g->dense) {
+		uint32_t c;
+		range_word(g, row, ri, g->off_count[l] + idx, &c);
+		return c;
+	}
+	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
+	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
+}
+
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst)
 {
@@ -449,24 +475,25 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 		k_hi = g->nsteps;
 	if (k_lo >= k_hi)
 		return false;
-	const void *row = analysis_heat_row(g, ri, false);
+	const void *row = g->row[ri]; /* NULL: a restored row read by chunks */
 	double sum = 0, w = 0;
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		const float *v = row_val(g, row, l), *wo = row_worst(g, row, l);
 		size_t take[2], nt = 0;
 		if (a & 1)
 			take[nt++] = a++;
 		if (b & 1)
 			take[nt++] = --b;
 		for (size_t t = 0; t < nt; t++) {
-			uint32_t c = heat_count(g, row, l, take[t]);
+			uint32_t c = range_count(g, row, ri, l, take[t]);
 			if (!c)
 				continue;
-			sum += (double)v[take[t]] * c;
-			if (cnt == 0 || wo[take[t]] > w)
-				w = wo[take[t]];
+			double v = range_word(g, row, ri, g->off_val[l] + take[t], NULL);
+			double wo = range_word(g, row, ri, g->off_worst[l] + take[t], NULL);
+			sum += v * c;
+			if (cnt == 0 || wo > w)
+				w = wo;
 			cnt += c;
 		}
 		a /= 2;

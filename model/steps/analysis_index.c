@@ -5,12 +5,17 @@
  * critical path, the straggler set) and the heatmap pyramids of HEAT_COMPUTE and
  * HEAT_REL_SLOWDOWN. Written next to the index parts as summary.tsx, tied to the parts
  * (name, size, mtime, inode), the rank ids and the tscope-tui build that computed it;
- * restored at finalize; pyramid rows are read on demand (pread, CRC-32 per row).
+ * restored at finalize; pyramid rows are read on demand, one chunk at a time
+ * (analysis_index_rows.c).
  *
- * File: the index header (index.h), every pyramid's rows, then the head: build, parts,
- * rank ids, aligned set, distributed analysis, pyramid descriptors (series, sizes, where
- * the rows are, a CRC-32 per row). */
-#include "model/steps/internal.h"
+ * File: the index header (index.h), every pyramid's STORED rows, then the head: build,
+ * parts, rank ids, aligned set, distributed analysis, pyramid descriptors. A pyramid
+ * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
+ * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the
+ * stored row it uses (ranks whose rows are the same bytes may share one stored row),
+ * per stored row one CRC-32 per chunk of W words (ceil(row words / W) chunks, the last
+ * one short), the colour scale. A frame reads and checks only the chunks it draws. */
+#include "model/steps/analysis_index.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,40 +36,11 @@
 #endif
 
 static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-/* Resident rows of a lazy pyramid (besides the pinned ones) */
-#define HEAT_RESIDENT_BYTES ((size_t)64 << 20)
-
-struct heat_lazy {
-	char *path;
-	int fd;                   /* the summary as opened (-1: could not be opened) */
-	struct index_file_id id;
-	uint64_t rows_off;        /* file offset of row 0 */
-	uint32_t *crc;            /* per row */
-	struct run *run;
-	bool *pinned;
-	size_t *ring;             /* evictable resident rows, oldest at head */
-	size_t nring, cap, head;
-	bool failed;
-};
-
 struct steps_summary {
 	struct distributed *dist;
 	struct heat_grid **grid;
 	size_t ngrid;
 };
-
-void analysis_heat_lazy_free(struct heat_lazy *lz)
-{
-	if (!lz)
-		return;
-	if (lz->fd >= 0)
-		close(lz->fd);
-	free(lz->path);
-	free(lz->crc);
-	free(lz->pinned);
-	free(lz->ring);
-	free(lz);
-}
 
 void steps_summary_free(void *p)
 {
@@ -209,31 +185,45 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 /* ---- writing ------------------------------------------------------------------------ */
 
 struct summary_job {
-	struct run *run;
+	const struct summary_out *out;
 	const char *run_dir;
-	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
-	size_t ngrid;
 };
 
-static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+/* A grid of the summary seen through its rank -> stored row map. */
+struct out_grid {
+	const struct summary_grid_out *o;
+};
+
+static size_t stored_of(const struct summary_grid_out *o, size_t ri)
 {
-	return heat_range(ud, row, c0, c1, mean, worst);
+	return o->row_src ? o->row_src[ri] : ri;
 }
 
-/* The colour scale the heatmap pane computes for g (grid.h), kept so an indexed open
- * reads no row to draw its first frame. */
-static void put_scale(struct obuf *h, const struct heat_grid *g)
+static bool out_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
 {
-	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
+	const struct summary_grid_out *o = ud;
+	return heat_range(o->g, stored_of(o, row), c0, c1, mean, worst);
+}
+
+/* The colour scale the heatmap pane computes for the grid of N ranks (grid.h), kept so
+ * an indexed open reads no row to draw its first frame. */
+static void put_scale(struct obuf *h, const struct summary_grid_out *o, size_t N)
+{
+	struct grid_src src = { .nrows = N, .ncols = o->g->nsteps, .ud = (void *)o, .range = out_range };
 	double lo, hi;
 	grid_colour_scale(&src, NULL, &lo, &hi);
 	ob_f64(h, lo);
 	ob_f64(h, hi);
 }
 
+static size_t chunks_of(size_t row_words, size_t chunk_words)
+{
+	return (row_words + chunk_words - 1) / chunk_words;
+}
+
 static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
 {
-	const struct steps_model *m = j->run->steps;
+	const struct summary_out *s = j->out;
 	ob_str(h, TSCOPE_VERSION);
 	char **parts = NULL;
 	size_t np = index_part_files(j->run_dir, &parts);
@@ -248,67 +238,95 @@ static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t
 		free(parts[i]);
 	}
 	free(parts);
-	size_t N = steps_nranks(m), S = steps_naligned(m);
+	size_t N = s->nranks, S = s->naligned;
 	ob_u64(h, N);
 	for (size_t i = 0; i < N; i++)
-		ob_i64(h, steps_rank_id(m, i));
-	ob_u8(h, m->aligned_contiguous);
-	ob_i64(h, m->aligned_lo);
+		ob_i64(h, s->rank_id[i]);
+	ob_u8(h, s->aligned_contiguous);
+	ob_i64(h, s->aligned_lo);
 	ob_u64(h, S);
-	if (!m->aligned_contiguous)
+	if (!s->aligned_contiguous)
 		for (size_t k = 0; k < S; k++)
-			ob_i64(h, m->aligned[k]);
-	ob_u64(h, m->nunion);
-	dist_put(h, analysis_distributed(j->run));
-	ob_u64(h, j->ngrid);
-	for (size_t i = 0; i < j->ngrid; i++) {
-		const struct heat_grid *g = j->grid[i];
+			ob_i64(h, s->aligned[k]);
+	ob_u64(h, s->nunion);
+	dist_put(h, s->dist);
+	ob_u64(h, s->ngrid);
+	for (size_t i = 0; i < s->ngrid; i++) {
+		const struct summary_grid_out *o = &s->grid[i];
+		const struct heat_grid *g = o->g;
 		ob_i64(h, g->series);
 		ob_u8(h, g->dense);
 		ob_u64(h, rows_off[i]);
 		ob_u64(h, N);
+		ob_u64(h, g->nranks);
+		ob_u32(h, SUMMARY_CHUNK_WORDS);
 		for (size_t r = 0; r < N; r++)
-			ob_u32(h, crc[i][r]);
-		put_scale(h, g);
+			ob_u32(h, (uint32_t)stored_of(o, r));
+		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
+		for (size_t k = 0; k < g->nranks * nc; k++)
+			ob_u32(h, crc[i][k]);
+		put_scale(h, o, N);
 	}
 }
 
+/* Every grid's stored rows, a CRC-32 per chunk of SUMMARY_CHUNK_WORDS words. */
 static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
 	const struct summary_job *j = ud;
-	uint64_t rows_off[ARRAY_LEN(summary_series)] = { 0 };
-	uint32_t *crc[ARRAY_LEN(summary_series)] = { NULL };
-	for (size_t i = 0; i < j->ngrid; i++) {
-		const struct heat_grid *g = j->grid[i];
+	const struct summary_out *s = j->out;
+	uint64_t rows_off[ARRAY_LEN(s->grid)] = { 0 };
+	uint32_t *crc[ARRAY_LEN(s->grid)] = { NULL };
+	for (size_t i = 0; i < s->ngrid; i++) {
+		const struct heat_grid *g = s->grid[i].g;
+		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS), bytes = g->row_words * 4;
 		rows_off[i] = index_body_offset(o);
-		crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*crc[i]));
+		crc[i] = xcalloc(g->nranks * nc + 1, sizeof(*crc[i]));
 		for (size_t r = 0; r < g->nranks; r++) {
-			const void *row = analysis_heat_row(g, r, false);
-			crc[i][r] = (uint32_t)crc32(0, row, (uInt)(g->row_words * 4));
-			ob_bytes(o, row, g->row_words * 4);
+			const unsigned char *row = analysis_heat_row(g, r, false);
+			for (size_t c = 0; c < nc; c++) {
+				size_t lo = c * SUMMARY_CHUNK_WORDS * 4, n = bytes - lo < SUMMARY_CHUNK_WORDS * 4 ? bytes - lo
+														   : SUMMARY_CHUNK_WORDS * 4;
+				crc[i][r * nc + c] = (uint32_t)crc32(0, row + lo, (uInt)n);
+			}
+			ob_bytes(o, row, bytes);
 		}
 	}
 	put_head(h, j, rows_off, crc);
-	for (size_t i = 0; i < j->ngrid; i++)
+	for (size_t i = 0; i < s->ngrid; i++)
 		free(crc[i]);
+}
+
+int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
+{
+	char *path = summary_path(run_dir);
+	struct summary_job j = { s, run_dir };
+	int err = index_file_write(path, fill_summary, &j);
+	free(path);
+	return err;
 }
 
 int steps_summary_write(struct run *run, const char *run_dir)
 {
-	if (!run->steps || !steps_nranks(run->steps))
+	const struct steps_model *m = run->steps;
+	if (!m || !steps_nranks(m))
 		return 0;
-	struct summary_job j = { .run = run, .run_dir = run_dir };
+	size_t N = steps_nranks(m);
+	int *ids = xmalloc(N * sizeof(*ids));
+	for (size_t i = 0; i < N; i++)
+		ids[i] = steps_rank_id(m, i);
+	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
+				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
+				 .aligned = m->aligned, .nunion = m->nunion, .dist = analysis_distributed(run) };
 	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
 		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
 		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
 		for (size_t l = 0; compact && l < g->nlevels; l++)
 			compact = g->cap[l] == g->len[l];
 		if (compact)
-			j.grid[j.ngrid++] = g;
+			s.grid[s.ngrid++] = (struct summary_grid_out){ g, NULL };
 	}
-	char *path = summary_path(run_dir);
-	int err = index_file_write(path, fill_summary, &j);
-	free(path);
+	int err = steps_summary_write_out(run_dir, &s);
+	free(ids);
 	return err;
 }
 
@@ -382,24 +400,10 @@ static bool aligned_get(struct ibuf *b, struct steps_model *m)
 	return true;
 }
 
-static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
-				  const struct index_file_id *id, size_t N, size_t S)
+/* The rows of a restored grid stay in the summary (analysis_index_rows.c). */
+static struct heat_lazy *lazy_new(struct run *run, const char *path, const struct index_file_id *id,
+				  uint64_t off, size_t N, size_t D, size_t W, size_t nchunks)
 {
-	long long series = ib_i64(b);
-	bool dense = ib_u8(b) != 0;
-	uint64_t off = ib_u64(b);
-	size_t n = ib_count(b, 4);
-	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S) {
-		b->bad = true;
-		return NULL;
-	}
-	struct heat_grid *g = analysis_heat_new((int)series, N, S, dense);
-	uint64_t bytes = (uint64_t)g->row_words * 4 * N;
-	if (off < INDEX_HEADER_LEN || off > id->body_end || bytes > id->body_end - off) {
-		analysis_heat_free(g);
-		b->bad = true;
-		return NULL;
-	}
 	struct heat_lazy *lz = xcalloc(1, sizeof(*lz));
 	lz->path = xstrdup(path);
 	lz->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -411,18 +415,59 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 	lz->id = *id;
 	lz->rows_off = off;
 	lz->run = run;
-	lz->crc = xmalloc(N * sizeof(*lz->crc));
-	for (size_t r = 0; r < N; r++)
-		lz->crc[r] = ib_u32(b);
+	lz->nranks = N;
+	lz->nstored = D;
+	lz->chunk_words = W;
+	lz->nchunks = nchunks;
+	lz->row_src = xmalloc(N * sizeof(*lz->row_src));
+	lz->crc = xmalloc((D * nchunks + 1) * sizeof(*lz->crc));
+	lz->chunk = xcalloc(N, sizeof(*lz->chunk));
+	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
+	lz->cap = HEAT_CHUNK_BYTES / (W * 4) < 64 ? 64 : HEAT_CHUNK_BYTES / (W * 4);
+	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
+	return lz;
+}
+
+static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
+				  const struct index_file_id *id, size_t N, size_t S)
+{
+	long long series = ib_i64(b);
+	bool dense = ib_u8(b) != 0;
+	uint64_t off = ib_u64(b);
+	size_t n = (size_t)ib_u64(b);
+	size_t D = ib_count(b, 4); /* a chunk CRC each, at least */
+	size_t W = ib_u32(b);
+	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S || !D || D > N || !W ||
+	    W > ((size_t)1 << 24)) {
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_grid *g = analysis_heat_new((int)series, N, S, dense);
+	size_t nc = (g->row_words + W - 1) / W;
+	uint64_t bytes = (uint64_t)g->row_words * 4 * D;
+	if (off < INDEX_HEADER_LEN || off > id->body_end || bytes > id->body_end - off || !nc ||
+	    (b->n - b->off) / 4 < N + D * nc) {
+		analysis_heat_free(g);
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_lazy *lz = lazy_new(run, path, id, off, N, D, W, nc);
+	g->lazy = lz;
+	for (size_t r = 0; r < N; r++) {
+		lz->row_src[r] = ib_u32(b);
+		if (lz->row_src[r] >= D)
+			b->bad = true;
+	}
+	for (size_t k = 0; k < D * nc; k++)
+		lz->crc[k] = ib_u32(b);
 	g->scale_lo = ib_f64(b);
 	g->scale_hi = ib_f64(b);
 	g->scale_cols = S;
 	g->has_scale = isfinite(g->scale_lo) && isfinite(g->scale_hi) && g->scale_lo <= g->scale_hi;
-	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
-	size_t row_bytes = g->row_words ? g->row_words * 4 : 1;
-	lz->cap = HEAT_RESIDENT_BYTES / row_bytes < 64 ? 64 : HEAT_RESIDENT_BYTES / row_bytes;
-	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
-	g->lazy = lz;
+	if (b->bad) {
+		analysis_heat_free(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -515,64 +560,4 @@ bool heat_kept_scale(const struct heat_grid *g, double *lo, double *hi)
 	*lo = g->scale_lo;
 	*hi = g->scale_hi;
 	return true;
-}
-
-/* ---- lazy pyramid rows -------------------------------------------------------------- */
-
-bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
-{
-	const struct heat_lazy *lz = g->lazy;
-	size_t n = g->row_words * 4, got = 0;
-	off_t at = (off_t)(lz->rows_off + (uint64_t)ri * n);
-	bool ok = lz->fd >= 0;
-	while (ok && got < n) { /* pread: a summary truncated meanwhile gives a short read */
-		ssize_t k = pread(lz->fd, (char *)row + got, n - got, at + (off_t)got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		ok = k > 0;
-		got += ok ? (size_t)k : 0;
-	}
-	return ok && (uint32_t)crc32(0, row, (uInt)n) == lz->crc[ri];
-}
-
-/* Make room for one more evictable row: the oldest unpinned one goes. */
-static void ring_push(struct heat_grid *g, size_t ri)
-{
-	struct heat_lazy *lz = g->lazy;
-	if (lz->nring == lz->cap) {
-		size_t old = lz->ring[lz->head];
-		if (!lz->pinned[old]) {
-			free(g->row[old]);
-			g->row[old] = NULL;
-		}
-		lz->ring[lz->head] = ri;
-		lz->head = (lz->head + 1) % lz->cap;
-		return;
-	}
-	lz->ring[(lz->head + lz->nring++) % lz->cap] = ri;
-}
-
-const void *analysis_heat_row(const struct heat_grid *cg, size_t ri, bool pin)
-{
-	struct heat_grid *g = (struct heat_grid *)cg;
-	struct heat_lazy *lz = g->lazy;
-	if (!g->row[ri]) {
-		void *row = xmalloc(g->row_words ? g->row_words * 4 : 1);
-		bool ok = analysis_heat_read_row(g, ri, row);
-		g->row[ri] = row;
-		if (!ok) {
-			if (!lz->failed)
-				diag_add(&lz->run->diags, DIAG_WARN, lz->path, -1, -1, steps_rank_id(lz->run->steps, ri),
-					 "index summary damaged or changed since it was opened: heatmap rows are "
-					 "computed from the steps; the summary is invalidated (the next open rewrites it)");
-			lz->failed = true;
-			index_file_invalidate(lz->path, lz->id.ino);
-			analysis_heat_build_row(lz->run, g, ri);
-		}
-		if (!pin)
-			ring_push(g, ri);
-	}
-	if (pin && lz)
-		lz->pinned[ri] = true;
-	return g->row[ri];
 }
