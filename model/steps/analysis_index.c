@@ -281,14 +281,15 @@ static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS), bytes = g->row_words * 4;
 		rows_off[i] = index_body_offset(o);
 		crc[i] = xcalloc(g->nranks * nc + 1, sizeof(*crc[i]));
-		for (size_t r = 0; r < g->nranks; r++) {
+		for (size_t r = 0; r < g->nranks; r++) { /* written from the grid, CRCs on the way */
 			const unsigned char *row = analysis_heat_row(g, r, false);
 			for (size_t c = 0; c < nc; c++) {
 				size_t lo = c * SUMMARY_CHUNK_WORDS * 4, n = bytes - lo < SUMMARY_CHUNK_WORDS * 4 ? bytes - lo
 														   : SUMMARY_CHUNK_WORDS * 4;
-				crc[i][r * nc + c] = (uint32_t)crc32(0, row + lo, (uInt)n);
+				ob_sum_begin(o);
+				ob_bytes(o, row + lo, n);
+				crc[i][r * nc + c] = ob_sum_end(o);
 			}
-			ob_bytes(o, row, bytes);
 		}
 	}
 	put_head(h, j, rows_off, crc);
@@ -310,13 +311,17 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	const struct steps_model *m = run->steps;
 	if (!m || !steps_nranks(m))
 		return 0;
+	/* the distributed analysis first: the slowdown pyramid then takes its step medians
+	 * instead of a pass of its own; both pyramids in one pass over the records */
+	const struct distributed *dist = analysis_distributed(run);
+	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));
 	for (size_t i = 0; i < N; i++)
 		ids[i] = steps_rank_id(m, i);
 	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
-				 .aligned = m->aligned, .nunion = m->nunion, .dist = analysis_distributed(run) };
+				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
 	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
 		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
 		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
