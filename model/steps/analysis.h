@@ -250,6 +250,9 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series);
  * that reads each record's compute once (the index summary holds both). Each grid is
  * then what analysis_heatmap() returns for its series, bit for bit. */
 void analysis_heatmaps(struct run *run, const int *series, size_t n);
+/* Bytes building series' grid would allocate (an estimate); 0 when it is built or
+ * restored from the index summary. */
+size_t analysis_heat_cost(struct run *run, int series);
 size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
 size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */

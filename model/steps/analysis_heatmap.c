@@ -515,6 +515,16 @@ void analysis_heatmaps(struct run *run, const int *series, size_t n)
 		analysis_heatmap(run, series[i]);
 }
 
+size_t analysis_heat_cost(struct run *run, int series)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	for (size_t i = 0; c && i < c->nheat; i++)
+		if (c->heat[i]->series == series)
+			return 0;
+	/* per rank and column about 4 words: the values, the levels' means, worsts, counts */
+	return run->steps ? steps_nranks(run->steps) * steps_ncolumns(run->steps) * 16 : 0;
+}
+
 size_t heat_nsteps(const struct heat_grid *g)
 {
 	return g ? g->nsteps : 0;

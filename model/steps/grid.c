@@ -172,6 +172,10 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 	return true;
 }
 
+/* A grid not built yet whose pyramid would take more memory than this is refused, with
+ * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
+#define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
+
 static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
 	if (!run->steps || metric >= gs_nmetrics(run)) {
@@ -180,6 +184,14 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 	}
 	int series = metric < ARRAY_LEN(derived) ? derived[metric].series
 						  : phase_id(run->steps, metric - ARRAY_LEN(derived));
+	size_t cost = analysis_heat_cost(run, series);
+	if (cost > GRID_BUILD_MAX_BYTES) {
+		snprintf(err, errn, "the heatmap of '%s' would need %.1f GB of memory and every rank's steps read "
+			 "(%zu ranks x %zu steps; the index summary holds compute and slowdown): open a subset "
+			 "with --ranks to see it", gs_metric_name(run, metric), (double)cost / 1e9,
+			 steps_nranks(run->steps), steps_ncolumns(run->steps));
+		return false;
+	}
 	const struct heat_grid *g = analysis_heatmap(run, series);
 	if (!g) {
 		snprintf(err, errn, "no heatmap for '%s' (no aligned steps)", gs_metric_name(run, metric));

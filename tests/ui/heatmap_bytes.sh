@@ -13,8 +13,8 @@ cd "$TSCOPE_TMP" || exit 1
 command -v python3 >/dev/null 2>&1 || { tap_skip "python3 missing"; tap_plan; exit 0; }
 
 BENCH_UI_PLAN=repaint python3 "$TSCOPE_ROOT/tests/bench_ui.py" "$bench" 512 5000 noisy >bytes.txt 2>&1
-repaint=$(awk '/^full repaint/ { print $(NF - 3) }' bytes.txt)
-move=$(awk '/^heatmap cursor move/ { print $(NF - 3) }' bytes.txt)
+repaint=$(awk '/^full repaint/ { print $(NF - 5) }' bytes.txt)
+move=$(awk '/^heatmap cursor move/ { print $(NF - 5) }' bytes.txt)
 tap_check "full repaint at 200x50 on the noisy run: at most 12 KB (got ${repaint:-?} B)" \
 	'[ -n "$repaint" ] && [ "$repaint" -le 12288 ]'
 tap_check "cursor move: at most 200 B (got ${move:-?} B)" '[ -n "$move" ] && [ "$move" -le 200 ]'
