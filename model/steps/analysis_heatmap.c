@@ -608,6 +608,27 @@ static uint32_t range_count(const struct heat_grid *g, const void *row, size_t r
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
+void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t spc, size_t n, float *worst)
+{
+	size_t l = 0;
+	while (((size_t)1 << l) < spc)
+		l++;
+	if (((size_t)1 << l) != spc || c0 % spc || l >= g->nlevels) { /* not one block per bucket */
+		for (size_t x = 0; x < n; x++) {
+			double m, w;
+			worst[x] = heat_range(g, ri, c0 + x * spc, c0 + (x + 1) * spc, &m, &w) ? (float)w : NAN;
+		}
+		return;
+	}
+	size_t a = c0 >> l, len = g->len[l], k = a < len ? (len - a < n ? len - a : n) : 0;
+	if (g->row[ri])   /* level l's worst (level 0: the values), NaN where no value */
+		memcpy(worst, row_worst(g, g->row[ri], l) + a, k * sizeof(*worst));
+	else
+		analysis_heat_words(g, ri, g->off_worst[l] + a, k, worst);
+	for (size_t x = k; x < n; x++)
+		worst[x] = NAN;
+}
+
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst)
 {

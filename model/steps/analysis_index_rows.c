@@ -139,6 +139,25 @@ uint32_t analysis_heat_word(const struct heat_grid *cg, size_t ri, size_t w)
 	return ((const uint32_t *)lz->chunk[ri][c])[w - c * lz->chunk_words];
 }
 
+void analysis_heat_words(const struct heat_grid *cg, size_t ri, size_t w, size_t n, void *out)
+{
+	struct heat_grid *g = (struct heat_grid *)cg;
+	struct heat_lazy *lz = g->lazy;
+	unsigned char *o = out;
+	while (n) {
+		size_t c = w / lz->chunk_words, at = w - c * lz->chunk_words;
+		size_t k = lz->chunk_words - at < n ? lz->chunk_words - at : n;
+		if (!g->row[ri] && (!lz->chunk[ri] || !lz->chunk[ri][c]) && !chunk_load(g, ri, c))
+			row_failed(g, ri);
+		const uint32_t *src = g->row[ri] ? (const uint32_t *)g->row[ri] + w
+						 : (const uint32_t *)lz->chunk[ri][c] + at;
+		memcpy(o, src, k * 4);
+		o += k * 4;
+		w += k;
+		n -= k;
+	}
+}
+
 /* Keep at most HEAT_WHOLE_ROWS unpinned whole rows: the oldest goes. */
 static void whole_push(struct heat_grid *g, size_t ri)
 {

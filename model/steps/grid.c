@@ -84,6 +84,12 @@ static bool gs_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, d
 	return heat_range(s->g, row, c0, c1, mean, worst);
 }
 
+static void gs_row_buckets(void *ud, size_t row, size_t c0, size_t spc, size_t n, float *worst)
+{
+	struct gs *s = ud;
+	heat_row_buckets(s->g, row, c0, spc, n, worst);
+}
+
 static bool gs_scale(void *ud, double *lo, double *hi)
 {
 	struct gs *s = ud;
@@ -207,7 +213,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
 		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
-		.ud = s, .value = gs_value, .range = gs_range, .scale = gs_scale,
+		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
 		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,

@@ -126,6 +126,8 @@ bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
 /* Word w of row ri of a lazy grid whose row is not resident, from the chunk that holds
  * it (read and checked the first time; a row that fails is computed from the steps). */
 uint32_t analysis_heat_word(const struct heat_grid *g, size_t ri, size_t w);
+/* Words [w, w + n) of that row into out, chunk by chunk. */
+void analysis_heat_words(const struct heat_grid *g, size_t ri, size_t w, size_t n, void *out);
 void analysis_heat_lazy_free(struct heat_lazy *lz);
 /* Keep row ri resident (heat_row callers), or let it be evicted (lazy grids). */
 const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);

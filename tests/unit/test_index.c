@@ -394,6 +394,27 @@ static void flip_byte(const char *path, long long off)
 	fclose(f);
 }
 
+/* heat_row_buckets() = heat_range()'s worst bucket by bucket, every rank, aligned
+ * power-of-two buckets (one block each) and others, ragged last bucket included. */
+static bool same_buckets(struct run *run)
+{
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t S = heat_nsteps(g);
+	float got[64];
+	for (size_t r = 0; r < heat_nranks(g); r++)
+		for (size_t spc = 1; spc <= 2 * S; spc = spc * 2 + (spc == 8)) /* 1, 2, 4, 8, 17, 35, ... */
+			for (size_t c0 = 0; c0 < S; c0 += spc * 7) {
+				heat_row_buckets(g, r, c0, spc, 64, got);
+				for (size_t x = 0; x < 64; x++) {
+					double m, w;
+					bool has = heat_range(g, r, c0 + x * spc, c0 + (x + 1) * spc, &m, &w);
+					if (has != !isnan(got[x]) || (has && (float)w != got[x]))
+						return false;
+				}
+			}
+	return true;
+}
+
 /* Format 3: a pyramid row is checked chunk by chunk, when the chunk is read; an index
  * of another format version is reported and rebuilt. */
 static void test_summary_chunks(void)
@@ -410,6 +431,7 @@ static void test_summary_chunks(void)
 	struct run *got = open_dir(dir, &dflt);
 	const struct heat_grid *g = analysis_heatmap(got, HEAT_COMPUTE);
 	const struct heat_lazy *lz = g->lazy;
+	ok(same_buckets(want) && same_buckets(got), "row buckets = heat_range bucket by bucket (built and from the summary)");
 	ok(lz && lz->nchunks >= 2 && lz->chunk_words == SUMMARY_CHUNK_WORDS,
 	   "a restored pyramid row of 1,500 steps has 2 chunks or more");
 	/* rank 3's worst of level-1 block 0 lies in a later chunk than its level-0 cells */
