@@ -184,36 +184,32 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 
 /* ---- writing ------------------------------------------------------------------------ */
 
+/* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
+ * (built and kept in the analysis cache, or given by the writer) or a stream that makes
+ * each row as it is written (`tscope-tui index`: no pyramid is kept in memory); and what
+ * the rows gave. */
 struct summary_job {
 	const struct summary_out *out;
+	struct run *run;           /* the run whose pyramids are built here (NULL: out's grids) */
 	const char *run_dir;
+	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
+	struct heat_stream *stream[ARRAY_LEN(summary_series)];
+	const uint32_t *row_src[ARRAY_LEN(summary_series)]; /* NULL: rank i is stored row i */
+	size_t ngrid;
+	bool not_dense;                                 /* a streamed row had a missing cell */
+	uint64_t rows_off[ARRAY_LEN(summary_series)];
+	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per stored row and chunk */
+	double lo[ARRAY_LEN(summary_series)], hi[ARRAY_LEN(summary_series)]; /* colour scale */
 };
 
-/* A grid of the summary seen through its rank -> stored row map. */
-struct out_grid {
-	const struct summary_grid_out *o;
-};
-
-static size_t stored_of(const struct summary_grid_out *o, size_t ri)
+static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
 {
-	return o->row_src ? o->row_src[ri] : ri;
+	return heat_range(ud, row, c0, c1, mean, worst);
 }
 
-static bool out_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+static const struct heat_grid *job_grid(const struct summary_job *j, size_t i)
 {
-	const struct summary_grid_out *o = ud;
-	return heat_range(o->g, stored_of(o, row), c0, c1, mean, worst);
-}
-
-/* The colour scale the heatmap pane computes for the grid of N ranks (grid.h), kept so
- * an indexed open reads no row to draw its first frame. */
-static void put_scale(struct obuf *h, const struct summary_grid_out *o, size_t N)
-{
-	struct grid_src src = { .nrows = N, .ncols = o->g->nsteps, .ud = (void *)o, .range = out_range };
-	double lo, hi;
-	grid_colour_scale(&src, NULL, &lo, &hi);
-	ob_f64(h, lo);
-	ob_f64(h, hi);
+	return j->stream[i] ? analysis_heat_stream_grid(j->stream[i]) : j->grid[i];
 }
 
 static size_t chunks_of(size_t row_words, size_t chunk_words)
@@ -221,7 +217,7 @@ static size_t chunks_of(size_t row_words, size_t chunk_words)
 	return (row_words + chunk_words - 1) / chunk_words;
 }
 
-static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
+static void put_head(struct obuf *h, const struct summary_job *j)
 {
 	const struct summary_out *s = j->out;
 	ob_str(h, TSCOPE_VERSION);
@@ -250,60 +246,156 @@ static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t
 			ob_i64(h, s->aligned[k]);
 	ob_u64(h, s->nunion);
 	dist_put(h, s->dist);
-	ob_u64(h, s->ngrid);
-	for (size_t i = 0; i < s->ngrid; i++) {
-		const struct summary_grid_out *o = &s->grid[i];
-		const struct heat_grid *g = o->g;
+	ob_u64(h, j->ngrid);
+	for (size_t i = 0; i < j->ngrid; i++) {
+		const struct heat_grid *g = job_grid(j, i);
 		ob_i64(h, g->series);
 		ob_u8(h, g->dense);
-		ob_u64(h, rows_off[i]);
+		ob_u64(h, j->rows_off[i]);
 		ob_u64(h, N);
 		ob_u64(h, g->nranks);
 		ob_u32(h, SUMMARY_CHUNK_WORDS);
 		for (size_t r = 0; r < N; r++)
-			ob_u32(h, (uint32_t)stored_of(o, r));
+			ob_u32(h, j->row_src[i] ? j->row_src[i][r] : (uint32_t)r);
 		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
 		for (size_t k = 0; k < g->nranks * nc; k++)
-			ob_u32(h, crc[i][k]);
-		put_scale(h, o, N);
+			ob_u32(h, j->crc[i][k]);
+		ob_f64(h, j->lo[i]); /* the heatmap pane's colour scale (grid.h): an indexed */
+		ob_f64(h, j->hi[i]); /* open reads no row to draw its first frame */
 	}
 }
 
-/* Every grid's stored rows, a CRC-32 per chunk of SUMMARY_CHUNK_WORDS words. */
+/* A grid's ranks seen through a rank -> stored row map. */
+struct mapped_grid {
+	const struct heat_grid *g;
+	const uint32_t *row_src;
+};
+
+static bool mapped_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+{
+	const struct mapped_grid *mg = ud;
+	return heat_range(mg->g, mg->row_src[row], c0, c1, mean, worst);
+}
+
+/* The colour scale over N ranks whose rows are mapped to stored rows (gen_index). */
+static void mapped_scale(struct summary_job *j, size_t i)
+{
+	struct mapped_grid mg = { job_grid(j, i), j->row_src[i] };
+	size_t N = j->out->nranks;
+	struct grid_src src = { .nrows = N, .ncols = mg.g->nsteps, .ud = &mg, .range = mapped_range };
+	struct grid_scale sc;
+	grid_scale_init(&sc, N, mg.g->nsteps);
+	for (size_t r = 0; r < N; r++)
+		grid_scale_add_row(&sc, &src, NULL, r);
+	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
+}
+
+/* Pyramid i's stored rows, each written from the grid or the stream as it is, a CRC-32
+ * per chunk of SUMMARY_CHUNK_WORDS words and its share of the colour scale taken while
+ * it is in cache. False: a streamed row had a missing cell (the stream is given up). */
+static bool put_rows(struct obuf *o, struct summary_job *j, size_t i)
+{
+	const struct heat_grid *g = job_grid(j, i);
+	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
+	struct grid_scale sc;
+	grid_scale_init(&sc, g->nranks, g->nsteps);
+	size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS), bytes = g->row_words * 4;
+	j->rows_off[i] = index_body_offset(o);
+	j->crc[i] = xcalloc(g->nranks * nc + 1, sizeof(*j->crc[i]));
+	bool ok = true;
+	for (size_t r = 0; r < g->nranks && ok; r++) {
+		const unsigned char *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r)
+							: analysis_heat_row(g, r, false);
+		ok = row != NULL;
+		for (size_t c = 0; ok && c < nc; c++) {
+			size_t lo = c * SUMMARY_CHUNK_WORDS * 4;
+			ob_sum_begin(o);
+			ob_bytes(o, row + lo, bytes - lo < SUMMARY_CHUNK_WORDS * 4 ? bytes - lo : SUMMARY_CHUNK_WORDS * 4);
+			j->crc[i][r * nc + c] = ob_sum_end(o);
+		}
+		if (ok && !j->row_src[i])
+			grid_scale_add_row(&sc, &src, NULL, r);
+	}
+	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
+	if (ok && j->row_src[i])
+		mapped_scale(j, i);
+	return ok;
+}
+
 static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
-	const struct summary_job *j = ud;
-	const struct summary_out *s = j->out;
-	uint64_t rows_off[ARRAY_LEN(s->grid)] = { 0 };
-	uint32_t *crc[ARRAY_LEN(s->grid)] = { NULL };
-	for (size_t i = 0; i < s->ngrid; i++) {
-		const struct heat_grid *g = s->grid[i].g;
-		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS), bytes = g->row_words * 4;
-		rows_off[i] = index_body_offset(o);
-		crc[i] = xcalloc(g->nranks * nc + 1, sizeof(*crc[i]));
-		for (size_t r = 0; r < g->nranks; r++) { /* written from the grid, CRCs on the way */
-			const unsigned char *row = analysis_heat_row(g, r, false);
-			for (size_t c = 0; c < nc; c++) {
-				size_t lo = c * SUMMARY_CHUNK_WORDS * 4, n = bytes - lo < SUMMARY_CHUNK_WORDS * 4 ? bytes - lo
-														   : SUMMARY_CHUNK_WORDS * 4;
-				ob_sum_begin(o);
-				ob_bytes(o, row + lo, n);
-				crc[i][r * nc + c] = ob_sum_end(o);
-			}
+	struct summary_job *j = ud;
+	for (size_t i = 0; i < j->ngrid; i++)
+		if (!put_rows(o, j, i)) {
+			j->not_dense = true;
+			ob_fail(o, ECANCELED);
+			return;
 		}
+	put_head(h, j);
+}
+
+static void job_free(struct summary_job *j)
+{
+	for (size_t i = 0; i < j->ngrid; i++) {
+		analysis_heat_stream_free(j->stream[i]);
+		free(j->crc[i]);
 	}
-	put_head(h, j, rows_off, crc);
-	for (size_t i = 0; i < s->ngrid; i++)
-		free(crc[i]);
+	memset(j->stream, 0, sizeof(j->stream));
+	memset(j->crc, 0, sizeof(j->crc));
+	j->ngrid = 0;
+}
+
+/* The summary's pyramids: built whole into the analysis cache (both in one pass over
+ * the records), or, for `tscope-tui index` (nothing else will read them), streamed;
+ * or the writer's (j->run NULL). */
+static void job_pyramids(struct summary_job *j, bool stream)
+{
+	struct run *run = j->run;
+	if (!run) {
+		for (size_t i = 0; i < j->out->ngrid; i++) {
+			j->grid[j->ngrid] = j->out->grid[i].g;
+			j->row_src[j->ngrid++] = j->out->grid[i].row_src;
+		}
+		return;
+	}
+	if (stream) {
+		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
+			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
+				j->ngrid++;
+		return;
+	}
+	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
+	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
+		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
+		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
+		for (size_t l = 0; compact && l < g->nlevels; l++)
+			compact = g->cap[l] == g->len[l];
+		if (compact)
+			j->grid[j->ngrid++] = g;
+	}
+}
+
+/* Write the summary of out; run: build its pyramids here (NULL: out's). */
+static int summary_write(const char *run_dir, const struct summary_out *out, struct run *run)
+{
+	struct summary_job j = { .out = out, .run = run, .run_dir = run_dir };
+	job_pyramids(&j, run && run->opts && run->opts->index_build);
+	char *path = summary_path(run_dir);
+	int err = index_file_write(path, fill_summary, &j);
+	if (err == ECANCELED && j.not_dense) { /* a pyramid with missing cells: build it whole */
+		job_free(&j);
+		j.not_dense = false;
+		job_pyramids(&j, false);
+		err = index_file_write(path, fill_summary, &j);
+	}
+	job_free(&j);
+	free(path);
+	return err;
 }
 
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
 {
-	char *path = summary_path(run_dir);
-	struct summary_job j = { s, run_dir };
-	int err = index_file_write(path, fill_summary, &j);
-	free(path);
-	return err;
+	return summary_write(run_dir, s, NULL);
 }
 
 int steps_summary_write(struct run *run, const char *run_dir)
@@ -312,9 +404,8 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	if (!m || !steps_nranks(m))
 		return 0;
 	/* the distributed analysis first: the slowdown pyramid then takes its step medians
-	 * instead of a pass of its own; both pyramids in one pass over the records */
+	 * instead of a pass of its own */
 	const struct distributed *dist = analysis_distributed(run);
-	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));
 	for (size_t i = 0; i < N; i++)
@@ -322,15 +413,7 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
-	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
-		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
-		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
-		for (size_t l = 0; compact && l < g->nlevels; l++)
-			compact = g->cap[l] == g->len[l];
-		if (compact)
-			s.grid[s.ngrid++] = (struct summary_grid_out){ g, NULL };
-	}
-	int err = steps_summary_write_out(run_dir, &s);
+	int err = summary_write(run_dir, &s, run);
 	free(ids);
 	return err;
 }
