@@ -290,47 +290,81 @@ static void mapped_scale(struct summary_job *j, size_t i)
 	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
 }
 
-/* Pyramid i's stored rows, each written from the grid or the stream as it is, a CRC-32
- * per chunk of SUMMARY_CHUNK_WORDS words and its share of the colour scale taken while
- * it is in cache. False: a streamed row had a missing cell (the stream is given up). */
-static bool put_rows(struct obuf *o, struct summary_job *j, size_t i)
+/* One stored row of pyramid i, a CRC-32 per chunk of SUMMARY_CHUNK_WORDS words: into
+ * the stream (first of a pair, or alone), or to its place at `at` (pwrite). */
+static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, uint32_t *crc, bool stream, uint64_t at)
 {
-	const struct heat_grid *g = job_grid(j, i);
-	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
-	struct grid_scale sc;
-	grid_scale_init(&sc, g->nranks, g->nsteps);
-	size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS), bytes = g->row_words * 4;
-	j->rows_off[i] = index_body_offset(o);
-	j->crc[i] = xcalloc(g->nranks * nc + 1, sizeof(*j->crc[i]));
-	bool ok = true;
-	for (size_t r = 0; r < g->nranks && ok; r++) {
-		const unsigned char *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r)
-							: analysis_heat_row(g, r, false);
-		ok = row != NULL;
-		for (size_t c = 0; ok && c < nc; c++) {
-			size_t lo = c * SUMMARY_CHUNK_WORDS * 4;
+	size_t cb = SUMMARY_CHUNK_WORDS * 4;
+	for (size_t lo = 0, c = 0; lo < bytes; lo += cb, c++) {
+		size_t n = bytes - lo < cb ? bytes - lo : cb;
+		if (stream) {
 			ob_sum_begin(o);
-			ob_bytes(o, row + lo, bytes - lo < SUMMARY_CHUNK_WORDS * 4 ? bytes - lo : SUMMARY_CHUNK_WORDS * 4);
-			j->crc[i][r * nc + c] = ob_sum_end(o);
+			ob_bytes(o, row + lo, n);
+			crc[c] = ob_sum_end(o);
+		} else {
+			crc[c] = (uint32_t)crc32_z(0, row + lo, n);
 		}
-		if (ok && !j->row_src[i])
-			grid_scale_add_row(&sc, &src, NULL, r);
 	}
-	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
-	if (ok && j->row_src[i])
-		mapped_scale(j, i);
+	if (!stream)
+		ob_pwrite(o, row, bytes, at);
+}
+
+/* Pyramids [i0, i1) (one, or a streamed pair sharing each rank's compute), stored row r
+ * of each in turn: the first one's rows go into the stream, the second one's to their
+ * place after them (pwrite; the stream skips over them). Each row is written from the
+ * grid or the stream as it is, its chunks' CRC-32 and its share of the colour scale
+ * taken while it is in cache (rows shared by ranks: the scale over the ranks after).
+ * False: a streamed row had a missing cell (the stream is given up). */
+static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1)
+{
+	struct grid_src src[2];
+	struct grid_scale sc[2];
+	size_t rb[2], nc[2], N = job_grid(j, i0)->nranks;
+	for (size_t i = i0; i < i1; i++) {
+		const struct heat_grid *g = job_grid(j, i);
+		src[i - i0] = (struct grid_src){ .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g,
+						 .range = heat_src_range };
+		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
+		rb[i - i0] = g->row_words * 4;
+		nc[i - i0] = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
+		j->rows_off[i] = i == i0 ? index_body_offset(o) : j->rows_off[i0] + N * rb[0];
+		j->crc[i] = xcalloc(N * nc[i - i0] + 1, sizeof(*j->crc[i]));
+	}
+	bool ok = true;
+	for (size_t r = 0; r < N && ok; r++)
+		for (size_t i = i0; i < i1 && ok; i++) {
+			const void *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r)
+						       : analysis_heat_row(job_grid(j, i), r, false);
+			ok = row != NULL;
+			if (!ok)
+				break;
+			put_row(o, row, rb[i - i0], j->crc[i] + r * nc[i - i0], i == i0, j->rows_off[i] + r * rb[i - i0]);
+			if (!j->row_src[i])
+				grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
+		}
+	if (i1 - i0 == 2)
+		ob_skip(o, N * rb[1]);
+	for (size_t i = i0; i < i1; i++) {
+		grid_scale_done(&sc[i - i0], &j->lo[i], &j->hi[i]);
+		if (ok && j->row_src[i])
+			mapped_scale(j, i);
+	}
 	return ok;
 }
 
 static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
 	struct summary_job *j = ud;
-	for (size_t i = 0; i < j->ngrid; i++)
-		if (!put_rows(o, j, i)) {
+	for (size_t i = 0; i < j->ngrid;) {
+		bool pair = i + 1 < j->ngrid && j->stream[i] && j->stream[i + 1];
+		size_t next = i + (pair ? 2 : 1);
+		if (!put_rows(o, j, i, next)) {
 			j->not_dense = true;
 			ob_fail(o, ECANCELED);
 			return;
 		}
+		i = next;
+	}
 	put_head(h, j);
 }
 
@@ -362,6 +396,8 @@ static void job_pyramids(struct summary_job *j, bool stream)
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
 			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
 				j->ngrid++;
+		if (j->ngrid == 2) /* the slowdown row from the compute its compute row read */
+			analysis_heat_stream_share(j->stream[1], j->stream[0]);
 		return;
 	}
 	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
