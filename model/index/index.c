@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/extent.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -105,12 +106,12 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static void put_sources(struct obuf *o, const struct run *run, const char *base, size_t src0,
-			size_t src1)
+static void put_sources(struct obuf *o, const struct run *run, const char *base,
+			const struct index_pick *pick)
 {
-	ob_u64(o, src1 - src0);
-	for (size_t i = src0; i < src1; i++) {
-		const struct source *s = &run->src[i];
+	ob_u64(o, pick->nsrc);
+	for (size_t i = 0; i < pick->nsrc; i++) {
+		const struct source *s = &run->src[pick->src[i]];
 		ob_path(o, base, s->path);
 		ob_i64(o, s->rank);
 		ob_i64(o, s->bytes);
@@ -123,11 +124,11 @@ static void put_sources(struct obuf *o, const struct run *run, const char *base,
 	}
 }
 
-static void put_diags(struct obuf *o, const struct run *run, const char *base, size_t d0, size_t d1)
+static void put_diags(struct obuf *o, const struct run *run, const char *base, const struct index_pick *pick)
 {
-	ob_u64(o, d1 - d0);
-	for (size_t i = d0; i < d1; i++) {
-		const struct diag *d = &run->diags.v[i];
+	ob_u64(o, pick->ndiag);
+	for (size_t i = 0; i < pick->ndiag; i++) {
+		const struct diag *d = &run->diags.v[pick->diag[i]];
 		ob_u8(o, d->level);
 		ob_path(o, base, d->file);
 		ob_i64(o, d->line);
@@ -140,8 +141,8 @@ static void put_diags(struct obuf *o, const struct run *run, const char *base, s
 /* The head: shard, the slice's source stamps, the metric table, the rank shells with
  * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics. */
 static void build_head(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
-		       const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		       size_t d0, size_t d1, const uint64_t *boff, const uint64_t *blen, const uint32_t *bcrc)
+		       const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
+		       const uint64_t *boff, const uint64_t *blen, const uint32_t *bcrc)
 {
 	struct steps_model *m = run->steps;
 	ob_u32(o, k);
@@ -150,7 +151,7 @@ static void build_head(struct obuf *o, struct run *run, const char *base, unsign
 	for (size_t i = lo; i < hi; i++) {
 		ob_i64(o, files[i].rank);
 		ob_path(o, base, files[i].dir);
-		put_stamp(o, files[i].steps);
+		extent_put(o, run, files[i].steps);
 		char *meta = xasprintf("%s/run.json", files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
@@ -175,8 +176,8 @@ static void build_head(struct obuf *o, struct run *run, const char *base, unsign
 		ob_u32(o, bcrc[j]);
 		j++;
 	}
-	put_sources(o, run, base, src0, src1);
-	put_diags(o, run, base, d0, d1);
+	put_sources(o, run, base, pick);
+	put_diags(o, run, base, pick);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -234,7 +235,7 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
  * head. Memory stays one rank plus the head. */
 static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
 			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
-			     size_t hi, size_t src0, size_t src1, size_t d0, size_t d1)
+			     size_t hi, const struct index_pick *pick)
 {
 	struct steps_model *m = run->steps;
 	size_t cap = hi - lo ? hi - lo : 1;
@@ -253,7 +254,7 @@ static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *r
 		bcrc[j++] = (uint32_t)crc32(0, rb.p, (uInt)rb.n);
 		ob_bytes(body, rb.p, rb.n);
 	}
-	build_head(head, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, boff, blen, bcrc);
+	build_head(head, run, run_dir, k, n, files, lo, hi, pick, boff, blen, bcrc);
 	ob_free(&rb);
 	free(boff);
 	free(blen);
@@ -314,19 +315,19 @@ struct part_job {
 	const char *run_dir;
 	unsigned k, n;
 	const struct steps_rank_file *files;
-	size_t lo, hi, src0, src1, d0, d1;
+	size_t lo, hi;
+	const struct index_pick *pick;
 };
 
 static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 {
 	const struct part_job *j = ud;
-	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->src0, j->src1,
-			 j->d0, j->d1);
+	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->pick);
 }
 
-int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
-		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		size_t d0, size_t d1, char **path_out)
+int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
+		     char **path_out)
 {
 	if (path_out)
 		*path_out = NULL;
@@ -335,7 +336,7 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 	char *dir = index_dir_for(run_dir);
 	mkdir_p(dir);
 	char *path = part_path(dir, k, n);
-	struct part_job job = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1 };
+	struct part_job job = { run, run_dir, k, n, files, lo, hi, pick };
 	int err = index_file_write(path, fill_part, &job);
 	if (!err && n == 1)
 		remove_other_parts(dir, n);
@@ -344,6 +345,26 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		*path_out = path;
 	else
 		free(path);
+	return err;
+}
+
+static size_t *range_of(size_t a, size_t b)
+{
+	size_t *v = xmalloc((b > a ? b - a : 1) * sizeof(*v));
+	for (size_t i = a; i < b; i++)
+		v[i - a] = i;
+	return v;
+}
+
+int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+		size_t d0, size_t d1, char **path_out)
+{
+	size_t *src = range_of(src0, src1), *diag = range_of(d0, d1);
+	struct index_pick pick = { src, src1 - src0, diag, d1 - d0 };
+	int err = index_write_pick(run, run_dir, k, n, files, lo, hi, &pick, path_out);
+	free(src);
+	free(diag);
 	return err;
 }
 
@@ -395,9 +416,10 @@ const char *index_check(const unsigned char *bytes, size_t len)
 }
 
 /* The slice's recorded sources against the run dir now; NULL when they match, else a
- * malloc'd reason. */
+ * malloc'd reason. A steps.jsonl that only grew (extent.h) matches; grown[i - lo] is
+ * then set (grown may be NULL). */
 static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
-			   size_t lo, size_t hi)
+			   size_t lo, size_t hi, bool *grown)
 {
 	size_t n = ib_count(b, 8);
 	if (b->bad)
@@ -407,7 +429,8 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 	for (size_t i = 0; i < n; i++) {
 		long id = (long)ib_i64(b);
 		char *dir = ib_path(b, base);
-		struct file_stamp st = { ib_i64(b), ib_i64(b) };
+		struct index_extent ext;
+		extent_get(b, &ext);
 		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
 		const struct steps_rank_file *f = &files[lo + i];
 		bool same_dir = dir && strcmp(dir, f->dir) == 0;
@@ -416,11 +439,13 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 			return xstrdup("malformed source list");
 		if (id != f->rank || !same_dir)
 			return xasprintf("stale: rank dirs changed (rank %ld)", f->rank);
-		struct file_stamp now = stamp_of(f->steps);
-		if (now.size != st.size || now.mtime_ns != st.mtime_ns)
+		enum extent_state es = extent_check(&ext, f->steps);
+		if (es == EXTENT_STALE)
 			return xasprintf("stale: %s changed", f->steps);
+		if (grown)
+			grown[i] = es == EXTENT_GREW;
 		char *meta = xasprintf("%s/run.json", f->dir);
-		now = stamp_of(meta);
+		struct file_stamp now = stamp_of(meta);
 		char *why = now.size != mt.size || now.mtime_ns != mt.mtime_ns
 				    ? xasprintf("stale: %s changed", meta) : NULL;
 		free(meta);
@@ -589,7 +614,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 /* Read and check one part's header and head (checksum, shard, sources); on success b
  * is at the metric table. Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
-		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles)
+		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles, bool *grown)
 {
 	memset(pm, 0, sizeof(*pm));
 	size_t head_len;
@@ -601,7 +626,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	index_shard_slice(nfiles, k, n, &lo, &hi);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	return check_sources(b, base, files, lo, hi);
+	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL);
 }
 
 static void part_close(struct part_map *pm)
@@ -613,11 +638,11 @@ static void part_close(struct part_map *pm)
 /* Map and check one part; on success publish its ranks, sources and diagnostics and mark
  * the slice covered. Returns NULL or a malloc'd reason it was not used. */
 static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
-		      const struct steps_rank_file *files, size_t nfiles, bool *covered)
+		      const struct steps_rank_file *files, size_t nfiles, bool *covered, bool *grown)
 {
 	struct part_map pm;
 	struct ibuf b;
-	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles);
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown);
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
@@ -637,6 +662,11 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 				covered[i] = true;
 			load_progress(ctx, pm.id.size, 0);
 		}
+	}
+	if (why) { /* none of this part's ranks came from it */
+		size_t lo, hi;
+		index_shard_slice(nfiles, k, n, &lo, &hi);
+		memset(grown + lo, 0, (hi - lo) * sizeof(*grown));
 	}
 	part_close(&pm);
 	return why;
@@ -671,7 +701,7 @@ static unsigned newest_shard_count(const char *dir, bool *found)
 }
 
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
-		  size_t nfiles, bool *covered, bool *found)
+		  size_t nfiles, bool *covered, bool *grown, bool *found)
 {
 	*found = false;
 	char *dir = index_dir_for(run_dir);
@@ -679,7 +709,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	size_t used = 0;
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
-		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown);
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
@@ -708,7 +738,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		struct part_map pm;
 		struct ibuf b;
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles) };
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
 		part_close(&pm);
