@@ -3,28 +3,21 @@
  * far a steps.jsonl was parsed and judging whether the file now only grew. */
 #include "model/index/extent.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/index.h"
 #include "model/run.h"
 
 /* CRC-32 of [off, off + len) of fd; false when it cannot all be read. */
 static bool crc_range(int fd, long long off, size_t len, uint32_t *out)
 {
 	unsigned char buf[EXTENT_WINDOW];
-	size_t got = 0;
-	while (got < len) {
-		ssize_t k = pread(fd, buf + got, len - got, (off_t)(off + (long long)got));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		got += (size_t)k;
-	}
+	if (!index_pread_all(fd, buf, len, off))
+		return false;
 	*out = (uint32_t)crc32(0, buf, (uInt)len);
 	return true;
 }

@@ -503,11 +503,11 @@ struct part_map {
 	struct index_file_id id;
 };
 
-static bool pread_all(int fd, void *buf, size_t n, off_t off)
+bool index_pread_all(int fd, void *buf, size_t n, long long off)
 {
 	size_t got = 0;
 	while (got < n) {
-		ssize_t k = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
+		ssize_t k = pread(fd, (char *)buf + got, n - got, (off_t)off + (off_t)got);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -587,7 +587,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 	unsigned char hdr[INDEX_HEADER_LEN];
 	struct part_header h;
 	const char *bad = NULL;
-	if (fstat(fd, &st) != 0 || st.st_size < INDEX_HEADER_LEN || !pread_all(fd, hdr, INDEX_HEADER_LEN, 0))
+	if (fstat(fd, &st) != 0 || st.st_size < INDEX_HEADER_LEN || !index_pread_all(fd, hdr, INDEX_HEADER_LEN, 0))
 		bad = "truncated (shorter than its header)";
 	else
 		bad = header_check(hdr, INDEX_HEADER_LEN, (unsigned long long)st.st_size, &h);
@@ -598,7 +598,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 		id->body_end = INDEX_HEADER_LEN + h.head_off;
 		*head = xmalloc(h.head_len ? h.head_len : 1);
 		*head_len = h.head_len;
-		if (!pread_all(fd, *head, h.head_len, (off_t)(INDEX_HEADER_LEN + h.head_off)))
+		if (!index_pread_all(fd, *head, h.head_len, (long long)(INDEX_HEADER_LEN + h.head_off)))
 			bad = "truncated";
 		else if ((uint32_t)crc32(0, *head, (uInt)h.head_len) != h.head_crc)
 			bad = "checksum mismatch (damaged)";

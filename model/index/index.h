@@ -144,5 +144,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
  * reports it and rebuilds it. Readers read with pread, so a truncated file never
  * faults them. */
 void index_file_invalidate(const char *path, long long ino);
+/* n bytes at off of fd (pread, EINTR retried); false on a short read or an error. */
+bool index_pread_all(int fd, void *buf, size_t n, long long off);
 
 #endif
