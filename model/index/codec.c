@@ -10,12 +10,34 @@
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
-#define OB_FLUSH ((size_t)8 << 20)
+#define OB_FLUSH ((size_t)1 << 20)
+
+/* n bytes at p to the stream's fd (after the error, nothing more is written). */
+static void ob_write(struct obuf *o, const unsigned char *p, size_t n)
+{
+	o->written += n;
+	for (size_t off = 0; off < n && !o->err;) {
+		ssize_t w = write(o->fd, p + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			o->err = errno;
+		else
+			off += (size_t)w;
+	}
+}
 
 void ob_bytes(struct obuf *o, const void *p, size_t n)
 {
 	if (!n)
 		return;
+	if (o->sum_on)
+		o->sum = (uint32_t)crc32_z(o->sum, p, n);
+	if (o->stream && n >= OB_DIRECT) {
+		ob_flush(o);
+		ob_write(o, p, n);
+		return;
+	}
 	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
 	memcpy(o->p + o->n, p, n);
 	o->n += n;
@@ -33,19 +55,21 @@ int ob_flush(struct obuf *o)
 {
 	if (!o->stream || !o->n)
 		return o->err;
-	o->crc = (uint32_t)crc32(o->crc, o->p, (uInt)o->n);
-	o->written += o->n;
-	for (size_t off = 0; off < o->n && !o->err;) {
-		ssize_t w = write(o->fd, o->p + off, o->n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			o->err = errno;
-		else
-			off += (size_t)w;
-	}
+	ob_write(o, o->p, o->n);
 	o->n = 0;
 	return o->err;
+}
+
+void ob_sum_begin(struct obuf *o)
+{
+	o->sum_on = true;
+	o->sum = 0;
+}
+
+uint32_t ob_sum_end(struct obuf *o)
+{
+	o->sum_on = false;
+	return o->sum;
 }
 
 void ob_u8(struct obuf *o, unsigned v)

@@ -14,12 +14,18 @@
 struct obuf {
 	unsigned char *p;
 	size_t n, cap;
-	/* stream mode (ob_stream): the buffer is written to fd whenever it passes 8 MB */
+	/* stream mode (ob_stream): the buffer is written to fd whenever it passes 1 MB, and
+	 * a piece of OB_DIRECT bytes or more is written from the caller's memory as it is
+	 * (no copy into the buffer) */
 	bool stream;
 	int fd, err;              /* err: the first write errno, sticky */
-	uint32_t crc;             /* CRC-32 of the bytes written so far */
 	uint64_t written;
+	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since, computed as they come */
+	bool sum_on;
+	uint32_t sum;
 };
+
+#define OB_DIRECT ((size_t)32 << 10)
 
 void ob_bytes(struct obuf *o, const void *p, size_t n);
 void ob_u8(struct obuf *o, unsigned v);
@@ -38,6 +44,11 @@ void ob_free(struct obuf *o);
 void ob_stream(struct obuf *o, int fd);
 /* Write the buffered bytes out (stream mode); returns 0 or the first write errno. */
 int ob_flush(struct obuf *o);
+/* CRC-32 (zlib's) of the bytes put between ob_sum_begin() and ob_sum_end(), computed
+ * while they are in cache; a rank's body or a pyramid row is checksummed as it is
+ * written, never copied or re-read for it. */
+void ob_sum_begin(struct obuf *o);
+uint32_t ob_sum_end(struct obuf *o);
 
 struct ibuf {
 	const unsigned char *p;

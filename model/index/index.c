@@ -231,8 +231,9 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
-/* The part's bodies (each rank's steps with its own CRC-32) into body, its head into
- * head. Memory stays one rank plus the head. */
+/* The part's bodies (each rank's steps with its own CRC-32, computed as they are
+ * written) into body, its head into head. The columns go to the file from the store
+ * as they are (codec.h, OB_DIRECT); memory stays the 1 MB buffer plus the head. */
 static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
 			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
 			     size_t hi, const struct index_pick *pick)
@@ -241,21 +242,19 @@ static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *r
 	size_t cap = hi - lo ? hi - lo : 1;
 	uint64_t *boff = xcalloc(cap, sizeof(*boff)), *blen = xcalloc(cap, sizeof(*blen));
 	uint32_t *bcrc = xcalloc(cap, sizeof(*bcrc));
-	struct obuf rb = { 0 };
 	size_t j = 0;
 	for (size_t i = lo; i < hi; i++) {
 		long ri = steps_rank_index(m, (int)files[i].rank);
 		if (ri < 0)
 			continue;
-		rb.n = 0;
-		steps_rank_encode_body(m, (size_t)ri, &rb);
 		boff[j] = index_body_offset(body);
-		blen[j] = rb.n;
-		bcrc[j++] = (uint32_t)crc32(0, rb.p, (uInt)rb.n);
-		ob_bytes(body, rb.p, rb.n);
+		ob_sum_begin(body);
+		steps_rank_encode_body(m, (size_t)ri, body);
+		bcrc[j] = ob_sum_end(body);
+		blen[j] = index_body_offset(body) - boff[j];
+		j++;
 	}
 	build_head(head, run, run_dir, k, n, files, lo, hi, pick, boff, blen, bcrc);
-	ob_free(&rb);
 	free(boff);
 	free(blen);
 	free(bcrc);

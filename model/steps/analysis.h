@@ -245,6 +245,11 @@ enum heat_series {
 struct heat_grid;
 /* Grid of a series; NULL when there are no aligned steps or the metric is unknown. */
 const struct heat_grid *analysis_heatmap(struct run *run, int series);
+/* Build (or bring up to date) the grids of n series at once, so the ones that share
+ * work share it: HEAT_COMPUTE and HEAT_REL_SLOWDOWN both missing are filled in one pass
+ * that reads each record's compute once (the index summary holds both). Each grid is
+ * then what analysis_heatmap() returns for its series, bit for bit. */
+void analysis_heatmaps(struct run *run, const int *series, size_t n);
 size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
 size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */

@@ -199,10 +199,13 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
  * could still change before the run grew). */
 struct heat_pass {
 	struct heat_grid *g;
+	struct heat_grid *rel;    /* a pair pass (g HEAT_COMPUTE): the slowdown grid, filled from
+				   * the same compute values */
 	const struct steps_model *m;
 	struct phase_sets ps;
-	const double *cmed;       /* HEAT_REL_SLOWDOWN: analysis_step_medians() */
-	bool *missing;            /* per task: a recomputed cell is missing */
+	const double *cmed;       /* HEAT_REL_SLOWDOWN (g, or rel): analysis_step_medians() */
+	bool *missing;            /* per task: a recomputed cell of g is missing */
+	bool *rel_missing;        /* per task: a cell of rel is missing */
 };
 
 /* Level 0 of row r from column g->from[r] on; true when a cell is missing. */
@@ -228,14 +231,40 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r)
 	return missing;
 }
 
+/* Level 0 of row r of both grids of a pair pass (fresh grids: every column), each
+ * record's compute read once: the cells heat_fill_row() gives HEAT_COMPUTE into g and
+ * HEAT_REL_SLOWDOWN into p->rel, bit for bit. */
+static void heat_fill_pair_row(const struct heat_pass *p, size_t r, bool *missing, bool *rel_missing)
+{
+	struct heat_grid *g = p->g, *h = p->rel;
+	size_t S = g->nsteps, A = steps_naligned(p->m);
+	if (!g->row[r])
+		g->row[r] = xmalloc(g->row_words * 4);
+	if (!h->row[r])
+		h->row[r] = xmalloc(h->row_words * 4);
+	float *v = row_val(g, g->row[r], 0), *w = row_val(h, h->row[r], 0);
+	for (size_t k = 0; k < S; k++) {
+		double x;
+		bool have = series_value(p->m, &p->ps, HEAT_COMPUTE, r, k, &x);
+		v[k] = have ? (float)x : NAN;
+		w[k] = have && k < A && p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
+		*missing = *missing || isnan(v[k]);
+		*rel_missing = *rel_missing || isnan(w[k]);
+	}
+}
+
 /* Level 0 of the task's rows, row by row (the model's columns are read sequentially). */
 static void heat_fill_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
-	bool missing = false;
+	bool missing = false, rel_missing = false;
 	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
-		missing = heat_fill_row(p, r) || missing;
+		if (p->rel)
+			heat_fill_pair_row(p, r, &missing, &rel_missing);
+		else
+			missing = heat_fill_row(p, r) || missing;
 	p->missing[task] = missing;
+	p->rel_missing[task] = rel_missing;
 }
 
 /* Present values in block idx of level l of a row. */
@@ -281,8 +310,11 @@ static void heat_level_row(struct heat_grid *g, size_t r)
 static void heat_level_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
 		heat_level_row(p->g, r);
+		if (p->rel)
+			heat_level_row(p->rel, r);
+	}
 }
 
 /* Per row, the columns whose cells cannot change while the run grows by appends: the
@@ -331,49 +363,75 @@ static void heat_reserve(struct heat_grid *g, size_t S, bool grow)
 	analysis_heat_free(old);
 }
 
+/* A fresh dense grid that got a missing cell: the same rows with room for the counts. */
+static void heat_undense(struct heat_grid *g)
+{
+	struct heat_grid *old = layout_copy(g);
+	g->dense = false;
+	heat_layout(g);
+	heat_relayout(g, old);
+	analysis_heat_free(old);
+}
+
+static bool any_of(const bool *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
 /* Fill each row's cells from g->from[r] on and the blocks over them; false when a
- * dense grid gets a missing cell (the counts it lacks need a fresh build). */
-static bool heat_fill(struct run *run, struct heat_grid *g, bool fresh)
+ * dense grid gets a missing cell (the counts it lacks need a fresh build). rel: a fresh
+ * HEAT_REL_SLOWDOWN grid filled in the same pass as a fresh HEAT_COMPUTE g (or NULL). */
+static bool heat_fill(struct run *run, struct heat_grid *g, struct heat_grid *rel, bool fresh)
 {
 	size_t N = g->nranks, S = g->nsteps, cells = 0;
 	for (size_t r = 0; r < N; r++)
 		cells += S - g->from[r];
 	size_t ntasks = (N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
-	struct heat_pass p = { .g = g, .m = run->steps, .missing = xcalloc(ntasks, sizeof(bool)) };
-	if (g->series == HEAT_REL_SLOWDOWN)
+	struct heat_pass p = { .g = g, .rel = rel, .m = run->steps, .missing = xcalloc(ntasks, sizeof(bool)),
+			       .rel_missing = xcalloc(ntasks, sizeof(bool)) };
+	if (g->series == HEAT_REL_SLOWDOWN || rel)
 		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
 	/* a poll's few new steps: no threads to start */
 	int threads = cells < ((size_t)1 << 16) ? 1 : analysis_threads(run);
 	analysis_phase_sets_init(run->steps, &p.ps);
 	pool_run(ntasks, threads, heat_fill_rows, &p);
 	analysis_phase_sets_free(&p.ps);
-	bool missing = false;
-	for (size_t t = 0; t < ntasks; t++)
-		missing = missing || p.missing[t];
+	bool missing = any_of(p.missing, ntasks), rel_missing = any_of(p.rel_missing, ntasks);
 	free(p.missing);
+	free(p.rel_missing);
 	if (missing && g->dense) {
 		if (!fresh)
 			return false;
-		struct heat_grid *old = layout_copy(g);
-		g->dense = false; /* the same rows with room for the counts */
-		heat_layout(g);
-		heat_relayout(g, old);
-		analysis_heat_free(old);
+		heat_undense(g);
 	}
+	if (rel && rel_missing && rel->dense)
+		heat_undense(rel);
 	pool_run(ntasks, threads, heat_level_rows, &p);
 	heat_set_final(g, run->steps);
 	g->stale = false;
+	if (rel) {
+		heat_set_final(rel, run->steps);
+		rel->stale = false;
+	}
 	return true;
+}
+
+static bool heat_buildable(const struct steps_model *m, int series)
+{
+	size_t N = steps_nranks(m), S = steps_ncolumns(m);
+	return N && S && !(series >= 0 && (size_t)series >= steps_nmetrics(m)) && series >= HEAT_REL_SLOWDOWN;
 }
 
 static struct heat_grid *heat_build(struct run *run, int series)
 {
 	const struct steps_model *m = run->steps;
-	size_t N = steps_nranks(m), S = steps_ncolumns(m);
-	if (N == 0 || S == 0 || (series >= 0 && ((size_t)series >= steps_nmetrics(m))) || series < HEAT_REL_SLOWDOWN)
+	if (!heat_buildable(m, series))
 		return NULL;
-	struct heat_grid *g = analysis_heat_new(series, N, S, true);
-	heat_fill(run, g, true);
+	struct heat_grid *g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), true);
+	heat_fill(run, g, NULL, true);
 	return g;
 }
 
@@ -399,7 +457,7 @@ static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)
 		return heat_build(run, series);
 	}
 	heat_reserve(g, steps_ncolumns(run->steps), true);
-	if (heat_fill(run, g, false))
+	if (heat_fill(run, g, NULL, false))
 		return g;
 	int series = g->series;
 	analysis_heat_free(g);
@@ -423,6 +481,38 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series)
 	c->heat = xrealloc(c->heat, (c->nheat + 1) * sizeof(*c->heat));
 	c->heat[c->nheat++] = g;
 	return g;
+}
+
+static bool heat_cached(const struct analysis_cache *c, int series)
+{
+	for (size_t i = 0; i < c->nheat; i++)
+		if (c->heat[i]->series == series)
+			return true;
+	return false;
+}
+
+void analysis_heatmaps(struct run *run, const int *series, size_t n)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!c)
+		return;
+	bool compute = false, rel = false;
+	for (size_t i = 0; i < n; i++) {
+		compute = compute || (series[i] == HEAT_COMPUTE && !heat_cached(c, HEAT_COMPUTE));
+		rel = rel || (series[i] == HEAT_REL_SLOWDOWN && !heat_cached(c, HEAT_REL_SLOWDOWN));
+	}
+	if (compute && rel && heat_buildable(run->steps, HEAT_COMPUTE)) {
+		const struct steps_model *m = run->steps;
+		size_t N = steps_nranks(m), S = steps_ncolumns(m);
+		struct heat_grid *g = analysis_heat_new(HEAT_COMPUTE, N, S, true);
+		struct heat_grid *h = analysis_heat_new(HEAT_REL_SLOWDOWN, N, S, true);
+		heat_fill(run, g, h, true);
+		c->heat = xrealloc(c->heat, (c->nheat + 2) * sizeof(*c->heat));
+		c->heat[c->nheat++] = g;
+		c->heat[c->nheat++] = h;
+	}
+	for (size_t i = 0; i < n; i++)
+		analysis_heatmap(run, series[i]);
 }
 
 size_t heat_nsteps(const struct heat_grid *g)

@@ -282,10 +282,10 @@ static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 		const struct heat_grid *g = j->grid[i];
 		rows_off[i] = index_body_offset(o);
 		crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*crc[i]));
-		for (size_t r = 0; r < g->nranks; r++) {
-			const void *row = analysis_heat_row(g, r, false);
-			crc[i][r] = (uint32_t)crc32(0, row, (uInt)(g->row_words * 4));
-			ob_bytes(o, row, g->row_words * 4);
+		for (size_t r = 0; r < g->nranks; r++) { /* written from the grid, CRC on the way */
+			ob_sum_begin(o);
+			ob_bytes(o, analysis_heat_row(g, r, false), g->row_words * 4);
+			crc[i][r] = ob_sum_end(o);
 		}
 	}
 	put_head(h, j, rows_off, crc);
@@ -298,6 +298,10 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	if (!run->steps || !steps_nranks(run->steps))
 		return 0;
 	struct summary_job j = { .run = run, .run_dir = run_dir };
+	/* the distributed analysis first: the slowdown pyramid then takes its step medians
+	 * instead of a pass of its own; both pyramids in one pass over the records */
+	analysis_distributed(run);
+	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
 	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
 		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
 		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */

@@ -163,6 +163,54 @@ static void test_header(void)
 	ok(strstr(index_check(f, sizeof(f)), "malformed") != NULL, "a head outside the payload");
 }
 
+/* A stream of small items and pieces past OB_DIRECT (written from the caller's memory,
+ * no copy): the file holds every byte in order, and the running CRC-32 of a section
+ * equals zlib's CRC-32 of its bytes. */
+static void test_stream(void)
+{
+	char dir[512], path[600];
+	tu_mkdtemp(dir, sizeof(dir), "stream");
+	snprintf(path, sizeof(path), "%s/out", dir);
+	FILE *f = fopen(path, "wb");
+	size_t big = OB_DIRECT * 3 + 5, total = 0;
+	unsigned char *want = xmalloc(4 * big + 4096), *piece = xmalloc(big);
+	for (size_t i = 0; i < big; i++)
+		piece[i] = (unsigned char)(i * 31 + 7);
+	struct obuf o = { 0 };
+	ob_stream(&o, fileno(f));
+	uint32_t sum = 0, crc = 0;
+	for (int round = 0; round < 4; round++) {
+		if (round == 2)
+			ob_sum_begin(&o);
+		size_t from = total;
+		ob_u32(&o, 0x01020304u + (uint32_t)round);
+		for (int b = 0; b < 4; b++)
+			want[total++] = (unsigned char)((0x01020304u + (uint32_t)round) >> (8 * b));
+		ob_bytes(&o, piece, big - (size_t)round); /* past OB_DIRECT: direct */
+		memcpy(want + total, piece, big - (size_t)round);
+		total += big - (size_t)round;
+		ob_bytes(&o, "tail", 4);
+		memcpy(want + total, "tail", 4);
+		total += 4;
+		if (round == 2) {
+			sum = ob_sum_end(&o);
+			crc = (uint32_t)crc32(0, want + from, (uInt)(total - from));
+		}
+	}
+	ok(ob_flush(&o) == 0 && o.written == total, "stream: every byte written (%zu)", total);
+	ob_free(&o);
+	fclose(f);
+	struct stat st;
+	char *got = tu_read_file(path);
+	ok(got && stat(path, &st) == 0 && (size_t)st.st_size == total && memcmp(got, want, total) == 0,
+	   "stream: the file holds the small items and the direct pieces in order");
+	ok(sum == crc, "stream: running CRC-32 of a section = CRC-32 of its bytes");
+	free(got);
+	free(want);
+	free(piece);
+	tu_rm_rf(dir);
+}
+
 /* ---- lazy open from the index ------------------------------------------------------- */
 
 /* RANKS x STEPS of pytscope lines under dir/rankN; rank 4 turns slow at step 20; rank 2
@@ -334,6 +382,57 @@ static void test_lazy_open(void)
 	tu_rm_rf(dir);
 }
 
+/* 5 ranks, live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
+ * missing on the others, no slowdown there), step 4 has no compute on any rank (step
+ * median 0: no slowdown), rank 1 lacks forward at step 7. */
+static struct run *pair_run(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int bwd = steps_metric_intern(m, METRIC_PHASE, "backward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < 5; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < (r == 3 ? 49 : 40); s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			if (s != 4 && !(r == 1 && s == 7))
+				rank_set(rs, pos, fwd, 0.01 + 1e-4 * (double)((r * 7 + s * 13) % 11) + (r == 2 ? 0.003 : 0));
+			if (s != 4)
+				rank_set(rs, pos, bwd, 0.02 + 1e-5 * (double)(s % 5));
+			rank_set(rs, pos, comm, 0.004);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	steps_set_live(m); /* a live run's heatmap reaches rank 3's later steps */
+	return run;
+}
+
+/* analysis_heatmaps() fills the compute and slowdown pyramids in one pass: every cell
+ * and block equals the two grids built one at a time, bit for bit (missing cells, step
+ * median 0, columns after the aligned steps), with or without the distributed analysis
+ * computed first. */
+static void test_heat_pair(void)
+{
+	static const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
+	struct run *one = pair_run(), *pair = pair_run(), *dist_first = pair_run();
+	is_int(steps_ncolumns(one->steps) - steps_naligned(one->steps), 9, "pair run: 9 columns after the aligned steps");
+	analysis_heatmaps(pair, series, ARRAY_LEN(series));
+	ok(same_heat(one, pair), "compute + slowdown pyramids in one pass = built one at a time, bit for bit");
+	ok(analysis_distributed(dist_first) != NULL, "pair run: distributed analysis");
+	analysis_heatmaps(dist_first, series, ARRAY_LEN(series));
+	ok(same_heat(one, dist_first), "... also after the distributed analysis (its step medians)");
+	double mean, worst;
+	const struct heat_grid *rel = analysis_heatmap(pair, HEAT_REL_SLOWDOWN);
+	ok(rel && !heat_range(rel, 0, 4, 5, &mean, &worst) && !heat_range(rel, 3, 45, 46, &mean, &worst) &&
+	   heat_range(rel, 2, 0, 40, &mean, &worst) && mean > 0.05,
+	   "slowdown: missing at a median-0 step and after the aligned steps, present elsewhere");
+	run_free(one);
+	run_free(pair);
+	run_free(dist_first);
+}
+
 static void test_ranklist(void)
 {
 	ok(ranklist_valid("0-63,4096") && ranklist_valid("5"), "rank lists: ids and ranges");
@@ -347,7 +446,9 @@ int main(void)
 {
 	test_round_trip();
 	test_header();
+	test_stream();
 	test_ranklist();
 	test_lazy_open();
+	test_heat_pair();
 	return tap_done();
 }
