@@ -89,7 +89,8 @@ double stats_fsum_partials(const double *v, size_t n)
  * while every addition into e is exact, the exact total is t + e, so the one rounded
  * addition t + e is the correctly rounded sum: the double fsum returns. When an addition
  * into e was inexact, or the result is zero (fsum's sign of zero) or not finite, the
- * cascade cannot decide and the caller runs fsum. */
+ * cascade cannot decide and the caller runs fsum. (analysis.c runs the same cascade a
+ * block of records at a time.) */
 struct cascade {
 	double t, e;
 	bool exact;
@@ -146,18 +147,37 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-static void swap_dbl(double *v, ptrdiff_t i, ptrdiff_t j)
+/* Moves the values of v[lo..hi] below t (or, with `equal`, not above t) to the front,
+ * keeping the order of neither side; returns where the rest starts. Branch-free (Lomuto
+ * with a conditional step): every value is swapped into place and the boundary moves
+ * by the comparison's result, so random data costs no mispredicted branches. */
+static ptrdiff_t partition_below(double *v, ptrdiff_t lo, ptrdiff_t hi, double t, bool equal)
 {
-	double t = v[i];
-	v[i] = v[j];
-	v[j] = t;
+	ptrdiff_t j = lo;
+	for (ptrdiff_t i = lo; i <= hi; i++) {
+		double x = v[i];
+		v[i] = v[j];
+		v[j] = x;
+		j += equal ? x <= t : x < t;
+	}
+	return j;
 }
 
-/* Floyd-Rivest selection over v[left..right]: afterwards v[k] holds the value a sort
- * would put there, nothing before it is larger and nothing after it smaller. No NaN in
- * v. A range above 600 first selects k inside a sample-sized subrange around its
- * expected place, so the pivot lands near k (about 1.5 n comparisons for a median).
- * After `budget` partitions the rest is sorted (no O(n^2)). */
+/* The middle one of a, b, c (no NaN). */
+static double median3(double a, double b, double c)
+{
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+	return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* Selection over v[left..right]: afterwards v[k] holds the value a sort would put
+ * there, nothing before it is larger and nothing after it smaller. No NaN in v. A range
+ * above 600 first selects k inside a sample-sized subrange around its expected place
+ * (Floyd-Rivest), so the pivot lands near k (about 1.5 n comparisons for a median);
+ * smaller ranges take the median of three. The range then keeps the side holding k;
+ * when no value is below the pivot, the values equal to it are split off (so runs of
+ * equal values end the search). After `budget` partitions the rest is sorted (no
+ * O(n^2)). */
 static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k, int budget)
 {
 	while (right > left) {
@@ -165,6 +185,7 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			qsort(v + left, (size_t)(right - left + 1), sizeof(*v), cmp_dbl);
 			return;
 		}
+		double t;
 		if (right - left > 600) {
 			double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
 			double s = 0.5 * exp(2.0 * z / 3.0);
@@ -172,32 +193,24 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			ptrdiff_t nl = (ptrdiff_t)((double)k - i * s / n + sd);
 			ptrdiff_t nr = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
 			select_range(v, nl > left ? nl : left, nr < right ? nr : right, k, budget);
-		}
-		double t = v[k];
-		ptrdiff_t i = left, j = right;
-		swap_dbl(v, left, k);
-		if (v[right] > t)
-			swap_dbl(v, right, left);
-		while (i < j) {
-			swap_dbl(v, i, j);
-			i++;
-			j--;
-			while (v[i] < t)
-				i++;
-			while (v[j] > t)
-				j--;
-		}
-		if (v[left] == t) {
-			swap_dbl(v, left, j);
+			t = v[k];
 		} else {
-			j++;
-			swap_dbl(v, j, right);
+			t = median3(v[left], v[k], v[right]);
 		}
-		/* v[j] == t is in place: v[left..j) <= t <= v(j..right] */
-		if (j <= k)
-			left = j + 1;
-		if (k <= j)
-			right = j - 1;
+		/* t is a value of the range, so each pass below drops at least one value */
+		ptrdiff_t lt = partition_below(v, left, right, t, false);
+		if (k < lt) {
+			right = lt - 1;
+			continue;
+		}
+		if (lt > left) {
+			left = lt;
+			continue;
+		}
+		ptrdiff_t le = partition_below(v, left, right, t, true);
+		if (k < le)
+			return;   /* v[left..le) all equal t */
+		left = le;
 	}
 }
 
@@ -296,31 +309,93 @@ double stats_mad(const double *v, size_t n, double med)
 	return m;
 }
 
-/* The history window of stats_local_spikes and its scratch live on the stack: no
- * allocation per step (issue 17). */
+/* stats_local_spikes keeps its history twice: a ring in arrival order (which value
+ * leaves next) and the same values sorted, ties in arrival order (what a stable sort of
+ * the history gives, so even zeros of both signs land where stats_median's sorting path
+ * puts them). Each step inserts one value and removes one (at most 12 moves), the median
+ * is read off the sorted window and the MAD merges the deviations on either side of it
+ * (already in order), so no selection and no allocation per step (issue 17). The
+ * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
+ * not needed; the results are the bits the two selections gave. */
+#define SPIKE_WINDOW 12
+
+/* Insert x into the ascending s[0..n) after every value not above it. */
+static void window_insert(double *s, size_t n, double x)
+{
+	size_t i = n;
+	while (i > 0 && s[i - 1] > x) {
+		s[i] = s[i - 1];
+		i--;
+	}
+	s[i] = x;
+}
+
+/* Remove the oldest value x from the ascending s[0..n): the first that compares equal
+ * (ties are in arrival order, and x is older than any of them). */
+static void window_remove(double *s, size_t n, double x)
+{
+	size_t i = 0;
+	while (i + 1 < n && s[i] != x)
+		i++;
+	memmove(s + i, s + i + 1, (n - i - 1) * sizeof(*s));
+}
+
+/* Median of the ascending s[0..n), n > 0 (median_sorted). */
+static double window_median(const double *s, size_t n)
+{
+	size_t h = n / 2;
+	return n % 2 ? s[h] : (s[h - 1] + s[h]) / 2.0;
+}
+
+/* MAD about med of the ascending s[0..n): |s[i] - med| falls going left from the first
+ * value >= med and rises going right, so merging the two runs gives the deviations in
+ * order; the middle one(s) are the median a selection would find. */
+static double window_mad(const double *s, size_t n, double med)
+{
+	size_t p = 0;
+	while (p < n && s[p] < med)
+		p++;
+	size_t h = n / 2, l = p, r = p;
+	double prev = 0.0, cur = 0.0;
+	for (size_t k = 0; k <= h; k++) {
+		prev = cur;
+		double dl = l > 0 ? fabs(s[l - 1] - med) : INFINITY;
+		double dr = r < n ? fabs(s[r] - med) : INFINITY;
+		if (r < n && (l == 0 || dr <= dl)) {
+			cur = dr;
+			r++;
+		} else {
+			cur = dl;
+			l--;
+		}
+	}
+	return n % 2 ? cur : (prev + cur) / 2.0;
+}
 
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
 {
-	double hist[13], scratch[12];
-	size_t nh = 0;
+	double ring[SPIKE_WINDOW], sorted[SPIKE_WINDOW];
+	size_t nh = 0, oldest = 0;
 	for (size_t i = 0; i < n; i++) {
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
 		if (nh >= 6) {
-			memcpy(scratch, hist, nh * sizeof(*hist));
-			double med = stats_median_inplace(scratch, nh);
-			double scale = mad_scratch(hist, nh, med, scratch) * 1.4826;
+			double med = window_median(sorted, nh);
+			double scale = window_mad(sorted, nh, med) * 1.4826;
 			if (scale > 0)
 				flags[i] = v[i] > med + 6.0 * scale;
 			else
 				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
 		}
-		hist[nh++] = v[i];
-		if (nh > 12) {
-			memmove(hist, hist + 1, 12 * sizeof(*hist));
-			nh = 12;
+		if (nh == SPIKE_WINDOW) {
+			window_remove(sorted, nh--, ring[oldest]);
+			ring[oldest] = v[i];
+			oldest = (oldest + 1) % SPIKE_WINDOW;
+		} else {
+			ring[nh] = v[i];
 		}
+		window_insert(sorted, nh++, v[i]);
 	}
 }
 

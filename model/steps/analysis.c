@@ -5,6 +5,7 @@
  * analysis_timing.c, _memory, _convergence, _distributed, _budget and _heatmap. */
 #include "model/steps/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/run.h"
@@ -219,6 +220,96 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 {
 	double v;
 	return steps_value(m, ri, ps->comm, pos, &v) ? v : 0.0;
+}
+
+/* ---- a rank's compute over a range of aligned steps -------------------------------- */
+
+/* A block of up to ANALYSIS_BLOCK records of one rank: their positions, whether they
+ * are consecutive, and per position the cascade of stats_fsum (stats.c) in three
+ * arrays, so the compiler keeps ANALYSIS_BLOCK sums going at once in vector registers
+ * (the loops have a fixed trip count; positions past nb add zeros and are ignored). */
+struct compute_block {
+	size_t pos[ANALYSIS_BLOCK], nb;
+	bool consecutive;
+	double t[ANALYSIS_BLOCK], e[ANALYSIS_BLOCK];
+	double inexact[ANALYSIS_BLOCK];   /* sum of |error of each addition into e|: 0 while exact */
+	double x[ANALYSIS_BLOCK];
+};
+
+/* Column metric's values at the block's positions into b->x, 0 where there is none
+ * (adding 0 to a cascade changes nothing but the sign of a zero total, which the
+ * cascade leaves to fsum anyway). Whole blocks of consecutive records of a column
+ * every record has are decoded in one fixed-length loop (vectorized). */
+static void block_column(const struct steps_model *m, size_t ri, int metric, struct compute_block *b)
+{
+	const struct rank_steps *r = m->rank[ri];
+	const struct column *c = metric >= 0 && (size_t)metric < r->ncol ? &r->col[metric] : NULL;
+	if (c && c->enc != ENC_RLE && c->all_present && b->consecutive && b->nb == ANALYSIS_BLOCK &&
+	    b->pos[0] + ANALYSIS_BLOCK <= c->cap) {
+		size_t p0 = b->pos[0];
+		if (c->enc == ENC_NANO)
+			for (size_t j = 0; j < ANALYSIS_BLOCK; j++)
+				b->x[j] = (double)((const uint32_t *)c->data)[p0 + j] / 1e9;
+		else if (c->enc == ENC_F32)
+			for (size_t j = 0; j < ANALYSIS_BLOCK; j++)
+				b->x[j] = (double)((const float *)c->data)[p0 + j];
+		else
+			memcpy(b->x, (const double *)c->data + p0, sizeof(b->x));
+		return;
+	}
+	for (size_t j = 0; j < ANALYSIS_BLOCK; j++) {
+		double v = 0.0;
+		if (c && j < b->nb && !steps_value(m, ri, metric, b->pos[j], &v))
+			v = 0.0;
+		b->x[j] = v;
+	}
+}
+
+/* One error-free addition of b->x into every cascade (stats.c cascade_add, a lane each). */
+static void block_add(struct compute_block *b)
+{
+	for (size_t j = 0; j < ANALYSIS_BLOCK; j++) {
+		double t = b->t[j], e = b->e[j], x = b->x[j];
+		double s = t + x, bp = s - x;
+		double err = (t - bp) + (x - (s - bp));
+		double e2 = e + err, bp2 = e2 - err;
+		b->inexact[j] += fabs((e - bp2) + (err - (e2 - bp2)));
+		b->t[j] = s;
+		b->e[j] = e2;
+	}
+}
+
+void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
+			   size_t n, double *out, double *comm)
+{
+	struct compute_block b;
+	rank_need_body(m->rank[ri]);
+	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
+		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
+		b.consecutive = true;
+		for (size_t j = 0; j < b.nb; j++) {
+			b.pos[j] = steps_aligned_pos(m, ri, k0 + at + j);
+			b.consecutive &= b.pos[j] == b.pos[0] + j;
+		}
+		memset(b.t, 0, sizeof(b.t));
+		memset(b.e, 0, sizeof(b.e));
+		memset(b.inexact, 0, sizeof(b.inexact));
+		for (size_t i = 0; i < ps->ncompute; i++) {
+			block_column(m, ri, ps->compute[i], &b);
+			block_add(&b);
+		}
+		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
+		 * or the total is zero or not finite; then fsum over the record's values */
+		for (size_t j = 0; j < b.nb; j++) {
+			double s = b.t[j] + b.e[j];
+			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0
+					      ? s : analysis_record_compute(m, ps, ri, b.pos[j]);
+		}
+		if (!comm)
+			continue;
+		block_column(m, ri, ps->comm, &b);
+		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
+	}
 }
 
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:

@@ -101,15 +101,13 @@ static void step_block(void *ud, size_t task)
 	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK;
 	size_t nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
 	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
-	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK];
-	for (size_t r = 0; r < N; r++)
-		for (size_t j = 0; j < nb; j++) {
-			size_t pos = steps_aligned_pos(p->m, r, k0 + j);
-			blk[r * nb + j] = analysis_record_compute(p->m, &p->ps, r, pos);
-			double cm = p->d ? analysis_record_comm(p->m, &p->ps, r, pos) : 0;
-			if (r == 0 || cm > comm[j])
-				comm[j] = cm;
-		}
+	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
+	for (size_t r = 0; r < N; r++) {
+		analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
+		for (size_t j = 0; p->d && j < nb; j++)
+			if (r == 0 || cm[j] > comm[j])
+				comm[j] = cm[j];
+	}
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = k0 + j;
 		for (size_t r = 0; r < N; r++)
@@ -171,8 +169,8 @@ static void dist_rank(const struct step_pass *p, size_t r, double *vals, double 
 	struct distributed *d = p->d;
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
+	analysis_rank_compute(m, &p->ps, r, 0, S, vals, NULL);
 	for (size_t k = 0; k < S; k++) {
-		vals[k] = analysis_record_compute(m, &p->ps, r, steps_aligned_pos(m, r, k));
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
 	}

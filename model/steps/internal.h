@@ -180,6 +180,12 @@ double analysis_record_compute(const struct steps_model *m, const struct phase_s
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			    size_t pos);
 
+/* compute_r of rank ri at aligned steps [k0, k0 + n) into out[n], and comm_r into
+ * comm[n] unless comm is NULL: the doubles analysis_record_compute and _comm give,
+ * read a column at a time in blocks of ANALYSIS_BLOCK aligned steps. */
+#define ANALYSIS_BLOCK 64
+void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
+			   size_t n, double *out, double *comm);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -377,8 +383,16 @@ void store_rank_build_index(struct rank_steps *r);
 void store_rank_compact(struct rank_steps *r);
 void store_slots_rebuild(struct steps_model *m, size_t need);
 /* Shared by store.c and store_read.c. */
-/* A column's raw (non-RLE) value at pos, decoded to double. */
-double store_col_raw(const struct column *c, size_t pos);
+/* A column's raw (non-RLE) value at pos, decoded to double (inline: the analyses read
+ * every value of a column through it). */
+static inline double store_col_raw(const struct column *c, size_t pos)
+{
+	switch (c->enc) {
+	case ENC_NANO: return (double)((const uint32_t *)c->data)[pos] / 1e9;
+	case ENC_F32: return (double)((const float *)c->data)[pos];
+	default: return ((const double *)c->data)[pos];
+	}
+}
 /* The table slot holding rank id `rank`, or the empty slot where it would go. */
 size_t *store_slot_find(const struct steps_model *m, int rank);
 /* The k-th distinct step of a rank, in step order. */

@@ -189,15 +189,6 @@ size_t store_col_elem(unsigned char enc)
 	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
 }
 
-double store_col_raw(const struct column *c, size_t pos)
-{
-	switch (c->enc) {
-	case ENC_NANO: return (double)((const uint32_t *)c->data)[pos] / 1e9;
-	case ENC_F32: return (double)((const float *)c->data)[pos];
-	default: return ((const double *)c->data)[pos];
-	}
-}
-
 static void col_to_f64(struct column *c)
 {
 	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_median.c: the selection-based medians (stats_median, stats_median_inplace)
  * against the sort-based reference they replaced, bit for bit, on many random arrays
- * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); stats_fsum's fast
+ * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); local spikes
+ * against the sort-based implementation they replaced; stats_fsum's fast
  * path against Shewchuk's partials; and the run-wide
  * passes that use them: the distributed analysis and the slowdown heatmap give the same
  * bits with 1 or 2 threads and in either order (they share the memoized step medians). */
@@ -136,6 +137,88 @@ static void test_fsum_fast_path(void)
 	   arrays);
 }
 
+/* stats_local_spikes against the implementation it replaced (two sort-based medians
+ * of the 12-value history per position). Some values are put exactly on the reference's
+ * threshold (med + 6 scale, or med * 1.5 when the scale is 0) or one ulp either side of
+ * it, so a median or MAD off by one bit flips a flag. */
+static double spike_value(enum kind k, const double *hist, size_t nh)
+{
+	double x = value(k, 0, 1);
+	if (nh < 6 || next() % 3)
+		return x;
+	double med = median_ref(hist, nh), d[12];
+	for (size_t j = 0; j < nh; j++)
+		d[j] = fabs(hist[j] - med);
+	double scale = median_ref(d, nh) * 1.4826;
+	double t = scale > 0 ? med + 6.0 * scale : med * 1.5;
+	int nudge = (int)(next() % 3);
+	return nudge == 0 ? t : nextafter(t, nudge == 1 ? INFINITY : -INFINITY);
+}
+
+static void spikes_ref(const double *v, const bool *present, size_t n, bool *flags)
+{
+	double hist[13], d[12];
+	size_t nh = 0;
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = false;
+		if ((present && !present[i]) || !isfinite(v[i]))
+			continue;
+		if (nh >= 6) {
+			double med = median_ref(hist, nh);
+			for (size_t j = 0; j < nh; j++)
+				d[j] = fabs(hist[j] - med);
+			double scale = median_ref(d, nh) * 1.4826;
+			if (scale > 0)
+				flags[i] = v[i] > med + 6.0 * scale;
+			else
+				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
+		}
+		hist[nh++] = v[i];
+		if (nh > 12) {
+			memmove(hist, hist + 1, 12 * sizeof(*hist));
+			nh = 12;
+		}
+	}
+}
+
+static void test_local_spikes(void)
+{
+	for (int k = 0; k < K_NKINDS; k++) {
+		size_t bad = 0, flagged = 0, series = 0;
+		for (int round = 0; round < 200; round++) {
+			size_t n = (size_t)(next() % 300) + 1;
+			double *v = malloc(n * sizeof(*v)), hist[13];
+			bool *present = malloc(n), *fa = malloc(n), *fb = malloc(n);
+			size_t nh = 0;
+			for (size_t i = 0; i < n; i++) {
+				v[i] = spike_value((enum kind)k, hist, nh);
+				present[i] = round % 2 || next() % 5;
+				if (present[i] && isfinite(v[i])) {
+					hist[nh++] = v[i];
+					if (nh > 12) {
+						memmove(hist, hist + 1, 12 * sizeof(*hist));
+						nh = 12;
+					}
+				}
+			}
+			const bool *pr = round % 2 ? NULL : present;
+			spikes_ref(v, pr, n, fa);
+			stats_local_spikes(v, pr, n, fb);
+			bad += memcmp(fa, fb, n) != 0;
+			for (size_t i = 0; i < n; i++)
+				flagged += fa[i];
+			series++;
+			free(v);
+			free(present);
+			free(fa);
+			free(fb);
+		}
+		ok(bad == 0 && (flagged > 0 || k == K_EQUAL),
+		   "local spikes = sort-based reference: %s (%zu series, %zu flags, values on the threshold)",
+		   kind_name[k], series, flagged);
+	}
+}
+
 static bool dist_equal(const struct distributed *a, const struct distributed *b)
 {
 	if (!a || !b || a->world_size != b->world_size || a->n_steps != b->n_steps)
@@ -210,6 +293,7 @@ int main(void)
 	test_against_sort();
 	test_adversarial();
 	test_fsum_fast_path();
+	test_local_spikes();
 	test_passes();
 	return tap_done();
 }
