@@ -25,7 +25,7 @@ static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 
 /* ---- where -------------------------------------------------------------------------- */
 
-static void mkdir_p(const char *path)
+void index_mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);
 	for (char *s = p + 1; *s; s++)
@@ -194,8 +194,16 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* Remove the parts of other shard counts (a whole index replaces every shard). */
-static void remove_other_parts(const char *dir, unsigned n)
+/* Part k of n of family `kind` ("steps", "traces") when name is one (not a temporary). */
+static bool part_name(const char *name, const char *kind, unsigned *k, unsigned *n)
+{
+	size_t kl = strlen(kind);
+	char tail[8];
+	return strncmp(name, kind, kl) == 0 && sscanf(name + kl, "-%u-of-%u.ts%1s", k, n, tail) == 3 && *n &&
+	       *k < *n && !strstr(name, ".tmp");
+}
+
+void index_remove_other_parts(const char *dir, const char *kind, unsigned n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -203,8 +211,7 @@ static void remove_other_parts(const char *dir, unsigned n)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		unsigned pk, pn;
-		char tail[8];
-		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) == 3 && pn != n) {
+		if (part_name(e->d_name, kind, &pk, &pn) && pn != n) {
 			char *p = xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
@@ -333,12 +340,12 @@ int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned 
 	if (!run->steps || n == 0 || k >= n)
 		return EINVAL;
 	char *dir = index_dir_for(run_dir);
-	mkdir_p(dir);
+	index_mkdir_p(dir);
 	char *path = part_path(dir, k, n);
 	struct part_job job = { run, run_dir, k, n, files, lo, hi, pick };
 	int err = index_file_write(path, fill_part, &job);
 	if (!err && n == 1)
-		remove_other_parts(dir, n);
+		index_remove_other_parts(dir, "steps", n);
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
@@ -671,8 +678,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 	return why;
 }
 
-/* The shard count of the newest part in dir, 0 when there is none. */
-static unsigned newest_shard_count(const char *dir, bool *found)
+unsigned index_newest_count(const char *dir, const char *kind, bool *found)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -682,9 +688,7 @@ static unsigned newest_shard_count(const char *dir, bool *found)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		unsigned pk, pn;
-		char tail[8];
-		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) != 3 || !pn || pk >= pn ||
-		    strstr(e->d_name, ".tmp"))
+		if (!part_name(e->d_name, kind, &pk, &pn))
 			continue;
 		*found = true;
 		char *p = xasprintf("%s/%s", dir, e->d_name);
@@ -704,7 +708,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 {
 	*found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, found);
+	unsigned n = index_newest_count(dir, "steps", found);
 	size_t used = 0;
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
@@ -730,7 +734,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 {
 	bool found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, &found);
+	unsigned n = index_newest_count(dir, "steps", &found);
 	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	for (unsigned k = 0; k < n; k++) {
 		char *path = part_path(dir, k, n);
@@ -760,7 +764,7 @@ size_t index_part_files(const char *run_dir, char ***out)
 {
 	bool found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, &found);
+	unsigned n = index_newest_count(dir, "steps", &found);
 	char **v = xcalloc(n ? n : 1, sizeof(*v));
 	size_t k = 0;
 	for (unsigned i = 0; i < n; i++) {

@@ -47,6 +47,13 @@ struct steps_rank_file;
 /* The directory the index of run_dir lives in (malloc'd): run_dir/.tscope-index when
  * run_dir is writable, else the cache directory. */
 char *index_dir_for(const char *run_dir);
+/* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index
+ * dir: the shard count N of the newest one (0: none; *found set when any exists), and
+ * removing the parts of every other shard count. */
+unsigned index_newest_count(const char *dir, const char *kind, bool *found);
+void index_remove_other_parts(const char *dir, const char *kind, unsigned n);
+/* Make a directory and its parents (errors are left to the write that follows). */
+void index_mkdir_p(const char *path);
 
 /* The run's rank files (steps_plan_files) sorted by rank id, as shards count them. */
 size_t index_plan(const char *run_dir, struct steps_rank_file **out);
