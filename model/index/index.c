@@ -106,12 +106,20 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static void put_sources(struct obuf *o, const struct run *run, const char *base,
-			const struct index_pick *pick)
+/* Entry i of the spec's sources (or diagnostics): pick's list, else the range. */
+static size_t picked(const size_t *list, size_t first, size_t i)
 {
-	ob_u64(o, pick->nsrc);
-	for (size_t i = 0; i < pick->nsrc; i++) {
-		const struct source *s = &run->src[pick->src[i]];
+	return list ? list[i] : first + i;
+}
+
+static void put_sources(struct obuf *o, const struct index_part_spec *sp)
+{
+	const struct run *run = sp->run;
+	const char *base = sp->run_dir;
+	size_t n = sp->pick ? sp->pick->nsrc : sp->src1 - sp->src0;
+	ob_u64(o, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct source *s = &run->src[picked(sp->pick ? sp->pick->src : NULL, sp->src0, i)];
 		ob_path(o, base, s->path);
 		ob_i64(o, s->rank);
 		ob_i64(o, s->bytes);
@@ -124,11 +132,14 @@ static void put_sources(struct obuf *o, const struct run *run, const char *base,
 	}
 }
 
-static void put_diags(struct obuf *o, const struct run *run, const char *base, const struct index_pick *pick)
+static void put_diags(struct obuf *o, const struct index_part_spec *sp)
 {
-	ob_u64(o, pick->ndiag);
-	for (size_t i = 0; i < pick->ndiag; i++) {
-		const struct diag *d = &run->diags.v[pick->diag[i]];
+	const struct run *run = sp->run;
+	const char *base = sp->run_dir;
+	size_t n = sp->pick ? sp->pick->ndiag : sp->d1 - sp->d0;
+	ob_u64(o, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag *d = &run->diags.v[picked(sp->pick ? sp->pick->diag : NULL, sp->d0, i)];
 		ob_u8(o, d->level);
 		ob_path(o, base, d->file);
 		ob_i64(o, d->line);
@@ -139,23 +150,24 @@ static void put_diags(struct obuf *o, const struct run *run, const char *base, c
 }
 
 /* The head: shard, the slice's source stamps, the metric table, the rank shells with
- * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics. */
-static void build_head(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
-		       const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
-		       const uint64_t *boff, const uint64_t *blen, const uint32_t *bcrc)
+ * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics.
+ * has[i - lo]: files[i]'s rank has steps, its body at loc[i - lo]. */
+static void build_head(struct obuf *o, const struct index_part_spec *s, const bool *has,
+		       const struct index_body_loc *loc)
 {
-	struct steps_model *m = run->steps;
-	ob_u32(o, k);
-	ob_u32(o, n);
-	ob_u64(o, hi - lo);
-	for (size_t i = lo; i < hi; i++) {
-		ob_i64(o, files[i].rank);
-		ob_path(o, base, files[i].dir);
-		extent_put(o, run, files[i].steps);
-		char *meta = xasprintf("%s/run.json", files[i].dir);
+	const char *base = s->run_dir;
+	ob_u32(o, s->k);
+	ob_u32(o, s->n);
+	ob_u64(o, s->hi - s->lo);
+	for (size_t i = s->lo; i < s->hi; i++) {
+		ob_i64(o, s->files[i].rank);
+		ob_path(o, base, s->files[i].dir);
+		extent_put(o, s->run, s->files[i].steps);
+		char *meta = xasprintf("%s/run.json", s->files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
 	}
+	struct steps_model *m = s->run->steps;
 	size_t nm = steps_nmetrics(m);
 	ob_u64(o, nm);
 	for (size_t i = 0; i < nm; i++) {
@@ -163,21 +175,19 @@ static void build_head(struct obuf *o, struct run *run, const char *base, unsign
 		ob_str(o, steps_metric(m, (int)i)->name);
 	}
 	size_t nr = 0;
-	for (size_t i = lo; i < hi; i++)
-		nr += steps_rank_index(m, (int)files[i].rank) >= 0;
+	for (size_t i = s->lo; i < s->hi; i++)
+		nr += has[i - s->lo];
 	ob_u64(o, nr);
-	for (size_t i = lo, j = 0; i < hi; i++) {
-		long ri = steps_rank_index(m, (int)files[i].rank);
-		if (ri < 0)
+	for (size_t i = s->lo; i < s->hi; i++) {
+		if (!has[i - s->lo])
 			continue;
-		steps_rank_encode_shell(m, (size_t)ri, base, o);
-		ob_u64(o, boff[j]);
-		ob_u64(o, blen[j]);
-		ob_u32(o, bcrc[j]);
-		j++;
+		s->shell(s->ud, i, o);
+		ob_u64(o, loc[i - s->lo].off);
+		ob_u64(o, loc[i - s->lo].len);
+		ob_u32(o, loc[i - s->lo].crc);
 	}
-	put_sources(o, run, base, pick);
-	put_diags(o, run, base, pick);
+	put_sources(o, s);
+	put_diags(o, s);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -238,33 +248,18 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
-/* The part's bodies (each rank's steps with its own CRC-32, computed as they are
- * written) into body, its head into head. The columns go to the file from the store
- * as they are (codec.h, OB_DIRECT); memory stays the 1 MB buffer plus the head. */
-static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
-			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
-			     size_t hi, const struct index_pick *pick)
+/* The part's bodies (spec->body: each with its CRC-32) into body, its head into head. */
+static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 {
-	struct steps_model *m = run->steps;
-	size_t cap = hi - lo ? hi - lo : 1;
-	uint64_t *boff = xcalloc(cap, sizeof(*boff)), *blen = xcalloc(cap, sizeof(*blen));
-	uint32_t *bcrc = xcalloc(cap, sizeof(*bcrc));
-	size_t j = 0;
-	for (size_t i = lo; i < hi; i++) {
-		long ri = steps_rank_index(m, (int)files[i].rank);
-		if (ri < 0)
-			continue;
-		boff[j] = index_body_offset(body);
-		ob_sum_begin(body);
-		steps_rank_encode_body(m, (size_t)ri, body);
-		bcrc[j] = ob_sum_end(body);
-		blen[j] = index_body_offset(body) - boff[j];
-		j++;
-	}
-	build_head(head, run, run_dir, k, n, files, lo, hi, pick, boff, blen, bcrc);
-	free(boff);
-	free(blen);
-	free(bcrc);
+	const struct index_part_spec *s = ud;
+	size_t cap = s->hi - s->lo ? s->hi - s->lo : 1;
+	bool *has = xcalloc(cap, sizeof(*has));
+	struct index_body_loc *loc = xcalloc(cap, sizeof(*loc));
+	for (size_t i = s->lo; i < s->hi; i++)
+		has[i - s->lo] = s->body(s->ud, i, body, &loc[i - s->lo]);
+	build_head(head, s, has, loc);
+	free(has);
+	free(loc);
 }
 
 uint64_t index_body_offset(const struct obuf *body)
@@ -316,36 +311,49 @@ int index_file_write(const char *path, void (*fill)(struct obuf *body, struct ob
 	return err;
 }
 
-struct part_job {
-	struct run *run;
-	const char *run_dir;
-	unsigned k, n;
-	const struct steps_rank_file *files;
-	size_t lo, hi;
-	const struct index_pick *pick;
-};
-
-static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+/* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
+static long model_rank(const struct index_part_spec *s, size_t i)
 {
-	const struct part_job *j = ud;
-	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->pick);
+	return steps_rank_index(s->run->steps, (int)s->files[i].rank);
 }
 
-int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
-		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
-		     char **path_out)
+/* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
+ * CRC-32 computed on the way; memory stays the 1 MB buffer plus the head. */
+static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)
+{
+	const struct index_part_spec *s = ud;
+	long ri = model_rank(s, i);
+	if (ri < 0)
+		return false;
+	loc->off = index_body_offset(o);
+	ob_sum_begin(o);
+	steps_rank_encode_body(s->run->steps, (size_t)ri, o);
+	loc->crc = ob_sum_end(o);
+	loc->len = index_body_offset(o) - loc->off;
+	return true;
+}
+
+static bool model_shell(void *ud, size_t i, struct obuf *o)
+{
+	const struct index_part_spec *s = ud;
+	long ri = model_rank(s, i);
+	if (ri >= 0)
+		steps_rank_encode_shell(s->run->steps, (size_t)ri, s->run_dir, o);
+	return ri >= 0;
+}
+
+int index_write_spec(const struct index_part_spec *s, char **path_out)
 {
 	if (path_out)
 		*path_out = NULL;
-	if (!run->steps || n == 0 || k >= n)
+	if (!s->run->steps || s->n == 0 || s->k >= s->n)
 		return EINVAL;
-	char *dir = index_dir_for(run_dir);
+	char *dir = index_dir_for(s->run_dir);
 	index_mkdir_p(dir);
-	char *path = part_path(dir, k, n);
-	struct part_job job = { run, run_dir, k, n, files, lo, hi, pick };
-	int err = index_file_write(path, fill_part, &job);
-	if (!err && n == 1)
-		index_remove_other_parts(dir, "steps", n);
+	char *path = part_path(dir, s->k, s->n);
+	int err = index_file_write(path, fill_part, (void *)s);
+	if (!err && s->n == 1)
+		index_remove_other_parts(dir, "steps", s->n);
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
@@ -354,24 +362,24 @@ int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned 
 	return err;
 }
 
-static size_t *range_of(size_t a, size_t b)
-{
-	size_t *v = xmalloc((b > a ? b - a : 1) * sizeof(*v));
-	for (size_t i = a; i < b; i++)
-		v[i - a] = i;
-	return v;
-}
-
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out)
 {
-	size_t *src = range_of(src0, src1), *diag = range_of(d0, d1);
-	struct index_pick pick = { src, src1 - src0, diag, d1 - d0 };
-	int err = index_write_pick(run, run_dir, k, n, files, lo, hi, &pick, path_out);
-	free(src);
-	free(diag);
-	return err;
+	struct index_part_spec s = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
+				     model_body, model_shell, NULL, NULL };
+	s.ud = &s;
+	return index_write_spec(&s, path_out);
+}
+
+int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
+		     char **path_out)
+{
+	struct index_part_spec s = { run, run_dir, k, n, files, lo, hi, 0, 0, 0, 0,
+				     model_body, model_shell, NULL, pick };
+	s.ud = &s;
+	return index_write_spec(&s, path_out);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */

@@ -18,7 +18,8 @@
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
  * size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata) and where its
- * body is (file offset, length, CRC-32 of the body); the loader's source entries and
+ * body is (file offset, length, CRC-32 of the body; several shells may name the same
+ * body: ranks whose steps are the same bytes); the loader's source entries and
  * diagnostics for these ranks.
  *
  * Opening reads the header and the head with pread (never a mapping: a part truncated
@@ -47,11 +48,6 @@ struct steps_rank_file;
 /* The directory the index of run_dir lives in (malloc'd): run_dir/.tscope-index when
  * run_dir is writable, else the cache directory. */
 char *index_dir_for(const char *run_dir);
-/* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index
- * dir: the shard count N of the newest one (0: none; *found set when any exists), and
- * removing the parts of every other shard count. */
-unsigned index_newest_count(const char *dir, const char *kind, bool *found);
-void index_remove_other_parts(const char *dir, const char *kind, unsigned n);
 /* Make a directory and its parents (errors are left to the write that follows). */
 void index_mkdir_p(const char *path);
 
@@ -104,6 +100,33 @@ int index_append(struct run *run, const char *run_dir, char **path_out);
 void index_sources_of(struct run *run, const struct steps_rank_file *files, const size_t *which, size_t n,
 		      long *latest, size_t *count);
 
+/* Part writing with the ranks given by callbacks (index_write() gives the loaded run's;
+ * tests/tools/gen_index.c ranks that share bodies). For each i of [lo, hi), in order,
+ * body() streams the body of files[i]'s rank into o and sets *loc (index_body_offset()
+ * before it, its length and the CRC-32 ob_sum_begin/ob_sum_end give), or sets *loc to a
+ * body already written (ranks whose steps are the same bytes may share one body); then
+ * shell() encodes the shell of each rank that had a body (steps_rank_encode_shell).
+ * body() returns false when the run has no steps for files[i]. run gives the metric
+ * table, the source entries [src0, src1) and the diagnostics [d0, d1). */
+struct obuf;
+struct index_body_loc {
+	uint64_t off, len;
+	uint32_t crc;
+};
+struct index_part_spec {
+	struct run *run;
+	const char *run_dir;
+	unsigned k, n;
+	const struct steps_rank_file *files;
+	size_t lo, hi, src0, src1, d0, d1;
+	bool (*body)(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc);
+	bool (*shell)(void *ud, size_t i, struct obuf *o);
+	void *ud;
+	/* when not NULL: the sources and diagnostics to record, in place of the ranges */
+	const struct index_pick *pick;
+};
+int index_write_spec(const struct index_part_spec *s, char **path_out);
+
 /* The parts of run_dir's index (the newest shard count) and why each one would not be
  * used (why NULL: valid and current). files: the run's plan sorted by rank id. */
 struct index_part_status {
@@ -140,7 +163,6 @@ struct index_file_id {
 	uint64_t body_end;
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
-struct obuf;
 int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud);
 /* The file offset the next byte streamed into body will have. */
 uint64_t index_body_offset(const struct obuf *body);
@@ -153,5 +175,10 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 void index_file_invalidate(const char *path, long long ino);
 /* n bytes at off of fd (pread, EINTR retried); false on a short read or an error. */
 bool index_pread_all(int fd, void *buf, size_t n, long long off);
+/* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index
+ * dir: the shard count N of the newest one (0: none; *found set when any exists), and
+ * removing the parts of every other shard count. */
+unsigned index_newest_count(const char *dir, const char *kind, bool *found);
+void index_remove_other_parts(const char *dir, const char *kind, unsigned n);
 
 #endif
