@@ -63,7 +63,9 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps)
 		long long size, covered;
 		/* the size the parse read, not the size now: a file that grew meanwhile is GREW
 		 * at the next open, and its new bytes are parsed then */
-		if (source_extent(run, steps, &size, &covered) && size >= 0) {
+		/* (a source that claims more than the file holds is not this file's read: the
+		 * file's own stamp then, and no resuming) */
+		if (source_extent(run, steps, &size, &covered) && size >= 0 && size <= (long long)st.st_size) {
 			e.size = size;
 			if (covered >= 0 && covered <= (long long)st.st_size &&
 			    windows(fd, covered, &e.head_crc, &e.tail_crc))
