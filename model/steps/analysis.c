@@ -61,6 +61,8 @@ static void cache_drop_records(struct analysis_cache *c)
 	analysis_dist_free(c->dist);
 	c->dist = NULL;
 	c->dist_done = false;
+	free(c->bsum);
+	c->bsum = NULL;
 	c->lagging = false;
 }
 

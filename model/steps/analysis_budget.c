@@ -47,12 +47,11 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 
 static void budget_lines(struct budget *out, const double *secs);
 
-/* Budget over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
-static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
-			bool window, struct budget *out)
+/* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
+static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
+			    bool window, struct budget_sums *out)
 {
 	const struct steps_model *m = run->steps;
-	memset(out, 0, sizeof(*out));
 	static const char *const cnames[] = { "forward", "backward", "optimizer", "compute" };
 	int cid[4];
 	for (size_t i = 0; i < 4; i++)
@@ -84,21 +83,28 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 		if (steps_value(m, ri, oid, i, &v))
 			stats_sum_add(&so, v);
 	}
-	if (n == 0)
+	*out = (struct budget_sums){ .n = n, .compute = stats_sum_result(&sc), .data = stats_sum_result(&sd),
+				     .comm = stats_sum_result(&sm), .other = stats_sum_result(&so) };
+}
+
+/* The budget of rank ri from its phase sums; false: no record or no wall time. */
+static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums *s, struct budget *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s->n == 0)
 		return false;
-	double compute = stats_sum_result(&sc), data = stats_sum_result(&sd), comm = stats_sum_result(&sm);
-	double other = stats_sum_result(&so);
+	double compute = s->compute, data = s->data, comm = s->comm, other = s->other;
 	double wall = compute + data + comm + other;
 	if (!(wall > 0))
 		return false;
 	double flops, peak, useful = compute;
 	const char *table;
 	budget_flops(run, ri, &flops, &peak, &table);
-	out->n = n;
+	out->n = s->n;
 	out->wall = wall;
 	out->compute_measured = compute;
 	if (flops != 0 && peak != 0 && peak > 0) {
-		double ideal = flops * (double)n / peak;
+		double ideal = flops * (double)s->n / peak;
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
 		out->mfu = useful / wall;
@@ -107,6 +113,11 @@ static bool budget_over(struct run *run, size_t ri, size_t a, size_t b, long lo,
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
 	budget_lines(out, secs);
 	return true;
+}
+
+void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out)
+{
+	budget_sum_over(run, ri, 0, steps_nrecords(run->steps, ri), 0, 0, false, out);
 }
 
 /* Fill the lines, fractions and the recoverable order from the line seconds. */
@@ -138,8 +149,14 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 		return NULL;
 	if (!rc->budget_done) {
 		struct budget b;
-		size_t n = steps_nrecords(run->steps, ri);
-		if (budget_over(run, ri, analysis_warmup_start(run, n), n, 0, 0, false, &b)) {
+		struct budget_sums sums;
+		const struct budget_sums *kept = analysis_cache_of(run)->bsum;
+		size_t n = steps_nrecords(run->steps, ri), w = analysis_warmup_start(run, n);
+		if (kept && w == 0 && kept[ri].n == n) /* the index summary's: no body read */
+			sums = kept[ri];
+		else
+			budget_sum_over(run, ri, w, n, 0, 0, false, &sums);
+		if (budget_of_sums(run, ri, &sums, &b)) {
 			rc->budget = xmalloc(sizeof(*rc->budget));
 			*rc->budget = b;
 		}
@@ -190,5 +207,7 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 {
 	if (!run || !run->steps || ri >= steps_nranks(run->steps))
 		return false;
-	return budget_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, out);
+	struct budget_sums sums;
+	budget_sum_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, &sums);
+	return budget_of_sums(run, ri, &sums, out);
 }

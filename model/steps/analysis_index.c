@@ -2,14 +2,16 @@
 /* analysis_index.c: the index summary (DESIGN.md invariant 12, model/index/index.h): the
  * run-wide results an indexed open needs without reading every rank's steps: the aligned
  * step set, the distributed analysis (per-rank verdicts and time lost, the per-step
- * critical path, the straggler set) and the heatmap pyramids of HEAT_COMPUTE and
+ * critical path, the straggler set), per rank the budget's phase sums (the Budget pane
+ * reads no body) and the heatmap pyramids of HEAT_COMPUTE and
  * HEAT_REL_SLOWDOWN. Written next to the index parts as summary.tsx, tied to the parts
  * (name, size, mtime, inode), the rank ids and the tscope-tui build that computed it;
  * restored at finalize; pyramid rows are read on demand, one chunk at a time
  * (analysis_index_rows.c).
  *
  * File: the index header (index.h), every pyramid's STORED rows, then the head: build,
- * parts, rank ids, aligned set, distributed analysis, pyramid descriptors. A pyramid
+ * parts, rank ids, aligned set, distributed analysis, budget sums (present flag, then per
+ * rank: records, compute, data, comm, other seconds), pyramid descriptors. A pyramid
  * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
  * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the
  * stored row it uses (ranks whose rows are the same bytes may share one stored row),
@@ -38,6 +40,7 @@
 static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
 struct steps_summary {
 	struct distributed *dist;
+	struct budget_sums *bsum;
 	struct heat_grid **grid;
 	size_t ngrid;
 };
@@ -48,6 +51,7 @@ void steps_summary_free(void *p)
 	if (!s)
 		return;
 	analysis_dist_free(s->dist);
+	free(s->bsum);
 	for (size_t i = 0; i < s->ngrid; i++)
 		analysis_heat_free(s->grid[i]);
 	free(s->grid);
@@ -182,6 +186,37 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 	return d;
 }
 
+/* ---- the budget's phase sums -------------------------------------------------------- */
+
+static void bsum_put(struct obuf *o, const struct budget_sums *v, size_t N)
+{
+	ob_u8(o, v != NULL);
+	for (size_t i = 0; v && i < N; i++) {
+		ob_u64(o, v[i].n);
+		const double f[] = { v[i].compute, v[i].data, v[i].comm, v[i].other };
+		for (size_t k = 0; k < ARRAY_LEN(f); k++)
+			ob_f64(o, f[k]);
+	}
+}
+
+static struct budget_sums *bsum_get(struct ibuf *b, size_t N)
+{
+	if (b->bad || !ib_u8(b))
+		return NULL;
+	struct budget_sums *v = xcalloc(N ? N : 1, sizeof(*v));
+	for (size_t i = 0; i < N && !b->bad; i++) {
+		v[i].n = (size_t)ib_u64(b);
+		double *f[] = { &v[i].compute, &v[i].data, &v[i].comm, &v[i].other };
+		for (size_t k = 0; k < ARRAY_LEN(f); k++)
+			*f[k] = ib_f64(b);
+	}
+	if (b->bad) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 /* ---- writing ------------------------------------------------------------------------ */
 
 /* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
@@ -246,6 +281,7 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 			ob_i64(h, s->aligned[k]);
 	ob_u64(h, s->nunion);
 	dist_put(h, s->dist);
+	bsum_put(h, s->bsum, s->nranks);
 	ob_u64(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
 		const struct heat_grid *g = job_grid(j, i);
@@ -444,12 +480,16 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	const struct distributed *dist = analysis_distributed(run);
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));
-	for (size_t i = 0; i < N; i++)
+	struct budget_sums *bsum = xmalloc(N * sizeof(*bsum));
+	for (size_t i = 0; i < N; i++) {
 		ids[i] = steps_rank_id(m, i);
-	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
+		analysis_budget_sums(run, i, &bsum[i]);
+	}
+	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
 	int err = summary_write(run_dir, &s, run);
+	free(bsum);
 	free(ids);
 	return err;
 }
@@ -615,6 +655,7 @@ static const char *summary_decode(struct ibuf *b, struct run *run, const char *p
 	if (!aligned_get(b, m))
 		return "malformed";
 	s->dist = dist_get(b, m->nrank, m->preset_naligned);
+	s->bsum = bsum_get(b, m->nrank);
 	size_t ng = b->bad ? 0 : ib_count(b, 17);
 	s->grid = xcalloc(ng ? ng : 1, sizeof(*s->grid));
 	for (size_t i = 0; i < ng && !b->bad; i++) {
@@ -668,6 +709,8 @@ bool steps_summary_restore(struct run *run)
 	c->dist = s->dist;
 	c->dist_done = true;
 	s->dist = NULL;
+	c->bsum = s->bsum;
+	s->bsum = NULL;
 	c->heat = xrealloc(c->heat, (c->nheat + s->ngrid) * sizeof(*c->heat));
 	for (size_t i = 0; i < s->ngrid; i++)
 		c->heat[c->nheat++] = s->grid[i];

@@ -167,6 +167,7 @@ struct analysis_cache {
 	size_t ncmed;             /* aligned steps cmed covers (a live run extends it) */
 	struct heat_grid **heat;
 	size_t nheat;
+	struct budget_sums *bsum; /* per rank, from the index summary; NULL: none */
 };
 
 
@@ -369,6 +370,15 @@ struct summary_grid_out {
 	const struct heat_grid *g;
 	const uint32_t *row_src;
 };
+/* Rank ri's budget phase sums over all its records, as the budget sums them (the index
+ * summary keeps them, so an indexed open's budget reads no body): records, compute
+ * (forward, backward, optimizer, compute), data, comm and other seconds. */
+struct budget_sums {
+	size_t n;
+	double compute, data, comm, other;
+};
+void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
+
 struct summary_out {
 	size_t nranks;
 	const int *rank_id;            /* ascending */
@@ -378,6 +388,7 @@ struct summary_out {
 	const int64_t *aligned;        /* naligned steps unless contiguous */
 	size_t nunion;
 	const struct distributed *dist;   /* NULL: none */
+	const struct budget_sums *bsum;   /* per rank; NULL: none */
 	struct summary_grid_out grid[2];
 	size_t ngrid;
 };

@@ -23,7 +23,7 @@ tap_check "the generated part is current" 'grep -q "ranks 0-63  ok" status.txt'
 "$T" --export sources out >src.csv 2>err.txt
 tap_check "opening it adds no diagnostic (part and summary used)" '! grep -q "not used" src.csv err.txt'
 
-for v in heatmap_cells steps ranks findings; do
+for v in heatmap_cells steps ranks findings budget; do
 	"$T" --export $v out >idx_$v.csv 2>/dev/null
 	"$T" --export $v --no-index out >raw_$v.csv 2>/dev/null
 done
@@ -36,6 +36,8 @@ tap_check "steps of every rank (shared bodies) = a plain load" '[ $(wc -l <idx_s
 cut -d, -f1-4,7,10-12,14 idx_ranks.csv >idx_r.csv
 cut -d, -f1-4,7,10-12,14 raw_ranks.csv >raw_r.csv
 tap_check "Ranks: each rank's own figures = a plain load" '[ $(wc -l <idx_r.csv) = 65 ] && cmp -s idx_r.csv raw_r.csv'
+tap_check "Budget (each copy's phase sums kept in the summary) = a plain load, to the last digit" \
+	'[ $(wc -l <idx_budget.csv) -gt 5 ] && cmp -s idx_budget.csv raw_budget.csv'
 tap_check "findings: every copy of the template's straggler (11, 27, 43, 59) turned slow" \
 	'[ $(grep -c "DIST.FAIL_SLOW,Rank \(11\|27\|43\|59\) turned slow" idx_findings.csv) = 4 ]'
 

@@ -168,13 +168,17 @@ static int write_summary(struct gen *g)
 	struct distributed *d = dist_expand(td, g);
 	int *ids = xmalloc(g->N * sizeof(*ids));
 	uint32_t *row_src = xmalloc(g->N * sizeof(*row_src));
+	struct budget_sums *bsum = xmalloc(g->N * sizeof(*bsum));
+	for (size_t i = 0; i < g->D && i < g->N; i++)
+		analysis_budget_sums(run, i, &bsum[i]);
 	for (size_t i = 0; i < g->N; i++) {
 		ids[i] = (int)g->files[i].rank;
 		row_src[i] = (uint32_t)(i % g->D);
+		bsum[i] = bsum[i % g->D];
 	}
 	struct summary_out s = { .nranks = g->N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m), .aligned = m->aligned,
-				 .nunion = m->nunion, .dist = d };
+				 .nunion = m->nunion, .dist = d, .bsum = bsum };
 	for (size_t i = 0; i < ARRAY_LEN(series); i++) {
 		const struct heat_grid *hg = analysis_heatmap(run, series[i]);
 		if (hg)
@@ -189,6 +193,7 @@ static int write_summary(struct gen *g)
 	}
 	free(ids);
 	free(row_src);
+	free(bsum);
 	return err;
 }
 

@@ -318,6 +318,31 @@ static bool same_kept_scale(struct run *a, struct run *b)
 	return true;
 }
 
+static bool same_f64(double x, double y)
+{
+	return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+/* Every rank's budget and the whole run's, bit for bit (ri == N: the whole run). */
+static bool same_budgets(struct run *a, struct run *b)
+{
+	size_t N = steps_nranks(a->steps);
+	for (size_t ri = 0; ri <= N; ri++) {
+		const struct budget *x = ri < N ? analysis_budget(a, ri) : analysis_budget_all(a);
+		const struct budget *y = ri < N ? analysis_budget(b, ri) : analysis_budget_all(b);
+		if (!x || !y || x->n != y->n || x->has_mfu != y->has_mfu || x->nrecoverable != y->nrecoverable ||
+		    !same_f64(x->wall, y->wall) || !same_f64(x->compute_measured, y->compute_measured) ||
+		    !same_f64(x->useful, y->useful) || !same_f64(x->overhead, y->overhead) ||
+		    !same_f64(x->efficiency, y->efficiency) || !same_f64(x->mfu, y->mfu))
+			return false;
+		for (int i = 0; i < BUDGET_NLINES; i++)
+			if (!same_f64(x->line[i].seconds, y->line[i].seconds) ||
+			    !same_f64(x->line[i].fraction, y->line[i].fraction) || x->recoverable[i] != y->recoverable[i])
+				return false;
+	}
+	return true;
+}
+
 /* A temp dir (named after tag) holding the lazy run, indexed (`tscope-tui index`); its
  * part and summary paths; returns the run as a plain load of the JSONL gives it. */
 static struct run *indexed_run(const char *tag, char *dir, char *part, char *summary)
@@ -353,6 +378,9 @@ static void test_lazy_open(void)
 	   "Overview, Ranks, findings and heatmap cells from the summary = from the JSONL");
 	ok(same_heat(want, got), "every pyramid range (each zoom) = from the JSONL");
 	is_int(steps_bodies_resident(m), 1, "... reading only rank 0's steps (pytscope's per-rank rules)");
+	ok(same_budgets(want, got) && same_view(want, got, "budget"),
+	   "every rank's budget and the whole run's from the summary's sums = from the JSONL, bit for bit");
+	is_int(steps_bodies_resident(m), 1, "... reading no more rank's steps");
 	ok(analysis_distributed(got)->rank[4].straggler, "rank 4 is the straggler, from the summary");
 	double x = 0, y = 0;
 	ok(steps_value(got->steps, 4, 1, 30, &x) && steps_value(want->steps, 4, 1, 30, &y) && x == y,
@@ -360,6 +388,15 @@ static void test_lazy_open(void)
 	is_int(steps_bodies_resident(m), 2, "one more rank's steps resident");
 	ok(same_view(want, got, "steps"), "steps view (every rank's steps on demand) = from the JSONL");
 	run_free(got);
+
+	/* --warmup: the summary's sums cover every record, so the budget reads the steps. */
+	struct opts warm = { .warmup = 5 }, warm_plain = { .warmup = 5, .no_index = true };
+	struct run *want_warm = open_dir(dir, &warm_plain);
+	got = open_dir(dir, &warm);
+	ok(same_budgets(want_warm, got) && !same_budgets(want, got),
+	   "--warmup 5: budgets from the steps after the warmup = from the JSONL");
+	run_free(got);
+	run_free(want_warm);
 
 	/* A part truncated in place after the open: a short pread, never a SIGBUS. */
 	got = open_dir(dir, &dflt);
