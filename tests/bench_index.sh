@@ -1,20 +1,30 @@
 #!/bin/sh
 # bench_index.sh: the persistent index (`make bench`; issue 15 targets). On one generated
-# run (64 ranks x BENCH_INDEX_STEPS steps, gen_demo lines), page cache warm, side by side:
-#   - plain load (bench_load DIR 1: parse + finalize) against `tscope-tui index --jobs 1`
-#     (parse + finalize + write the index): CPU seconds and MB of JSONL per CPU second;
+# run (64 ranks x BENCH_INDEX_STEPS steps, gen_demo lines), page cache warm:
+#   - per core, side by side (CPU s = user + sys of the process, min / median of 3,
+#     --jobs 1 each, tests/tools/bench_lib.sh): the plain load (bench_load DIR 1: parse +
+#     finalize), `--print --no-index` (parse + the analyses the report needs) and
+#     `tscope-tui index --jobs 1` (parse, distributed analysis, both pyramids, write the
+#     part and the summary); target: index <= the plain load;
 #   - index size (parts and summary) against the JSONL (target <= 40%);
-#   - reopen: bench_load DIR 1 index (open through the index) and --print from the index
-#     against --print --no-index: CPU seconds and peak RSS;
-#   - 2 shards on 2 cores (`index --shard 0/2` and `1/2` at once, --jobs 1 each) against
-#     one `index --jobs 1`: wall seconds (target >= 1.7x; wall time by nature, so the
-#     machine load is printed with it).
-# Nothing is asserted. BENCH_KEEP=1 keeps the files.
+#   - reopen: bench_load DIR 1 index and --print from the index: CPU s and peak RSS;
+#   - 2 shards on 2 cores, BENCH_INDEX_ROUNDS rounds (default 3): `index --jobs 1
+#     --shard 0/2` and `1/2` started together against one `index --jobs 1 --shard 0/1`
+#     (the same work in one process: parse + parts, no summary) and one whole `index
+#     --jobs 1`: wall seconds (target >= 1.7x; wall time by nature, so the load average
+#     is printed with it), and the two shards' CPU seconds summed against the one
+#     process's (the work splits without overhead when the ratio is about 1.00).
+# BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
+# idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh). Nothing is asserted.
+# BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
+. tests/tools/bench_lib.sh
 BUILD=${TSCOPE_BUILD:-build}
 BIN=${TSCOPE_BIN:-$BUILD/tscope-tui}
 steps=${BENCH_INDEX_STEPS:-10000}
+rounds=${BENCH_INDEX_ROUNDS:-3}
+part=${BENCH_INDEX_PART:-all}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-index.XXXXXX")
 [ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
 run="$dir/run"
@@ -26,45 +36,75 @@ field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | head -1; }
 
 "$BUILD/tests/gen_demo" "$run" 64 "$steps" >/dev/null || exit 1
 jsonl=$(cat "$run"/rank*/steps.jsonl | wc -c)
-echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps steps; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+mb=$(echo "$jsonl / 1000000" | bc -l)
+echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps steps; load average: $(bench_load_avg)"
 
-"$BUILD/tests/bench_load" "$run" 1 >"$dir/plain.txt"
-/usr/bin/time -f '%U %S %M' -o "$dir/idx.t" "$BIN" index --jobs 1 "$run" >/dev/null
-part=$(cat "$run"/.tscope-index/*.tsx | wc -c)   # the parts and the summary
+# shard K N: `index --jobs 1 --shard K/N`, its CPU seconds (user + sys) in $dir/shard-K-N.t
+shard() { /usr/bin/time -f '%U %S' -o "$dir/shard-$1-$2.t" "$BIN" index --jobs 1 --shard "$1/$2" "$run" >/dev/null; }
+cpu_sum() { cat "$@" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'; }
+
+# The shard part: per round, wall of one whole index, of one process doing the shards'
+# work (--shard 0/1) and of shards 0/2 and 1/2 started together; CPU of the shards summed.
+shards() {
+	echo
+	echo "2 shards on 2 cores, $rounds rounds; load average before: $(bench_load_avg)"
+	printf '%-6s %8s %8s %8s %9s %9s %9s %10s %9s\n' round "index" "0/1" "0+1 of 2" "x index" "x 0/1" \
+		"CPU 0/1" "CPU 0+1/2" "CPU ratio"
+	i=1
+	while [ "$i" -le "$rounds" ]; do
+		t0=$(now)
+		"$BIN" index --jobs 1 "$run" >/dev/null
+		t1=$(now)
+		shard 0 1
+		t2=$(now)
+		shard 0 2 &
+		a=$!
+		shard 1 2 &
+		b=$!
+		wait $a $b
+		t3=$(now)
+		whole=$(echo "$t1 - $t0" | bc -l) one=$(echo "$t2 - $t1" | bc -l) two=$(echo "$t3 - $t2" | bc -l)
+		c1=$(cpu_sum "$dir/shard-0-1.t") c2=$(cpu_sum "$dir/shard-0-2.t" "$dir/shard-1-2.t")
+		printf '%-6s %8.2f %8.2f %8.2f %8sx %8sx %9s %10s %9s\n' "$i" "$whole" "$one" "$two" \
+			"$(bench_ratio "$whole" "$two")" "$(bench_ratio "$one" "$two")" "$c1" "$c2" "$(bench_ratio "$c2" "$c1")"
+		i=$((i + 1))
+	done
+	echo "load average after: $(bench_load_avg)"
+	echo "index: a whole index --jobs 1 (parts + summary); 0/1: one process, parts only (the shards' work)"
+	echo "command: BENCH_INDEX_PART=shards sh tests/bench_index.sh   (target: 0+1 of 2 >= 1.7x one, wall)"
+	rm -rf "$run/.tscope-index"
+}
+
+if [ "$part" = shards ]; then
+	shards
+	exit 0
+fi
+
+echo
+bench_header "per core (--jobs 1), 3 runs each"
+bench_cpu3 "$dir" "plain load (bench_load DIR 1)" "$mb" "$BUILD/tests/bench_load" "$run" 1
+plain_min=$BENCH_MIN plain_med=$BENCH_MED
+bench_cpu3 "$dir" "--print --no-index" "$mb" "$BIN" --print --no-index --jobs 1 "$run"
+print_min=$BENCH_MIN print_med=$BENCH_MED
+bench_cpu3 "$dir" "index --jobs 1 (rewrites the index)" "$mb" "$BIN" index --jobs 1 "$run"
+idx_min=$BENCH_MIN idx_med=$BENCH_MED
+size=$(cat "$run"/.tscope-index/*.tsx | wc -c)   # the part and the summary
+printf 'indexing per core: index / plain load %s (min) %s (median); index / --print --no-index %s / %s (target <= 1)\n' \
+	"$(bench_ratio "$idx_min" "$plain_min")" "$(bench_ratio "$idx_med" "$plain_med")" \
+	"$(bench_ratio "$idx_min" "$print_min")" "$(bench_ratio "$idx_med" "$print_med")"
+printf 'index size: %s of %s bytes = %.1f%% of the JSONL (target <= 40%%)\n' "$size" "$jsonl" "$(echo "100 * $size / $jsonl" | bc -l)"
+
 "$BUILD/tests/bench_load" "$run" 1 index >"$dir/reopen.txt"
 /usr/bin/time -f '%U %S %M' -o "$dir/p_idx.t" "$BIN" --print "$run" >/dev/null
 /usr/bin/time -f '%U %S %M' -o "$dir/p_raw.t" "$BIN" --print --no-index "$run" >/dev/null
-
-rm -rf "$run/.tscope-index"
-t0=$(now)
-"$BIN" index --jobs 1 "$run" >/dev/null
-t1=$(now)
-rm -rf "$run/.tscope-index"
-"$BIN" index --jobs 1 --shard 0/2 "$run" >/dev/null &
-a=$!
-"$BIN" index --jobs 1 --shard 1/2 "$run" >/dev/null &
-b=$!
-wait $a $b
-t2=$(now)
-one=$(echo "$t1 - $t0" | bc -l)
-two=$(echo "$t2 - $t1" | bc -l)
-
-plain_cpu=$(field "$dir/plain.txt" cpu_seconds)
-idx_cpu=$(cpu_of "$dir/idx.t")
-mb=$(echo "$jsonl / 1000000" | bc -l)
 echo
-printf '%-44s %8s %10s %8s\n' "" "CPU s" "MB/CPU s" "peak MB"
-printf '%-44s %8s %10.0f %8s\n' "plain load (bench_load DIR 1)" "$plain_cpu" "$(echo "$mb / $plain_cpu" | bc -l)" "$(field "$dir/plain.txt" peak_rss_MB)"
-printf '%-44s %8s %10.0f %8s\n' "tscope-tui index --jobs 1" "$idx_cpu" "$(echo "$mb / $idx_cpu" | bc -l)" "$(mb_of "$dir/idx.t")"
-printf '%-44s %8s %10s %8s\n' "reopen through the index (bench_load ... index)" "$(field "$dir/reopen.txt" cpu_seconds)" "" "$(field "$dir/reopen.txt" peak_rss_MB)"
-printf '%-44s %8s %10s %8s\n' "--print from the index" "$(cpu_of "$dir/p_idx.t")" "" "$(mb_of "$dir/p_idx.t")"
-printf '%-44s %8s %10s %8s\n' "--print --no-index" "$(cpu_of "$dir/p_raw.t")" "" "$(mb_of "$dir/p_raw.t")"
-echo
-printf 'index size: %s of %s bytes = %.1f%% of the JSONL (target <= 40%%)\n' "$part" "$jsonl" "$(echo "100 * $part / $jsonl" | bc -l)"
-printf 'indexing per core: %.2fx the plain load (target >= 1x)\n' "$(echo "$plain_cpu / $idx_cpu" | bc -l)"
-printf '2 shards at once: %.2f s wall against %.2f s for one: %.2fx (target >= 1.7x); load average %s\n' \
-	"$two" "$one" "$(echo "$one / $two" | bc -l)" "$(cut -d' ' -f1-3 /proc/loadavg)"
-echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes)"
+printf '%-44s %8s %8s\n' "reopen" "CPU s" "peak MB"
+printf '%-44s %8s %8s\n' "through the index (bench_load ... index)" "$(field "$dir/reopen.txt" cpu_seconds)" "$(field "$dir/reopen.txt" peak_rss_MB)"
+printf '%-44s %8s %8s\n' "--print from the index" "$(cpu_of "$dir/p_idx.t")" "$(mb_of "$dir/p_idx.t")"
+printf '%-44s %8s %8s\n' "--print --no-index" "$(cpu_of "$dir/p_raw.t")" "$(mb_of "$dir/p_raw.t")"
+shards
+echo "load average at the end: $(bench_load_avg)"
+echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes, BENCH_INDEX_ROUNDS=N shard rounds)"
 
 # BENCH_INDEX_BIG=1: reopen at scale, 10,000 ranks x 1,000 steps (rank dirs hard-linked
 # to 64 distinct gen_demo ranks, 3.6 GB of JSONL as read): `index --jobs 2`, then the

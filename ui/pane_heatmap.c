@@ -400,7 +400,7 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 			break;
 		char lab[32];
 		grid_col_label(&p->src, c, lab, sizeof(lab));
-		draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_DIM);
+		draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_AXIS);
 	}
 	if (p->mark_row < 0)
 		return;
@@ -498,9 +498,11 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		}
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = rows_marked(p, r0, r1);
-		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab,
-				lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
-				: marked ? ROLE_MARK : ROLE_DIM);
+		enum role r = lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
+			      : marked ? ROLE_MARK : ROLE_AXIS;
+		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab, r);
+		if (theme_blank_plain(r))   /* the gap before the cells in the label's attribute: no reset */
+			draw_text(g->labels.y + y, g->labels.x + g->labels.w - 1, 1, " ", r);
 	}
 }
 
@@ -551,9 +553,9 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			quiet = l != 0 ? 0 : quiet ? quiet : blank_run(p, y, x);
-			/* diverging: faster in B blue, slower warm (the ramp from yellow up) */
+			/* diverging: faster in B blue, slower warm (the bands of the ramp) */
 			bool cool = l >= HP_COOL;
-			enum role r = cool ? ROLE_FASTER : p->src.diverging && l > 0 && l < 3 ? theme_heat(3) : theme_heat(l);
+			enum role r = cool ? ROLE_FASTER : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
 				r = ROLE_CURSOR;

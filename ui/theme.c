@@ -78,8 +78,8 @@ attr_t theme_attr(enum role r)
 enum role theme_heat(int level)
 {
 	static const enum role band[THEME_HEAT_LEVELS] = {
-		ROLE_NORMAL, ROLE_HEAT_LOW, ROLE_HEAT_LOW, ROLE_HEAT_LOW, ROLE_HEAT_MID,
-		ROLE_HEAT_MID, ROLE_HEAT_HIGH, ROLE_HEAT_WORST,
+		ROLE_NORMAL, ROLE_HEAT_MILD, ROLE_HEAT_MILD, ROLE_HEAT_MILD, ROLE_HEAT_MILD,
+		ROLE_HEAT_MILD, ROLE_HEAT_HIGH, ROLE_HEAT_WORST,
 	};
 	if (level < 0)
 		return ROLE_MISSING;

@@ -25,10 +25,10 @@
 	X(ROLE_SEV_HIGH,  196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD) \
 	X(ROLE_SEV_MED,   214,  -1, COLOR_YELLOW,  -1,          0,        A_BOLD) \
 	X(ROLE_SEV_LOW,    75,  -1, COLOR_CYAN,    -1,          0,        0) \
-	X(ROLE_HEAT_LOW,    2,  -1, COLOR_GREEN,   -1,          0,        0) \
-	X(ROLE_HEAT_MID,    3,  -1, COLOR_YELLOW,  -1,          0,        0) \
+	X(ROLE_HEAT_MILD,   3,  -1, COLOR_YELLOW,  -1,          0,        0) \
+	X(ROLE_AXIS,      244,  -1, -1,            -1,          0,        0) \
 	X(ROLE_HEAT_HIGH,   1,  -1, COLOR_RED,     -1,          0,        A_BOLD) \
-	X(ROLE_HEAT_WORST, 13,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_REVERSE) \
+	X(ROLE_HEAT_WORST, 13,  -1, COLOR_MAGENTA, -1,          0,        A_BOLD | A_REVERSE) \
 	X(ROLE_MISSING,   238,  -1, -1,            -1,          A_DIM,    0) \
 	X(ROLE_MARK,      201,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_UNDERLINE) \
 	X(ROLE_CURSOR,     -1,  -1, -1,            -1,          A_REVERSE, A_REVERSE) \
@@ -64,11 +64,13 @@ enum theme_tier theme_pick(enum color_mode mode, bool has_colors, int colors, bo
 enum theme_tier theme_tier(void);
 attr_t theme_attr(enum role r);
 /* Heat role for level 0..THEME_HEAT_LEVELS-1 (< 0: missing): level 0 (quiet) is plain;
- * levels 1-7 come in four colour bands, 1-3, 4-5, 6 and 7 (the glyph tells the level
- * within a band), so neighbouring cells of nearby levels share one attribute and a
- * noisy row costs few colour changes on the wire. The bands use the 16 basic colours in
- * every colour tier: their SGR is 5 bytes, a 256-colour one 11. Phase role for phase
- * index (wraps). */
+ * levels 1-7 come in three colour bands, 1-5 (mild), 6 and 7 (the glyph tells the level
+ * within a band), so the common levels share one attribute and a noisy row costs a
+ * colour change only around its hot cells. The bands use the 16 basic colours without
+ * bold in both colour tiers: their SGR is 5 bytes, a 256-colour one 11, and leaving
+ * bold costs a full reset and the colour again. Phase role for phase index (wraps).
+ * ROLE_AXIS: the heatmap's row and column labels, grey without A_DIM for the same
+ * reason (one label a row). */
 enum role theme_heat(int level);
 /* True when a blank drawn in role r looks like a plain blank (no background of its own,
  * no reverse or underline): a quiet cell can then keep its neighbour's attribute. */

@@ -208,8 +208,21 @@ struct heat_pass {
 	bool *rel_missing;        /* per task: a cell of rel is missing */
 };
 
-/* Level 0 of row r from column g->from[r] on; true when a cell is missing. */
-static bool heat_fill_row(const struct heat_pass *p, size_t r)
+/* HEAT_COMPUTE of rank r at the aligned columns [k0, A) into buf (A doubles), read a
+ * column at a time (analysis_rank_compute: the values series_value() gives, bit for
+ * bit). Returns the end of what buf holds: A, or k0 for another series. */
+static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_t k0, double *buf)
+{
+	size_t A = steps_naligned(p->m);
+	if (series != HEAT_COMPUTE || k0 >= A)
+		return k0;
+	analysis_rank_compute(p->m, &p->ps, r, k0, A - k0, buf + k0, NULL);
+	return A;
+}
+
+/* Level 0 of row r from column g->from[r] on; true when a cell is missing. buf: scratch
+ * of steps_naligned() doubles. */
+static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf)
 {
 	struct heat_grid *g = p->g;
 	size_t S = g->nsteps, A = steps_naligned(p->m);
@@ -218,11 +231,12 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r)
 	if (!g->row[r])
 		g->row[r] = xmalloc(g->row_words * 4);
 	float *v = row_val(g, g->row[r], 0); /* NaN marks a missing cell */
+	size_t kb = row_compute(p, series, r, g->from[r], buf);
 	for (size_t k = g->from[r]; k < S; k++) {
-		double x;
+		double x = k < kb ? buf[k] : 0;
 		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
 			v[k] = NAN;
-		else if (!series_value(p->m, &p->ps, series, r, k, &x))
+		else if (k >= kb && !series_value(p->m, &p->ps, series, r, k, &x))
 			v[k] = NAN;
 		else
 			v[k] = p->cmed ? (p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN) : (float)x;
@@ -234,7 +248,8 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r)
 /* Level 0 of row r of both grids of a pair pass (fresh grids: every column), each
  * record's compute read once: the cells heat_fill_row() gives HEAT_COMPUTE into g and
  * HEAT_REL_SLOWDOWN into p->rel, bit for bit. */
-static void heat_fill_pair_row(const struct heat_pass *p, size_t r, bool *missing, bool *rel_missing)
+static void heat_fill_pair_row(const struct heat_pass *p, size_t r, double *buf, bool *missing,
+			       bool *rel_missing)
 {
 	struct heat_grid *g = p->g, *h = p->rel;
 	size_t S = g->nsteps, A = steps_naligned(p->m);
@@ -243,9 +258,10 @@ static void heat_fill_pair_row(const struct heat_pass *p, size_t r, bool *missin
 	if (!h->row[r])
 		h->row[r] = xmalloc(h->row_words * 4);
 	float *v = row_val(g, g->row[r], 0), *w = row_val(h, h->row[r], 0);
+	size_t kb = row_compute(p, HEAT_COMPUTE, r, 0, buf);
 	for (size_t k = 0; k < S; k++) {
-		double x;
-		bool have = series_value(p->m, &p->ps, HEAT_COMPUTE, r, k, &x);
+		double x = k < kb ? buf[k] : 0;
+		bool have = k < kb || series_value(p->m, &p->ps, HEAT_COMPUTE, r, k, &x);
 		v[k] = have ? (float)x : NAN;
 		w[k] = have && k < A && p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
 		*missing = *missing || isnan(v[k]);
@@ -258,11 +274,14 @@ static void heat_fill_rows(void *ud, size_t task)
 {
 	const struct heat_pass *p = ud;
 	bool missing = false, rel_missing = false;
+	size_t A = steps_naligned(p->m);
+	double *buf = xmalloc((A ? A : 1) * sizeof(*buf));
 	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->g->nranks && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
 		if (p->rel)
-			heat_fill_pair_row(p, r, &missing, &rel_missing);
+			heat_fill_pair_row(p, r, buf, &missing, &rel_missing);
 		else
-			missing = heat_fill_row(p, r) || missing;
+			missing = heat_fill_row(p, r, buf) || missing;
+	free(buf);
 	p->missing[task] = missing;
 	p->rel_missing[task] = rel_missing;
 }
@@ -278,32 +297,52 @@ static uint32_t heat_count(const struct heat_grid *g, const void *row, size_t l,
 	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
 }
 
-/* Levels 1.. of row r: block b of level l from blocks 2b, 2b+1 of level l-1; the blocks
- * before (g->from[r] >> l) cover unchanged cells only and stay. */
+/* Block b of level l from blocks 2b, 2b+1 of level l-1: the count-weighted mean and the
+ * worst of the present ones. */
+static void heat_block(struct heat_grid *g, void *row, size_t l, size_t b)
+{
+	size_t pl = g->len[l - 1];
+	const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+	double sum = 0, worst = NAN;
+	uint32_t cnt = 0;
+	for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
+		uint32_t cj = heat_count(g, row, l - 1, j);
+		if (!cj)
+			continue;
+		sum += (double)pv[j] * cj;
+		if (cnt == 0 || pw[j] > worst)
+			worst = pw[j];
+		cnt += cj;
+	}
+	row_val(g, row, l)[b] = cnt ? (float)(sum / cnt) : NAN;
+	row_worst(g, row, l)[b] = (float)worst;
+	if (!g->dense)
+		row_count(g, row, l)[b] = cnt;
+}
+
+/* Levels 1.. of row r; the blocks before (g->from[r] >> l) cover unchanged cells only
+ * and stay. In a dense grid every block of level l-1 but the last holds 2^(l-1) cells,
+ * so the blocks over two such take the same sums as heat_block() without its counts
+ * (bit for bit: the same operations in the same order). */
 static void heat_level_row(struct heat_grid *g, size_t r)
 {
 	void *row = g->row[r];
 	for (size_t l = 1; l < g->nlevels; l++) {
-		size_t pl = g->len[l - 1], len = g->len[l];
-		const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
-		float *v = row_val(g, row, l), *w = row_worst(g, row, l);
-		for (size_t b = g->from[r] >> l; b < len; b++) {
-			double sum = 0, worst = NAN;
-			uint32_t cnt = 0;
-			for (size_t j = 2 * b; j < 2 * b + 2 && j < pl; j++) {
-				uint32_t cj = heat_count(g, row, l - 1, j);
-				if (!cj)
-					continue;
-				sum += (double)pv[j] * cj;
-				if (cnt == 0 || pw[j] > worst)
-					worst = pw[j];
-				cnt += cj;
+		size_t pl = g->len[l - 1], len = g->len[l], b = g->from[r] >> l;
+		if (g->dense) {
+			const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
+			float *v = row_val(g, row, l), *w = row_worst(g, row, l);
+			double h = (double)((size_t)1 << (l - 1)), n = 2 * h;
+			for (; 2 * b + 2 < pl; b++) { /* both children full: not the last one */
+				double sum = 0;
+				sum += (double)pv[2 * b] * h;
+				sum += (double)pv[2 * b + 1] * h;
+				v[b] = (float)(sum / n);
+				w[b] = pw[2 * b + 1] > pw[2 * b] ? pw[2 * b + 1] : pw[2 * b];
 			}
-			v[b] = cnt ? (float)(sum / cnt) : NAN;
-			w[b] = (float)worst;
-			if (!g->dense)
-				row_count(g, row, l)[b] = cnt;
 		}
+		for (; b < len; b++)
+			heat_block(g, row, l, b);
 	}
 }
 
@@ -442,7 +481,10 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
 		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
 	analysis_phase_sets_init(run->steps, &p.ps);
 	g->from[ri] = 0;
-	heat_fill_row(&p, ri);
+	size_t A = steps_naligned(run->steps);
+	double *buf = xmalloc((A ? A : 1) * sizeof(*buf));
+	heat_fill_row(&p, ri, buf);
+	free(buf);
 	heat_level_row(g, ri);
 	analysis_phase_sets_free(&p.ps);
 }

@@ -382,10 +382,10 @@ static void test_lazy_open(void)
 	tu_rm_rf(dir);
 }
 
-/* 5 ranks, live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
+/* 5 ranks; live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
  * missing on the others, no slowdown there), step 4 has no compute on any rank (step
  * median 0: no slowdown), rank 1 lacks forward at step 7. */
-static struct run *pair_run(void)
+static struct run *pair_run(bool live)
 {
 	struct run *run = new_run();
 	struct steps_model *m = steps_model_get(run);
@@ -405,7 +405,8 @@ static struct run *pair_run(void)
 		steps_publish_rank(m, rs);
 	}
 	steps_finalize(m);
-	steps_set_live(m); /* a live run's heatmap reaches rank 3's later steps */
+	if (live)
+		steps_set_live(m); /* the heatmap reaches rank 3's later steps */
 	return run;
 }
 
@@ -416,7 +417,7 @@ static struct run *pair_run(void)
 static void test_heat_pair(void)
 {
 	static const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-	struct run *one = pair_run(), *pair = pair_run(), *dist_first = pair_run();
+	struct run *one = pair_run(true), *pair = pair_run(true), *dist_first = pair_run(true);
 	is_int(steps_ncolumns(one->steps) - steps_naligned(one->steps), 9, "pair run: 9 columns after the aligned steps");
 	analysis_heatmaps(pair, series, ARRAY_LEN(series));
 	ok(same_heat(one, pair), "compute + slowdown pyramids in one pass = built one at a time, bit for bit");
@@ -431,6 +432,56 @@ static void test_heat_pair(void)
 	run_free(one);
 	run_free(pair);
 	run_free(dist_first);
+}
+
+/* Every block of a dense pyramid against the definition, bit for bit: the count-weighted
+ * mean of its two children (as doubles, summed in order) and the worse of their worsts
+ * (the full blocks take a path without counts, analysis_heatmap.c heat_level_row). */
+static void test_heat_levels(void)
+{
+	struct run *run = pair_run(false); /* the aligned steps only: a dense grid */
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t S = heat_nsteps(g), bad = 0, blocks = 0;
+	float *v = xmalloc(S * sizeof(*v)), *w = xmalloc(S * sizeof(*w));
+	double *c = xmalloc(S * sizeof(*c));
+	for (size_t r = 0; g && r < heat_nranks(g); r++) {
+		for (size_t k = 0; k < S; k++) {
+			double m0, w0;
+			heat_range(g, r, k, k + 1, &m0, &w0);
+			v[k] = (float)m0;
+			w[k] = (float)w0;
+			c[k] = 1;
+		}
+		for (size_t len = S, l = 1; len > 1; l++) {
+			size_t nlen = (len + 1) / 2;
+			for (size_t b = 0; b < nlen; b++) {
+				double sum = 0, cnt = 0;
+				float worst = w[2 * b];
+				for (size_t j = 2 * b; j < 2 * b + 2 && j < len; j++) {
+					sum += (double)v[j] * c[j];
+					cnt += c[j];
+					worst = w[j] > worst ? w[j] : worst;
+				}
+				v[b] = (float)(sum / cnt);
+				w[b] = worst;
+				c[b] = cnt;
+				size_t lo = b << l, hi = lo + ((size_t)1 << l);
+				double m1, w1;
+				if (hi > S) /* a range over a partial block sums its pieces in another order */
+					continue;
+				bool have = heat_range(g, r, lo, hi, &m1, &w1); /* exactly block b of level l */
+				float fm = (float)m1, fw = (float)w1;
+				bad += !have || memcmp(&fm, &v[b], sizeof(fm)) || memcmp(&fw, &w[b], sizeof(fw));
+				blocks++;
+			}
+			len = nlen;
+		}
+	}
+	ok(g && blocks > 150 && bad == 0, "dense pyramid: every block = its definition, bit for bit (%zu blocks)", blocks);
+	free(v);
+	free(w);
+	free(c);
+	run_free(run);
 }
 
 static void test_ranklist(void)
@@ -450,5 +501,6 @@ int main(void)
 	test_ranklist();
 	test_lazy_open();
 	test_heat_pair();
+	test_heat_levels();
 	return tap_done();
 }
