@@ -46,11 +46,14 @@ static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *r
 
 static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
 {
-	int pa = steps_metric_find(m, METRIC_MEMORY, "peak_alloc");
-	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
-	for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	struct col_cursor pa, a;
+	col_cursor_init(&pa, r, steps_metric_find(m, METRIC_MEMORY, "peak_alloc"));
+	col_cursor_init(&a, r, steps_metric_find(m, METRIC_MEMORY, "alloc"));
+	for (size_t i = 0; i < r->n; i++) {
 		double v;
-		if (steps_value(m, ri, pa, i, &v) || steps_value(m, ri, a, i, &v))
+		if (col_cursor_get(&pa, i, &v) || col_cursor_get(&a, i, &v))
 			if (!rs->has_mem_peak || v > rs->mem_peak) {
 				rs->mem_peak = v;
 				rs->has_mem_peak = true;
