@@ -18,6 +18,8 @@
 #include "model/identity.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/progress.h"
+#include "model/summary.h"
 #include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -204,31 +206,43 @@ static void *load_thread(void *ud)
 	return NULL;
 }
 
-/* What the loading screen shows: bytes from the progress hooks, files and records from
- * the run's sources (read under its lock). */
-static void load_status(struct progress *p, const char *path, struct ui_load_status *st)
+/* Records the partial Overview reads per frame at most (model/steps/progress.h): the
+ * loaders wait on the model's lock for about that long. */
+#define LOAD_DIGEST_RECORDS 200000
+
+/* What the loading screen shows: bytes from the progress hooks, the partial Overview
+ * from what the loaders published (model/steps/progress.h). */
+static void load_status(struct progress *p, struct steps_progress *sp, const char *path, struct summary *lines,
+			struct summary *findings, struct ui_load_status *st)
 {
 	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->done), .total = atomic_load(&p->total),
-				       .seconds = (double)elapsed_ms(&p->start) / 1e3 };
+				       .seconds = (double)elapsed_ms(&p->start) / 1e3, .lines = lines,
+				       .findings = findings };
 	struct run *run = atomic_load(&p->run);
-	if (!run)
-		return;
-	pthread_mutex_lock(&run->lock);
-	st->files = run->nsrc;
-	for (size_t i = 0; i < run->nsrc; i++) {
-		st->records += run->src[i].records;
-		st->skipped += run->src[i].skipped;
-	}
-	pthread_mutex_unlock(&run->lock);
-	pthread_mutex_lock(&run->diags.lock);
-	st->diags = run->diags.n + run->diags.dropped;
-	pthread_mutex_unlock(&run->diags.lock);
-	st->finishing = st->total > 0 && st->done >= st->total;
+	if (run)
+		steps_progress_update(sp, run, LOAD_DIGEST_RECORDS);
+	steps_progress_lines(sp, path, lines, findings);
+	size_t expected, k = steps_progress_ranks(sp, &expected);   /* a pipe's bytes are not in total */
+	st->finishing = st->total > 0 && st->done >= st->total && k >= expected;
+}
+
+/* How long a cancelled load may take to stop before the process ends without it. */
+#define LOAD_CANCEL_WAIT_MS 1000
+
+/* A loader that does not stop after q is blocked in a read (a pipe, a stalled file
+ * system): end the process here, with every caller's frame (the loader's paths and
+ * hooks) still alive under the blocked thread. */
+static _Noreturn void load_abandon(int rc)
+{
+	ui_load_end(false);
+	fprintf(stderr, "tscope-tui: load cancelled (a loader blocked in a read was not waited for)\n");
+	exit(rc);
 }
 
 /* The explorer's load: the loaders run on a thread while this one draws the loading
- * screen at once and every 100 ms; q or Esc cancels the loaders and quits (*quit_rc 0),
- * a signal too (128 + N). NULL when not loaded. */
+ * screen at once and every 100 ms (at once again after a key); q or Esc cancels the
+ * loaders and quits (*quit_rc 0), a signal too (128 + N); a loader that does not stop
+ * within LOAD_CANCEL_WAIT_MS ends the process (load_abandon). NULL when not loaded. */
 static struct run *load_screen(const char *const *paths, size_t npaths, const struct opts *opts,
 			       struct progress *prog, struct load_ctx *hooks, int *quit_rc)
 {
@@ -238,16 +252,25 @@ static struct run *load_screen(const char *const *paths, size_t npaths, const st
 		load_thread(&job);
 		return job.run;
 	}
+	struct steps_progress *sp = steps_progress_new();
+	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
+	long long cancel_ms = 0;
 	while (!atomic_load(&job.done)) {
 		struct ui_load_status st;
-		load_status(prog, npaths ? paths[0] : ".", &st);
+		load_status(prog, sp, npaths ? paths[0] : ".", lines, findings, &st);
 		int rc = ui_load_frame(&st, 100);
 		if (rc >= 0 && !atomic_load(&prog->cancel)) {
 			atomic_store(&prog->cancel, true);
 			*quit_rc = rc;
+			cancel_ms = elapsed_ms(&prog->start);
 		}
+		if (cancel_ms && elapsed_ms(&prog->start) - cancel_ms > LOAD_CANCEL_WAIT_MS)
+			load_abandon(*quit_rc);
 	}
 	pthread_join(th, NULL);
+	steps_progress_free(sp);
+	free(lines);
+	free(findings);
 	if (!atomic_load(&prog->cancel))
 		return job.run;
 	ui_load_end(false);

@@ -11,6 +11,7 @@
 #include "model/registry.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
+#include "model/summary.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -249,48 +250,101 @@ static void load_bytes(long long b, char *buf, size_t n)
 		snprintf(buf, n, "%.0f MB", (double)b / 1e6);
 }
 
-int ui_load_frame(const struct ui_load_status *st, int ms)
+/* The bar and the bytes read, rate and ETA (rows y, y + 1). */
+static void load_bar(const struct ui_load_status *st, int y, int w)
 {
-	erase();
-	int w = COLS > 4 ? COLS - 2 : 1, y = 0;
-	draw_fmt(y++, 1, w, ROLE_HEADER, "tscope-tui  1 Overview (loading %s)", st->path);
-	y++;
 	double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;   /* bytes/s */
 	char done[32], total[32], line[160];
 	load_bytes(st->done, done, sizeof(done));
 	load_bytes(st->total, total, sizeof(total));
+	draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
 	if (st->total > 0) {
 		double frac = (double)st->done / (double)st->total;
-		draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
-		draw_bar(y, 11, w - 18 > 10 ? w - 18 : 10, frac > 1 ? 1 : frac, ROLE_BAR);
-		draw_fmt(y++, w - 5, 6, ROLE_NORMAL, "%3d%%", (int)(100 * (frac > 1 ? 1 : frac)));
-		if (rate > 0 && st->done < st->total)
+		frac = frac > 1 ? 1 : frac;
+		draw_bar(y, 11, w - 18 > 10 ? w - 18 : 10, frac, ROLE_BAR);
+		draw_fmt(y, w - 5, 6, ROLE_NORMAL, "%3d%%", (int)(100 * frac));
+		if (st->finishing)
+			snprintf(line, sizeof(line), "%s of %s · every file read: aligning the steps and analysing...",
+				 done, total);
+		else if (rate > 0 && st->done < st->total)
 			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s · ETA %.0f s", done, total, rate / 1e6,
 				 (double)(st->total - st->done) / rate);
 		else
 			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s", done, total, rate / 1e6);
+		y++;
 	} else {
-		draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
 		snprintf(line, sizeof(line), "%s · %.1f MB/s (size unknown)", done, rate / 1e6);
 	}
-	draw_text(st->total > 0 ? y++ : y, 11, w - 10, line, ROLE_NORMAL);
-	y++;
-	y++;
-	draw_fmt(y++, 1, w, ROLE_NORMAL, "files      %zu", st->files);
-	draw_fmt(y++, 1, w, ROLE_NORMAL, "records    %zu loaded, %zu skipped", st->records, st->skipped);
-	draw_fmt(y++, 1, w, st->diags ? ROLE_SEV_MED : ROLE_NORMAL, "notes      %zu", st->diags);
-	draw_fmt(y++, 1, w, ROLE_NORMAL, "elapsed    %.1f s", st->seconds);
-	y++;
-	if (st->finishing)
-		draw_text(y++, 1, w, "every file read: aligning the steps and analysing...", ROLE_DIM);
-	draw_text(LINES - 1, 1, w, "q or Esc quits the load", ROLE_HINT);
-	refresh();
-	for (int key = term_getkey(ms); key != ERR; key = term_getkey(0)) {
-		if (key == 'q' || key == 27)
-			return 0;
-		if (load_nkeys < LOAD_TYPEAHEAD && key != KEY_RESIZE)
-			load_keys[load_nkeys++] = key;
+	draw_text(y, 11, w - 10, line, ROLE_NORMAL);
+}
+
+/* "key   value" rows of s from row y, above row end; returns the next row. */
+static int load_lines(const struct summary *s, int y, int end, int w)
+{
+	static const enum role tone_role[] = {
+		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
+		[TONE_BAD] = ROLE_SEV_HIGH,
+	};
+	for (size_t i = 0; s && i < s->n && y < end; i++, y++) {
+		draw_text(y, 3, 16, s->line[i].key, ROLE_DIM);
+		draw_text(y, 20, w - 19, s->line[i].text, tone_role[s->line[i].tone]);
 	}
+	return y;
+}
+
+static char load_msg[160];   /* the status line's answer to the last key */
+
+static void load_draw(const struct ui_load_status *st)
+{
+	erase();
+	int w = COLS > 4 ? COLS - 2 : 1, end = LINES - 1;
+	draw_fmt(0, 1, w, ROLE_HEADER, "tscope-tui  1 Overview (loading %s)", st->path);
+	load_bar(st, 1, w);
+	int y = load_lines(st->lines, 4, end, w) + 1;
+	if (y < end)
+		draw_text(y++, 3, w - 2, "Findings (partial: judged when the load ends)", ROLE_HEADER);
+	load_lines(st->findings, y, end, w);
+	draw_text(LINES - 1, 1, w, load_msg[0] ? load_msg : "q or Esc quits the load; other keys wait for it",
+		  load_msg[0] ? ROLE_STATUS : ROLE_HINT);
+	refresh();
+}
+
+/* A key typed during the load: kept for the explorer, and answered. */
+static void load_key(int key)
+{
+	const struct action_info *ai = action_info(keymap_lookup(key));
+	char name[32];
+	snprintf(name, sizeof(name), "%s", keymap_name(key));
+	if (!ai)
+		snprintf(load_msg, sizeof(load_msg), "%s is not a key of the explorer (? lists them once loaded)", name);
+	else if (load_nkeys >= LOAD_TYPEAHEAD)
+		snprintf(load_msg, sizeof(load_msg), "%s (%s) not kept: %d keys already wait for the load", name,
+			 ai->name, LOAD_TYPEAHEAD);
+	else {
+		load_keys[load_nkeys++] = key;
+		snprintf(load_msg, sizeof(load_msg), "%s (%s) waits for the load: it runs when the load ends (%zu queued)",
+			 name, ai->name, load_nkeys);
+	}
+}
+
+int ui_load_frame(const struct ui_load_status *st, int ms)
+{
+	load_draw(st);
+	bool answered = false;
+	for (int key = term_getkey(ms); key != ERR; key = term_getkey(0)) {
+		if (key == 'q' || key == 'Q' || key == 27)
+			return 0;
+		if (key == KEY_RESIZE)
+			continue;
+		if (key == 12) {   /* C-l */
+			clearok(curscr, TRUE);
+			continue;
+		}
+		load_key(key);
+		answered = true;
+	}
+	if (answered)
+		load_draw(st);
 	return term_signal() ? 128 + term_signal() : -1;
 }
 
@@ -303,6 +357,7 @@ void ui_load_end(bool explorer_follows)
 	while (load_term && load_nkeys)   /* the explorer reads them first, in order */
 		ungetch(load_keys[--load_nkeys]);
 	load_nkeys = 0;
+	load_msg[0] = '\0';
 }
 
 int ui_run(struct run *run, const struct opts *opts)

@@ -22,20 +22,25 @@ enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
  * terminal: nothing was drawn). */
 int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel, const struct opts *opts);
 /* The loading screen, the explorer's first frame while a run loads on another thread:
- * what is loaded so far, a progress bar with rate and ETA; q or Esc quits. */
+ * the Overview of what is loaded so far (model/steps/progress.h: partial figures
+ * labelled so, n/a where every rank is needed), a progress bar with rate and ETA; q or
+ * Esc quits. */
+struct summary;
 struct ui_load_status {
 	const char *path;          /* the first PATH (unsanitized) */
 	long long done, total;     /* bytes read and to read; total 0: unknown */
 	double seconds;            /* since the load began */
-	size_t files, records, skipped, diags;
 	bool finishing;            /* every file read: aligning the steps */
+	const struct summary *lines;    /* the partial Overview's lines (sanitized) */
+	const struct summary *findings; /* its partial findings (sanitized) */
 };
 /* Start the terminal for the loading screen; false (nothing drawn) without a usable
  * terminal or under TSCOPE_SCRIPT. */
 bool ui_load_begin(const struct opts *opts);
-/* Draw the loading screen, then wait up to ms for a key. Returns -1 to go on, 0 when q
- * or Esc was typed, 128 + N on signal N. Other keys are kept (up to 64) for the
- * explorer. */
+/* Draw the loading screen, then wait up to ms for a key. Returns -1 to go on, 0 when q,
+ * Q or Esc was typed, 128 + N on signal N. Other keys are answered on the status line
+ * and kept (up to 64) for the explorer, which runs them in order when the load ends
+ * (so the pane and cursor picked during the load are where the explorer opens). */
 int ui_load_frame(const struct ui_load_status *st, int ms);
 /* After the load: keep the terminal for ui_run() when the explorer follows at once
  * (it then reads the keys typed during the load first), else restore it. */

@@ -299,6 +299,11 @@ struct steps_model {
 	void *analysis;
 	bool analysis_lag;       /* analysis_allow_lag(): hold the slow results after appends */
 	bool finalized;          /* steps_finalize() ran: later publishing marks the model for resort */
+	/* For the loading screen's reader (progress.h), under lock: finalize began (ranks may
+	 * be sorted and rewritten from then on), ranks replaced by a publish so far, and the
+	 * ranks the loaders planned (steps_expect_ranks) */
+	bool closed;
+	size_t nreplaced, expect;
 	bool resort;             /* a rank was published after finalize */
 	struct run *run;         /* the run it belongs to (diagnostics of lazy body reads) */
 	struct steps_part **part;/* index parts lazy ranks read from (owned) */

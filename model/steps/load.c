@@ -736,6 +736,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	}
 	load_progress(ctx, 0, total);
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
+	steps_expect_ranks(job.m, t->n);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (t->n)
 		plan_write_index(ctx, path, &lp, total, src0, d0);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* load_scan.c: the strict single-pass scanner for the common steps.jsonl line (see
- * scan.h). Every unexpected byte returns false: the jsmn path then decides. A member
- * key is matched against the previous line's a vector at a time where the CPU allows
- * (key_matches). */
+ * scan.h). Every unexpected byte returns false: the jsmn path then decides. A line
+ * with the previous line's shape is read as values and gap comparisons (shape_scan),
+ * a gap compared 8 (portable), 16 (SSE2) or 32 (AVX2, chosen at run time) bytes at a
+ * time; any other line is scanned in full, a member key matched against the previous
+ * line's a vector at a time where the CPU allows (key_matches). */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include "model/json.h"
 #include "model/json_number.h"
@@ -130,7 +134,7 @@ static inline bool key_matches(const struct cursor *c, const struct scan_pred *p
 	if (pred->len >= sizeof(pred->key) || (size_t)(c->end - c->p) < n)
 		return false;
 #ifdef SCAN_X86
-	if (c->isa == SCAN_ISA_SSE2 && n <= 32 && c->lim - c->p >= 32) {
+	if (c->isa != SCAN_ISA_PORTABLE && n <= 32 && c->lim - c->p >= 32) {
 		__m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)c->p);
 		__m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)pred->key);
 		__m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(c->p + 16));
@@ -176,6 +180,13 @@ static void group_predict(struct scan_pred *pred, size_t i, const struct scan_me
 		pred[j].len = SCAN_NO_PRED;
 }
 
+/* Note where a value of the line scanned in full lies (shape_build). */
+static void record_value(struct scan_line *out, unsigned what, size_t member, const char *start, const char *end)
+{
+	if (out->nrec < SCAN_SHAPE_VALUES)
+		out->rec[out->nrec++] = (struct scan_rec){ start, end, (uint8_t)what, (uint8_t)member };
+}
+
 /* A phases / scalars / memory object of numbers. A member whose key and all keys
  * before it matched their predictions cannot repeat one of them (the predictions are
  * distinct); any other key is checked against the members before it. */
@@ -204,7 +215,12 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 				group_predict(pred, i, &m[i]);
 		}
 		out->n[kind]++;
-		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR || out->exact_scalars) || !after_member(c, &more))
+		skip_ws(c);
+		const char *start = c->p;
+		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR || out->exact_scalars))
+			return false;
+		record_value(out, SCAN_VALUE_MEMBER + kind, i, start, c->p);
+		if (!after_member(c, &more))
 			return false;
 	}
 	return true;
@@ -237,10 +253,15 @@ static bool scan_member(struct cursor *c, enum top_key key, struct scan_line *ou
 	size_t nlen;
 	switch (key) {
 	case TOP_STEP:
-		return number_span(c, &num, &nlen) && json_parse_int(num, nlen, &out->step);
+		if (!number_span(c, &num, &nlen) || !json_parse_int(num, nlen, &out->step))
+			return false;
+		record_value(out, SCAN_VALUE_STEP, 0, num, c->p);
+		return true;
 	case TOP_TIMESTAMP:
 		out->have_timestamp = number_span(c, &num, &nlen) &&
 				      json_parse_double_approx(num, nlen, &out->timestamp);
+		if (out->have_timestamp)
+			record_value(out, SCAN_VALUE_TIMESTAMP, 0, num, c->p);
 		return out->have_timestamp;
 	case TOP_PHASES:
 		return scan_group(c, METRIC_PHASE, out);
@@ -254,6 +275,176 @@ static bool scan_member(struct cursor *c, enum top_key key, struct scan_line *ou
 	return false;
 }
 
+/* The line s[0..end) scanned in full succeeded: its gaps and values become the shape,
+ * unless a member key is too long to be predicted (the full scan would not match it
+ * whole) or the gaps do not fit. */
+static void shape_build(struct scan_line *out, const char *s, const char *end)
+{
+	struct scan_shape *sh = &out->shape;
+	size_t used = 0;
+	const char *gap = s;
+	for (size_t k = 0; k <= out->nrec; k++) {
+		const struct scan_rec *r = &out->rec[k];
+		const char *next = k < out->nrec ? r->start : end;
+		size_t len = (size_t)(next - gap);
+		if (len > SCAN_SHAPE_BYTES - used)
+			return;
+		struct scan_value *v = &sh->v[k];
+		memcpy(sh->bytes + used, gap, len);
+		v->gap_off = (uint16_t)used;
+		v->gap_len = (uint16_t)len;
+		used += len;
+		if (k == out->nrec)
+			break;
+		v->what = r->what;
+		v->member = r->member;
+		if (r->what >= SCAN_VALUE_MEMBER) {
+			const struct scan_member *m = &out->m[r->what - SCAN_VALUE_MEMBER][r->member];
+			if (m->len >= sizeof(out->pred[0][0].key))
+				return;
+			v->key_off = (uint16_t)(m->key - gap);
+		}
+		gap = r->end;
+	}
+	memcpy(sh->n, out->n, sizeof(sh->n));
+	sh->nvalues = out->nrec;
+}
+
+/* Gap comparisons: are the len bytes at p (p + len within the line, bytes up to lim
+ * readable) those of gap (readable 64 bytes past len)? */
+typedef bool (*gap_eq_fn)(const char *p, const char *gap, size_t len, const char *lim);
+
+/* The bytes of a 64-bit word that come first in memory, k of them (0 < k < 8). */
+static inline uint64_t word_head(size_t k)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ~(uint64_t)0 << (8 * (8 - k));
+#else
+	return ~(uint64_t)0 >> (8 * (8 - k));
+#endif
+}
+
+/* Any CPU: 64-bit words; a tail word masked where it may be read, else memcmp. */
+static inline bool gap_eq_words(const char *p, const char *gap, size_t len, const char *lim)
+{
+	size_t k = 0;
+	uint64_t a, b;
+	for (; len - k >= 8; k += 8) {
+		memcpy(&a, p + k, 8);
+		memcpy(&b, gap + k, 8);
+		if (a != b)
+			return false;
+	}
+	if (k == len)
+		return true;
+	if (lim - (p + k) < 8)
+		return memcmp(p + k, gap + k, len - k) == 0;
+	memcpy(&a, p + k, 8);
+	memcpy(&b, gap + k, 8);
+	return ((a ^ b) & word_head(len - k)) == 0;
+}
+
+#ifdef SCAN_X86
+static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, const char *lim)
+{
+	if (lim - p < (ptrdiff_t)((len + 15) & ~(size_t)15))
+		return gap_eq_words(p, gap, len, lim);
+	for (size_t k = 0; k < len; k += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(gap + k));
+		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+		uint32_t want = len - k >= 16 ? 0xFFFFu : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & want) != want)
+			return false;
+	}
+	return true;
+}
+
+__attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, const char *gap, size_t len,
+							   const char *lim)
+{
+	if (lim - p < (ptrdiff_t)((len + 31) & ~(size_t)31))
+		return gap_eq_words(p, gap, len, lim);
+	for (size_t k = 0; k < len; k += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + k));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(gap + k));
+		uint32_t eq = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
+		uint32_t want = len - k >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & want) != want)
+			return false;
+	}
+	return true;
+}
+#endif
+
+/* The line s[0..end) read with the previous line's shape: each gap compared whole,
+ * each value parsed as the full scan parses it (the same functions from the same
+ * byte), a member's key and id those of its prediction (the full scan would match
+ * every key). False when a gap or value differs: the caller then scans in full. */
+static inline __attribute__((always_inline)) bool shape_scan(const char *s, const char *end, const char *lim,
+							      struct scan_line *out, gap_eq_fn eq)
+{
+	const struct scan_shape *sh = &out->shape;
+	struct cursor c = { s, end, lim, out->isa };
+	const char *num;
+	size_t nlen;
+	for (size_t k = 0;; k++) {
+		const struct scan_value *v = &sh->v[k];
+		const char *gap = c.p;
+		if ((size_t)(end - gap) < v->gap_len || !eq(gap, sh->bytes + v->gap_off, v->gap_len, lim))
+			return false;
+		c.p += v->gap_len;
+		if (k == sh->nvalues)
+			return c.p == end;
+		if (v->what == SCAN_VALUE_STEP) {
+			if (!number_span(&c, &num, &nlen) || !json_parse_int(num, nlen, &out->step))
+				return false;
+		} else if (v->what == SCAN_VALUE_TIMESTAMP) {
+			if (!number_span(&c, &num, &nlen) || !json_parse_double_approx(num, nlen, &out->timestamp))
+				return false;
+			out->have_timestamp = true;
+		} else {
+			int g = v->what - SCAN_VALUE_MEMBER;
+			const struct scan_pred *pred = &out->pred[g][v->member];
+			struct scan_member *m = &out->m[g][v->member];
+			m->key = gap + v->key_off;
+			m->len = pred->len;
+			m->id = pred->id;
+			if (!scan_number(&c, &m->value, g != METRIC_SCALAR || out->exact_scalars))
+				return false;
+		}
+	}
+}
+
+static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out)
+{
+	return shape_scan(s, end, lim, out, gap_eq_words);
+}
+
+#ifdef SCAN_X86
+static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out)
+{
+	return shape_scan(s, end, lim, out, gap_eq_sse2);
+}
+
+__attribute__((target("avx2"))) static bool shape_scan_avx2(const char *s, const char *end, const char *lim,
+							   struct scan_line *out)
+{
+	return shape_scan(s, end, lim, out, gap_eq_avx2);
+}
+#endif
+
+static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out)
+{
+#ifdef SCAN_X86
+	if (out->isa == SCAN_ISA_AVX2)
+		return shape_scan_avx2(s, end, lim, out);
+	if (out->isa == SCAN_ISA_SSE2)
+		return shape_scan_sse2(s, end, lim, out);
+#endif
+	return shape_scan_portable(s, end, lim, out);
+}
+
 void pytscope_scan_init(struct scan_line *l)
 {
 	for (int g = 0; g < 3; g++)
@@ -261,37 +452,103 @@ void pytscope_scan_init(struct scan_line *l)
 			l->pred[g][i].len = SCAN_NO_PRED;
 			l->pred[g][i].id = -1;
 		}
+	l->shape.nvalues = 0;
+	l->no_shape = false;
 	l->isa = scan_isa_best();
+}
+
+bool scan_isa_supported(enum scan_isa isa)
+{
+	switch (isa) {
+	case SCAN_ISA_PORTABLE:
+		return true;
+#ifdef SCAN_X86
+	case SCAN_ISA_SSE2:
+		return true;
+	case SCAN_ISA_AVX2:
+		return __builtin_cpu_supports("avx2");
+#else
+	case SCAN_ISA_SSE2:
+	case SCAN_ISA_AVX2:
+		break;
+#endif
+	}
+	return false;
+}
+
+/* The best path at or below isa that this CPU runs. */
+static enum scan_isa isa_at_most(enum scan_isa isa)
+{
+	while (isa > SCAN_ISA_PORTABLE && !scan_isa_supported(isa))
+		isa--;
+	return isa;
+}
+
+static enum scan_isa isa_chosen;
+static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+
+static void isa_choose(void)
+{
+	const char *want = getenv("TSCOPE_SIMD");
+	enum scan_isa isa = SCAN_ISA_AVX2;
+	if (want && strcmp(want, "portable") == 0)
+		isa = SCAN_ISA_PORTABLE;
+	else if (want && strcmp(want, "sse2") == 0)
+		isa = SCAN_ISA_SSE2;
+	isa_chosen = isa_at_most(isa);
 }
 
 enum scan_isa scan_isa_best(void)
 {
-#ifdef SCAN_X86
-	return SCAN_ISA_SSE2;
-#else
-	return SCAN_ISA_PORTABLE;
-#endif
+	pthread_once(&isa_once, isa_choose);
+	return isa_chosen;
 }
 
-bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out)
+void scan_isa_force(enum scan_isa isa)
 {
-	struct cursor c = { s, s + n, s + (avail > n ? avail : n), out->isa };
-	out->timestamp = 0;
-	out->have_timestamp = false;
-	out->n[0] = out->n[1] = out->n[2] = 0;
-	if (!expect(&c, '{'))
+	pthread_once(&isa_once, isa_choose);
+	isa_chosen = isa_at_most(isa);
+}
+
+/* The full scan: the grammar walk over every byte (see scan.h). */
+static bool scan_full(struct cursor *c, struct scan_line *out)
+{
+	out->nrec = 0;
+	if (!expect(c, '{'))
 		return false;
 	unsigned seen = 0;
 	bool more = true;
 	while (more) {
-		if (!expect(&c, '"'))
+		if (!expect(c, '"'))
 			return false;
-		enum top_key k = top_key(&c);
-		if (k == TOP_UNKNOWN || (seen & (1u << k)) || !scan_member(&c, k, out) ||
-		    !after_member(&c, &more))
+		enum top_key k = top_key(c);
+		if (k == TOP_UNKNOWN || (seen & (1u << k)) || !scan_member(c, k, out) ||
+		    !after_member(c, &more))
 			return false;
 		seen |= 1u << k;
 	}
-	skip_ws(&c);
-	return c.p == c.end && (seen & (1u << TOP_STEP));
+	skip_ws(c);
+	return c->p == c->end && (seen & (1u << TOP_STEP));
+}
+
+bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out)
+{
+	const char *lim = s + (avail > n ? avail : n);
+	out->timestamp = 0;
+	out->have_timestamp = false;
+	if (out->shape.nvalues && shape_scan_isa(s, s + n, lim, out)) {
+		memcpy(out->n, out->shape.n, sizeof(out->n));
+		return true;
+	}
+	/* the full scan may change the predictions: the shape holds only after it succeeds */
+	out->shape.nvalues = 0;
+	out->timestamp = 0;
+	out->have_timestamp = false;
+	out->n[0] = out->n[1] = out->n[2] = 0;
+	struct cursor c = { s, s + n, lim, out->isa };
+	if (!scan_full(&c, out))
+		return false;
+	if (!out->no_shape)
+		shape_build(out, s, s + n);
+	return true;
 }

@@ -44,12 +44,48 @@ struct scan_pred {
 	int id;
 };
 
-/* How keys are compared with their prediction: memcmp (any CPU) or SSE2, 16 bytes a
- * vector (x86-64, where SSE2 is always there). Both give the same results. */
-enum scan_isa { SCAN_ISA_PORTABLE, SCAN_ISA_SSE2 };
+/* The structural paths. Keys are compared with their prediction, and a line with the
+ * shape of the previous one is matched a gap at a time (see struct scan_shape): with
+ * 64-bit words (any CPU), SSE2 16 bytes a vector (x86-64, where SSE2 is always there)
+ * or AVX2 32 bytes a vector (when the CPU has it). Every path gives the same results. */
+enum scan_isa { SCAN_ISA_PORTABLE, SCAN_ISA_SSE2, SCAN_ISA_AVX2 };
 
-/* The fastest this build can run (what pytscope_scan_init picks). */
+/* The path pytscope_scan_init picks, chosen once per process: the fastest this CPU
+ * runs, or the one TSCOPE_SIMD names (portable, sse2, avx2; a path the CPU lacks falls
+ * back to the best it has). */
 enum scan_isa scan_isa_best(void);
+
+/* Can this CPU and build run path isa? */
+bool scan_isa_supported(enum scan_isa isa);
+
+/* Tests only: make scan_isa_best() return isa from now on (a path the CPU lacks falls
+ * back as above); not synchronised, call before loading. */
+void scan_isa_force(enum scan_isa isa);
+
+/* The shape of the last line scanned in full: the bytes between its values (gaps:
+ * braces, keys, separators, whitespace) and what each value is. A line whose gaps are
+ * the same bytes at the places its values end has the same keys in the same order, so
+ * it is read as values and gap comparisons only, with the results the full scan would
+ * give (every key predicted). Built only when every member key fits a prediction. */
+enum { SCAN_VALUE_STEP, SCAN_VALUE_TIMESTAMP, SCAN_VALUE_MEMBER };
+#define SCAN_SHAPE_VALUES (2 + 3 * SCAN_MAX_MEMBERS)
+#define SCAN_SHAPE_BYTES 2048
+struct scan_value {
+	uint16_t gap_off, gap_len;  /* the gap before the value, in bytes[] */
+	uint8_t what;               /* SCAN_VALUE_STEP, _TIMESTAMP or _MEMBER + kind */
+	uint8_t member;             /* its index in the group */
+	uint16_t key_off;           /* a member's key: from the gap's start */
+};
+struct scan_rec {
+	const char *start, *end;    /* the value's bytes in the line */
+	uint8_t what, member;
+};
+struct scan_shape {
+	size_t nvalues;             /* 0: no shape; the last gap follows the last value */
+	size_t n[3];
+	struct scan_value v[SCAN_SHAPE_VALUES + 1];
+	char bytes[SCAN_SHAPE_BYTES + 64]; /* 64: vectors may read past a gap */
+};
 
 struct scan_line {
 	long long step;
@@ -60,9 +96,13 @@ struct scan_line {
 	struct scan_pred pred[3][SCAN_MAX_MEMBERS]; /* kept from line to line */
 	bool exact_scalars;         /* set by the caller: parse scalars exactly */
 	enum scan_isa isa;          /* pytscope_scan_init: scan_isa_best() */
+	bool no_shape;              /* tests: always scan in full (the reference) */
+	struct scan_shape shape;    /* kept from line to line */
+	struct scan_rec rec[SCAN_SHAPE_VALUES]; /* the full scan's values */
+	size_t nrec;
 };
 
-/* Before the first line of a file: no predictions. */
+/* Before the first line of a file: no predictions, no shape. */
 void pytscope_scan_init(struct scan_line *l);
 
 /* Scan the stripped line s[0..n); s[0..avail) may be read (avail <= n: nothing past

@@ -103,6 +103,9 @@ void pytscope_run_info_free(struct pytscope_run_info *info);
 /* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
 void steps_rank_free(struct rank_steps *r);
+/* A loader is about to parse `more` ranks (after any it restored from the index): the
+ * loading screen's "k of N ranks" (progress.h). Thread-safe. */
+void steps_expect_ranks(struct steps_model *m, size_t more);
 /* Sort ranks, compact columns, build indexes and the aligned step set. Called once. */
 void steps_finalize(struct steps_model *m);
 /* Free the run's step model (sub_steps.free). */

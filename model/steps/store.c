@@ -332,6 +332,7 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 		store_slots_rebuild(m, m->nrank + 1);
 	size_t *s = store_slot_find(m, r->rank);
 	if (*s) {
+		m->nreplaced++;
 		steps_rank_free(m->rank[*s - 1]);
 		m->rank[*s - 1] = r;
 	} else {
@@ -339,6 +340,13 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 		m->rank[m->nrank++] = r;
 		*s = m->nrank;
 	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+void steps_expect_ranks(struct steps_model *m, size_t more)
+{
+	pthread_mutex_lock(&m->lock);
+	m->expect = (m->expect > m->nrank ? m->expect : m->nrank) + more;
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -641,6 +649,9 @@ void steps_finalize(struct steps_model *m)
 {
 	if (!m)
 		return;
+	pthread_mutex_lock(&m->lock); /* the loading screen stops reading (progress.h) */
+	m->closed = true;
+	pthread_mutex_unlock(&m->lock);
 	qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
 	store_slots_rebuild(m, m->nrank);
 	for (size_t i = 0; i < m->nrank; i++) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # load_cancel_tmux.sh: a load that has not ended. In the explorer the loading screen
 # (src/main.c, ui/ui.c ui_load_frame) shows at once what is loaded so far (files,
-# records), the bytes read with the rate, and how to quit; q quits the load: the process
+# records, ranks; load_partial_tmux.sh checks the partial Overview in full), the bytes
+# read with the rate, and how to quit; q quits the load: the process
 # ends at once with "load cancelled", exit status 0, and the terminal is as it was (echo
 # and line editing back). With --print on a terminal the load shows a progress line with
 # its rate after 0.5 s instead, and q cancels it with exit status 1 (no report).
@@ -34,10 +35,10 @@ T send-keys -t cancel "'$TSCOPE_BIN' --tui --no-index slow; sh after.sh \$?" Ent
 wait_for "quits the load"
 tap_check "explorer: the loading screen names the run and how to quit" \
 	'grep -q "1 Overview (loading slow)" "$tmux_screen" && grep -q "q or Esc quits the load" "$tmux_screen"'
-wait_for " files      1"
-tap_check "explorer: bytes read with the rate, the files and records so far" \
-	'grep -qE "Loading +[0-9]+ MB · [0-9.]+ MB/s" "$tmux_screen" && grep -qE "^ files +1$" "$tmux_screen" &&
-	 grep -qE "^ records +[0-9]+ loaded, 0 skipped" "$tmux_screen"'
+wait_re "sources +1 files, [1-9][0-9]* records loaded so far"
+tap_check "explorer: bytes read with the rate, the files and records so far, no rank whole yet" \
+	'grep -qE "Loading +[0-9]+ MB · [0-9.]+ MB/s" "$tmux_screen" && grep -qE "ranks +0 of 1 ranks loaded" "$tmux_screen" &&
+	 grep -qE "data quality +so far 0 skipped" "$tmux_screen"'
 T send-keys -t cancel q
 wait_for "tty-"
 tap_check "q: the load is cancelled" 'grep -q "tscope-tui: load cancelled" "$tmux_screen"'

@@ -25,10 +25,22 @@
 static char root[2048];
 static unsigned seed = 12345;
 
+static unsigned num_seed = 777; /* numbers: a line's shape can be repeated with new numbers */
+
+static unsigned rnd_from(unsigned *s, unsigned n)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 8) % n;
+}
+
 static unsigned rnd(unsigned n)
 {
-	seed = seed * 1103515245u + 12345u;
-	return (seed >> 8) % n;
+	return rnd_from(&seed, n);
+}
+
+static unsigned rnd_num(unsigned n)
+{
+	return rnd_from(&num_seed, n);
 }
 
 struct text {
@@ -69,15 +81,15 @@ static const char *number(void)
 		"123456789012345678901234567890", "0.1000000000000000055511151231257827",
 		"9007199254740993", "-5e22", "1e23", "7.0e-10", "3.4028235e38", "1795344000.1198754",
 	};
-	return v[rnd(ARRAY_LEN(v))];
+	return v[rnd_num(ARRAY_LEN(v))];
 }
 
 static const char *step_value(unsigned i)
 {
 	static char buf[32];
 	static const char *const v[] = { "5.0", "1e3", "-3", "0", "9223372036854775807", "00" };
-	if (rnd(6) == 0)
-		return v[rnd(ARRAY_LEN(v))];
+	if (rnd_num(6) == 0)
+		return v[rnd_num(ARRAY_LEN(v))];
 	snprintf(buf, sizeof(buf), "%u", i);
 	return buf;
 }
@@ -143,7 +155,7 @@ static void gen_line(struct text *t, unsigned i)
 		puts_(t, ws());
 		switch (order[k]) {
 		case 0: puts_(t, step_value(i)); break;
-		case 1: puts_(t, rnd(4) ? "1795344000.1198754" : number()); break;
+		case 1: puts_(t, rnd_num(4) ? "1795344000.1198754" : number()); break;
 		case 2: group(t, phases, rnd(4) ? 5 : ARRAY_LEN(phases)); break;
 		case 3: group(t, scalars, ARRAY_LEN(scalars)); break;
 		case 4: group(t, memory, ARRAY_LEN(memory)); break;
@@ -152,6 +164,22 @@ static void gen_line(struct text *t, unsigned i)
 	}
 	puts_(t, "}");
 	puts_(t, ws());
+}
+
+/* Line i of a file: three in four repeat the shape (keys, order, whitespace) of the
+ * line before with other numbers, as real files do (the scanner's shape path). */
+static void gen_line_like(struct text *t, unsigned i)
+{
+	static unsigned shape_seed;
+	if (i > 0 && rnd(4)) {
+		unsigned keep = seed;
+		seed = shape_seed;
+		gen_line(t, i);
+		seed = keep;
+		return;
+	}
+	shape_seed = seed;
+	gen_line(t, i);
 }
 
 /* Mutations the scanner must refuse or treat exactly as jsmn does. */
@@ -285,7 +313,7 @@ static void test_generated(void)
 		struct text file = { 0 };
 		for (unsigned i = 0; i < 700; i++) {
 			struct text line = { 0 };
-			gen_line(&line, i);
+			gen_line_like(&line, i);
 			if (f >= 4 && rnd(2))
 				mutate(&line);
 			if (f >= 8)
@@ -337,14 +365,18 @@ static void test_scanner(void)
 	ok(none, "scanner refuses unknown and repeated keys, escapes, nesting, trailing data, truncation");
 }
 
-/* One scanner state per structural path, fed the same lines in lockstep: the SIMD one
- * reads each line from a buffer with garbage after it (at a shifting offset, so keys
- * cross 16-byte vector boundaries), the portable one from the line alone. Returns the
- * lines where they differ in verdict or in any output. */
-struct isa_pair {
-	struct scan_line a, b;
+/* One scanner state per structural path, fed the same lines in lockstep: the
+ * reference scans every line in full from the line alone (portable, no shape); the
+ * portable, SSE2 and AVX2 paths use the previous line's shape and read each line from
+ * a buffer with garbage after it (at a shifting offset, so gaps and keys cross vector
+ * boundaries; one line in four without readable bytes past it). Every path must give
+ * the reference's verdict and outputs. */
+#define ISA_PATHS 4
+struct isa_lockstep {
+	struct scan_line ref, path[ISA_PATHS - 1];
+	bool run[ISA_PATHS - 1];
 	char buf[8192];
-	size_t lines, simd_lines;
+	size_t lines, padded, shaped;
 };
 
 static bool same_scan(const struct scan_line *a, const struct scan_line *b)
@@ -365,7 +397,17 @@ static bool same_scan(const struct scan_line *a, const struct scan_line *b)
 	return true;
 }
 
-static int compare_isas(struct isa_pair *p, const char *data, size_t n)
+/* What the loader does after a line (load.c): a new key's metric id becomes its
+ * prediction's id, so ids flow through the paths as they do in a load. */
+static void assign_ids(struct scan_line *l, int *next_id)
+{
+	for (int g = 0; g < 3; g++)
+		for (size_t i = 0; i < l->n[g]; i++)
+			if (l->m[g][i].id < 0 && l->pred[g][i].len == l->m[g][i].len)
+				l->pred[g][i].id = (*next_id)++;
+}
+
+static int compare_isas(struct isa_lockstep *p, const char *data, size_t n)
 {
 	static const char garbage[] = "0123456789\"}{:,.eE-";
 	int bad = 0;
@@ -381,11 +423,24 @@ static int compare_isas(struct isa_pair *p, const char *data, size_t n)
 			memcpy(p->buf + off, s, len);
 			for (size_t k = 0; k < pad; k++)
 				p->buf[off + len + k] = garbage[rnd(sizeof(garbage) - 1)];
-			bool ra = pytscope_scan_line(s, len, 0, &p->a);
-			bool rb = pytscope_scan_line(p->buf + off, len, len + pad, &p->b);
-			bad += ra != rb || (ra && !same_scan(&p->a, &p->b));
+			int id = 0;
+			bool want = pytscope_scan_line(s, len, 0, &p->ref);
+			if (want)
+				assign_ids(&p->ref, &id);
+			for (int k = 0; k < ISA_PATHS - 1; k++) {
+				if (!p->run[k])
+					continue;
+				struct scan_line *l = &p->path[k];
+				bool shaped = l->shape.nvalues > 0;
+				bool got = pytscope_scan_line(p->buf + off, len, len + pad, l);
+				bad += got != want || (want && !same_scan(&p->ref, l));
+				p->shaped += k == 0 && got && shaped && l->shape.nvalues > 0;
+				id = 0;
+				if (got)
+					assign_ids(l, &id);
+			}
 			p->lines++;
-			p->simd_lines += pad > 0;
+			p->padded += pad > 0;
 		}
 		s = nl ? nl + 1 : end;
 	}
@@ -394,18 +449,25 @@ static int compare_isas(struct isa_pair *p, const char *data, size_t n)
 
 static void test_isas(void)
 {
-	static struct isa_pair p;
-	pytscope_scan_init(&p.a);
-	pytscope_scan_init(&p.b);
-	p.a.isa = SCAN_ISA_PORTABLE;
-	if (p.b.isa == SCAN_ISA_PORTABLE)
-		printf("# no SIMD key match on this CPU: the portable path is compared with itself\n");
+	static struct isa_lockstep p;
+	pytscope_scan_init(&p.ref);
+	p.ref.isa = SCAN_ISA_PORTABLE;
+	p.ref.no_shape = true;
+	static const enum scan_isa isa[] = { SCAN_ISA_PORTABLE, SCAN_ISA_SSE2, SCAN_ISA_AVX2 };
+	static const char *const name[] = { "portable", "SSE2", "AVX2" };
+	for (int k = 0; k < ISA_PATHS - 1; k++) {
+		pytscope_scan_init(&p.path[k]);
+		p.path[k].isa = isa[k];
+		p.run[k] = scan_isa_supported(isa[k]);
+		if (!p.run[k])
+			printf("# no %s on this CPU: that path is not compared\n", name[k]);
+	}
 	int bad = compare_isas(&p, hostile, sizeof(hostile) - 1);
 	for (int f = 0; f < 8; f++) {
 		struct text file = { 0 };
 		for (unsigned i = 0; i < 1000; i++) {
 			struct text line = { 0 };
-			gen_line(&line, i);
+			gen_line_like(&line, i);
 			if (f >= 2 && rnd(3) == 0)
 				mutate(&line);
 			put(&file, line.s, line.n);
@@ -415,8 +477,28 @@ static void test_isas(void)
 		bad += compare_isas(&p, file.s, file.n);
 		free(file.s);
 	}
-	is_int(bad, 0, "portable and SIMD key matching: same verdict, keys, ids and values on every line");
-	ok(p.simd_lines > 4000, "%zu lines compared, %zu with bytes readable past the line", p.lines, p.simd_lines);
+	is_int(bad, 0, "portable, SSE2 and AVX2 paths (shapes, gap and key matching) against the full scan: "
+		       "same verdict, keys, ids and values on every line");
+	ok(p.padded > 4000, "%zu lines compared, %zu with bytes readable past the line", p.lines, p.padded);
+	ok(p.shaped > 2000, "%zu lines read with the previous line's shape", p.shaped);
+}
+
+/* TSCOPE_SIMD picks the path once per process; scan_isa_force (tests) overrides it;
+ * a path the CPU lacks falls back to the best below it. */
+static void test_isa_choice(void)
+{
+	enum scan_isa best = scan_isa_best();
+	ok(scan_isa_supported(best) && scan_isa_supported(SCAN_ISA_PORTABLE), "the chosen path runs here");
+	scan_isa_force(SCAN_ISA_PORTABLE);
+	struct scan_line *l = malloc(sizeof(*l));
+	pytscope_scan_init(l);
+	ok(l && l->isa == SCAN_ISA_PORTABLE, "a forced path reaches the scanner");
+	scan_isa_force(SCAN_ISA_AVX2);
+	enum scan_isa top = scan_isa_best();
+	ok(top == SCAN_ISA_AVX2 ? scan_isa_supported(SCAN_ISA_AVX2) : !scan_isa_supported(SCAN_ISA_AVX2),
+	   "AVX2 only where the CPU has it");
+	scan_isa_force(best);
+	free(l);
 }
 
 /* A file larger than the loader's 1 MiB read buffer: lines cross the buffer boundary
@@ -426,7 +508,7 @@ static void test_big_file(void)
 	struct text file = { 0 };
 	for (unsigned i = 0; file.n < (3u << 20) / 2; i++) {
 		struct text line = { 0 };
-		gen_line(&line, i);
+		gen_line_like(&line, i);
 		if (rnd(8) == 0)
 			mutate(&line);
 		put(&file, line.s, line.n);
@@ -510,6 +592,7 @@ int main(void)
 	test_huge_steps();
 	test_generated();
 	test_isas();
+	test_isa_choice();
 	test_big_file();
 	if (tu_rm_rf(root) != 0)
 		printf("# could not remove %s\n", root);
