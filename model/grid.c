@@ -165,29 +165,51 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
 	return a.n;
 }
 
+void grid_scale_init(struct grid_scale *s, size_t nrows, size_t ncols)
+{
+	memset(s, 0, sizeof(*s));
+	s->ncols = ncols;
+	s->nc = ncols < 64 ? ncols : 64;
+	s->v = xmalloc((nrows * s->nc + 1) * sizeof(*s->v));
+}
+
+void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r)
+{
+	for (size_t k = 0; k < s->nc; k++) {
+		double w, m;
+		size_t c0 = k * s->ncols / s->nc, c1 = (k + 1) * s->ncols / s->nc;
+		if (grid_rect(src, b, r, r + 1, c0, c1, &w, &m) && isfinite(m))
+			s->v[s->n++] = m;
+	}
+	double w, m; /* the grid's worst: the first present row's, then any above it */
+	if (grid_rect(src, b, r, r + 1, 0, s->ncols, &w, &m) && (!s->have_worst || w > s->worst)) {
+		s->worst = w;
+		s->have_worst = true;
+	}
+}
+
+void grid_scale_done(struct grid_scale *s, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	if (s->n) { /* the lower median and the maximum: a selection, not a sort */
+		*hi = s->v[0];
+		for (size_t i = 1; i < s->n; i++)
+			*hi = s->v[i] > *hi ? s->v[i] : *hi;
+		*lo = stats_kth_inplace(s->v, s->n, (s->n - 1) / 2);
+		if (s->have_worst && isfinite(s->worst) && s->worst > *hi)
+			*hi = s->worst;
+	}
+	free(s->v);
+	s->v = NULL;
+}
+
 void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi)
 {
-	size_t nc = src->ncols < 64 ? src->ncols : 64;
-	size_t n = 0;
-	double *v = xmalloc((src->nrows * nc + 1) * sizeof(*v));
+	struct grid_scale s;
+	grid_scale_init(&s, src->nrows, src->ncols);
 	for (size_t r = 0; r < src->nrows; r++)
-		for (size_t k = 0; k < nc; k++) {
-			double w, m;
-			size_t c0 = k * src->ncols / nc, c1 = (k + 1) * src->ncols / nc;
-			if (grid_rect(src, b, r, r + 1, c0, c1, &w, &m) && isfinite(m))
-				v[n++] = m;
-		}
-	*lo = *hi = 0;
-	if (n) { /* the lower median and the maximum: a selection, not a sort */
-		*hi = v[0];
-		for (size_t i = 1; i < n; i++)
-			*hi = v[i] > *hi ? v[i] : *hi;
-		*lo = stats_kth_inplace(v, n, (n - 1) / 2);
-		double w, m;
-		if (grid_rect(src, b, 0, src->nrows, 0, src->ncols, &w, &m) && isfinite(w) && w > *hi)
-			*hi = w;
-	}
-	free(v);
+		grid_scale_add_row(&s, src, b, r);
+	grid_scale_done(&s, lo, hi);
 }
 
 size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,

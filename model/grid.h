@@ -103,6 +103,18 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
  * raised to the whole grid's worst. Reads every row once; 0 and 0 when nothing is
  * present. */
 void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi);
+/* The same a row at a time, for a producer that has one row at hand at once (the index
+ * summary writes each pyramid row as it is built): init, add every row in order, done
+ * (frees what init took). */
+struct grid_scale {
+	double *v;
+	size_t n, nc, ncols;
+	bool have_worst;
+	double worst;
+};
+void grid_scale_init(struct grid_scale *s, size_t nrows, size_t ncols);
+void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r);
+void grid_scale_done(struct grid_scale *s, double *lo, double *hi);
 
 /* The same over an explicit list of rows; *worst_row (when not NULL) gets the row that
  * holds the worst value. */

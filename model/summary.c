@@ -7,10 +7,10 @@
 #include <string.h>
 #include "model/text.h"
 
-void summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt, ...)
+struct summary_line *summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt, ...)
 {
 	if (s->n >= SUMMARY_MAX)
-		return;
+		return NULL;
 	char raw[SUMMARY_TEXT];
 	va_list ap;
 	va_start(ap, fmt);
@@ -19,5 +19,7 @@ void summary_add(struct summary *s, enum summary_tone tone, const char *key, con
 	struct summary_line *l = &s->line[s->n++];
 	l->key = key;
 	l->tone = tone;
+	l->prose = false;
 	text_sanitize(raw, strlen(raw), l->text, sizeof(l->text), 0);
+	return l;
 }

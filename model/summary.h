@@ -21,6 +21,7 @@ struct summary_line {
 	const char *key;             /* "ranks", "straggler", ... (static) */
 	char text[SUMMARY_TEXT];     /* sanitized value */
 	enum summary_tone tone;
+	bool prose;                  /* a sentence or more (a note): given more rows to wrap */
 };
 
 struct summary {
@@ -28,8 +29,9 @@ struct summary {
 	size_t n;
 };
 
-/* Append one line (printf-like value, sanitized here). */
-void summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
+/* Append one line (printf-like value, sanitized here); returns it (prose false), NULL
+ * when the summary is full. */
+struct summary_line *summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt,
+				 ...) PRINTF_LIKE(4, 5);
 
 #endif

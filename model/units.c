@@ -71,6 +71,13 @@ char *units_seconds(double s, char *out, size_t n)
 	return out;
 }
 
+char *units_seconds_signed(double s, char *out, size_t n)
+{
+	char v[40];
+	snprintf(out, n, "%s%s", s > 0 ? "+" : "", units_seconds(s, v, sizeof(v)));
+	return out;
+}
+
 char *units_percent(double pct, char *out, size_t n)
 {
 	if (!isfinite(pct))

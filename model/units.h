@@ -28,6 +28,8 @@ enum unit {
 char *units_bytes(double bytes, char *out, size_t n);
 /* Format a duration in seconds into out (capacity n >= 1). Returns out. */
 char *units_seconds(double s, char *out, size_t n);
+/* A difference in seconds, "+" before a positive one ("+10.0 ms", "-2.00 s"). */
+char *units_seconds_signed(double s, char *out, size_t n);
 /* Format a percentage (0..100) with one decimal and "%". Returns out. */
 char *units_percent(double pct, char *out, size_t n);
 /* Format v, a value in unit u, by the rule above (UNIT_NONE: 3 significant digits).

@@ -11,6 +11,17 @@
 #   wait_gone TEXT                    until the session no longer shows TEXT
 #   wait_until 'SHELL CONDITION' [S]  until the condition holds (evaluated after each
 #                                     capture, so it may read DIR/screen)
+#   snap                              capture the session into DIR/screen now
+# Following a running job (tests/ui/follow*_tmux.sh):
+#   follow_start DIR HISTORY STOP     DIR made afresh and entered; a session f (140x30);
+#                                     8 ranks with steps 0..HISTORY written, then a writer
+#                                     appending from HISTORY+1 in the background (rank 3
+#                                     stops at step STOP; pid in follow_pid, killed on exit;
+#                                     the writer script is $follow_writer); in the session
+#                                     `tscope-tui --follow --interval 0.2 --stall 2 run`,
+#                                     its exit status written to DIR/exit.txt
+#   follow_quit KEY                   stop the writer, send KEY, wait (10 s at most) for
+#                                     exit.txt
 # Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30; wait_re
 # 60: follow mode's polls go at a writer's pace): a loaded machine is slow, and a
 # passing test never waits that long. Never a fixed sleep.
@@ -51,4 +62,27 @@ wait_gone() {
 wait_re() {
 	wait_text=$1
 	wait_until 'grep -qE -- "$wait_text" "$tmux_screen"' "${TSCOPE_WAIT:-60}"
+}
+snap() { T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null; }
+
+follow_writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+follow_start() {
+	rm -rf "$1" && mkdir -p "$1" && cd "$1" || exit 1
+	tmux_start f 140 30 "$1"
+	follow_pid=
+	trap 'T kill-server 2>/dev/null; [ -n "$follow_pid" ] && kill "$follow_pid" 2>/dev/null' EXIT
+	sh "$follow_writer" run 8 0 "$2" 0
+	sh "$follow_writer" run 8 $(($2 + 1)) 100000 0.05 3 "$3" &
+	follow_pid=$!
+	T send-keys -t f "cd '$1' && '$TSCOPE_BIN' --follow --interval 0.2 --stall 2 run; echo EXIT=\$? > exit.txt" Enter
+}
+follow_quit() {
+	if [ -n "$follow_pid" ]; then
+		kill "$follow_pid" 2>/dev/null
+		wait "$follow_pid" 2>/dev/null
+		follow_pid=
+	fi
+	T send-keys -t f "$1"
+	i=0
+	while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }

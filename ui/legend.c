@@ -50,6 +50,8 @@ static const struct {
 			     "minus mean compute, over the sum of the slowest (pytscope's \"wall lost to imbalance\")." },
 	{ "comm", NULL, "The phase comm of a step record; for traces, GPU time in communication kernels (NCCL and "
 			"collectives)." },
+	{ "comm overlap", "comm_overlap", "For traces: the share of a rank's comm during which a compute kernel runs too "
+					  "(the temporal view's comm_overlap_pct); the rest of the comm is exposed." },
 	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the trace span." },
 	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace span. For DASF databases: a GPU "
 			"utilisation sample below the DASF.GPU_IDLE threshold." },

@@ -19,15 +19,13 @@
 struct cpane {
 	struct list_cursor lc;      /* over the rank list */
 	struct table *export;
-	struct summary lines;       /* the verdict and what follows it (cp_lines) */
+	struct summary lines;       /* the verdict and what follows it (compare_summary) */
 };
-
-static void cp_lines(struct compare *c, struct summary *s);
 
 static void *cp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	struct cpane *p = xcalloc(1, sizeof(*p));
-	cp_lines(app->cmp, &p->lines);
+	compare_summary(app->cmp, &p->lines);
 	return p;
 }
 
@@ -68,14 +66,6 @@ static size_t listed(const struct cmp_ranks *r, size_t i)
 	return 0;
 }
 
-/* A difference in seconds by the units rule, with its sign ("+10.0 ms"). */
-static char *delta_secs(double s, char *buf, size_t n)
-{
-	char v[32];
-	snprintf(buf, n, "%s%s", s > 0 ? "+" : "", units_seconds(s, v, sizeof(v)));
-	return buf;
-}
-
 /* Fields two spaces apart, most telling first, so a narrow screen drops whole fields
  * (draw_fit_fields). */
 static void rank_line(const struct cmp_rank *k, char *line, size_t n)
@@ -84,7 +74,7 @@ static void rank_line(const struct cmp_rank *k, char *line, size_t n)
 	if (k->onset_b >= 0)
 		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
 	int m = snprintf(line, n, "rank %-5d %s%s  %s compute per step  %s -> %s (noise %s)", k->rank,
-			 k->regressed ? "regressed" : "improved", onset, delta_secs(k->delta_ms / 1e3, d, sizeof(d)),
+			 k->regressed ? "regressed" : "improved", onset, units_seconds_signed(k->delta_ms / 1e3, d, sizeof(d)),
 			 units_seconds(k->a_ms / 1e3, a, sizeof(a)), units_seconds(k->b_ms / 1e3, b, sizeof(b)),
 			 units_seconds(k->noise_ms / 1e3, z, sizeof(z)));
 	if (k->has_lost && m > 0 && (size_t)m < n)
@@ -111,37 +101,6 @@ static void rank_lines(struct cpane *p, struct app *app, const struct cmp_ranks 
 	}
 }
 
-/* The "key  value" lines above the rank list (drawn, and searched with `/`). */
-static void cp_lines(struct compare *c, struct summary *s)
-{
-	char buf[SUMMARY_TEXT];
-	const struct cmp_ranks *r = compare_ranks(c);
-	s->n = 0;
-	compare_verdict(c, buf, sizeof(buf));
-	summary_add(s, r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD, "verdict", "%s", buf);
-	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
-	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
-	compare_scope(c, buf, sizeof(buf));
-	if (*buf)
-		summary_add(s, TONE_WARN, "scope", "%s", buf);
-	if (r && r->has_wall) {
-		char a[32], b[32], d[32], z[32];
-		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common steps",
-			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
-			    delta_secs((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)),
-			    units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z)), r->ncommon);
-	}
-	size_t nf, k[3] = { 0, 0, 0 };
-	const struct cmp_finding *f = compare_findings(c, &nf);
-	for (size_t i = 0; i < nf; i++)
-		k[f[i].status]++;
-	summary_add(s, k[CMP_NEW] ? TONE_WARN : TONE_NORMAL, "findings A/B",
-		    "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED], k[CMP_PERSIST]);
-	const struct pydiff *d = compare_pydiff(c);
-	for (size_t i = 0; d && i < d->nnote; i++)
-		summary_add(s, TONE_NORMAL, i ? "" : "reproducible?", "%s", d->note[i]);
-}
-
 static void cp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	static const enum role tone_role[] = {
@@ -152,7 +111,7 @@ static void cp_draw(void *priv, struct app *app, const struct rect *body)
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1, bottom = body->y + body->h;
 	for (size_t i = 0; i < p->lines.n && y < bottom; i++) {
 		const struct summary_line *l = &p->lines.line[i];
-		y = kv_rows(y, x, w, l->key, l->text, tone_role[l->tone], *l->key && strcmp(l->key, "reproducible?") ? 2 : 4);
+		y = kv_rows(y, x, w, l->key, l->text, tone_role[l->tone], l->prose ? 4 : 2);
 	}
 	y++;
 	const struct cmp_ranks *r = compare_ranks(app->cmp);

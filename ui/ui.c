@@ -309,22 +309,22 @@ static void load_draw(const struct ui_load_status *st)
 	refresh();
 }
 
-/* A key typed during the load: kept for the explorer, and answered. */
+/* A key typed during the load: kept for the explorer (unbound ones too: they may be
+ * the text of a prompt typed ahead, ":view kernels"), and answered. */
 static void load_key(int key)
 {
 	const struct action_info *ai = action_info(keymap_lookup(key));
-	char name[32];
+	char name[32], what[48];
 	snprintf(name, sizeof(name), "%s", keymap_name(key));
-	if (!ai)
-		snprintf(load_msg, sizeof(load_msg), "%s is not a key of the explorer (? lists them once loaded)", name);
-	else if (load_nkeys >= LOAD_TYPEAHEAD)
-		snprintf(load_msg, sizeof(load_msg), "%s (%s) not kept: %d keys already wait for the load", name,
-			 ai->name, LOAD_TYPEAHEAD);
-	else {
-		load_keys[load_nkeys++] = key;
-		snprintf(load_msg, sizeof(load_msg), "%s (%s) waits for the load: it runs when the load ends (%zu queued)",
-			 name, ai->name, load_nkeys);
+	snprintf(what, sizeof(what), "%s%s%s", ai ? " (" : "", ai ? ai->name : "", ai ? ")" : "");
+	if (load_nkeys >= LOAD_TYPEAHEAD) {
+		snprintf(load_msg, sizeof(load_msg), "%s%s not kept: %d keys already wait for the load", name, what,
+			 LOAD_TYPEAHEAD);
+		return;
 	}
+	load_keys[load_nkeys++] = key;
+	snprintf(load_msg, sizeof(load_msg), "%s%s waits for the load: it runs when the load ends (%zu queued)", name,
+		 what, load_nkeys);
 }
 
 int ui_load_frame(const struct ui_load_status *st, int ms)

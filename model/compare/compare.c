@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
  * runs, the per-rank deltas with the noise-aware regression test, the verdict and the
- * findings that appeared, were resolved or persist. The pytscope diff is pydiff.c. */
+ * findings that appeared, were resolved or persist, and the Overview lines of the pair
+ * (compare_summary). The pytscope diff is pydiff.c. */
 #include "model/compare/compare.h"
 
 #include <math.h>
@@ -12,6 +13,8 @@
 #include "model/identity.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+#include "model/summary.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 #define MAD_TO_STD 1.4826
@@ -489,4 +492,37 @@ const char *compare_status_name(enum cmp_status s)
 {
 	static const char *const name[] = { "new", "resolved", "persisting" };
 	return name[s];
+}
+
+void compare_summary(struct compare *c, struct summary *s)
+{
+	char buf[SUMMARY_TEXT];
+	const struct cmp_ranks *r = compare_ranks(c);
+	s->n = 0;
+	compare_verdict(c, buf, sizeof(buf));
+	summary_add(s, r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD, "verdict", "%s", buf);
+	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
+	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
+	compare_scope(c, buf, sizeof(buf));
+	if (*buf)
+		summary_add(s, TONE_WARN, "scope", "%s", buf);
+	if (r && r->has_wall) {
+		char a[32], b[32], d[32], z[32];
+		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common steps",
+			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
+			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)),
+			    units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z)), r->ncommon);
+	}
+	size_t nf, k[3] = { 0, 0, 0 };
+	const struct cmp_finding *f = compare_findings(c, &nf);
+	for (size_t i = 0; i < nf; i++)
+		k[f[i].status]++;
+	summary_add(s, k[CMP_NEW] ? TONE_WARN : TONE_NORMAL, "findings A/B",
+		    "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED], k[CMP_PERSIST]);
+	const struct pydiff *d = compare_pydiff(c);
+	for (size_t i = 0; d && i < d->nnote; i++) {
+		struct summary_line *l = summary_add(s, TONE_NORMAL, i ? "" : "reproducible?", "%s", d->note[i]);
+		if (l)
+			l->prose = true;
+	}
 }

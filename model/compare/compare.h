@@ -126,6 +126,11 @@ void compare_verdict(struct compare *c, char *buf, size_t n);
 /* What differs in scope: world sizes, step ranges, rank ids only on one side ("" when
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
+/* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, the
+ * step wall of both runs, the findings new / resolved / persisting and pytscope's
+ * reproducibility notes (flagged prose: whole sentences). */
+struct summary;
+void compare_summary(struct compare *c, struct summary *s);
 
 /* ---- heatmap ----------------------------------------------------------------------------- */
 

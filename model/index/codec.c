@@ -5,26 +5,53 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
 #define OB_FLUSH ((size_t)1 << 20)
+#define OB_PAGE ((size_t)4096)
 
-/* n bytes at p to the stream's fd (after the error, nothing more is written). */
-static void ob_write(struct obuf *o, const unsigned char *p, size_t n)
+/* The first nb buffered bytes and then n bytes at p in one writev (after an error,
+ * nothing more is written); the buffered bytes after nb move to the front. */
+static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n)
 {
-	o->written += n;
-	for (size_t off = 0; off < n && !o->err;) {
-		ssize_t w = write(o->fd, p + off, n - off);
+	struct iovec iov[2] = { { o->p, nb }, { (void *)p, n } };
+	size_t left = nb + n, k = 0;
+	o->written += left;
+	while (left && !o->err) {
+		ssize_t w = writev(o->fd, iov + k, (int)(2 - k));
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w < 0) {
 			o->err = errno;
-		else
-			off += (size_t)w;
+			break;
+		}
+		left -= (size_t)w;
+		for (size_t done = (size_t)w;;) { /* a short write: resume after it */
+			if (k == 0 && iov[0].iov_len == 0)
+				k = 1;
+			if (!done)
+				break;
+			size_t take = done < iov[k].iov_len ? done : iov[k].iov_len;
+			iov[k].iov_base = (char *)iov[k].iov_base + take;
+			iov[k].iov_len -= take;
+			done -= take;
+		}
 	}
+	memmove(o->p, o->p + nb, o->n - nb);
+	o->n -= nb;
+}
+
+/* Bytes to write of the buffer and then n more so that the write ends on a page
+ * boundary of the file (the rest stays buffered): the page cache then never zeroes the
+ * tail of a page that the next write fills. All of them when that is none. */
+static size_t to_page(const struct obuf *o, size_t n)
+{
+	size_t end = (size_t)((o->off0 + o->written + o->n + n) % OB_PAGE);
+	return end < o->n + n ? o->n + n - end : o->n + n;
 }
 
 void ob_bytes(struct obuf *o, const void *p, size_t n)
@@ -33,31 +60,40 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 		return;
 	if (o->sum_on)
 		o->sum = (uint32_t)crc32_z(o->sum, p, n);
-	if (o->stream && n >= OB_DIRECT) {
-		ob_flush(o);
-		ob_write(o, p, n);
+	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
+		size_t head = to_page(o, n) - o->n;
+		ob_write(o, o->n, p, head);
+		xgrow((void **)&o->p, &o->cap, OB_PAGE, 1);
+		memcpy(o->p, (const unsigned char *)p + head, n - head);
+		o->n = n - head;
 		return;
 	}
 	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
 	memcpy(o->p + o->n, p, n);
 	o->n += n;
 	if (o->stream && o->n >= OB_FLUSH)
-		ob_flush(o);
+		ob_write(o, to_page(o, 0), NULL, 0);
 }
 
 void ob_stream(struct obuf *o, int fd)
 {
 	o->stream = true;
 	o->fd = fd;
+	off_t at = lseek(fd, 0, SEEK_CUR);
+	o->off0 = at > 0 ? (uint64_t)at : 0;
 }
 
 int ob_flush(struct obuf *o)
 {
-	if (!o->stream || !o->n)
-		return o->err;
-	ob_write(o, o->p, o->n);
-	o->n = 0;
+	if (o->stream && o->n)
+		ob_write(o, o->n, NULL, 0);
 	return o->err;
+}
+
+void ob_fail(struct obuf *o, int err)
+{
+	if (!o->err)
+		o->err = err;
 }
 
 void ob_sum_begin(struct obuf *o)

@@ -16,9 +16,11 @@ struct obuf {
 	size_t n, cap;
 	/* stream mode (ob_stream): the buffer is written to fd whenever it passes 1 MB, and
 	 * a piece of OB_DIRECT bytes or more is written from the caller's memory as it is
-	 * (no copy into the buffer) */
+	 * (no copy into the buffer, but for the part after the last page boundary of the
+	 * file: writes end on page boundaries) */
 	bool stream;
 	int fd, err;              /* err: the first write errno, sticky */
+	uint64_t off0;            /* fd's offset when the stream began */
 	uint64_t written;
 	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since, computed as they come */
 	bool sum_on;
@@ -44,6 +46,9 @@ void ob_free(struct obuf *o);
 void ob_stream(struct obuf *o, int fd);
 /* Write the buffered bytes out (stream mode); returns 0 or the first write errno. */
 int ob_flush(struct obuf *o);
+/* Give up the stream with err (unless it failed already): nothing more is written and
+ * index_file_write() returns err without putting the file in place. */
+void ob_fail(struct obuf *o, int err);
 /* CRC-32 (zlib's) of the bytes put between ob_sum_begin() and ob_sum_end(), computed
  * while they are in cache; a rank's body or a pyramid row is checksummed as it is
  * written, never copied or re-read for it. */

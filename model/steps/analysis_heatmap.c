@@ -489,6 +489,65 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
 	analysis_phase_sets_free(&p.ps);
 }
 
+/* ---- one row at a time ---------------------------------------------------------------- */
+
+/* A fresh dense grid whose rows are made one at a time into one reused row. */
+struct heat_stream {
+	struct heat_grid *g;      /* the layout; row[at] is the one row */
+	struct heat_pass p;
+	void *row;
+	double *buf;              /* the row's compute (row_compute) */
+	size_t at;                /* the row made last, or nranks */
+};
+
+struct heat_stream *analysis_heat_stream_new(struct run *run, int series)
+{
+	const struct steps_model *m = run->steps;
+	if (!heat_buildable(m, series))
+		return NULL;
+	struct heat_stream *s = xcalloc(1, sizeof(*s));
+	s->g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), true);
+	s->p = (struct heat_pass){ .g = s->g, .m = m };
+	if (series == HEAT_REL_SLOWDOWN)
+		s->p.cmed = analysis_step_medians(run, analysis_cache_of(run));
+	analysis_phase_sets_init(m, &s->p.ps);
+	s->row = xmalloc(s->g->row_words ? s->g->row_words * 4 : 1);
+	s->buf = xmalloc((steps_naligned(m) ? steps_naligned(m) : 1) * sizeof(*s->buf));
+	s->at = s->g->nranks;
+	return s;
+}
+
+const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s)
+{
+	return s->g;
+}
+
+const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
+{
+	struct heat_grid *g = s->g;
+	if (s->at < g->nranks)
+		g->row[s->at] = NULL;
+	g->row[r] = s->row;
+	s->at = r;
+	if (heat_fill_row(&s->p, r, s->buf))
+		return NULL; /* a missing cell: the grid is not dense */
+	heat_level_row(g, r);
+	return s->row;
+}
+
+void analysis_heat_stream_free(struct heat_stream *s)
+{
+	if (!s)
+		return;
+	if (s->at < s->g->nranks)
+		s->g->row[s->at] = NULL;
+	analysis_heat_free(s->g);
+	analysis_phase_sets_free(&s->p.ps);
+	free(s->row);
+	free(s->buf);
+	free(s);
+}
+
 /* The run grew by appends (analysis_cache_grown): each row from its first cell that
  * could change, or a fresh grid when a dense one gets a missing cell. */
 static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)

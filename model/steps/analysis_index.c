@@ -208,11 +208,19 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 
 /* ---- writing ------------------------------------------------------------------------ */
 
+/* What the summary holds besides the distributed analysis: per pyramid its grid (built
+ * and kept in the analysis cache), or a stream that makes each row as it is written
+ * (`tscope-tui index`: no pyramid is kept in memory); and what the rows gave. */
 struct summary_job {
 	struct run *run;
 	const char *run_dir;
 	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
+	struct heat_stream *stream[ARRAY_LEN(summary_series)];
 	size_t ngrid;
+	bool not_dense;                                 /* a streamed row had a missing cell */
+	uint64_t rows_off[ARRAY_LEN(summary_series)];
+	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per row */
+	double lo[ARRAY_LEN(summary_series)], hi[ARRAY_LEN(summary_series)]; /* colour scale */
 };
 
 static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
@@ -220,18 +228,12 @@ static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *m
 	return heat_range(ud, row, c0, c1, mean, worst);
 }
 
-/* The colour scale the heatmap pane computes for g (grid.h), kept so an indexed open
- * reads no row to draw its first frame. */
-static void put_scale(struct obuf *h, const struct heat_grid *g)
+static const struct heat_grid *job_grid(const struct summary_job *j, size_t i)
 {
-	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
-	double lo, hi;
-	grid_colour_scale(&src, NULL, &lo, &hi);
-	ob_f64(h, lo);
-	ob_f64(h, hi);
+	return j->stream[i] ? analysis_heat_stream_grid(j->stream[i]) : j->grid[i];
 }
 
-static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t *rows_off, uint32_t *const *crc)
+static void put_head(struct obuf *h, const struct summary_job *j)
 {
 	const struct steps_model *m = j->run->steps;
 	ob_str(h, TSCOPE_VERSION);
@@ -262,35 +264,87 @@ static void put_head(struct obuf *h, const struct summary_job *j, const uint64_t
 	dist_put(h, analysis_distributed(j->run));
 	ob_u64(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
-		const struct heat_grid *g = j->grid[i];
+		const struct heat_grid *g = job_grid(j, i);
 		ob_i64(h, g->series);
 		ob_u8(h, g->dense);
-		ob_u64(h, rows_off[i]);
+		ob_u64(h, j->rows_off[i]);
 		ob_u64(h, N);
 		for (size_t r = 0; r < N; r++)
-			ob_u32(h, crc[i][r]);
-		put_scale(h, g);
+			ob_u32(h, j->crc[i][r]);
+		ob_f64(h, j->lo[i]); /* the heatmap pane's colour scale (grid.h): an indexed */
+		ob_f64(h, j->hi[i]); /* open reads no row to draw its first frame */
 	}
+}
+
+/* Pyramid i's rows, each written from the grid or the stream as it is, its CRC-32 and
+ * its share of the colour scale taken while it is in cache. False: a streamed row had
+ * a missing cell (the stream is given up). */
+static bool put_rows(struct obuf *o, struct summary_job *j, size_t i)
+{
+	const struct heat_grid *g = job_grid(j, i);
+	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
+	struct grid_scale sc;
+	grid_scale_init(&sc, g->nranks, g->nsteps);
+	j->rows_off[i] = index_body_offset(o);
+	j->crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*j->crc[i]));
+	bool ok = true;
+	for (size_t r = 0; r < g->nranks && ok; r++) {
+		const void *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r) : analysis_heat_row(g, r, false);
+		ok = row != NULL;
+		if (ok) {
+			ob_sum_begin(o);
+			ob_bytes(o, row, g->row_words * 4);
+			j->crc[i][r] = ob_sum_end(o);
+			grid_scale_add_row(&sc, &src, NULL, r);
+		}
+	}
+	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
+	return ok;
 }
 
 static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
-	const struct summary_job *j = ud;
-	uint64_t rows_off[ARRAY_LEN(summary_series)] = { 0 };
-	uint32_t *crc[ARRAY_LEN(summary_series)] = { NULL };
-	for (size_t i = 0; i < j->ngrid; i++) {
-		const struct heat_grid *g = j->grid[i];
-		rows_off[i] = index_body_offset(o);
-		crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*crc[i]));
-		for (size_t r = 0; r < g->nranks; r++) { /* written from the grid, CRC on the way */
-			ob_sum_begin(o);
-			ob_bytes(o, analysis_heat_row(g, r, false), g->row_words * 4);
-			crc[i][r] = ob_sum_end(o);
-		}
-	}
-	put_head(h, j, rows_off, crc);
+	struct summary_job *j = ud;
 	for (size_t i = 0; i < j->ngrid; i++)
-		free(crc[i]);
+		if (!put_rows(o, j, i)) {
+			j->not_dense = true;
+			ob_fail(o, ECANCELED);
+			return;
+		}
+	put_head(h, j);
+}
+
+static void job_free(struct summary_job *j)
+{
+	for (size_t i = 0; i < j->ngrid; i++) {
+		analysis_heat_stream_free(j->stream[i]);
+		free(j->crc[i]);
+	}
+	memset(j->stream, 0, sizeof(j->stream));
+	memset(j->crc, 0, sizeof(j->crc));
+	j->ngrid = 0;
+}
+
+/* The summary's pyramids: built whole into the analysis cache (both in one pass over
+ * the records), or, for `tscope-tui index` (nothing else will read them), streamed. */
+static void job_pyramids(struct summary_job *j, bool stream)
+{
+	struct run *run = j->run;
+	if (stream) {
+		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
+			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
+				j->ngrid++;
+		return;
+	}
+	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
+	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
+		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
+		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
+		for (size_t l = 0; compact && l < g->nlevels; l++)
+			compact = g->cap[l] == g->len[l];
+		if (compact)
+			j->grid[j->ngrid++] = g;
+	}
 }
 
 int steps_summary_write(struct run *run, const char *run_dir)
@@ -299,19 +353,18 @@ int steps_summary_write(struct run *run, const char *run_dir)
 		return 0;
 	struct summary_job j = { .run = run, .run_dir = run_dir };
 	/* the distributed analysis first: the slowdown pyramid then takes its step medians
-	 * instead of a pass of its own; both pyramids in one pass over the records */
+	 * instead of a pass of its own */
 	analysis_distributed(run);
-	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
-	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
-		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
-		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
-		for (size_t l = 0; compact && l < g->nlevels; l++)
-			compact = g->cap[l] == g->len[l];
-		if (compact)
-			j.grid[j.ngrid++] = g;
-	}
+	job_pyramids(&j, run->opts && run->opts->index_build);
 	char *path = summary_path(run_dir);
 	int err = index_file_write(path, fill_summary, &j);
+	if (err == ECANCELED && j.not_dense) { /* a pyramid with missing cells: build it whole */
+		job_free(&j);
+		j.not_dense = false;
+		job_pyramids(&j, false);
+		err = index_file_write(path, fill_summary, &j);
+	}
+	job_free(&j);
 	free(path);
 	return err;
 }

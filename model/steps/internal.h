@@ -120,6 +120,17 @@ struct heat_grid {
 struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense);
 /* Build rank ri's row from the step model (level 0 from the columns, levels above). */
 void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
+/* A fresh dense pyramid of series made one row at a time into one reused row, nothing
+ * kept (the index summary of `tscope-tui index` writes each row as it is made: no grid
+ * in memory). stream_row() makes row r (every row once, in order) and returns it, or
+ * NULL when a cell of it is missing (the grid is not dense: build it whole instead);
+ * the row is what analysis_heatmap()'s grid holds for r, bit for bit. stream_grid() is
+ * the layout, with row r readable (heat_range) until the next row is made. */
+struct heat_stream;
+struct heat_stream *analysis_heat_stream_new(struct run *run, int series);
+const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
+const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
+void analysis_heat_stream_free(struct heat_stream *s);
 /* Read row ri of a lazy grid (analysis_index.c): false when it cannot be read. */
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
 void analysis_heat_lazy_free(struct heat_lazy *lz);

@@ -12,14 +12,7 @@
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
-writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
 work="$TSCOPE_TMP/follow_state.$$"
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-tmux_start f 140 30 "$work"
-wpid=
-trap 'T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null' EXIT
-
-snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
 status() { snap; tail -n 2 "$work/screen" | head -n 1; }
 records0() { wc -l <"$work/run/rank0/steps.jsonl"; }
 # wait until rank 0's file grew by 5 records (a second of polls at 0.2 s)
@@ -36,10 +29,7 @@ polls_pass() {
 # the rank column of the Ranks pane's rows, in screen order
 ranks_order() { snap; awk '$1 ~ /^[0-9]+$/ || $1 == "▶" { print ($1 == "▶") ? $2 : $1 }' "$work/screen" | tr '\n' ' '; }
 
-sh "$writer" run 8 0 30 0
-sh "$writer" run 8 31 100000 0.05 3 40 &
-wpid=$!
-T send-keys -t f "cd '$work' && '$TSCOPE_BIN' --follow --interval 0.2 --stall 2 run; echo EXIT=\$? > exit.txt" Enter
+follow_start "$work" 30 40
 wait_re "LIVE running, 1 stalled" >/dev/null
 
 # Overview: the last finding stays selected (a reopened pane would select the first)
@@ -104,12 +94,7 @@ tap_eq "keys coming: the status row says the analyses are held (\"analyses N s o
 tap_check "keys paused: they catch up (the age leaves the status row)" \
 	'i=0; while [ $i -lt 100 ] && status | grep -q "analyses [0-9]* s old"; do sleep 0.1; i=$((i + 1)); done; ! status | grep -q "s old"'
 
-kill "$wpid" 2>/dev/null
-wait "$wpid" 2>/dev/null
-wpid=
-T send-keys -t f Q
-i=0
-while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+follow_quit Q
 tap_eq "quits with status 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

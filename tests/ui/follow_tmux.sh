@@ -8,22 +8,12 @@
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
-writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
 work="$TSCOPE_TMP/follow_tmux.$$"
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-tmux_start f 140 30 "$work"
-wpid=
-trap 'T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null' EXIT
-
-snap() { T capture-pane -p -t f >"$work/screen" 2>/dev/null; }
 # the records column of rank $1 in the Ranks pane
 records() { snap; awk -v r="$1" '$1 == r || ($1 == "▶" && $2 == r) { print ($1 == "▶") ? $3 : $2; exit }' "$work/screen"; }
 
 # --- a running job: rank 3 stops at step 20 --------------------------------------------
-sh "$writer" run 8 0 4 0
-sh "$writer" run 8 5 100000 0.05 3 20 &
-wpid=$!
-T send-keys -t f "cd '$work' && '$TSCOPE_BIN' --follow --interval 0.2 --stall 2 run; echo EXIT=\$? > exit.txt" Enter
+follow_start "$work" 4 20
 tap_check "--follow opens live; the status row says so" 'wait_re "LIVE running.*newest record [0-9]+ s ago"'
 T send-keys -t f 3
 wait_re "^ *(▶ +)?0 +[0-9]{2,} " >/dev/null
@@ -49,27 +39,20 @@ sleep 1   # several polls (every 0.2 s) while the writer appends
 snap
 r2=$(grep -oE "rank [0-9] \([0-9] of 8\)" "$work/screen" | head -1)
 tap_check "the Steps pane stays on the rank chosen with :rank 5 while data grows" '[ "$r1" = "rank 5 (6 of 8)" ] && [ "$r1" = "$r2" ]'
-kill "$wpid" 2>/dev/null
-wait "$wpid" 2>/dev/null
-wpid=
-T send-keys -t f q
-i=0
-while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+follow_quit q
 tap_eq "q exits 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 
 # --- a job whose ranks stop together: finished, not stalled -------------------------------
 rm -f exit.txt
-sh "$writer" fin 8 0 4 0
+sh "$follow_writer" fin 8 0 4 0
 T send-keys -t f "clear; '$TSCOPE_BIN' --follow --interval 0.2 --stall 3 fin; echo EXIT=\$? > exit.txt" Enter
 wait_re "LIVE" >/dev/null
 T send-keys -t f 3
-sh "$writer" fin 8 5 30 0.05
+sh "$follow_writer" fin 8 5 30 0.05
 tap_check "the job ends \"finished\"" 'wait_re "LIVE finished"'
 tap_check "no rank is marked stalled" '! grep -q "stalled" "$work/screen"'
 tap_check "every rank shows step 30" '[ "$(grep -cE "^ *(▶ +)?[0-7] +31 +30 " "$work/screen")" -eq 8 ]'
-T send-keys -t f q
-i=0
-while [ ! -s exit.txt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+follow_quit q
 tap_eq "q exits 0 after the finish" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

@@ -2,13 +2,15 @@
 /* test_compare.c: the run comparison (model/compare/): the noise-aware regression test
  * and its onset, identical and noise-only pairs, different step ranges and rank sets,
  * the verdict, findings matching, and pytscope's diff semantics over run.json (Python
- * equality 1 == 1.0 == True, str()/repr() of values, <absent>, the notes). */
+ * equality 1 == 1.0 == True, str()/repr() of values, <absent>, the notes) and the
+ * Overview lines (compare_summary: the notes flagged prose). */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/summary.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
 
@@ -171,6 +173,18 @@ static void test_pydiff(void)
 	struct table *t = compare_view("diff_env")->build(c, err, sizeof(err));
 	ok(t && t->nrow == 4, "diff_env: environment and config rows");
 	table_free(t);
+	/* the Overview lines: the notes follow the findings line, flagged prose (more rows
+	 * to wrap), and nothing else is */
+	struct summary s;
+	compare_summary(c, &s);
+	size_t nprose = 0, first = s.n;
+	for (size_t i = 0; i < s.n; i++)
+		if (s.line[i].prose && nprose++ == 0)
+			first = i;
+	ok(strcmp(s.line[0].key, "verdict") == 0, "summary: the verdict first");
+	ok(nprose == d->nnote && first + nprose == s.n && first > 0 && strcmp(s.line[first].key, "reproducible?") == 0 &&
+	   strcmp(s.line[first].text, d->note[0]) == 0 && strcmp(s.line[first - 1].key, "findings A/B") == 0,
+	   "summary: the %zu notes are the prose lines, last, under 'reproducible?'", d->nnote);
 	compare_free(c);
 }
 

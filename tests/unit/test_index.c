@@ -382,6 +382,70 @@ static void test_lazy_open(void)
 	tu_rm_rf(dir);
 }
 
+/* The summary `tscope-tui index` writes (pyramid rows made one at a time, nothing kept)
+ * and the one an open writes when the summary is missing (pyramids built whole, kept):
+ * the same rows, byte for byte, and the same colour scale. */
+static void test_summary_paths(void)
+{
+	char dir[512], summary[600];
+	tu_mkdtemp(dir, sizeof(dir), "sumpaths");
+	write_lazy_run(dir);
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	struct opts build = { .index_build = true }, dflt = { 0 };
+	run_free(open_dir(dir, &build));
+	struct stat st;
+	char *streamed = tu_read_file(summary);
+	size_t n1 = stat(summary, &st) == 0 ? (size_t)st.st_size : 0;
+	unlink(summary);
+	struct run *got = open_dir(dir, &dflt); /* every part used, no summary: it writes one */
+	char *built = tu_read_file(summary);
+	size_t n2 = stat(summary, &st) == 0 ? (size_t)st.st_size : 0;
+	uint64_t rows_end = 0; /* the head's offset in the payload: the rows lie before it */
+	for (int b = 0; streamed && n1 >= INDEX_HEADER_LEN && b < 8; b++)
+		rows_end |= (uint64_t)(unsigned char)streamed[24 + b] << (8 * b);
+	ok(streamed && built && n1 == n2 && rows_end > 1000 && rows_end < n1 &&
+	   memcmp(streamed, built, 24) == 0 && memcmp(streamed + INDEX_HEADER_LEN, built + INDEX_HEADER_LEN, rows_end) == 0,
+	   "summary: rows streamed by `index` = rows of the pyramids built whole, byte for byte");
+	run_free(got);
+	struct opts plain = { .no_index = true };
+	struct run *want = open_dir(dir, &plain);
+	got = open_dir(dir, &dflt);
+	ok(same_kept_scale(want, got), "summary written at open: colour scale kept = a full pass over the rows");
+	run_free(want);
+	run_free(got);
+	free(streamed);
+	free(built);
+	tu_rm_rf(dir);
+
+	/* step 5 without compute on any rank: its slowdown is missing, the slowdown pyramid
+	 * is not dense, the stream gives up and the pyramids are built whole */
+	tu_mkdtemp(dir, sizeof(dir), "sumsparse");
+	for (int r = 0; r < 3; r++) {
+		char path[700], buf[4096];
+		size_t n = 0;
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		for (int k = 0; k < 20; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"comm\":0.010}}\n", k,
+					      k == 5 ? 0.0 : 0.020 + 0.001 * r);
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+	}
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	run_free(open_dir(dir, &build));
+	ok(access(summary, F_OK) == 0, "summary with a missing slowdown cell: written");
+	want = open_dir(dir, &plain);
+	got = open_dir(dir, &dflt);
+	double mean, worst;
+	ok(same_heat(want, got) && !tu_has_diag(got, "not used", NULL) &&
+	   !heat_range(analysis_heatmap(got, HEAT_REL_SLOWDOWN), 1, 5, 6, &mean, &worst),
+	   "... read back: every pyramid range = from the JSONL, the cell missing");
+	run_free(want);
+	run_free(got);
+	tu_rm_rf(dir);
+}
+
 /* 5 ranks; live: rank 3 runs 9 steps longer (columns after the aligned steps: compute cells
  * missing on the others, no slowdown there), step 4 has no compute on any rank (step
  * median 0: no slowdown), rank 1 lacks forward at step 7. */
@@ -502,5 +566,6 @@ int main(void)
 	test_lazy_open();
 	test_heat_pair();
 	test_heat_levels();
+	test_summary_paths();
 	return tap_done();
 }
