@@ -83,6 +83,28 @@ void ob_stream(struct obuf *o, int fd)
 	o->off0 = at > 0 ? (uint64_t)at : 0;
 }
 
+void ob_skip(struct obuf *o, uint64_t n)
+{
+	ob_flush(o);
+	o->written += n;
+	if (!o->err && lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
+		o->err = errno;
+}
+
+void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at)
+{
+	const unsigned char *b = p;
+	for (size_t off = 0; off < n && !o->err;) {
+		ssize_t w = pwrite(o->fd, b + off, n - off, (off_t)(at + off));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			o->err = errno;
+		else
+			off += (size_t)w;
+	}
+}
+
 int ob_flush(struct obuf *o)
 {
 	if (o->stream && o->n)

@@ -46,6 +46,10 @@ void ob_free(struct obuf *o);
 void ob_stream(struct obuf *o, int fd);
 /* Write the buffered bytes out (stream mode); returns 0 or the first write errno. */
 int ob_flush(struct obuf *o);
+/* Stream mode: leave the next n bytes of the file to ob_pwrite() (the stream goes on
+ * after them), and write n bytes at p at file offset `at` without moving the stream. */
+void ob_skip(struct obuf *o, uint64_t n);
+void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at);
 /* Give up the stream with err (unless it failed already): nothing more is written and
  * index_file_write() returns err without putting the file in place. */
 void ob_fail(struct obuf *o, int err);

@@ -211,18 +211,19 @@ struct heat_pass {
 /* HEAT_COMPUTE of rank r at the aligned columns [k0, A) into buf (A doubles), read a
  * column at a time (analysis_rank_compute: the values series_value() gives, bit for
  * bit). Returns the end of what buf holds: A, or k0 for another series. */
-static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_t k0, double *buf)
+static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_t k0, double *buf, bool have)
 {
 	size_t A = steps_naligned(p->m);
 	if (series != HEAT_COMPUTE || k0 >= A)
 		return k0;
-	analysis_rank_compute(p->m, &p->ps, r, k0, A - k0, buf + k0, NULL);
+	if (!have)
+		analysis_rank_compute(p->m, &p->ps, r, k0, A - k0, buf + k0, NULL);
 	return A;
 }
 
 /* Level 0 of row r from column g->from[r] on; true when a cell is missing. buf: scratch
- * of steps_naligned() doubles. */
-static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf)
+ * of steps_naligned() doubles; have: it holds what row_compute() would put there. */
+static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf, bool have)
 {
 	struct heat_grid *g = p->g;
 	size_t S = g->nsteps, A = steps_naligned(p->m);
@@ -231,7 +232,7 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf)
 	if (!g->row[r])
 		g->row[r] = xmalloc(g->row_words * 4);
 	float *v = row_val(g, g->row[r], 0); /* NaN marks a missing cell */
-	size_t kb = row_compute(p, series, r, g->from[r], buf);
+	size_t kb = row_compute(p, series, r, g->from[r], buf, have);
 	for (size_t k = g->from[r]; k < S; k++) {
 		double x = k < kb ? buf[k] : 0;
 		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
@@ -258,7 +259,7 @@ static void heat_fill_pair_row(const struct heat_pass *p, size_t r, double *buf,
 	if (!h->row[r])
 		h->row[r] = xmalloc(h->row_words * 4);
 	float *v = row_val(g, g->row[r], 0), *w = row_val(h, h->row[r], 0);
-	size_t kb = row_compute(p, HEAT_COMPUTE, r, 0, buf);
+	size_t kb = row_compute(p, HEAT_COMPUTE, r, 0, buf, false);
 	for (size_t k = 0; k < S; k++) {
 		double x = k < kb ? buf[k] : 0;
 		bool have = k < kb || series_value(p->m, &p->ps, HEAT_COMPUTE, r, k, &x);
@@ -280,7 +281,7 @@ static void heat_fill_rows(void *ud, size_t task)
 		if (p->rel)
 			heat_fill_pair_row(p, r, buf, &missing, &rel_missing);
 		else
-			missing = heat_fill_row(p, r, buf) || missing;
+			missing = heat_fill_row(p, r, buf, false) || missing;
 	free(buf);
 	p->missing[task] = missing;
 	p->rel_missing[task] = rel_missing;
@@ -483,7 +484,7 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
 	g->from[ri] = 0;
 	size_t A = steps_naligned(run->steps);
 	double *buf = xmalloc((A ? A : 1) * sizeof(*buf));
-	heat_fill_row(&p, ri, buf);
+	heat_fill_row(&p, ri, buf, false);
 	free(buf);
 	heat_level_row(g, ri);
 	analysis_phase_sets_free(&p.ps);
@@ -498,6 +499,7 @@ struct heat_stream {
 	void *row;
 	double *buf;              /* the row's compute (row_compute) */
 	size_t at;                /* the row made last, or nranks */
+	const struct heat_stream *from; /* analysis_heat_stream_share() */
 };
 
 struct heat_stream *analysis_heat_stream_new(struct run *run, int series)
@@ -517,6 +519,13 @@ struct heat_stream *analysis_heat_stream_new(struct run *run, int series)
 	return s;
 }
 
+void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream *from)
+{
+	if (s->g->series == HEAT_REL_SLOWDOWN && from->g->series == HEAT_COMPUTE &&
+	    from->g->nsteps == s->g->nsteps && from->g->nranks == s->g->nranks)
+		s->from = from;
+}
+
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s)
 {
 	return s->g;
@@ -529,7 +538,8 @@ const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
 		g->row[s->at] = NULL;
 	g->row[r] = s->row;
 	s->at = r;
-	if (heat_fill_row(&s->p, r, s->buf))
+	bool have = s->from && s->from->at == r; /* its compute of row r, read already */
+	if (heat_fill_row(&s->p, r, have ? s->from->buf : s->buf, have))
 		return NULL; /* a missing cell: the grid is not dense */
 	heat_level_row(g, r);
 	return s->row;

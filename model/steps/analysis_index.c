@@ -276,41 +276,63 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 	}
 }
 
-/* Pyramid i's rows, each written from the grid or the stream as it is, its CRC-32 and
- * its share of the colour scale taken while it is in cache. False: a streamed row had
- * a missing cell (the stream is given up). */
-static bool put_rows(struct obuf *o, struct summary_job *j, size_t i)
+/* Pyramids [i0, i1) (one, or a streamed pair sharing each rank's compute), row r of
+ * each in turn: the first one's rows go into the stream, the second one's to their place
+ * after them (pwrite; the stream skips over them). Each row is written from the grid or
+ * the stream as it is, its CRC-32 and its share of the colour scale taken while it is
+ * in cache. False: a streamed row had a missing cell (the stream is given up). */
+static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1)
 {
-	const struct heat_grid *g = job_grid(j, i);
-	struct grid_src src = { .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g, .range = heat_src_range };
-	struct grid_scale sc;
-	grid_scale_init(&sc, g->nranks, g->nsteps);
-	j->rows_off[i] = index_body_offset(o);
-	j->crc[i] = xcalloc(g->nranks ? g->nranks : 1, sizeof(*j->crc[i]));
-	bool ok = true;
-	for (size_t r = 0; r < g->nranks && ok; r++) {
-		const void *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r) : analysis_heat_row(g, r, false);
-		ok = row != NULL;
-		if (ok) {
-			ob_sum_begin(o);
-			ob_bytes(o, row, g->row_words * 4);
-			j->crc[i][r] = ob_sum_end(o);
-			grid_scale_add_row(&sc, &src, NULL, r);
-		}
+	struct grid_src src[2];
+	struct grid_scale sc[2];
+	size_t rb[2], N = job_grid(j, i0)->nranks;
+	for (size_t i = i0; i < i1; i++) {
+		const struct heat_grid *g = job_grid(j, i);
+		src[i - i0] = (struct grid_src){ .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g,
+						 .range = heat_src_range };
+		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
+		rb[i - i0] = g->row_words * 4;
+		j->rows_off[i] = i == i0 ? index_body_offset(o) : j->rows_off[i0] + N * rb[0];
+		j->crc[i] = xcalloc(N ? N : 1, sizeof(*j->crc[i]));
 	}
-	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
+	bool ok = true;
+	for (size_t r = 0; r < N && ok; r++)
+		for (size_t i = i0; i < i1 && ok; i++) {
+			const void *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r)
+						       : analysis_heat_row(job_grid(j, i), r, false);
+			ok = row != NULL;
+			if (!ok)
+				break;
+			if (i == i0) {
+				ob_sum_begin(o);
+				ob_bytes(o, row, rb[0]);
+				j->crc[i][r] = ob_sum_end(o);
+			} else {
+				j->crc[i][r] = (uint32_t)crc32_z(0, row, rb[1]);
+				ob_pwrite(o, row, rb[1], j->rows_off[i] + r * rb[1]);
+			}
+			grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
+		}
+	if (i1 - i0 == 2)
+		ob_skip(o, N * rb[1]);
+	for (size_t i = i0; i < i1; i++)
+		grid_scale_done(&sc[i - i0], &j->lo[i], &j->hi[i]);
 	return ok;
 }
 
 static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 {
 	struct summary_job *j = ud;
-	for (size_t i = 0; i < j->ngrid; i++)
-		if (!put_rows(o, j, i)) {
+	for (size_t i = 0; i < j->ngrid;) {
+		bool pair = i + 1 < j->ngrid && j->stream[i] && j->stream[i + 1];
+		size_t next = i + (pair ? 2 : 1);
+		if (!put_rows(o, j, i, next)) {
 			j->not_dense = true;
 			ob_fail(o, ECANCELED);
 			return;
 		}
+		i = next;
+	}
 	put_head(h, j);
 }
 
@@ -334,6 +356,8 @@ static void job_pyramids(struct summary_job *j, bool stream)
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
 			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
 				j->ngrid++;
+		if (j->ngrid == 2) /* the slowdown row from the compute its compute row read */
+			analysis_heat_stream_share(j->stream[1], j->stream[0]);
 		return;
 	}
 	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));

@@ -128,6 +128,10 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
  * the layout, with row r readable (heat_range) until the next row is made. */
 struct heat_stream;
 struct heat_stream *analysis_heat_stream_new(struct run *run, int series);
+/* s (HEAT_REL_SLOWDOWN) then makes row r from the compute `from` (HEAT_COMPUTE of the
+ * same run) read for its row r, when from made row r last: one read of the records for
+ * both rows. */
+void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream *from);
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
 void analysis_heat_stream_free(struct heat_stream *s);
