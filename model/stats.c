@@ -516,7 +516,7 @@ double stats_mad(const double *v, size_t n, double med)
 /* stats_local_spikes keeps its history twice: a ring in arrival order (which value
  * leaves next) and the same values sorted, ties in arrival order (what a stable sort of
  * the history gives, so even zeros of both signs land where stats_median's sorting path
- * puts them). Each step inserts one value and removes one (at most 12 moves), the median
+ * puts them). Each step replaces the oldest value by the new one (at most 12 moves), the median
  * is read off the sorted window and the MAD merges the deviations on either side of it
  * (already in order), so no selection and no allocation per step (issue 17). The
  * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
@@ -534,14 +534,23 @@ static void window_insert(double *s, size_t n, double x)
 	s[i] = x;
 }
 
-/* Remove the oldest value x from the ascending s[0..n): the first that compares equal
- * (ties are in arrival order, and x is older than any of them). */
-static void window_remove(double *s, size_t n, double x)
+/* Replace the oldest value old of the ascending s[0..n) by x: the hole left where old
+ * was (the first value comparing equal: ties are in arrival order and old is older
+ * than any of them) moves to where x goes, after every value not above it. */
+static void window_replace(double *s, size_t n, double old, double x)
 {
 	size_t i = 0;
-	while (i + 1 < n && s[i] != x)
+	while (i + 1 < n && s[i] != old)
 		i++;
-	memmove(s + i, s + i + 1, (n - i - 1) * sizeof(*s));
+	while (i + 1 < n && s[i + 1] <= x) {
+		s[i] = s[i + 1];
+		i++;
+	}
+	while (i > 0 && s[i - 1] > x) {
+		s[i] = s[i - 1];
+		i--;
+	}
+	s[i] = x;
 }
 
 /* Median of the ascending s[0..n), n > 0 (median_sorted). */
@@ -584,7 +593,9 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
-		if (nh >= 6) {
+		/* a value not above the median never flags (med + 6 scale >= med, scale >= 0
+		 * or NaN): the MAD is not needed for it */
+		if (nh >= 6 && v[i] > window_median(sorted, nh)) {
 			double med = window_median(sorted, nh);
 			double scale = window_mad(sorted, nh, med) * 1.4826;
 			if (scale > 0)
@@ -593,13 +604,13 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
 		}
 		if (nh == SPIKE_WINDOW) {
-			window_remove(sorted, nh--, ring[oldest]);
+			window_replace(sorted, nh, ring[oldest], v[i]);
 			ring[oldest] = v[i];
 			oldest = (oldest + 1) % SPIKE_WINDOW;
 		} else {
 			ring[nh] = v[i];
+			window_insert(sorted, nh++, v[i]);
 		}
-		window_insert(sorted, nh++, v[i]);
 	}
 }
 
