@@ -237,6 +237,30 @@ size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, c
 	return cnt;
 }
 
+void grid_window_worst(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows, size_t base,
+		       size_t n, size_t c0, size_t spc, size_t ncols, double *worst)
+{
+	float *one = src->row_buckets ? xmalloc((ncols ? ncols : 1) * sizeof(*one)) : NULL;
+	for (size_t x = 0; x < ncols; x++)
+		worst[x] = NAN;
+	for (size_t i = 0; i < n; i++) {
+		size_t row = rows ? rows[i] : base + i;
+		for (size_t x = 0; x < ncols && !one; x++) {
+			double w, m;
+			if (grid_rect(src, b, row, row + 1, c0 + x * spc, c0 + (x + 1) * spc, &w, &m) &&
+			    (isnan(worst[x]) || w > worst[x]))
+				worst[x] = w;
+		}
+		if (!one)
+			continue;
+		src->row_buckets(src->ud, row, c0, spc, ncols, one);
+		for (size_t x = 0; x < ncols; x++)
+			if (!isnan(one[x]) && (isnan(worst[x]) || one[x] > worst[x]))
+				worst[x] = one[x];
+	}
+	free(one);
+}
+
 size_t grid_rect_lines(const struct grid_src *src, const struct grid_blocks *b, const struct outline *ol,
 		       size_t l0, size_t l1, size_t c0, size_t c1, double *worst, double *mean,
 		       size_t *worst_row)

@@ -37,6 +37,10 @@ struct grid_src {
 	/* Optional: mean and worst of row over cols [c0,c1) from the producer's own
 	 * aggregates (e.g. analysis.h heat_range); grid_rect then needs no grid_blocks. */
 	bool (*range)(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
+	/* Optional: the worst of each of n buckets of spc columns from c0 in one row (NaN:
+	 * no value), what range() gives bucket by bucket, in one pass over the row (a
+	 * heatmap frame with many rows per line reads each row once). */
+	void (*row_buckets)(void *ud, size_t row, size_t c0, size_t spc, size_t n, float *worst);
 	/* Optional: the colour scale grid_colour_scale() gives for this grid, kept by the
 	 * producer (an index summary), so opening a heatmap reads no row; false: compute it. */
 	bool (*scale)(void *ud, double *lo, double *hi);
@@ -120,6 +124,11 @@ void grid_scale_done(struct grid_scale *s, double *lo, double *hi);
  * holds the worst value. */
 size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,
 		      size_t n, size_t c0, size_t c1, double *worst, double *mean, size_t *worst_row);
+/* The worst of rows (rows[0..n), or base..base+n when rows is NULL) in each of ncols
+ * buckets of spc columns from c0 (NaN: no value), as grid_rect_rows gives cell by cell:
+ * one pass per row with src->row_buckets. */
+void grid_window_worst(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows, size_t base,
+		       size_t n, size_t c0, size_t spc, size_t ncols, double *worst);
 /* Lines [l0, l1) of an outline over src->groups (groups.h): the rows they cover. */
 size_t grid_rect_lines(const struct grid_src *src, const struct grid_blocks *b, const struct outline *ol,
 		       size_t l0, size_t l1, size_t c0, size_t c1, double *worst, double *mean,

@@ -228,14 +228,9 @@ double stats_kth_inplace(double *v, size_t n, size_t k)
 	return v[k];
 }
 
-/* Median by selection; reorders v. The same double as median_sorted() over a sort with
- * cmp_dbl (a median is an order statistic): arrays holding NaN, or zeros of both signs
- * (which the comparator ties, so the stable sort's input order decides the sign), take
- * the sorting path itself. */
-double stats_median_inplace(double *v, size_t n)
+/* v holds NaN or zeros of both signs: its order statistics depend on how it is sorted. */
+static bool order_ambiguous(const double *v, size_t n)
 {
-	if (n == 0)
-		return 0.0;
 	bool nan = false, negz = false, posz = false;
 	for (size_t i = 0; i < n; i++) {
 		nan |= isnan(v[i]);
@@ -244,7 +239,18 @@ double stats_median_inplace(double *v, size_t n)
 			posz |= signbit(v[i]) == 0;
 		}
 	}
-	if (nan || (negz && posz)) {
+	return nan || (negz && posz);
+}
+
+/* Median by selection; reorders v. The same double as median_sorted() over a sort with
+ * cmp_dbl (a median is an order statistic): arrays holding NaN, or zeros of both signs
+ * (which the comparator ties, so the stable sort's input order decides the sign), take
+ * the sorting path itself. */
+double stats_median_inplace(double *v, size_t n)
+{
+	if (n == 0)
+		return 0.0;
+	if (order_ambiguous(v, n)) {
 		qsort(v, n, sizeof(*v), cmp_dbl);
 		return median_sorted(v, n);
 	}
@@ -271,6 +277,13 @@ double stats_median(const double *v, size_t n)
 }
 
 /* numpy's _lerp: a + (b - a) * t, computed from the far end when t >= 0.5. */
+/* Between the lo-th and (lo+1)-th smallest values a and b, t of the way. */
+static double percentile_between(double a, double b, double t)
+{
+	double d = b - a;
+	return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+}
+
 double stats_percentile_sorted(const double *v, size_t n, double q)
 {
 	if (n == 0)
@@ -279,16 +292,32 @@ double stats_percentile_sorted(const double *v, size_t n, double q)
 	size_t lo = (size_t)floor(pos);
 	if (lo >= n - 1)
 		return v[n - 1];
-	double t = pos - (double)lo, a = v[lo], b = v[lo + 1], d = b - a;
-	return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+	return percentile_between(v[lo], v[lo + 1], pos - (double)lo);
 }
 
+/* By selection (O(n), not a sort): the lo-th smallest, then the smallest above it. The
+ * same double as over a sort (order statistics), except with NaN or zeros of both signs
+ * (see stats_median_inplace), which take the sorting path. */
 double stats_percentile(const double *v, size_t n, double q)
 {
 	if (n == 0)
 		return NAN;
-	double *s = sorted_copy(v, n);
-	double r = stats_percentile_sorted(s, n, q);
+	double pos = q / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(pos);
+	if (order_ambiguous(v, n) || lo >= n - 1) {
+		double *s = sorted_copy(v, n);
+		double r = stats_percentile_sorted(s, n, q);
+		free(s);
+		return r;
+	}
+	double *s = xmalloc(n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	select_kth(s, n, lo);
+	double above = s[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (s[i] < above)
+			above = s[i];
+	double r = percentile_between(s[lo], above, pos - (double)lo);
 	free(s);
 	return r;
 }

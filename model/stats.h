@@ -44,7 +44,7 @@ double stats_kth_inplace(double *v, size_t n, size_t k);
 double stats_mad(const double *v, size_t n, double med);
 
 /* numpy.percentile(v, q), method "linear" (numpy's _lerp, bit for bit), q in [0, 100];
- * v need not be sorted (a sorted copy is made). NaN for n = 0. */
+ * v need not be sorted (a copy is made; by selection, O(n)). NaN for n = 0. */
 double stats_percentile(const double *v, size_t n, double q);
 /* The same over an ascending array (no copy). NaN for n = 0. */
 double stats_percentile_sorted(const double *sorted, size_t n, double q);

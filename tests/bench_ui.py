@@ -128,6 +128,29 @@ def main():
         plan += [("heatmap pan half screen (L/H)", b"L", 4), ("heatmap pan half screen (L/H)", b"H", 4)]
         plan += [("heatmap zoom (+/-)", b"+", 2), ("heatmap zoom (+/-)", b"-", 2)]
         plan += [("full repaint (Ctrl-L)", b"\x0c", 5)]
+    if os.environ.get("BENCH_UI_PLAN") == "big":  # every key a user presses, on a huge indexed run
+        plan = [("heatmap cursor move (h/j/k/l)", k, n) for k, n in ((b"l", 20), (b"j", 20), (b"k", 10), (b"h", 10))]
+        plan += [("heatmap page down / g / G", k, n) for k, n in ((b"\x1b[6~", 3), (b"G", 1), (b"g", 1))]
+        plan += [("first n (from the summary)", b"n", 1), ("heatmap straggler jump (n)", b"n", 3)]
+        plan += [("heatmap zoom (+/-)", b"+", 4), ("heatmap pan half screen (L/H)", b"L", 3),
+                 ("heatmap pan half screen (L/H)", b"H", 3), ("heatmap cursor move (zoomed in)", b"l", 10),
+                 ("heatmap zoom (+/-)", b"-", 4)]
+        plan += [("heatmap one row per rank (z), moves", k, n) for k, n in ((b"z", 1), (b"j", 20), (b"\x1b[6~", 3),
+                                                                         (b"+", 3), (b"L", 2), (b"-", 3))]
+        plan += [("heatmap one row per rank (z), moves", b"z", 1)]
+        plan += [("heatmap drill-down (Enter, Esc)", k, 1) for k in (b"\r", b"\x1b")]
+        plan += [("heatmap metric switch (m)", b"m", 3)]
+        plan += [("full repaint (Ctrl-L)", b"\x0c", 3)]
+        plan += [("heatmap search (/rank 9999, each key)", bytes([c]), 1) for c in b"/rank 9999"]
+        plan += [("heatmap search: Enter, n, Esc", k, 1) for k in (b"\r", b"n", b"\x1b")]
+        plan += [("first visit of each pane (Tab)", b"\t", 7), ("pane switch (Tab)", b"\t", 7)]
+        plan += [("ranks: go to pane", b"3", 1), ("ranks cursor move", b"j", 40), ("ranks page down / g / G", b"\x1b[6~", 5)]
+        plan += [("ranks page down / g / G", k, 1) for k in (b"G", b"g")]
+        plan += [("ranks search (/yes, each key)", bytes([c]), 1) for c in b"/yes"]
+        plan += [("ranks search: Enter, n, Esc", k, 1) for k in (b"\r", b"n", b"\x1b")]
+        plan += [("steps: go to pane", b"4", 1), ("steps cursor move", b"l", 10), ("steps rank change (j)", b"j", 3)]
+        plan += [("budget: go to pane", b"5", 1), ("budget rank move", b"j", 10)]
+        plan += [("heatmap: back", b"2", 1)]
     if os.environ.get("BENCH_UI_PLAN") == "repaint":
         plan = [("full repaint (Ctrl-L)", b"\x0c", 3), ("heatmap cursor move", b"l", 5)]
     results = []
@@ -155,35 +178,46 @@ def main():
                     f.write(b"".join(last))
     os.write(fd, b"q")
     drain(0.3, 5.0)
-    os.waitpid(pid, 0)
-    times = []
+    _, _, ru = os.wait4(pid, 0)
+    times, walls = [], []
     with open(keytime) as f:
         for line in f:
             parts = line.split()
-            if len(parts) == 2:
+            if len(parts) >= 2:
                 times.append(float(parts[1]))
+                walls.append(float(parts[2]) if len(parts) > 2 else float("nan"))
     os.unlink(keytime)
     if len(times) != len(results):
         print(f"# warning: {len(times)} timed frames for {len(results)} keys", file=sys.stderr)
     cats = {}
     for i, (cat, nbytes) in enumerate(results):
-        cats.setdefault(cat, ([], []))
+        cats.setdefault(cat, ([], [], []))
         cats[cat][0].append(nbytes)
         if i < len(times):
             cats[cat][1].append(times[i])
+            cats[cat][2].append(walls[i])
 
     def pct(v, q):
         v = sorted(v)
         return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] if v else float("nan")
 
     print(f"run {ranks} ranks x {steps} steps{f' ({kind})' if noisy else ''}; ready after {t_ready:.1f} s (load + analysis + first frame), first frame {start_bytes} B")
-    print(f"{'action':34} {'keys':>4} {'bytes med':>9} {'bytes max':>9} {'cpu p50 ms':>10} {'cpu p99 ms':>10} {'cpu max ms':>10}")
-    nav = []
-    for cat, (b, t) in cats.items():
-        print(f"{cat:34} {len(b):4d} {pct(b, 50):9d} {max(b):9d} {pct(t, 50):10.2f} {pct(t, 99):10.2f} {max(t) if t else float('nan'):10.2f}")
+    print(f"{'action':34} {'keys':>4} {'bytes med':>9} {'bytes max':>9} {'cpu p50 ms':>10} {'cpu p99 ms':>10} {'cpu max ms':>10} {'wall p50':>9} {'wall p99':>9}")
+    nav, nav_w, every, every_w = [], [], [], []
+    for cat, (b, t, w) in cats.items():
+        print(f"{cat:34} {len(b):4d} {pct(b, 50):9d} {max(b):9d} {pct(t, 50):10.2f} {pct(t, 99):10.2f} {max(t) if t else float('nan'):10.2f} {pct(w, 50):9.2f} {pct(w, 99):9.2f}")
+        every += t
+        every_w += w
         if "metric switch" not in cat and "go to pane" not in cat and "first" not in cat and "search" not in cat:
             nav += t
+            nav_w += w
     print(f"navigation keys (all but metric switch, first n, first pane visit, search): {len(nav)} keys, "
-          f"CPU p50 {pct(nav, 50):.2f} ms, p99 {pct(nav, 99):.2f} ms, max {max(nav):.2f} ms")
+          f"CPU p50 {pct(nav, 50):.2f} ms, p99 {pct(nav, 99):.2f} ms, max {max(nav):.2f} ms; "
+          f"wall p50 {pct(nav_w, 50):.2f} ms, p99 {pct(nav_w, 99):.2f} ms")
+    print(f"every key: {len(every)} keys, CPU p50 {pct(every, 50):.2f} ms, p99 {pct(every, 99):.2f} ms, "
+          f"max {max(every):.2f} ms; wall p50 {pct(every_w, 50):.2f} ms, p99 {pct(every_w, 99):.2f} ms, "
+          f"max {max(every_w):.2f} ms")
+    print(f"explorer process: peak RSS {ru.ru_maxrss / 1024:.0f} MB, CPU {ru.ru_utime:.2f} user + {ru.ru_stime:.2f} sys s"
+          f" (start-up, every key, exit)")
 
 main()

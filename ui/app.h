@@ -83,6 +83,7 @@ struct app {
 	double poll_t, poll_cpu0;     /* that poll's follow_clock() and process CPU time */
 	bool poll_open;               /* its frame is not drawn yet (app_poll_end) */
 	bool poll_caught_up;          /* it recomputed the held analyses */
+	bool catch_up_due;            /* a catch-up waits for the slices of a big append */
 	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
 	double caught_up_t;           /* follow_clock() time they last did */
 	double key_t;                 /* follow_clock() time of the last key */
@@ -137,7 +138,9 @@ void app_reload(struct app *app);
  * shown. The analyses over every record (distributed, budgets, timing) lag: they are
  * recomputed at most every max(--interval, 40 x their CPU cost), not within 2 s of a
  * key, and the status row says how old they are (model/steps/analysis.h LIVE RUNS);
- * heatmaps extend every poll. R and pausing (F) catch up at once. */
+ * heatmaps extend every poll. R and pausing (F) catch up at once. A poll reads at most
+ * a slice of the appended bytes (follow_opts.slice); while it is behind, the next poll
+ * is due at once (keys first), the analyses wait, and the status row says so. */
 unsigned app_poll(struct app *app);
 /* The frame after a poll is drawn (app_draw calls it): the poll's cost, frame included,
  * schedules the next poll and catch-up. */

@@ -36,6 +36,19 @@ static void refresh_panes(struct app *app)
 enum { CATCH_UP_FACTOR = 40, POLL_FACTOR = 25 };
 #define CATCH_UP_IDLE 2.0
 
+/* Bytes one poll reads at most (follow_opts.slice): a big append (the first poll after
+ * a long pause, a job that wrote thousands of steps) is read in slices of about 20 ms
+ * of parsing, with the keys handled between them; TSCOPE_FOLLOW_SLICE (bytes) sets it
+ * for tests. */
+#define FOLLOW_SLICE ((long long)16 << 20)
+
+static long long follow_slice(void)
+{
+	const char *e = getenv("TSCOPE_FOLLOW_SLICE");
+	long long v = e && *e ? atoll(e) : 0;
+	return v > 0 ? v : FOLLOW_SLICE;
+}
+
 static unsigned poll_now(struct app *app, bool catch_up)
 {
 	double c0 = cpu_seconds(), now = follow_clock();
@@ -45,15 +58,20 @@ static unsigned poll_now(struct app *app, bool catch_up)
 		return PR_REDRAW;
 	}
 	if (!app->follow) {
-		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor };
+		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor,
+					  .slice = follow_slice() };
 		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
 		analysis_allow_lag(app->run, true);
 		app->caught_up_t = app->next_catch_up = now;
 		catch_up = true;   /* the first poll rebuilds everything: a catch-up's cost */
 	}
 	unsigned ch = follow_poll(app->follow, now);
-	app->poll_caught_up = catch_up || (analysis_lagging(app->run) && now >= app->next_catch_up &&
-					   now - app->key_t >= CATCH_UP_IDLE);
+	/* while a big append is read in slices the analyses wait for its end */
+	bool behind = follow_behind(app->follow, NULL);
+	app->catch_up_due = behind && (catch_up || app->catch_up_due);
+	app->poll_caught_up = !behind && (catch_up || app->catch_up_due ||
+					  (analysis_lagging(app->run) && now >= app->next_catch_up &&
+					   now - app->key_t >= CATCH_UP_IDLE));
 	if (app->poll_caught_up) {
 		analysis_catch_up(app->run);
 		app->caught_up_t = now;
@@ -85,6 +103,10 @@ void app_poll_end(struct app *app)
 	app->poll_open = false;
 	app->poll_cost = cpu_seconds() - app->poll_cpu0;
 	double interval = follow_interval(app->follow);
+	if (follow_behind(app->follow, NULL)) {   /* the next slice at once, after the keys */
+		app->next_poll = app->poll_t;
+		return;
+	}
 	if (app->poll_caught_up) {
 		double wait = CATCH_UP_FACTOR * app->poll_cost;
 		app->next_catch_up = app->poll_t + (wait > interval ? wait : interval);

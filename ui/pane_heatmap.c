@@ -360,16 +360,23 @@ static void build_cache(struct hpane *p)
 		return;
 	free(p->lvl);
 	p->lvl = xmalloc((size_t)(p->w * p->h + 1));
-	for (int y = 0; y < p->h; y++)
-		for (int x = 0; x < p->w; x++) {
-			size_t r0 = p->top + (size_t)y * p->rpr, c0 = p->c0 + (size_t)x * p->spc;
-			double w, m;
-			signed char l = -2;   /* outside the grid */
-			size_t wr;
-			if (r0 < hm_nlines(p) && c0 < p->src.ncols)
-				l = hm_lines_rect(p, r0, r0 + p->rpr, c0, c0 + p->spc, &w, &m, &wr) ? (signed char)level(p, w) : -1;
-			p->lvl[y * p->w + x] = l;
+	double *worst = xmalloc((size_t)(p->w > 0 ? p->w : 1) * sizeof(*worst));
+	for (int y = 0; y < p->h; y++) {
+		/* one pass over each row of the screen row's lines for all its cells */
+		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr, nx = 0;
+		while (nx < (size_t)p->w && p->c0 + nx * p->spc < p->src.ncols)
+			nx++;
+		if (r1 > hm_nlines(p))
+			r1 = hm_nlines(p);
+		if (r0 < r1) {
+			struct line_rows lr = hm_lines_rows(p, r0, r1);
+			grid_window_worst(&p->src, p->blocks, lr.rows, lr.base, lr.n, p->c0, p->spc, nx, worst);
 		}
+		for (int x = 0; x < p->w; x++)   /* -2: outside the grid, -1: no value */
+			p->lvl[y * p->w + x] = r0 >= r1 || (size_t)x >= nx ? -2
+					       : isnan(worst[x]) ? -1 : (signed char)level(p, worst[x]);
+	}
+	free(worst);
 	p->cache_c0 = p->c0;
 	p->cache_spc = p->spc;
 	p->cache_rpr = p->rpr;

@@ -151,8 +151,15 @@ static double cpu_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* TSCOPE_KEYTIME=FILE (benchmarks): one line per frame, "KEY CPU_MS" from the key read
- * to the return of doupdate(). */
+static double wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* TSCOPE_KEYTIME=FILE (benchmarks): one line per frame, "KEY CPU_MS WALL_MS" from the
+ * key read to the return of doupdate() (process CPU time, then elapsed time). */
 static int run_keys(struct app *app)
 {
 	const char *kt = getenv("TSCOPE_KEYTIME");
@@ -169,7 +176,7 @@ static int run_keys(struct app *app)
 		if (poll_ms >= 0 && (wait < 0 || poll_ms < wait))
 			wait = poll_ms;
 		int key = term_getkey(wait);
-		double t0 = cpu_ms();
+		double t0 = cpu_ms(), w0 = wall_ms();
 		int first = key;
 		bool poll_due = app_poll_wait_ms(app) == 0;
 		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
@@ -193,7 +200,7 @@ static int run_keys(struct app *app)
 			app_draw(app);
 		}
 		if (timing && first != ERR) {
-			fprintf(timing, "%s %.3f\n", keymap_name(first), cpu_ms() - t0);
+			fprintf(timing, "%s %.3f %.3f\n", keymap_name(first), cpu_ms() - t0, wall_ms() - w0);
 			fflush(timing);   /* the benchmark waits for this line */
 		}
 		if (app->max_frames && app->frames >= app->max_frames)

@@ -138,23 +138,24 @@ static void put_diags(struct obuf *o, const struct run *run, const char *base, s
 }
 
 /* The head: shard, the slice's source stamps, the metric table, the rank shells with
- * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics. */
-static void build_head(struct obuf *o, struct run *run, const char *base, unsigned k, unsigned n,
-		       const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		       size_t d0, size_t d1, const uint64_t *boff, const uint64_t *blen, const uint32_t *bcrc)
+ * where their bodies are (offset in the file, length, CRC-32), sources, diagnostics.
+ * has[i - lo]: files[i]'s rank has steps, its body at loc[i - lo]. */
+static void build_head(struct obuf *o, const struct index_part_spec *s, const bool *has,
+		       const struct index_body_loc *loc)
 {
-	struct steps_model *m = run->steps;
-	ob_u32(o, k);
-	ob_u32(o, n);
-	ob_u64(o, hi - lo);
-	for (size_t i = lo; i < hi; i++) {
-		ob_i64(o, files[i].rank);
-		ob_path(o, base, files[i].dir);
-		put_stamp(o, files[i].steps);
-		char *meta = xasprintf("%s/run.json", files[i].dir);
+	const char *base = s->run_dir;
+	ob_u32(o, s->k);
+	ob_u32(o, s->n);
+	ob_u64(o, s->hi - s->lo);
+	for (size_t i = s->lo; i < s->hi; i++) {
+		ob_i64(o, s->files[i].rank);
+		ob_path(o, base, s->files[i].dir);
+		put_stamp(o, s->files[i].steps);
+		char *meta = xasprintf("%s/run.json", s->files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
 	}
+	struct steps_model *m = s->run->steps;
 	size_t nm = steps_nmetrics(m);
 	ob_u64(o, nm);
 	for (size_t i = 0; i < nm; i++) {
@@ -162,21 +163,19 @@ static void build_head(struct obuf *o, struct run *run, const char *base, unsign
 		ob_str(o, steps_metric(m, (int)i)->name);
 	}
 	size_t nr = 0;
-	for (size_t i = lo; i < hi; i++)
-		nr += steps_rank_index(m, (int)files[i].rank) >= 0;
+	for (size_t i = s->lo; i < s->hi; i++)
+		nr += has[i - s->lo];
 	ob_u64(o, nr);
-	for (size_t i = lo, j = 0; i < hi; i++) {
-		long ri = steps_rank_index(m, (int)files[i].rank);
-		if (ri < 0)
+	for (size_t i = s->lo; i < s->hi; i++) {
+		if (!has[i - s->lo])
 			continue;
-		steps_rank_encode_shell(m, (size_t)ri, base, o);
-		ob_u64(o, boff[j]);
-		ob_u64(o, blen[j]);
-		ob_u32(o, bcrc[j]);
-		j++;
+		s->shell(s->ud, i, o);
+		ob_u64(o, loc[i - s->lo].off);
+		ob_u64(o, loc[i - s->lo].len);
+		ob_u32(o, loc[i - s->lo].crc);
 	}
-	put_sources(o, run, base, src0, src1);
-	put_diags(o, run, base, d0, d1);
+	put_sources(o, s->run, base, s->src0, s->src1);
+	put_diags(o, s->run, base, s->d0, s->d1);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -230,33 +229,18 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
-/* The part's bodies (each rank's steps with its own CRC-32, computed as they are
- * written) into body, its head into head. The columns go to the file from the store
- * as they are (codec.h, OB_DIRECT); memory stays the 1 MB buffer plus the head. */
-static void fill_part_bodies(struct obuf *body, struct obuf *head, struct run *run, const char *run_dir,
-			     unsigned k, unsigned n, const struct steps_rank_file *files, size_t lo,
-			     size_t hi, size_t src0, size_t src1, size_t d0, size_t d1)
+/* The part's bodies (spec->body: each with its CRC-32) into body, its head into head. */
+static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 {
-	struct steps_model *m = run->steps;
-	size_t cap = hi - lo ? hi - lo : 1;
-	uint64_t *boff = xcalloc(cap, sizeof(*boff)), *blen = xcalloc(cap, sizeof(*blen));
-	uint32_t *bcrc = xcalloc(cap, sizeof(*bcrc));
-	size_t j = 0;
-	for (size_t i = lo; i < hi; i++) {
-		long ri = steps_rank_index(m, (int)files[i].rank);
-		if (ri < 0)
-			continue;
-		boff[j] = index_body_offset(body);
-		ob_sum_begin(body);
-		steps_rank_encode_body(m, (size_t)ri, body);
-		bcrc[j] = ob_sum_end(body);
-		blen[j] = index_body_offset(body) - boff[j];
-		j++;
-	}
-	build_head(head, run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, boff, blen, bcrc);
-	free(boff);
-	free(blen);
-	free(bcrc);
+	const struct index_part_spec *s = ud;
+	size_t cap = s->hi - s->lo ? s->hi - s->lo : 1;
+	bool *has = xcalloc(cap, sizeof(*has));
+	struct index_body_loc *loc = xcalloc(cap, sizeof(*loc));
+	for (size_t i = s->lo; i < s->hi; i++)
+		has[i - s->lo] = s->body(s->ud, i, body, &loc[i - s->lo]);
+	build_head(head, s, has, loc);
+	free(has);
+	free(loc);
 }
 
 uint64_t index_body_offset(const struct obuf *body)
@@ -308,42 +292,65 @@ int index_file_write(const char *path, void (*fill)(struct obuf *body, struct ob
 	return err;
 }
 
-struct part_job {
-	struct run *run;
-	const char *run_dir;
-	unsigned k, n;
-	const struct steps_rank_file *files;
-	size_t lo, hi, src0, src1, d0, d1;
-};
-
-static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+/* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
+static long model_rank(const struct index_part_spec *s, size_t i)
 {
-	const struct part_job *j = ud;
-	fill_part_bodies(body, head, j->run, j->run_dir, j->k, j->n, j->files, j->lo, j->hi, j->src0, j->src1,
-			 j->d0, j->d1);
+	return steps_rank_index(s->run->steps, (int)s->files[i].rank);
 }
 
-int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
-		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		size_t d0, size_t d1, char **path_out)
+/* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
+ * CRC-32 computed on the way; memory stays the 1 MB buffer plus the head. */
+static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)
+{
+	const struct index_part_spec *s = ud;
+	long ri = model_rank(s, i);
+	if (ri < 0)
+		return false;
+	loc->off = index_body_offset(o);
+	ob_sum_begin(o);
+	steps_rank_encode_body(s->run->steps, (size_t)ri, o);
+	loc->crc = ob_sum_end(o);
+	loc->len = index_body_offset(o) - loc->off;
+	return true;
+}
+
+static bool model_shell(void *ud, size_t i, struct obuf *o)
+{
+	const struct index_part_spec *s = ud;
+	long ri = model_rank(s, i);
+	if (ri >= 0)
+		steps_rank_encode_shell(s->run->steps, (size_t)ri, s->run_dir, o);
+	return ri >= 0;
+}
+
+int index_write_spec(const struct index_part_spec *s, char **path_out)
 {
 	if (path_out)
 		*path_out = NULL;
-	if (!run->steps || n == 0 || k >= n)
+	if (!s->run->steps || s->n == 0 || s->k >= s->n)
 		return EINVAL;
-	char *dir = index_dir_for(run_dir);
+	char *dir = index_dir_for(s->run_dir);
 	mkdir_p(dir);
-	char *path = part_path(dir, k, n);
-	struct part_job job = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1 };
-	int err = index_file_write(path, fill_part, &job);
-	if (!err && n == 1)
-		remove_other_parts(dir, n);
+	char *path = part_path(dir, s->k, s->n);
+	int err = index_file_write(path, fill_part, (void *)s);
+	if (!err && s->n == 1)
+		remove_other_parts(dir, s->n);
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
 	else
 		free(path);
 	return err;
+}
+
+int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+		size_t d0, size_t d1, char **path_out)
+{
+	struct index_part_spec s = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
+				     model_body, model_shell, NULL };
+	s.ud = &s;
+	return index_write_spec(&s, path_out);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */

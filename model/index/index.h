@@ -17,7 +17,8 @@
  * the slice's sources with their sizes and mtimes (per rank: id, dir, steps.jsonl and
  * run.json size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata) and where its
- * body is (file offset, length, CRC-32 of the body); the loader's source entries and
+ * body is (file offset, length, CRC-32 of the body; several shells may name the same
+ * body: ranks whose steps are the same bytes); the loader's source entries and
  * diagnostics for these ranks.
  *
  * Opening reads the header and the head with pread (never a mapping: a part truncated
@@ -35,7 +36,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 2u
+#define INDEX_VERSION 3u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;
@@ -65,6 +66,31 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out);
+
+/* Part writing with the ranks given by callbacks (index_write() gives the loaded run's;
+ * tests/tools/gen_index.c ranks that share bodies). For each i of [lo, hi), in order,
+ * body() streams the body of files[i]'s rank into o and sets *loc (index_body_offset()
+ * before it, its length and the CRC-32 ob_sum_begin/ob_sum_end give), or sets *loc to a
+ * body already written (ranks whose steps are the same bytes may share one body); then
+ * shell() encodes the shell of each rank that had a body (steps_rank_encode_shell).
+ * body() returns false when the run has no steps for files[i]. run gives the metric
+ * table, the source entries [src0, src1) and the diagnostics [d0, d1). */
+struct obuf;
+struct index_body_loc {
+	uint64_t off, len;
+	uint32_t crc;
+};
+struct index_part_spec {
+	struct run *run;
+	const char *run_dir;
+	unsigned k, n;
+	const struct steps_rank_file *files;
+	size_t lo, hi, src0, src1, d0, d1;
+	bool (*body)(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc);
+	bool (*shell)(void *ud, size_t i, struct obuf *o);
+	void *ud;
+};
+int index_write_spec(const struct index_part_spec *s, char **path_out);
 
 /* The parts of run_dir's index (the newest shard count) and why each one would not be
  * used (why NULL: valid and current). files: the run's plan sorted by rank id. */
@@ -102,7 +128,6 @@ struct index_file_id {
 	uint64_t body_end;
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
-struct obuf;
 int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud);
 /* The file offset the next byte streamed into body will have. */
 uint64_t index_body_offset(const struct obuf *body);

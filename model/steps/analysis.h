@@ -250,11 +250,18 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series);
  * that reads each record's compute once (the index summary holds both). Each grid is
  * then what analysis_heatmap() returns for its series, bit for bit. */
 void analysis_heatmaps(struct run *run, const int *series, size_t n);
+/* Bytes building series' grid would allocate (an estimate); 0 when it is built or
+ * restored from the index summary. */
+size_t analysis_heat_cost(struct run *run, int series);
 size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
 size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst);
+/* The worst of rank ri in each of n buckets of spc columns from c0 (NaN: no value), as
+ * heat_range() gives them: one block of the pyramid per bucket when spc is a power of two
+ * and c0 a multiple of it (one pass over a run of one level), else heat_range(). */
+void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t spc, size_t n, float *worst);
 /* The colour scale (model/grid.h grid_colour_scale) kept in the index summary for this
  * grid as it is now; false when there is none (not indexed, or the grid grew since). */
 bool heat_kept_scale(const struct heat_grid *g, double *lo, double *hi);

@@ -626,6 +626,16 @@ void analysis_heatmaps(struct run *run, const int *series, size_t n)
 		analysis_heatmap(run, series[i]);
 }
 
+size_t analysis_heat_cost(struct run *run, int series)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	for (size_t i = 0; c && i < c->nheat; i++)
+		if (c->heat[i]->series == series)
+			return 0;
+	/* per rank and column about 4 words: the values, the levels' means, worsts, counts */
+	return run->steps ? steps_nranks(run->steps) * steps_ncolumns(run->steps) * 16 : 0;
+}
+
 size_t heat_nsteps(const struct heat_grid *g)
 {
 	return g ? g->nsteps : 0;
@@ -641,6 +651,53 @@ const float *heat_row(const struct heat_grid *g, size_t ri)
 	return row_val(g, analysis_heat_row(g, ri, true), 0);
 }
 
+/* Word w of rank ri's row: in place, or (a grid restored from the index summary whose
+ * row is not resident) from the summary's chunk that holds it. */
+static float range_word(const struct heat_grid *g, const void *row, size_t ri, size_t w, uint32_t *bits)
+{
+	uint32_t x = row ? ((const uint32_t *)row)[w] : analysis_heat_word(g, ri, w);
+	float f;
+	memcpy(&f, &x, sizeof(f));
+	if (bits)
+		*bits = x;
+	return f;
+}
+
+/* heat_count() for a row that may be read by chunks. */
+static uint32_t range_count(const struct heat_grid *g, const void *row, size_t ri, size_t l, size_t idx)
+{
+	if (l == 0)
+		return !isnan(range_word(g, row, ri, g->off_val[0] + idx, NULL));
+	if (!g->dense) {
+		uint32_t c;
+		range_word(g, row, ri, g->off_count[l] + idx, &c);
+		return c;
+	}
+	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
+	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
+}
+
+void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t spc, size_t n, float *worst)
+{
+	size_t l = 0;
+	while (((size_t)1 << l) < spc)
+		l++;
+	if (((size_t)1 << l) != spc || c0 % spc || l >= g->nlevels) { /* not one block per bucket */
+		for (size_t x = 0; x < n; x++) {
+			double m, w;
+			worst[x] = heat_range(g, ri, c0 + x * spc, c0 + (x + 1) * spc, &m, &w) ? (float)w : NAN;
+		}
+		return;
+	}
+	size_t a = c0 >> l, len = g->len[l], k = a < len ? (len - a < n ? len - a : n) : 0;
+	if (g->row[ri])   /* level l's worst (level 0: the values), NaN where no value */
+		memcpy(worst, row_worst(g, g->row[ri], l) + a, k * sizeof(*worst));
+	else
+		analysis_heat_words(g, ri, g->off_worst[l] + a, k, worst);
+	for (size_t x = k; x < n; x++)
+		worst[x] = NAN;
+}
+
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
 		double *worst)
 {
@@ -650,24 +707,25 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 		k_hi = g->nsteps;
 	if (k_lo >= k_hi)
 		return false;
-	const void *row = analysis_heat_row(g, ri, false);
+	const void *row = g->row[ri]; /* NULL: a restored row read by chunks */
 	double sum = 0, w = 0;
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		const float *v = row_val(g, row, l), *wo = row_worst(g, row, l);
 		size_t take[2], nt = 0;
 		if (a & 1)
 			take[nt++] = a++;
 		if (b & 1)
 			take[nt++] = --b;
 		for (size_t t = 0; t < nt; t++) {
-			uint32_t c = heat_count(g, row, l, take[t]);
+			uint32_t c = range_count(g, row, ri, l, take[t]);
 			if (!c)
 				continue;
-			sum += (double)v[take[t]] * c;
-			if (cnt == 0 || wo[take[t]] > w)
-				w = wo[take[t]];
+			double v = range_word(g, row, ri, g->off_val[l] + take[t], NULL);
+			double wo = range_word(g, row, ri, g->off_worst[l] + take[t], NULL);
+			sum += v * c;
+			if (cnt == 0 || wo > w)
+				w = wo;
 			cnt += c;
 		}
 		a /= 2;

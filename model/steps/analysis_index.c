@@ -5,12 +5,17 @@
  * critical path, the straggler set) and the heatmap pyramids of HEAT_COMPUTE and
  * HEAT_REL_SLOWDOWN. Written next to the index parts as summary.tsx, tied to the parts
  * (name, size, mtime, inode), the rank ids and the tscope-tui build that computed it;
- * restored at finalize; pyramid rows are read on demand (pread, CRC-32 per row).
+ * restored at finalize; pyramid rows are read on demand, one chunk at a time
+ * (analysis_index_rows.c).
  *
- * File: the index header (index.h), every pyramid's rows, then the head: build, parts,
- * rank ids, aligned set, distributed analysis, pyramid descriptors (series, sizes, where
- * the rows are, a CRC-32 per row). */
-#include "model/steps/internal.h"
+ * File: the index header (index.h), every pyramid's STORED rows, then the head: build,
+ * parts, rank ids, aligned set, distributed analysis, pyramid descriptors. A pyramid
+ * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
+ * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the
+ * stored row it uses (ranks whose rows are the same bytes may share one stored row),
+ * per stored row one CRC-32 per chunk of W words (ceil(row words / W) chunks, the last
+ * one short), the colour scale. A frame reads and checks only the chunks it draws. */
+#include "model/steps/analysis_index.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,40 +36,11 @@
 #endif
 
 static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-/* Resident rows of a lazy pyramid (besides the pinned ones) */
-#define HEAT_RESIDENT_BYTES ((size_t)64 << 20)
-
-struct heat_lazy {
-	char *path;
-	int fd;                   /* the summary as opened (-1: could not be opened) */
-	struct index_file_id id;
-	uint64_t rows_off;        /* file offset of row 0 */
-	uint32_t *crc;            /* per row */
-	struct run *run;
-	bool *pinned;
-	size_t *ring;             /* evictable resident rows, oldest at head */
-	size_t nring, cap, head;
-	bool failed;
-};
-
 struct steps_summary {
 	struct distributed *dist;
 	struct heat_grid **grid;
 	size_t ngrid;
 };
-
-void analysis_heat_lazy_free(struct heat_lazy *lz)
-{
-	if (!lz)
-		return;
-	if (lz->fd >= 0)
-		close(lz->fd);
-	free(lz->path);
-	free(lz->crc);
-	free(lz->pinned);
-	free(lz->ring);
-	free(lz);
-}
 
 void steps_summary_free(void *p)
 {
@@ -208,18 +184,21 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-/* What the summary holds besides the distributed analysis: per pyramid its grid (built
- * and kept in the analysis cache), or a stream that makes each row as it is written
- * (`tscope-tui index`: no pyramid is kept in memory); and what the rows gave. */
+/* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
+ * (built and kept in the analysis cache, or given by the writer) or a stream that makes
+ * each row as it is written (`tscope-tui index`: no pyramid is kept in memory); and what
+ * the rows gave. */
 struct summary_job {
-	struct run *run;
+	const struct summary_out *out;
+	struct run *run;           /* the run whose pyramids are built here (NULL: out's grids) */
 	const char *run_dir;
 	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
 	struct heat_stream *stream[ARRAY_LEN(summary_series)];
+	const uint32_t *row_src[ARRAY_LEN(summary_series)]; /* NULL: rank i is stored row i */
 	size_t ngrid;
 	bool not_dense;                                 /* a streamed row had a missing cell */
 	uint64_t rows_off[ARRAY_LEN(summary_series)];
-	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per row */
+	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per stored row and chunk */
 	double lo[ARRAY_LEN(summary_series)], hi[ARRAY_LEN(summary_series)]; /* colour scale */
 };
 
@@ -233,9 +212,14 @@ static const struct heat_grid *job_grid(const struct summary_job *j, size_t i)
 	return j->stream[i] ? analysis_heat_stream_grid(j->stream[i]) : j->grid[i];
 }
 
+static size_t chunks_of(size_t row_words, size_t chunk_words)
+{
+	return (row_words + chunk_words - 1) / chunk_words;
+}
+
 static void put_head(struct obuf *h, const struct summary_job *j)
 {
-	const struct steps_model *m = j->run->steps;
+	const struct summary_out *s = j->out;
 	ob_str(h, TSCOPE_VERSION);
 	char **parts = NULL;
 	size_t np = index_part_files(j->run_dir, &parts);
@@ -250,18 +234,18 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 		free(parts[i]);
 	}
 	free(parts);
-	size_t N = steps_nranks(m), S = steps_naligned(m);
+	size_t N = s->nranks, S = s->naligned;
 	ob_u64(h, N);
 	for (size_t i = 0; i < N; i++)
-		ob_i64(h, steps_rank_id(m, i));
-	ob_u8(h, m->aligned_contiguous);
-	ob_i64(h, m->aligned_lo);
+		ob_i64(h, s->rank_id[i]);
+	ob_u8(h, s->aligned_contiguous);
+	ob_i64(h, s->aligned_lo);
 	ob_u64(h, S);
-	if (!m->aligned_contiguous)
+	if (!s->aligned_contiguous)
 		for (size_t k = 0; k < S; k++)
-			ob_i64(h, m->aligned[k]);
-	ob_u64(h, m->nunion);
-	dist_put(h, analysis_distributed(j->run));
+			ob_i64(h, s->aligned[k]);
+	ob_u64(h, s->nunion);
+	dist_put(h, s->dist);
 	ob_u64(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
 		const struct heat_grid *g = job_grid(j, i);
@@ -269,31 +253,82 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 		ob_u8(h, g->dense);
 		ob_u64(h, j->rows_off[i]);
 		ob_u64(h, N);
+		ob_u64(h, g->nranks);
+		ob_u32(h, SUMMARY_CHUNK_WORDS);
 		for (size_t r = 0; r < N; r++)
-			ob_u32(h, j->crc[i][r]);
+			ob_u32(h, j->row_src[i] ? j->row_src[i][r] : (uint32_t)r);
+		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
+		for (size_t k = 0; k < g->nranks * nc; k++)
+			ob_u32(h, j->crc[i][k]);
 		ob_f64(h, j->lo[i]); /* the heatmap pane's colour scale (grid.h): an indexed */
 		ob_f64(h, j->hi[i]); /* open reads no row to draw its first frame */
 	}
 }
 
-/* Pyramids [i0, i1) (one, or a streamed pair sharing each rank's compute), row r of
- * each in turn: the first one's rows go into the stream, the second one's to their place
- * after them (pwrite; the stream skips over them). Each row is written from the grid or
- * the stream as it is, its CRC-32 and its share of the colour scale taken while it is
- * in cache. False: a streamed row had a missing cell (the stream is given up). */
+/* A grid's ranks seen through a rank -> stored row map. */
+struct mapped_grid {
+	const struct heat_grid *g;
+	const uint32_t *row_src;
+};
+
+static bool mapped_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+{
+	const struct mapped_grid *mg = ud;
+	return heat_range(mg->g, mg->row_src[row], c0, c1, mean, worst);
+}
+
+/* The colour scale over N ranks whose rows are mapped to stored rows (gen_index). */
+static void mapped_scale(struct summary_job *j, size_t i)
+{
+	struct mapped_grid mg = { job_grid(j, i), j->row_src[i] };
+	size_t N = j->out->nranks;
+	struct grid_src src = { .nrows = N, .ncols = mg.g->nsteps, .ud = &mg, .range = mapped_range };
+	struct grid_scale sc;
+	grid_scale_init(&sc, N, mg.g->nsteps);
+	for (size_t r = 0; r < N; r++)
+		grid_scale_add_row(&sc, &src, NULL, r);
+	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
+}
+
+/* One stored row of pyramid i, a CRC-32 per chunk of SUMMARY_CHUNK_WORDS words: into
+ * the stream (first of a pair, or alone), or to its place at `at` (pwrite). */
+static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, uint32_t *crc, bool stream, uint64_t at)
+{
+	size_t cb = SUMMARY_CHUNK_WORDS * 4;
+	for (size_t lo = 0, c = 0; lo < bytes; lo += cb, c++) {
+		size_t n = bytes - lo < cb ? bytes - lo : cb;
+		if (stream) {
+			ob_sum_begin(o);
+			ob_bytes(o, row + lo, n);
+			crc[c] = ob_sum_end(o);
+		} else {
+			crc[c] = (uint32_t)crc32_z(0, row + lo, n);
+		}
+	}
+	if (!stream)
+		ob_pwrite(o, row, bytes, at);
+}
+
+/* Pyramids [i0, i1) (one, or a streamed pair sharing each rank's compute), stored row r
+ * of each in turn: the first one's rows go into the stream, the second one's to their
+ * place after them (pwrite; the stream skips over them). Each row is written from the
+ * grid or the stream as it is, its chunks' CRC-32 and its share of the colour scale
+ * taken while it is in cache (rows shared by ranks: the scale over the ranks after).
+ * False: a streamed row had a missing cell (the stream is given up). */
 static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1)
 {
 	struct grid_src src[2];
 	struct grid_scale sc[2];
-	size_t rb[2], N = job_grid(j, i0)->nranks;
+	size_t rb[2], nc[2], N = job_grid(j, i0)->nranks;
 	for (size_t i = i0; i < i1; i++) {
 		const struct heat_grid *g = job_grid(j, i);
 		src[i - i0] = (struct grid_src){ .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g,
 						 .range = heat_src_range };
 		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
 		rb[i - i0] = g->row_words * 4;
+		nc[i - i0] = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
 		j->rows_off[i] = i == i0 ? index_body_offset(o) : j->rows_off[i0] + N * rb[0];
-		j->crc[i] = xcalloc(N ? N : 1, sizeof(*j->crc[i]));
+		j->crc[i] = xcalloc(N * nc[i - i0] + 1, sizeof(*j->crc[i]));
 	}
 	bool ok = true;
 	for (size_t r = 0; r < N && ok; r++)
@@ -303,20 +338,17 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 			ok = row != NULL;
 			if (!ok)
 				break;
-			if (i == i0) {
-				ob_sum_begin(o);
-				ob_bytes(o, row, rb[0]);
-				j->crc[i][r] = ob_sum_end(o);
-			} else {
-				j->crc[i][r] = (uint32_t)crc32_z(0, row, rb[1]);
-				ob_pwrite(o, row, rb[1], j->rows_off[i] + r * rb[1]);
-			}
-			grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
+			put_row(o, row, rb[i - i0], j->crc[i] + r * nc[i - i0], i == i0, j->rows_off[i] + r * rb[i - i0]);
+			if (!j->row_src[i])
+				grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
 		}
 	if (i1 - i0 == 2)
 		ob_skip(o, N * rb[1]);
-	for (size_t i = i0; i < i1; i++)
+	for (size_t i = i0; i < i1; i++) {
 		grid_scale_done(&sc[i - i0], &j->lo[i], &j->hi[i]);
+		if (ok && j->row_src[i])
+			mapped_scale(j, i);
+	}
 	return ok;
 }
 
@@ -348,10 +380,18 @@ static void job_free(struct summary_job *j)
 }
 
 /* The summary's pyramids: built whole into the analysis cache (both in one pass over
- * the records), or, for `tscope-tui index` (nothing else will read them), streamed. */
+ * the records), or, for `tscope-tui index` (nothing else will read them), streamed;
+ * or the writer's (j->run NULL). */
 static void job_pyramids(struct summary_job *j, bool stream)
 {
 	struct run *run = j->run;
+	if (!run) {
+		for (size_t i = 0; i < j->out->ngrid; i++) {
+			j->grid[j->ngrid] = j->out->grid[i].g;
+			j->row_src[j->ngrid++] = j->out->grid[i].row_src;
+		}
+		return;
+	}
 	if (stream) {
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
 			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
@@ -371,15 +411,11 @@ static void job_pyramids(struct summary_job *j, bool stream)
 	}
 }
 
-int steps_summary_write(struct run *run, const char *run_dir)
+/* Write the summary of out; run: build its pyramids here (NULL: out's). */
+static int summary_write(const char *run_dir, const struct summary_out *out, struct run *run)
 {
-	if (!run->steps || !steps_nranks(run->steps))
-		return 0;
-	struct summary_job j = { .run = run, .run_dir = run_dir };
-	/* the distributed analysis first: the slowdown pyramid then takes its step medians
-	 * instead of a pass of its own */
-	analysis_distributed(run);
-	job_pyramids(&j, run->opts && run->opts->index_build);
+	struct summary_job j = { .out = out, .run = run, .run_dir = run_dir };
+	job_pyramids(&j, run && run->opts && run->opts->index_build);
 	char *path = summary_path(run_dir);
 	int err = index_file_write(path, fill_summary, &j);
 	if (err == ECANCELED && j.not_dense) { /* a pyramid with missing cells: build it whole */
@@ -390,6 +426,31 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	}
 	job_free(&j);
 	free(path);
+	return err;
+}
+
+int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
+{
+	return summary_write(run_dir, s, NULL);
+}
+
+int steps_summary_write(struct run *run, const char *run_dir)
+{
+	const struct steps_model *m = run->steps;
+	if (!m || !steps_nranks(m))
+		return 0;
+	/* the distributed analysis first: the slowdown pyramid then takes its step medians
+	 * instead of a pass of its own */
+	const struct distributed *dist = analysis_distributed(run);
+	size_t N = steps_nranks(m);
+	int *ids = xmalloc(N * sizeof(*ids));
+	for (size_t i = 0; i < N; i++)
+		ids[i] = steps_rank_id(m, i);
+	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
+				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
+				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
+	int err = summary_write(run_dir, &s, run);
+	free(ids);
 	return err;
 }
 
@@ -463,24 +524,10 @@ static bool aligned_get(struct ibuf *b, struct steps_model *m)
 	return true;
 }
 
-static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
-				  const struct index_file_id *id, size_t N, size_t S)
+/* The rows of a restored grid stay in the summary (analysis_index_rows.c). */
+static struct heat_lazy *lazy_new(struct run *run, const char *path, const struct index_file_id *id,
+				  uint64_t off, size_t N, size_t D, size_t W, size_t nchunks)
 {
-	long long series = ib_i64(b);
-	bool dense = ib_u8(b) != 0;
-	uint64_t off = ib_u64(b);
-	size_t n = ib_count(b, 4);
-	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S) {
-		b->bad = true;
-		return NULL;
-	}
-	struct heat_grid *g = analysis_heat_new((int)series, N, S, dense);
-	uint64_t bytes = (uint64_t)g->row_words * 4 * N;
-	if (off < INDEX_HEADER_LEN || off > id->body_end || bytes > id->body_end - off) {
-		analysis_heat_free(g);
-		b->bad = true;
-		return NULL;
-	}
 	struct heat_lazy *lz = xcalloc(1, sizeof(*lz));
 	lz->path = xstrdup(path);
 	lz->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -492,18 +539,59 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 	lz->id = *id;
 	lz->rows_off = off;
 	lz->run = run;
-	lz->crc = xmalloc(N * sizeof(*lz->crc));
-	for (size_t r = 0; r < N; r++)
-		lz->crc[r] = ib_u32(b);
+	lz->nranks = N;
+	lz->nstored = D;
+	lz->chunk_words = W;
+	lz->nchunks = nchunks;
+	lz->row_src = xmalloc(N * sizeof(*lz->row_src));
+	lz->crc = xmalloc((D * nchunks + 1) * sizeof(*lz->crc));
+	lz->chunk = xcalloc(N, sizeof(*lz->chunk));
+	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
+	lz->cap = HEAT_CHUNK_BYTES / (W * 4) < 64 ? 64 : HEAT_CHUNK_BYTES / (W * 4);
+	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
+	return lz;
+}
+
+static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
+				  const struct index_file_id *id, size_t N, size_t S)
+{
+	long long series = ib_i64(b);
+	bool dense = ib_u8(b) != 0;
+	uint64_t off = ib_u64(b);
+	size_t n = (size_t)ib_u64(b);
+	size_t D = ib_count(b, 4); /* a chunk CRC each, at least */
+	size_t W = ib_u32(b);
+	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S || !D || D > N || !W ||
+	    W > ((size_t)1 << 24)) {
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_grid *g = analysis_heat_new((int)series, N, S, dense);
+	size_t nc = (g->row_words + W - 1) / W;
+	uint64_t bytes = (uint64_t)g->row_words * 4 * D;
+	if (off < INDEX_HEADER_LEN || off > id->body_end || bytes > id->body_end - off || !nc ||
+	    (b->n - b->off) / 4 < N + D * nc) {
+		analysis_heat_free(g);
+		b->bad = true;
+		return NULL;
+	}
+	struct heat_lazy *lz = lazy_new(run, path, id, off, N, D, W, nc);
+	g->lazy = lz;
+	for (size_t r = 0; r < N; r++) {
+		lz->row_src[r] = ib_u32(b);
+		if (lz->row_src[r] >= D)
+			b->bad = true;
+	}
+	for (size_t k = 0; k < D * nc; k++)
+		lz->crc[k] = ib_u32(b);
 	g->scale_lo = ib_f64(b);
 	g->scale_hi = ib_f64(b);
 	g->scale_cols = S;
 	g->has_scale = isfinite(g->scale_lo) && isfinite(g->scale_hi) && g->scale_lo <= g->scale_hi;
-	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
-	size_t row_bytes = g->row_words ? g->row_words * 4 : 1;
-	lz->cap = HEAT_RESIDENT_BYTES / row_bytes < 64 ? 64 : HEAT_RESIDENT_BYTES / row_bytes;
-	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
-	g->lazy = lz;
+	if (b->bad) {
+		analysis_heat_free(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -596,64 +684,4 @@ bool heat_kept_scale(const struct heat_grid *g, double *lo, double *hi)
 	*lo = g->scale_lo;
 	*hi = g->scale_hi;
 	return true;
-}
-
-/* ---- lazy pyramid rows -------------------------------------------------------------- */
-
-bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
-{
-	const struct heat_lazy *lz = g->lazy;
-	size_t n = g->row_words * 4, got = 0;
-	off_t at = (off_t)(lz->rows_off + (uint64_t)ri * n);
-	bool ok = lz->fd >= 0;
-	while (ok && got < n) { /* pread: a summary truncated meanwhile gives a short read */
-		ssize_t k = pread(lz->fd, (char *)row + got, n - got, at + (off_t)got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		ok = k > 0;
-		got += ok ? (size_t)k : 0;
-	}
-	return ok && (uint32_t)crc32(0, row, (uInt)n) == lz->crc[ri];
-}
-
-/* Make room for one more evictable row: the oldest unpinned one goes. */
-static void ring_push(struct heat_grid *g, size_t ri)
-{
-	struct heat_lazy *lz = g->lazy;
-	if (lz->nring == lz->cap) {
-		size_t old = lz->ring[lz->head];
-		if (!lz->pinned[old]) {
-			free(g->row[old]);
-			g->row[old] = NULL;
-		}
-		lz->ring[lz->head] = ri;
-		lz->head = (lz->head + 1) % lz->cap;
-		return;
-	}
-	lz->ring[(lz->head + lz->nring++) % lz->cap] = ri;
-}
-
-const void *analysis_heat_row(const struct heat_grid *cg, size_t ri, bool pin)
-{
-	struct heat_grid *g = (struct heat_grid *)cg;
-	struct heat_lazy *lz = g->lazy;
-	if (!g->row[ri]) {
-		void *row = xmalloc(g->row_words ? g->row_words * 4 : 1);
-		bool ok = analysis_heat_read_row(g, ri, row);
-		g->row[ri] = row;
-		if (!ok) {
-			if (!lz->failed)
-				diag_add(&lz->run->diags, DIAG_WARN, lz->path, -1, -1, steps_rank_id(lz->run->steps, ri),
-					 "index summary damaged or changed since it was opened: heatmap rows are "
-					 "computed from the steps; the summary is invalidated (the next open rewrites it)");
-			lz->failed = true;
-			index_file_invalidate(lz->path, lz->id.ino);
-			analysis_heat_build_row(lz->run, g, ri);
-		}
-		if (!pin)
-			ring_push(g, ri);
-	}
-	if (pin && lz)
-		lz->pinned[ri] = true;
-	return g->row[ri];
 }

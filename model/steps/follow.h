@@ -47,6 +47,12 @@ struct follow;
 struct follow_opts {
 	double interval;      /* seconds between polls (--interval, default 1) */
 	double stall_floor;   /* seconds (--stall, default 10) */
+	/* Bytes one poll reads at most (0: no limit). A poll that stops there is "behind"
+	 * (follow_behind): the next poll goes on where it stopped, files in turn (a file
+	 * cut mid-line is read again from its last complete line), so a big append is read
+	 * in slices and the caller handles keys between them. While behind, the stall rule
+	 * judges nothing (ranks not read yet are not idle). */
+	long long slice;
 };
 
 enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINISHED };
@@ -73,6 +79,9 @@ double follow_newest_age(const struct follow *f, double now);
 /* Rank id is stalled (LIVE.STALLED_RANK) at the last poll; how many ranks are. */
 bool follow_rank_stalled(const struct follow *f, int rank);
 size_t follow_nstalled(const struct follow *f);
+/* The last poll stopped at opts.slice bytes with more to read; *left (optional): bytes
+ * known to be left (file sizes at their last stat minus what is read). */
+bool follow_behind(const struct follow *f, long long *left);
 /* The latest reload / new rank / unreadable file event as one line ("" when none). */
 const char *follow_last_event(const struct follow *f);
 

@@ -84,6 +84,12 @@ static bool gs_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, d
 	return heat_range(s->g, row, c0, c1, mean, worst);
 }
 
+static void gs_row_buckets(void *ud, size_t row, size_t c0, size_t spc, size_t n, float *worst)
+{
+	struct gs *s = ud;
+	heat_row_buckets(s->g, row, c0, spc, n, worst);
+}
+
 static bool gs_scale(void *ud, double *lo, double *hi)
 {
 	struct gs *s = ud;
@@ -172,6 +178,10 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 	return true;
 }
 
+/* A grid not built yet whose pyramid would take more memory than this is refused, with
+ * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
+#define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
+
 static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
 	if (!run->steps || metric >= gs_nmetrics(run)) {
@@ -180,6 +190,14 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 	}
 	int series = metric < ARRAY_LEN(derived) ? derived[metric].series
 						  : phase_id(run->steps, metric - ARRAY_LEN(derived));
+	size_t cost = analysis_heat_cost(run, series);
+	if (cost > GRID_BUILD_MAX_BYTES) {
+		snprintf(err, errn, "the heatmap of '%s' would need %.1f GB of memory and every rank's steps read "
+			 "(%zu ranks x %zu steps; the index summary holds compute and slowdown): open a subset "
+			 "with --ranks to see it", gs_metric_name(run, metric), (double)cost / 1e9,
+			 steps_nranks(run->steps), steps_ncolumns(run->steps));
+		return false;
+	}
 	const struct heat_grid *g = analysis_heatmap(run, series);
 	if (!g) {
 		snprintf(err, errn, "no heatmap for '%s' (no aligned steps)", gs_metric_name(run, metric));
@@ -195,7 +213,7 @@ static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
 		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
-		.ud = s, .value = gs_value, .range = gs_range, .scale = gs_scale,
+		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
 		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,

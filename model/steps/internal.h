@@ -93,9 +93,9 @@ extern const struct finding_rule steps_rules[STEPS_NRULES];
  * for every level l, val (mean; level 0: the value, NaN when missing) at off_val[l],
  * worst at off_worst[l] (level 0 shares val) and, unless dense, the present count per
  * block at off_count[l] (levels >= 1); each level has room for cap[l] >= len[l] blocks
- * (a live run grows in place). A grid restored from the index summary reads a row the
- * first time it is needed (lazy != NULL, analysis_index.c) and keeps a bounded number
- * of rows; rows asked by heat_row() stay. */
+ * (a live run grows in place). A grid restored from the index summary (lazy != NULL,
+ * analysis_index_rows.c) reads a row's words by checked chunks when a range needs them
+ * and keeps a bounded number of chunks; rows asked by heat_row() stay whole. */
 struct heat_grid {
 	int series;
 	size_t nranks, nsteps;
@@ -135,8 +135,14 @@ void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream 
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
 void analysis_heat_stream_free(struct heat_stream *s);
-/* Read row ri of a lazy grid (analysis_index.c): false when it cannot be read. */
+/* Read row ri of a lazy grid whole, every chunk checked (analysis_index_rows.c): false
+ * when it cannot be read. */
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
+/* Word w of row ri of a lazy grid whose row is not resident, from the chunk that holds
+ * it (read and checked the first time; a row that fails is computed from the steps). */
+uint32_t analysis_heat_word(const struct heat_grid *g, size_t ri, size_t w);
+/* Words [w, w + n) of that row into out, chunk by chunk. */
+void analysis_heat_words(const struct heat_grid *g, size_t ri, size_t w, size_t n, void *out);
 void analysis_heat_lazy_free(struct heat_lazy *lz);
 /* Keep row ri resident (heat_row callers), or let it be evicted (lazy grids). */
 const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);
@@ -354,6 +360,28 @@ void steps_summary_open(struct run *run, const char *run_dir);
 bool steps_summary_restore(struct run *run);
 int steps_summary_write(struct run *run, const char *run_dir);
 void steps_summary_free(void *summary);
+/* What a summary holds, as its writer takes it: steps_summary_write() fills it from the
+ * loaded run; tests/tools/gen_index.c from a run of D distinct ranks that N ranks copy.
+ * A grid's rows are its stored rows; rank i uses stored row row_src[i] (NULL: row i):
+ * ranks whose rows are the same bytes share one. steps_summary_write_out() writes
+ * RUN_DIR's summary (its index parts must be written first): 0 or an errno. */
+struct summary_grid_out {
+	const struct heat_grid *g;
+	const uint32_t *row_src;
+};
+struct summary_out {
+	size_t nranks;
+	const int *rank_id;            /* ascending */
+	bool aligned_contiguous;
+	long aligned_lo;
+	size_t naligned;
+	const int64_t *aligned;        /* naligned steps unless contiguous */
+	size_t nunion;
+	const struct distributed *dist;   /* NULL: none */
+	struct summary_grid_out grid[2];
+	size_t ngrid;
+};
+int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
 
 /* Re-read rank r's steps.jsonl and run.json into its body (load.c). */
 void steps_rank_reparse(struct run *run, struct rank_steps *r);

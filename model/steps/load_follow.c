@@ -32,6 +32,7 @@ struct ftail {
 	int err_seen;               /* errno already reported for this file */
 	double t_adv;               /* when a poll last found new records */
 	size_t records;             /* records loaded at the last poll */
+	long long size;             /* file size at the last stat */
 	bool stalled;
 };
 
@@ -59,6 +60,8 @@ struct follow {
 	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
 	double threshold;
 	unsigned long sig;            /* signature of what the live findings say */
+	size_t next;                  /* the tail the next poll starts at (slices) */
+	bool behind;                  /* the last poll stopped at the slice */
 	char last_event[256];
 };
 
@@ -213,8 +216,24 @@ static void report_once(struct follow *f, struct ftail *t, int err, const char *
 	      t->rank, t->steps, infile_strerror(err));
 }
 
-/* Poll one file; returns FOLLOW_* bits. */
-static unsigned poll_file(struct follow *f, struct ftail *t, double now)
+/* Read t's appended bytes up to size, at most *left of them when *left >= 0 (then
+ * *left is reduced by what was read); one cut mid-line that gives no complete line
+ * reads on to size, so a slice always makes progress. */
+static void read_slice(struct ftail *t, struct rank_steps *r, int fd, long long size, long long *left)
+{
+	long long from = steps_tail_offset(t->tail);
+	long long limit = *left >= 0 && size - from > *left ? from + *left : size;
+	steps_tail_read(t->tail, r, fd, limit, false);
+	if (limit < size && steps_tail_offset(t->tail) == from)
+		steps_tail_read(t->tail, r, fd, size, false);
+	if (*left >= 0) {   /* a cut ends the slice (what is left of it is a part line) */
+		long long used = steps_tail_offset(t->tail) - from;
+		*left = limit < size || used >= *left ? 0 : *left - used;
+	}
+}
+
+/* Poll one file, reading at most *left bytes (< 0: no limit); returns FOLLOW_* bits. */
+static unsigned poll_file(struct follow *f, struct ftail *t, double now, long long *left)
 {
 	struct stat st;
 	if (stat(t->steps, &st) != 0) {
@@ -224,6 +243,7 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now)
 	}
 	if (!S_ISREG(st.st_mode))
 		return 0;
+	t->size = (long long)st.st_size;
 	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
 	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
 	bool shrank = t->tail && st.st_size < offset;
@@ -254,7 +274,8 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now)
 		out |= FOLLOW_RELOADED;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
-	steps_tail_read(t->tail, r, fd, (long long)st.st_size, false);
+	t->size = (long long)st.st_size;
+	read_slice(t, r, fd, t->size, left);
 	close(fd);
 	size_t n = steps_tail_records(t->tail);
 	if (n != t->records) {
@@ -479,14 +500,28 @@ unsigned follow_poll(struct follow *f, double now)
 {
 	discover(f, now);
 	unsigned out = 0;
-	for (size_t i = 0; i < f->nt; i++)
-		out |= poll_file(f, &f->t[i], now);
+	long long left = f->o.slice > 0 ? f->o.slice : -1;
+	size_t k = 0, start = f->next < f->nt ? f->next : 0;
+	f->behind = false;
+	for (; k < f->nt && !f->behind; k++) {
+		struct ftail *t = &f->t[(start + k) % f->nt];
+		out |= poll_file(f, t, now, &left);
+		/* the slice is used up: go on here next time if this file has more */
+		if (left == 0) {
+			bool more = t->tail && steps_tail_offset(t->tail) < t->size;
+			f->behind = more || k + 1 < f->nt;
+			f->next = (start + k + !more) % f->nt;
+		}
+	}
+	if (!f->behind)
+		f->next = 0;
 	if (out)
 		steps_refresh(f->run->steps);
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
 		out |= FOLLOW_GREW;
 	out |= watch_sweep(f);
-	out |= assess(f, now);
+	if (!f->behind)   /* ranks not read yet are not idle */
+		out |= assess(f, now);
 	if (out)
 		run_changed(f->run);
 	return out;
@@ -515,6 +550,18 @@ void follow_free(struct follow *f)
 }
 
 /* ---- reading the state ------------------------------------------------------------------- */
+
+bool follow_behind(const struct follow *f, long long *left)
+{
+	if (left) {
+		*left = 0;
+		for (size_t i = 0; i < f->nt; i++) {
+			long long off = f->t[i].tail ? steps_tail_offset(f->t[i].tail) : 0;
+			*left += f->t[i].size > off ? f->t[i].size - off : 0;
+		}
+	}
+	return f->behind;
+}
 
 enum follow_state follow_state(const struct follow *f)
 {

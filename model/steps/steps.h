@@ -230,6 +230,10 @@ struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, cons
  * a body; decode_body fills it (false, b->bad and nothing kept when malformed or when
  * the body does not match the shell's counts). */
 void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
+/* Rank ri's shell as the shell of rank `id` at `path` (a rank whose steps are the same
+ * bytes as ri's and share its body: tests/tools/gen_index.c). */
+void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, int id, const char *path, const char *base,
+				struct obuf *o);
 void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o);
 struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const char *base);
 bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *metric_map, size_t nmap);

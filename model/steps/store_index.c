@@ -150,10 +150,10 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 
 /* The shell: what the Overview, Ranks and the analyses restored from a summary read
  * without the body (id, path, counts, step span, run.json). */
-static void shell_encode(const struct rank_steps *r, const char *base, struct obuf *o)
+static void shell_encode(const struct rank_steps *r, int id, const char *path, const char *base, struct obuf *o)
 {
-	ob_i64(o, r->rank);
-	ob_path(o, base, r->path);
+	ob_i64(o, id);
+	ob_path(o, base, path);
 	ob_u64(o, r->n);
 	ob_u8(o, r->contiguous);
 	ob_i64(o, r->step0);
@@ -184,7 +184,14 @@ static void body_encode(const struct rank_steps *r, struct obuf *o)
 void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
 {
 	rank_need_body(m->rank[ri]); /* the span and counts of a sealed rank */
-	shell_encode(m->rank[ri], base, o);
+	shell_encode(m->rank[ri], m->rank[ri]->rank, m->rank[ri]->path, base, o);
+}
+
+void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, int id, const char *path, const char *base,
+				struct obuf *o)
+{
+	rank_need_body(m->rank[ri]);
+	shell_encode(m->rank[ri], id, path, base, o);
 }
 
 void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_index.c: the persistent index reader (model/index, issue 15): a damaged index must
  * be rejected, never trusted. Byte 0 chooses: even = the rest is a whole part file (header
- * checks: magic, version, byte order, length, checksum); odd = the rest is a payload,
- * wrapped in a valid header (so the checksum passes and the decoder runs on it). The part
+ * checks: magic, version, byte order, length, checksum); odd = the rest is a head (the
+ * whole payload), wrapped in a valid header (so the checksum passes and the decoder runs
+ * on it). The part
  * goes into a small run dir's .tscope-index/ and the run is opened as the program does
  * (index_load: shard, sources against the run dir, metrics, diagnostics, sealed ranks),
  * then everything downstream runs. The run's steps.jsonl and run.json are written once
@@ -38,15 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	if (data[0] & 1) {
-		static const char magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 		struct obuf o = { 0 };
-		uint32_t bom = 0x01020304u;
-		ob_bytes(&o, magic, sizeof(magic));
-		ob_u32(&o, INDEX_VERSION);
-		ob_bytes(&o, &bom, sizeof(bom));
-		ob_u64(&o, size - 1);
-		ob_u32(&o, (uint32_t)crc32(0, data + 1, (uInt)(size - 1)));
-		ob_u32(&o, 0);
+		unsigned char hdr[INDEX_HEADER_LEN];
+		index_header_put(hdr, size - 1, 0, size - 1, (uint32_t)crc32(0, data + 1, (uInt)(size - 1)));
+		ob_bytes(&o, hdr, sizeof(hdr));
 		ob_bytes(&o, data + 1, size - 1);
 		fuzz_write("run/.tscope-index/steps-0-of-1.tsx", o.p, o.n);
 		ob_free(&o);

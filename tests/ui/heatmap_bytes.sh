@@ -18,7 +18,7 @@ command -v python3 >/dev/null 2>&1 || { tap_skip "python3 missing"; tap_plan; ex
 bytes() {
 	BENCH_UI_TERM=$2 BENCH_UI_LC_ALL=$3 BENCH_UI_PLAN=repaint python3 "$TSCOPE_ROOT/tests/bench_ui.py" \
 		"$bench" 512 5000 "$1" >bytes.txt 2>&1
-	awk '/^full repaint/ { r = $(NF - 3) } /^heatmap cursor move/ { m = $(NF - 3) } END { print r, m }' bytes.txt
+	awk '/^full repaint/ { r = $(NF - 5) } /^heatmap cursor move/ { m = $(NF - 5) } END { print r, m }' bytes.txt
 }
 for run in "noisy xterm-256color C.UTF-8" "spiky xterm-256color C.UTF-8" "spiky xterm C" "spiky vt100 C.UTF-8"; do
 	set -- $run

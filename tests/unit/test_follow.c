@@ -372,8 +372,46 @@ static void test_sweep(void)
 	tu_rm_rf(dir);
 }
 
+/* A big append read in slices: each poll reads at most opts.slice bytes, files in turn,
+ * until nothing is left; no record is lost or read twice, and no stall is judged while
+ * behind. */
+static void test_slices(void)
+{
+	struct job j;
+	job_make(&j, "follow-slice.", 3, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow_opts o = fopts;
+	o.slice = 1000;   /* about 10 records */
+	struct follow *f = follow_new(run, &p, 1, &o, 0);
+	for (long s = 5; s < 205; s++)
+		for (int r = 0; r < 3; r++)
+			append_step(&j, r, s);
+	size_t polls = 0;
+	long long left = 0, first_left = 0;
+	bool stall = false;
+	do {
+		follow_poll(f, 100.0 + (double)polls);   /* far past any stall threshold */
+		bool behind = follow_behind(f, &left);
+		if (polls == 0)
+			first_left = behind ? left : -1;
+		stall = stall || (behind && (has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL)));
+		polls++;
+	} while (follow_behind(f, NULL) && polls < 1000);
+	ok(polls >= 40, "600 appended records of ~87 B in slices of 1000 B take many polls (%zu)", polls);
+	ok(first_left > 0, "the first poll is behind, with bytes left to read");
+	is_int(left, 0, "nothing left at the end");
+	ok(!stall, "no stall is judged while behind");
+	for (int r = 0; r < 3; r++)
+		is_int(steps_nrecords(run->steps, (size_t)r), 205, "every record of the rank, none twice");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
 int main(void)
 {
+	test_slices();
 	test_grow();
 	test_union_spans();
 	test_stalled_rank();

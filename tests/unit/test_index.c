@@ -20,6 +20,7 @@
 #include "model/grid.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
+#include "model/steps/analysis_index.h"
 #include "model/summary.h"
 #include "model/table.h"
 #include "model/xalloc.h"
@@ -216,7 +217,7 @@ static void test_stream(void)
 /* RANKS x STEPS of pytscope lines under dir/rankN; rank 4 turns slow at step 20; rank 2
  * lacks step 33 (its steps are not contiguous, so the aligned set is not either). */
 #define LZ_RANKS 6
-#define LZ_STEPS 60
+#define LZ_STEPS 1500
 static void write_lazy_run(const char *dir)
 {
 	for (int r = 0; r < LZ_RANKS; r++) {
@@ -377,6 +378,100 @@ static void test_lazy_open(void)
 	got = open_dir(dir, &dflt);
 	ok(same_heat(want, got) && tu_has_diag(got, "index summary damaged", NULL),
 	   "damaged pyramid row: diagnosed, computed from the steps, same cells");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
+/* Flip one byte of a file in place. */
+static void flip_byte(const char *path, long long off)
+{
+	FILE *f = fopen(path, "r+b");
+	fseek(f, (long)off, SEEK_SET);
+	int c = fgetc(f);
+	fseek(f, (long)off, SEEK_SET);
+	fputc(c ^ 0x5a, f);
+	fclose(f);
+}
+
+/* heat_row_buckets() = heat_range()'s worst bucket by bucket, every rank, aligned
+ * power-of-two buckets (one block each) and others, ragged last bucket included. */
+static bool same_buckets(struct run *run)
+{
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t S = heat_nsteps(g);
+	float got[64];
+	for (size_t r = 0; r < heat_nranks(g); r++)
+		for (size_t spc = 1; spc <= 2 * S; spc = spc * 2 + (spc == 8)) /* 1, 2, 4, 8, 17, 35, ... */
+			for (size_t c0 = 0; c0 < S; c0 += spc * 7) {
+				heat_row_buckets(g, r, c0, spc, 64, got);
+				for (size_t x = 0; x < 64; x++) {
+					double m, w;
+					bool has = heat_range(g, r, c0 + x * spc, c0 + (x + 1) * spc, &m, &w);
+					if (has != !isnan(got[x]) || (has && (float)w != got[x]))
+						return false;
+				}
+			}
+	return true;
+}
+
+/* Format 3: a pyramid row is checked chunk by chunk, when the chunk is read; an index
+ * of another format version is reported and rebuilt. */
+static void test_summary_chunks(void)
+{
+	char dir[512], part[600], summary[600];
+	tu_mkdtemp(dir, sizeof(dir), "chunks");
+	write_lazy_run(dir);
+	snprintf(part, sizeof(part), "%s/.tscope-index/steps-0-of-1.tsx", dir);
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	run_free(open_dir(dir, &build));
+
+	struct run *got = open_dir(dir, &dflt);
+	const struct heat_grid *g = analysis_heatmap(got, HEAT_COMPUTE);
+	const struct heat_lazy *lz = g->lazy;
+	ok(same_buckets(want) && same_buckets(got), "row buckets = heat_range bucket by bucket (built and from the summary)");
+	ok(lz && lz->nchunks >= 2 && lz->chunk_words == SUMMARY_CHUNK_WORDS,
+	   "a restored pyramid row of 1,500 steps has 2 chunks or more");
+	/* rank 3's worst of level-1 block 0 lies in a later chunk than its level-0 cells */
+	size_t w = g->off_worst[1], c = w / lz->chunk_words;
+	long long at = (long long)(lz->rows_off + (uint64_t)lz->row_src[3] * g->row_words * 4 + w * 4);
+	ok(c > 0 && g->off_val[0] / lz->chunk_words == 0, "the byte to damage is in chunk %zu, not chunk 0", c);
+	run_free(got);
+	flip_byte(summary, at);
+
+	got = open_dir(dir, &dflt);
+	g = analysis_heatmap(got, HEAT_COMPUTE);
+	double m1, w1, m2, w2;
+	ok(heat_range(g, 3, 0, 1, &m1, &w1) && heat_range(g, 2, 0, 1024, &m1, &w1) &&
+	   !tu_has_diag(got, "index summary damaged", NULL),
+	   "a damaged chunk is not read (nor reported) while no frame needs it");
+	ok(heat_range(g, 3, 0, 2, &m1, &w1) && tu_has_diag(got, "index summary damaged", NULL),
+	   "reading it: the checksum of that chunk catches the flipped byte");
+	ok(heat_range(analysis_heatmap(want, HEAT_COMPUTE), 3, 0, 2, &m2, &w2) && m1 == m2 && w1 == w2,
+	   "... and the row is computed from the steps: same cell");
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(same_heat(want, got) && !tu_has_diag(got, "index summary damaged", NULL),
+	   "the next open rewrote the summary");
+	run_free(got);
+
+	/* An index of format version 2 (the version field of both files) */
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(i ? summary : part, "r+b");
+		unsigned char v2[4] = { 2, 0, 0, 0 };
+		fseek(f, 8, SEEK_SET);
+		fwrite(v2, 1, 4, f);
+		fclose(f);
+	}
+	got = open_dir(dir, &dflt);
+	ok(tu_has_diag(got, "written by another index format version", NULL) && same_view(want, got, "ranks"),
+	   "version 2 index: reported, read from the JSONL");
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(!tu_has_diag(got, "not used", NULL) && steps_bodies_resident(got->steps) == 0 && same_heat(want, got),
+	   "... and rebuilt in format %u", INDEX_VERSION);
 	run_free(got);
 	run_free(want);
 	tu_rm_rf(dir);
@@ -564,6 +659,7 @@ int main(void)
 	test_stream();
 	test_ranklist();
 	test_lazy_open();
+	test_summary_chunks();
 	test_heat_pair();
 	test_heat_levels();
 	test_summary_paths();

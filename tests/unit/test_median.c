@@ -71,6 +71,20 @@ static bool same_bits(double a, double b)
 	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
+/* stats_percentile (selection) against the percentile of a sorted copy, several q. */
+static size_t percentile_bad(const double *v, size_t n)
+{
+	static const double qs[] = { 0, 1, 5, 25, 33.3, 50, 75, 95, 99, 99.9, 100 };
+	double *s = malloc(n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_ref);
+	size_t bad = 0;
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		bad += !same_bits(stats_percentile(v, n, qs[i]), stats_percentile_sorted(s, n, qs[i]));
+	free(s);
+	return bad;
+}
+
 static void test_against_sort(void)
 {
 	for (int k = 0; k < K_NKINDS; k++) {
@@ -81,6 +95,7 @@ static void test_against_sort(void)
 			for (size_t i = 0; i < n; i++)
 				v[i] = orig[i] = value((enum kind)k, i, n);
 			double want = median_ref(v, n);
+			bad += percentile_bad(v, n);
 			bad += !same_bits(stats_median(v, n), want);
 			touched += memcmp(v, orig, n * sizeof(*v)) != 0;
 			bad += !same_bits(stats_median_inplace(v, n), want);
@@ -88,7 +103,7 @@ static void test_against_sort(void)
 			free(v);
 			free(orig);
 		}
-		ok(bad == 0 && touched == 0, "median = sorted reference, bit for bit: %s (%zu arrays, odd and even n)",
+		ok(bad == 0 && touched == 0, "median and percentiles = sorted reference, bit for bit: %s (%zu arrays, odd and even n)",
 		   kind_name[k], arrays);
 		if (bad || touched)
 			printf("#   %zu mismatches, %zu inputs modified\n", bad, touched);

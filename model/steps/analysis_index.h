@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis_index.h: private to the index summary (analysis_index.c writes and opens it,
+ * analysis_index_rows.c reads a restored pyramid's rows on demand): the state of a
+ * pyramid whose rows stay in the summary file. */
+#ifndef MODEL_STEPS_ANALYSIS_INDEX_H
+#define MODEL_STEPS_ANALYSIS_INDEX_H
+
+#include "model/steps/internal.h"
+#include "model/index/index.h"
+
+/* Words per checked chunk of a pyramid row as the summary is written (8 KB): a frame
+ * reads and checks the chunks that hold the blocks it draws, not whole rows. */
+#define SUMMARY_CHUNK_WORDS 2048u
+/* Resident chunks of one restored pyramid (the oldest are dropped first). */
+#define HEAT_CHUNK_BYTES ((size_t)256 << 20)
+/* Whole rows of a restored pyramid assembled for a caller that wants a row
+ * (analysis_heat_row without pin: a summary written from a restored grid). */
+#define HEAT_WHOLE_ROWS 16
+
+struct chunk_ref {
+	uint32_t ri, c;
+};
+
+struct heat_lazy {
+	char *path;
+	int fd;                   /* the summary as opened (-1: could not be opened) */
+	struct index_file_id id;
+	uint64_t rows_off;        /* file offset of stored row 0 */
+	size_t nranks, nstored;   /* ranks, stored rows */
+	uint32_t *row_src;        /* per rank: its stored row */
+	size_t chunk_words, nchunks;
+	uint32_t *crc;            /* nstored x nchunks */
+	struct run *run;
+	void ***chunk;            /* [rank] -> [chunk] -> words; NULL: not read */
+	struct chunk_ref *ring;   /* resident chunks, oldest at head */
+	size_t nring, cap, head;
+	bool *pinned;             /* whole rows kept (heat_row) */
+	size_t wring[HEAT_WHOLE_ROWS], nwring, whead;
+	bool failed;
+};
+
+#endif
