@@ -92,8 +92,8 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	if (p->src.diverging)
 		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
 	else
-		legend_para(l, "Colours come in three bands (levels 1-5, 6, 7); the glyph tells the level "
-			       "within a band: marks for 1-3, blocks of rising height for 4-7.");
+		legend_para(l, "Colours come in three bands (levels 1-5, 6, 7); each level has its own glyph, "
+			       "so the glyph tells the level within a band.");
 	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
 	if (p->src.groups) {
 		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");
