@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* dirlist.c: directory listings, memoized inside a scope (see dirlist.h). */
+/* dirlist.c: directory listings and small files, memoized inside a scope (see dirlist.h). */
 #include "model/dirlist.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include "model/infile.h"
 #include "model/xalloc.h"
 
 struct slot {
 	char *key;           /* a directory, or a memo's tag and path */
 	struct dirlist *l;   /* listings: NULL when the directory could not be read */
-	int val;             /* memos */
+	int val;             /* memos; files: the errno when data is NULL */
+	char *data;          /* files: the whole file */
+	size_t len;
 };
 
 struct table {
@@ -24,8 +29,8 @@ struct table {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool in_scope;
-static struct table lists, memos;
-static atomic_size_t reads;
+static struct table lists, memos, files;
+static atomic_size_t reads, file_reads;
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -120,6 +125,7 @@ static void table_clear(struct table *t)
 {
 	for (size_t i = 0; i < t->size; i++) {
 		free(t->v[i].key);
+		free(t->v[i].data);
 		list_free(t->v[i].l);
 	}
 	free(t->v);
@@ -163,6 +169,7 @@ void dirlist_scope_end(void)
 	pthread_mutex_lock(&lock);
 	table_clear(&lists);
 	table_clear(&memos);
+	table_clear(&files);
 	in_scope = false;
 	pthread_mutex_unlock(&lock);
 }
@@ -204,4 +211,110 @@ void dirlist_memo_put(const void *tag, const char *path, int v)
 size_t dirlist_reads(void)
 {
 	return atomic_load(&reads);
+}
+
+/* Up to n bytes of the open file fd (of size `size` at open) in a new NUL-terminated
+ * buffer; NULL with errno on a read error. */
+static char *read_fd(int fd, size_t size, size_t n, size_t *len)
+{
+	size_t cap = (size < n ? size : n) + 1, got = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (got + 1 == cap) {
+			if (got >= n)
+				break;
+			cap = cap > n / 2 ? n + 1 : cap * 2; /* the file grew */
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + got, cap - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Open and read path: all of it when keep is set and it is small (*whole), else its
+ * first n bytes. NULL and errno when it cannot be opened or read. */
+static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole)
+{
+	*whole = false;
+	int fd = infile_open(path);
+	if (fd < 0)
+		return NULL;
+	atomic_fetch_add(&file_reads, 1);
+	struct stat st;
+	size_t size = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+	*whole = keep && size <= DIRLIST_SMALL;
+	char *buf = read_fd(fd, size, *whole ? DIRLIST_SMALL + 1 : n, len);
+	int e = errno;
+	close(fd);
+	if (buf && *whole && *len > DIRLIST_SMALL) /* grew past small: not kept */
+		*whole = false;
+	errno = e;
+	return buf;
+}
+
+/* A copy of the first n bytes of data[0..len). */
+static char *head_copy(const char *data, size_t len, size_t n, size_t *out)
+{
+	*out = len < n ? len : n;
+	char *c = xmalloc(*out + 1);
+	memcpy(c, data, *out);
+	c[*out] = '\0';
+	return c;
+}
+
+char *dirlist_read(const char *path, size_t n, size_t *len)
+{
+	bool whole;
+	pthread_mutex_lock(&lock);
+	if (!in_scope) {
+		pthread_mutex_unlock(&lock);
+		return read_file(path, n, len, false, &whole);
+	}
+	bool added;
+	struct slot *s = slot_of(&files, path, &added);
+	if (added) { /* read under the lock: two threads never open one file twice */
+		size_t got = 0;
+		char *buf = read_file(path, n, &got, true, &whole);
+		if (!buf || whole) {
+			s->data = buf;
+			s->len = got;
+			s->val = buf ? 0 : errno;
+			s->l = NULL;
+			char *c = buf ? head_copy(buf, got, n, len) : NULL;
+			pthread_mutex_unlock(&lock);
+			errno = s->val;
+			return c;
+		}
+		s->val = -1; /* large: read each time */
+		pthread_mutex_unlock(&lock);
+		*len = got;
+		return buf;
+	}
+	if (s->val == -1) {
+		pthread_mutex_unlock(&lock);
+		return read_file(path, n, len, false, &whole);
+	}
+	int e = s->val;
+	char *c = s->data ? head_copy(s->data, s->len, n, len) : NULL;
+	pthread_mutex_unlock(&lock);
+	errno = e;
+	return c;
+}
+
+size_t dirlist_file_reads(void)
+{
+	return atomic_load(&file_reads);
 }

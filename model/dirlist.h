@@ -7,8 +7,8 @@
  * and the load) each directory is read once: its names (without "." and ".."), sorted
  * by strcmp, each with its type from readdir (a stat only for links and file systems
  * that do not give one), and every later request is answered from memory; so is each
- * loader's probe of a path (dirlist_memo). Outside a scope a listing is read fresh
- * (follow mode sees new files).
+ * loader's probe of a path (dirlist_memo), and each small file (dirlist_read). Outside
+ * a scope a listing or file is read fresh (follow mode sees new files).
  *
  * CONTRACT. dirlist_open() returns NULL when dir cannot be read; release every listing
  * with dirlist_close() (a no-op for a cached one). Listings are immutable and
@@ -41,6 +41,16 @@ void dirlist_scope_end(void);
  * when nothing was put (or outside a scope, where put does nothing). */
 bool dirlist_memo_get(const void *tag, const char *path, int *out);
 void dirlist_memo_put(const void *tag, const char *path, int v);
+/* The first n bytes of the regular file path (all of it when shorter) in a new
+ * NUL-terminated buffer to free(), *len bytes; NULL with errno (infile_open's, or a
+ * read error) when it cannot be read. Inside a scope a file of at most DIRLIST_SMALL
+ * bytes is opened once and kept, with the error when it cannot be opened: a rank's
+ * run.json is sniffed by the trace and sweep probes and read by the pytscope loader,
+ * one open between them. A larger file is read each time (its head only). */
+#define DIRLIST_SMALL ((size_t)64 << 10)
+char *dirlist_read(const char *path, size_t n, size_t *len);
+/* Files opened by dirlist_read since the process started (tests and benchmarks). */
+size_t dirlist_file_reads(void);
 /* Listings read from disk since the process started (tests and benchmarks). */
 size_t dirlist_reads(void);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* infile.h: the one way loaders open an input file. A FIFO, device or socket named as
  * PATH or found inside a run directory (a run.json that is a FIFO) would block the load
- * forever or never end: infile_open() opens without blocking, refuses anything that is
- * not a regular file, and hands back an ordinary blocking descriptor. */
+ * forever or never end: infile_open() opens without blocking and refuses anything that
+ * is not a regular file (on which O_NONBLOCK has no effect: reads block as usual). */
 #ifndef MODEL_INFILE_H
 #define MODEL_INFILE_H
 

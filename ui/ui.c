@@ -88,6 +88,8 @@ static void app_free(struct app *app)
 	}
 	free(app->strag);
 	free(app->strag_onset);
+	if (app->follow)
+		follow_save_index(app->follow);
 	follow_free(app->follow);
 }
 

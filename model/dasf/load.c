@@ -28,7 +28,7 @@
 #define LEGACY_PREFIX "trace: "
 #define LEGACY_DEPTH 64
 #define MAX_UNKNOWN_NAMES 16
-#define WINDOW ((size_t)4 << 20) /* bytes read per pread refill (more for a larger record) */
+#define WINDOW ((size_t)256 << 10) /* bytes read per pread refill (more for a larger record) */
 
 /* A database image: a caller's buffer, or a file read through a window that slides
  * forward. size is what is believed to exist; a short read (the file shrank) lowers it

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/extent.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -24,7 +25,7 @@ static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 
 /* ---- where -------------------------------------------------------------------------- */
 
-static void mkdir_p(const char *path)
+void index_mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);
 	for (char *s = p + 1; *s; s++)
@@ -105,12 +106,20 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-static void put_sources(struct obuf *o, const struct run *run, const char *base, size_t src0,
-			size_t src1)
+/* Entry i of the spec's sources (or diagnostics): pick's list, else the range. */
+static size_t picked(const size_t *list, size_t first, size_t i)
 {
-	ob_u64(o, src1 - src0);
-	for (size_t i = src0; i < src1; i++) {
-		const struct source *s = &run->src[i];
+	return list ? list[i] : first + i;
+}
+
+static void put_sources(struct obuf *o, const struct index_part_spec *sp)
+{
+	const struct run *run = sp->run;
+	const char *base = sp->run_dir;
+	size_t n = sp->pick ? sp->pick->nsrc : sp->src1 - sp->src0;
+	ob_u64(o, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct source *s = &run->src[picked(sp->pick ? sp->pick->src : NULL, sp->src0, i)];
 		ob_path(o, base, s->path);
 		ob_i64(o, s->rank);
 		ob_i64(o, s->bytes);
@@ -123,11 +132,14 @@ static void put_sources(struct obuf *o, const struct run *run, const char *base,
 	}
 }
 
-static void put_diags(struct obuf *o, const struct run *run, const char *base, size_t d0, size_t d1)
+static void put_diags(struct obuf *o, const struct index_part_spec *sp)
 {
-	ob_u64(o, d1 - d0);
-	for (size_t i = d0; i < d1; i++) {
-		const struct diag *d = &run->diags.v[i];
+	const struct run *run = sp->run;
+	const char *base = sp->run_dir;
+	size_t n = sp->pick ? sp->pick->ndiag : sp->d1 - sp->d0;
+	ob_u64(o, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag *d = &run->diags.v[picked(sp->pick ? sp->pick->diag : NULL, sp->d0, i)];
 		ob_u8(o, d->level);
 		ob_path(o, base, d->file);
 		ob_i64(o, d->line);
@@ -150,7 +162,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	for (size_t i = s->lo; i < s->hi; i++) {
 		ob_i64(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
-		put_stamp(o, s->files[i].steps);
+		extent_put(o, s->run, s->files[i].steps);
 		char *meta = xasprintf("%s/run.json", s->files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
@@ -174,8 +186,8 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 		ob_u64(o, loc[i - s->lo].len);
 		ob_u32(o, loc[i - s->lo].crc);
 	}
-	put_sources(o, s->run, base, s->src0, s->src1);
-	put_diags(o, s->run, base, s->d0, s->d1);
+	put_sources(o, s);
+	put_diags(o, s);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -192,8 +204,16 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* Remove the parts of other shard counts (a whole index replaces every shard). */
-static void remove_other_parts(const char *dir, unsigned n)
+/* Part k of n of family `kind` ("steps", "traces") when name is one (not a temporary). */
+static bool part_name(const char *name, const char *kind, unsigned *k, unsigned *n)
+{
+	size_t kl = strlen(kind);
+	char tail[8];
+	return strncmp(name, kind, kl) == 0 && sscanf(name + kl, "-%u-of-%u.ts%1s", k, n, tail) == 3 && *n &&
+	       *k < *n && !strstr(name, ".tmp");
+}
+
+void index_remove_other_parts(const char *dir, const char *kind, unsigned n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -201,8 +221,7 @@ static void remove_other_parts(const char *dir, unsigned n)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		unsigned pk, pn;
-		char tail[8];
-		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) == 3 && pn != n) {
+		if (part_name(e->d_name, kind, &pk, &pn) && pn != n) {
 			char *p = xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
@@ -330,11 +349,11 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	if (!s->run->steps || s->n == 0 || s->k >= s->n)
 		return EINVAL;
 	char *dir = index_dir_for(s->run_dir);
-	mkdir_p(dir);
+	index_mkdir_p(dir);
 	char *path = part_path(dir, s->k, s->n);
 	int err = index_file_write(path, fill_part, (void *)s);
 	if (!err && s->n == 1)
-		remove_other_parts(dir, s->n);
+		index_remove_other_parts(dir, "steps", s->n);
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
@@ -348,7 +367,17 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		size_t d0, size_t d1, char **path_out)
 {
 	struct index_part_spec s = { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
-				     model_body, model_shell, NULL };
+				     model_body, model_shell, NULL, NULL };
+	s.ud = &s;
+	return index_write_spec(&s, path_out);
+}
+
+int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
+		     char **path_out)
+{
+	struct index_part_spec s = { run, run_dir, k, n, files, lo, hi, 0, 0, 0, 0,
+				     model_body, model_shell, NULL, pick };
 	s.ud = &s;
 	return index_write_spec(&s, path_out);
 }
@@ -401,9 +430,10 @@ const char *index_check(const unsigned char *bytes, size_t len)
 }
 
 /* The slice's recorded sources against the run dir now; NULL when they match, else a
- * malloc'd reason. */
+ * malloc'd reason. A steps.jsonl that only grew (extent.h) matches; grown[i - lo] is
+ * then set (grown may be NULL). */
 static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
-			   size_t lo, size_t hi)
+			   size_t lo, size_t hi, bool *grown)
 {
 	size_t n = ib_count(b, 8);
 	if (b->bad)
@@ -413,7 +443,8 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 	for (size_t i = 0; i < n; i++) {
 		long id = (long)ib_i64(b);
 		char *dir = ib_path(b, base);
-		struct file_stamp st = { ib_i64(b), ib_i64(b) };
+		struct index_extent ext;
+		extent_get(b, &ext);
 		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
 		const struct steps_rank_file *f = &files[lo + i];
 		bool same_dir = dir && strcmp(dir, f->dir) == 0;
@@ -422,11 +453,13 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 			return xstrdup("malformed source list");
 		if (id != f->rank || !same_dir)
 			return xasprintf("stale: rank dirs changed (rank %ld)", f->rank);
-		struct file_stamp now = stamp_of(f->steps);
-		if (now.size != st.size || now.mtime_ns != st.mtime_ns)
+		enum extent_state es = extent_check(&ext, f->steps);
+		if (es == EXTENT_STALE)
 			return xasprintf("stale: %s changed", f->steps);
+		if (grown)
+			grown[i] = es == EXTENT_GREW;
 		char *meta = xasprintf("%s/run.json", f->dir);
-		now = stamp_of(meta);
+		struct file_stamp now = stamp_of(meta);
 		char *why = now.size != mt.size || now.mtime_ns != mt.mtime_ns
 				    ? xasprintf("stale: %s changed", meta) : NULL;
 		free(meta);
@@ -484,11 +517,11 @@ struct part_map {
 	struct index_file_id id;
 };
 
-static bool pread_all(int fd, void *buf, size_t n, off_t off)
+bool index_pread_all(int fd, void *buf, size_t n, long long off)
 {
 	size_t got = 0;
 	while (got < n) {
-		ssize_t k = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
+		ssize_t k = pread(fd, (char *)buf + got, n - got, (off_t)off + (off_t)got);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -568,7 +601,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 	unsigned char hdr[INDEX_HEADER_LEN];
 	struct part_header h;
 	const char *bad = NULL;
-	if (fstat(fd, &st) != 0 || st.st_size < INDEX_HEADER_LEN || !pread_all(fd, hdr, INDEX_HEADER_LEN, 0))
+	if (fstat(fd, &st) != 0 || st.st_size < INDEX_HEADER_LEN || !index_pread_all(fd, hdr, INDEX_HEADER_LEN, 0))
 		bad = "truncated (shorter than its header)";
 	else
 		bad = header_check(hdr, INDEX_HEADER_LEN, (unsigned long long)st.st_size, &h);
@@ -579,7 +612,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 		id->body_end = INDEX_HEADER_LEN + h.head_off;
 		*head = xmalloc(h.head_len ? h.head_len : 1);
 		*head_len = h.head_len;
-		if (!pread_all(fd, *head, h.head_len, (off_t)(INDEX_HEADER_LEN + h.head_off)))
+		if (!index_pread_all(fd, *head, h.head_len, (long long)(INDEX_HEADER_LEN + h.head_off)))
 			bad = "truncated";
 		else if ((uint32_t)crc32(0, *head, (uInt)h.head_len) != h.head_crc)
 			bad = "checksum mismatch (damaged)";
@@ -595,7 +628,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 /* Read and check one part's header and head (checksum, shard, sources); on success b
  * is at the metric table. Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
-		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles)
+		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles, bool *grown)
 {
 	memset(pm, 0, sizeof(*pm));
 	size_t head_len;
@@ -607,7 +640,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	index_shard_slice(nfiles, k, n, &lo, &hi);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	return check_sources(b, base, files, lo, hi);
+	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL);
 }
 
 static void part_close(struct part_map *pm)
@@ -619,11 +652,11 @@ static void part_close(struct part_map *pm)
 /* Map and check one part; on success publish its ranks, sources and diagnostics and mark
  * the slice covered. Returns NULL or a malloc'd reason it was not used. */
 static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
-		      const struct steps_rank_file *files, size_t nfiles, bool *covered)
+		      const struct steps_rank_file *files, size_t nfiles, bool *covered, bool *grown)
 {
 	struct part_map pm;
 	struct ibuf b;
-	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles);
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown);
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
@@ -644,12 +677,16 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 			load_progress(ctx, pm.id.size, 0);
 		}
 	}
+	if (why) { /* none of this part's ranks came from it */
+		size_t lo, hi;
+		index_shard_slice(nfiles, k, n, &lo, &hi);
+		memset(grown + lo, 0, (hi - lo) * sizeof(*grown));
+	}
 	part_close(&pm);
 	return why;
 }
 
-/* The shard count of the newest part in dir, 0 when there is none. */
-static unsigned newest_shard_count(const char *dir, bool *found)
+unsigned index_newest_count(const char *dir, const char *kind, bool *found)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -659,9 +696,7 @@ static unsigned newest_shard_count(const char *dir, bool *found)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		unsigned pk, pn;
-		char tail[8];
-		if (sscanf(e->d_name, "steps-%u-of-%u.ts%1s", &pk, &pn, tail) != 3 || !pn || pk >= pn ||
-		    strstr(e->d_name, ".tmp"))
+		if (!part_name(e->d_name, kind, &pk, &pn))
 			continue;
 		*found = true;
 		char *p = xasprintf("%s/%s", dir, e->d_name);
@@ -677,15 +712,15 @@ static unsigned newest_shard_count(const char *dir, bool *found)
 }
 
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
-		  size_t nfiles, bool *covered, bool *found)
+		  size_t nfiles, bool *covered, bool *grown, bool *found)
 {
 	*found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, found);
+	unsigned n = index_newest_count(dir, "steps", found);
 	size_t used = 0;
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
-		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown);
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
@@ -707,14 +742,14 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 {
 	bool found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, &found);
+	unsigned n = index_newest_count(dir, "steps", &found);
 	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	for (unsigned k = 0; k < n; k++) {
 		char *path = part_path(dir, k, n);
 		struct part_map pm;
 		struct ibuf b;
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles) };
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
 		part_close(&pm);
@@ -737,7 +772,7 @@ size_t index_part_files(const char *run_dir, char ***out)
 {
 	bool found = false;
 	char *dir = index_dir_for(run_dir);
-	unsigned n = newest_shard_count(dir, &found);
+	unsigned n = index_newest_count(dir, "steps", &found);
 	char **v = xcalloc(n ? n : 1, sizeof(*v));
 	size_t k = 0;
 	for (unsigned i = 0; i < n; i++) {

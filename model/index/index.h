@@ -14,8 +14,9 @@
  * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero.
  * Payload (model/index/codec.h encoding): first every rank's BODY (steps_rank_encode_body:
  * step codes, timestamps, phase columns, presence bits), then the HEAD: shard K and N;
- * the slice's sources with their sizes and mtimes (per rank: id, dir, steps.jsonl and
- * run.json size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
+ * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
+ * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
+ * size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
  * body: ranks whose steps are the same bytes); the loader's source entries and
@@ -25,7 +26,8 @@
  * in place later cannot raise SIGBUS) and checks magic, version, byte order, the file
  * length against the header, the head's checksum, the shard numbers, then every
  * source's size and mtime against the run dir as it is now (a rank dir added or removed
- * changes the slice and makes the part stale). A part that fails any check is named in
+ * changes the slice and makes the part stale; a steps.jsonl that only grew keeps the
+ * part, and only its new bytes are parsed: extent.h). A part that fails any check is named in
  * a diagnostic (why) and its ranks are read from the JSONL instead; a missing shard
  * likewise. Nothing from a failed part is used. The ranks of a valid part are published
  * as shells: a rank's body is read (pread, length and CRC checked) the first time its
@@ -46,6 +48,8 @@ struct steps_rank_file;
 /* The directory the index of run_dir lives in (malloc'd): run_dir/.tscope-index when
  * run_dir is writable, else the cache directory. */
 char *index_dir_for(const char *run_dir);
+/* Make a directory and its parents (errors are left to the write that follows). */
+void index_mkdir_p(const char *path);
 
 /* The run's rank files (steps_plan_files) sorted by rank id, as shards count them. */
 size_t index_plan(const char *run_dir, struct steps_rank_file **out);
@@ -54,10 +58,13 @@ size_t index_plan(const char *run_dir, struct steps_rank_file **out);
 void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t *hi);
 
 /* Load every valid part of run_dir's index into ctx->run. files: the run's plan sorted
- * by rank id. covered[i] is set for each file whose rank came from the index. Returns the
- * number of parts used; *found tells whether any index part existed (valid or not). */
+ * by rank id. covered[i] is set for each file whose rank came from the index, grown[i]
+ * too when its steps.jsonl only grew since (model/index/extent.h): the rank holds the
+ * indexed records and its source the indexed offset; the caller parses the rest
+ * (steps_ranks_extend). Returns the number of parts used; *found tells whether any
+ * index part existed (valid or not). */
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
-		  size_t nfiles, bool *covered, bool *found);
+		  size_t nfiles, bool *covered, bool *grown, bool *found);
 
 /* Write part k of n for files[lo, hi) (sorted by id; their ranks are published and sealed
  * in run->steps), with the run's source entries [src0, src1) and diagnostics [d0, d1) the
@@ -66,6 +73,32 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out);
+
+/* index_write() with the run's sources and diagnostics to record given as lists of
+ * their indexes in run->src and run->diags (appending after a follow or a grown open). */
+struct index_pick {
+	const size_t *src;
+	size_t nsrc;
+	const size_t *diag;
+	size_t ndiag;
+};
+int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
+		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
+		     char **path_out);
+
+/* Append what the run read beyond its index (a follow, the tails of a grown open) by
+ * rewriting run_dir's index whole (one part, atomically: a temporary file renamed; the
+ * old parts stay valid until then) from the run as it is now: every rank of the plan
+ * must be in the run, read from one source each (a rank reloaded while following
+ * leaves the index alone: the next open finds it stale and rebuilds it). Ranks are
+ * compacted first (steps_rank_settle). Returns 0, an errno, or EAGAIN when the run does
+ * not match its plan; *path_out as index_write. */
+int index_append(struct run *run, const char *run_dir, char **path_out);
+/* For files[which[i]] (files[i] when which is NULL), i < n: the index in run->src of
+ * the latest pytscope source of its steps.jsonl (-1: none) and, when count is not NULL,
+ * how many the run has. O((sources + n) log sources); takes run->lock. */
+void index_sources_of(struct run *run, const struct steps_rank_file *files, const size_t *which, size_t n,
+		      long *latest, size_t *count);
 
 /* Part writing with the ranks given by callbacks (index_write() gives the loaded run's;
  * tests/tools/gen_index.c ranks that share bodies). For each i of [lo, hi), in order,
@@ -89,6 +122,8 @@ struct index_part_spec {
 	bool (*body)(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc);
 	bool (*shell)(void *ud, size_t i, struct obuf *o);
 	void *ud;
+	/* when not NULL: the sources and diagnostics to record, in place of the ranges */
+	const struct index_pick *pick;
 };
 int index_write_spec(const struct index_part_spec *s, char **path_out);
 
@@ -138,5 +173,12 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
  * reports it and rebuilds it. Readers read with pread, so a truncated file never
  * faults them. */
 void index_file_invalidate(const char *path, long long ino);
+/* n bytes at off of fd (pread, EINTR retried); false on a short read or an error. */
+bool index_pread_all(int fd, void *buf, size_t n, long long off);
+/* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index
+ * dir: the shard count N of the newest one (0: none; *found set when any exists), and
+ * removing the parts of every other shard count. */
+unsigned index_newest_count(const char *dir, const char *kind, bool *found);
+void index_remove_other_parts(const char *dir, const char *kind, unsigned n);
 
 #endif

@@ -35,6 +35,13 @@
  *   otherwise the job is stalled (LIVE.JOB_STALL, high).
  * - The live findings are owned by the follower and linked into run->live_findings,
  *   so run_findings() (Findings pane, --print) shows them; follow_free() unlinks them.
+ * - follow_save_index() appends what the polls read to the run dir's index, when it
+ *   has one (model/index/index.h index_append: the index is rewritten whole,
+ *   atomically, so the next open reads it instead of parsing the new lines). Call it
+ *   when following stops (the explorer quits, --print --follow ends); not with --ranks
+ *   or --no-index, nor when nothing new was read; a rank reloaded while following
+ *   leaves the index alone (stale: the next open rebuilds it). Returns the run dirs
+ *   whose index was written.
  * - Time is passed in (seconds, CLOCK_MONOTONIC) so tests drive it. */
 #ifndef MODEL_STEPS_FOLLOW_H
 #define MODEL_STEPS_FOLLOW_H
@@ -64,6 +71,7 @@ enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
 			  const struct follow_opts *o, double now);
 unsigned follow_poll(struct follow *f, double now);
+size_t follow_save_index(struct follow *f);
 void follow_free(struct follow *f);
 
 /* Seconds, CLOCK_MONOTONIC. */

@@ -417,6 +417,13 @@ void store_build_tail(struct steps_model *m);
 void store_build_union(struct steps_model *m);
 int store_cmp_rank(const void *a, const void *b);
 size_t store_col_elem(unsigned char enc);
+/* The encoding a fresh load ends with after storing the n values v in a column of this
+ * kind (exact: c->exact): phases in nanosecond codes unless one has none, others float32
+ * unless exact and one is not a float; store_col_encode() replaces c's data by v in
+ * that encoding (thawing a run-length column for appends: the values appended next are
+ * rounded as a fresh load rounds them). */
+unsigned char store_col_fresh_enc(const double *v, size_t n, enum metric_kind kind, bool exact);
+void store_col_encode(struct column *c, const double *v, size_t n, unsigned char enc);
 void store_column_free(struct column *c);
 /* Free a rank's body (columns, steps, timestamps, step index) and clear those fields. */
 void store_rank_free_body(struct rank_steps *r);

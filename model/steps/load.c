@@ -619,6 +619,8 @@ struct load_plan {
 	bool indexed;                  /* the index is read and may be written */
 	bool index_found;              /* some index part existed */
 	size_t parts_used;
+	bool all_indexed;              /* every rank came from the index */
+	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
 };
 
 /* Keep the tasks in --ranks, in this shard, and not restored from the index. */
@@ -640,6 +642,17 @@ static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *
 		}
 	}
 	lp->tasks.n = k;
+}
+
+/* The ranks whose steps.jsonl grew since the index: parse their new bytes only. */
+static void plan_extend(struct load_ctx *ctx, const char *path, struct load_plan *lp, const bool *grown)
+{
+	long long bytes = steps_ranks_extend(ctx, lp->files, grown, lp->nfiles, lp->lowest);
+	char *dir = index_dir_for(path);
+	diag_add(&ctx->run->diags, DIAG_INFO, dir, -1, -1, -1,
+		 "index: %zu rank%s' steps.jsonl grew since the index was written: only their %lld new bytes "
+		 "were parsed", lp->grown, lp->grown == 1 ? "" : "s", bytes);
+	free(dir);
 }
 
 static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *lp)
@@ -665,12 +678,19 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	if (o && o->shard_n)
 		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
 	bool *covered = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*covered));
+	bool *grown = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*grown));
 	if (!o || (!o->index_build && !o->shard_n))
-		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, &lp->index_found);
+		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, grown, &lp->index_found);
 	bool all = lp->parts_used > 0;
 	for (size_t i = 0; i < lp->nfiles && all; i++)
 		all = covered[i];
-	if (all) { /* every rank from the index: the run-wide analyses may come from its summary */
+	lp->all_indexed = all;
+	for (size_t i = 0; i < lp->nfiles; i++)
+		lp->grown += grown[i];
+	if (lp->grown)
+		plan_extend(ctx, path, lp, grown);
+	free(grown);
+	if (all && !lp->grown) { /* every rank from the index: the run-wide analyses may come from its summary */
 		struct steps_model *m = steps_model_get(ctx->run);
 		steps_summary_open(ctx->run, path);
 		if (!m->summary) {
@@ -682,6 +702,27 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	free(covered);
 }
 
+/* An open that parsed the tails of grown sources writes them into the index (whole,
+ * atomically); the summary is written again at finalize. */
+static void plan_append_index(struct load_ctx *ctx, const char *path)
+{
+	struct run *run = ctx->run;
+	if (load_cancelled(ctx))
+		return;
+	char *written = NULL;
+	int err = index_append(run, path, &written);
+	if (err) {
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s",
+			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err));
+		return;
+	}
+	run_set_index_path(run, written);
+	free(written);
+	struct steps_model *m = steps_model_get(run);
+	free(m->summary_dir);
+	m->summary_dir = xstrdup(path);
+}
+
 /* After the parse: write the index part this load is for (a shard, `tscope-tui index`),
  * or the whole index automatically: for a big run that had none, or in place of one
  * that was there but could not be used at all (stale, damaged, another version). An
@@ -691,6 +732,10 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 {
 	const struct opts *o = ctx->opts;
 	bool want = o && (o->index_build || o->shard_n);
+	if (!want && lp->grown && lp->all_indexed) { /* append the new records to the index */
+		plan_append_index(ctx, path);
+		return;
+	}
 	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
 	if (!want && !rebuild && (lp->index_found || bytes < INDEX_AUTO_MIN_BYTES))
 		return;
@@ -738,7 +783,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
 	steps_expect_ranks(job.m, t->n);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
-	if (t->n)
+	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
 	steps_rank_files_free(lp.files, lp.nfiles);

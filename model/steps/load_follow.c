@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/index/index.h"
 #include "model/registry.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
@@ -60,6 +61,7 @@ struct follow {
 	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
 	double threshold;
 	unsigned long sig;            /* signature of what the live findings say */
+	bool grew;                    /* a poll read new records (follow_save_index) */
 	size_t next;                  /* the tail the next poll starts at (slices) */
 	bool behind;                  /* the last poll stopped at the slice */
 	char last_event[256];
@@ -515,6 +517,7 @@ unsigned follow_poll(struct follow *f, double now)
 	}
 	if (!f->behind)
 		f->next = 0;
+	f->grew = f->grew || out;
 	if (out)
 		steps_refresh(f->run->steps);
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
@@ -525,6 +528,25 @@ unsigned follow_poll(struct follow *f, double now)
 	if (out)
 		run_changed(f->run);
 	return out;
+}
+
+size_t follow_save_index(struct follow *f)
+{
+	const struct opts *o = f->run->opts;
+	if (!f->grew || !f->run->steps || (o && (o->no_index || o->ranks)))
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < f->np; i++) {
+		char **parts = NULL;
+		size_t np = steps_is_dir(f->p[i].path) ? index_part_files(f->p[i].path, &parts) : 0;
+		for (size_t k = 0; k < np; k++)
+			free(parts[k]);
+		free(parts);
+		if (np && index_append(f->run, f->p[i].path, NULL) == 0)
+			n++;
+	}
+	f->grew = false;
+	return n;
 }
 
 void follow_free(struct follow *f)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
@@ -15,43 +16,16 @@
 
 #define META_MAX ((size_t)16 << 20)
 
+/* run.json (at most META_MAX bytes), read once per open with the probes (dirlist_read). */
 static char *read_small(const char *path, size_t *len, int *err)
 {
-	int fd = infile_open(path);
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= META_MAX) {
-				*err = EFBIG;
-				break;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*err = errno;
-			break;
-		}
-		if (r == 0) {
-			*err = 0;
-			break;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	if (*err) {
+	char *buf = dirlist_read(path, META_MAX, len);
+	*err = buf ? 0 : errno;
+	if (buf && *len >= META_MAX) {
 		free(buf);
+		*err = EFBIG;
 		return NULL;
 	}
-	*len = n;
 	return buf;
 }
 

@@ -73,6 +73,37 @@ static bool rank_hosts(struct run *run, const char **host)
 	return true;
 }
 
+/* The same host: equal names, or one is the other's first label (a short name and its
+ * fully qualified one: "node-3" and "node-3.cluster"). */
+static bool same_host(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+	if (strcmp(a, b) == 0)
+		return true;
+	return la == lb && strncmp(a, b, la) == 0 && (!a[la] || !b[lb]);
+}
+
+void steps_nodes_check_hosts(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	if (!m || !run->trace)
+		return;
+	size_t n = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		const char *env = env_host(m, r);
+		const char *tr = trace_rank_host(run, steps_rank_id(m, r));
+		if (!env || !tr || !*tr || same_host(env, tr))
+			continue;
+		if (n++ < NODES_HOST_DIAGS)
+			diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, r),
+				 "rank %d: run.json environment names host \"%s\" but its trace names \"%s\"; "
+				 "the node roll-up uses run.json's", steps_rank_id(m, r), env, tr);
+	}
+	if (n > NODES_HOST_DIAGS)
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "%zu more ranks whose run.json and trace hosts disagree", n - NODES_HOST_DIAGS);
+}
+
 static bool group_by_host(struct run *run, struct node_set *s)
 {
 	const struct steps_model *m = run->steps;

@@ -4,8 +4,8 @@
  *
  * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
  * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
- * trace_rank_host: distributedInfo, or the default trace file name), when every rank
- * has one; else consecutive rank ids in
+ * trace_rank_host: distributedInfo's hostname, else the trace's top-level host_name,
+ * else the default trace file name), when every rank has one; else consecutive rank ids in
  * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count". With
  * none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
  * lowest rank id; a node's ranks are rank indexes in ascending id. The distributed
@@ -50,5 +50,10 @@ struct groups *steps_node_groups(struct run *run);
 void steps_nodes_free(struct node_set *s);
 /* true when node k is slow together (the rule above). */
 bool steps_node_slow(const struct node_set *s, size_t k);
+/* Never merged silently: a rank whose run.json host and trace host differ (other than a
+ * short name and its qualified form) gets a warning diagnostic, the first
+ * NODES_HOST_DIAGS of them, then one count. Once, after the run is loaded. */
+#define NODES_HOST_DIAGS 8
+void steps_nodes_check_hosts(struct run *run);
 
 #endif

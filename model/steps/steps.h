@@ -208,6 +208,19 @@ struct steps_rank_file {
 size_t steps_plan_files(const char *path, struct steps_rank_file **out);
 void steps_rank_files_free(struct steps_rank_file *v, size_t n);
 
+/* AN INDEX THE SOURCES OUTGREW (model/index/extent.h, store_extend.c). After
+ * index_load() restored ranks whose steps.jsonl only grew (grown[i] for files[i]),
+ * steps_ranks_extend() keeps each one's indexed records and parses only the bytes after
+ * its source's consumed offset, on ctx->opts->jobs threads, as a plain load would
+ * (lowest: the run's lowest rank id, whose scalars are exact); returns the bytes parsed.
+ * Before the model is finalized. steps_rank_settle() compacts a rank that was grown
+ * (steps_rank_grow) back to the form a fresh load has, so it can be encoded into the
+ * index; a rank that was not grown is left alone. Not synchronised. */
+struct load_ctx;
+long long steps_ranks_extend(struct load_ctx *ctx, const struct steps_rank_file *files, const bool *grown,
+			     size_t nfiles, long lowest);
+void steps_rank_settle(struct steps_model *m, size_t ri);
+
 /* ---- serialized form (the persistent index, model/index/) -------------------------
  * CONTRACT. steps_rank_seal() compacts a complete rank and builds its step index now
  * (what steps_finalize() would do); the loader seals each rank on its worker thread.

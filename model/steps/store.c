@@ -151,6 +151,39 @@ static bool nano_code(double v, uint32_t *code)
 	return true;
 }
 
+unsigned char store_col_fresh_enc(const double *v, size_t n, enum metric_kind kind, bool exact)
+{
+	uint32_t code;
+	if (kind == METRIC_PHASE) {
+		for (size_t i = 0; i < n; i++)
+			if (!nano_code(v[i], &code))
+				return ENC_F64;
+		return ENC_NANO;
+	}
+	for (size_t i = 0; i < n && exact; i++)
+		if ((double)(float)v[i] != v[i] && v[i] == v[i])
+			return ENC_F64;
+	return ENC_F32;
+}
+
+void store_col_encode(struct column *c, const double *v, size_t n, unsigned char enc)
+{
+	free(c->data);
+	c->enc = enc;
+	c->data = xmalloc((n ? n : 1) * store_col_elem(enc));
+	uint32_t code = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (enc == ENC_NANO && nano_code(v[i], &code))
+			((uint32_t *)c->data)[i] = code;
+		else if (enc == ENC_NANO)
+			((uint32_t *)c->data)[i] = 0;
+		else if (enc == ENC_F32)
+			((float *)c->data)[i] = (float)v[i];
+		else
+			((double *)c->data)[i] = v[i];
+	}
+}
+
 size_t store_col_elem(unsigned char enc)
 {
 	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;

@@ -20,8 +20,10 @@ static uint64_t *bitmap_full(size_t n)
 	return b;
 }
 
-/* Undo col_compact(): runs expand to doubles, the presence bitmap comes back. */
-static void col_thaw(struct column *c, size_t n)
+/* Undo col_compact(): runs expand to the encoding a fresh load would have (so values
+ * appended later are rounded as a fresh load rounds them), the presence bitmap comes
+ * back. */
+static void col_thaw(struct column *c, size_t n, enum metric_kind kind)
 {
 	if (c->enc == ENC_RLE) {
 		double *d = xmalloc((n ? n : 1) * sizeof(*d));
@@ -35,8 +37,9 @@ static void col_thaw(struct column *c, size_t n)
 		c->run_start = NULL;
 		c->run_val = NULL;
 		c->nruns = 0;
-		c->data = d;
-		c->enc = ENC_F64;
+		c->data = NULL;
+		store_col_encode(c, d, n, store_col_fresh_enc(d, n, kind, c->exact));
+		free(d);
 		c->cap = n;
 	}
 	if (c->cap && c->all_present) {
@@ -59,8 +62,12 @@ struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 	} else if (!r->ts_present) {
 		r->ts_present = bitmap_full(r->cap);
 	}
-	for (size_t i = 0; i < r->ncol; i++)
-		col_thaw(&r->col[i], r->n);
+	for (size_t i = 0; i < r->ncol; i++) {
+		pthread_mutex_lock(&m->lock); /* loader threads may intern metrics meanwhile */
+		enum metric_kind kind = m->metric[i].kind;
+		pthread_mutex_unlock(&m->lock);
+		col_thaw(&r->col[i], r->n, kind);
+	}
 	return r;
 }
 

@@ -9,6 +9,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/internal.h"
+#include "model/steps/nodes.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -40,6 +41,7 @@ static void steps_fin(struct run *run)
 	if (!m)
 		return;
 	steps_finalize(m);
+	steps_nodes_check_hosts(run);
 	if (steps_summary_restore(run) || !m->summary_dir)
 		return;
 	int err = steps_summary_write(run, m->summary_dir);

@@ -3,7 +3,7 @@
  * temporal breakdown, comm/comp overlap, kernel-type breakdown with overlap labels,
  * per-kernel statistics, idle time by stream and potential stragglers. All times are
  * integer nanoseconds inside; results are microseconds (HTA) or seconds (pytscope). */
-#include "model/trace/trace.h"
+#include "model/trace/internal.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -119,6 +119,18 @@ static void ensure_global(struct trace_set *ts)
 				two = true;
 		}
 	ts->filter_last_step = two;
+}
+
+void trace_filter_check(struct trace_set *ts)
+{
+	pthread_mutex_lock(&ts->lock);
+	ensure_global(ts);
+	for (size_t i = 0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		if ((r->hta_done || r->strag_done) && r->hta_filter != ts->filter_last_step)
+			trace_rank_drop_analyses(r);
+	}
+	pthread_mutex_unlock(&ts->lock);
 }
 
 static int64_t last_step_start(const struct trace_rank *r)
@@ -365,7 +377,9 @@ const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri)
 	pthread_mutex_lock(&ts->lock);
 	if (!r->hta_done) {
 		ensure_global(ts);
+		trace_rank_need_events(ts, r);
 		hta_compute(ts, r);
+		r->hta_filter = ts->filter_last_step;
 		r->hta_done = true;
 	}
 	pthread_mutex_unlock(&ts->lock);
@@ -477,6 +491,7 @@ const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri)
 	struct trace_rank *r = ts->r[ri];
 	pthread_mutex_lock(&ts->lock);
 	if (!r->py_done) {
+		trace_rank_need_events(ts, r);
 		py_compute(r);
 		r->py_done = true;
 	}
@@ -553,12 +568,12 @@ static bool iter_window(struct trace_set *ts, const long *steps, size_t nsteps, 
 			lo = st->ts < lo ? st->ts : lo;
 			hi = st->ts + st->dur > hi ? st->ts + st->dur : hi;
 		}
-		for (size_t k = 0; k < r->nk; k++) {
-			const struct trace_kernel *e = &r->k[k];
-			if (!step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff))
+		for (size_t w = 0; w < r->nwin; w++) {
+			const struct trace_iterwin *e = &r->win[w];
+			if (!step_valid(steps, nsteps, e->iter))
 				continue;
-			lo = e->ts < lo ? e->ts : lo;
-			hi = e->ts + e->dur > hi ? e->ts + e->dur : hi;
+			lo = e->lo < lo ? e->lo : lo;
+			hi = e->hi > hi ? e->hi : hi;
 		}
 	}
 	if (lo > hi)
@@ -619,17 +634,14 @@ static size_t straggler_rows(struct trace_set *ts, const long *steps, size_t nst
 	double min_dur = mean * STRAGGLER_MIN_NORM_DUR;
 	for (size_t i = 0; i < ts->n; i++) {
 		struct trace_rank *r = ts->r[i];
-		int64_t cutoff = last_step_start(r);
-		for (size_t k = 0; k < r->nk; k++) {
-			const struct trace_kernel *e = &r->k[k];
-			if (e->stream <= 0 || e->iter <= 0 || (double)e->dur < min_dur ||
-			    strncmp(r->names[e->name], "ncclKernel", 10) != 0 ||
-			    !step_valid(steps, nsteps, e->iter) || !hta_keep(ts, r, e, cutoff))
+		for (size_t k = 0; k < r->nnccl; k++) {
+			const struct trace_ncclk *e = &r->nccl[k];
+			if ((double)e->dur < min_dur || !step_valid(steps, nsteps, e->iter))
 				continue;
 			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = (struct srow){
 				.rank = r->rank, .stream = e->stream, .iter = e->iter,
-				.gid = gname_id(g, r->names[e->name]), .order = k,
+				.gid = gname_id(g, r->names[e->name]), .order = e->order,
 				.metric = (double)(e->ts - tmin) / mean, .duration = (double)e->dur / mean,
 			};
 		}
@@ -725,8 +737,68 @@ static void count_stragglers(struct trace_set *ts, const struct srow *v, size_t 
 	free(m);
 }
 
+static int win_cmp(const void *a, const void *b)
+{
+	const struct trace_iterwin *x = a, *y = b;
+	return (x->iter > y->iter) - (x->iter < y->iter);
+}
+
+/* What the straggler search reads of a rank's events (trace.h STRAGGLER INPUTS): the
+ * span of its HTA GPU events per ProfilerStep, and its candidate NCCL kernels. */
+static void strag_inputs(struct trace_set *ts, struct trace_rank *r)
+{
+	int64_t cutoff = last_step_start(r);
+	size_t cw = 0, cn = 0, nw = 0;
+	struct trace_iterwin *w = NULL;
+	for (size_t k = 0; k < r->nk; k++) {
+		const struct trace_kernel *e = &r->k[k];
+		if (e->iter < 0 || !hta_keep(ts, r, e, cutoff))
+			continue;
+		xgrow((void **)&w, &cw, nw + 1, sizeof(*w));
+		w[nw++] = (struct trace_iterwin){ e->iter, e->ts, e->ts + e->dur };
+		if (e->stream <= 0 || e->iter <= 0 || strncmp(r->names[e->name], "ncclKernel", 10) != 0)
+			continue;
+		xgrow((void **)&r->nccl, &cn, r->nnccl + 1, sizeof(*r->nccl));
+		r->nccl[r->nnccl++] = (struct trace_ncclk){ e->stream, e->name, e->iter, k, e->ts, e->dur };
+	}
+	if (nw)
+		qsort(w, nw, sizeof(*w), win_cmp);
+	r->nwin = 0;
+	for (size_t i = 0; i < nw; i++) {   /* one span per step */
+		struct trace_iterwin *o = r->nwin ? &w[r->nwin - 1] : NULL;
+		if (o && o->iter == w[i].iter) {
+			o->lo = w[i].lo < o->lo ? w[i].lo : o->lo;
+			o->hi = w[i].hi > o->hi ? w[i].hi : o->hi;
+		} else {
+			w[r->nwin++] = w[i];
+		}
+	}
+	r->win = w;
+	r->hta_filter = ts->filter_last_step;
+	r->strag_done = true;
+}
+
+void trace_rank_summarize(struct trace_set *ts, size_t ri)
+{
+	trace_hta(ts, ri);
+	trace_pysum(ts, ri);
+	struct trace_rank *r = ts->r[ri];
+	pthread_mutex_lock(&ts->lock);
+	if (!r->strag_done) {
+		ensure_global(ts);
+		trace_rank_need_events(ts, r);
+		strag_inputs(ts, r);
+	}
+	pthread_mutex_unlock(&ts->lock);
+}
+
 static void stragglers_compute(struct trace_set *ts)
 {
+	for (size_t i = 0; i < ts->n; i++)
+		if (!ts->r[i]->strag_done) {
+			trace_rank_need_events(ts, ts->r[i]);
+			strag_inputs(ts, ts->r[i]);
+		}
 	long *steps;
 	size_t nsteps = valid_steps(ts, &steps);
 	int64_t tmin;

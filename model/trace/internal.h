@@ -23,7 +23,30 @@ void trace_assign_rank(struct run *run, struct trace_set *ts, size_t i, bool sin
 /* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
  * or NULL; the caller frees it. */
 char *trace_host_from_name(const char *path);
-void trace_finish_rank(struct run *run, struct trace_set *ts, struct trace_rank *r);
+struct diag_list;
+void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r);
+/* Decode one trace file into a new, unfinished rank (NULL when it gave nothing); its
+ * diagnostics go to diags (load.c). */
+/* Drop what the analyses computed of r (hta, pysum, straggler inputs, step comm):
+ * they run again from its events (store.c). */
+void trace_rank_drop_analyses(struct trace_rank *r);
+/* After a load that restored ranks from the index: the last-step rule over every rank
+ * now (analysis.c); a rank whose analyses were computed under the other rule drops
+ * them. */
+void trace_filter_check(struct trace_set *ts);
+/* The trace summaries in the persistent index (index.c, which says when it is used).
+ * trace_index_shard() keeps slice k of n of the files v[0..*n) sorted by path (the
+ * others freed); trace_index_restore() restores the files it holds as they are now
+ * (their ranks added to run->trace, lazy), drops them from v and returns how many;
+ * trace_index_want() tells whether a load that parsed that much should write it;
+ * trace_index_save() writes this load's part from run->trace (every rank's summaries
+ * computed first; a failure is a diagnostic). */
+bool trace_index_usable(const struct run *run, const char *path);
+void trace_index_shard(char **v, size_t *n, unsigned k, unsigned nshard);
+size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n);
+bool trace_index_want(const struct run *run, long long parsed_bytes);
+void trace_index_save(struct run *run, const char *path);
+struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, const char *path);
 int trace_rank_cmp(const void *a, const void *b);
 
 #endif

@@ -157,7 +157,7 @@ struct name_slot {
 
 struct file_ctx {
 	struct trace_rank *r;
-	struct run *run;
+	struct diag_list *diags;   /* where this file's diagnostics go */
 	struct load_ctx *ctx;
 	struct json_doc doc;
 	struct name_slot *slots;
@@ -168,6 +168,7 @@ struct file_ctx {
 	int64_t base_ns;
 	size_t ndiag;
 	size_t skipped;
+	char *host_name;   /* top-level host_name (distributedInfo's hostname comes first) */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -232,7 +233,7 @@ static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const 
 		return;
 	char msg[256];
 	snprintf(msg, sizeof(msg), fmt, arg);
-	diag_add(&fc->run->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
 }
 
 bool trace_parse_us(const char *s, size_t n, int64_t *out)
@@ -676,6 +677,13 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 		}
 		return;
 	}
+	if (strcmp(key, "host_name") == 0) { /* Kineto's top-level metadata: after distributedInfo's */
+		if (json_is_string(d, 0) && d->tok[0].end > d->tok[0].start) {
+			free(fc->host_name);
+			fc->host_name = json_strdup(d, 0);
+		}
+		return;
+	}
 	/* distributedInfo */
 	if (tok_int(d, json_get(d, 0, "rank"), &v) && v >= 0 && v < 1000000000LL) {
 		fc->r->rank = (int)v;
@@ -694,7 +702,7 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 static void on_error(void *ud, uint64_t off, const char *msg)
 {
 	struct file_ctx *fc = ud;
-	diag_add(&fc->run->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
 }
 
 struct load_job {
@@ -716,33 +724,30 @@ static bool on_cancelled(void *ud)
 	return load_cancelled(fc->ctx);
 }
 
-static void load_one(void *ud, size_t i)
+/* Decode one trace file into a new rank (not finished: trace_finish_rank), its
+ * diagnostics into diags; *res says what was read. NULL when the file gave nothing. */
+static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *diags, const char *path,
+				     struct tscan_result *res, size_t *skipped)
 {
-	struct load_job *job = ud;
-	const char *path = job->files->v[i];
-	struct stat st;
-	long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
-	size_t src = run_add_source(job->run, path, "kineto", -1, size);
 	struct trace_rank *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
 	r->rank = -1;
 	r->world_size = -1;
-	struct file_ctx fc = { .r = r, .run = job->run, .ctx = job->ctx };
+	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx };
 	json_doc_init(&fc.doc);
-	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", NULL };
+	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", "host_name", NULL };
 	const struct tscan_cb cb = {
 		.event = on_event, .meta = on_meta, .meta_keys = meta_keys, .error = on_error,
 		.progress = on_progress, .cancelled = on_cancelled,
 	};
-	struct tscan_result res;
-	tscan_file(path, &cb, &fc, &res);
-	if (res.err)
-		diag_add(&job->run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res.err));
-	else if (!res.found_events && !res.errors)
-		diag_add(&job->run->diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
+	tscan_file(path, &cb, &fc, res);
+	if (res->err)
+		diag_add(diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res->err));
+	else if (!res->found_events && !res->errors)
+		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
 	if (fc.ndiag > MAX_EVENT_DIAGS)
-		diag_add(&job->run->diags, DIAG_WARN, path, -1, -1, -1,
-			 "%zu more skipped events not listed", fc.ndiag - MAX_EVENT_DIAGS);
+		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "%zu more skipped events not listed",
+			 fc.ndiag - MAX_EVENT_DIAGS);
 	if (fc.have_base) {
 		for (size_t k = 0; k < r->nk; k++)
 			r->k[k].ts += fc.base_ns;
@@ -751,22 +756,52 @@ static void load_one(void *ud, size_t i)
 		for (size_t k = 0; k < r->nstep; k++)
 			r->step[k].ts += fc.base_ns;
 	}
+	if (!r->host) {
+		r->host = fc.host_name;
+		fc.host_name = NULL;
+	}
+	free(fc.host_name);
 	if (!r->host)
 		r->host = trace_host_from_name(path);
-	r->skipped = fc.skipped;
-	r->src = src;
-	run_source_done(job->run, src, res.events - fc.skipped, fc.skipped, res.err, res.truncated);
+	r->skipped = *skipped = fc.skipped;
 	for (size_t k = 0; k < r->nnames; k++)
 		free(fc.raw[k]);
 	free(fc.raw);
 	free(fc.rawlen);
 	free(fc.slots);
 	json_doc_free(&fc.doc);
-	if (res.err || (!res.found_events && r->nk == 0)) {
+	if (res->err || (!res->found_events && r->nk == 0)) {
 		trace_rank_free(r);
 		r = NULL;
 	}
+	return r;
+}
+
+static void load_one(void *ud, size_t i)
+{
+	struct load_job *job = ud;
+	const char *path = job->files->v[i];
+	struct stat st;
+	long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+	size_t src = run_add_source(job->run, path, "kineto", -1, size);
+	struct tscan_result res;
+	size_t skipped;
+	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, &res, &skipped);
+	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
+	if (r) {
+		r->src = src;
+		r->file_size = size;
+		r->file_mtime_ns = size >= 0 ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0;
+	}
 	job->out[i] = r;
+}
+
+struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, const char *path)
+{
+	struct load_ctx ctx = { .run = run, .opts = run->opts };
+	struct tscan_result res;
+	size_t skipped;
+	return parse_file(&ctx, diags, path, &res, &skipped);
 }
 
 static int load_files(struct load_ctx *ctx, struct pathvec *files)
@@ -796,7 +831,7 @@ static int load_files(struct load_ctx *ctx, struct pathvec *files)
 		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
 		run->src[out[i]->src].rank = out[i]->rank;
 		pthread_mutex_unlock(&run->lock);
-		trace_finish_rank(run, ts, out[i]);
+		trace_finish_rank(&run->diags, ts, out[i]);
 		added++;
 	}
 	free(out);
@@ -812,6 +847,8 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	const struct opts *o = run->opts;
 	struct pathvec files = { 0 };
 	bool had_steps = run->steps != NULL; /* the pytscope loader ran first */
+	bool indexed = false;
+	size_t restored = 0;
 	if (o && o->ntrace > 0) {
 		if (run->trace && run->trace->explicit_loaded)
 			return 0;
@@ -819,8 +856,26 @@ int trace_load(struct load_ctx *ctx, const char *path)
 			discover(o->trace_paths[i], &files, true);
 	} else {
 		discover(path, &files, true);
+		indexed = trace_index_usable(run, path);
+	}
+	if (indexed && o && o->shard_n)
+		trace_index_shard(files.v, &files.n, o->shard_k, o->shard_n);
+	if (indexed && !(o && (o->index_build || o->shard_n)))
+		restored = trace_index_restore(run, path, files.v, &files.n);
+	long long parsed = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		struct stat st;
+		parsed += stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
 	}
 	int rc = load_files(ctx, &files);
+	if (restored) {
+		qsort(run->trace->r, run->trace->n, sizeof(*run->trace->r), trace_rank_cmp);
+		rc = 0;
+	}
+	if (run->trace)
+		trace_filter_check(run->trace);
+	if (rc == 0 && indexed && files.n && trace_index_want(run, parsed) && !load_cancelled(ctx))
+		trace_index_save(run, path);
 	if (rc == 0 && !had_steps)
 		trace_publish_steps(run);
 	if (o && o->ntrace > 0 && run->trace)
@@ -828,4 +883,3 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	pathvec_free(&files);
 	return rc;
 }
-

@@ -3,6 +3,7 @@
  * (see scan.h). A sliding buffer holds the bytes from the current mark (the
  * start of the value being captured) to the read position; it only grows when one
  * value is larger than the buffer. */
+#include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/trace/scan.h"
 
@@ -675,17 +676,18 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 	return scan_run(&s, cb, ud, res);
 }
 
-bool tscan_probe(const char *path, size_t limit)
+/* The first limit bytes of gzip file path, decompressed (NUL-terminated), or NULL. */
+static char *probe_gz_head(const char *path, size_t limit, size_t *len)
 {
 	struct reader r = { .fd = infile_open(path) };
 	if (r.fd < 0)
-		return false;
+		return NULL;
 	unsigned char head[2];
-	ssize_t k = raw_read(&r, head, 2);
-	if (k == 2 && head[0] == 0x1f && head[1] == 0x8b)
-		reader_open_gz(&r, head, 2);
-	else
-		lseek(r.fd, 0, SEEK_SET);
+	if (raw_read(&r, head, 2) != 2 || head[0] != 0x1f || head[1] != 0x8b) {
+		reader_close(&r); /* changed under us: not a trace */
+		return NULL;
+	}
+	reader_open_gz(&r, head, 2);
 	char *buf = xmalloc(limit + 1);
 	size_t n = 0;
 	while (n < limit) {
@@ -696,6 +698,20 @@ bool tscan_probe(const char *path, size_t limit)
 	}
 	buf[n] = '\0';
 	reader_close(&r);
+	*len = n;
+	return buf;
+}
+
+bool tscan_probe(const char *path, size_t limit)
+{
+	size_t n = 0;
+	char *buf = dirlist_read(path, limit, &n); /* run.json: one open with the other probes */
+	if (buf && n >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
+		free(buf);
+		buf = probe_gz_head(path, limit, &n);
+	}
+	if (!buf)
+		return false;
 	size_t i = 0;
 	while (i < n && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
 		i++;

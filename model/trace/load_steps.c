@@ -33,11 +33,12 @@ static int64_t exposed_comm(const struct trace_rank *r, const struct trace_by_it
 	return trace_ivl_sum(comm, nc) - trace_ivl_intersect(comm, nc, comp, np);
 }
 
-static void publish_rank(struct steps_model *m, const struct trace_rank *r, int m_compute, int m_comm)
+void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 {
-	if (r->nstep == 0)
+	if (r->step_comm || r->nstep == 0)
 		return;
-	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
+	trace_rank_need_events(ts, r);
+	r->step_comm = xmalloc(r->nstep * sizeof(*r->step_comm));
 	struct trace_ivl *comm = xmalloc((r->nk + 1) * sizeof(*comm));
 	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
 	struct trace_by_iter *v;
@@ -54,15 +55,27 @@ static void publish_rank(struct steps_model *m, const struct trace_rank *r, int 
 		}
 		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
 		int64_t c = exposed_comm(r, v + lo, n, comm, comp);
-		if (c > st->dur)
-			c = st->dur;
-		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
-		rank_set(rs, pos, m_compute, (double)(st->dur - c) / 1e9);
-		rank_set(rs, pos, m_comm, (double)c / 1e9);
+		r->step_comm[s] = c > st->dur ? st->dur : c;
 	}
 	free(v);
 	free(comm);
 	free(comp);
+}
+
+static void publish_rank(struct steps_model *m, struct trace_set *ts, struct trace_rank *r, int m_compute,
+			 int m_comm)
+{
+	if (r->nstep == 0)
+		return;
+	trace_rank_step_comm(ts, r);
+	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
+	for (size_t s = 0; s < r->nstep; s++) {
+		const struct trace_step *st = &r->step[s];
+		int64_t c = r->step_comm[s];
+		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
+		rank_set(rs, pos, m_compute, (double)(st->dur - c) / 1e9);
+		rank_set(rs, pos, m_comm, (double)c / 1e9);
+	}
 	steps_publish_rank(m, rs);
 }
 
@@ -78,5 +91,5 @@ void trace_publish_steps(struct run *run)
 	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
 	int m_comm = steps_metric_intern(m, METRIC_PHASE, "comm");
 	for (size_t i = 0; i < ts->n; i++)
-		publish_rank(m, ts->r[i], m_compute, m_comm);
+		publish_rank(m, ts, ts->r[i], m_compute, m_comm);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -220,7 +221,7 @@ static void sort_cpu_stable(struct trace_rank *r)
 	free(tmp);
 }
 
-void trace_finish_rank(struct run *run, struct trace_set *ts, struct trace_rank *r)
+void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r)
 {
 	sort_cpu_stable(r);
 	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
@@ -238,27 +239,98 @@ void trace_finish_rank(struct run *run, struct trace_set *ts, struct trace_rank 
 	}
 	free(si.v);
 	if (r->nk > 0 && ncomm == 0)
-		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "%zu GPU kernels but no communication kernel matched the classification table "
 			 "(extend it with --kernel-classes); communication overlap is n/a", r->nk);
+}
+
+void trace_rank_drop_analyses(struct trace_rank *r)
+{
+	free(r->hta.kstat);
+	free(r->hta.idle);
+	memset(&r->hta, 0, sizeof(r->hta));
+	memset(&r->py, 0, sizeof(r->py));
+	free(r->win);
+	free(r->nccl);
+	free(r->step_comm);
+	r->win = NULL;
+	r->nccl = NULL;
+	r->step_comm = NULL;
+	r->nwin = r->nnccl = 0;
+	r->hta_done = r->py_done = r->strag_done = false;
+}
+
+static void rank_free_names(struct trace_rank *r)
+{
+	for (size_t i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->name_cls);
 }
 
 void trace_rank_free(struct trace_rank *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nnames; i++)
-		free(r->names[i]);
-	free(r->names);
-	free(r->name_cls);
+	rank_free_names(r);
 	free(r->k);
 	free(r->cpu);
 	free(r->step);
 	free(r->path);
 	free(r->host);
-	free(r->hta.kstat);
-	free(r->hta.idle);
+	trace_rank_drop_analyses(r);
 	free(r);
+}
+
+/* The file as it is now matches what r was restored from. */
+static bool same_file(const struct trace_rank *r)
+{
+	struct stat st;
+	return stat(r->path, &st) == 0 && (long long)st.st_size == r->file_size &&
+	       (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == r->file_mtime_ns;
+}
+
+/* Move f's events (and names, steps) into r; f keeps the rest and is freed. */
+static void take_events(struct trace_rank *r, struct trace_rank *f)
+{
+	free(r->k);
+	free(r->cpu);
+	free(r->step);
+	rank_free_names(r);
+	r->k = f->k, r->nk = f->nk, r->kcap = f->kcap;
+	r->cpu = f->cpu, r->ncpu = f->ncpu, r->cpucap = f->cpucap;
+	r->step = f->step, r->nstep = f->nstep, r->stepcap = f->stepcap;
+	r->names = f->names, r->name_cls = f->name_cls, r->nnames = f->nnames, r->namecap = f->namecap;
+	f->k = NULL, f->cpu = NULL, f->step = NULL, f->names = NULL, f->name_cls = NULL;
+	f->nnames = 0;
+	trace_rank_free(f);
+}
+
+void trace_rank_need_events(struct trace_set *ts, struct trace_rank *r)
+{
+	if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ts->ev_lock);
+	if (r->lazy) {
+		struct diag_list scratch; /* the file's diagnostics were restored with it */
+		diag_list_init(&scratch);
+		bool same = same_file(r);
+		struct trace_rank *f = trace_parse_file(ts->run, &scratch, r->path);
+		if (f)
+			trace_finish_rank(&scratch, ts, f);
+		same = same && f && f->nnames == r->nnames && f->nstep == r->nstep;
+		if (!same) {
+			diag_add(&ts->run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+				 "trace changed since its index summary was read; its analyses are computed again "
+				 "from the file as it is now");
+			trace_rank_drop_analyses(r);
+		}
+		if (f)
+			take_events(r, f);
+		diag_list_free(&scratch);
+		__atomic_store_n(&r->lazy, false, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&ts->ev_lock);
 }
 
 struct trace_set *trace_set_get_or_new(struct run *run)
@@ -267,6 +339,8 @@ struct trace_set *trace_set_get_or_new(struct run *run)
 		return run->trace;
 	struct trace_set *ts = xcalloc(1, sizeof(*ts));
 	pthread_mutex_init(&ts->lock, NULL);
+	pthread_mutex_init(&ts->ev_lock, NULL);
+	ts->run = run;
 	char err[1024];
 	const char *file = run->opts ? run->opts->kernel_classes : NULL;
 	ts->cls = kclass_new(file, err, sizeof(err));
@@ -286,6 +360,7 @@ void trace_free(struct run *run)
 	free(ts->r);
 	kclass_free(ts->cls);
 	pthread_mutex_destroy(&ts->lock);
+	pthread_mutex_destroy(&ts->ev_lock);
 	free(ts);
 	run->trace = NULL;
 }

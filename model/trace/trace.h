@@ -90,6 +90,21 @@ struct trace_pysum {     /* pytscope TraceSummary; seconds */
 };
 extern const char *const trace_coll_names[6]; /* sorted, as pytscope prints them */
 
+/* STRAGGLER INPUTS. What HTA's straggler search (trace_stragglers) reads of a rank,
+ * kept per rank so that it runs from the index without the events: the span of the
+ * rank's HTA GPU events launched in each ProfilerStep, and its candidate kernels
+ * (ncclKernel* on a stream > 0 in a step > 0, in the HTA event set). */
+struct trace_iterwin {
+	long iter;
+	int64_t lo, hi;      /* ns */
+};
+struct trace_ncclk {
+	int32_t stream, name;
+	long iter;
+	size_t order;        /* index in the rank's events (file order) */
+	int64_t ts, dur;
+};
+
 struct trace_rank {
 	int rank;
 	char *path;
@@ -107,10 +122,20 @@ struct trace_rank {
 	size_t nnames, namecap;
 	size_t skipped;      /* events skipped (bad records) */
 	size_t src;          /* index in run->src */
-	/* memoized analyses */
-	bool hta_done, py_done;
+	/* memoized analyses (restored from the index: model/trace/index.c) */
+	bool hta_done, py_done, strag_done;
+	bool hta_filter;     /* ts->filter_last_step when hta and the straggler inputs were computed */
 	struct trace_hta hta;
 	struct trace_pysum py;
+	struct trace_iterwin *win;
+	size_t nwin;
+	struct trace_ncclk *nccl;
+	size_t nnccl;
+	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
+	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
+	 * are. trace_rank_need_events() parses the file the first time events are read. */
+	bool lazy;
+	long long file_size, file_mtime_ns;   /* the file as indexed */
 };
 
 struct trace_set {
@@ -120,6 +145,8 @@ struct trace_set {
 	bool explicit_loaded;    /* --trace paths were loaded */
 	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
 	pthread_mutex_t lock;
+	pthread_mutex_t ev_lock; /* trace_rank_need_events */
+	struct run *run;         /* for diagnostics of a lazy parse */
 	bool strag_done;
 	int strag[2];
 	size_t nstrag;
@@ -142,6 +169,13 @@ bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out);
  * TRACE_IDLE_HIGH_PCT. */
 #define TRACE_IDLE_PCT 25.0
 #define TRACE_IDLE_HIGH_PCT 50.0
+/* Load a rank restored from the index with its events (parse its file; thread-safe;
+ * nothing when they are loaded). Whatever reads r->k, r->cpu calls it first. When the
+ * file no longer matches what was indexed, the rank's analyses are dropped and
+ * recomputed from the events read, with a diagnostic. */
+void trace_rank_need_events(struct trace_set *ts, struct trace_rank *r);
+/* Every analysis the index keeps of rank index ri: hta, pysum, straggler inputs. */
+void trace_rank_summarize(struct trace_set *ts, size_t ri);
 /* Memoized analyses of rank index ri (0..n-1); never NULL for a valid ri. */
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
@@ -183,7 +217,7 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
  * then opens the step_kernels view filtered to "rank=R step=S"). */
 bool trace_covers(struct run *run, int rank, long step);
 /* The host of rank id `rank`'s trace: distributedInfo's hostname (or host, node,
- * nodename), else the host in the file name that tensorboard_trace_handler writes by
+ * nodename), else Kineto's top-level "host_name", else the host in the file name that tensorboard_trace_handler writes by
  * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or
  * worker number: then worker_name was set by hand). NULL when unknown or no trace. */
 const char *trace_rank_host(struct run *run, int rank);
@@ -199,6 +233,8 @@ struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
 void trace_rank_free(struct trace_rank *r);
+/* r->step_comm from the events (load_steps.c), unless it is there (restored). */
+void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r);
 /* Publish ProfilerStep#N records as steps (load_steps.c); only for runs without
  * pytscope steps. */
 void trace_publish_steps(struct run *run);

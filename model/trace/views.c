@@ -116,8 +116,10 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
 	table_set_role(t, c_step, COL_ROLE_STEP);
 	struct kcols c = kernel_cols(t);
 	for (size_t i = 0; i < ts->n; i++)
-		if (rank < 0 || ts->r[i]->rank == rank)
+		if (rank < 0 || ts->r[i]->rank == rank) {
+			trace_rank_need_events(ts, ts->r[i]); /* a drill-down reads the events */
 			step_kernel_rows(t, &c, c_step, ts->r[i], step);
+		}
 	if (t->nrow == 0 && (rank >= 0 || step >= 0)) {
 		snprintf(err, errn, "no trace kernel of rank %d in step %ld", rank, step);
 		table_free(t);

@@ -4,7 +4,8 @@
 # shows the Ranks pane: the record count grows on screen, rank 3 (which stops writing)
 # is marked stalled in Ranks and in the heatmap, a truncated-then-rewritten file is
 # reloaded with a message, q exits 0; a job whose ranks stop together ends "finished"
-# with no stall. Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
+# with no stall, and quitting appends what was followed to the run's index (the reopen
+# reads it, nothing from the JSONL). Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -45,6 +46,7 @@ tap_eq "q exits 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 # --- a job whose ranks stop together: finished, not stalled -------------------------------
 rm -f exit.txt
 sh "$follow_writer" fin 8 0 4 0
+"$TSCOPE_BIN" index fin >/dev/null 2>&1
 T send-keys -t f "clear; '$TSCOPE_BIN' --follow --interval 0.2 --stall 3 fin; echo EXIT=\$? > exit.txt" Enter
 wait_re "LIVE" >/dev/null
 T send-keys -t f 3
@@ -54,5 +56,9 @@ tap_check "no rank is marked stalled" '! grep -q "stalled" "$work/screen"'
 tap_check "every rank shows step 30" '[ "$(grep -cE "^ *(▶ +)?[0-7] +31 +30 " "$work/screen")" -eq 8 ]'
 follow_quit q
 tap_eq "q exits 0 after the finish" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
+"$TSCOPE_BIN" --export sources fin >fin_src.csv 2>/dev/null
+"$TSCOPE_BIN" --export ranks fin >fin_ranks.csv 2>/dev/null
+tap_check "q appended what was followed to the index: the reopen uses it whole, 31 records a rank" \
+	'! grep -q "grew\|not used" fin_src.csv && [ "$(grep -c "^[0-7],31," fin_ranks.csv)" -eq 8 ]'
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_dirlist.c: directory listings (model/dirlist.h): sorted names with their kind
  * (a link followed), each directory read once inside a scope and fresh outside one,
- * and the probe memo (registry_probe) only inside a scope. */
+ * the probe memo (registry_probe) only inside a scope, and small files read once inside
+ * a scope (dirlist_read: run.json shared by the probes and the loader). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/dirlist.h"
@@ -25,6 +28,64 @@ static void touch(const char *path)
 	FILE *f = fopen(path, "w");
 	if (f)
 		fclose(f);
+}
+
+static void write_text(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fwrite(text, 1, n, f);
+		fclose(f);
+	}
+}
+
+/* dirlist_read: a small file opened once inside a scope (its head, its error), a large
+ * one read each time, everything fresh outside a scope. */
+static void test_read(const char *dir)
+{
+	char *small = xasprintf("%s/run.json", dir), *big = xasprintf("%s/trace.json", dir);
+	char *missing = xasprintf("%s/none.json", dir);
+	write_text(small, "{\"name\": \"r\"}", 15);
+	size_t bign = DIRLIST_SMALL + 100;
+	char *text = xmalloc(bign);
+	memset(text, 'x', bign);
+	write_text(big, text, bign);
+	size_t len = 0, before = dirlist_file_reads();
+	char *a = dirlist_read(small, 1000, &len);
+	ok(a && len == 15 && strcmp(a, "{\"name\": \"r\"}") == 0, "outside a scope: the whole small file");
+	free(a);
+	free(dirlist_read(small, 4, &len));
+	is_int(dirlist_file_reads() - before, 2, "outside a scope every read opens the file");
+	dirlist_scope_begin();
+	before = dirlist_file_reads();
+	char *h = dirlist_read(small, 4, &len);
+	ok(h && len == 4 && strcmp(h, "{\"na") == 0, "inside a scope: the first 4 bytes");
+	free(h);
+	write_text(small, "changed", 7);
+	a = dirlist_read(small, 1000, &len);
+	ok(a && len == 15 && a[0] == '{', "then the whole file, from the first read");
+	free(a);
+	errno = 0;
+	ok(dirlist_read(missing, 10, &len) == NULL && errno == ENOENT, "a missing file: NULL, ENOENT");
+	errno = 0;
+	ok(dirlist_read(missing, 10, &len) == NULL && errno == ENOENT, "and again, from memory");
+	is_int(dirlist_file_reads() - before, 1, "the small file was opened once, the missing one not counted");
+	before = dirlist_file_reads();
+	a = dirlist_read(big, 10, &len);
+	ok(a && len == 10 && strcmp(a, "xxxxxxxxxx") == 0, "a large file: its head");
+	free(a);
+	a = dirlist_read(big, bign + 50, &len);
+	ok(a && len == bign, "a large file read whole when asked");
+	free(a);
+	is_int(dirlist_file_reads() - before, 2, "a large file is read each time");
+	dirlist_scope_end();
+	a = dirlist_read(small, 1000, &len);
+	ok(a && len == 7 && strcmp(a, "changed") == 0, "after the scope the file is read fresh");
+	free(a);
+	free(text);
+	free(small);
+	free(big);
+	free(missing);
 }
 
 int main(void)
@@ -77,6 +138,7 @@ int main(void)
 	is_int(registry_probe(&ld, "/other", NULL), 2, "another path is asked");
 	dirlist_scope_end();
 	is_int(registry_probe(&ld, dir, NULL), 3, "after the scope the probe is asked again");
+	test_read(dir);
 
 	p = xasprintf("rm -rf '%s'", dir);
 	if (system(p) != 0)

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* extent.c: per-rank source extents of the index parts (see extent.h): recording how
+ * far a steps.jsonl was parsed and judging whether the file now only grew. */
+#include "model/index/extent.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "model/index/codec.h"
+#include "model/index/index.h"
+#include "model/run.h"
+
+/* CRC-32 of [off, off + len) of fd; false when it cannot all be read. */
+static bool crc_range(int fd, long long off, size_t len, uint32_t *out)
+{
+	unsigned char buf[EXTENT_WINDOW];
+	if (!index_pread_all(fd, buf, len, off))
+		return false;
+	*out = (uint32_t)crc32(0, buf, (uInt)len);
+	return true;
+}
+
+static size_t window(long long covered)
+{
+	return covered < EXTENT_WINDOW ? (size_t)covered : EXTENT_WINDOW;
+}
+
+/* The windows of the covered prefix of fd. */
+static bool windows(int fd, long long covered, uint32_t *head, uint32_t *tail)
+{
+	size_t w = window(covered);
+	return crc_range(fd, 0, w, head) && crc_range(fd, covered - (long long)w, w, tail);
+}
+
+/* The latest pytscope source the run has for path: how far it was read. */
+static bool source_extent(const struct run *run, const char *path, long long *size, long long *covered)
+{
+	bool found = false;
+	pthread_mutex_lock((pthread_mutex_t *)&run->lock);
+	for (size_t i = run->nsrc; i-- > 0 && !found;) {
+		const struct source *s = &run->src[i];
+		if (s->format && strcmp(s->format, "pytscope") == 0 && strcmp(s->path, path) == 0) {
+			found = true;
+			*size = s->bytes;
+			*covered = s->err || s->consumed > s->bytes ? -1 : s->consumed;
+		}
+	}
+	pthread_mutex_unlock((pthread_mutex_t *)&run->lock);
+	return found;
+}
+
+void extent_put(struct obuf *o, const struct run *run, const char *steps)
+{
+	struct index_extent e = { .size = -1, .covered = -1 };
+	int fd = open(steps, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		e.size = (long long)st.st_size;
+		e.mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		e.ino = (long long)st.st_ino;
+		long long size, covered;
+		/* the size the parse read, not the size now: a file that grew meanwhile is GREW
+		 * at the next open, and its new bytes are parsed then */
+		/* (a source that claims more than the file holds is not this file's read: the
+		 * file's own stamp then, and no resuming) */
+		if (source_extent(run, steps, &size, &covered) && size >= 0 && size <= (long long)st.st_size) {
+			e.size = size;
+			if (covered >= 0 && covered <= (long long)st.st_size &&
+			    windows(fd, covered, &e.head_crc, &e.tail_crc))
+				e.covered = covered;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	ob_i64(o, e.size);
+	ob_i64(o, e.mtime_ns);
+	ob_i64(o, e.ino);
+	ob_i64(o, e.covered);
+	ob_u32(o, e.head_crc);
+	ob_u32(o, e.tail_crc);
+}
+
+void extent_get(struct ibuf *b, struct index_extent *e)
+{
+	e->size = ib_i64(b);
+	e->mtime_ns = ib_i64(b);
+	e->ino = ib_i64(b);
+	e->covered = ib_i64(b);
+	e->head_crc = ib_u32(b);
+	e->tail_crc = ib_u32(b);
+}
+
+enum extent_state extent_check(const struct index_extent *e, const char *steps)
+{
+	struct stat st;
+	if (stat(steps, &st) != 0)
+		return e->size < 0 ? EXTENT_SAME : EXTENT_STALE;
+	long long size = (long long)st.st_size;
+	long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	if (size == e->size && mtime == e->mtime_ns)
+		return EXTENT_SAME;
+	if (e->size < 0 || e->covered < 0 || (long long)st.st_ino != e->ino || size <= e->size ||
+	    !S_ISREG(st.st_mode))
+		return EXTENT_STALE;
+	int fd = open(steps, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return EXTENT_STALE;
+	uint32_t head, tail;
+	bool same = windows(fd, e->covered, &head, &tail) && head == e->head_crc && tail == e->tail_crc;
+	close(fd);
+	return same ? EXTENT_GREW : EXTENT_STALE;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* extent.h: what an index part records of each rank's steps.jsonl (model/index/index.h)
+ * so that a source which only grew since the part was written is resumed where the
+ * part's parse stopped instead of being read again (issue 15, follow mode appends).
+ *
+ * An extent: the bytes the parse read up to (`size`, the file's size then), its mtime
+ * and inode when the part was written, the bytes of complete lines parsed (`covered`:
+ * the source's consumed offset; a trailing half-written line is not covered) and the
+ * CRC-32 of the first and of the last EXTENT_WINDOW covered bytes.
+ *
+ * CONTRACT. extent_check() judges a file now against its extent:
+ *   SAME  size and mtime as recorded (what the index held before extents);
+ *   GREW  same inode, larger than the recorded size, at least `covered` bytes, and both
+ *         windows still hold the same bytes: the covered prefix is taken as unchanged
+ *         (a cheap check: an edit between the windows that keeps the size growing is not
+ *         seen) and only [covered, size now) needs parsing;
+ *   STALE anything else (shrank, truncated, replaced, rewritten, touched at the same
+ *         size, absent now or then).
+ * An extent with covered < 0 (unreadable, no source) never GREWs. */
+#ifndef MODEL_INDEX_EXTENT_H
+#define MODEL_INDEX_EXTENT_H
+
+#include "model/base.h"
+
+#define EXTENT_WINDOW 1024
+
+struct obuf;
+struct ibuf;
+struct run;
+
+struct index_extent {
+	long long size;        /* -1: the file was absent */
+	long long mtime_ns, ino;
+	long long covered;     /* -1: not resumable */
+	uint32_t head_crc, tail_crc;
+};
+
+enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE };
+
+/* Record steps (a rank's steps.jsonl) as run's latest source for it says it was read. */
+void extent_put(struct obuf *o, const struct run *run, const char *steps);
+void extent_get(struct ibuf *b, struct index_extent *e);
+enum extent_state extent_check(const struct index_extent *e, const char *steps);
+
+#endif

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: MIT */
+/* index.c: the trace summaries of the persistent index (model/index/index.h, issue 15).
+ * A Kineto trace can be a GB per rank; what the Overview, the findings and the trace
+ * views read of it is small: per file the rank (id, world size, host), the kernel name
+ * table, the ProfilerStep spans with each step's exposed communication, the HTA
+ * analyses (temporal breakdown, kernel-type breakdown, per-kernel statistics, idle time
+ * by stream), pytscope's trace summary and the straggler inputs (trace.h). Those are
+ * kept in RUN_DIR/.tscope-index/traces-K-of-N.tsx (the index file format of index.h:
+ * header, CRC-32 of the head; everything is in the head), one per shard of the run's
+ * trace files (sorted by path, split like the steps' ranks).
+ *
+ * A file whose size and mtime are as recorded is restored from its record (a lazy
+ * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
+ * other file is parsed. Records were computed under one last-step rule; when the rule
+ * over every rank differs now, trace_filter_check() drops them (recomputed from the
+ * events). Not used with --no-index, --ranks, --kernel-classes (the classes are part of
+ * the summaries) or --trace; written by `tscope-tui index` (a shard with --shard), or
+ * after a load that parsed at least TRACE_INDEX_AUTO_MIN_BYTES of traces. */
+#include "model/trace/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "model/index/codec.h"
+#include "model/index/index.h"
+#include "model/opts.h"
+#include "model/run.h"
+#include "model/xalloc.h"
+
+#define TRACE_INDEX_AUTO_MIN_BYTES ((long long)64 << 20)
+
+bool trace_index_usable(const struct run *run, const char *path)
+{
+	const struct opts *o = run->opts;
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       !(o && (o->no_index || o->ranks || o->kernel_classes || o->ntrace > 0));
+}
+
+static char *part_path(const char *dir, unsigned k, unsigned n)
+{
+	return xasprintf("%s/traces-%u-of-%u.tsx", dir, k, n);
+}
+
+/* ---- one file's record --------------------------------------------------------------- */
+
+static void put_hta(struct obuf *o, const struct trace_hta *h)
+{
+	ob_u8(o, h->have_gpu);
+	const double f[] = { h->kernel_us, h->idle_us, h->compute_us, h->noncompute_us, h->idle_pct,
+			     h->compute_pct, h->noncompute_pct, h->overlap_pct, h->comm_us };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		ob_f64(o, f[i]);
+	ob_u8(o, h->have_overlap);
+	for (size_t i = 0; i < TB_MAX_LABELS; i++)
+		ob_f64(o, h->type_us[i]);
+	ob_u64(o, h->nkstat);
+	for (size_t i = 0; i < h->nkstat; i++) {
+		const struct trace_kstat *k = &h->kstat[i];
+		ob_u32(o, (uint32_t)k->name);
+		ob_u8(o, k->cls);
+		ob_u64(o, k->count);
+		const double v[] = { k->sum, k->min, k->max, k->mean, k->std };
+		for (size_t j = 0; j < ARRAY_LEN(v); j++)
+			ob_f64(o, v[j]);
+	}
+	ob_u64(o, h->nidle);
+	for (size_t i = 0; i < h->nidle; i++) {
+		ob_u32(o, (uint32_t)h->idle[i].stream);
+		ob_f64(o, h->idle[i].host_wait);
+		ob_f64(o, h->idle[i].kernel_wait);
+		ob_f64(o, h->idle[i].other);
+	}
+	ob_u64(o, h->nevents);
+}
+
+static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
+{
+	h->have_gpu = ib_u8(b) != 0;
+	double *f[] = { &h->kernel_us, &h->idle_us, &h->compute_us, &h->noncompute_us, &h->idle_pct,
+			&h->compute_pct, &h->noncompute_pct, &h->overlap_pct, &h->comm_us };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		*f[i] = ib_f64(b);
+	h->have_overlap = ib_u8(b) != 0;
+	for (size_t i = 0; i < TB_MAX_LABELS; i++)
+		h->type_us[i] = ib_f64(b);
+	h->nkstat = ib_count(b, 53);
+	h->kstat = xcalloc(h->nkstat ? h->nkstat : 1, sizeof(*h->kstat));
+	for (size_t i = 0; i < h->nkstat && !b->bad; i++) {
+		struct trace_kstat *k = &h->kstat[i];
+		k->name = (int32_t)ib_u32(b);
+		unsigned cls = ib_u8(b);
+		k->count = (size_t)ib_u64(b);
+		double *v[] = { &k->sum, &k->min, &k->max, &k->mean, &k->std };
+		for (size_t j = 0; j < ARRAY_LEN(v); j++)
+			*v[j] = ib_f64(b);
+		if (k->name < 0 || (size_t)k->name >= nnames || cls >= KC_COUNT)
+			b->bad = true;
+		k->cls = (enum kclass)cls;
+	}
+	h->nidle = ib_count(b, 28);
+	h->idle = xcalloc(h->nidle ? h->nidle : 1, sizeof(*h->idle));
+	for (size_t i = 0; i < h->nidle && !b->bad; i++) {
+		h->idle[i].stream = (int32_t)ib_u32(b);
+		h->idle[i].host_wait = ib_f64(b);
+		h->idle[i].kernel_wait = ib_f64(b);
+		h->idle[i].other = ib_f64(b);
+	}
+	h->nevents = (size_t)ib_u64(b);
+}
+
+static void put_py(struct obuf *o, const struct trace_pysum *p)
+{
+	ob_u8(o, p->present);
+	const double f[] = { p->wall, p->comm, p->compute, p->exposed, p->overlapped };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		ob_f64(o, f[i]);
+	ob_u64(o, p->n_comm);
+	ob_u64(o, p->n_compute);
+	for (size_t i = 0; i < 6; i++) {
+		ob_f64(o, p->per_coll[i]);
+		ob_u8(o, p->has_coll[i]);
+	}
+}
+
+static void get_py(struct ibuf *b, struct trace_pysum *p)
+{
+	p->present = ib_u8(b) != 0;
+	double *f[] = { &p->wall, &p->comm, &p->compute, &p->exposed, &p->overlapped };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		*f[i] = ib_f64(b);
+	p->n_comm = (size_t)ib_u64(b);
+	p->n_compute = (size_t)ib_u64(b);
+	for (size_t i = 0; i < 6; i++) {
+		p->per_coll[i] = ib_f64(b);
+		p->has_coll[i] = ib_u8(b) != 0;
+	}
+}
+
+/* The diagnostics of the run about path. */
+static void put_diags(struct obuf *o, const struct run *run, const char *path)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->diags.n; i++)
+		n += run->diags.v[i].file && strcmp(run->diags.v[i].file, path) == 0;
+	ob_u64(o, n);
+	for (size_t i = 0; i < run->diags.n; i++) {
+		const struct diag *d = &run->diags.v[i];
+		if (!d->file || strcmp(d->file, path) != 0)
+			continue;
+		ob_u8(o, d->level);
+		ob_i64(o, d->line);
+		ob_i64(o, d->offset);
+		ob_i64(o, d->rank);
+		ob_str(o, d->msg);
+	}
+}
+
+static void put_rank(struct obuf *o, const struct run *run, const char *base, const struct trace_rank *r)
+{
+	const struct source *so = &run->src[r->src];
+	ob_path(o, base, r->path);
+	ob_i64(o, r->file_size);
+	ob_i64(o, r->file_mtime_ns);
+	ob_u64(o, so->records);
+	ob_u64(o, so->skipped);
+	ob_i64(o, so->err);
+	ob_u8(o, so->partial);
+	put_diags(o, run, r->path);
+	ob_i64(o, r->rank);
+	ob_u8(o, r->rank_from_meta);
+	ob_i64(o, r->world_size);
+	ob_str(o, r->host);
+	ob_u64(o, r->skipped);
+	ob_u64(o, r->nnames);
+	for (size_t i = 0; i < r->nnames; i++)
+		ob_str(o, r->names[i]);
+	ob_u64(o, r->nstep);
+	for (size_t i = 0; i < r->nstep; i++) {
+		ob_i64(o, r->step[i].step);
+		ob_i64(o, r->step[i].ts);
+		ob_i64(o, r->step[i].dur);
+		ob_i64(o, r->step_comm[i]);
+	}
+	ob_u8(o, r->hta_filter);
+	put_hta(o, &r->hta);
+	put_py(o, &r->py);
+	ob_u64(o, r->nwin);
+	for (size_t i = 0; i < r->nwin; i++) {
+		ob_i64(o, r->win[i].iter);
+		ob_i64(o, r->win[i].lo);
+		ob_i64(o, r->win[i].hi);
+	}
+	ob_u64(o, r->nnccl);
+	for (size_t i = 0; i < r->nnccl; i++) {
+		const struct trace_ncclk *e = &r->nccl[i];
+		ob_u32(o, (uint32_t)e->stream);
+		ob_u32(o, (uint32_t)e->name);
+		ob_i64(o, e->iter);
+		ob_u64(o, e->order);
+		ob_i64(o, e->ts);
+		ob_i64(o, e->dur);
+	}
+}
+
+/* A decoded record: the rank (lazy, its analyses done) and what goes into the run once
+ * the whole part checked out. */
+struct rec {
+	struct trace_rank *r;
+	size_t records, skipped;
+	int err;
+	bool partial;
+	struct diag *d;
+	size_t nd;
+};
+
+static void rec_free(struct rec *x)
+{
+	trace_rank_free(x->r);
+	for (size_t i = 0; i < x->nd; i++) {
+		free(x->d[i].file);
+		free(x->d[i].msg);
+	}
+	free(x->d);
+	memset(x, 0, sizeof(*x));
+}
+
+static void get_diags(struct ibuf *b, struct rec *x)
+{
+	x->nd = ib_count(b, 29);
+	x->d = xcalloc(x->nd ? x->nd : 1, sizeof(*x->d));
+	for (size_t i = 0; i < x->nd && !b->bad; i++) {
+		struct diag *d = &x->d[i];
+		unsigned level = ib_u8(b);
+		d->line = (long)ib_i64(b);
+		d->offset = ib_i64(b);
+		d->rank = (int)ib_i64(b);
+		d->msg = ib_str(b);
+		if (level > DIAG_ERROR || !d->msg)
+			b->bad = true;
+		d->level = (enum diag_level)level;
+	}
+}
+
+static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *ts, struct rec *x)
+{
+	struct trace_rank *r = x->r = xcalloc(1, sizeof(*r));
+	r->path = ib_path(b, base);
+	r->file_size = ib_i64(b);
+	r->file_mtime_ns = ib_i64(b);
+	x->records = (size_t)ib_u64(b);
+	x->skipped = (size_t)ib_u64(b);
+	x->err = (int)ib_i64(b);
+	x->partial = ib_u8(b) != 0;
+	get_diags(b, x);
+	long long rank = ib_i64(b);
+	r->rank = (int)rank;
+	r->rank_from_meta = ib_u8(b) != 0;
+	r->world_size = (long)ib_i64(b);
+	r->host = ib_str(b);
+	r->skipped = (size_t)ib_u64(b);
+	r->nnames = ib_count(b, 4);
+	r->names = xcalloc(r->nnames ? r->nnames : 1, sizeof(*r->names));
+	r->name_cls = xcalloc(r->nnames + 1, sizeof(*r->name_cls));
+	for (size_t i = 0; i < r->nnames && !b->bad; i++) {
+		r->names[i] = ib_str(b);
+		if (!r->names[i])
+			b->bad = true;
+		else
+			r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
+	}
+	r->nstep = ib_count(b, 32);
+	r->step = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step));
+	r->step_comm = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step_comm));
+	for (size_t i = 0; i < r->nstep && !b->bad; i++) {
+		r->step[i].step = (long)ib_i64(b);
+		r->step[i].ts = ib_i64(b);
+		r->step[i].dur = ib_i64(b);
+		r->step_comm[i] = ib_i64(b);
+	}
+	r->hta_filter = ib_u8(b) != 0;
+	get_hta(b, &r->hta, r->nnames);
+	get_py(b, &r->py);
+	r->nwin = ib_count(b, 24);
+	r->win = xcalloc(r->nwin ? r->nwin : 1, sizeof(*r->win));
+	for (size_t i = 0; i < r->nwin && !b->bad; i++) {
+		r->win[i].iter = (long)ib_i64(b);
+		r->win[i].lo = ib_i64(b);
+		r->win[i].hi = ib_i64(b);
+	}
+	r->nnccl = ib_count(b, 40);
+	r->nccl = xcalloc(r->nnccl ? r->nnccl : 1, sizeof(*r->nccl));
+	for (size_t i = 0; i < r->nnccl && !b->bad; i++) {
+		struct trace_ncclk *e = &r->nccl[i];
+		e->stream = (int32_t)ib_u32(b);
+		e->name = (int32_t)ib_u32(b);
+		e->iter = (long)ib_i64(b);
+		e->order = (size_t)ib_u64(b);
+		e->ts = ib_i64(b);
+		e->dur = ib_i64(b);
+		if (e->name < 0 || (size_t)e->name >= r->nnames)
+			b->bad = true;
+	}
+	if (!r->path || rank < 0 || rank > INT32_MAX)
+		b->bad = true;
+	r->hta_done = r->py_done = r->strag_done = r->lazy = true;
+	for (size_t i = 0; i < x->nd; i++)
+		x->d[i].file = r->path ? xstrdup(r->path) : NULL;
+	return !b->bad;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+struct part_job {
+	struct run *run;
+	const char *base;
+	unsigned k, n;
+};
+
+static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+{
+	const struct part_job *j = ud;
+	struct trace_set *ts = j->run->trace;
+	ob_u32(head, j->k);
+	ob_u32(head, j->n);
+	ob_u64(head, ts->n);
+	for (size_t i = 0; i < ts->n; i++)
+		put_rank(head, j->run, j->base, ts->r[i]);
+}
+
+int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n, char **path_out)
+{
+	struct trace_set *ts = run->trace;
+	if (path_out)
+		*path_out = NULL;
+	if (!ts || !ts->n || n == 0 || k >= n)
+		return EINVAL;
+	for (size_t i = 0; i < ts->n; i++) {
+		trace_rank_summarize(ts, i);
+		trace_rank_step_comm(ts, ts->r[i]);
+	}
+	char *dir = index_dir_for(path);
+	index_mkdir_p(dir);
+	char *file = part_path(dir, k, n);
+	struct part_job job = { run, path, k, n };
+	int err = index_file_write(file, fill_part, &job);
+	if (!err && n == 1)
+		index_remove_other_parts(dir, "traces", n);
+	free(dir);
+	if (!err && path_out)
+		*path_out = file;
+	else
+		free(file);
+	return err;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Index of path in the sorted files, or -1. */
+static long file_index(char *const *sorted, size_t n, const char *path)
+{
+	char *const *p = bsearch(&path, sorted, n, sizeof(*sorted), cmp_str);
+	return p ? (long)(p - sorted) : -1;
+}
+
+static bool same_stamp(const struct trace_rank *r)
+{
+	struct stat st;
+	return stat(r->path, &st) == 0 && (long long)st.st_size == r->file_size &&
+	       (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == r->file_mtime_ns;
+}
+
+/* Publish one checked record into the run: its source, its diagnostics, its rank. */
+static void restore(struct run *run, struct trace_set *ts, struct rec *x)
+{
+	struct trace_rank *r = x->r;
+	size_t src = run_add_source(run, r->path, "kineto", r->rank, r->file_size);
+	run_source_done(run, src, x->records, x->skipped, x->err, x->partial);
+	r->src = src;
+	for (size_t i = 0; i < x->nd; i++) {
+		const struct diag *d = &x->d[i];
+		diag_add(&run->diags, d->level, d->file, d->line, d->offset, d->rank, "%s", d->msg);
+	}
+	xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
+	ts->r[ts->n++] = r;
+	x->r = NULL;
+}
+
+/* Read part k of n; restore the records of files in sorted[] (not yet restored) whose
+ * stamps match. A damaged part is named in a diagnostic and not used. */
+static size_t use_part(struct run *run, const char *path, const char *file, unsigned k, unsigned n,
+		       char *const *sorted, size_t nfiles, bool *done)
+{
+	unsigned char *head;
+	size_t hlen;
+	struct index_file_id id;
+	const char *why = index_head_read(file, &head, &hlen, &id);
+	if (why) {
+		if (strncmp(why, "missing", 7) != 0)
+			diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
+				 "trace index part %u/%u not used: %s; its traces are parsed", k, n, why);
+		return 0;
+	}
+	struct ibuf b = { head, hlen, 0, false };
+	struct trace_set *ts = trace_set_get_or_new(run);
+	size_t used = 0;
+	if (ib_u32(&b) != k || ib_u32(&b) != n)
+		b.bad = true;
+	size_t nrec = ib_count(&b, 8);
+	struct rec *v = xcalloc(nrec ? nrec : 1, sizeof(*v));
+	size_t got = 0;
+	while (got < nrec && !b.bad)
+		if (!get_rank(&b, path, ts, &v[got++]))
+			b.bad = true;
+	if (b.bad || b.off != b.n) {
+		diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
+			 "trace index part %u/%u not used: malformed; its traces are parsed", k, n);
+	} else {
+		for (size_t i = 0; i < got; i++) {
+			long fi = file_index(sorted, nfiles, v[i].r->path);
+			if (fi < 0 || done[fi] || !same_stamp(v[i].r))
+				continue;
+			done[fi] = true;
+			restore(run, ts, &v[i]);
+			used++;
+		}
+	}
+	for (size_t i = 0; i < got; i++)
+		rec_free(&v[i]);
+	free(v);
+	free(head);
+	return used;
+}
+
+static size_t trace_index_load(struct run *run, const char *path, char **files, size_t nfiles, bool *done)
+{
+	char *dir = index_dir_for(path);
+	bool found = false;
+	unsigned n = index_newest_count(dir, "traces", &found);
+	char **sorted = xmalloc((nfiles ? nfiles : 1) * sizeof(*sorted));
+	memcpy(sorted, files, nfiles * sizeof(*sorted));
+	qsort(sorted, nfiles, sizeof(*sorted), cmp_str);
+	bool *sdone = xcalloc(nfiles ? nfiles : 1, sizeof(*sdone));
+	size_t used = 0;
+	for (unsigned k = 0; k < n; k++) {
+		char *file = part_path(dir, k, n);
+		used += use_part(run, path, file, k, n, sorted, nfiles, sdone);
+		free(file);
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		done[i] = sdone[file_index(sorted, nfiles, files[i])];
+	free(sdone);
+	free(sorted);
+	free(dir);
+	return used;
+}
+
+void trace_index_shard(char **v, size_t *n, unsigned k, unsigned nshard)
+{
+	qsort(v, *n, sizeof(*v), cmp_str);
+	size_t lo, hi;
+	index_shard_slice(*n, k, nshard, &lo, &hi);
+	for (size_t i = 0; i < *n; i++)
+		if (i < lo || i >= hi)
+			free(v[i]);
+	memmove(v, v + lo, (hi - lo) * sizeof(*v));
+	*n = hi - lo;
+}
+
+size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n)
+{
+	bool *done = xcalloc(*n ? *n : 1, sizeof(*done));
+	size_t used = trace_index_load(run, path, v, *n, done);
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (done[i])
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+	free(done);
+	return used;
+}
+
+void trace_index_save(struct run *run, const char *path)
+{
+	const struct opts *o = run->opts;
+	char *written = NULL;
+	int err = trace_index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
+				    &written);
+	if (err)
+		diag_add(&run->diags, o && o->index_build ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
+			 "trace index not written: %s", strerror(err));
+	else if (!run->index_path)
+		run_set_index_path(run, written);
+	free(written);
+}
+
+bool trace_index_want(const struct run *run, long long parsed_bytes)
+{
+	const struct opts *o = run->opts;
+	return (o && o->index_build) || parsed_bytes >= TRACE_INDEX_AUTO_MIN_BYTES;
+}

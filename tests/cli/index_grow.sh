@@ -1,0 +1,133 @@
+#!/bin/sh
+# index_grow.sh: the index and a growing run (model/index/extent.h, index_append): a
+# steps.jsonl that only grew since the index was written is resumed, only its new bytes
+# are parsed (the data-quality note counts them), the result is exactly a plain load's
+# (--print, --export ranks/findings/heatmap_cells) and the new records are appended to
+# the index (the next open parses nothing); a half-written last line at index time is
+# finished later; a truncated or rewritten source is stale and rebuilt; --print --follow
+# appends what it read, and the reopen uses it.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/index_grow.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# grow DIR N: append N records to every rank (the last record again, steps after it)
+grow() {
+	for g in "$1"/rank*/steps.jsonl; do
+		last=$(tail -n 1 "$g")
+		s=$(printf '%s\n' "$last" | sed 's/.*"step": *\([0-9]*\).*/\1/')
+		i=1
+		while [ "$i" -le "$2" ]; do
+			printf '%s\n' "$last" | sed "s/\"step\": *[0-9]*/\"step\":$((s + i))/" >>"$g"
+			i=$((i + 1))
+		done
+	done
+}
+bytes() { cat "$1"/rank*/steps.jsonl | wc -c; }
+# same DIR TAG: --print and the views from the index equal a plain load's
+same() {
+	"$T" --print --no-index "$1" >want.txt 2>/dev/null
+	"$T" --print "$1" >got.txt 2>/dev/null
+	ok=0
+	cmp -s want.txt got.txt || ok=1
+	for v in ranks findings heatmap_cells; do
+		"$T" --export $v --no-index "$1" >want.csv 2>/dev/null
+		"$T" --export $v "$1" >got.csv 2>/dev/null
+		cmp -s want.csv got.csv || ok=1
+	done
+	return $ok
+}
+
+"$gen" demo >/dev/null || exit 1
+"$T" index demo >/dev/null 2>&1
+b0=$(bytes demo)
+grow demo 40
+b1=$(bytes demo)
+"$T" --export sources demo >src.csv 2>/dev/null
+tap_check "grown: only the $((b1 - b0)) new bytes are parsed" \
+	'grep -q "index: 16 ranks. steps.jsonl grew since the index was written: only their $((b1 - b0)) new bytes were parsed" src.csv'
+tap_check "grown: the index was used, not rebuilt" '! grep -q "not used" src.csv'
+"$T" --export sources demo >src2.csv 2>/dev/null
+tap_check "grown: the new records were appended (the next open parses nothing)" '! grep -q "grew\|not used" src2.csv'
+tap_check "grown: --print and --export ranks/findings/heatmap_cells = a plain load" 'same demo'
+"$T" index --status demo >st.txt
+tap_check "grown: index --status says ok" 'grep -q "^shard 0/1  ranks 0-15  ok" st.txt'
+
+# only some ranks grow, and a sharded index: the shards' ranks are resumed
+"$T" index --shard 0/2 demo >/dev/null 2>&1
+"$T" index --shard 1/2 demo >/dev/null 2>&1
+printf '%s\n' "$(tail -n 1 demo/rank3/steps.jsonl | sed 's/"step": *\([0-9]*\)/"step":9000/')" >>demo/rank3/steps.jsonl
+"$T" --export sources demo >src3.csv 2>/dev/null
+tap_check "one rank grew (2 shards): only it is parsed" 'grep -q "index: 1 rank. steps.jsonl grew" src3.csv && ! grep -q "not used" src3.csv'
+tap_check "one rank grew: = a plain load" 'same demo'
+
+# values a fresh load rounds (float32 scalars on every rank but the lowest; run-length
+# columns that stop being constant in the new lines): the new records are stored, and
+# appended to the index, exactly as a plain load stores them
+vals() {
+	awk -v r="$1" -v a="$2" -v b="$3" 'BEGIN { srand(r * 7 + a); for (s = a; s < b; s++) {
+		lr = s < 300 ? 0.0001 : 0.00003 + rand() * 1e-12; mem = s < 300 ? 1234.5678 : 1234.5678 + s + rand() * 1e-9
+		printf "{\"step\":%d,\"timestamp\":%.6f,\"phases\":{\"forward\":%.17g,\"backward\":%.17g},", s, 1700000000.123456 + s * 0.731, rand() * 0.1, s < 300 ? 0.25 : 0.25 + rand() * 1e-9
+		printf "\"scalars\":{\"loss\":%.17g,\"lr\":%.17g},\"memory\":{\"allocated_mb\":%.17g}}\n", 2 / (s + 1) + rand() * 1e-7, lr, mem } }'
+}
+for r in 0 1 2 3; do mkdir -p vals/rank$r && vals $r 0 300 >vals/rank$r/steps.jsonl; done
+"$T" index vals >/dev/null 2>&1
+for r in 0 1 2 3; do vals $r 300 400 >>vals/rank$r/steps.jsonl; done
+"$T" --export steps --no-index vals >want.steps 2>/dev/null
+"$T" --export steps vals >got.steps 2>/dev/null
+"$T" --export steps vals >got2.steps 2>/dev/null
+tap_check "rounding: the new records' values = a plain load's (--export steps)" 'cmp -s want.steps got.steps && [ "$(wc -l <want.steps)" -eq 1601 ]'
+tap_check "rounding: and from the appended index" 'cmp -s want.steps got2.steps && same vals'
+
+# a half-written last line when the index was written, finished later
+"$gen" run 4 200 >/dev/null || exit 1
+f=run/rank2/steps.jsonl
+line=$(tail -n 1 $f | sed 's/"step": *[0-9]*/"step":200/')
+printf '%s' "$(printf '%s' "$line" | cut -c1-25)" >>$f
+"$T" index run >/dev/null 2>&1
+printf '%s\n' "$(printf '%s' "$line" | cut -c26-)" >>$f
+grow run 5
+"$T" --export sources run >src4.csv 2>/dev/null
+tap_check "half-written line: resumed" 'grep -q "index: 4 ranks. steps.jsonl grew" src4.csv'
+tap_check "half-written line: = a plain load" 'same run'
+"$T" --export ranks run >hw.csv 2>/dev/null
+tap_check "half-written line: its record counts (rank 2: 206 = 200 + the finished line + 5)" 'grep -q "^2,206," hw.csv && grep -q "^1,205," hw.csv'
+
+# truncated: stale, rebuilt
+head -c 3000 $f >cut.jsonl && cat cut.jsonl >$f
+"$T" --export sources run >src5.csv 2>/dev/null
+tap_check "truncated source: stale, reported" 'grep -q "index shard 0/1 not used: stale: run/rank2/steps.jsonl changed" src5.csv'
+tap_check "truncated source: = a plain load" 'same run'
+"$T" index --status run >st5.txt
+tap_check "truncated source: rebuilt by that open" 'grep -q "^shard 0/1  ranks 0-3  ok" st5.txt'
+
+# rewritten in place (same inode, same start, other records, longer): stale
+f=run/rank1/steps.jsonl
+sed 's/"forward": *\([0-9.]*\)/"forward":7.5/' $f >re.jsonl
+printf '%s\n' "$(tail -n 1 re.jsonl)" >>re.jsonl
+cat re.jsonl >$f
+"$T" --export sources run >src6.csv 2>/dev/null
+tap_check "rewritten source: stale, reported" 'grep -q "index shard 0/1 not used: stale: run/rank1/steps.jsonl changed" src6.csv'
+tap_check "rewritten source: = a plain load" 'same run'
+
+# --print --follow appends what it read; the reopen uses it
+sh "$writer" fol 8 0 4 0 >/dev/null
+"$T" index fol >/dev/null 2>&1
+sh "$writer" fol 8 5 30 0.05 &
+wpid=$!
+"$T" --follow --interval 0.2 --stall 3 fol >fol.out 2>fol.err
+rc=$?
+wait "$wpid"
+tap_eq "follow: finished, exit 0" 0 "$rc"
+"$T" --export sources fol >src7.csv 2>/dev/null
+tap_check "follow then reopen: the appended index is used whole" '! grep -q "grew\|not used" src7.csv'
+tap_check "follow then reopen: = a plain load" 'same fol'
+"$T" --export ranks fol >fol.csv 2>/dev/null
+tap_check "follow then reopen: all 31 records of each rank" '[ "$(grep -c "^[0-7],31," fol.csv)" -eq 8 ]'
+cd "$TSCOPE_TMP" && rm -rf "$work"
+tap_plan

@@ -1,0 +1,50 @@
+#!/bin/sh
+# nodes_hosts.sh: where the node roll-up's hostnames come from besides run.json
+# (model/steps/nodes.h): Kineto's top-level "host_name" metadata names a trace's host when
+# distributedInfo has none; and run.json and the trace are never merged silently: a rank
+# whose two hosts differ is a warning in the data-quality list (a short name and its
+# qualified form are the same host), and the roll-up keeps run.json's.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+work="$TSCOPE_TMP/nodes_hosts.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# traces named by rank (no host in the name), hosts only in top-level host_name
+mkdir hn
+for r in 0 1 2 3; do
+	"$tgen" hn/rank$r.json 1 $r >/dev/null || exit 1
+	h=hn-1; [ $r -ge 2 ] && h=hn-2
+	sed "s/\"schemaVersion\": 1,/\"schemaVersion\": 1, \"host_name\": \"$h\",/" hn/rank$r.json >t && mv t hn/rank$r.json
+done
+"$T" --export nodes --no-index hn >hn.csv 2>/dev/null
+tap_eq "host_name: two hosts of two ranks" "hn-1,2,0,1 hn-2,2,2,3" "$(tail -n +2 hn.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
+sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "di-9", /' hn/rank3.json >t && mv t hn/rank3.json
+"$T" --export nodes --no-index hn >hd.csv 2>/dev/null
+tap_eq "host_name: distributedInfo's hostname comes first" "hn-1 hn-2 di-9" "$(tail -n +2 hd.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+
+# a step run with run.json hostnames and a trace per rank
+"$gen" run 4 300 >/dev/null || exit 1
+for r in 0 1 2 3; do
+	h=node-a; [ $r -ge 2 ] && h=node-b
+	sed "s/\"machine\"/\"hostname\": \"$h\", \"machine\"/" run/rank$r/run.json >t && mv t run/rank$r/run.json
+	"$tgen" run/rank$r/trace.json 1 $r >/dev/null || exit 1
+done
+"$T" --export sources --no-index run >same.csv 2>/dev/null
+tap_check "the traces are loaded with the steps" '[ "$(grep -c ",kineto," same.csv)" -eq 4 ]'
+tap_check "no trace host: nothing to compare, no warning" '! grep -q "names host" same.csv'
+sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "node-a.cluster.example", /' run/rank0/trace.json >t && mv t run/rank0/trace.json
+sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "node-c", /' run/rank3/trace.json >t && mv t run/rank3/trace.json
+"$T" --export sources --no-index run >src.csv 2>/dev/null
+tap_check "disagreeing hosts: a warning names both" \
+	'grep -q "^warning,.*,3,.*rank 3: run.json environment names host \"\"node-b\"\" but its trace names \"\"node-c\"\"; the node roll-up uses run.json.s" src.csv'
+tap_check "a short name and its qualified form agree" '! grep -q "rank 0: run.json" src.csv'
+"$T" --export nodes --no-index run >n.csv 2>/dev/null
+tap_eq "the roll-up keeps run.json's hosts" "node-a,2,0,1 node-b,2,2,3" "$(tail -n +2 n.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
+"$T" --print --no-index run >/dev/null 2>err.txt
+tap_check "the note is counted on stderr" 'grep -q "data-quality note" err.txt'
+tap_plan
