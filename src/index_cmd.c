@@ -118,10 +118,8 @@ static int parse(struct index_cli *c, int argc, char **argv)
 
 static int build(const struct index_cli *c)
 {
-	/* only the pytscope loader: the index holds step logs, and the other formats' probes
-	 * would walk every rank dir in every shard */
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
-			  .shard_n = c->slurm ? 0 : c->shard_n, .format = "pytscope" };
+			  .shard_n = c->slurm ? 0 : c->shard_n };
 	const char *paths[] = { c->run_dir };
 	struct run *run = run_open(paths, 1, &o, NULL);
 	int rc = 0;
