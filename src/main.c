@@ -232,10 +232,10 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 /* A loader that does not stop after q is blocked in a read (a pipe, a stalled file
  * system): end the process here, with every caller's frame (the loader's paths and
  * hooks) still alive under the blocked thread. */
-static _Noreturn void load_abandon(int rc)
+static _Noreturn void load_abandon(int rc, const char *why)
 {
 	ui_load_end(false);
-	fprintf(stderr, "tscope-tui: load cancelled (a loader blocked in a read was not waited for)\n");
+	fprintf(stderr, "tscope-tui: load cancelled%s\n", why);
 	exit(rc);
 }
 
@@ -265,7 +265,7 @@ static struct run *load_screen(const char *const *paths, size_t npaths, const st
 			cancel_ms = elapsed_ms(&prog->start);
 		}
 		if (cancel_ms && elapsed_ms(&prog->start) - cancel_ms > LOAD_CANCEL_WAIT_MS)
-			load_abandon(*quit_rc);
+			load_abandon(*quit_rc, " (a loader blocked in a read was not waited for)");
 	}
 	pthread_join(th, NULL);
 	steps_progress_free(sp);
@@ -313,6 +313,52 @@ static enum cli_mode pick_mode(const struct cli *cli)
 	if (cli->mode != MODE_AUTO)
 		return cli->mode;
 	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+}
+
+struct identify_job {
+	const struct cli *cli;
+	struct run_identity *id;
+	atomic_bool done;
+};
+
+static void *identify_thread(void *ud)
+{
+	struct identify_job *job = ud;
+	run_identify(job->cli->paths, job->cli->npaths, &job->cli->opts, job->id);
+	atomic_store(&job->done, true);
+	return NULL;
+}
+
+/* Identify the PATHs (model/identity.h). For the explorer on a terminal the loading
+ * screen is up from the first moment, while that runs on another thread: on a cold
+ * file system listing thousands of rank dirs takes seconds. q or Esc then ends the
+ * process (nothing is loaded yet; the thread is not waited for), other keys are kept. */
+static void identify(const struct cli *cli, struct run_identity *id)
+{
+	struct identify_job job = { .cli = cli, .id = id };
+	pthread_t th;
+	if (pick_mode(cli) != MODE_TUI || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    !ui_load_begin(&cli->opts) || pthread_create(&th, NULL, identify_thread, &job) != 0) {
+		identify_thread(&job);
+		return;
+	}
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const char *path = cli->npaths ? cli->paths[0] : ".";
+	struct steps_progress *none = steps_progress_new();   /* the Overview of nothing loaded yet */
+	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
+	steps_progress_lines(none, path, lines, findings);
+	while (!atomic_load(&job.done)) {
+		struct ui_load_status st = { .path = path, .seconds = (double)elapsed_ms(&t0) / 1e3,
+					     .doing = "finding the run's files", .lines = lines, .findings = findings };
+		int rc = ui_load_frame(&st, 100);
+		if (rc >= 0)
+			load_abandon(rc, "");
+	}
+	pthread_join(th, NULL);
+	steps_progress_free(none);
+	free(lines);
+	free(findings);
 }
 
 static int run_mode(struct cli *cli, struct run *run);
@@ -513,7 +559,9 @@ int main(int argc, char **argv)
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
 	dirlist_scope_begin();   /* identification and the load list each directory once */
-	run_identify(cli.paths, cli.npaths, &cli.opts, &id);
+	identify(&cli, &id);
+	if (compare_is_pair(&id) || id.n > 1)
+		ui_load_end(false);   /* the explorer does not follow identify()'s screen */
 	if (compare_is_pair(&id)) {
 		rc = compare_mode(&cli, &id, &hooks, &prog);
 		run_identity_free(&id);

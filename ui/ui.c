@@ -241,6 +241,8 @@ bool ui_load_begin(const struct opts *opts)
 {
 	const char *script = getenv("TSCOPE_SCRIPT");
 	char why[160];
+	if (load_term)
+		return true;
 	if ((script && *script) || term_start(false, why, sizeof(why)) < 0)
 		return false;
 	theme_init(opts->color);
@@ -267,7 +269,9 @@ static void load_bar(const struct ui_load_status *st, int y, int w)
 	load_bytes(st->done, done, sizeof(done));
 	load_bytes(st->total, total, sizeof(total));
 	draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
-	if (st->total > 0) {
+	if (st->doing) {
+		snprintf(line, sizeof(line), "%s · %.1f s", st->doing, st->seconds);
+	} else if (st->total > 0) {
 		double frac = (double)st->done / (double)st->total;
 		frac = frac > 1 ? 1 : frac;
 		draw_bar(y, 11, w - 18 > 10 ? w - 18 : 10, frac, ROLE_BAR);
@@ -310,7 +314,7 @@ static void load_draw(const struct ui_load_status *st)
 	draw_fmt(0, 1, w, ROLE_HEADER, "tscope-tui  1 Overview (loading %s)", st->path);
 	load_bar(st, 1, w);
 	int y = load_lines(st->lines, 4, end, w) + 1;
-	if (y < end)
+	if (y < end && st->lines)
 		draw_text(y++, 3, w - 2, "Findings (partial: judged when the load ends)", ROLE_HEADER);
 	load_lines(st->findings, y, end, w);
 	draw_text(LINES - 1, 1, w, load_msg[0] ? load_msg : "q or Esc quits the load; other keys wait for it",

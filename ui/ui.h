@@ -31,11 +31,13 @@ struct ui_load_status {
 	long long done, total;     /* bytes read and to read; total 0: unknown */
 	double seconds;            /* since the load began */
 	bool finishing;            /* every file read: aligning the steps */
+	const char *doing;         /* before any byte is read: what happens ("finding the
+	                            * run's files"), shown instead of the bytes; else NULL */
 	const struct summary *lines;    /* the partial Overview's lines (sanitized) */
 	const struct summary *findings; /* its partial findings (sanitized) */
 };
-/* Start the terminal for the loading screen; false (nothing drawn) without a usable
- * terminal or under TSCOPE_SCRIPT. */
+/* Start the terminal for the loading screen (true at once when it is up already);
+ * false (nothing drawn) without a usable terminal or under TSCOPE_SCRIPT. */
 bool ui_load_begin(const struct opts *opts);
 /* Draw the loading screen, then wait up to ms for a key. Returns -1 to go on, 0 when q,
  * Q or Esc was typed, 128 + N on signal N. Other keys are answered on the status line

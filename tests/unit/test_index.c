@@ -318,16 +318,25 @@ static bool same_kept_scale(struct run *a, struct run *b)
 	return true;
 }
 
+/* A temp dir (named after tag) holding the lazy run, indexed (`tscope-tui index`); its
+ * part and summary paths; returns the run as a plain load of the JSONL gives it. */
+static struct run *indexed_run(const char *tag, char *dir, char *part, char *summary)
+{
+	tu_mkdtemp(dir, 512, tag);
+	write_lazy_run(dir);
+	snprintf(part, 600, "%s/.tscope-index/steps-0-of-1.tsx", dir);
+	snprintf(summary, 600, "%s/.tscope-index/summary.tsx", dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }; /* the run keeps it */
+	struct run *want = open_dir(dir, &plain);
+	run_free(open_dir(dir, &build));
+	return want;
+}
+
 static void test_lazy_open(void)
 {
 	char dir[512], part[600], summary[600];
-	tu_mkdtemp(dir, sizeof(dir), "lazy");
-	write_lazy_run(dir);
-	snprintf(part, sizeof(part), "%s/.tscope-index/steps-0-of-1.tsx", dir);
-	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
-	struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
-	struct run *want = open_dir(dir, &plain);
-	run_free(open_dir(dir, &build));
+	struct run *want = indexed_run("lazy", dir, part, summary);
+	struct opts dflt = { 0 };
 	ok(access(part, F_OK) == 0 && access(summary, F_OK) == 0, "index writes its part and its summary");
 
 	struct run *got = open_dir(dir, &dflt);
@@ -420,13 +429,8 @@ static bool same_buckets(struct run *run)
 static void test_summary_chunks(void)
 {
 	char dir[512], part[600], summary[600];
-	tu_mkdtemp(dir, sizeof(dir), "chunks");
-	write_lazy_run(dir);
-	snprintf(part, sizeof(part), "%s/.tscope-index/steps-0-of-1.tsx", dir);
-	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
-	struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
-	struct run *want = open_dir(dir, &plain);
-	run_free(open_dir(dir, &build));
+	struct run *want = indexed_run("chunks", dir, part, summary);
+	struct opts dflt = { 0 };
 
 	struct run *got = open_dir(dir, &dflt);
 	const struct heat_grid *g = analysis_heatmap(got, HEAT_COMPUTE);
