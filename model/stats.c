@@ -115,12 +115,75 @@ static bool cascade_result(const struct cascade *c, double *out)
 	return true;
 }
 
+/* Long sums run FSUM_LANES cascades side by side (value i into lane i % FSUM_LANES), so
+ * the additions of one lane do not wait on the others' (the compiler keeps the lanes in
+ * vector registers). When every addition into every lane's e was exact, the exact total
+ * is the sum of the 2 FSUM_LANES doubles t and e, and one more cascade over those
+ * decides it as above. Unlike the single cascade, lanes can miss an overflow the
+ * sequential partials would meet (fsum's result then depends on the order), so they
+ * decide only when the sum of magnitudes stays far from overflow; otherwise the caller
+ * runs fsum. Either way the result is the correctly rounded sum, the double fsum gives. */
+#define FSUM_LANES 8
+
+struct lanes {
+	double t[FSUM_LANES], e[FSUM_LANES];
+	double inexact[FSUM_LANES];   /* sum of |error of each addition into e| */
+	double mag[FSUM_LANES];       /* sum of |x| */
+};
+
+/* cascade_add of x into lane l. */
+static inline void lane_add(struct lanes *c, size_t l, double x)
+{
+	double s = c->t[l] + x, bp = s - x;
+	double err = (c->t[l] - bp) + (x - (s - bp));
+	double e2 = c->e[l] + err, bp2 = e2 - err;
+	c->inexact[l] += fabs((c->e[l] - bp2) + (err - (e2 - bp2)));
+	c->mag[l] += fabs(x);
+	c->t[l] = s;
+	c->e[l] = e2;
+}
+
+/* The lanes over v[0..n), or over (v[i] - mean)^2 when squares: whole groups of
+ * FSUM_LANES values in the lanes, the few left over in the final cascade with the
+ * lanes' t and e. */
+static bool lanes_sum(const double *v, size_t n, bool squares, double mean, double *out)
+{
+	struct lanes c;
+	memset(&c, 0, sizeof(c));
+	size_t full = n - n % FSUM_LANES;
+	if (squares) {
+		for (size_t i = 0; i < full; i += FSUM_LANES)
+			for (size_t l = 0; l < FSUM_LANES; l++)
+				lane_add(&c, l, (v[i + l] - mean) * (v[i + l] - mean));
+	} else {
+		for (size_t i = 0; i < full; i += FSUM_LANES)
+			for (size_t l = 0; l < FSUM_LANES; l++)
+				lane_add(&c, l, v[i + l]);
+	}
+	/* fold the upper half of the lanes into the lower half, error-free, until one
+	 * lane is left: t + e of a merged lane is the exact sum of both while the additions
+	 * into e stay exact */
+	for (size_t w = FSUM_LANES / 2; w > 0; w /= 2)
+		for (size_t l = 0; l < w; l++) {
+			lane_add(&c, l, c.t[l + w]);
+			lane_add(&c, l, c.e[l + w]);
+			c.inexact[l] += c.inexact[l + w];
+			c.mag[l] += c.mag[l + w];
+		}
+	for (size_t i = full; i < n; i++)
+		lane_add(&c, 0, squares ? (v[i] - mean) * (v[i] - mean) : v[i]);
+	struct cascade all = { c.t[0], c.e[0], c.inexact[0] == 0.0 };
+	return c.mag[0] < 0x1p1000 && cascade_result(&all, out);
+}
+
 double stats_fsum(const double *v, size_t n)
 {
+	double r;
+	if (n >= 4 * FSUM_LANES)
+		return lanes_sum(v, n, false, 0.0, &r) ? r : stats_fsum_partials(v, n);
 	struct cascade c = { 0.0, 0.0, true };
 	for (size_t i = 0; i < n; i++)
 		cascade_add(&c, v[i]);
-	double r;
 	return cascade_result(&c, &r) ? r : stats_fsum_partials(v, n);
 }
 
@@ -147,37 +210,18 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-/* Moves the values of v[lo..hi] below t (or, with `equal`, not above t) to the front,
- * keeping the order of neither side; returns where the rest starts. Branch-free (Lomuto
- * with a conditional step): every value is swapped into place and the boundary moves
- * by the comparison's result, so random data costs no mispredicted branches. */
-static ptrdiff_t partition_below(double *v, ptrdiff_t lo, ptrdiff_t hi, double t, bool equal)
+static void swap_dbl(double *v, ptrdiff_t i, ptrdiff_t j)
 {
-	ptrdiff_t j = lo;
-	for (ptrdiff_t i = lo; i <= hi; i++) {
-		double x = v[i];
-		v[i] = v[j];
-		v[j] = x;
-		j += equal ? x <= t : x < t;
-	}
-	return j;
+	double t = v[i];
+	v[i] = v[j];
+	v[j] = t;
 }
 
-/* The middle one of a, b, c (no NaN). */
-static double median3(double a, double b, double c)
-{
-	double lo = a < b ? a : b, hi = a < b ? b : a;
-	return c < lo ? lo : c > hi ? hi : c;
-}
-
-/* Selection over v[left..right]: afterwards v[k] holds the value a sort would put
- * there, nothing before it is larger and nothing after it smaller. No NaN in v. A range
- * above 600 first selects k inside a sample-sized subrange around its expected place
- * (Floyd-Rivest), so the pivot lands near k (about 1.5 n comparisons for a median);
- * smaller ranges take the median of three. The range then keeps the side holding k;
- * when no value is below the pivot, the values equal to it are split off (so runs of
- * equal values end the search). After `budget` partitions the rest is sorted (no
- * O(n^2)). */
+/* Floyd-Rivest selection over v[left..right]: afterwards v[k] holds the value a sort
+ * would put there, nothing before it is larger and nothing after it smaller. No NaN in
+ * v. A range above 600 first selects k inside a sample-sized subrange around its
+ * expected place, so the pivot lands near k (about 1.5 n comparisons for a median).
+ * After `budget` partitions the rest is sorted (no O(n^2)). */
 static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k, int budget)
 {
 	while (right > left) {
@@ -185,7 +229,6 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			qsort(v + left, (size_t)(right - left + 1), sizeof(*v), cmp_dbl);
 			return;
 		}
-		double t;
 		if (right - left > 600) {
 			double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
 			double s = 0.5 * exp(2.0 * z / 3.0);
@@ -193,24 +236,32 @@ static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k
 			ptrdiff_t nl = (ptrdiff_t)((double)k - i * s / n + sd);
 			ptrdiff_t nr = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
 			select_range(v, nl > left ? nl : left, nr < right ? nr : right, k, budget);
-			t = v[k];
+		}
+		double t = v[k];
+		ptrdiff_t i = left, j = right;
+		swap_dbl(v, left, k);
+		if (v[right] > t)
+			swap_dbl(v, right, left);
+		while (i < j) {
+			swap_dbl(v, i, j);
+			i++;
+			j--;
+			while (v[i] < t)
+				i++;
+			while (v[j] > t)
+				j--;
+		}
+		if (v[left] == t) {
+			swap_dbl(v, left, j);
 		} else {
-			t = median3(v[left], v[k], v[right]);
+			j++;
+			swap_dbl(v, j, right);
 		}
-		/* t is a value of the range, so each pass below drops at least one value */
-		ptrdiff_t lt = partition_below(v, left, right, t, false);
-		if (k < lt) {
-			right = lt - 1;
-			continue;
-		}
-		if (lt > left) {
-			left = lt;
-			continue;
-		}
-		ptrdiff_t le = partition_below(v, left, right, t, true);
-		if (k < le)
-			return;   /* v[left..le) all equal t */
-		left = le;
+		/* v[j] == t is in place: v[left..j) <= t <= v(j..right] */
+		if (j <= k)
+			left = j + 1;
+		if (k <= j)
+			right = j - 1;
 	}
 }
 
@@ -228,7 +279,116 @@ double stats_kth_inplace(double *v, size_t n, size_t k)
 	return v[k];
 }
 
-/* v holds NaN or zeros of both signs: its order statistics depend on how it is sorted. */
+/* ---- medians by copying selection -------------------------------------------------- */
+
+/* Copies from[lo..hi) into to[lo..hi), the values below t (with `equal`: not above t)
+ * first; returns where the others start. Branch-free: each value is written at both
+ * free ends and the end it belongs to moves on, so random data costs no mispredicted
+ * branches (a Hoare partition in place mispredicts about once per swap). */
+static size_t partition_copy(const double *from, double *to, size_t lo, size_t hi, double t, bool equal)
+{
+	size_t a = lo, b = hi - 1;
+	for (size_t i = lo; i < hi; i++) {
+		double x = from[i];
+		bool low = equal ? x <= t : x < t;
+		to[a] = x;
+		to[b] = x;
+		a += low;
+		b -= !low;
+	}
+	return a;
+}
+
+static void insertion_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		while (j > 0 && v[j - 1] > x) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* A pivot for selecting position k of v[lo..hi): the median of three on short
+ * ranges, else the sample value at k's relative place in 31 values spread over the
+ * range (so the side kept is a small fraction of it). */
+#define PIVOT_SAMPLE 31
+static double pivot_near(const double *v, size_t lo, size_t hi, size_t k)
+{
+	size_t n = hi - lo;
+	if (n <= 256) {
+		double a = v[lo], b = v[lo + n / 2], c = v[hi - 1];
+		double mn = a < b ? a : b, mx = a < b ? b : a;
+		return c < mn ? mn : c > mx ? mx : c;
+	}
+	double s[PIVOT_SAMPLE];
+	for (size_t i = 0; i < PIVOT_SAMPLE; i++)
+		s[i] = v[lo + (2 * i + 1) * n / (2 * PIVOT_SAMPLE)];
+	insertion_sort(s, PIVOT_SAMPLE);
+	return s[(k - lo) * PIVOT_SAMPLE / n];
+}
+
+/* The value a sort of src[0..n) (no NaN) would put at k < n, src untouched: each pass
+ * partitions the range holding k from one half of buf (2 n doubles; src at first) into
+ * the other. When nothing is below the pivot the values equal to it are split off, so
+ * runs of equal values end the search; after 64 passes the rest is sorted (no O(n^2)). */
+static double select_copy(const double *src, size_t n, size_t k, double *buf)
+{
+	const double *from = src;
+	double *to = buf;
+	size_t lo = 0, hi = n;
+	for (int pass = 0; hi - lo > 16; pass++) {
+		if (pass == 64) {
+			memcpy(to + lo, from + lo, (hi - lo) * sizeof(*to));
+			qsort(to + lo, hi - lo, sizeof(*to), cmp_dbl);
+			return to[k];
+		}
+		double t = pivot_near(from, lo, hi, k);
+		size_t a = partition_copy(from, to, lo, hi, t, false);
+		if (k < a) {
+			hi = a;
+		} else if (a > lo) {
+			lo = a;
+		} else {
+			a = partition_copy(from, to, lo, hi, t, true);
+			if (k < a)
+				return t;   /* to[lo..a) all equal t */
+			lo = a;
+		}
+		from = to;
+		to = to == buf ? buf + n : buf;
+	}
+	double s[16];
+	memcpy(s, from + lo, (hi - lo) * sizeof(*s));
+	insertion_sort(s, hi - lo);
+	return s[k - lo];
+}
+
+/* Median of v[0..n), n > 0, no NaN, no zeros of both signs; v untouched, buf 2 n
+ * doubles. For even n the (n/2 - 1)-th value is m itself unless exactly n/2 values are
+ * below m, then the largest of those. */
+static double median_copy(const double *v, size_t n, double *buf)
+{
+	size_t h = n / 2, below_n = 0;
+	double m = select_copy(v, n, h, buf);
+	if (n % 2)
+		return m;
+	double below = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		double y = v[i] < m ? v[i] : -INFINITY;
+		below_n += v[i] < m;
+		below = y > below ? y : below;
+	}
+	return ((below_n == h ? below : m) + m) / 2.0;
+}
+
+/* v holds NaN or zeros of both signs: its order statistics depend on how it is sorted
+ * (the comparator ties NaN with everything and the two zeros with each other, so the
+ * stable sort's input order decides). A median then needs median_sorted over a sort
+ * with cmp_dbl; otherwise it is an order statistic and any selection gives its double. */
 static bool order_ambiguous(const double *v, size_t n)
 {
 	bool nan = false, negz = false, posz = false;
@@ -242,10 +402,10 @@ static bool order_ambiguous(const double *v, size_t n)
 	return nan || (negz && posz);
 }
 
-/* Median by selection; reorders v. The same double as median_sorted() over a sort with
- * cmp_dbl (a median is an order statistic): arrays holding NaN, or zeros of both signs
- * (which the comparator ties, so the stable sort's input order decides the sign), take
- * the sorting path itself. */
+#define MEDIAN_STACK 128
+
+/* Median by selection. Up to MEDIAN_STACK values by copying selection with a buffer on
+ * the stack (v is left as it was), longer arrays in place (Floyd-Rivest; reorders v). */
 double stats_median_inplace(double *v, size_t n)
 {
 	if (n == 0)
@@ -253,6 +413,10 @@ double stats_median_inplace(double *v, size_t n)
 	if (order_ambiguous(v, n)) {
 		qsort(v, n, sizeof(*v), cmp_dbl);
 		return median_sorted(v, n);
+	}
+	if (n <= MEDIAN_STACK) {
+		double buf[2 * MEDIAN_STACK];
+		return median_copy(v, n, buf);
 	}
 	size_t h = n / 2;
 	select_kth(v, n, h);
@@ -265,14 +429,25 @@ double stats_median_inplace(double *v, size_t n)
 	return (below + v[h]) / 2.0;
 }
 
+double stats_median_buf(const double *v, size_t n, double *buf)
+{
+	if (n == 0)
+		return 0.0;
+	if (order_ambiguous(v, n)) {
+		memcpy(buf, v, n * sizeof(*buf));
+		qsort(buf, n, sizeof(*buf), cmp_dbl);
+		return median_sorted(buf, n);
+	}
+	return median_copy(v, n, buf);
+}
+
 double stats_median(const double *v, size_t n)
 {
 	if (n == 0)
 		return 0.0;
-	double *s = xmalloc(n * sizeof(*s));
-	memcpy(s, v, n * sizeof(*s));
-	double m = stats_median_inplace(s, n);
-	free(s);
+	double *buf = xmalloc(2 * n * sizeof(*buf));
+	double m = stats_median_buf(v, n, buf);
+	free(buf);
 	return m;
 }
 
@@ -341,7 +516,7 @@ double stats_mad(const double *v, size_t n, double med)
 /* stats_local_spikes keeps its history twice: a ring in arrival order (which value
  * leaves next) and the same values sorted, ties in arrival order (what a stable sort of
  * the history gives, so even zeros of both signs land where stats_median's sorting path
- * puts them). Each step inserts one value and removes one (at most 12 moves), the median
+ * puts them). Each step replaces the oldest value by the new one (at most 12 moves), the median
  * is read off the sorted window and the MAD merges the deviations on either side of it
  * (already in order), so no selection and no allocation per step (issue 17). The
  * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
@@ -359,14 +534,23 @@ static void window_insert(double *s, size_t n, double x)
 	s[i] = x;
 }
 
-/* Remove the oldest value x from the ascending s[0..n): the first that compares equal
- * (ties are in arrival order, and x is older than any of them). */
-static void window_remove(double *s, size_t n, double x)
+/* Replace the oldest value old of the ascending s[0..n) by x: the hole left where old
+ * was (the first value comparing equal: ties are in arrival order and old is older
+ * than any of them) moves to where x goes, after every value not above it. */
+static void window_replace(double *s, size_t n, double old, double x)
 {
 	size_t i = 0;
-	while (i + 1 < n && s[i] != x)
+	while (i + 1 < n && s[i] != old)
 		i++;
-	memmove(s + i, s + i + 1, (n - i - 1) * sizeof(*s));
+	while (i + 1 < n && s[i + 1] <= x) {
+		s[i] = s[i + 1];
+		i++;
+	}
+	while (i > 0 && s[i - 1] > x) {
+		s[i] = s[i - 1];
+		i--;
+	}
+	s[i] = x;
 }
 
 /* Median of the ascending s[0..n), n > 0 (median_sorted). */
@@ -409,7 +593,9 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
-		if (nh >= 6) {
+		/* a value not above the median never flags (med + 6 scale >= med, scale >= 0
+		 * or NaN): the MAD is not needed for it */
+		if (nh >= 6 && v[i] > window_median(sorted, nh)) {
 			double med = window_median(sorted, nh);
 			double scale = window_mad(sorted, nh, med) * 1.4826;
 			if (scale > 0)
@@ -418,13 +604,13 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 				flags[i] = v[i] > med && (med <= 0 || v[i] > med * 1.5);
 		}
 		if (nh == SPIKE_WINDOW) {
-			window_remove(sorted, nh--, ring[oldest]);
+			window_replace(sorted, nh, ring[oldest], v[i]);
 			ring[oldest] = v[i];
 			oldest = (oldest + 1) % SPIKE_WINDOW;
 		} else {
 			ring[nh] = v[i];
+			window_insert(sorted, nh++, v[i]);
 		}
-		window_insert(sorted, nh++, v[i]);
 	}
 }
 
@@ -448,10 +634,12 @@ double stats_pstdev(const double *v, size_t n, double mean)
 {
 	if (n == 0)
 		return 0.0;
+	double sum;
+	if (n >= 4 * FSUM_LANES && lanes_sum(v, n, true, mean, &sum))
+		return sqrt(sum / (double)n);
 	struct cascade c = { 0.0, 0.0, true };
 	for (size_t i = 0; i < n; i++)
 		cascade_add(&c, (v[i] - mean) * (v[i] - mean));
-	double sum;
 	if (cascade_result(&c, &sum))
 		return sqrt(sum / (double)n);
 	struct stats_sum s;

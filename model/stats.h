@@ -35,8 +35,11 @@ double stats_sum_result(const struct stats_sum *s);
 /* Median; 0 for n = 0. The exact double a sort would give (odd n: the middle value;
  * even n: the mean of the two middle ones), found by selection in O(n) expected time. */
 double stats_median(const double *v, size_t n);
-/* The same, in place: reorders v (no copy, no allocation). */
+/* The same, in place: may reorder v (no allocation). */
 double stats_median_inplace(double *v, size_t n);
+/* The same with buf (2 n doubles) as scratch: v untouched, no allocation; the fastest
+ * (a branch-free partition copying between the halves of buf). */
+double stats_median_buf(const double *v, size_t n, double *buf);
 /* The value a sort of v (no NaN) would put at position k < n, by selection in O(n)
  * expected time; reorders v. */
 double stats_kth_inplace(double *v, size_t n, size_t k);

@@ -2,7 +2,8 @@
 # bench_load.sh: pytscope step-log load benchmark (`make bench`). Generates a 64-rank x
 # 20,000-step run (~0.46 GB, 1.28 M records; gen_demo's realistic lines) in a temp dir
 # and reports side by side, on the same files in the same run (CPU seconds min / median
-# of 3, tests/tools/bench_lib.sh): wc -l, our load only (bench_load), `--print --jobs 1`
+# of 3, tests/tools/bench_lib.sh): wc -l, our load only (bench_load; then with each of
+# the scanner's structural paths forced, TSCOPE_SIMD=portable|sse2|avx2), `--print --jobs 1`
 # end to end (load + every analysis of the report) and --jobs 2, Python json.loads per
 # line, orjson when installed; then the per-core ratios and resident bytes per record.
 # Targets: >= 1000 MB per CPU second end to end (issue 17), >= 8x Python json.loads,
@@ -76,6 +77,9 @@ bench_set() {
 	wc_cpu=$BENCH_MED
 	bench_cpu3 "$dir" "load only, --jobs 1 (bench_load)" "$mb" "$BUILD/tests/bench_load" "$run" 1
 	load_cpu=$BENCH_MED
+	for path in portable sse2 avx2; do # the scanner's structural paths (TSCOPE_SIMD)
+		bench_cpu3 "$dir" "load only, TSCOPE_SIMD=$path" "$mb" env TSCOPE_SIMD=$path "$BUILD/tests/bench_load" "$run" 1
+	done
 	bench_cpu3 "$dir" "--print --jobs 1 --no-index (end to end)" "$mb" "$BIN" --print --jobs 1 --no-index "$run"
 	print_cpu=$BENCH_MED
 	bench_cpu3 "$dir" "--print --jobs 2 --no-index" "$mb" "$BIN" --print --jobs 2 --no-index "$run"

@@ -41,8 +41,10 @@ static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n
 			done -= take;
 		}
 	}
-	memmove(o->p, o->p + nb, o->n - nb);
-	o->n -= nb;
+	if (nb) {
+		memmove(o->p, o->p + nb, o->n - nb);
+		o->n -= nb;
+	}
 }
 
 /* Bytes to write of the buffer and then n more so that the write ends on a page

@@ -239,7 +239,8 @@ struct compute_block {
 /* Column metric's values at the block's positions into b->x, 0 where there is none
  * (adding 0 to a cascade changes nothing but the sign of a zero total, which the
  * cascade leaves to fsum anyway). Whole blocks of consecutive records of a column
- * every record has are decoded in one fixed-length loop (vectorized). */
+ * every record has are decoded in one fixed-length loop (vectorized), others through a
+ * column cursor. */
 static void block_column(const struct steps_model *m, size_t ri, int metric, struct compute_block *b)
 {
 	const struct rank_steps *r = m->rank[ri];
@@ -257,9 +258,11 @@ static void block_column(const struct steps_model *m, size_t ri, int metric, str
 			memcpy(b->x, (const double *)c->data + p0, sizeof(b->x));
 		return;
 	}
+	struct col_cursor k;
+	col_cursor_init(&k, r, metric);
 	for (size_t j = 0; j < ANALYSIS_BLOCK; j++) {
 		double v = 0.0;
-		if (c && j < b->nb && !steps_value(m, ri, metric, b->pos[j], &v))
+		if (j < b->nb && !col_cursor_get(&k, b->pos[j], &v))
 			v = 0.0;
 		b->x[j] = v;
 	}
@@ -283,13 +286,20 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 			   size_t n, double *out, double *comm)
 {
 	struct compute_block b;
-	rank_need_body(m->rank[ri]);
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
 	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
 		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
 		b.consecutive = true;
-		for (size_t j = 0; j < b.nb; j++) {
-			b.pos[j] = steps_aligned_pos(m, ri, k0 + at + j);
-			b.consecutive &= b.pos[j] == b.pos[0] + j;
+		if (m->aligned_contiguous && r->contiguous) {   /* steps_aligned_pos by arithmetic */
+			size_t p0 = (size_t)(m->aligned_lo + (long)(k0 + at) - r->step0);
+			for (size_t j = 0; j < b.nb; j++)
+				b.pos[j] = p0 + j;
+		} else {
+			for (size_t j = 0; j < b.nb; j++) {
+				b.pos[j] = steps_aligned_pos(m, ri, k0 + at + j);
+				b.consecutive &= b.pos[j] == b.pos[0] + j;
+			}
 		}
 		memset(b.t, 0, sizeof(b.t));
 		memset(b.e, 0, sizeof(b.e));

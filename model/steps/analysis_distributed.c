@@ -46,11 +46,14 @@ static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *r
 
 static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
 {
-	int pa = steps_metric_find(m, METRIC_MEMORY, "peak_alloc");
-	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
-	for (size_t i = 0; i < steps_nrecords(m, ri); i++) {
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	struct col_cursor pa, a;
+	col_cursor_init(&pa, r, steps_metric_find(m, METRIC_MEMORY, "peak_alloc"));
+	col_cursor_init(&a, r, steps_metric_find(m, METRIC_MEMORY, "alloc"));
+	for (size_t i = 0; i < r->n; i++) {
 		double v;
-		if (steps_value(m, ri, pa, i, &v) || steps_value(m, ri, a, i, &v))
+		if (col_cursor_get(&pa, i, &v) || col_cursor_get(&a, i, &v))
 			if (!rs->has_mem_peak || v > rs->mem_peak) {
 				rs->mem_peak = v;
 				rs->has_mem_peak = true;
@@ -101,7 +104,7 @@ static void step_block(void *ud, size_t task)
 	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK;
 	size_t nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
 	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
-	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
+	double *tmp = xmalloc(2 * N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
 	for (size_t r = 0; r < N; r++) {
 		analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
 		for (size_t j = 0; p->d && j < nb; j++)
@@ -116,8 +119,7 @@ static void step_block(void *ud, size_t task)
 		if (p->cmed_known) {
 			med = p->cmed_known[k];
 		} else {
-			memcpy(tmp, c, N * sizeof(*c));
-			med = stats_median_inplace(tmp, N);
+			med = stats_median_buf(c, N, tmp);
 		}
 		if (!p->d) {
 			p->cmed[k] = med;
@@ -162,7 +164,7 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against
  * each step's median (recomputed from the model rather than kept for every cell).
- * vals and ratio are S doubles of scratch. */
+ * vals and ratio are S doubles of scratch, scratch 2 S (the verdict, then the medians). */
 static void dist_rank(const struct step_pass *p, size_t r, double *vals, double *ratio, double *scratch)
 {
 	const struct steps_model *m = p->m;
@@ -177,9 +179,9 @@ static void dist_rank(const struct step_pass *p, size_t r, double *vals, double 
 	analysis_rank_verdict(d, r, vals, ratio, nratio == S, p->lost, scratch, rs);
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
-	rs->median_compute = stats_median_inplace(vals, S);
+	rs->median_compute = stats_median_buf(vals, S, scratch);
 	rs->slowest_fraction = (double)rs->slowest_count / (double)S;
-	rs->rel_slowdown = nratio ? stats_median_inplace(ratio, nratio) : 0.0;
+	rs->rel_slowdown = nratio ? stats_median_buf(ratio, nratio, scratch) : 0.0;
 	rs->missing = steps_missing(m, r);
 	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
 	onset_of(d, r, rs);
@@ -202,7 +204,7 @@ static void dist_rank_chunk(void *ud, size_t task)
 static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 {
 	size_t S = d->n_steps;
-	double *v = xmalloc(S * sizeof(*v));
+	double *v = xmalloc(3 * S * sizeof(*v)); /* S values, then 2 S of median scratch */
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].wall;
 	d->mean_step_wall = stats_mean(v, S);
@@ -211,10 +213,10 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	d->mean_comm_fraction = stats_mean(v, S);
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].cv;
-	d->imbalance_cv = stats_median_inplace(v, S);
+	d->imbalance_cv = stats_median_buf(v, S, v + S);
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].skew;
-	d->sync_skew = stats_median_inplace(v, S);
+	d->sync_skew = stats_median_buf(v, S, v + S);
 	d->wall_frac_lost = sum_max > 0 ? sum_lost / sum_max : 0.0;
 	free(v);
 }

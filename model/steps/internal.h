@@ -441,6 +441,55 @@ static inline double store_col_raw(const struct column *c, size_t pos)
 	default: return ((const double *)c->data)[pos];
 	}
 }
+/* An RLE column's value at pos: the last run starting at or before pos. */
+static inline double store_col_rle_get(const struct column *c, size_t pos)
+{
+	size_t lo = 0, hi = c->nruns;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->run_start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->run_val[lo];
+}
+
+/* A cursor reading one column of a (loaded) rank at mostly ascending positions:
+ * steps_value() without the call, an RLE column's run found by walking on from the
+ * previous one (a binary search when the position went back). */
+struct col_cursor {
+	const struct column *c;   /* NULL: the rank has no such column */
+	size_t n, run;
+};
+
+static inline void col_cursor_init(struct col_cursor *k, const struct rank_steps *r, int metric)
+{
+	k->c = metric >= 0 && (size_t)metric < r->ncol ? &r->col[metric] : NULL;
+	k->n = r->n;
+	k->run = 0;
+}
+
+static inline bool col_cursor_get(struct col_cursor *k, size_t pos, double *out)
+{
+	const struct column *c = k->c;
+	if (!c || pos >= k->n || (c->cap == 0 && c->enc != ENC_RLE))
+		return false;
+	if (!c->all_present && (pos >= c->cap || !bit_get(c->present, pos)))
+		return false;
+	if (c->enc != ENC_RLE) {
+		*out = store_col_raw(c, pos);
+		return true;
+	}
+	if (c->run_start[k->run] > pos) {
+		*out = store_col_rle_get(c, pos);
+		return true;
+	}
+	while (k->run + 1 < c->nruns && c->run_start[k->run + 1] <= pos)
+		k->run++;
+	*out = c->run_val[k->run];
+	return true;
+}
 /* The table slot holding rank id `rank`, or the empty slot where it would go. */
 size_t *store_slot_find(const struct steps_model *m, int rank);
 /* The k-th distinct step of a rank, in step order. */

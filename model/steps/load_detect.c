@@ -166,10 +166,12 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 	for (size_t i = 0; i < t.n; i++) {
 		out->rank[i] = t.v[i].rank;
 		out->dir[i] = xstrdup(t.v[i].dir);
-		char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t.v[i].dir);
-		out->has_steps |= is_file(steps);
-		free(steps);
+		if (!out->has_steps) { /* one stat per rank until one has a steps.jsonl */
+			char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
+							: xasprintf("%s/steps.jsonl", t.v[i].dir);
+			out->has_steps = is_file(steps);
+			free(steps);
+		}
 		if (t.v[i].rank < t.v[lowest].rank)
 			lowest = i;
 	}

@@ -63,19 +63,6 @@ bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double 
 	return true;
 }
 
-static double col_rle_get(const struct column *c, size_t pos)
-{
-	size_t lo = 0, hi = c->nruns; /* last run with start <= pos */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (c->run_start[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return c->run_val[lo];
-}
-
 bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
 {
 	const struct rank_steps *r = m->rank[ri];
@@ -88,7 +75,7 @@ bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos,
 	if (!c->all_present && (pos >= c->cap || !bit_get(c->present, pos)))
 		return false;
 	if (c->enc == ENC_RLE)
-		*out = col_rle_get(c, pos);
+		*out = store_col_rle_get(c, pos);
 	else
 		*out = store_col_raw(c, pos);
 	return true;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test_median.c: the selection-based medians (stats_median, stats_median_inplace)
+/* test_median.c: the selection-based medians (stats_median, stats_median_inplace,
+ * stats_median_buf)
  * against the sort-based reference they replaced, bit for bit, on many random arrays
  * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); local spikes
  * against the sort-based implementation they replaced; stats_fsum's fast
@@ -97,6 +98,9 @@ static void test_against_sort(void)
 			double want = median_ref(v, n);
 			bad += percentile_bad(v, n);
 			bad += !same_bits(stats_median(v, n), want);
+			double *buf = malloc(2 * n * sizeof(*buf));
+			bad += !same_bits(stats_median_buf(v, n, buf), want);
+			free(buf);
 			touched += memcmp(v, orig, n * sizeof(*v)) != 0;
 			bad += !same_bits(stats_median_inplace(v, n), want);
 			arrays++;
