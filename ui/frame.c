@@ -97,7 +97,7 @@ static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
 	draw_clear_rect(r, ROLE_STATUS);
-	char buf[APP_LINE] = "", live[128] = "";
+	char buf[APP_LINE] = "", live[192] = "";
 	void *priv = app->pane[app->cur].priv;
 	if (priv && app->pane[app->cur].ops->status)
 		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
