@@ -4,7 +4,7 @@
 # phase fills and sparklines, Budget's lines, the Overview's tones, the Sweep plot's
 # glyphs and compare mode's rank lines; the overlay scrolls (j) when it is taller than
 # the screen; and the glossary entries the legends show are the man page's Glossary word
-# for word (ui/legend.c holds every term of it).
+# for word (model/glossary.c holds every term of it).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -68,7 +68,7 @@ tap_check "j scrolls the legend by rows" '[ "$(sed -n 4p s0)" != "$(sed -n 4p s1
 tap_check "G shows its end (the frame's conventions)" 'grep -q "The status row shows the exact value" s2'
 
 # the glossary: the man page's words (as mandoc renders them, `x' quotes read 'x'), every
-# term in ui/legend.c, each shown entry word for word
+# term in model/glossary.c, each shown entry word for word
 man="$TSCOPE_ROOT/man/tscope-tui.1"
 if ! command -v mandoc >/dev/null 2>&1; then
 	tap_skip "mandoc is not installed: the glossary is not compared"
@@ -88,12 +88,12 @@ cat heatmap overview ranks steps budget findings sources idle sweep.txt compare 
 n=0 shown=0 bad= absent=
 while IFS='	' read -r term def; do
 	n=$((n + 1))
-	grep -qF "{ \"$term\"," "$TSCOPE_ROOT/ui/legend.c" || absent="$absent '$term'"
+	grep -qF "{ \"$term\"," "$TSCOPE_ROOT/model/glossary.c" || absent="$absent '$term'"
 	start=$(echo "$def" | cut -d' ' -f1-4)
 	grep -qF -- "$term $start" all.flat || continue
 	shown=$((shown + 1))
 	grep -qF -- "$term $def" all.flat || bad="$bad '$term'"
 done <gloss.tsv
-tap_check "ui/legend.c holds the man page's $n glossary terms (missing:${absent:- none})" '[ -z "$absent" ] && [ "$n" -ge 16 ]'
+tap_check "model/glossary.c holds the man page's $n glossary terms (missing:${absent:- none})" '[ -z "$absent" ] && [ "$n" -ge 16 ]'
 tap_check "the $shown glossary entries the legends show are the man page's words (differ:${bad:- none})" '[ -z "$bad" ] && [ "$shown" -ge 10 ]'
 tap_plan
