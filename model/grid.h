@@ -65,16 +65,20 @@ struct grid_src {
 
 struct run;
 
-/* A family of grids over a run, one per metric choice; the heatmap pane draws any of
- * them. A subsystem lists its providers (struct subsystem .grids, registry.h);
- * registry_grid() finds them by name. */
+/* A family of grids over a model, one per metric choice; the heatmap pane draws any of
+ * them. A subsystem lists its providers over a run (struct subsystem .grids, registry.h;
+ * registry_grid() finds them by name); a comparison hands out its own over the pair
+ * (model/compare/views.h compare_tabs). `model` is what the provider reads, as its owner
+ * hands it out: the struct run for a subsystem's grid, the struct compare for the
+ * comparison's. */
 struct grid_provider {
 	const char *name;       /* heatmap pane argument: "steps", "tasks" */
 	const char *label;      /* its tab label: "Task balance" */
-	size_t (*nmetrics)(struct run *run);           /* 0: no data in this run */
-	const char *(*metric_name)(struct run *run, size_t i);
+	const char *metric_keys;/* what `m` cycles through, for the pane's note: "metric" */
+	size_t (*nmetrics)(void *model);               /* 0: no data */
+	const char *(*metric_name)(void *model, size_t i);
 	/* Fill src for metric i (src->ud allocated here); false with a reason in err. */
-	bool (*open)(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn);
+	bool (*open)(void *model, size_t metric, struct grid_src *src, char *err, size_t errn);
 	void (*close)(struct grid_src *src);
 };
 

@@ -72,6 +72,9 @@ struct tab_def {
 	const char *arg;         /* TAB_TABLE: view name; TAB_HEATMAP: grid (NULL: first with data) */
 	bool (*show)(const struct run *run);
 	const char *view;        /* the view `e` exports from a pane that is not a table, or NULL */
+	/* TAB_HEATMAP: the grid a mode hands out over its own model (compare mode's pair,
+	 * model/compare/views.h), NULL: the run's grid named arg (registry_grid) */
+	const struct grid_provider *grid;
 };
 
 /* One input family. Everything but name may be empty/NULL. Call order: every loader

@@ -174,10 +174,10 @@ static bool heatmap_show(const struct run *run)
 }
 
 static const struct tab_def core_tabs[] = {
-	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL, "findings" },
-	{ 2, "Heatmap", TAB_HEATMAP, NULL, heatmap_show, NULL },
-	{ 6, "Findings", TAB_TABLE, "findings", NULL, NULL },
-	{ 7, "Sources", TAB_TABLE, "sources", NULL, NULL },
+	{ 1, "Overview", TAB_OVERVIEW, NULL, NULL, "findings", NULL },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, heatmap_show, NULL, NULL },
+	{ 6, "Findings", TAB_TABLE, "findings", NULL, NULL, NULL },
+	{ 7, "Sources", TAB_TABLE, "sources", NULL, NULL, NULL },
 };
 
 /* A refused run (model/identity.h) says so first: nothing was opened, and where the

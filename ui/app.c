@@ -231,13 +231,26 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (r & PR_HANDLED)
 			return r | PR_REDRAW;
 	}
-	long h = app_find(app, &pane_heatmap, app->cmp ? COMPARE_GRID : NULL);
+	long h = app_find(app, &pane_heatmap, NULL);
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);
 }
 
 /* ---- drill-down: one evidence -> pane map ----------------------------------- */
+
+const struct grid_provider *app_grid(struct app *app, const char *name, void **model)
+{
+	if (app->grid && (!name || strcmp(name, app->grid->name) == 0)) {
+		*model = app->grid_model;
+		return app->grid;
+	}
+	*model = app->run;
+	for (size_t i = 0; !name && i < registry_ngrids(); i++) /* default: the first with data */
+		if (registry_grid_at(i)->nmetrics(app->run) > 0)
+			return registry_grid_at(i);
+	return registry_grid(name);
+}
 
 long app_heatmap(struct app *app, const char *grid)
 {

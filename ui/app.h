@@ -35,6 +35,10 @@ struct compare;
 struct app {
 	struct run *run;              /* the run; B in compare mode */
 	struct compare *cmp;          /* compare mode: the pair (A = cmp->a, B = cmp->b), else NULL */
+	/* The grid a mode's tab table handed out over its own model (tab_def.grid: compare
+	 * mode's pair), the default heatmap's; NULL: the run's grids (registry.h). */
+	const struct grid_provider *grid;
+	void *grid_model;
 	char title[96];               /* title-row name when not the run's ("A vs B"), else "" */
 	const struct opts *opts;
 	unsigned text_flags;          /* TEXT_ASCII in ASCII mode */
@@ -118,6 +122,9 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev);
 /* Index of the heatmap pane of a grid (NULL: the default Heatmap tab), added as a tab
  * when missing; -1 when full. */
 long app_heatmap(struct app *app, const char *grid);
+/* The grid provider named name (NULL: the default one: the mode's own, else the run's
+ * first with data), and in *model what its callbacks read; NULL when none. */
+const struct grid_provider *app_grid(struct app *app, const char *name, void **model);
 /* The straggler set (rank ids by cost, model/steps/analysis.h STRAGGLERS; built once);
  * in compare mode the regressed ranks, largest increase in time lost first. */
 const int *app_stragglers(struct app *app, size_t *n);

@@ -129,7 +129,7 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 		return PR_HANDLED;
 	switch (a) {
 	case ACT_ENTER: {
-		long h = app_find(app, &pane_heatmap, COMPARE_GRID);
+		long h = app_find(app, &pane_heatmap, NULL);
 		if (!n || h < 0)
 			return PR_HANDLED;
 		const struct cmp_rank *k = &r->v[listed(r, p->lc.sel)];

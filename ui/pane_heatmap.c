@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/compare/compare.h"
 #include "model/text.h"
 #include "model/grid.h"
 #include "model/groups.h"
@@ -147,25 +146,19 @@ static int level(const struct hpane *p, double v)
 	return p->src.diverging && v < 0 && l > 0 ? HP_COOL + l : l;
 }
 
-/* The grid source: the run's provider, or the comparison's grid. */
-static bool src_open(struct hpane *p, struct app *app)
+static bool src_open(struct hpane *p)
 {
-	if (p->cmp)
-		return compare_grid_open(p->cmp, (int)p->metric, &p->src, p->why, sizeof(p->why));
-	return p->prov->open(app->run, p->metric, &p->src, p->why, sizeof(p->why));
+	return p->prov->open(p->model, p->metric, &p->src, p->why, sizeof(p->why));
 }
 
 static void src_close(struct hpane *p)
 {
-	if (p->cmp)
-		compare_grid_close(&p->src);
-	else
-		p->prov->close(&p->src);
+	p->prov->close(&p->src);
 }
 
-static const char *metric_name(const struct hpane *p, struct app *app)
+static const char *metric_name(const struct hpane *p)
 {
-	return p->cmp ? compare_grid_name((int)p->metric) : p->prov->metric_name(app->run, p->metric);
+	return p->prov->metric_name(p->model, p->metric);
 }
 
 static void set_scale(struct hpane *p)
@@ -208,7 +201,7 @@ static bool open_source(struct hpane *p, struct app *app)
 	bool *was_open = p->ol.open;
 	p->ol.open = NULL;
 	outline_free(&p->ol);
-	bool ok = src_open(p, app);
+	bool ok = src_open(p);
 	if (ok && p->src.groups) {
 		outline_init(&p->ol, p->src.groups);
 		p->ol_n = p->src.groups->n;
@@ -236,40 +229,19 @@ static bool open_metric(struct hpane *p, struct app *app)
 	return true;
 }
 
-static void *hp_open_compare(struct app *app, char *why, size_t whyn)
-{
-	struct hpane *p = xcalloc(1, sizeof(*p));
-	p->cmp = app->cmp;
-	p->nmetrics = CMP_GRID_NMETRICS;
-	p->mark_row = -1;
-	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
-		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
-		if (p->src.ud)
-			src_close(p);
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	if (app->cmp && arg && strcmp(arg, COMPARE_GRID) == 0)
-		return hp_open_compare(app, why, whyn);
-	const struct grid_provider *prov = registry_grid(arg);
-	for (size_t i = 0; !arg && i < registry_ngrids(); i++) /* default: the first with data */
-		if (registry_grid_at(i)->nmetrics(app->run) > 0) {
-			prov = registry_grid_at(i);
-			break;
-		}
-	if (!prov || prov->nmetrics(app->run) == 0) {
+	void *model;
+	const struct grid_provider *prov = app_grid(app, arg, &model);
+	if (!prov || prov->nmetrics(model) == 0) {
 		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks%s",
 			 arg ? " (or no data for this grid)" : " and no other grid (DASF task balance)");
 		return NULL;
 	}
 	struct hpane *p = xcalloc(1, sizeof(*p));
 	p->prov = prov;
-	p->nmetrics = prov->nmetrics(app->run);
+	p->model = model;
+	p->nmetrics = prov->nmetrics(model);
 	p->mark_row = -1;
 	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
 		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
@@ -339,7 +311,7 @@ static bool hp_rebuild(void *priv, struct app *app)
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
 	size_t was = p->src.ncols;
-	if (p->metric >= p->prov->nmetrics(app->run) || !open_source(p, app) || !p->src.nrows ||
+	if (p->metric >= p->prov->nmetrics(p->model) || !open_source(p, app) || !p->src.nrows ||
 	    !p->src.ncols)
 		return false;
 	grow_scale(p, was);
@@ -603,11 +575,11 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (slower in B warm, faster blue)"
-			 "  i:legend m:A/B/delta +/-:zoom", hi);
+			 "  i:legend m:%s +/-:zoom", hi, p->prov->metric_keys);
 	else
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "
 			 "H/L:pan z:rows", lo, hi, p->by_node ? " Space:expand o:ranks" : "",
-			 p->cmp ? "A/B/delta" : "metric");
+			 p->prov->metric_keys);
 	draw_fit_fields(note, sizeof(note), g.note.w - 1, app->g->ellipsis);
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
@@ -689,7 +661,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		 * this frame, build in the next (PR_LATER) */
 		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
 		p->pending = true;
-		app_msg(app, false, "building the heatmap of '%s'...", metric_name(p, app));
+		app_msg(app, false, "building the heatmap of '%s'...", metric_name(p));
 		return PR_HANDLED | PR_LATER;
 	case ACT_NONE:
 		if (!p->pending)

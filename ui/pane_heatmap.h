@@ -13,8 +13,8 @@
 #include "ui/legend.h"
 
 struct hpane {
-	const struct grid_provider *prov;   /* NULL in compare mode's heatmap */
-	struct compare *cmp;          /* compare mode: the pair's grid (B - A, A, B), else NULL */
+	const struct grid_provider *prov;
+	void *model;                  /* what prov reads (app_grid) */
 	size_t metric, nmetrics;
 	struct grid_src src;
 	struct grid_blocks *blocks;   /* only when src has no range accessor */

@@ -358,7 +358,7 @@ static void sort_toggle(struct tpane *p)
 static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
 {
 	int c_onset = table_col_role(p->t, COL_ROLE_ONSET);
-	long s = app_find(app, &pane_heatmap, COMPARE_GRID);
+	long s = app_find(app, &pane_heatmap, NULL);
 	if (p->c_rank < 0 || !table_cell(p->t, row, p->c_rank)->present || s < 0)
 		return PR_NONE;
 	const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;

@@ -394,6 +394,10 @@ static void add_compare_tabs(struct app *app)
 {
 	for (size_t i = 0; i < compare_ntabs; i++) {
 		const struct tab_def *t = &compare_tabs[i];
+		if (t->grid) {
+			app->grid = t->grid;
+			app->grid_model = app->cmp;
+		}
 		long p = app_pane(app, tab_panes[t->pane], t->arg, t->label);
 		if (p >= 0)
 			app->pane[p].key = t->key;

@@ -134,16 +134,14 @@ void compare_summary(struct compare *c, struct summary *s);
 
 /* ---- heatmap ----------------------------------------------------------------------------- */
 
-/* The comparison heatmap (model/compare/grid.c): common ranks x common steps of the
- * compute per step (step time for single-rank runs), as B - A (src->diverging: signed,
- * larger is slower in B), A or B. False with a reason when nothing is in common. */
+/* The comparison heatmap (model/compare/grid.c), a grid provider (model/grid.h) whose
+ * model is the struct compare, handed out by compare mode's Heatmap tab (views.h
+ * compare_tabs): common ranks x common steps of the compute per step (step time for
+ * single-rank runs), as B - A (metric 0, "delta B-A"; src->diverging: signed, larger is
+ * slower in B), A or B. open() is false with a reason when nothing is in common. */
 enum cmp_grid_metric { CMP_GRID_DELTA, CMP_GRID_A, CMP_GRID_B, CMP_GRID_NMETRICS };
-struct grid_src;
-bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn);
-void compare_grid_close(struct grid_src *src);
-const char *compare_grid_name(int metric);   /* "delta B-A" "A" "B" */
-/* The heatmap pane argument of the pair's grid (compare_grid_open). */
-#define COMPARE_GRID "compare"
+struct grid_provider;
+extern const struct grid_provider compare_grid;
 
 /* ---- findings ------------------------------------------------------------------------ */
 

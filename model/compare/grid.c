@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* grid.c: the comparison heatmap (see compare.h): the ranks both runs have x the step
+/* grid.c: the comparison heatmap (see compare.h; a grid_provider over the pair): the ranks both runs have x the step
  * numbers both runs have, showing B - A (a diverging scale: the pane colours slower and
  * faster apart), A or B. A and B read each run's heatmap pyramid (analysis.h heat_range);
  * the delta is read once per cell into grid blocks by the pane. */
@@ -111,15 +111,18 @@ static void common_ranks(struct cg *g, const struct steps_model *ma, const struc
 	}
 }
 
-bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char *err, size_t errn)
+static void cg_close(struct grid_src *src);
+
+static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
+	struct compare *c = model;
 	const struct steps_model *ma = c->a->steps, *mb = c->b->steps;
 	if (!ma || !mb || !steps_naligned(ma) || !steps_naligned(mb)) {
 		snprintf(err, errn, "no heatmap: %s has no step records", !ma || !steps_naligned(ma) ? "A" : "B");
 		return false;
 	}
 	struct cg *g = xcalloc(1, sizeof(*g));
-	g->metric = metric;
+	g->metric = (int)metric;
 	g->ma = ma;
 	int series = steps_nranks(ma) > 1 && steps_nranks(mb) > 1 ? HEAT_COMPUTE : HEAT_STEP_TIME;
 	g->ncols = compare_common_steps(ma, mb, &g->ka, &g->kb);
@@ -127,7 +130,7 @@ bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char
 	if (!g->ncols || !g->nrows) {
 		snprintf(err, errn, "no heatmap: A and B have no %s in common", !g->ncols ? "step number" : "rank id");
 		struct grid_src tmp = { .ud = g };
-		compare_grid_close(&tmp);
+		cg_close(&tmp);
 		return false;
 	}
 	g->ga = analysis_heatmap(c->a, series);
@@ -152,7 +155,7 @@ bool compare_grid_open(struct compare *c, int metric, struct grid_src *src, char
 	return true;
 }
 
-void compare_grid_close(struct grid_src *src)
+static void cg_close(struct grid_src *src)
 {
 	struct cg *g = src->ud;
 	if (!g)
@@ -168,8 +171,23 @@ void compare_grid_close(struct grid_src *src)
 	src->ud = NULL;
 }
 
-const char *compare_grid_name(int metric)
+static size_t cg_nmetrics(void *model)
+{
+	return CMP_GRID_NMETRICS;   /* a pair without steps in common: cg_open says why */
+}
+
+static const char *cg_metric_name(void *model, size_t metric)
 {
 	static const char *const name[] = { "delta B-A", "A", "B" };
-	return metric >= 0 && metric < CMP_GRID_NMETRICS ? name[metric] : "?";
+	return metric < CMP_GRID_NMETRICS ? name[metric] : "?";
 }
+
+const struct grid_provider compare_grid = {
+	.name = "compare",
+	.label = "Heatmap",
+	.metric_keys = "A/B/delta",
+	.nmetrics = cg_nmetrics,
+	.metric_name = cg_metric_name,
+	.open = cg_open,
+	.close = cg_close,
+};

@@ -416,13 +416,13 @@ const struct cmp_view *compare_view(const char *name)
 }
 
 const struct tab_def compare_tabs[] = {
-	{ 1, "Overview", TAB_COMPARE, NULL, NULL, "diff_ranks" },
-	{ 2, "Heatmap", TAB_HEATMAP, COMPARE_GRID, NULL, NULL },
-	{ 3, "Ranks", TAB_TABLE, "diff_ranks", NULL, NULL },
-	{ 4, "Budget", TAB_TABLE, "diff_budget", NULL, NULL },
-	{ 5, "Findings", TAB_TABLE, "diff_findings", NULL, NULL },
-	{ 6, "Env", TAB_TABLE, "diff_env", NULL, NULL },
-	{ 7, "Kernels", TAB_TABLE, "diff_kernels", NULL, NULL },
-	{ 8, "Sweep", TAB_TABLE, "diff_sweep", NULL, NULL },
+	{ 1, "Overview", TAB_COMPARE, NULL, NULL, "diff_ranks", NULL },
+	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL, NULL, &compare_grid },
+	{ 3, "Ranks", TAB_TABLE, "diff_ranks", NULL, NULL, NULL },
+	{ 4, "Budget", TAB_TABLE, "diff_budget", NULL, NULL, NULL },
+	{ 5, "Findings", TAB_TABLE, "diff_findings", NULL, NULL, NULL },
+	{ 6, "Env", TAB_TABLE, "diff_env", NULL, NULL, NULL },
+	{ 7, "Kernels", TAB_TABLE, "diff_kernels", NULL, NULL, NULL },
+	{ 8, "Sweep", TAB_TABLE, "diff_sweep", NULL, NULL, NULL },
 };
 const size_t compare_ntabs = ARRAY_LEN(compare_tabs);

@@ -40,15 +40,16 @@ static long sec_index(const struct gd *g, size_t col)
 	return g->col_sec ? g->col_sec[col] : (long)col;
 }
 
-static size_t gd_nmetrics(struct run *run)
+static size_t gd_nmetrics(void *model)
 {
+	struct run *run = model;
 	if (!run->dasf || !run->dasf->nmem)
 		return 0;
 	const struct dasf_an *an = dasf_analyse(run->dasf);
 	return an->bal_too_big || !an->nsec ? 0 : ARRAY_LEN(metrics);
 }
 
-static const char *gd_metric_name(struct run *run, size_t i)
+static const char *gd_metric_name(void *model, size_t i)
 {
 	return i < ARRAY_LEN(metrics) ? metrics[i].name : "?";
 }
@@ -115,8 +116,9 @@ static long gd_col_find(void *ud, long id)
 	return lo < g->an->nsec ? (long)lo : -1;
 }
 
-static bool gd_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
+static bool gd_open(void *model, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
+	struct run *run = model;
 	if (metric >= ARRAY_LEN(metrics) || !gd_nmetrics(run)) {
 		snprintf(err, errn, "no DASF Managed Memory events (task balance) in this run");
 		return false;
@@ -158,6 +160,7 @@ static void gd_close(struct grid_src *src)
 const struct grid_provider grid_dasf = {
 	.name = "tasks",
 	.label = "Task balance",
+	.metric_keys = "metric",
 	.nmetrics = gd_nmetrics,
 	.metric_name = gd_metric_name,
 	.open = gd_open,

@@ -56,15 +56,17 @@ static int phase_id(const struct steps_model *m, size_t k)
 	return -1;
 }
 
-static size_t gs_nmetrics(struct run *run)
+static size_t gs_nmetrics(void *model)
 {
+	struct run *run = model;
 	if (!run->steps || steps_naligned(run->steps) == 0)
 		return 0;
 	return ARRAY_LEN(derived) + nphases(run->steps);
 }
 
-static const char *gs_metric_name(struct run *run, size_t i)
+static const char *gs_metric_name(void *model, size_t i)
 {
+	struct run *run = model;
 	if (i < ARRAY_LEN(derived))
 		return derived[i].name;
 	int id = run->steps ? phase_id(run->steps, i - ARRAY_LEN(derived)) : -1;
@@ -182,8 +184,9 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
  * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
 #define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
 
-static bool gs_open(struct run *run, size_t metric, struct grid_src *src, char *err, size_t errn)
+static bool gs_open(void *model, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
+	struct run *run = model;
 	if (!run->steps || metric >= gs_nmetrics(run)) {
 		snprintf(err, errn, "no aligned steps in this run");
 		return false;
@@ -233,6 +236,7 @@ static void gs_close(struct grid_src *src)
 const struct grid_provider grid_steps = {
 	.name = "steps",
 	.label = "Step heatmap",
+	.metric_keys = "metric",
 	.nmetrics = gs_nmetrics,
 	.metric_name = gs_metric_name,
 	.open = gs_open,

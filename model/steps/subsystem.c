@@ -28,9 +28,9 @@ static bool steps_tab_show(const struct run *run)
 }
 
 static const struct tab_def steps_tabs[] = {
-	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show, NULL },
-	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show, "steps" },
-	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show, "budget" },
+	{ 3, "Ranks", TAB_TABLE, "ranks", steps_tab_show, NULL, NULL },
+	{ 4, "Steps", TAB_STEPS, NULL, steps_tab_show, "steps", NULL },
+	{ 5, "Budget", TAB_BUDGET, NULL, steps_tab_show, "budget", NULL },
 };
 
 /* Finalize the store; then the run-wide analyses come from the index summary, or the

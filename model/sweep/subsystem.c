@@ -112,7 +112,7 @@ static void sweep_summary(struct run *run, struct summary *out)
 }
 
 static const struct tab_def sweep_tabs[] = {
-	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data, NULL },
+	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data, NULL, NULL },
 };
 
 const struct subsystem sub_sweep = {

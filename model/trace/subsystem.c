@@ -98,7 +98,7 @@ static void trace_summary(struct run *run, struct summary *out)
 }
 
 static const struct tab_def trace_tabs[] = {
-	{ 9, "GPU time", TAB_TABLE, "temporal", trace_has_data, NULL },
+	{ 9, "GPU time", TAB_TABLE, "temporal", trace_has_data, NULL, NULL },
 };
 
 const struct subsystem sub_trace = {
