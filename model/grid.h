@@ -58,12 +58,18 @@ struct grid_src {
 	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
 	 * larger still worse. */
 	bool diverging;
+	/* A coarse grid: each column is a block of up to col_span col_axis units (steps),
+	 * its value the mean and its worst the worst of the block (a pyramid kept at a lower
+	 * resolution than the data to fit memory); col_id is the block's first. 0 or 1: a
+	 * column is one unit. */
+	size_t col_span;
 	/* Optional: the rows grouped (ranks by node, model/groups.h), owned by the producer;
 	 * the heatmap can show one line per group. NULL: no grouping. */
 	const struct groups *groups;
 };
 
 struct run;
+struct grid_job;
 
 /* A family of grids over a model, one per metric choice; the heatmap pane draws any of
  * them. A subsystem lists its providers over a run (struct subsystem .grids, registry.h;
@@ -80,6 +86,15 @@ struct grid_provider {
 	/* Fill src for metric i (src->ud allocated here); false with a reason in err. */
 	bool (*open)(void *model, size_t metric, struct grid_src *src, char *err, size_t errn);
 	void (*close)(struct grid_src *src);
+	/* Optional: metric i's grid needs a pass over every row that is not in memory
+	 * (seconds or more on a big run): a job that makes it on a thread of its own, or NULL
+	 * (call open()). The model must not change while it runs. job_poll(): true once it
+	 * ended; rows made so far of the total. job_end(): with src, the ended job's grid into
+	 * src as open() fills it (false with why in err), the job freed; with src NULL, the
+	 * job stopped (it may be running) and freed. */
+	struct grid_job *(*job_start)(void *model, size_t metric);
+	bool (*job_poll)(struct grid_job *job, size_t *done, size_t *total);
+	bool (*job_end)(struct grid_job *job, struct grid_src *src, char *err, size_t errn);
 };
 
 

@@ -776,6 +776,22 @@ unsigned app_continue(struct app *app)
 	return s->ops->handle(priv, app, ACT_NONE) | PR_REDRAW;
 }
 
+unsigned app_tick(struct app *app)
+{
+	unsigned r = PR_NONE;
+	app->tick_ms = -1;
+	for (size_t i = 0; i < app->npane; i++) {
+		struct pane_slot *s = &app->pane[i];
+		int w = -1;
+		if (!s->priv || !s->ops->tick)
+			continue;
+		r |= s->ops->tick(s->priv, app, i == app->cur, &w);
+		if (w >= 0 && (app->tick_ms < 0 || w < app->tick_ms))
+			app->tick_ms = w;
+	}
+	return r;
+}
+
 unsigned app_action(struct app *app, enum action a)
 {
 	if (app->overlay != OV_NONE)

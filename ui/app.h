@@ -98,6 +98,7 @@ struct app {
 	bool back_to_picker;          /* q at the top of a run opened from the run picker */
 	int exit_code;
 	long frames, max_frames;      /* max_frames 0: unlimited */
+	int tick_ms;                  /* app_tick() again in this many ms; -1: no work running */
 	bool full_redraw;
 };
 
@@ -136,6 +137,9 @@ unsigned app_action(struct app *app, enum action a);
 unsigned app_mouse(struct app *app);
 /* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
 unsigned app_continue(struct app *app);
+/* Every open pane's tick (pane.h: work off the UI thread), after keys and while
+ * tick_ms >= 0 at that pace: returns the PR_* they ask for, sets tick_ms. */
+unsigned app_tick(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */
 void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */

@@ -79,6 +79,12 @@ struct pane_ops {
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);
 	/* Optional: a mouse click at screen (y, x) inside the body: select what is there. */
 	unsigned (*click)(void *priv, struct app *app, int y, int x);
+	/* Optional: work the pane runs off the UI thread (a heatmap metric being built).
+	 * The loop calls it after every key and, while *wait_ms >= 0 (set it when work is
+	 * running: the ms until the next look), at that pace; shown is false once the pane
+	 * is not the current one (stop the work). Returns PR_* (PR_REDRAW: progress or a
+	 * result to draw). */
+	unsigned (*tick)(void *priv, struct app *app, bool shown, int *wait_ms);
 };
 
 extern const struct pane_ops pane_overview, pane_heatmap, pane_table, pane_steps, pane_budget;

@@ -35,13 +35,13 @@ size_t hm_nlines(const struct hpane *p)
 }
 
 /* The grid row a line stands for (a node line: its worst rank). */
-static size_t line_row(const struct hpane *p, size_t l)
+size_t hm_line_row(const struct hpane *p, size_t l)
 {
 	return p->by_node ? outline_line_row(&p->ol, l) : l;
 }
 
 /* The line showing row: its own, else its closed node's; reveal opens the node. */
-static size_t row_line(struct hpane *p, size_t row, bool reveal)
+size_t hm_row_line(struct hpane *p, size_t row, bool reveal)
 {
 	if (!p->by_node)
 		return row;
@@ -111,7 +111,7 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
 void hm_line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n)
 {
 	if (!p->by_node || p->ol.row[l] >= 0) {
-		grid_row_label(&p->src, line_row(p, l), buf, n);
+		grid_row_label(&p->src, hm_line_row(p, l), buf, n);
 		return;
 	}
 	int k = snprintf(buf, n, "%s", p->ol.open[p->ol.grp[l]] ? app->g->opened : app->g->closed);
@@ -156,12 +156,7 @@ static void src_close(struct hpane *p)
 	p->prov->close(&p->src);
 }
 
-static const char *metric_name(const struct hpane *p)
-{
-	return p->prov->metric_name(p->model, p->metric);
-}
-
-static void set_scale(struct hpane *p)
+void hm_set_scale(struct hpane *p)
 {
 	compute_scale(p);
 	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
@@ -180,7 +175,7 @@ static void grow_scale(struct hpane *p, size_t from)
 {
 	if (p->blocks || p->src.nrows != p->scale_rows || p->src.ncols < p->scale_cols ||
 	    p->src.ncols >= p->scale_cols + p->scale_cols / 16 + 1) {
-		set_scale(p);
+		hm_set_scale(p);
 		return;
 	}
 	for (size_t r = 0; r < p->src.nrows && from < p->src.ncols; r++) {
@@ -190,7 +185,8 @@ static void grow_scale(struct hpane *p, size_t from)
 	}
 }
 
-static bool open_source(struct hpane *p, struct app *app)
+/* The source of p->metric: opened now, or `ready` (a grid job's, already open). */
+bool hm_open_source(struct hpane *p, const struct grid_src *ready)
 {
 	if (p->src.ud)
 		src_close(p);
@@ -201,7 +197,11 @@ static bool open_source(struct hpane *p, struct app *app)
 	bool *was_open = p->ol.open;
 	p->ol.open = NULL;
 	outline_free(&p->ol);
-	bool ok = src_open(p);
+	bool ok = true;
+	if (ready)
+		p->src = *ready;
+	else
+		ok = src_open(p);
 	if (ok && p->src.groups) {
 		outline_init(&p->ol, p->src.groups);
 		p->ol_n = p->src.groups->n;
@@ -221,11 +221,11 @@ static bool open_source(struct hpane *p, struct app *app)
 	return true;
 }
 
-static bool open_metric(struct hpane *p, struct app *app)
+static bool open_metric(struct hpane *p)
 {
-	if (!open_source(p, app))
+	if (!hm_open_source(p, NULL))
 		return false;
-	set_scale(p);
+	hm_set_scale(p);
 	return true;
 }
 
@@ -243,7 +243,7 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	p->model = model;
 	p->nmetrics = prov->nmetrics(model);
 	p->mark_row = -1;
-	if (!open_metric(p, app) || !p->src.nrows || !p->src.ncols) {
+	if (!open_metric(p) || !p->src.nrows || !p->src.ncols) {
 		snprintf(why, whyn, "%s", p->why[0] ? p->why : "empty grid");
 		if (p->src.ud)
 			prov->close(&p->src);
@@ -259,6 +259,7 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 static void hp_close(void *priv)
 {
 	struct hpane *p = priv;
+	hm_job_stop(p);
 	if (p->src.ud)
 		src_close(p);
 	outline_free(&p->ol);
@@ -269,7 +270,7 @@ static void hp_close(void *priv)
 	free(p);
 }
 
-static void fix_view(struct hpane *p)
+void hm_fix_view(struct hpane *p)
 {
 	if (p->cur_r >= hm_nlines(p))
 		p->cur_r = hm_nlines(p) - 1;
@@ -306,22 +307,23 @@ static void fix_view(struct hpane *p)
 static bool hp_rebuild(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
-	size_t cur_row = line_row(p, p->cur_r);
+	size_t cur_row = hm_line_row(p, p->cur_r);
 	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
 	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
 	size_t was = p->src.ncols;
-	if (p->metric >= p->prov->nmetrics(p->model) || !open_source(p, app) || !p->src.nrows ||
+	hm_job_stop(p);
+	if (p->metric >= p->prov->nmetrics(p->model) || !hm_open_source(p, NULL) || !p->src.nrows ||
 	    !p->src.ncols)
 		return false;
 	grow_scale(p, was);
 	long r = p->src.row_find ? p->src.row_find(p->src.ud, rid) : rid;
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
-	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? row_line(p, (size_t)r, false) : 0;
+	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? hm_row_line(p, (size_t)r, false) : 0;
 	p->cur_c = at_end || c < 0 || (size_t)c >= p->src.ncols ? p->src.ncols - 1 : (size_t)c;
 	if (fitted)
 		p->spc = 0;
-	fix_view(p);
+	hm_fix_view(p);
 	return true;
 }
 
@@ -453,7 +455,7 @@ static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_
 		if (p->by_node && p->ol.row[l] < 0)
 			snprintf(t, sizeof(t), "%s", p->ol.gs->name[p->ol.grp[l]]);
 		else
-			row_text(p, line_row(p, l), t, sizeof(t));
+			row_text(p, hm_line_row(p, l), t, sizeof(t));
 		if (search_hit(app, t))
 			return true;
 	}
@@ -515,7 +517,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	p->y0 = g.cells.y;
 	p->x0 = g.cells.x;
 	p->rpr = bucket_rows(p, p->h);
-	fix_view(p);
+	hm_fix_view(p);
 	build_cache(p);
 	int ny = (int)((hm_nlines(p) - p->top + p->rpr - 1) / p->rpr);
 	if (ny > p->h)
@@ -554,7 +556,11 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	/* axis note, fields by importance: the metric and what a cell holds, the scale, the
 	 * keys; a field that does not fit is left out whole (draw_fit_fields) */
 	char note[512], lo[32], hi[32];
-	int k = snprintf(note, sizeof(note), "%s: ", p->src.title);
+	int k = 0;
+	if (p->job)   /* the metric being computed first: the field that must show */
+		k = snprintf(note, sizeof(note), "computing %s: %zu of %zu %ss (m: next, leaving stops it)  ",
+			     p->prov->metric_name(p->model, p->job_metric), p->job_done, p->job_total, p->src.row_axis);
+	k += snprintf(note + k, sizeof(note) - (size_t)k, "%s: ", p->src.title);
 	if (p->by_node && p->rpr > 1)
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu node lines/row, ", p->rpr);
 	else if (p->by_node)
@@ -569,8 +575,12 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
 			      first, last, p->src.nrows);
 	}
-	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", p->spc, p->src.col_axis,
-		      p->spc > 1 ? "s" : "", p->spc > 1 || p->rpr > 1 ? " (worst)" : "");
+	size_t per = p->spc * (p->src.col_span ? p->src.col_span : 1);   /* a coarse grid: blocks */
+	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", per, p->src.col_axis,
+		      per > 1 ? "s" : "", per > 1 || p->rpr > 1 ? " (worst)" : "");
+	if (p->src.col_span > 1)
+		k += snprintf(note + k, sizeof(note) - (size_t)k, ", kept in %zu-%s blocks", p->src.col_span,
+			      p->src.col_axis);
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
@@ -598,9 +608,9 @@ static void move_row(struct hpane *p, long d)
 /* o: node rows on/off, the cursor staying on its rank (or that rank's node). */
 static void set_by_node(struct hpane *p, bool on)
 {
-	size_t row = line_row(p, p->cur_r);
+	size_t row = hm_line_row(p, p->cur_r);
 	p->by_node = on && p->ol_n > 0;
-	p->cur_r = row_line(p, row, false);
+	p->cur_r = hm_row_line(p, row, false);
 	p->cache_ok = false;
 	p->cache_top = 0;
 }
@@ -657,20 +667,15 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 		break;
 	case ACT_METRIC:
 	case ACT_METRIC_PREV:
-		/* building a metric's aggregates can take seconds on a big run: say so in
-		 * this frame, build in the next (PR_LATER) */
-		p->metric = (p->metric + (a == ACT_METRIC ? 1 : p->nmetrics - 1)) % p->nmetrics;
-		p->pending = true;
-		app_msg(app, false, "building the heatmap of '%s'...", metric_name(p));
-		return PR_HANDLED | PR_LATER;
+		return hm_next_metric(p, app, a == ACT_METRIC);
 	case ACT_NONE:
 		if (!p->pending)
 			return PR_NONE;
 		p->pending = false;
-		if (!open_metric(p, app)) {
+		if (!open_metric(p)) {
 			app_msg(app, true, "%s", p->why);
 			p->metric = 0;
-			open_metric(p, app);
+			open_metric(p);
 		}
 		break;
 	case ACT_NODES:
@@ -694,7 +699,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 			toggle_node(p, app);
 			break;
 		}
-		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, line_row(p, p->cur_r), p->cur_c, &ev))
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, hm_line_row(p, p->cur_r), p->cur_c, &ev))
 			return PR_NONE;
 		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
 		evidence_free(&ev);
@@ -703,7 +708,7 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	default:
 		return PR_NONE;
 	}
-	fix_view(p);
+	hm_fix_view(p);
 	return PR_HANDLED;
 }
 
@@ -720,7 +725,7 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 	if (t->rank >= 0 && p->src.row_find) {
 		long row = p->src.row_find(p->src.ud, t->rank);
 		if (row >= 0) {   /* on a node row: expand the node to the rank */
-			p->cur_r = row_line(p, (size_t)row, true);
+			p->cur_r = hm_row_line(p, (size_t)row, true);
 			p->cache_ok = false;
 			r = PR_HANDLED;
 		}
@@ -739,14 +744,14 @@ static unsigned hp_select(void *priv, struct app *app, const struct ui_target *t
 		memcpy(p->marks, t->marks, t->nmarks * sizeof(*p->marks));
 		p->nmarks = t->nmarks;
 		qsort(p->marks, p->nmarks, sizeof(*p->marks), cmp_long);
-		p->mark_row = (long)line_row(p, p->cur_r);
+		p->mark_row = (long)hm_line_row(p, p->cur_r);
 		if (t->step_lo < 0 && p->src.col_find) {
 			long c = p->src.col_find(p->src.ud, p->marks[0]);
 			if (c >= 0)
 				p->cur_c = (size_t)c;
 		}
 	}
-	fix_view(p);
+	hm_fix_view(p);
 	return r;
 }
 
@@ -773,7 +778,7 @@ static struct table *hp_table(void *priv, struct app *app)
 static int hp_cur_rank(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
-	return p->src.row_id ? (int)p->src.row_id(p->src.ud, line_row(p, p->cur_r)) : -1;
+	return p->src.row_id ? (int)p->src.row_id(p->src.ud, hm_line_row(p, p->cur_r)) : -1;
 }
 
 /* A click selects the bucket under it (its first row and column); a click on the
@@ -801,7 +806,7 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 static size_t hp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct hpane *p = priv;
-	*sel = line_row(p, p->cur_r);
+	*sel = hm_line_row(p, p->cur_r);
 	return p->src.nrows;
 }
 
@@ -813,8 +818,8 @@ static void hp_item_text(void *priv, struct app *app, size_t i, char *buf, size_
 static void hp_item_show(void *priv, struct app *app, size_t i)
 {
 	struct hpane *p = priv;
-	p->cur_r = row_line(p, i, true);
-	fix_view(p);
+	p->cur_r = hm_row_line(p, i, true);
+	hm_fix_view(p);
 }
 
 const struct pane_ops pane_heatmap = {
@@ -830,6 +835,7 @@ const struct pane_ops pane_heatmap = {
 	.copy = heatmap_copy,
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
+	.tick = hm_tick,
 	.legend = heatmap_legend,
 	.items = hp_items,
 	.item_text = hp_item_text,

@@ -38,6 +38,8 @@ struct hpane {
 	struct table *export;
 	char why[160];
 	bool pending;                 /* metric chosen, aggregates not built yet (PR_LATER) */
+	struct grid_job *job;         /* job_metric being computed off the UI thread, or NULL */
+	size_t job_metric, job_done, job_total;
 	bool by_node;                 /* lines are the outline's (node rows), not grid rows */
 	struct outline ol;            /* over src.groups when it has groups */
 	size_t ol_n;                  /* groups in ol */
@@ -69,5 +71,19 @@ void hm_bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t
 void heatmap_status(void *priv, struct app *app, char *buf, size_t n);
 void heatmap_legend(void *priv, struct app *app, struct legend *l);
 int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n);
+
+/* pane_heatmap.c, for pane_heatmap_job.c: the grid row of a line, the line of a row
+ * (reveal: open its node), the source of p->metric opened (or `ready`, a grid job's
+ * source, taken over), the colour scale, the window fitted to the cursor. */
+size_t hm_line_row(const struct hpane *p, size_t l);
+size_t hm_row_line(struct hpane *p, size_t row, bool reveal);
+bool hm_open_source(struct hpane *p, const struct grid_src *ready);
+void hm_set_scale(struct hpane *p);
+void hm_fix_view(struct hpane *p);
+/* pane_heatmap_job.c: m/M (the next metric: built now, in the next frame, or off the UI
+ * thread), the pane's tick (pane.h), and stopping a running job. */
+unsigned hm_next_metric(struct hpane *p, struct app *app, bool forward);
+unsigned hm_tick(void *priv, struct app *app, bool shown, int *wait_ms);
+void hm_job_stop(struct hpane *p);
 
 #endif

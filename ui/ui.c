@@ -53,6 +53,7 @@ static void app_setup(struct app *app, struct run *run, const struct opts *opts)
 	app->opts = opts;
 	app->strag_pos = -1;
 	app->search_pos = -1;
+	app->tick_ms = -1;
 	app->max_frames = opts->max_frames;
 	app->g = glyph_pick(opts->ascii, nl_langinfo(CODESET), getenv("TERM"));
 	app->text_flags = app->g->utf8 ? 0 : TEXT_ASCII;
@@ -93,6 +94,19 @@ static void app_free(struct app *app)
 	follow_free(app->follow);
 }
 
+/* A script's next key waits until the work a pane runs off the UI thread ended (its
+ * result drawn), so a scripted session is the same every time. */
+static void script_settle(struct app *app)
+{
+	app_tick(app);
+	while (app->tick_ms >= 0 && !app->quit) {
+		struct timespec ts = { 0, (long)app->tick_ms * 1000000L };
+		nanosleep(&ts, NULL);
+		if (app_tick(app) & (PR_REDRAW | PR_RELAYOUT))
+			app_draw(app);
+	}
+}
+
 /* Feed one script line: ":cmd args" runs a command, "# ..." is a comment, anything
  * else is a sequence of keys in keymap_parse() syntax. */
 static int script_line(struct app *app, const char *line, int lineno, const char *path)
@@ -117,6 +131,7 @@ static int script_line(struct app *app, const char *line, int lineno, const char
 			r = app_continue(app);
 			app_draw(app);
 		}
+		script_settle(app);
 		p += n;
 	}
 	return 0;
@@ -177,19 +192,25 @@ static int run_keys(struct app *app)
 		int wait = idle_ms, poll_ms = app_poll_wait_ms(app);
 		if (poll_ms >= 0 && (wait < 0 || poll_ms < wait))
 			wait = poll_ms;
+		if (app->tick_ms >= 0 && (wait < 0 || app->tick_ms < wait))
+			wait = app->tick_ms;   /* a pane's work off the UI thread: its progress */
 		int key = term_getkey(wait);
 		double t0 = cpu_ms(), w0 = wall_ms();
 		int first = key;
-		bool poll_due = app_poll_wait_ms(app) == 0;
+		bool poll_due = app_poll_wait_ms(app) == 0, tick_due = app->tick_ms >= 0;
 		unsigned r = PR_REDRAW;   /* an idle tick under --max-frames draws */
 		if (key != ERR) {
 			r = app_key(app, key);
 			/* drain typeahead, then draw once */
 			while (!app->quit && (key = term_getkey(0)) != ERR)
 				r |= app_key(app, key);
-		} else if (!app->max_frames && !poll_due) {
+		} else if (!app->max_frames && !poll_due && !tick_due) {
 			continue;
+		} else if (!app->max_frames && !poll_due) {
+			r = PR_NONE;   /* a tick only: a frame when it asks for one */
 		}
+		if (!app->quit)
+			r |= app_tick(app);   /* after the keys: a pane left stops its work */
 		if (poll_due && !app->quit)
 			r |= app_poll(app);   /* follow mode: the job's new records */
 		if (app->quit)

@@ -48,20 +48,21 @@ static uint32_t *row_count(const struct heat_grid *g, const void *row, size_t l)
 }
 
 /* Offsets of every level in a row from cap[] and dense: val of every level, then worst
- * of levels >= 1, then (not dense) the counts. */
+ * of levels >= 1, then (not dense) the counts; a coarse grid (shift) has them for level
+ * 0 too. */
 static void heat_layout(struct heat_grid *g)
 {
-	size_t w = 0;
+	size_t w = 0, l0 = g->shift ? 0 : 1;
 	for (size_t l = 0; l < g->nlevels; l++) {
 		g->off_val[l] = w;
 		w += g->cap[l];
 	}
 	g->off_worst[0] = g->off_val[0];
-	for (size_t l = 1; l < g->nlevels; l++) {
+	for (size_t l = l0; l < g->nlevels; l++) {
 		g->off_worst[l] = w;
 		w += g->cap[l];
 	}
-	for (size_t l = 1; l < g->nlevels; l++) {
+	for (size_t l = l0; l < g->nlevels; l++) {
 		g->off_count[l] = w;
 		w += g->dense ? 0 : g->cap[l];
 	}
@@ -89,9 +90,10 @@ static void level_slots(struct heat_grid *g, size_t levels)
 	g->lcap = cap;
 }
 
-struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense)
+static struct heat_grid *heat_new(int series, size_t nranks, size_t nsteps, bool dense, unsigned shift)
 {
 	struct heat_grid *g = xcalloc(1, sizeof(*g));
+	g->shift = shift;
 	g->series = series;
 	g->nranks = nranks;
 	g->nsteps = nsteps;
@@ -105,6 +107,16 @@ struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bo
 	g->row = xcalloc(nranks ? nranks : 1, sizeof(*g->row));
 	g->from = xcalloc(nranks ? nranks : 1, sizeof(*g->from));
 	return g;
+}
+
+struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense)
+{
+	return heat_new(series, nranks, nsteps, dense, 0);
+}
+
+struct heat_grid *analysis_heat_new_coarse(const struct heat_grid *full, unsigned shift)
+{
+	return heat_new(full->series, full->nranks, shift < full->nlevels ? full->len[shift] : 1, false, shift);
 }
 
 /* Move every row to the layout of the grid as it is now, from the layout `old` had
@@ -490,6 +502,32 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
 	analysis_phase_sets_free(&p.ps);
 }
 
+bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed, size_t ri,
+			    double *buf)
+{
+	struct heat_pass p = { .g = g, .m = m, .cmed = cmed };
+	analysis_phase_sets_init(m, &p.ps);
+	g->from[ri] = 0;
+	bool missing = heat_fill_row(&p, ri, buf, false);
+	if (!missing || !g->dense)
+		heat_level_row(g, ri);
+	analysis_phase_sets_free(&p.ps);
+	return missing;
+}
+
+void analysis_heat_coarsen_row(const struct heat_grid *full, size_t ri, struct heat_grid *c)
+{
+	const void *row = full->row[ri];
+	if (!c->row[ri])
+		c->row[ri] = xmalloc(c->row_words * 4);
+	for (size_t k = 0; k < c->nlevels; k++) {
+		size_t l = k + c->shift, n = c->len[k] * 4;
+		memcpy(row_val(c, c->row[ri], k), row_val(full, row, l), n);
+		memcpy(row_worst(c, c->row[ri], k), row_worst(full, row, l), n);
+		memcpy(row_count(c, c->row[ri], k), row_count(full, row, l), n);
+	}
+}
+
 /* ---- one row at a time ---------------------------------------------------------------- */
 
 /* A fresh dense grid whose rows are made one at a time into one reused row. */
@@ -666,7 +704,7 @@ static float range_word(const struct heat_grid *g, const void *row, size_t ri, s
 /* heat_count() for a row that may be read by chunks. */
 static uint32_t range_count(const struct heat_grid *g, const void *row, size_t ri, size_t l, size_t idx)
 {
-	if (l == 0)
+	if (l == 0 && !g->shift)
 		return !isnan(range_word(g, row, ri, g->off_val[0] + idx, NULL));
 	if (!g->dense) {
 		uint32_t c;

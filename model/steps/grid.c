@@ -4,11 +4,16 @@
  * heatmap pyramids (analysis.h heat_range), so any rectangle costs O(rows x log
  * steps). The columns are the aligned steps, and in a live run the leading ranks'
  * newer steps too (steps_ncolumns). Enter on a cell opens the step's kernels when a
- * trace covers it, else the rank's steps. */
+ * trace covers it, else the rank's steps. A pyramid that is not in memory and would
+ * take long to build is a grid job (heat_job.h): built on its own thread, owned by the
+ * grid source it opens, coarse (columns of 2^shift steps) when the full one would not
+ * fit memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/steps/heat_job.h"
+#include "model/steps/internal.h"
 #include "model/grid.h"
 #include "model/groups.h"
 #include "model/steps/nodes.h"
@@ -34,6 +39,8 @@ struct gs {
 	struct run *run;
 	const struct steps_model *m;
 	const struct heat_grid *g;
+	struct heat_grid *own;    /* g when a grid job made it (freed with the source) */
+	unsigned shift;           /* a column is 2^shift steps (a coarse job grid) */
 	struct groups *nodes;     /* ranks by node (nodes.h), NULL */
 	char title[96];
 };
@@ -107,7 +114,7 @@ static void gs_row_label(void *ud, size_t row, char *buf, size_t n)
 static void gs_col_label(void *ud, size_t col, char *buf, size_t n)
 {
 	struct gs *s = ud;
-	snprintf(buf, n, "%ld", steps_column_step(s->m, col));
+	snprintf(buf, n, "%ld", steps_column_step(s->m, col << s->shift));
 }
 
 static long gs_row_id(void *ud, size_t row)
@@ -122,12 +129,22 @@ static long gs_row_find(void *ud, long id)
 
 static long gs_col_id(void *ud, size_t col)
 {
-	return steps_column_step(((struct gs *)ud)->m, col);
+	const struct gs *s = ud;
+	return steps_column_step(s->m, col << s->shift);
+}
+
+/* The first step and the last step of column col (a coarse column's block). */
+static void col_steps(const struct gs *s, size_t col, long *lo, long *hi)
+{
+	size_t S = steps_ncolumns(s->m), last = ((col + 1) << s->shift) - 1;
+	*lo = steps_column_step(s->m, col << s->shift);
+	*hi = steps_column_step(s->m, last < S ? last : S - 1);
 }
 
 static long gs_col_find(void *ud, long id)
 {
-	const struct steps_model *m = ((struct gs *)ud)->m;
+	const struct gs *s = ud;
+	const struct steps_model *m = s->m;
 	size_t lo = 0, hi = steps_ncolumns(m);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -136,7 +153,7 @@ static long gs_col_find(void *ud, long id)
 		else
 			hi = mid;
 	}
-	return lo < steps_ncolumns(m) ? (long)lo : -1;
+	return lo < steps_ncolumns(m) ? (long)(lo >> s->shift) : -1;
 }
 
 static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
@@ -144,6 +161,13 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	struct gs *s = ud;
 	size_t pos, k = 0;
 	buf[0] = '\0';
+	if (s->shift) {   /* a coarse cell: which steps its worst and mean are over */
+		long lo, hi;
+		col_steps(s, col, &lo, &hi);
+		snprintf(buf, n, "a cell of the %zu-step blocks this metric is kept in: steps %ld-%ld",
+			 (size_t)1 << s->shift, lo, hi);
+		return;
+	}
 	if (!steps_find(s->m, row, steps_column_step(s->m, col), &pos)) {
 		snprintf(buf, n, "no record yet (the rank is behind)");
 		return;
@@ -170,8 +194,8 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 	struct gs *s = ud;
 	*out = evidence_none();
 	out->rank = steps_rank_id(s->m, row);
-	out->step_lo = out->step_hi = steps_column_step(s->m, col);
-	if (trace_covers(s->run, out->rank, out->step_lo)) {
+	col_steps(s, col, &out->step_lo, &out->step_hi);
+	if (!s->shift && trace_covers(s->run, out->rank, out->step_lo)) {
 		out->kind = EV_KERNEL;
 		out->view = "step_kernels";
 	} else {
@@ -184,6 +208,34 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
  * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
 #define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
 
+static int metric_series(struct run *run, size_t metric)
+{
+	return metric < ARRAY_LEN(derived) ? derived[metric].series : phase_id(run->steps, metric - ARRAY_LEN(derived));
+}
+
+/* src over pyramid g of metric (own: g, made by a grid job, owned by the source). */
+static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, struct heat_grid *own,
+		    struct grid_src *src)
+{
+	struct gs *s = xcalloc(1, sizeof(*s));
+	s->run = run;
+	s->m = run->steps;
+	s->g = g;
+	s->own = own;
+	s->shift = g->shift;
+	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
+	s->nodes = steps_node_groups(run);
+	*src = (struct grid_src){
+		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
+		.title = s->title, .row_axis = "rank", .col_axis = "step",
+		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
+		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
+		.row_label = gs_row_label, .col_label = gs_col_label,
+		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
+		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,
+	};
+}
+
 static bool gs_open(void *model, size_t metric, struct grid_src *src, char *err, size_t errn)
 {
 	struct run *run = model;
@@ -191,10 +243,9 @@ static bool gs_open(void *model, size_t metric, struct grid_src *src, char *err,
 		snprintf(err, errn, "no aligned steps in this run");
 		return false;
 	}
-	int series = metric < ARRAY_LEN(derived) ? derived[metric].series
-						  : phase_id(run->steps, metric - ARRAY_LEN(derived));
+	int series = metric_series(run, metric);
 	size_t cost = analysis_heat_cost(run, series);
-	if (cost > GRID_BUILD_MAX_BYTES) {
+	if (cost > GRID_BUILD_MAX_BYTES) {   /* a live run (no grid job): refused */
 		snprintf(err, errn, "the heatmap of '%s' would need %.1f GB of memory and every rank's steps read "
 			 "(%zu ranks x %zu steps; the index summary holds compute and slowdown): open a subset "
 			 "with --ranks to see it", gs_metric_name(run, metric), (double)cost / 1e9,
@@ -206,31 +257,64 @@ static bool gs_open(void *model, size_t metric, struct grid_src *src, char *err,
 		snprintf(err, errn, "no heatmap for '%s' (no aligned steps)", gs_metric_name(run, metric));
 		return false;
 	}
-	struct gs *s = xcalloc(1, sizeof(*s));
-	s->run = run;
-	s->m = run->steps;
-	s->g = g;
-	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
-	s->nodes = steps_node_groups(run);
-	*src = (struct grid_src){
-		.nrows = heat_nranks(g), .ncols = heat_nsteps(g),
-		.title = s->title, .row_axis = "rank", .col_axis = "step",
-		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
-		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
-		.row_label = gs_row_label, .col_label = gs_col_label,
-		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
-		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,
-	};
+	gs_fill(run, metric, g, NULL, src);
 	return true;
 }
 
 static void gs_close(struct grid_src *src)
 {
 	struct gs *s = src->ud;
-	if (s)
+	if (s) {
 		groups_free(s->nodes);
+		analysis_heat_free(s->own);
+	}
 	free(src->ud);
 	src->ud = NULL;
+}
+
+struct grid_job {
+	struct run *run;
+	size_t metric;
+	struct heat_job *hj;
+};
+
+static struct grid_job *gs_job_start(void *model, size_t metric)
+{
+	struct run *run = model;
+	if (!run->steps || metric >= gs_nmetrics(run))
+		return NULL;
+	struct heat_job *hj = heat_job_start(run, metric_series(run, metric));
+	if (!hj)
+		return NULL;
+	struct grid_job *j = xcalloc(1, sizeof(*j));
+	*j = (struct grid_job){ run, metric, hj };
+	return j;
+}
+
+static bool gs_job_poll(struct grid_job *j, size_t *done, size_t *total)
+{
+	return heat_job_poll(j->hj, done, total);
+}
+
+static bool gs_job_end(struct grid_job *j, struct grid_src *src, char *err, size_t errn)
+{
+	bool ok = false;
+	if (!src) {
+		heat_job_cancel(j->hj);
+	} else {
+		size_t unreadable = 0;
+		struct heat_grid *g = heat_job_take(j->hj, &unreadable);
+		ok = g != NULL;
+		if (ok)
+			gs_fill(j->run, j->metric, g, g, src);
+		if (unreadable)   /* said on the status line; the rows show as missing */
+			snprintf(err, errn, "%zu ranks of '%s' could not be read from the index (shown missing; "
+				 "reopening the run rebuilds their part)", unreadable, gs_metric_name(j->run, j->metric));
+		else if (!ok)
+			snprintf(err, errn, "the heatmap of '%s' was not built", gs_metric_name(j->run, j->metric));
+	}
+	free(j);
+	return ok;
 }
 
 const struct grid_provider grid_steps = {
@@ -241,4 +325,7 @@ const struct grid_provider grid_steps = {
 	.metric_name = gs_metric_name,
 	.open = gs_open,
 	.close = gs_close,
+	.job_start = gs_job_start,
+	.job_poll = gs_job_poll,
+	.job_end = gs_job_end,
 };

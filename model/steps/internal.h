@@ -101,6 +101,8 @@ struct heat_grid {
 	size_t nranks, nsteps;
 	size_t nlevels;
 	bool dense;               /* no cell missing: no counts (the block's coverage) */
+	unsigned shift;           /* a coarse grid (analysis_heat_new_coarse): level 0 is the
+				   * blocks of 2^shift steps, with their worst and counts */
 	size_t *len;              /* blocks per level */
 	size_t *cap;              /* room per level in a row */
 	size_t lcap;              /* level slots allocated */
@@ -120,6 +122,18 @@ struct heat_grid {
 struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense);
 /* Build rank ri's row from the step model (level 0 from the columns, levels above). */
 void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
+/* The same from model m (a thread's view of the run's model, heat_job.c), the row
+ * allocated when g has none, cmed: analysis_step_medians() for HEAT_REL_SLOWDOWN (read
+ * by the caller), buf: steps_naligned() doubles of scratch. True when a cell is missing
+ * (a dense g's row then has no levels: build g not dense). */
+bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed, size_t ri,
+			    double *buf);
+/* A coarse grid of full's ranks whose level 0 is full's level `shift` (blocks of
+ * 2^shift steps: mean, worst and present count each), its levels full's from shift up:
+ * heat_range() over its columns gives what full gives over the blocks' steps, bit for
+ * bit. full must not be dense; shift >= 1. coarsen_row copies full's row ri into c. */
+struct heat_grid *analysis_heat_new_coarse(const struct heat_grid *full, unsigned shift);
+void analysis_heat_coarsen_row(const struct heat_grid *full, size_t ri, struct heat_grid *c);
 /* A fresh dense pyramid of series made one row at a time into one reused row, nothing
  * kept (the index summary of `tscope-tui index` writes each row as it is made: no grid
  * in memory). stream_row() makes row r (every row once, in order) and returns it, or
@@ -351,6 +365,13 @@ static inline void rank_need_body(const struct rank_steps *r)
 	if (__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
 		store_rank_load_body((struct rank_steps *)r);
 }
+/* A lazy rank's body read into a copy of r that nobody else sees (the model's r stays
+ * lazy: a thread reads a rank without making its body resident for good); NULL when the
+ * body cannot be read (nothing diagnosed: the caller says so, and the next ordinary read
+ * of the rank diagnoses it). The copy shares r's path and run.json: free it with
+ * steps_rank_body_copy_free(), before the model. */
+struct rank_steps *steps_rank_body_copy(const struct rank_steps *r);
+void steps_rank_body_copy_free(struct rank_steps *c);
 /* The index summary (analysis_index.c): steps_summary_open() reads RUN_DIR's summary
  * after every rank came from the index (before steps_finalize: it presets the aligned
  * set); a missing, stale or damaged one is not used (damage is diagnosed).

@@ -358,6 +358,33 @@ void store_rank_load_body(struct rank_steps *r)
 	pthread_mutex_unlock(lk);
 }
 
+struct rank_steps *steps_rank_body_copy(const struct rank_steps *r)
+{
+	struct rank_steps *c = xmalloc(sizeof(*c));
+	*c = *r;   /* the shell; its path and run.json stay the model's */
+	c->col = NULL;
+	c->ncol = 0;
+	c->step = NULL;
+	c->ts = NULL;
+	c->ts_present = NULL;
+	c->idx_step = NULL;
+	c->idx_pos = NULL;
+	c->lazy = false;
+	if (body_read(c)) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void steps_rank_body_copy_free(struct rank_steps *c)
+{
+	if (!c)
+		return;
+	store_rank_free_body(c);
+	free(c);
+}
+
 const struct steps_part *steps_add_part(struct steps_model *m, const char *path, const char *base,
 					long long size, long long mtime_ns, long long ino, const int *map,
 					size_t nmap)

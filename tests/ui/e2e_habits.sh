@@ -138,11 +138,22 @@ wait_for "Overview"
 T send-keys -t h ':view kernels' Enter
 wait_for "kernels  row 1/"
 T send-keys -t h '/volta_sgemm'
-tap_check "/ selects the row with the kernel name as it is typed" 'wait_for "/volta_sgemm_" && wait_for "kernels  row 3/8"'
-T capture-pane -e -p -t h >"$work/search.ansi"
-tap_check "the match is highlighted (black on yellow)" 'grep -q "38;5;16;48;5;226m\(\[[0-9;]*m\)*volta_sgemm\|48;5;226;38;5;16m\(\[[0-9;]*m\)*volta_sgemm" "$work/search.ansi" || grep "volta_sgemm" "$work/search.ansi" | grep -q "226"'
+# each check polls one capture for everything it expects together (a loaded machine may
+# show a frame half drawn, or the frame before the last key was read), never a one-shot
+# look after a wait for part of it
+both() {
+	both_a=$1 both_b=$2
+	wait_until 'grep -qF -- "$both_a" "$tmux_screen" && grep -qF -- "$both_b" "$tmux_screen"'
+}
+tap_check "/ selects the row with the kernel name as it is typed" 'both "/volta_sgemm_" "kernels  row 3/8"'
+highlighted() {   # the session, with attributes, shows volta_sgemm in black on yellow
+	T capture-pane -e -p -t h >"$work/search.ansi"
+	grep -q "38;5;16;48;5;226m\(\[[0-9;]*m\)*volta_sgemm\|48;5;226;38;5;16m\(\[[0-9;]*m\)*volta_sgemm" "$work/search.ansi" ||
+		grep "volta_sgemm" "$work/search.ansi" | grep -q "226"
+}
+tap_check "the match is highlighted (black on yellow)" 'wait_until highlighted'
 T send-keys -t h Enter n
-tap_check "n goes to the next match (rank 1's row)" 'wait_for "kernels  row 7/8  rank=1" && grep -q "search '"'"'volta_sgemm'"'"'" "$work/screen"'
+tap_check "n goes to the next match (rank 1's row)" 'both "kernels  row 7/8  rank=1" "search '"'"'volta_sgemm'"'"'"'
 T send-keys -t h Escape
 tap_check "Esc ends the search" 'wait_for "?:help" && ! grep -q "search '"'"'volta_sgemm" "$work/screen"'
 T send-keys -t h q q
