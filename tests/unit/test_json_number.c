@@ -188,6 +188,17 @@ static void printed_double(char *out)
 	sprintf(out, "%.*g", 15 + (int)rnd(3), rnd(2) ? d : -d);
 }
 
+/* String i of the random mix: decimals, halfway cases, printed doubles in turn. */
+static void random_string(char *s, long i)
+{
+	if (i % 3 == 0)
+		random_decimal(s);
+	else if (i % 3 == 1)
+		tie_decimal(s);
+	else
+		printed_double(s);
+}
+
 static void test_edges(void)
 {
 	static const char *const v[] = {
@@ -212,16 +223,7 @@ static void test_random(void)
 {
 	char s[128];
 	for (long i = 0; i < 1500000; i++) {
-		switch (i % 3) {
-		case 0:
-			random_decimal(s);
-			break;
-		case 1:
-			tie_decimal(s);
-			break;
-		default:
-			printed_double(s);
-		}
+		random_string(s, i);
 		check(s);
 	}
 	ok(bad_accept == 0, "random: same strings accepted as before (%ld checked) %s", checked, first_bad);
@@ -365,16 +367,7 @@ static void test_decimal_fast(void)
 	ok(bad == 0, "fast decimal: every run length 0-20 before and after the point, signs, exponents");
 	bad = 0;
 	for (long i = 0; i < 600000; i++) {
-		switch (i % 3) {
-		case 0:
-			random_decimal(s);
-			break;
-		case 1:
-			tie_decimal(s);
-			break;
-		default:
-			printed_double(s);
-		}
+		random_string(s, i);
 		bad += decimal_case(s, &fast);
 	}
 	ok(bad == 0, "fast decimal: random, halfway and printed decimals, same length and bits (%d differ)", bad);
