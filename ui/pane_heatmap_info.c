@@ -36,8 +36,12 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	char wv[32], mv[32];
 	hm_fmt_value(p, w, wv, sizeof(wv));
 	hm_fmt_value(p, m, mv, sizeof(mv));
-	if (lr.n == 1 && c1 - c0 == 1) {
+	bool one_cell = lr.n == 1 && c1 - c0 == 1;   /* a coarse grid's cell is a block: worst and mean */
+	if (one_cell && p->src.col_span <= 1)
 		k += snprintf(buf + k, n - (size_t)k, "%s", wv);
+	else
+		k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
+	if (one_cell) {
 		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
 			buf[k++] = ' ';
 			buf[k++] = ' ';
@@ -45,7 +49,6 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 		}
 		return;
 	}
-	k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
 	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
 		char wl[24];
 		grid_row_label(&p->src, wrow, wl, sizeof(wl));

@@ -164,8 +164,7 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	if (s->shift) {   /* a coarse cell: which steps its worst and mean are over */
 		long lo, hi;
 		col_steps(s, col, &lo, &hi);
-		snprintf(buf, n, "a cell of the %zu-step blocks this metric is kept in: steps %ld-%ld",
-			 (size_t)1 << s->shift, lo, hi);
+		snprintf(buf, n, "one %zu-step block: steps %ld-%ld", (size_t)1 << s->shift, lo, hi);
 		return;
 	}
 	if (!steps_find(s->m, row, steps_column_step(s->m, col), &pos)) {

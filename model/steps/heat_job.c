@@ -11,13 +11,16 @@
  * the pyramid fits HEAT_JOB_MAX_BYTES, else blocks of 2^shift steps (the smallest shift
  * that fits: analysis_heat_new_coarse), each row made whole in a scratch row first, so
  * a coarse cell is exactly the mean and worst of its steps. A rank that cannot be read
- * has a row with no value (missing, never 0) and is counted. */
+ * has a row with no value (missing, never 0) and is counted. Ranks are shared out among
+ * up to HEAT_JOB_THREADS threads (--jobs, else one per core), each with its own scratch;
+ * rows are independent, so the result does not depend on which thread made a row. */
 #include "model/steps/heat_job.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include "model/pool.h"
 #include "model/steps/internal.h"
 
 /* The pyramid a job may keep (the explorer's memory target is 2 GB at 10,000 ranks x
@@ -26,21 +29,28 @@
 /* Below this (bytes of the on-thread build, analysis_heat_cost) the UI thread builds it:
  * a few hundred ms at most, and the screens stay as they were. */
 #define HEAT_JOB_MIN_BYTES ((size_t)64 << 20)
+#define HEAT_JOB_THREADS 8
+
+struct heat_job;
+struct job_worker {
+	struct heat_job *j;
+	pthread_t th;
+	bool threaded;              /* th runs worker_main (else it ran in heat_job_start) */
+	void *scratch;              /* its row of full being made (shift > 0) */
+	double *buf;
+};
 
 struct heat_job {
-	pthread_t th;
-	bool threaded;              /* th runs job_main (else it ran in heat_job_start) */
+	struct job_worker w[HEAT_JOB_THREADS];
+	size_t nw;
 	struct steps_model view;
-	struct rank_steps **rank;   /* view's rank table */
+	struct rank_steps **rank;   /* view's rank table (a worker swaps only its ranks' slots) */
 	double *cmed;               /* HEAT_REL_SLOWDOWN: the step medians (a copy) */
-	struct heat_grid *full;     /* shift 0: the result; else its layout, one row at a time */
+	struct heat_grid *full;     /* shift 0: the result; else its layout, a row per worker */
 	struct heat_grid *coarse;   /* shift > 0: the result */
-	void *scratch;              /* the one row of full (shift > 0) */
-	double *buf;
 	long delay_ms;              /* TSCOPE_TEST_HEAT_JOB_MS: a pause after each rank */
-	atomic_size_t done;
-	atomic_bool cancel, ended;
-	size_t unreadable;          /* read by the owner after the join only */
+	atomic_size_t next, done, unreadable, running;
+	atomic_bool cancel;
 };
 
 /* Bytes a pyramid of g's layout takes for every rank. */
@@ -61,22 +71,21 @@ static void missing_row(struct heat_grid *g, size_t ri)
 	g->row[ri] = w;
 }
 
-static void one_rank(struct heat_job *j, size_t ri)
+static void one_rank(struct job_worker *w, size_t ri)
 {
+	struct heat_job *j = w->j;
 	struct rank_steps *shared = j->rank[ri], *own = NULL;
 	struct heat_grid *out = j->coarse ? j->coarse : j->full;
-	if (__atomic_load_n(&shared->lazy, __ATOMIC_ACQUIRE)) {
-		own = steps_rank_body_copy(shared);
-		if (!own) {
-			j->unreadable++;
-			missing_row(out, ri);
-			return;
-		}
-		j->rank[ri] = own;
+	if (!steps_rank_body_copy(shared, &own)) {
+		atomic_fetch_add(&j->unreadable, 1);
+		missing_row(out, ri);
+		return;
 	}
+	if (own)
+		j->rank[ri] = own;
 	if (j->coarse)
-		j->full->row[ri] = j->scratch;
-	analysis_heat_make_row(&j->view, j->full, j->cmed, ri, j->buf);
+		j->full->row[ri] = w->scratch;
+	analysis_heat_make_row(&j->view, j->full, j->cmed, ri, w->buf);
 	if (j->coarse) {
 		analysis_heat_coarsen_row(j->full, ri, j->coarse);
 		j->full->row[ri] = NULL;
@@ -85,19 +94,31 @@ static void one_rank(struct heat_job *j, size_t ri)
 	steps_rank_body_copy_free(own);
 }
 
-static void *job_main(void *arg)
+/* Take the next rank until none is left or the job is cancelled. */
+static void *worker_main(void *arg)
 {
-	struct heat_job *j = arg;
-	for (size_t ri = 0; ri < j->full->nranks && !atomic_load(&j->cancel); ri++) {
-		one_rank(j, ri);
-		atomic_store(&j->done, ri + 1);
+	struct job_worker *w = arg;
+	struct heat_job *j = w->j;
+	for (;;) {
+		size_t ri = atomic_fetch_add(&j->next, 1);
+		if (ri >= j->full->nranks || atomic_load(&j->cancel))
+			break;
+		one_rank(w, ri);
+		atomic_fetch_add(&j->done, 1);
 		if (j->delay_ms > 0) {
 			struct timespec ts = { j->delay_ms / 1000, (j->delay_ms % 1000) * 1000000L };
 			nanosleep(&ts, NULL);
 		}
 	}
-	atomic_store(&j->ended, true);
+	atomic_fetch_sub(&j->running, 1);
 	return NULL;
+}
+
+static size_t job_threads(const struct run *run, size_t nranks)
+{
+	int t = run->opts && run->opts->jobs > 0 ? run->opts->jobs : pool_default_threads();
+	size_t n = t > HEAT_JOB_THREADS ? HEAT_JOB_THREADS : t < 1 ? 1 : (size_t)t;
+	return n < nranks ? n : nranks;
 }
 
 /* The smallest shift whose pyramid fits max_bytes (0: every step). */
@@ -122,7 +143,8 @@ struct heat_job *heat_job_start(struct run *run, int series)
 	bool forced = hook && *hook;
 	if (analysis_heat_cost(run, series) <= HEAT_JOB_MIN_BYTES && !forced)
 		return NULL;
-	return heat_job_start_within(run, series, HEAT_JOB_MAX_BYTES);
+	const char *max = forced ? getenv("TSCOPE_TEST_HEAT_JOB_MAX") : NULL;
+	return heat_job_start_within(run, series, max && *max ? strtoull(max, NULL, 10) : HEAT_JOB_MAX_BYTES);
 }
 
 struct heat_job *heat_job_start_within(struct run *run, int series, size_t max_bytes)
@@ -145,14 +167,24 @@ struct heat_job *heat_job_start_within(struct run *run, int series, size_t max_b
 	j->view.rank = j->rank;
 	j->full = analysis_heat_new(series, N, steps_ncolumns(m), false);
 	unsigned shift = pick_shift(j->full, max_bytes);
-	if (shift) {
+	if (shift)
 		j->coarse = analysis_heat_new_coarse(j->full, shift);
-		j->scratch = xmalloc(j->full->row_words * 4);
+	j->nw = job_threads(run, N);
+	atomic_store(&j->running, j->nw);
+	for (size_t t = 0; t < j->nw; t++) {
+		struct job_worker *w = &j->w[t];
+		w->j = j;
+		w->scratch = shift ? xmalloc(j->full->row_words * 4) : NULL;
+		w->buf = xmalloc((A ? A : 1) * sizeof(*w->buf));
 	}
-	j->buf = xmalloc((A ? A : 1) * sizeof(*j->buf));
-	j->threaded = pthread_create(&j->th, NULL, job_main, j) == 0;
-	if (!j->threaded)
-		job_main(j);   /* no thread to be had: build here */
+	for (size_t t = 0; t < j->nw; t++) {
+		struct job_worker *w = &j->w[t];
+		w->threaded = pthread_create(&w->th, NULL, worker_main, w) == 0;
+		if (!w->threaded && t == 0)
+			worker_main(w);   /* no thread to be had: build here */
+		else if (!w->threaded)
+			atomic_fetch_sub(&j->running, 1);
+	}
 	return j;
 }
 
@@ -160,14 +192,16 @@ bool heat_job_poll(struct heat_job *j, size_t *done, size_t *total)
 {
 	*done = atomic_load(&j->done);
 	*total = j->full->nranks;
-	return atomic_load(&j->ended);
+	return atomic_load(&j->running) == 0;
 }
 
 static void job_join(struct heat_job *j)
 {
-	if (j->threaded)
-		pthread_join(j->th, NULL);
-	j->threaded = false;
+	for (size_t t = 0; t < j->nw; t++) {
+		if (j->w[t].threaded)
+			pthread_join(j->w[t].th, NULL);
+		j->w[t].threaded = false;
+	}
 }
 
 struct heat_grid *heat_job_take(struct heat_job *j, size_t *unreadable)
@@ -181,7 +215,7 @@ struct heat_grid *heat_job_take(struct heat_job *j, size_t *unreadable)
 		else
 			j->full = NULL;
 	}
-	*unreadable = j->unreadable;
+	*unreadable = atomic_load(&j->unreadable);
 	heat_job_cancel(j);
 	return g;
 }
@@ -192,10 +226,12 @@ void heat_job_cancel(struct heat_job *j)
 		return;
 	atomic_store(&j->cancel, true);
 	job_join(j);
+	for (size_t t = 0; t < j->nw; t++) {
+		free(j->w[t].scratch);
+		free(j->w[t].buf);
+	}
 	analysis_heat_free(j->full);
 	analysis_heat_free(j->coarse);
-	free(j->scratch);
-	free(j->buf);
 	free(j->cmed);
 	free(j->rank);
 	free(j);

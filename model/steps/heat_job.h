@@ -17,7 +17,8 @@ struct heat_job;
 /* A job building series' pyramid, or NULL when the caller should build it itself
  * (analysis_heatmap): it is in memory, small (the UI thread builds it in well under a
  * second), or the run is live. The environment variable TSCOPE_TEST_HEAT_JOB_MS (tests)
- * makes every pyramid not in memory a job, pausing that many ms after each rank. */
+ * makes every pyramid not in memory a job, pausing that many ms after each rank, and
+ * TSCOPE_TEST_HEAT_JOB_MAX (with it) sets the memory bound in bytes. */
 struct heat_job *heat_job_start(struct run *run, int series);
 /* A job whatever the cost (NULL only when none can be built: in memory, live, no
  * steps), its pyramid kept within max_bytes (heat_job_start: 640 MiB). */

@@ -365,12 +365,12 @@ static inline void rank_need_body(const struct rank_steps *r)
 	if (__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
 		store_rank_load_body((struct rank_steps *)r);
 }
-/* A lazy rank's body read into a copy of r that nobody else sees (the model's r stays
- * lazy: a thread reads a rank without making its body resident for good); NULL when the
- * body cannot be read (nothing diagnosed: the caller says so, and the next ordinary read
- * of the rank diagnoses it). The copy shares r's path and run.json: free it with
- * steps_rank_body_copy_free(), before the model. */
-struct rank_steps *steps_rank_body_copy(const struct rank_steps *r);
+/* For a reader on another thread that must not make r's body resident for good: NULL in
+ * *copy when r's body is resident already (read r), else r's body read into a copy that
+ * nobody else sees (r stays lazy). False when it cannot be read (nothing diagnosed: the
+ * caller says so, and the next ordinary read of the rank diagnoses it). The copy shares
+ * r's path and run.json: free it with steps_rank_body_copy_free(), before the model. */
+bool steps_rank_body_copy(struct rank_steps *r, struct rank_steps **copy);
 void steps_rank_body_copy_free(struct rank_steps *c);
 /* The index summary (analysis_index.c): steps_summary_open() reads RUN_DIR's summary
  * after every rank came from the index (before steps_finalize: it presets the aligned

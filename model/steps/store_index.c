@@ -358,10 +358,19 @@ void store_rank_load_body(struct rank_steps *r)
 	pthread_mutex_unlock(lk);
 }
 
-struct rank_steps *steps_rank_body_copy(const struct rank_steps *r)
+bool steps_rank_body_copy(struct rank_steps *r, struct rank_steps **copy)
 {
+	/* the shell under the lock a body read holds while it fills r */
+	pthread_mutex_t *lk = &r->m->body_lock[(unsigned)r->rank % ARRAY_LEN(r->m->body_lock)];
+	pthread_mutex_lock(lk);
+	bool lazy = r->lazy;
+	struct rank_steps shell = lazy ? *r : (struct rank_steps){ 0 };
+	pthread_mutex_unlock(lk);
+	*copy = NULL;
+	if (!lazy)
+		return true;
 	struct rank_steps *c = xmalloc(sizeof(*c));
-	*c = *r;   /* the shell; its path and run.json stay the model's */
+	*c = shell;   /* its path and run.json stay the model's */
 	c->col = NULL;
 	c->ncol = 0;
 	c->step = NULL;
@@ -372,9 +381,10 @@ struct rank_steps *steps_rank_body_copy(const struct rank_steps *r)
 	c->lazy = false;
 	if (body_read(c)) {
 		free(c);
-		return NULL;
+		return false;
 	}
-	return c;
+	*copy = c;
+	return true;
 }
 
 void steps_rank_body_copy_free(struct rank_steps *c)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/grid.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
@@ -197,6 +198,27 @@ static void test_cancel(struct run *lazy)
 	unsetenv("TSCOPE_TEST_HEAT_JOB_MS");
 }
 
+/* The index part truncated under the open run: every rank unreadable, counted, its row
+ * missing (never 0), the model untouched. Last: it damages the index. */
+static void test_unreadable(struct run *lazy, const char *dir)
+{
+	char part[600];
+	snprintf(part, sizeof(part), "%s/.tscope-index/steps-0-of-1.tsx", dir);
+	ok(truncate(part, 4000) == 0, "part truncated in place under the open run");
+	struct heat_job *j = heat_job_start_within(lazy, HEAT_COMM, (size_t)1 << 30);
+	size_t done, total, unreadable = 0;
+	while (j && !heat_job_poll(j, &done, &total)) {
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
+	}
+	struct heat_grid *g = j ? heat_job_take(j, &unreadable) : NULL;
+	double mean, worst;
+	ok(g && unreadable == NR && !heat_range(g, 0, 0, NS, &mean, &worst) && !heat_range(g, NR - 1, 5, 6, &mean, &worst),
+	   "unreadable ranks counted (%zu), their rows missing, not 0", unreadable);
+	ok(steps_bodies_resident(lazy->steps) == 0, "... and the model left as it was");
+	analysis_heat_free(g);
+}
+
 int main(void)
 {
 	char dir[512];
@@ -211,6 +233,7 @@ int main(void)
 	test_same_as_on_thread(plain, lazy);
 	test_coarse(plain, lazy);
 	test_cancel(lazy);
+	test_unreadable(lazy, dir);
 	run_free(lazy);
 	run_free(plain);
 	tu_rm_rf(dir);
