@@ -169,7 +169,8 @@ static void list_delay(const struct steps_discovery *d)
 static void *discover_run(void *ud)
 {
 	struct steps_discovery *d = ud;
-	for (size_t i = 0; i < d->t->n && !load_cancelled(d->ctx); i++) {
+	size_t i = 0;
+	for (; i < d->t->n && !load_cancelled(d->ctx); i++) {
 		list_delay(d);
 		char *steps = steps_task_file(&d->t->v[i]);
 		struct stat st;
@@ -180,7 +181,7 @@ static void *discover_run(void *ud)
 		d->total += size;
 		listing_set(d->m, true, i + 1);
 	}
-	listing_set(d->m, false, d->t->n);
+	listing_set(d->m, false, i);
 	load_progress(d->ctx, 0, d->total);
 	return NULL;
 }
