@@ -141,7 +141,7 @@ static char *load_digest(const char *delay)
 		setenv("TSCOPE_LIST_DELAY_MS", delay, 1);
 	else
 		unsetenv("TSCOPE_LIST_DELAY_MS");
-	struct opts o = { .no_index = true, .jobs = 2, .format = "pytscope" };
+	struct opts o = { .no_index = true, .jobs = 1, .format = "pytscope" }; /* one loader thread: diagnostics in rank order */
 	const char *paths[] = { root };
 	struct run *run = run_open(paths, 1, &o, NULL);
 	size_t cap = 1 << 16, n = 0;
