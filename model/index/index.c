@@ -137,15 +137,8 @@ void index_put_diags(struct obuf *o, const char *base, const struct run *run, co
 		     size_t n)
 {
 	ob_u64(o, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct diag *d = &run->diags.v[picked(idx, first, i)];
-		ob_u8(o, d->level);
-		ob_path(o, base, d->file);
-		ob_i64(o, d->line);
-		ob_i64(o, d->offset);
-		ob_i64(o, d->rank);
-		ob_str(o, d->msg);
-	}
+	for (size_t i = 0; i < n; i++)
+		ob_diag(o, base, &run->diags.v[picked(idx, first, i)]);
 }
 
 static void put_diags(struct obuf *o, const struct index_part_spec *sp)
@@ -502,20 +495,14 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 
 void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
-	size_t n = ib_count(b, 5);
+	size_t n = ib_count(b, ENCODED_DIAG_MIN);
 	for (size_t i = 0; i < n && !b->bad; i++) {
-		unsigned level = ib_u8(b);
-		char *file = ib_path(b, base);
-		long line = (long)ib_i64(b);
-		long long offset = ib_i64(b);
-		int rank = (int)ib_i64(b);
-		char *msg = ib_str(b);
-		if (level > DIAG_ERROR || !msg)
-			b->bad = true;
+		struct diag d;
+		ib_diag(b, base, &d);
 		if (apply && !b->bad)
-			diag_add(&run->diags, (enum diag_level)level, file, line, offset, rank, "%s", msg);
-		free(file);
-		free(msg);
+			diag_add(&run->diags, d.level, d.file, d.line, d.offset, d.rank, "%s", d.msg);
+		free(d.file);
+		free(d.msg);
 	}
 }
 
