@@ -37,15 +37,23 @@ wait_deltas() {
 	while [ "$(ndeltas "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
+# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
+# 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
+follow_job() {
+	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
+	"$T" index "$1" >/dev/null 2>&1
+	sh "$writer" "$1" "$2" 5 "$3" 0.03 &
+	wpid=$!
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
+	rc=$?
+	wait "$wpid"
+	wpid=
+	return $rc
+}
+
 # a clean follow: deltas, then a reopen that parses nothing
-sh "$writer" a 6 0 4 0 >/dev/null
-"$T" index a >/dev/null 2>&1
-sh "$writer" a 6 5 40 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 a >a.out 2>a.err
+follow_job a 6 40
 rc=$?
-wait "$wpid"
-wpid=
 tap_eq "follow: finished, exit 0" 0 "$rc"
 tap_check "follow: wrote delta segments, the base part stayed" \
 	'[ "$(ndeltas a)" -ge 2 ] && [ -s a/.tscope-index/steps-0-of-1.tsx ]'
@@ -60,12 +68,7 @@ tap_check "index --status: ok with its deltas" 'grep -q "^shard 0/1  ranks 0-5  
 # values a fresh load rounds or widens (float32 scalars but on the lowest rank, phases
 # that stop being nanosecond codes, run-length columns that stop being constant), in
 # deltas: stored exactly as a plain load stores them
-vals() {
-	awk -v r="$1" -v a="$2" -v b="$3" 'BEGIN { srand(r * 7 + a); for (s = a; s < b; s++) {
-		lr = s < 300 ? 0.0001 : 0.00003 + rand() * 1e-12; mem = s < 300 ? 1234.5678 : 1234.5678 + s + rand() * 1e-9
-		printf "{\"step\":%d,\"timestamp\":%.6f,\"phases\":{\"forward\":%.17g,\"backward\":%.17g},", s, 1700000000.123456 + s * 0.731, rand() * 0.1, s < 300 ? 0.25 : 0.25 + rand() * 1e-9
-		printf "\"scalars\":{\"loss\":%.17g,\"lr\":%.17g},\"memory\":{\"allocated_mb\":%.17g}}\n", 2 / (s + 1) + rand() * 1e-7, lr, mem } }'
-}
+vals() { sh "$TSCOPE_ROOT/tests/tools/gen_vals.sh" "$@"; }
 for r in 0 1 2 3; do mkdir -p v/rank$r && vals $r 0 300 >v/rank$r/steps.jsonl; done
 "$T" index v >/dev/null 2>&1
 (s=300; while [ $s -lt 400 ]; do
@@ -103,13 +106,7 @@ tap_check "killed follower: = a plain load" 'same k'
 tap_check "killed follower: all 61 records of each rank" '[ "$(grep -c "^[0-5],61," k.csv)" -eq 6 ]'
 
 # a torn delta (the follower's last file cut short): reported, dropped, re-parsed
-sh "$writer" t 4 0 4 0 >/dev/null
-"$T" index t >/dev/null 2>&1
-sh "$writer" t 4 5 30 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 t >t.out 2>t.err
-wait "$wpid"
-wpid=
+follow_job t 4 30
 n=$(ndeltas t)
 last=t/.tscope-index/steps-0-of-1.delta-$(printf '%06d' "$n").tsx
 head -c $(($(wc -c <"$last") / 2)) "$last" >cut.tsx && cat cut.tsx >"$last"
@@ -123,13 +120,7 @@ tap_check "torn delta: that open appended the records to the index again" '! gre
 
 # a damaged segment body (a flipped byte the head's checksum does not cover): found
 # when the rank is read, that rank read from its JSONL
-sh "$writer" d 4 0 4 0 >/dev/null
-"$T" index d >/dev/null 2>&1
-sh "$writer" d 4 5 20 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 d >d.out 2>d.err
-wait "$wpid"
-wpid=
+follow_job d 4 20
 f=d/.tscope-index/steps-0-of-1.delta-000001.tsx
 printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
 "$T" --export sources d >src5.csv 2>/dev/null
@@ -137,13 +128,9 @@ tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part
 tap_check "damaged segment: = a plain load" 'same d'
 
 # compaction: at TSCOPE_INDEX_DELTAS deltas the next append rewrites the base whole
-sh "$writer" c 4 0 4 0 >/dev/null
-"$T" index c >/dev/null 2>&1
-sh "$writer" c 4 5 60 0.03 &
-wpid=$!
-TSCOPE_INDEX_DELTAS=2 TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 c >c.out 2>c.err
-wait "$wpid"
-wpid=
+export TSCOPE_INDEX_DELTAS=2
+follow_job c 4 60
+unset TSCOPE_INDEX_DELTAS
 tap_check "compaction: never more than 2 deltas" '[ "$(ndeltas c)" -le 2 ]'
 "$T" --export sources c >src6.csv 2>/dev/null
 tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src6.csv'
