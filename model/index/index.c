@@ -77,6 +77,63 @@ void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t
 	*hi = n ? (size_t)((unsigned long long)nfiles * (k + 1) / n) : nfiles;
 }
 
+struct shard_dir {
+	char *name;
+	bool mine;
+};
+
+static int cmp_shard_dir(const void *a, const void *b)
+{
+	return strcmp(((const struct shard_dir *)a)->name, ((const struct shard_dir *)b)->name);
+}
+
+void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_shard_dirs *out)
+{
+	struct steps_rank_file *files = NULL;
+	size_t nf = index_plan(run_dir, &files), lo, hi;
+	index_shard_slice(nf, k, n, &lo, &hi);
+	struct shard_dir *v = xcalloc(nf ? nf : 1, sizeof(*v));
+	for (size_t i = 0; i < nf; i++) {
+		const char *slash = strrchr(files[i].dir, '/');
+		v[i] = (struct shard_dir){ xstrdup(slash ? slash + 1 : files[i].dir), i >= lo && i < hi };
+	}
+	steps_rank_files_free(files, nf);
+	qsort(v, nf, sizeof(*v), cmp_shard_dir);
+	out->n = nf;
+	out->name = xcalloc(nf ? nf : 1, sizeof(*out->name));
+	out->mine = xcalloc(nf ? nf : 1, sizeof(*out->mine));
+	for (size_t i = 0; i < nf; i++) {
+		out->name[i] = v[i].name;
+		out->mine[i] = v[i].mine;
+	}
+	free(v);
+}
+
+int index_shard_dir_of(const struct index_shard_dirs *s, const char *name)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->name[mid], name);
+		if (c == 0)
+			return s->mine[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void index_shard_dirs_free(struct index_shard_dirs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->name);
+	free(s->mine);
+	memset(s, 0, sizeof(*s));
+}
+
 static char *part_path(const char *dir, unsigned k, unsigned n)
 {
 	return xasprintf("%s/steps-%u-of-%u.tsx", dir, k, n);

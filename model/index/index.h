@@ -57,6 +57,20 @@ size_t index_plan(const char *run_dir, struct steps_rank_file **out);
 /* Ranks [lo, hi) of nfiles (sorted by id) form shard k of n. */
 void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t *hi);
 
+/* The rank dirs of run_dir (index_plan: pytscope's rank{id}/, one per id) with the shard
+ * each belongs to, from the listing of run_dir alone: a shard's probes and loaders walk
+ * into its own rank dirs only. name: the entries' names sorted by strcmp. */
+struct index_shard_dirs {
+	char **name;
+	bool *mine;          /* name[i] is a rank dir of shard k */
+	size_t n;
+};
+void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_shard_dirs *out);
+/* 1: entry `name` of the run dir is a rank dir of the shard; 0: of another shard; -1:
+ * not a rank dir. */
+int index_shard_dir_of(const struct index_shard_dirs *s, const char *name);
+void index_shard_dirs_free(struct index_shard_dirs *s);
+
 /* Load every valid part of run_dir's index into ctx->run. files: the run's plan sorted
  * by rank id. covered[i] is set for each file whose rank came from the index, grown[i]
  * too when its steps.jsonl only grew since (model/index/extent.h): the rank holds the
