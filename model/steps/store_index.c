@@ -385,6 +385,16 @@ bool steps_rank_body_copy(struct rank_steps *r, struct rank_steps **copy)
 	pthread_mutex_lock(lk);
 	bool lazy = r->lazy;
 	struct rank_steps shell = lazy ? *r : (struct rank_steps){ 0 };
+	if (lazy && r->nseg) {   /* its own delta segments: a body read frees r's */
+		shell.seg = xmalloc(r->nseg * sizeof(*shell.seg));
+		memcpy(shell.seg, r->seg, r->nseg * sizeof(*shell.seg));
+		shell.base_shape = xmalloc(sizeof(*shell.base_shape));
+		*shell.base_shape = *r->base_shape;
+	} else {
+		shell.seg = NULL;
+		shell.base_shape = NULL;
+		shell.nseg = 0;
+	}
 	pthread_mutex_unlock(lk);
 	*copy = NULL;
 	if (!lazy)
@@ -399,8 +409,9 @@ bool steps_rank_body_copy(struct rank_steps *r, struct rank_steps **copy)
 	c->idx_step = NULL;
 	c->idx_pos = NULL;
 	c->lazy = false;
-	if (body_read(c)) {
-		free(c);
+	const struct steps_part *bad;
+	if (body_read(c, &bad)) {
+		steps_rank_body_copy_free(c);
 		return false;
 	}
 	*copy = c;
@@ -412,6 +423,7 @@ void steps_rank_body_copy_free(struct rank_steps *c)
 	if (!c)
 		return;
 	store_rank_free_body(c);
+	store_rank_free_segs(c);
 	free(c);
 }
 
