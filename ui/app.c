@@ -792,6 +792,16 @@ unsigned app_tick(struct app *app)
 	return r;
 }
 
+void app_stop_work(struct app *app)
+{
+	for (size_t i = 0; i < app->npane; i++) {
+		struct pane_slot *s = &app->pane[i];
+		int w = -1;
+		if (s->priv && s->ops->tick)
+			s->ops->tick(s->priv, app, false, &w);
+	}
+}
+
 unsigned app_action(struct app *app, enum action a)
 {
 	if (app->overlay != OV_NONE)

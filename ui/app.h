@@ -140,6 +140,8 @@ unsigned app_continue(struct app *app);
 /* Every open pane's tick (pane.h: work off the UI thread), after keys and while
  * tick_ms >= 0 at that pace: returns the PR_* they ask for, sets tick_ms. */
 unsigned app_tick(struct app *app);
+/* Stop every pane's work off the UI thread (before the model changes: follow, R). */
+void app_stop_work(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */
 void app_draw(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */

@@ -57,6 +57,7 @@ static unsigned poll_now(struct app *app, bool catch_up)
 		app_msg(app, true, "follow mode follows one run, not a comparison");
 		return PR_REDRAW;
 	}
+	app_stop_work(app);   /* the model changes under a pane's work off the UI thread */
 	if (!app->follow) {
 		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor,
 					  .slice = follow_slice() };

@@ -5,8 +5,8 @@
 # running while keys are pressed: the note row counts "computing step time: k of 16
 # ranks", keys are answered meanwhile (the cursor moves, ? opens and closes), the result
 # replaces the grid when it is done; m during a build moves on (M back to the metric
-# shown needs no build), and leaving the pane stops a build (coming back shows the old
-# metric, nothing computed). An indexed copy of the demo: the job reads each rank's steps
+# shown needs no build), leaving the pane stops a build (coming back shows the old
+# metric, nothing computed), and so does R before it reads the run again. An indexed copy of the demo: the job reads each rank's steps
 # from the index. Every wait polls the screen (tests/tmux.sh); no timing is asserted.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -52,6 +52,13 @@ wait_for "ranks  row"
 T send-keys -t hjob 2
 tap_check "leaving the pane stopped the build: back on the heatmap, step time, nothing computing" \
 	'wait_until "grep -q \"step time: \" \"\$tmux_screen\" && ! grep -q \"computing\\|computed\" \"\$tmux_screen\""'
+
+# R (read what was written since) changes the model: a running build stops first
+T send-keys -t hjob m
+wait_re "computing comm: [0-9]+ of 16 ranks"
+T send-keys -t hjob R
+tap_check "R while it computes: the build stops, the run is read again" \
+	'wait_until "grep -q \"read what was written since\" \"\$tmux_screen\" && ! grep -q computing \"\$tmux_screen\""'
 T send-keys -t hjob q
 tap_check "q quits (exit 0)" 'wait_until "grep -qx EXIT=0 \"$work/exit.txt\" 2>/dev/null"'
 tap_plan
