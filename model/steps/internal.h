@@ -391,6 +391,7 @@ struct summary_out {
 	const struct budget_sums *bsum;   /* per rank; NULL: none */
 	struct summary_grid_out grid[2];
 	size_t ngrid;
+	size_t chunk_words;               /* words per checked chunk; 0: SUMMARY_CHUNK_WORDS */
 };
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
 
