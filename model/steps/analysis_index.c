@@ -478,6 +478,11 @@ int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
 
 int steps_summary_write(struct run *run, const char *run_dir)
 {
+	return steps_summary_write_chunks(run, run_dir, 0);
+}
+
+int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words)
+{
 	const struct steps_model *m = run->steps;
 	if (!m || !steps_nranks(m))
 		return 0;
@@ -493,7 +498,7 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	}
 	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
-				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
+				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
 	int err = summary_write(run_dir, &s, run);
 	free(bsum);
 	free(ids);

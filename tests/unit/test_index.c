@@ -383,30 +383,6 @@ static bool same_buckets(struct run *run)
 	return true;
 }
 
-/* The summary of run (its own distributed analysis, budget sums and pyramids, every
- * rank its own stored row) written again with chunks of W words. */
-static int write_chunked(struct run *run, const char *dir, size_t W)
-{
-	const struct steps_model *m = run->steps;
-	size_t N = steps_nranks(m);
-	int *ids = xmalloc(N * sizeof(*ids));
-	struct budget_sums *bsum = xmalloc(N * sizeof(*bsum));
-	for (size_t i = 0; i < N; i++) {
-		ids[i] = steps_rank_id(m, i);
-		analysis_budget_sums(run, i, &bsum[i]);
-	}
-	struct summary_out s = { .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
-				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m), .aligned = m->aligned,
-				 .nunion = m->nunion, .dist = analysis_distributed(run), .bsum = bsum, .chunk_words = W };
-	const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-	for (size_t i = 0; i < ARRAY_LEN(series); i++)
-		s.grid[s.ngrid++] = (struct summary_grid_out){ analysis_heatmap(run, series[i]), NULL };
-	int err = steps_summary_write_out(dir, &s);
-	free(ids);
-	free(bsum);
-	return err;
-}
-
 /* The chunk cache of a restored pyramid: 1 KB chunks, read one preadv per rank into
  * fixed slots reused oldest first; a cache of a few chunks (every read evicts) gives
  * the same cells at every zoom; a summary written with another chunk size (8 KB, as
@@ -433,7 +409,7 @@ static void test_chunk_cache(void)
 	is_int(resident, 3, "... 3 chunks found by (rank, chunk), the evicted ones gone from the table");
 	run_free(got);
 
-	ok(write_chunked(want, dir, 2048) == 0, "summary rewritten with 8 KB chunks");
+	ok(steps_summary_write_chunks(want, dir, 2048) == 0, "summary rewritten with 8 KB chunks");
 	got = open_dir(dir, &dflt);
 	g = analysis_heatmap(got, HEAT_COMPUTE);
 	lz = g->lazy;
