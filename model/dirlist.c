@@ -249,12 +249,12 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole)
 {
 	*whole = false;
-	int fd = infile_open(path);
+	struct stat st;
+	int fd = infile_open_st(path, &st);
 	if (fd < 0)
 		return NULL;
 	atomic_fetch_add(&file_reads, 1);
-	struct stat st;
-	size_t size = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
 	*whole = keep && size <= DIRLIST_SMALL;
 	char *buf = read_fd(fd, size, *whole ? DIRLIST_SMALL + 1 : n, len);
 	int e = errno;
