@@ -213,8 +213,9 @@ size_t dirlist_reads(void)
 	return atomic_load(&reads);
 }
 
-/* Up to n bytes of the open file fd (of size `size` at open) in a new NUL-terminated
- * buffer; NULL with errno on a read error. */
+/* Up to n bytes of the open file fd (of size `size` at open: no more is read, so a
+ * small file takes one read; 0: to the end, as /proc files say 0) in a new
+ * NUL-terminated buffer; NULL with errno on a read error. */
 static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 {
 	size_t cap = (size < n ? size : n) + 1, got = 0;
@@ -238,6 +239,8 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 		if (r == 0)
 			break;
 		got += (size_t)r;
+		if (size && got >= size)
+			break;
 	}
 	buf[got] = '\0';
 	*len = got;

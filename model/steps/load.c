@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -248,19 +249,27 @@ static bool feed_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 	return load_line(fl, s, n, unterminated);
 }
 
-/* Size the rank's columns from the first chunk's line length and the file size. */
+/* Bytes of the first chunk whose newlines size a rank's columns. */
+#define SAMPLE_BYTES ((size_t)8 << 10)
+
+/* Size the rank's columns from the line length in the first chunk's first SAMPLE_BYTES
+ * and the file size (exactly when the sample is the whole file; compaction trims an
+ * estimate). Counting every newline of a file read in one chunk would be a second pass
+ * over all the bytes of a run of many small ranks. */
 static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n)
 {
-	size_t lines = 0;
-	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
+	size_t lines = 0, k = n < SAMPLE_BYTES ? n : SAMPLE_BYTES, end = 0;
+	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))); p++) {
 		lines++;
-	if ((long long)n >= fl->size) { /* the whole file: reserve exactly */
-		rank_reserve(fl->r, lines + 1);
+		end = (size_t)(p - buf) + 1;
+	}
+	if ((long long)k >= fl->size) { /* the whole file: reserve exactly (no trim at compaction) */
+		rank_reserve(fl->r, lines + (end < k));
 		return;
 	}
 	if (lines < 8)
 		return;
-	double per_line = (double)n / (double)lines;
+	double per_line = (double)end / (double)lines;
 	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);
 }
 
@@ -315,7 +324,14 @@ struct read_scratch {
 	struct steps_tail tail;
 	char *path;
 	size_t path_cap;
+	/* the key cache of the last file this thread read for load number cache_load: every
+	 * rank of one load interns into the same model, so the next file starts with it */
+	struct key_cache cache;
+	unsigned long cache_load;
 };
+
+/* Numbers the loads (load_job.id), so a thread's key cache is never carried into another. */
+static atomic_ulong load_serial;
 
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
@@ -511,9 +527,10 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 /* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path):
  * read up to the size seen at open and stop, so a writer that keeps appending cannot
  * keep the load from finishing (follow mode reads the rest). The tail is the thread's
- * (read_scratch): nothing is allocated per file. */
+ * (read_scratch): nothing is allocated per file; within load number load_id (0: none)
+ * the key cache goes on from the thread's previous file. */
 static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
-			    const char *rel, int rank)
+			    const char *rel, int rank, unsigned long load_id)
 {
 	struct stat st;
 	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st);
@@ -523,9 +540,13 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
 	tail_init(&s->tail, ctx, rank, path, size);
+	if (load_id && s->cache_load == load_id)
+		s->tail.cache = s->cache;
 	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	close(fd);
 	json_doc_free(&s->tail.doc);
+	s->cache = s->tail.cache;
+	s->cache_load = load_id;
 	if (own)
 		scratch_free(s);
 }
@@ -580,7 +601,7 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	if (lowest)
 		rank_exact_scalars(f);
 	char *steps = xasprintf("%s/steps.jsonl", r->path);
-	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank);
+	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0);
 	free(steps);
 	steps_rank_seal(f);
 	/* the body moves into r; r keeps its shell (path, run.json, part) */
@@ -601,6 +622,7 @@ struct load_job {
 	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
 	const char *path;     /* the run dir ... */
 	int dirfd;            /* ... open (-1: not a directory), rank files are opened relative to it */
+	unsigned long id;     /* load_serial */
 };
 
 /* The steps.jsonl of task t: its path in the thread's buffer, and in *rel the same file
@@ -645,7 +667,7 @@ static void load_rank(void *ud, size_t i)
 	const char *rel;
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
-	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank);
+	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id);
 	if (own)
 		scratch_free(s);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
@@ -653,10 +675,23 @@ static void load_rank(void *ud, size_t i)
 	steps_publish_rank(job->m, r);
 }
 
-static long long file_size(const char *path)
+/* Bytes of the steps.jsonl of every task (0 for one that cannot be stat'ed), each
+ * stat'ed relative to the run dir. */
+static long long tasks_bytes(const struct load_job *job)
 {
-	struct stat st;
-	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+	bool own;
+	struct read_scratch *s = scratch_get(&own);
+	long long total = 0;
+	for (size_t i = 0; i < job->tasks->n; i++) {
+		const char *rel;
+		int dirfd;
+		task_steps(job, &job->tasks->v[i], s, &rel, &dirfd);
+		struct stat st;
+		total += fstatat(dirfd, rel, &st, 0) == 0 ? (long long)st.st_size : 0;
+	}
+	if (own)
+		scratch_free(s);
+	return total;
 }
 
 /* Runs smaller than this are not indexed automatically (they load in well under a second). */
@@ -830,16 +865,11 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	pthread_mutex_unlock(&run->lock);
 	size_t d0 = run->diags.n;
 	struct task_list *t = &lp.tasks;
-	long long total = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		char *steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
-						 : xasprintf("%s/steps.jsonl", t->v[i].dir);
-		total += file_size(steps);
-		free(steps);
-	}
-	load_progress(ctx, 0, total);
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
-				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
+				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+				.id = atomic_fetch_add(&load_serial, 1) + 1 };
+	long long total = tasks_bytes(&job);
+	load_progress(ctx, 0, total);
 	steps_expect_ranks(job.m, t->n);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (job.dirfd >= 0)
