@@ -8,6 +8,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "model/diag.h"
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
@@ -273,4 +274,27 @@ char *ib_path(struct ibuf *b, const char *base)
 	char *p = xasprintf("%s%s", base ? base : "", rest);
 	free(rest);
 	return p;
+}
+
+void ob_diag(struct obuf *o, const char *base, const struct diag *d)
+{
+	ob_u8(o, d->level);
+	ob_path(o, base, d->file);
+	ob_i64(o, d->line);
+	ob_i64(o, d->offset);
+	ob_i64(o, d->rank);
+	ob_str(o, d->msg);
+}
+
+void ib_diag(struct ibuf *b, const char *base, struct diag *d)
+{
+	unsigned level = ib_u8(b);
+	d->file = ib_path(b, base);
+	d->line = (long)ib_i64(b);
+	d->offset = ib_i64(b);
+	d->rank = (int)ib_i64(b);
+	d->msg = ib_str(b);
+	if (level > DIAG_ERROR || !d->msg)
+		b->bad = true;
+	d->level = (enum diag_level)level;
 }

@@ -78,4 +78,13 @@ size_t ib_count(struct ibuf *b, size_t elem);
 char *ib_str(struct ibuf *b);
 char *ib_path(struct ibuf *b, const char *base);
 
+/* One diagnostic (level, file as ob_path under base, line, offset, rank, message), the
+ * one encoding the index parts and the trace summaries share. ib_diag() fills d with
+ * malloc'd strings (file may be NULL) and sets b->bad on a bad level or a missing
+ * message; the caller frees both in either case. ENCODED_DIAG_MIN: its smallest size. */
+struct diag;
+#define ENCODED_DIAG_MIN 34
+void ob_diag(struct obuf *o, const char *base, const struct diag *d);
+void ib_diag(struct ibuf *b, const char *base, struct diag *d);
+
 #endif

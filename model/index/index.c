@@ -135,18 +135,10 @@ static void put_sources(struct obuf *o, const struct index_part_spec *sp)
 static void put_diags(struct obuf *o, const struct index_part_spec *sp)
 {
 	const struct run *run = sp->run;
-	const char *base = sp->run_dir;
 	size_t n = sp->pick ? sp->pick->ndiag : sp->d1 - sp->d0;
 	ob_u64(o, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct diag *d = &run->diags.v[picked(sp->pick ? sp->pick->diag : NULL, sp->d0, i)];
-		ob_u8(o, d->level);
-		ob_path(o, base, d->file);
-		ob_i64(o, d->line);
-		ob_i64(o, d->offset);
-		ob_i64(o, d->rank);
-		ob_str(o, d->msg);
-	}
+	for (size_t i = 0; i < n; i++)
+		ob_diag(o, sp->run_dir, &run->diags.v[picked(sp->pick ? sp->pick->diag : NULL, sp->d0, i)]);
 }
 
 /* The head: shard, the slice's source stamps, the metric table, the rank shells with
@@ -492,20 +484,14 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 
 static void restore_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
-	size_t n = ib_count(b, 5);
+	size_t n = ib_count(b, ENCODED_DIAG_MIN);
 	for (size_t i = 0; i < n && !b->bad; i++) {
-		unsigned level = ib_u8(b);
-		char *file = ib_path(b, base);
-		long line = (long)ib_i64(b);
-		long long offset = ib_i64(b);
-		int rank = (int)ib_i64(b);
-		char *msg = ib_str(b);
-		if (level > DIAG_ERROR || !msg)
-			b->bad = true;
+		struct diag d;
+		ib_diag(b, base, &d);
 		if (apply && !b->bad)
-			diag_add(&run->diags, (enum diag_level)level, file, line, offset, rank, "%s", msg);
-		free(file);
-		free(msg);
+			diag_add(&run->diags, d.level, d.file, d.line, d.offset, d.rank, "%s", d.msg);
+		free(d.file);
+		free(d.msg);
 	}
 }
 

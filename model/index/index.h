@@ -38,7 +38,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 4u
+#define INDEX_VERSION 5u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

@@ -5,12 +5,13 @@
  * critical path, the straggler set), per rank the budget's phase sums (the Budget pane
  * reads no body) and the heatmap pyramids of HEAT_COMPUTE and
  * HEAT_REL_SLOWDOWN. Written next to the index parts as summary.tsx, tied to the parts
- * (name, size, mtime, inode), the rank ids and the tscope-tui build that computed it;
- * restored at finalize; pyramid rows are read on demand, one chunk at a time
- * (analysis_index_rows.c).
+ * (name, size, mtime, inode), the rank ids and SUMMARY_VERSION (analysis_index.h: the
+ * version of the analyses it holds, not the build: a rebuilt tscope-tui whose analyses
+ * give the same results keeps using it); restored at finalize; pyramid rows are read on
+ * demand, one chunk at a time (analysis_index_rows.c).
  *
- * File: the index header (index.h), every pyramid's STORED rows, then the head: build,
- * parts, rank ids, aligned set, distributed analysis, budget sums (present flag, then per
+ * File: the index header (index.h), every pyramid's STORED rows, then the head:
+ * SUMMARY_VERSION (u32), the build that wrote it (only named in diagnostics), parts, rank ids, aligned set, distributed analysis, budget sums (present flag, then per
  * rank: records, compute, data, comm, other seconds), pyramid descriptors. A pyramid
  * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
  * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the
@@ -255,6 +256,7 @@ static size_t chunks_of(size_t row_words, size_t chunk_words)
 static void put_head(struct obuf *h, const struct summary_job *j)
 {
 	const struct summary_out *s = j->out;
+	ob_u32(h, SUMMARY_VERSION);
 	ob_str(h, TSCOPE_VERSION);
 	char **parts = NULL;
 	size_t np = index_part_files(j->run_dir, &parts);
@@ -640,13 +642,19 @@ static const char *summary_decode(struct ibuf *b, struct run *run, const char *p
 				  const struct index_file_id *id, struct steps_summary *s)
 {
 	struct steps_model *m = run->steps;
+	uint32_t version = ib_u32(b);
 	char *build = ib_str(b);
-	bool same_build = build && strcmp(build, TSCOPE_VERSION) == 0;
+	if (!b->bad && version != SUMMARY_VERSION) {
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1,
+			 "index summary of analysis version %u (written by tscope-tui %s); this build's analyses are "
+			 "version %u: they are computed again and the summary rewritten",
+			 version, build ? build : "?", SUMMARY_VERSION);
+		free(build);
+		return "stale";
+	}
 	free(build);
 	if (b->bad)
 		return "malformed";
-	if (!same_build)
-		return "stale";
 	const char *why = check_parts(b, m);
 	if (!why)
 		why = check_ranks(b, m);

@@ -8,6 +8,15 @@
 #include "model/steps/internal.h"
 #include "model/index/index.h"
 
+/* The version of what the index summary holds (analysis_index.c): a summary of another
+ * version is stale and recomputed. The RULE: bump it in the same commit as any change
+ * that alters a result the summary keeps (the distributed analysis and its verdicts,
+ * the budget sums, the aligned set, the pyramids' cells or colour scale) or the
+ * summary's byte layout; a change of the index file header or of the parts bumps
+ * INDEX_VERSION (index.h) instead. The build (TSCOPE_VERSION) is not part of the key:
+ * a rebuilt binary whose analyses are unchanged keeps the summary. */
+#define SUMMARY_VERSION 1u
+
 /* Words per checked chunk of a pyramid row as the summary is written (8 KB): a frame
  * reads and checks the chunks that hold the blocks it draws, not whole rows. */
 #define SUMMARY_CHUNK_WORDS 2048u

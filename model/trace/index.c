@@ -139,22 +139,15 @@ static void get_py(struct ibuf *b, struct trace_pysum *p)
 }
 
 /* The diagnostics of the run about path. */
-static void put_diags(struct obuf *o, const struct run *run, const char *path)
+static void put_diags(struct obuf *o, const struct run *run, const char *base, const char *path)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < run->diags.n; i++)
 		n += run->diags.v[i].file && strcmp(run->diags.v[i].file, path) == 0;
 	ob_u64(o, n);
-	for (size_t i = 0; i < run->diags.n; i++) {
-		const struct diag *d = &run->diags.v[i];
-		if (!d->file || strcmp(d->file, path) != 0)
-			continue;
-		ob_u8(o, d->level);
-		ob_i64(o, d->line);
-		ob_i64(o, d->offset);
-		ob_i64(o, d->rank);
-		ob_str(o, d->msg);
-	}
+	for (size_t i = 0; i < run->diags.n; i++)
+		if (run->diags.v[i].file && strcmp(run->diags.v[i].file, path) == 0)
+			ob_diag(o, base, &run->diags.v[i]);
 }
 
 static void put_rank(struct obuf *o, const struct run *run, const char *base, const struct trace_rank *r)
@@ -167,7 +160,7 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 	ob_u64(o, so->skipped);
 	ob_i64(o, so->err);
 	ob_u8(o, so->partial);
-	put_diags(o, run, r->path);
+	put_diags(o, run, base, r->path);
 	ob_i64(o, r->rank);
 	ob_u8(o, r->rank_from_meta);
 	ob_i64(o, r->world_size);
@@ -226,21 +219,12 @@ static void rec_free(struct rec *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static void get_diags(struct ibuf *b, struct rec *x)
+static void get_diags(struct ibuf *b, const char *base, struct rec *x)
 {
-	x->nd = ib_count(b, 29);
+	x->nd = ib_count(b, ENCODED_DIAG_MIN);
 	x->d = xcalloc(x->nd ? x->nd : 1, sizeof(*x->d));
-	for (size_t i = 0; i < x->nd && !b->bad; i++) {
-		struct diag *d = &x->d[i];
-		unsigned level = ib_u8(b);
-		d->line = (long)ib_i64(b);
-		d->offset = ib_i64(b);
-		d->rank = (int)ib_i64(b);
-		d->msg = ib_str(b);
-		if (level > DIAG_ERROR || !d->msg)
-			b->bad = true;
-		d->level = (enum diag_level)level;
-	}
+	for (size_t i = 0; i < x->nd && !b->bad; i++)
+		ib_diag(b, base, &x->d[i]);
 }
 
 static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *ts, struct rec *x)
@@ -253,7 +237,7 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	x->skipped = (size_t)ib_u64(b);
 	x->err = (int)ib_i64(b);
 	x->partial = ib_u8(b) != 0;
-	get_diags(b, x);
+	get_diags(b, base, x);
 	long long rank = ib_i64(b);
 	r->rank = (int)rank;
 	r->rank_from_meta = ib_u8(b) != 0;
