@@ -678,25 +678,6 @@ static void load_rank(void *ud, size_t i)
 	steps_publish_rank(job->m, r);
 }
 
-/* Bytes of the steps.jsonl of every task (0 for one that cannot be stat'ed), each
- * stat'ed relative to the run dir. */
-static long long tasks_bytes(const struct load_job *job)
-{
-	bool own;
-	struct read_scratch *s = scratch_get(&own);
-	long long total = 0;
-	for (size_t i = 0; i < job->tasks->n; i++) {
-		const char *rel;
-		int dirfd;
-		task_steps(job, &job->tasks->v[i], s, &rel, &dirfd);
-		struct stat st;
-		total += fstatat(dirfd, rel, &st, 0) == 0 ? (long long)st.st_size : 0;
-	}
-	if (own)
-		scratch_free(s);
-	return total;
-}
-
 /* Runs smaller than this are not indexed automatically (they load in well under a second). */
 #define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
 
@@ -871,12 +852,13 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
 				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
 				.id = atomic_fetch_add(&load_serial, 1) + 1 };
-	long long total = tasks_bytes(&job);
-	load_progress(ctx, 0, total);
 	steps_expect_ranks(job.m, t->n);
+	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
+	struct steps_discovery *d = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (job.dirfd >= 0)
 		close(job.dirfd);
+	long long total = steps_discover_end(d);
 	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
