@@ -693,9 +693,15 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	if (all && !lp->grown) { /* every rank from the index: the run-wide analyses may come from its summary */
 		struct steps_model *m = steps_model_get(ctx->run);
 		steps_summary_open(ctx->run, path);
-		if (!m->summary) {
+		if (!m->summary) { /* finalize rebuilds it, reading every rank's steps once */
 			free(m->summary_dir);
 			m->summary_dir = xstrdup(path);
+			m->summary_rebuild = true;
+			m->load_ctx = ctx;
+			long long bytes = 0;
+			for (size_t i = 0; i < m->nrank; i++)
+				bytes += (long long)m->rank[i]->body_len;
+			load_progress(ctx, 0, bytes);
 		}
 	}
 	plan_filter(lp, o, covered);

@@ -264,5 +264,8 @@ void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uin
 			   uint32_t crc);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);
+/* Rank bodies read from index parts since the open (a body read again after it was
+ * handed back counts again). */
+size_t steps_bodies_read(const struct steps_model *m);
 
 #endif

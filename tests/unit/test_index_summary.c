@@ -2,7 +2,9 @@
 /* test_index_summary.c: what keys the index summary (model/steps/analysis_index.c):
  * SUMMARY_VERSION, not the build that wrote it. A summary written by another build is
  * used as it is; one of another analysis version is stale, recomputed (same views as a
- * plain load) and rewritten. */
+ * plain load) and rewritten. An open that finds no usable summary rebuilds it rank by
+ * rank (analysis_index_rebuild.c): the same file, byte for byte, as `tscope-tui index`
+ * writes from a plain load, every rank's steps handed back after use. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +80,7 @@ static void test_version_key(void)
 
 	ok(patch_head(summary, SUMMARY_VERSION + 1, 0), "summary rewritten as another analysis version");
 	got = open_dir(dir, &dflt);
-	ok(tu_has_diag(got, "index summary of analysis version", NULL) && steps_bodies_resident(got->steps) > 0,
+	ok(tu_has_diag(got, "index summary of analysis version", NULL) && steps_bodies_read(got->steps) >= LZ_RANKS,
 	   "another analysis version: reported and computed from the steps");
 	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_heat(want, got),
 	   "... giving the plain load's Ranks, findings and pyramids");
@@ -91,8 +93,75 @@ static void test_version_key(void)
 	tu_rm_rf(dir);
 }
 
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size || sa.st_size < INDEX_HEADER_LEN)
+		return false;
+	char *x = tu_read_file(a), *y = tu_read_file(b);
+	bool same = x && y && memcmp(x, y, (size_t)sa.st_size) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+/* dir indexed by `tscope-tui index` (from a plain load), its summary kept aside; then the
+ * summary removed and the run opened: the summary the open rebuilds = the kept one. */
+static void check_rebuild(const char *dir, const char *what)
+{
+	char summary[600], kept[700];
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	snprintf(kept, sizeof(kept), "%s/kept.tsx", dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	run_free(open_dir(dir, &build));
+	ok(rename(summary, kept) == 0, "%s: `index` wrote a summary (kept aside)", what);
+	struct run *want = open_dir(dir, &plain);
+	struct run *got = open_dir(dir, &dflt);
+	size_t N = steps_nranks(got->steps);
+	ok(steps_bodies_read(got->steps) >= N && steps_bodies_resident(got->steps) == 0,
+	   "%s: the open read every rank's steps (%zu reads) and handed each back", what, steps_bodies_read(got->steps));
+	ok(same_file(summary, kept), "%s: summary rebuilt rank by rank = the one `index` writes, byte for byte", what);
+	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "budget") &&
+	   same_view(want, got, "heatmap_cells") && same_heat(want, got),
+	   "%s: Ranks, findings, budget, heatmap cells and every pyramid range = a plain load's", what);
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(steps_bodies_read(got->steps) == 0 && !tu_has_diag(got, "index summary", NULL),
+	   "%s: the next open uses it, reading no rank's steps", what);
+	run_free(got);
+	run_free(want);
+}
+
+static void test_rebuild(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumrebuild");
+	write_lazy_run(dir);
+	check_rebuild(dir, "6 x 1,500, rank 2 not contiguous");
+	tu_rm_rf(dir);
+
+	/* step 5 without compute on any rank: a step median of 0, so the slowdown pyramid
+	 * has a missing cell and the layout with counts */
+	tu_mkdtemp(dir, sizeof(dir), "sumrebuildsparse");
+	for (int r = 0; r < 3; r++) {
+		char path[700], buf[4096];
+		size_t n = 0;
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		for (int k = 0; k < 20; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"comm\":0.0%d}}\n", k,
+					      k == 5 ? 0.0 : 0.020 + 0.001 * r, 10 + (k * 7 + r) % 5);
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+	}
+	check_rebuild(dir, "3 x 20, a step without compute");
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_version_key();
+	test_rebuild();
 	return tap_done();
 }
