@@ -344,8 +344,10 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	index_mkdir_p(dir);
 	char *path = part_path(dir, s->k, s->n);
 	int err = index_file_write(path, fill_part, (void *)s);
-	if (!err && s->n == 1)
+	if (!err && s->n == 1) {
 		index_remove_other_parts(dir, "steps", s->n);
+		index_remove_other_parts(dir, "inputs", 0); /* shards' parts of the summary */
+	}
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;

@@ -4,9 +4,11 @@
  * it could use (missing, of another analysis version, damaged, or the first open after
  * a sharded build). The file written is the one the whole computation writes, byte for
  * byte, without holding every rank's steps at once:
- *   1. rank by rank: its steps are read from its part, its compute and comm at every
- *      aligned step taken (analysis_rank_compute), its budget sums and memory peak, its
- *      compute pyramid row made and written to the summary; its compute goes to a table
+ *   1. rank by rank: its compute and comm at every aligned step, its budget sums and
+ *      memory peak, from its shard's part of the summary when a sharded build wrote one
+ *      (analysis_index_inputs.c: no step of the rank is read), else from its steps read
+ *      from its part (analysis_rank_compute); its compute pyramid row is made and
+ *      written to the summary; its compute goes to a table
  *      of N x S doubles (a temporary file next to the index, unlinked at once and never
  *      mapped: the page cache holds it, not the process); its steps are handed back.
  *   2. the distributed analysis from the table (analysis_distributed_from): its step
@@ -44,6 +46,7 @@ struct rebuild {
 	size_t band_k0, band_n, band_steps;
 	struct summary_job j;
 	struct summary_out out;
+	struct summary_inputs *in; /* the shards' parts of the summary, or NULL */
 };
 
 static void table_fail(struct rebuild *rb, int err)
@@ -153,13 +156,15 @@ static bool pass_ranks(struct rebuild *rb, struct obuf *o, struct load_ctx *ctx)
 	rows_begin(rb, o, 0, &w);
 	bool ok = true;
 	for (size_t r = 0; r < rb->N && ok; r++) {
-		analysis_rank_compute(m, &ps, r, 0, S, vals, comm);
+		if (!summary_inputs_rank(rb->in, m, r, vals, comm, &rb->bsum[r], &rb->mem[r])) {
+			analysis_rank_compute(m, &ps, r, 0, S, vals, comm);
+			analysis_budget_sums(rb->run, r, &rb->bsum[r]);
+			analysis_rank_mem_peak(m, r, &rb->mem[r]);
+		}
 		for (size_t k = 0; k < S; k++)
 			if (r == 0 || comm[k] > rb->comm_max[k])
 				rb->comm_max[k] = comm[k];
 		table_write(rb, r, vals);
-		analysis_budget_sums(rb->run, r, &rb->bsum[r]);
-		analysis_rank_mem_peak(m, r, &rb->mem[r]);
 		ok = rows_put(rb, o, 0, &w, r, analysis_heat_stream_row_of(rb->j.stream[0], r, vals));
 		load_progress(ctx, (long long)m->rank[r]->body_len, 0);
 		steps_rank_release_body(m->rank[r]);
@@ -308,13 +313,19 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 				       .naligned = rb.S, .aligned = m->aligned, .nunion = m->nunion };
 	rb.j = (struct summary_job){ .out = &rb.out, .run = run, .run_dir = run_dir };
 	rb.j.stream[0] = analysis_heat_stream_new(run, HEAT_COMPUTE, true);
+	rb.in = summary_inputs_open(m);
 	char *path = summary_path(run_dir);
 	int err = rb.j.stream[0] ? index_file_write(path, fill_rebuild, &rb) : ENOTSUP;
 	free(path);
 	close(rb.fd);
 	summary_job_free(&rb.j);
-	if (!err)
+	summary_inputs_free(rb.in);
+	if (!err) {
 		restore_written(&rb, run_dir);
+		char *dir = index_dir_for(run_dir);
+		index_remove_other_parts(dir, "inputs", 0); /* merged: the summary holds them now */
+		free(dir);
+	}
 	else if (err != ENOTSUP && analysis_cache_of(run)->dist_done) {
 		analysis_cache_of(run)->bsum = rb.bsum; /* not written: the analyses stay */
 		rb.bsum = NULL;

@@ -213,6 +213,10 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 #define ANALYSIS_BLOCK 64
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm);
+/* The same values for rank ri's records [p0, p0 + n) (its own steps, whatever the
+ * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
+void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
+			      size_t n, double *out, double *comm);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -429,6 +433,9 @@ struct summary_out {
 	size_t ngrid;
 };
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
+/* An index shard's part of the summary, next to its part file part_path (shard k of n;
+ * analysis_index_inputs.c): 0 or an errno. */
+int steps_summary_inputs_write(struct run *run, const char *part_path, unsigned k, unsigned n);
 
 /* Re-read rank r's steps.jsonl and run.json into its body (load.c). */
 void steps_rank_reparse(struct run *run, struct rank_steps *r);

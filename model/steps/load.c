@@ -755,6 +755,8 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 	char *written = NULL;
 	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
 			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
+	if (!err && o && o->shard_n) /* the shard's part of the summary, merged at the open */
+		err = steps_summary_inputs_write(run, written, o->shard_k, o->shard_n);
 	if (err)
 		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
 			 "index not written: %s", strerror(err));

@@ -159,9 +159,94 @@ static void test_rebuild(void)
 	tu_rm_rf(dir);
 }
 
+/* 5 ranks x 400 contiguous steps (rank 3 slow from step 100, comm and memory varying). */
+static void write_contiguous_run(const char *dir)
+{
+	for (int r = 0; r < 5; r++) {
+		char path[700];
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = 400 * 220, n = 0;
+		char *buf = xmalloc(cap);
+		for (int k = 0; k < 400; k++) {
+			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 100 ? 0.006 : 0);
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "{\"step\":%d,\"phases\":{\"data\":0.002,\"forward\":%.6f,\"backward\":%.6f,"
+					      "\"comm\":0.0%02d},\"memory\":{\"peak_alloc\":%d}}\n",
+					      k, f, 2 * f, 10 + (k * 3 + r) % 17, 1000 + (k * 7 + r * 13) % 301);
+		}
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+}
+
+/* The rows of a summary file (the payload before its head). */
+static char *summary_rows(const char *path, size_t *n)
+{
+	char *f = tu_read_file(path);
+	*n = 0;
+	if (!f)
+		return NULL;
+	*n = (size_t)le64((const unsigned char *)f + 24);
+	memmove(f, f + INDEX_HEADER_LEN, *n);
+	return f;
+}
+
+/* N shards (`index --shard K/N` each): every shard writes its part of the summary; the
+ * first open merges them without reading any rank's steps, into the pyramid rows and
+ * the analyses a whole index has. */
+static void test_shards(const char *dir, bool contiguous)
+{
+	char summary[600];
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	run_free(open_dir(dir, &build));
+	size_t nwhole = 0;
+	char *whole = summary_rows(summary, &nwhole);
+	const unsigned counts[] = { 1, 2, 4 };
+	for (size_t c = 0; c < ARRAY_LEN(counts); c++) {
+		unsigned n = counts[c];
+		char idx[600];
+		snprintf(idx, sizeof(idx), "%s/.tscope-index", dir);
+		tu_rm_rf(idx);
+		for (unsigned k = 0; k < n; k++) {
+			struct opts shard = { .shard_k = k, .shard_n = n };
+			run_free(open_dir(dir, &shard));
+		}
+		struct run *got = open_dir(dir, &dflt);
+		size_t reads = steps_bodies_read(got->steps);
+		if (contiguous)
+			ok(reads == 0, "%u shard(s): the first open merges their parts of the summary, reading no rank's steps (%zu)", n, reads);
+		else
+			ok(reads > 0, "%u shard(s), aligned steps not contiguous: the merge reads the ranks' steps (%zu)", n, reads);
+		size_t nrows = 0;
+		char *rows = summary_rows(summary, &nrows);
+		ok(rows && whole && nrows == nwhole && memcmp(rows, whole, nrows) == 0,
+		   "%u shard(s): merged summary's pyramid rows = a whole index's, byte for byte", n);
+		free(rows);
+		ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "budget") &&
+		   same_view(want, got, "heatmap_cells") && same_heat(want, got),
+		   "%u shard(s): Ranks, findings, budget, heatmap cells, pyramids = a plain load's", n);
+		run_free(got);
+	}
+	free(whole);
+	run_free(want);
+}
+
 int main(void)
 {
 	test_version_key();
 	test_rebuild();
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumshards");
+	write_contiguous_run(dir);
+	test_shards(dir, true);
+	tu_rm_rf(dir);
+	tu_mkdtemp(dir, sizeof(dir), "sumshardsgap");
+	write_lazy_run(dir);
+	test_shards(dir, false);
+	tu_rm_rf(dir);
 	return tap_done();
 }
