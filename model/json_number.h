@@ -145,14 +145,19 @@ static inline bool json_pow5_round(uint64_t mant, int q, double *out)
 #endif
 }
 
-/* Eight ASCII digits in a little-endian word (the first digit in the low byte) as a
- * number: pairs, then fours, then the eight. */
-static inline uint64_t json_swar8(uint64_t v)
+/* Eight digit values (0-9, '0' already subtracted) in a little-endian word, the first
+ * (most significant) in the low byte, as a number: pairs, then fours, then the eight. */
+static inline uint64_t json_swar8_values(uint64_t v)
 {
-	v -= 0x3030303030303030u;
 	v = v * 10 + (v >> 8); /* pairs: d0d1 in bytes 0, 2, 4, 6 */
 	return ((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
 		((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
+}
+
+/* Eight ASCII digits in a little-endian word (the first digit in the low byte). */
+static inline uint64_t json_swar8(uint64_t v)
+{
+	return json_swar8_values(v - 0x3030303030303030u);
 }
 
 /* Eight ASCII digits at s (s[0] the most significant) as a number; false when one of
@@ -197,6 +202,94 @@ static inline size_t json_digit_run(const char *s, size_t n, size_t *i, uint64_t
 	return k - start;
 }
 
+static const uint64_t json_pow10_u64[] = {
+	1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+	1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+	100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u,
+	1000000000000000000u, 10000000000000000000u,
+};
+
+/* ---- the common decimal a word at a time (json_decimal_fast) ----
+ * Little-endian CPUs only (elsewhere json_decimal_fast always declines). */
+
+/* Bytes json_decimal_fast may read from its start: sign, 16 digits, point, 16 digits,
+ * and the words that find where they end. */
+#define JSON_DEC_READ 40
+
+/* 0x80 in each byte of w that is not an ASCII digit, 0 in each digit byte. */
+static inline uint64_t json_nondigits(uint64_t w)
+{
+	uint64_t x = w ^ 0x3030303030303030u; /* a digit becomes 0-9, any other byte >= 10 */
+	return (((x & 0x7F7F7F7F7F7F7F7Fu) + 0x7676767676767676u) | x) & 0x8080808080808080u;
+}
+
+/* A run of 1-16 ASCII digits at p (p[0..17) readable): its value and length. False when
+ * p[0] is not a digit or the run is longer than 16 digits. The first k digits of a word
+ * are shifted to its top, so the bytes after them become leading zeros. */
+static inline bool json_run16(const char *p, uint64_t *v, unsigned *k)
+{
+	uint64_t w, w1;
+	memcpy(&w, p, 8);
+	uint64_t m = json_nondigits(w);
+	if (m) {
+		unsigned n = (unsigned)__builtin_ctzll(m) >> 3; /* 0-7 */
+		if (!n)
+			return false;
+		*v = json_swar8_values((w - 0x3030303030303030u) << (64 - 8 * n));
+		*k = n;
+		return true;
+	}
+	memcpy(&w1, p + 8, 8);
+	m = json_nondigits(w1);
+	if (!m && p[16] >= '0' && p[16] <= '9')
+		return false;
+	unsigned n = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
+	uint64_t hi = json_swar8(w);
+	*v = n ? hi * json_pow10_u64[n] + json_swar8_values((w1 - 0x3030303030303030u) << (8 * (8 - n))) : hi;
+	*k = 8 + n;
+	return true;
+}
+
+/* The number at p, when it has the common shape -?D+(.D+)? (no exponent, at most 16
+ * digits before and after the point, at most 19 in all) and ends by n (the bytes up
+ * to p + n belong to the line; p[0..JSON_DEC_READ) must be readable, they may lie past
+ * n): its digits as one integer *mant, *exp10 = -(digits after the point), *neg, and
+ * *used, exactly as json_number_parse gathers them (json_number_finish then gives its
+ * result); exact_only: a fraction of zeros is dropped (*exp10 0), which changes no
+ * correctly rounded result (the approximate one could: it is left alone). False for anything else (json_number_parse decides then): a leading zero,
+ * an empty run, an exponent, NaN / Infinity, a longer mantissa, a number past n. */
+static inline bool json_decimal_fast(const char *p, size_t n, bool exact_only, uint64_t *mant, int *exp10,
+				     bool *neg, size_t *used)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+	size_t i = *p == '-';
+	uint64_t vi, vf;
+	unsigned ki, kf = 0;
+	if (!json_run16(p + i, &vi, &ki) || (ki > 1 && p[i] == '0'))
+		return false;
+	i += ki;
+	if (p[i] == '.') {
+		if (!json_run16(p + i + 1, &vf, &kf) || ki + kf > 19)
+			return false;
+		i += 1 + kf;
+		if (exact_only && vf == 0)
+			kf = 0; /* 4294989824.0: the integer (the same value; exact is exact however written) */
+		else
+			vi = vi * json_pow10_u64[kf] + vf;
+	}
+	if (i > n || p[i] == 'e' || p[i] == 'E')
+		return false;
+	*mant = vi;
+	*exp10 = -(int)kf;
+	*neg = *p == '-';
+	*used = i;
+	return true;
+#else
+	(void)p, (void)n, (void)mant, (void)exp10, (void)neg, (void)used;
+	return false;
+#endif
+}
+
 /* The first 19 significant digits of the digits before and after the point (the slow
  * path for long mantissas): *exact false when digits were dropped. */
 static inline uint64_t json_mantissa19(const char *s, size_t n, size_t i, int *exp10, bool *exact)
@@ -239,6 +332,10 @@ static inline bool json_number_finish(uint64_t mant, int exp10, bool neg, bool e
 		return true;
 	}
 	bool small = mant < ((uint64_t)1 << 53);
+	if (small && exp10 == 0) { /* an integer a double holds exactly */
+		*out = neg ? -(double)mant : (double)mant;
+		return true;
+	}
 	if ((small || exact_only) && exp10 >= JSON_POW5_MIN && exp10 <= JSON_POW5_MAX &&
 	    json_pow5_round(mant, exp10, out)) {
 		if (neg)

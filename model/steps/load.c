@@ -164,7 +164,10 @@ static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 				if (l->pred[g][i].len == e->len) /* e is the prediction now */
 					l->pred[g][i].id = id;
 			}
-			rank_set(fl->r, pos, id, e->value);
+			if (e->nano)
+				rank_set_nano(fl->r, pos, id, e->code);
+			else
+				rank_set(fl->r, pos, id, e->value);
 		}
 	fl->records++;
 	return true;

@@ -77,16 +77,86 @@ static bool number_span(struct cursor *c, const char **s, size_t *n)
 	return *n > 0 && *start != '"' && *start != '{' && *start != '[';
 }
 
+/* The common decimal at c->p read a word at a time (json_decimal_fast), where the
+ * buffer holds JSON_DEC_READ bytes from there. */
+struct decimal {
+	uint64_t mant;
+	int exp10;
+	bool neg;
+	size_t used;
+};
+
+static inline bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
+{
+	return c->lim - c->p >= JSON_DEC_READ &&
+	       json_decimal_fast(c->p, (size_t)(c->end - c->p), exact, &d->mant, &d->exp10, &d->neg, &d->used);
+}
+
 /* A number value, parsed in place (the same bytes and parser as the jsmn path's span):
- * the byte after it must end a jsmn primitive. */
+ * the byte after it must end a jsmn primitive. The common decimal goes through
+ * json_decimal_fast + json_number_finish, which give json_number_parse's result. */
 static bool scan_number(struct cursor *c, double *out, bool exact)
 {
 	skip_ws(c);
-	size_t used = 0;
-	if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &used))
-		return false;
-	c->p += used;
+	struct decimal d;
+	if (!scan_decimal(c, exact, &d) || !json_number_finish(d.mant, d.exp10, d.neg, exact, out)) {
+		d.used = 0;
+		if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &d.used))
+			return false;
+	}
+	c->p += d.used;
 	return span_ends_at(c->p, c->end);
+}
+
+/* A member's value: a phase of at most nine fraction digits within 0-4.294967295 s as
+ * its nanosecond code (see scan_member_value), anything else as scan_number does. */
+static bool scan_member_number(struct cursor *c, struct scan_member *m, enum metric_kind kind, bool exact)
+{
+	skip_ws(c);
+	struct decimal d;
+	m->nano = false;
+	if (kind == METRIC_PHASE && scan_decimal(c, true, &d) && !d.neg && d.exp10 >= -9 && d.mant <= UINT32_MAX &&
+	    d.mant * json_pow10_u64[9 + d.exp10] <= UINT32_MAX) {
+		m->nano = true;
+		m->code = (uint32_t)(d.mant * json_pow10_u64[9 + d.exp10]);
+		c->p += d.used;
+		return span_ends_at(c->p, c->end);
+	}
+	return scan_number(c, &m->value, exact);
+}
+
+/* The step: a plain non-negative integer of up to 16 digits a word at a time, else
+ * the span through json_parse_int as the jsmn path reads it. *num, *nlen: its bytes. */
+static bool scan_step(struct cursor *c, long long *step, const char **num, size_t *nlen)
+{
+	skip_ws(c);
+	uint64_t v;
+	unsigned k;
+	if (c->lim - c->p >= 17 && json_run16(c->p, &v, &k) && (k == 1 || *c->p != '0') &&
+	    k <= (size_t)(c->end - c->p) && span_ends_at(c->p + k, c->end)) {
+		*num = c->p;
+		*nlen = k;
+		c->p += k;
+		*step = (long long)v;
+		return true;
+	}
+	return number_span(c, num, nlen) && json_parse_int(*num, *nlen, step);
+}
+
+/* The timestamp: as json_parse_double_approx reads its span (scan_number's fast path
+ * when the number ends the span). */
+static bool scan_timestamp(struct cursor *c, double *ts, const char **num)
+{
+	skip_ws(c);
+	size_t nlen;
+	*num = c->p;
+	struct decimal d;
+	if (scan_decimal(c, false, &d) && span_ends_at(c->p + d.used, c->end) &&
+	    json_number_finish(d.mant, d.exp10, d.neg, false, ts)) {
+		c->p += d.used;
+		return true;
+	}
+	return number_span(c, num, &nlen) && json_parse_double_approx(*num, nlen, ts);
 }
 
 /* A key after its opening quote: no escape, no control byte. */
@@ -217,7 +287,7 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		out->n[kind]++;
 		skip_ws(c);
 		const char *start = c->p;
-		if (!scan_number(c, &m[i].value, kind != METRIC_SCALAR || out->exact_scalars))
+		if (!scan_member_number(c, &m[i], kind, kind != METRIC_SCALAR || out->exact_scalars))
 			return false;
 		record_value(out, SCAN_VALUE_MEMBER + kind, i, start, c->p);
 		if (!after_member(c, &more))
@@ -253,13 +323,12 @@ static bool scan_member(struct cursor *c, enum top_key key, struct scan_line *ou
 	size_t nlen;
 	switch (key) {
 	case TOP_STEP:
-		if (!number_span(c, &num, &nlen) || !json_parse_int(num, nlen, &out->step))
+		if (!scan_step(c, &out->step, &num, &nlen))
 			return false;
 		record_value(out, SCAN_VALUE_STEP, 0, num, c->p);
 		return true;
 	case TOP_TIMESTAMP:
-		out->have_timestamp = number_span(c, &num, &nlen) &&
-				      json_parse_double_approx(num, nlen, &out->timestamp);
+		out->have_timestamp = scan_timestamp(c, &out->timestamp, &num);
 		if (out->have_timestamp)
 			record_value(out, SCAN_VALUE_TIMESTAMP, 0, num, c->p);
 		return out->have_timestamp;
@@ -397,10 +466,10 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 		if (k == sh->nvalues)
 			return c.p == end;
 		if (v->what == SCAN_VALUE_STEP) {
-			if (!number_span(&c, &num, &nlen) || !json_parse_int(num, nlen, &out->step))
+			if (!scan_step(&c, &out->step, &num, &nlen))
 				return false;
 		} else if (v->what == SCAN_VALUE_TIMESTAMP) {
-			if (!number_span(&c, &num, &nlen) || !json_parse_double_approx(num, nlen, &out->timestamp))
+			if (!scan_timestamp(&c, &out->timestamp, &num))
 				return false;
 			out->have_timestamp = true;
 		} else {
@@ -410,7 +479,7 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 			m->key = gap + v->key_off;
 			m->len = pred->len;
 			m->id = pred->id;
-			if (!scan_number(&c, &m->value, g != METRIC_SCALAR || out->exact_scalars))
+			if (!scan_member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars))
 				return false;
 		}
 	}

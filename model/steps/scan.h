@@ -32,8 +32,19 @@ struct scan_member {
 	const char *key;   /* into the line, not NUL-terminated */
 	size_t len;
 	int id;            /* the predicted metric id (see scan_pred), or -1 */
+	bool nano;         /* a phase read as its nanosecond code: value is not set */
+	uint32_t code;     /* when nano: the value is code / 1e9 (scan_member_value) */
 	double value;
 };
+
+/* A member's value. A phase written as a decimal with at most nine fraction digits
+ * within 0-4.294967295 s is kept as its nanosecond code (what the phase column stores,
+ * rank_set_nano): the parsed double is the correctly rounded code / 1e9 (both exact
+ * operands, one rounding), so this is the value json_parse_double gives, bit for bit. */
+static inline double scan_member_value(const struct scan_member *e)
+{
+	return e->nano ? (double)e->code / 1e9 : e->value;
+}
 
 /* Prediction: member i of a group usually has the key it had on the previous line.
  * The scanner keeps the key; the caller stores its metric id (id -1: not known yet). */

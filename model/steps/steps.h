@@ -83,6 +83,10 @@ void rank_reserve(struct rank_steps *r, size_t n);
 /* Append a record; returns its position. */
 size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_timestamp);
 void rank_set(struct rank_steps *r, size_t pos, int metric, double value);
+/* rank_set(r, pos, metric, code / 1e9) for a value known as its nanosecond code (a
+ * phase the scanner read as one, see scan_member_value): the same stored result,
+ * without the division and its check when the column holds codes. */
+void rank_set_nano(struct rank_steps *r, size_t pos, int metric, uint32_t code);
 /* Set the rank's run.json metadata (takes ownership of meta's heap members). */
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta);
 /* Free meta's heap members (and zero it). */

@@ -239,11 +239,26 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 	return c;
 }
 
-void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
+/* Column metric of r with room for position pos. */
+static inline struct column *col_at(struct rank_steps *r, int metric, size_t pos)
 {
-	struct column *c = rank_column(r, metric);
+	struct column *c = (size_t)metric < r->ncol && r->col[metric].cap ? &r->col[metric] : rank_column(r, metric);
 	if (pos >= c->cap)
 		col_grow(c, pos + 1);
+	return c;
+}
+
+/* Mark position pos present (counted once). */
+static inline void col_mark(struct column *c, size_t pos)
+{
+	uint64_t *w = &c->present[pos / 64], bit = (uint64_t)1 << (pos % 64);
+	c->count += !(*w & bit);
+	*w |= bit;
+}
+
+void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
+{
+	struct column *c = col_at(r, metric, pos);
 	uint32_t code = 0;
 	if ((c->enc == ENC_NANO && !nano_code(value, &code)) ||
 	    (c->enc == ENC_F32 && c->exact && (double)(float)value != value && value == value))
@@ -254,10 +269,18 @@ void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
 		((float *)c->data)[pos] = (float)value;
 	else
 		((double *)c->data)[pos] = value;
-	if (!bit_get(c->present, pos)) {
-		bit_set(c->present, pos);
-		c->count++;
+	col_mark(c, pos);
+}
+
+void rank_set_nano(struct rank_steps *r, size_t pos, int metric, uint32_t code)
+{
+	struct column *c = col_at(r, metric, pos);
+	if (c->enc != ENC_NANO) {
+		rank_set(r, pos, metric, (double)code / 1e9);
+		return;
 	}
+	((uint32_t *)c->data)[pos] = code;
+	col_mark(c, pos);
 }
 
 void rank_exact_scalars(struct rank_steps *r)

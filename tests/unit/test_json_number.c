@@ -188,6 +188,17 @@ static void printed_double(char *out)
 	sprintf(out, "%.*g", 15 + (int)rnd(3), rnd(2) ? d : -d);
 }
 
+/* String i of the random mix: decimals, halfway cases, printed doubles in turn. */
+static void random_string(char *s, long i)
+{
+	if (i % 3 == 0)
+		random_decimal(s);
+	else if (i % 3 == 1)
+		tie_decimal(s);
+	else
+		printed_double(s);
+}
+
 static void test_edges(void)
 {
 	static const char *const v[] = {
@@ -212,16 +223,7 @@ static void test_random(void)
 {
 	char s[128];
 	for (long i = 0; i < 1500000; i++) {
-		switch (i % 3) {
-		case 0:
-			random_decimal(s);
-			break;
-		case 1:
-			tie_decimal(s);
-			break;
-		default:
-			printed_double(s);
-		}
+		random_string(s, i);
 		check(s);
 	}
 	ok(bad_accept == 0, "random: same strings accepted as before (%ld checked) %s", checked, first_bad);
@@ -280,11 +282,126 @@ static void test_digits8(void)
 	ok(bad == 0, "eight digits at a time == digit by digit (%d differ)", bad);
 }
 
+/* json_decimal_fast + json_number_finish against json_number_parse on the same bytes:
+ * the number at the start of a buffer of JSON_DEC_READ + 8 bytes, the line ending at n
+ * (the number's length, or further when a delimiter follows it), garbage after n that
+ * may continue the number (digits, '.', 'e'). Where the fast path accepts, it must
+ * report the same length and, for exact and approximate parses, the same bits; where
+ * it declines, json_number_parse decides (the scanner's fallback). *fast: accepted. */
+static int decimal_case(const char *num, long *fast)
+{
+	static const char after[] = ",}] \t:0123456789.eE-+\"x";
+	char buf[JSON_DEC_READ + 80];
+	size_t len = strlen(num);
+	if (len + JSON_DEC_READ + 8 > sizeof(buf))
+		return 0;
+	memcpy(buf, num, len);
+	for (size_t k = len; k < sizeof(buf); k++)
+		buf[k] = after[rnd(sizeof(after) - 1)];
+	int bad = 0;
+	for (int ends = 0; ends < 2; ends++) {
+		/* ends 0: the line ends right after the number; 1: a delimiter follows in the line */
+		size_t n = len;
+		if (ends) {
+			buf[len] = ",} "[rnd(3)];
+			n = len + 1 + rnd(4);
+		}
+		for (int exact = 0; exact < 2; exact++) {
+			uint64_t mant;
+			int e10;
+			bool neg;
+			size_t used = 0, want_used = 0;
+			double got, want;
+			if (!json_decimal_fast(buf, n, exact, &mant, &e10, &neg, &used))
+				continue;
+			bool ok_want = json_number_parse(buf, n, &want, exact, &want_used);
+			bool done = json_number_finish(mant, e10, neg, exact, &got);
+			bad += !ok_want || used != want_used || (done && !same_bits(got, want));
+			*fast += exact;
+		}
+	}
+	return bad;
+}
+
+/* Digit runs of every length 0-20 before and after the point, each digit count at
+ * the word boundaries, leading zeros, signs, exponents, NaN / Infinity, 17+ significant
+ * digits, subnormals, negative zero, and random decimals and printed doubles. */
+static void test_decimal_fast(void)
+{
+	static const char *const edge[] = {
+		"0", "-0", "0.0", "-0.0", "-0.000", "00", "01", "-01.5", "0.", "-", ".5", "1.e5", "1e5", "1.5E-3",
+		"NaN", "Infinity", "-Infinity", "4.9e-324", "2.2250738585072014e-308", "1e-320",
+		"0.000000000000000000001234567", "9007199254740993", "9007199254740993.0", "18446744073709551615",
+		"9999999999999999999", "99999999999999999999", "1234567890123456.789", "1.2179151109982091",
+		"1795344000.1198754", "4294989824.0", "4294967296", "0.007658334", "4.294967295", "4.294967296",
+		"0.0311004", "6e-06", "3.392390708859734", "12345678.12345678", "1234567812345678.0",
+		"123456781234567812", "0.1234567812345678", "0.12345678123456781", "-12345678.90000000",
+	};
+	long fast = 0;
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		bad += decimal_case(edge[i], &fast);
+	ok(bad == 0, "fast decimal: edge cases read as json_number_parse reads them");
+	char s[128];
+	bad = 0;
+	for (unsigned ni = 0; ni <= 20; ni++)
+		for (unsigned nf = 0; nf <= 20; nf++)
+			for (int rep = 0; rep < 40; rep++) {
+				char *p = s;
+				if (rep % 4 == 1)
+					*p++ = '-';
+				digits(p, ni, rep % 5 != 2);
+				p += ni;
+				if (nf || rep % 3 == 0) {
+					*p++ = '.';
+					digits(p, nf, false);
+					p += nf;
+					if (rep % 7 == 3)
+						memset(p - nf, '0', nf); /* 12.000: an integer for exact parses */
+				}
+				if (rep % 9 == 4)
+					p += sprintf(p, "e-%u", rnd(330));
+				*p = '\0';
+				bad += decimal_case(s, &fast);
+			}
+	ok(bad == 0, "fast decimal: every run length 0-20 before and after the point, signs, exponents");
+	bad = 0;
+	for (long i = 0; i < 600000; i++) {
+		random_string(s, i);
+		bad += decimal_case(s, &fast);
+	}
+	ok(bad == 0, "fast decimal: random, halfway and printed decimals, same length and bits (%d differ)", bad);
+	ok(fast > 200000, "fast decimal: the fast path took %ld of them", fast);
+}
+
+/* The nanosecond code of a phase: a decimal of at most nine fraction digits parses to
+ * code / 1e9 bit for bit (what scan_member_value and rank_set_nano rely on). */
+static void test_nano_codes(void)
+{
+	int bad = 0;
+	char s[40];
+	for (long i = 0; i < 400000; i++) {
+		uint32_t code = i < 2000 ? (uint32_t)i : i < 4000 ? UINT32_MAX - (uint32_t)(i - 2000) : (uint32_t)rnd64();
+		unsigned nf = 9;
+		uint32_t c = code;
+		int len = sprintf(s, "%u.%09u", c / 1000000000u, c % 1000000000u);
+		while (rnd(2) && nf > 1 && s[len - 1] == '0') { /* shortest forms: 0.0311004 */
+			s[--len] = '\0';
+			nf--;
+		}
+		double want;
+		bad += !json_parse_double(s, (size_t)len, &want) || !same_bits(want, (double)code / 1e9);
+	}
+	ok(bad == 0, "a decimal of <= 9 fraction digits is code / 1e9 bit for bit (%d differ)", bad);
+}
+
 int main(void)
 {
 	test_table();
 	test_digits8();
 	test_edges();
 	test_random();
+	test_decimal_fast();
+	test_nano_codes();
 	return tap_done();
 }
