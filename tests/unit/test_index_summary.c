@@ -143,18 +143,7 @@ static void test_rebuild(void)
 	/* step 5 without compute on any rank: a step median of 0, so the slowdown pyramid
 	 * has a missing cell and the layout with counts */
 	tu_mkdtemp(dir, sizeof(dir), "sumrebuildsparse");
-	for (int r = 0; r < 3; r++) {
-		char path[700], buf[4096];
-		size_t n = 0;
-		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
-		tu_make_dir(path);
-		for (int k = 0; k < 20; k++)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"comm\":0.0%d}}\n", k,
-					      k == 5 ? 0.0 : 0.020 + 0.001 * r, 10 + (k * 7 + r) % 5);
-		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
-		tu_write_file(path, buf, n);
-	}
+	write_sparse_run(dir);
 	check_rebuild(dir, "3 x 20, a step without compute");
 	tu_rm_rf(dir);
 }
