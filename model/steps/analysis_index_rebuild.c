@@ -124,7 +124,7 @@ static void rows_begin(struct rebuild *rb, struct obuf *o, size_t i, struct row_
 	struct summary_job *j = &rb->j;
 	w->g = summary_job_grid(j, i);
 	w->bytes = w->g->row_words * 4;
-	w->nc = summary_chunks_of(w->g->row_words, SUMMARY_CHUNK_WORDS);
+	w->nc = summary_chunks_of(w->g->row_words, j->chunk_words);
 	w->src = (struct grid_src){ .nrows = rb->N, .ncols = w->g->nsteps, .ud = (void *)w->g,
 				    .range = summary_heat_src_range };
 	grid_scale_init(&w->sc, rb->N, w->g->nsteps);
@@ -138,7 +138,7 @@ static bool rows_put(struct rebuild *rb, struct obuf *o, size_t i, struct row_wr
 {
 	if (!row)
 		return false;
-	summary_put_row(o, row, w->bytes, rb->j.crc[i] + r * w->nc, true, 0);
+	summary_put_row(o, row, w->bytes, rb->j.chunk_words, rb->j.crc[i] + r * w->nc, true, 0);
 	grid_scale_add_row(&w->sc, &w->src, NULL, r);
 	return true;
 }
@@ -311,7 +311,7 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 	rb.out = (struct summary_out){ .bsum = rb.bsum, .nranks = rb.N, .rank_id = rb.ids,
 				       .aligned_contiguous = m->aligned_contiguous, .aligned_lo = m->aligned_lo,
 				       .naligned = rb.S, .aligned = m->aligned, .nunion = m->nunion };
-	rb.j = (struct summary_job){ .out = &rb.out, .run = run, .run_dir = run_dir };
+	rb.j = (struct summary_job){ .out = &rb.out, .run = run, .run_dir = run_dir, .chunk_words = SUMMARY_CHUNK_WORDS };
 	rb.j.stream[0] = analysis_heat_stream_new(run, HEAT_COMPUTE, true);
 	rb.in = summary_inputs_open(m);
 	char *path = summary_path(run_dir);
