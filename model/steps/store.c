@@ -346,6 +346,11 @@ void store_rank_free_body(struct rank_steps *r)
 	free(r->ts_present);
 	free(r->idx_step);
 	free(r->idx_pos);
+	store_rank_forget_body(r);
+}
+
+void store_rank_forget_body(struct rank_steps *r)
+{
 	r->col = NULL;
 	r->ncol = 0;
 	r->step = NULL;

@@ -356,10 +356,13 @@ void store_rank_load_body(struct rank_steps *r)
 	if (r->lazy) {
 		const struct steps_part *bad = NULL;
 		const char *why = body_read(r, &bad);
+		__atomic_add_fetch(&m->body_reads, 1, __ATOMIC_RELAXED);
 		uint64_t off = r->body_off;
 		for (size_t i = 0; i < r->nseg; i++)
 			if (r->seg[i].part == bad)
 				off = r->seg[i].off;
+		if (r->nseg) /* its steps are the part's and its segments': never handed back */
+			r->part = NULL;
 		store_rank_free_segs(r);
 		if (why) {
 			diag_add(&m->run->diags, DIAG_WARN, bad->path, -1, (long long)off, r->rank,
@@ -367,6 +370,7 @@ void store_rank_load_body(struct rank_steps *r)
 				 "rebuilds it) and the rank is read from its steps.jsonl", r->rank, why);
 			index_file_invalidate(bad->path, bad->ino);
 			steps_rank_reparse(m->run, r);
+			r->part = NULL; /* its steps are the JSONL's now: never handed back */
 		}
 		__atomic_store_n(&r->lazy, false, __ATOMIC_RELEASE);
 	}
@@ -396,13 +400,7 @@ bool steps_rank_body_copy(struct rank_steps *r, struct rank_steps **copy)
 		return true;
 	struct rank_steps *c = xmalloc(sizeof(*c));
 	*c = shell;   /* its path and run.json stay the model's */
-	c->col = NULL;
-	c->ncol = 0;
-	c->step = NULL;
-	c->ts = NULL;
-	c->ts_present = NULL;
-	c->idx_step = NULL;
-	c->idx_pos = NULL;
+	store_rank_forget_body(c);
 	c->lazy = false;
 	const struct steps_part *bad;
 	if (body_read(c, &bad)) {
@@ -420,6 +418,18 @@ void steps_rank_body_copy_free(struct rank_steps *c)
 	store_rank_free_body(c);
 	store_rank_free_segs(c);
 	free(c);
+}
+
+void steps_rank_release_body(struct rank_steps *r)
+{
+	struct steps_model *m = r->m;
+	pthread_mutex_t *lk = &m->body_lock[(unsigned)r->rank % ARRAY_LEN(m->body_lock)];
+	pthread_mutex_lock(lk);
+	if (r->part && !r->lazy) {
+		store_rank_free_body(r);
+		__atomic_store_n(&r->lazy, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(lk);
 }
 
 const struct steps_part *steps_add_part(struct steps_model *m, const char *path, const char *base,
@@ -450,6 +460,11 @@ void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uin
 	r->body_len = len;
 	r->body_crc = crc;
 	r->lazy = true;
+}
+
+size_t steps_bodies_read(const struct steps_model *m)
+{
+	return m ? __atomic_load_n(&m->body_reads, __ATOMIC_RELAXED) : 0;
 }
 
 size_t steps_bodies_resident(const struct steps_model *m)
