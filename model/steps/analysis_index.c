@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/grid.h"
 #include "model/index/codec.h"
 #include "model/index/index.h"
@@ -340,7 +339,7 @@ static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, uint
 			ob_bytes(o, row + lo, n);
 			crc[c] = ob_sum_end(o);
 		} else {
-			crc[c] = (uint32_t)crc32_z(0, row + lo, n);
+			crc[c] = index_crc32(0, row + lo, n);
 		}
 	}
 	if (!stream)

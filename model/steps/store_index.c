@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/xalloc.h"
@@ -328,7 +327,7 @@ static const char *body_read(struct rank_steps *r)
 			got += (size_t)k;
 	}
 	close(fd);
-	if (!why && (uint32_t)crc32(0, buf, (uInt)r->body_len) != r->body_crc)
+	if (!why && index_crc32(0, buf, r->body_len) != r->body_crc)
 		why = "checksum mismatch (damaged)";
 	if (!why) {
 		struct ibuf b = { buf, r->body_len, 0, false };
