@@ -63,6 +63,8 @@ static void cache_drop_records(struct analysis_cache *c)
 	c->dist_done = false;
 	free(c->bsum);
 	c->bsum = NULL;
+	free(c->index_rows);
+	c->index_rows = NULL;
 	c->lagging = false;
 }
 
@@ -284,6 +286,23 @@ static void block_add(struct compute_block *b)
 	}
 }
 
+/* The positions of rank ri's records at aligned steps [k, k + b->nb) into b. */
+static void block_positions(const struct steps_model *m, const struct rank_steps *r, size_t ri, size_t k,
+			    struct compute_block *b)
+{
+	b->consecutive = true;
+	if (m->aligned_contiguous && r->contiguous) {   /* steps_aligned_pos by arithmetic */
+		size_t p0 = (size_t)(m->aligned_lo + (long)k - r->step0);
+		for (size_t j = 0; j < b->nb; j++)
+			b->pos[j] = p0 + j;
+		return;
+	}
+	for (size_t j = 0; j < b->nb; j++) {
+		b->pos[j] = steps_aligned_pos(m, ri, k + j);
+		b->consecutive &= b->pos[j] == b->pos[0] + j;
+	}
+}
+
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm)
 {
@@ -292,17 +311,7 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 	rank_need_body(r);
 	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
 		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
-		b.consecutive = true;
-		if (m->aligned_contiguous && r->contiguous) {   /* steps_aligned_pos by arithmetic */
-			size_t p0 = (size_t)(m->aligned_lo + (long)(k0 + at) - r->step0);
-			for (size_t j = 0; j < b.nb; j++)
-				b.pos[j] = p0 + j;
-		} else {
-			for (size_t j = 0; j < b.nb; j++) {
-				b.pos[j] = steps_aligned_pos(m, ri, k0 + at + j);
-				b.consecutive &= b.pos[j] == b.pos[0] + j;
-			}
-		}
+		block_positions(m, r, ri, k0 + at, &b);
 		memset(b.t, 0, sizeof(b.t));
 		memset(b.e, 0, sizeof(b.e));
 		memset(b.inexact, 0, sizeof(b.inexact));
@@ -319,6 +328,20 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 		}
 		if (!comm)
 			continue;
+		block_column(m, ri, ps->comm, &b);
+		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
+	}
+}
+
+void analysis_rank_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
+			double *comm)
+{
+	struct compute_block b;
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
+		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
+		block_positions(m, r, ri, k0 + at, &b);
 		block_column(m, ri, ps->comm, &b);
 		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
 	}

@@ -500,6 +500,7 @@ struct heat_stream {
 	double *buf;              /* the row's compute (row_compute) */
 	size_t at;                /* the row made last, or nranks */
 	const struct heat_stream *from; /* analysis_heat_stream_share() */
+	double *rows;             /* analysis_heat_stream_rows(), or NULL */
 };
 
 struct heat_stream *analysis_heat_stream_new(struct run *run, int series)
@@ -526,6 +527,11 @@ void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream 
 		s->from = from;
 }
 
+void analysis_heat_stream_rows(struct heat_stream *s, double *rows)
+{
+	s->rows = rows;
+}
+
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s)
 {
 	return s->g;
@@ -538,8 +544,9 @@ const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
 		g->row[s->at] = NULL;
 	g->row[r] = s->row;
 	s->at = r;
-	bool have = s->from && s->from->at == r; /* its compute of row r, read already */
-	if (heat_fill_row(&s->p, r, have ? s->from->buf : s->buf, have))
+	bool have = s->rows || (s->from && s->from->at == r); /* its compute of row r, read already */
+	double *buf = s->rows ? s->rows + r * steps_naligned(s->p.m) : have ? s->from->buf : s->buf;
+	if (heat_fill_row(&s->p, r, buf, have))
 		return NULL; /* a missing cell: the grid is not dense */
 	heat_level_row(g, r);
 	return s->row;
