@@ -108,6 +108,29 @@ int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned 
  * compacted first (steps_rank_settle). Returns 0, an errno, or EAGAIN when the run does
  * not match its plan; *path_out as index_write. */
 int index_append(struct run *run, const char *run_dir, char **path_out);
+/* DELTAS (follow mode appends to the index). A follower logs what it reads into a whole
+ * index (one part) as delta segments (model/index/delta.h): index_log_begin() notes what
+ * the run holds when following starts (per rank its records and the bytes of its
+ * steps.jsonl read); each index_log_save() writes one delta file with, for every rank
+ * that grew since the last save, the new records' columns as stored, the rank's shell,
+ * source and extent after them, and the diagnostics added; atomically (a temporary file
+ * renamed: a killed follower leaves the index as of its last save, valid). An open then
+ * restores the base part's ranks with their segments (replayed when a body is first
+ * read, nothing parsed again) and parses only the bytes after the last delta's extents.
+ * index_log_save() rewrites the index whole instead (index_append(), which removes the
+ * deltas; *rewrote is set: every rank was compacted, a follower must grow them again)
+ * when the index does not hold what the log last saved (none yet, sharded, written by
+ * someone else, stale) or when it already has index_delta_max() deltas: compaction.
+ * Returns 0, an errno, or EAGAIN when the run does not match its plan (a rank reloaded
+ * or added: the index is left alone). Not thread-safe; the run's model must not change
+ * during the call. */
+#define INDEX_DELTA_MAX 16
+unsigned index_delta_max(void);   /* TSCOPE_INDEX_DELTAS, else INDEX_DELTA_MAX */
+struct index_log;
+struct index_log *index_log_begin(struct run *run, const char *run_dir);
+int index_log_save(struct index_log *lg, bool *rewrote, char **path_out);
+void index_log_end(struct index_log *lg);
+
 /* For files[which[i]] (files[i] when which is NULL), i < n: the index in run->src of
  * the latest pytscope source of its steps.jsonl (-1: none) and, when count is not NULL,
  * how many the run has. O((sources + n) log sources); takes run->lock. */
