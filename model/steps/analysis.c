@@ -315,33 +315,19 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 		memset(b.t, 0, sizeof(b.t));
 		memset(b.e, 0, sizeof(b.e));
 		memset(b.inexact, 0, sizeof(b.inexact));
-		for (size_t i = 0; i < ps->ncompute; i++) {
+		for (size_t i = 0; out && i < ps->ncompute; i++) {
 			block_column(m, ri, ps->compute[i], &b);
 			block_add(&b);
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
 		 * or the total is zero or not finite; then fsum over the record's values */
-		for (size_t j = 0; j < b.nb; j++) {
+		for (size_t j = 0; out && j < b.nb; j++) {
 			double s = b.t[j] + b.e[j];
 			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0
 					      ? s : analysis_record_compute(m, ps, ri, b.pos[j]);
 		}
 		if (!comm)
 			continue;
-		block_column(m, ri, ps->comm, &b);
-		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
-	}
-}
-
-void analysis_rank_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
-			double *comm)
-{
-	struct compute_block b;
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
-	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
-		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
-		block_positions(m, r, ri, k0 + at, &b);
 		block_column(m, ri, ps->comm, &b);
 		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
 	}

@@ -112,7 +112,7 @@ static void step_block(void *ud, size_t task)
 		if (p->rows) {
 			memcpy(blk + r * nb, p->rows + r * p->S + k0, nb * sizeof(*blk));
 			if (p->d)
-				analysis_rank_comm(p->m, &p->ps, r, k0, nb, cm);
+				analysis_rank_compute(p->m, &p->ps, r, k0, nb, NULL, cm);
 		} else {
 			analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
 		}

@@ -225,15 +225,12 @@ double analysis_record_compute(const struct steps_model *m, const struct phase_s
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			    size_t pos);
 
-/* compute_r of rank ri at aligned steps [k0, k0 + n) into out[n], and comm_r into
- * comm[n] unless comm is NULL: the doubles analysis_record_compute and _comm give,
- * read a column at a time in blocks of ANALYSIS_BLOCK aligned steps. */
+/* compute_r of rank ri at aligned steps [k0, k0 + n) into out[n] unless out is NULL,
+ * and comm_r into comm[n] unless comm is NULL: the doubles analysis_record_compute and
+ * _comm give, read a column at a time in blocks of ANALYSIS_BLOCK aligned steps. */
 #define ANALYSIS_BLOCK 64
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm);
-/* comm_r alone, as analysis_rank_compute() gives it. */
-void analysis_rank_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
-			double *comm);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
