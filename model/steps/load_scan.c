@@ -86,43 +86,55 @@ struct decimal {
 	size_t used;
 };
 
-static inline bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
+static inline __attribute__((always_inline)) bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
 {
 	return c->lim - c->p >= JSON_DEC_READ &&
 	       json_decimal_fast(c->p, (size_t)(c->end - c->p), exact, &d->mant, &d->exp10, &d->neg, &d->used);
 }
 
 /* A number value, parsed in place (the same bytes and parser as the jsmn path's span):
- * the byte after it must end a jsmn primitive. The common decimal goes through
- * json_decimal_fast + json_number_finish, which give json_number_parse's result. */
+ * the byte after it must end a jsmn primitive. */
 static bool scan_number(struct cursor *c, double *out, bool exact)
 {
 	skip_ws(c);
-	struct decimal d;
-	if (!scan_decimal(c, exact, &d) || !json_number_finish(d.mant, d.exp10, d.neg, exact, out)) {
-		d.used = 0;
-		if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &d.used))
-			return false;
-	}
-	c->p += d.used;
+	size_t used = 0;
+	if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &used))
+		return false;
+	c->p += used;
 	return span_ends_at(c->p, c->end);
 }
 
-/* A member's value: a phase of at most nine fraction digits within 0-4.294967295 s as
- * its nanosecond code (see scan_member_value), anything else as scan_number does. */
-static bool scan_member_number(struct cursor *c, struct scan_member *m, enum metric_kind kind, bool exact)
+/* What member_number does not take itself: scan_number (out of line, so that the
+ * common path keeps few registers). */
+static __attribute__((noinline)) bool member_number_slow(struct cursor *c, struct scan_member *m, bool exact)
 {
-	skip_ws(c);
-	struct decimal d;
 	m->nano = false;
-	if (kind == METRIC_PHASE && scan_decimal(c, true, &d) && !d.neg && d.exp10 >= -9 && d.mant <= UINT32_MAX &&
+	return scan_number(c, &m->value, exact);
+}
+
+/* A member's value at c->p: the common decimal through json_decimal_fast, a phase of at
+ * most nine fraction digits within 0-4.294967295 s as its nanosecond code (see
+ * scan_member_value), any other through json_number_finish, which gives what
+ * json_number_parse gives; anything else member_number_slow. shaped: the caller
+ * compares the next gap, whose first byte ended this value on the shape's line (a byte
+ * that ends a jsmn primitive), so the end is not checked here. */
+static inline __attribute__((always_inline)) bool member_number(struct cursor *c, struct scan_member *m,
+								enum metric_kind kind, bool exact, bool shaped)
+{
+	struct decimal d;
+	if (!scan_decimal(c, exact, &d))
+		return member_number_slow(c, m, exact);
+	if (kind == METRIC_PHASE && !d.neg && d.exp10 >= -9 && d.exp10 <= 0 && d.mant <= UINT32_MAX &&
 	    d.mant * json_pow10_u64[9 + d.exp10] <= UINT32_MAX) {
 		m->nano = true;
 		m->code = (uint32_t)(d.mant * json_pow10_u64[9 + d.exp10]);
-		c->p += d.used;
-		return span_ends_at(c->p, c->end);
+	} else if (json_number_finish(d.mant, d.exp10, d.neg, exact, &m->value)) {
+		m->nano = false;
+	} else {
+		return member_number_slow(c, m, exact);
 	}
-	return scan_number(c, &m->value, exact);
+	c->p += d.used;
+	return shaped || span_ends_at(c->p, c->end);
 }
 
 /* The step: a plain non-negative integer of up to 16 digits a word at a time, else
@@ -287,7 +299,7 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		out->n[kind]++;
 		skip_ws(c);
 		const char *start = c->p;
-		if (!scan_member_number(c, &m[i], kind, kind != METRIC_SCALAR || out->exact_scalars))
+		if (!member_number(c, &m[i], kind, kind != METRIC_SCALAR || out->exact_scalars, false))
 			return false;
 		record_value(out, SCAN_VALUE_MEMBER + kind, i, start, c->p);
 		if (!after_member(c, &more))
@@ -479,7 +491,7 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 			m->key = gap + v->key_off;
 			m->len = pred->len;
 			m->id = pred->id;
-			if (!scan_member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars))
+			if (!member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars, true))
 				return false;
 		}
 	}
