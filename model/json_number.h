@@ -230,7 +230,7 @@ static inline bool json_run16(const char *p, uint64_t *v, unsigned *k)
 		unsigned n = (unsigned)__builtin_ctzll(m) >> 3; /* 0-7 */
 		if (!n)
 			return false;
-		*v = json_swar8(w << (64 - 8 * n));
+		*v = n == 1 ? (w & 15) : json_swar8(w << (64 - 8 * n)); /* 0.5, 3.39...: one digit */
 		*k = n;
 		return true;
 	}
@@ -356,6 +356,25 @@ static inline bool json_number_finish(uint64_t mant, int exp10, bool neg, bool e
 		return true;
 	}
 	return false;
+}
+
+/* The cheap cases of json_number_finish, for callers that inline them: an integer a
+ * double holds exactly (4294989824.0 read exactly), a mantissa below 2^53 with a power
+ * of ten a double holds (Clinger's fast path: both exact, one correctly rounded
+ * operation, so the result json_pow5_round gives), and an approximate mantissa beyond
+ * 2^53 (one extra rounding, as json_number_finish). False: call json_number_finish. */
+static inline bool json_number_quick(uint64_t mant, int exp10, bool neg, bool exact_only, double *out)
+{
+	bool small = mant < ((uint64_t)1 << 53);
+	if ((!small && exact_only) || exp10 < -22 || exp10 > 22)
+		return false;
+	double v = (double)mant;
+	if (exp10 < 0)
+		v /= json_pow10_tab[-exp10];
+	else if (exp10 > 0)
+		v *= json_pow10_tab[exp10];
+	*out = neg ? -v : v;
+	return true;
 }
 
 /* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact_only: correctly

@@ -35,10 +35,16 @@ static bool span_ends_at(const char *p, const char *end)
 	return p == end || span_class((unsigned char)*p) == SPAN_END;
 }
 
+/* Bytes past a line's end that the word and vector reads of a value or gap may touch:
+ * when the buffer holds that many after the line (nearly every line), no read checks
+ * its own bound. */
+#define SCAN_ROOM 64
+
 struct cursor {
 	const char *p, *end;
 	const char *lim;      /* bytes up to here may be read (>= end) */
 	enum scan_isa isa;
+	bool room;            /* lim - end >= SCAN_ROOM */
 };
 
 static void skip_ws(struct cursor *c)
@@ -88,7 +94,7 @@ struct decimal {
 
 static inline __attribute__((always_inline)) bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
 {
-	return c->lim - c->p >= JSON_DEC_READ &&
+	return (c->room || c->lim - c->p >= JSON_DEC_READ) &&
 	       json_decimal_fast(c->p, (size_t)(c->end - c->p), exact, &d->mant, &d->exp10, &d->neg, &d->used);
 }
 
@@ -128,7 +134,8 @@ static inline __attribute__((always_inline)) bool member_number(struct cursor *c
 	    d.mant * json_pow10_u64[9 + d.exp10] <= UINT32_MAX) {
 		m->nano = true;
 		m->code = (uint32_t)(d.mant * json_pow10_u64[9 + d.exp10]);
-	} else if (json_number_finish(d.mant, d.exp10, d.neg, exact, &m->value)) {
+	} else if (json_number_quick(d.mant, d.exp10, d.neg, exact, &m->value) ||
+		   json_number_finish(d.mant, d.exp10, d.neg, exact, &m->value)) {
 		m->nano = false;
 	} else {
 		return member_number_slow(c, m, exact);
@@ -144,7 +151,7 @@ static bool scan_step(struct cursor *c, long long *step, const char **num, size_
 	skip_ws(c);
 	uint64_t v;
 	unsigned k;
-	if (c->lim - c->p >= 17 && json_run16(c->p, &v, &k) && (k == 1 || *c->p != '0') &&
+	if ((c->room || c->lim - c->p >= 17) && json_run16(c->p, &v, &k) && (k == 1 || *c->p != '0') &&
 	    k <= (size_t)(c->end - c->p) && span_ends_at(c->p + k, c->end)) {
 		*num = c->p;
 		*nlen = k;
@@ -164,7 +171,8 @@ static bool scan_timestamp(struct cursor *c, double *ts, const char **num)
 	*num = c->p;
 	struct decimal d;
 	if (scan_decimal(c, false, &d) && span_ends_at(c->p + d.used, c->end) &&
-	    json_number_finish(d.mant, d.exp10, d.neg, false, ts)) {
+	    (json_number_quick(d.mant, d.exp10, d.neg, false, ts) ||
+	     json_number_finish(d.mant, d.exp10, d.neg, false, ts))) {
 		c->p += d.used;
 		return true;
 	}
@@ -426,10 +434,11 @@ static inline bool gap_eq_words(const char *p, const char *gap, size_t len, cons
 }
 
 #ifdef SCAN_X86
+/* The vector paths run on lines with SCAN_ROOM bytes after them (shape_scan_isa): a gap
+ * within the line read a whole vector at a time ends less than 32 bytes past the line. */
 static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, const char *lim)
 {
-	if (lim - p < (ptrdiff_t)((len + 15) & ~(size_t)15))
-		return gap_eq_words(p, gap, len, lim);
+	(void)lim;
 	for (size_t k = 0; k < len; k += 16) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
 		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(gap + k));
@@ -444,8 +453,7 @@ static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, const
 __attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, const char *gap, size_t len,
 							   const char *lim)
 {
-	if (lim - p < (ptrdiff_t)((len + 31) & ~(size_t)31))
-		return gap_eq_words(p, gap, len, lim);
+	(void)lim;
 	for (size_t k = 0; k < len; k += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + k));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(gap + k));
@@ -463,10 +471,10 @@ __attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, co
  * byte), a member's key and id those of its prediction (the full scan would match
  * every key). False when a gap or value differs: the caller then scans in full. */
 static inline __attribute__((always_inline)) bool shape_scan(const char *s, const char *end, const char *lim,
-							      struct scan_line *out, gap_eq_fn eq)
+							      struct scan_line *out, gap_eq_fn eq, bool room)
 {
 	const struct scan_shape *sh = &out->shape;
-	struct cursor c = { s, end, lim, out->isa };
+	struct cursor c = { s, end, lim, out->isa, room };
 	const char *num;
 	size_t nlen;
 	for (size_t k = 0;; k++) {
@@ -499,28 +507,31 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 
 static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out)
 {
-	return shape_scan(s, end, lim, out, gap_eq_words);
+	return shape_scan(s, end, lim, out, gap_eq_words, lim - end >= SCAN_ROOM);
 }
 
 #ifdef SCAN_X86
 static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out)
 {
-	return shape_scan(s, end, lim, out, gap_eq_sse2);
+	return shape_scan(s, end, lim, out, gap_eq_sse2, true);
 }
 
 __attribute__((target("avx2"))) static bool shape_scan_avx2(const char *s, const char *end, const char *lim,
 							   struct scan_line *out)
 {
-	return shape_scan(s, end, lim, out, gap_eq_avx2);
+	return shape_scan(s, end, lim, out, gap_eq_avx2, true);
 }
 #endif
 
+/* The path of out->isa; a line without SCAN_ROOM bytes after it takes the portable
+ * one, whose reads check their bounds. */
 static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out)
 {
 #ifdef SCAN_X86
-	if (out->isa == SCAN_ISA_AVX2)
+	bool room = lim - end >= SCAN_ROOM;
+	if (room && out->isa == SCAN_ISA_AVX2)
 		return shape_scan_avx2(s, end, lim, out);
-	if (out->isa == SCAN_ISA_SSE2)
+	if (room && out->isa == SCAN_ISA_SSE2)
 		return shape_scan_sse2(s, end, lim, out);
 #endif
 	return shape_scan_portable(s, end, lim, out);
@@ -626,7 +637,7 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 	out->timestamp = 0;
 	out->have_timestamp = false;
 	out->n[0] = out->n[1] = out->n[2] = 0;
-	struct cursor c = { s, s + n, lim, out->isa };
+	struct cursor c = { s, s + n, lim, out->isa, lim - (s + n) >= SCAN_ROOM };
 	if (!scan_full(&c, out))
 		return false;
 	if (!out->no_shape)
