@@ -36,6 +36,9 @@ struct loader {
 	/* Load what this format finds under path into ctx->run. Returns 0 when something
 	 * was loaded, -1 otherwise; problems become diagnostics. Never exits or prints. */
 	int (*load)(struct load_ctx *ctx, const char *path);
+	/* What it loads goes into the persistent index (model/index/index.h): `tscope-tui
+	 * index` (opts index_build or shard_n) runs only these loaders and their probes. */
+	bool indexed;
 };
 
 struct view_def {

@@ -87,6 +87,8 @@ void run_source_done(struct run *run, size_t idx, size_t records, size_t skipped
 
 static bool loader_selected(const struct loader *l, const struct opts *o)
 {
+	if (o && (o->index_build || o->shard_n) && !l->indexed)
+		return false; /* `tscope-tui index`: nothing else is written */
 	return !o || !o->format || strcmp(o->format, l->name) == 0;
 }
 

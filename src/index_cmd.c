@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -121,7 +122,9 @@ static int build(const struct index_cli *c)
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
 			  .shard_n = c->slurm ? 0 : c->shard_n };
 	const char *paths[] = { c->run_dir };
+	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
 	struct run *run = run_open(paths, 1, &o, NULL);
+	dirlist_scope_end();
 	int rc = 0;
 	if (!run->index_path) {
 		fprintf(stderr, "tscope-tui index: no index written (no pytscope ranks to index here)\n");

@@ -72,7 +72,7 @@ static void dasf_free(struct run *run)
 
 static const struct loader dasf_loaders[] = {
 	{ "dasf", "DASF EventProfiler databases (*.msgpack, length-prefixed MessagePack) and legacy "
-		  "`trace: {json}` text", dasf_probe, dasf_load },
+		  "`trace: {json}` text", dasf_probe, dasf_load, false },
 };
 
 static const struct grid_provider *const dasf_grids[] = { &grid_dasf };

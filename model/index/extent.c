@@ -4,6 +4,7 @@
 #include "model/index/extent.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/run.h"
+#include "model/xalloc.h"
 
 /* CRC-32 of [off, off + len) of fd; false when it cannot all be read. */
 static bool crc_range(int fd, long long off, size_t len, uint32_t *out)
@@ -111,4 +113,31 @@ enum extent_state extent_check(const struct index_extent *e, const char *steps)
 	bool same = windows(fd, e->covered, &head, &tail) && head == e->head_crc && tail == e->tail_crc;
 	close(fd);
 	return same ? EXTENT_GREW : EXTENT_STALE;
+}
+
+bool extent_read_part(const char *path, const char *base, struct index_file_id *id, long **ids,
+		      struct index_extent **ext, size_t *n)
+{
+	unsigned char *head;
+	size_t len;
+	*ids = NULL;
+	*ext = NULL;
+	*n = 0;
+	if (index_head_read(path, &head, &len, id))
+		return false;
+	struct ibuf b = { head, len, 0, false };
+	bool whole = ib_u32(&b) == 0 && ib_u32(&b) == 1;
+	size_t k = whole ? ib_count(&b, 8) : 0;
+	*ids = xmalloc((k ? k : 1) * sizeof(**ids));
+	*ext = xmalloc((k ? k : 1) * sizeof(**ext));
+	for (size_t i = 0; i < k && !b.bad; i++) {
+		(*ids)[i] = (long)ib_i64(&b);
+		free(ib_path(&b, base));
+		extent_get(&b, &(*ext)[i]);
+		ib_i64(&b); /* run.json's stamp */
+		ib_i64(&b);
+	}
+	free(head);
+	*n = k;
+	return whole && !b.bad;
 }

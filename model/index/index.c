@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/delta.h"
 #include "model/index/extent.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -76,6 +77,63 @@ void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t
 	*hi = n ? (size_t)((unsigned long long)nfiles * (k + 1) / n) : nfiles;
 }
 
+struct shard_dir {
+	char *name;
+	bool mine;
+};
+
+static int cmp_shard_dir(const void *a, const void *b)
+{
+	return strcmp(((const struct shard_dir *)a)->name, ((const struct shard_dir *)b)->name);
+}
+
+void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_shard_dirs *out)
+{
+	struct steps_rank_file *files = NULL;
+	size_t nf = index_plan(run_dir, &files), lo, hi;
+	index_shard_slice(nf, k, n, &lo, &hi);
+	struct shard_dir *v = xcalloc(nf ? nf : 1, sizeof(*v));
+	for (size_t i = 0; i < nf; i++) {
+		const char *slash = strrchr(files[i].dir, '/');
+		v[i] = (struct shard_dir){ xstrdup(slash ? slash + 1 : files[i].dir), i >= lo && i < hi };
+	}
+	steps_rank_files_free(files, nf);
+	qsort(v, nf, sizeof(*v), cmp_shard_dir);
+	out->n = nf;
+	out->name = xcalloc(nf ? nf : 1, sizeof(*out->name));
+	out->mine = xcalloc(nf ? nf : 1, sizeof(*out->mine));
+	for (size_t i = 0; i < nf; i++) {
+		out->name[i] = v[i].name;
+		out->mine[i] = v[i].mine;
+	}
+	free(v);
+}
+
+int index_shard_dir_of(const struct index_shard_dirs *s, const char *name)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->name[mid], name);
+		if (c == 0)
+			return s->mine[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void index_shard_dirs_free(struct index_shard_dirs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->name);
+	free(s->mine);
+	memset(s, 0, sizeof(*s));
+}
+
 static char *part_path(const char *dir, unsigned k, unsigned n)
 {
 	return xasprintf("%s/steps-%u-of-%u.tsx", dir, k, n);
@@ -132,13 +190,18 @@ static void put_sources(struct obuf *o, const struct index_part_spec *sp)
 	}
 }
 
-static void put_diags(struct obuf *o, const struct index_part_spec *sp)
+void index_put_diags(struct obuf *o, const char *base, const struct run *run, const size_t *idx, size_t first,
+		     size_t n)
 {
-	const struct run *run = sp->run;
-	size_t n = sp->pick ? sp->pick->ndiag : sp->d1 - sp->d0;
 	ob_u64(o, n);
 	for (size_t i = 0; i < n; i++)
-		ob_diag(o, sp->run_dir, &run->diags.v[picked(sp->pick ? sp->pick->diag : NULL, sp->d0, i)]);
+		ob_diag(o, base, &run->diags.v[picked(idx, first, i)]);
+}
+
+static void put_diags(struct obuf *o, const struct index_part_spec *sp)
+{
+	index_put_diags(o, sp->run_dir, sp->run, sp->pick ? sp->pick->diag : NULL, sp->d0,
+			sp->pick ? sp->pick->ndiag : sp->d1 - sp->d0);
 }
 
 /* The head: shard, the slice's source stamps, the metric table, the rank shells with
@@ -344,8 +407,10 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	index_mkdir_p(dir);
 	char *path = part_path(dir, s->k, s->n);
 	int err = index_file_write(path, fill_part, (void *)s);
-	if (!err && s->n == 1)
+	if (!err && s->n == 1) {
 		index_remove_other_parts(dir, "steps", s->n);
+		delta_remove_all(dir); /* they extend the part replaced (and would not match it) */
+	}
 	free(dir);
 	if (path_out && !err)
 		*path_out = path;
@@ -425,7 +490,7 @@ const char *index_check(const unsigned char *bytes, size_t len)
  * malloc'd reason. A steps.jsonl that only grew (extent.h) matches; grown[i - lo] is
  * then set (grown may be NULL). */
 static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
-			   size_t lo, size_t hi, bool *grown)
+			   size_t lo, size_t hi, bool *grown, const struct delta_set *ds)
 {
 	size_t n = ib_count(b, 8);
 	if (b->bad)
@@ -439,6 +504,9 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 		extent_get(b, &ext);
 		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
 		const struct steps_rank_file *f = &files[lo + i];
+		const struct index_extent *moved = delta_set_extent(ds, f->rank);
+		if (moved) /* a follower appended this rank's records since */
+			ext = *moved;
 		bool same_dir = dir && strcmp(dir, f->dir) == 0;
 		free(dir);
 		if (b->bad)
@@ -482,7 +550,7 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 	}
 }
 
-static void restore_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
+void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
 	size_t n = ib_count(b, ENCODED_DIAG_MIN);
 	for (size_t i = 0; i < n && !b->bad; i++) {
@@ -501,6 +569,7 @@ static void restore_diags(struct ibuf *b, struct run *run, const char *base, boo
 struct part_map {
 	unsigned char *head;
 	struct index_file_id id;
+	struct delta_set *ds;     /* a whole index's deltas (delta.h), NULL: none */
 };
 
 bool index_pread_all(int fd, void *buf, size_t n, long long off)
@@ -537,6 +606,8 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	const struct steps_part *part = b->bad ? NULL : steps_add_part(m, path, base, pm->id.size,
 								      pm->id.mtime_ns, pm->id.ino, map, nm);
+	if (part)
+		delta_set_register(pm->ds, m, base);
 	size_t k = 0;
 	while (k < nr && !b->bad) {
 		struct rank_steps *x = steps_rank_decode_shell(m, b, base);
@@ -545,6 +616,8 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 		if (x && !b->bad && off >= INDEX_HEADER_LEN && len <= pm->id.body_end && off <= pm->id.body_end - len) {
 			steps_rank_defer_body(x, part, off, len, crc);
 			r[k++] = x;
+			if (!delta_set_defer(pm->ds, x))
+				b->bad = true;
 		} else {
 			steps_rank_free(x);
 			b->bad = true;
@@ -566,11 +639,11 @@ static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
 {
 	struct ibuf dry = *b;
 	restore_sources(&dry, run, base, false);
-	restore_diags(&dry, run, base, false);
+	index_get_diags(&dry, run, base, false);
 	if (dry.bad || dry.off != dry.n)
 		return false;
 	restore_sources(b, run, base, true);
-	restore_diags(b, run, base, true);
+	index_get_diags(b, run, base, true);
 	return true;
 }
 
@@ -614,7 +687,8 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 /* Read and check one part's header and head (checksum, shard, sources); on success b
  * is at the metric table. Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
-		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles, bool *grown)
+		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles, bool *grown,
+		       struct run *run)
 {
 	memset(pm, 0, sizeof(*pm));
 	size_t head_len;
@@ -626,13 +700,20 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	index_shard_slice(nfiles, k, n, &lo, &hi);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL);
+	if (n == 1) {
+		char *dir = index_dir_for(base);
+		pm->ds = delta_set_read(run, dir, base, &pm->id);
+		free(dir);
+	}
+	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL, pm->ds);
 }
 
 static void part_close(struct part_map *pm)
 {
 	free(pm->head);
 	pm->head = NULL;
+	delta_set_free(pm->ds);
+	pm->ds = NULL;
 }
 
 /* Map and check one part; on success publish its ranks, sources and diagnostics and mark
@@ -642,7 +723,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 {
 	struct part_map pm;
 	struct ibuf b;
-	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown);
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown, ctx->run);
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
@@ -653,6 +734,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 			free(r);
 			why = xstrdup("malformed payload");
 		} else {
+			delta_set_restore(pm.ds, ctx->run, base);
 			for (size_t i = 0; i < nr; i++)
 				steps_publish_rank(m, r[i]);
 			free(r);
@@ -735,7 +817,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		struct part_map pm;
 		struct ibuf b;
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL) };
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
 		part_close(&pm);
@@ -768,6 +850,10 @@ size_t index_part_files(const char *run_dir, char ***out)
 		else
 			free(p);
 	}
+	unsigned nd = n == 1 && k == 1 ? delta_count(dir) : 0; /* a whole index's deltas follow it */
+	v = xrealloc(v, (k + nd ? k + nd : 1) * sizeof(*v));
+	for (unsigned i = 1; i <= nd; i++)
+		v[k++] = delta_path(dir, i);
 	free(dir);
 	*out = v;
 	return k;

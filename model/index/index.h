@@ -57,6 +57,20 @@ size_t index_plan(const char *run_dir, struct steps_rank_file **out);
 /* Ranks [lo, hi) of nfiles (sorted by id) form shard k of n. */
 void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t *hi);
 
+/* The rank dirs of run_dir (index_plan: pytscope's rank{id}/, one per id) with the shard
+ * each belongs to, from the listing of run_dir alone: a shard's probes and loaders walk
+ * into its own rank dirs only. name: the entries' names sorted by strcmp. */
+struct index_shard_dirs {
+	char **name;
+	bool *mine;          /* name[i] is a rank dir of shard k */
+	size_t n;
+};
+void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_shard_dirs *out);
+/* 1: entry `name` of the run dir is a rank dir of the shard; 0: of another shard; -1:
+ * not a rank dir. */
+int index_shard_dir_of(const struct index_shard_dirs *s, const char *name);
+void index_shard_dirs_free(struct index_shard_dirs *s);
+
 /* Load every valid part of run_dir's index into ctx->run. files: the run's plan sorted
  * by rank id. covered[i] is set for each file whose rank came from the index, grown[i]
  * too when its steps.jsonl only grew since (model/index/extent.h): the rank holds the
@@ -94,6 +108,29 @@ int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned 
  * compacted first (steps_rank_settle). Returns 0, an errno, or EAGAIN when the run does
  * not match its plan; *path_out as index_write. */
 int index_append(struct run *run, const char *run_dir, char **path_out);
+/* DELTAS (follow mode appends to the index). A follower logs what it reads into a whole
+ * index (one part) as delta segments (model/index/delta.h): index_log_begin() notes what
+ * the run holds when following starts (per rank its records and the bytes of its
+ * steps.jsonl read); each index_log_save() writes one delta file with, for every rank
+ * that grew since the last save, the new records' columns as stored, the rank's shell,
+ * source and extent after them, and the diagnostics added; atomically (a temporary file
+ * renamed: a killed follower leaves the index as of its last save, valid). An open then
+ * restores the base part's ranks with their segments (replayed when a body is first
+ * read, nothing parsed again) and parses only the bytes after the last delta's extents.
+ * index_log_save() rewrites the index whole instead (index_append(), which removes the
+ * deltas; *rewrote is set: every rank was compacted, a follower must grow them again)
+ * when the index does not hold what the log last saved (none yet, sharded, written by
+ * someone else, stale) or when it already has index_delta_max() deltas: compaction.
+ * Returns 0, an errno, or EAGAIN when the run does not match its plan (a rank reloaded
+ * or added: the index is left alone). Not thread-safe; the run's model must not change
+ * during the call. */
+#define INDEX_DELTA_MAX 16
+unsigned index_delta_max(void);   /* TSCOPE_INDEX_DELTAS, else INDEX_DELTA_MAX */
+struct index_log;
+struct index_log *index_log_begin(struct run *run, const char *run_dir);
+int index_log_save(struct index_log *lg, bool *rewrote, char **path_out);
+void index_log_end(struct index_log *lg);
+
 /* For files[which[i]] (files[i] when which is NULL), i < n: the index in run->src of
  * the latest pytscope source of its steps.jsonl (-1: none) and, when count is not NULL,
  * how many the run has. O((sources + n) log sources); takes run->lock. */

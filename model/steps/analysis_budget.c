@@ -47,24 +47,24 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 
 static void budget_lines(struct budget *out, const double *secs);
 
-/* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window). */
+/* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window):
+ * each sum's values gathered in record order (the order the sum meets them in) through
+ * column cursors, then summed exactly rounded by stats_fsum (math.fsum). */
 static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
 			    bool window, struct budget_sums *out)
 {
 	const struct steps_model *m = run->steps;
-	static const char *const cnames[] = { "forward", "backward", "optimizer", "compute" };
-	int cid[4];
-	for (size_t i = 0; i < 4; i++)
-		cid[i] = steps_metric_find(m, METRIC_PHASE, cnames[i]);
-	int did = steps_metric_find(m, METRIC_PHASE, "data");
-	int mid = steps_metric_find(m, METRIC_PHASE, "comm");
-	int oid = steps_metric_find(m, METRIC_PHASE, "other");
-	struct stats_sum sc, sd, sm, so;
-	stats_sum_init(&sc);
-	stats_sum_init(&sd);
-	stats_sum_init(&sm);
-	stats_sum_init(&so);
-	size_t n = 0;
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	/* cursors 0-3 sum into compute, then data, comm and other */
+	static const char *const names[] = { "forward", "backward", "optimizer", "compute", "data", "comm", "other" };
+	struct col_cursor k[ARRAY_LEN(names)];
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		col_cursor_init(&k[i], r, steps_metric_find(m, METRIC_PHASE, names[i]));
+	size_t len = b > a ? b - a : 0;
+	double *vc = xmalloc((7 * len + 1) * sizeof(*vc));
+	double *vd = vc + 4 * len, *vm = vd + len, *vo = vm + len;
+	size_t n = 0, nc = 0, nd = 0, nm = 0, no = 0;
 	for (size_t i = a; i < b; i++) {
 		if (window) {
 			long s = steps_step(m, ri, i);
@@ -72,19 +72,15 @@ static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long
 				continue;
 		}
 		n++;
-		double v;
-		for (size_t k = 0; k < 4; k++)
-			if (steps_value(m, ri, cid[k], i, &v))
-				stats_sum_add(&sc, v);
-		if (steps_value(m, ri, did, i, &v))
-			stats_sum_add(&sd, v);
-		if (steps_value(m, ri, mid, i, &v))
-			stats_sum_add(&sm, v);
-		if (steps_value(m, ri, oid, i, &v))
-			stats_sum_add(&so, v);
+		for (size_t c = 0; c < 4; c++)
+			nc += col_cursor_get(&k[c], i, &vc[nc]);
+		nd += col_cursor_get(&k[4], i, &vd[nd]);
+		nm += col_cursor_get(&k[5], i, &vm[nm]);
+		no += col_cursor_get(&k[6], i, &vo[no]);
 	}
-	*out = (struct budget_sums){ .n = n, .compute = stats_sum_result(&sc), .data = stats_sum_result(&sd),
-				     .comm = stats_sum_result(&sm), .other = stats_sum_result(&so) };
+	*out = (struct budget_sums){ .n = n, .compute = stats_fsum(vc, nc), .data = stats_fsum(vd, nd),
+				     .comm = stats_fsum(vm, nm), .other = stats_fsum(vo, no) };
+	free(vc);
 }
 
 /* The budget of rank ri from its phase sums; false: no record or no wall time. */

@@ -35,13 +35,18 @@
  *   otherwise the job is stalled (LIVE.JOB_STALL, high).
  * - The live findings are owned by the follower and linked into run->live_findings,
  *   so run_findings() (Findings pane, --print) shows them; follow_free() unlinks them.
- * - follow_save_index() appends what the polls read to the run dir's index, when it
- *   has one (model/index/index.h index_append: the index is rewritten whole,
- *   atomically, so the next open reads it instead of parsing the new lines). Call it
- *   when following stops (the explorer quits, --print --follow ends); not with --ranks
- *   or --no-index, nor when nothing new was read; a rank reloaded while following
- *   leaves the index alone (stale: the next open rebuilds it). Returns the run dirs
- *   whose index was written.
+ * - follow_save_index() appends what the polls read since the last append to each run
+ *   dir's index that existed when following started, as a delta segment
+ *   (model/index/index.h DELTAS: the new records' columns, written atomically; the
+ *   next open reads them instead of parsing the new lines); every INDEX_DELTA_MAX
+ *   deltas, or when the index does not hold what the follower last wrote, the index
+ *   is rewritten whole instead (compaction). follow_poll() calls it every
+ *   opts.index_every seconds or opts.index_bytes bytes read, whichever comes first
+ *   (not while a big append is read in slices); call it once more when following
+ *   stops (the explorer quits, --print --follow ends). Not with --ranks or
+ *   --no-index, nor when nothing new was read; a rank reloaded or added while
+ *   following leaves the index alone (stale: the next open rebuilds it). Returns the
+ *   run dirs whose index was written.
  * - Time is passed in (seconds, CLOCK_MONOTONIC) so tests drive it. */
 #ifndef MODEL_STEPS_FOLLOW_H
 #define MODEL_STEPS_FOLLOW_H
@@ -60,7 +65,14 @@ struct follow_opts {
 	 * in slices and the caller handles keys between them. While behind, the stall rule
 	 * judges nothing (ranks not read yet are not idle). */
 	long long slice;
+	/* Append to the index (follow_save_index) every index_every seconds or index_bytes
+	 * read; 0: TSCOPE_INDEX_EVERY="SECONDS[,MIB]", else FOLLOW_INDEX_EVERY s and
+	 * FOLLOW_INDEX_MIB MiB. */
+	double index_every;
+	long long index_bytes;
 };
+#define FOLLOW_INDEX_EVERY 60.0
+#define FOLLOW_INDEX_MIB 64.0
 
 enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINISHED };
 

@@ -73,6 +73,22 @@ struct task_list {
 void steps_plan(const char *path, struct task_list *t);
 void steps_tasks_free(struct task_list *t);
 bool steps_is_dir(const char *path);
+/* The steps file of a task (a new string). */
+char *steps_task_file(const struct rank_task *t);
+
+/* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
+ * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
+ * never waits for it (on a cold file system it takes seconds for thousands of rank
+ * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
+ * when every rank is sized (until then the total, and so the ETA, is unknown). A file
+ * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
+ * long) receives each rank's bytes. Without a thread it runs before returning.
+ * steps_discover_end() waits for it and returns the total; t must live until then. */
+struct steps_discovery;
+struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
+					     const struct task_list *t, long long *sizes);
+long long steps_discover_end(struct steps_discovery *d);
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
@@ -285,7 +301,45 @@ struct rank_steps {
 	const struct steps_part *part;
 	uint64_t body_off, body_len;
 	uint32_t body_crc;
+	/* Delta segments (model/index/index.h DELTAS): records a follower appended after the
+	 * part was written, replayed onto the body when it is read. The shell above is the
+	 * rank after the last segment; base_shape what the part's body holds. */
+	struct rank_seg *seg;
+	size_t nseg;
+	struct rank_shape *base_shape;
 };
+
+/* The counts and span a shell records (store_extend.c). */
+struct rank_shape {
+	size_t n, ndistinct;
+	bool contiguous, have_ts0;
+	long step0, span_lo, span_hi;
+	double ts0;
+};
+
+/* A delta segment of a lazy rank: len bytes at off of part, CRC-32 crc, appending to
+ * a rank of `from` records. */
+struct rank_seg {
+	const struct steps_part *part;
+	uint64_t off, len;
+	uint32_t crc;
+	size_t from;
+};
+/* Replay r's delta segments onto its freshly decoded base body (store_extend.c, under
+ * the body lock): NULL, or why not (r's body is then freed; *bad_part names the file). */
+const char *store_rank_apply_segs(struct rank_steps *r, const struct rank_shape *final,
+				  const struct steps_part **bad_part);
+/* r's shape now, and setting it (store_extend.c). */
+void store_rank_shape(const struct rank_steps *r, struct rank_shape *s);
+void store_rank_set_shape(struct rank_steps *r, const struct rank_shape *s);
+/* Free r's segments and base shape. */
+void store_rank_free_segs(struct rank_steps *r);
+/* Undo r's compaction for appends (steps_rank_grow without reading the body). */
+void store_rank_thaw(struct rank_steps *r);
+/* Read len bytes at off of part p with pread and check their CRC-32: a malloc'd buffer
+ * in *out, or NULL and why not (store_index.c). */
+const char *store_part_read(const struct steps_part *p, uint64_t off, uint64_t len, uint32_t crc,
+			    unsigned char **out);
 
 /* An index part file whose rank bodies are read on demand (store_index.c): the file
  * as checked when the run was opened, and its metric table in model ids. */
@@ -326,6 +380,10 @@ struct steps_model {
 	 * ranks the loaders planned (steps_expect_ranks) */
 	bool closed;
 	size_t nreplaced, expect;
+	/* the loader's listing of its rank dirs (steps_discover_begin), under lock: going
+	 * on, and how many of the `expect` ranks it has sized so far */
+	bool listing;
+	size_t listed;
 	bool resort;             /* a rank was published after finalize */
 	struct run *run;         /* the run it belongs to (diagnostics of lazy body reads) */
 	struct steps_part **part;/* index parts lazy ranks read from (owned) */

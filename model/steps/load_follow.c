@@ -45,6 +45,7 @@ struct fpath {
 	bool seen;
 	unsigned long long tree;      /* run_tree_signature() for sweeps */
 	bool tree_set;
+	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
 };
 
 struct follow {
@@ -61,7 +62,9 @@ struct follow {
 	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
 	double threshold;
 	unsigned long sig;            /* signature of what the live findings say */
-	bool grew;                    /* a poll read new records (follow_save_index) */
+	bool grew;                    /* a poll read new records since the index was appended to */
+	double t_saved;               /* when the index was last appended to */
+	long long read_saved;         /* bytes read (follow_read_bytes) then */
 	size_t next;                  /* the tail the next poll starts at (slices) */
 	bool behind;                  /* the last poll stopped at the slice */
 	char last_event[256];
@@ -199,6 +202,8 @@ static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long 
 	long ri = steps_rank_index(m, (int)t->rank);
 	if (ri >= 0) {
 		t->r = steps_rank_grow(m, (size_t)ri);
+		if (steps_rank_id(m, 0) == t->rank)   /* the lowest: its scalars exact, as a load reads them */
+			rank_exact_scalars(t->r);
 		if (!t->tail)
 			t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
 		return t->r;
@@ -477,6 +482,46 @@ static unsigned assess(struct follow *f, double now)
 
 /* ---- lifetime and polling ---------------------------------------------------------------- */
 
+/* Index appends (index.h DELTAS): every TSCOPE_INDEX_EVERY="SECONDS[,MIB]" (default
+ * 60 s or 64 MiB read, whichever comes first). */
+static void index_every(struct follow_opts *o)
+{
+	const char *e = getenv("TSCOPE_INDEX_EVERY");
+	double secs = e && *e ? atof(e) : 0;
+	const char *comma = e ? strchr(e, ',') : NULL;
+	double mib = comma ? atof(comma + 1) : 0;
+	if (!(o->index_every > 0))
+		o->index_every = secs > 0 ? secs : FOLLOW_INDEX_EVERY;
+	if (o->index_bytes <= 0)
+		o->index_bytes = (long long)((mib > 0 ? mib : FOLLOW_INDEX_MIB) * 1048576.0);
+}
+
+/* Bytes read from the followed files so far (their offsets summed). */
+static long long read_bytes(const struct follow *f)
+{
+	long long n = 0;
+	for (size_t i = 0; i < f->nt; i++)
+		n += f->t[i].tail ? steps_tail_offset(f->t[i].tail) : 0;
+	return n;
+}
+
+/* Log the run dirs that have an index, as the run holds them now. */
+static void logs_begin(struct follow *f)
+{
+	const struct opts *o = f->run->opts;
+	if (!f->run->steps || (o && (o->no_index || o->ranks)))
+		return;
+	for (size_t i = 0; i < f->np; i++) {
+		char **parts = NULL;
+		size_t np = steps_is_dir(f->p[i].path) ? index_part_files(f->p[i].path, &parts) : 0;
+		for (size_t k = 0; k < np; k++)
+			free(parts[k]);
+		free(parts);
+		if (np)
+			f->p[i].log = index_log_begin(f->run, f->p[i].path);
+	}
+}
+
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
 			  const struct follow_opts *o, double now)
 {
@@ -486,16 +531,31 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 	f->o = *o;
 	if (!(f->o.interval > 0))
 		f->o.interval = 1;
+	index_every(&f->o);
 	f->p = xcalloc(npaths ? npaths : 1, sizeof(*f->p));
 	for (size_t i = 0; i < npaths; i++)
 		f->p[f->np++].path = xstrdup(paths[i]);
-	f->t_start = now;
+	f->t_start = f->t_saved = now;
 	f->t_newest = -1;
 	f->threshold = f->o.stall_floor;
+	logs_begin(f);
 	discover(f, now);
 	watch_sweep(f);   /* the first signature */
+	f->read_saved = read_bytes(f);
 	run->live_findings = &f->live;
 	return f;
+}
+
+/* Append to the index every index_every seconds or index_bytes read (not while a big
+ * append is read in slices: its end comes soon). */
+static void save_due(struct follow *f, double now)
+{
+	if (!f->grew || f->behind)
+		return;
+	if (now - f->t_saved < f->o.index_every && read_bytes(f) - f->read_saved < f->o.index_bytes)
+		return;
+	follow_save_index(f);
+	f->t_saved = now;
 }
 
 unsigned follow_poll(struct follow *f, double now)
@@ -527,25 +587,27 @@ unsigned follow_poll(struct follow *f, double now)
 		out |= assess(f, now);
 	if (out)
 		run_changed(f->run);
+	save_due(f, now);
 	return out;
 }
 
 size_t follow_save_index(struct follow *f)
 {
-	const struct opts *o = f->run->opts;
-	if (!f->grew || !f->run->steps || (o && (o->no_index || o->ranks)))
+	if (!f->grew || !f->run->steps)
 		return 0;
 	size_t n = 0;
+	bool rewrote_any = false;
 	for (size_t i = 0; i < f->np; i++) {
-		char **parts = NULL;
-		size_t np = steps_is_dir(f->p[i].path) ? index_part_files(f->p[i].path, &parts) : 0;
-		for (size_t k = 0; k < np; k++)
-			free(parts[k]);
-		free(parts);
-		if (np && index_append(f->run, f->p[i].path, NULL) == 0)
+		bool rewrote = false;
+		if (f->p[i].log && index_log_save(f->p[i].log, &rewrote, NULL) == 0)
 			n++;
+		rewrote_any = rewrote_any || rewrote;
 	}
+	if (rewrote_any)   /* every rank was compacted: grow it again on its next append */
+		for (size_t i = 0; i < f->nt; i++)
+			f->t[i].r = NULL;
 	f->grew = false;
+	f->read_saved = read_bytes(f);
 	return n;
 }
 
@@ -563,8 +625,10 @@ void follow_free(struct follow *f)
 		free(f->t[i].steps);
 	}
 	free(f->t);
-	for (size_t i = 0; i < f->np; i++)
+	for (size_t i = 0; i < f->np; i++) {
 		free(f->p[i].path);
+		index_log_end(f->p[i].log);
+	}
 	free(f->p);
 	findings_free(&f->live);
 	findings_free(&f->events);

@@ -266,6 +266,19 @@ const struct steps_part *steps_add_part(struct steps_model *m, const char *path,
 					size_t nmap);
 void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uint64_t off, uint64_t len,
 			   uint32_t crc);
+/* DELTA SEGMENTS (follow mode appends to the index: model/index/index.h DELTAS).
+ * steps_rank_encode_delta() writes rank ri's records [from, n) as stored (steps,
+ * timestamps, each column's elements and presence bits; column ids are metric ids of
+ * m). steps_rank_defer_delta() adds such a segment (len bytes at off of part p, CRC-32
+ * crc) to a lazy rank decoded from its part, whose shell then becomes `shell` (a shell
+ * decoded from the delta: the rank after the segment); false when it does not continue
+ * r (another rank, r does not hold `from` records, r is not lazy). When the body is
+ * first read the segments are replayed onto it in order and the rank is compacted as a
+ * fresh load of all its records would be; a segment that fails is handled as a body
+ * that fails (diagnosed, its file invalidated, the rank read from its steps.jsonl). */
+void steps_rank_encode_delta(const struct steps_model *m, size_t ri, size_t from, struct obuf *o);
+bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell, const struct steps_part *p,
+			    uint64_t off, uint64_t len, uint32_t crc, size_t from);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);
 

@@ -344,6 +344,7 @@ void steps_rank_free(struct rank_steps *r)
 	if (!r)
 		return;
 	store_rank_free_body(r);
+	store_rank_free_segs(r);
 	free(r->path);
 	steps_meta_free(&r->meta);
 	free(r);

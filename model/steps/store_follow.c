@@ -52,8 +52,15 @@ struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 {
 	struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
+	store_rank_thaw(r);
+	return r;
+}
+
+void store_rank_thaw(struct rank_steps *r)
+{
+	struct steps_model *m = r->m;
 	if (r->live)
-		return r;
+		return;
 	r->live = true;
 	if (!r->ts) {
 		r->ts = xcalloc(r->cap ? r->cap : 1, sizeof(*r->ts));
@@ -68,7 +75,6 @@ struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 		pthread_mutex_unlock(&m->lock);
 		col_thaw(&r->col[i], r->n, kind);
 	}
-	return r;
 }
 
 /* The records r gained since its index was built only add step numbers after every

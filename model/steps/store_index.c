@@ -301,11 +301,10 @@ struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, cons
 
 /* ---- lazy bodies ------------------------------------------------------------------- */
 
-/* Read r's body from its part with pread (never a mapping: a part truncated in place
- * after the open gives a short read here, not a SIGBUS). NULL or why it failed. */
-static const char *body_read(struct rank_steps *r)
+const char *store_part_read(const struct steps_part *p, uint64_t off, uint64_t len, uint32_t crc,
+			    unsigned char **out)
 {
-	const struct steps_part *p = r->part;
+	*out = NULL;
 	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return "the part file is gone";
@@ -313,29 +312,44 @@ static const char *body_read(struct rank_steps *r)
 	const char *why = NULL;
 	if (fstat(fd, &st) != 0 || (long long)st.st_ino != p->ino)
 		why = "the part file was replaced since it was opened";
-	else if ((long long)st.st_size != p->size ||
-		 (long long)r->body_off + (long long)r->body_len > (long long)st.st_size)
+	else if ((long long)st.st_size != p->size || (long long)off + (long long)len > (long long)st.st_size)
 		why = "the part file was truncated or grew since it was opened";
-	unsigned char *buf = why ? NULL : xmalloc(r->body_len ? r->body_len : 1);
-	size_t got = 0;
-	while (!why && got < r->body_len) {
-		ssize_t k = pread(fd, buf + got, r->body_len - got, (off_t)(r->body_off + got));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			why = "short read (the part file was truncated)";
-		else
-			got += (size_t)k;
-	}
+	unsigned char *buf = why ? NULL : xmalloc(len ? len : 1);
+	if (!why && !index_pread_all(fd, buf, len, (long long)off))
+		why = "short read (the part file was truncated)";
 	close(fd);
-	if (!why && (uint32_t)crc32(0, buf, (uInt)r->body_len) != r->body_crc)
+	if (!why && (uint32_t)crc32(0, buf, (uInt)len) != crc)
 		why = "checksum mismatch (damaged)";
+	if (why)
+		free(buf);
+	else
+		*out = buf;
+	return why;
+}
+
+/* Read r's body from its part with pread (never a mapping: a part truncated in place
+ * after the open gives a short read here, not a SIGBUS), then replay its delta
+ * segments. NULL or why it failed; *bad names the file at fault. */
+static const char *body_read(struct rank_steps *r, const struct steps_part **bad)
+{
+	const struct steps_part *p = r->part;
+	*bad = p;
+	struct rank_shape final;
+	store_rank_shape(r, &final);
+	if (r->nseg) /* the part's body is the rank before its segments */
+		store_rank_set_shape(r, r->base_shape);
+	unsigned char *buf;
+	const char *why = store_part_read(p, r->body_off, r->body_len, r->body_crc, &buf);
 	if (!why) {
 		struct ibuf b = { buf, r->body_len, 0, false };
 		if (!steps_rank_decode_body(r, &b, p->map, p->nmap) || b.off != b.n)
 			why = "malformed rank body";
 	}
 	free(buf);
+	if (!why && r->nseg)
+		why = store_rank_apply_segs(r, &final, bad);
+	if (why)
+		store_rank_set_shape(r, &final);
 	return why;
 }
 
@@ -345,12 +359,18 @@ void store_rank_load_body(struct rank_steps *r)
 	pthread_mutex_t *lk = &m->body_lock[(unsigned)r->rank % ARRAY_LEN(m->body_lock)];
 	pthread_mutex_lock(lk);
 	if (r->lazy) {
-		const char *why = body_read(r);
+		const struct steps_part *bad = NULL;
+		const char *why = body_read(r, &bad);
+		uint64_t off = r->body_off;
+		for (size_t i = 0; i < r->nseg; i++)
+			if (r->seg[i].part == bad)
+				off = r->seg[i].off;
+		store_rank_free_segs(r);
 		if (why) {
-			diag_add(&m->run->diags, DIAG_WARN, r->part->path, -1, (long long)r->body_off, r->rank,
+			diag_add(&m->run->diags, DIAG_WARN, bad->path, -1, (long long)off, r->rank,
 				 "index part not usable for rank %d: %s; the part is invalidated (the next open "
 				 "rebuilds it) and the rank is read from its steps.jsonl", r->rank, why);
-			index_file_invalidate(r->part->path, r->part->ino);
+			index_file_invalidate(bad->path, bad->ino);
 			steps_rank_reparse(m->run, r);
 		}
 		__atomic_store_n(&r->lazy, false, __ATOMIC_RELEASE);

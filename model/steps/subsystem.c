@@ -15,7 +15,7 @@
 
 static const struct loader pytscope_loaders[] = {
 	{ "pytscope", "pytscope run dir: steps.jsonl + run.json, or rank{k}/ subdirs (or a steps.jsonl file)",
-	  pytscope_probe, pytscope_load },
+	  pytscope_probe, pytscope_load, true },
 };
 
 static const struct grid_provider *const steps_grids[] = { &grid_steps };

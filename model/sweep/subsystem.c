@@ -10,9 +10,9 @@
 
 static const struct loader sweep_loaders[] = {
 	{ "genai-perf", "GenAI-Perf artifacts: *_genai_perf.{csv,json}, profile exports, "
-			"analyze CSV, checkpoint.json", sweep_genai_probe, sweep_genai_load },
-	{ "nat", "NeMo Agent Toolkit sizing: calc_runner_output.json", sweep_nat_probe, sweep_nat_load },
-	{ "cerebras", "Cerebras Model Zoo performance.json", sweep_cb_probe, sweep_cb_load },
+			"analyze CSV, checkpoint.json", sweep_genai_probe, sweep_genai_load, false },
+	{ "nat", "NeMo Agent Toolkit sizing: calc_runner_output.json", sweep_nat_probe, sweep_nat_load, false },
+	{ "cerebras", "Cerebras Model Zoo performance.json", sweep_cb_probe, sweep_cb_load, false },
 };
 
 static const struct model_cmd sweep_cmds[] = {

@@ -6,8 +6,9 @@
  * analyses (temporal breakdown, kernel-type breakdown, per-kernel statistics, idle time
  * by stream), pytscope's trace summary and the straggler inputs (trace.h). Those are
  * kept in RUN_DIR/.tscope-index/traces-K-of-N.tsx (the index file format of index.h:
- * header, CRC-32 of the head; everything is in the head), one per shard of the run's
- * trace files (sorted by path, split like the steps' ranks).
+ * header, CRC-32 of the head; everything is in the head), one per shard: a shard holds
+ * the trace files in its rank dirs (the steps' ranks of the shard) and a slice of the
+ * others (sorted by path, split like the steps' ranks), so it walks no other rank dir.
  *
  * A file whose size and mtime are as recorded is restored from its record (a lazy
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
@@ -445,16 +446,45 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	return used;
 }
 
-void trace_index_shard(char **v, size_t *n, unsigned k, unsigned nshard)
+/* The rank dir of run_dir that file is in ("rank3" of "<run_dir>/rank3/x.json"), -1
+ * when it is not in one of its rank dirs: index_shard_dir_of(). */
+static int file_shard_dir(const struct index_shard_dirs *sd, const char *run_dir, const char *file)
+{
+	size_t rl = strlen(run_dir);
+	const char *rest = strncmp(file, run_dir, rl) == 0 && file[rl] == '/' ? file + rl + 1 : NULL;
+	const char *slash = rest ? strchr(rest, '/') : NULL;
+	if (!slash || strchr(slash + 1, '/'))
+		return -1;
+	char *name = xstrndup(rest, (size_t)(slash - rest));
+	int mine = index_shard_dir_of(sd, name);
+	free(name);
+	return mine;
+}
+
+void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard)
 {
 	qsort(v, *n, sizeof(*v), cmp_str);
-	size_t lo, hi;
-	index_shard_slice(*n, k, nshard, &lo, &hi);
-	for (size_t i = 0; i < *n; i++)
-		if (i < lo || i >= hi)
+	struct index_shard_dirs sd;
+	index_shard_dirs(run_dir, k, nshard, &sd);
+	int *of = xmalloc((*n ? *n : 1) * sizeof(*of));
+	size_t nother = 0;
+	for (size_t i = 0; i < *n; i++) {
+		of[i] = file_shard_dir(&sd, run_dir, v[i]);
+		nother += of[i] < 0;
+	}
+	index_shard_dirs_free(&sd);
+	size_t lo, hi, other = 0, kept = 0;
+	index_shard_slice(nother, k, nshard, &lo, &hi);
+	for (size_t i = 0; i < *n; i++) {
+		bool keep = of[i] == 1 || (of[i] < 0 && other >= lo && other < hi);
+		other += of[i] < 0;
+		if (keep)
+			v[kept++] = v[i];
+		else
 			free(v[i]);
-	memmove(v, v + lo, (hi - lo) * sizeof(*v));
-	*n = hi - lo;
+	}
+	free(of);
+	*n = kept;
 }
 
 size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n)

@@ -35,14 +35,15 @@ void trace_rank_drop_analyses(struct trace_rank *r);
  * them. */
 void trace_filter_check(struct trace_set *ts);
 /* The trace summaries in the persistent index (index.c, which says when it is used).
- * trace_index_shard() keeps slice k of n of the files v[0..*n) sorted by path (the
- * others freed); trace_index_restore() restores the files it holds as they are now
+ * trace_index_shard() keeps shard k of n's files of v[0..*n), sorted by path (the others
+ * freed): those in its rank dirs of run_dir (index_shard_dirs()), and slice k of n of
+ * the files in no rank dir; trace_index_restore() restores the files it holds as they are now
  * (their ranks added to run->trace, lazy), drops them from v and returns how many;
  * trace_index_want() tells whether a load that parsed that much should write it;
  * trace_index_save() writes this load's part from run->trace (every rank's summaries
  * computed first; a failure is a diagnostic). */
 bool trace_index_usable(const struct run *run, const char *path);
-void trace_index_shard(char **v, size_t *n, unsigned k, unsigned nshard);
+void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard);
 size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n);
 bool trace_index_want(const struct run *run, long long parsed_bytes);
 void trace_index_save(struct run *run, const char *path);

@@ -3,6 +3,7 @@
  * (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
  * assignment, and the load-time diagnostics. */
 #include "model/dirlist.h"
+#include "model/index/index.h"
 #include "model/infile.h"
 #include "model/trace/internal.h"
 
@@ -81,18 +82,20 @@ static bool rank_dir_name(const char *name)
 	return strncasecmp(name, "rank", 4) == 0 || strncasecmp(name, "worker", 6) == 0;
 }
 
-/* Per-rank trace files in dir; one level into rank* / worker* subdirectories. */
-static void scan_dir(const char *dir, struct pathvec *out, int depth)
+/* Per-rank trace files in dir; one level into rank* / worker* subdirectories (with sd,
+ * an index shard's: not into the rank dirs of other shards). */
+static void scan_dir(const char *dir, struct pathvec *out, int depth, const struct index_shard_dirs *sd)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
-		bool sub = depth == 0 && e->kind == DIRENT_DIR && rank_dir_name(e->name);
+		bool sub = depth == 0 && e->kind == DIRENT_DIR && rank_dir_name(e->name) &&
+			   !(sd && index_shard_dir_of(sd, e->name) == 0);
 		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
 			continue;
 		char *p = xasprintf("%s/%s", dir, e->name);
 		if (sub)
-			scan_dir(p, out, depth + 1);
+			scan_dir(p, out, depth + 1, NULL);
 		else
 			pathvec_add(out, p);
 		free(p);
@@ -113,7 +116,9 @@ static char *pytscope_trace(const char *dir)
 	return NULL;
 }
 
-static void discover(const char *path, struct pathvec *out, bool explicit)
+/* The trace files of path (a file, or a run dir as `tscope-tui index --shard` sees it
+ * with o: opts). */
+static void discover(const char *path, struct pathvec *out, bool explicit, const struct opts *o)
 {
 	if (!is_dir(path)) {
 		if (explicit || tscan_probe(path, PROBE_BYTES))
@@ -126,13 +131,17 @@ static void discover(const char *path, struct pathvec *out, bool explicit)
 		free(p);
 		return;
 	}
-	scan_dir(path, out, 0);
+	struct index_shard_dirs sd = { 0 };
+	if (o && o->shard_n)
+		index_shard_dirs(path, o->shard_k, o->shard_n, &sd);
+	scan_dir(path, out, 0, o && o->shard_n ? &sd : NULL);
+	index_shard_dirs_free(&sd);
 }
 
 void trace_list_files(const char *path, char ***files, size_t *n)
 {
 	struct pathvec pv = { 0 };
-	discover(path, &pv, false);
+	discover(path, &pv, false, NULL);
 	*files = pv.v;
 	*n = pv.n;
 }
@@ -142,7 +151,7 @@ int trace_probe(const char *path, const struct opts *opts)
 	if (opts && opts->ntrace > 0)
 		return 50;
 	struct pathvec pv = { 0 };
-	discover(path, &pv, false);
+	discover(path, &pv, false, opts);
 	int conf = pv.n ? 80 : 0;
 	pathvec_free(&pv);
 	return conf;
@@ -853,13 +862,13 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		if (run->trace && run->trace->explicit_loaded)
 			return 0;
 		for (size_t i = 0; i < o->ntrace; i++)
-			discover(o->trace_paths[i], &files, true);
+			discover(o->trace_paths[i], &files, true, NULL);
 	} else {
-		discover(path, &files, true);
+		discover(path, &files, true, o);
 		indexed = trace_index_usable(run, path);
 	}
 	if (indexed && o && o->shard_n)
-		trace_index_shard(files.v, &files.n, o->shard_k, o->shard_n);
+		trace_index_shard(path, files.v, &files.n, o->shard_k, o->shard_n);
 	if (indexed && !(o && (o->index_build || o->shard_n)))
 		restored = trace_index_restore(run, path, files.v, &files.n);
 	long long parsed = 0;

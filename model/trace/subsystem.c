@@ -13,7 +13,7 @@
 
 static const struct loader trace_loaders[] = {
 	{ "kineto", "PyTorch profiler (Kineto) Chrome traces: *.pt.trace.json[.gz], trace.json, rank dirs",
-	  trace_probe, trace_load },
+	  trace_probe, trace_load, true },
 };
 
 static bool trace_has_data(const struct run *run)

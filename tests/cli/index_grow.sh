@@ -69,12 +69,7 @@ tap_check "one rank grew: = a plain load" 'same demo'
 # values a fresh load rounds (float32 scalars on every rank but the lowest; run-length
 # columns that stop being constant in the new lines): the new records are stored, and
 # appended to the index, exactly as a plain load stores them
-vals() {
-	awk -v r="$1" -v a="$2" -v b="$3" 'BEGIN { srand(r * 7 + a); for (s = a; s < b; s++) {
-		lr = s < 300 ? 0.0001 : 0.00003 + rand() * 1e-12; mem = s < 300 ? 1234.5678 : 1234.5678 + s + rand() * 1e-9
-		printf "{\"step\":%d,\"timestamp\":%.6f,\"phases\":{\"forward\":%.17g,\"backward\":%.17g},", s, 1700000000.123456 + s * 0.731, rand() * 0.1, s < 300 ? 0.25 : 0.25 + rand() * 1e-9
-		printf "\"scalars\":{\"loss\":%.17g,\"lr\":%.17g},\"memory\":{\"allocated_mb\":%.17g}}\n", 2 / (s + 1) + rand() * 1e-7, lr, mem } }'
-}
+vals() { sh "$TSCOPE_ROOT/tests/tools/gen_vals.sh" "$@"; }
 for r in 0 1 2 3; do mkdir -p vals/rank$r && vals $r 0 300 >vals/rank$r/steps.jsonl; done
 "$T" index vals >/dev/null 2>&1
 for r in 0 1 2 3; do vals $r 300 400 >>vals/rank$r/steps.jsonl; done

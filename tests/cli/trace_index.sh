@@ -5,7 +5,8 @@
 # comm_overlap, and the step_kernels drill-down) on the real traces and on generated
 # ones; the summaries are what answers (a trace changed behind its size and mtime is not
 # read) and a drill-down that needs raw events parses the file; a changed trace is
-# parsed again; --shard K/N splits the traces by file and the parts merge.
+# parsed again; --shard K/N takes the traces of its rank dirs and a slice of the others
+# (by file), and the parts merge.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -78,6 +79,16 @@ tap_check "--shard: the parts' summaries answer" 'cmp -s orig.kernels sh.kernels
 cp -p keep.json $f
 rm gen/.tscope-index/traces-1-of-2.tsx
 tap_check "--shard: a missing part: its traces are parsed, = a plain load" 'same gen'
+# traces in rank dirs: each shard takes the traces of its own rank dirs (ranks 0-1 have
+# none: shard 0/2 writes no trace part; split by file, rank2's would be in it)
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" mix 4 40 >/dev/null || exit 1
+for r in 2 3; do "$tgen" mix/rank$r/trace.pt.trace.json 2 $r >/dev/null || exit 1; done
+"$T" index --shard 0/2 mix >/dev/null 2>&1
+"$T" index --shard 1/2 mix >/dev/null 2>&1
+p1=mix/.tscope-index/traces-1-of-2.tsx
+tap_check "--shard, traces in rank dirs: shard 1/2 holds rank2 and rank3's traces, 0/2 none" \
+	'grep -q rank2/trace $p1 && grep -q rank3/trace $p1 && [ ! -e mix/.tscope-index/traces-0-of-2.tsx ]'
+tap_check "--shard, traces in rank dirs: the merged parts = a plain load" 'same mix'
 # a damaged part: named, not used, its traces parsed
 "$T" index gen >/dev/null 2>&1
 p=gen/.tscope-index/traces-0-of-1.tsx

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/* delta.c: reading the delta segments of a whole index at open (see delta.h for the
+ * format): which deltas are valid, the extents and sources they move on, and the
+ * segments they add to the ranks restored from the base part. */
+#include "model/index/delta.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/index/codec.h"
+#include "model/run.h"
+#include "model/steps/internal.h"
+#include "model/xalloc.h"
+
+struct delta_file {
+	char *path;
+	unsigned char *head;
+	size_t head_len;
+	struct index_file_id id;
+	size_t metric_off, diag_off;  /* in head */
+	const struct steps_part *part;
+};
+
+struct delta_entry {
+	long rank;
+	size_t file, from;
+	struct index_extent ext;
+	long long bytes, consumed;
+	size_t records, skipped;
+	int err;
+	bool partial;
+	long lines;
+	struct rank_steps *shell;
+	uint64_t off, len;
+	uint32_t crc;
+};
+
+struct delta_set {
+	struct delta_file *f;
+	size_t nf;
+	struct delta_entry *e;   /* sorted by rank, then file */
+	size_t ne, ecap;
+};
+
+char *delta_path(const char *dir, unsigned seq)
+{
+	return xasprintf("%s/steps-0-of-1.delta-%06u.tsx", dir, seq);
+}
+
+unsigned delta_count(const char *dir)
+{
+	unsigned n = 0;
+	for (;;) {
+		char *p = delta_path(dir, n + 1);
+		bool there = access(p, F_OK) == 0;
+		free(p);
+		if (!there)
+			return n;
+		n++;
+	}
+}
+
+void delta_remove_all(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	unsigned seq;
+	char tail[8];
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "steps-0-of-1.delta-%u.ts%1s", &seq, tail) == 2) {
+			char *p = xasprintf("%s/%s", dir, e->d_name);
+			unlink(p);
+			free(p);
+		}
+	closedir(d);
+}
+
+/* One entry of a delta head; false when malformed. */
+static bool entry_get(struct ibuf *b, const char *base_dir, size_t file, struct delta_entry *x)
+{
+	*x = (struct delta_entry){ .file = file };
+	x->rank = (long)ib_i64(b);
+	x->from = (size_t)ib_u64(b);
+	extent_get(b, &x->ext);
+	x->bytes = ib_i64(b);
+	x->records = (size_t)ib_u64(b);
+	x->skipped = (size_t)ib_u64(b);
+	x->err = (int)ib_i64(b);
+	x->partial = ib_u8(b) != 0;
+	x->consumed = ib_i64(b);
+	x->lines = (long)ib_i64(b);
+	x->shell = b->bad ? NULL : steps_rank_decode_shell(NULL, b, base_dir);
+	x->off = ib_u64(b);
+	x->len = ib_u64(b);
+	x->crc = ib_u32(b);
+	bool ok = !b->bad && x->shell && x->shell->rank == x->rank && x->shell->n >= x->from;
+	if (!ok) {
+		steps_rank_free(x->shell);
+		x->shell = NULL;
+	}
+	return ok;
+}
+
+/* Check delta seq's head against the base and decode its entries into ds; NULL or
+ * why it is not used. */
+static const char *file_read(struct delta_set *ds, struct delta_file *f, unsigned seq, const char *base_dir,
+			     const struct index_file_id *base)
+{
+	const char *bad = index_head_read(f->path, &f->head, &f->head_len, &f->id);
+	if (bad)
+		return bad;
+	struct ibuf b = { f->head, f->head_len, 0, false };
+	if (ib_u32(&b) != DELTA_TAG)
+		return "not a delta";
+	long long size = ib_i64(&b), mtime = ib_i64(&b), ino = ib_i64(&b);
+	if (size != base->size || mtime != base->mtime_ns || ino != base->ino)
+		return "it extends another version of the index";
+	if (ib_u32(&b) != seq)
+		return "out of sequence";
+	f->metric_off = b.off;
+	size_t nm = ib_count(&b, 5);
+	for (size_t i = 0; i < nm && !b.bad; i++) {
+		ib_u8(&b);
+		free(ib_str(&b));
+	}
+	size_t n = ib_count(&b, 8), ne0 = ds->ne;
+	for (size_t i = 0; i < n && !b.bad; i++) {
+		xgrow((void **)&ds->e, &ds->ecap, ds->ne + 1, sizeof(*ds->e));
+		if (entry_get(&b, base_dir, ds->nf, &ds->e[ds->ne]))
+			ds->ne++;
+		else
+			b.bad = true;
+	}
+	f->diag_off = b.off;
+	index_get_diags(&b, NULL, base_dir, false);
+	if (b.bad || b.off != b.n) {
+		for (size_t i = ne0; i < ds->ne; i++)
+			steps_rank_free(ds->e[i].shell);
+		ds->ne = ne0;
+		return "malformed";
+	}
+	return NULL;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct delta_entry *x = a, *y = b;
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return (x->file > y->file) - (x->file < y->file);
+}
+
+/* Delta seq of n is bad (why): report it, remove it and the ones after it (their
+ * records are parsed again from the JSONL and appended by this open). */
+static void drop_from(struct run *run, const char *dir, const char *path, unsigned seq, unsigned n, const char *why)
+{
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+		 "index delta %u of %u not used: %s; it and the %u after it are dropped, the records they held "
+		 "are read from the JSONL", seq, n, why, n - seq);
+	for (unsigned k = seq; k <= n; k++) {
+		char *p = delta_path(dir, k);
+		unlink(p);
+		free(p);
+	}
+}
+
+struct delta_set *delta_set_read(struct run *run, const char *dir, const char *base_dir,
+				 const struct index_file_id *base)
+{
+	unsigned n = delta_count(dir);
+	if (!n)
+		return NULL;
+	struct delta_set *ds = xcalloc(1, sizeof(*ds));
+	ds->f = xcalloc(n, sizeof(*ds->f));
+	for (unsigned seq = 1; seq <= n; seq++) {
+		struct delta_file *f = &ds->f[ds->nf];
+		f->path = delta_path(dir, seq);
+		const char *why = file_read(ds, f, seq, base_dir, base);
+		if (why) {
+			if (run) /* an open: report and remove them (a status only looks) */
+				drop_from(run, dir, f->path, seq, n, why);
+			free(f->path);
+			free(f->head);
+			break;
+		}
+		ds->nf++;
+	}
+	if (ds->ne)
+		qsort(ds->e, ds->ne, sizeof(*ds->e), cmp_entry);
+	return ds;
+}
+
+/* The first entry of rank id (ds->e is sorted), or NULL. */
+static const struct delta_entry *first_of(const struct delta_set *ds, long rank)
+{
+	size_t lo = 0, hi = ds ? ds->ne : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ds->e[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ds && lo < ds->ne && ds->e[lo].rank == rank ? &ds->e[lo] : NULL;
+}
+
+const struct index_extent *delta_set_extent(const struct delta_set *ds, long rank)
+{
+	const struct delta_entry *x = first_of(ds, rank);
+	if (!x)
+		return NULL;
+	while (x + 1 < ds->e + ds->ne && x[1].rank == rank)
+		x++;
+	return &x->ext;
+}
+
+void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir)
+{
+	for (size_t i = 0; ds && i < ds->nf; i++) {
+		struct delta_file *f = &ds->f[i];
+		struct ibuf b = { f->head, f->head_len, f->metric_off, false };
+		size_t nm = ib_count(&b, 5);
+		int *map = xcalloc(nm ? nm : 1, sizeof(*map));
+		for (size_t k = 0; k < nm && !b.bad; k++) {
+			unsigned kind = ib_u8(&b);
+			char *name = ib_str(&b);
+			map[k] = name && kind <= METRIC_MEMORY ? steps_metric_intern(m, (enum metric_kind)kind, name) : -1;
+			free(name);
+		}
+		f->part = steps_add_part(m, f->path, base_dir, f->id.size, f->id.mtime_ns, f->id.ino, map, nm);
+		free(map);
+	}
+}
+
+bool delta_set_defer(const struct delta_set *ds, struct rank_steps *x)
+{
+	const struct delta_entry *e = first_of(ds, x->rank);
+	for (; e && e < ds->e + ds->ne && e->rank == x->rank; e++) {
+		const struct delta_file *f = &ds->f[e->file];
+		if (!f->part || e->off < INDEX_HEADER_LEN || e->len > f->id.body_end ||
+		    e->off > f->id.body_end - e->len ||
+		    !steps_rank_defer_delta(x, e->shell, f->part, e->off, e->len, e->crc, e->from))
+			return false;
+	}
+	return true;
+}
+
+void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir)
+{
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->ne; i++) {
+		const struct delta_entry *e = &ds->e[i];
+		char *steps = xasprintf("%s/steps.jsonl", e->shell->path);
+		long si = -1;
+		index_sources_of(run, &(struct steps_rank_file){ .rank = e->rank, .steps = steps }, NULL, 1, &si, NULL);
+		free(steps);
+		if (si < 0)
+			continue;
+		run_source_done(run, (size_t)si, e->records, e->skipped, e->err, e->partial);
+		run_source_progress(run, (size_t)si, e->bytes, e->consumed, e->lines);
+	}
+	for (size_t i = 0; i < ds->nf; i++) {
+		struct ibuf b = { ds->f[i].head, ds->f[i].head_len, ds->f[i].diag_off, false };
+		index_get_diags(&b, run, base_dir, true);
+	}
+}
+
+size_t delta_set_count(const struct delta_set *ds)
+{
+	return ds ? ds->nf : 0;
+}
+
+void delta_set_free(struct delta_set *ds)
+{
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->ne; i++)
+		steps_rank_free(ds->e[i].shell);
+	for (size_t i = 0; i < ds->nf; i++) {
+		free(ds->f[i].path);
+		free(ds->f[i].head);
+	}
+	free(ds->e);
+	free(ds->f);
+	free(ds);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* delta.h: private to model/index/: the delta segments follow mode appends to a whole
+ * index (index.h DELTAS): reading them at open (delta.c) and the pieces of the part
+ * format they share with index.c and append.c.
+ *
+ * A delta file is an index file (index.h header, bodies, head at the end, written by
+ * index_file_write: a temporary file renamed, so a killed writer leaves the previous
+ * deltas as they were). Head: u32 DELTA_TAG; the base part it extends (size, mtime_ns,
+ * inode as when it was written); u32 sequence number (1, 2, ... in file name order);
+ * the metric table (u64 n; per metric u8 kind, string name); u64 entries; per entry:
+ * i64 rank id, u64 records the rank held before (`from`), the steps.jsonl extent after
+ * (extent.h), its source's bytes, records, skipped, err, partial, consumed, lines, the
+ * rank's shell after the segment (steps_rank_encode_shell), the segment body's offset,
+ * length and CRC-32 (steps_rank_encode_delta); then the diagnostics added (as in a
+ * part). A delta that fails any check, extends another base or breaks the sequence is
+ * reported and dropped with every later one: their ranks' sources then resume from the
+ * last extent kept, so the bytes after it are parsed again (the open appends them to
+ * the index as a grown open does). */
+#ifndef MODEL_INDEX_DELTA_H
+#define MODEL_INDEX_DELTA_H
+
+#include "model/index/extent.h"
+#include "model/index/index.h"
+
+#define DELTA_TAG 0x41544c44u /* "DLTA" */
+
+struct ibuf;
+struct obuf;
+struct rank_steps;
+struct steps_model;
+
+/* Delta file seq of the whole index in dir (malloc'd). */
+char *delta_path(const char *dir, unsigned seq);
+/* How many deltas dir holds in sequence from 1 (files that exist). */
+unsigned delta_count(const char *dir);
+/* Remove every delta file of dir. */
+void delta_remove_all(const char *dir);
+
+/* The valid deltas of base part `base_path` (checked: id) in dir, for the ranks a run
+ * restores from it. NULL when there are none. With run (an open), the first bad one
+ * and every later one are reported in run and removed; without, only left out. */
+struct delta_set;
+struct delta_set *delta_set_read(struct run *run, const char *dir, const char *base_dir,
+				 const struct index_file_id *base);
+/* The extent the deltas recorded last for rank id (NULL: none). */
+const struct index_extent *delta_set_extent(const struct delta_set *ds, long rank);
+/* Register the deltas' files with m (after the base part: index_part_files() order). */
+void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir);
+/* Add rank x's segments (x: a lazy shell decoded from the base); false when a segment
+ * does not continue it. */
+bool delta_set_defer(const struct delta_set *ds, struct rank_steps *x);
+/* The deltas' source updates and diagnostics into run (after the base's). */
+void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir);
+size_t delta_set_count(const struct delta_set *ds);
+void delta_set_free(struct delta_set *ds);
+
+/* Shared with index.c: the diagnostics list of a part (u64 n; per diagnostic level,
+ * file, line, offset, rank, message), idx[0..n) in run->diags. */
+void index_put_diags(struct obuf *o, const char *base, const struct run *run, const size_t *idx, size_t first,
+		     size_t n);
+/* Read such a list; apply: add them to run (else only check). */
+void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply);
+
+#endif

@@ -1,0 +1,139 @@
+#!/bin/sh
+# index_delta.sh: follow mode appends to the index as delta segments (model/index/index.h
+# DELTAS): a follower writes a delta every TSCOPE_INDEX_EVERY; the reopen restores the
+# base part with its deltas and parses nothing (or only the bytes after the last delta)
+# and equals a plain load (--print, --export ranks/findings/heatmap_cells/steps); a
+# follower killed with SIGKILL leaves a valid index; a torn or damaged delta is
+# reported and dropped, its records read from the JSONL; TSCOPE_INDEX_DELTAS deltas
+# are compacted into the base.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/index_delta.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+fpid=
+wpid=
+trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
+
+# same DIR: --print and the views from the index equal a plain load's
+same() {
+	"$T" --print --no-index "$1" >want.txt 2>/dev/null
+	"$T" --print "$1" >got.txt 2>/dev/null
+	ok=0
+	cmp -s want.txt got.txt || ok=1
+	for v in ranks findings heatmap_cells steps; do
+		"$T" --export $v --no-index "$1" >want.csv 2>/dev/null
+		"$T" --export $v "$1" >got.csv 2>/dev/null
+		cmp -s want.csv got.csv || ok=1
+	done
+	return $ok
+}
+ndeltas() { ls "$1"/.tscope-index/steps-0-of-1.delta-*.tsx 2>/dev/null | grep -c 'tsx$'; }
+# wait_deltas DIR N: until DIR's index has N deltas (at most 60 s; not a timing check)
+wait_deltas() {
+	i=0
+	while [ "$(ndeltas "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+
+# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
+# 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
+follow_job() {
+	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
+	"$T" index "$1" >/dev/null 2>&1
+	sh "$writer" "$1" "$2" 5 "$3" 0.03 &
+	wpid=$!
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
+	rc=$?
+	wait "$wpid"
+	wpid=
+	return $rc
+}
+
+# a clean follow: deltas, then a reopen that parses nothing
+follow_job a 6 40
+rc=$?
+tap_eq "follow: finished, exit 0" 0 "$rc"
+tap_check "follow: wrote delta segments, the base part stayed" \
+	'[ "$(ndeltas a)" -ge 2 ] && [ -s a/.tscope-index/steps-0-of-1.tsx ]'
+"$T" --export sources a >src1.csv 2>/dev/null
+tap_check "reopen: base + deltas used, nothing parsed" '! grep -q "grew\|not used" src1.csv'
+tap_check "reopen: = a plain load (--print, ranks, findings, heatmap_cells, steps)" 'same a'
+"$T" --export ranks a >a.csv 2>/dev/null
+tap_check "reopen: all 41 records of each rank" '[ "$(grep -c "^[0-5],41," a.csv)" -eq 6 ]'
+"$T" index --status a >st.txt
+tap_check "index --status: ok with its deltas" 'grep -q "^shard 0/1  ranks 0-5  ok" st.txt'
+
+# values a fresh load rounds or widens (float32 scalars but on the lowest rank, phases
+# that stop being nanosecond codes, run-length columns that stop being constant), in
+# deltas: stored exactly as a plain load stores them
+vals() { sh "$TSCOPE_ROOT/tests/tools/gen_vals.sh" "$@"; }
+for r in 0 1 2 3; do mkdir -p v/rank$r && vals $r 0 300 >v/rank$r/steps.jsonl; done
+"$T" index v >/dev/null 2>&1
+(s=300; while [ $s -lt 400 ]; do
+	for r in 0 1 2 3; do vals $r $s $((s + 10)) >>v/rank$r/steps.jsonl; done
+	s=$((s + 10)); sleep 0.05
+done) &
+wpid=$!
+TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 v >v.out 2>v.err
+wait "$wpid"
+wpid=
+"$T" --export sources v >srcv.csv 2>/dev/null
+tap_check "rounding: deltas written, the reopen parses nothing" '[ "$(ndeltas v)" -ge 2 ] && ! grep -q "grew\|not used" srcv.csv'
+tap_check "rounding: = a plain load, every value (--export steps)" 'same v && [ "$(wc -l <want.csv)" -eq 1601 ]'
+
+# a follower killed with SIGKILL mid-run: the index it leaves is valid; the reopen
+# parses only what came after its last delta
+sh "$writer" k 6 0 4 0 >/dev/null
+"$T" index k >/dev/null 2>&1
+sh "$writer" k 6 5 60 0.05 &
+wpid=$!
+TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 k >k.out 2>k.err &
+fpid=$!
+wait_deltas k 2
+kill -9 "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+fpid=
+wait "$wpid"
+wpid=
+tap_check "killed follower: it had written deltas" '[ "$(ndeltas k)" -ge 2 ]'
+"$T" --export sources k >src2.csv 2>/dev/null
+tap_check "killed follower: the index is used, only the bytes after its last delta parsed" \
+	'grep -q "index: 6 ranks. steps.jsonl grew since the index was written: only their" src2.csv && ! grep -q "not used" src2.csv'
+tap_check "killed follower: = a plain load" 'same k'
+"$T" --export ranks k >k.csv 2>/dev/null
+tap_check "killed follower: all 61 records of each rank" '[ "$(grep -c "^[0-5],61," k.csv)" -eq 6 ]'
+
+# a torn delta (the follower's last file cut short): reported, dropped, re-parsed
+follow_job t 4 30
+n=$(ndeltas t)
+last=t/.tscope-index/steps-0-of-1.delta-$(printf '%06d' "$n").tsx
+head -c $(($(wc -c <"$last") / 2)) "$last" >cut.tsx && cat cut.tsx >"$last"
+"$T" --export sources t >src3.csv 2>/dev/null
+tap_check "torn delta: reported and dropped" \
+	"grep -q \"index delta $n of $n not used: truncated; it and the 0 after it are dropped\" src3.csv"
+tap_check "torn delta: its ranks' new bytes are parsed again" 'grep -q "steps.jsonl grew since the index was written" src3.csv'
+tap_check "torn delta: = a plain load" 'same t'
+"$T" --export sources t >src4.csv 2>/dev/null
+tap_check "torn delta: that open appended the records to the index again" '! grep -q "grew\|not used" src4.csv'
+
+# a damaged segment body (a flipped byte the head's checksum does not cover): found
+# when the rank is read, that rank read from its JSONL
+follow_job d 4 20
+f=d/.tscope-index/steps-0-of-1.delta-000001.tsx
+printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
+"$T" --export sources d >src5.csv 2>/dev/null
+tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src5.csv'
+tap_check "damaged segment: = a plain load" 'same d'
+
+# compaction: at TSCOPE_INDEX_DELTAS deltas the next append rewrites the base whole
+export TSCOPE_INDEX_DELTAS=2
+follow_job c 4 60
+unset TSCOPE_INDEX_DELTAS
+tap_check "compaction: never more than 2 deltas" '[ "$(ndeltas c)" -le 2 ]'
+"$T" --export sources c >src6.csv 2>/dev/null
+tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src6.csv'
+tap_check "compaction: = a plain load" 'same c'
+cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
+tap_plan

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* test_shard.c: what one `tscope-tui index --shard K/N` touches (model/index/index.h
+ * index_shard_dirs, model/trace/index.c trace_index_shard, model/run.c): the rank dirs
+ * of a shard from the listing of the run dir alone; the shard's open lists the run dir
+ * once and reads only its own rank dirs (listings and run.json files counted by
+ * model/dirlist.h), runs only the loaders whose data goes into the index; trace files
+ * go to the shard of the rank dir they are in, the others are split by path. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/dirlist.h"
+#include "model/index/index.h"
+#include "model/run.h"
+#include "model/steps/steps.h"
+#include "model/trace/internal.h"
+#include "model/xalloc.h"
+#include "tests/tap.h"
+#include "tests/testutil.h"
+
+#define NRANKS 6
+
+static void write_rank(const char *run, int k)
+{
+	char *dir = xasprintf("%s/rank%d", run, k);
+	tu_make_dir(dir);
+	char *p = xasprintf("%s/steps.jsonl", dir);
+	static const char lines[] = "{\"step\": 0, \"phases\": {\"forward\": 0.5, \"comm\": 0.1}}\n"
+				    "{\"step\": 1, \"phases\": {\"forward\": 0.6, \"comm\": 0.1}}\n";
+	tu_write_file(p, lines, strlen(lines));
+	free(p);
+	p = xasprintf("%s/run.json", dir);
+	char *meta = xasprintf("{\"name\": \"shard\", \"rank\": %d, \"world_size\": %d}", k, NRANKS);
+	tu_write_file(p, meta, strlen(meta));
+	free(meta);
+	free(p);
+	free(dir);
+}
+
+static void test_dirs(const char *run)
+{
+	struct index_shard_dirs sd;
+	index_shard_dirs(run, 0, 2, &sd);
+	is_int((long)sd.n, NRANKS, "every rank dir of the run");
+	is_int(index_shard_dir_of(&sd, "rank0"), 1, "rank0 is shard 0/2's");
+	is_int(index_shard_dir_of(&sd, "rank2"), 1, "rank2 is shard 0/2's");
+	is_int(index_shard_dir_of(&sd, "rank3"), 0, "rank3 is not");
+	is_int(index_shard_dir_of(&sd, "rank5"), 0, "rank5 is not");
+	is_int(index_shard_dir_of(&sd, "worker1"), -1, "worker1 is no rank dir");
+	index_shard_dirs_free(&sd);
+	index_shard_dirs(run, 1, 2, &sd);
+	ok(index_shard_dir_of(&sd, "rank3") == 1 && index_shard_dir_of(&sd, "rank0") == 0, "shard 1/2: the other half");
+	index_shard_dirs_free(&sd);
+}
+
+/* The trace files of shard k of 2 among a fixed set: its rank dirs' and a slice of the others. */
+static char *traces_of(const char *run, unsigned k)
+{
+	const char *rel[] = { "rank4/b.pt.trace.json", "top2.json", "rank0/a.pt.trace.json", "worker1/c.json",
+			      "top1.json" };
+	size_t n = ARRAY_LEN(rel);
+	char **v = xcalloc(n, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = xasprintf("%s/%s", run, rel[i]);
+	trace_index_shard(run, v, &n, k, 2);
+	size_t rl = strlen(run) + 1;
+	char *all = xstrdup("");
+	for (size_t i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s%s", all, i ? " " : "", v[i] + rl);
+		free(all);
+		all = next;
+		free(v[i]);
+	}
+	free(v);
+	return all;
+}
+
+static void test_traces(const char *run)
+{
+	char *a = traces_of(run, 0), *b = traces_of(run, 1);
+	is_str(a, "rank0/a.pt.trace.json top1.json", "shard 0/2: its rank dir's trace, the first of the others");
+	is_str(b, "rank4/b.pt.trace.json top2.json worker1/c.json", "shard 1/2: its rank dir's trace, the rest");
+	free(a);
+	free(b);
+}
+
+/* An index shard's open inside a scope: listings and files read. */
+static void test_open(const char *run)
+{
+	struct opts o = { .jobs = 1, .index_build = true, .shard_k = 0, .shard_n = 2 };
+	const char *paths[] = { run };
+	dirlist_scope_begin();
+	size_t lists = dirlist_reads(), files = dirlist_file_reads();
+	struct run *r = run_open(paths, 1, &o, NULL);
+	lists = dirlist_reads() - lists;
+	files = dirlist_file_reads() - files;
+	dirlist_scope_end();
+	is_int((long)steps_nranks(r->steps), 3, "the shard loads its 3 ranks");
+	is_int((long)lists, 1 + 3 + 1, "listed: the run dir, its own 3 rank dirs and worker1 (every shard's)");
+	is_int((long)files, 3, "only its own ranks' run.json are read");
+	ok(r->index_path != NULL, "its part is written");
+	run_free(r);
+	/* a whole index of the same run reads every rank */
+	struct opts w = { .jobs = 1, .index_build = true };
+	dirlist_scope_begin();
+	files = dirlist_file_reads();
+	r = run_open(paths, 1, &w, NULL);
+	files = dirlist_file_reads() - files;
+	dirlist_scope_end();
+	is_int((long)steps_nranks(r->steps), NRANKS, "a whole index loads every rank");
+	is_int((long)files, NRANKS, "and reads every run.json once");
+	run_free(r);
+}
+
+int main(void)
+{
+	char buf[512];
+	const char *run = tu_mkdtemp(buf, sizeof(buf), "tscope-shard.");
+	if (!ok(run != NULL, "temp dir"))
+		return tap_done();
+	for (int k = 0; k < NRANKS; k++)
+		write_rank(run, k);
+	char *w = xasprintf("%s/worker1", run);
+	tu_make_dir(w);
+	free(w);
+	test_dirs(run);
+	test_traces(run);
+	test_open(run);
+	tu_rm_rf(run);
+	return tap_done();
+}
