@@ -165,9 +165,9 @@ static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 					l->pred[g][i].id = id;
 			}
 			if (e->nano)
-				rank_set_nano(fl->r, pos, id, e->code);
+				store_set_nano(fl->r, pos, id, e->code);
 			else
-				rank_set(fl->r, pos, id, e->value);
+				store_set(fl->r, pos, id, e->value);
 		}
 	fl->records++;
 	return true;

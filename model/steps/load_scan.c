@@ -382,6 +382,7 @@ static void shape_build(struct scan_line *out, const char *s, const char *end)
 		memcpy(sh->bytes + used, gap, len);
 		v->gap_off = (uint16_t)used;
 		v->gap_len = (uint16_t)len;
+		v->want = len >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << len) - 1;
 		used += len;
 		if (k == out->nrec)
 			break;
@@ -400,8 +401,8 @@ static void shape_build(struct scan_line *out, const char *s, const char *end)
 }
 
 /* Gap comparisons: are the len bytes at p (p + len within the line, bytes up to lim
- * readable) those of gap (readable 64 bytes past len)? */
-typedef bool (*gap_eq_fn)(const char *p, const char *gap, size_t len, const char *lim);
+ * readable) those of gap (readable 64 bytes past len)? want: the gap's scan_value.want. */
+typedef bool (*gap_eq_fn)(const char *p, const char *gap, size_t len, uint32_t want, const char *lim);
 
 /* The bytes of a 64-bit word that come first in memory, k of them (0 < k < 8). */
 static inline uint64_t word_head(size_t k)
@@ -414,8 +415,9 @@ static inline uint64_t word_head(size_t k)
 }
 
 /* Any CPU: 64-bit words; a tail word masked where it may be read, else memcmp. */
-static inline bool gap_eq_words(const char *p, const char *gap, size_t len, const char *lim)
+static inline bool gap_eq_words(const char *p, const char *gap, size_t len, uint32_t want, const char *lim)
 {
+	(void)want;
 	size_t k = 0;
 	uint64_t a, b;
 	for (; len - k >= 8; k += 8) {
@@ -436,30 +438,40 @@ static inline bool gap_eq_words(const char *p, const char *gap, size_t len, cons
 #ifdef SCAN_X86
 /* The vector paths run on lines with SCAN_ROOM bytes after them (shape_scan_isa): a gap
  * within the line read a whole vector at a time ends less than 32 bytes past the line. */
-static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, const char *lim)
+static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, uint32_t want, const char *lim)
 {
 	(void)lim;
+	if (len <= 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)gap);
+		return ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & want) == want;
+	}
 	for (size_t k = 0; k < len; k += 16) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
 		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(gap + k));
 		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-		uint32_t want = len - k >= 16 ? 0xFFFFu : ((uint32_t)1 << (len - k)) - 1;
-		if ((eq & want) != want)
+		uint32_t part = len - k >= 16 ? 0xFFFFu : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & part) != part)
 			return false;
 	}
 	return true;
 }
 
 __attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, const char *gap, size_t len,
-							   const char *lim)
+							   uint32_t want, const char *lim)
 {
 	(void)lim;
+	if (len <= 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)gap);
+		return ((uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b)) & want) == want;
+	}
 	for (size_t k = 0; k < len; k += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + k));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(gap + k));
 		uint32_t eq = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
-		uint32_t want = len - k >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << (len - k)) - 1;
-		if ((eq & want) != want)
+		uint32_t part = len - k >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & part) != part)
 			return false;
 	}
 	return true;
@@ -480,7 +492,7 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 	for (size_t k = 0;; k++) {
 		const struct scan_value *v = &sh->v[k];
 		const char *gap = c.p;
-		if ((size_t)(end - gap) < v->gap_len || !eq(gap, sh->bytes + v->gap_off, v->gap_len, lim))
+		if ((size_t)(end - gap) < v->gap_len || !eq(gap, sh->bytes + v->gap_off, v->gap_len, v->want, lim))
 			return false;
 		c.p += v->gap_len;
 		if (k == sh->nvalues)
@@ -496,8 +508,7 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 			int g = v->what - SCAN_VALUE_MEMBER;
 			const struct scan_pred *pred = &out->pred[g][v->member];
 			struct scan_member *m = &out->m[g][v->member];
-			m->key = gap + v->key_off;
-			m->len = pred->len;
+			m->key = gap + v->key_off; /* m->len is the key's, from the scan that built the shape */
 			m->id = pred->id;
 			if (!member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars, true))
 				return false;

@@ -86,6 +86,7 @@ struct scan_value {
 	uint8_t what;               /* SCAN_VALUE_STEP, _TIMESTAMP or _MEMBER + kind */
 	uint8_t member;             /* its index in the group */
 	uint16_t key_off;           /* a member's key: from the gap's start */
+	uint32_t want;              /* gap_len <= 32: its bytes' bits in a 32-byte compare mask */
 };
 struct scan_rec {
 	const char *start, *end;    /* the value's bytes in the line */
