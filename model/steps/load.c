@@ -147,14 +147,11 @@ void pytscope_scan_enable(bool on)
 	scan_enabled = on;
 }
 
-/* The fast path: a line pytscope_scan_line() fully understands is stored here, with
- * the calls (and metric interning order) of the jsmn path below. */
-static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
+/* The line the scanner understood, stored with the calls (and metric interning order)
+ * of the jsmn path below. */
+static void store_scanned(struct steps_tail *fl)
 {
 	struct scan_line *l = &fl->scan;
-	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n;
-	if (!scan_enabled || !pytscope_scan_line(s, n, avail, l))
-		return false;
 	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < l->n[g]; i++) {
@@ -171,6 +168,27 @@ static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 				store_set(fl->r, pos, id, e->value);
 		}
 	fl->records++;
+}
+
+/* The fast path: a line pytscope_scan_line() fully understands. */
+static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
+{
+	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n;
+	if (!scan_enabled || !pytscope_scan_line(s, n, avail, &fl->scan))
+		return false;
+	store_scanned(fl);
+	return true;
+}
+
+/* The line at s (its newline within buf[..end)) when it has the previous line's shape,
+ * found without searching for the newline first (pytscope_scan_next); *len: the bytes
+ * before its newline. False: feed_line decides. */
+static bool load_line_shaped(struct steps_tail *fl, const char *s, size_t avail, size_t *len)
+{
+	if (!scan_enabled || !pytscope_scan_next(s, avail, &fl->scan, len))
+		return false;
+	fl->line++;
+	store_scanned(fl);
 	return true;
 }
 
@@ -295,12 +313,18 @@ static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 		if (buf[0] == '\n')
 			start = 1;
 	}
-	const char *nl;
-	while ((nl = memchr(buf + start, '\n', end - start))) {
+	for (;;) {
+		size_t len;
+		if (load_line_shaped(t, buf + start, end - start, &len)) {
+			start += len + 1;
+			continue;
+		}
+		const char *nl = memchr(buf + start, '\n', end - start);
+		if (!nl)
+			return start;
 		feed_line(t, buf + start, (size_t)(nl - (buf + start)), false);
 		start = (size_t)(nl - buf) + 1;
 	}
-	return start;
 }
 
 /* The unterminated bytes at the end of what is read: a last line without newline is

@@ -376,8 +376,8 @@ static void shape_build(struct scan_line *out, const char *s, const char *end)
 		const struct scan_rec *r = &out->rec[k];
 		const char *next = k < out->nrec ? r->start : end;
 		size_t len = (size_t)(next - gap);
-		if (len > SCAN_SHAPE_BYTES - used)
-			return;
+		if (len > SCAN_SHAPE_BYTES - used || memchr(gap, '\n', len))
+			return; /* no gap holds a newline (pytscope_scan_next relies on it) */
 		struct scan_value *v = &sh->v[k];
 		memcpy(sh->bytes + used, gap, len);
 		v->gap_off = (uint16_t)used;
@@ -478,12 +478,23 @@ __attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, co
 }
 #endif
 
+/* After the last gap of a line read up to its newline (pytscope_scan_next): only
+ * whitespace (as the loader strips it) before a '\n' at or before end; *nl: where. */
+static bool line_ends(const char *p, const char *end, const char **nl)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
+		p++;
+	*nl = p;
+	return p < end && *p == '\n';
+}
+
 /* The line s[0..end) read with the previous line's shape: each gap compared whole,
  * each value parsed as the full scan parses it (the same functions from the same
  * byte), a member's key and id those of its prediction (the full scan would match
  * every key). False when a gap or value differs: the caller then scans in full. */
 static inline __attribute__((always_inline)) bool shape_scan(const char *s, const char *end, const char *lim,
-							      struct scan_line *out, gap_eq_fn eq, bool room)
+							      struct scan_line *out, gap_eq_fn eq, bool room,
+							      const char **to_nl)
 {
 	const struct scan_shape *sh = &out->shape;
 	struct cursor c = { s, end, lim, out->isa, room };
@@ -496,7 +507,9 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 			return false;
 		c.p += v->gap_len;
 		if (k == sh->nvalues)
-			return c.p == end;
+			return to_nl ? line_ends(c.p, end, to_nl) : c.p == end;
+		if (c.p < end && (*c.p == ' ' || *c.p == '\t' || *c.p == '\r' || *c.p == '\n'))
+			return false; /* not the shape's line (the full scan decides): no value read skips a newline */
 		if (v->what == SCAN_VALUE_STEP) {
 			if (!scan_step(&c, &out->step, &num, &nlen))
 				return false;
@@ -516,36 +529,40 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 	}
 }
 
-static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out)
+static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out,
+				const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_words, lim - end >= SCAN_ROOM);
+	return shape_scan(s, end, lim, out, gap_eq_words, lim - end >= SCAN_ROOM, to_nl);
 }
 
 #ifdef SCAN_X86
-static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out)
+static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out,
+			    const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_sse2, true);
+	return shape_scan(s, end, lim, out, gap_eq_sse2, true, to_nl);
 }
 
 __attribute__((target("avx2"))) static bool shape_scan_avx2(const char *s, const char *end, const char *lim,
-							   struct scan_line *out)
+							   struct scan_line *out, const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_avx2, true);
+	return shape_scan(s, end, lim, out, gap_eq_avx2, true, to_nl);
 }
 #endif
 
 /* The path of out->isa; a line without SCAN_ROOM bytes after it takes the portable
- * one, whose reads check their bounds. */
-static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out)
+ * one, whose reads check their bounds. to_nl: the line is read up to its newline, which
+ * lies before end (*to_nl: where); NULL: the line is s[0..end). */
+static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out,
+			   const char **to_nl)
 {
 #ifdef SCAN_X86
 	bool room = lim - end >= SCAN_ROOM;
 	if (room && out->isa == SCAN_ISA_AVX2)
-		return shape_scan_avx2(s, end, lim, out);
+		return shape_scan_avx2(s, end, lim, out, to_nl);
 	if (room && out->isa == SCAN_ISA_SSE2)
-		return shape_scan_sse2(s, end, lim, out);
+		return shape_scan_sse2(s, end, lim, out, to_nl);
 #endif
-	return shape_scan_portable(s, end, lim, out);
+	return shape_scan_portable(s, end, lim, out, to_nl);
 }
 
 void pytscope_scan_init(struct scan_line *l)
@@ -639,7 +656,7 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 	const char *lim = s + (avail > n ? avail : n);
 	out->timestamp = 0;
 	out->have_timestamp = false;
-	if (out->shape.nvalues && shape_scan_isa(s, s + n, lim, out)) {
+	if (out->shape.nvalues && shape_scan_isa(s, s + n, lim, out, NULL)) {
 		memcpy(out->n, out->shape.n, sizeof(out->n));
 		return true;
 	}
@@ -653,5 +670,21 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 		return false;
 	if (!out->no_shape)
 		shape_build(out, s, s + n);
+	return true;
+}
+
+bool pytscope_scan_next(const char *s, size_t avail, struct scan_line *out, size_t *len)
+{
+	const char *nl, *end = s + avail - SCAN_ROOM, *p = s;
+	if (!out->shape.nvalues || avail < 2 * SCAN_ROOM)
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
+		p++; /* what the loader strips */
+	out->timestamp = 0;
+	out->have_timestamp = false;
+	if (!shape_scan_isa(p, end, s + avail, out, &nl))
+		return false;
+	memcpy(out->n, out->shape.n, sizeof(out->n));
+	*len = (size_t)(nl - s);
 	return true;
 }

@@ -122,6 +122,14 @@ void pytscope_scan_init(struct scan_line *l);
  * the jsmn path" (out is then unspecified). */
 bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out);
 
+/* The line that starts at s (s[0..avail) readable, the loader's buffer), when it has
+ * the previous line's shape and its newline lies before the last SCAN_ROOM (64) bytes:
+ * *len is the bytes before the newline, and out is what pytscope_scan_line() gives for
+ * the line stripped of whitespace at both ends, as the loader strips it. A line can be found without searching for its newline first: no gap holds
+ * a newline (lines never do) and no value reads across one. False: nothing is known
+ * (out unspecified; find the line and call pytscope_scan_line()). */
+bool pytscope_scan_next(const char *s, size_t avail, struct scan_line *out, size_t *len);
+
 /* Tests only (defined in load.c): false sends every line through the jsmn path,
  * so that both paths can be compared. Set before run_open(); not synchronised. */
 void pytscope_scan_enable(bool on);
