@@ -170,34 +170,15 @@ static void store_scanned(struct steps_tail *fl)
 	fl->records++;
 }
 
-/* The fast path: a line pytscope_scan_line() fully understands. */
-static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
-{
-	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n;
-	if (!scan_enabled || !pytscope_scan_line(s, n, avail, &fl->scan))
-		return false;
-	store_scanned(fl);
-	return true;
-}
-
-/* The line at s (its newline within buf[..end)) when it has the previous line's shape,
- * found without searching for the newline first (pytscope_scan_next); *len: the bytes
- * before its newline. False: feed_line decides. */
-static bool load_line_shaped(struct steps_tail *fl, const char *s, size_t avail, size_t *len)
-{
-	if (!scan_enabled || !pytscope_scan_next(s, avail, &fl->scan, len))
-		return false;
-	fl->line++;
-	store_scanned(fl);
-	return true;
-}
-
 /* One stripped, non-empty line. last_partial: the final line had no newline. Returns
  * false when the line is a truncated tail (not an error). */
 static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
-	if (load_line_fast(fl, s, n))
+	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n; /* the fast path first */
+	if (scan_enabled && pytscope_scan_line(s, n, avail, &fl->scan)) {
+		store_scanned(fl);
 		return true;
+	}
 	struct json_doc *d = &fl->doc;
 	int rc = json_parse(d, s, n);
 	if (rc < 0 || (rc > 0 && d->tok[0].end != (int)n)) {
@@ -313,9 +294,11 @@ static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 		if (buf[0] == '\n')
 			start = 1;
 	}
-	for (;;) {
+	for (;;) { /* a line with the previous line's shape is read before its newline is found */
 		size_t len;
-		if (load_line_shaped(t, buf + start, end - start, &len)) {
+		if (scan_enabled && pytscope_scan_next(buf + start, end - start, &t->scan, &len)) {
+			t->line++;
+			store_scanned(t);
 			start += len + 1;
 			continue;
 		}
