@@ -221,7 +221,7 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
-static struct distributed *compute_distributed(struct run *run, const double *cmed_known)
+struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
@@ -266,7 +266,7 @@ const struct distributed *analysis_distributed(struct run *run)
 		return NULL;
 	if (!c->dist_done) {
 		/* medians a live run kept and extended; else the step pass computes them */
-		c->dist = compute_distributed(run, c->cmed ? analysis_step_medians(run, c) : NULL);
+		c->dist = analysis_dist_compute(run, c->cmed ? analysis_step_medians(run, c) : NULL);
 		c->dist_done = true;
 		if (c->dist && !c->cmed)
 			analysis_step_medians(run, c);   /* kept: a live run extends them */
