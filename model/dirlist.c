@@ -20,6 +20,7 @@ struct slot {
 	int val;             /* memos; files: the errno when data is NULL */
 	char *data;          /* files: the whole file */
 	size_t len;
+	bool busy;           /* being read by one thread (the others wait on `ready`) */
 };
 
 struct table {
@@ -28,6 +29,7 @@ struct table {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;   /* a busy slot was filled */
 static bool in_scope;
 static struct table lists, memos, files;
 static atomic_size_t reads, file_reads;
@@ -132,6 +134,13 @@ static void table_clear(struct table *t)
 	*t = (struct table){ 0 };
 }
 
+/* Under the lock: s is filled, wake whoever waits for it. */
+static void slot_done(struct slot *s)
+{
+	s->busy = false;
+	pthread_cond_broadcast(&ready);
+}
+
 struct dirlist *dirlist_open(const char *dir)
 {
 	pthread_mutex_lock(&lock);
@@ -141,11 +150,19 @@ struct dirlist *dirlist_open(const char *dir)
 	}
 	bool added;
 	struct slot *s = slot_of(&lists, dir, &added);
-	if (added) {   /* read under the lock: two threads never list one directory twice */
-		s->l = list_read(dir);
-		if (s->l)
-			s->l->cached = true;
+	if (added) {   /* read by this thread alone, outside the lock: others list other dirs */
+		s->busy = true;
+		pthread_mutex_unlock(&lock);
+		struct dirlist *l = list_read(dir);
+		if (l)
+			l->cached = true;
+		pthread_mutex_lock(&lock);
+		s = find(&lists, dir);   /* the table may have grown meanwhile */
+		s->l = l;
+		slot_done(s);
 	}
+	while ((s = find(&lists, dir))->busy)
+		pthread_cond_wait(&ready, &lock);
 	struct dirlist *l = s->l;
 	pthread_mutex_unlock(&lock);
 	return l;
@@ -285,24 +302,26 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 	}
 	bool added;
 	struct slot *s = slot_of(&files, path, &added);
-	if (added) { /* read under the lock: two threads never open one file twice */
+	if (added) { /* opened by this thread alone, outside the lock: others read other files */
+		s->busy = true;
+		pthread_mutex_unlock(&lock);
 		size_t got = 0;
 		char *buf = read_file(path, n, &got, true, &whole);
-		if (!buf || whole) {
-			s->data = buf;
-			s->len = got;
-			s->val = buf ? 0 : errno;
-			s->l = NULL;
-			char *c = buf ? head_copy(buf, got, n, len) : NULL;
+		int e = errno;
+		pthread_mutex_lock(&lock);
+		s = find(&files, path);   /* the table may have grown meanwhile */
+		s->val = !buf ? e : whole ? 0 : -1;   /* -1: large, read each time */
+		s->data = whole ? buf : NULL;
+		s->len = whole ? got : 0;
+		slot_done(s);
+		if (buf && !whole) {
 			pthread_mutex_unlock(&lock);
-			errno = s->val;
-			return c;
+			*len = got;
+			return buf;
 		}
-		s->val = -1; /* large: read each time */
-		pthread_mutex_unlock(&lock);
-		*len = got;
-		return buf;
 	}
+	while ((s = find(&files, path))->busy)
+		pthread_cond_wait(&ready, &lock);
 	if (s->val == -1) {
 		pthread_mutex_unlock(&lock);
 		return read_file(path, n, len, false, &whole);

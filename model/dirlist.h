@@ -12,7 +12,11 @@
  *
  * CONTRACT. dirlist_open() returns NULL when dir cannot be read; release every listing
  * with dirlist_close() (a no-op for a cached one). Listings are immutable and
- * thread-safe to read; dirlist_open() may be called from any thread. A scope's listings
+ * thread-safe to read; dirlist_open() may be called from any thread. Inside a scope the
+ * first thread to ask for a directory or file reads it, without holding the others up:
+ * a thread asking for the same one waits for that read, one asking for another reads it
+ * meanwhile (identification's walk and a load that began early share a cold file system
+ * in parallel). A scope's listings
  * live until dirlist_scope_end(), which the caller makes sure no one is reading. */
 #ifndef MODEL_DIRLIST_H
 #define MODEL_DIRLIST_H

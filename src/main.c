@@ -189,21 +189,45 @@ static void on_started(void *ud, struct run *run)
 	atomic_store(&((struct progress *)ud)->run, run);
 }
 
+/* One load: its paths, progress and hooks, and (on the loading screen) its thread. */
 struct load_job {
 	const char *const *paths;
 	size_t npaths;
 	const struct opts *opts;
-	struct load_ctx *hooks;
+	struct progress prog;
+	struct load_ctx hooks;
 	struct run *run;
 	atomic_bool done;
+	pthread_t th;
+	bool threaded;           /* run_open() runs on th */
 };
+
+static void load_job_init(struct load_job *job, const char *const *paths, size_t npaths, const struct opts *opts)
+{
+	memset(job, 0, sizeof(*job));
+	job->paths = paths;
+	job->npaths = npaths;
+	job->opts = opts;
+	job->prog.tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &job->prog.start);
+	job->hooks = (struct load_ctx){ .progress = on_progress, .started = on_started, .ud = &job->prog,
+					.cancel = &job->prog.cancel };
+}
 
 static void *load_thread(void *ud)
 {
 	struct load_job *job = ud;
-	job->run = run_open(job->paths, job->npaths, job->opts, job->hooks);
+	job->run = run_open(job->paths, job->npaths, job->opts, &job->hooks);
 	atomic_store(&job->done, true);
 	return NULL;
+}
+
+/* Start job's run_open() on a thread of its own (false: it could not be started). */
+static bool load_job_start(struct load_job *job)
+{
+	job->prog.screen = true;
+	job->threaded = pthread_create(&job->th, NULL, load_thread, job) == 0;
+	return job->threaded;
 }
 
 /* Records the partial Overview reads per frame at most (model/steps/progress.h): the
@@ -223,7 +247,8 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 		steps_progress_update(sp, run, LOAD_DIGEST_RECORDS);
 	steps_progress_lines(sp, path, lines, findings);
 	size_t expected, k = steps_progress_ranks(sp, &expected);   /* a pipe's bytes are not in total */
-	st->finishing = st->total > 0 && st->done >= st->total && k >= expected;
+	st->listing = steps_progress_listing(sp, &st->listed);
+	st->finishing = !st->listing && st->total > 0 && st->done >= st->total && k >= expected;
 }
 
 /* How long a cancelled load may take to stop before the process ends without it. */
@@ -239,25 +264,24 @@ static _Noreturn void load_abandon(int rc, const char *why)
 	exit(rc);
 }
 
-/* The explorer's load: the loaders run on a thread while this one draws the loading
- * screen at once and every 100 ms (at once again after a key); q or Esc cancels the
- * loaders and quits (*quit_rc 0), a signal too (128 + N); a loader that does not stop
- * within LOAD_CANCEL_WAIT_MS ends the process (load_abandon). NULL when not loaded. */
-static struct run *load_screen(const char *const *paths, size_t npaths, const struct opts *opts,
-			       struct progress *prog, struct load_ctx *hooks, int *quit_rc)
+/* The explorer's load: the loaders run on a thread (started here unless it runs
+ * already) while this one draws the loading screen at once and every 100 ms (at once
+ * again after a key); q or Esc cancels the loaders and quits (*quit_rc 0), a signal too
+ * (128 + N); a loader that does not stop within LOAD_CANCEL_WAIT_MS ends the process
+ * (load_abandon). NULL when not loaded. */
+static struct run *load_screen(struct load_job *job, int *quit_rc)
 {
-	struct load_job job = { .paths = paths, .npaths = npaths, .opts = opts, .hooks = hooks };
-	pthread_t th;
-	if (pthread_create(&th, NULL, load_thread, &job) != 0) {
-		load_thread(&job);
-		return job.run;
+	struct progress *prog = &job->prog;
+	if (!job->threaded && !load_job_start(job)) {
+		load_thread(job);
+		return job->run;
 	}
 	struct steps_progress *sp = steps_progress_new();
 	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
 	long long cancel_ms = 0;
-	while (!atomic_load(&job.done)) {
+	while (!atomic_load(&job->done)) {
 		struct ui_load_status st;
-		load_status(prog, sp, npaths ? paths[0] : ".", lines, findings, &st);
+		load_status(prog, sp, job->npaths ? job->paths[0] : ".", lines, findings, &st);
 		int rc = ui_load_frame(&st, 100);
 		if (rc >= 0 && !atomic_load(&prog->cancel)) {
 			atomic_store(&prog->cancel, true);
@@ -267,45 +291,71 @@ static struct run *load_screen(const char *const *paths, size_t npaths, const st
 		if (cancel_ms && elapsed_ms(&prog->start) - cancel_ms > LOAD_CANCEL_WAIT_MS)
 			load_abandon(*quit_rc, " (a loader blocked in a read was not waited for)");
 	}
-	pthread_join(th, NULL);
+	pthread_join(job->th, NULL);
+	job->threaded = false;
 	steps_progress_free(sp);
 	free(lines);
 	free(findings);
 	if (!atomic_load(&prog->cancel))
-		return job.run;
+		return job->run;
 	ui_load_end(false);
 	fprintf(stderr, "tscope-tui: load cancelled\n");
-	run_free(job.run);
+	run_free(job->run);
 	return NULL;
 }
 
 /* Load with a progress line on a tty after 0.5 s (rate, ETA); q or Esc on a tty cancels:
  * NULL then, after saying so. With screen (the explorer follows on a terminal) the
  * loading screen shows the progress instead, from the first moment, and q quits
- * (*quit_rc 0). */
+ * (*quit_rc 0). early: a load of these paths that identify() started already, or NULL. */
 static struct run *load(const char *const *paths, size_t npaths, const struct opts *opts, bool screen,
-			int *quit_rc)
+			int *quit_rc, struct load_job *early)
 {
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	struct load_ctx hooks = { .progress = on_progress, .started = on_started, .ud = &prog,
-				  .cancel = &prog.cancel };
+	struct load_job own, *job = early && early->threaded ? early : &own;
+	if (job == &own)
+		load_job_init(job, paths, npaths, opts);
+	struct progress *prog = &job->prog;
 	*quit_rc = 1;
-	prog.screen = screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts);
-	if (prog.screen)   /* metric reference errors are diagnostics the Sources pane lists */
-		return load_screen(paths, npaths, opts, &prog, &hooks, quit_rc);
-	prog.keys = prog.tty && isatty(STDIN_FILENO);
-	struct run *run = run_open(paths, npaths, opts, &hooks);
+	if (job->threaded || (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts)))
+		return load_screen(job, quit_rc);   /* metric reference errors are diagnostics the Sources pane lists */
+	prog->keys = prog->tty && isatty(STDIN_FILENO);
+	struct run *run = run_open(paths, npaths, opts, &job->hooks);
 	load_keys_stop();
-	if (atomic_load(&prog.shown))
+	if (atomic_load(&prog->shown))
 		fprintf(stderr, "\r\033[K");
-	if (atomic_load(&prog.cancel)) {
+	if (atomic_load(&prog->cancel)) {
 		fprintf(stderr, "tscope-tui: load cancelled\n");
 		run_free(run);
 		return NULL;
 	}
 	report_metric_refs(run);
 	return run;
+}
+
+/* A load identify() started that the PATHs turned out not to want (several runs):
+ * cancel it and wait, the loading screen up meanwhile (q ends the process). */
+static void load_job_drop(struct load_job *job)
+{
+	if (!job->threaded)
+		return;
+	atomic_store(&job->prog.cancel, true);
+	struct steps_progress *none = steps_progress_new();
+	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
+	steps_progress_lines(none, job->paths[0], lines, findings);
+	while (!atomic_load(&job->done)) {
+		struct ui_load_status st = { .path = job->paths[0], .doing = "cancelling the load begun early",
+					     .lines = lines, .findings = findings };
+		int rc = ui_load_frame(&st, 100);
+		if (rc >= 0)
+			load_abandon(rc, "");
+	}
+	pthread_join(job->th, NULL);
+	job->threaded = false;
+	run_free(job->run);
+	job->run = NULL;
+	steps_progress_free(none);
+	free(lines);
+	free(findings);
 }
 
 static enum cli_mode pick_mode(const struct cli *cli)
@@ -331,9 +381,12 @@ static void *identify_thread(void *ud)
 
 /* Identify the PATHs (model/identity.h). For the explorer on a terminal the loading
  * screen is up from the first moment, while that runs on another thread: on a cold
- * file system listing thousands of rank dirs takes seconds. q or Esc then ends the
- * process (nothing is loaded yet; the thread is not waited for), other keys are kept. */
-static void identify(const struct cli *cli, struct run_identity *id)
+ * file system listing thousands of rank dirs takes seconds. One PATH is one run unless
+ * identification finds several in it, so its load begins at once, on a third thread
+ * (*early; load() goes on with it, load_job_drop() cancels it): the screen shows its
+ * partial Overview while the probes still walk the rank dirs. q or Esc then ends the
+ * process (nothing is kept; the threads are not waited for), other keys are kept. */
+static void identify(const struct cli *cli, struct run_identity *id, struct load_job *early)
 {
 	struct identify_job job = { .cli = cli, .id = id };
 	pthread_t th;
@@ -345,18 +398,24 @@ static void identify(const struct cli *cli, struct run_identity *id)
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	const char *path = cli->npaths ? cli->paths[0] : ".";
-	struct steps_progress *none = steps_progress_new();   /* the Overview of nothing loaded yet */
+	if (cli->npaths == 1) {
+		load_job_init(early, cli->paths, 1, &cli->opts);
+		load_job_start(early);
+	}
+	struct steps_progress *sp = steps_progress_new();   /* the Overview of what is loaded so far */
 	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
-	steps_progress_lines(none, path, lines, findings);
+	steps_progress_lines(sp, path, lines, findings);
 	while (!atomic_load(&job.done)) {
 		struct ui_load_status st = { .path = path, .seconds = (double)elapsed_ms(&t0) / 1e3,
 					     .doing = "finding the run's files", .lines = lines, .findings = findings };
+		if (early->threaded)
+			load_status(&early->prog, sp, path, lines, findings, &st);
 		int rc = ui_load_frame(&st, 100);
 		if (rc >= 0)
 			load_abandon(rc, "");
 	}
 	pthread_join(th, NULL);
-	steps_progress_free(none);
+	steps_progress_free(sp);
 	free(lines);
 	free(findings);
 }
@@ -378,7 +437,7 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 			if (i < 0)
 				break;
 			const char *path = kids[i].path;
-			struct run *run = load(&path, 1, &cli->opts, true, &rc);
+			struct run *run = load(&path, 1, &cli->opts, true, &rc, NULL);
 			if (!run)
 				break;
 			ui_load_end(!run_is_empty(run));
@@ -558,10 +617,13 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
+	struct load_job early = { 0 };
 	dirlist_scope_begin();   /* identification and the load list each directory once */
-	identify(&cli, &id);
-	if (compare_is_pair(&id) || id.n > 1)
+	identify(&cli, &id, &early);
+	if (compare_is_pair(&id) || id.n > 1) {
+		load_job_drop(&early);
 		ui_load_end(false);   /* the explorer does not follow identify()'s screen */
+	}
 	if (compare_is_pair(&id)) {
 		rc = compare_mode(&cli, &id, &hooks, &prog);
 		run_identity_free(&id);
@@ -577,7 +639,7 @@ int main(int argc, char **argv)
 		return close_stdout(rc);
 	}
 	int quit_rc;
-	struct run *run = load(id.paths, id.npaths, &cli.opts, pick_mode(&cli) == MODE_TUI, &quit_rc);
+	struct run *run = load(id.paths, id.npaths, &cli.opts, pick_mode(&cli) == MODE_TUI, &quit_rc, &early);
 	dirlist_scope_end();   /* later listings (follow mode, the folder picker) are fresh */
 	run_identity_free(&id);
 	char why[1024];

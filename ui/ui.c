@@ -273,6 +273,9 @@ static void load_bar(const struct ui_load_status *st, int y, int w)
 	draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
 	if (st->doing) {
 		snprintf(line, sizeof(line), "%s · %.1f s", st->doing, st->seconds);
+	} else if (st->listing) {
+		snprintf(line, sizeof(line), "%s read · %.0f MB/s · ETA unknown: listing, %zu rank dirs so far", done,
+			 rate / 1e6, st->listed);
 	} else if (st->total > 0) {
 		double frac = (double)st->done / (double)st->total;
 		frac = frac > 1 ? 1 : frac;

@@ -31,6 +31,9 @@ struct ui_load_status {
 	long long done, total;     /* bytes read and to read; total 0: unknown */
 	double seconds;            /* since the load began */
 	bool finishing;            /* every file read: aligning the steps */
+	bool listing;              /* the rank dirs are still being listed: the bytes to
+	                            * read are not all known (no bar, the ETA unknown) */
+	size_t listed;             /* rank dirs listed so far */
 	const char *doing;         /* before any byte is read: what happens ("finding the
 	                            * run's files"), shown instead of the bytes; else NULL */
 	const struct summary *lines;    /* the partial Overview's lines (sanitized) */

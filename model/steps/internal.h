@@ -73,6 +73,22 @@ struct task_list {
 void steps_plan(const char *path, struct task_list *t);
 void steps_tasks_free(struct task_list *t);
 bool steps_is_dir(const char *path);
+/* The steps file of a task (a new string). */
+char *steps_task_file(const struct rank_task *t);
+
+/* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
+ * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
+ * never waits for it (on a cold file system it takes seconds for thousands of rank
+ * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
+ * when every rank is sized (until then the total, and so the ETA, is unknown). A file
+ * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
+ * long) receives each rank's bytes. Without a thread it runs before returning.
+ * steps_discover_end() waits for it and returns the total; t must live until then. */
+struct steps_discovery;
+struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
+					     const struct task_list *t, long long *sizes);
+long long steps_discover_end(struct steps_discovery *d);
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
@@ -372,6 +388,10 @@ struct steps_model {
 	 * ranks the loaders planned (steps_expect_ranks) */
 	bool closed;
 	size_t nreplaced, expect;
+	/* the loader's listing of its rank dirs (steps_discover_begin), under lock: going
+	 * on, and how many of the `expect` ranks it has sized so far */
+	bool listing;
+	size_t listed;
 	bool resort;             /* a rank was published after finalize */
 	struct run *run;         /* the run it belongs to (diagnostics of lazy body reads) */
 	struct steps_part **part;/* index parts lazy ranks read from (owned) */

@@ -598,12 +598,6 @@ static void load_rank(void *ud, size_t i)
 	steps_publish_rank(job->m, r);
 }
 
-static long long file_size(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
-}
-
 /* Runs smaller than this are not indexed automatically (they load in well under a second). */
 #define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
 
@@ -775,17 +769,12 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	pthread_mutex_unlock(&run->lock);
 	size_t d0 = run->diags.n;
 	struct task_list *t = &lp.tasks;
-	long long total = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		char *steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
-						 : xasprintf("%s/steps.jsonl", t->v[i].dir);
-		total += file_size(steps);
-		free(steps);
-	}
-	load_progress(ctx, 0, total);
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
 	steps_expect_ranks(job.m, t->n);
+	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
+	struct steps_discovery *d = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	long long total = steps_discover_end(d);
 	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);

@@ -2,9 +2,11 @@
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
  * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and the
  * run info for run identity. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "model/dirlist.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
@@ -129,6 +131,84 @@ void steps_plan(const char *path, struct task_list *t)
 	free(dir);
 }
 
+char *steps_task_file(const struct rank_task *t)
+{
+	return t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
+}
+
+/* ---- discovery: sizing the planned ranks while they load (internal.h) ------------- */
+
+struct steps_discovery {
+	struct load_ctx *ctx;
+	struct steps_model *m;
+	const struct task_list *t;
+	long long *sizes;
+	long long total;
+	long delay_ms;           /* TSCOPE_LIST_DELAY_MS: a slow file system, for tests */
+	pthread_t th;
+	bool threaded;
+};
+
+static void listing_set(struct steps_model *m, bool on, size_t listed)
+{
+	pthread_mutex_lock(&m->lock);
+	m->listing = on;
+	m->listed = listed;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* TSCOPE_LIST_DELAY_MS: wait that long before each rank (in steps a cancel cuts short). */
+static void list_delay(const struct steps_discovery *d)
+{
+	for (long left = d->delay_ms; left > 0 && !load_cancelled(d->ctx); left -= 10) {
+		struct timespec ts = { 0, (left < 10 ? left : 10) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void *discover_run(void *ud)
+{
+	struct steps_discovery *d = ud;
+	size_t i = 0;
+	for (; i < d->t->n && !load_cancelled(d->ctx); i++) {
+		list_delay(d);
+		char *steps = steps_task_file(&d->t->v[i]);
+		struct stat st;
+		long long size = stat(steps, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+		free(steps);
+		if (d->sizes)
+			d->sizes[i] = size;
+		d->total += size;
+		listing_set(d->m, true, i + 1);
+	}
+	listing_set(d->m, false, i);
+	load_progress(d->ctx, 0, d->total);
+	return NULL;
+}
+
+struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
+					     const struct task_list *t, long long *sizes)
+{
+	struct steps_discovery *d = xcalloc(1, sizeof(*d));
+	*d = (struct steps_discovery){ .ctx = ctx, .m = m, .t = t, .sizes = sizes };
+	const char *delay = getenv("TSCOPE_LIST_DELAY_MS");
+	d->delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+	listing_set(m, true, 0);
+	d->threaded = pthread_create(&d->th, NULL, discover_run, d) == 0;
+	if (!d->threaded)
+		discover_run(d);
+	return d;
+}
+
+long long steps_discover_end(struct steps_discovery *d)
+{
+	if (d->threaded)
+		pthread_join(d->th, NULL);
+	long long total = d->total;
+	free(d);
+	return total;
+}
+
 int pytscope_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;
@@ -167,8 +247,7 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 		out->rank[i] = t.v[i].rank;
 		out->dir[i] = xstrdup(t.v[i].dir);
 		if (!out->has_steps) { /* one stat per rank until one has a steps.jsonl */
-			char *steps = t.v[i].steps_path ? xstrdup(t.v[i].steps_path)
-							: xasprintf("%s/steps.jsonl", t.v[i].dir);
+			char *steps = steps_task_file(&t.v[i]);
 			out->has_steps = is_file(steps);
 			free(steps);
 		}

@@ -24,6 +24,8 @@ struct steps_progress {
 	size_t seen;              /* m->rank entries taken in (publish order) */
 	size_t replaced;          /* m->nreplaced when they were */
 	size_t expected;          /* ranks planned by the loaders, 0: unknown */
+	bool listing;             /* the loader still lists (sizes) its rank dirs: */
+	size_t listed;            /* how many so far */
 	struct prank *rank;
 	size_t nrank, cap;
 	size_t records, longest;
@@ -195,6 +197,8 @@ bool steps_progress_update(struct steps_progress *p, struct run *run, size_t bud
 			p->replaced = m->nreplaced;
 		}
 		p->expected = m->expect;
+		p->listing = m->listing;
+		p->listed = m->listed;
 		take_phases(p, m);
 		size_t done = 0;
 		while (p->seen < m->nrank && (done == 0 || done < budget)) {
@@ -211,6 +215,12 @@ size_t steps_progress_ranks(const struct steps_progress *p, size_t *expected)
 {
 	*expected = p->expected;
 	return p->nrank;
+}
+
+bool steps_progress_listing(const struct steps_progress *p, size_t *listed)
+{
+	*listed = p->listed;
+	return p->listing;
 }
 
 /* " (k of N ranks)" */
@@ -313,7 +323,10 @@ void steps_progress_lines(const struct steps_progress *p, const char *path, stru
 	summary_add(s, TONE_NORMAL, "sources", "%zu files, %zu records loaded so far", p->files, p->src_records);
 	summary_add(s, p->skipped || p->unreadable ? TONE_WARN : TONE_NORMAL, "data quality",
 		    "so far %zu skipped, %zu unreadable; %zu notes", p->skipped, p->unreadable, p->notes);
-	if (p->expected)
+	if (p->expected && p->listing)
+		summary_add(s, TONE_NORMAL, "ranks", "%s loaded; listing: %zu of %zu rank dirs so far", of, p->listed,
+			    p->expected);
+	else if (p->expected)
 		summary_add(s, TONE_NORMAL, "ranks", "%s loaded", of);
 	else
 		summary_add(s, TONE_NORMAL, "ranks", "%zu loaded so far (how many in all: not known yet)", p->nrank);

@@ -34,6 +34,10 @@ void steps_progress_free(struct steps_progress *p);
 bool steps_progress_update(struct steps_progress *p, struct run *run, size_t budget);
 /* Ranks taken in so far, and the ranks the loaders planned (0: not known yet). */
 size_t steps_progress_ranks(const struct steps_progress *p, size_t *expected);
+/* True while the loader still lists its rank dirs (each rank's steps.jsonl is sized
+ * while the ranks load, model/steps/internal.h steps_discover_begin): the bytes to read
+ * are not known yet. *listed: rank dirs listed so far (of the expected ranks). */
+bool steps_progress_listing(const struct steps_progress *p, size_t *listed);
 /* The partial Overview: lines (run identity, sources, ranks and steps so far, step time
  * and phase shares of the ranks loaded, n/a for run-wide figures) and findings (partial
  * observations, each labelled, then the line saying no verdict is given yet). path is
