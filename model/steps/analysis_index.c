@@ -232,6 +232,7 @@ struct summary_job {
 	struct heat_stream *stream[ARRAY_LEN(summary_series)];
 	const uint32_t *row_src[ARRAY_LEN(summary_series)]; /* NULL: rank i is stored row i */
 	size_t ngrid;
+	size_t chunk_words;                             /* words per checked chunk */
 	bool not_dense;                                 /* a streamed row had a missing cell */
 	uint64_t rows_off[ARRAY_LEN(summary_series)];
 	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per stored row and chunk */
@@ -292,10 +293,10 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 		ob_u64(h, j->rows_off[i]);
 		ob_u64(h, N);
 		ob_u64(h, g->nranks);
-		ob_u32(h, SUMMARY_CHUNK_WORDS);
+		ob_u32(h, (uint32_t)j->chunk_words);
 		for (size_t r = 0; r < N; r++)
 			ob_u32(h, j->row_src[i] ? j->row_src[i][r] : (uint32_t)r);
-		size_t nc = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
+		size_t nc = chunks_of(g->row_words, j->chunk_words);
 		for (size_t k = 0; k < g->nranks * nc; k++)
 			ob_u32(h, j->crc[i][k]);
 		ob_f64(h, j->lo[i]); /* the heatmap pane's colour scale (grid.h): an indexed */
@@ -328,11 +329,12 @@ static void mapped_scale(struct summary_job *j, size_t i)
 	grid_scale_done(&sc, &j->lo[i], &j->hi[i]);
 }
 
-/* One stored row of pyramid i, a CRC-32 per chunk of SUMMARY_CHUNK_WORDS words: into
- * the stream (first of a pair, or alone), or to its place at `at` (pwrite). */
-static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, uint32_t *crc, bool stream, uint64_t at)
+/* One stored row of pyramid i, a CRC-32 per chunk of cw words: into the stream (first
+ * of a pair, or alone), or to its place at `at` (pwrite). */
+static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, size_t cw, uint32_t *crc, bool stream,
+		    uint64_t at)
 {
-	size_t cb = SUMMARY_CHUNK_WORDS * 4;
+	size_t cb = cw * 4;
 	for (size_t lo = 0, c = 0; lo < bytes; lo += cb, c++) {
 		size_t n = bytes - lo < cb ? bytes - lo : cb;
 		if (stream) {
@@ -364,7 +366,7 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 						 .range = heat_src_range };
 		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
 		rb[i - i0] = g->row_words * 4;
-		nc[i - i0] = chunks_of(g->row_words, SUMMARY_CHUNK_WORDS);
+		nc[i - i0] = chunks_of(g->row_words, j->chunk_words);
 		j->rows_off[i] = i == i0 ? index_body_offset(o) : j->rows_off[i0] + N * rb[0];
 		j->crc[i] = xcalloc(N * nc[i - i0] + 1, sizeof(*j->crc[i]));
 	}
@@ -376,7 +378,8 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 			ok = row != NULL;
 			if (!ok)
 				break;
-			put_row(o, row, rb[i - i0], j->crc[i] + r * nc[i - i0], i == i0, j->rows_off[i] + r * rb[i - i0]);
+			put_row(o, row, rb[i - i0], j->chunk_words, j->crc[i] + r * nc[i - i0], i == i0,
+				j->rows_off[i] + r * rb[i - i0]);
 			if (!j->row_src[i])
 				grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
 		}
@@ -452,7 +455,8 @@ static void job_pyramids(struct summary_job *j, bool stream)
 /* Write the summary of out; run: build its pyramids here (NULL: out's). */
 static int summary_write(const char *run_dir, const struct summary_out *out, struct run *run)
 {
-	struct summary_job j = { .out = out, .run = run, .run_dir = run_dir };
+	struct summary_job j = { .out = out, .run = run, .run_dir = run_dir,
+				 .chunk_words = out->chunk_words ? out->chunk_words : SUMMARY_CHUNK_WORDS };
 	job_pyramids(&j, run && run->opts && run->opts->index_build);
 	char *path = summary_path(run_dir);
 	int err = index_file_write(path, fill_summary, &j);
@@ -474,6 +478,11 @@ int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
 
 int steps_summary_write(struct run *run, const char *run_dir)
 {
+	return steps_summary_write_chunks(run, run_dir, 0);
+}
+
+int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words)
+{
 	const struct steps_model *m = run->steps;
 	if (!m || !steps_nranks(m))
 		return 0;
@@ -489,7 +498,7 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	}
 	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
-				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist };
+				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
 	int err = summary_write(run_dir, &s, run);
 	free(bsum);
 	free(ids);
@@ -587,10 +596,8 @@ static struct heat_lazy *lazy_new(struct run *run, const char *path, const struc
 	lz->nchunks = nchunks;
 	lz->row_src = xmalloc(N * sizeof(*lz->row_src));
 	lz->crc = xmalloc((D * nchunks + 1) * sizeof(*lz->crc));
-	lz->chunk = xcalloc(N, sizeof(*lz->chunk));
 	lz->pinned = xcalloc(N, sizeof(*lz->pinned));
-	lz->cap = HEAT_CHUNK_BYTES / (W * 4) < 64 ? 64 : HEAT_CHUNK_BYTES / (W * 4);
-	lz->ring = xmalloc(lz->cap * sizeof(*lz->ring));
+	analysis_heat_lazy_cap(lz, HEAT_CHUNK_BYTES / (W * 4));
 	return lz;
 }
 

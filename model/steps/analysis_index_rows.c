@@ -1,22 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_index_rows.c: the rows of a heatmap pyramid restored from the index summary
- * (analysis_index.c has the format): read on demand with pread, one chunk of
- * chunk_words words at a time, each chunk checked against its CRC-32 when it is read,
- * so a frame reads and checks what it draws (a few blocks of one level per rank), never
- * whole rows. A bounded number of chunks stays resident (the oldest go first); whole
- * rows (heat_row(), a summary rewritten from a restored grid) are read whole and
- * checked chunk by chunk. A chunk that cannot be read or fails its check is diagnosed
- * once, the summary invalidated (the next open rewrites it) and that rank's row
- * computed from its steps. */
+ * (analysis_index.c has the format): read on demand, one chunk of chunk_words words at
+ * a time, each chunk checked against its CRC-32 when it is read, so a frame reads and
+ * checks what it draws (a few blocks of one level per rank), never whole rows. The
+ * chunks a call needs and does not hold are read with one preadv per rank into a
+ * bounded cache of fixed slots (reused oldest first, no allocation per chunk), found
+ * through an open-addressing table keyed by (rank, chunk). Whole rows (heat_row(), a
+ * summary rewritten from a restored grid) are read whole and checked chunk by chunk.
+ * A chunk that cannot be read or fails its check is diagnosed once, the summary
+ * invalidated (the next open rewrites it) and that rank's row computed from its
+ * steps. */
 #include "model/steps/analysis_index.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "model/run.h"
 #include "model/xalloc.h"
+
+/* Chunks read by one preadv at most. */
+#define CHUNK_RUN 64
 
 void analysis_heat_lazy_free(struct heat_lazy *lz)
 {
@@ -24,18 +30,33 @@ void analysis_heat_lazy_free(struct heat_lazy *lz)
 		return;
 	if (lz->fd >= 0)
 		close(lz->fd);
-	for (size_t ri = 0; lz->chunk && ri < lz->nranks; ri++) {
-		for (size_t c = 0; lz->chunk[ri] && c < lz->nchunks; c++)
-			free(lz->chunk[ri][c]);
-		free(lz->chunk[ri]);
-	}
-	free(lz->chunk);
+	free(lz->slots);
+	free(lz->slot_key);
+	free(lz->tab);
 	free(lz->path);
 	free(lz->row_src);
 	free(lz->crc);
 	free(lz->pinned);
-	free(lz->ring);
 	free(lz);
+}
+
+void analysis_heat_lazy_cap(struct heat_lazy *lz, size_t cap)
+{
+	free(lz->slots);
+	free(lz->slot_key);
+	free(lz->tab);
+	lz->slots = NULL;
+	lz->slot_key = NULL;
+	lz->tab = NULL;
+	lz->next = 0;
+	size_t all = lz->nranks * lz->nchunks; /* never more slots than chunks */
+	lz->cap = cap < all ? cap : all;
+	if (lz->cap < 1)
+		lz->cap = 1;
+	size_t t = 2;
+	while (t < 2 * lz->cap)
+		t *= 2;
+	lz->tmask = t - 1;
 }
 
 /* n bytes at file offset at; false on a short read (a summary truncated meanwhile). */
@@ -49,6 +70,33 @@ static bool read_at(int fd, void *buf, size_t n, uint64_t at)
 		if (k <= 0)
 			return false;
 		got += (size_t)k;
+	}
+	return fd >= 0;
+}
+
+/* One preadv of n buffers (bytes in all) at file offset at, short reads continued. */
+static bool readv_at(int fd, const struct iovec *buf, size_t n, size_t bytes, uint64_t at)
+{
+	struct iovec v[CHUNK_RUN], *iov = v;
+	memcpy(v, buf, n * sizeof(*v));
+	size_t got = 0;
+	while (fd >= 0 && got < bytes) {
+		ssize_t k = preadv(fd, iov, (int)n, (off_t)(at + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+		for (size_t left = (size_t)k; left;) { /* skip what was read */
+			size_t t = left < iov->iov_len ? left : iov->iov_len;
+			iov->iov_base = (char *)iov->iov_base + t;
+			iov->iov_len -= t;
+			left -= t;
+			if (!iov->iov_len && n > 1) {
+				iov++;
+				n--;
+			}
+		}
 	}
 	return fd >= 0;
 }
@@ -92,51 +140,108 @@ static void row_failed(struct heat_grid *g, size_t ri)
 	lz->pinned[ri] = true;
 }
 
-static void drop_chunk(struct heat_lazy *lz, struct chunk_ref r)
+static size_t tab_home(const struct heat_lazy *lz, uint64_t key)
 {
-	if (lz->chunk[r.ri]) {
-		free(lz->chunk[r.ri][r.c]);
-		lz->chunk[r.ri][r.c] = NULL;
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & lz->tmask;
+}
+
+/* The slot of chunk c of rank ri, or NULL when it is not resident. */
+static const uint32_t *chunk_find(const struct heat_lazy *lz, size_t ri, size_t c)
+{
+	if (!lz->tab)
+		return NULL;
+	uint64_t key = (uint64_t)ri * lz->nchunks + c + 1;
+	for (size_t i = tab_home(lz, key);; i = (i + 1) & lz->tmask) {
+		if (lz->tab[i].key == key)
+			return lz->slots + (size_t)lz->tab[i].slot * lz->chunk_words;
+		if (!lz->tab[i].key)
+			return NULL;
 	}
 }
 
-/* Read chunk c of rank ri (resident from now on, until it is the oldest of a full
- * ring); false when it cannot be read or fails its check. */
-static bool chunk_load(struct heat_grid *g, size_t ri, size_t c)
+/* Remove key from the table (linear probing: the entries after it move back). */
+static void tab_del(struct heat_lazy *lz, uint64_t key)
 {
-	struct heat_lazy *lz = g->lazy;
-	size_t n = chunk_len(g, lz, c);
-	void *buf = xmalloc(n);
-	if (!read_at(lz->fd, buf, n, row_at(g, lz, ri) + (uint64_t)c * lz->chunk_words * 4) ||
-	    (uint32_t)crc32(0, buf, (uInt)n) != lz->crc[(size_t)lz->row_src[ri] * lz->nchunks + c]) {
-		free(buf);
-		return false;
+	size_t i = tab_home(lz, key);
+	while (lz->tab[i].key != key)
+		i = (i + 1) & lz->tmask;
+	for (size_t j = (i + 1) & lz->tmask; lz->tab[j].key; j = (j + 1) & lz->tmask) {
+		size_t h = tab_home(lz, lz->tab[j].key);
+		/* entry j may fill hole i unless its home lies cyclically in (i, j] */
+		if (((j - h) & lz->tmask) >= ((j - i) & lz->tmask)) {
+			lz->tab[i] = lz->tab[j];
+			i = j;
+		}
 	}
-	if (!lz->chunk[ri])
-		lz->chunk[ri] = xcalloc(lz->nchunks, sizeof(*lz->chunk[ri]));
-	if (lz->nring == lz->cap) {
-		drop_chunk(lz, lz->ring[lz->head]);
-		lz->ring[lz->head] = (struct chunk_ref){ (uint32_t)ri, (uint32_t)c };
-		lz->head = (lz->head + 1) % lz->cap;
-	} else {
-		lz->ring[(lz->head + lz->nring++) % lz->cap] = (struct chunk_ref){ (uint32_t)ri, (uint32_t)c };
-	}
-	lz->chunk[ri][c] = buf;
-	return true;
+	lz->tab[i].key = 0;
 }
 
-uint32_t analysis_heat_word(const struct heat_grid *cg, size_t ri, size_t w)
+static void tab_put(struct heat_lazy *lz, uint64_t key, uint32_t slot)
 {
-	struct heat_grid *g = (struct heat_grid *)cg;
-	struct heat_lazy *lz = g->lazy;
-	if (g->row[ri])
-		return ((const uint32_t *)g->row[ri])[w];
-	size_t c = w / lz->chunk_words;
-	if ((!lz->chunk[ri] || !lz->chunk[ri][c]) && !chunk_load(g, ri, c)) {
-		row_failed(g, ri);
-		return ((const uint32_t *)g->row[ri])[w];
+	size_t i = tab_home(lz, key);
+	while (lz->tab[i].key)
+		i = (i + 1) & lz->tmask;
+	lz->tab[i] = (struct chunk_ent){ key, slot };
+}
+
+/* The next slot, its old chunk dropped. */
+static uint32_t slot_take(struct heat_lazy *lz)
+{
+	if (!lz->slots) {
+		lz->slots = xmalloc(lz->cap * lz->chunk_words * 4);
+		lz->slot_key = xcalloc(lz->cap, sizeof(*lz->slot_key));
+		lz->tab = xcalloc(lz->tmask + 1, sizeof(*lz->tab));
 	}
-	return ((const uint32_t *)lz->chunk[ri][c])[w - c * lz->chunk_words];
+	uint32_t s = (uint32_t)lz->next;
+	lz->next = (lz->next + 1) % lz->cap;
+	if (lz->slot_key[s])
+		tab_del(lz, lz->slot_key[s]);
+	lz->slot_key[s] = 0;
+	return s;
+}
+
+/* Read chunks [c0, c1) of rank ri (none resident; c1 - c0 <= cap) with one preadv
+ * into fresh slots, each checked; false (none kept) when one cannot be read or fails
+ * its check. */
+static bool chunks_load(struct heat_grid *g, size_t ri, size_t c0, size_t c1)
+{
+	struct heat_lazy *lz = g->lazy;
+	struct iovec iov[CHUNK_RUN];
+	uint32_t slot[CHUNK_RUN];
+	size_t n = c1 - c0, bytes = 0;
+	for (size_t k = 0; k < n; k++) {
+		slot[k] = slot_take(lz);
+		iov[k] = (struct iovec){ lz->slots + (size_t)slot[k] * lz->chunk_words, chunk_len(g, lz, c0 + k) };
+		bytes += iov[k].iov_len;
+	}
+	bool ok = readv_at(lz->fd, iov, n, bytes, row_at(g, lz, ri) + (uint64_t)c0 * lz->chunk_words * 4);
+	const uint32_t *crc = lz->crc + (size_t)lz->row_src[ri] * lz->nchunks + c0;
+	for (size_t k = 0; k < n && ok; k++)
+		ok = (uint32_t)crc32_z(0, iov[k].iov_base, iov[k].iov_len) == crc[k];
+	for (size_t k = 0; k < n && ok; k++) {
+		uint64_t key = (uint64_t)ri * lz->nchunks + c0 + k + 1;
+		lz->slot_key[slot[k]] = key;
+		tab_put(lz, key, slot[k]);
+	}
+	return ok;
+}
+
+/* Chunk c of rank ri, read with the missing chunks after it up to chunk last (not
+ * included) when it is not resident; NULL when it cannot be read (the row is then
+ * computed: row_failed). */
+static const uint32_t *chunk_get(struct heat_grid *g, size_t ri, size_t c, size_t last)
+{
+	struct heat_lazy *lz = g->lazy;
+	const uint32_t *ch = chunk_find(lz, ri, c);
+	if (ch)
+		return ch;
+	size_t e = c + 1;
+	while (e < last && e - c < CHUNK_RUN && e - c < lz->cap && !chunk_find(lz, ri, e))
+		e++;
+	if (chunks_load(g, ri, c, e))
+		return chunk_find(lz, ri, c);
+	row_failed(g, ri);
+	return NULL;
 }
 
 void analysis_heat_words(const struct heat_grid *cg, size_t ri, size_t w, size_t n, void *out)
@@ -144,18 +249,23 @@ void analysis_heat_words(const struct heat_grid *cg, size_t ri, size_t w, size_t
 	struct heat_grid *g = (struct heat_grid *)cg;
 	struct heat_lazy *lz = g->lazy;
 	unsigned char *o = out;
+	size_t last = n ? (w + n - 1) / lz->chunk_words + 1 : 0;
 	while (n) {
 		size_t c = w / lz->chunk_words, at = w - c * lz->chunk_words;
 		size_t k = lz->chunk_words - at < n ? lz->chunk_words - at : n;
-		if (!g->row[ri] && (!lz->chunk[ri] || !lz->chunk[ri][c]) && !chunk_load(g, ri, c))
-			row_failed(g, ri);
-		const uint32_t *src = g->row[ri] ? (const uint32_t *)g->row[ri] + w
-						 : (const uint32_t *)lz->chunk[ri][c] + at;
-		memcpy(o, src, k * 4);
+		const uint32_t *ch = g->row[ri] ? NULL : chunk_get(g, ri, c, last);
+		memcpy(o, ch ? ch + at : (const uint32_t *)g->row[ri] + w, k * 4);
 		o += k * 4;
 		w += k;
 		n -= k;
 	}
+}
+
+uint32_t analysis_heat_word(const struct heat_grid *g, size_t ri, size_t w)
+{
+	uint32_t x;
+	analysis_heat_words(g, ri, w, 1, &x);
+	return x;
 }
 
 /* Keep at most HEAT_WHOLE_ROWS unpinned whole rows: the oldest goes. */

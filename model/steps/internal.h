@@ -426,6 +426,9 @@ static inline void rank_need_body(const struct rank_steps *r)
 void steps_summary_open(struct run *run, const char *run_dir);
 bool steps_summary_restore(struct run *run);
 int steps_summary_write(struct run *run, const char *run_dir);
+/* The same with pyramid chunks of chunk_words words (0: SUMMARY_CHUNK_WORDS; tests: a
+ * summary as builds with another chunk size wrote it). */
+int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words);
 void steps_summary_free(void *summary);
 /* What a summary holds, as its writer takes it: steps_summary_write() fills it from the
  * loaded run; tests/tools/gen_index.c from a run of D distinct ranks that N ranks copy.
@@ -457,6 +460,7 @@ struct summary_out {
 	const struct budget_sums *bsum;   /* per rank; NULL: none */
 	struct summary_grid_out grid[2];
 	size_t ngrid;
+	size_t chunk_words;               /* words per checked chunk; 0: SUMMARY_CHUNK_WORDS */
 };
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
 

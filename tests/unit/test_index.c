@@ -383,6 +383,52 @@ static bool same_buckets(struct run *run)
 	return true;
 }
 
+/* The chunk cache of a restored pyramid: 1 KB chunks, read one preadv per rank into
+ * fixed slots reused oldest first; a cache of a few chunks (every read evicts) gives
+ * the same cells at every zoom; a summary written with another chunk size (8 KB, as
+ * earlier builds wrote) is read by its own chunk size, and still checked. */
+static void test_chunk_cache(void)
+{
+	char dir[512], part[600], summary[600];
+	struct run *want = indexed_run("cache", dir, part, summary);
+	struct opts dflt = { 0 };
+
+	struct run *got = open_dir(dir, &dflt);
+	const struct heat_grid *g = analysis_heatmap(got, HEAT_COMPUTE);
+	struct heat_lazy *lz = g->lazy;
+	ok(lz && lz->chunk_words == 256 && lz->nchunks == (g->row_words + 255) / 256,
+	   "summary written with 1 KB chunks (%zu per row)", lz ? lz->nchunks : 0);
+	analysis_heat_lazy_cap(lz, 3);
+	analysis_heat_lazy_cap(analysis_heatmap(got, HEAT_REL_SLOWDOWN)->lazy, 3);
+	ok(same_buckets(got) && same_heat(want, got) && !tu_has_diag(got, "index summary damaged", NULL),
+	   "a cache of 3 chunks (each read evicts the oldest): row buckets and every zoom = from the JSONL");
+	ok(lz->cap == 3 && lz->next < 3, "... in 3 slots");
+	size_t resident = 0;
+	for (size_t i = 0; i <= lz->tmask; i++)
+		resident += lz->tab[i].key != 0;
+	is_int(resident, 3, "... 3 chunks found by (rank, chunk), the evicted ones gone from the table");
+	run_free(got);
+
+	ok(steps_summary_write_chunks(want, dir, 2048) == 0, "summary rewritten with 8 KB chunks");
+	got = open_dir(dir, &dflt);
+	g = analysis_heatmap(got, HEAT_COMPUTE);
+	lz = g->lazy;
+	ok(lz && lz->chunk_words == 2048 && same_heat(want, got) && same_buckets(got) &&
+	   !tu_has_diag(got, "not used", NULL), "8 KB chunks: read by their own size, every zoom = from the JSONL");
+	long long at = (long long)(lz->rows_off + (uint64_t)lz->row_src[5] * g->row_words * 4 + 2048 * 4 + 8);
+	run_free(got);
+	flip_byte(summary, at);
+	got = open_dir(dir, &dflt);
+	double m1, w1;
+	ok(heat_range(analysis_heatmap(got, HEAT_COMPUTE), 5, 0, 1, &m1, &w1) &&
+	   !tu_has_diag(got, "index summary damaged", NULL), "8 KB chunks: a damaged second chunk unread, unreported");
+	ok(same_heat(want, got) && tu_has_diag(got, "index summary damaged", NULL),
+	   "... read: its checksum catches the flipped byte, the row computed, same cells");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
 /* Format 3: a pyramid row is checked chunk by chunk, when the chunk is read; an index
  * of another format version is reported and rebuilt. */
 static void test_summary_chunks(void)
@@ -623,6 +669,7 @@ int main(void)
 	test_ranklist();
 	test_lazy_open();
 	test_summary_chunks();
+	test_chunk_cache();
 	test_heat_pair();
 	test_heat_levels();
 	test_summary_paths();
