@@ -9,7 +9,8 @@
 # is the wall time until the cursor row on screen changed (capture-pane every 0.02 s).
 # Prints the key count, median, p90, max and how many took over 0.25 s, and how many
 # were sent while the status row said "updating" (the catch-up on the worker).
-# TSCOPE_BIN picks the binary (compare two builds on the same run).
+# TSCOPE_BIN picks the binary (compare two builds on the same run); FOLLOW_ARGS adds
+# options (--no-index: two builds of other index versions on one run).
 set -u
 cd "$(dirname "$0")/.."
 RUN=$1 SECS=${2:-300}
@@ -23,10 +24,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 N=$(ls -d "$RUN"/rank* | wc -l)
 INIT=$(wc -l <"$RUN/rank0/steps.jsonl")
-echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores; $N ranks x $INIT steps; $BIN"
+echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores; $N ranks x $INIT steps; $BIN ${FOLLOW_ARGS:-}"
 sh "$writer" "$RUN" "$N" "$INIT" 100000000 1 &
 wpid=$!
-tmux -L "$sock" -f /dev/null new-session -d -s k -x 160 -y 50 "'$BIN' --follow --interval 1 '$RUN'"
+tmux -L "$sock" -f /dev/null new-session -d -s k -x 160 -y 50 "'$BIN' --follow --interval 1 ${FOLLOW_ARGS:-} '$RUN'"
 cap() { tmux -L "$sock" capture-pane -p -t k; }
 row() { cap | grep -oE "ranks +row [0-9]+/" | head -1; }
 i=0
