@@ -230,8 +230,9 @@ size_t dirlist_reads(void)
 	return atomic_load(&reads);
 }
 
-/* Up to n bytes of the open file fd (of size `size` at open) in a new NUL-terminated
- * buffer; NULL with errno on a read error. */
+/* Up to n bytes of the open file fd (of size `size` at open: no more is read, so a
+ * small file takes one read; 0: to the end, as /proc files say 0) in a new
+ * NUL-terminated buffer; NULL with errno on a read error. */
 static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 {
 	size_t cap = (size < n ? size : n) + 1, got = 0;
@@ -255,6 +256,8 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 		if (r == 0)
 			break;
 		got += (size_t)r;
+		if (size && got >= size)
+			break;
 	}
 	buf[got] = '\0';
 	*len = got;
@@ -266,12 +269,12 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole)
 {
 	*whole = false;
-	int fd = infile_open(path);
+	struct stat st;
+	int fd = infile_open_st(path, &st);
 	if (fd < 0)
 		return NULL;
 	atomic_fetch_add(&file_reads, 1);
-	struct stat st;
-	size_t size = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
 	*whole = keep && size <= DIRLIST_SMALL;
 	char *buf = read_fd(fd, size, *whole ? DIRLIST_SMALL + 1 : n, len);
 	int e = errno;

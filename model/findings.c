@@ -96,21 +96,30 @@ static void finding_copy(struct finding_list *out, const struct finding *f)
 	findings_add(out, f->id, f->severity, f->title, f->detail, f->fix, ev);
 }
 
-void findings_compute(struct run *run, struct finding_list *out)
+/* The rules in run order (not the native ones under --compat pytscope); how many. */
+static size_t rules_sorted(const struct run *run, const struct finding_rule **rules, size_t cap)
 {
-	/* a live run's findings (stalled ranks, reloads) first within their severity */
-	for (size_t i = 0; run->live_findings && i < run->live_findings->n; i++)
-		finding_copy(out, &run->live_findings->v[i]);
-	const struct finding_rule *rules[256];
 	size_t n = 0;
 	bool compat = run->opts && run->opts->compat_pytscope;
 	for (size_t s = 0; s < registry_count; s++)
-		for (size_t k = 0; k < registry[s]->nrules && n < ARRAY_LEN(rules); k++)
+		for (size_t k = 0; k < registry[s]->nrules && n < cap; k++)
 			if (!(compat && registry[s]->rules[k].native))
 				rules[n++] = &registry[s]->rules[k];
 	qsort(rules, n, sizeof(*rules), rule_cmp); /* orders are unique, so stable enough */
-	for (size_t k = 0; k < n; k++)
-		rules[k]->run(run, out);
+	return n;
+}
+
+bool findings_compute_step(struct run *run, struct finding_list *out, size_t *next)
+{
+	const struct finding_rule *rules[256];
+	size_t n = rules_sorted(run, rules, ARRAY_LEN(rules));
+	if (*next == 0) /* a live run's findings (stalled ranks, reloads) first within their severity */
+		for (size_t i = 0; run->live_findings && i < run->live_findings->n; i++)
+			finding_copy(out, &run->live_findings->v[i]);
+	if (*next < n)
+		rules[*next]->run(run, out);
+	if (++*next < n)
+		return false;
 	/* Stable severity sort (insertion sort; finding lists are short). */
 	for (size_t i = 1; i < out->n; i++) {
 		struct finding f = out->v[i];
@@ -121,6 +130,14 @@ void findings_compute(struct run *run, struct finding_list *out)
 		}
 		out->v[j] = f;
 	}
+	return true;
+}
+
+void findings_compute(struct run *run, struct finding_list *out)
+{
+	size_t next = 0;
+	while (!findings_compute_step(run, out, &next))
+		;
 }
 
 const char *severity_name(enum severity s)

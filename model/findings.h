@@ -94,6 +94,10 @@ void findings_free(struct finding_list *l);
 /* Run every registered rule in order (not the native ones when the run's options ask
  * for --compat pytscope), then stable-sort by severity. */
 void findings_compute(struct run *run, struct finding_list *out);
+/* The same a rule at a time (idle-time work): *next starts at 0 and counts the rules
+ * run; true when the last one has run and out is sorted (out then equals what
+ * findings_compute gives). */
+bool findings_compute_step(struct run *run, struct finding_list *out, size_t *next);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

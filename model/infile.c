@@ -5,22 +5,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-/* A FIFO (when fifo_ok) is opened blocking, waiting for a writer as cat would; anything
- * else without blocking, then checked with one fstat. A regular file is handed back as it
- * is: O_NONBLOCK has no effect on regular files, so no fcntl clears it (two system calls
- * less per file, per rank on a big run). */
-static int open_checked(const char *path, bool fifo_ok)
+/* errno for what st describes when it is not a regular file: 0 for a regular file. */
+static int not_regular(const struct stat *st)
 {
-	struct stat st;
-	if (fifo_ok && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-		return open(path, O_RDONLY | O_CLOEXEC);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	return S_ISREG(st->st_mode) ? 0 : S_ISDIR(st->st_mode) ? EISDIR : INFILE_ENOTREG;
+}
+
+/* Anything but a FIFO is opened without blocking, then checked with one fstat (*st). A
+ * regular file is handed back as it is: O_NONBLOCK has no effect on regular files, so no
+ * fcntl clears it (two system calls less per file, per rank on a big run). */
+static int open_checked(int dirfd, const char *path, struct stat *st)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
-	int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? INFILE_ENOTREG : 0;
+	int e = fstat(fd, st) != 0 ? errno : not_regular(st);
 	if (e) {
 		close(fd);
 		errno = e;
@@ -31,12 +32,32 @@ static int open_checked(const char *path, bool fifo_ok)
 
 int infile_open(const char *path)
 {
-	return open_checked(path, false);
+	struct stat st;
+	return open_checked(AT_FDCWD, path, &st);
 }
 
-int infile_open_stream(const char *path)
+int infile_open_st(const char *path, struct stat *st)
 {
-	return open_checked(path, true);
+	return open_checked(AT_FDCWD, path, st);
+}
+
+/* One stat first, so that a FIFO is opened blocking (waiting for a writer, as cat
+ * would; opening it without blocking and reopening would connect a waiting writer to
+ * no reader). Anything else is opened without blocking and not stat'ed again: a file
+ * swapped for something else between the two calls fails its reads (pread: ESPIPE,
+ * EISDIR) instead of blocking the load. */
+int infile_openat_stream(int dirfd, const char *path, struct stat *st)
+{
+	if (fstatat(dirfd, path, st, 0) != 0)
+		return -1;
+	if (S_ISFIFO(st->st_mode))
+		return openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	int e = not_regular(st);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 }
 
 FILE *infile_fopen(const char *path)

@@ -7,6 +7,7 @@
 #define MODEL_INFILE_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include "model/base.h"
 
 /* errno of infile_open() for an existing path that is not a regular file or directory. */
@@ -15,9 +16,13 @@
 /* A read-only, close-on-exec descriptor for a regular file, or -1 with errno
  * (EISDIR for a directory, INFILE_ENOTREG for a FIFO/device/socket). */
 int infile_open(const char *path);
-/* As infile_open, but a FIFO is accepted and read as a stream until its writer closes
- * it (steps.jsonl fed by a pipe); opening it waits for a writer, as cat would. */
-int infile_open_stream(const char *path);
+/* As infile_open, with what fstat said of the file in *st. */
+int infile_open_st(const char *path, struct stat *st);
+/* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD), but a FIFO is
+ * accepted and read as a stream until its writer closes it (steps.jsonl fed by a pipe);
+ * opening it waits for a writer, as cat would. *st is the stat of path taken just
+ * before the open (one stat, no fstat: the size a one-shot load reads up to). */
+int infile_openat_stream(int dirfd, const char *path, struct stat *st);
 /* The same as a stdio stream ("rb"). */
 FILE *infile_fopen(const char *path);
 /* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */

@@ -102,10 +102,16 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 	pthread_mutex_unlock(&run->lock);
 }
 
-void run_changed(struct run *run)
+void run_findings_reset(struct run *run)
 {
 	findings_free(&run->findings);
 	run->findings_done = false;
+	run->findings_next = 0;
+}
+
+void run_changed(struct run *run)
+{
+	run_findings_reset(run);
 	run->generation++;
 }
 
@@ -279,12 +285,17 @@ bool run_is_empty(const struct run *run)
 	return !registry_has_data(run);
 }
 
+bool run_findings_step(struct run *run)
+{
+	if (!run->findings_done)
+		run->findings_done = findings_compute_step(run, &run->findings, &run->findings_next);
+	return run->findings_done;
+}
+
 const struct finding_list *run_findings(struct run *run)
 {
-	if (!run->findings_done) {
-		findings_compute(run, &run->findings);
-		run->findings_done = true;
-	}
+	while (!run_findings_step(run))
+		;
 	return &run->findings;
 }
 

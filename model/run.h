@@ -75,6 +75,7 @@ struct run {
 	 * follower; run_findings() includes them. NULL when not following. */
 	const struct finding_list *live_findings;
 	bool findings_done;
+	size_t findings_next;          /* rules run so far (run_findings_step) */
 	unsigned generation;
 };
 
@@ -140,7 +141,13 @@ void run_refuse(struct run *run, const char *why, long idx, const char *src_why)
 void run_set_name(struct run *run, const char *name);
 void run_set_index_path(struct run *run, const char *path);
 
-/* Findings of the run, computed on first call (all subsystems' rules). */
+/* Findings of the run, computed on first call (all subsystems' rules), or finished
+ * there when run_findings_step() began them. */
 const struct finding_list *run_findings(struct run *run);
+/* One more rule of the findings (the explorer's idle time, so that the first pane that
+ * shows them does not wait for every rule); true when they are complete. */
+bool run_findings_step(struct run *run);
+/* Drop the findings (made or begun): the next run_findings() computes them again. */
+void run_findings_reset(struct run *run);
 
 #endif

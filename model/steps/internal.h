@@ -492,6 +492,10 @@ static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bit
 	return b;
 }
 
+/* Make r->col hold at least n columns (new ones empty: cap 0); r->col is only ever
+ * grown through here (store.c). */
+void store_rank_cols(struct rank_steps *r, size_t n);
+
 /* Shared by store.c (finalize) and store_follow.c / store_index.c. */
 void store_build_aligned(struct steps_model *m);
 void store_build_tail(struct steps_model *m);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,7 +42,7 @@ struct steps_tail {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	struct rank_steps *r;
-	const char *path;     /* owned */
+	const char *path;     /* owned by a steps_tail_new() tail, borrowed by a one-shot load's */
 	int rank;
 	struct json_doc doc;
 	struct key_cache cache;
@@ -251,19 +252,27 @@ static bool feed_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 	return load_line(fl, s, n, unterminated);
 }
 
-/* Size the rank's columns from the first chunk's line length and the file size. */
+/* Bytes of the first chunk whose newlines size a rank's columns. */
+#define SAMPLE_BYTES ((size_t)8 << 10)
+
+/* Size the rank's columns from the line length in the first chunk's first SAMPLE_BYTES
+ * and the file size (exactly when the sample is the whole file; compaction trims an
+ * estimate). Counting every newline of a file read in one chunk would be a second pass
+ * over all the bytes of a run of many small ranks. */
 static void reserve_from_sample(struct steps_tail *fl, const char *buf, size_t n)
 {
-	size_t lines = 0;
-	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++)
+	size_t lines = 0, k = n < SAMPLE_BYTES ? n : SAMPLE_BYTES, end = 0;
+	for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))); p++) {
 		lines++;
-	if ((long long)n >= fl->size) { /* the whole file: reserve exactly */
-		rank_reserve(fl->r, lines + 1);
+		end = (size_t)(p - buf) + 1;
+	}
+	if ((long long)k >= fl->size) { /* the whole file: reserve exactly (no trim at compaction) */
+		rank_reserve(fl->r, lines + (end < k));
 		return;
 	}
 	if (lines < 8)
 		return;
-	double per_line = (double)n / (double)lines;
+	double per_line = (double)end / (double)lines;
 	rank_reserve(fl->r, (size_t)((double)fl->size / per_line * 1.02) + 16);
 }
 
@@ -309,12 +318,23 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 	}
 }
 
-/* Per thread, reused from file to file: the read buffer, so reading a rank allocates
- * nothing and touches no fresh pages. Freed when the thread ends. */
+/* Per thread, reused from file to file: the read buffer, a one-shot load's tail (its
+ * scan state is 17 KB) and the path of its file, so reading a rank allocates nothing
+ * and touches no fresh pages. Freed when the thread ends. */
 struct read_scratch {
 	char *buf;
 	size_t cap;
+	struct steps_tail tail;
+	char *path;
+	size_t path_cap;
+	/* the key cache of the last file this thread read for load number cache_load: every
+	 * rank of one load interns into the same model, so the next file starts with it */
+	struct key_cache cache;
+	unsigned long cache_load;
 };
+
+/* Numbers the loads (load_job.id), so a thread's key cache is never carried into another. */
+static atomic_ulong load_serial;
 
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
@@ -324,6 +344,7 @@ static void scratch_free(void *p)
 {
 	struct read_scratch *s = p;
 	free(s->buf);
+	free(s->path);
 	free(s);
 }
 
@@ -424,17 +445,25 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	return err;
 }
 
-struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
+/* A tail at the start of path (borrowed), registered as a new source. */
+static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size)
 {
-	struct steps_tail *t = xcalloc(1, sizeof(*t));
+	memset(t, 0, sizeof(*t));
 	t->ctx = ctx;
 	t->m = steps_model_get(ctx->run);
-	t->path = xstrdup(path);
+	t->path = path;
 	t->rank = rank;
 	t->size = size;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);
 	pytscope_scan_init(&t->scan);
+}
+
+struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
+{
+	struct steps_tail *t = xmalloc(sizeof(*t));
+	tail_init(t, ctx, rank, path, size);
+	t->path = xstrdup(path);
 	return t;
 }
 
@@ -481,10 +510,11 @@ long long steps_tail_offset(const struct steps_tail *t)
 	return t->offset;
 }
 
-/* Open a rank's steps.jsonl; an absent file is a note, an unreadable one an error. */
-static int open_steps(struct run *run, const char *path, int rank)
+/* Open a rank's steps.jsonl (rel: path relative to dirfd, the same file); an absent
+ * file is a note, an unreadable one an error. */
+static int open_steps(struct run *run, int dirfd, const char *path, const char *rel, int rank, struct stat *st)
 {
-	int fd = infile_open_stream(path);
+	int fd = infile_openat_stream(dirfd, rel, st);
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
@@ -497,19 +527,31 @@ static int open_steps(struct run *run, const char *path, int rank)
 	return -1;
 }
 
-/* One-shot load: read up to the size seen at open and stop, so a writer that keeps
- * appending cannot keep the load from finishing (follow mode reads the rest). */
-static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, const char *path, int rank)
+/* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path):
+ * read up to the size seen at open and stop, so a writer that keeps appending cannot
+ * keep the load from finishing (follow mode reads the rest). The tail is the thread's
+ * (read_scratch): nothing is allocated per file; within load number load_id (0: none)
+ * the key cache goes on from the thread's previous file. */
+static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
+			    const char *rel, int rank, unsigned long load_id)
 {
-	int fd = open_steps(ctx->run, path, rank);
+	struct stat st;
+	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st);
 	if (fd < 0)
 		return;
-	struct stat st;
-	long long size = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
-	struct steps_tail *t = steps_tail_new(ctx, rank, path, size);
-	steps_tail_read(t, r, fd, size >= 0 ? size : LLONG_MAX, true);
+	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+	bool own;
+	struct read_scratch *s = scratch_get(&own);
+	tail_init(&s->tail, ctx, rank, path, size);
+	if (load_id && s->cache_load == load_id)
+		s->tail.cache = s->cache;
+	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	close(fd);
-	steps_tail_free(t);
+	json_doc_free(&s->tail.doc);
+	s->cache = s->tail.cache;
+	s->cache_load = load_id;
+	if (own)
+		scratch_free(s);
 }
 
 /* The rank files of a plan, in its order. */
@@ -562,7 +604,7 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	if (lowest)
 		rank_exact_scalars(f);
 	char *steps = xasprintf("%s/steps.jsonl", r->path);
-	load_steps_file(&ctx, f, steps, r->rank);
+	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0);
 	free(steps);
 	steps_rank_seal(f);
 	/* the body moves into r; r keeps its shell (path, run.json, part) */
@@ -581,7 +623,40 @@ struct load_job {
 	struct steps_model *m;
 	struct task_list *tasks;
 	long lowest;          /* lowest rank id of the plan: its scalars are kept exactly */
+	const char *path;     /* the run dir ... */
+	int dirfd;            /* ... open (-1: not a directory), rank files are opened relative to it */
+	unsigned long id;     /* load_serial */
 };
+
+/* The steps.jsonl of task t: its path in the thread's buffer, and in *rel the same file
+ * relative to the run dir (*dirfd) when the rank dir is inside it (each open then walks
+ * two names, not the whole path). */
+static const char *task_steps(const struct load_job *job, const struct rank_task *t,
+			      struct read_scratch *s, const char **rel, int *dirfd)
+{
+	static const char name[] = "/steps.jsonl";
+	const char *dir = t->steps_path ? t->steps_path : t->dir;
+	size_t n = strlen(dir), need = n + sizeof(name);
+	xgrow((void **)&s->path, &s->path_cap, need, 1);
+	memcpy(s->path, dir, n);
+	if (t->steps_path)
+		s->path[n] = '\0';
+	else
+		memcpy(s->path + n, name, sizeof(name));
+	*rel = s->path;
+	*dirfd = AT_FDCWD;
+	size_t k = strlen(job->path);
+	if (job->dirfd < 0 || t->steps_path || strncmp(dir, job->path, k) != 0)
+		return s->path;
+	if (dir[k] == '\0') {
+		*rel = s->path + n + 1;  /* the run dir itself: "steps.jsonl" */
+		*dirfd = job->dirfd;
+	} else if (dir[k] == '/' && dir[k + 1] && dir[k + 1] != '/') {
+		*rel = s->path + k + 1;
+		*dirfd = job->dirfd;
+	}
+	return s->path;
+}
 
 static void load_rank(void *ud, size_t i)
 {
@@ -590,9 +665,14 @@ static void load_rank(void *ud, size_t i)
 	struct rank_steps *r = steps_rank_new(job->m, (int)t->rank, t->dir);
 	if (t->rank == job->lowest)
 		rank_exact_scalars(r);
-	char *steps = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
-	load_steps_file(job->ctx, r, steps, (int)t->rank);
-	free(steps);
+	bool own;
+	struct read_scratch *s = scratch_get(&own);
+	const char *rel;
+	int dirfd;
+	const char *steps = task_steps(job, t, s, &rel, &dirfd);
+	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id);
+	if (own)
+		scratch_free(s);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
 	steps_rank_seal(r); /* compaction on the worker thread, and ready for the index */
 	steps_publish_rank(job->m, r);
@@ -769,11 +849,15 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	pthread_mutex_unlock(&run->lock);
 	size_t d0 = run->diags.n;
 	struct task_list *t = &lp.tasks;
-	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest };
+	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
+				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+				.id = atomic_fetch_add(&load_serial, 1) + 1 };
 	steps_expect_ranks(job.m, t->n);
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
 	struct steps_discovery *d = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	if (job.dirfd >= 0)
+		close(job.dirfd);
 	long long total = steps_discover_end(d);
 	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);

@@ -29,10 +29,28 @@ static char *read_small(const char *path, size_t *len, int *err)
 	return buf;
 }
 
+/* The arrays grow to the next power of two (from 16) when nenv reaches one: a few
+ * reallocations per run.json, not two per key. */
+/* a + b + c in a new string (what xasprintf("%s%s%s") gives, without formatting:
+ * three per rank in a run of many ranks). */
+static char *concat3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = xmalloc(la + lb + lc + 1);
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb);
+	memcpy(s + la + lb, c, lc + 1);
+	return s;
+}
+
 static void env_add(struct steps_meta *m, char *key, char *val)
 {
-	m->env_key = xrealloc(m->env_key, (m->nenv + 1) * sizeof(*m->env_key));
-	m->env_val = xrealloc(m->env_val, (m->nenv + 1) * sizeof(*m->env_val));
+	size_t n = m->nenv;
+	if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
+		size_t cap = n ? n * 2 : 16;
+		m->env_key = xrealloc(m->env_key, cap * sizeof(*m->env_key));
+		m->env_val = xrealloc(m->env_val, cap * sizeof(*m->env_val));
+	}
 	m->env_key[m->nenv] = key;
 	m->env_val[m->nenv++] = val;
 }
@@ -45,7 +63,7 @@ static void meta_environment(const struct json_doc *d, int obj, struct steps_met
 		if (json_is_object(d, k + 1)) {
 			for (int j = json_first(d, k + 1); j >= 0; j = json_next(d, k + 1, j)) {
 				char *sub = json_strdup(d, j);
-				env_add(m, xasprintf("%s.%s", key, sub), json_strdup(d, j + 1));
+				env_add(m, concat3(key, ".", sub), json_strdup(d, j + 1));
 				free(sub);
 			}
 			free(key);
@@ -66,7 +84,7 @@ static void meta_config(const struct json_doc *d, int obj, struct steps_meta *m)
 	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
 		char *key = json_strdup(d, k);
 		bool nested = json_is_object(d, k + 1) || json_is_array(d, k + 1);
-		env_add(m, xasprintf("config.%s", key), nested ? xstrdup("{...}") : json_strdup(d, k + 1));
+		env_add(m, concat3("config.", key, ""), nested ? xstrdup("{...}") : json_strdup(d, k + 1));
 		free(key);
 	}
 }
@@ -101,7 +119,7 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 /* run.json "name" in dir, or NULL. */
 char *steps_meta_name(const char *dir)
 {
-	char *path = xasprintf("%s/run.json", dir);
+	char *path = concat3(dir, "/", "run.json");
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);
@@ -125,7 +143,7 @@ char *steps_meta_name(const char *dir)
 
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
 {
-	char *path = xasprintf("%s/run.json", dir);
+	char *path = concat3(dir, "/", "run.json");
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);
@@ -145,8 +163,9 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 	int rc = json_parse(&d, buf, len);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, m);
-		m->json = xstrndup(buf, len);
+		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
+		buf = NULL;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",

@@ -219,14 +219,30 @@ static void col_grow(struct column *c, size_t need)
 	col_resize(c, ncap);
 }
 
+/* Entries r->col holds for ncol columns: a power of two from 16, so a rank's first
+ * columns cost one allocation, not one reallocation each. */
+static size_t cols_cap(size_t ncol)
+{
+	size_t c = 16;
+	while (c < ncol)
+		c *= 2;
+	return c;
+}
+
+void store_rank_cols(struct rank_steps *r, size_t n)
+{
+	if (n <= r->ncol)
+		return;
+	if (!r->col || cols_cap(n) > cols_cap(r->ncol))
+		r->col = xrealloc(r->col, cols_cap(n) * sizeof(*r->col));
+	memset(r->col + r->ncol, 0, (n - r->ncol) * sizeof(*r->col));
+	r->ncol = n;
+}
+
 static struct column *rank_column(struct rank_steps *r, int metric)
 {
-	if ((size_t)metric >= r->ncol) {
-		size_t n = (size_t)metric + 1;
-		r->col = xrealloc(r->col, n * sizeof(*r->col));
-		memset(r->col + r->ncol, 0, (n - r->ncol) * sizeof(*r->col));
-		r->ncol = n;
-	}
+	if ((size_t)metric >= r->ncol)
+		store_rank_cols(r, (size_t)metric + 1);
 	struct column *c = &r->col[metric];
 	if (c->cap == 0) {
 		pthread_mutex_lock(&r->m->lock);

@@ -242,12 +242,7 @@ static bool col_install(struct rank_steps *r, struct column *c, int mid)
 {
 	if (mid < 0 || ((size_t)mid < r->ncol && (r->col[mid].cap || r->col[mid].enc == ENC_RLE)))
 		return false;
-	if ((size_t)mid >= r->ncol) {
-		size_t need = (size_t)mid + 1;
-		r->col = xrealloc(r->col, need * sizeof(*r->col));
-		memset(r->col + r->ncol, 0, (need - r->ncol) * sizeof(*r->col));
-		r->ncol = need;
-	}
+	store_rank_cols(r, (size_t)mid + 1);
 	r->col[mid] = *c;
 	return true;
 }

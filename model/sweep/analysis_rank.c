@@ -534,8 +534,7 @@ int sweep_set_objective(struct run *run, const char *spec, char *err, size_t err
 	s->obj = o;
 	s->nobj = n;
 	sweep_rerank(s);
-	run->findings_done = false;
-	findings_free(&run->findings);
+	run_findings_reset(run);
 	return 0;
 }
 
@@ -558,8 +557,7 @@ int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t er
 	s->con = xrealloc(s->con, (s->ncon + 1) * sizeof(*s->con));
 	s->con[s->ncon++] = k;
 	sweep_rerank(s);
-	run->findings_done = false;
-	findings_free(&run->findings);
+	run_findings_reset(run);
 	return 0;
 }
 
@@ -569,8 +567,7 @@ void sweep_clear_constraints(struct run *run)
 		return;
 	free_constraints(run->sweep);
 	sweep_rerank(run->sweep);
-	run->findings_done = false;
-	findings_free(&run->findings);
+	run_findings_reset(run);
 }
 
 static void pass_summary(const struct sweep_set *s, char *msg, size_t n)

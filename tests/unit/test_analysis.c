@@ -85,6 +85,19 @@ static void test_f1(void)
 		is_str(fl->v[i].id, want[i], "F1: findings in pytscope order");
 	ok(fl->n == 5 && fl->v[1].ev.kind == EV_STEPS && fl->v[1].ev.step_lo == 40, "F1: spike evidence at step 40");
 	ok(fl->n == 5 && fl->v[4].severity == SEV_LOW, "F1: fragmentation is low severity");
+	/* a rule at a time (the explorer's idle time): begun, dropped, begun again */
+	run_findings_reset(run);
+	bool done_at_once = run_findings_step(run);
+	run_findings_reset(run);
+	size_t steps = 1;
+	while (!run_findings_step(run))
+		steps++;
+	fl = run_findings(run);
+	bool same = fl->n == 5;
+	for (size_t i = 0; same && i < 5; i++)
+		same = strcmp(fl->v[i].id, want[i]) == 0;
+	ok(!done_at_once && steps > 5 && same,
+	   "F1: findings a rule at a time (%zu steps; begun, dropped, begun again) = all at once", steps);
 	run_free(run);
 }
 
