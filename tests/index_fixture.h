@@ -84,4 +84,22 @@ static inline bool same_heat(struct run *a, struct run *b)
 	return true;
 }
 
+/* 3 ranks x 20 steps; step 5 without compute on any rank (a step median of 0: the
+ * slowdown pyramid has a missing cell, so its layout has counts). */
+static inline void write_sparse_run(const char *dir)
+{
+	for (int r = 0; r < 3; r++) {
+		char path[700], buf[4096];
+		size_t n = 0;
+		snprintf(path, sizeof(path), "%.500s/rank%d", dir, r);
+		tu_make_dir(path);
+		for (int k = 0; k < 20; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"comm\":0.0%d}}\n", k,
+					      k == 5 ? 0.0 : 0.020 + 0.001 * r, 10 + (k * 7 + r) % 5);
+		snprintf(path, sizeof(path), "%.500s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+	}
+}
+
 #endif

@@ -409,6 +409,7 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	int err = index_file_write(path, fill_part, (void *)s);
 	if (!err && s->n == 1) {
 		index_remove_other_parts(dir, "steps", s->n);
+		index_remove_other_parts(dir, "inputs", 0); /* shards' parts of the summary */
 		delta_remove_all(dir); /* they extend the part replaced (and would not match it) */
 	}
 	free(dir);

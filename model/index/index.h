@@ -5,7 +5,9 @@
  *
  * Layout. RUN_DIR/.tscope-index/ when the run dir is writable, else
  * $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'>/ (XDG_CACHE_HOME defaults to
- * ~/.cache). One file per shard: steps-K-of-N.tsx (a whole index is steps-0-of-1.tsx).
+ * ~/.cache). One file per shard: steps-K-of-N.tsx (a whole index is steps-0-of-1.tsx);
+ * a shard also writes inputs-K-of-N.tsx, its part of the summary, which the first open
+ * merges into summary.tsx (model/steps/analysis_index_inputs.c, analysis_index.c).
  * A shard holds the ranks of slice K of N of the run's rank ids in ascending order
  * (ranks [K*R/N, (K+1)*R/N) of R).
  *

@@ -286,8 +286,9 @@ static void block_add(struct compute_block *b)
 	}
 }
 
-void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
-			   size_t n, double *out, double *comm)
+/* Over aligned steps [k0, k0 + n), or (by_pos) records [k0, k0 + n). */
+static void rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
+			 double *out, double *comm, bool by_pos)
 {
 	struct compute_block b;
 	const struct rank_steps *r = m->rank[ri];
@@ -295,7 +296,10 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
 		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
 		b.consecutive = true;
-		if (m->aligned_contiguous && r->contiguous) {   /* steps_aligned_pos by arithmetic */
+		if (by_pos) {
+			for (size_t j = 0; j < b.nb; j++)
+				b.pos[j] = k0 + at + j;
+		} else if (m->aligned_contiguous && r->contiguous) {   /* steps_aligned_pos by arithmetic */
 			size_t p0 = (size_t)(m->aligned_lo + (long)(k0 + at) - r->step0);
 			for (size_t j = 0; j < b.nb; j++)
 				b.pos[j] = p0 + j;
@@ -324,6 +328,18 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
 		block_column(m, ri, ps->comm, &b);
 		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
 	}
+}
+
+void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
+			   size_t n, double *out, double *comm)
+{
+	rank_compute(m, ps, ri, k0, n, out, comm, false);
+}
+
+void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
+			      size_t n, double *out, double *comm)
+{
+	rank_compute(m, ps, ri, p0, n, out, comm, true);
 }
 
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:

@@ -44,7 +44,7 @@ static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *r
 	}
 }
 
-static void rank_memory_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
+void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
 {
 	const struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
@@ -92,6 +92,8 @@ struct step_pass {
 	struct phase_sets ps;
 	size_t N, S;
 	size_t k_from;            /* first aligned step of the pass (medians of appended steps) */
+	size_t k_to;              /* end of the pass (0: S) */
+	const struct dist_input *in; /* each rank's compute from here, not the model (or NULL) */
 	const double *cmed_known; /* memoized per-step medians, or NULL */
 	double *cmed;             /* medians-only pass: out */
 	struct distributed *d;    /* NULL: medians only */
@@ -101,16 +103,22 @@ struct step_pass {
 static void step_block(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
-	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK;
-	size_t nb = p->S - k0 < STEP_BLOCK ? p->S - k0 : STEP_BLOCK;
+	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK, end = p->k_to ? p->k_to : p->S;
+	size_t nb = end - k0 < STEP_BLOCK ? end - k0 : STEP_BLOCK;
 	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
 	double *tmp = xmalloc(2 * N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
 	for (size_t r = 0; r < N; r++) {
+		if (p->in) {
+			p->in->compute(p->in->ud, r, k0, nb, blk + r * nb);
+			continue;
+		}
 		analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
 		for (size_t j = 0; p->d && j < nb; j++)
 			if (r == 0 || cm[j] > comm[j])
 				comm[j] = cm[j];
 	}
+	if (p->in)
+		memcpy(comm, p->in->comm_max + k0, nb * sizeof(*comm));
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = k0 + j;
 		for (size_t r = 0; r < N; r++)
@@ -141,7 +149,8 @@ static void step_block(void *ud, size_t task)
 
 static void step_pass_run(const struct run *run, struct step_pass *p)
 {
-	size_t ntasks = (p->S - p->k_from + STEP_BLOCK - 1) / STEP_BLOCK;
+	size_t end = p->k_to ? p->k_to : p->S;
+	size_t ntasks = (end - p->k_from + STEP_BLOCK - 1) / STEP_BLOCK;
 	pool_run(ntasks, ntasks > 1 ? analysis_threads(run) : 1, step_block, p);
 }
 
@@ -152,7 +161,14 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 {
 	struct distributed *d = p->d;
 	p->lost = xmalloc(p->S * sizeof(*p->lost));
-	step_pass_run(run, p);
+	size_t band = p->in ? p->in->band_steps : p->S;
+	for (size_t k0 = 0; k0 < p->S; k0 += band) { /* a band of steps of every rank at a time */
+		p->k_from = k0;
+		p->k_to = p->S - k0 < band ? p->S : k0 + band;
+		if (p->in)
+			p->in->band(p->in->ud, p->k_from, p->k_to);
+		step_pass_run(run, p);
+	}
 	for (size_t k = 0; k < p->S; k++) {
 		const struct dist_step *s = &d->step[k];
 		*sum_max += s->cmax;
@@ -171,7 +187,10 @@ static void dist_rank(const struct step_pass *p, size_t r, double *vals, double 
 	struct distributed *d = p->d;
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
-	analysis_rank_compute(m, &p->ps, r, 0, S, vals, NULL);
+	if (p->in)
+		p->in->compute(p->in->ud, r, 0, S, vals);
+	else
+		analysis_rank_compute(m, &p->ps, r, 0, S, vals, NULL);
 	for (size_t k = 0; k < S; k++) {
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
@@ -185,7 +204,10 @@ static void dist_rank(const struct step_pass *p, size_t r, double *vals, double 
 	rs->missing = steps_missing(m, r);
 	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
 	onset_of(d, r, rs);
-	rank_memory_peak(m, r, rs);
+	if (p->in)
+		p->in->mem_peak(p->in->ud, r, rs);
+	else
+		analysis_rank_mem_peak(m, r, rs);
 }
 
 static void dist_rank_chunk(void *ud, size_t task)
@@ -221,7 +243,8 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
-struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known)
+static struct distributed *compute_distributed(struct run *run, const double *cmed_known,
+						const struct dist_input *in)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
@@ -232,7 +255,7 @@ struct distributed *analysis_dist_compute(struct run *run, const double *cmed_kn
 	d->n_steps = S;
 	d->rank = xcalloc(N, sizeof(*d->rank));
 	d->step = xcalloc(S, sizeof(*d->step));
-	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d };
+	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in };
 	analysis_phase_sets_init(m, &p.ps);
 	double sum_max = 0, sum_lost = 0;
 	dist_steps(run, &p, &sum_max, &sum_lost);
@@ -266,12 +289,22 @@ const struct distributed *analysis_distributed(struct run *run)
 		return NULL;
 	if (!c->dist_done) {
 		/* medians a live run kept and extended; else the step pass computes them */
-		c->dist = analysis_dist_compute(run, c->cmed ? analysis_step_medians(run, c) : NULL);
+		c->dist = compute_distributed(run, c->cmed ? analysis_step_medians(run, c) : NULL, NULL);
 		c->dist_done = true;
 		if (c->dist && !c->cmed)
 			analysis_step_medians(run, c);   /* kept: a live run extends them */
 	}
 	return c->dist;
+}
+
+struct distributed *analysis_distributed_from(struct run *run, const struct dist_input *in)
+{
+	return compute_distributed(run, NULL, in);
+}
+
+struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known)
+{
+	return compute_distributed(run, cmed_known, NULL);
 }
 
 /* Median of compute over the ranks at every aligned step (S entries), memoized: shared

@@ -502,13 +502,13 @@ struct heat_stream {
 	const struct heat_stream *from; /* analysis_heat_stream_share() */
 };
 
-struct heat_stream *analysis_heat_stream_new(struct run *run, int series)
+struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool dense)
 {
 	const struct steps_model *m = run->steps;
 	if (!heat_buildable(m, series))
 		return NULL;
 	struct heat_stream *s = xcalloc(1, sizeof(*s));
-	s->g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), true);
+	s->g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), dense);
 	s->p = (struct heat_pass){ .g = s->g, .m = m };
 	if (series == HEAT_REL_SLOWDOWN)
 		s->p.cmed = analysis_step_medians(run, analysis_cache_of(run));
@@ -531,18 +531,31 @@ const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s)
 	return s->g;
 }
 
-const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
+/* Row r from buf (have: it holds the row's compute at every aligned step). */
+static const void *stream_row(struct heat_stream *s, size_t r, double *buf, bool have)
 {
 	struct heat_grid *g = s->g;
 	if (s->at < g->nranks)
 		g->row[s->at] = NULL;
 	g->row[r] = s->row;
 	s->at = r;
-	bool have = s->from && s->from->at == r; /* its compute of row r, read already */
-	if (heat_fill_row(&s->p, r, have ? s->from->buf : s->buf, have))
+	if (heat_fill_row(&s->p, r, buf, have) && g->dense)
 		return NULL; /* a missing cell: the grid is not dense */
 	heat_level_row(g, r);
 	return s->row;
+}
+
+const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
+{
+	bool have = s->from && s->from->at == r; /* its compute of row r, read already */
+	return stream_row(s, r, have ? s->from->buf : s->buf, have);
+}
+
+const void *analysis_heat_stream_row_of(struct heat_stream *s, size_t r, double *compute)
+{
+	if (s->g->nsteps != steps_naligned(s->p.m))
+		return NULL;
+	return stream_row(s, r, compute, true);
 }
 
 void analysis_heat_stream_free(struct heat_stream *s)

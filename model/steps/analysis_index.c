@@ -38,7 +38,7 @@
 #define TSCOPE_VERSION "dev"
 #endif
 
-static const int summary_series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
+static const int summary_series[SUMMARY_NGRID] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
 struct steps_summary {
 	struct distributed *dist;
 	struct budget_sums *bsum;
@@ -59,7 +59,7 @@ void steps_summary_free(void *p)
 	free(s);
 }
 
-static char *summary_path(const char *run_dir)
+char *summary_path(const char *run_dir)
 {
 	char *dir = index_dir_for(run_dir);
 	char *p = xasprintf("%s/summary.tsx", dir);
@@ -220,41 +220,22 @@ static struct budget_sums *bsum_get(struct ibuf *b, size_t N)
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-/* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
- * (built and kept in the analysis cache, or given by the writer) or a stream that makes
- * each row as it is written (`tscope-tui index`: no pyramid is kept in memory); and what
- * the rows gave. */
-struct summary_job {
-	const struct summary_out *out;
-	struct run *run;           /* the run whose pyramids are built here (NULL: out's grids) */
-	const char *run_dir;
-	const struct heat_grid *grid[ARRAY_LEN(summary_series)];
-	struct heat_stream *stream[ARRAY_LEN(summary_series)];
-	const uint32_t *row_src[ARRAY_LEN(summary_series)]; /* NULL: rank i is stored row i */
-	size_t ngrid;
-	size_t chunk_words;                             /* words per checked chunk */
-	bool not_dense;                                 /* a streamed row had a missing cell */
-	uint64_t rows_off[ARRAY_LEN(summary_series)];
-	uint32_t *crc[ARRAY_LEN(summary_series)];       /* per stored row and chunk */
-	double lo[ARRAY_LEN(summary_series)], hi[ARRAY_LEN(summary_series)]; /* colour scale */
-};
-
-static bool heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+bool summary_heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
 {
 	return heat_range(ud, row, c0, c1, mean, worst);
 }
 
-static const struct heat_grid *job_grid(const struct summary_job *j, size_t i)
+const struct heat_grid *summary_job_grid(const struct summary_job *j, size_t i)
 {
 	return j->stream[i] ? analysis_heat_stream_grid(j->stream[i]) : j->grid[i];
 }
 
-static size_t chunks_of(size_t row_words, size_t chunk_words)
+size_t summary_chunks_of(size_t row_words, size_t chunk_words)
 {
 	return (row_words + chunk_words - 1) / chunk_words;
 }
 
-static void put_head(struct obuf *h, const struct summary_job *j)
+void summary_put_head(struct obuf *h, const struct summary_job *j)
 {
 	const struct summary_out *s = j->out;
 	ob_u32(h, SUMMARY_VERSION);
@@ -287,7 +268,7 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 	bsum_put(h, s->bsum, s->nranks);
 	ob_u64(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
-		const struct heat_grid *g = job_grid(j, i);
+		const struct heat_grid *g = summary_job_grid(j, i);
 		ob_i64(h, g->series);
 		ob_u8(h, g->dense);
 		ob_u64(h, j->rows_off[i]);
@@ -296,7 +277,7 @@ static void put_head(struct obuf *h, const struct summary_job *j)
 		ob_u32(h, (uint32_t)j->chunk_words);
 		for (size_t r = 0; r < N; r++)
 			ob_u32(h, j->row_src[i] ? j->row_src[i][r] : (uint32_t)r);
-		size_t nc = chunks_of(g->row_words, j->chunk_words);
+		size_t nc = summary_chunks_of(g->row_words, j->chunk_words);
 		for (size_t k = 0; k < g->nranks * nc; k++)
 			ob_u32(h, j->crc[i][k]);
 		ob_f64(h, j->lo[i]); /* the heatmap pane's colour scale (grid.h): an indexed */
@@ -319,7 +300,7 @@ static bool mapped_range(void *ud, size_t row, size_t c0, size_t c1, double *mea
 /* The colour scale over N ranks whose rows are mapped to stored rows (gen_index). */
 static void mapped_scale(struct summary_job *j, size_t i)
 {
-	struct mapped_grid mg = { job_grid(j, i), j->row_src[i] };
+	struct mapped_grid mg = { summary_job_grid(j, i), j->row_src[i] };
 	size_t N = j->out->nranks;
 	struct grid_src src = { .nrows = N, .ncols = mg.g->nsteps, .ud = &mg, .range = mapped_range };
 	struct grid_scale sc;
@@ -331,8 +312,8 @@ static void mapped_scale(struct summary_job *j, size_t i)
 
 /* One stored row of pyramid i, a CRC-32 per chunk of cw words: into the stream (first
  * of a pair, or alone), or to its place at `at` (pwrite). */
-static void put_row(struct obuf *o, const unsigned char *row, size_t bytes, size_t cw, uint32_t *crc, bool stream,
-		    uint64_t at)
+void summary_put_row(struct obuf *o, const unsigned char *row, size_t bytes, size_t cw, uint32_t *crc, bool stream,
+		     uint64_t at)
 {
 	size_t cb = cw * 4;
 	for (size_t lo = 0, c = 0; lo < bytes; lo += cb, c++) {
@@ -359,14 +340,14 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 {
 	struct grid_src src[2];
 	struct grid_scale sc[2];
-	size_t rb[2], nc[2], N = job_grid(j, i0)->nranks;
+	size_t rb[2], nc[2], N = summary_job_grid(j, i0)->nranks;
 	for (size_t i = i0; i < i1; i++) {
-		const struct heat_grid *g = job_grid(j, i);
+		const struct heat_grid *g = summary_job_grid(j, i);
 		src[i - i0] = (struct grid_src){ .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g,
-						 .range = heat_src_range };
+						 .range = summary_heat_src_range };
 		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
 		rb[i - i0] = g->row_words * 4;
-		nc[i - i0] = chunks_of(g->row_words, j->chunk_words);
+		nc[i - i0] = summary_chunks_of(g->row_words, j->chunk_words);
 		j->rows_off[i] = i == i0 ? index_body_offset(o) : j->rows_off[i0] + N * rb[0];
 		j->crc[i] = xcalloc(N * nc[i - i0] + 1, sizeof(*j->crc[i]));
 	}
@@ -374,11 +355,11 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 	for (size_t r = 0; r < N && ok; r++)
 		for (size_t i = i0; i < i1 && ok; i++) {
 			const void *row = j->stream[i] ? analysis_heat_stream_row(j->stream[i], r)
-						       : analysis_heat_row(job_grid(j, i), r, false);
+						       : analysis_heat_row(summary_job_grid(j, i), r, false);
 			ok = row != NULL;
 			if (!ok)
 				break;
-			put_row(o, row, rb[i - i0], j->chunk_words, j->crc[i] + r * nc[i - i0], i == i0,
+			summary_put_row(o, row, rb[i - i0], j->chunk_words, j->crc[i] + r * nc[i - i0], i == i0,
 				j->rows_off[i] + r * rb[i - i0]);
 			if (!j->row_src[i])
 				grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
@@ -406,10 +387,10 @@ static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 		}
 		i = next;
 	}
-	put_head(h, j);
+	summary_put_head(h, j);
 }
 
-static void job_free(struct summary_job *j)
+void summary_job_free(struct summary_job *j)
 {
 	for (size_t i = 0; i < j->ngrid; i++) {
 		analysis_heat_stream_free(j->stream[i]);
@@ -435,7 +416,7 @@ static void job_pyramids(struct summary_job *j, bool stream)
 	}
 	if (stream) {
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
-			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i])))
+			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], true)))
 				j->ngrid++;
 		if (j->ngrid == 2) /* the slowdown row from the compute its compute row read */
 			analysis_heat_stream_share(j->stream[1], j->stream[0]);
@@ -461,12 +442,12 @@ static int summary_write(const char *run_dir, const struct summary_out *out, str
 	char *path = summary_path(run_dir);
 	int err = index_file_write(path, fill_summary, &j);
 	if (err == ECANCELED && j.not_dense) { /* a pyramid with missing cells: build it whole */
-		job_free(&j);
+		summary_job_free(&j);
 		j.not_dense = false;
 		job_pyramids(&j, false);
 		err = index_file_write(path, fill_summary, &j);
 	}
-	job_free(&j);
+	summary_job_free(&j);
 	free(path);
 	return err;
 }
@@ -478,7 +459,8 @@ int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
 
 int steps_summary_write(struct run *run, const char *run_dir)
 {
-	return steps_summary_write_chunks(run, run_dir, 0);
+	int rebuilt = steps_summary_rebuild(run, run_dir); /* rank by rank, when it can */
+	return rebuilt != ENOTSUP ? rebuilt : steps_summary_write_chunks(run, run_dir, 0);
 }
 
 int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words)

@@ -30,6 +30,59 @@
  * (analysis_heat_row without pin: a summary written from a restored grid). */
 #define HEAT_WHOLE_ROWS 16
 
+/* ---- writing (analysis_index.c; analysis_index_rebuild.c streams rows through it) ---- */
+
+#define SUMMARY_NGRID 2    /* HEAT_COMPUTE, HEAT_REL_SLOWDOWN */
+
+/* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
+ * (built and kept in the analysis cache, or given by the writer) or a stream that makes
+ * each row as it is written (`tscope-tui index`: no pyramid is kept in memory); and what
+ * the rows gave. */
+struct summary_job {
+	const struct summary_out *out;
+	struct run *run;           /* the run whose pyramids are built here (NULL: out's grids) */
+	const char *run_dir;
+	const struct heat_grid *grid[SUMMARY_NGRID];
+	struct heat_stream *stream[SUMMARY_NGRID];
+	const uint32_t *row_src[SUMMARY_NGRID]; /* NULL: rank i is stored row i */
+	size_t ngrid;
+	size_t chunk_words;                             /* words per checked chunk */
+	bool not_dense;                                 /* a streamed row had a missing cell */
+	uint64_t rows_off[SUMMARY_NGRID];
+	uint32_t *crc[SUMMARY_NGRID];       /* per stored row and chunk */
+	double lo[SUMMARY_NGRID], hi[SUMMARY_NGRID]; /* colour scale */
+};
+
+/* RUN_DIR's summary file (malloc'd). */
+char *summary_path(const char *run_dir);
+/* Pyramid i of the job: its grid, or its stream's layout. */
+const struct heat_grid *summary_job_grid(const struct summary_job *j, size_t i);
+/* Frees the job's streams and chunk CRCs. */
+void summary_job_free(struct summary_job *j);
+/* Chunks of a row of row_words words. */
+size_t summary_chunks_of(size_t row_words, size_t chunk_words);
+/* One stored row, a CRC-32 per chunk of cw words into crc[]: into the stream, or
+ * (stream false) to its place at file offset `at` (pwrite). */
+void summary_put_row(struct obuf *o, const unsigned char *row, size_t bytes, size_t cw, uint32_t *crc, bool stream,
+		     uint64_t at);
+/* The head (analysis_index.c's file comment) of what j wrote. */
+void summary_put_head(struct obuf *h, const struct summary_job *j);
+/* grid_src range over a heat grid (ud). */
+bool summary_heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
+/* The index shards' parts of the summary (analysis_index_inputs.c) for the model's
+ * parts: NULL when there are none. summary_inputs_rank() fills rank r's compute and
+ * comm at every aligned step, its budget sums and memory peak from them (false: not
+ * usable for r; read its steps). */
+struct summary_inputs;
+struct summary_inputs *summary_inputs_open(const struct steps_model *m);
+bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, double *compute,
+			 double *comm, struct budget_sums *bsum, struct rank_stat *mem);
+void summary_inputs_free(struct summary_inputs *in);
+
+/* Rebuild RUN_DIR's summary rank by rank (analysis_index_rebuild.c): 0, an errno, or
+ * ENOTSUP when this run is not one it rebuilds (the caller computes it whole). */
+int steps_summary_rebuild(struct run *run, const char *run_dir);
+
 /* A slot of the chunk cache in the open-addressing table: key (rank x nchunks +
  * chunk) + 1, 0 for an empty entry. */
 struct chunk_ent {

@@ -136,20 +136,25 @@ struct heat_grid {
 struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bool dense);
 /* Build rank ri's row from the step model (level 0 from the columns, levels above). */
 void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
-/* A fresh dense pyramid of series made one row at a time into one reused row, nothing
- * kept (the index summary of `tscope-tui index` writes each row as it is made: no grid
- * in memory). stream_row() makes row r (every row once, in order) and returns it, or
- * NULL when a cell of it is missing (the grid is not dense: build it whole instead);
+/* A fresh pyramid of series made one row at a time into one reused row, nothing kept
+ * (the index summary of `tscope-tui index` writes each row as it is made: no grid in
+ * memory). Dense (no missing cell) unless `dense` is false (the layout with counts a
+ * whole build takes when a cell is missing). stream_row() makes row r (every row once,
+ * in order) and returns it, or NULL when a cell of a dense grid's row is missing (build
+ * it whole instead);
  * the row is what analysis_heatmap()'s grid holds for r, bit for bit. stream_grid() is
  * the layout, with row r readable (heat_range) until the next row is made. */
 struct heat_stream;
-struct heat_stream *analysis_heat_stream_new(struct run *run, int series);
+struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool dense);
 /* s (HEAT_REL_SLOWDOWN) then makes row r from the compute `from` (HEAT_COMPUTE of the
  * same run) read for its row r, when from made row r last: one read of the records for
  * both rows. */
 void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream *from);
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
+/* Row r from its compute at every aligned step (what analysis_rank_compute() gives; only
+ * read), when the grid's columns are the aligned steps (else NULL). */
+const void *analysis_heat_stream_row_of(struct heat_stream *s, size_t r, double *compute);
 void analysis_heat_stream_free(struct heat_stream *s);
 /* Read row ri of a lazy grid whole, every chunk checked (analysis_index_rows.c): false
  * when it cannot be read. */
@@ -225,10 +230,33 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 #define ANALYSIS_BLOCK 64
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm);
+/* The same values for rank ri's records [p0, p0 + n) (its own steps, whatever the
+ * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
+void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
+			      size_t n, double *out, double *comm);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
 const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
+/* The distributed analysis with each rank's compute read from `in` instead of the
+ * model (the index summary rebuilt rank by rank, analysis_index_rebuild.c): bit for bit
+ * what analysis_distributed() gives when `in` gives the doubles analysis_rank_compute()
+ * would. The step pass goes through the aligned steps in bands of band_steps: band()
+ * makes [k0, k1) of every rank readable, then compute() is asked for pieces of it (any
+ * thread); the rank pass asks compute() for a rank's every aligned step (any thread).
+ * comm_max: per aligned step the comm max over the ranks in rank order (r == 0 or
+ * greater); mem_peak() fills a rank's has_mem_peak and mem_peak. */
+struct dist_input {
+	void (*band)(void *ud, size_t k0, size_t k1);
+	void (*compute)(void *ud, size_t r, size_t k0, size_t n, double *out);
+	void (*mem_peak)(void *ud, size_t r, struct rank_stat *rs);
+	const double *comm_max;
+	size_t band_steps;
+	void *ud;
+};
+struct distributed *analysis_distributed_from(struct run *run, const struct dist_input *in);
+/* Rank ri's memory peak (peak_alloc, else alloc) into rs (has_mem_peak, mem_peak). */
+void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
  * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
  * step when `aligned` (every step median > 0), lost = per aligned step the seconds the
@@ -397,6 +425,7 @@ struct steps_model {
 	struct steps_part **part;/* index parts lazy ranks read from (owned) */
 	size_t npart;
 	pthread_mutex_t body_lock[16]; /* lazy body reads, striped by rank id */
+	size_t body_reads;       /* steps_bodies_read() */
 	/* aligned set and union size restored from an index summary (analysis_index.c):
 	 * steps_finalize() takes them instead of computing them from every rank's steps */
 	bool preset;
@@ -406,12 +435,21 @@ struct steps_model {
 	size_t preset_naligned, preset_nunion;
 	void *summary;           /* the summary analyses restore from (analysis_index.c) */
 	char *summary_dir;       /* run dir whose summary finalize writes (NULL: none) */
+	/* every rank came from the index and the summary could not be used: finalize
+	 * rebuilds it rank by rank (analysis_index_rebuild.c), reporting its progress to
+	 * the open's load (load_ctx, NULL after finalize) */
+	bool summary_rebuild;
+	struct load_ctx *load_ctx;
 };
 
 /* Read a lazy rank's body now (store_index.c). A body that cannot be read (the part was
  * truncated, replaced or damaged since it was opened) is diagnosed, the part invalidated
  * (the next open rebuilds it) and the rank re-read from its steps.jsonl. */
 void store_rank_load_body(struct rank_steps *r);
+/* Hand back the memory of a body read from an index part (it is read again when next
+ * needed); a rank whose steps did not come from a part is left alone. Only while no
+ * other thread reads r's body (the summary rebuild at finalize). */
+void steps_rank_release_body(struct rank_steps *r);
 static inline void rank_need_body(const struct rank_steps *r)
 {
 	if (__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
@@ -425,6 +463,8 @@ static inline void rank_need_body(const struct rank_steps *r)
  * and the summary's pyramids and writes the summary (0 or an errno). */
 void steps_summary_open(struct run *run, const char *run_dir);
 bool steps_summary_restore(struct run *run);
+/* After an open whose every rank came from the index (summary_rebuild), rank by rank
+ * in bounded memory (analysis_index_rebuild.c); otherwise from the run as loaded. */
 int steps_summary_write(struct run *run, const char *run_dir);
 /* The same with pyramid chunks of chunk_words words (0: SUMMARY_CHUNK_WORDS; tests: a
  * summary as builds with another chunk size wrote it). */
@@ -463,6 +503,9 @@ struct summary_out {
 	size_t chunk_words;               /* words per checked chunk; 0: SUMMARY_CHUNK_WORDS */
 };
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
+/* An index shard's part of the summary, next to its part file part_path (shard k of n;
+ * analysis_index_inputs.c): 0 or an errno. */
+int steps_summary_inputs_write(struct run *run, const char *part_path, unsigned k, unsigned n);
 
 /* Re-read rank r's steps.jsonl and run.json into its body (load.c). */
 void steps_rank_reparse(struct run *run, struct rank_steps *r);

@@ -770,9 +770,15 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	if (all && !lp->grown) { /* every rank from the index: the run-wide analyses may come from its summary */
 		struct steps_model *m = steps_model_get(ctx->run);
 		steps_summary_open(ctx->run, path);
-		if (!m->summary) {
+		if (!m->summary) { /* finalize rebuilds it, reading every rank's steps once */
 			free(m->summary_dir);
 			m->summary_dir = xstrdup(path);
+			m->summary_rebuild = true;
+			m->load_ctx = ctx;
+			long long bytes = 0;
+			for (size_t i = 0; i < m->nrank; i++)
+				bytes += (long long)m->rank[i]->body_len;
+			load_progress(ctx, 0, bytes);
 		}
 	}
 	plan_filter(lp, o, covered);
@@ -826,6 +832,8 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 	char *written = NULL;
 	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
 			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
+	if (!err && o && o->shard_n) /* the shard's part of the summary, merged at the open */
+		err = steps_summary_inputs_write(run, written, o->shard_k, o->shard_n);
 	if (err)
 		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
 			 "index not written: %s", strerror(err));

@@ -281,5 +281,8 @@ bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell
 			    uint64_t off, uint64_t len, uint32_t crc, size_t from);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);
+/* Rank bodies read from index parts since the open (a body read again after it was
+ * handed back counts again). */
+size_t steps_bodies_read(const struct steps_model *m);
 
 #endif

@@ -356,10 +356,13 @@ void store_rank_load_body(struct rank_steps *r)
 	if (r->lazy) {
 		const struct steps_part *bad = NULL;
 		const char *why = body_read(r, &bad);
+		__atomic_add_fetch(&m->body_reads, 1, __ATOMIC_RELAXED);
 		uint64_t off = r->body_off;
 		for (size_t i = 0; i < r->nseg; i++)
 			if (r->seg[i].part == bad)
 				off = r->seg[i].off;
+		if (r->nseg) /* its steps are the part's and its segments': never handed back */
+			r->part = NULL;
 		store_rank_free_segs(r);
 		if (why) {
 			diag_add(&m->run->diags, DIAG_WARN, bad->path, -1, (long long)off, r->rank,
@@ -367,8 +370,21 @@ void store_rank_load_body(struct rank_steps *r)
 				 "rebuilds it) and the rank is read from its steps.jsonl", r->rank, why);
 			index_file_invalidate(bad->path, bad->ino);
 			steps_rank_reparse(m->run, r);
+			r->part = NULL; /* its steps are the JSONL's now: never handed back */
 		}
 		__atomic_store_n(&r->lazy, false, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(lk);
+}
+
+void steps_rank_release_body(struct rank_steps *r)
+{
+	struct steps_model *m = r->m;
+	pthread_mutex_t *lk = &m->body_lock[(unsigned)r->rank % ARRAY_LEN(m->body_lock)];
+	pthread_mutex_lock(lk);
+	if (r->part && !r->lazy) {
+		store_rank_free_body(r);
+		__atomic_store_n(&r->lazy, true, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(lk);
 }
@@ -401,6 +417,11 @@ void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uin
 	r->body_len = len;
 	r->body_crc = crc;
 	r->lazy = true;
+}
+
+size_t steps_bodies_read(const struct steps_model *m)
+{
+	return m ? __atomic_load_n(&m->body_reads, __ATOMIC_RELAXED) : 0;
 }
 
 size_t steps_bodies_resident(const struct steps_model *m)

@@ -42,9 +42,9 @@ static void steps_fin(struct run *run)
 		return;
 	steps_finalize(m);
 	steps_nodes_check_hosts(run);
-	if (steps_summary_restore(run) || !m->summary_dir)
-		return;
-	int err = steps_summary_write(run, m->summary_dir);
+	bool restored = steps_summary_restore(run);
+	int err = restored || !m->summary_dir ? 0 : steps_summary_write(run, m->summary_dir);
+	m->load_ctx = NULL;
 	if (err)
 		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
 			 strerror(err));

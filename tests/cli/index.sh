@@ -109,6 +109,22 @@ tap_check "merged shards: --export ranks = JSONL" 'cmp -s want.csv got.csv'
 tap_check "merged shards: the first open writes the summary" '[ -s $idx/summary.tsx ]'
 "$T" --export ranks run >got2.csv 2>err2.txt
 tap_check "merged shards: the next open from parts and summary = JSONL, no diagnostic" 'cmp -s want.csv got2.csv && [ ! -s err2.txt ]'
+# Each shard writes its part of the summary; the first open merges them (no rank's steps
+# read: test_index_summary) into what a whole index gives, and removes them.
+for n in 1 2 4; do
+	rm -rf $idx
+	k=0
+	while [ $k -lt $n ]; do "$T" index --shard $k/$n run >/dev/null 2>&1; k=$((k + 1)); done
+	tap_eq "$n shards: each wrote its part of the summary" $n "$(ls $idx | grep -c "^inputs-[0-9]*-of-$n.tsx$")"
+	"$T" --print run >got.txt 2>err.txt
+	"$T" --export ranks run >got.csv 2>/dev/null
+	tap_check "$n shards merged: --print and --export ranks = JSONL, no diagnostic" \
+		'cmp -s want.txt got.txt && cmp -s want.csv got.csv && [ ! -s err.txt ]'
+	tap_check "$n shards merged: summary written, the shards' parts removed" \
+		'[ -s $idx/summary.tsx ] && ! ls $idx | grep -q "^inputs-"'
+done
+rm -rf $idx
+for k in 0 1 2; do "$T" index --shard $k/3 run >/dev/null 2>&1; done
 rm $idx/steps-1-of-3.tsx
 "$T" --print run >got.txt 2>/dev/null
 "$T" --export sources run >src.csv 2>/dev/null

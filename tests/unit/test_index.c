@@ -524,18 +524,7 @@ static void test_summary_paths(void)
 	/* step 5 without compute on any rank: its slowdown is missing, the slowdown pyramid
 	 * is not dense, the stream gives up and the pyramids are built whole */
 	tu_mkdtemp(dir, sizeof(dir), "sumsparse");
-	for (int r = 0; r < 3; r++) {
-		char path[700], buf[4096];
-		size_t n = 0;
-		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
-		tu_make_dir(path);
-		for (int k = 0; k < 20; k++)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"comm\":0.010}}\n", k,
-					      k == 5 ? 0.0 : 0.020 + 0.001 * r);
-		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
-		tu_write_file(path, buf, n);
-	}
+	write_sparse_run(dir);
 	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
 	run_free(open_dir(dir, &build));
 	ok(access(summary, F_OK) == 0, "summary with a missing slowdown cell: written");

@@ -2,7 +2,9 @@
 /* test_index_summary.c: what keys the index summary (model/steps/analysis_index.c):
  * SUMMARY_VERSION, not the build that wrote it. A summary written by another build is
  * used as it is; one of another analysis version is stale, recomputed (same views as a
- * plain load) and rewritten. */
+ * plain load) and rewritten. An open that finds no usable summary rebuilds it rank by
+ * rank (analysis_index_rebuild.c): the same file, byte for byte, as `tscope-tui index`
+ * writes from a plain load, every rank's steps handed back after use. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +80,7 @@ static void test_version_key(void)
 
 	ok(patch_head(summary, SUMMARY_VERSION + 1, 0), "summary rewritten as another analysis version");
 	got = open_dir(dir, &dflt);
-	ok(tu_has_diag(got, "index summary of analysis version", NULL) && steps_bodies_resident(got->steps) > 0,
+	ok(tu_has_diag(got, "index summary of analysis version", NULL) && steps_bodies_read(got->steps) >= LZ_RANKS,
 	   "another analysis version: reported and computed from the steps");
 	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_heat(want, got),
 	   "... giving the plain load's Ranks, findings and pyramids");
@@ -91,8 +93,149 @@ static void test_version_key(void)
 	tu_rm_rf(dir);
 }
 
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size || sa.st_size < INDEX_HEADER_LEN)
+		return false;
+	char *x = tu_read_file(a), *y = tu_read_file(b);
+	bool same = x && y && memcmp(x, y, (size_t)sa.st_size) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+/* dir indexed by `tscope-tui index` (from a plain load), its summary kept aside; then the
+ * summary removed and the run opened: the summary the open rebuilds = the kept one. */
+static void check_rebuild(const char *dir, const char *what)
+{
+	char summary[600], kept[700];
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	snprintf(kept, sizeof(kept), "%s/kept.tsx", dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	run_free(open_dir(dir, &build));
+	ok(rename(summary, kept) == 0, "%s: `index` wrote a summary (kept aside)", what);
+	struct run *want = open_dir(dir, &plain);
+	struct run *got = open_dir(dir, &dflt);
+	size_t N = steps_nranks(got->steps);
+	ok(steps_bodies_read(got->steps) >= N && steps_bodies_resident(got->steps) == 0,
+	   "%s: the open read every rank's steps (%zu reads) and handed each back", what, steps_bodies_read(got->steps));
+	ok(same_file(summary, kept), "%s: summary rebuilt rank by rank = the one `index` writes, byte for byte", what);
+	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "budget") &&
+	   same_view(want, got, "heatmap_cells") && same_heat(want, got),
+	   "%s: Ranks, findings, budget, heatmap cells and every pyramid range = a plain load's", what);
+	run_free(got);
+	got = open_dir(dir, &dflt);
+	ok(steps_bodies_read(got->steps) == 0 && !tu_has_diag(got, "index summary", NULL),
+	   "%s: the next open uses it, reading no rank's steps", what);
+	run_free(got);
+	run_free(want);
+}
+
+static void test_rebuild(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumrebuild");
+	write_lazy_run(dir);
+	check_rebuild(dir, "6 x 1,500, rank 2 not contiguous");
+	tu_rm_rf(dir);
+
+	/* step 5 without compute on any rank: a step median of 0, so the slowdown pyramid
+	 * has a missing cell and the layout with counts */
+	tu_mkdtemp(dir, sizeof(dir), "sumrebuildsparse");
+	write_sparse_run(dir);
+	check_rebuild(dir, "3 x 20, a step without compute");
+	tu_rm_rf(dir);
+}
+
+/* 5 ranks x 400 contiguous steps (rank 3 slow from step 100, comm and memory varying). */
+static void write_contiguous_run(const char *dir)
+{
+	for (int r = 0; r < 5; r++) {
+		char path[700];
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = 400 * 220, n = 0;
+		char *buf = xmalloc(cap);
+		for (int k = 0; k < 400; k++) {
+			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 100 ? 0.006 : 0);
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "{\"step\":%d,\"phases\":{\"data\":0.002,\"forward\":%.6f,\"backward\":%.6f,"
+					      "\"comm\":0.0%02d},\"memory\":{\"peak_alloc\":%d}}\n",
+					      k, f, 2 * f, 10 + (k * 3 + r) % 17, 1000 + (k * 7 + r * 13) % 301);
+		}
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+}
+
+/* The rows of a summary file (the payload before its head). */
+static char *summary_rows(const char *path, size_t *n)
+{
+	char *f = tu_read_file(path);
+	*n = 0;
+	if (!f)
+		return NULL;
+	*n = (size_t)le64((const unsigned char *)f + 24);
+	memmove(f, f + INDEX_HEADER_LEN, *n);
+	return f;
+}
+
+/* N shards (`index --shard K/N` each): every shard writes its part of the summary; the
+ * first open merges them without reading any rank's steps, into the pyramid rows and
+ * the analyses a whole index has. */
+static void test_shards(const char *dir, bool contiguous)
+{
+	char summary[600];
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	run_free(open_dir(dir, &build));
+	size_t nwhole = 0;
+	char *whole = summary_rows(summary, &nwhole);
+	const unsigned counts[] = { 1, 2, 4 };
+	for (size_t c = 0; c < ARRAY_LEN(counts); c++) {
+		unsigned n = counts[c];
+		char idx[600];
+		snprintf(idx, sizeof(idx), "%s/.tscope-index", dir);
+		tu_rm_rf(idx);
+		for (unsigned k = 0; k < n; k++) {
+			struct opts shard = { .shard_k = k, .shard_n = n };
+			run_free(open_dir(dir, &shard));
+		}
+		struct run *got = open_dir(dir, &dflt);
+		size_t reads = steps_bodies_read(got->steps);
+		if (contiguous)
+			ok(reads == 0, "%u shard(s): the first open merges their parts of the summary, reading no rank's steps (%zu)", n, reads);
+		else
+			ok(reads > 0, "%u shard(s), aligned steps not contiguous: the merge reads the ranks' steps (%zu)", n, reads);
+		size_t nrows = 0;
+		char *rows = summary_rows(summary, &nrows);
+		ok(rows && whole && nrows == nwhole && memcmp(rows, whole, nrows) == 0,
+		   "%u shard(s): merged summary's pyramid rows = a whole index's, byte for byte", n);
+		free(rows);
+		ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "budget") &&
+		   same_view(want, got, "heatmap_cells") && same_heat(want, got),
+		   "%u shard(s): Ranks, findings, budget, heatmap cells, pyramids = a plain load's", n);
+		run_free(got);
+	}
+	free(whole);
+	run_free(want);
+}
+
 int main(void)
 {
 	test_version_key();
+	test_rebuild();
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumshards");
+	write_contiguous_run(dir);
+	test_shards(dir, true);
+	tu_rm_rf(dir);
+	tu_mkdtemp(dir, sizeof(dir), "sumshardsgap");
+	write_lazy_run(dir);
+	test_shards(dir, false);
+	tu_rm_rf(dir);
 	return tap_done();
 }
