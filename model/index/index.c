@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/delta.h"
 #include "model/index/extent.h"
@@ -334,7 +333,7 @@ static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head,
 	ob_stream(&o, fd);
 	fill(&o, &head, ud);
 	uint64_t head_off = o.written + o.n;
-	uint32_t hcrc = (uint32_t)crc32(0, head.p, (uInt)head.n);
+	uint32_t hcrc = index_crc32(0, head.p, head.n);
 	ob_bytes(&o, head.p, head.n);
 	err = ob_flush(&o);
 	index_header_put(hdr, o.written, head_off, head.n, hcrc);
@@ -482,7 +481,7 @@ const char *index_check(const unsigned char *bytes, size_t len)
 	if (bad)
 		return bad;
 	const unsigned char *head = bytes + INDEX_HEADER_LEN + h.head_off;
-	if ((uint32_t)crc32(0, head, (uInt)h.head_len) != h.head_crc)
+	if (index_crc32(0, head, h.head_len) != h.head_crc)
 		return "checksum mismatch (damaged)";
 	return NULL;
 }
@@ -674,7 +673,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 		*head_len = h.head_len;
 		if (!index_pread_all(fd, *head, h.head_len, (long long)(INDEX_HEADER_LEN + h.head_off)))
 			bad = "truncated";
-		else if ((uint32_t)crc32(0, *head, (uInt)h.head_len) != h.head_crc)
+		else if (index_crc32(0, *head, h.head_len) != h.head_crc)
 			bad = "checksum mismatch (damaged)";
 	}
 	close(fd);

@@ -4,6 +4,8 @@
 # even when other work holds the second core. Nothing is asserted.
 #   bench_cpu3 TMPDIR LABEL MB COMMAND...   prints one row; sets BENCH_MIN, BENCH_MED
 #   bench_cpu1 TMPDIR LABEL MB COMMAND...   the same with one run (slow peers)
+#   BENCH_BEFORE                            when set, a shell command run before each run
+#                                           (not timed), e.g. removing what the last one wrote
 #   bench_python MODULE                     prints a python3 that imports MODULE, or nothing
 #   bench_ratio A B                         A / B with 2 decimals
 #   bench_load_avg                          the 1/5/15-minute load average
@@ -28,6 +30,7 @@ bench_runs() {
 	: >"$tmp/runs"
 	i=0
 	while [ "$i" -lt "$n" ]; do
+		[ -z "${BENCH_BEFORE:-}" ] || eval "$BENCH_BEFORE"
 		/usr/bin/time -f '%e %U %S' -o "$tmp/t1" "$@" >/dev/null 2>"$tmp/err" || { echo "$label: failed:"; tail -3 "$tmp/err"; return 1; }
 		tail -1 "$tmp/t1" | awk '{ printf "%.3f %.2f\n", $2 + $3, $1 }' >>"$tmp/runs"
 		i=$((i + 1))
