@@ -5,7 +5,8 @@
 #     --jobs 1 each, tests/tools/bench_lib.sh): the plain load (bench_load DIR 1: parse +
 #     finalize), `--print --no-index` (parse + the analyses the report needs) and
 #     `tscope-tui index --jobs 1` (parse, distributed analysis, both pyramids, write the
-#     part and the summary); target: index <= the plain load;
+#     part and the summary) as a first build (no index before) and as a rewrite (which
+#     also frees the old index's pages); target: index <= the plain load;
 #   - index size (parts and summary) against the JSONL (target <= 40%);
 #   - reopen: bench_load DIR 1 index and --print from the index: CPU s and peak RSS;
 #   - 2 shards on 2 cores, BENCH_INDEX_ROUNDS rounds (default 3): `index --jobs 1
@@ -86,12 +87,18 @@ bench_cpu3 "$dir" "plain load (bench_load DIR 1)" "$mb" "$BUILD/tests/bench_load
 plain_min=$BENCH_MIN plain_med=$BENCH_MED
 bench_cpu3 "$dir" "--print --no-index" "$mb" "$BIN" --print --no-index --jobs 1 "$run"
 print_min=$BENCH_MIN print_med=$BENCH_MED
-bench_cpu3 "$dir" "index --jobs 1 (rewrites the index)" "$mb" "$BIN" index --jobs 1 "$run"
+BENCH_BEFORE="rm -rf '$run/.tscope-index'"
+bench_cpu3 "$dir" "index --jobs 1 (first build)" "$mb" "$BIN" index --jobs 1 "$run"
+BENCH_BEFORE=
 idx_min=$BENCH_MIN idx_med=$BENCH_MED
+bench_cpu3 "$dir" "index --jobs 1 (rewrites the index)" "$mb" "$BIN" index --jobs 1 "$run"
+re_min=$BENCH_MIN re_med=$BENCH_MED
 size=$(cat "$run"/.tscope-index/*.tsx | wc -c)   # the part and the summary
 printf 'indexing per core: index / plain load %s (min) %s (median); index / --print --no-index %s / %s (target <= 1)\n' \
 	"$(bench_ratio "$idx_min" "$plain_min")" "$(bench_ratio "$idx_med" "$plain_med")" \
 	"$(bench_ratio "$idx_min" "$print_min")" "$(bench_ratio "$idx_med" "$print_med")"
+printf 'a rewrite (the old index freed too) / --print --no-index %s / %s\n' \
+	"$(bench_ratio "$re_min" "$print_min")" "$(bench_ratio "$re_med" "$print_med")"
 printf 'index size: %s of %s bytes = %.1f%% of the JSONL (target <= 40%%)\n' "$size" "$jsonl" "$(echo "100 * $size / $jsonl" | bc -l)"
 
 "$BUILD/tests/bench_load" "$run" 1 index >"$dir/reopen.txt"

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/diag.h"
 #include "model/xalloc.h"
 
@@ -62,7 +61,7 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 	if (!n)
 		return;
 	if (o->sum_on)
-		o->sum = (uint32_t)crc32_z(o->sum, p, n);
+		o->sum = index_crc32(o->sum, p, n);
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
 		size_t head = to_page(o, n) - o->n;
 		ob_write(o, o->n, p, head);

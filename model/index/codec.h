@@ -59,6 +59,10 @@ void ob_fail(struct obuf *o, int err);
 void ob_sum_begin(struct obuf *o);
 uint32_t ob_sum_end(struct obuf *o);
 
+/* CRC-32 of n bytes at p continuing crc: zlib's crc32(crc, p, n) bit for bit, faster
+ * on CPUs with carry-less multiplication (crc.c). */
+uint32_t index_crc32(uint32_t crc, const void *p, size_t n);
+
 struct ibuf {
 	const unsigned char *p;
 	size_t n, off;

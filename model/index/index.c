@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/delta.h"
 #include "model/index/extent.h"
@@ -214,14 +213,17 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	ob_u32(o, s->k);
 	ob_u32(o, s->n);
 	ob_u64(o, s->hi - s->lo);
+	long *src = xmalloc((s->hi - s->lo + 1) * sizeof(*src)); /* each file's source, one sort */
+	index_sources_of(s->run, s->files + s->lo, NULL, s->hi - s->lo, src, NULL);
 	for (size_t i = s->lo; i < s->hi; i++) {
 		ob_i64(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
-		extent_put(o, s->run, s->files[i].steps);
+		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
 		char *meta = xasprintf("%s/run.json", s->files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
 	}
+	free(src);
 	struct steps_model *m = s->run->steps;
 	size_t nm = steps_nmetrics(m);
 	ob_u64(o, nm);
@@ -334,7 +336,7 @@ static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head,
 	ob_stream(&o, fd);
 	fill(&o, &head, ud);
 	uint64_t head_off = o.written + o.n;
-	uint32_t hcrc = (uint32_t)crc32(0, head.p, (uInt)head.n);
+	uint32_t hcrc = index_crc32(0, head.p, head.n);
 	ob_bytes(&o, head.p, head.n);
 	err = ob_flush(&o);
 	index_header_put(hdr, o.written, head_off, head.n, hcrc);
@@ -482,7 +484,7 @@ const char *index_check(const unsigned char *bytes, size_t len)
 	if (bad)
 		return bad;
 	const unsigned char *head = bytes + INDEX_HEADER_LEN + h.head_off;
-	if ((uint32_t)crc32(0, head, (uInt)h.head_len) != h.head_crc)
+	if (index_crc32(0, head, h.head_len) != h.head_crc)
 		return "checksum mismatch (damaged)";
 	return NULL;
 }
@@ -674,7 +676,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 		*head_len = h.head_len;
 		if (!index_pread_all(fd, *head, h.head_len, (long long)(INDEX_HEADER_LEN + h.head_off)))
 			bad = "truncated";
-		else if ((uint32_t)crc32(0, *head, (uInt)h.head_len) != h.head_crc)
+		else if (index_crc32(0, *head, h.head_len) != h.head_crc)
 			bad = "checksum mismatch (damaged)";
 	}
 	close(fd);

@@ -63,6 +63,8 @@ static void cache_drop_records(struct analysis_cache *c)
 	c->dist_done = false;
 	free(c->bsum);
 	c->bsum = NULL;
+	free(c->index_rows);
+	c->index_rows = NULL;
 	c->lagging = false;
 }
 
@@ -310,13 +312,13 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 		memset(b.t, 0, sizeof(b.t));
 		memset(b.e, 0, sizeof(b.e));
 		memset(b.inexact, 0, sizeof(b.inexact));
-		for (size_t i = 0; i < ps->ncompute; i++) {
+		for (size_t i = 0; out && i < ps->ncompute; i++) {
 			block_column(m, ri, ps->compute[i], &b);
 			block_add(&b);
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
 		 * or the total is zero or not finite; then fsum over the record's values */
-		for (size_t j = 0; j < b.nb; j++) {
+		for (size_t j = 0; out && j < b.nb; j++) {
 			double s = b.t[j] + b.e[j];
 			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0
 					      ? s : analysis_record_compute(m, ps, ri, b.pos[j]);

@@ -5,6 +5,7 @@
  * GPU table of model/gpu_peaks.h when only environment.gpu names it). */
 #include "model/steps/internal.h"
 
+#include <math.h>
 #include <string.h>
 #include <stdlib.h>
 #include "model/gpu_peaks.h"
@@ -47,30 +48,77 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 
 static void budget_lines(struct budget *out, const double *secs);
 
-/* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window):
- * each sum's values gathered in record order (the order the sum meets them in) through
- * column cursors, then summed exactly rounded by stats_fsum (math.fsum). */
+/* The present values of column `metric` of r at positions [a, b) appended to out, a
+ * whole column without missing values in one loop; returns how many. *wild is set when
+ * one is not finite or 2^900 or more in magnitude. */
+static size_t column_values(const struct rank_steps *r, int metric, size_t a, size_t b, double *out, bool *wild)
+{
+	const struct column *c = metric >= 0 && (size_t)metric < r->ncol ? &r->col[metric] : NULL;
+	size_t n = 0;
+	if (c && c->enc != ENC_RLE && c->all_present && b <= c->cap) {
+		n = b - a;
+		if (c->enc == ENC_NANO)
+			for (size_t i = 0; i < n; i++)
+				out[i] = (double)((const uint32_t *)c->data)[a + i] / 1e9;
+		else if (c->enc == ENC_F32)
+			for (size_t i = 0; i < n; i++)
+				out[i] = (double)((const float *)c->data)[a + i];
+		else
+			memcpy(out, (const double *)c->data + a, n * sizeof(*out));
+	} else {
+		struct col_cursor k;
+		col_cursor_init(&k, r, metric);
+		for (size_t i = a; i < b; i++)
+			n += col_cursor_get(&k, i, &out[n]);
+	}
+	if (c && c->enc != ENC_NANO)
+		for (size_t i = 0; i < n; i++)
+			*wild |= !(fabs(out[i]) < 0x1p900);
+	return n;
+}
+
+/* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window),
+ * exactly rounded (stats_fsum, math.fsum). The exact sum does not depend on the order
+ * of the values, so each column's are gathered whole; only an overflow on the way
+ * (values near DBL_MAX) would, and then the four compute phases are gathered again in
+ * record order, the order the sum meets them in. */
 static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
 			    bool window, struct budget_sums *out)
 {
 	const struct steps_model *m = run->steps;
 	const struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
-	/* cursors 0-3 sum into compute, then data, comm and other */
+	/* 0-3 sum into compute, then data, comm and other */
 	static const char *const names[] = { "forward", "backward", "optimizer", "compute", "data", "comm", "other" };
+	int id[ARRAY_LEN(names)];
 	struct col_cursor k[ARRAY_LEN(names)];
-	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		col_cursor_init(&k[i], r, steps_metric_find(m, METRIC_PHASE, names[i]));
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		id[i] = steps_metric_find(m, METRIC_PHASE, names[i]);
+		col_cursor_init(&k[i], r, id[i]);
+	}
 	size_t len = b > a ? b - a : 0;
 	double *vc = xmalloc((7 * len + 1) * sizeof(*vc));
 	double *vd = vc + 4 * len, *vm = vd + len, *vo = vm + len;
 	size_t n = 0, nc = 0, nd = 0, nm = 0, no = 0;
-	for (size_t i = a; i < b; i++) {
-		if (window) {
-			long s = steps_step(m, ri, i);
-			if (s < lo || s > hi)
-				continue;
-		}
+	bool wild = false;
+	if (!window) {
+		n = len;
+		for (size_t c = 0; c < 4; c++)
+			nc += column_values(r, id[c], a, b, vc + nc, &wild);
+		nd = column_values(r, id[4], a, b, vd, &wild);
+		nm = column_values(r, id[5], a, b, vm, &wild);
+		no = column_values(r, id[6], a, b, vo, &wild);
+	}
+	if (wild) { /* record order: the order the compute sum meets its values in */
+		nc = 0;
+		for (size_t i = a; i < b; i++)
+			for (size_t c = 0; c < 4; c++)
+				nc += col_cursor_get(&k[c], i, &vc[nc]);
+	}
+	for (size_t i = a; i < b && window; i++) {
+		long s = steps_step(m, ri, i);
+		if (s < lo || s > hi)
+			continue;
 		n++;
 		for (size_t c = 0; c < 4; c++)
 			nc += col_cursor_get(&k[c], i, &vc[nc]);

@@ -98,6 +98,9 @@ struct step_pass {
 	double *cmed;             /* medians-only pass: out */
 	struct distributed *d;    /* NULL: medians only */
 	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
+	double *rows;             /* N x S compute read once (index_rows), or NULL: read per pass */
+	struct run *run;          /* the run of rows: its budget sums are taken with them */
+	struct budget_sums *bsum;
 };
 
 static void step_block(void *ud, size_t task)
@@ -112,7 +115,13 @@ static void step_block(void *ud, size_t task)
 			p->in->compute(p->in->ud, r, k0, nb, blk + r * nb);
 			continue;
 		}
-		analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
+		if (p->rows) {
+			memcpy(blk + r * nb, p->rows + r * p->S + k0, nb * sizeof(*blk));
+			if (p->d)
+				analysis_rank_compute(p->m, &p->ps, r, k0, nb, NULL, cm);
+		} else {
+			analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
+		}
 		for (size_t j = 0; p->d && j < nb; j++)
 			if (r == 0 || cm[j] > comm[j])
 				comm[j] = cm[j];
@@ -179,18 +188,20 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 }
 
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against
- * each step's median (recomputed from the model rather than kept for every cell).
- * vals and ratio are S doubles of scratch, scratch 2 S (the verdict, then the medians). */
-static void dist_rank(const struct step_pass *p, size_t r, double *vals, double *ratio, double *scratch)
+ * each step's median (the compute recomputed from the model rather than kept for every
+ * cell, unless p->rows keeps it). buf and ratio are S doubles of scratch, scratch 2 S
+ * (the verdict, then the medians). */
+static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *ratio, double *scratch)
 {
 	const struct steps_model *m = p->m;
 	struct distributed *d = p->d;
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
+	const double *vals = p->rows ? p->rows + r * S : buf;
 	if (p->in)
-		p->in->compute(p->in->ud, r, 0, S, vals);
-	else
-		analysis_rank_compute(m, &p->ps, r, 0, S, vals, NULL);
+		p->in->compute(p->in->ud, r, 0, S, buf);
+	else if (!p->rows)
+		analysis_rank_compute(m, &p->ps, r, 0, S, buf, NULL);
 	for (size_t k = 0; k < S; k++) {
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
@@ -243,6 +254,37 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
+/* The compute of the ranks of one task into p->rows, and each rank's budget sums while
+ * its columns are in cache. */
+static void fill_rows(void *ud, size_t task)
+{
+	struct step_pass *p = ud;
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
+		analysis_rank_compute(p->m, &p->ps, r, 0, p->S, p->rows + r * p->S, NULL);
+		analysis_budget_sums(p->run, r, &p->bsum[r]);
+	}
+}
+
+/* `tscope-tui index` reads every rank's compute once (rows) when that takes at most
+ * INDEX_ROWS_MAX bytes; larger runs read it in each pass. */
+#define INDEX_ROWS_MAX ((size_t)1 << 30)
+
+static void keep_rows(struct run *run, struct step_pass *p)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!run->opts || !run->opts->index_build || p->in || c->index_rows ||
+	    p->N > INDEX_ROWS_MAX / sizeof(double) / p->S)
+		return;
+	p->rows = xmalloc(p->N * p->S * sizeof(*p->rows));
+	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
+	p->run = run;
+	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
+	pool_run(ntasks, analysis_threads(run), fill_rows, p);
+	c->index_rows = p->rows;
+	free(c->bsum); /* the sums an indexed open would restore, computed from the same records */
+	c->bsum = p->bsum;
+}
+
 static struct distributed *compute_distributed(struct run *run, const double *cmed_known,
 						const struct dist_input *in)
 {
@@ -257,6 +299,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->step = xcalloc(S, sizeof(*d->step));
 	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in };
 	analysis_phase_sets_init(m, &p.ps);
+	keep_rows(run, &p);
 	double sum_max = 0, sum_lost = 0;
 	dist_steps(run, &p, &sum_max, &sum_lost);
 	pool_run((N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK, analysis_threads(run), dist_rank_chunk, &p);

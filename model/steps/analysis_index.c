@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/grid.h"
 #include "model/index/codec.h"
 #include "model/index/index.h"
@@ -323,7 +322,7 @@ void summary_put_row(struct obuf *o, const unsigned char *row, size_t bytes, siz
 			ob_bytes(o, row + lo, n);
 			crc[c] = ob_sum_end(o);
 		} else {
-			crc[c] = (uint32_t)crc32_z(0, row + lo, n);
+			crc[c] = index_crc32(0, row + lo, n);
 		}
 	}
 	if (!stream)
@@ -415,9 +414,13 @@ static void job_pyramids(struct summary_job *j, bool stream)
 		return;
 	}
 	if (stream) {
+		double *rows = analysis_cache_of(run)->index_rows; /* every rank's compute, read once */
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
-			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], true)))
+			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], true))) {
+				if (rows)
+					analysis_heat_stream_rows(j->stream[j->ngrid], rows);
 				j->ngrid++;
+			}
 		if (j->ngrid == 2) /* the slowdown row from the compute its compute row read */
 			analysis_heat_stream_share(j->stream[1], j->stream[0]);
 		return;
@@ -471,17 +474,23 @@ int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chun
 	/* the distributed analysis first: the slowdown pyramid then takes its step medians
 	 * instead of a pass of its own */
 	const struct distributed *dist = analysis_distributed(run);
+	struct analysis_cache *c = analysis_cache_of(run);
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));
 	struct budget_sums *bsum = xmalloc(N * sizeof(*bsum));
 	for (size_t i = 0; i < N; i++) {
 		ids[i] = steps_rank_id(m, i);
-		analysis_budget_sums(run, i, &bsum[i]);
+		if (c->index_rows) /* taken with the compute rows */
+			bsum[i] = c->bsum[i];
+		else
+			analysis_budget_sums(run, i, &bsum[i]);
 	}
 	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
 	int err = summary_write(run_dir, &s, run);
+	free(c->index_rows);
+	c->index_rows = NULL;
 	free(bsum);
 	free(ids);
 	return err;

@@ -150,6 +150,9 @@ struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool d
  * same run) read for its row r, when from made row r last: one read of the records for
  * both rows. */
 void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream *from);
+/* s then makes row r from rows + r * A (the compute of rank r at the A aligned steps:
+ * analysis_cache index_rows) instead of reading the records. */
+void analysis_heat_stream_rows(struct heat_stream *s, double *rows);
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
 /* Row r from its compute at every aligned step (what analysis_rank_compute() gives; only
@@ -189,6 +192,10 @@ struct analysis_cache {
 	struct heat_grid **heat;
 	size_t nheat;
 	struct budget_sums *bsum; /* per rank, from the index summary; NULL: none */
+	/* `tscope-tui index`: the compute of every rank at every aligned step (N x S, row r
+	 * = rank r), read once by the distributed analysis for its passes and the summary's
+	 * pyramid rows (analysis_index.c frees it after writing them); NULL: none */
+	double *index_rows;
 };
 
 
@@ -223,9 +230,9 @@ double analysis_record_compute(const struct steps_model *m, const struct phase_s
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			    size_t pos);
 
-/* compute_r of rank ri at aligned steps [k0, k0 + n) into out[n], and comm_r into
- * comm[n] unless comm is NULL: the doubles analysis_record_compute and _comm give,
- * read a column at a time in blocks of ANALYSIS_BLOCK aligned steps. */
+/* compute_r of rank ri at aligned steps [k0, k0 + n) into out[n] unless out is NULL,
+ * and comm_r into comm[n] unless comm is NULL: the doubles analysis_record_compute and
+ * _comm give, read a column at a time in blocks of ANALYSIS_BLOCK aligned steps. */
 #define ANALYSIS_BLOCK 64
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/xalloc.h"
@@ -313,7 +312,7 @@ const char *store_part_read(const struct steps_part *p, uint64_t off, uint64_t l
 	if (!why && !index_pread_all(fd, buf, len, (long long)off))
 		why = "short read (the part file was truncated)";
 	close(fd);
-	if (!why && (uint32_t)crc32(0, buf, (uInt)len) != crc)
+	if (!why && index_crc32(0, buf, len) != crc)
 		why = "checksum mismatch (damaged)";
 	if (why)
 		free(buf);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/steps/steps.h"
 #include "tests/tap.h"
 #include "tests/testutil.h"
@@ -233,8 +234,72 @@ static void test_heat_sparse(void)
 	run_free(run);
 }
 
+/* Budget phase sums by the definition: value by value in record order (stats_sum_add),
+ * into compute, data, comm and other seconds. */
+static void budget_ref(struct run *run, size_t ri, double out[4])
+{
+	static const char *const names[] = { "forward", "backward", "optimizer", "compute", "data", "comm", "other" };
+	struct stats_sum s[4];
+	for (size_t k = 0; k < 4; k++)
+		stats_sum_init(&s[k]);
+	for (size_t i = 0; i < steps_nrecords(run->steps, ri); i++)
+		for (size_t c = 0; c < ARRAY_LEN(names); c++) {
+			double v;
+			if (steps_value(run->steps, ri, steps_metric_find(run->steps, METRIC_PHASE, names[c]), i, &v))
+				stats_sum_add(&s[c < 4 ? 0 : c - 3], v);
+		}
+	for (size_t k = 0; k < 4; k++)
+		out[k] = stats_sum_result(&s[k]);
+}
+
+/* The budget's sums (whole columns gathered, exactly summed) = the definition, bit for
+ * bit: nanosecond, double and gappy columns, and values whose sum overflows (summed in
+ * record order then). */
+static void test_budget_sums(void)
+{
+	struct opts o = { 0 };
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	static const char *const names[] = { "forward", "backward", "optimizer", "data", "comm", "other" };
+	int id[ARRAY_LEN(names)];
+	for (size_t c = 0; c < ARRAY_LEN(names); c++)
+		id[c] = steps_metric_intern(m, METRIC_PHASE, names[c]);
+	for (int r = 0; r < 3; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < 500; s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			rank_set(rs, pos, id[0], r == 1 && s % 97 == 3 ? 1e308 : (double)(1000 + s) / 1e9);
+			if (s % 3)
+				rank_set(rs, pos, id[1], (double)(2000 + 3 * s) / 1e9);
+			rank_set(rs, pos, id[2], r == 2 && s == 7 ? 1e300 : 0.1 / (double)(s + 3));
+			rank_set(rs, pos, id[3], 0.001);
+			rank_set(rs, pos, id[4], (double)(s % 11) / 1e6);
+			if (s % 5 == 0)
+				rank_set(rs, pos, id[5], 1e-7 * (double)s);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	bool same = true;
+	for (size_t r = 0; r < 3; r++) {
+		double want[4];
+		budget_ref(run, r, want);
+		const struct budget *b = analysis_budget(run, r);
+		struct budget w;
+		bool hw = analysis_budget_window(run, r, 0, 499, &w);
+		same = same && b && hw && memcmp(&b->compute_measured, &want[0], 8) == 0 &&
+		       memcmp(&w.compute_measured, &want[0], 8) == 0;
+		for (size_t k = 1; b && hw && k < 4; k++)
+			same = same && memcmp(&b->line[k + 1].seconds, &want[k], 8) == 0 &&
+			       memcmp(&w.line[k + 1].seconds, &want[k], 8) == 0;
+	}
+	ok(same, "budget sums = record-order fsum, bit for bit (gaps, doubles, an overflowing sum)");
+	run_free(run);
+}
+
 int main(void)
 {
+	test_budget_sums();
 	test_fsum();
 	test_f1();
 	test_f2();

@@ -650,8 +650,33 @@ static void test_ranklist(void)
 	   "rank lists: membership");
 }
 
+/* index_crc32 = zlib's crc32 at every length (the folded path from 64 bytes, the tail
+ * under 16), alignment and starting value, and chained. */
+static void test_crc(void)
+{
+	size_t N = 70000;
+	unsigned char *b = xmalloc(N + 64);
+	uint32_t x = 12345;
+	for (size_t i = 0; i < N + 64; i++) {
+		x = x * 1103515245u + 12345u;
+		b[i] = (unsigned char)(x >> 16);
+	}
+	size_t bad = 0;
+	for (size_t t = 0; t < 3000; t++) {
+		x = x * 1103515245u + 12345u;
+		size_t off = x % 64, n = t < 2000 ? t % 300 : (x >> 8) % N;
+		uint32_t c0 = t % 3 ? x : 0;
+		bad += index_crc32(c0, b + off, n) != (uint32_t)crc32_z(c0, b + off, n);
+	}
+	is_int((long)bad, 0, "index_crc32 = zlib crc32 (3000 lengths, offsets, starts)");
+	uint32_t two = index_crc32(index_crc32(0, b, 1000), b + 1000, 5000);
+	is_int(two, (uint32_t)crc32_z(0, b, 6000), "index_crc32 chains like zlib's");
+	free(b);
+}
+
 int main(void)
 {
+	test_crc();
 	test_round_trip();
 	test_header();
 	test_stream();
