@@ -330,19 +330,23 @@ static size_t unescape(const char *s, size_t n, char *o)
 	return w;
 }
 
+size_t json_strput(const struct json_doc *d, int i, char *out)
+{
+	const jsmntok_t *t = &d->tok[i];
+	size_t n = (size_t)(t->end - t->start);
+	if (t->type == JSMN_STRING)
+		return unescape(d->js + t->start, n, out);
+	memcpy(out, d->js + t->start, n);
+	out[n] = '\0';
+	return n;
+}
+
 char *json_strdup(const struct json_doc *d, int i)
 {
 	if (i < 0 || i >= d->ntok)
 		return NULL;
-	const jsmntok_t *t = &d->tok[i];
-	size_t n = (size_t)(t->end - t->start);
-	char *o = xmalloc(n + 1);
-	if (t->type == JSMN_STRING) {
-		unescape(d->js + t->start, n, o);
-	} else {
-		memcpy(o, d->js + t->start, n);
-		o[n] = '\0';
-	}
+	char *o = xmalloc((size_t)(d->tok[i].end - d->tok[i].start) + 1);
+	json_strput(d, i, o);
 	return o;
 }
 

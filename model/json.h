@@ -82,6 +82,9 @@ bool json_bool(const struct json_doc *d, int i, bool *out);
 /* Unescaped string value (strings only; primitives copied raw). Returns malloc'd
  * UTF-8 (invalid escapes kept literally); NULL when i < 0. */
 char *json_strdup(const struct json_doc *d, int i);
+/* The same into out (room for the token's raw length + 1: escapes never grow), NUL
+ * terminated; returns the length. 0 <= i < ntok. */
+size_t json_strput(const struct json_doc *d, int i, char *out);
 /* Same into a caller buffer; returns the full unescaped length (may exceed n-1). */
 size_t json_strcpy(const struct json_doc *d, int i, char *out, size_t n);
 

@@ -22,20 +22,13 @@ div=${BENCH_SCALE_DIV:-1}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-scale.XXXXXX")
 [ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
 
+. tests/tools/bench_lib.sh
+
 # make_run NAME RANKS STEPS: rank dirs hard-linked to 64 distinct generated ranks.
 make_run() {
 	base="$dir/base$3"
 	[ -d "$base" ] || "$BUILD/tests/gen_demo" "$base" 64 "$3" >/dev/null || exit 1
-	python3 - "$dir/$1" "$2" "$base" <<'PY'
-import os, sys
-run, n, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-os.mkdir(run)
-for k in range(n):
-    d = "%s/rank%d" % (run, k)
-    os.mkdir(d)
-    for f in ("steps.jsonl", "run.json"):
-        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
-PY
+	bench_linked_run "$dir/$1" "$2" "$base" || exit 1
 }
 
 # measure NAME: best CPU seconds of 2 runs of --print, and its peak RSS.

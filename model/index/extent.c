@@ -37,23 +37,39 @@ static bool windows(int fd, long long covered, uint32_t *head, uint32_t *tail)
 }
 
 /* The latest pytscope source the run has for path: how far it was read. */
-static bool source_extent(const struct run *run, const char *path, long long *size, long long *covered)
+/* The latest pytscope source of path: its index in run->src, or -1. */
+static long source_of(const struct run *run, const char *path)
 {
-	bool found = false;
+	long found = -1;
 	pthread_mutex_lock((pthread_mutex_t *)&run->lock);
-	for (size_t i = run->nsrc; i-- > 0 && !found;) {
+	for (size_t i = run->nsrc; i-- > 0 && found < 0;) {
 		const struct source *s = &run->src[i];
-		if (s->format && strcmp(s->format, "pytscope") == 0 && strcmp(s->path, path) == 0) {
-			found = true;
-			*size = s->bytes;
-			*covered = s->err || s->consumed > s->bytes ? -1 : s->consumed;
-		}
+		if (s->format && strcmp(s->format, "pytscope") == 0 && strcmp(s->path, path) == 0)
+			found = (long)i;
 	}
 	pthread_mutex_unlock((pthread_mutex_t *)&run->lock);
 	return found;
 }
 
+/* The size the source read and the bytes of complete lines it parsed. */
+static bool source_extent(const struct run *run, long src, long long *size, long long *covered)
+{
+	if (src < 0)
+		return false;
+	pthread_mutex_lock((pthread_mutex_t *)&run->lock);
+	const struct source *s = &run->src[src];
+	*size = s->bytes;
+	*covered = s->err || s->consumed > s->bytes ? -1 : s->consumed;
+	pthread_mutex_unlock((pthread_mutex_t *)&run->lock);
+	return true;
+}
+
 void extent_put(struct obuf *o, const struct run *run, const char *steps)
+{
+	extent_put_src(o, run, steps, source_of(run, steps));
+}
+
+void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src)
 {
 	struct index_extent e = { .size = -1, .covered = -1 };
 	int fd = open(steps, O_RDONLY | O_CLOEXEC);
@@ -67,7 +83,7 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps)
 		 * at the next open, and its new bytes are parsed then */
 		/* (a source that claims more than the file holds is not this file's read: the
 		 * file's own stamp then, and no resuming) */
-		if (source_extent(run, steps, &size, &covered) && size >= 0 && size <= (long long)st.st_size) {
+		if (source_extent(run, src, &size, &covered) && size >= 0 && size <= (long long)st.st_size) {
 			e.size = size;
 			if (covered >= 0 && covered <= (long long)st.st_size &&
 			    windows(fd, covered, &e.head_crc, &e.tail_crc))

@@ -39,6 +39,8 @@ enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE };
 
 /* Record steps (a rank's steps.jsonl) as run's latest source for it says it was read. */
 void extent_put(struct obuf *o, const struct run *run, const char *steps);
+/* The same with that source given: its index in run->src (index_sources_of), -1: none. */
+void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src);
 void extent_get(struct ibuf *b, struct index_extent *e);
 enum extent_state extent_check(const struct index_extent *e, const char *steps);
 /* The rank ids and extents whole index part `path` records (malloc'd arrays of *n, in

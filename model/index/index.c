@@ -213,14 +213,17 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	ob_u32(o, s->k);
 	ob_u32(o, s->n);
 	ob_u64(o, s->hi - s->lo);
+	long *src = xmalloc((s->hi - s->lo + 1) * sizeof(*src)); /* each file's source, one sort */
+	index_sources_of(s->run, s->files + s->lo, NULL, s->hi - s->lo, src, NULL);
 	for (size_t i = s->lo; i < s->hi; i++) {
 		ob_i64(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
-		extent_put(o, s->run, s->files[i].steps);
+		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
 		char *meta = xasprintf("%s/run.json", s->files[i].dir);
 		put_stamp(o, meta);
 		free(meta);
 	}
+	free(src);
 	struct steps_model *m = s->run->steps;
 	size_t nm = steps_nmetrics(m);
 	ob_u64(o, nm);

@@ -31,61 +31,110 @@ static char *read_small(const char *path, size_t *len, int *err)
 
 /* The arrays grow to the next power of two (from 16) when nenv reaches one: a few
  * reallocations per run.json, not two per key. */
-/* a + b + c in a new string (what xasprintf("%s%s%s") gives, without formatting:
- * three per rank in a run of many ranks). */
-static char *concat3(const char *a, const char *b, const char *c)
+/* The environment and config strings of one run.json, built in one block (it becomes
+ * steps_meta.env_text): two allocations per key would be sixty per rank of a big run,
+ * and as many frees. Offsets until the block stops moving. */
+struct env_pool {
+	char *buf;
+	size_t len, cap, start;  /* start: of the string being built */
+	size_t *off;             /* key, value, key, value, ... */
+	size_t noff, offcap;
+};
+
+static void pool_room(struct env_pool *p, size_t n)
 {
-	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-	char *s = xmalloc(la + lb + lc + 1);
-	memcpy(s, a, la);
-	memcpy(s + la, b, lb);
-	memcpy(s + la + lb, c, lc + 1);
-	return s;
+	if (p->len + n > p->cap) {
+		p->cap = (p->len + n) * 2;
+		p->buf = xrealloc(p->buf, p->cap);
+	}
 }
 
-static void env_add(struct steps_meta *m, char *key, char *val)
+static void pool_add(struct env_pool *p, const char *s)
 {
-	size_t n = m->nenv;
-	if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
-		size_t cap = n ? n * 2 : 16;
-		m->env_key = xrealloc(m->env_key, cap * sizeof(*m->env_key));
-		m->env_val = xrealloc(m->env_val, cap * sizeof(*m->env_val));
+	size_t n = strlen(s);
+	pool_room(p, n);
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+}
+
+/* Token i's text (unescaped), not yet terminated. */
+static void pool_add_tok(struct env_pool *p, const struct json_doc *d, int i)
+{
+	pool_room(p, (size_t)(d->tok[i].end - d->tok[i].start) + 1);
+	p->len += json_strput(d, i, p->buf + p->len);
+}
+
+/* Terminate the string being built and note where it starts. */
+static void pool_end(struct env_pool *p)
+{
+	pool_room(p, 1);
+	p->buf[p->len++] = '\0';
+	xgrow((void **)&p->off, &p->offcap, p->noff + 1, sizeof(*p->off));
+	p->off[p->noff++] = p->start;
+	p->start = p->len;
+}
+
+/* Hand the block and its key/value pointers to m. */
+static void pool_finish(struct env_pool *p, struct steps_meta *m)
+{
+	m->nenv = p->noff / 2;
+	if (m->nenv) {
+		m->env_text = p->buf = xrealloc(p->buf, p->len);
+		m->env_key = xmalloc(m->nenv * sizeof(*m->env_key));
+		m->env_val = xmalloc(m->nenv * sizeof(*m->env_val));
+		for (size_t i = 0; i < m->nenv; i++) {
+			m->env_key[i] = p->buf + p->off[2 * i];
+			m->env_val[i] = p->buf + p->off[2 * i + 1];
+		}
+	} else {
+		free(p->buf);
 	}
-	m->env_key[m->nenv] = key;
-	m->env_val[m->nenv++] = val;
+	free(p->off);
 }
 
 /* environment: flat key=value text; the nested "env" object becomes env.KEY. */
-static void meta_environment(const struct json_doc *d, int obj, struct steps_meta *m)
+static void meta_environment(const struct json_doc *d, int obj, struct env_pool *p)
 {
 	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
-		char *key = json_strdup(d, k);
 		if (json_is_object(d, k + 1)) {
 			for (int j = json_first(d, k + 1); j >= 0; j = json_next(d, k + 1, j)) {
-				char *sub = json_strdup(d, j);
-				env_add(m, concat3(key, ".", sub), json_strdup(d, j + 1));
-				free(sub);
+				pool_add_tok(p, d, k);
+				pool_add(p, ".");
+				pool_add_tok(p, d, j);
+				pool_end(p);
+				pool_add_tok(p, d, j + 1);
+				pool_end(p);
 			}
-			free(key);
 		} else {
-			env_add(m, key, json_strdup(d, k + 1));
+			pool_add_tok(p, d, k);
+			pool_end(p);
+			pool_add_tok(p, d, k + 1);
+			pool_end(p);
 		}
 	}
 }
 
 /* config: each top-level key as "config.KEY" (nested values as "{...}"), after the
  * environment; an empty config as the single key "config" = "{}". */
-static void meta_config(const struct json_doc *d, int obj, struct steps_meta *m)
+static void meta_config(const struct json_doc *d, int obj, struct env_pool *p)
 {
 	if (!json_is_object(d, obj))
 		return;
-	if (json_first(d, obj) < 0)
-		env_add(m, xstrdup("config"), xstrdup("{}"));
+	if (json_first(d, obj) < 0) {
+		pool_add(p, "config");
+		pool_end(p);
+		pool_add(p, "{}");
+		pool_end(p);
+	}
 	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
-		char *key = json_strdup(d, k);
-		bool nested = json_is_object(d, k + 1) || json_is_array(d, k + 1);
-		env_add(m, concat3("config.", key, ""), nested ? xstrdup("{...}") : json_strdup(d, k + 1));
-		free(key);
+		pool_add(p, "config.");
+		pool_add_tok(p, d, k);
+		pool_end(p);
+		if (json_is_object(d, k + 1) || json_is_array(d, k + 1))
+			pool_add(p, "{...}");
+		else
+			pool_add_tok(p, d, k + 1);
+		pool_end(p);
 	}
 }
 
@@ -96,6 +145,16 @@ static bool meta_long(const struct json_doc *d, int obj, const char *key, long *
 		return false;
 	*out = (long)v;
 	return true;
+}
+
+/* dir/run.json in a new string (no formatting: one per rank of a big run). */
+static char *run_json_path(const char *dir)
+{
+	size_t n = strlen(dir);
+	char *s = xmalloc(n + sizeof("/run.json"));
+	memcpy(s, dir, n);
+	memcpy(s + n, "/run.json", sizeof("/run.json"));
+	return s;
 }
 
 static void meta_parse(const struct json_doc *d, struct steps_meta *m)
@@ -110,16 +169,23 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 	m->has_world = meta_long(d, 0, "world_size", &m->world_size);
 	m->has_nsteps = meta_long(d, 0, "n_steps", &m->n_steps);
 	m->has_rank = meta_long(d, 0, "rank", &m->rank);
-	int env = json_get(d, 0, "environment");
+	int env = json_get(d, 0, "environment"), config = json_get(d, 0, "config");
+	struct env_pool p = { .cap = 64 };   /* the strings are those two objects', mostly */
+	if (env >= 0)
+		p.cap += (size_t)(d->tok[env].end - d->tok[env].start);
+	if (config >= 0)
+		p.cap += (size_t)(d->tok[config].end - d->tok[config].start);
+	p.buf = xmalloc(p.cap);
 	if (json_is_object(d, env))
-		meta_environment(d, env, m);
-	meta_config(d, json_get(d, 0, "config"), m);
+		meta_environment(d, env, &p);
+	meta_config(d, config, &p);
+	pool_finish(&p, m);
 }
 
 /* run.json "name" in dir, or NULL. */
 char *steps_meta_name(const char *dir)
 {
-	char *path = concat3(dir, "/", "run.json");
+	char *path = run_json_path(dir);
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);
@@ -143,7 +209,7 @@ char *steps_meta_name(const char *dir)
 
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
 {
-	char *path = concat3(dir, "/", "run.json");
+	char *path = run_json_path(dir);
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);

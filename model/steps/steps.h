@@ -58,7 +58,8 @@ struct steps_meta {
 	bool has_wall;
 	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...), then
 	 * config as "config.KEY" (nested values "{...}"; an empty config: "config" = "{}") */
-	char **env_key, **env_val;   /* owned (unsanitized) */
+	char **env_key, **env_val;   /* owned (unsanitized): each string, or env_text all */
+	char *env_text;              /* when set: the one block every key and value is in */
 	size_t nenv;
 	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else
 	 * NULL: typed readers (the run comparison's env/config diff) parse it again */

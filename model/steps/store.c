@@ -318,10 +318,11 @@ void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 void steps_meta_free(struct steps_meta *meta)
 {
 	free(meta->name);
-	for (size_t i = 0; i < meta->nenv; i++) {
+	for (size_t i = 0; i < meta->nenv && !meta->env_text; i++) {
 		free(meta->env_key[i]);
 		free(meta->env_val[i]);
 	}
+	free(meta->env_text);
 	free(meta->env_key);
 	free(meta->env_val);
 	free(meta->json);

@@ -9,6 +9,8 @@
 #   bench_python MODULE                     prints a python3 that imports MODULE, or nothing
 #   bench_ratio A B                         A / B with 2 decimals
 #   bench_load_avg                          the 1/5/15-minute load average
+#   bench_linked_run RUN N BASE             RUN/rank0..rank{N-1}, each a hard link of
+#                                           BASE/rank{k % 64}'s steps.jsonl and run.json
 
 bench_load_avg() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -47,4 +49,17 @@ bench_cpu1() { bench_runs 1 "$@"; }
 
 bench_header() {
 	printf '%-40s %17s %8s %8s\n' "$1" "CPU s min / med" "wall" "MB/CPU s"
+}
+
+bench_linked_run() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import os, sys
+run, n, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+os.mkdir(run)
+for k in range(n):
+    d = "%s/rank%d" % (run, k)
+    os.mkdir(d)
+    for f in ("steps.jsonl", "run.json"):
+        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
+PY
 }
