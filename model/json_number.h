@@ -145,19 +145,14 @@ static inline bool json_pow5_round(uint64_t mant, int q, double *out)
 #endif
 }
 
-/* Eight digit values (0-9, '0' already subtracted) in a little-endian word, the first
- * (most significant) in the low byte, as a number: pairs, then fours, then the eight. */
-static inline uint64_t json_swar8_values(uint64_t v)
-{
-	v = v * 10 + (v >> 8); /* pairs: d0d1 in bytes 0, 2, 4, 6 */
-	return ((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
-		((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
-}
-
-/* Eight ASCII digits in a little-endian word (the first digit in the low byte). */
+/* Eight digits in a little-endian word, the first (most significant) in the low byte,
+ * each byte an ASCII digit or 0 (a leading zero): the low nibbles combined in pairs,
+ * then fours, then the eight, one multiply each. */
 static inline uint64_t json_swar8(uint64_t v)
 {
-	return json_swar8_values(v - 0x3030303030303030u);
+	v = (v & 0x0F0F0F0F0F0F0F0Fu) * (10 * 256 + 1) >> 8;
+	v = (v & 0x00FF00FF00FF00FFu) * (100 * 65536 + 1) >> 16;
+	return (v & 0x0000FFFF0000FFFFu) * (10000 * (1ull << 32) + 1) >> 32;
 }
 
 /* Eight ASCII digits at s (s[0] the most significant) as a number; false when one of
@@ -213,8 +208,8 @@ static const uint64_t json_pow10_u64[] = {
  * Little-endian CPUs only (elsewhere json_decimal_fast always declines). */
 
 /* Bytes json_decimal_fast may read from its start: sign, 16 digits, point, 16 digits,
- * and the words that find where they end. */
-#define JSON_DEC_READ 40
+ * the words that find where they end, an exponent of three digits and the byte after. */
+#define JSON_DEC_READ 48
 
 /* 0x80 in each byte of w that is not an ASCII digit, 0 in each digit byte. */
 static inline uint64_t json_nondigits(uint64_t w)
@@ -225,7 +220,7 @@ static inline uint64_t json_nondigits(uint64_t w)
 
 /* A run of 1-16 ASCII digits at p (p[0..17) readable): its value and length. False when
  * p[0] is not a digit or the run is longer than 16 digits. The first k digits of a word
- * are shifted to its top, so the bytes after them become leading zeros. */
+ * are shifted to its top, so the zero bytes shifted in become leading zeros. */
 static inline bool json_run16(const char *p, uint64_t *v, unsigned *k)
 {
 	uint64_t w, w1;
@@ -235,7 +230,7 @@ static inline bool json_run16(const char *p, uint64_t *v, unsigned *k)
 		unsigned n = (unsigned)__builtin_ctzll(m) >> 3; /* 0-7 */
 		if (!n)
 			return false;
-		*v = json_swar8_values((w - 0x3030303030303030u) << (64 - 8 * n));
+		*v = n == 1 ? (w & 15) : json_swar8(w << (64 - 8 * n)); /* 0.5, 3.39...: one digit */
 		*k = n;
 		return true;
 	}
@@ -245,20 +240,21 @@ static inline bool json_run16(const char *p, uint64_t *v, unsigned *k)
 		return false;
 	unsigned n = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
 	uint64_t hi = json_swar8(w);
-	*v = n ? hi * json_pow10_u64[n] + json_swar8_values((w1 - 0x3030303030303030u) << (8 * (8 - n))) : hi;
+	*v = n ? hi * json_pow10_u64[n] + json_swar8(w1 << (64 - 8 * n)) : hi;
 	*k = 8 + n;
 	return true;
 }
 
-/* The number at p, when it has the common shape -?D+(.D+)? (no exponent, at most 16
- * digits before and after the point, at most 19 in all) and ends by n (the bytes up
+/* The number at p, when it has the common shape -?D+(.D+)?([eE][+-]?D{1,3})? (at most
+ * 16 digits before and after the point, at most 19 in all) and ends by n (the bytes up
  * to p + n belong to the line; p[0..JSON_DEC_READ) must be readable, they may lie past
- * n): its digits as one integer *mant, *exp10 = -(digits after the point), *neg, and
- * *used, exactly as json_number_parse gathers them (json_number_finish then gives its
- * result); exact_only: a fraction of zeros is dropped (*exp10 0), which changes no
- * correctly rounded result (the approximate one could: it is left alone). False for anything else (json_number_parse decides then): a leading zero,
- * an empty run, an exponent, NaN / Infinity, a longer mantissa, a number past n. */
-static inline bool json_decimal_fast(const char *p, size_t n, bool exact_only, uint64_t *mant, int *exp10,
+ * n): its digits as one integer *mant, *exp10 (the exponent less the digits after the
+ * point), *neg and *used, exactly as json_number_parse gathers them (json_number_finish then gives its
+ * result); exact_only: a fraction of zeros is dropped (from *exp10), which changes no
+ * correctly rounded result (the approximate one could: it is left alone). False for
+ * anything else (json_number_parse decides then): a leading zero, an empty run, an
+ * exponent of 4+ digits, NaN / Infinity, a longer mantissa, a number past n. */
+static inline __attribute__((always_inline)) bool json_decimal_fast(const char *p, size_t n, bool exact_only, uint64_t *mant, int *exp10,
 				     bool *neg, size_t *used)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
@@ -277,15 +273,26 @@ static inline bool json_decimal_fast(const char *p, size_t n, bool exact_only, u
 		else
 			vi = vi * json_pow10_u64[kf] + vf;
 	}
-	if (i > n || p[i] == 'e' || p[i] == 'E')
+	int e10 = -(int)kf;
+	if ((p[i] | 0x20) == 'e') { /* an exponent of 1-3 digits (lr 9e-09); longer ones decline */
+		size_t j = i + 1 + (p[i + 1] == '-' || p[i + 1] == '+');
+		int e = 0, k = 0;
+		for (; k < 3 && p[j + k] >= '0' && p[j + k] <= '9'; k++)
+			e = e * 10 + (p[j + k] - '0');
+		if (k == 0 || (p[j + k] >= '0' && p[j + k] <= '9'))
+			return false;
+		e10 += p[i + 1] == '-' ? -e : e;
+		i = j + (size_t)k;
+	}
+	if (i > n)
 		return false;
 	*mant = vi;
-	*exp10 = -(int)kf;
+	*exp10 = e10;
 	*neg = *p == '-';
 	*used = i;
 	return true;
 #else
-	(void)p, (void)n, (void)mant, (void)exp10, (void)neg, (void)used;
+	(void)p, (void)n, (void)exact_only, (void)mant, (void)exp10, (void)neg, (void)used;
 	return false;
 #endif
 }
@@ -349,6 +356,25 @@ static inline bool json_number_finish(uint64_t mant, int exp10, bool neg, bool e
 		return true;
 	}
 	return false;
+}
+
+/* The cheap cases of json_number_finish, for callers that inline them: an integer a
+ * double holds exactly (4294989824.0 read exactly), a mantissa below 2^53 with a power
+ * of ten a double holds (Clinger's fast path: both exact, one correctly rounded
+ * operation, so the result json_pow5_round gives), and an approximate mantissa beyond
+ * 2^53 (one extra rounding, as json_number_finish). False: call json_number_finish. */
+static inline bool json_number_quick(uint64_t mant, int exp10, bool neg, bool exact_only, double *out)
+{
+	bool small = mant < ((uint64_t)1 << 53);
+	if ((!small && exact_only) || exp10 < -22 || exp10 > 22)
+		return false;
+	double v = (double)mant;
+	if (exp10 < 0)
+		v /= json_pow10_tab[-exp10];
+	else if (exp10 > 0)
+		v *= json_pow10_tab[exp10];
+	*out = neg ? -v : v;
+	return true;
 }
 
 /* Parse s[0..n) as a JSON number (or NaN/Infinity/-Infinity). exact_only: correctly

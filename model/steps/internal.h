@@ -519,6 +519,69 @@ static inline void bit_set(uint64_t *b, size_t i)
 	b[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
+/* ---- writing values (rank_set, rank_set_nano; inline for the loader's line loop) ---- */
+
+/* Exact nanosecond code of v (v == code / 1e9 bit for bit), when there is one. */
+static inline bool store_nano_code(double v, uint32_t *code)
+{
+	if (!(v >= 0) || v > 4.294967295)
+		return false;
+	uint32_t c = (uint32_t)(v * 1e9 + 0.5);
+	if ((double)c / 1e9 != v)
+		return false;
+	*code = c;
+	return true;
+}
+
+/* Column metric of r, created (store.c) or grown to hold position pos. */
+struct column *store_col_room(struct rank_steps *r, int metric, size_t pos);
+/* Re-encode a column as doubles (a value its encoding cannot hold exactly). */
+void store_col_to_f64(struct column *c);
+
+static inline struct column *store_col_at(struct rank_steps *r, int metric, size_t pos)
+{
+	if ((size_t)metric < r->ncol && pos < r->col[metric].cap)
+		return &r->col[metric];
+	return store_col_room(r, metric, pos);
+}
+
+/* Mark position pos present (counted once). */
+static inline void store_col_mark(struct column *c, size_t pos)
+{
+	uint64_t *w = &c->present[pos / 64], bit = (uint64_t)1 << (pos % 64);
+	c->count += !(*w & bit);
+	*w |= bit;
+}
+
+/* rank_set (see steps.h). */
+static inline void store_set(struct rank_steps *r, size_t pos, int metric, double value)
+{
+	struct column *c = store_col_at(r, metric, pos);
+	uint32_t code = 0;
+	if ((c->enc == ENC_NANO && !store_nano_code(value, &code)) ||
+	    (c->enc == ENC_F32 && c->exact && (double)(float)value != value && value == value))
+		store_col_to_f64(c);
+	if (c->enc == ENC_NANO)
+		((uint32_t *)c->data)[pos] = code;
+	else if (c->enc == ENC_F32)
+		((float *)c->data)[pos] = (float)value;
+	else
+		((double *)c->data)[pos] = value;
+	store_col_mark(c, pos);
+}
+
+/* rank_set_nano (see steps.h): the code itself where the column holds codes. */
+static inline void store_set_nano(struct rank_steps *r, size_t pos, int metric, uint32_t code)
+{
+	struct column *c = store_col_at(r, metric, pos);
+	if (c->enc != ENC_NANO) {
+		store_set(r, pos, metric, (double)code / 1e9);
+		return;
+	}
+	((uint32_t *)c->data)[pos] = code;
+	store_col_mark(c, pos);
+}
+
 static inline size_t bitmap_bytes(size_t nbits)
 {
 	return ((nbits + 63) / 64) * sizeof(uint64_t);

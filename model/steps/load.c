@@ -147,14 +147,11 @@ void pytscope_scan_enable(bool on)
 	scan_enabled = on;
 }
 
-/* The fast path: a line pytscope_scan_line() fully understands is stored here, with
- * the calls (and metric interning order) of the jsmn path below. */
-static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
+/* The line the scanner understood, stored with the calls (and metric interning order)
+ * of the jsmn path below. */
+static void store_scanned(struct steps_tail *fl)
 {
 	struct scan_line *l = &fl->scan;
-	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n;
-	if (!scan_enabled || !pytscope_scan_line(s, n, avail, l))
-		return false;
 	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < l->n[g]; i++) {
@@ -166,20 +163,22 @@ static bool load_line_fast(struct steps_tail *fl, const char *s, size_t n)
 					l->pred[g][i].id = id;
 			}
 			if (e->nano)
-				rank_set_nano(fl->r, pos, id, e->code);
+				store_set_nano(fl->r, pos, id, e->code);
 			else
-				rank_set(fl->r, pos, id, e->value);
+				store_set(fl->r, pos, id, e->value);
 		}
 	fl->records++;
-	return true;
 }
 
 /* One stripped, non-empty line. last_partial: the final line had no newline. Returns
  * false when the line is a truncated tail (not an error). */
 static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
-	if (load_line_fast(fl, s, n))
+	size_t avail = fl->lim > s ? (size_t)(fl->lim - s) : n; /* the fast path first */
+	if (scan_enabled && pytscope_scan_line(s, n, avail, &fl->scan)) {
+		store_scanned(fl);
 		return true;
+	}
 	struct json_doc *d = &fl->doc;
 	int rc = json_parse(d, s, n);
 	if (rc < 0 || (rc > 0 && d->tok[0].end != (int)n)) {
@@ -295,12 +294,20 @@ static size_t feed_complete(struct steps_tail *t, const char *buf, size_t end)
 		if (buf[0] == '\n')
 			start = 1;
 	}
-	const char *nl;
-	while ((nl = memchr(buf + start, '\n', end - start))) {
+	for (;;) { /* a line with the previous line's shape is read before its newline is found */
+		size_t len;
+		if (scan_enabled && pytscope_scan_next(buf + start, end - start, &t->scan, &len)) {
+			t->line++;
+			store_scanned(t);
+			start += len + 1;
+			continue;
+		}
+		const char *nl = memchr(buf + start, '\n', end - start);
+		if (!nl)
+			return start;
 		feed_line(t, buf + start, (size_t)(nl - (buf + start)), false);
 		start = (size_t)(nl - buf) + 1;
 	}
-	return start;
 }
 
 /* The unterminated bytes at the end of what is read: a last line without newline is

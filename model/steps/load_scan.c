@@ -35,10 +35,16 @@ static bool span_ends_at(const char *p, const char *end)
 	return p == end || span_class((unsigned char)*p) == SPAN_END;
 }
 
+/* Bytes past a line's end that the word and vector reads of a value or gap may touch:
+ * when the buffer holds that many after the line (nearly every line), no read checks
+ * its own bound. */
+#define SCAN_ROOM 64
+
 struct cursor {
 	const char *p, *end;
 	const char *lim;      /* bytes up to here may be read (>= end) */
 	enum scan_isa isa;
+	bool room;            /* lim - end >= SCAN_ROOM */
 };
 
 static void skip_ws(struct cursor *c)
@@ -86,43 +92,56 @@ struct decimal {
 	size_t used;
 };
 
-static inline bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
+static inline __attribute__((always_inline)) bool scan_decimal(const struct cursor *c, bool exact, struct decimal *d)
 {
-	return c->lim - c->p >= JSON_DEC_READ &&
+	return (c->room || c->lim - c->p >= JSON_DEC_READ) &&
 	       json_decimal_fast(c->p, (size_t)(c->end - c->p), exact, &d->mant, &d->exp10, &d->neg, &d->used);
 }
 
 /* A number value, parsed in place (the same bytes and parser as the jsmn path's span):
- * the byte after it must end a jsmn primitive. The common decimal goes through
- * json_decimal_fast + json_number_finish, which give json_number_parse's result. */
+ * the byte after it must end a jsmn primitive. */
 static bool scan_number(struct cursor *c, double *out, bool exact)
 {
 	skip_ws(c);
-	struct decimal d;
-	if (!scan_decimal(c, exact, &d) || !json_number_finish(d.mant, d.exp10, d.neg, exact, out)) {
-		d.used = 0;
-		if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &d.used))
-			return false;
-	}
-	c->p += d.used;
+	size_t used = 0;
+	if (!json_number_parse(c->p, (size_t)(c->end - c->p), out, exact, &used))
+		return false;
+	c->p += used;
 	return span_ends_at(c->p, c->end);
 }
 
-/* A member's value: a phase of at most nine fraction digits within 0-4.294967295 s as
- * its nanosecond code (see scan_member_value), anything else as scan_number does. */
-static bool scan_member_number(struct cursor *c, struct scan_member *m, enum metric_kind kind, bool exact)
+/* What member_number does not take itself: scan_number (out of line, so that the
+ * common path keeps few registers). */
+static __attribute__((noinline)) bool member_number_slow(struct cursor *c, struct scan_member *m, bool exact)
 {
-	skip_ws(c);
-	struct decimal d;
 	m->nano = false;
-	if (kind == METRIC_PHASE && scan_decimal(c, true, &d) && !d.neg && d.exp10 >= -9 && d.mant <= UINT32_MAX &&
+	return scan_number(c, &m->value, exact);
+}
+
+/* A member's value at c->p: the common decimal through json_decimal_fast, a phase of at
+ * most nine fraction digits within 0-4.294967295 s as its nanosecond code (see
+ * scan_member_value), any other through json_number_finish, which gives what
+ * json_number_parse gives; anything else member_number_slow. shaped: the caller
+ * compares the next gap, whose first byte ended this value on the shape's line (a byte
+ * that ends a jsmn primitive), so the end is not checked here. */
+static inline __attribute__((always_inline)) bool member_number(struct cursor *c, struct scan_member *m,
+								enum metric_kind kind, bool exact, bool shaped)
+{
+	struct decimal d;
+	if (!scan_decimal(c, exact, &d))
+		return member_number_slow(c, m, exact);
+	if (kind == METRIC_PHASE && !d.neg && d.exp10 >= -9 && d.exp10 <= 0 && d.mant <= UINT32_MAX &&
 	    d.mant * json_pow10_u64[9 + d.exp10] <= UINT32_MAX) {
 		m->nano = true;
 		m->code = (uint32_t)(d.mant * json_pow10_u64[9 + d.exp10]);
-		c->p += d.used;
-		return span_ends_at(c->p, c->end);
+	} else if (json_number_quick(d.mant, d.exp10, d.neg, exact, &m->value) ||
+		   json_number_finish(d.mant, d.exp10, d.neg, exact, &m->value)) {
+		m->nano = false;
+	} else {
+		return member_number_slow(c, m, exact);
 	}
-	return scan_number(c, &m->value, exact);
+	c->p += d.used;
+	return shaped || span_ends_at(c->p, c->end);
 }
 
 /* The step: a plain non-negative integer of up to 16 digits a word at a time, else
@@ -132,7 +151,7 @@ static bool scan_step(struct cursor *c, long long *step, const char **num, size_
 	skip_ws(c);
 	uint64_t v;
 	unsigned k;
-	if (c->lim - c->p >= 17 && json_run16(c->p, &v, &k) && (k == 1 || *c->p != '0') &&
+	if ((c->room || c->lim - c->p >= 17) && json_run16(c->p, &v, &k) && (k == 1 || *c->p != '0') &&
 	    k <= (size_t)(c->end - c->p) && span_ends_at(c->p + k, c->end)) {
 		*num = c->p;
 		*nlen = k;
@@ -152,7 +171,8 @@ static bool scan_timestamp(struct cursor *c, double *ts, const char **num)
 	*num = c->p;
 	struct decimal d;
 	if (scan_decimal(c, false, &d) && span_ends_at(c->p + d.used, c->end) &&
-	    json_number_finish(d.mant, d.exp10, d.neg, false, ts)) {
+	    (json_number_quick(d.mant, d.exp10, d.neg, false, ts) ||
+	     json_number_finish(d.mant, d.exp10, d.neg, false, ts))) {
 		c->p += d.used;
 		return true;
 	}
@@ -287,7 +307,7 @@ static bool scan_group(struct cursor *c, enum metric_kind kind, struct scan_line
 		out->n[kind]++;
 		skip_ws(c);
 		const char *start = c->p;
-		if (!scan_member_number(c, &m[i], kind, kind != METRIC_SCALAR || out->exact_scalars))
+		if (!member_number(c, &m[i], kind, kind != METRIC_SCALAR || out->exact_scalars, false))
 			return false;
 		record_value(out, SCAN_VALUE_MEMBER + kind, i, start, c->p);
 		if (!after_member(c, &more))
@@ -356,12 +376,13 @@ static void shape_build(struct scan_line *out, const char *s, const char *end)
 		const struct scan_rec *r = &out->rec[k];
 		const char *next = k < out->nrec ? r->start : end;
 		size_t len = (size_t)(next - gap);
-		if (len > SCAN_SHAPE_BYTES - used)
-			return;
+		if (len > SCAN_SHAPE_BYTES - used || memchr(gap, '\n', len))
+			return; /* no gap holds a newline (pytscope_scan_next relies on it) */
 		struct scan_value *v = &sh->v[k];
 		memcpy(sh->bytes + used, gap, len);
 		v->gap_off = (uint16_t)used;
 		v->gap_len = (uint16_t)len;
+		v->want = len >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << len) - 1;
 		used += len;
 		if (k == out->nrec)
 			break;
@@ -380,8 +401,8 @@ static void shape_build(struct scan_line *out, const char *s, const char *end)
 }
 
 /* Gap comparisons: are the len bytes at p (p + len within the line, bytes up to lim
- * readable) those of gap (readable 64 bytes past len)? */
-typedef bool (*gap_eq_fn)(const char *p, const char *gap, size_t len, const char *lim);
+ * readable) those of gap (readable 64 bytes past len)? want: the gap's scan_value.want. */
+typedef bool (*gap_eq_fn)(const char *p, const char *gap, size_t len, uint32_t want, const char *lim);
 
 /* The bytes of a 64-bit word that come first in memory, k of them (0 < k < 8). */
 static inline uint64_t word_head(size_t k)
@@ -394,8 +415,9 @@ static inline uint64_t word_head(size_t k)
 }
 
 /* Any CPU: 64-bit words; a tail word masked where it may be read, else memcmp. */
-static inline bool gap_eq_words(const char *p, const char *gap, size_t len, const char *lim)
+static inline bool gap_eq_words(const char *p, const char *gap, size_t len, uint32_t want, const char *lim)
 {
+	(void)want;
 	size_t k = 0;
 	uint64_t a, b;
 	for (; len - k >= 8; k += 8) {
@@ -414,57 +436,80 @@ static inline bool gap_eq_words(const char *p, const char *gap, size_t len, cons
 }
 
 #ifdef SCAN_X86
-static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, const char *lim)
+/* The vector paths run on lines with SCAN_ROOM bytes after them (shape_scan_isa): a gap
+ * within the line read a whole vector at a time ends less than 32 bytes past the line. */
+static inline bool gap_eq_sse2(const char *p, const char *gap, size_t len, uint32_t want, const char *lim)
 {
-	if (lim - p < (ptrdiff_t)((len + 15) & ~(size_t)15))
-		return gap_eq_words(p, gap, len, lim);
+	(void)lim;
+	if (len <= 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)gap);
+		return ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & want) == want;
+	}
 	for (size_t k = 0; k < len; k += 16) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
 		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(gap + k));
 		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-		uint32_t want = len - k >= 16 ? 0xFFFFu : ((uint32_t)1 << (len - k)) - 1;
-		if ((eq & want) != want)
+		uint32_t part = len - k >= 16 ? 0xFFFFu : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & part) != part)
 			return false;
 	}
 	return true;
 }
 
 __attribute__((target("avx2"))) static inline bool gap_eq_avx2(const char *p, const char *gap, size_t len,
-							   const char *lim)
+							   uint32_t want, const char *lim)
 {
-	if (lim - p < (ptrdiff_t)((len + 31) & ~(size_t)31))
-		return gap_eq_words(p, gap, len, lim);
+	(void)lim;
+	if (len <= 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)gap);
+		return ((uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b)) & want) == want;
+	}
 	for (size_t k = 0; k < len; k += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + k));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(gap + k));
 		uint32_t eq = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
-		uint32_t want = len - k >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << (len - k)) - 1;
-		if ((eq & want) != want)
+		uint32_t part = len - k >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << (len - k)) - 1;
+		if ((eq & part) != part)
 			return false;
 	}
 	return true;
 }
 #endif
 
+/* After the last gap of a line read up to its newline (pytscope_scan_next): only
+ * whitespace (as the loader strips it) before a '\n' at or before end; *nl: where. */
+static bool line_ends(const char *p, const char *end, const char **nl)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
+		p++;
+	*nl = p;
+	return p < end && *p == '\n';
+}
+
 /* The line s[0..end) read with the previous line's shape: each gap compared whole,
  * each value parsed as the full scan parses it (the same functions from the same
  * byte), a member's key and id those of its prediction (the full scan would match
  * every key). False when a gap or value differs: the caller then scans in full. */
 static inline __attribute__((always_inline)) bool shape_scan(const char *s, const char *end, const char *lim,
-							      struct scan_line *out, gap_eq_fn eq)
+							      struct scan_line *out, gap_eq_fn eq, bool room,
+							      const char **to_nl)
 {
 	const struct scan_shape *sh = &out->shape;
-	struct cursor c = { s, end, lim, out->isa };
+	struct cursor c = { s, end, lim, out->isa, room };
 	const char *num;
 	size_t nlen;
 	for (size_t k = 0;; k++) {
 		const struct scan_value *v = &sh->v[k];
 		const char *gap = c.p;
-		if ((size_t)(end - gap) < v->gap_len || !eq(gap, sh->bytes + v->gap_off, v->gap_len, lim))
+		if ((size_t)(end - gap) < v->gap_len || !eq(gap, sh->bytes + v->gap_off, v->gap_len, v->want, lim))
 			return false;
 		c.p += v->gap_len;
 		if (k == sh->nvalues)
-			return c.p == end;
+			return to_nl ? line_ends(c.p, end, to_nl) : c.p == end;
+		if (c.p < end && (*c.p == ' ' || *c.p == '\t' || *c.p == '\r' || *c.p == '\n'))
+			return false; /* not the shape's line (the full scan decides): no value read skips a newline */
 		if (v->what == SCAN_VALUE_STEP) {
 			if (!scan_step(&c, &out->step, &num, &nlen))
 				return false;
@@ -476,42 +521,48 @@ static inline __attribute__((always_inline)) bool shape_scan(const char *s, cons
 			int g = v->what - SCAN_VALUE_MEMBER;
 			const struct scan_pred *pred = &out->pred[g][v->member];
 			struct scan_member *m = &out->m[g][v->member];
-			m->key = gap + v->key_off;
-			m->len = pred->len;
+			m->key = gap + v->key_off; /* m->len is the key's, from the scan that built the shape */
 			m->id = pred->id;
-			if (!scan_member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars))
+			if (!member_number(&c, m, (enum metric_kind)g, g != METRIC_SCALAR || out->exact_scalars, true))
 				return false;
 		}
 	}
 }
 
-static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out)
+static bool shape_scan_portable(const char *s, const char *end, const char *lim, struct scan_line *out,
+				const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_words);
+	return shape_scan(s, end, lim, out, gap_eq_words, lim - end >= SCAN_ROOM, to_nl);
 }
 
 #ifdef SCAN_X86
-static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out)
+static bool shape_scan_sse2(const char *s, const char *end, const char *lim, struct scan_line *out,
+			    const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_sse2);
+	return shape_scan(s, end, lim, out, gap_eq_sse2, true, to_nl);
 }
 
 __attribute__((target("avx2"))) static bool shape_scan_avx2(const char *s, const char *end, const char *lim,
-							   struct scan_line *out)
+							   struct scan_line *out, const char **to_nl)
 {
-	return shape_scan(s, end, lim, out, gap_eq_avx2);
+	return shape_scan(s, end, lim, out, gap_eq_avx2, true, to_nl);
 }
 #endif
 
-static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out)
+/* The path of out->isa; a line without SCAN_ROOM bytes after it takes the portable
+ * one, whose reads check their bounds. to_nl: the line is read up to its newline, which
+ * lies before end (*to_nl: where); NULL: the line is s[0..end). */
+static bool shape_scan_isa(const char *s, const char *end, const char *lim, struct scan_line *out,
+			   const char **to_nl)
 {
 #ifdef SCAN_X86
-	if (out->isa == SCAN_ISA_AVX2)
-		return shape_scan_avx2(s, end, lim, out);
-	if (out->isa == SCAN_ISA_SSE2)
-		return shape_scan_sse2(s, end, lim, out);
+	bool room = lim - end >= SCAN_ROOM;
+	if (room && out->isa == SCAN_ISA_AVX2)
+		return shape_scan_avx2(s, end, lim, out, to_nl);
+	if (room && out->isa == SCAN_ISA_SSE2)
+		return shape_scan_sse2(s, end, lim, out, to_nl);
 #endif
-	return shape_scan_portable(s, end, lim, out);
+	return shape_scan_portable(s, end, lim, out, to_nl);
 }
 
 void pytscope_scan_init(struct scan_line *l)
@@ -605,7 +656,7 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 	const char *lim = s + (avail > n ? avail : n);
 	out->timestamp = 0;
 	out->have_timestamp = false;
-	if (out->shape.nvalues && shape_scan_isa(s, s + n, lim, out)) {
+	if (out->shape.nvalues && shape_scan_isa(s, s + n, lim, out, NULL)) {
 		memcpy(out->n, out->shape.n, sizeof(out->n));
 		return true;
 	}
@@ -614,10 +665,26 @@ bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line 
 	out->timestamp = 0;
 	out->have_timestamp = false;
 	out->n[0] = out->n[1] = out->n[2] = 0;
-	struct cursor c = { s, s + n, lim, out->isa };
+	struct cursor c = { s, s + n, lim, out->isa, lim - (s + n) >= SCAN_ROOM };
 	if (!scan_full(&c, out))
 		return false;
 	if (!out->no_shape)
 		shape_build(out, s, s + n);
+	return true;
+}
+
+bool pytscope_scan_next(const char *s, size_t avail, struct scan_line *out, size_t *len)
+{
+	const char *nl, *end = s + avail - SCAN_ROOM, *p = s;
+	if (!out->shape.nvalues || avail < 2 * SCAN_ROOM)
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
+		p++; /* what the loader strips */
+	out->timestamp = 0;
+	out->have_timestamp = false;
+	if (!shape_scan_isa(p, end, s + avail, out, &nl))
+		return false;
+	memcpy(out->n, out->shape.n, sizeof(out->n));
+	*len = (size_t)(nl - s);
 	return true;
 }

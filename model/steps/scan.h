@@ -86,6 +86,7 @@ struct scan_value {
 	uint8_t what;               /* SCAN_VALUE_STEP, _TIMESTAMP or _MEMBER + kind */
 	uint8_t member;             /* its index in the group */
 	uint16_t key_off;           /* a member's key: from the gap's start */
+	uint32_t want;              /* gap_len <= 32: its bytes' bits in a 32-byte compare mask */
 };
 struct scan_rec {
 	const char *start, *end;    /* the value's bytes in the line */
@@ -120,6 +121,14 @@ void pytscope_scan_init(struct scan_line *l);
  * the line). True when the line is fully understood (out filled); false means "take
  * the jsmn path" (out is then unspecified). */
 bool pytscope_scan_line(const char *s, size_t n, size_t avail, struct scan_line *out);
+
+/* The line that starts at s (s[0..avail) readable, the loader's buffer), when it has
+ * the previous line's shape and its newline lies before the last SCAN_ROOM (64) bytes:
+ * *len is the bytes before the newline, and out is what pytscope_scan_line() gives for
+ * the line stripped of whitespace at both ends, as the loader strips it. A line can be found without searching for its newline first: no gap holds
+ * a newline (lines never do) and no value reads across one. False: nothing is known
+ * (out unspecified; find the line and call pytscope_scan_line()). */
+bool pytscope_scan_next(const char *s, size_t avail, struct scan_line *out, size_t *len);
 
 /* Tests only (defined in load.c): false sends every line through the jsmn path,
  * so that both paths can be compared. Set before run_open(); not synchronised. */

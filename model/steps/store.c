@@ -139,24 +139,12 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 	return pos;
 }
 
-/* Exact nanosecond code of v (v == code / 1e9 bit for bit), when there is one. */
-static bool nano_code(double v, uint32_t *code)
-{
-	if (!(v >= 0) || v > 4.294967295)
-		return false;
-	uint32_t c = (uint32_t)(v * 1e9 + 0.5);
-	if ((double)c / 1e9 != v)
-		return false;
-	*code = c;
-	return true;
-}
-
 unsigned char store_col_fresh_enc(const double *v, size_t n, enum metric_kind kind, bool exact)
 {
 	uint32_t code;
 	if (kind == METRIC_PHASE) {
 		for (size_t i = 0; i < n; i++)
-			if (!nano_code(v[i], &code))
+			if (!store_nano_code(v[i], &code))
 				return ENC_F64;
 		return ENC_NANO;
 	}
@@ -173,7 +161,7 @@ void store_col_encode(struct column *c, const double *v, size_t n, unsigned char
 	c->data = xmalloc((n ? n : 1) * store_col_elem(enc));
 	uint32_t code = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (enc == ENC_NANO && nano_code(v[i], &code))
+		if (enc == ENC_NANO && store_nano_code(v[i], &code))
 			((uint32_t *)c->data)[i] = code;
 		else if (enc == ENC_NANO)
 			((uint32_t *)c->data)[i] = 0;
@@ -189,7 +177,7 @@ size_t store_col_elem(unsigned char enc)
 	return enc == ENC_NANO || enc == ENC_F32 ? 4 : 8;
 }
 
-static void col_to_f64(struct column *c)
+void store_col_to_f64(struct column *c)
 {
 	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));
 	for (size_t i = 0; i < c->cap; i++)
@@ -255,48 +243,22 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 	return c;
 }
 
-/* Column metric of r with room for position pos. */
-static inline struct column *col_at(struct rank_steps *r, int metric, size_t pos)
+struct column *store_col_room(struct rank_steps *r, int metric, size_t pos)
 {
-	struct column *c = (size_t)metric < r->ncol && r->col[metric].cap ? &r->col[metric] : rank_column(r, metric);
+	struct column *c = rank_column(r, metric);
 	if (pos >= c->cap)
 		col_grow(c, pos + 1);
 	return c;
 }
 
-/* Mark position pos present (counted once). */
-static inline void col_mark(struct column *c, size_t pos)
-{
-	uint64_t *w = &c->present[pos / 64], bit = (uint64_t)1 << (pos % 64);
-	c->count += !(*w & bit);
-	*w |= bit;
-}
-
 void rank_set(struct rank_steps *r, size_t pos, int metric, double value)
 {
-	struct column *c = col_at(r, metric, pos);
-	uint32_t code = 0;
-	if ((c->enc == ENC_NANO && !nano_code(value, &code)) ||
-	    (c->enc == ENC_F32 && c->exact && (double)(float)value != value && value == value))
-		col_to_f64(c);
-	if (c->enc == ENC_NANO)
-		((uint32_t *)c->data)[pos] = code;
-	else if (c->enc == ENC_F32)
-		((float *)c->data)[pos] = (float)value;
-	else
-		((double *)c->data)[pos] = value;
-	col_mark(c, pos);
+	store_set(r, pos, metric, value);
 }
 
 void rank_set_nano(struct rank_steps *r, size_t pos, int metric, uint32_t code)
 {
-	struct column *c = col_at(r, metric, pos);
-	if (c->enc != ENC_NANO) {
-		rank_set(r, pos, metric, (double)code / 1e9);
-		return;
-	}
-	((uint32_t *)c->data)[pos] = code;
-	col_mark(c, pos);
+	store_set_nano(r, pos, metric, code);
 }
 
 void rank_exact_scalars(struct rank_steps *r)

@@ -282,8 +282,9 @@ static void test_digits8(void)
 	ok(bad == 0, "eight digits at a time == digit by digit (%d differ)", bad);
 }
 
-/* json_decimal_fast + json_number_finish against json_number_parse on the same bytes:
- * the number at the start of a buffer of JSON_DEC_READ + 8 bytes, the line ending at n
+/* json_decimal_fast + json_number_finish (and json_number_quick where it decides)
+ * against json_number_parse on the same bytes:
+ * the number at the start of a buffer (JSON_DEC_READ bytes and more), the line ending at n
  * (the number's length, or further when a delimiter follows it), garbage after n that
  * may continue the number (digits, '.', 'e'). Where the fast path accepts, it must
  * report the same length and, for exact and approximate parses, the same bits; where
@@ -317,6 +318,8 @@ static int decimal_case(const char *num, long *fast)
 			bool ok_want = json_number_parse(buf, n, &want, exact, &want_used);
 			bool done = json_number_finish(mant, e10, neg, exact, &got);
 			bad += !ok_want || used != want_used || (done && !same_bits(got, want));
+			done = json_number_quick(mant, e10, neg, exact, &got);
+			bad += done && !same_bits(got, want);
 			*fast += exact;
 		}
 	}

@@ -489,6 +489,71 @@ static void test_isas(void)
 
 /* TSCOPE_SIMD picks the path once per process; scan_isa_force (tests) overrides it;
  * a path the CPU lacks falls back to the best below it. */
+/* pytscope_scan_next (the loader reads a line with the previous line's shape before
+ * it looks for the newline) against the loader's other way: find the newline, strip,
+ * pytscope_scan_line. Lines repeat shapes; some get spaces or "\r" before the newline,
+ * leading spaces, mutations, or a newline cut into them (the cut line's rest begins
+ * the next one: no read may take a value across it). Every line read through
+ * pytscope_scan_next must be one the other way reads, with the same length and outputs. */
+static void test_scan_next(void)
+{
+	static struct scan_line next, ref;
+	pytscope_scan_init(&next);
+	pytscope_scan_init(&ref);
+	struct text file = { 0 };
+	for (unsigned i = 0; i < 6000; i++) {
+		struct text line = { 0 };
+		gen_line_like(&line, i);
+		if (rnd(8) == 0)
+			mutate(&line);
+		if (rnd(16) == 0 && line.n > 2) { /* a newline cut into the line */
+			size_t at = 1 + rnd((unsigned)line.n - 1);
+			put(&file, line.s, at);
+			puts_(&file, rnd(2) ? "\n" : " \n ");
+			put(&file, line.s + at, line.n - at);
+		} else {
+			if (rnd(32) == 0)
+				puts_(&file, " ");
+			put(&file, line.s, line.n);
+		}
+		puts_(&file, rnd(16) == 0 ? "\r" : rnd(16) == 0 ? " \t" : "");
+		puts_(&file, "\n");
+		free(line.s);
+	}
+	int bad = 0;
+	long taken = 0;
+	for (const char *p = file.s, *end = file.s + file.n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		const char *a = p, *b = nl;
+		while (a < b && space(*a))
+			a++;
+		while (b > a && space(b[-1]))
+			b--;
+		bool want = b > a && pytscope_scan_line(a, (size_t)(b - a), (size_t)(end - a), &ref);
+		int id = 0;
+		if (want)
+			assign_ids(&ref, &id);
+		size_t len = 0;
+		bool got = pytscope_scan_next(p, (size_t)(end - p), &next, &len);
+		if (got) {
+			taken++;
+			bad += !want || len != (size_t)(nl - p) || !same_scan(&ref, &next);
+		} else if (b > a && pytscope_scan_line(a, (size_t)(b - a), (size_t)(end - a), &next) != want) {
+			bad++;
+		}
+		id = 0;
+		if (want)
+			assign_ids(&next, &id);
+		p = nl + 1;
+	}
+	free(file.s);
+	ok(bad == 0, "a line read up to its newline with the previous line's shape (%ld of them) is the line the "
+		     "loader finds and strips, same outputs (%d differ)", taken, bad);
+	ok(taken > 1000, "most repeated shapes are read that way (%ld)", taken);
+}
+
 static void test_isa_choice(void)
 {
 	enum scan_isa best = scan_isa_best();
@@ -596,6 +661,7 @@ int main(void)
 	test_huge_steps();
 	test_generated();
 	test_isas();
+	test_scan_next();
 	test_isa_choice();
 	test_big_file();
 	if (tu_rm_rf(root) != 0)
