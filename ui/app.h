@@ -87,6 +87,7 @@ struct app {
 	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
 	double caught_up_t;           /* follow_clock() time they last did */
 	double key_t;                 /* follow_clock() time of the last key */
+	double recompute_cpu0;        /* process CPU time when a catch-up worker started */
 	double fast_cost[APP_FAST_POLLS]; /* CPU s of the last polls that did not catch up */
 	size_t nfast;
 
@@ -138,7 +139,10 @@ void app_reload(struct app *app);
  * shown. The analyses over every record (distributed, budgets, timing) lag: they are
  * recomputed at most every max(--interval, 40 x their CPU cost), not within 2 s of a
  * key, and the status row says how old they are (model/steps/analysis.h LIVE RUNS);
- * heatmaps extend every poll. R and pausing (F) catch up at once. A poll reads at most
+ * heatmaps extend every poll. The distributed analysis is recomputed on a worker
+ * thread: the panes keep the held results (the status row says "updating") and keys
+ * are answered; no poll runs until its result is published, then the panes show it.
+ * R and pausing (F) catch up at once (waiting for a running worker). A poll reads at most
  * a slice of the appended bytes (follow_opts.slice); while it is behind, the next poll
  * is due at once (keys first), the analyses wait, and the status row says so. */
 unsigned app_poll(struct app *app);

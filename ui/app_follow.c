@@ -49,9 +49,54 @@ static long long follow_slice(void)
 	return v > 0 ? v : FOLLOW_SLICE;
 }
 
+/* Between the start of a catch-up on the worker and its result, every
+ * RECOMPUTE_CHECK seconds: is it done? (No poll meanwhile: the step model stays as the
+ * worker reads it.) */
+#define RECOMPUTE_CHECK 0.05
+
+/* The worker's result replaced the held analyses: the panes show it. */
+static void recompute_published(struct app *app, double now)
+{
+	double wait = CATCH_UP_FACTOR * (cpu_seconds() - app->recompute_cpu0);
+	double interval = follow_interval(app->follow);
+	app->caught_up_t = now;
+	app->next_catch_up = now + (wait > interval ? wait : interval);
+	app->next_poll = now;
+	refresh_panes(app);
+}
+
+/* A catch-up on the worker runs: publish it when done, else check again soon. */
+static unsigned recompute_check(struct app *app, double now)
+{
+	if (analysis_recompute_publish(app->run)) {
+		recompute_published(app, now);
+		return PR_REDRAW;
+	}
+	app->next_poll = now + RECOMPUTE_CHECK;
+	return 0;
+}
+
+/* Catch up: at once when asked (R, the first poll), else on the worker (keys are
+ * answered from the held analyses meanwhile, marked "updating"). */
+static void catch_up_now(struct app *app, bool asked, double now)
+{
+	if (!asked && analysis_recompute_start(app->run)) {
+		app->recompute_cpu0 = cpu_seconds();
+		return;
+	}
+	analysis_catch_up(app->run);
+	app->caught_up_t = now;
+}
+
 static unsigned poll_now(struct app *app, bool catch_up)
 {
 	double c0 = cpu_seconds(), now = follow_clock();
+	if (analysis_recompute_running(app->run)) {
+		if (!catch_up)
+			return recompute_check(app, now);
+		analysis_recompute_wait(app->run);   /* R: everything current, at once */
+		recompute_published(app, now);
+	}
 	if (app->cmp) {
 		app->following = false;
 		app_msg(app, true, "follow mode follows one run, not a comparison");
@@ -72,10 +117,10 @@ static unsigned poll_now(struct app *app, bool catch_up)
 	app->poll_caught_up = !behind && (catch_up || app->catch_up_due ||
 					  (analysis_lagging(app->run) && now >= app->next_catch_up &&
 					   now - app->key_t >= CATCH_UP_IDLE));
-	if (app->poll_caught_up) {
-		analysis_catch_up(app->run);
-		app->caught_up_t = now;
-	}
+	if (app->poll_caught_up)
+		catch_up_now(app, catch_up, now);
+	if (analysis_recompute_running(app->run))
+		app->poll_caught_up = false;   /* scheduled when its result is published */
 	if (ch || app->poll_caught_up)
 		refresh_panes(app);
 	if (ch & FOLLOW_RELOADED) {
@@ -103,6 +148,10 @@ void app_poll_end(struct app *app)
 	app->poll_open = false;
 	app->poll_cost = cpu_seconds() - app->poll_cpu0;
 	double interval = follow_interval(app->follow);
+	if (analysis_recompute_running(app->run)) {   /* the worker's CPU is not the poll's */
+		app->next_poll = app->poll_t + RECOMPUTE_CHECK;
+		return;
+	}
 	if (follow_behind(app->follow, NULL)) {   /* the next slice at once, after the keys */
 		app->next_poll = app->poll_t;
 		return;
@@ -137,7 +186,7 @@ unsigned app_follow_key(struct app *app, bool toggle)
 	if (!toggle || app->following)
 		poll_now(app, !toggle);   /* R: everything current, held analyses too */
 	else if (analysis_lagging(app->run)) {   /* paused: one consistent picture */
-		analysis_catch_up(app->run);
+		analysis_catch_up(app->run);   /* (a worker's result, when one runs) */
 		app->caught_up_t = follow_clock();
 		refresh_panes(app);
 	}

@@ -105,7 +105,7 @@ static void draw_status(struct app *app)
 	if (app->follow) {
 		double age = follow_newest_age(app->follow, follow_clock());
 		enum follow_state st = follow_state(app->follow);
-		char agebuf[32] = "no record yet", stalls[32] = "", lag[40] = "", behind[48] = "", bytes[24];
+		char agebuf[32] = "no record yet", stalls[32] = "", lag[48] = "", behind[48] = "", bytes[24];
 		long long left;
 		if (age >= 0)
 			snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
@@ -115,7 +115,8 @@ static void draw_status(struct app *app)
 		if (follow_nstalled(app->follow))
 			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
 		if (analysis_lagging(app->run))   /* the held analyses (app.h app_poll) */
-			snprintf(lag, sizeof(lag), ", analyses %.0f s old", follow_clock() - app->caught_up_t);
+			snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", follow_clock() - app->caught_up_t,
+				 analysis_recompute_running(app->run) ? ", updating" : "");
 		snprintf(live, sizeof(live), " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind,
 			 follow_state_name(st), stalls, agebuf, lag);
 		lw = text_width(live);

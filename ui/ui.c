@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/steps/analysis.h"
 #include "model/steps/follow.h"
 #include "model/registry.h"
 #include "model/compare/compare.h"
@@ -88,6 +89,7 @@ static void app_free(struct app *app)
 	}
 	free(app->strag);
 	free(app->strag_onset);
+	analysis_recompute_wait(app->run);   /* the model is read by a catch-up worker */
 	if (app->follow)
 		follow_save_index(app->follow);
 	follow_free(app->follow);

@@ -46,7 +46,7 @@ void analysis_dist_free(struct distributed *d)
 
 /* The results over every record (per-rank analyses, the whole-run budget, the
  * distributed analysis): what appends make stale. */
-static void cache_drop_records(struct analysis_cache *c)
+void analysis_cache_drop_records(struct analysis_cache *c)
 {
 	for (size_t i = 0; i < c->nranks; i++) {
 		timing_free(c->rank[i].timing);
@@ -73,7 +73,8 @@ void analysis_cache_free(void *p)
 	struct analysis_cache *c = p;
 	if (!c)
 		return;
-	cache_drop_records(c);
+	analysis_recompute_free(c->rc);
+	analysis_cache_drop_records(c);
 	free(c->rank);
 	free(c->cmed);
 	for (size_t i = 0; i < c->nheat; i++)
@@ -98,7 +99,7 @@ void analysis_cache_grown(void *p, bool lag_ok, bool columns_kept)
 	if (!columns_kept)
 		c->nheat = 0;
 	if (!lag_ok) {
-		cache_drop_records(c);
+		analysis_cache_drop_records(c);
 		return;
 	}
 	bool held = c->budget_all_done || c->dist_done;
@@ -121,9 +122,10 @@ void analysis_allow_lag(struct run *run, bool allow)
 
 void analysis_catch_up(struct run *run)
 {
+	analysis_recompute_wait(run);   /* a worker's result first: then nothing is held */
 	struct analysis_cache *c = run && run->steps ? run->steps->analysis : NULL;
 	if (c && c->lagging)
-		cache_drop_records(c);
+		analysis_cache_drop_records(c);
 }
 
 bool analysis_lagging(const struct run *run)

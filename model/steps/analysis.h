@@ -289,6 +289,24 @@ void analysis_allow_lag(struct run *run, bool allow);   /* false: catch up now *
 void analysis_catch_up(struct run *run);
 /* True while held results predate records appended since. */
 bool analysis_lagging(const struct run *run);
+/* Catching up off the caller's thread (the explorer while following: keys are answered
+ * meanwhile). analysis_recompute_start() starts a worker thread that computes the
+ * distributed analysis (the one pass over every record the panes need at once) from the
+ * step model as it is, when results are held (lagging) and no worker runs; false when
+ * none was started. Until the worker is published or waited for, the step model must
+ * not change (no follow_poll, no reload): the caller keeps answering from the held
+ * results, and may read the model and the cache as usual (the worker writes only its
+ * own result). analysis_recompute_running(): a worker was started and not published.
+ * analysis_recompute_publish(): when the worker is done, its result replaces the held
+ * ones in one step (the held per-rank results are dropped and recomputed on next use;
+ * lagging ends) and true is returned; else false at once. analysis_recompute_wait()
+ * waits for the worker and publishes it (analysis_catch_up() and freeing the model do
+ * it too). TSCOPE_TEST_RECOMPUTE_HOLD=SECONDS (tests) keeps a worker's result back that
+ * long, unless waited for. */
+bool analysis_recompute_start(struct run *run);
+bool analysis_recompute_running(const struct run *run);
+bool analysis_recompute_publish(struct run *run);
+void analysis_recompute_wait(struct run *run);
 
 /* Freed by the step model (steps_model_free). */
 void analysis_cache_free(void *cache);

@@ -345,6 +345,11 @@ struct distributed *analysis_distributed_from(struct run *run, const struct dist
 	return compute_distributed(run, NULL, in);
 }
 
+struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known)
+{
+	return compute_distributed(run, cmed_known, NULL);
+}
+
 /* Median of compute over the ranks at every aligned step (S entries), memoized: shared
  * by the distributed analysis (cmed) and the slowdown heatmap, whichever comes first.
  * After appends (analysis_cache_grown) only the new aligned steps are computed. */

@@ -192,6 +192,7 @@ struct analysis_cache {
 	struct heat_grid **heat;
 	size_t nheat;
 	struct budget_sums *bsum; /* per rank, from the index summary; NULL: none */
+	struct analysis_recompute *rc; /* a worker recomputing the held results (analysis_recompute.c) */
 	/* `tscope-tui index`: the compute of every rank at every aligned step (N x S, row r
 	 * = rank r), read once by the distributed analysis for its passes and the summary's
 	 * pyramid rows (analysis_index.c frees it after writing them); NULL: none */
@@ -271,6 +272,13 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs);
 /* The straggler set from the per-rank verdicts and pytscope's straggler. */
 void analysis_straggler_set(struct distributed *d);
+/* The distributed analysis of the run as it is now, computed (cmed_known: the step
+ * medians when known, else computed too); reads the step model only. */
+struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known);
+/* Join and free a recompute worker, its results unused (analysis_recompute.c). */
+void analysis_recompute_free(struct analysis_recompute *rc);
+/* Drop the results over every record (analysis.c). */
+void analysis_cache_drop_records(struct analysis_cache *c);
 /* Frees a distributed analysis (analysis.c). */
 void analysis_dist_free(struct distributed *d);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -221,7 +222,38 @@ static void scenario(bool live)
 	ok(!analysis_lagging(run) && analysis_distributed(run)->n_steps == steps_naligned(m),
 	   "analysis_catch_up: recomputed over every aligned step");
 	check_round(run, "after catching up");
+
+	/* the catch-up on a worker: the held result answers until it is published */
+	d = analysis_distributed(run);
+	was = d->n_steps;
+	ok(!analysis_recompute_start(run), "a worker starts only when results are held");
+	for (size_t ri = 0; ri < NRANKS; ri++)
+		grow(m, ri, 150, 153, -1, -1);
+	steps_refresh(m);
+	ok(analysis_recompute_start(run) && analysis_recompute_running(run) && !analysis_recompute_start(run),
+	   "a worker starts on held results, one at a time");
+	ok(analysis_distributed(run)->n_steps == was && analysis_lagging(run),
+	   "while it runs, the held result answers");
+	ok(heat_nsteps(analysis_heatmap(run, HEAT_COMPUTE)) == steps_ncolumns(m),
+	   "the heatmap extends meanwhile (the caller's thread)");
+	while (!analysis_recompute_publish(run))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	ok(!analysis_recompute_running(run) && !analysis_lagging(run) &&
+	   analysis_distributed(run)->n_steps == steps_naligned(m), "published: current, over every aligned step");
+	check_round(run, "the worker's result");
+	for (size_t ri = 0; ri < NRANKS; ri++)
+		grow(m, ri, 153, 155, -1, -1);
+	steps_refresh(m);
+	ok(analysis_recompute_start(run), "a second worker");
+	analysis_catch_up(run);
+	ok(!analysis_recompute_running(run) && !analysis_lagging(run) &&
+	   analysis_distributed(run)->n_steps == steps_naligned(m), "analysis_catch_up waits for it and takes its result");
+	for (size_t ri = 0; ri < NRANKS; ri++)
+		grow(m, ri, 155, 156, -1, -1);
+	steps_refresh(m);
+	ok(analysis_recompute_start(run), "a third worker");
 	analysis_allow_lag(run, false);
+	ok(!analysis_recompute_running(run) && !analysis_lagging(run), "lag no longer allowed: waits for it");
 	for (size_t ri = 0; ri < NRANKS; ri++)
 		grow(m, ri, 150, 151, -1, -1);
 	steps_refresh(m);
