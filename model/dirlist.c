@@ -205,14 +205,19 @@ static char *memo_key(const void *tag, const char *path)
 	return xasprintf("%p\t%s", tag, path);
 }
 
-bool dirlist_memo_get(const void *tag, const char *path, int *out)
+bool dirlist_memo_claim(const void *tag, const char *path, int *out)
 {
 	bool hit = false;
 	pthread_mutex_lock(&lock);
-	if (in_scope && memos.size) {
+	if (in_scope) {
 		char *k = memo_key(tag, path);
-		struct slot *s = find(&memos, k);
-		if (s->key) {
+		bool added;
+		struct slot *s = slot_of(&memos, k, &added);
+		if (added) {
+			s->busy = true;   /* this caller computes it */
+		} else {
+			while ((s = find(&memos, k))->busy)
+				pthread_cond_wait(&ready, &lock);
 			*out = s->val;
 			hit = true;
 		}
@@ -228,7 +233,9 @@ void dirlist_memo_put(const void *tag, const char *path, int v)
 	if (in_scope) {
 		char *k = memo_key(tag, path);
 		bool added;
-		slot_of(&memos, k, &added)->val = v;
+		struct slot *s = slot_of(&memos, k, &added);
+		s->val = v;
+		slot_done(s);
 		free(k);
 	}
 	pthread_mutex_unlock(&lock);

@@ -41,9 +41,12 @@ void dirlist_close(struct dirlist *l);
 void dirlist_scope_begin(void);
 void dirlist_scope_end(void);
 /* Inside a scope, a number remembered per (tag, path): a loader's probe answer
- * (registry_probe), so identification and the load ask each probe once. get is false
- * when nothing was put (or outside a scope, where put does nothing). */
-bool dirlist_memo_get(const void *tag, const char *path, int *out);
+ * (registry_probe), so identification and the load ask each probe once, even when
+ * they run at once. claim is true with *out when the number is known (it waits while
+ * another caller computes it); false when the caller is the first to ask: it computes
+ * the number and must put it (the others wait for it). Outside a scope claim is false
+ * and put does nothing. */
+bool dirlist_memo_claim(const void *tag, const char *path, int *out);
 void dirlist_memo_put(const void *tag, const char *path, int v);
 /* The first n bytes of the regular file path (all of it when shorter) in a new
  * NUL-terminated buffer to free(), *len bytes; NULL with errno (infile_open's, or a

@@ -150,7 +150,7 @@ void registry_summary(struct run *run, struct summary *out)
 int registry_probe(const struct loader *ld, const char *path, const struct opts *opts)
 {
 	int c;
-	if (!dirlist_memo_get(ld, path, &c)) {
+	if (!dirlist_memo_claim(ld, path, &c)) {   /* the first to ask computes it */
 		c = ld->probe(path, opts);
 		dirlist_memo_put(ld, path, c);
 	}

@@ -396,8 +396,8 @@ int index_log_save(struct index_log *lg, bool *rewrote, char **path_out)
 			err = index_append(lg->run, lg->run_dir, path_out);
 			*rewrote = err == 0;
 			char *path = xasprintf("%s/steps-0-of-1.tsx", lg->dir);
-			long *ids;
-			struct index_extent *ext;
+			long *ids = NULL;
+			struct index_extent *ext = NULL;
 			size_t n;
 			lg->checked = !err && extent_read_part(path, lg->run_dir, &lg->base, &ids, &ext, &n);
 			free(ids);

@@ -181,8 +181,8 @@ static void *discover_run(void *ud)
 		d->total += size;
 		listing_set(d->m, true, i + 1);
 	}
+	load_progress(d->ctx, 0, d->total);   /* first: a screen that sees the listing over has the total */
 	listing_set(d->m, false, i);
-	load_progress(d->ctx, 0, d->total);
 	return NULL;
 }
 

@@ -4,7 +4,8 @@
 # (counted by the fault-injecting build, TSCOPE_ALLOC_COUNT=1) for a load (--export
 # sources: no analysis runs), through the scanner (gen_demo lines) and through the jsmn
 # path (the same lines with an unknown key); and --print, whose analyses allocate per
-# series, rank or block of steps, not per step.
+# series, rank or block of steps, not per step. And per rank a bounded number: 8 ranks
+# against 2 of the same length (issue 17: per-rank work that does not grow).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -36,4 +37,14 @@ done
 s=$(count --print small) l=$(count --print large)
 tap_check "--print: 2 x 4000 steps take fewer than 375 allocations more than 2 x 1000 ($s, $l)" \
 	'[ -n "$s" ] && [ -n "$l" ] && [ "$l" -lt $((s + 375)) ]'
+# Per rank: the load's column stores, run.json (its strings in one block), the rank's
+# sources, listings and the probes' paths, and --export sources' rows: 102 a rank on
+# 2026-11-25, after s17rank took ~75 away (counted from the calls removed: a tail, 12
+# key-cache interns, a reallocation of the column array per metric, two allocations
+# and two array reallocations per run.json key).
+"$B/gen_demo" two 2 500 >/dev/null
+"$B/gen_demo" eight 8 500 >/dev/null
+s=$(count --export sources two) l=$(count --export sources eight)
+tap_check "8 ranks take at most 120 allocations a rank more than 2 ranks of the same length ($s, $l)" \
+	'[ -n "$s" ] && [ -n "$l" ] && [ "$l" -le $((s + 6 * 120)) ]'
 tap_plan

@@ -105,6 +105,13 @@ static bool same_file(const char *a, const char *b)
 	return same;
 }
 
+static void count_progress(void *ud, long long done, long long total)
+{
+	long long *v = ud;
+	v[0] += done;
+	v[1] += total;
+}
+
 /* dir indexed by `tscope-tui index` (from a plain load), its summary kept aside; then the
  * summary removed and the run opened: the summary the open rebuilds = the kept one. */
 static void check_rebuild(const char *dir, const char *what)
@@ -116,8 +123,17 @@ static void check_rebuild(const char *dir, const char *what)
 	run_free(open_dir(dir, &build));
 	ok(rename(summary, kept) == 0, "%s: `index` wrote a summary (kept aside)", what);
 	struct run *want = open_dir(dir, &plain);
-	struct run *got = open_dir(dir, &dflt);
+	long long bytes[2] = { 0, 0 };
+	struct load_ctx hooks = { .progress = count_progress, .ud = bytes };
+	const char *paths[] = { dir };
+	struct run *got = run_open(paths, 1, &dflt, &hooks);
 	size_t N = steps_nranks(got->steps);
+	long long body = 0;
+	for (size_t i = 0; i < N; i++)
+		body += (long long)got->steps->rank[i]->body_len;
+	ok(body > 0 && bytes[1] >= body && bytes[0] >= bytes[1],
+	   "%s: the rebuild reports its progress (the ranks' %lld bytes of steps; %lld of %lld)", what, body, bytes[0],
+	   bytes[1]);
 	ok(steps_bodies_read(got->steps) >= N && steps_bodies_resident(got->steps) == 0,
 	   "%s: the open read every rank's steps (%zu reads) and handed each back", what, steps_bodies_read(got->steps));
 	ok(same_file(summary, kept), "%s: summary rebuilt rank by rank = the one `index` writes, byte for byte", what);
