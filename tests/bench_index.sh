@@ -122,16 +122,7 @@ echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes, BENCH_IND
 [ "${BENCH_INDEX_BIG:-0}" = 1 ] || exit 0
 big="$dir/big"
 "$BUILD/tests/gen_demo" "$dir/base" 64 1000 >/dev/null || exit 1
-python3 - "$big" "$dir/base" <<'PY'
-import os, sys
-run, base = sys.argv[1], sys.argv[2]
-os.mkdir(run)
-for k in range(10000):
-    d = "%s/rank%d" % (run, k)
-    os.mkdir(d)
-    for f in ("steps.jsonl", "run.json"):
-        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
-PY
+bench_linked_run "$big" 10000 "$dir/base" || exit 1
 /usr/bin/time -f '%U %S %M' -o "$dir/big_idx.t" "$BIN" index --jobs 2 "$big" >/dev/null
 "$BIN" --print --format pytscope "$big" >/dev/null 2>&1   # warm
 /usr/bin/time -f '%U %S %M' -o "$dir/big_ff.t" script -qec "$BIN --tui --max-frames 1 --format pytscope $big" /dev/null >/dev/null

@@ -16,22 +16,14 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${TSCOPE_BUILD:-build}
 BIN=${TSCOPE_BIN:-$BUILD/tscope-tui}
+. tests/tools/bench_lib.sh
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-summary.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cpu_of() { awk '{printf "%.2f", $1 + $2}' "$1"; }
 mb_of() { awk '{printf "%.0f", $3 / 1024}' "$1"; }
 
 "$BUILD/tests/gen_demo" "$dir/base" 64 1000 >/dev/null || exit 1
-python3 - "$dir/run" "$dir/base" <<'PY'
-import os, sys
-run, base = sys.argv[1], sys.argv[2]
-os.mkdir(run)
-for k in range(10000):
-    d = "%s/rank%d" % (run, k)
-    os.mkdir(d)
-    for f in ("steps.jsonl", "run.json"):
-        os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
-PY
+bench_linked_run "$dir/run" 10000 "$dir/base" || exit 1
 shard_open() { # BIN TAG
 	rm -rf "$dir/run/.tscope-index"
 	for k in 0 1; do "$1" index --jobs 1 --shard $k/2 "$dir/run" >/dev/null 2>&1; done
