@@ -296,13 +296,7 @@ static void delta_entry_put(struct obuf *h, const struct delta_job *j, size_t k)
 	pthread_mutex_lock(&run->lock);
 	struct source s = run->src[j->src[k]];
 	pthread_mutex_unlock(&run->lock);
-	ob_i64(h, s.bytes);
-	ob_u64(h, s.records);
-	ob_u64(h, s.skipped);
-	ob_i64(h, s.err);
-	ob_u8(h, s.partial);
-	ob_i64(h, s.consumed);
-	ob_i64(h, s.lines);
+	ob_source_counts(h, &s);
 	steps_rank_encode_shell(m, (size_t)steps_rank_index(m, (int)f->rank), j->lg->run_dir, h);
 	ob_u64(h, j->loc[k].off);
 	ob_u64(h, j->loc[k].len);

@@ -8,6 +8,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "model/diag.h"
+#include "model/run.h"
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
@@ -296,4 +297,26 @@ void ib_diag(struct ibuf *b, const char *base, struct diag *d)
 	if (level > DIAG_ERROR || !d->msg)
 		b->bad = true;
 	d->level = (enum diag_level)level;
+}
+
+void ob_source_counts(struct obuf *o, const struct source *s)
+{
+	ob_i64(o, s->bytes);
+	ob_u64(o, s->records);
+	ob_u64(o, s->skipped);
+	ob_i64(o, s->err);
+	ob_u8(o, s->partial);
+	ob_i64(o, s->consumed);
+	ob_i64(o, s->lines);
+}
+
+void ib_source_counts(struct ibuf *b, struct source *s)
+{
+	s->bytes = ib_i64(b);
+	s->records = (size_t)ib_u64(b);
+	s->skipped = (size_t)ib_u64(b);
+	s->err = (int)ib_i64(b);
+	s->partial = ib_u8(b) != 0;
+	s->consumed = ib_i64(b);
+	s->lines = (long)ib_i64(b);
 }

@@ -91,4 +91,11 @@ struct diag;
 void ob_diag(struct obuf *o, const char *base, const struct diag *d);
 void ib_diag(struct ibuf *b, const char *base, struct diag *d);
 
+/* A source's counters (bytes, records, skipped, err, partial, consumed, lines), the one
+ * encoding the index parts and the follow deltas share. ib_source_counts() sets only
+ * those fields of s. */
+struct source;
+void ob_source_counts(struct obuf *o, const struct source *s);
+void ib_source_counts(struct ibuf *b, struct source *s);
+
 #endif

@@ -27,11 +27,7 @@ struct delta_entry {
 	long rank;
 	size_t file, from;
 	struct index_extent ext;
-	long long bytes, consumed;
-	size_t records, skipped;
-	int err;
-	bool partial;
-	long lines;
+	struct source counts;   /* the source's counters only (ib_source_counts) */
 	struct rank_steps *shell;
 	uint64_t off, len;
 	uint32_t crc;
@@ -86,13 +82,7 @@ static bool entry_get(struct ibuf *b, const char *base_dir, size_t file, struct 
 	x->rank = (long)ib_i64(b);
 	x->from = (size_t)ib_u64(b);
 	extent_get(b, &x->ext);
-	x->bytes = ib_i64(b);
-	x->records = (size_t)ib_u64(b);
-	x->skipped = (size_t)ib_u64(b);
-	x->err = (int)ib_i64(b);
-	x->partial = ib_u8(b) != 0;
-	x->consumed = ib_i64(b);
-	x->lines = (long)ib_i64(b);
+	ib_source_counts(b, &x->counts);
 	x->shell = b->bad ? NULL : steps_rank_decode_shell(NULL, b, base_dir);
 	x->off = ib_u64(b);
 	x->len = ib_u64(b);
@@ -261,8 +251,9 @@ void delta_set_restore(const struct delta_set *ds, struct run *run, const char *
 		free(steps);
 		if (si < 0)
 			continue;
-		run_source_done(run, (size_t)si, e->records, e->skipped, e->err, e->partial);
-		run_source_progress(run, (size_t)si, e->bytes, e->consumed, e->lines);
+		const struct source *c = &e->counts;
+		run_source_done(run, (size_t)si, c->records, c->skipped, c->err, c->partial);
+		run_source_progress(run, (size_t)si, c->bytes, c->consumed, c->lines);
 	}
 	for (size_t i = 0; i < ds->nf; i++) {
 		struct ibuf b = { ds->f[i].head, ds->f[i].head_len, ds->f[i].diag_off, false };

@@ -179,13 +179,7 @@ static void put_sources(struct obuf *o, const struct index_part_spec *sp)
 		const struct source *s = &run->src[picked(sp->pick ? sp->pick->src : NULL, sp->src0, i)];
 		ob_path(o, base, s->path);
 		ob_i64(o, s->rank);
-		ob_i64(o, s->bytes);
-		ob_u64(o, s->records);
-		ob_u64(o, s->skipped);
-		ob_i64(o, s->err);
-		ob_u8(o, s->partial);
-		ob_i64(o, s->consumed);
-		ob_i64(o, s->lines);
+		ob_source_counts(o, s);
 	}
 }
 
@@ -538,16 +532,12 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		char *path = ib_path(b, base);
 		int rank = (int)ib_i64(b);
-		long long bytes = ib_i64(b);
-		size_t records = (size_t)ib_u64(b), skipped = (size_t)ib_u64(b);
-		int err = (int)ib_i64(b);
-		bool partial = ib_u8(b) != 0;
-		long long consumed = ib_i64(b);
-		long lines = (long)ib_i64(b);
+		struct source c;
+		ib_source_counts(b, &c);
 		if (apply && !b->bad && path) {
-			size_t si = run_add_source(run, path, "pytscope", rank, bytes);
-			run_source_done(run, si, records, skipped, err, partial);
-			run_source_progress(run, si, bytes, consumed, lines);
+			size_t si = run_add_source(run, path, "pytscope", rank, c.bytes);
+			run_source_done(run, si, c.records, c.skipped, c.err, c.partial);
+			run_source_progress(run, si, c.bytes, c.consumed, c.lines);
 		}
 		free(path);
 	}
