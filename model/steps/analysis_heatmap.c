@@ -547,7 +547,7 @@ struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool d
 	if (!heat_buildable(m, series))
 		return NULL;
 	struct heat_stream *s = xcalloc(1, sizeof(*s));
-	s->g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), dense);
+	s->g = analysis_heat_new(series, steps_nranks(m), steps_naligned(m), dense); /* a live run: its aligned steps */
 	s->p = (struct heat_pass){ .g = s->g, .m = m };
 	if (series == HEAT_REL_SLOWDOWN)
 		s->p.cmed = analysis_step_medians(run, analysis_cache_of(run));

@@ -38,12 +38,6 @@
 #endif
 
 static const int summary_series[SUMMARY_NGRID] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
-struct steps_summary {
-	struct distributed *dist;
-	struct budget_sums *bsum;
-	struct heat_grid **grid;
-	size_t ngrid;
-};
 
 void steps_summary_free(void *p)
 {
@@ -110,7 +104,7 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	r->straggler = fl >> 2 & 1;
 }
 
-static void dist_put(struct obuf *o, const struct distributed *d)
+void summary_put_dist(struct obuf *o, const struct distributed *d)
 {
 	ob_u8(o, d != NULL);
 	if (!d)
@@ -138,7 +132,7 @@ static void dist_put(struct obuf *o, const struct distributed *d)
 }
 
 /* The distributed analysis of N ranks and S aligned steps (NULL: none, or b->bad). */
-static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
+struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 {
 	if (!ib_u8(b))
 		return NULL;
@@ -188,7 +182,7 @@ static struct distributed *dist_get(struct ibuf *b, size_t N, size_t S)
 
 /* ---- the budget's phase sums -------------------------------------------------------- */
 
-static void bsum_put(struct obuf *o, const struct budget_sums *v, size_t N)
+void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N)
 {
 	ob_u8(o, v != NULL);
 	for (size_t i = 0; v && i < N; i++) {
@@ -199,7 +193,7 @@ static void bsum_put(struct obuf *o, const struct budget_sums *v, size_t N)
 	}
 }
 
-static struct budget_sums *bsum_get(struct ibuf *b, size_t N)
+struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N)
 {
 	if (b->bad || !ib_u8(b))
 		return NULL;
@@ -234,13 +228,10 @@ size_t summary_chunks_of(size_t row_words, size_t chunk_words)
 	return (row_words + chunk_words - 1) / chunk_words;
 }
 
-void summary_put_head(struct obuf *h, const struct summary_job *j)
+void summary_put_parts(struct obuf *h, const char *run_dir)
 {
-	const struct summary_out *s = j->out;
-	ob_u32(h, SUMMARY_VERSION);
-	ob_str(h, TSCOPE_VERSION);
 	char **parts = NULL;
-	size_t np = index_part_files(j->run_dir, &parts);
+	size_t np = index_part_files(run_dir, &parts);
 	ob_u64(h, np);
 	for (size_t i = 0; i < np; i++) {
 		struct stat st;
@@ -252,19 +243,37 @@ void summary_put_head(struct obuf *h, const struct summary_job *j)
 		free(parts[i]);
 	}
 	free(parts);
-	size_t N = s->nranks, S = s->naligned;
-	ob_u64(h, N);
-	for (size_t i = 0; i < N; i++)
-		ob_i64(h, s->rank_id[i]);
-	ob_u8(h, s->aligned_contiguous);
-	ob_i64(h, s->aligned_lo);
-	ob_u64(h, S);
-	if (!s->aligned_contiguous)
-		for (size_t k = 0; k < S; k++)
-			ob_i64(h, s->aligned[k]);
-	ob_u64(h, s->nunion);
-	dist_put(h, s->dist);
-	bsum_put(h, s->bsum, s->nranks);
+}
+
+void summary_put_ranks(struct obuf *h, size_t n, const int *ids)
+{
+	ob_u64(h, n);
+	for (size_t i = 0; i < n; i++)
+		ob_i64(h, ids[i]);
+}
+
+void summary_put_aligned(struct obuf *h, bool contiguous, long lo, size_t n, const int64_t *aligned, size_t nunion)
+{
+	ob_u8(h, contiguous);
+	ob_i64(h, lo);
+	ob_u64(h, n);
+	if (!contiguous)
+		for (size_t k = 0; k < n; k++)
+			ob_i64(h, aligned[k]);
+	ob_u64(h, nunion);
+}
+
+void summary_put_head(struct obuf *h, const struct summary_job *j)
+{
+	const struct summary_out *s = j->out;
+	ob_u32(h, SUMMARY_VERSION);
+	ob_str(h, TSCOPE_VERSION);
+	summary_put_parts(h, j->run_dir);
+	size_t N = s->nranks;
+	summary_put_ranks(h, N, s->rank_id);
+	summary_put_aligned(h, s->aligned_contiguous, s->aligned_lo, s->naligned, s->aligned, s->nunion);
+	summary_put_dist(h, s->dist);
+	summary_put_bsum(h, s->bsum, s->nranks);
 	ob_u64(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
 		const struct heat_grid *g = summary_job_grid(j, i);
@@ -401,9 +410,10 @@ void summary_job_free(struct summary_job *j)
 }
 
 /* The summary's pyramids: built whole into the analysis cache (both in one pass over
- * the records), or, for `tscope-tui index` (nothing else will read them), streamed;
- * or the writer's (j->run NULL). */
-static void job_pyramids(struct summary_job *j, bool stream)
+ * the records), or, for `tscope-tui index` (nothing else will read them) and a
+ * follower (its cache covers its newest steps too), streamed (dense: without a missing
+ * cell); or the writer's (j->run NULL). */
+static void job_pyramids(struct summary_job *j, bool stream, bool dense)
 {
 	struct run *run = j->run;
 	if (!run) {
@@ -416,7 +426,7 @@ static void job_pyramids(struct summary_job *j, bool stream)
 	if (stream) {
 		double *rows = analysis_cache_of(run)->index_rows; /* every rank's compute, read once */
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
-			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], true))) {
+			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], dense))) {
 				if (rows)
 					analysis_heat_stream_rows(j->stream[j->ngrid], rows);
 				j->ngrid++;
@@ -436,28 +446,36 @@ static void job_pyramids(struct summary_job *j, bool stream)
 	}
 }
 
-/* Write the summary of out; run: build its pyramids here (NULL: out's). */
-static int summary_write(const char *run_dir, const struct summary_out *out, struct run *run)
+/* Write the summary of out; run: build its pyramids here (NULL: out's), streamed
+ * when `stream`, always when `live` (a follower's run). A summary delta of the
+ * summary it replaces is removed. */
+static int summary_write(const char *run_dir, const struct summary_out *out, struct run *run, bool stream,
+			 bool live)
 {
 	struct summary_job j = { .out = out, .run = run, .run_dir = run_dir,
 				 .chunk_words = out->chunk_words ? out->chunk_words : SUMMARY_CHUNK_WORDS };
-	job_pyramids(&j, run && run->opts && run->opts->index_build);
+	job_pyramids(&j, stream || live, true);
 	char *path = summary_path(run_dir);
 	int err = index_file_write(path, fill_summary, &j);
 	if (err == ECANCELED && j.not_dense) { /* a pyramid with missing cells: build it whole */
 		summary_job_free(&j);
 		j.not_dense = false;
-		job_pyramids(&j, false);
+		job_pyramids(&j, live, false);
 		err = index_file_write(path, fill_summary, &j);
 	}
 	summary_job_free(&j);
 	free(path);
+	if (!err) {
+		char *dpath = summary_delta_path(run_dir);
+		unlink(dpath);
+		free(dpath);
+	}
 	return err;
 }
 
 int steps_summary_write_out(const char *run_dir, const struct summary_out *s)
 {
-	return summary_write(run_dir, s, NULL);
+	return summary_write(run_dir, s, NULL, false, false);
 }
 
 int steps_summary_write(struct run *run, const char *run_dir)
@@ -466,14 +484,19 @@ int steps_summary_write(struct run *run, const char *run_dir)
 	return rebuilt != ENOTSUP ? rebuilt : steps_summary_write_chunks(run, run_dir, 0);
 }
 
-int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words)
+/* The summary of run with the distributed analysis dist (NULL: the run's). live: the
+ * run is a follower's (its analyses and pyramids in memory cover its newest steps too):
+ * the pyramids are streamed over the aligned steps. */
+static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_words,
+			    const struct distributed *dist, bool live)
 {
 	const struct steps_model *m = run->steps;
 	if (!m || !steps_nranks(m))
 		return 0;
 	/* the distributed analysis first: the slowdown pyramid then takes its step medians
 	 * instead of a pass of its own */
-	const struct distributed *dist = analysis_distributed(run);
+	if (!dist)
+		dist = analysis_distributed(run);
 	struct analysis_cache *c = analysis_cache_of(run);
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));
@@ -488,7 +511,7 @@ int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chun
 	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
-	int err = summary_write(run_dir, &s, run);
+	int err = summary_write(run_dir, &s, run, run->opts && run->opts->index_build, live);
 	free(c->index_rows);
 	c->index_rows = NULL;
 	free(bsum);
@@ -496,15 +519,27 @@ int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chun
 	return err;
 }
 
+int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words)
+{
+	return write_summary_of(run, run_dir, chunk_words, NULL, false);
+}
+
+int steps_summary_write_live(struct run *run, const char *run_dir, const struct distributed *dist)
+{
+	return write_summary_of(run, run_dir, 0, dist, true);
+}
+
 /* ---- reading ------------------------------------------------------------------------ */
 
 /* Recorded parts against the parts this open used (m->part, shard order). */
-static const char *check_parts(struct ibuf *b, const struct steps_model *m)
+const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix)
 {
 	size_t np = ib_count(b, 4);
 	if (b->bad)
 		return "malformed";
-	if (np != m->npart)
+	if (prefix)
+		*prefix = np && np < m->npart;
+	if (np != m->npart && !(prefix && *prefix))
 		return "stale";
 	for (size_t i = 0; i < np; i++) {
 		char *name = ib_str(b);
@@ -521,7 +556,7 @@ static const char *check_parts(struct ibuf *b, const struct steps_model *m)
 	return NULL;
 }
 
-static const char *check_ranks(struct ibuf *b, const struct steps_model *m)
+const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m)
 {
 	size_t n = ib_count(b, 8);
 	if (b->bad)
@@ -540,7 +575,7 @@ static const char *check_ranks(struct ibuf *b, const struct steps_model *m)
 	return NULL;
 }
 
-static bool aligned_get(struct ibuf *b, struct steps_model *m)
+bool summary_get_aligned(struct ibuf *b, struct steps_model *m)
 {
 	bool contiguous = ib_u8(b) != 0;
 	long lo = (long)ib_i64(b);
@@ -557,6 +592,7 @@ static bool aligned_get(struct ibuf *b, struct steps_model *m)
 		b->bad = true;
 		return false;
 	}
+	free(m->preset_aligned); /* a summary delta's replaces its summary's */
 	m->preset = true;
 	m->preset_contiguous = contiguous;
 	m->preset_lo = lo;
@@ -616,6 +652,7 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 		return NULL;
 	}
 	struct heat_lazy *lz = lazy_new(run, path, id, off, N, D, W, nc);
+	lz->row_words = g->row_words;
 	g->lazy = lz;
 	for (size_t r = 0; r < N; r++) {
 		lz->row_src[r] = ib_u32(b);
@@ -635,9 +672,10 @@ static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *p
 	return g;
 }
 
-/* Decode a checked head against the model. NULL or why it is not used. */
+/* Decode a checked head against the model. NULL or why it is not used; *prefix: the
+ * summary is of the model's first parts (a summary delta must extend it). */
 static const char *summary_decode(struct ibuf *b, struct run *run, const char *path,
-				  const struct index_file_id *id, struct steps_summary *s)
+				  const struct index_file_id *id, struct steps_summary *s, bool *prefix)
 {
 	struct steps_model *m = run->steps;
 	uint32_t version = ib_u32(b);
@@ -653,15 +691,15 @@ static const char *summary_decode(struct ibuf *b, struct run *run, const char *p
 	free(build);
 	if (b->bad)
 		return "malformed";
-	const char *why = check_parts(b, m);
+	const char *why = summary_check_parts(b, m, prefix);
 	if (!why)
-		why = check_ranks(b, m);
+		why = summary_check_ranks(b, m);
 	if (why)
 		return why;
-	if (!aligned_get(b, m))
+	if (!summary_get_aligned(b, m))
 		return "malformed";
-	s->dist = dist_get(b, m->nrank, m->preset_naligned);
-	s->bsum = bsum_get(b, m->nrank);
+	s->dist = summary_get_dist(b, m->nrank, m->preset_naligned);
+	s->bsum = summary_get_bsum(b, m->nrank);
 	size_t ng = b->bad ? 0 : ib_count(b, 17);
 	s->grid = xcalloc(ng ? ng : 1, sizeof(*s->grid));
 	for (size_t i = 0; i < ng && !b->bad; i++) {
@@ -685,11 +723,23 @@ void steps_summary_open(struct run *run, const char *run_dir)
 	struct index_file_id id;
 	const char *why = index_head_read(path, &head, &len, &id);
 	struct steps_summary *s = xcalloc(1, sizeof(*s));
+	bool prefix = false;
 	if (!why) {
 		struct ibuf b = { head, len, 0, false };
-		why = summary_decode(&b, run, path, &id, s);
+		why = summary_decode(&b, run, path, &id, s, &prefix);
 	}
 	free(head);
+	if (!why && prefix) { /* deltas since: only with the summary delta of exactly those */
+		why = summary_delta_apply(run, run_dir, &id, s);
+		if (why) {
+			char *dpath = summary_delta_path(run_dir);
+			diag_add(&run->diags, DIAG_INFO, dpath, -1, -1, -1,
+				 "index summary delta not used: %s; the analyses are computed from the steps and the "
+				 "summary rewritten", why);
+			free(dpath);
+			why = "stale";
+		}
+	}
 	if (why) {
 		steps_summary_free(s);
 		free(m->preset_aligned);

@@ -8,6 +8,9 @@
 #include "model/steps/internal.h"
 #include "model/index/index.h"
 
+struct ibuf;
+struct obuf;
+
 /* The version of what the index summary holds (analysis_index.c): a summary of another
  * version is stale and recomputed. The RULE: bump it in the same commit as any change
  * that alters a result the summary keeps (the distributed analysis and its verdicts,
@@ -55,6 +58,77 @@ struct summary_job {
 
 /* RUN_DIR's summary file (malloc'd). */
 char *summary_path(const char *run_dir);
+
+/* A summary as an open decodes it, before steps_summary_restore() hands it over. */
+struct steps_summary {
+	struct distributed *dist;
+	struct budget_sums *bsum;
+	struct heat_grid **grid;
+	size_t ngrid;
+};
+
+/* Pieces of the summary head shared with its follow-mode extension
+ * (analysis_index_delta.c): the index files it was computed from (name, size, mtime,
+ * inode of index_part_files(run_dir) as they are now), the rank ids, the aligned set,
+ * the distributed analysis, the budget sums. The getters check against the model: NULL
+ * or why not ("stale", "malformed"); summary_check_parts() sets *prefix (when not
+ * NULL) and gives NULL when the recorded files are the first ones of the model's parts
+ * (a whole index that deltas extended since), else they must be all of them. */
+void summary_put_parts(struct obuf *h, const char *run_dir);
+const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix);
+void summary_put_ranks(struct obuf *h, size_t n, const int *ids);
+const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m);
+void summary_put_aligned(struct obuf *h, bool contiguous, long lo, size_t n, const int64_t *aligned, size_t nunion);
+bool summary_get_aligned(struct ibuf *b, struct steps_model *m);
+void summary_put_dist(struct obuf *o, const struct distributed *d);
+struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S);
+void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N);
+struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N);
+
+/* FOLLOW MODE (analysis_index_delta.c). A follower that appends a delta to a whole
+ * index (index.h DELTAS) keeps the summary current with a summary delta,
+ * summary-delta.tsx beside summary.tsx, rewritten atomically after each delta: it
+ * extends the summary it names (size, mtime, inode) to the index files as they are
+ * then (the base part and every delta, as summary_put_parts() lists them), so an open
+ * uses it only when the deltas it maps are exactly those; else it is reported and the
+ * analyses are recomputed. It holds the run-wide results whole (ranks, aligned set,
+ * distributed analysis, budget sums: O(ranks + aligned steps)) and of each pyramid of
+ * the summary only the cells the new steps made or changed: per rank, per level l and
+ * kind (the row layout's order: values of every level, worsts of levels >= 1, counts
+ * when not dense) the blocks from S0 >> l on (S0: the summary's aligned steps; the
+ * blocks before cover old steps alone and are the summary's), one CRC-32 per rank;
+ * the new colour scale. So a save writes O(ranks x steps since the summary) bytes.
+ *
+ * steps_summary_follow() writes it (or, when the summary it would extend is not the
+ * one of the base part, or `rewrote`: the index was rewritten whole, a whole summary
+ * from the run as it is: O(records), like the rewrite): 0 or an errno; ENOTSUP when the
+ * run is not one it extends (a pyramid with missing cells), the summary delta removed.
+ * The run is live (a follower's): its results are computed as a plain open computes
+ * them, over the aligned steps. summary_delta_apply() extends s, decoded from the
+ * summary with id `base`, to the model's parts: NULL or why not. */
+/* The whole summary of a follower's run with its distributed analysis dist computed
+ * over the aligned steps (analysis_dist_compute). */
+int steps_summary_write_live(struct run *run, const char *run_dir, const struct distributed *dist);
+const char *summary_delta_apply(struct run *run, const char *run_dir, const struct index_file_id *base,
+				struct steps_summary *s);
+char *summary_delta_path(const char *run_dir);
+/* A restored grid g extended to S columns whose rows' blocks from (S0 >> l) on come from
+ * ext (nranks x ext_words words, the summary delta's tails): g freed, the new grid
+ * returned (its rows read through g's summary as before). */
+struct heat_grid *analysis_heat_lazy_extend(struct heat_grid *g, size_t S, uint32_t *ext, size_t ext_words);
+/* The words per rank of such tails for a grid of S0 -> S columns (dense or not). */
+size_t summary_tail_words(size_t S0, size_t S, bool dense);
+/* One level and kind of a row's layout (heat_layout: the values of every level, the
+ * worsts of levels >= 1, the counts when not dense): words [off, off + len) of g's
+ * row; its blocks before `from` (S0 >> l: they cover the first S0 steps alone) at
+ * base_off in the row of `base` (the summary's layout), the rest at ext_off in the
+ * tail of the rank. analysis_heat_regions() lists g's regions in order into v (room
+ * for 3 x g->nlevels) and returns how many. */
+struct row_region {
+	size_t off, len, from, base_off, ext_off;
+};
+size_t analysis_heat_regions(const struct heat_grid *g, size_t S0, const struct heat_grid *base,
+			     struct row_region *v);
 /* Pyramid i of the job: its grid, or its stream's layout. */
 const struct heat_grid *summary_job_grid(const struct summary_job *j, size_t i);
 /* Frees the job's streams and chunk CRCs. */
@@ -108,6 +182,12 @@ struct heat_lazy {
 	struct chunk_ent *tab;
 	size_t cap, tmask, next;
 	bool *pinned;             /* whole rows kept (heat_row) */
+	size_t row_words;         /* words of a stored row (the summary's layout) */
+	/* extended by a summary delta (analysis_heat_lazy_extend): base is the summary's
+	 * layout (no rows), ext the tails, ext_words per rank; NULL: not extended */
+	struct heat_grid *base;
+	uint32_t *ext;
+	size_t ext_words;
 	size_t wring[HEAT_WHOLE_ROWS], nwring, whead;
 	bool failed;
 };

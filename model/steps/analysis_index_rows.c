@@ -37,6 +37,8 @@ void analysis_heat_lazy_free(struct heat_lazy *lz)
 	free(lz->row_src);
 	free(lz->crc);
 	free(lz->pinned);
+	analysis_heat_free(lz->base);
+	free(lz->ext);
 	free(lz);
 }
 
@@ -101,26 +103,26 @@ static bool readv_at(int fd, const struct iovec *buf, size_t n, size_t bytes, ui
 	return fd >= 0;
 }
 
-static size_t chunk_len(const struct heat_grid *g, const struct heat_lazy *lz, size_t c)
+static size_t chunk_len(const struct heat_lazy *lz, size_t c)
 {
 	size_t lo = c * lz->chunk_words;
-	return (g->row_words - lo < lz->chunk_words ? g->row_words - lo : lz->chunk_words) * 4;
+	return (lz->row_words - lo < lz->chunk_words ? lz->row_words - lo : lz->chunk_words) * 4;
 }
 
-static uint64_t row_at(const struct heat_grid *g, const struct heat_lazy *lz, size_t ri)
+static uint64_t row_at(const struct heat_lazy *lz, size_t ri)
 {
-	return lz->rows_off + (uint64_t)lz->row_src[ri] * g->row_words * 4;
+	return lz->rows_off + (uint64_t)lz->row_src[ri] * lz->row_words * 4;
 }
 
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
 {
 	const struct heat_lazy *lz = g->lazy;
-	if (!read_at(lz->fd, row, g->row_words * 4, row_at(g, lz, ri)))
+	if (lz->base || !read_at(lz->fd, row, lz->row_words * 4, row_at(lz, ri)))
 		return false;
 	const uint32_t *crc = lz->crc + (size_t)lz->row_src[ri] * lz->nchunks;
 	for (size_t c = 0; c < lz->nchunks; c++)
 		if ((uint32_t)crc32(0, (const unsigned char *)row + c * lz->chunk_words * 4,
-				    (uInt)chunk_len(g, lz, c)) != crc[c])
+				    (uInt)chunk_len(lz, c)) != crc[c])
 			return false;
 	return true;
 }
@@ -211,10 +213,10 @@ static bool chunks_load(struct heat_grid *g, size_t ri, size_t c0, size_t c1)
 	size_t n = c1 - c0, bytes = 0;
 	for (size_t k = 0; k < n; k++) {
 		slot[k] = slot_take(lz);
-		iov[k] = (struct iovec){ lz->slots + (size_t)slot[k] * lz->chunk_words, chunk_len(g, lz, c0 + k) };
+		iov[k] = (struct iovec){ lz->slots + (size_t)slot[k] * lz->chunk_words, chunk_len(lz, c0 + k) };
 		bytes += iov[k].iov_len;
 	}
-	bool ok = readv_at(lz->fd, iov, n, bytes, row_at(g, lz, ri) + (uint64_t)c0 * lz->chunk_words * 4);
+	bool ok = readv_at(lz->fd, iov, n, bytes, row_at(lz, ri) + (uint64_t)c0 * lz->chunk_words * 4);
 	const uint32_t *crc = lz->crc + (size_t)lz->row_src[ri] * lz->nchunks + c0;
 	for (size_t k = 0; k < n && ok; k++)
 		ok = (uint32_t)crc32_z(0, iov[k].iov_base, iov[k].iov_len) == crc[k];
@@ -244,17 +246,85 @@ static const uint32_t *chunk_get(struct heat_grid *g, size_t ri, size_t c, size_
 	return NULL;
 }
 
+/* Words [w, w + n) of rank ri's stored row (the summary's layout) into o by checked
+ * chunks; false when one cannot be read (row_failed() has computed the row). */
+static bool stored_words(struct heat_grid *g, size_t ri, size_t w, size_t n, unsigned char *o)
+{
+	struct heat_lazy *lz = g->lazy;
+	size_t last = n ? (w + n - 1) / lz->chunk_words + 1 : 0;
+	while (n) {
+		size_t c = w / lz->chunk_words, at = w - c * lz->chunk_words;
+		size_t k = lz->chunk_words - at < n ? lz->chunk_words - at : n;
+		const uint32_t *ch = chunk_get(g, ri, c, last);
+		if (!ch)
+			return false;
+		memcpy(o, ch + at, k * 4);
+		o += k * 4;
+		w += k;
+		n -= k;
+	}
+	return true;
+}
+
+static size_t level_off(const struct heat_grid *g, int kind, size_t l)
+{
+	return kind == 0 ? g->off_val[l] : kind == 1 ? g->off_worst[l] : g->off_count[l];
+}
+
+size_t analysis_heat_regions(const struct heat_grid *g, size_t S0, const struct heat_grid *base,
+			     struct row_region *v)
+{
+	size_t n = 0, e = 0;
+	for (int kind = 0; kind < (g->dense ? 2 : 3); kind++)
+		for (size_t l = kind ? 1 : 0; l < g->nlevels; l++) {
+			size_t off = level_off(g, kind, l), len = g->len[l];
+			size_t from = l < 63 && (S0 >> l) < len ? S0 >> l : len;
+			v[n++] = (struct row_region){ off, len, from, from && base ? level_off(base, kind, l) : 0, e };
+			e += len - from;
+		}
+	return n;
+}
+
+/* The region of an extended grid's row holding word w (false: none, w is past the row). */
+static bool region_of(const struct heat_grid *g, const struct heat_lazy *lz, size_t w, struct row_region *r)
+{
+	struct row_region v[3 * 64];
+	size_t n = analysis_heat_regions(g, lz->base->nsteps, lz->base, v);
+	for (size_t i = 0; i < n; i++)
+		if (w >= v[i].off && w < v[i].off + v[i].len) {
+			*r = v[i];
+			return true;
+		}
+	return false;
+}
+
 void analysis_heat_words(const struct heat_grid *cg, size_t ri, size_t w, size_t n, void *out)
 {
 	struct heat_grid *g = (struct heat_grid *)cg;
 	struct heat_lazy *lz = g->lazy;
 	unsigned char *o = out;
-	size_t last = n ? (w + n - 1) / lz->chunk_words + 1 : 0;
 	while (n) {
-		size_t c = w / lz->chunk_words, at = w - c * lz->chunk_words;
-		size_t k = lz->chunk_words - at < n ? lz->chunk_words - at : n;
-		const uint32_t *ch = g->row[ri] ? NULL : chunk_get(g, ri, c, last);
-		memcpy(o, ch ? ch + at : (const uint32_t *)g->row[ri] + w, k * 4);
+		if (g->row[ri]) { /* whole, or computed after a failed read */
+			memcpy(o, (const uint32_t *)g->row[ri] + w, n * 4);
+			return;
+		}
+		size_t k = n, sw = w;
+		struct row_region r;
+		if (lz->base && region_of(g, lz, w, &r)) {
+			size_t b = w - r.off;
+			if (b >= r.from) { /* a block the summary delta holds */
+				k = r.len - b < n ? r.len - b : n;
+				memcpy(o, lz->ext + ri * lz->ext_words + r.ext_off + (b - r.from), k * 4);
+				o += k * 4;
+				w += k;
+				n -= k;
+				continue;
+			}
+			k = r.from - b < n ? r.from - b : n;
+			sw = r.base_off + b;
+		}
+		if (!stored_words(g, ri, sw, k, o))
+			continue;
 		o += k * 4;
 		w += k;
 		n -= k;
@@ -289,6 +359,17 @@ const void *analysis_heat_row(const struct heat_grid *cg, size_t ri, bool pin)
 {
 	struct heat_grid *g = (struct heat_grid *)cg;
 	struct heat_lazy *lz = g->lazy;
+	if (!g->row[ri] && lz->base) { /* assembled from the summary and its delta */
+		void *row = xmalloc(g->row_words ? g->row_words * 4 : 1);
+		analysis_heat_words(g, ri, 0, g->row_words, row);
+		if (g->row[ri]) { /* failed: computed from the steps */
+			free(row);
+		} else {
+			g->row[ri] = row;
+			if (!pin)
+				whole_push(g, ri);
+		}
+	}
 	if (!g->row[ri]) {
 		void *row = xmalloc(g->row_words ? g->row_words * 4 : 1);
 		if (analysis_heat_read_row(g, ri, row)) {
@@ -303,4 +384,16 @@ const void *analysis_heat_row(const struct heat_grid *cg, size_t ri, bool pin)
 	if (pin && lz)
 		lz->pinned[ri] = true;
 	return g->row[ri];
+}
+
+struct heat_grid *analysis_heat_lazy_extend(struct heat_grid *g, size_t S, uint32_t *ext, size_t ext_words)
+{
+	struct heat_grid *n = analysis_heat_new(g->series, g->nranks, S, g->dense);
+	struct heat_lazy *lz = g->lazy;
+	g->lazy = NULL;
+	n->lazy = lz;
+	lz->base = g;
+	lz->ext = ext;
+	lz->ext_words = ext_words;
+	return n;
 }

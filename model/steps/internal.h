@@ -494,6 +494,11 @@ bool steps_summary_restore(struct run *run);
 /* After an open whose every rank came from the index (summary_rebuild), rank by rank
  * in bounded memory (analysis_index_rebuild.c); otherwise from the run as loaded. */
 int steps_summary_write(struct run *run, const char *run_dir);
+/* After a follower appended to RUN_DIR's whole index (a delta, or rewrote: the index
+ * rewritten whole): keep its summary current, with a summary delta (analysis_index.h
+ * FOLLOW MODE) or a whole summary. 0, an errno, or ENOTSUP (not kept: the next open
+ * computes it). */
+int steps_summary_follow(struct run *run, const char *run_dir, bool rewrote);
 /* The same with pyramid chunks of chunk_words words (0: SUMMARY_CHUNK_WORDS; tests: a
  * summary as builds with another chunk size wrote it). */
 int steps_summary_write_chunks(struct run *run, const char *run_dir, size_t chunk_words);

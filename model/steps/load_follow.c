@@ -599,8 +599,12 @@ size_t follow_save_index(struct follow *f)
 	bool rewrote_any = false;
 	for (size_t i = 0; i < f->np; i++) {
 		bool rewrote = false;
-		if (f->p[i].log && index_log_save(f->p[i].log, &rewrote, NULL) == 0)
+		char *written = NULL;
+		if (f->p[i].log && index_log_save(f->p[i].log, &rewrote, &written) == 0)
 			n++;
+		if (written) /* the summary follows the index (analysis_index.h FOLLOW MODE) */
+			steps_summary_follow(f->run, f->p[i].path, rewrote);
+		free(written);
 		rewrote_any = rewrote_any || rewrote;
 	}
 	if (rewrote_any)   /* every rank was compacted: grow it again on its next append */

@@ -624,6 +624,7 @@ void store_build_aligned(struct steps_model *m)
 		return;
 	}
 	const struct rank_steps *r0 = m->rank[0];
+	rank_need_body(r0); /* its distinct steps (a rank restored from the index: a shell) */
 	m->aligned = xmalloc((r0->ndistinct ? r0->ndistinct : 1) * sizeof(*m->aligned));
 	for (size_t k = 0; k < r0->ndistinct; k++) {
 		long s = store_rank_distinct_step(r0, k);

@@ -5,7 +5,10 @@
 # and equals a plain load (--print, --export ranks/findings/heatmap_cells/steps); a
 # follower killed with SIGKILL leaves a valid index; a torn or damaged delta is
 # reported and dropped, its records read from the JSONL; TSCOPE_INDEX_DELTAS deltas
-# are compacted into the base.
+# are compacted into the base. With each delta the follower writes a summary delta
+# (model/steps/analysis_index.h FOLLOW MODE): the reopen keeps the summary (nothing
+# recomputed); one that does not match its deltas (a follower killed between the two,
+# damaged, missing) is reported and the analyses recomputed, equal to a plain load.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -30,6 +33,8 @@ same() {
 	done
 	return $ok
 }
+# ino FILE: its inode (a rewrite renames a new file over it)
+ino() { ls -i "$1" 2>/dev/null | cut -d' ' -f1; }
 ndeltas() { ls "$1"/.tscope-index/steps-0-of-1.delta-*.tsx 2>/dev/null | grep -c 'tsx$'; }
 # wait_deltas DIR N: until DIR's index has N deltas (at most 60 s; not a timing check)
 wait_deltas() {
@@ -54,11 +59,15 @@ follow_job() {
 # a clean follow: deltas, then a reopen that parses nothing
 follow_job a 6 40
 rc=$?
+sum_ino=$(ino a/.tscope-index/summary.tsx)
 tap_eq "follow: finished, exit 0" 0 "$rc"
 tap_check "follow: wrote delta segments, the base part stayed" \
 	'[ "$(ndeltas a)" -ge 2 ] && [ -s a/.tscope-index/steps-0-of-1.tsx ]'
 "$T" --export sources a >src1.csv 2>/dev/null
 tap_check "reopen: base + deltas used, nothing parsed" '! grep -q "grew\|not used" src1.csv'
+tap_check "follow: a summary delta beside the deltas" '[ -s a/.tscope-index/summary-delta.tsx ]'
+tap_check "reopen: the summary and its delta used, nothing recomputed (the summary not rewritten)" \
+	'[ "$(ino a/.tscope-index/summary.tsx)" = "$sum_ino" ] && ! grep -q "summary" src1.csv'
 tap_check "reopen: = a plain load (--print, ranks, findings, heatmap_cells, steps)" 'same a'
 "$T" --export ranks a >a.csv 2>/dev/null
 tap_check "reopen: all 41 records of each rank" '[ "$(grep -c "^[0-5],41," a.csv)" -eq 6 ]'
@@ -126,6 +135,55 @@ printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
 "$T" --export sources d >src5.csv 2>/dev/null
 tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src5.csv'
 tap_check "damaged segment: = a plain load" 'same d'
+
+# a summary delta that does not match: of fewer deltas (a follower killed between a
+# delta and its summary delta), damaged, missing: reported, recomputed, = a plain load
+sh "$writer" s 4 0 4 0 >/dev/null
+"$T" index s >/dev/null 2>&1
+sh "$writer" s 4 5 60 0.03 &
+wpid=$!
+TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 s >s.out 2>s.err &
+fpid=$!
+i=0
+while [ ! -s s/.tscope-index/summary-delta.tsx ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+cp s/.tscope-index/summary-delta.tsx old-sd.tsx
+n0=$(ndeltas s)
+wait "$fpid"
+fpid=
+wait "$wpid"
+wpid=
+tap_check "stale summary delta: set up (a copy of an earlier one)" '[ -s old-sd.tsx ] && [ "$(ndeltas s)" -gt "$n0" ]'
+cp old-sd.tsx s/.tscope-index/summary-delta.tsx
+"$T" --export sources s >src7.csv 2>/dev/null
+tap_check "stale summary delta: reported" 'grep -q "index summary delta not used: it is not of these index deltas" src7.csv'
+tap_check "stale summary delta: = a plain load" 'same s'
+follow_job sd 4 20
+printf 'Z' | dd of=sd/.tscope-index/summary-delta.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+"$T" --export sources sd >src8.csv 2>/dev/null
+tap_check "damaged summary delta: reported" 'grep -q "index summary delta not used: damaged" src8.csv'
+tap_check "damaged summary delta: = a plain load" 'same sd'
+follow_job sm 4 20
+rm sm/.tscope-index/summary-delta.tsx
+"$T" --export sources sm >src9.csv 2>/dev/null
+tap_check "missing summary delta: reported" 'grep -q "index summary delta not used: missing" src9.csv'
+tap_check "missing summary delta: = a plain load" 'same sm'
+
+# SIGKILL at other points of a follow (after 1 and after 3 deltas): = a plain load
+for n in 1 3; do
+	sh "$writer" k$n 4 0 4 0 >/dev/null
+	"$T" index k$n >/dev/null 2>&1
+	sh "$writer" k$n 4 5 60 0.02 &
+	wpid=$!
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 k$n >/dev/null 2>&1 &
+	fpid=$!
+	wait_deltas k$n $n
+	kill -9 "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	fpid=
+	wait "$wpid"
+	wpid=
+	tap_check "killed after $n delta(s): = a plain load (--print, ranks, findings, heatmap_cells, steps)" "same k$n"
+done
 
 # compaction: at TSCOPE_INDEX_DELTAS deltas the next append rewrites the base whole
 export TSCOPE_INDEX_DELTAS=2

@@ -4,7 +4,10 @@
  * used as it is; one of another analysis version is stale, recomputed (same views as a
  * plain load) and rewritten. An open that finds no usable summary rebuilds it rank by
  * rank (analysis_index_rebuild.c): the same file, byte for byte, as `tscope-tui index`
- * writes from a plain load, every rank's steps handed back after use. */
+ * writes from a plain load, every rank's steps handed back after use. After a follower
+ * appended deltas to the index, its summary delta (analysis_index.h FOLLOW MODE) makes
+ * the next open read no rank's steps and compute nothing; a summary delta that does not
+ * match (stale, damaged, missing) is reported and the analyses computed again. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/analysis_index.h"
+#include "model/steps/follow.h"
 #include "model/steps/steps.h"
 #include "model/table.h"
 #include "model/xalloc.h"
@@ -240,10 +244,170 @@ static void test_shards(const char *dir, bool contiguous)
 	run_free(want);
 }
 
+/* Append steps [from, to) to every rank of a write_lazy_run() dir, as it writes them. */
+static void append_lazy_steps(const char *dir, int from, int to)
+{
+	for (int r = 0; r < LZ_RANKS; r++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%.500s/rank%d/steps.jsonl", dir, r);
+		FILE *f = fopen(path, "a");
+		for (int s = from; f && s < to; s++) {
+			double v = 0.030 + 0.0001 * ((r * 7 + s * 13) % 11) + (r == 4 ? 0.012 : 0) + (r == 1 && s >= 1800 ? 0.02 : 0);
+			fprintf(f,
+				"{\"step\":%d,\"timestamp\":%d.5,\"phases\":{\"data\":0.004,\"forward\":%.6f,"
+				"\"backward\":%.6f,\"comm\":0.010},\"scalars\":{\"loss\":%.4f}}\n",
+				s, 1000 + s, v, 2 * v, 3.0 - 0.01 * s);
+		}
+		if (f)
+			fclose(f);
+	}
+}
+
+/* A follower of dir (opened from its index) that reads the steps appended in rounds
+ * (steps [from, upto[0]), then up to upto[1], ...) and appends them to the index (a
+ * delta and the summary delta each). */
+static void follow_rounds(const char *dir, int from, const int *upto, size_t n)
+{
+	static const struct opts dflt = { 0 };
+	struct run *run = open_dir(dir, &dflt);
+	const char *paths[] = { dir };
+	struct follow_opts fo = { .interval = 1, .stall_floor = 10, .index_every = 1e9, .index_bytes = 1LL << 62 };
+	struct follow *f = follow_new(run, paths, 1, &fo, 0);
+	for (size_t i = 0; i < n; i++) {
+		append_lazy_steps(dir, i ? upto[i - 1] : from, upto[i]);
+		follow_poll(f, (double)i + 1);
+		follow_save_index(f);
+	}
+	follow_free(f);
+	run_free(run);
+}
+
+static long long file_ino(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_ino : -1;
+}
+
+/* The open of dir after follow deltas against a plain load: the same Ranks, Findings
+ * and pyramids; with the summary delta: no rank's steps read and the summary kept
+ * (not rewritten); else `why` reported and the analyses computed. */
+static void check_after(const char *dir, const char *what, const char *why)
+{
+	static const struct opts plain = { .no_index = true }, dflt = { 0 };
+	char summary[600];
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	long long ino = file_ino(summary);
+	struct run *want = open_dir(dir, &plain), *got = open_dir(dir, &dflt);
+	size_t reads = steps_bodies_read(got->steps);
+	if (!why)
+		ok(reads == 0 && file_ino(summary) == ino && !tu_has_diag(got, "index summary", NULL),
+		   "%s: the open reads no rank's steps (%zu) and keeps the summary: nothing computed", what, reads);
+	else
+		ok(reads > 0 && tu_has_diag(got, "index summary delta not used", NULL) && tu_has_diag(got, why, NULL),
+		   "%s: reported (%s), the analyses computed from the steps (%zu reads)", what, why, reads);
+	ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_heat(want, got),
+	   "%s: the plain load's Ranks, Findings and every pyramid range", what);
+	run_free(got);
+	run_free(want);
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+	struct stat st;
+	char *b = tu_read_file(from);
+	if (!b || stat(from, &st) != 0) {
+		free(b);
+		return false;
+	}
+	tu_write_file(to, b, (size_t)st.st_size);
+	free(b);
+	return true;
+}
+
+static void test_follow(void)
+{
+	char dir[512], sd[600], keep[600];
+	tu_mkdtemp(dir, sizeof(dir), "sumfollow");
+	write_lazy_run(dir);
+	static const struct opts build = { .index_build = true };
+	run_free(open_dir(dir, &build));
+	snprintf(sd, sizeof(sd), "%s/.tscope-index/summary-delta.tsx", dir);
+	snprintf(keep, sizeof(keep), "%s/old-delta.tsx", dir);
+
+	const int one[] = { 1700 }; /* the pyramids gain a level at 2,048 steps */
+	follow_rounds(dir, LZ_STEPS, one, 1);
+	ok(access(sd, F_OK) == 0, "a follower's delta comes with a summary delta");
+	check_after(dir, "1 delta", NULL);
+	copy_file(sd, keep);
+	const int two[] = { 2100, 2300 };
+	follow_rounds(dir, 1700, two, 2);
+	check_after(dir, "3 deltas, 2,300 steps", NULL);
+
+	copy_file(keep, sd); /* as a follower killed between a delta and its summary leaves it */
+	check_after(dir, "summary delta of fewer deltas", "not of these index deltas");
+	const int three[] = { 2400 }; /* that open rewrote the summary: extended from there */
+	follow_rounds(dir, 2300, three, 1);
+	check_after(dir, "a delta on a summary of base + deltas", NULL);
+
+	struct stat st;
+	if (stat(sd, &st) == 0) {
+		char *b = tu_read_file(sd);
+		b[INDEX_HEADER_LEN + 5] ^= 0x40; /* a pyramid cell: the head's checksum holds */
+		tu_write_file(sd, b, (size_t)st.st_size);
+		free(b);
+	}
+	check_after(dir, "damaged summary delta", "damaged");
+	follow_rounds(dir, 2400, (const int[]){ 2450 }, 1);
+	unlink(sd);
+	check_after(dir, "missing summary delta", "missing");
+
+	/* at most 1 delta: the saves rewrite the index (and the summary) whole, append a
+	 * delta (and its summary delta), rewrite them whole */
+	setenv("TSCOPE_INDEX_DELTAS", "1", 1);
+	follow_rounds(dir, 2450, (const int[]){ 2500, 2550, 2600 }, 3);
+	unsetenv("TSCOPE_INDEX_DELTAS");
+	ok(access(sd, F_OK) != 0, "compaction: a whole summary, no summary delta");
+	check_after(dir, "after compaction", NULL);
+	tu_rm_rf(dir);
+}
+
+/* The lowest rank lacks a step (its steps are not contiguous) and the summary is gone:
+ * the open computes the aligned set from the ranks restored as shells (it crashed
+ * reading the lowest rank's steps before its body was read). */
+static void test_gap_lowest(void)
+{
+	char dir[512], path[700], summary[600];
+	tu_mkdtemp(dir, sizeof(dir), "sumgap0");
+	for (int r = 0; r < 3; r++) {
+		char buf[4096];
+		size_t n = 0;
+		for (int k = 0; k < 40; k++)
+			if (r || k != 7)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+						      "{\"step\":%d,\"phases\":{\"forward\":0.0%d,\"comm\":0.01}}\n", k, r + 1);
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+	}
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	run_free(open_dir(dir, &build));
+	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
+	unlink(summary);
+	struct run *want = open_dir(dir, &plain), *got = open_dir(dir, &dflt);
+	ok(same_view(want, got, "ranks") && same_heat(want, got),
+	   "lowest rank with a gap, no summary: the open from the index = a plain load");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_version_key();
 	test_rebuild();
+	test_follow();
+	test_gap_lowest();
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "sumshards");
 	write_contiguous_run(dir);
