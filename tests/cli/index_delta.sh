@@ -42,18 +42,31 @@ wait_deltas() {
 	while [ "$(ndeltas "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
-# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
-# 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
-follow_job() {
+# follow_bg DIR N LAST GAP STALL: an indexed run of N ranks (steps 0-4); in the
+# background the writer appends steps 5..LAST (GAP s apart) while --follow (a delta
+# every 0.1 s, --stall STALL) follows it
+follow_bg() {
 	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
 	"$T" index "$1" >/dev/null 2>&1
-	sh "$writer" "$1" "$2" 5 "$3" 0.03 &
+	sh "$writer" "$1" "$2" 5 "$3" "$4" &
 	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall "$5" "$1" >"$1.out" 2>"$1.err" &
+	fpid=$!
+}
+# follow_end [SIGNAL]: the follower (killed with SIGNAL when given) and the writer are done
+follow_end() {
+	[ -n "${1:-}" ] && kill "-$1" "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
 	rc=$?
+	fpid=
 	wait "$wpid"
 	wpid=
 	return $rc
+}
+# follow_job DIR N LAST: follow_bg to the job's end
+follow_job() {
+	follow_bg "$1" "$2" "$3" 0.03 2
+	follow_end
 }
 
 # a clean follow: deltas, then a reopen that parses nothing
@@ -94,18 +107,9 @@ tap_check "rounding: = a plain load, every value (--export steps)" 'same v && [ 
 
 # a follower killed with SIGKILL mid-run: the index it leaves is valid; the reopen
 # parses only what came after its last delta
-sh "$writer" k 6 0 4 0 >/dev/null
-"$T" index k >/dev/null 2>&1
-sh "$writer" k 6 5 60 0.05 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 k >k.out 2>k.err &
-fpid=$!
+follow_bg k 6 60 0.05 30
 wait_deltas k 2
-kill -9 "$fpid" 2>/dev/null
-wait "$fpid" 2>/dev/null
-fpid=
-wait "$wpid"
-wpid=
+follow_end KILL
 tap_check "killed follower: it had written deltas" '[ "$(ndeltas k)" -ge 2 ]'
 "$T" --export sources k >src2.csv 2>/dev/null
 tap_check "killed follower: the index is used, only the bytes after its last delta parsed" \
@@ -138,20 +142,12 @@ tap_check "damaged segment: = a plain load" 'same d'
 
 # a summary delta that does not match: of fewer deltas (a follower killed between a
 # delta and its summary delta), damaged, missing: reported, recomputed, = a plain load
-sh "$writer" s 4 0 4 0 >/dev/null
-"$T" index s >/dev/null 2>&1
-sh "$writer" s 4 5 60 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 s >s.out 2>s.err &
-fpid=$!
+follow_bg s 4 60 0.03 2
 i=0
 while [ ! -s s/.tscope-index/summary-delta.tsx ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 cp s/.tscope-index/summary-delta.tsx old-sd.tsx
 n0=$(ndeltas s)
-wait "$fpid"
-fpid=
-wait "$wpid"
-wpid=
+follow_end
 tap_check "stale summary delta: set up (a copy of an earlier one)" '[ -s old-sd.tsx ] && [ "$(ndeltas s)" -gt "$n0" ]'
 cp old-sd.tsx s/.tscope-index/summary-delta.tsx
 "$T" --export sources s >src7.csv 2>/dev/null
@@ -170,18 +166,9 @@ tap_check "missing summary delta: = a plain load" 'same sm'
 
 # SIGKILL at other points of a follow (after 1 and after 3 deltas): = a plain load
 for n in 1 3; do
-	sh "$writer" k$n 4 0 4 0 >/dev/null
-	"$T" index k$n >/dev/null 2>&1
-	sh "$writer" k$n 4 5 60 0.02 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 k$n >/dev/null 2>&1 &
-	fpid=$!
+	follow_bg k$n 4 60 0.02 30
 	wait_deltas k$n $n
-	kill -9 "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	fpid=
-	wait "$wpid"
-	wpid=
+	follow_end KILL
 	tap_check "killed after $n delta(s): = a plain load (--print, ranks, findings, heatmap_cells, steps)" "same k$n"
 done
 
