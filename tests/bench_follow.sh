@@ -6,6 +6,12 @@
 #   2. the explorer in tmux on the Heatmap pane (the default), then on the Ranks pane;
 #   3. the time from a record written to it on screen (Ranks pane, the first row's last_step),
 #      sampled with tmux capture-pane every 0.05 s.
+#   4. (FOLLOW_PART=open: this part alone) the open after follow deltas: on an indexed
+#      run (FOLLOW_OPEN_RUN, an existing run dir: indexed first when it has no index;
+#      else gen_demo FOLLOW_RANKS x FOLLOW_OPEN_STEPS, default 2,000), tests/tools/
+#      bench_delta appends 60 steps to every rank twice, each time a delta and its summary
+#      delta (CPU s, bytes); then the next open twice, `--export sources` and `--print`
+#      (CPU s and peak RSS, /usr/bin/time).
 # CPU is user+sys of the tscope-tui process from /proc/PID/stat (not wall time); the
 # writer's own CPU is not counted. Environment: FOLLOW_RANKS, FOLLOW_SECS, FOLLOW_INIT,
 # FOLLOW_SAMPLES (latency samples, at most 300 s of them), FOLLOW_WARMUP (seconds before
@@ -27,6 +33,26 @@ trap 'exit 130' INT TERM
 hz=$(getconf CLK_TCK)
 cpu() { awk -v hz="$hz" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
 [ -n "$RUN" ] || RUN="$work/run"
+
+# the open after follow deltas (part 4)
+open_after_follow() {
+	orun=${FOLLOW_OPEN_RUN:-$work/open}
+	gen="$PWD/${TSCOPE_BUILD:-build}/tests/gen_demo"
+	[ -d "$orun" ] || "$gen" "$orun" "$N" "${FOLLOW_OPEN_STEPS:-2000}" >/dev/null || return 1
+	[ -d "$orun/.tscope-index" ] || "$BIN" index "$orun" >/dev/null 2>&1
+	echo "open after follow deltas: $orun, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "command: BENCH_DELTA_KEEP=1 ${TSCOPE_BUILD:-build}/tests/bench_delta RUN 60 2"
+	BENCH_DELTA_KEEP=1 "$PWD/${TSCOPE_BUILD:-build}/tests/bench_delta" "$orun" 60 2 | grep -v '^open'
+	for what in "--export sources" "--print" "--export sources" "--print"; do
+		/usr/bin/time -f '%U %S %M' -o "$work/open.t" "$BIN" $what "$orun" >/dev/null 2>&1
+		awk -v w="$what" '{ printf "open after the deltas, %s: %.2f CPU s, %.0f MB peak RSS\n", w, $1 + $2, $3 / 1024 }' \
+			"$work/open.t"
+	done
+}
+if [ "${FOLLOW_PART:-all}" = open ]; then
+	open_after_follow
+	exit $?
+fi
 lines() { wc -l <"$RUN/rank0/steps.jsonl"; }
 
 echo "machine load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores"
@@ -93,3 +119,7 @@ done
 echo "$all" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END {
 	printf "written -> on screen (Ranks pane, %d samples, interval 1 s): min %.2f s, median %.2f s, max %.2f s\n",
 	       NR, v[1], v[int((NR + 1) / 2)], v[NR] }'
+tmux -L "$sock" kill-server 2>/dev/null
+kill "$wpid" 2>/dev/null
+wpid=
+open_after_follow

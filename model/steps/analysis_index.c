@@ -531,29 +531,46 @@ int steps_summary_write_live(struct run *run, const char *run_dir, const struct 
 
 /* ---- reading ------------------------------------------------------------------------ */
 
-/* Recorded parts against the parts this open used (m->part, shard order). */
-const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix)
+const char *summary_match_parts(struct ibuf *b, const struct summary_part *cur, size_t n, bool *extended)
 {
-	size_t np = ib_count(b, 4);
+	size_t np = ib_count(b, 4), j = 0;
 	if (b->bad)
 		return "malformed";
-	if (prefix)
-		*prefix = np && np < m->npart;
-	if (np != m->npart && !(prefix && *prefix))
-		return "stale";
+	bool exact = np == n, sub = np > 0;
 	for (size_t i = 0; i < np; i++) {
 		char *name = ib_str(b);
 		long long size = ib_i64(b), mtime = ib_i64(b), ino = ib_i64(b);
-		const struct steps_part *p = m->part[i];
-		bool same = name && strcmp(name, base_name(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
-			    ino == p->ino;
-		free(name);
-		if (b->bad)
+		if (b->bad || !name) {
+			free(name);
 			return "malformed";
-		if (!same)
-			return "stale";
+		}
+		exact = exact && strcmp(name, cur[i].name) == 0 && size == cur[i].size && mtime == cur[i].mtime_ns &&
+			ino == cur[i].ino;
+		for (; j < n && !(strcmp(name, cur[j].name) == 0 && size == cur[j].size && mtime == cur[j].mtime_ns &&
+				  ino == cur[j].ino); j++)
+			sub = sub && strstr(cur[j].name, ".delta-"); /* skipped: only deltas */
+		sub = sub && j < n;
+		j++;
+		free(name);
 	}
-	return NULL;
+	for (; j < n; j++)
+		sub = sub && strstr(cur[j].name, ".delta-");
+	if (extended)
+		*extended = !exact && sub;
+	return exact || (extended && sub) ? NULL : "stale";
+}
+
+/* Recorded parts against the parts this open used (m->part, shard order). */
+const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix)
+{
+	struct summary_part *cur = xmalloc((m->npart ? m->npart : 1) * sizeof(*cur));
+	for (size_t i = 0; i < m->npart; i++) {
+		const struct steps_part *p = m->part[i];
+		cur[i] = (struct summary_part){ base_name(p->path), p->size, p->mtime_ns, p->ino };
+	}
+	const char *why = summary_match_parts(b, cur, m->npart, prefix);
+	free(cur);
+	return why;
 }
 
 const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m)

@@ -72,10 +72,18 @@ struct steps_summary {
  * inode of index_part_files(run_dir) as they are now), the rank ids, the aligned set,
  * the distributed analysis, the budget sums. The getters check against the model: NULL
  * or why not ("stale", "malformed"); summary_check_parts() sets *prefix (when not
- * NULL) and gives NULL when the recorded files are the first ones of the model's parts
- * (a whole index that deltas extended since), else they must be all of them. */
+ * NULL) and gives NULL when the recorded files are some of the model's parts in order
+ * and the others are deltas (an index that deltas extended since), else they must be
+ * all of them. */
 void summary_put_parts(struct obuf *h, const char *run_dir);
 const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix);
+/* The same against files cur[0..n) (base names): *extended (when not NULL) when the
+ * recorded files are some of them in order and the others are deltas (added since). */
+struct summary_part {
+	const char *name;
+	long long size, mtime_ns, ino;
+};
+const char *summary_match_parts(struct ibuf *b, const struct summary_part *cur, size_t n, bool *extended);
 void summary_put_ranks(struct obuf *h, size_t n, const int *ids);
 const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m);
 void summary_put_aligned(struct obuf *h, bool contiguous, long lo, size_t n, const int64_t *aligned, size_t nunion);

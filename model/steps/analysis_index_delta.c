@@ -88,31 +88,33 @@ static bool grid_skip(struct ibuf *b, size_t N, size_t S0, int *series, bool *de
 	return !b->bad;
 }
 
-/* The index files a summary names (b at its parts) are the first ones of run_dir's
- * index as it is now: its base part and none or some of its deltas. */
-static bool parts_prefix(struct ibuf *b, const char *run_dir)
+/* The index files a summary names (b at its parts) are some of run_dir's index files as
+ * they are now, in order, the others deltas: an earlier state of this index. */
+static bool parts_earlier(struct ibuf *b, const char *run_dir)
 {
 	char **parts = NULL;
-	size_t np = index_part_files(run_dir, &parts), n = ib_count(b, 4);
-	bool ok = !b->bad && n && n <= np;
-	for (size_t i = 0; i < n && ok; i++) {
-		struct stat st;
-		char *name = ib_str(b);
+	size_t np = index_part_files(run_dir, &parts);
+	struct summary_part *cur = xmalloc((np ? np : 1) * sizeof(*cur));
+	bool ok = true;
+	for (size_t i = 0; i < np; i++) {
+		struct stat st = { 0 };
 		const char *slash = strrchr(parts[i], '/');
-		ok = name && slash && strcmp(name, slash + 1) == 0 && stat(parts[i], &st) == 0 &&
-		     ib_i64(b) == (long long)st.st_size &&
-		     ib_i64(b) == (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec &&
-		     ib_i64(b) == (long long)st.st_ino;
-		free(name);
+		ok = ok && stat(parts[i], &st) == 0;
+		cur[i] = (struct summary_part){ slash ? slash + 1 : parts[i], (long long)st.st_size,
+						(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+						(long long)st.st_ino };
 	}
+	bool extended = false;
+	ok = ok && summary_match_parts(b, cur, np, &extended) == NULL;
+	free(cur);
 	for (size_t i = 0; i < np; i++)
 		free(parts[i]);
 	free(parts);
-	return ok && !b->bad;
+	return ok;
 }
 
-/* The summary of run_dir when it is of the base part (and none or some of its deltas),
- * of the model's ranks, its aligned steps the model's first ones. */
+/* The summary of run_dir when it is of an earlier state of its index (the parts, some
+ * of their deltas), of the model's ranks, its aligned steps the model's first ones. */
 static bool base_read(struct run *run, const char *run_dir, struct sd_base *bi)
 {
 	const struct steps_model *m = run->steps;
@@ -126,7 +128,7 @@ static bool base_read(struct run *run, const char *run_dir, struct sd_base *bi)
 	struct ibuf b = { head, len, 0, false };
 	bool ok = ib_u32(&b) == SUMMARY_VERSION;
 	free(ib_str(&b));
-	ok = ok && parts_prefix(&b, run_dir);
+	ok = ok && parts_earlier(&b, run_dir);
 	size_t N = steps_nranks(m);
 	ok = ok && ib_count(&b, 8) == N;
 	for (size_t i = 0; i < N && ok; i++)
@@ -267,14 +269,17 @@ int steps_summary_follow(struct run *run, const char *run_dir, bool rewrote)
 	struct steps_model *m = run->steps;
 	int err = ENOTSUP;
 	if (m && steps_nranks(m) && steps_naligned(m)) {
-		/* over the aligned steps, as a plain open computes it (the follower's own may
-		 * lag behind the records, or cover its newest steps) */
-		struct distributed *dist = analysis_dist_compute(run, NULL);
+		/* the follower's distributed analysis when it is of the records as they are
+		 * (over the aligned steps, as a plain open computes it), else computed here */
+		const struct analysis_cache *c = analysis_cache_of(run);
+		const struct distributed *held = c && c->dist_done && !c->lagging && !c->rc && c->dist &&
+							 c->dist->n_steps == steps_naligned(m) ? c->dist : NULL;
+		struct distributed *dist = held ? NULL : analysis_dist_compute(run, NULL);
 		struct sd_base bi;
 		if (!rewrote && base_read(run, run_dir, &bi))
-			err = sdelta_write(run, run_dir, &bi, dist);
+			err = sdelta_write(run, run_dir, &bi, held ? held : dist);
 		if (err) /* no summary to extend, or its dense pyramid has a missing cell now */
-			err = steps_summary_write_live(run, run_dir, dist);
+			err = steps_summary_write_live(run, run_dir, held ? held : dist);
 		analysis_dist_free(dist);
 	}
 	if (err) {

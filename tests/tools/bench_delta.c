@@ -5,7 +5,7 @@
  * Opens RUN_DIR from its index, starts a follower, then ROUNDS times: appends LINES
  * records to every rank's steps.jsonl (its last line again, steps after it: 60 lines =
  * a minute of a job at one step per second), reads them (follow_poll) and appends them
- * to the index (follow_save_index: a delta per part). Then rewrites the index whole
+ * to the index (follow_save_index: a delta per part and the summary delta). Then rewrites the index whole
  * (index_append: what follow mode did before deltas, at every stop), unless
  * BENCH_DELTA_KEEP=1 (the deltas stay, for timing the next open). One line each: what,
  * CPU seconds (user + sys, all threads), wall seconds, bytes written (the process's
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "model/index/index.h"
 #include "model/run.h"
@@ -116,6 +117,12 @@ int main(int argc, char **argv)
 		double c = cpu_s() - c0, w = wall_s() - w0;
 		printf("round %d: save (%zu index): %.3f CPU s, %.3f s, %lld bytes\n", r, saved, c, w,
 		       written_bytes() - b0);
+		char *idir = index_dir_for(dir), *sp = xasprintf("%s/summary-delta.tsx", idir);
+		struct stat st;
+		printf("round %d: of which the summary delta: %lld bytes\n", r,
+		       stat(sp, &st) == 0 ? (long long)st.st_size : -1LL);
+		free(sp);
+		free(idir);
 	}
 	const char *keep = getenv("BENCH_DELTA_KEEP");
 	if (!keep || strcmp(keep, "1") != 0) {

@@ -421,6 +421,20 @@ static void test_follow(void)
 	ok(access(sd, F_OK) != 0, "compaction: a whole summary, no summary delta");
 	check_after(dir, "after compaction", NULL);
 	tu_rm_rf(dir);
+
+	/* an index of 2 shards: a delta chain per part, one summary delta for them all */
+	tu_mkdtemp(dir, sizeof(dir), "sumfollow2");
+	write_lazy_run(dir);
+	snprintf(sd, sizeof(sd), "%s/.tscope-index/summary-delta.tsx", dir);
+	for (unsigned k = 0; k < 2; k++) {
+		struct opts shard = { .shard_k = k, .shard_n = 2 };
+		run_free(open_dir(dir, &shard));
+	}
+	run_free(open_dir(dir, &(struct opts){ 0 })); /* the first open merges the summary */
+	follow_rounds(dir, LZ_STEPS, (const int[]){ 1600, 2100 }, 2);
+	ok(access(sd, F_OK) == 0, "2 shards: the follower's deltas come with a summary delta");
+	check_after(dir, "2 shards, 2 deltas each", NULL);
+	tu_rm_rf(dir);
 }
 
 /* The lowest rank lacks a step (its steps are not contiguous) and the summary is gone:
