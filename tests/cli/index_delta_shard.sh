@@ -11,6 +11,7 @@ set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+. "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
 work="$TSCOPE_TMP/index_delta_shard.$$"
 rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
@@ -18,14 +19,7 @@ fpid=
 wpid=
 trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
 
-# same DIR: --print and --export ranks from the index equal a plain load's
-same() {
-	"$T" --print --no-index "$1" >want.txt 2>/dev/null
-	"$T" --print "$1" >got.txt 2>/dev/null
-	"$T" --export ranks --no-index "$1" >want.csv 2>/dev/null
-	"$T" --export ranks "$1" >got.csv 2>/dev/null
-	cmp -s want.txt got.txt && cmp -s want.csv got.csv
-}
+same() { fi_same "$1" ranks; }
 # deltas DIR K N: how many deltas part K of N has; parts DIR: the part files
 deltas() { ls "$1"/.tscope-index/ | grep -c "^steps-$2-of-$3\.delta-[0-9]*\.tsx$"; }
 parts() { ls "$1"/.tscope-index/ | grep '^steps-[0-9]*-of-[0-9]*\.tsx$' | tr '\n' ' '; }
@@ -37,11 +31,6 @@ every_part() {
 		p=$((p + 1))
 	done
 }
-# wait_parts DIR N MIN: until every_part (at most 60 s; not a timing check)
-wait_parts() {
-	i=0
-	while ! every_part "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 # shards DIR N: index DIR in N shards
 shards() {
 	p=0
@@ -52,13 +41,7 @@ shards() {
 follow_job() {
 	sh "$writer" "$1" 8 0 4 0 >/dev/null
 	shards "$1" "$2"
-	sh "$writer" "$1" 8 5 "$3" 0.03 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
-	rc=$?
-	wait "$wpid"
-	wpid=
-	return $rc
+	fi_follow "$1" 8 "$3"
 }
 
 for N in 2 4; do
@@ -80,16 +63,7 @@ for N in 2 4; do
 	k=k$N
 	sh "$writer" $k 8 0 4 0 >/dev/null
 	shards $k $N
-	sh "$writer" $k 8 5 60 0.05 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 $k >$k.out 2>$k.err &
-	fpid=$!
-	wait_parts $k $N 2
-	kill -9 "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	fpid=
-	wait "$wpid"
-	wpid=
+	fi_kill9 $k 8 60 every_part $k $N 2
 	tap_check "N=$N killed follower: it had written deltas on every part" "every_part $k $N 2"
 	"$T" --export sources $k >src2.csv 2>/dev/null
 	tap_check "N=$N killed follower: the parts are used, only the bytes after the last deltas parsed" \
@@ -134,11 +108,7 @@ tap_eq "rebuilt shard: the stale deltas were removed" 0 "$(deltas r 1 4)"
 sh "$writer" m 8 0 4 0 >/dev/null
 shards m 4
 rm m/.tscope-index/steps-2-of-4.tsx
-sh "$writer" m 8 5 30 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 m >m.out 2>m.err
-wait "$wpid"
-wpid=
+fi_follow m 8 30
 tap_check "missing shard: deltas on the other parts, none for it, it is not written" \
 	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ]'
 "$T" --export sources m >src6.csv 2>/dev/null
