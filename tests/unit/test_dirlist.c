@@ -122,31 +122,22 @@ static void test_big(const char *dir)
 static void test_probe(const char *dir)
 {
 	static const char *const sub[] = { "p1", "p2", "p3", "p4", "p5" };
-	for (size_t i = 0; i < 5; i++) {
-		char *p = dirlist_path(dir, sub[i]);
-		mkdir(p, 0700);
+	/* what to make: a path under dir, and "/" a directory, "" a file, else a link to it */
+	static const char *const make[][2] = {
+		{ "p1", "/" }, { "p2", "/" }, { "p3", "/" }, { "p4", "/" }, { "p5", "/" },
+		{ "p1/run.json", "" }, { "p2/steps.jsonl", "/" }, { "p2/rank3", "" }, { "p3/rank12", "/" },
+		{ "p4/steps.jsonl", "../b.json" }, { "p5/steps.jsonl", "../nowhere" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(make); i++) {
+		char *p = dirlist_path(dir, make[i][0]);
+		if (strcmp(make[i][1], "/") == 0)
+			mkdir(p, 0700);
+		else if (!make[i][1][0])
+			touch(p);
+		else if (symlink(make[i][1], p) != 0)
+			perror("symlink");
 		free(p);
 	}
-	char *p = xasprintf("%s/p1/run.json", dir);
-	touch(p);
-	free(p);
-	p = xasprintf("%s/p2/steps.jsonl", dir);
-	mkdir(p, 0700);
-	free(p);
-	p = xasprintf("%s/p2/rank3", dir);
-	touch(p);
-	free(p);
-	p = xasprintf("%s/p3/rank12", dir);
-	mkdir(p, 0700);
-	free(p);
-	p = xasprintf("%s/p4/steps.jsonl", dir);
-	if (symlink("../b.json", p) != 0)
-		perror("symlink");
-	free(p);
-	p = xasprintf("%s/p5/steps.jsonl", dir);
-	if (symlink("../nowhere", p) != 0)
-		perror("symlink");
-	free(p);
 	static const int want[] = { 90, 0, 90, 90, 0 };
 	static const char *const why[] = { "run.json alone", "a directory steps.jsonl and a file rank3: not a run",
 					   "a rank dir", "steps.jsonl a link to a file", "steps.jsonl a dangling link" };
@@ -154,7 +145,7 @@ static void test_probe(const char *dir)
 		if (scope)
 			dirlist_scope_begin();
 		for (size_t i = 0; i < 5; i++) {
-			p = dirlist_path(dir, sub[i]);
+			char *p = dirlist_path(dir, sub[i]);
 			is_int(pytscope_probe(p, NULL), want[i], why[i]);
 			free(p);
 		}
