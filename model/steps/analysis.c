@@ -14,7 +14,7 @@
 
 /* ---- cache -------------------------------------------------------------------------- */
 
-static void timing_free(struct timing *t)
+void analysis_timing_free(struct timing *t)
 {
 	if (t) {
 		free(t->phase);
@@ -23,7 +23,7 @@ static void timing_free(struct timing *t)
 	}
 }
 
-static void conv_free(struct convergence *c)
+void analysis_conv_free(struct convergence *c)
 {
 	if (c) {
 		free(c->loss_spikes);
@@ -32,6 +32,12 @@ static void conv_free(struct convergence *c)
 		free(c->loss_step);
 		free(c);
 	}
+}
+
+void analysis_job_free(void *job)
+{
+	if (job)
+		((struct analysis_job *)job)->free(job);
 }
 
 void analysis_dist_free(struct distributed *d)
@@ -49,9 +55,9 @@ void analysis_dist_free(struct distributed *d)
 void analysis_cache_drop_records(struct analysis_cache *c)
 {
 	for (size_t i = 0; i < c->nranks; i++) {
-		timing_free(c->rank[i].timing);
+		analysis_timing_free(c->rank[i].timing);
 		free(c->rank[i].memory);
-		conv_free(c->rank[i].conv);
+		analysis_conv_free(c->rank[i].conv);
 		free(c->rank[i].budget);
 		c->rank[i] = (struct rank_cache){ 0 };
 	}
