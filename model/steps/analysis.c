@@ -40,6 +40,37 @@ void analysis_job_free(void *job)
 		((struct analysis_job *)job)->free(job);
 }
 
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (rc && !p->done(rc)) {
+		void *job = p->begin(run, ri);
+		while (!p->feed(run->steps, job, SIZE_MAX))
+			;
+		p->keep(rc, job);
+	}
+	return rc;
+}
+
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (!rc || p->done(rc)) { /* made meanwhile by a pane that needed it */
+		analysis_job_free(*job);
+		*job = NULL;
+		return true;
+	}
+	if (!*job) {
+		*job = p->begin(run, ri);
+		return false;
+	}
+	if (!p->feed(run->steps, *job, ANALYSIS_SLICE))
+		return false;
+	p->keep(rc, *job);
+	*job = NULL;
+	return true;
+}
+
 void analysis_dist_free(struct distributed *d)
 {
 	if (d) {

@@ -62,7 +62,7 @@ static void conv_job_free(void *p)
 	free(j);
 }
 
-static struct conv_job *conv_begin(struct run *run, size_t ri)
+static void *conv_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
 	struct conv_job *j = xcalloc(1, sizeof(*j));
@@ -126,8 +126,9 @@ static void conv_trend(struct conv_job *j)
 
 /* At most k more records of work (k: all of them for the whole call); true when the
  * convergence is complete in j->c. */
-static bool conv_feed(const struct steps_model *m, struct conv_job *j, size_t k)
+static bool conv_feed(const struct steps_model *m, void *job, size_t k)
 {
+	struct conv_job *j = job;
 	struct convergence *c = j->c;
 	size_t total = j->stage == 0 ? j->cnt : j->stage == 2 ? c->nloss : j->cnt;
 	size_t end = j->stage == 1 || total - j->at < k ? total : j->at + k;
@@ -158,47 +159,29 @@ static bool conv_feed(const struct steps_model *m, struct conv_job *j, size_t k)
 	return j->stage == 4;
 }
 
-/* The convergence of a finished job; the job is freed. */
-static struct convergence *conv_take(struct conv_job *j)
+static bool conv_done(const struct rank_cache *rc)
 {
-	struct convergence *c = j->c;
+	return rc->conv_done;
+}
+
+static void conv_keep(struct rank_cache *rc, void *job)
+{
+	struct conv_job *j = job;
+	rc->conv = j->c;
+	rc->conv_done = true;
 	j->c = NULL;
 	conv_job_free(j);
-	return c;
 }
+
+static const struct analysis_pieces conv_pieces = { conv_done, conv_begin, conv_feed, conv_keep };
 
 const struct convergence *analysis_convergence(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->conv_done) {
-		struct conv_job *j = conv_begin(run, ri);
-		while (!conv_feed(run->steps, j, SIZE_MAX))
-			;
-		rc->conv = conv_take(j);
-		rc->conv_done = true;
-	}
-	return rc->conv;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &conv_pieces);
+	return rc ? rc->conv : NULL;
 }
 
 bool analysis_convergence_slice(struct run *run, size_t ri, void **job)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	struct conv_job *j = *job;
-	if (!rc || rc->conv_done) { /* made meanwhile by a pane that needed it */
-		conv_job_free(j);
-		*job = NULL;
-		return true;
-	}
-	if (!j) {
-		*job = conv_begin(run, ri);
-		return false;
-	}
-	if (!conv_feed(run->steps, j, ANALYSIS_SLICE))
-		return false;
-	rc->conv = conv_take(j);
-	rc->conv_done = true;
-	*job = NULL;
-	return true;
+	return analysis_pieces_slice(run, ri, job, &conv_pieces);
 }

@@ -44,7 +44,7 @@ static void mem_job_free(void *p)
 	free(j);
 }
 
-static struct mem_job *mem_begin(struct run *run, size_t ri)
+static void *mem_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
 	struct mem_job *j = xcalloc(1, sizeof(*j));
@@ -109,8 +109,9 @@ static void mem_finish(struct mem_job *j)
 
 /* At most k more positions of work; true when the analysis is complete in j->mem. The
  * peaks are taken only when some record has alloc. */
-static bool mem_feed(const struct steps_model *m, struct mem_job *j, size_t k)
+static bool mem_feed(const struct steps_model *m, void *job, size_t k)
 {
+	struct mem_job *j = job;
 	if (j->stage == 2 && j->nval[0] == 0)
 		j->stage = 4;
 	if (j->stage == 4) {
@@ -127,46 +128,29 @@ static bool mem_feed(const struct steps_model *m, struct mem_job *j, size_t k)
 	return false;
 }
 
-static struct memory *mem_take(struct mem_job *j)
+static bool mem_done(const struct rank_cache *rc)
 {
-	struct memory *mem = j->mem;
+	return rc->memory_done;
+}
+
+static void mem_keep(struct rank_cache *rc, void *job)
+{
+	struct mem_job *j = job;
+	rc->memory = j->mem;
+	rc->memory_done = true;
 	j->mem = NULL;
 	mem_job_free(j);
-	return mem;
 }
+
+static const struct analysis_pieces mem_pieces = { mem_done, mem_begin, mem_feed, mem_keep };
 
 const struct memory *analysis_memory(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->memory_done) {
-		struct mem_job *j = mem_begin(run, ri);
-		while (!mem_feed(run->steps, j, SIZE_MAX))
-			;
-		rc->memory = mem_take(j);
-		rc->memory_done = true;
-	}
-	return rc->memory;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &mem_pieces);
+	return rc ? rc->memory : NULL;
 }
 
 bool analysis_memory_slice(struct run *run, size_t ri, void **job)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	struct mem_job *j = *job;
-	if (!rc || rc->memory_done) { /* made meanwhile by a pane that needed it */
-		mem_job_free(j);
-		*job = NULL;
-		return true;
-	}
-	if (!j) {
-		*job = mem_begin(run, ri);
-		return false;
-	}
-	if (!mem_feed(run->steps, j, ANALYSIS_SLICE))
-		return false;
-	rc->memory = mem_take(j);
-	rc->memory_done = true;
-	*job = NULL;
-	return true;
+	return analysis_pieces_slice(run, ri, job, &mem_pieces);
 }

@@ -28,6 +28,7 @@ static int cmp_phase(const void *a, const void *b)
 /* The timing of a rank made in pieces: begun, its records fed in ranges, finished. */
 struct timing_job {
 	struct analysis_job job;
+	const struct steps_model *m;
 	size_t ri, w, at;
 	struct timing *t;
 	int *ids;
@@ -48,12 +49,13 @@ static void timing_job_free(void *p)
 	free(j);
 }
 
-static struct timing_job *timing_begin(struct run *run, size_t ri)
+static void *timing_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
 	size_t n_all = steps_nrecords(m, ri), w = analysis_warmup_start(run, n_all), n = n_all - w;
 	struct timing_job *j = xcalloc(1, sizeof(*j));
 	j->job.free = timing_job_free;
+	j->m = m;
 	j->ri = ri;
 	j->w = w;
 	j->t = xcalloc(1, sizeof(*j->t));
@@ -72,8 +74,9 @@ static struct timing_job *timing_begin(struct run *run, size_t ri)
 }
 
 /* Steps [at, at + k) of the rank's (after its warm-up); true when every one is in. */
-static bool timing_feed(const struct steps_model *m, struct timing_job *j, size_t k)
+static bool timing_feed(const struct steps_model *m, void *job, size_t k)
 {
+	struct timing_job *j = job;
 	struct timing *t = j->t;
 	size_t end = t->n - j->at < k ? t->n : j->at + k;
 	for (size_t i = j->at; i < end; i++) {
@@ -95,8 +98,9 @@ static bool timing_feed(const struct steps_model *m, struct timing_job *j, size_
 
 /* The totals, fractions and percentiles of a job fed every step; the timing is the
  * caller's (the job is freed). */
-static struct timing *timing_finish(const struct steps_model *m, struct timing_job *j)
+static struct timing *timing_finish(struct timing_job *j)
 {
+	const struct steps_model *m = j->m;
 	struct timing *t = j->t;
 	j->t = NULL;
 	size_t n = t->n, np = j->np;
@@ -136,39 +140,28 @@ static struct timing *timing_finish(const struct steps_model *m, struct timing_j
 	return t;
 }
 
+static bool timing_done(const struct rank_cache *rc)
+{
+	return rc->timing_done;
+}
+
+static void timing_keep(struct rank_cache *rc, void *job)
+{
+	rc->timing = timing_finish(job);
+	rc->timing_done = true;
+}
+
+static const struct analysis_pieces timing_pieces = { timing_done, timing_begin, timing_feed, timing_keep };
+
 const struct timing *analysis_timing(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->timing_done) {
-		struct timing_job *j = timing_begin(run, ri);
-		timing_feed(run->steps, j, j->t->n);
-		rc->timing = timing_finish(run->steps, j);
-		rc->timing_done = true;
-	}
-	return rc->timing;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &timing_pieces);
+	return rc ? rc->timing : NULL;
 }
 
 bool analysis_timing_slice(struct run *run, size_t ri, void **job)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	struct timing_job *j = *job;
-	if (!rc || rc->timing_done) { /* made meanwhile by a pane that needed it */
-		timing_job_free(j);
-		*job = NULL;
-		return true;
-	}
-	if (!j) {
-		*job = timing_begin(run, ri);
-		return false;
-	}
-	if (!timing_feed(run->steps, j, ANALYSIS_SLICE))
-		return false;
-	rc->timing = timing_finish(run->steps, j);
-	rc->timing_done = true;
-	*job = NULL;
-	return true;
+	return analysis_pieces_slice(run, ri, job, &timing_pieces);
 }
 
 static const struct timing_phase *timing_phase(const struct timing *t, const char *name)

@@ -314,6 +314,18 @@ void analysis_job_free(void *job);
  * the first): true when it is memoized (*job freed and NULL; also when a pane made it
  * meanwhile). The same result as the whole call: the same code, in pieces. */
 bool analysis_timing_slice(struct run *run, size_t ri, void **job);
+/* How one of those analyses is made in pieces: done() (memoized in rc), begin(), feed()
+ * at most k more records of work (true: complete), keep() the complete result in rc
+ * (memoized; the job freed). analysis_pieces_whole() memoizes it at once and returns
+ * rank ri's cache (NULL: none); analysis_pieces_slice() is a *_slice() above. */
+struct analysis_pieces {
+	bool (*done)(const struct rank_cache *rc);
+	void *(*begin)(struct run *run, size_t ri);
+	bool (*feed)(const struct steps_model *m, void *job, size_t k);
+	void (*keep)(struct rank_cache *rc, void *job);
+};
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p);
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p);
 bool analysis_convergence_slice(struct run *run, size_t ri, void **job);
 bool analysis_memory_slice(struct run *run, size_t ri, void **job);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
