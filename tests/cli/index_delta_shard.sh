@@ -125,5 +125,26 @@ tap_check "compaction: never more than 2 deltas a part, the 4 parts stayed" \
 tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src7.csv'
 tap_check "compaction: = a plain load" 'same c'
 tap_check "compaction: all 61 records of each rank" '[ "$(grep -c "^[0-7],61," got.csv)" -eq 8 ]'
+# an open that finds steps.jsonl grew appends the tails as deltas per part; at the
+# delta limit it compacts the part whose ranks grew, alone: a part at its limit with
+# nothing new is left as it is
+stamp() { stat -c '%i %Y' "u/.tscope-index/steps-$1-of-2.tsx"; }
+sh "$writer" u 8 0 4 0 >/dev/null
+shards u 2
+sh "$writer" u 8 5 6 0 >/dev/null
+"$T" --export sources u >src8.csv 2>/dev/null
+tap_check "grown open: the tails of every rank appended as one delta per part" \
+	'grep -q "index: 8 ranks. steps.jsonl grew" src8.csv && [ "$(deltas u 0 2)" -eq 1 ] && [ "$(deltas u 1 2)" -eq 1 ]'
+p1=$(stamp 1)
+p0=$(stamp 0)
+sh "$writer" u 4 7 8 0 >/dev/null
+TSCOPE_INDEX_DELTAS=1 "$T" --export sources u >src9.csv 2>/dev/null
+tap_check "grown open at the limit: the grown shard's part compacted alone" \
+	'grep -q "index: 4 ranks. steps.jsonl grew" src9.csv && [ "$(deltas u 0 2)" -eq 0 ] && [ "$(stamp 0)" != "$p0" ]'
+tap_check "grown open at the limit: the other part, with nothing new, left as it was" \
+	'[ "$(deltas u 1 2)" -eq 1 ] && [ "$(stamp 1)" = "$p1" ]'
+"$T" --export sources u >src10.csv 2>/dev/null
+tap_check "grown open: the next open parses nothing" '! grep -q "grew\|not used" src10.csv'
+tap_check "grown open: = a plain load" 'same u'
 cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
 tap_plan
