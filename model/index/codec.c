@@ -3,9 +3,11 @@
 #include "model/index/codec.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "model/diag.h"
@@ -16,7 +18,7 @@
 #define OB_FLUSH ((size_t)1 << 20)
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
-#define OB_DIRECT_BUF ((size_t)4 << 20)  /* a direct write: one request of the disk queue */
+#define OB_DIRECT_BUF ((size_t)2 << 20)  /* a direct write: a huge page */
 
 /* Allocate the file's blocks up to `end` at least (OB_RESERVE beyond the last
  * reservation) before bytes are written there: writing into allocated blocks costs the
@@ -60,6 +62,36 @@ static unsigned char *page_alloc(size_t n)
 	return posix_memalign(&p, OB_PAGE, n) == 0 ? p : xmalloc(n);
 }
 
+/* Direct buffers (OB_DIRECT_BUF bytes, aligned) of finished streams, kept for the next
+ * one: `tscope-tui index` writes a part and a summary, and each new buffer would cost
+ * its pages' first-touch faults and, when freed, an unmap that flushes every core's
+ * TLB. */
+static _Atomic(unsigned char *) spare_buf[2];
+
+static unsigned char *buf_take(void)
+{
+	for (size_t i = 0; i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *p = atomic_exchange(&spare_buf[i], NULL);
+		if (p)
+			return p;
+	}
+	void *p = NULL; /* one huge page where the kernel gives them: one fault, one page to pin per write */
+	if (posix_memalign(&p, OB_DIRECT_BUF, OB_DIRECT_BUF) != 0)
+		return page_alloc(OB_DIRECT_BUF);
+	madvise(p, OB_DIRECT_BUF, MADV_HUGEPAGE);
+	return p;
+}
+
+static void buf_give(unsigned char *p)
+{
+	for (size_t i = 0; p && i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *none = NULL;
+		if (atomic_compare_exchange_strong(&spare_buf[i], &none, p))
+			return;
+	}
+	free(p);
+}
+
 static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
 {
 	while (n) {
@@ -84,7 +116,7 @@ static void direct_off(struct obuf *o)
 	if (fl < 0 || fcntl(o->fd, F_SETFL, fl & ~O_DIRECT) < 0 ||
 	    lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
 		ob_fail(o, errno);
-	o->direct = false;
+	o->direct = false; /* the callers then move the buffered bytes to p (lead 0) */
 	for (size_t i = 0; i < o->npart; i++) {
 		int err = write_at(o->fd, o->part[i].b, OB_PAGE, o->part[i].off);
 		if (err)
@@ -130,8 +162,9 @@ static void part_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t 
 	free(whole.b);
 }
 
-/* n bytes at p to file offset at, direct: whole pages as they are (through the bounce
- * buffer when p is not aligned), the pieces at either end gathered. */
+/* n bytes at p to file offset at, direct: whole pages as they are (p + the head is
+ * aligned: the buffers keep each byte at its file offset's place in its page), the
+ * pieces at either end gathered. */
 static void direct_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
 {
 	size_t head = at % OB_PAGE ? OB_PAGE - (size_t)(at % OB_PAGE) : 0;
@@ -144,19 +177,46 @@ static void direct_put(struct obuf *o, const unsigned char *p, size_t n, uint64_
 		at += head;
 	}
 	size_t whole = n - n % OB_PAGE;
-	if ((uintptr_t)p % OB_PAGE == 0) {
+	if (whole)
 		put_at(o, p, whole, at);
-	} else {
-		if (!o->bounce)
-			o->bounce = page_alloc(OB_DIRECT_BUF);
-		for (size_t k = 0; k < whole; k += OB_DIRECT_BUF) {
-			size_t m = whole - k < OB_DIRECT_BUF ? whole - k : OB_DIRECT_BUF;
-			memcpy(o->bounce, p + k, m);
-			put_at(o, o->bounce, m, at + k);
-		}
-	}
 	if (n > whole)
 		part_put(o, p + whole, n - whole, at + whole);
+}
+
+/* The ob_pwrite() bytes gathered in aux (one run of consecutive bytes from file offset
+ * aux_at, at aux + aux_lead): written whole pages at a time, the last piece kept unless
+ * all. A region filled row by row then goes out in a few large writes. */
+static void aux_flush(struct obuf *o, bool all)
+{
+	size_t n = o->aux_n, keep = all ? 0 : (size_t)((o->aux_at + n) % OB_PAGE);
+	n = n > keep ? n - keep : 0;
+	if (n)
+		direct_put(o, o->aux + o->aux_lead, n, o->aux_at);
+	memmove(o->aux, o->aux + o->aux_lead + n, o->aux_n - n);
+	o->aux_n -= n;
+	o->aux_at += n;
+	o->aux_lead = o->aux_n ? 0 : (size_t)(o->aux_at % OB_PAGE);
+}
+
+static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
+{
+	if (o->aux_n && at != o->aux_at + o->aux_n)
+		aux_flush(o, true);
+	if (!o->aux)
+		o->aux = buf_take();
+	if (!o->aux_n) {
+		o->aux_at = at;
+		o->aux_lead = (size_t)(at % OB_PAGE);
+	}
+	while (n) {
+		size_t room = OB_DIRECT_BUF - o->aux_lead - o->aux_n, k = room < n ? room : n;
+		memcpy(o->aux + o->aux_lead + o->aux_n, p, k);
+		o->aux_n += k;
+		p += k;
+		n -= k;
+		if (o->aux_lead + o->aux_n == OB_DIRECT_BUF)
+			aux_flush(o, false);
+	}
 }
 
 /* ---- streaming ------------------------------------------------------------------------ */
@@ -171,9 +231,12 @@ static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n
 	uint64_t at = o->off0 + o->written;
 	ob_reserve(o, at + left);
 	o->written += left;
-	if (o->direct) {
-		direct_put(o, o->p, nb, at);
-		left = 0;
+	if (o->direct) { /* the rest starts on a page: at its buffer's start, or empty */
+		direct_put(o, o->p + o->lead, nb, at);
+		memmove(o->p, o->p + o->lead + nb, o->n - nb);
+		o->n -= nb;
+		o->lead = o->n || !o->direct ? 0 : (size_t)((o->off0 + o->written) % OB_PAGE);
+		return;
 	}
 	while (left && !o->err) {
 		ssize_t w = writev(o->fd, iov + k, (int)(2 - k));
@@ -214,20 +277,23 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 {
 	if (!n)
 		return;
-	if (o->sum_on)
-		o->sum = index_crc32(o->sum, p, n);
-	if (o->direct) { /* into the aligned buffer, whole pages out when it is full */
+	if (o->direct) { /* into the aligned buffer (checksummed on the way), whole pages out when it is full */
 		for (const unsigned char *s = p; n;) {
-			size_t k = o->cap - o->n < n ? o->cap - o->n : n;
-			memcpy(o->p + o->n, s, k);
+			size_t room = o->cap - o->lead - o->n, k = room < n ? room : n;
+			if (o->sum_on)
+				o->sum = index_crc32_copy(o->sum, o->p + o->lead + o->n, s, k);
+			else
+				memcpy(o->p + o->lead + o->n, s, k);
 			o->n += k;
 			s += k;
 			n -= k;
-			if (o->n == o->cap)
+			if (o->lead + o->n == o->cap)
 				ob_write(o, to_page(o, 0), NULL, 0);
 		}
 		return;
 	}
+	if (o->sum_on)
+		o->sum = index_crc32(o->sum, p, n);
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
 		size_t head = to_page(o, n) - o->n;
 		ob_write(o, o->n, p, head);
@@ -254,16 +320,20 @@ void ob_stream(struct obuf *o, int fd)
 	o->direct = fl >= 0 && (fl & O_DIRECT);
 	if (o->direct) { /* a fixed aligned buffer (ob_bytes never grows it) */
 		free(o->p);
-		o->p = page_alloc(OB_DIRECT_BUF);
+		o->p = buf_take();
 		o->cap = OB_DIRECT_BUF;
 		o->n = 0;
+		o->lead = (size_t)(o->off0 % OB_PAGE);
 	}
 }
 
 void ob_skip(struct obuf *o, uint64_t n)
 {
 	ob_flush(o);
+	if (o->aux_n)
+		aux_flush(o, true);
 	o->written += n;
+	o->lead = o->direct ? (size_t)((o->off0 + o->written) % OB_PAGE) : 0;
 	if (!o->err && lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
 		o->err = errno;
 }
@@ -273,10 +343,15 @@ void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at)
 	if (o->err)
 		return;
 	ob_reserve(o, at + n);
-	if (o->direct)
-		direct_put(o, p, n, at);
-	else
+	if (!o->direct) {
 		put_at(o, p, n, at);
+		return;
+	}
+	aux_put(o, p, n, at);
+	if (!o->direct) { /* gave up direct writes: the buffered bytes as the page cache path has them */
+		memmove(o->p, o->p + o->lead, o->n);
+		o->lead = 0;
+	}
 }
 
 int ob_flush(struct obuf *o)
@@ -289,6 +364,8 @@ int ob_flush(struct obuf *o)
 int ob_finish(struct obuf *o)
 {
 	ob_flush(o);
+	if (o->aux_n)
+		aux_flush(o, true);
 	bool padded = o->npart > 0;
 	while (o->npart) { /* pages never completed: written padded with zeros */
 		struct ob_page pg = o->part[--o->npart];
@@ -377,8 +454,11 @@ void ob_free(struct obuf *o)
 	for (size_t i = 0; i < o->npart; i++)
 		free(o->part[i].b);
 	free(o->part);
-	free(o->bounce);
-	free(o->p);
+	buf_give(o->aux);
+	if (o->direct)
+		buf_give(o->p);
+	else
+		free(o->p);
 	memset(o, 0, sizeof(*o));
 }
 

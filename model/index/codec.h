@@ -30,9 +30,13 @@ struct obuf {
 	 * page-aligned offsets from aligned memory; a page written in pieces waits in part[]
 	 * until it is whole or the stream finishes */
 	bool direct;
+	size_t lead;              /* direct: the buffered bytes start at p + lead, so that a
+				   * byte's place in p is its file offset's in its page */
 	struct ob_page *part;
 	size_t npart;
-	unsigned char *bounce;    /* aligned copy of unaligned whole pages */
+	unsigned char *aux;       /* ob_pwrite's bytes: aux_n from file offset aux_at, at aux + aux_lead */
+	size_t aux_n, aux_lead;
+	uint64_t aux_at;
 	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since, computed as they come */
 	bool sum_on;
 	uint32_t sum;
@@ -81,6 +85,8 @@ uint32_t ob_sum_end(struct obuf *o);
 /* CRC-32 of n bytes at p continuing crc: zlib's crc32(crc, p, n) bit for bit, faster
  * on CPUs with carry-less multiplication (crc.c). */
 uint32_t index_crc32(uint32_t crc, const void *p, size_t n);
+/* The same while copying the n bytes to dst (one pass over them). */
+uint32_t index_crc32_copy(uint32_t crc, void *dst, const void *src, size_t n);
 
 struct ibuf {
 	const unsigned char *p;

@@ -746,6 +746,18 @@ static void test_crc(void)
 	is_int((long)bad, 0, "index_crc32 = zlib crc32 (3000 lengths, offsets, starts)");
 	uint32_t two = index_crc32(index_crc32(0, b, 1000), b + 1000, 5000);
 	is_int(two, (uint32_t)crc32_z(0, b, 6000), "index_crc32 chains like zlib's");
+	unsigned char *d = xmalloc(N + 64);
+	bad = 0;
+	for (size_t t = 0; t < 600; t++) {
+		x = x * 1103515245u + 12345u;
+		size_t off = x % 64, doff = (x >> 6) % 64, n = t < 400 ? t * 3 : (x >> 8) % N;
+		memset(d, 0xa5, N + 64);
+		uint32_t c = index_crc32_copy(t % 2 ? x : 0, d + doff, b + off, n);
+		bad += c != (uint32_t)crc32_z(t % 2 ? x : 0, b + off, n) || memcmp(d + doff, b + off, n) != 0 ||
+		       (doff && d[doff - 1] != 0xa5) || d[doff + n] != 0xa5;
+	}
+	is_int((long)bad, 0, "index_crc32_copy: zlib's crc32 and an exact copy (600 lengths, offsets)");
+	free(d);
 	free(b);
 }
 
