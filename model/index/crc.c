@@ -6,7 +6,7 @@
  * remainders, each multiplied forward over the bytes after it by x^k mod P constants of
  * the reflected polynomial 0xEDB88320 (x^(512+32), x^(512-32) for 64 bytes; x^(128+32),
  * x^(128-32) for 16); the one 128-bit value left is, for the CRC, the same as the bytes
- * it stands for, so zlib finishes it (16 bytes) and the tail (under 16). */
+ * it stands for: reduced to 32 bits (crc_finish), zlib does the tail (under 16). */
 #include "model/index/codec.h"
 
 #include <string.h>
@@ -27,13 +27,19 @@ static __m128i load(const unsigned char *p)
 }
 
 /* The CRC of the bytes a 128-bit remainder x stands for and then n < 16 bytes at p: x
- * is a message with a zero register, zlib's register starts at ~crc: its first 32 bits
- * flipped so that zlib's start cancels. */
+ * is a message with a zero register, reduced to its 32-bit register by folding 64 bits
+ * (x^(128-32)), then 32 (x^64), then Barrett's reduction (mu = x^64 / P, P, both
+ * reflected); zlib's register is the complement, and zlib goes on with the tail. */
 __attribute__((target("pclmul,sse2"))) static uint32_t crc_finish(__m128i x, const unsigned char *p, size_t n)
 {
-	unsigned char b[16];
-	_mm_storeu_si128((__m128i *)(void *)b, _mm_xor_si128(x, _mm_cvtsi32_si128(-1)));
-	return (uint32_t)crc32_z(crc32_z(0, b, sizeof(b)), p, n);
+	const __m128i k16 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0), k64 = _mm_set_epi64x(0, 0x163cd6124);
+	const __m128i mu_p = _mm_set_epi64x(0x1f7011641, 0x1db710641), low32 = _mm_set_epi32(0, 0, 0, -1);
+	x = _mm_xor_si128(_mm_clmulepi64_si128(x, k16, 0x10), _mm_srli_si128(x, 8));
+	x = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), k64, 0x00), _mm_srli_si128(x, 4));
+	__m128i t = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), mu_p, 0x10), low32);
+	x = _mm_xor_si128(x, _mm_clmulepi64_si128(t, mu_p, 0x00));
+	uint32_t crc = ~(uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x, 4));
+	return n ? (uint32_t)crc32_z(crc, p, n) : crc;
 }
 
 /* n >= 64 bytes. */
