@@ -80,16 +80,23 @@ char *steps_task_file(const struct rank_task *t);
 /* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
  * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
  * never waits for it (on a cold file system it takes seconds for thousands of rank
- * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * dirs). The load opens rank i's file with steps_discover_openat(), which shares that
+ * stat: whichever of the two comes first takes it, the other uses it (one stat per
+ * steps.jsonl in all; a file that grows meanwhile is read to the size then, as a load
+ * reads to the size at its stat). Meanwhile m says how many are listed (m->listing, m->listed: the loading
  * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
  * when every rank is sized (until then the total, and so the ETA, is unknown). A file
  * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
  * long) receives each rank's bytes. Without a thread it runs before returning.
  * steps_discover_end() waits for it and returns the total; t must live until then. */
 struct steps_discovery;
+struct stat;
 struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
 					     const struct task_list *t, long long *sizes);
 long long steps_discover_end(struct steps_discovery *d);
+/* Open task i's steps file (rel: relative to dirfd) as infile_openat_stream() does,
+ * with the stat shared with discovery d (NULL: a stat of its own). */
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st);
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
