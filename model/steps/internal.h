@@ -10,6 +10,7 @@
 
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -79,16 +80,23 @@ char *steps_task_file(const struct rank_task *t);
 /* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
  * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
  * never waits for it (on a cold file system it takes seconds for thousands of rank
- * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * dirs). The load opens rank i's file with steps_discover_openat(), which shares that
+ * stat: whichever of the two comes first takes it, the other uses it (one stat per
+ * steps.jsonl in all; a file that grows meanwhile is read to the size then, as a load
+ * reads to the size at its stat). Meanwhile m says how many are listed (m->listing, m->listed: the loading
  * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
  * when every rank is sized (until then the total, and so the ETA, is unknown). A file
  * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
  * long) receives each rank's bytes. Without a thread it runs before returning.
  * steps_discover_end() waits for it and returns the total; t must live until then. */
 struct steps_discovery;
+struct stat;
 struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
 					     const struct task_list *t, long long *sizes);
 long long steps_discover_end(struct steps_discovery *d);
+/* Open task i's steps file (rel: relative to dirfd) as infile_openat_stream() does,
+ * with the stat shared with discovery d (NULL: a stat of its own). */
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st);
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader). */
@@ -258,6 +266,18 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
  * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
 void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
 			      size_t n, double *out, double *comm);
+/* analysis_records_compute() over all of rank ri's records into out (steps_nrecords
+ * values), each block of a column also added into lanes (analysis_budget.c): line[i]
+ * is the lane of compute phase ps->compute[i] (-1: none), comm whether the comm column
+ * goes into BUDGET_LANE_COMM. */
+enum { BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM, BUDGET_LANE_OTHER, BUDGET_NLANES };
+struct budget_lanes {
+	const int *line;
+	bool comm;
+	struct stats_lanes lane[BUDGET_NLANES];
+};
+void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+				    double *out, struct budget_lanes *lanes);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -551,6 +571,11 @@ struct budget_sums {
 	double compute, data, comm, other;
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
+/* Rank ri's compute at every aligned step into out (analysis_rank_compute()) and, when
+ * its records are the aligned steps, its budget sums with them, from the same blocks of
+ * its columns (true; false: out only, the caller takes analysis_budget_sums()). */
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
+				struct budget_sums *sums);
 
 struct summary_out {
 	size_t nranks;
