@@ -334,13 +334,13 @@ struct read_scratch {
 	struct steps_tail tail;
 	char *path;
 	size_t path_cap;
-	/* the key cache of the last file this thread read for load number cache_load: every
-	 * rank of one load interns into the same model, so the next file starts with it */
-	struct key_cache cache;
-	unsigned long cache_load;
+	/* the load number of the file the tail read last: every rank of one load interns
+	 * into the same model, so the next file starts with its key cache and scanner shape */
+	unsigned long tail_load;
 };
 
-/* Numbers the loads (load_job.id), so a thread's key cache is never carried into another. */
+/* Numbers the loads (load_job.id), so a thread's key cache and scanner shape are never
+ * carried into another. */
 static atomic_ulong load_serial;
 
 static pthread_key_t scratch_key;
@@ -452,24 +452,39 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	return err;
 }
 
-/* A tail at the start of path (borrowed), registered as a new source. */
-static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size)
+/* A tail at the start of path (borrowed), registered as a new source. Field by field,
+ * not a memset of the whole: the key cache's entries and the scanner's members, shape
+ * bytes and records (17 KB) are written before they are read. keep: the key cache and
+ * the scanner's predictions and shape go on from the file this tail read last, of the
+ * same load (their metric ids are that model's; a line that matches them gives what a
+ * full scan gives). */
+static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size,
+		      bool keep)
 {
-	memset(t, 0, sizeof(*t));
 	t->ctx = ctx;
 	t->m = steps_model_get(ctx->run);
+	t->r = NULL;
 	t->path = path;
 	t->rank = rank;
+	if (!keep)
+		t->cache.n = t->cache.next = 0;
+	t->records = t->skipped = 0;
+	t->line = 0;
 	t->size = size;
+	t->offset = 0;
+	t->skip_nl = t->partial = t->check_nl = t->discarding = false;
+	t->last_err = 0;
+	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);
-	pytscope_scan_init(&t->scan);
+	if (!keep)
+		pytscope_scan_init(&t->scan);
 }
 
 struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
 {
 	struct steps_tail *t = xmalloc(sizeof(*t));
-	tail_init(t, ctx, rank, path, size);
+	tail_init(t, ctx, rank, path, size, false);
 	t->path = xstrdup(path);
 	return t;
 }
@@ -538,7 +553,7 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
  * read up to the size seen at open and stop, so a writer that keeps appending cannot
  * keep the load from finishing (follow mode reads the rest). The tail is the thread's
  * (read_scratch): nothing is allocated per file; within load number load_id (0: none)
- * the key cache goes on from the thread's previous file. */
+ * its key cache and scanner shape go on from the thread's previous file. */
 static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
 			    const char *rel, int rank, unsigned long load_id)
 {
@@ -549,14 +564,11 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
-	tail_init(&s->tail, ctx, rank, path, size);
-	if (load_id && s->cache_load == load_id)
-		s->tail.cache = s->cache;
+	tail_init(&s->tail, ctx, rank, path, size, load_id && s->tail_load == load_id);
 	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	close(fd);
 	json_doc_free(&s->tail.doc);
-	s->cache = s->tail.cache;
-	s->cache_load = load_id;
+	s->tail_load = load_id;
 	if (own)
 		scratch_free(s);
 }
