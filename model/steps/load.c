@@ -331,6 +331,7 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 struct read_scratch {
 	char *buf;
 	size_t cap;
+	struct store_scratch *body; /* the rank being loaded keeps its arrays here (store_body.c) */
 	struct steps_tail tail;
 	char *path;
 	size_t path_cap;
@@ -351,6 +352,7 @@ static void scratch_free(void *p)
 {
 	struct read_scratch *s = p;
 	free(s->buf);
+	store_scratch_free(s->body);
 	free(s->path);
 	free(s);
 }
@@ -371,6 +373,7 @@ static struct read_scratch *scratch_get(bool *own)
 	s = xcalloc(1, sizeof(*s));
 	s->cap = CHUNK;
 	s->buf = xmalloc(CHUNK);
+	s->body = store_scratch_new();
 	*own = !scratch_key_ok || pthread_setspecific(scratch_key, s) != 0;
 	return s;
 }
@@ -452,33 +455,28 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	return err;
 }
 
-/* A tail at the start of path (borrowed), registered as a new source. Field by field,
- * not a memset of the whole: the key cache's entries and the scanner's members, shape
- * bytes and records (17 KB) are written before they are read. keep: the key cache and
- * the scanner's predictions and shape go on from the file this tail read last, of the
- * same load (their metric ids are that model's; a line that matches them gives what a
- * full scan gives). */
-static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size,
-		      bool keep)
+/* A tail at the start of path (borrowed), registered as a new source; field by field (no
+ * 17 KB memset: the rest is written before it is read). keep: the key cache and scanner
+ * shape go on from the file this tail read last, of the same load (that model's metric
+ * ids; a line matching them gives what a full scan gives). */
+static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size, bool keep)
 {
 	t->ctx = ctx;
 	t->m = steps_model_get(ctx->run);
 	t->r = NULL;
 	t->path = path;
 	t->rank = rank;
-	if (!keep)
-		t->cache.n = t->cache.next = 0;
 	t->records = t->skipped = 0;
-	t->line = 0;
+	t->line = t->offset = t->last_err = 0;
 	t->size = size;
-	t->offset = 0;
 	t->skip_nl = t->partial = t->check_nl = t->discarding = false;
-	t->last_err = 0;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);
-	if (!keep)
+	if (!keep) {
+		t->cache.n = t->cache.next = 0;
 		pytscope_scan_init(&t->scan);
+	}
 }
 
 struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
@@ -605,13 +603,6 @@ void steps_rank_files_free(struct steps_rank_file *v, size_t n)
 	free(v);
 }
 
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank)
-{
-	struct steps_meta meta = { 0 };
-	steps_load_meta(run, dir, rank, &meta);
-	rank_set_meta(r, &meta);
-}
-
 void steps_rank_reparse(struct run *run, struct rank_steps *r)
 {
 	struct steps_model *m = r->m;
@@ -686,14 +677,15 @@ static void load_rank(void *ud, size_t i)
 		rank_exact_scalars(r);
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
+	store_rank_use_scratch(r, s->body); /* until the seal below */
 	const char *rel;
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
 	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id);
+	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
+	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	if (own)
 		scratch_free(s);
-	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
-	steps_rank_seal(r); /* compaction on the worker thread, and ready for the index */
 	steps_publish_rank(job->m, r);
 }
 
