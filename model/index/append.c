@@ -2,8 +2,17 @@
 /* append.c: writing what a run read beyond its index back into it: index_append()
  * rewrites the index whole from the run (every rank's body encoded again), atomically,
  * with each rank's latest source and the diagnostics of its files (after an open that
- * parsed the tails of grown sources; a follower's compaction); the index log
- * (index.h DELTAS) appends a follower's new records as delta segments (delta.h). */
+ * parsed the tails of grown sources); the index log (index.h DELTAS) appends a
+ * follower's new records as delta segments (delta.h) to each part of the index, whole
+ * or sharded, and compacts a part by rewriting that part alone from the run.
+ *
+ * Why a sharded index stays sharded when a follower compacts it: a part is rewritten
+ * at the cost of its own ranks, not the run's (the save costs what changed, and a
+ * compaction a 1/N share of the run); a shard that is missing or failed stays missing
+ * and is still named at each open (its job may be queued or running: Slurm builds it,
+ * not the follower), where rewriting the run as one part would have removed the other
+ * parts and their summary inputs; and a shard built again later (`index --shard K/N`)
+ * replaces its part only, beside the parts the follower kept. */
 #include "model/index/index.h"
 
 #include <errno.h>
@@ -11,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "model/index/codec.h"
 #include "model/index/delta.h"
@@ -108,37 +118,54 @@ static size_t *pick_diags(const struct run *run, const char *index_dir, const st
 	return v;
 }
 
-int index_append(struct run *run, const char *run_dir, char **path_out)
+/* Rewrite part k of n (files[lo, hi), sorted by id) from the run: every rank of the
+ * slice in the run, read from one source each (else EAGAIN), compacted first. */
+static int write_part(struct run *run, const char *run_dir, const struct steps_rank_file *files, unsigned k,
+		      unsigned n, size_t lo, size_t hi, char **path_out)
 {
-	if (path_out)
-		*path_out = NULL;
 	struct steps_model *m = run->steps;
-	if (!m)
-		return EINVAL;
-	struct steps_rank_file *files = NULL;
-	size_t n = index_plan(run_dir, &files);
-	bool whole = n > 0;
-	for (size_t i = 0; i < n && whole; i++)
+	bool whole = hi > lo;
+	for (size_t i = lo; i < hi && whole; i++)
 		whole = steps_rank_index(m, (int)files[i].rank) >= 0;
 	size_t *src = NULL, nsrc = 0;
 	int err = EAGAIN;
-	if (whole && pick_sources(run, files, n, &src, &nsrc)) {
-		for (size_t i = 0; i < n; i++)
+	if (whole && pick_sources(run, files + lo, hi - lo, &src, &nsrc)) {
+		for (size_t i = lo; i < hi; i++)
 			steps_rank_settle(m, (size_t)steps_rank_index(m, (int)files[i].rank));
 		char *dir = index_dir_for(run_dir);
 		size_t ndiag;
-		size_t *diag = pick_diags(run, dir, files, n, 0, &ndiag);
+		size_t *diag = pick_diags(run, dir, files + lo, hi - lo, 0, &ndiag);
 		struct index_pick pick = { src, nsrc, diag, ndiag };
-		err = index_write_pick(run, run_dir, 0, 1, files, 0, n, &pick, path_out);
+		err = index_write_pick(run, run_dir, k, n, files, lo, hi, &pick, path_out);
 		free(diag);
 		free(dir);
 	}
 	free(src);
+	return err;
+}
+
+int index_append(struct run *run, const char *run_dir, char **path_out)
+{
+	if (path_out)
+		*path_out = NULL;
+	if (!run->steps)
+		return EINVAL;
+	struct steps_rank_file *files = NULL;
+	size_t n = index_plan(run_dir, &files);
+	int err = write_part(run, run_dir, files, 0, 1, 0, n, path_out);
 	steps_rank_files_free(files, n);
 	return err;
 }
 
 /* ---- the index log: delta segments ---------------------------------------------------- */
+
+/* A part of the index as the log last saw it. */
+struct log_part {
+	struct index_file_id base;       /* the part file then */
+	unsigned seq;                    /* deltas on it */
+	bool checked;                    /* it holds saved/covered of its slice */
+	size_t diag0;                    /* run->diags up to here are in it (its ranks') */
+};
 
 struct index_log {
 	struct run *run;
@@ -147,42 +174,31 @@ struct index_log {
 	size_t n;
 	size_t *saved;                   /* records of files[i]'s rank the index holds */
 	long long *covered;              /* bytes of its steps.jsonl the index covers */
-	size_t diag0;                    /* run->diags up to here are in the index */
-	bool checked;                    /* the index is known to hold saved/covered */
-	struct index_file_id base;       /* the base part then */
-	unsigned seq;                    /* deltas on it */
+	bool *held;                      /* saved/covered[i] are known (the rank was in the run) */
+	size_t diag_begin;               /* run->diags when the log began */
+	unsigned nparts;                 /* the shard count of the parts below (0: none seen) */
+	struct log_part *part;
 	unsigned max;
 };
 
-/* What the run holds now, per file: records and covered bytes (false: a rank is missing
- * or was read twice: reloaded). */
-static bool log_now(struct index_log *lg, size_t *recs, long long *cov)
+/* What the run holds now, per file: records and covered bytes; ok[i] false when the
+ * rank is missing, was read twice (reloaded) or its source failed. */
+static void log_now(struct index_log *lg, size_t *recs, long long *cov, bool *ok)
 {
 	struct steps_model *m = lg->run->steps;
 	long *src = xmalloc((lg->n ? lg->n : 1) * sizeof(*src));
 	size_t *count = xmalloc((lg->n ? lg->n : 1) * sizeof(*count));
 	index_sources_of(lg->run, lg->files, NULL, lg->n, src, count);
-	bool ok = m != NULL;
 	pthread_mutex_lock(&lg->run->lock);
-	for (size_t i = 0; i < lg->n && ok; i++) {
-		long ri = steps_rank_index(m, (int)lg->files[i].rank);
-		ok = ri >= 0 && count[i] == 1 && !lg->run->src[src[i]].err;
-		if (ok) {
-			recs[i] = steps_nrecords(m, (size_t)ri);
-			cov[i] = lg->run->src[src[i]].consumed;
-		}
+	for (size_t i = 0; i < lg->n; i++) {
+		long ri = m ? steps_rank_index(m, (int)lg->files[i].rank) : -1;
+		ok[i] = ri >= 0 && count[i] == 1 && !lg->run->src[src[i]].err;
+		recs[i] = ok[i] ? steps_nrecords(m, (size_t)ri) : 0;
+		cov[i] = ok[i] ? lg->run->src[src[i]].consumed : -1;
 	}
 	pthread_mutex_unlock(&lg->run->lock);
 	free(src);
 	free(count);
-	return ok;
-}
-
-static void log_snapshot(struct index_log *lg)
-{
-	if (!log_now(lg, lg->saved, lg->covered))
-		lg->checked = false;
-	lg->diag0 = lg->run->diags.n;
 }
 
 unsigned index_delta_max(void)
@@ -201,8 +217,10 @@ struct index_log *index_log_begin(struct run *run, const char *run_dir)
 	lg->n = index_plan(run_dir, &lg->files);
 	lg->saved = xcalloc(lg->n ? lg->n : 1, sizeof(*lg->saved));
 	lg->covered = xcalloc(lg->n ? lg->n : 1, sizeof(*lg->covered));
+	lg->held = xcalloc(lg->n ? lg->n : 1, sizeof(*lg->held));
 	lg->max = index_delta_max();
-	log_snapshot(lg);
+	log_now(lg, lg->saved, lg->covered, lg->held);
+	lg->diag_begin = run->diags.n;
 	return lg;
 }
 
@@ -213,6 +231,8 @@ void index_log_end(struct index_log *lg)
 	steps_rank_files_free(lg->files, lg->n);
 	free(lg->saved);
 	free(lg->covered);
+	free(lg->held);
+	free(lg->part);
 	free(lg->run_dir);
 	free(lg->dir);
 	free(lg);
@@ -223,44 +243,68 @@ static bool same_id(const struct index_file_id *a, const struct index_file_id *b
 	return a->size == b->size && a->mtime_ns == b->mtime_ns && a->ino == b->ino;
 }
 
-/* The index as it is now holds what the log says (the base part, its deltas, and per
- * rank the bytes covered). */
-static bool log_matches_index(struct index_log *lg)
+/* The file at path as it is now (size, mtime, inode); false when absent. */
+static bool id_now(const char *path, struct index_file_id *id)
 {
-	bool found = false;
-	if (index_newest_count(lg->dir, "steps", &found) != 1)
+	struct stat st;
+	if (stat(path, &st) != 0)
 		return false;
-	char *path = xasprintf("%s/steps-0-of-1.tsx", lg->dir);
+	*id = (struct index_file_id){ (long long)st.st_size,
+				      (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+				      (long long)st.st_ino, 0 };
+	return true;
+}
+
+enum part_state {
+	PART_MATCHES,   /* holds what the log saved for its slice: deltas go on it */
+	PART_DIFFERS,   /* a valid part that does not (written by someone else, stale): rewrite it */
+	PART_UNUSABLE   /* missing, damaged, another shard */
+};
+
+/* Part k of lg->nparts (files[lo, hi)) against what the log last saved of its slice. */
+static enum part_state log_part_state(struct index_log *lg, unsigned k, size_t lo, size_t hi)
+{
+	struct log_part *p = &lg->part[k];
+	unsigned N = lg->nparts;
+	char *path = xasprintf("%s/steps-%u-of-%u.tsx", lg->dir, k, N);
 	struct index_file_id id;
+	unsigned nd = delta_count(lg->dir, k, N);
+	if (p->checked) { /* what this log wrote last, unless someone else wrote since */
+		if (id_now(path, &id) && same_id(&id, &p->base) && nd == p->seq) {
+			free(path);
+			return PART_MATCHES;
+		}
+		p->checked = false;
+	}
 	long *ids;
 	struct index_extent *ext;
 	size_t n;
-	bool ok = extent_read_part(path, lg->run_dir, &id, &ids, &ext, &n) && n == lg->n;
+	bool readable = extent_read_part(path, lg->run_dir, k, N, &id, &ids, &ext, &n);
 	free(path);
-	unsigned nd = delta_count(lg->dir);
-	if (ok && lg->checked) { /* what this log wrote last, unless someone else wrote since */
-		ok = same_id(&id, &lg->base) && nd == lg->seq;
-	} else if (ok) {
-		struct delta_set *ds = delta_set_read(NULL, lg->dir, lg->run_dir, &id);
+	bool ok = readable && n == hi - lo;
+	if (ok) {
+		struct delta_set *ds = delta_set_read(NULL, lg->dir, k, N, lg->run_dir, &id);
 		ok = delta_set_count(ds) == nd;
 		for (size_t i = 0; i < n && ok; i++) {
 			const struct index_extent *moved = delta_set_extent(ds, ids[i]);
-			ok = ids[i] == lg->files[i].rank && (moved ? moved : &ext[i])->covered == lg->covered[i];
+			ok = ids[i] == lg->files[lo + i].rank && lg->held[lo + i] &&
+			     (moved ? moved : &ext[i])->covered == lg->covered[lo + i];
 		}
 		delta_set_free(ds);
 	}
 	free(ids);
 	free(ext);
-	if (ok) {
-		lg->base = id;
-		lg->seq = nd;
-		lg->checked = true;
-	}
-	return ok;
+	if (!ok)
+		return readable ? PART_DIFFERS : PART_UNUSABLE;
+	p->base = id;
+	p->seq = nd;
+	p->checked = true;
+	return PART_MATCHES;
 }
 
 struct delta_job {
 	struct index_log *lg;
+	unsigned k;                      /* the part it extends */
 	const size_t *which;             /* files that grew */
 	size_t nwhich;
 	const size_t *src;               /* their latest sources */
@@ -307,13 +351,14 @@ static void fill_delta(struct obuf *body, struct obuf *h, void *ud)
 {
 	const struct delta_job *j = ud;
 	struct index_log *lg = j->lg;
+	const struct log_part *p = &lg->part[j->k];
 	struct steps_model *m = lg->run->steps;
 	delta_bodies(body, j);
 	ob_u32(h, DELTA_TAG);
-	ob_i64(h, lg->base.size);
-	ob_i64(h, lg->base.mtime_ns);
-	ob_i64(h, lg->base.ino);
-	ob_u32(h, lg->seq + 1);
+	ob_i64(h, p->base.size);
+	ob_i64(h, p->base.mtime_ns);
+	ob_i64(h, p->base.ino);
+	ob_u32(h, p->seq + 1);
 	size_t nm = steps_nmetrics(m);
 	ob_u64(h, nm);
 	for (size_t i = 0; i < nm; i++) {
@@ -326,32 +371,35 @@ static void fill_delta(struct obuf *body, struct obuf *h, void *ud)
 	index_put_diags(h, lg->run_dir, lg->run, j->diag, 0, j->ndiag);
 }
 
-/* Write delta seq + 1 with the ranks that grew since the log's last commit. */
-static int write_delta(struct index_log *lg, const size_t *recs, const long long *cov, char **path_out)
+/* Write delta seq + 1 of part k (files[lo, hi)) with its ranks that grew since the
+ * log's last commit and the diagnostics added about them. */
+static int write_delta(struct index_log *lg, unsigned k, size_t lo, size_t hi, const size_t *recs,
+		       const long long *cov, char **path_out)
 {
-	struct delta_job j = { .lg = lg };
-	size_t *which = xmalloc((lg->n ? lg->n : 1) * sizeof(*which));
-	for (size_t i = 0; i < lg->n; i++)
+	struct log_part *p = &lg->part[k];
+	struct delta_job j = { .lg = lg, .k = k };
+	size_t *which = xmalloc((hi - lo ? hi - lo : 1) * sizeof(*which));
+	for (size_t i = lo; i < hi; i++)
 		if (recs[i] != lg->saved[i] || cov[i] != lg->covered[i])
 			which[j.nwhich++] = i;
 	j.which = which;
 	long *latest = xmalloc((j.nwhich ? j.nwhich : 1) * sizeof(*latest));
 	index_sources_of(lg->run, lg->files, which, j.nwhich, latest, NULL);
 	size_t *src = xmalloc((j.nwhich ? j.nwhich : 1) * sizeof(*src));
-	for (size_t k = 0; k < j.nwhich; k++)
-		src[k] = (size_t)latest[k];
+	for (size_t x = 0; x < j.nwhich; x++)
+		src[x] = (size_t)latest[x];
 	free(latest);
 	j.src = src;
-	size_t *diag = pick_diags(lg->run, lg->dir, lg->files, lg->n, lg->diag0, &j.ndiag);
+	size_t *diag = pick_diags(lg->run, lg->dir, lg->files + lo, hi - lo, p->diag0, &j.ndiag);
 	j.diag = diag;
 	j.loc = xcalloc(j.nwhich ? j.nwhich : 1, sizeof(*j.loc));
 	int err = 0;
 	if (j.nwhich || j.ndiag) {
-		char *path = delta_path(lg->dir, lg->seq + 1);
+		char *path = delta_path(lg->dir, k, lg->nparts, p->seq + 1);
 		err = index_file_write(path, fill_delta, &j);
 		if (!err)
-			lg->seq++;
-		if (!err && path_out)
+			p->seq++;
+		if (!err && path_out && !*path_out)
 			*path_out = path;
 		else
 			free(path);
@@ -363,51 +411,102 @@ static int write_delta(struct index_log *lg, const size_t *recs, const long long
 	return err;
 }
 
+/* Rewrite part k (files[lo, hi)) from the run: a compaction, or a part that does not
+ * hold what the log saved. Its deltas go (index_write_spec). */
+static int rewrite_part(struct index_log *lg, unsigned k, size_t lo, size_t hi, char **path_out)
+{
+	char *written = NULL;
+	int err = write_part(lg->run, lg->run_dir, lg->files, k, lg->nparts, lo, hi, &written);
+	struct log_part *p = &lg->part[k];
+	long *ids = NULL;
+	struct index_extent *ext = NULL;
+	size_t n;
+	p->checked = !err && extent_read_part(written, lg->run_dir, k, lg->nparts, &p->base, &ids, &ext, &n);
+	p->seq = 0;
+	free(ids);
+	free(ext);
+	if (path_out && !*path_out)
+		*path_out = written;
+	else
+		free(written);
+	return err;
+}
+
+/* Save part k of the log's parts: a delta, a compaction or a rewrite; EAGAIN when a
+ * rank of its slice is not in the run as one source, ENOENT when the part is missing
+ * or damaged (a shard not built: left to its job; the open names it). */
+static int save_part(struct index_log *lg, unsigned k, const size_t *recs, const long long *cov,
+		     const bool *ok, bool *rewrote, char **path_out)
+{
+	size_t lo, hi;
+	index_shard_slice(lg->n, k, lg->nparts, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		if (!ok[i])
+			return EAGAIN;
+	enum part_state st = log_part_state(lg, k, lo, hi);
+	if (st == PART_UNUSABLE && lg->nparts > 1)
+		return ENOENT;
+	if (st == PART_MATCHES && lg->part[k].seq < lg->max)
+		return write_delta(lg, k, lo, hi, recs, cov, path_out);
+	int err = rewrite_part(lg, k, lo, hi, path_out);
+	*rewrote = *rewrote || !err;
+	return err;
+}
+
 int index_log_save(struct index_log *lg, bool *rewrote, char **path_out)
 {
 	*rewrote = false;
 	if (path_out)
 		*path_out = NULL;
-	size_t *recs = xmalloc((lg->n ? lg->n : 1) * sizeof(*recs));
-	long long *cov = xmalloc((lg->n ? lg->n : 1) * sizeof(*cov));
 	struct steps_rank_file *now = NULL;
 	size_t nnow = index_plan(lg->run_dir, &now);
 	bool same_plan = nnow == lg->n;
 	for (size_t i = 0; i < nnow && same_plan; i++)
 		same_plan = now[i].rank == lg->files[i].rank && strcmp(now[i].steps, lg->files[i].steps) == 0;
 	steps_rank_files_free(now, nnow);
+	if (!same_plan || !lg->run->steps)
+		return EAGAIN;
+	size_t *recs = xmalloc((lg->n ? lg->n : 1) * sizeof(*recs));
+	long long *cov = xmalloc((lg->n ? lg->n : 1) * sizeof(*cov));
+	bool *ok = xmalloc((lg->n ? lg->n : 1) * sizeof(*ok));
+	log_now(lg, recs, cov, ok);
 	index_mkdir_p(lg->dir);
 	char *lock = xasprintf("%s/steps.lock", lg->dir);
 	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(lock);
 	if (lfd >= 0)
 		flock(lfd, LOCK_EX); /* one writer at a time (two followers of one run) */
-	int err = EAGAIN;
-	if (same_plan && log_now(lg, recs, cov)) {
-		if (log_matches_index(lg) && lg->seq < lg->max) {
-			err = write_delta(lg, recs, cov, path_out);
-		} else {
-			err = index_append(lg->run, lg->run_dir, path_out);
-			*rewrote = err == 0;
-			char *path = xasprintf("%s/steps-0-of-1.tsx", lg->dir);
-			long *ids = NULL;
-			struct index_extent *ext = NULL;
-			size_t n;
-			lg->checked = !err && extent_read_part(path, lg->run_dir, &lg->base, &ids, &ext, &n);
-			free(ids);
-			free(ext);
-			free(path);
-			lg->seq = 0;
+	bool found = false;
+	unsigned N = index_newest_count(lg->dir, "steps", &found);
+	if (N != lg->nparts) { /* none yet, or the index was built again with another count */
+		free(lg->part);
+		lg->nparts = N ? N : 1; /* no index at all: write it whole */
+		lg->part = xcalloc(lg->nparts, sizeof(*lg->part));
+		for (unsigned k = 0; k < lg->nparts; k++)
+			lg->part[k].diag0 = lg->diag_begin;
+	}
+	int err = 0;
+	size_t ndiag = lg->run->diags.n;
+	for (unsigned k = 0; k < lg->nparts; k++) {
+		int e = save_part(lg, k, recs, cov, ok, rewrote, path_out);
+		if (e == ENOENT)
+			continue;
+		err = err ? err : e;
+		if (e)
+			continue;
+		size_t lo, hi;
+		index_shard_slice(lg->n, k, lg->nparts, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) { /* this slice is in the index as the run holds it */
+			lg->saved[i] = recs[i];
+			lg->covered[i] = cov[i];
+			lg->held[i] = ok[i];
 		}
+		lg->part[k].diag0 = ndiag;
 	}
 	if (lfd >= 0)
 		close(lfd);
-	if (!err) {
-		memcpy(lg->saved, recs, lg->n * sizeof(*recs));
-		memcpy(lg->covered, cov, lg->n * sizeof(*cov));
-		lg->diag0 = lg->run->diags.n;
-	}
 	free(recs);
 	free(cov);
+	free(ok);
 	return err;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* delta.c: reading the delta segments of a whole index at open (see delta.h for the
+/* delta.c: reading the delta segments of an index part at open (see delta.h for the
  * format): which deltas are valid, the extents and sources they move on, and the
  * segments they add to the ranks restored from the base part. */
 #include "model/index/delta.h"
@@ -40,16 +40,16 @@ struct delta_set {
 	size_t ne, ecap;
 };
 
-char *delta_path(const char *dir, unsigned seq)
+char *delta_path(const char *dir, unsigned k, unsigned n, unsigned seq)
 {
-	return xasprintf("%s/steps-0-of-1.delta-%06u.tsx", dir, seq);
+	return xasprintf("%s/steps-%u-of-%u.delta-%06u.tsx", dir, k, n, seq);
 }
 
-unsigned delta_count(const char *dir)
+unsigned delta_count(const char *dir, unsigned k, unsigned nparts)
 {
 	unsigned n = 0;
 	for (;;) {
-		char *p = delta_path(dir, n + 1);
+		char *p = delta_path(dir, k, nparts, n + 1);
 		bool there = access(p, F_OK) == 0;
 		free(p);
 		if (!there)
@@ -58,21 +58,33 @@ unsigned delta_count(const char *dir)
 	}
 }
 
-void delta_remove_all(const char *dir)
+/* Remove the deltas of part k of n (any part when all). */
+static void remove_deltas(const char *dir, bool all, unsigned k, unsigned n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
 	struct dirent *e;
-	unsigned seq;
+	unsigned seq, dk, dn;
 	char tail[8];
 	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "steps-0-of-1.delta-%u.ts%1s", &seq, tail) == 2) {
+		if (sscanf(e->d_name, "steps-%u-of-%u.delta-%u.ts%1s", &dk, &dn, &seq, tail) == 4 &&
+		    (all || (dk == k && dn == n))) {
 			char *p = xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
 		}
 	closedir(d);
+}
+
+void delta_remove_all(const char *dir)
+{
+	remove_deltas(dir, true, 0, 0);
+}
+
+void delta_remove_part(const char *dir, unsigned k, unsigned n)
+{
+	remove_deltas(dir, false, k, n);
 }
 
 /* One entry of a delta head; false when malformed. */
@@ -146,33 +158,34 @@ static int cmp_entry(const void *a, const void *b)
 
 /* Delta seq of n is bad (why): report it, remove it and the ones after it (their
  * records are parsed again from the JSONL and appended by this open). */
-static void drop_from(struct run *run, const char *dir, const char *path, unsigned seq, unsigned n, const char *why)
+static void drop_from(struct run *run, const char *dir, unsigned part_k, unsigned part_n, const char *path,
+		      unsigned seq, unsigned n, const char *why)
 {
 	diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 		 "index delta %u of %u not used: %s; it and the %u after it are dropped, the records they held "
 		 "are read from the JSONL", seq, n, why, n - seq);
 	for (unsigned k = seq; k <= n; k++) {
-		char *p = delta_path(dir, k);
+		char *p = delta_path(dir, part_k, part_n, k);
 		unlink(p);
 		free(p);
 	}
 }
 
-struct delta_set *delta_set_read(struct run *run, const char *dir, const char *base_dir,
-				 const struct index_file_id *base)
+struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, unsigned nparts,
+				 const char *base_dir, const struct index_file_id *base)
 {
-	unsigned n = delta_count(dir);
+	unsigned n = delta_count(dir, k, nparts);
 	if (!n)
 		return NULL;
 	struct delta_set *ds = xcalloc(1, sizeof(*ds));
 	ds->f = xcalloc(n, sizeof(*ds->f));
 	for (unsigned seq = 1; seq <= n; seq++) {
 		struct delta_file *f = &ds->f[ds->nf];
-		f->path = delta_path(dir, seq);
+		f->path = delta_path(dir, k, nparts, seq);
 		const char *why = file_read(ds, f, seq, base_dir, base);
 		if (why) {
 			if (run) /* an open: report and remove them (a status only looks) */
-				drop_from(run, dir, f->path, seq, n, why);
+				drop_from(run, dir, k, nparts, f->path, seq, n, why);
 			free(f->path);
 			free(f->head);
 			break;

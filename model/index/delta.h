@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* delta.h: private to model/index/: the delta segments follow mode appends to a whole
- * index (index.h DELTAS): reading them at open (delta.c) and the pieces of the part
+/* delta.h: private to model/index/: the delta segments follow mode appends to an index
+ * part (index.h DELTAS): reading them at open (delta.c) and the pieces of the part
  * format they share with index.c and append.c.
+ *
+ * Each part has its own chain of deltas: steps-K-of-N.delta-SEQ.tsx extends part
+ * steps-K-of-N.tsx (a whole index: K = 0, N = 1), SEQ = 1, 2, ... A delta names the
+ * part it extends by that file's size, mtime and inode when the delta was written, so a
+ * part rebuilt since (`index --shard K/N` again, which also removes the part's deltas,
+ * or a whole rewrite) never takes a delta that extends its previous version: such a
+ * delta is reported and dropped with every later one of its chain.
  *
  * A delta file is an index file (index.h header, bodies, head at the end, written by
  * index_file_write: a temporary file renamed, so a killed writer leaves the previous
@@ -29,19 +36,20 @@ struct obuf;
 struct rank_steps;
 struct steps_model;
 
-/* Delta file seq of the whole index in dir (malloc'd). */
-char *delta_path(const char *dir, unsigned seq);
-/* How many deltas dir holds in sequence from 1 (files that exist). */
-unsigned delta_count(const char *dir);
-/* Remove every delta file of dir. */
+/* Delta file seq of part k of n in dir (malloc'd). */
+char *delta_path(const char *dir, unsigned k, unsigned n, unsigned seq);
+/* How many deltas part k of n holds in sequence from 1 (files that exist). */
+unsigned delta_count(const char *dir, unsigned k, unsigned n);
+/* Remove every delta file of dir (of any part), or those of part k of n. */
 void delta_remove_all(const char *dir);
+void delta_remove_part(const char *dir, unsigned k, unsigned n);
 
-/* The valid deltas of base part `base_path` (checked: id) in dir, for the ranks a run
- * restores from it. NULL when there are none. With run (an open), the first bad one
- * and every later one are reported in run and removed; without, only left out. */
+/* The valid deltas of part k of n in dir (the part as checked: base), for the ranks a
+ * run restores from it. NULL when there are none. With run (an open), the first bad
+ * one and every later one are reported in run and removed; without, only left out. */
 struct delta_set;
-struct delta_set *delta_set_read(struct run *run, const char *dir, const char *base_dir,
-				 const struct index_file_id *base);
+struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, unsigned n,
+				 const char *base_dir, const struct index_file_id *base);
 /* The extent the deltas recorded last for rank id (NULL: none). */
 const struct index_extent *delta_set_extent(const struct delta_set *ds, long rank);
 /* Register the deltas' files with m (after the base part: index_part_files() order). */

@@ -131,8 +131,8 @@ enum extent_state extent_check(const struct index_extent *e, const char *steps)
 	return same ? EXTENT_GREW : EXTENT_STALE;
 }
 
-bool extent_read_part(const char *path, const char *base, struct index_file_id *id, long **ids,
-		      struct index_extent **ext, size_t *n)
+bool extent_read_part(const char *path, const char *base, unsigned part_k, unsigned part_n,
+		      struct index_file_id *id, long **ids, struct index_extent **ext, size_t *n)
 {
 	unsigned char *head;
 	size_t len;
@@ -142,8 +142,8 @@ bool extent_read_part(const char *path, const char *base, struct index_file_id *
 	if (index_head_read(path, &head, &len, id))
 		return false;
 	struct ibuf b = { head, len, 0, false };
-	bool whole = ib_u32(&b) == 0 && ib_u32(&b) == 1;
-	size_t k = whole ? ib_count(&b, 8) : 0;
+	bool same = ib_u32(&b) == part_k && ib_u32(&b) == part_n;
+	size_t k = same ? ib_count(&b, 8) : 0;
 	*ids = xmalloc((k ? k : 1) * sizeof(**ids));
 	*ext = xmalloc((k ? k : 1) * sizeof(**ext));
 	for (size_t i = 0; i < k && !b.bad; i++) {
@@ -155,5 +155,5 @@ bool extent_read_part(const char *path, const char *base, struct index_file_id *
 	}
 	free(head);
 	*n = k;
-	return whole && !b.bad;
+	return same && !b.bad;
 }

@@ -43,11 +43,11 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps);
 void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src);
 void extent_get(struct ibuf *b, struct index_extent *e);
 enum extent_state extent_check(const struct index_extent *e, const char *steps);
-/* The rank ids and extents whole index part `path` records (malloc'd arrays of *n, in
- * its order: ascending ids) and the file as read; false when it cannot be read, is
- * damaged or is not a whole index (steps-0-of-1). */
+/* The rank ids and extents index part `path` records (malloc'd arrays of *n, in its
+ * order: ascending ids) and the file as read; false when it cannot be read, is damaged
+ * or is not part part_k of part_n. */
 struct index_file_id;
-bool extent_read_part(const char *path, const char *base, struct index_file_id *id, long **ids,
-		      struct index_extent **ext, size_t *n);
+bool extent_read_part(const char *path, const char *base, unsigned part_k, unsigned part_n,
+		      struct index_file_id *id, long **ids, struct index_extent **ext, size_t *n);
 
 #endif

@@ -406,7 +406,9 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	if (!err && s->n == 1) {
 		index_remove_other_parts(dir, "steps", s->n);
 		index_remove_other_parts(dir, "inputs", 0); /* shards' parts of the summary */
-		delta_remove_all(dir); /* they extend the part replaced (and would not match it) */
+		delta_remove_all(dir); /* they extend the parts replaced (and would not match them) */
+	} else if (!err) {
+		delta_remove_part(dir, s->k, s->n); /* likewise */
 	}
 	free(dir);
 	if (path_out && !err)
@@ -562,7 +564,7 @@ void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool app
 struct part_map {
 	unsigned char *head;
 	struct index_file_id id;
-	struct delta_set *ds;     /* a whole index's deltas (delta.h), NULL: none */
+	struct delta_set *ds;     /* the part's deltas (delta.h), NULL: none */
 };
 
 bool index_pread_all(int fd, void *buf, size_t n, long long off)
@@ -693,11 +695,9 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	index_shard_slice(nfiles, k, n, &lo, &hi);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	if (n == 1) {
-		char *dir = index_dir_for(base);
-		pm->ds = delta_set_read(run, dir, base, &pm->id);
-		free(dir);
-	}
+	char *dir = index_dir_for(base);
+	pm->ds = delta_set_read(run, dir, k, n, base, &pm->id);
+	free(dir);
 	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL, pm->ds);
 }
 
@@ -834,19 +834,22 @@ size_t index_part_files(const char *run_dir, char ***out)
 	bool found = false;
 	char *dir = index_dir_for(run_dir);
 	unsigned n = index_newest_count(dir, "steps", &found);
-	char **v = xcalloc(n ? n : 1, sizeof(*v));
-	size_t k = 0;
+	char **v = NULL;
+	size_t k = 0, cap = 0;
 	for (unsigned i = 0; i < n; i++) {
 		char *p = part_path(dir, i, n);
-		if (access(p, F_OK) == 0)
-			v[k++] = p;
-		else
+		if (access(p, F_OK) != 0) {
 			free(p);
+			continue;
+		}
+		unsigned nd = delta_count(dir, i, n); /* a part's deltas follow it */
+		xgrow((void **)&v, &cap, k + 1 + nd, sizeof(*v));
+		v[k++] = p;
+		for (unsigned d = 1; d <= nd; d++)
+			v[k++] = delta_path(dir, i, n, d);
 	}
-	unsigned nd = n == 1 && k == 1 ? delta_count(dir) : 0; /* a whole index's deltas follow it */
-	v = xrealloc(v, (k + nd ? k + nd : 1) * sizeof(*v));
-	for (unsigned i = 1; i <= nd; i++)
-		v[k++] = delta_path(dir, i);
+	if (!v)
+		v = xcalloc(1, sizeof(*v));
 	free(dir);
 	*out = v;
 	return k;

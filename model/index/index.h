@@ -102,30 +102,34 @@ int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned 
 		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
 		     char **path_out);
 
-/* Append what the run read beyond its index (a follow, the tails of a grown open) by
- * rewriting run_dir's index whole (one part, atomically: a temporary file renamed; the
- * old parts stay valid until then) from the run as it is now: every rank of the plan
+/* Rewrite run_dir's index whole (one part, atomically: a temporary file renamed; the
+ * old parts stay valid until then) from the run as it is now, with what it read beyond
+ * the index (what a follower's save cost before DELTAS; tests/tools/bench_delta.c
+ * measures it against a delta): every rank of the plan
  * must be in the run, read from one source each (a rank reloaded while following
  * leaves the index alone: the next open finds it stale and rebuilds it). Ranks are
  * compacted first (steps_rank_settle). Returns 0, an errno, or EAGAIN when the run does
  * not match its plan; *path_out as index_write. */
 int index_append(struct run *run, const char *run_dir, char **path_out);
-/* DELTAS (follow mode appends to the index). A follower logs what it reads into a whole
- * index (one part) as delta segments (model/index/delta.h): index_log_begin() notes what
- * the run holds when following starts (per rank its records and the bytes of its
- * steps.jsonl read); each index_log_save() writes one delta file with, for every rank
- * that grew since the last save, the new records' columns as stored, the rank's shell,
- * source and extent after them, and the diagnostics added; atomically (a temporary file
- * renamed: a killed follower leaves the index as of its last save, valid). An open then
- * restores the base part's ranks with their segments (replayed when a body is first
- * read, nothing parsed again) and parses only the bytes after the last delta's extents.
- * index_log_save() rewrites the index whole instead (index_append(), which removes the
- * deltas; *rewrote is set: every rank was compacted, a follower must grow them again)
- * when the index does not hold what the log last saved (none yet, sharded, written by
- * someone else, stale) or when it already has index_delta_max() deltas: compaction.
- * Returns 0, an errno, or EAGAIN when the run does not match its plan (a rank reloaded
- * or added: the index is left alone). Not thread-safe; the run's model must not change
- * during the call. */
+/* DELTAS (follow mode appends to the index). A follower logs what it reads into the
+ * index's parts, whole or sharded, as delta segments (model/index/delta.h: a chain per
+ * part): index_log_begin() notes what the run holds when following starts (per rank
+ * its records and the bytes of its steps.jsonl read); each index_log_save() writes, for
+ * each part with ranks that grew since the last save, one delta file with the new
+ * records' columns as stored, the rank's shell, source and extent after them, and the
+ * diagnostics added about them; atomically (a temporary file renamed: a killed follower
+ * leaves the index as of its last save, valid). An open then restores each part's ranks
+ * with their segments (replayed when a body is first read, nothing parsed again) and
+ * parses only the bytes after the last delta's extents (and appends them the same way).
+ * index_log_save() rewrites a part instead (that part alone, from the run: its deltas
+ * go; *rewrote is set: its ranks were compacted, a follower must grow them again) when
+ * it does not hold what the log last saved (none yet, written by someone else, stale)
+ * or already has index_delta_max() deltas: compaction. A part that is missing or
+ * damaged is left alone when the index is sharded (its shard's job builds it; the open
+ * names it) and written when the index is whole (or there is none yet). Returns 0, an
+ * errno, or EAGAIN when the run does not match its plan (a rank reloaded or added: the
+ * parts of those ranks are left alone). Not thread-safe; the run's model must not
+ * change during the call. */
 #define INDEX_DELTA_MAX 16
 unsigned index_delta_max(void);   /* TSCOPE_INDEX_DELTAS, else INDEX_DELTA_MAX */
 struct index_log;
@@ -184,8 +188,8 @@ void index_status_free(struct index_part_status *v, size_t n);
  * the tests. */
 const char *index_check(const unsigned char *bytes, size_t len);
 
-/* The part files of the newest shard count that exist, in shard order (malloc'd paths
- * in a malloc'd array). */
+/* The part files of the newest shard count that exist, in shard order, each followed
+ * by its deltas in sequence order (malloc'd paths in a malloc'd array). */
 size_t index_part_files(const char *run_dir, char ***out);
 
 /* Every file of the index (parts, the summary) has the header above and a head at its

@@ -71,13 +71,12 @@ void summary_put_head(struct obuf *h, const struct summary_job *j);
 bool summary_heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
 /* The index shards' parts of the summary (analysis_index_inputs.c) for the model's
  * parts: NULL when there are none. summary_inputs_rank() fills rank r's compute and
- * comm at every aligned step, its budget sums and memory peak from them (false: not
- * usable for r; read its steps). */
-struct summary_inputs;
+ * comm at every aligned step (pos: scratch of as many), its budget sums and memory peak
+ * from them (false: not usable for r; read its steps). summary_inputs_free() is in
+ * internal.h. */
 struct summary_inputs *summary_inputs_open(const struct steps_model *m);
-bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, double *compute,
-			 double *comm, struct budget_sums *bsum, struct rank_stat *mem);
-void summary_inputs_free(struct summary_inputs *in);
+bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, size_t *pos,
+			 double *compute, double *comm, struct budget_sums *bsum, struct rank_stat *mem);
 
 /* Rebuild RUN_DIR's summary rank by rank (analysis_index_rebuild.c): 0, an errno, or
  * ENOTSUP when this run is not one it rebuilds (the caller computes it whole). */

@@ -2,33 +2,45 @@
 /* analysis_index_inputs.c: an index shard's part of the summary (`tscope-tui index
  * --shard K/N`): what the summary rebuild (analysis_index_rebuild.c) would otherwise
  * read each rank's steps for, so the first open after a sharded build merges the
- * shards without reading any rank's steps. Per rank: compute and comm of every record
- * (the doubles analysis_records_compute() gives, so any aligned set the merged run has
- * is a slice of them), the budget sums and the memory peak. The distributed analysis
- * (medians over every rank at each step), the pyramids and their colour scales need
- * every rank, so the open computes them from these, not the shards.
+ * shards without reading any rank's steps, whatever the ranks' steps are (gaps,
+ * restarts, no step at all). Per rank: compute and comm of every record (the doubles
+ * analysis_records_compute() gives, so any aligned set the merged run has is a
+ * selection of them), the budget sums and the memory peak, and for a rank whose steps
+ * are not contiguous its step index (distinct steps ascending, the position of the last
+ * record of each): the merged run's aligned set and union come from the ranks' spans
+ * and these indexes (steps_summary_inputs_align, at finalize), and a rank's compute at
+ * an aligned step is the record the index names. The distributed analysis (medians over
+ * every rank at each step), the pyramids and their colour scales need every rank, so
+ * the open computes them from these, not the shards.
  *
  * File inputs-K-of-N.tsx next to the part steps-K-of-N.tsx: the index header
- * (index.h), per rank its compute then its comm (n doubles each), then the head:
- * SUMMARY_VERSION, the part's name, size, mtime and inode, the compute phases (names,
- * in the order they are summed), per rank: id, records n, offset of its doubles, their
- * CRC-32, budget sums (records, compute, data, comm, other), memory peak (flag, value).
+ * (index.h), per rank its compute then its comm (n doubles each) and, unless its steps
+ * are contiguous, its nd distinct steps (int64) then their positions (uint32); then the
+ * head: SUMMARY_VERSION, INPUTS_LAYOUT, the part's name, size, mtime and inode, the
+ * compute phases (names), per rank: id, records n, offset of its doubles, their CRC-32,
+ * contiguous (u8), first step, nd, offset of its step index and its CRC-32, budget sums
+ * (records, compute, data, comm, other), memory peak (flag, value).
  * The open uses a rank's inputs when the file and its part are the ones it read, the
- * compute phases are the merged run's (same names, same order) and the rank's aligned
- * steps are a run of its records (contiguous ranks, contiguous aligned set); otherwise
- * it reads that rank's steps. */
+ * shard's compute phases are among the merged run's (a record's compute is the exactly
+ * rounded sum of its phase values, so neither the order of the phases nor phases the
+ * rank never has change it) and the rank's shell (records, contiguous, first step,
+ * distinct steps) is the one recorded; otherwise it reads that rank's steps. */
 #include "model/steps/analysis_index.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/run.h"
 #include "model/xalloc.h"
+
+/* The head's layout after SUMMARY_VERSION (a file of another layout is not used: its
+ * ranks' steps are read). */
+#define INPUTS_LAYOUT 2u
 
 static char *inputs_path(const char *dir, unsigned k, unsigned n)
 {
@@ -43,12 +55,53 @@ static const char *base_of(const char *path)
 
 /* ---- writing (the shard) ------------------------------------------------------------ */
 
+/* Where rank r's doubles and step index went. */
+struct rank_loc {
+	uint64_t off, ioff;
+	uint32_t crc, icrc;
+};
+
 struct inputs_job {
 	struct run *run;
 	const char *part;
-	uint64_t *off;
-	uint32_t *crc;
+	struct rank_loc *loc;
 };
+
+/* Rank r's step index (not contiguous): its distinct steps, then their positions. */
+static void put_step_index(struct obuf *o, const struct rank_steps *rs, struct rank_loc *loc)
+{
+	rank_need_body(rs);
+	loc->ioff = index_body_offset(o);
+	ob_sum_begin(o);
+	ob_bytes(o, rs->idx_step, rs->ndistinct * sizeof(*rs->idx_step));
+	ob_bytes(o, rs->idx_pos, rs->ndistinct * sizeof(*rs->idx_pos));
+	loc->icrc = ob_sum_end(o);
+}
+
+static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struct rank_loc *loc)
+{
+	struct steps_model *m = run->steps;
+	const struct rank_steps *rs = m->rank[r];
+	struct budget_sums b;
+	struct rank_stat mem = { 0 };
+	analysis_budget_sums(run, r, &b);
+	analysis_rank_mem_peak(m, r, &mem);
+	ob_i64(h, steps_rank_id(m, r));
+	ob_u64(h, steps_nrecords(m, r));
+	ob_u64(h, loc->off);
+	ob_u32(h, loc->crc);
+	ob_u8(h, rs->contiguous);
+	ob_i64(h, rs->step0);
+	ob_u64(h, rs->contiguous ? 0 : rs->ndistinct);
+	ob_u64(h, loc->ioff);
+	ob_u32(h, loc->icrc);
+	ob_u64(h, b.n);
+	const double f[] = { b.compute, b.data, b.comm, b.other };
+	for (size_t i = 0; i < ARRAY_LEN(f); i++)
+		ob_f64(h, f[i]);
+	ob_u8(h, mem.has_mem_peak);
+	ob_f64(h, mem.mem_peak);
+}
 
 static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 {
@@ -66,13 +119,16 @@ static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 			v = xrealloc(v, 2 * cap * sizeof(*v));
 		}
 		analysis_records_compute(m, &ps, r, 0, n, v, v + n);
-		j->off[r] = index_body_offset(o);
+		j->loc[r].off = index_body_offset(o);
 		ob_sum_begin(o);
 		ob_bytes(o, v, 2 * n * sizeof(*v));
-		j->crc[r] = ob_sum_end(o);
+		j->loc[r].crc = ob_sum_end(o);
+		if (!m->rank[r]->contiguous)
+			put_step_index(o, m->rank[r], &j->loc[r]);
 	}
 	free(v);
 	ob_u32(h, SUMMARY_VERSION);
+	ob_u32(h, INPUTS_LAYOUT);
 	struct stat st;
 	bool ok = stat(j->part, &st) == 0;
 	ob_str(h, base_of(j->part));
@@ -83,22 +139,8 @@ static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 	for (size_t i = 0; i < ps.ncompute; i++)
 		ob_str(h, steps_metric(m, ps.compute[i])->name);
 	ob_u64(h, N);
-	for (size_t r = 0; r < N; r++) {
-		struct budget_sums b;
-		struct rank_stat mem = { 0 };
-		analysis_budget_sums(j->run, r, &b);
-		analysis_rank_mem_peak(m, r, &mem);
-		ob_i64(h, steps_rank_id(m, r));
-		ob_u64(h, steps_nrecords(m, r));
-		ob_u64(h, j->off[r]);
-		ob_u32(h, j->crc[r]);
-		ob_u64(h, b.n);
-		const double f[] = { b.compute, b.data, b.comm, b.other };
-		for (size_t i = 0; i < ARRAY_LEN(f); i++)
-			ob_f64(h, f[i]);
-		ob_u8(h, mem.has_mem_peak);
-		ob_f64(h, mem.mem_peak);
-	}
+	for (size_t r = 0; r < N; r++)
+		put_rank_head(h, j->run, r, &j->loc[r]);
 	analysis_phase_sets_free(&ps);
 }
 
@@ -112,12 +154,9 @@ int steps_summary_inputs_write(struct run *run, const char *part_path, unsigned 
 	if (slash)
 		*slash = '\0';
 	char *path = inputs_path(slash ? dir : ".", k, n);
-	size_t N = steps_nranks(m);
-	struct inputs_job j = { .run = run, .part = part_path, .off = xcalloc(N, sizeof(uint64_t)),
-				.crc = xcalloc(N, sizeof(uint32_t)) };
+	struct inputs_job j = { .run = run, .part = part_path, .loc = xcalloc(steps_nranks(m), sizeof(*j.loc)) };
 	int err = index_file_write(path, fill_inputs, &j);
-	free(j.off);
-	free(j.crc);
+	free(j.loc);
 	free(path);
 	free(dir);
 	return err;
@@ -129,6 +168,8 @@ struct rank_input {
 	int fd;                    /* the file's descriptor (owned by the inputs), -1: none */
 	uint64_t off, n;
 	uint32_t crc;
+	uint64_t nd, ioff;         /* a rank not contiguous: its step index */
+	uint32_t icrc;
 	struct budget_sums bsum;
 	bool has_mem_peak;
 	double mem_peak;
@@ -140,22 +181,65 @@ struct summary_inputs {
 	size_t nfd;
 	double *buf;
 	size_t cap;
+	int64_t *step;             /* a rank's step index as read */
+	uint32_t *pos;
+	size_t icap;
 };
 
-/* The compute phases recorded = the model's (names, order). */
-static bool same_phases(struct ibuf *b, const struct steps_model *m)
+/* The shard's compute phases are among the model's (names). */
+static bool known_phases(struct ibuf *b, const struct steps_model *m)
 {
 	struct phase_sets ps;
 	analysis_phase_sets_init(m, &ps);
 	size_t n = ib_count(b, 4);
-	bool same = !b->bad && n == ps.ncompute;
+	bool known = !b->bad && n <= ps.ncompute;
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		char *name = ib_str(b);
-		same = same && name && strcmp(name, steps_metric(m, ps.compute[i])->name) == 0;
+		bool found = false;
+		for (size_t k = 0; name && k < ps.ncompute && !found; k++)
+			found = strcmp(name, steps_metric(m, ps.compute[k])->name) == 0;
+		known = known && found;
 		free(name);
 	}
 	analysis_phase_sets_free(&ps);
-	return same && !b->bad;
+	return known && !b->bad;
+}
+
+/* [off, off + bytes) lies in the file's body. */
+static bool in_body(const struct index_file_id *id, uint64_t off, uint64_t n, uint64_t elem)
+{
+	uint64_t end = id->body_end;
+	return off >= INDEX_HEADER_LEN && off <= end && n <= (end - off) / elem;
+}
+
+/* One rank of an inputs head; kept when its shell in the model is the one recorded. */
+static void rank_take(struct summary_inputs *in, const struct steps_model *m, struct ibuf *b, int fd,
+		      const struct index_file_id *id)
+{
+	long long rid = ib_i64(b);
+	struct rank_input x = { .fd = fd };
+	x.n = ib_u64(b);
+	x.off = ib_u64(b);
+	x.crc = ib_u32(b);
+	bool contiguous = ib_u8(b) != 0;
+	long long step0 = ib_i64(b);
+	x.nd = ib_u64(b);
+	x.ioff = ib_u64(b);
+	x.icrc = ib_u32(b);
+	x.bsum.n = (size_t)ib_u64(b);
+	double *f[] = { &x.bsum.compute, &x.bsum.data, &x.bsum.comm, &x.bsum.other };
+	for (size_t k = 0; k < ARRAY_LEN(f); k++)
+		*f[k] = ib_f64(b);
+	x.has_mem_peak = ib_u8(b) != 0;
+	x.mem_peak = ib_f64(b);
+	long ri = rid >= INT32_MIN && rid <= INT32_MAX ? steps_rank_index(m, (int)rid) : -1;
+	if (b->bad || ri < 0 || !in_body(id, x.off, x.n, 16) || (!contiguous && !in_body(id, x.ioff, x.nd, 12)))
+		return;
+	const struct rank_steps *rs = m->rank[ri];
+	bool same = x.n == rs->n && contiguous == rs->contiguous &&
+		    (contiguous ? x.nd == 0 && (!rs->n || step0 == rs->step0) : x.nd == rs->ndistinct);
+	if (same)
+		in->rank[ri] = x;
 }
 
 /* The ranks of one inputs file whose head checks out against part p. */
@@ -167,27 +251,11 @@ static void inputs_take(struct summary_inputs *in, const struct steps_model *m, 
 	bool same = name && strcmp(name, base_of(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
 		    ino == p->ino;
 	free(name);
-	if (b->bad || !same || !same_phases(b, m))
+	if (b->bad || !same || !known_phases(b, m))
 		return;
 	size_t nr = ib_count(b, 8);
-	for (size_t i = 0; i < nr && !b->bad; i++) {
-		long long rid = ib_i64(b);
-		struct rank_input x = { .fd = fd };
-		x.n = ib_u64(b);
-		x.off = ib_u64(b);
-		x.crc = ib_u32(b);
-		x.bsum.n = (size_t)ib_u64(b);
-		double *f[] = { &x.bsum.compute, &x.bsum.data, &x.bsum.comm, &x.bsum.other };
-		for (size_t k = 0; k < ARRAY_LEN(f); k++)
-			*f[k] = ib_f64(b);
-		x.has_mem_peak = ib_u8(b) != 0;
-		x.mem_peak = ib_f64(b);
-		long ri = rid >= INT32_MIN && rid <= INT32_MAX ? steps_rank_index(m, (int)rid) : -1;
-		bool fits = x.n <= (id->body_end - INDEX_HEADER_LEN) / 16 && x.off >= INDEX_HEADER_LEN &&
-			    x.off <= id->body_end - 16 * x.n;
-		if (!b->bad && ri >= 0 && fits && x.n == steps_nrecords(m, (size_t)ri))
-			in->rank[ri] = x;
-	}
+	for (size_t i = 0; i < nr && !b->bad; i++)
+		rank_take(in, m, b, fd, id);
 }
 
 struct summary_inputs *summary_inputs_open(const struct steps_model *m)
@@ -219,7 +287,7 @@ struct summary_inputs *summary_inputs_open(const struct steps_model *m)
 			fd = -1;
 		}
 		struct ibuf b = { head, len, 0, false };
-		if (fd >= 0 && ib_u32(&b) == SUMMARY_VERSION) {
+		if (fd >= 0 && ib_u32(&b) == SUMMARY_VERSION && ib_u32(&b) == INPUTS_LAYOUT && !b.bad) {
 			in->fd[in->nfd++] = fd;
 			inputs_take(in, m, p, &b, fd, &id);
 			found++;
@@ -245,31 +313,235 @@ void summary_inputs_free(struct summary_inputs *in)
 	free(in->fd);
 	free(in->rank);
 	free(in->buf);
+	free(in->step);
+	free(in->pos);
 	free(in);
 }
 
-bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, double *compute,
-			 double *comm, struct budget_sums *bsum, struct rank_stat *mem)
+/* Rank r's step index into in->step / in->pos (x->nd entries), checked: its CRC-32,
+ * steps ascending, positions among its records. */
+static bool read_step_index(struct summary_inputs *in, const struct rank_input *x)
 {
-	const struct rank_input *x = in ? &in->rank[r] : NULL;
+	if (x->nd > in->icap) {
+		in->icap = x->nd;
+		in->step = xrealloc(in->step, in->icap * sizeof(*in->step));
+		in->pos = xrealloc(in->pos, in->icap * sizeof(*in->pos));
+	}
+	size_t sb = x->nd * sizeof(*in->step), pb = x->nd * sizeof(*in->pos);
+	if (!index_pread_all(x->fd, in->step, sb, (long long)x->ioff) ||
+	    !index_pread_all(x->fd, in->pos, pb, (long long)(x->ioff + sb)) ||
+	    index_crc32(index_crc32(0, in->step, sb), in->pos, pb) != x->icrc)
+		return false;
+	for (size_t i = 0; i < x->nd; i++)
+		if ((i && in->step[i] <= in->step[i - 1]) || in->pos[i] >= x->n)
+			return false;
+	return true;
+}
+
+/* Rank r's position of every aligned step into pos[S]: false when one is not a record
+ * of r as recorded. */
+static bool aligned_positions(struct summary_inputs *in, const struct steps_model *m, size_t r, size_t *pos)
+{
+	const struct rank_input *x = &in->rank[r];
 	const struct rank_steps *rs = m->rank[r];
 	size_t S = m->naligned;
-	if (!x || x->fd < 0 || !m->aligned_contiguous || !rs->contiguous || m->aligned_lo < rs->step0 ||
-	    (size_t)(m->aligned_lo - rs->step0) + S > x->n)
+	if (rs->contiguous) {
+		for (size_t k = 0; k < S; k++) {
+			long s = steps_aligned_step(m, k);
+			if (s < rs->step0 || (unsigned long)s - (unsigned long)rs->step0 >= x->n)
+				return false;
+			pos[k] = (size_t)(s - rs->step0);
+		}
+		return true;
+	}
+	if (!read_step_index(in, x))
+		return false;
+	size_t j = 0;
+	for (size_t k = 0; k < S; k++) {
+		long s = steps_aligned_step(m, k);
+		while (j < x->nd && in->step[j] < s)
+			j++;
+		if (j == x->nd || in->step[j] != s)
+			return false;
+		pos[k] = in->pos[j];
+	}
+	return true;
+}
+
+bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, size_t *pos,
+			 double *compute, double *comm, struct budget_sums *bsum, struct rank_stat *mem)
+{
+	const struct rank_input *x = in ? &in->rank[r] : NULL;
+	size_t S = m->naligned;
+	if (!x || x->fd < 0 || (S && !aligned_positions(in, m, r, pos)))
 		return false;
 	if (x->n > in->cap) {
 		in->cap = x->n;
 		in->buf = xrealloc(in->buf, 2 * in->cap * sizeof(*in->buf));
 	}
 	size_t bytes = 2 * x->n * sizeof(*in->buf);
-	if (!index_pread_all(x->fd, in->buf, bytes, (long long)x->off) ||
-	    (uint32_t)crc32_z(0, (const unsigned char *)in->buf, bytes) != x->crc)
+	if (S && (!index_pread_all(x->fd, in->buf, bytes, (long long)x->off) ||
+		  index_crc32(0, in->buf, bytes) != x->crc))
 		return false;
-	size_t p0 = (size_t)(m->aligned_lo - rs->step0);
-	memcpy(compute, in->buf + p0, S * sizeof(*compute));
-	memcpy(comm, in->buf + x->n + p0, S * sizeof(*comm));
+	for (size_t k = 0; k < S; k++) {
+		compute[k] = in->buf[pos[k]];
+		comm[k] = in->buf[x->n + pos[k]];
+	}
 	*bsum = x->bsum;
 	mem->has_mem_peak = x->has_mem_peak;
 	mem->mem_peak = x->mem_peak;
 	return true;
+}
+
+/* ---- the aligned set and the union at finalize -------------------------------------- */
+
+struct span {
+	long lo, hi;
+};
+
+static int cmp_span_lo(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The steps of a[na] or b[nb] (both ascending, distinct) into a new array. */
+static int64_t *merge_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, size_t *n)
+{
+	int64_t *u = xmalloc((na + nb + 1) * sizeof(*u));
+	size_t i = 0, j = 0, k = 0;
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i] < b[j]))
+			u[k++] = a[i++];
+		else if (i == na || b[j] < a[i])
+			u[k++] = b[j++];
+		else {
+			u[k++] = a[i++];
+			j++;
+		}
+	}
+	*n = k;
+	return u;
+}
+
+/* The steps of a[na] that b[nb] has too (both ascending), kept in a: their count. */
+static size_t keep_common(int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+	size_t k = 0;
+	for (size_t i = 0, j = 0; i < na; i++) {
+		while (j < nb && b[j] < a[i])
+			j++;
+		if (j < nb && b[j] == a[i])
+			a[k++] = a[i];
+	}
+	return k;
+}
+
+/* The contiguous ranks' spans, merged into disjoint ascending ones (in place): their
+ * count; *lo, *hi: the steps every contiguous rank has (lo > hi: none; *any: there is
+ * such a rank). */
+static size_t contiguous_spans(const struct steps_model *m, struct span *sp, bool *any, long *lo, long *hi)
+{
+	size_t k = 0;
+	*any = false;
+	*lo = LONG_MIN;
+	*hi = LONG_MAX;
+	for (size_t r = 0; r < m->nrank; r++) {
+		const struct rank_steps *rs = m->rank[r];
+		if (!rs->contiguous)
+			continue;
+		*any = true;
+		if (!rs->n) {
+			*lo = 1;
+			*hi = 0;
+			continue;
+		}
+		struct span s = { rs->step0, rs->step0 + (long)(rs->n - 1) };
+		*lo = s.lo > *lo ? s.lo : *lo;
+		*hi = s.hi < *hi ? s.hi : *hi;
+		sp[k++] = s;
+	}
+	if (k)
+		qsort(sp, k, sizeof(*sp), cmp_span_lo);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (u && sp[i].lo <= sp[u - 1].hi) {
+			if (sp[i].hi > sp[u - 1].hi)
+				sp[u - 1].hi = sp[i].hi;
+		} else {
+			sp[u++] = sp[i];
+		}
+	}
+	return u;
+}
+
+/* Steps in the disjoint ascending spans, plus those of v[n] (ascending) outside them. */
+static size_t union_size(const struct span *sp, size_t nsp, const int64_t *v, size_t n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nsp; i++)
+		total += (size_t)((unsigned long)sp[i].hi - (unsigned long)sp[i].lo) + 1;
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < nsp && sp[j].hi < v[i])
+			j++;
+		total += j == nsp || v[i] < sp[j].lo;
+	}
+	return total;
+}
+
+bool steps_summary_inputs_align(struct steps_model *m)
+{
+	bool gaps = false;
+	for (size_t r = 0; m->summary_rebuild && r < m->nrank && !gaps; r++)
+		gaps = !m->rank[r]->contiguous;
+	if (!gaps) /* or every rank contiguous: their spans give both, no step read */
+		return false;
+	if (!m->inputs)
+		m->inputs = summary_inputs_open(m);
+	struct summary_inputs *in = m->inputs;
+	for (size_t r = 0; r < m->nrank && in; r++)
+		if (!m->rank[r]->contiguous && in->rank[r].fd < 0)
+			return false;
+	if (!in)
+		return false;
+	struct span *sp = xmalloc(m->nrank * sizeof(*sp));
+	bool any;
+	long lo, hi;
+	size_t nsp = contiguous_spans(m, sp, &any, &lo, &hi);
+	int64_t *common = NULL, *uni = NULL;
+	size_t ncommon = 0, nuni = 0;
+	bool ok = true;
+	for (size_t r = 0; r < m->nrank && ok; r++) {
+		const struct rank_input *x = &in->rank[r];
+		if (m->rank[r]->contiguous)
+			continue;
+		ok = read_step_index(in, x);
+		if (!ok)
+			break;
+		size_t nu;
+		int64_t *u = merge_union(uni, nuni, in->step, x->nd, &nu);
+		free(uni);
+		uni = u;
+		nuni = nu;
+		if (common) {
+			ncommon = keep_common(common, ncommon, in->step, x->nd);
+			continue;
+		}
+		common = xmalloc((x->nd + 1) * sizeof(*common));
+		for (size_t i = 0; i < x->nd; i++)
+			if (!any || (in->step[i] >= lo && in->step[i] <= hi))
+				common[ncommon++] = in->step[i];
+	}
+	if (ok) {
+		free(m->aligned);
+		m->aligned_contiguous = false;
+		m->aligned = common;
+		m->naligned = ncommon;
+		m->nunion = union_size(sp, nsp, uni, nuni);
+	} else {
+		free(common);
+	}
+	free(uni);
+	free(sp);
+	return ok;
 }

@@ -6,8 +6,9 @@
  * byte, without holding every rank's steps at once:
  *   1. rank by rank: its compute and comm at every aligned step, its budget sums and
  *      memory peak, from its shard's part of the summary when a sharded build wrote one
- *      (analysis_index_inputs.c: no step of the rank is read), else from its steps read
- *      from its part (analysis_rank_compute); its compute pyramid row is made and
+ *      (analysis_index_inputs.c: no step of the rank is read, gaps and restarts or not),
+ *      else from its steps read from its part (analysis_rank_compute); its compute
+ *      pyramid row is made and
  *      written to the summary; its compute goes to a table
  *      of N x S doubles (a temporary file next to the index, unlinked at once and never
  *      mapped: the page cache holds it, not the process); its steps are handed back.
@@ -15,6 +16,8 @@
  *      pass reads a band of steps of every rank at a time (REBUILD_BAND_BYTES), its
  *      rank pass one rank's row at a time.
  *   3. the slowdown pyramid, row by row from the table and the step medians.
+ * With no aligned step (a rank without records) there is no pyramid and no distributed
+ * analysis: only the ranks' budget sums.
  * Memory: one rank's steps, one band, a few arrays of S: O(band + S), not O(N x S).
  * The bytes of the ranks' steps read are reported to the load's progress; a cancelled
  * load writes nothing. */
@@ -47,6 +50,7 @@ struct rebuild {
 	struct summary_job j;
 	struct summary_out out;
 	struct summary_inputs *in; /* the shards' parts of the summary, or NULL */
+	size_t *pos;               /* per aligned step: a rank's record (summary_inputs_rank) */
 };
 
 static void table_fail(struct rebuild *rb, int err)
@@ -156,7 +160,7 @@ static bool pass_ranks(struct rebuild *rb, struct obuf *o, struct load_ctx *ctx)
 	rows_begin(rb, o, 0, &w);
 	bool ok = true;
 	for (size_t r = 0; r < rb->N && ok; r++) {
-		if (!summary_inputs_rank(rb->in, m, r, vals, comm, &rb->bsum[r], &rb->mem[r])) {
+		if (!summary_inputs_rank(rb->in, m, r, rb->pos, vals, comm, &rb->bsum[r], &rb->mem[r])) {
 			analysis_rank_compute(m, &ps, r, 0, S, vals, comm);
 			analysis_budget_sums(rb->run, r, &rb->bsum[r]);
 			analysis_rank_mem_peak(m, r, &rb->mem[r]);
@@ -219,10 +223,35 @@ static bool pass_slowdown(struct rebuild *rb, struct obuf *o)
 	return ok;
 }
 
+/* No aligned step: the ranks' budget sums are all the summary holds. */
+static bool pass_sums(struct rebuild *rb, struct load_ctx *ctx)
+{
+	struct steps_model *m = rb->m;
+	bool ok = true;
+	for (size_t r = 0; r < rb->N && ok; r++) {
+		if (!summary_inputs_rank(rb->in, m, r, NULL, NULL, NULL, &rb->bsum[r], &rb->mem[r]))
+			analysis_budget_sums(rb->run, r, &rb->bsum[r]);
+		load_progress(ctx, (long long)m->rank[r]->body_len, 0);
+		steps_rank_release_body(m->rank[r]);
+		ok = !load_cancelled(ctx);
+	}
+	struct analysis_cache *c = analysis_cache_of(rb->run);
+	c->dist = NULL; /* as analysis_distributed() has it: nothing aligned to compare */
+	c->dist_done = true;
+	return ok;
+}
+
 static void fill_rebuild(struct obuf *o, struct obuf *h, void *ud)
 {
 	struct rebuild *rb = ud;
 	struct load_ctx *ctx = rb->m->load_ctx;
+	if (!rb->S) {
+		if (pass_sums(rb, ctx))
+			summary_put_head(h, &rb->j);
+		else
+			ob_fail(o, ECANCELED);
+		return;
+	}
 	if (!pass_ranks(rb, o, ctx)) {
 		ob_fail(o, rb->err ? rb->err : load_cancelled(ctx) ? ECANCELED : ENOTSUP);
 		return;
@@ -236,10 +265,10 @@ static void fill_rebuild(struct obuf *o, struct obuf *h, void *ud)
 }
 
 /* An open whose every rank came from index parts (so their steps can be handed back
- * and read again), two ranks or more, aligned steps, no live columns after them. */
+ * and read again), two ranks or more, no live columns after the aligned steps. */
 static bool rebuildable(const struct steps_model *m)
 {
-	if (!m || !m->summary_rebuild || m->nrank < 2 || !m->naligned || steps_ncolumns(m) != m->naligned)
+	if (!m || !m->summary_rebuild || m->nrank < 2 || steps_ncolumns(m) != m->naligned)
 		return false;
 	for (size_t i = 0; i < m->nrank; i++)
 		if (!m->rank[i]->part)
@@ -294,8 +323,13 @@ static void restore_written(struct rebuild *rb, const char *run_dir)
 int steps_summary_rebuild(struct run *run, const char *run_dir)
 {
 	struct steps_model *m = run->steps;
-	if (!rebuildable(m))
+	if (!rebuildable(m)) {
+		if (m) { /* the aligned set is made: nothing else reads them */
+			summary_inputs_free(m->inputs);
+			m->inputs = NULL;
+		}
 		return ENOTSUP;
+	}
 	struct rebuild rb = { .run = run, .m = m, .N = m->nrank, .S = m->naligned };
 	rb.fd = table_open(run_dir);
 	if (rb.fd < 0)
@@ -303,6 +337,7 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 	for (size_t i = 0; i < rb.N; i++)
 		steps_rank_release_body(m->rank[i]); /* what finalize read (the aligned set) */
 	rb.comm_max = xmalloc(rb.S * sizeof(*rb.comm_max));
+	rb.pos = xmalloc(rb.S * sizeof(*rb.pos));
 	rb.mem = xcalloc(rb.N, sizeof(*rb.mem));
 	rb.bsum = xcalloc(rb.N, sizeof(*rb.bsum));
 	rb.ids = xmalloc(rb.N * sizeof(*rb.ids));
@@ -313,9 +348,10 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 				       .naligned = rb.S, .aligned = m->aligned, .nunion = m->nunion };
 	rb.j = (struct summary_job){ .out = &rb.out, .run = run, .run_dir = run_dir, .chunk_words = SUMMARY_CHUNK_WORDS };
 	rb.j.stream[0] = analysis_heat_stream_new(run, HEAT_COMPUTE, true);
-	rb.in = summary_inputs_open(m);
+	rb.in = m->inputs ? m->inputs : summary_inputs_open(m); /* opened at finalize (the aligned set) */
+	m->inputs = NULL;
 	char *path = summary_path(run_dir);
-	int err = rb.j.stream[0] ? index_file_write(path, fill_rebuild, &rb) : ENOTSUP;
+	int err = !rb.S || rb.j.stream[0] ? index_file_write(path, fill_rebuild, &rb) : ENOTSUP;
 	free(path);
 	close(rb.fd);
 	summary_job_free(&rb.j);
@@ -340,6 +376,7 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 		c->ncmed = 0;
 	}
 	free(rb.comm_max);
+	free(rb.pos);
 	free(rb.mem);
 	free(rb.bsum);
 	free(rb.ids);

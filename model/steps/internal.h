@@ -474,6 +474,9 @@ struct steps_model {
 	 * the open's load (load_ctx, NULL after finalize) */
 	bool summary_rebuild;
 	struct load_ctx *load_ctx;
+	/* the index shards' parts of the summary, opened by finalize for the aligned set
+	 * (steps_summary_inputs_align) and handed to the rebuild */
+	struct summary_inputs *inputs;
 };
 
 /* Read a lazy rank's body now (store_index.c). A body that cannot be read (the part was
@@ -547,6 +550,14 @@ int steps_summary_write_out(const char *run_dir, const struct summary_out *s);
 /* An index shard's part of the summary, next to its part file part_path (shard k of n;
  * analysis_index_inputs.c): 0 or an errno. */
 int steps_summary_inputs_write(struct run *run, const char *part_path, unsigned k, unsigned n);
+/* At finalize, when the summary is to be rebuilt (summary_rebuild) and some rank's steps
+ * are not contiguous: the aligned set and the union size from the ranks' spans and the
+ * step indexes the shards kept (analysis_index_inputs.c), the same as the steps give,
+ * no rank's steps read; the inputs stay in m->inputs for the rebuild. False (nothing
+ * set): the steps are needed. */
+bool steps_summary_inputs_align(struct steps_model *m);
+struct summary_inputs;
+void summary_inputs_free(struct summary_inputs *in);
 
 /* Re-read rank r's steps.jsonl and run.json into its body (load.c). */
 void steps_rank_reparse(struct run *run, struct rank_steps *r);

@@ -709,6 +709,7 @@ struct load_plan {
 	size_t parts_used;
 	bool all_indexed;              /* every rank came from the index */
 	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
+	struct index_log *log;         /* then: what the index held, to append their tails */
 };
 
 /* Keep the tasks in --ranks, in this shard, and not restored from the index. */
@@ -775,6 +776,8 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	lp->all_indexed = all;
 	for (size_t i = 0; i < lp->nfiles; i++)
 		lp->grown += grown[i];
+	if (lp->grown && all) /* what the index holds, before the tails are parsed */
+		lp->log = index_log_begin(ctx->run, path);
 	if (lp->grown)
 		plan_extend(ctx, path, lp, grown);
 	free(grown);
@@ -796,22 +799,20 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	free(covered);
 }
 
-/* An open that parsed the tails of grown sources writes them into the index (whole,
- * atomically); the summary is written again at finalize. */
-static void plan_append_index(struct load_ctx *ctx, const char *path)
+/* An open that parsed the tails of grown sources appends them to the index's parts as
+ * delta segments (index.h DELTAS); the summary is written again at finalize. */
+static void plan_append_index(struct load_ctx *ctx, const char *path, struct index_log *log)
 {
 	struct run *run = ctx->run;
-	if (load_cancelled(ctx))
+	if (load_cancelled(ctx) || !log)
 		return;
-	char *written = NULL;
-	int err = index_append(run, path, &written);
+	bool rewrote; /* by a compaction: nothing to do, the open is over */
+	int err = index_log_save(log, &rewrote, NULL);
 	if (err) {
 		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s",
 			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err));
 		return;
 	}
-	run_set_index_path(run, written);
-	free(written);
 	struct steps_model *m = steps_model_get(run);
 	free(m->summary_dir);
 	m->summary_dir = xstrdup(path);
@@ -827,7 +828,7 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 	const struct opts *o = ctx->opts;
 	bool want = o && (o->index_build || o->shard_n);
 	if (!want && lp->grown && lp->all_indexed) { /* append the new records to the index */
-		plan_append_index(ctx, path);
+		plan_append_index(ctx, path, lp->log);
 		return;
 	}
 	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
@@ -881,6 +882,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
+	index_log_end(lp.log);
 	steps_rank_files_free(lp.files, lp.nfiles);
 	struct steps_model *m = job.m;
 	/* Display name: run.json name of the lowest rank. */

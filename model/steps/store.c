@@ -427,7 +427,10 @@ int store_cmp_rank(const void *a, const void *b)
 
 long store_rank_distinct_step(const struct rank_steps *r, size_t k)
 {
-	return r->contiguous ? r->step0 + (long)k : (long)r->idx_step[k];
+	if (r->contiguous)
+		return r->step0 + (long)k;
+	rank_need_body(r); /* a lazy rank's step index is in its body */
+	return (long)r->idx_step[k];
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -615,7 +618,7 @@ void steps_finalize(struct steps_model *m)
 		m->nunion = m->preset_nunion;
 		m->preset_aligned = NULL;
 		m->preset = false;
-	} else {
+	} else if (!steps_summary_inputs_align(m)) {
 		store_build_aligned(m);
 		store_build_union(m);
 	}
@@ -648,6 +651,7 @@ void steps_model_free(struct steps_model *m)
 	}
 	free(m->part);
 	steps_summary_free(m->summary);
+	summary_inputs_free(m->inputs);
 	for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
 		pthread_mutex_destroy(&m->body_lock[i]);
 	free(m->tail);

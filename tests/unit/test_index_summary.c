@@ -5,6 +5,7 @@
  * plain load) and rewritten. An open that finds no usable summary rebuilds it rank by
  * rank (analysis_index_rebuild.c): the same file, byte for byte, as `tscope-tui index`
  * writes from a plain load, every rank's steps handed back after use. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,10 +199,58 @@ static char *summary_rows(const char *path, size_t *n)
 	return f;
 }
 
+/* Ranks whose steps are not one run of step numbers, 60 records each unless said: 'g' a
+ * gap (steps 20-24 missing), 's' several gaps (every 7th step from 3), 'r' a restart
+ * (steps 0-39, then 25 on again: the later record of a step wins), 't' two restarts (80
+ * records), 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
+ * contiguous from step 3, 'e' an empty steps.jsonl, 'b' only lines that are not
+ * records. Upper case: the same without an optimizer phase (a shard holding only such
+ * ranks has fewer compute phases than the merged run). */
+static void write_kinds_run(const char *dir, const char *kinds)
+{
+	for (int r = 0; kinds[r]; r++) {
+		char path[700], kind = (char)tolower((unsigned char)kinds[r]);
+		bool opt = !isupper((unsigned char)kinds[r]);
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = 80 * 240, n = 0;
+		char *buf = xmalloc(cap);
+		if (kind == 'b')
+			n = (size_t)snprintf(buf, cap, "{not json\n{\"step\": }\n[1,2]\n");
+		for (int k = 0; k < 80 && kind != 'e' && kind != 'b'; k++) {
+			int step = kind == 'l' ? k + 3 : kind == 'r' && k >= 40 ? k - 15 : k;
+			if (kind == 't')
+				step = k < 30 ? k : k < 55 ? k - 20 : k - 40;
+			if ((kind == 'g' && k >= 20 && k < 25) || (kind == 's' && k % 7 == 3) || (kind != 't' && k >= 60))
+				continue;
+			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 ? 0.006 : 0);
+			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{\"data\":0.002,", step);
+			if (kind != 'm' || k % 5 != 2)
+				n += (size_t)snprintf(buf + n, cap - n, "\"forward\":%.6f,\"backward\":%.6f,", f, 2 * f);
+			if (opt)
+				n += (size_t)snprintf(buf + n, cap - n, "\"optimizer\":0.00%d,", 1 + (k + r) % 5);
+			n += (size_t)snprintf(buf + n, cap - n, "\"comm\":0.0%02d},\"memory\":{\"peak_alloc\":%d}}\n",
+					      10 + (k * 3 + r) % 17, 1000 + (k * 7 + r * 13) % 301);
+		}
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+}
+
+/* Both runs' heatmap cells and pyramids agree (none when nothing is aligned). */
+static bool same_grids(struct run *a, struct run *b)
+{
+	if (steps_naligned(a->steps) || steps_naligned(b->steps))
+		return same_view(a, b, "heatmap_cells") && same_heat(a, b);
+	return !analysis_heatmap(a, HEAT_COMPUTE) && !analysis_heatmap(b, HEAT_COMPUTE);
+}
+
 /* N shards (`index --shard K/N` each): every shard writes its part of the summary; the
- * first open merges them without reading any rank's steps, into the pyramid rows and
+ * first open merges them without reading any rank's steps (gaps, restarts, missing
+ * values, ranks without records: whatever the ranks' steps), into the pyramid rows and
  * the analyses a whole index has. */
-static void test_shards(const char *dir, bool contiguous)
+static void test_shards(const char *dir, const char *what)
 {
 	char summary[600];
 	snprintf(summary, sizeof(summary), "%s/.tscope-index/summary.tsx", dir);
@@ -222,18 +271,21 @@ static void test_shards(const char *dir, bool contiguous)
 		}
 		struct run *got = open_dir(dir, &dflt);
 		size_t reads = steps_bodies_read(got->steps);
-		if (contiguous)
-			ok(reads == 0, "%u shard(s): the first open merges their parts of the summary, reading no rank's steps (%zu)", n, reads);
-		else
-			ok(reads > 0, "%u shard(s), aligned steps not contiguous: the merge reads the ranks' steps (%zu)", n, reads);
+		ok(reads == 0, "%s, %u shard(s): the first open merges their parts of the summary, reading no rank's steps (%zu)",
+		   what, n, reads);
 		size_t nrows = 0;
 		char *rows = summary_rows(summary, &nrows);
 		ok(rows && whole && nrows == nwhole && memcmp(rows, whole, nrows) == 0,
-		   "%u shard(s): merged summary's pyramid rows = a whole index's, byte for byte", n);
+		   "%s, %u shard(s): merged summary's pyramid rows = a whole index's, byte for byte", what, n);
 		free(rows);
-		ok(same_view(want, got, "ranks") && same_view(want, got, "findings") && same_view(want, got, "budget") &&
-		   same_view(want, got, "heatmap_cells") && same_heat(want, got),
-		   "%u shard(s): Ranks, findings, budget, heatmap cells, pyramids = a plain load's", n);
+		ok(steps_naligned(got->steps) == steps_naligned(want->steps) &&
+		   steps_nunion(got->steps) == steps_nunion(want->steps) && same_view(want, got, "ranks") &&
+		   same_view(want, got, "findings") && same_view(want, got, "budget") && same_grids(want, got),
+		   "%s, %u shard(s): aligned steps, Ranks, findings, budget, heatmap cells, pyramids = a plain load's", what, n);
+		run_free(got);
+		got = open_dir(dir, &dflt);
+		ok(steps_bodies_read(got->steps) == 0 && !tu_has_diag(got, "index summary", NULL) && same_view(want, got, "ranks"),
+		   "%s, %u shard(s): the next open uses the merged summary", what, n);
 		run_free(got);
 	}
 	free(whole);
@@ -247,11 +299,25 @@ int main(void)
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "sumshards");
 	write_contiguous_run(dir);
-	test_shards(dir, true);
+	test_shards(dir, "contiguous");
 	tu_rm_rf(dir);
 	tu_mkdtemp(dir, sizeof(dir), "sumshardsgap");
 	write_lazy_run(dir);
-	test_shards(dir, false);
+	test_shards(dir, "a gap in rank 2");
 	tu_rm_rf(dir);
+	static const struct {
+		const char *kinds, *what;
+	} runs[] = {
+		{ "grmcSTLM", "gaps, restarts, missing values, phases not in every shard" },
+		{ "gcer", "a rank without records" },
+		{ "cgbc", "a rank with only bad lines" },
+		{ "rltl", "every rank restarted or late" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+		tu_mkdtemp(dir, sizeof(dir), "sumshardkinds");
+		write_kinds_run(dir, runs[i].kinds);
+		test_shards(dir, runs[i].what);
+		tu_rm_rf(dir);
+	}
 	return tap_done();
 }

@@ -1,0 +1,159 @@
+#!/bin/sh
+# index_delta_shard.sh: follow mode appends delta segments to a SHARDED index
+# (`index --shard K/N`, model/index/index.h DELTAS, delta.h): with N = 2 and 4 shards a
+# follower of ranks in every shard writes deltas per part and never rewrites the index
+# whole; the reopen maps the parts + their deltas, parses nothing and equals a plain
+# load (--print, --export ranks); a follower killed with SIGKILL leaves a valid index;
+# a torn delta is reported, dropped and its records parsed again; compaction rewrites a
+# part alone (the parts stay); a shard built again after its deltas never takes the old
+# deltas (stale: reported and dropped); a missing shard is still named at the open.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+work="$TSCOPE_TMP/index_delta_shard.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+fpid=
+wpid=
+trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
+
+# same DIR: --print and --export ranks from the index equal a plain load's
+same() {
+	"$T" --print --no-index "$1" >want.txt 2>/dev/null
+	"$T" --print "$1" >got.txt 2>/dev/null
+	"$T" --export ranks --no-index "$1" >want.csv 2>/dev/null
+	"$T" --export ranks "$1" >got.csv 2>/dev/null
+	cmp -s want.txt got.txt && cmp -s want.csv got.csv
+}
+# deltas DIR K N: how many deltas part K of N has; parts DIR: the part files
+deltas() { ls "$1"/.tscope-index/ | grep -c "^steps-$2-of-$3\.delta-[0-9]*\.tsx$"; }
+parts() { ls "$1"/.tscope-index/ | grep '^steps-[0-9]*-of-[0-9]*\.tsx$' | tr '\n' ' '; }
+# every_part DIR N MIN: every part of N has at least MIN deltas
+every_part() {
+	p=0
+	while [ $p -lt "$2" ]; do
+		[ "$(deltas "$1" $p "$2")" -ge "$3" ] || return 1
+		p=$((p + 1))
+	done
+}
+# wait_parts DIR N MIN: until every_part (at most 60 s; not a timing check)
+wait_parts() {
+	i=0
+	while ! every_part "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# shards DIR N: index DIR in N shards
+shards() {
+	p=0
+	while [ $p -lt "$2" ]; do "$T" index --shard $p/"$2" "$1" >/dev/null 2>&1; p=$((p + 1)); done
+}
+# follow_job DIR N LAST: an 8-rank run (steps 0-4) indexed in N shards; the writer
+# appends steps 5..LAST to every rank while --follow (a save every 0.1 s) follows it
+follow_job() {
+	sh "$writer" "$1" 8 0 4 0 >/dev/null
+	shards "$1" "$2"
+	sh "$writer" "$1" 8 5 "$3" 0.03 &
+	wpid=$!
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
+	rc=$?
+	wait "$wpid"
+	wpid=
+	return $rc
+}
+
+for N in 2 4; do
+	a=a$N
+	follow_job $a $N 40
+	tap_eq "N=$N follow: finished, exit 0" 0 "$?"
+	want_parts=$(p=0; while [ $p -lt $N ]; do printf 'steps-%d-of-%d.tsx ' $p $N; p=$((p + 1)); done)
+	tap_check "N=$N follow: deltas on every part, the $N parts stayed (no whole rewrite)" \
+		"every_part $a $N 1 && [ \"\$(parts $a)\" = '$want_parts' ]"
+	"$T" --export sources $a >src1.csv 2>/dev/null
+	tap_check "N=$N reopen: parts + deltas used, nothing parsed" '! grep -q "grew\|not used" src1.csv'
+	tap_check "N=$N reopen: = a plain load (--print, --export ranks)" "same $a"
+	tap_check "N=$N reopen: all 41 records of each rank" '[ "$(grep -c "^[0-7],41," got.csv)" -eq 8 ]'
+	"$T" index --status $a >st.txt
+	tap_eq "N=$N index --status: every shard ok with its deltas" $N "$(grep -c '  ok' st.txt)"
+
+	# killed with SIGKILL mid-follow: the reopen parses only what came after the last
+	# deltas, appends it as deltas again, and the parts stay
+	k=k$N
+	sh "$writer" $k 8 0 4 0 >/dev/null
+	shards $k $N
+	sh "$writer" $k 8 5 60 0.05 &
+	wpid=$!
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 $k >$k.out 2>$k.err &
+	fpid=$!
+	wait_parts $k $N 2
+	kill -9 "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	fpid=
+	wait "$wpid"
+	wpid=
+	tap_check "N=$N killed follower: it had written deltas on every part" "every_part $k $N 2"
+	"$T" --export sources $k >src2.csv 2>/dev/null
+	tap_check "N=$N killed follower: the parts are used, only the bytes after the last deltas parsed" \
+		'grep -q "index: 8 ranks. steps.jsonl grew since the index was written: only their" src2.csv && ! grep -q "not used" src2.csv'
+	tap_check "N=$N killed follower: = a plain load" "same $k"
+	tap_check "N=$N killed follower: all 61 records of each rank" '[ "$(grep -c "^[0-7],61," got.csv)" -eq 8 ]'
+	"$T" --export sources $k >src3.csv 2>/dev/null
+	tap_check "N=$N killed follower: the open appended the tails as deltas, the parts stayed" \
+		"! grep -q 'grew\|not used' src3.csv && [ \"\$(parts $k)\" = '$want_parts' ]"
+done
+
+# a torn delta of shard 1 of 2: reported, dropped (with any after it), re-parsed
+follow_job t 2 30
+n=$(deltas t 1 2)
+last=t/.tscope-index/steps-1-of-2.delta-$(printf '%06d' "$n").tsx
+head -c $(($(wc -c <"$last") / 2)) "$last" >cut.tsx && cat cut.tsx >"$last"
+"$T" --export sources t >src4.csv 2>/dev/null
+tap_check "torn delta: reported and dropped" \
+	"grep -q \"steps-1-of-2.delta-.*index delta $n of $n not used: truncated; it and the 0 after it are dropped\" src4.csv"
+tap_check "torn delta: only that shard's ranks parse their new bytes" \
+	'grep -q "index: 4 ranks. steps.jsonl grew since" src4.csv && [ "$(grep -c "not used" src4.csv)" -eq 1 ]'
+tap_check "torn delta: = a plain load" 'same t'
+
+# a shard built again after it had deltas: its deltas go with the old part; old deltas
+# put back are stale (they extend the previous part): reported, never applied
+follow_job r 4 30
+mkdir -p old && cp r/.tscope-index/steps-1-of-4.delta-*.tsx old/
+nold=$(ls old | grep -c tsx)
+"$T" index --shard 1/4 r >/dev/null 2>&1
+tap_check "rebuilt shard: its deltas removed, the other parts' kept" \
+	'[ "$(deltas r 1 4)" -eq 0 ] && every_part_but1() { [ "$(deltas r 0 4)" -ge 1 ] && [ "$(deltas r 2 4)" -ge 1 ]; } && every_part_but1'
+cp old/*.tsx r/.tscope-index/
+"$T" --export sources r >src5.csv 2>/dev/null
+tap_check "rebuilt shard: the old deltas are stale, reported and dropped" \
+	"grep -q \"steps-1-of-4.delta-000001.tsx.*index delta 1 of $nold not used: it extends another version of the index\" src5.csv"
+tap_check "rebuilt shard: nothing else is dropped or parsed" '[ "$(grep -c "not used\|grew" src5.csv)" -eq 1 ]'
+tap_check "rebuilt shard: = a plain load" 'same r'
+tap_eq "rebuilt shard: the stale deltas were removed" 0 "$(deltas r 1 4)"
+
+# a missing shard: the follower appends to the other parts, leaves the missing one to
+# its job, and the open still names it
+sh "$writer" m 8 0 4 0 >/dev/null
+shards m 4
+rm m/.tscope-index/steps-2-of-4.tsx
+sh "$writer" m 8 5 30 0.03 &
+wpid=$!
+TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 m >m.out 2>m.err
+wait "$wpid"
+wpid=
+tap_check "missing shard: deltas on the other parts, none for it, it is not written" \
+	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ]'
+"$T" --export sources m >src6.csv 2>/dev/null
+tap_check "missing shard: still named at the open" 'grep -q "index shard 2/4 not used: missing" src6.csv'
+tap_check "missing shard: = a plain load" 'same m'
+
+# compaction: at TSCOPE_INDEX_DELTAS deltas a part is rewritten alone; the parts stay
+export TSCOPE_INDEX_DELTAS=2
+follow_job c 4 60
+unset TSCOPE_INDEX_DELTAS
+tap_check "compaction: never more than 2 deltas a part, the 4 parts stayed" \
+	"[ \"\$(ls c/.tscope-index | grep -c 'delta-00000[3-9]')\" -eq 0 ] && [ \"\$(parts c)\" = 'steps-0-of-4.tsx steps-1-of-4.tsx steps-2-of-4.tsx steps-3-of-4.tsx ' ]"
+"$T" --export sources c >src7.csv 2>/dev/null
+tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src7.csv'
+tap_check "compaction: = a plain load" 'same c'
+tap_check "compaction: all 61 records of each rank" '[ "$(grep -c "^[0-7],61," got.csv)" -eq 8 ]'
+cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
+tap_plan
