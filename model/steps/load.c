@@ -326,22 +326,20 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 }
 
 /* Per thread, reused from file to file: the read buffer, a one-shot load's tail (its
- * scan state is 17 KB) and the path of its file, so reading a rank allocates nothing
- * and touches no fresh pages. Freed when the thread ends. */
+ * scan state is 17 KB), the path of its file and the rank's arrays (store_body.c), so
+ * reading a rank allocates nothing and touches no fresh pages. Freed when the thread
+ * ends. tail_load: the load the tail read last (its key cache and shape carry on). */
 struct read_scratch {
 	char *buf;
 	size_t cap;
-	struct store_scratch *body; /* the rank being loaded keeps its arrays here (store_body.c) */
+	struct store_scratch *body;
 	struct steps_tail tail;
 	char *path;
 	size_t path_cap;
-	/* the load number of the file the tail read last: every rank of one load interns
-	 * into the same model, so the next file starts with its key cache and scanner shape */
 	unsigned long tail_load;
 };
 
-/* Numbers the loads (load_job.id), so a thread's key cache and scanner shape are never
- * carried into another. */
+/* Numbers the loads (load_job.id): a thread's key cache and shape stay in theirs. */
 static atomic_ulong load_serial;
 
 static pthread_key_t scratch_key;

@@ -4,6 +4,7 @@
  * become diagnostics, missing fields stay flagged missing. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@ static char *read_small(const char *path, size_t *len, int *err)
 #define POOL_STACK 4096
 #define POOL_STACK_OFF 256
 struct env_pool {
+	bool plain;              /* the strict tokenizer's tokens: a string's text is its bytes */
 	char *buf;
 	size_t len, cap, start;  /* start: of the string being built */
 	size_t *off;             /* key, value, key, value, ... */
@@ -44,8 +46,9 @@ struct env_pool {
 	size_t stack_off[POOL_STACK_OFF];
 };
 
-static void pool_init(struct env_pool *p)
+static void pool_init(struct env_pool *p, bool plain)
 {
+	p->plain = plain;
 	p->buf = p->stack;
 	p->cap = sizeof(p->stack);
 	p->off = p->stack_off;
@@ -77,8 +80,13 @@ static void pool_add(struct env_pool *p, const char *s)
 /* Token i's text (unescaped), not yet terminated. */
 static void pool_add_tok(struct env_pool *p, const struct json_doc *d, int i)
 {
-	pool_room(p, (size_t)(d->tok[i].end - d->tok[i].start) + 1);
-	p->len += json_strput(d, i, p->buf + p->len);
+	size_t n = (size_t)(d->tok[i].end - d->tok[i].start);
+	pool_room(p, n + 1);
+	if (p->plain)
+		memcpy(p->buf + p->len, d->js + d->tok[i].start, n);
+	else
+		n = json_strput(d, i, p->buf + p->len);
+	p->len += n;
 }
 
 /* Terminate the string being built and note where it starts. */
@@ -212,9 +220,22 @@ static int mt_add(struct meta_tok *t, jsmntype_t type, size_t start, int parent)
 	return d->ntok++;
 }
 
+/* None of the 8 bytes at s ends a plain string (a quote, a backslash, a control byte). */
+static bool mt_plain8(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	uint64_t w, q, b;
+	memcpy(&w, s, sizeof(w));
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	return !((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high);
+}
+
 static bool mt_string(struct meta_tok *t, int parent)
 {
 	size_t start = ++t->pos;
+	while (t->pos + 8 <= t->len && mt_plain8(t->js + t->pos))
+		t->pos += 8;
 	while (t->pos < t->len && t->js[t->pos] != '"') {
 		unsigned char c = (unsigned char)t->js[t->pos];
 		if (c < 0x20 || c == '\\')
@@ -313,10 +334,11 @@ bool steps_meta_tokenize(struct json_doc *d, const char *js, size_t len)
 	return true;
 }
 
-/* run.json's tokens: the strict tokenizer's, else jsmn's (json_parse's return). */
-static int meta_tokens(struct json_doc *d, const char *js, size_t len)
+/* run.json's tokens: the strict tokenizer's (*plain), else jsmn's (json_parse's return). */
+static int meta_tokens(struct json_doc *d, const char *js, size_t len, bool *plain)
 {
-	return steps_meta_tokenize(d, js, len) ? d->ntok : json_parse(d, js, len);
+	*plain = steps_meta_tokenize(d, js, len);
+	return *plain ? d->ntok : json_parse(d, js, len);
 }
 
 /* dir/run.json in buf (room for n bytes), else in a new string: free it when it is not buf. */
@@ -335,9 +357,12 @@ static char *run_json_path(const char *dir, char *buf, size_t n)
  * member of that name (json_get's). */
 enum { META_NAME, META_FLOPS, META_PEAK, META_WALL, META_WORLD, META_NSTEPS, META_RANK, META_ENV, META_CONFIG,
        META_NKEYS };
-static const char *const meta_key[META_NKEYS] = { "name",       "flops_per_step", "peak_flops",
-						  "wall_time",  "world_size",     "n_steps",
-						  "rank",       "environment",    "config" };
+static const struct {
+	const char *s;
+	size_t n;
+} meta_key[META_NKEYS] = { { "name", 4 },       { "flops_per_step", 14 }, { "peak_flops", 10 },
+			   { "wall_time", 9 },  { "world_size", 10 },     { "n_steps", 7 },
+			   { "rank", 4 },       { "environment", 11 },    { "config", 6 } };
 
 static void meta_members(const struct json_doc *d, int v[META_NKEYS])
 {
@@ -348,7 +373,7 @@ static void meta_members(const struct json_doc *d, int v[META_NKEYS])
 		const jsmntok_t *t = &d->tok[k];
 		size_t n = (size_t)(t->end - t->start);
 		for (int f = 0; f < META_NKEYS; f++)
-			if (!seen[f] && strlen(meta_key[f]) == n && memcmp(d->js + t->start, meta_key[f], n) == 0) {
+			if (!seen[f] && meta_key[f].n == n && memcmp(d->js + t->start, meta_key[f].s, n) == 0) {
 				seen[f] = true;
 				v[f] = k + 1 < d->ntok ? k + 1 : -1;
 				break;
@@ -365,7 +390,7 @@ static bool meta_long(const struct json_doc *d, int i, long *out)
 	return true;
 }
 
-static void meta_parse(const struct json_doc *d, struct steps_meta *m)
+static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *m)
 {
 	int v[META_NKEYS];
 	meta_members(d, v);
@@ -377,7 +402,7 @@ static void meta_parse(const struct json_doc *d, struct steps_meta *m)
 	m->has_nsteps = meta_long(d, v[META_NSTEPS], &m->n_steps);
 	m->has_rank = meta_long(d, v[META_RANK], &m->rank);
 	struct env_pool p;
-	pool_init(&p);
+	pool_init(&p, plain);
 	if (json_is_object(d, v[META_ENV]))
 		meta_environment(d, v[META_ENV], &p);
 	meta_config(d, v[META_CONFIG], &p);
@@ -398,9 +423,10 @@ char *steps_meta_name(const char *dir)
 	char *name = NULL;
 	struct json_doc d;
 	json_doc_init(&d);
-	if (meta_tokens(&d, buf, len) > 0 && json_is_object(&d, 0)) {
+	bool plain;
+	if (meta_tokens(&d, buf, len, &plain) > 0 && json_is_object(&d, 0)) {
 		struct steps_meta m = { 0 };
-		meta_parse(&d, &m);
+		meta_parse(&d, plain, &m);
 		name = m.name ? xstrdup(m.name) : NULL;
 		steps_meta_free(&m);
 	}
@@ -429,9 +455,10 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 	size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
 	struct json_doc d;
 	json_doc_init(&d);
-	int rc = meta_tokens(&d, buf, len);
+	bool plain;
+	int rc = meta_tokens(&d, buf, len, &plain);
 	if (rc > 0 && json_is_object(&d, 0)) {
-		meta_parse(&d, m);
+		meta_parse(&d, plain, m);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
 		buf = NULL;

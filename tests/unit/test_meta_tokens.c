@@ -92,6 +92,18 @@ int main(void)
 
 	ok(refused("{\"name\": \"a\\\"b\"}") && refused("{\"p\": \"C:\\\\x\"}"), "escapes are left to jsmn");
 	ok(refused("{\"a\": \"x\ty\"}"), "a control byte in a string is left to jsmn");
+	bool all = true;
+	for (int at = 0; at < 24; at++) { /* the word-at-a-time scan: every position of a long string */
+		char js[64], plain[64];
+		snprintf(plain, sizeof(plain), "{\"k\": \"%.*s\"}", at, "abcdefghijklmnopqrstuvwxyz");
+		all = all && same_tokens(plain);
+		for (int c = 0; c < 3; c++) {
+			snprintf(js, sizeof(js), "{\"k\": \"%.*s%s0123456789\"}", at, "abcdefghijklmnopqrstuvwxyz",
+				 c == 0 ? "\\\"" : c == 1 ? "\\n" : "\x01");
+			all = all && refused(js);
+		}
+	}
+	ok(all, "long strings: plain ones taken at every length, an escape or control byte at any offset left to jsmn");
 	ok(refused("{\"a\": 1} x") && refused("{\"a\": 1}{}"), "trailing data is left to jsmn");
 	ok(refused("{\"a\": 1,}") && refused("[1, 2]") && refused("\"s\"") && refused(""), "a trailing comma, not an object");
 	ok(refused("{\"a\" 1}") && refused("{\"a\": 1 \"b\": 2}") && refused("{\"a\": }") && refused("{a: 1}") &&
