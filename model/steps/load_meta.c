@@ -220,29 +220,39 @@ static int mt_add(struct meta_tok *t, jsmntype_t type, size_t start, int parent)
 	return d->ntok++;
 }
 
-/* None of the 8 bytes at s ends a plain string (a quote, a backslash, a control byte). */
-static bool mt_plain8(const char *s)
+/* The bytes among the 8 at s that end a plain string (a quote, a backslash, a control
+ * byte): the lowest set bit of the result is the first of them (bits above it may be
+ * spurious); 0: none. */
+static uint64_t mt_stops8(const char *s)
 {
 	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
 	uint64_t w, q, b;
 	memcpy(&w, s, sizeof(w));
 	q = w ^ (ones * '"');
 	b = w ^ (ones * '\\');
-	return !((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high);
+	return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high;
+}
+
+/* The first byte at or after p that ends a plain string, or t->len. */
+static size_t mt_string_end(const struct meta_tok *t, size_t p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; p + 8 <= t->len; p += 8) { /* a word at a time: the lowest flagged byte is the first */
+		uint64_t m = mt_stops8(t->js + p);
+		if (m)
+			return p + (size_t)__builtin_ctzll(m) / 8;
+	}
+#endif
+	while (p < t->len && t->js[p] != '"' && t->js[p] != '\\' && (unsigned char)t->js[p] >= 0x20)
+		p++;
+	return p;
 }
 
 static bool mt_string(struct meta_tok *t, int parent)
 {
-	size_t start = ++t->pos;
-	while (t->pos + 8 <= t->len && mt_plain8(t->js + t->pos))
-		t->pos += 8;
-	while (t->pos < t->len && t->js[t->pos] != '"') {
-		unsigned char c = (unsigned char)t->js[t->pos];
-		if (c < 0x20 || c == '\\')
-			return false;
-		t->pos++;
-	}
-	int k = t->pos < t->len ? mt_add(t, JSMN_STRING, start, parent) : -1;
+	size_t start = t->pos + 1;
+	t->pos = mt_string_end(t, start);
+	int k = t->pos < t->len && t->js[t->pos] == '"' ? mt_add(t, JSMN_STRING, start, parent) : -1;
 	if (k < 0)
 		return false;
 	t->d->tok[k].end = (int)t->pos++;
