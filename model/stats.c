@@ -521,7 +521,7 @@ double stats_mad(const double *v, size_t n, double med)
  * (already in order), so no selection and no allocation per step (issue 17). The
  * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
  * not needed; the results are the bits the two selections gave. */
-#define SPIKE_WINDOW 12
+#define SPIKE_WINDOW STATS_SPIKE_WINDOW
 
 /* Insert x into the ascending s[0..n) after every value not above it. */
 static void window_insert(double *s, size_t n, double x)
@@ -585,11 +585,18 @@ static double window_mad(const double *s, size_t n, double med)
 	return n % 2 ? cur : (prev + cur) / 2.0;
 }
 
-void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
+void stats_spikes_init(struct spike_scan *s)
 {
-	double ring[SPIKE_WINDOW], sorted[SPIKE_WINDOW];
-	size_t nh = 0, oldest = 0;
-	for (size_t i = 0; i < n; i++) {
+	s->nh = 0;
+	s->oldest = 0;
+}
+
+void stats_spikes_feed(struct spike_scan *s, const double *v, const bool *present, size_t i0, size_t i1,
+		       bool *flags)
+{
+	double *ring = s->ring, *sorted = s->sorted;
+	size_t nh = s->nh, oldest = s->oldest;
+	for (size_t i = i0; i < i1; i++) {
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
@@ -612,6 +619,15 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 			window_insert(sorted, nh++, v[i]);
 		}
 	}
+	s->nh = nh;
+	s->oldest = oldest;
+}
+
+void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
+{
+	struct spike_scan s;
+	stats_spikes_init(&s);
+	stats_spikes_feed(&s, v, present, 0, n, flags);
 }
 
 double stats_robust_slope(const double *v, size_t n)

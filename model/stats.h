@@ -61,6 +61,17 @@ double stats_pstdev(const double *v, size_t n, double mean);
  * positions. present may be NULL (all present); missing and non-finite values never
  * flag and never enter the history. No allocation. */
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
+/* The same in pieces (work in slices of bounded cost): stats_spikes_init(), then
+ * stats_spikes_feed() over consecutive ranges [i0, i1) of the same v, present, flags
+ * from i0 = 0 to n: the flags stats_local_spikes() sets. */
+#define STATS_SPIKE_WINDOW 12
+struct spike_scan {
+	double ring[STATS_SPIKE_WINDOW], sorted[STATS_SPIKE_WINDOW];
+	size_t nh, oldest;
+};
+void stats_spikes_init(struct spike_scan *s);
+void stats_spikes_feed(struct spike_scan *s, const double *v, const bool *present, size_t i0, size_t i1,
+		       bool *flags);
 /* robust_slope(frac=0.1): (median of the last 10% - median of the first 10%) / (n - 1);
  * 0 for n < 2. */
 double stats_robust_slope(const double *v, size_t n);

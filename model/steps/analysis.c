@@ -14,7 +14,7 @@
 
 /* ---- cache -------------------------------------------------------------------------- */
 
-static void timing_free(struct timing *t)
+void analysis_timing_free(struct timing *t)
 {
 	if (t) {
 		free(t->phase);
@@ -23,7 +23,7 @@ static void timing_free(struct timing *t)
 	}
 }
 
-static void conv_free(struct convergence *c)
+void analysis_conv_free(struct convergence *c)
 {
 	if (c) {
 		free(c->loss_spikes);
@@ -32,6 +32,43 @@ static void conv_free(struct convergence *c)
 		free(c->loss_step);
 		free(c);
 	}
+}
+
+void analysis_job_free(void *job)
+{
+	if (job)
+		((struct analysis_job *)job)->free(job);
+}
+
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (rc && !p->done(rc)) {
+		void *job = p->begin(run, ri);
+		while (!p->feed(run->steps, job, SIZE_MAX))
+			;
+		p->keep(rc, job);
+	}
+	return rc;
+}
+
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (!rc || p->done(rc)) { /* made meanwhile by a pane that needed it */
+		analysis_job_free(*job);
+		*job = NULL;
+		return true;
+	}
+	if (!*job) {
+		*job = p->begin(run, ri);
+		return false;
+	}
+	if (!p->feed(run->steps, *job, ANALYSIS_SLICE))
+		return false;
+	p->keep(rc, *job);
+	*job = NULL;
+	return true;
 }
 
 void analysis_dist_free(struct distributed *d)
@@ -49,9 +86,9 @@ void analysis_dist_free(struct distributed *d)
 void analysis_cache_drop_records(struct analysis_cache *c)
 {
 	for (size_t i = 0; i < c->nranks; i++) {
-		timing_free(c->rank[i].timing);
+		analysis_timing_free(c->rank[i].timing);
 		free(c->rank[i].memory);
-		conv_free(c->rank[i].conv);
+		analysis_conv_free(c->rank[i].conv);
 		free(c->rank[i].budget);
 		c->rank[i] = (struct rank_cache){ 0 };
 	}

@@ -83,16 +83,23 @@ char *steps_task_file(const struct rank_task *t);
 /* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
  * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
  * never waits for it (on a cold file system it takes seconds for thousands of rank
- * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * dirs). The load opens rank i's file with steps_discover_openat(), which shares that
+ * stat: whichever of the two comes first takes it, the other uses it (one stat per
+ * steps.jsonl in all; a file that grows meanwhile is read to the size then, as a load
+ * reads to the size at its stat). Meanwhile m says how many are listed (m->listing, m->listed: the loading
  * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
  * when every rank is sized (until then the total, and so the ETA, is unknown). A file
  * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
  * long) receives each rank's bytes. Without a thread it runs before returning.
  * steps_discover_end() waits for it and returns the total; t must live until then. */
 struct steps_discovery;
+struct stat;
 struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
 					     const struct task_list *t, long long *sizes);
 long long steps_discover_end(struct steps_discovery *d);
+/* Open task i's steps file (rel: relative to dirfd) as infile_openat_stream() does,
+ * with the stat shared with discovery d (NULL: a stat of its own). */
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st);
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
@@ -106,6 +113,9 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 #define STEPS_NRULES 17
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
+/* The rules whose work grows with rank 0's steps, in slices for idle time (rules.c). */
+#define STEPS_NSLICERS 4
+extern const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS];
 
 /* Ranks per task of the row passes (distributed, heatmap). */
 #define ANALYSIS_RANK_CHUNK 8
@@ -300,6 +310,36 @@ void analysis_recompute_free(struct analysis_recompute *rc);
 void analysis_cache_drop_records(struct analysis_cache *c);
 /* Frees a distributed analysis (analysis.c). */
 void analysis_dist_free(struct distributed *d);
+void analysis_timing_free(struct timing *t);
+void analysis_conv_free(struct convergence *c);
+
+/* ---- a rank's analyses in slices (the explorer's idle time: rules.c) ----------------- */
+
+/* A job made in slices begins with this, so analysis_job_free() frees any (NULL too). */
+struct analysis_job {
+	void (*free)(void *job);
+};
+void analysis_job_free(void *job);
+/* Records a slice handles at most (~1-2 ms at 100,000-step ranks). */
+#define ANALYSIS_SLICE 16384
+/* analysis_timing, _convergence or _memory (run, ri) made a slice per call (*job NULL at
+ * the first): true when it is memoized (*job freed and NULL; also when a pane made it
+ * meanwhile). The same result as the whole call: the same code, in pieces. */
+bool analysis_timing_slice(struct run *run, size_t ri, void **job);
+/* How one of those analyses is made in pieces: done() (memoized in rc), begin(), feed()
+ * at most k more records of work (true: complete), keep() the complete result in rc
+ * (memoized; the job freed). analysis_pieces_whole() memoizes it at once and returns
+ * rank ri's cache (NULL: none); analysis_pieces_slice() is a *_slice() above. */
+struct analysis_pieces {
+	bool (*done)(const struct rank_cache *rc);
+	void *(*begin)(struct run *run, size_t ri);
+	bool (*feed)(const struct steps_model *m, void *job, size_t k);
+	void (*keep)(struct rank_cache *rc, void *job);
+};
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p);
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p);
+bool analysis_convergence_slice(struct run *run, size_t ri, void **job);
+bool analysis_memory_slice(struct run *run, size_t ri, void **job);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 /* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,

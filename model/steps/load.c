@@ -453,10 +453,9 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	return err;
 }
 
-/* A tail at the start of path (borrowed), registered as a new source; field by field (no
- * 17 KB memset: the rest is written before it is read). keep: the key cache and scanner
- * shape go on from the file this tail read last, of the same load (that model's metric
- * ids; a line matching them gives what a full scan gives). */
+/* A tail at the start of path (borrowed), a new source; field by field (no 17 KB memset).
+ * keep: the key cache and scanner shape go on from the file it read last, of the same
+ * load (that model's metric ids; a line matching them gives what a full scan gives). */
 static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size, bool keep)
 {
 	t->ctx = ctx;
@@ -528,11 +527,12 @@ long long steps_tail_offset(const struct steps_tail *t)
 	return t->offset;
 }
 
-/* Open a rank's steps.jsonl (rel: path relative to dirfd, the same file); an absent
- * file is a note, an unreadable one an error. */
-static int open_steps(struct run *run, int dirfd, const char *path, const char *rel, int rank, struct stat *st)
+/* Open a rank's steps.jsonl (rel: path relative to dirfd, the same file; d, i: its stat
+ * shared with discovery, or NULL); an absent file is a note, an unreadable one an error. */
+static int open_steps(struct run *run, int dirfd, const char *path, const char *rel, int rank, struct stat *st,
+		      struct steps_discovery *d, size_t i)
 {
-	int fd = infile_openat_stream(dirfd, rel, st);
+	int fd = steps_discover_openat(d, i, dirfd, rel, st);
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
@@ -545,16 +545,15 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 	return -1;
 }
 
-/* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path):
- * read up to the size seen at open and stop, so a writer that keeps appending cannot
- * keep the load from finishing (follow mode reads the rest). The tail is the thread's
- * (read_scratch): nothing is allocated per file; within load number load_id (0: none)
- * its key cache and scanner shape go on from the thread's previous file. */
+/* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path) up
+ * to the size seen at open, so a writer that keeps appending cannot keep the load from
+ * finishing (follow mode reads the rest). The tail is the thread's (read_scratch);
+ * within load load_id (0: none) its key cache and shape go on from the previous file. */
 static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
-			    const char *rel, int rank, unsigned long load_id)
+			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i)
 {
 	struct stat st;
-	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st);
+	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st, d, i);
 	if (fd < 0)
 		return;
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
@@ -612,7 +611,7 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	if (lowest)
 		rank_exact_scalars(f);
 	char *steps = xasprintf("%s/steps.jsonl", r->path);
-	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0);
+	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0, NULL, 0);
 	free(steps);
 	steps_rank_seal(f);
 	/* the body moves into r; r keeps its shell (path, run.json, part) */
@@ -634,6 +633,7 @@ struct load_job {
 	const char *path;     /* the run dir ... */
 	int dirfd;            /* ... open (-1: not a directory), rank files are opened relative to it */
 	unsigned long id;     /* load_serial */
+	struct steps_discovery *disc;   /* sizes the ranks meanwhile, one stat per file between them */
 };
 
 /* The steps.jsonl of task t: its path in the thread's buffer, and in *rel the same file
@@ -679,7 +679,7 @@ static void load_rank(void *ud, size_t i)
 	const char *rel;
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
-	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id);
+	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
 	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	if (own)
@@ -872,7 +872,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 				.id = atomic_fetch_add(&load_serial, 1) + 1 };
 	steps_expect_ranks(job.m, t->n);
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
-	struct steps_discovery *d = steps_discover_begin(ctx, job.m, t, NULL);
+	struct steps_discovery *d = job.disc = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
 	if (job.dirfd >= 0)
 		close(job.dirfd);

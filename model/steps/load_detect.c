@@ -2,12 +2,17 @@
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
  * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and the
  * run info for run identity. */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include "model/dirlist.h"
+#include "model/infile.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
@@ -148,16 +153,42 @@ char *steps_task_file(const struct rank_task *t)
 
 /* ---- discovery: sizing the planned ranks while they load (internal.h) ------------- */
 
+/* One rank's stat, taken once between discovery and the load (rank_stat). */
+struct stat_slot {
+	atomic_int state;        /* SLOT_FREE, SLOT_BUSY (being taken), SLOT_DONE */
+	int err;                 /* errno of the stat, 0 when st holds it */
+	struct stat st;
+};
+
+enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
+
 struct steps_discovery {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	const struct task_list *t;
 	long long *sizes;
+	struct stat_slot *slots; /* t->n */
 	long long total;
 	long delay_ms;           /* TSCOPE_LIST_DELAY_MS: a slow file system, for tests */
 	pthread_t th;
 	bool threaded;
 };
+
+/* The stat of task i's steps file (path: relative to dirfd): the first of discovery and
+ * the load to ask takes it, the other waits for that one system call and reuses it. */
+static const struct stat_slot *rank_stat(struct steps_discovery *d, size_t i, int dirfd, const char *path)
+{
+	struct stat_slot *s = &d->slots[i];
+	int want = SLOT_FREE;
+	if (atomic_compare_exchange_strong(&s->state, &want, SLOT_BUSY)) {
+		s->err = fstatat(dirfd, path, &s->st, 0) == 0 ? 0 : errno;
+		atomic_store(&s->state, SLOT_DONE);
+	} else {
+		while (atomic_load(&s->state) != SLOT_DONE)
+			sched_yield();
+	}
+	return s;
+}
 
 static void listing_set(struct steps_model *m, bool on, size_t listed)
 {
@@ -183,8 +214,8 @@ static void *discover_run(void *ud)
 	for (; i < d->t->n && !load_cancelled(d->ctx); i++) {
 		list_delay(d);
 		char *steps = steps_task_file(&d->t->v[i]);
-		struct stat st;
-		long long size = stat(steps, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+		const struct stat_slot *s = rank_stat(d, i, AT_FDCWD, steps);
+		long long size = !s->err && S_ISREG(s->st.st_mode) ? (long long)s->st.st_size : 0;
 		free(steps);
 		if (d->sizes)
 			d->sizes[i] = size;
@@ -200,7 +231,8 @@ struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_
 					     const struct task_list *t, long long *sizes)
 {
 	struct steps_discovery *d = xcalloc(1, sizeof(*d));
-	*d = (struct steps_discovery){ .ctx = ctx, .m = m, .t = t, .sizes = sizes };
+	*d = (struct steps_discovery){ .ctx = ctx, .m = m, .t = t, .sizes = sizes,
+				       .slots = xcalloc(t->n ? t->n : 1, sizeof(*d->slots)) };
 	const char *delay = getenv("TSCOPE_LIST_DELAY_MS");
 	d->delay_ms = delay ? strtol(delay, NULL, 10) : 0;
 	listing_set(m, true, 0);
@@ -215,8 +247,22 @@ long long steps_discover_end(struct steps_discovery *d)
 	if (d->threaded)
 		pthread_join(d->th, NULL);
 	long long total = d->total;
+	free(d->slots);
 	free(d);
 	return total;
+}
+
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st)
+{
+	if (!d)
+		return infile_openat_stream(dirfd, rel, st);
+	const struct stat_slot *s = rank_stat(d, i, dirfd, rel);
+	if (s->err) {
+		errno = s->err;
+		return -1;
+	}
+	*st = s->st;
+	return infile_openat_statted(dirfd, rel, st);
 }
 
 /* The kind dir's listing l gives name (links followed), DIRENT_OTHER when absent. */
