@@ -122,6 +122,7 @@ static int build(const struct index_cli *c)
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
 			  .shard_n = c->slurm ? 0 : c->shard_n };
 	const char *paths[] = { c->run_dir };
+	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
 	struct run *run = run_open(paths, 1, &o, NULL);
 	dirlist_scope_end();

@@ -10,6 +10,7 @@
 
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -265,6 +266,18 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
  * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
 void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
 			      size_t n, double *out, double *comm);
+/* analysis_records_compute() over all of rank ri's records into out (steps_nrecords
+ * values), each block of a column also added into lanes (analysis_budget.c): line[i]
+ * is the lane of compute phase ps->compute[i] (-1: none), comm whether the comm column
+ * goes into BUDGET_LANE_COMM. */
+enum { BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM, BUDGET_LANE_OTHER, BUDGET_NLANES };
+struct budget_lanes {
+	const int *line;
+	bool comm;
+	struct stats_lanes lane[BUDGET_NLANES];
+};
+void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+				    double *out, struct budget_lanes *lanes);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -558,6 +571,11 @@ struct budget_sums {
 	double compute, data, comm, other;
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
+/* Rank ri's compute at every aligned step into out (analysis_rank_compute()) and, when
+ * its records are the aligned steps, its budget sums with them, from the same blocks of
+ * its columns (true; false: out only, the caller takes analysis_budget_sums()). */
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
+				struct budget_sums *sums);
 
 struct summary_out {
 	size_t nranks;
