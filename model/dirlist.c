@@ -18,6 +18,7 @@
 
 struct slot {
 	char *key;           /* a directory, or a memo's tag and path */
+	size_t hash;         /* of key: a probe compares it before the strings */
 	struct dirlist *l;   /* listings: NULL when the directory could not be read */
 	int val;             /* memos; files: the errno when data is NULL */
 	char *data;          /* files: the whole file */
@@ -41,7 +42,9 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct dirlist_entry *)a)->name, ((const struct dirlist_entry *)b)->name);
 }
 
-static enum dirent_kind kind_of(const char *dir, const struct dirent64 *e)
+/* The kind of entry e of the directory open as fd: from d_type, else (a link, or a file
+ * system that does not say) one stat relative to fd, following links. */
+static enum dirent_kind kind_of(int fd, const struct dirent64 *e)
 {
 	if (e->d_type == DT_REG)
 		return DIRENT_FILE;
@@ -49,49 +52,93 @@ static enum dirent_kind kind_of(const char *dir, const struct dirent64 *e)
 		return DIRENT_DIR;
 	if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
 		return DIRENT_OTHER;
-	char *p = xasprintf("%s/%s", dir, e->d_name);
 	struct stat st;
-	enum dirent_kind k = stat(p, &st) != 0 ? DIRENT_OTHER
-			     : S_ISREG(st.st_mode) ? DIRENT_FILE : S_ISDIR(st.st_mode) ? DIRENT_DIR : DIRENT_OTHER;
-	free(p);
-	return k;
+	return fstatat(fd, e->d_name, &st, 0) != 0 ? DIRENT_OTHER
+	       : S_ISREG(st.st_mode) ? DIRENT_FILE : S_ISDIR(st.st_mode) ? DIRENT_DIR : DIRENT_OTHER;
 }
 
-/* The entries are read with getdents64 into a buffer on the stack: opendir() costs an
- * fstat and a 32 KB buffer per directory, per rank dir of a big run. A read error ends
- * the listing with what was read (as readdir() did). */
+static bool dot_or_dotdot(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/* The records getdents64 gave for fd, *used bytes, in buf (a stack buffer of cap bytes)
+ * or, when they do not fit, a new heap buffer. A read error ends them (as readdir()
+ * did). */
+static char *dirents_read(int fd, char *buf, size_t cap, size_t *used)
+{
+	char *raw = buf;
+	*used = 0;
+	for (;;) {
+		if (cap - *used < 4096) {   /* room for the longest record, and some */
+			char *bigger = xmalloc(cap * 2);
+			memcpy(bigger, raw, *used);
+			if (raw != buf)
+				free(raw);
+			raw = bigger;
+			cap *= 2;
+		}
+		ssize_t got = getdents64(fd, raw + *used, cap - *used);
+		if (got <= 0)
+			return raw;
+		*used += (size_t)got;
+	}
+}
+
+/* The entries are read with getdents64 into a buffer on the stack (opendir() costs an
+ * fstat and a 32 KB buffer per directory, per rank dir of a big run), then the listing
+ * is one allocation: the struct, its entries and their names. */
 static struct dirlist *list_read(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	atomic_fetch_add(&reads, 1);
-	struct dirlist *l = xcalloc(1, sizeof(*l));
-	size_t cap = 0;
-	uint64_t buf[1024];   /* 8 KB, aligned for struct dirent64 */
-	ssize_t got;
-	while ((got = getdents64(fd, buf, sizeof(buf))) > 0)
-		for (ssize_t off = 0; off < got;) {
-			const struct dirent64 *e = (const struct dirent64 *)((const char *)buf + off);
-			off += e->d_reclen;
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			xgrow((void **)&l->v, &cap, l->n + 1, sizeof(*l->v));
-			l->v[l->n++] = (struct dirlist_entry){ xstrdup(e->d_name), kind_of(dir, e) };
+	uint64_t stack[1024];   /* 8 KB, aligned for struct dirent64 */
+	size_t used;
+	char *raw = dirents_read(fd, (char *)stack, sizeof(stack), &used);
+	size_t n = 0, bytes = 0;
+	for (size_t off = 0; off < used; off += ((const struct dirent64 *)(raw + off))->d_reclen) {
+		const char *name = ((const struct dirent64 *)(raw + off))->d_name;
+		if (!dot_or_dotdot(name)) {
+			n++;
+			bytes += strlen(name) + 1;
 		}
+	}
+	struct dirlist *l = xmalloc(sizeof(*l) + n * sizeof(*l->v) + bytes);
+	*l = (struct dirlist){ .v = (struct dirlist_entry *)(l + 1) };
+	char *names = (char *)(l->v + n);
+	for (size_t off = 0; off < used;) {
+		const struct dirent64 *e = (const struct dirent64 *)(raw + off);
+		off += e->d_reclen;
+		if (dot_or_dotdot(e->d_name))
+			continue;
+		size_t k = strlen(e->d_name) + 1;
+		memcpy(names, e->d_name, k);
+		l->v[l->n++] = (struct dirlist_entry){ names, kind_of(fd, e) };
+		names += k;
+	}
 	close(fd);
-	if (l->n)
+	if (raw != (char *)stack)
+		free(raw);
+	if (l->n > 1)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_entry);
 	return l;
 }
 
 static void list_free(struct dirlist *l)
 {
-	for (size_t i = 0; l && i < l->n; i++)
-		free(l->v[i].name);
-	if (l)
-		free(l->v);
-	free(l);
+	free(l);   /* one block (list_read) */
+}
+
+char *dirlist_path(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name) + 1;
+	char *p = xmalloc(a + 1 + b);
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b);
+	return p;
 }
 
 static size_t hash(const char *s)
@@ -102,16 +149,17 @@ static size_t hash(const char *s)
 	return h;
 }
 
-static struct slot *find(struct table *t, const char *key)
+/* The slot of key (hash h), or the empty one where it would go. */
+static struct slot *find(struct table *t, const char *key, size_t h)
 {
-	size_t i = hash(key) & (t->size - 1);
-	while (t->v[i].key && strcmp(t->v[i].key, key) != 0)
+	size_t i = h & (t->size - 1);
+	while (t->v[i].key && (t->v[i].hash != h || strcmp(t->v[i].key, key) != 0))
 		i = (i + 1) & (t->size - 1);
 	return &t->v[i];
 }
 
-/* The slot of key, added (empty) when new; under the lock. */
-static struct slot *slot_of(struct table *t, const char *key, bool *added)
+/* The slot of key (hash h), added (empty) when new; under the lock. */
+static struct slot *slot_of(struct table *t, const char *key, size_t h, bool *added)
 {
 	if ((t->used + 1) * 2 > t->size) {
 		struct slot *old = t->v;
@@ -120,13 +168,14 @@ static struct slot *slot_of(struct table *t, const char *key, bool *added)
 		t->v = xcalloc(t->size, sizeof(*t->v));
 		for (size_t i = 0; i < n; i++)
 			if (old[i].key)
-				*find(t, old[i].key) = old[i];
+				*find(t, old[i].key, old[i].hash) = old[i];
 		free(old);
 	}
-	struct slot *s = find(t, key);
+	struct slot *s = find(t, key, h);
 	*added = !s->key;
 	if (*added) {
 		s->key = xstrdup(key);
+		s->hash = h;
 		t->used++;
 	}
 	return s;
@@ -158,7 +207,8 @@ struct dirlist *dirlist_open(const char *dir)
 		return list_read(dir);
 	}
 	bool added;
-	struct slot *s = slot_of(&lists, dir, &added);
+	size_t h = hash(dir);
+	struct slot *s = slot_of(&lists, dir, h, &added);
 	if (added) {   /* read by this thread alone, outside the lock: others list other dirs */
 		s->busy = true;
 		pthread_mutex_unlock(&lock);
@@ -166,11 +216,11 @@ struct dirlist *dirlist_open(const char *dir)
 		if (l)
 			l->cached = true;
 		pthread_mutex_lock(&lock);
-		s = find(&lists, dir);   /* the table may have grown meanwhile */
+		s = find(&lists, dir, h);   /* the table may have grown meanwhile */
 		s->l = l;
 		slot_done(s);
 	}
-	while ((s = find(&lists, dir))->busy)
+	while ((s = find(&lists, dir, h))->busy)
 		pthread_cond_wait(&ready, &lock);
 	struct dirlist *l = s->l;
 	pthread_mutex_unlock(&lock);
@@ -212,11 +262,12 @@ bool dirlist_memo_claim(const void *tag, const char *path, int *out)
 	if (in_scope) {
 		char *k = memo_key(tag, path);
 		bool added;
-		struct slot *s = slot_of(&memos, k, &added);
+		size_t h = hash(k);
+		struct slot *s = slot_of(&memos, k, h, &added);
 		if (added) {
 			s->busy = true;   /* this caller computes it */
 		} else {
-			while ((s = find(&memos, k))->busy)
+			while ((s = find(&memos, k, h))->busy)
 				pthread_cond_wait(&ready, &lock);
 			*out = s->val;
 			hit = true;
@@ -233,7 +284,7 @@ void dirlist_memo_put(const void *tag, const char *path, int v)
 	if (in_scope) {
 		char *k = memo_key(tag, path);
 		bool added;
-		struct slot *s = slot_of(&memos, k, &added);
+		struct slot *s = slot_of(&memos, k, hash(k), &added);
 		s->val = v;
 		slot_done(s);
 		free(k);
@@ -320,7 +371,8 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 		return read_file(path, n, len, false, &whole);
 	}
 	bool added;
-	struct slot *s = slot_of(&files, path, &added);
+	size_t h = hash(path);
+	struct slot *s = slot_of(&files, path, h, &added);
 	if (added) { /* opened by this thread alone, outside the lock: others read other files */
 		s->busy = true;
 		pthread_mutex_unlock(&lock);
@@ -328,7 +380,7 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 		char *buf = read_file(path, n, &got, true, &whole);
 		int e = errno;
 		pthread_mutex_lock(&lock);
-		s = find(&files, path);   /* the table may have grown meanwhile */
+		s = find(&files, path, h);   /* the table may have grown meanwhile */
 		s->val = !buf ? e : whole ? 0 : -1;   /* -1: large, read each time */
 		s->data = whole ? buf : NULL;
 		s->len = whole ? got : 0;
@@ -339,7 +391,7 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 			return buf;
 		}
 	}
-	while ((s = find(&files, path))->busy)
+	while ((s = find(&files, path, h))->busy)
 		pthread_cond_wait(&ready, &lock);
 	if (s->val == -1) {
 		pthread_mutex_unlock(&lock);

@@ -38,6 +38,9 @@ struct dirlist {
 
 struct dirlist *dirlist_open(const char *dir);
 void dirlist_close(struct dirlist *l);
+/* "dir/name" in a new string to free(): the path of an entry, without printf (the
+ * probes walk every rank dir of a big run). */
+char *dirlist_path(const char *dir, const char *name);
 void dirlist_scope_begin(void);
 void dirlist_scope_end(void);
 /* Inside a scope, a number remembered per (tag, path): a loader's probe answer

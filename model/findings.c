@@ -109,18 +109,31 @@ static size_t rules_sorted(const struct run *run, const struct finding_rule **ru
 	return n;
 }
 
-bool findings_compute_step(struct run *run, struct finding_list *out, size_t *next)
+/* The slicer of rule r, if its subsystem has one. */
+static const struct rule_slicer *slicer_of(const struct finding_rule *r)
 {
-	const struct finding_rule *rules[256];
-	size_t n = rules_sorted(run, rules, ARRAY_LEN(rules));
-	if (*next == 0) /* a live run's findings (stalled ranks, reloads) first within their severity */
-		for (size_t i = 0; run->live_findings && i < run->live_findings->n; i++)
-			finding_copy(out, &run->live_findings->v[i]);
-	if (*next < n)
-		rules[*next]->run(run, out);
-	if (++*next < n)
-		return false;
-	/* Stable severity sort (insertion sort; finding lists are short). */
+	for (size_t s = 0; s < registry_count; s++) {
+		const struct subsystem *sub = registry[s];
+		bool mine = false;
+		for (size_t k = 0; k < sub->nrules && !mine; k++)
+			mine = &sub->rules[k] == r;
+		for (size_t k = 0; mine && k < sub->nslicers; k++)
+			if (strcmp(sub->slicers[k].id, r->id) == 0)
+				return &sub->slicers[k];
+	}
+	return NULL;
+}
+
+/* A live run's findings (stalled ranks, reloads), first within their severity. */
+static void live_copy(const struct run *run, struct finding_list *out)
+{
+	for (size_t i = 0; run->live_findings && i < run->live_findings->n; i++)
+		finding_copy(out, &run->live_findings->v[i]);
+}
+
+/* Stable severity sort (insertion sort; finding lists are short). */
+static void severity_sort(struct finding_list *out)
+{
 	for (size_t i = 1; i < out->n; i++) {
 		struct finding f = out->v[i];
 		size_t j = i;
@@ -130,14 +143,46 @@ bool findings_compute_step(struct run *run, struct finding_list *out, size_t *ne
 		}
 		out->v[j] = f;
 	}
+}
+
+bool findings_compute_step(struct run *run, struct finding_list *out, struct findings_progress *p)
+{
+	const struct finding_rule *rules[256];
+	size_t n = rules_sorted(run, rules, ARRAY_LEN(rules));
+	if (!p->begun)
+		live_copy(run, out);
+	p->begun = true;
+	if (p->next < n) {
+		const struct rule_slicer *s = slicer_of(rules[p->next]);
+		if (s && !s->slice(run, out, &p->state))
+			return false;
+		if (!s)
+			rules[p->next]->run(run, out);
+	}
+	if (++p->next < n)
+		return false;
+	severity_sort(out);
 	return true;
 }
 
 void findings_compute(struct run *run, struct finding_list *out)
 {
-	size_t next = 0;
-	while (!findings_compute_step(run, out, &next))
-		;
+	const struct finding_rule *rules[256];
+	size_t n = rules_sorted(run, rules, ARRAY_LEN(rules));
+	live_copy(run, out);
+	for (size_t i = 0; i < n; i++)
+		rules[i]->run(run, out);
+	severity_sort(out);
+}
+
+void findings_progress_drop(struct run *run, struct findings_progress *p)
+{
+	const struct finding_rule *rules[256];
+	size_t n = rules_sorted(run, rules, ARRAY_LEN(rules));
+	const struct rule_slicer *s = p->state && p->next < n ? slicer_of(rules[p->next]) : NULL;
+	if (s)
+		s->drop(p->state);
+	*p = (struct findings_progress){ 0 };
 }
 
 const char *severity_name(enum severity s)

@@ -77,6 +77,25 @@ struct finding_rule {
 	                      * skipped under --compat pytscope */
 };
 
+/* A rule whose work grows with the run (the steps of a rank, every rank) in slices of
+ * bounded cost, for the explorer's idle time (a subsystem's `slicers`; a rule without
+ * one is a single step): each call of slice() does the next slice, keeping what it
+ * needs in *state (NULL at the first); true when the rule is done (the findings `run`
+ * adds added, *state freed and NULL). drop() frees the state of a rule left part way. */
+struct rule_slicer {
+	const char *id;      /* the rule's (same subsystem) */
+	bool (*slice)(struct run *run, struct finding_list *out, void **state);
+	void (*drop)(void *state);
+};
+
+/* How far findings_compute_step() got: rules done, the live findings copied, and the
+ * begun rule's state between its slices. Zeroed: not begun. */
+struct findings_progress {
+	size_t next;
+	bool begun;
+	void *state;
+};
+
 /* Append a finding; copies the strings; takes ownership of ev's heap members. */
 struct finding *findings_add(struct finding_list *l, const char *id, enum severity sev,
 			     const char *title, const char *detail, const char *fix,
@@ -94,10 +113,12 @@ void findings_free(struct finding_list *l);
 /* Run every registered rule in order (not the native ones when the run's options ask
  * for --compat pytscope), then stable-sort by severity. */
 void findings_compute(struct run *run, struct finding_list *out);
-/* The same a rule at a time (idle-time work): *next starts at 0 and counts the rules
- * run; true when the last one has run and out is sorted (out then equals what
- * findings_compute gives). */
-bool findings_compute_step(struct run *run, struct finding_list *out, size_t *next);
+/* The same a step at a time (idle-time work): a rule, or a slice of a rule that has
+ * them (rule_slicer); p starts zeroed. True when the last rule is done and out is
+ * sorted (out then equals what findings_compute gives, which runs each rule whole). */
+bool findings_compute_step(struct run *run, struct finding_list *out, struct findings_progress *p);
+/* Free what a findings_compute_step() sequence left part way and zero p. */
+void findings_progress_drop(struct run *run, struct findings_progress *p);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

@@ -50,6 +50,11 @@ int infile_openat_stream(int dirfd, const char *path, struct stat *st)
 {
 	if (fstatat(dirfd, path, st, 0) != 0)
 		return -1;
+	return infile_openat_statted(dirfd, path, st);
+}
+
+int infile_openat_statted(int dirfd, const char *path, const struct stat *st)
+{
 	if (S_ISFIFO(st->st_mode))
 		return openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	int e = not_regular(st);

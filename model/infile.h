@@ -23,6 +23,8 @@ int infile_open_st(const char *path, struct stat *st);
  * opening it waits for a writer, as cat would. *st is the stat of path taken just
  * before the open (one stat, no fstat: the size a one-shot load reads up to). */
 int infile_openat_stream(int dirfd, const char *path, struct stat *st);
+/* The open of infile_openat_stream() after its stat, *st taken by the caller. */
+int infile_openat_statted(int dirfd, const char *path, const struct stat *st);
 /* The same as a stdio stream ("rb"). */
 FILE *infile_fopen(const char *path);
 /* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */

@@ -92,6 +92,8 @@ struct subsystem {
 	size_t nviews;
 	const struct finding_rule *rules;
 	size_t nrules;
+	const struct rule_slicer *slicers;         /* rules that come in slices (findings.h) */
+	size_t nslicers;
 	const struct grid_provider *const *grids;  /* heatmap grids (model/grid.h) */
 	size_t ngrids;
 	const struct model_cmd *cmds;

@@ -104,9 +104,9 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 
 void run_findings_reset(struct run *run)
 {
+	findings_progress_drop(run, &run->findings_progress);
 	findings_free(&run->findings);
 	run->findings_done = false;
-	run->findings_next = 0;
 }
 
 void run_changed(struct run *run)
@@ -288,12 +288,16 @@ bool run_is_empty(const struct run *run)
 bool run_findings_step(struct run *run)
 {
 	if (!run->findings_done)
-		run->findings_done = findings_compute_step(run, &run->findings, &run->findings_next);
+		run->findings_done = findings_compute_step(run, &run->findings, &run->findings_progress);
 	return run->findings_done;
 }
 
 const struct finding_list *run_findings(struct run *run)
 {
+	if (!run->findings_done && !run->findings_progress.begun) { /* every rule whole */
+		findings_compute(run, &run->findings);
+		run->findings_done = true;
+	}
 	while (!run_findings_step(run))
 		;
 	return &run->findings;
@@ -303,6 +307,7 @@ void run_free(struct run *run)
 {
 	if (!run)
 		return;
+	findings_progress_drop(run, &run->findings_progress);
 	for (size_t s = 0; s < registry_count; s++)
 		if (registry[s]->free)
 			registry[s]->free(run);

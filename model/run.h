@@ -75,7 +75,7 @@ struct run {
 	 * follower; run_findings() includes them. NULL when not following. */
 	const struct finding_list *live_findings;
 	bool findings_done;
-	size_t findings_next;          /* rules run so far (run_findings_step) */
+	struct findings_progress findings_progress; /* how far run_findings_step() got */
 	unsigned generation;
 };
 
@@ -144,8 +144,9 @@ void run_set_index_path(struct run *run, const char *path);
 /* Findings of the run, computed on first call (all subsystems' rules), or finished
  * there when run_findings_step() began them. */
 const struct finding_list *run_findings(struct run *run);
-/* One more rule of the findings (the explorer's idle time, so that the first pane that
- * shows them does not wait for every rule); true when they are complete. */
+/* One more step of the findings (the explorer's idle time, so that the first pane that
+ * shows them does not wait for every rule): a rule, or a slice of bounded cost of a rule
+ * whose work grows with the run (findings.h); true when they are complete. */
 bool run_findings_step(struct run *run);
 /* Drop the findings (made or begun): the next run_findings() computes them again. */
 void run_findings_reset(struct run *run);

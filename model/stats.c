@@ -131,16 +131,42 @@ struct lanes {
 	double mag[FSUM_LANES];       /* sum of |x| */
 };
 
-/* cascade_add of x into lane l. */
+/* cascade_add of x into lane l of the lanes t, e, inexact, mag. */
+static inline void lane_add_at(double *t, double *e, double *inexact, double *mag, size_t l, double x)
+{
+	double s = t[l] + x, bp = s - x;
+	double err = (t[l] - bp) + (x - (s - bp));
+	double e2 = e[l] + err, bp2 = e2 - err;
+	inexact[l] += fabs((e[l] - bp2) + (err - (e2 - bp2)));
+	mag[l] += fabs(x);
+	t[l] = s;
+	e[l] = e2;
+}
+
 static inline void lane_add(struct lanes *c, size_t l, double x)
 {
-	double s = c->t[l] + x, bp = s - x;
-	double err = (c->t[l] - bp) + (x - (s - bp));
-	double e2 = c->e[l] + err, bp2 = e2 - err;
-	c->inexact[l] += fabs((c->e[l] - bp2) + (err - (e2 - bp2)));
-	c->mag[l] += fabs(x);
-	c->t[l] = s;
-	c->e[l] = e2;
+	lane_add_at(c->t, c->e, c->inexact, c->mag, l, x);
+}
+
+/* Fold the upper half of nl lanes into the lower half, error-free, until one lane is
+ * left: t + e of a merged lane is the exact sum of both while the additions into e
+ * stay exact. */
+static void lanes_fold(double *t, double *e, double *inexact, double *mag, size_t nl)
+{
+	for (size_t w = nl / 2; w > 0; w /= 2)
+		for (size_t l = 0; l < w; l++) {
+			lane_add_at(t, e, inexact, mag, l, t[l + w]);
+			lane_add_at(t, e, inexact, mag, l, e[l + w]);
+			inexact[l] += inexact[l + w];
+			mag[l] += mag[l + w];
+		}
+}
+
+/* The sum lane 0 holds, when it decides it. */
+static bool lane_result(double t, double e, double inexact, double mag, double *out)
+{
+	struct cascade all = { t, e, inexact == 0.0 };
+	return mag < 0x1p1000 && cascade_result(&all, out);
 }
 
 /* The lanes over v[0..n), or over (v[i] - mean)^2 when squares: whole groups of
@@ -160,20 +186,32 @@ static bool lanes_sum(const double *v, size_t n, bool squares, double mean, doub
 			for (size_t l = 0; l < FSUM_LANES; l++)
 				lane_add(&c, l, v[i + l]);
 	}
-	/* fold the upper half of the lanes into the lower half, error-free, until one
-	 * lane is left: t + e of a merged lane is the exact sum of both while the additions
-	 * into e stay exact */
-	for (size_t w = FSUM_LANES / 2; w > 0; w /= 2)
-		for (size_t l = 0; l < w; l++) {
-			lane_add(&c, l, c.t[l + w]);
-			lane_add(&c, l, c.e[l + w]);
-			c.inexact[l] += c.inexact[l + w];
-			c.mag[l] += c.mag[l + w];
-		}
+	lanes_fold(c.t, c.e, c.inexact, c.mag, FSUM_LANES);
 	for (size_t i = full; i < n; i++)
 		lane_add(&c, 0, squares ? (v[i] - mean) * (v[i] - mean) : v[i]);
-	struct cascade all = { c.t[0], c.e[0], c.inexact[0] == 0.0 };
-	return c.mag[0] < 0x1p1000 && cascade_result(&all, out);
+	return lane_result(c.t[0], c.e[0], c.inexact[0], c.mag[0], out);
+}
+
+void stats_lanes_init(struct stats_lanes *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+/* Vectorized (x cannot alias the lanes), in the widest registers the CPU has: only
+ * additions, subtractions and fabs, so no contraction into FMA can change a bit. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x)
+{
+	for (size_t l = 0; l < STATS_LANES; l++)
+		lane_add_at(c->t, c->e, c->inexact, c->mag, l, x[l]);
+}
+
+bool stats_lanes_sum(struct stats_lanes *c, double *out)
+{
+	lanes_fold(c->t, c->e, c->inexact, c->mag, STATS_LANES);
+	return lane_result(c->t[0], c->e[0], c->inexact[0], c->mag[0], out);
 }
 
 double stats_fsum(const double *v, size_t n)
@@ -521,7 +559,7 @@ double stats_mad(const double *v, size_t n, double med)
  * (already in order), so no selection and no allocation per step (issue 17). The
  * history only ever holds finite values, so the NaN rescans of stats_median_inplace are
  * not needed; the results are the bits the two selections gave. */
-#define SPIKE_WINDOW 12
+#define SPIKE_WINDOW STATS_SPIKE_WINDOW
 
 /* Insert x into the ascending s[0..n) after every value not above it. */
 static void window_insert(double *s, size_t n, double x)
@@ -585,11 +623,18 @@ static double window_mad(const double *s, size_t n, double med)
 	return n % 2 ? cur : (prev + cur) / 2.0;
 }
 
-void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
+void stats_spikes_init(struct spike_scan *s)
 {
-	double ring[SPIKE_WINDOW], sorted[SPIKE_WINDOW];
-	size_t nh = 0, oldest = 0;
-	for (size_t i = 0; i < n; i++) {
+	s->nh = 0;
+	s->oldest = 0;
+}
+
+void stats_spikes_feed(struct spike_scan *s, const double *v, const bool *present, size_t i0, size_t i1,
+		       bool *flags)
+{
+	double *ring = s->ring, *sorted = s->sorted;
+	size_t nh = s->nh, oldest = s->oldest;
+	for (size_t i = i0; i < i1; i++) {
 		flags[i] = false;
 		if ((present && !present[i]) || !isfinite(v[i]))
 			continue;
@@ -612,6 +657,15 @@ void stats_local_spikes(const double *v, const bool *present, size_t n, bool *fl
 			window_insert(sorted, nh++, v[i]);
 		}
 	}
+	s->nh = nh;
+	s->oldest = oldest;
+}
+
+void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags)
+{
+	struct spike_scan s;
+	stats_spikes_init(&s);
+	stats_spikes_feed(&s, v, present, 0, n, flags);
 }
 
 double stats_robust_slope(const double *v, size_t n)

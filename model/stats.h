@@ -21,6 +21,19 @@ double stats_fsum(const double *v, size_t n);
 /* The same by Shewchuk's partials alone (the reference stats_fsum must equal). */
 double stats_fsum_partials(const double *v, size_t n);
 
+/* An exactly rounded sum gathered STATS_LANES values at a time (a block of a column:
+ * value l of every block into lane l; zeros pad a short block): stats_lanes_sum() gives
+ * what stats_fsum() gives over every value added (consumes the lanes), or false when
+ * the lanes cannot decide it (an inexact error term, a zero or non-finite total,
+ * magnitudes near overflow): the caller then runs stats_fsum() over the values. */
+#define STATS_LANES 64
+struct stats_lanes {
+	double t[STATS_LANES], e[STATS_LANES], inexact[STATS_LANES], mag[STATS_LANES];
+};
+void stats_lanes_init(struct stats_lanes *c);
+void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x);
+bool stats_lanes_sum(struct stats_lanes *c, double *out);
+
 /* A running exactly rounded sum, for sums gathered value by value (init, add...,
  * result). At most 64 partials are kept, plenty for doubles. */
 struct stats_sum {
@@ -61,6 +74,17 @@ double stats_pstdev(const double *v, size_t n, double mean);
  * positions. present may be NULL (all present); missing and non-finite values never
  * flag and never enter the history. No allocation. */
 void stats_local_spikes(const double *v, const bool *present, size_t n, bool *flags);
+/* The same in pieces (work in slices of bounded cost): stats_spikes_init(), then
+ * stats_spikes_feed() over consecutive ranges [i0, i1) of the same v, present, flags
+ * from i0 = 0 to n: the flags stats_local_spikes() sets. */
+#define STATS_SPIKE_WINDOW 12
+struct spike_scan {
+	double ring[STATS_SPIKE_WINDOW], sorted[STATS_SPIKE_WINDOW];
+	size_t nh, oldest;
+};
+void stats_spikes_init(struct spike_scan *s);
+void stats_spikes_feed(struct spike_scan *s, const double *v, const bool *present, size_t i0, size_t i1,
+		       bool *flags);
 /* robust_slope(frac=0.1): (median of the last 10% - median of the first 10%) / (n - 1);
  * 0 for n < 2. */
 double stats_robust_slope(const double *v, size_t n);

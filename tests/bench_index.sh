@@ -15,8 +15,16 @@
 #     --jobs 1`: wall seconds (target >= 1.7x; wall time by nature, so the load average
 #     is printed with it), and the two shards' CPU seconds summed against the one
 #     process's (the work splits without overhead when the ratio is about 1.00).
+#   - side by side (issue 15 target: indexing per core at least the plain load's), the
+#     commands alternated BENCH_INDEX_PAIRS rounds (default 9): `--print --no-index
+#     --jobs 1`, `index --jobs 1` as a first build and as a rewrite; CPU ms of each
+#     (perf stat task-clock when perf runs here, else user + sys of /usr/bin/time at
+#     10 ms resolution) and the median of the rounds' ratios index / --print --no-index
+#     (target <= 1.00); with BENCH_INDEX_BIG=1 the same at 10,000 ranks x 1,000 steps
+#     (BENCH_INDEX_BIG_PAIRS rounds, default 3).
 # BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
-# idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh). Nothing is asserted.
+# idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh); BENCH_INDEX_PART=pairs
+# the side-by-side part only. Nothing is asserted.
 # BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
@@ -43,6 +51,36 @@ echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps step
 # shard K N: `index --jobs 1 --shard K/N`, its CPU seconds (user + sys) in $dir/shard-K-N.t
 shard() { /usr/bin/time -f '%U %S' -o "$dir/shard-$1-$2.t" "$BIN" index --jobs 1 --shard "$1/$2" "$run" >/dev/null; }
 cpu_sum() { cat "$@" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'; }
+
+# CPU ms of one command (output discarded).
+if perf stat -x, -e task-clock true >/dev/null 2>&1; then
+	cpu_ms() { perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { printf "%.1f", $1 }'; }
+	cpu_how="perf stat task-clock"
+else
+	cpu_ms() {
+		/usr/bin/time -f '%U %S' -o "$dir/cpu.t" "$@" >/dev/null 2>&1
+		awk '{ printf "%.1f", 1000 * ($1 + $2) }' "$dir/cpu.t"
+	}
+	cpu_how="/usr/bin/time user + sys (10 ms resolution)"
+fi
+
+# pairs RUN ROUNDS: `--print --no-index`, `index` first build and rewrite alternated.
+pairs() {
+	: >"$dir/pairs"
+	i=1
+	while [ "$i" -le "$2" ]; do
+		p=$(cpu_ms "$BIN" --print --no-index --jobs 1 "$1")
+		rm -rf "$1/.tscope-index"
+		f=$(cpu_ms "$BIN" index --jobs 1 "$1")
+		w=$(cpu_ms "$BIN" index --jobs 1 "$1")
+		echo "$p $f $w" >>"$dir/pairs"
+		i=$((i + 1))
+	done
+	awk '{ printf "round %-3d --print --no-index %8.1f ms  index first %8.1f (%.3f)  rewrite %8.1f (%.3f)\n", NR, $1, $2, $2 / $1, $3, $3 / $1 }' "$dir/pairs"
+	med() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }'; }
+	printf 'side by side, %s rounds (%s): index / --print --no-index, median of the rounds: first build %s, rewrite %s (target <= 1.00)\n' \
+		"$2" "$cpu_how" "$(awk '{ print $2 / $1 }' "$dir/pairs" | med)" "$(awk '{ print $3 / $1 }' "$dir/pairs" | med)"
+}
 
 # The shard part: per round, wall of one whole index, of one process doing the shards'
 # work (--shard 0/1) and of shards 0/2 and 1/2 started together; CPU of the shards summed.
@@ -80,6 +118,12 @@ if [ "$part" = shards ]; then
 	shards
 	exit 0
 fi
+if [ "$part" = pairs ]; then
+	echo "load average before: $(bench_load_avg)"
+	pairs "$run" "${BENCH_INDEX_PAIRS:-9}"
+	echo "load average after: $(bench_load_avg)"
+	exit 0
+fi
 
 echo
 bench_header "per core (--jobs 1), 3 runs each"
@@ -100,6 +144,9 @@ printf 'indexing per core: index / plain load %s (min) %s (median); index / --pr
 printf 'a rewrite (the old index freed too) / --print --no-index %s / %s\n' \
 	"$(bench_ratio "$re_min" "$print_min")" "$(bench_ratio "$re_med" "$print_med")"
 printf 'index size: %s of %s bytes = %.1f%% of the JSONL (target <= 40%%)\n' "$size" "$jsonl" "$(echo "100 * $size / $jsonl" | bc -l)"
+echo
+echo "load average: $(bench_load_avg)"
+pairs "$run" "${BENCH_INDEX_PAIRS:-9}"
 
 "$BUILD/tests/bench_load" "$run" 1 index >"$dir/reopen.txt"
 /usr/bin/time -f '%U %S %M' -o "$dir/p_idx.t" "$BIN" --print "$run" >/dev/null
@@ -127,6 +174,9 @@ bench_linked_run "$big" 10000 "$dir/base" || exit 1
 "$BIN" --print --format pytscope "$big" >/dev/null 2>&1   # warm
 /usr/bin/time -f '%U %S %M' -o "$dir/big_ff.t" script -qec "$BIN --tui --max-frames 1 --format pytscope $big" /dev/null >/dev/null
 /usr/bin/time -f '%U %S %M' -o "$dir/big_p.t" "$BIN" --print --format pytscope "$big" >/dev/null
+echo
+echo "10,000 x 1,000, side by side (load average $(bench_load_avg)):"
+pairs "$big" "${BENCH_INDEX_BIG_PAIRS:-3}"   # leaves the index (a rewrite) for the keys below
 echo
 echo "10,000 x 1,000 (load average $(cut -d' ' -f1-3 /proc/loadavg)); index $(cat "$big"/.tscope-index/*.tsx | wc -c) bytes"
 printf '%-44s %8s %8s\n' "" "CPU s" "peak MB"

@@ -4,12 +4,15 @@
 #      1,000 steps (rank dirs hard-linked to 64 distinct gen_demo ranks, as
 #      BENCH_INDEX_BIG's run): it merges the shards' parts of the summary (no rank's
 #      steps read); `--print` CPU s and peak RSS, then the explorer's first frame after it;
+#      the same with 10% of the ranks (k % 10 == 5) missing steps 500-509: their shards
+#      keep their step index, so this merge reads no rank's steps either;
 #   2. the rank-by-rank rebuild of a missing summary on a generated index
 #      (tests/tools/gen_index, BENCH_SUMMARY_RANKS x BENCH_SUMMARY_STEPS, default
 #      10,000 x 20,000: a 4.8 GB summary and a 1.6 GB table; 10,000 x 100,000 would write
 #      24 GB + 8 GB); `--print` CPU s, peak RSS, wall s.
 # BENCH_BEFORE=BIN runs part 1 with another tscope-tui too (its own shards: an older
-# build reads every rank's steps there). Opt-in: BENCH_SUMMARY=1 sh tests/bench_summary.sh
+# build reads every rank's steps there); BENCH_SUMMARY_REBUILD=0 skips part 2.
+# Opt-in: BENCH_SUMMARY=1 sh tests/bench_summary.sh
 # (~4 GB of temp data for part 1, ~7 GB for part 2, removed at the end).
 set -u
 [ "${BENCH_SUMMARY:-0}" = 1 ] || { echo "bench_summary: opt-in, skipped (BENCH_SUMMARY=1)"; exit 0; }
@@ -34,8 +37,23 @@ shard_open() { # BIN TAG
 [ -n "${BENCH_BEFORE:-}" ] && shard_open "$BENCH_BEFORE" before
 shard_open "$BIN" after
 [ -n "${BENCH_BEFORE:-}" ] && { cmp -s "$dir/before.txt" "$dir/after.txt" && echo "--print before = after"; }
-rm -rf "$dir/run" "$dir/base"
+mkdir "$dir/gap"
+for b in $(seq 0 63); do
+	mkdir "$dir/gap/rank$b"
+	grep -v '^{"step":50[0-9],' "$dir/base/rank$b/steps.jsonl" >"$dir/gap/rank$b/steps.jsonl"
+done
+for k in $(seq 5 10 9999); do
+	ln -f "$dir/gap/rank$((k % 64))/steps.jsonl" "$dir/run/rank$k/steps.jsonl"
+done
+echo "10% of the ranks with a gap (steps 500-509):"
+[ -n "${BENCH_BEFORE:-}" ] && shard_open "$BENCH_BEFORE" before
+shard_open "$BIN" after
+[ -n "${BENCH_BEFORE:-}" ] && { cmp -s "$dir/before.txt" "$dir/after.txt" && echo "--print before = after"; }
+"$BIN" --print --format pytscope --no-index "$dir/run" >"$dir/plain.txt" 2>/dev/null
+cmp -s "$dir/plain.txt" "$dir/after.txt" && echo "--print after = a plain --no-index load"
+rm -rf "$dir/run" "$dir/base" "$dir/gap"
 
+[ "${BENCH_SUMMARY_REBUILD:-1}" = 1 ] || exit 0
 ranks=${BENCH_SUMMARY_RANKS:-10000}
 steps=${BENCH_SUMMARY_STEPS:-20000}
 "$BUILD/tests/gen_demo" "$dir/tmpl" 40 "$steps" >/dev/null || exit 1
@@ -43,4 +61,4 @@ steps=${BENCH_SUMMARY_STEPS:-20000}
 rm -rf "$dir/tmpl" "$dir/gen/.tscope-index/summary.tsx"
 /usr/bin/time -f '%U %S %M %e' -o "$dir/rb.t" "$BIN" --print --format pytscope "$dir/gen" >/dev/null 2>&1
 echo "rebuild of a missing summary, $ranks x $steps: $(cpu_of "$dir/rb.t") CPU s, $(mb_of "$dir/rb.t") MB peak, $(awk '{print $4}' "$dir/rb.t") s wall; summary $(wc -c <"$dir/gen/.tscope-index/summary.tsx") bytes (load $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "command: BENCH_SUMMARY=1 [BENCH_BEFORE=OLD_BIN] [BENCH_SUMMARY_RANKS=N BENCH_SUMMARY_STEPS=S] sh tests/bench_summary.sh"
+echo "command: BENCH_SUMMARY=1 [BENCH_BEFORE=OLD_BIN] [BENCH_SUMMARY_REBUILD=0] [BENCH_SUMMARY_RANKS=N BENCH_SUMMARY_STEPS=S] sh tests/bench_summary.sh"

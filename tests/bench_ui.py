@@ -4,7 +4,8 @@
 # synthetic run (build/tests/bench_ui RANKS STEPS), send keys one at a time, read the
 # terminal output until the explorer has logged that key's frame and 80 ms pass with no
 # output, and record the bytes written per key.
-# The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME).
+# The explorer itself records the CPU time from key to doupdate() (TSCOPE_KEYTIME), and
+# per step of the findings it computes while no key waits (TSCOPE_IDLETIME).
 # Usage: bench_ui.py BENCH_BIN RANKS STEPS [noisy|spiky]
 #        bench_ui.py --peer COMMAND...   a peer (e.g. htop -d 100) in the same pty:
 #        bytes of three full repaints (Ctrl-L) and ten cursor moves (Down), one at a time
@@ -70,10 +71,12 @@ def main():
     noisy = kind in ("noisy", "spiky")
     dump = os.environ.get("BENCH_UI_DUMP")
     keytime = tempfile.mktemp(prefix="tscope-keytime.")
+    idletime = tempfile.mktemp(prefix="tscope-idletime.")
     # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
     # BENCH_UI_TERM / BENCH_UI_LC_ALL: another colour tier (xterm: 8, vt100: mono) or ASCII (C)
     env = dict(os.environ, TERM=os.environ.get("BENCH_UI_TERM", "xterm-256color"),
                LC_ALL=os.environ.get("BENCH_UI_LC_ALL", "C.UTF-8"), TSCOPE_KEYTIME=keytime,
+               TSCOPE_IDLETIME=idletime,
                XDG_STATE_HOME=tempfile.mkdtemp(prefix="tscope-state."))
     env.pop("NO_COLOR", None)
     env.pop("TSCOPE_SCRIPT", None)
@@ -217,6 +220,14 @@ def main():
     print(f"every key: {len(every)} keys, CPU p50 {pct(every, 50):.2f} ms, p99 {pct(every, 99):.2f} ms, "
           f"max {max(every):.2f} ms; wall p50 {pct(every_w, 50):.2f} ms, p99 {pct(every_w, 99):.2f} ms, "
           f"max {max(every_w):.2f} ms")
+    idle = []
+    if os.path.exists(idletime):
+        with open(idletime) as f:
+            idle = [float(line.split()[1]) for line in f if line.startswith("idle ")]
+        os.unlink(idletime)
+    if idle:
+        print(f"findings in idle time: {len(idle)} steps, {sum(idle):.1f} ms CPU in all; per step CPU p50 "
+              f"{pct(idle, 50):.2f} ms, p99 {pct(idle, 99):.2f} ms, max {max(idle):.2f} ms (what a key typed meanwhile waits for)")
     print(f"explorer process: peak RSS {ru.ru_maxrss / 1024:.0f} MB, CPU {ru.ru_utime:.2f} user + {ru.ru_stime:.2f} sys s"
           f" (start-up, every key, exit)")
 

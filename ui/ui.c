@@ -177,15 +177,20 @@ static double wall_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Idle time (no key waiting, no deadline): one more rule of the findings, so the first
+/* Idle time (no key waiting, no deadline): one more step of the findings, so the first
  * pane that shows them (Overview, Findings) does not run every rule on a key (tens of
- * ms on a big run: rank 0's steps read, its timing, convergence, spikes). A key typed
- * meanwhile waits for that one rule. A rule that added a diagnostic redraws (the
- * status line counts them). */
-static void idle_step(struct app *app)
+ * ms on a big run: rank 0's steps read, its timing, convergence, spikes). A step is a
+ * rule, or a slice of bounded cost of a rule whose work grows with the run: a key typed
+ * meanwhile waits for that step only. A step that added a diagnostic redraws (the
+ * status line counts them). TSCOPE_IDLETIME=FILE (benchmarks): one line per step,
+ * "idle CPU_MS WALL_MS". */
+static void idle_step(struct app *app, FILE *log)
 {
 	size_t nd = app->run->diags.n;
+	double t0 = cpu_ms(), w0 = wall_ms();
 	run_findings_step(app->run);
+	if (log)
+		fprintf(log, "idle %.3f %.3f\n", cpu_ms() - t0, wall_ms() - w0);
 	if (app->run->diags.n != nd)
 		app_draw(app);
 }
@@ -194,8 +199,8 @@ static void idle_step(struct app *app)
  * key read to the return of doupdate() (process CPU time, then elapsed time). */
 static int run_keys(struct app *app)
 {
-	const char *kt = getenv("TSCOPE_KEYTIME");
-	FILE *timing = kt && *kt ? fopen(kt, "w") : NULL;
+	const char *kt = getenv("TSCOPE_KEYTIME"), *it = getenv("TSCOPE_IDLETIME");
+	FILE *timing = kt && *kt ? fopen(kt, "w") : NULL, *idle_log = it && *it ? fopen(it, "w") : NULL;
 	app_draw(app);
 	int idle_ms = app->max_frames ? 200 : -1;
 	int rc = app->exit_code;
@@ -212,7 +217,7 @@ static int run_keys(struct app *app)
 		bool idle = wait < 0 && app->run && !app->run->findings_done;
 		int key = term_getkey(idle ? 0 : wait);
 		if (key == ERR && idle) {
-			idle_step(app);
+			idle_step(app, idle_log);
 			continue;
 		}
 		double t0 = cpu_ms(), w0 = wall_ms();
@@ -251,6 +256,8 @@ static int run_keys(struct app *app)
 	}
 	if (timing)
 		fclose(timing);
+	if (idle_log)
+		fclose(idle_log);
 	return rc;
 }
 

@@ -11,7 +11,6 @@
  * raise SIGBUS). Nothing here prints or exits: problems become diagnostics. */
 #include "model/dasf/dasf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -21,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/dasf/internal.h"
+#include "model/dirlist.h"
 #include "model/json.h"
 #include "model/run.h"
 #include "model/xalloc.h"
@@ -692,36 +692,23 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Regular *.msgpack files directly in dir, sorted by name (the load order). */
+/* Regular *.msgpack files directly in dir (links followed: FIFOs would block), sorted
+ * by name (the load order); the listing is the scope's (model/dirlist.h), so the
+ * probe and the load list a big run dir once between them and the other probes. */
 static char **list_dir(const char *dir, size_t *n)
 {
 	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return NULL;
+	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	char **v = NULL;
 	size_t cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !has_suffix(e->d_name, ".msgpack"))
+	for (size_t i = 0; l && i < l->n; i++) {
+		const struct dirlist_entry *e = &l->v[i];
+		if (e->name[0] == '.' || e->kind != DIRENT_FILE || !has_suffix(e->name, ".msgpack"))
 			continue;
-		char *path = xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) { /* FIFOs would block */
-			free(path);
-			continue;
-		}
 		xgrow((void **)&v, &cap, *n + 1, sizeof(*v));
-		v[(*n)++] = path;
+		v[(*n)++] = dirlist_path(dir, e->name);
 	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), name_cmp);
+	dirlist_close(l);
 	return v;
 }
 

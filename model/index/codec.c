@@ -2,9 +2,12 @@
 /* codec.c: byte writer and bounds-checked reader for the persistent index (codec.h). */
 #include "model/index/codec.h"
 
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "model/diag.h"
@@ -14,14 +17,227 @@
 #define STR_NULL 0xffffffffu
 #define OB_FLUSH ((size_t)1 << 20)
 #define OB_PAGE ((size_t)4096)
+#define OB_RESERVE ((uint64_t)8 << 20)
+#define OB_DIRECT_BUF ((size_t)2 << 20)  /* a direct write: a huge page */
+
+/* Allocate the file's blocks up to `end` at least (OB_RESERVE beyond the last
+ * reservation) before bytes are written there: writing into allocated blocks costs the
+ * kernel less per page than delayed allocation (ext4: ~3 ms less CPU per 44 MB) and the
+ * rename that puts the file in place has nothing left to allocate. A file system that
+ * cannot (EOPNOTSUPP, a full disk) is written as before: the writes report errors. */
+static void ob_reserve(struct obuf *o, uint64_t end)
+{
+	if (o->no_reserve || end <= o->reserved)
+		return;
+	uint64_t to = o->reserved + OB_RESERVE > end ? o->reserved + OB_RESERVE : end;
+	if (fallocate(o->fd, 0, (off_t)o->reserved, (off_t)(to - o->reserved)) == 0)
+		o->reserved = to;
+	else
+		o->no_reserve = true;
+}
+
+/* ---- direct writes ----------------------------------------------------------------
+ * `tscope-tui index` writes its files for a later open (often on another node: a Slurm
+ * shard's part is read on the login node) that reads them with pread: the writer's
+ * page cache serves no one. Written through it, every page costs the writer an
+ * allocation, a copy and, when the old index is replaced, a release; on a virtual
+ * machine whose host backs guest memory on first touch, up to ~2 ns per byte more
+ * (BENCHMARKS.md, issue 15 s15icpu). Through an O_DIRECT fd (index_write_direct()) the
+ * pages go from the stream's aligned buffer to the disk, OB_DIRECT_BUF at a time. A
+ * page the stream writes in pieces (the first one, which the header completes; the
+ * edges of a region left to ob_pwrite) is gathered in part[] and written when whole,
+ * or padded at ob_finish (the file is then cut at its end). */
+
+struct ob_page {
+	uint64_t off;             /* file offset, a multiple of OB_PAGE */
+	unsigned char *b;
+	size_t filled;
+};
+
+/* Page-aligned memory (xmalloc's when that fails: a direct write from it is refused
+ * with EINVAL and the stream goes on through the page cache). */
+static unsigned char *page_alloc(size_t n)
+{
+	void *p = NULL;
+	return posix_memalign(&p, OB_PAGE, n) == 0 ? p : xmalloc(n);
+}
+
+/* Direct buffers (OB_DIRECT_BUF bytes, aligned) of finished streams, kept for the next
+ * one: `tscope-tui index` writes a part and a summary, and each new buffer would cost
+ * its pages' first-touch faults and, when freed, an unmap that flushes every core's
+ * TLB. */
+static _Atomic(unsigned char *) spare_buf[2];
+
+static unsigned char *buf_take(void)
+{
+	for (size_t i = 0; i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *p = atomic_exchange(&spare_buf[i], NULL);
+		if (p)
+			return p;
+	}
+	void *p = NULL; /* one huge page where the kernel gives them: one fault, one page to pin per write */
+	if (posix_memalign(&p, OB_DIRECT_BUF, OB_DIRECT_BUF) != 0)
+		return page_alloc(OB_DIRECT_BUF);
+	madvise(p, OB_DIRECT_BUF, MADV_HUGEPAGE);
+	return p;
+}
+
+static void buf_give(unsigned char *p)
+{
+	for (size_t i = 0; p && i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *none = NULL;
+		if (atomic_compare_exchange_strong(&spare_buf[i], &none, p))
+			return;
+	}
+	free(p);
+}
+
+static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		p += w;
+		n -= (size_t)w;
+		at += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* The file system refused a direct write: the rest goes through the page cache (the
+ * gathered pages first, zero-padded: whatever is still missing in them is written
+ * later over the zeros). */
+static void direct_off(struct obuf *o)
+{
+	int fl = fcntl(o->fd, F_GETFL);
+	if (fl < 0 || fcntl(o->fd, F_SETFL, fl & ~O_DIRECT) < 0 ||
+	    lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
+		ob_fail(o, errno);
+	o->direct = false; /* the callers then move the buffered bytes to p (lead 0) */
+	for (size_t i = 0; i < o->npart; i++) {
+		int err = write_at(o->fd, o->part[i].b, OB_PAGE, o->part[i].off);
+		if (err)
+			ob_fail(o, err);
+		free(o->part[i].b);
+	}
+	o->npart = 0;
+}
+
+static void put_at(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
+{
+	if (o->err)
+		return;
+	int err = write_at(o->fd, p, n, at);
+	if (err == EINVAL && o->direct) {
+		direct_off(o);
+		err = write_at(o->fd, p, n, at);
+	}
+	if (err)
+		ob_fail(o, err);
+}
+
+/* n bytes (less than a page, within one page) at file offset at into its gathered page. */
+static void part_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
+{
+	uint64_t po = at - at % OB_PAGE;
+	size_t i = 0;
+	while (i < o->npart && o->part[i].off != po)
+		i++;
+	if (i == o->npart) {
+		o->part = xrealloc(o->part, (o->npart + 1) * sizeof(*o->part));
+		o->part[i] = (struct ob_page){ po, page_alloc(OB_PAGE), 0 };
+		memset(o->part[i].b, 0, OB_PAGE);
+		o->npart++;
+	}
+	memcpy(o->part[i].b + at % OB_PAGE, p, n);
+	o->part[i].filled += n;
+	if (o->part[i].filled < OB_PAGE)
+		return;
+	struct ob_page whole = o->part[i];
+	o->part[i] = o->part[--o->npart];
+	put_at(o, whole.b, OB_PAGE, whole.off);
+	free(whole.b);
+}
+
+/* n bytes at p to file offset at, direct: whole pages as they are (p + the head is
+ * aligned: the buffers keep each byte at its file offset's place in its page), the
+ * pieces at either end gathered. */
+static void direct_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
+{
+	size_t head = at % OB_PAGE ? OB_PAGE - (size_t)(at % OB_PAGE) : 0;
+	if (head > n)
+		head = n;
+	if (head) {
+		part_put(o, p, head, at);
+		p += head;
+		n -= head;
+		at += head;
+	}
+	size_t whole = n - n % OB_PAGE;
+	if (whole)
+		put_at(o, p, whole, at);
+	if (n > whole)
+		part_put(o, p + whole, n - whole, at + whole);
+}
+
+/* The ob_pwrite() bytes gathered in aux (one run of consecutive bytes from file offset
+ * aux_at, at aux + aux_lead): written whole pages at a time, the last piece kept unless
+ * all. A region filled row by row then goes out in a few large writes. */
+static void aux_flush(struct obuf *o, bool all)
+{
+	size_t n = o->aux_n, keep = all ? 0 : (size_t)((o->aux_at + n) % OB_PAGE);
+	n = n > keep ? n - keep : 0;
+	if (n)
+		direct_put(o, o->aux + o->aux_lead, n, o->aux_at);
+	memmove(o->aux, o->aux + o->aux_lead + n, o->aux_n - n);
+	o->aux_n -= n;
+	o->aux_at += n;
+	o->aux_lead = o->aux_n ? 0 : (size_t)(o->aux_at % OB_PAGE);
+}
+
+static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t at)
+{
+	if (o->aux_n && at != o->aux_at + o->aux_n)
+		aux_flush(o, true);
+	if (!o->aux)
+		o->aux = buf_take();
+	if (!o->aux_n) {
+		o->aux_at = at;
+		o->aux_lead = (size_t)(at % OB_PAGE);
+	}
+	while (n) {
+		size_t room = OB_DIRECT_BUF - o->aux_lead - o->aux_n, k = room < n ? room : n;
+		memcpy(o->aux + o->aux_lead + o->aux_n, p, k);
+		o->aux_n += k;
+		p += k;
+		n -= k;
+		if (o->aux_lead + o->aux_n == OB_DIRECT_BUF)
+			aux_flush(o, false);
+	}
+}
+
+/* ---- streaming ------------------------------------------------------------------------ */
 
 /* The first nb buffered bytes and then n bytes at p in one writev (after an error,
- * nothing more is written); the buffered bytes after nb move to the front. */
+ * nothing more is written); the buffered bytes after nb move to the front. Direct: the
+ * nb bytes only (n is 0: ob_bytes copies everything into the aligned buffer). */
 static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n)
 {
 	struct iovec iov[2] = { { o->p, nb }, { (void *)p, n } };
 	size_t left = nb + n, k = 0;
+	uint64_t at = o->off0 + o->written;
+	ob_reserve(o, at + left);
 	o->written += left;
+	if (o->direct) { /* the rest starts on a page: at its buffer's start, or empty */
+		direct_put(o, o->p + o->lead, nb, at);
+		memmove(o->p, o->p + o->lead + nb, o->n - nb);
+		o->n -= nb;
+		o->lead = o->n || !o->direct ? 0 : (size_t)((o->off0 + o->written) % OB_PAGE);
+		return;
+	}
 	while (left && !o->err) {
 		ssize_t w = writev(o->fd, iov + k, (int)(2 - k));
 		if (w < 0 && errno == EINTR)
@@ -61,6 +277,21 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 {
 	if (!n)
 		return;
+	if (o->direct) { /* into the aligned buffer (checksummed on the way), whole pages out when it is full */
+		for (const unsigned char *s = p; n;) {
+			size_t room = o->cap - o->lead - o->n, k = room < n ? room : n;
+			if (o->sum_on)
+				o->sum = index_crc32_copy(o->sum, o->p + o->lead + o->n, s, k);
+			else
+				memcpy(o->p + o->lead + o->n, s, k);
+			o->n += k;
+			s += k;
+			n -= k;
+			if (o->lead + o->n == o->cap)
+				ob_write(o, to_page(o, 0), NULL, 0);
+		}
+		return;
+	}
 	if (o->sum_on)
 		o->sum = index_crc32(o->sum, p, n);
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
@@ -84,27 +315,42 @@ void ob_stream(struct obuf *o, int fd)
 	o->fd = fd;
 	off_t at = lseek(fd, 0, SEEK_CUR);
 	o->off0 = at > 0 ? (uint64_t)at : 0;
+	o->reserved = o->off0;
+	int fl = fcntl(fd, F_GETFL);
+	o->direct = fl >= 0 && (fl & O_DIRECT);
+	if (o->direct) { /* a fixed aligned buffer (ob_bytes never grows it) */
+		free(o->p);
+		o->p = buf_take();
+		o->cap = OB_DIRECT_BUF;
+		o->n = 0;
+		o->lead = (size_t)(o->off0 % OB_PAGE);
+	}
 }
 
 void ob_skip(struct obuf *o, uint64_t n)
 {
 	ob_flush(o);
+	if (o->aux_n)
+		aux_flush(o, true);
 	o->written += n;
+	o->lead = o->direct ? (size_t)((o->off0 + o->written) % OB_PAGE) : 0;
 	if (!o->err && lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
 		o->err = errno;
 }
 
 void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at)
 {
-	const unsigned char *b = p;
-	for (size_t off = 0; off < n && !o->err;) {
-		ssize_t w = pwrite(o->fd, b + off, n - off, (off_t)(at + off));
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			o->err = errno;
-		else
-			off += (size_t)w;
+	if (o->err)
+		return;
+	ob_reserve(o, at + n);
+	if (!o->direct) {
+		put_at(o, p, n, at);
+		return;
+	}
+	aux_put(o, p, n, at);
+	if (!o->direct) { /* gave up direct writes: the buffered bytes as the page cache path has them */
+		memmove(o->p, o->p + o->lead, o->n);
+		o->lead = 0;
 	}
 }
 
@@ -112,6 +358,23 @@ int ob_flush(struct obuf *o)
 {
 	if (o->stream && o->n)
 		ob_write(o, o->n, NULL, 0);
+	return o->err;
+}
+
+int ob_finish(struct obuf *o)
+{
+	ob_flush(o);
+	if (o->aux_n)
+		aux_flush(o, true);
+	bool padded = o->npart > 0;
+	while (o->npart) { /* pages never completed: written padded with zeros */
+		struct ob_page pg = o->part[--o->npart];
+		put_at(o, pg.b, OB_PAGE, pg.off);
+		free(pg.b);
+	}
+	uint64_t end = o->off0 + o->written;
+	if (!o->err && (padded || o->reserved > end) && ftruncate(o->fd, (off_t)end) != 0)
+		o->err = errno;
 	return o->err;
 }
 
@@ -188,7 +451,14 @@ void ob_path(struct obuf *o, const char *base, const char *path)
 
 void ob_free(struct obuf *o)
 {
-	free(o->p);
+	for (size_t i = 0; i < o->npart; i++)
+		free(o->part[i].b);
+	free(o->part);
+	buf_give(o->aux);
+	if (o->direct)
+		buf_give(o->p);
+	else
+		free(o->p);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -22,6 +22,21 @@ struct obuf {
 	int fd, err;              /* err: the first write errno, sticky */
 	uint64_t off0;            /* fd's offset when the stream began */
 	uint64_t written;
+	/* the file's blocks are allocated (fallocate) up to `reserved` ahead of the writes,
+	 * OB_RESERVE at a time (none when the file system cannot: no_reserve) */
+	uint64_t reserved;
+	bool no_reserve;
+	/* direct mode (fd opened with O_DIRECT, codec.c "direct writes"): whole pages at
+	 * page-aligned offsets from aligned memory; a page written in pieces waits in part[]
+	 * until it is whole or the stream finishes */
+	bool direct;
+	size_t lead;              /* direct: the buffered bytes start at p + lead, so that a
+				   * byte's place in p is its file offset's in its page */
+	struct ob_page *part;
+	size_t npart;
+	unsigned char *aux;       /* ob_pwrite's bytes: aux_n from file offset aux_at, at aux + aux_lead */
+	size_t aux_n, aux_lead;
+	uint64_t aux_at;
 	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since, computed as they come */
 	bool sum_on;
 	uint32_t sum;
@@ -42,14 +57,22 @@ void ob_str(struct obuf *o, const char *s);
  * path, the user's relative one). Other paths are kept as they are. */
 void ob_path(struct obuf *o, const char *base, const char *path);
 void ob_free(struct obuf *o);
-/* Stream what follows to fd (memory stays bounded whatever the size written). */
+/* Stream what follows to fd from its current offset (memory stays bounded whatever the
+ * size written). An fd opened with O_DIRECT is written around the page cache (whole
+ * aligned pages; the bytes are the same); should the file system refuse such a write
+ * (EINVAL), the stream goes on through the page cache. */
 void ob_stream(struct obuf *o, int fd);
 /* Write the buffered bytes out (stream mode); returns 0 or the first write errno. */
 int ob_flush(struct obuf *o);
+/* Stream mode, after the last write: every byte written out and the file ending at the
+ * stream's end (blocks allocated ahead of the writes and the padding of a last direct
+ * page given back); returns 0 or the first errno. */
+int ob_finish(struct obuf *o);
 /* Stream mode: leave the next n bytes of the file to ob_pwrite() (the stream goes on
  * after them), and write n bytes at p at file offset `at` without moving the stream. */
 void ob_skip(struct obuf *o, uint64_t n);
 void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at);
+/* Stream mode: no two writes (stream, ob_pwrite) may cover the same byte. */
 /* Give up the stream with err (unless it failed already): nothing more is written and
  * index_file_write() returns err without putting the file in place. */
 void ob_fail(struct obuf *o, int err);
@@ -62,6 +85,8 @@ uint32_t ob_sum_end(struct obuf *o);
 /* CRC-32 of n bytes at p continuing crc: zlib's crc32(crc, p, n) bit for bit, faster
  * on CPUs with carry-less multiplication (crc.c). */
 uint32_t index_crc32(uint32_t crc, const void *p, size_t n);
+/* The same while copying the n bytes to dst (one pass over them). */
+uint32_t index_crc32_copy(uint32_t crc, void *dst, const void *src, size_t n);
 
 struct ibuf {
 	const unsigned char *p;

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/run.h"
@@ -20,7 +19,7 @@ static bool crc_range(int fd, long long off, size_t len, uint32_t *out)
 	unsigned char buf[EXTENT_WINDOW];
 	if (!index_pread_all(fd, buf, len, off))
 		return false;
-	*out = (uint32_t)crc32(0, buf, (uInt)len);
+	*out = index_crc32(0, buf, len);
 	return true;
 }
 

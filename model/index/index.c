@@ -241,20 +241,6 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	put_diags(o, s);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Part k of n of family `kind` ("steps", "traces") when name is one (not a temporary). */
 static bool part_name(const char *name, const char *kind, unsigned *k, unsigned *n)
 {
@@ -318,35 +304,42 @@ uint64_t index_body_offset(const struct obuf *body)
 	return INDEX_HEADER_LEN + body->written + body->n;
 }
 
-/* Write a whole index file into fd: a zero header, the bodies and the head from fill,
- * then the real header in place. Returns 0 or an errno. */
+/* Write a whole index file into fd: the bodies and the head from fill after the
+ * header's place, then the header. Returns 0 or an errno. */
 static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
 {
-	unsigned char hdr[INDEX_HEADER_LEN] = { 0 };
-	int err = write_all(fd, hdr, INDEX_HEADER_LEN);
-	if (err)
-		return err;
+	if (lseek(fd, INDEX_HEADER_LEN, SEEK_SET) < 0)
+		return errno;
 	struct obuf o = { 0 }, head = { 0 };
 	ob_stream(&o, fd);
 	fill(&o, &head, ud);
 	uint64_t head_off = o.written + o.n;
 	uint32_t hcrc = index_crc32(0, head.p, head.n);
 	ob_bytes(&o, head.p, head.n);
-	err = ob_flush(&o);
-	index_header_put(hdr, o.written, head_off, head.n, hcrc);
+	unsigned char hdr[INDEX_HEADER_LEN];
+	index_header_put(hdr, o.written + o.n, head_off, head.n, hcrc);
+	ob_pwrite(&o, hdr, INDEX_HEADER_LEN, 0);
+	int err = ob_finish(&o);
 	ob_free(&o);
 	ob_free(&head);
-	ssize_t w = err ? 0 : pwrite(fd, hdr, INDEX_HEADER_LEN, 0);
-	if (!err && w != INDEX_HEADER_LEN)
-		err = w < 0 ? errno : EIO;
 	return err;
+}
+
+static bool write_direct;
+
+void index_write_direct(bool on)
+{
+	write_direct = on;
 }
 
 int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
 {
 	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
 	int err = 0;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	int fd = write_direct ? open(tmp, flags | O_DIRECT, 0644) : -1;
+	if (fd < 0)
+		fd = open(tmp, flags, 0644);
 	if (fd < 0) {
 		err = errno;
 	} else {
@@ -813,6 +806,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
+		v[k].deltas = delta_set_count(pm.ds);
 		part_close(&pm);
 	}
 	free(dir);

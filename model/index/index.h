@@ -178,6 +178,7 @@ struct index_part_status {
 	char *why;
 	size_t lo, hi;       /* its ranks: files[lo, hi) */
 	size_t bytes;
+	size_t deltas;       /* the follower's deltas it would be read with (delta.h) */
 };
 size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
 		    struct index_part_status **out);
@@ -195,8 +196,8 @@ size_t index_part_files(const char *run_dir, char ***out);
 /* Every file of the index (parts, the summary) has the header above and a head at its
  * end. index_header_put() fills the header of a payload of plen bytes whose head is
  * [head_off, head_off + head_len) of the payload, CRC-32 crc. index_file_write() writes
- * path atomically (a temporary file, then rename; 0 or an errno): a zero header, what
- * fill() streams into body, the head fill() builds in head, then the real header.
+ * path atomically (a temporary file, then rename; 0 or an errno): what fill() streams
+ * into body after the header's place, the head fill() builds in head, then the header.
  * index_head_read() reads path's header and head with pread and checks the magic,
  * version, byte order, the file's length against the header and the head's checksum:
  * NULL and the malloc'd head, or a static reason. id: the file as read (size, mtime,
@@ -207,6 +208,12 @@ struct index_file_id {
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
 int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud);
+/* From now on this process writes index files around the page cache (O_DIRECT where
+ * the file system takes it; codec.c, direct writes): `tscope-tui index`, whose files
+ * are for a later open, often on another node (Slurm shards). Each write then waits
+ * for the disk, so an open that writes the index itself (after a full load) does not:
+ * its files stay in the page cache for the next open. */
+void index_write_direct(bool on);
 /* The file offset the next byte streamed into body will have. */
 uint64_t index_body_offset(const struct obuf *body);
 const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,

@@ -14,7 +14,7 @@
 
 /* ---- cache -------------------------------------------------------------------------- */
 
-static void timing_free(struct timing *t)
+void analysis_timing_free(struct timing *t)
 {
 	if (t) {
 		free(t->phase);
@@ -23,7 +23,7 @@ static void timing_free(struct timing *t)
 	}
 }
 
-static void conv_free(struct convergence *c)
+void analysis_conv_free(struct convergence *c)
 {
 	if (c) {
 		free(c->loss_spikes);
@@ -32,6 +32,43 @@ static void conv_free(struct convergence *c)
 		free(c->loss_step);
 		free(c);
 	}
+}
+
+void analysis_job_free(void *job)
+{
+	if (job)
+		((struct analysis_job *)job)->free(job);
+}
+
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (rc && !p->done(rc)) {
+		void *job = p->begin(run, ri);
+		while (!p->feed(run->steps, job, SIZE_MAX))
+			;
+		p->keep(rc, job);
+	}
+	return rc;
+}
+
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (!rc || p->done(rc)) { /* made meanwhile by a pane that needed it */
+		analysis_job_free(*job);
+		*job = NULL;
+		return true;
+	}
+	if (!*job) {
+		*job = p->begin(run, ri);
+		return false;
+	}
+	if (!p->feed(run->steps, *job, ANALYSIS_SLICE))
+		return false;
+	p->keep(rc, *job);
+	*job = NULL;
+	return true;
 }
 
 void analysis_dist_free(struct distributed *d)
@@ -49,9 +86,9 @@ void analysis_dist_free(struct distributed *d)
 void analysis_cache_drop_records(struct analysis_cache *c)
 {
 	for (size_t i = 0; i < c->nranks; i++) {
-		timing_free(c->rank[i].timing);
+		analysis_timing_free(c->rank[i].timing);
 		free(c->rank[i].memory);
-		conv_free(c->rank[i].conv);
+		analysis_conv_free(c->rank[i].conv);
 		free(c->rank[i].budget);
 		c->rank[i] = (struct rank_cache){ 0 };
 	}
@@ -288,9 +325,10 @@ static void block_add(struct compute_block *b)
 	}
 }
 
-/* Over aligned steps [k0, k0 + n), or (by_pos) records [k0, k0 + n). */
+/* Over aligned steps [k0, k0 + n), or (by_pos) records [k0, k0 + n); with lanes, each
+ * block of a column is also added into the lanes of its budget line. */
 static void rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
-			 double *out, double *comm, bool by_pos)
+			 double *out, double *comm, bool by_pos, struct budget_lanes *lanes)
 {
 	struct compute_block b;
 	const struct rank_steps *r = m->rank[ri];
@@ -317,6 +355,8 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 		for (size_t i = 0; out && i < ps->ncompute; i++) {
 			block_column(m, ri, ps->compute[i], &b);
 			block_add(&b);
+			if (lanes && lanes->line[i] >= 0)
+				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x);
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
 		 * or the total is zero or not finite; then fsum over the record's values */
@@ -325,23 +365,32 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0
 					      ? s : analysis_record_compute(m, ps, ri, b.pos[j]);
 		}
-		if (!comm)
+		if (!comm && !(lanes && lanes->comm))
 			continue;
 		block_column(m, ri, ps->comm, &b);
-		memcpy(comm + at, b.x, b.nb * sizeof(*comm));
+		if (comm)
+			memcpy(comm + at, b.x, b.nb * sizeof(*comm));
+		if (lanes && lanes->comm)
+			stats_lanes_add(&lanes->lane[BUDGET_LANE_COMM], b.x);
 	}
 }
 
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
 			   size_t n, double *out, double *comm)
 {
-	rank_compute(m, ps, ri, k0, n, out, comm, false);
+	rank_compute(m, ps, ri, k0, n, out, comm, false, NULL);
 }
 
 void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
 			      size_t n, double *out, double *comm)
 {
-	rank_compute(m, ps, ri, p0, n, out, comm, true);
+	rank_compute(m, ps, ri, p0, n, out, comm, true, NULL);
+}
+
+void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+				    double *out, struct budget_lanes *lanes)
+{
+	rank_compute(m, ps, ri, 0, steps_nrecords(m, ri), out, NULL, true, lanes);
 }
 
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:

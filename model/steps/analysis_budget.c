@@ -164,6 +164,63 @@ void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out)
 	budget_sum_over(run, ri, 0, steps_nrecords(run->steps, ri), 0, 0, false, out);
 }
 
+/* The budget line of phase `name` (budget_sum_over's grouping), -1 for none. */
+static int budget_line_of(const char *name)
+{
+	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
+	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
+		if (strcmp(name, compute[i]) == 0)
+			return BUDGET_LANE_COMPUTE;
+	return strcmp(name, "data") == 0 ? BUDGET_LANE_DATA : strcmp(name, "other") == 0 ? BUDGET_LANE_OTHER : -1;
+}
+
+/* The lanes' sum of line l, or false when they cannot decide it; 0 for a line without
+ * a column (stats_fsum of nothing). */
+static bool lane_sum(struct budget_lanes *bl, const bool *has, int l, double *out)
+{
+	if (!has[l]) {
+		*out = 0.0;
+		return true;
+	}
+	return stats_lanes_sum(&bl->lane[l], out);
+}
+
+/* Records that are exactly the aligned steps (position k = aligned step k): the blocks
+ * of rank_compute over the records are the ones over the aligned steps, and every
+ * record's phases go into the sums. */
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
+				struct budget_sums *sums)
+{
+	const struct steps_model *m = run->steps;
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	size_t S = steps_naligned(m);
+	if (!m->aligned_contiguous || !r->contiguous || r->step0 != m->aligned_lo || r->n != S) {
+		analysis_rank_compute(m, ps, ri, 0, S, out, NULL);
+		return false;
+	}
+	int *line = xmalloc((ps->ncompute + 1) * sizeof(*line));
+	bool has[BUDGET_NLANES] = { false };
+	for (size_t i = 0; i < ps->ncompute; i++) {
+		line[i] = budget_line_of(steps_metric(m, ps->compute[i])->name);
+		if (line[i] >= 0)
+			has[line[i]] = true;
+	}
+	struct budget_lanes *bl = xmalloc(sizeof(*bl));
+	bl->line = line;
+	bl->comm = has[BUDGET_LANE_COMM] = ps->comm >= 0;
+	for (size_t l = 0; l < BUDGET_NLANES; l++)
+		stats_lanes_init(&bl->lane[l]);
+	analysis_records_compute_lanes(m, ps, ri, out, bl);
+	*sums = (struct budget_sums){ .n = S };
+	bool ok = lane_sum(bl, has, BUDGET_LANE_COMPUTE, &sums->compute) &&
+		  lane_sum(bl, has, BUDGET_LANE_DATA, &sums->data) && lane_sum(bl, has, BUDGET_LANE_COMM, &sums->comm) &&
+		  lane_sum(bl, has, BUDGET_LANE_OTHER, &sums->other);
+	free(bl);
+	free(line);
+	return ok;
+}
+
 /* Fill the lines, fractions and the recoverable order from the line seconds. */
 static void budget_lines(struct budget *out, const double *secs)
 {

@@ -34,36 +34,83 @@ static long *flagged_steps(const bool *flags, const long *step, size_t n, size_t
 	return out;
 }
 
-static struct convergence *compute_convergence(struct run *run, size_t ri)
+/* The convergence of a rank made in pieces: its records read in ranges, the trend,
+ * then the loss spikes and the grad-norm spikes scanned in ranges. */
+struct conv_job {
+	struct analysis_job job;
+	size_t ri, w, cnt, at, nf;
+	int stage;                 /* 0 records, 1 trend, 2 loss spikes, 3 grad spikes */
+	int loss, gn;
+	struct convergence *c;
+	double *finite, *g;
+	bool *gp, *flags;
+	long *steps;
+	struct spike_scan scan;
+};
+
+static void conv_job_free(void *p)
+{
+	struct conv_job *j = p;
+	if (!j)
+		return;
+	analysis_conv_free(j->c);
+	free(j->finite);
+	free(j->g);
+	free(j->gp);
+	free(j->flags);
+	free(j->steps);
+	free(j);
+}
+
+static void *conv_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
-	struct convergence *c = xcalloc(1, sizeof(*c));
+	struct conv_job *j = xcalloc(1, sizeof(*j));
+	j->job.free = conv_job_free;
+	struct convergence *c = j->c = xcalloc(1, sizeof(*c));
 	size_t n = steps_nrecords(m, ri), w = analysis_warmup_start(run, n), cnt = n - w;
+	j->ri = ri;
+	j->w = w;
+	j->cnt = cnt;
 	c->n_steps = cnt;
 	c->diverged_at = -1;
-	int loss = steps_metric_find(m, METRIC_SCALAR, "loss");
-	int gn = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
+	j->loss = steps_metric_find(m, METRIC_SCALAR, "loss");
+	j->gn = steps_metric_find(m, METRIC_SCALAR, "grad_norm");
 	c->loss = xmalloc((cnt ? cnt : 1) * sizeof(*c->loss));
 	c->loss_step = xmalloc((cnt ? cnt : 1) * sizeof(*c->loss_step));
-	double *finite = xmalloc((cnt ? cnt : 1) * sizeof(*finite));
-	double *g = xmalloc((cnt ? cnt : 1) * sizeof(*g));
-	bool *gp = xcalloc(cnt ? cnt : 1, sizeof(*gp));
-	long *steps = xmalloc((cnt ? cnt : 1) * sizeof(*steps));
-	size_t nf = 0;
-	for (size_t i = 0; i < cnt; i++) {
-		steps[i] = steps_step(m, ri, w + i);
-		gp[i] = steps_value(m, ri, gn, w + i, &g[i]);
-		c->has_grad_norm |= gp[i];
+	j->finite = xmalloc((cnt ? cnt : 1) * sizeof(*j->finite));
+	j->g = xmalloc((cnt ? cnt : 1) * sizeof(*j->g));
+	j->gp = xcalloc(cnt ? cnt : 1, sizeof(*j->gp));
+	j->steps = xmalloc((cnt ? cnt : 1) * sizeof(*j->steps));
+	j->flags = xmalloc((cnt ? cnt : 1) * sizeof(*j->flags));
+	return j;
+}
+
+/* Records [at, at + k) after the warm-up. */
+static void conv_records(const struct steps_model *m, struct conv_job *j, size_t end)
+{
+	struct convergence *c = j->c;
+	for (size_t i = j->at; i < end; i++) {
+		j->steps[i] = steps_step(m, j->ri, j->w + i);
+		j->gp[i] = steps_value(m, j->ri, j->gn, j->w + i, &j->g[i]);
+		c->has_grad_norm |= j->gp[i];
 		double v;
-		if (!steps_value(m, ri, loss, w + i, &v))
+		if (!steps_value(m, j->ri, j->loss, j->w + i, &v))
 			continue;
 		c->loss[c->nloss] = v;
-		c->loss_step[c->nloss++] = steps[i];
+		c->loss_step[c->nloss++] = j->steps[i];
 		if (isfinite(v))
-			finite[nf++] = v;
+			j->finite[j->nf++] = v;
 		else if (c->diverged_at < 0)
-			c->diverged_at = steps[i];
+			c->diverged_at = j->steps[i];
 	}
+}
+
+static void conv_trend(struct conv_job *j)
+{
+	struct convergence *c = j->c;
+	double *finite = j->finite;
+	size_t nf = j->nf;
 	c->has_loss = c->nloss > 0;
 	c->diverged = c->diverged_at >= 0;
 	if (nf) {
@@ -75,27 +122,66 @@ static struct convergence *compute_convergence(struct run *run, size_t ri)
 				c->best_loss = finite[i];
 	}
 	c->trend = c->diverged ? "diverged" : trend_of(finite, nf);
-	bool *flags = xmalloc((cnt ? cnt : 1) * sizeof(*flags));
-	stats_local_spikes(c->loss, NULL, c->nloss, flags);
-	c->loss_spikes = flagged_steps(flags, c->loss_step, c->nloss, &c->nloss_spikes);
-	stats_local_spikes(g, gp, cnt, flags);
-	c->grad_spikes = flagged_steps(flags, steps, cnt, &c->ngrad_spikes);
-	free(flags);
-	free(steps);
-	free(gp);
-	free(g);
-	free(finite);
-	return c;
 }
+
+/* At most k more records of work (k: all of them for the whole call); true when the
+ * convergence is complete in j->c. */
+static bool conv_feed(const struct steps_model *m, void *job, size_t k)
+{
+	struct conv_job *j = job;
+	struct convergence *c = j->c;
+	size_t total = j->stage == 0 ? j->cnt : j->stage == 2 ? c->nloss : j->cnt;
+	size_t end = j->stage == 1 || total - j->at < k ? total : j->at + k;
+	switch (j->stage) {
+	case 0:
+		conv_records(m, j, end);
+		break;
+	case 1:
+		conv_trend(j);
+		break;
+	case 2:
+		stats_spikes_feed(&j->scan, c->loss, NULL, j->at, end, j->flags);
+		break;
+	default:
+		stats_spikes_feed(&j->scan, j->g, j->gp, j->at, end, j->flags);
+		break;
+	}
+	j->at = end;
+	if (j->stage != 1 && end < total)
+		return false;
+	if (j->stage == 2)
+		c->loss_spikes = flagged_steps(j->flags, c->loss_step, c->nloss, &c->nloss_spikes);
+	if (j->stage == 3)
+		c->grad_spikes = flagged_steps(j->flags, j->steps, j->cnt, &c->ngrad_spikes);
+	j->stage++;
+	j->at = 0;
+	stats_spikes_init(&j->scan);
+	return j->stage == 4;
+}
+
+static bool conv_done(const struct rank_cache *rc)
+{
+	return rc->conv_done;
+}
+
+static void conv_keep(struct rank_cache *rc, void *job)
+{
+	struct conv_job *j = job;
+	rc->conv = j->c;
+	rc->conv_done = true;
+	j->c = NULL;
+	conv_job_free(j);
+}
+
+static const struct analysis_pieces conv_pieces = { conv_done, conv_begin, conv_feed, conv_keep };
 
 const struct convergence *analysis_convergence(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->conv_done) {
-		rc->conv = compute_convergence(run, ri);
-		rc->conv_done = true;
-	}
-	return rc->conv;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &conv_pieces);
+	return rc ? rc->conv : NULL;
+}
+
+bool analysis_convergence_slice(struct run *run, size_t ri, void **job)
+{
+	return analysis_pieces_slice(run, ri, job, &conv_pieces);
 }

@@ -254,15 +254,15 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
-/* The compute of the ranks of one task into p->rows, and each rank's budget sums while
- * its columns are in cache. */
+/* The compute of the ranks of one task into p->rows, and each rank's budget sums from
+ * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
+ * cache. */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
-		analysis_rank_compute(p->m, &p->ps, r, 0, p->S, p->rows + r * p->S, NULL);
-		analysis_budget_sums(p->run, r, &p->bsum[r]);
-	}
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+		if (!analysis_rank_compute_sums(p->run, &p->ps, r, p->rows + r * p->S, &p->bsum[r]))
+			analysis_budget_sums(p->run, r, &p->bsum[r]);
 }
 
 /* `tscope-tui index` reads every rank's compute once (rows) when that takes at most

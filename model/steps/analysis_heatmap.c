@@ -244,8 +244,18 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf, bool
 	if (!g->row[r])
 		g->row[r] = xmalloc(g->row_words * 4);
 	float *v = row_val(g, g->row[r], 0); /* NaN marks a missing cell */
-	size_t kb = row_compute(p, series, r, g->from[r], buf, have);
-	for (size_t k = g->from[r]; k < S; k++) {
+	size_t kb = row_compute(p, series, r, g->from[r], buf, have), k = g->from[r];
+	/* the columns row_compute gave (aligned steps: each has its median), in loops the
+	 * compiler vectorizes; then the rest one by one */
+	if (p->cmed)
+		for (; k < kb && k < S; k++)
+			v[k] = p->cmed[k] > 0 ? (float)(buf[k] / p->cmed[k] - 1.0) : NAN;
+	else
+		for (; k < kb && k < S; k++)
+			v[k] = (float)buf[k];
+	for (size_t j = g->from[r]; j < k; j++)
+		missing |= isnan(v[j]);
+	for (; k < S; k++) {
 		double x = k < kb ? buf[k] : 0;
 		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
 			v[k] = NAN;

@@ -197,6 +197,12 @@ static void pass_distributed(struct rebuild *rb)
 	rb->band = NULL;
 	rb->band_n = 0;
 	rb->out.dist = c->dist;
+	if (rb->N == 1) { /* no distributed analysis: the step medians are the rank's compute */
+		free(c->cmed);
+		c->cmed = xmalloc(rb->S * sizeof(*c->cmed));
+		c->ncmed = rb->S;
+		table_read(rb, 0, 0, rb->S, c->cmed);
+	}
 }
 
 /* Pass 3: the slowdown pyramid from the table; its layout has counts (not dense) when
@@ -204,9 +210,10 @@ static void pass_distributed(struct rebuild *rb)
 static bool pass_slowdown(struct rebuild *rb, struct obuf *o)
 {
 	const struct distributed *d = rb->out.dist;
-	bool dense = d != NULL;
-	for (size_t k = 0; d && k < d->n_steps; k++)
-		dense = dense && d->step[k].cmed > 0;
+	const double *cmed = analysis_cache_of(rb->run)->cmed;
+	bool dense = d != NULL || rb->N == 1;
+	for (size_t k = 0; k < rb->S && dense; k++)
+		dense = (d ? d->step[k].cmed : cmed[k]) > 0;
 	rb->j.stream[1] = analysis_heat_stream_new(rb->run, HEAT_REL_SLOWDOWN, dense);
 	if (!rb->j.stream[1])
 		return false;
@@ -265,10 +272,10 @@ static void fill_rebuild(struct obuf *o, struct obuf *h, void *ud)
 }
 
 /* An open whose every rank came from index parts (so their steps can be handed back
- * and read again), two ranks or more, no live columns after the aligned steps. */
+ * and read again), no live columns after the aligned steps. */
 static bool rebuildable(const struct steps_model *m)
 {
-	if (!m || !m->summary_rebuild || m->nrank < 2 || steps_ncolumns(m) != m->naligned)
+	if (!m || !m->summary_rebuild || !m->nrank || steps_ncolumns(m) != m->naligned)
 		return false;
 	for (size_t i = 0; i < m->nrank; i++)
 		if (!m->rank[i]->part)

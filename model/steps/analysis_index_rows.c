@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "model/index/codec.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -121,8 +121,7 @@ bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
 		return false;
 	const uint32_t *crc = lz->crc + (size_t)lz->row_src[ri] * lz->nchunks;
 	for (size_t c = 0; c < lz->nchunks; c++)
-		if ((uint32_t)crc32(0, (const unsigned char *)row + c * lz->chunk_words * 4,
-				    (uInt)chunk_len(lz, c)) != crc[c])
+		if (index_crc32(0, (const unsigned char *)row + c * lz->chunk_words * 4, chunk_len(lz, c)) != crc[c])
 			return false;
 	return true;
 }
@@ -219,7 +218,7 @@ static bool chunks_load(struct heat_grid *g, size_t ri, size_t c0, size_t c1)
 	bool ok = readv_at(lz->fd, iov, n, bytes, row_at(lz, ri) + (uint64_t)c0 * lz->chunk_words * 4);
 	const uint32_t *crc = lz->crc + (size_t)lz->row_src[ri] * lz->nchunks + c0;
 	for (size_t k = 0; k < n && ok; k++)
-		ok = (uint32_t)crc32_z(0, iov[k].iov_base, iov[k].iov_len) == crc[k];
+		ok = index_crc32(0, iov[k].iov_base, iov[k].iov_len) == crc[k];
 	for (size_t k = 0; k < n && ok; k++) {
 		uint64_t key = (uint64_t)ri * lz->nchunks + c0 + k + 1;
 		lz->slot_key[slot[k]] = key;

@@ -8,19 +8,6 @@
 #include "model/stats.h"
 #include "model/xalloc.h"
 
-/* Values of metric over positions [w, n) that have it, in order. */
-static double *gather(const struct steps_model *m, size_t ri, int metric, size_t w, size_t n,
-		      size_t *count)
-{
-	double *v = xmalloc((n > w ? n - w : 1) * sizeof(*v));
-	size_t k = 0;
-	for (size_t i = w; i < n && metric >= 0; i++)
-		if (steps_value(m, ri, metric, i, &v[k]))
-			k++;
-	*count = k;
-	return v;
-}
-
 static bool any_memory(const struct steps_model *m, size_t ri, size_t pos)
 {
 	double v;
@@ -30,65 +17,140 @@ static bool any_memory(const struct steps_model *m, size_t ri, size_t pos)
 	return false;
 }
 
-/* Max over records with memory of (primary, else fallback, else 0), positions [w, n). */
-static double peak_of(const struct steps_model *m, size_t ri, int primary, int fallback, size_t w,
-		      size_t n)
+/* The memory analysis of a rank made in pieces, each a range of its positions [w, n):
+ * stage 0 gathers alloc, 1 reserved (values of the positions that have them, in
+ * order), 2 and 3 the peaks: max over positions with any memory value of (peak_alloc,
+ * else alloc, else 0) and of (peak_reserved, else reserved, else 0); then the means. */
+struct mem_job {
+	struct analysis_job job;
+	size_t ri, w, n, at;
+	int stage;
+	int metric[4];             /* alloc, reserved, peak_alloc, peak_reserved */
+	double *val[2];            /* alloc, reserved values */
+	size_t nval[2];
+	double peak[2];
+	bool any[2];
+	struct memory *mem;
+};
+
+static void mem_job_free(void *p)
 {
-	double best = 0;
-	bool any = false;
-	for (size_t i = w; i < n; i++) {
-		if (!any_memory(m, ri, i))
-			continue;
-		double v = 0;
-		if (!steps_value(m, ri, primary, i, &v) && !steps_value(m, ri, fallback, i, &v))
-			v = 0;
-		if (!any || v > best)
-			best = v;
-		any = true;
-	}
-	return best;
+	struct mem_job *j = p;
+	if (!j)
+		return;
+	free(j->val[0]);
+	free(j->val[1]);
+	free(j->mem);
+	free(j);
 }
 
-static struct memory *compute_memory(struct run *run, size_t ri)
+static void *mem_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
-	struct memory *mem = xcalloc(1, sizeof(*mem));
-	size_t n = steps_nrecords(m, ri), w = analysis_warmup_start(run, n);
-	mem->n_steps = n - w;
-	int a = steps_metric_find(m, METRIC_MEMORY, "alloc");
-	int r = steps_metric_find(m, METRIC_MEMORY, "reserved");
-	size_t na, nr;
-	double *allocs = gather(m, ri, a, w, n, &na);
-	double *res = gather(m, ri, r, w, n, &nr);
-	if (na > 0) {
-		mem->has_memory = true;
-		mem->peak_alloc = peak_of(m, ri, steps_metric_find(m, METRIC_MEMORY, "peak_alloc"), a, w, n);
-		mem->peak_reserved = peak_of(m, ri, steps_metric_find(m, METRIC_MEMORY, "peak_reserved"), r, w, n);
-		mem->mean_alloc = stats_mean(allocs, na);
-		struct stats_sum s;
-		stats_sum_init(&s);
-		size_t pairs = 0;
-		for (size_t i = 0; i < na && i < nr; i++)
-			if (res[i] > 0) {
-				stats_sum_add(&s, (res[i] - allocs[i]) / res[i]);
-				pairs++;
-			}
-		mem->fragmentation = pairs ? stats_sum_result(&s) / (double)pairs : 0.0;
-		mem->growth = stats_robust_slope(allocs, na);
-	}
-	free(allocs);
-	free(res);
-	return mem;
+	struct mem_job *j = xcalloc(1, sizeof(*j));
+	j->job.free = mem_job_free;
+	j->ri = ri;
+	j->n = steps_nrecords(m, ri);
+	j->w = analysis_warmup_start(run, j->n);
+	j->mem = xcalloc(1, sizeof(*j->mem));
+	j->mem->n_steps = j->n - j->w;
+	static const char *const names[] = { "alloc", "reserved", "peak_alloc", "peak_reserved" };
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		j->metric[i] = steps_metric_find(m, METRIC_MEMORY, names[i]);
+	for (size_t i = 0; i < 2; i++)
+		j->val[i] = xmalloc((j->n > j->w ? j->n - j->w : 1) * sizeof(*j->val[i]));
+	return j;
 }
+
+/* Positions [lo, hi) of stage s. */
+static void mem_range(const struct steps_model *m, struct mem_job *j, int s, size_t lo, size_t hi)
+{
+	if (s < 2) {
+		for (size_t i = lo; i < hi && j->metric[s] >= 0; i++)
+			if (steps_value(m, j->ri, j->metric[s], i, &j->val[s][j->nval[s]]))
+				j->nval[s]++;
+		return;
+	}
+	int p = s - 2, primary = j->metric[s], fallback = j->metric[p];
+	for (size_t i = lo; i < hi; i++) {
+		if (!any_memory(m, j->ri, i))
+			continue;
+		double v = 0;
+		if (!steps_value(m, j->ri, primary, i, &v) && !steps_value(m, j->ri, fallback, i, &v))
+			v = 0;
+		if (!j->any[p] || v > j->peak[p])
+			j->peak[p] = v;
+		j->any[p] = true;
+	}
+}
+
+static void mem_finish(struct mem_job *j)
+{
+	struct memory *mem = j->mem;
+	const double *allocs = j->val[0], *res = j->val[1];
+	size_t na = j->nval[0], nr = j->nval[1];
+	if (na == 0)
+		return;
+	mem->has_memory = true;
+	mem->peak_alloc = j->peak[0];
+	mem->peak_reserved = j->peak[1];
+	mem->mean_alloc = stats_mean(allocs, na);
+	struct stats_sum s;
+	stats_sum_init(&s);
+	size_t pairs = 0;
+	for (size_t i = 0; i < na && i < nr; i++)
+		if (res[i] > 0) {
+			stats_sum_add(&s, (res[i] - allocs[i]) / res[i]);
+			pairs++;
+		}
+	mem->fragmentation = pairs ? stats_sum_result(&s) / (double)pairs : 0.0;
+	mem->growth = stats_robust_slope(allocs, na);
+}
+
+/* At most k more positions of work; true when the analysis is complete in j->mem. The
+ * peaks are taken only when some record has alloc. */
+static bool mem_feed(const struct steps_model *m, void *job, size_t k)
+{
+	struct mem_job *j = job;
+	if (j->stage == 2 && j->nval[0] == 0)
+		j->stage = 4;
+	if (j->stage == 4) {
+		mem_finish(j);
+		return true;
+	}
+	size_t lo = j->w + j->at, hi = j->n - lo < k ? j->n : lo + k;
+	mem_range(m, j, j->stage, lo, hi);
+	j->at = hi - j->w;
+	if (hi == j->n) {
+		j->stage++;
+		j->at = 0;
+	}
+	return false;
+}
+
+static bool mem_done(const struct rank_cache *rc)
+{
+	return rc->memory_done;
+}
+
+static void mem_keep(struct rank_cache *rc, void *job)
+{
+	struct mem_job *j = job;
+	rc->memory = j->mem;
+	rc->memory_done = true;
+	j->mem = NULL;
+	mem_job_free(j);
+}
+
+static const struct analysis_pieces mem_pieces = { mem_done, mem_begin, mem_feed, mem_keep };
 
 const struct memory *analysis_memory(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->memory_done) {
-		rc->memory = compute_memory(run, ri);
-		rc->memory_done = true;
-	}
-	return rc->memory;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &mem_pieces);
+	return rc ? rc->memory : NULL;
+}
+
+bool analysis_memory_slice(struct run *run, size_t ri, void **job)
+{
+	return analysis_pieces_slice(run, ri, job, &mem_pieces);
 }

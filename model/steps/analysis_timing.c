@@ -25,43 +25,97 @@ static int cmp_phase(const void *a, const void *b)
 
 /* ---- timing ------------------------------------------------------------------------- */
 
-static struct timing *compute_timing(struct run *run, size_t ri)
+/* The timing of a rank made in pieces: begun, its records fed in ranges, finished. */
+struct timing_job {
+	struct analysis_job job;
+	const struct steps_model *m;
+	size_t ri, w, at;
+	struct timing *t;
+	int *ids;
+	size_t np;
+	struct stats_sum *tot;
+	bool *seen;
+};
+
+static void timing_job_free(void *p)
+{
+	struct timing_job *j = p;
+	if (!j)
+		return;
+	free(j->tot);
+	free(j->seen);
+	free(j->ids);
+	analysis_timing_free(j->t);
+	free(j);
+}
+
+static void *timing_begin(struct run *run, size_t ri)
 {
 	const struct steps_model *m = run->steps;
 	size_t n_all = steps_nrecords(m, ri), w = analysis_warmup_start(run, n_all), n = n_all - w;
-	struct timing *t = xcalloc(1, sizeof(*t));
-	t->n = n;
+	struct timing_job *j = xcalloc(1, sizeof(*j));
+	j->job.free = timing_job_free;
+	j->m = m;
+	j->ri = ri;
+	j->w = w;
+	j->t = xcalloc(1, sizeof(*j->t));
+	j->t->n = n;
 	if (n == 0)
-		return t;
-	int *ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*ids));
-	size_t np = analysis_phase_ids(m, ids);
-	t->phase = xcalloc(np ? np : 1, sizeof(*t->phase));
-	t->step_time = xmalloc(n * sizeof(*t->step_time));
-	struct stats_sum *tot = xmalloc((np ? np : 1) * sizeof(*tot));
-	bool *seen = xcalloc(np ? np : 1, sizeof(*seen));
+		return j;
+	j->ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*j->ids));
+	size_t np = j->np = analysis_phase_ids(m, j->ids);
+	j->t->phase = xcalloc(np ? np : 1, sizeof(*j->t->phase));
+	j->t->step_time = xmalloc(n * sizeof(*j->t->step_time));
+	j->tot = xmalloc((np ? np : 1) * sizeof(*j->tot));
+	j->seen = xcalloc(np ? np : 1, sizeof(*j->seen));
 	for (size_t p = 0; p < np; p++)
-		stats_sum_init(&tot[p]);
-	for (size_t i = 0; i < n; i++) {
+		stats_sum_init(&j->tot[p]);
+	return j;
+}
+
+/* Steps [at, at + k) of the rank's (after its warm-up); true when every one is in. */
+static bool timing_feed(const struct steps_model *m, void *job, size_t k)
+{
+	struct timing_job *j = job;
+	struct timing *t = j->t;
+	size_t end = t->n - j->at < k ? t->n : j->at + k;
+	for (size_t i = j->at; i < end; i++) {
 		struct stats_sum st;
 		stats_sum_init(&st);
-		for (size_t p = 0; p < np; p++) {
+		for (size_t p = 0; p < j->np; p++) {
 			double v;
-			if (steps_value(m, ri, ids[p], w + i, &v)) {
+			if (steps_value(m, j->ri, j->ids[p], j->w + i, &v)) {
 				stats_sum_add(&st, v);
-				stats_sum_add(&tot[p], v);
-				seen[p] = true;
+				stats_sum_add(&j->tot[p], v);
+				j->seen[p] = true;
 			}
 		}
 		t->step_time[i] = stats_sum_result(&st);
 	}
+	j->at = end;
+	return end == t->n;
+}
+
+/* The totals, fractions and percentiles of a job fed every step; the timing is the
+ * caller's (the job is freed). */
+static struct timing *timing_finish(struct timing_job *j)
+{
+	const struct steps_model *m = j->m;
+	struct timing *t = j->t;
+	j->t = NULL;
+	size_t n = t->n, np = j->np;
+	if (n == 0) {
+		timing_job_free(j);
+		return t;
+	}
 	double *totals = xmalloc((np ? np : 1) * sizeof(*totals));
 	size_t k = 0;
 	for (size_t p = 0; p < np; p++) {
-		if (!seen[p])
+		if (!j->seen[p])
 			continue;
-		t->phase[k].metric = ids[p];
-		t->phase[k].name = steps_metric(m, ids[p])->name;
-		t->phase[k].total = stats_sum_result(&tot[p]);
+		t->phase[k].metric = j->ids[p];
+		t->phase[k].name = steps_metric(m, j->ids[p])->name;
+		t->phase[k].total = stats_sum_result(&j->tot[p]);
 		totals[k] = t->phase[k].total;
 		k++;
 	}
@@ -82,22 +136,32 @@ static struct timing *compute_timing(struct run *run, size_t ri)
 	t->cv = t->mean_step_time != 0 ? t->std_step_time / t->mean_step_time : 0.0;
 	t->p95_p50_ratio = t->p50 != 0 ? t->p95 / t->p50 : 0.0;
 	free(totals);
-	free(seen);
-	free(tot);
-	free(ids);
+	timing_job_free(j);
 	return t;
 }
 
+static bool timing_done(const struct rank_cache *rc)
+{
+	return rc->timing_done;
+}
+
+static void timing_keep(struct rank_cache *rc, void *job)
+{
+	rc->timing = timing_finish(job);
+	rc->timing_done = true;
+}
+
+static const struct analysis_pieces timing_pieces = { timing_done, timing_begin, timing_feed, timing_keep };
+
 const struct timing *analysis_timing(struct run *run, size_t ri)
 {
-	struct rank_cache *rc = analysis_rank_cache(run, ri);
-	if (!rc)
-		return NULL;
-	if (!rc->timing_done) {
-		rc->timing = compute_timing(run, ri);
-		rc->timing_done = true;
-	}
-	return rc->timing;
+	struct rank_cache *rc = analysis_pieces_whole(run, ri, &timing_pieces);
+	return rc ? rc->timing : NULL;
+}
+
+bool analysis_timing_slice(struct run *run, size_t ri, void **job)
+{
+	return analysis_pieces_slice(run, ri, job, &timing_pieces);
 }
 
 static const struct timing_phase *timing_phase(const struct timing *t, const char *name)

@@ -10,6 +10,7 @@
 
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -26,6 +27,10 @@ int pytscope_load(struct load_ctx *ctx, const char *path);
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m);
 /* The "name" of dir/run.json (malloc'd), NULL when none: no diagnostics (probing). */
 char *steps_meta_name(const char *dir);
+struct json_doc;
+/* run.json's one-pass tokenizer (load_meta.c): true when js[0..len) is an object it
+ * takes, with d holding the tokens json_parse() would give; false: use json_parse(). */
+bool steps_meta_tokenize(struct json_doc *d, const char *js, size_t len);
 
 /* The loader's pieces that follow mode (load_follow.c, model/steps/follow.h) reuses:
  * reading a rank's steps.jsonl from a byte offset, the rank files a PATH holds, and a
@@ -79,20 +84,28 @@ char *steps_task_file(const struct rank_task *t);
 /* Discovery (load_detect.c): the listing of the planned ranks, one stat of each rank's
  * steps.jsonl in plan order, on a thread of its own while the ranks load, so parsing
  * never waits for it (on a cold file system it takes seconds for thousands of rank
- * dirs). Meanwhile m says how many are listed (m->listing, m->listed: the loading
+ * dirs). The load opens rank i's file with steps_discover_openat(), which shares that
+ * stat: whichever of the two comes first takes it, the other uses it (one stat per
+ * steps.jsonl in all; a file that grows meanwhile is read to the size then, as a load
+ * reads to the size at its stat). Meanwhile m says how many are listed (m->listing, m->listed: the loading
  * screen's "listing: j of N rank dirs"); the bytes to read go to load_progress() once,
  * when every rank is sized (until then the total, and so the ETA, is unknown). A file
  * that cannot be stat'ed counts 0 bytes (its open diagnoses it). sizes (NULL or t->n
  * long) receives each rank's bytes. Without a thread it runs before returning.
  * steps_discover_end() waits for it and returns the total; t must live until then. */
 struct steps_discovery;
+struct stat;
 struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_model *m,
 					     const struct task_list *t, long long *sizes);
 long long steps_discover_end(struct steps_discovery *d);
+/* Open task i's steps file (rel: relative to dirfd) as infile_openat_stream() does,
+ * with the stat shared with discovery d (NULL: a stat of its own). */
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st);
 
 /* steps_plan_files(): see steps.h. */
-/* Read dir/run.json into r (diagnostics as in the loader). */
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
+/* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
+ * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. */
+void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
 
 /* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
@@ -101,6 +114,9 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 #define STEPS_NRULES 17
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
+/* The rules whose work grows with rank 0's steps, in slices for idle time (rules.c). */
+#define STEPS_NSLICERS 4
+extern const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS];
 
 /* Ranks per task of the row passes (distributed, heatmap). */
 #define ANALYSIS_RANK_CHUNK 8
@@ -255,6 +271,18 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
  * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
 void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
 			      size_t n, double *out, double *comm);
+/* analysis_records_compute() over all of rank ri's records into out (steps_nrecords
+ * values), each block of a column also added into lanes (analysis_budget.c): line[i]
+ * is the lane of compute phase ps->compute[i] (-1: none), comm whether the comm column
+ * goes into BUDGET_LANE_COMM. */
+enum { BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM, BUDGET_LANE_OTHER, BUDGET_NLANES };
+struct budget_lanes {
+	const int *line;
+	bool comm;
+	struct stats_lanes lane[BUDGET_NLANES];
+};
+void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+				    double *out, struct budget_lanes *lanes);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -295,6 +323,36 @@ void analysis_recompute_free(struct analysis_recompute *rc);
 void analysis_cache_drop_records(struct analysis_cache *c);
 /* Frees a distributed analysis (analysis.c). */
 void analysis_dist_free(struct distributed *d);
+void analysis_timing_free(struct timing *t);
+void analysis_conv_free(struct convergence *c);
+
+/* ---- a rank's analyses in slices (the explorer's idle time: rules.c) ----------------- */
+
+/* A job made in slices begins with this, so analysis_job_free() frees any (NULL too). */
+struct analysis_job {
+	void (*free)(void *job);
+};
+void analysis_job_free(void *job);
+/* Records a slice handles at most (~1-2 ms at 100,000-step ranks). */
+#define ANALYSIS_SLICE 16384
+/* analysis_timing, _convergence or _memory (run, ri) made a slice per call (*job NULL at
+ * the first): true when it is memoized (*job freed and NULL; also when a pane made it
+ * meanwhile). The same result as the whole call: the same code, in pieces. */
+bool analysis_timing_slice(struct run *run, size_t ri, void **job);
+/* How one of those analyses is made in pieces: done() (memoized in rc), begin(), feed()
+ * at most k more records of work (true: complete), keep() the complete result in rc
+ * (memoized; the job freed). analysis_pieces_whole() memoizes it at once and returns
+ * rank ri's cache (NULL: none); analysis_pieces_slice() is a *_slice() above. */
+struct analysis_pieces {
+	bool (*done)(const struct rank_cache *rc);
+	void *(*begin)(struct run *run, size_t ri);
+	bool (*feed)(const struct steps_model *m, void *job, size_t k);
+	void (*keep)(struct rank_cache *rc, void *job);
+};
+struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struct analysis_pieces *p);
+bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p);
+bool analysis_convergence_slice(struct run *run, size_t ri, void **job);
+bool analysis_memory_slice(struct run *run, size_t ri, void **job);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 /* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,
@@ -318,6 +376,8 @@ struct column {
 	bool all_present;        /* after finalize: every record has the value, no bitmap */
 	size_t cap, count;       /* entries allocated; values present */
 	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
+	bool wide;               /* data is a loader's scratch buffer with room for cap
+				  * doubles (store_body.c): the upgrade happens in place */
 	void *data;              /* cap entries of col_elem(enc) bytes */
 	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
 	size_t nruns;            /* ENC_RLE */
@@ -339,6 +399,12 @@ struct rank_steps {
 	uint64_t *ts_present;    /* NULL after finalize when every record has one */
 	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
 	size_t ncol;
+	/* Where the body (step, ts, ts_present, col and the columns' arrays) lives
+	 * (store_body.c): in a loader thread's scratch while the rank loads (scratch), in
+	 * one block of its exact size once compacted (block), else each array on its own
+	 * (a large, live or decoded body). Never both set. */
+	struct store_scratch *scratch;
+	void *block;
 	struct steps_meta meta;
 	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
@@ -523,6 +589,11 @@ struct budget_sums {
 	double compute, data, comm, other;
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
+/* Rank ri's compute at every aligned step into out (analysis_rank_compute()) and, when
+ * its records are the aligned steps, its budget sums with them, from the same blocks of
+ * its columns (true; false: out only, the caller takes analysis_budget_sums()). */
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
+				struct budget_sums *sums);
 
 struct summary_out {
 	size_t nranks;
@@ -643,8 +714,49 @@ static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bit
 }
 
 /* Make r->col hold at least n columns (new ones empty: cap 0); r->col is only ever
- * grown through here (store.c). */
+ * grown through here (store_body.c). */
 void store_rank_cols(struct rank_steps *r, size_t n);
+/* Set the capacity of r's column metric to exactly ncap entries (new entries zero and
+ * missing; store.c). */
+void store_col_resize(struct rank_steps *r, size_t metric, size_t ncap);
+
+/* ---- body storage (store_body.c) ----
+ * CONTRACT. A loader thread keeps one store_scratch and loads its ranks through it one
+ * at a time (store_rank_use_scratch before the first append): the rank's arrays grow in
+ * buffers that stay with the thread from rank to rank, so a rank allocates and faults
+ * in nothing for its records. store_rank_compact() (steps_rank_seal) then moves a body
+ * of at most STORE_BLOCK_MAX bytes into one block of its exact size (one allocation, one
+ * free), and hands a larger one the buffers themselves (each array trimmed on its own,
+ * no copy). A rank reserved (rank_reserve) for more than STORE_SCRATCH_ROWS records
+ * leaves the scratch before its first record: its arrays are its own from the start
+ * (a copy would cost more than the allocations it saves). Every body array is grown or freed through store_body_room/_drop (its
+ * slot: STORE_SLOT_* or store_slot_data/_present of a metric id). A compacted rank
+ * that grows again (steps_rank_grow) is first given arrays of its own
+ * (store_rank_unblock). Under ASan each array in a block or a scratch buffer is
+ * followed by poisoned bytes, so overruns are still reported. */
+#define STORE_BLOCK_MAX ((size_t)1 << 20)
+#define STORE_SCRATCH_ROWS 8192
+enum { STORE_SLOT_STEP, STORE_SLOT_TS, STORE_SLOT_TS_PRESENT, STORE_SLOT_COLS, STORE_SLOT_COL0 };
+static inline size_t store_slot_data(size_t metric)
+{
+	return STORE_SLOT_COL0 + 2 * metric;
+}
+static inline size_t store_slot_present(size_t metric)
+{
+	return STORE_SLOT_COL0 + 2 * metric + 1;
+}
+struct store_scratch;
+struct store_scratch *store_scratch_new(void);
+void store_scratch_free(struct store_scratch *s);
+/* r (fresh: nothing stored yet) keeps its body in s until compacted or freed; s holds
+ * one rank at a time. */
+void store_rank_use_scratch(struct rank_steps *r, struct store_scratch *s);
+/* Body array p of r in slot k resized to n bytes (n > 0), its first bytes kept (the
+ * scratch's buffer, or a realloc); store_body_drop() frees it (not a scratch buffer). */
+void *store_body_room(struct rank_steps *r, size_t k, void *p, size_t n);
+void store_body_drop(const struct rank_steps *r, void *p);
+/* Give a compacted rank's body arrays allocations of their own (before it grows). */
+void store_rank_unblock(struct rank_steps *r);
 
 /* Shared by store.c (finalize) and store_follow.c / store_index.c. */
 void store_build_aligned(struct steps_model *m);

@@ -2,12 +2,18 @@
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
  * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and the
  * run info for run identity. */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/dirlist.h"
+#include "model/infile.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
@@ -43,11 +49,11 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-static void tasks_add(struct task_list *t, long rank, const char *dir, const char *steps)
+/* Add a task that takes dir and steps (NULL or a new string) over. */
+static void tasks_add(struct task_list *t, long rank, char *dir, char *steps)
 {
 	xgrow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = xstrdup(dir),
-					   .steps_path = steps ? xstrdup(steps) : NULL };
+	t->v[t->n++] = (struct rank_task){ .rank = rank, .dir = dir, .steps_path = steps };
 }
 
 void steps_tasks_free(struct task_list *t)
@@ -62,6 +68,7 @@ void steps_tasks_free(struct task_list *t)
 struct rank_name {
 	long rank;
 	size_t order;         /* position in name order */
+	const char *name;     /* in the listing */
 };
 
 static int cmp_rank_name(const void *a, const void *b)
@@ -72,15 +79,21 @@ static int cmp_rank_name(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* keep[i]: names[i] is the last name (in name order) with its rank id, so a later name
- * with the same id wins (rank1 and rank01). O(n log n) for any number of rank dirs. */
-static bool *last_of_each_rank(char **names, size_t n)
+/* keep[i]: the i-th rank dir is the last one (in name order) with its rank id, so a
+ * later name with the same id wins (rank1 and rank01). O(n log n) for any number of
+ * rank dirs; NULL (keep them all) when no name has a leading zero, so no two share an
+ * id: the common case costs one look at each name. */
+static bool *last_of_each_rank(const struct rank_name *dirs, size_t n)
 {
-	struct rank_name *v = xmalloc((n ? n : 1) * sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct rank_name){ rank_suffix(names[i]), i };
+	size_t k = 0;
+	while (k < n && !(dirs[k].name[4] == '0' && dirs[k].name[5]))
+		k++;
+	if (k == n)
+		return NULL;
+	struct rank_name *v = xmalloc(n * sizeof(*v));
+	memcpy(v, dirs, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_rank_name);
-	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	bool *keep = xcalloc(n, sizeof(*keep));
 	for (size_t i = 0; i < n; i++)
 		if (i + 1 == n || v[i + 1].rank != v[i].rank)
 			keep[v[i].order] = true;
@@ -88,28 +101,28 @@ static bool *last_of_each_rank(char **names, size_t n)
 	return keep;
 }
 
-/* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank / load_multirank). */
+/* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank /
+ * load_multirank), from the scope's one listing of dir: per rank dir one look at its
+ * name and one path, no stat. */
 static void find_rank_dirs(const char *dir, struct task_list *t)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
-	char **names = NULL;
+	struct rank_name *dirs = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; l && i < l->n; i++) {
-		if (l->v[i].kind != DIRENT_DIR || rank_suffix(l->v[i].name) < 0)
+		long rank = l->v[i].kind == DIRENT_DIR ? rank_suffix(l->v[i].name) : -1;
+		if (rank < 0)
 			continue;
-		xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = l->v[i].name;
+		xgrow((void **)&dirs, &cap, n + 1, sizeof(*dirs));
+		dirs[n] = (struct rank_name){ rank, n, l->v[i].name };
+		n++;
 	}
-	bool *keep = last_of_each_rank(names, n);
-	for (size_t i = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		char *sub = xasprintf("%s/%s", dir, names[i]);
-		tasks_add(t, rank_suffix(names[i]), sub, NULL);
-		free(sub);
-	}
+	bool *keep = last_of_each_rank(dirs, n);
+	for (size_t i = 0; i < n; i++)
+		if (!keep || keep[i])
+			tasks_add(t, dirs[i].rank, dirlist_path(dir, dirs[i].name), NULL);
 	free(keep);
-	free(names);
+	free(dirs);
 	dirlist_close(l);
 }
 
@@ -120,34 +133,63 @@ void steps_plan(const char *path, struct task_list *t)
 	if (steps_is_dir(path)) {
 		find_rank_dirs(path, t);
 		if (t->n == 0)
-			tasks_add(t, 0, path, NULL);
+			tasks_add(t, 0, xstrdup(path), NULL);
 		return;
 	}
 	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
-	tasks_add(t, 0, slash ? dir : ".", path);
-	free(dir);
+	if (!slash) {
+		free(dir);
+		dir = xstrdup(".");
+	}
+	tasks_add(t, 0, dir, xstrdup(path));
 }
 
 char *steps_task_file(const struct rank_task *t)
 {
-	return t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
+	return t->steps_path ? xstrdup(t->steps_path) : dirlist_path(t->dir, "steps.jsonl");
 }
 
 /* ---- discovery: sizing the planned ranks while they load (internal.h) ------------- */
+
+/* One rank's stat, taken once between discovery and the load (rank_stat). */
+struct stat_slot {
+	atomic_int state;        /* SLOT_FREE, SLOT_BUSY (being taken), SLOT_DONE */
+	int err;                 /* errno of the stat, 0 when st holds it */
+	struct stat st;
+};
+
+enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
 
 struct steps_discovery {
 	struct load_ctx *ctx;
 	struct steps_model *m;
 	const struct task_list *t;
 	long long *sizes;
+	struct stat_slot *slots; /* t->n */
 	long long total;
 	long delay_ms;           /* TSCOPE_LIST_DELAY_MS: a slow file system, for tests */
 	pthread_t th;
 	bool threaded;
 };
+
+/* The stat of task i's steps file (path: relative to dirfd): the first of discovery and
+ * the load to ask takes it, the other waits for that one system call and reuses it. */
+static const struct stat_slot *rank_stat(struct steps_discovery *d, size_t i, int dirfd, const char *path)
+{
+	struct stat_slot *s = &d->slots[i];
+	int want = SLOT_FREE;
+	if (atomic_compare_exchange_strong(&s->state, &want, SLOT_BUSY)) {
+		s->err = fstatat(dirfd, path, &s->st, 0) == 0 ? 0 : errno;
+		atomic_store(&s->state, SLOT_DONE);
+	} else {
+		while (atomic_load(&s->state) != SLOT_DONE)
+			sched_yield();
+	}
+	return s;
+}
 
 static void listing_set(struct steps_model *m, bool on, size_t listed)
 {
@@ -166,21 +208,66 @@ static void list_delay(const struct steps_discovery *d)
 	}
 }
 
+/* Where discovery stats the files: relative to the parent of the rank dirs (the run
+ * dir, opened once while the tasks share it), so each stat walks two names, not the
+ * whole path (the load's open does the same). */
+struct stat_base {
+	int fd;                  /* -1: none open */
+	const char *dir;         /* the task dir it was opened for ... */
+	size_t len;              /* ... whose first len bytes name it */
+	char rel[256];           /* "rank{k}/steps.jsonl" */
+};
+
+/* The stat of task i by its whole path. */
+static const struct stat_slot *task_stat_path(struct steps_discovery *d, size_t i)
+{
+	char *steps = steps_task_file(&d->t->v[i]);
+	const struct stat_slot *s = rank_stat(d, i, AT_FDCWD, steps);
+	free(steps);
+	return s;
+}
+
+/* The stat of task i through base b. */
+static const struct stat_slot *task_stat(struct steps_discovery *d, size_t i, struct stat_base *b)
+{
+	static const char name[] = "/steps.jsonl";
+	const struct rank_task *t = &d->t->v[i];
+	const char *slash = t->steps_path ? NULL : strrchr(t->dir, '/');
+	size_t len = slash ? (size_t)(slash - t->dir) : 0, sub = slash ? strlen(slash + 1) : 0;
+	if (!slash || !len || sub + sizeof(name) > sizeof(b->rel))
+		return task_stat_path(d, i);
+	if (b->fd < 0 || b->len != len || strncmp(b->dir, t->dir, len) != 0) {
+		if (b->fd >= 0)
+			close(b->fd);
+		char *parent = xstrndup(t->dir, len);
+		b->fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		free(parent);
+		b->dir = t->dir;
+		b->len = len;
+	}
+	if (b->fd < 0)
+		return task_stat_path(d, i);
+	memcpy(b->rel, slash + 1, sub);
+	memcpy(b->rel + sub, name, sizeof(name));
+	return rank_stat(d, i, b->fd, b->rel);
+}
+
 static void *discover_run(void *ud)
 {
 	struct steps_discovery *d = ud;
+	struct stat_base b = { .fd = -1 };
 	size_t i = 0;
 	for (; i < d->t->n && !load_cancelled(d->ctx); i++) {
 		list_delay(d);
-		char *steps = steps_task_file(&d->t->v[i]);
-		struct stat st;
-		long long size = stat(steps, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
-		free(steps);
+		const struct stat_slot *s = task_stat(d, i, &b);
+		long long size = !s->err && S_ISREG(s->st.st_mode) ? (long long)s->st.st_size : 0;
 		if (d->sizes)
 			d->sizes[i] = size;
 		d->total += size;
 		listing_set(d->m, true, i + 1);
 	}
+	if (b.fd >= 0)
+		close(b.fd);
 	load_progress(d->ctx, 0, d->total);   /* first: a screen that sees the listing over has the total */
 	listing_set(d->m, false, i);
 	return NULL;
@@ -190,7 +277,8 @@ struct steps_discovery *steps_discover_begin(struct load_ctx *ctx, struct steps_
 					     const struct task_list *t, long long *sizes)
 {
 	struct steps_discovery *d = xcalloc(1, sizeof(*d));
-	*d = (struct steps_discovery){ .ctx = ctx, .m = m, .t = t, .sizes = sizes };
+	*d = (struct steps_discovery){ .ctx = ctx, .m = m, .t = t, .sizes = sizes,
+				       .slots = xcalloc(t->n ? t->n : 1, sizeof(*d->slots)) };
 	const char *delay = getenv("TSCOPE_LIST_DELAY_MS");
 	d->delay_ms = delay ? strtol(delay, NULL, 10) : 0;
 	listing_set(m, true, 0);
@@ -205,29 +293,70 @@ long long steps_discover_end(struct steps_discovery *d)
 	if (d->threaded)
 		pthread_join(d->th, NULL);
 	long long total = d->total;
+	free(d->slots);
 	free(d);
 	return total;
+}
+
+int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st)
+{
+	if (!d)
+		return infile_openat_stream(dirfd, rel, st);
+	const struct stat_slot *s = rank_stat(d, i, dirfd, rel);
+	if (s->err) {
+		errno = s->err;
+		return -1;
+	}
+	*st = s->st;
+	return infile_openat_statted(dirfd, rel, st);
+}
+
+/* The kind dir's listing l gives name (links followed), DIRENT_OTHER when absent. */
+static enum dirent_kind listed_kind(const struct dirlist *l, const char *name)
+{
+	size_t lo = 0, hi = l->n;   /* sorted by strcmp */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->v[mid].name, name);
+		if (c == 0)
+			return l->v[mid].kind;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return DIRENT_OTHER;
+}
+
+/* A run dir with steps.jsonl or run.json, or with a rank{k}/ dir: decided from the
+ * scope's listing of path (the first rank dir ends the look), stats only when path
+ * cannot be listed. */
+static bool pytscope_dir(const char *path)
+{
+	struct dirlist *l = dirlist_open(path);
+	if (!l) {   /* searchable but not readable: the files may still be there */
+		char *p = dirlist_path(path, "steps.jsonl"), *q = dirlist_path(path, "run.json");
+		bool single = is_file(p) || is_file(q);
+		free(p);
+		free(q);
+		return single;
+	}
+	bool yes = listed_kind(l, "steps.jsonl") == DIRENT_FILE || listed_kind(l, "run.json") == DIRENT_FILE;
+	for (size_t i = 0; !yes && i < l->n; i++)
+		yes = l->v[i].kind == DIRENT_DIR && rank_suffix(l->v[i].name) >= 0;
+	dirlist_close(l);
+	return yes;
 }
 
 int pytscope_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;
-	if (is_file(path))
-		return ends_with(path, ".jsonl") ? 90 : 0;
-	if (!steps_is_dir(path))
+	struct stat st;
+	if (stat(path, &st) != 0)
 		return 0;
-	char *p = xasprintf("%s/steps.jsonl", path);
-	char *q = xasprintf("%s/run.json", path);
-	bool single = is_file(p) || is_file(q);
-	free(p);
-	free(q);
-	if (single)
-		return 90;
-	struct task_list t = { 0 };
-	find_rank_dirs(path, &t);
-	bool multi = t.n > 0;
-	steps_tasks_free(&t);
-	return multi ? 90 : 0;
+	if (S_ISREG(st.st_mode))
+		return ends_with(path, ".jsonl") ? 90 : 0;
+	return S_ISDIR(st.st_mode) && pytscope_dir(path) ? 90 : 0;
 }
 
 /* The ranks under path as pytscope_load() would plan them, for run identity
@@ -245,7 +374,6 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 	size_t lowest = 0;
 	for (size_t i = 0; i < t.n; i++) {
 		out->rank[i] = t.v[i].rank;
-		out->dir[i] = xstrdup(t.v[i].dir);
 		if (!out->has_steps) { /* one stat per rank until one has a steps.jsonl */
 			char *steps = steps_task_file(&t.v[i]);
 			out->has_steps = is_file(steps);
@@ -256,7 +384,11 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 	}
 	if (t.n)
 		out->name = steps_meta_name(t.v[lowest].dir);
-	steps_tasks_free(&t);
+	for (size_t i = 0; i < t.n; i++) {   /* the plan's strings move to out */
+		out->dir[i] = t.v[i].dir;
+		free(t.v[i].steps_path);
+	}
+	free(t.v);
 }
 
 void pytscope_run_info_free(struct pytscope_run_info *info)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/stats.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -185,6 +186,7 @@ static const char *const axis_name[NAXES] = { "grad_norm", "loss", "memory", "st
 
 struct cross {
 	size_t n, w;
+	int ids[NAXES];
 	double *val[NAXES];
 	bool *have[NAXES];
 	bool *flag[NAXES];
@@ -200,33 +202,40 @@ static void cross_free(struct cross *x)
 	}
 }
 
-static void cross_series(struct run *run, struct cross *x)
+static void cross_init(struct run *run, struct cross *x, const struct timing *t)
 {
 	const struct steps_model *m = run->steps;
-	const struct timing *t = analysis_timing(run, 0);
-	int ids[NAXES] = { steps_metric_find(m, METRIC_SCALAR, "grad_norm"),
-			   steps_metric_find(m, METRIC_SCALAR, "loss"),
-			   steps_metric_find(m, METRIC_MEMORY, "alloc"), -1 };
+	*x = (struct cross){ .n = t->n, .w = steps_nrecords(m, 0) - t->n,
+			     .ids = { steps_metric_find(m, METRIC_SCALAR, "grad_norm"),
+				      steps_metric_find(m, METRIC_SCALAR, "loss"),
+				      steps_metric_find(m, METRIC_MEMORY, "alloc"), -1 } };
 	for (int a = 0; a < NAXES; a++) {
 		x->val[a] = xcalloc(x->n, sizeof(double));
 		x->have[a] = xcalloc(x->n, sizeof(bool));
 		x->flag[a] = xcalloc(x->n, sizeof(bool));
-		for (size_t i = 0; i < x->n; i++) {
-			if (a == AX_TIME) {
-				x->val[a][i] = t->step_time[i];
-				x->have[a][i] = true;
-			} else {
-				x->have[a][i] = steps_value(m, 0, ids[a], x->w + i, &x->val[a][i]);
-			}
-			x->axis[a] |= x->have[a][i];
-		}
-		if (!x->axis[a])
-			continue;
-		stats_local_spikes(x->val[a], x->have[a], x->n, x->flag[a]);
-		if (a == AX_LOSS)
-			for (size_t i = 0; i < x->n; i++)
-				x->flag[a][i] |= x->have[a][i] && !isfinite(x->val[a][i]);
 	}
+}
+
+/* Axis a's values at positions [lo, hi) of rank 0 (after its warm-up). */
+static void cross_values(struct run *run, const struct timing *t, struct cross *x, int a, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		if (a == AX_TIME) {
+			x->val[a][i] = t->step_time[i];
+			x->have[a][i] = true;
+		} else {
+			x->have[a][i] = steps_value(run->steps, 0, x->ids[a], x->w + i, &x->val[a][i]);
+		}
+		x->axis[a] |= x->have[a][i];
+	}
+}
+
+/* Axis a's spike flags at [lo, hi), the scan s carried over from [0, lo). */
+static void cross_spikes(struct cross *x, int a, struct spike_scan *s, size_t lo, size_t hi)
+{
+	stats_spikes_feed(s, x->val[a], x->have[a], lo, hi, x->flag[a]);
+	for (size_t i = lo; a == AX_LOSS && i < hi; i++)
+		x->flag[a][i] |= x->have[a][i] && !isfinite(x->val[a][i]);
 }
 
 /* The finding for one group of positions [members]. */
@@ -290,6 +299,31 @@ static void cross_finding(struct run *run, const struct cross *x, const size_t *
 	free(fix);
 }
 
+/* The findings of the spikes found: positions where two axes or more spike, grouped
+ * when less than 3 apart, at most 3 groups. */
+static void cross_report(struct run *run, const struct cross *x, struct finding_list *out)
+{
+	int naxes = 0;
+	for (int a = 0; a < NAXES; a++)
+		naxes += x->axis[a];
+	size_t *hit = xmalloc(x->n * sizeof(*hit)), nhit = 0;
+	for (size_t i = 0; naxes >= 2 && i < x->n; i++) {
+		int k = 0;
+		for (int a = 0; a < NAXES; a++)
+			k += x->axis[a] && x->flag[a][i];
+		if (k >= 2)
+			hit[nhit++] = i;
+	}
+	size_t groups = 0, start = 0;
+	for (size_t j = 1; j <= nhit && groups < 3; j++)
+		if (j == nhit || hit[j] - hit[j - 1] > 2) {
+			cross_finding(run, x, hit + start, j - start, out);
+			groups++;
+			start = j;
+		}
+	free(hit);
+}
+
 static void rule_cross(struct run *run, struct finding_list *out)
 {
 	if (!have_steps(run))
@@ -297,27 +331,16 @@ static void rule_cross(struct run *run, struct finding_list *out)
 	const struct timing *t = analysis_timing(run, 0);
 	if (t->n < 8)
 		return;
-	struct cross x = { .n = t->n, .w = steps_nrecords(run->steps, 0) - t->n };
-	cross_series(run, &x);
-	int naxes = 0;
-	for (int a = 0; a < NAXES; a++)
-		naxes += x.axis[a];
-	size_t *hit = xmalloc(x.n * sizeof(*hit)), nhit = 0;
-	for (size_t i = 0; naxes >= 2 && i < x.n; i++) {
-		int k = 0;
-		for (int a = 0; a < NAXES; a++)
-			k += x.axis[a] && x.flag[a][i];
-		if (k >= 2)
-			hit[nhit++] = i;
+	struct cross x;
+	cross_init(run, &x, t);
+	for (int a = 0; a < NAXES; a++) {
+		cross_values(run, t, &x, a, 0, x.n);
+		struct spike_scan s;
+		stats_spikes_init(&s);
+		if (x.axis[a])
+			cross_spikes(&x, a, &s, 0, x.n);
 	}
-	size_t groups = 0, start = 0;
-	for (size_t j = 1; j <= nhit && groups < 3; j++)
-		if (j == nhit || hit[j] - hit[j - 1] > 2) {
-			cross_finding(run, &x, hit + start, j - start, out);
-			groups++;
-			start = j;
-		}
-	free(hit);
+	cross_report(run, &x, out);
 	cross_free(&x);
 }
 
@@ -649,4 +672,139 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },
 	{ "MEMORY.FRAGMENTATION", 600, rule_fragmentation, false },
 	{ "MEMORY.GROWTH", 610, rule_growth, false },
+};
+
+/* ---- the rules in slices (the explorer's idle time: findings.h struct rule_slicer) ---- */
+
+/* What a rule over rank 0 needs first: rank 0's steps read (a slice of its own when they
+ * come from the index), then its analysis made a slice at a time. */
+struct prep {
+	void *job;
+};
+
+static void prep_drop(void *state)
+{
+	struct prep *p = state;
+	if (p)
+		analysis_job_free(p->job);
+	free(p);
+}
+
+/* The next slice of what the rule needs; true when it is all there (state freed). */
+static bool prep_slice(struct run *run, void **state, bool (*make)(struct run *run, size_t ri, void **job))
+{
+	struct prep *p = *state;
+	if (!p && have_steps(run)) {
+		*state = xcalloc(1, sizeof(struct prep));
+		const struct rank_steps *r0 = run->steps->rank[0];
+		if (__atomic_load_n(&r0->lazy, __ATOMIC_ACQUIRE)) {
+			rank_need_body(r0);
+			return false;
+		}
+		p = *state;
+	}
+	if (p && !make(run, 0, &p->job))
+		return false;
+	prep_drop(p);
+	*state = NULL;
+	return true;
+}
+
+static bool slice_dataloader(struct run *run, struct finding_list *out, void **state)
+{
+	if (!prep_slice(run, state, analysis_timing_slice))
+		return false;
+	rule_dataloader(run, out);
+	return true;
+}
+
+static bool slice_diverged(struct run *run, struct finding_list *out, void **state)
+{
+	if (!prep_slice(run, state, analysis_convergence_slice))
+		return false;
+	rule_diverged(run, out);
+	return true;
+}
+
+static bool slice_fragmentation(struct run *run, struct finding_list *out, void **state)
+{
+	if (!prep_slice(run, state, analysis_memory_slice))
+		return false;
+	rule_fragmentation(run, out);
+	return true;
+}
+
+/* CROSS in slices: rank 0's timing, then per axis its values and its spike scan, each
+ * ANALYSIS_SLICE positions at a time, then the report (what rule_cross does, in pieces). */
+struct cross_job {
+	void *prep;
+	bool begun, spikes;
+	int axis;
+	size_t at;
+	struct cross x;
+	struct spike_scan scan;
+};
+
+static void cross_job_drop(void *state)
+{
+	struct cross_job *j = state;
+	if (!j)
+		return;
+	prep_drop(j->prep);
+	if (j->begun)
+		cross_free(&j->x);
+	free(j);
+}
+
+/* One slice of axis j->axis: values, then (when it has any) its spike scan. */
+static void cross_axis_slice(struct run *run, const struct timing *t, struct cross_job *j)
+{
+	struct cross *x = &j->x;
+	size_t hi = x->n - j->at < ANALYSIS_SLICE ? x->n : j->at + ANALYSIS_SLICE;
+	if (j->spikes)
+		cross_spikes(x, j->axis, &j->scan, j->at, hi);
+	else
+		cross_values(run, t, x, j->axis, j->at, hi);
+	j->at = hi;
+	if (hi < x->n)
+		return;
+	j->at = 0;
+	if (!j->spikes && x->axis[j->axis]) {
+		j->spikes = true;
+		stats_spikes_init(&j->scan);
+		return;
+	}
+	j->spikes = false;
+	j->axis++;
+}
+
+static bool slice_cross(struct run *run, struct finding_list *out, void **state)
+{
+	struct cross_job *j = *state;
+	if (!j)
+		j = *state = xcalloc(1, sizeof(*j));
+	if (!prep_slice(run, &j->prep, analysis_timing_slice))
+		return false;
+	const struct timing *t = have_steps(run) ? analysis_timing(run, 0) : NULL;
+	if (t && t->n >= 8 && !j->begun) {
+		cross_init(run, &j->x, t);
+		j->begun = true;
+		return false;
+	}
+	if (j->begun && j->axis < NAXES) {
+		cross_axis_slice(run, t, j);
+		return false;
+	}
+	if (j->begun)
+		cross_report(run, &j->x, out);
+	cross_job_drop(j);
+	*state = NULL;
+	return true;
+}
+
+const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS] = {
+	{ "TIMING.DATALOADER_BOUND", slice_dataloader, prep_drop },
+	{ "CONVERGENCE.DIVERGED", slice_diverged, prep_drop },
+	{ "CROSS.CORRELATED_INSTABILITY", slice_cross, cross_job_drop },
+	{ "MEMORY.FRAGMENTATION", slice_fragmentation, prep_drop },
 };

@@ -75,23 +75,46 @@ static bool is_export(const char *name)
 	return export_kind(name, NULL) != EXP_NONE;
 }
 
+/* A name a raw perf_analyzer export may have: *.json but no other kind's. */
+static bool raw_candidate(const char *name)
+{
+	return ends_with(name, ".json") && !is_export(name) && !is_checkpoint(name) &&
+	       strcmp(name, "inputs.json") != 0;
+}
+
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */
 static bool sniff_raw(const char *path)
 {
-	const char *name = base_name(path);
-	if (!ends_with(name, ".json") || is_export(name) || is_checkpoint(name) ||
-	    strcmp(name, "inputs.json") == 0)
-		return false;
 	char buf[SNIFF_BYTES + 1];
 	size_t n = sweep_sniff(path, buf, SNIFF_BYTES);
 	buf[n] = '\0';
 	return strstr(buf, "\"experiments\"") != NULL;
 }
 
+static bool relevant_name(const char *name)
+{
+	return is_export(name) || is_analyze_csv(name) || is_checkpoint(name);
+}
+
 static bool relevant_file(const char *path)
 {
 	const char *name = base_name(path);
-	return is_export(name) || is_analyze_csv(name) || is_checkpoint(name) || sniff_raw(path);
+	return relevant_name(name) || (raw_candidate(name) && sniff_raw(path));
+}
+
+/* The path of file name in dir when it is relevant, else NULL: decided by the name
+ * where it can be, so the walk makes no path for most entries. */
+static char *relevant_entry(const char *dir, const char *name)
+{
+	bool raw = !relevant_name(name);
+	if (raw && !raw_candidate(name))
+		return NULL;
+	char *p = dirlist_path(dir, name);
+	if (raw && !sniff_raw(p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
 /* ---------------------------------------------------------------------------------
@@ -111,17 +134,16 @@ static void walk(const char *dir, int depth, struct file_list *out, bool probe_o
 		const struct dirlist_entry *e = &l->v[i];
 		if (e->name[0] == '.' || e->kind == DIRENT_OTHER)
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->name);
 		if (e->kind == DIRENT_DIR) {
+			char *p = dirlist_path(dir, e->name);
 			walk(p, depth + 1, out, probe_only);
 			free(p);
-		} else if (relevant_file(p)) {
-			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
-			out->v[out->n++] = p;
-			if (probe_only)
-				break;
 		} else {
-			free(p);
+			char *p = relevant_entry(dir, e->name);
+			if (p) {
+				xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+				out->v[out->n++] = p;
+			}
 		}
 		if (probe_only && out->n)
 			break;

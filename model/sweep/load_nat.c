@@ -46,7 +46,7 @@ static void find_nat(const char *dir, int depth, struct nat_files *out)
 		const struct dirlist_entry *e = &l->v[i];
 		if (e->name[0] == '.' || (e->kind != DIRENT_DIR && strcmp(e->name, NAT_FILE) != 0))
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->name);
+		char *p = dirlist_path(dir, e->name);
 		if (e->kind == DIRENT_DIR) {
 			find_nat(p, depth + 1, out);
 			free(p);

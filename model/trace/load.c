@@ -31,11 +31,11 @@ struct pathvec {
 	size_t n, cap;
 };
 
+/* Each path is added once (a listing names each entry once, and discover() takes
+ * either pytscope's trace or the scan): no check against the others, which was
+ * quadratic in the rank dirs holding traces. */
 static void pathvec_add(struct pathvec *pv, const char *p)
 {
-	for (size_t i = 0; i < pv->n; i++)
-		if (strcmp(pv->v[i], p) == 0)
-			return;
 	xgrow((void **)&pv->v, &pv->cap, pv->n + 1, sizeof(*pv->v));
 	pv->v[pv->n++] = xstrdup(p);
 }
@@ -65,13 +65,15 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz) by its
+ * first bytes. The path is made only for a file that has to be sniffed. */
 static bool trace_file_name(const char *dir, const char *name)
 {
 	if (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz"))
 		return true;
 	if (!ends_with(name, ".json") && !ends_with(name, ".json.gz"))
 		return false;
-	char *p = xasprintf("%s/%s", dir, name);
+	char *p = dirlist_path(dir, name);
 	bool yes = tscan_probe(p, PROBE_BYTES);
 	free(p);
 	return yes;
@@ -83,7 +85,9 @@ static bool rank_dir_name(const char *name)
 }
 
 /* Per-rank trace files in dir; one level into rank* / worker* subdirectories (with sd,
- * an index shard's: not into the rank dirs of other shards). */
+ * an index shard's: not into the rank dirs of other shards). Each directory is listed
+ * once per scope (dirlist); a path is made per subdirectory and per trace candidate,
+ * never per entry. */
 static void scan_dir(const char *dir, struct pathvec *out, int depth, const struct index_shard_dirs *sd)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
@@ -93,7 +97,7 @@ static void scan_dir(const char *dir, struct pathvec *out, int depth, const stru
 			   !(sd && index_shard_dir_of(sd, e->name) == 0);
 		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->name);
+		char *p = dirlist_path(dir, e->name);
 		if (sub)
 			scan_dir(p, out, depth + 1, NULL);
 		else

@@ -7,12 +7,13 @@
 # reported and dropped, its records read from the JSONL; TSCOPE_INDEX_DELTAS deltas
 # are compacted into the base. With each delta the follower writes a summary delta
 # (model/steps/analysis_index.h FOLLOW MODE): the reopen keeps the summary (nothing
-# recomputed); one that does not match its deltas (a follower killed between the two,
+# recomputed); one that does not match its deltas (a follower stopped between the two,
 # damaged, missing) is reported and the analyses recomputed, equal to a plain load.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+. "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
 work="$TSCOPE_TMP/index_delta.$$"
 rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
@@ -20,53 +21,18 @@ fpid=
 wpid=
 trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
 
-# same DIR: --print and the views from the index equal a plain load's
-same() {
-	"$T" --print --no-index "$1" >want.txt 2>/dev/null
-	"$T" --print "$1" >got.txt 2>/dev/null
-	ok=0
-	cmp -s want.txt got.txt || ok=1
-	for v in ranks findings heatmap_cells steps; do
-		"$T" --export $v --no-index "$1" >want.csv 2>/dev/null
-		"$T" --export $v "$1" >got.csv 2>/dev/null
-		cmp -s want.csv got.csv || ok=1
-	done
-	return $ok
-}
+same() { fi_same "$1" ranks findings heatmap_cells steps; }
+ndeltas() { ls "$1"/.tscope-index/steps-0-of-1.delta-*.tsx 2>/dev/null | grep -c 'tsx$'; }
+has_deltas() { [ "$(ndeltas "$1")" -ge "$2" ]; }
 # ino FILE: its inode (a rewrite renames a new file over it)
 ino() { ls -i "$1" 2>/dev/null | cut -d' ' -f1; }
-ndeltas() { ls "$1"/.tscope-index/steps-0-of-1.delta-*.tsx 2>/dev/null | grep -c 'tsx$'; }
-# wait_deltas DIR N: until DIR's index has N deltas (at most 60 s; not a timing check)
-wait_deltas() {
-	i=0
-	while [ "$(ndeltas "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 
-# follow_bg DIR N LAST GAP STALL: an indexed run of N ranks (steps 0-4); in the
-# background the writer appends steps 5..LAST (GAP s apart) while --follow (a delta
-# every 0.1 s, --stall STALL) follows it
-follow_bg() {
+# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
+# 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
+follow_job() {
 	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
 	"$T" index "$1" >/dev/null 2>&1
-	sh "$writer" "$1" "$2" 5 "$3" "$4" &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall "$5" "$1" >"$1.out" 2>"$1.err" &
-	fpid=$!
-}
-# follow_end [SIGNAL]: the follower (killed with SIGNAL when given) and the writer are done
-follow_end() {
-	[ -n "${1:-}" ] && kill "-$1" "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	rc=$?
-	fpid=
-	wait "$wpid"
-	wpid=
-	return $rc
-}
-# follow_job DIR N LAST: follow_bg to the job's end
-follow_job() {
-	follow_bg "$1" "$2" "$3" 0.03 2
-	follow_end
+	fi_follow "$@"
 }
 
 # a clean follow: deltas, then a reopen that parses nothing
@@ -107,9 +73,9 @@ tap_check "rounding: = a plain load, every value (--export steps)" 'same v && [ 
 
 # a follower killed with SIGKILL mid-run: the index it leaves is valid; the reopen
 # parses only what came after its last delta
-follow_bg k 6 60 0.05 30
-wait_deltas k 2
-follow_end KILL
+sh "$writer" k 6 0 4 0 >/dev/null
+"$T" index k >/dev/null 2>&1
+fi_kill9 k 6 60 has_deltas k 2
 tap_check "killed follower: it had written deltas" '[ "$(ndeltas k)" -ge 2 ]'
 "$T" --export sources k >src2.csv 2>/dev/null
 tap_check "killed follower: the index is used, only the bytes after its last delta parsed" \
@@ -140,7 +106,7 @@ printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
 tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src5.csv'
 tap_check "damaged segment: = a plain load" 'same d'
 
-# a summary delta that does not match: of fewer deltas (a follower killed between a
+# a summary delta that does not match: of fewer deltas (a follower stopped between a
 # delta and its summary delta), damaged, missing: reported, recomputed, = a plain load
 follow_job s 4 20
 cp s/.tscope-index/summary-delta.tsx old-sd.tsx
@@ -148,10 +114,9 @@ n0=$(ndeltas s)
 # a second follower (started before the writer, so its open parses nothing) adds deltas
 TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 s >s2.out 2>s2.err &
 fpid=$!
-i=0
-while ! grep -qs following s2.err && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+fi_wait grep -qs following s2.err
 sh "$writer" s 4 21 40 0.05
-wait_deltas s $((n0 + 1))
+fi_wait has_deltas s $((n0 + 1))
 sleep 3 # 30 polls: it has read every record (not a timing check: the open below says)
 kill -TERM "$fpid" # it stops: its last save holds every record
 wait "$fpid"
@@ -175,9 +140,9 @@ tap_check "missing summary delta: = a plain load" 'same sm'
 
 # SIGKILL at other points of a follow (after 1 and after 3 deltas): = a plain load
 for n in 1 3; do
-	follow_bg k$n 4 60 0.02 30
-	wait_deltas k$n $n
-	follow_end KILL
+	sh "$writer" k$n 4 0 4 0 >/dev/null
+	"$T" index k$n >/dev/null 2>&1
+	fi_kill9 k$n 4 60 has_deltas k$n $n
 	tap_check "killed after $n delta(s): = a plain load (--print, ranks, findings, heatmap_cells, steps)" "same k$n"
 done
 

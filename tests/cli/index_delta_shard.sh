@@ -6,11 +6,13 @@
 # load (--print, --export ranks); a follower killed with SIGKILL leaves a valid index;
 # a torn delta is reported, dropped and its records parsed again; compaction rewrites a
 # part alone (the parts stay); a shard built again after its deltas never takes the old
-# deltas (stale: reported and dropped); a missing shard is still named at the open.
+# deltas (stale: reported and dropped); a missing or failed shard is still named at the open;
+# index --status counts each part's deltas.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+. "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
 work="$TSCOPE_TMP/index_delta_shard.$$"
 rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
@@ -18,14 +20,7 @@ fpid=
 wpid=
 trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
 
-# same DIR: --print and --export ranks from the index equal a plain load's
-same() {
-	"$T" --print --no-index "$1" >want.txt 2>/dev/null
-	"$T" --print "$1" >got.txt 2>/dev/null
-	"$T" --export ranks --no-index "$1" >want.csv 2>/dev/null
-	"$T" --export ranks "$1" >got.csv 2>/dev/null
-	cmp -s want.txt got.txt && cmp -s want.csv got.csv
-}
+same() { fi_same "$1" ranks; }
 # deltas DIR K N: how many deltas part K of N has; parts DIR: the part files
 deltas() { ls "$1"/.tscope-index/ | grep -c "^steps-$2-of-$3\.delta-[0-9]*\.tsx$"; }
 parts() { ls "$1"/.tscope-index/ | grep '^steps-[0-9]*-of-[0-9]*\.tsx$' | tr '\n' ' '; }
@@ -37,11 +32,6 @@ every_part() {
 		p=$((p + 1))
 	done
 }
-# wait_parts DIR N MIN: until every_part (at most 60 s; not a timing check)
-wait_parts() {
-	i=0
-	while ! every_part "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 # shards DIR N: index DIR in N shards
 shards() {
 	p=0
@@ -52,13 +42,7 @@ shards() {
 follow_job() {
 	sh "$writer" "$1" 8 0 4 0 >/dev/null
 	shards "$1" "$2"
-	sh "$writer" "$1" 8 5 "$3" 0.03 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
-	rc=$?
-	wait "$wpid"
-	wpid=
-	return $rc
+	fi_follow "$1" 8 "$3"
 }
 
 for N in 2 4; do
@@ -73,23 +57,14 @@ for N in 2 4; do
 	tap_check "N=$N reopen: = a plain load (--print, --export ranks)" "same $a"
 	tap_check "N=$N reopen: all 41 records of each rank" '[ "$(grep -c "^[0-7],41," got.csv)" -eq 8 ]'
 	"$T" index --status $a >st.txt
-	tap_eq "N=$N index --status: every shard ok with its deltas" $N "$(grep -c '  ok' st.txt)"
+	tap_eq "N=$N index --status: every shard ok, with its deltas" $N "$(grep -c '  ok  .*  + [0-9]* deltas*$' st.txt)"
 
 	# killed with SIGKILL mid-follow: the reopen parses only what came after the last
 	# deltas, appends it as deltas again, and the parts stay
 	k=k$N
 	sh "$writer" $k 8 0 4 0 >/dev/null
 	shards $k $N
-	sh "$writer" $k 8 5 60 0.05 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 $k >$k.out 2>$k.err &
-	fpid=$!
-	wait_parts $k $N 2
-	kill -9 "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	fpid=
-	wait "$wpid"
-	wpid=
+	fi_kill9 $k 8 60 every_part $k $N 2
 	tap_check "N=$N killed follower: it had written deltas on every part" "every_part $k $N 2"
 	"$T" --export sources $k >src2.csv 2>/dev/null
 	tap_check "N=$N killed follower: the parts are used, only the bytes after the last deltas parsed" \
@@ -112,6 +87,12 @@ tap_check "torn delta: reported and dropped" \
 tap_check "torn delta: only that shard's ranks parse their new bytes" \
 	'grep -q "index: 4 ranks. steps.jsonl grew since" src4.csv && [ "$(grep -c "not used" src4.csv)" -eq 1 ]'
 tap_check "torn delta: = a plain load" 'same t'
+# a damaged segment body in shard 0's first delta (the head's checksum does not cover
+# it): found when the rank is read, that rank read from its JSONL
+printf 'Z' | dd of=t/.tscope-index/steps-0-of-2.delta-000001.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+"$T" --export sources t >src4b.csv 2>/dev/null
+tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src4b.csv'
+tap_check "damaged segment: = a plain load" 'same t'
 
 # a shard built again after it had deltas: its deltas go with the old part; old deltas
 # put back are stale (they extend the previous part): reported, never applied
@@ -129,21 +110,19 @@ tap_check "rebuilt shard: nothing else is dropped or parsed" '[ "$(grep -c "not 
 tap_check "rebuilt shard: = a plain load" 'same r'
 tap_eq "rebuilt shard: the stale deltas were removed" 0 "$(deltas r 1 4)"
 
-# a missing shard: the follower appends to the other parts, leaves the missing one to
-# its job, and the open still names it
+# a missing shard and a failed one (its part cut short): the follower appends to the
+# other parts, leaves those two to their jobs, and the open still names them
 sh "$writer" m 8 0 4 0 >/dev/null
 shards m 4
 rm m/.tscope-index/steps-2-of-4.tsx
-sh "$writer" m 8 5 30 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 m >m.out 2>m.err
-wait "$wpid"
-wpid=
-tap_check "missing shard: deltas on the other parts, none for it, it is not written" \
-	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ]'
+head -c 100 m/.tscope-index/steps-1-of-4.tsx >cut.tsx && cat cut.tsx >m/.tscope-index/steps-1-of-4.tsx
+fi_follow m 8 30
+tap_check "missing/failed shard: deltas on the other parts, none for them, they are not written" \
+	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 1 4)" -eq 0 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ] && [ "$(wc -c <m/.tscope-index/steps-1-of-4.tsx)" -eq 100 ]'
 "$T" --export sources m >src6.csv 2>/dev/null
-tap_check "missing shard: still named at the open" 'grep -q "index shard 2/4 not used: missing" src6.csv'
-tap_check "missing shard: = a plain load" 'same m'
+tap_check "missing/failed shard: both still named at the open" \
+	'grep -q "index shard 2/4 not used: missing" src6.csv && grep -q "index shard 1/4 not used: truncated" src6.csv'
+tap_check "missing/failed shard: = a plain load" 'same m'
 
 # compaction: at TSCOPE_INDEX_DELTAS deltas a part is rewritten alone; the parts stay
 export TSCOPE_INDEX_DELTAS=2
@@ -155,5 +134,26 @@ tap_check "compaction: never more than 2 deltas a part, the 4 parts stayed" \
 tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src7.csv'
 tap_check "compaction: = a plain load" 'same c'
 tap_check "compaction: all 61 records of each rank" '[ "$(grep -c "^[0-7],61," got.csv)" -eq 8 ]'
+# an open that finds steps.jsonl grew appends the tails as deltas per part; at the
+# delta limit it compacts the part whose ranks grew, alone: a part at its limit with
+# nothing new is left as it is
+stamp() { stat -c '%i %Y' "u/.tscope-index/steps-$1-of-2.tsx"; }
+sh "$writer" u 8 0 4 0 >/dev/null
+shards u 2
+sh "$writer" u 8 5 6 0 >/dev/null
+"$T" --export sources u >src8.csv 2>/dev/null
+tap_check "grown open: the tails of every rank appended as one delta per part" \
+	'grep -q "index: 8 ranks. steps.jsonl grew" src8.csv && [ "$(deltas u 0 2)" -eq 1 ] && [ "$(deltas u 1 2)" -eq 1 ]'
+p1=$(stamp 1)
+p0=$(stamp 0)
+sh "$writer" u 4 7 8 0 >/dev/null
+TSCOPE_INDEX_DELTAS=1 "$T" --export sources u >src9.csv 2>/dev/null
+tap_check "grown open at the limit: the grown shard's part compacted alone" \
+	'grep -q "index: 4 ranks. steps.jsonl grew" src9.csv && [ "$(deltas u 0 2)" -eq 0 ] && [ "$(stamp 0)" != "$p0" ]'
+tap_check "grown open at the limit: the other part, with nothing new, left as it was" \
+	'[ "$(deltas u 1 2)" -eq 1 ] && [ "$(stamp 1)" = "$p1" ]'
+"$T" --export sources u >src10.csv 2>/dev/null
+tap_check "grown open: the next open parses nothing" '! grep -q "grew\|not used" src10.csv'
+tap_check "grown open: = a plain load" 'same u'
 cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
 tap_plan

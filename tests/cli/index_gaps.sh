@@ -1,7 +1,8 @@
 #!/bin/sh
 # index_gaps.sh: a sharded index of a run whose ranks' steps are not one run of step
 # numbers (model/steps/analysis_index_inputs.c): gaps, restarts, missing values, a rank
-# without records, a rank with only bad lines, shards without the optimizer phase. For
+# without records, a rank with only bad lines, shards without the optimizer phase, a run
+# of one rank. For
 # N = 1, 2 and 4 shards, the first open (which merges the shards' parts of the summary,
 # reading no rank's steps: test_index_summary pins that) and the next one give exactly
 # the --print, --export ranks and --export findings of a plain --no-index load.
@@ -84,6 +85,8 @@ check empty "a rank without records"
 tap_check "empty: nothing aligned, said so" 'grep -q "0 aligned across ranks" want.txt'
 gen bad plain gap bad plain
 check bad "a rank with only bad lines"
+gen one twice
+check one "one rank, restarted twice"
 # The lowest rank restarted: the first open after a sharded build read the step index
 # of the lowest rank without its steps (a crash before).
 gen low restart plain

@@ -2,7 +2,9 @@
 /* test_dirlist.c: directory listings (model/dirlist.h): sorted names with their kind
  * (a link followed), each directory read once inside a scope and fresh outside one,
  * the probe memo (registry_probe) only inside a scope, and small files read once inside
- * a scope (dirlist_read: run.json shared by the probes and the loader). */
+ * a scope (dirlist_read: run.json shared by the probes and the loader); a directory
+ * whose entries take more than one getdents64 buffer; dirlist_path; the pytscope probe
+ * deciding from the listing (issue 17: identification without a stat per file). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/registry.h"
+#include "model/steps/internal.h"
 #include "model/xalloc.h"
 #include "tests/tap.h"
 
@@ -89,6 +92,68 @@ static void test_read(const char *dir)
 	free(missing);
 }
 
+/* 700 entries with long names: several getdents64 buffers (the 8 KB one on the
+ * stack, then the heap), every name intact, sorted. */
+static void test_big(const char *dir)
+{
+	char *big = dirlist_path(dir, "big");
+	is_str(big + strlen(dir), "/big", "dirlist_path joins with one slash");
+	mkdir(big, 0700);
+	for (int i = 0; i < 700; i++) {
+		char *f = xasprintf("%s/entry-with-a-rather-long-name-to-fill-the-buffer-%04d", big, 699 - i);
+		touch(f);
+		free(f);
+	}
+	struct dirlist *l = dirlist_open(big);
+	ok(l && l->n == 700, "700 entries listed");
+	bool good = l != NULL;
+	for (size_t i = 0; good && i < l->n; i++) {
+		char want[80];
+		snprintf(want, sizeof(want), "entry-with-a-rather-long-name-to-fill-the-buffer-%04zu", i);
+		good = strcmp(l->v[i].name, want) == 0 && l->v[i].kind == DIRENT_FILE;
+	}
+	ok(good, "every name intact, in order, a regular file");
+	dirlist_close(l);
+	free(big);
+}
+
+/* The pytscope probe from the listing: steps.jsonl or run.json as regular files (a link
+ * followed), or a rank{k}/ dir; a directory named steps.jsonl or a rank file is not. */
+static void test_probe(const char *dir)
+{
+	static const char *const sub[] = { "p1", "p2", "p3", "p4", "p5" };
+	/* what to make: a path under dir, and "/" a directory, "" a file, else a link to it */
+	static const char *const make[][2] = {
+		{ "p1", "/" }, { "p2", "/" }, { "p3", "/" }, { "p4", "/" }, { "p5", "/" },
+		{ "p1/run.json", "" }, { "p2/steps.jsonl", "/" }, { "p2/rank3", "" }, { "p3/rank12", "/" },
+		{ "p4/steps.jsonl", "../b.json" }, { "p5/steps.jsonl", "../nowhere" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(make); i++) {
+		char *p = dirlist_path(dir, make[i][0]);
+		if (strcmp(make[i][1], "/") == 0)
+			mkdir(p, 0700);
+		else if (!make[i][1][0])
+			touch(p);
+		else if (symlink(make[i][1], p) != 0)
+			perror("symlink");
+		free(p);
+	}
+	static const int want[] = { 90, 0, 90, 90, 0 };
+	static const char *const why[] = { "run.json alone", "a directory steps.jsonl and a file rank3: not a run",
+					   "a rank dir", "steps.jsonl a link to a file", "steps.jsonl a dangling link" };
+	for (int scope = 0; scope < 2; scope++) {
+		if (scope)
+			dirlist_scope_begin();
+		for (size_t i = 0; i < 5; i++) {
+			char *p = dirlist_path(dir, sub[i]);
+			is_int(pytscope_probe(p, NULL), want[i], why[i]);
+			free(p);
+		}
+		if (scope)
+			dirlist_scope_end();
+	}
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/tscope-dirlist.XXXXXX";
@@ -140,6 +205,8 @@ int main(void)
 	dirlist_scope_end();
 	is_int(registry_probe(&ld, dir, NULL), 3, "after the scope the probe is asked again");
 	test_read(dir);
+	test_big(dir);
+	test_probe(dir);
 
 	p = xasprintf("rm -rf '%s'", dir);
 	if (system(p) != 0)

@@ -6,7 +6,10 @@
  * file, two names for one rank id, a rank dir without steps.jsonl and one that cannot
  * be read, it sizes exactly the ranks today's full listing plans (steps_plan_files), in
  * that order; and a load whose listing ends after every rank is parsed gives the same
- * ranks, sources and diagnostics as one whose listing ends first. */
+ * ranks, sources and diagnostics as one whose listing ends first. The load's open of a
+ * rank's file shares discovery's stat (steps_discover_openat: one stat per file). */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +41,8 @@ static void dir(const char *rel)
 
 static const char steps3[] = "{\"step\":0,\"phases\":{\"forward\":0.01}}\n{\"step\":1,\"phases\":{\"forward\":0.02}}\n"
 			     "{\"step\":2,\"phases\":{\"forward\":0.03}}\n";
+static const char steps3_long[] = "{\"step\":0,\"phases\":{\"forward\":0.01}}\n{\"step\":1,\"phases\":{\"forward\":0.02}}\n"
+				  "{\"step\":2,\"phases\":{\"forward\":0.03}}\n{\"step\":3,\"phases\":{\"forward\":0.04}}\n";
 
 /* rank0, rank01 and rank1 (rank1 wins), rank2 with a bad line, rank3 a file, rank4
  * without steps.jsonl, rank5 with run.json, rank7 unreadable (chmod 000), rank9x and
@@ -134,6 +139,50 @@ static void test_sizes(void)
 	steps_rank_files_free(files, nf);
 }
 
+/* The load's open after discovery sized the ranks takes discovery's stat (one stat per
+ * file): a file grown since is read to the size discovery saw; without discovery the
+ * open takes a stat of its own. A missing file fails with discovery's ENOENT. */
+static void test_shared_stat(void)
+{
+	struct task_list t = { 0 };
+	steps_plan(root, &t);
+	static const struct opts o;
+	struct run *run = new_run(&o);
+	struct steps_model *m = steps_model_get(run);
+	struct load_ctx ctx = { .run = run, .opts = &o };
+	long long sizes[6] = { 0 };
+	steps_expect_ranks(m, t.n);
+	struct steps_discovery *d = steps_discover_begin(&ctx, m, &t, t.n == 6 ? sizes : NULL);
+	for (bool on = true; on;) {   /* until every rank is sized */
+		pthread_mutex_lock(&m->lock);
+		on = m->listing;
+		pthread_mutex_unlock(&m->lock);
+		if (on)
+			usleep(1000);
+	}
+	put("rank0/steps.jsonl", steps3_long);
+	char *rank0 = steps_task_file(&t.v[0]), *rank4 = steps_task_file(&t.v[3]);
+	struct stat st;
+	int fd = steps_discover_openat(d, 0, AT_FDCWD, rank0, &st);
+	ok(fd >= 0 && st.st_size == sizes[0] && sizes[0] == (long long)strlen(steps3),
+	   "the load's open takes discovery's stat: the size then (%lld)", (long long)st.st_size);
+	if (fd >= 0)
+		close(fd);
+	fd = steps_discover_openat(NULL, 0, AT_FDCWD, rank0, &st);
+	ok(fd >= 0 && st.st_size == (long long)strlen(steps3_long), "without discovery: a stat of its own");
+	if (fd >= 0)
+		close(fd);
+	errno = 0;
+	ok(steps_discover_openat(d, 3, AT_FDCWD, rank4, &st) < 0 && errno == ENOENT,
+	   "rank4 has no steps.jsonl: ENOENT from discovery's stat");
+	steps_discover_end(d);
+	put("rank0/steps.jsonl", steps3);
+	free(rank0);
+	free(rank4);
+	run_free(run);
+	steps_tasks_free(&t);
+}
+
 /* Everything a load leaves: rank ids in order with their records, sources, diagnostics. */
 static char *load_digest(const char *delay)
 {
@@ -186,6 +235,7 @@ int main(void)
 	}
 	make_run();
 	test_sizes();
+	test_shared_stat();
 	test_same_load();
 	char p[4200];
 	snprintf(p, sizeof(p), "%s/rank7", root);

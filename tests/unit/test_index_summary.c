@@ -490,6 +490,8 @@ int main(void)
 		{ "gcer", "a rank without records" },
 		{ "cgbc", "a rank with only bad lines" },
 		{ "rltl", "every rank restarted or late" },
+		{ "c", "one rank" },
+		{ "t", "one rank, restarted twice" },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
 		tu_mkdtemp(dir, sizeof(dir), "sumshardkinds");

@@ -156,6 +156,44 @@ static void test_fsum_fast_path(void)
 	   arrays);
 }
 
+/* stats_lanes (blocks of STATS_LANES values, a short last block padded with zeros, as
+ * the budget sums gather them in analysis.c) against the partials: when the lanes
+ * decide, bit for bit; on phase-like values they decide. */
+static void test_fsum_lanes(void)
+{
+	size_t bad = 0, decided = 0, phase_undecided = 0;
+	for (int round = 0; round < 1200; round++) {
+		size_t n = (size_t)(next() % 400) + 1, nb = (n + STATS_LANES - 1) / STATS_LANES;
+		double *v = calloc(nb * STATS_LANES, sizeof(*v));
+		for (size_t i = 0; i < n; i++) {
+			double u = (double)(next() >> 11) / 9007199254740992.0;
+			switch (round % 6) {
+			case 0: v[i] = (double)(long)(u * 1e8) / 1e9; break;
+			case 1: v[i] = ldexp(u - 0.5, (int)(next() % 200) - 100); break;
+			case 2: v[i] = (i % 2 ? -1.0 : 1.0) * ldexp(1.0, (int)(next() % 120) - 60); break;
+			case 3: v[i] = i == 0 ? 1.0 : ldexp(1.0, -53 - (int)(next() % 60)); break;
+			case 4: v[i] = next() % 4 ? 0.0 : -0.0; break;
+			default: v[i] = next() % 9 ? u * 1e308 : (next() % 2 ? INFINITY : NAN); break;
+			}
+		}
+		struct stats_lanes c;
+		stats_lanes_init(&c);
+		for (size_t b = 0; b < nb; b++)
+			stats_lanes_add(&c, v + b * STATS_LANES);
+		double got;
+		if (stats_lanes_sum(&c, &got)) {
+			decided++;
+			bad += !same_bits(got, stats_fsum_partials(v, n));
+		} else {
+			phase_undecided += round % 6 == 0;
+		}
+		free(v);
+	}
+	ok(bad == 0 && phase_undecided == 0 && decided > 0,
+	   "fsum in lanes of %d = Shewchuk partials when decided (%zu of 1200), phase values always decided",
+	   STATS_LANES, decided);
+}
+
 /* stats_local_spikes against the implementation it replaced (two sort-based medians
  * of the 12-value history per position). Some values are put exactly on the reference's
  * threshold (med + 6 scale, or med * 1.5 when the scale is 0) or one ulp either side of
@@ -312,6 +350,7 @@ int main(void)
 	test_against_sort();
 	test_adversarial();
 	test_fsum_fast_path();
+	test_fsum_lanes();
 	test_local_spikes();
 	test_passes();
 	return tap_done();
