@@ -371,8 +371,8 @@ static void fill_delta(struct obuf *body, struct obuf *h, void *ud)
 	index_put_diags(h, lg->run_dir, lg->run, j->diag, 0, j->ndiag);
 }
 
-/* Write delta seq + 1 of part k (files[lo, hi)) with its ranks that grew since the
- * log's last commit and the diagnostics added about them. */
+/* Write delta seq + 1 of part k (files[lo, hi), slice_changed) with its ranks that grew
+ * since the log's last commit and the diagnostics added about them. */
 static int write_delta(struct index_log *lg, unsigned k, size_t lo, size_t hi, const size_t *recs,
 		       const long long *cov, char **path_out)
 {
@@ -393,22 +393,32 @@ static int write_delta(struct index_log *lg, unsigned k, size_t lo, size_t hi, c
 	size_t *diag = pick_diags(lg->run, lg->dir, lg->files + lo, hi - lo, p->diag0, &j.ndiag);
 	j.diag = diag;
 	j.loc = xcalloc(j.nwhich ? j.nwhich : 1, sizeof(*j.loc));
-	int err = 0;
-	if (j.nwhich || j.ndiag) {
-		char *path = delta_path(lg->dir, k, lg->nparts, p->seq + 1);
-		err = index_file_write(path, fill_delta, &j);
-		if (!err)
-			p->seq++;
-		if (!err && path_out && !*path_out)
-			*path_out = path;
-		else
-			free(path);
-	}
+	char *path = delta_path(lg->dir, k, lg->nparts, p->seq + 1);
+	int err = index_file_write(path, fill_delta, &j);
+	if (!err)
+		p->seq++;
+	if (!err && path_out && !*path_out)
+		*path_out = path;
+	else
+		free(path);
 	free(which);
 	free(src);
 	free(diag);
 	free(j.loc);
 	return err;
+}
+
+/* Part k's slice (files[lo, hi)) has something the index does not: a rank grew, or a
+ * diagnostic about one of its ranks was added. */
+static bool slice_changed(const struct index_log *lg, unsigned k, size_t lo, size_t hi, const size_t *recs,
+			  const long long *cov)
+{
+	for (size_t i = lo; i < hi; i++)
+		if (recs[i] != lg->saved[i] || cov[i] != lg->covered[i])
+			return true;
+	size_t nd;
+	free(pick_diags(lg->run, lg->dir, lg->files + lo, hi - lo, lg->part[k].diag0, &nd));
+	return nd > 0;
 }
 
 /* Rewrite part k (files[lo, hi)) from the run: a compaction, or a part that does not
@@ -446,6 +456,8 @@ static int save_part(struct index_log *lg, unsigned k, const size_t *recs, const
 	enum part_state st = log_part_state(lg, k, lo, hi);
 	if (st == PART_UNUSABLE && lg->nparts > 1)
 		return ENOENT;
+	if (st == PART_MATCHES && !slice_changed(lg, k, lo, hi, recs, cov))
+		return 0; /* nothing to write (a part at its last delta waits for new records) */
 	if (st == PART_MATCHES && lg->part[k].seq < lg->max)
 		return write_delta(lg, k, lo, hi, recs, cov, path_out);
 	int err = rewrite_part(lg, k, lo, hi, path_out);

@@ -10,6 +10,7 @@ set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+. "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
 work="$TSCOPE_TMP/index_delta.$$"
 rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
@@ -17,38 +18,16 @@ fpid=
 wpid=
 trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
 
-# same DIR: --print and the views from the index equal a plain load's
-same() {
-	"$T" --print --no-index "$1" >want.txt 2>/dev/null
-	"$T" --print "$1" >got.txt 2>/dev/null
-	ok=0
-	cmp -s want.txt got.txt || ok=1
-	for v in ranks findings heatmap_cells steps; do
-		"$T" --export $v --no-index "$1" >want.csv 2>/dev/null
-		"$T" --export $v "$1" >got.csv 2>/dev/null
-		cmp -s want.csv got.csv || ok=1
-	done
-	return $ok
-}
+same() { fi_same "$1" ranks findings heatmap_cells steps; }
 ndeltas() { ls "$1"/.tscope-index/steps-0-of-1.delta-*.tsx 2>/dev/null | grep -c 'tsx$'; }
-# wait_deltas DIR N: until DIR's index has N deltas (at most 60 s; not a timing check)
-wait_deltas() {
-	i=0
-	while [ "$(ndeltas "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
+has_deltas() { [ "$(ndeltas "$1")" -ge "$2" ]; }
 
 # follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
 # 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
 follow_job() {
 	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
 	"$T" index "$1" >/dev/null 2>&1
-	sh "$writer" "$1" "$2" 5 "$3" 0.03 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
-	rc=$?
-	wait "$wpid"
-	wpid=
-	return $rc
+	fi_follow "$@"
 }
 
 # a clean follow: deltas, then a reopen that parses nothing
@@ -87,16 +66,7 @@ tap_check "rounding: = a plain load, every value (--export steps)" 'same v && [ 
 # parses only what came after its last delta
 sh "$writer" k 6 0 4 0 >/dev/null
 "$T" index k >/dev/null 2>&1
-sh "$writer" k 6 5 60 0.05 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 k >k.out 2>k.err &
-fpid=$!
-wait_deltas k 2
-kill -9 "$fpid" 2>/dev/null
-wait "$fpid" 2>/dev/null
-fpid=
-wait "$wpid"
-wpid=
+fi_kill9 k 6 60 has_deltas k 2
 tap_check "killed follower: it had written deltas" '[ "$(ndeltas k)" -ge 2 ]'
 "$T" --export sources k >src2.csv 2>/dev/null
 tap_check "killed follower: the index is used, only the bytes after its last delta parsed" \

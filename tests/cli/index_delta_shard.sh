@@ -11,6 +11,7 @@ set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
+. "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
 work="$TSCOPE_TMP/index_delta_shard.$$"
 rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
@@ -18,14 +19,7 @@ fpid=
 wpid=
 trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
 
-# same DIR: --print and --export ranks from the index equal a plain load's
-same() {
-	"$T" --print --no-index "$1" >want.txt 2>/dev/null
-	"$T" --print "$1" >got.txt 2>/dev/null
-	"$T" --export ranks --no-index "$1" >want.csv 2>/dev/null
-	"$T" --export ranks "$1" >got.csv 2>/dev/null
-	cmp -s want.txt got.txt && cmp -s want.csv got.csv
-}
+same() { fi_same "$1" ranks; }
 # deltas DIR K N: how many deltas part K of N has; parts DIR: the part files
 deltas() { ls "$1"/.tscope-index/ | grep -c "^steps-$2-of-$3\.delta-[0-9]*\.tsx$"; }
 parts() { ls "$1"/.tscope-index/ | grep '^steps-[0-9]*-of-[0-9]*\.tsx$' | tr '\n' ' '; }
@@ -37,11 +31,6 @@ every_part() {
 		p=$((p + 1))
 	done
 }
-# wait_parts DIR N MIN: until every_part (at most 60 s; not a timing check)
-wait_parts() {
-	i=0
-	while ! every_part "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 # shards DIR N: index DIR in N shards
 shards() {
 	p=0
@@ -52,13 +41,7 @@ shards() {
 follow_job() {
 	sh "$writer" "$1" 8 0 4 0 >/dev/null
 	shards "$1" "$2"
-	sh "$writer" "$1" 8 5 "$3" 0.03 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
-	rc=$?
-	wait "$wpid"
-	wpid=
-	return $rc
+	fi_follow "$1" 8 "$3"
 }
 
 for N in 2 4; do
@@ -80,16 +63,7 @@ for N in 2 4; do
 	k=k$N
 	sh "$writer" $k 8 0 4 0 >/dev/null
 	shards $k $N
-	sh "$writer" $k 8 5 60 0.05 &
-	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 30 $k >$k.out 2>$k.err &
-	fpid=$!
-	wait_parts $k $N 2
-	kill -9 "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	fpid=
-	wait "$wpid"
-	wpid=
+	fi_kill9 $k 8 60 every_part $k $N 2
 	tap_check "N=$N killed follower: it had written deltas on every part" "every_part $k $N 2"
 	"$T" --export sources $k >src2.csv 2>/dev/null
 	tap_check "N=$N killed follower: the parts are used, only the bytes after the last deltas parsed" \
@@ -134,11 +108,7 @@ tap_eq "rebuilt shard: the stale deltas were removed" 0 "$(deltas r 1 4)"
 sh "$writer" m 8 0 4 0 >/dev/null
 shards m 4
 rm m/.tscope-index/steps-2-of-4.tsx
-sh "$writer" m 8 5 30 0.03 &
-wpid=$!
-TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 m >m.out 2>m.err
-wait "$wpid"
-wpid=
+fi_follow m 8 30
 tap_check "missing shard: deltas on the other parts, none for it, it is not written" \
 	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ]'
 "$T" --export sources m >src6.csv 2>/dev/null
@@ -155,5 +125,26 @@ tap_check "compaction: never more than 2 deltas a part, the 4 parts stayed" \
 tap_check "compaction: reopen parses nothing" '! grep -q "grew\|not used" src7.csv'
 tap_check "compaction: = a plain load" 'same c'
 tap_check "compaction: all 61 records of each rank" '[ "$(grep -c "^[0-7],61," got.csv)" -eq 8 ]'
+# an open that finds steps.jsonl grew appends the tails as deltas per part; at the
+# delta limit it compacts the part whose ranks grew, alone: a part at its limit with
+# nothing new is left as it is
+stamp() { stat -c '%i %Y' "u/.tscope-index/steps-$1-of-2.tsx"; }
+sh "$writer" u 8 0 4 0 >/dev/null
+shards u 2
+sh "$writer" u 8 5 6 0 >/dev/null
+"$T" --export sources u >src8.csv 2>/dev/null
+tap_check "grown open: the tails of every rank appended as one delta per part" \
+	'grep -q "index: 8 ranks. steps.jsonl grew" src8.csv && [ "$(deltas u 0 2)" -eq 1 ] && [ "$(deltas u 1 2)" -eq 1 ]'
+p1=$(stamp 1)
+p0=$(stamp 0)
+sh "$writer" u 4 7 8 0 >/dev/null
+TSCOPE_INDEX_DELTAS=1 "$T" --export sources u >src9.csv 2>/dev/null
+tap_check "grown open at the limit: the grown shard's part compacted alone" \
+	'grep -q "index: 4 ranks. steps.jsonl grew" src9.csv && [ "$(deltas u 0 2)" -eq 0 ] && [ "$(stamp 0)" != "$p0" ]'
+tap_check "grown open at the limit: the other part, with nothing new, left as it was" \
+	'[ "$(deltas u 1 2)" -eq 1 ] && [ "$(stamp 1)" = "$p1" ]'
+"$T" --export sources u >src10.csv 2>/dev/null
+tap_check "grown open: the next open parses nothing" '! grep -q "grew\|not used" src10.csv'
+tap_check "grown open: = a plain load" 'same u'
 cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
 tap_plan
