@@ -116,7 +116,7 @@ echo "(b) linearity, same per-rank files: 10,000 x $((128 / div)) / 1,000 x $((1
 for b in $bins floor:$FLOOR; do
 	tag=${b%%:*}
 	c64=$(cat "$dir/$tag.r64.med") c10k=$(cat "$dir/$tag.r10000.med") c1k=$(cat "$dir/$tag.r1000s.med")
-	printf '%-7s (a) %sx   (b) %sx   fixed cost per rank: %s us (10,000 ranks over 64, same records), %s us (10,000 x %s over 1,000 x %s, per extra rank)\n' \
+	printf '%-7s (a) %sx   (b) %sx   fixed cost per rank: %s us (10,000 ranks over 64, same records); whole cost per rank: %s us (10,000 x %s over 1,000 x %s, per added rank)\n' \
 		"$tag" "$(bench_ratio "$c10k" "$c64")" "$(bench_ratio "$c10k" "$c1k")" \
 		"$(awk -v a="$c10k" -v b="$c64" 'BEGIN { printf "%.1f", (a - b) / (10000 - 64) * 1e6 }')" \
 		"$(awk -v a="$c10k" -v b="$c1k" 'BEGIN { printf "%.1f", (a - b) / 9000 * 1e6 }')" "$((128 / div))" "$((128 / div))"

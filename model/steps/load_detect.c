@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/steps/internal.h"
@@ -207,21 +208,66 @@ static void list_delay(const struct steps_discovery *d)
 	}
 }
 
+/* Where discovery stats the files: relative to the parent of the rank dirs (the run
+ * dir, opened once while the tasks share it), so each stat walks two names, not the
+ * whole path (the load's open does the same). */
+struct stat_base {
+	int fd;                  /* -1: none open */
+	const char *dir;         /* the task dir it was opened for ... */
+	size_t len;              /* ... whose first len bytes name it */
+	char rel[256];           /* "rank{k}/steps.jsonl" */
+};
+
+/* The stat of task i by its whole path. */
+static const struct stat_slot *task_stat_path(struct steps_discovery *d, size_t i)
+{
+	char *steps = steps_task_file(&d->t->v[i]);
+	const struct stat_slot *s = rank_stat(d, i, AT_FDCWD, steps);
+	free(steps);
+	return s;
+}
+
+/* The stat of task i through base b. */
+static const struct stat_slot *task_stat(struct steps_discovery *d, size_t i, struct stat_base *b)
+{
+	static const char name[] = "/steps.jsonl";
+	const struct rank_task *t = &d->t->v[i];
+	const char *slash = t->steps_path ? NULL : strrchr(t->dir, '/');
+	size_t len = slash ? (size_t)(slash - t->dir) : 0, sub = slash ? strlen(slash + 1) : 0;
+	if (!slash || !len || sub + sizeof(name) > sizeof(b->rel))
+		return task_stat_path(d, i);
+	if (b->fd < 0 || b->len != len || strncmp(b->dir, t->dir, len) != 0) {
+		if (b->fd >= 0)
+			close(b->fd);
+		char *parent = xstrndup(t->dir, len);
+		b->fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		free(parent);
+		b->dir = t->dir;
+		b->len = len;
+	}
+	if (b->fd < 0)
+		return task_stat_path(d, i);
+	memcpy(b->rel, slash + 1, sub);
+	memcpy(b->rel + sub, name, sizeof(name));
+	return rank_stat(d, i, b->fd, b->rel);
+}
+
 static void *discover_run(void *ud)
 {
 	struct steps_discovery *d = ud;
+	struct stat_base b = { .fd = -1 };
 	size_t i = 0;
 	for (; i < d->t->n && !load_cancelled(d->ctx); i++) {
 		list_delay(d);
-		char *steps = steps_task_file(&d->t->v[i]);
-		const struct stat_slot *s = rank_stat(d, i, AT_FDCWD, steps);
+		const struct stat_slot *s = task_stat(d, i, &b);
 		long long size = !s->err && S_ISREG(s->st.st_mode) ? (long long)s->st.st_size : 0;
-		free(steps);
 		if (d->sizes)
 			d->sizes[i] = size;
 		d->total += size;
 		listing_set(d->m, true, i + 1);
 	}
+	if (b.fd >= 0)
+		close(b.fd);
 	load_progress(d->ctx, 0, d->total);   /* first: a screen that sees the listing over has the total */
 	listing_set(d->m, false, i);
 	return NULL;
