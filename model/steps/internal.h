@@ -27,6 +27,10 @@ int pytscope_load(struct load_ctx *ctx, const char *path);
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m);
 /* The "name" of dir/run.json (malloc'd), NULL when none: no diagnostics (probing). */
 char *steps_meta_name(const char *dir);
+struct json_doc;
+/* run.json's one-pass tokenizer (load_meta.c): true when js[0..len) is an object it
+ * takes, with d holding the tokens json_parse() would give; false: use json_parse(). */
+bool steps_meta_tokenize(struct json_doc *d, const char *js, size_t len);
 
 /* The loader's pieces that follow mode (load_follow.c, model/steps/follow.h) reuses:
  * reading a rank's steps.jsonl from a byte offset, the rank files a PATH holds, and a
@@ -99,8 +103,9 @@ long long steps_discover_end(struct steps_discovery *d);
 int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const char *rel, struct stat *st);
 
 /* steps_plan_files(): see steps.h. */
-/* Read dir/run.json into r (diagnostics as in the loader). */
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank);
+/* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
+ * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. */
+void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
 
 /* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
@@ -371,6 +376,8 @@ struct column {
 	bool all_present;        /* after finalize: every record has the value, no bitmap */
 	size_t cap, count;       /* entries allocated; values present */
 	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
+	bool wide;               /* data is a loader's scratch buffer with room for cap
+				  * doubles (store_body.c): the upgrade happens in place */
 	void *data;              /* cap entries of col_elem(enc) bytes */
 	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
 	size_t nruns;            /* ENC_RLE */
@@ -392,6 +399,12 @@ struct rank_steps {
 	uint64_t *ts_present;    /* NULL after finalize when every record has one */
 	struct column *col;      /* indexed by metric id; enc of an unused slot: cap == 0 */
 	size_t ncol;
+	/* Where the body (step, ts, ts_present, col and the columns' arrays) lives
+	 * (store_body.c): in a loader thread's scratch while the rank loads (scratch), in
+	 * one block of its exact size once compacted (block), else each array on its own
+	 * (a large, live or decoded body). Never both set. */
+	struct store_scratch *scratch;
+	void *block;
 	struct steps_meta meta;
 	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
@@ -697,8 +710,49 @@ static inline uint64_t *bitmap_grow(uint64_t *b, size_t old_bits, size_t new_bit
 }
 
 /* Make r->col hold at least n columns (new ones empty: cap 0); r->col is only ever
- * grown through here (store.c). */
+ * grown through here (store_body.c). */
 void store_rank_cols(struct rank_steps *r, size_t n);
+/* Set the capacity of r's column metric to exactly ncap entries (new entries zero and
+ * missing; store.c). */
+void store_col_resize(struct rank_steps *r, size_t metric, size_t ncap);
+
+/* ---- body storage (store_body.c) ----
+ * CONTRACT. A loader thread keeps one store_scratch and loads its ranks through it one
+ * at a time (store_rank_use_scratch before the first append): the rank's arrays grow in
+ * buffers that stay with the thread from rank to rank, so a rank allocates and faults
+ * in nothing for its records. store_rank_compact() (steps_rank_seal) then moves a body
+ * of at most STORE_BLOCK_MAX bytes into one block of its exact size (one allocation, one
+ * free), and hands a larger one the buffers themselves (each array trimmed on its own,
+ * no copy). A rank reserved (rank_reserve) for more than STORE_SCRATCH_ROWS records
+ * leaves the scratch before its first record: its arrays are its own from the start
+ * (a copy would cost more than the allocations it saves). Every body array is grown or freed through store_body_room/_drop (its
+ * slot: STORE_SLOT_* or store_slot_data/_present of a metric id). A compacted rank
+ * that grows again (steps_rank_grow) is first given arrays of its own
+ * (store_rank_unblock). Under ASan each array in a block or a scratch buffer is
+ * followed by poisoned bytes, so overruns are still reported. */
+#define STORE_BLOCK_MAX ((size_t)1 << 20)
+#define STORE_SCRATCH_ROWS 8192
+enum { STORE_SLOT_STEP, STORE_SLOT_TS, STORE_SLOT_TS_PRESENT, STORE_SLOT_COLS, STORE_SLOT_COL0 };
+static inline size_t store_slot_data(size_t metric)
+{
+	return STORE_SLOT_COL0 + 2 * metric;
+}
+static inline size_t store_slot_present(size_t metric)
+{
+	return STORE_SLOT_COL0 + 2 * metric + 1;
+}
+struct store_scratch;
+struct store_scratch *store_scratch_new(void);
+void store_scratch_free(struct store_scratch *s);
+/* r (fresh: nothing stored yet) keeps its body in s until compacted or freed; s holds
+ * one rank at a time. */
+void store_rank_use_scratch(struct rank_steps *r, struct store_scratch *s);
+/* Body array p of r in slot k resized to n bytes (n > 0), its first bytes kept (the
+ * scratch's buffer, or a realloc); store_body_drop() frees it (not a scratch buffer). */
+void *store_body_room(struct rank_steps *r, size_t k, void *p, size_t n);
+void store_body_drop(const struct rank_steps *r, void *p);
+/* Give a compacted rank's body arrays allocations of their own (before it grows). */
+void store_rank_unblock(struct rank_steps *r);
 
 /* Shared by store.c (finalize) and store_follow.c / store_index.c. */
 void store_build_aligned(struct steps_model *m);

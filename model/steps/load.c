@@ -326,21 +326,20 @@ static void feed_tail(struct steps_tail *t, const char *buf, size_t len)
 }
 
 /* Per thread, reused from file to file: the read buffer, a one-shot load's tail (its
- * scan state is 17 KB) and the path of its file, so reading a rank allocates nothing
- * and touches no fresh pages. Freed when the thread ends. */
+ * scan state is 17 KB), the path of its file and the rank's arrays (store_body.c), so
+ * reading a rank allocates nothing and touches no fresh pages. Freed when the thread
+ * ends. tail_load: the load the tail read last (its key cache and shape carry on). */
 struct read_scratch {
 	char *buf;
 	size_t cap;
+	struct store_scratch *body;
 	struct steps_tail tail;
 	char *path;
 	size_t path_cap;
-	/* the key cache of the last file this thread read for load number cache_load: every
-	 * rank of one load interns into the same model, so the next file starts with it */
-	struct key_cache cache;
-	unsigned long cache_load;
+	unsigned long tail_load;
 };
 
-/* Numbers the loads (load_job.id), so a thread's key cache is never carried into another. */
+/* Numbers the loads (load_job.id): a thread's key cache and shape stay in theirs. */
 static atomic_ulong load_serial;
 
 static pthread_key_t scratch_key;
@@ -351,6 +350,7 @@ static void scratch_free(void *p)
 {
 	struct read_scratch *s = p;
 	free(s->buf);
+	store_scratch_free(s->body);
 	free(s->path);
 	free(s);
 }
@@ -371,6 +371,7 @@ static struct read_scratch *scratch_get(bool *own)
 	s = xcalloc(1, sizeof(*s));
 	s->cap = CHUNK;
 	s->buf = xmalloc(CHUNK);
+	s->body = store_scratch_new();
 	*own = !scratch_key_ok || pthread_setspecific(scratch_key, s) != 0;
 	return s;
 }
@@ -452,24 +453,33 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	return err;
 }
 
-/* A tail at the start of path (borrowed), registered as a new source. */
-static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size)
+/* A tail at the start of path (borrowed), a new source; field by field (no 17 KB memset).
+ * keep: the key cache and scanner shape go on from the file it read last, of the same
+ * load (that model's metric ids; a line matching them gives what a full scan gives). */
+static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, const char *path, long long size, bool keep)
 {
-	memset(t, 0, sizeof(*t));
 	t->ctx = ctx;
 	t->m = steps_model_get(ctx->run);
+	t->r = NULL;
 	t->path = path;
 	t->rank = rank;
+	t->records = t->skipped = 0;
+	t->line = t->offset = t->last_err = 0;
 	t->size = size;
+	t->skip_nl = t->partial = t->check_nl = t->discarding = false;
+	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);
-	pytscope_scan_init(&t->scan);
+	if (!keep) {
+		t->cache.n = t->cache.next = 0;
+		pytscope_scan_init(&t->scan);
+	}
 }
 
 struct steps_tail *steps_tail_new(struct load_ctx *ctx, int rank, const char *path, long long size)
 {
 	struct steps_tail *t = xmalloc(sizeof(*t));
-	tail_init(t, ctx, rank, path, size);
+	tail_init(t, ctx, rank, path, size, false);
 	t->path = xstrdup(path);
 	return t;
 }
@@ -535,11 +545,10 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 	return -1;
 }
 
-/* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path):
- * read up to the size seen at open and stop, so a writer that keeps appending cannot
- * keep the load from finishing (follow mode reads the rest). The tail is the thread's
- * (read_scratch): nothing is allocated per file; within load number load_id (0: none)
- * the key cache goes on from the thread's previous file. */
+/* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path) up
+ * to the size seen at open, so a writer that keeps appending cannot keep the load from
+ * finishing (follow mode reads the rest). The tail is the thread's (read_scratch);
+ * within load load_id (0: none) its key cache and shape go on from the previous file. */
 static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
 			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i)
 {
@@ -550,14 +559,11 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
-	tail_init(&s->tail, ctx, rank, path, size);
-	if (load_id && s->cache_load == load_id)
-		s->tail.cache = s->cache;
+	tail_init(&s->tail, ctx, rank, path, size, load_id && s->tail_load == load_id);
 	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	close(fd);
 	json_doc_free(&s->tail.doc);
-	s->cache = s->tail.cache;
-	s->cache_load = load_id;
+	s->tail_load = load_id;
 	if (own)
 		scratch_free(s);
 }
@@ -592,13 +598,6 @@ void steps_rank_files_free(struct steps_rank_file *v, size_t n)
 		free(v[i].steps);
 	}
 	free(v);
-}
-
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank)
-{
-	struct steps_meta meta = { 0 };
-	steps_load_meta(run, dir, rank, &meta);
-	rank_set_meta(r, &meta);
 }
 
 void steps_rank_reparse(struct run *run, struct rank_steps *r)
@@ -676,14 +675,15 @@ static void load_rank(void *ud, size_t i)
 		rank_exact_scalars(r);
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
+	store_rank_use_scratch(r, s->body); /* until the seal below */
 	const char *rel;
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
 	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i);
+	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
+	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	if (own)
 		scratch_free(s);
-	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank);
-	steps_rank_seal(r); /* compaction on the worker thread, and ready for the index */
 	steps_publish_rank(job->m, r);
 }
 

@@ -186,7 +186,7 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 {
 	struct steps_model *m = steps_model_get(f->run);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
-	steps_rank_load_meta(f->run, r, t->dir, (int)t->rank);
+	steps_rank_load_meta(f->run, r, t->dir, (int)t->rank, true);
 	steps_tail_free(t->tail);
 	t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
 	t->records = 0;

@@ -4,6 +4,7 @@
  * become diagnostics, missing fields stay flagged missing. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,22 +30,41 @@ static char *read_small(const char *path, size_t *len, int *err)
 	return buf;
 }
 
-/* The arrays grow to the next power of two (from 16) when nenv reaches one: a few
- * reallocations per run.json, not two per key. */
-/* The environment and config strings of one run.json, built in one block (it becomes
- * steps_meta.env_text): two allocations per key would be sixty per rank of a big run,
- * and as many frees. Offsets until the block stops moving. */
+/* The environment and config strings of one run.json, built in the stack buffers
+ * below (the heap only for a large run.json), then handed over as one block with the
+ * key/value arrays and the name (steps_meta.env_text): one allocation per rank, not
+ * two per key and three arrays. */
+#define POOL_STACK 4096
+#define POOL_STACK_OFF 256
 struct env_pool {
+	bool plain;              /* the strict tokenizer's tokens: a string's text is its bytes */
 	char *buf;
 	size_t len, cap, start;  /* start: of the string being built */
 	size_t *off;             /* key, value, key, value, ... */
 	size_t noff, offcap;
+	char stack[POOL_STACK];
+	size_t stack_off[POOL_STACK_OFF];
 };
+
+static void pool_init(struct env_pool *p, bool plain)
+{
+	p->plain = plain;
+	p->buf = p->stack;
+	p->cap = sizeof(p->stack);
+	p->off = p->stack_off;
+	p->offcap = POOL_STACK_OFF;
+	p->len = p->start = p->noff = 0;
+}
 
 static void pool_room(struct env_pool *p, size_t n)
 {
-	if (p->len + n > p->cap) {
-		p->cap = (p->len + n) * 2;
+	if (p->len + n <= p->cap)
+		return;
+	p->cap = (p->len + n) * 2;
+	if (p->buf == p->stack) {
+		p->buf = xmalloc(p->cap);
+		memcpy(p->buf, p->stack, p->len);
+	} else {
 		p->buf = xrealloc(p->buf, p->cap);
 	}
 }
@@ -60,8 +80,13 @@ static void pool_add(struct env_pool *p, const char *s)
 /* Token i's text (unescaped), not yet terminated. */
 static void pool_add_tok(struct env_pool *p, const struct json_doc *d, int i)
 {
-	pool_room(p, (size_t)(d->tok[i].end - d->tok[i].start) + 1);
-	p->len += json_strput(d, i, p->buf + p->len);
+	size_t n = (size_t)(d->tok[i].end - d->tok[i].start);
+	pool_room(p, n + 1);
+	if (p->plain)
+		memcpy(p->buf + p->len, d->js + d->tok[i].start, n);
+	else
+		n = json_strput(d, i, p->buf + p->len);
+	p->len += n;
 }
 
 /* Terminate the string being built and note where it starts. */
@@ -69,27 +94,46 @@ static void pool_end(struct env_pool *p)
 {
 	pool_room(p, 1);
 	p->buf[p->len++] = '\0';
-	xgrow((void **)&p->off, &p->offcap, p->noff + 1, sizeof(*p->off));
+	if (p->noff == p->offcap) {
+		p->offcap *= 2;
+		if (p->off == p->stack_off) {
+			p->off = xmalloc(p->offcap * sizeof(*p->off));
+			memcpy(p->off, p->stack_off, sizeof(p->stack_off));
+		} else {
+			p->off = xrealloc(p->off, p->offcap * sizeof(*p->off));
+		}
+	}
 	p->off[p->noff++] = p->start;
 	p->start = p->len;
 }
 
-/* Hand the block and its key/value pointers to m. */
-static void pool_finish(struct env_pool *p, struct steps_meta *m)
+/* The block m->env_text: env_key[nenv], env_val[nenv], the strings, the name (token
+ * name, -1: none). Nothing when there is neither. */
+static void pool_finish(struct env_pool *p, const struct json_doc *d, int name, struct steps_meta *m)
 {
-	m->nenv = p->noff / 2;
-	if (m->nenv) {
-		m->env_text = p->buf = xrealloc(p->buf, p->len);
-		m->env_key = xmalloc(m->nenv * sizeof(*m->env_key));
-		m->env_val = xmalloc(m->nenv * sizeof(*m->env_val));
-		for (size_t i = 0; i < m->nenv; i++) {
-			m->env_key[i] = p->buf + p->off[2 * i];
-			m->env_val[i] = p->buf + p->off[2 * i + 1];
+	size_t n = p->noff / 2, arrays = 2 * n * sizeof(char *);
+	size_t name_len = name >= 0 ? (size_t)(d->tok[name].end - d->tok[name].start) + 1 : 0;
+	if (n || name >= 0) {
+		char *block = xmalloc(arrays + p->len + name_len);
+		m->env_text = block;
+		m->nenv = n;
+		m->env_key = (char **)(void *)block;
+		m->env_val = m->env_key + n;
+		char *text = block + arrays;
+		memcpy(text, p->buf, p->len);
+		for (size_t i = 0; i < n; i++) {
+			m->env_key[i] = text + p->off[2 * i];
+			m->env_val[i] = text + p->off[2 * i + 1];
 		}
-	} else {
-		free(p->buf);
+		if (name >= 0) {
+			m->name = text + p->len;
+			json_strput(d, name, m->name);
+		}
 	}
-	free(p->off);
+	if (p->buf != p->stack)
+		free(p->buf);
+	if (p->off != p->stack_off)
+		free(p->off);
 }
 
 /* environment: flat key=value text; the nested "env" object becomes env.KEY. */
@@ -138,68 +182,262 @@ static void meta_config(const struct json_doc *d, int obj, struct env_pool *p)
 	}
 }
 
-static bool meta_long(const struct json_doc *d, int obj, const char *key, long *out)
+/* ---- the strict tokenizer ------------------------------------------------------------
+ * run.json is tokenized in one pass into the tokens jsmn gives (type, span, size,
+ * parent: json.h), for what is plainly valid JSON: objects, arrays, strings without an
+ * escape or a control byte, primitives of letters, digits and + - . (numbers, true,
+ * false, null, NaN, Infinity) followed by a delimiter, at most META_DEPTH deep and
+ * JSON_INLINE_TOKENS tokens (no allocation), nothing after the top-level object but
+ * whitespace. Anything else is left to jsmn (json_parse), whose tokens and errors the
+ * diagnostics are made of: what this accepts, jsmn reads into the same tokens, and
+ * without escapes a string's text is its bytes. */
+#define META_DEPTH 32
+
+struct meta_tok {
+	struct json_doc *d;
+	const char *js;
+	size_t pos, len;
+	int depth;
+};
+
+static void mt_space(struct meta_tok *t)
+{
+	while (t->pos < t->len && (t->js[t->pos] == ' ' || t->js[t->pos] == '\t' || t->js[t->pos] == '\n' ||
+				   t->js[t->pos] == '\r'))
+		t->pos++;
+}
+
+/* A token of type from start (its end set by the caller), child of parent as jsmn
+ * counts children: an object's keys, a key's value, an array's elements. */
+static int mt_add(struct meta_tok *t, jsmntype_t type, size_t start, int parent)
+{
+	struct json_doc *d = t->d;
+	if (d->ntok >= JSON_INLINE_TOKENS)
+		return -1;
+	d->tok[d->ntok] = (jsmntok_t){ .type = type, .start = (int)start, .end = -1, .size = 0, .parent = parent };
+	if (parent >= 0)
+		d->tok[parent].size++;
+	return d->ntok++;
+}
+
+/* The bytes among the 8 at s that end a plain string (a quote, a backslash, a control
+ * byte): the lowest set bit of the result is the first of them (bits above it may be
+ * spurious); 0: none. */
+static uint64_t mt_stops8(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	uint64_t w, q, b;
+	memcpy(&w, s, sizeof(w));
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	return (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & high;
+}
+
+/* The first byte at or after p that ends a plain string, or t->len. */
+static size_t mt_string_end(const struct meta_tok *t, size_t p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; p + 8 <= t->len; p += 8) { /* a word at a time: the lowest flagged byte is the first */
+		uint64_t m = mt_stops8(t->js + p);
+		if (m)
+			return p + (size_t)__builtin_ctzll(m) / 8;
+	}
+#endif
+	while (p < t->len && t->js[p] != '"' && t->js[p] != '\\' && (unsigned char)t->js[p] >= 0x20)
+		p++;
+	return p;
+}
+
+static bool mt_string(struct meta_tok *t, int parent)
+{
+	size_t start = t->pos + 1;
+	t->pos = mt_string_end(t, start);
+	int k = t->pos < t->len && t->js[t->pos] == '"' ? mt_add(t, JSMN_STRING, start, parent) : -1;
+	if (k < 0)
+		return false;
+	t->d->tok[k].end = (int)t->pos++;
+	return true;
+}
+
+static bool mt_primitive_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' ||
+	       c == '.';
+}
+
+static bool mt_value(struct meta_tok *t, int parent);
+
+/* An object or array at t->pos; its members, then its closing bracket. */
+static bool mt_container(struct meta_tok *t, int parent)
+{
+	bool obj = t->js[t->pos] == '{';
+	char close = obj ? '}' : ']';
+	int k = mt_add(t, obj ? JSMN_OBJECT : JSMN_ARRAY, t->pos, parent);
+	if (k < 0 || ++t->depth > META_DEPTH)
+		return false;
+	t->pos++;
+	mt_space(t);
+	while (t->pos < t->len && t->js[t->pos] != close) {
+		int up = k;
+		if (obj) {
+			if (t->js[t->pos] != '"' || !mt_string(t, k))
+				return false;
+			up = t->d->ntok - 1;
+			mt_space(t);
+			if (t->pos >= t->len || t->js[t->pos] != ':')
+				return false;
+			t->pos++;
+			mt_space(t);
+		}
+		if (!mt_value(t, up))
+			return false;
+		mt_space(t);
+		if (t->pos < t->len && t->js[t->pos] == ',') {
+			t->pos++;
+			mt_space(t);
+			if (t->pos < t->len && t->js[t->pos] == close)
+				return false; /* a trailing comma */
+		} else if (t->pos < t->len && t->js[t->pos] != close) {
+			return false;
+		}
+	}
+	if (t->pos >= t->len)
+		return false;
+	t->d->tok[k].end = (int)++t->pos;
+	t->depth--;
+	return true;
+}
+
+static bool mt_value(struct meta_tok *t, int parent)
+{
+	if (t->pos >= t->len)
+		return false;
+	char c = t->js[t->pos];
+	if (c == '"')
+		return mt_string(t, parent);
+	if (c == '{' || c == '[')
+		return mt_container(t, parent);
+	size_t start = t->pos;
+	while (t->pos < t->len && mt_primitive_char(t->js[t->pos]))
+		t->pos++;
+	int k = t->pos > start ? mt_add(t, JSMN_PRIMITIVE, start, parent) : -1;
+	if (k < 0)
+		return false;
+	t->d->tok[k].end = (int)t->pos;
+	return true;
+}
+
+bool steps_meta_tokenize(struct json_doc *d, const char *js, size_t len)
+{
+	json_doc_free(d);
+	d->js = js;
+	d->len = len;
+	struct meta_tok t = { d, js, 0, len, 0 };
+	mt_space(&t);
+	bool ok = len <= JSON_MAX_LEN && t.pos < len && js[t.pos] == '{' && mt_container(&t, -1);
+	if (ok)
+		mt_space(&t);
+	if (!ok || t.pos != len) {
+		d->ntok = 0;
+		return false;
+	}
+	return true;
+}
+
+/* run.json's tokens: the strict tokenizer's (*plain), else jsmn's (json_parse's return). */
+static int meta_tokens(struct json_doc *d, const char *js, size_t len, bool *plain)
+{
+	*plain = steps_meta_tokenize(d, js, len);
+	return *plain ? d->ntok : json_parse(d, js, len);
+}
+
+/* dir/run.json in buf (room for n bytes), else in a new string: free it when it is not buf. */
+static char *run_json_path(const char *dir, char *buf, size_t n)
+{
+	size_t len = strlen(dir);
+	char *s = len + sizeof("/run.json") <= n ? buf : xmalloc(len + sizeof("/run.json"));
+	memcpy(s, dir, len);
+	memcpy(s + len, "/run.json", sizeof("/run.json"));
+	return s;
+}
+
+#define META_PATH 512
+
+/* The top-level members run.json has for us, in one walk: each the value of the first
+ * member of that name (json_get's). */
+enum { META_NAME, META_FLOPS, META_PEAK, META_WALL, META_WORLD, META_NSTEPS, META_RANK, META_ENV, META_CONFIG,
+       META_NKEYS };
+static const struct {
+	const char *s;
+	size_t n;
+} meta_key[META_NKEYS] = { { "name", 4 },       { "flops_per_step", 14 }, { "peak_flops", 10 },
+			   { "wall_time", 9 },  { "world_size", 10 },     { "n_steps", 7 },
+			   { "rank", 4 },       { "environment", 11 },    { "config", 6 } };
+
+static void meta_members(const struct json_doc *d, int v[META_NKEYS])
+{
+	bool seen[META_NKEYS] = { false };
+	for (int f = 0; f < META_NKEYS; f++)
+		v[f] = -1;
+	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
+		const jsmntok_t *t = &d->tok[k];
+		size_t n = (size_t)(t->end - t->start);
+		for (int f = 0; f < META_NKEYS; f++)
+			if (!seen[f] && meta_key[f].n == n && memcmp(d->js + t->start, meta_key[f].s, n) == 0) {
+				seen[f] = true;
+				v[f] = k + 1 < d->ntok ? k + 1 : -1;
+				break;
+			}
+	}
+}
+
+static bool meta_long(const struct json_doc *d, int i, long *out)
 {
 	long long v;
-	if (!json_int(d, json_get(d, obj, key), &v))
+	if (!json_int(d, i, &v))
 		return false;
 	*out = (long)v;
 	return true;
 }
 
-/* dir/run.json in a new string (no formatting: one per rank of a big run). */
-static char *run_json_path(const char *dir)
+static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *m)
 {
-	size_t n = strlen(dir);
-	char *s = xmalloc(n + sizeof("/run.json"));
-	memcpy(s, dir, n);
-	memcpy(s + n, "/run.json", sizeof("/run.json"));
-	return s;
-}
-
-static void meta_parse(const struct json_doc *d, struct steps_meta *m)
-{
+	int v[META_NKEYS];
+	meta_members(d, v);
 	m->present = true;
-	int name = json_get(d, 0, "name");
-	if (json_is_string(d, name))
-		m->name = json_strdup(d, name);
-	m->has_flops = json_number(d, json_get(d, 0, "flops_per_step"), &m->flops_per_step);
-	m->has_peak = json_number(d, json_get(d, 0, "peak_flops"), &m->peak_flops);
-	m->has_wall = json_number(d, json_get(d, 0, "wall_time"), &m->wall_time);
-	m->has_world = meta_long(d, 0, "world_size", &m->world_size);
-	m->has_nsteps = meta_long(d, 0, "n_steps", &m->n_steps);
-	m->has_rank = meta_long(d, 0, "rank", &m->rank);
-	int env = json_get(d, 0, "environment"), config = json_get(d, 0, "config");
-	struct env_pool p = { .cap = 64 };   /* the strings are those two objects', mostly */
-	if (env >= 0)
-		p.cap += (size_t)(d->tok[env].end - d->tok[env].start);
-	if (config >= 0)
-		p.cap += (size_t)(d->tok[config].end - d->tok[config].start);
-	p.buf = xmalloc(p.cap);
-	if (json_is_object(d, env))
-		meta_environment(d, env, &p);
-	meta_config(d, config, &p);
-	pool_finish(&p, m);
+	m->has_flops = json_number(d, v[META_FLOPS], &m->flops_per_step);
+	m->has_peak = json_number(d, v[META_PEAK], &m->peak_flops);
+	m->has_wall = json_number(d, v[META_WALL], &m->wall_time);
+	m->has_world = meta_long(d, v[META_WORLD], &m->world_size);
+	m->has_nsteps = meta_long(d, v[META_NSTEPS], &m->n_steps);
+	m->has_rank = meta_long(d, v[META_RANK], &m->rank);
+	struct env_pool p;
+	pool_init(&p, plain);
+	if (json_is_object(d, v[META_ENV]))
+		meta_environment(d, v[META_ENV], &p);
+	meta_config(d, v[META_CONFIG], &p);
+	pool_finish(&p, d, json_is_string(d, v[META_NAME]) ? v[META_NAME] : -1, m);
 }
 
 /* run.json "name" in dir, or NULL. */
 char *steps_meta_name(const char *dir)
 {
-	char *path = run_json_path(dir);
+	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);
-	free(path);
+	if (path != room)
+		free(path);
 	if (!buf)
 		return NULL;
 	char *name = NULL;
 	struct json_doc d;
 	json_doc_init(&d);
-	if (json_parse(&d, buf, len) > 0 && json_is_object(&d, 0)) {
+	bool plain;
+	if (meta_tokens(&d, buf, len, &plain) > 0 && json_is_object(&d, 0)) {
 		struct steps_meta m = { 0 };
-		meta_parse(&d, &m);
-		name = m.name;
-		m.name = NULL;
+		meta_parse(&d, plain, &m);
+		name = m.name ? xstrdup(m.name) : NULL;
 		steps_meta_free(&m);
 	}
 	json_doc_free(&d);
@@ -209,7 +447,7 @@ char *steps_meta_name(const char *dir)
 
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
 {
-	char *path = run_json_path(dir);
+	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
 	size_t len = 0;
 	int err = 0;
 	char *buf = read_small(path, &len, &err);
@@ -220,15 +458,17 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 		}
 		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
 			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
-		free(path);
+		if (path != room)
+			free(path);
 		return;
 	}
 	size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
 	struct json_doc d;
 	json_doc_init(&d);
-	int rc = json_parse(&d, buf, len);
+	bool plain;
+	int rc = meta_tokens(&d, buf, len, &plain);
 	if (rc > 0 && json_is_object(&d, 0)) {
-		meta_parse(&d, m);
+		meta_parse(&d, plain, m);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
 		buf = NULL;
@@ -240,6 +480,18 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 	}
 	json_doc_free(&d);
 	free(buf);
-	free(path);
+	if (path != room)
+		free(path);
 }
 
+void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json)
+{
+	struct steps_meta meta = { 0 };
+	steps_load_meta(run, dir, rank, &meta);
+	if (!keep_json) {
+		free(meta.json);
+		meta.json = NULL;
+		meta.json_len = 0;
+	}
+	rank_set_meta(r, &meta);
+}

@@ -49,7 +49,7 @@ struct metric_def {
 /* run.json of one rank (pytscope §3). Missing fields are flagged, never 0. */
 struct steps_meta {
 	bool present;            /* run.json was read and parsed */
-	char *name;              /* owned, NULL when absent (unsanitized) */
+	char *name;              /* owned (or in env_text), NULL when absent (unsanitized) */
 	double flops_per_step, peak_flops;
 	bool has_flops, has_peak;
 	long world_size, n_steps, rank;
@@ -59,10 +59,12 @@ struct steps_meta {
 	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...), then
 	 * config as "config.KEY" (nested values "{...}"; an empty config: "config" = "{}") */
 	char **env_key, **env_val;   /* owned (unsanitized): each string, or env_text all */
-	char *env_text;              /* when set: the one block every key and value is in */
+	char *env_text;              /* when set: the one allocation holding env_key, env_val,
+				      * every key and value, and the name */
 	size_t nenv;
 	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else
-	 * NULL: typed readers (the run comparison's env/config diff) parse it again */
+	 * NULL: typed readers (the run comparison's env/config diff of rank 0) parse it again.
+	 * A load keeps it for its lowest rank only (not 10,000 copies for one reader). */
 	char *json;
 	size_t json_len;
 };

@@ -84,12 +84,23 @@ struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *p
 	return r;
 }
 
+/* Body bitmap b of r in slot k grown (or shrunk) from old_bits to new_bits (>= 1), the
+ * new bits clear. */
+static uint64_t *body_bitmap(struct rank_steps *r, size_t k, uint64_t *b, size_t old_bits, size_t new_bits)
+{
+	size_t ob = b ? bitmap_bytes(old_bits) : 0, nb = bitmap_bytes(new_bits);
+	b = store_body_room(r, k, b, nb);
+	if (nb > ob)
+		memset((char *)b + ob, 0, nb - ob);
+	return b;
+}
+
 static void rank_resize(struct rank_steps *r, size_t ncap)
 {
 	if (r->step)
-		r->step = xrealloc(r->step, ncap * sizeof(*r->step));
-	r->ts = xrealloc(r->ts, ncap * sizeof(*r->ts));
-	r->ts_present = bitmap_grow(r->ts_present, r->cap, ncap);
+		r->step = store_body_room(r, STORE_SLOT_STEP, r->step, ncap * sizeof(*r->step));
+	r->ts = store_body_room(r, STORE_SLOT_TS, r->ts, ncap * sizeof(*r->ts));
+	r->ts_present = body_bitmap(r, STORE_SLOT_TS_PRESENT, r->ts_present, r->cap, ncap);
 	r->cap = ncap;
 }
 
@@ -100,6 +111,8 @@ static void rank_grow(struct rank_steps *r)
 
 void rank_reserve(struct rank_steps *r, size_t n)
 {
+	if (r->scratch && r->cap == 0 && n > STORE_SCRATCH_ROWS)
+		r->scratch = NULL; /* a long rank: arrays of its own from the start (internal.h) */
 	if (n > r->cap)
 		rank_resize(r, n);
 }
@@ -120,7 +133,7 @@ size_t rank_append(struct rank_steps *r, long step, double timestamp, bool have_
 		r->step0 = step;
 	if (r->contiguous && !continues(r->step0, pos, step)) {
 		r->contiguous = false;
-		r->step = xmalloc(r->cap * sizeof(*r->step));
+		r->step = store_body_room(r, STORE_SLOT_STEP, NULL, r->cap * sizeof(*r->step));
 		for (size_t i = 0; i < pos; i++)
 			r->step[i] = r->step0 + (long)i;
 	}
@@ -179,6 +192,14 @@ size_t store_col_elem(unsigned char enc)
 
 void store_col_to_f64(struct column *c)
 {
+	if (c->wide) { /* in place, from the last entry down: entry i's double covers entries 2i, 2i + 1 */
+		for (size_t i = c->cap; i-- > 0;) {
+			double v = bit_get(c->present, i) ? store_col_raw(c, i) : 0;
+			((double *)c->data)[i] = v;
+		}
+		c->enc = ENC_F64;
+		return;
+	}
 	double *d = xcalloc(c->cap ? c->cap : 1, sizeof(*d));
 	for (size_t i = 0; i < c->cap; i++)
 		if (bit_get(c->present, i))
@@ -188,43 +209,24 @@ void store_col_to_f64(struct column *c)
 	c->enc = ENC_F64;
 }
 
-/* Set the capacity to exactly ncap entries (new entries zero and missing). */
-static void col_resize(struct column *c, size_t ncap)
+void store_col_resize(struct rank_steps *r, size_t metric, size_t ncap)
 {
+	struct column *c = &r->col[metric];
 	size_t e = store_col_elem(c->enc);
-	c->data = xrealloc(c->data, (ncap ? ncap : 1) * e);
+	c->wide = r->scratch != NULL; /* room for doubles: store_col_to_f64 needs no other buffer */
+	c->data = store_body_room(r, store_slot_data(metric), c->data, (ncap ? ncap : 1) * (c->wide ? 8 : e));
 	if (ncap > c->cap)
 		memset((char *)c->data + c->cap * e, 0, (ncap - c->cap) * e);
-	c->present = bitmap_grow(c->present, c->cap, ncap ? ncap : 1);
+	c->present = body_bitmap(r, store_slot_present(metric), c->present, c->cap, ncap ? ncap : 1);
 	c->cap = ncap;
 }
 
-static void col_grow(struct column *c, size_t need)
+static void col_grow(struct rank_steps *r, size_t metric, size_t need)
 {
-	size_t ncap = c->cap ? c->cap : 64;
+	size_t ncap = r->col[metric].cap ? r->col[metric].cap : 64;
 	while (ncap < need)
 		ncap *= 2;
-	col_resize(c, ncap);
-}
-
-/* Entries r->col holds for ncol columns: a power of two from 16, so a rank's first
- * columns cost one allocation, not one reallocation each. */
-static size_t cols_cap(size_t ncol)
-{
-	size_t c = 16;
-	while (c < ncol)
-		c *= 2;
-	return c;
-}
-
-void store_rank_cols(struct rank_steps *r, size_t n)
-{
-	if (n <= r->ncol)
-		return;
-	if (!r->col || cols_cap(n) > cols_cap(r->ncol))
-		r->col = xrealloc(r->col, cols_cap(n) * sizeof(*r->col));
-	memset(r->col + r->ncol, 0, (n - r->ncol) * sizeof(*r->col));
-	r->ncol = n;
+	store_col_resize(r, metric, ncap);
 }
 
 static struct column *rank_column(struct rank_steps *r, int metric)
@@ -238,7 +240,7 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
 		c->exact = kind == METRIC_MEMORY || (kind == METRIC_SCALAR && r->exact_scalars);
-		col_resize(c, r->cap); /* as many as the rank expects (rank_reserve) */
+		store_col_resize(r, (size_t)metric, r->cap); /* as many as the rank expects (rank_reserve) */
 	}
 	return c;
 }
@@ -246,8 +248,10 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 struct column *store_col_room(struct rank_steps *r, int metric, size_t pos)
 {
 	struct column *c = rank_column(r, metric);
-	if (pos >= c->cap)
-		col_grow(c, pos + 1);
+	if (pos >= c->cap) {
+		col_grow(r, (size_t)metric, pos + 1);
+		c = &r->col[metric];
+	}
 	return c;
 }
 
@@ -279,14 +283,17 @@ void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 
 void steps_meta_free(struct steps_meta *meta)
 {
-	free(meta->name);
-	for (size_t i = 0; i < meta->nenv && !meta->env_text; i++) {
-		free(meta->env_key[i]);
-		free(meta->env_val[i]);
+	if (meta->env_text) { /* one block: the arrays, the strings and the name */
+		free(meta->env_text);
+	} else {
+		free(meta->name);
+		for (size_t i = 0; i < meta->nenv; i++) {
+			free(meta->env_key[i]);
+			free(meta->env_val[i]);
+		}
+		free(meta->env_key);
+		free(meta->env_val);
 	}
-	free(meta->env_text);
-	free(meta->env_key);
-	free(meta->env_val);
 	free(meta->json);
 	memset(meta, 0, sizeof(*meta));
 }
@@ -297,30 +304,6 @@ void store_column_free(struct column *c)
 	free(c->present);
 	free(c->run_start);
 	free(c->run_val);
-}
-
-void store_rank_free_body(struct rank_steps *r)
-{
-	for (size_t i = 0; i < r->ncol; i++)
-		store_column_free(&r->col[i]);
-	free(r->col);
-	free(r->step);
-	free(r->ts);
-	free(r->ts_present);
-	free(r->idx_step);
-	free(r->idx_pos);
-	store_rank_forget_body(r);
-}
-
-void store_rank_forget_body(struct rank_steps *r)
-{
-	r->col = NULL;
-	r->ncol = 0;
-	r->step = NULL;
-	r->ts = NULL;
-	r->ts_present = NULL;
-	r->idx_step = NULL;
-	r->idx_pos = NULL;
 }
 
 void steps_rank_free(struct rank_steps *r)
@@ -393,57 +376,6 @@ void steps_expect_ranks(struct steps_model *m, size_t more)
 
 /* ---- finalize ------------------------------------------------------------------ */
 
-/* Replace a column by runs when it has at most n/16 value changes. */
-static void col_try_rle(struct column *c, size_t n)
-{
-	size_t runs = 0;
-	double prev = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!c->all_present && !bit_get(c->present, i))
-			continue;
-		double v = store_col_raw(c, i);
-		if (runs == 0 || memcmp(&v, &prev, sizeof(v)) != 0) {
-			if (++runs > n / 16)
-				return;
-			prev = v;
-		}
-	}
-	if (runs == 0)
-		return;
-	c->run_start = xmalloc(runs * sizeof(*c->run_start));
-	c->run_val = xmalloc(runs * sizeof(*c->run_val));
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!c->all_present && !bit_get(c->present, i))
-			continue;
-		double v = store_col_raw(c, i);
-		if (k == 0 || memcmp(&v, &c->run_val[k - 1], sizeof(v)) != 0) {
-			c->run_start[k] = (uint32_t)i;
-			c->run_val[k++] = v;
-		}
-	}
-	c->run_start[0] = 0;
-	c->nruns = k;
-	free(c->data);
-	c->data = NULL;
-	c->enc = ENC_RLE;
-}
-
-static void col_compact(struct column *c, size_t n)
-{
-	if (c->cap == 0 || n == 0)
-		return;
-	if (c->cap != n)
-		col_resize(c, n);
-	if (c->count == n) {
-		c->all_present = true;
-		free(c->present);
-		c->present = NULL;
-	}
-	if (n >= 64 && n < UINT32_MAX)
-		col_try_rle(c, n);
-}
-
 static int cmp_pos_by_step(const void *a, const void *b, void *ud)
 {
 	const int64_t *step = ud;
@@ -484,33 +416,6 @@ void store_rank_build_index(struct rank_steps *r)
 	r->span_hi = k ? (long)r->idx_step[k - 1] : r->step0;
 	r->idx_step = xrealloc(r->idx_step, (k ? k : 1) * sizeof(*r->idx_step));
 	r->idx_pos = xrealloc(r->idx_pos, (k ? k : 1) * sizeof(*r->idx_pos));
-}
-
-void store_rank_compact(struct rank_steps *r)
-{
-	size_t n = r->n;
-	if (r->cap > n) {
-		size_t c = n ? n : 1;
-		if (r->step)
-			r->step = xrealloc(r->step, c * sizeof(*r->step));
-		r->ts = xrealloc(r->ts, c * sizeof(*r->ts));
-		r->ts_present = xrealloc(r->ts_present, bitmap_bytes(c));
-		r->cap = n;
-	}
-	size_t nts = 0;
-	for (size_t i = 0; i < n; i++)
-		nts += r->ts_present && bit_get(r->ts_present, i);
-	if (nts == n) {
-		free(r->ts_present);
-		r->ts_present = NULL;
-	}
-	if (nts == 0) {
-		free(r->ts);
-		r->ts = NULL;
-	}
-	for (size_t i = 0; i < r->ncol; i++)
-		col_compact(&r->col[i], n);
-	store_rank_build_index(r);
 }
 
 int store_cmp_rank(const void *a, const void *b)

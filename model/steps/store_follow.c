@@ -59,6 +59,7 @@ struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri)
 void store_rank_thaw(struct rank_steps *r)
 {
 	struct steps_model *m = r->m;
+	store_rank_unblock(r); /* a rank published live may be compacted already */
 	if (r->live)
 		return;
 	r->live = true;
