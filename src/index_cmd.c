@@ -164,8 +164,11 @@ static int status(const struct index_cli *c)
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
 		long first = v[i].lo < v[i].hi ? files[v[i].lo].rank : -1;
 		long last = v[i].lo < v[i].hi ? files[v[i].hi - 1].rank : -1;
-		printf("shard %u/%u  ranks %ld-%ld  %s%s\n", v[i].k, v[i].n, first, last,
+		printf("shard %u/%u  ranks %ld-%ld  %s%s", v[i].k, v[i].n, first, last,
 		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		if (!why && v[i].deltas)
+			printf("  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
+		putchar('\n');
 		bad += why != NULL;
 		free(path);
 		free(why);

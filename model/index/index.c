@@ -806,6 +806,7 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
+		v[k].deltas = delta_set_count(pm.ds);
 		part_close(&pm);
 	}
 	free(dir);

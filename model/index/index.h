@@ -178,6 +178,7 @@ struct index_part_status {
 	char *why;
 	size_t lo, hi;       /* its ranks: files[lo, hi) */
 	size_t bytes;
+	size_t deltas;       /* the follower's deltas it would be read with (delta.h) */
 };
 size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
 		    struct index_part_status **out);

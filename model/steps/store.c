@@ -601,7 +601,8 @@ void steps_finalize(struct steps_model *m)
 	pthread_mutex_lock(&m->lock); /* the loading screen stops reading (progress.h) */
 	m->closed = true;
 	pthread_mutex_unlock(&m->lock);
-	qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
+	if (m->nrank) /* a shard may hold none */
+		qsort(m->rank, m->nrank, sizeof(*m->rank), store_cmp_rank);
 	store_slots_rebuild(m, m->nrank);
 	for (size_t i = 0; i < m->nrank; i++) {
 		if (!m->rank[i]->sealed)

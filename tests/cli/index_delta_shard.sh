@@ -6,7 +6,8 @@
 # load (--print, --export ranks); a follower killed with SIGKILL leaves a valid index;
 # a torn delta is reported, dropped and its records parsed again; compaction rewrites a
 # part alone (the parts stay); a shard built again after its deltas never takes the old
-# deltas (stale: reported and dropped); a missing shard is still named at the open.
+# deltas (stale: reported and dropped); a missing or failed shard is still named at the open;
+# index --status counts each part's deltas.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -56,7 +57,7 @@ for N in 2 4; do
 	tap_check "N=$N reopen: = a plain load (--print, --export ranks)" "same $a"
 	tap_check "N=$N reopen: all 41 records of each rank" '[ "$(grep -c "^[0-7],41," got.csv)" -eq 8 ]'
 	"$T" index --status $a >st.txt
-	tap_eq "N=$N index --status: every shard ok with its deltas" $N "$(grep -c '  ok' st.txt)"
+	tap_eq "N=$N index --status: every shard ok, with its deltas" $N "$(grep -c '  ok  .*  + [0-9]* deltas*$' st.txt)"
 
 	# killed with SIGKILL mid-follow: the reopen parses only what came after the last
 	# deltas, appends it as deltas again, and the parts stay
@@ -86,6 +87,12 @@ tap_check "torn delta: reported and dropped" \
 tap_check "torn delta: only that shard's ranks parse their new bytes" \
 	'grep -q "index: 4 ranks. steps.jsonl grew since" src4.csv && [ "$(grep -c "not used" src4.csv)" -eq 1 ]'
 tap_check "torn delta: = a plain load" 'same t'
+# a damaged segment body in shard 0's first delta (the head's checksum does not cover
+# it): found when the rank is read, that rank read from its JSONL
+printf 'Z' | dd of=t/.tscope-index/steps-0-of-2.delta-000001.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+"$T" --export sources t >src4b.csv 2>/dev/null
+tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src4b.csv'
+tap_check "damaged segment: = a plain load" 'same t'
 
 # a shard built again after it had deltas: its deltas go with the old part; old deltas
 # put back are stale (they extend the previous part): reported, never applied
@@ -103,17 +110,19 @@ tap_check "rebuilt shard: nothing else is dropped or parsed" '[ "$(grep -c "not 
 tap_check "rebuilt shard: = a plain load" 'same r'
 tap_eq "rebuilt shard: the stale deltas were removed" 0 "$(deltas r 1 4)"
 
-# a missing shard: the follower appends to the other parts, leaves the missing one to
-# its job, and the open still names it
+# a missing shard and a failed one (its part cut short): the follower appends to the
+# other parts, leaves those two to their jobs, and the open still names them
 sh "$writer" m 8 0 4 0 >/dev/null
 shards m 4
 rm m/.tscope-index/steps-2-of-4.tsx
+head -c 100 m/.tscope-index/steps-1-of-4.tsx >cut.tsx && cat cut.tsx >m/.tscope-index/steps-1-of-4.tsx
 fi_follow m 8 30
-tap_check "missing shard: deltas on the other parts, none for it, it is not written" \
-	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ]'
+tap_check "missing/failed shard: deltas on the other parts, none for them, they are not written" \
+	'[ "$(deltas m 0 4)" -ge 1 ] && [ "$(deltas m 3 4)" -ge 1 ] && [ "$(deltas m 1 4)" -eq 0 ] && [ "$(deltas m 2 4)" -eq 0 ] && [ ! -e m/.tscope-index/steps-2-of-4.tsx ] && [ "$(wc -c <m/.tscope-index/steps-1-of-4.tsx)" -eq 100 ]'
 "$T" --export sources m >src6.csv 2>/dev/null
-tap_check "missing shard: still named at the open" 'grep -q "index shard 2/4 not used: missing" src6.csv'
-tap_check "missing shard: = a plain load" 'same m'
+tap_check "missing/failed shard: both still named at the open" \
+	'grep -q "index shard 2/4 not used: missing" src6.csv && grep -q "index shard 1/4 not used: truncated" src6.csv'
+tap_check "missing/failed shard: = a plain load" 'same m'
 
 # compaction: at TSCOPE_INDEX_DELTAS deltas a part is rewritten alone; the parts stay
 export TSCOPE_INDEX_DELTAS=2

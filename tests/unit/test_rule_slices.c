@@ -69,7 +69,7 @@ static struct run *open_dir(const char *dir, const struct opts *o)
 
 static bool same_bytes(const void *a, const void *b, size_t n)
 {
-	return (!n || (a && b)) && memcmp(a, b, n) == 0;
+	return n == 0 || (a && b && memcmp(a, b, n) == 0);
 }
 
 static bool same_str(const char *a, const char *b)
