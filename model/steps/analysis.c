@@ -388,9 +388,9 @@ void analysis_records_compute(const struct steps_model *m, const struct phase_se
 }
 
 void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
-				    double *out, struct budget_lanes *lanes)
+				    double *out, double *comm, struct budget_lanes *lanes)
 {
-	rank_compute(m, ps, ri, 0, steps_nrecords(m, ri), out, NULL, true, lanes);
+	rank_compute(m, ps, ri, 0, steps_nrecords(m, ri), out, comm, true, lanes);
 }
 
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:

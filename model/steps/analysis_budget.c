@@ -189,14 +189,14 @@ static bool lane_sum(struct budget_lanes *bl, const bool *has, int l, double *ou
  * of rank_compute over the records are the ones over the aligned steps, and every
  * record's phases go into the sums. */
 bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
-				struct budget_sums *sums)
+				double *comm, struct budget_sums *sums)
 {
 	const struct steps_model *m = run->steps;
 	const struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
 	size_t S = steps_naligned(m);
 	if (!m->aligned_contiguous || !r->contiguous || r->step0 != m->aligned_lo || r->n != S) {
-		analysis_rank_compute(m, ps, ri, 0, S, out, NULL);
+		analysis_rank_compute(m, ps, ri, 0, S, out, comm);
 		return false;
 	}
 	int *line = xmalloc((ps->ncompute + 1) * sizeof(*line));
@@ -211,7 +211,7 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, si
 	bl->comm = has[BUDGET_LANE_COMM] = ps->comm >= 0;
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		stats_lanes_init(&bl->lane[l]);
-	analysis_records_compute_lanes(m, ps, ri, out, bl);
+	analysis_records_compute_lanes(m, ps, ri, out, comm, bl);
 	*sums = (struct budget_sums){ .n = S };
 	bool ok = lane_sum(bl, has, BUDGET_LANE_COMPUTE, &sums->compute) &&
 		  lane_sum(bl, has, BUDGET_LANE_DATA, &sums->data) && lane_sum(bl, has, BUDGET_LANE_COMM, &sums->comm) &&

@@ -99,6 +99,8 @@ struct step_pass {
 	struct distributed *d;    /* NULL: medians only */
 	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
 	double *rows;             /* N x S compute read once (index_rows), or NULL: read per pass */
+	double *comm_max;         /* with rows: per aligned step the comm the step pass takes */
+	double *comm_part;        /* fill_rows: per task, its ranks' share of comm_max (S each) */
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
 	struct budget_sums *bsum;
 };
@@ -117,8 +119,7 @@ static void step_block(void *ud, size_t task)
 		}
 		if (p->rows) {
 			memcpy(blk + r * nb, p->rows + r * p->S + k0, nb * sizeof(*blk));
-			if (p->d)
-				analysis_rank_compute(p->m, &p->ps, r, k0, nb, NULL, cm);
+			continue;
 		} else {
 			analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
 		}
@@ -126,8 +127,8 @@ static void step_block(void *ud, size_t task)
 			if (r == 0 || cm[j] > comm[j])
 				comm[j] = cm[j];
 	}
-	if (p->in)
-		memcpy(comm, p->in->comm_max + k0, nb * sizeof(*comm));
+	if (p->in || p->rows)
+		memcpy(comm, (p->in ? p->in->comm_max : p->comm_max) + k0, nb * sizeof(*comm));
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = k0 + j;
 		for (size_t r = 0; r < N; r++)
@@ -256,13 +257,26 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
- * cache. */
+ * cache; and the task's share of the per-step comm the step pass takes: there, over
+ * the ranks in order, the first rank's value, then any greater one (a NaN only when it
+ * is rank 0's). Task 0 keeps that rule; the others keep the first-greatest value that
+ * is not NaN (NaN: none), which keep_rows() then takes over the tasks in order when
+ * greater: the same value, bit for bit. */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
-		if (!analysis_rank_compute_sums(p->run, &p->ps, r, p->rows + r * p->S, &p->bsum[r]))
+	double *cm = xmalloc((p->S ? p->S : 1) * sizeof(*cm)), *share = p->comm_part + task * p->S;
+	size_t r0 = task * ANALYSIS_RANK_CHUNK;
+	for (size_t k = 0; k < p->S; k++)
+		share[k] = NAN;
+	for (size_t r = r0; r < p->N && r < r0 + ANALYSIS_RANK_CHUNK; r++) {
+		if (!analysis_rank_compute_sums(p->run, &p->ps, r, p->rows + r * p->S, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
+		for (size_t k = 0; k < p->S; k++)
+			if (r == 0 || (task == 0 ? cm[k] > share[k] : !isnan(cm[k]) && (isnan(share[k]) || cm[k] > share[k])))
+				share[k] = cm[k];
+	}
+	free(cm);
 }
 
 /* `tscope-tui index` reads every rank's compute once (rows) when that takes at most
@@ -275,11 +289,17 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	if (!run->opts || !run->opts->index_build || p->in || c->index_rows ||
 	    p->N > INDEX_ROWS_MAX / sizeof(double) / p->S)
 		return;
+	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
 	p->rows = xmalloc(p->N * p->S * sizeof(*p->rows));
 	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
+	p->comm_part = xmalloc(ntasks * p->S * sizeof(*p->comm_part));
 	p->run = run;
-	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
 	pool_run(ntasks, analysis_threads(run), fill_rows, p);
+	p->comm_max = p->comm_part; /* task 0's, then each later task's when greater */
+	for (size_t t = 1; t < ntasks; t++)
+		for (size_t k = 0; k < p->S; k++)
+			if (p->comm_part[t * p->S + k] > p->comm_max[k])
+				p->comm_max[k] = p->comm_part[t * p->S + k];
 	c->index_rows = p->rows;
 	free(c->bsum); /* the sums an indexed open would restore, computed from the same records */
 	c->bsum = p->bsum;
@@ -320,6 +340,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->straggler = nstrag == 1 ? strag : -1;
 	analysis_straggler_set(d);
 	free(p.lost);
+	free(p.comm_part);
 	dist_summary(d, sum_max, sum_lost);
 	analysis_phase_sets_free(&p.ps);
 	return d;

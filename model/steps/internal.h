@@ -271,8 +271,8 @@ void analysis_rank_compute(const struct steps_model *m, const struct phase_sets 
  * aligned set: what an index shard keeps for the summary, analysis_index_inputs.c). */
 void analysis_records_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t p0,
 			      size_t n, double *out, double *comm);
-/* analysis_records_compute() over all of rank ri's records into out (steps_nrecords
- * values), each block of a column also added into lanes (analysis_budget.c): line[i]
+/* analysis_records_compute() over all of rank ri's records into out and comm
+ * (steps_nrecords values each), each block of a column also added into lanes (analysis_budget.c): line[i]
  * is the lane of compute phase ps->compute[i] (-1: none), comm whether the comm column
  * goes into BUDGET_LANE_COMM. */
 enum { BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM, BUDGET_LANE_OTHER, BUDGET_NLANES };
@@ -282,7 +282,7 @@ struct budget_lanes {
 	struct stats_lanes lane[BUDGET_NLANES];
 };
 void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
-				    double *out, struct budget_lanes *lanes);
+				    double *out, double *comm, struct budget_lanes *lanes);
 /* Median of compute over the ranks at every aligned step, memoized in c
  * (analysis_distributed.c): shared by the distributed analysis and the slowdown heatmap;
  * after appends only the new aligned steps are computed. */
@@ -589,11 +589,12 @@ struct budget_sums {
 	double compute, data, comm, other;
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
-/* Rank ri's compute at every aligned step into out (analysis_rank_compute()) and, when
- * its records are the aligned steps, its budget sums with them, from the same blocks of
- * its columns (true; false: out only, the caller takes analysis_budget_sums()). */
+/* Rank ri's compute and comm at every aligned step into out and comm
+ * (analysis_rank_compute()) and, when its records are the aligned steps, its budget
+ * sums with them, from the same blocks of its columns (true; false: out and comm only,
+ * the caller takes analysis_budget_sums()). */
 bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
-				struct budget_sums *sums);
+				double *comm, struct budget_sums *sums);
 
 struct summary_out {
 	size_t nranks;
