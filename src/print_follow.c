@@ -153,7 +153,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 		rc = print_write_failed(out, "a finding", write_err);
 	keyset_free(&prev);
 	keyset_free(&rules);
-	follow_save_index(f);
+	follow_stop_index(f);
 	follow_free(f);
 	return rc;
 }

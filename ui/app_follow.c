@@ -105,7 +105,7 @@ static unsigned poll_now(struct app *app, bool catch_up)
 	app_stop_work(app);   /* the model changes under a pane's work off the UI thread */
 	if (!app->follow) {
 		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor,
-					  .slice = follow_slice() };
+					  .slice = follow_slice(), .summary_at_stop = true };
 		app->follow = follow_new(app->run, app->opts->paths, app->opts->npaths, &fo, now);
 		analysis_allow_lag(app->run, true);
 		app->caught_up_t = app->next_catch_up = now;

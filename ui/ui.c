@@ -92,7 +92,7 @@ static void app_free(struct app *app)
 	free(app->strag_onset);
 	analysis_recompute_wait(app->run);   /* the model is read by a catch-up worker */
 	if (app->follow)
-		follow_save_index(app->follow);
+		follow_stop_index(app->follow);
 	follow_free(app->follow);
 }
 

@@ -95,7 +95,8 @@ struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N);
 
 /* FOLLOW MODE (analysis_index_delta.c). A follower that appends a delta to a whole
  * index (index.h DELTAS) keeps the summary current with a summary delta,
- * summary-delta.tsx beside summary.tsx, rewritten atomically after each delta: it
+ * summary-delta.tsx beside summary.tsx, rewritten atomically after each delta (the
+ * explorer's follower: once, when following stops; follow.h summary_at_stop): it
  * extends the summary it names (size, mtime, inode) to the index files as they are
  * then (the base part and every delta, as summary_put_parts() lists them), so an open
  * uses it only when the deltas it maps are exactly those; else it is reported and the

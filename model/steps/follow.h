@@ -42,7 +42,7 @@
  *   deltas, or when the index does not hold what the follower last wrote, the index
  *   is rewritten whole instead (compaction). follow_poll() calls it every
  *   opts.index_every seconds or opts.index_bytes bytes read, whichever comes first
- *   (not while a big append is read in slices); call it once more when following
+ *   (not while a big append is read in slices); call follow_stop_index() when following
  *   stops (the explorer quits, --print --follow ends). Not with --ranks or
  *   --no-index, nor when nothing new was read; a rank reloaded or added while
  *   following leaves the index alone (stale: the next open rebuilds it). Returns the
@@ -70,6 +70,11 @@ struct follow_opts {
 	 * FOLLOW_INDEX_MIB MiB. */
 	double index_every;
 	long long index_bytes;
+	/* The analysis summary (analysis_index.h FOLLOW MODE) costs O(records) to write:
+	 * true writes it only at follow_stop_index() (the explorer: a periodic save must
+	 * not hold the UI thread for it; a follower killed before its stop leaves a
+	 * summary the next open reports and recomputes); false with every save. */
+	bool summary_at_stop;
 };
 #define FOLLOW_INDEX_EVERY 60.0
 #define FOLLOW_INDEX_MIB 64.0
@@ -84,6 +89,8 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 			  const struct follow_opts *o, double now);
 unsigned follow_poll(struct follow *f, double now);
 size_t follow_save_index(struct follow *f);
+/* The last save when following stops: follow_save_index() and every summary left. */
+size_t follow_stop_index(struct follow *f);
 void follow_free(struct follow *f);
 
 /* Seconds, CLOCK_MONOTONIC. */

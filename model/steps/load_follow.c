@@ -46,6 +46,8 @@ struct fpath {
 	unsigned long long tree;      /* run_tree_signature() for sweeps */
 	bool tree_set;
 	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
+	bool summary_due;             /* a save left its summary for the stop (summary_at_stop) */
+	bool summary_rewrote;         /* ... and one of those saves rewrote the index */
 };
 
 struct follow {
@@ -591,28 +593,51 @@ unsigned follow_poll(struct follow *f, double now)
 	return out;
 }
 
-size_t follow_save_index(struct follow *f)
+/* The summary of the index of path i (analysis_index.h FOLLOW MODE), now or at the stop. */
+static void save_summary(struct follow *f, size_t i, bool rewrote, bool now)
 {
-	if (!f->grew || !f->run->steps)
-		return 0;
+	struct fpath *p = &f->p[i];
+	p->summary_rewrote = p->summary_rewrote || rewrote;
+	p->summary_due = true;
+	if (!now)
+		return;
+	steps_summary_follow(f->run, p->path, p->summary_rewrote);
+	p->summary_due = p->summary_rewrote = false;
+}
+
+static size_t save_index(struct follow *f, bool stop)
+{
 	size_t n = 0;
-	bool rewrote_any = false;
-	for (size_t i = 0; i < f->np; i++) {
+	bool rewrote_any = false, summary_now = stop || !f->o.summary_at_stop;
+	for (size_t i = 0; f->grew && f->run->steps && i < f->np; i++) {
 		bool rewrote = false;
 		char *written = NULL;
 		if (f->p[i].log && index_log_save(f->p[i].log, &rewrote, &written) == 0)
 			n++;
-		if (written) /* the summary follows the index (analysis_index.h FOLLOW MODE) */
-			steps_summary_follow(f->run, f->p[i].path, rewrote);
+		if (written) /* the summary follows the index */
+			save_summary(f, i, rewrote, summary_now);
 		free(written);
 		rewrote_any = rewrote_any || rewrote;
 	}
+	for (size_t i = 0; stop && f->run->steps && i < f->np; i++)
+		if (f->p[i].summary_due) /* a periodic save left it for the stop */
+			save_summary(f, i, false, true);
 	if (rewrote_any)   /* every rank was compacted: grow it again on its next append */
 		for (size_t i = 0; i < f->nt; i++)
 			f->t[i].r = NULL;
 	f->grew = false;
 	f->read_saved = read_bytes(f);
 	return n;
+}
+
+size_t follow_save_index(struct follow *f)
+{
+	return save_index(f, false);
+}
+
+size_t follow_stop_index(struct follow *f)
+{
+	return save_index(f, true);
 }
 
 void follow_free(struct follow *f)

@@ -468,11 +468,54 @@ static void test_gap_lowest(void)
 	tu_rm_rf(dir);
 }
 
+/* The explorer's follower (summary_at_stop): its periodic saves append deltas only, the
+ * summary delta is written once at follow_stop_index(); one killed before its stop
+ * leaves the summary the next open reports and recomputes. */
+static void follow_at_stop(const char *dir, int from, int to, bool stop)
+{
+	static const struct opts dflt = { 0 };
+	struct run *run = open_dir(dir, &dflt);
+	const char *paths[] = { dir };
+	struct follow_opts fo = { .interval = 1, .stall_floor = 10, .index_every = 1e9, .index_bytes = 1LL << 62,
+				  .summary_at_stop = true };
+	struct follow *f = follow_new(run, paths, 1, &fo, 0);
+	char sd[600];
+	snprintf(sd, sizeof(sd), "%s/.tscope-index/summary-delta.tsx", dir);
+	long long ino = file_ino(sd);
+	for (int i = 0; i < 2; i++) {
+		append_lazy_steps(dir, i ? (from + to) / 2 : from, i ? to : (from + to) / 2);
+		follow_poll(f, (double)i + 1);
+		follow_save_index(f);
+	}
+	ok(file_ino(sd) == ino, "summary_at_stop: two periodic saves leave the summary delta as it was");
+	if (stop) {
+		follow_stop_index(f);
+		ok(file_ino(sd) >= 0 && file_ino(sd) != ino, "summary_at_stop: the stop writes the summary delta");
+	}
+	follow_free(f);
+	run_free(run);
+}
+
+static void test_follow_at_stop(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumstop");
+	write_lazy_run(dir);
+	static const struct opts build = { .index_build = true };
+	run_free(open_dir(dir, &build));
+	follow_at_stop(dir, LZ_STEPS, 1700, true);
+	check_after(dir, "explorer's follower after its stop", NULL);
+	follow_at_stop(dir, 1700, 1800, false);
+	check_after(dir, "explorer's follower killed before its stop", "not of these index deltas");
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_version_key();
 	test_rebuild();
 	test_follow();
+	test_follow_at_stop();
 	test_gap_lowest();
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "sumshards");
