@@ -198,8 +198,9 @@ void stats_lanes_init(struct stats_lanes *c)
 }
 
 /* Vectorized (x cannot alias the lanes), in the widest registers the CPU has: only
- * additions, subtractions and fabs, so no contraction into FMA can change a bit. */
-#if defined(__x86_64__) && defined(__GNUC__)
+ * additions, subtractions and fabs, so no contraction into FMA can change a bit.
+ * GCC only: clang 14 leaves the clones' dispatcher undefined at link time (make fuzz). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x)
