@@ -13,12 +13,7 @@ set -u
 T=$TSCOPE_BIN
 writer="$TSCOPE_ROOT/tests/tools/follow_writer.sh"
 . "$TSCOPE_ROOT/tests/tools/follow_index_lib.sh"
-work="$TSCOPE_TMP/index_delta_shard.$$"
-rm -rf "$work"
-mkdir -p "$work" && cd "$work" || exit 1
-fpid=
-wpid=
-trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
+fi_begin index_delta_shard
 
 same() { fi_same "$1" ranks; }
 # deltas DIR K N: how many deltas part K of N has; parts DIR: the part files

@@ -1,7 +1,10 @@
 # follow_index_lib.sh: shared helpers for the tests of follow mode's index deltas
 # (tests/cli/index_delta.sh, index_delta_shard.sh; sourced, not run). Needs T (the
 # binary) and writer (tests/tools/follow_writer.sh); keeps the writer's and the
-# follower's pids in wpid and fpid, which the caller's EXIT trap kills.
+# follower's pids in wpid and fpid.
+#   fi_begin NAME                  a fresh work dir $TSCOPE_TMP/NAME.PID in $work,
+#                                  entered; at exit the follower and the writer are
+#                                  killed and the dir removed (KEEP=1 keeps it)
 #   fi_same DIR VIEW...            --print and each --export VIEW from DIR's index equal
 #                                  a plain load's (--no-index); leaves the last
 #                                  --export in got.csv
@@ -15,6 +18,15 @@
 #                                  DIR while a follower (a save every 0.1 s) follows it;
 #                                  once COMMAND succeeds the follower is killed with
 #                                  SIGKILL, then the writer is waited for
+
+fi_begin() {
+	work="$TSCOPE_TMP/$1.$$"
+	rm -rf "$work"
+	mkdir -p "$work" && cd "$work" || exit 1
+	fpid=
+	wpid=
+	trap '[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; [ -z "${KEEP:-}" ] && rm -rf "$work"' EXIT
+}
 
 fi_same() {
 	fi_dir=$1
