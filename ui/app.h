@@ -89,9 +89,10 @@ struct app {
 	bool poll_caught_up;          /* it recomputed the held analyses */
 	bool catch_up_due;            /* a catch-up waits for the slices of a big append */
 	double next_catch_up;         /* follow_clock() time the held analyses may refresh */
-	double caught_up_t;           /* follow_clock() time they last did */
+	double caught_up_t;           /* follow_clock() time of the records they cover */
 	double key_t;                 /* follow_clock() time of the last key */
 	double recompute_cpu0;        /* process CPU time when a catch-up worker started */
+	double recompute_t0;          /* follow_clock() time it started: what it covers */
 	double fast_cost[APP_FAST_POLLS]; /* CPU s of the last polls that did not catch up */
 	size_t nfast;
 

@@ -54,12 +54,13 @@ static long long follow_slice(void)
  * worker reads it.) */
 #define RECOMPUTE_CHECK 0.05
 
-/* The worker's result replaced the held analyses: the panes show it. */
+/* The worker's result replaced the held analyses: the panes show it. It covers the
+ * records read when it started, so their age counts from then. */
 static void recompute_published(struct app *app, double now)
 {
 	double wait = CATCH_UP_FACTOR * (cpu_seconds() - app->recompute_cpu0);
 	double interval = follow_interval(app->follow);
-	app->caught_up_t = now;
+	app->caught_up_t = app->recompute_t0;
 	app->next_catch_up = now + (wait > interval ? wait : interval);
 	app->next_poll = now;
 	refresh_panes(app);
@@ -82,6 +83,7 @@ static void catch_up_now(struct app *app, bool asked, double now)
 {
 	if (!asked && analysis_recompute_start(app->run)) {
 		app->recompute_cpu0 = cpu_seconds();
+		app->recompute_t0 = now;
 		return;
 	}
 	analysis_catch_up(app->run);

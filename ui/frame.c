@@ -93,6 +93,9 @@ static void draw_hint(struct app *app)
 		  ROLE_HINT);
 }
 
+/* The held analyses' age is shown from this many seconds on (see draw_status). */
+#define LAG_SHOWN 1.0
+
 static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
@@ -114,9 +117,12 @@ static void draw_status(struct app *app)
 				 units_bytes((double)left, bytes, sizeof(bytes)));
 		if (follow_nstalled(app->follow))
 			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
-		if (analysis_lagging(app->run))   /* the held analyses (app.h app_poll) */
-			snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", follow_clock() - app->caught_up_t,
-				 analysis_recompute_running(app->run) ? ", updating" : "");
+		double lag_age = follow_clock() - app->caught_up_t;
+		bool updating = analysis_recompute_running(app->run);
+		/* the held analyses (app.h app_poll), once a second behind the records or while
+		 * the worker updates them: younger, they are as current as the polls */
+		if (analysis_lagging(app->run) && (updating || lag_age >= LAG_SHOWN))
+			snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", lag_age, updating ? ", updating" : "");
 		snprintf(live, sizeof(live), " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind,
 			 follow_state_name(st), stalls, agebuf, lag);
 		lw = text_width(live);
