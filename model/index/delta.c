@@ -58,8 +58,17 @@ unsigned delta_count(const char *dir, unsigned k, unsigned nparts)
 	}
 }
 
-/* Remove the deltas of part k of n (any part when all). */
-static void remove_deltas(const char *dir, bool all, unsigned k, unsigned n)
+/* Which deltas remove_deltas() takes. */
+enum delta_pick { DELTAS_ALL, DELTAS_OF_PART, DELTAS_OTHER_COUNT };
+
+static bool delta_picked(enum delta_pick pick, unsigned dk, unsigned dn, unsigned k, unsigned n)
+{
+	return pick == DELTAS_ALL || (pick == DELTAS_OF_PART && dk == k && dn == n) ||
+	       (pick == DELTAS_OTHER_COUNT && dn != n);
+}
+
+/* Remove the deltas pick chooses (k, n: the part, or the shard count kept). */
+static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, unsigned n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -69,7 +78,7 @@ static void remove_deltas(const char *dir, bool all, unsigned k, unsigned n)
 	char tail[8];
 	while ((e = readdir(d)))
 		if (sscanf(e->d_name, "steps-%u-of-%u.delta-%u.ts%1s", &dk, &dn, &seq, tail) == 4 &&
-		    (all || (dk == k && dn == n))) {
+		    delta_picked(pick, dk, dn, k, n)) {
 			char *p = xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
@@ -79,12 +88,17 @@ static void remove_deltas(const char *dir, bool all, unsigned k, unsigned n)
 
 void delta_remove_all(const char *dir)
 {
-	remove_deltas(dir, true, 0, 0);
+	remove_deltas(dir, DELTAS_ALL, 0, 0);
 }
 
 void delta_remove_part(const char *dir, unsigned k, unsigned n)
 {
-	remove_deltas(dir, false, k, n);
+	remove_deltas(dir, DELTAS_OF_PART, k, n);
+}
+
+void delta_remove_other_counts(const char *dir, unsigned n)
+{
+	remove_deltas(dir, DELTAS_OTHER_COUNT, 0, n);
 }
 
 /* One entry of a delta head; false when malformed. */

@@ -396,12 +396,14 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	index_mkdir_p(dir);
 	char *path = part_path(dir, s->k, s->n);
 	int err = index_file_write(path, fill_part, (void *)s);
-	if (!err && s->n == 1) {
+	/* The open reads the parts of the newest shard count only (index_newest_count):
+	 * from now on those of any other count, their deltas and their parts of the summary
+	 * are never read again. */
+	if (!err) {
 		index_remove_other_parts(dir, "steps", s->n);
-		index_remove_other_parts(dir, "inputs", 0); /* shards' parts of the summary */
-		delta_remove_all(dir); /* they extend the parts replaced (and would not match them) */
-	} else if (!err) {
-		delta_remove_part(dir, s->k, s->n); /* likewise */
+		index_remove_other_parts(dir, "inputs", s->n == 1 ? 0 : s->n); /* a whole index: every shard's */
+		delta_remove_other_counts(dir, s->n);
+		delta_remove_part(dir, s->k, s->n); /* they extend the part replaced (and would not match it) */
 	}
 	free(dir);
 	if (path_out && !err)

@@ -330,7 +330,7 @@ int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n,
 	char *file = part_path(dir, k, n);
 	struct part_job job = { run, path, k, n };
 	int err = index_file_write(file, fill_part, &job);
-	if (!err && n == 1)
+	if (!err) /* the open reads the newest shard count's parts only */
 		index_remove_other_parts(dir, "traces", n);
 	free(dir);
 	if (!err && path_out)

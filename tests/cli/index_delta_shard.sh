@@ -7,7 +7,8 @@
 # a torn delta is reported, dropped and its records parsed again; compaction rewrites a
 # part alone (the parts stay); a shard built again after its deltas never takes the old
 # deltas (stale: reported and dropped); a missing or failed shard is still named at the open;
-# index --status counts each part's deltas.
+# index --status counts each part's deltas; a part of another shard count removes the
+# old count's parts and deltas.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -150,5 +151,16 @@ tap_check "grown open at the limit: the other part, with nothing new, left as it
 "$T" --export sources u >src10.csv 2>/dev/null
 tap_check "grown open: the next open parses nothing" '! grep -q "grew\|not used" src10.csv'
 tap_check "grown open: = a plain load" 'same u'
+# another shard count: the open reads the newest count's parts only, so writing a
+# part removes every other count's parts, deltas and parts of the summary
+ls a4/.tscope-index >before.txt
+"$T" index --shard 0/2 a4 >/dev/null 2>&1
+tap_check "other shard count: 0/2 removes the 4 parts and their deltas ($(grep -c -- '-of-4\.' before.txt) files)" \
+	'grep -q "delta" before.txt && [ "$(parts a4)" = "steps-0-of-2.tsx " ] && [ "$(ls a4/.tscope-index | grep -c -- "-of-4\.")" -eq 0 ]'
+"$T" --export sources a4 >src11.csv 2>/dev/null
+tap_check "other shard count: the shard not written yet is named" 'grep -q "index shard 1/2 not used: missing" src11.csv'
+"$T" index --shard 1/2 a4 >/dev/null 2>&1
+tap_check "other shard count: both parts = a plain load" \
+	'[ "$(parts a4)" = "steps-0-of-2.tsx steps-1-of-2.tsx " ] && same a4'
 cd "$TSCOPE_TMP" && [ -z "${KEEP:-}" ] && rm -rf "$work"
 tap_plan
