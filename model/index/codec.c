@@ -219,12 +219,41 @@ static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t a
 	}
 }
 
+/* ---- checksums ------------------------------------------------------------------------
+ * A rank's body is many small pieces (a few bytes each: ob_u8, ob_u64, ob_str): one CRC
+ * call each cost more than the bytes (~120 instructions a call, a zlib call under
+ * 64 bytes). They are summed together when they must: a large piece comes (summed while
+ * it is copied, the bytes then still in cache), the buffer is written out or moved, or
+ * the sum ends. */
+
+/* Pieces under this size are summed later, with their neighbours. */
+#define OB_SUM_LATER 256
+
+/* The bytes buffered since sum_at into the sum. */
+static void sum_catch_up(struct obuf *o)
+{
+	size_t end = o->lead + o->n;
+	if (o->sum_on && end > o->sum_at)
+		o->sum = index_crc32(o->sum, o->p + o->sum_at, end - o->sum_at);
+	o->sum_at = end;
+}
+
 /* ---- streaming ------------------------------------------------------------------------ */
+
+static void ob_write_out(struct obuf *o, size_t nb, const unsigned char *p, size_t n);
 
 /* The first nb buffered bytes and then n bytes at p in one writev (after an error,
  * nothing more is written); the buffered bytes after nb move to the front. Direct: the
- * nb bytes only (n is 0: ob_bytes copies everything into the aligned buffer). */
+ * nb bytes only (n is 0: ob_bytes copies everything into the aligned buffer). The
+ * buffered bytes are in the sum before they go or move. */
 static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n)
+{
+	sum_catch_up(o);
+	ob_write_out(o, nb, p, n);
+	o->sum_at = o->lead + o->n;
+}
+
+static void ob_write_out(struct obuf *o, size_t nb, const unsigned char *p, size_t n)
 {
 	struct iovec iov[2] = { { o->p, nb }, { (void *)p, n } };
 	size_t left = nb + n, k = 0;
@@ -280,10 +309,13 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 	if (o->direct) { /* into the aligned buffer (checksummed on the way), whole pages out when it is full */
 		for (const unsigned char *s = p; n;) {
 			size_t room = o->cap - o->lead - o->n, k = room < n ? room : n;
-			if (o->sum_on)
+			if (o->sum_on && k >= OB_SUM_LATER) {
+				sum_catch_up(o);
 				o->sum = index_crc32_copy(o->sum, o->p + o->lead + o->n, s, k);
-			else
+				o->sum_at += k;
+			} else {
 				memcpy(o->p + o->lead + o->n, s, k);
+			}
 			o->n += k;
 			s += k;
 			n -= k;
@@ -292,14 +324,16 @@ void ob_bytes(struct obuf *o, const void *p, size_t n)
 		}
 		return;
 	}
-	if (o->sum_on)
-		o->sum = index_crc32(o->sum, p, n);
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
+		sum_catch_up(o);
+		if (o->sum_on)
+			o->sum = index_crc32(o->sum, p, n);
 		size_t head = to_page(o, n) - o->n;
 		ob_write(o, o->n, p, head);
 		xgrow((void **)&o->p, &o->cap, OB_PAGE, 1);
 		memcpy(o->p, (const unsigned char *)p + head, n - head);
 		o->n = n - head;
+		o->sum_at = o->n; /* summed above */
 		return;
 	}
 	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
@@ -325,6 +359,7 @@ void ob_stream(struct obuf *o, int fd)
 		o->n = 0;
 		o->lead = (size_t)(o->off0 % OB_PAGE);
 	}
+	o->sum_at = o->lead + o->n;
 }
 
 void ob_skip(struct obuf *o, uint64_t n)
@@ -334,6 +369,7 @@ void ob_skip(struct obuf *o, uint64_t n)
 		aux_flush(o, true);
 	o->written += n;
 	o->lead = o->direct ? (size_t)((o->off0 + o->written) % OB_PAGE) : 0;
+	o->sum_at = o->lead + o->n;
 	if (!o->err && lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
 		o->err = errno;
 }
@@ -347,11 +383,13 @@ void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at)
 		put_at(o, p, n, at);
 		return;
 	}
+	sum_catch_up(o); /* the buffered bytes may move */
 	aux_put(o, p, n, at);
 	if (!o->direct) { /* gave up direct writes: the buffered bytes as the page cache path has them */
 		memmove(o->p, o->p + o->lead, o->n);
 		o->lead = 0;
 	}
+	o->sum_at = o->lead + o->n;
 }
 
 int ob_flush(struct obuf *o)
@@ -388,18 +426,35 @@ void ob_sum_begin(struct obuf *o)
 {
 	o->sum_on = true;
 	o->sum = 0;
+	o->sum_at = o->lead + o->n;
 }
 
 uint32_t ob_sum_end(struct obuf *o)
 {
+	sum_catch_up(o);
 	o->sum_on = false;
 	return o->sum;
+}
+
+/* A fixed-width value of n bytes: straight into the buffer when it has room to spare
+ * (nothing for ob_bytes to do but the copy: no growing, no write out, and the sum is
+ * taken with its neighbours, see sum_catch_up), else through ob_bytes. A rank's shell
+ * and body are mostly such values. */
+static void ob_small(struct obuf *o, const unsigned char *b, size_t n)
+{
+	size_t at = o->lead + o->n;
+	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH)) {
+		memcpy(o->p + at, b, n);
+		o->n += n;
+		return;
+	}
+	ob_bytes(o, b, n);
 }
 
 void ob_u8(struct obuf *o, unsigned v)
 {
 	unsigned char c = (unsigned char)v;
-	ob_bytes(o, &c, 1);
+	ob_small(o, &c, 1);
 }
 
 void ob_u32(struct obuf *o, uint32_t v)
@@ -407,7 +462,7 @@ void ob_u32(struct obuf *o, uint32_t v)
 	unsigned char b[4];
 	for (int i = 0; i < 4; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
-	ob_bytes(o, b, 4);
+	ob_small(o, b, 4);
 }
 
 void ob_u64(struct obuf *o, uint64_t v)
@@ -415,7 +470,7 @@ void ob_u64(struct obuf *o, uint64_t v)
 	unsigned char b[8];
 	for (int i = 0; i < 8; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
-	ob_bytes(o, b, 8);
+	ob_small(o, b, 8);
 }
 
 void ob_i64(struct obuf *o, int64_t v)

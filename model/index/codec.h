@@ -37,9 +37,12 @@ struct obuf {
 	unsigned char *aux;       /* ob_pwrite's bytes: aux_n from file offset aux_at, at aux + aux_lead */
 	size_t aux_n, aux_lead;
 	uint64_t aux_at;
-	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since, computed as they come */
+	/* ob_sum_begin(): sum is the CRC-32 of the bytes put since: a large piece's as it is
+	 * copied in, small ones' when the bytes from p + sum_at on are taken together
+	 * (before they leave the buffer, a large piece, or ob_sum_end) */
 	bool sum_on;
 	uint32_t sum;
+	size_t sum_at;
 };
 
 #define OB_DIRECT ((size_t)32 << 10)
