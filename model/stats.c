@@ -203,15 +203,21 @@ void stats_lanes_init(struct stats_lanes *c)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
-void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x)
+void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n)
 {
 	for (size_t l = 0; l < STATS_LANES; l++)
 		lane_add_at(c->t, c->e, c->inexact, c->mag, l, x[l]);
+	c->used = n > c->used ? n : c->used;
 }
 
+/* Folding a level w whose upper lanes [w, 2w) hold exact zeros adds +0.0 to each lower
+ * lane: no bit changes. So the fold starts at the smallest power of two >= used. */
 bool stats_lanes_sum(struct stats_lanes *c, double *out)
 {
-	lanes_fold(c->t, c->e, c->inexact, c->mag, STATS_LANES);
+	size_t nl = 1;
+	while (nl < c->used && nl < STATS_LANES)
+		nl *= 2;
+	lanes_fold(c->t, c->e, c->inexact, c->mag, nl);
 	return lane_result(c->t[0], c->e[0], c->inexact[0], c->mag[0], out);
 }
 

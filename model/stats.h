@@ -22,16 +22,19 @@ double stats_fsum(const double *v, size_t n);
 double stats_fsum_partials(const double *v, size_t n);
 
 /* An exactly rounded sum gathered STATS_LANES values at a time (a block of a column:
- * value l of every block into lane l; zeros pad a short block): stats_lanes_sum() gives
- * what stats_fsum() gives over every value added (consumes the lanes), or false when
- * the lanes cannot decide it (an inexact error term, a zero or non-finite total,
- * magnitudes near overflow): the caller then runs stats_fsum() over the values. */
+ * value l of every block into lane l; +0.0 pads a short block of n values, x[n] on):
+ * stats_lanes_sum() gives what stats_fsum() gives over every value added (consumes the
+ * lanes), or false when the lanes cannot decide it (an inexact error term, a zero or
+ * non-finite total, magnitudes near overflow): the caller then runs stats_fsum() over
+ * the values. Lanes that only ever took padding hold exact zeros and are not folded
+ * (a rank of a few steps pays for the lanes it used). */
 #define STATS_LANES 64
 struct stats_lanes {
 	double t[STATS_LANES], e[STATS_LANES], inexact[STATS_LANES], mag[STATS_LANES];
+	size_t used;   /* lanes [used, STATS_LANES) took only padding */
 };
 void stats_lanes_init(struct stats_lanes *c);
-void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x);
+void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n);
 bool stats_lanes_sum(struct stats_lanes *c, double *out);
 
 /* A running exactly rounded sum, for sums gathered value by value (init, add...,

@@ -356,7 +356,7 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 			block_column(m, ri, ps->compute[i], &b);
 			block_add(&b);
 			if (lanes && lanes->line[i] >= 0)
-				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x);
+				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x, b.nb);
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
 		 * or the total is zero or not finite; then fsum over the record's values */
@@ -371,7 +371,7 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 		if (comm)
 			memcpy(comm + at, b.x, b.nb * sizeof(*comm));
 		if (lanes && lanes->comm)
-			stats_lanes_add(&lanes->lane[BUDGET_LANE_COMM], b.x);
+			stats_lanes_add(&lanes->lane[BUDGET_LANE_COMM], b.x, b.nb);
 	}
 }
 

@@ -179,7 +179,7 @@ static void test_fsum_lanes(void)
 		struct stats_lanes c;
 		stats_lanes_init(&c);
 		for (size_t b = 0; b < nb; b++)
-			stats_lanes_add(&c, v + b * STATS_LANES);
+			stats_lanes_add(&c, v + b * STATS_LANES, n - b * STATS_LANES < STATS_LANES ? n - b * STATS_LANES : STATS_LANES);
 		double got;
 		if (stats_lanes_sum(&c, &got)) {
 			decided++;
