@@ -73,6 +73,14 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+void *xmalloc_aligned(size_t align, size_t n)
+{
+	void *p = NULL;
+	if (inject_failure() || posix_memalign(&p, align, n ? n : 1) != 0)
+		oom(n);
+	return p;
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = inject_failure() ? NULL : calloc(n ? n : 1, size ? size : 1);

@@ -13,6 +13,9 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* n bytes at a multiple of align (a power of two, a multiple of sizeof(void *)); free()
+ * frees them. */
+void *xmalloc_aligned(size_t align, size_t n);
 /* Grow *p (an array of elem-sized items with capacity *cap) to hold at least need items. */
 void xgrow(void **p, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);

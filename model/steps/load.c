@@ -23,6 +23,19 @@
 
 #define CHUNK (1u << 20)
 #define MAX_LINE ((size_t)64 << 20)
+/* The read buffer is page-aligned and each byte is kept at its file offset's place in
+ * its page: the kernel then copies whole pages from the page cache to the same place in
+ * ours, ~15% less CPU per load than at a shifted place (BENCHMARKS.md, issue 15). */
+#define READ_PAGE ((size_t)4096)
+
+/* buf resized to cap bytes, page-aligned, its bytes [from, from + n) moved to `to`. */
+static char *read_buf_resize(char *buf, size_t cap, size_t from, size_t n, size_t to)
+{
+	char *p = xmalloc_aligned(READ_PAGE, cap);
+	memcpy(p + to, buf + from, n);
+	free(buf);
+	return p;
+}
 
 /* ---- steps.jsonl ----------------------------------------------------------------- */
 
@@ -370,7 +383,7 @@ static struct read_scratch *scratch_get(bool *own)
 		return s;
 	s = xcalloc(1, sizeof(*s));
 	s->cap = CHUNK;
-	s->buf = xmalloc(CHUNK);
+	s->buf = xmalloc_aligned(READ_PAGE, CHUNK);
 	s->body = store_scratch_new();
 	*own = !scratch_key_ok || pthread_setspecific(scratch_key, s) != 0;
 	return s;
@@ -382,9 +395,9 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	t->scan.exact_scalars = rank_scalars_exact(r);
 	bool own;
 	struct read_scratch *scratch = scratch_get(&own);
-	size_t cap = scratch->cap, len = 0;
-	char *buf = scratch->buf;
-	long long pos = t->offset;   /* file offset of buf + len */
+	size_t cap = scratch->cap, len = 0, lead = (size_t)t->offset % READ_PAGE;
+	char *buf = scratch->buf;   /* the pending bytes at buf + lead (READ_PAGE) */
+	long long pos = t->offset;   /* file offset of buf + lead + len */
 	int err = 0;
 	t->partial = false;
 	char prev;
@@ -394,15 +407,15 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	for (;;) {
 		if (load_cancelled(t->ctx))
 			break;
-		if (len == cap) {
+		if (lead + len == cap) {
+			buf = scratch->buf = read_buf_resize(buf, cap * 2, lead, len, lead);
 			cap = scratch->cap = cap * 2;
-			buf = scratch->buf = xrealloc(buf, cap);
 		}
-		size_t want = cap - len;
+		size_t want = cap - lead - len;
 		if (limit - pos < (long long)want)
 			want = (size_t)(limit - pos);
-		ssize_t got = !want ? 0 : t->size < 0 ? read(fd, buf + len, want)
-					       : pread(fd, buf + len, want, (off_t)pos);
+		ssize_t got = !want ? 0 : t->size < 0 ? read(fd, buf + lead + len, want)
+					       : pread(fd, buf + lead + len, want, (off_t)pos);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -412,7 +425,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		t->lim = buf + cap;
 		if (got == 0) { /* the limit, or the end of a file that shrank under us */
 			if (len && final)
-				feed_tail(t, buf, len);
+				feed_tail(t, buf + lead, len);
 			else
 				t->partial = len > 0;
 			break;
@@ -421,26 +434,29 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		pos += got;
 		size_t end = len + (size_t)got;
 		if (t->line == 0 && t->size > 0)
-			reserve_from_sample(t, buf, end);
-		size_t used = feed_complete(t, buf, end);
+			reserve_from_sample(t, buf + lead, end);
+		size_t used = feed_complete(t, buf + lead, end);
 		t->offset += (long long)used;
-		memmove(buf, buf + used, end - used);
 		len = end - used;
+		size_t to = (size_t)t->offset % READ_PAGE;   /* the pending line's place */
+		memmove(buf + to, buf + lead + used, len);
+		lead = to;
 		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
 			t->line++;
 			skip_line(t, "line longer than 64 MiB");
 			t->discarding = true;
 			t->offset += (long long)len;
 			len = 0;
+			lead = (size_t)t->offset % READ_PAGE;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
+			buf = scratch->buf = read_buf_resize(buf, CHUNK, lead, len, lead);
 			cap = scratch->cap = CHUNK;
-			buf = scratch->buf = xrealloc(buf, cap);
 		}
 	}
 	if (scratch->cap > CHUNK) { /* after an over-long line: keep only the usual size */
+		scratch->buf = read_buf_resize(scratch->buf, CHUNK, 0, 0, 0);
 		scratch->cap = CHUNK;
-		scratch->buf = xrealloc(scratch->buf, CHUNK);
 	}
 	if (own)
 		scratch_free(scratch);
@@ -566,38 +582,6 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	s->tail_load = load_id;
 	if (own)
 		scratch_free(s);
-}
-
-/* The rank files of a plan, in its order. */
-static size_t files_of_tasks(const struct task_list *t, struct steps_rank_file **out)
-{
-	struct steps_rank_file *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
-	for (size_t i = 0; i < t->n; i++) {
-		v[i].rank = t->v[i].rank;
-		v[i].dir = xstrdup(t->v[i].dir);
-		v[i].steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t->v[i].dir);
-	}
-	*out = v;
-	return t->n;
-}
-
-size_t steps_plan_files(const char *path, struct steps_rank_file **out)
-{
-	struct task_list t = { 0 };
-	steps_plan(path, &t);
-	size_t n = files_of_tasks(&t, out);
-	steps_tasks_free(&t);
-	return n;
-}
-
-void steps_rank_files_free(struct steps_rank_file *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].dir);
-		free(v[i].steps);
-	}
-	free(v);
 }
 
 void steps_rank_reparse(struct run *run, struct rank_steps *r)
@@ -758,7 +742,7 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 		plan_filter(lp, o, NULL);
 		return;
 	}
-	lp->nfiles = files_of_tasks(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
+	lp->nfiles = steps_tasks_files(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
 	if (lp->nfiles)
 		qsort(lp->files, lp->nfiles, sizeof(*lp->files), cmp_file_rank);
 	lp->hi = lp->nfiles;

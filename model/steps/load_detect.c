@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
- * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and the
- * run info for run identity. */
+ * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and their
+ * files, and the run info for run identity. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -399,4 +399,35 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 	free(info->rank);
 	free(info->name);
 	memset(info, 0, sizeof(*info));
+}
+
+size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out)
+{
+	struct steps_rank_file *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		v[i].rank = t->v[i].rank;
+		v[i].dir = xstrdup(t->v[i].dir);
+		v[i].steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
+						: xasprintf("%s/steps.jsonl", t->v[i].dir);
+	}
+	*out = v;
+	return t->n;
+}
+
+size_t steps_plan_files(const char *path, struct steps_rank_file **out)
+{
+	struct task_list t = { 0 };
+	steps_plan(path, &t);
+	size_t n = steps_tasks_files(&t, out);
+	steps_tasks_free(&t);
+	return n;
+}
+
+void steps_rank_files_free(struct steps_rank_file *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].dir);
+		free(v[i].steps);
+	}
+	free(v);
 }

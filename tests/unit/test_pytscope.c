@@ -220,6 +220,43 @@ static void test_mutations(void)
 	run_free(run);
 }
 
+/* Lines of every length across the 1 MB read chunks and the 4 KiB pages the read
+ * buffer keeps each byte's place in (load.c READ_PAGE), and one line of 1.5 MiB that
+ * grows the buffer past a chunk and back: every record read once, every value intact. */
+static void test_read_chunks(void)
+{
+	mkdir_rel("chunks");
+	size_t cap = (size_t)6 << 20, n = 0, nrec = 3000;
+	char *buf = malloc(cap);
+	double want = 0;
+	for (size_t k = 0; k < nrec; k++) {
+		size_t pad = k == 1500 ? (size_t)3 << 19 : (k * 2654435761u) % 3001; /* spaces: valid JSON */
+		n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%zu,", k);
+		memset(buf + n, ' ', pad);
+		n += pad;
+		n += (size_t)snprintf(buf + n, cap - n, "\"phases\":{\"forward\":0.%03zu}}\n", k % 1000);
+		want += (double)(k % 1000) / 1000;
+	}
+	write_file("chunks/steps.jsonl", buf, n);
+	free(buf);
+	struct opts o = { 0 };
+	struct run *run = open_rel("chunks", &o);
+	const struct steps_model *m = run->steps;
+	const struct source *s = source_named(run, "chunks/steps.jsonl");
+	ok(m && s && steps_nrecords(m, 0) == nrec && s->skipped == 0 && !s->partial && s->consumed == (long long)n,
+	   "lines across 1 MB chunks and pages, one of 1.5 MiB: %zu records, all consumed", nrec);
+	int fw = m ? steps_metric_find(m, METRIC_PHASE, "forward") : -1;
+	double got = 0, v;
+	bool steps_ok = fw >= 0;
+	for (size_t i = 0; steps_ok && i < nrec; i++) {
+		steps_ok = steps_value(m, 0, fw, i, &v) && steps_step(m, 0, i) == (long)i;
+		got += steps_ok ? v : 0;
+	}
+	ok(steps_ok && fabs(got - want) < 1e-6, "every step in order, forward values intact (sum %.3f, want %.3f)",
+	   got, want);
+	run_free(run);
+}
+
 int main(void)
 {
 	if (!tu_mkdtemp(root, sizeof(root), "pytscope-")) {
@@ -230,6 +267,7 @@ int main(void)
 	test_files();
 	test_multirank();
 	test_mutations();
+	test_read_chunks();
 	if (tu_rm_rf(root) != 0)
 		printf("# could not remove %s\n", root);
 	return tap_done();
