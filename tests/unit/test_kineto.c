@@ -197,6 +197,36 @@ static void test_gzip_thread(void)
 	free(js);
 }
 
+/* A raw trace read in many refills (the scan keeps each byte at its offset's place in
+ * a page, load_scan.c scan_drop): every event; one event with a 9 MB argument grows the
+ * buffer past its 4 MB while it is marked, and the events after it still count. */
+static void test_raw_refills(void)
+{
+	char *js = big_trace(60000), *p = tmp_path("big_raw.json");
+	size_t n = strlen(js), big = (size_t)9 << 20, cut = n / 2;
+	while (js[cut] != '\n')
+		cut++;
+	char *w = xmalloc(n + big + 256);
+	memcpy(w, js, cut + 1);
+	size_t len = cut + 1;
+	len += (size_t)sprintf(w + len, ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"huge\",\"pid\":0,\"tid\":7,"
+				      "\"ts\":1,\"dur\":3,\"args\":{\"x\":\"");
+	memset(w + len, 'a', big);
+	len += big;
+	len += (size_t)sprintf(w + len, "\"}}\n");
+	memcpy(w + len, js + cut + 1, n - cut - 1);
+	len += n - cut - 1;
+	tu_write_file(p, w, len);
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	ok(ts && ts->r[0]->nk == 60001 && ts->r[0]->nnames == 51 && !run->src[0].partial,
+	   "15 MB raw trace in refills, one 9 MB event: every event, every name");
+	run_free(run);
+	free(w);
+	free(p);
+	free(js);
+}
+
 static bool always_cancel(void *ud)
 {
 	(void)ud;
@@ -440,6 +470,7 @@ int main(void)
 	test_truncated_gzip();
 	test_gzip_and_mem_scan();
 	test_gzip_thread();
+	test_raw_refills();
 	test_variants();
 	test_classification();
 	test_last_step_steps_and_drilldown();
