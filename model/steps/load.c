@@ -28,11 +28,11 @@
  * ours, ~15% less CPU per load than at a shifted place (BENCHMARKS.md, issue 15). */
 #define READ_PAGE ((size_t)4096)
 
-/* buf resized to cap bytes, page-aligned, its bytes [from, from + n) moved to `to`. */
-static char *read_buf_resize(char *buf, size_t cap, size_t from, size_t n, size_t to)
+/* buf resized to cap bytes, page-aligned, its bytes [lead, lead + n) kept in place. */
+static char *read_buf_resize(char *buf, size_t cap, size_t lead, size_t n)
 {
 	char *p = xmalloc_aligned(READ_PAGE, cap);
-	memcpy(p + to, buf + from, n);
+	memcpy(p + lead, buf + lead, n);
 	free(buf);
 	return p;
 }
@@ -408,7 +408,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		if (load_cancelled(t->ctx))
 			break;
 		if (lead + len == cap) {
-			buf = scratch->buf = read_buf_resize(buf, cap * 2, lead, len, lead);
+			buf = scratch->buf = read_buf_resize(buf, cap * 2, lead, len);
 			cap = scratch->cap = cap * 2;
 		}
 		size_t want = cap - lead - len;
@@ -450,12 +450,12 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 			lead = (size_t)t->offset % READ_PAGE;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
-			buf = scratch->buf = read_buf_resize(buf, CHUNK, lead, len, lead);
+			buf = scratch->buf = read_buf_resize(buf, CHUNK, lead, len);
 			cap = scratch->cap = CHUNK;
 		}
 	}
 	if (scratch->cap > CHUNK) { /* after an over-long line: keep only the usual size */
-		scratch->buf = read_buf_resize(scratch->buf, CHUNK, 0, 0, 0);
+		scratch->buf = read_buf_resize(scratch->buf, CHUNK, 0, 0);
 		scratch->cap = CHUNK;
 	}
 	if (own)
