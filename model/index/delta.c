@@ -59,15 +59,16 @@ unsigned delta_count(const char *dir, unsigned k, unsigned nparts)
 }
 
 /* Which deltas remove_deltas() takes. */
-enum delta_pick { DELTAS_ALL, DELTAS_OF_PART, DELTAS_OTHER_COUNT };
+enum delta_pick { DELTAS_ALL, DELTAS_OF_PART, DELTAS_REPLACED };
 
 static bool delta_picked(enum delta_pick pick, unsigned dk, unsigned dn, unsigned k, unsigned n)
 {
-	return pick == DELTAS_ALL || (pick == DELTAS_OF_PART && dk == k && dn == n) ||
-	       (pick == DELTAS_OTHER_COUNT && dn != n);
+	bool of_part = dk == k && dn == n;
+	return pick == DELTAS_ALL || (pick == DELTAS_OF_PART && of_part) ||
+	       (pick == DELTAS_REPLACED && (of_part || dn != n));
 }
 
-/* Remove the deltas pick chooses (k, n: the part, or the shard count kept). */
+/* Remove the deltas pick chooses for part k of n, in one pass over dir. */
 static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, unsigned n)
 {
 	DIR *d = opendir(dir);
@@ -96,9 +97,9 @@ void delta_remove_part(const char *dir, unsigned k, unsigned n)
 	remove_deltas(dir, DELTAS_OF_PART, k, n);
 }
 
-void delta_remove_other_counts(const char *dir, unsigned n)
+void delta_remove_replaced(const char *dir, unsigned k, unsigned n)
 {
-	remove_deltas(dir, DELTAS_OTHER_COUNT, 0, n);
+	remove_deltas(dir, DELTAS_REPLACED, k, n);
 }
 
 /* One entry of a delta head; false when malformed. */

@@ -40,11 +40,11 @@ struct steps_model;
 char *delta_path(const char *dir, unsigned k, unsigned n, unsigned seq);
 /* How many deltas part k of n holds in sequence from 1 (files that exist). */
 unsigned delta_count(const char *dir, unsigned k, unsigned n);
-/* Remove every delta file of dir (of any part), those of part k of n, or those of the
- * parts of every shard count but n. */
+/* Remove every delta file of dir (of any part), those of part k of n, or those a new
+ * part k of n replaces: its own and every other shard count's. */
 void delta_remove_all(const char *dir);
 void delta_remove_part(const char *dir, unsigned k, unsigned n);
-void delta_remove_other_counts(const char *dir, unsigned n);
+void delta_remove_replaced(const char *dir, unsigned k, unsigned n);
 
 /* The valid deltas of part k of n in dir (the part as checked: base), for the ranks a
  * run restores from it. NULL when there are none. With run (an open), the first bad

@@ -402,8 +402,7 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	if (!err) {
 		index_remove_other_parts(dir, "steps", s->n);
 		index_remove_other_parts(dir, "inputs", s->n == 1 ? 0 : s->n); /* a whole index: every shard's */
-		delta_remove_other_counts(dir, s->n);
-		delta_remove_part(dir, s->k, s->n); /* they extend the part replaced (and would not match it) */
+		delta_remove_replaced(dir, s->k, s->n); /* its own extend the part replaced (and would not match it) */
 	}
 	free(dir);
 	if (path_out && !err)
