@@ -290,7 +290,7 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	    p->N > INDEX_ROWS_MAX / sizeof(double) / p->S)
 		return;
 	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
-	p->rows = xmalloc(p->N * p->S * sizeof(*p->rows));
+	p->rows = xmalloc_huge(p->N * p->S * sizeof(*p->rows));
 	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
 	p->comm_part = xmalloc(ntasks * p->S * sizeof(*p->comm_part));
 	p->run = run;
