@@ -173,19 +173,37 @@ void grid_scale_init(struct grid_scale *s, size_t nrows, size_t ncols)
 	s->v = xmalloc((nrows * s->nc + 1) * sizeof(*s->v));
 }
 
-void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r)
+void grid_scale_segment(const struct grid_scale *s, size_t k, size_t *c0, size_t *c1)
 {
-	for (size_t k = 0; k < s->nc; k++) {
-		double w, m;
-		size_t c0 = k * s->ncols / s->nc, c1 = (k + 1) * s->ncols / s->nc;
-		if (grid_rect(src, b, r, r + 1, c0, c1, &w, &m) && isfinite(m))
-			s->v[s->n++] = m;
-	}
-	double w, m; /* the grid's worst: the first present row's, then any above it */
-	if (grid_rect(src, b, r, r + 1, 0, s->ncols, &w, &m) && (!s->have_worst || w > s->worst)) {
-		s->worst = w;
+	*c0 = k * s->ncols / s->nc;
+	*c1 = (k + 1) * s->ncols / s->nc;
+}
+
+void grid_scale_add_mean(struct grid_scale *s, double mean)
+{
+	if (isfinite(mean))
+		s->v[s->n++] = mean;
+}
+
+void grid_scale_add_worst(struct grid_scale *s, double worst)
+{
+	if (!s->have_worst || worst > s->worst) { /* the first present row's, then any above it */
+		s->worst = worst;
 		s->have_worst = true;
 	}
+}
+
+void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r)
+{
+	double w, m;
+	for (size_t k = 0; k < s->nc; k++) {
+		size_t c0, c1;
+		grid_scale_segment(s, k, &c0, &c1);
+		if (grid_rect(src, b, r, r + 1, c0, c1, &w, &m))
+			grid_scale_add_mean(s, m);
+	}
+	if (grid_rect(src, b, r, r + 1, 0, s->ncols, &w, &m))
+		grid_scale_add_worst(s, w);
 }
 
 void grid_scale_done(struct grid_scale *s, double *lo, double *hi)

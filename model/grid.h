@@ -137,6 +137,12 @@ struct grid_scale {
 };
 void grid_scale_init(struct grid_scale *s, size_t nrows, size_t ncols);
 void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r);
+/* What grid_scale_add_row() does, for a producer that computes a row's ranges itself
+ * (analysis_heatmap.c heat_row_scale): for each segment k < s->nc, columns [c0, c1),
+ * the mean of its present cells (none: skip), then the row's worst (none: skip). */
+void grid_scale_segment(const struct grid_scale *s, size_t k, size_t *c0, size_t *c1);
+void grid_scale_add_mean(struct grid_scale *s, double mean);
+void grid_scale_add_worst(struct grid_scale *s, double worst);
 void grid_scale_done(struct grid_scale *s, double *lo, double *hi);
 
 /* The same over an explicit list of rows; *worst_row (when not NULL) gets the row that

@@ -767,16 +767,15 @@ void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t sp
 		worst[x] = NAN;
 }
 
-bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
-		double *worst)
+/* heat_range() over row ri whose words are at row (NULL: a restored row read by
+ * chunks); inlined where the row is at hand. */
+static inline bool row_range(const struct heat_grid *g, const void *row, size_t ri, size_t k_lo, size_t k_hi,
+			     double *mean, double *worst)
 {
-	if (!g || ri >= g->nranks)
-		return false;
 	if (k_hi > g->nsteps)
 		k_hi = g->nsteps;
 	if (k_lo >= k_hi)
 		return false;
-	const void *row = g->row[ri]; /* NULL: a restored row read by chunks */
 	double sum = 0, w = 0;
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
@@ -805,4 +804,25 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	*mean = sum / (double)cnt;
 	*worst = w;
 	return true;
+}
+
+bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
+		double *worst)
+{
+	if (!g || ri >= g->nranks)
+		return false;
+	return row_range(g, g->row[ri], ri, k_lo, k_hi, mean, worst);
+}
+
+void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
+{
+	double m, w;
+	for (size_t k = 0; k < s->nc; k++) {
+		size_t c0, c1;
+		grid_scale_segment(s, k, &c0, &c1);
+		if (row_range(g, row, ri, c0, c1, &m, &w))
+			grid_scale_add_mean(s, m);
+	}
+	if (row_range(g, row, ri, 0, s->ncols, &m, &w))
+		grid_scale_add_worst(s, w);
 }

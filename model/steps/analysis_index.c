@@ -213,11 +213,6 @@ struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N)
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-bool summary_heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
-{
-	return heat_range(ud, row, c0, c1, mean, worst);
-}
-
 const struct heat_grid *summary_job_grid(const struct summary_job *j, size_t i)
 {
 	return j->stream[i] ? analysis_heat_stream_grid(j->stream[i]) : j->grid[i];
@@ -346,13 +341,10 @@ void summary_put_row(struct obuf *o, const unsigned char *row, size_t bytes, siz
  * False: a streamed row had a missing cell (the stream is given up). */
 static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1)
 {
-	struct grid_src src[2];
 	struct grid_scale sc[2];
 	size_t rb[2], nc[2], N = summary_job_grid(j, i0)->nranks;
 	for (size_t i = i0; i < i1; i++) {
 		const struct heat_grid *g = summary_job_grid(j, i);
-		src[i - i0] = (struct grid_src){ .nrows = g->nranks, .ncols = g->nsteps, .ud = (void *)g,
-						 .range = summary_heat_src_range };
 		grid_scale_init(&sc[i - i0], g->nranks, g->nsteps);
 		rb[i - i0] = g->row_words * 4;
 		nc[i - i0] = summary_chunks_of(g->row_words, j->chunk_words);
@@ -370,7 +362,7 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 			summary_put_row(o, row, rb[i - i0], j->chunk_words, j->crc[i] + r * nc[i - i0], i == i0,
 				j->rows_off[i] + r * rb[i - i0]);
 			if (!j->row_src[i])
-				grid_scale_add_row(&sc[i - i0], &src[i - i0], NULL, r);
+				heat_row_scale(summary_job_grid(j, i), row, r, &sc[i - i0]);
 		}
 	if (i1 - i0 == 2)
 		ob_skip(o, N * rb[1]);

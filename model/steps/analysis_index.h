@@ -150,8 +150,6 @@ void summary_put_row(struct obuf *o, const unsigned char *row, size_t bytes, siz
 		     uint64_t at);
 /* The head (analysis_index.c's file comment) of what j wrote. */
 void summary_put_head(struct obuf *h, const struct summary_job *j);
-/* grid_src range over a heat grid (ud). */
-bool summary_heat_src_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst);
 /* The index shards' parts of the summary (analysis_index_inputs.c) for the model's
  * parts: NULL when there are none. summary_inputs_rank() fills rank r's compute and
  * comm at every aligned step (pos: scratch of as many), its budget sums and memory peak

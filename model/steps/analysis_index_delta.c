@@ -165,13 +165,10 @@ static bool put_tails(struct obuf *o, struct sd_job *j)
 {
 	size_t N = steps_nranks(j->run->steps), ng = j->bi->ngrid;
 	struct grid_scale sc[SUMMARY_NGRID];
-	struct grid_src src[SUMMARY_NGRID];
 	struct row_region *v[SUMMARY_NGRID];
 	size_t nv[SUMMARY_NGRID];
 	for (size_t i = 0; i < ng; i++) {
 		const struct heat_grid *g = analysis_heat_stream_grid(j->stream[i]);
-		src[i] = (struct grid_src){ .nrows = N, .ncols = g->nsteps, .ud = (void *)g,
-					    .range = summary_heat_src_range };
 		grid_scale_init(&sc[i], N, g->nsteps);
 		v[i] = xmalloc(3 * (g->nlevels + 1) * sizeof(*v[i]));
 		nv[i] = analysis_heat_regions(g, j->bi->S0, NULL, v[i]);
@@ -186,7 +183,7 @@ static bool put_tails(struct obuf *o, struct sd_job *j)
 			for (size_t k = 0; ok && k < nv[i]; k++)
 				ob_bytes(o, row + v[i][k].off + v[i][k].from, (v[i][k].len - v[i][k].from) * 4);
 			if (ok)
-				grid_scale_add_row(&sc[i], &src[i], NULL, r);
+				heat_row_scale(analysis_heat_stream_grid(j->stream[i]), row, r, &sc[i]);
 		}
 		j->crc[r] = ob_sum_end(o);
 	}

@@ -119,7 +119,6 @@ static void in_mem_peak(void *ud, size_t r, struct rank_stat *rs)
 struct row_writer {
 	const struct heat_grid *g;
 	size_t bytes, nc;
-	struct grid_src src;
 	struct grid_scale sc;
 };
 
@@ -129,8 +128,6 @@ static void rows_begin(struct rebuild *rb, struct obuf *o, size_t i, struct row_
 	w->g = summary_job_grid(j, i);
 	w->bytes = w->g->row_words * 4;
 	w->nc = summary_chunks_of(w->g->row_words, j->chunk_words);
-	w->src = (struct grid_src){ .nrows = rb->N, .ncols = w->g->nsteps, .ud = (void *)w->g,
-				    .range = summary_heat_src_range };
 	grid_scale_init(&w->sc, rb->N, w->g->nsteps);
 	j->rows_off[i] = index_body_offset(o);
 	j->crc[i] = xcalloc(rb->N * w->nc + 1, sizeof(*j->crc[i]));
@@ -143,7 +140,7 @@ static bool rows_put(struct rebuild *rb, struct obuf *o, size_t i, struct row_wr
 	if (!row)
 		return false;
 	summary_put_row(o, row, w->bytes, rb->j.chunk_words, rb->j.crc[i] + r * w->nc, true, 0);
-	grid_scale_add_row(&w->sc, &w->src, NULL, r);
+	heat_row_scale(w->g, row, r, &w->sc);
 	return true;
 }
 

@@ -191,6 +191,11 @@ const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
  * read), when the grid's columns are the aligned steps (else NULL). */
 const void *analysis_heat_stream_row_of(struct heat_stream *s, size_t r, double *compute);
 void analysis_heat_stream_free(struct heat_stream *s);
+/* Row ri of g (its words at row, never NULL) into the colour scale s (model/grid.h):
+ * what grid_scale_add_row() adds over heat_range(), bit for bit, without its calls
+ * through a grid_src (the index summary's writers, a row at a time). */
+struct grid_scale;
+void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s);
 /* Read row ri of a lazy grid whole, every chunk checked (analysis_index_rows.c): false
  * when it cannot be read. */
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
