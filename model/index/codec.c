@@ -436,11 +436,11 @@ uint32_t ob_sum_end(struct obuf *o)
 	return o->sum;
 }
 
-/* A fixed-width value of n bytes: straight into the buffer when it has room to spare
- * (nothing for ob_bytes to do but the copy: no growing, no write out, and the sum is
- * taken with its neighbours, see sum_catch_up), else through ob_bytes. A rank's shell
- * and body are mostly such values. */
-static void ob_small(struct obuf *o, const unsigned char *b, size_t n)
+/* A fixed-width value or a short string of n bytes: straight into the buffer when it
+ * has room to spare (nothing for ob_bytes to do but the copy: no growing, no write
+ * out, and the sum is taken with its neighbours, see sum_catch_up), else through
+ * ob_bytes. A rank's shell and body are mostly such values. */
+static inline void ob_small(struct obuf *o, const unsigned char *b, size_t n)
 {
 	size_t at = o->lead + o->n;
 	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH)) {
@@ -457,19 +457,28 @@ void ob_u8(struct obuf *o, unsigned v)
 	ob_small(o, &c, 1);
 }
 
+/* Little-endian bytes of v, written out one by one: the compiler merges them into a
+ * single store (no loop, no call), whatever the host's byte order. */
+static void le32(unsigned char *b, uint32_t v)
+{
+	b[0] = (unsigned char)v;
+	b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16);
+	b[3] = (unsigned char)(v >> 24);
+}
+
 void ob_u32(struct obuf *o, uint32_t v)
 {
 	unsigned char b[4];
-	for (int i = 0; i < 4; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
+	le32(b, v);
 	ob_small(o, b, 4);
 }
 
 void ob_u64(struct obuf *o, uint64_t v)
 {
 	unsigned char b[8];
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
+	le32(b, (uint32_t)v);
+	le32(b + 4, (uint32_t)(v >> 32));
 	ob_small(o, b, 8);
 }
 
@@ -493,7 +502,7 @@ void ob_str(struct obuf *o, const char *s)
 	}
 	size_t n = strlen(s);
 	ob_u32(o, (uint32_t)n);
-	ob_bytes(o, s, n);
+	ob_small(o, (const unsigned char *)s, n); /* names and paths: short */
 }
 
 void ob_path(struct obuf *o, const char *base, const char *path)
