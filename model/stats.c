@@ -194,7 +194,9 @@ static bool lanes_sum(const double *v, size_t n, bool squares, double mean, doub
 
 void stats_lanes_init(struct stats_lanes *c)
 {
-	memset(c, 0, sizeof(*c));
+	c->used = 0;
+	c->npend = 0;
+	c->in_lanes = false;
 }
 
 /* Vectorized (x cannot alias the lanes), in the widest registers the CPU has: only
@@ -205,6 +207,22 @@ __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n)
 {
+	if (!c->in_lanes && c->npend + n <= STATS_LANES) {
+		memcpy(c->pend + c->npend, x, n * sizeof(*x));
+		c->npend += n;
+		return;
+	}
+	if (!c->in_lanes) { /* the pending values as one block, +0.0 after them */
+		memset(c->t, 0, sizeof(c->t));
+		memset(c->e, 0, sizeof(c->e));
+		memset(c->inexact, 0, sizeof(c->inexact));
+		memset(c->mag, 0, sizeof(c->mag));
+		memset(c->pend + c->npend, 0, (STATS_LANES - c->npend) * sizeof(*c->pend));
+		for (size_t l = 0; l < STATS_LANES; l++)
+			lane_add_at(c->t, c->e, c->inexact, c->mag, l, c->pend[l]);
+		c->used = c->npend;
+		c->in_lanes = true;
+	}
 	for (size_t l = 0; l < STATS_LANES; l++)
 		lane_add_at(c->t, c->e, c->inexact, c->mag, l, x[l]);
 	c->used = n > c->used ? n : c->used;
@@ -214,6 +232,10 @@ void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, s
  * lane: no bit changes. So the fold starts at the smallest power of two >= used. */
 bool stats_lanes_sum(struct stats_lanes *c, double *out)
 {
+	if (!c->in_lanes) {
+		*out = stats_fsum(c->pend, c->npend);
+		return true;
+	}
 	size_t nl = 1;
 	while (nl < c->used && nl < STATS_LANES)
 		nl *= 2;

@@ -27,11 +27,19 @@ double stats_fsum_partials(const double *v, size_t n);
  * lanes), or false when the lanes cannot decide it (an inexact error term, a zero or
  * non-finite total, magnitudes near overflow): the caller then runs stats_fsum() over
  * the values. Lanes that only ever took padding hold exact zeros and are not folded
- * (a rank of a few steps pays for the lanes it used). */
+ * (a rank of a few steps pays for the lanes it used); while every value added fits in
+ * STATS_LANES, no lane is used at all (pend below) and the sum is always decided. */
 #define STATS_LANES 64
 struct stats_lanes {
 	double t[STATS_LANES], e[STATS_LANES], inexact[STATS_LANES], mag[STATS_LANES];
 	size_t used;   /* lanes [used, STATS_LANES) took only padding */
+	/* The values of the first blocks (without their padding), kept until STATS_LANES
+	 * would not hold them; then the lanes are cleared and take them as one block. The
+	 * sum of a rank of a few steps is stats_fsum() of them: no lanes to clear and fold
+	 * (when the lanes decide, they give the same sum). */
+	double pend[STATS_LANES];
+	size_t npend;
+	bool in_lanes;
 };
 void stats_lanes_init(struct stats_lanes *c);
 void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n);

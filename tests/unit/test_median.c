@@ -194,6 +194,40 @@ static void test_fsum_lanes(void)
 	   STATS_LANES, decided);
 }
 
+/* stats_lanes given short blocks (a rank of a few steps: each phase column a block of
+ * n < STATS_LANES values, several columns into one budget line): while they fit in
+ * STATS_LANES the values wait unfolded and the sum is always decided; past that, the
+ * lanes take them. Either way, when decided, the partials' sum bit for bit. */
+static void test_fsum_lanes_short(void)
+{
+	size_t bad = 0, undecided_small = 0, small = 0;
+	for (int round = 0; round < 600; round++) {
+		size_t nb = (size_t)(next() % 6) + 1, n = 0;
+		double v[6 * STATS_LANES], blk[STATS_LANES];
+		struct stats_lanes c;
+		stats_lanes_init(&c);
+		for (size_t b = 0; b < nb; b++) {
+			size_t k = (size_t)(next() % (round % 2 ? 20 : STATS_LANES)) + 1;
+			memset(blk, 0, sizeof(blk));
+			for (size_t i = 0; i < k; i++) {
+				double u = (double)(next() >> 11) / 9007199254740992.0;
+				blk[i] = round % 3 == 0 ? (next() % 2 ? -0.0 : 0.0) : (double)(long)(u * 1e8) / 1e9;
+				v[n++] = blk[i];
+			}
+			stats_lanes_add(&c, blk, k);
+		}
+		double got;
+		small += n <= STATS_LANES;
+		if (stats_lanes_sum(&c, &got))
+			bad += !same_bits(got, stats_fsum_partials(v, n));
+		else
+			undecided_small += n <= STATS_LANES;
+	}
+	ok(bad == 0 && undecided_small == 0 && small > 0,
+	   "fsum in lanes of short blocks = Shewchuk partials (%zu of 600 within %d values, all decided)", small,
+	   STATS_LANES);
+}
+
 /* stats_local_spikes against the implementation it replaced (two sort-based medians
  * of the 12-value history per position). Some values are put exactly on the reference's
  * threshold (med + 6 scale, or med * 1.5 when the scale is 0) or one ulp either side of
@@ -351,6 +385,7 @@ int main(void)
 	test_adversarial();
 	test_fsum_fast_path();
 	test_fsum_lanes();
+	test_fsum_lanes_short();
 	test_local_spikes();
 	test_passes();
 	return tap_done();
