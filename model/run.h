@@ -33,6 +33,16 @@ struct trace_set;
 struct sweep_set;
 struct dasf_db;
 
+/* A line-oriented file as its loader opened it, for the index's extents
+ * (model/index/extent.h extent_stamp): the source's size read and covered bytes then
+ * (consumed, -1: none), the file's mtime and inode at open, and when `windows` the
+ * CRC-32 windows of its first `consumed` bytes. set false: not recorded. */
+struct source_stamp {
+	bool set, windows;
+	long long size, mtime_ns, ino, consumed;
+	uint32_t head_crc, tail_crc;
+};
+
 struct source {
 	char *path;          /* as read (unsanitized; sanitize when shown) */
 	const char *format;  /* loader name, static */
@@ -45,6 +55,7 @@ struct source {
 	long long consumed;  /* line-oriented sources: bytes loaded (where following resumes) */
 	long lines;          /* lines consumed up to `consumed` */
 	char *refused;       /* owned, NULL: why it was not opened with the others (identity.h) */
+	struct source_stamp stamp; /* good while bytes and consumed are the stamp's */
 };
 
 struct run {

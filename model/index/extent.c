@@ -63,19 +63,76 @@ static bool source_extent(const struct run *run, long src, long long *size, long
 	return true;
 }
 
+static void put_extent(struct obuf *o, const struct index_extent *e)
+{
+	ob_i64(o, e->size);
+	ob_i64(o, e->mtime_ns);
+	ob_i64(o, e->ino);
+	ob_i64(o, e->covered);
+	ob_u32(o, e->head_crc);
+	ob_u32(o, e->tail_crc);
+}
+
 void extent_put(struct obuf *o, const struct run *run, const char *steps)
 {
 	extent_put_src(o, run, steps, source_of(run, steps));
 }
 
+static long long mtime_ns_of(const struct stat *st)
+{
+	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st)
+{
+	long long size, covered;
+	if (!source_extent(run, (long)src, &size, &covered))
+		return;
+	struct source_stamp s = { .set = true, .size = size, .mtime_ns = mtime_ns_of(st),
+				  .ino = (long long)st->st_ino, .consumed = covered };
+	if (size < 0 || size > (long long)st->st_size) /* extent_put_src() judges the file as it is then */
+		return;
+	s.windows = covered >= 0 && covered <= (long long)st->st_size &&
+		    windows(fd, covered, &s.head_crc, &s.tail_crc);
+	pthread_mutex_lock(&run->lock);
+	run->src[src].stamp = s;
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* The extent src's stamp gives, when the source still reads as stamped. */
+static bool stamped_extent(const struct run *run, long src, struct index_extent *e)
+{
+	if (src < 0)
+		return false;
+	pthread_mutex_lock((pthread_mutex_t *)&run->lock);
+	const struct source *so = &run->src[src];
+	struct source_stamp s = so->stamp;
+	long long covered = so->err || so->consumed > so->bytes ? -1 : so->consumed; /* source_extent's */
+	bool ok = s.set && so->bytes == s.size && covered == s.consumed;
+	pthread_mutex_unlock((pthread_mutex_t *)&run->lock);
+	if (!ok)
+		return false;
+	*e = (struct index_extent){ .size = s.size, .mtime_ns = s.mtime_ns, .ino = s.ino, .covered = -1 };
+	if (s.windows) {
+		e->covered = s.consumed;
+		e->head_crc = s.head_crc;
+		e->tail_crc = s.tail_crc;
+	}
+	return true;
+}
+
 void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src)
 {
 	struct index_extent e = { .size = -1, .covered = -1 };
+	if (stamped_extent(run, src, &e)) {
+		put_extent(o, &e);
+		return;
+	}
 	int fd = open(steps, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		e.size = (long long)st.st_size;
-		e.mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		e.mtime_ns = mtime_ns_of(&st);
 		e.ino = (long long)st.st_ino;
 		long long size, covered;
 		/* the size the parse read, not the size now: a file that grew meanwhile is GREW
@@ -91,12 +148,7 @@ void extent_put_src(struct obuf *o, const struct run *run, const char *steps, lo
 	}
 	if (fd >= 0)
 		close(fd);
-	ob_i64(o, e.size);
-	ob_i64(o, e.mtime_ns);
-	ob_i64(o, e.ino);
-	ob_i64(o, e.covered);
-	ob_u32(o, e.head_crc);
-	ob_u32(o, e.tail_crc);
+	put_extent(o, &e);
 }
 
 void extent_get(struct ibuf *b, struct index_extent *e)

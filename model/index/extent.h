@@ -37,6 +37,12 @@ struct index_extent {
 
 enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE };
 
+/* Stamp source src of run (a steps.jsonl its loader read whole from fd, st: its fstat at
+ * open) with what its extent will record, while fd is open: extent_put_src() then
+ * writes it without opening the file again (one path walk and three calls less per
+ * rank; on a shared file system, metadata requests). */
+struct stat;
+void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st);
 /* Record steps (a rank's steps.jsonl) as run's latest source for it says it was read. */
 void extent_put(struct obuf *o, const struct run *run, const char *steps);
 /* The same with that source given: its index in run->src (index_sources_of), -1: none. */

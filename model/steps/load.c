@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/json.h"
@@ -577,6 +578,8 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	struct read_scratch *s = scratch_get(&own);
 	tail_init(&s->tail, ctx, rank, path, size, load_id && s->tail_load == load_id);
 	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
+	if (size >= 0 && ctx->opts && (ctx->opts->index_build || ctx->opts->shard_n)) /* for the part it writes */
+		extent_stamp(ctx->run, s->tail.src, fd, &st);
 	close(fd);
 	json_doc_free(&s->tail.doc);
 	s->tail_load = load_id;
