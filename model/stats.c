@@ -199,13 +199,21 @@ void stats_lanes_init(struct stats_lanes *c)
 	c->in_lanes = false;
 }
 
-/* Vectorized (x cannot alias the lanes), in the widest registers the CPU has: only
- * additions, subtractions and fabs, so no contraction into FMA can change a bit.
- * GCC only: clang 14 leaves the clones' dispatcher undefined at link time (make fuzz). */
+/* One block into the lanes, vectorized (x cannot alias the lanes) in the widest
+ * registers the CPU has: only additions, subtractions and fabs, so no contraction into
+ * FMA can change a bit. Alone in its function: with the pending values' branches
+ * around it GCC leaves the loop scalar. GCC only: clang 14 leaves the clones'
+ * dispatcher undefined at link time (make fuzz). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
-void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n)
+static void lanes_put(struct stats_lanes *restrict c, const double *restrict x)
+{
+	for (size_t l = 0; l < STATS_LANES; l++)
+		lane_add_at(c->t, c->e, c->inexact, c->mag, l, x[l]);
+}
+
+void stats_lanes_add(struct stats_lanes *c, const double *x, size_t n)
 {
 	if (!c->in_lanes && c->npend + n <= STATS_LANES) {
 		memcpy(c->pend + c->npend, x, n * sizeof(*x));
@@ -218,13 +226,11 @@ void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, s
 		memset(c->inexact, 0, sizeof(c->inexact));
 		memset(c->mag, 0, sizeof(c->mag));
 		memset(c->pend + c->npend, 0, (STATS_LANES - c->npend) * sizeof(*c->pend));
-		for (size_t l = 0; l < STATS_LANES; l++)
-			lane_add_at(c->t, c->e, c->inexact, c->mag, l, c->pend[l]);
+		lanes_put(c, c->pend);
 		c->used = c->npend;
 		c->in_lanes = true;
 	}
-	for (size_t l = 0; l < STATS_LANES; l++)
-		lane_add_at(c->t, c->e, c->inexact, c->mag, l, x[l]);
+	lanes_put(c, x);
 	c->used = n > c->used ? n : c->used;
 }
 

@@ -42,7 +42,7 @@ struct stats_lanes {
 	bool in_lanes;
 };
 void stats_lanes_init(struct stats_lanes *c);
-void stats_lanes_add(struct stats_lanes *restrict c, const double *restrict x, size_t n);
+void stats_lanes_add(struct stats_lanes *c, const double *x, size_t n);
 bool stats_lanes_sum(struct stats_lanes *c, double *out);
 
 /* A running exactly rounded sum, for sums gathered value by value (init, add...,
