@@ -817,11 +817,18 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
 {
 	double m, w;
-	for (size_t k = 0; k < s->nc; k++) {
-		size_t c0, c1;
-		grid_scale_segment(s, k, &c0, &c1);
-		if (row_range(g, row, ri, c0, c1, &m, &w))
-			grid_scale_add_mean(s, m);
+	if (s->nc == s->ncols && !g->shift) { /* a column a segment (64 steps or fewer): */
+		const float *v = row_val(g, row, 0); /* row_range() of one cell, (0 + v * 1) / 1 */
+		for (size_t k = 0; k < s->nc; k++)
+			if (!isnan(v[k]))
+				grid_scale_add_mean(s, 0.0 + (double)v[k]);
+	} else {
+		for (size_t k = 0; k < s->nc; k++) {
+			size_t c0, c1;
+			grid_scale_segment(s, k, &c0, &c1);
+			if (row_range(g, row, ri, c0, c1, &m, &w))
+				grid_scale_add_mean(s, m);
+		}
 	}
 	if (row_range(g, row, ri, 0, s->ncols, &m, &w))
 		grid_scale_add_worst(s, w);

@@ -219,6 +219,55 @@ static void test_unreadable(struct run *lazy, const char *dir)
 	analysis_heat_free(g);
 }
 
+static bool scale_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
+{
+	return heat_range(ud, row, c0, c1, mean, worst);
+}
+
+/* heat_row_scale (the index summary's writers) = grid_scale_add_row over heat_range, bit
+ * for bit: each segment's mean in order and the worst, on rows with missing cells and
+ * cells of -0.0 and +0.0 (a column of thirds of a microsecond: not whole nanoseconds,
+ * so the sign of a zero is kept), at 37 steps (a column a segment) and 150 (segments
+ * of 2-3). */
+static void test_row_scale(void)
+{
+	bool same = true;
+	for (long S = 37; S <= 150; S += 113) {
+		struct opts o = { 0 };
+		struct run *run = run_open(NULL, 0, &o, NULL);
+		struct steps_model *m = steps_model_get(run);
+		int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+		int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+		for (int r = 0; r < 4; r++) {
+			struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+			for (long k = 0; k < S; k++) {
+				size_t pos = rank_append(rs, k, 0, false);
+				rank_set(rs, pos, fwd, 0.01);
+				if (k % 5 != r)
+					rank_set(rs, pos, comm, k % 4 == 0 ? -0.0 : k % 4 == 1 ? 0.0 : (double)(7 * k + r) / 3e6);
+			}
+			steps_publish_rank(m, rs);
+		}
+		steps_finalize(m);
+		const struct heat_grid *g = analysis_heatmap(run, comm);
+		struct grid_src src = { .nrows = 4, .ncols = heat_nsteps(g), .ud = (void *)g, .range = scale_range };
+		struct grid_scale a, b;
+		grid_scale_init(&a, 4, heat_nsteps(g));
+		grid_scale_init(&b, 4, heat_nsteps(g));
+		for (size_t r = 0; g && r < 4; r++) {
+			grid_scale_add_row(&a, &src, NULL, r);
+			heat_row_scale(g, analysis_heat_row(g, r, false), r, &b);
+		}
+		same = same && g && a.n == b.n && a.n > 0 && memcmp(a.v, b.v, a.n * sizeof(*a.v)) == 0 &&
+		       a.have_worst == b.have_worst && memcmp(&a.worst, &b.worst, sizeof(a.worst)) == 0;
+		double lo[2], hi[2];
+		grid_scale_done(&a, &lo[0], &hi[0]);
+		grid_scale_done(&b, &lo[1], &hi[1]);
+		run_free(run);
+	}
+	ok(same, "a row's colour scale from its words = grid_scale_add_row over heat_range, bit for bit");
+}
+
 int main(void)
 {
 	char dir[512];
@@ -234,6 +283,7 @@ int main(void)
 	test_coarse(plain, lazy);
 	test_cancel(lazy);
 	test_unreadable(lazy, dir);
+	test_row_scale();
 	run_free(lazy);
 	run_free(plain);
 	tu_rm_rf(dir);
