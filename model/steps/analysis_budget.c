@@ -188,8 +188,26 @@ static bool lane_sum(struct budget_lanes *bl, const bool *has, int l, double *ou
 /* Records that are exactly the aligned steps (position k = aligned step k): the blocks
  * of rank_compute over the records are the ones over the aligned steps, and every
  * record's phases go into the sums. */
-bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
-				double *comm, struct budget_sums *sums)
+void analysis_budget_plan(const struct steps_model *m, const struct phase_sets *ps, struct budget_plan *bp)
+{
+	memset(bp, 0, sizeof(*bp));
+	bp->line = xmalloc((ps->ncompute + 1) * sizeof(*bp->line));
+	for (size_t i = 0; i < ps->ncompute; i++) {
+		bp->line[i] = budget_line_of(steps_metric(m, ps->compute[i])->name);
+		if (bp->line[i] >= 0)
+			bp->has[bp->line[i]] = true;
+	}
+	bp->has[BUDGET_LANE_COMM] = ps->comm >= 0;
+}
+
+void analysis_budget_plan_free(struct budget_plan *bp)
+{
+	free(bp->line);
+	bp->line = NULL;
+}
+
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, const struct budget_plan *bp,
+				size_t ri, double *out, double *comm, struct budget_sums *sums)
 {
 	const struct steps_model *m = run->steps;
 	const struct rank_steps *r = m->rank[ri];
@@ -199,25 +217,18 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, si
 		analysis_rank_compute(m, ps, ri, 0, S, out, comm);
 		return false;
 	}
-	int *line = xmalloc((ps->ncompute + 1) * sizeof(*line));
-	bool has[BUDGET_NLANES] = { false };
-	for (size_t i = 0; i < ps->ncompute; i++) {
-		line[i] = budget_line_of(steps_metric(m, ps->compute[i])->name);
-		if (line[i] >= 0)
-			has[line[i]] = true;
-	}
 	struct budget_lanes *bl = xmalloc(sizeof(*bl));
-	bl->line = line;
-	bl->comm = has[BUDGET_LANE_COMM] = ps->comm >= 0;
+	bl->line = bp->line;
+	bl->comm = bp->has[BUDGET_LANE_COMM];
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		stats_lanes_init(&bl->lane[l]);
 	analysis_records_compute_lanes(m, ps, ri, out, comm, bl);
 	*sums = (struct budget_sums){ .n = S };
-	bool ok = lane_sum(bl, has, BUDGET_LANE_COMPUTE, &sums->compute) &&
-		  lane_sum(bl, has, BUDGET_LANE_DATA, &sums->data) && lane_sum(bl, has, BUDGET_LANE_COMM, &sums->comm) &&
-		  lane_sum(bl, has, BUDGET_LANE_OTHER, &sums->other);
+	bool ok = lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
+		  lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
+		  lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
+		  lane_sum(bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
 	free(bl);
-	free(line);
 	return ok;
 }
 

@@ -102,6 +102,7 @@ struct step_pass {
 	double *comm_max;         /* with rows: per aligned step the comm the step pass takes */
 	double *comm_part;        /* fill_rows: per task, its ranks' share of comm_max (S each) */
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
+	struct budget_plan bplan;
 	struct budget_sums *bsum;
 };
 
@@ -270,7 +271,7 @@ static void fill_rows(void *ud, size_t task)
 	for (size_t k = 0; k < p->S; k++)
 		share[k] = NAN;
 	for (size_t r = r0; r < p->N && r < r0 + ANALYSIS_RANK_CHUNK; r++) {
-		if (!analysis_rank_compute_sums(p->run, &p->ps, r, p->rows + r * p->S, cm, &p->bsum[r]))
+		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, p->rows + r * p->S, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
 		for (size_t k = 0; k < p->S; k++)
 			if (r == 0 || (task == 0 ? cm[k] > share[k] : !isnan(cm[k]) && (isnan(share[k]) || cm[k] > share[k])))
@@ -294,7 +295,9 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
 	p->comm_part = xmalloc(ntasks * p->S * sizeof(*p->comm_part));
 	p->run = run;
+	analysis_budget_plan(run->steps, &p->ps, &p->bplan);
 	pool_run(ntasks, analysis_threads(run), fill_rows, p);
+	analysis_budget_plan_free(&p->bplan);
 	p->comm_max = p->comm_part; /* task 0's, then each later task's when greater */
 	for (size_t t = 1; t < ntasks; t++)
 		for (size_t k = 0; k < p->S; k++)

@@ -600,8 +600,18 @@ void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
  * (analysis_rank_compute()) and, when its records are the aligned steps, its budget
  * sums with them, from the same blocks of its columns (true; false: out and comm only,
  * the caller takes analysis_budget_sums()). */
-bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, size_t ri, double *out,
-				double *comm, struct budget_sums *sums);
+struct budget_plan;
+bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, const struct budget_plan *bp,
+				size_t ri, double *out, double *comm, struct budget_sums *sums);
+/* The budget line of each of ps's compute phases (-1: none) and the lines that have a
+ * column, the same for every rank: taken once for a pass of
+ * analysis_rank_compute_sums(). */
+struct budget_plan {
+	int *line;
+	bool has[BUDGET_NLANES];
+};
+void analysis_budget_plan(const struct steps_model *m, const struct phase_sets *ps, struct budget_plan *bp);
+void analysis_budget_plan_free(struct budget_plan *bp);
 
 struct summary_out {
 	size_t nranks;
