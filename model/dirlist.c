@@ -23,6 +23,7 @@ struct slot {
 	int val;             /* memos; files: the errno when data is NULL */
 	char *data;          /* files: the whole file */
 	size_t len;
+	struct dirlist_stamp stamp; /* files: at the open data came from */
 	bool busy;           /* being read by one thread (the others wait on `ready`) */
 };
 
@@ -332,14 +333,18 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 }
 
 /* Open and read path: all of it when keep is set and it is small (*whole), else its
- * first n bytes. NULL and errno when it cannot be opened or read. */
-static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole)
+ * first n bytes, and the file's stamp at the open. NULL and errno when it cannot be
+ * opened or read. */
+static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole,
+		       struct dirlist_stamp *stamp)
 {
 	*whole = false;
 	struct stat st;
 	int fd = infile_open_st(path, &st);
 	if (fd < 0)
 		return NULL;
+	*stamp = (struct dirlist_stamp){ (long long)st.st_size,
+					 (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec };
 	atomic_fetch_add(&file_reads, 1);
 	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
 	*whole = keep && size <= DIRLIST_SMALL;
@@ -364,11 +369,19 @@ static char *head_copy(const char *data, size_t len, size_t n, size_t *out)
 
 char *dirlist_read(const char *path, size_t n, size_t *len)
 {
+	return dirlist_read_stamp(path, n, len, NULL);
+}
+
+char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist_stamp *st)
+{
 	bool whole;
+	struct dirlist_stamp own;
+	if (!st)
+		st = &own;
 	pthread_mutex_lock(&lock);
 	if (!in_scope) {
 		pthread_mutex_unlock(&lock);
-		return read_file(path, n, len, false, &whole);
+		return read_file(path, n, len, false, &whole, st);
 	}
 	bool added;
 	size_t h = hash(path);
@@ -377,13 +390,14 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 		s->busy = true;
 		pthread_mutex_unlock(&lock);
 		size_t got = 0;
-		char *buf = read_file(path, n, &got, true, &whole);
+		char *buf = read_file(path, n, &got, true, &whole, st);
 		int e = errno;
 		pthread_mutex_lock(&lock);
 		s = find(&files, path, h);   /* the table may have grown meanwhile */
 		s->val = !buf ? e : whole ? 0 : -1;   /* -1: large, read each time */
 		s->data = whole ? buf : NULL;
 		s->len = whole ? got : 0;
+		s->stamp = *st;
 		slot_done(s);
 		if (buf && !whole) {
 			pthread_mutex_unlock(&lock);
@@ -395,10 +409,11 @@ char *dirlist_read(const char *path, size_t n, size_t *len)
 		pthread_cond_wait(&ready, &lock);
 	if (s->val == -1) {
 		pthread_mutex_unlock(&lock);
-		return read_file(path, n, len, false, &whole);
+		return read_file(path, n, len, false, &whole, st);
 	}
 	int e = s->val;
 	char *c = s->data ? head_copy(s->data, s->len, n, len) : NULL;
+	*st = s->stamp;
 	pthread_mutex_unlock(&lock);
 	errno = e;
 	return c;

@@ -59,6 +59,12 @@ void dirlist_memo_put(const void *tag, const char *path, int v);
  * one open between them. A larger file is read each time (its head only). */
 #define DIRLIST_SMALL ((size_t)64 << 10)
 char *dirlist_read(const char *path, size_t n, size_t *len);
+/* dirlist_read() that also gives the file's size and mtime (ns) as its fstat said at
+ * the open the bytes came from (a kept file's first), in *st when it could be opened. */
+struct dirlist_stamp {
+	long long size, mtime_ns;
+};
+char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist_stamp *st);
 /* Files opened by dirlist_read since the process started (tests and benchmarks). */
 size_t dirlist_file_reads(void);
 /* Listings read from disk since the process started (tests and benchmarks). */

@@ -163,6 +163,26 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
+static long model_rank(const struct index_part_spec *s, size_t i)
+{
+	return steps_rank_index(s->run->steps, (int)s->files[i].rank);
+}
+
+/* The stamp of files[i]'s run.json: as its loader read it, else as it is now. */
+static void put_meta_stamp(struct obuf *o, const struct index_part_spec *s, size_t i)
+{
+	long ri = s->run->steps ? model_rank(s, i) : -1;
+	long long size, mtime_ns;
+	if (ri >= 0 && steps_rank_meta_stamp(s->run->steps, (size_t)ri, &size, &mtime_ns)) {
+		ob_i64(o, size);
+		ob_i64(o, mtime_ns);
+		return;
+	}
+	char *meta = xasprintf("%s/run.json", s->files[i].dir);
+	put_stamp(o, meta);
+	free(meta);
+}
+
 /* Entry i of the spec's sources (or diagnostics): pick's list, else the range. */
 static size_t picked(const size_t *list, size_t first, size_t i)
 {
@@ -213,9 +233,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 		ob_i64(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
 		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
-		char *meta = xasprintf("%s/run.json", s->files[i].dir);
-		put_stamp(o, meta);
-		free(meta);
+		put_meta_stamp(o, s, i);
 	}
 	free(src);
 	struct steps_model *m = s->run->steps;
@@ -356,11 +374,6 @@ int index_file_write(const char *path, void (*fill)(struct obuf *body, struct ob
 }
 
 /* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
-static long model_rank(const struct index_part_spec *s, size_t i)
-{
-	return steps_rank_index(s->run->steps, (int)s->files[i].rank);
-}
-
 /* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
  * CRC-32 computed on the way; memory stays the 1 MB buffer plus the head. */
 static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)

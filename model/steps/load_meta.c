@@ -18,9 +18,9 @@
 #define META_MAX ((size_t)16 << 20)
 
 /* run.json (at most META_MAX bytes), read once per open with the probes (dirlist_read). */
-static char *read_small(const char *path, size_t *len, int *err)
+static char *read_small(const char *path, size_t *len, int *err, struct dirlist_stamp *st)
 {
-	char *buf = dirlist_read(path, META_MAX, len);
+	char *buf = dirlist_read_stamp(path, META_MAX, len, st);
 	*err = buf ? 0 : errno;
 	if (buf && *len >= META_MAX) {
 		free(buf);
@@ -425,7 +425,7 @@ char *steps_meta_name(const char *dir)
 	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
 	size_t len = 0;
 	int err = 0;
-	char *buf = read_small(path, &len, &err);
+	char *buf = read_small(path, &len, &err, NULL);
 	if (path != room)
 		free(path);
 	if (!buf)
@@ -450,7 +450,13 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
 	size_t len = 0;
 	int err = 0;
-	char *buf = read_small(path, &len, &err);
+	struct dirlist_stamp st;
+	char *buf = read_small(path, &len, &err, &st);
+	if (buf || err == EFBIG || err == ENOENT) { /* opened (a stamp), or absent */
+		m->stamped = true;
+		m->stamp_size = err == ENOENT ? -1 : st.size;
+		m->stamp_mtime_ns = err == ENOENT ? 0 : st.mtime_ns;
+	}
 	if (!buf) {
 		if (err != ENOENT) {
 			size_t si = run_add_source(run, path, "pytscope", rank, -1);

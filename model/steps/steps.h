@@ -67,6 +67,11 @@ struct steps_meta {
 	 * A load keeps it for its lowest rank only (not 10,000 copies for one reader). */
 	char *json;
 	size_t json_len;
+	/* run.json as the loader read it: its size (-1: absent) and mtime in ns at the open
+	 * (the index part's stamp of it); stamped false: not read here (restored from the
+	 * index, or unreadable) */
+	bool stamped;
+	long long stamp_size, stamp_mtime_ns;
 };
 
 /* ---- writing ------------------------------------------------------------- */
@@ -162,6 +167,9 @@ int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const 
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);
 /* Rank index of rank id, or -1. */
 long steps_rank_index(const struct steps_model *m, int rank);
+/* Rank ri's run.json stamp as its loader read it (steps_meta stamped): false when not
+ * known. */
+bool steps_rank_meta_stamp(const struct steps_model *m, size_t ri, long long *size, long long *mtime_ns);
 /* Position of the last record of rank ri with step number `step`; false when absent. */
 bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos);
 /* Number of distinct step numbers in rank ri. */

@@ -275,6 +275,14 @@ bool rank_scalars_exact(const struct rank_steps *r)
 	return r->exact_scalars;
 }
 
+bool steps_rank_meta_stamp(const struct steps_model *m, size_t ri, long long *size, long long *mtime_ns)
+{
+	const struct steps_meta *x = &m->rank[ri]->meta;
+	*size = x->stamp_size;
+	*mtime_ns = x->stamp_mtime_ns;
+	return x->stamped;
+}
+
 void rank_set_meta(struct rank_steps *r, struct steps_meta *meta)
 {
 	r->meta = *meta;

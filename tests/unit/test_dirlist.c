@@ -6,6 +6,7 @@
  * whose entries take more than one getdents64 buffer; dirlist_path; the pytscope probe
  * deciding from the listing (issue 17: identification without a stat per file). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,44 @@ static void test_read(const char *dir)
 	free(small);
 	free(big);
 	free(missing);
+}
+
+static void set_mtime(const char *path, long long sec)
+{
+	struct timespec t[2] = { { sec, 5 }, { sec, 5 } };
+	utimensat(AT_FDCWD, path, t, 0);
+}
+
+/* dirlist_read_stamp: the size and mtime of the open the bytes came from (the index
+ * part's stamp of a run.json is the file as its loader read it): a kept file's first
+ * open inside a scope, each open of a large file and outside a scope. */
+static void test_read_stamp(const char *dir)
+{
+	char *small = xasprintf("%s/stamp.json", dir), *big = xasprintf("%s/stamp_big.json", dir);
+	write_text(small, "{}", 2);
+	set_mtime(small, 1000000000);
+	size_t bign = DIRLIST_SMALL + 10, len;
+	char *text = xmalloc(bign);
+	memset(text, 'y', bign);
+	write_text(big, text, bign);
+	set_mtime(big, 1100000000);
+	struct dirlist_stamp st = { -2, -2 };
+	dirlist_scope_begin();
+	free(dirlist_read_stamp(small, 10, &len, &st));
+	ok(st.size == 2 && st.mtime_ns == 1000000000000000005LL, "in a scope: the stamp of the open (size, mtime in ns)");
+	write_text(small, "{\"a\": 1}", 8);
+	set_mtime(small, 1200000000);
+	st = (struct dirlist_stamp){ -2, -2 };
+	free(dirlist_read_stamp(small, 10, &len, &st));
+	ok(st.size == 2 && st.mtime_ns == 1000000000000000005LL, "a kept file: the stamp of the open its bytes came from");
+	free(dirlist_read_stamp(big, 10, &len, &st));
+	ok(st.size == (long long)bign && st.mtime_ns == 1100000000000000005LL, "a large file: its own open's stamp");
+	dirlist_scope_end();
+	free(dirlist_read_stamp(small, 10, &len, &st));
+	ok(st.size == 8 && st.mtime_ns == 1200000000000000005LL, "outside a scope: the file as it is now");
+	free(text);
+	free(small);
+	free(big);
 }
 
 /* 700 entries with long names: several getdents64 buffers (the 8 KB one on the
@@ -205,6 +244,7 @@ int main(void)
 	dirlist_scope_end();
 	is_int(registry_probe(&ld, dir, NULL), 3, "after the scope the probe is asked again");
 	test_read(dir);
+	test_read_stamp(dir);
 	test_big(dir);
 	test_probe(dir);
 
