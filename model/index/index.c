@@ -163,6 +163,7 @@ static void put_stamp(struct obuf *o, const char *path)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
+/* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
 static long model_rank(const struct index_part_spec *s, size_t i)
 {
 	return steps_rank_index(s->run->steps, (int)s->files[i].rank);
@@ -373,7 +374,6 @@ int index_file_write(const char *path, void (*fill)(struct obuf *body, struct ob
 	return err;
 }
 
-/* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
 /* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
  * CRC-32 computed on the way; memory stays the 1 MB buffer plus the head. */
 static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)

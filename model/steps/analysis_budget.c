@@ -185,9 +185,6 @@ static bool lane_sum(struct budget_lanes *bl, const bool *has, int l, double *ou
 	return stats_lanes_sum(&bl->lane[l], out);
 }
 
-/* Records that are exactly the aligned steps (position k = aligned step k): the blocks
- * of rank_compute over the records are the ones over the aligned steps, and every
- * record's phases go into the sums. */
 void analysis_budget_plan(const struct steps_model *m, const struct phase_sets *ps, struct budget_plan *bp)
 {
 	memset(bp, 0, sizeof(*bp));
@@ -206,6 +203,9 @@ void analysis_budget_plan_free(struct budget_plan *bp)
 	bp->line = NULL;
 }
 
+/* Records that are exactly the aligned steps (position k = aligned step k): the blocks
+ * of rank_compute over the records are the ones over the aligned steps, and every
+ * record's phases go into the sums. */
 bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, const struct budget_plan *bp,
 				size_t ri, double *out, double *comm, struct budget_sums *sums)
 {

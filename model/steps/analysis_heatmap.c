@@ -768,7 +768,7 @@ void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t sp
 }
 
 /* heat_range() over row ri whose words are at row (NULL: a restored row read by
- * chunks); inlined where the row is at hand. */
+ * chunks): heat_range() and heat_row_scale() alike. */
 static inline bool row_range(const struct heat_grid *g, const void *row, size_t ri, size_t k_lo, size_t k_hi,
 			     double *mean, double *worst)
 {
