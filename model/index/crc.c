@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* crc.c: the CRC-32 of the persistent index (codec.h index_crc32): zlib's crc32, bit for
  * bit, computed on x86-64 CPUs with carry-less multiplication (PCLMULQDQ, chosen at run
- * time) by folding 64 bytes at a time (256 with 512-bit VPCLMULQDQ, which also copies
- * the bytes for index_crc32_copy), else by zlib. Folding keeps four 128-bit
+ * time) by folding 64 bytes at a time (256 with 512-bit VPCLMULQDQ, 128 with 256-bit
+ * VPCLMULQDQ under AVX2, both of which also copy the bytes for index_crc32_copy), else
+ * by zlib. Folding keeps four 128-bit
  * remainders, each multiplied forward over the bytes after it by x^k mod P constants of
  * the reflected polynomial 0xEDB88320 (x^(512+32), x^(512-32) for 64 bytes; x^(128+32),
  * x^(128-32) for 16); the one 128-bit value left is, for the CRC, the same as the bytes
@@ -110,11 +111,65 @@ __attribute__((target("avx512f,vpclmulqdq,pclmul,sse2"))) static uint32_t crc_vc
 	return crc_finish(y, p, left);
 }
 
+/* 256-bit lanes (AVX2 CPUs with VPCLMULQDQ, AMD Zen 3 and Intel Ice Lake on): four
+ * registers of two 128-bit remainders, 128 bytes folded at a time (x^(1024+32),
+ * x^(1024-32)), copied to dst on the way when dst is not NULL; then the eight
+ * remainders, in the order of their bytes, folded into one (the 16-byte constants), and
+ * the rest as crc_clmul does. n >= 256. */
+__attribute__((target("avx2,vpclmulqdq,pclmul,sse2"))) static __m256i fold2(__m256i x, __m256i k)
+{
+	return _mm256_xor_si256(_mm256_clmulepi64_epi128(x, k, 0x00), _mm256_clmulepi64_epi128(x, k, 0x11));
+}
+
+__attribute__((target("avx2,vpclmulqdq,pclmul,sse2"))) static uint32_t crc_yclmul(uint32_t crc, unsigned char *dst,
+										      const unsigned char *p, size_t n)
+{
+	const __m256i k128 = _mm256_broadcastsi128_si256(_mm_set_epi64x(0x14a7fe880, 0x1e88ef372));
+	const __m128i k16 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+	__m256i x[4];
+	for (int i = 0; i < 4; i++) {
+		x[i] = _mm256_loadu_si256((const void *)(p + 32 * i));
+		if (dst)
+			_mm256_storeu_si256((void *)(dst + 32 * i), x[i]);
+	}
+	x[0] = _mm256_xor_si256(x[0], _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~crc)));
+	size_t left = n - 128;
+	for (p += 128, dst = dst ? dst + 128 : NULL; left >= 128; left -= 128, p += 128) {
+		for (int i = 0; i < 4; i++) {
+			__m256i y = _mm256_loadu_si256((const void *)(p + 32 * i));
+			if (dst)
+				_mm256_storeu_si256((void *)(dst + 32 * i), y);
+			x[i] = _mm256_xor_si256(fold2(x[i], k128), y);
+		}
+		if (dst)
+			dst += 128;
+	}
+	__m128i y = _mm256_castsi256_si128(x[0]);
+	y = _mm_xor_si128(fold(y, k16), _mm256_extracti128_si256(x[0], 1));
+	for (int i = 1; i < 4; i++) {
+		y = _mm_xor_si128(fold(y, k16), _mm256_castsi256_si128(x[i]));
+		y = _mm_xor_si128(fold(y, k16), _mm256_extracti128_si256(x[i], 1));
+	}
+	if (dst)
+		memcpy(dst, p, left);
+	for (; left >= 16; left -= 16, p += 16)
+		y = _mm_xor_si128(fold(y, k16), load(p));
+	return crc_finish(y, p, left);
+}
+
 static bool have_vclmul(void)
 {
 	static int have = -1;
 	if (have < 0)
 		have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
+	return have;
+}
+
+static bool have_yclmul(void)
+{
+	static int have = -1;
+	if (have < 0)
+		have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq");
 	return have;
 }
 #endif
@@ -124,6 +179,8 @@ uint32_t index_crc32(uint32_t crc, const void *p, size_t n)
 #ifdef CRC_CLMUL
 	if (n >= 256 && have_vclmul())
 		return crc_vclmul(crc, NULL, p, n);
+	if (n >= 256 && have_yclmul())
+		return crc_yclmul(crc, NULL, p, n);
 	if (n >= 64 && __builtin_cpu_supports("pclmul"))
 		return crc_clmul(crc, p, n);
 #endif
@@ -135,6 +192,8 @@ uint32_t index_crc32_copy(uint32_t crc, void *dst, const void *src, size_t n)
 #ifdef CRC_CLMUL
 	if (n >= 256 && have_vclmul())
 		return crc_vclmul(crc, dst, src, n);
+	if (n >= 256 && have_yclmul())
+		return crc_yclmul(crc, dst, src, n);
 #endif
 	memcpy(dst, src, n);
 	return index_crc32(crc, src, n);
