@@ -273,9 +273,15 @@ static void fill_rows(void *ud, size_t task)
 	for (size_t r = r0; r < p->N && r < r0 + ANALYSIS_RANK_CHUNK; r++) {
 		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, p->rows + r * p->S, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
-		for (size_t k = 0; k < p->S; k++)
-			if (r == 0 || (task == 0 ? cm[k] > share[k] : !isnan(cm[k]) && (isnan(share[k]) || cm[k] > share[k])))
-				share[k] = cm[k];
+		if (r == 0) /* the rule's cases apart: no test of r or task per step */
+			memcpy(share, cm, p->S * sizeof(*share));
+		else if (task == 0)
+			for (size_t k = 0; k < p->S; k++)
+				share[k] = cm[k] > share[k] ? cm[k] : share[k];
+		else
+			for (size_t k = 0; k < p->S; k++)
+				if (!isnan(cm[k]) && (isnan(share[k]) || cm[k] > share[k]))
+					share[k] = cm[k];
 	}
 	free(cm);
 }
