@@ -355,12 +355,14 @@ static void heat_level_row(struct heat_grid *g, size_t r)
 		if (g->dense) {
 			const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
 			float *v = row_val(g, row, l), *w = row_worst(g, row, l);
-			double h = (double)((size_t)1 << (l - 1)), n = 2 * h;
+			/* n = 2^l: sum / n and sum * (1 / n) round the same exact value, and a
+			 * multiplication costs a fraction of a division */
+			double h = (double)((size_t)1 << (l - 1)), inv_n = 1.0 / (2 * h);
 			for (; 2 * b + 2 < pl; b++) { /* both children full: not the last one */
 				double sum = 0;
 				sum += (double)pv[2 * b] * h;
 				sum += (double)pv[2 * b + 1] * h;
-				v[b] = (float)(sum / n);
+				v[b] = (float)(sum * inv_n);
 				w[b] = pw[2 * b + 1] > pw[2 * b] ? pw[2 * b + 1] : pw[2 * b];
 			}
 		}
