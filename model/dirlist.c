@@ -344,7 +344,7 @@ static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool 
 	if (fd < 0)
 		return NULL;
 	*stamp = (struct dirlist_stamp){ (long long)st.st_size,
-					 (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec };
+					 infile_mtime_ns(&st) };
 	atomic_fetch_add(&file_reads, 1);
 	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
 	*whole = keep && size <= DIRLIST_SMALL;

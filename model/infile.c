@@ -36,6 +36,11 @@ int infile_open(const char *path)
 	return open_checked(AT_FDCWD, path, &st);
 }
 
+long long infile_mtime_ns(const struct stat *st)
+{
+	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
 int infile_open_st(const char *path, struct stat *st)
 {
 	return open_checked(AT_FDCWD, path, st);

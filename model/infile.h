@@ -27,6 +27,9 @@ int infile_openat_stream(int dirfd, const char *path, struct stat *st);
 int infile_openat_statted(int dirfd, const char *path, const struct stat *st);
 /* The same as a stdio stream ("rb"). */
 FILE *infile_fopen(const char *path);
+/* A stat's mtime in nanoseconds since the epoch: what the index and follow mode record
+ * of a file to tell whether it changed. */
+long long infile_mtime_ns(const struct stat *st);
 /* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */
 const char *infile_strerror(int err);
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "model/index/codec.h"
 #include "model/index/delta.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -250,7 +251,7 @@ static bool id_now(const char *path, struct index_file_id *id)
 	if (stat(path, &st) != 0)
 		return false;
 	*id = (struct index_file_id){ (long long)st.st_size,
-				      (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+				      infile_mtime_ns(&st),
 				      (long long)st.st_ino, 0 };
 	return true;
 }

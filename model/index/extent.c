@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -90,17 +91,12 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps)
 	extent_put_src(o, run, steps, source_of(run, steps));
 }
 
-static long long mtime_ns_of(const struct stat *st)
-{
-	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
-}
-
 void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st)
 {
 	long long size, covered;
 	if (!source_extent(run, (long)src, &size, &covered))
 		return;
-	struct source_stamp s = { .set = true, .size = size, .mtime_ns = mtime_ns_of(st),
+	struct source_stamp s = { .set = true, .size = size, .mtime_ns = infile_mtime_ns(st),
 				  .ino = (long long)st->st_ino, .consumed = covered };
 	if (size < 0 || size > (long long)st->st_size) /* extent_put_src() judges the file as it is then */
 		return;
@@ -144,7 +140,7 @@ void extent_put_src(struct obuf *o, const struct run *run, const char *steps, lo
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		e.size = (long long)st.st_size;
-		e.mtime_ns = mtime_ns_of(&st);
+		e.mtime_ns = infile_mtime_ns(&st);
 		e.ino = (long long)st.st_ino;
 		long long size, covered;
 		/* the size the parse read, not the size now: a file that grew meanwhile is GREW
@@ -179,7 +175,7 @@ enum extent_state extent_check(const struct index_extent *e, const char *steps)
 	if (stat(steps, &st) != 0)
 		return e->size < 0 ? EXTENT_SAME : EXTENT_STALE;
 	long long size = (long long)st.st_size;
-	long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	long long mtime = infile_mtime_ns(&st);
 	if (size == e->size && mtime == e->mtime_ns)
 		return EXTENT_SAME;
 	if (e->size < 0 || e->covered < 0 || (long long)st.st_ino != e->ino || size <= e->size ||

@@ -16,6 +16,7 @@
 #include "model/index/codec.h"
 #include "model/index/delta.h"
 #include "model/index/extent.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -151,7 +152,7 @@ static struct file_stamp stamp_of(const char *path)
 	if (stat(path, &st) != 0)
 		return (struct file_stamp){ -1, 0 };
 	return (struct file_stamp){ (long long)st.st_size,
-				    (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec };
+				    infile_mtime_ns(&st) };
 }
 
 static void put_stamp(struct obuf *o, const char *path)
@@ -668,7 +669,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 		bad = header_check(hdr, INDEX_HEADER_LEN, (unsigned long long)st.st_size, &h);
 	if (!bad) {
 		id->size = (long long)st.st_size;
-		id->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		id->mtime_ns = infile_mtime_ns(&st);
 		id->ino = (long long)st.st_ino;
 		id->body_end = INDEX_HEADER_LEN + h.head_off;
 		*head = xmalloc(h.head_len ? h.head_len : 1);

@@ -30,6 +30,7 @@
 #include "model/grid.h"
 #include "model/index/codec.h"
 #include "model/index/index.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -233,7 +234,7 @@ void summary_put_parts(struct obuf *h, const char *run_dir)
 		bool ok = stat(parts[i], &st) == 0;
 		ob_str(h, base_name(parts[i]));
 		ob_i64(h, ok ? (long long)st.st_size : -1);
-		ob_i64(h, ok ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0);
+		ob_i64(h, ok ? infile_mtime_ns(&st) : 0);
 		ob_i64(h, ok ? (long long)st.st_ino : 0);
 		free(parts[i]);
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "model/grid.h"
 #include "model/index/codec.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -101,7 +102,7 @@ static bool parts_earlier(struct ibuf *b, const char *run_dir)
 		const char *slash = strrchr(parts[i], '/');
 		ok = ok && stat(parts[i], &st) == 0;
 		cur[i] = (struct summary_part){ slash ? slash + 1 : parts[i], (long long)st.st_size,
-						(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+						infile_mtime_ns(&st),
 						(long long)st.st_ino };
 	}
 	bool extended = false;

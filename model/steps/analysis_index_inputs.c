@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/index/codec.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -133,7 +134,7 @@ static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 	bool ok = stat(j->part, &st) == 0;
 	ob_str(h, base_of(j->part));
 	ob_i64(h, ok ? (long long)st.st_size : -1);
-	ob_i64(h, ok ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0);
+	ob_i64(h, ok ? infile_mtime_ns(&st) : 0);
 	ob_i64(h, ok ? (long long)st.st_ino : 0);
 	ob_u64(h, ps.ncompute);
 	for (size_t i = 0; i < ps.ncompute; i++)

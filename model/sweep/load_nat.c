@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/dirlist.h"
+#include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -227,7 +228,7 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 			      .root = root_of(path), .merge_into = -1 };
 	struct stat fst;
 	if (stat(path, &fst) == 0)
-		n.mtime_ns = (long long)fst.st_mtim.tv_sec * 1000000000LL + fst.st_mtim.tv_nsec;
+		n.mtime_ns = infile_mtime_ns(&fst);
 	int cd = json_get(&d, 0, "calc_data");
 	if (cd < 0) {
 		cd = json_get(&d, 0, "per_concurrency_data");

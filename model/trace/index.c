@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include "model/index/codec.h"
 #include "model/index/index.h"
+#include "model/infile.h"
 #include "model/opts.h"
 #include "model/run.h"
 #include "model/xalloc.h"
@@ -358,7 +359,7 @@ static bool same_stamp(const struct trace_rank *r)
 {
 	struct stat st;
 	return stat(r->path, &st) == 0 && (long long)st.st_size == r->file_size &&
-	       (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == r->file_mtime_ns;
+	       infile_mtime_ns(&st) == r->file_mtime_ns;
 }
 
 /* Publish one checked record into the run: its source, its diagnostics, its rank. */

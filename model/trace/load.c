@@ -804,7 +804,7 @@ static void load_one(void *ud, size_t i)
 	if (r) {
 		r->src = src;
 		r->file_size = size;
-		r->file_mtime_ns = size >= 0 ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0;
+		r->file_mtime_ns = size >= 0 ? infile_mtime_ns(&st) : 0;
 	}
 	job->out[i] = r;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 
@@ -287,7 +288,7 @@ static bool same_file(const struct trace_rank *r)
 {
 	struct stat st;
 	return stat(r->path, &st) == 0 && (long long)st.st_size == r->file_size &&
-	       (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == r->file_mtime_ns;
+	       infile_mtime_ns(&st) == r->file_mtime_ns;
 }
 
 /* Move f's events (and names, steps) into r; f keeps the rest and is freed. */
