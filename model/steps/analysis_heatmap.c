@@ -13,6 +13,7 @@
 #include "model/pool.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "model/steps/heat_kernels.h"
 #include "model/xalloc.h"
 
 void analysis_heat_free(struct heat_grid *g)
@@ -245,16 +246,14 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf, bool
 		g->row[r] = xmalloc(g->row_words * 4);
 	float *v = row_val(g, g->row[r], 0); /* NaN marks a missing cell */
 	size_t kb = row_compute(p, series, r, g->from[r], buf, have), k = g->from[r];
-	/* the columns row_compute gave (aligned steps: each has its median), in loops the
-	 * compiler vectorizes; then the rest one by one */
-	if (p->cmed)
-		for (; k < kb && k < S; k++)
-			v[k] = p->cmed[k] > 0 ? (float)(buf[k] / p->cmed[k] - 1.0) : NAN;
-	else
-		for (; k < kb && k < S; k++)
-			v[k] = (float)buf[k];
-	for (size_t j = g->from[r]; j < k; j++)
-		missing |= isnan(v[j]);
+	/* the columns row_compute gave (aligned steps: each has its median) four at a
+	 * time; then the rest one by one */
+	size_t end = kb < S ? kb : S;
+	if (k < end) {
+		missing = p->cmed ? heat_cells_rel(v + k, buf + k, p->cmed + k, end - k)
+				  : heat_cells(v + k, buf + k, end - k);
+		k = end;
+	}
 	for (; k < S; k++) {
 		double x = k < kb ? buf[k] : 0;
 		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
@@ -352,19 +351,11 @@ static void heat_level_row(struct heat_grid *g, size_t r)
 	void *row = g->row[r];
 	for (size_t l = 1; l < g->nlevels; l++) {
 		size_t pl = g->len[l - 1], len = g->len[l], b = g->from[r] >> l;
-		if (g->dense) {
-			const float *pv = row_val(g, row, l - 1), *pw = row_worst(g, row, l - 1);
-			float *v = row_val(g, row, l), *w = row_worst(g, row, l);
-			/* n = 2^l: sum / n and sum * (1 / n) round the same exact value, and a
-			 * multiplication costs a fraction of a division */
-			double h = (double)((size_t)1 << (l - 1)), inv_n = 1.0 / (2 * h);
-			for (; 2 * b + 2 < pl; b++) { /* both children full: not the last one */
-				double sum = 0;
-				sum += (double)pv[2 * b] * h;
-				sum += (double)pv[2 * b + 1] * h;
-				v[b] = (float)(sum * inv_n);
-				w[b] = pw[2 * b + 1] > pw[2 * b] ? pw[2 * b + 1] : pw[2 * b];
-			}
+		size_t full = pl > 1 ? (pl - 1) / 2 : 0; /* both children full: 2b + 2 < pl */
+		if (g->dense && b < full) {
+			heat_halve(row_val(g, row, l - 1), row_worst(g, row, l - 1), row_val(g, row, l),
+				   row_worst(g, row, l), b, full, (double)((size_t)1 << (l - 1)));
+			b = full;
 		}
 		for (; b < len; b++)
 			heat_block(g, row, l, b);
