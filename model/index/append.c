@@ -41,41 +41,72 @@ static bool in_plan(const struct steps_rank_file *files, size_t n, long rank)
 	return bsearch(&key, files, n, sizeof(key), cmp_file_rank) != NULL;
 }
 
-static int cmp_src_path(const void *a, const void *b, void *ud)
+/* The pytscope sources by path: per path the latest source (the highest index in
+ * run->src) and how many there are. Open addressing over a power of two of slots, at
+ * least twice the sources. */
+struct src_slot {
+	const char *path;     /* NULL: empty */
+	uint64_t hash;
+	size_t latest, count;
+};
+
+struct src_table {
+	struct src_slot *slot;
+	size_t mask;
+};
+
+static uint64_t path_hash(const char *s)
 {
-	const struct run *run = ud;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int c = strcmp(run->src[i].path, run->src[j].path);
-	return c ? c : (i > j) - (i < j);
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+	return h;
+}
+
+/* The slot of path: its entry, or the empty slot where it goes. */
+static struct src_slot *src_find(const struct src_table *t, const char *path, uint64_t h)
+{
+	for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+		struct src_slot *s = &t->slot[i];
+		if (!s->path || (s->hash == h && strcmp(s->path, path) == 0))
+			return s;
+	}
+}
+
+static void src_table_build(struct src_table *t, const struct run *run)
+{
+	size_t cap = 16;
+	while (cap < 2 * run->nsrc)
+		cap *= 2;
+	t->slot = xcalloc(cap, sizeof(*t->slot));
+	t->mask = cap - 1;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *src = &run->src[i];
+		if (!src->format || strcmp(src->format, "pytscope") != 0)
+			continue;
+		uint64_t h = path_hash(src->path);
+		struct src_slot *s = src_find(t, src->path, h);
+		s->path = src->path;
+		s->hash = h;
+		s->latest = i;
+		s->count++;
+	}
 }
 
 void index_sources_of(struct run *run, const struct steps_rank_file *files, const size_t *which, size_t n,
 		      long *latest, size_t *count)
 {
 	pthread_mutex_lock(&run->lock);
-	size_t *ord = xmalloc((run->nsrc ? run->nsrc : 1) * sizeof(*ord)), k = 0;
-	for (size_t i = 0; i < run->nsrc; i++)
-		if (run->src[i].format && strcmp(run->src[i].format, "pytscope") == 0)
-			ord[k++] = i;
-	qsort_r(ord, k, sizeof(*ord), cmp_src_path, run);
+	struct src_table t;
+	src_table_build(&t, run);
 	for (size_t i = 0; i < n; i++) {
 		const char *path = files[which ? which[i] : i].steps;
-		size_t lo = 0, hi = k;   /* the first entry after path */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (strcmp(run->src[ord[mid]].path, path) <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t c = 0;
-		while (c < lo && strcmp(run->src[ord[lo - 1 - c]].path, path) == 0)
-			c++;
-		latest[i] = c ? (long)ord[lo - 1] : -1;
+		const struct src_slot *s = src_find(&t, path, path_hash(path));
+		latest[i] = s->path ? (long)s->latest : -1;
 		if (count)
-			count[i] = c;
+			count[i] = s->path ? s->count : 0;
 	}
-	free(ord);
+	free(t.slot);
 	pthread_mutex_unlock(&run->lock);
 }
 

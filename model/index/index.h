@@ -139,7 +139,7 @@ void index_log_end(struct index_log *lg);
 
 /* For files[which[i]] (files[i] when which is NULL), i < n: the index in run->src of
  * the latest pytscope source of its steps.jsonl (-1: none) and, when count is not NULL,
- * how many the run has. O((sources + n) log sources); takes run->lock. */
+ * how many the run has. O(sources + n) expected (a hash of the paths); takes run->lock. */
 void index_sources_of(struct run *run, const struct steps_rank_file *files, const size_t *which, size_t n,
 		      long *latest, size_t *count);
 

@@ -761,6 +761,38 @@ static void test_crc(void)
 	free(b);
 }
 
+/* index_sources_of: per rank file, the latest pytscope source of its path and how many
+ * the run has (a reloaded rank has two); other formats and other paths do not count. */
+static void test_sources_of(void)
+{
+	struct run *run = new_run();
+	char path[64];
+	for (int r = 0; r < 300; r++) { /* enough paths for the table to grow */
+		snprintf(path, sizeof(path), "/runs/a/rank%d/steps.jsonl", r);
+		run_add_source(run, path, "pytscope", r, 100);
+	}
+	size_t again = run_add_source(run, "/runs/a/rank5/steps.jsonl", "pytscope", 5, 120);
+	run_add_source(run, "/runs/a/rank6/steps.jsonl", "kineto", 6, 10);
+	run_add_source(run, "/runs/a/rank7/trace.json", "kineto", 7, 10);
+	struct steps_rank_file f[] = { { .rank = 4, .steps = "/runs/a/rank4/steps.jsonl" },
+				       { .rank = 5, .steps = "/runs/a/rank5/steps.jsonl" },
+				       { .rank = 6, .steps = "/runs/a/rank6/steps.jsonl" },
+				       { .rank = 7, .steps = "/runs/a/rank7/trace.json" },
+				       { .rank = 8, .steps = "/runs/b/rank8/steps.jsonl" } };
+	long latest[5];
+	size_t count[5];
+	index_sources_of(run, f, NULL, 5, latest, count);
+	ok(latest[0] == 4 && count[0] == 1, "a file read once: its source, one");
+	ok(latest[1] == (long)again && count[1] == 2, "a rank read twice: the latest source, two");
+	ok(latest[2] == 6 && count[2] == 1, "a kineto source of the same path does not count");
+	ok(latest[3] == -1 && count[3] == 0 && latest[4] == -1 && count[4] == 0,
+	   "a path with no pytscope source: -1, none");
+	size_t which[] = { 4, 1 };
+	index_sources_of(run, f, which, 2, latest, NULL);
+	ok(latest[0] == -1 && latest[1] == (long)again, "which[] picks the files, count may be NULL");
+	run_free(run);
+}
+
 int main(void)
 {
 	test_crc();
@@ -775,5 +807,6 @@ int main(void)
 	test_heat_pair();
 	test_heat_levels();
 	test_summary_paths();
+	test_sources_of();
 	return tap_done();
 }
