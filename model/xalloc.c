@@ -138,14 +138,18 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
+/* One formatting pass when the text fits a line (paths, messages); two otherwise. */
 char *xvasprintf(const char *fmt, va_list ap)
 {
+	char line[256];
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(line, sizeof(line), fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return xstrdup("");
+	if ((size_t)n < sizeof(line))
+		return xstrndup(line, (size_t)n);
 	char *s = xmalloc((size_t)n + 1);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;

@@ -407,8 +407,7 @@ size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out
 	for (size_t i = 0; i < t->n; i++) {
 		v[i].rank = t->v[i].rank;
 		v[i].dir = xstrdup(t->v[i].dir);
-		v[i].steps = t->v[i].steps_path ? xstrdup(t->v[i].steps_path)
-						: xasprintf("%s/steps.jsonl", t->v[i].dir);
+		v[i].steps = steps_task_file(&t->v[i]);
 	}
 	*out = v;
 	return t->n;

@@ -195,6 +195,21 @@ static void test_diag(void)
 	diag_list_free(&l);
 }
 
+/* xasprintf: the text whole at every length around its one-pass buffer (256). */
+static void test_asprintf(void)
+{
+	char want[1200];
+	size_t bad = 0;
+	for (size_t n = 0; n < sizeof(want) - 8; n += n < 300 ? 1 : 97) {
+		memset(want, 'a' + (int)(n % 26), n);
+		snprintf(want + n, 8, "/%d", (int)(n % 10));
+		char *got = xasprintf("%.*s/%d", (int)n, want, (int)(n % 10));
+		bad += strcmp(got, want) != 0;
+		free(got);
+	}
+	ok(bad == 0, "xasprintf: lengths 0-300 and to 1,100, whole (%zu bad)", bad);
+}
+
 int main(void)
 {
 	test_sanitize();
@@ -202,5 +217,6 @@ int main(void)
 	test_json_int();
 	test_table();
 	test_diag();
+	test_asprintf();
 	return tap_done();
 }
