@@ -373,7 +373,7 @@ static void delta_entry_put(struct obuf *h, const struct delta_job *j, size_t k)
 	struct source s = run->src[j->src[k]];
 	pthread_mutex_unlock(&run->lock);
 	ob_source_counts(h, &s);
-	steps_rank_encode_shell(m, (size_t)steps_rank_index(m, (int)f->rank), j->lg->run_dir, h);
+	steps_rank_encode_shell(m, (size_t)steps_rank_index(m, (int)f->rank), -1, j->lg->run_dir, h);
 	ob_u64(h, j->loc[k].off);
 	ob_u64(h, j->loc[k].len);
 	ob_u32(h, j->loc[k].crc);

@@ -584,9 +584,10 @@ size_t ib_count(struct ibuf *b, size_t elem)
 	return (size_t)n;
 }
 
-char *ib_str(struct ibuf *b)
+const char *ib_str_view(struct ibuf *b, size_t *len)
 {
 	uint32_t n = ib_u32(b);
+	*len = 0;
 	if (b->bad || n == STR_NULL)
 		return NULL;
 	const char *p = ib_bytes(b, n);
@@ -596,7 +597,15 @@ char *ib_str(struct ibuf *b)
 		b->bad = true;
 		return NULL;
 	}
-	return xstrndup(p, n);
+	*len = n;
+	return p;
+}
+
+char *ib_str(struct ibuf *b)
+{
+	size_t n;
+	const char *p = ib_str_view(b, &n);
+	return p ? xstrndup(p, n) : NULL;
 }
 
 char *ib_path(struct ibuf *b, const char *base)

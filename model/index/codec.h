@@ -108,6 +108,9 @@ double ib_f64(struct ibuf *b);
 size_t ib_count(struct ibuf *b, size_t elem);
 /* A malloc'd copy of a string (NULL for a written NULL or on error). */
 char *ib_str(struct ibuf *b);
+/* The same string in place: its *len bytes at the cursor (no NUL after them), NULL for
+ * a written NULL or on error. */
+const char *ib_str_view(struct ibuf *b, size_t *len);
 char *ib_path(struct ibuf *b, const char *base);
 
 /* One diagnostic (level, file as ob_path under base, line, offset, rank, message), the

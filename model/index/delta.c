@@ -110,7 +110,7 @@ static bool entry_get(struct ibuf *b, const char *base_dir, size_t file, struct 
 	x->from = (size_t)ib_u64(b);
 	extent_get(b, &x->ext);
 	ib_source_counts(b, &x->counts);
-	x->shell = b->bad ? NULL : steps_rank_decode_shell(NULL, b, base_dir);
+	x->shell = b->bad ? NULL : steps_rank_decode_shell(NULL, b, NULL, base_dir);
 	x->off = ib_u64(b);
 	x->len = ib_u64(b);
 	x->crc = ib_u32(b);

@@ -249,10 +249,11 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	for (size_t i = s->lo; i < s->hi; i++)
 		nr += has[i - s->lo];
 	ob_u64(o, nr);
-	for (size_t i = s->lo; i < s->hi; i++) {
+	for (size_t i = s->lo, prev = SIZE_MAX; i < s->hi; i++) {
 		if (!has[i - s->lo])
 			continue;
-		s->shell(s->ud, i, o);
+		s->shell(s->ud, i, prev, o);
+		prev = i;
 		ob_u64(o, loc[i - s->lo].off);
 		ob_u64(o, loc[i - s->lo].len);
 		ob_u32(o, loc[i - s->lo].crc);
@@ -391,12 +392,13 @@ static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc
 	return true;
 }
 
-static bool model_shell(void *ud, size_t i, struct obuf *o)
+static bool model_shell(void *ud, size_t i, size_t prev, struct obuf *o)
 {
 	const struct index_part_spec *s = ud;
 	long ri = model_rank(s, i);
 	if (ri >= 0)
-		steps_rank_encode_shell(s->run->steps, (size_t)ri, s->run_dir, o);
+		steps_rank_encode_shell(s->run->steps, (size_t)ri, prev == SIZE_MAX ? -1 : model_rank(s, prev),
+					s->run_dir, o);
 	return ri >= 0;
 }
 
@@ -613,7 +615,7 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 		delta_set_register(pm->ds, m, base);
 	size_t k = 0;
 	while (k < nr && !b->bad) {
-		struct rank_steps *x = steps_rank_decode_shell(m, b, base);
+		struct rank_steps *x = steps_rank_decode_shell(m, b, k ? r[k - 1] : NULL, base);
 		uint64_t off = ib_u64(b), len = ib_u64(b);
 		uint32_t crc = ib_u32(b);
 		if (x && !b->bad && off >= INDEX_HEADER_LEN && len <= pm->id.body_end && off <= pm->id.body_end - len) {

@@ -19,7 +19,8 @@
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
  * size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
- * (steps_rank_encode_shell: id, counts, step span, run.json metadata) and where its
+ * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
+ * a shell gives as "the one before me" when it is the same bytes) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
  * body: ranks whose steps are the same bytes); the loader's source entries and
  * diagnostics for these ranks.
@@ -40,7 +41,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 5u
+#define INDEX_VERSION 6u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;
@@ -148,7 +149,8 @@ void index_sources_of(struct run *run, const struct steps_rank_file *files, cons
  * body() streams the body of files[i]'s rank into o and sets *loc (index_body_offset()
  * before it, its length and the CRC-32 ob_sum_begin/ob_sum_end give), or sets *loc to a
  * body already written (ranks whose steps are the same bytes may share one body); then
- * shell() encodes the shell of each rank that had a body (steps_rank_encode_shell).
+ * shell() encodes the shell of each rank that had a body (steps_rank_encode_shell),
+ * after the shell of files[prev] (SIZE_MAX: the first).
  * body() returns false when the run has no steps for files[i]. run gives the metric
  * table, the source entries [src0, src1) and the diagnostics [d0, d1). */
 struct obuf;
@@ -163,7 +165,7 @@ struct index_part_spec {
 	const struct steps_rank_file *files;
 	size_t lo, hi, src0, src1, d0, d1;
 	bool (*body)(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc);
-	bool (*shell)(void *ud, size_t i, struct obuf *o);
+	bool (*shell)(void *ud, size_t i, size_t prev, struct obuf *o);
 	void *ud;
 	/* when not NULL: the sources and diagnostics to record, in place of the ranges */
 	const struct index_pick *pick;

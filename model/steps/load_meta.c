@@ -119,6 +119,7 @@ static void pool_finish(struct env_pool *p, const struct json_doc *d, int name, 
 		m->nenv = n;
 		m->env_key = (char **)(void *)block;
 		m->env_val = m->env_key + n;
+		m->env_bytes = p->plain && n ? p->len : 0; /* plain: no escape, so no NUL inside */
 		char *text = block + arrays;
 		memcpy(text, p->buf, p->len);
 		for (size_t i = 0; i < n; i++) {

@@ -62,6 +62,11 @@ struct steps_meta {
 	char *env_text;              /* when set: the one allocation holding env_key, env_val,
 				      * every key and value, and the name */
 	size_t nenv;
+	/* when not 0: the keys and values lie back to back from env_key[0] in env_bytes
+	 * bytes (key0, val0, key1, ..., each with its NUL, none holding a NUL), as the
+	 * loader's strict tokenizer and the index decoder make them: one piece to copy,
+	 * compare or write */
+	size_t env_bytes;
 	/* the whole run.json text (owned, NUL-terminated) when it parsed as an object, else
 	 * NULL: typed readers (the run comparison's env/config diff of rank 0) parse it again.
 	 * A load keeps it for its lowest rank only (not 10,000 copies for one reader). */
@@ -256,14 +261,20 @@ struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, cons
  * rank restored from the index holds until its body is first read) and the body
  * (steps, timestamps, columns). decode_shell returns an unpublished sealed rank without
  * a body; decode_body fills it (false, b->bad and nothing kept when malformed or when
- * the body does not match the shell's counts). */
-void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o);
+ * the body does not match the shell's counts).
+ * Shells in a row (a part's head) name the one before them, prev (encode: its rank
+ * index in m; decode: the rank it gave; -1 / NULL for the first or a shell alone): a
+ * shell whose run.json environment is byte for byte prev's says so instead of
+ * repeating it (the ranks of one job: one copy in the file); decoding it without the
+ * same prev is malformed. */
+void steps_rank_encode_shell(const struct steps_model *m, size_t ri, long prev, const char *base, struct obuf *o);
 /* Rank ri's shell as the shell of rank `id` at `path` (a rank whose steps are the same
  * bytes as ri's and share its body: tests/tools/gen_index.c). */
-void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, int id, const char *path, const char *base,
-				struct obuf *o);
+void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, long prev, int id, const char *path,
+				const char *base, struct obuf *o);
 void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o);
-struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const char *base);
+struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const struct rank_steps *prev,
+					   const char *base);
 bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *metric_map, size_t nmap);
 
 /* LAZY BODIES. steps_add_part() registers an index part file (its identity when checked:

@@ -22,8 +22,39 @@ void steps_rank_seal(struct rank_steps *r)
 	r->sealed = true;
 }
 
-static void meta_encode(const struct steps_meta *x, struct obuf *o)
+/* run.json in a shell. The environment (keys and values) is one piece: its count, then
+ * its strings back to back, each with its NUL; or, when it is byte for byte the one of
+ * the shell before it in the row (the ranks of one job share it), the flag
+ * META_ENV_AS_PREV alone. */
+#define META_ENV_AS_PREV (1u << 6)
+
+static bool env_as(const struct steps_meta *x, const struct steps_meta *prev)
 {
+	return prev && x->nenv && x->env_bytes && x->nenv == prev->nenv && x->env_bytes == prev->env_bytes &&
+	       memcmp(x->env_key[0], prev->env_key[0], x->env_bytes) == 0;
+}
+
+static void env_encode(const struct steps_meta *x, struct obuf *o)
+{
+	ob_u64(o, x->nenv);
+	if (x->env_bytes) {
+		ob_u32(o, (uint32_t)x->env_bytes);
+		ob_bytes(o, x->env_key[0], x->env_bytes);
+		return;
+	}
+	size_t bytes = 0;
+	for (size_t i = 0; i < x->nenv; i++)
+		bytes += strlen(x->env_key[i]) + strlen(x->env_val[i]) + 2;
+	ob_u32(o, (uint32_t)bytes);
+	for (size_t i = 0; i < x->nenv; i++) {
+		ob_bytes(o, x->env_key[i], strlen(x->env_key[i]) + 1);
+		ob_bytes(o, x->env_val[i], strlen(x->env_val[i]) + 1);
+	}
+}
+
+static void meta_encode(const struct steps_meta *x, const struct steps_meta *prev, struct obuf *o)
+{
+	bool as_prev = env_as(x, prev);
 	ob_u8(o, x->present);
 	ob_str(o, x->name);
 	ob_f64(o, x->flops_per_step);
@@ -33,18 +64,58 @@ static void meta_encode(const struct steps_meta *x, struct obuf *o)
 	ob_i64(o, x->n_steps);
 	ob_i64(o, x->rank);
 	ob_u8(o, (unsigned)x->has_flops | (unsigned)x->has_peak << 1 | (unsigned)x->has_wall << 2 |
-		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5);
-	ob_u64(o, x->nenv);
-	for (size_t i = 0; i < x->nenv; i++) {
-		ob_str(o, x->env_key[i]);
-		ob_str(o, x->env_val[i]);
-	}
+		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5 |
+		 (as_prev ? META_ENV_AS_PREV : 0));
+	if (!as_prev)
+		env_encode(x, o);
 }
 
-static void meta_decode(struct steps_meta *x, struct ibuf *b)
+/* x's environment and name as one block (steps_meta env_text): n key/value pairs in
+ * `bytes` bytes at text, at prev's offsets when they are prev's strings, else found by
+ * their NULs (false: the bytes are not 2n strings; x keeps the block to free). */
+static bool meta_block(struct steps_meta *x, size_t n, const char *text, size_t bytes, const struct steps_meta *prev,
+		       const char *name, size_t name_len)
+{
+	if (!n && !name)
+		return bytes == 0;
+	size_t arrays = 2 * n * sizeof(char *);
+	char *block = xmalloc(arrays + bytes + (name ? name_len + 1 : 0));
+	char **ptr = (char **)(void *)block, *copy = block + arrays, *end = copy + bytes, *at = copy;
+	x->env_text = block;
+	x->env_key = n ? ptr : NULL;
+	x->env_val = n ? ptr + n : NULL;
+	memcpy(copy, text, bytes);
+	if (prev) { /* the same strings: at prev's offsets */
+		for (size_t i = 0; i < n; i++) {
+			ptr[i] = copy + (prev->env_key[i] - prev->env_key[0]);
+			ptr[n + i] = copy + (prev->env_val[i] - prev->env_key[0]);
+		}
+	} else { /* string 2i is key i, string 2i + 1 value i */
+		for (size_t j = 0; j < 2 * n; j++) {
+			char *nul = memchr(at, '\0', (size_t)(end - at));
+			if (!nul)
+				return false;
+			ptr[j % 2 ? n + j / 2 : j / 2] = at;
+			at = nul + 1;
+		}
+		if (at != end)
+			return false;
+	}
+	x->nenv = n;
+	x->env_bytes = n ? bytes : 0;
+	if (name) {
+		x->name = end;
+		memcpy(x->name, name, name_len);
+		x->name[name_len] = '\0';
+	}
+	return true;
+}
+
+static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps_meta *prev)
 {
 	x->present = ib_u8(b) != 0;
-	x->name = ib_str(b);
+	size_t name_len;
+	const char *name = ib_str_view(b, &name_len);
 	x->flops_per_step = ib_f64(b);
 	x->peak_flops = ib_f64(b);
 	x->wall_time = ib_f64(b);
@@ -58,16 +129,20 @@ static void meta_decode(struct steps_meta *x, struct ibuf *b)
 	x->has_world = f >> 3 & 1;
 	x->has_nsteps = f >> 4 & 1;
 	x->has_rank = f >> 5 & 1;
-	size_t n = ib_count(b, 8); /* two empty strings at least */
-	x->env_key = xcalloc(n ? n : 1, sizeof(*x->env_key));
-	x->env_val = xcalloc(n ? n : 1, sizeof(*x->env_val));
-	for (size_t i = 0; i < n && !b->bad; i++) {
-		x->env_key[i] = ib_str(b);
-		x->env_val[i] = ib_str(b);
-		x->nenv = i + 1;
-		if (!x->env_key[i] || !x->env_val[i])
+	if (b->bad)
+		return;
+	if (f & META_ENV_AS_PREV) {
+		if (!prev || !prev->env_bytes)
 			b->bad = true;
+		else
+			meta_block(x, prev->nenv, prev->env_key[0], prev->env_bytes, prev, name, name_len);
+		return;
 	}
+	size_t n = ib_count(b, 2); /* a key and a value: two NULs at least */
+	uint32_t bytes = ib_u32(b);
+	const char *text = b->bad ? NULL : ib_bytes(b, bytes);
+	if (!text || !meta_block(x, n, text, bytes, NULL, name, name_len))
+		b->bad = true;
 }
 
 static void col_encode(const struct column *c, struct obuf *o)
@@ -149,7 +224,8 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 
 /* The shell: what the Overview, Ranks and the analyses restored from a summary read
  * without the body (id, path, counts, step span, run.json). */
-static void shell_encode(const struct rank_steps *r, int id, const char *path, const char *base, struct obuf *o)
+static void shell_encode(const struct rank_steps *r, int id, const char *path, const struct rank_steps *prev,
+			 const char *base, struct obuf *o)
 {
 	ob_i64(o, id);
 	ob_path(o, base, path);
@@ -161,7 +237,7 @@ static void shell_encode(const struct rank_steps *r, int id, const char *path, c
 	ob_i64(o, r->span_hi);
 	ob_u8(o, r->have_ts0);
 	ob_f64(o, r->ts0);
-	meta_encode(&r->meta, o);
+	meta_encode(&r->meta, prev ? &prev->meta : NULL, o);
 }
 
 /* The body: step numbers (non-contiguous ranks), timestamps, the columns. */
@@ -180,17 +256,17 @@ static void body_encode(const struct rank_steps *r, struct obuf *o)
 		col_encode(&r->col[i], o);
 }
 
-void steps_rank_encode_shell(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
+void steps_rank_encode_shell(const struct steps_model *m, size_t ri, long prev, const char *base, struct obuf *o)
 {
 	rank_need_body(m->rank[ri]); /* the span and counts of a sealed rank */
-	shell_encode(m->rank[ri], m->rank[ri]->rank, m->rank[ri]->path, base, o);
+	shell_encode(m->rank[ri], m->rank[ri]->rank, m->rank[ri]->path, prev >= 0 ? m->rank[prev] : NULL, base, o);
 }
 
-void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, int id, const char *path, const char *base,
-				struct obuf *o)
+void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, long prev, int id, const char *path,
+				const char *base, struct obuf *o)
 {
 	rank_need_body(m->rank[ri]);
-	shell_encode(m->rank[ri], id, path, base, o);
+	shell_encode(m->rank[ri], id, path, prev >= 0 ? m->rank[prev] : NULL, base, o);
 }
 
 void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o)
@@ -201,11 +277,12 @@ void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf 
 
 void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base, struct obuf *o)
 {
-	steps_rank_encode_shell(m, ri, base, o);
+	steps_rank_encode_shell(m, ri, -1, base, o);
 	steps_rank_encode_body(m, ri, o);
 }
 
-struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const char *base)
+struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const struct rank_steps *prev,
+					   const char *base)
 {
 	long long id = ib_i64(b);
 	char *path = ib_path(b, base);
@@ -225,7 +302,7 @@ struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b
 	r->span_hi = (long)ib_i64(b);
 	r->have_ts0 = ib_u8(b) != 0;
 	r->ts0 = ib_f64(b);
-	meta_decode(&r->meta, b);
+	meta_decode(&r->meta, b, prev ? &prev->meta : NULL);
 	if (r->ndistinct > n || (r->contiguous && r->ndistinct != n))
 		b->bad = true;
 	if (b->bad) {
@@ -285,7 +362,7 @@ bool steps_rank_decode_body(struct rank_steps *r, struct ibuf *b, const int *met
 struct rank_steps *steps_rank_decode(struct steps_model *m, struct ibuf *b, const char *base,
 				     const int *metric_map, size_t nmap)
 {
-	struct rank_steps *r = steps_rank_decode_shell(m, b, base);
+	struct rank_steps *r = steps_rank_decode_shell(m, b, NULL, base);
 	if (r && !steps_rank_decode_body(r, b, metric_map, nmap)) {
 		steps_rank_free(r);
 		return NULL;

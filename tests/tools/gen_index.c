@@ -101,10 +101,11 @@ static bool gen_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *
 	return true;
 }
 
-static bool gen_shell(void *ud, size_t i, struct obuf *o)
+static bool gen_shell(void *ud, size_t i, size_t prev, struct obuf *o)
 {
 	struct gen *g = ud;
-	steps_rank_encode_shell_as(g->tmpl->steps, i % g->D, (int)g->files[i].rank, g->files[i].dir, g->out, o);
+	steps_rank_encode_shell_as(g->tmpl->steps, i % g->D, prev == SIZE_MAX ? -1 : (long)(prev % g->D),
+				   (int)g->files[i].rank, g->files[i].dir, g->out, o);
 	return true;
 }
 

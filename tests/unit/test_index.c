@@ -793,6 +793,83 @@ static void test_sources_of(void)
 	run_free(run);
 }
 
+/* run.json environments in a part's head: a shell whose environment is the bytes of
+ * the one before it writes a flag instead (and cannot be read without that one); an
+ * environment with escapes (another layout in memory) is written whole; reopening
+ * from the index gives every rank's metadata as the JSONL load does. */
+static const char *meta_json(int r)
+{
+	static char buf[512];
+	const char *env = r == 2 ? "{\"gpu\": \"H\\u00e9100 \\\"sxm\\\"\", \"odd\": \"a\\u0000b\", \"nodes\": 8}"
+				 : "{\"gpu\": \"H100\", \"torch\": \"2.4.0\", \"env\": {\"NCCL_ALGO\": \"ring\"}}";
+	snprintf(buf, sizeof(buf), "{\"name\": \"job\", \"rank\": %d, \"environment\": %s, \"config\": {\"lr\": 0.1}}",
+		 r, env);
+	return buf;
+}
+
+static bool same_meta(const struct steps_meta *a, const struct steps_meta *b)
+{
+	bool same = a->present == b->present && !a->name == !b->name && (!a->name || strcmp(a->name, b->name) == 0) &&
+		    a->nenv == b->nenv && a->has_rank == b->has_rank && a->rank == b->rank;
+	for (size_t i = 0; same && i < a->nenv; i++)
+		same = strcmp(a->env_key[i], b->env_key[i]) == 0 && strcmp(a->env_val[i], b->env_val[i]) == 0;
+	return same;
+}
+
+static void test_shell_env_rows(void)
+{
+	char dir[512], path[700];
+	tu_mkdtemp(dir, sizeof(dir), "envrow");
+	write_lazy_run(dir);
+	for (int r = 0; r < 4; r++) {
+		snprintf(path, sizeof(path), "%s/rank%d/run.json", dir, r);
+		tu_write_file(path, meta_json(r), strlen(meta_json(r)));
+	}
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	struct steps_model *m = want->steps;
+	const struct steps_meta *m0 = steps_rank_meta(m, 0), *m2 = steps_rank_meta(m, 2);
+	ok(m0->nenv == 4 && m0->env_bytes > 0 && m2->nenv == 4 && m2->env_bytes == 0,
+	   "plain run.json: the environment back to back; with escapes: another layout");
+
+	struct obuf o = { 0 };
+	steps_rank_encode_shell(m, 0, -1, dir, &o);
+	size_t one = o.n;
+	steps_rank_encode_shell(m, 1, 0, dir, &o);
+	size_t two = o.n;
+	steps_rank_encode_shell(m, 2, 1, dir, &o);
+	steps_rank_encode_shell(m, 3, 2, dir, &o);
+	ok(two - one + m0->env_bytes <= one, "rank 1 after rank 0 (the same environment): the flag, not the bytes");
+	struct run *rb = new_run();
+	struct steps_model *mb = steps_model_get(rb);
+	struct ibuf in = { o.p, o.n, 0, false };
+	struct rank_steps *x[4] = { 0 };
+	for (int r = 0; r < 4 && !in.bad; r++)
+		x[r] = steps_rank_decode_shell(mb, &in, r ? x[r - 1] : NULL, dir);
+	bool same = !in.bad && in.off == o.n;
+	for (int r = 0; r < 4; r++)
+		same = same && x[r] && same_meta(steps_rank_meta(m, (size_t)r), &x[r]->meta);
+	ok(same, "the row decodes: every rank's run.json as loaded (escapes, a NUL cut as before)");
+	for (int r = 0; r < 4; r++)
+		steps_rank_free(x[r]);
+	struct ibuf alone = { o.p + one, two - one, 0, false };
+	ok(!steps_rank_decode_shell(mb, &alone, NULL, dir) && alone.bad,
+	   "that shell without the one before it: malformed");
+	ob_free(&o);
+	run_free(rb);
+
+	run_free(open_dir(dir, &build));
+	struct run *got = open_dir(dir, &dflt);
+	is_int(steps_bodies_resident(got->steps), 0, "reopened from the index");
+	same = steps_nranks(got->steps) == steps_nranks(m);
+	for (size_t r = 0; same && r < steps_nranks(m); r++)
+		same = same_meta(steps_rank_meta(m, r), steps_rank_meta(got->steps, r));
+	ok(same, "every rank's run.json metadata from the index = from the JSONL");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_crc();
@@ -808,5 +885,6 @@ int main(void)
 	test_heat_levels();
 	test_summary_paths();
 	test_sources_of();
+	test_shell_env_rows();
 	return tap_done();
 }
