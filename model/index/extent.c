@@ -33,10 +33,22 @@ static size_t window(long long covered)
  * few steps). */
 #define WINDOWS_WHOLE (4 * EXTENT_WINDOW)
 
-/* The windows of the covered prefix of fd. */
-static bool windows(int fd, long long covered, uint32_t *head, uint32_t *tail)
+/* CRC-32 of [off, off + len) from mem when it holds those bytes. */
+static bool crc_mem(const struct extent_mem *mem, long long off, size_t len, uint32_t *out)
+{
+	if (!mem || !mem->p || off < mem->off || off + (long long)len > mem->off + (long long)mem->len)
+		return false;
+	*out = index_crc32(0, (const unsigned char *)mem->p + (off - mem->off), len);
+	return true;
+}
+
+/* The windows of the covered prefix of fd, from mem where it holds them. */
+static bool windows(int fd, const struct extent_mem *mem, long long covered, uint32_t *head, uint32_t *tail)
 {
 	size_t w = window(covered);
+	bool have_head = crc_mem(mem, 0, w, head), have_tail = crc_mem(mem, covered - (long long)w, w, tail);
+	if (have_head && have_tail)
+		return true;
 	if (covered <= WINDOWS_WHOLE) {
 		unsigned char buf[WINDOWS_WHOLE];
 		if (!index_pread_all(fd, buf, (size_t)covered, 0))
@@ -45,7 +57,7 @@ static bool windows(int fd, long long covered, uint32_t *head, uint32_t *tail)
 		*tail = index_crc32(0, buf + covered - (long long)w, w);
 		return true;
 	}
-	return crc_range(fd, 0, w, head) && crc_range(fd, covered - (long long)w, w, tail);
+	return (have_head || crc_range(fd, 0, w, head)) && (have_tail || crc_range(fd, covered - (long long)w, w, tail));
 }
 
 /* The latest pytscope source the run has for path: how far it was read. */
@@ -91,7 +103,7 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps)
 	extent_put_src(o, run, steps, source_of(run, steps));
 }
 
-void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st)
+void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st, const struct extent_mem *mem)
 {
 	long long size, covered;
 	if (!source_extent(run, (long)src, &size, &covered))
@@ -101,7 +113,7 @@ void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st)
 	if (size < 0 || size > (long long)st->st_size) /* extent_put_src() judges the file as it is then */
 		return;
 	s.windows = covered >= 0 && covered <= (long long)st->st_size &&
-		    windows(fd, covered, &s.head_crc, &s.tail_crc);
+		    windows(fd, mem, covered, &s.head_crc, &s.tail_crc);
 	pthread_mutex_lock(&run->lock);
 	run->src[src].stamp = s;
 	pthread_mutex_unlock(&run->lock);
@@ -150,7 +162,7 @@ void extent_put_src(struct obuf *o, const struct run *run, const char *steps, lo
 		if (source_extent(run, src, &size, &covered) && size >= 0 && size <= (long long)st.st_size) {
 			e.size = size;
 			if (covered >= 0 && covered <= (long long)st.st_size &&
-			    windows(fd, covered, &e.head_crc, &e.tail_crc))
+			    windows(fd, NULL, covered, &e.head_crc, &e.tail_crc))
 				e.covered = covered;
 		}
 	}
@@ -185,7 +197,7 @@ enum extent_state extent_check(const struct index_extent *e, const char *steps)
 	if (fd < 0)
 		return EXTENT_STALE;
 	uint32_t head, tail;
-	bool same = windows(fd, e->covered, &head, &tail) && head == e->head_crc && tail == e->tail_crc;
+	bool same = windows(fd, NULL, e->covered, &head, &tail) && head == e->head_crc && tail == e->tail_crc;
 	close(fd);
 	return same ? EXTENT_GREW : EXTENT_STALE;
 }

@@ -37,12 +37,20 @@ struct index_extent {
 
 enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE };
 
+/* Bytes of a file still in memory: [off, off + len) at p (p NULL: none). */
+struct extent_mem {
+	const void *p;
+	long long off;
+	size_t len;
+};
+
 /* Stamp source src of run (a steps.jsonl its loader read whole from fd, st: its fstat at
  * open) with what its extent will record, while fd is open: extent_put_src() then
  * writes it without opening the file again (one path walk and three calls less per
- * rank; on a shared file system, metadata requests). */
+ * rank; on a shared file system, metadata requests). A window that mem (the loader's
+ * last read, or NULL) holds is summed there, the others read from fd. */
 struct stat;
-void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st);
+void extent_stamp(struct run *run, size_t src, int fd, const struct stat *st, const struct extent_mem *mem);
 /* Record steps (a rank's steps.jsonl) as run's latest source for it says it was read. */
 void extent_put(struct obuf *o, const struct run *run, const char *steps);
 /* The same with that source given: its index in run->src (index_sources_of), -1: none. */

@@ -72,6 +72,9 @@ struct steps_tail {
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
+	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
+	 * read left them in the thread's read buffer (mem.p NULL: none), until its next use */
+	struct extent_mem mem;
 };
 
 /* Metric id of a raw (escaped) key through the cache; on a miss the name is interned
@@ -401,6 +404,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	long long pos = t->offset;   /* file offset of buf + lead + len */
 	int err = 0;
 	t->partial = false;
+	t->mem.p = NULL;
 	char prev;
 	if (t->check_nl && pread(fd, &prev, 1, (off_t)(t->offset - 1)) == 1)
 		t->skip_nl = prev != '\n';
@@ -409,6 +413,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		if (load_cancelled(t->ctx))
 			break;
 		if (lead + len == cap) {
+			t->mem.p = NULL;
 			buf = scratch->buf = read_buf_resize(buf, cap * 2, lead, len);
 			cap = scratch->cap = cap * 2;
 		}
@@ -440,9 +445,12 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		t->offset += (long long)used;
 		len = end - used;
 		size_t to = (size_t)t->offset % READ_PAGE;   /* the pending line's place */
+		bool kept = !len || to == lead + used;       /* the move leaves every byte in place */
+		t->mem = (struct extent_mem){ .p = kept ? buf + lead : NULL, .off = pos - (long long)end, .len = end };
 		memmove(buf + to, buf + lead + used, len);
 		lead = to;
 		if (len > MAX_LINE + 1) { /* an endless line: drop it and resync after its newline */
+			t->mem.p = NULL;
 			t->line++;
 			skip_line(t, "line longer than 64 MiB");
 			t->discarding = true;
@@ -451,16 +459,20 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 			lead = (size_t)t->offset % READ_PAGE;
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
+			t->mem.p = NULL;
 			buf = scratch->buf = read_buf_resize(buf, CHUNK, lead, len);
 			cap = scratch->cap = CHUNK;
 		}
 	}
 	if (scratch->cap > CHUNK) { /* after an over-long line: keep only the usual size */
+		t->mem.p = NULL;
 		scratch->buf = read_buf_resize(scratch->buf, CHUNK, 0, 0);
 		scratch->cap = CHUNK;
 	}
-	if (own)
+	if (own) {
+		t->mem.p = NULL;
 		scratch_free(scratch);
+	}
 	run_source_done(t->ctx->run, t->src, t->records, t->skipped, err, t->partial);
 	run_source_progress(t->ctx->run, t->src, limit < LLONG_MAX ? limit : pos, t->offset, t->line);
 	if (err && err != t->last_err)
@@ -579,7 +591,7 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	tail_init(&s->tail, ctx, rank, path, size, load_id && s->tail_load == load_id);
 	steps_tail_read(&s->tail, r, fd, size >= 0 ? size : LLONG_MAX, true);
 	if (size >= 0 && ctx->opts && (ctx->opts->index_build || ctx->opts->shard_n)) /* for the part it writes */
-		extent_stamp(ctx->run, s->tail.src, fd, &st);
+		extent_stamp(ctx->run, s->tail.src, fd, &st, &s->tail.mem);
 	close(fd);
 	json_doc_free(&s->tail.doc);
 	s->tail_load = load_id;

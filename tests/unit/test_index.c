@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "model/index/codec.h"
+#include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/run.h"
@@ -870,6 +871,71 @@ static void test_shell_env_rows(void)
 	tu_rm_rf(dir);
 }
 
+/* The CRC windows a part records of each steps.jsonl (extent.h) are those of the file's
+ * covered bytes, whether the loader's last read still holds them (one read: a small
+ * file) or not (a file read in several chunks, a last line cut short): zlib's crc32 of
+ * the first and the last EXTENT_WINDOW bytes of the complete lines. */
+static void test_extent_windows(void)
+{
+	char dir[512], path[700];
+	tu_mkdtemp(dir, sizeof(dir), "extwin");
+	static const size_t lines[] = { 3, 20, 40, 15000, 13000 }; /* ~85 B a line: 1.1-1.3 MB, two reads */
+	for (int r = 0; r < 5; r++) {
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = lines[r] * 160 + 64, n = 0;
+		char *buf = xmalloc(cap);
+		for (size_t s = 0; s < lines[r]; s++)
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "{\"step\":%zu,\"phases\":{\"forward\":0.0%zu1,\"backward\":0.02}%*s}\n", s,
+					      s % 97, (int)(s % 60), "");
+		if (r % 2) /* a last line cut short: not covered */
+			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%zu,\"pha", lines[r]);
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+	/* rank 5: 66 lines of 64 bytes (4,224 covered) and a 300-byte cut line, which the
+	 * loader moves to the page offset 128 of its buffer, over the first window */
+	snprintf(path, sizeof(path), "%s/rank5", dir);
+	tu_make_dir(path);
+	char *buf = xmalloc(66 * 64 + 301);
+	size_t n = 0;
+	for (int s = 0; s < 66; s++)
+		n += (size_t)snprintf(buf + n, 65, "{\"step\":%2d,\"phases\":{\"forward\":0.01}%*s}\n", s, 26, "");
+	memset(buf + n, ' ', 300);
+	memcpy(buf + n, "{\"step\":66,", 10);
+	snprintf(path, sizeof(path), "%s/rank5/steps.jsonl", dir);
+	tu_write_file(path, buf, n + 300);
+	free(buf);
+	static const struct opts build = { .index_build = true };
+	run_free(open_dir(dir, &build));
+	snprintf(path, sizeof(path), "%s/.tscope-index/steps-0-of-1.tsx", dir);
+	struct index_file_id id;
+	long *ids = NULL;
+	struct index_extent *ext = NULL;
+	size_t good = 0;
+	bool read = extent_read_part(path, dir, 0, 1, &id, &ids, &ext, &n);
+	for (size_t i = 0; read && i < n; i++) {
+		char steps[700];
+		snprintf(steps, sizeof(steps), "%s/rank%ld/steps.jsonl", dir, ids[i]);
+		unsigned char *f = (unsigned char *)tu_read_file(steps);
+		size_t len = f ? strlen((char *)f) : 0;
+		long long cov = ext[i].covered;
+		size_t w = cov < EXTENT_WINDOW ? (size_t)cov : EXTENT_WINDOW;
+		bool lines_end = cov > 0 && (size_t)cov <= len && f[cov - 1] == '\n' && ((size_t)cov == len) == !(ids[i] % 2) &&
+				 (ids[i] != 5 || cov == 66 * 64);
+		good += lines_end && ext[i].head_crc == (uint32_t)crc32(0, f, (uInt)w) &&
+			ext[i].tail_crc == (uint32_t)crc32(0, f + cov - (long long)w, (uInt)w);
+		free(f);
+	}
+	ok(read && n == 6 && good == 6, "every extent: the complete lines, and their windows' CRC-32 = zlib's (%zu of %zu)",
+	   good, n);
+	free(ids);
+	free(ext);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_crc();
@@ -886,5 +952,6 @@ int main(void)
 	test_summary_paths();
 	test_sources_of();
 	test_shell_env_rows();
+	test_extent_windows();
 	return tap_done();
 }
