@@ -60,14 +60,23 @@ void run_set_index_path(struct run *run, const char *path)
 	pthread_mutex_unlock(&run->lock);
 }
 
+uint64_t run_path_hash(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (const char *s = path; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+	return h;
+}
+
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
 		      long long bytes)
 {
+	uint64_t h = run_path_hash(path);
 	pthread_mutex_lock(&run->lock);
 	xgrow((void **)&run->src, &run->srccap, run->nsrc + 1, sizeof(*run->src));
 	size_t i = run->nsrc++;
 	run->src[i] = (struct source){
-		.path = xstrdup(path), .format = format, .rank = rank, .bytes = bytes,
+		.path = xstrdup(path), .format = format, .rank = rank, .bytes = bytes, .path_hash = h,
 	};
 	pthread_mutex_unlock(&run->lock);
 	return i;

@@ -56,6 +56,7 @@ struct source {
 	long lines;          /* lines consumed up to `consumed` */
 	char *refused;       /* owned, NULL: why it was not opened with the others (identity.h) */
 	struct source_stamp stamp; /* good while bytes and consumed are the stamp's */
+	uint64_t path_hash;  /* run_path_hash(path), taken while the path is at hand */
 };
 
 struct run {
@@ -127,6 +128,8 @@ size_t run_children(const char *dir, const struct opts *opts, struct run_child *
 void run_children_free(struct run_child *v, size_t n);
 void run_free(struct run *run);
 
+/* A 64-bit hash of a path (FNV-1a), as struct source.path_hash holds it. */
+uint64_t run_path_hash(const char *path);
 /* Register a source file; returns its index for run_source_done(). Thread-safe. */
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
 		      long long bytes);

@@ -43,7 +43,8 @@ static bool in_plan(const struct steps_rank_file *files, size_t n, long rank)
 
 /* The pytscope sources by path: per path the latest source (the highest index in
  * run->src) and how many there are. Open addressing over a power of two of slots, at
- * least twice the sources. */
+ * least twice the sources, by the hash each source took when it was added (their
+ * paths are not read again: at 10,000 ranks a cache miss each). */
 struct src_slot {
 	const char *path;     /* NULL: empty */
 	uint64_t hash;
@@ -54,14 +55,6 @@ struct src_table {
 	struct src_slot *slot;
 	size_t mask;
 };
-
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
-}
 
 /* The slot of path: its entry, or the empty slot where it goes. */
 static struct src_slot *src_find(const struct src_table *t, const char *path, uint64_t h)
@@ -84,10 +77,9 @@ static void src_table_build(struct src_table *t, const struct run *run)
 		const struct source *src = &run->src[i];
 		if (!src->format || strcmp(src->format, "pytscope") != 0)
 			continue;
-		uint64_t h = path_hash(src->path);
-		struct src_slot *s = src_find(t, src->path, h);
+		struct src_slot *s = src_find(t, src->path, src->path_hash);
 		s->path = src->path;
-		s->hash = h;
+		s->hash = src->path_hash;
 		s->latest = i;
 		s->count++;
 	}
@@ -101,7 +93,7 @@ void index_sources_of(struct run *run, const struct steps_rank_file *files, cons
 	src_table_build(&t, run);
 	for (size_t i = 0; i < n; i++) {
 		const char *path = files[which ? which[i] : i].steps;
-		const struct src_slot *s = src_find(&t, path, path_hash(path));
+		const struct src_slot *s = src_find(&t, path, run_path_hash(path));
 		latest[i] = s->path ? (long)s->latest : -1;
 		if (count)
 			count[i] = s->path ? s->count : 0;
