@@ -487,8 +487,9 @@ struct steps_model {
 	size_t nmetric, metric_cap;
 	struct rank_steps **rank;
 	size_t nrank, rank_cap;
-	/* rank id -> index + 1 in rank[] (0: empty), open addressing, at most half full */
-	size_t *slot;
+	/* rank id -> index in rank[], open addressing, at most half full: a slot is the id
+	 * (its 32 bits) << 32 | index + 1, 0 empty (a probe reads no rank: store_slot_*) */
+	uint64_t *slot;
 	size_t nslot;
 	bool aligned_contiguous;
 	long aligned_lo;
@@ -858,7 +859,17 @@ static inline bool col_cursor_get(struct col_cursor *k, size_t pos, double *out)
 	return true;
 }
 /* The table slot holding rank id `rank`, or the empty slot where it would go. */
-size_t *store_slot_find(const struct steps_model *m, int rank);
+uint64_t *store_slot_find(const struct steps_model *m, int rank);
+/* A slot for rank id `rank` at index ri; the index a full slot holds. */
+static inline uint64_t store_slot_make(int rank, size_t ri)
+{
+	return (uint64_t)(uint32_t)rank << 32 | (uint32_t)(ri + 1);
+}
+
+static inline size_t store_slot_index(uint64_t slot)
+{
+	return (size_t)(uint32_t)slot - 1;
+}
 /* The k-th distinct step of a rank, in step order. */
 long store_rank_distinct_step(const struct rank_steps *r, size_t k);
 

@@ -333,10 +333,10 @@ static size_t slot_home(const struct steps_model *m, int rank)
 }
 
 /* The table slot holding rank id `rank`, or the empty slot where it would go. */
-size_t *store_slot_find(const struct steps_model *m, int rank)
+uint64_t *store_slot_find(const struct steps_model *m, int rank)
 {
 	size_t i = slot_home(m, rank);
-	while (m->slot[i] && m->rank[m->slot[i] - 1]->rank != rank)
+	while (m->slot[i] && (uint32_t)(m->slot[i] >> 32) != (uint32_t)rank)
 		i = (i + 1) & (m->nslot - 1);
 	return &m->slot[i];
 }
@@ -351,7 +351,7 @@ void store_slots_rebuild(struct steps_model *m, size_t need)
 	m->slot = xcalloc(n, sizeof(*m->slot));
 	m->nslot = n;
 	for (size_t i = 0; i < m->nrank; i++)
-		*store_slot_find(m, m->rank[i]->rank) = i + 1;
+		*store_slot_find(m, m->rank[i]->rank) = store_slot_make(m->rank[i]->rank, i);
 }
 
 /* O(1) amortised: the id table finds an earlier rank with the same id. */
@@ -362,15 +362,15 @@ void steps_publish_rank(struct steps_model *m, struct rank_steps *r)
 		r->live = r->dirty = m->resort = true;
 	if ((m->nrank + 1) * 2 > m->nslot)
 		store_slots_rebuild(m, m->nrank + 1);
-	size_t *s = store_slot_find(m, r->rank);
+	uint64_t *s = store_slot_find(m, r->rank);
 	if (*s) {
 		m->nreplaced++;
-		steps_rank_free(m->rank[*s - 1]);
-		m->rank[*s - 1] = r;
+		steps_rank_free(m->rank[store_slot_index(*s)]);
+		m->rank[store_slot_index(*s)] = r;
 	} else {
 		xgrow((void **)&m->rank, &m->rank_cap, m->nrank + 1, sizeof(*m->rank));
+		*s = store_slot_make(r->rank, m->nrank);
 		m->rank[m->nrank++] = r;
-		*s = m->nrank;
 	}
 	pthread_mutex_unlock(&m->lock);
 }

@@ -30,8 +30,8 @@ long steps_rank_index(const struct steps_model *m, int rank)
 {
 	if (!m || !m->nslot)
 		return -1;
-	size_t s = *store_slot_find(m, rank);
-	return s ? (long)s - 1 : -1;
+	uint64_t s = *store_slot_find(m, rank);
+	return s ? (long)store_slot_index(s) : -1;
 }
 
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)
