@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
- * a whole file, making a directory, finding a diagnostic and a finding. Header-only (static
+ * a whole file, making a directory, finding a diagnostic and a finding, a pseudo-random
+ * sequence. Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
 #ifndef TESTS_TESTUTIL_H
 #define TESTS_TESTUTIL_H
@@ -13,6 +14,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "model/run.h"
+
+/* xorshift64: the randomized tests' repeatable sequence (*state not 0). */
+static inline uint64_t tu_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 /* Where scratch files go: $TSCOPE_TMP (tests/run.sh sets it), else /tmp. */
 static inline const char *tu_tmp_base(void)

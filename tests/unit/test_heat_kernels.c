@@ -10,15 +10,13 @@
 #include <string.h>
 #include "model/steps/heat_kernels.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tu_xorshift(&rng);
 }
 
 /* A double that becomes any kind of float cell, often an edge case. */

@@ -8,6 +8,7 @@
 #include "model/json.h"
 #include "model/json_number.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 
 /* The parser before json_pow5_round (Clinger's fast path with a division, else strtod). */
 static bool ref_parse(const char *s, size_t n, double *out, bool exact_only)
@@ -75,10 +76,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15u;
 
 static uint64_t rnd64(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tu_xorshift(&rng);
 }
 
 static unsigned rnd(unsigned n)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "tests/tap.h"
+#include "tests/testutil.h"
 #include "tests/tools/synth_run.h"
 
 /* The reference: qsort with the analyzers' comparator (NaN ties everything), then the
@@ -39,10 +40,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tu_xorshift(&rng);
 }
 
 enum kind { K_UNIFORM, K_DUPS, K_EQUAL, K_ASC, K_DESC, K_ZEROS, K_SIGNED_ZEROS, K_NAN, K_INF, K_NKINDS };
