@@ -62,10 +62,17 @@ void run_set_index_path(struct run *run, const char *path)
 
 uint64_t run_path_hash(const char *path)
 {
-	uint64_t h = 0xcbf29ce484222325u;
-	for (const char *s = path; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
+	size_t n = strlen(path);
+	uint64_t h = 0xcbf29ce484222325u ^ n, w;
+	for (; n >= 8; n -= 8, path += 8) { /* 8 bytes a step: a multiply and a fold */
+		memcpy(&w, path, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, path, n);
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return h ^ h >> 29;
 }
 
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,

@@ -128,7 +128,7 @@ size_t run_children(const char *dir, const struct opts *opts, struct run_child *
 void run_children_free(struct run_child *v, size_t n);
 void run_free(struct run *run);
 
-/* A 64-bit hash of a path (FNV-1a), as struct source.path_hash holds it. */
+/* A 64-bit hash of a path (its bytes 8 at a time), as struct source.path_hash holds it. */
 uint64_t run_path_hash(const char *path);
 /* Register a source file; returns its index for run_source_done(). Thread-safe. */
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,

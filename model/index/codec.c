@@ -15,7 +15,6 @@
 #include "model/xalloc.h"
 
 #define STR_NULL 0xffffffffu
-#define OB_FLUSH ((size_t)1 << 20)
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
 #define OB_DIRECT_BUF ((size_t)2 << 20)  /* a direct write: a huge page */
@@ -436,64 +435,6 @@ uint32_t ob_sum_end(struct obuf *o)
 	return o->sum;
 }
 
-/* A fixed-width value or a short string of n bytes: straight into the buffer when it
- * has room to spare (nothing for ob_bytes to do but the copy: no growing, no write
- * out, and the sum is taken with its neighbours, see sum_catch_up), else through
- * ob_bytes. A rank's shell and body are mostly such values. */
-static inline void ob_small(struct obuf *o, const unsigned char *b, size_t n)
-{
-	size_t at = o->lead + o->n;
-	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH)) {
-		memcpy(o->p + at, b, n);
-		o->n += n;
-		return;
-	}
-	ob_bytes(o, b, n);
-}
-
-void ob_u8(struct obuf *o, unsigned v)
-{
-	unsigned char c = (unsigned char)v;
-	ob_small(o, &c, 1);
-}
-
-/* Little-endian bytes of v, written out one by one: the compiler merges them into a
- * single store (no loop, no call), whatever the host's byte order. */
-static void le32(unsigned char *b, uint32_t v)
-{
-	b[0] = (unsigned char)v;
-	b[1] = (unsigned char)(v >> 8);
-	b[2] = (unsigned char)(v >> 16);
-	b[3] = (unsigned char)(v >> 24);
-}
-
-void ob_u32(struct obuf *o, uint32_t v)
-{
-	unsigned char b[4];
-	le32(b, v);
-	ob_small(o, b, 4);
-}
-
-void ob_u64(struct obuf *o, uint64_t v)
-{
-	unsigned char b[8];
-	le32(b, (uint32_t)v);
-	le32(b + 4, (uint32_t)(v >> 32));
-	ob_small(o, b, 8);
-}
-
-void ob_i64(struct obuf *o, int64_t v)
-{
-	ob_u64(o, (uint64_t)v);
-}
-
-void ob_f64(struct obuf *o, double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof(u));
-	ob_u64(o, u);
-}
-
 void ob_str(struct obuf *o, const char *s)
 {
 	if (!s) {
@@ -502,7 +443,7 @@ void ob_str(struct obuf *o, const char *s)
 	}
 	size_t n = strlen(s);
 	ob_u32(o, (uint32_t)n);
-	ob_small(o, (const unsigned char *)s, n); /* names and paths: short */
+	ob_small(o, s, n); /* names and paths: short */
 }
 
 void ob_path(struct obuf *o, const char *base, const char *path)

@@ -11,6 +11,8 @@
 
 #include "model/base.h"
 
+#include <string.h>
+
 struct obuf {
 	unsigned char *p;
 	size_t n, cap;
@@ -46,13 +48,67 @@ struct obuf {
 };
 
 #define OB_DIRECT ((size_t)32 << 10)
+#define OB_FLUSH ((size_t)1 << 20)   /* stream mode: the buffer is written out from here */
 
 void ob_bytes(struct obuf *o, const void *p, size_t n);
-void ob_u8(struct obuf *o, unsigned v);
-void ob_u32(struct obuf *o, uint32_t v);
-void ob_u64(struct obuf *o, uint64_t v);
-void ob_i64(struct obuf *o, int64_t v);
-void ob_f64(struct obuf *o, double v);
+
+/* A fixed-width value or a short string of n bytes: straight into the buffer when it
+ * has room to spare (nothing for ob_bytes to do but the copy: no growing, no write
+ * out, and the sum is taken with its neighbours, codec.c sum_catch_up), else through
+ * ob_bytes. A rank's shell and body are mostly such values: inline, no call each. */
+static inline void ob_small(struct obuf *o, const void *b, size_t n)
+{
+	size_t at = o->lead + o->n;
+	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH)) {
+		memcpy(o->p + at, b, n);
+		o->n += n;
+		return;
+	}
+	ob_bytes(o, b, n);
+}
+
+/* Little-endian bytes of v, written out one by one: the compiler merges them into a
+ * single store (no loop, no call), whatever the host's byte order. */
+static inline void ob_le32(unsigned char *b, uint32_t v)
+{
+	b[0] = (unsigned char)v;
+	b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16);
+	b[3] = (unsigned char)(v >> 24);
+}
+
+static inline void ob_u8(struct obuf *o, unsigned v)
+{
+	unsigned char c = (unsigned char)v;
+	ob_small(o, &c, 1);
+}
+
+static inline void ob_u32(struct obuf *o, uint32_t v)
+{
+	unsigned char b[4];
+	ob_le32(b, v);
+	ob_small(o, b, 4);
+}
+
+static inline void ob_u64(struct obuf *o, uint64_t v)
+{
+	unsigned char b[8];
+	ob_le32(b, (uint32_t)v);
+	ob_le32(b + 4, (uint32_t)(v >> 32));
+	ob_small(o, b, 8);
+}
+
+static inline void ob_i64(struct obuf *o, int64_t v)
+{
+	ob_u64(o, (uint64_t)v);
+}
+
+static inline void ob_f64(struct obuf *o, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof(u));
+	ob_u64(o, u);
+}
 /* NULL is written as length 0xffffffff and read back as NULL. */
 void ob_str(struct obuf *o, const char *s);
 /* A path under base is written relative to it and read back under the base given then,
