@@ -7,7 +7,10 @@
  * goes into a small run dir's .tscope-index/ and the run is opened as the program does
  * (index_load: shard, sources against the run dir, metrics, diagnostics, sealed ranks),
  * then everything downstream runs. The run's steps.jsonl and run.json are written once
- * with a fixed mtime, so a payload recorded from them (the seeds) is current. */
+ * with a fixed mtime, so a payload recorded from them (the seeds) is current; both
+ * ranks' run.json share an environment (rank 1's shell marks it as rank 0's). The
+ * seeds are `tscope-tui index` of that run (byte 0: 0 and the whole part, 1 and its
+ * payload). */
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -32,8 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		write_fixed("run/rank0/steps.jsonl",
 			    "{\"step\":0,\"phases\":{\"forward\":0.01,\"backward\":0.02},\"scalars\":{\"loss\":2.5}}\n"
 			    "{\"step\":1,\"phases\":{\"forward\":0.011,\"backward\":0.021},\"scalars\":{\"loss\":2.4}}\n");
-		write_fixed("run/rank0/run.json", "{\"name\":\"fz\",\"rank\":0,\"world_size\":2}\n");
+		write_fixed("run/rank0/run.json", "{\"name\":\"fz\",\"rank\":0,\"world_size\":2,"
+						 "\"environment\":{\"gpu\":\"H100\",\"torch\":\"2.4\"}}\n");
 		write_fixed("run/rank1/steps.jsonl", "{\"step\":0,\"phases\":{\"forward\":0.02}}\n");
+		write_fixed("run/rank1/run.json", "{\"name\":\"fz\",\"rank\":1,\"world_size\":2,"
+						 "\"environment\":{\"gpu\":\"H100\",\"torch\":\"2.4\"}}\n");
 		ready = true;
 	}
 	if (size < 1)

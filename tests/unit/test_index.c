@@ -936,6 +936,25 @@ static void test_extent_windows(void)
 	tu_rm_rf(dir);
 }
 
+/* The fuzz harness's seeds (tests/fuzz/corpus/index) are parts of the current format:
+ * seeds of an older one stop at the version check and the fuzzer starts from nothing.
+ * When INDEX_VERSION changes, write them again (tests/fuzz/fuzz_index.c says how). */
+static void test_fuzz_seeds_current(void)
+{
+	const char *root = getenv("TSCOPE_ROOT");
+	char *path = xasprintf("%s/tests/fuzz/corpus/index/whole", root ? root : ".");
+	FILE *f = fopen(path, "rb");
+	unsigned char head[1 + 12] = { 0 };
+	bool read = f && fread(head, 1, sizeof(head), f) == sizeof(head);
+	if (f)
+		fclose(f);
+	uint32_t version = (uint32_t)head[9] | (uint32_t)head[10] << 8 | (uint32_t)head[11] << 16 |
+			   (uint32_t)head[12] << 24;
+	ok(read && memcmp(head + 1, "TSCOPEIX", 8) == 0 && version == INDEX_VERSION,
+	   "the index fuzz seed is a part of format %u (it is %u)", INDEX_VERSION, version);
+	free(path);
+}
+
 int main(void)
 {
 	test_crc();
@@ -953,5 +972,6 @@ int main(void)
 	test_sources_of();
 	test_shell_env_rows();
 	test_extent_windows();
+	test_fuzz_seeds_current();
 	return tap_done();
 }
