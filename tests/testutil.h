@@ -2,7 +2,7 @@
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
  * a whole file, making a directory, finding a diagnostic and a finding, a pseudo-random
- * sequence. Header-only (static
+ * sequence, an empty run. Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
 #ifndef TESTS_TESTUTIL_H
 #define TESTS_TESTUTIL_H
@@ -22,6 +22,13 @@ static inline uint64_t tu_xorshift(uint64_t *state)
 	*state ^= *state >> 7;
 	*state ^= *state << 17;
 	return *state;
+}
+
+/* An empty run with default options, to publish synthetic ranks into. */
+static inline struct run *tu_empty_run(void)
+{
+	static const struct opts o;
+	return run_open(NULL, 0, &o, NULL);
 }
 
 /* Where scratch files go: $TSCOPE_TMP (tests/run.sh sets it), else /tmp. */
