@@ -2,7 +2,7 @@
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
  * a whole file, making a directory, finding a diagnostic and a finding, a pseudo-random
- * sequence, an empty run. Header-only (static
+ * sequence, an empty run, a path in the source tree. Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
 #ifndef TESTS_TESTUTIL_H
 #define TESTS_TESTUTIL_H
@@ -29,6 +29,18 @@ static inline struct run *tu_empty_run(void)
 {
 	static const struct opts o;
 	return run_open(NULL, 0, &o, NULL);
+}
+
+/* A file of the source tree (fixtures, fuzz seeds): rel under $TSCOPE_ROOT, else under
+ * the working directory (tests/run.sh runs from the root). malloc'd. */
+static inline char *tu_source_path(const char *rel)
+{
+	const char *root = getenv("TSCOPE_ROOT");
+	size_t n = strlen(root ? root : ".") + 1 + strlen(rel) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", root ? root : ".", rel);
+	return p;
 }
 
 /* Where scratch files go: $TSCOPE_TMP (tests/run.sh sets it), else /tmp. */

@@ -502,9 +502,8 @@ static void test_extent_windows(void)
  * When INDEX_VERSION changes, write them again (tests/fuzz/fuzz_index.c says how). */
 static void test_fuzz_seeds_current(void)
 {
-	const char *root = getenv("TSCOPE_ROOT");
-	char *path = xasprintf("%s/tests/fuzz/corpus/index/whole", root ? root : ".");
-	FILE *f = fopen(path, "rb");
+	char *path = tu_source_path("tests/fuzz/corpus/index/whole");
+	FILE *f = path ? fopen(path, "rb") : NULL;
 	unsigned char head[1 + 12] = { 0 };
 	bool read = f && fread(head, 1, sizeof(head), f) == sizeof(head);
 	if (f)

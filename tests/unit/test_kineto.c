@@ -103,9 +103,8 @@ static void test_synthetic_pytscope(void)
  * (tests/unit/fixtures/kineto/broken_events.json). */
 static void test_invalid_json_mid_file(void)
 {
-	const char *root = getenv("TSCOPE_ROOT");
-	char *fx = xasprintf("%s/tests/unit/fixtures/kineto/broken_events.json", root ? root : ".");
-	char *broken_events = tu_read_file(fx);
+	char *fx = tu_source_path("tests/unit/fixtures/kineto/broken_events.json");
+	char *broken_events = fx ? tu_read_file(fx) : NULL;
 	free(fx);
 	if (!broken_events) {
 		ok(false, "fixture broken_events.json readable");

@@ -38,9 +38,10 @@ static char *fixture(const char *rel, const char *text)
  * working directory); exits 1 when it cannot be read. */
 static char *fixture_text(const char *name)
 {
-	const char *root = getenv("TSCOPE_ROOT");
-	char *path = xasprintf("%s/tests/unit/fixtures/sweep/%s", root ? root : ".", name);
-	char *text = tu_read_file(path);
+	char *rel = xasprintf("tests/unit/fixtures/sweep/%s", name);
+	char *path = tu_source_path(rel);
+	free(rel);
+	char *text = path ? tu_read_file(path) : NULL;
 	if (!text) {
 		perror(path);
 		exit(1);
