@@ -358,16 +358,16 @@ static void delta_entry_put(struct obuf *h, const struct delta_job *j, size_t k)
 	struct steps_model *m = run->steps;
 	size_t i = j->which[k];
 	const struct steps_rank_file *f = &j->lg->files[i];
-	ob_i64(h, f->rank);
-	ob_u64(h, j->lg->saved[i]);
+	ob_svar(h, f->rank);
+	ob_uvar(h, j->lg->saved[i]);
 	extent_put(h, run, f->steps);
 	pthread_mutex_lock(&run->lock);
 	struct source s = run->src[j->src[k]];
 	pthread_mutex_unlock(&run->lock);
 	ob_source_counts(h, &s);
 	steps_rank_encode_shell(m, (size_t)steps_rank_index(m, (int)f->rank), -1, j->lg->run_dir, h);
-	ob_u64(h, j->loc[k].off);
-	ob_u64(h, j->loc[k].len);
+	ob_uvar(h, j->loc[k].off);
+	ob_uvar(h, j->loc[k].len);
 	ob_u32(h, j->loc[k].crc);
 }
 
@@ -379,17 +379,17 @@ static void fill_delta(struct obuf *body, struct obuf *h, void *ud)
 	struct steps_model *m = lg->run->steps;
 	delta_bodies(body, j);
 	ob_u32(h, DELTA_TAG);
-	ob_i64(h, p->base.size);
-	ob_i64(h, p->base.mtime_ns);
-	ob_i64(h, p->base.ino);
+	ob_svar(h, p->base.size);
+	ob_svar(h, p->base.mtime_ns);
+	ob_svar(h, p->base.ino);
 	ob_u32(h, p->seq + 1);
 	size_t nm = steps_nmetrics(m);
-	ob_u64(h, nm);
+	ob_uvar(h, nm);
 	for (size_t i = 0; i < nm; i++) {
 		ob_u8(h, steps_metric(m, (int)i)->kind);
 		ob_str(h, steps_metric(m, (int)i)->name);
 	}
-	ob_u64(h, j->nwhich);
+	ob_uvar(h, j->nwhich);
 	for (size_t k = 0; k < j->nwhich; k++)
 		delta_entry_put(h, j, k);
 	index_put_diags(h, lg->run_dir, lg->run, j->diag, 0, j->ndiag);

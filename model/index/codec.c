@@ -14,7 +14,6 @@
 #include "model/run.h"
 #include "model/xalloc.h"
 
-#define STR_NULL 0xffffffffu
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
 #define OB_DIRECT_BUF ((size_t)2 << 20)  /* a direct write: a huge page */
@@ -219,7 +218,7 @@ static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t a
 }
 
 /* ---- checksums ------------------------------------------------------------------------
- * A rank's body is many small pieces (a few bytes each: ob_u8, ob_u64, ob_str): one CRC
+ * A rank's body is many small pieces (a few bytes each: ob_u8, ob_uvar, ob_str): one CRC
  * call each cost more than the bytes (~120 instructions a call, a zlib call under
  * 64 bytes). They are summed together when they must: a large piece comes (summed while
  * it is copied, the bytes then still in cache), the buffer is written out or moved, or
@@ -438,11 +437,11 @@ uint32_t ob_sum_end(struct obuf *o)
 void ob_str(struct obuf *o, const char *s)
 {
 	if (!s) {
-		ob_u32(o, STR_NULL);
+		ob_uvar(o, 0);
 		return;
 	}
 	size_t n = strlen(s);
-	ob_u32(o, (uint32_t)n);
+	ob_uvar(o, (uint64_t)n + 1);
 	ob_small(o, s, n); /* names and paths: short */
 }
 
@@ -493,7 +492,7 @@ uint32_t ib_u32(struct ibuf *b)
 	return v;
 }
 
-uint64_t ib_u64(struct ibuf *b)
+uint64_t ib_w64(struct ibuf *b)
 {
 	const unsigned char *p = ib_bytes(b, 8);
 	uint64_t v = 0;
@@ -502,14 +501,24 @@ uint64_t ib_u64(struct ibuf *b)
 	return v;
 }
 
-int64_t ib_i64(struct ibuf *b)
+uint64_t ib_uvar_slow(struct ibuf *b)
 {
-	return (int64_t)ib_u64(b);
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 64 && !b->bad && b->off < b->n; shift += 7) {
+		unsigned c = b->p[b->off++];
+		if (shift == 63 && c > 1)
+			break; /* more than 64 bits */
+		v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return v;
+	}
+	b->bad = true;
+	return 0;
 }
 
 double ib_f64(struct ibuf *b)
 {
-	uint64_t u = ib_u64(b);
+	uint64_t u = ib_w64(b);
 	double v;
 	memcpy(&v, &u, sizeof(v));
 	return v;
@@ -517,7 +526,7 @@ double ib_f64(struct ibuf *b)
 
 size_t ib_count(struct ibuf *b, size_t elem)
 {
-	uint64_t n = ib_u64(b);
+	uint64_t n = ib_uvar(b);
 	if (b->bad || (elem && n > (b->n - b->off) / elem)) {
 		b->bad = true;
 		return 0;
@@ -527,10 +536,15 @@ size_t ib_count(struct ibuf *b, size_t elem)
 
 const char *ib_str_view(struct ibuf *b, size_t *len)
 {
-	uint32_t n = ib_u32(b);
+	uint64_t n1 = ib_uvar(b);
 	*len = 0;
-	if (b->bad || n == STR_NULL)
+	if (b->bad || n1 == 0)
 		return NULL;
+	if (n1 - 1 > b->n - b->off) {
+		b->bad = true;
+		return NULL;
+	}
+	size_t n = (size_t)(n1 - 1);
 	const char *p = ib_bytes(b, n);
 	if (!p)
 		return NULL;
@@ -564,9 +578,9 @@ void ob_diag(struct obuf *o, const char *base, const struct diag *d)
 {
 	ob_u8(o, d->level);
 	ob_path(o, base, d->file);
-	ob_i64(o, d->line);
-	ob_i64(o, d->offset);
-	ob_i64(o, d->rank);
+	ob_svar(o, d->line);
+	ob_svar(o, d->offset);
+	ob_svar(o, d->rank);
 	ob_str(o, d->msg);
 }
 
@@ -574,9 +588,9 @@ void ib_diag(struct ibuf *b, const char *base, struct diag *d)
 {
 	unsigned level = ib_u8(b);
 	d->file = ib_path(b, base);
-	d->line = (long)ib_i64(b);
-	d->offset = ib_i64(b);
-	d->rank = (int)ib_i64(b);
+	d->line = (long)ib_svar(b);
+	d->offset = ib_svar(b);
+	d->rank = (int)ib_svar(b);
 	d->msg = ib_str(b);
 	if (level > DIAG_ERROR || !d->msg)
 		b->bad = true;
@@ -585,22 +599,22 @@ void ib_diag(struct ibuf *b, const char *base, struct diag *d)
 
 void ob_source_counts(struct obuf *o, const struct source *s)
 {
-	ob_i64(o, s->bytes);
-	ob_u64(o, s->records);
-	ob_u64(o, s->skipped);
-	ob_i64(o, s->err);
+	ob_svar(o, s->bytes);
+	ob_uvar(o, s->records);
+	ob_uvar(o, s->skipped);
+	ob_svar(o, s->err);
 	ob_u8(o, s->partial);
-	ob_i64(o, s->consumed);
-	ob_i64(o, s->lines);
+	ob_svar(o, s->consumed);
+	ob_svar(o, s->lines);
 }
 
 void ib_source_counts(struct ibuf *b, struct source *s)
 {
-	s->bytes = ib_i64(b);
-	s->records = (size_t)ib_u64(b);
-	s->skipped = (size_t)ib_u64(b);
-	s->err = (int)ib_i64(b);
+	s->bytes = ib_svar(b);
+	s->records = (size_t)ib_uvar(b);
+	s->skipped = (size_t)ib_uvar(b);
+	s->err = (int)ib_svar(b);
 	s->partial = ib_u8(b) != 0;
-	s->consumed = ib_i64(b);
-	s->lines = (long)ib_i64(b);
+	s->consumed = ib_svar(b);
+	s->lines = (long)ib_svar(b);
 }

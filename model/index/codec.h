@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* codec.h: the byte encoding of the persistent index (model/index/): a growable output
- * buffer and a bounds-checked reader over untrusted bytes. Little-endian fixed-width
- * integers and IEEE doubles; strings are a u32 length then the bytes.
+ * buffer and a bounds-checked reader over untrusted bytes. Integers (counts, lengths,
+ * ids, sizes, offsets, steps) are LEB128 varints: 7 bits a byte, low bits first, the
+ * high bit set on every byte but the last (ob_uvar; ob_svar writes the zigzag form, 0,
+ * -1, 1, -2, ... as 0, 1, 2, 3, ..., so small negatives stay one byte). Check words,
+ * tags and the header's fields are little-endian fixed width (ob_u32, ob_w64), doubles
+ * their IEEE bits as ob_w64. A string is its length + 1 as a varint (0: NULL), then
+ * its bytes.
  *
  * CONTRACT. Writers never fail (allocation aborts). A reader never reads past its end:
  * the first short or malformed read sets `bad`, and every later get returns 0 / NULL /
@@ -52,15 +57,25 @@ struct obuf {
 
 void ob_bytes(struct obuf *o, const void *p, size_t n);
 
+/* Where the next n bytes may be put straight into the buffer (NULL when it has no room
+ * to spare for them: ob_bytes then grows it, writes it out or takes the sum). */
+static inline unsigned char *ob_room(struct obuf *o, size_t n)
+{
+	size_t at = o->lead + o->n;
+	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH))
+		return o->p + at;
+	return NULL;
+}
+
 /* A fixed-width value or a short string of n bytes: straight into the buffer when it
  * has room to spare (nothing for ob_bytes to do but the copy: no growing, no write
  * out, and the sum is taken with its neighbours, codec.c sum_catch_up), else through
  * ob_bytes. A rank's shell and body are mostly such values: inline, no call each. */
 static inline void ob_small(struct obuf *o, const void *b, size_t n)
 {
-	size_t at = o->lead + o->n;
-	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH)) {
-		memcpy(o->p + at, b, n);
+	unsigned char *at = ob_room(o, n);
+	if (at) {
+		memcpy(at, b, n);
 		o->n += n;
 		return;
 	}
@@ -90,7 +105,7 @@ static inline void ob_u32(struct obuf *o, uint32_t v)
 	ob_small(o, b, 4);
 }
 
-static inline void ob_u64(struct obuf *o, uint64_t v)
+static inline void ob_w64(struct obuf *o, uint64_t v)
 {
 	unsigned char b[8];
 	ob_le32(b, (uint32_t)v);
@@ -98,18 +113,39 @@ static inline void ob_u64(struct obuf *o, uint64_t v)
 	ob_small(o, b, 8);
 }
 
-static inline void ob_i64(struct obuf *o, int64_t v)
+/* LEB128 bytes of v at b (room for 10); returns how many. */
+static inline size_t ob_leb(unsigned char *b, uint64_t v)
 {
-	ob_u64(o, (uint64_t)v);
+	size_t n = 0;
+	for (; v >= 0x80; v >>= 7)
+		b[n++] = (unsigned char)(v | 0x80);
+	b[n++] = (unsigned char)v;
+	return n;
+}
+
+static inline void ob_uvar(struct obuf *o, uint64_t v)
+{
+	unsigned char *at = ob_room(o, 10);
+	if (at) { /* encoded in place: no copy of a variable length */
+		o->n += ob_leb(at, v);
+		return;
+	}
+	unsigned char b[10];
+	ob_bytes(o, b, ob_leb(b, v));
+}
+
+static inline void ob_svar(struct obuf *o, int64_t v)
+{
+	ob_uvar(o, (uint64_t)v << 1 ^ (uint64_t)(v < 0 ? -1 : 0));
 }
 
 static inline void ob_f64(struct obuf *o, double v)
 {
 	uint64_t u;
 	memcpy(&u, &v, sizeof(u));
-	ob_u64(o, u);
+	ob_w64(o, u);
 }
-/* NULL is written as length 0xffffffff and read back as NULL. */
+/* NULL is read back as NULL. */
 void ob_str(struct obuf *o, const char *s);
 /* A path under base is written relative to it and read back under the base given then,
  * so an index stays valid when the run dir is reached by another path (a job's absolute
@@ -157,10 +193,23 @@ struct ibuf {
 const void *ib_bytes(struct ibuf *b, size_t n);
 unsigned ib_u8(struct ibuf *b);
 uint32_t ib_u32(struct ibuf *b);
-uint64_t ib_u64(struct ibuf *b);
-int64_t ib_i64(struct ibuf *b);
+uint64_t ib_w64(struct ibuf *b);
 double ib_f64(struct ibuf *b);
-/* A count of elements of elem bytes each that must still fit in the buffer. */
+/* A varint (ob_uvar); more than 64 bits or a cut one is bad. The one-byte case inline. */
+uint64_t ib_uvar_slow(struct ibuf *b);
+static inline uint64_t ib_uvar(struct ibuf *b)
+{
+	if (!b->bad && b->off < b->n && b->p[b->off] < 0x80)
+		return b->p[b->off++];
+	return ib_uvar_slow(b);
+}
+static inline int64_t ib_svar(struct ibuf *b)
+{
+	uint64_t u = ib_uvar(b);
+	return (int64_t)(u >> 1 ^ (0 - (u & 1)));
+}
+/* A count (a varint) of elements of at least elem bytes each that must still fit in
+ * the buffer. */
 size_t ib_count(struct ibuf *b, size_t elem);
 /* A malloc'd copy of a string (NULL for a written NULL or on error). */
 char *ib_str(struct ibuf *b);
@@ -174,7 +223,7 @@ char *ib_path(struct ibuf *b, const char *base);
  * malloc'd strings (file may be NULL) and sets b->bad on a bad level or a missing
  * message; the caller frees both in either case. ENCODED_DIAG_MIN: its smallest size. */
 struct diag;
-#define ENCODED_DIAG_MIN 34
+#define ENCODED_DIAG_MIN 7
 void ob_diag(struct obuf *o, const char *base, const struct diag *d);
 void ib_diag(struct ibuf *b, const char *base, struct diag *d);
 

@@ -106,13 +106,13 @@ void delta_remove_replaced(const char *dir, unsigned k, unsigned n)
 static bool entry_get(struct ibuf *b, const char *base_dir, size_t file, struct delta_entry *x)
 {
 	*x = (struct delta_entry){ .file = file };
-	x->rank = (long)ib_i64(b);
-	x->from = (size_t)ib_u64(b);
+	x->rank = (long)ib_svar(b);
+	x->from = (size_t)ib_uvar(b);
 	extent_get(b, &x->ext);
 	ib_source_counts(b, &x->counts);
 	x->shell = b->bad ? NULL : steps_rank_decode_shell(NULL, b, NULL, base_dir);
-	x->off = ib_u64(b);
-	x->len = ib_u64(b);
+	x->off = ib_uvar(b);
+	x->len = ib_uvar(b);
 	x->crc = ib_u32(b);
 	bool ok = !b->bad && x->shell && x->shell->rank == x->rank && x->shell->n >= x->from;
 	if (!ok) {
@@ -133,18 +133,18 @@ static const char *file_read(struct delta_set *ds, struct delta_file *f, unsigne
 	struct ibuf b = { f->head, f->head_len, 0, false };
 	if (ib_u32(&b) != DELTA_TAG)
 		return "not a delta";
-	long long size = ib_i64(&b), mtime = ib_i64(&b), ino = ib_i64(&b);
+	long long size = ib_svar(&b), mtime = ib_svar(&b), ino = ib_svar(&b);
 	if (size != base->size || mtime != base->mtime_ns || ino != base->ino)
 		return "it extends another version of the index";
 	if (ib_u32(&b) != seq)
 		return "out of sequence";
 	f->metric_off = b.off;
-	size_t nm = ib_count(&b, 5);
+	size_t nm = ib_count(&b, 2);
 	for (size_t i = 0; i < nm && !b.bad; i++) {
 		ib_u8(&b);
 		free(ib_str(&b));
 	}
-	size_t n = ib_count(&b, 8), ne0 = ds->ne;
+	size_t n = ib_count(&b, 27), ne0 = ds->ne;
 	for (size_t i = 0; i < n && !b.bad; i++) {
 		xgrow((void **)&ds->e, &ds->ecap, ds->ne + 1, sizeof(*ds->e));
 		if (entry_get(&b, base_dir, ds->nf, &ds->e[ds->ne]))
@@ -241,7 +241,7 @@ void delta_set_register(struct delta_set *ds, struct steps_model *m, const char 
 	for (size_t i = 0; ds && i < ds->nf; i++) {
 		struct delta_file *f = &ds->f[i];
 		struct ibuf b = { f->head, f->head_len, f->metric_off, false };
-		size_t nm = ib_count(&b, 5);
+		size_t nm = ib_count(&b, 2);
 		int *map = xcalloc(nm ? nm : 1, sizeof(*map));
 		for (size_t k = 0; k < nm && !b.bad; k++) {
 			unsigned kind = ib_u8(&b);

@@ -14,8 +14,8 @@
  * index_file_write: a temporary file renamed, so a killed writer leaves the previous
  * deltas as they were). Head: u32 DELTA_TAG; the base part it extends (size, mtime_ns,
  * inode as when it was written); u32 sequence number (1, 2, ... in file name order);
- * the metric table (u64 n; per metric u8 kind, string name); u64 entries; per entry:
- * i64 rank id, u64 records the rank held before (`from`), the steps.jsonl extent after
+ * the metric table (n; per metric u8 kind, string name); entries; per entry: rank id,
+ * the records the rank held before (`from`), the steps.jsonl extent after
  * (extent.h), its source's bytes, records, skipped, err, partial, consumed, lines, the
  * rank's shell after the segment (steps_rank_encode_shell), the segment body's offset,
  * length and CRC-32 (steps_rank_encode_delta); then the diagnostics added (as in a
@@ -64,7 +64,7 @@ void delta_set_restore(const struct delta_set *ds, struct run *run, const char *
 size_t delta_set_count(const struct delta_set *ds);
 void delta_set_free(struct delta_set *ds);
 
-/* Shared with index.c: the diagnostics list of a part (u64 n; per diagnostic level,
+/* Shared with index.c: the diagnostics list of a part (n; per diagnostic level,
  * file, line, offset, rank, message), idx[0..n) in run->diags. */
 void index_put_diags(struct obuf *o, const char *base, const struct run *run, const size_t *idx, size_t first,
 		     size_t n);

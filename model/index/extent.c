@@ -90,10 +90,10 @@ static bool source_extent(const struct run *run, long src, long long *size, long
 
 static void put_extent(struct obuf *o, const struct index_extent *e)
 {
-	ob_i64(o, e->size);
-	ob_i64(o, e->mtime_ns);
-	ob_i64(o, e->ino);
-	ob_i64(o, e->covered);
+	ob_svar(o, e->size);
+	ob_svar(o, e->mtime_ns);
+	ob_svar(o, e->ino);
+	ob_svar(o, e->covered);
 	ob_u32(o, e->head_crc);
 	ob_u32(o, e->tail_crc);
 }
@@ -173,10 +173,10 @@ void extent_put_src(struct obuf *o, const struct run *run, const char *steps, lo
 
 void extent_get(struct ibuf *b, struct index_extent *e)
 {
-	e->size = ib_i64(b);
-	e->mtime_ns = ib_i64(b);
-	e->ino = ib_i64(b);
-	e->covered = ib_i64(b);
+	e->size = ib_svar(b);
+	e->mtime_ns = ib_svar(b);
+	e->ino = ib_svar(b);
+	e->covered = ib_svar(b);
 	e->head_crc = ib_u32(b);
 	e->tail_crc = ib_u32(b);
 }
@@ -214,15 +214,15 @@ bool extent_read_part(const char *path, const char *base, unsigned part_k, unsig
 		return false;
 	struct ibuf b = { head, len, 0, false };
 	bool same = ib_u32(&b) == part_k && ib_u32(&b) == part_n;
-	size_t k = same ? ib_count(&b, 8) : 0;
+	size_t k = same ? ib_count(&b, 17) : 0;
 	*ids = xmalloc((k ? k : 1) * sizeof(**ids));
 	*ext = xmalloc((k ? k : 1) * sizeof(**ext));
 	for (size_t i = 0; i < k && !b.bad; i++) {
-		(*ids)[i] = (long)ib_i64(&b);
+		(*ids)[i] = (long)ib_svar(&b);
 		free(ib_path(&b, base));
 		extent_get(&b, &(*ext)[i]);
-		ib_i64(&b); /* run.json's stamp */
-		ib_i64(&b);
+		ib_svar(&b); /* run.json's stamp */
+		ib_svar(&b);
 	}
 	free(head);
 	*n = k;

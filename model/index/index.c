@@ -158,8 +158,8 @@ static struct file_stamp stamp_of(const char *path)
 static void put_stamp(struct obuf *o, const char *path)
 {
 	struct file_stamp s = stamp_of(path);
-	ob_i64(o, s.size);
-	ob_i64(o, s.mtime_ns);
+	ob_svar(o, s.size);
+	ob_svar(o, s.mtime_ns);
 }
 
 /* ---- writing -------------------------------------------------------------------------- */
@@ -176,8 +176,8 @@ static void put_meta_stamp(struct obuf *o, const struct index_part_spec *s, size
 	long ri = s->run->steps ? model_rank(s, i) : -1;
 	long long size, mtime_ns;
 	if (ri >= 0 && steps_rank_meta_stamp(s->run->steps, (size_t)ri, &size, &mtime_ns)) {
-		ob_i64(o, size);
-		ob_i64(o, mtime_ns);
+		ob_svar(o, size);
+		ob_svar(o, mtime_ns);
 		return;
 	}
 	char *meta = xasprintf("%s/run.json", s->files[i].dir);
@@ -196,11 +196,11 @@ static void put_sources(struct obuf *o, const struct index_part_spec *sp)
 	const struct run *run = sp->run;
 	const char *base = sp->run_dir;
 	size_t n = sp->pick ? sp->pick->nsrc : sp->src1 - sp->src0;
-	ob_u64(o, n);
+	ob_uvar(o, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct source *s = &run->src[picked(sp->pick ? sp->pick->src : NULL, sp->src0, i)];
 		ob_path(o, base, s->path);
-		ob_i64(o, s->rank);
+		ob_svar(o, s->rank);
 		ob_source_counts(o, s);
 	}
 }
@@ -208,7 +208,7 @@ static void put_sources(struct obuf *o, const struct index_part_spec *sp)
 void index_put_diags(struct obuf *o, const char *base, const struct run *run, const size_t *idx, size_t first,
 		     size_t n)
 {
-	ob_u64(o, n);
+	ob_uvar(o, n);
 	for (size_t i = 0; i < n; i++)
 		ob_diag(o, base, &run->diags.v[picked(idx, first, i)]);
 }
@@ -228,11 +228,11 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	const char *base = s->run_dir;
 	ob_u32(o, s->k);
 	ob_u32(o, s->n);
-	ob_u64(o, s->hi - s->lo);
+	ob_uvar(o, s->hi - s->lo);
 	long *src = xmalloc((s->hi - s->lo + 1) * sizeof(*src)); /* each file's source, one sort */
 	index_sources_of(s->run, s->files + s->lo, NULL, s->hi - s->lo, src, NULL);
 	for (size_t i = s->lo; i < s->hi; i++) {
-		ob_i64(o, s->files[i].rank);
+		ob_svar(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
 		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
 		put_meta_stamp(o, s, i);
@@ -240,7 +240,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	free(src);
 	struct steps_model *m = s->run->steps;
 	size_t nm = steps_nmetrics(m);
-	ob_u64(o, nm);
+	ob_uvar(o, nm);
 	for (size_t i = 0; i < nm; i++) {
 		ob_u8(o, steps_metric(m, (int)i)->kind);
 		ob_str(o, steps_metric(m, (int)i)->name);
@@ -248,14 +248,14 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	size_t nr = 0;
 	for (size_t i = s->lo; i < s->hi; i++)
 		nr += has[i - s->lo];
-	ob_u64(o, nr);
+	ob_uvar(o, nr);
 	for (size_t i = s->lo, prev = SIZE_MAX; i < s->hi; i++) {
 		if (!has[i - s->lo])
 			continue;
 		s->shell(s->ud, i, prev, o);
 		prev = i;
-		ob_u64(o, loc[i - s->lo].off);
-		ob_u64(o, loc[i - s->lo].len);
+		ob_uvar(o, loc[i - s->lo].off);
+		ob_uvar(o, loc[i - s->lo].len);
 		ob_u32(o, loc[i - s->lo].crc);
 	}
 	put_sources(o, s);
@@ -297,9 +297,9 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_u32(&h, INDEX_VERSION);
 	uint32_t bom = BYTE_ORDER_MARK;
 	ob_bytes(&h, &bom, sizeof(bom));
-	ob_u64(&h, plen);
-	ob_u64(&h, head_off);
-	ob_u64(&h, head_len);
+	ob_w64(&h, plen);
+	ob_w64(&h, head_off);
+	ob_w64(&h, head_len);
 	ob_u32(&h, crc);
 	ob_u32(&h, 0);
 	memcpy(out, h.p, INDEX_HEADER_LEN);
@@ -468,9 +468,9 @@ static const char *header_check(const unsigned char *bytes, size_t avail, unsign
 	uint32_t version = ib_u32(&b);
 	uint32_t bom;
 	memcpy(&bom, ib_bytes(&b, 4), sizeof(bom));
-	h->plen = ib_u64(&b);
-	h->head_off = ib_u64(&b);
-	h->head_len = ib_u64(&b);
+	h->plen = ib_w64(&b);
+	h->head_off = ib_w64(&b);
+	h->head_len = ib_w64(&b);
 	h->head_crc = ib_u32(&b);
 	if (version != INDEX_VERSION)
 		return "written by another index format version";
@@ -501,17 +501,17 @@ const char *index_check(const unsigned char *bytes, size_t len)
 static char *check_sources(struct ibuf *b, const char *base, const struct steps_rank_file *files,
 			   size_t lo, size_t hi, bool *grown, const struct delta_set *ds)
 {
-	size_t n = ib_count(b, 8);
+	size_t n = ib_count(b, 17);
 	if (b->bad)
 		return xstrdup("malformed source list");
 	if (n != hi - lo)
 		return xasprintf("stale: the shard had %zu rank dirs, now %zu", n, hi - lo);
 	for (size_t i = 0; i < n; i++) {
-		long id = (long)ib_i64(b);
+		long id = (long)ib_svar(b);
 		char *dir = ib_path(b, base);
 		struct index_extent ext;
 		extent_get(b, &ext);
-		struct file_stamp mt = { ib_i64(b), ib_i64(b) };
+		struct file_stamp mt = { ib_svar(b), ib_svar(b) };
 		const struct steps_rank_file *f = &files[lo + i];
 		const struct index_extent *moved = delta_set_extent(ds, f->rank);
 		if (moved) /* a follower appended this rank's records since */
@@ -540,10 +540,10 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 
 static void restore_sources(struct ibuf *b, struct run *run, const char *base, bool apply)
 {
-	size_t n = ib_count(b, 5);
+	size_t n = ib_count(b, 10);
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		char *path = ib_path(b, base);
-		int rank = (int)ib_i64(b);
+		int rank = (int)ib_svar(b);
 		struct source c;
 		ib_source_counts(b, &c);
 		if (apply && !b->bad && path) {
@@ -596,7 +596,7 @@ bool index_pread_all(int fd, void *buf, size_t n, long long off)
 static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *path,
 					const char *base, const struct part_map *pm, size_t *nout)
 {
-	size_t nm = ib_count(b, 5);
+	size_t nm = ib_count(b, 2);
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
 	for (size_t i = 0; i < nm && !b->bad; i++) {
 		unsigned kind = ib_u8(b);
@@ -607,7 +607,7 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 			map[i] = steps_metric_intern(m, (enum metric_kind)kind, name);
 		free(name);
 	}
-	size_t nr = ib_count(b, 8);
+	size_t nr = ib_count(b, 16);
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	const struct steps_part *part = b->bad ? NULL : steps_add_part(m, path, base, pm->id.size,
 								      pm->id.mtime_ns, pm->id.ino, map, nm);
@@ -616,7 +616,7 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 	size_t k = 0;
 	while (k < nr && !b->bad) {
 		struct rank_steps *x = steps_rank_decode_shell(m, b, k ? r[k - 1] : NULL, base);
-		uint64_t off = ib_u64(b), len = ib_u64(b);
+		uint64_t off = ib_uvar(b), len = ib_uvar(b);
 		uint32_t crc = ib_u32(b);
 		if (x && !b->bad && off >= INDEX_HEADER_LEN && len <= pm->id.body_end && off <= pm->id.body_end - len) {
 			steps_rank_defer_body(x, part, off, len, crc);

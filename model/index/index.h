@@ -14,7 +14,8 @@
  * File format (version INDEX_VERSION). Header, 48 bytes: magic "TSCOPEIX", u32 version,
  * u32 byte-order mark 0x01020304 as written by the host, u64 payload length, u64 head
  * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero.
- * Payload (model/index/codec.h encoding): first every rank's BODY (steps_rank_encode_body:
+ * Payload (model/index/codec.h encoding: integers as varints, check words fixed width):
+ * first every rank's BODY (steps_rank_encode_body:
  * step codes, timestamps, phase columns, presence bits), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
@@ -41,7 +42,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 6u
+#define INDEX_VERSION 7u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

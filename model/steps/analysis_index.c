@@ -71,7 +71,7 @@ static const char *base_name(const char *path)
 
 static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 {
-	ob_i64(o, r->rank);
+	ob_svar(o, r->rank);
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
 			     r->rel_slowdown, r->time_lost, r->coverage, r->mem_peak, r->noise,
 			     r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift, r->stall_z, r->stall_cost };
@@ -80,25 +80,25 @@ static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
 				r->slow_onset, r->stall_lo, r->stall_hi };
 	for (size_t i = 0; i < ARRAY_LEN(n); i++)
-		ob_i64(o, n[i]);
+		ob_svar(o, n[i]);
 	ob_u8(o, (unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2);
 }
 
 static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 {
-	r->rank = (int)ib_i64(b);
+	r->rank = (int)ib_svar(b);
 	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
 			&r->rel_slowdown, &r->time_lost, &r->coverage, &r->mem_peak, &r->noise,
 			&r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift, &r->stall_z, &r->stall_cost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
-	r->slowest_count = (size_t)ib_i64(b);
-	r->onset = (long)ib_i64(b);
-	r->onset_end = (long)ib_i64(b);
-	r->missing = (size_t)ib_i64(b);
-	r->slow_onset = (long)ib_i64(b);
-	r->stall_lo = (long)ib_i64(b);
-	r->stall_hi = (long)ib_i64(b);
+	r->slowest_count = (size_t)ib_svar(b);
+	r->onset = (long)ib_svar(b);
+	r->onset_end = (long)ib_svar(b);
+	r->missing = (size_t)ib_svar(b);
+	r->slow_onset = (long)ib_svar(b);
+	r->stall_lo = (long)ib_svar(b);
+	r->stall_hi = (long)ib_svar(b);
 	unsigned fl = ib_u8(b);
 	r->has_mem_peak = fl & 1;
 	r->fail_slow = fl >> 1 & 1;
@@ -110,22 +110,22 @@ void summary_put_dist(struct obuf *o, const struct distributed *d)
 	ob_u8(o, d != NULL);
 	if (!d)
 		return;
-	ob_u64(o, d->world_size);
-	ob_u64(o, d->n_steps);
+	ob_uvar(o, d->world_size);
+	ob_uvar(o, d->n_steps);
 	const double f[] = { d->mean_step_wall, d->mean_comm_fraction, d->imbalance_cv, d->sync_skew,
 			     d->wall_frac_lost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		ob_f64(o, f[i]);
-	ob_i64(o, d->straggler);
-	ob_u64(o, d->nstragglers);
+	ob_svar(o, d->straggler);
+	ob_uvar(o, d->nstragglers);
 	for (size_t i = 0; i < d->nstragglers; i++)
-		ob_i64(o, d->stragglers[i]);
+		ob_svar(o, d->stragglers[i]);
 	for (size_t i = 0; i < d->world_size; i++)
 		rank_stat_put(o, &d->rank[i]);
 	for (size_t k = 0; k < d->n_steps; k++) {
 		const struct dist_step *s = &d->step[k];
-		ob_i64(o, s->step);
-		ob_i64(o, s->critical);
+		ob_svar(o, s->step);
+		ob_svar(o, s->critical);
 		const double g[] = { s->wall, s->cmax, s->cmean, s->cmed, s->comm_max, s->comm_frac, s->cv, s->skew };
 		for (size_t i = 0; i < ARRAY_LEN(g); i++)
 			ob_f64(o, g[i]);
@@ -138,14 +138,14 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 	if (!ib_u8(b))
 		return NULL;
 	struct distributed *d = xcalloc(1, sizeof(*d));
-	d->world_size = (size_t)ib_u64(b);
-	d->n_steps = (size_t)ib_u64(b);
+	d->world_size = (size_t)ib_uvar(b);
+	d->n_steps = (size_t)ib_uvar(b);
 	double *f[] = { &d->mean_step_wall, &d->mean_comm_fraction, &d->imbalance_cv, &d->sync_skew,
 			&d->wall_frac_lost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
-	d->straggler = (long)ib_i64(b);
-	d->nstragglers = ib_count(b, 8);
+	d->straggler = (long)ib_svar(b);
+	d->nstragglers = ib_count(b, 1);
 	if (b->bad || d->world_size != N || d->n_steps != S || d->nstragglers > N ||
 	    d->straggler < -1 || d->straggler >= (long)N) {
 		b->bad = true;
@@ -154,7 +154,7 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 	}
 	d->stragglers = xcalloc(d->nstragglers ? d->nstragglers : 1, sizeof(*d->stragglers));
 	for (size_t i = 0; i < d->nstragglers; i++) {
-		long long v = ib_i64(b);
+		long long v = ib_svar(b);
 		if (v < 0 || v >= (long long)N)
 			b->bad = true;
 		d->stragglers[i] = (int)v;
@@ -165,8 +165,8 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 	d->step = xcalloc(S ? S : 1, sizeof(*d->step));
 	for (size_t k = 0; k < S && !b->bad; k++) {
 		struct dist_step *s = &d->step[k];
-		s->step = (long)ib_i64(b);
-		long long c = ib_i64(b);
+		s->step = (long)ib_svar(b);
+		long long c = ib_svar(b);
 		if (c < 0 || c >= (long long)N)
 			b->bad = true;
 		s->critical = (int)c;
@@ -187,7 +187,7 @@ void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N)
 {
 	ob_u8(o, v != NULL);
 	for (size_t i = 0; v && i < N; i++) {
-		ob_u64(o, v[i].n);
+		ob_uvar(o, v[i].n);
 		const double f[] = { v[i].compute, v[i].data, v[i].comm, v[i].other };
 		for (size_t k = 0; k < ARRAY_LEN(f); k++)
 			ob_f64(o, f[k]);
@@ -200,7 +200,7 @@ struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N)
 		return NULL;
 	struct budget_sums *v = xcalloc(N ? N : 1, sizeof(*v));
 	for (size_t i = 0; i < N && !b->bad; i++) {
-		v[i].n = (size_t)ib_u64(b);
+		v[i].n = (size_t)ib_uvar(b);
 		double *f[] = { &v[i].compute, &v[i].data, &v[i].comm, &v[i].other };
 		for (size_t k = 0; k < ARRAY_LEN(f); k++)
 			*f[k] = ib_f64(b);
@@ -228,14 +228,14 @@ void summary_put_parts(struct obuf *h, const char *run_dir)
 {
 	char **parts = NULL;
 	size_t np = index_part_files(run_dir, &parts);
-	ob_u64(h, np);
+	ob_uvar(h, np);
 	for (size_t i = 0; i < np; i++) {
 		struct stat st;
 		bool ok = stat(parts[i], &st) == 0;
 		ob_str(h, base_name(parts[i]));
-		ob_i64(h, ok ? (long long)st.st_size : -1);
-		ob_i64(h, ok ? infile_mtime_ns(&st) : 0);
-		ob_i64(h, ok ? (long long)st.st_ino : 0);
+		ob_svar(h, ok ? (long long)st.st_size : -1);
+		ob_svar(h, ok ? infile_mtime_ns(&st) : 0);
+		ob_svar(h, ok ? (long long)st.st_ino : 0);
 		free(parts[i]);
 	}
 	free(parts);
@@ -243,20 +243,20 @@ void summary_put_parts(struct obuf *h, const char *run_dir)
 
 void summary_put_ranks(struct obuf *h, size_t n, const int *ids)
 {
-	ob_u64(h, n);
+	ob_uvar(h, n);
 	for (size_t i = 0; i < n; i++)
-		ob_i64(h, ids[i]);
+		ob_svar(h, ids[i]);
 }
 
 void summary_put_aligned(struct obuf *h, bool contiguous, long lo, size_t n, const int64_t *aligned, size_t nunion)
 {
 	ob_u8(h, contiguous);
-	ob_i64(h, lo);
-	ob_u64(h, n);
+	ob_svar(h, lo);
+	ob_uvar(h, n);
 	if (!contiguous)
 		for (size_t k = 0; k < n; k++)
-			ob_i64(h, aligned[k]);
-	ob_u64(h, nunion);
+			ob_svar(h, aligned[k]);
+	ob_uvar(h, nunion);
 }
 
 void summary_put_head(struct obuf *h, const struct summary_job *j)
@@ -270,14 +270,14 @@ void summary_put_head(struct obuf *h, const struct summary_job *j)
 	summary_put_aligned(h, s->aligned_contiguous, s->aligned_lo, s->naligned, s->aligned, s->nunion);
 	summary_put_dist(h, s->dist);
 	summary_put_bsum(h, s->bsum, s->nranks);
-	ob_u64(h, j->ngrid);
+	ob_uvar(h, j->ngrid);
 	for (size_t i = 0; i < j->ngrid; i++) {
 		const struct heat_grid *g = summary_job_grid(j, i);
-		ob_i64(h, g->series);
+		ob_svar(h, g->series);
 		ob_u8(h, g->dense);
-		ob_u64(h, j->rows_off[i]);
-		ob_u64(h, N);
-		ob_u64(h, g->nranks);
+		ob_uvar(h, j->rows_off[i]);
+		ob_uvar(h, N);
+		ob_uvar(h, g->nranks);
 		ob_u32(h, (uint32_t)j->chunk_words);
 		for (size_t r = 0; r < N; r++)
 			ob_u32(h, j->row_src[i] ? j->row_src[i][r] : (uint32_t)r);
@@ -532,7 +532,7 @@ const char *summary_match_parts(struct ibuf *b, const struct summary_part *cur, 
 	bool exact = np == n, sub = np > 0;
 	for (size_t i = 0; i < np; i++) {
 		char *name = ib_str(b);
-		long long size = ib_i64(b), mtime = ib_i64(b), ino = ib_i64(b);
+		long long size = ib_svar(b), mtime = ib_svar(b), ino = ib_svar(b);
 		if (b->bad || !name) {
 			free(name);
 			return "malformed";
@@ -568,14 +568,14 @@ const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, boo
 
 const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m)
 {
-	size_t n = ib_count(b, 8);
+	size_t n = ib_count(b, 1);
 	if (b->bad)
 		return "malformed";
 	if (n != m->nrank)
 		return "stale";
 	long long prev = 0;
 	for (size_t i = 0; i < n; i++) {
-		long long id = ib_i64(b);
+		long long id = ib_svar(b);
 		if (b->bad || id < INT32_MIN || id > INT32_MAX || (i && id <= prev))
 			return "malformed";
 		if (steps_rank_index(m, (int)id) < 0)
@@ -588,15 +588,15 @@ const char *summary_check_ranks(struct ibuf *b, const struct steps_model *m)
 bool summary_get_aligned(struct ibuf *b, struct steps_model *m)
 {
 	bool contiguous = ib_u8(b) != 0;
-	long lo = (long)ib_i64(b);
-	size_t S = ib_count(b, contiguous ? 0 : 8);
+	long lo = (long)ib_svar(b);
+	size_t S = ib_count(b, contiguous ? 0 : 1);
 	int64_t *v = NULL;
 	if (!contiguous && !b->bad) {
 		v = xmalloc((S ? S : 1) * sizeof(*v));
 		for (size_t k = 0; k < S; k++)
-			v[k] = ib_i64(b);
+			v[k] = ib_svar(b);
 	}
-	size_t nunion = (size_t)ib_u64(b);
+	size_t nunion = (size_t)ib_uvar(b);
 	if (b->bad || S > nunion) {
 		free(v);
 		b->bad = true;
@@ -641,10 +641,10 @@ static struct heat_lazy *lazy_new(struct run *run, const char *path, const struc
 static struct heat_grid *grid_get(struct ibuf *b, struct run *run, const char *path,
 				  const struct index_file_id *id, size_t N, size_t S)
 {
-	long long series = ib_i64(b);
+	long long series = ib_svar(b);
 	bool dense = ib_u8(b) != 0;
-	uint64_t off = ib_u64(b);
-	size_t n = (size_t)ib_u64(b);
+	uint64_t off = ib_uvar(b);
+	size_t n = (size_t)ib_uvar(b);
 	size_t D = ib_count(b, 4); /* a chunk CRC each, at least */
 	size_t W = ib_u32(b);
 	if (b->bad || n != N || series < HEAT_REL_SLOWDOWN || series > INT32_MAX || !S || !D || D > N || !W ||

@@ -60,14 +60,14 @@ struct sd_base {
 static bool aligned_prefix(struct ibuf *b, const struct steps_model *m, size_t *S0)
 {
 	bool contiguous = ib_u8(b) != 0;
-	long lo = (long)ib_i64(b);
-	size_t S = ib_count(b, contiguous ? 0 : 8);
+	long lo = (long)ib_svar(b);
+	size_t S = ib_count(b, contiguous ? 0 : 1);
 	bool same = !b->bad && S <= steps_naligned(m);
 	for (size_t k = 0; k < S && !b->bad; k++) {
-		long step = contiguous ? lo + (long)k : (long)ib_i64(b);
+		long step = contiguous ? lo + (long)k : (long)ib_svar(b);
 		same = same && step == steps_aligned_step(m, k);
 	}
-	ib_u64(b);   /* the union then */
+	ib_uvar(b);   /* the union then */
 	*S0 = S;
 	return same && !b->bad;
 }
@@ -75,10 +75,10 @@ static bool aligned_prefix(struct ibuf *b, const struct steps_model *m, size_t *
 /* Skip a pyramid descriptor of N ranks over S0 steps; false when malformed. */
 static bool grid_skip(struct ibuf *b, size_t N, size_t S0, int *series, bool *dense)
 {
-	*series = (int)ib_i64(b);
+	*series = (int)ib_svar(b);
 	*dense = ib_u8(b) != 0;
-	ib_u64(b);
-	size_t n = (size_t)ib_u64(b), D = ib_count(b, 4), W = ib_u32(b);
+	ib_uvar(b);
+	size_t n = (size_t)ib_uvar(b), D = ib_count(b, 4), W = ib_u32(b);
 	if (b->bad || n != N || !W || !D)
 		return false;
 	size_t nc = (summary_tail_words(0, S0, *dense) + W - 1) / W;
@@ -131,9 +131,9 @@ static bool base_read(struct run *run, const char *run_dir, struct sd_base *bi)
 	free(ib_str(&b));
 	ok = ok && parts_earlier(&b, run_dir);
 	size_t N = steps_nranks(m);
-	ok = ok && ib_count(&b, 8) == N;
+	ok = ok && ib_count(&b, 1) == N;
 	for (size_t i = 0; i < N && ok; i++)
-		ok = ib_i64(&b) == steps_rank_id(m, i);
+		ok = ib_svar(&b) == steps_rank_id(m, i);
 	ok = ok && aligned_prefix(&b, m, &bi->S0);
 	if (ok) {
 		analysis_dist_free(summary_get_dist(&b, N, bi->S0));
@@ -206,23 +206,23 @@ static void fill_sdelta(struct obuf *o, struct obuf *h, void *ud)
 	size_t N = steps_nranks(m);
 	ob_u32(h, SDELTA_TAG);
 	ob_u32(h, SUMMARY_VERSION);
-	ob_i64(h, j->bi->id.size);
-	ob_i64(h, j->bi->id.mtime_ns);
-	ob_i64(h, j->bi->id.ino);
+	ob_svar(h, j->bi->id.size);
+	ob_svar(h, j->bi->id.mtime_ns);
+	ob_svar(h, j->bi->id.ino);
 	summary_put_parts(h, j->run_dir);
-	ob_u64(h, N);
+	ob_uvar(h, N);
 	for (size_t i = 0; i < N; i++)
-		ob_i64(h, steps_rank_id(m, i));
+		ob_svar(h, steps_rank_id(m, i));
 	summary_put_aligned(h, m->aligned_contiguous, m->aligned_lo, steps_naligned(m), m->aligned, m->nunion);
 	summary_put_dist(h, j->dist);
 	summary_put_bsum(h, j->bsum, N);
-	ob_u64(h, j->bi->S0);
-	ob_u64(h, j->tails_off);
-	ob_u64(h, j->bi->ngrid);
+	ob_uvar(h, j->bi->S0);
+	ob_uvar(h, j->tails_off);
+	ob_uvar(h, j->bi->ngrid);
 	for (size_t i = 0; i < j->bi->ngrid; i++) {
-		ob_i64(h, j->bi->series[i]);
+		ob_svar(h, j->bi->series[i]);
 		ob_u8(h, j->bi->dense[i]);
-		ob_u64(h, j->tails[i]);
+		ob_uvar(h, j->tails[i]);
 		ob_f64(h, j->lo[i]);
 		ob_f64(h, j->hi[i]);
 	}
@@ -322,13 +322,13 @@ struct sd_grid {
 static const char *grids_get(struct ibuf *b, const struct steps_summary *s, size_t S0, size_t S,
 			     struct sd_grid *v)
 {
-	size_t ng = ib_count(b, 33);
+	size_t ng = ib_count(b, 19);
 	if (b->bad || ng != s->ngrid)
 		return b->bad ? "malformed" : "its pyramids are not the summary's";
 	for (size_t i = 0; i < ng; i++) {
-		long long series = ib_i64(b);
+		long long series = ib_svar(b);
 		bool dense = ib_u8(b) != 0;
-		v[i].tails = (size_t)ib_u64(b);
+		v[i].tails = (size_t)ib_uvar(b);
 		v[i].lo = ib_f64(b);
 		v[i].hi = ib_f64(b);
 		const struct heat_grid *g = s->grid[i];
@@ -370,7 +370,7 @@ static const char *sdelta_decode(struct ibuf *b, struct run *run, const char *pa
 		return "not a summary delta";
 	if (ib_u32(b) != SUMMARY_VERSION)
 		return "of another analysis version";
-	long long size = ib_i64(b), mtime = ib_i64(b), ino = ib_i64(b);
+	long long size = ib_svar(b), mtime = ib_svar(b), ino = ib_svar(b);
 	if (b->bad)
 		return "malformed";
 	if (size != base->size || mtime != base->mtime_ns || ino != base->ino)
@@ -385,8 +385,8 @@ static const char *sdelta_decode(struct ibuf *b, struct run *run, const char *pa
 	size_t N = m->nrank, S = m->preset_naligned;
 	struct distributed *dist = summary_get_dist(b, N, S);
 	struct budget_sums *bsum = summary_get_bsum(b, N);
-	size_t S0 = (size_t)ib_u64(b);
-	uint64_t off = ib_u64(b);
+	size_t S0 = (size_t)ib_uvar(b);
+	uint64_t off = ib_uvar(b);
 	struct sd_grid v[SUMMARY_NGRID + 1];
 	why = b->bad ? "malformed" : S0 > S ? "its aligned steps are fewer than the summary's" : NULL;
 	if (!why && s->ngrid > SUMMARY_NGRID)

@@ -87,16 +87,16 @@ static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struc
 	struct rank_stat mem = { 0 };
 	analysis_budget_sums(run, r, &b);
 	analysis_rank_mem_peak(m, r, &mem);
-	ob_i64(h, steps_rank_id(m, r));
-	ob_u64(h, steps_nrecords(m, r));
-	ob_u64(h, loc->off);
+	ob_svar(h, steps_rank_id(m, r));
+	ob_uvar(h, steps_nrecords(m, r));
+	ob_uvar(h, loc->off);
 	ob_u32(h, loc->crc);
 	ob_u8(h, rs->contiguous);
-	ob_i64(h, rs->step0);
-	ob_u64(h, rs->contiguous ? 0 : rs->ndistinct);
-	ob_u64(h, loc->ioff);
+	ob_svar(h, rs->step0);
+	ob_uvar(h, rs->contiguous ? 0 : rs->ndistinct);
+	ob_uvar(h, loc->ioff);
 	ob_u32(h, loc->icrc);
-	ob_u64(h, b.n);
+	ob_uvar(h, b.n);
 	const double f[] = { b.compute, b.data, b.comm, b.other };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		ob_f64(h, f[i]);
@@ -133,13 +133,13 @@ static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 	struct stat st;
 	bool ok = stat(j->part, &st) == 0;
 	ob_str(h, base_of(j->part));
-	ob_i64(h, ok ? (long long)st.st_size : -1);
-	ob_i64(h, ok ? infile_mtime_ns(&st) : 0);
-	ob_i64(h, ok ? (long long)st.st_ino : 0);
-	ob_u64(h, ps.ncompute);
+	ob_svar(h, ok ? (long long)st.st_size : -1);
+	ob_svar(h, ok ? infile_mtime_ns(&st) : 0);
+	ob_svar(h, ok ? (long long)st.st_ino : 0);
+	ob_uvar(h, ps.ncompute);
 	for (size_t i = 0; i < ps.ncompute; i++)
 		ob_str(h, steps_metric(m, ps.compute[i])->name);
-	ob_u64(h, N);
+	ob_uvar(h, N);
 	for (size_t r = 0; r < N; r++)
 		put_rank_head(h, j->run, r, &j->loc[r]);
 	analysis_phase_sets_free(&ps);
@@ -192,7 +192,7 @@ static bool known_phases(struct ibuf *b, const struct steps_model *m)
 {
 	struct phase_sets ps;
 	analysis_phase_sets_init(m, &ps);
-	size_t n = ib_count(b, 4);
+	size_t n = ib_count(b, 1);
 	bool known = !b->bad && n <= ps.ncompute;
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		char *name = ib_str(b);
@@ -217,17 +217,17 @@ static bool in_body(const struct index_file_id *id, uint64_t off, uint64_t n, ui
 static void rank_take(struct summary_inputs *in, const struct steps_model *m, struct ibuf *b, int fd,
 		      const struct index_file_id *id)
 {
-	long long rid = ib_i64(b);
+	long long rid = ib_svar(b);
 	struct rank_input x = { .fd = fd };
-	x.n = ib_u64(b);
-	x.off = ib_u64(b);
+	x.n = ib_uvar(b);
+	x.off = ib_uvar(b);
 	x.crc = ib_u32(b);
 	bool contiguous = ib_u8(b) != 0;
-	long long step0 = ib_i64(b);
-	x.nd = ib_u64(b);
-	x.ioff = ib_u64(b);
+	long long step0 = ib_svar(b);
+	x.nd = ib_uvar(b);
+	x.ioff = ib_uvar(b);
 	x.icrc = ib_u32(b);
-	x.bsum.n = (size_t)ib_u64(b);
+	x.bsum.n = (size_t)ib_uvar(b);
 	double *f[] = { &x.bsum.compute, &x.bsum.data, &x.bsum.comm, &x.bsum.other };
 	for (size_t k = 0; k < ARRAY_LEN(f); k++)
 		*f[k] = ib_f64(b);
@@ -248,7 +248,7 @@ static void inputs_take(struct summary_inputs *in, const struct steps_model *m, 
 			struct ibuf *b, int fd, const struct index_file_id *id)
 {
 	char *name = ib_str(b);
-	long long size = ib_i64(b), mtime = ib_i64(b), ino = ib_i64(b);
+	long long size = ib_svar(b), mtime = ib_svar(b), ino = ib_svar(b);
 	bool same = name && strcmp(name, base_of(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
 		    ino == p->ino;
 	free(name);

@@ -193,11 +193,11 @@ void steps_rank_encode_delta(const struct steps_model *m, size_t ri, size_t from
 	const struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
 	size_t k = r->n > from ? r->n - from : 0;
-	ob_u64(o, k);
+	ob_uvar(o, k);
 	ob_u8(o, r->exact_scalars);
 	ob_u8(o, r->contiguous);
 	if (r->contiguous)
-		ob_i64(o, r->step0 + (long)from);
+		ob_svar(o, r->step0 + (long)from);
 	else
 		ob_bytes(o, r->step + from, k * sizeof(*r->step));
 	ob_u8(o, r->ts != NULL);
@@ -208,7 +208,7 @@ void steps_rank_encode_delta(const struct steps_model *m, size_t ri, size_t from
 	size_t ncol = 0;
 	for (size_t i = 0; i < r->ncol; i++)
 		ncol += col_used(r, i);
-	ob_u64(o, ncol);
+	ob_uvar(o, ncol);
 	for (size_t i = 0; i < r->ncol; i++)
 		if (col_used(r, i))
 			put_col_slice(o, r, (int)i, from, k);
@@ -252,7 +252,7 @@ static void replay(struct rank_steps *r, struct ibuf *b, const int *map, size_t 
 	if (ib_u8(b))
 		rank_exact_scalars(r);
 	bool contig = ib_u8(b) != 0;
-	long s0 = contig ? (long)ib_i64(b) : 0;
+	long s0 = contig ? (long)ib_svar(b) : 0;
 	const unsigned char *steps = contig ? NULL : ib_bytes(b, k * sizeof(int64_t));
 	bool has_ts = ib_u8(b) != 0;
 	const unsigned char *ts = has_ts ? ib_bytes(b, k * sizeof(float)) : NULL;

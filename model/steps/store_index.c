@@ -36,7 +36,7 @@ static bool env_as(const struct steps_meta *x, const struct steps_meta *prev)
 
 static void env_encode(const struct steps_meta *x, struct obuf *o)
 {
-	ob_u64(o, x->nenv);
+	ob_uvar(o, x->nenv);
 	if (x->env_bytes) {
 		ob_u32(o, (uint32_t)x->env_bytes);
 		ob_bytes(o, x->env_key[0], x->env_bytes);
@@ -60,9 +60,9 @@ static void meta_encode(const struct steps_meta *x, const struct steps_meta *pre
 	ob_f64(o, x->flops_per_step);
 	ob_f64(o, x->peak_flops);
 	ob_f64(o, x->wall_time);
-	ob_i64(o, x->world_size);
-	ob_i64(o, x->n_steps);
-	ob_i64(o, x->rank);
+	ob_svar(o, x->world_size);
+	ob_svar(o, x->n_steps);
+	ob_svar(o, x->rank);
 	ob_u8(o, (unsigned)x->has_flops | (unsigned)x->has_peak << 1 | (unsigned)x->has_wall << 2 |
 		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5 |
 		 (as_prev ? META_ENV_AS_PREV : 0));
@@ -119,9 +119,9 @@ static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps
 	x->flops_per_step = ib_f64(b);
 	x->peak_flops = ib_f64(b);
 	x->wall_time = ib_f64(b);
-	x->world_size = (long)ib_i64(b);
-	x->n_steps = (long)ib_i64(b);
-	x->rank = (long)ib_i64(b);
+	x->world_size = (long)ib_svar(b);
+	x->n_steps = (long)ib_svar(b);
+	x->rank = (long)ib_svar(b);
 	unsigned f = ib_u8(b);
 	x->has_flops = f & 1;
 	x->has_peak = f >> 1 & 1;
@@ -153,10 +153,10 @@ static void col_encode(const struct column *c, struct obuf *o)
 		return;
 	ob_u8(o, c->enc);
 	ob_u8(o, (unsigned)c->all_present | (unsigned)c->exact << 1);
-	ob_u64(o, c->count);
-	ob_u64(o, c->cap);
+	ob_uvar(o, c->count);
+	ob_uvar(o, c->cap);
 	if (c->enc == ENC_RLE) {
-		ob_u64(o, c->nruns);
+		ob_uvar(o, c->nruns);
 		ob_bytes(o, c->run_start, c->nruns * sizeof(*c->run_start));
 		ob_bytes(o, c->run_val, c->nruns * sizeof(*c->run_val));
 	} else {
@@ -201,8 +201,8 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 	unsigned f = ib_u8(b);
 	c->all_present = f & 1;
 	c->exact = f >> 1 & 1;
-	c->count = (size_t)ib_u64(b);
-	c->cap = (size_t)ib_u64(b);
+	c->count = (size_t)ib_uvar(b);
+	c->cap = (size_t)ib_uvar(b);
 	if (c->enc > ENC_RLE || (c->cap != n && n) || c->cap > UINT32_MAX || c->count > c->cap) {
 		b->bad = true;
 		return;
@@ -227,14 +227,14 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 static void shell_encode(const struct rank_steps *r, int id, const char *path, const struct rank_steps *prev,
 			 const char *base, struct obuf *o)
 {
-	ob_i64(o, id);
+	ob_svar(o, id);
 	ob_path(o, base, path);
-	ob_u64(o, r->n);
+	ob_uvar(o, r->n);
 	ob_u8(o, r->contiguous);
-	ob_i64(o, r->step0);
-	ob_u64(o, r->ndistinct);
-	ob_i64(o, r->span_lo);
-	ob_i64(o, r->span_hi);
+	ob_svar(o, r->step0);
+	ob_uvar(o, r->ndistinct);
+	ob_svar(o, r->span_lo);
+	ob_svar(o, r->span_hi);
 	ob_u8(o, r->have_ts0);
 	ob_f64(o, r->ts0);
 	meta_encode(&r->meta, prev ? &prev->meta : NULL, o);
@@ -251,7 +251,7 @@ static void body_encode(const struct rank_steps *r, struct obuf *o)
 	ob_u8(o, r->ts_present != NULL);
 	if (r->ts_present)
 		ob_bytes(o, r->ts_present, bitmap_bytes(r->n ? r->n : 1));
-	ob_u64(o, r->ncol);
+	ob_uvar(o, r->ncol);
 	for (size_t i = 0; i < r->ncol; i++)
 		col_encode(&r->col[i], o);
 }
@@ -284,7 +284,7 @@ void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base,
 struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const struct rank_steps *prev,
 					   const char *base)
 {
-	long long id = ib_i64(b);
+	long long id = ib_svar(b);
 	char *path = ib_path(b, base);
 	size_t n = ib_count(b, 0);
 	if (b->bad || id < INT32_MIN || id > INT32_MAX || n >= UINT32_MAX) {
@@ -296,10 +296,10 @@ struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b
 	free(path);
 	r->n = r->cap = n;
 	r->contiguous = ib_u8(b) != 0;
-	r->step0 = (long)ib_i64(b);
-	r->ndistinct = (size_t)ib_u64(b);
-	r->span_lo = (long)ib_i64(b);
-	r->span_hi = (long)ib_i64(b);
+	r->step0 = (long)ib_svar(b);
+	r->ndistinct = (size_t)ib_uvar(b);
+	r->span_lo = (long)ib_svar(b);
+	r->span_hi = (long)ib_svar(b);
 	r->have_ts0 = ib_u8(b) != 0;
 	r->ts0 = ib_f64(b);
 	meta_decode(&r->meta, b, prev ? &prev->meta : NULL);

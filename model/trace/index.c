@@ -57,24 +57,24 @@ static void put_hta(struct obuf *o, const struct trace_hta *h)
 	ob_u8(o, h->have_overlap);
 	for (size_t i = 0; i < TB_MAX_LABELS; i++)
 		ob_f64(o, h->type_us[i]);
-	ob_u64(o, h->nkstat);
+	ob_uvar(o, h->nkstat);
 	for (size_t i = 0; i < h->nkstat; i++) {
 		const struct trace_kstat *k = &h->kstat[i];
 		ob_u32(o, (uint32_t)k->name);
 		ob_u8(o, k->cls);
-		ob_u64(o, k->count);
+		ob_uvar(o, k->count);
 		const double v[] = { k->sum, k->min, k->max, k->mean, k->std };
 		for (size_t j = 0; j < ARRAY_LEN(v); j++)
 			ob_f64(o, v[j]);
 	}
-	ob_u64(o, h->nidle);
+	ob_uvar(o, h->nidle);
 	for (size_t i = 0; i < h->nidle; i++) {
 		ob_u32(o, (uint32_t)h->idle[i].stream);
 		ob_f64(o, h->idle[i].host_wait);
 		ob_f64(o, h->idle[i].kernel_wait);
 		ob_f64(o, h->idle[i].other);
 	}
-	ob_u64(o, h->nevents);
+	ob_uvar(o, h->nevents);
 }
 
 static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
@@ -87,13 +87,13 @@ static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
 	h->have_overlap = ib_u8(b) != 0;
 	for (size_t i = 0; i < TB_MAX_LABELS; i++)
 		h->type_us[i] = ib_f64(b);
-	h->nkstat = ib_count(b, 53);
+	h->nkstat = ib_count(b, 46);
 	h->kstat = xcalloc(h->nkstat ? h->nkstat : 1, sizeof(*h->kstat));
 	for (size_t i = 0; i < h->nkstat && !b->bad; i++) {
 		struct trace_kstat *k = &h->kstat[i];
 		k->name = (int32_t)ib_u32(b);
 		unsigned cls = ib_u8(b);
-		k->count = (size_t)ib_u64(b);
+		k->count = (size_t)ib_uvar(b);
 		double *v[] = { &k->sum, &k->min, &k->max, &k->mean, &k->std };
 		for (size_t j = 0; j < ARRAY_LEN(v); j++)
 			*v[j] = ib_f64(b);
@@ -109,7 +109,7 @@ static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
 		h->idle[i].kernel_wait = ib_f64(b);
 		h->idle[i].other = ib_f64(b);
 	}
-	h->nevents = (size_t)ib_u64(b);
+	h->nevents = (size_t)ib_uvar(b);
 }
 
 static void put_py(struct obuf *o, const struct trace_pysum *p)
@@ -118,8 +118,8 @@ static void put_py(struct obuf *o, const struct trace_pysum *p)
 	const double f[] = { p->wall, p->comm, p->compute, p->exposed, p->overlapped };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		ob_f64(o, f[i]);
-	ob_u64(o, p->n_comm);
-	ob_u64(o, p->n_compute);
+	ob_uvar(o, p->n_comm);
+	ob_uvar(o, p->n_compute);
 	for (size_t i = 0; i < 6; i++) {
 		ob_f64(o, p->per_coll[i]);
 		ob_u8(o, p->has_coll[i]);
@@ -132,8 +132,8 @@ static void get_py(struct ibuf *b, struct trace_pysum *p)
 	double *f[] = { &p->wall, &p->comm, &p->compute, &p->exposed, &p->overlapped };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
-	p->n_comm = (size_t)ib_u64(b);
-	p->n_compute = (size_t)ib_u64(b);
+	p->n_comm = (size_t)ib_uvar(b);
+	p->n_compute = (size_t)ib_uvar(b);
 	for (size_t i = 0; i < 6; i++) {
 		p->per_coll[i] = ib_f64(b);
 		p->has_coll[i] = ib_u8(b) != 0;
@@ -146,7 +146,7 @@ static void put_diags(struct obuf *o, const struct run *run, const char *base, c
 	size_t n = 0;
 	for (size_t i = 0; i < run->diags.n; i++)
 		n += run->diags.v[i].file && strcmp(run->diags.v[i].file, path) == 0;
-	ob_u64(o, n);
+	ob_uvar(o, n);
 	for (size_t i = 0; i < run->diags.n; i++)
 		if (run->diags.v[i].file && strcmp(run->diags.v[i].file, path) == 0)
 			ob_diag(o, base, &run->diags.v[i]);
@@ -156,46 +156,46 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 {
 	const struct source *so = &run->src[r->src];
 	ob_path(o, base, r->path);
-	ob_i64(o, r->file_size);
-	ob_i64(o, r->file_mtime_ns);
-	ob_u64(o, so->records);
-	ob_u64(o, so->skipped);
-	ob_i64(o, so->err);
+	ob_svar(o, r->file_size);
+	ob_svar(o, r->file_mtime_ns);
+	ob_uvar(o, so->records);
+	ob_uvar(o, so->skipped);
+	ob_svar(o, so->err);
 	ob_u8(o, so->partial);
 	put_diags(o, run, base, r->path);
-	ob_i64(o, r->rank);
+	ob_svar(o, r->rank);
 	ob_u8(o, r->rank_from_meta);
-	ob_i64(o, r->world_size);
+	ob_svar(o, r->world_size);
 	ob_str(o, r->host);
-	ob_u64(o, r->skipped);
-	ob_u64(o, r->nnames);
+	ob_uvar(o, r->skipped);
+	ob_uvar(o, r->nnames);
 	for (size_t i = 0; i < r->nnames; i++)
 		ob_str(o, r->names[i]);
-	ob_u64(o, r->nstep);
+	ob_uvar(o, r->nstep);
 	for (size_t i = 0; i < r->nstep; i++) {
-		ob_i64(o, r->step[i].step);
-		ob_i64(o, r->step[i].ts);
-		ob_i64(o, r->step[i].dur);
-		ob_i64(o, r->step_comm[i]);
+		ob_svar(o, r->step[i].step);
+		ob_svar(o, r->step[i].ts);
+		ob_svar(o, r->step[i].dur);
+		ob_svar(o, r->step_comm[i]);
 	}
 	ob_u8(o, r->hta_filter);
 	put_hta(o, &r->hta);
 	put_py(o, &r->py);
-	ob_u64(o, r->nwin);
+	ob_uvar(o, r->nwin);
 	for (size_t i = 0; i < r->nwin; i++) {
-		ob_i64(o, r->win[i].iter);
-		ob_i64(o, r->win[i].lo);
-		ob_i64(o, r->win[i].hi);
+		ob_svar(o, r->win[i].iter);
+		ob_svar(o, r->win[i].lo);
+		ob_svar(o, r->win[i].hi);
 	}
-	ob_u64(o, r->nnccl);
+	ob_uvar(o, r->nnccl);
 	for (size_t i = 0; i < r->nnccl; i++) {
 		const struct trace_ncclk *e = &r->nccl[i];
 		ob_u32(o, (uint32_t)e->stream);
 		ob_u32(o, (uint32_t)e->name);
-		ob_i64(o, e->iter);
-		ob_u64(o, e->order);
-		ob_i64(o, e->ts);
-		ob_i64(o, e->dur);
+		ob_svar(o, e->iter);
+		ob_uvar(o, e->order);
+		ob_svar(o, e->ts);
+		ob_svar(o, e->dur);
 	}
 }
 
@@ -233,20 +233,20 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 {
 	struct trace_rank *r = x->r = xcalloc(1, sizeof(*r));
 	r->path = ib_path(b, base);
-	r->file_size = ib_i64(b);
-	r->file_mtime_ns = ib_i64(b);
-	x->records = (size_t)ib_u64(b);
-	x->skipped = (size_t)ib_u64(b);
-	x->err = (int)ib_i64(b);
+	r->file_size = ib_svar(b);
+	r->file_mtime_ns = ib_svar(b);
+	x->records = (size_t)ib_uvar(b);
+	x->skipped = (size_t)ib_uvar(b);
+	x->err = (int)ib_svar(b);
 	x->partial = ib_u8(b) != 0;
 	get_diags(b, base, x);
-	long long rank = ib_i64(b);
+	long long rank = ib_svar(b);
 	r->rank = (int)rank;
 	r->rank_from_meta = ib_u8(b) != 0;
-	r->world_size = (long)ib_i64(b);
+	r->world_size = (long)ib_svar(b);
 	r->host = ib_str(b);
-	r->skipped = (size_t)ib_u64(b);
-	r->nnames = ib_count(b, 4);
+	r->skipped = (size_t)ib_uvar(b);
+	r->nnames = ib_count(b, 1);
 	r->names = xcalloc(r->nnames ? r->nnames : 1, sizeof(*r->names));
 	r->name_cls = xcalloc(r->nnames + 1, sizeof(*r->name_cls));
 	for (size_t i = 0; i < r->nnames && !b->bad; i++) {
@@ -256,35 +256,35 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 		else
 			r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
 	}
-	r->nstep = ib_count(b, 32);
+	r->nstep = ib_count(b, 4);
 	r->step = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step));
 	r->step_comm = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step_comm));
 	for (size_t i = 0; i < r->nstep && !b->bad; i++) {
-		r->step[i].step = (long)ib_i64(b);
-		r->step[i].ts = ib_i64(b);
-		r->step[i].dur = ib_i64(b);
-		r->step_comm[i] = ib_i64(b);
+		r->step[i].step = (long)ib_svar(b);
+		r->step[i].ts = ib_svar(b);
+		r->step[i].dur = ib_svar(b);
+		r->step_comm[i] = ib_svar(b);
 	}
 	r->hta_filter = ib_u8(b) != 0;
 	get_hta(b, &r->hta, r->nnames);
 	get_py(b, &r->py);
-	r->nwin = ib_count(b, 24);
+	r->nwin = ib_count(b, 3);
 	r->win = xcalloc(r->nwin ? r->nwin : 1, sizeof(*r->win));
 	for (size_t i = 0; i < r->nwin && !b->bad; i++) {
-		r->win[i].iter = (long)ib_i64(b);
-		r->win[i].lo = ib_i64(b);
-		r->win[i].hi = ib_i64(b);
+		r->win[i].iter = (long)ib_svar(b);
+		r->win[i].lo = ib_svar(b);
+		r->win[i].hi = ib_svar(b);
 	}
-	r->nnccl = ib_count(b, 40);
+	r->nnccl = ib_count(b, 12);
 	r->nccl = xcalloc(r->nnccl ? r->nnccl : 1, sizeof(*r->nccl));
 	for (size_t i = 0; i < r->nnccl && !b->bad; i++) {
 		struct trace_ncclk *e = &r->nccl[i];
 		e->stream = (int32_t)ib_u32(b);
 		e->name = (int32_t)ib_u32(b);
-		e->iter = (long)ib_i64(b);
-		e->order = (size_t)ib_u64(b);
-		e->ts = ib_i64(b);
-		e->dur = ib_i64(b);
+		e->iter = (long)ib_svar(b);
+		e->order = (size_t)ib_uvar(b);
+		e->ts = ib_svar(b);
+		e->dur = ib_svar(b);
 		if (e->name < 0 || (size_t)e->name >= r->nnames)
 			b->bad = true;
 	}
@@ -310,7 +310,7 @@ static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 	struct trace_set *ts = j->run->trace;
 	ob_u32(head, j->k);
 	ob_u32(head, j->n);
-	ob_u64(head, ts->n);
+	ob_uvar(head, ts->n);
 	for (size_t i = 0; i < ts->n; i++)
 		put_rank(head, j->run, j->base, ts->r[i]);
 }

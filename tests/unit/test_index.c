@@ -3,7 +3,8 @@
  * model/steps/store_index.c, the part header check in model/index/index.c): a sealed
  * rank round-trips exactly (every encoding, presence, repeated steps, run.json metadata),
  * and truncated or corrupted bytes are rejected without reading out of bounds (check-asan
- * runs this under ASan+UBSan); streams, CRC-32, shells in a row, source extents. Opening
+ * runs this under ASan+UBSan); varints and strings, streams, CRC-32, shells in a row,
+ * source extents. Opening
  * a run from its index: test_index_lazy.c. */
 #include <fcntl.h>
 #include <math.h>
@@ -128,6 +129,126 @@ static void test_round_trip(void)
 	ob_free(&o);
 	run_free(ra);
 	run_free(rb);
+}
+
+/* The bytes ob_uvar / ob_svar / ob_str write for one value, in hex. */
+static const char *hex_of(const struct obuf *o)
+{
+	static char s[64];
+	s[0] = '\0';
+	for (size_t i = 0; i < o->n && i < 20; i++)
+		snprintf(s + 2 * i, 3, "%02x", o->p[i]);
+	return s;
+}
+
+static const char *uvar_hex(uint64_t v)
+{
+	struct obuf o = { 0 };
+	ob_uvar(&o, v);
+	const char *s = hex_of(&o);
+	ob_free(&o);
+	return s;
+}
+
+static const char *svar_hex(int64_t v)
+{
+	struct obuf o = { 0 };
+	ob_svar(&o, v);
+	const char *s = hex_of(&o);
+	ob_free(&o);
+	return s;
+}
+
+/* Bytes given in hex read as one varint: its value, *bad when rejected, *used bytes. */
+static uint64_t uvar_of(const char *hex, bool *bad, size_t *used)
+{
+	unsigned char b[32];
+	size_t n = 0;
+	for (; hex[2 * n] && n < sizeof(b); n++)
+		sscanf(hex + 2 * n, "%2hhx", &b[n]);
+	struct ibuf in = { b, n, 0, false };
+	uint64_t v = ib_uvar(&in);
+	*bad = in.bad;
+	*used = in.off;
+	return v;
+}
+
+static void test_varints(void)
+{
+	is_str(uvar_hex(0), "00", "uvar 0: one byte");
+	is_str(uvar_hex(127), "7f", "uvar 127: one byte");
+	is_str(uvar_hex(128), "8001", "uvar 128: two bytes, low seven bits first");
+	is_str(uvar_hex(300), "ac02", "uvar 300 = ac 02 (LEB128)");
+	is_str(uvar_hex(UINT64_MAX), "ffffffffffffffffff01", "uvar 2^64 - 1: ten bytes");
+	is_str(svar_hex(0), "00", "svar 0 -> 0");
+	is_str(svar_hex(-1), "01", "svar -1 -> 1 (zigzag: one byte)");
+	is_str(svar_hex(1), "02", "svar 1 -> 2");
+	is_str(svar_hex(-64), "7f", "svar -64: one byte");
+	is_str(svar_hex(64), "8001", "svar 64: two bytes");
+	is_str(svar_hex(INT64_MIN), "ffffffffffffffffff01", "svar INT64_MIN: ten bytes");
+
+	static const uint64_t u[] = { 0, 1, 127, 128, 16383, 16384, 1u << 31, (uint64_t)1 << 32,
+				      (uint64_t)1 << 63, UINT64_MAX - 1, UINT64_MAX };
+	static const int64_t sv[] = { 0, -1, 1, -65, 65, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX,
+				      1700000000123456789LL };
+	struct obuf o = { 0 };
+	for (size_t i = 0; i < ARRAY_LEN(u); i++)
+		ob_uvar(&o, u[i]);
+	for (size_t i = 0; i < ARRAY_LEN(sv); i++)
+		ob_svar(&o, sv[i]);
+	struct ibuf in = { o.p, o.n, 0, false };
+	size_t same = 0;
+	for (size_t i = 0; i < ARRAY_LEN(u); i++)
+		same += ib_uvar(&in) == u[i];
+	for (size_t i = 0; i < ARRAY_LEN(sv); i++)
+		same += ib_svar(&in) == sv[i];
+	ok(same == ARRAY_LEN(u) + ARRAY_LEN(sv) && !in.bad && in.off == o.n,
+	   "every edge value reads back as written, consuming every byte");
+	size_t cut = 0;
+	for (size_t n = 0; n < o.n; n++) { /* each prefix: the values before the cut, then bad */
+		struct ibuf t = { o.p, n, 0, false };
+		while (!t.bad)
+			ib_uvar(&t);
+		cut += t.off <= n;
+	}
+	is_int(cut, o.n, "every cut is rejected inside the buffer");
+	ob_free(&o);
+
+	bool bad;
+	size_t used;
+	ok(uvar_of("ffffffffffffffffff01", &bad, &used) == UINT64_MAX && !bad && used == 10,
+	   "ten bytes whose last is 01: 2^64 - 1");
+	uvar_of("ffffffffffffffffff02", &bad, &used);
+	ok(bad, "a tenth byte above 01 (more than 64 bits): rejected");
+	uvar_of("ffffffffffffffffff8001", &bad, &used);
+	ok(bad, "eleven bytes: rejected");
+	uvar_of("80", &bad, &used);
+	ok(bad, "a continuation bit on the last byte: rejected");
+	ok(uvar_of("8100", &bad, &used) == 1 && !bad && used == 2, "a longer form of a value is read as it");
+
+	ob_str(&o, NULL);
+	ob_str(&o, "");
+	ob_str(&o, "abc");
+	is_str(hex_of(&o), "000104616263", "strings: NULL 00, \"\" 01, \"abc\" 04 'abc'");
+	in = (struct ibuf){ o.p, o.n, 0, false };
+	char *a = ib_str(&in), *e = ib_str(&in), *c = ib_str(&in);
+	ok(!a && e && !*e && c && strcmp(c, "abc") == 0 && !in.bad && in.off == o.n, "... and read back so");
+	free(e);
+	free(c);
+	in = (struct ibuf){ o.p + 2, 3, 0, false };
+	ok(!ib_str(&in) && in.bad, "a string longer than the bytes left: rejected");
+	ob_free(&o);
+	ob_uvar(&o, 3);
+	ob_bytes(&o, "abcdef", 6);
+	in = (struct ibuf){ o.p, o.n, 0, false };
+	ok(ib_count(&in, 2) == 3 && !in.bad, "a count of 3 two-byte elements in 6 bytes");
+	in = (struct ibuf){ o.p, o.n, 0, false };
+	ok(ib_count(&in, 3) == 0 && in.bad, "... of 3 three-byte elements: rejected");
+	ob_free(&o);
+	struct diag d = { DIAG_INFO, NULL, -1, -1, -1, (char *)"" };
+	ob_diag(&o, NULL, &d);
+	is_int(o.n, ENCODED_DIAG_MIN, "the smallest diagnostic is ENCODED_DIAG_MIN bytes (lists bound their counts by it)");
+	ob_free(&o);
 }
 
 /* A header for a payload of 8 bytes whose head is its last 4 bytes. */
@@ -519,6 +640,7 @@ int main(void)
 {
 	test_crc();
 	test_round_trip();
+	test_varints();
 	test_header();
 	test_stream();
 	test_stream_direct();

@@ -29,13 +29,13 @@ static void fill_empty_delta(struct obuf *body, struct obuf *h, void *ud)
 	const struct head_spec *s = ud;
 	(void)body;
 	ob_u32(h, DELTA_TAG);
-	ob_i64(h, s->base.size);
-	ob_i64(h, s->base.mtime_ns);
-	ob_i64(h, s->base.ino);
+	ob_svar(h, s->base.size);
+	ob_svar(h, s->base.mtime_ns);
+	ob_svar(h, s->base.ino);
 	ob_u32(h, s->seq);
-	ob_u64(h, 0);
-	ob_u64(h, 0);
-	ob_u64(h, 0);
+	ob_uvar(h, 0);
+	ob_uvar(h, 0);
+	ob_uvar(h, 0);
 }
 
 /* Write delta file seq of part k of n extending base, its head saying head_seq. */

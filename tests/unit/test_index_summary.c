@@ -55,9 +55,12 @@ static bool patch_head(const char *path, long version, char fill)
 	if (version >= 0)
 		for (int b = 0; b < 4; b++)
 			h[b] = (unsigned char)((unsigned long)version >> (8 * b));
-	uint32_t slen = (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+	if (h[4] == 0 || h[4] >= 0x80) { /* the build string's length + 1: one varint byte */
+		free(f);
+		return false;
+	}
 	if (fill)
-		memset(h + 8, fill, slen);
+		memset(h + 5, fill, h[4] - 1u);
 	uint32_t crc = (uint32_t)crc32(0, h, (uInt)len);
 	for (int b = 0; b < 4; b++)
 		f[40 + b] = (unsigned char)(crc >> (8 * b));
