@@ -75,15 +75,41 @@ uint64_t run_path_hash(const char *path)
 	return h ^ h >> 29;
 }
 
+/* A block of source paths (struct run src_text): the newest first. */
+struct run_text_block {
+	struct run_text_block *next;
+	size_t used, cap;
+	char text[];
+};
+#define RUN_TEXT_BLOCK ((size_t)64 << 10)
+
+/* A copy of the n bytes at s and a NUL in run's source text (under run->lock). */
+static char *src_text_dup(struct run *run, const char *s, size_t n)
+{
+	struct run_text_block *b = run->src_text;
+	if (!b || b->cap - b->used < n + 1) {
+		size_t cap = n + 1 > RUN_TEXT_BLOCK ? n + 1 : RUN_TEXT_BLOCK;
+		b = xmalloc(sizeof(*b) + cap);
+		*b = (struct run_text_block){ .next = run->src_text, .cap = cap };
+		run->src_text = b;
+	}
+	char *p = b->text + b->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	b->used += n + 1;
+	return p;
+}
+
 size_t run_add_source(struct run *run, const char *path, const char *format, int rank,
 		      long long bytes)
 {
 	uint64_t h = run_path_hash(path);
+	size_t n = strlen(path);
 	pthread_mutex_lock(&run->lock);
 	xgrow((void **)&run->src, &run->srccap, run->nsrc + 1, sizeof(*run->src));
 	size_t i = run->nsrc++;
 	run->src[i] = (struct source){
-		.path = xstrdup(path), .format = format, .rank = rank, .bytes = bytes, .path_hash = h,
+		.path = src_text_dup(run, path, n), .format = format, .rank = rank, .bytes = bytes, .path_hash = h,
 	};
 	pthread_mutex_unlock(&run->lock);
 	return i;
@@ -328,9 +354,12 @@ void run_free(struct run *run)
 		if (registry[s]->free)
 			registry[s]->free(run);
 	findings_free(&run->findings);
-	for (size_t i = 0; i < run->nsrc; i++) {
-		free(run->src[i].path);
+	for (size_t i = 0; i < run->nsrc; i++)
 		free(run->src[i].refused);
+	while (run->src_text) {
+		struct run_text_block *b = run->src_text;
+		run->src_text = b->next;
+		free(b);
 	}
 	free(run->refused);
 	free(run->src);

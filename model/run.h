@@ -44,7 +44,7 @@ struct source_stamp {
 };
 
 struct source {
-	char *path;          /* as read (unsanitized; sanitize when shown) */
+	char *path;          /* as read (unsanitized; sanitize when shown); in run->src_text */
 	const char *format;  /* loader name, static */
 	int rank;            /* -1 when not per-rank */
 	long long bytes;     /* file size, -1 unknown */
@@ -72,6 +72,9 @@ struct run {
 	struct diag_list diags;
 	struct source *src;
 	size_t nsrc, srccap;
+	/* The sources' paths, back to back in blocks (run_add_source; a block chain freed
+	 * with the run): the index writes them in order, reading memory in sequence. */
+	struct run_text_block *src_text;
 	pthread_mutex_t lock;
 
 	struct steps_model *steps;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
- * tables (sort, filter, CSV), diagnostics. */
+ * tables (sort, filter, CSV), diagnostics, the run's source list. */
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "model/diag.h"
 #include "model/json.h"
+#include "model/run.h"
 #include "model/table.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -210,6 +211,36 @@ static void test_asprintf(void)
 	ok(bad == 0, "xasprintf: lengths 0-300 and to 1,100, whole (%zu bad)", bad);
 }
 
+/* Test source path i (one of 100 KB) into path, of room PATH_ROOM. */
+#define PATH_ROOM 100100
+static void source_path(size_t i, char *path)
+{
+	size_t len = i == 1500 ? PATH_ROOM - 1 : 20 + i % 90;
+	memset(path, 'a' + (int)(i % 26), len);
+	path[len] = '\0';
+	int k = snprintf(path, 12, "r%zu/", i);
+	path[k] = 'x';
+}
+
+/* Source paths kept back to back in blocks (run.c src_text): every path whole, across
+ * block ends and for a path longer than a block; the hash taken from the argument. */
+static void test_source_paths(void)
+{
+	struct run *run = tu_empty_run();
+	static char path[PATH_ROOM];
+	size_t bad = 0, n = 3000;
+	for (size_t i = 0; i < n; i++) {
+		source_path(i, path);
+		run_add_source(run, path, "pytscope", (int)i, 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		source_path(i, path);
+		bad += strcmp(run->src[i].path, path) != 0 || run->src[i].path_hash != run_path_hash(path);
+	}
+	ok(run->nsrc == n && bad == 0, "3,000 source paths (one of 100 KB) read back whole (%zu bad)", bad);
+	run_free(run);
+}
+
 int main(void)
 {
 	test_sanitize();
@@ -218,5 +249,6 @@ int main(void)
 	test_table();
 	test_diag();
 	test_asprintf();
+	test_source_paths();
 	return tap_done();
 }
