@@ -141,22 +141,27 @@ static const char *hex_of(const struct obuf *o)
 	return s;
 }
 
-static const char *uvar_hex(uint64_t v)
+/* What ob_svar(s) (zigzag) or ob_uvar(u) writes, in hex. */
+static const char *var_hex(uint64_t u, int64_t s, bool zigzag)
 {
 	struct obuf o = { 0 };
-	ob_uvar(&o, v);
-	const char *s = hex_of(&o);
+	if (zigzag)
+		ob_svar(&o, s);
+	else
+		ob_uvar(&o, u);
+	const char *h = hex_of(&o);
 	ob_free(&o);
-	return s;
+	return h;
+}
+
+static const char *uvar_hex(uint64_t v)
+{
+	return var_hex(v, 0, false);
 }
 
 static const char *svar_hex(int64_t v)
 {
-	struct obuf o = { 0 };
-	ob_svar(&o, v);
-	const char *s = hex_of(&o);
-	ob_free(&o);
-	return s;
+	return var_hex(0, v, true);
 }
 
 /* Bytes given in hex read as one varint: its value, *bad when rejected, *used bytes. */
