@@ -21,7 +21,9 @@
 #     (perf stat task-clock when perf runs here, else user + sys of /usr/bin/time at
 #     10 ms resolution) and the median of the rounds' ratios index / --print --no-index
 #     (target <= 1.00); with BENCH_INDEX_BIG=1 the same at 10,000 ranks x 1,000 steps
-#     (BENCH_INDEX_BIG_PAIRS rounds, default 3).
+#     (BENCH_INDEX_BIG_PAIRS rounds, default 3); with BENCH_INDEX_SMALL=1 the same and
+#     the index size at 10,000 ranks x 10 steps, where per-rank costs dominate
+#     (BENCH_INDEX_SMALL_PAIRS rounds, default 15; also with BENCH_INDEX_PART=pairs).
 # BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
 # idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh); BENCH_INDEX_PART=pairs
 # the side-by-side part only. Nothing is asserted.
@@ -114,6 +116,21 @@ shards() {
 	rm -rf "$run/.tscope-index"
 }
 
+# BENCH_INDEX_SMALL=1: 10,000 ranks x 10 steps (rank dirs hard-linked to 64 distinct
+# gen_demo ranks), the index size against its JSONL and the side by side.
+small_shape() {
+	[ "${BENCH_INDEX_SMALL:-0}" = 1 ] || return 0
+	"$BUILD/tests/gen_demo" "$dir/sbase" 64 10 >/dev/null || return 1
+	bench_linked_run "$dir/small" 10000 "$dir/sbase" || return 1
+	"$BIN" index --jobs 1 "$dir/small" >/dev/null
+	sj=$(find "$dir/small" -name steps.jsonl -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	si=$(cat "$dir/small"/.tscope-index/*.tsx | wc -c)
+	echo
+	printf '10,000 x 10: index %s of %s bytes = %.1f%% of the JSONL (target <= 40%%); side by side:\n' \
+		"$si" "$sj" "$(echo "100 * $si / $sj" | bc -l)"
+	pairs "$dir/small" "${BENCH_INDEX_SMALL_PAIRS:-15}"
+}
+
 if [ "$part" = shards ]; then
 	shards
 	exit 0
@@ -121,6 +138,7 @@ fi
 if [ "$part" = pairs ]; then
 	echo "load average before: $(bench_load_avg)"
 	pairs "$run" "${BENCH_INDEX_PAIRS:-9}"
+	small_shape
 	echo "load average after: $(bench_load_avg)"
 	exit 0
 fi
@@ -157,6 +175,7 @@ printf '%-44s %8s %8s\n' "through the index (bench_load ... index)" "$(field "$d
 printf '%-44s %8s %8s\n' "--print from the index" "$(cpu_of "$dir/p_idx.t")" "$(mb_of "$dir/p_idx.t")"
 printf '%-44s %8s %8s\n' "--print --no-index" "$(cpu_of "$dir/p_raw.t")" "$(mb_of "$dir/p_raw.t")"
 shards
+small_shape
 echo "load average at the end: $(bench_load_avg)"
 echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes, BENCH_INDEX_ROUNDS=N shard rounds)"
 
