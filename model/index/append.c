@@ -29,16 +29,9 @@
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 
-static int cmp_file_rank(const void *a, const void *b)
-{
-	const struct steps_rank_file *x = a, *y = b;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 static bool in_plan(const struct steps_rank_file *files, size_t n, long rank)
 {
-	struct steps_rank_file key = { .rank = rank };
-	return bsearch(&key, files, n, sizeof(key), cmp_file_rank) != NULL;
+	return steps_rank_files_find(files, n, rank) != NULL;
 }
 
 /* The pytscope sources by path: per path the latest source (the highest index in

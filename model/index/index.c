@@ -57,17 +57,10 @@ char *index_dir_for(const char *run_dir)
 	return dir;
 }
 
-static int cmp_file_rank(const void *a, const void *b)
-{
-	const struct steps_rank_file *x = a, *y = b;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 size_t index_plan(const char *run_dir, struct steps_rank_file **out)
 {
 	size_t n = steps_plan_files(run_dir, out);
-	if (n)
-		qsort(*out, n, sizeof(**out), cmp_file_rank);
+	steps_rank_files_sort(*out, n);
 	return n;
 }
 

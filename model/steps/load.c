@@ -689,12 +689,6 @@ static void load_rank(void *ud, size_t i)
 /* Runs smaller than this are not indexed automatically (they load in well under a second). */
 #define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
 
-static int cmp_file_rank(const void *a, const void *b)
-{
-	const struct steps_rank_file *x = a, *y = b;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 /* What the load of one PATH does with the index and which of its ranks it parses. */
 struct load_plan {
 	struct task_list tasks;        /* to parse from the JSONL, in name order */
@@ -715,9 +709,7 @@ static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *
 	size_t k = 0;
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		struct rank_task *t = &lp->tasks.v[i];
-		struct steps_rank_file key = { .rank = t->rank };
-		const struct steps_rank_file *f = lp->nfiles ? bsearch(&key, lp->files + lp->lo, lp->hi - lp->lo,
-								      sizeof(key), cmp_file_rank) : NULL;
+		const struct steps_rank_file *f = steps_rank_files_find(lp->files + lp->lo, lp->hi - lp->lo, t->rank);
 		bool keep = (!o || !o->ranks || ranklist_has(o->ranks, t->rank)) &&
 			    (!lp->indexed || (f && !covered[f - lp->files]));
 		if (keep) {
@@ -758,8 +750,7 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 		return;
 	}
 	lp->nfiles = steps_tasks_files(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
-	if (lp->nfiles)
-		qsort(lp->files, lp->nfiles, sizeof(*lp->files), cmp_file_rank);
+	steps_rank_files_sort(lp->files, lp->nfiles);
 	lp->hi = lp->nfiles;
 	if (o && o->shard_n)
 		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);

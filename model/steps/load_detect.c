@@ -422,6 +422,56 @@ size_t steps_plan_files(const char *path, struct steps_rank_file **out)
 	return n;
 }
 
+static int cmp_file_rank(const void *a, const void *b)
+{
+	const struct steps_rank_file *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Place v's entries at their id - lo in out; false when an id is outside [lo, lo + n)
+ * or repeated (out then holds an arbitrary part of v). */
+static bool files_place(const struct steps_rank_file *v, size_t n, long lo, struct steps_rank_file *out)
+{
+	bool *seen = xcalloc(n, sizeof(*seen));
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		size_t k = (size_t)(v[i].rank - lo); /* v[i].rank >= lo */
+		ok = k < n && !seen[k];
+		if (ok) {
+			seen[k] = true;
+			out[k] = v[i];
+		}
+	}
+	free(seen);
+	return ok;
+}
+
+void steps_rank_files_sort(struct steps_rank_file *v, size_t n)
+{
+	if (n < 2)
+		return;
+	long lo = v[0].rank;
+	for (size_t i = 1; i < n; i++)
+		lo = v[i].rank < lo ? v[i].rank : lo;
+	struct steps_rank_file *out = xmalloc(n * sizeof(*out));
+	bool dense = files_place(v, n, lo, out);
+	if (dense)
+		memcpy(v, out, n * sizeof(*v));
+	else
+		qsort(v, n, sizeof(*v), cmp_file_rank);
+	free(out);
+}
+
+const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file *v, size_t n, long rank)
+{
+	if (!n)
+		return NULL;
+	if (rank >= v[0].rank && (unsigned long)(rank - v[0].rank) < n && v[rank - v[0].rank].rank == rank)
+		return &v[rank - v[0].rank];
+	struct steps_rank_file key = { .rank = rank };
+	return bsearch(&key, v, n, sizeof(key), cmp_file_rank);
+}
+
 void steps_rank_files_free(struct steps_rank_file *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {

@@ -227,6 +227,12 @@ struct steps_rank_file {
 };
 size_t steps_plan_files(const char *path, struct steps_rank_file **out);
 void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+/* v[0, n) in ascending rank id (a plan's ids are distinct): ids lowest, lowest + 1, ...
+ * (pytscope's rank0..rank{N-1}) placed in one pass, others sorted. */
+void steps_rank_files_sort(struct steps_rank_file *v, size_t n);
+/* The entry of `rank` in v[0, n) sorted by id, or NULL: v[rank - v[0].rank] when the
+ * ids are dense there, else a binary search. */
+const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file *v, size_t n, long rank);
 
 /* AN INDEX THE SOURCES OUTGREW (model/index/extent.h, store_extend.c). After
  * index_load() restored ranks whose steps.jsonl only grew (grown[i] for files[i]),

@@ -4,7 +4,8 @@
  * of a shard from the listing of the run dir alone; the shard's open lists the run dir
  * once and reads only its own rank dirs (listings and run.json files counted by
  * model/dirlist.h), runs only the loaders whose data goes into the index; trace files
- * go to the shard of the rank dir they are in, the others are split by path. */
+ * go to the shard of the rank dir they are in, the others are split by path; the plan
+ * sorted by rank id, as shards count it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,59 @@ static void test_open(const char *run)
 	run_free(r);
 }
 
+/* n entries with ids from ids[], dir "d<id>" each (what steps_rank_files_free frees). */
+static struct steps_rank_file *files_of(const long *ids, size_t n)
+{
+	struct steps_rank_file *v = xcalloc(n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct steps_rank_file){ ids[i], xasprintf("d%ld", ids[i]), xasprintf("s%ld", ids[i]) };
+	return v;
+}
+
+/* Sorted: ascending ids, each entry with its own strings. */
+static bool sorted_whole(const struct steps_rank_file *v, size_t n)
+{
+	char want[32];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "d%ld", v[i].rank);
+		if ((i && v[i].rank <= v[i - 1].rank) || strcmp(v[i].dir, want) != 0)
+			return false;
+	}
+	return true;
+}
+
+static void test_plan_sort(void)
+{
+	static const long dense[] = { 0, 1, 10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9 }; /* rank{k} in name order */
+	static const long sparse[] = { 5, 64, 7, 4096, -3, 12 };
+	static const long shifted[] = { 9, 7, 8, 10 };
+	struct { const long *ids; size_t n; const char *what; } c[] = {
+		{ dense, 0, "empty" }, { dense, 1, "one" },
+		{ dense, 13, "ids 0-12 in name order (dense: placed)" },
+		{ sparse, ARRAY_LEN(sparse), "sparse and negative ids (sorted)" },
+		{ shifted, ARRAY_LEN(shifted), "ids 7-10 (dense from 7)" },
+	};
+	for (size_t k = 0; k < ARRAY_LEN(c); k++) {
+		struct steps_rank_file *v = files_of(c[k].ids, c[k].n);
+		steps_rank_files_sort(v, c[k].n);
+		bool found = true;
+		for (size_t i = 0; i < c[k].n; i++) {
+			const struct steps_rank_file *f = steps_rank_files_find(v, c[k].n, c[k].ids[i]);
+			found = found && f && f->rank == c[k].ids[i];
+		}
+		ok(sorted_whole(v, c[k].n) && found && !steps_rank_files_find(v, c[k].n, 13) &&
+		   !steps_rank_files_find(v, c[k].n, -1) && !steps_rank_files_find(v, c[k].n, 63),
+		   "plan sort: %s; every id found, absent ones not", c[k].what);
+		steps_rank_files_free(v, c[k].n);
+	}
+	static const long twice[] = { 2, 0, 2, 1 }; /* four ids in [0, 4) but one twice */
+	struct steps_rank_file *v = files_of(twice, 4);
+	steps_rank_files_sort(v, 4);
+	ok(v[0].rank == 0 && v[1].rank == 1 && v[2].rank == 2 && v[3].rank == 2 && strcmp(v[3].dir, "d2") == 0 &&
+	   strcmp(v[1].dir, "d1") == 0, "an id twice: sorted, every entry kept");
+	steps_rank_files_free(v, 4);
+}
+
 int main(void)
 {
 	char buf[512];
@@ -125,6 +179,7 @@ int main(void)
 	test_dirs(run);
 	test_traces(run);
 	test_open(run);
+	test_plan_sort();
 	tu_rm_rf(run);
 	return tap_done();
 }
