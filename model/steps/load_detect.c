@@ -435,7 +435,7 @@ static bool files_place(const struct steps_rank_file *v, size_t n, long lo, stru
 	bool *seen = xcalloc(n, sizeof(*seen));
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
-		size_t k = (size_t)(v[i].rank - lo); /* v[i].rank >= lo */
+		size_t k = (size_t)((unsigned long)v[i].rank - (unsigned long)lo); /* v[i].rank >= lo */
 		ok = k < n && !seen[k];
 		if (ok) {
 			seen[k] = true;
@@ -466,8 +466,9 @@ const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file
 {
 	if (!n)
 		return NULL;
-	if (rank >= v[0].rank && (unsigned long)(rank - v[0].rank) < n && v[rank - v[0].rank].rank == rank)
-		return &v[rank - v[0].rank];
+	size_t k = (size_t)((unsigned long)rank - (unsigned long)v[0].rank); /* no signed overflow */
+	if (rank >= v[0].rank && k < n && v[k].rank == rank)
+		return &v[k];
 	struct steps_rank_file key = { .rank = rank };
 	return bsearch(&key, v, n, sizeof(key), cmp_file_rank);
 }

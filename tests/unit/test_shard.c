@@ -6,6 +6,7 @@
  * model/dirlist.h), runs only the loaders whose data goes into the index; trace files
  * go to the shard of the rank dir they are in, the others are split by path; the plan
  * sorted by rank id, as shards count it. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +137,12 @@ static bool sorted_whole(const struct steps_rank_file *v, size_t n)
 static void test_plan_sort(void)
 {
 	static const long dense[] = { 0, 1, 10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9 }; /* rank{k} in name order */
-	static const long sparse[] = { 5, 64, 7, 4096, -3, 12 };
+	static const long sparse[] = { 5, 64, 7, LONG_MAX, 4096, -3, LONG_MIN, 12 };
 	static const long shifted[] = { 9, 7, 8, 10 };
 	struct { const long *ids; size_t n; const char *what; } c[] = {
 		{ dense, 0, "empty" }, { dense, 1, "one" },
 		{ dense, 13, "ids 0-12 in name order (dense: placed)" },
-		{ sparse, ARRAY_LEN(sparse), "sparse and negative ids (sorted)" },
+		{ sparse, ARRAY_LEN(sparse), "sparse, negative and extreme ids (sorted)" },
 		{ shifted, ARRAY_LEN(shifted), "ids 7-10 (dense from 7)" },
 	};
 	for (size_t k = 0; k < ARRAY_LEN(c); k++) {
