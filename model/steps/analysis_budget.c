@@ -217,19 +217,17 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, co
 		analysis_rank_compute(m, ps, ri, 0, S, out, comm);
 		return false;
 	}
-	struct budget_lanes *bl = xmalloc(sizeof(*bl));
-	bl->line = bp->line;
-	bl->comm = bp->has[BUDGET_LANE_COMM];
+	struct budget_lanes bl; /* ~10 KB: on the stack, not a malloc and free a rank */
+	bl.line = bp->line;
+	bl.comm = bp->has[BUDGET_LANE_COMM];
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
-		stats_lanes_init(&bl->lane[l]);
-	analysis_records_compute_lanes(m, ps, ri, out, comm, bl);
+		stats_lanes_init(&bl.lane[l]);
+	analysis_records_compute_lanes(m, ps, ri, out, comm, &bl);
 	*sums = (struct budget_sums){ .n = S };
-	bool ok = lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
-		  lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
-		  lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
-		  lane_sum(bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
-	free(bl);
-	return ok;
+	return lane_sum(&bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
+	       lane_sum(&bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
+	       lane_sum(&bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
+	       lane_sum(&bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
 }
 
 /* Fill the lines, fractions and the recoverable order from the line seconds. */
