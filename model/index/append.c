@@ -36,17 +36,19 @@ static bool in_plan(const struct steps_rank_file *files, size_t n, long rank)
 
 /* The pytscope sources by path: per path the latest source (the highest index in
  * run->src) and how many there are. Open addressing over a power of two of slots, at
- * least twice the sources, by the hash each source took when it was added (their
- * paths are not read again: at 10,000 ranks a cache miss each). */
+ * least 1.5 times the sources, by the hash each source took when it was added; a slot
+ * is 16 bytes and a source's path is read only when the hashes match (at 10,000 ranks a
+ * table of pointers and counts was 2 MB of new pages, a fault each 4 KB). */
 struct src_slot {
-	const char *path;     /* NULL: empty */
 	uint64_t hash;
-	size_t latest, count;
+	uint32_t latest1;     /* the latest source + 1; 0: empty */
+	uint32_t count;
 };
 
 struct src_table {
 	struct src_slot *slot;
 	size_t mask;
+	const struct run *run;
 };
 
 /* The slot of path: its entry, or the empty slot where it goes. */
@@ -54,7 +56,7 @@ static struct src_slot *src_find(const struct src_table *t, const char *path, ui
 {
 	for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
 		struct src_slot *s = &t->slot[i];
-		if (!s->path || (s->hash == h && strcmp(s->path, path) == 0))
+		if (!s->latest1 || (s->hash == h && strcmp(t->run->src[s->latest1 - 1].path, path) == 0))
 			return s;
 	}
 }
@@ -62,18 +64,19 @@ static struct src_slot *src_find(const struct src_table *t, const char *path, ui
 static void src_table_build(struct src_table *t, const struct run *run)
 {
 	size_t cap = 16;
-	while (cap < 2 * run->nsrc)
+	while (cap < run->nsrc + run->nsrc / 2)
 		cap *= 2;
-	t->slot = xcalloc(cap, sizeof(*t->slot));
+	t->slot = xmalloc(cap * sizeof(*t->slot));
+	memset(t->slot, 0, cap * sizeof(*t->slot)); /* written once: no zero page mapped, then copied */
 	t->mask = cap - 1;
-	for (size_t i = 0; i < run->nsrc; i++) {
+	t->run = run;
+	for (size_t i = 0; i < run->nsrc && i < UINT32_MAX; i++) {
 		const struct source *src = &run->src[i];
 		if (!src->format || strcmp(src->format, "pytscope") != 0)
 			continue;
 		struct src_slot *s = src_find(t, src->path, src->path_hash);
-		s->path = src->path;
 		s->hash = src->path_hash;
-		s->latest = i;
+		s->latest1 = (uint32_t)i + 1;
 		s->count++;
 	}
 }
@@ -87,9 +90,9 @@ void index_sources_of(struct run *run, const struct steps_rank_file *files, cons
 	for (size_t i = 0; i < n; i++) {
 		const char *path = files[which ? which[i] : i].steps;
 		const struct src_slot *s = src_find(&t, path, run_path_hash(path));
-		latest[i] = s->path ? (long)s->latest : -1;
+		latest[i] = (long)s->latest1 - 1;
 		if (count)
-			count[i] = s->path ? s->count : 0;
+			count[i] = s->count;
 	}
 	free(t.slot);
 	pthread_mutex_unlock(&run->lock);
