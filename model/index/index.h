@@ -170,6 +170,9 @@ struct index_part_spec {
 	void *ud;
 	/* when not NULL: the sources and diagnostics to record, in place of the ranges */
 	const struct index_pick *pick;
+	/* optional: called before files[i] is visited in each pass over [lo, hi) (bodies:
+	 * body true; stamps and shells: false), a cache hint for the files after it */
+	void (*ahead)(void *ud, size_t i, bool body);
 };
 int index_write_spec(const struct index_part_spec *s, char **path_out);
 

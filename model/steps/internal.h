@@ -412,6 +412,7 @@ struct rank_steps {
 	 * (a large, live or decoded body). Never both set. */
 	struct store_scratch *scratch;
 	void *block;
+	size_t block_len;        /* its bytes (steps_rank_prefetch_body) */
 	struct steps_meta meta;
 	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */

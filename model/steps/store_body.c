@@ -374,6 +374,7 @@ static void compact_block(struct rank_steps *r, size_t nts, size_t bytes)
 	r->ts_present = tsp;
 	r->cap = n;
 	r->block = block;
+	r->block_len = bytes;
 	if (r->scratch)
 		scratch_seal(r->scratch);
 	r->scratch = NULL;
@@ -419,6 +420,7 @@ void store_rank_unblock(struct rank_steps *r)
 	}
 	free(r->block);
 	r->block = NULL;
+	r->block_len = 0;
 }
 
 void store_rank_free_body(struct rank_steps *r)
@@ -450,5 +452,6 @@ void store_rank_forget_body(struct rank_steps *r)
 	r->idx_step = NULL;
 	r->idx_pos = NULL;
 	r->block = NULL;
+	r->block_len = 0;
 	r->scratch = NULL;
 }

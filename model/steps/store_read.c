@@ -34,6 +34,34 @@ long steps_rank_index(const struct steps_model *m, int rank)
 	return s ? (long)store_slot_index(s) : -1;
 }
 
+/* Every cache line of [p, p + n), up to `most` bytes. */
+static void prefetch_bytes(const void *p, size_t n, size_t most)
+{
+	const char *b = p;
+	for (size_t k = 0; p && k < n && k < most; k += 64)
+		__builtin_prefetch(b + k);
+}
+
+void steps_rank_prefetch(const struct steps_model *m, size_t ri)
+{
+	prefetch_bytes(m->rank[ri], sizeof(*m->rank[ri]), sizeof(*m->rank[ri]));
+}
+
+void steps_rank_prefetch_body(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE)) /* else not read yet (maybe being read) */
+		prefetch_bytes(r->block, r->block_len, 4096);
+}
+
+void steps_rank_prefetch_meta(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	prefetch_bytes(r->path, 1, 1);
+	const struct steps_meta *x = &r->meta; /* its environment's block: the arrays, then the text */
+	prefetch_bytes(x->env_text, 2 * x->nenv * sizeof(char *) + x->env_bytes, 2048);
+}
+
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri)
 {
 	return &m->rank[ri]->meta;

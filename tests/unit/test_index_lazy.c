@@ -103,6 +103,14 @@ static void test_lazy_open(void)
 	struct steps_model *m = got->steps;
 	is_int(steps_nranks(m), LZ_RANKS, "every rank is there (as a shell)");
 	is_int(steps_bodies_resident(m), 0, "opening from the index reads no rank's steps");
+	for (size_t ri = 0; ri < steps_nranks(m); ri++) { /* the index writer's cache hints */
+		steps_rank_prefetch(m, ri);
+		steps_rank_prefetch_body(m, ri);
+		steps_rank_prefetch_meta(m, ri);
+		steps_rank_prefetch_body(want->steps, ri);
+		steps_rank_prefetch_meta(want->steps, ri);
+	}
+	is_int(steps_bodies_resident(m), 0, "... the prefetch hints read none either (lazy ranks or loaded)");
 	ok(same_kept_scale(want, got), "heatmap colour scale kept in the summary = a full pass over the rows");
 	struct summary sum = { 0 };
 	registry_summary(got, &sum);
