@@ -260,6 +260,8 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
 				 "no supported data found here");
 	}
+	if (ctx.loaded)
+		ctx.loaded(ctx.ud, run);
 	registry_finalize(run);
 	return run;
 }

@@ -104,6 +104,10 @@ struct load_ctx {
 	/* Optional, called once on the loading thread before any loader runs: the run being
 	 * loaded, whose sources another thread may read under run->lock while it loads. */
 	void (*started)(void *ud, struct run *run);
+	/* Optional, called once on the loading thread after every loader ran, before the run
+	 * is finalized (its analyses, the index's summary written): `tscope-tui index` ends
+	 * its directory listings' scope there, their memory free for what comes next. */
+	void (*loaded)(void *ud, struct run *run);
 	void *ud;
 };
 

@@ -117,6 +117,15 @@ static int parse(struct index_cli *c, int argc, char **argv)
 
 /* ---- building ------------------------------------------------------------------------ */
 
+/* The load is over: the listings go before the analyses and the summary take memory
+ * (a rank directory's listing and run.json each: ~1.2 KB a rank). */
+static void end_listings(void *ud, struct run *run)
+{
+	(void)ud;
+	(void)run;
+	dirlist_scope_end();
+}
+
 static int build(const struct index_cli *c)
 {
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
@@ -124,8 +133,8 @@ static int build(const struct index_cli *c)
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
-	struct run *run = run_open(paths, 1, &o, NULL);
-	dirlist_scope_end();
+	struct load_ctx hooks = { .loaded = end_listings };
+	struct run *run = run_open(paths, 1, &o, &hooks);
 	int rc = 0;
 	if (!run->index_path) {
 		fprintf(stderr, "tscope-tui index: no index written (no pytscope ranks to index here)\n");

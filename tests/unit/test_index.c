@@ -641,9 +641,45 @@ static void test_fuzz_seeds_current(void)
 	free(path);
 }
 
+/* run_open's loaded hook (`tscope-tui index` ends its listings there): once, on the
+ * loading thread, with every rank loaded (and their part written) and before the
+ * finalize writes the summary. */
+struct loaded_seen {
+	int calls;
+	size_t ranks;
+	bool summary;
+	char path[600];
+};
+
+static void on_loaded(void *ud, struct run *run)
+{
+	struct loaded_seen *seen = ud;
+	seen->calls++;
+	seen->ranks = steps_nranks(run->steps);
+	seen->summary = access(seen->path, F_OK) == 0;
+}
+
+static void test_loaded_hook(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "loaded");
+	write_lazy_run(dir);
+	static const struct opts build = { .index_build = true };
+	struct loaded_seen seen = { 0 };
+	snprintf(seen.path, sizeof(seen.path), "%s/.tscope-index/summary.tsx", dir);
+	struct load_ctx hooks = { .loaded = on_loaded, .ud = &seen };
+	const char *paths[] = { dir };
+	struct run *run = run_open(paths, 1, &build, &hooks);
+	ok(seen.calls == 1 && seen.ranks == LZ_RANKS && !seen.summary && access(seen.path, F_OK) == 0,
+	   "loaded hook: once, every rank loaded, before the summary is written");
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_crc();
+	test_loaded_hook();
 	test_round_trip();
 	test_varints();
 	test_header();
