@@ -224,8 +224,6 @@ static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t a
  * it is copied, the bytes then still in cache), the buffer is written out or moved, or
  * the sum ends. */
 
-/* Pieces under this size are summed later, with their neighbours. */
-#define OB_SUM_LATER 256
 
 /* The bytes buffered since sum_at into the sum. */
 static void sum_catch_up(struct obuf *o)
@@ -300,7 +298,7 @@ static size_t to_page(const struct obuf *o, size_t n)
 	return end < o->n + n ? o->n + n - end : o->n + n;
 }
 
-void ob_bytes(struct obuf *o, const void *p, size_t n)
+void ob_bytes_out(struct obuf *o, const void *p, size_t n)
 {
 	if (!n)
 		return;
@@ -442,7 +440,7 @@ void ob_str(struct obuf *o, const char *s)
 	}
 	size_t n = strlen(s);
 	ob_uvar(o, (uint64_t)n + 1);
-	ob_small(o, s, n); /* names and paths: short */
+	ob_bytes(o, s, n); /* names and paths: short */
 }
 
 void ob_path(struct obuf *o, const char *base, const char *path)

@@ -55,7 +55,12 @@ struct obuf {
 #define OB_DIRECT ((size_t)32 << 10)
 #define OB_FLUSH ((size_t)1 << 20)   /* stream mode: the buffer is written out from here */
 
-void ob_bytes(struct obuf *o, const void *p, size_t n);
+/* Pieces under this size are copied into the buffer and summed later, with their
+ * neighbours (codec.c "checksums"); larger ones are summed while they are copied. */
+#define OB_SUM_LATER 256
+
+/* ob_bytes() when the piece is not one for the inline path below. */
+void ob_bytes_out(struct obuf *o, const void *p, size_t n);
 
 /* Where the next n bytes may be put straight into the buffer (NULL when it has no room
  * to spare for them: ob_bytes then grows it, writes it out or takes the sum). */
@@ -67,19 +72,20 @@ static inline unsigned char *ob_room(struct obuf *o, size_t n)
 	return NULL;
 }
 
-/* A fixed-width value or a short string of n bytes: straight into the buffer when it
- * has room to spare (nothing for ob_bytes to do but the copy: no growing, no write
- * out, and the sum is taken with its neighbours, codec.c sum_catch_up), else through
- * ob_bytes. A rank's shell and body are mostly such values: inline, no call each. */
-static inline void ob_small(struct obuf *o, const void *b, size_t n)
+/* n bytes from p. A piece under OB_SUM_LATER with room for it is a copy, inline: no
+ * growing, no write out, its sum taken with its neighbours (a rank's shell and body are
+ * mostly fixed-width values, short strings and columns of tens of bytes: the call and
+ * the checks of the general path would cost more than the copy). Anything else goes
+ * through ob_bytes_out. */
+static inline void ob_bytes(struct obuf *o, const void *p, size_t n)
 {
-	unsigned char *at = ob_room(o, n);
+	unsigned char *at = n && n < OB_SUM_LATER ? ob_room(o, n) : NULL;
 	if (at) {
-		memcpy(at, b, n);
+		memcpy(at, p, n);
 		o->n += n;
 		return;
 	}
-	ob_bytes(o, b, n);
+	ob_bytes_out(o, p, n);
 }
 
 /* Little-endian bytes of v, written out one by one: the compiler merges them into a
@@ -95,14 +101,14 @@ static inline void ob_le32(unsigned char *b, uint32_t v)
 static inline void ob_u8(struct obuf *o, unsigned v)
 {
 	unsigned char c = (unsigned char)v;
-	ob_small(o, &c, 1);
+	ob_bytes(o, &c, 1);
 }
 
 static inline void ob_u32(struct obuf *o, uint32_t v)
 {
 	unsigned char b[4];
 	ob_le32(b, v);
-	ob_small(o, b, 4);
+	ob_bytes(o, b, 4);
 }
 
 static inline void ob_w64(struct obuf *o, uint64_t v)
@@ -110,7 +116,7 @@ static inline void ob_w64(struct obuf *o, uint64_t v)
 	unsigned char b[8];
 	ob_le32(b, (uint32_t)v);
 	ob_le32(b + 4, (uint32_t)(v >> 32));
-	ob_small(o, b, 8);
+	ob_bytes(o, b, 8);
 }
 
 /* LEB128 bytes of v at b (room for 10); returns how many. */
