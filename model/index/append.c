@@ -367,28 +367,29 @@ static void delta_entry_put(struct obuf *h, const struct delta_job *j, size_t k)
 	ob_u32(h, j->loc[k].crc);
 }
 
-static void fill_delta(struct obuf *body, struct obuf *h, void *ud)
+static void fill_delta(struct obuf *o, void *ud)
 {
 	const struct delta_job *j = ud;
 	struct index_log *lg = j->lg;
 	const struct log_part *p = &lg->part[j->k];
 	struct steps_model *m = lg->run->steps;
-	delta_bodies(body, j);
-	ob_u32(h, DELTA_TAG);
-	ob_svar(h, p->base.size);
-	ob_svar(h, p->base.mtime_ns);
-	ob_svar(h, p->base.ino);
-	ob_u32(h, p->seq + 1);
+	delta_bodies(o, j);
+	ob_head(o);
+	ob_u32(o, DELTA_TAG);
+	ob_svar(o, p->base.size);
+	ob_svar(o, p->base.mtime_ns);
+	ob_svar(o, p->base.ino);
+	ob_u32(o, p->seq + 1);
 	size_t nm = steps_nmetrics(m);
-	ob_uvar(h, nm);
+	ob_uvar(o, nm);
 	for (size_t i = 0; i < nm; i++) {
-		ob_u8(h, steps_metric(m, (int)i)->kind);
-		ob_str(h, steps_metric(m, (int)i)->name);
+		ob_u8(o, steps_metric(m, (int)i)->kind);
+		ob_str(o, steps_metric(m, (int)i)->name);
 	}
-	ob_uvar(h, j->nwhich);
+	ob_uvar(o, j->nwhich);
 	for (size_t k = 0; k < j->nwhich; k++)
-		delta_entry_put(h, j, k);
-	index_put_diags(h, lg->run_dir, lg->run, j->diag, 0, j->ndiag);
+		delta_entry_put(o, j, k);
+	index_put_diags(o, lg->run_dir, lg->run, j->diag, 0, j->ndiag);
 }
 
 /* Write delta seq + 1 of part k (files[lo, hi), slice_changed) with its ranks that grew

@@ -425,6 +425,13 @@ void ob_sum_begin(struct obuf *o)
 	o->sum_at = o->lead + o->n;
 }
 
+void ob_head(struct obuf *o)
+{
+	o->head_on = true;
+	o->head_at = o->written + o->n;
+	ob_sum_begin(o);
+}
+
 uint32_t ob_sum_end(struct obuf *o)
 {
 	sum_catch_up(o);

@@ -50,6 +50,10 @@ struct obuf {
 	bool sum_on;
 	uint32_t sum;
 	size_t sum_at;
+	/* ob_head(): where the file's head begins (bytes from the stream's start); its sum
+	 * runs from there */
+	bool head_on;
+	uint64_t head_at;
 };
 
 #define OB_DIRECT ((size_t)32 << 10)
@@ -182,6 +186,9 @@ void ob_fail(struct obuf *o, int err);
  * written, never copied or re-read for it. */
 void ob_sum_begin(struct obuf *o);
 uint32_t ob_sum_end(struct obuf *o);
+/* The head of an index file begins here (index_file_write(): once, after the bodies):
+ * its place is kept and its sum begun (ob_sum_end() gives the head's CRC-32). */
+void ob_head(struct obuf *o);
 
 /* CRC-32 of n bytes at p continuing crc: zlib's crc32(crc, p, n) bit for bit, faster
  * on CPUs with carry-less multiplication (crc.c). */

@@ -304,7 +304,7 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 }
 
 /* The part's bodies (spec->body: each with its CRC-32) into body, its head into head. */
-static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+static void fill_part(struct obuf *o, void *ud)
 {
 	const struct index_part_spec *s = ud;
 	size_t cap = s->hi - s->lo ? s->hi - s->lo : 1;
@@ -313,9 +313,10 @@ static void fill_part(struct obuf *body, struct obuf *head, void *ud)
 	for (size_t i = s->lo; i < s->hi; i++) {
 		if (s->ahead)
 			s->ahead(s->ud, i, true);
-		has[i - s->lo] = s->body(s->ud, i, body, &loc[i - s->lo]);
+		has[i - s->lo] = s->body(s->ud, i, o, &loc[i - s->lo]);
 	}
-	build_head(head, s, has, loc);
+	ob_head(o);
+	build_head(o, s, has, loc);
 	free(has);
 	free(loc);
 }
@@ -325,24 +326,25 @@ uint64_t index_body_offset(const struct obuf *body)
 	return INDEX_HEADER_LEN + body->written + body->n;
 }
 
-/* Write a whole index file into fd: the bodies and the head from fill after the
- * header's place, then the header. Returns 0 or an errno. */
-static int write_file(int fd, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
+/* Write a whole index file into fd: what fill streams after the header's place (the
+ * bodies, then the head from its ob_head() on), then the header. Returns 0 or an
+ * errno. */
+static int write_file(int fd, void (*fill)(struct obuf *o, void *ud), void *ud)
 {
 	if (lseek(fd, INDEX_HEADER_LEN, SEEK_SET) < 0)
 		return errno;
-	struct obuf o = { 0 }, head = { 0 };
+	struct obuf o = { 0 };
 	ob_stream(&o, fd);
-	fill(&o, &head, ud);
-	uint64_t head_off = o.written + o.n;
-	uint32_t hcrc = index_crc32(0, head.p, head.n);
-	ob_bytes(&o, head.p, head.n);
+	fill(&o, ud);
+	if (!o.head_on)
+		ob_head(&o); /* a fill that stopped early: its error fails the write */
+	uint64_t end = o.written + o.n;
+	uint32_t hcrc = ob_sum_end(&o);
 	unsigned char hdr[INDEX_HEADER_LEN];
-	index_header_put(hdr, o.written + o.n, head_off, head.n, hcrc);
+	index_header_put(hdr, end, o.head_at, end - o.head_at, hcrc);
 	ob_pwrite(&o, hdr, INDEX_HEADER_LEN, 0);
 	int err = ob_finish(&o);
 	ob_free(&o);
-	ob_free(&head);
 	return err;
 }
 
@@ -353,7 +355,7 @@ void index_write_direct(bool on)
 	write_direct = on;
 }
 
-int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud)
+int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud)
 {
 	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
 	int err = 0;

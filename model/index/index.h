@@ -203,7 +203,8 @@ size_t index_part_files(const char *run_dir, char ***out);
  * end. index_header_put() fills the header of a payload of plen bytes whose head is
  * [head_off, head_off + head_len) of the payload, CRC-32 crc. index_file_write() writes
  * path atomically (a temporary file, then rename; 0 or an errno): what fill() streams
- * into body after the header's place, the head fill() builds in head, then the header.
+ * into o after the header's place (the bodies, then ob_head() once and the head: the
+ * head is streamed too, never held whole in memory), then the header.
  * index_head_read() reads path's header and head with pread and checks the magic,
  * version, byte order, the file's length against the header and the head's checksum:
  * NULL and the malloc'd head, or a static reason. id: the file as read (size, mtime,
@@ -213,7 +214,7 @@ struct index_file_id {
 	uint64_t body_end;
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
-int index_file_write(const char *path, void (*fill)(struct obuf *body, struct obuf *head, void *ud), void *ud);
+int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud);
 /* From now on this process writes index files around the page cache (O_DIRECT where
  * the file system takes it; codec.c, direct writes): `tscope-tui index`, whose files
  * are for a later open, often on another node (Slurm shards). Each write then waits

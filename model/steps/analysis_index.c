@@ -375,7 +375,7 @@ static bool put_rows(struct obuf *o, struct summary_job *j, size_t i0, size_t i1
 	return ok;
 }
 
-static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
+static void fill_summary(struct obuf *o, void *ud)
 {
 	struct summary_job *j = ud;
 	for (size_t i = 0; i < j->ngrid;) {
@@ -388,7 +388,8 @@ static void fill_summary(struct obuf *o, struct obuf *h, void *ud)
 		}
 		i = next;
 	}
-	summary_put_head(h, j);
+	ob_head(o);
+	summary_put_head(o, j);
 }
 
 void summary_job_free(struct summary_job *j)

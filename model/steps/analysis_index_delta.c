@@ -195,7 +195,7 @@ static bool put_tails(struct obuf *o, struct sd_job *j)
 	return ok;
 }
 
-static void fill_sdelta(struct obuf *o, struct obuf *h, void *ud)
+static void fill_sdelta(struct obuf *o, void *ud)
 {
 	struct sd_job *j = ud;
 	if (!put_tails(o, j)) {
@@ -204,30 +204,31 @@ static void fill_sdelta(struct obuf *o, struct obuf *h, void *ud)
 	}
 	const struct steps_model *m = j->run->steps;
 	size_t N = steps_nranks(m);
-	ob_u32(h, SDELTA_TAG);
-	ob_u32(h, SUMMARY_VERSION);
-	ob_svar(h, j->bi->id.size);
-	ob_svar(h, j->bi->id.mtime_ns);
-	ob_svar(h, j->bi->id.ino);
-	summary_put_parts(h, j->run_dir);
-	ob_uvar(h, N);
+	ob_head(o);
+	ob_u32(o, SDELTA_TAG);
+	ob_u32(o, SUMMARY_VERSION);
+	ob_svar(o, j->bi->id.size);
+	ob_svar(o, j->bi->id.mtime_ns);
+	ob_svar(o, j->bi->id.ino);
+	summary_put_parts(o, j->run_dir);
+	ob_uvar(o, N);
 	for (size_t i = 0; i < N; i++)
-		ob_svar(h, steps_rank_id(m, i));
-	summary_put_aligned(h, m->aligned_contiguous, m->aligned_lo, steps_naligned(m), m->aligned, m->nunion);
-	summary_put_dist(h, j->dist);
-	summary_put_bsum(h, j->bsum, N);
-	ob_uvar(h, j->bi->S0);
-	ob_uvar(h, j->tails_off);
-	ob_uvar(h, j->bi->ngrid);
+		ob_svar(o, steps_rank_id(m, i));
+	summary_put_aligned(o, m->aligned_contiguous, m->aligned_lo, steps_naligned(m), m->aligned, m->nunion);
+	summary_put_dist(o, j->dist);
+	summary_put_bsum(o, j->bsum, N);
+	ob_uvar(o, j->bi->S0);
+	ob_uvar(o, j->tails_off);
+	ob_uvar(o, j->bi->ngrid);
 	for (size_t i = 0; i < j->bi->ngrid; i++) {
-		ob_svar(h, j->bi->series[i]);
-		ob_u8(h, j->bi->dense[i]);
-		ob_uvar(h, j->tails[i]);
-		ob_f64(h, j->lo[i]);
-		ob_f64(h, j->hi[i]);
+		ob_svar(o, j->bi->series[i]);
+		ob_u8(o, j->bi->dense[i]);
+		ob_uvar(o, j->tails[i]);
+		ob_f64(o, j->lo[i]);
+		ob_f64(o, j->hi[i]);
 	}
 	for (size_t r = 0; r < N; r++)
-		ob_u32(h, j->crc[r]);
+		ob_u32(o, j->crc[r]);
 }
 
 /* The summary delta of run against the summary bi describes. */

@@ -104,7 +104,7 @@ static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struc
 	ob_f64(h, mem.mem_peak);
 }
 
-static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
+static void fill_inputs(struct obuf *o, void *ud)
 {
 	struct inputs_job *j = ud;
 	struct steps_model *m = j->run->steps;
@@ -128,20 +128,21 @@ static void fill_inputs(struct obuf *o, struct obuf *h, void *ud)
 			put_step_index(o, m->rank[r], &j->loc[r]);
 	}
 	free(v);
-	ob_u32(h, SUMMARY_VERSION);
-	ob_u32(h, INPUTS_LAYOUT);
+	ob_head(o);
+	ob_u32(o, SUMMARY_VERSION);
+	ob_u32(o, INPUTS_LAYOUT);
 	struct stat st;
 	bool ok = stat(j->part, &st) == 0;
-	ob_str(h, base_of(j->part));
-	ob_svar(h, ok ? (long long)st.st_size : -1);
-	ob_svar(h, ok ? infile_mtime_ns(&st) : 0);
-	ob_svar(h, ok ? (long long)st.st_ino : 0);
-	ob_uvar(h, ps.ncompute);
+	ob_str(o, base_of(j->part));
+	ob_svar(o, ok ? (long long)st.st_size : -1);
+	ob_svar(o, ok ? infile_mtime_ns(&st) : 0);
+	ob_svar(o, ok ? (long long)st.st_ino : 0);
+	ob_uvar(o, ps.ncompute);
 	for (size_t i = 0; i < ps.ncompute; i++)
-		ob_str(h, steps_metric(m, ps.compute[i])->name);
-	ob_uvar(h, N);
+		ob_str(o, steps_metric(m, ps.compute[i])->name);
+	ob_uvar(o, N);
 	for (size_t r = 0; r < N; r++)
-		put_rank_head(h, j->run, r, &j->loc[r]);
+		put_rank_head(o, j->run, r, &j->loc[r]);
 	analysis_phase_sets_free(&ps);
 }
 

@@ -245,15 +245,17 @@ static bool pass_sums(struct rebuild *rb, struct load_ctx *ctx)
 	return ok;
 }
 
-static void fill_rebuild(struct obuf *o, struct obuf *h, void *ud)
+static void fill_rebuild(struct obuf *o, void *ud)
 {
 	struct rebuild *rb = ud;
 	struct load_ctx *ctx = rb->m->load_ctx;
 	if (!rb->S) {
-		if (pass_sums(rb, ctx))
-			summary_put_head(h, &rb->j);
-		else
+		if (pass_sums(rb, ctx)) {
+			ob_head(o);
+			summary_put_head(o, &rb->j);
+		} else {
 			ob_fail(o, ECANCELED);
+		}
 		return;
 	}
 	if (!pass_ranks(rb, o, ctx)) {
@@ -265,7 +267,8 @@ static void fill_rebuild(struct obuf *o, struct obuf *h, void *ud)
 		ob_fail(o, rb->err ? rb->err : ENOTSUP);
 		return;
 	}
-	summary_put_head(h, &rb->j);
+	ob_head(o);
+	summary_put_head(o, &rb->j);
 }
 
 /* An open whose every rank came from index parts (so their steps can be handed back

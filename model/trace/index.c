@@ -304,15 +304,16 @@ struct part_job {
 	unsigned k, n;
 };
 
-static void fill_part(struct obuf *body, struct obuf *head, void *ud)
+static void fill_part(struct obuf *o, void *ud)
 {
 	const struct part_job *j = ud;
 	struct trace_set *ts = j->run->trace;
-	ob_u32(head, j->k);
-	ob_u32(head, j->n);
-	ob_uvar(head, ts->n);
+	ob_head(o);
+	ob_u32(o, j->k);
+	ob_u32(o, j->n);
+	ob_uvar(o, ts->n);
 	for (size_t i = 0; i < ts->n; i++)
-		put_rank(head, j->run, j->base, ts->r[i]);
+		put_rank(o, j->run, j->base, ts->r[i]);
 }
 
 int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n, char **path_out)

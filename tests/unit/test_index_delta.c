@@ -24,18 +24,18 @@ struct head_spec {
 };
 
 /* A delta with no entries: tag, base, sequence, no metric, no rank, no diagnostic. */
-static void fill_empty_delta(struct obuf *body, struct obuf *h, void *ud)
+static void fill_empty_delta(struct obuf *o, void *ud)
 {
 	const struct head_spec *s = ud;
-	(void)body;
-	ob_u32(h, DELTA_TAG);
-	ob_svar(h, s->base.size);
-	ob_svar(h, s->base.mtime_ns);
-	ob_svar(h, s->base.ino);
-	ob_u32(h, s->seq);
-	ob_uvar(h, 0);
-	ob_uvar(h, 0);
-	ob_uvar(h, 0);
+	ob_head(o);
+	ob_u32(o, DELTA_TAG);
+	ob_svar(o, s->base.size);
+	ob_svar(o, s->base.mtime_ns);
+	ob_svar(o, s->base.ino);
+	ob_u32(o, s->seq);
+	ob_uvar(o, 0);
+	ob_uvar(o, 0);
+	ob_uvar(o, 0);
 }
 
 /* Write delta file seq of part k of n extending base, its head saying head_seq. */
