@@ -430,7 +430,7 @@ static void model_ahead(void *ud, size_t i, bool body)
 	long far = i + AHEAD_FAR < mp->s.hi ? part_rank(mp, i + AHEAD_FAR) : -1;
 	long near = i + AHEAD_NEAR < mp->s.hi ? part_rank(mp, i + AHEAD_NEAR) : -1;
 	if (far >= 0)
-		steps_rank_prefetch(m, (size_t)far);
+		steps_rank_prefetch(m, (size_t)far, !body);
 	if (near >= 0 && body)
 		steps_rank_prefetch_body(m, (size_t)near);
 	else if (near >= 0)

@@ -175,10 +175,11 @@ long steps_rank_index(const struct steps_model *m, int rank);
 /* Cache hints for a pass that visits the ranks one after another (the index writer):
  * the ranks were loaded far apart in memory and each visit would wait for its record,
  * then its body or run.json, one miss after the other. steps_rank_prefetch() asks for
- * rank ri's record; a few ranks later (the record has arrived) _body for its body block
- * (not a lazy rank's: nothing is read), _meta for its path and run.json environment.
- * None of them changes anything. */
-void steps_rank_prefetch(const struct steps_model *m, size_t ri);
+ * rank ri's record (whole, or only the fields that say where its body is); a few ranks
+ * later (the record has arrived) _body for its body block (not a lazy rank's: nothing
+ * is read), _meta for its path and run.json environment. None of them changes
+ * anything. */
+void steps_rank_prefetch(const struct steps_model *m, size_t ri, bool whole);
 void steps_rank_prefetch_body(const struct steps_model *m, size_t ri);
 void steps_rank_prefetch_meta(const struct steps_model *m, size_t ri);
 /* Rank ri's run.json stamp as its loader read it (steps_meta stamped): false when not

@@ -42,9 +42,18 @@ static void prefetch_bytes(const void *p, size_t n, size_t most)
 		__builtin_prefetch(b + k);
 }
 
-void steps_rank_prefetch(const struct steps_model *m, size_t ri)
+void steps_rank_prefetch(const struct steps_model *m, size_t ri, bool whole)
 {
-	prefetch_bytes(m->rank[ri], sizeof(*m->rank[ri]), sizeof(*m->rank[ri]));
+	const struct rank_steps *r = m->rank[ri];
+	if (whole) {
+		prefetch_bytes(r, sizeof(*r), sizeof(*r));
+		return;
+	}
+	const char *b = (const char *)r; /* the lines of what the body's encoder reads first */
+	__builtin_prefetch(b + offsetof(struct rank_steps, n));
+	__builtin_prefetch(b + offsetof(struct rank_steps, col));
+	__builtin_prefetch(b + offsetof(struct rank_steps, block_len));
+	__builtin_prefetch(b + offsetof(struct rank_steps, lazy));
 }
 
 void steps_rank_prefetch_body(const struct steps_model *m, size_t ri)

@@ -104,7 +104,8 @@ static void test_lazy_open(void)
 	is_int(steps_nranks(m), LZ_RANKS, "every rank is there (as a shell)");
 	is_int(steps_bodies_resident(m), 0, "opening from the index reads no rank's steps");
 	for (size_t ri = 0; ri < steps_nranks(m); ri++) { /* the index writer's cache hints */
-		steps_rank_prefetch(m, ri);
+		steps_rank_prefetch(m, ri, true);
+		steps_rank_prefetch(m, ri, false);
 		steps_rank_prefetch_body(m, ri);
 		steps_rank_prefetch_meta(m, ri);
 		steps_rank_prefetch_body(want->steps, ri);
