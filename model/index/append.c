@@ -70,7 +70,7 @@ static void src_table_build(struct src_table *t, const struct run *run)
 	memset(t->slot, 0, cap * sizeof(*t->slot)); /* written once: no zero page mapped, then copied */
 	t->mask = cap - 1;
 	t->run = run;
-	for (size_t i = 0; i < run->nsrc && i < UINT32_MAX; i++) {
+	for (size_t i = 0; i < run->nsrc && i < UINT32_MAX; i++) { /* (4 G sources: no run has) */
 		const struct source *src = &run->src[i];
 		if (!src->format || strcmp(src->format, "pytscope") != 0)
 			continue;

@@ -222,8 +222,7 @@ static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t a
  * call each cost more than the bytes (~120 instructions a call, a zlib call under
  * 64 bytes). They are summed together when they must: a large piece comes (summed while
  * it is copied, the bytes then still in cache), the buffer is written out or moved, or
- * the sum ends. */
-
+ * the sum ends (pieces under OB_SUM_LATER, codec.h, wait for their neighbours). */
 
 /* The bytes buffered since sum_at into the sum. */
 static void sum_catch_up(struct obuf *o)

@@ -303,7 +303,7 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
-/* The part's bodies (spec->body: each with its CRC-32) into body, its head into head. */
+/* The part's bodies (spec->body: each with its CRC-32), then its head. */
 static void fill_part(struct obuf *o, void *ud)
 {
 	const struct index_part_spec *s = ud;
@@ -391,7 +391,7 @@ static long part_rank(const struct model_part *mp, size_t i)
 }
 
 /* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
- * CRC-32 computed on the way; memory stays the 1 MB buffer plus the head. */
+ * CRC-32 computed on the way; memory stays the stream's buffer. */
 static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)
 {
 	const struct model_part *mp = ud;
@@ -419,7 +419,7 @@ static bool model_shell(void *ud, size_t i, size_t prev, struct obuf *o)
 /* Each pass over the ranks asks for a rank's record AHEAD_FAR files before it is
  * written and, the record then in cache, for its body or run.json AHEAD_NEAR files
  * before: the misses of several ranks overlap instead of following one another
- * (BENCHMARKS.md, "Prefetching the ranks"). */
+ * (BENCHMARKS.md, "Index writer: prefetching the ranks"). */
 #define AHEAD_FAR 8
 #define AHEAD_NEAR 4
 
