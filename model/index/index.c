@@ -378,65 +378,6 @@ int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), v
 	return err;
 }
 
-/* A part of the loaded run: the spec and each file's rank in the step model (-1: none),
- * looked up once for the passes over them. */
-struct model_part {
-	struct index_part_spec s;
-	long *ri;
-};
-
-static long part_rank(const struct model_part *mp, size_t i)
-{
-	return mp->ri[i - mp->s.lo];
-}
-
-/* The columns go to the file from the store as they are (codec.h, OB_DIRECT), the
- * CRC-32 computed on the way; memory stays the stream's buffer. */
-static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *loc)
-{
-	const struct model_part *mp = ud;
-	long ri = part_rank(mp, i);
-	if (ri < 0)
-		return false;
-	loc->off = index_body_offset(o);
-	ob_sum_begin(o);
-	steps_rank_encode_body(mp->s.run->steps, (size_t)ri, o);
-	loc->crc = ob_sum_end(o);
-	loc->len = index_body_offset(o) - loc->off;
-	return true;
-}
-
-static bool model_shell(void *ud, size_t i, size_t prev, struct obuf *o)
-{
-	const struct model_part *mp = ud;
-	long ri = part_rank(mp, i);
-	if (ri >= 0)
-		steps_rank_encode_shell(mp->s.run->steps, (size_t)ri, prev == SIZE_MAX ? -1 : part_rank(mp, prev),
-					mp->s.run_dir, o);
-	return ri >= 0;
-}
-
-/* Each pass over the ranks asks for a rank's record AHEAD_FAR files before it is
- * written and, the record then in cache, for its body or run.json AHEAD_NEAR files
- * before: the misses of several ranks overlap instead of following one another
- * (BENCHMARKS.md, "Index writer: prefetching the ranks"). */
-#define AHEAD_FAR 8
-#define AHEAD_NEAR 4
-
-static void model_ahead(void *ud, size_t i, bool body)
-{
-	const struct model_part *mp = ud;
-	struct steps_model *m = mp->s.run->steps;
-	long far = i + AHEAD_FAR < mp->s.hi ? part_rank(mp, i + AHEAD_FAR) : -1;
-	long near = i + AHEAD_NEAR < mp->s.hi ? part_rank(mp, i + AHEAD_NEAR) : -1;
-	if (far >= 0)
-		steps_rank_prefetch(m, (size_t)far, !body);
-	if (near >= 0 && body)
-		steps_rank_prefetch_body(m, (size_t)near);
-	else if (near >= 0)
-		steps_rank_prefetch_meta(m, (size_t)near);
-}
-
 int index_write_spec(const struct index_part_spec *s, char **path_out)
 {
 	if (path_out)
@@ -461,37 +402,6 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	else
 		free(path);
 	return err;
-}
-
-/* Part k of n of the loaded run, from files[lo, hi): the sources and diagnostics of
- * pick, else the ranges. */
-static int write_model_part(struct run *run, const char *run_dir, unsigned k, unsigned n,
-			    const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-			    size_t d0, size_t d1, const struct index_pick *pick, char **path_out)
-{
-	struct model_part mp = { { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
-				   model_body, model_shell, NULL, pick, model_ahead }, NULL };
-	mp.s.ud = &mp;
-	mp.ri = xmalloc((hi > lo ? hi - lo : 1) * sizeof(*mp.ri));
-	for (size_t i = lo; i < hi; i++)
-		mp.ri[i - lo] = steps_rank_index(run->steps, (int)files[i].rank);
-	int err = index_write_spec(&mp.s, path_out);
-	free(mp.ri);
-	return err;
-}
-
-int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
-		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-		size_t d0, size_t d1, char **path_out)
-{
-	return write_model_part(run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, NULL, path_out);
-}
-
-int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
-		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
-		     char **path_out)
-{
-	return write_model_part(run, run_dir, k, n, files, lo, hi, 0, 0, 0, 0, pick, path_out);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */

@@ -87,7 +87,8 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 /* Write part k of n for files[lo, hi) (sorted by id; their ranks are published and sealed
  * in run->steps), with the run's source entries [src0, src1) and diagnostics [d0, d1) the
  * load of those ranks produced. A whole index (n == 1) removes other parts. Returns 0 or
- * an errno; *path_out (malloc'd, may be NULL) names the file written. */
+ * an errno; *path_out (malloc'd, may be NULL) names the file written. (write_model.c:
+ * the model's ranks through index_write_spec() below.) */
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out);
