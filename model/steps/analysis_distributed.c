@@ -256,6 +256,17 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
+/* Cache hints before rank r's columns are read (the ranks lie far apart in memory: one
+ * miss after another without them): the record of the rank 8 on, the body of the one 4
+ * on, within [r, end): the next task's too, often this thread's next. */
+static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
+{
+	if (r + 8 < end)
+		steps_rank_prefetch(m, r + 8, false);
+	if (r + 4 < end)
+		steps_rank_prefetch_body(m, r + 4);
+}
+
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
  * cache; and the task's share of the per-step comm the step pass takes: there, over
@@ -270,7 +281,9 @@ static void fill_rows(void *ud, size_t task)
 	size_t r0 = task * ANALYSIS_RANK_CHUNK;
 	for (size_t k = 0; k < p->S; k++)
 		share[k] = NAN;
-	for (size_t r = r0; r < p->N && r < r0 + ANALYSIS_RANK_CHUNK; r++) {
+	size_t r1 = r0 + ANALYSIS_RANK_CHUNK < p->N ? r0 + ANALYSIS_RANK_CHUNK : p->N;
+	for (size_t r = r0; r < r1; r++) {
+		rows_ahead(p->run->steps, r, p->N);
 		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, p->rows + r * p->S, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
 		if (r == 0) /* the rule's cases apart: no test of r or task per step */
