@@ -226,7 +226,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	index_sources_of(s->run, s->files + s->lo, NULL, s->hi - s->lo, src, NULL);
 	for (size_t i = s->lo; i < s->hi; i++) {
 		if (s->ahead)
-			s->ahead(s->ud, i, false);
+			s->ahead(s->ud, i, INDEX_PASS_STAMPS);
 		ob_svar(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
 		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
@@ -246,7 +246,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	ob_uvar(o, nr);
 	for (size_t i = s->lo, prev = SIZE_MAX; i < s->hi; i++) {
 		if (s->ahead)
-			s->ahead(s->ud, i, false);
+			s->ahead(s->ud, i, INDEX_PASS_SHELLS);
 		if (!has[i - s->lo])
 			continue;
 		s->shell(s->ud, i, prev, o);
@@ -312,7 +312,7 @@ static void fill_part(struct obuf *o, void *ud)
 	struct index_body_loc *loc = xcalloc(cap, sizeof(*loc));
 	for (size_t i = s->lo; i < s->hi; i++) {
 		if (s->ahead)
-			s->ahead(s->ud, i, true);
+			s->ahead(s->ud, i, INDEX_PASS_BODIES);
 		has[i - s->lo] = s->body(s->ud, i, o, &loc[i - s->lo]);
 	}
 	ob_head(o);

@@ -160,6 +160,8 @@ struct index_body_loc {
 	uint64_t off, len;
 	uint32_t crc;
 };
+/* The passes of a part's writing over its files, in order (index_part_spec ahead). */
+enum index_pass { INDEX_PASS_BODIES, INDEX_PASS_STAMPS, INDEX_PASS_SHELLS };
 struct index_part_spec {
 	struct run *run;
 	const char *run_dir;
@@ -171,9 +173,9 @@ struct index_part_spec {
 	void *ud;
 	/* when not NULL: the sources and diagnostics to record, in place of the ranges */
 	const struct index_pick *pick;
-	/* optional: called before files[i] is visited in each pass over [lo, hi) (bodies:
-	 * body true; stamps and shells: false), a cache hint for the files after it */
-	void (*ahead)(void *ud, size_t i, bool body);
+	/* optional: called before files[i] is visited in each pass over [lo, hi), a cache
+	 * hint for the files after it in that pass */
+	void (*ahead)(void *ud, size_t i, enum index_pass pass);
 };
 int index_write_spec(const struct index_part_spec *s, char **path_out);
 

@@ -50,23 +50,25 @@ static bool model_shell(void *ud, size_t i, size_t prev, struct obuf *o)
 }
 
 /* Each pass over the ranks asks for a rank's record AHEAD_FAR files before it is
- * written and, the record then in cache, for its body or run.json AHEAD_NEAR files
- * before: the misses of several ranks overlap instead of following one another
- * (BENCHMARKS.md, "Index writer: prefetching the ranks"). */
+ * written (the bodies' pass: only the fields that locate its body) and, the record then
+ * in cache, AHEAD_NEAR files before, for what the pass reads beyond it: the body block
+ * (bodies), the path and run.json (shells; the stamps are in the record). The misses of
+ * several ranks overlap instead of following one another (BENCHMARKS.md, "Index
+ * writer: prefetching the ranks"). */
 #define AHEAD_FAR 8
 #define AHEAD_NEAR 4
 
-static void model_ahead(void *ud, size_t i, bool body)
+static void model_ahead(void *ud, size_t i, enum index_pass pass)
 {
 	const struct model_part *mp = ud;
 	struct steps_model *m = mp->s.run->steps;
 	long far = i + AHEAD_FAR < mp->s.hi ? part_rank(mp, i + AHEAD_FAR) : -1;
 	long near = i + AHEAD_NEAR < mp->s.hi ? part_rank(mp, i + AHEAD_NEAR) : -1;
 	if (far >= 0)
-		steps_rank_prefetch(m, (size_t)far, !body);
-	if (near >= 0 && body)
+		steps_rank_prefetch(m, (size_t)far, pass != INDEX_PASS_BODIES);
+	if (near >= 0 && pass == INDEX_PASS_BODIES)
 		steps_rank_prefetch_body(m, (size_t)near);
-	else if (near >= 0)
+	else if (near >= 0 && pass == INDEX_PASS_SHELLS)
 		steps_rank_prefetch_meta(m, (size_t)near);
 }
 
