@@ -16,7 +16,7 @@
 
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
-#define OB_DIRECT_BUF ((size_t)2 << 20)  /* a direct write: a huge page */
+#define OB_DIRECT_BUF ((size_t)1 << 20)  /* a direct write: half a huge page */
 
 /* Allocate the file's blocks up to `end` at least (OB_RESERVE beyond the last
  * reservation) before bytes are written there: writing into allocated blocks costs the
@@ -60,34 +60,48 @@ static unsigned char *page_alloc(size_t n)
 	return posix_memalign(&p, OB_PAGE, n) == 0 ? p : xmalloc(n);
 }
 
-/* Direct buffers (OB_DIRECT_BUF bytes, aligned) of finished streams, kept for the next
- * one: `tscope-tui index` writes a part and a summary, and each new buffer would cost
- * its pages' first-touch faults and, when freed, an unmap that flushes every core's
- * TLB. */
-static _Atomic(unsigned char *) spare_buf[2];
+/* The direct buffers: the two halves of one huge page, taken by the streams one after
+ * another and kept for the process (`tscope-tui index` writes a part and a summary,
+ * each with a stream buffer and, for rows written to their place, a second one). One
+ * page: one first-touch fault (a fresh huge page can cost milliseconds on a virtual
+ * machine whose host backs it on first touch), no unmap, one page to pin per write. A
+ * third stream at once (none today: the writers run one after another) gets plain
+ * pages of its own, freed when it ends. */
+#define OB_HUGE (2 * OB_DIRECT_BUF)
+
+static _Atomic(unsigned char *) huge_page;
+static atomic_bool half_taken[2];
+
+/* The huge page, allocated on first use; NULL when it cannot be. */
+static unsigned char *huge_of_process(void)
+{
+	unsigned char *h = atomic_load(&huge_page);
+	void *p = NULL;
+	if (h || posix_memalign(&p, OB_HUGE, OB_HUGE) != 0)
+		return h;
+	madvise(p, OB_HUGE, MADV_HUGEPAGE);
+	if (atomic_compare_exchange_strong(&huge_page, &h, p))
+		return p;
+	free(p); /* another stream's came first: h is it */
+	return h;
+}
 
 static unsigned char *buf_take(void)
 {
-	for (size_t i = 0; i < ARRAY_LEN(spare_buf); i++) {
-		unsigned char *p = atomic_exchange(&spare_buf[i], NULL);
-		if (p)
-			return p;
-	}
-	void *p = NULL; /* one huge page where the kernel gives them: one fault, one page to pin per write */
-	if (posix_memalign(&p, OB_DIRECT_BUF, OB_DIRECT_BUF) != 0)
-		return page_alloc(OB_DIRECT_BUF);
-	madvise(p, OB_DIRECT_BUF, MADV_HUGEPAGE);
-	return p;
+	unsigned char *h = huge_of_process();
+	for (size_t i = 0; h && i < ARRAY_LEN(half_taken); i++)
+		if (!atomic_exchange(&half_taken[i], true))
+			return h + i * OB_DIRECT_BUF;
+	return page_alloc(OB_DIRECT_BUF);
 }
 
 static void buf_give(unsigned char *p)
 {
-	for (size_t i = 0; p && i < ARRAY_LEN(spare_buf); i++) {
-		unsigned char *none = NULL;
-		if (atomic_compare_exchange_strong(&spare_buf[i], &none, p))
-			return;
-	}
-	free(p);
+	unsigned char *h = atomic_load(&huge_page);
+	if (p && h && (p == h || p == h + OB_DIRECT_BUF))
+		atomic_store(&half_taken[p != h], false);
+	else
+		free(p);
 }
 
 static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
