@@ -632,9 +632,6 @@ void steps_finalize(struct steps_model *m)
 		store_build_union(m);
 	}
 	m->finalized = true;
-#ifdef __GLIBC__
-	malloc_trim(0); /* hand back the load-time slack (capacity, bitmaps, run-length sources) */
-#endif
 }
 
 void steps_model_free(struct steps_model *m)

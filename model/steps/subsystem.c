@@ -3,6 +3,7 @@
  * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
  * (grid.c), the Ranks/Steps/Budget tabs, the headline summary, finalize and the model's
  * lifetime (store.c). Traces add step records too (model/trace/load_steps.c). */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,13 @@ static void steps_fin(struct run *run)
 	if (err)
 		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
 			 strerror(err));
+#ifdef __GLIBC__
+	/* Hand back the load-time slack (capacity, bitmaps, run-length sources) to the
+	 * system, for the explorer's and the report's lifetime; `tscope-tui index` ends
+	 * here, and trimming would only cost it the walk over the heap. */
+	if (!run->opts || !run->opts->index_build)
+		malloc_trim(0);
+#endif
 }
 
 static bool steps_has_data(const struct run *run)
