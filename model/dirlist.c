@@ -32,11 +32,65 @@ struct table {
 	size_t size, used;
 };
 
+/* A scope's keys, listings and kept files are bump-allocated in chunks and go all at
+ * once when it ends: a big run's scope holds ~5 small blocks a rank directory, and
+ * freeing them one by one cost more than taking them (cold headers, and fast bins the
+ * next large malloc() then had to consolidate). */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t mem[];
+};
+
+#define CHUNK_BYTES ((size_t)64 << 10)
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;   /* a busy slot was filled */
 static bool in_scope;
 static struct table lists, memos, files;
+static struct chunk *chunks;   /* the scope's memory, newest first */
 static atomic_size_t reads, file_reads;
+
+/* n bytes of the scope's memory; under the lock. A block larger than a chunk gets a
+ * chunk of its own, behind the current one (whose room stays in use). */
+static void *scope_alloc(size_t n)
+{
+	const size_t align = sizeof(max_align_t);
+	n = (n + align - 1) / align * align;
+	if (chunks && chunks->cap - chunks->used >= n) {
+		void *p = (char *)chunks->mem + chunks->used;
+		chunks->used += n;
+		return p;
+	}
+	struct chunk *c = xmalloc(sizeof(*c) + (n > CHUNK_BYTES ? n : CHUNK_BYTES));
+	*c = (struct chunk){ .used = n, .cap = n > CHUNK_BYTES ? n : CHUNK_BYTES };
+	if (chunks && n > CHUNK_BYTES) {
+		c->next = chunks->next;
+		chunks->next = c;
+	} else {
+		c->next = chunks;
+		chunks = c;
+	}
+	return c->mem;
+}
+
+/* scope_alloc() outside the lock (a listing is read outside it). */
+static void *scope_alloc_locked(size_t n)
+{
+	pthread_mutex_lock(&lock);
+	void *p = scope_alloc(n);
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+static void scope_free_all(void)
+{
+	while (chunks) {
+		struct chunk *next = chunks->next;
+		free(chunks);
+		chunks = next;
+	}
+}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -88,8 +142,8 @@ static char *dirents_read(int fd, char *buf, size_t cap, size_t *used)
 
 /* The entries are read with getdents64 into a buffer on the stack (opendir() costs an
  * fstat and a 32 KB buffer per directory, per rank dir of a big run), then the listing
- * is one allocation: the struct, its entries and their names. */
-static struct dirlist *list_read(const char *dir)
+ * is one block from alloc: the struct, its entries and their names. */
+static struct dirlist *list_read(const char *dir, void *(*alloc)(size_t))
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -106,7 +160,7 @@ static struct dirlist *list_read(const char *dir)
 			bytes += strlen(name) + 1;
 		}
 	}
-	struct dirlist *l = xmalloc(sizeof(*l) + n * sizeof(*l->v) + bytes);
+	struct dirlist *l = alloc(sizeof(*l) + n * sizeof(*l->v) + bytes);
 	*l = (struct dirlist){ .v = (struct dirlist_entry *)(l + 1) };
 	char *names = (char *)(l->v + n);
 	for (size_t off = 0; off < used;) {
@@ -127,10 +181,6 @@ static struct dirlist *list_read(const char *dir)
 	return l;
 }
 
-static void list_free(struct dirlist *l)
-{
-	free(l);   /* one block (list_read) */
-}
 
 char *dirlist_path(const char *dir, const char *name)
 {
@@ -175,20 +225,17 @@ static struct slot *slot_of(struct table *t, const char *key, size_t h, bool *ad
 	struct slot *s = find(t, key, h);
 	*added = !s->key;
 	if (*added) {
-		s->key = xstrdup(key);
+		size_t n = strlen(key) + 1;
+		s->key = memcpy(scope_alloc(n), key, n);
 		s->hash = h;
 		t->used++;
 	}
 	return s;
 }
 
+/* The table's keys, listings and files are the scope's memory (scope_free_all). */
 static void table_clear(struct table *t)
 {
-	for (size_t i = 0; i < t->size; i++) {
-		free(t->v[i].key);
-		free(t->v[i].data);
-		list_free(t->v[i].l);
-	}
 	free(t->v);
 	*t = (struct table){ 0 };
 }
@@ -205,7 +252,7 @@ struct dirlist *dirlist_open(const char *dir)
 	pthread_mutex_lock(&lock);
 	if (!in_scope) {
 		pthread_mutex_unlock(&lock);
-		return list_read(dir);
+		return list_read(dir, xmalloc);
 	}
 	bool added;
 	size_t h = hash(dir);
@@ -213,7 +260,7 @@ struct dirlist *dirlist_open(const char *dir)
 	if (added) {   /* read by this thread alone, outside the lock: others list other dirs */
 		s->busy = true;
 		pthread_mutex_unlock(&lock);
-		struct dirlist *l = list_read(dir);
+		struct dirlist *l = list_read(dir, scope_alloc_locked);
 		if (l)
 			l->cached = true;
 		pthread_mutex_lock(&lock);
@@ -231,7 +278,7 @@ struct dirlist *dirlist_open(const char *dir)
 void dirlist_close(struct dirlist *l)
 {
 	if (l && !l->cached)
-		list_free(l);
+		free(l);   /* one block (list_read) */
 }
 
 void dirlist_scope_begin(void)
@@ -247,6 +294,7 @@ void dirlist_scope_end(void)
 	table_clear(&lists);
 	table_clear(&memos);
 	table_clear(&files);
+	scope_free_all();
 	in_scope = false;
 	pthread_mutex_unlock(&lock);
 }
@@ -395,8 +443,10 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 		pthread_mutex_lock(&lock);
 		s = find(&files, path, h);   /* the table may have grown meanwhile */
 		s->val = !buf ? e : whole ? 0 : -1;   /* -1: large, read each time */
-		s->data = whole ? buf : NULL;
+		s->data = whole ? memcpy(scope_alloc(got + 1), buf, got + 1) : NULL;
 		s->len = whole ? got : 0;
+		if (whole)
+			free(buf);
 		s->stamp = *st;
 		slot_done(s);
 		if (buf && !whole) {
