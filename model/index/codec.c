@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "model/diag.h"
@@ -16,7 +15,7 @@
 
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
-#define OB_DIRECT_BUF ((size_t)1 << 20)  /* a direct write: half a huge page */
+#define OB_DIRECT_BUF ((size_t)1 << 20)  /* a direct write: a megabyte */
 
 /* Allocate the file's blocks up to `end` at least (OB_RESERVE beyond the last
  * reservation) before bytes are written there: writing into allocated blocks costs the
@@ -60,48 +59,33 @@ static unsigned char *page_alloc(size_t n)
 	return posix_memalign(&p, OB_PAGE, n) == 0 ? p : xmalloc(n);
 }
 
-/* The direct buffers: the two halves of one huge page, taken by the streams one after
- * another and kept for the process (`tscope-tui index` writes a part and a summary,
- * each with a stream buffer and, for rows written to their place, a second one). One
- * page: one first-touch fault (a fresh huge page can cost milliseconds on a virtual
- * machine whose host backs it on first touch), no unmap, one page to pin per write. A
- * third stream at once (none today: the writers run one after another) gets plain
- * pages of its own, freed when it ends. */
-#define OB_HUGE (2 * OB_DIRECT_BUF)
-
-static _Atomic(unsigned char *) huge_page;
-static atomic_bool half_taken[2];
-
-/* The huge page, allocated on first use; NULL when it cannot be. */
-static unsigned char *huge_of_process(void)
-{
-	unsigned char *h = atomic_load(&huge_page);
-	void *p = NULL;
-	if (h || posix_memalign(&p, OB_HUGE, OB_HUGE) != 0)
-		return h;
-	madvise(p, OB_HUGE, MADV_HUGEPAGE);
-	if (atomic_compare_exchange_strong(&huge_page, &h, p))
-		return p;
-	free(p); /* another stream's came first: h is it */
-	return h;
-}
+/* Direct buffers (OB_DIRECT_BUF bytes, page-aligned) of finished streams, kept for the
+ * next one: `tscope-tui index` writes a part and a summary (each a stream buffer and,
+ * for rows written to their place, a second one), and each new buffer would cost its
+ * pages' first-touch faults again. Small pages: a huge page would take one fault, but
+ * on a virtual machine whose host backs guest memory on first touch a fresh one cost
+ * up to 7 ms to zero, where a megabyte of small pages (often recycled ones) costs
+ * ~1 ms at worst (BENCHMARKS.md, issue 15 "direct buffers"). */
+static _Atomic(unsigned char *) spare_buf[2];
 
 static unsigned char *buf_take(void)
 {
-	unsigned char *h = huge_of_process();
-	for (size_t i = 0; h && i < ARRAY_LEN(half_taken); i++)
-		if (!atomic_exchange(&half_taken[i], true))
-			return h + i * OB_DIRECT_BUF;
+	for (size_t i = 0; i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *p = atomic_exchange(&spare_buf[i], NULL);
+		if (p)
+			return p;
+	}
 	return page_alloc(OB_DIRECT_BUF);
 }
 
 static void buf_give(unsigned char *p)
 {
-	unsigned char *h = atomic_load(&huge_page);
-	if (p && h && (p == h || p == h + OB_DIRECT_BUF))
-		atomic_store(&half_taken[p != h], false);
-	else
-		free(p);
+	for (size_t i = 0; p && i < ARRAY_LEN(spare_buf); i++) {
+		unsigned char *none = NULL;
+		if (atomic_compare_exchange_strong(&spare_buf[i], &none, p))
+			return;
+	}
+	free(p);
 }
 
 static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
