@@ -219,7 +219,7 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	onset_of(d, r, rs);
 	if (p->in)
 		p->in->mem_peak(p->in->ud, r, rs);
-	else
+	else if (!p->rows) /* kept rows: fill_rows took the peak */
 		analysis_rank_mem_peak(m, r, rs);
 }
 
@@ -269,7 +269,7 @@ static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
 
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
- * cache; and the task's share of the per-step comm the step pass takes: there, over
+ * cache, as its memory peak (dist_rank's pass would meet the rank cold); and the task's share of the per-step comm the step pass takes: there, over
  * the ranks in order, the first rank's value, then any greater one (a NaN only when it
  * is rank 0's). Task 0 keeps that rule; the others keep the first-greatest value that
  * is not NaN (NaN: none), which keep_rows() then takes over the tasks in order when
@@ -286,6 +286,7 @@ static void fill_rows(void *ud, size_t task)
 		rows_ahead(p->run->steps, r, p->N);
 		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, p->rows + r * p->S, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
+		analysis_rank_mem_peak(p->m, r, &p->d->rank[r]);
 		if (r == 0) /* the rule's cases apart: no test of r or task per step */
 			memcpy(share, cm, p->S * sizeof(*share));
 		else if (task == 0)
