@@ -283,75 +283,6 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-static void swap_dbl(double *v, ptrdiff_t i, ptrdiff_t j)
-{
-	double t = v[i];
-	v[i] = v[j];
-	v[j] = t;
-}
-
-/* Floyd-Rivest selection over v[left..right]: afterwards v[k] holds the value a sort
- * would put there, nothing before it is larger and nothing after it smaller. No NaN in
- * v. A range above 600 first selects k inside a sample-sized subrange around its
- * expected place, so the pivot lands near k (about 1.5 n comparisons for a median).
- * After `budget` partitions the rest is sorted (no O(n^2)). */
-static void select_range(double *v, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k, int budget)
-{
-	while (right > left) {
-		if (budget-- == 0) {
-			qsort(v + left, (size_t)(right - left + 1), sizeof(*v), cmp_dbl);
-			return;
-		}
-		if (right - left > 600) {
-			double n = (double)(right - left + 1), i = (double)(k - left + 1), z = log(n);
-			double s = 0.5 * exp(2.0 * z / 3.0);
-			double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i < n / 2 ? -1.0 : 1.0);
-			ptrdiff_t nl = (ptrdiff_t)((double)k - i * s / n + sd);
-			ptrdiff_t nr = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
-			select_range(v, nl > left ? nl : left, nr < right ? nr : right, k, budget);
-		}
-		double t = v[k];
-		ptrdiff_t i = left, j = right;
-		swap_dbl(v, left, k);
-		if (v[right] > t)
-			swap_dbl(v, right, left);
-		while (i < j) {
-			swap_dbl(v, i, j);
-			i++;
-			j--;
-			while (v[i] < t)
-				i++;
-			while (v[j] > t)
-				j--;
-		}
-		if (v[left] == t) {
-			swap_dbl(v, left, j);
-		} else {
-			j++;
-			swap_dbl(v, j, right);
-		}
-		/* v[j] == t is in place: v[left..j) <= t <= v(j..right] */
-		if (j <= k)
-			left = j + 1;
-		if (k <= j)
-			right = j - 1;
-	}
-}
-
-static void select_kth(double *v, size_t n, size_t k)
-{
-	int budget = 8;
-	for (size_t len = n; len > 1; len /= 2)
-		budget += 2;
-	select_range(v, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k, budget);
-}
-
-double stats_kth_inplace(double *v, size_t n, size_t k)
-{
-	select_kth(v, n, k);
-	return v[k];
-}
-
 /* ---- medians by copying selection -------------------------------------------------- */
 
 /* Copies from[lo..hi) into to[lo..hi), the values below t (with `equal`: not above t)
@@ -440,6 +371,50 @@ static double select_copy(const double *src, size_t n, size_t k, double *buf)
 	return s[k - lo];
 }
 
+/* v[lo..hi) reordered so the values below t (with `equal`: not above t) come first;
+ * returns where the others start. Branch-free (Lomuto's scheme, each value swapped to
+ * the boundary and the boundary moved when it belongs below): on random data a Hoare
+ * partition mispredicts about once per swap. */
+static size_t partition_inplace(double *v, size_t lo, size_t hi, double t, bool equal)
+{
+	size_t a = lo;
+	for (size_t i = lo; i < hi; i++) {
+		double x = v[i];
+		bool low = equal ? x <= t : x < t;
+		v[i] = v[a];
+		v[a] = x;
+		a += low;
+	}
+	return a;
+}
+
+/* Afterwards v[k] holds the value a sort would put there, nothing before it is larger
+ * and nothing after it smaller (stats_median_inplace reads the values before it). */
+double stats_kth_inplace(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	for (int pass = 0; hi - lo > 16; pass++) { /* select_copy's passes, in place */
+		if (pass == 64) {
+			qsort(v + lo, hi - lo, sizeof(*v), cmp_dbl);
+			return v[k];
+		}
+		double t = pivot_near(v, lo, hi, k);
+		size_t a = partition_inplace(v, lo, hi, t, false);
+		if (k < a) {
+			hi = a;
+		} else if (a > lo) {
+			lo = a;
+		} else {
+			a = partition_inplace(v, lo, hi, t, true);
+			if (k < a)
+				return t;   /* v[lo..a) all equal t */
+			lo = a;
+		}
+	}
+	insertion_sort(v + lo, hi - lo);
+	return v[k];
+}
+
 /* Median of v[0..n), n > 0, no NaN, no zeros of both signs; v untouched, buf 2 n
  * doubles. For even n the (n/2 - 1)-th value is m itself unless exactly n/2 values are
  * below m, then the largest of those. */
@@ -492,7 +467,7 @@ double stats_median_inplace(double *v, size_t n)
 		return median_copy(v, n, buf);
 	}
 	size_t h = n / 2;
-	select_kth(v, n, h);
+	stats_kth_inplace(v, n, h);
 	if (n % 2)
 		return v[h];
 	double below = v[0];  /* the largest of v[0..h): the (h-1)-th smallest */
@@ -560,7 +535,7 @@ double stats_percentile(const double *v, size_t n, double q)
 	}
 	double *s = xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
-	select_kth(s, n, lo);
+	stats_kth_inplace(s, n, lo);
 	double above = s[lo + 1];
 	for (size_t i = lo + 2; i < n; i++)
 		if (s[i] < above)

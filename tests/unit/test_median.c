@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_median.c: the selection-based medians (stats_median, stats_median_inplace,
- * stats_median_buf)
+ * stats_median_buf, stats_kth_inplace)
  * against the sort-based reference they replaced, bit for bit, on many random arrays
  * (odd and even n, heavy duplicates, signed zeros, NaN, infinities); local spikes
  * against the sort-based implementation they replaced; stats_fsum's fast
@@ -125,6 +125,37 @@ static void test_adversarial(void)
 	double want = median_ref(v, n);
 	ok(same_bits(stats_median_inplace(v, n), want), "median of an organ-pipe array of 20001");
 	free(v);
+}
+
+/* stats_kth_inplace (the colour scale's lower median; the in-place medians and
+ * percentiles select with it): for k at both ends, the middle and at random, the value
+ * of a sorted copy, nothing larger before it and nothing smaller after it, on arrays
+ * past the pivot sample's size and with runs of equal values. */
+static void test_kth_inplace(void)
+{
+	size_t bad = 0, order = 0, calls = 0;
+	for (int round = 0; round < 60; round++) {
+		size_t n = round < 30 ? (size_t)(next() % 300) + 1 : (size_t)(next() % 30000) + 1000;
+		enum kind kind = round % 3 == 0 ? K_DUPS : round % 3 == 1 ? K_UNIFORM : K_ASC;
+		double *v = malloc(n * sizeof(*v)), *s = malloc(n * sizeof(*s)), *w = malloc(n * sizeof(*w));
+		for (size_t i = 0; i < n; i++)
+			v[i] = value(kind, i, n);
+		memcpy(s, v, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_ref);
+		size_t ks[] = { 0, n - 1, (n - 1) / 2, (size_t)(next() % n) };
+		for (size_t j = 0; j < 4; j++, calls++) {
+			size_t k = ks[j];
+			memcpy(w, v, n * sizeof(*w));
+			double got = stats_kth_inplace(w, n, k);
+			bad += got != s[k] || w[k] != s[k];
+			for (size_t i = 0; i < n; i++)
+				order += (i < k && w[i] > w[k]) || (i > k && w[i] < w[k]);
+		}
+		free(v);
+		free(s);
+		free(w);
+	}
+	ok(bad == 0 && order == 0, "kth in place = sorted copy's, nothing misplaced around it (%zu selections)", calls);
 }
 
 /* stats_fsum (error-free cascade, else partials) against the partials alone. */
@@ -381,6 +412,7 @@ int main(void)
 {
 	test_against_sort();
 	test_adversarial();
+	test_kth_inplace();
 	test_fsum_fast_path();
 	test_fsum_lanes();
 	test_fsum_lanes_short();
