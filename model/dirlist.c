@@ -216,11 +216,7 @@ static struct slot *slot_of(struct table *t, const char *key, size_t h, bool *ad
 		struct slot *old = t->v;
 		size_t n = t->size;
 		t->size = n ? n * 2 : 1024;
-		/* Written before it is read: a calloc'd table's fresh pages are read first
-		 * (find), which maps the zero page, and each first write then replaces it (a
-		 * TLB flush on every core the process runs on). */
-		t->v = xmalloc(t->size * sizeof(*t->v));
-		memset(t->v, 0, t->size * sizeof(*t->v));
+		t->v = xcalloc_written(t->size, sizeof(*t->v)); /* probed as it fills */
 		for (size_t i = 0; i < n; i++)
 			if (old[i].key)
 				*find(t, old[i].key, old[i].hash) = old[i];

@@ -5,6 +5,7 @@
 #include "model/xalloc.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,15 @@ void *xcalloc(size_t n, size_t size)
 	void *p = inject_failure() ? NULL : calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		oom(n * size);
+	return p;
+}
+
+void *xcalloc_written(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	void *p = xmalloc(n * size);
+	memset(p, 0, n * size);
 	return p;
 }
 

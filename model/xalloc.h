@@ -12,6 +12,12 @@
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xcalloc() for a table that is read before it is written (a hash table probed as it
+ * fills, counters updated in place): zeroed by writing every byte. calloc's fresh pages
+ * are read first as the shared zero page, and each one's first write then copies it and
+ * flushes the TLB of every core the process runs on (an interrupt each; a VM exit on a
+ * virtual machine). */
+void *xcalloc_written(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 /* n bytes at a multiple of align (a power of two, a multiple of sizeof(void *)); free()
  * frees them. */

@@ -338,7 +338,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	struct distributed *d = xcalloc(1, sizeof(*d));
 	d->world_size = N;
 	d->n_steps = S;
-	d->rank = xcalloc(N, sizeof(*d->rank));
+	d->rank = xcalloc_written(N, sizeof(*d->rank)); /* the memory peak reads before it writes */
 	d->step = xcalloc(S, sizeof(*d->step));
 	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in };
 	analysis_phase_sets_init(m, &p.ps);

@@ -348,7 +348,7 @@ void store_slots_rebuild(struct steps_model *m, size_t need)
 	while (n < need * 2)
 		n *= 2;
 	free(m->slot);
-	m->slot = xcalloc(n, sizeof(*m->slot));
+	m->slot = xcalloc_written(n, sizeof(*m->slot)); /* probed as it fills */
 	m->nslot = n;
 	for (size_t i = 0; i < m->nrank; i++)
 		*store_slot_find(m, m->rank[i]->rank) = store_slot_make(m->rank[i]->rank, i);
