@@ -17,11 +17,13 @@
 #     process's (the work splits without overhead when the ratio is about 1.00).
 #   - side by side (issue 15 target: indexing per core at least the plain load's), the
 #     commands alternated BENCH_INDEX_PAIRS rounds (default 9): `--print --no-index
-#     --jobs 1`, `index --jobs 1` as a first build and as a rewrite; CPU ms of each
+#     --jobs 1`, `index --jobs 1` as a first build and as a rewrite, the print again
+#     (each index against the mean of the two prints around it); CPU ms of each
 #     (perf stat task-clock when perf runs here, else user + sys of /usr/bin/time at
 #     10 ms resolution) and the median of the rounds' ratios index / --print --no-index
-#     (target <= 1.00); with BENCH_INDEX_BIG=1 the same at 10,000 ranks x 1,000 steps
-#     (BENCH_INDEX_BIG_PAIRS rounds, default 3); with BENCH_INDEX_SMALL=1 the same and
+#     (target <= 1.00), and the ratio of the sums; with BENCH_INDEX_BIG=1 the same at
+#     10,000 ranks x 1,000 steps (BENCH_INDEX_BIG_PAIRS rounds, default 3); with
+#     BENCH_INDEX_SMALL=1 the same and
 #     the index size at 10,000 ranks x 10 steps, where per-rank costs dominate
 #     (BENCH_INDEX_SMALL_PAIRS rounds, default 15; also with BENCH_INDEX_PART=pairs).
 # BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
@@ -66,7 +68,11 @@ else
 	cpu_how="/usr/bin/time user + sys (10 ms resolution)"
 fi
 
-# pairs RUN ROUNDS: `--print --no-index`, `index` first build and rewrite alternated.
+# pairs RUN ROUNDS: per round `--print --no-index`, `index` as a first build and as a
+# rewrite, `--print --no-index` again; each index against the mean of the round's two
+# prints. The same command runs a few % slower later in a round on this VM (the print
+# before and after the index runs differ by 2-4% on average), so one print before
+# would favour it; the two around balance that drift.
 pairs() {
 	: >"$dir/pairs"
 	i=1
@@ -75,13 +81,15 @@ pairs() {
 		rm -rf "$1/.tscope-index"
 		f=$(cpu_ms "$BIN" index --jobs 1 "$1")
 		w=$(cpu_ms "$BIN" index --jobs 1 "$1")
-		echo "$p $f $w" >>"$dir/pairs"
+		q=$(cpu_ms "$BIN" --print --no-index --jobs 1 "$1")
+		echo "$p $f $w $q" >>"$dir/pairs"
 		i=$((i + 1))
 	done
-	awk '{ printf "round %-3d --print --no-index %8.1f ms  index first %8.1f (%.3f)  rewrite %8.1f (%.3f)\n", NR, $1, $2, $2 / $1, $3, $3 / $1 }' "$dir/pairs"
+	awk '{ m = ($1 + $4) / 2; printf "round %-3d --print --no-index %8.1f / %8.1f ms  index first %8.1f (%.3f)  rewrite %8.1f (%.3f)\n", NR, $1, $4, $2, $2 / m, $3, $3 / m }' "$dir/pairs"
 	med() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }'; }
-	printf 'side by side, %s rounds (%s): index / --print --no-index, median of the rounds: first build %s, rewrite %s (target <= 1.00)\n' \
-		"$2" "$cpu_how" "$(awk '{ print $2 / $1 }' "$dir/pairs" | med)" "$(awk '{ print $3 / $1 }' "$dir/pairs" | med)"
+	printf 'side by side, %s rounds (%s): index / mean of the two --print --no-index, median of the rounds: first build %s, rewrite %s (target <= 1.00)\n' \
+		"$2" "$cpu_how" "$(awk '{ print 2 * $2 / ($1 + $4) }' "$dir/pairs" | med)" "$(awk '{ print 2 * $3 / ($1 + $4) }' "$dir/pairs" | med)"
+	awk '{ p += $1 + $4; f += $2; w += $3 } END { printf "summed over the rounds: first build %.3f, rewrite %.3f of the prints'"'"' mean\n", 2 * f / p, 2 * w / p }' "$dir/pairs"
 }
 
 # The shard part: per round, wall of one whole index, of one process doing the shards'
