@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/asan.h"
 #include "model/infile.h"
 #include "model/xalloc.h"
 
@@ -52,26 +53,30 @@ static struct chunk *chunks;   /* the scope's memory, newest first */
 static atomic_size_t reads, file_reads;
 
 /* n bytes of the scope's memory; under the lock. A block larger than a chunk gets a
- * chunk of its own, behind the current one (whose room stays in use). */
+ * chunk of its own, behind the current one (whose room stays in use). Under ASan a
+ * chunk is poisoned but for the blocks handed out (asan.h). */
 static void *scope_alloc(size_t n)
 {
 	const size_t align = sizeof(max_align_t);
-	n = (n + align - 1) / align * align;
-	if (chunks && chunks->cap - chunks->used >= n) {
-		void *p = (char *)chunks->mem + chunks->used;
-		chunks->used += n;
-		return p;
+	size_t take = (n + ASAN_REDZONE + align - 1) / align * align;
+	struct chunk *c = chunks;
+	if (!c || c->cap - c->used < take) {
+		size_t cap = take > CHUNK_BYTES ? take : CHUNK_BYTES;
+		c = xmalloc(sizeof(*c) + cap);
+		*c = (struct chunk){ .cap = cap };
+		asan_poison(c->mem, cap);
+		if (chunks && take > CHUNK_BYTES) {
+			c->next = chunks->next;
+			chunks->next = c;
+		} else {
+			c->next = chunks;
+			chunks = c;
+		}
 	}
-	struct chunk *c = xmalloc(sizeof(*c) + (n > CHUNK_BYTES ? n : CHUNK_BYTES));
-	*c = (struct chunk){ .used = n, .cap = n > CHUNK_BYTES ? n : CHUNK_BYTES };
-	if (chunks && n > CHUNK_BYTES) {
-		c->next = chunks->next;
-		chunks->next = c;
-	} else {
-		c->next = chunks;
-		chunks = c;
-	}
-	return c->mem;
+	void *p = (char *)c->mem + c->used;
+	c->used += take;
+	asan_unpoison(p, n);
+	return p;
 }
 
 /* scope_alloc() outside the lock (a listing is read outside it). */
@@ -87,6 +92,7 @@ static void scope_free_all(void)
 {
 	while (chunks) {
 		struct chunk *next = chunks->next;
+		asan_unpoison(chunks->mem, chunks->cap);
 		free(chunks);
 		chunks = next;
 	}
@@ -180,7 +186,6 @@ static struct dirlist *list_read(const char *dir, void *(*alloc)(size_t))
 		qsort(l->v, l->n, sizeof(*l->v), cmp_entry);
 	return l;
 }
-
 
 char *dirlist_path(const char *dir, const char *name)
 {

@@ -8,43 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/asan.h"   /* poisoned bytes after each array of a block and each scratch buffer's used part */
 #include "model/xalloc.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define BODY_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BODY_ASAN 1
-#endif
-#endif
-
-#ifdef BODY_ASAN
-#include <sanitizer/asan_interface.h>
-/* Poisoned bytes after each array of a block and each scratch buffer's used part. */
-#define BODY_REDZONE 32
-static void body_poison(const void *p, size_t n)
-{
-	if (p && n)
-		__asan_poison_memory_region(p, n);
-}
-static void body_unpoison(const void *p, size_t n)
-{
-	if (p && n)
-		__asan_unpoison_memory_region(p, n);
-}
-#else
-#define BODY_REDZONE 0
-static void body_poison(const void *p, size_t n)
-{
-	(void)p;
-	(void)n;
-}
-static void body_unpoison(const void *p, size_t n)
-{
-	(void)p;
-	(void)n;
-}
-#endif
 
 /* ---- the loader thread's scratch ------------------------------------------------- */
 
@@ -68,7 +33,7 @@ void store_scratch_free(struct store_scratch *s)
 	if (!s)
 		return;
 	for (size_t k = 0; k < s->nslot; k++) {
-		body_unpoison(s->slot[k].p, s->slot[k].cap);
+		asan_unpoison(s->slot[k].p, s->slot[k].cap);
 		free(s->slot[k].p);
 	}
 	free(s->slot);
@@ -80,7 +45,7 @@ void store_scratch_free(struct store_scratch *s)
 static void scratch_seal(struct store_scratch *s)
 {
 	for (size_t k = 0; k < s->nslot; k++)
-		body_poison(s->slot[k].p, s->slot[k].cap);
+		asan_poison(s->slot[k].p, s->slot[k].cap);
 }
 
 /* Slot k with room for n bytes, its first bytes as they were. The buffers stay from
@@ -97,12 +62,12 @@ static void *scratch_room(struct store_scratch *s, size_t k, size_t n)
 		s->nslot = ns;
 	}
 	struct scratch_buf *b = &s->slot[k];
-	body_unpoison(b->p, b->cap);
-	if (n + BODY_REDZONE > b->cap) {
-		b->cap = n + n / 4 + BODY_REDZONE;
+	asan_unpoison(b->p, b->cap);
+	if (n + ASAN_REDZONE > b->cap) {
+		b->cap = n + n / 4 + ASAN_REDZONE;
 		b->p = xrealloc(b->p, b->cap);
 	}
-	body_poison((char *)b->p + n, b->cap - n);
+	asan_poison((char *)b->p + n, b->cap - n);
 	return b->p;
 }
 
@@ -111,7 +76,7 @@ static void scratch_give(struct store_scratch *s, size_t k, const void *p)
 {
 	if (!p || k >= s->nslot || s->slot[k].p != p)
 		return;
-	body_unpoison(s->slot[k].p, s->slot[k].cap);
+	asan_unpoison(s->slot[k].p, s->slot[k].cap);
 	s->slot[k].p = NULL;
 	s->slot[k].cap = 0;
 }
@@ -270,7 +235,7 @@ static void compact_each(struct rank_steps *r, size_t nts)
 /* Bytes an array of n bytes takes in a block: 8-aligned, then the red zone. */
 static size_t piece(size_t n)
 {
-	return (n + 7) / 8 * 8 + BODY_REDZONE;
+	return (n + 7) / 8 * 8 + ASAN_REDZONE;
 }
 
 /* The block's bytes before run-length encoding (the bound that picks the form). */
@@ -322,7 +287,7 @@ static void *take(char **at, const void *src, size_t have, size_t want)
 	if (have)
 		memcpy(p, src, have);
 	memset(p + have, 0, want - have);
-	body_poison(p + want, piece(want) - want);
+	asan_poison(p + want, piece(want) - want);
 	*at += piece(want);
 	return p;
 }
