@@ -65,7 +65,7 @@ static unsigned char *page_alloc(size_t n)
  * pages' first-touch faults again. Small pages: a huge page would take one fault, but
  * on a virtual machine whose host backs guest memory on first touch a fresh one cost
  * up to 7 ms to zero, where a megabyte of small pages (often recycled ones) costs
- * ~1 ms at worst (BENCHMARKS.md, issue 15 "direct buffers"). */
+ * ~1 ms at worst (BENCHMARKS.md, issue 15 "small-page direct buffers"). */
 static _Atomic(unsigned char *) spare_buf[2];
 
 static unsigned char *buf_take(void)
