@@ -378,13 +378,13 @@ enum col_enc { ENC_NANO, ENC_F32, ENC_F64, ENC_RLE };
 
 /* A run-length column holds runs of equal values over positions; missing records
  * inside a run do not break it (presence is the bitmap's business). */
-struct column {
+struct column { /* 64 bytes: the flags together, no padding between the words */
 	unsigned char enc;
 	bool all_present;        /* after finalize: every record has the value, no bitmap */
-	size_t cap, count;       /* entries allocated; values present */
 	bool exact;              /* F32 columns: upgrade to F64 instead of rounding */
 	bool wide;               /* data is a loader's scratch buffer with room for cap
 				  * doubles (store_body.c): the upgrade happens in place */
+	size_t cap, count;       /* entries allocated; values present */
 	void *data;              /* cap entries of col_elem(enc) bytes */
 	uint64_t *present;       /* bitmap, cap bits (NULL when all_present) */
 	size_t nruns;            /* ENC_RLE */
