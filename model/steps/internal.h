@@ -399,6 +399,9 @@ struct rank_steps {
 	size_t n, cap;
 	long step0;
 	bool contiguous;         /* step[i] == step0 + i for every i: no step array */
+	bool lazy;               /* the body is still in the index part (below); beside the
+				  * other fields a pass over the bodies reads, in the record's
+				  * first two cache lines */
 	int64_t *step;           /* materialized once the steps stop being contiguous */
 	double ts0;
 	bool have_ts0;
@@ -410,9 +413,9 @@ struct rank_steps {
 	 * (store_body.c): in a loader thread's scratch while the rank loads (scratch), in
 	 * one block of its exact size once compacted (block), else each array on its own
 	 * (a large, live or decoded body). Never both set. */
-	struct store_scratch *scratch;
 	void *block;
 	size_t block_len;        /* its bytes (steps_rank_prefetch_body) */
+	struct store_scratch *scratch;
 	struct steps_meta meta;
 	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
@@ -425,10 +428,9 @@ struct rank_steps {
 	size_t nindexed;         /* records the index covers (store_rank_build_index) */
 	long span_lo, span_hi;   /* smallest and largest step number (n > 0) */
 	/* A rank restored from an index part holds only its shell (id, path, counts, span,
-	 * run.json) until its body (steps, timestamps, columns) is first read: `lazy` is set
-	 * and the body is body_len bytes at body_off of `part` with CRC-32 body_crc
+	 * run.json) until its body (steps, timestamps, columns) is first read: `lazy` (above)
+	 * is set and the body is body_len bytes at body_off of `part` with CRC-32 body_crc
 	 * (store_index.c; read with the acquire/release pair of rank_need_body()). */
-	bool lazy;
 	const struct steps_part *part;
 	uint64_t body_off, body_len;
 	uint32_t body_crc;
