@@ -269,11 +269,12 @@ static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
 
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
- * cache, as its memory peak (dist_rank's pass would meet the rank cold); and the task's share of the per-step comm the step pass takes: there, over
- * the ranks in order, the first rank's value, then any greater one (a NaN only when it
- * is rank 0's). Task 0 keeps that rule; the others keep the first-greatest value that
- * is not NaN (NaN: none), which keep_rows() then takes over the tasks in order when
- * greater: the same value, bit for bit. */
+ * cache, as is its memory peak (dist_rank's pass would meet the rank cold); and the
+ * task's share of the per-step comm the step pass takes: there, over the ranks in order,
+ * the first rank's value, then any greater one (a NaN only when it is rank 0's). Task 0
+ * keeps that rule; the others keep the first-greatest value that is not NaN (NaN:
+ * none), which keep_rows() then takes over the tasks in order when greater: the same
+ * value, bit for bit. */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
