@@ -373,7 +373,7 @@ static double select_copy(const double *src, size_t n, size_t k, double *buf)
 	return stats_kth_inplace(buf, n, k);
 }
 
-/* Median of v[0..n), n > 0, no NaN, no zeros of both signs; v untouched, buf 2 n
+/* Median of v[0..n), n > 0, no NaN, no zeros of both signs; v untouched, buf n
  * doubles. For even n the (n/2 - 1)-th value is m itself unless exactly n/2 values are
  * below m, then the largest of those. */
 static double median_copy(const double *v, size_t n, double *buf)
@@ -421,7 +421,7 @@ double stats_median_inplace(double *v, size_t n)
 		return median_sorted(v, n);
 	}
 	if (n <= MEDIAN_STACK) {
-		double buf[2 * MEDIAN_STACK];
+		double buf[MEDIAN_STACK];
 		return median_copy(v, n, buf);
 	}
 	size_t h = n / 2;
@@ -451,7 +451,7 @@ double stats_median(const double *v, size_t n)
 {
 	if (n == 0)
 		return 0.0;
-	double *buf = xmalloc(2 * n * sizeof(*buf));
+	double *buf = xmalloc(n * sizeof(*buf));
 	double m = stats_median_buf(v, n, buf);
 	free(buf);
 	return m;

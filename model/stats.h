@@ -61,8 +61,8 @@ double stats_sum_result(const struct stats_sum *s);
 double stats_median(const double *v, size_t n);
 /* The same, in place: may reorder v (no allocation). */
 double stats_median_inplace(double *v, size_t n);
-/* The same with buf (2 n doubles) as scratch: v untouched, no allocation; the fastest
- * (a branch-free partition copying between the halves of buf). */
+/* The same with buf (n doubles) as scratch: v untouched, no allocation; the fastest
+ * (v copied into buf and selected there). */
 double stats_median_buf(const double *v, size_t n, double *buf);
 /* The value a sort of v (no NaN) would put at position k < n, by selection in O(n)
  * expected time; reorders v. */

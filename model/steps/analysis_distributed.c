@@ -112,7 +112,7 @@ static void step_block(void *ud, size_t task)
 	size_t N = p->N, k0 = p->k_from + task * STEP_BLOCK, end = p->k_to ? p->k_to : p->S;
 	size_t nb = end - k0 < STEP_BLOCK ? end - k0 : STEP_BLOCK;
 	double *blk = xmalloc(N * nb * sizeof(*blk)), *c = xmalloc(N * sizeof(*c));
-	double *tmp = xmalloc(2 * N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
+	double *tmp = xmalloc(N * sizeof(*tmp)), comm[STEP_BLOCK], cm[STEP_BLOCK];
 	for (size_t r = 0; r < N; r++) {
 		if (p->in) {
 			p->in->compute(p->in->ud, r, k0, nb, blk + r * nb);
@@ -239,7 +239,7 @@ static void dist_rank_chunk(void *ud, size_t task)
 static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 {
 	size_t S = d->n_steps;
-	double *v = xmalloc(3 * S * sizeof(*v)); /* S values, then 2 S of median scratch */
+	double *v = xmalloc(2 * S * sizeof(*v)); /* S values, then S of median scratch */
 	for (size_t k = 0; k < S; k++)
 		v[k] = d->step[k].wall;
 	d->mean_step_wall = stats_mean(v, S);
