@@ -11,7 +11,8 @@
  * demand, one chunk at a time (analysis_index_rows.c).
  *
  * File: the index header (index.h), every pyramid's STORED rows, then the head:
- * SUMMARY_VERSION (u32), the build that wrote it (only named in diagnostics), parts, rank ids, aligned set, distributed analysis, budget sums (present flag, then per
+ * SUMMARY_VERSION (u32), the build that wrote it (only named in diagnostics), parts,
+ * rank ids, aligned set, distributed analysis, budget sums (present flag, then per
  * rank: records, compute, data, comm, other seconds), pyramid descriptors. A pyramid
  * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
  * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the

@@ -751,11 +751,11 @@ void store_col_resize(struct rank_steps *r, size_t metric, size_t ncap);
  * free), and hands a larger one the buffers themselves (each array trimmed on its own,
  * no copy). A rank reserved (rank_reserve) for more than STORE_SCRATCH_ROWS records
  * leaves the scratch before its first record: its arrays are its own from the start
- * (a copy would cost more than the allocations it saves). Every body array is grown or freed through store_body_room/_drop (its
- * slot: STORE_SLOT_* or store_slot_data/_present of a metric id). A compacted rank
- * that grows again (steps_rank_grow) is first given arrays of its own
- * (store_rank_unblock). Under ASan each array in a block or a scratch buffer is
- * followed by poisoned bytes, so overruns are still reported. */
+ * (a copy would cost more than the allocations it saves). Every body array is grown or
+ * freed through store_body_room/_drop (its slot: STORE_SLOT_* or store_slot_data/_present
+ * of a metric id). A compacted rank that grows again (steps_rank_grow) is first given
+ * arrays of its own (store_rank_unblock). Under ASan each array in a block or a scratch
+ * buffer is followed by poisoned bytes, so overruns are still reported. */
 #define STORE_BLOCK_MAX ((size_t)1 << 20)
 #define STORE_SCRATCH_ROWS 8192
 enum { STORE_SLOT_STEP, STORE_SLOT_TS, STORE_SLOT_TS_PRESENT, STORE_SLOT_COLS, STORE_SLOT_COL0 };

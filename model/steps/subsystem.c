@@ -184,7 +184,8 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 	for (size_t i = 0; i < meta->nenv; i++)
 		empty |= strcmp(meta->env_key[i], "config") == 0;
 	join_kv(buf, sizeof(buf), k, v, nkv);
-	summary_add(out, TONE_NORMAL, "config", "%s", nkv ? buf : empty ? "{} (empty in run.json)" : "n/a (not in run.json)");
+	summary_add(out, TONE_NORMAL, "config", "%s",
+		    nkv ? buf : empty ? "{} (empty in run.json)" : "n/a (not in run.json)");
 }
 
 /* Ranks, aligned steps, wall time, imbalance, the straggler set and the budget. */
