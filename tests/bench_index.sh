@@ -28,7 +28,7 @@
 #     (BENCH_INDEX_SMALL_PAIRS rounds, default 15; also with BENCH_INDEX_PART=pairs).
 # BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
 # idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh); BENCH_INDEX_PART=pairs
-# the side-by-side part only. Nothing is asserted.
+# the side-by-side part only, and with BENCH_INDEX_RUN=DIR over that run dir alone. Nothing is asserted.
 # BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
@@ -47,23 +47,25 @@ cpu_of() { awk '{printf "%.2f", $1 + $2}' "$1"; }
 mb_of() { awk '{printf "%.0f", $3 / 1024}' "$1"; }
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | head -1; }
 
-"$BUILD/tests/gen_demo" "$run" 64 "$steps" >/dev/null || exit 1
-jsonl=$(cat "$run"/rank*/steps.jsonl | wc -c)
-mb=$(echo "$jsonl / 1000000" | bc -l)
-echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps steps; load average: $(bench_load_avg)"
-
 # shard K N: `index --jobs 1 --shard K/N`, its CPU seconds (user + sys) in $dir/shard-K-N.t
 shard() { /usr/bin/time -f '%U %S' -o "$dir/shard-$1-$2.t" "$BIN" index --jobs 1 --shard "$1/$2" "$run" >/dev/null; }
 cpu_sum() { cat "$@" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'; }
 
-# CPU ms of one command (output discarded).
+# CPU of one command (output discarded), in ms: "total user system". The total is
+# perf stat's task-clock when perf runs here, else user + sys of /usr/bin/time (10 ms
+# resolution); user and system are the kernel's tick-sampled split of it (rusage), so
+# only their sums over many rounds mean much.
 if perf stat -x, -e task-clock true >/dev/null 2>&1; then
-	cpu_ms() { perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { printf "%.1f", $1 }'; }
+	cpu_ms() {
+		perf stat -e task-clock -o "$dir/cpu.t" "$@" >/dev/null 2>&1
+		awk '/task-clock/ { t = $1 } / seconds user/ { u = $1 } / seconds sys/ { s = $1 }
+		     END { gsub(",", "", t); printf "%.1f %.1f %.1f", t, 1000 * u, 1000 * s }' "$dir/cpu.t"
+	}
 	cpu_how="perf stat task-clock"
 else
 	cpu_ms() {
 		/usr/bin/time -f '%U %S' -o "$dir/cpu.t" "$@" >/dev/null 2>&1
-		awk '{ printf "%.1f", 1000 * ($1 + $2) }' "$dir/cpu.t"
+		awk '{ printf "%.1f %.1f %.1f", 1000 * ($1 + $2), 1000 * $1, 1000 * $2 }' "$dir/cpu.t"
 	}
 	cpu_how="/usr/bin/time user + sys (10 ms resolution)"
 fi
@@ -72,7 +74,9 @@ fi
 # rewrite, `--print --no-index` again; each index against the mean of the round's two
 # prints. The same command runs a few % slower later in a round on this VM (the print
 # before and after the index runs differ by 2-4% on average), so one print before
-# would favour it; the two around balance that drift.
+# would favour it; the two around balance that drift. Then the same sums split into
+# user and system CPU: on a virtual machine whose disk writes stall the writer's vCPU
+# (Firecracker's block device), the index's writes show up as system time.
 pairs() {
 	: >"$dir/pairs"
 	i=1
@@ -85,12 +89,27 @@ pairs() {
 		echo "$p $f $w $q" >>"$dir/pairs"
 		i=$((i + 1))
 	done
-	awk '{ m = ($1 + $4) / 2; printf "round %-3d --print --no-index %8.1f / %8.1f ms  index first %8.1f (%.3f)  rewrite %8.1f (%.3f)\n", NR, $1, $4, $2, $2 / m, $3, $3 / m }' "$dir/pairs"
+	# columns: print (total user sys) 1-3, first build 4-6, rewrite 7-9, print 10-12
+	awk '{ m = ($1 + $10) / 2; printf "round %-3d --print --no-index %8.1f / %8.1f ms  index first %8.1f (%.3f)  rewrite %8.1f (%.3f)\n", NR, $1, $10, $4, $4 / m, $7, $7 / m }' "$dir/pairs"
 	med() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }'; }
 	printf 'side by side, %s rounds (%s): index / mean of the two --print --no-index, median of the rounds: first build %s, rewrite %s (target <= 1.00)\n' \
-		"$2" "$cpu_how" "$(awk '{ print 2 * $2 / ($1 + $4) }' "$dir/pairs" | med)" "$(awk '{ print 2 * $3 / ($1 + $4) }' "$dir/pairs" | med)"
-	awk '{ p += $1 + $4; f += $2; w += $3 } END { printf "summed over the rounds: first build %.3f, rewrite %.3f of the prints'"'"' mean\n", 2 * f / p, 2 * w / p }' "$dir/pairs"
+		"$2" "$cpu_how" "$(awk '{ print 2 * $4 / ($1 + $10) }' "$dir/pairs" | med)" "$(awk '{ print 2 * $7 / ($1 + $10) }' "$dir/pairs" | med)"
+	awk '{ p += $1 + $10; f += $4; w += $7 } END { printf "summed over the rounds: first build %.3f, rewrite %.3f of the prints'"'"' mean\n", 2 * f / p, 2 * w / p }' "$dir/pairs"
+	awk '{ pu += $2 + $11; ps += $3 + $12; fu += $5; fs += $6; wu += $8; ws += $9 }
+	     END { n = NR ? NR : 1; printf "the same sums split, ms a run: user  --print --no-index %.1f, first build %.1f (%.3f), rewrite %.1f (%.3f)\n", pu / 2 / n, fu / n, pu ? 2 * fu / pu : 0, wu / n, pu ? 2 * wu / pu : 0
+	           printf "                               system --print --no-index %.1f, first build %.1f (%.3f), rewrite %.1f (%.3f)\n", ps / 2 / n, fs / n, ps ? 2 * fs / ps : 0, ws / n, ps ? 2 * ws / ps : 0 }' "$dir/pairs"
 }
+
+if [ "$part" = pairs ] && [ -n "${BENCH_INDEX_RUN:-}" ]; then   # an existing run dir (its index is rewritten)
+	echo "side by side on $BENCH_INDEX_RUN (load average $(bench_load_avg)):"
+	pairs "$BENCH_INDEX_RUN" "${BENCH_INDEX_PAIRS:-9}"
+	exit 0
+fi
+
+"$BUILD/tests/gen_demo" "$run" 64 "$steps" >/dev/null || exit 1
+jsonl=$(cat "$run"/rank*/steps.jsonl | wc -c)
+mb=$(echo "$jsonl / 1000000" | bc -l)
+echo "input: $(echo "$jsonl / 1000000" | bc) MB of JSONL, 64 ranks x $steps steps; load average: $(bench_load_avg)"
 
 # The shard part: per round, wall of one whole index, of one process doing the shards'
 # work (--shard 0/1) and of shards 0/2 and 1/2 started together; CPU of the shards summed.
