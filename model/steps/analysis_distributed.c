@@ -267,6 +267,24 @@ static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
 		steps_rank_prefetch_body(m, r + 4);
 }
 
+/* share[k] = cm[k] where cm[k] is a number and share[k] is NaN or below it: the value of
+ * `if (!isnan(c) && (isnan(s) || c > s)) s = c`, bit for bit (!(s >= c) is s < c or s
+ * NaN), without its branches: blocks of 64 steps the compiler vectorizes, then the
+ * rest (the branchy loop was a fifth of fill_rows at 10,000 ranks x 1,000 steps). */
+static void share_greater(double *restrict share, const double *restrict cm, size_t S)
+{
+	size_t k = 0;
+	for (; k + 64 <= S; k += 64)
+		for (size_t j = 0; j < 64; j++) {
+			double c = cm[k + j], s = share[k + j];
+			share[k + j] = c == c && !(s >= c) ? c : s;
+		}
+	for (; k < S; k++) {
+		double c = cm[k], s = share[k];
+		share[k] = c == c && !(s >= c) ? c : s;
+	}
+}
+
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
  * cache, as is its memory peak (dist_rank's pass would meet the rank cold); and the
@@ -294,9 +312,7 @@ static void fill_rows(void *ud, size_t task)
 			for (size_t k = 0; k < p->S; k++)
 				share[k] = cm[k] > share[k] ? cm[k] : share[k];
 		else
-			for (size_t k = 0; k < p->S; k++)
-				if (!isnan(cm[k]) && (isnan(share[k]) || cm[k] > share[k]))
-					share[k] = cm[k];
+			share_greater(share, cm, p->S);
 	}
 	free(cm);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_analysis.c: analyzers pinned to the spec's numbers (pytscope.md §12, F1 and F2),
  * fsum, robust statistics, time lost / onset on an injected straggler, budget windows
- * and heatmap blocks. The fixtures come from build/tests/gen_fixtures. */
+ * and heatmap blocks, the per-step comm maximum of the index build's rows pass. The
+ * fixtures come from build/tests/gen_fixtures. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,59 @@ static void test_budget_sums(void)
 	run_free(run);
 }
 
+/* The step pass's comm maximum per step, taken rank by rank in rank order (the first
+ * rank's value, then any greater one), is the same whether it reads every rank's comm
+ * in the step pass (a plain open) or takes each task's share from the index build's
+ * rows pass (ANALYSIS_RANK_CHUNK ranks a task, merged in task order): 20 ranks (three
+ * tasks), 150 steps (two blocks of 64 and the rest), comm values rising and falling
+ * across the tasks, ties, zeros of both signs, missing values and NaN (rank 0's: the
+ * step's maximum is NaN; another rank's: skipped). */
+static struct run *comm_run(const struct opts *o)
+{
+	struct run *run = run_open(NULL, 0, o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < 20; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < 150; s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			rank_set(rs, pos, fwd, 0.02 + (double)((r * 7 + s * 3) % 11) / 1000.0);
+			long v = (r * 37 + s * 11) % 23;
+			double c = s % 5 == 0 ? (double)(20 - r) / 1000.0 : (double)v / 1000.0;
+			if (s % 9 == 4 && r % 4 == 1)
+				c = s % 2 ? -0.0 : 0.0;
+			if (s % 13 == 6 && r % 3 == 2)
+				c = NAN;
+			if (s == 17 && r == 0)
+				c = NAN;
+			if (!(s % 7 == 3 && r % 5 == 4))
+				rank_set(rs, pos, comm, c);
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+static void test_comm_max_rows(void)
+{
+	static const struct opts plain = { .jobs = 1 }, build = { .jobs = 1, .index_build = true };
+	struct run *a = comm_run(&plain), *b = comm_run(&build);
+	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
+	bool same = da && db && da->n_steps == 150 && db->n_steps == 150;
+	size_t nan = 0;
+	for (size_t k = 0; same && k < da->n_steps; k++) {
+		same = memcmp(&da->step[k].comm_max, &db->step[k].comm_max, sizeof(double)) == 0 &&
+		       memcmp(&da->step[k].wall, &db->step[k].wall, sizeof(double)) == 0;
+		nan += isnan(da->step[k].comm_max);
+	}
+	ok(same && nan >= 1, "per-step comm maximum: the index build's rows pass = the step pass, bit for bit (%zu NaN)",
+	   nan);
+	run_free(a);
+	run_free(b);
+}
+
 int main(void)
 {
 	test_budget_sums();
@@ -306,5 +360,6 @@ int main(void)
 	test_onset(120);
 	test_onset(37);
 	test_heat_sparse();
+	test_comm_max_rows();
 	return tap_done();
 }
