@@ -228,8 +228,11 @@ static void dist_rank_chunk(void *ud, size_t task)
 	struct step_pass *p = ud;
 	double *vals = xmalloc(p->S * sizeof(*vals)), *ratio = xmalloc(p->S * sizeof(*ratio));
 	double *scratch = xmalloc(2 * p->S * sizeof(*scratch));
-	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++)
+	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
+		if (r + 8 < p->N && !p->in) /* the records lie far apart: each one a miss, and a */
+			steps_rank_prefetch(p->m, r + 8, true); /* page walk, without the hint */
 		dist_rank(p, r, vals, ratio, scratch);
+	}
 	free(vals);
 	free(ratio);
 	free(scratch);
