@@ -192,26 +192,48 @@ static void test_onset(long onset)
 	run_free(run);
 }
 
-/* A phase missing on some records: heatmap cells are missing (never 0) and every range
- * of the pyramid matches a brute force over the present cells. */
-static void test_heat_sparse(void)
+/* An in-memory run of nranks x nsteps records (steps 0, 1, ...) with two phases:
+ * forward fwd(r, s) on every record, comm where comm(r, s, &c) says there is one. */
+static struct run *phase_run(const struct opts *o, int nranks, long nsteps, double (*fwd)(int r, long s),
+			     bool (*comm)(int r, long s, double *c))
 {
-	struct opts o = { 0 };
-	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct run *run = run_open(NULL, 0, o, NULL);
 	struct steps_model *m = steps_model_get(run);
-	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
-	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
-	for (int r = 0; r < 3; r++) {
+	int f = steps_metric_intern(m, METRIC_PHASE, "forward");
+	int k = steps_metric_intern(m, METRIC_PHASE, "comm");
+	for (int r = 0; r < nranks; r++) {
 		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
-		for (long s = 0; s < 37; s++) {
+		for (long s = 0; s < nsteps; s++) {
 			size_t pos = rank_append(rs, s, 0, false);
-			rank_set(rs, pos, fwd, 0.01);
-			if (s % 3 != r)
-				rank_set(rs, pos, comm, (double)(1000 + 7 * s + r) / 1e6);
+			double c;
+			rank_set(rs, pos, f, fwd(r, s));
+			if (comm(r, s, &c))
+				rank_set(rs, pos, k, c);
 		}
 		steps_publish_rank(m, rs);
 	}
 	steps_finalize(m);
+	return run;
+}
+
+static double sparse_fwd(int r, long s)
+{
+	return 0.01;
+}
+
+static bool sparse_comm(int r, long s, double *c)
+{
+	*c = (double)(1000 + 7 * s + r) / 1e6;
+	return s % 3 != r;
+}
+
+/* A phase missing on some records: heatmap cells are missing (never 0) and every range
+ * of the pyramid matches a brute force over the present cells. */
+static void test_heat_sparse(void)
+{
+	static const struct opts o = { 0 };
+	struct run *run = phase_run(&o, 3, 37, sparse_fwd, sparse_comm);
+	int comm = steps_metric_find(run->steps, METRIC_PHASE, "comm");
 	const struct heat_grid *g = analysis_heatmap(run, comm);
 	double mean, worst;
 	ok(g && !heat_range(g, 0, 0, 1, &mean, &worst), "sparse heatmap: a missing cell is missing");
@@ -298,6 +320,21 @@ static void test_budget_sums(void)
 	run_free(run);
 }
 
+static double rows_fwd(int r, long s)
+{
+	return 0.02 + (double)((r * 7 + s * 3) % 11) / 1000.0;
+}
+
+static bool rows_comm(int r, long s, double *c)
+{
+	*c = s % 5 == 0 ? (double)(20 - r) / 1000.0 : (double)((r * 37 + s * 11) % 23) / 1000.0;
+	if (s % 9 == 4 && r % 4 == 1)
+		*c = s % 2 ? -0.0 : 0.0;
+	if ((s % 13 == 6 && r % 3 == 2) || (s == 17 && r == 0))
+		*c = NAN;
+	return !(s % 7 == 3 && r % 5 == 4);
+}
+
 /* The step pass's comm maximum per step, taken rank by rank in rank order (the first
  * rank's value, then any greater one), is the same whether it reads every rank's comm
  * in the step pass (a plain open) or takes each task's share from the index build's
@@ -305,38 +342,11 @@ static void test_budget_sums(void)
  * tasks), 150 steps (two blocks of 64 and the rest), comm values rising and falling
  * across the tasks, ties, zeros of both signs, missing values and NaN (rank 0's: the
  * step's maximum is NaN; another rank's: skipped). */
-static struct run *comm_run(const struct opts *o)
-{
-	struct run *run = run_open(NULL, 0, o, NULL);
-	struct steps_model *m = steps_model_get(run);
-	int fwd = steps_metric_intern(m, METRIC_PHASE, "forward");
-	int comm = steps_metric_intern(m, METRIC_PHASE, "comm");
-	for (int r = 0; r < 20; r++) {
-		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
-		for (long s = 0; s < 150; s++) {
-			size_t pos = rank_append(rs, s, 0, false);
-			rank_set(rs, pos, fwd, 0.02 + (double)((r * 7 + s * 3) % 11) / 1000.0);
-			long v = (r * 37 + s * 11) % 23;
-			double c = s % 5 == 0 ? (double)(20 - r) / 1000.0 : (double)v / 1000.0;
-			if (s % 9 == 4 && r % 4 == 1)
-				c = s % 2 ? -0.0 : 0.0;
-			if (s % 13 == 6 && r % 3 == 2)
-				c = NAN;
-			if (s == 17 && r == 0)
-				c = NAN;
-			if (!(s % 7 == 3 && r % 5 == 4))
-				rank_set(rs, pos, comm, c);
-		}
-		steps_publish_rank(m, rs);
-	}
-	steps_finalize(m);
-	return run;
-}
-
 static void test_comm_max_rows(void)
 {
 	static const struct opts plain = { .jobs = 1 }, build = { .jobs = 1, .index_build = true };
-	struct run *a = comm_run(&plain), *b = comm_run(&build);
+	struct run *a = phase_run(&plain, 20, 150, rows_fwd, rows_comm);
+	struct run *b = phase_run(&build, 20, 150, rows_fwd, rows_comm);
 	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
 	bool same = da && db && da->n_steps == 150 && db->n_steps == 150;
 	size_t nan = 0;
