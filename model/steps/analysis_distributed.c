@@ -273,7 +273,7 @@ static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
 /* share[k] = cm[k] where cm[k] is a number and share[k] is NaN or below it: the value of
  * `if (!isnan(c) && (isnan(s) || c > s)) s = c`, bit for bit (!(s >= c) is s < c or s
  * NaN), without its branches: blocks of 64 steps the compiler vectorizes, then the
- * rest (the branchy loop was a fifth of fill_rows at 10,000 ranks x 1,000 steps). */
+ * rest (BENCHMARKS.md, issue 15 "where the difference sits"). */
 static void share_greater(double *restrict share, const double *restrict cm, size_t S)
 {
 	size_t k = 0;
