@@ -28,7 +28,8 @@
 #     (BENCH_INDEX_SMALL_PAIRS rounds, default 15; also with BENCH_INDEX_PART=pairs).
 # BENCH_INDEX_PART=shards runs the shard part only (the lead's one-line re-measure on an
 # idle machine: BENCH_INDEX_PART=shards sh tests/bench_index.sh); BENCH_INDEX_PART=pairs
-# the side-by-side part only, and with BENCH_INDEX_RUN=DIR over that run dir alone. Nothing is asserted.
+# the side-by-side part only, and with BENCH_INDEX_RUN=DIR over that run dir alone (its
+# index is rewritten). Nothing is asserted.
 # BENCH_KEEP=1 keeps the files.
 set -u
 cd "$(dirname "$0")/.."
