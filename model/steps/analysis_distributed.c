@@ -223,14 +223,19 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 		analysis_rank_mem_peak(m, r, rs);
 }
 
+/* How many ranks ahead a per-rank pass asks for a rank's record (the records lie far
+ * apart in memory: without the hint each one is a cache miss and a page walk, one after
+ * the other). */
+#define RECORD_AHEAD 8
+
 static void dist_rank_chunk(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
 	double *vals = xmalloc(p->S * sizeof(*vals)), *ratio = xmalloc(p->S * sizeof(*ratio));
 	double *scratch = xmalloc(2 * p->S * sizeof(*scratch));
 	for (size_t r = task * ANALYSIS_RANK_CHUNK; r < p->N && r < (task + 1) * ANALYSIS_RANK_CHUNK; r++) {
-		if (r + 8 < p->N && !p->in) /* the records lie far apart: each one a miss, and a */
-			steps_rank_prefetch(p->m, r + 8, true); /* page walk, without the hint */
+		if (r + RECORD_AHEAD < p->N && !p->in)
+			steps_rank_prefetch(p->m, r + RECORD_AHEAD, true);
 		dist_rank(p, r, vals, ratio, scratch);
 	}
 	free(vals);
@@ -259,33 +264,35 @@ static void dist_summary(struct distributed *d, double sum_max, double sum_lost)
 	free(v);
 }
 
-/* Cache hints before rank r's columns are read (the ranks lie far apart in memory: one
- * miss after another without them): the record of the rank 8 on, the body of the one 4
- * on, within [r, end): the next task's too, often this thread's next. */
+/* Cache hints before rank r's columns are read: the record of the rank RECORD_AHEAD
+ * on, the body of the one 4 on, within [r, end): the next task's too, often this
+ * thread's next. */
 static void rows_ahead(const struct steps_model *m, size_t r, size_t end)
 {
-	if (r + 8 < end)
-		steps_rank_prefetch(m, r + 8, false);
+	if (r + RECORD_AHEAD < end)
+		steps_rank_prefetch(m, r + RECORD_AHEAD, false);
 	if (r + 4 < end)
 		steps_rank_prefetch_body(m, r + 4);
 }
 
-/* share[k] = cm[k] where cm[k] is a number and share[k] is NaN or below it: the value of
+/* c in place of s when c is a number and s is NaN or below it: the value of
  * `if (!isnan(c) && (isnan(s) || c > s)) s = c`, bit for bit (!(s >= c) is s < c or s
- * NaN), without its branches: blocks of 64 steps the compiler vectorizes, then the
- * rest (BENCHMARKS.md, issue 15 "where the difference sits"). */
+ * NaN), without a branch. */
+static inline double greater(double s, double c)
+{
+	return c == c && !(s >= c) ? c : s;
+}
+
+/* share[k] = greater(share[k], cm[k]) for every step: blocks of 64 the compiler
+ * vectorizes, then the rest (BENCHMARKS.md, issue 15 "where the difference sits"). */
 static void share_greater(double *restrict share, const double *restrict cm, size_t S)
 {
 	size_t k = 0;
 	for (; k + 64 <= S; k += 64)
-		for (size_t j = 0; j < 64; j++) {
-			double c = cm[k + j], s = share[k + j];
-			share[k + j] = c == c && !(s >= c) ? c : s;
-		}
-	for (; k < S; k++) {
-		double c = cm[k], s = share[k];
-		share[k] = c == c && !(s >= c) ? c : s;
-	}
+		for (size_t j = 0; j < 64; j++)
+			share[k + j] = greater(share[k + j], cm[k + j]);
+	for (; k < S; k++)
+		share[k] = greater(share[k], cm[k]);
 }
 
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
