@@ -29,9 +29,11 @@ wait_re "ranks +row 2/8" >/dev/null
 tap_check "j moves the cursor while the recompute runs" \
 	'grep -qE "ranks +row 2/8" "$tmux_screen" && grep -qE "analyses [0-9]+ s old, updating" "$tmux_screen"'
 T send-keys -t r 1
-wait_re "^ *(run|world|ranks) " >/dev/null
+# The Ranks screen has lines starting "run" (the tab bar) and "ranks" (its status row):
+# wait for the Ranks status row to go, not for either word.
 tap_check "1 opens the Overview while the recompute runs" \
-	'grep -qE "analyses [0-9]+ s old, updating" "$tmux_screen" && ! grep -qE "ranks +row 2/8" "$tmux_screen"'
+	'wait_until "grep -qE \"analyses [0-9]+ s old, updating\" \"\$tmux_screen\" &&
+		! grep -qE \"ranks +row 2/8\" \"\$tmux_screen\""'
 T send-keys -t r 3 R
 tap_check "R takes the worker's result at once: no longer updating" \
 	'wait_until "grep -q \"read what was written since\" \"\$tmux_screen\" && ! grep -q \"updating\" \"\$tmux_screen\""'
