@@ -233,6 +233,14 @@ static void sum_catch_up(struct obuf *o)
 
 /* ---- streaming ------------------------------------------------------------------------ */
 
+/* ob_room's bound for the buffer as it is now: room up to cap (a byte short of it), and
+ * a stream through the page cache writes out from OB_FLUSH buffered bytes on. */
+static void ob_relimit(struct obuf *o)
+{
+	size_t room = o->p && o->cap > o->lead ? o->cap - o->lead : 0;
+	o->lim = o->stream && !o->direct && room > OB_FLUSH ? OB_FLUSH : room;
+}
+
 static void ob_write_out(struct obuf *o, size_t nb, const unsigned char *p, size_t n);
 
 /* The first nb buffered bytes and then n bytes at p in one writev (after an error,
@@ -244,6 +252,7 @@ static void ob_write(struct obuf *o, size_t nb, const unsigned char *p, size_t n
 	sum_catch_up(o);
 	ob_write_out(o, nb, p, n);
 	o->sum_at = o->lead + o->n;
+	ob_relimit(o);
 }
 
 static void ob_write_out(struct obuf *o, size_t nb, const unsigned char *p, size_t n)
@@ -315,6 +324,7 @@ void ob_bytes_out(struct obuf *o, const void *p, size_t n)
 			if (o->lead + o->n == o->cap)
 				ob_write(o, to_page(o, 0), NULL, 0);
 		}
+		ob_relimit(o);
 		return;
 	}
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
@@ -327,6 +337,7 @@ void ob_bytes_out(struct obuf *o, const void *p, size_t n)
 		memcpy(o->p, (const unsigned char *)p + head, n - head);
 		o->n = n - head;
 		o->sum_at = o->n; /* summed above */
+		ob_relimit(o);
 		return;
 	}
 	xgrow((void **)&o->p, &o->cap, o->n + n, 1);
@@ -334,6 +345,7 @@ void ob_bytes_out(struct obuf *o, const void *p, size_t n)
 	o->n += n;
 	if (o->stream && o->n >= OB_FLUSH)
 		ob_write(o, to_page(o, 0), NULL, 0);
+	ob_relimit(o);
 }
 
 void ob_stream(struct obuf *o, int fd)
@@ -353,6 +365,7 @@ void ob_stream(struct obuf *o, int fd)
 		o->lead = (size_t)(o->off0 % OB_PAGE);
 	}
 	o->sum_at = o->lead + o->n;
+	ob_relimit(o);
 }
 
 void ob_skip(struct obuf *o, uint64_t n)
@@ -363,6 +376,7 @@ void ob_skip(struct obuf *o, uint64_t n)
 	o->written += n;
 	o->lead = o->direct ? (size_t)((o->off0 + o->written) % OB_PAGE) : 0;
 	o->sum_at = o->lead + o->n;
+	ob_relimit(o);
 	if (!o->err && lseek(o->fd, (off_t)(o->off0 + o->written), SEEK_SET) < 0)
 		o->err = errno;
 }
@@ -383,6 +397,7 @@ void ob_pwrite(struct obuf *o, const void *p, size_t n, uint64_t at)
 		o->lead = 0;
 	}
 	o->sum_at = o->lead + o->n;
+	ob_relimit(o);
 }
 
 int ob_flush(struct obuf *o)
@@ -406,6 +421,7 @@ int ob_finish(struct obuf *o)
 	uint64_t end = o->off0 + o->written;
 	if (!o->err && (padded || o->reserved > end) && ftruncate(o->fd, (off_t)end) != 0)
 		o->err = errno;
+	ob_relimit(o);
 	return o->err;
 }
 

@@ -21,6 +21,10 @@
 struct obuf {
 	unsigned char *p;
 	size_t n, cap;
+	/* the inline path's bound (ob_room): a piece goes straight into the buffer while
+	 * n + its size stays under lim; 0 until the buffer exists, set by codec.c whenever
+	 * p, cap, lead or the mode change */
+	size_t lim;
 	/* stream mode (ob_stream): the buffer is written to fd whenever it passes 1 MB, and
 	 * a piece of OB_DIRECT bytes or more is written from the caller's memory as it is
 	 * (no copy into the buffer, but for the part after the last page boundary of the
@@ -70,10 +74,7 @@ void ob_bytes_out(struct obuf *o, const void *p, size_t n);
  * to spare for them: ob_bytes then grows it, writes it out or takes the sum). */
 static inline unsigned char *ob_room(struct obuf *o, size_t n)
 {
-	size_t at = o->lead + o->n;
-	if (o->p && at + n < o->cap && (o->direct || !o->stream || o->n + n < OB_FLUSH))
-		return o->p + at;
-	return NULL;
+	return o->n + n < o->lim ? o->p + o->lead + o->n : NULL;
 }
 
 /* n bytes from p. A piece under OB_SUM_LATER with room for it is a copy, inline: no
