@@ -324,7 +324,6 @@ void ob_bytes_out(struct obuf *o, const void *p, size_t n)
 			if (o->lead + o->n == o->cap)
 				ob_write(o, to_page(o, 0), NULL, 0);
 		}
-		ob_relimit(o);
 		return;
 	}
 	if (o->stream && n >= OB_DIRECT) { /* from the caller's memory up to a page boundary */
