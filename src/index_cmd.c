@@ -183,7 +183,7 @@ static int status(const struct index_cli *c)
 		free(why);
 	}
 	index_status_free(v, n);
-	steps_rank_files_free(files, nfiles);
+	steps_rank_files_free(files);
 	return n == 0 || bad ? 1 : 0;
 }
 
@@ -211,7 +211,7 @@ static unsigned default_shards(const char *run_dir)
 		if (stat(files[i].steps, &st) == 0)
 			bytes += st.st_size;
 	}
-	steps_rank_files_free(files, n);
+	steps_rank_files_free(files);
 	unsigned long long shards = (unsigned long long)((bytes + SHARD_BYTES - 1) / SHARD_BYTES);
 	if (shards > n)
 		shards = n;

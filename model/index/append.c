@@ -173,7 +173,7 @@ int index_append(struct run *run, const char *run_dir, char **path_out)
 	struct steps_rank_file *files = NULL;
 	size_t n = index_plan(run_dir, &files);
 	int err = write_part(run, run_dir, files, 0, 1, 0, n, path_out);
-	steps_rank_files_free(files, n);
+	steps_rank_files_free(files);
 	return err;
 }
 
@@ -248,7 +248,7 @@ void index_log_end(struct index_log *lg)
 {
 	if (!lg)
 		return;
-	steps_rank_files_free(lg->files, lg->n);
+	steps_rank_files_free(lg->files);
 	free(lg->saved);
 	free(lg->covered);
 	free(lg->held);
@@ -496,7 +496,7 @@ int index_log_save(struct index_log *lg, bool *rewrote, char **path_out)
 	bool same_plan = nnow == lg->n;
 	for (size_t i = 0; i < nnow && same_plan; i++)
 		same_plan = now[i].rank == lg->files[i].rank && strcmp(now[i].steps, lg->files[i].steps) == 0;
-	steps_rank_files_free(now, nnow);
+	steps_rank_files_free(now);
 	if (!same_plan || !lg->run->steps)
 		return EAGAIN;
 	size_t *recs = xmalloc((lg->n ? lg->n : 1) * sizeof(*recs));

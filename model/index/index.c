@@ -90,7 +90,7 @@ void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_
 		const char *slash = strrchr(files[i].dir, '/');
 		v[i] = (struct shard_dir){ xstrdup(slash ? slash + 1 : files[i].dir), i >= lo && i < hi };
 	}
-	steps_rank_files_free(files, nf);
+	steps_rank_files_free(files);
 	qsort(v, nf, sizeof(*v), cmp_shard_dir);
 	out->n = nf;
 	out->name = xcalloc(nf ? nf : 1, sizeof(*out->name));

@@ -871,7 +871,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
 	index_log_end(lp.log);
-	steps_rank_files_free(lp.files, lp.nfiles);
+	steps_rank_files_free(lp.files);
 	struct steps_model *m = job.m;
 	/* Display name: run.json name of the lowest rank. */
 	long best = -1;

@@ -401,13 +401,33 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/* The bytes steps_tasks_files() keeps for task t's two paths, their NULs included. */
+static size_t task_paths_len(const struct rank_task *t)
+{
+	size_t d = strlen(t->dir) + 1;
+	return d + (t->steps_path ? strlen(t->steps_path) + 1 : d + strlen("/steps.jsonl"));
+}
+
+/* One block: the entries, then each entry's dir and steps path (steps_task_file()'s). */
 size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out)
 {
-	struct steps_rank_file *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	size_t bytes = 0;
+	for (size_t i = 0; i < t->n; i++)
+		bytes += task_paths_len(&t->v[i]);
+	struct steps_rank_file *v = xmalloc((t->n ? t->n : 1) * sizeof(*v) + bytes);
+	char *p = (char *)(v + (t->n ? t->n : 1));
 	for (size_t i = 0; i < t->n; i++) {
-		v[i].rank = t->v[i].rank;
-		v[i].dir = xstrdup(t->v[i].dir);
-		v[i].steps = steps_task_file(&t->v[i]);
+		const struct rank_task *k = &t->v[i];
+		size_t d = strlen(k->dir) + 1;
+		v[i] = (struct steps_rank_file){ .rank = k->rank, .dir = memcpy(p, k->dir, d) };
+		p += d;
+		v[i].steps = p;
+		if (k->steps_path) {
+			p = stpcpy(p, k->steps_path) + 1;
+		} else {
+			memcpy(p, k->dir, d - 1);
+			p = stpcpy(p + d - 1, "/steps.jsonl") + 1;
+		}
 	}
 	*out = v;
 	return t->n;
@@ -473,11 +493,7 @@ const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file
 	return bsearch(&key, v, n, sizeof(key), cmp_file_rank);
 }
 
-void steps_rank_files_free(struct steps_rank_file *v, size_t n)
+void steps_rank_files_free(struct steps_rank_file *v)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].dir);
-		free(v[i].steps);
-	}
 	free(v);
 }

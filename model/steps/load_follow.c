@@ -177,7 +177,7 @@ static void discover(struct follow *f, double now)
 		for (size_t k = 0; k < n; k++)
 			if (!tail_find(f, v[k].steps))
 				tail_add(f, &v[k], now, later);
-		steps_rank_files_free(v, n);
+		steps_rank_files_free(v);
 		if (f->nt)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
 	}

@@ -235,8 +235,9 @@ struct steps_rank_file {
 	char *dir;      /* holds run.json */
 	char *steps;    /* the steps.jsonl path */
 };
+/* *out and its entries' strings are one allocation (steps_rank_files_free()). */
 size_t steps_plan_files(const char *path, struct steps_rank_file **out);
-void steps_rank_files_free(struct steps_rank_file *v, size_t n);
+void steps_rank_files_free(struct steps_rank_file *v);
 /* v[0, n) in ascending rank id (a plan's ids are distinct): ids lowest, lowest + 1, ...
  * (pytscope's rank0..rank{N-1}) placed in one pass, others sorted. */
 void steps_rank_files_sort(struct steps_rank_file *v, size_t n);

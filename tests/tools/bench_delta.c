@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 		printf("whole rewrite (index_append, err %d): %.2f CPU s, %.2f s, %lld bytes\n", err, cpu_s() - c0,
 		       wall_s() - w0, written_bytes() - b0);
 	}
-	steps_rank_files_free(files, n);
+	steps_rank_files_free(files);
 	follow_free(f);
 	run_free(run);
 	return 0;

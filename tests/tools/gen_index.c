@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 	printf("gen_index: %s: %zu ranks (copies of %zu) x %zu steps\n", g.out, g.N, g.D,
 	       steps_naligned(g.tmpl->steps));
 	free(g.loc);
-	steps_rank_files_free(files, nf);
+	steps_rank_files_free(files);
 	run_free(g.tmpl);
 	return 0;
 }

@@ -136,7 +136,7 @@ static void test_sizes(void)
 	ok(total == 0 && m->listed == 0 && !m->listing, "a cancelled load lists nothing and ends the listing");
 	run_free(run);
 	steps_tasks_free(&t);
-	steps_rank_files_free(files, nf);
+	steps_rank_files_free(files);
 }
 
 /* The load's open after discovery sized the ranks takes discovery's stat (one stat per

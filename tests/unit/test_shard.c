@@ -113,12 +113,18 @@ static void test_open(const char *run)
 	run_free(r);
 }
 
-/* n entries with ids from ids[], dir "d<id>" each (what steps_rank_files_free frees). */
+/* n entries with ids from ids[], dir "d<id>" and steps "s<id>" each, laid out as a
+ * plan's (one allocation: what steps_rank_files_free frees). */
 static struct steps_rank_file *files_of(const long *ids, size_t n)
 {
-	struct steps_rank_file *v = xcalloc(n ? n : 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct steps_rank_file){ ids[i], xasprintf("d%ld", ids[i]), xasprintf("s%ld", ids[i]) };
+	enum { ID_CHARS = 24 }; /* "d" or "s", a long, the NUL */
+	struct steps_rank_file *v = xcalloc(1, (n ? n : 1) * (sizeof(*v) + 2 * ID_CHARS));
+	char *p = (char *)(v + (n ? n : 1));
+	for (size_t i = 0; i < n; i++, p += 2 * ID_CHARS) {
+		snprintf(p, ID_CHARS, "d%ld", ids[i]);
+		snprintf(p + ID_CHARS, ID_CHARS, "s%ld", ids[i]);
+		v[i] = (struct steps_rank_file){ ids[i], p, p + ID_CHARS };
+	}
 	return v;
 }
 
@@ -156,14 +162,14 @@ static void test_plan_sort(void)
 		ok(sorted_whole(v, c[k].n) && found && !steps_rank_files_find(v, c[k].n, 13) &&
 		   !steps_rank_files_find(v, c[k].n, -1) && !steps_rank_files_find(v, c[k].n, 63),
 		   "plan sort: %s; every id found, absent ones not", c[k].what);
-		steps_rank_files_free(v, c[k].n);
+		steps_rank_files_free(v);
 	}
 	static const long twice[] = { 2, 0, 2, 1 }; /* four ids in [0, 4) but one twice */
 	struct steps_rank_file *v = files_of(twice, 4);
 	steps_rank_files_sort(v, 4);
 	ok(v[0].rank == 0 && v[1].rank == 1 && v[2].rank == 2 && v[3].rank == 2 && strcmp(v[3].dir, "d2") == 0 &&
 	   strcmp(v[1].dir, "d1") == 0, "an id twice: sorted, every entry kept");
-	steps_rank_files_free(v, 4);
+	steps_rank_files_free(v);
 }
 
 int main(void)
