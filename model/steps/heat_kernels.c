@@ -36,6 +36,7 @@ __attribute__((target("avx2"))) static size_t cells_avx2(float *v, const double 
 		any = _mm_or_ps(any, _mm_cmpunord_ps(f, f));
 	}
 	*nan = _mm_movemask_ps(any) != 0;
+	_mm256_zeroupper(); /* GCC adds none: no ymm register is written (tests/cli/vex_upper.sh) */
 	return k;
 }
 
