@@ -761,9 +761,11 @@ void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t sp
 }
 
 /* heat_range() over row ri whose words are at row (NULL: a restored row read by
- * chunks): heat_range() and heat_row_scale() alike. */
-static inline bool row_range(const struct heat_grid *g, const void *row, size_t ri, size_t k_lo, size_t k_hi,
-			     double *mean, double *worst)
+ * chunks): heat_range() and heat_row_scale() alike. Always inlined: in heat_row_scale(),
+ * whose row is never NULL (nonnull), the compiler then drops the branches to the chunk
+ * reads (a fifth of the colour scale's instructions at 1,000 steps a rank). */
+static inline __attribute__((always_inline)) bool row_range(const struct heat_grid *g, const void *row, size_t ri,
+							     size_t k_lo, size_t k_hi, double *mean, double *worst)
 {
 	if (k_hi > g->nsteps)
 		k_hi = g->nsteps;

@@ -196,7 +196,8 @@ void analysis_heat_stream_free(struct heat_stream *s);
  * what grid_scale_add_row() adds over heat_range(), bit for bit, without its calls
  * through a grid_src (the index summary's writers, a row at a time). */
 struct grid_scale;
-void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s);
+void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
+	__attribute__((nonnull(2)));
 /* Read row ri of a lazy grid whole, every chunk checked (analysis_index_rows.c): false
  * when it cannot be read. */
 bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row);
