@@ -13,6 +13,12 @@ if [ "$(uname -m)" != x86_64 ] || ! command -v objdump >/dev/null 2>&1; then
 	tap_plan
 	exit 0
 fi
+case ${TSCOPE_BUILD:-build} in
+*asan*)
+	tap_skip "sanitizer build: at -O1 GCC inserts no vzeroupper at all (its pass needs -O2)"
+	tap_plan
+	exit 0 ;;
+esac
 dirty=$(objdump -d --no-show-raw-insn "$TSCOPE_BIN" | awk '
 	/^[0-9a-f]+ <.*>:$/ { if (name != "" && wide && !vz) print name; name = $2; wide = 0; vz = 0; next }
 	/%[yz]mm([0-9]|1[0-5])[^0-9]/ || /\tvcvt[a-z0-9]*y / { wide = 1 }
