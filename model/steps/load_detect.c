@@ -147,9 +147,25 @@ void steps_plan(const char *path, struct task_list *t)
 	tasks_add(t, 0, dir, xstrdup(path));
 }
 
+/* Task t's steps file: its own path, else "steps.jsonl" in its dir. The bytes it takes,
+ * its NUL included, and a copy of it at p (returning the byte past the NUL). */
+static size_t task_file_len(const struct rank_task *t)
+{
+	return t->steps_path ? strlen(t->steps_path) + 1 : strlen(t->dir) + sizeof("/steps.jsonl");
+}
+
+static char *task_file_put(const struct rank_task *t, char *p)
+{
+	if (t->steps_path)
+		return stpcpy(p, t->steps_path) + 1;
+	return stpcpy(stpcpy(p, t->dir), "/steps.jsonl") + 1;
+}
+
 char *steps_task_file(const struct rank_task *t)
 {
-	return t->steps_path ? xstrdup(t->steps_path) : dirlist_path(t->dir, "steps.jsonl");
+	char *p = xmalloc(task_file_len(t));
+	task_file_put(t, p);
+	return p;
 }
 
 /* ---- discovery: sizing the planned ranks while they load (internal.h) ------------- */
@@ -401,19 +417,12 @@ void pytscope_run_info_free(struct pytscope_run_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-/* The bytes steps_tasks_files() keeps for task t's two paths, their NULs included. */
-static size_t task_paths_len(const struct rank_task *t)
-{
-	size_t d = strlen(t->dir) + 1;
-	return d + (t->steps_path ? strlen(t->steps_path) + 1 : d + strlen("/steps.jsonl"));
-}
-
 /* One block: the entries, then each entry's dir and steps path (steps_task_file()'s). */
 size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out)
 {
 	size_t bytes = 0;
 	for (size_t i = 0; i < t->n; i++)
-		bytes += task_paths_len(&t->v[i]);
+		bytes += strlen(t->v[i].dir) + 1 + task_file_len(&t->v[i]);
 	struct steps_rank_file *v = xmalloc((t->n ? t->n : 1) * sizeof(*v) + bytes);
 	char *p = (char *)(v + (t->n ? t->n : 1));
 	for (size_t i = 0; i < t->n; i++) {
@@ -422,12 +431,7 @@ size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out
 		v[i] = (struct steps_rank_file){ .rank = k->rank, .dir = memcpy(p, k->dir, d) };
 		p += d;
 		v[i].steps = p;
-		if (k->steps_path) {
-			p = stpcpy(p, k->steps_path) + 1;
-		} else {
-			memcpy(p, k->dir, d - 1);
-			p = stpcpy(p + d - 1, "/steps.jsonl") + 1;
-		}
+		p = task_file_put(k, p);
 	}
 	*out = v;
 	return t->n;

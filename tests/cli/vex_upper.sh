@@ -8,6 +8,7 @@
 # times their time (model/steps/heat_kernels.c, BENCHMARKS.md).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
 if [ "$(uname -m)" != x86_64 ] || ! command -v objdump >/dev/null 2>&1; then
 	tap_skip "not an x86-64 machine with objdump (binutils)"
 	tap_plan
@@ -19,12 +20,13 @@ case ${TSCOPE_BUILD:-build} in
 	tap_plan
 	exit 0 ;;
 esac
-dirty=$(objdump -d --no-show-raw-insn "$TSCOPE_BIN" | awk '
+objdump -d --no-show-raw-insn "$TSCOPE_BIN" >dis.txt
+dirty=$(awk '
 	/^[0-9a-f]+ <.*>:$/ { if (name != "" && wide && !vz) print name; name = $2; wide = 0; vz = 0; next }
 	/%[yz]mm([0-9]|1[0-5])[^0-9]/ || /\tvcvt[a-z0-9]*y / { wide = 1 }
 	/vzeroupper/ { vz = 1 }
-	END { if (wide && !vz) print name }')
-count=$(objdump -d --no-show-raw-insn "$TSCOPE_BIN" | grep -c vzeroupper)
+	END { if (wide && !vz) print name }' dis.txt)
+count=$(grep -c vzeroupper dis.txt)
 tap_check "the binary has 256/512-bit paths (the check sees them: $count vzeroupper)" '[ "$count" -gt 0 ]'
 tap_eq "no function leaves the upper ymm/zmm halves dirty" "" "$dirty"
 tap_plan
