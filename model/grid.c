@@ -219,6 +219,8 @@ void grid_scale_done(struct grid_scale *s, double *lo, double *hi)
 	}
 	free(s->v);
 	s->v = NULL;
+	free(s->plan);
+	s->plan = NULL;
 }
 
 void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi)

@@ -134,6 +134,9 @@ struct grid_scale {
 	size_t n, nc, ncols;
 	bool have_worst;
 	double worst;
+	/* a producer's cache of how it reads the segments (heat_row_scale: the pyramid
+	 * blocks each one takes); one allocation, NULL until made, freed by done */
+	void *plan;
 };
 void grid_scale_init(struct grid_scale *s, size_t nrows, size_t ncols);
 void grid_scale_add_row(struct grid_scale *s, const struct grid_src *src, const struct grid_blocks *b, size_t r);

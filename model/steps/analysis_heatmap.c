@@ -809,6 +809,79 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	return row_range(g, g->row[ri], ri, k_lo, k_hi, mean, worst);
 }
 
+/* The blocks row_range() takes for each segment of a colour scale over a dense grid. On
+ * a dense grid they depend on the segment's columns and the grid's shape only, so
+ * heat_row_scale() walks the pyramid once a scale instead of once a row and segment
+ * (kept in grid_scale.plan). Segment k takes take[first[k] .. first[k + 1]), in
+ * row_range()'s order: the mean at word off_val[level] + idx of the row, weighed by its
+ * cell count; count 0 marks a level-0 cell (one cell, present unless NaN). */
+struct scale_take {
+	uint32_t idx, count;
+	size_t level;
+};
+struct scale_plan {
+	size_t nsteps, nlevels, nc, ncols;
+	uint32_t first[65];       /* grid_scale_init: nc <= 64 */
+	struct scale_take take[];
+};
+
+static struct scale_plan *scale_plan_new(const struct heat_grid *g, const struct grid_scale *s)
+{
+	struct scale_plan *p = xmalloc(sizeof(*p) + s->nc * 2 * g->nlevels * sizeof(p->take[0]));
+	*p = (struct scale_plan){ .nsteps = g->nsteps, .nlevels = g->nlevels, .nc = s->nc, .ncols = s->ncols };
+	uint32_t n = 0;
+	for (size_t k = 0; k < s->nc; k++) {
+		size_t a, b;
+		grid_scale_segment(s, k, &a, &b);
+		if (b > g->nsteps)
+			b = g->nsteps;
+		p->first[k] = n;
+		for (size_t l = 0; a < b && l < g->nlevels; l++, a /= 2, b /= 2) {
+			size_t take[2], nt = 0;
+			if (a & 1)
+				take[nt++] = a++;
+			if (b & 1)
+				take[nt++] = --b;
+			for (size_t t = 0; t < nt; t++) /* range_count() of a dense grid */
+				p->take[n++] = (struct scale_take){ (uint32_t)take[t], l ? range_count(g, NULL, 0, l, take[t]) : 0, l };
+		}
+	}
+	p->first[s->nc] = n;
+	return p;
+}
+
+/* s's plan for g, made (or made again) when it was made for another shape. */
+static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct grid_scale *s)
+{
+	struct scale_plan *p = s->plan;
+	if (!p || p->nsteps != g->nsteps || p->nlevels != g->nlevels || p->nc != s->nc || p->ncols != s->ncols) {
+		free(p);
+		s->plan = p = scale_plan_new(g, s);
+	}
+	return p;
+}
+
+/* row_range()'s mean of segment k through the plan: the same products, summed in the
+ * same order. */
+static bool plan_mean(const struct heat_grid *g, const void *row, const struct scale_plan *p, size_t k, double *mean)
+{
+	double sum = 0;
+	uint64_t cnt = 0;
+	for (uint32_t i = p->first[k]; i < p->first[k + 1]; i++) {
+		const struct scale_take *t = &p->take[i];
+		double v = row_val(g, row, t->level)[t->idx];
+		uint32_t c = t->count ? t->count : !isnan(v);
+		if (!c)
+			continue;
+		sum += v * c;
+		cnt += c;
+	}
+	if (cnt == 0)
+		return false;
+	*mean = sum / (double)cnt;
+	return true;
+}
+
 void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
 {
 	double m, w;
@@ -817,6 +890,11 @@ void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struc
 		for (size_t k = 0; k < s->nc; k++)
 			if (!isnan(v[k]))
 				grid_scale_add_mean(s, 0.0 + (double)v[k]);
+	} else if (g->dense && !g->shift && g->nsteps <= UINT32_MAX) {
+		const struct scale_plan *p = scale_plan_of(g, s);
+		for (size_t k = 0; k < s->nc; k++)
+			if (plan_mean(g, row, p, k, &m))
+				grid_scale_add_mean(s, m);
 	} else {
 		for (size_t k = 0; k < s->nc; k++) {
 			size_t c0, c1;

@@ -224,15 +224,40 @@ static bool scale_range(void *ud, size_t row, size_t c0, size_t c1, double *mean
 	return heat_range(ud, row, c0, c1, mean, worst);
 }
 
+/* Whether heat_row_scale over g's rows gives what grid_scale_add_row over heat_range
+ * gives, bit for bit: each segment's mean in order, and the worst. */
+static bool row_scale_same(const struct heat_grid *g, size_t nrows)
+{
+	if (!g)
+		return false;
+	struct grid_src src = { .nrows = nrows, .ncols = heat_nsteps(g), .ud = (void *)g, .range = scale_range };
+	struct grid_scale a, b;
+	grid_scale_init(&a, nrows, heat_nsteps(g));
+	grid_scale_init(&b, nrows, heat_nsteps(g));
+	for (size_t r = 0; r < nrows; r++) {
+		grid_scale_add_row(&a, &src, NULL, r);
+		heat_row_scale(g, analysis_heat_row(g, r, false), r, &b);
+	}
+	bool same = a.n == b.n && a.n > 0 && memcmp(a.v, b.v, a.n * sizeof(*a.v)) == 0 &&
+		    a.have_worst == b.have_worst && memcmp(&a.worst, &b.worst, sizeof(a.worst)) == 0;
+	double lo[2], hi[2];
+	grid_scale_done(&a, &lo[0], &hi[0]);
+	grid_scale_done(&b, &lo[1], &hi[1]);
+	return same;
+}
+
 /* heat_row_scale (the index summary's writers) = grid_scale_add_row over heat_range, bit
- * for bit: each segment's mean in order and the worst, on rows with missing cells and
- * cells of -0.0 and +0.0 (a column of thirds of a microsecond: not whole nanoseconds,
- * so the sign of a zero is kept), at 37 steps (a column a segment) and 150 (segments
- * of 2-3). */
+ * for bit, on rows with missing cells and cells of -0.0 and +0.0 (a column of thirds of
+ * a microsecond: not whole nanoseconds, so the sign of a zero is kept), and on dense rows
+ * (the segments' blocks planned once a scale; values 15 orders of magnitude apart, so a
+ * sum taken in another order differs), at 37 steps (a column a segment), 150
+ * (segments of 2-3) and 1,000 (segments of 15-16: blocks of several levels). */
 static void test_row_scale(void)
 {
-	bool same = true;
-	for (long S = 37; S <= 150; S += 113) {
+	bool same = true, dense = true;
+	static const long steps[] = { 37, 150, 1000 };
+	for (size_t si = 0; si < ARRAY_LEN(steps); si++) {
+		long S = steps[si];
 		struct opts o = { 0 };
 		struct run *run = run_open(NULL, 0, &o, NULL);
 		struct steps_model *m = steps_model_get(run);
@@ -242,30 +267,20 @@ static void test_row_scale(void)
 			struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
 			for (long k = 0; k < S; k++) {
 				size_t pos = rank_append(rs, k, 0, false);
-				rank_set(rs, pos, fwd, 0.01);
+				/* magnitudes 15 orders apart: a segment's sum rounds, so its order shows */
+				rank_set(rs, pos, fwd, (k * 37 + r * 11) % 7 ? 1e-6 * (double)(k % 13 + 1) : 1e9 + (double)k);
 				if (k % 5 != r)
 					rank_set(rs, pos, comm, k % 4 == 0 ? -0.0 : k % 4 == 1 ? 0.0 : (double)(7 * k + r) / 3e6);
 			}
 			steps_publish_rank(m, rs);
 		}
 		steps_finalize(m);
-		const struct heat_grid *g = analysis_heatmap(run, comm);
-		struct grid_src src = { .nrows = 4, .ncols = heat_nsteps(g), .ud = (void *)g, .range = scale_range };
-		struct grid_scale a, b;
-		grid_scale_init(&a, 4, heat_nsteps(g));
-		grid_scale_init(&b, 4, heat_nsteps(g));
-		for (size_t r = 0; g && r < 4; r++) {
-			grid_scale_add_row(&a, &src, NULL, r);
-			heat_row_scale(g, analysis_heat_row(g, r, false), r, &b);
-		}
-		same = same && g && a.n == b.n && a.n > 0 && memcmp(a.v, b.v, a.n * sizeof(*a.v)) == 0 &&
-		       a.have_worst == b.have_worst && memcmp(&a.worst, &b.worst, sizeof(a.worst)) == 0;
-		double lo[2], hi[2];
-		grid_scale_done(&a, &lo[0], &hi[0]);
-		grid_scale_done(&b, &lo[1], &hi[1]);
+		same = same && row_scale_same(analysis_heatmap(run, comm), 4);
+		dense = dense && row_scale_same(analysis_heatmap(run, fwd), 4);
 		run_free(run);
 	}
 	ok(same, "a row's colour scale from its words = grid_scale_add_row over heat_range, bit for bit");
+	ok(dense, "the same on a dense grid, through the segments' planned blocks");
 }
 
 int main(void)
