@@ -809,12 +809,11 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	return row_range(g, g->row[ri], ri, k_lo, k_hi, mean, worst);
 }
 
-/* The blocks row_range() takes for each segment of a colour scale over a dense grid. On
- * a dense grid they depend on the segment's columns and the grid's shape only, so
- * heat_row_scale() walks the pyramid once a scale instead of once a row and segment
- * (kept in grid_scale.plan). Segment k takes take[first[k] .. first[k + 1]), in
- * row_range()'s order: the mean at word off_val[level] + idx of the row, weighed by its
- * cell count; count 0 marks a level-0 cell (one cell, present unless NaN). */
+/* The blocks row_range() takes for each segment of a colour scale over a dense grid:
+ * they depend on the grid's shape only, so heat_row_scale() walks the pyramid once a
+ * scale, not once a row and segment (grid_scale.plan). Segment k takes take[first[k] ..
+ * first[k + 1]) in row_range()'s order: the mean at word off_val[level] + idx, weighed
+ * by its cell count (0: a level-0 cell, present unless NaN). */
 struct scale_take {
 	uint32_t idx, count;
 	size_t level;
@@ -825,9 +824,14 @@ struct scale_plan {
 	struct scale_take take[];
 };
 
-static struct scale_plan *scale_plan_new(const struct heat_grid *g, const struct grid_scale *s)
+/* s's plan for g (made again for another shape). */
+static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct grid_scale *s)
 {
-	struct scale_plan *p = xmalloc(sizeof(*p) + s->nc * 2 * g->nlevels * sizeof(p->take[0]));
+	struct scale_plan *p = s->plan;
+	if (p && p->nsteps == g->nsteps && p->nlevels == g->nlevels && p->nc == s->nc && p->ncols == s->ncols)
+		return p;
+	free(p);
+	s->plan = p = xmalloc(sizeof(*p) + s->nc * 2 * g->nlevels * sizeof(p->take[0]));
 	*p = (struct scale_plan){ .nsteps = g->nsteps, .nlevels = g->nlevels, .nc = s->nc, .ncols = s->ncols };
 	uint32_t n = 0;
 	for (size_t k = 0; k < s->nc; k++) {
@@ -850,19 +854,7 @@ static struct scale_plan *scale_plan_new(const struct heat_grid *g, const struct
 	return p;
 }
 
-/* s's plan for g, made (or made again) when it was made for another shape. */
-static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct grid_scale *s)
-{
-	struct scale_plan *p = s->plan;
-	if (!p || p->nsteps != g->nsteps || p->nlevels != g->nlevels || p->nc != s->nc || p->ncols != s->ncols) {
-		free(p);
-		s->plan = p = scale_plan_new(g, s);
-	}
-	return p;
-}
-
-/* row_range()'s mean of segment k through the plan: the same products, summed in the
- * same order. */
+/* row_range()'s mean of segment k through p: the same products in the same order. */
 static bool plan_mean(const struct heat_grid *g, const void *row, const struct scale_plan *p, size_t k, double *mean)
 {
 	double sum = 0;
