@@ -760,6 +760,19 @@ void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t sp
 		worst[x] = NAN;
 }
 
+/* row_range()'s walk up one level: the end blocks [*a, *b) takes into take, how many. */
+static inline size_t level_takes(size_t *a, size_t *b, size_t take[2])
+{
+	size_t nt = 0;
+	if (*a & 1)
+		take[nt++] = (*a)++;
+	if (*b & 1)
+		take[nt++] = --*b;
+	*a /= 2;
+	*b /= 2;
+	return nt;
+}
+
 /* heat_range() over row ri whose words are at row (NULL: a restored row read by
  * chunks): heat_range() and heat_row_scale() alike. Always inlined: in heat_row_scale(),
  * whose row is never NULL (nonnull), the compiler then drops the branches to the chunk
@@ -775,11 +788,7 @@ static inline __attribute__((always_inline)) bool row_range(const struct heat_gr
 	uint64_t cnt = 0;
 	size_t a = k_lo, b = k_hi;
 	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		size_t take[2], nt = 0;
-		if (a & 1)
-			take[nt++] = a++;
-		if (b & 1)
-			take[nt++] = --b;
+		size_t take[2], nt = level_takes(&a, &b, take);
 		for (size_t t = 0; t < nt; t++) {
 			uint32_t c = range_count(g, row, ri, l, take[t]);
 			if (!c)
@@ -791,8 +800,6 @@ static inline __attribute__((always_inline)) bool row_range(const struct heat_gr
 				w = wo;
 			cnt += c;
 		}
-		a /= 2;
-		b /= 2;
 	}
 	if (cnt == 0)
 		return false;
@@ -809,30 +816,28 @@ bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, 
 	return row_range(g, g->row[ri], ri, k_lo, k_hi, mean, worst);
 }
 
-/* The blocks row_range() takes for each segment of a colour scale over a dense grid:
- * they depend on the grid's shape only, so heat_row_scale() walks the pyramid once a
- * scale, not once a row and segment (grid_scale.plan). Segment k takes take[first[k] ..
- * first[k + 1]) in row_range()'s order: the mean at word off_val[level] + idx, weighed
- * by its cell count (0: a level-0 cell, present unless NaN). */
+/* The blocks row_range() takes for each segment of a dense grid's colour scale depend on
+ * its shape only: heat_row_scale() plans them once a scale (grid_scale.plan). Segment k
+ * takes take[first[k] .. first[k + 1]) in row_range()'s order: the mean at word
+ * off_val[level] + idx, weighed by its count (0: a level-0 cell, present unless NaN). */
 struct scale_take {
 	uint32_t idx, count;
 	size_t level;
 };
 struct scale_plan {
-	size_t nsteps, nlevels, nc, ncols;
+	size_t nsteps, nlevels, ncols;   /* its shape (nc follows ncols); another: made again */
 	uint32_t first[65];       /* grid_scale_init: nc <= 64 */
 	struct scale_take take[];
 };
 
-/* s's plan for g (made again for another shape). */
 static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct grid_scale *s)
 {
 	struct scale_plan *p = s->plan;
-	if (p && p->nsteps == g->nsteps && p->nlevels == g->nlevels && p->nc == s->nc && p->ncols == s->ncols)
+	if (p && p->nsteps == g->nsteps && p->nlevels == g->nlevels && p->ncols == s->ncols)
 		return p;
 	free(p);
 	s->plan = p = xmalloc(sizeof(*p) + s->nc * 2 * g->nlevels * sizeof(p->take[0]));
-	*p = (struct scale_plan){ .nsteps = g->nsteps, .nlevels = g->nlevels, .nc = s->nc, .ncols = s->ncols };
+	*p = (struct scale_plan){ .nsteps = g->nsteps, .nlevels = g->nlevels, .ncols = s->ncols };
 	uint32_t n = 0;
 	for (size_t k = 0; k < s->nc; k++) {
 		size_t a, b;
@@ -840,12 +845,8 @@ static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct 
 		if (b > g->nsteps)
 			b = g->nsteps;
 		p->first[k] = n;
-		for (size_t l = 0; a < b && l < g->nlevels; l++, a /= 2, b /= 2) {
-			size_t take[2], nt = 0;
-			if (a & 1)
-				take[nt++] = a++;
-			if (b & 1)
-				take[nt++] = --b;
+		for (size_t l = 0; a < b && l < g->nlevels; l++) {
+			size_t take[2], nt = level_takes(&a, &b, take);
 			for (size_t t = 0; t < nt; t++) /* range_count() of a dense grid */
 				p->take[n++] = (struct scale_take){ (uint32_t)take[t], l ? range_count(g, NULL, 0, l, take[t]) : 0, l };
 		}
@@ -868,10 +869,9 @@ static bool plan_mean(const struct heat_grid *g, const void *row, const struct s
 		sum += v * c;
 		cnt += c;
 	}
-	if (cnt == 0)
-		return false;
-	*mean = sum / (double)cnt;
-	return true;
+	if (cnt)
+		*mean = sum / (double)cnt;
+	return cnt != 0;
 }
 
 void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
