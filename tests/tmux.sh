@@ -10,7 +10,8 @@
 #   wait_re REGEX                     until the session matches the extended regex
 #   wait_gone TEXT                    until the session no longer shows TEXT
 #   wait_until 'SHELL CONDITION' [S]  until the condition holds (evaluated after each
-#                                     capture, so it may read DIR/screen)
+#                                     capture, so it may read DIR/screen), then until
+#                                     the screen settles (wait_settle)
 #   snap                              capture the session into DIR/screen now
 # Following a running job (tests/ui/follow*_tmux.sh):
 #   follow_start DIR HISTORY STOP     DIR made afresh and entered; a session f (140x30);
@@ -45,11 +46,27 @@ wait_until() {
 	i=0
 	while [ $i -lt $((${2:-${TSCOPE_WAIT:-30}} * 10)) ]; do
 		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
-		eval "$1" && return 0
+		eval "$1" && { wait_settle "$1"; return 0; }
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
+}
+# The condition holds on DIR/screen, but tmux reads a big frame from the pty in pieces:
+# the capture may be a frame half drawn (an overlay's title without its list). Capture
+# again until two captures agree (five more at most), and leave in DIR/screen the last
+# capture on which the condition still holds.
+wait_settle() {
+	cp "$tmux_screen" "$tmux_screen.ok"
+	settle=0
+	while [ $settle -lt 5 ]; do
+		sleep 0.05
+		T capture-pane -p -t "$tmux_session" >"$tmux_screen" 2>/dev/null
+		cmp -s "$tmux_screen" "$tmux_screen.ok" && break
+		eval "$1" && cp "$tmux_screen" "$tmux_screen.ok"
+		settle=$((settle + 1))
+	done
+	mv "$tmux_screen.ok" "$tmux_screen"
 }
 wait_for() {
 	wait_text=$1
