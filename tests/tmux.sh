@@ -25,7 +25,8 @@
 #                                     exit.txt
 # Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30; wait_re
 # 60: follow mode's polls go at a writer's pace): a loaded machine is slow, and a
-# passing test never waits that long. Never a fixed sleep.
+# passing test never waits that long. Never a fixed sleep. A wait that runs out says what
+# it waited for on stderr ("# timed out waiting for: ..."), in the script's log.
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -50,6 +51,10 @@ wait_until() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	case $1 in
+	*wait_text*) echo "# timed out waiting for: $1 (wait_text: $wait_text)" >&2 ;;
+	*) echo "# timed out waiting for: $1" >&2 ;;
+	esac
 	return 1
 }
 # The condition holds on DIR/screen, but tmux reads a big frame from the pty in pieces:

@@ -69,14 +69,14 @@ tap_check "a click on a heatmap cell selects that rank and step bucket" 'wait_fo
 mouse 40 "$y9"
 tap_check "a second click on it opens the cell (rank 9's steps)" 'wait_for "rank 9 (10 of 16)"'
 T send-keys -t h q
-wait_for "compute: cols ="
+wait_for "steps/col (worst)  scale median"
 # a double click (both presses in one read when the explorer is busy) opens at once
 y3=$(awk 'substr($0, 1, 6) ~ /^ +3 $/ { print NR; exit }' "$work/screen")
 mouse 60 "$y3"
 mouse 60 "$y3"
 tap_check "a double click on a heatmap cell opens it (rank 3's steps)" 'wait_for "rank 3 (4 of 16)"'
 T send-keys -t h q
-wait_for "compute: cols ="
+wait_for "steps/col (worst)  scale median"
 
 # q: a drill-down closes, then q quits at the top; Q from an overlay
 T send-keys -t h n

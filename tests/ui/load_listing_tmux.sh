@@ -36,7 +36,7 @@ wait_for "rc="
 tap_check "q cancels a load whose listing goes on (status 0)" \
 	'grep -q "tscope-tui: load cancelled" "$scr" && grep -q "^rc=0" "$scr"'
 T send-keys -t listing "clear; TSCOPE_LIST_DELAY_MS=150 '$TSCOPE_BIN' --tui --no-index --jobs 1 run; sh after.sh \$?" Enter
-wait_re "rank +0 +[0-9]"
+wait_for "rank 0  step "
 tap_check "a listing that ends after the parse: the explorer opens on the loaded run" \
 	'! grep -q "loading run" "$scr" && grep -q "demo-ddp" "$scr"'
 T send-keys -t listing Q

@@ -112,8 +112,10 @@ n=$(($(count "$work/ui.count") - 30))
 rm -f "$work/exit.txt" "$work/stty.after"
 T send-keys -t sig "TSCOPE_FAIL_ALLOC=$n '$F' '$demo' 2> oom.err; echo EXIT=\$? > exit.txt; stty -a > stty.after" Enter
 # The failing session does more than the counted one (every pane twice), so the number of
-# frames drawn while idle cannot keep it short of allocation n.
-wait_for "Heatmap" >/dev/null && T send-keys -t sig 6 1 2 3 4 5 6 1 2 3 4 5 6 q
+# frames drawn while idle cannot keep it short of allocation n; the findings computed while
+# idle may reach it first (the explorer gone before a capture shows its screen).
+wait_until '[ -s "$work/exit.txt" ] || grep -q Heatmap "$tmux_screen"' >/dev/null
+[ -s "$work/exit.txt" ] || T send-keys -t sig 6 1 2 3 4 5 6 1 2 3 4 5 6 q
 wait_exit
 tap_check "out of memory in the explorer (allocation $n): exit 1 with the message" \
 	'grep -q "EXIT=1" "$work/exit.txt" && grep -q "out of memory: [0-9]* bytes" "$work/oom.err"'
