@@ -134,6 +134,13 @@ static bool loader_selected(const struct loader *l, const struct opts *o)
 	return !o || !o->format || strcmp(o->format, l->name) == 0;
 }
 
+void run_source_records(struct run *run, size_t idx, size_t records)
+{
+	pthread_mutex_lock(&run->lock);
+	run->src[idx].records = records;
+	pthread_mutex_unlock(&run->lock);
+}
+
 void run_source_progress(struct run *run, size_t idx, long long bytes, long long consumed, long lines)
 {
 	pthread_mutex_lock(&run->lock);

@@ -11,11 +11,11 @@
  * invalidated only by a reload or by follow mode growing the run (run_changed()).
  *
  * Threading: run_open() runs loaders, which may use worker threads;
- * run_add_source()/run_source_done() and diag_add() are the only calls they make
- * concurrently. After run_open() returns, the run changes only on the thread that reads
- * it, between frames: model commands (struct model_cmd: `:objective`, `:constraint`
- * re-rank the sweep) and follow mode (model/steps/follow.h) growing it; run_changed()
- * then drops what depended on the old data. */
+ * run_add_source()/run_source_records()/run_source_done() and diag_add() are the only
+ * calls they make concurrently. After run_open() returns, the run changes only on the
+ * thread that reads it, between frames: model commands (struct model_cmd: `:objective`,
+ * `:constraint` re-rank the sweep) and follow mode (model/steps/follow.h) growing it;
+ * run_changed() then drops what depended on the old data. */
 #ifndef MODEL_RUN_H
 #define MODEL_RUN_H
 
@@ -142,6 +142,9 @@ size_t run_add_source(struct run *run, const char *path, const char *format, int
 		      long long bytes);
 void run_source_done(struct run *run, size_t idx, size_t records, size_t skipped, int err,
 		     bool partial);
+/* Records loaded so far while a source is read (the loading screen counts them); the
+ * count run_source_done() gives is the final one. Thread-safe. */
+void run_source_records(struct run *run, size_t idx, size_t records);
 /* Line-oriented sources: file size now, bytes and lines consumed (follow resumes there). */
 void run_source_progress(struct run *run, size_t idx, long long bytes, long long consumed, long lines);
 /* The run's data changed (follow mode appended or reloaded): drop the memoized

@@ -441,7 +441,10 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		size_t end = len + (size_t)got;
 		if (t->line == 0 && t->size > 0)
 			reserve_from_sample(t, buf + lead, end);
+		size_t had = t->records;
 		size_t used = feed_complete(t, buf + lead, end);
+		if (t->records != had)
+			run_source_records(t->ctx->run, t->src, t->records);
 		t->offset += (long long)used;
 		len = end - used;
 		size_t to = (size_t)t->offset % READ_PAGE;   /* the pending line's place */
