@@ -185,6 +185,13 @@ void findings_progress_drop(struct run *run, struct findings_progress *p)
 	*p = (struct findings_progress){ 0 };
 }
 
+const char *findings_unjudged(const struct run *run)
+{
+	if (registry_has_records(run))
+		return NULL;
+	return "not judged: no step record, trace event or other record in this run (Sources lists every file read)";
+}
+
 const char *severity_name(enum severity s)
 {
 	return s == SEV_HIGH ? "high" : s == SEV_MED ? "med" : "low";

@@ -119,6 +119,9 @@ void findings_compute(struct run *run, struct finding_list *out);
 bool findings_compute_step(struct run *run, struct finding_list *out, struct findings_progress *p);
 /* Free what a findings_compute_step() sequence left part way and zero p. */
 void findings_progress_drop(struct run *run, struct findings_progress *p);
+/* Why an empty findings list of run is no verdict (static text), or NULL when some
+ * family had records for the rules to judge (registry_has_records). */
+const char *findings_unjudged(const struct run *run);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

@@ -139,6 +139,17 @@ bool registry_has_data(const struct run *run)
 	return false;
 }
 
+bool registry_has_records(const struct run *run)
+{
+	for (size_t s = 0; s < registry_count; s++) {
+		bool (*has)(const struct run *) = registry[s]->has_records ? registry[s]->has_records
+									     : registry[s]->has_data;
+		if (has && has(run))
+			return true;
+	}
+	return false;
+}
+
 void registry_summary(struct run *run, struct summary *out)
 {
 	out->n = 0;

@@ -104,6 +104,9 @@ struct subsystem {
 	void (*finalize)(struct run *run);
 	/* This family found data in the run (run_is_empty() is false when any did). */
 	bool (*has_data)(const struct run *run);
+	/* This family has records its rules judge (NULL: has_data). A step model read from
+	 * run.json files alone has data (the Overview shows them) and nothing to judge. */
+	bool (*has_records)(const struct run *run);
 	/* Append this family's headline lines (nothing when it has no data). The Overview
 	 * pane and the --print headline both show exactly these lines, in registry order.
 	 * Must be cheap enough for a frame after the first call (memoize analyses). */
@@ -156,6 +159,9 @@ void **registry_slot(struct run *run, const struct subsystem *sub);
 void registry_finalize(struct run *run);
 /* True when some subsystem has data. */
 bool registry_has_data(const struct run *run);
+/* True when some family has records for its rules (has_records, else has_data): when
+ * false, an empty findings list is no verdict (findings_unjudged()). */
+bool registry_has_records(const struct run *run);
 /* Every subsystem's summary lines, in registry order. */
 void registry_summary(struct run *run, struct summary *out);
 

@@ -162,8 +162,10 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 		draw_text(y, x, 5, severity_label(f->severity), i == p->lc.sel ? ROLE_SELECTED : sev);
 		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
 	}
+	const char *why = fl->n || app->run->refused ? NULL : findings_unjudged(app->run);
 	if (!fl->n)
-		draw_text(y, x, w, app->run->refused ? "not analysed: the input was refused (above)" : "no findings",
+		draw_text(y, x, w,
+			  app->run->refused ? "not analysed: the input was refused (above)" : why ? why : "no findings",
 			  ROLE_DIM);
 }
 

@@ -277,6 +277,12 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	draw_fmt(y++, body->x + 1, body->w - 2, ROLE_HEADER, "rank %d (%zu of %zu)  %zu records%s  j/k:rank h/l:step +/-:zoom H/L:pan",
 		 steps_rank_id(p->m, p->ri), p->ri + 1, steps_nranks(p->m), nrec(p),
 		 p->spc > 1 ? "  (per column: mean phases, max of each series)" : "");
+	if (!nrec(p)) { /* an empty chart would draw a 0 s axis */
+		draw_text(y + 1, body->x + 2, body->w - 4,
+			  "no step records for this rank: its steps.jsonl is missing, empty or has no valid line (see Sources)",
+			  ROLE_DIM);
+		return;
+	}
 	int chart_h = body->h - 4 - SP_SERIES;
 	struct rect chart = { y, body->x, chart_h, p->w + SP_LABEL_W };
 	draw_chart(p, app, &chart);

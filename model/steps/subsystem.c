@@ -63,6 +63,15 @@ static bool steps_has_data(const struct run *run)
 	return run->steps != NULL;
 }
 
+/* Some rank has a step record (run.json alone gives a model, not records). */
+static bool steps_has_records(const struct run *run)
+{
+	for (size_t ri = 0; run->steps && ri < steps_nranks(run->steps); ri++)
+		if (steps_nrecords(run->steps, ri))
+			return true;
+	return false;
+}
+
 static void summary_distributed(struct run *run, struct summary *out)
 {
 	const struct distributed *d = analysis_distributed(run);
@@ -133,7 +142,9 @@ static void summary_coverage(const struct steps_model *m, const struct steps_met
 			hi = b > hi ? b : hi;
 		}
 	}
-	if (meta->has_nsteps) /* steps before the first are warmup (pytscope does not write them) */
+	if (meta->has_nsteps && lo < 0)
+		summary_add(out, TONE_WARN, "steps found", "none of run.json n_steps %ld", meta->n_steps);
+	else if (meta->has_nsteps) /* steps before the first are warmup (pytscope does not write them) */
 		summary_add(out, hi + 1 >= meta->n_steps ? TONE_NORMAL : TONE_WARN, "steps found",
 			    "%ld-%ld (%zu distinct) of run.json n_steps %ld%s", lo, hi, steps_nunion(m), meta->n_steps,
 			    hi + 1 < meta->n_steps ? ": the last ones are missing" : "");
@@ -199,8 +210,11 @@ static void steps_summary(struct run *run, struct summary *out)
 		return;
 	}
 	summary_add(out, TONE_NORMAL, "ranks", "%zu", steps_nranks(m));
-	summary_add(out, TONE_NORMAL, "steps", "%zu aligned across ranks, %zu distinct", steps_naligned(m),
-		    steps_nunion(m));
+	if (steps_has_records(run))
+		summary_add(out, TONE_NORMAL, "steps", "%zu aligned across ranks, %zu distinct", steps_naligned(m),
+			    steps_nunion(m));
+	else
+		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
 	if (meta->present)
 		summary_coverage(m, meta, out);
@@ -232,6 +246,7 @@ const struct subsystem sub_steps = {
 	.ntabs = ARRAY_LEN(steps_tabs),
 	.finalize = steps_fin,
 	.has_data = steps_has_data,
+	.has_records = steps_has_records,
 	.summary = steps_summary,
 	.free = steps_free,
 };

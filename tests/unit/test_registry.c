@@ -2,10 +2,18 @@
 /* test_registry.c: the subsystem contract (model/registry.h): every family registered
  * once with unique tab keys, loader, view and command names; tabs in key order with the
  * conditional Sweep tab; grids and model commands found by name; finalize/has_data
- * through run_open()/run_is_empty(); summary lines sanitized and in registry order. */
+ * through run_open()/run_is_empty(); has_records and findings_unjudged() (a run of
+ * run.json files alone: data, nothing judged); summary lines sanitized and in registry
+ * order. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/findings.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/table.h"
 #include "tests/tap.h"
 
 static void test_unique_names(void)
@@ -97,6 +105,71 @@ static void test_run_contract(void)
 	run_free(run);
 }
 
+static const char *summary_text(const struct summary *s, const char *key)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->line[i].key, key) == 0)
+			return s->line[i].text;
+	return "";
+}
+
+/* A pytscope run dir of two ranks with run.json (n_steps 205) and no steps.jsonl. */
+static void write_meta_only_run(const char *dir)
+{
+	for (int r = 0; r < 2; r++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/rank%d/run.json", dir, r);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return;
+		fprintf(f, "{\"name\": \"ddp\", \"config\": {}, \"rank\": %d, \"world_size\": 2, "
+			   "\"n_steps\": 205}\n", r);
+		fclose(f);
+	}
+}
+
+static void test_records_contract(void)
+{
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	const char *demo[] = { "testdata/demo" };
+	struct run *run = run_open(demo, 1, &o, NULL);
+	ok(registry_has_records(run) && !findings_unjudged(run), "the demo run has records: its findings are a verdict");
+	run_free(run);
+	char dir[] = "/tmp/tscope-registry.XXXXXX";
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	write_meta_only_run(dir);
+	const char *meta_only[] = { dir };
+	run = run_open(meta_only, 1, &o, NULL);
+	ok(!run_is_empty(run) && !registry_has_records(run), "run.json alone: data (the explorer opens), no records");
+	const char *why = findings_unjudged(run);
+	ok(why && strstr(why, "not judged"), "an empty findings list there is no verdict: %s", why ? why : "NULL");
+	char err[256] = "";
+	struct table *t = registry_view("findings")->build(run, err, sizeof(err));
+	ok(!t && strstr(err, "not judged"), "the findings view says so instead of an empty table (%s)", err);
+	if (t)
+		table_free(t);
+	struct summary s;
+	registry_summary(run, &s);
+	is_str(summary_text(&s, "steps"), "none: no rank has a step record (Sources lists what was read)",
+	       "the steps line says none, not 0 aligned");
+	is_str(summary_text(&s, "steps found"), "none of run.json n_steps 205", "no -1--1 span");
+	run_free(run);
+	for (int r = 0; r < 2; r++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/rank%d/run.json", dir, r);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		rmdir(path);
+	}
+	rmdir(dir);
+}
+
 static void test_summary_add(void)
 {
 	struct summary s = { .n = 0 };
@@ -114,6 +187,7 @@ int main(void)
 	test_lookups();
 	test_tabs();
 	test_run_contract();
+	test_records_contract();
 	test_summary_add();
 	return tap_done();
 }

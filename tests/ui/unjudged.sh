@@ -1,0 +1,43 @@
+#!/bin/sh
+# unjudged.sh: a run of run.json files without a step record (pytscope wrote no
+# steps.jsonl) opens in the explorer, and nothing claims a verdict: the Overview says
+# the steps are none (not "0 aligned", not a "-1--1" span) and that nothing was judged
+# (not "no findings"), the Findings tab and `--export findings` say why instead of an
+# empty list, the Steps pane says the rank has no records (no 0 s axis); a run with
+# records keeps its findings (headless, scripted keys).
+set -u
+BIN=${TSCOPE_BIN:?}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TMP" || exit 1
+RUN="$TMP/meta_only"
+for r in 0 1; do
+	mkdir -p "$RUN/rank$r"
+	printf '{"name": "ddp", "config": {}, "rank": %d, "world_size": 2, "n_steps": 205}\n' "$r" \
+		>"$RUN/rank$r/run.json"
+done
+printf '1\n:dump %s\n6\n:dump %s\n4\n:dump %s\nq\n' "$TMP/ov.txt" "$TMP/fi.txt" "$TMP/st.txt" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=30 COLUMNS=140 "$BIN" --tui "$RUN" >/dev/null 2>"$TMP/err"
+tap_rc $? "the explorer opens a run of run.json files alone and exits 0"
+tap_check "Overview: steps none, no rank has a step record" \
+	'grep -q "steps  *none: no rank has a step record" "$TMP/ov.txt"'
+tap_check "Overview: steps found none of run.json n_steps (no -1--1 span)" \
+	'grep -q "steps found  *none of run.json n_steps 205" "$TMP/ov.txt" && ! grep -q -- "-1--1" "$TMP/ov.txt"'
+tap_check "Overview: findings not judged, not \"no findings\"" \
+	'grep -q "not judged: no step record" "$TMP/ov.txt" && ! grep -q "no findings" "$TMP/ov.txt"'
+tap_check "Findings tab: why nothing was judged, not an empty table" \
+	'grep -q "findings: not judged: no step record" "$TMP/fi.txt" && ! grep -q "no rows" "$TMP/fi.txt"'
+tap_check "Steps pane: the rank has no step records (no 0 s axis)" \
+	'grep -q "no step records for this rank" "$TMP/st.txt" && ! grep -q "^0 s" "$TMP/st.txt"'
+"$BIN" --export findings "$RUN" >"$TMP/f.csv" 2>"$TMP/f.err"
+rc=$?
+tap_check "--export findings fails (exit 1) and says why" \
+	'[ "$rc" -eq 1 ] && [ ! -s "$TMP/f.csv" ] && grep -q "not judged: no step record" "$TMP/f.err"'
+"$BIN" --export all -o "$TMP/all" "$RUN" >/dev/null 2>&1
+tap_rc $? "--export all still writes what there is"
+tap_check "and writes no findings.csv" '[ -f "$TMP/all/sources.csv" ] && [ ! -f "$TMP/all/findings.csv" ]'
+"$BIN" --export findings "$TSCOPE_ROOT/testdata/demo" >"$TMP/demo.csv" 2>/dev/null
+rc=$?
+tap_check "a run with records still exports its findings" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/demo.csv")" -gt 1 ]'
+tap_plan
