@@ -72,11 +72,52 @@ static bool steps_has_records(const struct run *run)
 	return false;
 }
 
+/* Rank ids for a summary line: the first ID_LIST_MAX, then ", ...". */
+#define ID_LIST_MAX 12
+struct id_list {
+	char text[SUMMARY_TEXT];
+	size_t used, n;
+};
+
+static void id_list_add(struct id_list *l, long id)
+{
+	if (l->n++ < ID_LIST_MAX && l->used < sizeof(l->text))
+		l->used += (size_t)snprintf(l->text + l->used, sizeof(l->text) - l->used, "%s%ld", l->n > 1 ? ", " : "",
+					    id);
+}
+
+static const char *id_list_more(const struct id_list *l)
+{
+	return l->n > ID_LIST_MAX ? ", ..." : "";
+}
+
+/* Why there is no distributed analysis of two ranks or more: no step is on every rank,
+ * most often because some ranks have no step record at all (a rank that died before its
+ * first step). pytscope says nothing then; the report and the Overview say so. */
+static void summary_not_distributed(const struct run *run, struct summary *out)
+{
+	const struct steps_model *m = run->steps;
+	if (steps_nranks(m) < 2 || steps_naligned(m) || !steps_has_records(run))
+		return;
+	struct id_list empty = { .n = 0 };
+	for (size_t ri = 0; ri < steps_nranks(m); ri++)
+		if (!steps_nrecords(m, ri))
+			id_list_add(&empty, steps_rank_id(m, ri));
+	if (empty.n)
+		summary_add(out, TONE_WARN, "stragglers",
+			    "not judged: rank%s %s%s ha%s no step record, so no step is on every rank (--ranks leaves "
+			    "ranks out)", empty.n > 1 ? "s" : "", empty.text, id_list_more(&empty), empty.n > 1 ? "ve" : "s");
+	else
+		summary_add(out, TONE_WARN, "stragglers", "not judged: no step number is on every rank");
+}
+
 static void summary_distributed(struct run *run, struct summary *out)
 {
 	const struct distributed *d = analysis_distributed(run);
-	if (!d)
+	if (!d) {
+		summary_not_distributed(run, out);
 		return;
+	}
 	char wall[32], step[32];
 	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned steps)",
 		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
@@ -121,15 +162,13 @@ static void summary_coverage(const struct steps_model *m, const struct steps_met
 	if (!meta->has_world) {
 		summary_add(out, TONE_NORMAL, "coverage", "%zu ranks; world_size n/a (not in run.json)", n);
 	} else {
-		char missing[SUMMARY_TEXT] = "";
-		size_t used = 0, nmiss = 0;
+		struct id_list missing = { .n = 0 };
 		for (long r = 0; r < meta->world_size && r < 1000000; r++)
-			if (steps_rank_index(m, (int)r) < 0 && nmiss++ < 12 && used < sizeof(missing))
-				used += (size_t)snprintf(missing + used, sizeof(missing) - used, "%s%ld", nmiss > 1 ? ", " : "",
-							  r);
-		if (nmiss)
+			if (steps_rank_index(m, (int)r) < 0)
+				id_list_add(&missing, r);
+		if (missing.n)
 			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size); missing %s%s", n,
-				    meta->world_size, missing, nmiss > 12 ? ", ..." : "");
+				    meta->world_size, missing.text, id_list_more(&missing));
 		else
 			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (world_size %ld)", meta->world_size,
 				    meta->world_size);

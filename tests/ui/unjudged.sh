@@ -4,7 +4,9 @@
 # the steps are none (not "0 aligned", not a "-1--1" span) and that nothing was judged
 # (not "no findings"), the Findings tab and `--export findings` say why instead of an
 # empty list, the Steps pane says the rank has no records (no 0 s axis); a run with
-# records keeps its findings (headless, scripted keys).
+# records keeps its findings (headless, scripted keys). A run in which some ranks have
+# no step record, or whose ranks share no step, says the stragglers were not judged and
+# why, where it said nothing (pytscope's report, --compat pytscope, still says nothing).
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -40,4 +42,32 @@ tap_check "and writes no findings.csv" '[ -f "$TMP/all/sources.csv" ] && [ ! -f 
 rc=$?
 tap_check "a run with records still exports its findings" \
 	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/demo.csv")" -gt 1 ]'
+
+PART="$TMP/part"
+mkdir -p "$PART"
+cp -r "$TSCOPE_ROOT/testdata/demo/rank0" "$TSCOPE_ROOT/testdata/demo/rank1" "$TSCOPE_ROOT/testdata/demo/rank2" "$PART/"
+: >"$PART/rank2/steps.jsonl"
+mkdir -p "$PART/rank3" && cp "$TSCOPE_ROOT/testdata/demo/rank3/run.json" "$PART/rank3/"
+"$BIN" --print --color never "$PART" >"$TMP/part.txt" 2>/dev/null
+tap_check "ranks without a step record: the stragglers are not judged, and the ranks named" \
+	'grep -q "stragglers  *not judged: ranks 2, 3 have no step record, so no step is on every rank" "$TMP/part.txt"'
+"$BIN" --print --compat pytscope "$PART" >"$TMP/part_compat.txt" 2>/dev/null
+tap_check "--compat pytscope keeps pytscope's report (no headline)" '! grep -q "not judged" "$TMP/part_compat.txt"'
+printf '1\n:dump %s\nq\n' "$TMP/part_ov.txt" >"$TMP/keys2"
+TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=30 COLUMNS=160 "$BIN" --tui "$PART" >/dev/null 2>&1
+tap_check "the Overview says the same" 'grep -q "stragglers  *not judged: ranks 2, 3 have" "$TMP/part_ov.txt"'
+"$BIN" --print --color never --ranks 0-1 "$PART" >"$TMP/part01.txt" 2>/dev/null
+tap_check "--ranks 0-1 leaves them out and judges the rest" \
+	'grep -q "stragglers  *none" "$TMP/part01.txt"'
+
+DISJ="$TMP/disjoint"
+for r in 0 1; do
+	mkdir -p "$DISJ/rank$r"
+	for k in 0 1; do
+		printf '{"step": %d, "phases": {"forward": 0.01, "comm": 0.002}}\n' $((r * 2 + k))
+	done >"$DISJ/rank$r/steps.jsonl"
+done
+"$BIN" --print --color never "$DISJ" >"$TMP/disj.txt" 2>/dev/null
+tap_check "ranks whose steps do not overlap: not judged, no step on every rank" \
+	'grep -q "stragglers  *not judged: no step number is on every rank" "$TMP/disj.txt"'
 tap_plan
