@@ -26,7 +26,7 @@
 # Every wait polls ten times a second for up to TSCOPE_WAIT seconds (default 30; wait_re
 # 60: follow mode's polls go at a writer's pace): a loaded machine is slow, and a
 # passing test never waits that long. Never a fixed sleep. A wait that runs out says what
-# it waited for on stderr ("# timed out waiting for: ..."), in the script's log.
+# it waited for on stderr ("# timed out waiting for: ..."), then the screen it saw last.
 tmux_start() {
 	if ! command -v tmux >/dev/null 2>&1; then
 		tap_skip "tmux is not installed"
@@ -55,6 +55,7 @@ wait_until() {
 	*wait_text*) echo "# timed out waiting for: $1 (wait_text: $wait_text)" >&2 ;;
 	*) echo "# timed out waiting for: $1" >&2 ;;
 	esac
+	sed 's/^/# | /' "$tmux_screen" >&2   # the screen it saw last, for the log
 	return 1
 }
 # The condition holds on DIR/screen, but tmux reads a big frame from the pty in pieces:

@@ -115,18 +115,22 @@ static void head_lines(struct app *app, struct summary *s)
 		unreadable += run->src[i].err != 0;
 		partial += run->src[i].partial;
 	}
-	size_t nerr = 0, nwarn = 0;
+	size_t nerr = 0, nwarn = 0, ninfo = 0;
 	for (size_t i = 0; i < run->diags.n; i++) {
 		nerr += run->diags.v[i].level == DIAG_ERROR;
 		nwarn += run->diags.v[i].level == DIAG_WARN;
+		ninfo += run->diags.v[i].level == DIAG_INFO;
 	}
+	char notes[48] = ""; /* e.g. a rank dir without steps.jsonl: Sources lists them */
+	if (ninfo)
+		snprintf(notes, sizeof(notes), ", %zu note%s", ninfo, ninfo > 1 ? "s" : "");
 	s->n = 0;
 	summary_add(s, TONE_NORMAL, "run", "%s", run->name ? run->name : "-");
 	summary_add(s, TONE_NORMAL, "path", "%s", run->path ? run->path : "-");
 	summary_add(s, TONE_NORMAL, "sources", "%zu files, %zu records loaded", run->nsrc, rec);
 	summary_add(s, skipped || unreadable || nerr ? TONE_WARN : TONE_GOOD, "data quality",
-		    "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s", skipped, unreadable,
-		    partial, nerr, nwarn, run->diags.dropped ? " (more dropped)" : "");
+		    "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s%s", skipped, unreadable,
+		    partial, nerr, nwarn, notes, run->diags.dropped ? " (more dropped)" : "");
 }
 
 static int draw_lines(const struct summary *s, int y, int x, int w)
