@@ -97,12 +97,14 @@ static const char *id_list_more(const struct id_list *l)
 static void summary_not_distributed(const struct run *run, struct summary *out)
 {
 	const struct steps_model *m = run->steps;
-	if (steps_nranks(m) < 2 || steps_naligned(m) || !steps_has_records(run))
+	if (steps_nranks(m) < 2 || steps_naligned(m))
 		return;
 	struct id_list empty = { .n = 0 };
 	for (size_t ri = 0; ri < steps_nranks(m); ri++)
 		if (!steps_nrecords(m, ri))
 			id_list_add(&empty, steps_rank_id(m, ri));
+	if (empty.n == steps_nranks(m)) /* no record at all: the steps line says none */
+		return;
 	if (empty.n)
 		summary_add(out, TONE_WARN, "stragglers",
 			    "not judged: rank%s %s%s ha%s no step record, so no step is on every rank (--ranks leaves "
