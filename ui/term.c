@@ -247,8 +247,9 @@ bool term_mouse(bool on)
 	if (!screen)
 		return false;
 	mmask_t want = on ? BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED : 0;
-	mmask_t got = 0;
-	mousemask(want, &got);
+	/* the result is what the terminal will report (the second argument would be the
+	 * mask before this call) */
+	mmask_t got = mousemask(want, NULL);
 	mouseinterval(0);   /* presses at once, no click-detection delay */
 	return on && got != 0;
 }

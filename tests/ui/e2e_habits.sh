@@ -5,10 +5,11 @@
 # an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
 # name (n next, Esc ends) and in the heatmap jumps to a rank, a click on a tab switches
 # pane and a click on a heatmap cell selects it (a second click opens it), y sends OSC
-# 52 (tmux's buffer receives it), the v list shows only views with data, the last pane,
-# sort, filter and v tabs come back under $XDG_STATE_HOME, a folder of runs opens a
-# picker and q in a run opened from it returns to it. Every wait polls the screen until
-# what it expects shows (tests/tmux.sh), never a fixed sleep. Skips without tmux.
+# 52 (tmux's buffer receives it), T turns mouse reporting off and on (tmux's pane
+# flags), the v list shows only views with data, the last pane, sort, filter and v tabs
+# come back under $XDG_STATE_HOME, a folder of runs opens a picker and q in a run opened
+# from it returns to it. Every wait polls the screen until what it expects shows
+# (tests/tmux.sh), never a fixed sleep. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -112,6 +113,13 @@ T send-keys -t h C-d
 tap_check "C-d moves half a page down" 'wait_for "sources  row 17/32"'
 T send-keys -t h C-u
 tap_check "C-u moves half a page up" 'wait_for "sources  row 1/32"'
+# T gives the terminal's text selection back (reporting is on at start), T again takes it
+mouse_flags() { T display -p -t h '#{mouse_standard_flag}#{mouse_sgr_flag}'; }
+tap_check "mouse reporting is on at start (tmux's pane flags)" '[ "$(mouse_flags)" = 11 ]'
+T send-keys -t h T
+tap_check "the first T turns mouse reporting off" 'wait_for "mouse off: the terminal selects" && [ "$(mouse_flags)" = 00 ]'
+T send-keys -t h T
+tap_check "T again turns it back on" 'wait_for "mouse on: click tabs" && [ "$(mouse_flags)" = 11 ]'
 # v lists only views with data: no trace views on a step run
 T send-keys -t h v
 wait_for "Views with data"
