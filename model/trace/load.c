@@ -142,6 +142,36 @@ static void discover(const char *path, struct pathvec *out, bool explicit, const
 	index_shard_dirs_free(&sd);
 }
 
+/* pytscope's trace is a run dir's only trace read (discover): the other trace files
+ * there and in its rank* / worker* directories are named in a note, not dropped
+ * silently. */
+static void note_unread(struct run *run, const char *dir)
+{
+	char *taken = is_dir(dir) ? pytscope_trace(dir) : NULL;
+	if (!taken)
+		return;
+	struct pathvec pv = { 0 };
+	scan_dir(dir, &pv, 0, NULL);
+	char names[256] = "";
+	size_t n = 0, used = 0;
+	for (size_t i = 0; i < pv.n; i++) {
+		if (strcmp(pv.v[i], taken) == 0)
+			continue;
+		const char *rel = pv.v[i] + strlen(dir) + 1; /* scan_dir's paths are dir/... */
+		if (n < 3 && used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", n ? ", " : "", rel);
+		n++;
+	}
+	if (n)
+		diag_add(&run->diags, DIAG_INFO, taken, -1, -1, -1,
+			 "%zu other trace file%s here not read (%s%s): a run dir's %s is its trace (pytscope's "
+			 "rule); open %s alone, or attach it with --trace",
+			 n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "", strrchr(taken, '/') + 1,
+			 n == 1 ? "it" : "them");
+	pathvec_free(&pv);
+	free(taken);
+}
+
 void trace_list_files(const char *path, char ***files, size_t *n)
 {
 	struct pathvec pv = { 0 };
@@ -869,6 +899,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 			discover(o->trace_paths[i], &files, true, NULL);
 	} else {
 		discover(path, &files, true, o);
+		note_unread(run, path);
 		indexed = trace_index_usable(run, path);
 	}
 	if (indexed && o && o->shard_n)

@@ -3,8 +3,9 @@
 # merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with an
 # unrelated trace beside its rank dirs, a sweep next to a training run, a trace of a rank
 # the step logs lack are refused with exit 1, what was found and how to open one; a run
-# dir with its own trace.json is the documented combination; the same PATH twice counts
-# once; --format picks one run of a mixed folder.
+# dir with its own trace.json is the documented combination, and the trace files beside
+# a trace.json that it reads alone are named in a note; the same PATH twice counts once;
+# --format picks one run of a mixed folder.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -64,6 +65,22 @@ cp mixed/other.pt.trace.json own/rank1/rank1.pt.trace.json
 "$TSCOPE_BIN" --print --color never own >own.out 2>own.err
 rc=$?
 tap_check "run dir with its own traces: one run" '[ "$rc" -eq 0 ] && grep -q "^● COMMUNICATION OVERLAP" own.out && grep -q "^● DISTRIBUTED" own.out'
+# trace.json is read alone (pytscope's rule); the traces not read are named, not dropped
+"$TSCOPE_BIN" --export sources own >os.csv 2>/dev/null
+tap_check "run dir with trace.json: the rank dir's trace is named as not read (a note)" \
+	'grep -q "^info,own/trace.json,.*1 other trace file here not read (rank1/rank1.pt.trace.json): a run dir.s trace.json is its trace" os.csv &&
+	 ! grep -q "^file,own/rank1/rank1.pt.trace.json" os.csv'
+mkdir -p tronly
+cp mixed/other.pt.trace.json tronly/trace.json
+cp mixed/other.pt.trace.json tronly/a.pt.trace.json
+cp mixed/other.pt.trace.json tronly/b.pt.trace.json
+"$TSCOPE_BIN" --export sources tronly >to.csv 2>/dev/null
+rc=$?
+tap_check "traces beside a trace.json (no step logs): trace.json read, the 2 others named" \
+	'[ "$rc" -eq 0 ] && grep -q "^file,tronly/trace.json,kineto," to.csv &&
+	 grep -q "2 other trace files here not read (a.pt.trace.json, b.pt.trace.json)" to.csv'
+"$TSCOPE_BIN" --export sources a >ao.csv 2>/dev/null
+tap_check "a run dir without trace.json: no such note" '! grep -q "not read" ao.csv'
 
 # The run dir's own trace.json, but of a rank the step logs do not have: another run.
 mkdir -p foreign
