@@ -246,9 +246,13 @@ bool term_mouse(bool on)
 {
 	if (!screen)
 		return false;
-	mmask_t want = on ? BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED : 0;
-	/* the result is what the terminal will report (the second argument would be the
-	 * mask before this call) */
+	/* Every button's press and release, though only button 1 and the wheel act
+	 * (app_mouse): an event outside the mask that arrives alone makes wgetch() go on
+	 * reading, blocking even under a zero timeout, so a release taken in while a click
+	 * is handled held its frame (and follow mode, idle work) until the next key. The
+	 * result is what the terminal will report (the second argument would be the mask
+	 * before this call). */
+	mmask_t want = on ? ALL_MOUSE_EVENTS : 0;
 	mmask_t got = mousemask(want, NULL);
 	mouseinterval(0);   /* presses at once, no click-detection delay */
 	return on && got != 0;

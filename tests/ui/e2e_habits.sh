@@ -4,7 +4,8 @@
 # saying why, :q exits 0, q closes a drill-down and quits only at the top, Q quits from
 # an overlay, Ranks at 80x24 shows time lost uncut, / finds and highlights a kernel
 # name (n next, Esc ends) and in the heatmap jumps to a rank, a click on a tab switches
-# pane and a click on a heatmap cell selects it (a second click opens it), y sends OSC
+# pane and a click on a heatmap cell selects it (a second click opens it), a click whose
+# release is read with the next key is drawn at once, y sends OSC
 # 52 (tmux's buffer receives it), T turns mouse reporting off and on (tmux's pane
 # flags), the v list shows only views with data, the last pane, sort, filter and v tabs
 # come back under $XDG_STATE_HOME, a folder of runs opens a picker and q in a run opened
@@ -106,6 +107,13 @@ wait_for "copied"
 tap_check "y sends the selected cell with OSC 52 (tmux buffer holds it)" 'wait_until "[ \"\$(T show-buffer 2>/dev/null)\" = 5 ]"'
 T send-keys -t h Y
 tap_check "Y sends the row, tab-separated" 'wait_until "T show-buffer 2>/dev/null | grep -q \"^5	400	\""'
+# a press, a key and the release read together (as when the explorer is busy while a
+# click is made): the frame comes at once, not when the next key arrives
+T send-keys -t h -l "$(printf '\033[<0;5;9Mj\033[<0;5;9m')"
+tap_check "a click, j and the release in one read: drawn without another key" 'wait_for "ranks  row 8/16"'
+# other buttons do nothing
+T send-keys -t h -l "$(printf '\033[<2;5;12M\033[<2;5;12m')" j
+tap_check "a right click does nothing (j after it moves on from row 8)" 'wait_for "ranks  row 9/16"'
 # C-d / C-u: half a page (the Sources pane has 32 rows)
 T send-keys -t h 7
 wait_for "sources  row 1/32"
