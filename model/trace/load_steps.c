@@ -7,7 +7,8 @@
  * (epoch seconds), phases `comm` = the exposed communication time of the GPU kernels
  * launched in that step (communication kernels not overlapped by computation kernels,
  * clipped to the step duration) and `compute` = step duration − comm. So the phases
- * sum to the ProfilerStep duration. */
+ * sum to the ProfilerStep duration. A rank without any GPU kernel has no `comm` value
+ * (unknown, not 0): its `compute` is the whole step. */
 #include "model/trace/trace.h"
 
 #include <stdlib.h>
@@ -62,19 +63,23 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	free(comp);
 }
 
-static void publish_rank(struct steps_model *m, struct trace_set *ts, struct trace_rank *r, int m_compute,
-			 int m_comm)
+static void publish_rank(struct steps_model *m, struct trace_set *ts, size_t ri, int m_compute, int m_comm)
 {
+	struct trace_rank *r = ts->r[ri];
 	if (r->nstep == 0)
 		return;
 	trace_rank_step_comm(ts, r);
+	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
+	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */
+	bool gpu = trace_hta(ts, ri)->have_gpu;
 	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		int64_t c = r->step_comm[s];
 		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
 		rank_set(rs, pos, m_compute, (double)(st->dur - c) / 1e9);
-		rank_set(rs, pos, m_comm, (double)c / 1e9);
+		if (gpu)
+			rank_set(rs, pos, m_comm, (double)c / 1e9);
 	}
 	steps_publish_rank(m, rs);
 }
@@ -91,5 +96,5 @@ void trace_publish_steps(struct run *run)
 	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
 	int m_comm = steps_metric_intern(m, METRIC_PHASE, "comm");
 	for (size_t i = 0; i < ts->n; i++)
-		publish_rank(m, ts, ts->r[i], m_compute, m_comm);
+		publish_rank(m, ts, i, m_compute, m_comm);
 }

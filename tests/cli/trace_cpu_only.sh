@@ -1,0 +1,39 @@
+#!/bin/sh
+# trace_cpu_only.sh: a Kineto trace without any GPU kernel (a CPU-only profile) has
+# ProfilerStep spans but no measured communication: its steps carry no comm value
+# (missing, not 0), compute is the whole step, the report has no comm line and says
+# GPU time n/a; from the trace index the same; a GPU trace keeps its comm values.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+T=$TSCOPE_BIN
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+
+mkdir -p cpu gpu
+ev=""
+for s in 0 1 2 3 4; do
+	t=$((1000 + s * 10000))
+	ev="$ev{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#$s\",\"pid\":1,\"tid\":1,\"ts\":$t,\"dur\":10000},"
+	ev="$ev{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":$((t + 100)),\"dur\":6000},"
+done
+printf '{"distributedInfo":{"rank":0,"world_size":1},"traceEvents":[%s{"ph":"i","name":"end","ts":0,"pid":1,"tid":1}]}\n' \
+	"$ev" >cpu/rank0.pt.trace.json
+
+"$T" --export steps --no-index cpu >steps.csv 2>steps.err
+rc=$?
+tap_check "CPU-only trace: 5 steps exported (exit 0)" '[ "$rc" -eq 0 ] && [ "$(grep -c "^0," steps.csv)" -eq 5 ]'
+tap_check "CPU-only trace: comm_ms is empty (unknown), not 0" \
+	'head -1 steps.csv | grep -q ",comm_ms$" && ! grep -q "^0,.*,0$" steps.csv && [ "$(grep -c "^0,[0-9]*,[^,]*,10,10,$" steps.csv)" -eq 5 ]'
+"$T" --print --color never --no-index cpu >print.txt 2>&1
+tap_check "CPU-only trace: the report has no comm line and says GPU time n/a" \
+	'! grep -q "^  comm " print.txt && grep -q "^  compute " print.txt && grep -q "GPU time *n/a: no GPU kernel in the traces" print.txt'
+"$T" index cpu >/dev/null 2>&1
+"$T" --export steps cpu >steps_ix.csv 2>/dev/null
+tap_check "CPU-only trace from its index: the same steps (comm still empty)" \
+	'[ -s cpu/.tscope-index/traces-0-of-1.tsx ] && cmp -s steps.csv steps_ix.csv'
+
+"$tgen" gpu/rank0.pt.trace.json 1 0 >/dev/null || tap_notok "gen_trace failed"
+"$T" --export steps --no-index gpu >gsteps.csv 2>/dev/null
+tap_check "a GPU trace keeps its comm values" \
+	'[ "$(grep -c "^0," gsteps.csv)" -gt 0 ] && ! grep -q ",$" gsteps.csv'
+tap_plan
