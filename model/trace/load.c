@@ -143,21 +143,22 @@ static void discover(const char *path, struct pathvec *out, bool explicit, const
 }
 
 /* pytscope's trace is a run dir's only trace read (discover): the other trace files
- * there and in its rank* / worker* directories are named in a note, not dropped
- * silently. */
+ * beside it are named in a note, not dropped silently. Only the run dir itself is
+ * listed (it is listed already), not its rank dirs: a run of 10,000 ranks would list
+ * them all for this note alone. */
 static void note_unread(struct run *run, const char *dir)
 {
 	char *taken = is_dir(dir) ? pytscope_trace(dir) : NULL;
 	if (!taken)
 		return;
 	struct pathvec pv = { 0 };
-	scan_dir(dir, &pv, 0, NULL);
+	scan_dir(dir, &pv, 1, NULL); /* depth 1: files only */
 	char names[256] = "";
 	size_t n = 0, used = 0;
 	for (size_t i = 0; i < pv.n; i++) {
 		if (strcmp(pv.v[i], taken) == 0)
 			continue;
-		const char *rel = pv.v[i] + strlen(dir) + 1; /* scan_dir's paths are dir/... */
+		const char *rel = pv.v[i] + strlen(dir) + 1; /* scan_dir's paths are dir/NAME */
 		if (n < 3 && used < sizeof(names))
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", n ? ", " : "", rel);
 		n++;

@@ -65,11 +65,13 @@ cp mixed/other.pt.trace.json own/rank1/rank1.pt.trace.json
 "$TSCOPE_BIN" --print --color never own >own.out 2>own.err
 rc=$?
 tap_check "run dir with its own traces: one run" '[ "$rc" -eq 0 ] && grep -q "^● COMMUNICATION OVERLAP" own.out && grep -q "^● DISTRIBUTED" own.out'
-# trace.json is read alone (pytscope's rule); the traces not read are named, not dropped
+# trace.json is read alone (pytscope's rule); the traces beside it are named, not dropped
+cp mixed/other.pt.trace.json own/stray.pt.trace.json
 "$TSCOPE_BIN" --export sources own >os.csv 2>/dev/null
-tap_check "run dir with trace.json: the rank dir's trace is named as not read (a note)" \
-	'grep -q "^info,own/trace.json,.*1 other trace file here not read (rank1/rank1.pt.trace.json): a run dir.s trace.json is its trace" os.csv &&
-	 ! grep -q "^file,own/rank1/rank1.pt.trace.json" os.csv'
+tap_check "run dir with trace.json: a trace beside it is named as not read (a note)" \
+	'grep -q "^info,own/trace.json,.*1 other trace file here not read (stray.pt.trace.json): a run dir.s trace.json is its trace" os.csv &&
+	 ! grep -q "^file,own/stray.pt.trace.json" os.csv'
+rm own/stray.pt.trace.json
 mkdir -p tronly
 cp mixed/other.pt.trace.json tronly/trace.json
 cp mixed/other.pt.trace.json tronly/a.pt.trace.json
