@@ -116,7 +116,7 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f", &low);
 		snprintf(rk, sizeof(rk), c->rank > 0 ? "%d" : "-", c->rank);
 		sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, x, a, p50, p99, itl,
-			  osl, rps, tps, rk, c->pass ? "yes" : "NO");
+			  osl, rps, tps, rk, !s->ncon ? "-" : c->pass ? "yes" : "NO");
 	}
 	if (low)
 		lowconf_note(b, s, se);

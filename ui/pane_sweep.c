@@ -82,7 +82,7 @@ static void point_note(const struct spane *p, struct app *app, size_t k, char *b
 	char low[48] = "";
 	if (sp->lowconf[k] && sweep_value(c, SM_COUNT, SS_AVG, &nreq))
 		snprintf(low, sizeof(low), "low confidence (%g requests) ", nreq);
-	snprintf(buf, n, "%4s  %-4s %s%s%s", rk, c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
+	snprintf(buf, n, "%4s  %-4s %s%s%s", rk, !s->ncon ? "-" : c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
 		 low, c->failed ? c->failed : "");
 }
 

@@ -172,7 +172,8 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 			table_set_text(t, r, c.recomputed, cf->has_calc ? "yes" : "no");
 			table_set_num_opt(t, r, c.score, cf->score, cf->has_score);
 			table_set_num_opt(t, r, c.rank, cf->rank, cf->rank > 0);
-			table_set_text(t, r, c.pass, cf->pass ? "yes" : "no");
+			if (s->ncon) /* no constraint given: nothing judged, no pass */
+				table_set_text(t, r, c.pass, cf->pass ? "yes" : "no");
 			if (cf->failed)
 				table_set_text(t, r, c.failed, cf->failed);
 		}

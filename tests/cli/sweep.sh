@@ -193,7 +193,7 @@ if [ -d "$REAL" ]; then
 	check_row=$(grep -c ',artifacts,concurrency,' "$TMP/real.csv")
 	[ "$check_row" -eq 4 ]
 	tap_rc $? "real sweep: 4 configs swept by concurrency"
-	grep -q ',concurrency,10,,,yes,,10,550,1,100,no,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,1.3,0.26,p90 p95 p99,yes$' "$TMP/real.csv"
+	grep -q ',concurrency,10,,,,,10,550,1,100,no,.*,9611.462467961537,447.11538461538464,550,0.9143702288467201,408.8289965516585,26,1.3,0.26,p90 p95 p99,yes$' "$TMP/real.csv"
 	tap_rc $? "real sweep: c10 row (mean latency, OSL, throughput, count, tails, recomputed)"
 	"$BIN" --print "$REAL" 2>/dev/null >"$TMP/real.out"
 	grep -q 'INFERENCE SWEEP — 4 configs in 1 series' "$TMP/real.out"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
-# estimate, in UTF-8 and with --ascii; `:objective` and `:constraint` re-rank the sweep
-# view at once (GPU telemetry metrics too); a bad objective is reported, not fatal; on a
+# estimate, in UTF-8 and with --ascii; pass is - until a constraint is given;
+# `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics too); a bad objective is reported, not fatal; on a
 # NAT-only run, Enter on a sizing finding opens the sizing view.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -58,6 +58,9 @@ cat >"$TMP/s3" <<S
 :resize 24 160
 :view sweep
 :dump $TMP/before.txt
+:pane Sweep
+:dump $TMP/pane_before.txt
+:view sweep
 :objective ttft_p99:1
 :constraint ttft_p99<20
 :dump $TMP/after.txt
@@ -79,6 +82,10 @@ grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
 tap_rc $? ":objective ranks config 0 first"
 grep -q '^ *4  *500  *3  NO   ttft_p99<20 (30)' "$TMP/pane.txt"
 tap_rc $? "Sweep pane lists ranking, pass and the failed constraint per point"
+grep -q '^ *4  *500  *-  - *$' "$TMP/pane_before.txt" && ! grep -q ' yes' "$TMP/pane_before.txt"
+tap_rc $? "no constraint given: the Sweep pane's pass is -, never a vacuous yes"
+! grep -q 'm_run_config_2 .* yes' "$TMP/before.txt" && grep -q 'm_run_config_2' "$TMP/before.txt"
+tap_rc $? "no constraint given: the sweep view's pass cell is empty"
 grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 tap_rc $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
