@@ -47,6 +47,20 @@ void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, uns
 size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n);
 bool trace_index_want(const struct run *run, long long parsed_bytes);
 void trace_index_save(struct run *run, const char *path);
+/* ---- discovery (load_discover.c) ---- */
+/* A list of paths (owned strings). */
+struct trace_pathvec {
+	char **v;
+	size_t n, cap;
+};
+void trace_pathvec_free(struct trace_pathvec *pv);
+/* The trace files of path (a file, or a directory; explicit: a file is taken without
+ * sniffing its first bytes), appended to out; with o, as `tscope-tui index --shard`
+ * sees a run dir. */
+void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, const struct opts *o);
+/* A diagnostic naming the trace files beside dir's pytscope trace.json that
+ * trace_discover() does not read (nothing when dir has none). */
+void trace_note_unread(struct run *run, const char *dir);
 struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, const char *path);
 int trace_rank_cmp(const void *a, const void *b);
 

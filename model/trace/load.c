@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* load.c: finding Kineto/Chrome trace files, decoding their events one at a time
- * (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h), rank
- * assignment, and the load-time diagnostics. */
-#include "model/dirlist.h"
-#include "model/index/index.h"
+/* load.c: decoding Kineto/Chrome trace files (found by load_discover.c) one event at a
+ * time (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h),
+ * rank assignment, and the load-time diagnostics. */
 #include "model/infile.h"
 #include "model/trace/internal.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,176 +18,7 @@
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
-#define PROBE_BYTES ((size_t)64 << 10)
 #define MAX_EVENT_DIAGS 20
-
-/* ---- discovery ------------------------------------------------------------ */
-
-struct pathvec {
-	char **v;
-	size_t n, cap;
-};
-
-/* Each path is added once (a listing names each entry once, and discover() takes
- * either pytscope's trace or the scan): no check against the others, which was
- * quadratic in the rank dirs holding traces. */
-static void pathvec_add(struct pathvec *pv, const char *p)
-{
-	xgrow((void **)&pv->v, &pv->cap, pv->n + 1, sizeof(*pv->v));
-	pv->v[pv->n++] = xstrdup(p);
-}
-
-static void pathvec_free(struct pathvec *pv)
-{
-	for (size_t i = 0; i < pv->n; i++)
-		free(pv->v[i]);
-	free(pv->v);
-}
-
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-	return n >= m && strcasecmp(s + n - m, suf) == 0;
-}
-
-static bool is_regular(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz) by its
- * first bytes. The path is made only for a file that has to be sniffed. */
-static bool trace_file_name(const char *dir, const char *name)
-{
-	if (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz"))
-		return true;
-	if (!ends_with(name, ".json") && !ends_with(name, ".json.gz"))
-		return false;
-	char *p = dirlist_path(dir, name);
-	bool yes = tscan_probe(p, PROBE_BYTES);
-	free(p);
-	return yes;
-}
-
-static bool rank_dir_name(const char *name)
-{
-	return strncasecmp(name, "rank", 4) == 0 || strncasecmp(name, "worker", 6) == 0;
-}
-
-/* Per-rank trace files in dir; one level into rank* / worker* subdirectories (with sd,
- * an index shard's: not into the rank dirs of other shards). Each directory is listed
- * once per scope (dirlist); a path is made per subdirectory and per trace candidate,
- * never per entry. */
-static void scan_dir(const char *dir, struct pathvec *out, int depth, const struct index_shard_dirs *sd)
-{
-	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
-	for (size_t i = 0; l && i < l->n; i++) {
-		const struct dirlist_entry *e = &l->v[i];
-		bool sub = depth == 0 && e->kind == DIRENT_DIR && rank_dir_name(e->name) &&
-			   !(sd && index_shard_dir_of(sd, e->name) == 0);
-		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
-			continue;
-		char *p = dirlist_path(dir, e->name);
-		if (sub)
-			scan_dir(p, out, depth + 1, NULL);
-		else
-			pathvec_add(out, p);
-		free(p);
-	}
-	dirlist_close(l);
-}
-
-/* pytscope's auto-detected trace in a run directory, in pytscope's order. */
-static char *pytscope_trace(const char *dir)
-{
-	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-		if (is_regular(p))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
-/* The trace files of path (a file, or a run dir as `tscope-tui index --shard` sees it
- * with o: opts). */
-static void discover(const char *path, struct pathvec *out, bool explicit, const struct opts *o)
-{
-	if (!is_dir(path)) {
-		if (explicit || tscan_probe(path, PROBE_BYTES))
-			pathvec_add(out, path);
-		return;
-	}
-	char *p = pytscope_trace(path);
-	if (p) {
-		pathvec_add(out, p);
-		free(p);
-		return;
-	}
-	struct index_shard_dirs sd = { 0 };
-	if (o && o->shard_n)
-		index_shard_dirs(path, o->shard_k, o->shard_n, &sd);
-	scan_dir(path, out, 0, o && o->shard_n ? &sd : NULL);
-	index_shard_dirs_free(&sd);
-}
-
-/* pytscope's trace is a run dir's only trace read (discover): the other trace files
- * beside it are named in a note, not dropped silently. Only the run dir itself is
- * listed (it is listed already), not its rank dirs: a run of 10,000 ranks would list
- * them all for this note alone. */
-static void note_unread(struct run *run, const char *dir)
-{
-	char *taken = is_dir(dir) ? pytscope_trace(dir) : NULL;
-	if (!taken)
-		return;
-	struct pathvec pv = { 0 };
-	scan_dir(dir, &pv, 1, NULL); /* depth 1: files only */
-	char names[256] = "";
-	size_t n = 0, used = 0;
-	for (size_t i = 0; i < pv.n; i++) {
-		if (strcmp(pv.v[i], taken) == 0)
-			continue;
-		const char *rel = pv.v[i] + strlen(dir) + 1; /* scan_dir's paths are dir/NAME */
-		if (n < 3 && used < sizeof(names))
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", n ? ", " : "", rel);
-		n++;
-	}
-	if (n)
-		diag_add(&run->diags, DIAG_INFO, taken, -1, -1, -1,
-			 "%zu other trace file%s here not read (%s%s): a run dir's %s is its trace (pytscope's "
-			 "rule); open %s alone, or attach it with --trace",
-			 n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "", strrchr(taken, '/') + 1,
-			 n == 1 ? "it" : "them");
-	pathvec_free(&pv);
-	free(taken);
-}
-
-void trace_list_files(const char *path, char ***files, size_t *n)
-{
-	struct pathvec pv = { 0 };
-	discover(path, &pv, false, NULL);
-	*files = pv.v;
-	*n = pv.n;
-}
-
-int trace_probe(const char *path, const struct opts *opts)
-{
-	if (opts && opts->ntrace > 0)
-		return 50;
-	struct pathvec pv = { 0 };
-	discover(path, &pv, false, opts);
-	int conf = pv.n ? 80 : 0;
-	pathvec_free(&pv);
-	return conf;
-}
 
 /* ---- per-file decoding ---------------------------------------------------- */
 
@@ -752,7 +580,7 @@ static void on_error(void *ud, uint64_t off, const char *msg)
 struct load_job {
 	struct load_ctx *ctx;
 	struct run *run;
-	struct pathvec *files;
+	struct trace_pathvec *files;
 	struct trace_rank **out;
 };
 
@@ -848,7 +676,7 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	return parse_file(&ctx, diags, path, &res, &skipped);
 }
 
-static int load_files(struct load_ctx *ctx, struct pathvec *files)
+static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 {
 	struct run *run = ctx->run;
 	if (files->n == 0)
@@ -889,7 +717,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
 	const struct opts *o = run->opts;
-	struct pathvec files = { 0 };
+	struct trace_pathvec files = { 0 };
 	bool had_steps = run->steps != NULL; /* the pytscope loader ran first */
 	bool indexed = false;
 	size_t restored = 0;
@@ -897,10 +725,10 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		if (run->trace && run->trace->explicit_loaded)
 			return 0;
 		for (size_t i = 0; i < o->ntrace; i++)
-			discover(o->trace_paths[i], &files, true, NULL);
+			trace_discover(o->trace_paths[i], &files, true, NULL);
 	} else {
-		discover(path, &files, true, o);
-		note_unread(run, path);
+		trace_discover(path, &files, true, o);
+		trace_note_unread(run, path);
 		indexed = trace_index_usable(run, path);
 	}
 	if (indexed && o && o->shard_n)
@@ -925,6 +753,6 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		trace_publish_steps(run);
 	if (o && o->ntrace > 0 && run->trace)
 		run->trace->explicit_loaded = true;
-	pathvec_free(&files);
+	trace_pathvec_free(&files);
 	return rc;
 }
