@@ -54,6 +54,15 @@ static bool keys_are(const struct tab_def *const *t, size_t n, const int *want, 
 	return same;
 }
 
+/* Default options (zeroed, kept for the runs' lifetime) and the demo run opened with them. */
+static struct opts test_opts;
+
+static struct run *open_demo(void)
+{
+	const char *demo[] = { "testdata/demo" };
+	return run_open(demo, 1, &test_opts, NULL);
+}
+
 static void test_tabs(void)
 {
 	struct run r;
@@ -71,10 +80,7 @@ static void test_tabs(void)
 	ok(slot && *slot == NULL && slot == &r.family[registry_count - 1],
 	   "every subsystem has a model slot in the run (a new family needs no run field)");
 	ok(!registry_slot(&r, NULL), "no slot for an unregistered subsystem");
-	struct opts o;
-	memset(&o, 0, sizeof(o));
-	const char *demo[] = { "testdata/demo" };
-	struct run *run = run_open(demo, 1, &o, NULL);
+	struct run *run = open_demo();
 	n = registry_tabs(run, t, 16);
 	ok(keys_are(t, n, (const int[]){ 1, 2, 3, 4, 5, 6, 7 }, 7), "a step run has tabs 1..7 in key order (%zu)", n);
 	ok(n >= 3 && strcmp(t[2]->label, "Ranks") == 0 && t[2]->pane == TAB_TABLE, "tab 3 is the Ranks table");
@@ -83,10 +89,7 @@ static void test_tabs(void)
 
 static void test_run_contract(void)
 {
-	struct opts o;
-	memset(&o, 0, sizeof(o));
-	const char *demo[] = { "testdata/demo" };
-	struct run *run = run_open(demo, 1, &o, NULL);
+	struct run *run = open_demo();
 	ok(!run_is_empty(run) && registry_has_data(run), "the demo run has data (has_data)");
 	struct summary s;
 	registry_summary(run, &s);
@@ -98,7 +101,7 @@ static void test_run_contract(void)
 	ok(has_strag, "the summary names the demo's straggler");
 	run_free(run);
 	const char *none[] = { "/nonexistent/tscope" };
-	run = run_open(none, 1, &o, NULL);
+	run = run_open(none, 1, &test_opts, NULL);
 	ok(run_is_empty(run), "nothing loaded: no subsystem has data");
 	registry_summary(run, &s);
 	ok(s.n == 0, "and no summary lines");
@@ -132,10 +135,7 @@ static void write_meta_only_run(const char *dir)
 
 static void test_records_contract(void)
 {
-	struct opts o;
-	memset(&o, 0, sizeof(o));
-	const char *demo[] = { "testdata/demo" };
-	struct run *run = run_open(demo, 1, &o, NULL);
+	struct run *run = open_demo();
 	ok(registry_has_records(run) && !findings_unjudged(run), "the demo run has records: its findings are a verdict");
 	run_free(run);
 	char dir[] = "/tmp/tscope-registry.XXXXXX";
@@ -145,7 +145,7 @@ static void test_records_contract(void)
 	}
 	write_meta_only_run(dir);
 	const char *meta_only[] = { dir };
-	run = run_open(meta_only, 1, &o, NULL);
+	run = run_open(meta_only, 1, &test_opts, NULL);
 	ok(!run_is_empty(run) && !registry_has_records(run), "run.json alone: data (the explorer opens), no records");
 	const char *why = findings_unjudged(run);
 	ok(why && strstr(why, "not judged"), "an empty findings list there is no verdict: %s", why ? why : "NULL");
