@@ -101,14 +101,7 @@ static bool in_dir(const char *file, const char *dir)
 
 static bool pytscope_trace_name(const char *file, const char *dir)
 {
-	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
-	if (!in_dir(file, dir))
-		return false;
-	const char *base = strrchr(file, '/') + 1;
-	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		if (strcmp(base, names[i]) == 0)
-			return true;
-	return false;
+	return in_dir(file, dir) && trace_pytscope_name(strrchr(file, '/') + 1);
 }
 
 /* A trace file is the run's own: pytscope's trace in the run dir, or in a rank{k}/ dir

@@ -59,8 +59,9 @@ void trace_pathvec_free(struct trace_pathvec *pv);
  * sees a run dir. */
 void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, const struct opts *o);
 /* A diagnostic naming the trace files beside dir's pytscope trace.json that
- * trace_discover() does not read (nothing when dir has none). */
-void trace_note_unread(struct run *run, const char *dir);
+ * trace_discover() does not read; read: what it returned for dir (nothing to say
+ * unless that is dir's pytscope trace alone). */
+void trace_note_unread(struct run *run, const char *dir, const struct trace_pathvec *read);
 struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, const char *path);
 int trace_rank_cmp(const void *a, const void *b);
 

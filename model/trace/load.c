@@ -728,7 +728,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 			trace_discover(o->trace_paths[i], &files, true, NULL);
 	} else {
 		trace_discover(path, &files, true, o);
-		trace_note_unread(run, path);
+		trace_note_unread(run, path, &files);
 		indexed = trace_index_usable(run, path);
 	}
 	if (indexed && o && o->shard_n)

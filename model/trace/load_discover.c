@@ -93,12 +93,22 @@ static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, cons
 	dirlist_close(l);
 }
 
-/* pytscope's auto-detected trace in a run directory, in pytscope's order. */
+/* The names of pytscope's auto-detected trace in a run directory, in pytscope's order. */
+static const char *const pytscope_names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
+
+bool trace_pytscope_name(const char *base)
+{
+	for (size_t i = 0; i < ARRAY_LEN(pytscope_names); i++)
+		if (strcmp(base, pytscope_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* pytscope's auto-detected trace in a run directory (its path), or NULL. */
 static char *pytscope_trace(const char *dir)
 {
-	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+	for (size_t i = 0; i < ARRAY_LEN(pytscope_names); i++) {
+		char *p = dirlist_path(dir, pytscope_names[i]);
 		if (is_regular(p))
 			return p;
 		free(p);
@@ -132,10 +142,12 @@ void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, 
  * beside it are named in a note, not dropped silently. Only the run dir itself is
  * listed (it is listed already), not its rank dirs: a run of 10,000 ranks would list
  * them all for this note alone. */
-void trace_note_unread(struct run *run, const char *dir)
+void trace_note_unread(struct run *run, const char *dir, const struct trace_pathvec *read)
 {
-	char *taken = is_dir(dir) ? pytscope_trace(dir) : NULL;
-	if (!taken)
+	/* trace_discover() took dir/NAME alone, NAME pytscope's: no file checked again */
+	size_t k = strlen(dir);
+	const char *taken = read->n == 1 ? read->v[0] : "";
+	if (strncmp(taken, dir, k) != 0 || taken[k] != '/' || !trace_pytscope_name(taken + k + 1))
 		return;
 	struct trace_pathvec pv = { 0 };
 	scan_dir(dir, &pv, 1, NULL); /* depth 1: files only */
@@ -144,7 +156,7 @@ void trace_note_unread(struct run *run, const char *dir)
 	for (size_t i = 0; i < pv.n; i++) {
 		if (strcmp(pv.v[i], taken) == 0)
 			continue;
-		const char *rel = pv.v[i] + strlen(dir) + 1; /* scan_dir's paths are dir/NAME */
+		const char *rel = pv.v[i] + k + 1; /* scan_dir's paths are dir/NAME */
 		if (n < 3 && used < sizeof(names))
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", n ? ", " : "", rel);
 		n++;
@@ -153,10 +165,8 @@ void trace_note_unread(struct run *run, const char *dir)
 		diag_add(&run->diags, DIAG_INFO, taken, -1, -1, -1,
 			 "%zu other trace file%s here not read (%s%s): a run dir's %s is its trace (pytscope's "
 			 "rule); open %s alone, or attach it with --trace",
-			 n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "", strrchr(taken, '/') + 1,
-			 n == 1 ? "it" : "them");
+			 n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "", taken + k + 1, n == 1 ? "it" : "them");
 	trace_pathvec_free(&pv);
-	free(taken);
 }
 
 void trace_list_files(const char *path, char ***files, size_t *n)

@@ -229,6 +229,9 @@ int trace_probe(const char *path, const struct opts *opts);
  * directory and its rank* / worker* subdirectories, or path itself. The caller frees
  * each string and the array. */
 void trace_list_files(const char *path, char ***files, size_t *n);
+/* base (a file name) is one of pytscope's run-dir trace names (trace.json, trace.json.gz,
+ * kineto.json, kineto.json.gz). */
+bool trace_pytscope_name(const char *base);
 struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
