@@ -2,8 +2,9 @@
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
 # estimate, in UTF-8 and with --ascii; pass is - until a constraint is given;
-# `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics too); a bad objective is reported, not fatal; on a
-# NAT-only run, Enter on a sizing finding opens the sizing view.
+# `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
+# too); a bad objective is reported, not fatal; on a NAT-only run, Enter on a sizing
+# finding opens the sizing view.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
