@@ -123,12 +123,12 @@ static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int
 	return y;
 }
 
-/* Offset of window k's first step from the lowest step, for `count` steps in BP_WINDOWS
- * windows: floor(count * k / BP_WINDOWS) without overflow for any span of long steps. */
-static unsigned long window_start(unsigned long count, int k)
+/* Offset of window k's first step from the lowest step, for `count` steps in nw
+ * windows: floor(count * k / nw) without overflow for any span of long steps. */
+static unsigned long window_start(unsigned long count, int k, int nw)
 {
-	unsigned long q = count / BP_WINDOWS, r = count % BP_WINDOWS;
-	return q * (unsigned long)k + r * (unsigned long)k / BP_WINDOWS;
+	unsigned long q = count / (unsigned long)nw, r = count % (unsigned long)nw;
+	return q * (unsigned long)k + r * (unsigned long)k / (unsigned long)nw;
 }
 
 /* lo + off for an offset within the span of steps (two's complement, no signed overflow). */
@@ -153,15 +153,12 @@ static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 	unsigned long count = span == ULONG_MAX ? span : span + 1;
 	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->lc.sel));
 	int bar_w = w - 44 < BP_BAR_MAX ? w - 44 : BP_BAR_MAX;
-	for (int k = 0; k < BP_WINDOWS; k++, y++) {
-		unsigned long o0 = window_start(count, k), o1 = window_start(count, k + 1);
+	/* fewer steps than windows: a window a step, the rows below them empty */
+	int nw = count < BP_WINDOWS ? (int)count : BP_WINDOWS;
+	for (int k = 0; k < nw; k++, y++) {
+		unsigned long o0 = window_start(count, k, nw), o1 = window_start(count, k + 1, nw);
 		struct budget bw;
-		if (o1 <= o0) { /* fewer steps than windows */
-			draw_text(y, x, 20, "steps -", ROLE_DIM);
-			draw_text(y, x + 21, 10, "-", ROLE_DIM);
-			continue;
-		}
-		long a = step_at(lo, o0), b = k + 1 == BP_WINDOWS ? hi : step_at(lo, o1 - 1);
+		long a = step_at(lo, o0), b = k + 1 == nw ? hi : step_at(lo, o1 - 1);
 		draw_fmt(y, x, 20, ROLE_DIM, "steps %ld-%ld", a, b);
 		if (!analysis_budget_window(app->run, p->lc.sel, a, b, &bw)) {
 			draw_text(y, x + 21, 10, "-", ROLE_DIM);
