@@ -409,6 +409,8 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		}
 		sb_puts(&b, "\n");
 	}
+	if (!po->compat && !e->judged) /* pytscope shows the lone 100% line as it is */
+		sb_printf(&b, "  no efficiency is judged: %s\n", analysis_budget_unjudged(e));
 	return sb_take(&b);
 }
 

@@ -80,12 +80,26 @@ static int name_width(const struct budget *b)
 	return 2 + w + 2;
 }
 
+/* "eff  81.2% rec 18.8%" of a per-rank or per-window bar; n/a where the budget judges
+ * nothing (analysis.h: only compute recorded, no MFU). */
+static void eff_rec(const struct budget *b, double rec, char *buf, size_t n)
+{
+	if (b->judged)
+		snprintf(buf, n, "eff %5.1f%% rec %4.1f%%", b->efficiency * 100, rec * 100);
+	else
+		snprintf(buf, n, "eff   n/a rec  n/a");
+}
+
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
 	int name_w = name_width(b);
-	char sec[32];
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, efficiency %.1f%%%s%s%s", steps_rank_id(p->m, p->lc.sel),
-		 units_seconds(b->wall, sec, sizeof(sec)), b->efficiency * 100, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
+	char sec[32], eff[96];
+	if (b->judged)
+		snprintf(eff, sizeof(eff), "efficiency %.1f%%", b->efficiency * 100);
+	else
+		snprintf(eff, sizeof(eff), "efficiency n/a: %s", analysis_budget_unjudged(b));
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s", steps_rank_id(p->m, p->lc.sel),
+		 units_seconds(b->wall, sec, sizeof(sec)), eff, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
 		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
@@ -93,6 +107,12 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 	for (int k = 0; k < BUDGET_NLINES; k++, y++) {
 		const struct budget_line *l = &b->line[k];
 		draw_fill(y, x, 1, k);
+		if (!l->measured) { /* nothing measures it: no bar, no 0 */
+			draw_text(y, x + 2, name_w - 4, l->name, ROLE_DIM);
+			draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_DIM, "%9s %6s %s", "-", "n/a",
+				 k == BUDGET_OVERHEAD ? "no FLOPs/peak" : "not recorded");
+			continue;
+		}
 		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
 		draw_bar(y, x + name_w, bar_w, l->fraction, theme_phase(k));
 		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9s %5.1f%%%s", units_seconds(l->seconds, sec, sizeof(sec)),
@@ -117,8 +137,9 @@ static int draw_ranks(struct bpane *p, struct app *app, int y, int x, int w, int
 			draw_text(y, x + 11, w - 11, "-", ROLE_DIM);
 			continue;
 		}
-		double rec = stacked(app, b, y, x + 11, bar_w);
-		draw_fmt(y, x + 12 + bar_w, 22, ROLE_NORMAL, "eff %5.1f%% rec %4.1f%%", b->efficiency * 100, rec * 100);
+		char er[32];
+		eff_rec(b, stacked(app, b, y, x + 11, bar_w), er, sizeof(er));
+		draw_text(y, x + 12 + bar_w, 22, er, ROLE_NORMAL);
 	}
 	return y;
 }
@@ -164,8 +185,9 @@ static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 			draw_text(y, x + 21, 10, "-", ROLE_DIM);
 			continue;
 		}
-		double rec = stacked(app, &bw, y, x + 21, bar_w);
-		draw_fmt(y, x + 22 + bar_w, 22, ROLE_NORMAL, "eff %5.1f%% rec %4.1f%%", bw.efficiency * 100, rec * 100);
+		char er[32];
+		eff_rec(&bw, stacked(app, &bw, y, x + 21, bar_w), er, sizeof(er));
+		draw_text(y, x + 22 + bar_w, 22, er, ROLE_NORMAL);
 	}
 	return y;
 }
@@ -232,9 +254,11 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	char wall[32], useful[32], sec[32];
-	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  efficiency %.1f%%", steps_rank_id(p->m, p->lc.sel),
-			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)),
-			 b->efficiency * 100);
+	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  efficiency ", steps_rank_id(p->m, p->lc.sel),
+			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)));
+	if (k > 0 && (size_t)k < n)
+		k += b->judged ? snprintf(buf + k, n - (size_t)k, "%.1f%%", b->efficiency * 100)
+			       : snprintf(buf + k, n - (size_t)k, "n/a");
 	for (size_t i = 0; i < b->nrecoverable && k > 0 && (size_t)k < n; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
 		k += snprintf(buf + k, n - (size_t)k, "  %s %s", l->name, units_seconds(l->seconds, sec, sizeof(sec)));

@@ -134,13 +134,14 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 		const struct budget_line *la = &a->line[i], *lb = &b->line[i];
 		size_t row = table_add_row(t, i);
 		double am = la->seconds / (double)a->n * 1e3, bm = lb->seconds / (double)b->n * 1e3;
+		bool ma = la->measured, mb = lb->measured; /* a line nothing measures: empty */
 		table_set_text(t, row, c_line, la->name);
-		table_set_num(t, row, c_am, am);
-		table_set_num(t, row, c_bm, bm);
-		table_set_num(t, row, c_dm, bm - am);
-		table_set_num(t, row, c_ap, la->fraction * 100);
-		table_set_num(t, row, c_bp, lb->fraction * 100);
-		table_set_num(t, row, c_dp, (lb->fraction - la->fraction) * 100);
+		table_set_num_opt(t, row, c_am, am, ma);
+		table_set_num_opt(t, row, c_bm, bm, mb);
+		table_set_num_opt(t, row, c_dm, bm - am, ma && mb);
+		table_set_num_opt(t, row, c_ap, la->fraction * 100, ma);
+		table_set_num_opt(t, row, c_bp, lb->fraction * 100, mb);
+		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, ma && mb);
 		table_set_text(t, row, c_rec, la->recoverable ? "yes" : "no");
 	}
 	size_t row = table_add_row(t, BUDGET_NLINES);

@@ -198,11 +198,16 @@ struct budget_line {
 	const char *name;         /* "useful_compute" "compute_overhead" "data_stall" ... */
 	double seconds, fraction;
 	bool recoverable;
+	bool measured;            /* false: its seconds are 0 because nothing measures the line,
+	                           * not a measured 0 (budget_measured below): shown n/a */
 };
 
 struct budget {
 	size_t n;                 /* records in the budget */
 	double wall, compute_measured, useful, overhead, efficiency;
+	bool judged;              /* efficiency says something: MFU is known or some line
+	                           * besides the compute is measured (else wall is the compute
+	                           * alone and efficiency 1 by construction: shown n/a) */
 	bool has_mfu;
 	double mfu;
 	const char *peak_table;   /* MFU's peak came from the GPU table (model/gpu_peaks.h):
@@ -212,7 +217,15 @@ struct budget {
 	size_t nrecoverable;
 };
 /* FLOPs and peak: --flops-per-step / --peak-tflops, else run.json of the rank, else
- * (peak only, not under --compat pytscope) the GPU table for environment.gpu. */
+ * (peak only, not under --compat pytscope) the GPU table for environment.gpu.
+ * MEASURED LINES. useful_compute: the run records a compute phase (forward, backward,
+ * optimizer, compute); compute_overhead: MFU is known (without FLOPs and peak all compute
+ * counts as useful); data_stall, communication, other: the run records that phase (its
+ * column exists in the model, from any rank). pytscope shows every line; tscope shows an
+ * unmeasured one as n/a, and the whole run's line is measured when any rank's is. */
+/* Why b's efficiency is not judged (b->judged false): "only compute is recorded (no
+ * data, comm or other phase)" or "no compute phase is recorded". */
+const char *analysis_budget_unjudged(const struct budget *b);
 /* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0. */
 const struct budget *analysis_budget(struct run *run, size_t ri);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all

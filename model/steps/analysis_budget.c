@@ -46,7 +46,20 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 	}
 }
 
-static void budget_lines(struct budget *out, const double *secs);
+static void budget_lines(struct budget *out, const double *secs, const bool *measured);
+
+/* Which lines of a budget something measures (analysis.h MEASURED LINES). */
+static void budget_measured(const struct steps_model *m, bool has_mfu, bool *measured)
+{
+	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
+	measured[BUDGET_USEFUL] = false;
+	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
+		measured[BUDGET_USEFUL] |= steps_metric_find(m, METRIC_PHASE, compute[i]) >= 0;
+	measured[BUDGET_OVERHEAD] = has_mfu;
+	measured[BUDGET_DATA] = steps_metric_find(m, METRIC_PHASE, "data") >= 0;
+	measured[BUDGET_COMM] = steps_metric_find(m, METRIC_PHASE, "comm") >= 0;
+	measured[BUDGET_OTHER] = steps_metric_find(m, METRIC_PHASE, "other") >= 0;
+}
 
 /* The present values of column `metric` of r at positions [a, b) appended to out, a
  * whole column without missing values in one loop; returns how many. *wild is set when
@@ -155,8 +168,16 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 		out->peak_table = table;
 	}
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
-	budget_lines(out, secs);
+	bool measured[BUDGET_NLINES];
+	budget_measured(run->steps, out->has_mfu, measured);
+	budget_lines(out, secs, measured);
 	return true;
+}
+
+const char *analysis_budget_unjudged(const struct budget *b)
+{
+	return b->line[BUDGET_USEFUL].measured ? "only compute is recorded (no data, comm or other phase)"
+					       : "no compute phase is recorded";
 }
 
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out)
@@ -230,17 +251,21 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, co
 	       lane_sum(&bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
 }
 
-/* Fill the lines, fractions and the recoverable order from the line seconds. */
-static void budget_lines(struct budget *out, const double *secs)
+/* Fill the lines, fractions, what is measured and the recoverable order from the line
+ * seconds. */
+static void budget_lines(struct budget *out, const double *secs, const bool *measured)
 {
 	double wall = out->wall;
 	out->useful = secs[BUDGET_USEFUL];
 	out->overhead = secs[BUDGET_OVERHEAD];
 	out->efficiency = out->useful / wall;
+	out->judged = measured[BUDGET_USEFUL] && (out->has_mfu || measured[BUDGET_DATA] || measured[BUDGET_COMM] ||
+						  measured[BUDGET_OTHER]);
 	out->nrecoverable = 0;
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		out->line[i] = (struct budget_line){ .name = budget_names[i], .seconds = secs[i],
-						     .fraction = secs[i] / wall, .recoverable = i != BUDGET_USEFUL };
+						     .fraction = secs[i] / wall, .recoverable = i != BUDGET_USEFUL,
+						     .measured = measured[i] };
 		if (i == BUDGET_USEFUL || secs[i] <= 0)
 			continue;
 		size_t j = out->nrecoverable++; /* insertion keeps ties in line order */
@@ -279,6 +304,7 @@ static struct budget *budget_all(struct run *run)
 {
 	struct budget *all = NULL;
 	double secs[BUDGET_NLINES] = { 0 };
+	bool measured[BUDGET_NLINES] = { false };
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
 		const struct budget *b = analysis_budget(run, r);
 		if (!b)
@@ -291,11 +317,13 @@ static struct budget *budget_all(struct run *run)
 		all->has_mfu |= b->has_mfu;
 		if (b->peak_table && !all->peak_table)
 			all->peak_table = b->peak_table;
-		for (int i = 0; i < BUDGET_NLINES; i++)
+		for (int i = 0; i < BUDGET_NLINES; i++) {
 			secs[i] += b->line[i].seconds;
+			measured[i] |= b->line[i].measured;
+		}
 	}
 	if (all) {
-		budget_lines(all, secs);
+		budget_lines(all, secs, measured);
 		all->mfu = all->has_mfu ? all->useful / all->wall : 0;
 	}
 	return all;

@@ -144,6 +144,10 @@ static void summary_budget(struct run *run, struct summary *out)
 			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0), b->mfu * 100,
 			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
 			    b->peak_table ? ")" : "");
+	else if (!b->judged) /* the rank wall is the compute alone: a share of 100% says nothing */
+		summary_add(out, TONE_NORMAL, "budget",
+			    "n/a: %s, rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
+			    "--peak-tflops)", analysis_budget_unjudged(b), wall, steps_rank_id(run->steps, 0));
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
 			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "

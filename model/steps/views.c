@@ -245,9 +245,9 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 	table_set_num(t, row, c[2], (double)b->n);
 	table_set_num(t, row, c[3], b->wall);
 	table_set_num_opt(t, row, c[4], b->mfu, b->has_mfu);
-	table_set_num(t, row, c[5], b->efficiency);
-	for (int i = 0; i < BUDGET_NLINES; i++)
-		table_set_num(t, row, c[6 + i], b->line[i].seconds);
+	table_set_num_opt(t, row, c[5], b->efficiency, b->judged);
+	for (int i = 0; i < BUDGET_NLINES; i++) /* a line nothing measures: empty, not 0 */
+		table_set_num_opt(t, row, c[6 + i], b->line[i].seconds, b->line[i].measured);
 	if (b->nrecoverable)
 		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
 }
@@ -268,11 +268,15 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	c[3] = table_add_col(t, "rank_wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
 	c[5] = table_add_col(t, "useful_fraction", COL_NUM, 6, 3);
-	table_col_doc(t, c[5], "useful compute over the rank wall, a fraction of 1; ");
+	table_col_doc(t, c[5], "useful compute over the rank wall, a fraction of 1 (empty when only compute is "
+			       "recorded and MFU is unknown: 1 by construction); ");
 	static const char *const names[BUDGET_NLINES] = { "useful_compute_s", "compute_overhead_s",
 							  "data_stall_s", "communication_s", "other_s" };
-	for (int i = 0; i < BUDGET_NLINES; i++)
+	for (int i = 0; i < BUDGET_NLINES; i++) {
 		c[6 + i] = table_add_col(t, names[i], COL_NUM, 9, 2);
+		table_col_doc(t, c[6 + i], i == BUDGET_OVERHEAD ? "empty without FLOPs/peak (MFU unknown); "
+						: "empty when the run records no such phase; ");
+	}
 	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
 	/* on a narrow screen: whose budget, how efficient, what to recover first */
 	table_col_prio(t, c[1], 9);

@@ -87,14 +87,18 @@ static void publish_rank(struct steps_model *m, struct trace_set *ts, size_t ri,
 void trace_publish_steps(struct run *run)
 {
 	struct trace_set *ts = run->trace;
-	bool any = false;
+	bool any = false, gpu = false;
 	for (size_t i = 0; ts && i < ts->n; i++)
 		any |= ts->r[i]->nstep > 0;
 	if (!any)
 		return;
+	for (size_t i = 0; i < ts->n && !gpu; i++)
+		gpu = ts->r[i]->nstep > 0 && trace_hta(ts, i)->have_gpu;
 	struct steps_model *m = steps_model_get(run);
 	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
-	int m_comm = steps_metric_intern(m, METRIC_PHASE, "comm");
+	/* no rank with a GPU kernel: nothing measures communication, and the run has no comm
+	 * phase at all (its budget line is n/a, analysis.h MEASURED LINES) */
+	int m_comm = gpu ? steps_metric_intern(m, METRIC_PHASE, "comm") : -1;
 	for (size_t i = 0; i < ts->n; i++)
 		publish_rank(m, ts, i, m_compute, m_comm);
 }

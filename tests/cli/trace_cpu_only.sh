@@ -1,8 +1,9 @@
 #!/bin/sh
 # trace_cpu_only.sh: a Kineto trace without any GPU kernel (a CPU-only profile) has
-# ProfilerStep spans but no measured communication: its steps carry no comm value
-# (missing, not 0), compute is the whole step, the report has no comm line and says
-# GPU time n/a; from the trace index the same; a GPU trace keeps its comm values.
+# ProfilerStep spans but no measured communication: the run has no comm phase (no
+# comm_ms column, not 0), compute is the whole step, the report has no comm line and
+# says GPU time n/a, the budget's communication line is n/a and no efficiency is judged;
+# from the trace index the same; a GPU trace keeps its comm values.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -22,14 +23,18 @@ printf '{"distributedInfo":{"rank":0,"world_size":1},"traceEvents":[%s{"ph":"i",
 "$T" --export steps --no-index cpu >steps.csv 2>steps.err
 rc=$?
 tap_check "CPU-only trace: 5 steps exported (exit 0)" '[ "$rc" -eq 0 ] && [ "$(grep -c "^0," steps.csv)" -eq 5 ]'
-tap_check "CPU-only trace: comm_ms is empty (unknown), not 0" \
-	'head -1 steps.csv | grep -q ",comm_ms$" && ! grep -q "^0,.*,0$" steps.csv && [ "$(grep -c "^0,[0-9]*,[^,]*,10,10,$" steps.csv)" -eq 5 ]'
+tap_check "CPU-only trace: no comm_ms column (unknown), compute is the step" \
+	'! head -1 steps.csv | grep -q "comm_ms" && [ "$(grep -c "^0,[0-9]*,[^,]*,10,10$" steps.csv)" -eq 5 ]'
+"$T" --export budget --no-index cpu >budget.csv 2>/dev/null
+tap_check "CPU-only trace: the budget's communication is empty (n/a), efficiency not judged" \
+	'grep -q "^rank,0,5,0.05,,,0.05,,,,,$" budget.csv'
 "$T" --print --color never --no-index cpu >print.txt 2>&1
-tap_check "CPU-only trace: the report has no comm line and says GPU time n/a" \
-	'! grep -q "^  comm " print.txt && grep -q "^  compute " print.txt && grep -q "GPU time *n/a: no GPU kernel in the traces" print.txt'
+tap_check "CPU-only trace: the report has no comm line, says GPU time n/a and no efficiency" \
+	'! grep -q "^  comm " print.txt && grep -q "^  compute " print.txt &&
+	 grep -q "GPU time *n/a: no GPU kernel in the traces" print.txt && grep -q "budget *n/a: only compute" print.txt'
 "$T" index cpu >/dev/null 2>&1
 "$T" --export steps cpu >steps_ix.csv 2>/dev/null
-tap_check "CPU-only trace from its index: the same steps (comm still empty)" \
+tap_check "CPU-only trace from its index: the same steps (still no comm column)" \
 	'[ -s cpu/.tscope-index/traces-0-of-1.tsx ] && cmp -s steps.csv steps_ix.csv'
 
 "$tgen" gpu/rank0.pt.trace.json 1 0 >/dev/null || tap_notok "gen_trace failed"

@@ -74,6 +74,10 @@ static void test_f1(void)
 	ok(b && b->has_mfu, "F1: MFU from run.json");
 	if (b)
 		is_dbl(b->mfu, 0.0275512453162883, 1e-15, "F1: MFU");
+	ok(b && b->judged && b->line[BUDGET_USEFUL].measured && b->line[BUDGET_OVERHEAD].measured &&
+	   b->line[BUDGET_DATA].measured, "F1: budget judged; useful, overhead (MFU) and data measured");
+	ok(b && !b->line[BUDGET_COMM].measured && !b->line[BUDGET_OTHER].measured &&
+	   b->line[BUDGET_COMM].seconds == 0, "F1: no comm or other phase: those lines unmeasured (0 s, n/a)");
 	const struct convergence *c = analysis_convergence(run, 0);
 	ok(c->has_loss && !c->diverged, "F1: loss, not diverged");
 	ok(c->nloss_spikes >= 1 && c->loss_spikes[0] == 40, "F1: loss spike at step 40");

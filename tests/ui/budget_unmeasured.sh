@@ -1,0 +1,63 @@
+#!/bin/sh
+# budget_unmeasured.sh: an efficiency budget line that nothing in the run measures is
+# n/a, never "0 s 0.0% recoverable", and the efficiency of a run that records only its
+# compute (no data, comm or other phase, no FLOPs/peak) is not judged, where it said
+# 100%: the Budget pane, its status line, the Overview's budget line, the `budget` view
+# (empty cells) and the default report; --compat pytscope keeps pytscope's lines. A
+# rank with fewer steps than the pane's windows shows a window a step, no empty ones
+# between them (headless, scripted keys).
+set -u
+BIN=${TSCOPE_BIN:?}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TMP" || exit 1
+# mkrun DIR PHASES: one rank, 3 steps of the given phases (a JSON members list)
+mkrun() {
+	mkdir -p "$1/rank0"
+	printf '{"name": "t", "config": {}, "rank": 0, "world_size": 1, "n_steps": 3}\n' >"$1/rank0/run.json"
+	ph=$2
+	for s in 0 1 2; do
+		printf '{"step":%d,"timestamp":%d.5,"phases":{%s}}\n' "$s" "$((1000 + s))" "$ph"
+	done >"$1/rank0/steps.jsonl"
+}
+mkrun fwd '"forward":0.25,"backward":0.5'
+mkrun data '"forward":0.25,"backward":0.5,"data":0.25'
+mkrun dataonly '"data":0.25'
+printf '5\n:dump %s\n1\n:dump %s\nq\n' "$TMP/bp.txt" "$TMP/ov.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index fwd >/dev/null 2>err
+tap_rc $? "the explorer opens a compute-only run and exits 0"
+tap_check "Budget pane: efficiency n/a, not 100%" \
+	'grep -q "efficiency n/a: only compute is recorded (no data, comm or other phase)" bp.txt && ! grep -q "100.0%, MFU" bp.txt'
+tap_check "Budget pane: unmeasured lines n/a, not 0 s recoverable" \
+	'grep -q "data_stall .* - *n/a not recorded" bp.txt && grep -q "communication .* - *n/a not recorded" bp.txt &&
+	 grep -q "compute_overhead .* - *n/a no FLOPs/peak" bp.txt && ! grep -q "0 s   0.0% recoverable" bp.txt'
+tap_check "Budget pane: per rank and per window eff n/a" \
+	'grep -q "rank 0 .*eff   n/a rec  n/a" bp.txt && grep -q "steps 2-2 .*eff   n/a" bp.txt'
+tap_check "Budget pane: 3 steps, 3 windows, no empty window between them" \
+	'[ "$(grep -c "^ steps [0-9]-[0-9] " bp.txt)" -eq 3 ] && ! grep -q "^ steps -" bp.txt'
+tap_check "Budget pane status line: efficiency n/a" 'grep -q "rank 0 .*efficiency n/a" bp.txt'
+tap_check "Overview: the budget is n/a, only compute is recorded" \
+	'grep -q "budget  *n/a: only compute is recorded" ov.txt'
+
+"$BIN" --export budget --no-index fwd >fwd.csv 2>/dev/null
+tap_check "budget view: efficiency and the unmeasured lines are empty cells" \
+	'grep -q "^run,,3,2.25,,,2.25,,,,,$" fwd.csv && grep -q "^rank,0,3,2.25,,,2.25,,,,,$" fwd.csv'
+"$BIN" --print --color never --no-index fwd >fwd.txt 2>&1
+tap_check "report: says no efficiency is judged" \
+	'grep -q "^  no efficiency is judged: only compute is recorded" fwd.txt'
+"$BIN" --print --compat pytscope --color never --no-index fwd >fwdc.txt 2>&1
+tap_check "--compat pytscope: pytscope's budget lines, no such note" \
+	'grep -q "^  useful_compute .*100.0%" fwdc.txt && ! grep -q "no efficiency is judged" fwdc.txt'
+
+"$BIN" --export budget --no-index data >data.csv 2>/dev/null
+tap_check "a run with a data phase: efficiency judged, comm and other empty, data measured" \
+	'grep -q "^rank,0,3,3,,0.75,2.25,,0.75,,,data_stall$" data.csv'
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index data >/dev/null 2>err
+tap_check "Budget pane of that run: efficiency 75.0%, data 25.0% recoverable, comm n/a" \
+	'grep -q "efficiency 75.0%" bp.txt && grep -q "data_stall .* 25.0% recoverable" bp.txt &&
+	 grep -q "communication .* - *n/a not recorded" bp.txt'
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index dataonly >/dev/null 2>err
+tap_check "a run without a compute phase: useful compute n/a, efficiency n/a, data measured" \
+	'grep -q "efficiency n/a: no compute phase is recorded" bp.txt &&
+	 grep -q "useful_compute .* - *n/a not recorded" bp.txt && grep -q "data_stall .*100.0% recoverable" bp.txt'
+tap_plan
