@@ -192,6 +192,38 @@ const char *findings_unjudged(const struct run *run)
 	return "not judged: no step record, trace event or other record in this run (Sources lists every file read)";
 }
 
+bool findings_not_judged(struct run *run, char *buf, size_t n)
+{
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s]->unjudged)
+			registry[s]->unjudged(run, buf, n);
+	return buf[0] != '\0';
+}
+
+char *findings_empty_note(struct run *run)
+{
+	char nj[FINDINGS_NOT_JUDGED_MAX];
+	return findings_not_judged(run, nj, sizeof(nj)) ? xasprintf("no findings; not judged: %s", nj) : NULL;
+}
+
+void findings_unjudged_add(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t k = strnlen(buf, n);
+	if (k && k + 2 < n) {
+		memcpy(buf + k, "; ", 3);
+		k += 2;
+	}
+	if (k + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + k, n - k, fmt, ap);
+	va_end(ap);
+}
+
 const char *severity_name(enum severity s)
 {
 	return s == SEV_HIGH ? "high" : s == SEV_MED ? "med" : "low";

@@ -122,6 +122,18 @@ void findings_progress_drop(struct run *run, struct findings_progress *p);
 /* Why an empty findings list of run is no verdict (static text), or NULL when some
  * family had records for the rules to judge (registry_has_records). */
 const char *findings_unjudged(const struct run *run);
+/* What the rules could not judge on run and why, for an empty findings list, where
+ * "no findings" alone would claim more than was checked (a rule that needs 16 aligned
+ * steps, a loss, a data phase ...): every family's items (subsystem `unjudged`), "what
+ * (why)" separated by "; ", into buf (truncated to n); false when there is none. */
+bool findings_not_judged(struct run *run, char *buf, size_t n);
+#define FINDINGS_NOT_JUDGED_MAX 1024 /* room for every family's items */
+/* What an empty findings list of run says, malloc'd: "no findings; not judged: " and
+ * findings_not_judged()'s items; NULL when every rule could judge. */
+char *findings_empty_note(struct run *run);
+/* Append one item (printf format) to buf for a family's `unjudged` callback; an item
+ * never contains "; " (the separator the report splits on). */
+void findings_unjudged_add(char *buf, size_t n, const char *fmt, ...) PRINTF_LIKE(3, 4);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

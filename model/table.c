@@ -28,10 +28,17 @@ struct table *table_new(const char *name, const char *title)
 	return t;
 }
 
+void table_set_empty_note(struct table *t, const char *note)
+{
+	free(t->empty_note);
+	t->empty_note = note ? xstrdup(note) : NULL;
+}
+
 void table_free(struct table *t)
 {
 	if (!t)
 		return;
+	free(t->empty_note);
 	for (size_t i = 0; i < t->nrow * t->ncol; i++)
 		free(t->cell[i].text);
 	for (size_t c = 0; c < t->ncol; c++)

@@ -56,6 +56,7 @@ struct table_cell {
 struct table {
 	char *name;          /* view name, e.g. "ranks" */
 	char *title;         /* human title */
+	char *empty_note;    /* NULL, or what a view with no row means (table_set_empty_note) */
 	struct table_col *col;
 	size_t ncol;
 	struct table_cell *cell; /* row-major, nrow * ncol */
@@ -98,6 +99,9 @@ struct filter_term {
 struct groups;
 
 struct table *table_new(const char *name, const char *title);
+/* What the table with no row means, shown instead of "no rows" (a copy is kept): an
+ * empty findings list that is no verdict on everything, say. */
+void table_set_empty_note(struct table *t, const char *note);
 void table_free(struct table *t);
 /* Add a column; returns its index. Columns must be added before rows. */
 int table_add_col(struct table *t, const char *name, enum col_type type, int width, int prec);

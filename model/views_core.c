@@ -116,6 +116,9 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_detail, f->detail);
 		table_set_text(t, r, c_fix, f->fix);
 	}
+	char *note = fl->n ? NULL : findings_empty_note(run); /* "no rows" would claim every rule judged */
+	table_set_empty_note(t, note);
+	free(note);
 	return t;
 }
 

@@ -419,10 +419,23 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	const struct finding_list *fl = run_findings(run);
 	struct sbuf b = { 0 };
 	if (fl->n == 0) {
-		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, "●");
+		char nj[FINDINGS_NOT_JUDGED_MAX];
+		bool some = !po->compat && findings_not_judged(run, nj, sizeof(nj));
+		enum sgr sgr = some ? SGR_YELLOW : SGR_GREEN; /* amber: not every rule could judge */
+		sb_style(&b, po->color, sgr, SGR_NONE, "●");
 		sb_puts(&b, " ");
-		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, po->compat ? "No issues found. Training looks balanced.\n"
-							    : "No findings: no rule fired on this run.\n");
+		sb_style(&b, po->color, sgr, SGR_NONE,
+			 po->compat ? "No issues found. Training looks balanced.\n"
+			 : some     ? "No findings: no rule fired on this run; these rules could not judge it:\n"
+				    : "No findings: no rule fired on this run.\n");
+		for (char *item = some ? nj : NULL, *next; item; item = next) { /* one "what (why)" a line */
+			next = strstr(item, "; ");
+			if (next) {
+				*next = '\0';
+				next += 2;
+			}
+			sb_printf(&b, "  - %s\n", item);
+		}
 		return sb_take(&b);
 	}
 	enum severity worst = SEV_LOW;

@@ -167,10 +167,14 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
 	}
 	const char *why = fl->n || app->run->refused ? NULL : findings_unjudged(app->run);
-	if (!fl->n)
+	char *note = fl->n || app->run->refused || why ? NULL : findings_empty_note(app->run);
+	if (note) /* what no rule could judge, under "no findings" */
+		draw_wrap(&(struct rect){ y, x, body->y + body->h - y, w }, 0, note, ROLE_DIM);
+	else if (!fl->n)
 		draw_text(y, x, w,
 			  app->run->refused ? "not analysed: the input was refused (above)" : why ? why : "no findings",
 			  ROLE_DIM);
+	free(note);
 }
 
 static unsigned ov_handle(void *priv, struct app *app, enum action a)

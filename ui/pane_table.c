@@ -335,7 +335,9 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		size_t vi = p->lc.top + (size_t)i;
 		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, vi == p->lc.sel);
 	}
-	if (!t->nview)
+	if (!t->nview && !t->filter && t->empty_note)
+		draw_wrap(&(struct rect){ top.y + 1, top.x + 1, top.h - 1, top.w - 2 }, 0, t->empty_note, ROLE_DIM);
+	else if (!t->nview)
 		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",
 			  ROLE_DIM);
 	if (p->detail && bot.h > 1)

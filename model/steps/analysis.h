@@ -54,6 +54,8 @@ const struct timing *analysis_timing(struct run *run, size_t ri);
 /* Fraction of phase `name`, 0 when absent; seconds likewise. */
 double timing_fraction(const struct timing *t, const char *name);
 double timing_seconds(const struct timing *t, const char *name);
+/* Phase `name` is among t's phases (recorded in the records t covers). */
+bool timing_has_phase(const struct timing *t, const char *name);
 
 /* ---- memory (§6.2) ------------------------------------------------------------- */
 
@@ -186,6 +188,12 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
 #define STRAG_Z 5.0
 #define STRAG_MIN_JUDGE 16   /* aligned steps needed to estimate the noise at all */
 #define STRAG_MIN_STEPS 8
+/* Records (rank 0, after warmup) the pytscope rules need before they judge: step-time
+ * jitter, correlated spikes, a loss plateau, memory growth (rules.c). */
+#define JITTER_MIN_STEPS 10
+#define CROSS_MIN_STEPS 8
+#define PROGRESS_MIN_STEPS 50
+#define GROWTH_MIN_STEPS 20
 #define STALL_MIN_STEPS 5
 #define STALL_MIN_SHIFT 0.10
 

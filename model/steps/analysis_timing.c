@@ -183,3 +183,8 @@ double timing_seconds(const struct timing *t, const char *name)
 	const struct timing_phase *p = timing_phase(t, name);
 	return p ? p->seconds : 0.0;
 }
+
+bool timing_has_phase(const struct timing *t, const char *name)
+{
+	return timing_phase(t, name) != NULL;
+}

@@ -59,21 +59,13 @@ static struct evidence ev_steps(const struct run *run, const long *steps, size_t
 
 /* ---- TIMING ---------------------------------------------------------------------- */
 
-static bool has_phase(const struct timing *t, const char *name)
-{
-	for (size_t i = 0; i < t->nphase; i++)
-		if (strcmp(t->phase[i].name, name) == 0)
-			return true;
-	return false;
-}
-
 static void rule_dataloader(struct run *run, struct finding_list *out)
 {
 	if (!have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "data");
-	if (!has_phase(t, "data") || f < 0.25)
+	if (!timing_has_phase(t, "data") || f < 0.25)
 		return;
 	add(out, "TIMING.DATALOADER_BOUND", f >= 0.40 ? SEV_HIGH : SEV_MED,
 	    xstrdup("Input pipeline is a bottleneck"),
@@ -122,7 +114,7 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	if (!have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < 10 || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
+	if (t->n < JITTER_MIN_STEPS || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
 		return;
 	/* evidence: the steps slower than p95 */
 	size_t w = steps_nrecords(run->steps, 0) - t->n;
@@ -168,7 +160,7 @@ static void rule_no_progress(struct run *run, struct finding_list *out)
 		return;
 	const struct convergence *c = analysis_convergence(run, 0);
 	bool worse = strcmp(c->trend, "worsening") == 0;
-	if ((!worse && strcmp(c->trend, "plateau") != 0) || c->n_steps < 50)
+	if ((!worse && strcmp(c->trend, "plateau") != 0) || c->n_steps < PROGRESS_MIN_STEPS)
 		return;
 	add(out, "CONVERGENCE.NO_PROGRESS", worse ? SEV_HIGH : SEV_LOW,
 	    xstrdup(worse ? "Loss is increasing" : "Loss has plateaued"),
@@ -329,7 +321,7 @@ static void rule_cross(struct run *run, struct finding_list *out)
 	if (!have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < 8)
+	if (t->n < CROSS_MIN_STEPS)
 		return;
 	struct cross x;
 	cross_init(run, &x, t);
@@ -615,7 +607,7 @@ static void rule_growth(struct run *run, struct finding_list *out)
 	const struct memory *m = analysis_memory(run, 0);
 	double g = m->growth, n = (double)m->n_steps;
 	double ref = m->peak_alloc > 1 ? m->peak_alloc : 1;
-	if (!m->has_memory || m->n_steps < 20 || !(g > 0) || g * n < 0.01 * ref || g < MB)
+	if (!m->has_memory || m->n_steps < GROWTH_MIN_STEPS || !(g > 0) || g * n < 0.01 * ref || g < MB)
 		return;
 	add(out, "MEMORY.GROWTH", SEV_HIGH, xstrdup("Allocated memory grows steadily (possible leak)"),
 	    xasprintf("Allocated memory rises ~%.1f MB/step (~%.0f MB over %zu steps). Steady growth in "

@@ -269,6 +269,12 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_env(meta, out);
 }
 
+static void steps_not_judged(struct run *run, char *buf, size_t n)
+{
+	if (steps_has_records(run)) /* none: findings_unjudged() says there is nothing to judge */
+		steps_unjudged(run, buf, n);
+}
+
 static void steps_free(struct run *run)
 {
 	steps_model_free(run->steps);
@@ -293,5 +299,6 @@ const struct subsystem sub_steps = {
 	.has_data = steps_has_data,
 	.has_records = steps_has_records,
 	.summary = steps_summary,
+	.unjudged = steps_not_judged,
 	.free = steps_free,
 };

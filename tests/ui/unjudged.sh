@@ -7,6 +7,9 @@
 # records keeps its findings (headless, scripted keys). A run in which some ranks have
 # no step record, or whose ranks share no step, says the stragglers were not judged and
 # why, where it said nothing (pytscope's report, --compat pytscope, still says nothing).
+# A run with records and no finding lists the rules that could not judge it and why
+# (too few steps, no loss, memory or phase) under "no findings": the report, the
+# Overview and the Findings tab; --compat pytscope keeps "No issues found".
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -72,4 +75,36 @@ done
 "$BIN" --print --color never "$DISJ" >"$TMP/disj.txt" 2>/dev/null
 tap_check "ranks whose steps do not overlap: not judged, no step on every rank" \
 	'grep -q "stragglers  *not judged: no step number is on every rank" "$TMP/disj.txt"'
+tap_check "and the findings say which rules could not judge it" \
+	'grep -q "^  - stragglers and imbalance (no step number is on every rank)$" "$TMP/disj.txt"'
+
+ONE="$TMP/one_step"
+for r in 0 1; do
+	mkdir -p "$ONE/rank$r"
+	printf '{"step": 0, "timestamp": 1000.5, "phases": {"forward": 0.25, "backward": 0.5, "comm": 0.1}}\n' \
+		>"$ONE/rank$r/steps.jsonl"
+done
+"$BIN" --print --color never "$ONE" >"$TMP/one.txt" 2>/dev/null
+tap_check "no finding on one step: the report lists what could not be judged, and why" \
+	'grep -q "^. No findings: no rule fired on this run; these rules could not judge it:$" "$TMP/one.txt" &&
+	 grep -q "^  - stragglers (1 aligned step, the noise test needs 16)$" "$TMP/one.txt" &&
+	 grep -q "^  - step-time jitter (rank 0: 1 step, needs 10)$" "$TMP/one.txt" &&
+	 grep -q "^  - phase-share rules (no data or optimizer phase recorded)$" "$TMP/one.txt" &&
+	 grep -q "^  - loss divergence and plateau (no loss recorded)$" "$TMP/one.txt" &&
+	 grep -q "^  - memory (no memory recorded)$" "$TMP/one.txt"'
+"$BIN" --print --color always "$ONE" >"$TMP/one_c.txt" 2>/dev/null
+tap_check "its LED is amber, not green" 'grep -q "^.\[33m●" "$TMP/one_c.txt"'
+"$BIN" --print --compat pytscope --color never "$ONE" >"$TMP/one_compat.txt" 2>/dev/null
+tap_check "--compat pytscope: pytscope's line alone" \
+	'grep -q "^● No issues found. Training looks balanced.$" "$TMP/one_compat.txt" && ! grep -q "could not judge" "$TMP/one_compat.txt"'
+printf '1\n:dump %s\n6\n:dump %s\nq\n' "$TMP/one_ov.txt" "$TMP/one_fi.txt" >"$TMP/keys3"
+TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=40 COLUMNS=160 "$BIN" --tui "$ONE" >/dev/null 2>&1
+tap_check "Overview: no findings, and what was not judged" \
+	'grep -q "no findings; not judged: stragglers (1 aligned step, the noise test needs 16); step-time jitter" "$TMP/one_ov.txt"'
+tap_check "Findings tab: the same instead of \"no rows\"" \
+	'grep -q "no findings; not judged: stragglers" "$TMP/one_fi.txt" && ! grep -q "no rows" "$TMP/one_fi.txt"'
+"$BIN" --export findings "$ONE" >"$TMP/one_f.csv" 2>/dev/null
+rc=$?
+tap_check "--export findings: the header alone (a list with no row), exit 0" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/one_f.csv")" -eq 1 ]'
 tap_plan

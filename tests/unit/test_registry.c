@@ -4,7 +4,7 @@
  * conditional Sweep tab; grids and model commands found by name; finalize/has_data
  * through run_open()/run_is_empty(); has_records and findings_unjudged() (a run of
  * run.json files alone: data, nothing judged); summary lines sanitized and in registry
- * order. */
+ * order; the not-judged items of an empty findings list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +181,28 @@ static void test_summary_add(void)
 	ok(s.n == SUMMARY_MAX, "lines past SUMMARY_MAX are dropped");
 }
 
+/* findings_unjudged_add: items joined by "; ", truncated within the buffer; the demo,
+ * which every rule judges, gives no item and no note. */
+static void test_not_judged(void)
+{
+	char buf[32] = "";
+	findings_unjudged_add(buf, sizeof(buf), "a (%d)", 1);
+	findings_unjudged_add(buf, sizeof(buf), "b (%s)", "why");
+	is_str(buf, "a (1); b (why)", "not-judged items joined by \"; \"");
+	findings_unjudged_add(buf, sizeof(buf), "%s", "a very long item that does not fit");
+	ok(strlen(buf) == sizeof(buf) - 1 && strncmp(buf, "a (1); b (why); a very", 22) == 0,
+	   "a long item is cut at the buffer, not past it");
+	struct run *run = open_demo();
+	const struct finding_list *fl = run_findings(run);
+	char nj[FINDINGS_NOT_JUDGED_MAX];
+	ok(fl->n > 0 && !findings_not_judged(run, nj, sizeof(nj)) && nj[0] == '\0',
+	   "the demo (every phase, loss, memory, 400 steps): every rule could judge it");
+	char *note = findings_empty_note(run);
+	ok(note == NULL, "so an empty list would have no note");
+	free(note);
+	run_free(run);
+}
+
 int main(void)
 {
 	test_unique_names();
@@ -189,5 +211,6 @@ int main(void)
 	test_run_contract();
 	test_records_contract();
 	test_summary_add();
+	test_not_judged();
 	return tap_done();
 }

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* rules_unjudged.c: what the step rules (rules.c) could not judge on a run and why
+ * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
+ * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
+ * without enough aligned steps, an efficiency with nothing to weigh. So an empty
+ * findings list says what was not checked instead of reading as "all is well". */
+#include "model/steps/internal.h"
+
+#include "model/findings.h"
+#include "model/run.h"
+
+/* The pytscope rules over rank 0's records: each needs a count of records or a series. */
+static void rank0_unjudged(struct run *run, char *buf, size_t n)
+{
+	const struct timing *t = analysis_timing(run, 0);
+	if (t->n < JITTER_MIN_STEPS)
+		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu step%s, needs %d)", t->n,
+				      t->n == 1 ? "" : "s", JITTER_MIN_STEPS);
+	if (t->n < CROSS_MIN_STEPS)
+		findings_unjudged_add(buf, n, "correlated spikes (needs %d steps)", CROSS_MIN_STEPS);
+	const char *missing[3];
+	size_t nm = 0;
+	if (!timing_has_phase(t, "data"))
+		missing[nm++] = "data";
+	if (!timing_has_phase(t, "forward") || !timing_has_phase(t, "backward"))
+		missing[nm++] = "forward/backward";
+	if (!timing_has_phase(t, "optimizer"))
+		missing[nm++] = "optimizer";
+	if (nm)
+		findings_unjudged_add(buf, n, "phase-share rules (no %s%s%s%s%s phase recorded)", missing[0],
+				      nm > 1 ? nm > 2 ? ", " : " or " : "", nm > 1 ? missing[1] : "",
+				      nm > 2 ? " or " : "", nm > 2 ? missing[2] : "");
+	const struct convergence *c = analysis_convergence(run, 0);
+	if (!c->has_loss)
+		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded)");
+	else if (c->n_steps < PROGRESS_MIN_STEPS)
+		findings_unjudged_add(buf, n, "loss plateau (%zu steps, needs %d)", c->n_steps, PROGRESS_MIN_STEPS);
+	const struct memory *m = analysis_memory(run, 0);
+	if (!m->has_memory)
+		findings_unjudged_add(buf, n, "memory (no memory recorded)");
+	else if (m->n_steps < GROWTH_MIN_STEPS)
+		findings_unjudged_add(buf, n, "memory growth (%zu steps, needs %d)", m->n_steps, GROWTH_MIN_STEPS);
+}
+
+/* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm phase. */
+static void ranks_unjudged(struct run *run, char *buf, size_t n)
+{
+	const struct distributed *d = analysis_distributed(run);
+	if (!d)
+		findings_unjudged_add(buf, n, "stragglers and imbalance (no step number is on every rank)");
+	else if (d->n_steps < STRAG_MIN_JUDGE)
+		findings_unjudged_add(buf, n, "stragglers (%zu aligned step%s, the noise test needs %d)", d->n_steps,
+				      d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
+	if (steps_metric_find(run->steps, METRIC_PHASE, "comm") < 0)
+		findings_unjudged_add(buf, n, "communication share (no comm phase recorded)");
+}
+
+void steps_unjudged(struct run *run, char *buf, size_t n)
+{
+	const struct steps_model *sm = run->steps;
+	if (steps_nranks(sm) > 1) /* which rank straggles first: the question the tool is for */
+		ranks_unjudged(run, buf, n);
+	if (steps_nrecords(sm, 0))
+		rank0_unjudged(run, buf, n);
+	else
+		findings_unjudged_add(buf, n, "timing, loss and memory rules (rank %d, the one they read, has no "
+				      "step record)", steps_rank_id(sm, 0));
+	const struct budget *b = analysis_budget(run, 0);
+	if (b && !b->judged)
+		findings_unjudged_add(buf, n, "efficiency (%s)", b->line[BUDGET_USEFUL].measured ? "only compute is recorded"
+												 : "no compute phase recorded");
+}
