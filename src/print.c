@@ -314,8 +314,11 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
 	title(&b, po, any ? LED_HIGH : LED_GREEN, head);
 	free(head);
-	sb_printf(&b, "\n  mean step wall %.1f ms · comm %.0f%% · imbalance CV %.2f\n", d->mean_step_wall * 1e3,
-		  d->mean_comm_fraction * 100, d->imbalance_cv);
+	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
+	if (po->compat || steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0)
+		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
+	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", d->mean_step_wall * 1e3, comm,
+		  d->imbalance_cv);
 	/* pytscope's "wall lost to imbalance" is a share of the critical compute (glossary) */
 	sb_printf(&b, "  %s lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
 		  po->compat ? "wall" : "critical compute", d->wall_frac_lost * 100, d->sync_skew * 1e3);

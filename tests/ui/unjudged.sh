@@ -9,7 +9,8 @@
 # why, where it said nothing (pytscope's report, --compat pytscope, still says nothing).
 # A run with records and no finding lists the rules that could not judge it and why
 # (too few steps, no loss, memory or phase) under "no findings": the report, the
-# Overview and the Findings tab; --compat pytscope keeps "No issues found".
+# Overview and the Findings tab; --compat pytscope keeps "No issues found". A run
+# without a comm phase has comm n/a in the headline and the report, not 0%.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -107,4 +108,18 @@ tap_check "Findings tab: the same instead of \"no rows\"" \
 rc=$?
 tap_check "--export findings: the header alone (a list with no row), exit 0" \
 	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/one_f.csv")" -eq 1 ]'
+
+NOCOMM="$TMP/no_comm"
+for r in 0 1; do
+	mkdir -p "$NOCOMM/rank$r"
+	for k in 0 1 2; do
+		printf '{"step": %d, "phases": {"forward": 0.25, "backward": 0.5}}\n' "$k"
+	done >"$NOCOMM/rank$r/steps.jsonl"
+done
+"$BIN" --print --color never "$NOCOMM" >"$TMP/nocomm.txt" 2>/dev/null
+tap_check "no comm phase: the headline and DISTRIBUTED say comm n/a, not 0%" \
+	'grep -q "imbalance .*; comm n/a (no comm phase recorded)$" "$TMP/nocomm.txt" &&
+	 grep -q "^  mean step wall 750.0 ms · comm n/a · imbalance CV" "$TMP/nocomm.txt"'
+"$BIN" --print --compat pytscope --color never "$NOCOMM" >"$TMP/nocomm_c.txt" 2>/dev/null
+tap_check "--compat pytscope: pytscope's comm 0%" 'grep -q "^  mean step wall 750.0 ms · comm 0% ·" "$TMP/nocomm_c.txt"'
 tap_plan
