@@ -13,11 +13,13 @@
 static void rank0_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < JITTER_MIN_STEPS)
-		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu step%s, needs %d)", t->n,
-				      t->n == 1 ? "" : "s", JITTER_MIN_STEPS);
+	const char *steps = t->n == 1 ? "step" : "steps";
 	if (t->n < CROSS_MIN_STEPS)
-		findings_unjudged_add(buf, n, "correlated spikes (needs %d steps)", CROSS_MIN_STEPS);
+		findings_unjudged_add(buf, n, "step-time jitter and correlated spikes (rank 0: %zu %s, they need %d "
+				      "and %d)", t->n, steps, JITTER_MIN_STEPS, CROSS_MIN_STEPS);
+	else if (t->n < JITTER_MIN_STEPS)
+		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
+				      JITTER_MIN_STEPS);
 	const char *missing[3];
 	size_t nm = 0;
 	if (!timing_has_phase(t, "data"))

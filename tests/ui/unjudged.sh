@@ -89,7 +89,7 @@ done
 tap_check "no finding on one step: the report lists what could not be judged, and why" \
 	'grep -q "^. No findings: no rule fired on this run; these rules could not judge it:$" "$TMP/one.txt" &&
 	 grep -q "^  - stragglers (1 aligned step, the noise test needs 16)$" "$TMP/one.txt" &&
-	 grep -q "^  - step-time jitter (rank 0: 1 step, needs 10)$" "$TMP/one.txt" &&
+	 grep -q "^  - step-time jitter and correlated spikes (rank 0: 1 step, they need 10 and 8)$" "$TMP/one.txt" &&
 	 grep -q "^  - phase-share rules (no data or optimizer phase recorded)$" "$TMP/one.txt" &&
 	 grep -q "^  - loss divergence and plateau (no loss recorded)$" "$TMP/one.txt" &&
 	 grep -q "^  - memory (no memory recorded)$" "$TMP/one.txt"'
