@@ -341,7 +341,9 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 	legend_head(l, "Budget: where each rank's wall time went");
 	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over the steps after warmup). "
 		       "eff is the efficiency, useful compute / rank wall; rec is the recoverable share of it; MFU "
-		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak.");
+		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak. A "
+		       "line nothing measures reads n/a, not 0 (a phase the run does not record; compute overhead "
+		       "without FLOPs and peak), and eff and rec are n/a when only compute is recorded.");
 	for (int k = 0; k < BUDGET_NLINES; k++)
 		legend_fill(l, k, what[k]);
 	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");

@@ -32,7 +32,7 @@ static const struct {
 	{ HEAT_COMPUTE, "compute", "s" },
 	{ HEAT_REL_SLOWDOWN, "slowdown vs step median", "x-1" },
 	{ HEAT_STEP_TIME, "step time", "s" },
-	{ HEAT_COMM, "comm", "s" },
+	{ HEAT_COMM, "comm", "s" },   /* last: left out without a comm phase (nderived) */
 };
 
 struct gs {
@@ -63,20 +63,28 @@ static int phase_id(const struct steps_model *m, size_t k)
 	return -1;
 }
 
+/* The derived series the run offers: comm (the last) only when it records a comm phase,
+ * else its heatmap would be 0 everywhere for a time nothing measured. */
+static size_t nderived(const struct run *run)
+{
+	bool comm = run->steps && steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0;
+	return ARRAY_LEN(derived) - (comm ? 0 : 1);
+}
+
 static size_t gs_nmetrics(void *model)
 {
 	struct run *run = model;
 	if (!run->steps || steps_naligned(run->steps) == 0)
 		return 0;
-	return ARRAY_LEN(derived) + nphases(run->steps);
+	return nderived(run) + nphases(run->steps);
 }
 
 static const char *gs_metric_name(void *model, size_t i)
 {
 	struct run *run = model;
-	if (i < ARRAY_LEN(derived))
+	if (i < nderived(run))
 		return derived[i].name;
-	int id = run->steps ? phase_id(run->steps, i - ARRAY_LEN(derived)) : -1;
+	int id = run->steps ? phase_id(run->steps, i - nderived(run)) : -1;
 	return id >= 0 ? steps_metric(run->steps, id)->name : "?";
 }
 
@@ -209,7 +217,7 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 
 static int metric_series(struct run *run, size_t metric)
 {
-	return metric < ARRAY_LEN(derived) ? derived[metric].series : phase_id(run->steps, metric - ARRAY_LEN(derived));
+	return metric < nderived(run) ? derived[metric].series : phase_id(run->steps, metric - nderived(run));
 }
 
 /* src over pyramid g of metric (own: g, made by a grid job, owned by the source). */
@@ -227,7 +235,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
-		.unit = metric < ARRAY_LEN(derived) ? derived[metric].unit : "s",
+		.unit = metric < nderived(run) ? derived[metric].unit : "s",
 		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,

@@ -122,4 +122,11 @@ tap_check "no comm phase: the headline and DISTRIBUTED say comm n/a, not 0%" \
 	 grep -q "^  mean step wall 750.0 ms · comm n/a · imbalance CV" "$TMP/nocomm.txt"'
 "$BIN" --print --compat pytscope --color never "$NOCOMM" >"$TMP/nocomm_c.txt" 2>/dev/null
 tap_check "--compat pytscope: pytscope's comm 0%" 'grep -q "^  mean step wall 750.0 ms · comm 0% ·" "$TMP/nocomm_c.txt"'
+for run in no_comm one_step; do # the heatmap's fourth metric (three m's from compute)
+	printf '2\nm\nm\nm\n:dump %s\nq\n' "$TMP/${run}_h.txt" >"$TMP/keys_$run"
+	XDG_STATE_HOME="$TMP/state" TSCOPE_SCRIPT="$TMP/keys_$run" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui \
+		--no-index "$TMP/$run" >/dev/null 2>&1
+done
+tap_check "heatmap: no comm metric without a comm phase (m goes from step time to the first phase)" \
+	'grep -q "^ forward: " "$TMP/no_comm_h.txt" && grep -q "^ comm: " "$TMP/one_step_h.txt"'
 tap_plan
