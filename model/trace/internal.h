@@ -13,6 +13,8 @@
 #define TRACE_NRULES 2
 extern const struct view_def trace_views[TRACE_NVIEWS];
 extern const struct finding_rule trace_rules[TRACE_NRULES];
+/* What those rules could not judge (no GPU or communication kernel; registry.h). */
+void trace_unjudged(struct run *run, char *buf, size_t n);
 
 /* Post-processing of decoded ranks (store.c), called by the loader (load.c) in file
  * order: the run's trace set (created with the --kernel-classes table on first use),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
- * from the trace summary of the lowest rank) and the native TRACE.GPU_IDLE. */
+ * from the trace summary of the lowest rank) and the native TRACE.GPU_IDLE, and what
+ * they could not judge (the subsystem's `unjudged`). */
 #include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
@@ -68,6 +69,20 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		     "dataloader, Python overhead, synchronisation; try CUDA graphs, torch.compile, more "
 		     "loader workers) or kernel_wait (many tiny kernels: fuse them).",
 		     ev);
+}
+
+void trace_unjudged(struct run *run, char *buf, size_t n)
+{
+	struct trace_set *ts = trace_get(run);
+	if (!ts || ts->n == 0)
+		return;
+	const struct trace_pysum *p = trace_pysum(ts, 0);
+	if (!p->present || p->n_comm == 0)
+		findings_unjudged_add(buf, n, "exposed communication (no %s kernel in rank %d's trace)",
+				      p->present ? "communication" : "GPU", ts->r[0]->rank);
+	struct trace_gpu_time g;
+	if (!trace_gpu_time(ts, &g))
+		findings_unjudged_add(buf, n, "GPU idle time (no GPU kernel in the traces)");
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {

@@ -113,5 +113,6 @@ const struct subsystem sub_trace = {
 	.ntabs = ARRAY_LEN(trace_tabs),
 	.has_data = trace_has_data,
 	.summary = trace_summary,
+	.unjudged = trace_unjudged,
 	.free = trace_free,
 };

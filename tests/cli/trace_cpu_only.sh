@@ -2,7 +2,8 @@
 # trace_cpu_only.sh: a Kineto trace without any GPU kernel (a CPU-only profile) has
 # ProfilerStep spans but no measured communication: the run has no comm phase (no
 # comm_ms column, not 0), compute is the whole step, the report has no comm line and
-# says GPU time n/a, the budget's communication line is n/a and no efficiency is judged;
+# says GPU time n/a, the budget's communication line is n/a and no efficiency is judged,
+# the findings name the trace rules that could not judge it;
 # from the trace index the same; a GPU trace keeps its comm values.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -32,6 +33,10 @@ tap_check "CPU-only trace: the budget's communication is empty (n/a), efficiency
 tap_check "CPU-only trace: the report has no comm line, says GPU time n/a and no efficiency" \
 	'! grep -q "^  comm " print.txt && grep -q "^  compute " print.txt &&
 	 grep -q "GPU time *n/a: no GPU kernel in the traces" print.txt && grep -q "budget *n/a: only compute" print.txt'
+tap_check "CPU-only trace: no finding, and the trace rules say why they could not judge it" \
+	'grep -q "^. No findings: no rule fired on this run; these rules could not judge it:$" print.txt &&
+	 grep -q "^  - exposed communication (no GPU kernel in rank 0.s trace)$" print.txt &&
+	 grep -q "^  - GPU idle time (no GPU kernel in the traces)$" print.txt'
 "$T" index cpu >/dev/null 2>&1
 "$T" --export steps cpu >steps_ix.csv 2>/dev/null
 tap_check "CPU-only trace from its index: the same steps (still no comm column)" \
