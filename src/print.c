@@ -437,7 +437,9 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 				*next = '\0';
 				next += 2;
 			}
-			sb_printf(&b, "  - %s\n", item);
+			sb_puts(&b, "  - ");
+			sb_safe(&b, item); /* may name a file (a sweep series) */
+			sb_puts(&b, "\n");
 		}
 		return sb_take(&b);
 	}

@@ -13,6 +13,8 @@
 #define SWEEP_NRULES 7
 extern const struct view_def sweep_views[];
 extern const struct finding_rule sweep_rules[];
+/* What those rules could not judge (no constraint, a series too short; registry.h). */
+void sweep_unjudged(struct run *run, char *buf, size_t n);
 /* Row refs, so a finding's evidence lands on its own row: the sizing view's NAT file i
  * has its latency fit at sweep_sizing_ref(i, false) and its runtime fit at (i, true)
  * (GenAI-Perf series i: -1 - i); the cerebras view's file i has its stored and

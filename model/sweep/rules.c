@@ -245,6 +245,20 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 	}
 }
 
+void sweep_unjudged(struct run *run, char *buf, size_t n)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!s || s->ncfg == 0)
+		return;
+	if (s->ncon == 0)
+		findings_unjudged_add(buf, n, "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
+	for (size_t i = 0; i < s->nseries; i++) /* the knee test needs 3 points of one stimulus */
+		if (s->series[i].stim < 0 || s->series[i].n < 3)
+			findings_unjudged_add(buf, n, "throughput saturation of %s (%s)", s->series[i].name,
+					      s->series[i].stim < 0 ? "no concurrency or rate varies"
+								: "fewer than 3 configs");
+}
+
 const struct finding_rule sweep_rules[] = {
 	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
 	{ "SWEEP.SATURATION", 2010, rule_saturation, false },

@@ -129,5 +129,6 @@ const struct subsystem sub_sweep = {
 	.ntabs = ARRAY_LEN(sweep_tabs),
 	.has_data = sweep_has_data,
 	.summary = sweep_summary,
+	.unjudged = sweep_unjudged,
 	.free = sweep_free,
 };

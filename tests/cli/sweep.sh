@@ -4,7 +4,8 @@
 # performance.json whose aggregate is the sum of rates), --export goldens for sweep,
 # sizing, sizing_points, gpu_telemetry and cerebras, the --print section, objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
-# and the real medium sweep (skipped when ../shared is absent).
+# the rules a short, unconstrained sweep cannot judge, and the real medium sweep
+# (skipped when ../shared is absent).
 # UPDATE=1 rewrites the goldens in tests/cli/golden/.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -230,5 +231,19 @@ golden sweep_dataset_entries.csv "$TMP/nde.csv" "CSV-only num_dataset_entries sw
 tap_rc $? "three *_genai_perf.csv dirs named ...-num_dataset_entries{100,200,300}: one 3-level sweep"
 grep -q ',100,5,1,p99,no$' "$TMP/nde.csv" && grep -q ',600,30,6,none,no$' "$TMP/nde.csv"
 tap_rc $? "low confidence: p99 of 100 requests (1 beyond) is low, nothing at 600 requests (6 beyond p99)"
+
+# Two configs and no constraint: no finding, and the report says what could not be
+# judged (the series' name, a path from the data, sanitized).
+TWO="$TMP/two/x$(printf '\033')[2Jy"
+mkdir -p "$TWO"
+printf '%s\n' \
+	'Config Name,Concurrency,ISL,Num Dataset Entries,p99 Time To First Token (ms),p99 Inter Token Latency (ms),p99 Request Latency (ms),p99 Output Sequence Length (tokens),Avg. Output Token Throughput (tokens/sec),Request Throughput (requests/sec)' \
+	'c0,1,200,100,10.50,2.00,300.00,128.00,400.00,3.00' 'c1,2,200,100,12.00,2.50,320.00,128.00,780.00,6.00' \
+	>"$TWO/analyze_export_genai_perf.csv"
+"$BIN" --print --color never "$TMP/two" >"$TMP/two.txt" 2>/dev/null
+grep -q "^  - SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')$" "$TMP/two.txt" &&
+	grep -q '^  - throughput saturation of .*x^\[\[2Jy/analyze_export_genai_perf.csv (fewer than 3 configs)$' "$TMP/two.txt" &&
+	! grep -q "$(printf '\033')" "$TMP/two.txt"
+tap_rc $? "2 configs, no constraint: the findings name the SLO and saturation rules as not judged, sanitized"
 
 tap_plan
