@@ -68,7 +68,9 @@ void steps_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "timing, loss and memory rules (rank %d, the one they read, has no "
 				      "step record)", steps_rank_id(sm, 0));
 	const struct budget *b = analysis_budget(run, 0);
-	if (b && !b->judged)
-		findings_unjudged_add(buf, n, "efficiency (%s)", b->line[BUDGET_USEFUL].measured ? "only compute is recorded"
-												 : "no compute phase recorded");
+	if (b && !b->judged) {
+		bool compute = b->line[BUDGET_USEFUL].measured;
+		findings_unjudged_add(buf, n, "efficiency (%s)",
+				      compute ? "only compute is recorded" : "no compute phase recorded");
+	}
 }

@@ -127,8 +127,9 @@ static void summary_distributed(struct run *run, struct summary *out)
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
 	if (steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0)
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
-	summary_add(out, TONE_NORMAL, "imbalance", "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; %s",
-		    d->wall_frac_lost * 100, d->imbalance_cv, comm);
+	summary_add(out, TONE_NORMAL, "imbalance",
+		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
+		    d->imbalance_cv, comm);
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
 	summary_add(out, d->nstragglers ? TONE_BAD : TONE_GOOD, "stragglers", "%s", line);
