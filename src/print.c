@@ -164,7 +164,10 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 			       t->mean_step_time * 1e3, t->steps_per_sec);
 	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
 	free(head);
-	char *tail = xasprintf("   (median %.1f · p95 %.1f ms · CV %.2f)", t->p50 * 1e3, t->p95 * 1e3, t->cv);
+	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
+	if (po->compat || t->n > 1)
+		snprintf(cv, sizeof(cv), "%.2f", t->cv);
+	char *tail = xasprintf("   (median %.1f · p95 %.1f ms · CV %s)", t->p50 * 1e3, t->p95 * 1e3, cv);
 	sb_style(&b, po->color, SGR_DIM, SGR_NONE, tail);
 	free(tail);
 	sb_puts(&b, "\n");

@@ -94,10 +94,12 @@ tap_check "no finding on one step: the report lists what could not be judged, an
 	 grep -q "^  - loss divergence and plateau (no loss recorded)$" "$TMP/one.txt" &&
 	 grep -q "^  - memory (no memory recorded)$" "$TMP/one.txt"'
 "$BIN" --print --color always "$ONE" >"$TMP/one_c.txt" 2>/dev/null
+tap_check "TIMING over one step: CV n/a, not 0.00" 'grep -q "^. TIMING — 1 steps .*· CV n/a)$" "$TMP/one.txt"'
 tap_check "its LED is amber, not green" 'grep -q "^.\[33m●" "$TMP/one_c.txt"'
 "$BIN" --print --compat pytscope --color never "$ONE" >"$TMP/one_compat.txt" 2>/dev/null
-tap_check "--compat pytscope: pytscope's line alone" \
-	'grep -q "^● No issues found. Training looks balanced.$" "$TMP/one_compat.txt" && ! grep -q "could not judge" "$TMP/one_compat.txt"'
+tap_check "--compat pytscope: pytscope's line alone, and its CV 0.00" \
+	'grep -q "^● No issues found. Training looks balanced.$" "$TMP/one_compat.txt" &&
+	 ! grep -q "could not judge" "$TMP/one_compat.txt" && grep -q "· CV 0.00)$" "$TMP/one_compat.txt"'
 printf '1\n:dump %s\n6\n:dump %s\nq\n' "$TMP/one_ov.txt" "$TMP/one_fi.txt" >"$TMP/keys3"
 TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=40 COLUMNS=160 "$BIN" --tui "$ONE" >/dev/null 2>&1
 tap_check "Overview: no findings, and what was not judged" \
