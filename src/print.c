@@ -318,7 +318,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	title(&b, po, any ? LED_HIGH : LED_GREEN, head);
 	free(head);
 	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
-	if (po->compat || steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0)
+	if (po->compat || steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", d->mean_step_wall * 1e3, comm,
 		  d->imbalance_cv);

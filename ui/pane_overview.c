@@ -27,6 +27,9 @@ struct opane {
 	struct table *export; /* `e` here exports the findings view */
 	struct summary head;  /* run, path, sources, data quality */
 	struct summary sum;   /* the subsystems' summary lines */
+	char *note;           /* what no rule could judge (findings_empty_note), made at the
+	                       * first frame without findings, dropped when the run grows */
+	bool note_done;
 };
 
 static void head_lines(struct app *app, struct summary *s);
@@ -66,6 +69,9 @@ static bool ov_rebuild(void *priv, struct app *app)
 	p->refind = true;
 	head_lines(app, &p->head);
 	registry_summary(app->run, &p->sum);
+	free(p->note);
+	p->note = NULL;
+	p->note_done = false;
 	return true;
 }
 
@@ -82,6 +88,7 @@ static void ov_close(void *priv)
 {
 	struct opane *p = priv;
 	table_free(p->export);
+	free(p->note);
 	free(p);
 }
 
@@ -167,14 +174,16 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
 	}
 	const char *why = fl->n || app->run->refused ? NULL : findings_unjudged(app->run);
-	char *note = fl->n || app->run->refused || why ? NULL : findings_empty_note(app->run);
-	if (note) /* what no rule could judge, under "no findings" */
-		draw_wrap(&(struct rect){ y, x, body->y + body->h - y, w }, 0, note, ROLE_DIM);
+	if (!fl->n && !app->run->refused && !why && !p->note_done) {
+		p->note = findings_empty_note(app->run);
+		p->note_done = true;
+	}
+	if (!fl->n && p->note) /* what no rule could judge, under "no findings" */
+		draw_wrap(&(struct rect){ y, x, body->y + body->h - y, w }, 0, p->note, ROLE_DIM);
 	else if (!fl->n)
 		draw_text(y, x, w,
 			  app->run->refused ? "not analysed: the input was refused (above)" : why ? why : "no findings",
 			  ROLE_DIM);
-	free(note);
 }
 
 static unsigned ov_handle(void *priv, struct app *app, enum action a)

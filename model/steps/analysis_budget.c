@@ -54,11 +54,11 @@ static void budget_measured(const struct steps_model *m, bool has_mfu, bool *mea
 	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
 	measured[BUDGET_USEFUL] = false;
 	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
-		measured[BUDGET_USEFUL] |= steps_metric_find(m, METRIC_PHASE, compute[i]) >= 0;
+		measured[BUDGET_USEFUL] |= steps_has_phase(m, compute[i]);
 	measured[BUDGET_OVERHEAD] = has_mfu;
-	measured[BUDGET_DATA] = steps_metric_find(m, METRIC_PHASE, "data") >= 0;
-	measured[BUDGET_COMM] = steps_metric_find(m, METRIC_PHASE, "comm") >= 0;
-	measured[BUDGET_OTHER] = steps_metric_find(m, METRIC_PHASE, "other") >= 0;
+	measured[BUDGET_DATA] = steps_has_phase(m, "data");
+	measured[BUDGET_COMM] = steps_has_phase(m, "comm");
+	measured[BUDGET_OTHER] = steps_has_phase(m, "other");
 }
 
 /* The present values of column `metric` of r at positions [a, b) appended to out, a

@@ -67,8 +67,7 @@ static int phase_id(const struct steps_model *m, size_t k)
  * else its heatmap would be 0 everywhere for a time nothing measured. */
 static size_t nderived(const struct run *run)
 {
-	bool comm = run->steps && steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0;
-	return ARRAY_LEN(derived) - (comm ? 0 : 1);
+	return ARRAY_LEN(derived) - (steps_has_phase(run->steps, "comm") ? 0 : 1);
 }
 
 static size_t gs_nmetrics(void *model)

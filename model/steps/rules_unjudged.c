@@ -53,7 +53,7 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 	else if (d->n_steps < STRAG_MIN_JUDGE)
 		findings_unjudged_add(buf, n, "stragglers (%zu aligned step%s, the noise test needs %d)", d->n_steps,
 				      d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
-	if (steps_metric_find(run->steps, METRIC_PHASE, "comm") < 0)
+	if (!steps_has_phase(run->steps, "comm"))
 		findings_unjudged_add(buf, n, "communication share (no comm phase recorded)");
 }
 

@@ -167,6 +167,9 @@ size_t steps_nmetrics(const struct steps_model *m);
 const struct metric_def *steps_metric(const struct steps_model *m, int metric);
 /* Metric id, or -1 when absent. */
 int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const char *name);
+/* The run records phase `name` (on any rank: its metric exists; false without a model).
+ * What is not recorded is shown n/a, never 0. */
+bool steps_has_phase(const struct steps_model *m, const char *name);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);

@@ -72,6 +72,11 @@ int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const 
 	return -1;
 }
 
+bool steps_has_phase(const struct steps_model *m, const char *name)
+{
+	return steps_metric_find(m, METRIC_PHASE, name) >= 0;
+}
+
 /* ---- writing a rank ---------------------------------------------------------- */
 
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path)

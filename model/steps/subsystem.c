@@ -125,7 +125,7 @@ static void summary_distributed(struct run *run, struct summary *out)
 		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
 		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps);
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
-	if (steps_metric_find(run->steps, METRIC_PHASE, "comm") >= 0)
+	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
