@@ -313,9 +313,12 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	if (!d)
 		return NULL;
 	struct sbuf b = { 0 };
-	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps", d->world_size, d->n_steps);
+	char scope[160];
+	bool subset = !po->compat && steps_subset_scope(run, scope, sizeof(scope));
+	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s", d->world_size, d->n_steps,
+			       subset ? "; a subset: " : "", scope);
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
-	title(&b, po, any ? LED_HIGH : LED_GREEN, head);
+	title(&b, po, any ? LED_HIGH : subset ? LED_AMBER : LED_GREEN, head); /* the ranks left out: not judged */
 	free(head);
 	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
 	if (po->compat || steps_has_phase(run->steps, "comm"))

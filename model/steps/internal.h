@@ -524,6 +524,7 @@ struct steps_model {
 	bool listing;
 	size_t listed;
 	bool resort;             /* a rank was published after finalize */
+	size_t left_out;         /* rank dirs --ranks left out (steps_left_out) */
 	struct run *run;         /* the run it belongs to (diagnostics of lazy body reads) */
 	struct steps_part **part;/* index parts lazy ranks read from (owned) */
 	size_t npart;

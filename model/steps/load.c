@@ -702,6 +702,7 @@ struct load_plan {
 	bool index_found;              /* some index part existed */
 	size_t parts_used;
 	bool all_indexed;              /* every rank came from the index */
+	size_t left_out;               /* rank dirs --ranks did not name */
 	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
 	struct index_log *log;         /* then: what the index held, to append their tails */
 };
@@ -713,9 +714,9 @@ static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		struct rank_task *t = &lp->tasks.v[i];
 		const struct steps_rank_file *f = steps_rank_files_find(lp->files + lp->lo, lp->hi - lp->lo, t->rank);
-		bool keep = (!o || !o->ranks || ranklist_has(o->ranks, t->rank)) &&
-			    (!lp->indexed || (f && !covered[f - lp->files]));
-		if (keep) {
+		bool asked = !o || !o->ranks || ranklist_has(o->ranks, t->rank);
+		lp->left_out += !asked;
+		if (asked && (!lp->indexed || (f && !covered[f - lp->files]))) {
 			lp->tasks.v[k++] = *t;
 		} else {
 			free(t->dir);
@@ -864,6 +865,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
 				.id = atomic_fetch_add(&load_serial, 1) + 1 };
 	steps_expect_ranks(job.m, t->n);
+	steps_add_left_out(job.m, lp.left_out);
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
 	struct steps_discovery *d = job.disc = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/index/index.h"
+#include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
@@ -46,6 +47,7 @@ struct fpath {
 	unsigned long long tree;      /* run_tree_signature() for sweeps */
 	bool tree_set;
 	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
+	size_t left_out;              /* its rank files --ranks does not name (last listing) */
 	bool summary_due;             /* a save left its summary for the stop (summary_at_stop) */
 	bool summary_rewrote;         /* ... and one of those saves rewrote the index */
 };
@@ -159,9 +161,12 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 		      rf->rank, rf->dir);
 }
 
-/* Pick up rank dirs and files under each path whose directory changed. */
+/* Pick up rank dirs and files under each path whose directory changed; under --ranks
+ * only the ranks it names (a subset stays one: the others count as left out). */
 static void discover(struct follow *f, double now)
 {
+	const char *asked = f->run->opts ? f->run->opts->ranks : NULL;
+	bool listed = false;
 	for (size_t i = 0; i < f->np; i++) {
 		struct fpath *p = &f->p[i];
 		struct stat st;
@@ -174,13 +179,23 @@ static void discover(struct follow *f, double now)
 		p->mtime = st.st_mtim;
 		struct steps_rank_file *v;
 		size_t n = steps_plan_files(p->path, &v);
+		listed = true;
+		p->left_out = 0;
 		for (size_t k = 0; k < n; k++)
-			if (!tail_find(f, v[k].steps))
+			if (asked && !ranklist_has(asked, v[k].rank))
+				p->left_out++;
+			else if (!tail_find(f, v[k].steps))
 				tail_add(f, &v[k], now, later);
 		steps_rank_files_free(v);
 		if (f->nt)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
 	}
+	if (!listed || !asked || !f->run->steps)
+		return;
+	size_t out = 0;
+	for (size_t i = 0; i < f->np; i++)
+		out += f->p[i].left_out;
+	steps_set_left_out(f->run->steps, out);
 }
 
 /* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank). */

@@ -623,6 +623,8 @@ static void rule_growth(struct run *run, struct finding_list *out)
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
 	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
+	char scope[160];
+	bool subset = steps_subset_scope(run, scope, sizeof(scope));
 	for (size_t k = 0; s && k < s->n; k++) {
 		if (!steps_node_slow(s, k))
 			continue;
@@ -632,14 +634,16 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 		struct evidence ev = evidence_none();
 		ev.kind = EV_RANK;
 		ev.rank = steps_rank_id(m, nd->worst);
+		const char *loaded = subset ? " loaded" : ""; /* its other ranks may be left out */
 		add(out, "NODE.SLOW_TOGETHER", nd->min_rel >= 0.15 ? SEV_HIGH : SEV_MED,
-		    xasprintf("All %zu ranks of %s%s slow together (at least %.0f%% slower)", nd->nranks, host,
-			      nd->name, nd->min_rel * 100),
-		    xasprintf("Every rank on %s%s (ranks %d-%d) is at least %.0f%% slower than the per-step "
+		    xasprintf("All %zu%s ranks of %s%s slow together (at least %.0f%% slower)", nd->nranks, loaded,
+			      host, nd->name, nd->min_rel * 100),
+		    xasprintf("Every%s rank on %s%s (ranks %d-%d%s%s) is at least %.0f%% slower than the per-step "
 			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
-			      "host slow at once points at the host, not at one rank.", host, nd->name,
+			      "host slow at once points at the host, not at one rank.", loaded, host, nd->name,
 			      steps_rank_id(m, nd->ri[0]), steps_rank_id(m, nd->ri[nd->nranks - 1]),
-			      nd->min_rel * 100, nd->median_rel * 100, ev.rank, nd->worst_compute * 1e3),
+			      subset ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
+			      nd->worst_compute * 1e3),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);
 	}

@@ -170,6 +170,17 @@ int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const 
 /* The run records phase `name` (on any rank: its metric exists; false without a model).
  * What is not recorded is shown n/a, never 0. */
 bool steps_has_phase(const struct steps_model *m, const char *name);
+/* Rank dirs the loaders found and left out because --ranks did not name them: a subset.
+ * steps_add_left_out() from the loading thread before finalize; steps_set_left_out()
+ * when follow mode lists the rank dirs again. */
+void steps_add_left_out(struct steps_model *m, size_t n);
+void steps_set_left_out(struct steps_model *m, size_t n);
+size_t steps_left_out(const struct steps_model *m);
+/* A subset was loaded (--ranks left rank dirs out): how, e.g. "--ranks 0-7 left 992 rank
+ * dirs out", in buf and true. Every verdict across ranks
+ * (stragglers, imbalance, slow nodes) holds for those ranks only and says so. false,
+ * buf "", when every rank dir found was loaded. */
+bool steps_subset_scope(const struct run *run, char *buf, size_t n);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);

@@ -77,6 +77,21 @@ bool steps_has_phase(const struct steps_model *m, const char *name)
 	return steps_metric_find(m, METRIC_PHASE, name) >= 0;
 }
 
+void steps_add_left_out(struct steps_model *m, size_t n)
+{
+	m->left_out += n;
+}
+
+void steps_set_left_out(struct steps_model *m, size_t n)
+{
+	m->left_out = n;
+}
+
+size_t steps_left_out(const struct steps_model *m)
+{
+	return m ? m->left_out : 0;
+}
+
 /* ---- writing a rank ---------------------------------------------------------- */
 
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/internal.h"
@@ -72,6 +73,16 @@ static bool steps_has_records(const struct run *run)
 	return false;
 }
 
+bool steps_subset_scope(const struct run *run, char *buf, size_t n)
+{
+	size_t out = steps_left_out(run->steps);
+	buf[0] = '\0';
+	if (!out || !run->opts || !run->opts->ranks)
+		return false;
+	snprintf(buf, n, "--ranks %s left %zu rank dir%s out", run->opts->ranks, out, out == 1 ? "" : "s");
+	return true;
+}
+
 /* Rank ids for a summary line: the first ID_LIST_MAX, then ", ...". */
 #define ID_LIST_MAX 12
 struct id_list {
@@ -127,12 +138,18 @@ static void summary_distributed(struct run *run, struct summary *out)
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
+	char scope[160], of[48] = "";
+	bool subset = steps_subset_scope(run, scope, sizeof(scope));
+	if (subset)
+		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
-		    "%.1f%% of critical compute lost to imbalance; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
+		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100, of,
 		    d->imbalance_cv, comm);
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
-	summary_add(out, d->nstragglers ? TONE_BAD : TONE_GOOD, "stragglers", "%s", line);
+	/* a subset's "none" is no verdict on the ranks left out: not green */
+	summary_add(out, d->nstragglers ? TONE_BAD : subset ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s%s%s%s%s",
+		    line, of, subset ? " (" : "", scope, subset ? ")" : "");
 }
 
 static void summary_budget(struct run *run, struct summary *out)
@@ -165,19 +182,28 @@ static void summary_budget(struct run *run, struct summary *out)
 
 /* Ranks and steps found against run.json's world_size and n_steps (lowest rank's), with
  * the missing rank ids. */
-static void summary_coverage(const struct steps_model *m, const struct steps_meta *meta, struct summary *out)
+static void summary_coverage(const struct run *run, const struct steps_meta *meta, struct summary *out)
 {
+	const struct steps_model *m = run->steps;
 	size_t n = steps_nranks(m);
+	/* --ranks left rank dirs out: only the ranks it names can be missing */
+	char scope[160];
+	const char *asked = steps_subset_scope(run, scope, sizeof(scope)) ? run->opts->ranks : NULL;
+	const char *sep = asked ? ", a subset: " : "";
 	if (!meta->has_world) {
-		summary_add(out, TONE_NORMAL, "coverage", "%zu ranks; world_size n/a (not in run.json)", n);
+		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
+			    "run.json)", n, sep, scope);
 	} else {
 		struct id_list missing = { .n = 0 };
 		for (long r = 0; r < meta->world_size && r < 1000000; r++)
-			if (steps_rank_index(m, (int)r) < 0)
+			if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
 				id_list_add(&missing, r);
 		if (missing.n)
-			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size); missing %s%s", n,
-				    meta->world_size, missing.text, id_list_more(&missing));
+			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size)%s%s; missing %s%s", n,
+				    meta->world_size, sep, scope, missing.text, id_list_more(&missing));
+		else if (asked)
+			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (world_size)%s%s", n, meta->world_size,
+				    sep, scope);
 		else
 			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (world_size %ld)", meta->world_size,
 				    meta->world_size);
@@ -264,8 +290,8 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	if (meta->present)
-		summary_coverage(m, meta, out);
+	if (meta->present || steps_left_out(m)) /* a subset says so, run.json or not */
+		summary_coverage(run, meta, out);
 	summary_distributed(run, out);
 	summary_budget(run, out);
 	if (meta->present)

@@ -1,0 +1,103 @@
+#!/bin/sh
+# subset.sh: a run loaded with --ranks LIST says it is a subset, and every verdict across
+# ranks says it holds for the ranks loaded only: the coverage line names the ranks left
+# out as a subset (they are not "missing"; a rank the list names and no dir has still
+# is), the stragglers and imbalance lines say "among the N ranks loaded" (a subset's
+# "none" is not green), the report's DISTRIBUTED heading says so (amber LED), a slow
+# node counts its loaded ranks, and a run with no finding lists the ranks left out among
+# what was not judged. The explorer's Overview shows the same lines, and follow mode
+# (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+"$gen" run 16 300 >/dev/null || exit 1
+
+"$T" --print --no-index --color never run >all.txt 2>/dev/null
+tap_check "the whole run: all 16 ranks, rank 11 straggles" \
+	'grep -q "coverage  *all 16 ranks (world_size 16)$" all.txt && grep -q "stragglers  *1 (rank 11:" all.txt'
+"$T" --print --color never --ranks 0-7 run >sub.txt 2>/dev/null
+tap_check "--ranks 0-7: a subset, the others not called missing" \
+	'grep -q "coverage  *8 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out$" sub.txt &&
+	 ! grep -q "missing" sub.txt'
+tap_check "its stragglers verdict holds among the ranks loaded only" \
+	'grep -q "stragglers  *none (.*) among the 8 ranks loaded (--ranks 0-7 left 8 rank dirs out)$" sub.txt'
+tap_check "and so does the imbalance" \
+	'grep -q "imbalance  *[0-9.]*% of critical compute lost to imbalance among the 8 ranks loaded;" sub.txt'
+tap_check "DISTRIBUTED says it is a subset" \
+	'grep -q "^. DISTRIBUTED — 8 ranks, 300 aligned steps; a subset: --ranks 0-7 left 8 rank dirs out$" sub.txt'
+"$T" --print --color always --ranks 0-7 run >subc.txt 2>/dev/null
+tap_check "with an amber LED, not green (the ranks left out were not judged)" \
+	'grep -q "^.\[33m●.*DISTRIBUTED" subc.txt'
+"$T" --print --color always run >allc.txt 2>/dev/null
+tap_check "the whole run's stays as it was (red: a straggler)" 'grep -q "^.\[31m●.*DISTRIBUTED" allc.txt'
+"$T" --print --color never --ranks 8-15 run >s815.txt 2>/dev/null
+tap_check "a subset with the straggler finds it, among its ranks" \
+	'grep -q "stragglers  *1 (rank 11: .*) among the 8 ranks loaded (--ranks 8-15 left 8 rank dirs out)$" s815.txt'
+
+# A slow node (ranks 8-15 at gpu_count 8), loaded in part: its loaded ranks are counted.
+cp -r run slow
+python3 - <<'PY' || exit 1
+import json
+for r in range(8, 16):
+    p = "slow/rank%d/steps.jsonl" % r
+    out = []
+    for l in open(p):
+        d = json.loads(l)
+        for k in ("forward", "backward"):
+            d["phases"][k] = round(d["phases"][k] * 1.2, 9)
+        out.append(json.dumps(d))
+    open(p, "w").write("\n".join(out) + "\n")
+PY
+"$T" --print --color never --ranks 0-7,10-15 slow >node.txt 2>/dev/null
+tap_check "slow node: all 6 loaded ranks of node 1, and the subset named" \
+	'grep -q "All 6 loaded ranks of node 1 slow together" node.txt &&
+	 grep -q "Every loaded rank on node 1 (ranks 10-15; --ranks 0-7,10-15 left 2 rank dirs out) is at least" node.txt'
+"$T" --print --color never --no-index slow >nodeall.txt 2>/dev/null
+tap_check "the whole run: all 8 ranks of node 1 (no \"loaded\")" \
+	'grep -q "All 8 ranks of node 1 slow together" nodeall.txt && ! grep -q "loaded rank" nodeall.txt'
+
+rm -r run/rank3
+"$T" --print --color never --ranks 0-7 run >gap.txt 2>/dev/null
+tap_check "a rank the list names and no dir has is still missing" \
+	'grep -q "coverage  *7 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out; missing 3$" gap.txt'
+"$T" --print --color never --no-index run >gapall.txt 2>/dev/null
+tap_check "without --ranks: no subset, rank 3 missing" \
+	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" gapall.txt && ! grep -q "subset" gapall.txt'
+"$T" --print --color never --ranks 0-15 run >every.txt 2>/dev/null
+tap_check "a list that leaves no rank dir out is no subset" \
+	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" every.txt && ! grep -q "subset\|loaded (" every.txt'
+
+# No finding on a subset: the ranks left out are among what was not judged.
+for r in 0 1 2; do
+	mkdir -p one/rank$r
+	printf '{"step": 0, "phases": {"forward": 0.25, "backward": 0.5, "comm": 0.1}}\n' >one/rank$r/steps.jsonl
+done
+"$T" --print --color never --ranks 0-1 one >one.txt 2>/dev/null
+tap_check "no finding: the ranks left out are listed as not judged" \
+	'grep -q "^  - every rule across ranks, beyond the ranks loaded (--ranks 0-1 left 1 rank dir out)$" one.txt'
+tap_check "without run.json: the coverage line still says it is a subset" \
+	'grep -q "coverage  *2 ranks, a subset: --ranks 0-1 left 1 rank dir out; world_size n/a (not in run.json)$" one.txt'
+"$T" --print --color never one >one_all.txt 2>/dev/null
+tap_check "the whole run lists no such item" '! grep -q "beyond the ranks loaded" one_all.txt'
+printf '1\n:dump %s\nq\n' "$TSCOPE_TMP/ov.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=200 "$T" --tui --ranks 0-1 one >/dev/null 2>&1
+tap_check "the Overview's not-judged note names it too" 'grep -q "beyond the ranks loaded (--ranks 0-1 left 1 rank dir out)" ov.txt'
+printf '1\n:dump %s\nq\n' "$TSCOPE_TMP/ov2.txt" >keys2
+TSCOPE_SCRIPT=keys2 TERM=dumb LINES=30 COLUMNS=200 "$T" --tui --ranks 0-7 run >/dev/null 2>&1
+tap_check "the Overview's headline: coverage and stragglers as the report's" \
+	'grep -q "coverage  *7 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out; missing 3" ov2.txt &&
+	 grep -q "stragglers  *none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out)" ov2.txt'
+"$T" --print --color never --compat pytscope --ranks 0-7 run >compat.txt 2>/dev/null
+tap_check "--compat pytscope: pytscope's DISTRIBUTED heading" \
+	'grep -q "^. DISTRIBUTED — 7 ranks, 300 aligned steps *$" compat.txt'
+# Follow mode (R reads what was written since, new rank dirs too) keeps the subset a subset.
+"$gen" live 4 50 >/dev/null || exit 1
+printf 'R\n2\n:dump %s\n1\n:dump %s\nq\n' "$TSCOPE_TMP/live_h.txt" "$TSCOPE_TMP/live_ov.txt" >keys3
+TSCOPE_SCRIPT=keys3 TERM=dumb LINES=30 COLUMNS=160 "$T" --tui --ranks 0-1 live >/dev/null 2>&1
+tap_check "R under --ranks 0-1: the heatmap keeps ranks 0 and 1 only" \
+	'grep -q "^    1 " live_h.txt && ! grep -q "^    [23] " live_h.txt'
+tap_check "and the Overview still says 2 rank dirs are left out" \
+	'grep -q "coverage  *2 of 4 ranks (world_size), a subset: --ranks 0-1 left 2 rank dirs out$" live_ov.txt'
+tap_plan
