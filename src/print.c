@@ -313,7 +313,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	if (!d)
 		return NULL;
 	struct sbuf b = { 0 };
-	char scope[160];
+	char scope[160] = "";
 	bool subset = !po->compat && steps_subset_scope(run, scope, sizeof(scope));
 	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s", d->world_size, d->n_steps,
 			       subset ? "; a subset: " : "", scope);
