@@ -107,16 +107,25 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
 	return rect(p, l0, l1, c0, c1, worst, mean);
 }
 
-/* A line's label: a node's name after its closed/open glyph, else the row's label. */
-void hm_line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n)
+/* A line's name: a node's, else the row's label. */
+static void line_name(const struct hpane *p, size_t l, char *buf, size_t n)
 {
-	if (!p->by_node || p->ol.row[l] >= 0) {
+	if (!p->by_node || p->ol.row[l] >= 0)
 		grid_row_label(&p->src, hm_line_row(p, l), buf, n);
-		return;
-	}
-	int k = snprintf(buf, n, "%s", p->ol.open[p->ol.grp[l]] ? app->g->opened : app->g->closed);
-	if (k >= 0 && (size_t)k < n)
-		grid_line_label(&p->src, &p->ol, l, buf + k, n - (size_t)k);
+	else
+		grid_line_label(&p->src, &p->ol, l, buf, n);
+}
+
+void hm_lines_label(const struct hpane *p, struct app *app, size_t l0, size_t l1, bool glyph, char *buf, size_t n)
+{
+	const char *g = "";
+	if (glyph && p->by_node && p->ol.row[l0] < 0)
+		g = p->ol.open[p->ol.grp[l0]] ? app->g->opened : app->g->closed;
+	char a[40], b[40] = "";
+	line_name(p, l0, a, sizeof(a));
+	if (l1 - l0 > 1)
+		line_name(p, l1 - 1, b, sizeof(b));
+	snprintf(buf, n, "%s%s%s%s", g, a, b[0] ? "-" : "", b);
 }
 
 /* Colour scale: the producer's kept one (an index summary), else a coarse pass over
@@ -468,15 +477,10 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
 		if (r1 > hm_nlines(p))
 			r1 = hm_nlines(p);
-		char a[40], b[40], lab[88];
+		char a[88], lab[90];
 		bool stalled = rows_stalled(p, app, r0, r1);   /* "!": a stalled rank (follow mode) */
-		hm_line_label(p, app, r0, a, sizeof(a));
-		if (r1 - r0 > 1) {
-			hm_line_label(p, app, r1 - 1, b, sizeof(b));
-			snprintf(lab, sizeof(lab), "%s%s-%s", stalled ? "!" : "", a, b);
-		} else {
-			snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
-		}
+		hm_lines_label(p, app, r0, r1, true, a, sizeof(a));
+		snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = rows_marked(p, r0, r1);
 		enum role r = lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR

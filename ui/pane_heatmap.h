@@ -59,8 +59,10 @@ char *hm_fmt_value(const struct hpane *p, double v, char *buf, size_t n);
  * Returns the number of values. */
 size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
 		     double *mean, size_t *wrow);
-/* A line's label: a node's name after its glyph, else the row's label. */
-void hm_line_label(const struct hpane *p, struct app *app, size_t l, char *buf, size_t n);
+/* The label of lines [l0, l1): the first line's name (a node's, else the row's label),
+ * then "-" and the last's when there are several; with glyph a node line's name comes
+ * after its closed/open glyph (once: the screen's labels; not in status or copied text). */
+void hm_lines_label(const struct hpane *p, struct app *app, size_t l0, size_t l1, bool glyph, char *buf, size_t n);
 /* The grid rows lines [l0, l1) cover, and the k-th of them. */
 struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1);
 size_t hm_lr_row(const struct line_rows *lr, size_t k);

@@ -13,9 +13,8 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	struct hpane *p = priv;
 	size_t r0, r1, c0, c1;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char ra[40], rb[40], ca[24], cb[24];
-	hm_line_label(p, app, r0, ra, sizeof(ra));
-	hm_line_label(p, app, r1 - 1, rb, sizeof(rb));
+	char ra[88], ca[24], cb[24];
+	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
 	double w = 0, m = 0;
@@ -23,10 +22,8 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	size_t cnt = hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow);
 	struct line_rows lr = hm_lines_rows(p, r0, r1);
 	bool node = p->by_node && p->ol.row[r0] < 0;   /* a node line's label is its name */
-	int k = snprintf(buf, n, "%s%s%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
-			 r1 - r0 > 1 ? "-" : "",
-			 r1 - r0 > 1 ? rb : "", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
-			 p->src.title);
+	int k = snprintf(buf, n, "%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
+			 p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title);
 	if (k < 0 || (size_t)k >= n)
 		return;
 	if (!cnt) {
@@ -119,14 +116,13 @@ int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	double w = 0, m = 0;
 	if (!hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
 		return -1;
-	char ra[40], rb[40], ca[24], cb[24], wv[40], mv[40];
-	hm_line_label(p, app, r0, ra, sizeof(ra));
-	hm_line_label(p, app, r1 - 1, rb, sizeof(rb));
+	char ra[88], ca[24], cb[24], wv[40], mv[40];
+	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
 	table_format_full(w, wv, sizeof(wv));
 	table_format_full(m, mv, sizeof(mv));
-	snprintf(buf, n, "%s%s%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, r1 - r0 > 1 ? "-" : "", r1 - r0 > 1 ? rb : "", ca,
-		 c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
+	snprintf(buf, n, "%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
+		 p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
 	return 0;
 }

@@ -220,6 +220,16 @@ void steps_nodes_free(struct node_set *s)
 	free(s);
 }
 
+const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n)
+{
+	if (s->source == NODES_HOSTNAME)
+		snprintf(buf, n, "hostname");
+	else
+		snprintf(buf, n, "%s %ld", s->source == NODES_GPU_COUNT ? "gpu_count" : "ranks-per-node",
+			 s->ranks_per_node);
+	return buf;
+}
+
 static bool slow_together(const struct node_stat *nd)
 {
 	return nd->has_dist && nd->nranks >= 2 && nd->min_rel >= NODE_SLOW_REL;

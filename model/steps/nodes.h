@@ -48,6 +48,9 @@ struct node_set *steps_nodes(struct run *run);
  * NULL when steps_nodes is. */
 struct groups *steps_node_groups(struct run *run);
 void steps_nodes_free(struct node_set *s);
+/* How the ranks were grouped, in buf: "hostname", "ranks-per-node 4" or "gpu_count 8"
+ * (the last two assume ranks placed host by host in id order). Returns buf. */
+const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n);
 /* true when node k is slow together (the rule above). */
 bool steps_node_slow(const struct node_set *s, size_t k);
 /* Never merged silently: a rank whose run.json host and trace host differ (other than a

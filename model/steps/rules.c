@@ -623,8 +623,12 @@ static void rule_growth(struct run *run, struct finding_list *out)
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
 	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
-	char scope[160];
+	char scope[160], placed[200] = "";
 	bool subset = steps_subset_scope(run, scope, sizeof(scope));
+	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
+		snprintf(placed, sizeof(placed), " No hostname is recorded: nodes here are rank ids in blocks of %ld "
+			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
+			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" : "--ranks-per-node");
 	for (size_t k = 0; s && k < s->n; k++) {
 		if (!steps_node_slow(s, k))
 			continue;
@@ -640,10 +644,10 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 			      host, nd->name, nd->min_rel * 100),
 		    xasprintf("Every%s rank on %s%s (ranks %d-%d%s%s) is at least %.0f%% slower than the per-step "
 			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
-			      "host slow at once points at the host, not at one rank.", loaded, host, nd->name,
+			      "host slow at once points at the host, not at one rank.%s", loaded, host, nd->name,
 			      steps_rank_id(m, nd->ri[0]), steps_rank_id(m, nd->ri[nd->nranks - 1]),
 			      subset ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
-			      nd->worst_compute * 1e3),
+			      nd->worst_compute * 1e3, placed),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);
 	}

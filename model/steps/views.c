@@ -318,6 +318,9 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	int c_med = table_add_col(t, "median_rel_slowdown", COL_NUM, 7, 3);
 	int c_strag = table_add_col(t, "stragglers", COL_INT, 5, 0);
 	int c_slow = table_add_col(t, "slow_together", COL_TEXT, 6, 0);
+	int c_how = table_add_col(t, "grouped_by", COL_TEXT, 12, 0); /* a guess unless hostname */
+	char how[48];
+	steps_nodes_how(s, how, sizeof(how));
 	/* on a narrow screen: the worst rank and its compute, the stragglers */
 	table_col_prio(t, c_worst, 9);
 	table_col_prio(t, c_wc, 8);
@@ -330,6 +333,7 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_n, (double)nd->nranks);
 		table_set_num(t, row, c_first, steps_rank_id(m, nd->ri[0]));
 		table_set_num(t, row, c_last, steps_rank_id(m, nd->ri[nd->nranks - 1]));
+		table_set_text(t, row, c_how, how);
 		if (!nd->has_dist)
 			continue;
 		table_set_num(t, row, c_worst, steps_rank_id(m, nd->worst));

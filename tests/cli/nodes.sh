@@ -28,13 +28,15 @@ for r in range(8, 16):
 PY
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "gpu_count 8: two nodes" 2 "$(tail -n +2 n.csv | wc -l)"
-tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes$" n.csv'
-tap_check "node 0 is not" 'grep -q "^node 0,8,0,7,.*,$" n.csv'
+tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" n.csv'
+tap_check "node 0 is not" 'grep -q "^node 0,8,0,7,.*,,gpu_count 8$" n.csv'
 "$T" --print --no-index run >p.txt 2>/dev/null
 tap_check "finding: all 8 ranks of node 1 slow together" 'grep -q "All 8 ranks of node 1 slow together.*(NODE.SLOW_TOGETHER)" p.txt'
+tap_check "which says the nodes are an assumption (no hostname)" \
+	'grep -q "No hostname is recorded: nodes here are rank ids in blocks of 8 (run.json.s gpu_count), which assumes" p.txt'
 "$T" --export nodes --ranks-per-node 4 --no-index run >n4.csv 2>/dev/null
 tap_eq "--ranks-per-node 4: four nodes" 4 "$(tail -n +2 n4.csv | wc -l)"
-tap_eq "--ranks-per-node 4: the two slow ones" "node 2 node 3" "$(grep ',yes$' n4.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+tap_eq "--ranks-per-node 4: the two slow ones" "node 2 node 3" "$(grep ',yes,ranks-per-node 4$' n4.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --no-index plain >q.txt 2>/dev/null
 tap_check "one straggler rank (11) is not a slow node" '! grep -q NODE.SLOW_TOGETHER q.txt'
 # Hostnames from run.json: four hosts of four ranks; host "b" holds the slow ranks 8-11.
@@ -46,8 +48,18 @@ done
 tap_eq "hostnames: four hosts in rank order" "gpu-a gpu-x gpu-b gpu-d" "$(tail -n +2 nh.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --no-index run >ph.txt 2>/dev/null
 tap_check "hostnames: the slow host is named" 'grep -q "All 4 ranks of host gpu-b slow together" ph.txt'
+tap_check "hostnames: the nodes view says so, the finding assumes nothing" \
+	'grep -q "^gpu-b,4,8,11,.*,yes,hostname$" nh.csv && ! grep -q "No hostname is recorded" ph.txt'
 "$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
 tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
+# More node lines than screen rows: a row's label names its first and last node, the
+# node glyph once ("▸node 0-node 2"); the status row names them without it.
+"$gen" wide 40 20 >/dev/null || exit 1
+printf '2\n:dump %s\nq\n' "$work/w.txt" >kw
+TSCOPE_SCRIPT=kw TERM=dumb LINES=24 COLUMNS=80 LC_ALL=C.UTF-8 "$T" --tui --no-index --ranks-per-node 1 wide >/dev/null 2>&1
+tap_check "node lines packed in a row: one glyph, then the range" \
+	'grep -q "^    ▸node 0-node 2 " w.txt && ! grep -q "node [0-9]*-▸" w.txt &&
+	 grep -q "^ node 0-node 2  step 0  compute worst" w.txt'
 # Kineto traces: tensorboard_trace_handler's default file name <host>_<pid>.<ms>.pt.trace.json
 # names the host; distributedInfo's hostname wins over it; a name with a rank names none.
 tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
