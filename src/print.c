@@ -313,10 +313,10 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	if (!d)
 		return NULL;
 	struct sbuf b = { 0 };
-	char scope[160] = "";
-	bool subset = !po->compat && steps_subset_scope(run, scope, sizeof(scope));
-	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s", d->world_size, d->n_steps,
-			       subset ? "; a subset: " : "", scope);
+	char scope[200] = "";
+	bool subset = !po->compat && steps_partial_scope(run, scope, sizeof(scope));
+	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s%s", d->world_size, d->n_steps,
+			       subset ? " (" : "", scope, subset ? ")" : "");
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
 	title(&b, po, any ? LED_HIGH : subset ? LED_AMBER : LED_GREEN, head); /* the ranks left out: not judged */
 	free(head);

@@ -623,8 +623,8 @@ static void rule_growth(struct run *run, struct finding_list *out)
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
 	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
-	char scope[160], placed[200] = "";
-	bool subset = steps_subset_scope(run, scope, sizeof(scope));
+	char scope[200], placed[200] = "";
+	bool subset = steps_partial_scope(run, scope, sizeof(scope));
 	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
 		snprintf(placed, sizeof(placed), " No hostname is recorded: nodes here are rank ids in blocks of %ld "
 			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,

@@ -60,8 +60,8 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 void steps_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct steps_model *sm = run->steps;
-	char scope[160];
-	if (steps_subset_scope(run, scope, sizeof(scope)))
+	char scope[200];
+	if (steps_partial_scope(run, scope, sizeof(scope)))
 		findings_unjudged_add(buf, n, "every rule across ranks, beyond the ranks loaded (%s)", scope);
 	if (steps_nranks(sm) > 1) /* which rank straggles first: the question the tool is for */
 		ranks_unjudged(run, buf, n);

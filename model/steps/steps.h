@@ -181,6 +181,10 @@ size_t steps_left_out(const struct steps_model *m);
  * (stragglers, imbalance, slow nodes) holds for those ranks only and says so. false,
  * buf "", when every rank dir found was loaded. */
 bool steps_subset_scope(const struct run *run, char *buf, size_t n);
+/* The run's cross-rank verdicts cover part of it: a subset (as above) and/or ranks of
+ * run.json's world_size that no rank dir gave ("rank 3 of world_size 16 missing", "10
+ * ranks of ..."), joined by "; ", in buf and true; false, buf "", when they cover it all. */
+bool steps_partial_scope(const struct run *run, char *buf, size_t n);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);

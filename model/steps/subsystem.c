@@ -73,16 +73,6 @@ static bool steps_has_records(const struct run *run)
 	return false;
 }
 
-bool steps_subset_scope(const struct run *run, char *buf, size_t n)
-{
-	size_t out = steps_left_out(run->steps);
-	buf[0] = '\0';
-	if (!out || !run->opts || !run->opts->ranks)
-		return false;
-	snprintf(buf, n, "--ranks %s left %zu rank dir%s out", run->opts->ranks, out, out == 1 ? "" : "s");
-	return true;
-}
-
 /* Rank ids for a summary line: the first ID_LIST_MAX, then ", ...". */
 #define ID_LIST_MAX 12
 struct id_list {
@@ -100,6 +90,48 @@ static void id_list_add(struct id_list *l, long id)
 static const char *id_list_more(const struct id_list *l)
 {
 	return l->n > ID_LIST_MAX ? ", ..." : "";
+}
+
+bool steps_subset_scope(const struct run *run, char *buf, size_t n)
+{
+	size_t out = steps_left_out(run->steps);
+	buf[0] = '\0';
+	if (!out || !run->opts || !run->opts->ranks)
+		return false;
+	snprintf(buf, n, "--ranks %s left %zu rank dir%s out", run->opts->ranks, out, out == 1 ? "" : "s");
+	return true;
+}
+
+/* The ranks of run.json's world_size (the lowest rank's) that no rank dir gave, of those
+ * --ranks names when it left rank dirs out; none without a world_size. */
+static void ranks_missing(const struct run *run, struct id_list *out)
+{
+	const struct steps_model *m = run->steps;
+	const struct steps_meta *meta = steps_rank_meta(m, 0);
+	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
+	out->n = out->used = 0;
+	out->text[0] = '\0';
+	for (long r = 0; meta->present && meta->has_world && r < meta->world_size && r < 1000000; r++)
+		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
+			id_list_add(out, r);
+}
+
+bool steps_partial_scope(const struct run *run, char *buf, size_t n)
+{
+	bool subset = steps_subset_scope(run, buf, n);
+	struct id_list missing;
+	ranks_missing(run, &missing);
+	if (!missing.n)
+		return subset;
+	char what[SUMMARY_TEXT + 8];
+	if (missing.n <= 3)
+		snprintf(what, sizeof(what), "rank%s %s", missing.n == 1 ? "" : "s", missing.text);
+	else
+		snprintf(what, sizeof(what), "%zu ranks", missing.n);
+	size_t used = strlen(buf);
+	snprintf(buf + used, n - used, "%s%s of world_size %ld missing", subset ? "; " : "", what,
+		 steps_rank_meta(run->steps, 0)->world_size);
+	return true;
 }
 
 /* Why there is no distributed analysis of two ranks or more: no step is on every rank,
@@ -138,8 +170,8 @@ static void summary_distributed(struct run *run, struct summary *out)
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
-	char scope[160], of[48] = "";
-	bool subset = steps_subset_scope(run, scope, sizeof(scope));
+	char scope[200], of[48] = "";
+	bool subset = steps_partial_scope(run, scope, sizeof(scope));
 	if (subset)
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
@@ -194,10 +226,8 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
 			    "run.json)", n, sep, scope);
 	} else {
-		struct id_list missing = { .n = 0 };
-		for (long r = 0; r < meta->world_size && r < 1000000; r++)
-			if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
-				id_list_add(&missing, r);
+		struct id_list missing;
+		ranks_missing(run, &missing);
 		if (missing.n)
 			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size)%s%s; missing %s%s", n,
 				    meta->world_size, sep, scope, missing.text, id_list_more(&missing));

@@ -3,7 +3,8 @@
 # ranks says it holds for the ranks loaded only: the coverage line names the ranks left
 # out as a subset (they are not "missing"; a rank the list names and no dir has still
 # is), the stragglers and imbalance lines say "among the N ranks loaded" (a subset's
-# "none" is not green), the report's DISTRIBUTED heading says so (amber LED), a slow
+# "none" is not green; so do they when ranks of world_size are missing), the report's
+# DISTRIBUTED heading says so (amber LED), a slow
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
 # (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout.
@@ -26,7 +27,7 @@ tap_check "its stragglers verdict holds among the ranks loaded only" \
 tap_check "and so does the imbalance" \
 	'grep -q "imbalance  *[0-9.]*% of critical compute lost to imbalance among the 8 ranks loaded;" sub.txt'
 tap_check "DISTRIBUTED says it is a subset" \
-	'grep -q "^. DISTRIBUTED — 8 ranks, 300 aligned steps; a subset: --ranks 0-7 left 8 rank dirs out$" sub.txt'
+	'grep -q "^. DISTRIBUTED — 8 ranks, 300 aligned steps (--ranks 0-7 left 8 rank dirs out)$" sub.txt'
 "$T" --print --color always --ranks 0-7 run >subc.txt 2>/dev/null
 tap_check "with an amber LED, not green (the ranks left out were not judged)" \
 	'grep -q "^.\[33m●.*DISTRIBUTED" subc.txt'
@@ -62,12 +63,21 @@ rm -r run/rank3
 "$T" --print --color never --ranks 0-7 run >gap.txt 2>/dev/null
 tap_check "a rank the list names and no dir has is still missing" \
 	'grep -q "coverage  *7 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out; missing 3$" gap.txt'
+tap_check "and the verdicts name both" \
+	'grep -q "stragglers  *none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out; rank 3 of world_size 16 missing)$" gap.txt'
 "$T" --print --color never --no-index run >gapall.txt 2>/dev/null
 tap_check "without --ranks: no subset, rank 3 missing" \
-	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" gapall.txt && ! grep -q "subset" gapall.txt'
+	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" gapall.txt && ! grep -q "subset\|--ranks" gapall.txt'
+tap_check "a missing rank: the stragglers found hold among the ranks loaded" \
+	'grep -q "stragglers  *1 (rank 11: .*) among the 15 ranks loaded (rank 3 of world_size 16 missing)$" gapall.txt &&
+	 grep -q "^. DISTRIBUTED — 15 ranks, 300 aligned steps (rank 3 of world_size 16 missing)$" gapall.txt'
 "$T" --print --color never --ranks 0-15 run >every.txt 2>/dev/null
 tap_check "a list that leaves no rank dir out is no subset" \
-	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" every.txt && ! grep -q "subset\|loaded (" every.txt'
+	'grep -q "coverage  *15 of 16 ranks (world_size); missing 3$" every.txt && ! grep -q "subset\|--ranks" every.txt'
+mkdir more && for r in 0 6 7; do cp -r run/rank$r more/; done
+"$T" --print --color never --no-index more >more.txt 2>/dev/null
+tap_check "more than three missing: counted" \
+	'grep -q "among the 3 ranks loaded (13 ranks of world_size 16 missing)$" more.txt'
 
 # No finding on a subset: the ranks left out are among what was not judged.
 for r in 0 1 2; do
@@ -88,7 +98,7 @@ printf '1\n:dump %s\nq\n' "$TSCOPE_TMP/ov2.txt" >keys2
 TSCOPE_SCRIPT=keys2 TERM=dumb LINES=30 COLUMNS=200 "$T" --tui --ranks 0-7 run >/dev/null 2>&1
 tap_check "the Overview's headline: coverage and stragglers as the report's" \
 	'grep -q "coverage  *7 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out; missing 3" ov2.txt &&
-	 grep -q "stragglers  *none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out)" ov2.txt'
+	 grep -q "stragglers  *none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out; rank 3 of" ov2.txt'
 "$T" --print --color never --compat pytscope --ranks 0-7 run >compat.txt 2>/dev/null
 tap_check "--compat pytscope: pytscope's DISTRIBUTED heading" \
 	'grep -q "^. DISTRIBUTED — 7 ranks, 300 aligned steps$" compat.txt'
