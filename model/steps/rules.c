@@ -623,8 +623,8 @@ static void rule_growth(struct run *run, struct finding_list *out)
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
 	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
-	char scope[200], placed[200] = "";
-	bool subset = steps_partial_scope(run, scope, sizeof(scope));
+	char scope[200] = "", placed[200] = "";
+	bool partial = s && steps_partial_scope(run, scope, sizeof(scope)); /* a node's ranks may be left out */
 	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
 		snprintf(placed, sizeof(placed), " No hostname is recorded: nodes here are rank ids in blocks of %ld "
 			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
@@ -638,7 +638,7 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 		struct evidence ev = evidence_none();
 		ev.kind = EV_RANK;
 		ev.rank = steps_rank_id(m, nd->worst);
-		const char *loaded = subset ? " loaded" : ""; /* its other ranks may be left out */
+		const char *loaded = partial ? " loaded" : "";
 		add(out, "NODE.SLOW_TOGETHER", nd->min_rel >= 0.15 ? SEV_HIGH : SEV_MED,
 		    xasprintf("All %zu%s ranks of %s%s slow together (at least %.0f%% slower)", nd->nranks, loaded,
 			      host, nd->name, nd->min_rel * 100),
@@ -646,7 +646,7 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
 			      "host slow at once points at the host, not at one rank.%s", loaded, host, nd->name,
 			      steps_rank_id(m, nd->ri[0]), steps_rank_id(m, nd->ri[nd->nranks - 1]),
-			      subset ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
+			      partial ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
 			      nd->worst_compute * 1e3, placed),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);

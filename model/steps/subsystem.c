@@ -107,10 +107,12 @@ bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 static void ranks_missing(const struct run *run, struct id_list *out)
 {
 	const struct steps_model *m = run->steps;
-	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
 	out->n = out->used = 0;
 	out->text[0] = '\0';
+	if (!m || !steps_nranks(m))
+		return;
+	const struct steps_meta *meta = steps_rank_meta(m, 0);
+	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
 	for (long r = 0; meta->present && meta->has_world && r < meta->world_size && r < 1000000; r++)
 		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
 			id_list_add(out, r);
@@ -171,17 +173,17 @@ static void summary_distributed(struct run *run, struct summary *out)
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
 	char scope[200], of[48] = "";
-	bool subset = steps_partial_scope(run, scope, sizeof(scope));
-	if (subset)
+	bool partial = steps_partial_scope(run, scope, sizeof(scope));
+	if (partial)
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100, of,
 		    d->imbalance_cv, comm);
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
-	/* a subset's "none" is no verdict on the ranks left out: not green */
-	summary_add(out, d->nstragglers ? TONE_BAD : subset ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s%s%s%s%s",
-		    line, of, subset ? " (" : "", scope, subset ? ")" : "");
+	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
+	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s%s%s%s%s",
+		    line, of, partial ? " (" : "", scope, partial ? ")" : "");
 }
 
 static void summary_budget(struct run *run, struct summary *out)
