@@ -12,6 +12,7 @@
 #include "model/run.h"
 #include "model/steps/internal.h"
 #include "model/steps/nodes.h"
+#include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -102,8 +103,17 @@ bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 	return true;
 }
 
-/* The ranks of run.json's world_size (the lowest rank's) that no rank dir gave, of those
- * --ranks names when it left rank dirs out; none without a world_size. */
+/* The run's world_size: the lowest rank's run.json's, else its trace's (distributedInfo;
+ * *traces set), else -1. */
+static long run_world_size(const struct run *run, bool *traces)
+{
+	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
+	*traces = !(meta->present && meta->has_world);
+	return *traces ? trace_world_size(run) : meta->world_size;
+}
+
+/* The ranks of the run's world_size that no rank dir (or trace) gave, of those --ranks
+ * names when it left rank dirs out; none without a world_size. */
 static void ranks_missing(const struct run *run, struct id_list *out)
 {
 	const struct steps_model *m = run->steps;
@@ -111,9 +121,10 @@ static void ranks_missing(const struct run *run, struct id_list *out)
 	out->text[0] = '\0';
 	if (!m || !steps_nranks(m))
 		return;
-	const struct steps_meta *meta = steps_rank_meta(m, 0);
+	bool traces;
+	long world = run_world_size(run, &traces);
 	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
-	for (long r = 0; meta->present && meta->has_world && r < meta->world_size && r < 1000000; r++)
+	for (long r = 0; r < world && r < 1000000; r++)
 		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
 			id_list_add(out, r);
 }
@@ -130,9 +141,10 @@ bool steps_partial_scope(const struct run *run, char *buf, size_t n)
 		snprintf(what, sizeof(what), "rank%s %s", missing.n == 1 ? "" : "s", missing.text);
 	else
 		snprintf(what, sizeof(what), "%zu ranks", missing.n);
+	bool traces;
 	size_t used = strlen(buf);
 	snprintf(buf + used, n - used, "%s%s of world_size %ld missing", subset ? "; " : "", what,
-		 steps_rank_meta(run->steps, 0)->world_size);
+		 run_world_size(run, &traces));
 	return true;
 }
 
@@ -182,8 +194,9 @@ static void summary_distributed(struct run *run, struct summary *out)
 	char line[SUMMARY_TEXT];
 	analysis_straggler_line(d, line, sizeof(line));
 	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
+	bool judged = d->nstragglers || d->n_steps >= STRAG_MIN_JUDGE, scoped = partial && judged;
 	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s%s%s%s%s",
-		    line, of, partial ? " (" : "", scope, partial ? ")" : "");
+		    line, scoped ? of : "", scoped ? " (" : "", scoped ? scope : "", scoped ? ")" : "");
 }
 
 static void summary_budget(struct run *run, struct summary *out)
@@ -214,8 +227,8 @@ static void summary_budget(struct run *run, struct summary *out)
 	}
 }
 
-/* Ranks and steps found against run.json's world_size and n_steps (lowest rank's), with
- * the missing rank ids. */
+/* Ranks and steps found against the world_size (run_world_size) and run.json's n_steps
+ * (lowest rank's), with the missing rank ids. */
 static void summary_coverage(const struct run *run, const struct steps_meta *meta, struct summary *out)
 {
 	const struct steps_model *m = run->steps;
@@ -224,21 +237,22 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 	char scope[160];
 	const char *asked = steps_subset_scope(run, scope, sizeof(scope)) ? run->opts->ranks : NULL;
 	const char *sep = asked ? ", a subset: " : "";
-	if (!meta->has_world) {
+	bool traces;
+	long world = run_world_size(run, &traces);
+	const char *ws = traces ? "the traces' world_size" : "world_size";
+	if (world < 0) {
 		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
 			    "run.json)", n, sep, scope);
 	} else {
 		struct id_list missing;
 		ranks_missing(run, &missing);
 		if (missing.n)
-			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (world_size)%s%s; missing %s%s", n,
-				    meta->world_size, sep, scope, missing.text, id_list_more(&missing));
+			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws, sep,
+				    scope, missing.text, id_list_more(&missing));
 		else if (asked)
-			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (world_size)%s%s", n, meta->world_size,
-				    sep, scope);
+			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s%s", n, world, ws, sep, scope);
 		else
-			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (world_size %ld)", meta->world_size,
-				    meta->world_size);
+			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (%s %ld)", world, ws, world);
 	}
 	long lo = -1, hi = -1;
 	for (size_t ri = 0; ri < n; ri++) {
@@ -322,7 +336,8 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	if (meta->present || steps_left_out(m)) /* a subset says so, run.json or not */
+	bool traces; /* a subset says so, run.json or not; so do traces that know the world_size */
+	if (meta->present || steps_left_out(m) || run_world_size(run, &traces) >= 0)
 		summary_coverage(run, meta, out);
 	summary_distributed(run, out);
 	summary_budget(run, out);

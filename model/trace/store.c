@@ -94,6 +94,12 @@ const char *trace_rank_host(struct run *run, int rank)
 	return ts && lo < ts->n && ts->r[lo]->rank == rank ? ts->r[lo]->host : NULL;
 }
 
+long trace_world_size(const struct run *run)
+{
+	const struct trace_set *ts = run->trace;
+	return ts && ts->n ? ts->r[0]->world_size : -1; /* ts->r is sorted by rank id */
+}
+
 static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
 {
 	for (size_t i = 0; i < upto; i++)

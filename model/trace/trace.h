@@ -221,6 +221,8 @@ bool trace_covers(struct run *run, int rank, long step);
  * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or
  * worker number: then worker_name was set by hand). NULL when unknown or no trace. */
 const char *trace_rank_host(struct run *run, int rank);
+/* The world_size in the lowest rank's trace (distributedInfo), -1 when unknown or no trace. */
+long trace_world_size(const struct run *run);
 
 /* ---- loader entry points (load.c, registered by subsystem.c) and lifetime (store.c) ---- */
 int trace_probe(const char *path, const struct opts *opts);

@@ -102,6 +102,27 @@ tap_check "the Overview's headline: coverage and stragglers as the report's" \
 "$T" --print --color never --compat pytscope --ranks 0-7 run >compat.txt 2>/dev/null
 tap_check "--compat pytscope: pytscope's DISTRIBUTED heading" \
 	'grep -q "^. DISTRIBUTED — 7 ranks, 300 aligned steps$" compat.txt'
+# Kineto traces: the world_size in distributedInfo, 3 traces of 8 ranks.
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+mkdir tr && for r in 0 1 2; do "$tgen" tr/rank$r.pt.trace.json 1 $r >/dev/null || exit 1; done
+"$T" --print --color never --no-index tr >tr.txt 2>/dev/null
+tap_check "traces: coverage against the traces' world_size, the missing ranks named" \
+	'grep -q "coverage  *3 of 8 ranks (the traces. world_size); missing 3, 4, 5, 6, 7$" tr.txt'
+tap_check "traces: the verdicts hold among the 3 ranks loaded" \
+	'grep -q "imbalance .* lost to imbalance among the 3 ranks loaded;" tr.txt &&
+	 grep -q "^. DISTRIBUTED — 3 ranks, 18 aligned steps (5 ranks of world_size 8 missing)$" tr.txt'
+tap_check "traces: stragglers none among the 3 ranks loaded, not green" \
+	'grep -q "stragglers  *none (.*) among the 3 ranks loaded (5 ranks of world_size 8 missing)$" tr.txt'
+for r in 0 1; do
+	mkdir -p few/rank$r
+	printf '{"rank": %d, "world_size": 4}\n' $r >few/rank$r/run.json
+	printf '{"step": 0, "phases": {"forward": 0.25, "backward": 0.5, "comm": 0.1}}\n' >few/rank$r/steps.jsonl
+done
+"$T" --print --color never few >few.txt 2>/dev/null
+tap_check "too few steps to judge: not judged, with no scope after it" \
+	'grep -q "stragglers  *not judged: 1 aligned step (the noise test needs 16)$" few.txt &&
+	 grep -q "coverage  *2 of 4 ranks (world_size); missing 2, 3$" few.txt'
+
 # Follow mode (R reads what was written since, new rank dirs too) keeps the subset a subset.
 "$gen" live 4 50 >/dev/null || exit 1
 printf 'R\n2\n:dump %s\n1\n:dump %s\nq\n' "$TSCOPE_TMP/live_h.txt" "$TSCOPE_TMP/live_ov.txt" >keys3
