@@ -14,18 +14,7 @@ trap 'rm -rf "$work"' EXIT
 "$gen" run 16 300 >/dev/null || exit 1
 cp -r run plain
 # Ranks 8-15 (the second node at gpu_count 8) 20% slower in forward and backward.
-python3 - <<'PY' || exit 1
-import json
-for r in range(8, 16):
-    p = "run/rank%d/steps.jsonl" % r
-    out = []
-    for l in open(p):
-        d = json.loads(l)
-        for k in ("forward", "backward"):
-            d["phases"][k] = round(d["phases"][k] * 1.2, 9)
-        out.append(json.dumps(d))
-    open(p, "w").write("\n".join(out) + "\n")
-PY
+python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" run 8 15 1.2 || exit 1
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "gpu_count 8: two nodes" 2 "$(tail -n +2 n.csv | wc -l)"
 tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" n.csv'

@@ -39,18 +39,7 @@ tap_check "a subset with the straggler finds it, among its ranks" \
 
 # A slow node (ranks 8-15 at gpu_count 8), loaded in part: its loaded ranks are counted.
 cp -r run slow
-python3 - <<'PY' || exit 1
-import json
-for r in range(8, 16):
-    p = "slow/rank%d/steps.jsonl" % r
-    out = []
-    for l in open(p):
-        d = json.loads(l)
-        for k in ("forward", "backward"):
-            d["phases"][k] = round(d["phases"][k] * 1.2, 9)
-        out.append(json.dumps(d))
-    open(p, "w").write("\n".join(out) + "\n")
-PY
+python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" slow 8 15 1.2 || exit 1
 "$T" --print --color never --ranks 0-7,10-15 slow >node.txt 2>/dev/null
 tap_check "slow node: all 6 loaded ranks of node 1, and the subset named" \
 	'grep -q "All 6 loaded ranks of node 1 slow together" node.txt &&
