@@ -15,6 +15,7 @@
 #include "model/registry.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
+#include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app_internal.h"
@@ -192,6 +193,19 @@ const int *app_stragglers(struct app *app, size_t *n)
 	return app->strag;
 }
 
+/* n/N without a straggler: the headline's verdict (none, not judged, over the ranks
+ * loaded), or why there is none. */
+static void no_straggler_msg(struct app *app)
+{
+	char line[SUMMARY_TEXT];
+	if (app->run->steps && analysis_distributed(app->run)) {
+		steps_straggler_verdict(app->run, line, sizeof(line));
+		app_msg(app, true, "stragglers: %s (see man page, FINDINGS)", line);
+	} else {
+		app_msg(app, true, "no straggler verdict: needs per-rank step records of 2 or more ranks");
+	}
+}
+
 static unsigned jump_straggler(struct app *app, int dir)
 {
 	size_t n;
@@ -205,9 +219,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 		if (app->cmp)
 			app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
 		else
-			app_msg(app, true, app->run->steps && analysis_distributed(app->run)
-						   ? "no stragglers: no rank is significantly slower (see man page, FINDINGS)"
-						   : "no straggler verdict: needs per-rank step records of 2 or more ranks");
+			no_straggler_msg(app);
 		return PR_REDRAW;
 	}
 	if (app->strag_pos < 0)

@@ -185,6 +185,11 @@ bool steps_subset_scope(const struct run *run, char *buf, size_t n);
  * run.json's world_size that no rank dir gave ("rank 3 of world_size 16 missing", "10
  * ranks of ..."), joined by "; ", in buf and true; false, buf "", when they cover it all. */
 bool steps_partial_scope(const struct run *run, char *buf, size_t n);
+/* The stragglers verdict as the headline gives it (analysis_straggler_line: "none (...)",
+ * "1 (rank 11: ...)", "not judged: ..."), a verdict over part of the run followed by
+ * "among the N ranks loaded (scope)"; true when it covers part of the run. Only when
+ * analysis_distributed(run) is not NULL. */
+bool steps_straggler_verdict(struct run *run, char *buf, size_t n);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);

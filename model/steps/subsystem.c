@@ -185,18 +185,27 @@ static void summary_distributed(struct run *run, struct summary *out)
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
 	char scope[200], of[48] = "";
-	bool partial = steps_partial_scope(run, scope, sizeof(scope));
-	if (partial)
+	if (steps_partial_scope(run, scope, sizeof(scope)))
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100, of,
 		    d->imbalance_cv, comm);
 	char line[SUMMARY_TEXT];
-	analysis_straggler_line(d, line, sizeof(line));
+	bool partial = steps_straggler_verdict(run, line, sizeof(line));
 	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
-	bool judged = d->nstragglers || d->n_steps >= STRAG_MIN_JUDGE, scoped = partial && judged;
-	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s%s%s%s%s",
-		    line, scoped ? of : "", scoped ? " (" : "", scoped ? scope : "", scoped ? ")" : "");
+	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s", line);
+}
+
+bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
+{
+	const struct distributed *d = analysis_distributed(run);
+	analysis_straggler_line(d, buf, n);
+	char scope[200];
+	bool partial = steps_partial_scope(run, scope, sizeof(scope));
+	size_t used = strlen(buf);
+	if (partial && (d->nstragglers || d->n_steps >= STRAG_MIN_JUDGE)) /* "not judged" needs no scope */
+		snprintf(buf + used, n - used, " among the %zu ranks loaded (%s)", steps_nranks(run->steps), scope);
+	return partial;
 }
 
 static void summary_budget(struct run *run, struct summary *out)

@@ -111,6 +111,14 @@ done
 tap_check "too few steps to judge: not judged, with no scope after it" \
 	'grep -q "stragglers  *not judged: 1 aligned step (the noise test needs 16)$" few.txt &&
 	 grep -q "coverage  *2 of 4 ranks (world_size); missing 2, 3$" few.txt'
+printf 'n\n:dump %s\nq\n' "$TSCOPE_TMP/n_few.txt" >kn
+TSCOPE_SCRIPT=kn TERM=dumb LINES=24 COLUMNS=200 "$T" --tui few >/dev/null 2>&1
+tap_check "n without a straggler gives the headline's verdict: not judged, and why" \
+	'grep -q "^stragglers: not judged: 1 aligned step (the noise test needs 16) (see man page, FINDINGS)" n_few.txt'
+printf 'n\n:dump %s\nq\n' "$TSCOPE_TMP/n_sub.txt" >kn2
+TSCOPE_SCRIPT=kn2 TERM=dumb LINES=24 COLUMNS=200 "$T" --tui --ranks 0-7 run >/dev/null 2>&1
+tap_check "n on a subset: none among the ranks loaded, not a run-wide none" \
+	'grep -q "^stragglers: none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out; rank 3 of" n_sub.txt'
 
 # Follow mode (R reads what was written since, new rank dirs too) keeps the subset a subset.
 "$gen" live 4 50 >/dev/null || exit 1
