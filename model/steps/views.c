@@ -69,7 +69,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
 	table_col_doc(t, c_miss, "steps the rank did not record; ");
-	table_col_doc(t, c_strag, "yes for the straggler set; ");
+	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps to judge); ");
 	table_col_doc(t, c_from, "the straggler's onset; ");
 	table_col_doc(t, c_cost, "the straggler's cost; ");
 	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
@@ -111,7 +111,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
-		table_set_text(t, row, c_strag, rs->straggler ? "yes" : "");
+		/* under STRAG_MIN_JUDGE aligned steps nothing was judged: n/a, not "no" */
+		table_set_text(t, row, c_strag, rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE ? "n/a" : "");
 		if (rs->straggler) {
 			table_set_num(t, row, c_from, (double)rs->slow_onset);
 			table_set_num(t, row, c_cost, rs->slow_cost);
