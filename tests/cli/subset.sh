@@ -111,6 +111,9 @@ done
 tap_check "too few steps to judge: not judged, with no scope after it" \
 	'grep -q "stragglers  *not judged: 1 aligned step (the noise test needs 16)$" few.txt &&
 	 grep -q "coverage  *2 of 4 ranks (world_size); missing 2, 3$" few.txt'
+"$T" --export ranks few >few.csv 2>/dev/null
+tap_eq "the ranks view: straggler n/a on both ranks (too few steps), not an empty no" "n/a n/a" \
+	"$(tail -n +2 few.csv | cut -d, -f13 | tr '\n' ' ' | sed 's/ $//')"
 printf 'n\n:dump %s\nq\n' "$TSCOPE_TMP/n_few.txt" >kn
 TSCOPE_SCRIPT=kn TERM=dumb LINES=24 COLUMNS=200 "$T" --tui few >/dev/null 2>&1
 tap_check "n without a straggler gives the headline's verdict: not judged, and why" \
