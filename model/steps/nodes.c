@@ -190,6 +190,7 @@ struct node_set *steps_nodes(struct run *run)
 		group_by_count(m, s, per);
 	}
 	const struct distributed *d = analysis_distributed(run);
+	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE;
 	for (size_t k = 0; k < s->n; k++)
 		node_figures(&s->v[k], d);
 	return s;
@@ -237,7 +238,7 @@ static bool slow_together(const struct node_stat *nd)
 
 bool steps_node_slow(const struct node_set *s, size_t k)
 {
-	if (!slow_together(&s->v[k]) || s->n < 2)
+	if (!s->judged || !slow_together(&s->v[k]) || s->n < 2)
 		return false;
 	size_t slow = 0;
 	for (size_t i = 0; i < s->n; i++)

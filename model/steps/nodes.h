@@ -32,13 +32,15 @@ struct node_stat {
 
 struct node_set {
 	enum node_source source;
+	bool judged;              /* STRAG_MIN_JUDGE aligned steps or more: slow_together is judged */
 	long ranks_per_node;      /* NODES_RANKS_PER_NODE / NODES_GPU_COUNT */
 	struct node_stat *v;
 	size_t n;
 };
 
 /* A node is slow together when it has at least 2 ranks, each at least this much slower
- * than the per-step median (rel_slowdown), and at most half of the nodes are. */
+ * than the per-step median (rel_slowdown), and at most half of the nodes are; judged
+ * on STRAG_MIN_JUDGE aligned steps or more, as the native straggler tests are. */
 #define NODE_SLOW_REL 0.05
 
 struct node_set *steps_nodes(struct run *run);
@@ -51,7 +53,7 @@ void steps_nodes_free(struct node_set *s);
 /* How the ranks were grouped, in buf: "hostname", "ranks-per-node 4" or "gpu_count 8"
  * (the last two assume ranks placed host by host in id order). Returns buf. */
 const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n);
-/* true when node k is slow together (the rule above). */
+/* true when node k is slow together (the rule above; false when not judged). */
 bool steps_node_slow(const struct node_set *s, size_t k);
 /* Never merged silently: a rank whose run.json host and trace host differ (other than a
  * short name and its qualified form) gets a warning diagnostic, the first

@@ -8,6 +8,7 @@
 
 #include "model/findings.h"
 #include "model/run.h"
+#include "model/steps/nodes.h"
 
 /* The pytscope rules over rank 0's records: each needs a count of records or a series. */
 static void rank0_unjudged(struct run *run, char *buf, size_t n)
@@ -44,6 +45,14 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "memory growth (%zu steps, needs %d)", m->n_steps, GROWTH_MIN_STEPS);
 }
 
+/* The run has a node roll-up (nodes.h: hostnames, --ranks-per-node or gpu_count). */
+static bool has_nodes(struct run *run)
+{
+	struct node_set *s = steps_nodes(run);
+	steps_nodes_free(s);
+	return s != NULL;
+}
+
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm phase. */
 static void ranks_unjudged(struct run *run, char *buf, size_t n)
 {
@@ -51,8 +60,9 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 	if (!d)
 		findings_unjudged_add(buf, n, "stragglers and imbalance (no step number is on every rank)");
 	else if (d->n_steps < STRAG_MIN_JUDGE)
-		findings_unjudged_add(buf, n, "stragglers (%zu aligned step%s, the noise test needs %d)", d->n_steps,
-				      d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
+		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
+				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
+				      STRAG_MIN_JUDGE);
 	if (!steps_has_phase(run->steps, "comm"))
 		findings_unjudged_add(buf, n, "communication share (no comm phase recorded)");
 }

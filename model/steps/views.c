@@ -343,7 +343,7 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_min, nd->min_rel);
 		table_set_num(t, row, c_med, nd->median_rel);
 		table_set_num(t, row, c_strag, (double)nd->stragglers);
-		table_set_text(t, row, c_slow, steps_node_slow(s, k) ? "yes" : "");
+		table_set_text(t, row, c_slow, !s->judged ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
 	}
 	steps_nodes_free(s);
 	return t;

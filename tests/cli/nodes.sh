@@ -41,6 +41,12 @@ tap_check "hostnames: the nodes view says so, the finding assumes nothing" \
 	'grep -q "^gpu-b,4,8,11,.*,yes,hostname$" nh.csv && ! grep -q "No hostname is recorded" ph.txt'
 "$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
 tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
+# Under 16 aligned steps a slow node is not judged, as the native straggler tests are not.
+"$gen" short 16 3 >/dev/null && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" short 8 15 1.2 || exit 1
+"$T" --export nodes --no-index short >ns.csv 2>/dev/null
+"$T" --print --no-index short >ps.txt 2>/dev/null
+tap_check "3 aligned steps: slow_together n/a on every node, no NODE.SLOW_TOGETHER" \
+	'[ "$(tail -n +2 ns.csv | cut -d, -f11 | sort -u)" = "n/a" ] && ! grep -q NODE.SLOW_TOGETHER ps.txt'
 # More node lines than screen rows: a row's label names its first and last node, the
 # node glyph once ("▸node 0-node 2"); the status row names them without it.
 "$gen" wide 40 20 >/dev/null || exit 1
