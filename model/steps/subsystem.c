@@ -253,9 +253,17 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
 			    "run.json)", n, sep, scope);
 	} else {
-		struct id_list missing;
+		struct id_list missing, beyond = { .n = 0 };
 		ranks_missing(run, &missing);
-		if (missing.n)
+		for (size_t ri = 0; ri < n; ri++) /* ids >= world_size: another run's, or a wrong world_size */
+			if (steps_rank_id(m, ri) >= world)
+				id_list_add(&beyond, steps_rank_id(m, ri));
+		if (beyond.n)
+			summary_add(out, TONE_BAD, "coverage", "%zu ranks against %s %ld: rank%s %s%s beyond it (another "
+				    "run mixed in, or a wrong world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "",
+				    beyond.text, id_list_more(&beyond), missing.n ? "; missing " : "", missing.text,
+				    id_list_more(&missing));
+		else if (missing.n)
 			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws, sep,
 				    scope, missing.text, id_list_more(&missing));
 		else if (asked)

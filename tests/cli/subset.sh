@@ -7,7 +7,8 @@
 # DISTRIBUTED heading says so (amber LED), a slow
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
-# (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout.
+# (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout. Rank
+# ids at or above world_size are named too.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -91,6 +92,16 @@ tap_check "the Overview's headline: coverage and stragglers as the report's" \
 "$T" --print --color never --compat pytscope --ranks 0-7 run >compat.txt 2>/dev/null
 tap_check "--compat pytscope: pytscope's DISTRIBUTED heading" \
 	'grep -q "^. DISTRIBUTED — 7 ranks, 300 aligned steps$" compat.txt'
+# Rank ids at or above world_size: named, not "all 8 ranks" over 16 loaded.
+"$gen" w8 16 30 >/dev/null || exit 1
+for r in $(seq 0 15); do
+	sed 's/"world_size": 16/"world_size": 8/' w8/rank$r/run.json >t && mv t w8/rank$r/run.json
+done
+"$T" --print --color never --no-index w8 >w8.txt 2>/dev/null
+tap_check "ranks beyond world_size are named (another run mixed in?)" \
+	'grep -q "coverage  *16 ranks against world_size 8: ranks 8, 9, 10, 11, 12, 13, 14, 15 beyond it (another run mixed in, or a wrong world_size?)$" w8.txt &&
+	 ! grep -q "all 8 ranks" w8.txt'
+
 # Kineto traces: the world_size in distributedInfo, 3 traces of 8 ranks.
 tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
 mkdir tr && for r in 0 1 2; do "$tgen" tr/rank$r.pt.trace.json 1 $r >/dev/null || exit 1; done
