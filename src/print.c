@@ -151,6 +151,16 @@ static double *plain_step_times(struct run *run, size_t n)
 	return v;
 }
 
+/* " (rank K)" after the heading of a section that reads the lowest rank alone (TIMING,
+ * MEMORY, CONVERGENCE, as pytscope's) when the run has more: not the run's figures. */
+static const char *lowest_rank(const struct run *run, const struct print_opts *po, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!po->compat && steps_nranks(run->steps) > 1)
+		snprintf(buf, n, " (rank %d)", steps_rank_id(run->steps, 0));
+	return buf;
+}
+
 static char *section_timing(struct run *run, const struct print_opts *po)
 {
 	const struct timing *t = run->steps && steps_nranks(run->steps) ? analysis_timing(run, 0) : NULL;
@@ -160,7 +170,9 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 		return sb_take(&b);
 	}
 	double bad = timing_fraction(t, "data") + timing_fraction(t, "comm");
-	char *head = xasprintf("TIMING — %zu steps · %.1f ms/step · %.1f steps/s", t->n,
+	char who[32];
+	lowest_rank(run, po, who, sizeof(who));
+	char *head = xasprintf("TIMING%s — %zu steps · %.1f ms/step · %.1f steps/s", who, t->n,
 			       t->mean_step_time * 1e3, t->steps_per_sec);
 	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
 	free(head);
@@ -197,7 +209,10 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	if (!m->has_memory)
 		return NULL;
 	struct sbuf b = { 0 };
-	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, "MEMORY");
+	char who[32];
+	char *head = xasprintf("MEMORY%s", lowest_rank(run, po, who, sizeof(who)));
+	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, head);
+	free(head);
 	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", m->peak_alloc / MB, m->peak_reserved / MB);
 	if (m->peak_alloc >= 64 * MB)
 		sb_printf(&b, " · fragmentation %.0f%%", m->fragmentation * 100);
@@ -243,7 +258,10 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 		return NULL;
 	struct sbuf b = { 0 };
 	bool bad = c->diverged || strcmp(c->trend, "worsening") == 0;
-	title(&b, po, bad ? LED_HIGH : LED_GREEN, "CONVERGENCE");
+	char who[32];
+	char *head = xasprintf("CONVERGENCE%s", lowest_rank(run, po, who, sizeof(who)));
+	title(&b, po, bad ? LED_HIGH : LED_GREEN, head);
+	free(head);
 	sb_puts(&b, "\n  loss trend ");
 	enum sgr tc = strcmp(c->trend, "improving") == 0 ? SGR_GREEN : bad ? SGR_RED : SGR_NONE;
 	sb_style(&b, po->color, tc, SGR_NONE, c->trend);

@@ -35,6 +35,9 @@ tap_check "with an amber LED, not green (the ranks left out were not judged)" \
 "$T" --print --color always run >allc.txt 2>/dev/null
 tap_check "the whole run's stays as it was (red: a straggler)" 'grep -q "^.\[31m●.*DISTRIBUTED" allc.txt'
 "$T" --print --color never --ranks 8-15 run >s815.txt 2>/dev/null
+tap_check "the lowest-rank sections name the rank they read (8 here, not the run)" \
+	'grep -q "^. TIMING (rank 8) — 300 steps" s815.txt && grep -q "^. CONVERGENCE (rank 8)$" s815.txt &&
+	 grep -q "^. MEMORY (rank 8)$" s815.txt'
 tap_check "a subset with the straggler finds it, among its ranks" \
 	'grep -q "stragglers  *1 (rank 11: .*) among the 8 ranks loaded (--ranks 8-15 left 8 rank dirs out)$" s815.txt'
 
