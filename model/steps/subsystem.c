@@ -188,8 +188,8 @@ static void summary_distributed(struct run *run, struct summary *out)
 	if (steps_partial_scope(run, scope, sizeof(scope)))
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
-		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100, of,
-		    d->imbalance_cv, comm);
+		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
+		    of, d->imbalance_cv, comm);
 	char line[SUMMARY_TEXT];
 	bool partial = steps_straggler_verdict(run, line, sizeof(line));
 	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
@@ -259,13 +259,13 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 			if (steps_rank_id(m, ri) >= world)
 				id_list_add(&beyond, steps_rank_id(m, ri));
 		if (beyond.n)
-			summary_add(out, TONE_BAD, "coverage", "%zu ranks against %s %ld: rank%s %s%s beyond it (another "
-				    "run mixed in, or a wrong world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "",
-				    beyond.text, id_list_more(&beyond), missing.n ? "; missing " : "", missing.text,
-				    id_list_more(&missing));
+			summary_add(out, TONE_BAD, "coverage",
+				    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
+				    "world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "", beyond.text,
+				    id_list_more(&beyond), missing.n ? "; missing " : "", missing.text, id_list_more(&missing));
 		else if (missing.n)
-			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws, sep,
-				    scope, missing.text, id_list_more(&missing));
+			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws,
+				    sep, scope, missing.text, id_list_more(&missing));
 		else if (asked)
 			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s%s", n, world, ws, sep, scope);
 		else
