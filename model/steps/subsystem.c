@@ -262,7 +262,8 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 			summary_add(out, TONE_BAD, "coverage",
 				    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
 				    "world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "", beyond.text,
-				    id_list_more(&beyond), missing.n ? "; missing " : "", missing.text, id_list_more(&missing));
+				    id_list_more(&beyond), missing.n ? "; missing " : "", missing.text,
+				    id_list_more(&missing));
 		else if (missing.n)
 			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws,
 				    sep, scope, missing.text, id_list_more(&missing));
