@@ -87,10 +87,13 @@ static void trace_summary(struct run *run, struct summary *out)
 		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of the trace spans (%s summed over %zu "
 		    "rank%s)", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
 		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s");
-	if (g.n > 1)
-		summary_add(out, g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL, "GPU idle by rank",
-			    "%.1f%% (rank %d) to %.1f%% (rank %d); :view temporal", g.min_idle_pct, g.min_rank,
-			    g.max_idle_pct, g.max_rank);
+	enum summary_tone spread = g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL;
+	if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
+		summary_add(out, spread, "GPU idle by rank", "%.1f%% on each of the %zu ranks; :view temporal",
+			    g.max_idle_pct, g.n);
+	else if (g.n > 1)
+		summary_add(out, spread, "GPU idle by rank", "%.1f%% (rank %d) to %.1f%% (rank %d); :view temporal",
+			    g.min_idle_pct, g.min_rank, g.max_idle_pct, g.max_rank);
 	char top[SUMMARY_TEXT];
 	top_kernels(ts, top, sizeof(top));
 	if (*top)

@@ -114,6 +114,8 @@ tap_check "traces: coverage against the traces' world_size, the missing ranks na
 tap_check "traces: the verdicts hold among the 3 ranks loaded" \
 	'grep -q "imbalance .* lost to imbalance among the 3 ranks loaded;" tr.txt &&
 	 grep -q "^. DISTRIBUTED — 3 ranks, 18 aligned steps (5 ranks of world_size 8 missing)$" tr.txt'
+tap_check "traces: the same idle on every rank reads so, not 'rank 0 to rank 0'" \
+	'grep -q "GPU idle by rank  *91.1% on each of the 3 ranks; :view temporal$" tr.txt'
 tap_check "traces: stragglers none among the 3 ranks loaded, not green" \
 	'grep -q "stragglers  *none (.*) among the 3 ranks loaded (5 ranks of world_size 8 missing)$" tr.txt'
 for r in 0 1; do
