@@ -161,13 +161,17 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 	compare_scope(c, scope, sizeof(scope));
 	const struct cmp_ranks *r = compare_ranks(c);
 	char *head = xasprintf("COMPARISON — %s", verdict);
-	heading(f, po, r && r->nregressed ? SGR_RED : SGR_GREEN, head);
+	heading(f, po, r && r->nregressed ? SGR_RED : r && !r->judged && !r->identical ? SGR_YELLOW : SGR_GREEN,
+		head);
 	free(head);
 	if (*scope)
 		fprintf(f, "  %s\n", scope);
 	if (!r)
 		return;
-	if (r->has_wall)
+	if (r->has_wall && !r->judged) /* no noise estimate under CMP_MIN_STEPS common steps */
+		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise n/a) over %zu common steps\n",
+			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->ncommon);
+	else if (r->has_wall)
 		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise %.3f ms) over %zu common steps\n",
 			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
 	if (!r->nregressed && !r->nimproved)

@@ -103,15 +103,18 @@ static double robust_sd(double *v, size_t n)
 	return MAD_TO_STD * stats_median_inplace(v, n);
 }
 
-/* The noise test of compare.h: +1 when mean m of d passes upward, -1 downward, else 0.
- * d is reordered; *thr receives 3 sigma / sqrt(n). */
+/* The noise test of compare.h: +1 when mean m of d passes upward, -1 downward, else 0
+ * (always 0 under CMP_MIN_STEPS values: not judged). d is reordered; *thr receives
+ * 3 sigma / sqrt(n). */
 static int noise_test(double *d, size_t n, double m, double base, double *thr)
 {
 	*thr = n ? NOISE_Z * robust_sd(d, n) / sqrt((double)n) : 0;
 	double floor = NOISE_FLOOR * fabs(base);
-	if (n && m > *thr && m > floor)
+	if (n < CMP_MIN_STEPS)
+		return 0;
+	if (m > *thr && m > floor)
 		return 1;
-	if (n && -m > *thr && -m > floor)
+	if (-m > *thr && -m > floor)
 		return -1;
 	return 0;
 }
@@ -317,6 +320,7 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 	size_t *ka, *kb;
 	size_t nc = compare_common_steps(ma, mb, &ka, &kb);
 	out->ncommon = nc;
+	out->judged = nc >= CMP_MIN_STEPS;
 	out->lo = nc ? steps_aligned_step(ma, ka[0]) : -1;
 	out->hi = nc ? steps_aligned_step(ma, ka[nc - 1]) : -1;
 	rank_union(out, ma, mb);
@@ -396,6 +400,14 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 	if (r->identical) {
 		snprintf(buf, n, "no difference: identical per-step times on %zu common steps of %zu ranks",
 			 r->ncommon, r->ncommon_ranks);
+		return;
+	}
+	if (!r->judged) { /* the raw difference, called nothing */
+		int k = snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
+				 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
+		if (k > 0 && (size_t)k < n && r->has_wall && r->a_wall_ms > 0)
+			snprintf(buf + k, n - (size_t)k, "; mean step wall %+.1f%% in B",
+				 (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
 		return;
 	}
 	int k = 0;
@@ -500,18 +512,22 @@ void compare_summary(struct compare *c, struct summary *s)
 	const struct cmp_ranks *r = compare_ranks(c);
 	s->n = 0;
 	compare_verdict(c, buf, sizeof(buf));
-	summary_add(s, r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD, "verdict", "%s", buf);
+	enum summary_tone tone = r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD;
+	if (r && !r->judged && !r->identical) /* too few common steps: no verdict, not good */
+		tone = TONE_WARN;
+	summary_add(s, tone, "verdict", "%s", buf);
 	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
 	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
 	compare_scope(c, buf, sizeof(buf));
 	if (*buf)
 		summary_add(s, TONE_WARN, "scope", "%s", buf);
 	if (r && r->has_wall) {
-		char a[32], b[32], d[32], z[32];
+		char a[32], b[32], d[32], z[32] = "n/a"; /* no noise estimate under CMP_MIN_STEPS */
+		if (r->judged)
+			units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z));
 		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common steps",
 			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
-			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)),
-			    units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z)), r->ncommon);
+			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->ncommon);
 	}
 	size_t nf, k[3] = { 0, 0, 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);

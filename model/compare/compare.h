@@ -19,7 +19,9 @@
  * sigma = 1.4826 * MAD(d) (the robust standard deviation of the paired differences,
  * i.e. the run-to-run noise of that rank's steps), the rank REGRESSED when
  *     m > 3 * sigma / sqrt(n)   and   m > 1% of its mean compute in A,
- * and IMPROVED when -m passes the same test. Identical runs give d = 0 everywhere:
+ * and IMPROVED when -m passes the same test; with fewer than CMP_MIN_STEPS values the
+ * noise is not estimated and nothing is judged (no rank regressed or improved, B neither
+ * slower nor faster: the verdict says "not judged"). Identical runs give d = 0 everywhere:
  * "no difference". The per-step wall (the slowest rank's compute plus the largest comm,
  * or the step time of a single rank) is tested the same way for the headline.
  * ONSET in B of a regressed rank: flag the common steps whose d_s exceeds
@@ -30,6 +32,10 @@
 #define MODEL_COMPARE_H
 
 #include "model/run.h"
+
+/* Common steps the regression test needs to estimate the noise (the straggler tests'
+ * STRAG_MIN_JUDGE, steps/analysis.h). */
+#define CMP_MIN_STEPS 16
 
 struct compare {
 	struct run *a, *b;
@@ -113,6 +119,7 @@ struct cmp_ranks {
 	bool has_wall;
 	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
 	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
+	bool judged;              /* ncommon >= CMP_MIN_STEPS: the regression test ran */
 };
 /* NULL when a side has no aligned steps (no step records). */
 const struct cmp_ranks *compare_ranks(struct compare *c);

@@ -27,6 +27,8 @@ static const char *rank_change(const struct cmp_rank *r)
 		return "only_in_B";
 	if (!r->in_b)
 		return "only_in_A";
+	if (r->n < CMP_MIN_STEPS) /* the noise test did not run */
+		return "n/a";
 	return r->regressed ? "regressed" : r->improved ? "improved" : "same";
 }
 
@@ -75,7 +77,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		table_set_num_opt(t, row, c_am, k->a_ms, both);
 		table_set_num_opt(t, row, c_bm, k->b_ms, both);
 		table_set_num_opt(t, row, c_dm, k->delta_ms, both);
-		table_set_num_opt(t, row, c_noise, k->noise_ms, both);
+		table_set_num_opt(t, row, c_noise, k->noise_ms, both && k->n >= CMP_MIN_STEPS);
 		table_set_num_opt(t, row, c_al, k->a_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_bl, k->b_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_dl, k->b_lost_s - k->a_lost_s, k->has_lost);

@@ -59,4 +59,20 @@ if [ -d "$real/kineto-dlrm-8rank" ] && [ -d "$real/kineto-hta-2rank" ]; then
 else
 	tap_skip "../shared/real traces absent"
 fi
+# Under 16 common steps the noise is not estimated: nothing is called a regression or
+# slower, however large the difference (8 steps, rank 5 slow from step 2).
+"$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pairs generated"; exit 1; }
+"$TSCOPE_BIN" --print --color never a8 reg8 >short8.txt
+tap_check "8 common steps: not judged, the raw difference given, no noise figure" \
+	'grep -q "^● COMPARISON — not judged: 8 common steps (the noise test needs 16); mean step wall [-+][0-9.]*% in B$" short8.txt &&
+	 grep -q "^  mean step wall .* (.* ms, noise n/a) over 8 common steps$" short8.txt && ! grep -q "regressed" short8.txt'
+"$TSCOPE_BIN" --print --color always a8 reg8 >short8c.txt
+tap_check "its heading is amber, not green" 'grep -q "^.\[33m.*COMPARISON" short8c.txt'
+"$TSCOPE_BIN" --export diff_ranks a8 reg8 >short8.csv
+tap_check "diff_ranks: change n/a and no noise on every rank" \
+	'[ "$(tail -n +2 short8.csv | cut -d, -f2 | sort -u)" = "n/a" ] && [ -z "$(tail -n +2 short8.csv | cut -d, -f6 | sort -u)" ]'
+"$gen" same8 8 8 1 || exit 1
+"$TSCOPE_BIN" --print a8 same8 >same8.txt
+tap_check "identical short pair: still no difference (exact, no noise needed)" \
+	'grep -q "^● COMPARISON — no difference: identical per-step times on 8 common steps of 8 ranks$" same8.txt'
 tap_plan
