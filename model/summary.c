@@ -23,3 +23,15 @@ struct summary_line *summary_add(struct summary *s, enum summary_tone tone, cons
 	text_sanitize(raw, strlen(raw), l->text, sizeof(l->text), 0);
 	return l;
 }
+
+void summary_ids_add(struct summary_ids *l, long id)
+{
+	if (l->n++ < SUMMARY_IDS_MAX && l->used < sizeof(l->text))
+		l->used += (size_t)snprintf(l->text + l->used, sizeof(l->text) - l->used, "%s%ld", l->n > 1 ? ", " : "",
+					    id);
+}
+
+const char *summary_ids_more(const struct summary_ids *l)
+{
+	return l->n > SUMMARY_IDS_MAX ? ", ..." : "";
+}

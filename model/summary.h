@@ -34,4 +34,15 @@ struct summary {
 struct summary_line *summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt,
 				 ...) PRINTF_LIKE(4, 5);
 
+/* Rank ids for a summary line ("missing 3, 7, 12, ..."): the first SUMMARY_IDS_MAX in
+ * text, n counts them all. Start from { .n = 0 }. */
+#define SUMMARY_IDS_MAX 12
+struct summary_ids {
+	char text[SUMMARY_TEXT];
+	size_t used, n;
+};
+void summary_ids_add(struct summary_ids *l, long id);
+/* ", ..." when more ids were added than text holds, else "". */
+const char *summary_ids_more(const struct summary_ids *l);
+
 #endif

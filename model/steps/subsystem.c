@@ -74,24 +74,6 @@ static bool steps_has_records(const struct run *run)
 	return false;
 }
 
-/* Rank ids for a summary line: the first ID_LIST_MAX, then ", ...". */
-#define ID_LIST_MAX 12
-struct id_list {
-	char text[SUMMARY_TEXT];
-	size_t used, n;
-};
-
-static void id_list_add(struct id_list *l, long id)
-{
-	if (l->n++ < ID_LIST_MAX && l->used < sizeof(l->text))
-		l->used += (size_t)snprintf(l->text + l->used, sizeof(l->text) - l->used, "%s%ld", l->n > 1 ? ", " : "",
-					    id);
-}
-
-static const char *id_list_more(const struct id_list *l)
-{
-	return l->n > ID_LIST_MAX ? ", ..." : "";
-}
 
 bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 {
@@ -114,7 +96,7 @@ static long run_world_size(const struct run *run, bool *traces)
 
 /* The ranks of the run's world_size that no rank dir (or trace) gave, of those --ranks
  * names when it left rank dirs out; none without a world_size. */
-static void ranks_missing(const struct run *run, struct id_list *out)
+static void ranks_missing(const struct run *run, struct summary_ids *out)
 {
 	const struct steps_model *m = run->steps;
 	out->n = out->used = 0;
@@ -126,13 +108,13 @@ static void ranks_missing(const struct run *run, struct id_list *out)
 	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
 	for (long r = 0; r < world && r < 1000000; r++)
 		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
-			id_list_add(out, r);
+			summary_ids_add(out, r);
 }
 
 bool steps_partial_scope(const struct run *run, char *buf, size_t n)
 {
 	bool subset = steps_subset_scope(run, buf, n);
-	struct id_list missing;
+	struct summary_ids missing;
 	ranks_missing(run, &missing);
 	if (!missing.n)
 		return subset;
@@ -156,16 +138,17 @@ static void summary_not_distributed(const struct run *run, struct summary *out)
 	const struct steps_model *m = run->steps;
 	if (steps_nranks(m) < 2 || steps_naligned(m))
 		return;
-	struct id_list empty = { .n = 0 };
+	struct summary_ids empty = { .n = 0 };
 	for (size_t ri = 0; ri < steps_nranks(m); ri++)
 		if (!steps_nrecords(m, ri))
-			id_list_add(&empty, steps_rank_id(m, ri));
+			summary_ids_add(&empty, steps_rank_id(m, ri));
 	if (empty.n == steps_nranks(m)) /* no record at all: the steps line says none */
 		return;
 	if (empty.n)
 		summary_add(out, TONE_WARN, "stragglers",
 			    "not judged: rank%s %s%s ha%s no step record, so no step is on every rank (--ranks leaves "
-			    "ranks out)", empty.n > 1 ? "s" : "", empty.text, id_list_more(&empty), empty.n > 1 ? "ve" : "s");
+			    "ranks out)", empty.n > 1 ? "s" : "", empty.text, summary_ids_more(&empty),
+			    empty.n > 1 ? "ve" : "s");
 	else
 		summary_add(out, TONE_WARN, "stragglers", "not judged: no step number is on every rank");
 }
@@ -253,20 +236,20 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
 			    "run.json)", n, sep, scope);
 	} else {
-		struct id_list missing, beyond = { .n = 0 };
+		struct summary_ids missing, beyond = { .n = 0 };
 		ranks_missing(run, &missing);
 		for (size_t ri = 0; ri < n; ri++) /* ids >= world_size: another run's, or a wrong world_size */
 			if (steps_rank_id(m, ri) >= world)
-				id_list_add(&beyond, steps_rank_id(m, ri));
+				summary_ids_add(&beyond, steps_rank_id(m, ri));
 		if (beyond.n)
 			summary_add(out, TONE_BAD, "coverage",
 				    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
 				    "world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "", beyond.text,
-				    id_list_more(&beyond), missing.n ? "; missing " : "", missing.text,
-				    id_list_more(&missing));
+				    summary_ids_more(&beyond), missing.n ? "; missing " : "", missing.text,
+				    summary_ids_more(&missing));
 		else if (missing.n)
 			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws,
-				    sep, scope, missing.text, id_list_more(&missing));
+				    sep, scope, missing.text, summary_ids_more(&missing));
 		else if (asked)
 			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s%s", n, world, ws, sep, scope);
 		else

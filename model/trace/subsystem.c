@@ -7,6 +7,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/steps.h"
 #include "model/trace/internal.h"
 #include "model/units.h"
 #include "model/xalloc.h"
@@ -71,10 +72,41 @@ static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 	free(v);
 }
 
-/* GPU busy/idle and its split, the idle spread over ranks and the top kernels. */
+/* The traces against the world_size in the lowest rank's (distributedInfo), when no step
+ * records give the coverage line (the step family's holds traces' ranks too). */
+static void trace_coverage(const struct run *run, const struct trace_set *ts, struct summary *out)
+{
+	long world = trace_world_size(run);
+	if (world < 0 || (run->steps && steps_nranks(run->steps)))
+		return;
+	struct summary_ids missing = { .n = 0 }, beyond = { .n = 0 };
+	size_t i = 0; /* ts->r is sorted by rank id */
+	for (long r = 0; r < world && r < 1000000; r++) {
+		while (i < ts->n && ts->r[i]->rank < r)
+			i++;
+		if (i == ts->n || ts->r[i]->rank != r)
+			summary_ids_add(&missing, r);
+	}
+	for (i = 0; i < ts->n; i++)
+		if (ts->r[i]->rank >= world)
+			summary_ids_add(&beyond, ts->r[i]->rank);
+	if (beyond.n)
+		summary_add(out, TONE_BAD, "coverage", "%zu traces against the traces' world_size %ld: rank%s %s%s "
+			    "beyond it", ts->n, world, beyond.n > 1 ? "s" : "", beyond.text, summary_ids_more(&beyond));
+	else if (missing.n)
+		summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (the traces' world_size); missing %s%s", ts->n,
+			    world, missing.text, summary_ids_more(&missing));
+	else
+		summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (the traces' world_size %ld)", world, world);
+}
+
+/* Coverage against the world_size, GPU busy/idle and its split, the idle spread over ranks
+ * and the top kernels. */
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
+	if (ts && ts->n)
+		trace_coverage(run, ts, out);
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
 		if (ts)

@@ -114,6 +114,12 @@ tap_check "traces: coverage against the traces' world_size, the missing ranks na
 tap_check "traces: the verdicts hold among the 3 ranks loaded" \
 	'grep -q "imbalance .* lost to imbalance among the 3 ranks loaded;" tr.txt &&
 	 grep -q "^. DISTRIBUTED — 3 ranks, 18 aligned steps (5 ranks of world_size 8 missing)$" tr.txt'
+mkdir nostep && printf '{"distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 4}, "traceEvents": [%s]}\n' \
+	'{"ph": "X", "cat": "kernel", "name": "gemm", "ts": 100, "dur": 50, "pid": 0, "tid": 7, "args": {"stream": 7}}' \
+	>nostep/rank1.pt.trace.json
+"$T" --print --color never --no-index nostep >nostep.txt 2>/dev/null
+tap_check "a trace without steps: its coverage line all the same (rank 1 of 4)" \
+	'grep -q "^  coverage  *1 of 4 ranks (the traces. world_size); missing 0, 2, 3$" nostep.txt'
 tap_check "traces: the same idle on every rank reads so, not 'rank 0 to rank 0'" \
 	'grep -q "GPU idle by rank  *91.1% on each of the 3 ranks; :view temporal$" tr.txt'
 tap_check "traces: stragglers none among the 3 ranks loaded, not green" \
