@@ -74,7 +74,6 @@ static bool steps_has_records(const struct run *run)
 	return false;
 }
 
-
 bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 {
 	size_t out = steps_left_out(run->steps);
