@@ -35,3 +35,21 @@ const char *summary_ids_more(const struct summary_ids *l)
 {
 	return l->n > SUMMARY_IDS_MAX ? ", ..." : "";
 }
+
+void summary_add_coverage(struct summary *s, size_t n, long world, const char *ws, const char *subset,
+			  const struct summary_ids *missing, const struct summary_ids *beyond)
+{
+	if (beyond->n) /* ids >= world_size: another run's, or a wrong world_size */
+		summary_add(s, TONE_BAD, "coverage",
+			    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
+			    "world_size?)%s%s%s", n, ws, world, beyond->n > 1 ? "s" : "", beyond->text,
+			    summary_ids_more(beyond), missing->n ? "; missing " : "", missing->text,
+			    summary_ids_more(missing));
+	else if (missing->n)
+		summary_add(s, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s; missing %s%s", n, world, ws, subset,
+			    missing->text, summary_ids_more(missing));
+	else if (*subset)
+		summary_add(s, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s", n, world, ws, subset);
+	else
+		summary_add(s, TONE_GOOD, "coverage", "all %ld ranks (%s %ld)", world, ws, world);
+}

@@ -85,12 +85,14 @@ bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 }
 
 /* The run's world_size: the lowest rank's run.json's, else its trace's (distributedInfo;
- * *traces set), else -1. */
+ * then *traces is set when traces is not NULL), else -1. */
 static long run_world_size(const struct run *run, bool *traces)
 {
 	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
-	*traces = !(meta->present && meta->has_world);
-	return *traces ? trace_world_size(run) : meta->world_size;
+	bool from_traces = !(meta->present && meta->has_world);
+	if (traces)
+		*traces = from_traces;
+	return from_traces ? trace_world_size(run) : meta->world_size;
 }
 
 /* The ranks of the run's world_size that no rank dir (or trace) gave, of those --ranks
@@ -102,8 +104,7 @@ static void ranks_missing(const struct run *run, struct summary_ids *out)
 	out->text[0] = '\0';
 	if (!m || !steps_nranks(m))
 		return;
-	bool traces;
-	long world = run_world_size(run, &traces);
+	long world = run_world_size(run, NULL);
 	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
 	for (long r = 0; r < world && r < 1000000; r++)
 		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
@@ -122,10 +123,9 @@ bool steps_partial_scope(const struct run *run, char *buf, size_t n)
 		snprintf(what, sizeof(what), "rank%s %s", missing.n == 1 ? "" : "s", missing.text);
 	else
 		snprintf(what, sizeof(what), "%zu ranks", missing.n);
-	bool traces;
 	size_t used = strlen(buf);
 	snprintf(buf + used, n - used, "%s%s of world_size %ld missing", subset ? "; " : "", what,
-		 run_world_size(run, &traces));
+		 run_world_size(run, NULL));
 	return true;
 }
 
@@ -166,14 +166,13 @@ static void summary_distributed(struct run *run, struct summary *out)
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
-	char scope[200], of[48] = "";
-	if (steps_partial_scope(run, scope, sizeof(scope)))
+	char line[SUMMARY_TEXT], of[48] = "";
+	bool partial = steps_straggler_verdict(run, line, sizeof(line));
+	if (partial)
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
 	summary_add(out, TONE_NORMAL, "imbalance",
 		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
 		    of, d->imbalance_cv, comm);
-	char line[SUMMARY_TEXT];
-	bool partial = steps_straggler_verdict(run, line, sizeof(line));
 	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
 	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s", line);
 }
@@ -224,35 +223,23 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 {
 	const struct steps_model *m = run->steps;
 	size_t n = steps_nranks(m);
-	/* --ranks left rank dirs out: only the ranks it names can be missing */
-	char scope[160];
-	const char *asked = steps_subset_scope(run, scope, sizeof(scope)) ? run->opts->ranks : NULL;
-	const char *sep = asked ? ", a subset: " : "";
+	/* --ranks left rank dirs out: only the ranks it names can be missing (ranks_missing) */
+	char scope[160], subset[176] = "";
+	if (steps_subset_scope(run, scope, sizeof(scope)))
+		snprintf(subset, sizeof(subset), ", a subset: %s", scope);
 	bool traces;
 	long world = run_world_size(run, &traces);
-	const char *ws = traces ? "the traces' world_size" : "world_size";
 	if (world < 0) {
-		summary_add(out, asked ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s%s; world_size n/a (not in "
-			    "run.json)", n, sep, scope);
+		summary_add(out, *subset ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s; world_size n/a (not in "
+			    "run.json)", n, subset);
 	} else {
 		struct summary_ids missing, beyond = { .n = 0 };
 		ranks_missing(run, &missing);
-		for (size_t ri = 0; ri < n; ri++) /* ids >= world_size: another run's, or a wrong world_size */
+		for (size_t ri = 0; ri < n; ri++)
 			if (steps_rank_id(m, ri) >= world)
 				summary_ids_add(&beyond, steps_rank_id(m, ri));
-		if (beyond.n)
-			summary_add(out, TONE_BAD, "coverage",
-				    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
-				    "world_size?)%s%s%s", n, ws, world, beyond.n > 1 ? "s" : "", beyond.text,
-				    summary_ids_more(&beyond), missing.n ? "; missing " : "", missing.text,
-				    summary_ids_more(&missing));
-		else if (missing.n)
-			summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (%s)%s%s; missing %s%s", n, world, ws,
-				    sep, scope, missing.text, summary_ids_more(&missing));
-		else if (asked)
-			summary_add(out, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s%s", n, world, ws, sep, scope);
-		else
-			summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (%s %ld)", world, ws, world);
+		summary_add_coverage(out, n, world, traces ? "the traces' world_size" : "world_size", subset, &missing,
+				     &beyond);
 	}
 	long lo = -1, hi = -1;
 	for (size_t ri = 0; ri < n; ri++) {
@@ -336,8 +323,8 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	bool traces; /* a subset says so, run.json or not; so do traces that know the world_size */
-	if (meta->present || steps_left_out(m) || run_world_size(run, &traces) >= 0)
+	/* a subset says so, run.json or not; so do traces that know the world_size */
+	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)
 		summary_coverage(run, meta, out);
 	summary_distributed(run, out);
 	summary_budget(run, out);

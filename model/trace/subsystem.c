@@ -90,14 +90,7 @@ static void trace_coverage(const struct run *run, const struct trace_set *ts, st
 	for (i = 0; i < ts->n; i++)
 		if (ts->r[i]->rank >= world)
 			summary_ids_add(&beyond, ts->r[i]->rank);
-	if (beyond.n)
-		summary_add(out, TONE_BAD, "coverage", "%zu traces against the traces' world_size %ld: rank%s %s%s "
-			    "beyond it", ts->n, world, beyond.n > 1 ? "s" : "", beyond.text, summary_ids_more(&beyond));
-	else if (missing.n)
-		summary_add(out, TONE_BAD, "coverage", "%zu of %ld ranks (the traces' world_size); missing %s%s", ts->n,
-			    world, missing.text, summary_ids_more(&missing));
-	else
-		summary_add(out, TONE_GOOD, "coverage", "all %ld ranks (the traces' world_size %ld)", world, world);
+	summary_add_coverage(out, ts->n, world, "the traces' world_size", "", &missing, &beyond);
 }
 
 /* Coverage against the world_size, GPU busy/idle and its split, the idle spread over ranks
