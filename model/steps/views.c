@@ -253,8 +253,9 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
 }
 
-/* budget: the run line (all ranks added) then one line per rank (pytscope reports the
- * lowest rank's). */
+/* budget: the run line (all ranks added; scope "loaded" when the ranks loaded are part
+ * of the run: a --ranks subset, ranks of world_size missing) then one line per rank
+ * (pytscope reports the lowest rank's). */
 static struct table *build_budget(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -286,8 +287,9 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c[6 + BUDGET_NLINES], 6);
 	table_col_prio(t, c[3], 5);
 	const struct budget *b = analysis_budget_all(run);
+	char part[256];
 	if (b)
-		budget_row(t, c, -1, "run", -1, b);
+		budget_row(t, c, -1, steps_partial_scope(run, part, sizeof(part)) ? "loaded" : "run", -1, b);
 	for (size_t r = 0; r < steps_nranks(m); r++)
 		if ((b = analysis_budget(run, r)))
 			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);

@@ -4,7 +4,8 @@
 # out as a subset (they are not "missing"; a rank the list names and no dir has still
 # is), the stragglers and imbalance lines say "among the N ranks loaded" (a subset's
 # "none" is not green; so do they when ranks of world_size are missing), the report's
-# DISTRIBUTED heading says so (amber LED), a slow
+# DISTRIBUTED heading says so (amber LED), the budget export's all-ranks row is
+# `loaded`, not `run`, a slow
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
 # (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout. Rank
@@ -40,6 +41,10 @@ tap_check "the lowest-rank sections name the rank they read (8 here, not the run
 	 grep -q "^. MEMORY (rank 8)$" s815.txt'
 tap_check "a subset with the straggler finds it, among its ranks" \
 	'grep -q "stragglers  *1 (rank 11: .*) among the 8 ranks loaded (--ranks 8-15 left 8 rank dirs out)$" s815.txt'
+"$T" --export budget --ranks 0-7 run >sb.csv 2>/dev/null
+"$T" --export budget --no-index run >ab.csv 2>/dev/null
+tap_check "the budget export's all-ranks row of a subset is \"loaded\", not \"run\"" \
+	'sed -n 2p sb.csv | grep -q "^loaded,," && ! grep -q "^run," sb.csv && sed -n 2p ab.csv | grep -q "^run,,"'
 
 # A slow node (ranks 8-15 at gpu_count 8), loaded in part: its loaded ranks are counted.
 cp -r run slow
