@@ -50,6 +50,8 @@ void summary_add_coverage(struct summary *s, size_t n, long world, const char *w
 			    missing->text, summary_ids_more(missing));
 	else if (*subset)
 		summary_add(s, TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s", n, world, ws, subset);
+	else if (world == 1)
+		summary_add(s, TONE_GOOD, "coverage", "the one rank (%s 1)", ws);
 	else
 		summary_add(s, TONE_GOOD, "coverage", "all %ld ranks (%s %ld)", world, ws, world);
 }

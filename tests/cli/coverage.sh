@@ -13,6 +13,10 @@ rm -rf cov/rank5 cov/rank63
 tap_check "missing ranks named against world_size" 'grep -q "^  coverage  *62 of 64 ranks (world_size); missing 5, 63$" c.out'
 tap_check "steps against n_steps" 'grep -q "^  steps found  *0-399 (400 distinct) of run.json n_steps 400$" c.out'
 tap_check "no environment or config in that run.json: n/a" 'grep -q "^  environment  *n/a (not in run.json)$" c.out && grep -q "^  config  *n/a (not in run.json)$" c.out'
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" one 1 50 >/dev/null || exit 1
+"$TSCOPE_BIN" --print --color never one >one.out 2>&1
+tap_check "a one-rank run: \"the one rank\", not \"all 1 ranks\"" \
+	'grep -q "^  coverage  *the one rank (world_size 1)$" one.out'
 
 real="$TSCOPE_ROOT/../shared/real/pytscope-t4/gpu_straggler"
 if [ -f "$real/rank0/run.json" ]; then
