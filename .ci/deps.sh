@@ -33,6 +33,10 @@ if [ "${1:-}" = "--test" ]; then
 	command -v slurmd >/dev/null 2>&1 || missing="$missing slurmd"
 	command -v sbatch >/dev/null 2>&1 || missing="$missing slurm-client"
 	command -v munged >/dev/null 2>&1 || missing="$missing munge"
+	# tests/cli/index_signal.sh: a signal injected at an exact write of the index
+	command -v strace >/dev/null 2>&1 || missing="$missing strace"
+	# tests/cli/progress.sh and index_signal.sh: a pty (util-linux script)
+	command -v script >/dev/null 2>&1 || missing="$missing bsdutils"
 fi
 # `make fuzz` (and CI's short pass): clang with libFuzzer and the sanitizer runtimes
 if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--fuzz" ]; then

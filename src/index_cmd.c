@@ -6,6 +6,8 @@
 #include "src/index_cmd.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "src/meter.h"
 
 #define MAX_SHARDS 1000u
 #define SHARD_BYTES ((long long)1 << 30)  /* --slurm without --shards: a shard per GiB */
@@ -117,13 +120,42 @@ static int parse(struct index_cli *c, int argc, char **argv)
 
 /* ---- building ------------------------------------------------------------------------ */
 
-/* The load is over: the listings go before the analyses and the summary take memory
- * (a rank directory's listing and run.json each: ~1.2 KB a rank). */
-static void end_listings(void *ud, struct run *run)
+/* The build's progress line (on a terminal: bytes read, rate, ETA; then the summary's
+ * phase) and its signals: SIGINT, SIGTERM (Slurm's, at a time limit or scancel) and SIGHUP
+ * remove the temporary file being written and clear the line, then end the process as
+ * the signal does (exit status 128 + N); the index as it was before stays in place. */
+static struct meter build_meter;
+
+static void on_build_progress(void *ud, long long done_delta, long long total_delta)
 {
 	(void)ud;
+	if (meter_add(&build_meter, done_delta, total_delta))
+		meter_draw(&build_meter, "index: read", "");
+}
+
+static void on_build_signal(int sig)
+{
+	index_tmp_unlink();
+	meter_clear_signal(&build_meter);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The load is over: the listings go before the analyses and the summary take memory
+ * (a rank directory's listing and run.json each: ~1.2 KB a rank); the progress line says
+ * what comes next for a whole index (the analyses and its summary; a shard's part is
+ * written by now). */
+static void end_listings(void *ud, struct run *run)
+{
+	const struct index_cli *c = ud;
 	(void)run;
 	dirlist_scope_end();
+	if (c->shard_n)
+		return;
+	char note[160];
+	snprintf(note, sizeof(note), "index: %.0f MB read in %.1f s · analysing, writing the index",
+		 (double)atomic_load(&build_meter.done) / 1e6, (double)meter_elapsed_ms(&build_meter) / 1e3);
+	meter_note(&build_meter, note);
 }
 
 static int build(const struct index_cli *c)
@@ -133,11 +165,20 @@ static int build(const struct index_cli *c)
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
-	struct load_ctx hooks = { .loaded = end_listings };
+	meter_start(&build_meter);
+	signal(SIGINT, on_build_signal);
+	signal(SIGTERM, on_build_signal);
+	signal(SIGHUP, on_build_signal);
+	struct load_ctx hooks = { .loaded = end_listings, .progress = on_build_progress, .ud = (void *)c };
 	struct run *run = run_open(paths, 1, &o, &hooks);
+	meter_clear(&build_meter);
 	int rc = 0;
 	if (!run->index_path) {
-		fprintf(stderr, "tscope-tui index: no index written (no pytscope ranks to index here)\n");
+		size_t nerr = 0;
+		for (size_t i = 0; i < run->diags.n; i++)
+			nerr += run->diags.v[i].level == DIAG_ERROR;
+		fprintf(stderr, "tscope-tui index: no index written%s\n",
+			nerr ? "" : " (no pytscope ranks to index here)");
 		for (size_t i = 0; i < run->diags.n; i++)
 			if (run->diags.v[i].level == DIAG_ERROR) {
 				char buf[1024];

@@ -16,6 +16,7 @@
 #include "model/compare/compare.h"
 #include "model/dirlist.h"
 #include "model/identity.h"
+#include "model/index/index.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/progress.h"
@@ -25,16 +26,13 @@
 #include "model/xalloc.h"
 #include "src/cli.h"
 #include "src/index_cmd.h"
+#include "src/meter.h"
 #include "src/export.h"
 #include "src/print.h"
 #include "ui/ui.h"
 
 struct progress {
-	atomic_llong done, total;
-	struct timespec start;
-	atomic_llong last_ms;
-	bool tty;
-	atomic_bool shown;
+	struct meter m;          /* the bytes loaded and the progress line */
 	bool keys;               /* stdin is a terminal too: q or Esc cancels a slow load */
 	atomic_bool cancel;      /* the loaders' cancel flag (load_ctx.cancel) */
 	bool screen;             /* the explorer's loading screen shows the progress */
@@ -42,7 +40,8 @@ struct progress {
 };
 
 /* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
- * after the load and on SIGINT/SIGTERM/SIGHUP (then the signal is raised again). */
+ * after the load and on SIGINT/SIGTERM/SIGHUP. A signal during a load also removes the
+ * temporary file of an index being written (index_tmp_unlink), then is raised again. */
 static struct termios load_tio;
 static volatile sig_atomic_t load_tio_set;
 
@@ -54,11 +53,19 @@ static void load_keys_restore(void)
 	}
 }
 
-static void load_keys_signal(int sig)
+static void load_on_signal(int sig)
 {
 	load_keys_restore();
+	index_tmp_unlink();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void load_signals(bool on)
+{
+	signal(SIGINT, on ? load_on_signal : SIG_DFL);
+	signal(SIGTERM, on ? load_on_signal : SIG_DFL);
+	signal(SIGHUP, on ? load_on_signal : SIG_DFL);
 }
 
 static void load_keys_start(void)
@@ -71,9 +78,6 @@ static void load_keys_start(void)
 	t.c_cc[VMIN] = 0;
 	t.c_cc[VTIME] = 0;
 	load_tio_set = 1;
-	signal(SIGINT, load_keys_signal);
-	signal(SIGTERM, load_keys_signal);
-	signal(SIGHUP, load_keys_signal);
 	if (tcsetattr(STDIN_FILENO, TCSANOW, &t) != 0)
 		load_tio_set = 0;
 }
@@ -82,9 +86,7 @@ static void load_keys_start(void)
 static void load_keys_stop(void)
 {
 	load_keys_restore();
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	load_signals(false);
 }
 
 /* q or Esc typed during the load (other keys typed then are discarded). */
@@ -97,38 +99,17 @@ static bool load_keys_cancel(void)
 	return stop;
 }
 
-static long long elapsed_ms(const struct timespec *t0)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1000LL + (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /* Called from loader threads: after 0.5 s, redraw one stderr line at most 10x/s. */
 static void on_progress(void *ud, long long done_delta, long long total_delta)
 {
 	struct progress *p = ud;
-	long long done = atomic_fetch_add(&p->done, done_delta) + done_delta;
-	long long total = atomic_fetch_add(&p->total, total_delta) + total_delta;
-	if (!p->tty || p->screen)
+	if (!meter_add(&p->m, done_delta, total_delta) || p->screen)
 		return;
-	long long ms = elapsed_ms(&p->start);
-	long long last = atomic_load(&p->last_ms);
-	if (ms < 500 || ms - last < 100 || !atomic_compare_exchange_strong(&p->last_ms, &last, ms))
-		return;
-	if (p->keys && !atomic_exchange(&p->shown, true))
+	if (p->keys && !atomic_load(&p->m.shown))
 		load_keys_start();
-	atomic_store(&p->shown, true);
 	if (p->keys && load_keys_cancel())
 		atomic_store(&p->cancel, true);
-	double rate = (double)done / 1e6 / ((double)ms / 1e3); /* MB/s */
-	const char *hint = p->keys ? " · q cancels" : "";
-	if (total > 0 && rate > 0)
-		fprintf(stderr, "\rtscope-tui: loading %.0f / %.0f MB (%d%%) · %.0f MB/s · ETA %.0f s%s  ",
-			done / 1e6, total / 1e6, (int)(100.0 * (double)done / (double)total), rate,
-			(double)(total > done ? total - done : 0) / 1e6 / rate, hint);
-	else
-		fprintf(stderr, "\rtscope-tui: loading %.0f MB · %.1f MB/s%s  ", done / 1e6, rate, hint);
+	meter_draw(&p->m, "loading", p->keys ? " · q cancels" : "");
 }
 
 static void report_quality(const struct run *run)
@@ -208,8 +189,7 @@ static void load_job_init(struct load_job *job, const char *const *paths, size_t
 	job->paths = paths;
 	job->npaths = npaths;
 	job->opts = opts;
-	job->prog.tty = isatty(STDERR_FILENO);
-	clock_gettime(CLOCK_MONOTONIC, &job->prog.start);
+	meter_start(&job->prog.m);
 	job->hooks = (struct load_ctx){ .progress = on_progress, .started = on_started, .ud = &job->prog,
 					.cancel = &job->prog.cancel };
 }
@@ -239,8 +219,9 @@ static bool load_job_start(struct load_job *job)
 static void load_status(struct progress *p, struct steps_progress *sp, const char *path, struct summary *lines,
 			struct summary *findings, struct ui_load_status *st)
 {
-	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->done), .total = atomic_load(&p->total),
-				       .seconds = (double)elapsed_ms(&p->start) / 1e3, .lines = lines,
+	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->m.done),
+				       .total = atomic_load(&p->m.total), .seconds = (double)meter_elapsed_ms(&p->m) / 1e3,
+				       .lines = lines,
 				       .findings = findings };
 	struct run *run = atomic_load(&p->run);
 	if (run)
@@ -260,6 +241,7 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 static _Noreturn void load_abandon(int rc, const char *why)
 {
 	ui_load_end(false);
+	index_tmp_unlink(); /* the loader may be writing an index */
 	fprintf(stderr, "tscope-tui: load cancelled%s\n", why);
 	exit(rc);
 }
@@ -286,9 +268,9 @@ static struct run *load_screen(struct load_job *job, int *quit_rc)
 		if (rc >= 0 && !atomic_load(&prog->cancel)) {
 			atomic_store(&prog->cancel, true);
 			*quit_rc = rc;
-			cancel_ms = elapsed_ms(&prog->start);
+			cancel_ms = meter_elapsed_ms(&prog->m);
 		}
-		if (cancel_ms && elapsed_ms(&prog->start) - cancel_ms > LOAD_CANCEL_WAIT_MS)
+		if (cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS)
 			load_abandon(*quit_rc, " (a loader blocked in a read was not waited for)");
 	}
 	pthread_join(job->th, NULL);
@@ -318,11 +300,11 @@ static struct run *load(const char *const *paths, size_t npaths, const struct op
 	*quit_rc = 1;
 	if (job->threaded || (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts)))
 		return load_screen(job, quit_rc);   /* metric reference errors are diagnostics the Sources pane lists */
-	prog->keys = prog->tty && isatty(STDIN_FILENO);
+	prog->keys = prog->m.tty && isatty(STDIN_FILENO);
+	load_signals(true);
 	struct run *run = run_open(paths, npaths, opts, &job->hooks);
 	load_keys_stop();
-	if (atomic_load(&prog->shown))
-		fprintf(stderr, "\r\033[K");
+	meter_clear(&prog->m);
 	if (atomic_load(&prog->cancel)) {
 		fprintf(stderr, "tscope-tui: load cancelled\n");
 		run_free(run);
@@ -395,8 +377,8 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 		identify_thread(&job);
 		return;
 	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct meter clock; /* no bytes to count: only the time */
+	meter_start(&clock);
 	const char *path = cli->npaths ? cli->paths[0] : ".";
 	if (cli->npaths == 1) {
 		load_job_init(early, cli->paths, 1, &cli->opts);
@@ -406,7 +388,7 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
 	steps_progress_lines(sp, path, lines, findings);
 	while (!atomic_load(&job.done)) {
-		struct ui_load_status st = { .path = path, .seconds = (double)elapsed_ms(&t0) / 1e3,
+		struct ui_load_status st = { .path = path, .seconds = (double)meter_elapsed_ms(&clock) / 1e3,
 					     .doing = "finding the run's files", .lines = lines, .findings = findings };
 		if (early->threaded)
 			load_status(&early->prog, sp, path, lines, findings, &st);
@@ -575,8 +557,7 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	}
 	struct compare *c = compare_open(id, &cli->opts, hooks);
 	dirlist_scope_end();
-	if (atomic_load(&prog->shown))
-		fprintf(stderr, "\r\033[K");
+	meter_clear(&prog->m);
 	enum cli_mode mode = pick_mode(cli);
 	int rc = -1;
 	if (mode == MODE_TUI)
@@ -613,8 +594,8 @@ int main(int argc, char **argv)
 	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
 	}
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	struct progress prog = { 0 };
+	meter_start(&prog.m);
 	struct load_ctx hooks = { .progress = on_progress, .ud = &prog };
 	struct run_identity id;
 	struct load_job early = { 0 };

@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,9 +357,45 @@ void index_write_direct(bool on)
 	write_direct = on;
 }
 
+/* The temporary files being written (index_tmp_unlink): a slot is free (0), being
+ * filled (1) or names a file to remove (2). */
+#define TMP_SLOTS 8
+static struct tmp_slot {
+	char path[PATH_MAX];
+	atomic_int state;
+} tmp_slot[TMP_SLOTS];
+
+static int tmp_arm(const char *tmp)
+{
+	size_t n = strlen(tmp);
+	for (int i = 0; i < TMP_SLOTS && n < PATH_MAX; i++) {
+		int free_slot = 0;
+		if (atomic_compare_exchange_strong(&tmp_slot[i].state, &free_slot, 1)) {
+			memcpy(tmp_slot[i].path, tmp, n + 1);
+			atomic_store(&tmp_slot[i].state, 2);
+			return i;
+		}
+	}
+	return -1; /* more writers than slots: this one is not removed on a signal */
+}
+
+static void tmp_disarm(int i)
+{
+	if (i >= 0)
+		atomic_store(&tmp_slot[i].state, 0);
+}
+
+void index_tmp_unlink(void)
+{
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (atomic_load(&tmp_slot[i].state) == 2)
+			unlink(tmp_slot[i].path);
+}
+
 int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud)
 {
 	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	int slot = tmp_arm(tmp);
 	int err = 0;
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
 	int fd = write_direct ? open(tmp, flags | O_DIRECT, 0644) : -1;
@@ -374,6 +412,7 @@ int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), v
 		if (err)
 			unlink(tmp);
 	}
+	tmp_disarm(slot);
 	free(tmp);
 	return err;
 }
@@ -752,8 +791,8 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
 			diag_add(&ctx->run->diags, DIAG_WARN, path, -1, -1, -1,
-				 "index shard %u/%u not used: %s; its %zu rank%s are read from the JSONL",
-				 k, n, why, hi - lo, hi - lo == 1 ? "" : "s");
+				 "index shard %u/%u not used: %s; its %zu rank%s read from the JSONL",
+				 k, n, why, hi - lo, hi - lo == 1 ? " is" : "s are");
 			free(why);
 		} else {
 			used++;

@@ -109,6 +109,9 @@ int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const 
 /* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
  * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. */
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
+/* The run's display name: run.json's name of the lowest rank that has one (unchanged
+ * when none has). */
+void steps_name_run(struct run *run, const struct steps_model *m);
 
 /* Views (views.c: ranks, steps, heatmap, budget; snake_case columns) and pytscope's
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;

@@ -580,14 +580,15 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 /* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path) up
  * to the size seen at open, so a writer that keeps appending cannot keep the load from
  * finishing (follow mode reads the rest). The tail is the thread's (read_scratch);
- * within load load_id (0: none) its key cache and shape go on from the previous file. */
-static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
+ * within load load_id (0: none) its key cache and shape go on from the previous file.
+ * False when the file was read as a stream (a FIFO) to its writer's end. */
+static bool load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
 			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i)
 {
 	struct stat st;
 	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st, d, i);
 	if (fd < 0)
-		return;
+		return true;
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 	bool own;
 	struct read_scratch *s = scratch_get(&own);
@@ -600,6 +601,7 @@ static void load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 	s->tail_load = load_id;
 	if (own)
 		scratch_free(s);
+	return size >= 0;
 }
 
 void steps_rank_reparse(struct run *run, struct rank_steps *r)
@@ -636,6 +638,7 @@ struct load_job {
 	int dirfd;            /* ... open (-1: not a directory), rank files are opened relative to it */
 	unsigned long id;     /* load_serial */
 	struct steps_discovery *disc;   /* sizes the ranks meanwhile, one stat per file between them */
+	atomic_long streamed; /* a task whose steps.jsonl was a FIFO (the first to say so), or -1 */
 };
 
 /* The steps.jsonl of task t: its path in the thread's buffer, and in *rel the same file
@@ -681,7 +684,9 @@ static void load_rank(void *ud, size_t i)
 	const char *rel;
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
-	load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i);
+	long none = -1;
+	if (!load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i))
+		atomic_compare_exchange_strong(&job->streamed, &none, (long)i);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
 	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	if (own)
@@ -705,6 +710,7 @@ struct load_plan {
 	size_t left_out;               /* rank dirs --ranks did not name */
 	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
 	struct index_log *log;         /* then: what the index held, to append their tails */
+	long streamed;                 /* a task whose steps.jsonl was a FIFO, or -1 */
 };
 
 /* Keep the tasks in --ranks, in this shard, and not restored from the index. */
@@ -813,7 +819,9 @@ static void plan_append_index(struct load_ctx *ctx, const char *path, struct ind
 /* After the parse: write the index part this load is for (a shard, `tscope-tui index`),
  * or the whole index automatically: for a big run that had none, or in place of one
  * that was there but could not be used at all (stale, damaged, another version). An
- * index with some usable shards is left alone (other shards may still be running). */
+ * index with some usable shards is left alone (other shards may still be running).
+ * A run with a steps.jsonl that was a FIFO is not indexed: its bytes cannot be stamped
+ * nor read again (and the stamp's open would wait for a writer forever). */
 static void plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp,
 			     long long bytes, size_t src0, size_t d0)
 {
@@ -829,6 +837,14 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps)
 		return;
 	struct run *run = ctx->run;
+	if (lp->streamed >= 0) {
+		const struct rank_task *t = &lp->tasks.v[lp->streamed];
+		char *p = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
+		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, p, -1, -1, -1, "index not written: not a "
+			 "regular file (a pipe): an index needs sources it can stamp and read again");
+		free(p);
+		return;
+	}
 	pthread_mutex_lock(&run->lock);
 	size_t src1 = run->nsrc;
 	pthread_mutex_unlock(&run->lock);
@@ -863,7 +879,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	struct task_list *t = &lp.tasks;
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
 				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
-				.id = atomic_fetch_add(&load_serial, 1) + 1 };
+				.id = atomic_fetch_add(&load_serial, 1) + 1, .streamed = -1 };
 	steps_expect_ranks(job.m, t->n);
 	steps_add_left_out(job.m, lp.left_out);
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
@@ -872,24 +888,12 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	if (job.dirfd >= 0)
 		close(job.dirfd);
 	long long total = steps_discover_end(d);
+	lp.streamed = atomic_load(&job.streamed);
 	if (t->n || lp.grown)
 		plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
 	index_log_end(lp.log);
 	steps_rank_files_free(lp.files);
-	struct steps_model *m = job.m;
-	/* Display name: run.json name of the lowest rank. */
-	long best = -1;
-	const char *name = NULL;
-	for (size_t i = 0; i < steps_nranks(m); i++) {
-		const struct steps_meta *meta = steps_rank_meta(m, i);
-		long id = steps_rank_id(m, i);
-		if (meta->name && (best < 0 || id < best)) {
-			best = id;
-			name = meta->name;
-		}
-	}
-	if (name)
-		run_set_name(run, name);
+	steps_name_run(run, job.m);
 	return 0;
 }

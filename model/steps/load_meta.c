@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load_meta.c: run.json of a pytscope rank (pytscope.md §3): name, FLOPs, peak,
  * world size, environment flattened to key=value, read with a size limit; problems
- * become diagnostics, missing fields stay flagged missing. */
+ * become diagnostics, missing fields stay flagged missing; the run's display name from
+ * the lowest rank's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -501,4 +502,20 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 		meta.json_len = 0;
 	}
 	rank_set_meta(r, &meta);
+}
+
+void steps_name_run(struct run *run, const struct steps_model *m)
+{
+	long best = -1;
+	const char *name = NULL;
+	for (size_t i = 0; i < steps_nranks(m); i++) {
+		const struct steps_meta *meta = steps_rank_meta(m, i);
+		long id = steps_rank_id(m, i);
+		if (meta->name && (best < 0 || id < best)) {
+			best = id;
+			name = meta->name;
+		}
+	}
+	if (name)
+		run_set_name(run, name);
 }

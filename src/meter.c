@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* meter.c: the progress line on stderr (meter.h). */
+#include "src/meter.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#define METER_DELAY_MS 500
+#define METER_EVERY_MS 100
+
+void meter_start(struct meter *m)
+{
+	atomic_store(&m->done, 0);
+	atomic_store(&m->total, 0);
+	atomic_store(&m->last_ms, 0);
+	atomic_store(&m->shown, false);
+	m->tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &m->start);
+}
+
+long long meter_elapsed_ms(const struct meter *m)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - m->start.tv_sec) * 1000LL + (now.tv_nsec - m->start.tv_nsec) / 1000000;
+}
+
+bool meter_add(struct meter *m, long long done_delta, long long total_delta)
+{
+	atomic_fetch_add(&m->done, done_delta);
+	atomic_fetch_add(&m->total, total_delta);
+	if (!m->tty)
+		return false;
+	long long ms = meter_elapsed_ms(m);
+	long long last = atomic_load(&m->last_ms);
+	return ms >= METER_DELAY_MS && ms - last >= METER_EVERY_MS &&
+	       atomic_compare_exchange_strong(&m->last_ms, &last, ms);
+}
+
+void meter_draw(struct meter *m, const char *what, const char *hint)
+{
+	long long done = atomic_load(&m->done), total = atomic_load(&m->total);
+	long long ms = meter_elapsed_ms(m);
+	double rate = (double)done / 1e6 / ((double)(ms > 0 ? ms : 1) / 1e3); /* MB/s */
+	atomic_store(&m->shown, true);
+	if (total > 0 && rate > 0)
+		fprintf(stderr, "\rtscope-tui: %s %.0f / %.0f MB (%d%%) · %.0f MB/s · ETA %.0f s%s  ", what,
+			(double)done / 1e6, (double)total / 1e6, (int)(100.0 * (double)done / (double)total), rate,
+			(double)(total > done ? total - done : 0) / 1e6 / rate, hint);
+	else
+		fprintf(stderr, "\rtscope-tui: %s %.0f MB · %.1f MB/s%s  ", what, (double)done / 1e6, rate, hint);
+}
+
+void meter_note(struct meter *m, const char *text)
+{
+	if (atomic_load(&m->shown))
+		fprintf(stderr, "\r\033[Ktscope-tui: %s", text);
+}
+
+void meter_clear(struct meter *m)
+{
+	if (atomic_exchange(&m->shown, false))
+		fprintf(stderr, "\r\033[K");
+}
+
+void meter_clear_signal(struct meter *m)
+{
+	if (atomic_load(&m->shown))
+		(void)!write(STDERR_FILENO, "\r\033[K", 4);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* meter.h: the one progress line a slow command keeps on stderr when stderr is a
+ * terminal (the load of `tscope-tui RUN --print`, `tscope-tui index`): bytes done of the
+ * total known so far, rate and ETA, drawn from 0.5 s on at most ten times a second, from
+ * any thread (the loaders'); cleared before the command writes its own lines. Off a
+ * terminal it draws nothing and only counts. */
+#ifndef SRC_METER_H
+#define SRC_METER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+struct meter {
+	atomic_llong done, total;     /* bytes */
+	struct timespec start;
+	atomic_llong last_ms;         /* when the line was last drawn */
+	bool tty;                     /* stderr is a terminal */
+	atomic_bool shown;            /* the line is on the screen */
+};
+
+/* Start counting now (tty: whether stderr is a terminal, drawn on only then). */
+void meter_start(struct meter *m);
+long long meter_elapsed_ms(const struct meter *m);
+/* Add the loaders' deltas; true when the line is due (a terminal, 0.5 s in, 100 ms since
+ * it was last drawn): this caller alone then draws it. */
+bool meter_add(struct meter *m, long long done_delta, long long total_delta);
+/* Draw "tscope-tui: WHAT done / total MB (P%) · rate · ETA HINT" (what: e.g. "loading"). */
+void meter_draw(struct meter *m, const char *what, const char *hint);
+/* Replace the line, when it is shown, with "tscope-tui: TEXT" (a phase with no bytes to
+ * count, e.g. the index summary being written). */
+void meter_note(struct meter *m, const char *text);
+/* Clear the line when it is shown. */
+void meter_clear(struct meter *m);
+/* The same from a signal handler (write(2) only). */
+void meter_clear_signal(struct meter *m);
+
+#endif
