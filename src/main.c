@@ -221,8 +221,7 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 {
 	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->m.done),
 				       .total = atomic_load(&p->m.total), .seconds = (double)meter_elapsed_ms(&p->m) / 1e3,
-				       .lines = lines,
-				       .findings = findings };
+				       .lines = lines, .findings = findings };
 	struct run *run = atomic_load(&p->run);
 	if (run)
 		steps_progress_update(sp, run, LOAD_DIGEST_RECORDS);
