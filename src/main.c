@@ -219,9 +219,9 @@ static bool load_job_start(struct load_job *job)
 static void load_status(struct progress *p, struct steps_progress *sp, const char *path, struct summary *lines,
 			struct summary *findings, struct ui_load_status *st)
 {
-	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->m.done),
-				       .total = atomic_load(&p->m.total), .seconds = (double)meter_elapsed_ms(&p->m) / 1e3,
-				       .lines = lines, .findings = findings };
+	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->m.done), .total = atomic_load(&p->m.total),
+				       .seconds = (double)meter_elapsed_ms(&p->m) / 1e3, .lines = lines,
+				       .findings = findings };
 	struct run *run = atomic_load(&p->run);
 	if (run)
 		steps_progress_update(sp, run, LOAD_DIGEST_RECORDS);
