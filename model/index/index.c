@@ -8,8 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "model/index/codec.h"
 #include "model/index/delta.h"
 #include "model/index/extent.h"
+#include "model/index/tmpfile.h"
 #include "model/infile.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -357,45 +356,9 @@ void index_write_direct(bool on)
 	write_direct = on;
 }
 
-/* The temporary files being written (index_tmp_unlink): a slot is free (0), being
- * filled (1) or names a file to remove (2). */
-#define TMP_SLOTS 8
-static struct tmp_slot {
-	char path[PATH_MAX];
-	atomic_int state;
-} tmp_slot[TMP_SLOTS];
-
-static int tmp_arm(const char *tmp)
-{
-	size_t n = strlen(tmp);
-	for (int i = 0; i < TMP_SLOTS && n < PATH_MAX; i++) {
-		int free_slot = 0;
-		if (atomic_compare_exchange_strong(&tmp_slot[i].state, &free_slot, 1)) {
-			memcpy(tmp_slot[i].path, tmp, n + 1);
-			atomic_store(&tmp_slot[i].state, 2);
-			return i;
-		}
-	}
-	return -1; /* more writers than slots: this one is not removed on a signal */
-}
-
-static void tmp_disarm(int i)
-{
-	if (i >= 0)
-		atomic_store(&tmp_slot[i].state, 0);
-}
-
-void index_tmp_unlink(void)
-{
-	for (int i = 0; i < TMP_SLOTS; i++)
-		if (atomic_load(&tmp_slot[i].state) == 2)
-			unlink(tmp_slot[i].path);
-}
-
 int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud)
 {
-	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-	int slot = tmp_arm(tmp);
+	char *tmp = index_tmp_begin(path);
 	int err = 0;
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
 	int fd = write_direct ? open(tmp, flags | O_DIRECT, 0644) : -1;
@@ -412,8 +375,7 @@ int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), v
 		if (err)
 			unlink(tmp);
 	}
-	tmp_disarm(slot);
-	free(tmp);
+	index_tmp_end(tmp);
 	return err;
 }
 

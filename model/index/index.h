@@ -218,10 +218,10 @@ struct index_file_id {
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
 int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud);
-/* Remove the temporary files index_file_write() calls are writing now. Async-signal-safe:
- * for a handler of a signal that ends the process (Ctrl-C, Slurm's SIGTERM at a time
- * limit or scancel), so that no partial file is left beside the index (a part's can be
- * gigabytes on a shared file system). */
+/* Remove the temporary files index_file_write() calls are writing now (tmpfile.c).
+ * Async-signal-safe: for a handler of a signal that ends the process (Ctrl-C, Slurm's
+ * SIGTERM at a time limit or scancel), so that no partial file is left beside the index
+ * (a part's can be gigabytes on a shared file system). */
 void index_tmp_unlink(void);
 /* From now on this process writes index files around the page cache (O_DIRECT where
  * the file system takes it; codec.c, direct writes): `tscope-tui index`, whose files

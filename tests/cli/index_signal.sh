@@ -7,6 +7,8 @@
 #     a --print whose load rewrites a damaged index. strace injects the signal at the
 #     second pwrite64 (the temporary file exists then): exact, no timing; without a
 #     working strace (no ptrace) those checks skip and say why.
+#   - A writer killed by SIGKILL cannot clean up: the next write of the same file removes
+#     its temporary files once nothing has written to them for 10 minutes.
 #   - A run whose steps.jsonl is a FIFO is not indexed (its bytes cannot be stamped nor
 #     read again): `index` names the file and exits 1 instead of waiting forever for a
 #     second writer, and a --print over a stale index reads the pipe and says why the
@@ -52,6 +54,19 @@ else
 	tap_check "--print rewriting a damaged index, SIGTERM while writing: exit 143, no temporary file" \
 		'[ "$rc" -eq 143 ] && no_tmp run'
 fi
+# What a writer killed by SIGKILL (the OOM killer, a node gone) left: its temporary
+# files are removed by the next write of the same file once untouched for 10 minutes.
+ix=run/.tscope-index
+: >$ix/steps-0-of-1.tsx.424242.tmp && : >$ix/summary.tsx.434343.tmp && : >$ix/steps-0-of-1.tsx.454545.tmp &&
+	: >$ix/steps-0-of-1.tsx.x1.tmp && : >$ix/notes.tmp || exit 1
+touch -d '1 hour ago' $ix/steps-0-of-1.tsx.424242.tmp $ix/summary.tsx.434343.tmp $ix/steps-0-of-1.tsx.x1.tmp \
+	$ix/notes.tmp
+"$T" index run >/dev/null 2>&1
+tap_check "a killed writer's temporary files (an hour old) are removed by the next index" \
+	'[ ! -e $ix/steps-0-of-1.tsx.424242.tmp ] && [ ! -e $ix/summary.tsx.434343.tmp ]'
+tap_check "a fresh one (a writer at work) and other names are left alone" \
+	'[ -e $ix/steps-0-of-1.tsx.454545.tmp ] && [ -e $ix/steps-0-of-1.tsx.x1.tmp ] && [ -e $ix/notes.tmp ]'
+rm -f $ix/*.tmp
 "$T" --print --color never --no-index run >plain.txt 2>/dev/null
 "$T" --print --color never run >after.txt 2>/dev/null
 tap_check "the run still opens and reports as a plain load does" 'cmp -s plain.txt after.txt'
