@@ -4,7 +4,6 @@
 #include "model/index/tmpfile.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -69,15 +68,13 @@ static void tmp_sweep(const char *path)
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	const char *base = slash ? slash + 1 : path;
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d && dfd >= 0)
-		close(dfd);
+	size_t blen = strlen(base);
+	DIR *d = opendir(dir);
 	time_t now = time(NULL);
 	struct dirent *e;
 	struct stat st;
 	while (d && (e = readdir(d)))
-		if (tmp_of(e->d_name, base, strlen(base)) && fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
+		if (tmp_of(e->d_name, base, blen) && fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
 		    S_ISREG(st.st_mode) && now - st.st_mtime > INDEX_TMP_STALE_S)
 			unlinkat(dirfd(d), e->d_name, 0);
 	if (d)
