@@ -153,7 +153,7 @@ static const char *file_read(struct delta_set *ds, struct delta_file *f, unsigne
 			b.bad = true;
 	}
 	f->diag_off = b.off;
-	index_get_diags(&b, NULL, base_dir, false);
+	index_get_diags(&b, NULL, base_dir, false, NULL);
 	if (b.bad || b.off != b.n) {
 		for (size_t i = ne0; i < ds->ne; i++)
 			steps_rank_free(ds->e[i].shell);
@@ -267,7 +267,8 @@ bool delta_set_defer(const struct delta_set *ds, struct rank_steps *x)
 	return true;
 }
 
-void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir)
+void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir,
+		       const struct index_subset *s)
 {
 	if (!ds)
 		return;
@@ -285,7 +286,7 @@ void delta_set_restore(const struct delta_set *ds, struct run *run, const char *
 	}
 	for (size_t i = 0; i < ds->nf; i++) {
 		struct ibuf b = { ds->f[i].head, ds->f[i].head_len, ds->f[i].diag_off, false };
-		index_get_diags(&b, run, base_dir, true);
+		index_get_diags(&b, run, base_dir, true, s);
 	}
 }
 

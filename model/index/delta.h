@@ -59,8 +59,21 @@ void delta_set_register(struct delta_set *ds, struct steps_model *m, const char 
 /* Add rank x's segments (x: a lazy shell decoded from the base); false when a segment
  * does not continue it. */
 bool delta_set_defer(const struct delta_set *ds, struct rank_steps *x);
-/* The deltas' source updates and diagnostics into run (after the base's). */
-void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir);
+/* What a subset load (--ranks) takes from the index: the listed ranks, except the lowest
+ * when it is not the run's (the lowest rank loaded keeps its scalars exact, steps.h
+ * rank_exact_scalars; the index has them so for the run's lowest only): that one is
+ * parsed from its JSONL. */
+struct index_subset {
+	const char *only;    /* the --ranks list */
+	long reparsed;       /* the listed rank parsed from its JSONL instead, or -1 */
+};
+/* Whether the load takes what the index holds for rank id `rank` (< 0: the run's own,
+ * always; s NULL: the whole run, always). */
+bool index_keeps(const struct index_subset *s, long rank);
+/* The deltas' source updates and diagnostics into run (after the base's; those
+ * index_keeps(s)). */
+void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir,
+		       const struct index_subset *s);
 size_t delta_set_count(const struct delta_set *ds);
 void delta_set_free(struct delta_set *ds);
 
@@ -68,7 +81,7 @@ void delta_set_free(struct delta_set *ds);
  * file, line, offset, rank, message), idx[0..n) in run->diags. */
 void index_put_diags(struct obuf *o, const char *base, const struct run *run, const size_t *idx, size_t first,
 		     size_t n);
-/* Read such a list; apply: add them to run (else only check). */
-void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply);
+/* Read such a list; apply: add them to run (else only check), those index_keeps(s). */
+void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply, const struct index_subset *s);
 
 #endif

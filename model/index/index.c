@@ -18,6 +18,8 @@
 #include "model/index/extent.h"
 #include "model/index/tmpfile.h"
 #include "model/infile.h"
+#include "model/opts.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
@@ -495,7 +497,29 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 	return NULL;
 }
 
-static void restore_sources(struct ibuf *b, struct run *run, const char *base, bool apply)
+bool index_keeps(const struct index_subset *s, long rank)
+{
+	return !s || rank < 0 || (ranklist_has(s->only, rank) && rank != s->reparsed);
+}
+
+/* The subset a load takes from the index (NULL: the whole run). */
+static const struct index_subset *subset_of(const struct load_ctx *ctx, const struct steps_rank_file *files,
+					    size_t nfiles, struct index_subset *s)
+{
+	if (!ctx->opts || !ctx->opts->ranks)
+		return NULL;
+	*s = (struct index_subset){ ctx->opts->ranks, -1 };
+	for (size_t i = 0; i < nfiles; i++) {
+		if (ranklist_has(s->only, files[i].rank)) {
+			s->reparsed = i ? files[i].rank : -1;
+			break;
+		}
+	}
+	return s;
+}
+
+static void restore_sources(struct ibuf *b, struct run *run, const char *base, bool apply,
+			    const struct index_subset *s)
 {
 	size_t n = ib_count(b, 10);
 	for (size_t i = 0; i < n && !b->bad; i++) {
@@ -503,7 +527,7 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 		int rank = (int)ib_svar(b);
 		struct source c;
 		ib_source_counts(b, &c);
-		if (apply && !b->bad && path) {
+		if (apply && !b->bad && path && index_keeps(s, rank)) {
 			size_t si = run_add_source(run, path, "pytscope", rank, c.bytes);
 			run_source_done(run, si, c.records, c.skipped, c.err, c.partial);
 			run_source_progress(run, si, c.bytes, c.consumed, c.lines);
@@ -512,13 +536,13 @@ static void restore_sources(struct ibuf *b, struct run *run, const char *base, b
 	}
 }
 
-void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply)
+void index_get_diags(struct ibuf *b, struct run *run, const char *base, bool apply, const struct index_subset *s)
 {
 	size_t n = ib_count(b, ENCODED_DIAG_MIN);
 	for (size_t i = 0; i < n && !b->bad; i++) {
 		struct diag d;
 		ib_diag(b, base, &d);
-		if (apply && !b->bad)
+		if (apply && !b->bad && index_keeps(s, d.rank))
 			diag_add(&run->diags, d.level, d.file, d.line, d.offset, d.rank, "%s", d.msg);
 		free(d.file);
 		free(d.msg);
@@ -596,16 +620,17 @@ static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, c
 	return r;
 }
 
-/* Sources and diagnostics after the ranks: checked whole first, then added to the run. */
-static bool restore_rest(struct ibuf *b, struct run *run, const char *base)
+/* Sources and diagnostics after the ranks: checked whole first, then added to the run
+ * (those index_keeps(s)). */
+static bool restore_rest(struct ibuf *b, struct run *run, const char *base, const struct index_subset *s)
 {
 	struct ibuf dry = *b;
-	restore_sources(&dry, run, base, false);
-	index_get_diags(&dry, run, base, false);
+	restore_sources(&dry, run, base, false, NULL);
+	index_get_diags(&dry, run, base, false, NULL);
 	if (dry.bad || dry.off != dry.n)
 		return false;
-	restore_sources(b, run, base, true);
-	index_get_diags(b, run, base, true);
+	restore_sources(b, run, base, true, s);
+	index_get_diags(b, run, base, true, s);
 	return true;
 }
 
@@ -688,20 +713,28 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
 		struct rank_steps **r = decode_ranks(&b, m, path, base, &pm, &nr);
-		if (!r || !restore_rest(&b, ctx->run, base)) {
+		struct index_subset sub;
+		const struct index_subset *s = subset_of(ctx, files, nfiles, &sub);
+		if (!r || !restore_rest(&b, ctx->run, base, s)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
 			free(r);
 			why = xstrdup("malformed payload");
 		} else {
-			delta_set_restore(pm.ds, ctx->run, base);
-			for (size_t i = 0; i < nr; i++)
-				steps_publish_rank(m, r[i]);
+			delta_set_restore(pm.ds, ctx->run, base, s);
+			for (size_t i = 0; i < nr; i++) {
+				if (index_keeps(s, steps_rank_own_id(r[i])))
+					steps_publish_rank(m, r[i]);
+				else
+					steps_rank_free(r[i]);
+			}
 			free(r);
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
-			for (size_t i = lo; i < hi; i++)
-				covered[i] = true;
+			for (size_t i = lo; i < hi; i++) {
+				covered[i] = !s || files[i].rank != s->reparsed;
+				grown[i] = grown[i] && index_keeps(s, files[i].rank);
+			}
 			load_progress(ctx, pm.id.size, 0);
 		}
 	}

@@ -703,7 +703,7 @@ struct load_plan {
 	struct steps_rank_file *files; /* the whole run (or shard), sorted by rank id */
 	size_t nfiles, lo, hi;         /* files[lo, hi): this load's slice */
 	long lowest;                   /* lowest rank id loaded (--ranks) or in the whole run */
-	bool indexed;                  /* the index is read and may be written */
+	bool indexed;                  /* the index is read and may be written (not by a --ranks subset) */
 	bool index_found;              /* some index part existed */
 	size_t parts_used;
 	bool all_indexed;              /* every rank came from the index */
@@ -754,7 +754,8 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
 			lp->lowest = id;
 	}
-	lp->indexed = steps_is_dir(path) && (!o || (!o->no_index && !o->ranks));
+	bool subset = o && o->ranks; /* the listed ranks may come from the index */
+	lp->indexed = steps_is_dir(path) && (!o || !o->no_index);
 	if (!lp->indexed) {
 		plan_filter(lp, o, NULL);
 		return;
@@ -774,12 +775,12 @@ static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *
 	lp->all_indexed = all;
 	for (size_t i = 0; i < lp->nfiles; i++)
 		lp->grown += grown[i];
-	if (lp->grown && all) /* what the index holds, before the tails are parsed */
+	if (lp->grown && all && !subset) /* what the index holds, before the tails are parsed */
 		lp->log = index_log_begin(ctx->run, path);
 	if (lp->grown)
 		plan_extend(ctx, path, lp, grown);
 	free(grown);
-	if (all && !lp->grown) { /* every rank from the index: the run-wide analyses may come from its summary */
+	if (all && !lp->grown && !subset) { /* every rank from the index: its summary may give the analyses */
 		struct steps_model *m = steps_model_get(ctx->run);
 		steps_summary_open(ctx->run, path);
 		if (!m->summary) { /* finalize rebuilds it, reading every rank's steps once */
@@ -834,7 +835,7 @@ static void plan_write_index(struct load_ctx *ctx, const char *path, struct load
 	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
 	if (!want && !rebuild && (lp->index_found || bytes < INDEX_AUTO_MIN_BYTES))
 		return;
-	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps)
+	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps || (o && o->ranks)) /* a subset: not the run */
 		return;
 	struct run *run = ctx->run;
 	if (lp->streamed >= 0) {

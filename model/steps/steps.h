@@ -120,6 +120,8 @@ void pytscope_run_info_free(struct pytscope_run_info *info);
 /* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
 void steps_rank_free(struct rank_steps *r);
+/* The rank id of an unpublished rank (a shell decoded from the index). */
+int steps_rank_own_id(const struct rank_steps *r);
 /* A loader is about to parse `more` ranks (after any it restored from the index): the
  * loading screen's "k of N ranks" (progress.h). Thread-safe. */
 void steps_expect_ranks(struct steps_model *m, size_t more);

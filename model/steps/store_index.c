@@ -281,6 +281,11 @@ void steps_rank_encode(const struct steps_model *m, size_t ri, const char *base,
 	steps_rank_encode_body(m, ri, o);
 }
 
+int steps_rank_own_id(const struct rank_steps *r)
+{
+	return r->rank;
+}
+
 struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b, const struct rank_steps *prev,
 					   const char *base)
 {

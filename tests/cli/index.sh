@@ -133,7 +133,7 @@ tap_check "missing shard: its ranks come from the JSONL, same report" 'cmp -s wa
 "$T" index --status run >st.txt
 tap_rc $((1 - $?)) "index --status fails while a shard is missing"
 
-# --ranks: a subset, never from (or into) the index.
+# --ranks: a subset (from the index: subset_index.sh).
 "$T" --export ranks --ranks 0-2,5 run >sub.csv 2>/dev/null
 tap_eq "--ranks 0-2,5 loads those ranks" "0 1 2 5" "$(tail -n +2 sub.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --ranks 1-x run >/dev/null 2>err.txt
