@@ -29,8 +29,7 @@ bool steps_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* "rank" + one or more ASCII digits -> the rank id (int(suffix)), else -1. */
-static long rank_suffix(const char *name)
+long steps_rank_dir_id(const char *name)
 {
 	if (strncmp(name, "rank", 4) != 0 || !name[4])
 		return -1;
@@ -110,7 +109,7 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	struct rank_name *dirs = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; l && i < l->n; i++) {
-		long rank = l->v[i].kind == DIRENT_DIR ? rank_suffix(l->v[i].name) : -1;
+		long rank = l->v[i].kind == DIRENT_DIR ? steps_rank_dir_id(l->v[i].name) : -1;
 		if (rank < 0)
 			continue;
 		xgrow((void **)&dirs, &cap, n + 1, sizeof(*dirs));
@@ -359,7 +358,7 @@ static bool pytscope_dir(const char *path)
 	}
 	bool yes = listed_kind(l, "steps.jsonl") == DIRENT_FILE || listed_kind(l, "run.json") == DIRENT_FILE;
 	for (size_t i = 0; !yes && i < l->n; i++)
-		yes = l->v[i].kind == DIRENT_DIR && rank_suffix(l->v[i].name) >= 0;
+		yes = l->v[i].kind == DIRENT_DIR && steps_rank_dir_id(l->v[i].name) >= 0;
 	dirlist_close(l);
 	return yes;
 }

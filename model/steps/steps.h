@@ -120,6 +120,9 @@ void pytscope_run_info_free(struct pytscope_run_info *info);
 /* Transfer ownership of r to the model (replaces an earlier rank with the same id). */
 void steps_publish_rank(struct steps_model *m, struct rank_steps *r);
 void steps_rank_free(struct rank_steps *r);
+/* A rank dir's name, "rank" + one or more ASCII digits -> the rank id (int(suffix)),
+ * else -1. */
+long steps_rank_dir_id(const char *name);
 /* The rank id of an unpublished rank (a shell decoded from the index). */
 int steps_rank_own_id(const struct rank_steps *r);
 /* A loader is about to parse `more` ranks (after any it restored from the index): the
@@ -179,7 +182,8 @@ void steps_add_left_out(struct steps_model *m, size_t n);
 void steps_set_left_out(struct steps_model *m, size_t n);
 size_t steps_left_out(const struct steps_model *m);
 /* A subset was loaded (--ranks left rank dirs out): how, e.g. "--ranks 0-7 left 992 rank
- * dirs out", in buf and true. Every verdict across ranks
+ * dirs out" (a trace family's, whose traces may be files: "left 2 ranks out"), in buf
+ * and true. Every verdict across ranks
  * (stragglers, imbalance, slow nodes) holds for those ranks only and says so. false,
  * buf "", when every rank dir found was loaded. */
 bool steps_subset_scope(const struct run *run, char *buf, size_t n);

@@ -77,10 +77,15 @@ static bool steps_has_records(const struct run *run)
 bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 {
 	size_t out = steps_left_out(run->steps);
+	const char *what = "rank dir";
+	if (run->trace && run->trace->left_out) { /* a trace family's: rank dirs not entered, files dropped */
+		out = run->trace->left_out;
+		what = "rank";
+	}
 	buf[0] = '\0';
 	if (!out || !run->opts || !run->opts->ranks)
 		return false;
-	snprintf(buf, n, "--ranks %s left %zu rank dir%s out", run->opts->ranks, out, out == 1 ? "" : "s");
+	snprintf(buf, n, "--ranks %s left %zu %s%s out", run->opts->ranks, out, what, out == 1 ? "" : "s");
 	return true;
 }
 

@@ -50,10 +50,14 @@ size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *
 bool trace_index_want(const struct run *run, long long parsed_bytes);
 void trace_index_save(struct run *run, const char *path);
 /* ---- discovery (load_discover.c) ---- */
-/* A list of paths (owned strings). */
+/* A list of paths (owned strings). With `only` (a --ranks list, set before
+ * trace_discover), rank dirs (rank<id>) whose id it does not name are not entered:
+ * left_out counts them. */
 struct trace_pathvec {
 	char **v;
 	size_t n, cap;
+	const char *only;
+	size_t left_out;
 };
 void trace_pathvec_free(struct trace_pathvec *pv);
 /* The trace files of path (a file, or a directory; explicit: a file is taken without

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "model/json.h"
 #include "model/pool.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
@@ -676,7 +677,37 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	return parse_file(&ctx, diags, path, &res, &skipped);
 }
 
-static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
+/* The ranks this load added (ts->r[n0..]), their ranks assigned: finished, or with
+ * --ranks, when the list does not name their rank (a trace outside the rank dirs tells
+ * it once read), left out (counted in files->left_out; one note on path names the
+ * first few). Returns those kept. */
+static size_t finish_listed(struct run *run, struct trace_set *ts, size_t n0, struct trace_pathvec *files,
+			    const char *path)
+{
+	const char *only = run->opts && run->opts->ntrace == 0 ? run->opts->ranks : NULL;
+	size_t k = n0, out = 0, used = 0;
+	char names[512] = "";
+	for (size_t i = n0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		if (only && !ranklist_has(only, r->rank)) {
+			if (out++ < 3 && used < sizeof(names))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%srank %d %.120s",
+							 out > 1 ? ", " : "", r->rank, r->path);
+			trace_rank_free(r);
+			continue;
+		}
+		trace_finish_rank(&run->diags, ts, r);
+		ts->r[k++] = r;
+	}
+	ts->n = k;
+	files->left_out += out;
+	if (out)
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "%zu trace%s read, then left out: not of a rank "
+			 "--ranks %s names (%s%s)", out, out == 1 ? "" : "s", only, names, out > 3 ? ", ..." : "");
+	return k - n0;
+}
+
+static int load_files(struct load_ctx *ctx, struct trace_pathvec *files, const char *path)
 {
 	struct run *run = ctx->run;
 	if (files->n == 0)
@@ -692,7 +723,7 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	struct load_job job = { .ctx = ctx, .run = run, .files = files, .out = out };
 	pool_run(files->n, run->opts ? run->opts->jobs : 0, load_one, &job);
 	struct trace_set *ts = NULL;
-	size_t added = 0;
+	size_t n0 = run->trace ? run->trace->n : 0;
 	for (size_t i = 0; i < files->n; i++) {
 		if (!out[i])
 			continue;
@@ -703,12 +734,11 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
 		run->src[out[i]->src].rank = out[i]->rank;
 		pthread_mutex_unlock(&run->lock);
-		trace_finish_rank(&run->diags, ts, out[i]);
-		added++;
 	}
 	free(out);
 	if (!ts)
 		return -1;
+	size_t added = finish_listed(run, ts, n0, files, path);
 	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;
 }
@@ -727,6 +757,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		for (size_t i = 0; i < o->ntrace; i++)
 			trace_discover(o->trace_paths[i], &files, true, NULL);
 	} else {
+		files.only = o ? o->ranks : NULL;
 		trace_discover(path, &files, true, o);
 		trace_note_unread(run, path, &files);
 		indexed = trace_index_usable(run, path);
@@ -740,7 +771,9 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		struct stat st;
 		parsed += stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
 	}
-	int rc = load_files(ctx, &files);
+	int rc = load_files(ctx, &files, path);
+	if (run->trace && !had_steps) /* with step logs, their loader counts the rank dirs */
+		run->trace->left_out += files.left_out;
 	if (restored) {
 		qsort(run->trace->r, run->trace->n, sizeof(*run->trace->r), trace_rank_cmp);
 		rc = 0;

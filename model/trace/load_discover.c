@@ -11,7 +11,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include "model/ranklist.h"
 #include "model/run.h"
+#include "model/steps/steps.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
@@ -71,7 +73,8 @@ static bool rank_dir_name(const char *name)
 }
 
 /* Per-rank trace files in dir; one level into rank* / worker* subdirectories (with sd,
- * an index shard's: not into the rank dirs of other shards). Each directory is listed
+ * an index shard's: not into the rank dirs of other shards; with out->only, not into
+ * the rank dirs it does not name). Each directory is listed
  * once per scope (dirlist); a path is made per subdirectory and per trace candidate,
  * never per entry. */
 static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, const struct index_shard_dirs *sd)
@@ -83,6 +86,11 @@ static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, cons
 			   !(sd && index_shard_dir_of(sd, e->name) == 0);
 		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
 			continue;
+		long id = sub && out->only ? steps_rank_dir_id(e->name) : -1;
+		if (id >= 0 && !ranklist_has(out->only, id)) {
+			out->left_out++;
+			continue;
+		}
 		char *p = dirlist_path(dir, e->name);
 		if (sub)
 			scan_dir(p, out, depth + 1, NULL);

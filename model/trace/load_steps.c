@@ -101,4 +101,5 @@ void trace_publish_steps(struct run *run)
 	int m_comm = gpu ? steps_metric_intern(m, METRIC_PHASE, "comm") : -1;
 	for (size_t i = 0; i < ts->n; i++)
 		publish_rank(m, ts, i, m_compute, m_comm);
+	steps_add_left_out(m, ts->left_out);
 }

@@ -19,7 +19,7 @@ static const struct loader trace_loaders[] = {
 
 static bool trace_has_data(const struct run *run)
 {
-	return run->trace != NULL;
+	return run->trace && run->trace->n; /* none when --ranks left every trace out */
 }
 
 struct ksum {

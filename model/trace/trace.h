@@ -144,6 +144,7 @@ struct trace_set {
 	struct kclassifier *cls;
 	bool explicit_loaded;    /* --trace paths were loaded */
 	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
+	size_t left_out;         /* ranks --ranks left out: rank dirs not entered, traces read then dropped */
 	pthread_mutex_t lock;
 	pthread_mutex_t ev_lock; /* trace_rank_need_events */
 	struct run *run;         /* for diagnostics of a lazy parse */

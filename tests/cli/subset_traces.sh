@@ -1,0 +1,70 @@
+#!/bin/sh
+# subset_traces.sh: --ranks LIST holds for traces too. A pytscope run with per-rank traces
+# in its rank dirs loads the listed ranks' steps and traces (the other rank dirs are not
+# entered: no trace of a rank left out is read, none is refused as another run's); a
+# trace-only run's rank dirs likewise; loose trace files are read and those of ranks the
+# list does not name left out, with one note naming them; the coverage line says what was
+# left out; a list that names no rank with data says so.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+"$gen" mix 4 40 >/dev/null || exit 1
+mkdir loose dirs
+for r in 0 1 2 3; do
+	"$tgen" mix/rank$r/trace.pt.trace.json 1 $r >/dev/null || exit 1
+	cp mix/rank$r/trace.pt.trace.json loose/rank$r.json
+	mkdir dirs/rank$r && cp loose/rank$r.json dirs/rank$r/t.pt.trace.json
+done
+mkdir mix01 && cp -r mix/rank0 mix/rank1 mix01/
+ids() { tail -n +2 "$1" | cut -d, -f1 | sort -un | tr '\n' ' ' | sed 's/ $//'; }
+
+# steps and traces in the rank dirs
+"$T" --print --color never --ranks 0-1 mix >p.txt 2>err.txt
+tap_eq "--ranks 0-1 of a run with traces: loads (no trace refused as another run's)" 0 $?
+tap_check "its coverage names the rank dirs left out" \
+	'grep -q "coverage  *2 of 4 ranks (world_size), a subset: --ranks 0-1 left 2 rank dirs out$" p.txt'
+"$T" --export sources --ranks 0-1 mix >src.csv 2>/dev/null
+tap_eq "only the listed rank dirs' traces are read" "mix/rank0/trace.pt.trace.json mix/rank1/trace.pt.trace.json" \
+	"$(grep -o 'mix/rank[0-9]*/trace[^,]*' src.csv | tr '\n' ' ' | sed 's/ $//')"
+ok=0
+for v in kernels idle temporal ranks step_kernels; do
+	"$T" --export $v --ranks 0-1 mix >a.csv 2>/dev/null
+	"$T" --export $v mix01 >b.csv 2>/dev/null
+	cmp -s a.csv b.csv || { echo "# $v differs"; ok=1; }
+done
+tap_rc $ok "the subset's trace views = those of a run dir holding ranks 0-1 alone"
+
+# a trace-only run in rank dirs
+"$T" --export sources --ranks 1,3 dirs >src.csv 2>/dev/null
+tap_eq "trace-only rank dirs: only the listed ones are read" "dirs/rank1/t.pt.trace.json dirs/rank3/t.pt.trace.json" \
+	"$(grep -o 'dirs/rank[0-9]*/t[^,]*' src.csv | tr '\n' ' ' | sed 's/ $//')"
+
+# loose trace files: read, then those of other ranks left out
+"$T" --export ranks --ranks 0-1 loose >r.csv 2>/dev/null
+tap_eq "loose traces: the listed ranks only" "0 1" "$(ids r.csv)"
+"$T" --print --color never --ranks 0-1 loose >p.txt 2>/dev/null
+tap_check "loose traces: the coverage names the ranks left out" \
+	'grep -q "coverage  *2 of 8 ranks (the traces. world_size), a subset: --ranks 0-1 left 2 ranks out$" p.txt'
+tap_check "loose traces: nothing called missing but ranks the list names" '! grep -q "missing" p.txt'
+"$T" --export sources --ranks 0-1 loose >src.csv 2>/dev/null
+tap_check "loose traces: one note names those left out" \
+	'[ "$(grep -c "left out" src.csv)" = 1 ] &&
+	 grep -q "2 traces read, then left out: not of a rank --ranks 0-1 names (rank 2 loose/rank2.json, rank 3 loose/rank3.json)" src.csv'
+"$T" --export kernels --ranks 0-1 loose >k.csv 2>/dev/null
+tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k.csv)"
+
+# a list naming no rank with data
+"$T" --print --ranks 99 loose >/dev/null 2>err.txt
+tap_eq "--ranks naming no trace's rank: exit 1" 1 $?
+tap_check "... and says the list left every rank out" \
+	'grep -q "^tscope-tui: --ranks 99 left 4 ranks out, and none of the ranks it names has data$" err.txt'
+"$T" --print --ranks 20-30 mix >/dev/null 2>err.txt
+tap_check "--ranks naming no rank dir: says so after pytscope's line" \
+	'grep -q "^No steps or trace found in .mix.\.$" err.txt &&
+	 grep -q "^tscope-tui: --ranks 20-30 left 4 rank dirs out, and none of the ranks it names has data$" err.txt'
+"$T" --print --compat pytscope --ranks 20-30 mix >/dev/null 2>err.txt
+tap_eq "under --compat pytscope only pytscope's line" "No steps or trace found in 'mix'." "$(cat err.txt)"
+tap_plan
