@@ -486,7 +486,7 @@ static int refused_mode(struct cli *cli, struct run *run)
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = pick_mode(cli);
-	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc) {
+	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc && !cli->opts.ranks) { /* --ranks: rank dirs */
 		struct run_child *kids;
 		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);
 		if (nk) {

@@ -567,9 +567,6 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		char *p = text_sanitize_dup(run->path, 0);
 		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
 		free(p);
-		char scope[160];
-		if (!po->compat && steps_subset_scope(run, scope, sizeof(scope)))
-			fprintf(stderr, "tscope-tui: %s, and none of the ranks it names has data\n", scope);
 		return 1;
 	}
 	char *(*const sections[])(struct run *, const struct print_opts *) = {

@@ -44,6 +44,10 @@ static void steps_fin(struct run *run)
 	if (!m)
 		return;
 	steps_finalize(m);
+	char scope[160];
+	if (!steps_nranks(m) && steps_subset_scope(run, scope, sizeof(scope)))
+		diag_add(&run->diags, DIAG_INFO, run->path, -1, -1, -1, "%s, and none of the ranks it names has data",
+			 scope);
 	steps_nodes_check_hosts(run);
 	bool restored = steps_summary_restore(run);
 	int err = restored || !m->summary_dir ? 0 : steps_summary_write(run, m->summary_dir);
@@ -60,9 +64,10 @@ static void steps_fin(struct run *run)
 #endif
 }
 
+/* A model, even without records (run.json alone); not one that --ranks left empty. */
 static bool steps_has_data(const struct run *run)
 {
-	return run->steps != NULL;
+	return run->steps && (steps_nranks(run->steps) || !steps_left_out(run->steps));
 }
 
 /* Some rank has a step record (run.json alone gives a model, not records). */

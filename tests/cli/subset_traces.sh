@@ -59,12 +59,14 @@ tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k
 # a list naming no rank with data
 "$T" --print --ranks 99 loose >/dev/null 2>err.txt
 tap_eq "--ranks naming no trace's rank: exit 1" 1 $?
-tap_check "... and says the list left every rank out" \
-	'grep -q "^tscope-tui: --ranks 99 left 4 ranks out, and none of the ranks it names has data$" err.txt'
-"$T" --print --ranks 20-30 mix >/dev/null 2>err.txt
-tap_check "--ranks naming no rank dir: says so after pytscope's line" \
-	'grep -q "^No steps or trace found in .mix.\.$" err.txt &&
-	 grep -q "^tscope-tui: --ranks 20-30 left 4 rank dirs out, and none of the ranks it names has data$" err.txt'
-"$T" --print --compat pytscope --ranks 20-30 mix >/dev/null 2>err.txt
-tap_eq "under --compat pytscope only pytscope's line" "No steps or trace found in 'mix'." "$(cat err.txt)"
+tap_check "... and the note says the list left every trace out" \
+	'grep -q "^tscope-tui: loose: 4 traces read, then left out: not of a rank --ranks 99 names" err.txt'
+for m in --print "--export ranks" ""; do
+	# shellcheck disable=SC2086
+	"$T" $m --ranks 20-30 mix >/dev/null 2>err.txt </dev/null
+	tap_eq "--ranks naming no rank dir (${m:-explorer}): exit 1" 1 $?
+	tap_check "... says so (not a folder of runs)" \
+		'grep -q "^tscope-tui: mix: --ranks 20-30 left 4 rank dirs out, and none of the ranks it names has data$" err.txt &&
+		 ! grep -q "below it" err.txt'
+done
 tap_plan
