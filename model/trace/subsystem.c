@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -79,18 +80,23 @@ static void trace_coverage(const struct run *run, const struct trace_set *ts, st
 	long world = trace_world_size(run);
 	if (world < 0 || (run->steps && steps_nranks(run->steps)))
 		return;
+	/* --ranks left traces out: only the ranks it names can be missing */
+	char scope[160], subset[176] = "";
+	const char *asked = steps_subset_scope(run, scope, sizeof(scope)) ? run->opts->ranks : NULL;
+	if (asked)
+		snprintf(subset, sizeof(subset), ", a subset: %s", scope);
 	struct summary_ids missing = { .n = 0 }, beyond = { .n = 0 };
 	size_t i = 0; /* ts->r is sorted by rank id */
 	for (long r = 0; r < world && r < 1000000; r++) {
 		while (i < ts->n && ts->r[i]->rank < r)
 			i++;
-		if (i == ts->n || ts->r[i]->rank != r)
+		if ((i == ts->n || ts->r[i]->rank != r) && (!asked || ranklist_has(asked, r)))
 			summary_ids_add(&missing, r);
 	}
 	for (i = 0; i < ts->n; i++)
 		if (ts->r[i]->rank >= world)
 			summary_ids_add(&beyond, ts->r[i]->rank);
-	summary_add_coverage(out, ts->n, world, "the traces' world_size", "", &missing, &beyond);
+	summary_add_coverage(out, ts->n, world, "the traces' world_size", subset, &missing, &beyond);
 }
 
 /* Coverage against the world_size, GPU busy/idle and its split, the idle spread over ranks

@@ -56,6 +56,17 @@ tap_check "loose traces: one note names those left out" \
 "$T" --export kernels --ranks 0-1 loose >k.csv 2>/dev/null
 tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k.csv)"
 
+# traces without ProfilerSteps (no step model): the same coverage line
+mkdir nostep
+for r in 0 1 2 3; do
+	printf '{"distributedInfo": {"backend": "nccl", "rank": %d, "world_size": 8}, "traceEvents": [%s]}\n' $r \
+		'{"ph": "X", "cat": "kernel", "name": "gemm", "ts": 100, "dur": 50, "pid": 0, "tid": 7, "args": {"stream": 7}}' \
+		>nostep/rank$r.pt.trace.json
+done
+"$T" --print --color never --ranks 1-2,6 nostep >p.txt 2>/dev/null
+tap_check "traces without steps: only a listed rank is missing, the subset named" \
+	'grep -q "^  coverage  *2 of 8 ranks (the traces. world_size), a subset: --ranks 1-2,6 left 2 ranks out; missing 6$" p.txt'
+
 # a list naming no rank with data
 "$T" --print --ranks 99 loose >/dev/null 2>err.txt
 tap_eq "--ranks naming no trace's rank: exit 1" 1 $?
