@@ -57,6 +57,17 @@ sum=$("$BIN" --export comm_overlap "$REAL/pytscope-t4/exp2_bad" | awk -F, 'NR==2
 	print (ok ? "match" : "differ: " $0) " n_comm=" $9 " n_compute=" $10 " all_reduce_ms=" sprintf("%.6f", $12) }')
 tap_eq "exp2_bad TraceSummary (wall, comm, compute, exposed, overlapped, counts)" \
 	"match n_comm=40 n_compute=500 all_reduce_ms=170.670354" "$sum"
+# --ranks on the 8 worker traces (loose files: each read, those of other ranks left out):
+# the listed ranks' per-rank trace views are the whole set's rows for them
+for v in kernels idle; do
+	"$BIN" --export $v "$D8" | awk -F, 'NR == 1 || $1 == 2 || $1 == 7' >"$TSCOPE_TMP/want.csv"
+	"$BIN" --export $v --ranks 2,7 "$D8" >"$TSCOPE_TMP/got.csv" 2>/dev/null
+	tap_check "dlrm --ranks 2,7: the $v rows of ranks 2 and 7" 'cmp -s "$TSCOPE_TMP/want.csv" "$TSCOPE_TMP/got.csv"'
+done
+rm -f "$TSCOPE_TMP/want.csv" "$TSCOPE_TMP/got.csv"
+cov=$("$BIN" --print --color never --ranks 2,7 "$D8" 2>/dev/null | grep '^  coverage')
+tap_eq "dlrm --ranks 2,7: coverage names the subset" \
+	"  coverage         2 of 8 ranks (the traces' world_size), a subset: --ranks 2,7 left 6 ranks out" "$cov"
 f=$("$BIN" --export findings "$REAL/pytscope-t4/exp2_bad" | awk -F, '$2=="DIST.EXPOSED_COMM" {print $1}')
 tap_eq "exp2_bad DIST.EXPOSED_COMM is high" "high" "$f"
 tap_plan
