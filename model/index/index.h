@@ -75,7 +75,8 @@ void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_
 int index_shard_dir_of(const struct index_shard_dirs *s, const char *name);
 void index_shard_dirs_free(struct index_shard_dirs *s);
 
-/* Load every valid part of run_dir's index into ctx->run. files: the run's plan sorted
+/* Load every valid part of run_dir's index into ctx->run (with --ranks only the listed
+ * ranks, their sources and diagnostics: delta.h index_subset). files: the run's plan sorted
  * by rank id. covered[i] is set for each file whose rank came from the index, grown[i]
  * too when its steps.jsonl only grew since (model/index/extent.h): the rank holds the
  * indexed records and its source the indexed offset; the caller parses the rest
