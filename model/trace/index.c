@@ -14,9 +14,11 @@
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
  * other file is parsed. Records were computed under one last-step rule; when the rule
  * over every rank differs now, trace_filter_check() drops them (recomputed from the
- * events). Not used with --no-index, --ranks, --kernel-classes (the classes are part of
- * the summaries) or --trace; written by `tscope-tui index` (a shard with --shard), or
- * after a load that parsed at least TRACE_INDEX_AUTO_MIN_BYTES of traces. */
+ * events). Not used with --no-index, --kernel-classes (the classes are part of the
+ * summaries) or --trace; with --ranks the records of the traces discovery took (the
+ * listed rank dirs', and loose files', whose ranks not listed are then dropped). Written
+ * by `tscope-tui index` (a shard with --shard), or after a load (not a --ranks subset)
+ * that parsed at least TRACE_INDEX_AUTO_MIN_BYTES of traces. */
 #include "model/trace/internal.h"
 
 #include <errno.h>
@@ -37,7 +39,7 @@ bool trace_index_usable(const struct run *run, const char *path)
 	const struct opts *o = run->opts;
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
-	       !(o && (o->no_index || o->ranks || o->kernel_classes || o->ntrace > 0));
+	       !(o && (o->no_index || o->kernel_classes || o->ntrace > 0));
 }
 
 static char *part_path(const char *dir, unsigned k, unsigned n)
@@ -431,7 +433,8 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	bool found = false;
 	unsigned n = index_newest_count(dir, "traces", &found);
 	char **sorted = xmalloc((nfiles ? nfiles : 1) * sizeof(*sorted));
-	memcpy(sorted, files, nfiles * sizeof(*sorted));
+	if (nfiles)
+		memcpy(sorted, files, nfiles * sizeof(*sorted));
 	qsort(sorted, nfiles, sizeof(*sorted), cmp_str);
 	bool *sdone = xcalloc(nfiles ? nfiles : 1, sizeof(*sdone));
 	size_t used = 0;
@@ -522,5 +525,7 @@ void trace_index_save(struct run *run, const char *path)
 bool trace_index_want(const struct run *run, long long parsed_bytes)
 {
 	const struct opts *o = run->opts;
+	if (o && o->ranks) /* a subset is not the run */
+		return false;
 	return (o && o->index_build) || parsed_bytes >= TRACE_INDEX_AUTO_MIN_BYTES;
 }

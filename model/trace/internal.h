@@ -52,12 +52,14 @@ void trace_index_save(struct run *run, const char *path);
 /* ---- discovery (load_discover.c) ---- */
 /* A list of paths (owned strings). With `only` (a --ranks list, set before
  * trace_discover), rank dirs (rank<id>) whose id it does not name are not entered:
- * left_out counts them. */
+ * left_out counts them, and the traces the load then drops (dropped, the first few
+ * named in dropped_names). */
 struct trace_pathvec {
 	char **v;
 	size_t n, cap;
 	const char *only;
-	size_t left_out;
+	size_t left_out, dropped;
+	char dropped_names[400];
 };
 void trace_pathvec_free(struct trace_pathvec *pv);
 /* The trace files of path (a file, or a directory; explicit: a file is taken without

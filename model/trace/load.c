@@ -677,37 +677,34 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	return parse_file(&ctx, diags, path, &res, &skipped);
 }
 
-/* The ranks this load added (ts->r[n0..]), their ranks assigned: finished, or with
- * --ranks, when the list does not name their rank (a trace outside the rank dirs tells
- * it once read), left out (counted in files->left_out; one note on path names the
- * first few). Returns those kept. */
-static size_t finish_listed(struct run *run, struct trace_set *ts, size_t n0, struct trace_pathvec *files,
-			    const char *path)
+/* The ranks a load added (ts->r[n0..], parsed or restored from the index, their ranks
+ * assigned): with --ranks, those of ranks the list does not name (a trace outside the
+ * rank dirs tells its rank once read) are left out, counted and the first few named in
+ * files; the others are finished when `finish` (a parsed rank). Returns those kept. */
+static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, struct trace_pathvec *files, bool finish)
 {
-	const char *only = run->opts && run->opts->ntrace == 0 ? run->opts->ranks : NULL;
-	size_t k = n0, out = 0, used = 0;
-	char names[512] = "";
+	size_t k = n0;
 	for (size_t i = n0; i < ts->n; i++) {
 		struct trace_rank *r = ts->r[i];
-		if (only && !ranklist_has(only, r->rank)) {
-			if (out++ < 3 && used < sizeof(names))
-				used += (size_t)snprintf(names + used, sizeof(names) - used, "%srank %d %.120s",
-							 out > 1 ? ", " : "", r->rank, r->path);
+		if (files->only && !ranklist_has(files->only, r->rank)) {
+			char *names = files->dropped_names;
+			size_t used = strlen(names);
+			if (files->dropped++ < 3)
+				snprintf(names + used, sizeof(files->dropped_names) - used, "%srank %d %.100s",
+					 used ? ", " : "", r->rank, r->path);
+			files->left_out++;
 			trace_rank_free(r);
 			continue;
 		}
-		trace_finish_rank(&run->diags, ts, r);
+		if (finish)
+			trace_finish_rank(&run->diags, ts, r);
 		ts->r[k++] = r;
 	}
 	ts->n = k;
-	files->left_out += out;
-	if (out)
-		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "%zu trace%s read, then left out: not of a rank "
-			 "--ranks %s names (%s%s)", out, out == 1 ? "" : "s", only, names, out > 3 ? ", ..." : "");
 	return k - n0;
 }
 
-static int load_files(struct load_ctx *ctx, struct trace_pathvec *files, const char *path)
+static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 {
 	struct run *run = ctx->run;
 	if (files->n == 0)
@@ -738,7 +735,7 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files, const c
 	free(out);
 	if (!ts)
 		return -1;
-	size_t added = finish_listed(run, ts, n0, files, path);
+	size_t added = keep_listed(run, ts, n0, files, true);
 	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;
 }
@@ -764,16 +761,23 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	}
 	if (indexed && o && o->shard_n)
 		trace_index_shard(path, files.v, &files.n, o->shard_k, o->shard_n);
-	if (indexed && !(o && (o->index_build || o->shard_n)))
+	if (indexed && files.n && !(o && (o->index_build || o->shard_n))) {
+		size_t n0 = run->trace ? run->trace->n : 0;
 		restored = trace_index_restore(run, path, files.v, &files.n);
+		restored = restored ? keep_listed(run, run->trace, n0, &files, false) : 0;
+	}
 	long long parsed = 0;
 	for (size_t i = 0; i < files.n; i++) {
 		struct stat st;
 		parsed += stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
 	}
-	int rc = load_files(ctx, &files, path);
+	int rc = load_files(ctx, &files);
 	if (run->trace && !had_steps) /* with step logs, their loader counts the rank dirs */
 		run->trace->left_out += files.left_out;
+	if (files.dropped)
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "%zu trace%s left out: not of a rank --ranks %s "
+			 "names (%s%s)", files.dropped, files.dropped == 1 ? "" : "s", files.only,
+			 files.dropped_names, files.dropped > 3 ? ", ..." : "");
 	if (restored) {
 		qsort(run->trace->r, run->trace->n, sizeof(*run->trace->r), trace_rank_cmp);
 		rc = 0;

@@ -4,7 +4,8 @@
 # entered: no trace of a rank left out is read, none is refused as another run's); a
 # trace-only run's rank dirs likewise; loose trace files are read and those of ranks the
 # list does not name left out, with one note naming them; the coverage line says what was
-# left out; a list that names no rank with data says so.
+# left out; over an indexed run the listed ranks' trace summaries come from the index;
+# a list that names no rank with data says so.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -52,7 +53,7 @@ tap_check "loose traces: nothing called missing but ranks the list names" '! gre
 "$T" --export sources --ranks 0-1 loose >src.csv 2>/dev/null
 tap_check "loose traces: one note names those left out" \
 	'[ "$(grep -c "left out" src.csv)" = 1 ] &&
-	 grep -q "2 traces read, then left out: not of a rank --ranks 0-1 names (rank 2 loose/rank2.json, rank 3 loose/rank3.json)" src.csv'
+	 grep -q "2 traces left out: not of a rank --ranks 0-1 names (rank 2 loose/rank2.json, rank 3 loose/rank3.json)" src.csv'
 "$T" --export kernels --ranks 0-1 loose >k.csv 2>/dev/null
 tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k.csv)"
 
@@ -67,11 +68,40 @@ done
 tap_check "traces without steps: only a listed rank is missing, the subset named" \
 	'grep -q "^  coverage  *2 of 8 ranks (the traces. world_size), a subset: --ranks 1-2,6 left 2 ranks out; missing 6$" p.txt'
 
+# an indexed run: the listed ranks' trace summaries come from the index (a trace changed
+# behind its size and mtime shows only when parsed), loose files' records of other ranks
+# are dropped, every view equals the parse's, and a subset writes no index
+"$T" index mix >/dev/null 2>&1
+"$T" index loose >/dev/null 2>&1
+stamp() { stat -c '%i %Y %s' "$1"/.tscope-index/* | tr '\n' ' '; }
+before="$(stamp mix) $(stamp loose)"
+ok=0
+for d in mix loose; do
+	for v in --print "--export kernels" "--export idle" "--export temporal" "--export step_kernels" \
+		"--export sources" "--export findings"; do
+		# shellcheck disable=SC2086
+		"$T" $v --color never --ranks 0-1 --no-index $d >a.txt 2>&1
+		# shellcheck disable=SC2086
+		"$T" $v --color never --ranks 0-1 $d >b.txt 2>&1
+		cmp -s a.txt b.txt || { echo "# $d $v differs"; ok=1; }
+	done
+done
+tap_rc $ok "--ranks 0-1 over the trace index = over the parsed traces (in rank dirs, loose)"
+tap_eq "... and leaves the indexes as they were" "$before" "$(stamp mix) $(stamp loose)"
+f=mix/rank1/trace.pt.trace.json
+at=$(grep -b -o 'gemmSN_TN' $f | head -n 1 | cut -d: -f1)
+touch -r $f ref
+printf X | dd of=$f bs=1 seek=$((at + 4)) conv=notrunc 2>/dev/null
+touch -r ref $f
+"$T" --export kernels --ranks 0-1 mix 2>/dev/null | grep -c "^1,.*gemmXN_TN" >idx.txt
+"$T" --export kernels --ranks 0-1 --no-index mix 2>/dev/null | grep -c "^1,.*gemmXN_TN" >raw.txt
+tap_eq "--ranks 0-1: rank 1's kernels from the trace index, not its file" "0 1" "$(cat idx.txt raw.txt | tr '\n' ' ' | sed 's/ $//')"
+
 # a list naming no rank with data
 "$T" --print --ranks 99 loose >/dev/null 2>err.txt
 tap_eq "--ranks naming no trace's rank: exit 1" 1 $?
 tap_check "... and the note says the list left every trace out" \
-	'grep -q "^tscope-tui: loose: 4 traces read, then left out: not of a rank --ranks 99 names" err.txt'
+	'grep -q "^tscope-tui: loose: 4 traces left out: not of a rank --ranks 99 names" err.txt'
 for m in --print "--export ranks" ""; do
 	# shellcheck disable=SC2086
 	"$T" $m --ranks 20-30 mix >/dev/null 2>err.txt </dev/null
