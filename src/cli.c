@@ -52,7 +52,7 @@ static const struct cli_option options[] = {
 	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
-	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (mapped from the index when it has them)" },
+	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (from the index when it has them)" },
 	{ "no-index", 0, OPT_NO_INDEX, NULL, "neither read nor write the run's persistent index" },
 	{ "ranks-per-node", 1, OPT_RANKS_PER_NODE, "N", "node roll-up when run.json has no hostname (default: gpu_count)" },
 	{ "warmup", 1, OPT_WARMUP, "N", "skip the first N step records in the single-rank analyses" },

@@ -78,10 +78,11 @@ void index_shard_dirs_free(struct index_shard_dirs *s);
 /* Load every valid part of run_dir's index into ctx->run (with --ranks only the listed
  * ranks, their sources and diagnostics: delta.h index_subset). files: the run's plan sorted
  * by rank id. covered[i] is set for each file of a used part (its rank came from the
- * index, or a subset leaves it out; not the subset's reparsed rank), grown[i] too when its steps.jsonl only grew since (model/index/extent.h): the rank holds the
- * indexed records and its source the indexed offset; the caller parses the rest
- * (steps_ranks_extend). Returns the number of parts used; *found tells whether any
- * index part existed (valid or not). */
+ * index, or a subset leaves it out; not the subset's reparsed rank), grown[i] too when
+ * its steps.jsonl only grew since (model/index/extent.h; a listed rank under a subset):
+ * the rank holds the indexed records and its source the indexed offset; the caller parses
+ * the rest (steps_ranks_extend). Returns the number of parts used; *found tells whether
+ * any index part existed (valid or not). */
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
 		  size_t nfiles, bool *covered, bool *grown, bool *found);
 
