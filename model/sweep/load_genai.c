@@ -75,11 +75,13 @@ static bool is_export(const char *name)
 	return export_kind(name, NULL) != EXP_NONE;
 }
 
-/* A name a raw perf_analyzer export may have: *.json but no other kind's. */
+/* A name a raw perf_analyzer export may have: *.json but no other kind's, nor a PyTorch
+ * profiler trace's (*.pt.trace.json: a pytscope run has one per rank dir, and sniffing
+ * them cost every open of such a run a read of each). */
 static bool raw_candidate(const char *name)
 {
 	return ends_with(name, ".json") && !is_export(name) && !is_checkpoint(name) &&
-	       strcmp(name, "inputs.json") != 0;
+	       strcmp(name, "inputs.json") != 0 && !ends_with(name, ".pt.trace.json");
 }
 
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */

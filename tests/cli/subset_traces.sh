@@ -88,6 +88,13 @@ for d in mix loose; do
 done
 tap_rc $ok "--ranks 0-1 over the trace index = over the parsed traces (in rank dirs, loose)"
 tap_eq "... and leaves the indexes as they were" "$before" "$(stamp mix) $(stamp loose)"
+if strace -f -qq -o /dev/null true 2>/dev/null; then
+	opens() { strace -f -qq -e trace=openat -o trace.txt "$T" --print "$@" mix >/dev/null 2>&1
+		grep -c 'trace\.pt\.trace\.json' trace.txt; }
+	tap_eq "an indexed open (whole, or --ranks 0-1) opens no trace file" "0 0" "$(opens) $(opens --ranks 0-1)"
+else
+	tap_skip "trace files opened: strace cannot trace here (not installed, or ptrace is not allowed)"
+fi
 f=mix/rank1/trace.pt.trace.json
 at=$(grep -b -o 'gemmSN_TN' $f | head -n 1 | cut -d: -f1)
 touch -r $f ref
