@@ -76,12 +76,14 @@ static bool is_export(const char *name)
 }
 
 /* A name a raw perf_analyzer export may have: *.json but no other kind's, nor a PyTorch
- * profiler trace's (*.pt.trace.json: a pytscope run has one per rank dir, and sniffing
- * them cost every open of such a run a read of each). */
+ * profiler trace's (*.pt.trace.json) or pytscope's run.json: a pytscope run has those in
+ * every rank dir, and sniffing them cost every open of such a run, from its index too, a
+ * read of each. */
 static bool raw_candidate(const char *name)
 {
 	return ends_with(name, ".json") && !is_export(name) && !is_checkpoint(name) &&
-	       strcmp(name, "inputs.json") != 0 && !ends_with(name, ".pt.trace.json");
+	       strcmp(name, "inputs.json") != 0 && strcmp(name, "run.json") != 0 &&
+	       !ends_with(name, ".pt.trace.json");
 }
 
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */

@@ -53,13 +53,14 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz) by its
- * first bytes. The path is made only for a file that has to be sniffed. */
+/* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz, not
+ * pytscope's run.json: one per rank dir, never a trace) by its first bytes. The path is
+ * made only for a file that has to be sniffed. */
 static bool trace_file_name(const char *dir, const char *name)
 {
 	if (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz"))
 		return true;
-	if (!ends_with(name, ".json") && !ends_with(name, ".json.gz"))
+	if ((!ends_with(name, ".json") && !ends_with(name, ".json.gz")) || strcmp(name, "run.json") == 0)
 		return false;
 	char *p = dirlist_path(dir, name);
 	bool yes = tscan_probe(p, PROBE_BYTES);

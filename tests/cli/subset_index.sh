@@ -51,9 +51,13 @@ if strace -f -qq -o /dev/null true 2>/dev/null; then
 		grep -o 'rank[0-9]*/steps.jsonl' trace.txt | sort -u | tr '\n' ' '; }
 	tap_eq "--ranks 0-2,5 reads no steps.jsonl (all from the index)" "" "$(opened 0-2,5)"
 	tap_eq "--ranks 3-6 reads rank 3's steps.jsonl only" "rank3/steps.jsonl " "$(opened 3-6)"
+	strace -f -qq -e trace=openat -o trace.txt "$T" --print run >/dev/null 2>&1
+	tap_eq "an indexed open opens one run.json (the run's name, for its identity), no other rank file" \
+		"rank0/run.json " "$(grep -o 'rank[0-9]*/[a-z.]*json[l]*' trace.txt | sort -u | tr '\n' ' ')"
 else
 	tap_skip "steps.jsonl read by a subset: strace cannot trace here (not installed, or ptrace is not allowed)"
 	tap_skip "the lowest listed rank's steps.jsonl: strace cannot trace here"
+	tap_skip "rank files an indexed open opens: strace cannot trace here"
 fi
 
 # the listed ranks' steps come from the index: a byte changed in the middle of rank 5's
