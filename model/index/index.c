@@ -701,10 +701,12 @@ static void part_close(struct part_map *pm)
 	pm->ds = NULL;
 }
 
-/* Map and check one part; on success publish its ranks, sources and diagnostics and mark
- * the slice covered. Returns NULL or a malloc'd reason it was not used. */
+/* Map and check one part; on success publish its ranks, sources and diagnostics (those
+ * index_keeps(s)) and mark the slice covered. Returns NULL or a malloc'd reason it was
+ * not used. */
 static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
-		      const struct steps_rank_file *files, size_t nfiles, bool *covered, bool *grown)
+		      const struct steps_rank_file *files, size_t nfiles, bool *covered, bool *grown,
+		      const struct index_subset *s)
 {
 	struct part_map pm;
 	struct ibuf b;
@@ -713,8 +715,6 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
 		struct rank_steps **r = decode_ranks(&b, m, path, base, &pm, &nr);
-		struct index_subset sub;
-		const struct index_subset *s = subset_of(ctx, files, nfiles, &sub);
 		if (!r || !restore_rest(&b, ctx->run, base, s)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
@@ -779,9 +779,11 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	char *dir = index_dir_for(run_dir);
 	unsigned n = index_newest_count(dir, "steps", found);
 	size_t used = 0;
+	struct index_subset sub;
+	const struct index_subset *s = subset_of(ctx, files, nfiles, &sub); /* once: it parses the list */
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
-		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown, s);
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
