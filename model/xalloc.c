@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 static void (*die_hook)(void);
 
@@ -80,22 +79,6 @@ void *xmalloc_aligned(size_t align, size_t n)
 	void *p = NULL;
 	if (inject_failure() || posix_memalign(&p, align, n ? n : 1) != 0)
 		oom(n);
-	return p;
-}
-
-/* Huge pages pay off from a few of them on: below, a 2 MB alignment would only waste
- * the heap. */
-#define HUGE_MIN ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-void *xmalloc_huge(size_t n)
-{
-	if (n < HUGE_MIN)
-		return xmalloc(n);
-	void *p = xmalloc_aligned(HUGE_PAGE, n);
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint: refused is fine */
-#endif
 	return p;
 }
 

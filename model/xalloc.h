@@ -22,10 +22,6 @@ void *xrealloc(void *p, size_t n);
 /* n bytes at a multiple of align (a power of two, a multiple of sizeof(void *)); free()
  * frees them. */
 void *xmalloc_aligned(size_t align, size_t n);
-/* n bytes for a large table written once whole (free() frees them): from 4 MB on, in
- * transparent huge pages where the kernel grants them (madvise), so that its first
- * touch costs a fault per 2 MB instead of per 4 KB page (BENCHMARKS.md, issue 15). */
-void *xmalloc_huge(size_t n);
 /* Grow *p (an array of elem-sized items with capacity *cap) to hold at least need items. */
 void xgrow(void **p, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);

@@ -306,22 +306,25 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 	ob_free(&h);
 }
 
+/* A part as it is written: its spec and where each file's body went. */
+struct part_fill {
+	const struct index_part_spec *s;
+	bool *has;
+	struct index_body_loc *loc;
+};
+
 /* The part's bodies (spec->body: each with its CRC-32), then its head. */
 static void fill_part(struct obuf *o, void *ud)
 {
-	const struct index_part_spec *s = ud;
-	size_t cap = s->hi - s->lo ? s->hi - s->lo : 1;
-	bool *has = xcalloc(cap, sizeof(*has));
-	struct index_body_loc *loc = xcalloc(cap, sizeof(*loc));
+	struct part_fill *f = ud;
+	const struct index_part_spec *s = f->s;
 	for (size_t i = s->lo; i < s->hi; i++) {
 		if (s->ahead)
 			s->ahead(s->ud, i, INDEX_PASS_BODIES);
-		has[i - s->lo] = s->body(s->ud, i, o, &loc[i - s->lo]);
+		f->has[i - s->lo] = s->body(s->ud, i, o, &f->loc[i - s->lo]);
 	}
 	ob_head(o);
-	build_head(o, s, has, loc);
-	free(has);
-	free(loc);
+	build_head(o, s, f->has, f->loc);
 }
 
 uint64_t index_body_offset(const struct obuf *body)
@@ -390,7 +393,13 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	char *dir = index_dir_for(s->run_dir);
 	index_mkdir_p(dir);
 	char *path = part_path(dir, s->k, s->n);
-	int err = index_file_write(path, fill_part, (void *)s);
+	size_t cap = s->hi > s->lo ? s->hi - s->lo : 1;
+	struct part_fill f = { s, xcalloc(cap, sizeof(*f.has)), xcalloc(cap, sizeof(*f.loc)) };
+	int err = index_file_write(path, fill_part, &f);
+	if (!err && s->written)
+		s->written(s->ud, path, f.has, f.loc);
+	free(f.has);
+	free(f.loc);
 	/* The open reads the parts of the newest shard count only (index_newest_count):
 	 * from now on those of any other count, their deltas and their parts of the summary
 	 * are never read again. */

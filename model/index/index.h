@@ -178,6 +178,9 @@ struct index_part_spec {
 	/* optional: called before files[i] is visited in each pass over [lo, hi), a cache
 	 * hint for the files after it in that pass */
 	void (*ahead)(void *ud, size_t i, enum index_pass pass);
+	/* optional: called once the part is in place at path, with has[i - lo] and
+	 * loc[i - lo] as body() gave them for each files[i] */
+	void (*written)(void *ud, const char *path, const bool *has, const struct index_body_loc *loc);
 };
 int index_write_spec(const struct index_part_spec *s, char **path_out);
 

@@ -6,16 +6,19 @@
 #include "model/index/index.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "model/index/codec.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 /* A part of the loaded run: the spec and each file's rank in the step model (-1: none),
- * looked up once for the passes over them. */
+ * looked up once for the passes over them; back: once written, the part backs the
+ * ranks' bodies (model_written). */
 struct model_part {
 	struct index_part_spec s;
 	long *ri;
+	bool back;
 };
 
 static long part_rank(const struct model_part *mp, size_t i)
@@ -72,6 +75,29 @@ static void model_ahead(void *ud, size_t i, enum index_pass pass)
 		steps_rank_prefetch_meta(m, (size_t)near);
 }
 
+/* The part in place: each rank written can hand its body back and read it from the
+ * part again (steps_rank_back_body), as a rank of an indexed open does. */
+static void model_written(void *ud, const char *path, const bool *has, const struct index_body_loc *loc)
+{
+	const struct model_part *mp = ud;
+	struct steps_model *m = mp->s.run->steps;
+	struct stat st;
+	if (!mp->back || stat(path, &st) != 0)
+		return;
+	size_t nm = steps_nmetrics(m);
+	int *map = xmalloc((nm ? nm : 1) * sizeof(*map)); /* the head's metric table is the model's */
+	for (size_t i = 0; i < nm; i++)
+		map[i] = (int)i;
+	const struct steps_part *part = steps_add_part(m, path, mp->s.run_dir, (long long)st.st_size,
+						       (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+						       (long long)st.st_ino, map, nm);
+	free(map);
+	for (size_t i = mp->s.lo; i < mp->s.hi; i++)
+		if (has[i - mp->s.lo])
+			steps_rank_back_body(m, (size_t)part_rank(mp, i), part, loc[i - mp->s.lo].off,
+					     loc[i - mp->s.lo].len, loc[i - mp->s.lo].crc);
+}
+
 /* Part k of n of the loaded run, from files[lo, hi): the sources and diagnostics of
  * pick, else the ranges. */
 static int write_model_part(struct run *run, const char *run_dir, unsigned k, unsigned n,
@@ -79,8 +105,11 @@ static int write_model_part(struct run *run, const char *run_dir, unsigned k, un
 			    size_t d0, size_t d1, const struct index_pick *pick, char **path_out)
 {
 	struct model_part mp = { { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
-				   model_body, model_shell, NULL, pick, model_ahead }, NULL };
+				   model_body, model_shell, NULL, pick, model_ahead, model_written }, NULL, false };
 	mp.s.ud = &mp;
+	/* `tscope-tui index` (a whole index of a fresh load): the bodies' memory then serves
+	 * the summary's compute rows (analysis_distributed.c keep_rows) */
+	mp.back = !pick && n == 1 && run->opts && run->opts->index_build;
 	mp.ri = xmalloc((hi > lo ? hi - lo : 1) * sizeof(*mp.ri));
 	for (size_t i = lo; i < hi; i++)
 		mp.ri[i - lo] = steps_rank_index(run->steps, (int)files[i].rank);

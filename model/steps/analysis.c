@@ -100,8 +100,7 @@ void analysis_cache_drop_records(struct analysis_cache *c)
 	c->dist_done = false;
 	free(c->bsum);
 	c->bsum = NULL;
-	free(c->index_rows);
-	c->index_rows = NULL;
+	analysis_index_rows_free(c);
 	c->lagging = false;
 }
 

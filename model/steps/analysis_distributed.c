@@ -98,7 +98,8 @@ struct step_pass {
 	double *cmed;             /* medians-only pass: out */
 	struct distributed *d;    /* NULL: medians only */
 	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
-	double *rows;             /* N x S compute read once (index_rows), or NULL: read per pass */
+	double **rows;            /* per rank its compute at the S steps, read once (index_rows), or
+				   * NULL: read per pass */
 	double *comm_max;         /* with rows: per aligned step the comm the step pass takes */
 	double *comm_part;        /* fill_rows: per task, its ranks' share of comm_max (S each) */
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
@@ -119,7 +120,7 @@ static void step_block(void *ud, size_t task)
 			continue;
 		}
 		if (p->rows) {
-			memcpy(blk + r * nb, p->rows + r * p->S + k0, nb * sizeof(*blk));
+			memcpy(blk + r * nb, p->rows[r] + k0, nb * sizeof(*blk));
 			continue;
 		} else {
 			analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
@@ -199,7 +200,7 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	struct distributed *d = p->d;
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
-	const double *vals = p->rows ? p->rows + r * S : buf;
+	const double *vals = p->rows ? p->rows[r] : buf;
 	if (p->in)
 		p->in->compute(p->in->ud, r, 0, S, buf);
 	else if (!p->rows)
@@ -302,20 +303,29 @@ static void share_greater(double *restrict share, const double *restrict cm, siz
  * the first rank's value, then any greater one (a NaN only when it is rank 0's). Task 0
  * keeps that rule; the others keep the first-greatest value that is not NaN (NaN:
  * none), which keep_rows() then takes over the tasks in order when greater: the same
- * value, bit for bit. */
+ * value, bit for bit.
+ * A rank's row goes into the memory of its body when the index part just written backs
+ * the body (steps_rank_take_block: nothing else reads the steps of a rank after this
+ * pass; one that did would read them from the part): no fresh pages for the rows, whose
+ * first touch cost more than the analysis work they save (BENCHMARKS.md, issue 15,
+ * "the rows in the bodies' memory"). */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
-	double *cm = xmalloc((p->S ? p->S : 1) * sizeof(*cm)), *share = p->comm_part + task * p->S;
+	size_t S = p->S ? p->S : 1;
+	double *cm = xmalloc(S * sizeof(*cm)), *row = xmalloc(S * sizeof(*row)), *share = p->comm_part + task * p->S;
 	size_t r0 = task * ANALYSIS_RANK_CHUNK;
 	for (size_t k = 0; k < p->S; k++)
 		share[k] = NAN;
 	size_t r1 = r0 + ANALYSIS_RANK_CHUNK < p->N ? r0 + ANALYSIS_RANK_CHUNK : p->N;
 	for (size_t r = r0; r < r1; r++) {
 		rows_ahead(p->run->steps, r, p->N);
-		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, p->rows + r * p->S, cm, &p->bsum[r]))
+		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, row, cm, &p->bsum[r]))
 			analysis_budget_sums(p->run, r, &p->bsum[r]);
 		analysis_rank_mem_peak(p->m, r, &p->d->rank[r]);
+		double *keep = steps_rank_take_block(p->run->steps, r, S * sizeof(*keep));
+		p->rows[r] = keep ? keep : xmalloc(S * sizeof(*keep));
+		memcpy(p->rows[r], row, p->S * sizeof(*row));
 		if (r == 0) /* the rule's cases apart: no test of r or task per step */
 			memcpy(share, cm, p->S * sizeof(*share));
 		else if (task == 0)
@@ -325,6 +335,7 @@ static void fill_rows(void *ud, size_t task)
 			share_greater(share, cm, p->S);
 	}
 	free(cm);
+	free(row);
 }
 
 /* `tscope-tui index` reads every rank's compute once (rows) when that takes at most
@@ -338,7 +349,7 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	    p->N > INDEX_ROWS_MAX / sizeof(double) / p->S)
 		return;
 	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
-	p->rows = xmalloc_huge(p->N * p->S * sizeof(*p->rows));
+	p->rows = xmalloc(p->N * sizeof(*p->rows));
 	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
 	p->comm_part = xmalloc(ntasks * p->S * sizeof(*p->comm_part));
 	p->run = run;
@@ -351,8 +362,18 @@ static void keep_rows(struct run *run, struct step_pass *p)
 			if (p->comm_part[t * p->S + k] > p->comm_max[k])
 				p->comm_max[k] = p->comm_part[t * p->S + k];
 	c->index_rows = p->rows;
+	c->index_nrows = p->N;
 	free(c->bsum); /* the sums an indexed open would restore, computed from the same records */
 	c->bsum = p->bsum;
+}
+
+void analysis_index_rows_free(struct analysis_cache *c)
+{
+	for (size_t r = 0; c->index_rows && r < c->index_nrows; r++)
+		free(c->index_rows[r]);
+	free(c->index_rows);
+	c->index_rows = NULL;
+	c->index_nrows = 0;
 }
 
 static struct distributed *compute_distributed(struct run *run, const double *cmed_known,

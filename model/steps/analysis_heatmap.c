@@ -541,7 +541,7 @@ struct heat_stream {
 	double *buf;              /* the row's compute (row_compute) */
 	size_t at;                /* the row made last, or nranks */
 	const struct heat_stream *from; /* analysis_heat_stream_share() */
-	double *rows;             /* analysis_heat_stream_rows(), or NULL */
+	double *const *rows;      /* analysis_heat_stream_rows(), or NULL */
 };
 
 struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool dense)
@@ -568,7 +568,7 @@ void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream 
 		s->from = from;
 }
 
-void analysis_heat_stream_rows(struct heat_stream *s, double *rows)
+void analysis_heat_stream_rows(struct heat_stream *s, double *const *rows)
 {
 	s->rows = rows;
 }
@@ -595,7 +595,7 @@ static const void *stream_row(struct heat_stream *s, size_t r, double *buf, bool
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r)
 {
 	if (s->rows) /* every rank's compute, kept (analysis_heat_stream_rows) */
-		return stream_row(s, r, s->rows + r * steps_naligned(s->p.m), true);
+		return stream_row(s, r, s->rows[r], true);
 	bool have = s->from && s->from->at == r; /* its compute of row r, read already */
 	return stream_row(s, r, have ? s->from->buf : s->buf, have);
 }

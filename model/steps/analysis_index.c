@@ -419,7 +419,7 @@ static void job_pyramids(struct summary_job *j, bool stream, bool dense)
 		return;
 	}
 	if (stream) {
-		double *rows = analysis_cache_of(run)->index_rows; /* every rank's compute, read once */
+		double **rows = analysis_cache_of(run)->index_rows; /* every rank's compute, read once */
 		for (size_t i = 0; i < ARRAY_LEN(summary_series); i++)
 			if ((j->stream[j->ngrid] = analysis_heat_stream_new(run, summary_series[i], dense))) {
 				if (rows)
@@ -507,8 +507,7 @@ static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_w
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
 	int err = summary_write(run_dir, &s, run, run->opts && run->opts->index_build, live);
-	free(c->index_rows);
-	c->index_rows = NULL;
+	analysis_index_rows_free(c);
 	free(bsum);
 	free(ids);
 	return err;

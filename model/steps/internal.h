@@ -189,9 +189,9 @@ struct heat_stream *analysis_heat_stream_new(struct run *run, int series, bool d
  * same run) read for its row r, when from made row r last: one read of the records for
  * both rows. */
 void analysis_heat_stream_share(struct heat_stream *s, const struct heat_stream *from);
-/* s then makes row r from rows + r * A (the compute of rank r at the A aligned steps:
+/* s then makes row r from rows[r] (the compute of rank r at the A aligned steps:
  * analysis_cache index_rows) instead of reading the records. */
-void analysis_heat_stream_rows(struct heat_stream *s, double *rows);
+void analysis_heat_stream_rows(struct heat_stream *s, double *const *rows);
 const struct heat_grid *analysis_heat_stream_grid(const struct heat_stream *s);
 const void *analysis_heat_stream_row(struct heat_stream *s, size_t r);
 /* Row r from its compute at every aligned step (what analysis_rank_compute() gives; only
@@ -238,11 +238,15 @@ struct analysis_cache {
 	size_t nheat;
 	struct budget_sums *bsum; /* per rank, from the index summary; NULL: none */
 	struct analysis_recompute *rc; /* a worker recomputing the held results (analysis_recompute.c) */
-	/* `tscope-tui index`: the compute of every rank at every aligned step (N x S, row r
-	 * = rank r), read once by the distributed analysis for its passes and the summary's
-	 * pyramid rows (analysis_index.c frees it after writing them); NULL: none */
-	double *index_rows;
+	/* `tscope-tui index`: the compute of every rank at every aligned step (row r: rank
+	 * r's S values, most of them in the memory its body had: keep_rows), read once by
+	 * the distributed analysis for its passes and the summary's pyramid rows
+	 * (analysis_index.c frees them after writing them: analysis_index_rows_free); NULL:
+	 * none */
+	double **index_rows;
+	size_t index_nrows;
 };
+void analysis_index_rows_free(struct analysis_cache *c);
 
 
 struct phase_sets {

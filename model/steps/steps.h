@@ -334,6 +334,16 @@ const struct steps_part *steps_add_part(struct steps_model *m, const char *path,
 					size_t nmap);
 void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uint64_t off, uint64_t len,
 			   uint32_t crc);
+/* A part just written from rank ri's resident body (len bytes at off of p, CRC-32 crc)
+ * backs it from now on: steps_rank_take_block() may then take the body's memory and
+ * leave the rank lazy, its body read from p when next needed. A rank that is lazy,
+ * live or has delta segments is left alone. */
+void steps_rank_back_body(struct steps_model *m, size_t ri, const struct steps_part *p, uint64_t off,
+			  uint64_t len, uint32_t crc);
+/* The memory of rank ri's body (its one block, malloc'd, at least `need` bytes: the
+ * caller's to use and free) when a part backs it (steps_rank_back_body), the rank then
+ * lazy; else NULL and the rank as it was. Thread-safe per rank. */
+void *steps_rank_take_block(struct steps_model *m, size_t ri, size_t need);
 /* DELTA SEGMENTS (follow mode appends to the index: model/index/index.h DELTAS).
  * steps_rank_encode_delta() writes rank ri's records [from, n) as stored (steps,
  * timestamps, each column's elements and presence bits; column ids are metric ids of

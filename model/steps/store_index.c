@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/asan.h"
 #include "model/index/codec.h"
 #include "model/index/index.h"
 #include "model/xalloc.h"
@@ -541,6 +542,36 @@ void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uin
 	r->body_len = len;
 	r->body_crc = crc;
 	r->lazy = true;
+}
+
+void steps_rank_back_body(struct steps_model *m, size_t ri, const struct steps_part *p, uint64_t off,
+			  uint64_t len, uint32_t crc)
+{
+	struct rank_steps *r = m->rank[ri];
+	if (r->lazy || r->live || r->nseg)
+		return;
+	r->part = p;
+	r->body_off = off;
+	r->body_len = len;
+	r->body_crc = crc;
+}
+
+void *steps_rank_take_block(struct steps_model *m, size_t ri, size_t need)
+{
+	struct rank_steps *r = m->rank[ri];
+	pthread_mutex_t *lk = &m->body_lock[(unsigned)r->rank % ARRAY_LEN(m->body_lock)];
+	void *block = NULL;
+	pthread_mutex_lock(lk);
+	if (r->part && !r->lazy && r->block && r->block_len >= need) {
+		block = r->block;
+		asan_unpoison(block, need); /* the caller's now: the arrays' gaps are not */
+		free(r->idx_step);
+		free(r->idx_pos);
+		store_rank_forget_body(r); /* the arrays were in the block */
+		__atomic_store_n(&r->lazy, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(lk);
+	return block;
 }
 
 size_t steps_bodies_read(const struct steps_model *m)

@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	g.loc = xcalloc(g.D, sizeof(*g.loc));
 	size_t src0 = add_sources(&g);
 	struct index_part_spec spec = { g.tmpl, g.out, 0, 1, files, 0, g.N, src0, g.tmpl->nsrc, 0, 0,
-					gen_body, gen_shell, &g, NULL, NULL };
+					gen_body, gen_shell, &g, NULL, NULL, NULL };
 	int err = index_write_spec(&spec, NULL);
 	if (!err)
 		err = write_summary(&g);

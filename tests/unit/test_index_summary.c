@@ -379,6 +379,34 @@ static bool copy_file(const char *from, const char *to)
 	return true;
 }
 
+/* `tscope-tui index` puts each rank's compute row in the memory its body had, once the
+ * part just written backs the body (analysis_distributed.c keep_rows): the build reads no
+ * body back and keeps none; the run then reads each rank's steps from that part, and its
+ * views and pyramids are the plain load's. A rank whose body is too small for its row,
+ * or not in one block, keeps its body (tested by the rows of every other shape). */
+static void test_build_rows(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumrows");
+	write_lazy_run(dir);
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true };
+	struct run *want = open_dir(dir, &plain), *got = open_dir(dir, &build);
+	ok(got->index_path && steps_bodies_read(got->steps) == 0 && steps_bodies_resident(got->steps) == 0,
+	   "index build: every rank's body went to its compute row; none read back (%zu read, %zu resident)",
+	   steps_bodies_read(got->steps), steps_bodies_resident(got->steps));
+	ok(same_view(want, got, "steps") && steps_bodies_read(got->steps) == LZ_RANKS,
+	   "... the steps then come from the part written, each rank's once: the plain load's");
+	ok(same_view(want, got, "ranks") && same_view(want, got, "budget") && same_heat(want, got),
+	   "... and its Ranks, budget and pyramids");
+	run_free(got);
+	got = open_dir(dir, &(struct opts){ 0 });
+	ok(same_view(want, got, "ranks") && same_view(want, got, "steps") && same_heat(want, got),
+	   "the index it wrote gives the plain load's views");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
 static void test_follow(void)
 {
 	char dir[512], sd[600], keep[600];
@@ -516,6 +544,7 @@ static void test_follow_at_stop(void)
 int main(void)
 {
 	test_version_key();
+	test_build_rows();
 	test_rebuild();
 	test_follow();
 	test_follow_at_stop();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_xalloc.c: the allocators that are not plain malloc (model/xalloc.h):
  * xcalloc_written zeroes memory the heap hands back dirty, small and large;
- * xmalloc_aligned keeps its alignment; xmalloc_huge gives a whole writable table. */
+ * xmalloc_aligned keeps its alignment. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +39,16 @@ static void test_calloc_written(void)
 	free(none);
 }
 
-static void test_aligned_and_huge(void)
+static void test_aligned(void)
 {
 	void *a = xmalloc_aligned(4096, 10000);
 	ok(((uintptr_t)a & 4095) == 0, "xmalloc_aligned: the alignment asked for");
 	free(a);
-	size_t n = (size_t)6 << 20;
-	unsigned char *h = xmalloc_huge(n);
-	memset(h, 7, n);
-	ok(h[0] == 7 && h[n - 1] == 7, "xmalloc_huge: the whole table writable");
-	free(h);
 }
 
 int main(void)
 {
 	test_calloc_written();
-	test_aligned_and_huge();
+	test_aligned();
 	return tap_done();
 }
