@@ -5,6 +5,7 @@
 #include "model/steps/internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/pool.h"
@@ -101,7 +102,7 @@ struct step_pass {
 	double **rows;            /* per rank its compute at the S steps, read once (index_rows), or
 				   * NULL: read per pass */
 	double *comm_max;         /* with rows: per aligned step the comm the step pass takes */
-	double *comm_part;        /* fill_rows: per task, its ranks' share of comm_max (S each) */
+	struct share_fold *fold;  /* fill_rows: the tasks' shares of comm_max, folded in order */
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
 	struct budget_plan bplan;
 	struct budget_sums *bsum;
@@ -296,13 +297,53 @@ static void share_greater(double *restrict share, const double *restrict cm, siz
 		share[k] = greater(share[k], cm[k]);
 }
 
+/* The tasks' shares of comm_max (S doubles each), folded into it in task order as the
+ * tasks end: task 0's share becomes comm_max, each later one's value is taken where it
+ * is greater. A task that ends before all the tasks before it waits in `done`; a folded
+ * share's memory goes to the next task (with one thread: two arrays of S in all). */
+struct share_fold {
+	pthread_mutex_t lock;
+	size_t ntasks, next;      /* next: the first task not folded yet */
+	double **done;            /* per task: its share, ended and not folded yet */
+	double **spare;           /* folded shares' memory, nspare of them */
+	size_t nspare;
+};
+
+static double *fold_take(struct step_pass *p)
+{
+	struct share_fold *f = p->fold;
+	pthread_mutex_lock(&f->lock);
+	double *s = f->nspare ? f->spare[--f->nspare] : NULL;
+	pthread_mutex_unlock(&f->lock);
+	return s ? s : xmalloc((p->S ? p->S : 1) * sizeof(*s));
+}
+
+static void fold_put(struct step_pass *p, size_t task, double *share)
+{
+	struct share_fold *f = p->fold;
+	pthread_mutex_lock(&f->lock);
+	f->done[task] = share;
+	for (; f->next < f->ntasks && f->done[f->next]; f->next++) {
+		double *s = f->done[f->next];
+		if (f->next == 0) {
+			p->comm_max = s;
+			continue;
+		}
+		for (size_t k = 0; k < p->S; k++)
+			if (s[k] > p->comm_max[k])
+				p->comm_max[k] = s[k];
+		f->spare[f->nspare++] = s;
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
  * cache, as is its memory peak (dist_rank's pass would meet the rank cold); and the
  * task's share of the per-step comm the step pass takes: there, over the ranks in order,
  * the first rank's value, then any greater one (a NaN only when it is rank 0's). Task 0
  * keeps that rule; the others keep the first-greatest value that is not NaN (NaN:
- * none), which keep_rows() then takes over the tasks in order when greater: the same
+ * none), which fold_put() then takes over the tasks in order when greater: the same
  * value, bit for bit.
  * A rank's row goes into the memory of its body when the index part just written backs
  * the body (steps_rank_take_block: nothing else reads the steps of a rank after this
@@ -313,7 +354,7 @@ static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
 	size_t S = p->S ? p->S : 1;
-	double *cm = xmalloc(S * sizeof(*cm)), *row = xmalloc(S * sizeof(*row)), *share = p->comm_part + task * p->S;
+	double *cm = xmalloc(S * sizeof(*cm)), *row = xmalloc(S * sizeof(*row)), *share = fold_take(p);
 	size_t r0 = task * ANALYSIS_RANK_CHUNK;
 	for (size_t k = 0; k < p->S; k++)
 		share[k] = NAN;
@@ -334,6 +375,7 @@ static void fill_rows(void *ud, size_t task)
 		else
 			share_greater(share, cm, p->S);
 	}
+	fold_put(p, task, share);
 	free(cm);
 	free(row);
 }
@@ -349,18 +391,22 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	    p->N > INDEX_ROWS_MAX / sizeof(double) / p->S)
 		return;
 	size_t ntasks = (p->N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
+	struct share_fold f = { .ntasks = ntasks, .done = xcalloc(ntasks, sizeof(*f.done)),
+				.spare = xmalloc(ntasks * sizeof(*f.spare)) };
+	pthread_mutex_init(&f.lock, NULL);
 	p->rows = xmalloc(p->N * sizeof(*p->rows));
 	p->bsum = xmalloc(p->N * sizeof(*p->bsum));
-	p->comm_part = xmalloc(ntasks * p->S * sizeof(*p->comm_part));
+	p->fold = &f;
 	p->run = run;
 	analysis_budget_plan(run->steps, &p->ps, &p->bplan);
 	pool_run(ntasks, analysis_threads(run), fill_rows, p);
 	analysis_budget_plan_free(&p->bplan);
-	p->comm_max = p->comm_part; /* task 0's, then each later task's when greater */
-	for (size_t t = 1; t < ntasks; t++)
-		for (size_t k = 0; k < p->S; k++)
-			if (p->comm_part[t * p->S + k] > p->comm_max[k])
-				p->comm_max[k] = p->comm_part[t * p->S + k];
+	p->fold = NULL;
+	for (size_t i = 0; i < f.nspare; i++)
+		free(f.spare[i]);
+	free(f.spare);
+	free(f.done);
+	pthread_mutex_destroy(&f.lock);
 	c->index_rows = p->rows;
 	c->index_nrows = p->N;
 	free(c->bsum); /* the sums an indexed open would restore, computed from the same records */
@@ -411,7 +457,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->straggler = nstrag == 1 ? strag : -1;
 	analysis_straggler_set(d);
 	free(p.lost);
-	free(p.comm_part);
+	free(p.comm_max); /* keep_rows' */
 	dist_summary(d, sum_max, sum_lost);
 	analysis_phase_sets_free(&p.ps);
 	return d;

@@ -407,6 +407,44 @@ static void test_build_rows(void)
 	tu_rm_rf(dir);
 }
 
+/* More ranks than one task of the distributed analysis takes (ANALYSIS_RANK_CHUNK):
+ * the tasks' shares of each step's comm are folded in task order whatever order the
+ * threads end them in (fill_rows, fold_put). */
+static void test_build_tasks(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "sumtasks");
+	for (int r = 0; r < 41; r++) {
+		char path[700];
+		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
+		tu_make_dir(path);
+		size_t cap = 60 * 160, n = 0;
+		char *buf = xmalloc(cap);
+		for (int k = 0; k < 60; k++) {
+			int fwd = 20 + (r == 29) * 30 + (k + r) % 7, comm = 10 + (k * 5 + r * 3) % 29;
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "{\"step\":%d,\"phases\":{\"forward\":0.0%02d,\"backward\":0.040,"
+					      "\"comm\":0.0%02d}}\n", k, fwd, comm);
+		}
+		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
+		tu_write_file(path, buf, n);
+		free(buf);
+	}
+	static const struct opts plain = { .no_index = true }, dflt = { 0 };
+	struct run *want = open_dir(dir, &plain);
+	for (int jobs = 1; jobs <= 3; jobs += 2) {
+		run_free(open_dir(dir, &(struct opts){ .index_build = true, .jobs = jobs }));
+		struct run *got = open_dir(dir, &dflt);
+		ok(steps_bodies_resident(got->steps) == 0 && same_view(want, got, "ranks") &&
+		   same_view(want, got, "findings") && same_heat(want, got),
+		   "41 ranks indexed with --jobs %d: the summary gives the plain load's Ranks, findings and "
+		   "pyramids", jobs);
+		run_free(got);
+	}
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
 static void test_follow(void)
 {
 	char dir[512], sd[600], keep[600];
@@ -545,6 +583,7 @@ int main(void)
 {
 	test_version_key();
 	test_build_rows();
+	test_build_tasks();
 	test_rebuild();
 	test_follow();
 	test_follow_at_stop();
