@@ -82,6 +82,28 @@ void *xmalloc_aligned(size_t align, size_t n)
 	return p;
 }
 
+static _Atomic(void *) xpage_kept[4];
+
+void *xpage_take(void)
+{
+	for (size_t i = 0; i < sizeof(xpage_kept) / sizeof(xpage_kept[0]); i++) {
+		void *p = atomic_exchange(&xpage_kept[i], NULL);
+		if (p)
+			return p;
+	}
+	return xmalloc_aligned(4096, XPAGE_BLOCK);
+}
+
+void xpage_give(void *p)
+{
+	for (size_t i = 0; p && i < sizeof(xpage_kept) / sizeof(xpage_kept[0]); i++) {
+		void *none = NULL;
+		if (atomic_compare_exchange_strong(&xpage_kept[i], &none, p))
+			return;
+	}
+	free(p);
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = inject_failure() ? NULL : calloc(n ? n : 1, size ? size : 1);

@@ -22,6 +22,15 @@ void *xrealloc(void *p, size_t n);
 /* n bytes at a multiple of align (a power of two, a multiple of sizeof(void *)); free()
  * frees them. */
 void *xmalloc_aligned(size_t align, size_t n);
+/* Page-aligned blocks of XPAGE_BLOCK bytes kept for reuse within the process: the
+ * pytscope loader's read buffers and the index writer's direct buffers. A block given
+ * back (xpage_give; free() is fine too) is taken again before a fresh one is made,
+ * whose pages would each cost a first-touch fault (on a virtual machine whose host
+ * backs guest memory on first touch, the host's too: BENCHMARKS.md, issue 15). A few
+ * are kept; thread-safe. */
+#define XPAGE_BLOCK ((size_t)1 << 20)
+void *xpage_take(void);
+void xpage_give(void *p);
 /* Grow *p (an array of elem-sized items with capacity *cap) to hold at least need items. */
 void xgrow(void **p, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);

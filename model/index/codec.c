@@ -15,7 +15,7 @@
 
 #define OB_PAGE ((size_t)4096)
 #define OB_RESERVE ((uint64_t)8 << 20)
-#define OB_DIRECT_BUF ((size_t)1 << 20)  /* a direct write: a megabyte */
+#define OB_DIRECT_BUF XPAGE_BLOCK  /* a direct write: a megabyte (xalloc.h kept blocks) */
 
 /* Allocate the file's blocks up to `end` at least (OB_RESERVE beyond the last
  * reservation) before bytes are written there: writing into allocated blocks costs the
@@ -59,34 +59,14 @@ static unsigned char *page_alloc(size_t n)
 	return posix_memalign(&p, OB_PAGE, n) == 0 ? p : xmalloc(n);
 }
 
-/* Direct buffers (OB_DIRECT_BUF bytes, page-aligned) of finished streams, kept for the
- * next one: `tscope-tui index` writes a part and a summary (each a stream buffer and,
- * for rows written to their place, a second one), and each new buffer would cost its
- * pages' first-touch faults again. Small pages: a huge page would take one fault, but
- * on a virtual machine whose host backs guest memory on first touch a fresh one cost
- * up to 7 ms to zero, where a megabyte of small pages (often recycled ones) costs
- * ~1 ms at worst (BENCHMARKS.md, issue 15 "small-page direct buffers"). */
-static _Atomic(unsigned char *) spare_buf[2];
-
-static unsigned char *buf_take(void)
-{
-	for (size_t i = 0; i < ARRAY_LEN(spare_buf); i++) {
-		unsigned char *p = atomic_exchange(&spare_buf[i], NULL);
-		if (p)
-			return p;
-	}
-	return page_alloc(OB_DIRECT_BUF);
-}
-
-static void buf_give(unsigned char *p)
-{
-	for (size_t i = 0; p && i < ARRAY_LEN(spare_buf); i++) {
-		unsigned char *none = NULL;
-		if (atomic_compare_exchange_strong(&spare_buf[i], &none, p))
-			return;
-	}
-	free(p);
-}
+/* Direct buffers (OB_DIRECT_BUF bytes, page-aligned) come from and go back to the
+ * process's kept blocks (xalloc.h xpage_take): `tscope-tui index` writes a part and a
+ * summary (each a stream buffer and, for rows written to their place, a second one),
+ * the part's after the loader gave its read buffers back. Small pages: a huge page
+ * would take one fault, but on a virtual machine whose host backs guest memory on
+ * first touch a fresh one cost up to 7 ms to zero, where a megabyte of small pages
+ * (often recycled ones) costs ~1 ms at worst (BENCHMARKS.md, issue 15 "small-page
+ * direct buffers"). */
 
 static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
 {
@@ -199,7 +179,7 @@ static void aux_put(struct obuf *o, const unsigned char *p, size_t n, uint64_t a
 	if (o->aux_n && at != o->aux_at + o->aux_n)
 		aux_flush(o, true);
 	if (!o->aux)
-		o->aux = buf_take();
+		o->aux = xpage_take();
 	if (!o->aux_n) {
 		o->aux_at = at;
 		o->aux_lead = (size_t)(at % OB_PAGE);
@@ -358,7 +338,7 @@ void ob_stream(struct obuf *o, int fd)
 	o->direct = fl >= 0 && (fl & O_DIRECT);
 	if (o->direct) { /* a fixed aligned buffer (ob_bytes never grows it) */
 		free(o->p);
-		o->p = buf_take();
+		o->p = xpage_take();
 		o->cap = OB_DIRECT_BUF;
 		o->n = 0;
 		o->lead = (size_t)(o->off0 % OB_PAGE);
@@ -475,9 +455,9 @@ void ob_free(struct obuf *o)
 	for (size_t i = 0; i < o->npart; i++)
 		free(o->part[i].b);
 	free(o->part);
-	buf_give(o->aux);
+	xpage_give(o->aux);
 	if (o->direct)
-		buf_give(o->p);
+		xpage_give(o->p);
 	else
 		free(o->p);
 	memset(o, 0, sizeof(*o));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): the parallel
- * JSONL loader (detection: load_detect.c; fast lines: load_scan.c) and run.json metadata. */
-#include <dirent.h>
+ * JSONL loader (detection: load_detect.c; fast lines: load_scan.c; what to read from
+ * the index and what to write to it: load_plan.c) and run.json metadata. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,26 +15,39 @@
 #include "model/infile.h"
 #include "model/json.h"
 #include "model/pool.h"
-#include "model/ranklist.h"
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
-#include "model/steps/internal.h"
+#include "model/steps/load_plan.h"
 #include "model/xalloc.h"
 
-#define CHUNK (1u << 20)
+#define CHUNK XPAGE_BLOCK /* the read buffer: one of the process's kept blocks (xalloc.h) */
 #define MAX_LINE ((size_t)64 << 20)
 /* The read buffer is page-aligned and each byte is kept at its file offset's place in
  * its page: the kernel then copies whole pages from the page cache to the same place in
  * ours, ~15% less CPU per load than at a shifted place (BENCHMARKS.md, issue 15). */
 #define READ_PAGE ((size_t)4096)
 
-/* buf resized to cap bytes, page-aligned, its bytes [lead, lead + n) kept in place. */
-static char *read_buf_resize(char *buf, size_t cap, size_t lead, size_t n)
+/* A read buffer of cap bytes, page-aligned (CHUNK: a kept block), and back. */
+static char *read_buf_new(size_t cap)
 {
-	char *p = xmalloc_aligned(READ_PAGE, cap);
+	return cap == CHUNK ? xpage_take() : xmalloc_aligned(READ_PAGE, cap);
+}
+
+static void read_buf_free(char *buf, size_t cap)
+{
+	if (cap == CHUNK)
+		xpage_give(buf);
+	else
+		free(buf);
+}
+
+/* buf (of old bytes) resized to cap bytes, its bytes [lead, lead + n) kept in place. */
+static char *read_buf_resize(char *buf, size_t old, size_t cap, size_t lead, size_t n)
+{
+	char *p = read_buf_new(cap);
 	memcpy(p + lead, buf + lead, n);
-	free(buf);
+	read_buf_free(buf, old);
 	return p;
 }
 
@@ -366,7 +379,7 @@ static bool scratch_key_ok;
 static void scratch_free(void *p)
 {
 	struct read_scratch *s = p;
-	free(s->buf);
+	read_buf_free(s->buf, s->cap);
 	store_scratch_free(s->body);
 	free(s->path);
 	free(s);
@@ -375,6 +388,16 @@ static void scratch_free(void *p)
 static void scratch_key_init(void)
 {
 	scratch_key_ok = pthread_key_create(&scratch_key, scratch_free) == 0;
+}
+
+/* The calling thread's scratch handed back at the end of a load, as a pool thread's is
+ * when it ends: its read buffer goes back to the kept blocks, where the index writer's
+ * direct buffer is taken from next. */
+static void scratch_release(void)
+{
+	struct read_scratch *s = scratch_key_ok ? pthread_getspecific(scratch_key) : NULL;
+	if (s && pthread_setspecific(scratch_key, NULL) == 0)
+		scratch_free(s);
 }
 
 /* This thread's scratch; *own: a one-off the caller frees (no thread key to keep it). */
@@ -387,7 +410,7 @@ static struct read_scratch *scratch_get(bool *own)
 		return s;
 	s = xcalloc(1, sizeof(*s));
 	s->cap = CHUNK;
-	s->buf = xmalloc_aligned(READ_PAGE, CHUNK);
+	s->buf = read_buf_new(CHUNK);
 	s->body = store_scratch_new();
 	*own = !scratch_key_ok || pthread_setspecific(scratch_key, s) != 0;
 	return s;
@@ -414,7 +437,7 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 			break;
 		if (lead + len == cap) {
 			t->mem.p = NULL;
-			buf = scratch->buf = read_buf_resize(buf, cap * 2, lead, len);
+			buf = scratch->buf = read_buf_resize(buf, cap, cap * 2, lead, len);
 			cap = scratch->cap = cap * 2;
 		}
 		size_t want = cap - lead - len;
@@ -463,13 +486,13 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 		}
 		if (cap > CHUNK && len < CHUNK / 2) {
 			t->mem.p = NULL;
-			buf = scratch->buf = read_buf_resize(buf, CHUNK, lead, len);
+			buf = scratch->buf = read_buf_resize(buf, cap, CHUNK, lead, len);
 			cap = scratch->cap = CHUNK;
 		}
 	}
 	if (scratch->cap > CHUNK) { /* after an over-long line: keep only the usual size */
 		t->mem.p = NULL;
-		scratch->buf = read_buf_resize(scratch->buf, CHUNK, 0, 0);
+		scratch->buf = read_buf_resize(scratch->buf, scratch->cap, CHUNK, 0, 0);
 		scratch->cap = CHUNK;
 	}
 	if (own) {
@@ -694,185 +717,11 @@ static void load_rank(void *ud, size_t i)
 	steps_publish_rank(job->m, r);
 }
 
-/* Runs smaller than this are not indexed automatically (they load in well under a second). */
-#define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
-
-/* What the load of one PATH does with the index and which of its ranks it parses. */
-struct load_plan {
-	struct task_list tasks;        /* to parse from the JSONL, in name order */
-	struct steps_rank_file *files; /* the whole run (or shard), sorted by rank id */
-	size_t nfiles, lo, hi;         /* files[lo, hi): this load's slice */
-	long lowest;                   /* lowest rank id loaded (--ranks) or in the whole run */
-	bool indexed;                  /* the index is read and may be written (not by a --ranks subset) */
-	bool index_found;              /* some index part existed */
-	size_t parts_used;
-	bool all_indexed;              /* every rank came from the index */
-	size_t left_out;               /* rank dirs --ranks did not name */
-	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
-	struct index_log *log;         /* then: what the index held, to append their tails */
-	long streamed;                 /* a task whose steps.jsonl was a FIFO, or -1 */
-};
-
-/* Keep the tasks in --ranks, in this shard, and not restored from the index. */
-static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *covered)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < lp->tasks.n; i++) {
-		struct rank_task *t = &lp->tasks.v[i];
-		const struct steps_rank_file *f = steps_rank_files_find(lp->files + lp->lo, lp->hi - lp->lo, t->rank);
-		bool asked = !o || !o->ranks || ranklist_has(o->ranks, t->rank);
-		lp->left_out += !asked;
-		if (asked && (!lp->indexed || (f && !covered[f - lp->files]))) {
-			lp->tasks.v[k++] = *t;
-		} else {
-			free(t->dir);
-			free(t->steps_path);
-		}
-	}
-	lp->tasks.n = k;
-}
-
-/* The ranks whose steps.jsonl grew since the index: parse their new bytes only. */
-static void plan_extend(struct load_ctx *ctx, const char *path, struct load_plan *lp, const bool *grown)
-{
-	long long bytes = steps_ranks_extend(ctx, lp->files, grown, lp->nfiles, lp->lowest);
-	char *dir = index_dir_for(path);
-	diag_add(&ctx->run->diags, DIAG_INFO, dir, -1, -1, -1,
-		 "index: %zu rank%s' steps.jsonl grew since the index was written: only their %lld new bytes "
-		 "were parsed", lp->grown, lp->grown == 1 ? "" : "s", bytes);
-	free(dir);
-}
-
-static void plan_load(struct load_ctx *ctx, const char *path, struct load_plan *lp)
-{
-	const struct opts *o = ctx->opts;
-	memset(lp, 0, sizeof(*lp));
-	steps_plan(path, &lp->tasks);
-	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
-	for (size_t i = 0; i < lp->tasks.n; i++) {
-		long id = lp->tasks.v[i].rank;
-		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
-			lp->lowest = id;
-	}
-	bool subset = o && o->ranks; /* the listed ranks may come from the index */
-	lp->indexed = steps_is_dir(path) && (!o || !o->no_index);
-	if (!lp->indexed) {
-		plan_filter(lp, o, NULL);
-		return;
-	}
-	lp->nfiles = steps_tasks_files(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
-	steps_rank_files_sort(lp->files, lp->nfiles);
-	lp->hi = lp->nfiles;
-	if (o && o->shard_n)
-		index_shard_slice(lp->nfiles, o->shard_k, o->shard_n, &lp->lo, &lp->hi);
-	bool *covered = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*covered));
-	bool *grown = xcalloc(lp->nfiles ? lp->nfiles : 1, sizeof(*grown));
-	if (!o || (!o->index_build && !o->shard_n))
-		lp->parts_used = index_load(ctx, path, lp->files, lp->nfiles, covered, grown, &lp->index_found);
-	bool all = lp->parts_used > 0;
-	for (size_t i = 0; i < lp->nfiles && all; i++)
-		all = covered[i];
-	lp->all_indexed = all;
-	for (size_t i = 0; i < lp->nfiles; i++)
-		lp->grown += grown[i];
-	if (lp->grown && all && !subset) /* what the index holds, before the tails are parsed */
-		lp->log = index_log_begin(ctx->run, path);
-	if (lp->grown)
-		plan_extend(ctx, path, lp, grown);
-	free(grown);
-	if (all && !lp->grown && !subset) { /* every rank from the index: its summary may give the analyses */
-		struct steps_model *m = steps_model_get(ctx->run);
-		steps_summary_open(ctx->run, path);
-		if (!m->summary) { /* finalize rebuilds it, reading every rank's steps once */
-			free(m->summary_dir);
-			m->summary_dir = xstrdup(path);
-			m->summary_rebuild = true;
-			m->load_ctx = ctx;
-			long long bytes = 0;
-			for (size_t i = 0; i < m->nrank; i++)
-				bytes += (long long)m->rank[i]->body_len;
-			load_progress(ctx, 0, bytes);
-		}
-	}
-	plan_filter(lp, o, covered);
-	free(covered);
-}
-
-/* An open that parsed the tails of grown sources appends them to the index's parts as
- * delta segments (index.h DELTAS); the summary is written again at finalize. */
-static void plan_append_index(struct load_ctx *ctx, const char *path, struct index_log *log)
-{
-	struct run *run = ctx->run;
-	if (load_cancelled(ctx) || !log)
-		return;
-	bool rewrote; /* by a compaction: nothing to do, the open is over */
-	int err = index_log_save(log, &rewrote, NULL);
-	if (err) {
-		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s",
-			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err));
-		return;
-	}
-	struct steps_model *m = steps_model_get(run);
-	free(m->summary_dir);
-	m->summary_dir = xstrdup(path);
-}
-
-/* After the parse: write the index part this load is for (a shard, `tscope-tui index`),
- * or the whole index automatically: for a big run that had none, or in place of one
- * that was there but could not be used at all (stale, damaged, another version). An
- * index with some usable shards is left alone (other shards may still be running).
- * A run with a steps.jsonl that was a FIFO is not indexed: its bytes cannot be stamped
- * nor read again (and the stamp's open would wait for a writer forever). */
-static void plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp,
-			     long long bytes, size_t src0, size_t d0)
-{
-	const struct opts *o = ctx->opts;
-	bool want = o && (o->index_build || o->shard_n);
-	if (!want && lp->grown && lp->all_indexed) { /* append the new records to the index */
-		plan_append_index(ctx, path, lp->log);
-		return;
-	}
-	bool rebuild = lp->index_found && !lp->parts_used; /* stale or damaged: replace it */
-	if (!want && !rebuild && (lp->index_found || bytes < INDEX_AUTO_MIN_BYTES))
-		return;
-	if (!lp->indexed || load_cancelled(ctx) || !ctx->run->steps || (o && o->ranks)) /* a subset: not the run */
-		return;
-	struct run *run = ctx->run;
-	if (lp->streamed >= 0) {
-		const struct rank_task *t = &lp->tasks.v[lp->streamed];
-		char *p = t->steps_path ? xstrdup(t->steps_path) : xasprintf("%s/steps.jsonl", t->dir);
-		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, p, -1, -1, -1, "index not written: not a "
-			 "regular file (a pipe): an index needs sources it can stamp and read again");
-		free(p);
-		return;
-	}
-	pthread_mutex_lock(&run->lock);
-	size_t src1 = run->nsrc;
-	pthread_mutex_unlock(&run->lock);
-	size_t d1 = run->diags.n;
-	char *written = NULL;
-	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
-			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
-	if (!err && o && o->shard_n) /* the shard's part of the summary, merged at the open */
-		err = steps_summary_inputs_write(run, written, o->shard_k, o->shard_n);
-	if (err)
-		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
-			 "index not written: %s", strerror(err));
-	else
-		run_set_index_path(run, written);
-	if (!err && !(o && o->shard_n)) { /* a whole index: finalize adds its summary */
-		struct steps_model *m = steps_model_get(run);
-		free(m->summary_dir);
-		m->summary_dir = xstrdup(path);
-	}
-	free(written);
-}
-
 int pytscope_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
 	struct load_plan lp;
-	plan_load(ctx, path, &lp);
+	steps_plan_load(ctx, path, &lp);
 	pthread_mutex_lock(&run->lock); /* what the parse adds goes into a new index */
 	size_t src0 = run->nsrc;
 	pthread_mutex_unlock(&run->lock);
@@ -886,12 +735,13 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
 	struct steps_discovery *d = job.disc = steps_discover_begin(ctx, job.m, t, NULL);
 	pool_run(t->n, ctx->opts ? ctx->opts->jobs : 0, load_rank, &job);
+	scratch_release();
 	if (job.dirfd >= 0)
 		close(job.dirfd);
 	long long total = steps_discover_end(d);
 	lp.streamed = atomic_load(&job.streamed);
 	if (t->n || lp.grown)
-		plan_write_index(ctx, path, &lp, total, src0, d0);
+		steps_plan_write_index(ctx, path, &lp, total, src0, d0);
 	steps_tasks_free(t);
 	index_log_end(lp.log);
 	steps_rank_files_free(lp.files);
