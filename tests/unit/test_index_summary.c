@@ -172,10 +172,10 @@ static void test_rebuild(void)
 	tu_rm_rf(dir);
 }
 
-/* 5 ranks x 400 contiguous steps (rank 3 slow from step 100, comm and memory varying). */
-static void write_contiguous_run(const char *dir)
+/* nranks x 400 contiguous steps (rank 3 slow from step 100, comm and memory varying). */
+static void write_contiguous_run(const char *dir, int nranks)
 {
-	for (int r = 0; r < 5; r++) {
+	for (int r = 0; r < nranks; r++) {
 		char path[700];
 		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
 		tu_make_dir(path);
@@ -414,22 +414,7 @@ static void test_build_tasks(void)
 {
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "sumtasks");
-	for (int r = 0; r < 41; r++) {
-		char path[700];
-		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
-		tu_make_dir(path);
-		size_t cap = 60 * 160, n = 0;
-		char *buf = xmalloc(cap);
-		for (int k = 0; k < 60; k++) {
-			int fwd = 20 + (r == 29) * 30 + (k + r) % 7, comm = 10 + (k * 5 + r * 3) % 29;
-			n += (size_t)snprintf(buf + n, cap - n,
-					      "{\"step\":%d,\"phases\":{\"forward\":0.0%02d,\"backward\":0.040,"
-					      "\"comm\":0.0%02d}}\n", k, fwd, comm);
-		}
-		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
-		tu_write_file(path, buf, n);
-		free(buf);
-	}
+	write_contiguous_run(dir, 41);
 	static const struct opts plain = { .no_index = true }, dflt = { 0 };
 	struct run *want = open_dir(dir, &plain);
 	for (int jobs = 1; jobs <= 3; jobs += 2) {
@@ -590,7 +575,7 @@ int main(void)
 	test_gap_lowest();
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "sumshards");
-	write_contiguous_run(dir);
+	write_contiguous_run(dir, 5);
 	test_shards(dir, "contiguous");
 	tu_rm_rf(dir);
 	tu_mkdtemp(dir, sizeof(dir), "sumshardsgap");
