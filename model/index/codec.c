@@ -66,7 +66,8 @@ static unsigned char *page_alloc(size_t n)
  * would take one fault, but on a virtual machine whose host backs guest memory on
  * first touch a fresh one cost up to 7 ms to zero, where a megabyte of small pages
  * (often recycled ones) costs ~1 ms at worst (BENCHMARKS.md, issue 15 "small-page
- * direct buffers"). */
+ * direct buffers"). They are taken in ob_stream() and aux_put(), given back in
+ * ob_free(). */
 
 static int write_at(int fd, const unsigned char *p, size_t n, uint64_t at)
 {

@@ -348,8 +348,8 @@ static void fold_put(struct step_pass *p, size_t task, double *share)
  * A rank's row goes into the memory of its body when the index part just written backs
  * the body (steps_rank_take_block: nothing else reads the steps of a rank after this
  * pass; one that did would read them from the part): no fresh pages for the rows, whose
- * first touch cost more than the analysis work they save (BENCHMARKS.md, issue 15,
- * "the rows in the bodies' memory"). */
+ * first touch cost more than the analysis work they save (BENCHMARKS.md, issue 15
+ * "the index's fresh pages"). */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
