@@ -22,8 +22,10 @@ struct slot {
 	size_t hash;         /* of key: a probe compares it before the strings */
 	struct dirlist *l;   /* listings: NULL when the directory could not be read */
 	int val;             /* memos; files: the errno when data is NULL */
-	char *data;          /* files: the whole file */
+	char *data;          /* files: the whole file (scope memory), or (head) its first len
+			      * bytes (the read's own buffer, freed at the scope's end) */
 	size_t len;
+	bool head;
 	struct dirlist_stamp stamp; /* files: at the open data came from */
 	bool busy;           /* being read by one thread (the others wait on `ready`) */
 };
@@ -51,6 +53,7 @@ static bool in_scope;
 static struct table lists, memos, files;
 static struct chunk *chunks;   /* the scope's memory, newest first */
 static atomic_size_t reads, file_reads;
+static size_t head_bytes;      /* the scope's large files' heads kept (DIRLIST_HEADS) */
 
 /* n bytes of the scope's memory; under the lock. A block larger than a chunk gets a
  * chunk of its own, behind the current one (whose room stays in use). Under ASan a
@@ -298,8 +301,12 @@ void dirlist_scope_end(void)
 	pthread_mutex_lock(&lock);
 	table_clear(&lists);
 	table_clear(&memos);
+	for (size_t i = 0; i < files.size; i++)
+		if (files.v[i].key && files.v[i].head)
+			free(files.v[i].data);
 	table_clear(&files);
 	scope_free_all();
+	head_bytes = 0;
 	in_scope = false;
 	pthread_mutex_unlock(&lock);
 }
@@ -441,20 +448,25 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 	struct slot *s = slot_of(&files, path, h, &added);
 	if (added) { /* opened by this thread alone, outside the lock: others read other files */
 		s->busy = true;
+		bool may_keep = n <= DIRLIST_SMALL && head_bytes + DIRLIST_SMALL <= DIRLIST_HEADS;
+		head_bytes += may_keep ? DIRLIST_SMALL : 0; /* its room, held while it is read */
 		pthread_mutex_unlock(&lock);
 		size_t got = 0;
-		char *buf = read_file(path, n, &got, true, &whole, st);
+		char *buf = read_file(path, may_keep ? DIRLIST_SMALL : n, &got, true, &whole, st);
 		int e = errno;
 		pthread_mutex_lock(&lock);
 		s = find(&files, path, h);   /* the table may have grown meanwhile */
-		s->val = !buf ? e : whole ? 0 : -1;   /* -1: large, read each time */
-		s->data = whole ? memcpy(scope_alloc(got + 1), buf, got + 1) : NULL;
-		s->len = whole ? got : 0;
+		bool keep = whole || (buf && may_keep);
+		head_bytes -= may_keep && !(buf && !whole) ? DIRLIST_SMALL : 0;
+		s->val = !buf ? e : keep ? 0 : -1;   /* -1: large, read each time */
+		s->head = keep && !whole;
+		s->data = s->head ? buf : whole ? memcpy(scope_alloc(got + 1), buf, got + 1) : NULL;
+		s->len = keep ? got : 0;
 		if (whole)
 			free(buf);
 		s->stamp = *st;
 		slot_done(s);
-		if (buf && !whole) {
+		if (buf && !keep) {
 			pthread_mutex_unlock(&lock);
 			*len = got;
 			return buf;
@@ -462,7 +474,7 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 	}
 	while ((s = find(&files, path, h))->busy)
 		pthread_cond_wait(&ready, &lock);
-	if (s->val == -1) {
+	if (s->val == -1 || (s->head && n > s->len)) {
 		pthread_mutex_unlock(&lock);
 		return read_file(path, n, len, false, &whole, st);
 	}

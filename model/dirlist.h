@@ -56,8 +56,12 @@ void dirlist_memo_put(const void *tag, const char *path, int v);
  * read error) when it cannot be read. Inside a scope a file of at most DIRLIST_SMALL
  * bytes is opened once and kept, with the error when it cannot be opened: a rank's
  * run.json is sniffed by the trace and sweep probes and read by the pytscope loader,
- * one open between them. A larger file is read each time (its head only). */
+ * one open between them. Of a larger file the first DIRLIST_SMALL bytes are kept when
+ * the first read asks at most that many (a loose trace file is sniffed by the sweep
+ * probe, the trace probe and the trace discovery: one open between them), up to
+ * DIRLIST_HEADS bytes of heads a scope; a read of more, or past that, opens it again. */
 #define DIRLIST_SMALL ((size_t)64 << 10)
+#define DIRLIST_HEADS ((size_t)32 << 20)
 char *dirlist_read(const char *path, size_t n, size_t *len);
 /* dirlist_read() that also gives the file's size and mtime (ns) as its fstat said at
  * the open the bytes came from (a kept file's first), in *st when it could be opened. */

@@ -79,10 +79,14 @@ static void test_read(const char *dir)
 	a = dirlist_read(big, 10, &len);
 	ok(a && len == 10 && strcmp(a, "xxxxxxxxxx") == 0, "a large file: its head");
 	free(a);
+	a = dirlist_read(big, DIRLIST_SMALL, &len);
+	ok(a && len == DIRLIST_SMALL && a[len - 1] == 'x', "... and a longer head, up to DIRLIST_SMALL bytes");
+	free(a);
+	is_int(dirlist_file_reads() - before, 1, "a large file's head is kept: one open for both");
 	a = dirlist_read(big, bign + 50, &len);
 	ok(a && len == bign, "a large file read whole when asked");
 	free(a);
-	is_int(dirlist_file_reads() - before, 2, "a large file is read each time");
+	is_int(dirlist_file_reads() - before, 2, "... which opens it again");
 	dirlist_scope_end();
 	a = dirlist_read(small, 1000, &len);
 	ok(a && len == 7 && strcmp(a, "changed") == 0, "after the scope the file is read fresh");
@@ -133,6 +137,33 @@ static void test_read_stamp(const char *dir)
 
 /* 700 entries with long names: several getdents64 buffers (the 8 KB one on the
  * stack, then the heap), every name intact, sorted. */
+/* The heads a scope keeps stop at DIRLIST_HEADS bytes: the files after that are opened
+ * at each read, as outside a scope. */
+static void test_heads(const char *dir)
+{
+	size_t nk = DIRLIST_HEADS / DIRLIST_SMALL, n = nk + 2, size = DIRLIST_SMALL + 1;
+	char *text = xmalloc(size), **path = xmalloc(n * sizeof(*path));
+	memset(text, 'y', size);
+	for (size_t i = 0; i < n; i++) {
+		path[i] = xasprintf("%s/head-%zu.json", dir, i);
+		write_text(path[i], text, size);
+	}
+	dirlist_scope_begin();
+	size_t len, before = dirlist_file_reads();
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < n; i++)
+			free(dirlist_read(path[i], 100, &len));
+	is_int(dirlist_file_reads() - before, n + 2,
+	       "heads kept up to DIRLIST_HEADS bytes a scope, the rest read again");
+	dirlist_scope_end();
+	for (size_t i = 0; i < n; i++) {
+		unlink(path[i]);
+		free(path[i]);
+	}
+	free(path);
+	free(text);
+}
+
 static void test_big(const char *dir)
 {
 	char *big = dirlist_path(dir, "big");
@@ -245,6 +276,7 @@ int main(void)
 	is_int(registry_probe(&ld, dir, NULL), 3, "after the scope the probe is asked again");
 	test_read(dir);
 	test_read_stamp(dir);
+	test_heads(dir);
 	test_big(dir);
 	test_probe(dir);
 
