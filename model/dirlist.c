@@ -456,10 +456,11 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 		int e = errno;
 		pthread_mutex_lock(&lock);
 		s = find(&files, path, h);   /* the table may have grown meanwhile */
-		bool keep = whole || (buf && may_keep);
-		head_bytes -= may_keep && !(buf && !whole) ? DIRLIST_SMALL : 0;
+		s->head = buf && !whole && may_keep;
+		bool keep = whole || s->head;
+		if (may_keep && !s->head) /* no head kept: its room goes back */
+			head_bytes -= DIRLIST_SMALL;
 		s->val = !buf ? e : keep ? 0 : -1;   /* -1: large, read each time */
-		s->head = keep && !whole;
 		s->data = s->head ? buf : whole ? memcpy(scope_alloc(got + 1), buf, got + 1) : NULL;
 		s->len = keep ? got : 0;
 		if (whole)

@@ -77,7 +77,6 @@ struct task_list {
 
 void steps_plan(const char *path, struct task_list *t);
 void steps_tasks_free(struct task_list *t);
-
 /* The rank files of a plan, in its order (*out one allocation with its entries' strings:
  * steps_rank_files_free). */
 size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out);
