@@ -248,4 +248,18 @@ struct source;
 void ob_source_counts(struct obuf *o, const struct source *s);
 void ib_source_counts(struct ibuf *b, struct source *s);
 
+/* An index file written in steps (index.c; index_file_write() is the one-call form):
+ * index_file_begin() opens path's temporary file (O_DIRECT under index_write_direct())
+ * with the header's place kept, and o streams into it from there (the bodies, then
+ * ob_head() and the head); index_file_end() with keep writes the header and renames
+ * the file into place (0 or an errno), without keep removes it. begin returns 0 or an
+ * errno (w is then ended). Either frees w's memory. */
+struct index_wfile {
+	char *path, *tmp;
+	int fd;
+	struct obuf o;
+};
+int index_file_begin(struct index_wfile *w, const char *path);
+int index_file_end(struct index_wfile *w, bool keep);
+
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* index.c: the persistent index's part files (see index.h for the layout and format):
- * writing a part atomically, reading and checking parts' heads, staleness against the
- * sources, and restoring a valid part's rank shells (bodies are read on demand,
+ * writing a part atomically (whole, or its bodies streamed beforehand; the file itself:
+ * wfile.c), reading and checking parts' heads, staleness against the sources, and
+ * restoring a valid part's rank shells (bodies are read on demand,
  * model/steps/store_index.c), sources and diagnostics into a run. */
 #include "model/index/index.h"
 
@@ -16,7 +17,6 @@
 #include "model/index/codec.h"
 #include "model/index/delta.h"
 #include "model/index/extent.h"
-#include "model/index/tmpfile.h"
 #include "model/infile.h"
 #include "model/opts.h"
 #include "model/ranklist.h"
@@ -332,55 +332,26 @@ uint64_t index_body_offset(const struct obuf *body)
 	return INDEX_HEADER_LEN + body->written + body->n;
 }
 
-/* Write a whole index file into fd: what fill streams after the header's place (the
- * bodies, then the head from its ob_head() on), then the header. Returns 0 or an
- * errno. */
-static int write_file(int fd, void (*fill)(struct obuf *o, void *ud), void *ud)
+/* After part s was written to path (err: 0 or why not): the written callback, and the
+ * parts it replaces removed. */
+static int part_done(const struct index_part_spec *s, char *dir, char *path, int err, const bool *has,
+		     const struct index_body_loc *loc, char **path_out)
 {
-	if (lseek(fd, INDEX_HEADER_LEN, SEEK_SET) < 0)
-		return errno;
-	struct obuf o = { 0 };
-	ob_stream(&o, fd);
-	fill(&o, ud);
-	if (!o.head_on)
-		ob_head(&o); /* a fill that stopped early: its error fails the write */
-	uint64_t end = o.written + o.n;
-	uint32_t hcrc = ob_sum_end(&o);
-	unsigned char hdr[INDEX_HEADER_LEN];
-	index_header_put(hdr, end, o.head_at, end - o.head_at, hcrc);
-	ob_pwrite(&o, hdr, INDEX_HEADER_LEN, 0);
-	int err = ob_finish(&o);
-	ob_free(&o);
-	return err;
-}
-
-static bool write_direct;
-
-void index_write_direct(bool on)
-{
-	write_direct = on;
-}
-
-int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud)
-{
-	char *tmp = index_tmp_begin(path);
-	int err = 0;
-	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-	int fd = write_direct ? open(tmp, flags | O_DIRECT, 0644) : -1;
-	if (fd < 0)
-		fd = open(tmp, flags, 0644);
-	if (fd < 0) {
-		err = errno;
-	} else {
-		err = write_file(fd, fill, ud);
-		if (close(fd) != 0 && !err)
-			err = errno;
-		if (!err && rename(tmp, path) != 0)
-			err = errno;
-		if (err)
-			unlink(tmp);
+	if (!err && s->written)
+		s->written(s->ud, path, has, loc);
+	/* The open reads the parts of the newest shard count only (index_newest_count):
+	 * from now on those of any other count, their deltas and their parts of the summary
+	 * are never read again. */
+	if (!err) {
+		index_remove_other_parts(dir, "steps", s->n);
+		index_remove_other_parts(dir, "inputs", s->n == 1 ? 0 : s->n); /* a whole index: every shard's */
+		delta_remove_replaced(dir, s->k, s->n); /* its own extend the part replaced (and would not match it) */
 	}
-	index_tmp_end(tmp);
+	free(dir);
+	if (path_out && !err)
+		*path_out = path;
+	else
+		free(path);
 	return err;
 }
 
@@ -396,24 +367,34 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	size_t cap = s->hi > s->lo ? s->hi - s->lo : 1;
 	struct part_fill f = { s, xcalloc(cap, sizeof(*f.has)), xcalloc(cap, sizeof(*f.loc)) };
 	int err = index_file_write(path, fill_part, &f);
-	if (!err && s->written)
-		s->written(s->ud, path, f.has, f.loc);
+	err = part_done(s, dir, path, err, f.has, f.loc, path_out);
 	free(f.has);
 	free(f.loc);
-	/* The open reads the parts of the newest shard count only (index_newest_count):
-	 * from now on those of any other count, their deltas and their parts of the summary
-	 * are never read again. */
-	if (!err) {
-		index_remove_other_parts(dir, "steps", s->n);
-		index_remove_other_parts(dir, "inputs", s->n == 1 ? 0 : s->n); /* a whole index: every shard's */
-		delta_remove_replaced(dir, s->k, s->n); /* its own extend the part replaced (and would not match it) */
-	}
-	free(dir);
-	if (path_out && !err)
-		*path_out = path;
-	else
-		free(path);
 	return err;
+}
+
+int index_part_begin(struct index_wfile *w, const char *run_dir, unsigned k, unsigned n)
+{
+	char *dir = index_dir_for(run_dir);
+	index_mkdir_p(dir);
+	char *path = part_path(dir, k, n);
+	int err = index_file_begin(w, path);
+	free(path);
+	free(dir);
+	return err;
+}
+
+int index_part_end(const struct index_part_spec *s, struct index_wfile *w, const bool *has,
+		   const struct index_body_loc *loc, char **path_out)
+{
+	if (path_out)
+		*path_out = NULL;
+	char *dir = index_dir_for(s->run_dir);
+	char *path = xstrdup(w->path);
+	ob_head(&w->o);
+	build_head(&w->o, s, has, loc);
+	int err = index_file_end(w, true);
+	return part_done(s, dir, path, err, has, loc, path_out);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */

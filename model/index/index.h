@@ -15,8 +15,9 @@
  * u32 byte-order mark 0x01020304 as written by the host, u64 payload length, u64 head
  * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero.
  * Payload (model/index/codec.h encoding: integers as varints, check words fixed width):
- * first every rank's BODY (steps_rank_encode_body:
- * step codes, timestamps, phase columns, presence bits), then the HEAD: shard K and N;
+ * first every rank's BODY (steps_rank_encode_body: step codes, timestamps, phase
+ * columns, presence bits; in rank order, or in the order the ranks were sealed when
+ * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
  * size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
@@ -94,6 +95,15 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out);
+
+/* index_write() of a whole index (part 0 of 1) whose bodies the load streamed into w
+ * (index_part_begin(): has[i - lo] and loc[i - lo] for files[i] as index_part_end()
+ * takes them). */
+struct index_wfile;
+struct index_body_loc;
+int index_write_streamed(struct run *run, const char *run_dir, const struct steps_rank_file *files, size_t lo,
+			 size_t hi, size_t src0, size_t src1, size_t d0, size_t d1, struct index_wfile *w,
+			 const bool *has, const struct index_body_loc *loc, char **path_out);
 
 /* index_write() with the run's sources and diagnostics to record given as lists of
  * their indexes in run->src and run->diags (appending after a follow or a grown open). */
@@ -183,6 +193,15 @@ struct index_part_spec {
 	void (*written)(void *ud, const char *path, const bool *has, const struct index_body_loc *loc);
 };
 int index_write_spec(const struct index_part_spec *s, char **path_out);
+/* The same with the bodies streamed in beforehand: index_part_begin() opens part k of n
+ * of run_dir (codec.h struct index_wfile: 0 or an errno), the caller streams bodies into
+ * w->o (index_body_offset(), ob_sum_begin/ob_sum_end for each loc); index_part_end()
+ * writes the head for files[lo, hi) of s with has[] and loc[] (s->body is not called)
+ * and puts the part in place as index_write_spec() does. A part not to be written is
+ * dropped with index_file_end(w, false). */
+int index_part_begin(struct index_wfile *w, const char *run_dir, unsigned k, unsigned n);
+int index_part_end(const struct index_part_spec *s, struct index_wfile *w, const bool *has,
+		   const struct index_body_loc *loc, char **path_out);
 
 /* The parts of run_dir's index (the newest shard count) and why each one would not be
  * used (why NULL: valid and current). files: the run's plan sorted by rank id. */

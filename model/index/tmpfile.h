@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tmpfile.h: the temporary files of the index (model/index/): index_file_write()
- * (index.c) writes each file of the index to a temporary file beside it and renames it
+ * (wfile.c) writes each file of the index to a temporary file beside it and renames it
  * into place. While written, a temporary file is registered, so that a signal handler can
  * remove it (index_tmp_unlink, index.h); before one is created, the ones of the same
  * target a killed writer left behind (SIGKILL, the OOM killer, a node that went down:

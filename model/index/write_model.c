@@ -99,10 +99,12 @@ static void model_written(void *ud, const char *path, const bool *has, const str
 }
 
 /* Part k of n of the loaded run, from files[lo, hi): the sources and diagnostics of
- * pick, else the ranges. */
+ * pick, else the ranges; its bodies streamed into w beforehand (has, loc), else
+ * written here. */
 static int write_model_part(struct run *run, const char *run_dir, unsigned k, unsigned n,
 			    const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
-			    size_t d0, size_t d1, const struct index_pick *pick, char **path_out)
+			    size_t d0, size_t d1, const struct index_pick *pick, struct index_wfile *w,
+			    const bool *has, const struct index_body_loc *loc, char **path_out)
 {
 	struct model_part mp = { { run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1,
 				   model_body, model_shell, NULL, pick, model_ahead, model_written }, NULL, false };
@@ -113,7 +115,7 @@ static int write_model_part(struct run *run, const char *run_dir, unsigned k, un
 	mp.ri = xmalloc((hi > lo ? hi - lo : 1) * sizeof(*mp.ri));
 	for (size_t i = lo; i < hi; i++)
 		mp.ri[i - lo] = steps_rank_index(run->steps, (int)files[i].rank);
-	int err = index_write_spec(&mp.s, path_out);
+	int err = w ? index_part_end(&mp.s, w, has, loc, path_out) : index_write_spec(&mp.s, path_out);
 	free(mp.ri);
 	return err;
 }
@@ -122,12 +124,20 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out)
 {
-	return write_model_part(run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, NULL, path_out);
+	return write_model_part(run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, NULL, NULL, NULL, NULL,
+				path_out);
+}
+
+int index_write_streamed(struct run *run, const char *run_dir, const struct steps_rank_file *files, size_t lo,
+			 size_t hi, size_t src0, size_t src1, size_t d0, size_t d1, struct index_wfile *w,
+			 const bool *has, const struct index_body_loc *loc, char **path_out)
+{
+	return write_model_part(run, run_dir, 0, 1, files, lo, hi, src0, src1, d0, d1, NULL, w, has, loc, path_out);
 }
 
 int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		     const struct steps_rank_file *files, size_t lo, size_t hi, const struct index_pick *pick,
 		     char **path_out)
 {
-	return write_model_part(run, run_dir, k, n, files, lo, hi, 0, 0, 0, 0, pick, path_out);
+	return write_model_part(run, run_dir, k, n, files, lo, hi, 0, 0, 0, 0, pick, NULL, NULL, NULL, path_out);
 }

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* wfile.c: an index file written through a temporary file beside it (codec.h struct
+ * index_wfile; index.h index_file_write): opened with the header's place kept (around
+ * the page cache for `tscope-tui index`: index_write_direct), streamed into, then its
+ * header written and the file renamed into place, or removed. */
+#include "model/index/codec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/index/index.h"
+#include "model/index/tmpfile.h"
+#include "model/xalloc.h"
+
+static bool write_direct;
+
+void index_write_direct(bool on)
+{
+	write_direct = on;
+}
+
+int index_file_begin(struct index_wfile *w, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	w->path = xstrdup(path);
+	w->tmp = index_tmp_begin(path);
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	w->fd = write_direct ? open(w->tmp, flags | O_DIRECT, 0644) : -1;
+	if (w->fd < 0)
+		w->fd = open(w->tmp, flags, 0644);
+	int err = w->fd < 0 ? errno : lseek(w->fd, INDEX_HEADER_LEN, SEEK_SET) < 0 ? errno : 0;
+	if (!err) {
+		ob_stream(&w->o, w->fd);
+		return 0;
+	}
+	index_file_end(w, false);
+	return err;
+}
+
+/* The header of what was streamed into w->o (bodies, then the head from its ob_head()
+ * on), written at the file's start; every byte out. Returns 0 or an errno. */
+static int file_seal(struct index_wfile *w)
+{
+	struct obuf *o = &w->o;
+	if (!o->head_on)
+		ob_head(o); /* a fill that stopped early: its error fails the write */
+	uint64_t end = o->written + o->n;
+	uint32_t hcrc = ob_sum_end(o);
+	unsigned char hdr[INDEX_HEADER_LEN];
+	index_header_put(hdr, end, o->head_at, end - o->head_at, hcrc);
+	ob_pwrite(o, hdr, INDEX_HEADER_LEN, 0);
+	return ob_finish(o);
+}
+
+int index_file_end(struct index_wfile *w, bool keep)
+{
+	int err = 0;
+	if (w->fd >= 0) {
+		err = keep ? file_seal(w) : 0;
+		ob_free(&w->o);
+		if (close(w->fd) != 0 && keep && !err)
+			err = errno;
+		if (keep && !err && rename(w->tmp, w->path) != 0)
+			err = errno;
+		if (!keep || err)
+			unlink(w->tmp);
+	}
+	index_tmp_end(w->tmp);
+	free(w->path);
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	return err;
+}
+
+int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud)
+{
+	struct index_wfile w;
+	int err = index_file_begin(&w, path);
+	if (err)
+		return err;
+	fill(&w.o, ud);
+	return index_file_end(&w, true);
+}
