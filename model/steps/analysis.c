@@ -3,7 +3,7 @@
  * step model and freed with it, the warmup slice, the canonical phases and the per-record
  * compute/comm sums every analysis shares (internal.h). The analyses themselves live in
  * analysis_timing.c, _memory, _convergence, _distributed, _budget and _heatmap. */
-#include "model/steps/internal.h"
+#include "model/steps/seal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -246,15 +246,22 @@ void analysis_phase_sets_free(struct phase_sets *ps)
 	free(ps->all);
 }
 
-double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
-			     size_t pos)
+/* compute_r of record pos of r (loaded). */
+static double record_compute(const struct rank_steps *r, const struct phase_sets *ps, size_t pos)
 {
 	double v[ARRAY_LEN(canonical)];
 	size_t n = 0;
 	for (size_t i = 0; i < ps->ncompute; i++)
-		if (steps_value(m, ri, ps->compute[i], pos, &v[n]))
+		if (store_rank_value(r, ps->compute[i], pos, &v[n]))
 			n++;
 	return stats_fsum(v, n);
+}
+
+double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
+			     size_t pos)
+{
+	rank_need_body(m->rank[ri]);
+	return record_compute(m->rank[ri], ps, pos);
 }
 
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
@@ -283,9 +290,8 @@ struct compute_block {
  * cascade leaves to fsum anyway). Whole blocks of consecutive records of a column
  * every record has are decoded in one fixed-length loop (vectorized), others through a
  * column cursor. */
-static void block_column(const struct steps_model *m, size_t ri, int metric, struct compute_block *b)
+static void block_column(const struct rank_steps *r, int metric, struct compute_block *b)
 {
-	const struct rank_steps *r = m->rank[ri];
 	const struct column *c = metric >= 0 && (size_t)metric < r->ncol ? &r->col[metric] : NULL;
 	if (c && c->enc != ENC_RLE && c->all_present && b->consecutive && b->nb == ANALYSIS_BLOCK &&
 	    b->pos[0] + ANALYSIS_BLOCK <= c->cap) {
@@ -324,14 +330,14 @@ static void block_add(struct compute_block *b)
 	}
 }
 
-/* Over aligned steps [k0, k0 + n), or (by_pos) records [k0, k0 + n); with lanes, each
- * block of a column is also added into the lanes of its budget line. */
-static void rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
-			 double *out, double *comm, bool by_pos, struct budget_lanes *lanes)
+/* Over aligned steps [k0, k0 + n) of loaded rank r (index ri of m), or (by_pos) its
+ * records [k0, k0 + n) (m and ri unused); with lanes, each block of a column is also
+ * added into the lanes of its budget line. */
+static void rank_compute_r(const struct steps_model *m, const struct phase_sets *ps, const struct rank_steps *r,
+			   size_t ri, size_t k0, size_t n, double *out, double *comm, bool by_pos,
+			   struct budget_lanes *lanes)
 {
 	struct compute_block b;
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
 	for (size_t at = 0; at < n; at += ANALYSIS_BLOCK) {
 		b.nb = n - at < ANALYSIS_BLOCK ? n - at : ANALYSIS_BLOCK;
 		b.consecutive = true;
@@ -352,7 +358,7 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 		memset(b.e, 0, sizeof(b.e));
 		memset(b.inexact, 0, sizeof(b.inexact));
 		for (size_t i = 0; out && i < ps->ncompute; i++) {
-			block_column(m, ri, ps->compute[i], &b);
+			block_column(r, ps->compute[i], &b);
 			block_add(&b);
 			if (lanes && lanes->line[i] >= 0)
 				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x, b.nb);
@@ -362,16 +368,23 @@ static void rank_compute(const struct steps_model *m, const struct phase_sets *p
 		for (size_t j = 0; out && j < b.nb; j++) {
 			double s = b.t[j] + b.e[j];
 			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0
-					      ? s : analysis_record_compute(m, ps, ri, b.pos[j]);
+					      ? s : record_compute(r, ps, b.pos[j]);
 		}
 		if (!comm && !(lanes && lanes->comm))
 			continue;
-		block_column(m, ri, ps->comm, &b);
+		block_column(r, ps->comm, &b);
 		if (comm)
 			memcpy(comm + at, b.x, b.nb * sizeof(*comm));
 		if (lanes && lanes->comm)
 			stats_lanes_add(&lanes->lane[BUDGET_LANE_COMM], b.x, b.nb);
 	}
+}
+
+static void rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0, size_t n,
+			 double *out, double *comm, bool by_pos, struct budget_lanes *lanes)
+{
+	rank_need_body(m->rank[ri]);
+	rank_compute_r(m, ps, m->rank[ri], ri, k0, n, out, comm, by_pos, lanes);
 }
 
 void analysis_rank_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t k0,
@@ -390,6 +403,12 @@ void analysis_records_compute_lanes(const struct steps_model *m, const struct ph
 				    double *out, double *comm, struct budget_lanes *lanes)
 {
 	rank_compute(m, ps, ri, 0, steps_nrecords(m, ri), out, comm, true, lanes);
+}
+
+void analysis_rank_records_lanes(const struct phase_sets *ps, const struct rank_steps *r, double *out,
+				 double *comm, struct budget_lanes *lanes)
+{
+	rank_compute_r(NULL, ps, r, 0, 0, r->n, out, comm, true, lanes);
 }
 
 /* Threads for the run-wide passes: --jobs, else one per core. No result depends on it:

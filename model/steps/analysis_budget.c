@@ -3,7 +3,7 @@
  * stall, communication and other seconds that sum to wall time, per rank, per window
  * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
  * GPU table of model/gpu_peaks.h when only environment.gpu names it). */
-#include "model/steps/internal.h"
+#include "model/steps/seal.h"
 
 #include <math.h>
 #include <string.h>
@@ -239,16 +239,26 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, co
 		return false;
 	}
 	struct budget_lanes bl; /* ~10 KB: on the stack, not a malloc and free a rank */
-	bl.line = bp->line;
-	bl.comm = bp->has[BUDGET_LANE_COMM];
-	for (size_t l = 0; l < BUDGET_NLANES; l++)
-		stats_lanes_init(&bl.lane[l]);
+	analysis_lanes_init(bp, &bl);
 	analysis_records_compute_lanes(m, ps, ri, out, comm, &bl);
-	*sums = (struct budget_sums){ .n = S };
-	return lane_sum(&bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
-	       lane_sum(&bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
-	       lane_sum(&bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
-	       lane_sum(&bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
+	return analysis_lanes_sums(bp, &bl, S, sums);
+}
+
+void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl)
+{
+	bl->line = bp->line;
+	bl->comm = bp->has[BUDGET_LANE_COMM];
+	for (size_t l = 0; l < BUDGET_NLANES; l++)
+		stats_lanes_init(&bl->lane[l]);
+}
+
+bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, size_t n, struct budget_sums *sums)
+{
+	*sums = (struct budget_sums){ .n = n };
+	return lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
+	       lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
+	       lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
+	       lane_sum(bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
 }
 
 /* Fill the lines, fractions, what is measured and the recoverable order from the line

@@ -2,7 +2,7 @@
 /* analysis_distributed.c: the distributed analysis over the aligned steps (analysis.h §6.4):
  * per-step critical rank, skew and CV, per-rank time lost, onset and coverage, in
  * parallel column and row passes (model/pool.h), plus the memoized per-step medians. */
-#include "model/steps/internal.h"
+#include "model/steps/seal.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -47,11 +47,16 @@ static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *r
 
 void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs)
 {
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
+	rank_need_body(m->rank[ri]);
+	analysis_mem_peak_of(m->rank[ri], steps_metric_find(m, METRIC_MEMORY, "peak_alloc"),
+			     steps_metric_find(m, METRIC_MEMORY, "alloc"), rs);
+}
+
+void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc, struct rank_stat *rs)
+{
 	struct col_cursor pa, a;
-	col_cursor_init(&pa, r, steps_metric_find(m, METRIC_MEMORY, "peak_alloc"));
-	col_cursor_init(&a, r, steps_metric_find(m, METRIC_MEMORY, "alloc"));
+	col_cursor_init(&pa, r, peak_alloc);
+	col_cursor_init(&a, r, alloc);
 	for (size_t i = 0; i < r->n; i++) {
 		double v;
 		if (col_cursor_get(&pa, i, &v) || col_cursor_get(&a, i, &v))
@@ -130,7 +135,7 @@ static void step_block(void *ud, size_t task)
 			if (r == 0 || cm[j] > comm[j])
 				comm[j] = cm[j];
 	}
-	if (p->in || p->rows)
+	if (p->d && (p->in || p->rows))
 		memcpy(comm, (p->in ? p->in->comm_max : p->comm_max) + k0, nb * sizeof(*comm));
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = k0 + j;
@@ -337,6 +342,36 @@ static void fold_put(struct step_pass *p, size_t task, double *share)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* Rank r's row (its compute at the S aligned steps) and cm (its comm there) from the
+ * inputs taken at its seal (seal.h: its steps contiguous, so aligned step k is its
+ * record aligned_step(k) - step0 >= k, and the row is made in place in the inputs'
+ * memory, ascending), its budget sums into *bsum and memory peak into rs (when not
+ * NULL). in is at the end of the row's allocation, freed with the row. */
+static double *inputs_row(const struct steps_model *m, size_t S, size_t r, struct seal_inputs *in, double *cm,
+			  struct budget_sums *bsum, struct rank_stat *rs)
+{
+	long step0 = m->rank[r]->step0;
+	double *row = in->compute;
+	if (m->aligned_contiguous) {
+		size_t p0 = (size_t)(m->aligned_lo - step0);
+		memcpy(cm, in->comm + p0, S * sizeof(*cm));
+		if (p0)
+			memmove(row, row + p0, S * sizeof(*row));
+	} else {
+		for (size_t k = 0; k < S; k++) {
+			size_t pos = (size_t)(steps_aligned_step(m, k) - step0);
+			cm[k] = in->comm[pos];
+			row[k] = row[pos];
+		}
+	}
+	*bsum = in->bsum;
+	if (rs) {
+		rs->has_mem_peak = in->has_mem_peak;
+		rs->mem_peak = in->mem_peak;
+	}
+	return row;
+}
+
 /* The compute of the ranks of one task into p->rows, and each rank's budget sums from
  * the same blocks of its columns (analysis_rank_compute_sums), else while they are in
  * cache, as is its memory peak (dist_rank's pass would meet the rank cold); and the
@@ -345,11 +380,13 @@ static void fold_put(struct step_pass *p, size_t task, double *share)
  * keeps that rule; the others keep the first-greatest value that is not NaN (NaN:
  * none), which fold_put() then takes over the tasks in order when greater: the same
  * value, bit for bit.
- * A rank's row goes into the memory of its body when the index part just written backs
- * the body (steps_rank_take_block: nothing else reads the steps of a rank after this
- * pass; one that did would read them from the part): no fresh pages for the rows, whose
- * first touch cost more than the analysis work they save (BENCHMARKS.md, issue 15
- * "the index's fresh pages"). */
+ * A rank whose body went into the index part at its seal (seal.h) gives all of these
+ * from the inputs taken then, its row made in their memory (inputs_row). Another rank's
+ * row goes into the memory of its body when the index part just written backs the body
+ * (steps_rank_take_block: nothing else reads the steps of a rank after this pass; one
+ * that did would read them from the part): no fresh pages for the rows, whose first
+ * touch cost more than the analysis work they save (BENCHMARKS.md, issue 15 "the
+ * index's fresh pages"). */
 static void fill_rows(void *ud, size_t task)
 {
 	struct step_pass *p = ud;
@@ -361,12 +398,17 @@ static void fill_rows(void *ud, size_t task)
 	size_t r1 = r0 + ANALYSIS_RANK_CHUNK < p->N ? r0 + ANALYSIS_RANK_CHUNK : p->N;
 	for (size_t r = r0; r < r1; r++) {
 		rows_ahead(p->run->steps, r, p->N);
-		if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, row, cm, &p->bsum[r]))
-			analysis_budget_sums(p->run, r, &p->bsum[r]);
-		analysis_rank_mem_peak(p->m, r, &p->d->rank[r]);
-		double *keep = steps_rank_take_block(p->run->steps, r, S * sizeof(*keep));
-		p->rows[r] = keep ? keep : xmalloc(S * sizeof(*keep));
-		memcpy(p->rows[r], row, p->S * sizeof(*row));
+		struct seal_inputs *in = steps_rank_take_inputs(p->run->steps, r);
+		if (in) {
+			p->rows[r] = inputs_row(p->m, p->S, r, in, cm, &p->bsum[r], &p->d->rank[r]);
+		} else {
+			if (!analysis_rank_compute_sums(p->run, &p->ps, &p->bplan, r, row, cm, &p->bsum[r]))
+				analysis_budget_sums(p->run, r, &p->bsum[r]);
+			analysis_rank_mem_peak(p->m, r, &p->d->rank[r]);
+			double *keep = steps_rank_take_block(p->run->steps, r, S * sizeof(*keep));
+			p->rows[r] = keep ? keep : xmalloc(S * sizeof(*keep));
+			memcpy(p->rows[r], row, p->S * sizeof(*row));
+		}
 		if (r == 0) /* the rule's cases apart: no test of r or task per step */
 			memcpy(share, cm, p->S * sizeof(*share));
 		else if (task == 0)
@@ -411,6 +453,36 @@ static void keep_rows(struct run *run, struct step_pass *p)
 	c->index_nrows = p->N;
 	free(c->bsum); /* the sums an indexed open would restore, computed from the same records */
 	c->bsum = p->bsum;
+}
+
+void analysis_index_rows_of_inputs(struct run *run)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m), S = steps_naligned(m), with = 0;
+	for (size_t r = 0; c && !c->index_rows && r < N; r++)
+		with += m->rank[r]->sealed_in != NULL;
+	if (!with)
+		return;
+	struct phase_sets ps;
+	analysis_phase_sets_init(m, &ps);
+	double *cm = xmalloc((S ? S : 1) * sizeof(*cm));
+	c->index_rows = xcalloc(N, sizeof(*c->index_rows));
+	c->index_nrows = N;
+	free(c->bsum);
+	c->bsum = xmalloc(N * sizeof(*c->bsum));
+	for (size_t r = 0; r < N; r++) {
+		struct seal_inputs *in = steps_rank_take_inputs(m, r);
+		if (in) {
+			c->index_rows[r] = inputs_row(m, S, r, in, cm, &c->bsum[r], NULL);
+			continue;
+		}
+		analysis_budget_sums(run, r, &c->bsum[r]);
+		c->index_rows[r] = xmalloc((S ? S : 1) * sizeof(double));
+		analysis_rank_compute(m, &ps, r, 0, S, c->index_rows[r], NULL);
+	}
+	free(cm);
+	analysis_phase_sets_free(&ps);
 }
 
 void analysis_index_rows_free(struct analysis_cache *c)
@@ -505,6 +577,8 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 		return c->cmed;
 	}
 	struct step_pass p = { .m = m, .N = steps_nranks(m), .S = S, .k_from = from, .cmed = c->cmed };
+	if (c->index_rows && c->index_nrows == p.N) /* an index build's, read once */
+		p.rows = c->index_rows;
 	analysis_phase_sets_init(m, &p.ps);
 	step_pass_run(run, &p);
 	analysis_phase_sets_free(&p.ps);

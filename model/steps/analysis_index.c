@@ -20,6 +20,7 @@
  * per stored row one CRC-32 per chunk of W words (ceil(row words / W) chunks, the last
  * one short), the colour scale. A frame reads and checks only the chunks it draws. */
 #include "model/steps/analysis_index.h"
+#include "model/steps/seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -492,6 +493,8 @@ static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_w
 	 * instead of a pass of its own */
 	if (!dist)
 		dist = analysis_distributed(run);
+	if (run->opts && run->opts->index_build) /* no distributed analysis took the seal's inputs */
+		analysis_index_rows_of_inputs(run);
 	struct analysis_cache *c = analysis_cache_of(run);
 	size_t N = steps_nranks(m);
 	int *ids = xmalloc(N * sizeof(*ids));

@@ -452,6 +452,7 @@ struct rank_steps {
 	struct rank_seg *seg;
 	size_t nseg;
 	struct rank_shape *base_shape;
+	struct seal_inputs *sealed_in; /* the body went to the part at the seal (seal.h) */
 };
 
 /* The counts and span a shell records (store_extend.c). */
@@ -888,5 +889,7 @@ static inline size_t store_slot_index(uint64_t slot)
 }
 /* The k-th distinct step of a rank, in step order. */
 long store_rank_distinct_step(const struct rank_steps *r, size_t k);
+/* steps_value() of a loaded rank. */
+bool store_rank_value(const struct rank_steps *r, int metric, size_t pos, double *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/load_plan.h"
+#include "model/steps/seal.h"
 #include "model/xalloc.h"
 
 #define CHUNK XPAGE_BLOCK /* the read buffer: one of the process's kept blocks (xalloc.h) */
@@ -367,6 +368,7 @@ struct read_scratch {
 	char *path;
 	size_t path_cap;
 	unsigned long tail_load;
+	struct seal_sets sets;      /* load_stream_rank()'s */
 };
 
 /* Numbers the loads (load_job.id): a thread's key cache and shape stay in theirs. */
@@ -381,6 +383,7 @@ static void scratch_free(void *p)
 	struct read_scratch *s = p;
 	read_buf_free(s->buf, s->cap);
 	store_scratch_free(s->body);
+	seal_sets_free(&s->sets);
 	free(s->path);
 	free(s);
 }
@@ -662,6 +665,7 @@ struct load_job {
 	unsigned long id;     /* load_serial */
 	struct steps_discovery *disc;   /* sizes the ranks meanwhile, one stat per file between them */
 	atomic_long streamed; /* a task whose steps.jsonl was a FIFO (the first to say so), or -1 */
+	struct load_stream *stream; /* the index part written as ranks are sealed, or NULL */
 };
 
 /* The steps.jsonl of task t: its path in the thread's buffer, and in *rel the same file
@@ -708,10 +712,12 @@ static void load_rank(void *ud, size_t i)
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
 	long none = -1;
-	if (!load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i))
+	bool regular = load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i);
+	if (!regular)
 		atomic_compare_exchange_strong(&job->streamed, &none, (long)i);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
 	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
+	load_stream_rank(job->stream, r, regular, &s->sets);
 	if (own)
 		scratch_free(s);
 	steps_publish_rank(job->m, r);
@@ -730,6 +736,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
 				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
 				.id = atomic_fetch_add(&load_serial, 1) + 1, .streamed = -1 };
+	lp.stream = job.stream = load_stream_begin(ctx, path, &lp, job.id);
 	steps_expect_ranks(job.m, t->n);
 	steps_add_left_out(job.m, lp.left_out);
 	/* the ranks are parsed while their files are listed and sized (load_detect.c) */
@@ -742,6 +749,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	lp.streamed = atomic_load(&job.streamed);
 	if (t->n || lp.grown)
 		steps_plan_write_index(ctx, path, &lp, total, src0, d0);
+	load_stream_end(lp.stream, run);
 	steps_tasks_free(t);
 	index_log_end(lp.log);
 	steps_rank_files_free(lp.files);

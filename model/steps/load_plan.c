@@ -157,8 +157,10 @@ void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_
 	pthread_mutex_unlock(&run->lock);
 	size_t d1 = run->diags.n;
 	char *written = NULL;
-	int err = index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
-			      lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
+	int err = lp->stream && !load_stream_failed(lp->stream)
+			  ? load_stream_write(lp->stream, run, path, lp, src0, src1, d0, d1, &written)
+			  : index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
+					lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
 	if (!err && o && o->shard_n) /* the shard's part of the summary, merged at the open */
 		err = steps_summary_inputs_write(run, written, o->shard_k, o->shard_n);
 	if (err)

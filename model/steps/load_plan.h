@@ -22,10 +22,28 @@ struct load_plan {
 	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
 	struct index_log *log;         /* then: what the index held, to append their tails */
 	long streamed;                 /* a task whose steps.jsonl was a FIFO, or -1 */
+	struct load_stream *stream;    /* the part written as the ranks are sealed, or NULL */
 };
 struct load_ctx;
 void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *lp);
 void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp, long long bytes,
 			    size_t src0, size_t d0);
+
+/* The part of a whole index written during the load (load_stream.c): begun before the
+ * parse when this load writes one (`tscope-tui index`: every rank of the run parsed;
+ * else NULL); load_stream_rank() takes each sealed rank (regular: its steps.jsonl was a
+ * regular file) with the loader thread's sets, before it is published; after the parse
+ * load_stream_write() puts the part in place for files[lo, hi) of lp (0 or an errno),
+ * unless load_stream_failed(); load_stream_end() drops a part not written and parses
+ * the ranks whose bodies it freed again, then frees s. */
+struct load_stream;
+struct seal_sets;
+struct load_stream *load_stream_begin(struct load_ctx *ctx, const char *path, const struct load_plan *lp,
+				      unsigned long load);
+void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular, struct seal_sets *sets);
+bool load_stream_failed(const struct load_stream *s);
+int load_stream_write(struct load_stream *s, struct run *run, const char *path, const struct load_plan *lp,
+		      size_t src0, size_t src1, size_t d0, size_t d1, char **written);
+void load_stream_end(struct load_stream *s, struct run *run);
 
 #endif

@@ -334,10 +334,11 @@ const struct steps_part *steps_add_part(struct steps_model *m, const char *path,
 					size_t nmap);
 void steps_rank_defer_body(struct rank_steps *r, const struct steps_part *p, uint64_t off, uint64_t len,
 			   uint32_t crc);
-/* A part just written from rank ri's resident body (len bytes at off of p, CRC-32 crc)
- * backs it from now on: steps_rank_take_block() may then take the body's memory and
- * leave the rank lazy, its body read from p when next needed. A rank that is lazy,
- * live or has delta segments is left alone. */
+/* A part just written from rank ri's body (len bytes at off of p, CRC-32 crc) backs it
+ * from now on: steps_rank_take_block() may then take the body's memory and leave the
+ * rank lazy, its body read from p when next needed; a rank whose body was written at its
+ * seal and freed (model/steps/seal.h) becomes lazy now. A rank that is lazy, live or has
+ * delta segments is left alone. */
 void steps_rank_back_body(struct steps_model *m, size_t ri, const struct steps_part *p, uint64_t off,
 			  uint64_t len, uint32_t crc);
 /* The memory of rank ri's body (its one block, malloc'd, at least `need` bytes: the

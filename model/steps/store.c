@@ -3,7 +3,7 @@
  * storage layout): writing from loader threads, compaction in steps_finalize(), the
  * step -> position index and the aligned step set. The read accessors are store_read.c,
  * follow mode's growth store_follow.c, the serialized form store_index.c. */
-#include "model/steps/internal.h"
+#include "model/steps/seal.h"
 
 #include <limits.h>
 #include <malloc.h>
@@ -340,6 +340,7 @@ void steps_rank_free(struct rank_steps *r)
 		return;
 	store_rank_free_body(r);
 	store_rank_free_segs(r);
+	seal_inputs_free(r->sealed_in);
 	free(r->path);
 	steps_meta_free(&r->meta);
 	free(r);

@@ -2,7 +2,7 @@
 /* store_index.c: the step store's serialized form for the persistent index
  * (model/index/): sealing a rank, encoding / decoding its shell (counts, span, run.json)
  * and its body (steps, timestamps, columns), and reading a lazy rank's body on demand. */
-#include "model/steps/internal.h"
+#include "model/steps/seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -268,6 +268,11 @@ void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, long pre
 {
 	rank_need_body(m->rank[ri]);
 	shell_encode(m->rank[ri], id, path, prev >= 0 ? m->rank[prev] : NULL, base, o);
+}
+
+void store_rank_encode_body(const struct rank_steps *r, struct obuf *o)
+{
+	body_encode(r, o);
 }
 
 void steps_rank_encode_body(const struct steps_model *m, size_t ri, struct obuf *o)
@@ -554,6 +559,8 @@ void steps_rank_back_body(struct steps_model *m, size_t ri, const struct steps_p
 	r->body_off = off;
 	r->body_len = len;
 	r->body_crc = crc;
+	if (r->sealed_in) /* its body went at the seal (seal.h): read from the part if at all */
+		__atomic_store_n(&r->lazy, true, __ATOMIC_RELEASE);
 }
 
 void *steps_rank_take_block(struct steps_model *m, size_t ri, size_t need)

@@ -102,8 +102,12 @@ bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double 
 
 bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos, double *out)
 {
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
+	rank_need_body(m->rank[ri]);
+	return store_rank_value(m->rank[ri], metric, pos, out);
+}
+
+bool store_rank_value(const struct rank_steps *r, int metric, size_t pos, double *out)
+{
 	if (metric < 0 || (size_t)metric >= r->ncol || pos >= r->n)
 		return false;
 	const struct column *c = &r->col[metric];

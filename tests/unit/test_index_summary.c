@@ -206,45 +206,6 @@ static char *summary_rows(const char *path, size_t *n)
 	return f;
 }
 
-/* Ranks whose steps are not one run of step numbers, 60 records each unless said: 'g' a
- * gap (steps 20-24 missing), 's' several gaps (every 7th step from 3), 'r' a restart
- * (steps 0-39, then 25 on again: the later record of a step wins), 't' two restarts (80
- * records), 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
- * contiguous from step 3, 'e' an empty steps.jsonl, 'b' only lines that are not
- * records. Upper case: the same without an optimizer phase (a shard holding only such
- * ranks has fewer compute phases than the merged run). */
-static void write_kinds_run(const char *dir, const char *kinds)
-{
-	for (int r = 0; kinds[r]; r++) {
-		char path[700], kind = (char)tolower((unsigned char)kinds[r]);
-		bool opt = !isupper((unsigned char)kinds[r]);
-		snprintf(path, sizeof(path), "%s/rank%d", dir, r);
-		tu_make_dir(path);
-		size_t cap = 80 * 240, n = 0;
-		char *buf = xmalloc(cap);
-		if (kind == 'b')
-			n = (size_t)snprintf(buf, cap, "{not json\n{\"step\": }\n[1,2]\n");
-		for (int k = 0; k < 80 && kind != 'e' && kind != 'b'; k++) {
-			int step = kind == 'l' ? k + 3 : kind == 'r' && k >= 40 ? k - 15 : k;
-			if (kind == 't')
-				step = k < 30 ? k : k < 55 ? k - 20 : k - 40;
-			if ((kind == 'g' && k >= 20 && k < 25) || (kind == 's' && k % 7 == 3) || (kind != 't' && k >= 60))
-				continue;
-			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 ? 0.006 : 0);
-			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{\"data\":0.002,", step);
-			if (kind != 'm' || k % 5 != 2)
-				n += (size_t)snprintf(buf + n, cap - n, "\"forward\":%.6f,\"backward\":%.6f,", f, 2 * f);
-			if (opt)
-				n += (size_t)snprintf(buf + n, cap - n, "\"optimizer\":0.00%d,", 1 + (k + r) % 5);
-			n += (size_t)snprintf(buf + n, cap - n, "\"comm\":0.0%02d},\"memory\":{\"peak_alloc\":%d}}\n",
-					      10 + (k * 3 + r) % 17, 1000 + (k * 7 + r * 13) % 301);
-		}
-		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
-		tu_write_file(path, buf, n);
-		free(buf);
-	}
-}
-
 /* Both runs' heatmap cells and pyramids agree (none when nothing is aligned). */
 static bool same_grids(struct run *a, struct run *b)
 {
