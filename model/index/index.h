@@ -96,14 +96,15 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 		const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
 		size_t d0, size_t d1, char **path_out);
 
-/* index_write() of a whole index (part 0 of 1) whose bodies the load streamed into w
- * (index_part_begin(): has[i - lo] and loc[i - lo] for files[i] as index_part_end()
- * takes them). */
+/* index_write() of a part whose bodies the load streamed into w (index_part_begin():
+ * has[i - lo] and loc[i - lo] for files[i] as index_part_end() takes them); the part
+ * then backs the ranks' bodies (steps_rank_back_body). */
 struct index_wfile;
 struct index_body_loc;
-int index_write_streamed(struct run *run, const char *run_dir, const struct steps_rank_file *files, size_t lo,
-			 size_t hi, size_t src0, size_t src1, size_t d0, size_t d1, struct index_wfile *w,
-			 const bool *has, const struct index_body_loc *loc, char **path_out);
+int index_write_streamed(struct run *run, const char *run_dir, unsigned k, unsigned n,
+			 const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+			 size_t d0, size_t d1, struct index_wfile *w, const bool *has, const struct index_body_loc *loc,
+			 char **path_out);
 
 /* index_write() with the run's sources and diagnostics to record given as lists of
  * their indexes in run->src and run->diags (appending after a follow or a grown open). */

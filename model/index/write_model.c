@@ -110,8 +110,9 @@ static int write_model_part(struct run *run, const char *run_dir, unsigned k, un
 				   model_body, model_shell, NULL, pick, model_ahead, model_written }, NULL, false };
 	mp.s.ud = &mp;
 	/* `tscope-tui index` (a whole index of a fresh load): the bodies' memory then serves
-	 * the summary's compute rows (analysis_distributed.c keep_rows) */
-	mp.back = !pick && n == 1 && run->opts && run->opts->index_build;
+	 * the summary's compute rows (analysis_distributed.c keep_rows); bodies streamed at
+	 * their seal and freed are read from the part from now on, if at all */
+	mp.back = w || (!pick && n == 1 && run->opts && run->opts->index_build);
 	mp.ri = xmalloc((hi > lo ? hi - lo : 1) * sizeof(*mp.ri));
 	for (size_t i = lo; i < hi; i++)
 		mp.ri[i - lo] = steps_rank_index(run->steps, (int)files[i].rank);
@@ -128,11 +129,12 @@ int index_write(struct run *run, const char *run_dir, unsigned k, unsigned n,
 				path_out);
 }
 
-int index_write_streamed(struct run *run, const char *run_dir, const struct steps_rank_file *files, size_t lo,
-			 size_t hi, size_t src0, size_t src1, size_t d0, size_t d1, struct index_wfile *w,
-			 const bool *has, const struct index_body_loc *loc, char **path_out)
+int index_write_streamed(struct run *run, const char *run_dir, unsigned k, unsigned n,
+			 const struct steps_rank_file *files, size_t lo, size_t hi, size_t src0, size_t src1,
+			 size_t d0, size_t d1, struct index_wfile *w, const bool *has, const struct index_body_loc *loc,
+			 char **path_out)
 {
-	return write_model_part(run, run_dir, 0, 1, files, lo, hi, src0, src1, d0, d1, NULL, w, has, loc, path_out);
+	return write_model_part(run, run_dir, k, n, files, lo, hi, src0, src1, d0, d1, NULL, w, has, loc, path_out);
 }
 
 int index_write_pick(struct run *run, const char *run_dir, unsigned k, unsigned n,

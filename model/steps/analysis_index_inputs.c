@@ -26,6 +26,7 @@
  * rank never has change it) and the rank's shell (records, contiguous, first step,
  * distinct steps) is the one recorded; otherwise it reads that rank's steps. */
 #include "model/steps/analysis_index.h"
+#include "model/steps/seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,8 +86,14 @@ static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struc
 	const struct rank_steps *rs = m->rank[r];
 	struct budget_sums b;
 	struct rank_stat mem = { 0 };
-	analysis_budget_sums(run, r, &b);
-	analysis_rank_mem_peak(m, r, &mem);
+	if (rs->sealed_in) { /* taken at the seal (seal.h) */
+		b = rs->sealed_in->bsum;
+		mem.has_mem_peak = rs->sealed_in->has_mem_peak;
+		mem.mem_peak = rs->sealed_in->mem_peak;
+	} else {
+		analysis_budget_sums(run, r, &b);
+		analysis_rank_mem_peak(m, r, &mem);
+	}
 	ob_svar(h, steps_rank_id(m, r));
 	ob_uvar(h, steps_nrecords(m, r));
 	ob_uvar(h, loc->off);
@@ -115,14 +122,16 @@ static void fill_inputs(struct obuf *o, void *ud)
 	double *v = NULL;
 	for (size_t r = 0; r < N; r++) {
 		size_t n = steps_nrecords(m, r);
-		if (n > cap) {
+		const struct seal_inputs *in = m->rank[r]->sealed_in; /* compute, then comm */
+		if (n > cap && !in) {
 			cap = n;
 			v = xrealloc(v, 2 * cap * sizeof(*v));
 		}
-		analysis_records_compute(m, &ps, r, 0, n, v, v + n);
+		if (!in)
+			analysis_records_compute(m, &ps, r, 0, n, v, v + n);
 		j->loc[r].off = index_body_offset(o);
 		ob_sum_begin(o);
-		ob_bytes(o, v, 2 * n * sizeof(*v));
+		ob_bytes(o, in ? in->compute : v, 2 * n * sizeof(*v));
 		j->loc[r].crc = ob_sum_end(o);
 		if (!m->rank[r]->contiguous)
 			put_step_index(o, m->rank[r], &j->loc[r]);

@@ -29,9 +29,9 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp, long long bytes,
 			    size_t src0, size_t d0);
 
-/* The part of a whole index written during the load (load_stream.c): begun before the
- * parse when this load writes one (`tscope-tui index`: every rank of the run parsed;
- * else NULL); load_stream_rank() takes each sealed rank (regular: its steps.jsonl was a
+/* The index part written during the load (load_stream.c): begun before the parse when
+ * this load writes one (`tscope-tui index`, whole or a shard: every rank of its slice
+ * parsed; else NULL); load_stream_rank() takes each sealed rank (regular: its steps.jsonl was a
  * regular file) with the loader thread's sets, before it is published; after the parse
  * load_stream_write() puts the part in place for files[lo, hi) of lp (0 or an errno),
  * unless load_stream_failed(); load_stream_end() drops a part not written and parses

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* load_stream.c: the part of a whole index (`tscope-tui index`) written while the run
- * loads: each rank's body goes into the part as the loader thread seals the rank, in
- * cache, in the order ranks end (the head gives each body's offset), and a rank whose
- * summary inputs were taken then (seal.h) hands its body back at once, so the next
+/* load_stream.c: the part `tscope-tui index` writes (whole, or a shard's), written while
+ * the run loads: each rank's body goes into the part as the loader thread seals the
+ * rank, in cache, in the order ranks end (the head gives each body's offset), and a rank
+ * whose summary inputs were taken then (seal.h) hands its body back at once, so the next
  * rank's body is made in memory already touched: the load never holds every body, and
- * neither the part's pass nor the summary's reads one back (BENCHMARKS.md, issue 15
- * "bodies written at their seal"). After the parse the head goes after the bodies and
- * the part is put in place (load_plan.c); a load that does not write the part (a pipe
- * among the sources, a write error) drops it and parses the ranks it freed again. */
+ * neither the part's pass nor the summary's (a shard's part of it) reads one back
+ * (BENCHMARKS.md, issue 15 "bodies written at their seal"). After the parse the head
+ * goes after the bodies and the part is put in place (load_plan.c); a load that does not
+ * write the part (a pipe among the sources, a write error) drops it and parses the ranks
+ * it freed again. */
 #include "model/steps/load_plan.h"
 
 #include <pthread.h>
@@ -29,9 +30,10 @@ struct load_stream {
 	pthread_mutex_t lock;         /* the part's stream and v */
 	struct steps_model *m;
 	unsigned long load;           /* the load's serial (seal_sets) */
+	unsigned k, n;                /* part k of n (a shard's, or 0 of 1) */
 	struct index_wfile w;
 	struct stream_body *v;
-	size_t n, cap;
+	size_t nv, cap;
 	bool failed;                  /* a source was a pipe, or a write failed: no part */
 };
 
@@ -39,11 +41,13 @@ struct load_stream *load_stream_begin(struct load_ctx *ctx, const char *path, co
 				      unsigned long load)
 {
 	const struct opts *o = ctx->opts;
-	if (!o || !o->index_build || o->shard_n || o->ranks || !lp->indexed || lp->grown || !lp->tasks.n ||
-	    lp->tasks.n != lp->nfiles)
+	if (!o || !(o->index_build || o->shard_n) || o->ranks || !lp->indexed || lp->grown || !lp->tasks.n ||
+	    lp->tasks.n != lp->hi - lp->lo)
 		return NULL;
 	struct load_stream *s = xcalloc(1, sizeof(*s));
-	if (index_part_begin(&s->w, path, 0, 1) != 0) { /* the write after the parse says why */
+	s->k = o->shard_n ? o->shard_k : 0;
+	s->n = o->shard_n ? o->shard_n : 1;
+	if (index_part_begin(&s->w, path, s->k, s->n) != 0) { /* the write after the parse says why */
 		free(s);
 		return NULL;
 	}
@@ -67,8 +71,8 @@ void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular,
 		store_rank_encode_body(r, o);
 		b.loc.crc = ob_sum_end(o);
 		b.loc.len = index_body_offset(o) - b.loc.off;
-		xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
-		s->v[s->n++] = b;
+		xgrow((void **)&s->v, &s->cap, s->nv + 1, sizeof(*s->v));
+		s->v[s->nv++] = b;
 		s->failed = o->err != 0;
 	}
 	bool hand = in && !s->failed;
@@ -99,14 +103,15 @@ int load_stream_write(struct load_stream *s, struct run *run, const char *path, 
 	size_t lo = lp->lo, hi = lp->hi, cap = hi > lo ? hi - lo : 1;
 	bool *has = xcalloc(cap, sizeof(*has));
 	struct index_body_loc *loc = xcalloc(cap, sizeof(*loc));
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->nv; i++) {
 		size_t f = file_of(lp->files, lo, hi, s->v[i].r->rank);
 		if (f < hi) {
 			has[f - lo] = true;
 			loc[f - lo] = s->v[i].loc;
 		}
 	}
-	int err = index_write_streamed(run, path, lp->files, lo, hi, src0, src1, d0, d1, &s->w, has, loc, written);
+	int err = index_write_streamed(run, path, s->k, s->n, lp->files, lo, hi, src0, src1, d0, d1, &s->w, has, loc,
+				       written);
 	free(has);
 	free(loc);
 	if (err) /* the ranks it freed are read again (steps_rank_reparse) */
@@ -122,7 +127,7 @@ void load_stream_end(struct load_stream *s, struct run *run)
 		index_file_end(&s->w, false);
 		s->failed = true;
 	}
-	for (size_t i = 0; i < s->n && s->failed; i++) {
+	for (size_t i = 0; i < s->nv && s->failed; i++) {
 		struct rank_steps *r = s->v[i].r;
 		if (!r->sealed_in)
 			continue;

@@ -2,9 +2,10 @@
 /* test_index_stream.c: `tscope-tui index` writes each rank's body into the part as the
  * rank is sealed and takes the summary's inputs then (model/steps/load_stream.c,
  * seal.h): the index, the run it leaves and the next open give a plain load's views,
- * whatever the ranks' steps and with any number of loader threads; the bodies lie in
- * the order the ranks were sealed; and a load that cannot write the part (a pipe among
- * the sources, a write that fails) parses again the ranks whose bodies it had freed. */
+ * whatever the ranks' steps and with any number of loader threads, whole or in shards;
+ * the bodies lie in the order the ranks were sealed; and a load that cannot write the
+ * part (a pipe among the sources, a write that fails) parses again the ranks whose
+ * bodies it had freed. */
 #include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +54,30 @@ static void test_kinds(const char *kinds, const char *what)
 		   "%s, --jobs %d: the next open, from the index and its summary, too", what, jobs);
 		run_free(got);
 	}
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
+/* Two shards (`index --shard K/2`): each streams its part and writes its part of the
+ * summary from the inputs taken at the seal; the open merges them into a plain load's
+ * views without reading a rank's steps. */
+static void test_shards(const char *kinds, const char *what)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "streamshards");
+	write_kinds_run(dir, kinds);
+	struct run *want = open_dir(dir, &(struct opts){ .no_index = true });
+	size_t resident = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		struct run *shard = open_dir(dir, &(struct opts){ .shard_k = k, .shard_n = 2, .jobs = 1 });
+		resident += shard->index_path ? steps_bodies_resident(shard->steps) : 99;
+		run_free(shard);
+	}
+	struct run *got = open_dir(dir, &(struct opts){ 0 });
+	ok(resident == 0 && steps_bodies_read(got->steps) == 0 && same_run(want, got),
+	   "%s, 2 shards: no body kept after its seal (%zu), the merged open = a plain load's, no body read", what,
+	   resident);
+	run_free(got);
 	run_free(want);
 	tu_rm_rf(dir);
 }
@@ -179,6 +204,8 @@ int main(void)
 	};
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++)
 		test_kinds(runs[i].kinds, runs[i].what);
+	test_shards("cccccc", "contiguous ranks");
+	test_shards("cllccl", "ranks from step 0 and from step 3");
 	test_order();
 	test_pipe();
 	test_write_fails();
