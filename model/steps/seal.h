@@ -3,8 +3,9 @@
  * part as the rank is sealed (load_stream.c) and frees it, so the next rank's body
  * reuses its memory; what the summary needs of the rank is taken then, while the body
  * is in cache (seal.c): its compute and comm per record, budget sums and memory peak.
- * The summary's pass (analysis_distributed.c fill_rows) takes them instead of reading
- * the body back: the values those reads give, bit for bit. */
+ * The summary's pass (analysis_distributed.c fill_rows) and a shard's part of the
+ * summary (analysis_index_inputs.c) take them instead of reading the body back: the
+ * values those reads give, bit for bit. */
 #ifndef MODEL_STEPS_SEAL_H
 #define MODEL_STEPS_SEAL_H
 
@@ -35,12 +36,14 @@ struct seal_sets {
 void seal_sets_free(struct seal_sets *s);
 
 /* The inputs of r (loaded and sealed, its steps contiguous) with m's metric table as it
- * is now (sets brought up to date under m's lock, for load `load`), or NULL when the budget sums need
- * the exact pass over the records (analysis_budget_sums; the body is then kept). */
+ * is now (sets brought up to date under m's lock, for load `load`), or NULL when the
+ * budget sums need the exact pass over the records (analysis_budget_sums; the body is
+ * then kept). */
 struct seal_inputs *seal_inputs_take(struct steps_model *m, unsigned long load, const struct rank_steps *r,
 				     struct seal_sets *sets);
 void seal_inputs_free(struct seal_inputs *in);
-/* Rank ri's inputs handed over (NULL: none); the caller frees them. */
+/* Rank ri's inputs handed over (NULL: none): the caller frees them, or makes its row in
+ * them and frees that. */
 struct seal_inputs *steps_rank_take_inputs(struct steps_model *m, size_t ri);
 
 /* `tscope-tui index` of a run the distributed analysis passes over (one rank, or no
