@@ -597,13 +597,15 @@ void ib_diag(struct ibuf *b, const char *base, struct diag *d)
 
 void ob_source_counts(struct obuf *o, const struct source *s)
 {
-	ob_svar(o, s->bytes);
-	ob_uvar(o, s->records);
-	ob_uvar(o, s->skipped);
-	ob_svar(o, s->err);
-	ob_u8(o, s->partial);
-	ob_svar(o, s->consumed);
-	ob_svar(o, s->lines);
+	unsigned char b[6 * 10 + 1]; /* put at once (col_encode, store_index.c) */
+	size_t k = ob_sleb(b, s->bytes);
+	k += ob_leb(b + k, s->records);
+	k += ob_leb(b + k, s->skipped);
+	k += ob_sleb(b + k, s->err);
+	b[k++] = (unsigned char)s->partial;
+	k += ob_sleb(b + k, s->consumed);
+	k += ob_sleb(b + k, s->lines);
+	ob_bytes(o, b, k);
 }
 
 void ib_source_counts(struct ibuf *b, struct source *s)

@@ -145,9 +145,24 @@ static inline void ob_uvar(struct obuf *o, uint64_t v)
 	ob_bytes(o, b, ob_leb(b, v));
 }
 
+/* The zigzag varint of v (ob_svar's bytes) at b (room for 10); returns how many. */
+static inline size_t ob_sleb(unsigned char *b, int64_t v)
+{
+	return ob_leb(b, (uint64_t)v << 1 ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
 static inline void ob_svar(struct obuf *o, int64_t v)
 {
 	ob_uvar(o, (uint64_t)v << 1 ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+/* The little-endian bytes of double v (ob_f64's) at b. */
+static inline void ob_le_f64(unsigned char *b, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof(u));
+	ob_le32(b, (uint32_t)u);
+	ob_le32(b + 4, (uint32_t)(u >> 32));
 }
 
 static inline void ob_f64(struct obuf *o, double v)

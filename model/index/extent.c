@@ -90,12 +90,14 @@ static bool source_extent(const struct run *run, long src, long long *size, long
 
 static void put_extent(struct obuf *o, const struct index_extent *e)
 {
-	ob_svar(o, e->size);
-	ob_svar(o, e->mtime_ns);
-	ob_svar(o, e->ino);
-	ob_svar(o, e->covered);
-	ob_u32(o, e->head_crc);
-	ob_u32(o, e->tail_crc);
+	unsigned char b[4 * 10 + 8]; /* put at once (col_encode, store_index.c) */
+	size_t k = ob_sleb(b, e->size);
+	k += ob_sleb(b + k, e->mtime_ns);
+	k += ob_sleb(b + k, e->ino);
+	k += ob_sleb(b + k, e->covered);
+	ob_le32(b + k, e->head_crc);
+	ob_le32(b + k + 4, e->tail_crc);
+	ob_bytes(o, b, k + 8);
 }
 
 void extent_put(struct obuf *o, const struct run *run, const char *steps)

@@ -71,19 +71,23 @@ static const char *base_name(const char *path)
 
 /* ---- the distributed analysis ------------------------------------------------------ */
 
+/* ob_svar, ob_f64 and ob_u8 of the fields, built here and put at once (each value put
+ * through o would store and reload o->n: 10,000 ranks make it felt). */
 static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 {
-	ob_svar(o, r->rank);
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
 			     r->rel_slowdown, r->time_lost, r->coverage, r->mem_peak, r->noise,
 			     r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift, r->stall_z, r->stall_cost };
-	for (size_t i = 0; i < ARRAY_LEN(f); i++)
-		ob_f64(o, f[i]);
 	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
 				r->slow_onset, r->stall_lo, r->stall_hi };
+	unsigned char b[10 + 8 * ARRAY_LEN(f) + 10 * ARRAY_LEN(n) + 1];
+	size_t k = ob_sleb(b, r->rank);
+	for (size_t i = 0; i < ARRAY_LEN(f); i++, k += 8)
+		ob_le_f64(b + k, f[i]);
 	for (size_t i = 0; i < ARRAY_LEN(n); i++)
-		ob_svar(o, n[i]);
-	ob_u8(o, (unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2);
+		k += ob_sleb(b + k, n[i]);
+	b[k++] = (unsigned char)((unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2);
+	ob_bytes(o, b, k);
 }
 
 static void rank_stat_get(struct ibuf *b, struct rank_stat *r)

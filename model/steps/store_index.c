@@ -148,16 +148,25 @@ static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps
 
 static void col_encode(const struct column *c, struct obuf *o)
 {
+	/* the header built here and put at once: each byte put through o would store and
+	 * reload o->n (a byte store may alias it), a cost a rank of a few steps feels (the
+	 * same in shell_encode, rank_stat_put, ob_source_counts, put_extent) */
+	unsigned char h[3 + 3 * 10];
+	size_t n = 0;
 	bool used = c->cap || c->enc == ENC_RLE;
-	ob_u8(o, used);
+	h[n++] = used;
+	if (used) {
+		h[n++] = c->enc;
+		h[n++] = (unsigned char)((unsigned)c->all_present | (unsigned)c->exact << 1);
+		n += ob_leb(h + n, c->count);
+		n += ob_leb(h + n, c->cap);
+		if (c->enc == ENC_RLE)
+			n += ob_leb(h + n, c->nruns);
+	}
+	ob_bytes(o, h, n);
 	if (!used)
 		return;
-	ob_u8(o, c->enc);
-	ob_u8(o, (unsigned)c->all_present | (unsigned)c->exact << 1);
-	ob_uvar(o, c->count);
-	ob_uvar(o, c->cap);
 	if (c->enc == ENC_RLE) {
-		ob_uvar(o, c->nruns);
 		ob_bytes(o, c->run_start, c->nruns * sizeof(*c->run_start));
 		ob_bytes(o, c->run_val, c->nruns * sizeof(*c->run_val));
 	} else {
@@ -230,14 +239,16 @@ static void shell_encode(const struct rank_steps *r, int id, const char *path, c
 {
 	ob_svar(o, id);
 	ob_path(o, base, path);
-	ob_uvar(o, r->n);
-	ob_u8(o, r->contiguous);
-	ob_svar(o, r->step0);
-	ob_uvar(o, r->ndistinct);
-	ob_svar(o, r->span_lo);
-	ob_svar(o, r->span_hi);
-	ob_u8(o, r->have_ts0);
-	ob_f64(o, r->ts0);
+	unsigned char b[5 * 10 + 2 + 8]; /* put at once (col_encode) */
+	size_t k = ob_leb(b, r->n);
+	b[k++] = r->contiguous;
+	k += ob_sleb(b + k, r->step0);
+	k += ob_leb(b + k, r->ndistinct);
+	k += ob_sleb(b + k, r->span_lo);
+	k += ob_sleb(b + k, r->span_hi);
+	b[k++] = r->have_ts0;
+	ob_le_f64(b + k, r->ts0);
+	ob_bytes(o, b, k + 8);
 	meta_encode(&r->meta, prev ? &prev->meta : NULL, o);
 }
 
