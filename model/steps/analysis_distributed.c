@@ -364,11 +364,7 @@ static double *inputs_row(const struct steps_model *m, size_t S, size_t r, struc
 			row[k] = row[pos];
 		}
 	}
-	*bsum = in->bsum;
-	if (rs) {
-		rs->has_mem_peak = in->has_mem_peak;
-		rs->mem_peak = in->mem_peak;
-	}
+	seal_inputs_sums(in, bsum, rs);
 	return row;
 }
 
@@ -459,10 +455,11 @@ void analysis_index_rows_of_inputs(struct run *run)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
 	struct steps_model *m = run->steps;
-	size_t N = steps_nranks(m), S = steps_naligned(m), with = 0;
-	for (size_t r = 0; c && !c->index_rows && r < N; r++)
-		with += m->rank[r]->sealed_in != NULL;
-	if (!with)
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	bool any = false;
+	for (size_t r = 0; c && !c->index_rows && r < N && !any; r++)
+		any = m->rank[r]->sealed_in != NULL;
+	if (!any)
 		return;
 	struct phase_sets ps;
 	analysis_phase_sets_init(m, &ps);

@@ -87,9 +87,7 @@ static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struc
 	struct budget_sums b;
 	struct rank_stat mem = { 0 };
 	if (rs->sealed_in) { /* taken at the seal (seal.h) */
-		b = rs->sealed_in->bsum;
-		mem.has_mem_peak = rs->sealed_in->has_mem_peak;
-		mem.mem_peak = rs->sealed_in->mem_peak;
+		seal_inputs_sums(rs->sealed_in, &b, &mem);
 	} else {
 		analysis_budget_sums(run, r, &b);
 		analysis_rank_mem_peak(m, r, &mem);

@@ -66,6 +66,15 @@ void seal_inputs_free(struct seal_inputs *in)
 		free(in->compute);
 }
 
+void seal_inputs_sums(const struct seal_inputs *in, struct budget_sums *bsum, struct rank_stat *rs)
+{
+	*bsum = in->bsum;
+	if (rs) {
+		rs->has_mem_peak = in->has_mem_peak;
+		rs->mem_peak = in->mem_peak;
+	}
+}
+
 struct seal_inputs *steps_rank_take_inputs(struct steps_model *m, size_t ri)
 {
 	struct seal_inputs *in = m->rank[ri]->sealed_in;

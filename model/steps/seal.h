@@ -42,6 +42,9 @@ void seal_sets_free(struct seal_sets *s);
 struct seal_inputs *seal_inputs_take(struct steps_model *m, unsigned long load, const struct rank_steps *r,
 				     struct seal_sets *sets);
 void seal_inputs_free(struct seal_inputs *in);
+/* in's budget sums into *bsum and memory peak into rs (its has_mem_peak and mem_peak;
+ * rs may be NULL). */
+void seal_inputs_sums(const struct seal_inputs *in, struct budget_sums *bsum, struct rank_stat *rs);
 /* Rank ri's inputs handed over (NULL: none): the caller frees them, or makes its row in
  * them and frees that. */
 struct seal_inputs *steps_rank_take_inputs(struct steps_model *m, size_t ri);
