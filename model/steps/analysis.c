@@ -275,8 +275,9 @@ double analysis_record_comm(const struct steps_model *m, const struct phase_sets
 
 /* A block of up to ANALYSIS_BLOCK records of one rank: their positions, whether they
  * are consecutive, and per position the cascade of stats_fsum (stats.c) in three
- * arrays, so the compiler keeps ANALYSIS_BLOCK sums going at once in vector registers
- * (the loops have a fixed trip count; positions past nb add zeros and are ignored). */
+ * arrays, so the compiler keeps many sums going at once in vector registers (the loops
+ * run whole groups of lanes, block_width(); positions past nb add zeros and are
+ * ignored). */
 struct compute_block {
 	size_t pos[ANALYSIS_BLOCK], nb;
 	bool consecutive;
@@ -285,49 +286,71 @@ struct compute_block {
 	double x[ANALYSIS_BLOCK];
 };
 
-/* Column metric's values at the block's positions into b->x, 0 where there is none
- * (adding 0 to a cascade changes nothing but the sign of a zero total, which the
- * cascade leaves to fsum anyway). Whole blocks of consecutive records of a column
- * every record has are decoded in one fixed-length loop (vectorized), others through a
- * column cursor. */
+/* The lanes of a block in use: nb rounded up to whole groups of BLOCK_GROUP. The loops
+ * over lanes run whole groups with a fixed inner count (vectorized at -O2); the lanes
+ * past nb add zeros and are ignored, so a rank of ten records costs two groups, not a
+ * block of ANALYSIS_BLOCK. */
+#define BLOCK_GROUP 8
+
+static size_t block_width(const struct compute_block *b)
+{
+	return (b->nb + BLOCK_GROUP - 1) / BLOCK_GROUP * BLOCK_GROUP;
+}
+
+/* n values of column c (not RLE) from position p0 into x. */
+static inline void column_decode(const struct column *c, size_t p0, double *x, size_t n)
+{
+	if (c->enc == ENC_NANO)
+		for (size_t j = 0; j < n; j++)
+			x[j] = (double)((const uint32_t *)c->data)[p0 + j] / 1e9;
+	else if (c->enc == ENC_F32)
+		for (size_t j = 0; j < n; j++)
+			x[j] = (double)((const float *)c->data)[p0 + j];
+	else
+		memcpy(x, (const double *)c->data + p0, n * sizeof(*x));
+}
+
+/* Column metric's values at the block's positions into b->x, 0 where there is none and
+ * past nb (adding 0 to a cascade changes nothing but the sign of a zero total, which the
+ * cascade leaves to fsum anyway; stats_lanes_add() reads a whole block). Consecutive
+ * records of a column every record has are decoded in one loop (whole blocks in a
+ * fixed-length one, vectorized), others through a column cursor. */
 static void block_column(const struct rank_steps *r, int metric, struct compute_block *b)
 {
 	const struct column *c = metric >= 0 && (size_t)metric < r->ncol ? &r->col[metric] : NULL;
-	if (c && c->enc != ENC_RLE && c->all_present && b->consecutive && b->nb == ANALYSIS_BLOCK &&
-	    b->pos[0] + ANALYSIS_BLOCK <= c->cap) {
-		size_t p0 = b->pos[0];
-		if (c->enc == ENC_NANO)
-			for (size_t j = 0; j < ANALYSIS_BLOCK; j++)
-				b->x[j] = (double)((const uint32_t *)c->data)[p0 + j] / 1e9;
-		else if (c->enc == ENC_F32)
-			for (size_t j = 0; j < ANALYSIS_BLOCK; j++)
-				b->x[j] = (double)((const float *)c->data)[p0 + j];
-		else
-			memcpy(b->x, (const double *)c->data + p0, sizeof(b->x));
-		return;
+	size_t nb = b->nb;
+	if (c && c->enc != ENC_RLE && c->all_present && b->consecutive && b->pos[0] + nb <= c->cap) {
+		if (nb == ANALYSIS_BLOCK) {
+			column_decode(c, b->pos[0], b->x, ANALYSIS_BLOCK);
+			return;
+		}
+		column_decode(c, b->pos[0], b->x, nb);
+	} else {
+		struct col_cursor k;
+		col_cursor_init(&k, r, metric);
+		for (size_t j = 0; j < nb; j++)
+			if (!col_cursor_get(&k, b->pos[j], &b->x[j]))
+				b->x[j] = 0.0;
 	}
-	struct col_cursor k;
-	col_cursor_init(&k, r, metric);
-	for (size_t j = 0; j < ANALYSIS_BLOCK; j++) {
-		double v = 0.0;
-		if (j < b->nb && !col_cursor_get(&k, b->pos[j], &v))
-			v = 0.0;
-		b->x[j] = v;
-	}
+	memset(b->x + nb, 0, (ANALYSIS_BLOCK - nb) * sizeof(*b->x));
 }
 
-/* One error-free addition of b->x into every cascade (stats.c cascade_add, a lane each). */
+/* One error-free addition of b->x into every cascade in use (stats.c cascade_add, a
+ * lane each). */
 static void block_add(struct compute_block *b)
 {
-	for (size_t j = 0; j < ANALYSIS_BLOCK; j++) {
-		double t = b->t[j], e = b->e[j], x = b->x[j];
-		double s = t + x, bp = s - x;
-		double err = (t - bp) + (x - (s - bp));
-		double e2 = e + err, bp2 = e2 - err;
-		b->inexact[j] += fabs((e - bp2) + (err - (e2 - bp2)));
-		b->t[j] = s;
-		b->e[j] = e2;
-	}
+	size_t w = block_width(b);
+	for (size_t g = 0; g < w; g += BLOCK_GROUP)
+		for (size_t k = 0; k < BLOCK_GROUP; k++) {
+			size_t j = g + k;
+			double t = b->t[j], e = b->e[j], x = b->x[j];
+			double s = t + x, bp = s - x;
+			double err = (t - bp) + (x - (s - bp));
+			double e2 = e + err, bp2 = e2 - err;
+			b->inexact[j] += fabs((e - bp2) + (err - (e2 - bp2)));
+			b->t[j] = s;
+			b->e[j] = e2;
+		}
 }
 
 /* Over aligned steps [k0, k0 + n) of loaded rank r (index ri of m), or (by_pos) its
@@ -354,9 +377,10 @@ static void rank_compute_r(const struct steps_model *m, const struct phase_sets 
 				b.consecutive &= b.pos[j] == b.pos[0] + j;
 			}
 		}
-		memset(b.t, 0, sizeof(b.t));
-		memset(b.e, 0, sizeof(b.e));
-		memset(b.inexact, 0, sizeof(b.inexact));
+		size_t w = block_width(&b);
+		memset(b.t, 0, w * sizeof(*b.t));
+		memset(b.e, 0, w * sizeof(*b.e));
+		memset(b.inexact, 0, w * sizeof(*b.inexact));
 		for (size_t i = 0; out && i < ps->ncompute; i++) {
 			block_column(r, ps->compute[i], &b);
 			block_add(&b);

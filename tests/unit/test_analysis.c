@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/steps/internal.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/steps/steps.h"
@@ -324,6 +325,112 @@ static void test_budget_sums(void)
 	run_free(run);
 }
 
+/* Ranks of 1 to 130 records (a block's lanes run in groups of eight: short ranks, a
+ * group and a lane over, a block and one over, a block and a tail): every record's
+ * compute = fsum of its compute phases and its comm = the value or 0, bit for bit, by
+ * records and at the aligned steps; and every budget = the definition. Gaps in one
+ * phase (the cursor path), a record whose cascade cannot decide (1e16 + 1 - 1e16, fsum
+ * then) and one of zeros (sign of a zero total: fsum). */
+static double short_value(size_t c, int r, long s, bool cancel)
+{
+	if (cancel && s == 2 && c < 3)
+		return c == 0 ? 1e16 : c == 1 ? 1.0 : -1e16;
+	if (s == 4)
+		return 0.0;
+	return (double)(1000 + 37 * c + 3 * s + r) / (c == 1 ? 1e9 : 7e3);
+}
+
+/* A run of ranks r with len[r] records (steps 0, 1, ...) of the short_value() phases
+ * (cancel: with its record the cascade cannot decide); the optimizer missing on a third
+ * of the even ranks' records. */
+static struct run *short_run(const long *len, size_t nranks, bool cancel)
+{
+	static const char *const names[] = { "forward", "backward", "optimizer", "comm" };
+	struct opts o = { 0 };
+	struct run *run = run_open(NULL, 0, &o, NULL);
+	struct steps_model *m = steps_model_get(run);
+	int id[ARRAY_LEN(names)];
+	for (size_t c = 0; c < ARRAY_LEN(names); c++)
+		id[c] = steps_metric_intern(m, METRIC_PHASE, names[c]);
+	for (int r = 0; r < (int)nranks; r++) {
+		struct rank_steps *rs = steps_rank_new(m, r, "synthetic");
+		for (long s = 0; s < len[r]; s++) {
+			size_t pos = rank_append(rs, s, 0, false);
+			for (size_t c = 0; c < ARRAY_LEN(names); c++)
+				if (c != 2 || s % 3 != 1 || r % 2)
+					rank_set(rs, pos, id[c], short_value(c, r, s, cancel));
+		}
+		steps_publish_rank(m, rs);
+	}
+	steps_finalize(m);
+	return run;
+}
+
+/* Rank ri's records' compute and comm = fsum of its compute phases and the comm value
+ * or 0, bit for bit (out: its compute, comm: its comm, n records). */
+static bool records_as_defined(struct run *run, size_t ri, const double *out, const double *comm, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	static const char *const names[] = { "forward", "backward", "optimizer", "comm" };
+	bool same = true;
+	for (size_t i = 0; i < n; i++) {
+		double v[3], x;
+		size_t k = 0;
+		for (size_t c = 0; c < 3; c++)
+			k += steps_value(m, ri, steps_metric_find(m, METRIC_PHASE, names[c]), i, &v[k]);
+		double want = stats_fsum_partials(v, k);
+		double wc = steps_value(m, ri, steps_metric_find(m, METRIC_PHASE, names[3]), i, &x) ? x : 0.0;
+		same = same && memcmp(&out[i], &want, 8) == 0 && memcmp(&comm[i], &wc, 8) == 0;
+	}
+	return same;
+}
+
+static void test_short_ranks(void)
+{
+	static const long len[] = { 1, 7, 8, 9, 10, 63, 64, 65, 130 };
+	struct run *run = short_run(len, ARRAY_LEN(len), true);
+	struct phase_sets ps;
+	analysis_phase_sets_init(run->steps, &ps);
+	bool same = true, aligned = true;
+	for (size_t ri = 0; ri < ARRAY_LEN(len); ri++) {
+		size_t n = (size_t)len[ri];
+		double *out = xmalloc(2 * n * sizeof(*out)), *comm = out + n;
+		analysis_records_compute(run->steps, &ps, ri, 0, n, out, comm);
+		same = same && records_as_defined(run, ri, out, comm, n);
+		analysis_rank_compute(run->steps, &ps, ri, 0, 1, out, comm); /* aligned: step 0 only */
+		aligned = aligned && records_as_defined(run, ri, out, comm, 1);
+		free(out);
+	}
+	ok(same, "ranks of 1-130 records: each record's compute and comm = fsum of its phases, bit for bit");
+	ok(aligned, "... and at the aligned step");
+	analysis_phase_sets_free(&ps);
+	run_free(run);
+	/* every record aligned: the budget sums taken in the same blocks (the lanes) */
+	static const long each[] = { 1, 10, 65, 130 };
+	bool lanes = true;
+	for (size_t t = 0; t < ARRAY_LEN(each); t++) {
+		long two[] = { each[t], each[t] };
+		run = short_run(two, 2, false);
+		analysis_phase_sets_init(run->steps, &ps);
+		struct budget_plan bp;
+		analysis_budget_plan(run->steps, &ps, &bp);
+		for (size_t ri = 0; ri < 2; ri++) {
+			size_t n = (size_t)each[t];
+			double *out = xmalloc(2 * n * sizeof(*out)), ref[4];
+			struct budget_sums bs;
+			bool decided = analysis_rank_compute_sums(run, &ps, &bp, ri, out, out + n, &bs);
+			budget_ref(run, ri, ref);
+			lanes = lanes && decided && records_as_defined(run, ri, out, out + n, n) &&
+				memcmp(&bs.compute, &ref[0], 8) == 0 && memcmp(&bs.comm, &ref[2], 8) == 0;
+			free(out);
+		}
+		analysis_budget_plan_free(&bp);
+		analysis_phase_sets_free(&ps);
+		run_free(run);
+	}
+	ok(lanes, "... and the budget lanes over 1, 10, 65 and 130 aligned records decide = fsum, bit for bit");
+}
+
 static double rows_fwd(int r, long s)
 {
 	return 0.02 + (double)((r * 7 + s * 3) % 11) / 1000.0;
@@ -368,6 +475,7 @@ static void test_comm_max_rows(void)
 int main(void)
 {
 	test_budget_sums();
+	test_short_ranks();
 	test_fsum();
 	test_f1();
 	test_f2();
