@@ -4,10 +4,13 @@
 #include "model/index/tmpfile.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,7 +65,25 @@ static bool tmp_of(const char *name, const char *base, size_t blen)
 	return p > d && strcmp(p, ".tmp") == 0;
 }
 
-/* Remove path's temporary files that nothing wrote for INDEX_TMP_STALE_S seconds. */
+/* Whether temporary file name in dir dfd was left by a writer that is gone: nothing
+ * wrote to it for INDEX_TMP_STALE_S seconds and no process holds its lock (its lock
+ * taken here, shared: a live writer's exclusive one refuses it). Where the file system
+ * has no locks, the age decides. */
+static bool tmp_abandoned(int dfd, const char *name, time_t now)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	    now - st.st_mtime <= INDEX_TMP_STALE_S)
+		return false;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return !held;
+}
+
+/* Remove path's temporary files that killed writers left. */
 static void tmp_sweep(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -72,10 +93,8 @@ static void tmp_sweep(const char *path)
 	DIR *d = opendir(dir);
 	time_t now = time(NULL);
 	struct dirent *e;
-	struct stat st;
 	while (d && (e = readdir(d)))
-		if (tmp_of(e->d_name, base, blen) && fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
-		    S_ISREG(st.st_mode) && now - st.st_mtime > INDEX_TMP_STALE_S)
+		if (tmp_of(e->d_name, base, blen) && tmp_abandoned(dirfd(d), e->d_name, now))
 			unlinkat(dirfd(d), e->d_name, 0);
 	if (d)
 		closedir(d);
@@ -88,6 +107,11 @@ char *index_tmp_begin(const char *path)
 	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
 	tmp_arm(tmp);
 	return tmp;
+}
+
+void index_tmp_hold(int fd)
+{
+	(void)flock(fd, LOCK_EX | LOCK_NB); /* no locks here: the age rule alone */
 }
 
 void index_tmp_end(char *tmp)

@@ -33,6 +33,7 @@ int index_file_begin(struct index_wfile *w, const char *path)
 		w->fd = open(w->tmp, flags, 0644);
 	int err = w->fd < 0 ? errno : lseek(w->fd, INDEX_HEADER_LEN, SEEK_SET) < 0 ? errno : 0;
 	if (!err) {
+		index_tmp_hold(w->fd);
 		ob_stream(&w->o, w->fd);
 		return 0;
 	}

@@ -8,7 +8,8 @@
 #     second pwrite64 (the temporary file exists then): exact, no timing; without a
 #     working strace (no ptrace) those checks skip and say why.
 #   - A writer killed by SIGKILL cannot clean up: the next write of the same file removes
-#     its temporary files once nothing has written to them for 10 minutes.
+#     its temporary files once nothing has written to them for 10 minutes and no process
+#     holds their lock (a live writer, even one stopped for longer, keeps its file).
 #   - A run whose steps.jsonl is a FIFO is not indexed (its bytes cannot be stamped nor
 #     read again): `index` names the file and exits 1 instead of waiting forever for a
 #     second writer, and a --print over a stale index reads the pipe and says why the
@@ -66,6 +67,46 @@ tap_check "a killed writer's temporary files (an hour old) are removed by the ne
 	'[ ! -e $ix/steps-0-of-1.tsx.424242.tmp ] && [ ! -e $ix/summary.tsx.434343.tmp ]'
 tap_check "a fresh one (a writer at work) and other names are left alone" \
 	'[ -e $ix/steps-0-of-1.tsx.454545.tmp ] && [ -e $ix/steps-0-of-1.tsx.x1.tmp ] && [ -e $ix/notes.tmp ]'
+# A writer stopped longer than that (a Slurm job suspended by preemption, a stalled
+# file system) holds its file's lock: its file stays until the lock is let go. The
+# lock here is the shell's (fd 9), not passed to the indexer.
+held=$ix/steps-0-of-1.tsx.474747.tmp
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$held" && flock -x 9 && touch -d '1 hour ago' "$held" || exit 1
+	"$T" index run >/dev/null 2>&1 9>&-
+	tap_check "an hour-old temporary file whose writer holds its lock (a suspended job) is left alone" \
+		'[ -e "$held" ]'
+	exec 9>&-
+	"$T" index run >/dev/null 2>&1
+	tap_check "... and removed once the lock is let go" '[ ! -e "$held" ]'
+else
+	tap_skip "a locked temporary file: no flock(1) here (util-linux)"
+	tap_skip "... and removed once the lock is let go: no flock(1) here"
+fi
+# The same with tscope-tui's own lock: a writer held 6 s at its second write (strace's
+# delay), its file aged meanwhile; another index of the run leaves it, and the first
+# still ends with its index written.
+rm -f $ix/*.tmp
+if strace -f -qq -o /dev/null true 2>/dev/null; then
+	strace -f -qq -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_enter=6000000:when=2 \
+		"$T" index --jobs 1 run >first.out 2>&1 &
+	first=$!
+	n=0
+	while [ -z "$(ls $ix | grep '\.tmp$')" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	busy=$ix/$(ls $ix | grep '\.tmp$' | head -n 1)
+	touch -d '1 hour ago' "$busy"
+	"$T" index --jobs 1 run >/dev/null 2>&1
+	tap_check "a writer's own lock: its hour-old temporary file outlives another index of the run" '[ -f "$busy" ]'
+	wait $first
+	rc=$?
+	tap_check "... and that writer ends with its index written" '[ "$rc" -eq 0 ] && grep -q "^index written" first.out'
+else
+	tap_skip "a writer's own lock: strace cannot trace here"
+	tap_skip "... and that writer ends with its index written: strace cannot trace here"
+fi
 rm -f $ix/*.tmp
 "$T" --print --color never --no-index run >plain.txt 2>/dev/null
 "$T" --print --color never run >after.txt 2>/dev/null
