@@ -297,7 +297,6 @@ static size_t block_width(const struct compute_block *b)
 	return (b->nb + BLOCK_GROUP - 1) / BLOCK_GROUP * BLOCK_GROUP;
 }
 
-/* n values of column c (not RLE) from position p0 into x. */
 static inline void column_decode(const struct column *c, size_t p0, double *x, size_t n)
 {
 	if (c->enc == ENC_NANO)
@@ -308,6 +307,11 @@ static inline void column_decode(const struct column *c, size_t p0, double *x, s
 			x[j] = (double)((const float *)c->data)[p0 + j];
 	else
 		memcpy(x, (const double *)c->data + p0, n * sizeof(*x));
+}
+
+void analysis_column_decode(const struct column *c, size_t p0, double *x, size_t n)
+{
+	column_decode(c, p0, x, n);
 }
 
 /* Column metric's values at the block's positions into b->x, 0 where there is none and

@@ -70,14 +70,7 @@ static size_t column_values(const struct rank_steps *r, int metric, size_t a, si
 	size_t n = 0;
 	if (c && c->enc != ENC_RLE && c->all_present && b <= c->cap) {
 		n = b - a;
-		if (c->enc == ENC_NANO)
-			for (size_t i = 0; i < n; i++)
-				out[i] = (double)((const uint32_t *)c->data)[a + i] / 1e9;
-		else if (c->enc == ENC_F32)
-			for (size_t i = 0; i < n; i++)
-				out[i] = (double)((const float *)c->data)[a + i];
-		else
-			memcpy(out, (const double *)c->data + a, n * sizeof(*out));
+		analysis_column_decode(c, a, out, n);
 	} else {
 		struct col_cursor k;
 		col_cursor_init(&k, r, metric);

@@ -826,6 +826,8 @@ static inline double store_col_raw(const struct column *c, size_t pos)
 	default: return ((const double *)c->data)[pos];
 	}
 }
+/* n values of column c (not RLE) from position p0 on into x: store_col_raw() of each. */
+void analysis_column_decode(const struct column *c, size_t p0, double *x, size_t n);
 /* An RLE column's value at pos: the last run starting at or before pos. */
 static inline double store_col_rle_get(const struct column *c, size_t pos)
 {
