@@ -346,7 +346,7 @@ static double short_value(size_t c, int r, long s, bool cancel)
 static struct run *short_run(const long *len, size_t nranks, bool cancel)
 {
 	static const char *const names[] = { "forward", "backward", "optimizer", "comm" };
-	struct opts o = { 0 };
+	static const struct opts o = { 0 }; /* the run keeps the pointer */
 	struct run *run = run_open(NULL, 0, &o, NULL);
 	struct steps_model *m = steps_model_get(run);
 	int id[ARRAY_LEN(names)];
