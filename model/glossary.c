@@ -41,7 +41,7 @@ static const struct glossary_entry glossary[] = {
 	{ "compute overhead", "compute_overhead", "The rest of those phases: their time minus the useful compute "
 						  "(compute_overhead_s); n/a without a FLOP basis, and a data_stall, "
 						  "communication or other line is n/a when the run records no such "
-						  "phase (not 0)." },
+						  "phase, or for a rank when none of its steps has it (not 0)." },
 	{ "non-compute", "non_compute", "HTA's kernel time that is not compute (communication and memory kernels), "
 					"in the temporal view (non_compute_us, non_compute_pct)." },
 	{ "imbalance", NULL, "The share of the critical compute lost waiting: the sum over aligned steps of slowest "

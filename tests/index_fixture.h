@@ -110,8 +110,9 @@ static inline void write_sparse_run(const char *dir)
  * (steps 0-39, then 25 on again: the later record of a step wins), 't' two restarts (80
  * records), 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
  * contiguous from step 3, 'e' an empty steps.jsonl, 'b' only lines that are not
- * records. Upper case: the same without an optimizer phase (a shard holding only such
- * ranks has fewer compute phases than the merged run). */
+ * records, 'n' contiguous without a data or comm phase. Upper case: the same without an
+ * optimizer phase (a shard holding only such ranks has fewer compute phases than the
+ * merged run). */
 static inline void write_kinds_run(const char *dir, const char *kinds)
 {
 	for (int r = 0; kinds[r]; r++) {
@@ -131,14 +132,18 @@ static inline void write_kinds_run(const char *dir, const char *kinds)
 			if (gap || (kind != 't' && k >= 60))
 				continue;
 			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 ? 0.006 : 0);
-			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{\"data\":0.002,", step);
+			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{%s", step,
+					      kind == 'n' ? "" : "\"data\":0.002,");
 			if (kind != 'm' || k % 5 != 2)
 				n += (size_t)snprintf(buf + n, cap - n, "\"forward\":%.6f,\"backward\":%.6f,", f,
 						      2 * f);
 			if (opt)
 				n += (size_t)snprintf(buf + n, cap - n, "\"optimizer\":0.00%d,", 1 + (k + r) % 5);
-			n += (size_t)snprintf(buf + n, cap - n, "\"comm\":0.0%02d},\"memory\":{\"peak_alloc\":%d}}\n",
-					      10 + (k * 3 + r) % 17, 1000 + (k * 7 + r * 13) % 301);
+			if (kind != 'n')
+				n += (size_t)snprintf(buf + n, cap - n, "\"comm\":0.0%02d,", 10 + (k * 3 + r) % 17);
+			n--; /* the last phase's comma */
+			n += (size_t)snprintf(buf + n, cap - n, "},\"memory\":{\"peak_alloc\":%d}}\n",
+					      1000 + (k * 7 + r * 13) % 301);
 		}
 		snprintf(path, sizeof(path), "%s/rank%d/steps.jsonl", dir, r);
 		tu_write_file(path, buf, n);

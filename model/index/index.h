@@ -43,7 +43,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 7u
+#define INDEX_VERSION 8u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

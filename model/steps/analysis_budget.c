@@ -132,8 +132,10 @@ static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long
 		nm += col_cursor_get(&k[5], i, &vm[nm]);
 		no += col_cursor_get(&k[6], i, &vo[no]);
 	}
+	unsigned has = (unsigned)(nc > 0) << BUDGET_LANE_COMPUTE | (unsigned)(nd > 0) << BUDGET_LANE_DATA |
+		       (unsigned)(nm > 0) << BUDGET_LANE_COMM | (unsigned)(no > 0) << BUDGET_LANE_OTHER;
 	*out = (struct budget_sums){ .n = n, .compute = stats_fsum(vc, nc), .data = stats_fsum(vd, nd),
-				     .comm = stats_fsum(vm, nm), .other = stats_fsum(vo, no) };
+				     .comm = stats_fsum(vm, nm), .other = stats_fsum(vo, no), .has = has };
 	free(vc);
 }
 
@@ -163,6 +165,11 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
 	bool measured[BUDGET_NLINES];
 	budget_measured(run->steps, out->has_mfu, measured);
+	/* a line the run records but this rank's records do not: n/a for the rank, not 0 */
+	static const int lane[BUDGET_NLINES] = { BUDGET_LANE_COMPUTE, BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA,
+						 BUDGET_LANE_COMM, BUDGET_LANE_OTHER };
+	for (int i = 0; i < BUDGET_NLINES; i++)
+		measured[i] = measured[i] && (s->has >> lane[i] & 1);
 	budget_lines(out, secs, measured);
 	return true;
 }
@@ -234,7 +241,7 @@ bool analysis_rank_compute_sums(struct run *run, const struct phase_sets *ps, co
 	struct budget_lanes bl; /* ~10 KB: on the stack, not a malloc and free a rank */
 	analysis_lanes_init(bp, &bl);
 	analysis_records_compute_lanes(m, ps, ri, out, comm, &bl);
-	return analysis_lanes_sums(bp, &bl, S, sums);
+	return analysis_lanes_sums(bp, &bl, ps, r, sums);
 }
 
 void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl)
@@ -245,9 +252,26 @@ void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl)
 		stats_lanes_init(&bl->lane[l]);
 }
 
-bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, size_t n, struct budget_sums *sums)
+/* The lanes (bit BUDGET_LANE_x) that loaded rank r has a value of among all its
+ * records: a column of one of the lane's phases with a value present. */
+static unsigned rank_lanes_present(const struct budget_plan *bp, const struct phase_sets *ps,
+				   const struct rank_steps *r)
 {
-	*sums = (struct budget_sums){ .n = n };
+	unsigned has = 0;
+	for (size_t i = 0; i < ps->ncompute; i++) {
+		int id = ps->compute[i];
+		if (bp->line[i] >= 0 && (size_t)id < r->ncol && r->col[id].count)
+			has |= 1u << bp->line[i];
+	}
+	if (ps->comm >= 0 && (size_t)ps->comm < r->ncol && r->col[ps->comm].count)
+		has |= 1u << BUDGET_LANE_COMM;
+	return has;
+}
+
+bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, const struct phase_sets *ps,
+			 const struct rank_steps *r, struct budget_sums *sums)
+{
+	*sums = (struct budget_sums){ .n = r->n, .has = rank_lanes_present(bp, ps, r) };
 	return lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&

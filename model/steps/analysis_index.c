@@ -189,15 +189,29 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 
 /* ---- the budget's phase sums -------------------------------------------------------- */
 
+void summary_put_bsum1(struct obuf *o, const struct budget_sums *v)
+{
+	ob_uvar(o, v->n);
+	const double f[] = { v->compute, v->data, v->comm, v->other };
+	for (size_t k = 0; k < ARRAY_LEN(f); k++)
+		ob_f64(o, f[k]);
+	ob_u8(o, (uint8_t)v->has);
+}
+
+void summary_get_bsum1(struct ibuf *b, struct budget_sums *v)
+{
+	v->n = (size_t)ib_uvar(b);
+	double *f[] = { &v->compute, &v->data, &v->comm, &v->other };
+	for (size_t k = 0; k < ARRAY_LEN(f); k++)
+		*f[k] = ib_f64(b);
+	v->has = ib_u8(b);
+}
+
 void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N)
 {
 	ob_u8(o, v != NULL);
-	for (size_t i = 0; v && i < N; i++) {
-		ob_uvar(o, v[i].n);
-		const double f[] = { v[i].compute, v[i].data, v[i].comm, v[i].other };
-		for (size_t k = 0; k < ARRAY_LEN(f); k++)
-			ob_f64(o, f[k]);
-	}
+	for (size_t i = 0; v && i < N; i++)
+		summary_put_bsum1(o, &v[i]);
 }
 
 struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N)
@@ -205,12 +219,8 @@ struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N)
 	if (b->bad || !ib_u8(b))
 		return NULL;
 	struct budget_sums *v = xcalloc(N ? N : 1, sizeof(*v));
-	for (size_t i = 0; i < N && !b->bad; i++) {
-		v[i].n = (size_t)ib_uvar(b);
-		double *f[] = { &v[i].compute, &v[i].data, &v[i].comm, &v[i].other };
-		for (size_t k = 0; k < ARRAY_LEN(f); k++)
-			*f[k] = ib_f64(b);
-	}
+	for (size_t i = 0; i < N && !b->bad; i++)
+		summary_get_bsum1(b, &v[i]);
 	if (b->bad) {
 		free(v);
 		return NULL;

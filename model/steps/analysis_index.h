@@ -90,6 +90,9 @@ void summary_put_aligned(struct obuf *h, bool contiguous, long lo, size_t n, con
 bool summary_get_aligned(struct ibuf *b, struct steps_model *m);
 void summary_put_dist(struct obuf *o, const struct distributed *d);
 struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S);
+/* One rank's sums (n, the four lines, which lines it has), then N ranks' (or none). */
+void summary_put_bsum1(struct obuf *o, const struct budget_sums *v);
+void summary_get_bsum1(struct ibuf *b, struct budget_sums *v);
 void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N);
 struct budget_sums *summary_get_bsum(struct ibuf *b, size_t N);
 

@@ -101,10 +101,7 @@ static void put_rank_head(struct obuf *h, struct run *run, size_t r, const struc
 	ob_uvar(h, rs->contiguous ? 0 : rs->ndistinct);
 	ob_uvar(h, loc->ioff);
 	ob_u32(h, loc->icrc);
-	ob_uvar(h, b.n);
-	const double f[] = { b.compute, b.data, b.comm, b.other };
-	for (size_t i = 0; i < ARRAY_LEN(f); i++)
-		ob_f64(h, f[i]);
+	summary_put_bsum1(h, &b);
 	ob_u8(h, mem.has_mem_peak);
 	ob_f64(h, mem.mem_peak);
 }
@@ -235,10 +232,7 @@ static void rank_take(struct summary_inputs *in, const struct steps_model *m, st
 	x.nd = ib_uvar(b);
 	x.ioff = ib_uvar(b);
 	x.icrc = ib_u32(b);
-	x.bsum.n = (size_t)ib_uvar(b);
-	double *f[] = { &x.bsum.compute, &x.bsum.data, &x.bsum.comm, &x.bsum.other };
-	for (size_t k = 0; k < ARRAY_LEN(f); k++)
-		*f[k] = ib_f64(b);
+	summary_get_bsum1(b, &x.bsum);
 	x.has_mem_peak = ib_u8(b) != 0;
 	x.mem_peak = ib_f64(b);
 	long ri = rid >= INT32_MIN && rid <= INT32_MAX ? steps_rank_index(m, (int)rid) : -1;

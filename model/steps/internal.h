@@ -612,6 +612,7 @@ struct summary_grid_out {
 struct budget_sums {
 	size_t n;
 	double compute, data, comm, other;
+	unsigned has;   /* bit BUDGET_LANE_x: a value of the line's phases among the records */
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
 /* Rank ri's compute and comm at every aligned step into out and comm

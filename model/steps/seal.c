@@ -49,7 +49,7 @@ struct seal_inputs *seal_inputs_take(struct steps_model *m, unsigned long load, 
 	struct budget_lanes bl; /* ~10 KB: on the stack */
 	analysis_lanes_init(&sets->bp, &bl);
 	analysis_rank_records_lanes(&sets->ps, r, in->compute, in->comm, &bl);
-	if (!analysis_lanes_sums(&sets->bp, &bl, r->n, &in->bsum)) {
+	if (!analysis_lanes_sums(&sets->bp, &bl, &sets->ps, r, &in->bsum)) {
 		seal_inputs_free(in);
 		return NULL;
 	}

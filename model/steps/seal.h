@@ -62,9 +62,10 @@ void analysis_rank_records_lanes(const struct phase_sets *ps, const struct rank_
 				 double *comm, struct budget_lanes *lanes);
 /* Lanes for plan bp, empty (analysis_budget.c). */
 void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl);
-/* The budget sums of n records from lanes filled over them, per the plan; false when
- * the lanes cannot decide one (analysis_budget.c). */
-bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, size_t n, struct budget_sums *sums);
+/* The budget sums of all records of loaded rank r from lanes filled over them, per the
+ * plan (ps: its phase sets); false when the lanes cannot decide one (analysis_budget.c). */
+bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, const struct phase_sets *ps,
+			 const struct rank_steps *r, struct budget_sums *sums);
 /* analysis_rank_mem_peak() of loaded rank r with the memory metrics' ids. */
 void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc, struct rank_stat *rs);
 

@@ -277,7 +277,8 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		c[6 + i] = table_add_col(t, names[i], COL_NUM, 9, 2);
 		table_col_doc(t, c[6 + i], i == BUDGET_OVERHEAD ? "empty without FLOPs/peak (MFU unknown); "
-						: "empty when the run records no such phase; ");
+						: "empty when the rank (the run line: every rank) records no such "
+						  "phase; ");
 	}
 	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
 	/* on a narrow screen: whose budget, how efficient, what to recover first */

@@ -66,7 +66,9 @@ static void test_shards(const char *kinds, const char *what)
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "streamshards");
 	write_kinds_run(dir, kinds);
-	struct run *want = open_dir(dir, &(struct opts){ .no_index = true });
+	/* one loader thread: ranks that record different phases intern them in the order
+	 * they are parsed, and the steps view lists them in that order */
+	struct run *want = open_dir(dir, &(struct opts){ .no_index = true, .jobs = 1 });
 	size_t resident = 0;
 	for (unsigned k = 0; k < 2; k++) {
 		struct run *shard = open_dir(dir, &(struct opts){ .shard_k = k, .shard_n = 2, .jobs = 1 });
@@ -189,6 +191,37 @@ static void test_write_fails(void)
 	tu_rm_rf(dir);
 }
 
+/* A rank none of whose steps records a phase the run records elsewhere: that budget
+ * line is n/a for the rank (not 0 s), and still measured for the others and the run;
+ * the same from a plain load, the index build's seal and the summary of the next open. */
+static bool lines_as_recorded(struct run *run)
+{
+	const struct budget *with = analysis_budget(run, 0), *without = analysis_budget(run, 1);
+	const struct budget *all = analysis_budget_all(run);
+	return with && without && all && with->line[BUDGET_DATA].measured && with->line[BUDGET_COMM].measured &&
+	       !without->line[BUDGET_DATA].measured && !without->line[BUDGET_COMM].measured &&
+	       without->line[BUDGET_USEFUL].measured && !without->judged && with->judged &&
+	       all->line[BUDGET_DATA].measured && all->line[BUDGET_COMM].measured;
+}
+
+static void test_lines_per_rank(void)
+{
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "streamlines");
+	write_kinds_run(dir, "cnc");
+	static const struct opts plain = { .no_index = true }, build = { .index_build = true, .jobs = 1 }, dflt = { 0 };
+	struct run *run = open_dir(dir, &plain);
+	ok(lines_as_recorded(run), "a rank without data and comm phases: those budget lines n/a for it (plain load)");
+	run_free(run);
+	run = open_dir(dir, &build);
+	ok(run->index_path && lines_as_recorded(run), "... from the index build's seal");
+	run_free(run);
+	run = open_dir(dir, &dflt);
+	ok(steps_bodies_read(run->steps) == 0 && lines_as_recorded(run), "... and from the summary, no body read");
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	static const struct {
@@ -206,6 +239,8 @@ int main(void)
 		test_kinds(runs[i].kinds, runs[i].what);
 	test_shards("cccccc", "contiguous ranks");
 	test_shards("cllccl", "ranks from step 0 and from step 3");
+	test_shards("ccnNcc", "ranks without a data or comm phase");
+	test_lines_per_rank();
 	test_order();
 	test_pipe();
 	test_write_fails();
