@@ -340,11 +340,9 @@ static void delta_bodies(struct obuf *body, const struct delta_job *j)
 		size_t i = j->which[k];
 		long ri = steps_rank_index(m, (int)j->lg->files[i].rank);
 		struct index_body_loc *loc = &j->loc[k];
-		loc->off = index_body_offset(body);
-		ob_sum_begin(body);
+		index_body_begin(body, loc);
 		steps_rank_encode_delta(m, (size_t)ri, j->lg->saved[i], body);
-		loc->crc = ob_sum_end(body);
-		loc->len = index_body_offset(body) - loc->off;
+		index_body_end(body, loc);
 	}
 }
 

@@ -332,6 +332,18 @@ uint64_t index_body_offset(const struct obuf *body)
 	return INDEX_HEADER_LEN + body->written + body->n;
 }
 
+void index_body_begin(struct obuf *body, struct index_body_loc *loc)
+{
+	loc->off = index_body_offset(body);
+	ob_sum_begin(body);
+}
+
+void index_body_end(struct obuf *body, struct index_body_loc *loc)
+{
+	loc->crc = ob_sum_end(body);
+	loc->len = index_body_offset(body) - loc->off;
+}
+
 /* After part s was written to path (err: 0 or why not): the written callback, and the
  * parts it replaces removed. */
 static int part_done(const struct index_part_spec *s, char *dir, char *path, int err, const bool *has,

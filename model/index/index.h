@@ -161,8 +161,8 @@ void index_sources_of(struct run *run, const struct steps_rank_file *files, cons
 
 /* Part writing with the ranks given by callbacks (index_write() gives the loaded run's;
  * tests/tools/gen_index.c ranks that share bodies). For each i of [lo, hi), in order,
- * body() streams the body of files[i]'s rank into o and sets *loc (index_body_offset()
- * before it, its length and the CRC-32 ob_sum_begin/ob_sum_end give), or sets *loc to a
+ * body() streams the body of files[i]'s rank into o and sets *loc (between
+ * index_body_begin() and index_body_end()), or sets *loc to a
  * body already written (ranks whose steps are the same bytes may share one body); then
  * shell() encodes the shell of each rank that had a body (steps_rank_encode_shell),
  * after the shell of files[prev] (SIZE_MAX: the first).
@@ -196,7 +196,7 @@ struct index_part_spec {
 int index_write_spec(const struct index_part_spec *s, char **path_out);
 /* The same with the bodies streamed in beforehand: index_part_begin() opens part k of n
  * of run_dir (codec.h struct index_wfile: 0 or an errno), the caller streams bodies into
- * w->o (index_body_offset(), ob_sum_begin/ob_sum_end for each loc); index_part_end()
+ * w->o (index_body_begin/index_body_end for each loc); index_part_end()
  * writes the head for files[lo, hi) of s with has[] and loc[] (s->body is not called)
  * and puts the part in place as index_write_spec() does. A part not to be written is
  * dropped with index_file_end(w, false). */
@@ -256,6 +256,10 @@ void index_tmp_unlink(void);
 void index_write_direct(bool on);
 /* The file offset the next byte streamed into body will have. */
 uint64_t index_body_offset(const struct obuf *body);
+/* Around one rank's body streamed into body: *loc gets its offset, then (end) its
+ * length and CRC-32. */
+void index_body_begin(struct obuf *body, struct index_body_loc *loc);
+void index_body_end(struct obuf *body, struct index_body_loc *loc);
 const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
 			    struct index_file_id *id);
 /* Mark an index file found damaged after it was opened: truncate it to zero bytes when

@@ -34,11 +34,9 @@ static bool model_body(void *ud, size_t i, struct obuf *o, struct index_body_loc
 	long ri = part_rank(mp, i);
 	if (ri < 0)
 		return false;
-	loc->off = index_body_offset(o);
-	ob_sum_begin(o);
+	index_body_begin(o, loc);
 	steps_rank_encode_body(mp->s.run->steps, (size_t)ri, o);
-	loc->crc = ob_sum_end(o);
-	loc->len = index_body_offset(o) - loc->off;
+	index_body_end(o, loc);
 	return true;
 }
 

@@ -66,11 +66,10 @@ void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular,
 	s->failed |= !regular;
 	if (!s->failed) {
 		struct obuf *o = &s->w.o;
-		struct stream_body b = { r, { index_body_offset(o), 0, 0 } };
-		ob_sum_begin(o);
+		struct stream_body b = { .r = r };
+		index_body_begin(o, &b.loc);
 		store_rank_encode_body(r, o);
-		b.loc.crc = ob_sum_end(o);
-		b.loc.len = index_body_offset(o) - b.loc.off;
+		index_body_end(o, &b.loc);
 		xgrow((void **)&s->v, &s->cap, s->nv + 1, sizeof(*s->v));
 		s->v[s->nv++] = b;
 		s->failed = o->err != 0;

@@ -91,11 +91,9 @@ static bool gen_body(void *ud, size_t i, struct obuf *o, struct index_body_loc *
 	struct gen *g = ud;
 	size_t d = i % g->D;
 	if (i < g->D) {
-		g->loc[d].off = index_body_offset(o);
-		ob_sum_begin(o);
+		index_body_begin(o, &g->loc[d]);
 		steps_rank_encode_body(g->tmpl->steps, d, o);
-		g->loc[d].crc = ob_sum_end(o);
-		g->loc[d].len = index_body_offset(o) - g->loc[d].off;
+		index_body_end(o, &g->loc[d]);
 	}
 	*loc = g->loc[d];
 	return true;
