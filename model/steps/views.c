@@ -11,6 +11,7 @@
 #include "model/groups.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
+#include "model/stats.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -172,7 +173,9 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 			size_t row = table_add_row(t, steps_rank_id(m, r));
 			table_set_num(t, row, c_rank, steps_rank_id(m, r));
 			table_set_int(t, row, c_step, steps_step(m, r, i));
-			double v, sum = 0;
+			double v;
+			struct stats_sum sum; /* step time = fsum of the phases (pytscope.md), in any order */
+			stats_sum_init(&sum);
 			bool any = false;
 			if (steps_timestamp(m, r, i, &v))
 				table_set_num(t, row, c_ts, v);
@@ -181,13 +184,13 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 					continue;
 				enum metric_kind kind = steps_metric(m, (int)k)->kind;
 				if (kind == METRIC_PHASE) {
-					sum += v;
+					stats_sum_add(&sum, v);
 					any = true;
 				}
 				table_set_num(t, row, col[k], kind == METRIC_PHASE ? v * 1e3
 							  : kind == METRIC_MEMORY ? v / 1048576.0 : float_shortest(v));
 			}
-			table_set_num_opt(t, row, c_time, sum * 1e3, any);
+			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
 		}
 	free(col);
 	return t;
