@@ -143,9 +143,11 @@ static double *plain_step_times(struct run *run, size_t n)
 	double *v = xmalloc((n ? n : 1) * sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		double s = 0, x;
-		for (size_t k = 0; k < steps_nmetrics(m); k++)
-			if (steps_metric(m, (int)k)->kind == METRIC_PHASE && steps_value(m, 0, (int)k, w + i, &x))
+		for (size_t k = 0; k < steps_nmetrics(m); k++) { /* the lowest rank's order: its records' */
+			int id = steps_metric_nth(m, k);
+			if (steps_metric(m, id)->kind == METRIC_PHASE && steps_value(m, 0, id, w + i, &x))
 				s += x;
+		}
 		v[i] = s;
 	}
 	return v;

@@ -47,13 +47,14 @@ static void set_phases(struct spane *p, struct app *app)
 		for (size_t i = 0; i < t->nphase && p->nphase < SP_MAX_PHASES; i++)
 			p->phase[p->nphase++] = t->phase[i].metric;
 	for (size_t i = 0; i < steps_nmetrics(p->m) && p->nphase < SP_MAX_PHASES; i++) {
-		if (steps_metric(p->m, (int)i)->kind != METRIC_PHASE)
+		int id = steps_metric_nth(p->m, i);
+		if (steps_metric(p->m, id)->kind != METRIC_PHASE)
 			continue;
 		bool have = false;
 		for (size_t k = 0; k < p->nphase; k++)
-			have |= p->phase[k] == (int)i;
+			have |= p->phase[k] == id;
 		if (!have)
-			p->phase[p->nphase++] = (int)i;
+			p->phase[p->nphase++] = id;
 	}
 }
 

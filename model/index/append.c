@@ -378,12 +378,7 @@ static void fill_delta(struct obuf *o, void *ud)
 	ob_svar(o, p->base.mtime_ns);
 	ob_svar(o, p->base.ino);
 	ob_u32(o, p->seq + 1);
-	size_t nm = steps_nmetrics(m);
-	ob_uvar(o, nm);
-	for (size_t i = 0; i < nm; i++) {
-		ob_u8(o, steps_metric(m, (int)i)->kind);
-		ob_str(o, steps_metric(m, (int)i)->name);
-	}
+	index_metrics_put(o, m);
 	ob_uvar(o, j->nwhich);
 	for (size_t k = 0; k < j->nwhich; k++)
 		delta_entry_put(o, j, k);

@@ -139,11 +139,7 @@ static const char *file_read(struct delta_set *ds, struct delta_file *f, unsigne
 	if (ib_u32(&b) != seq)
 		return "out of sequence";
 	f->metric_off = b.off;
-	size_t nm = ib_count(&b, 2);
-	for (size_t i = 0; i < nm && !b.bad; i++) {
-		ib_u8(&b);
-		free(ib_str(&b));
-	}
+	index_metrics_skip(&b);
 	size_t n = ib_count(&b, 27), ne0 = ds->ne;
 	for (size_t i = 0; i < n && !b.bad; i++) {
 		xgrow((void **)&ds->e, &ds->ecap, ds->ne + 1, sizeof(*ds->e));
@@ -236,19 +232,52 @@ const struct index_extent *delta_set_extent(const struct delta_set *ds, long ran
 	return &x->ext;
 }
 
+void index_metrics_put(struct obuf *o, const struct steps_model *m)
+{
+	size_t nm = steps_nmetrics(m);
+	ob_uvar(o, nm);
+	for (size_t i = 0; i < nm; i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		ob_u8(o, d->kind);
+		ob_str(o, d->name);
+		ob_uvar(o, d->first);
+	}
+}
+
+void index_metrics_skip(struct ibuf *b)
+{
+	size_t nm = ib_count(b, 3), len;
+	for (size_t i = 0; i < nm && !b->bad; i++) {
+		ib_u8(b);
+		ib_str_view(b, &len);
+		ib_uvar(b);
+	}
+}
+
+int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n)
+{
+	size_t nm = ib_count(b, 3);
+	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
+	for (size_t k = 0; k < nm; k++) {
+		unsigned kind = ib_u8(b);
+		char *name = ib_str(b);
+		uint64_t first = ib_uvar(b);
+		if (!name || kind > METRIC_MEMORY || b->bad)
+			b->bad = true;
+		map[k] = b->bad ? -1 : steps_metric_intern_at(m, (enum metric_kind)kind, name, first);
+		free(name);
+	}
+	*n = nm;
+	return map;
+}
+
 void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir)
 {
 	for (size_t i = 0; ds && i < ds->nf; i++) {
 		struct delta_file *f = &ds->f[i];
 		struct ibuf b = { f->head, f->head_len, f->metric_off, false };
-		size_t nm = ib_count(&b, 2);
-		int *map = xcalloc(nm ? nm : 1, sizeof(*map));
-		for (size_t k = 0; k < nm && !b.bad; k++) {
-			unsigned kind = ib_u8(&b);
-			char *name = ib_str(&b);
-			map[k] = name && kind <= METRIC_MEMORY ? steps_metric_intern(m, (enum metric_kind)kind, name) : -1;
-			free(name);
-		}
+		size_t nm;
+		int *map = index_metrics_get(&b, m, &nm);
 		f->part = steps_add_part(m, f->path, base_dir, f->id.size, f->id.mtime_ns, f->id.ino, map, nm);
 		free(map);
 	}

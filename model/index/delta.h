@@ -14,7 +14,7 @@
  * index_file_write: a temporary file renamed, so a killed writer leaves the previous
  * deltas as they were). Head: u32 DELTA_TAG; the base part it extends (size, mtime_ns,
  * inode as when it was written); u32 sequence number (1, 2, ... in file name order);
- * the metric table (n; per metric u8 kind, string name); entries; per entry: rank id,
+ * the metric table (index_metrics_put); entries; per entry: rank id,
  * the records the rank held before (`from`), the steps.jsonl extent after
  * (extent.h), its source's bytes, records, skipped, err, partial, consumed, lines, the
  * rank's shell after the segment (steps_rank_encode_shell), the segment body's offset,
@@ -35,6 +35,17 @@ struct ibuf;
 struct obuf;
 struct rank_steps;
 struct steps_model;
+
+/* The metric table of a part's or a delta's head: n, then per model metric (in id
+ * order, the columns of the bodies) u8 kind, string name and u64 where the run first
+ * has it (steps_metric_first, METRIC_FIRST_NONE when not known), so that an open
+ * lists the metrics in the run's order (steps_metric_nth) whatever order the writer's
+ * threads met them in. _get interns each entry into m: the model id of each entry
+ * (malloc'd, *n entries; -1 for an entry that is no metric, which also marks b bad);
+ * _skip passes over one. */
+void index_metrics_put(struct obuf *o, const struct steps_model *m);
+int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n);
+void index_metrics_skip(struct ibuf *b);
 
 /* Delta file seq of part k of n in dir (malloc'd). */
 char *delta_path(const char *dir, unsigned k, unsigned n, unsigned seq);

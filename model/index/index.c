@@ -236,13 +236,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 		put_meta_stamp(o, s, i);
 	}
 	free(src);
-	struct steps_model *m = s->run->steps;
-	size_t nm = steps_nmetrics(m);
-	ob_uvar(o, nm);
-	for (size_t i = 0; i < nm; i++) {
-		ob_u8(o, steps_metric(m, (int)i)->kind);
-		ob_str(o, steps_metric(m, (int)i)->name);
-	}
+	index_metrics_put(o, s->run->steps);
 	size_t nr = 0;
 	for (size_t i = s->lo; i < s->hi; i++)
 		nr += has[i - s->lo];
@@ -579,17 +573,8 @@ bool index_pread_all(int fd, void *buf, size_t n, long long off)
 static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *path,
 					const char *base, const struct part_map *pm, size_t *nout)
 {
-	size_t nm = ib_count(b, 2);
-	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
-	for (size_t i = 0; i < nm && !b->bad; i++) {
-		unsigned kind = ib_u8(b);
-		char *name = ib_str(b);
-		if (!name || kind > METRIC_MEMORY)
-			b->bad = true;
-		else
-			map[i] = steps_metric_intern(m, (enum metric_kind)kind, name);
-		free(name);
-	}
+	size_t nm;
+	int *map = index_metrics_get(b, m, &nm);
 	size_t nr = ib_count(b, 16);
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	const struct steps_part *part = b->bad ? NULL : steps_add_part(m, path, base, pm->id.size,

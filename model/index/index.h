@@ -20,7 +20,8 @@
  * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
- * size and mtime in ns, -1 when absent); the metric table; per rank its SHELL
+ * size and mtime in ns, -1 when absent); the metric table (delta.h index_metrics_put:
+ * kind, name and where the run first has each); per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
  * a shell gives as "the one before me" when it is the same bytes) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
@@ -43,7 +44,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 8u
+#define INDEX_VERSION 9u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

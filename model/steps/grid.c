@@ -54,12 +54,14 @@ static size_t nphases(const struct steps_model *m)
 	return n;
 }
 
-/* Phase metric id of the k-th phase, or -1. */
+/* Phase metric id of the k-th phase (in the run's order), or -1. */
 static int phase_id(const struct steps_model *m, size_t k)
 {
-	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_PHASE && k-- == 0)
-			return (int)i;
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		int id = steps_metric_nth(m, i);
+		if (steps_metric(m, id)->kind == METRIC_PHASE && k-- == 0)
+			return id;
+	}
 	return -1;
 }
 
@@ -179,12 +181,13 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
-		const struct metric_def *d = steps_metric(s->m, (int)i);
+		int id = steps_metric_nth(s->m, i);
+		const struct metric_def *d = steps_metric(s->m, id);
 		double v;
 		char num[32] = "-";
 		if (d->kind != METRIC_PHASE)
 			continue;
-		if (steps_value(s->m, row, (int)i, pos, &v))
+		if (steps_value(s->m, row, id, pos, &v))
 			units_seconds(v, num, sizeof(num));
 		/* two spaces between fields: a narrow status row drops whole fields */
 		k += (size_t)snprintf(buf + k, n - k, "%s%s %s", k ? "  " : "", d->name, num);

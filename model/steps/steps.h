@@ -44,7 +44,17 @@ enum metric_kind { METRIC_PHASE, METRIC_SCALAR, METRIC_MEMORY };
 struct metric_def {
 	const char *name;        /* interned, owned by the model (unsanitized) */
 	enum metric_kind kind;
+	uint64_t first;          /* where the run first has it (steps_metric_first), for the
+				  * run's order of metrics; METRIC_FIRST_NONE: not known */
 };
+
+/* A metric that is rank `rank`'s seq-th (in the order its records name them): ranks
+ * by id (ids are not negative), then that order. */
+#define METRIC_FIRST_NONE UINT64_MAX
+static inline uint64_t steps_metric_first(int rank, unsigned seq)
+{
+	return (uint64_t)(uint32_t)rank << 32 | seq;
+}
 
 /* run.json of one rank (pytscope §3). Missing fields are flagged, never 0. */
 struct steps_meta {
@@ -83,8 +93,13 @@ struct steps_meta {
 
 /* The run's step model, created on first use. Thread-safe. */
 struct steps_model *steps_model_get(struct run *run);
-/* Intern (kind, name) and return its metric id. Thread-safe. */
+/* Intern (kind, name) and return its metric id. Thread-safe. Ids follow the order
+ * names were interned, which several loader threads make arbitrary: what lists metrics
+ * goes by steps_metric_nth(), whose places come from the ranks (a rank's first value of
+ * a metric gives it that rank's place) and from `first` here (steps_metric_first, as an
+ * index part recorded it; plain: METRIC_FIRST_NONE), the lowest winning. */
 int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name);
+int steps_metric_intern_at(struct steps_model *m, enum metric_kind kind, const char *name, uint64_t first);
 struct rank_steps *steps_rank_new(struct steps_model *m, int rank, const char *path);
 /* Keep the rank's scalar columns (loss, grad_norm, ...) exact: double instead of float32
  * once a value needs it. The loader sets it on the lowest rank of a run dir, whose loss
@@ -170,6 +185,11 @@ bool steps_value(const struct steps_model *m, size_t ri, int metric, size_t pos,
 
 size_t steps_nmetrics(const struct steps_model *m);
 const struct metric_def *steps_metric(const struct steps_model *m, int metric);
+/* The id of the k-th metric (k < steps_nmetrics) in the run's order: phases, then
+ * scalars, then memory values, each as a load that reads the ranks one after another,
+ * by id, meets them (each rank's records in file order); the same for a load on
+ * several threads, from an index or from its shards. */
+int steps_metric_nth(const struct steps_model *m, size_t k);
 /* Metric id, or -1 when absent. */
 int steps_metric_find(const struct steps_model *m, enum metric_kind kind, const char *name);
 /* The run records phase `name` (on any rank: its metric exists; false without a model).

@@ -34,7 +34,41 @@ struct steps_model *steps_model_get(struct run *run)
 	return m;
 }
 
-int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name)
+/* The run's order: phases, scalars, memory; each by where the run first has it. */
+static bool metric_before(const struct steps_model *m, int a, int b)
+{
+	const struct metric_def *x = &m->metric[a], *y = &m->metric[b];
+	if (x->kind != y->kind)
+		return x->kind < y->kind;
+	return x->first != y->first ? x->first < y->first : a < b;
+}
+
+/* Put id at its place in m->order[0..n) (n = the ids placed; id not among them). */
+static void order_place(struct steps_model *m, size_t n, int id)
+{
+	size_t k = n;
+	while (k > 0 && metric_before(m, id, m->order[k - 1])) {
+		m->order[k] = m->order[k - 1];
+		k--;
+	}
+	m->order[k] = id;
+}
+
+/* Metric id met at first: moved to its new place when that is lower than its first so
+ * far. Under m->lock. */
+static void order_lower(struct steps_model *m, int id, uint64_t first)
+{
+	if (first >= m->metric[id].first)
+		return;
+	size_t k = 0;
+	while (m->order[k] != id)
+		k++;
+	memmove(m->order + k, m->order + k + 1, (m->nmetric - k - 1) * sizeof(*m->order));
+	m->metric[id].first = first;
+	order_place(m, m->nmetric - 1, id);
+}
+
+int steps_metric_intern_at(struct steps_model *m, enum metric_kind kind, const char *name, uint64_t first)
 {
 	pthread_mutex_lock(&m->lock);
 	int id = -1;
@@ -44,12 +78,28 @@ int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char
 			break;
 		}
 	if (id < 0) {
+		size_t cap = m->metric_cap;
 		xgrow((void **)&m->metric, &m->metric_cap, m->nmetric + 1, sizeof(*m->metric));
-		m->metric[m->nmetric] = (struct metric_def){ .name = xstrdup(name), .kind = kind };
-		id = (int)m->nmetric++;
+		if (m->metric_cap != cap)
+			m->order = xrealloc(m->order, m->metric_cap * sizeof(*m->order));
+		id = (int)m->nmetric;
+		m->metric[id] = (struct metric_def){ .name = xstrdup(name), .kind = kind, .first = first };
+		order_place(m, m->nmetric++, id);
+	} else {
+		order_lower(m, id, first);
 	}
 	pthread_mutex_unlock(&m->lock);
 	return id;
+}
+
+int steps_metric_intern(struct steps_model *m, enum metric_kind kind, const char *name)
+{
+	return steps_metric_intern_at(m, kind, name, METRIC_FIRST_NONE);
+}
+
+int steps_metric_nth(const struct steps_model *m, size_t k)
+{
+	return m->order[k];
 }
 
 size_t steps_nmetrics(const struct steps_model *m)
@@ -255,8 +305,12 @@ static struct column *rank_column(struct rank_steps *r, int metric)
 		store_rank_cols(r, (size_t)metric + 1);
 	struct column *c = &r->col[metric];
 	if (c->cap == 0) {
+		unsigned made = 0; /* the rank's columns before this one: the order its records name them */
+		for (size_t i = 0; i < r->ncol; i++)
+			made += r->col[i].cap != 0;
 		pthread_mutex_lock(&r->m->lock);
 		enum metric_kind kind = r->m->metric[metric].kind;
+		order_lower(r->m, metric, steps_metric_first(r->rank, made));
 		pthread_mutex_unlock(&r->m->lock);
 		c->enc = kind == METRIC_PHASE ? ENC_NANO : ENC_F32;
 		c->exact = kind == METRIC_MEMORY || (kind == METRIC_SCALAR && r->exact_scalars);
@@ -667,6 +721,7 @@ void steps_model_free(struct steps_model *m)
 	for (size_t i = 0; i < m->nmetric; i++)
 		free((char *)m->metric[i].name);
 	free(m->metric);
+	free(m->order);
 	free(m->aligned);
 	free(m->preset_aligned);
 	free(m->summary_dir);

@@ -264,8 +264,8 @@ static int memory_metric(const struct steps_model *m)
 			return id;
 	}
 	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY)
-			return (int)i;
+		if (steps_metric(m, steps_metric_nth(m, i))->kind == METRIC_MEMORY)
+			return steps_metric_nth(m, i);
 	return -1;
 }
 

@@ -160,8 +160,10 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 	size_t nm = steps_nmetrics(m);
 	int *col = xmalloc((nm ? nm : 1) * sizeof(*col));
 	static const char *const prefix[] = { "", "", "mem_" };
+	int *id = xmalloc((nm ? nm : 1) * sizeof(*id));
 	for (size_t k = 0; k < nm; k++) {
-		const struct metric_def *def = steps_metric(m, (int)k);
+		id[k] = steps_metric_nth(m, k); /* the run's order, whatever the loader threads did */
+		const struct metric_def *def = steps_metric(m, id[k]);
 		char raw[160], name[480];
 		snprintf(raw, sizeof(raw), "%s%s%s", prefix[def->kind], def->name,
 			 def->kind == METRIC_PHASE ? "_ms" : def->kind == METRIC_MEMORY ? "_mb" : "");
@@ -180,9 +182,9 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 			if (steps_timestamp(m, r, i, &v))
 				table_set_num(t, row, c_ts, v);
 			for (size_t k = 0; k < nm; k++) {
-				if (!steps_value(m, r, (int)k, i, &v))
+				if (!steps_value(m, r, id[k], i, &v))
 					continue;
-				enum metric_kind kind = steps_metric(m, (int)k)->kind;
+				enum metric_kind kind = steps_metric(m, id[k])->kind;
 				if (kind == METRIC_PHASE) {
 					stats_sum_add(&sum, v);
 					any = true;
@@ -193,6 +195,7 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
 		}
 	free(col);
+	free(id);
 	return t;
 }
 

@@ -66,12 +66,10 @@ static void test_shards(const char *kinds, const char *what)
 	char dir[512];
 	tu_mkdtemp(dir, sizeof(dir), "streamshards");
 	write_kinds_run(dir, kinds);
-	/* one loader thread: ranks that record different phases intern them in the order
-	 * they are parsed, and the steps view lists them in that order */
 	struct run *want = open_dir(dir, &(struct opts){ .no_index = true, .jobs = 1 });
 	size_t resident = 0;
 	for (unsigned k = 0; k < 2; k++) {
-		struct run *shard = open_dir(dir, &(struct opts){ .shard_k = k, .shard_n = 2, .jobs = 1 });
+		struct run *shard = open_dir(dir, &(struct opts){ .shard_k = k, .shard_n = 2, .jobs = 3 });
 		resident += shard->index_path ? steps_bodies_resident(shard->steps) : 99;
 		run_free(shard);
 	}
@@ -79,6 +77,60 @@ static void test_shards(const char *kinds, const char *what)
 	ok(resident == 0 && steps_bodies_read(got->steps) == 0 && same_run(want, got),
 	   "%s, 2 shards: no body kept after its seal (%zu), the merged open = a plain load's, no body read", what,
 	   resident);
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(dir);
+}
+
+/* The first line of run's steps view. */
+static char *steps_header(struct run *run)
+{
+	char *csv = view_csv(run, "steps"), *nl = strchr(csv, '\n');
+	if (nl)
+		*nl = '\0';
+	return csv;
+}
+
+static bool header_is(struct run *run, const char *want, const char *how)
+{
+	char *got = steps_header(run);
+	bool same = strcmp(got, want) == 0;
+	if (!same)
+		printf("# %s: %s\n", how, got);
+	free(got);
+	return same;
+}
+
+/* Ranks that record different metrics: rank2 adds optimizer, rank10 (read before
+ * rank2 in name order) data and comm. The steps view lists the metrics as ranks by id
+ * meet them (phases, then memory), with any number of loader threads, from the index
+ * and from shards, and its step times are the same. */
+static void test_metric_order(void)
+{
+	static const char want_header[] = "rank,step,timestamp,step_time_ms,forward_ms,backward_ms,optimizer_ms,"
+					  "data_ms,comm_ms,mem_peak_alloc_mb";
+	char dir[512];
+	tu_mkdtemp(dir, sizeof(dir), "streammetrics");
+	write_kinds_run(dir, "NNnNNNNNNNcNN");
+	struct run *want = open_dir(dir, &(struct opts){ .no_index = true, .jobs = 1 });
+	ok(header_is(want, want_header, "one thread"), "metrics in the run's order with one loader thread");
+	bool all = true;
+	for (int i = 0; i < 8; i++) {
+		struct run *got = open_dir(dir, &(struct opts){ .no_index = true, .jobs = 3 });
+		all &= header_is(got, want_header, "three threads") && same_view(want, got, "steps");
+		run_free(got);
+	}
+	ok(all, "... with three loader threads, eight loads");
+	run_free(open_dir(dir, &(struct opts){ .index_build = true, .jobs = 3 }));
+	struct run *got = open_dir(dir, &(struct opts){ 0 });
+	ok(steps_bodies_resident(got->steps) == 0 && header_is(got, want_header, "index") &&
+	   same_view(want, got, "steps"), "... from the index a three-thread build wrote");
+	run_free(got);
+	for (unsigned k = 0; k < 2; k++)
+		run_free(open_dir(dir, &(struct opts){ .shard_k = 1 - k, .shard_n = 2, .jobs = 3 }));
+	got = open_dir(dir, &(struct opts){ 0 });
+	ok(steps_bodies_resident(got->steps) == 0 && header_is(got, want_header, "shards") &&
+	   same_view(want, got, "steps"), "... from two shards (the later ranks' written first)");
 	run_free(got);
 	run_free(want);
 	tu_rm_rf(dir);
@@ -241,6 +293,7 @@ int main(void)
 	test_shards("cllccl", "ranks from step 0 and from step 3");
 	test_shards("ccnNcc", "ranks without a data or comm phase");
 	test_lines_per_rank();
+	test_metric_order();
 	test_order();
 	test_pipe();
 	test_write_fails();
