@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,14 +132,6 @@ static void on_build_progress(void *ud, long long done_delta, long long total_de
 		meter_draw(&build_meter, "index: read", "");
 }
 
-static void on_build_signal(int sig)
-{
-	index_tmp_unlink();
-	meter_clear_signal(&build_meter);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 /* The load is over: the listings go before the analyses and the summary take memory
  * (a rank directory's listing and run.json each: ~1.2 KB a rank); the progress line says
  * what comes next for a whole index (the analyses and its summary; a shard's part is
@@ -166,9 +157,7 @@ static int build(const struct index_cli *c)
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
 	meter_start(&build_meter);
-	signal(SIGINT, on_build_signal);
-	signal(SIGTERM, on_build_signal);
-	signal(SIGHUP, on_build_signal);
+	meter_signals_on(&build_meter, NULL);
 	struct load_ctx hooks = { .loaded = end_listings, .progress = on_build_progress, .ud = (void *)c };
 	struct run *run = run_open(paths, 1, &o, &hooks);
 	meter_clear(&build_meter);

@@ -53,21 +53,6 @@ static void load_keys_restore(void)
 	}
 }
 
-static void load_on_signal(int sig)
-{
-	load_keys_restore();
-	index_tmp_unlink();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void load_signals(bool on)
-{
-	signal(SIGINT, on ? load_on_signal : SIG_DFL);
-	signal(SIGTERM, on ? load_on_signal : SIG_DFL);
-	signal(SIGHUP, on ? load_on_signal : SIG_DFL);
-}
-
 static void load_keys_start(void)
 {
 	struct termios t;
@@ -86,7 +71,7 @@ static void load_keys_start(void)
 static void load_keys_stop(void)
 {
 	load_keys_restore();
-	load_signals(false);
+	meter_signals_off();
 }
 
 /* q or Esc typed during the load (other keys typed then are discarded). */
@@ -300,7 +285,7 @@ static struct run *load(const char *const *paths, size_t npaths, const struct op
 	if (job->threaded || (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts)))
 		return load_screen(job, quit_rc);   /* metric reference errors are diagnostics the Sources pane lists */
 	prog->keys = prog->m.tty && isatty(STDIN_FILENO);
-	load_signals(true);
+	meter_signals_on(&prog->m, load_keys_restore);
 	struct run *run = run_open(paths, npaths, opts, &job->hooks);
 	load_keys_stop();
 	meter_clear(&prog->m);

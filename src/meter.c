@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* meter.c: the progress line on stderr (meter.h). */
+/* meter.c: the progress line on stderr and how a signal ends its command (meter.h). */
 #include "src/meter.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
+#include "model/index/index.h"
 
 #define METER_DELAY_MS 500
 #define METER_EVERY_MS 100
@@ -63,8 +65,35 @@ void meter_clear(struct meter *m)
 		fprintf(stderr, "\r\033[K");
 }
 
-void meter_clear_signal(struct meter *m)
+static struct meter *signal_meter;
+static void (*signal_restore)(void);
+
+static void on_end_signal(int sig)
 {
-	if (atomic_load(&m->shown))
+	index_tmp_unlink();
+	if (signal_meter && atomic_load(&signal_meter->shown))
 		(void)!write(STDERR_FILENO, "\r\033[K", 4);
+	if (signal_restore)
+		signal_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void end_signals(void (*handler)(int))
+{
+	signal(SIGINT, handler);
+	signal(SIGTERM, handler);
+	signal(SIGHUP, handler);
+}
+
+void meter_signals_on(struct meter *m, void (*restore)(void))
+{
+	signal_meter = m;
+	signal_restore = restore;
+	end_signals(on_end_signal);
+}
+
+void meter_signals_off(void)
+{
+	end_signals(SIG_DFL);
 }

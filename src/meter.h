@@ -2,8 +2,8 @@
 /* meter.h: the one progress line a slow command keeps on stderr when stderr is a
  * terminal (the load of `tscope-tui RUN --print`, `tscope-tui index`): bytes done of the
  * total known so far, rate and ETA, drawn from 0.5 s on at most ten times a second, from
- * any thread (the loaders'); cleared before the command writes its own lines. Off a
- * terminal it draws nothing and only counts. */
+ * any thread (the loaders'); cleared before the command writes its own lines, and by a
+ * signal that ends the command. Off a terminal it draws nothing and only counts. */
 #ifndef SRC_METER_H
 #define SRC_METER_H
 
@@ -32,7 +32,11 @@ void meter_draw(struct meter *m, const char *what, const char *hint);
 void meter_note(struct meter *m, const char *text);
 /* Clear the line when it is shown. */
 void meter_clear(struct meter *m);
-/* The same from a signal handler (write(2) only). */
-void meter_clear_signal(struct meter *m);
+/* While a slow command runs: SIGINT, SIGTERM (Slurm's, at a time limit or scancel) and
+ * SIGHUP remove the index temporary file being written (index_tmp_unlink), clear m's
+ * line, call restore (NULL: none; async-signal-safe, e.g. the terminal's modes) and end
+ * the process as the signal does (exit status 128 + N). _off: the default actions. */
+void meter_signals_on(struct meter *m, void (*restore)(void));
+void meter_signals_off(void);
 
 #endif

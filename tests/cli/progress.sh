@@ -51,5 +51,24 @@ on_tty src quick.out
 rc=$?
 tap_check "quick load on a tty: no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" quick.out && grep -q "TIMING" quick.out'
 
+# Ctrl-C while the line is shown (steps arriving 100 lines every 0.1 s): the line is
+# erased, the last bytes on the terminal are "\r\033[K", and the process dies by SIGINT.
+rm -rf slow && mkdir slow && cp src/run.json slow/ && mkfifo slow/steps.jsonl || exit 1
+{ i=1; while [ $i -lt 3000 ]; do sed -n "$i,$((i + 99))p" src/steps.jsonl; sleep 0.1; i=$((i + 100)); done; } \
+	>slow/steps.jsonl 2>/dev/null &
+feeder=$!
+rm -f pid.txt
+TERM=xterm script -q -e -f -c "sh -c 'echo \$\$ > pid.txt; exec \"\$0\" --print --color never slow' \"$TSCOPE_BIN\"" \
+	/dev/null </dev/null >int.out 2>&1 &
+i=0
+while ! grep -q "tscope-tui: loading" int.out 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT "$(cat pid.txt)"
+wait $!
+rc=$?
+kill "$feeder" 2>/dev/null
+wait 2>/dev/null
+tap_check "Ctrl-C during a load on a tty: the progress line is erased (status $rc)" \
+	'grep -q "tscope-tui: loading" int.out && [ "$(tail -c 4 int.out | od -An -c | tr -d " ")" = "\\r033[K" ]'
+
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan
