@@ -263,9 +263,11 @@ static int memory_metric(const struct steps_model *m)
 		if (id >= 0)
 			return id;
 	}
-	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, steps_metric_nth(m, i))->kind == METRIC_MEMORY)
-			return steps_metric_nth(m, i);
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		int id = steps_metric_nth(m, i);
+		if (steps_metric(m, id)->kind == METRIC_MEMORY)
+			return id;
+	}
 	return -1;
 }
 
