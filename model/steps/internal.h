@@ -501,7 +501,7 @@ struct steps_model {
 	pthread_mutex_t lock;
 	struct metric_def *metric;
 	size_t nmetric, metric_cap;
-	int *order;              /* metric ids by (first, id): steps_metric_nth */
+	int *order, order_inline[64]; /* ids by (kind, first, id): steps_metric_nth; inline while they fit */
 	struct rank_steps **rank;
 	size_t nrank, rank_cap;
 	/* rank id -> index in rank[], open addressing, at most half full: a slot is the id

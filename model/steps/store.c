@@ -27,6 +27,7 @@ struct steps_model *steps_model_get(struct run *run)
 		for (size_t i = 0; i < ARRAY_LEN(m->body_lock); i++)
 			pthread_mutex_init(&m->body_lock[i], NULL);
 		m->run = run;
+		m->order = m->order_inline; /* no allocation among the loader's (a heap layout of its own) */
 		run->steps = m;
 	}
 	struct steps_model *m = run->steps;
@@ -68,6 +69,19 @@ static void order_lower(struct steps_model *m, int id, uint64_t first)
 	order_place(m, m->nmetric - 1, id);
 }
 
+/* Room in m->order for metric_cap ids: the inline array, then the heap. */
+static void order_room(struct steps_model *m)
+{
+	if (m->metric_cap <= ARRAY_LEN(m->order_inline))
+		return;
+	if (m->order == m->order_inline) {
+		m->order = xmalloc(m->metric_cap * sizeof(*m->order));
+		memcpy(m->order, m->order_inline, sizeof(m->order_inline));
+	} else {
+		m->order = xrealloc(m->order, m->metric_cap * sizeof(*m->order));
+	}
+}
+
 int steps_metric_intern_at(struct steps_model *m, enum metric_kind kind, const char *name, uint64_t first)
 {
 	pthread_mutex_lock(&m->lock);
@@ -78,10 +92,8 @@ int steps_metric_intern_at(struct steps_model *m, enum metric_kind kind, const c
 			break;
 		}
 	if (id < 0) {
-		size_t cap = m->metric_cap;
 		xgrow((void **)&m->metric, &m->metric_cap, m->nmetric + 1, sizeof(*m->metric));
-		if (m->metric_cap != cap)
-			m->order = xrealloc(m->order, m->metric_cap * sizeof(*m->order));
+		order_room(m);
 		id = (int)m->nmetric;
 		m->metric[id] = (struct metric_def){ .name = xstrdup(name), .kind = kind, .first = first };
 		order_place(m, m->nmetric++, id);
@@ -721,7 +733,8 @@ void steps_model_free(struct steps_model *m)
 	for (size_t i = 0; i < m->nmetric; i++)
 		free((char *)m->metric[i].name);
 	free(m->metric);
-	free(m->order);
+	if (m->order != m->order_inline)
+		free(m->order);
 	free(m->aligned);
 	free(m->preset_aligned);
 	free(m->summary_dir);

@@ -2,6 +2,7 @@
 /* test_steps.c: the columnar step model (model/steps/store.c): encodings, presence, duplicate
  * and restarted steps, aligned steps, union/missing, compaction. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -164,8 +165,46 @@ static void test_many_ranks(void)
 	run_free(run);
 }
 
+/* The run's order of metrics (steps_metric_nth): phases, scalars, memory, each as ranks
+ * by id name them, whatever order ids were interned in; past the 64 the model holds
+ * inline. Rank 7 (made first) names s79..s0 and phase b; rank 2 names a, s0..s79, then
+ * memory m; a metric interned with a recorded place (an index's) takes it. */
+static void test_metric_order(void)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	enum { NS = 80 };
+	int s[NS];
+	char name[8];
+	struct rank_steps *late = steps_rank_new(m, 7, "x7"), *early = steps_rank_new(m, 2, "x2");
+	size_t pl = rank_append(late, 0, 0, false), pe = rank_append(early, 0, 0, false);
+	for (int k = NS - 1; k >= 0; k--) {
+		snprintf(name, sizeof(name), "s%d", k);
+		s[k] = steps_metric_intern(m, METRIC_SCALAR, name);
+		rank_set(late, pl, s[k], k);
+	}
+	int b = steps_metric_intern(m, METRIC_PHASE, "b"), a = steps_metric_intern(m, METRIC_PHASE, "a");
+	int mem = steps_metric_intern(m, METRIC_MEMORY, "m");
+	rank_set(late, pl, b, 0.1);
+	rank_set(early, pe, a, 0.1);
+	for (int k = 0; k < NS; k++)
+		rank_set(early, pe, s[k], k);
+	rank_set(early, pe, mem, 1.0);
+	int x = steps_metric_intern_at(m, METRIC_SCALAR, "x", steps_metric_first(0, 5));
+	steps_publish_rank(m, late);
+	steps_publish_rank(m, early);
+	steps_finalize(m);
+	bool want = steps_nmetrics(m) == NS + 4 && steps_metric_nth(m, 0) == a && steps_metric_nth(m, 1) == b &&
+		    steps_metric_nth(m, 2) == x && steps_metric_nth(m, NS + 3) == mem;
+	for (int k = 0; k < NS; k++)
+		want = want && steps_metric_nth(m, (size_t)k + 3) == s[k];
+	ok(want, "phases a, b; scalars x (rank 0), s0..s79 (rank 2's order); memory m");
+	run_free(run);
+}
+
 int main(void)
 {
+	test_metric_order();
 	test_many_ranks();
 	test_columns();
 	test_duplicates_and_alignment();
