@@ -11,7 +11,6 @@
 #include "model/units.h"
 #include "model/steps/analysis.h"
 #include "model/registry.h"
-#include "model/stats.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -90,20 +89,20 @@ static size_t nrec(const struct spane *p)
 	return steps_nrecords(p->m, p->ri);
 }
 
-/* The record's finite phases summed exactly (fsum, as the export's step_time_ms). */
+/* The record's finite phases summed left to right: drawn (the sparkline's every record
+ * in view) and shown to three digits; the exact sum is the export's (the steps view). */
 static double step_time(const struct spane *p, size_t pos, bool *have)
 {
-	struct stats_sum sum;
-	stats_sum_init(&sum);
+	double sum = 0;
 	*have = false;
 	for (size_t k = 0; k < p->nphase; k++) {
 		double v;
 		if (steps_value(p->m, p->ri, p->phase[k], pos, &v) && isfinite(v)) {
-			stats_sum_add(&sum, v);
+			sum += v;
 			*have = true;
 		}
 	}
-	return stats_sum_result(&sum);
+	return sum;
 }
 
 static bool series_value(const struct spane *p, int s, size_t pos, double *out)

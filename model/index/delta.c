@@ -244,27 +244,37 @@ void index_metrics_put(struct obuf *o, const struct steps_model *m)
 	}
 }
 
+/* One entry of a metric table: its name in place (*len bytes; NULL for a written NULL
+ * or on error), kind and place. */
+static const char *metric_entry(struct ibuf *b, unsigned *kind, size_t *len, uint64_t *first)
+{
+	*kind = ib_u8(b);
+	const char *name = ib_str_view(b, len);
+	*first = ib_uvar(b);
+	return name;
+}
+
 void index_metrics_skip(struct ibuf *b)
 {
 	size_t nm = ib_count(b, 3), len;
-	for (size_t i = 0; i < nm && !b->bad; i++) {
-		ib_u8(b);
-		ib_str_view(b, &len);
-		ib_uvar(b);
-	}
+	unsigned kind;
+	uint64_t first;
+	for (size_t i = 0; i < nm && !b->bad; i++)
+		metric_entry(b, &kind, &len, &first);
 }
 
 int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n)
 {
-	size_t nm = ib_count(b, 3);
+	size_t nm = ib_count(b, 3), len;
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
 	for (size_t k = 0; k < nm; k++) {
-		unsigned kind = ib_u8(b);
-		char *name = ib_str(b);
-		uint64_t first = ib_uvar(b);
-		if (!name || kind > METRIC_MEMORY || b->bad)
+		unsigned kind;
+		uint64_t first;
+		const char *view = metric_entry(b, &kind, &len, &first);
+		if (!view || kind > METRIC_MEMORY || b->bad)
 			b->bad = true;
-		map[k] = b->bad ? -1 : steps_metric_intern_at(m, (enum metric_kind)kind, name, first);
+		char *name = b->bad ? NULL : xstrndup(view, len);
+		map[k] = name ? steps_metric_intern_at(m, (enum metric_kind)kind, name, first) : -1;
 		free(name);
 	}
 	*n = nm;
