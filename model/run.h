@@ -55,6 +55,7 @@ struct source {
 	long long consumed;  /* line-oriented sources: bytes loaded (where following resumes) */
 	long lines;          /* lines consumed up to `consumed` */
 	char *refused;       /* owned, NULL: why it was not opened with the others (identity.h) */
+	bool left_out;       /* of a rank --ranks does not name: its records are not in the run */
 	struct source_stamp stamp; /* good while bytes and consumed are the stamp's */
 	uint64_t path_hash;  /* run_path_hash(path), taken while the path is at hand */
 };

@@ -48,10 +48,12 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_path, s->path);
 		table_set_text(t, r, c_fmt, s->format);
 		table_set_num_opt(t, r, c_rank, s->rank, s->rank >= 0);
-		table_set_num(t, r, c_rec, (double)s->records);
-		table_set_num(t, r, c_skip, (double)s->skipped);
+		table_set_num_opt(t, r, c_rec, (double)s->records, !s->left_out);
+		table_set_num_opt(t, r, c_skip, (double)s->skipped, !s->left_out);
 		char msg[160];
-		if (s->err)
+		if (s->left_out)
+			snprintf(msg, sizeof(msg), "left out: not a rank --ranks names");
+		else if (s->err)
 			snprintf(msg, sizeof(msg), "unreadable");
 		else if (s->partial)
 			snprintf(msg, sizeof(msg), "partial (truncated tail or still being written)");

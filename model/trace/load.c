@@ -42,6 +42,8 @@ struct file_ctx {
 	size_t ndiag;
 	size_t skipped;
 	char *host_name;   /* top-level host_name (distributedInfo's hostname comes first) */
+	const char *only;  /* --ranks: a rank its distributedInfo gives outside it ends the read */
+	long long progressed; /* input bytes reported as progress */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -588,7 +590,16 @@ struct load_job {
 static void on_progress(void *ud, long long bytes)
 {
 	struct file_ctx *fc = ud;
+	fc->progressed += bytes;
 	load_progress(fc->ctx, bytes, 0);
+}
+
+/* A trace whose distributedInfo names a rank --ranks leaves out is read no further
+ * (Kineto writes distributedInfo before traceEvents). */
+static bool on_enough(void *ud)
+{
+	struct file_ctx *fc = ud;
+	return fc->only && fc->r->rank_from_meta && !ranklist_has(fc->only, fc->r->rank);
 }
 
 static bool on_cancelled(void *ud)
@@ -598,25 +609,31 @@ static bool on_cancelled(void *ud)
 }
 
 /* Decode one trace file into a new rank (not finished: trace_finish_rank), its
- * diagnostics into diags; *res says what was read. NULL when the file gave nothing. */
+ * diagnostics into diags; *res says what was read. NULL when the file gave nothing.
+ * With only (--ranks), a file whose distributedInfo gives a rank the list does not name
+ * is read no further: a rank without events, `peeked` (its progress counted whole). */
 static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *diags, const char *path,
-				     struct tscan_result *res, size_t *skipped)
+				     const char *only, struct tscan_result *res, size_t *skipped)
 {
 	struct trace_rank *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
 	r->rank = -1;
 	r->world_size = -1;
-	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx };
+	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx, .only = only };
 	json_doc_init(&fc.doc);
 	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", "host_name", NULL };
 	const struct tscan_cb cb = {
 		.event = on_event, .meta = on_meta, .meta_keys = meta_keys, .error = on_error,
-		.progress = on_progress, .cancelled = on_cancelled,
+		.progress = on_progress, .cancelled = on_cancelled, .enough = on_enough,
 	};
 	tscan_file(path, &cb, &fc, res);
+	r->peeked = res->ended;
+	struct stat st;
+	if (r->peeked && stat(path, &st) == 0 && st.st_size > fc.progressed)
+		load_progress(ctx, st.st_size - fc.progressed, 0);
 	if (res->err)
 		diag_add(diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res->err));
-	else if (!res->found_events && !res->errors)
+	else if (!res->found_events && !res->errors && !res->ended)
 		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
 	if (fc.ndiag > MAX_EVENT_DIAGS)
 		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "%zu more skipped events not listed",
@@ -643,7 +660,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	free(fc.rawlen);
 	free(fc.slots);
 	json_doc_free(&fc.doc);
-	if (res->err || (!res->found_events && r->nk == 0)) {
+	if (res->err || (!res->found_events && r->nk == 0 && !r->peeked)) {
 		trace_rank_free(r);
 		r = NULL;
 	}
@@ -659,7 +676,7 @@ static void load_one(void *ud, size_t i)
 	size_t src = run_add_source(job->run, path, "kineto", -1, size);
 	struct tscan_result res;
 	size_t skipped;
-	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, &res, &skipped);
+	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, job->files->only, &res, &skipped);
 	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
 	if (r) {
 		r->src = src;
@@ -674,7 +691,34 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	struct load_ctx ctx = { .run = run, .opts = run->opts };
 	struct tscan_result res;
 	size_t skipped;
-	return parse_file(&ctx, diags, path, &res, &skipped);
+	return parse_file(&ctx, diags, path, NULL, &res, &skipped);
+}
+
+/* Peeked ranks among ts->r[n0..] that were given a rank the list names (their
+ * distributedInfo.rank was another trace's) are parsed whole; one that now gives
+ * nothing is dropped, as the first parse would have. */
+static void parse_peeked(struct load_ctx *ctx, struct trace_set *ts, size_t n0, const char *only)
+{
+	size_t k = n0;
+	for (size_t i = n0; i < ts->n; i++) {
+		struct trace_rank *p = ts->r[i], *r = p;
+		if (p->peeked && ranklist_has(only, p->rank)) {
+			struct tscan_result res;
+			size_t skipped;
+			r = parse_file(ctx, &ctx->run->diags, p->path, NULL, &res, &skipped);
+			run_source_done(ctx->run, p->src, res.events - skipped, skipped, res.err, res.truncated);
+			if (r) {
+				r->rank = p->rank;
+				r->src = p->src;
+				r->file_size = p->file_size;
+				r->file_mtime_ns = p->file_mtime_ns;
+			}
+			trace_rank_free(p);
+		}
+		if (r)
+			ts->r[k++] = r;
+	}
+	ts->n = k;
 }
 
 /* The ranks a load added (ts->r[n0..], parsed or restored from the index, their ranks
@@ -693,6 +737,9 @@ static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, stru
 				snprintf(names + used, sizeof(files->dropped_names) - used, "%srank %d %.100s",
 					 used ? ", " : "", r->rank, r->path);
 			files->left_out++;
+			pthread_mutex_lock(&run->lock);
+			run->src[r->src].left_out = true;
+			pthread_mutex_unlock(&run->lock);
 			trace_rank_free(r);
 			continue;
 		}
@@ -735,6 +782,8 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	free(out);
 	if (!ts)
 		return -1;
+	if (files->only)
+		parse_peeked(ctx, ts, n0, files->only);
 	size_t added = keep_listed(run, ts, n0, files, true);
 	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;

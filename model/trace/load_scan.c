@@ -588,6 +588,10 @@ static int scan_object(struct scan *s)
 		s->pos++;
 		if (scan_member_value(s, key) < 0)
 			return -1;
+		if (s->cb->enough && s->cb->enough(s->ud)) {
+			s->res->ended = true;
+			return 0;
+		}
 	}
 }
 

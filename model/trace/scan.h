@@ -29,6 +29,9 @@ struct tscan_cb {
 	void (*progress)(void *ud, long long bytes);
 	/* Optional: true to stop the scan (checked at every buffer refill). */
 	bool (*cancelled)(void *ud);
+	/* Optional: true once the caller needs nothing more of this document (checked after
+	 * each top-level member): the scan ends there, not as an error (res->ended). */
+	bool (*enough)(void *ud);
 };
 
 struct tscan_result {
@@ -38,6 +41,7 @@ struct tscan_result {
 	bool truncated;        /* input ended early (truncated file or gzip stream) */
 	bool found_events;     /* a traceEvents array (or a bare array) was seen */
 	bool cancelled;        /* stopped by the cancelled callback */
+	bool ended;            /* ended early by the enough callback (not truncated) */
 	int err;               /* errno when the file could not be read, else 0 */
 };
 

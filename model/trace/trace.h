@@ -135,6 +135,9 @@ struct trace_rank {
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;
+	/* Read only as far as a distributedInfo.rank --ranks does not name (no events):
+	 * left out, or parsed whole if the rank it is given differs (load.c). */
+	bool peeked;
 	long long file_size, file_mtime_ns;   /* the file as indexed */
 };
 

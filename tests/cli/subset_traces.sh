@@ -52,10 +52,34 @@ tap_check "loose traces: the coverage names the ranks left out" \
 tap_check "loose traces: nothing called missing but ranks the list names" '! grep -q "missing" p.txt'
 "$T" --export sources --ranks 0-1 loose >src.csv 2>/dev/null
 tap_check "loose traces: one note names those left out" \
-	'[ "$(grep -c "left out" src.csv)" = 1 ] &&
+	'[ "$(grep -c "traces* left out" src.csv)" = 1 ] &&
 	 grep -q "2 traces left out: not of a rank --ranks 0-1 names (rank 2 loose/rank2.json, rank 3 loose/rank3.json)" src.csv'
+tap_eq "loose traces: each left out says so, its records not counted (n/a)" \
+	"file,loose/rank2.json,kineto,2,,,,,left out: not a rank --ranks names
+file,loose/rank3.json,kineto,3,,,,,left out: not a rank --ranks names" "$(grep 'loose/rank[23].json,kineto' src.csv)"
 "$T" --export kernels --ranks 0-1 loose >k.csv 2>/dev/null
 tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k.csv)"
+
+# a loose trace whose distributedInfo names a rank left out is read no further: its
+# broken events raise no note; worker<N> dirs (named by the profiler, not by rank) alike;
+# a trace given a listed rank after all (its distributedInfo.rank is another trace's) is
+# read whole
+mkdir peek peek/worker0 peek/worker1 conflict
+cp loose/rank0.json peek/worker0/a.pt.trace.json
+sed 's/"traceEvents": \[/"traceEvents": [ 7,/' loose/rank1.json >peek/worker1/a.pt.trace.json
+sed 's/"traceEvents": \[/"traceEvents": [ 7,/' loose/rank2.json >peek/b.pt.trace.json
+"$T" --export sources --ranks 1-2 peek >all.csv 2>/dev/null
+"$T" --export sources --ranks 0 peek >src.csv 2>/dev/null
+tap_check "a trace of a rank left out (loose, in a worker dir) is not read past its distributedInfo" \
+	'[ "$(grep -c "^warning,peek/.*unexpected .7. in traceEvents" all.csv)" = 2 ] && ! grep -q "^warning" src.csv &&
+	 grep -q "2 traces left out: not of a rank --ranks 0 names (rank 2 peek/b.pt.trace.json, rank 1 peek/worker1/a" src.csv'
+for r in 0 1; do
+	sed "s/\"rank\": $r,/\"rank\": 5,/" loose/rank$r.json >conflict/t$r.json
+done
+"$T" --export kernels conflict 2>/dev/null | grep "^0," >whole.csv
+"$T" --export kernels --ranks 0 conflict 2>/dev/null | grep "^0," >sub.csv
+tap_check "a trace given rank 0 from file order (its distributedInfo.rank 5 taken) is read whole under --ranks 0" \
+	'[ -s whole.csv ] && cmp -s whole.csv sub.csv'
 
 # traces without ProfilerSteps (no step model): the same coverage line
 mkdir nostep

@@ -251,6 +251,35 @@ static void test_gzip_and_mem_scan(void)
 	free(js);
 }
 
+/* The enough callback: true once distributedInfo is seen. */
+static void count_meta(void *ud, const char *key, const char *js, size_t len, uint64_t off)
+{
+	(void)key, (void)js, (void)len, (void)off;
+	++*(int *)ud;
+}
+
+static bool seen_meta(void *ud)
+{
+	return *(int *)ud > 0;
+}
+
+static void test_scan_enough(void)
+{
+	const char *js = "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 3}, \"traceEvents\": ["
+			 "{\"ph\": \"X\", \"name\": \"k\", \"ts\": 1, \"dur\": 2}, 7], \"x\": ";
+	static const char *const keys[] = { "distributedInfo", NULL };
+	const struct tscan_cb cb = { .meta = count_meta, .meta_keys = keys, .enough = seen_meta };
+	struct tscan_result res;
+	int seen = 0;
+	ok(tscan_mem(js, strlen(js), &cb, &seen, &res) == 0 && res.ended && seen == 1 && res.events == 0 &&
+	   !res.found_events && !res.truncated && !res.errors,
+	   "enough ends the scan after the member that satisfied it: no events, no error, not truncated");
+	const struct tscan_cb all = { .meta = count_meta, .meta_keys = keys };
+	seen = 0;
+	ok(tscan_mem(js, strlen(js), &all, &seen, &res) < 0 && !res.ended && res.events == 1 && res.errors == 2,
+	   "without it the same document is read to its (cut) end");
+}
+
 static void test_variants(void)
 {
 	/* legacy 2021 schema: string pid/tid, "Kernel"/"Runtime" categories, tid "stream 7" */
@@ -468,6 +497,7 @@ int main(void)
 	test_invalid_json_mid_file();
 	test_truncated_gzip();
 	test_gzip_and_mem_scan();
+	test_scan_enough();
 	test_gzip_thread();
 	test_raw_refills();
 	test_variants();
