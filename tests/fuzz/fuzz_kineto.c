@@ -2,8 +2,10 @@
 /* fuzz_kineto.c: the Kineto / PyTorch profiler trace scanner and loader, plain or gzip.
  * Byte 0 chooses: even = the rest is a plain *.pt.trace.json, odd = the rest is gzip-
  * compressed here and written as *.pt.trace.json.gz (so the inflate pipeline, its
- * thread and a stream ending anywhere are exercised); the other bits of byte 0 cut the
- * compressed stream short (truncated .gz) when set. */
+ * thread and a stream ending anywhere are exercised); bits 1-2 of byte 0 both set cut
+ * the compressed stream short (truncated .gz); bit 3 loads with --ranks 1-3, so a
+ * trace whose distributedInfo names another rank is read only that far (rank 0 of the
+ * seeds) and one given a listed rank is read whole. */
 #include <zlib.h>
 #include "tests/fuzz/fuzz.h"
 
@@ -39,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		write_gz(data + 1, size - 1, truncate);
 	else
 		fuzz_write("t/rank0.pt.trace.json", data + 1, size - 1);
-	fuzz_load(gz ? "t/rank0.pt.trace.json.gz" : "t/rank0.pt.trace.json", NULL);
+	static const struct opts subset = { .jobs = 1, .ranks = "1-3" };
+	fuzz_load(gz ? "t/rank0.pt.trace.json.gz" : "t/rank0.pt.trace.json", data[0] & 8 ? &subset : NULL);
 	return 0;
 }
