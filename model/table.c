@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "model/groups.h"
+#include "model/numfmt.h"
 #include "model/outfile.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -474,19 +475,7 @@ void table_sort(struct table *t, int col, bool desc)
 
 void table_format_full(double v, char *buf, size_t n)
 {
-	if (isnan(v)) {
-		snprintf(buf, n, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		snprintf(buf, n, v > 0 ? "inf" : "-inf");
-		return;
-	}
-	for (int p = 15; p <= 17; p++) {
-		snprintf(buf, n, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
+	numfmt_full(v, buf, n);
 }
 
 /* An integer or number cell in full: the exact integer, %.0f while that is short and
@@ -568,12 +557,13 @@ static int write_text_cell(FILE *f, const char *s, unsigned flags)
 int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 {
 	int r = 0;
-	for (size_t c = 0; c < t->ncol; c++) {
+	for (size_t c = 0; c < t->ncol && !(flags & TABLE_CSV_NO_HEADER); c++) {
 		if (c)
 			fputc(',', f);
 		r |= write_text_cell(f, t->col[c].name, flags);
 	}
-	fputc('\n', f);
+	if (!(flags & TABLE_CSV_NO_HEADER))
+		fputc('\n', f);
 	char buf[64];
 	for (size_t i = 0; i < t->nview; i++) {
 		size_t row = t->view[i];

@@ -163,7 +163,9 @@ void table_display(const struct table *t, size_t row, int col, char *buf, size_t
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
 
-enum { TABLE_CSV_RAW = 1 }; /* do not neutralise spreadsheet formulas */
+/* TABLE_CSV_RAW: do not neutralise spreadsheet formulas; TABLE_CSV_NO_HEADER: rows only
+ * (a part of a view written after the first, src/export.c). */
+enum { TABLE_CSV_RAW = 1, TABLE_CSV_NO_HEADER = 2 };
 /* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
  * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
 int table_write_csv(const struct table *t, FILE *f, unsigned flags);

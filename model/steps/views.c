@@ -9,6 +9,7 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/groups.h"
+#include "model/numfmt.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/stats.h"
@@ -129,21 +130,6 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-/* A float32-stored scalar as its shortest decimal (2.1, not 2.0999999046325684). */
-static double float_shortest(double v)
-{
-	float f = (float)v;
-	if ((double)f != v || !isfinite(v))
-		return v;
-	char buf[32];
-	for (int p = 6; p < 9; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, v);
-		if ((float)strtod(buf, NULL) == f)
-			return strtod(buf, NULL);
-	}
-	return v;
-}
-
 /* steps: every record of every rank, one column per metric. */
 static struct table *build_steps(struct run *run, char *err, size_t errn)
 {
@@ -190,7 +176,7 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 					any = true;
 				}
 				table_set_num(t, row, col[k], kind == METRIC_PHASE ? v * 1e3
-							  : kind == METRIC_MEMORY ? v / 1048576.0 : float_shortest(v));
+							  : kind == METRIC_MEMORY ? v / 1048576.0 : numfmt_float_shortest(v));
 			}
 			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
 		}

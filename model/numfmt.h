@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* numfmt.h: the full (CSV) form of a double: the first of "%.15g", "%.16g", "%.17g"
+ * that reads back as the same double, and the shortest decimal of a float32-stored
+ * value; byte for byte what printf and strtod make, made with integer arithmetic where
+ * it can (a million-row steps export prints 16 million numbers). */
+#ifndef TSCOPE_NUMFMT_H
+#define TSCOPE_NUMFMT_H
+
+#include <stddef.h>
+
+/* Write v's full form to buf (n bytes, at least 32): "nan", "inf", "-inf", else the
+ * shortest of %.15g/%.16g/%.17g that strtod reads back as v. */
+void numfmt_full(double v, char *buf, size_t n);
+
+/* The same through snprintf and strtod only (the reference the fast path is tested
+ * against). */
+void numfmt_full_libc(double v, char *buf, size_t n);
+
+/* A float32-stored value v as the double of its shortest decimal that reads back as
+ * the same float ("%.6g".."%.8g"; 2.1, not 2.0999999046325684); v itself when it is not
+ * a float or none does. */
+double numfmt_float_shortest(double v);
+/* The same through snprintf and strtod only. */
+double numfmt_float_shortest_libc(double v);
+
+#endif
