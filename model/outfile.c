@@ -24,6 +24,18 @@ static void hold_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
+bool outfile_interrupted(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU };
+	sigset_t pending;
+	if (sigpending(&pending) != 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
+		if (sigismember(&pending, sigs[i]) == 1)
+			return true;
+	return false;
+}
+
 /* The descriptor named by /dev/stdout, /dev/stderr or /dev/fd/N, else -1: those are
  * written through a duplicate, exactly where the shell pointed them (a regular file
  * opened with > or >>, a pipe, a tty). */

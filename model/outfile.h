@@ -34,6 +34,10 @@ int outfile_open(struct outfile *o, const char *path, bool overwrite);
 /* Flush and close; commit (rename) when ok and every write succeeded, else remove the
  * temp file. Returns 0, or -1 with errno of the first failure. */
 int outfile_close(struct outfile *o, bool ok);
+/* A termination signal (INT, TERM, HUP, QUIT, ALRM, USR1/2, XCPU) is pending, held
+ * while a temp file exists: a long writer stops and closes without committing, and
+ * the signal then takes effect. */
+bool outfile_interrupted(void);
 /* Message for a failed outfile_open/close on path (strerror, or "dangling symbolic
  * link, not replaced"). */
 const char *outfile_strerror(const char *path, int err);

@@ -51,6 +51,12 @@ struct view_def {
 	 * false when nothing. NULL: a row with a COL_ROLE_RANK cell opens that rank's
 	 * steps (EV_STEPS). The caller frees out with evidence_free(). */
 	bool (*row_evidence)(struct run *run, const struct table *t, size_t row, struct evidence *out);
+	/* Optional, for a view too big to hold whole (steps: a row per record): the same
+	 * table in parts, each with every column, their rows in the whole table's order.
+	 * *cursor starts at 0 and is advanced; NULL after the last part (err ""), or NULL
+	 * with a reason in err as build gives. `--export` without --sort writes the view
+	 * part by part (src/export.c). */
+	struct table *(*build_next)(struct run *run, size_t *cursor, char *err, size_t errn);
 };
 
 /* A model command, typed as ":name args" in the explorer (ui/cmd.c lists them in

@@ -164,10 +164,10 @@ static bool finding_row_evidence(struct run *run, const struct table *t, size_t 
 
 static const struct view_def core_views[] = {
 	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings,
-	  finding_row_evidence },
-	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL },
+	  finding_row_evidence, NULL },
+	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL, NULL },
 	{ "heatmap_cells", "the default heatmap's cells (worst and mean per cell), as the heatmap pane's e writes them",
-	  build_heatmap_cells, NULL },
+	  build_heatmap_cells, NULL, NULL },
 };
 
 /* The tabs of every run (the heatmap draws the first grid with data). The Heatmap tab

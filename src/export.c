@@ -65,19 +65,61 @@ static int not_available(const char *view, const char *what, const char *err)
 	return 1;
 }
 
-/* The one writer of an exported table: stdout (output NULL or "-"), else the file via
+/* A view's rows on their way out: the whole table, or (parts) the view's later parts
+ * after it (vd->build_next from cursor), each filtered as the first was. */
+struct rows_out {
+	struct table *t;
+	struct run *run;
+	const struct view_def *parts;
+	size_t cursor;
+	const char *filter;
+	size_t rows;           /* rows written */
+};
+
+/* Write the rows to f: the table with its header, then each later part's rows, each
+ * part freed once written (memory is one part's, whatever the run's size). A pending
+ * termination signal (held while a temp file exists) stops it. Returns 0 or -1. */
+static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
+{
+	int r = table_write_csv(w->t, f, flags);
+	w->rows = w->t->nview;
+	char err[256];
+	while (r == 0 && w->parts) {
+		struct table *t = file && outfile_interrupted() ? NULL
+								 : w->parts->build_next(w->run, &w->cursor, err, sizeof(err));
+		if (!t)
+			break;
+		if (w->filter)
+			table_filter(t, w->filter, err, sizeof(err)); /* accepted by the first part */
+		r = table_write_csv(t, f, flags | TABLE_CSV_NO_HEADER);
+		w->rows += t->nview;
+		table_free(t);
+	}
+	if (r == 0 && file && outfile_interrupted()) {
+		errno = EINTR;
+		r = -1;
+	}
+	return r;
+}
+
+/* The one writer of an exported view: stdout (output NULL or "-"), else the file via
  * model/outfile (temp file + rename), refusing to replace it without force. Returns
  * the exit status. */
-static int write_table(const struct table *t, const char *output, bool force, unsigned flags)
+static int write_view(struct rows_out *w, const char *output, bool force, unsigned flags)
 {
 	if (!output || strcmp(output, "-") == 0) {
-		if (table_write_csv(t, stdout, flags) < 0 || fflush(stdout) != 0) {
+		if (write_rows(w, stdout, false, flags) < 0 || fflush(stdout) != 0)
 			return print_write_failed(stdout, "CSV", errno);
-		}
 		return 0;
 	}
-	if (table_export_file(t, output, force, flags) == 0)
-		return 0;
+	struct outfile o;
+	if (outfile_open(&o, output, force) == 0) {
+		int r = write_rows(w, o.f, true, flags), e = errno;
+		if (outfile_close(&o, r == 0) == 0 && r == 0)
+			return 0;
+		if (r != 0)
+			errno = e ? e : EIO;
+	}
 	char *safe = text_sanitize_dup(output, 0);
 	if (errno == EEXIST)
 		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
@@ -87,8 +129,10 @@ static int write_table(const struct table *t, const char *output, bool force, un
 	return 1;
 }
 
-/* Filter, sort and write t (consumed). */
-static int export_table(struct table *t, const struct export_args *x, unsigned flags)
+/* Filter, sort and write t (consumed), then the view's later parts when it has them
+ * (parts: never with --sort, which needs every row). */
+static int export_table(struct table *t, struct run *run, const struct view_def *parts, size_t cursor,
+			const struct export_args *x, unsigned flags)
 {
 	char err[256] = "";
 	int rc = 0;
@@ -104,8 +148,9 @@ static int export_table(struct table *t, const struct export_args *x, unsigned f
 		list_columns(t);
 		rc = 2;
 	}
+	struct rows_out w = { .t = t, .run = run, .parts = parts, .cursor = cursor, .filter = x->filter };
 	if (rc == 0)
-		rc = write_table(t, x->output, x->force, flags);
+		rc = write_view(&w, x->output, x->force, flags);
 	table_free(t);
 	return rc;
 }
@@ -126,10 +171,12 @@ int export_view(struct run *run, const struct export_args *x)
 	if (!vd)
 		return unknown_view(x->view);
 	char err[256] = "";
-	struct table *t = vd->build(run, err, sizeof(err));
+	size_t cursor = 0;
+	const struct view_def *parts = vd->build_next && !x->sort ? vd : NULL;
+	struct table *t = parts ? vd->build_next(run, &cursor, err, sizeof(err)) : vd->build(run, err, sizeof(err));
 	if (!t)
 		return not_available(x->view, "run", err);
-	return export_table(t, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
+	return export_table(t, run, parts, cursor, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 
 int export_compare_view(struct compare *c, const struct export_args *x)
@@ -148,7 +195,7 @@ int export_compare_view(struct compare *c, const struct export_args *x)
 	struct table *t = cv->build(c, err, sizeof(err));
 	if (!t)
 		return not_available(x->view, "pair of runs", err);
-	return export_table(t, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
+	return export_table(t, NULL, NULL, 0, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 
 /* DIR exists as a directory, or is created (one level). */
@@ -164,11 +211,12 @@ static int ensure_dir(const char *dir)
 	return mkdir(dir, 0755);
 }
 
-/* Every view with rows for this run, built once, with its name. */
+/* Every view with rows for this run, built once (a view built in parts: its first
+ * part, the rest as it is written). */
 struct built {
-	struct table **t;
+	struct rows_out *v;
 	const char **name;
-	size_t n, tcap, ncap;
+	size_t n, vcap, ncap;
 };
 
 static void build_all(struct run *run, struct built *b)
@@ -176,18 +224,22 @@ static void build_all(struct run *run, struct built *b)
 	memset(b, 0, sizeof(*b));
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++) {
+			const struct view_def *vd = &registry[s]->views[v];
 			char err[256];
-			struct table *t = registry[s]->views[v].build(run, err, sizeof(err));
+			size_t cursor = 0;
+			struct table *t = vd->build_next ? vd->build_next(run, &cursor, err, sizeof(err))
+							 : vd->build(run, err, sizeof(err));
 			if (!t)
 				continue;
-			if (t->nrow == 0) {
+			if (t->nrow == 0) { /* a first part without rows: the view has none */
 				table_free(t);
 				continue;
 			}
-			xgrow((void **)&b->t, &b->tcap, b->n + 1, sizeof(*b->t));
+			xgrow((void **)&b->v, &b->vcap, b->n + 1, sizeof(*b->v));
 			xgrow((void **)&b->name, &b->ncap, b->n + 1, sizeof(*b->name));
-			b->name[b->n] = registry[s]->views[v].name;
-			b->t[b->n++] = t;
+			b->name[b->n] = vd->name;
+			b->v[b->n++] = (struct rows_out){ .t = t, .run = run, .parts = vd->build_next ? vd : NULL,
+							  .cursor = cursor };
 		}
 }
 
@@ -227,9 +279,9 @@ static int export_all(struct run *run, const struct export_args *x)
 	}
 	for (size_t i = 0; i < b.n && rc == 0; i++) {
 		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
-		rc = write_table(b.t[i], path, x->force, flags);
+		rc = write_view(&b.v[i], path, x->force, flags);
 		if (rc == 0)
-			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.t[i]->nrow);
+			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.v[i].rows);
 		free(path);
 	}
 	if (b.n == 0) {
@@ -237,8 +289,8 @@ static int export_all(struct run *run, const struct export_args *x)
 		rc = 1;
 	}
 	for (size_t i = 0; i < b.n; i++)
-		table_free(b.t[i]);
-	free(b.t);
+		table_free(b.v[i].t);
+	free(b.v);
 	free(b.name);
 	free(safe);
 	return rc;

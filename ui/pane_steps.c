@@ -425,14 +425,7 @@ static struct table *sp_table(void *priv, struct app *app)
 	struct spane *p = priv;
 	table_free(p->export);
 	p->export = NULL;
-	const struct view_def *vd = registry_view(registry_tab_view(TAB_STEPS));
-	char err[128], expr[32];
-	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
-	snprintf(expr, sizeof(expr), "rank=%d", steps_rank_id(p->m, p->ri));
-	if (p->export && table_filter(p->export, expr, err, sizeof(err)) < 0) {
-		table_free(p->export);
-		p->export = NULL;
-	}
+	p->export = steps_view_rank(app->run, p->ri);
 	return p->export;
 }
 

@@ -303,10 +303,10 @@ static bool function_row_evidence(struct run *run, const struct table *t, size_t
 
 const struct view_def dasf_views[DASF_NVIEWS] = {
 	{ "function_bottleneck", "DASF: time per function and worker (DASF's columns)", build_function_bottleneck,
-	  function_row_evidence },
-	{ "task_bottleneck", "DASF: time per task key and worker (DASF's columns)", build_task_bottleneck, NULL },
-	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance, NULL },
-	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph, NULL },
-	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path, NULL },
-	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks, NULL },
+	  function_row_evidence, NULL },
+	{ "task_bottleneck", "DASF: time per task key and worker (DASF's columns)", build_task_bottleneck, NULL, NULL },
+	{ "task_balance", "DASF: tasks in memory per worker per second (DASF's columns)", build_task_balance, NULL, NULL },
+	{ "task_graph", "DASF: annotated task graph, input data size and throughput per task", build_task_graph, NULL, NULL },
+	{ "critical_path", "DASF: longest dependency chain by duration, first to last", build_critical_path, NULL, NULL },
+	{ "tasks", "DASF: every task (Compute event) in database order", build_tasks, NULL, NULL },
 };

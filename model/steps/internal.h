@@ -248,7 +248,6 @@ struct analysis_cache {
 };
 void analysis_index_rows_free(struct analysis_cache *c);
 
-
 struct phase_sets {
 	int *compute;             /* phase ids in COMPUTE_PHASES */
 	size_t ncompute;
@@ -893,7 +892,9 @@ static inline size_t store_slot_index(uint64_t slot)
 }
 /* The k-th distinct step of a rank, in step order. */
 long store_rank_distinct_step(const struct rank_steps *r, size_t k);
-/* steps_value() of a loaded rank. */
+/* steps_value(), steps_step(), steps_timestamp() of a loaded rank (or a body copy). */
 bool store_rank_value(const struct rank_steps *r, int metric, size_t pos, double *out);
+long store_rank_step(const struct rank_steps *r, size_t pos);
+bool store_rank_timestamp(const struct rank_steps *r, size_t pos, double *out);
 
 #endif

@@ -36,6 +36,7 @@
 #include "model/base.h"
 
 struct run;
+struct table;
 struct steps_model;
 struct rank_steps;
 
@@ -257,6 +258,11 @@ enum steps_series { SERIES_STEP_TIME, SERIES_LOSS, SERIES_GRAD_NORM, SERIES_MEMO
 extern const char *const steps_series_name[STEPS_NSERIES];
 /* Metric id of series k in m; -1 for SERIES_STEP_TIME (derived) or when m lacks it. */
 int steps_series_metric(const struct steps_model *m, enum steps_series k);
+
+/* The `steps` view's table (every column) holding rank index ri's records only: what
+ * the Steps pane exports, built without the other ranks. NULL when there is no such
+ * rank. The caller frees it. */
+struct table *steps_view_rank(struct run *run, size_t ri);
 
 /* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
 extern const struct grid_provider grid_steps;

@@ -84,16 +84,24 @@ size_t steps_nrecords(const struct steps_model *m, size_t ri)
 long steps_step(const struct steps_model *m, size_t ri, size_t pos)
 {
 	const struct rank_steps *r = m->rank[ri];
-	if (r->contiguous)
-		return r->step0 + (long)pos;
-	rank_need_body(r);
-	return (long)r->step[pos];
+	if (!r->contiguous)
+		rank_need_body(r);
+	return store_rank_step(r, pos);
+}
+
+long store_rank_step(const struct rank_steps *r, size_t pos)
+{
+	return r->contiguous ? r->step0 + (long)pos : (long)r->step[pos];
 }
 
 bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out)
 {
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
+	rank_need_body(m->rank[ri]);
+	return store_rank_timestamp(m->rank[ri], pos, out);
+}
+
+bool store_rank_timestamp(const struct rank_steps *r, size_t pos, double *out)
+{
 	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
 		return false;
 	*out = r->ts0 + (double)r->ts[pos];

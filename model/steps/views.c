@@ -130,11 +130,22 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-/* steps: every record of every rank, one column per metric. */
-static struct table *build_steps(struct run *run, char *err, size_t errn)
+/* Rank index ri with its body: a private copy when it is kept in an index part and
+ * not resident (the steps view reads every record once: it leaves no body resident,
+ * so a streamed export holds one part's, and other threads are not disturbed), else
+ * the model's rank (read the usual way when a copy cannot be made: it diagnoses). */
+static const struct rank_steps *rank_body(const struct steps_model *m, size_t ri)
 {
-	if (!need_steps(run, err, errn))
-		return NULL;
+	struct rank_steps *r = m->rank[ri], *own = NULL;
+	if (steps_rank_body_copy(r, &own) && own)
+		return own;
+	rank_need_body(r);
+	return r;
+}
+
+/* steps: every record of ranks [lo, hi) (model order), one column per metric. */
+static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
+{
 	const struct steps_model *m = run->steps;
 	struct table *t = table_new("steps", "Steps");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
@@ -156,19 +167,20 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 		text_sanitize(raw, strlen(raw), name, sizeof(name), 0); /* names come from data */
 		col[k] = table_add_col(t, name, COL_NUM, 9, def->kind == METRIC_SCALAR ? 4 : 2);
 	}
-	for (size_t r = 0; r < steps_nranks(m); r++)
-		for (size_t i = 0; i < steps_nrecords(m, r); i++) {
-			size_t row = table_add_row(t, steps_rank_id(m, r));
-			table_set_num(t, row, c_rank, steps_rank_id(m, r));
-			table_set_int(t, row, c_step, steps_step(m, r, i));
+	for (size_t ri = lo; ri < hi; ri++) {
+		const struct rank_steps *r = rank_body(m, ri);
+		for (size_t i = 0; i < r->n; i++) {
+			size_t row = table_add_row(t, r->rank);
+			table_set_int(t, row, c_rank, r->rank);
+			table_set_int(t, row, c_step, store_rank_step(r, i));
 			double v;
 			struct stats_sum sum; /* step time = fsum of the phases (pytscope.md), in any order */
 			stats_sum_init(&sum);
 			bool any = false;
-			if (steps_timestamp(m, r, i, &v))
+			if (store_rank_timestamp(r, i, &v))
 				table_set_num(t, row, c_ts, v);
 			for (size_t k = 0; k < nm; k++) {
-				if (!steps_value(m, r, id[k], i, &v))
+				if (!store_rank_value(r, id[k], i, &v))
 					continue;
 				enum metric_kind kind = steps_metric(m, id[k])->kind;
 				if (kind == METRIC_PHASE) {
@@ -180,9 +192,42 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 			}
 			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
 		}
+		if (r != m->rank[ri])
+			steps_rank_body_copy_free((struct rank_steps *)r);
+	}
 	free(col);
 	free(id);
 	return t;
+}
+
+/* steps: every record of every rank. */
+static struct table *build_steps(struct run *run, char *err, size_t errn)
+{
+	return need_steps(run, err, errn) ? steps_rows(run, 0, steps_nranks(run->steps)) : NULL;
+}
+
+/* Rows of a part of the streamed steps view: whole ranks up to about this many. */
+#define STEPS_PART_ROWS 65536
+
+static struct table *build_steps_next(struct run *run, size_t *cursor, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return NULL;
+	const struct steps_model *m = run->steps;
+	size_t lo = *cursor, hi = lo, rows = 0, n = steps_nranks(m);
+	if (lo >= n) {
+		err[0] = '\0';
+		return NULL;
+	}
+	while (hi < n && (hi == lo || rows + steps_nrecords(m, hi) <= STEPS_PART_ROWS))
+		rows += steps_nrecords(m, hi++);
+	*cursor = hi;
+	return steps_rows(run, lo, hi);
+}
+
+struct table *steps_view_rank(struct run *run, size_t ri)
+{
+	return run->steps && ri < steps_nranks(run->steps) ? steps_rows(run, ri, ri + 1) : NULL;
 }
 
 /* heatmap: per rank and block of the heatmap's steps (steps_ncolumns: the aligned ones,
@@ -346,10 +391,11 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 
 const struct view_def steps_views[STEPS_NVIEWS] = {
 	{ "ranks", "per rank: compute, critical-path share, z, slowdown, time lost, onset, coverage, memory, straggler verdicts",
-	  build_ranks, NULL },
-	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL },
-	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL },
-	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL },
+	  build_ranks, NULL, NULL },
+	{ "steps", "per rank and step: every phase (ms), step time, scalars, memory (MB)", build_steps, NULL,
+	  build_steps_next },
+	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL, NULL },
+	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL, NULL },
 	{ "nodes", "per node (hostname, else --ranks-per-node, else gpu_count): ranks, worst rank, compute, slowdown, slow together",
-	  build_nodes, NULL },
+	  build_nodes, NULL, NULL },
 };

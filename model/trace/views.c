@@ -363,13 +363,13 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 }
 
 const struct view_def trace_views[TRACE_NVIEWS] = {
-	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels, NULL },
+	{ "kernels", "GPU kernels per rank: count, sum, mean, min, max, std (us)", build_kernels, NULL, NULL },
 	{ "step_kernels", "GPU kernels per rank and ProfilerStep (heatmap drill-down; all GPU events)",
-	  build_step_kernels, NULL },
+	  build_step_kernels, NULL, NULL },
 	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
-	  build_breakdown, NULL },
-	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle, NULL },
+	  build_breakdown, NULL, NULL },
+	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle, NULL, NULL },
 	{ "comm_overlap", "pytscope trace summary per rank: comm, exposed, overlapped, per collective",
-	  build_comm_overlap, NULL },
-	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal, NULL },
+	  build_comm_overlap, NULL, NULL },
+	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal, NULL, NULL },
 };

@@ -63,14 +63,14 @@ fail_each "DASF" --print dasf
 fail_each "DASF legacy" --print --dasf legacy.txt
 LINES=24 COLUMNS=80 TERM=dumb TSCOPE_SCRIPT=/dev/null fail_each "explorer (headless)" --tui --jobs 1 steps
 
-# --- ulimit -v: a run too big for the limit (--export steps holds the table) ----------
+# --- ulimit -v: a run too big for the limit (--export steps --sort holds the table) ---
 case $TSCOPE_BUILD in
 *asan*) tap_skip "ulimit -v: AddressSanitizer reserves terabytes of address space" ;;
 *)
 	"$B/gen_demo" big 16 2000 >/dev/null
-	(ulimit -v 20000; ulimit -c 0; exec "$TSCOPE_BIN" --export steps --jobs 1 big >/dev/null 2>err)
+	(ulimit -v 20000; ulimit -c 0; exec "$TSCOPE_BIN" --export steps --sort step --jobs 1 big >/dev/null 2>err)
 	rc=$?
-	tap_check "ulimit -v 20000, --export steps of 16 x 2000 steps: exit 1, no signal" '[ "$rc" -eq 1 ]'
+	tap_check "ulimit -v 20000, --export steps --sort step of 16 x 2000 steps: exit 1, no signal" '[ "$rc" -eq 1 ]'
 	tap_check "ulimit -v: says how much and what to do" \
 		'grep -q "out of memory: [0-9]* bytes" err && grep -q -- "--ranks LIST" err'
 	tap_check "ulimit -v: no core file" '[ -z "$(ls | grep "^core")" ]'

@@ -36,6 +36,8 @@ csv="$work/tscope-demo-ddp-steps.csv"
 tap_check "the CSV has a header and 400 rows of rank 11" \
 	'[ -f "$csv" ] && [ "$(wc -l <"$csv")" -eq 401 ] && [ "$(tail -n +2 "$csv" | cut -d, -f1 | sort -u)" = 11 ]'
 tap_check "the CSV header starts with rank,step" 'head -1 "$csv" | grep -q "^rank,step,"'
+"$TSCOPE_BIN" --export steps --filter rank=11 "$demo" >"$work/want.csv" 2>/dev/null
+tap_check "... the steps view's rows of rank 11 (the pane builds that rank's only)" 'cmp -s "$work/want.csv" "$csv"'
 T resize-window -t e2e -x 70 -y 20
 tap_check "below 80x24 the explorer says the terminal is too small" 'wait_for "terminal too small: 70x20"'
 T resize-window -t e2e -x 120 -y 40
