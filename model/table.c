@@ -101,6 +101,18 @@ size_t table_add_row(struct table *t, long ref)
 	return r;
 }
 
+void table_append_take(struct table *t, struct table *src)
+{
+	size_t n = src->ncol < t->ncol ? src->ncol : t->ncol;
+	for (size_t r = 0; r < src->nrow; r++) {
+		size_t row = table_add_row(t, src->ref[r]);
+		memcpy(&t->cell[row * t->ncol], &src->cell[r * src->ncol], n * sizeof(*t->cell));
+		for (size_t c = 0; c < n; c++)
+			src->cell[r * src->ncol + c].text = NULL; /* t's now */
+	}
+	table_free(src);
+}
+
 static struct table_cell *cell_at(struct table *t, size_t row, int col)
 {
 	return &t->cell[row * t->ncol + (size_t)col];

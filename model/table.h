@@ -45,11 +45,11 @@ struct table_col {
 			      * (static text, not owned; the legend shows it), or NULL */
 };
 
-struct table_cell {
+struct table_cell {     /* 32 bytes */
 	double num;          /* COL_INT / COL_NUM value */
 	long long exact;     /* the exact integer when is_int (step numbers above 2^53) */
-	bool is_int;         /* set by table_set_int: exact holds the value */
 	char *text;          /* COL_TEXT value (sanitized, owned) */
+	bool is_int;         /* set by table_set_int: exact holds the value */
 	bool present;        /* false: missing, shown as "-" and written as an empty CSV cell */
 };
 
@@ -108,6 +108,9 @@ int table_add_col(struct table *t, const char *name, enum col_type type, int wid
 /* Append a row with every cell missing; returns its index. It is visible until the
  * next table_sort/table_filter call re-derives the view. */
 size_t table_add_row(struct table *t, long ref);
+/* Append the rows of src (built with the same columns: a later part of the same view)
+ * to t, visible as table_add_row makes them, and free src. */
+void table_append_take(struct table *t, struct table *src);
 void table_set_num(struct table *t, size_t row, int col, double v);
 /* Sets the cell only when present; otherwise leaves it missing. */
 void table_set_num_opt(struct table *t, size_t row, int col, double v, bool present);

@@ -35,6 +35,7 @@ struct tpane {
 	int *need;            /* per column: widest value seen (col_need) */
 	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
+	bool capped;          /* a view built in parts, its first TP_PART_ROWS rows only */
 };
 
 /* Width a column needs: its widest value among the rows on screen (a number is never
@@ -157,17 +158,42 @@ static void layout_cols(struct tpane *p, int x0, int w)
 	p->col_x[p->ncol_shown] = x;
 }
 
+/* A view built in parts (a row per record: steps) opens with its first parts, up to
+ * this many rows (whole ranks; the table holds 32 bytes a cell): a huge run's view
+ * never fills the memory, and the status row says the rest is not shown. */
+#define TP_PART_ROWS 262144
+
+/* vd's first parts up to TP_PART_ROWS rows; *capped when a part was left out. */
+static struct table *build_parts(struct app *app, const struct view_def *vd, char *err, size_t errn,
+				 bool *capped)
+{
+	size_t cursor = 0;
+	struct table *t = vd->build_next(app->run, &cursor, err, errn), *u;
+	while (t && (u = vd->build_next(app->run, &cursor, err, errn))) {
+		if (t->nrow + u->nrow > TP_PART_ROWS) {
+			table_free(u);
+			*capped = true;
+			break;
+		}
+		table_append_take(t, u);
+	}
+	return t;
+}
+
 /* The view's table: a run view, or in compare mode a view of the pair. */
-static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn)
+static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn, bool *capped)
 {
 	const struct cmp_view *cv = app->cmp && arg ? compare_view(arg) : NULL;
 	const struct view_def *vd = arg && !cv ? registry_view(arg) : NULL;
+	*capped = false;
 	if (!vd && !cv) {
 		snprintf(why, whyn, "no view named '%s'", arg ? arg : "");
 		return NULL;
 	}
 	char err[256] = "";
-	struct table *t = cv ? cv->build(app->cmp, err, sizeof(err)) : vd->build(app->run, err, sizeof(err));
+	struct table *t = cv	       ? cv->build(app->cmp, err, sizeof(err))
+			  : vd->build_next ? build_parts(app, vd, err, sizeof(err), capped)
+					   : vd->build(app->run, err, sizeof(err));
 	if (!t)
 		snprintf(why, whyn, "%s: %s", arg, err[0] ? err : "no data in this run");
 	return t;
@@ -175,10 +201,12 @@ static struct table *build_view(struct app *app, const char *arg, char *why, siz
 
 static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	struct table *t = build_view(app, arg, why, whyn);
+	bool capped;
+	struct table *t = build_view(app, arg, why, whyn, &capped);
 	if (!t)
 		return NULL;
 	struct tpane *p = xcalloc(1, sizeof(*p));
+	p->capped = capped;
 	p->arg = arg ? xstrdup(arg) : NULL;
 	p->t = t;
 	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
@@ -471,9 +499,11 @@ static bool tp_rebuild(void *priv, struct app *app)
 {
 	struct tpane *p = priv;
 	char err[256] = "";
-	struct table *t = build_view(app, p->arg, err, sizeof(err));
+	bool capped;
+	struct table *t = build_view(app, p->arg, err, sizeof(err), &capped);
 	if (!t)
 		return false;
+	p->capped = capped;
 	long ref = sel_ref(p);
 	size_t line = p->lc.sel - p->lc.top;
 	if (p->t->filter)
@@ -574,6 +604,8 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
+	if (p->capped && k > 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, "  the first ranks' rows only (all: --export %s)", t->name);
 	if (k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, "  %s=%s", t->col[p->col].name, val);
 	if (t->sort_col >= 0 && k > 0 && (size_t)k < n)
