@@ -85,8 +85,9 @@ static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
 	w->rows = w->t->nview;
 	char err[256];
 	while (r == 0 && w->parts) {
-		struct table *t = file && outfile_interrupted() ? NULL
-								 : w->parts->build_next(w->run, &w->cursor, err, sizeof(err));
+		if (file && outfile_interrupted())
+			break;
+		struct table *t = w->parts->build_next(w->run, &w->cursor, err, sizeof(err));
 		if (!t)
 			break;
 		if (w->filter)

@@ -517,8 +517,10 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 }
 
 const struct view_def sweep_views[] = {
-	{ "sweep", "GenAI-Perf configs x p50/p90/p99 metrics, stimulus, score, rank, pass/fail", build_sweep, NULL, NULL },
-	{ "sizing", "GPU sizing fits (NAT latency/runtime, GenAI-Perf p95 latency vs concurrency), stored vs recomputed",
+	{ "sweep", "GenAI-Perf configs x p50/p90/p99 metrics, stimulus, score, rank, pass/fail",
+	  build_sweep, NULL, NULL },
+	{ "sizing",
+	  "GPU sizing fits (NAT latency/runtime, GenAI-Perf p95 latency vs concurrency), stored vs recomputed",
 	  build_sizing, NULL, NULL },
 	{ "sizing_points", "NAT per-concurrency p95s, alerts, rough GPU estimates", build_sizing_points, NULL, NULL },
 	{ "gpu_telemetry", "GenAI-Perf GPU telemetry per config and GPU", build_gpu, NULL, NULL },

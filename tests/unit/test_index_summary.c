@@ -355,7 +355,8 @@ static void test_build_rows(void)
 	ok(got->index_path && steps_bodies_read(got->steps) == 0 && steps_bodies_resident(got->steps) == 0,
 	   "index build: every rank's body went to its compute row; none read back (%zu read, %zu resident)",
 	   steps_bodies_read(got->steps), steps_bodies_resident(got->steps));
-	ok(same_view(want, got, "steps") && steps_bodies_read(got->steps) == 0 && steps_bodies_resident(got->steps) == 0,
+	ok(same_view(want, got, "steps") && steps_bodies_read(got->steps) == 0 &&
+	   steps_bodies_resident(got->steps) == 0,
 	   "... the steps view then reads each rank from the part written into a copy it drops (none kept): "
 	   "the plain load's");
 	ok(same_view(want, got, "ranks") && same_view(want, got, "budget") && same_heat(want, got),

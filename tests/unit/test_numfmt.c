@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* test_numfmt.c: model/numfmt.h's full form of a double equals the snprintf and strtod
- * reference byte for byte, and its shortest decimal of a float32 bit for bit: known answers (ties rounded half to even, a carry into the
- * next power of ten, the ends of the integer path's range), then millions of values of
- * the shapes exports hold (random bits over every exponent, decimals of up to 17
- * digits, milliseconds from nanoseconds, dyadic ties, neighbours of powers of ten;
- * `make check` runs 1.1 million; TSCOPE_TEST_SEED=N [TSCOPE_TEST_SCALE=K] runs K times as
- * many others). */
+ * reference byte for byte, and its shortest decimal of a float32 bit for bit: known
+ * answers (ties rounded half to even, a carry into the next power of ten, the ends of
+ * the integer path's range), then a million values of the shapes exports hold (random
+ * bits over every exponent, decimals of up to 17 digits, milliseconds from
+ * nanoseconds, dyadic ties, neighbours of powers of ten, floats); TSCOPE_TEST_SEED=N
+ * [TSCOPE_TEST_SCALE=K] runs K times as many others. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -155,11 +155,14 @@ int main(void)
 	 * at 15 digits (0.977539062500000|0 holds, the next digit is 0) */
 	full_is(ldexp(3, -17), "2.288818359375e-05");
 	full_is(ldexp(1001, -10), "0.9775390625");
-	ok(differ("random bits", 100000 * scale, random_bits) == 0, "100,000 random bit patterns: as snprintf and strtod");
+	ok(differ("random bits", 100000 * scale, random_bits) == 0,
+	   "100,000 random bit patterns: as snprintf and strtod");
 	ok(differ("exponents 2^-16..2^52", 400000 * scale, random_range) == 0,
 	   "400,000 values of the integer path's range: as snprintf and strtod");
-	ok(differ("decimals", 200000 * scale, random_decimal) == 0, "200,000 decimals of 1-17 digits: as snprintf and strtod");
-	ok(differ("ns to ms", 200000 * scale, ns_to_ms) == 0, "200,000 nanosecond counts in ms: as snprintf and strtod");
+	ok(differ("decimals", 200000 * scale, random_decimal) == 0,
+	   "200,000 decimals of 1-17 digits: as snprintf and strtod");
+	ok(differ("ns to ms", 200000 * scale, ns_to_ms) == 0,
+	   "200,000 nanosecond counts in ms: as snprintf and strtod");
 	ok(differ("dyadic", 200000 * scale, dyadic) == 0, "200,000 dyadic values (exact ties): as snprintf and strtod");
 	ok(differ("near powers of ten", 24 * 64, near_pow10) == 0,
 	   "the 32 neighbours each side of 1e-6 .. 1e17: as snprintf and strtod");
