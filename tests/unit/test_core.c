@@ -185,6 +185,35 @@ static void test_table(void)
 	is_str(buf, "0.30000000000000004", "shortest round-trip precision");
 }
 
+/* A view in parts joined (the explorer's steps view): the rows in order, texts moved,
+ * exact integers and missing cells kept; CSV without its header for a later part. */
+static void test_table_parts(void)
+{
+	struct table *part[2];
+	for (int k = 0; k < 2; k++) {
+		struct table *t = part[k] = table_new("steps", NULL);
+		int name = table_add_col(t, "name", COL_TEXT, 8, 0), step = table_add_col(t, "step", COL_INT, 5, 0);
+		for (int r = 0; r < 2; r++) {
+			size_t row = table_add_row(t, 10 * k + r);
+			char text[16];
+			snprintf(text, sizeof(text), "r%d", 10 * k + r);
+			table_set_text(t, row, name, text);
+			if (k == 0 || r == 0)
+				table_set_int(t, row, step, 9007199254740993LL + k);
+		}
+	}
+	table_append_take(part[0], part[1]);
+	struct table *t = part[0];
+	char csv[256] = "";
+	FILE *f = fmemopen(csv, sizeof(csv) - 1, "w");
+	table_write_csv(t, f, TABLE_CSV_NO_HEADER);
+	fclose(f);
+	is_str(csv, "r0,9007199254740993\nr1,9007199254740993\nr10,9007199254740994\nr11,\n",
+	       "parts joined: rows in order, texts, exact integers, a missing cell; no header");
+	ok(t->nrow == 4 && t->nview == 4 && t->ref[2] == 10 && t->ref[3] == 11, "... their refs, all visible");
+	table_free(t);
+}
+
 static void test_diag(void)
 {
 	struct diag_list l;
@@ -247,6 +276,7 @@ int main(void)
 	test_json();
 	test_json_int();
 	test_table();
+	test_table_parts();
 	test_diag();
 	test_asprintf();
 	test_source_paths();
