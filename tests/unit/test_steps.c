@@ -175,7 +175,7 @@ static void test_metric_order(void)
 	struct steps_model *m = steps_model_get(run);
 	enum { NS = 80 };
 	int s[NS];
-	char name[8];
+	char name[16];
 	struct rank_steps *late = steps_rank_new(m, 7, "x7"), *early = steps_rank_new(m, 2, "x2");
 	size_t pl = rank_append(late, 0, 0, false), pe = rank_append(early, 0, 0, false);
 	for (int k = NS - 1; k >= 0; k--) {
