@@ -191,9 +191,13 @@ static struct table *build_view(struct app *app, const char *arg, char *why, siz
 		return NULL;
 	}
 	char err[256] = "";
-	struct table *t = cv	       ? cv->build(app->cmp, err, sizeof(err))
-			  : vd->build_next ? build_parts(app, vd, err, sizeof(err), capped)
-					   : vd->build(app->run, err, sizeof(err));
+	struct table *t;
+	if (cv)
+		t = cv->build(app->cmp, err, sizeof(err));
+	else if (vd->build_next)
+		t = build_parts(app, vd, err, sizeof(err), capped);
+	else
+		t = vd->build(app->run, err, sizeof(err));
 	if (!t)
 		snprintf(why, whyn, "%s: %s", arg, err[0] ? err : "no data in this run");
 	return t;

@@ -187,9 +187,8 @@ static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 					stats_sum_add(&sum, v);
 					any = true;
 				}
-				double shown = kind == METRIC_PHASE	 ? v * 1e3
-					       : kind == METRIC_MEMORY ? v / 1048576.0
-									 : numfmt_float_shortest(v);
+				double shown = kind == METRIC_PHASE ? v * 1e3
+					       : kind == METRIC_MEMORY ? v / 1048576.0 : numfmt_float_shortest(v);
 				table_set_num(t, row, col[k], shown);
 			}
 			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
