@@ -50,6 +50,16 @@ static int decimal_exponent(uint64_t m, int s)
 	return cmp_pow10(m, s, x + 1) >= 0 ? x + 1 : x;
 }
 
+/* A normal a > 0 as m / 2^s exactly (2^52 <= m < 2^53); returns its decimal exponent. */
+static int split(double a, uint64_t *m, int *s)
+{
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof(bits));
+	*m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52;
+	*s = 1075 - (int)(bits >> 52);
+	return decimal_exponent(*m, *s);
+}
+
 /* m * 10^k / 2^s rounded half to even. */
 static uint64_t digits(uint64_t m, int s, int k)
 {
@@ -132,10 +142,8 @@ void numfmt_full(double v, char *buf, size_t n)
 		numfmt_full_libc(v, buf, n);
 		return;
 	}
-	uint64_t bits;
-	memcpy(&bits, &a, sizeof(bits));
-	uint64_t m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52;
-	int s = 1075 - (int)(bits >> 52), x = decimal_exponent(m, s);
+	uint64_t m;
+	int s, x = split(a, &m, &s);
 	for (int p = 15; p <= 17; p++) {
 		int k = p - 1 - x, xp = x;
 		uint64_t q = digits(m, s, k), shown = q;
@@ -176,10 +184,8 @@ double numfmt_float_shortest(double v)
 	double a = fabs(v);
 	if ((double)f != v || !(a >= 1e-10 && a < 1e5))
 		return numfmt_float_shortest_libc(v);
-	uint64_t bits;
-	memcpy(&bits, &a, sizeof(bits));
-	uint64_t m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52;
-	int s = 1075 - (int)(bits >> 52), x = decimal_exponent(m, s);
+	uint64_t m;
+	int s, x = split(a, &m, &s);
 	for (int p = 6; p < 9; p++) {
 		int k = p - 1 - x;
 		double d = (double)digits(m, s, k) / (double)pow10_u64[k];

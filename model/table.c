@@ -569,13 +569,14 @@ static int write_text_cell(FILE *f, const char *s, unsigned flags)
 int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 {
 	int r = 0;
-	for (size_t c = 0; c < t->ncol && !(flags & TABLE_CSV_NO_HEADER); c++) {
-		if (c)
-			fputc(',', f);
-		r |= write_text_cell(f, t->col[c].name, flags);
-	}
-	if (!(flags & TABLE_CSV_NO_HEADER))
+	if (!(flags & TABLE_CSV_NO_HEADER)) {
+		for (size_t c = 0; c < t->ncol; c++) {
+			if (c)
+				fputc(',', f);
+			r |= write_text_cell(f, t->col[c].name, flags);
+		}
 		fputc('\n', f);
+	}
 	char buf[64];
 	for (size_t i = 0; i < t->nview; i++) {
 		size_t row = t->view[i];

@@ -130,6 +130,15 @@ static int write_view(struct rows_out *w, const char *output, bool force, unsign
 	return 1;
 }
 
+/* The table vd's export starts from: its first part when written in parts (cursor then
+ * where the next begins), else the whole view. */
+static struct table *first_table(struct run *run, const struct view_def *vd, bool parts, size_t *cursor, char *err,
+				 size_t errn)
+{
+	*cursor = 0;
+	return parts ? vd->build_next(run, cursor, err, errn) : vd->build(run, err, errn);
+}
+
 /* Filter, sort and write t (consumed), then the view's later parts when it has them
  * (parts: never with --sort, which needs every row). */
 static int export_table(struct table *t, struct run *run, const struct view_def *parts, size_t cursor,
@@ -172,9 +181,9 @@ int export_view(struct run *run, const struct export_args *x)
 	if (!vd)
 		return unknown_view(x->view);
 	char err[256] = "";
-	size_t cursor = 0;
+	size_t cursor;
 	const struct view_def *parts = vd->build_next && !x->sort ? vd : NULL;
-	struct table *t = parts ? vd->build_next(run, &cursor, err, sizeof(err)) : vd->build(run, err, sizeof(err));
+	struct table *t = first_table(run, vd, parts != NULL, &cursor, err, sizeof(err));
 	if (!t)
 		return not_available(x->view, "run", err);
 	return export_table(t, run, parts, cursor, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
@@ -227,9 +236,8 @@ static void build_all(struct run *run, struct built *b)
 		for (size_t v = 0; v < registry[s]->nviews; v++) {
 			const struct view_def *vd = &registry[s]->views[v];
 			char err[256];
-			size_t cursor = 0;
-			struct table *t = vd->build_next ? vd->build_next(run, &cursor, err, sizeof(err))
-							 : vd->build(run, err, sizeof(err));
+			size_t cursor;
+			struct table *t = first_table(run, vd, vd->build_next != NULL, &cursor, err, sizeof(err));
 			if (!t)
 				continue;
 			if (t->nrow == 0) { /* a first part without rows: the view has none */

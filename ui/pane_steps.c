@@ -10,7 +10,6 @@
 #include "model/text.h"
 #include "model/units.h"
 #include "model/steps/analysis.h"
-#include "model/registry.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"

@@ -611,9 +611,10 @@ static bool on_cancelled(void *ud)
 /* Decode one trace file into a new rank (not finished: trace_finish_rank), its
  * diagnostics into diags; *res says what was read. NULL when the file gave nothing.
  * With only (--ranks), a file whose distributedInfo gives a rank the list does not name
- * is read no further: a rank without events, `peeked` (its progress counted whole). */
+ * is read no further: a rank without events, `peeked` (its progress counted whole: the
+ * file's size bytes, -1 unknown). */
 static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *diags, const char *path,
-				     const char *only, struct tscan_result *res, size_t *skipped)
+				     const char *only, long long size, struct tscan_result *res, size_t *skipped)
 {
 	struct trace_rank *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
@@ -628,9 +629,8 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	};
 	tscan_file(path, &cb, &fc, res);
 	r->peeked = res->ended;
-	struct stat st;
-	if (r->peeked && stat(path, &st) == 0 && st.st_size > fc.progressed)
-		load_progress(ctx, st.st_size - fc.progressed, 0);
+	if (r->peeked && size > fc.progressed)
+		load_progress(ctx, size - fc.progressed, 0);
 	if (res->err)
 		diag_add(diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res->err));
 	else if (!res->found_events && !res->errors && !res->ended)
@@ -676,7 +676,8 @@ static void load_one(void *ud, size_t i)
 	size_t src = run_add_source(job->run, path, "kineto", -1, size);
 	struct tscan_result res;
 	size_t skipped;
-	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, job->files->only, &res, &skipped);
+	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, job->files->only, size, &res,
+					  &skipped);
 	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
 	if (r) {
 		r->src = src;
@@ -691,7 +692,7 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	struct load_ctx ctx = { .run = run, .opts = run->opts };
 	struct tscan_result res;
 	size_t skipped;
-	return parse_file(&ctx, diags, path, NULL, &res, &skipped);
+	return parse_file(&ctx, diags, path, NULL, -1, &res, &skipped);
 }
 
 /* Peeked ranks among ts->r[n0..] that were given a rank the list names (their
@@ -705,7 +706,7 @@ static void parse_peeked(struct load_ctx *ctx, struct trace_set *ts, size_t n0, 
 		if (p->peeked && ranklist_has(only, p->rank)) {
 			struct tscan_result res;
 			size_t skipped;
-			r = parse_file(ctx, &ctx->run->diags, p->path, NULL, &res, &skipped);
+			r = parse_file(ctx, &ctx->run->diags, p->path, NULL, -1, &res, &skipped);
 			run_source_done(ctx->run, p->src, res.events - skipped, skipped, res.err, res.truncated);
 			if (r) {
 				r->rank = p->rank;
