@@ -182,13 +182,12 @@ int table_col_role(const struct table *t, enum col_role role)
 
 /* ---- sort ---------------------------------------------------------------- */
 
-static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool desc)
+int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum col_type type, bool desc)
 {
-	const struct table_cell *x = table_cell(t, a, col), *y = table_cell(t, b, col);
 	if (!x->present || !y->present)
 		return (int)!x->present - (int)!y->present; /* missing last, both ways */
 	int r;
-	if (t->col[col].type == COL_TEXT) {
+	if (type == COL_TEXT) {
 		r = strcmp(x->text, y->text);
 	} else {
 		bool nx = isnan(x->num), ny = isnan(y->num);
@@ -198,6 +197,11 @@ static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool de
 					   : (x->num > y->num) - (x->num < y->num);
 	}
 	return desc ? -r : r;
+}
+
+static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool desc)
+{
+	return table_cell_cmp(table_cell(t, a, col), table_cell(t, b, col), t->col[col].type, desc);
 }
 
 /* Merge sort of idx[0..n) (stable; qsort is not). */
@@ -566,35 +570,46 @@ static int write_text_cell(FILE *f, const char *s, unsigned flags)
 	return r;
 }
 
+int table_write_csv_header(const struct table *t, FILE *f, unsigned flags)
+{
+	int r = 0;
+	for (size_t c = 0; c < t->ncol; c++) {
+		if (c)
+			fputc(',', f);
+		r |= write_text_cell(f, t->col[c].name, flags);
+	}
+	fputc('\n', f);
+	return (r || ferror(f)) ? -1 : 0;
+}
+
+int table_write_csv_row(const struct table *t, size_t row, FILE *f, unsigned flags)
+{
+	int r = 0;
+	char buf[64];
+	for (size_t c = 0; c < t->ncol; c++) {
+		const struct table_cell *cell = table_cell(t, row, (int)c);
+		if (c)
+			fputc(',', f);
+		if (!cell->present)
+			continue;
+		if (t->col[c].type == COL_TEXT) {
+			r |= write_text_cell(f, cell->text, flags);
+		} else {
+			format_number(cell, t->col[c].type, buf, sizeof(buf));
+			fputs(buf, f);
+		}
+	}
+	fputc('\n', f);
+	return r;
+}
+
 int table_write_csv(const struct table *t, FILE *f, unsigned flags)
 {
 	int r = 0;
-	if (!(flags & TABLE_CSV_NO_HEADER)) {
-		for (size_t c = 0; c < t->ncol; c++) {
-			if (c)
-				fputc(',', f);
-			r |= write_text_cell(f, t->col[c].name, flags);
-		}
-		fputc('\n', f);
-	}
-	char buf[64];
-	for (size_t i = 0; i < t->nview; i++) {
-		size_t row = t->view[i];
-		for (size_t c = 0; c < t->ncol; c++) {
-			const struct table_cell *cell = table_cell(t, row, (int)c);
-			if (c)
-				fputc(',', f);
-			if (!cell->present)
-				continue;
-			if (t->col[c].type == COL_TEXT) {
-				r |= write_text_cell(f, cell->text, flags);
-			} else {
-				format_number(cell, t->col[c].type, buf, sizeof(buf));
-				fputs(buf, f);
-			}
-		}
-		fputc('\n', f);
-	}
+	if (!(flags & TABLE_CSV_NO_HEADER))
+		r |= table_write_csv_header(t, f, flags);
+	for (size_t i = 0; i < t->nview; i++)
+		r |= table_write_csv_row(t, t->view[i], f, flags);
 	return (r || ferror(f)) ? -1 : 0;
 }
 

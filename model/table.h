@@ -134,6 +134,9 @@ int table_col_role(const struct table *t, enum col_role role);
 /* Stable sort of the visible rows by col; missing values always sort last. col < 0
  * restores insertion order. */
 void table_sort(struct table *t, int col, bool desc);
+/* The order table_sort() gives two cells of a column of this type: <0, 0, >0. A
+ * missing cell after any other and NaN after any number, whatever desc. */
+int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum col_type type, bool desc);
 /* Filter expression, AND of whitespace/comma separated terms:
  *   COL=VALUE  COL!=VALUE  COL<N  COL<=N  COL>N  COL>=N  COL~TEXT  TEXT  !TERM
  * '=' on text is a case-insensitive glob; '~' and a bare TEXT are case-insensitive
@@ -172,6 +175,9 @@ enum { TABLE_CSV_RAW = 1, TABLE_CSV_NO_HEADER = 2 };
 /* Header + visible rows as CSV (RFC 4180 quoting via libcsv; text cells starting with
  * = + - @ TAB CR NUL get a leading ' unless TABLE_CSV_RAW). Returns 0 or -1 (errno). */
 int table_write_csv(const struct table *t, FILE *f, unsigned flags);
+/* Its parts: the header line; row `row`'s line (any row, visible or not). 0 or -1. */
+int table_write_csv_header(const struct table *t, FILE *f, unsigned flags);
+int table_write_csv_row(const struct table *t, size_t row, FILE *f, unsigned flags);
 /* Write the CSV to path through outfile (model/outfile.h: temp file + rename for a
  * regular file, in place for a FIFO or device). Refuses to replace an existing file
  * unless overwrite (returns -1, errno EEXIST); message: outfile_strerror(). */

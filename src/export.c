@@ -11,6 +11,7 @@
 #include "model/compare/views.h"
 #include "model/outfile.h"
 #include "model/registry.h"
+#include "model/table_merge.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 
@@ -66,41 +67,93 @@ static int not_available(const char *view, const char *what, const char *err)
 }
 
 /* A view's rows on their way out: the whole table, or (parts) the view's later parts
- * after it (vd->build_next from cursor), each filtered as the first was. */
+ * after it (vd->build_next from cursor), each filtered as the first was; sorted (the
+ * first part by export_apply_sort) through a merge when there are several parts. */
 struct rows_out {
 	struct table *t;
 	struct run *run;
 	const struct view_def *parts;
 	size_t cursor;
 	const char *filter;
+	const char *spill_dir; /* where a merge's temporary file goes */
+	int spill_err;         /* errno of a failed merge, 0: none */
 	size_t rows;           /* rows written */
 };
 
+/* The view's next part (filtered), NULL when there is none. */
+static struct table *next_part(struct rows_out *w)
+{
+	char err[256];
+	struct table *t = w->parts->build_next(w->run, &w->cursor, err, sizeof(err));
+	if (t && w->filter)
+		table_filter(t, w->filter, err, sizeof(err)); /* accepted by the first part */
+	return t;
+}
+
 /* Write the rows to f: the table with its header, then each later part's rows, each
- * part freed once written (memory is one part's, whatever the run's size). A pending
- * termination signal (held while a temp file exists) stops it. Returns 0 or -1. */
-static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
+ * part freed once written (memory is one part's, whatever the run's size). Stops at a
+ * pending termination signal (held while a temp file exists). Returns 0 or -1. */
+static int write_parts(struct rows_out *w, FILE *f, bool file, unsigned flags)
 {
 	int r = table_write_csv(w->t, f, flags);
 	w->rows = w->t->nview;
-	char err[256];
-	while (r == 0 && w->parts) {
-		if (file && outfile_interrupted())
-			break;
-		struct table *t = w->parts->build_next(w->run, &w->cursor, err, sizeof(err));
+	while (r == 0 && w->parts && !(file && outfile_interrupted())) {
+		struct table *t = next_part(w);
 		if (!t)
 			break;
-		if (w->filter)
-			table_filter(t, w->filter, err, sizeof(err)); /* accepted by the first part */
 		r = table_write_csv(t, f, flags | TABLE_CSV_NO_HEADER);
 		w->rows += t->nview;
 		table_free(t);
 	}
+	return r;
+}
+
+/* The same, sorted, for a view in several parts: each part sorted and spilled, then the
+ * parts merged (model/table_merge.h: memory one part's and the merge's buffer). */
+static int write_merged(struct rows_out *w, FILE *f, bool file, unsigned flags)
+{
+	struct table *t = next_part(w);
+	if (!t)
+		return write_parts(w, f, file, flags); /* one part: sorted as it is */
+	struct table_merge *m = table_merge_new(w->t, w->t->sort_col, w->t->sort_desc, flags, w->spill_dir);
+	int r = m && table_merge_add(m, w->t) == 0 ? 0 : -1;
+	while (r == 0 && t && !(file && outfile_interrupted())) {
+		r = table_merge_add(m, t);
+		table_free(t);
+		t = next_part(w);
+	}
+	table_free(t);
+	w->spill_err = r ? errno : 0;
+	if (r == 0)
+		r = table_write_csv_header(w->t, f, flags);
+	for (long n = 1; r == 0 && n > 0 && !(file && outfile_interrupted());) {
+		n = table_merge_write(m, f, 65536);
+		r = n < 0 ? -1 : 0;
+		w->spill_err = r && !ferror(f) ? errno : 0; /* reading the temporary file back */
+	}
+	w->rows = r == 0 ? table_merge_rows(m) : 0;
+	table_merge_free(m);
+	return r;
+}
+
+static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
+{
+	bool merge = w->parts && w->t->sort_col >= 0;
+	int r = merge ? write_merged(w, f, file, flags) : write_parts(w, f, file, flags);
 	if (r == 0 && file && outfile_interrupted()) {
 		errno = EINTR;
 		r = -1;
 	}
 	return r;
+}
+
+static int spill_failed(const struct rows_out *w)
+{
+	char *safe = text_sanitize_dup(w->spill_dir, 0);
+	fprintf(stderr, "tscope-tui: --sort: cannot sort through a temporary file in %s: %s (a view in parts "
+			"is sorted on disk: beside -o FILE, else in $TMPDIR)\n", safe, strerror(w->spill_err));
+	free(safe);
+	return 1;
 }
 
 /* The one writer of an exported view: stdout (output NULL or "-"), else the file via
@@ -109,7 +162,10 @@ static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
 static int write_view(struct rows_out *w, const char *output, bool force, unsigned flags)
 {
 	if (!output || strcmp(output, "-") == 0) {
-		if (write_rows(w, stdout, false, flags) < 0 || fflush(stdout) != 0)
+		int r = write_rows(w, stdout, false, flags);
+		if (r < 0 && w->spill_err)
+			return spill_failed(w);
+		if (r < 0 || fflush(stdout) != 0)
 			return print_write_failed(stdout, "CSV", errno);
 		return 0;
 	}
@@ -118,6 +174,8 @@ static int write_view(struct rows_out *w, const char *output, bool force, unsign
 		int r = write_rows(w, o.f, true, flags), e = errno;
 		if (outfile_close(&o, r == 0) == 0 && r == 0)
 			return 0;
+		if (r != 0 && w->spill_err)
+			return spill_failed(w);
 		if (r != 0)
 			errno = e ? e : EIO;
 	}
@@ -139,8 +197,19 @@ static struct table *first_table(struct run *run, const struct view_def *vd, boo
 	return parts ? vd->build_next(run, cursor, err, errn) : vd->build(run, err, errn);
 }
 
+/* Where a sorted export in parts spills: beside the output file, else $TMPDIR, /tmp. */
+static char *spill_dir_for(const char *output)
+{
+	if (output && strcmp(output, "-") != 0 && strncmp(output, "/dev/", 5) != 0) {
+		const char *slash = strrchr(output, '/');
+		return slash ? xstrndup(output, slash == output ? 1 : (size_t)(slash - output)) : xstrdup(".");
+	}
+	const char *tmp = getenv("TMPDIR");
+	return xstrdup(tmp && *tmp ? tmp : "/tmp");
+}
+
 /* Filter, sort and write t (consumed), then the view's later parts when it has them
- * (parts: never with --sort, which needs every row). */
+ * (sorted: through a merge, write_merged). */
 static int export_table(struct table *t, struct run *run, const struct view_def *parts, size_t cursor,
 			const struct export_args *x, unsigned flags)
 {
@@ -158,10 +227,13 @@ static int export_table(struct table *t, struct run *run, const struct view_def 
 		list_columns(t);
 		rc = 2;
 	}
-	struct rows_out w = { .t = t, .run = run, .parts = parts, .cursor = cursor, .filter = x->filter };
+	char *spill = spill_dir_for(x->output);
+	struct rows_out w = { .t = t, .run = run, .parts = parts, .cursor = cursor, .filter = x->filter,
+			      .spill_dir = spill };
 	if (rc == 0)
 		rc = write_view(&w, x->output, x->force, flags);
 	table_free(t);
+	free(spill);
 	return rc;
 }
 
@@ -182,7 +254,7 @@ int export_view(struct run *run, const struct export_args *x)
 		return unknown_view(x->view);
 	char err[256] = "";
 	size_t cursor;
-	const struct view_def *parts = vd->build_next && !x->sort ? vd : NULL;
+	const struct view_def *parts = vd->build_next ? vd : NULL;
 	struct table *t = first_table(run, vd, parts != NULL, &cursor, err, sizeof(err));
 	if (!t)
 		return not_available(x->view, "run", err);

@@ -2,9 +2,11 @@
 # bench_export.sh: `--export steps` of BENCH_EXPORT_RANKS x 1,000 steps (default 1,000
 # ranks: a million rows, 1.7 kB each; rank dirs hard-linked to 64 gen_demo ranks, as
 # bench_summary.sh's run), to a file: CPU s (user + sys) and peak RSS from the JSONL
-# (--no-index) and from the index. The numbers' full form and the part-by-part write
-# are the work (BENCHMARKS.md "The steps export in parts"). BENCH_BEFORE_BIN=BIN runs
-# another tscope-tui too and says whether its CSV is the same.
+# (--no-index) and from the index, then sorted (--sort -step_time_ms, from the index:
+# the parts sorted and merged through a temporary file). The numbers' full form and the
+# part-by-part write are the work (BENCHMARKS.md "The steps export in parts", "A sorted
+# steps export in parts"). BENCH_BEFORE_BIN=BIN runs another tscope-tui too and says
+# whether its CSV is the same.
 # Usage: sh tests/bench_export.sh (BENCH_EXPORT_RANKS=10000: 10 million rows, 1.7 GB
 # of CSV per command).
 set -u
@@ -32,7 +34,9 @@ for who in ${BENCH_BEFORE_BIN:+before} after; do
 	[ "$who" = before ] && b=$BENCH_BEFORE_BIN
 	one "$b" "$who-jsonl" --no-index
 	one "$b" "$who-index"
+	one "$b" "$who-sorted" --sort -step_time_ms
 done
-[ -n "${BENCH_BEFORE_BIN:-}" ] && { cmp -s "$dir/before-index.csv" "$dir/after-index.csv" && echo "CSV before = after"; }
+[ -n "${BENCH_BEFORE_BIN:-}" ] && { cmp -s "$dir/before-index.csv" "$dir/after-index.csv" &&
+	cmp -s "$dir/before-sorted.csv" "$dir/after-sorted.csv" && echo "CSV before = after (both orders)"; }
 cmp -s "$dir/after-jsonl.csv" "$dir/after-index.csv" && echo "CSV from the JSONL = from the index"
 exit 0

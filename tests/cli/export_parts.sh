@@ -3,9 +3,13 @@
 # about 65,536 rows each: memory is one part's, BENCHMARKS.md "The steps export in
 # parts"): the same bytes as the whole table (--sort rank is stable: the records keep
 # their order), to stdout or -o FILE, with --filter, from the index, in --export all.
-# A termination signal while the -o temporary file exists (signals are held then)
-# stops the write at the next part: no file, no temporary file, exit 128 + N; strace
-# injects it at the second write (exact, no timing) and the check skips without it.
+# With --sort the parts are sorted and merged through a temporary file
+# (model/table_merge.h): the rows of a stable sort of the whole table (sort -s as the
+# reference), with --filter, -o, from the index; a bad column still exits 2 first; a
+# temporary directory that cannot be used is named. A termination signal while the -o
+# temporary file exists (signals are held then) stops the write at the next part: no
+# file, no temporary file, exit 128 + N; strace injects it at the second write (exact,
+# no timing) and the check skips without it.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -26,7 +30,26 @@ tap_check "--filter holds in every part" '[ "$(wc -l <wf.csv)" -eq 691 ] && cmp 
 rc=$?
 tap_check "--filter naming no column: exit 2 before anything is written, the columns listed" \
 	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --filter: " err.txt && grep -q "step_time_ms" err.txt'
+
+"$T" --export steps --sort -step_time_ms --no-index run >sorted.csv 2>/dev/null
+{ head -1 whole.csv; tail -n +2 whole.csv | sort -s -t, -k4,4gr; } >ref.csv
+tap_check "--sort -step_time_ms over two parts: the whole table's stable sort (sort -s)" \
+	'[ "$(wc -l <sorted.csv)" -eq 70001 ] && cmp -s ref.csv sorted.csv'
+"$T" --export steps --sort step --filter "rank>=60" --no-index -o sf.csv run 2>/dev/null
+{ head -1 whole.csv; tail -n +2 whole.csv | awk -F, '$1 >= 60' | sort -s -t, -k2,2g; } >sfref.csv
+tap_check "--sort step --filter rank>=60 -o FILE: the same rows in the same order; no temporary file left" \
+	'cmp -s sfref.csv sf.csv && ! ls -a | grep -q "^\.tscope-"'
+"$T" --export steps --sort nosuch --no-index run >/dev/null 2>err.txt
+rc=$?
+tap_check "--sort naming no column: exit 2, the columns listed" \
+	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --sort: unknown column" err.txt && grep -q "step_time_ms" err.txt'
+TMPDIR=$PWD/nosuchdir "$T" --export steps --sort step --no-index run >/dev/null 2>err.txt
+rc=$?
+tap_check "a TMPDIR that cannot hold the sort's temporary file: exit 1, the directory named" \
+	'[ "$rc" -eq 1 ] && grep -q "cannot sort through a temporary file in .*nosuchdir: No such file" err.txt'
 "$T" index run >/dev/null 2>&1
+"$T" --export steps --sort -step_time_ms run >isorted.csv 2>/dev/null
+tap_check "--sort from the index: the same" 'cmp -s sorted.csv isorted.csv'
 "$T" --export steps run >idx.csv 2>/dev/null
 tap_check "from the index (bodies read part by part): the same" 'cmp -s whole.csv idx.csv'
 "$T" --export all -o all run >all.txt 2>/dev/null
@@ -41,5 +64,10 @@ else
 	rc=$?
 	tap_check "SIGINT while writing -o FILE: exit 130 at the next part, no file, no temporary file" \
 		'[ "$rc" -eq 130 ] && [ ! -e sig.csv ] && ! ls -a | grep -q "^\.tscope-"'
+	strace -f -qq -o /dev/null -e trace=write -e inject=write:signal=INT:when=2 \
+		"$T" --export steps --sort step --no-index -o sigs.csv run >/dev/null 2>&1
+	rc=$?
+	tap_check "SIGINT while sorting into -o FILE: exit 130, no file, no temporary file" \
+		'[ "$rc" -eq 130 ] && [ ! -e sigs.csv ] && ! ls -a | grep -q "^\.tscope-"'
 fi
 tap_plan
