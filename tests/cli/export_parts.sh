@@ -1,12 +1,14 @@
 #!/bin/sh
 # export_parts.sh: `--export steps` without --sort is written part by part (whole ranks,
 # about 65,536 rows each: memory is one part's, BENCHMARKS.md "The steps export in
-# parts"): the same bytes as the whole table (--sort rank is stable: the records keep
-# their order), to stdout or -o FILE, with --filter, from the index, in --export all.
+# parts"): the same bytes as the whole table sorted by rank (stable: the records keep
+# their order; the merge below), to stdout or -o FILE, with --filter, from the index, in
+# --export all.
 # With --sort the parts are sorted and merged through a temporary file
 # (model/table_merge.h): the rows of a stable sort of the whole table (sort -s as the
 # reference), with --filter, -o, from the index; a bad column still exits 2 first; a
-# temporary directory that cannot be used is named. A termination signal while the -o
+# temporary directory that cannot be used is named; without O_TMPFILE (strace says so) a
+# named temporary file is used and removed. A termination signal while the -o
 # temporary file exists (signals are held then) stops the write at the next part: no
 # file, no temporary file, exit 128 + N; strace injects it at the second write (exact,
 # no timing) and the check skips without it.
@@ -69,5 +71,12 @@ else
 	rc=$?
 	tap_check "SIGINT while sorting into -o FILE: exit 130, no file, no temporary file" \
 		'[ "$rc" -eq 130 ] && [ ! -e sigs.csv ] && ! ls -a | grep -q "^\.tscope-"'
+	mkdir nt
+	strace -f -qq -o nt.log -P "$PWD/nt" -e trace=openat -e inject=openat:error=EOPNOTSUPP:when=1 \
+		"$T" --export steps --sort -step_time_ms --no-index -o "$PWD/nt/s.csv" run >/dev/null 2>&1
+	rc=$?
+	tap_check "a file system without O_TMPFILE: a named temporary file, removed at once; the same CSV" \
+		'[ "$rc" -eq 0 ] && grep -q "O_TMPFILE.*INJECTED" nt.log && cmp -s sorted.csv nt/s.csv &&
+		 [ "$(ls -a nt | grep -vc "^\.\.*$")" -eq 1 ]'
 fi
 tap_plan
