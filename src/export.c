@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* export.c: headless CSV export of any view, or of every view with data (see export.h). */
 #include "src/export.h"
+#include "src/meter.h"
 #include "src/print.h"
 
 #include <errno.h>
@@ -77,8 +78,33 @@ struct rows_out {
 	const char *filter;
 	const char *spill_dir; /* where a merge's temporary file goes */
 	int spill_err;         /* errno of a failed merge, 0: none */
+	struct meter *meter;   /* the progress line, NULL: none */
 	size_t rows;           /* rows written */
 };
+
+/* The export's progress line (src/meter.h), started for a write to output: on a
+ * terminal's stderr (NULL when the CSV goes to a terminal too). */
+static struct meter export_meter;
+
+static struct meter *progress_for(const char *output)
+{
+	if ((!output || strcmp(output, "-") == 0) && isatty(STDOUT_FILENO))
+		return NULL;
+	meter_start(&export_meter);
+	if (export_meter.tty)
+		meter_signals_on(&export_meter, NULL);
+	return &export_meter;
+}
+
+/* n more rows of w done in phase `what` ("export", "sorting", "merging"). */
+static void progress(struct rows_out *w, size_t n, const char *what)
+{
+	if (!w->meter || !meter_add(w->meter, (long long)n, 0))
+		return;
+	char line[128];
+	snprintf(line, sizeof(line), "%s %s:", what, w->t->name);
+	meter_draw_count(w->meter, line, "rows");
+}
 
 /* The view's next part (filtered), NULL when there is none. */
 static struct table *next_part(struct rows_out *w)
@@ -97,12 +123,14 @@ static int write_parts(struct rows_out *w, FILE *f, bool file, unsigned flags)
 {
 	int r = table_write_csv(w->t, f, flags);
 	w->rows = w->t->nview;
+	progress(w, w->t->nview, "export");
 	while (r == 0 && w->parts && !(file && outfile_interrupted())) {
 		struct table *t = next_part(w);
 		if (!t)
 			break;
 		r = table_write_csv(t, f, flags | TABLE_CSV_NO_HEADER);
 		w->rows += t->nview;
+		progress(w, t->nview, "export");
 		table_free(t);
 	}
 	return r;
@@ -117,8 +145,10 @@ static int write_merged(struct rows_out *w, FILE *f, bool file, unsigned flags)
 		return write_parts(w, f, file, flags); /* one part: sorted as it is */
 	struct table_merge *m = table_merge_new(w->t, w->t->sort_col, w->t->sort_desc, flags, w->spill_dir);
 	int r = m && table_merge_add(m, w->t) == 0 ? 0 : -1;
+	progress(w, w->t->nview, "sorting");
 	while (r == 0 && t && !(file && outfile_interrupted())) {
 		r = table_merge_add(m, t);
+		progress(w, t->nview, "sorting");
 		table_free(t);
 		t = next_part(w);
 	}
@@ -126,20 +156,30 @@ static int write_merged(struct rows_out *w, FILE *f, bool file, unsigned flags)
 	w->spill_err = r ? errno : 0;
 	if (r == 0)
 		r = table_write_csv_header(w->t, f, flags);
+	if (w->meter && r == 0) { /* the merge's line: of the rows spilled */
+		meter_clear(w->meter);
+		meter_start(w->meter);
+		meter_add(w->meter, 0, (long long)table_merge_rows(m));
+	}
 	for (long n = 1; r == 0 && n > 0 && !(file && outfile_interrupted());) {
 		n = table_merge_write(m, f, 65536);
 		r = n < 0 ? -1 : 0;
 		w->spill_err = r && !ferror(f) ? errno : 0; /* reading the temporary file back */
+		progress(w, n > 0 ? (size_t)n : 0, "merging");
 	}
 	w->rows = r == 0 ? table_merge_rows(m) : 0;
 	table_merge_free(m);
 	return r;
 }
 
+/* The rows, by one of the above; the progress line cleared after them. */
 static int write_rows(struct rows_out *w, FILE *f, bool file, unsigned flags)
 {
 	bool merge = w->parts && w->t->sort_col >= 0;
-	int r = merge ? write_merged(w, f, file, flags) : write_parts(w, f, file, flags);
+	int r = merge ? write_merged(w, f, file, flags) : write_parts(w, f, file, flags), e = errno;
+	if (w->meter)
+		meter_clear(w->meter);
+	errno = e;
 	if (r == 0 && file && outfile_interrupted()) {
 		errno = EINTR;
 		r = -1;
@@ -229,7 +269,7 @@ static int export_table(struct table *t, struct run *run, const struct view_def 
 	}
 	char *spill = spill_dir_for(x->output);
 	struct rows_out w = { .t = t, .run = run, .parts = parts, .cursor = cursor, .filter = x->filter,
-			      .spill_dir = spill };
+			      .spill_dir = spill, .meter = rc ? NULL : progress_for(x->output) };
 	if (rc == 0)
 		rc = write_view(&w, x->output, x->force, flags);
 	table_free(t);
@@ -360,6 +400,7 @@ static int export_all(struct run *run, const struct export_args *x)
 	}
 	for (size_t i = 0; i < b.n && rc == 0; i++) {
 		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+		b.v[i].meter = progress_for(path);
 		rc = write_view(&b.v[i], path, x->force, flags);
 		if (rc == 0)
 			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.v[i].rows);

@@ -39,18 +39,30 @@ bool meter_add(struct meter *m, long long done_delta, long long total_delta)
 	       atomic_compare_exchange_strong(&m->last_ms, &last, ms);
 }
 
-void meter_draw(struct meter *m, const char *what, const char *hint)
+/* The line with the counts divided by scale and named unit. */
+static void draw(struct meter *m, const char *what, const char *hint, double scale, const char *unit)
 {
 	long long done = atomic_load(&m->done), total = atomic_load(&m->total);
 	long long ms = meter_elapsed_ms(m);
-	double rate = (double)done / 1e6 / ((double)(ms > 0 ? ms : 1) / 1e3); /* MB/s */
+	double rate = (double)done / scale / ((double)(ms > 0 ? ms : 1) / 1e3); /* units/s */
 	atomic_store(&m->shown, true);
 	if (total > 0 && rate > 0)
-		fprintf(stderr, "\rtscope-tui: %s %.0f / %.0f MB (%d%%) · %.0f MB/s · ETA %.0f s%s  ", what,
-			(double)done / 1e6, (double)total / 1e6, (int)(100.0 * (double)done / (double)total), rate,
-			(double)(total > done ? total - done : 0) / 1e6 / rate, hint);
+		fprintf(stderr, "\rtscope-tui: %s %.0f / %.0f %s (%d%%) · %.0f %s/s · ETA %.0f s%s  ", what,
+			(double)done / scale, (double)total / scale, unit, (int)(100.0 * (double)done / (double)total),
+			rate, unit, (double)(total > done ? total - done : 0) / scale / rate, hint);
 	else
-		fprintf(stderr, "\rtscope-tui: %s %.0f MB · %.1f MB/s%s  ", what, (double)done / 1e6, rate, hint);
+		fprintf(stderr, "\rtscope-tui: %s %.0f %s · %.*f %s/s%s  ", what, (double)done / scale, unit,
+			scale > 1 ? 1 : 0, rate, unit, hint); /* MB/s to a tenth */
+}
+
+void meter_draw(struct meter *m, const char *what, const char *hint)
+{
+	draw(m, what, hint, 1e6, "MB");
+}
+
+void meter_draw_count(struct meter *m, const char *what, const char *unit)
+{
+	draw(m, what, "", 1, unit);
 }
 
 void meter_note(struct meter *m, const char *text)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* meter.h: the one progress line a slow command keeps on stderr when stderr is a
- * terminal (the load of `tscope-tui RUN --print`, `tscope-tui index`): bytes done of the
- * total known so far, rate and ETA, drawn from 0.5 s on at most ten times a second, from
- * any thread (the loaders'); cleared before the command writes its own lines, and by a
- * signal that ends the command. Off a terminal it draws nothing and only counts. */
+ * terminal (the load of `tscope-tui RUN --print`, `tscope-tui index`, the rows of an
+ * `--export`): bytes (or things) done of the total known so far, rate and ETA, drawn
+ * from 0.5 s on at most ten times a second, from any thread (the loaders'); cleared
+ * before the command writes its own lines, and by a signal that ends the command. Off a
+ * terminal it draws nothing and only counts. */
 #ifndef SRC_METER_H
 #define SRC_METER_H
 
@@ -27,6 +28,8 @@ long long meter_elapsed_ms(const struct meter *m);
 bool meter_add(struct meter *m, long long done_delta, long long total_delta);
 /* Draw "tscope-tui: WHAT done / total MB (P%) · rate · ETA HINT" (what: e.g. "loading"). */
 void meter_draw(struct meter *m, const char *what, const char *hint);
+/* The same for a count of things (done and total in units, e.g. "rows"). */
+void meter_draw_count(struct meter *m, const char *what, const char *unit);
 /* Replace the line, when it is shown, with "tscope-tui: TEXT" (a phase with no bytes to
  * count, e.g. the index summary being written). */
 void meter_note(struct meter *m, const char *text);

@@ -8,7 +8,8 @@
 # (model/table_merge.h): the rows of a stable sort of the whole table (sort -s as the
 # reference), with --filter, -o, from the index; a bad column still exits 2 first; a
 # temporary directory that cannot be used is named; without O_TMPFILE (strace says so) a
-# named temporary file is used and removed. A termination signal while the -o
+# named temporary file is used and removed. A slow export shows a progress line on a
+# terminal's stderr. A termination signal while the -o
 # temporary file exists (signals are held then) stops the write at the next part: no
 # file, no temporary file, exit 128 + N; strace injects it at the second write (exact,
 # no timing) and the check skips without it.
@@ -57,6 +58,34 @@ tap_check "from the index (bodies read part by part): the same" 'cmp -s whole.cs
 "$T" --export all -o all run >all.txt 2>/dev/null
 tap_check "--export all: steps.csv the same, its row count said" \
 	'cmp -s whole.csv all/steps.csv && grep -q "steps.csv	70000 rows$" all.txt'
+
+# The progress line on a terminal's stderr (a pty from util-linux script) while the
+# rows go to a FIFO read slowly (64 KB, a 1 s pause, the rest): "export steps: N rows",
+# with --sort "merging steps: N / 70000 rows (P%)", erased at the end; the CSV whole.
+slow_export() { # CSV-OUT TTY-OUT OPTS...
+	out=$1 tty=$2
+	shift 2
+	rm -f fifo && mkfifo fifo || return 1
+	{ dd bs=65536 count=1 2>/dev/null; sleep 1; cat; } <fifo >"$out" &
+	TERM=xterm script -q -e -c "\"$T\" --export steps --no-index -o fifo $* run" /dev/null </dev/null >"$tty" 2>&1
+	rc=$?
+	wait
+	return $rc
+}
+if ! command -v script >/dev/null 2>&1; then
+	tap_skip "the export's progress line: util-linux script not installed"
+else
+	slow_export slow.csv slow.tty
+	rc=$?
+	tap_check "a slow export, stderr a terminal: \"export steps: N rows\", erased; the CSV whole" \
+		'[ "$rc" -eq 0 ] && grep -q "tscope-tui: export steps: [0-9]* rows · [0-9]* rows/s" slow.tty &&
+		 grep -q "$(printf "\r\033\\[K")" slow.tty && cmp -s whole.csv slow.csv'
+	slow_export slows.csv slows.tty --sort -step_time_ms
+	rc=$?
+	tap_check "... sorted: \"merging steps: N / 70000 rows (P%)\" with an ETA; the CSV sorted" \
+		'[ "$rc" -eq 0 ] && grep -q "tscope-tui: merging steps: [0-9]* / 70000 rows ([0-9]*%) · .* · ETA" slows.tty &&
+		 cmp -s sorted.csv slows.csv'
+fi
 
 if ! strace -f -qq -o /dev/null true 2>/dev/null; then
 	tap_skip "SIGINT while writing -o FILE: strace cannot trace here (not installed, or ptrace is not allowed)"
