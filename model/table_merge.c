@@ -116,9 +116,11 @@ int table_merge_add(struct table_merge *m, struct table *t)
 		return -1;
 	size_t *end = xmalloc((t->nview ? t->nview : 1) * sizeof(*end));
 	int r = 0;
-	for (size_t i = 0; i < t->nview; i++) {
-		r |= table_write_csv_row(t, t->view[i], ms, m->flags);
-		end[i] = (size_t)ftello(ms);
+	for (size_t i = 0; i < t->nview && r == 0; i++) {
+		r = table_write_csv_row(t, t->view[i], ms, m->flags);
+		off_t at = ftello(ms);
+		r = at < 0 ? -1 : r;
+		end[i] = (size_t)at;
 	}
 	if (fclose(ms) != 0)
 		r = -1;

@@ -144,16 +144,17 @@ static int write_merged(struct rows_out *w, FILE *f, bool file, unsigned flags)
 	if (!t)
 		return write_parts(w, f, file, flags); /* one part: sorted as it is */
 	struct table_merge *m = table_merge_new(w->t, w->t->sort_col, w->t->sort_desc, flags, w->spill_dir);
-	int r = m && table_merge_add(m, w->t) == 0 ? 0 : -1;
+	int r = m ? table_merge_add(m, w->t) : -1;
+	w->spill_err = r ? errno : 0;
 	progress(w, w->t->nview, "sorting");
 	while (r == 0 && t && !(file && outfile_interrupted())) {
 		r = table_merge_add(m, t);
+		w->spill_err = r ? errno : 0;
 		progress(w, t->nview, "sorting");
 		table_free(t);
 		t = next_part(w);
 	}
 	table_free(t);
-	w->spill_err = r ? errno : 0;
 	if (r == 0)
 		r = table_write_csv_header(w->t, f, flags);
 	if (w->meter && r == 0) { /* the merge's line: of the rows spilled */
