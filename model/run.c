@@ -18,6 +18,12 @@ void load_progress(struct load_ctx *ctx, long long done_delta, long long total_d
 		ctx->progress(ctx->ud, done_delta, total_delta);
 }
 
+void load_phase(struct load_ctx *ctx, const char *what)
+{
+	if (ctx && ctx->phase)
+		ctx->phase(ctx->ud, what);
+}
+
 bool load_cancelled(const struct load_ctx *ctx)
 {
 	return ctx && ctx->cancel && atomic_load(ctx->cancel);

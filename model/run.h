@@ -109,11 +109,16 @@ struct load_ctx {
 	 * is finalized (its analyses, the index's summary written): `tscope-tui index` ends
 	 * its directory listings' scope there, their memory free for what comes next. */
 	void (*loaded)(void *ud, struct run *run);
+	/* Optional: what the loaders do now that is not reading bytes (static text, e.g.
+	 * "opening the index"; NULL: reading again), for the loading screen. */
+	void (*phase)(void *ud, const char *what);
 	void *ud;
 };
 
 /* Report progress (thread-safe if the callback is). */
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta);
+/* Say what the load does now (load_ctx.phase; what: static text, NULL when reading). */
+void load_phase(struct load_ctx *ctx, const char *what);
 bool load_cancelled(const struct load_ctx *ctx);
 
 /* Open PATHs: every registered loader whose probe() is positive for a path loads it

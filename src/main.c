@@ -38,6 +38,7 @@ struct progress {
 	atomic_bool cancel;      /* the loaders' cancel flag (load_ctx.cancel) */
 	bool screen;             /* the explorer's loading screen shows the progress */
 	_Atomic(struct run *) run;   /* the run being loaded (load_ctx.started) */
+	_Atomic(const char *) phase; /* load_ctx.phase: what the loaders do, NULL: reading */
 };
 
 /* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
@@ -156,6 +157,11 @@ static void on_started(void *ud, struct run *run)
 	atomic_store(&((struct progress *)ud)->run, run);
 }
 
+static void on_phase(void *ud, const char *what)
+{
+	atomic_store(&((struct progress *)ud)->phase, what);
+}
+
 /* One load: its paths, progress and hooks, and (on the loading screen) its thread. */
 struct load_job {
 	const char *const *paths;
@@ -176,8 +182,8 @@ static void load_job_init(struct load_job *job, const char *const *paths, size_t
 	job->npaths = npaths;
 	job->opts = opts;
 	meter_start(&job->prog.m);
-	job->hooks = (struct load_ctx){ .progress = on_progress, .started = on_started, .ud = &job->prog,
-					.cancel = &job->prog.cancel };
+	job->hooks = (struct load_ctx){ .progress = on_progress, .started = on_started, .phase = on_phase,
+					.ud = &job->prog, .cancel = &job->prog.cancel };
 }
 
 static void *load_thread(void *ud)
@@ -207,7 +213,7 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 {
 	*st = (struct ui_load_status){ .path = path, .done = atomic_load(&p->m.done), .total = atomic_load(&p->m.total),
 				       .seconds = (double)meter_elapsed_ms(&p->m) / 1e3, .lines = lines,
-				       .findings = findings };
+				       .findings = findings, .doing = atomic_load(&p->phase) };
 	struct run *run = atomic_load(&p->run);
 	if (run)
 		steps_progress_update(sp, run, LOAD_DIGEST_RECORDS);

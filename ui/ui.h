@@ -34,8 +34,9 @@ struct ui_load_status {
 	bool listing;              /* the rank dirs are still being listed: the bytes to
 	                            * read are not all known (no bar, the ETA unknown) */
 	size_t listed;             /* rank dirs listed so far */
-	const char *doing;         /* before any byte is read: what happens ("finding the
-	                            * run's files"), shown instead of the bytes; else NULL */
+	const char *doing;         /* what happens when no bytes are read ("finding the
+	                            * run's files", "opening the index"), shown instead of
+	                            * the bytes; else NULL */
 	const struct summary *lines;    /* the partial Overview's lines (sanitized) */
 	const struct summary *findings; /* its partial findings (sanitized) */
 };

@@ -722,7 +722,6 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 				covered[i] = !s || files[i].rank != s->reparsed;
 				grown[i] = grown[i] && index_keeps(s, files[i].rank);
 			}
-			load_progress(ctx, pm.id.size, 0);
 		}
 	}
 	if (why) { /* none of this part's ranks came from it */
@@ -768,6 +767,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	size_t used = 0;
 	struct index_subset sub;
 	const struct index_subset *s = subset_of(ctx, files, nfiles, &sub); /* once: it parses the list */
+	load_phase(ctx, n ? "opening the index" : NULL); /* mapped, not read: no bytes to count */
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
 		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown, s);

@@ -84,7 +84,8 @@ void index_shard_dirs_free(struct index_shard_dirs *s);
  * its steps.jsonl only grew since (model/index/extent.h; a listed rank under a subset):
  * the rank holds the indexed records and its source the indexed offset; the caller parses
  * the rest (steps_ranks_extend). Returns the number of parts used; *found tells whether
- * any index part existed (valid or not). */
+ * any index part existed (valid or not). With parts to open it says "opening the index"
+ * (load_phase: mapped, no bytes counted); the caller says when reading begins again. */
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
 		  size_t nfiles, bool *covered, bool *grown, bool *found);
 

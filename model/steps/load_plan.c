@@ -81,6 +81,8 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 	lp->all_indexed = all;
 	for (size_t i = 0; i < lp->nfiles; i++)
 		lp->grown += grown[i];
+	if (!all || lp->grown || subset) /* bytes to read: the screen counts them again */
+		load_phase(ctx, NULL);
 	if (lp->grown && all && !subset) /* what the index holds, before the tails are parsed */
 		lp->log = index_log_begin(ctx->run, path);
 	if (lp->grown)
@@ -97,6 +99,7 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 			long long bytes = 0;
 			for (size_t i = 0; i < m->nrank; i++)
 				bytes += (long long)m->rank[i]->body_len;
+			load_phase(ctx, NULL);
 			load_progress(ctx, 0, bytes);
 		}
 	}

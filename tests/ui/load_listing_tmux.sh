@@ -6,7 +6,8 @@
 # Overview of the 5 ranks parsed, says "listing: j of 5 rank dirs so far", shows no bar
 # and says the ETA is unknown (the bytes to read are not all known) rather than a wrong
 # number; q cancels it at once (status 0). With a listing that ends after the parse,
-# the explorer opens as usual and the run is the same as without the delay.
+# the explorer opens as usual and the run is the same as without the delay. An indexed
+# open says "opening the index" (the part held open 3 s by strace), not MB it never read.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -42,6 +43,22 @@ tap_check "a listing that ends after the parse: the explorer opens on the loaded
 T send-keys -t listing Q
 wait_for "rc="
 tap_check "the explorer quits normally" 'grep -q "^rc=0" "$scr"'
+# An indexed open maps the index (no bytes read): the loading screen says "opening the
+# index", never a count of MB it did not read. strace holds the part's open for 3 s.
+"$TSCOPE_BIN" index run >/dev/null 2>&1
+if strace -f -qq -o /dev/null true 2>/dev/null; then
+	T send-keys -t listing "clear; ASAN_OPTIONS=\${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -o /dev/null \
+-P '$work/run/.tscope-index/steps-0-of-1.tsx' -e trace=openat -e inject=openat:delay_exit=3000000 \
+'$TSCOPE_BIN' --tui '$work/run'; sh after.sh \$?" Enter
+	wait_re "Loading +opening the index"
+	tap_check "an indexed open: \"opening the index\" on the loading screen, no MB count" \
+		'grep -qE "Loading +opening the index · [0-9.]+ s" "$scr" && ! grep -E "^ *Loading" "$scr" | grep -q "MB"'
+	wait_for "rank 0  step "
+	T send-keys -t listing Q
+	wait_for "rc="
+else
+	tap_skip "an indexed open's loading screen: strace cannot trace here"
+fi
 "$TSCOPE_BIN" --export ranks --no-index run >plain.csv 2>/dev/null
 TSCOPE_LIST_DELAY_MS=50 "$TSCOPE_BIN" --export ranks --no-index run >slow.csv 2>/dev/null
 tap_check "the same ranks view whether the listing ends first or last" 'cmp -s plain.csv slow.csv && [ -s plain.csv ]'
