@@ -181,6 +181,7 @@ static int load_family(struct run *run, const struct subsystem *sub, const char 
 			continue;
 		if (registry_probe(ld, path, run->opts) > 0 && ld->load(ctx, path) == 0)
 			loaded++;
+		load_phase(ctx, NULL); /* a loader's phase ends with it */
 	}
 	return loaded;
 }

@@ -110,7 +110,8 @@ struct load_ctx {
 	 * its directory listings' scope there, their memory free for what comes next. */
 	void (*loaded)(void *ud, struct run *run);
 	/* Optional: what the loaders do now that is not reading bytes (static text, e.g.
-	 * "opening the index"; NULL: reading again), for the loading screen. */
+	 * "opening the index"; NULL: reading again, and after each loader), for the loading
+	 * screen. */
 	void (*phase)(void *ud, const char *what);
 	void *ud;
 };

@@ -206,6 +206,9 @@ static bool load_job_start(struct load_job *job)
  * loaders wait on the model's lock for about that long. */
 #define LOAD_DIGEST_RECORDS 200000
 
+/* The loading screen before anything is known to read. */
+#define LOAD_FINDING "finding the run's files"
+
 /* What the loading screen shows: bytes from the progress hooks, the partial Overview
  * from what the loaders published (model/steps/progress.h). */
 static void load_status(struct progress *p, struct steps_progress *sp, const char *path, struct summary *lines,
@@ -221,6 +224,8 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 	size_t expected, k = steps_progress_ranks(sp, &expected);   /* a pipe's bytes are not in total */
 	st->listing = steps_progress_listing(sp, &st->listed);
 	st->finishing = !st->listing && st->total > 0 && st->done >= st->total && k >= expected;
+	if (!st->doing && !st->listing && st->done == 0 && st->total == 0) /* nothing known to read yet */
+		st->doing = LOAD_FINDING;
 }
 
 /* How long a cancelled load may take to stop before the process ends without it. */
@@ -380,9 +385,11 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 	steps_progress_lines(sp, path, lines, findings);
 	while (!atomic_load(&job.done)) {
 		struct ui_load_status st = { .path = path, .seconds = (double)meter_elapsed_ms(&clock) / 1e3,
-					     .doing = "finding the run's files", .lines = lines, .findings = findings };
+					     .doing = LOAD_FINDING, .lines = lines, .findings = findings };
 		if (early->threaded)
 			load_status(&early->prog, sp, path, lines, findings, &st);
+		if (!st.doing && !st.listing && atomic_load(&early->done)) /* it waits for this */
+			st.doing = LOAD_FINDING;
 		int rc = ui_load_frame(&st, 100);
 		if (rc >= 0)
 			load_abandon(rc, "");

@@ -7,7 +7,8 @@
 # and says the ETA is unknown (the bytes to read are not all known) rather than a wrong
 # number; q cancels it at once (status 0). With a listing that ends after the parse,
 # the explorer opens as usual and the run is the same as without the delay. An indexed
-# open says "opening the index" (the part held open 3 s by strace), not MB it never read.
+# open says "opening the index" (the part held open 3 s by strace), not MB it never read;
+# a load with nothing known to read yet (the run dir's open held) "finding the run's files".
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -56,8 +57,18 @@ if strace -f -qq -o /dev/null true 2>/dev/null; then
 	wait_for "rank 0  step "
 	T send-keys -t listing Q
 	wait_for "rc="
+	T send-keys -t listing "clear; ASAN_OPTIONS=\${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -o /dev/null \
+-P '$work/run' -e trace=openat -e inject=openat:delay_exit=3000000:when=1 \
+'$TSCOPE_BIN' --tui --no-index '$work/run'; sh after.sh \$?" Enter
+	wait_re "Loading +finding the run's files · [0-9.]+ s"
+	tap_check "nothing known to read yet (the run dir's open held 3 s): \"finding the run's files\", no MB" \
+		'! grep -E "^ *Loading" "$scr" | grep -q "MB"'
+	wait_for "rank 0  step "
+	T send-keys -t listing Q
+	wait_for "rc="
 else
 	tap_skip "an indexed open's loading screen: strace cannot trace here"
+	tap_skip "the loading screen before anything is known to read: strace cannot trace here"
 fi
 "$TSCOPE_BIN" --export ranks --no-index run >plain.csv 2>/dev/null
 TSCOPE_LIST_DELAY_MS=50 "$TSCOPE_BIN" --export ranks --no-index run >slow.csv 2>/dev/null
