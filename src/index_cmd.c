@@ -19,6 +19,7 @@
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "src/meter.h"
 
@@ -189,15 +190,34 @@ static int build(const struct index_cli *c)
 	return rc;
 }
 
+/* The trace parts' lines of `index --status`; returns how many are not usable. */
+static size_t trace_status(const char *run_dir, size_t *nparts)
+{
+	struct trace_part_status *v = NULL;
+	size_t n = *nparts = trace_index_status(run_dir, &v), bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = text_sanitize_dup(v[i].path, 0);
+		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
+		printf("traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces, v[i].traces == 1 ? "" : "s",
+		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		if (!why && v[i].changed)
+			printf("  (%zu changed since: parsed again at the next open)", v[i].changed);
+		putchar('\n');
+		bad += why != NULL;
+		free(path);
+		free(why);
+	}
+	trace_index_status_free(v, n);
+	return bad;
+}
+
 static int status(const struct index_cli *c)
 {
 	struct steps_rank_file *files = NULL;
 	size_t nfiles = index_plan(c->run_dir, &files);
 	struct index_part_status *v = NULL;
-	size_t n = index_status(c->run_dir, files, nfiles, &v);
+	size_t n = index_status(c->run_dir, files, nfiles, &v), ntrace = 0;
 	size_t bad = 0;
-	if (n == 0)
-		printf("no index\n");
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
@@ -214,7 +234,10 @@ static int status(const struct index_cli *c)
 	}
 	index_status_free(v, n);
 	steps_rank_files_free(files);
-	return n == 0 || bad ? 1 : 0;
+	bad += trace_status(c->run_dir, &ntrace);
+	if (n + ntrace == 0)
+		printf("no index\n");
+	return n + ntrace == 0 || bad ? 1 : 0;
 }
 
 /* ---- Slurm ------------------------------------------------------------------------------ */

@@ -451,6 +451,61 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	return used;
 }
 
+/* Part v->k of v->n: its head checked and decoded as an open would, each trace's stamp
+ * compared with its file now. */
+static void part_status(const char *run_dir, const struct trace_set *ts, struct trace_part_status *v)
+{
+	unsigned char *head;
+	size_t hlen;
+	struct index_file_id id;
+	const char *why = index_head_read(v->path, &head, &hlen, &id);
+	if (why) {
+		v->why = xstrdup(why);
+		return;
+	}
+	struct ibuf b = { head, hlen, 0, false };
+	if (ib_u32(&b) != v->k || ib_u32(&b) != v->n)
+		b.bad = true;
+	size_t nrec = ib_count(&b, 8);
+	for (size_t i = 0; i < nrec && !b.bad; i++) {
+		struct rec x = { 0 };
+		if (get_rank(&b, run_dir, ts, &x)) {
+			v->traces++;
+			v->changed += !same_stamp(x.r);
+		}
+		rec_free(&x);
+	}
+	if (b.bad || b.off != b.n)
+		v->why = xstrdup("malformed");
+	free(head);
+}
+
+size_t trace_index_status(const char *run_dir, struct trace_part_status **out)
+{
+	char *dir = index_dir_for(run_dir);
+	bool found = false;
+	unsigned n = index_newest_count(dir, "traces", &found);
+	struct trace_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct trace_set ts = { .cls = kclass_new(NULL, NULL, 0) }; /* names classed as an open would */
+	for (unsigned k = 0; k < n; k++) {
+		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
+		part_status(run_dir, &ts, &v[k]);
+	}
+	kclass_free(ts.cls);
+	free(dir);
+	*out = v;
+	return n;
+}
+
+void trace_index_status_free(struct trace_part_status *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].path);
+		free(v[i].why);
+	}
+	free(v);
+}
+
 /* The rank dir of run_dir that file is in ("rank3" of "<run_dir>/rank3/x.json"), -1
  * when it is not in one of its rank dirs: index_shard_dir_of(). */
 static int file_shard_dir(const struct index_shard_dirs *sd, const char *run_dir, const char *file)

@@ -6,7 +6,8 @@
 # ones; the summaries are what answers (a trace changed behind its size and mtime is not
 # read) and a drill-down that needs raw events parses the file; a changed trace is
 # parsed again; --shard K/N takes the traces of its rank dirs and a slice of the others
-# (by file), and the parts merge.
+# (by file), and the parts merge. `index --status` lists the trace parts (traces held,
+# changed since, why a part is not usable).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -51,6 +52,10 @@ for r in 0 1 2 3; do "$tgen" gen/rank$r.json 2 $r >/dev/null || exit 1; done
 "$T" index gen >out.txt 2>&1
 tap_check "generated: index writes one trace part" 'grep -q "index written: gen/.tscope-index/traces-0-of-1.tsx (4 ranks" out.txt'
 tap_check "generated: from the index = a plain load" 'same gen'
+"$T" index --status gen >st.txt 2>&1
+tap_rc $? "index --status: a trace-only index is an index (exit 0)"
+tap_check "... its part, the traces it holds" \
+	'[ "$(cat st.txt)" = "traces 0/1  4 traces  ok  gen/.tscope-index/traces-0-of-1.tsx" ]'
 # a kernel renamed behind the same size and mtime: the summaries answer, the
 # drill-down (raw events) parses the file as it is
 f=gen/rank2.json
@@ -64,6 +69,10 @@ tap_check "a drill-down parses the trace" 'grep -q "volta_sgemm_128x64_XX" used.
 # changed (mtime): parsed again, the same as a plain load
 touch $f
 tap_check "a changed trace is parsed again: = a plain load" 'same gen && grep -q XX got.csv'
+"$T" index --status gen >st.txt 2>&1
+rc=$?
+tap_check "index --status: the changed trace counted (exit 0: the part is used)" \
+	'[ "$rc" -eq 0 ] && grep -q "4 traces  ok  .*  (1 changed since: parsed again at the next open)$" st.txt'
 cp -p keep.json $f
 
 # shards: traces split by file, the parts merge
@@ -78,6 +87,11 @@ touch -r keep.json $f
 tap_check "--shard: the parts' summaries answer" 'cmp -s orig.kernels sh.kernels'
 cp -p keep.json $f
 rm gen/.tscope-index/traces-1-of-2.tsx
+"$T" index --status gen >st.txt 2>&1
+rc=$?
+tap_check "index --status: a missing trace shard is not usable (exit 1), the other is" \
+	'[ "$rc" -eq 1 ] && grep -q "^traces 0/2  [0-9]* traces\{0,1\}  ok  " st.txt &&
+	 grep -q "^traces 1/2  0 traces  NOT USABLE: missing" st.txt'
 tap_check "--shard: a missing part: its traces are parsed, = a plain load" 'same gen'
 # traces in rank dirs: each shard takes the traces of its own rank dirs (ranks 0-1 have
 # none: shard 0/2 writes no trace part; split by file, rank2's would be in it)
@@ -95,6 +109,10 @@ p=gen/.tscope-index/traces-0-of-1.tsx
 printf '\377' | dd of=$p bs=1 seek=$(($(wc -c <$p) - 3)) conv=notrunc 2>/dev/null
 "$T" --export sources gen >dmg.csv 2>/dev/null
 tap_check "damaged part: reported" 'grep -q "trace index part 0/1 not used: checksum mismatch" dmg.csv'
+"$T" index --status gen >st.txt 2>&1
+rc=$?
+tap_check "index --status: a damaged trace part is not usable (exit 1)" \
+	'[ "$rc" -eq 1 ] && grep -q "^traces 0/1  0 traces  NOT USABLE: checksum mismatch" st.txt'
 "$T" --export temporal --no-index gen >want.csv 2>/dev/null
 "$T" --export temporal gen >got.csv 2>/dev/null
 tap_check "damaged part: the traces parsed (= a plain load)" 'cmp -s want.csv got.csv && [ -s got.csv ]'
