@@ -168,7 +168,7 @@ static int build(const struct index_cli *c)
 		for (size_t i = 0; i < run->diags.n; i++)
 			nerr += run->diags.v[i].level == DIAG_ERROR;
 		fprintf(stderr, "tscope-tui index: no index written%s\n",
-			nerr ? "" : " (no pytscope ranks to index here)");
+			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
 		for (size_t i = 0; i < run->diags.n; i++)
 			if (run->diags.v[i].level == DIAG_ERROR) {
 				char buf[1024];

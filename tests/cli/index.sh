@@ -143,4 +143,11 @@ tap_eq "--ranks rejects a bad list" 2 $?
 "$T" index --slurm --shards 4 --dry-run --time=5 run >script.sh
 tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --array=0-3$" script.sh'
 tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
+# Nothing the index holds (a GenAI-Perf export): no index, exit 1, and what it holds said.
+mkdir gp && printf '{"service_kind":"openai","endpoint":"v1/chat/completions","request_throughput":{"unit":"requests/sec","avg":1.0}}\n' >gp/profile_export_genai_perf.json
+"$T" index gp >gp.out 2>&1
+rc=$?
+tap_check "index of a dir without ranks or traces: exit 1, \"nothing to index here\", no index dir" \
+	'[ "$rc" -eq 1 ] && grep -q "no index written (nothing to index here: the index holds pytscope ranks and traces)" gp.out &&
+	 [ ! -e gp/.tscope-index ]'
 tap_plan
