@@ -104,7 +104,7 @@ static int parse(struct index_cli *c, int argc, char **argv)
 			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
 			c->sbatch[c->nsbatch++] = a;
 		} else {
-			return fail("unknown option", a);
+			return fail(a[0] == '-' ? "unknown option" : "more than one RUN_DIR", a);
 		}
 	}
 	c->run_dir = argv[argc - 1];

@@ -143,6 +143,17 @@ tap_eq "--ranks rejects a bad list" 2 $?
 "$T" index --slurm --shards 4 --dry-run --time=5 run >script.sh
 tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --array=0-3$" script.sh'
 tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
+# Usage errors: exit 2, what was wrong, the pointer to --help.
+usage_err() { # TEXT ARGS...: exit 2 and "tscope-tui index: TEXT" on stderr
+	want=$1
+	shift
+	"$T" index "$@" >/dev/null 2>ue.txt
+	[ $? -eq 2 ] && grep -q "^tscope-tui index: $want" ue.txt && grep -q "^Try 'tscope-tui index --help'.$" ue.txt
+}
+tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard and --jobs" \
+	'usage_err "missing RUN_DIR" && usage_err "more than one RUN_DIR: run" run run &&
+	 usage_err "unknown option: --bogus" --bogus run && usage_err "--shard expects K/N" --shard 2/2 run &&
+	 usage_err "--jobs expects an integer >= 1: 0" --jobs 0 run'
 # Nothing the index holds (a GenAI-Perf export): no index, exit 1, and what it holds said.
 mkdir gp && printf '{"service_kind":"openai","endpoint":"v1/chat/completions","request_throughput":{"unit":"requests/sec","avg":1.0}}\n' >gp/profile_export_genai_perf.json
 "$T" index gp >gp.out 2>&1
