@@ -292,8 +292,9 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 /* At most this many per-rank lines in the default report. */
 #define RANK_LINES 16
 
-/* Ranks that matter first: stragglers, then more often on the critical path, then the
- * larger straggler z-score, then the lower rank id. */
+/* Ranks that matter first: stragglers (the costlier first, then the more slowed down),
+ * then more often on the critical path, then the larger straggler z-score, then the
+ * lower rank id. */
 static int cmp_rank_weight(const void *a, const void *b, void *ud)
 {
 	const struct distributed *d = ud;
@@ -301,6 +302,12 @@ static int cmp_rank_weight(const void *a, const void *b, void *ud)
 	const struct rank_stat *y = &d->rank[*(const size_t *)b];
 	if (x->straggler != y->straggler)
 		return x->straggler ? -1 : 1;
+	double cx = x->slow_cost + x->stall_cost, cy = y->slow_cost + y->stall_cost;
+	if (x->straggler && cx != cy && cx == cx && cy == cy)
+		return cx > cy ? -1 : 1;
+	double sx = x->rel_slowdown, sy = y->rel_slowdown;
+	if (x->straggler && sx != sy && sx == sx && sy == sy)
+		return sx > sy ? -1 : 1;
 	if (x->slowest_fraction != y->slowest_fraction)
 		return x->slowest_fraction > y->slowest_fraction ? -1 : 1;
 	double zx = fabs(x->straggler_z), zy = fabs(y->straggler_z);
@@ -309,8 +316,8 @@ static int cmp_rank_weight(const void *a, const void *b, void *ud)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* shown[r] for the `cap` ranks that matter (all stragglers even past the cap); NULL when
- * every rank is shown (cap 0, or few ranks). */
+/* shown[r] for the `cap` ranks that matter; NULL when every rank is shown (cap 0, or few
+ * ranks). */
 static bool *ranks_that_matter(const struct distributed *d, size_t cap)
 {
 	if (!cap || d->world_size <= cap)
@@ -320,11 +327,27 @@ static bool *ranks_that_matter(const struct distributed *d, size_t cap)
 		ord[r] = r;
 	qsort_r(ord, d->world_size, sizeof(*ord), cmp_rank_weight, (void *)d);
 	bool *shown = xcalloc(d->world_size, sizeof(*shown));
-	for (size_t i = 0; i < d->world_size; i++)
-		if (i < cap || d->rank[ord[i]].straggler)
-			shown[ord[i]] = true;
+	for (size_t i = 0; i < cap; i++)
+		shown[ord[i]] = true;
 	free(ord);
 	return shown;
+}
+
+/* The lines counting the ranks left out of the list: stragglers, then the others. */
+static void hidden_lines(struct sbuf *b, const struct print_opts *po, size_t strag, size_t others)
+{
+	char *line[2] = {
+		strag ? xasprintf("    … %zu more straggler%s (--export ranks --filter straggler=yes)", strag,
+				  strag == 1 ? "" : "s") : NULL,
+		others ? xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
+				   others, others == 1 ? "" : "s") : NULL,
+	};
+	for (int i = 0; i < 2; i++)
+		if (line[i]) {
+			sb_style(b, po->color, SGR_DIM, SGR_NONE, line[i]);
+			sb_puts(b, "\n");
+			free(line[i]);
+		}
 }
 
 static char *section_distributed(struct run *run, const struct print_opts *po)
@@ -350,19 +373,27 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		  po->compat ? "wall" : "critical compute", d->wall_frac_lost * 100, d->sync_skew * 1e3);
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
 	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
-	size_t hidden = 0;
+	size_t hidden = 0, hidden_strag = 0;
+	int width = 0; /* the default report's labels padded to the widest shown */
+	for (size_t r = 0; r < d->world_size && !po->compat; r++) {
+		int w = snprintf(NULL, 0, "rank %d:", d->rank[r].rank);
+		if ((!shown || shown[r]) && w > width)
+			width = w;
+	}
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
 		if (shown && !shown[r]) {
-			hidden++;
+			hidden_strag += rs->straggler;
+			hidden += !rs->straggler;
 			continue;
 		}
 		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
 		sb_style(&b, po->color, strag ? SGR_BOLD : SGR_NONE, SGR_RED, label);
+		sb_printf(&b, "%*s %7.2f ms · ", width > (int)strlen(label) ? width - (int)strlen(label) : 0, "",
+			  rs->mean_compute * 1e3);
 		free(label);
-		sb_printf(&b, " %7.2f ms · ", rs->mean_compute * 1e3);
 		bar(&b, po, rs->slowest_fraction, strag ? BAR_BAD : BAR_PLAIN);
 		sb_printf(&b, " %4.0f%% (z=%+.1f)", rs->slowest_fraction * 100, rs->straggler_z);
 		if (strag) {
@@ -372,13 +403,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "\n");
 	}
 	free(shown);
-	if (hidden) {
-		char *more = xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
-				       hidden, hidden == 1 ? "" : "s");
-		sb_style(&b, po->color, SGR_DIM, SGR_NONE, more);
-		sb_puts(&b, "\n");
-		free(more);
-	}
+	hidden_lines(&b, po, hidden_strag, hidden);
 	return sb_take(&b);
 }
 
