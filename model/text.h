@@ -10,7 +10,9 @@
  *   - invisible format characters     -> "<U+XXXX>": soft hyphen U+00AD, U+061C (Arabic letter
  *     mark), U+180E, zero-width U+200B-200F, U+2028/2029, bidi controls U+202A-202E and
  *     U+2066-2069, U+2060-2064, U+206A-206F, U+FEFF, U+FFF9-FFFB, tag characters U+E0000-E007F
- *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?'
+ *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?', but for the
+ *     typography of the program's own texts, which reads as ASCII: dashes and U+00B7 -> '-',
+ *     U+2026 -> "...", arrows -> "->" "<-", <= >=, quotes, x for U+00D7, ^2, u (micro) ...
  * The output is always NUL-terminated and never split inside a replacement. */
 #ifndef MODEL_TEXT_H
 #define MODEL_TEXT_H
