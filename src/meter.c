@@ -2,10 +2,13 @@
 /* meter.c: the progress line on stderr and how a signal ends its command (meter.h). */
 #include "src/meter.h"
 
+#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "model/index/index.h"
+#include "model/text.h"
 
 #define METER_DELAY_MS 500
 #define METER_EVERY_MS 100
@@ -17,7 +20,17 @@ void meter_start(struct meter *m)
 	atomic_store(&m->last_ms, 0);
 	atomic_store(&m->shown, false);
 	m->tty = isatty(STDERR_FILENO);
+	m->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	clock_gettime(CLOCK_MONOTONIC, &m->start);
+}
+
+/* "\r" (and what more moves to the line's start: erase) then "tscope-tui: " and text, in
+ * ASCII when the locale is not UTF-8 (its middle dots: model/text.h). */
+static void put_line(const struct meter *m, const char *start, const char *text)
+{
+	char safe[512];
+	text_sanitize(text, strlen(text), safe, sizeof(safe), m->ascii ? TEXT_ASCII : 0);
+	fprintf(stderr, "%stscope-tui: %s", start, safe);
 }
 
 long long meter_elapsed_ms(const struct meter *m)
@@ -46,13 +59,15 @@ static void draw(struct meter *m, const char *what, const char *hint, double sca
 	long long ms = meter_elapsed_ms(m);
 	double rate = (double)done / scale / ((double)(ms > 0 ? ms : 1) / 1e3); /* units/s */
 	atomic_store(&m->shown, true);
+	char line[400];
 	if (total > 0 && rate > 0)
-		fprintf(stderr, "\rtscope-tui: %s %.0f / %.0f %s (%d%%) · %.0f %s/s · ETA %.0f s%s  ", what,
-			(double)done / scale, (double)total / scale, unit, (int)(100.0 * (double)done / (double)total),
-			rate, unit, (double)(total > done ? total - done : 0) / scale / rate, hint);
+		snprintf(line, sizeof(line), "%s %.0f / %.0f %s (%d%%) · %.0f %s/s · ETA %.0f s%s  ", what,
+			 (double)done / scale, (double)total / scale, unit, (int)(100.0 * (double)done / (double)total),
+			 rate, unit, (double)(total > done ? total - done : 0) / scale / rate, hint);
 	else
-		fprintf(stderr, "\rtscope-tui: %s %.0f %s · %.*f %s/s%s  ", what, (double)done / scale, unit,
-			scale > 1 ? 1 : 0, rate, unit, hint); /* MB/s to a tenth */
+		snprintf(line, sizeof(line), "%s %.0f %s · %.*f %s/s%s  ", what, (double)done / scale, unit,
+			 scale > 1 ? 1 : 0, rate, unit, hint); /* MB/s to a tenth */
+	put_line(m, "\r", line);
 }
 
 void meter_draw(struct meter *m, const char *what, const char *hint)
@@ -68,7 +83,7 @@ void meter_draw_count(struct meter *m, const char *what, const char *unit)
 void meter_note(struct meter *m, const char *text)
 {
 	if (atomic_load(&m->shown))
-		fprintf(stderr, "\r\033[Ktscope-tui: %s", text);
+		put_line(m, "\r\033[K", text);
 }
 
 void meter_clear(struct meter *m)

@@ -17,6 +17,7 @@ struct meter {
 	struct timespec start;
 	atomic_llong last_ms;         /* when the line was last drawn */
 	bool tty;                     /* stderr is a terminal */
+	bool ascii;                   /* the locale is not UTF-8: the line in ASCII */
 	atomic_bool shown;            /* the line is on the screen */
 };
 

@@ -9,7 +9,7 @@
 # reference), with --filter, -o, from the index; a bad column still exits 2 first; a
 # temporary directory that cannot be used is named; without O_TMPFILE (strace says so) a
 # named temporary file is used and removed. A slow export shows a progress line on a
-# terminal's stderr. A termination signal while the -o
+# terminal's stderr (ASCII under LC_ALL=C). A termination signal while the -o
 # temporary file exists (signals are held then) stops the write at the next part: no
 # file, no temporary file, exit 128 + N; strace injects it at the second write (exact,
 # no timing) and the check skips without it.
@@ -67,7 +67,8 @@ slow_export() { # CSV-OUT TTY-OUT OPTS...
 	shift 2
 	rm -f fifo && mkfifo fifo || return 1
 	{ dd bs=65536 count=1 2>/dev/null; sleep 1; cat; } <fifo >"$out" &
-	TERM=xterm script -q -e -c "\"$T\" --export steps --no-index -o fifo $* run" /dev/null </dev/null >"$tty" 2>&1
+	LC_ALL=${LC:-$LC_ALL} TERM=xterm script -q -e -c "\"$T\" --export steps --no-index -o fifo $* run" /dev/null \
+		</dev/null >"$tty" 2>&1
 	rc=$?
 	wait
 	return $rc
@@ -85,6 +86,11 @@ else
 	tap_check "... sorted: \"merging steps: N / 70000 rows (P%)\" with an ETA; the CSV sorted" \
 		'[ "$rc" -eq 0 ] && grep -q "tscope-tui: merging steps: [0-9]* / 70000 rows ([0-9]*%) · .* · ETA" slows.tty &&
 		 cmp -s sorted.csv slows.csv'
+	LC=C slow_export slowc.csv slowc.tty
+	rc=$?
+	tap_check "... under LC_ALL=C the line is ASCII (\" - \" for the middle dots)" \
+		'[ "$rc" -eq 0 ] && grep -q "tscope-tui: export steps: [0-9]* rows - [0-9]* rows/s" slowc.tty &&
+		 ! LC_ALL=C grep -q "$(printf "\302\267")" slowc.tty'
 fi
 
 if ! strace -f -qq -o /dev/null true 2>/dev/null; then
