@@ -26,7 +26,8 @@ static void test_sanitize(void)
 	is_str(out, "ok\xef\xbf\xbd", "invalid byte becomes U+FFFD");
 	text_sanitize("caf\xc3\xa9", 5, out, sizeof(out), TEXT_ASCII);
 	is_str(out, "caf?", "ASCII mode replaces non-ASCII");
-	const char *typo = "MFU is 3% \xe2\x80\x94 97% \xc2\xb7 R\xc2\xb2 \xe2\x89\xa5 16 \xe2\x86\x92 x\xe2\x80\xa6 5\xc3\x97";
+	const char *typo = "MFU is 3% \xe2\x80\x94 97% \xc2\xb7 R\xc2\xb2 "
+			   "\xe2\x89\xa5 16 \xe2\x86\x92 x\xe2\x80\xa6 5\xc3\x97";
 	text_sanitize(typo, strlen(typo), out, sizeof(out), TEXT_ASCII);
 	is_str(out, "MFU is 3% - 97% - R^2 >= 16 -> x... 5x", "ASCII mode: the program's typography as ASCII");
 	text_sanitize("\xe2\x80\x94", 3, out, sizeof(out), 0);
