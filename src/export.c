@@ -141,8 +141,10 @@ static int write_parts(struct rows_out *w, FILE *f, bool file, unsigned flags)
 static int write_merged(struct rows_out *w, FILE *f, bool file, unsigned flags)
 {
 	struct table *t = next_part(w);
-	if (!t)
-		return write_parts(w, f, file, flags); /* one part: sorted as it is */
+	if (!t) { /* one part: sorted as it is, no other to ask for */
+		w->parts = NULL;
+		return write_parts(w, f, file, flags);
+	}
 	struct table_merge *m = table_merge_new(w->t, w->t->sort_col, w->t->sort_desc, flags, w->spill_dir);
 	int r = m ? table_merge_add(m, w->t) : -1;
 	w->spill_err = r ? errno : 0;

@@ -381,49 +381,66 @@ static void restore(struct run *run, struct trace_set *ts, struct rec *x)
 	x->r = NULL;
 }
 
+static void recs_free(struct rec *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rec_free(&v[i]);
+	free(v);
+}
+
+/* Part k of n at file decoded as an open uses it: its records (*out, *nout; freed with
+ * recs_free) and NULL, else why it is not used (static: index_head_read()'s reason, or
+ * "malformed") with nothing kept. */
+static const char *part_records(const char *file, const char *base, const struct trace_set *ts, unsigned k,
+				unsigned n, struct rec **out, size_t *nout)
+{
+	unsigned char *head;
+	size_t hlen;
+	struct index_file_id id;
+	*out = NULL;
+	*nout = 0;
+	const char *why = index_head_read(file, &head, &hlen, &id);
+	if (why)
+		return why;
+	struct ibuf b = { head, hlen, 0, false };
+	if (ib_u32(&b) != k || ib_u32(&b) != n)
+		b.bad = true;
+	size_t nrec = ib_count(&b, 8), got = 0;
+	struct rec *v = xcalloc(nrec ? nrec : 1, sizeof(*v));
+	while (got < nrec && !b.bad)
+		if (!get_rank(&b, base, ts, &v[got++]))
+			b.bad = true;
+	free(head); /* the records hold copies */
+	if (b.bad || b.off != b.n) {
+		recs_free(v, got);
+		return "malformed";
+	}
+	*out = v;
+	*nout = got;
+	return NULL;
+}
+
 /* Read part k of n; restore the records of files in sorted[] (not yet restored) whose
  * stamps match. A damaged part is named in a diagnostic and not used. */
 static size_t use_part(struct run *run, const char *path, const char *file, unsigned k, unsigned n,
 		       char *const *sorted, size_t nfiles, bool *done)
 {
-	unsigned char *head;
-	size_t hlen;
-	struct index_file_id id;
-	const char *why = index_head_read(file, &head, &hlen, &id);
-	if (why) {
-		if (strncmp(why, "missing", 7) != 0)
-			diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
-				 "trace index part %u/%u not used: %s; its traces are parsed", k, n, why);
-		return 0;
-	}
-	struct ibuf b = { head, hlen, 0, false };
 	struct trace_set *ts = trace_set_get_or_new(run);
-	size_t used = 0;
-	if (ib_u32(&b) != k || ib_u32(&b) != n)
-		b.bad = true;
-	size_t nrec = ib_count(&b, 8);
-	struct rec *v = xcalloc(nrec ? nrec : 1, sizeof(*v));
-	size_t got = 0;
-	while (got < nrec && !b.bad)
-		if (!get_rank(&b, path, ts, &v[got++]))
-			b.bad = true;
-	if (b.bad || b.off != b.n) {
+	struct rec *v;
+	size_t got, used = 0;
+	const char *why = part_records(file, path, ts, k, n, &v, &got);
+	if (why && strncmp(why, "missing", 7) != 0)
 		diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
-			 "trace index part %u/%u not used: malformed; its traces are parsed", k, n);
-	} else {
-		for (size_t i = 0; i < got; i++) {
-			long fi = file_index(sorted, nfiles, v[i].r->path);
-			if (fi < 0 || done[fi] || !same_stamp(v[i].r))
-				continue;
-			done[fi] = true;
-			restore(run, ts, &v[i]);
-			used++;
-		}
+			 "trace index part %u/%u not used: %s; its traces are parsed", k, n, why);
+	for (size_t i = 0; i < got; i++) {
+		long fi = file_index(sorted, nfiles, v[i].r->path);
+		if (fi < 0 || done[fi] || !same_stamp(v[i].r))
+			continue;
+		done[fi] = true;
+		restore(run, ts, &v[i]);
+		used++;
 	}
-	for (size_t i = 0; i < got; i++)
-		rec_free(&v[i]);
-	free(v);
-	free(head);
+	recs_free(v, got);
 	return used;
 }
 
@@ -451,33 +468,18 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	return used;
 }
 
-/* Part v->k of v->n: its head checked and decoded as an open would, each trace's stamp
- * compared with its file now. */
+/* Part v->k of v->n decoded as an open would, each trace's stamp compared with its file
+ * now. */
 static void part_status(const char *run_dir, const struct trace_set *ts, struct trace_part_status *v)
 {
-	unsigned char *head;
-	size_t hlen;
-	struct index_file_id id;
-	const char *why = index_head_read(v->path, &head, &hlen, &id);
-	if (why) {
-		v->why = xstrdup(why);
-		return;
-	}
-	struct ibuf b = { head, hlen, 0, false };
-	if (ib_u32(&b) != v->k || ib_u32(&b) != v->n)
-		b.bad = true;
-	size_t nrec = ib_count(&b, 8);
-	for (size_t i = 0; i < nrec && !b.bad; i++) {
-		struct rec x = { 0 };
-		if (get_rank(&b, run_dir, ts, &x)) {
-			v->traces++;
-			v->changed += !same_stamp(x.r);
-		}
-		rec_free(&x);
-	}
-	if (b.bad || b.off != b.n)
-		v->why = xstrdup("malformed");
-	free(head);
+	struct rec *r;
+	size_t n;
+	const char *why = part_records(v->path, run_dir, ts, v->k, v->n, &r, &n);
+	v->why = why ? xstrdup(why) : NULL;
+	v->traces = n;
+	for (size_t i = 0; i < n; i++)
+		v->changed += !same_stamp(r[i].r);
+	recs_free(r, n);
 }
 
 size_t trace_index_status(const char *run_dir, struct trace_part_status **out)
