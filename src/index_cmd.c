@@ -194,7 +194,7 @@ static int build(const struct index_cli *c)
 static size_t trace_status(const char *run_dir, size_t *nparts)
 {
 	struct trace_part_status *v = NULL;
-	size_t n = *nparts = trace_index_status(run_dir, &v), bad = 0;
+	size_t unindexed, n = *nparts = trace_index_status(run_dir, &v, &unindexed), bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
@@ -208,6 +208,8 @@ static size_t trace_status(const char *run_dir, size_t *nparts)
 		free(why);
 	}
 	trace_index_status_free(v, n);
+	if (unindexed)
+		printf("traces: %zu not in the index (new since: parsed at the next open)\n", unindexed);
 	return bad;
 }
 
@@ -227,6 +229,9 @@ static int status(const struct index_cli *c)
 		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
 		if (!why && v[i].deltas)
 			printf("  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
+		if (!why && v[i].grown)
+			printf("  (%zu rank%s grew since: the new records are read at the next open)", v[i].grown,
+			       v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
 		putchar('\n');
 		bad += why != NULL;
 		free(path);

@@ -794,17 +794,21 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 	char *dir = index_dir_for(run_dir);
 	unsigned n = index_newest_count(dir, "steps", &found);
 	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
+	bool *grown = xcalloc(nfiles ? nfiles : 1, sizeof(*grown));
 	for (unsigned k = 0; k < n; k++) {
 		char *path = part_path(dir, k, n);
 		struct part_map pm;
 		struct ibuf b;
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, NULL, NULL) };
+						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL) };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
 		v[k].deltas = delta_set_count(pm.ds);
+		for (size_t i = v[k].lo; !v[k].why && i < v[k].hi; i++)
+			v[k].grown += grown[i];
 		part_close(&pm);
 	}
+	free(grown);
 	free(dir);
 	*out = v;
 	return n;

@@ -215,6 +215,8 @@ struct index_part_status {
 	size_t lo, hi;       /* its ranks: files[lo, hi) */
 	size_t bytes;
 	size_t deltas;       /* the follower's deltas it would be read with (delta.h) */
+	size_t grown;        /* its ranks whose steps.jsonl grew since (the open reads the
+			      * new bytes and appends them) */
 };
 size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
 		    struct index_part_status **out);

@@ -469,30 +469,45 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 }
 
 /* Part v->k of v->n decoded as an open would, each trace's stamp compared with its file
- * now. */
-static void part_status(const char *run_dir, const struct trace_set *ts, struct trace_part_status *v)
+ * now; seen[i]: sorted[i] has a record in it. */
+static void part_status(const char *run_dir, const struct trace_set *ts, struct trace_part_status *v,
+			char *const *sorted, size_t nfiles, bool *seen)
 {
 	struct rec *r;
 	size_t n;
 	const char *why = part_records(v->path, run_dir, ts, v->k, v->n, &r, &n);
 	v->why = why ? xstrdup(why) : NULL;
 	v->traces = n;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		long fi = file_index(sorted, nfiles, r[i].r->path);
 		v->changed += !same_stamp(r[i].r);
+		if (fi >= 0)
+			seen[fi] = true;
+	}
 	recs_free(r, n);
 }
 
-size_t trace_index_status(const char *run_dir, struct trace_part_status **out)
+size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed)
 {
 	char *dir = index_dir_for(run_dir);
 	bool found = false;
 	unsigned n = index_newest_count(dir, "traces", &found);
 	struct trace_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct trace_set ts = { .cls = kclass_new(NULL, NULL, 0) }; /* names classed as an open would */
+	struct trace_pathvec pv = { 0 };  /* the traces an open would read */
+	if (n)
+		trace_discover(run_dir, &pv, true, NULL);
+	qsort(pv.v, pv.n, sizeof(*pv.v), cmp_str);
+	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
-		part_status(run_dir, &ts, &v[k]);
+		part_status(run_dir, &ts, &v[k], pv.v, pv.n, seen);
 	}
+	*unindexed = 0;
+	for (size_t i = 0; i < pv.n; i++)
+		*unindexed += !seen[i];
+	free(seen);
+	trace_pathvec_free(&pv);
 	kclass_free(ts.cls);
 	free(dir);
 	*out = v;

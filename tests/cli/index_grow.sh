@@ -48,6 +48,9 @@ same() {
 b0=$(bytes demo)
 grow demo 40
 b1=$(bytes demo)
+"$T" index --status demo >st0.txt
+tap_check "grown: index --status names the ranks whose JSONL grew (read at the next open)" \
+	'grep -q "^shard 0/1  ranks 0-15  ok  .*(16 ranks. steps.jsonl grew since: the new records are read at the next open)" st0.txt'
 "$T" --export sources demo >src.csv 2>/dev/null
 tap_check "grown: only the $((b1 - b0)) new bytes are parsed" \
 	'grep -q "index: 16 ranks. steps.jsonl grew since the index was written: only their $((b1 - b0)) new bytes were parsed" src.csv'
@@ -56,7 +59,8 @@ tap_check "grown: the index was used, not rebuilt" '! grep -q "not used" src.csv
 tap_check "grown: the new records were appended (the next open parses nothing)" '! grep -q "grew\|not used" src2.csv'
 tap_check "grown: --print and --export ranks/findings/heatmap_cells = a plain load" 'same demo'
 "$T" index --status demo >st.txt
-tap_check "grown: index --status says ok" 'grep -q "^shard 0/1  ranks 0-15  ok" st.txt'
+tap_check "grown: index --status says ok, nothing grown since the open appended" \
+	'grep -q "^shard 0/1  ranks 0-15  ok" st.txt && ! grep -q "grew" st.txt'
 
 # only some ranks grow, and a sharded index: the shards' ranks are resumed
 "$T" index --shard 0/2 demo >/dev/null 2>&1

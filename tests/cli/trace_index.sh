@@ -7,7 +7,7 @@
 # read) and a drill-down that needs raw events parses the file; a changed trace is
 # parsed again; --shard K/N takes the traces of its rank dirs and a slice of the others
 # (by file), and the parts merge. `index --status` lists the trace parts (traces held,
-# changed since, why a part is not usable).
+# changed since, why a part is not usable, traces no part holds).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -74,6 +74,12 @@ rc=$?
 tap_check "index --status: the changed trace counted (exit 0: the part is used)" \
 	'[ "$rc" -eq 0 ] && grep -q "4 traces  ok  .*  (1 changed since: parsed again at the next open)$" st.txt'
 cp -p keep.json $f
+# a trace added since: no part holds it
+"$tgen" gen/rank4.json 2 4 >/dev/null || exit 1
+"$T" index --status gen >st.txt 2>&1
+tap_check "index --status: a trace added since is named (not in the index, parsed at the next open)" \
+	'grep -q "^traces: 1 not in the index (new since: parsed at the next open)$" st.txt'
+rm gen/rank4.json
 
 # shards: traces split by file, the parts merge
 "$T" index --shard 0/2 gen >/dev/null 2>&1
