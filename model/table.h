@@ -77,6 +77,8 @@ struct table {
 	int group_col;       /* the column naming the group */
 	bool grouped;
 	bool *gopen;         /* per group */
+	bool partial;        /* the first rows of a view built in parts, the rest not held
+			      * (an export of it is not the whole view) */
 };
 
 /* One term of a structured filter (AND of terms). */

@@ -367,7 +367,9 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 	}
 	unsigned flags = app->opts && app->opts->csv_raw ? TABLE_CSV_RAW : 0;
 	if (table_export_file(t, path, overwrite, flags) == 0) {
-		app_msg(app, false, "exported %zu rows of '%s' to %s", t->nview, t->name, path);
+		app_msg(app, false, "exported %zu rows of '%s' to %s%s%s%s", t->nview, t->name, path,
+			t->partial ? ": the first ranks' rows only (all: tscope-tui --export " : "",
+			t->partial ? t->name : "", t->partial ? ")" : "");
 	} else if (errno == EEXIST) {
 		snprintf(app->pending, sizeof(app->pending), "%s", path);
 		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
@@ -728,7 +730,7 @@ static unsigned global_action(struct app *app, enum action a)
 		}
 		char path[APP_LINE];
 		default_export_path(app, t, path, sizeof(path));
-		prompt_open(app, PROMPT_EXPORT, "export CSV to: ", path);
+		prompt_open(app, PROMPT_EXPORT, t->partial ? "export the rows shown to: " : "export CSV to: ", path);
 		return PR_REDRAW;
 	}
 	case ACT_COPY:

@@ -35,7 +35,6 @@ struct tpane {
 	int *need;            /* per column: widest value seen (col_need) */
 	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
-	bool capped;          /* a view built in parts, its first TP_PART_ROWS rows only */
 };
 
 /* Width a column needs: its widest value among the rows on screen (a number is never
@@ -163,16 +162,15 @@ static void layout_cols(struct tpane *p, int x0, int w)
  * never fills the memory, and the status row says the rest is not shown. */
 #define TP_PART_ROWS 262144
 
-/* vd's first parts up to TP_PART_ROWS rows; *capped when a part was left out. */
-static struct table *build_parts(struct app *app, const struct view_def *vd, char *err, size_t errn,
-				 bool *capped)
+/* vd's first parts up to TP_PART_ROWS rows; partial when a part was left out. */
+static struct table *build_parts(struct app *app, const struct view_def *vd, char *err, size_t errn)
 {
 	size_t cursor = 0;
 	struct table *t = vd->build_next(app->run, &cursor, err, errn), *u;
 	while (t && (u = vd->build_next(app->run, &cursor, err, errn))) {
 		if (t->nrow + u->nrow > TP_PART_ROWS) {
 			table_free(u);
-			*capped = true;
+			t->partial = true;
 			break;
 		}
 		table_append_take(t, u);
@@ -181,11 +179,10 @@ static struct table *build_parts(struct app *app, const struct view_def *vd, cha
 }
 
 /* The view's table: a run view, or in compare mode a view of the pair. */
-static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn, bool *capped)
+static struct table *build_view(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct cmp_view *cv = app->cmp && arg ? compare_view(arg) : NULL;
 	const struct view_def *vd = arg && !cv ? registry_view(arg) : NULL;
-	*capped = false;
 	if (!vd && !cv) {
 		snprintf(why, whyn, "no view named '%s'", arg ? arg : "");
 		return NULL;
@@ -195,7 +192,7 @@ static struct table *build_view(struct app *app, const char *arg, char *why, siz
 	if (cv)
 		t = cv->build(app->cmp, err, sizeof(err));
 	else if (vd->build_next)
-		t = build_parts(app, vd, err, sizeof(err), capped);
+		t = build_parts(app, vd, err, sizeof(err));
 	else
 		t = vd->build(app->run, err, sizeof(err));
 	if (!t)
@@ -205,12 +202,10 @@ static struct table *build_view(struct app *app, const char *arg, char *why, siz
 
 static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
-	bool capped;
-	struct table *t = build_view(app, arg, why, whyn, &capped);
+	struct table *t = build_view(app, arg, why, whyn);
 	if (!t)
 		return NULL;
 	struct tpane *p = xcalloc(1, sizeof(*p));
-	p->capped = capped;
 	p->arg = arg ? xstrdup(arg) : NULL;
 	p->t = t;
 	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
@@ -503,11 +498,9 @@ static bool tp_rebuild(void *priv, struct app *app)
 {
 	struct tpane *p = priv;
 	char err[256] = "";
-	bool capped;
-	struct table *t = build_view(app, p->arg, err, sizeof(err), &capped);
+	struct table *t = build_view(app, p->arg, err, sizeof(err));
 	if (!t)
 		return false;
-	p->capped = capped;
 	long ref = sel_ref(p);
 	size_t line = p->lc.sel - p->lc.top;
 	if (p->t->filter)
@@ -608,7 +601,7 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 	int k = snprintf(buf, n, "%s  row %zu/%zu", t->name, t->nview ? p->lc.sel + 1 : 0, t->nview);
 	if (t->nview != t->nrow && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (of %zu)", t->nrow);
-	if (p->capped && k > 0 && (size_t)k < n)
+	if (t->partial && k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, "  the first ranks' rows only (all: --export %s)", t->name);
 	if (k > 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, "  %s=%s", t->col[p->col].name, val);

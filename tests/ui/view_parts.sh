@@ -2,7 +2,7 @@
 # view_parts.sh: a view built in parts (steps: a row per record) opens in the explorer
 # with its first parts only, up to 262,144 rows of whole ranks, so a huge run's view
 # never fills the memory; the status row says so and names the export that writes
-# every row; e exports the rows shown. A smaller run's view opens whole, unmarked.
+# every row; e exports the rows shown (its prompt and message say so). A smaller run's view opens whole, unmarked.
 # Headless (TSCOPE_SCRIPT) over a 300-rank x 1,000-step index (tests/tools/gen_index).
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -19,6 +19,7 @@ cat >keys <<EOF2
 :dump $TMP/big.txt
 e
 <Enter>
+:dump $TMP/exported.txt
 q
 EOF2
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=140 "$BIN" --tui big >/dev/null 2>err.txt
@@ -27,6 +28,8 @@ tap_check "the steps view shows 260 whole ranks' rows (4 parts) and says the res
 	'grep -q "steps  row 1/260000  the first ranks. rows only (all: --export steps)" big.txt'
 tap_check "its export holds the rows shown: ranks 0-259" \
 	'f=$(ls tscope-*steps*.csv) && [ "$(wc -l <"$f")" -eq 260001 ] && [ "$(tail -n 1 "$f" | cut -d, -f1)" = 259 ]'
+tap_check "... and its message says so, naming the export of every row" \
+	'grep -q "exported 260000 rows of .steps. to tscope-[^ ]*steps[^ ]*.csv: the first ranks. rows only (all: tscope-tui --export steps)" exported.txt'
 cat >keys <<EOF2
 :view steps
 :dump $TMP/small.txt
