@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* One item at *s: N or N-M; moves *s past it. false on a malformed item. */
@@ -45,4 +46,26 @@ bool ranklist_has(const char *list, long rank)
 		if (rank >= lo && rank <= hi)
 			return true;
 	return false;
+}
+
+bool ranklist_format(const long *ids, size_t nids, char *buf, size_t n)
+{
+	size_t used = 0;
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; i < nids;) {
+		size_t j = i;
+		while (j + 1 < nids && ids[j + 1] == ids[j] + 1)
+			j++;
+		int k = j > i ? snprintf(buf + used, n - used, "%s%ld-%ld", used ? "," : "", ids[i], ids[j])
+			      : snprintf(buf + used, n - used, "%s%ld", used ? "," : "", ids[i]);
+		if (k < 0 || (size_t)k >= n - used) {
+			if (n)
+				buf[0] = '\0';
+			return false;
+		}
+		used += (size_t)k;
+		i = j + 1;
+	}
+	return n > 0;
 }

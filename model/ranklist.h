@@ -10,5 +10,8 @@
 bool ranklist_valid(const char *list);
 /* true when rank is in a valid list. */
 bool ranklist_has(const char *list, long rank);
+/* ids (ascending, non-negative) as a list ranklist_valid() takes, runs as ranges
+ * ("0-1,4,6-9"), into buf; false (buf "") when it does not fit in n bytes. */
+bool ranklist_format(const long *ids, size_t nids, char *buf, size_t n);
 
 #endif

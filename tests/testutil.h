@@ -2,7 +2,8 @@
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
  * a whole file, making a directory, finding a diagnostic and a finding, a pseudo-random
- * sequence, an empty run, a path in the source tree. Header-only (static
+ * sequence, an empty run, a path in the source tree, file modes that hold for root too.
+ * Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
 #ifndef TESTS_TESTUTIL_H
 #define TESTS_TESTUTIL_H
@@ -12,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "model/run.h"
 
 /* xorshift64: the randomized tests' repeatable sequence (*state not 0). */
@@ -143,6 +148,33 @@ static inline char *tu_read_file(const char *path)
 	buf[len] = '\0';
 	fclose(f);
 	return buf;
+}
+
+/* File modes that refuse the process as they refuse a file's owner, also when it is
+ * root (CI runs the suite as root): the calling thread, and the threads it starts after,
+ * lose the capabilities that override them (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH). Call
+ * it before any thread starts. True when a file of mode 000 in dir then cannot be opened
+ * (so a permission test means what it says); false: skip that test, saying why. */
+static inline bool tu_modes_hold(const char *dir)
+{
+	if (geteuid() == 0) {
+		struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		if (syscall(SYS_capget, &h, d) != 0)
+			return false;
+		d[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH));
+		if (syscall(SYS_capset, &h, d) != 0)
+			return false;
+	}
+	char probe[4200];
+	snprintf(probe, sizeof(probe), "%s/.mode-probe", dir);
+	tu_write_file(probe, "x", 1);
+	chmod(probe, 0);
+	int fd = open(probe, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	unlink(probe);
+	return fd < 0;
 }
 
 #endif

@@ -29,17 +29,35 @@ static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 
 /* ---- where -------------------------------------------------------------------------- */
 
-void index_mkdir_p(const char *path)
+int index_mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);
+	int err = 0;
 	for (char *s = p + 1; *s; s++)
 		if (*s == '/') {
 			*s = '\0';
-			mkdir(p, 0755);
+			if (mkdir(p, 0755) != 0 && errno != EEXIST && !err)
+				err = errno;
 			*s = '/';
 		}
-	mkdir(p, 0755);
+	if (mkdir(p, 0755) != 0 && errno != EEXIST && !err)
+		err = errno;
 	free(p);
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	return err ? err : errno;
+}
+
+char *index_write_failure(const char *run_dir, int err)
+{
+	char *dir = index_dir_for(run_dir);
+	bool cache = access(run_dir, W_OK) != 0;
+	char *s = xasprintf("%s: %s%s", dir, strerror(err),
+			    cache ? " (the run dir is not writable: the index goes to $XDG_CACHE_HOME/tscope-tui, "
+				    "~/.cache without it; set XDG_CACHE_HOME to a writable directory)" : "");
+	free(dir);
+	return s;
 }
 
 char *index_dir_for(const char *run_dir)
@@ -368,7 +386,11 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 	if (!s->run->steps || s->n == 0 || s->k >= s->n)
 		return EINVAL;
 	char *dir = index_dir_for(s->run_dir);
-	index_mkdir_p(dir);
+	int derr = index_mkdir_p(dir);
+	if (derr) {
+		free(dir);
+		return derr;
+	}
 	char *path = part_path(dir, s->k, s->n);
 	size_t cap = s->hi > s->lo ? s->hi - s->lo : 1;
 	struct part_fill f = { s, xcalloc(cap, sizeof(*f.has)), xcalloc(cap, sizeof(*f.loc)) };
@@ -382,9 +404,10 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 int index_part_begin(struct index_wfile *w, const char *run_dir, unsigned k, unsigned n)
 {
 	char *dir = index_dir_for(run_dir);
-	index_mkdir_p(dir);
+	int err = index_mkdir_p(dir);
 	char *path = part_path(dir, k, n);
-	int err = index_file_begin(w, path);
+	if (!err)   /* else w is not begun (the caller drops it unused) */
+		err = index_file_begin(w, path);
 	free(path);
 	free(dir);
 	return err;

@@ -54,8 +54,13 @@ struct steps_rank_file;
 /* The directory the index of run_dir lives in (malloc'd): run_dir/.tscope-index when
  * run_dir is writable, else the cache directory. */
 char *index_dir_for(const char *run_dir);
-/* Make a directory and its parents (errors are left to the write that follows). */
-void index_mkdir_p(const char *path);
+/* Make a directory and its parents: 0 when path is then a directory, else the errno
+ * of the mkdir that failed (EACCES: a cache dir that cannot be made). */
+int index_mkdir_p(const char *path);
+/* Why the index of run_dir was not written (err, an errno), for a diagnostic: its
+ * directory and the error, and when that is the cache (the run dir is not writable)
+ * where it can go instead. malloc'd. */
+char *index_write_failure(const char *run_dir, int err);
 
 /* The run's rank files (steps_plan_files) sorted by rank id, as shards count them. */
 size_t index_plan(const char *run_dir, struct steps_rank_file **out);

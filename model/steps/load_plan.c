@@ -166,11 +166,13 @@ void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_
 					lp->files, lp->lo, lp->hi, src0, src1, d0, d1, &written);
 	if (!err && o && o->shard_n) /* the shard's part of the summary, merged at the open */
 		err = steps_summary_inputs_write(run, written, o->shard_k, o->shard_n);
-	if (err)
-		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
-			 "index not written: %s", strerror(err));
-	else
+	if (err) {
+		char *why = index_write_failure(path, err);
+		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1, "index not written: %s", why);
+		free(why);
+	} else {
 		run_set_index_path(run, written);
+	}
 	if (!err && !(o && o->shard_n)) { /* a whole index: finalize adds its summary */
 		struct steps_model *m = steps_model_get(run);
 		free(m->summary_dir);

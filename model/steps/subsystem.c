@@ -148,16 +148,23 @@ static void summary_not_distributed(const struct run *run, struct summary *out)
 	if (steps_nranks(m) < 2 || steps_naligned(m))
 		return;
 	struct summary_ids empty = { .n = 0 };
+	long *kept = xmalloc(steps_nranks(m) * sizeof(*kept)); /* the ranks with records, for --ranks */
+	size_t nkept = 0;
 	for (size_t ri = 0; ri < steps_nranks(m); ri++)
 		if (!steps_nrecords(m, ri))
 			summary_ids_add(&empty, steps_rank_id(m, ri));
+		else
+			kept[nkept++] = steps_rank_id(m, ri);
+	char list[80];
+	bool listed = ranklist_format(kept, nkept, list, sizeof(list));
+	free(kept);
 	if (empty.n == steps_nranks(m)) /* no record at all: the steps line says none */
 		return;
 	if (empty.n)
 		summary_add(out, TONE_WARN, "stragglers",
-			    "not judged: rank%s %s%s ha%s no step record, so no step is on every rank (--ranks leaves "
-			    "ranks out)", empty.n > 1 ? "s" : "", empty.text, summary_ids_more(&empty),
-			    empty.n > 1 ? "ve" : "s");
+			    "not judged: rank%s %s%s ha%s no step record, so no step is on every rank (--ranks %s "
+			    "judges the others)", empty.n > 1 ? "s" : "", empty.text, summary_ids_more(&empty),
+			    empty.n > 1 ? "ve" : "s", listed ? list : "LIST");
 	else
 		summary_add(out, TONE_WARN, "stragglers", "not judged: no step number is on every rank");
 }

@@ -330,10 +330,11 @@ int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n,
 		trace_rank_step_comm(ts, ts->r[i]);
 	}
 	char *dir = index_dir_for(path);
-	index_mkdir_p(dir);
+	int err = index_mkdir_p(dir);
 	char *file = part_path(dir, k, n);
 	struct part_job job = { run, path, k, n };
-	int err = index_file_write(file, fill_part, &job);
+	if (!err)
+		err = index_file_write(file, fill_part, &job);
 	if (!err) /* the open reads the newest shard count's parts only */
 		index_remove_other_parts(dir, "traces", n);
 	free(dir);
@@ -586,9 +587,12 @@ void trace_index_save(struct run *run, const char *path)
 	char *written = NULL;
 	int err = trace_index_write(run, path, o && o->shard_n ? o->shard_k : 0, o && o->shard_n ? o->shard_n : 1,
 				    &written);
-	if (err)
+	if (err) {
+		char *why = index_write_failure(path, err);
 		diag_add(&run->diags, o && o->index_build ? DIAG_ERROR : DIAG_INFO, path, -1, -1, -1,
-			 "trace index not written: %s", strerror(err));
+			 "trace index not written: %s", why);
+		free(why);
+	}
 	else if (!run->index_path)
 		run_set_index_path(run, written);
 	free(written);

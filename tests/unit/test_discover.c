@@ -24,6 +24,7 @@
 #include "tests/testutil.h"
 
 static char root[4096];
+static bool modes_hold; /* tu_modes_hold() */
 
 static void put(const char *rel, const char *text)
 {
@@ -217,8 +218,8 @@ static void test_same_load(void)
 	char *last = load_digest("40"); /* 7 x 40 ms: the ranks are parsed long before */
 	ok(strcmp(first, last) == 0, "ranks, sources and diagnostics do not depend on when the listing ends");
 	ok(strstr(first, "rank 0\nrank 1\nrank 2\nrank 4\nrank 5\nrank 7\n") != NULL, "the ranks of the plan, by id");
-	if (getuid() == 0)
-		tap_skip("unreadable rank dir: running as root, chmod 000 does not stop root");
+	if (!modes_hold)
+		tap_skip("unreadable rank dir: file modes do not hold here (root could not drop CAP_DAC_OVERRIDE)");
 	else
 		ok(strstr(first, "rank7/steps.jsonl") && strstr(first, "cannot open"), "the unreadable rank is diagnosed");
 	if (strcmp(first, last) != 0)
@@ -233,6 +234,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	modes_hold = tu_modes_hold(root);
 	make_run();
 	test_sizes();
 	test_shared_stat();

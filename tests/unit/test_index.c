@@ -411,6 +411,12 @@ static void test_ranklist(void)
 	   !ranklist_valid("-2"), "rank lists: malformed ones rejected");
 	ok(ranklist_has("0-63,4096", 63) && ranklist_has("0-63,4096", 4096) && !ranklist_has("0-63,4096", 64),
 	   "rank lists: membership");
+	char buf[16];
+	long ids[] = { 0, 1, 3, 5, 6, 7, 4096 };
+	ok(ranklist_format(ids, 7, buf, sizeof(buf)) && strcmp(buf, "0-1,3,5-7,4096") == 0 && ranklist_valid(buf),
+	   "rank lists: ids formatted as ranges, a valid list (%s)", buf);
+	ok(!ranklist_format(ids, 7, buf, 14) && !buf[0] && ranklist_format(ids, 1, buf, 2) && strcmp(buf, "0") == 0,
+	   "rank lists: a list that does not fit is refused, one that fits exactly is not");
 }
 
 /* index_crc32 = zlib's crc32 at every length (the folded path from 64 bytes, the tail

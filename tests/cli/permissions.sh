@@ -1,0 +1,101 @@
+#!/bin/sh
+# permissions.sh: file modes as a user on a cluster meets them. A run dir the user cannot
+# write (a project's shared run): `index` writes to $XDG_CACHE_HOME/tscope-tui/<absolute
+# run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it), nothing in the run dir;
+# `index --status` and later opens find it there and give a plain load's results; an
+# open rebuilds a stale one there; a cache that cannot be made is named with the reason
+# and what to set (exit 1), and the run still opens. Sources that cannot be read (a
+# steps.jsonl, a whole rank dir) are named with the reason, the other ranks load, and
+# the stragglers line says which ranks can be judged. CI runs the suite as root: the
+# commands run without the capabilities that let root ignore file modes (setpriv
+# --bounding-set), so a mode means what it says.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/permissions.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+# as_user CMD...: CMD as a user whom file modes bind
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --bounding-set -dac_override,-dac_read_search "$@"
+	else
+		"$@"
+	fi
+}
+mkdir probe && : >probe/f && chmod 000 probe/f
+if as_user cat probe/f 2>/dev/null || ! as_user true 2>/dev/null; then
+	tap_skip "file modes do not bind this user here (root, and setpriv could not drop CAP_DAC_OVERRIDE)"
+	tap_plan
+	exit 0
+fi
+chmod 644 probe/f
+
+# same DIR: --print and --export ranks from the index = a plain load's
+same() {
+	as_user "$T" --print --no-index "$1" >want.txt 2>/dev/null
+	as_user "$T" --print "$1" >got.txt 2>/dev/null
+	as_user "$T" --export ranks --no-index "$1" >want.csv 2>/dev/null
+	as_user "$T" --export ranks "$1" >got.csv 2>/dev/null
+	cmp -s want.txt got.txt && cmp -s want.csv got.csv
+}
+
+"$gen" run 6 40 >/dev/null || exit 1
+chmod -R a-w run
+abs=$(cd run && pwd -P)
+cache="$work/xdg/tscope-tui/$(printf '%s' "$abs" | tr / %)"
+export XDG_CACHE_HOME="$work/xdg"
+as_user "$T" index run >out.txt 2>&1
+tap_rc $? "read-only run dir: index exits 0"
+tap_check "... it writes to \$XDG_CACHE_HOME/tscope-tui/<run dir, / as %>/, says so" \
+	'[ -s "$cache/steps-0-of-1.tsx" ] && [ -s "$cache/summary.tsx" ] && grep -q "^index written: $cache/steps-0-of-1.tsx (6 ranks" out.txt'
+tap_check "... and nothing in the run dir" '[ ! -e run/.tscope-index ]'
+as_user "$T" index --status run >st.txt 2>&1
+tap_check "index --status finds it in the cache" 'grep -q "^shard 0/1  ranks 0-5  ok  $cache/steps-0-of-1.tsx$" st.txt'
+tap_check "an open from the cache = a plain load (--print, --export ranks)" 'same run'
+as_user "$T" --export sources run >src.csv 2>/dev/null
+tap_check "... and it was used (no shard read from the JSONL)" '! grep -q "not used" src.csv'
+
+# stale (a rank's run.json touched): the open says so and rebuilds it in the cache
+chmod u+w run/rank3/run.json && touch -d '2001-01-01' run/rank3/run.json && chmod a-w run/rank3/run.json
+as_user "$T" --export sources run >src2.csv 2>/dev/null
+tap_check "stale: named, its ranks read from the JSONL" 'grep -q "index shard 0/1 not used: stale: run/rank3/run.json changed" src2.csv'
+as_user "$T" index --status run >st2.txt 2>&1
+tap_check "stale: rebuilt in the cache by that open" 'grep -q "^shard 0/1  ranks 0-5  ok  $cache/" st2.txt && [ ! -e run/.tscope-index ]'
+
+# no XDG_CACHE_HOME: ~/.cache
+HOME="$work/home" XDG_CACHE_HOME= as_user "$T" index run >out2.txt 2>&1
+tap_check "without XDG_CACHE_HOME: ~/.cache/tscope-tui/..." \
+	'[ -s "$work/home/.cache/tscope-tui/$(printf "%s" "$abs" | tr / %)/steps-0-of-1.tsx" ]'
+
+# a cache that cannot be made
+mkdir roxdg && chmod 555 roxdg
+XDG_CACHE_HOME="$work/roxdg" as_user "$T" index run >out3.txt 2>&1
+rc=$?
+tap_check "unwritable cache: exit 1, the directory, the reason and what to set are named" \
+	'[ "$rc" -eq 1 ] && grep -q "index not written: $work/roxdg/tscope-tui/[^ ]*: Permission denied (the run dir is not writable: .*set XDG_CACHE_HOME to a writable directory)" out3.txt'
+XDG_CACHE_HOME="$work/roxdg" as_user "$T" --print run >p.txt 2>/dev/null
+tap_rc $? "... and the run still opens (--print exits 0)"
+tap_check "... with the plain load's report" 'as_user "$T" --print --no-index run 2>/dev/null | cmp -s - p.txt'
+
+# unreadable sources: a steps.jsonl, a rank dir
+"$gen" bad 4 30 >/dev/null || exit 1
+chmod 000 bad/rank2/steps.jsonl bad/rank3
+as_user "$T" --export sources --no-index bad >bsrc.csv 2>/dev/null
+tap_check "unreadable steps.jsonl: named with the reason" \
+	'grep -q "^error,bad/rank2/steps.jsonl,,2,,,,,cannot open: Permission denied$" bsrc.csv'
+tap_check "unreadable rank dir: its files named with the reason" \
+	'grep -q "^error,bad/rank3/steps.jsonl,,3,,,,,cannot open: Permission denied$" bsrc.csv && grep -q "^warning,bad/rank3/run.json,.*Permission denied" bsrc.csv'
+as_user "$T" --export ranks --no-index bad >branks.csv 2>/dev/null
+tap_check "the readable ranks load (0 and 1: 30 records each)" 'grep -q "^0,30," branks.csv && grep -q "^1,30," branks.csv'
+as_user "$T" --print --no-index bad >bp.txt 2>be.txt
+tap_rc $? "--print exits 0"
+tap_check "... its stderr counts the data-quality notes" 'grep -q "3 data-quality notes" be.txt'
+tap_check "... stragglers: not judged, with the --ranks list that judges the others" \
+	'grep -q "stragglers *not judged: ranks 2, 3 have no step record, so no step is on every rank (--ranks 0-1 judges the others)" bp.txt'
+as_user "$T" --print --no-index --ranks 0-1 bad >bp2.txt 2>/dev/null
+tap_check "... and that list does judge them" 'grep -q "^  stragglers  *none" bp2.txt'
+tap_plan
