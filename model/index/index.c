@@ -49,21 +49,9 @@ int index_mkdir_p(const char *path)
 	return err ? err : errno;
 }
 
-char *index_write_failure(const char *run_dir, int err)
+/* $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'> (~/.cache without it). */
+static char *cache_dir_for(const char *run_dir)
 {
-	char *dir = index_dir_for(run_dir);
-	bool cache = access(run_dir, W_OK) != 0;
-	char *s = xasprintf("%s: %s%s", dir, strerror(err),
-			    cache ? " (the run dir is not writable: the index goes to $XDG_CACHE_HOME/tscope-tui, "
-				    "~/.cache without it; set XDG_CACHE_HOME to a writable directory)" : "");
-	free(dir);
-	return s;
-}
-
-char *index_dir_for(const char *run_dir)
-{
-	if (access(run_dir, W_OK) == 0)
-		return xasprintf("%s/.tscope-index", run_dir);
 	char *abs = realpath(run_dir, NULL);
 	char *name = xstrdup(abs ? abs : run_dir);
 	free(abs);
@@ -76,6 +64,69 @@ char *index_dir_for(const char *run_dir)
 				: xasprintf("%s/.cache/tscope-tui/%s", home && *home ? home : "/tmp", name);
 	free(name);
 	return dir;
+}
+
+static bool holds_parts(const char *dir)
+{
+	bool found = false;
+	index_newest_count(dir, "steps", &found);
+	if (!found)
+		index_newest_count(dir, "traces", &found);
+	return found;
+}
+
+/* run_dir/.tscope-index (*own) and whether it is there, and this user can write it. */
+static bool own_dir(const char *run_dir, char **own, bool *exists)
+{
+	struct stat st;
+	*own = xasprintf("%s/.tscope-index", run_dir);
+	*exists = stat(*own, &st) == 0 && S_ISDIR(st.st_mode);
+	return *exists ? access(*own, W_OK) == 0 : access(run_dir, W_OK) == 0;
+}
+
+char *index_dir_for(const char *run_dir)
+{
+	char *own;
+	bool exists;
+	if (own_dir(run_dir, &own, &exists))
+		return own;
+	char *cache = cache_dir_for(run_dir);
+	if (!exists || holds_parts(cache)) {
+		free(own);
+		return cache;
+	}
+	free(cache);
+	return own;
+}
+
+char *index_write_dir_for(const char *run_dir)
+{
+	char *own;
+	bool exists;
+	if (own_dir(run_dir, &own, &exists))
+		return own;
+	free(own);
+	return cache_dir_for(run_dir);
+}
+
+char *index_write_failure(const char *run_dir, int err)
+{
+	char *dir = index_write_dir_for(run_dir), *own;
+	bool exists, cache = !own_dir(run_dir, &own, &exists);
+	free(own);
+	const char *why = exists ? "the run dir's .tscope-index is not writable here" : "the run dir is not writable";
+	char *s = cache ? xasprintf("%s: %s (%s: the index goes to $XDG_CACHE_HOME/tscope-tui, ~/.cache without it; "
+				    "set XDG_CACHE_HOME to a writable directory)", dir, strerror(err), why)
+			: xasprintf("%s: %s", dir, strerror(err));
+	free(dir);
+	return s;
+}
+
+const char *index_read_only_note(int err)
+{
+	return err == EACCES || err == EROFS || err == EPERM
+		       ? " (this user can only read the run's index: that work is redone at each open until someone "
+			 "who can write the index opens the run)" : "";
 }
 
 size_t index_plan(const char *run_dir, struct steps_rank_file **out)
@@ -385,7 +436,7 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 		*path_out = NULL;
 	if (!s->run->steps || s->n == 0 || s->k >= s->n)
 		return EINVAL;
-	char *dir = index_dir_for(s->run_dir);
+	char *dir = index_write_dir_for(s->run_dir);
 	int derr = index_mkdir_p(dir);
 	if (derr) {
 		free(dir);
@@ -403,7 +454,7 @@ int index_write_spec(const struct index_part_spec *s, char **path_out)
 
 int index_part_begin(struct index_wfile *w, const char *run_dir, unsigned k, unsigned n)
 {
-	char *dir = index_dir_for(run_dir);
+	char *dir = index_write_dir_for(run_dir);
 	int err = index_mkdir_p(dir);
 	char *path = part_path(dir, k, n);
 	if (!err)   /* else w is not begun (the caller drops it unused) */
@@ -418,7 +469,7 @@ int index_part_end(const struct index_part_spec *s, struct index_wfile *w, const
 {
 	if (path_out)
 		*path_out = NULL;
-	char *dir = index_dir_for(s->run_dir);
+	char *dir = index_write_dir_for(s->run_dir);
 	char *path = xstrdup(w->path);
 	ob_head(&w->o);
 	build_head(&w->o, s, has, loc);

@@ -51,9 +51,16 @@ struct load_ctx;
 struct run;
 struct steps_rank_file;
 
-/* The directory the index of run_dir lives in (malloc'd): run_dir/.tscope-index when
- * run_dir is writable, else the cache directory. */
+/* The directory the index of run_dir is read from (malloc'd): run_dir/.tscope-index
+ * when this user can write it (or make it); else the cache directory once it holds a
+ * part (this user's own index of a run dir it cannot write); else run_dir/.tscope-index
+ * when it is there (another user's index, or one built by a job: read-only here); else
+ * the cache directory. */
 char *index_dir_for(const char *run_dir);
+/* Where a part of run_dir's index is written (malloc'd): index_dir_for(), or the cache
+ * directory when that is a run_dir/.tscope-index this user cannot write (its parts
+ * written there are read from then on). */
+char *index_write_dir_for(const char *run_dir);
 /* Make a directory and its parents: 0 when path is then a directory, else the errno
  * of the mkdir that failed (EACCES: a cache dir that cannot be made). */
 int index_mkdir_p(const char *path);
@@ -61,6 +68,9 @@ int index_mkdir_p(const char *path);
  * directory and the error, and when that is the cache (the run dir is not writable)
  * where it can go instead. malloc'd. */
 char *index_write_failure(const char *run_dir, int err);
+/* What a write refused by an index this user can only read (err EACCES, EROFS) means
+ * for its opens, as a parenthesis to append to a diagnostic; "" for other errors. */
+const char *index_read_only_note(int err);
 
 /* The run's rank files (steps_plan_files) sorted by rank id, as shards count them. */
 size_t index_plan(const char *run_dir, struct steps_rank_file **out);

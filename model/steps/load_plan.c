@@ -44,8 +44,8 @@ static void plan_extend(struct load_ctx *ctx, const char *path, struct load_plan
 	long long bytes = steps_ranks_extend(ctx, lp->files, grown, lp->nfiles, lp->lowest);
 	char *dir = index_dir_for(path);
 	diag_add(&ctx->run->diags, DIAG_INFO, dir, -1, -1, -1,
-		 "index: %zu rank%s' steps.jsonl grew since the index was written: only their %lld new bytes "
-		 "were parsed", lp->grown, lp->grown == 1 ? "" : "s", bytes);
+		 "index: %zu rank%s steps.jsonl grew since the index was written: only their %lld new bytes "
+		 "were parsed", lp->grown, lp->grown == 1 ? "'s" : "s'", bytes);
 	free(dir);
 }
 
@@ -117,8 +117,8 @@ static void plan_append_index(struct load_ctx *ctx, const char *path, struct ind
 	bool rewrote; /* by a compaction: nothing to do, the open is over */
 	int err = index_log_save(log, &rewrote, NULL);
 	if (err) {
-		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s",
-			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err));
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s%s",
+			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err), index_read_only_note(err));
 		return;
 	}
 	struct steps_model *m = steps_model_get(run);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -53,8 +54,8 @@ static void steps_fin(struct run *run)
 	int err = restored || !m->summary_dir ? 0 : steps_summary_write(run, m->summary_dir);
 	m->load_ctx = NULL;
 	if (err)
-		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s",
-			 strerror(err));
+		diag_add(&run->diags, DIAG_INFO, m->summary_dir, -1, -1, -1, "index summary not written: %s%s",
+			 strerror(err), index_read_only_note(err));
 #ifdef __GLIBC__
 	/* Hand back the load-time slack (capacity, bitmaps, run-length sources) to the
 	 * system, for the explorer's and the report's lifetime; `tscope-tui index` ends

@@ -329,7 +329,7 @@ int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n,
 		trace_rank_summarize(ts, i);
 		trace_rank_step_comm(ts, ts->r[i]);
 	}
-	char *dir = index_dir_for(path);
+	char *dir = index_write_dir_for(path);
 	int err = index_mkdir_p(dir);
 	char *file = part_path(dir, k, n);
 	struct part_job job = { run, path, k, n };

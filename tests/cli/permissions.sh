@@ -4,7 +4,10 @@
 # run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it), nothing in the run dir;
 # `index --status` and later opens find it there and give a plain load's results; an
 # open rebuilds a stale one there; a cache that cannot be made is named with the reason
-# and what to set (exit 1), and the run still opens. Sources that cannot be read (a
+# and what to set (exit 1), and the run still opens. An index in the run dir that this
+# user can only read (another's, or a Slurm job's) is used as it is; when stale it is
+# rebuilt in this user's cache, and grown sources or an unmerged summary are read at each
+# open with a note saying why. Sources that cannot be read (a
 # steps.jsonl, a whole rank dir) are named with the reason, the other ranks load, and
 # the stragglers line says which ranks can be judged. CI runs the suite as root: the
 # commands run without the capabilities that let root ignore file modes (setpriv
@@ -80,6 +83,40 @@ tap_check "unwritable cache: exit 1, the directory, the reason and what to set a
 XDG_CACHE_HOME="$work/roxdg" as_user "$T" --print run >p.txt 2>/dev/null
 tap_rc $? "... and the run still opens (--print exits 0)"
 tap_check "... with the plain load's report" 'as_user "$T" --print --no-index run 2>/dev/null | cmp -s - p.txt'
+
+# an index in the run dir that this user can only read (built by the run's owner, or
+# by a Slurm job): used as it is; stale, rebuilt in this user's cache, then used there
+"$gen" shared 6 40 >/dev/null || exit 1
+"$T" index shared >/dev/null 2>&1
+chmod -R a-w shared
+sabs=$(cd shared && pwd -P)
+scache="$work/xdg/tscope-tui/$(printf '%s' "$sabs" | tr / %)"
+as_user "$T" --export sources shared >sh.csv 2>/dev/null
+tap_check "another's index, read-only here: used (nothing parsed again, no cache made)" \
+	'! grep -q "not used\|not written" sh.csv && [ ! -e "$scache" ]'
+tap_check "... = a plain load" 'same shared'
+as_user "$T" index --status shared >sst.txt 2>&1
+tap_check "... index --status lists it" 'grep -q "^shard 0/1  ranks 0-5  ok  shared/.tscope-index/steps-0-of-1.tsx$" sst.txt'
+f=shared/rank1/steps.jsonl
+chmod u+w $f && printf '%s\n' "$(tail -n 1 $f | sed 's/"step": *[0-9]*/"step":40/')" >>$f && chmod a-w $f
+as_user "$T" --export sources shared >sh2.csv 2>/dev/null
+tap_check "grown: the new bytes parsed; not appended, and why" \
+	'grep -q "index: 1 rank.s steps.jsonl grew" sh2.csv && grep -q "index not appended to: Permission denied (this user can only read the run.s index" sh2.csv'
+tap_check "grown: = a plain load" 'same shared'
+chmod u+w shared/rank4/run.json && touch -d '2001-01-01' shared/rank4/run.json && chmod a-w shared/rank4/run.json
+as_user "$T" --export sources shared >sh3.csv 2>/dev/null
+tap_check "stale: named, rebuilt in this user's cache" \
+	'grep -q "not used: stale: shared/rank4/run.json changed" sh3.csv && [ -s "$scache/steps-0-of-1.tsx" ]'
+as_user "$T" index --status shared >sst2.txt 2>&1
+tap_check "... which is read from then on" 'grep -q "^shard 0/1  ranks 0-5  ok  $scache/steps-0-of-1.tsx$" sst2.txt && same shared'
+"$gen" shards 6 40 >/dev/null || exit 1
+"$T" index --shard 0/2 shards >/dev/null 2>&1
+"$T" index --shard 1/2 shards >/dev/null 2>&1
+chmod -R a-w shards
+as_user "$T" --export sources shards >sh4.csv 2>/dev/null
+tap_check "shards whose summary is not merged yet, read-only here: used, the summary not written, and why" \
+	'! grep -q "not used" sh4.csv && grep -q "index summary not written: Permission denied (this user can only read" sh4.csv'
+tap_check "... = a plain load" 'same shards'
 
 # unreadable sources: a steps.jsonl, a rank dir
 "$gen" bad 4 30 >/dev/null || exit 1
