@@ -75,6 +75,7 @@ void cli_usage(FILE *f)
 {
 	fprintf(f, "usage: tscope-tui [options] PATH...\n"
 		   "       tscope-tui [options] A B      (compare two runs of one kind)\n"
+		   "       tscope-tui index [...] RUN_DIR  (the run's persistent index: tscope-tui index --help)\n"
 		   "Explore the performance of ML training and inference runs in the terminal.\n"
 		   "PATH: a pytscope run dir, Kineto traces, GenAI-Perf artifacts, NAT sizing output,\n"
 		   "DASF databases or a Cerebras performance.json; the format is detected.\n\n");

@@ -6,6 +6,7 @@
 #include "src/index_cmd.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,17 +31,28 @@ struct index_cli {
 	const char *run_dir;
 	int jobs;
 	unsigned shard_k, shard_n;  /* --shard K/N; --shards N with --slurm */
-	bool slurm, dry_run, status, merge_step;
+	bool slurm, dry_run, status, merge_step, force;
 	const char **sbatch;        /* the other arguments after --slurm */
 	size_t nsbatch;
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tscope-tui index [--jobs N] [--shard K/N] RUN_DIR\n"
+	fprintf(f, "usage: tscope-tui index [--jobs N] [--force] [--shard K/N] RUN_DIR\n"
 		   "       tscope-tui index --status RUN_DIR\n"
 		   "       tscope-tui index --slurm [--shards N] [--merge-step] [--dry-run] [SBATCH_OPTION...] RUN_DIR\n"
-		   "Build the persistent index of a pytscope run dir (see tscope-tui(1), INDEX).\n");
+		   "Build the persistent index of a run dir (pytscope ranks, Kineto traces; see tscope-tui(1),\n"
+		   "INDEX).\n"
+		   "\n"
+		   "      --jobs N         parse with N threads (default: one per core, at most 8)\n"
+		   "      --force          rebuild an index that is current (else left as it is)\n"
+		   "      --shard K/N      index shard K of N (ranks by id, traces by file): one task of a job array\n"
+		   "      --status         list the index's parts, what changed since, why one is not usable\n"
+		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
+		   "                       arguments go to sbatch\n"
+		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL)\n"
+		   "      --merge-step     with --slurm: a dependent job running index --status after the shards\n"
+		   "      --dry-run        with --slurm: print the script, submit nothing\n");
 }
 
 static int fail(const char *what, const char *arg)
@@ -100,6 +112,8 @@ static int parse(struct index_cli *c, int argc, char **argv)
 			c->merge_step = true;
 		} else if (strcmp(a, "--status") == 0) {
 			c->status = true;
+		} else if (strcmp(a, "--force") == 0) {
+			c->force = true;
 		} else if (c->slurm) {
 			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
 			c->sbatch[c->nsbatch++] = a;
@@ -116,6 +130,85 @@ static int parse(struct index_cli *c, int argc, char **argv)
 	if (stat(c->run_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return fail("not a directory", c->run_dir);
 	return 0;
+}
+
+/* ---- state ------------------------------------------------------------------------------ */
+
+/* What `index --status` finds: the parts, those not usable, and what an open would read
+ * besides them (ranks whose steps.jsonl grew, deltas, traces changed or new since). */
+struct health {
+	size_t parts, trace_parts, bad, since;
+	size_t ranks, traces;   /* in the usable parts */
+};
+
+/* printf to out, or nothing when out is NULL (a check without a report). */
+static void say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *out, const char *fmt, ...)
+{
+	if (!out)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+}
+
+/* The trace parts' lines of `index --status`. */
+static void trace_health(const char *run_dir, FILE *out, struct health *h)
+{
+	struct trace_part_status *v = NULL;
+	size_t unindexed, n = trace_index_status(run_dir, &v, &unindexed);
+	for (size_t i = 0; i < n; i++) {
+		char *path = text_sanitize_dup(v[i].path, 0);
+		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
+		say(out, "traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces, v[i].traces == 1 ? "" : "s",
+		    why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		if (!why && v[i].changed)
+			say(out, "  (%zu changed since: parsed again at the next open)", v[i].changed);
+		say(out, "\n");
+		h->bad += why != NULL;
+		h->since += why ? 0 : v[i].changed;
+		h->traces += why ? 0 : v[i].traces;
+		free(path);
+		free(why);
+	}
+	trace_index_status_free(v, n);
+	if (unindexed)
+		say(out, "traces: %zu not in the index (parsed at each open; `tscope-tui index` adds them)\n",
+		    unindexed);
+	h->trace_parts += n;
+	h->since += unindexed;
+}
+
+/* The steps parts' lines of `index --status`. */
+static void steps_health(const char *run_dir, FILE *out, struct health *h)
+{
+	struct steps_rank_file *files = NULL;
+	size_t nfiles = index_plan(run_dir, &files);
+	struct index_part_status *v = NULL;
+	size_t n = index_status(run_dir, files, nfiles, &v);
+	for (size_t i = 0; i < n; i++) {
+		char *path = text_sanitize_dup(v[i].path, 0);
+		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
+		long first = v[i].lo < v[i].hi ? files[v[i].lo].rank : -1;
+		long last = v[i].lo < v[i].hi ? files[v[i].hi - 1].rank : -1;
+		say(out, "shard %u/%u  ranks %ld-%ld  %s%s", v[i].k, v[i].n, first, last,
+		    why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		if (!why && v[i].deltas)
+			say(out, "  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
+		if (!why && v[i].grown)
+			say(out, "  (%zu rank%s grew since: the new records are read at the next open)", v[i].grown,
+			    v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
+		say(out, "\n");
+		h->bad += why != NULL;
+		h->since += why ? 0 : v[i].deltas + v[i].grown;
+		h->ranks += why ? 0 : v[i].hi - v[i].lo;
+		free(path);
+		free(why);
+	}
+	index_status_free(v, n);
+	steps_rank_files_free(files);
+	h->parts += n;
 }
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -150,8 +243,48 @@ static void end_listings(void *ud, struct run *run)
 	meter_note(&build_meter, note);
 }
 
+/* A whole `index` of a run whose index is current: every part usable, nothing since (no
+ * rank grown, no delta, no trace changed or new) and its summary of the parts as they
+ * are (when it is not, an open rewrites it from them, e.g. merges a sharded build's, and
+ * the check is made again). Says so and returns true: nothing to rebuild. */
+static bool report_current(const struct index_cli *c)
+{
+	struct health h = { 0 };
+	steps_health(c->run_dir, NULL, &h);
+	trace_health(c->run_dir, NULL, &h);
+	if (h.parts + h.trace_parts == 0 || h.bad || h.since)
+		return false;
+	bool summarised = false;
+	if (h.parts && !steps_summary_current(c->run_dir)) {
+		struct opts o = { .jobs = c->jobs };
+		const char *paths[] = { c->run_dir };
+		struct run *run = run_open(paths, 1, &o, NULL);
+		bool wrote = run->index_path != NULL; /* a part rebuilt: not what was there */
+		run_free(run);
+		struct health after = { 0 };
+		steps_health(c->run_dir, NULL, &after);
+		trace_health(c->run_dir, NULL, &after);
+		if (wrote || after.bad || after.since || after.parts != h.parts || !steps_summary_current(c->run_dir))
+			return false;
+		summarised = true;
+	}
+	char *dir = index_dir_for(c->run_dir);
+	char *safe = text_sanitize_dup(dir, 0);
+	printf("index current: %s (", safe);
+	if (h.parts)
+		printf("%zu rank%s%s", h.ranks, h.ranks == 1 ? "" : "s", h.traces ? ", " : "");
+	if (h.traces)
+		printf("%zu trace%s", h.traces, h.traces == 1 ? "" : "s");
+	printf(")%s; nothing to rebuild (--force rebuilds it)\n", summarised ? ", its summary brought up to date" : "");
+	free(safe);
+	free(dir);
+	return true;
+}
+
 static int build(const struct index_cli *c)
 {
+	if (!c->force && !c->shard_n && report_current(c))
+		return 0;
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
 			  .shard_n = c->slurm ? 0 : c->shard_n };
 	const char *paths[] = { c->run_dir };
@@ -190,59 +323,14 @@ static int build(const struct index_cli *c)
 	return rc;
 }
 
-/* The trace parts' lines of `index --status`; returns how many are not usable. */
-static size_t trace_status(const char *run_dir, size_t *nparts)
-{
-	struct trace_part_status *v = NULL;
-	size_t unindexed, n = *nparts = trace_index_status(run_dir, &v, &unindexed), bad = 0;
-	for (size_t i = 0; i < n; i++) {
-		char *path = text_sanitize_dup(v[i].path, 0);
-		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		printf("traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces, v[i].traces == 1 ? "" : "s",
-		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
-		if (!why && v[i].changed)
-			printf("  (%zu changed since: parsed again at the next open)", v[i].changed);
-		putchar('\n');
-		bad += why != NULL;
-		free(path);
-		free(why);
-	}
-	trace_index_status_free(v, n);
-	if (unindexed)
-		printf("traces: %zu not in the index (new since: parsed at the next open)\n", unindexed);
-	return bad;
-}
-
 static int status(const struct index_cli *c)
 {
-	struct steps_rank_file *files = NULL;
-	size_t nfiles = index_plan(c->run_dir, &files);
-	struct index_part_status *v = NULL;
-	size_t n = index_status(c->run_dir, files, nfiles, &v), ntrace = 0;
-	size_t bad = 0;
-	for (size_t i = 0; i < n; i++) {
-		char *path = text_sanitize_dup(v[i].path, 0);
-		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		long first = v[i].lo < v[i].hi ? files[v[i].lo].rank : -1;
-		long last = v[i].lo < v[i].hi ? files[v[i].hi - 1].rank : -1;
-		printf("shard %u/%u  ranks %ld-%ld  %s%s", v[i].k, v[i].n, first, last,
-		       why ? "NOT USABLE: " : "ok  ", why ? why : path);
-		if (!why && v[i].deltas)
-			printf("  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
-		if (!why && v[i].grown)
-			printf("  (%zu rank%s grew since: the new records are read at the next open)", v[i].grown,
-			       v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
-		putchar('\n');
-		bad += why != NULL;
-		free(path);
-		free(why);
-	}
-	index_status_free(v, n);
-	steps_rank_files_free(files);
-	bad += trace_status(c->run_dir, &ntrace);
-	if (n + ntrace == 0)
+	struct health h = { 0 };
+	steps_health(c->run_dir, stdout, &h);
+	trace_health(c->run_dir, stdout, &h);
+	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");
-	return n + ntrace == 0 || bad ? 1 : 0;
+	return h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;
 }
 
 /* ---- Slurm ------------------------------------------------------------------------------ */

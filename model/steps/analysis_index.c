@@ -571,6 +571,36 @@ const char *summary_match_parts(struct ibuf *b, const struct summary_part *cur, 
 	return exact || (extended && sub) ? NULL : "stale";
 }
 
+bool steps_summary_current(const char *run_dir)
+{
+	char *path = summary_path(run_dir);
+	unsigned char *head = NULL;
+	size_t len = 0;
+	struct index_file_id id;
+	bool ok = index_head_read(path, &head, &len, &id) == NULL;
+	free(path);
+	struct ibuf b = { head, len, 0, false };
+	ok = ok && ib_u32(&b) == SUMMARY_VERSION;
+	free(ok ? ib_str(&b) : NULL);
+	char **parts = NULL;
+	size_t np = ok ? index_part_files(run_dir, &parts) : 0;
+	struct summary_part *cur = xcalloc(np ? np : 1, sizeof(*cur));
+	for (size_t i = 0; i < np; i++) {   /* as summary_put_parts() records them */
+		struct stat st;
+		ok = ok && stat(parts[i], &st) == 0;
+		if (ok)
+			cur[i] = (struct summary_part){ base_name(parts[i]), (long long)st.st_size,
+							infile_mtime_ns(&st), (long long)st.st_ino };
+	}
+	ok = ok && np && !b.bad && summary_match_parts(&b, cur, np, NULL) == NULL;
+	for (size_t i = 0; i < np; i++)
+		free(parts[i]);
+	free(parts);
+	free(cur);
+	free(head);
+	return ok;
+}
+
 /* Recorded parts against the parts this open used (m->part, shard order). */
 const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, bool *prefix)
 {

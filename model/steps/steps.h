@@ -300,6 +300,10 @@ void steps_rank_files_sort(struct steps_rank_file *v, size_t n);
  * ids are dense there, else a binary search. */
 const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file *v, size_t n, long rank);
 
+/* True when run_dir's index summary (analysis_index.c) is of this build's analyses and
+ * of the index parts exactly as they are now: an open would use it as it is. */
+bool steps_summary_current(const char *run_dir);
+
 /* AN INDEX THE SOURCES OUTGREW (model/index/extent.h, store_extend.c). After
  * index_load() restored ranks whose steps.jsonl only grew (grown[i] for files[i]),
  * steps_ranks_extend() keeps each one's indexed records and parses only the bytes after

@@ -496,8 +496,7 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	struct trace_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct trace_set ts = { .cls = kclass_new(NULL, NULL, 0) }; /* names classed as an open would */
 	struct trace_pathvec pv = { 0 };  /* the traces an open would read */
-	if (n)
-		trace_discover(run_dir, &pv, true, NULL);
+	trace_discover(run_dir, &pv, true, NULL);
 	qsort(pv.v, pv.n, sizeof(*pv.v), cmp_str);
 	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
 	for (unsigned k = 0; k < n; k++) {

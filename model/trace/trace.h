@@ -256,7 +256,8 @@ bool trace_parse_us(const char *s, size_t n, int64_t *out);
 /* The trace parts of run_dir's index (the newest shard count; `tscope-tui index
  * --status`): each part's path, why it would not be used (why NULL: valid), the traces it
  * holds and how many of those files changed since (parsed again at the next open);
- * *unindexed: the run dir's traces no part holds (new since: parsed at the next open). */
+ * *unindexed: the run dir's traces no part holds (parsed at each open), also when there
+ * is no part. */
 struct trace_part_status {
 	unsigned k, n;
 	char *path;

@@ -4,7 +4,8 @@
 # merged from shards); the index is really used; a stale (source changed), newer-version,
 # damaged (checksum) or truncated index is reported, not trusted, and rebuilt; a missing
 # shard is named and its ranks come from the JSONL; --ranks loads a subset; --slurm
-# --dry-run writes the job-array script.
+# --dry-run writes the job-array script; `index` of a current index leaves it (--force
+# rebuilds), bringing its summary up to date when that is all it needs.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -28,6 +29,28 @@ tap_check "index writes one part" 'grep -q "index written: run/.tscope-index/ste
 tap_check "--print from the index = from the JSONL" 'cmp -s want.txt got.txt'
 tap_check "--export ranks from the index = from the JSONL" 'cmp -s want.csv got.csv'
 tap_check "a current index adds no diagnostic" '[ ! -s err.txt ]'
+# index again: a current index is left as it is; --force rebuilds it; a summary that is
+# missing is brought up to date (no part rewritten); a grown source rebuilds
+ino() { stat -c %i $idx/steps-0-of-1.tsx; }
+i0=$(ino)
+"$T" index run >cur.txt 2>&1
+rc=$?
+tap_check "index of a current index: exit 0, says so, the part left as it was" \
+	'[ "$rc" -eq 0 ] && [ "$(ino)" = "$i0" ] &&
+	 grep -q "^index current: run/.tscope-index (8 ranks); nothing to rebuild (--force rebuilds it)$" cur.txt'
+"$T" index --force run >force.txt 2>&1
+tap_check "--force rebuilds it" 'grep -q "^index written: run/.tscope-index/steps-0-of-1.tsx (8 ranks" force.txt && [ "$(ino)" != "$i0" ]'
+i0=$(ino)
+rm $idx/summary.tsx
+"$T" index run >cur2.txt 2>&1
+tap_check "a missing summary: written, the part left as it was" \
+	'grep -q "^index current: .* its summary brought up to date; nothing to rebuild" cur2.txt && [ -s $idx/summary.tsx ] && [ "$(ino)" = "$i0" ]'
+cp run/rank5/steps.jsonl keep5.jsonl
+printf '%s\n' "$(tail -n 1 run/rank5/steps.jsonl | sed 's/"step": *[0-9]*/"step":300/')" >>run/rank5/steps.jsonl
+"$T" index run >grew.txt 2>&1
+tap_check "a grown source: rebuilt" 'grep -q "^index written" grew.txt && [ "$(ino)" != "$i0" ]'
+cp keep5.jsonl run/rank5/steps.jsonl
+"$T" index run >/dev/null 2>&1
 jsonl=$(cat run/rank*/steps.jsonl | wc -c)
 part=$(wc -c <$idx/steps-0-of-1.tsx)
 tap_check "index is at most 40% of the JSONL ($part of $jsonl bytes)" '[ $((part * 100)) -le $((jsonl * 40)) ]'
@@ -109,6 +132,9 @@ tap_check "merged shards: --export ranks = JSONL" 'cmp -s want.csv got.csv'
 tap_check "merged shards: the first open writes the summary" '[ -s $idx/summary.tsx ]'
 "$T" --export ranks run >got2.csv 2>err2.txt
 tap_check "merged shards: the next open from parts and summary = JSONL, no diagnostic" 'cmp -s want.csv got2.csv && [ ! -s err2.txt ]'
+"$T" index run >cur3.txt 2>&1
+tap_check "index of current shards: left as they are (not rebuilt whole)" \
+	'grep -q "^index current: run/.tscope-index (8 ranks); nothing to rebuild" cur3.txt && [ -e $idx/steps-2-of-3.tsx ]'
 # Each shard writes its part of the summary; the first open merges them (no rank's steps
 # read: test_index_summary) into what a whole index gives, and removes them.
 for n in 1 2 4; do

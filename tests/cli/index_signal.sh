@@ -41,11 +41,11 @@ if ! strace -f -qq -o /dev/null true 2>/dev/null; then
 		tap_skip "$what: strace cannot trace here (not installed, or ptrace is not allowed)"
 	done
 else
-	at_write TERM "$T" index --jobs 1 run
+	at_write TERM "$T" index --force --jobs 1 run
 	rc=$?
 	tap_check "index, SIGTERM while writing: exit 143, no temporary file, the index as it was" \
 		'[ "$rc" -eq 143 ] && no_tmp run && same_index && "$T" index --status run | grep -q "^shard 0/1 .* ok "'
-	at_write INT "$T" index --jobs 1 run
+	at_write INT "$T" index --force --jobs 1 run
 	rc=$?
 	tap_check "index, SIGINT (Ctrl-C) while writing: exit 130, no temporary file" \
 		'[ "$rc" -eq 130 ] && no_tmp run && same_index'
@@ -62,7 +62,7 @@ ix=run/.tscope-index
 	: >$ix/steps-0-of-1.tsx.x1.tmp && : >$ix/notes.tmp || exit 1
 touch -d '1 hour ago' $ix/steps-0-of-1.tsx.424242.tmp $ix/summary.tsx.434343.tmp $ix/steps-0-of-1.tsx.x1.tmp \
 	$ix/notes.tmp
-"$T" index run >/dev/null 2>&1
+"$T" index --force run >/dev/null 2>&1
 tap_check "a killed writer's temporary files (an hour old) are removed by the next index" \
 	'[ ! -e $ix/steps-0-of-1.tsx.424242.tmp ] && [ ! -e $ix/summary.tsx.434343.tmp ]'
 tap_check "a fresh one (a writer at work) and other names are left alone" \
@@ -73,11 +73,11 @@ tap_check "a fresh one (a writer at work) and other names are left alone" \
 held=$ix/steps-0-of-1.tsx.474747.tmp
 if command -v flock >/dev/null 2>&1; then
 	exec 9>"$held" && flock -x 9 && touch -d '1 hour ago' "$held" || exit 1
-	"$T" index run >/dev/null 2>&1 9>&-
+	"$T" index --force run >/dev/null 2>&1 9>&-
 	tap_check "an hour-old temporary file whose writer holds its lock (a suspended job) is left alone" \
 		'[ -e "$held" ]'
 	exec 9>&-
-	"$T" index run >/dev/null 2>&1
+	"$T" index --force run >/dev/null 2>&1
 	tap_check "... and removed once the lock is let go" '[ ! -e "$held" ]'
 else
 	tap_skip "a locked temporary file: no flock(1) here (util-linux)"
@@ -91,7 +91,7 @@ rm -f $ix/*.tmp
 if strace -f -qq -o /dev/null true 2>/dev/null; then
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
 		strace -f -qq -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_enter=6000000:when=2 \
-		"$T" index --jobs 1 run >first.out 2>&1 &
+		"$T" index --force --jobs 1 run >first.out 2>&1 &
 	first=$!
 	n=0
 	while [ -z "$(ls $ix | grep '\.tmp$')" ] && [ $n -lt 100 ]; do
@@ -100,7 +100,7 @@ if strace -f -qq -o /dev/null true 2>/dev/null; then
 	done
 	busy=$ix/$(ls $ix | grep '\.tmp$' | head -n 1)
 	touch -d '1 hour ago' "$busy"
-	"$T" index --jobs 1 run >/dev/null 2>&1
+	"$T" index --force --jobs 1 run >/dev/null 2>&1
 	tap_check "a writer's own lock: its hour-old temporary file outlives another index of the run" '[ -f "$busy" ]'
 	wait $first
 	rc=$?

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* where.c: where the persistent index of a run dir lives for this user (index.h):
+ * the run dir's .tscope-index (written when this user can, read when it is there), else
+ * this user's cache directory; why a write there failed; and which ranks and rank dirs
+ * each shard of a run holds. */
+#include "model/index/index.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+int index_mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int err = 0;
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST && !err)
+				err = errno;
+			*s = '/';
+		}
+	if (mkdir(p, 0755) != 0 && errno != EEXIST && !err)
+		err = errno;
+	free(p);
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	return err ? err : errno;
+}
+
+/* $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'> (~/.cache without it). */
+static char *cache_dir_for(const char *run_dir)
+{
+	char *abs = realpath(run_dir, NULL);
+	char *name = xstrdup(abs ? abs : run_dir);
+	free(abs);
+	for (char *s = name; *s; s++)
+		if (*s == '/')
+			*s = '%';
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/tscope-tui/%s", xdg, name)
+				: xasprintf("%s/.cache/tscope-tui/%s", home && *home ? home : "/tmp", name);
+	free(name);
+	return dir;
+}
+
+static bool holds_parts(const char *dir)
+{
+	bool found = false;
+	index_newest_count(dir, "steps", &found);
+	if (!found)
+		index_newest_count(dir, "traces", &found);
+	return found;
+}
+
+/* run_dir/.tscope-index (*own) and whether it is there, and this user can write it. */
+static bool own_dir(const char *run_dir, char **own, bool *exists)
+{
+	struct stat st;
+	*own = xasprintf("%s/.tscope-index", run_dir);
+	*exists = stat(*own, &st) == 0 && S_ISDIR(st.st_mode);
+	return *exists ? access(*own, W_OK) == 0 : access(run_dir, W_OK) == 0;
+}
+
+char *index_dir_for(const char *run_dir)
+{
+	char *own;
+	bool exists;
+	if (own_dir(run_dir, &own, &exists))
+		return own;
+	char *cache = cache_dir_for(run_dir);
+	if (!exists || holds_parts(cache)) {
+		free(own);
+		return cache;
+	}
+	free(cache);
+	return own;
+}
+
+char *index_write_dir_for(const char *run_dir)
+{
+	char *own;
+	bool exists;
+	if (own_dir(run_dir, &own, &exists))
+		return own;
+	free(own);
+	return cache_dir_for(run_dir);
+}
+
+char *index_write_failure(const char *run_dir, int err)
+{
+	char *dir = index_write_dir_for(run_dir), *own;
+	bool exists, cache = !own_dir(run_dir, &own, &exists);
+	free(own);
+	const char *why = exists ? "the run dir's .tscope-index is not writable here" : "the run dir is not writable";
+	char *s = cache ? xasprintf("%s: %s (%s: the index goes to $XDG_CACHE_HOME/tscope-tui, ~/.cache without it; "
+				    "set XDG_CACHE_HOME to a writable directory)", dir, strerror(err), why)
+			: xasprintf("%s: %s", dir, strerror(err));
+	free(dir);
+	return s;
+}
+
+const char *index_read_only_note(int err)
+{
+	return err == EACCES || err == EROFS || err == EPERM
+		       ? " (this user can only read the run's index: that work is redone at each open until someone "
+			 "who can write the index opens the run)" : "";
+}
+
+size_t index_plan(const char *run_dir, struct steps_rank_file **out)
+{
+	size_t n = steps_plan_files(run_dir, out);
+	steps_rank_files_sort(*out, n);
+	return n;
+}
+
+void index_shard_slice(size_t nfiles, unsigned k, unsigned n, size_t *lo, size_t *hi)
+{
+	*lo = n ? (size_t)((unsigned long long)nfiles * k / n) : 0;
+	*hi = n ? (size_t)((unsigned long long)nfiles * (k + 1) / n) : nfiles;
+}
+
+struct shard_dir {
+	char *name;
+	bool mine;
+};
+
+static int cmp_shard_dir(const void *a, const void *b)
+{
+	return strcmp(((const struct shard_dir *)a)->name, ((const struct shard_dir *)b)->name);
+}
+
+void index_shard_dirs(const char *run_dir, unsigned k, unsigned n, struct index_shard_dirs *out)
+{
+	struct steps_rank_file *files = NULL;
+	size_t nf = index_plan(run_dir, &files), lo, hi;
+	index_shard_slice(nf, k, n, &lo, &hi);
+	struct shard_dir *v = xcalloc(nf ? nf : 1, sizeof(*v));
+	for (size_t i = 0; i < nf; i++) {
+		const char *slash = strrchr(files[i].dir, '/');
+		v[i] = (struct shard_dir){ xstrdup(slash ? slash + 1 : files[i].dir), i >= lo && i < hi };
+	}
+	steps_rank_files_free(files);
+	qsort(v, nf, sizeof(*v), cmp_shard_dir);
+	out->n = nf;
+	out->name = xcalloc(nf ? nf : 1, sizeof(*out->name));
+	out->mine = xcalloc(nf ? nf : 1, sizeof(*out->mine));
+	for (size_t i = 0; i < nf; i++) {
+		out->name[i] = v[i].name;
+		out->mine[i] = v[i].mine;
+	}
+	free(v);
+}
+
+int index_shard_dir_of(const struct index_shard_dirs *s, const char *name)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->name[mid], name);
+		if (c == 0)
+			return s->mine[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void index_shard_dirs_free(struct index_shard_dirs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->name);
+	free(s->mine);
+	memset(s, 0, sizeof(*s));
+}
+
