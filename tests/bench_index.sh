@@ -5,7 +5,7 @@
 #     --jobs 1 each, tests/tools/bench_lib.sh): the plain load (bench_load DIR 1: parse +
 #     finalize), `--print --no-index` (parse + the analyses the report needs) and
 #     `tscope-tui index --jobs 1` (parse, distributed analysis, both pyramids, write the
-#     part and the summary) as a first build (no index before) and as a rewrite (which
+#     part and the summary) as a first build (no index before) and as a rewrite (--force; which
 #     also frees the old index's pages); target: index <= the plain load;
 #   - index size (parts and summary) against the JSONL (target <= 40%);
 #   - reopen: bench_load DIR 1 index and --print from the index: CPU s and peak RSS;
@@ -49,7 +49,7 @@ mb_of() { awk '{printf "%.0f", $3 / 1024}' "$1"; }
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | head -1; }
 
 # shard K N: `index --jobs 1 --shard K/N`, its CPU seconds (user + sys) in $dir/shard-K-N.t
-shard() { /usr/bin/time -f '%U %S' -o "$dir/shard-$1-$2.t" "$BIN" index --jobs 1 --shard "$1/$2" "$run" >/dev/null; }
+shard() { /usr/bin/time -f '%U %S' -o "$dir/shard-$1-$2.t" "$BIN" index --force --jobs 1 --shard "$1/$2" "$run" >/dev/null; }
 cpu_sum() { cat "$@" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'; }
 
 # CPU of one command (output discarded), in ms: "total user system". The total is
@@ -84,8 +84,8 @@ pairs() {
 	while [ "$i" -le "$2" ]; do
 		p=$(cpu_ms "$BIN" --print --no-index --jobs 1 "$1")
 		rm -rf "$1/.tscope-index"
-		f=$(cpu_ms "$BIN" index --jobs 1 "$1")
-		w=$(cpu_ms "$BIN" index --jobs 1 "$1")
+		f=$(cpu_ms "$BIN" index --force --jobs 1 "$1")
+		w=$(cpu_ms "$BIN" index --force --jobs 1 "$1")
 		q=$(cpu_ms "$BIN" --print --no-index --jobs 1 "$1")
 		echo "$p $f $w $q" >>"$dir/pairs"
 		i=$((i + 1))
@@ -122,7 +122,7 @@ shards() {
 	i=1
 	while [ "$i" -le "$rounds" ]; do
 		t0=$(now)
-		"$BIN" index --jobs 1 "$run" >/dev/null
+		"$BIN" index --force --jobs 1 "$run" >/dev/null
 		t1=$(now)
 		shard 0 1
 		t2=$(now)
@@ -150,7 +150,7 @@ small_shape() {
 	[ "${BENCH_INDEX_SMALL:-0}" = 1 ] || return 0
 	"$BUILD/tests/gen_demo" "$dir/sbase" 64 10 >/dev/null || return 1
 	bench_linked_run "$dir/small" 10000 "$dir/sbase" || return 1
-	"$BIN" index --jobs 1 "$dir/small" >/dev/null
+	"$BIN" index --force --jobs 1 "$dir/small" >/dev/null
 	sj=$(find "$dir/small" -name steps.jsonl -printf '%s\n' | awk '{ s += $1 } END { print s }')
 	si=$(cat "$dir/small"/.tscope-index/*.tsx | wc -c)
 	echo
@@ -178,10 +178,10 @@ plain_min=$BENCH_MIN plain_med=$BENCH_MED
 bench_cpu3 "$dir" "--print --no-index" "$mb" "$BIN" --print --no-index --jobs 1 "$run"
 print_min=$BENCH_MIN print_med=$BENCH_MED
 BENCH_BEFORE="rm -rf '$run/.tscope-index'"
-bench_cpu3 "$dir" "index --jobs 1 (first build)" "$mb" "$BIN" index --jobs 1 "$run"
+bench_cpu3 "$dir" "index --jobs 1 (first build)" "$mb" "$BIN" index --force --jobs 1 "$run"
 BENCH_BEFORE=
 idx_min=$BENCH_MIN idx_med=$BENCH_MED
-bench_cpu3 "$dir" "index --jobs 1 (rewrites the index)" "$mb" "$BIN" index --jobs 1 "$run"
+bench_cpu3 "$dir" "index --jobs 1 (rewrites the index)" "$mb" "$BIN" index --force --jobs 1 "$run"
 re_min=$BENCH_MIN re_med=$BENCH_MED
 size=$(cat "$run"/.tscope-index/*.tsx | wc -c)   # the part and the summary
 printf 'indexing per core: index / plain load %s (min) %s (median); index / --print --no-index %s / %s (target <= 1)\n' \
@@ -217,7 +217,7 @@ echo "command: sh tests/bench_index.sh   (BENCH_INDEX_STEPS=N resizes, BENCH_IND
 big="$dir/big"
 "$BUILD/tests/gen_demo" "$dir/base" 64 1000 >/dev/null || exit 1
 bench_linked_run "$big" 10000 "$dir/base" || exit 1
-/usr/bin/time -f '%U %S %M' -o "$dir/big_idx.t" "$BIN" index --jobs 2 "$big" >/dev/null
+/usr/bin/time -f '%U %S %M' -o "$dir/big_idx.t" "$BIN" index --force --jobs 2 "$big" >/dev/null
 "$BIN" --print --format pytscope "$big" >/dev/null 2>&1   # warm
 /usr/bin/time -f '%U %S %M' -o "$dir/big_ff.t" script -qec "$BIN --tui --max-frames 1 --format pytscope $big" /dev/null >/dev/null
 /usr/bin/time -f '%U %S %M' -o "$dir/big_p.t" "$BIN" --print --format pytscope "$big" >/dev/null
