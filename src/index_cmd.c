@@ -6,8 +6,8 @@
 #include "src/index_cmd.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +139,7 @@ static int parse(struct index_cli *c, int argc, char **argv)
 struct health {
 	size_t parts, trace_parts, bad, since;
 	size_t ranks, traces;   /* in the usable parts */
+	size_t rank_dirs;       /* the run's pytscope rank dirs (the steps parts' to hold) */
 };
 
 /* printf to out, or nothing when out is NULL (a check without a report). */
@@ -209,6 +210,7 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 	index_status_free(v, n);
 	steps_rank_files_free(files);
 	h->parts += n;
+	h->rank_dirs += nfiles;
 }
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -243,16 +245,17 @@ static void end_listings(void *ud, struct run *run)
 	meter_note(&build_meter, note);
 }
 
-/* A whole `index` of a run whose index is current: every part usable, nothing since (no
- * rank grown, no delta, no trace changed or new) and its summary of the parts as they
- * are (when it is not, an open rewrites it from them, e.g. merges a sharded build's, and
- * the check is made again). Says so and returns true: nothing to rebuild. */
+/* A whole `index` of a run whose index is current: every part usable, the rank dirs in
+ * steps parts, nothing since (no rank grown, no delta, no trace changed or new, none
+ * outside the trace parts) and its summary of the parts as they are (when it is not,
+ * an open rewrites it from them, e.g. merges a sharded build's, and the check is made
+ * again). Says so and returns true: nothing to rebuild. */
 static bool report_current(const struct index_cli *c)
 {
 	struct health h = { 0 };
 	steps_health(c->run_dir, NULL, &h);
 	trace_health(c->run_dir, NULL, &h);
-	if (h.parts + h.trace_parts == 0 || h.bad || h.since)
+	if (h.parts + h.trace_parts == 0 || h.bad || h.since || (h.rank_dirs && !h.parts))
 		return false;
 	bool summarised = false;
 	if (h.parts && !steps_summary_current(c->run_dir)) {

@@ -51,6 +51,12 @@ printf '%s\n' "$(tail -n 1 run/rank5/steps.jsonl | sed 's/"step": *[0-9]*/"step"
 tap_check "a grown source: rebuilt" 'grep -q "^index written" grew.txt && [ "$(ino)" != "$i0" ]'
 cp keep5.jsonl run/rank5/steps.jsonl
 "$T" index run >/dev/null 2>&1
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+"$gen" mixed 3 20 >/dev/null && for r in 0 1 2; do "$tgen" mixed/rank$r/trace.json 2 $r >/dev/null; done
+"$T" index mixed >/dev/null 2>&1
+rm mixed/.tscope-index/steps-0-of-1.tsx mixed/.tscope-index/summary.tsx
+"$T" index mixed >nosteps.txt 2>&1
+tap_check "rank dirs, and a trace part but no steps part: built" 'grep -q "^index written: mixed/.tscope-index/steps-0-of-1.tsx" nosteps.txt'
 jsonl=$(cat run/rank*/steps.jsonl | wc -c)
 part=$(wc -c <$idx/steps-0-of-1.tsx)
 tap_check "index is at most 40% of the JSONL ($part of $jsonl bytes)" '[ $((part * 100)) -le $((jsonl * 40)) ]'
