@@ -143,7 +143,7 @@ struct health {
 };
 
 /* printf to out, or nothing when out is NULL (a check without a report). */
-static void say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void say(FILE *out, const char *fmt, ...)
 {
 	if (!out)
