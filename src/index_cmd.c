@@ -166,9 +166,11 @@ static void trace_health(const char *run_dir, FILE *out, struct health *h)
 		    why ? "NOT USABLE: " : "ok  ", why ? why : path);
 		if (!why && v[i].changed)
 			say(out, "  (%zu changed since: parsed again at the next open)", v[i].changed);
+		if (!why && v[i].gone)
+			say(out, "  (%zu gone since)", v[i].gone);
 		say(out, "\n");
 		h->bad += why != NULL;
-		h->since += why ? 0 : v[i].changed;
+		h->since += why ? 0 : v[i].changed + v[i].gone;
 		h->traces += why ? 0 : v[i].traces;
 		free(path);
 		free(why);

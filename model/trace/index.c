@@ -355,6 +355,8 @@ static int cmp_str(const void *a, const void *b)
 /* Index of path in the sorted files, or -1. */
 static long file_index(char *const *sorted, size_t n, const char *path)
 {
+	if (!n)
+		return -1;
 	char *const *p = bsearch(&path, sorted, n, sizeof(*sorted), cmp_str);
 	return p ? (long)(p - sorted) : -1;
 }
@@ -481,7 +483,10 @@ static void part_status(const char *run_dir, const struct trace_set *ts, struct 
 	v->traces = n;
 	for (size_t i = 0; i < n; i++) {
 		long fi = file_index(sorted, nfiles, r[i].r->path);
-		v->changed += !same_stamp(r[i].r);
+		struct stat st;
+		bool gone = stat(r[i].r->path, &st) != 0;
+		v->gone += gone;
+		v->changed += !gone && !same_stamp(r[i].r);
 		if (fi >= 0)
 			seen[fi] = true;
 	}
@@ -497,7 +502,8 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	struct trace_set ts = { .cls = kclass_new(NULL, NULL, 0) }; /* names classed as an open would */
 	struct trace_pathvec pv = { 0 };  /* the traces an open would read */
 	trace_discover(run_dir, &pv, true, NULL);
-	qsort(pv.v, pv.n, sizeof(*pv.v), cmp_str);
+	if (pv.n)
+		qsort(pv.v, pv.n, sizeof(*pv.v), cmp_str);
 	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };

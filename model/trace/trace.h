@@ -255,14 +255,15 @@ bool trace_parse_us(const char *s, size_t n, int64_t *out);
 
 /* The trace parts of run_dir's index (the newest shard count; `tscope-tui index
  * --status`): each part's path, why it would not be used (why NULL: valid), the traces it
- * holds and how many of those files changed since (parsed again at the next open);
+ * holds, how many of those files changed since (parsed again at the next open) and how
+ * many are gone;
  * *unindexed: the run dir's traces no part holds (parsed at each open), also when there
  * is no part. */
 struct trace_part_status {
 	unsigned k, n;
 	char *path;
 	char *why;
-	size_t traces, changed;
+	size_t traces, changed, gone;
 };
 size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed);
 void trace_index_status_free(struct trace_part_status *v, size_t n);

@@ -7,7 +7,7 @@
 # read) and a drill-down that needs raw events parses the file; a changed trace is
 # parsed again; --shard K/N takes the traces of its rank dirs and a slice of the others
 # (by file), and the parts merge. `index --status` lists the trace parts (traces held,
-# changed since, why a part is not usable, traces no part holds).
+# changed or gone since, why a part is not usable, traces no part holds).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -80,6 +80,10 @@ cp -p keep.json $f
 tap_check "index --status: a trace added since is named (not in the index, parsed at each open)" \
 	'grep -q "^traces: 1 not in the index (parsed at each open; .tscope-tui index. adds them)$" st.txt'
 rm gen/rank4.json
+mv gen/rank3.json rank3.away
+"$T" index --status gen >st.txt 2>&1
+tap_check "index --status: a trace gone since is counted" 'grep -q "4 traces  ok  .*  (1 gone since)$" st.txt'
+mv rank3.away gen/rank3.json
 
 # shards: traces split by file, the parts merge
 "$T" index --shard 0/2 gen >/dev/null 2>&1
