@@ -263,7 +263,9 @@ static bool report_current(const struct index_cli *c)
 	if (h.parts && !steps_summary_current(c->run_dir)) {
 		struct opts o = { .jobs = c->jobs };
 		const char *paths[] = { c->run_dir };
-		struct run *run = run_open(paths, 1, &o, NULL);
+		struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c }; /* the steps read back */
+		struct run *run = run_open(paths, 1, &o, &hooks);
+		meter_clear(&build_meter);
 		bool wrote = run->index_path != NULL; /* a part rebuilt: not what was there */
 		run_free(run);
 		struct health after = { 0 };
@@ -288,6 +290,8 @@ static bool report_current(const struct index_cli *c)
 
 static int build(const struct index_cli *c)
 {
+	meter_start(&build_meter);
+	meter_signals_on(&build_meter, NULL);
 	if (!c->force && !c->shard_n && report_current(c))
 		return 0;
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
@@ -296,7 +300,6 @@ static int build(const struct index_cli *c)
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
 	meter_start(&build_meter);
-	meter_signals_on(&build_meter, NULL);
 	struct load_ctx hooks = { .loaded = end_listings, .progress = on_build_progress, .ud = (void *)c };
 	struct run *run = run_open(paths, 1, &o, &hooks);
 	meter_clear(&build_meter);
