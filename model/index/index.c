@@ -701,8 +701,8 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 		char *path = part_path(dir, k, n);
 		struct part_map pm;
 		struct ibuf b;
-		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path,
-						   .why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL) };
+		char *why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL);
+		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path, .why = why };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
 		v[k].bytes = (size_t)pm.id.size;
 		v[k].deltas = delta_set_count(pm.ds);

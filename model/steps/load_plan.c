@@ -118,7 +118,8 @@ static void plan_append_index(struct load_ctx *ctx, const char *path, struct ind
 	int err = index_log_save(log, &rewrote, NULL);
 	if (err) {
 		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "index not appended to: %s%s",
-			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err), index_read_only_note(err));
+			 err == EAGAIN ? "the run does not match its rank dirs" : strerror(err),
+			 index_read_only_note(err));
 		return;
 	}
 	struct steps_model *m = steps_model_get(run);
