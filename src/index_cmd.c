@@ -51,7 +51,8 @@ static void usage(FILE *f)
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
 		   "                       arguments go to sbatch\n"
 		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL)\n"
-		   "      --merge-step     with --slurm: a dependent job running index --status after the shards\n"
+		   "      --merge-step     with --slurm: a dependent job that checks the shards, merges the summary\n"
+		   "                       and prints the report to its log\n"
 		   "      --dry-run        with --slurm: print the script, submit nothing\n");
 }
 
@@ -355,6 +356,30 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* s quoted for sh, as a string (malloc'd). */
+static char *sh_quoted(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return xstrdup("''");
+	put_quoted(f, s);
+	fclose(f);
+	return buf;
+}
+
+/* The merge step's command: when every shard is usable, an open (--print) merges the
+ * summary and its report goes to the step's log. malloc'd. */
+static char *merge_command(const char *exe, const char *run_dir)
+{
+	char *qexe = sh_quoted(exe), *qrun = sh_quoted(run_dir);
+	char *cmd = xasprintf("%s index --status %s && %s --print %s", qexe, qrun, qexe, qrun);
+	free(qexe);
+	free(qrun);
+	return cmd;
+}
+
 static unsigned default_shards(const char *run_dir)
 {
 	struct steps_rank_file *files = NULL;
@@ -455,14 +480,21 @@ static int slurm(const struct index_cli *c)
 	exe[el] = '\0';
 	char *abs = realpath(c->run_dir, NULL);
 	unsigned n = c->shard_n ? c->shard_n : default_shards(c->run_dir);
-	char *dir = index_dir_for(abs);
+	char *dir = index_write_dir_for(abs); /* where the tasks write their parts */
 	if (c->dry_run) {
 		write_script(stdout, exe, abs, dir, n);
+		if (c->merge_step) {
+			char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
+			printf("# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge "
+			       "--wrap %s\n", q);
+			free(q);
+			free(wrap);
+		}
 		free(dir);
 		free(abs);
 		return 0;
 	}
-	mkdir(dir, 0755);
+	index_mkdir_p(dir);
 	char *script = xasprintf("%s/index-slurm.sh", dir);
 	FILE *f = fopen(script, "w");
 	int rc = 1;
@@ -482,14 +514,14 @@ static int slurm(const struct index_cli *c)
 	if (c->merge_step) {
 		char *dep = xasprintf("--dependency=afterany:%s", jobid);
 		char *out = xasprintf("--output=%s/slurm-%s-status.out", dir, jobid);
-		char *wrap = xasprintf("'%s' index --status '%s'", exe, abs);
-		const char *margs[] = { dep, "--job-name=tscope-index-status", out, "--wrap", wrap };
+		char *wrap = merge_command(exe, abs);
+		const char *margs[] = { dep, "--job-name=tscope-index-merge", out, "--wrap", wrap };
 		char mid[128];
 		if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0])
-			printf("status step: job %s (after the array; its output: %s/slurm-%s-status.out)\n",
-			       mid, dir, jobid);
+			printf("merge step: job %s (after the array: index --status, then the summary merged and the "
+			       "report printed to %s/slurm-%s-status.out)\n", mid, dir, jobid);
 		else
-			fprintf(stderr, "tscope-tui index: the status step was not submitted\n");
+			fprintf(stderr, "tscope-tui index: the merge step was not submitted\n");
 		free(dep);
 		free(out);
 		free(wrap);

@@ -175,6 +175,11 @@ tap_eq "--ranks rejects a bad list" 2 $?
 "$T" index --slurm --shards 4 --dry-run --time=5 run >script.sh
 tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --array=0-3$" script.sh'
 tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
+"$T" index --slurm --shards 4 --dry-run --merge-step run >script2.sh
+tap_check "--merge-step --dry-run: the merge step's sbatch line, its command as sh reads it" \
+	'cmd=$(sed -n "s/^# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge --wrap //p" script2.sh) &&
+	 exe=$(readlink -f "$T") && abs=$(cd run && pwd -P) &&
+	 [ "$(eval "printf %s $cmd")" = "'"'"'$exe'"'"' index --status '"'"'$abs'"'"' && '"'"'$exe'"'"' --print '"'"'$abs'"'"'" ]'
 # Usage errors: exit 2, what was wrong, the pointer to --help.
 usage_err() { # TEXT ARGS...: exit 2 and "tscope-tui index: TEXT" on stderr
 	want=$1

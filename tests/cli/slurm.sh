@@ -4,8 +4,9 @@
 # (AuthInfo=socket=...), SlurmUser=root, proctrack/linuxproc, task/none, two free ports,
 # SLURM_CONF pointing at the temp config; the daemons run in the foreground (as children
 # of this script) and are stopped on every exit. A generated 12-rank run is indexed as a
-# 4-task job array; the merged index must give exactly the --print and --export ranks of a
-# plain load. Skips (with the reason) when not root, when the packages are missing, or
+# 4-task job array with --merge-step (a dependent job: index --status, then --print,
+# whose open merges the summary); the merged index must give exactly the --print and
+# --export ranks of a plain load. Skips (with the reason) when not root, when the packages are missing, or
 # when the daemons do not come up.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -98,10 +99,13 @@ tap_check "index --slurm submits a job array and prints its id" '[ -n "$job" ]'
 tap_check "and says how to watch it" 'grep -q "^watch: squeue -j $job" submit.txt'
 i=0
 while [ -n "$(squeue -h 2>/dev/null)" ] && [ $i -lt 200 ]; do sleep 0.2; i=$((i + 1)); done
-tap_check "the array and the status step finished" '[ -z "$(squeue -h 2>/dev/null)" ]'
+tap_check "the array and the merge step finished" '[ -z "$(squeue -h 2>/dev/null)" ]'
 "$T" index --status run >status.txt
 tap_eq "four shards written by the four tasks, all current" 4 "$(grep -c '  ok  ' status.txt)"
-tap_check "the dependent status step ran after the array" 'grep -q "shard 3/4" run/.tscope-index/slurm-$job-status.out'
+tap_check "the dependent merge step ran after the array" 'grep -q "shard 3/4" run/.tscope-index/slurm-$job-status.out'
+tap_check "... merged the summary (before any open here) and printed the report to its log" \
+	'[ -s run/.tscope-index/summary.tsx ] && ! ls run/.tscope-index | grep -q "^inputs-" &&
+	 grep -q "^  ranks  *12$" run/.tscope-index/slurm-$job-status.out'
 "$T" --print run >got.txt 2>err.txt
 "$T" --export ranks run >got.csv 2>/dev/null
 tap_check "merged index: --print identical to a plain load" 'cmp -s want.txt got.txt'
