@@ -485,8 +485,8 @@ static int slurm(const struct index_cli *c)
 		write_script(stdout, exe, abs, dir, n);
 		if (c->merge_step) {
 			char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
-			printf("# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge "
-			       "--wrap %s\n", q);
+			printf("# then (--merge-step): sbatch --dependency=afterany:JOBID "
+			       "--job-name=tscope-index-merge --wrap %s\n", q);
 			free(q);
 			free(wrap);
 		}
