@@ -255,10 +255,17 @@ static void end_listings(void *ud, struct run *run)
  * again). Says so and returns true: nothing to rebuild. */
 static bool report_current(const struct index_cli *c)
 {
+	char *dir = index_dir_for(c->run_dir);
+	bool some = index_holds_parts(dir);
+	free(dir);
+	if (!some) /* a first build: no listing of the run for nothing */
+		return false;
 	struct health h = { 0 };
 	steps_health(c->run_dir, NULL, &h);
+	if (h.bad || h.since || (h.rank_dirs && !h.parts)) /* stale: the traces need no listing */
+		return false;
 	trace_health(c->run_dir, NULL, &h);
-	if (h.parts + h.trace_parts == 0 || h.bad || h.since || (h.rank_dirs && !h.parts))
+	if (h.parts + h.trace_parts == 0 || h.bad || h.since)
 		return false;
 	bool summarised = false;
 	if (h.parts && !steps_summary_current(c->run_dir)) {
@@ -276,7 +283,7 @@ static bool report_current(const struct index_cli *c)
 			return false;
 		summarised = true;
 	}
-	char *dir = index_dir_for(c->run_dir);
+	dir = index_dir_for(c->run_dir);
 	char *safe = text_sanitize_dup(dir, 0);
 	printf("index current: %s (", safe);
 	if (h.parts)

@@ -61,6 +61,8 @@ char *index_dir_for(const char *run_dir);
  * directory when that is a run_dir/.tscope-index this user cannot write (its parts
  * written there are read from then on). */
 char *index_write_dir_for(const char *run_dir);
+/* dir holds a part of an index (steps-K-of-N.tsx, traces-K-of-N.tsx). */
+bool index_holds_parts(const char *dir);
 /* Make a directory and its parents: 0 when path is then a directory, else the errno
  * of the mkdir that failed (EACCES: a cache dir that cannot be made). */
 int index_mkdir_p(const char *path);

@@ -51,7 +51,7 @@ static char *cache_dir_for(const char *run_dir)
 	return dir;
 }
 
-static bool holds_parts(const char *dir)
+bool index_holds_parts(const char *dir)
 {
 	bool found = false;
 	index_newest_count(dir, "steps", &found);
@@ -76,7 +76,7 @@ char *index_dir_for(const char *run_dir)
 	if (own_dir(run_dir, &own, &exists))
 		return own;
 	char *cache = cache_dir_for(run_dir);
-	if (!exists || holds_parts(cache)) {
+	if (!exists || index_holds_parts(cache)) {
 		free(own);
 		return cache;
 	}

@@ -24,6 +24,14 @@ tap_check "a small run is not indexed automatically" '[ ! -e $idx ]'
 
 "$T" index run >out.txt 2>&1
 tap_check "index writes one part" 'grep -q "index written: run/.tscope-index/steps-0-of-1.tsx (8 ranks" out.txt'
+rm -rf $idx
+if ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+	strace -f -qq -e trace=getdents64 -o dents.txt "$T" index --jobs 1 run >/dev/null 2>&1; then
+	tap_check "a first build lists the run once: no current check without an index (30 getdents64; 50 with it)" \
+		'[ "$(grep -c "getdents64" dents.txt)" -le 32 ]'
+else
+	tap_skip "a first build's listings: strace cannot trace here"
+fi
 "$T" --print run >got.txt 2>err.txt
 "$T" --export ranks run >got.csv 2>/dev/null
 tap_check "--print from the index = from the JSONL" 'cmp -s want.txt got.txt'
