@@ -248,52 +248,55 @@ static void end_listings(void *ud, struct run *run)
 	meter_note(&build_meter, note);
 }
 
-/* A whole `index` of a run whose index is current: every part usable, the rank dirs in
- * steps parts, nothing since (no rank grown, no delta, no trace changed or new, none
- * outside the trace parts) and its summary of the parts as they are (when it is not,
- * an open rewrites it from them, e.g. merges a sharded build's, and the check is made
- * again). Says so and returns true: nothing to rebuild. */
+/* The index of a run that has one is current: every part usable, the rank dirs in steps
+ * parts, nothing since (no rank grown, no delta, no trace changed or new, none outside
+ * the trace parts) and its summary of the parts as they are (when it is not, an open
+ * rewrites it from them, e.g. merges a sharded build's: *summarised, and the check is
+ * made again). *h: what it holds. */
+static bool is_current(const struct index_cli *c, struct health *h, bool *summarised)
+{
+	steps_health(c->run_dir, NULL, h);
+	if (h->bad || h->since || (h->rank_dirs && !h->parts)) /* stale: the traces need no listing */
+		return false;
+	trace_health(c->run_dir, NULL, h);
+	if (h->parts + h->trace_parts == 0 || h->bad || h->since)
+		return false;
+	if (!h->parts || steps_summary_current(c->run_dir))
+		return true;
+	struct opts o = { .jobs = c->jobs };
+	const char *paths[] = { c->run_dir };
+	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c }; /* the steps read back */
+	struct run *run = run_open(paths, 1, &o, &hooks);
+	meter_clear(&build_meter);
+	bool wrote = run->index_path != NULL; /* a part rebuilt: not what was there */
+	run_free(run);
+	struct health after = { 0 };
+	steps_health(c->run_dir, NULL, &after);
+	trace_health(c->run_dir, NULL, &after);
+	*summarised = true;
+	return !wrote && !after.bad && !after.since && after.parts == h->parts && steps_summary_current(c->run_dir);
+}
+
+/* A whole `index` of a run whose index is current (is_current(); a first build, no
+ * part, lists nothing for it): says so and returns true, nothing to rebuild. */
 static bool report_current(const struct index_cli *c)
 {
 	char *dir = index_dir_for(c->run_dir);
-	bool some = index_holds_parts(dir);
-	free(dir);
-	if (!some) /* a first build: no listing of the run for nothing */
-		return false;
 	struct health h = { 0 };
-	steps_health(c->run_dir, NULL, &h);
-	if (h.bad || h.since || (h.rank_dirs && !h.parts)) /* stale: the traces need no listing */
-		return false;
-	trace_health(c->run_dir, NULL, &h);
-	if (h.parts + h.trace_parts == 0 || h.bad || h.since)
-		return false;
-	bool summarised = false;
-	if (h.parts && !steps_summary_current(c->run_dir)) {
-		struct opts o = { .jobs = c->jobs };
-		const char *paths[] = { c->run_dir };
-		struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c }; /* the steps read back */
-		struct run *run = run_open(paths, 1, &o, &hooks);
-		meter_clear(&build_meter);
-		bool wrote = run->index_path != NULL; /* a part rebuilt: not what was there */
-		run_free(run);
-		struct health after = { 0 };
-		steps_health(c->run_dir, NULL, &after);
-		trace_health(c->run_dir, NULL, &after);
-		if (wrote || after.bad || after.since || after.parts != h.parts || !steps_summary_current(c->run_dir))
-			return false;
-		summarised = true;
+	bool summarised = false, current = index_holds_parts(dir) && is_current(c, &h, &summarised);
+	if (current) {
+		char *safe = text_sanitize_dup(dir, 0);
+		printf("index current: %s (", safe);
+		if (h.parts)
+			printf("%zu rank%s%s", h.ranks, h.ranks == 1 ? "" : "s", h.traces ? ", " : "");
+		if (h.traces)
+			printf("%zu trace%s", h.traces, h.traces == 1 ? "" : "s");
+		printf(")%s; nothing to rebuild (--force rebuilds it)\n",
+		       summarised ? ", its summary brought up to date" : "");
+		free(safe);
 	}
-	dir = index_dir_for(c->run_dir);
-	char *safe = text_sanitize_dup(dir, 0);
-	printf("index current: %s (", safe);
-	if (h.parts)
-		printf("%zu rank%s%s", h.ranks, h.ranks == 1 ? "" : "s", h.traces ? ", " : "");
-	if (h.traces)
-		printf("%zu trace%s", h.traces, h.traces == 1 ? "" : "s");
-	printf(")%s; nothing to rebuild (--force rebuilds it)\n", summarised ? ", its summary brought up to date" : "");
-	free(safe);
 	free(dir);
-	return true;
+	return current;
 }
 
 static int build(const struct index_cli *c)

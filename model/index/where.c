@@ -96,8 +96,9 @@ char *index_write_dir_for(const char *run_dir)
 
 char *index_write_failure(const char *run_dir, int err)
 {
-	char *dir = index_write_dir_for(run_dir), *own;
+	char *own;
 	bool exists, cache = !own_dir(run_dir, &own, &exists);
+	char *dir = cache ? cache_dir_for(run_dir) : xstrdup(own); /* index_write_dir_for()'s */
 	free(own);
 	const char *why = exists ? "the run dir's .tscope-index is not writable here" : "the run dir is not writable";
 	char *s = cache ? xasprintf("%s: %s (%s: the index goes to $XDG_CACHE_HOME/tscope-tui, ~/.cache without it; "

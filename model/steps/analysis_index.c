@@ -240,21 +240,42 @@ size_t summary_chunks_of(size_t row_words, size_t chunk_words)
 	return (row_words + chunk_words - 1) / chunk_words;
 }
 
-void summary_put_parts(struct obuf *h, const char *run_dir)
+/* run_dir's index parts as they are now (*paths: their paths, owned; (*cur)[i].name
+ * points into them): size, mtime and inode, size -1 when a part cannot be stat'ed. */
+static size_t parts_now(const char *run_dir, char ***paths, struct summary_part **cur)
 {
-	char **parts = NULL;
-	size_t np = index_part_files(run_dir, &parts);
-	ob_uvar(h, np);
+	size_t np = index_part_files(run_dir, paths);
+	*cur = xcalloc(np ? np : 1, sizeof(**cur));
 	for (size_t i = 0; i < np; i++) {
 		struct stat st;
-		bool ok = stat(parts[i], &st) == 0;
-		ob_str(h, base_name(parts[i]));
-		ob_svar(h, ok ? (long long)st.st_size : -1);
-		ob_svar(h, ok ? infile_mtime_ns(&st) : 0);
-		ob_svar(h, ok ? (long long)st.st_ino : 0);
-		free(parts[i]);
+		bool ok = stat((*paths)[i], &st) == 0;
+		(*cur)[i] = (struct summary_part){ base_name((*paths)[i]), ok ? (long long)st.st_size : -1,
+						   ok ? infile_mtime_ns(&st) : 0, ok ? (long long)st.st_ino : 0 };
 	}
-	free(parts);
+	return np;
+}
+
+static void parts_free(char **paths, struct summary_part *cur, size_t np)
+{
+	for (size_t i = 0; i < np; i++)
+		free(paths[i]);
+	free(paths);
+	free(cur);
+}
+
+void summary_put_parts(struct obuf *h, const char *run_dir)
+{
+	char **paths = NULL;
+	struct summary_part *cur;
+	size_t np = parts_now(run_dir, &paths, &cur);
+	ob_uvar(h, np);
+	for (size_t i = 0; i < np; i++) {
+		ob_str(h, cur[i].name);
+		ob_svar(h, cur[i].size);
+		ob_svar(h, cur[i].mtime_ns);
+		ob_svar(h, cur[i].ino);
+	}
+	parts_free(paths, cur, np);
 }
 
 void summary_put_ranks(struct obuf *h, size_t n, const int *ids)
@@ -582,21 +603,13 @@ bool steps_summary_current(const char *run_dir)
 	struct ibuf b = { head, len, 0, false };
 	ok = ok && ib_u32(&b) == SUMMARY_VERSION;
 	free(ok ? ib_str(&b) : NULL);
-	char **parts = NULL;
-	size_t np = ok ? index_part_files(run_dir, &parts) : 0;
-	struct summary_part *cur = xcalloc(np ? np : 1, sizeof(*cur));
-	for (size_t i = 0; i < np; i++) {   /* as summary_put_parts() records them */
-		struct stat st;
-		ok = ok && stat(parts[i], &st) == 0;
-		if (ok)
-			cur[i] = (struct summary_part){ base_name(parts[i]), (long long)st.st_size,
-							infile_mtime_ns(&st), (long long)st.st_ino };
-	}
-	ok = ok && np && !b.bad && summary_match_parts(&b, cur, np, NULL) == NULL;
+	char **paths = NULL;
+	struct summary_part *cur = NULL;
+	size_t np = ok ? parts_now(run_dir, &paths, &cur) : 0;
 	for (size_t i = 0; i < np; i++)
-		free(parts[i]);
-	free(parts);
-	free(cur);
+		ok = ok && cur[i].size >= 0;
+	ok = ok && np && !b.bad && summary_match_parts(&b, cur, np, NULL) == NULL;
+	parts_free(paths, cur, np);
 	free(head);
 	return ok;
 }

@@ -157,9 +157,9 @@ static void summary_not_distributed(const struct run *run, struct summary *out)
 		else
 			kept[nkept++] = steps_rank_id(m, ri);
 	char list[80];
-	bool listed = ranklist_format(kept, nkept, list, sizeof(list));
+	bool listed = empty.n && nkept && ranklist_format(kept, nkept, list, sizeof(list));
 	free(kept);
-	if (empty.n == steps_nranks(m)) /* no record at all: the steps line says none */
+	if (!nkept) /* no record at all: the steps line says none */
 		return;
 	if (empty.n)
 		summary_add(out, TONE_WARN, "stragglers",

@@ -361,11 +361,16 @@ static long file_index(char *const *sorted, size_t n, const char *path)
 	return p ? (long)(p - sorted) : -1;
 }
 
+/* st: r's file now (stat'ed) is as r was read. */
+static bool stamp_is(const struct trace_rank *r, const struct stat *st)
+{
+	return (long long)st->st_size == r->file_size && infile_mtime_ns(st) == r->file_mtime_ns;
+}
+
 static bool same_stamp(const struct trace_rank *r)
 {
 	struct stat st;
-	return stat(r->path, &st) == 0 && (long long)st.st_size == r->file_size &&
-	       infile_mtime_ns(&st) == r->file_mtime_ns;
+	return stat(r->path, &st) == 0 && stamp_is(r, &st);
 }
 
 /* Publish one checked record into the run: its source, its diagnostics, its rank. */
@@ -486,7 +491,7 @@ static void part_status(const char *run_dir, const struct trace_set *ts, struct 
 		struct stat st;
 		bool gone = stat(r[i].r->path, &st) != 0;
 		v->gone += gone;
-		v->changed += !gone && !same_stamp(r[i].r);
+		v->changed += !gone && !stamp_is(r[i].r, &st);
 		if (fi >= 0)
 			seen[fi] = true;
 	}
