@@ -18,6 +18,7 @@
 #include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/run.h"
+#include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
 #include "model/trace/trace.h"
@@ -31,7 +32,7 @@ struct index_cli {
 	const char *run_dir;
 	int jobs;
 	unsigned shard_k, shard_n;  /* --shard K/N; --shards N with --slurm */
-	bool slurm, dry_run, status, merge_step, force;
+	bool slurm, dry_run, status, merge_step, force, verify;
 	const char **sbatch;        /* the other arguments after --slurm */
 	size_t nsbatch;
 };
@@ -39,7 +40,7 @@ struct index_cli {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tscope-tui index [--jobs N] [--force] [--shard K/N] RUN_DIR\n"
-		   "       tscope-tui index --status RUN_DIR\n"
+		   "       tscope-tui index --status [--verify] RUN_DIR\n"
 		   "       tscope-tui index --slurm [--shards N] [--merge-step] [--dry-run] [SBATCH_OPTION...] RUN_DIR\n"
 		   "Build the persistent index of a run dir (pytscope ranks, Kineto traces; see tscope-tui(1),\n"
 		   "INDEX).\n"
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 		   "      --force          rebuild an index that is current (else left as it is)\n"
 		   "      --shard K/N      index shard K of N (ranks by id, traces by file): one task of a job array\n"
 		   "      --status         list the index's parts, what changed since, why one is not usable\n"
+		   "      --verify         with --status: read every rank body and heatmap row back and check\n"
+		   "                       its checksum (--status checks each file's header and head)\n"
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
 		   "                       arguments go to sbatch\n"
 		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL)\n"
@@ -115,6 +118,8 @@ static int parse(struct index_cli *c, int argc, char **argv)
 			c->status = true;
 		} else if (strcmp(a, "--force") == 0) {
 			c->force = true;
+		} else if (strcmp(a, "--verify") == 0) {
+			c->verify = true;
 		} else if (c->slurm) {
 			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
 			c->sbatch[c->nsbatch++] = a;
@@ -127,6 +132,8 @@ static int parse(struct index_cli *c, int argc, char **argv)
 		return fail("missing RUN_DIR", NULL);
 	if ((c->dry_run || c->merge_step) && !c->slurm)
 		return fail("--dry-run and --merge-step go with --slurm", NULL);
+	if (c->verify && !c->status)
+		return fail("--verify goes with --status", NULL);
 	struct stat st;
 	if (stat(c->run_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return fail("not a directory", c->run_dir);
@@ -342,6 +349,49 @@ static int build(const struct index_cli *c)
 	return rc;
 }
 
+/* The index's diagnostics of run, each on a line after `lead` (a repeat once). */
+static void say_index_diags(const struct run *run, const char *lead)
+{
+	char last[1024] = "";
+	for (size_t i = 0; i < run->diags.n; i++) {
+		char buf[1024];
+		diag_format(&run->diags.v[i], buf, sizeof(buf));
+		if (strncmp(run->diags.v[i].msg, "index ", 6) != 0 || strcmp(buf, last) == 0)
+			continue;
+		char *safe = text_sanitize_dup(buf, 0);
+		printf("%s%s\n", lead, safe);
+		free(safe);
+		snprintf(last, sizeof(last), "%s", buf);
+	}
+}
+
+/* `--status --verify` of a run whose steps parts (the ranks of h) are usable: opened as
+ * any open opens it, then every rank body of the parts and every heatmap row of the
+ * summary read back and checked; the index's diagnostics are listed, a damaged file
+ * among them (invalidated as an open does, when this user can: the next open rebuilds
+ * it). 1 when a read failed. */
+static int verify(const struct index_cli *c, const struct health *h)
+{
+	struct opts o = { .jobs = c->jobs };
+	const char *paths[] = { c->run_dir };
+	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
+	meter_start(&build_meter);
+	struct run *run = run_open(paths, 1, &o, &hooks);
+	meter_clear(&build_meter);
+	steps_read_back_bodies(run->steps);
+	bool rows_failed = false;
+	size_t rows = run->steps ? analysis_heat_read_back(run, &rows_failed) : 0;
+	bool bad = rows_failed || steps_bodies_failed(run->steps);
+	say_index_diags(run, "verify: ");
+	if (bad)
+		printf("verify: damaged (above)\n");
+	else
+		printf("verify: %zu rank%s bodies and %zu heatmap row%s read back: checksums ok\n", h->ranks,
+		       h->ranks == 1 ? "'s" : "s'", rows, rows == 1 ? "" : "s");
+	run_free(run);
+	return bad ? 1 : 0;
+}
+
 static int status(const struct index_cli *c)
 {
 	struct health h = { 0 };
@@ -349,7 +399,10 @@ static int status(const struct index_cli *c)
 	trace_health(c->run_dir, stdout, &h);
 	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");
-	return h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;
+	int rc = h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;
+	if (c->verify && h.parts && !h.bad)
+		rc |= verify(c, &h);
+	return rc;
 }
 
 /* ---- Slurm ------------------------------------------------------------------------------ */

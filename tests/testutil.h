@@ -113,6 +113,15 @@ static inline bool tu_has_diag(const struct run *run, const char *needle, long l
 	return false;
 }
 
+/* How many diagnostics of run have needle in their message. */
+static inline size_t tu_count_diag(const struct run *run, const char *needle)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->diags.n; i++)
+		n += strstr(run->diags.v[i].msg, needle) != NULL;
+	return n;
+}
+
 /* The first finding of the run with this id, or NULL. */
 static inline const struct finding *tu_finding(struct run *run, const char *id)
 {

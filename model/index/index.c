@@ -751,13 +751,26 @@ size_t index_part_files(const char *run_dir, char ***out)
 	return k;
 }
 
-void index_file_invalidate(const char *path, long long ino)
+int index_file_invalidate(const char *path, long long ino)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return errno == ENOENT ? 0 : errno;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino)
-		(void)!ftruncate(fd, 0);
+	int err = 0;
+	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino && ftruncate(fd, 0) != 0)
+		err = errno;
 	close(fd);
+	return err;
+}
+
+const char *index_damage_note(int err, bool summary)
+{
+	if (!err)
+		return summary ? "the summary is invalidated (the next open rewrites it)"
+			       : "the part is invalidated (the next open rebuilds it)";
+	return summary ? "the summary stays as it is (this user cannot write it: each open computes the rows again "
+			 "until `tscope-tui index --force` builds an index this user can write)"
+		       : "the part stays as it is (this user cannot write it: each open reads its ranks from the "
+			 "JSONL again until `tscope-tui index --force` builds an index this user can write)";
 }

@@ -284,10 +284,13 @@ void index_body_end(struct obuf *body, struct index_body_loc *loc);
 const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
 			    struct index_file_id *id);
 /* Mark an index file found damaged after it was opened: truncate it to zero bytes when
- * path is still inode ino (a file replaced meanwhile is left alone), so the next open
- * reports it and rebuilds it. Readers read with pread, so a truncated file never
- * faults them. */
-void index_file_invalidate(const char *path, long long ino);
+ * path is still inode ino (a file replaced or removed meanwhile is left alone), so the
+ * next open reports it and rebuilds it. Readers read with pread, so a truncated file
+ * never faults them. 0, or the errno when this user cannot (a read-only index). */
+int index_file_invalidate(const char *path, long long ino);
+/* The end of the diagnostic of a damaged part (or the summary): what became of it after
+ * index_file_invalidate() returned err. Static text. */
+const char *index_damage_note(int err, bool summary);
 /* n bytes at off of fd (pread, EINTR retried); false on a short read or an error. */
 bool index_pread_all(int fd, void *buf, size_t n, long long off);
 /* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index

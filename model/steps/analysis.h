@@ -274,6 +274,11 @@ void analysis_heatmaps(struct run *run, const int *series, size_t n);
 /* Bytes building series' grid would allocate (an estimate); 0 when it is built or
  * restored from the index summary. */
 size_t analysis_heat_cost(struct run *run, int series);
+/* Read every heatmap row the index summary holds back and check it, as a frame checks
+ * what it draws (a damaged one diagnosed, the summary invalidated, the rows computed from
+ * the steps): `index --status --verify`. At most HEAT_WHOLE_ROWS rows are kept. Returns
+ * the rows read; *failed when a row failed (now or since the open). */
+size_t analysis_heat_read_back(struct run *run, bool *failed);
 size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
 size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */

@@ -134,9 +134,9 @@ static void row_failed(struct heat_grid *g, size_t ri)
 	if (!lz->failed)
 		diag_add(&lz->run->diags, DIAG_WARN, lz->path, -1, -1, steps_rank_id(lz->run->steps, ri),
 			 "index summary damaged or changed since it was opened: heatmap rows are "
-			 "computed from the steps; the summary is invalidated (the next open rewrites it)");
+			 "computed from the steps; %s",
+			 index_damage_note(index_file_invalidate(lz->path, lz->id.ino), true));
 	lz->failed = true;
-	index_file_invalidate(lz->path, lz->id.ino);
 	analysis_heat_build_row(lz->run, g, ri);
 	lz->pinned[ri] = true;
 }
@@ -395,4 +395,20 @@ struct heat_grid *analysis_heat_lazy_extend(struct heat_grid *g, size_t S, uint3
 	lz->ext = ext;
 	lz->ext_words = ext_words;
 	return n;
+}
+
+size_t analysis_heat_read_back(struct run *run, bool *failed)
+{
+	static const int held[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN }; /* the summary's series */
+	size_t rows = 0;
+	*failed = false;
+	for (size_t i = 0; i < ARRAY_LEN(held); i++) {
+		if (analysis_heat_cost(run, held[i]) != 0) /* not restored: nothing to read back */
+			continue;
+		const struct heat_grid *g = analysis_heatmap(run, held[i]);
+		for (size_t ri = 0; g && g->lazy && !g->lazy->failed && ri < g->nranks; ri++, rows++)
+			analysis_heat_row(g, ri, false);
+		*failed = *failed || (g && g->lazy && g->lazy->failed);
+	}
+	return rows;
 }

@@ -494,6 +494,7 @@ struct steps_part {
 	long long size, mtime_ns, ino;
 	int *map;
 	size_t nmap;
+	bool invalidated;        /* a body read found it unusable (under lock): its other ranks say no more */
 };
 
 struct steps_model {
@@ -538,6 +539,7 @@ struct steps_model {
 	size_t npart;
 	pthread_mutex_t body_lock[16]; /* lazy body reads, striped by rank id */
 	size_t body_reads;       /* steps_bodies_read() */
+	size_t body_failures;    /* steps_bodies_failed() */
 	/* aligned set and union size restored from an index summary (analysis_index.c):
 	 * steps_finalize() takes them instead of computing them from every rank's steps */
 	bool preset;

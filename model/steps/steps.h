@@ -388,10 +388,17 @@ void *steps_rank_take_block(struct steps_model *m, size_t ri, size_t need);
 void steps_rank_encode_delta(const struct steps_model *m, size_t ri, size_t from, struct obuf *o);
 bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell, const struct steps_part *p,
 			    uint64_t off, uint64_t len, uint32_t crc, size_t from);
+/* Read every lazy rank's body from its part and hand it back (`index --status --verify`):
+ * each checked as any read checks it, a damaged part diagnosed, invalidated and its ranks
+ * read from their JSONL (those, and ranks with delta segments, stay resident). Returns
+ * the bodies read. */
+size_t steps_read_back_bodies(struct steps_model *m);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);
 /* Rank bodies read from index parts since the open (a body read again after it was
  * handed back counts again). */
 size_t steps_bodies_read(const struct steps_model *m);
+/* Of those, the reads that failed (the rank then read from its JSONL). */
+size_t steps_bodies_failed(const struct steps_model *m);
 
 #endif

@@ -446,6 +446,24 @@ static const char *body_read(struct rank_steps *r, const struct steps_part **bad
 	return why;
 }
 
+/* The first body read to find part p unusable invalidates it (the next open rebuilds
+ * it) and returns true with *err, index_file_invalidate()'s: it says so, once for the
+ * part; the reads of its other ranks fail on the file it left (each rank is read from its
+ * JSONL). */
+static bool part_invalidate(struct steps_model *m, const struct steps_part *p, int *err)
+{
+	bool first = true;
+	pthread_mutex_lock(&m->lock); /* a body lock is held: the order steps_rank_reparse takes */
+	for (size_t i = 0; i < m->npart; i++)
+		if (m->part[i] == p) {
+			first = !m->part[i]->invalidated;
+			m->part[i]->invalidated = true;
+		}
+	pthread_mutex_unlock(&m->lock);
+	*err = first ? index_file_invalidate(p->path, p->ino) : 0;
+	return first;
+}
+
 void store_rank_load_body(struct rank_steps *r)
 {
 	struct steps_model *m = r->m;
@@ -462,11 +480,14 @@ void store_rank_load_body(struct rank_steps *r)
 		if (r->nseg) /* its steps are the part's and its segments': never handed back */
 			r->part = NULL;
 		store_rank_free_segs(r);
-		if (why) {
+		if (why)
+			__atomic_add_fetch(&m->body_failures, 1, __ATOMIC_RELAXED);
+		int err;
+		if (why && part_invalidate(m, bad, &err))
 			diag_add(&m->run->diags, DIAG_WARN, bad->path, -1, (long long)off, r->rank,
-				 "index part not usable for rank %d: %s; the part is invalidated (the next open "
-				 "rebuilds it) and the rank is read from its steps.jsonl", r->rank, why);
-			index_file_invalidate(bad->path, bad->ino);
+				 "index part not usable for rank %d: %s; its ranks are read from their steps.jsonl; %s",
+				 r->rank, why, index_damage_note(err, false));
+		if (why) {
 			steps_rank_reparse(m->run, r);
 			r->part = NULL; /* its steps are the JSONL's now: never handed back */
 		}
@@ -597,10 +618,29 @@ size_t steps_bodies_read(const struct steps_model *m)
 	return m ? __atomic_load_n(&m->body_reads, __ATOMIC_RELAXED) : 0;
 }
 
+size_t steps_bodies_failed(const struct steps_model *m)
+{
+	return m ? __atomic_load_n(&m->body_failures, __ATOMIC_RELAXED) : 0;
+}
+
 size_t steps_bodies_resident(const struct steps_model *m)
 {
 	size_t k = 0;
 	for (size_t i = 0; m && i < m->nrank; i++)
 		k += !__atomic_load_n(&m->rank[i]->lazy, __ATOMIC_ACQUIRE);
 	return k;
+}
+
+size_t steps_read_back_bodies(struct steps_model *m)
+{
+	size_t n = 0;
+	for (size_t ri = 0; m && ri < m->nrank; ri++) {
+		struct rank_steps *r = m->rank[ri];
+		if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
+			continue;
+		store_rank_load_body(r);
+		free(steps_rank_take_block(m, ri, 0)); /* lazy again: memory stays one rank's */
+		n++;
+	}
+	return n;
 }

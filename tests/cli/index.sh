@@ -5,7 +5,8 @@
 # damaged (checksum) or truncated index is reported, not trusted, and rebuilt; a missing
 # shard is named and its ranks come from the JSONL; --ranks loads a subset; --slurm
 # --dry-run writes the job-array script; `index` of a current index leaves it (--force
-# rebuilds), bringing its summary up to date when that is all it needs.
+# rebuilds), bringing its summary up to date when that is all it needs; --status
+# --verify reads every body and summary row back.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -133,6 +134,33 @@ head -c $((size / 2)) $idx/steps-0-of-1.tsx >cut && cat cut >$idx/steps-0-of-1.t
 "$T" --print run >got.txt 2>/dev/null
 tap_check "truncated index: reported" 'grep -q "truncated" src.csv'
 tap_check "truncated index: not trusted" 'cmp -s want.txt got.txt'
+# --status --verify reads every rank body and summary row back: a damaged body (which
+# --status, reading headers and heads, passes) named once, the part invalidated, rebuilt
+"$T" index run >/dev/null 2>&1
+"$T" index --status --verify run >v1.txt
+rc=$?
+tap_check "--status --verify of a sound index: exit 0, every body and row read back" \
+	'[ "$rc" -eq 0 ] && grep -q "^verify: 8 ranks. bodies and [1-9][0-9]* heatmap rows read back: checksums ok$" v1.txt'
+printf '\377' | dd of=$idx/steps-0-of-1.tsx bs=1 seek=100 conv=notrunc 2>/dev/null
+"$T" index --status run >v2.txt
+rc2=$?
+"$T" index --status --verify run >v3.txt
+rc3=$?
+tap_check "a damaged rank body: --status passes it, --verify names it, exit 1" \
+	'[ "$rc2" -eq 0 ] && [ "$rc3" -eq 1 ] && grep -q "^verify: damaged (above)$" v3.txt &&
+	 grep -q "^verify: $idx/steps-0-of-1.tsx@[0-9]*: index part not usable for rank 0: checksum mismatch" v3.txt'
+tap_check "... once for the part, which is invalidated" \
+	'[ "$(grep -c "not usable" v3.txt)" -eq 1 ] && grep -q "; the part is invalidated" v3.txt &&
+	 [ ! -s $idx/steps-0-of-1.tsx ]'
+"$T" index run >/dev/null 2>&1
+"$T" index --status --verify run >v4.txt
+tap_rc $? "... index rebuilds it, and it verifies"
+printf '\177' | dd of=$idx/summary.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+"$T" index --status --verify run >v5.txt
+rc=$?
+tap_check "a damaged summary row: --verify names the summary once, exit 1" \
+	'[ "$rc" -eq 1 ] && [ "$(grep -c "summary damaged" v5.txt)" -eq 1 ] &&
+	 grep -q "^verify: $idx/summary.tsx: index summary damaged .*; the summary is invalidated" v5.txt'
 
 # Shards: 3 parts merge to the same report; a missing one is named, the rest is used.
 rm -rf $idx
@@ -195,10 +223,10 @@ usage_err() { # TEXT ARGS...: exit 2 and "tscope-tui index: TEXT" on stderr
 	"$T" index "$@" >/dev/null 2>ue.txt
 	[ $? -eq 2 ] && grep -q "^tscope-tui index: $want" ue.txt && grep -q "^Try 'tscope-tui index --help'.$" ue.txt
 }
-tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard and --jobs" \
+tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard and --jobs, --verify alone" \
 	'usage_err "missing RUN_DIR" && usage_err "more than one RUN_DIR: run" run run &&
 	 usage_err "unknown option: --bogus" --bogus run && usage_err "--shard expects K/N" --shard 2/2 run &&
-	 usage_err "--jobs expects an integer >= 1: 0" --jobs 0 run'
+	 usage_err "--jobs expects an integer >= 1: 0" --jobs 0 run && usage_err "--verify goes with --status" --verify run'
 # Nothing the index holds (a GenAI-Perf export): no index, exit 1, and what it holds said.
 mkdir gp && printf '{"service_kind":"openai","endpoint":"v1/chat/completions","request_throughput":{"unit":"requests/sec","avg":1.0}}\n' >gp/profile_export_genai_perf.json
 "$T" index gp >gp.out 2>&1

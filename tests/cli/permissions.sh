@@ -7,7 +7,8 @@
 # and what to set (exit 1), and the run still opens. An index in the run dir that this
 # user can only read (another's, or a Slurm job's) is used as it is; when stale it is
 # rebuilt in this user's cache, and grown sources or an unmerged summary are read at each
-# open with a note saying why. Sources that cannot be read (a
+# open with a note saying why; a damaged part stays (the note says so) until `index
+# --force` builds one in the cache. Sources that cannot be read (a
 # steps.jsonl, a whole rank dir) are named with the reason, the other ranks load, and
 # the stragglers line says which ranks can be judged. CI runs the suite as root: the
 # commands run without the capabilities that let root ignore file modes (setpriv
@@ -117,6 +118,23 @@ as_user "$T" --export sources shards >sh4.csv 2>/dev/null
 tap_check "shards whose summary is not merged yet, read-only here: used, the summary not written, and why" \
 	'! grep -q "not used" sh4.csv && grep -q "index summary not written: Permission denied (this user can only read" sh4.csv'
 tap_check "... = a plain load" 'same shards'
+"$gen" dmg 6 40 >/dev/null || exit 1
+"$T" index dmg >/dev/null 2>&1
+printf '\377' | dd of=dmg/.tscope-index/steps-0-of-1.tsx bs=1 seek=100 conv=notrunc 2>/dev/null
+chmod -R a-w dmg
+dabs=$(cd dmg && pwd -P)
+dcache="$work/xdg/tscope-tui/$(printf '%s' "$dabs" | tr / %)"
+as_user "$T" index --status --verify dmg >dv.txt 2>&1
+rc=$?
+tap_check "a damaged part this user can only read: --verify names it, says it stays and why, exit 1" \
+	'[ "$rc" -eq 1 ] && grep -q "index part not usable for rank 0: checksum mismatch" dv.txt &&
+	 grep -q "the part stays as it is (this user cannot write it: .*index --force" dv.txt &&
+	 [ -s dmg/.tscope-index/steps-0-of-1.tsx ]'
+tap_check "... = a plain load" 'same dmg'
+as_user "$T" index --force dmg >/dev/null 2>&1
+as_user "$T" index --status --verify dmg >dv2.txt 2>&1
+tap_check "... index --force builds one in this user's cache, which verifies" \
+	'grep -q "^shard 0/1  ranks 0-5  ok  $dcache/steps-0-of-1.tsx$" dv2.txt && grep -q "checksums ok$" dv2.txt'
 
 # unreadable sources: a steps.jsonl, a rank dir
 "$gen" bad 4 30 >/dev/null || exit 1

@@ -148,6 +148,9 @@ static void test_lazy_open(void)
 	ok(steps_value(got->steps, 5, 1, 10, &x) && steps_value(want->steps, 5, 1, 10, &y) && x == y,
 	   "truncated part: the rank is re-read from its JSONL, same values");
 	ok(tu_has_diag(got, "index part not usable for rank 5", NULL), "truncated part: diagnosed");
+	ok(steps_value(got->steps, 3, 1, 10, &x) && steps_value(want->steps, 3, 1, 10, &y) && x == y,
+	   "... another rank of it: re-read from its JSONL too, same values");
+	is_int(tu_count_diag(got, "index part not usable"), 1, "... the part diagnosed once, not once a rank");
 	struct stat st;
 	ok(stat(part, &st) == 0 && st.st_size == 0, "truncated part: invalidated for the next open");
 	run_free(got);
