@@ -639,7 +639,7 @@ size_t steps_read_back_bodies(struct steps_model *m)
 		if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
 			continue;
 		store_rank_load_body(r);
-		free(steps_rank_take_block(m, ri, 0)); /* lazy again: memory stays one rank's */
+		steps_rank_release_body(r); /* lazy again: memory stays one rank's */
 		n++;
 	}
 	return n;

@@ -132,6 +132,11 @@ static void test_lazy_open(void)
 	is_int(steps_bodies_resident(m), 2, "one more rank's steps resident");
 	ok(same_view(want, got, "steps"), "steps view (every rank's steps on demand) = from the JSONL");
 	run_free(got);
+	got = open_dir(dir, &dflt);
+	is_int(steps_read_back_bodies(got->steps), LZ_RANKS, "read back (--verify): every rank's body read");
+	is_int(steps_bodies_failed(got->steps), 0, "... none failed");
+	is_int(steps_bodies_resident(got->steps), 0, "... and handed back: none resident after");
+	run_free(got);
 
 	/* --warmup: the summary's sums cover every record, so the budget reads the steps. */
 	struct opts warm = { .warmup = 5 }, warm_plain = { .warmup = 5, .no_index = true };
