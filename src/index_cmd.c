@@ -402,6 +402,10 @@ static int status(const struct index_cli *c)
 	int rc = h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;
 	if (c->verify && h.parts && !h.bad)
 		rc |= verify(c, &h);
+	else if (c->verify && h.trace_parts && !h.bad) /* index_head_read() checked them whole */
+		printf("verify: the trace parts hold everything in their checksummed heads: read back above\n");
+	else if (c->verify)
+		printf("verify: not run (%s)\n", h.bad ? "a part is not usable: the next open rebuilds it" : "no index");
 	return rc;
 }
 

@@ -149,6 +149,10 @@ rc3=$?
 tap_check "a damaged rank body: --status passes it, --verify names it, exit 1" \
 	'[ "$rc2" -eq 0 ] && [ "$rc3" -eq 1 ] && grep -q "^verify: damaged (above)$" v3.txt &&
 	 grep -q "^verify: $idx/steps-0-of-1.tsx@[0-9]*: index part not usable for rank 0: checksum mismatch" v3.txt'
+"$T" index --status --verify run >v3b.txt
+rc=$?
+tap_check "... --verify of the invalidated part: not run, and why, exit 1" \
+	'[ "$rc" -eq 1 ] && grep -q "^verify: not run (a part is not usable: the next open rebuilds it)$" v3b.txt'
 tap_check "... once for the part, which is invalidated" \
 	'[ "$(grep -c "not usable" v3.txt)" -eq 1 ] && grep -q "; the part is invalidated" v3.txt &&
 	 [ ! -s $idx/steps-0-of-1.tsx ]'

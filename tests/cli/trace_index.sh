@@ -56,6 +56,9 @@ tap_check "generated: from the index = a plain load" 'same gen'
 tap_rc $? "index --status: a trace-only index is an index (exit 0)"
 tap_check "... its part, the traces it holds" \
 	'[ "$(cat st.txt)" = "traces 0/1  4 traces  ok  gen/.tscope-index/traces-0-of-1.tsx" ]'
+"$T" index --status --verify gen >st.txt 2>&1
+tap_check "index --status --verify: a trace part is read whole by --status, and it says so" \
+	'grep -q "^verify: the trace parts hold everything in their checksummed heads: read back above$" st.txt'
 # a kernel renamed behind the same size and mtime: the summaries answer, the
 # drill-down (raw events) parses the file as it is
 f=gen/rank2.json
