@@ -390,8 +390,9 @@ bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell
 			    uint64_t off, uint64_t len, uint32_t crc, size_t from);
 /* Read every lazy rank's body from its part and hand it back (`index --status --verify`):
  * each checked as any read checks it, a damaged part diagnosed, invalidated and its ranks
- * read from their JSONL (those, and ranks with delta segments, stay resident). Returns
- * the bodies read. */
+ * read from their JSONL (those stay resident); a rank with delta segments has its body
+ * and segments checked against their CRC-32s, not decoded, unless one fails. Returns the
+ * bodies read. */
 size_t steps_read_back_bodies(struct steps_model *m);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);

@@ -631,6 +631,27 @@ size_t steps_bodies_resident(const struct steps_model *m)
 	return k;
 }
 
+/* A lazy rank with delta segments: its body and segments each against its CRC-32, none
+ * decoded (once read, such a rank cannot be handed back: it would stay resident). True
+ * when r is one and they all pass; under the rank's body lock. */
+static bool segs_pass(struct rank_steps *r)
+{
+	pthread_mutex_t *lk = &r->m->body_lock[(unsigned)r->rank % ARRAY_LEN(r->m->body_lock)];
+	pthread_mutex_lock(lk);
+	bool pass = r->lazy && r->nseg;
+	unsigned char *buf;
+	if (pass) {
+		pass = !store_part_read(r->part, r->body_off, r->body_len, r->body_crc, &buf);
+		free(buf);
+	}
+	for (size_t i = 0; pass && i < r->nseg; i++) {
+		pass = !store_part_read(r->seg[i].part, r->seg[i].off, r->seg[i].len, r->seg[i].crc, &buf);
+		free(buf);
+	}
+	pthread_mutex_unlock(lk);
+	return pass;
+}
+
 size_t steps_read_back_bodies(struct steps_model *m)
 {
 	size_t n = 0;
@@ -638,9 +659,11 @@ size_t steps_read_back_bodies(struct steps_model *m)
 		struct rank_steps *r = m->rank[ri];
 		if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
 			continue;
-		store_rank_load_body(r);
-		steps_rank_release_body(r); /* lazy again: memory stays one rank's */
 		n++;
+		if (segs_pass(r))
+			continue;
+		store_rank_load_body(r); /* a rank without segments, or one failed: read as any read */
+		steps_rank_release_body(r); /* lazy again: memory stays one rank's */
 	}
 	return n;
 }

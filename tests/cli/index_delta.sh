@@ -95,8 +95,17 @@ tap_check "torn delta: that open appended the records to the index again" '! gre
 # a damaged segment body (a flipped byte the head's checksum does not cover): found
 # when the rank is read, that rank read from its JSONL
 follow_job d 4 20
+"$T" index --status --verify d >v1.txt 2>&1
+tap_check "index --status --verify with deltas: the bodies and segments check" \
+	'grep -q "^verify: 4 ranks. bodies and [0-9]* heatmap rows read back: checksums ok$" v1.txt'
 f=d/.tscope-index/steps-0-of-1.delta-000001.tsx
 printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
+cp -p "$f" dmg.tsx
+"$T" index --status --verify d >v2.txt 2>&1
+rc=$?
+tap_check "damaged segment: --verify names it, exit 1" \
+	'[ "$rc" -eq 1 ] && grep -q "^verify: .*delta-000001.tsx@[0-9]*: index part not usable for rank 0: checksum mismatch" v2.txt'
+cat dmg.tsx >"$f" && touch -r dmg.tsx "$f" # as it was before --verify invalidated it
 "$T" --export sources d >src5.csv 2>/dev/null
 tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src5.csv'
 tap_check "damaged segment: = a plain load" 'same d'
