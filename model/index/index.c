@@ -755,17 +755,22 @@ int index_file_invalidate(const char *path, long long ino)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : errno;
+		return errno == ENOENT ? INDEX_REPLACED : errno;
 	struct stat st;
-	int err = 0;
-	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino && ftruncate(fd, 0) != 0)
-		err = errno;
+	int err = INDEX_REPLACED;
+	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino)
+		err = ftruncate(fd, 0) == 0 ? 0 : errno;
 	close(fd);
 	return err;
 }
 
 const char *index_damage_note(int err, bool summary)
 {
+	if (err == INDEX_REPLACED)
+		return summary ? "the summary was replaced or removed since this open read it (the next open reads "
+				 "what is there)"
+			       : "the part was replaced or removed since this open read it (the next open reads what "
+				 "is there)";
 	if (!err)
 		return summary ? "the summary is invalidated (the next open rewrites it)"
 			       : "the part is invalidated (the next open rebuilds it)";

@@ -284,9 +284,11 @@ void index_body_end(struct obuf *body, struct index_body_loc *loc);
 const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
 			    struct index_file_id *id);
 /* Mark an index file found damaged after it was opened: truncate it to zero bytes when
- * path is still inode ino (a file replaced or removed meanwhile is left alone), so the
- * next open reports it and rebuilds it. Readers read with pread, so a truncated file
- * never faults them. 0, or the errno when this user cannot (a read-only index). */
+ * path is still inode ino, so the next open reports it and rebuilds it. Readers read
+ * with pread, so a truncated file never faults them. 0; INDEX_REPLACED when path is
+ * another file now or gone (left alone: a newer index); or the errno when this user
+ * cannot (a read-only index). */
+#define INDEX_REPLACED (-1)
 int index_file_invalidate(const char *path, long long ino);
 /* The end of the diagnostic of a damaged part (or the summary): what became of it after
  * index_file_invalidate() returned err. Static text. */

@@ -147,6 +147,19 @@ static void test_lazy_open(void)
 	run_free(got);
 	run_free(want_warm);
 
+	/* A part replaced after the open (`index --force` meanwhile): the rank is read from
+	 * its JSONL and the new part left alone, said so. */
+	got = open_dir(dir, &dflt);
+	struct opts rebuild = { .index_build = true };
+	run_free(open_dir(dir, &rebuild));
+	ok(steps_value(got->steps, 2, 1, 10, &x) && steps_value(want->steps, 2, 1, 10, &y) && x == y,
+	   "replaced part: the rank is re-read from its JSONL, same values");
+	ok(tu_has_diag(got, "the part was replaced or removed since this open read it", NULL) &&
+	   !tu_has_diag(got, "invalidated", NULL), "... said so, not called invalidated");
+	struct stat st;
+	ok(stat(part, &st) == 0 && st.st_size > 0, "... the new part left as it is");
+	run_free(got);
+
 	/* A part truncated in place after the open: a short pread, never a SIGBUS. */
 	got = open_dir(dir, &dflt);
 	ok(truncate(part, 4000) == 0, "part truncated in place under an open run");
@@ -156,7 +169,6 @@ static void test_lazy_open(void)
 	ok(steps_value(got->steps, 3, 1, 10, &x) && steps_value(want->steps, 3, 1, 10, &y) && x == y,
 	   "... another rank of it: re-read from its JSONL too, same values");
 	is_int(tu_count_diag(got, "index part not usable"), 1, "... the part diagnosed once, not once a rank");
-	struct stat st;
 	ok(stat(part, &st) == 0 && st.st_size == 0, "truncated part: invalidated for the next open");
 	run_free(got);
 	got = open_dir(dir, &dflt);
