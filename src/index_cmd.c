@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		   "      --jobs N         parse with N threads (default: one per core, at most 8)\n"
 		   "      --force          rebuild an index that is current (else left as it is)\n"
 		   "      --shard K/N      index shard K of N (ranks by id, traces by file): one task of a job array\n"
-		   "      --status         list the index's parts, what changed since, why one is not usable\n"
+		   "      --status         list the index's parts and summary, what changed since, why one is not usable\n"
 		   "      --verify         with --status: read every rank body and heatmap row back and check\n"
 		   "                       its checksum (--status checks each file's header and head)\n"
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
@@ -392,10 +392,28 @@ static int verify(const struct index_cli *c, const struct health *h)
 	return bad ? 1 : 0;
 }
 
+/* The summary's line of `index --status` (an index with steps parts): current, or why
+ * not and what writes it. */
+static void summary_health(const char *run_dir)
+{
+	const char *why = steps_summary_state(run_dir);
+	char *dir = index_dir_for(run_dir);
+	char *safe = text_sanitize_dup(dir, 0);
+	if (why)
+		printf("summary  not current (%s): an open computes the analyses from the parts and writes it; "
+		       "`tscope-tui index` does so now\n", why);
+	else
+		printf("summary  ok  %s/summary.tsx\n", safe);
+	free(safe);
+	free(dir);
+}
+
 static int status(const struct index_cli *c)
 {
 	struct health h = { 0 };
 	steps_health(c->run_dir, stdout, &h);
+	if (h.parts)
+		summary_health(c->run_dir);
 	trace_health(c->run_dir, stdout, &h);
 	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");

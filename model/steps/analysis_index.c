@@ -592,26 +592,36 @@ const char *summary_match_parts(struct ibuf *b, const struct summary_part *cur, 
 	return exact || (extended && sub) ? NULL : "stale";
 }
 
-bool steps_summary_current(const char *run_dir)
+const char *steps_summary_state(const char *run_dir)
 {
 	char *path = summary_path(run_dir);
 	unsigned char *head = NULL;
 	size_t len = 0;
 	struct index_file_id id;
-	bool ok = index_head_read(path, &head, &len, &id) == NULL;
+	const char *why = index_head_read(path, &head, &len, &id);
 	free(path);
+	if (why && strncmp(why, "missing", 7) == 0) /* its wording is a part's */
+		why = "none yet";
 	struct ibuf b = { head, len, 0, false };
-	ok = ok && ib_u32(&b) == SUMMARY_VERSION;
-	free(ok ? ib_str(&b) : NULL);
+	if (!why && ib_u32(&b) != SUMMARY_VERSION)
+		why = "of another analysis version";
+	free(why ? NULL : ib_str(&b));
 	char **paths = NULL;
 	struct summary_part *cur = NULL;
-	size_t np = ok ? parts_now(run_dir, &paths, &cur) : 0;
-	for (size_t i = 0; i < np; i++)
-		ok = ok && cur[i].size >= 0;
-	ok = ok && np && !b.bad && summary_match_parts(&b, cur, np, NULL) == NULL;
+	size_t np = why ? 0 : parts_now(run_dir, &paths, &cur);
+	for (size_t i = 0; i < np && !why; i++)
+		if (cur[i].size < 0)
+			why = "of parts that cannot be read";
+	if (!why && (b.bad || !np || summary_match_parts(&b, cur, np, NULL)))
+		why = "of other parts (written before the parts it covers changed)";
 	parts_free(paths, cur, np);
 	free(head);
-	return ok;
+	return why;
+}
+
+bool steps_summary_current(const char *run_dir)
+{
+	return steps_summary_state(run_dir) == NULL;
 }
 
 /* Recorded parts against the parts this open used (m->part, shard order). */

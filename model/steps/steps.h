@@ -303,6 +303,9 @@ const struct steps_rank_file *steps_rank_files_find(const struct steps_rank_file
 /* True when run_dir's index summary (analysis_index.c) is of this build's analyses and
  * of the index parts exactly as they are now: an open would use it as it is. */
 bool steps_summary_current(const char *run_dir);
+/* NULL when it is current, else why not (static text: "none yet", a damaged header's
+ * reason, "of another analysis version", ...). */
+const char *steps_summary_state(const char *run_dir);
 
 /* AN INDEX THE SOURCES OUTGREW (model/index/extent.h, store_extend.c). After
  * index_load() restored ranks whose steps.jsonl only grew (grown[i] for files[i]),

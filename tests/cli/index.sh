@@ -50,7 +50,12 @@ tap_check "index of a current index: exit 0, says so, the part left as it was" \
 "$T" index --force run >force.txt 2>&1
 tap_check "--force rebuilds it" 'grep -q "^index written: run/.tscope-index/steps-0-of-1.tsx (8 ranks" force.txt && [ "$(ino)" != "$i0" ]'
 i0=$(ino)
+"$T" index --status run >sum1.txt
 rm $idx/summary.tsx
+"$T" index --status run >sum2.txt
+tap_check "index --status: the summary's line, current or why not" \
+	'grep -q "^summary  ok  run/.tscope-index/summary.tsx$" sum1.txt &&
+	 grep -q "^summary  not current (none yet): an open computes the analyses from the parts and writes it" sum2.txt'
 "$T" index run >cur2.txt 2>&1
 tap_check "a missing summary: written, the part left as it was" \
 	'grep -q "^index current: .* its summary brought up to date; nothing to rebuild" cur2.txt && [ -s $idx/summary.tsx ] && [ "$(ino)" = "$i0" ]'

@@ -101,7 +101,8 @@ i=0
 while [ -n "$(squeue -h 2>/dev/null)" ] && [ $i -lt 200 ]; do sleep 0.2; i=$((i + 1)); done
 tap_check "the array and the merge step finished" '[ -z "$(squeue -h 2>/dev/null)" ]'
 "$T" index --status run >status.txt
-tap_eq "four shards written by the four tasks, all current" 4 "$(grep -c '  ok  ' status.txt)"
+tap_eq "four shards written by the four tasks, all current" 4 "$(grep -c '^shard .*  ok  ' status.txt)"
+tap_check "... and their summary, merged by the merge step" 'grep -q "^summary  ok  run/.tscope-index/summary.tsx$" status.txt'
 tap_check "the dependent merge step ran after the array" 'grep -q "shard 3/4" run/.tscope-index/slurm-$job-status.out'
 tap_check "... merged the summary (before any open here) and printed the report to its log" \
 	'[ -s run/.tscope-index/summary.tsx ] && ! ls run/.tscope-index | grep -q "^inputs-" &&
