@@ -40,7 +40,7 @@
 #define TSCOPE_VERSION "dev"
 #endif
 
-static const int summary_series[SUMMARY_NGRID] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
+const int summary_series[SUMMARY_NGRID] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
 
 void steps_summary_free(void *p)
 {

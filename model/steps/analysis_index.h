@@ -36,6 +36,7 @@ struct obuf;
 /* ---- writing (analysis_index.c; analysis_index_rebuild.c streams rows through it) ---- */
 
 #define SUMMARY_NGRID 2    /* HEAT_COMPUTE, HEAT_REL_SLOWDOWN */
+extern const int summary_series[SUMMARY_NGRID]; /* the series the summary holds */
 
 /* What the summary holds (internal.h struct summary_out) and, per pyramid, its grid
  * (built and kept in the analysis cache, or given by the writer) or a stream that makes

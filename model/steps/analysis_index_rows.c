@@ -399,13 +399,12 @@ struct heat_grid *analysis_heat_lazy_extend(struct heat_grid *g, size_t S, uint3
 
 size_t analysis_heat_read_back(struct run *run, bool *failed)
 {
-	static const int held[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN }; /* the summary's series */
 	size_t rows = 0;
 	*failed = false;
-	for (size_t i = 0; i < ARRAY_LEN(held); i++) {
-		if (analysis_heat_cost(run, held[i]) != 0) /* not restored: nothing to read back */
+	for (size_t i = 0; i < SUMMARY_NGRID; i++) {
+		if (analysis_heat_cost(run, summary_series[i]) != 0) /* not restored: nothing to read back */
 			continue;
-		const struct heat_grid *g = analysis_heatmap(run, held[i]);
+		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
 		for (size_t ri = 0; g && g->lazy && !g->lazy->failed && ri < g->nranks; ri++, rows++)
 			analysis_heat_row(g, ri, false);
 		*failed = *failed || (g && g->lazy && g->lazy->failed);
