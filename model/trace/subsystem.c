@@ -33,8 +33,81 @@ static int ksum_by_name(const void *a, const void *b)
 	return strcmp(((const struct ksum *)a)->name, ((const struct ksum *)b)->name);
 }
 
+/* Longest kernel name in the headline's list (bytes). */
+#define KERNEL_BRIEF 48
+
+/* name without a leading "void ", any "(anonymous namespace)::" and its argument list
+ * (from the first '(' outside template brackets) into full[cap]; its length. */
+static size_t kernel_head(const char *name, char *full, size_t cap)
+{
+	static const char anon[] = "(anonymous namespace)::";
+	if (strncmp(name, "void ", 5) == 0)
+		name += 5;
+	size_t n = 0;
+	int depth = 0;
+	for (size_t i = 0; name[i] && n + 1 < cap; i++) {
+		if (strncmp(name + i, anon, sizeof(anon) - 1) == 0) {
+			i += sizeof(anon) - 2;
+			continue;
+		}
+		if (name[i] == '(' && depth == 0)
+			break;
+		depth += (name[i] == '<') - (name[i] == '>' && depth > 0);
+		full[n++] = name[i];
+	}
+	full[n] = '\0';
+	return n;
+}
+
+/* in[0, n) with each outermost template argument list as <...> into out[cap] (what
+ * fits); its length. */
+static size_t templates_elided(const char *in, size_t n, char *out, size_t cap)
+{
+	size_t k = 0;
+	int depth = 0;
+	for (size_t i = 0; i < n && k + 5 < cap; i++) {
+		if (in[i] == '<' && depth++ == 0) {
+			memcpy(out + k, "<...", 4);
+			k += 4;
+		}
+		if (depth == 0 || (in[i] == '>' && depth == 1))
+			out[k++] = in[i];
+		depth -= in[i] == '>' && depth > 0;
+	}
+	out[k] = '\0';
+	return k;
+}
+
+/* A kernel's name as the headline lists it (kernel_head); when longer than
+ * KERNEL_BRIEF, its template arguments elided, then cut to KERNEL_BRIEF with "..." (on
+ * a UTF-8 character boundary). out holds KERNEL_BRIEF + 1 bytes. */
+static void kernel_brief(const char *name, char *out)
+{
+	char full[256], flat[256];
+	size_t n = kernel_head(name, full, sizeof(full));
+	if (n == 0) { /* nothing before its arguments: the name as it is */
+		n = strnlen(name, sizeof(full) - 1);
+		memcpy(full, name, n);
+		full[n] = '\0';
+	}
+	const char *src = full;
+	if (n > KERNEL_BRIEF) {
+		n = templates_elided(full, n, flat, sizeof(flat));
+		src = flat;
+	}
+	if (n <= KERNEL_BRIEF) {
+		memcpy(out, src, n + 1);
+		return;
+	}
+	size_t cut = KERNEL_BRIEF - 3;
+	while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
+		cut--;
+	memcpy(out, src, cut);
+	memcpy(out + cut, "...", 4);
+}
+
 /* The top 3 kernels over every rank (HTA event set) by total time, summed by name:
- * "name 12.3%, ...". */
+ * "name 12.3%, ...", each name brief (kernel_brief). */
 static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 {
 	size_t nk = 0, cap = 0;
@@ -67,7 +140,9 @@ static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 		struct ksum t = v[j];
 		v[j] = v[best];
 		v[best] = t;
-		used += (size_t)snprintf(buf + used, n - used, "%s%.48s %.1f%%", j ? ", " : "", v[j].name,
+		char brief[KERNEL_BRIEF + 1];
+		kernel_brief(v[j].name, brief);
+		used += (size_t)snprintf(buf + used, n - used, "%s%s %.1f%%", j ? ", " : "", brief,
 					  total > 0 ? 100 * v[j].sum / total : 0);
 	}
 	free(v);
