@@ -365,6 +365,13 @@ static void say_index_diags(const struct run *run, const char *lead)
 	}
 }
 
+static void on_verify_progress(void *ud, long long done_delta, long long total_delta)
+{
+	(void)ud;
+	if (meter_add(&build_meter, done_delta, total_delta))
+		meter_draw(&build_meter, "verify: read back", "");
+}
+
 /* `--status --verify` of a run whose steps parts (the ranks of h) are usable: opened as
  * any open opens it, then every rank body of the parts and every heatmap row of the
  * summary read back and checked; the index's diagnostics are listed, a damaged file
@@ -378,7 +385,9 @@ static int verify(const struct index_cli *c, const struct health *h)
 	meter_start(&build_meter);
 	struct run *run = run_open(paths, 1, &o, &hooks);
 	meter_clear(&build_meter);
-	steps_read_back_bodies(run->steps);
+	meter_start(&build_meter);
+	steps_read_back_bodies(run->steps, on_verify_progress, NULL);
+	meter_clear(&build_meter);
 	bool rows_failed = false;
 	size_t rows = run->steps ? analysis_heat_read_back(run, &rows_failed) : 0;
 	bool bad = rows_failed || steps_bodies_failed(run->steps);

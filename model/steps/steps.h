@@ -394,9 +394,10 @@ bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell
 /* Read every lazy rank's body from its part and hand it back (`index --status --verify`):
  * each checked as any read checks it, a damaged part diagnosed, invalidated and its ranks
  * read from their JSONL (those stay resident); a rank with delta segments has its body
- * and segments checked against their CRC-32s, not decoded, unless one fails. Returns the
- * bodies read. */
-size_t steps_read_back_bodies(struct steps_model *m);
+ * and segments checked against their CRC-32s, not decoded, unless one fails. progress
+ * (or NULL) gets the bytes to read, then those read, with ud. Returns the bodies read. */
+size_t steps_read_back_bodies(struct steps_model *m, void (*progress)(void *ud, long long done_delta,
+							       long long total_delta), void *ud);
 /* Ranks whose body has been read (or never was lazy), for tests and benchmarks. */
 size_t steps_bodies_resident(const struct steps_model *m);
 /* Rank bodies read from index parts since the open (a body read again after it was

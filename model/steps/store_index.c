@@ -652,18 +652,36 @@ static bool segs_pass(struct rank_steps *r)
 	return pass;
 }
 
-size_t steps_read_back_bodies(struct steps_model *m)
+/* The bytes r's body and delta segments take in their parts. */
+static long long body_bytes(const struct rank_steps *r)
 {
+	long long b = (long long)r->body_len;
+	for (size_t i = 0; i < r->nseg; i++)
+		b += (long long)r->seg[i].len;
+	return b;
+}
+
+size_t steps_read_back_bodies(struct steps_model *m, void (*progress)(void *ud, long long done_delta,
+							       long long total_delta), void *ud)
+{
+	long long total = 0;
+	for (size_t ri = 0; m && ri < m->nrank; ri++)
+		total += __atomic_load_n(&m->rank[ri]->lazy, __ATOMIC_ACQUIRE) ? body_bytes(m->rank[ri]) : 0;
+	if (progress)
+		progress(ud, 0, total);
 	size_t n = 0;
 	for (size_t ri = 0; m && ri < m->nrank; ri++) {
 		struct rank_steps *r = m->rank[ri];
 		if (!__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE))
 			continue;
 		n++;
-		if (segs_pass(r))
-			continue;
-		store_rank_load_body(r); /* a rank without segments, or one failed: read as any read */
-		steps_rank_release_body(r); /* lazy again: memory stays one rank's */
+		long long bytes = body_bytes(r);
+		if (!segs_pass(r)) { /* a rank without segments, or one failed: read as any read */
+			store_rank_load_body(r);
+			steps_rank_release_body(r); /* lazy again: memory stays one rank's */
+		}
+		if (progress)
+			progress(ud, bytes, 0);
 	}
 	return n;
 }
