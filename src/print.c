@@ -587,6 +587,25 @@ static bool other_family_data(const struct run *run)
 	return false;
 }
 
+/* Beyond pytscope's "No steps or trace found": the ranks whose run.json records steps
+ * (n_steps, written when the run finished) though none has a step record. */
+static void say_logs_missing(const struct run *run)
+{
+	size_t n = 0;
+	long most = 0;
+	for (size_t ri = 0; run->steps && ri < steps_nranks(run->steps); ri++) {
+		const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
+		if (meta->has_nsteps && meta->n_steps > 0) {
+			n++;
+			most = meta->n_steps > most ? meta->n_steps : most;
+		}
+	}
+	if (n)
+		fprintf(stderr, "The run finished %ld steps (run.json n_steps, %zu rank%s), but no step record is here: "
+			"the step log%s missing or empty (see --export sources).\n", most, n, n == 1 ? "" : "s",
+			n == 1 ? " is" : "s are");
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
@@ -594,6 +613,8 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		char *p = text_sanitize_dup(run->path, 0);
 		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
 		free(p);
+		if (!po->compat)
+			say_logs_missing(run);
 		return 1;
 	}
 	char *(*const sections[])(struct run *, const struct print_opts *) = {

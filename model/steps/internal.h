@@ -109,6 +109,9 @@ int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const 
 /* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
  * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. */
 void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
+/* A rank loaded without a step record whose run.json records n_steps > 0 (pytscope writes
+ * it at finish()): its step log is missing or empty, a warning (load_meta.c). */
+void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir);
 /* The run's display name: run.json's name of the lowest rank that has one (unchanged
  * when none has). */
 void steps_name_run(struct run *run, const struct steps_model *m);

@@ -594,7 +594,7 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT) {
-		diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, "no steps.jsonl: no steps recorded");
+		diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, "no steps.jsonl");
 		return -1;
 	}
 	size_t si = run_add_source(run, path, "pytscope", rank, -1);
@@ -716,6 +716,8 @@ static void load_rank(void *ud, size_t i)
 	if (!regular)
 		atomic_compare_exchange_strong(&job->streamed, &none, (long)i);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
+	if (r->n == 0)
+		steps_rank_log_missing(job->ctx->run, r, t->dir);
 	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	load_stream_rank(job->stream, r, regular, &s->sets);
 	if (own)

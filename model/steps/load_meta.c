@@ -504,6 +504,17 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 	rank_set_meta(r, &meta);
 }
 
+void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir)
+{
+	if (!r->meta.has_nsteps || r->meta.n_steps <= 0)
+		return;
+	char *path = dirlist_path(dir, "steps.jsonl");
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, r->rank,
+		 "no step record, though run.json records n_steps %ld (written when the run finished): the "
+		 "step log is missing or empty", r->meta.n_steps);
+	free(path);
+}
+
 void steps_name_run(struct run *run, const struct steps_model *m)
 {
 	long best = -1;

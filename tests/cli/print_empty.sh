@@ -1,6 +1,7 @@
 #!/bin/sh
 # print_empty.sh: a PATH that yields nothing says why on stderr (the first diagnostics,
-# then pytscope's message) and exits 1; non-pytscope formats get tscope-tui's header.
+# then pytscope's message) and exits 1, and a finished run without step logs says they
+# are missing; non-pytscope formats get tscope-tui's header.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -17,6 +18,30 @@ mkdir -p empty
 rc=$?
 tap_check "empty dir: exit 1" '[ "$rc" -eq 1 ]'
 tap_check "empty dir: says nothing supported was found" 'grep -q "empty: no supported data found here" err'
+
+# run.json of a finished run (n_steps, written at finish()) without a step log: a
+# warning per rank, and the default report says the step logs are missing (--compat
+# keeps pytscope's one line); a run.json without n_steps (a run still going) is no warning
+mkdir -p fin/rank0 fin/rank1 live/rank0
+for r in 0 1; do
+	printf '{"name": "ddp", "rank": %d, "world_size": 2, "wall_time": 1.09, "n_steps": 205}' $r >fin/rank$r/run.json
+done
+printf '{"name": "ddp", "rank": 0, "world_size": 1}' >live/rank0/run.json
+"$TSCOPE_BIN" --print fin >out 2>err
+rc=$?
+tap_check "finished run without step logs: exit 1, pytscope's line, then what is missing" \
+	'[ "$rc" -eq 1 ] && grep -qx "No steps or trace found in '"'"'fin'"'"'." err &&
+	 grep -qx "The run finished 205 steps (run.json n_steps, 2 ranks), but no step record is here: the step logs are missing or empty (see --export sources)." err'
+"$TSCOPE_BIN" --print --compat pytscope fin >out 2>err
+tap_check "... --compat pytscope: pytscope's line alone" '! grep -q "The run finished" err'
+"$TSCOPE_BIN" --export sources fin >src.csv 2>/dev/null
+tap_check "... a warning per rank, not \"no steps recorded\"" \
+	'[ "$(grep -c "^warning,fin/rank[01]/steps.jsonl,,[01],,,,,\"no step record, though run.json records n_steps 205" src.csv)" -eq 2 ] &&
+	 ! grep -q "no steps recorded" src.csv'
+"$TSCOPE_BIN" --export sources live >src.csv 2>/dev/null
+"$TSCOPE_BIN" --print live >out 2>err
+tap_check "run.json without n_steps (a run still going): no warning, nothing said of a missing log" \
+	'! grep -q "^warning" src.csv && ! grep -q "The run finished" err'
 
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
 if [ -d "$real" ]; then
