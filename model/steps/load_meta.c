@@ -511,7 +511,7 @@ void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const c
 	char *path = dirlist_path(dir, "steps.jsonl");
 	diag_add(&run->diags, DIAG_WARN, path, -1, -1, r->rank,
 		 "no step record, though run.json records n_steps %ld (written when the run finished): the "
-		 "step log is missing or empty", r->meta.n_steps);
+		 "step log is missing, empty or holds no valid record", r->meta.n_steps);
 	free(path);
 }
 
