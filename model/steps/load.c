@@ -586,7 +586,8 @@ long long steps_tail_offset(const struct steps_tail *t)
 }
 
 /* Open a rank's steps.jsonl (rel: path relative to dirfd, the same file; d, i: its stat
- * shared with discovery, or NULL); an absent file is a note, an unreadable one an error. */
+ * shared with discovery, or NULL); an absent file is a note (-1), an unreadable one an
+ * error (-2). */
 static int open_steps(struct run *run, int dirfd, const char *path, const char *rel, int rank, struct stat *st,
 		      struct steps_discovery *d, size_t i)
 {
@@ -600,19 +601,23 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
 	size_t si = run_add_source(run, path, "pytscope", rank, -1);
 	run_source_done(run, si, 0, 0, errno, false);
 	diag_add(&run->diags, DIAG_ERROR, path, -1, -1, rank, "cannot open: %s", infile_strerror(errno));
-	return -1;
+	return -2;
 }
 
 /* One-shot load of path (rel: the same file relative to dirfd, or AT_FDCWD and path) up
  * to the size seen at open, so a writer that keeps appending cannot keep the load from
  * finishing (follow mode reads the rest). The tail is the thread's (read_scratch);
  * within load load_id (0: none) its key cache and shape go on from the previous file.
- * False when the file was read as a stream (a FIFO) to its writer's end. */
+ * False when the file was read as a stream (a FIFO) to its writer's end. *unreadable
+ * (when not NULL): it could not be opened (the error is diagnosed). */
 static bool load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
-			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i)
+			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i,
+			    bool *unreadable)
 {
 	struct stat st;
 	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st, d, i);
+	if (unreadable)
+		*unreadable = fd == -2;
 	if (fd < 0)
 		return true;
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
@@ -641,7 +646,7 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	if (lowest)
 		rank_exact_scalars(f);
 	char *steps = xasprintf("%s/steps.jsonl", r->path);
-	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0, NULL, 0);
+	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0, NULL, 0, NULL);
 	free(steps);
 	steps_rank_seal(f);
 	/* the body moves into r; r keeps its shell (path, run.json, part) */
@@ -712,11 +717,12 @@ static void load_rank(void *ud, size_t i)
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
 	long none = -1;
-	bool regular = load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i);
+	bool unreadable, regular = load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i,
+						  &unreadable);
 	if (!regular)
 		atomic_compare_exchange_strong(&job->streamed, &none, (long)i);
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
-	if (r->n == 0)
+	if (r->n == 0 && !unreadable) /* an unreadable one's error says why it has none */
 		steps_rank_log_missing(job->ctx->run, r, t->dir);
 	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
 	load_stream_rank(job->stream, r, regular, &s->sets);

@@ -118,6 +118,14 @@ as_user "$T" --export sources shards >sh4.csv 2>/dev/null
 tap_check "shards whose summary is not merged yet, read-only here: used, the summary not written, and why" \
 	'! grep -q "not used" sh4.csv && grep -q "index summary not written: Permission denied (this user can only read" sh4.csv'
 tap_check "... = a plain load" 'same shards'
+as_user "$T" index --status shards >sst4.txt 2>&1
+tap_check "... index --status: the summary not current, computed at each open, and what builds one" \
+	'grep -q "^summary  not current (none yet): each open computes the analyses from the parts (this user cannot write the index; .tscope-tui index. builds one in the cache)$" sst4.txt'
+as_user "$T" index shards >/dev/null 2>&1
+as_user "$T" index --status shards >sst5.txt 2>&1
+shcache="$work/xdg/tscope-tui/$(cd shards && pwd -P | tr / %)"
+tap_check "... index builds one in the cache, its summary current" \
+	'grep -q "^summary  ok  $shcache/summary.tsx$" sst5.txt && same shards'
 "$gen" dmg 6 40 >/dev/null || exit 1
 "$T" index dmg >/dev/null 2>&1
 printf '\377' | dd of=dmg/.tscope-index/steps-0-of-1.tsx bs=1 seek=100 conv=notrunc 2>/dev/null
