@@ -48,7 +48,8 @@ static void usage(FILE *f)
 		   "      --jobs N         parse with N threads (default: one per core, at most 8)\n"
 		   "      --force          rebuild an index that is current (else left as it is)\n"
 		   "      --shard K/N      index shard K of N (ranks by id, traces by file): one task of a job array\n"
-		   "      --status         list the index's parts and summary, what changed since, why one is not usable\n"
+		   "      --status         list the index's parts and summary, what changed since, why one is\n"
+		   "                       not usable\n"
 		   "      --verify         with --status: read every rank body and heatmap row back and check\n"
 		   "                       its checksum (--status checks each file's header and head)\n"
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
@@ -435,7 +436,8 @@ static int status(const struct index_cli *c)
 	else if (c->verify && h.trace_parts && !h.bad) /* index_head_read() checked them whole */
 		printf("verify: the trace parts hold everything in their checksummed heads: read back above\n");
 	else if (c->verify)
-		printf("verify: not run (%s)\n", h.bad ? "a part is not usable: the next open rebuilds it" : "no index");
+		printf("verify: not run (%s)\n",
+		       h.bad ? "a part is not usable: the next open rebuilds it" : "no index");
 	return rc;
 }
 

@@ -601,7 +601,8 @@ static void say_logs_missing(const struct run *run)
 		}
 	}
 	if (n)
-		fprintf(stderr, "The run finished %ld steps (run.json n_steps, %zu rank%s), but no step record is here: "
+		fprintf(stderr,
+			"The run finished %ld steps (run.json n_steps, %zu rank%s), but no step record is here: "
 			"the step log%s missing or empty (see --export sources).\n", most, n, n == 1 ? "" : "s",
 			n == 1 ? " is" : "s are");
 }

@@ -133,7 +133,8 @@ static void test_lazy_open(void)
 	ok(same_view(want, got, "steps"), "steps view (every rank's steps on demand) = from the JSONL");
 	run_free(got);
 	got = open_dir(dir, &dflt);
-	is_int(steps_read_back_bodies(got->steps, NULL, NULL), LZ_RANKS, "read back (--verify): every rank's body read");
+	is_int(steps_read_back_bodies(got->steps, NULL, NULL), LZ_RANKS,
+	       "read back (--verify): every rank's body read");
 	is_int(steps_bodies_failed(got->steps), 0, "... none failed");
 	is_int(steps_bodies_resident(got->steps), 0, "... and handed back: none resident after");
 	run_free(got);
