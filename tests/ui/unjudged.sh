@@ -60,8 +60,8 @@ tap_check "--compat pytscope keeps pytscope's report (no headline)" '! grep -q "
 printf '1\n:dump %s\nq\n' "$TMP/part_ov.txt" >"$TMP/keys2"
 TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=30 COLUMNS=160 "$BIN" --tui "$PART" >/dev/null 2>&1
 tap_check "the Overview says the same" 'grep -q "stragglers  *not judged: ranks 2, 3 have" "$TMP/part_ov.txt"'
-tap_check "and its data quality counts the note on rank 3's missing steps.jsonl" \
-	'grep -q "data quality .*0 warnings, 1 note$" "$TMP/part_ov.txt"'
+tap_check "and its data quality counts the note on rank 3's missing steps.jsonl, and the warnings that the run.json of ranks 2 and 3 (n_steps) says their step logs should hold steps" \
+	'grep -q "data quality .*0 errors, 2 warnings, 1 note$" "$TMP/part_ov.txt"'
 "$BIN" --print --color never --ranks 0-1 "$PART" >"$TMP/part01.txt" 2>/dev/null
 tap_check "--ranks 0-1 leaves them out and judges the rest" \
 	'grep -q "stragglers  *none" "$TMP/part01.txt"'
