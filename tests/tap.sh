@@ -9,6 +9,8 @@
 #   tap_eq DESC WANT GOT   ok if the strings are equal, else also prints want/got as comments
 #   tap_skip WHY           "ok N # SKIP WHY"
 #   tap_plan               "1..N" for the lines printed so far
+#   tap_flip FILE OFFSET   complement the byte at OFFSET: a damage that always changes it
+#                          (setting a byte to a value can leave it as it was)
 tap_n=0
 tap_ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
 tap_notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1"; }
@@ -20,3 +22,7 @@ tap_eq() {
 }
 tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
 tap_plan() { echo "1..$tap_n"; }
+tap_flip() {
+	_tap_b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((255 - _tap_b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}

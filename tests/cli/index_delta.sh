@@ -99,7 +99,7 @@ follow_job d 4 20
 tap_check "index --status --verify with deltas: the bodies and segments check" \
 	'grep -q "^verify: 4 ranks. bodies and [0-9]* heatmap rows read back: checksums ok$" v1.txt'
 f=d/.tscope-index/steps-0-of-1.delta-000001.tsx
-printf 'Z' | dd of="$f" bs=1 seek=60 conv=notrunc 2>/dev/null
+tap_flip "$f" 60
 cp -p "$f" dmg.tsx
 "$T" index --status --verify d >v2.txt 2>&1
 rc=$?
@@ -132,7 +132,7 @@ tap_check "stale summary delta: set up (a copy of an earlier one, more deltas si
 tap_check "stale summary delta: reported" 'grep -q "index summary delta not used: it is not of these index deltas" src7.csv'
 tap_check "stale summary delta: = a plain load" 'same s'
 follow_job sd 4 20
-printf 'Z' | dd of=sd/.tscope-index/summary-delta.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+tap_flip sd/.tscope-index/summary-delta.tsx 60
 "$T" --export sources sd >src8.csv 2>/dev/null
 tap_check "damaged summary delta: reported" 'grep -q "index summary delta not used: damaged" src8.csv'
 tap_check "damaged summary delta: = a plain load" 'same sd'

@@ -85,7 +85,7 @@ tap_check "torn delta: only that shard's ranks parse their new bytes" \
 tap_check "torn delta: = a plain load" 'same t'
 # a damaged segment body in shard 0's first delta (the head's checksum does not cover
 # it): found when the rank is read, that rank read from its JSONL
-printf 'Z' | dd of=t/.tscope-index/steps-0-of-2.delta-000001.tsx bs=1 seek=60 conv=notrunc 2>/dev/null
+tap_flip t/.tscope-index/steps-0-of-2.delta-000001.tsx 60
 "$T" --export sources t >src4b.csv 2>/dev/null
 tap_check "damaged segment: reported for the rank it holds" 'grep -q "index part not usable for rank 0: checksum mismatch" src4b.csv'
 tap_check "damaged segment: = a plain load" 'same t'

@@ -119,7 +119,7 @@ tap_check "--shard, traces in rank dirs: the merged parts = a plain load" 'same 
 # a damaged part: named, not used, its traces parsed
 "$T" index gen >/dev/null 2>&1
 p=gen/.tscope-index/traces-0-of-1.tsx
-printf '\377' | dd of=$p bs=1 seek=$(($(wc -c <$p) - 3)) conv=notrunc 2>/dev/null
+tap_flip $p $(($(wc -c <$p) - 3))
 "$T" --export sources gen >dmg.csv 2>/dev/null
 tap_check "damaged part: reported" 'grep -q "trace index part 0/1 not used: checksum mismatch" dmg.csv'
 "$T" index --status gen >st.txt 2>&1
