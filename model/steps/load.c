@@ -20,6 +20,7 @@
 #include "model/run.h"
 #include "model/steps/load_plan.h"
 #include "model/steps/seal.h"
+#include "model/steps/store_body.h"
 #include "model/xalloc.h"
 
 #define CHUNK XPAGE_BLOCK /* the read buffer: one of the process's kept blocks (xalloc.h) */

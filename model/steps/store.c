@@ -4,6 +4,7 @@
  * step -> position index and the aligned step set. The read accessors are store_read.c,
  * follow mode's growth store_follow.c, the serialized form store_index.c. */
 #include "model/steps/seal.h"
+#include "model/steps/store_body.h"
 
 #include <limits.h>
 #include <malloc.h>

@@ -3,7 +3,7 @@
  * thread's scratch while the rank loads, compaction (one block of the exact size, or
  * each array trimmed on its own for a large body), the per-array form a growing rank
  * needs again, and freeing each form. Writing records is store.c. */
-#include "model/steps/internal.h"
+#include "model/steps/store_body.h"
 
 #include <stdint.h>
 #include <stdlib.h>

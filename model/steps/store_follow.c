@@ -2,7 +2,7 @@
 /* store_follow.c: growing a live run (follow mode, model/steps/follow.h): thawing a
  * finalized rank for appends and re-deriving the indexes and the aligned set after new
  * records (steps_rank_grow, steps_refresh). */
-#include "model/steps/internal.h"
+#include "model/steps/store_body.h"
 
 #include <stdlib.h>
 #include <string.h>
