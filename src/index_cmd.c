@@ -307,6 +307,33 @@ static bool report_current(const struct index_cli *c)
 	return current;
 }
 
+/* The diagnostics of run that pick() takes, each formatted and sanitized on a line of f
+ * after `lead` (a line the same as the one before it once). */
+static void say_diags(const struct run *run, bool (*pick)(const struct diag *d), FILE *f, const char *lead)
+{
+	char last[1024] = "";
+	for (size_t i = 0; i < run->diags.n; i++) {
+		char buf[1024];
+		diag_format(&run->diags.v[i], buf, sizeof(buf));
+		if (!pick(&run->diags.v[i]) || strcmp(buf, last) == 0)
+			continue;
+		char *safe = text_sanitize_dup(buf, 0);
+		fprintf(f, "%s%s\n", lead, safe);
+		free(safe);
+		snprintf(last, sizeof(last), "%s", buf);
+	}
+}
+
+static bool is_error(const struct diag *d)
+{
+	return d->level == DIAG_ERROR;
+}
+
+static bool is_index(const struct diag *d)
+{
+	return strncmp(d->msg, "index ", 6) == 0;
+}
+
 static int build(const struct index_cli *c)
 {
 	meter_start(&build_meter);
@@ -329,14 +356,7 @@ static int build(const struct index_cli *c)
 			nerr += run->diags.v[i].level == DIAG_ERROR;
 		fprintf(stderr, "tscope-tui index: no index written%s\n",
 			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
-		for (size_t i = 0; i < run->diags.n; i++)
-			if (run->diags.v[i].level == DIAG_ERROR) {
-				char buf[1024];
-				diag_format(&run->diags.v[i], buf, sizeof(buf));
-				char *safe = text_sanitize_dup(buf, 0);
-				fprintf(stderr, "tscope-tui index: %s\n", safe);
-				free(safe);
-			}
+		say_diags(run, is_error, stderr, "tscope-tui index: ");
 		rc = 1;
 	} else {
 		char *safe = text_sanitize_dup(run->index_path, 0);
@@ -348,22 +368,6 @@ static int build(const struct index_cli *c)
 	}
 	run_free(run);
 	return rc;
-}
-
-/* The index's diagnostics of run, each on a line after `lead` (a repeat once). */
-static void say_index_diags(const struct run *run, const char *lead)
-{
-	char last[1024] = "";
-	for (size_t i = 0; i < run->diags.n; i++) {
-		char buf[1024];
-		diag_format(&run->diags.v[i], buf, sizeof(buf));
-		if (strncmp(run->diags.v[i].msg, "index ", 6) != 0 || strcmp(buf, last) == 0)
-			continue;
-		char *safe = text_sanitize_dup(buf, 0);
-		printf("%s%s\n", lead, safe);
-		free(safe);
-		snprintf(last, sizeof(last), "%s", buf);
-	}
 }
 
 static void on_verify_progress(void *ud, long long done_delta, long long total_delta)
@@ -392,7 +396,7 @@ static int verify(const struct index_cli *c, const struct health *h)
 	bool rows_failed = false;
 	size_t rows = run->steps ? analysis_heat_read_back(run, &rows_failed) : 0;
 	bool bad = rows_failed || steps_bodies_failed(run->steps);
-	say_index_diags(run, "verify: ");
+	say_diags(run, is_index, stdout, "verify: ");
 	if (bad)
 		printf("verify: damaged (above)\n");
 	else
