@@ -2,6 +2,7 @@
 /* text.c: sanitizer and UTF-8 width helpers (see text.h). */
 #include "model/text.h"
 
+#include <langinfo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,11 @@ static const struct {
 	{ 0x0394, "d" },   { 0x03A3, "sum" }, { 0x03BC, "u" },   { 0x2013, "-" },  { 0x2014, "-" },
 	{ 0x2018, "'" },   { 0x2019, "'" },   { 0x201C, "\"" },  { 0x201D, "\"" }, { 0x2022, "*" },
 	{ 0x2026, "..." }, { 0x2190, "<-" },  { 0x2192, "->" },  { 0x2212, "-" },  { 0x2248, "~" },
-	{ 0x2264, "<=" },  { 0x2265, ">=" },  { 0x25CB, "o" },   { 0x25CF, "*" },  { 0x2715, "x" },
+	{ 0x2264, "<=" },  { 0x2265, ">=" },  { 0x2500, "-" },   { 0x2502, "|" },  { 0x2514, "+" },
+	/* the sparkline heights and bar fills: the explorer's ASCII glyphs (ui/glyph.c) */
+	{ 0x2581, "_" },   { 0x2582, "." },   { 0x2583, "-" },   { 0x2584, "-" },  { 0x2585, "=" },
+	{ 0x2586, "+" },   { 0x2587, "*" },   { 0x2588, "#" },   { 0x2591, "." },  { 0x2592, "=" },
+	{ 0x25CB, "o" },   { 0x25CF, "*" },   { 0x2715, "x" },
 };
 
 static const char *ascii_stand_in(uint32_t cp)
@@ -166,6 +171,35 @@ char *text_sanitize_dup(const char *s, unsigned flags)
 	size_t cap = len * 8 + 1; /* worst case: each byte becomes "<U+XXXX>" (8 bytes) */
 	char *out = xmalloc(cap);
 	text_sanitize(s, len, out, cap, flags);
+	return out;
+}
+
+bool text_locale_utf8(void)
+{
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+char *text_ascii_dup(const char *s, size_t len, size_t *out_len)
+{
+	size_t cap = len * 2 + 1, o = 0; /* the most a stand-in grows: "sum" for 2 bytes */
+	char *out = xmalloc(cap);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		int k = text_utf8_decode(s + i, len - i, &cp);
+		const char *rep = cp == 0xFFFD && k == 1 ? "?" : ascii_stand_in(cp);
+		size_t n = strlen(rep);
+		memcpy(out + o, rep, n);
+		o += n;
+		i += (size_t)k;
+	}
+	out[o] = '\0';
+	*out_len = o;
 	return out;
 }
 

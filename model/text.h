@@ -12,7 +12,8 @@
  *     U+2066-2069, U+2060-2064, U+206A-206F, U+FEFF, U+FFF9-FFFB, tag characters U+E0000-E007F
  *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?', but for the
  *     typography of the program's own texts, which reads as ASCII: dashes and U+00B7 -> '-',
- *     U+2026 -> "...", arrows -> "->" "<-", <= >=, quotes, x for U+00D7, ^2, u (micro) ...
+ *     U+2026 -> "...", arrows -> "->" "<-", <= >=, quotes, x for U+00D7, ^2, u (micro),
+ *     box lines, and sparkline heights and bar fills as the explorer's ASCII glyphs ...
  * The output is always NUL-terminated and never split inside a replacement. */
 #ifndef MODEL_TEXT_H
 #define MODEL_TEXT_H
@@ -26,6 +27,13 @@ enum { TEXT_ASCII = 1 };
 size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsigned flags);
 /* Sanitized malloc'd copy of a NUL-terminated string (NULL -> ""). The caller frees. */
 char *text_sanitize_dup(const char *s, unsigned flags);
+/* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
+ * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII
+ * stand-in (sparkline heights and bar fills as the explorer's ASCII glyphs) or '?', a
+ * byte that is not UTF-8 '?'; ASCII bytes, SGR codes included, as they are. */
+char *text_ascii_dup(const char *s, size_t len, size_t *out_len);
+/* True when the locale's codeset (LC_CTYPE, as setlocale() made it) is UTF-8. */
+bool text_locale_utf8(void);
 /* True when s needs no change under text_sanitize (fast path). */
 bool text_is_clean(const char *s, size_t len, unsigned flags);
 

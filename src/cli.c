@@ -49,7 +49,7 @@ static const struct cli_option options[] = {
 	{ "stall", 1, OPT_STALL, "SECS", "follow mode: floor of the stalled-rank threshold max(10 x median step time, SECS) (default 10)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
-	{ "ascii", 0, OPT_ASCII, NULL, "draw with ASCII glyphs only (automatic when the locale is not UTF-8)" },
+	{ "ascii", 0, OPT_ASCII, NULL, "draw and print in ASCII only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
 	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
 	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (from the index when it has them)" },

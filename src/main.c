@@ -514,11 +514,12 @@ static int run_mode(struct cli *cli, struct run *run)
 		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
 							       cli->force });
 	}
-	struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-				 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
+	struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
 	if (run_is_empty(run))
 		print_diags(run);
-	int rc = print_report(run, stdout, &po);
+	struct print_out out;
+	int rc = print_report(run, print_out_begin(&out, stdout, po.ascii), &po);
+	print_out_end(&out);
 	flush_stdout();
 	if (!run_is_empty(run))
 		report_quality(run);
@@ -564,9 +565,11 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								   cli->filter, cli->force });
 	if (rc < 0) {
-		struct print_opts po = { .color = print_want_color(cli->opts.color, STDOUT_FILENO),
-					 .compat = cli->opts.compat_pytscope, .width = print_width(STDOUT_FILENO) };
-		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], stdout, &po);
+		struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
+		struct print_out out;
+		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], print_out_begin(&out, stdout, po.ascii),
+				   &po);
+		print_out_end(&out);
 		flush_stdout();
 	}
 	compare_free(c);

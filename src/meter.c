@@ -2,7 +2,6 @@
 /* meter.c: the progress line on stderr and how a signal ends its command (meter.h). */
 #include "src/meter.h"
 
-#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +19,7 @@ void meter_start(struct meter *m)
 	atomic_store(&m->last_ms, 0);
 	atomic_store(&m->shown, false);
 	m->tty = isatty(STDERR_FILENO);
-	m->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	m->ascii = !text_locale_utf8();
 	clock_gettime(CLOCK_MONOTONIC, &m->start);
 }
 

@@ -28,6 +28,36 @@
 enum led { LED_HIGH, LED_MED, LED_LOW, LED_GREEN, LED_AMBER };
 enum bar_kind { BAR_PLAIN, BAR_BAD, BAR_GOOD };
 
+struct print_opts print_opts_of(const struct opts *o, int fd)
+{
+	return (struct print_opts){ .color = print_want_color(o->color, fd), .compat = o->compat_pytscope,
+				    .width = print_width(fd),
+				    .ascii = !o->compat_pytscope && (o->ascii || !text_locale_utf8()) };
+}
+
+FILE *print_out_begin(struct print_out *p, FILE *out, bool ascii)
+{
+	*p = (struct print_out){ .out = out, .f = out };
+	if (ascii)
+		p->f = open_memstream(&p->buf, &p->len);
+	if (!p->f)
+		p->f = out;
+	return p->f;
+}
+
+void print_out_end(struct print_out *p)
+{
+	if (p->f == p->out)
+		return;
+	fclose(p->f);
+	size_t n;
+	char *a = text_ascii_dup(p->buf ? p->buf : "", p->buf ? p->len : 0, &n);
+	fwrite(a, 1, n, p->out);
+	free(a);
+	free(p->buf);
+	*p = (struct print_out){ 0 };
+}
+
 bool print_want_color(enum color_mode mode, int fd)
 {
 	if (mode == COLOR_NEVER)

@@ -14,12 +14,29 @@ struct print_opts {
 	bool color;
 	bool compat;   /* --compat pytscope */
 	int width;     /* columns the default report fits in (0: 100); ignored under compat */
+	bool ascii;    /* the report in ASCII (print_out_begin): --ascii, or a locale that is
+			* not UTF-8; never under compat (pytscope writes UTF-8 whatever the locale) */
 };
 
+/* The report's options for stdout-like fd under o: color (print_want_color), compat,
+ * width (print_width), ascii. */
+struct print_opts print_opts_of(const struct opts *o, int fd);
 /* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
 bool print_want_color(enum color_mode mode, int fd);
 /* Columns of the terminal on fd, else $COLUMNS, else 0 (the report's default, 100). */
 int print_width(int fd);
+
+/* Where a report is written: out itself, or for an ASCII report a buffer that
+ * print_out_end() writes to out in ASCII (text_ascii_dup: the sparklines, bars, dashes
+ * and dots as the explorer's --ascii draws them). A buffer that cannot be had (no
+ * memory) leaves the report as it is. */
+struct print_out {
+	FILE *out, *f;
+	char *buf;
+	size_t len;
+};
+FILE *print_out_begin(struct print_out *p, FILE *out, bool ascii);
+void print_out_end(struct print_out *p);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);

@@ -58,14 +58,15 @@ static void keyset_free(struct keyset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void print_line(FILE *out, const struct finding *f)
+/* flags: the sanitizer's (TEXT_ASCII for an ASCII report, print_opts_of). */
+static void print_line(FILE *out, const struct finding *f, unsigned flags)
 {
 	char when[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	char *safe = text_sanitize_dup(f->title, 0);
+	char *safe = text_sanitize_dup(f->title, flags);
 	errno = 0;
 	if ((fprintf(out, "%s %s %s %s\n", when, severity_name(f->severity), f->id, safe) < 0 ||
 	     fflush(out) != 0) && !write_err)
@@ -75,7 +76,7 @@ static void print_line(FILE *out, const struct finding *f)
 
 /* Print the findings of l not in prev; their keys go to cur. live: only LIVE.* ones,
  * else only the others (run_findings() holds copies of the live ones). */
-static void report(FILE *out, const struct finding_list *l, bool live, const struct keyset *prev,
+static void report(FILE *out, unsigned flags, const struct finding_list *l, bool live, const struct keyset *prev,
 		   struct keyset *cur)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -84,7 +85,7 @@ static void report(FILE *out, const struct finding_list *l, bool live, const str
 			continue;
 		char *k = finding_key(f);
 		if (!keyset_has(prev, k))
-			print_line(out, f);
+			print_line(out, f, flags);
 		keyset_add(cur, k);
 	}
 }
@@ -121,15 +122,16 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	double next_rules = now, tick = now;
 	bool dirty = true;
 	int rc = 0;
+	unsigned flags = print_opts_of(o, fileno(out)).ascii ? TEXT_ASCII : 0;
 	while (!stop_signal && !write_err) {
 		now = follow_clock();
 		dirty |= (follow_poll(f, now) & (FOLLOW_GREW | FOLLOW_RELOADED)) != 0;
 		struct keyset cur = { 0 };
-		report(out, follow_findings(f), true, &prev, &cur);
+		report(out, flags, follow_findings(f), true, &prev, &cur);
 		if (dirty && now >= next_rules) {
 			double c0 = cpu_seconds();
 			struct keyset fresh = { 0 };
-			report(out, run_findings(run), false, &rules, &fresh);
+			report(out, flags, run_findings(run), false, &rules, &fresh);
 			keyset_free(&rules);
 			rules = fresh;
 			double cost = cpu_seconds() - c0;

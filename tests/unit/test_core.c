@@ -32,6 +32,17 @@ static void test_sanitize(void)
 	is_str(out, "MFU is 3% - 97% - R^2 >= 16 -> x... 5x", "ASCII mode: the program's typography as ASCII");
 	text_sanitize("\xe2\x80\x94", 3, out, sizeof(out), 0);
 	is_str(out, "\xe2\x80\x94", "... UTF-8 mode keeps it");
+	/* a report in ASCII: glyphs by their stand-ins, ASCII bytes (SGR, tabs) as they are */
+	const char *rep = "\x1b[1m\xe2\x97\x8f T\x1b[0m\t\xe2\x96\x81\xe2\x96\x84\xe2\x96\x88\xe2\x96\x91 "
+			  "\xce\xa3\xe2\x80\xa6\xe2\x98\x83\xff\xe2\x96";
+	size_t n = 99;
+	char *a = text_ascii_dup(rep, strlen(rep), &n);
+	is_str(a, "\x1b[1m* T\x1b[0m\t_-#. sum...????", "text_ascii_dup: stand-ins, '?' for others and bad bytes");
+	ok(n == strlen(a), "text_ascii_dup: the length returned");
+	free(a);
+	a = text_ascii_dup("", 0, &n);
+	ok(n == 0 && *a == '\0', "text_ascii_dup: empty in, empty out");
+	free(a);
 	text_sanitize("\x7f\t", 2, out, sizeof(out), 0);
 	is_str(out, "^?^I", "DEL and TAB");
 	text_sanitize("abcdef", 6, out, 4, 0);
