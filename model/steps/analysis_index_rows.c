@@ -13,6 +13,7 @@
 #include "model/steps/analysis_index.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -126,12 +127,24 @@ bool analysis_heat_read_row(struct heat_grid *g, size_t ri, void *row)
 	return true;
 }
 
-/* Rank ri's row could not be read: diagnosed (once), the summary invalidated, the row
- * computed from the steps and kept. */
+/* The first row read of any grid to find the summary unusable: true (the others fail
+ * on the file it leaves, or on the damage itself, and say nothing more). */
+static bool summary_first_failure(const struct heat_lazy *lz)
+{
+	struct steps_model *m = lz->run->steps;
+	pthread_mutex_lock(&m->lock);
+	bool first = m->summary_failed_ino != lz->id.ino;
+	m->summary_failed_ino = lz->id.ino;
+	pthread_mutex_unlock(&m->lock);
+	return first;
+}
+
+/* Rank ri's row could not be read: diagnosed (once for the summary, whichever grid
+ * meets it first), the summary invalidated, the row computed from the steps and kept. */
 static void row_failed(struct heat_grid *g, size_t ri)
 {
 	struct heat_lazy *lz = g->lazy;
-	if (!lz->failed)
+	if (!lz->failed && summary_first_failure(lz))
 		diag_add(&lz->run->diags, DIAG_WARN, lz->path, -1, -1, steps_rank_id(lz->run->steps, ri),
 			 "index summary damaged or changed since it was opened: heatmap rows are "
 			 "computed from the steps; %s",

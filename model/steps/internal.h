@@ -552,6 +552,9 @@ struct steps_model {
 	size_t preset_naligned, preset_nunion;
 	void *summary;           /* the summary analyses restore from (analysis_index.c) */
 	char *summary_dir;       /* run dir whose summary finalize writes (NULL: none) */
+	/* inode of the summary a heatmap row read found unusable (under lock; 0: none): its
+	 * grids all read that file, the first failure says so and invalidates it, once */
+	long long summary_failed_ino;
 	/* every rank came from the index and the summary could not be used: finalize
 	 * rebuilds it rank by rank (analysis_index_rebuild.c), reporting its progress to
 	 * the open's load (load_ctx, NULL after finalize) */

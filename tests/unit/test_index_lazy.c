@@ -191,6 +191,8 @@ static void test_lazy_open(void)
 	got = open_dir(dir, &dflt);
 	ok(same_heat(want, got) && tu_has_diag(got, "index summary damaged", NULL),
 	   "damaged pyramid row: diagnosed, computed from the steps, same cells");
+	is_int(tu_count_diag(got, "index summary damaged"), 1,
+	       "... once for the summary, though both of its grids were read after the damage");
 	run_free(got);
 	run_free(want);
 	tu_rm_rf(dir);
