@@ -52,6 +52,19 @@ static bool too_deep(const char *js, size_t len)
 	return false;
 }
 
+/* Every member of every object is a key with one value (jsmn, not strict, takes
+ * `{"a"}` or `{"a" "b"}`: a key without a value would make the next token, or one past
+ * the last, read as its value). */
+static bool members_paired(const struct json_doc *d)
+{
+	for (int i = 0; i < d->ntok; i++) {
+		int up = d->tok[i].parent;
+		if (up >= 0 && d->tok[up].type == JSMN_OBJECT && (d->tok[i].size != 1 || i + 1 >= d->ntok))
+			return false;
+	}
+	return true;
+}
+
 int json_parse(struct json_doc *d, const char *js, size_t len)
 {
 	if (len > JSON_MAX_LEN)
@@ -71,6 +84,10 @@ int json_parse(struct json_doc *d, const char *js, size_t len)
 			d->ntok = r > 0 ? r : 0;
 			if (r == 0)
 				return JSON_EPART;
+			if (r > 0 && !members_paired(d)) {
+				d->ntok = 0;
+				return JSON_EINVAL;
+			}
 			return r;
 		}
 		/* jsmn keeps its position: grow and continue. */
@@ -102,6 +119,8 @@ int json_skip(const struct json_doc *d, int i)
 {
 	/* Tokens are in document order: the subtree ends at the first token starting
 	 * at or after this token's end. */
+	if (i < 0 || i >= d->ntok)
+		return d->ntok;
 	int end = d->tok[i].end;
 	int j = i + 1;
 	while (j < d->ntok && d->tok[j].start < end)

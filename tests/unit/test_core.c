@@ -142,8 +142,17 @@ static void test_json(void)
 	is_int(cnt, 3, "array walk");
 	ok(json_get(&d, 0, "missing") < 0, "missing key");
 	ok(json_parse(&d, "{\"a\":1", 6) == JSON_EPART, "truncated input is EPART");
-	for (int i = 0; i < 300; i++)
-		(void)0;
+	/* jsmn (not strict) takes a key without a value: its "value" would be the next token
+	 * or one past the last (a fuzzed run.json read stale tokens) */
+	static const char *const unpaired[] = { "{\"b\"}", "{\"a\": 1, \"b\"}", "{\"a\" \"b\"}",
+						 "{\"c\": {/ \"m\" 0 \"b\"}}", "[{\"x\"}]" };
+	for (size_t i = 0; i < ARRAY_LEN(unpaired); i++) {
+		int rc = json_parse(&d, unpaired[i], strlen(unpaired[i]));
+		ok(rc == JSON_EINVAL && d.ntok == 0, "a key without a value is invalid JSON: %s", unpaired[i]);
+	}
+	const char *nested = "{\"a\": {\"b\": []}, \"c\": [{}]}";
+	ok(json_parse(&d, nested, strlen(nested)) == 8, "... nested members with values parse");
+	is_int(json_skip(&d, 8), 8, "json_skip past the last token: the token count");
 	char big[8192];
 	size_t p = 0;
 	p += (size_t)snprintf(big + p, sizeof(big) - p, "[");
