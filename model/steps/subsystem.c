@@ -299,7 +299,7 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 	for (size_t i = 0; i < meta->nenv; i++)
 		nenv += !is_config(meta->env_key[i]);
 	for (size_t f = 0; f < ARRAY_LEN(first); f++)
-		for (size_t i = 0; i < meta->nenv; i++)
+		for (size_t i = 0; i < meta->nenv && nkv < ARRAY_LEN(k); i++) /* a key may repeat */
 			if (strcmp(meta->env_key[i], first[f]) == 0) {
 				k[nkv] = meta->env_key[i];
 				v[nkv++] = meta->env_val[i];
@@ -311,7 +311,7 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 	else
 		summary_add(out, TONE_NORMAL, "environment", "n/a (not in run.json)");
 	nkv = 0;
-	for (size_t i = 0; i < meta->nenv && nkv < 64; i++)
+	for (size_t i = 0; i < meta->nenv && nkv < ARRAY_LEN(k); i++)
 		if (strncmp(meta->env_key[i], "config.", 7) == 0) {
 			k[nkv] = meta->env_key[i] + 7;
 			v[nkv++] = meta->env_val[i];
