@@ -24,6 +24,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/table.h"
+#include "model/xalloc.h"
 #include "src/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,6 +43,9 @@ static inline void fuzz_cleanup(void)
 static inline const char *fuzz_dir(void)
 {
 	if (!fuzz_root[0]) {
+		/* an allocation that cannot be had (a size gone negative) ends in abort(), which
+		 * libFuzzer reports with the input saved; xalloc's own _exit() would leave none */
+		xalloc_set_die_hook(abort);
 		const char *t = getenv("TMPDIR");
 		snprintf(fuzz_root, sizeof(fuzz_root), "%s/tscope-fuzz.XXXXXX", t ? t : "/tmp");
 		if (!mkdtemp(fuzz_root))
