@@ -15,7 +15,8 @@ high=$(printf '[\200-\377]')
 ascii_only() { ! LC_ALL=C grep -q "$high" "$1"; }
 # translit: the UTF-8 report's characters as the ASCII report writes them
 translit() {
-	sed 's/—/-/g; s/·/-/g; s/●/*/g; s/→/->/g; s/←/<-/g; s/…/.../g; s/≥/>=/g; s/≤/<=/g; s/×/x/g; s/²/^2/g; s/Δ/d/g; s/•/*/g' |
+	sed 's/—/-/g; s/·/-/g; s/●/*/g; s/→/->/g; s/←/<-/g; s/…/.../g; s/≥/>=/g; s/≤/<=/g' |
+		sed 's/×/x/g; s/²/^2/g; s/Δ/d/g; s/•/*/g' |
 		sed 's/▁/_/g; s/▂/./g; s/▃/-/g; s/▄/-/g; s/▅/=/g; s/▆/+/g; s/▇/*/g; s/█/#/g; s/░/./g; s/▒/=/g'
 }
 
@@ -56,7 +57,8 @@ for loc in C C.UTF-8; do
 	LC_ALL=$loc "$BIN" --follow --interval 0.2 --stall 1 --flops-per-step 1e12 --peak-tflops 100 fin \
 		>"follow_$loc.out" 2>/dev/null
 done
-tap_check "--follow under a UTF-8 locale: the MFU finding's dash" 'grep -q "EFFICIENCY.LOW_MFU MFU is 33% — 67%" follow_C.UTF-8.out'
+tap_check "--follow under a UTF-8 locale: the MFU finding's dash" \
+	'grep -q "EFFICIENCY.LOW_MFU MFU is 33% — 67%" follow_C.UTF-8.out'
 tap_check "--follow under LC_ALL=C: the same line in ASCII" \
 	'ascii_only follow_C.out && grep -q "EFFICIENCY.LOW_MFU MFU is 33% - 67% of wall is recoverable" follow_C.out'
 tap_plan
