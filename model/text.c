@@ -71,7 +71,8 @@ static const struct {
 	{ 0x2018, "'" },   { 0x2019, "'" },   { 0x201C, "\"" },  { 0x201D, "\"" }, { 0x2022, "*" },
 	{ 0x2026, "..." }, { 0x2190, "<-" },  { 0x2192, "->" },  { 0x2212, "-" },  { 0x2248, "~" },
 	{ 0x2264, "<=" },  { 0x2265, ">=" },  { 0x2500, "-" },   { 0x2502, "|" },  { 0x2514, "+" },
-	/* the sparkline heights and bar fills: the explorer's ASCII glyphs (ui/glyph.c) */
+	/* sparkline heights as the explorer draws them in ASCII (ui/glyph.c), bar cells as the
+	 * trace views do (model/trace/views.c) */
 	{ 0x2581, "_" },   { 0x2582, "." },   { 0x2583, "-" },   { 0x2584, "-" },  { 0x2585, "=" },
 	{ 0x2586, "+" },   { 0x2587, "*" },   { 0x2588, "#" },   { 0x2591, "." },  { 0x2592, "=" },
 	{ 0x25CB, "o" },   { 0x25CF, "*" },   { 0x2715, "x" },

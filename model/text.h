@@ -13,7 +13,7 @@
  *   - in ASCII mode (TEXT_ASCII) every other non-ASCII character -> '?', but for the
  *     typography of the program's own texts, which reads as ASCII: dashes and U+00B7 -> '-',
  *     U+2026 -> "...", arrows -> "->" "<-", <= >=, quotes, x for U+00D7, ^2, u (micro),
- *     box lines, and sparkline heights and bar fills as the explorer's ASCII glyphs ...
+ *     box lines, sparkline heights and bar cells as the explorer's ASCII glyphs ...
  * The output is always NUL-terminated and never split inside a replacement. */
 #ifndef MODEL_TEXT_H
 #define MODEL_TEXT_H
@@ -29,7 +29,7 @@ size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsign
 char *text_sanitize_dup(const char *s, unsigned flags);
 /* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
  * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII
- * stand-in (sparkline heights and bar fills as the explorer's ASCII glyphs) or '?', a
+ * stand-in (sparkline heights and bar cells as the explorer's ASCII glyphs) or '?', a
  * byte that is not UTF-8 '?'; ASCII bytes, SGR codes included, as they are. */
 char *text_ascii_dup(const char *s, size_t len, size_t *out_len);
 /* True when the locale's codeset (LC_CTYPE, as setlocale() made it) is UTF-8. */

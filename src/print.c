@@ -625,7 +625,7 @@ static void say_logs_missing(const struct run *run)
 	long most = 0;
 	for (size_t ri = 0; run->steps && ri < steps_nranks(run->steps); ri++) {
 		const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
-		if (meta->has_nsteps && meta->n_steps > 0) {
+		if (steps_meta_finished(meta)) {
 			n++;
 			most = meta->n_steps > most ? meta->n_steps : most;
 		}

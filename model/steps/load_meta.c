@@ -504,9 +504,14 @@ void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 	rank_set_meta(r, &meta);
 }
 
+bool steps_meta_finished(const struct steps_meta *meta)
+{
+	return meta->has_nsteps && meta->n_steps > 0;
+}
+
 void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir)
 {
-	if (!r->meta.has_nsteps || r->meta.n_steps <= 0)
+	if (!steps_meta_finished(&r->meta))
 		return;
 	char *path = dirlist_path(dir, "steps.jsonl");
 	diag_add(&run->diags, DIAG_WARN, path, -1, -1, r->rank,

@@ -220,6 +220,8 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);
+/* run.json records steps: n_steps > 0, which pytscope writes when the run finished. */
+bool steps_meta_finished(const struct steps_meta *meta);
 /* Rank index of rank id, or -1. */
 long steps_rank_index(const struct steps_model *m, int rank);
 /* Cache hints for a pass that visits the ranks one after another (the index writer):
