@@ -33,9 +33,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-ranks.XXXXXX")
 
 # make_run NAME RANKS STEPS: rank dirs hard-linked to 64 distinct generated ranks.
 make_run() {
-	base="$dir/base$3"
-	[ -d "$base" ] || "$BUILD/tests/gen_demo" "$base" 64 "$3" >/dev/null || exit 1
-	bench_linked_run "$dir/$1" "$2" "$base" || exit 1
+	bench_generated_run "$dir" "$1" "$2" "$3" || exit 1
 	cat "$dir/$1"/rank*/steps.jsonl >/dev/null # warm the page cache
 }
 

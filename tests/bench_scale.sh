@@ -24,13 +24,6 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/tscope-scale.XXXXXX")
 
 . tests/tools/bench_lib.sh
 
-# make_run NAME RANKS STEPS: rank dirs hard-linked to 64 distinct generated ranks.
-make_run() {
-	base="$dir/base$3"
-	[ -d "$base" ] || "$BUILD/tests/gen_demo" "$base" 64 "$3" >/dev/null || exit 1
-	bench_linked_run "$dir/$1" "$2" "$base" || exit 1
-}
-
 # measure NAME: best CPU seconds of 2 runs of --print, and its peak RSS.
 measure() {
 	best=""
@@ -52,7 +45,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for spec in "A $((10000 / div)) 2000" "B $((50000 / div)) 400" "C $((10000 / div)) 10" \
 	    "D $((100000 / div)) 10"; do
 	set -- $spec
-	make_run "$1" "$2" "$3"
+	bench_generated_run "$dir" "$1" "$2" "$3" || exit 1
 	echo "$2x$3" >"$dir/$1.shape"
 done
 echo
@@ -61,9 +54,9 @@ for r in A B C D; do
 	measure $r
 done
 echo
-printf 'B/A: CPU %.2fx, RSS %.2fx (target <= 1.3x both)\n' \
-	"$(echo "$cpu_B / $cpu_A" | bc -l)" "$(echo "$rss_B / $rss_A" | bc -l)"
-printf 'D/C: CPU %.2fx, RSS %.2fx (target <= 15x; 10x is linear)\n' \
-	"$(echo "$cpu_D / $cpu_C" | bc -l)" "$(echo "$rss_D / $rss_C" | bc -l)"
+printf 'B/A: CPU %sx, RSS %sx (target <= 1.3x both)\n' \
+	"$(bench_ratio "$cpu_B" "$cpu_A")" "$(bench_ratio "$rss_B" "$rss_A")"
+printf 'D/C: CPU %sx, RSS %sx (target <= 15x; 10x is linear)\n' \
+	"$(bench_ratio "$cpu_D" "$cpu_C")" "$(bench_ratio "$rss_D" "$rss_C")"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "command: sh tests/bench_scale.sh   (BENCH_SCALE_DIV=N for 1/N of the ranks)"

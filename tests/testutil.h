@@ -100,6 +100,26 @@ static inline void tu_make_dir(const char *dir)
 	}
 }
 
+/* dir/name created (truncated) for writing; a failure prints the path and exits 1. */
+static inline FILE *tu_create_in(const char *dir, const char *name)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+/* dir/rank{rank} made (tu_make_dir); its path goes to rdir (cap bytes). */
+static inline void tu_rank_dir(char *rdir, size_t cap, const char *dir, int rank)
+{
+	snprintf(rdir, cap, "%s/rank%d", dir, rank);
+	tu_make_dir(rdir);
+}
+
 /* True when a diagnostic of run has needle in its message; the first such
  * diagnostic's offset goes to *off when off is not NULL. */
 static inline bool tu_has_diag(const struct run *run, const char *needle, long long *off)

@@ -11,6 +11,9 @@
 #   bench_load_avg                          the 1/5/15-minute load average
 #   bench_linked_run RUN N BASE             RUN/rank0..rank{N-1}, each a hard link of
 #                                           BASE/rank{k % 64}'s steps.jsonl and run.json
+#   bench_generated_run TMPDIR NAME N STEPS TMPDIR/NAME: bench_linked_run of N ranks over the 64
+#                                           ranks of STEPS steps $BUILD/tests/gen_demo writes
+#                                           into TMPDIR/baseSTEPS (once for each STEPS)
 
 bench_load_avg() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -62,4 +65,10 @@ for k in range(n):
     for f in ("steps.jsonl", "run.json"):
         os.link("%s/rank%d/%s" % (base, k % 64, f), "%s/%s" % (d, f))
 PY
+}
+
+bench_generated_run() {
+	base="$1/base$4"
+	[ -d "$base" ] || "$BUILD/tests/gen_demo" "$base" 64 "$4" >/dev/null || return 1
+	bench_linked_run "$1/$2" "$3" "$base"
 }

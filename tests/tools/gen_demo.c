@@ -65,15 +65,9 @@ static struct phases step_phases(int rank, int step)
 
 static void write_rank(const char *dir, int rank, int nsteps, int nranks)
 {
-	char rdir[4096], path[8192];
-	snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, rank);
-	tu_make_dir(rdir);
-	snprintf(path, sizeof(path), "%s/steps.jsonl", rdir);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
+	char rdir[4096];
+	tu_rank_dir(rdir, sizeof(rdir), dir, rank);
+	FILE *f = tu_create_in(rdir, "steps.jsonl");
 	lcg_state = 0x9e3779b97f4a7c15ULL ^ (unsigned long long)(rank + 1) * 0xbf58476d1ce4e5b9ULL;
 	double t = 1795344000.0 + 0.25 * rank / nranks;
 	for (int s = 0; s < nsteps; s++) {
@@ -111,12 +105,7 @@ static void write_rank(const char *dir, int rank, int nsteps, int nranks)
 			s, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], l, a, r, pa, r);
 	}
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/run.json", rdir);
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
+	f = tu_create_in(rdir, "run.json");
 	fprintf(f, "{\n  \"name\": \"demo-ddp\",\n  \"config\": {\n    \"model\": \"gpt2-medium\",\n"
 		   "    \"batch_size\": 16\n  },\n  \"rank\": %d,\n  \"world_size\": %d,\n"
 		   "  \"environment\": {\n    \"python\": \"3.11.9\",\n    \"platform\": \"Linux-5.15.0-x86_64-with-glibc2.35\",\n"

@@ -17,22 +17,10 @@
 
 #define MIB 1048576.0
 
-static FILE *open_in(const char *dir, const char *name)
-{
-	char path[8192];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	return f;
-}
-
 static void f1(const char *dir)
 {
 	tu_make_dir(dir);
-	FILE *f = open_in(dir, "steps.jsonl");
+	FILE *f = tu_create_in(dir, "steps.jsonl");
 	for (int i = 0; i < 60; i++) {
 		double fwd = i == 40 ? 0.020 : 0.004;
 		double loss = 2 * exp(-0.05 * i) + 0.1;
@@ -46,7 +34,7 @@ static void f1(const char *dir)
 			(220 + 2 * i) * MIB, (300 + 2 * i) * MIB);
 	}
 	fclose(f);
-	f = open_in(dir, "run.json");
+	f = tu_create_in(dir, "run.json");
 	fprintf(f, "{\n  \"name\": \"f1\",\n  \"config\": {},\n  \"rank\": 0,\n  \"world_size\": 1,\n"
 		   "  \"flops_per_step\": 200000000000.0,\n  \"peak_flops\": 312000000000000.0,\n"
 		   "  \"n_steps\": 60\n}");
@@ -58,9 +46,8 @@ static void f2(const char *dir)
 	tu_make_dir(dir);
 	for (int r = 0; r < 4; r++) {
 		char rdir[4096];
-		snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, r);
-		tu_make_dir(rdir);
-		FILE *f = open_in(rdir, "steps.jsonl");
+		tu_rank_dir(rdir, sizeof(rdir), dir, r);
+		FILE *f = tu_create_in(rdir, "steps.jsonl");
 		for (int s = 0; s < 50; s++) {
 			double base = 0.010 * (1 + 0.02 * (((7 * s + 3 * r) % 5) - 2));
 			double c = r == 2 ? 1.25 * base : base;
@@ -69,7 +56,7 @@ static void f2(const char *dir)
 				s + 5, 2000 + 0.02 * s, 0.4 * c, 0.6 * c, 1.0 / (s + 1));
 		}
 		fclose(f);
-		f = open_in(rdir, "run.json");
+		f = tu_create_in(rdir, "run.json");
 		fprintf(f, "{\n  \"name\": \"ddp\",\n  \"config\": {},\n  \"rank\": %d,\n  \"world_size\": 4,\n"
 			   "  \"n_steps\": 55\n}", r);
 		fclose(f);
@@ -91,9 +78,8 @@ static void noisy(const char *dir, int ranks, int steps, int slow, int stall)
 	tu_make_dir(dir);
 	for (int r = 0; r < ranks; r++) {
 		char rdir[4096];
-		snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, r);
-		tu_make_dir(rdir);
-		FILE *f = open_in(rdir, "steps.jsonl");
+		tu_rank_dir(rdir, sizeof(rdir), dir, r);
+		FILE *f = tu_create_in(rdir, "steps.jsonl");
 		for (int s = 0; s < steps; s++) {
 			double c = 0.1 * (1 + noise5());
 			if (r == slow && s >= 1000)
@@ -104,7 +90,7 @@ static void noisy(const char *dir, int ranks, int steps, int slow, int stall)
 				0.4 * c, 0.6 * c);
 		}
 		fclose(f);
-		f = open_in(rdir, "run.json");
+		f = tu_create_in(rdir, "run.json");
 		fprintf(f, "{\"name\": \"noisy\", \"rank\": %d, \"world_size\": %d, \"n_steps\": %d}", r, ranks, steps);
 		fclose(f);
 	}

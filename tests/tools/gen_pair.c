@@ -26,15 +26,9 @@ static double ns(double s)
 
 static void write_rank(const char *dir, int rank, int steps, unsigned long long seed, int slow_rank, int from)
 {
-	char rdir[4096], path[8192];
-	snprintf(rdir, sizeof(rdir), "%s/rank%d", dir, rank);
-	tu_make_dir(rdir);
-	snprintf(path, sizeof(path), "%s/steps.jsonl", rdir);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
+	char rdir[4096];
+	tu_rank_dir(rdir, sizeof(rdir), dir, rank);
+	FILE *f = tu_create_in(rdir, "steps.jsonl");
 	lcg = seed * 0x9e3779b97f4a7c15ULL + (unsigned long long)rank * 0xbf58476d1ce4e5b9ULL + 1;
 	for (int s = 0; s < steps; s++) {
 		double slow = rank == slow_rank && s >= from ? 1.25 : 1.0;
@@ -46,12 +40,7 @@ static void write_rank(const char *dir, int rank, int steps, unsigned long long 
 			2.0 / (1.0 + 0.01 * s) + 0.001 * rnd());
 	}
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/run.json", rdir);
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
+	f = tu_create_in(rdir, "run.json");
 	fprintf(f, "{\n  \"name\": \"pair\",\n  \"config\": {\"lr\": 0.001},\n  \"rank\": %d,\n  \"world_size\": 0,\n"
 		   "  \"environment\": {\"torch\": \"2.3.0\", \"env\": {\"PYTHONHASHSEED\": \"0\"}},\n  \"n_steps\": %d\n}",
 		rank, steps);
