@@ -54,7 +54,8 @@ static const struct glossary_entry glossary[] = {
 	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace span. For DASF databases: a GPU "
 			"utilisation sample below the DASF.GPU_IDLE threshold." },
 	{ "time lost", "time_lost", "Seconds the other ranks waited for a rank at the step barrier while it was the "
-				    "critical (slowest) rank." },
+				    "critical (slowest) rank; ranks tied at the slowest compute share the step's "
+				    "wait." },
 	{ "cost", NULL, "A straggler's time lost from its onset on." },
 	{ "straggler", NULL, "A rank in the straggler set (FINDINGS, Stragglers); not any rank that lost some time." },
 	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view (a rank whose idle time stands out); a "

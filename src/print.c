@@ -323,8 +323,8 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 #define RANK_LINES 16
 
 /* Ranks that matter first: stragglers (the costlier first, then the more slowed down),
- * then more often on the critical path, then the larger straggler z-score, then the
- * lower rank id. */
+ * then more often on the critical path (ties split), then the larger z-score of that,
+ * then the lower rank id. */
 static int cmp_rank_weight(const void *a, const void *b, void *ud)
 {
 	const struct distributed *d = ud;
@@ -338,9 +338,9 @@ static int cmp_rank_weight(const void *a, const void *b, void *ud)
 	double sx = x->rel_slowdown, sy = y->rel_slowdown;
 	if (x->straggler && sx != sy && sx == sx && sy == sy)
 		return sx > sy ? -1 : 1;
-	if (x->slowest_fraction != y->slowest_fraction)
-		return x->slowest_fraction > y->slowest_fraction ? -1 : 1;
-	double zx = fabs(x->straggler_z), zy = fabs(y->straggler_z);
+	if (x->critical_share != y->critical_share)
+		return x->critical_share > y->critical_share ? -1 : 1;
+	double zx = fabs(x->critical_z), zy = fabs(y->critical_z);
 	if (zx != zy && zx == zx && zy == zy)
 		return zx > zy ? -1 : 1;
 	return (x->rank > y->rank) - (x->rank < y->rank);
@@ -402,6 +402,12 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	sb_printf(&b, "  %s lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
 		  po->compat ? "wall" : "critical compute", d->wall_frac_lost * 100, d->sync_skew * 1e3);
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
+	size_t ties = 0;
+	for (size_t k = 0; k < d->n_steps && !po->compat; k++)
+		ties += d->step[k].ntied > 1;
+	if (ties)
+		sb_printf(&b, "  (%zu of %zu steps: ranks tied at the slowest compute share the step)\n", ties,
+			  d->n_steps);
 	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
 	size_t hidden = 0, hidden_strag = 0;
 	int width = 0; /* the default report's labels padded to the widest shown */
@@ -424,8 +430,9 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		sb_printf(&b, "%*s %7.2f ms · ", width > (int)strlen(label) ? width - (int)strlen(label) : 0, "",
 			  rs->mean_compute * 1e3);
 		free(label);
-		bar(&b, po, rs->slowest_fraction, strag ? BAR_BAD : BAR_PLAIN);
-		sb_printf(&b, " %4.0f%% (z=%+.1f)", rs->slowest_fraction * 100, rs->straggler_z);
+		double share = po->compat ? rs->slowest_fraction : rs->critical_share;
+		bar(&b, po, share, strag ? BAR_BAD : BAR_PLAIN);
+		sb_printf(&b, " %4.0f%% (z=%+.1f)", share * 100, po->compat ? rs->straggler_z : rs->critical_z);
 		if (strag) {
 			sb_puts(&b, "  ");
 			sb_style(&b, po->color, SGR_BOLD, SGR_RED, "<- straggler");

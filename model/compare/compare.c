@@ -166,14 +166,17 @@ static void rank_union(struct cmp_ranks *out, const struct steps_model *ma, cons
 	}
 }
 
-/* Seconds the other ranks waited for rank index ri over the given aligned steps. */
-static double lost_over(const struct distributed *d, size_t ri, const size_t *k, size_t n)
+/* Seconds the other ranks waited for rank index ri over the given aligned steps, its
+ * part of each (analysis.h) read off its compute row (float: a rank within float
+ * precision of the max counts as tied with it). */
+static double lost_over(const struct distributed *d, size_t ri, const float *row, const size_t *k, size_t n)
 {
 	double lost = 0, w = (double)d->world_size / ((double)d->world_size - 1);
 	for (size_t j = 0; j < n; j++) {
 		const struct dist_step *s = &d->step[k[j]];
-		if (s->critical == (int)ri)
-			lost += w * (s->cmax - s->cmean);
+		double part = analysis_critical_part(s, ri, row[k[j]] == (float)s->cmax ? s->cmax : NAN);
+		if (part > 0)
+			lost += part * w * (s->cmax - s->cmean);
 	}
 	return lost;
 }
@@ -345,8 +348,8 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 			out->identical = w.d[j] == 0;
 		if (da && db) {
 			r->has_lost = true;
-			r->a_lost_s = lost_over(da, ria, ka, nc);
-			r->b_lost_s = lost_over(db, rib, kb, nc);
+			r->a_lost_s = lost_over(da, ria, heat_row(ga, ria), ka, nc);
+			r->b_lost_s = lost_over(db, rib, heat_row(gb, rib), kb, nc);
 		}
 		if (r->regressed)
 			out->order[out->nregressed++] = i;

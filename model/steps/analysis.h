@@ -92,27 +92,37 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
  * compute_r(s) = sum of the phases data, forward, backward, optimizer, compute, other of
  * rank r at aligned step s (unknown phase names excluded); comm_r(s) = phase comm or 0.
  *
+ * THE CRITICAL PATH. pytscope's critical rank of an aligned step is the argmax of
+ * compute, ties to the lowest rank id (dist_step.critical; its counts slowest_count,
+ * slowest_fraction and straggler_z are pytscope's, for --compat and pytscope's
+ * straggler rule). tscope-tui's own figures split a tie: the t_s ranks whose compute
+ * equals cmax_s each take part(r, s) = 1/t_s of step s (0 for the other ranks), so
+ * timers of coarse resolution do not hand every tied step to the lowest rank id.
+ * critical_share = sum_s part(r, s) / S, critical_z = (S critical_share - S/N) / sd
+ * (pytscope's expected count and sd).
+ *
  * TIME LOST of rank r (seconds): the time the other ranks spent waiting for r at the
- * step barrier, averaged over those ranks: sum over the aligned steps where r is the
- * critical rank (argmax compute, ties to the lowest rank id) of
- *     mean over q != r of (compute_r(s) - compute_q(s)).
- * It is 0 for a rank that is never critical; summed over all ranks it equals
+ * step barrier, averaged over those ranks: sum over the aligned steps of
+ *     part(r, s) * sum over q of (cmax_s - compute_q(s)) / (N - 1)
+ * (for an untied critical rank: the mean over q != r of compute_r(s) - compute_q(s)).
+ * It is 0 for a rank never at the max; summed over all ranks it equals
  * N/(N-1) * sum_s (cmax_s - cmean_s).
  *
- * ONSET of rank r (a step number, or -1): let x_s = 1 when r is critical at aligned step
- * s, else 0. The persistent stretch is the contiguous run of aligned steps [a, b]
- * maximising sum (x_s - 1/2) (the earliest such run on ties). When that run spans at
- * least ANALYSIS_ONSET_MIN_STEPS aligned steps and r is critical in at least 60% of
- * them, onset = the step number of a (the stretch's end step in onset_end); otherwise
- * -1. A rank that turns into a straggler at step k and stays critical gets onset k
- * (give or take the steps at which it was critical by chance just before k). */
+ * ONSET of rank r (a step number, or -1): let x_s = part(r, s). The persistent stretch
+ * is the contiguous run of aligned steps [a, b] maximising sum (x_s - 1/2) (the earliest
+ * such run on ties). When that run spans at least ANALYSIS_ONSET_MIN_STEPS aligned
+ * steps and its sum of x_s is at least 60% of them, onset = the step number of a (the
+ * stretch's end step in onset_end); otherwise -1. A rank that turns into a straggler at
+ * step k and stays critical gets onset k (give or take the steps at which it was
+ * critical by chance just before k). */
 #define ANALYSIS_ONSET_MIN_STEPS 8
 
 struct rank_stat {
 	int rank;                 /* rank id */
 	double mean_compute, median_compute;       /* seconds per aligned step */
-	size_t slowest_count;     /* aligned steps on the critical path */
+	size_t slowest_count;     /* aligned steps on the critical path (pytscope's ties) */
 	double slowest_fraction, straggler_z, rel_slowdown;
+	double critical_share, critical_z; /* ties split, see above */
 	double time_lost;         /* seconds, see above */
 	long onset, onset_end;    /* step numbers, -1 when none */
 	size_t missing;           /* steps of the union this rank lacks */
@@ -134,9 +144,17 @@ struct rank_stat {
 
 struct dist_step {
 	long step;
-	int critical;             /* rank INDEX of the critical rank */
+	int critical;             /* rank INDEX of the critical rank (the lowest of a tie) */
+	int ntied;                /* ranks whose compute is cmax (>= 1; the critical rank's
+				   * alone when cmax is NaN) */
 	double wall, cmax, cmean, cmed, comm_max, comm_frac, cv, skew;
 };
+
+/* part(r, s) above: rank index ri's part of aligned step s, v its compute there. */
+static inline double analysis_critical_part(const struct dist_step *s, size_t ri, double v)
+{
+	return (int)ri == s->critical || v == s->cmax ? 1.0 / s->ntied : 0.0;
+}
 
 struct distributed {
 	size_t world_size, n_steps;

@@ -13,15 +13,16 @@
 #include "model/stats.h"
 #include "model/xalloc.h"
 
-/* Kadane over x_s - 1/2 (x_s = rank critical at s); sets the persistent stretch. */
-static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *rs)
+/* Kadane over x_s - 1/2 (x_s = the rank's part of step s, vals[s] its compute); sets
+ * the persistent stretch. */
+static void onset_of(const struct distributed *d, size_t ri, const double *vals, struct rank_stat *rs)
 {
 	rs->onset = rs->onset_end = -1;
 	double best = 0, cur = 0;
 	size_t best_a = 0, best_b = 0, a = 0;
 	bool have = false;
 	for (size_t k = 0; k < d->n_steps; k++) {
-		double x = d->step[k].critical == (int)ri ? 0.5 : -0.5;
+		double x = analysis_critical_part(&d->step[k], ri, vals[k]) - 0.5;
 		if (cur <= 0) {
 			cur = 0;
 			a = k;
@@ -36,10 +37,11 @@ static void onset_of(const struct distributed *d, size_t ri, struct rank_stat *r
 	}
 	if (!have)
 		return;
-	size_t len = best_b - best_a + 1, hits = 0;
+	size_t len = best_b - best_a + 1;
+	double hits = 0;
 	for (size_t k = best_a; k <= best_b; k++)
-		hits += d->step[k].critical == (int)ri;
-	if (len >= ANALYSIS_ONSET_MIN_STEPS && (double)hits >= 0.6 * (double)len) {
+		hits += analysis_critical_part(&d->step[k], ri, vals[k]);
+	if (len >= ANALYSIS_ONSET_MIN_STEPS && hits >= 0.6 * (double)len) {
 		rs->onset = d->step[best_a].step;
 		rs->onset_end = d->step[best_b].step;
 	}
@@ -75,7 +77,11 @@ static void step_stats(struct dist_step *s, const double *c, double comm_max, do
 	for (size_t r = 1; r < N; r++)
 		if (c[r] > c[crit])
 			crit = r;
+	int tied = 1;
+	for (size_t r = 0; r < N; r++)
+		tied += r != crit && c[r] == c[crit];
 	s->critical = (int)crit;
+	s->ntied = tied;
 	s->cmax = c[crit];
 	s->cmean = stats_fsum(c, N) / (double)N;
 	s->cmed = med;
@@ -192,7 +198,6 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 		*sum_max += s->cmax;
 		*sum_lost += s->cmax - s->cmean;
 		d->rank[s->critical].slowest_count++;
-		d->rank[s->critical].time_lost += p->lost[k];
 	}
 }
 
@@ -211,10 +216,18 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 		p->in->compute(p->in->ud, r, 0, S, buf);
 	else if (!p->rows)
 		analysis_rank_compute(m, &p->ps, r, 0, S, buf, NULL);
+	double share = 0, lost = 0;
 	for (size_t k = 0; k < S; k++) {
 		if (d->step[k].cmed > 0)
 			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
+		double part = analysis_critical_part(&d->step[k], r, vals[k]);
+		if (part > 0) {
+			share += part;
+			lost += part * p->lost[k];
+		}
 	}
+	rs->critical_share = share / (double)S;
+	rs->time_lost = lost;
 	analysis_rank_verdict(d, r, vals, ratio, nratio == S, p->lost, scratch, rs);
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
@@ -223,7 +236,7 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	rs->rel_slowdown = nratio ? stats_median_buf(ratio, nratio, scratch) : 0.0;
 	rs->missing = steps_missing(m, r);
 	rs->coverage = steps_nunion(m) ? (double)steps_ndistinct(m, r) / (double)steps_nunion(m) : 0.0;
-	onset_of(d, r, rs);
+	onset_of(d, r, vals, rs);
 	if (p->in)
 		p->in->mem_peak(p->in->ud, r, rs);
 	else if (!p->rows) /* kept rows: fill_rows took the peak */
@@ -518,6 +531,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	for (size_t r = 0; r < N; r++) {
 		struct rank_stat *rs = &d->rank[r];
 		rs->straggler_z = ((double)rs->slowest_count - expected) / sd;
+		rs->critical_z = (rs->critical_share * (double)S - expected) / sd;
 		if (rs->straggler_z >= 3.0 && rs->rel_slowdown >= 0.05) {
 			nstrag++;
 			strag = (long)r;

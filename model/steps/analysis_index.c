@@ -76,8 +76,9 @@ static const char *base_name(const char *path)
 static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 {
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
-			     r->rel_slowdown, r->time_lost, r->coverage, r->mem_peak, r->noise,
-			     r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift, r->stall_z, r->stall_cost };
+			     r->critical_share, r->critical_z, r->rel_slowdown, r->time_lost, r->coverage,
+			     r->mem_peak, r->noise, r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift,
+			     r->stall_z, r->stall_cost };
 	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
 				r->slow_onset, r->stall_lo, r->stall_hi };
 	unsigned char b[10 + 8 * ARRAY_LEN(f) + 10 * ARRAY_LEN(n) + 1];
@@ -94,8 +95,9 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 {
 	r->rank = (int)ib_svar(b);
 	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
-			&r->rel_slowdown, &r->time_lost, &r->coverage, &r->mem_peak, &r->noise,
-			&r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift, &r->stall_z, &r->stall_cost };
+			&r->critical_share, &r->critical_z, &r->rel_slowdown, &r->time_lost, &r->coverage,
+			&r->mem_peak, &r->noise, &r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift,
+			&r->stall_z, &r->stall_cost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
 	r->slowest_count = (size_t)ib_svar(b);
@@ -132,6 +134,7 @@ void summary_put_dist(struct obuf *o, const struct distributed *d)
 		const struct dist_step *s = &d->step[k];
 		ob_svar(o, s->step);
 		ob_svar(o, s->critical);
+		ob_uvar(o, (uint64_t)s->ntied);
 		const double g[] = { s->wall, s->cmax, s->cmean, s->cmed, s->comm_max, s->comm_frac, s->cv, s->skew };
 		for (size_t i = 0; i < ARRAY_LEN(g); i++)
 			ob_f64(o, g[i]);
@@ -176,6 +179,10 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 		if (c < 0 || c >= (long long)N)
 			b->bad = true;
 		s->critical = (int)c;
+		uint64_t t = ib_uvar(b);
+		if (t < 1 || t > N)
+			b->bad = true;
+		s->ntied = (int)t;
 		double *g[] = { &s->wall, &s->cmax, &s->cmean, &s->cmed, &s->comm_max, &s->comm_frac, &s->cv, &s->skew };
 		for (size_t i = 0; i < ARRAY_LEN(g); i++)
 			*g[i] = ib_f64(b);

@@ -125,13 +125,16 @@ static double median_slowdown(const struct distributed *d, const double *c, size
 	return stats_median_inplace(y, n);
 }
 
-/* Seconds the others waited for rank ri over aligned steps [lo, hi]. */
-static double cost_over(const struct distributed *d, size_t ri, const double *lost, size_t lo, size_t hi)
+/* Seconds the others waited for rank ri (compute c) over aligned steps [lo, hi]. */
+static double cost_over(const struct distributed *d, size_t ri, const double *c, const double *lost, size_t lo,
+			size_t hi)
 {
 	double s = 0;
-	for (size_t k = lo; k <= hi && k < d->n_steps; k++)
-		if (d->step[k].critical == (int)ri)
-			s += lost[k];
+	for (size_t k = lo; k <= hi && k < d->n_steps; k++) {
+		double part = analysis_critical_part(&d->step[k], ri, c[k]);
+		if (part > 0)
+			s += part * lost[k];
+	}
 	return s;
 }
 
@@ -244,7 +247,7 @@ static void stall_verdict(const struct distributed *d, size_t ri, const double *
 	rs->stall_hi = d->step[b].step;
 	rs->stall_shift = shift;
 	rs->stall_z = z;
-	rs->stall_cost = cost_over(d, ri, lost, a, b);
+	rs->stall_cost = cost_over(d, ri, c, lost, a, b);
 }
 
 void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
@@ -260,7 +263,7 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 	size_t t = slow_verdict(d, c, x, total, y, rs);
 	if (t < S) {
 		rs->slow_onset = d->step[t].step;
-		rs->slow_cost = cost_over(d, ri, lost, t, S - 1);
+		rs->slow_cost = cost_over(d, ri, c, lost, t, S - 1);
 	}
 	size_t n = t < S ? t : S;
 	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, lost, y, rs);

@@ -66,7 +66,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	int c_from = table_add_col(t, "slow_from_step", COL_INT, 7, 0);
 	int c_cost = table_add_col(t, "straggler_cost_s", COL_NUM, 9, 3);
 	int c_stall = table_add_col(t, "stall_steps", COL_TEXT, 11, 0);
-	table_col_doc(t, c_crit, "share of the aligned steps on which the rank was the critical (slowest) rank, a fraction of 1; ");
+	table_col_doc(t, c_crit, "share of the aligned steps on which the rank was the critical (slowest) rank, a "
+				 "fraction of 1 (ranks tied at the slowest split the step); ");
 	table_col_doc(t, c_z, "persistence z-score of being critical; ");
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
@@ -107,8 +108,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		const struct rank_stat *rs = &d->rank[r];
 		table_set_num(t, row, c_mean, rs->mean_compute * 1e3);
 		table_set_num(t, row, c_med, rs->median_compute * 1e3);
-		table_set_num(t, row, c_crit, rs->slowest_fraction);
-		table_set_num(t, row, c_z, rs->straggler_z);
+		table_set_num(t, row, c_crit, rs->critical_share);
+		table_set_num(t, row, c_z, rs->critical_z);
 		table_set_num(t, row, c_rel, rs->rel_slowdown);
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);

@@ -96,6 +96,28 @@ static void noisy(const char *dir, int ranks, int steps, int slow, int stall)
 	}
 }
 
+/* 4 ranks x 40 steps of forward alone, at ms resolution, for the split critical path
+ * (analysis.h): at even steps before 30 ranks 0 and 3 tie at 12 ms (1 and 2 at 10), at odd
+ * ones all four tie at 10, from step 30 rank 2 alone is slowest (15 ms). */
+static void ties(const char *dir)
+{
+	tu_make_dir(dir);
+	for (int r = 0; r < 4; r++) {
+		char rdir[4096];
+		tu_rank_dir(rdir, sizeof(rdir), dir, r);
+		FILE *f = tu_create_in(rdir, "steps.jsonl");
+		for (int s = 0; s < 40; s++) {
+			bool high = s >= 30 ? r == 2 : s % 2 == 0 && (r == 0 || r == 3);
+			const char *c = high ? (s >= 30 ? "0.015" : "0.012") : "0.010";
+			fprintf(f, "{\"step\":%d,\"phases\":{\"forward\":%s}}\n", s, c);
+		}
+		fclose(f);
+		f = tu_create_in(rdir, "run.json");
+		fprintf(f, "{\"name\": \"ties\", \"rank\": %d, \"world_size\": 4, \"n_steps\": 40}", r);
+		fclose(f);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *w = argc == 3 ? argv[1] : "";
@@ -107,8 +129,10 @@ int main(int argc, char **argv)
 		noisy(argv[2], 48, 1500, 17, 30);
 	else if (strcmp(w, "balanced") == 0)
 		noisy(argv[2], 64, 400, -1, -1);
+	else if (strcmp(w, "ties") == 0)
+		ties(argv[2]);
 	else {
-		fprintf(stderr, "usage: gen_fixtures f1|f2|failslow|balanced DIR\n");
+		fprintf(stderr, "usage: gen_fixtures f1|f2|failslow|balanced|ties DIR\n");
 		return 2;
 	}
 	return 0;

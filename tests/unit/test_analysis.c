@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_analysis.c: analyzers pinned to the spec's numbers (pytscope.md §12, F1 and F2),
- * fsum, robust statistics, time lost / onset on an injected straggler, budget windows
+ * fsum, robust statistics, time lost / onset on an injected straggler and with ties at
+ * the step max, budget windows
  * and heatmap blocks, the per-step comm maximum of the index build's rows pass. The
  * fixtures come from build/tests/gen_fixtures. */
 #include <math.h>
@@ -194,6 +195,42 @@ static void test_onset(long onset)
 	if (d)
 		printf("# onset found %ld, time lost %.3f s\n", d->rank[5].onset, d->rank[5].time_lost);
 	ok(d && d->rank[1].onset == -1, "no onset for a rank that is never persistently critical");
+	run_free(run);
+}
+
+/* Ties at the step max (gen_fixtures ties): pytscope hands each tied step to the lowest
+ * rank id, tscope-tui's own figures split it (analysis.h THE CRITICAL PATH). */
+static void test_ties(void)
+{
+	struct opts o = { 0 };
+	struct run *run = open_fixture("ties", &o);
+	const struct distributed *d = run ? analysis_distributed(run) : NULL;
+	ok(d && d->n_steps == 40, "ties: the fixture loads, 4 ranks x 40 aligned steps");
+	if (!d) {
+		run_free(run);
+		return;
+	}
+	ok(d->step[0].ntied == 2 && d->step[1].ntied == 4 && d->step[30].ntied == 1 && d->step[0].critical == 0,
+	   "ties: 2 ranks at the max of step 0, 4 of step 1, 1 of step 30; the critical rank the lowest");
+	is_int((long)d->rank[0].slowest_count, 30, "ties: pytscope's count gives rank 0 every tied step");
+	is_int((long)d->rank[3].slowest_count, 0, "ties: ... and rank 3 none");
+	is_dbl(d->rank[0].critical_share, 11.25 / 40, 1e-15, "ties: rank 0's split share (15 halves, 15 quarters)");
+	is_dbl(d->rank[3].critical_share, 11.25 / 40, 1e-15, "ties: rank 3's the same");
+	is_dbl(d->rank[1].critical_share, 3.75 / 40, 1e-15, "ties: rank 1's (15 quarters)");
+	is_dbl(d->rank[2].critical_share, 13.75 / 40, 1e-15, "ties: rank 2's (15 quarters, 10 steps alone)");
+	is_dbl(d->rank[2].critical_z, 3.75 / sqrt(7.5), 1e-12, "ties: rank 2's z against 10 steps expected");
+	is_dbl(d->rank[0].time_lost, 0.01, 1e-15, "ties: rank 0 takes half of the even steps' wait");
+	is_dbl(d->rank[3].time_lost, 0.01, 1e-15, "ties: rank 3 the other half");
+	is_dbl(d->rank[1].time_lost, 0, 0, "ties: rank 1, never strictly nor jointly slowest with a wait, none");
+	is_dbl(d->rank[2].time_lost, 0.05, 1e-15, "ties: rank 2 the steps from 30");
+	double sum = 0, imb = 0;
+	for (size_t r = 0; r < 4; r++)
+		sum += d->rank[r].time_lost;
+	for (size_t k = 0; k < 40; k++)
+		imb += d->step[k].cmax - d->step[k].cmean;
+	is_dbl(sum, 4.0 / 3.0 * imb, 1e-15, "ties: the time lost sums to N/(N-1) x the sum of cmax - cmean");
+	ok(d->rank[0].onset == -1 && d->rank[3].onset == -1, "ties: no onset from tied steps alone");
+	is_int(d->rank[2].onset, 30, "ties: rank 2's stretch starts at step 30");
 	run_free(run);
 }
 
@@ -481,6 +518,7 @@ int main(void)
 	test_f2();
 	test_onset(120);
 	test_onset(37);
+	test_ties();
 	test_heat_sparse();
 	test_comm_max_rows();
 	return tap_done();
