@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/json.h"
+#include "model/numfmt.h"
 #include "model/pool.h"
 #include "model/steps/scan.h"
 #include "model/registry.h"
@@ -86,6 +89,7 @@ struct steps_tail {
 	int last_err;         /* the read error already diagnosed */
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
+	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
 	 * read left them in the thread's read buffer (mem.p NULL: none), until its next use */
@@ -125,6 +129,26 @@ static int metric_id(struct steps_tail *fl, enum metric_kind kind, int keytok)
 	return cached_metric_id(fl, kind, fl->doc.js + t->start, (size_t)(t->end - t->start), keytok);
 }
 
+/* A phase whose value is not a duration (NaN, infinite, negative: pytscope never writes
+ * one) is kept as recorded, as pytscope keeps it, and said once a file, at its first. */
+static void check_phase(struct steps_tail *fl, const char *key, size_t len, double x)
+{
+	if ((x >= 0 && x < INFINITY) || fl->bad_phase_said)
+		return;
+	fl->bad_phase_said = true;
+	char v[32];
+	if (x != x)
+		snprintf(v, sizeof(v), "NaN");
+	else if (x == INFINITY || x == -INFINITY)
+		snprintf(v, sizeof(v), "%sInfinity", x < 0 ? "-" : "");
+	else
+		numfmt_full(x, v, sizeof(v));
+	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
+		 "phase \"%.*s\" is %s, not a duration (a finite number of seconds >= 0); kept as recorded, as "
+		 "pytscope keeps it (sums and shares that take it are not durations either; later ones in this "
+		 "file are not listed)", (int)len, key, v);
+}
+
 /* Members of a phases / scalars / memory object. Bad values are noted and skipped;
  * the rest of the record is kept. */
 static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_kind kind)
@@ -147,6 +171,8 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
 							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
+			if (kind == METRIC_PHASE)
+				check_phase(fl, d->js + d->tok[k].start, (size_t)(d->tok[k].end - d->tok[k].start), x);
 			k += 2;
 			continue;
 		}
@@ -194,10 +220,13 @@ static void store_scanned(struct steps_tail *fl)
 				if (l->pred[g][i].len == e->len) /* e is the prediction now */
 					l->pred[g][i].id = id;
 			}
-			if (e->nano)
+			if (e->nano) {
 				store_set_nano(fl->r, pos, id, e->code);
-			else
+			} else {
 				store_set(fl->r, pos, id, e->value);
+				if (g == METRIC_PHASE)
+					check_phase(fl, e->key, e->len, e->value);
+			}
 		}
 	fl->records++;
 }
@@ -525,7 +554,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->records = t->skipped = 0;
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
-	t->skip_nl = t->partial = t->check_nl = t->discarding = false;
+	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = false;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);

@@ -235,6 +235,7 @@ static const char hostile[] =
 	"hello world\n"
 	"\x01\xff\xfe{\x80\n"
 	"{\"step\":1,\"scalars\":{\"loss\":Infinity,\"lr\":-Infinity}}\n"
+	"{\"step\":1,\"phases\":{\"forward\":0.01,\"backward\":-0.5,\"comm\":NaN}}\n"
 	"{\"phases\":{\"forward\":0.01}}\n"
 	"[1,2,3]\n"
 	"\n   \n"
@@ -343,7 +344,8 @@ static void test_hostile(void)
 	count_scanned(hostile, sizeof(hostile) - 1, &yes, &no);
 	is_int(compare_file("hostile", hostile, sizeof(hostile) - 1), 0,
 	       "hostile-line corpus: both paths give the same records and diagnostics");
-	is_int(yes, 3, "scanner takes only the 3 clean hostile lines (NaN, +-Infinity, step 3.0)");
+	is_int(yes, 4, "scanner takes only the 4 clean hostile lines (NaN, +-Infinity, NaN and negative phases, "
+		       "step 3.0)");
 }
 
 static void test_scanner(void)
