@@ -21,18 +21,20 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 	else if (t->n < JITTER_MIN_STEPS)
 		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
 				      JITTER_MIN_STEPS);
-	const char *missing[3];
-	size_t nm = 0;
-	if (!timing_has_phase(t, "data"))
-		missing[nm++] = "data";
-	if (!timing_has_phase(t, "forward") || !timing_has_phase(t, "backward"))
-		missing[nm++] = "forward/backward";
-	if (!timing_has_phase(t, "optimizer"))
-		missing[nm++] = "optimizer";
+	static const char *const need[] = { "data", "forward", "backward", "optimizer" };
+	char list[64] = "";
+	size_t nm = 0, left = 0;
+	for (size_t i = 0; i < ARRAY_LEN(need); i++)
+		left += !timing_has_phase(t, need[i]);
+	for (size_t i = 0; i < ARRAY_LEN(need); i++) /* "a", "a or b", "a, b or c" */
+		if (!timing_has_phase(t, need[i])) {
+			size_t at = strlen(list);
+			snprintf(list + at, sizeof(list) - at, "%s%s", nm == 0 ? "" : nm + 1 < left ? ", " : " or ",
+				 need[i]);
+			nm++;
+		}
 	if (nm)
-		findings_unjudged_add(buf, n, "phase-share rules (no %s%s%s%s%s phase recorded)", missing[0],
-				      nm > 1 ? nm > 2 ? ", " : " or " : "", nm > 1 ? missing[1] : "",
-				      nm > 2 ? " or " : "", nm > 2 ? missing[2] : "");
+		findings_unjudged_add(buf, n, "phase-share rules (no %s phase recorded)", list);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
 		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded)");

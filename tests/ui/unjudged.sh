@@ -78,6 +78,8 @@ tap_check "ranks whose steps do not overlap: not judged, no step on every rank" 
 	'grep -q "stragglers  *not judged: no step number is on every rank" "$TMP/disj.txt"'
 tap_check "and the findings say which rules could not judge it" \
 	'grep -q "^  - stragglers and imbalance (no step number is on every rank)$" "$TMP/disj.txt"'
+tap_check "forward without backward: the phases missing named, not forward" \
+	'grep -q "^  - phase-share rules (no data, backward or optimizer phase recorded)$" "$TMP/disj.txt"'
 
 ONE="$TMP/one_step"
 for r in 0 1; do
