@@ -90,6 +90,7 @@ struct steps_tail {
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
+	bool back_said;       /* a step number not above the one before was noted (once a file) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
 	 * read left them in the thread's read buffer (mem.p NULL: none), until its next use */
@@ -147,6 +148,20 @@ static void check_phase(struct steps_tail *fl, const char *key, size_t len, doub
 		 "phase \"%.*s\" is %s, not a duration (a finite number of seconds >= 0); kept as recorded, as "
 		 "pytscope keeps it (sums and shares that take it are not durations either; later ones in this "
 		 "file are not listed)", (int)len, key, v);
+}
+
+/* The record at pos repeats or goes back in step numbers (pytscope appends on a resume):
+ * noted once a file, at its first. A rank whose steps still run contiguously has not. */
+static void check_order(struct steps_tail *fl, size_t pos)
+{
+	const struct rank_steps *r = fl->r;
+	if (r->contiguous || fl->back_said || pos == 0 || r->step[pos] > r->step[pos - 1])
+		return;
+	fl->back_said = true;
+	diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
+		 "step %ld follows step %ld: the log repeats step numbers (a resume from a checkpoint, a "
+		 "restart); where the ranks align the last record of a step counts, the series keep every "
+		 "record in file order (later ones in this file are not listed)", r->step[pos], r->step[pos - 1]);
 }
 
 /* Members of a phases / scalars / memory object. Bad values are noted and skipped;
@@ -211,6 +226,7 @@ static void store_scanned(struct steps_tail *fl)
 {
 	struct scan_line *l = &fl->scan;
 	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
+	check_order(fl, pos);
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < l->n[g]; i++) {
 			const struct scan_member *e = &l->m[g][i];
@@ -281,6 +297,7 @@ static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 		       json_parse_double_approx(d->js + d->tok[ts_tok].start,
 						(size_t)(d->tok[ts_tok].end - d->tok[ts_tok].start), &ts);
 	size_t pos = rank_append(fl->r, (long)step, ts, have_ts);
+	check_order(fl, pos);
 	for (int g = 0; g < 3; g++)
 		if (grp[g] >= 0)
 			load_group(fl, pos, grp[g], (enum metric_kind)g);
@@ -554,7 +571,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->records = t->skipped = 0;
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
-	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = false;
+	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = t->back_said = false;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);

@@ -80,6 +80,12 @@ check() {
 gen mixed gap restart missing plain gaps- twice- late- missing-
 check mixed "gaps, restarts, missing values, shards without the optimizer phase"
 tap_check "mixed: the ranks' steps are not aligned as a range" 'grep -q "aligned across ranks" want.txt && grep -q "^0,55," want.csv'
+"$T" --export sources --no-index mixed 2>/dev/null | grep "follows step" | cut -d, -f1-5,9 | cut -c1-80 >back.txt
+tap_eq "mixed: each restarted rank's first step back is a note (file, line, the steps)" \
+	"info,mixed/rank1/steps.jsonl,,1,41,\"step 25 follows step 39: the log repeats ste
+info,mixed/rank5/steps.jsonl,,5,31,\"step 10 follows step 29: the log repeats ste" "$(cat back.txt)"
+"$T" --export sources mixed 2>/dev/null | grep "follows step" | cut -d, -f1-5,9 | cut -c1-80 >back2.txt
+tap_check "mixed: the same notes from the index" 'cmp -s back.txt back2.txt'
 gen empty gap plain empty restart
 check empty "a rank without records"
 tap_check "empty: nothing aligned, said so" 'grep -q "0 aligned across ranks" want.txt'
