@@ -391,11 +391,19 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s%s", d->world_size, d->n_steps,
 			       partial ? " (" : "", scope, partial ? ")" : "");
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
-	title(&b, po, any ? LED_HIGH : partial ? LED_AMBER : LED_GREEN, head); /* ranks left out: not judged */
+	/* ranks left out, too few steps or no compute: not judged, not green */
+	bool judged = po->compat || (!partial && d->n_steps >= STRAG_MIN_JUDGE && analysis_has_compute(run->steps));
+	title(&b, po, any ? LED_HIGH : judged ? LED_GREEN : LED_AMBER, head);
 	free(head);
 	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
 	if (po->compat || steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
+	if (!po->compat && !analysis_has_compute(run->steps)) { /* every compute 0: nothing to weigh */
+		sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV n/a\n", d->mean_step_wall * 1e3, comm);
+		sb_puts(&b, "  critical compute lost to imbalance n/a · median sync skew n/a\n"
+			    "  per-rank compute: n/a (no compute phase recorded)\n");
+		return sb_take(&b);
+	}
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", d->mean_step_wall * 1e3, comm,
 		  d->imbalance_cv);
 	/* pytscope's "wall lost to imbalance" is a share of the critical compute (glossary) */

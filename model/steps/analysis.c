@@ -226,6 +226,16 @@ size_t analysis_phase_ids(const struct steps_model *m, int *ids)
 	return n;
 }
 
+bool analysis_has_compute(const struct steps_model *m)
+{
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind == METRIC_PHASE && analysis_in_compute_phases(d->name))
+			return true;
+	}
+	return false;
+}
+
 void analysis_phase_sets_init(const struct steps_model *m, struct phase_sets *ps)
 {
 	ps->compute = xmalloc((steps_nmetrics(m) + 1) * sizeof(int));

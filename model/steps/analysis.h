@@ -31,6 +31,7 @@
 #include "model/stats.h"   /* stats_fsum, stats_median, ... (pytscope stats.py) */
 
 struct run;
+struct steps_model;
 
 /* ---- timing (§6.1) ------------------------------------------------------------- */
 
@@ -168,6 +169,10 @@ struct distributed {
 };
 /* NULL when fewer than 2 ranks or no aligned step (pytscope returns None). */
 const struct distributed *analysis_distributed(struct run *run);
+/* Does the run record a phase of COMPUTE_PHASES? Without one every rank's compute is 0:
+ * pytscope's figures are kept, but nothing is judged from them (stragglers, imbalance)
+ * and tscope-tui's own views show the compute figures as missing. */
+bool analysis_has_compute(const struct steps_model *m);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
  * With fewer than STRAG_MIN_JUDGE aligned steps nothing is judged (no verdict; the

@@ -29,10 +29,10 @@ static const struct {
 	const char *name;
 	const char *unit;
 } derived[] = {
-	{ HEAT_COMPUTE, "compute", "s" },
+	{ HEAT_COMPUTE, "compute", "s" },  /* the first two: left out without a compute phase */
 	{ HEAT_REL_SLOWDOWN, "slowdown vs step median", "x-1" },
 	{ HEAT_STEP_TIME, "step time", "s" },
-	{ HEAT_COMM, "comm", "s" },   /* last: left out without a comm phase (nderived) */
+	{ HEAT_COMM, "comm", "s" },   /* last: left out without a comm phase */
 };
 
 struct gs {
@@ -65,11 +65,17 @@ static int phase_id(const struct steps_model *m, size_t k)
 	return -1;
 }
 
-/* The derived series the run offers: comm (the last) only when it records a comm phase,
- * else its heatmap would be 0 everywhere for a time nothing measured. */
+/* The derived series the run offers: compute and the slowdown (the first two) only when
+ * it records a compute phase, comm (the last) only when it records a comm phase, else
+ * the heatmap would be 0 everywhere for a time nothing measured. */
+static size_t derived_skip(const struct run *run)
+{
+	return analysis_has_compute(run->steps) ? 0 : 2;
+}
+
 static size_t nderived(const struct run *run)
 {
-	return ARRAY_LEN(derived) - (steps_has_phase(run->steps, "comm") ? 0 : 1);
+	return ARRAY_LEN(derived) - derived_skip(run) - (steps_has_phase(run->steps, "comm") ? 0 : 1);
 }
 
 static size_t gs_nmetrics(void *model)
@@ -84,7 +90,7 @@ static const char *gs_metric_name(void *model, size_t i)
 {
 	struct run *run = model;
 	if (i < nderived(run))
-		return derived[i].name;
+		return derived[derived_skip(run) + i].name;
 	int id = run->steps ? phase_id(run->steps, i - nderived(run)) : -1;
 	return id >= 0 ? steps_metric(run->steps, id)->name : "?";
 }
@@ -219,7 +225,8 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 
 static int metric_series(struct run *run, size_t metric)
 {
-	return metric < nderived(run) ? derived[metric].series : phase_id(run->steps, metric - nderived(run));
+	return metric < nderived(run) ? derived[derived_skip(run) + metric].series
+				      : phase_id(run->steps, metric - nderived(run));
 }
 
 /* src over pyramid g of metric (own: g, made by a grid job, owned by the source). */
@@ -237,7 +244,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
-		.unit = metric < nderived(run) ? derived[metric].unit : "s",
+		.unit = metric < nderived(run) ? derived[derived_skip(run) + metric].unit : "s",
 		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,

@@ -186,21 +186,31 @@ static void summary_distributed(struct run *run, struct summary *out)
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
 	char line[SUMMARY_TEXT], of[48] = "";
 	bool partial = steps_straggler_verdict(run, line, sizeof(line));
+	bool compute = analysis_has_compute(run->steps);
 	if (partial)
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
-	summary_add(out, TONE_NORMAL, "imbalance",
-		    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s", d->wall_frac_lost * 100,
-		    of, d->imbalance_cv, comm);
-	/* "none" over part of the run is no verdict on the ranks left out or missing: not green */
-	summary_add(out, d->nstragglers ? TONE_BAD : partial ? TONE_NORMAL : TONE_GOOD, "stragglers", "%s", line);
+	if (compute)
+		summary_add(out, TONE_NORMAL, "imbalance",
+			    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s",
+			    d->wall_frac_lost * 100, of, d->imbalance_cv, comm);
+	else
+		summary_add(out, TONE_WARN, "imbalance", "n/a: no compute phase recorded; %s", comm);
+	/* "none" over part of the run, or not judged, is no verdict on the ranks: not green */
+	bool judged = compute && d->n_steps >= STRAG_MIN_JUDGE && !partial;
+	summary_add(out, d->nstragglers ? TONE_BAD : judged ? TONE_GOOD : TONE_NORMAL, "stragglers", "%s", line);
 }
 
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 {
 	const struct distributed *d = analysis_distributed(run);
-	analysis_straggler_line(d, buf, n);
 	char scope[200];
 	bool partial = steps_partial_scope(run, scope, sizeof(scope));
+	if (!analysis_has_compute(run->steps)) { /* every compute 0: no rank is slower */
+		snprintf(buf, n, "not judged: no compute phase recorded (data, forward, backward, optimizer, "
+			 "compute or other: the ranks are compared on their sum)");
+		return partial;
+	}
+	analysis_straggler_line(d, buf, n);
 	size_t used = strlen(buf);
 	if (partial && (d->nstragglers || d->n_steps >= STRAG_MIN_JUDGE)) /* "not judged" needs no scope */
 		snprintf(buf + used, n - used, " among the %zu ranks loaded (%s)", steps_nranks(run->steps), scope);

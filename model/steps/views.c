@@ -72,7 +72,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
 	table_col_doc(t, c_miss, "steps the rank did not record; ");
-	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps to judge); ");
+	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, or no compute phase, to judge); ");
 	table_col_doc(t, c_from, "the straggler's onset; ");
 	table_col_doc(t, c_cost, "the straggler's cost; ");
 	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
@@ -89,6 +89,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c_med, 4);
 	if (nodes)
 		table_col_prio(t, c_node, 10);
+	bool compute = analysis_has_compute(m); /* without: compute figures missing, nothing judged */
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -106,6 +107,11 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		if (!d)
 			continue;
 		const struct rank_stat *rs = &d->rank[r];
+		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
+		if (!compute) {
+			table_set_text(t, row, c_strag, "n/a");
+			continue;
+		}
 		table_set_num(t, row, c_mean, rs->mean_compute * 1e3);
 		table_set_num(t, row, c_med, rs->median_compute * 1e3);
 		table_set_num(t, row, c_crit, rs->critical_share);
@@ -113,7 +119,6 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_rel, rs->rel_slowdown);
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
-		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
 		/* under STRAG_MIN_JUDGE aligned steps nothing was judged: n/a, not "no" */
 		table_set_text(t, row, c_strag, rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE ? "n/a" : "");
 		if (rs->straggler) {
@@ -256,6 +261,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 	int c_worst = table_add_col(t, "compute_worst_ms", COL_NUM, 9, 2);
 	int c_rmean = table_add_col(t, "rel_slowdown_mean", COL_NUM, 8, 3);
 	int c_rworst = table_add_col(t, "rel_slowdown_worst", COL_NUM, 8, 3);
+	bool compute = analysis_has_compute(m); /* without: every cell missing, not 0 */
 	for (size_t r = 0; r < heat_nranks(gc); r++)
 		for (size_t k = 0; k < S; k += block) {
 			size_t end = k + block < S ? k + block : S;
@@ -264,6 +270,8 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 			table_set_int(t, row, c_lo, steps_column_step(m, k));
 			table_set_int(t, row, c_hi, steps_column_step(m, end - 1));
 			double mean, worst;
+			if (!compute)
+				continue;
 			if (heat_range(gc, r, k, end, &mean, &worst)) {
 				table_set_num(t, row, c_mean, mean * 1e3);
 				table_set_num(t, row, c_worst, worst * 1e3);

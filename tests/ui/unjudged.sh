@@ -133,4 +133,34 @@ for run in no_comm one_step; do # the heatmap's fourth metric (three m's from co
 done
 tap_check "heatmap: no comm metric without a comm phase (m goes from step time to the first phase)" \
 	'grep -q "^ forward: " "$TMP/no_comm_h.txt" && grep -q "^ comm: " "$TMP/one_step_h.txt"'
+
+# Only comm recorded: every rank's compute is 0, so nothing is judged from it.
+NOCPU="$TMP/no_compute"
+for r in 0 1; do
+	mkdir -p "$NOCPU/rank$r"
+	for k in $(seq 0 19); do printf '{"step": %d, "phases": {"comm": 0.0%d}}\n' "$k" $((r + 1)); done \
+		>"$NOCPU/rank$r/steps.jsonl"
+done
+"$BIN" --print --color always --no-index "$NOCPU" >"$TMP/nocpu.txt" 2>/dev/null
+tap_check "no compute phase: imbalance and stragglers not judged, said why" \
+	'grep -q "imbalance .*n/a: no compute phase recorded; comm 100.0% of step wall" "$TMP/nocpu.txt" &&
+	 grep -q "stragglers .*not judged: no compute phase recorded (data, forward, backward, optimizer, compute" \
+		"$TMP/nocpu.txt"'
+tap_check "... DISTRIBUTED amber, its compute figures n/a, no per-rank 0.00 ms" \
+	'grep -q "^.\[33m●.*DISTRIBUTED" "$TMP/nocpu.txt" &&
+	 grep -q "^  critical compute lost to imbalance n/a · median sync skew n/a$" "$TMP/nocpu.txt" &&
+	 grep -q "^  per-rank compute: n/a (no compute phase recorded)$" "$TMP/nocpu.txt" &&
+	 ! grep -q "0.00 ms ·" "$TMP/nocpu.txt"'
+"$BIN" --print --compat pytscope --color never --no-index "$NOCPU" >"$TMP/nocpu_c.txt" 2>/dev/null
+tap_check "--compat pytscope: pytscope's 0.00 ms per rank" 'grep -q "^    rank 1:    0.00 ms · " "$TMP/nocpu_c.txt"'
+"$BIN" --export ranks --no-index "$NOCPU" >"$TMP/nocpu.csv" 2>/dev/null
+tap_eq "ranks export: compute figures empty, straggler n/a" "0,20,,,,,,,,0,1,,n/a,,,|1,20,,,,,,,,0,1,,n/a,,," \
+	"$(tail -n +2 "$TMP/nocpu.csv" | tr '\n' '|' | sed 's/|$//')"
+"$BIN" --export heatmap --no-index "$NOCPU" >"$TMP/nocpu_h.csv" 2>/dev/null
+tap_check "heatmap export: compute cells empty, not 0" '! grep -q "^[0-9]*,[0-9]*,[0-9]*,0," "$TMP/nocpu_h.csv" &&
+	 grep -q "^1,19,19,,,,$" "$TMP/nocpu_h.csv"'
+printf '2\n:dump %s\nq\n' "$TMP/nocpu_hm.txt" >"$TMP/keys_nocpu"
+XDG_STATE_HOME="$TMP/state" TSCOPE_SCRIPT="$TMP/keys_nocpu" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index \
+	"$NOCPU" >/dev/null 2>&1
+tap_check "heatmap: no compute or slowdown metric, it opens on step time" 'grep -q "^ step time: " "$TMP/nocpu_hm.txt"'
 tap_plan
