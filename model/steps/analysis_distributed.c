@@ -74,12 +74,15 @@ void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc,
 static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, size_t N)
 {
 	size_t crit = 0;
-	for (size_t r = 1; r < N; r++)
-		if (c[r] > c[crit])
+	int tied = 1; /* the ranks at the max (crit alone when its compute is NaN) */
+	for (size_t r = 1; r < N; r++) {
+		if (c[r] > c[crit]) {
 			crit = r;
-	int tied = 1;
-	for (size_t r = 0; r < N; r++)
-		tied += r != crit && c[r] == c[crit];
+			tied = 1;
+		} else if (c[r] == c[crit]) {
+			tied++;
+		}
+	}
 	s->critical = (int)crit;
 	s->ntied = tied;
 	s->cmax = c[crit];
