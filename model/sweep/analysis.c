@@ -172,6 +172,7 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
 	}
 	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
+	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising);
 	se->has_fit = false;
 	if (se->stim == ST_CONCURRENCY && se->n >= 2) {
 		for (size_t i = 0; i < se->n; i++) {

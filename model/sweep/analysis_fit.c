@@ -173,12 +173,30 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
 	return true;
 }
 
+static bool knee_point(const double *x, const double *tput, const double *lat, size_t i)
+{
+	return isfinite(x[i]) && isfinite(tput[i]) && isfinite(lat[i]) && x[i] > 0 && tput[i] > 0 && lat[i] > 0;
+}
+
+size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising)
+{
+	size_t k = 0;
+	long prev = -1, last = -1;
+	for (size_t i = 0; i < n; i++)
+		if (knee_point(x, tput, lat, i)) {
+			prev = last;
+			last = (long)i;
+			k++;
+		}
+	*rising = prev >= 0 && tput[last] > tput[prev];
+	return k;
+}
+
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
 {
 	long prev = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(x[i]) || !isfinite(tput[i]) || !isfinite(lat[i]) || x[i] <= 0 ||
-		    tput[i] <= 0 || lat[i] <= 0)
+		if (!knee_point(x, tput, lat, i))
 			continue;
 		if (prev >= 0) {
 			size_t p = (size_t)prev;

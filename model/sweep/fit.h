@@ -55,6 +55,9 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
  * less than 10% of its relative stimulus growth while latency grows by >= 20%.
  * Returns -1 when none. Arrays may hold NaN (skipped). */
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
+/* The points fit_knee() can weigh (stimulus, throughput and latency finite and > 0);
+ * *rising: the last of them has a higher throughput than the one before. */
+size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising);
 
 /* The removed outliers as text ("12 40.5"), truncated to fit buf. */
 void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n);

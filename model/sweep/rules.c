@@ -252,11 +252,15 @@ void sweep_unjudged(struct run *run, char *buf, size_t n)
 		return;
 	if (s->ncon == 0)
 		findings_unjudged_add(buf, n, "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
-	for (size_t i = 0; i < s->nseries; i++) /* the knee test needs 3 points of one stimulus */
-		if (s->series[i].stim < 0 || s->series[i].n < 3)
-			findings_unjudged_add(buf, n, "throughput saturation of %s (%s)", s->series[i].name,
-					      s->series[i].stim < 0 ? "no concurrency or rate varies"
-								: "fewer than 3 configs");
+	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */
+		const struct sweep_series *se = &s->series[i];
+		if (se->stim < 0 || se->n < 3)
+			findings_unjudged_add(buf, n, "throughput saturation of %s (%s)", se->name,
+					      se->stim < 0 ? "no concurrency or rate varies" : "fewer than 3 configs");
+		else if (se->knee < 0 && se->knee_points < 3)
+			findings_unjudged_add(buf, n, "throughput saturation of %s (%zu of %zu configs have both a "
+					      "request throughput and a request latency)", se->name, se->knee_points, se->n);
+	}
 }
 
 const struct finding_rule sweep_rules[] = {

@@ -62,14 +62,23 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	for (size_t k = 0; k < se->n && used < sizeof(levels); k++)
 		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%g", k ? ", " : "",
 					  s->cfg[se->cfg[k]].stim[se->stim]);
-	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu levels)", st, levels, se->n);
+	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)", st, levels, se->n, se->n == 1 ? "" : "s");
+	double last = s->cfg[se->cfg[se->n - 1]].stim[se->stim];
 	if (se->knee >= 0) {
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
 		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s %g (SWEEP.SATURATION)", st,
 			    k->stim[se->stim]);
+	} else if (se->n < 3) {
+		summary_add(out, TONE_NORMAL, "saturation", "not judged: %zu level%s (the knee test needs 3)", se->n,
+			    se->n == 1 ? "" : "s");
+	} else if (se->knee_points < 3) {
+		summary_add(out, TONE_NORMAL, "saturation", "not judged: %zu of %zu levels have both a request "
+			    "throughput and a request latency (the knee test needs 3)", se->knee_points, se->n);
+	} else if (se->knee_rising) {
+		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g", st, last);
 	} else {
-		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g", st,
-			    s->cfg[se->cfg[se->n - 1]].stim[se->stim]);
+		summary_add(out, TONE_NORMAL, "saturation", "no knee up to %s %g, though request throughput does not "
+			    "rise at the last level", st, last);
 	}
 }
 
@@ -80,8 +89,8 @@ static void sweep_summary(struct run *run, struct summary *out)
 	struct sweep_set *s = run->sweep ? sweep_derived(run) : NULL;
 	if (!s || s->ncfg == 0)
 		return;
-	summary_add(out, TONE_NORMAL, "inference sweep", "%zu configs in %zu series (GenAI-Perf); Sweep pane: 8",
-		    s->ncfg, s->nseries);
+	summary_add(out, TONE_NORMAL, "inference sweep", "%zu config%s in %zu series (GenAI-Perf); Sweep pane: 8",
+		    s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries);
 	for (size_t i = 0; i < s->nseries && i < 3; i++)
 		series_summary(s, &s->series[i], out);
 	bool by_obj;
@@ -96,6 +105,9 @@ static void sweep_summary(struct run *run, struct summary *out)
 		if (by_obj)
 			summary_add(out, TONE_GOOD, "best config", "%s (rank 1 by the objective%s%s)", c->name,
 				    s->nobj == 1 ? " " : "", s->nobj == 1 ? s->obj[0].text : "");
+		else if (s->ncfg == 1) /* nothing to be best against */
+			summary_add(out, TONE_NORMAL, "best config", "%s: the only config (request throughput %.4g req/s)",
+				    c->name, rps);
 		else
 			summary_add(out, TONE_NORMAL, "best config",
 				    "%s: highest request throughput%s%.4g req/s (no --objective)", c->name,

@@ -96,6 +96,8 @@ struct sweep_series {
 	bool has_fit;
 	struct sweep_estimate est;
 	long knee;           /* index into cfg[] of the throughput knee, -1 none */
+	size_t knee_points;  /* configs the knee test can weigh (fit_knee_points) */
+	bool knee_rising;    /* the last of them has more throughput than the one before */
 };
 
 /* NAT calc_runner_output.json */

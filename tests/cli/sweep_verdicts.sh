@@ -24,6 +24,12 @@ tap_check "no training wording in the report" '! grep -qi "training\|straggler\|
 tap_check "objective and constraints: best config by rank, pass/fail count" \
 	'grep -q "^  best config  *.* (rank 1 by the objective latency_p99:1)$" o.out && grep -q "^  constraints  *2 of 4 configs pass (1 constraint)$" o.out'
 
+"$TSCOPE_BIN" --print --color never "$real/simple_medium_response_c1_artifacts" >one.out 2>/dev/null
+tap_check "one config: no saturation verdict, the only config, singular counts" \
+	'grep -q "^  inference sweep  *1 config in 1 series" one.out && grep -q "(1 level)$" one.out &&
+	 grep -q "^  saturation  *not judged: 1 level (the knee test needs 3)$" one.out &&
+	 grep -q "^  best config  *auto-openai-chat-concurrency1: the only config (request throughput 0.06396 req/s)$" one.out'
+
 cat >keys <<KEYS
 :dump $TSCOPE_TMP/s1
 8
