@@ -99,16 +99,24 @@ static void on_progress(void *ud, long long done_delta, long long total_delta)
 	meter_draw(&p->m, "loading", p->keys ? " · q cancels" : "");
 }
 
+/* The data-quality list counted as the Overview counts it: errors, warnings, notes
+ * (and the diagnostics beyond the ones kept), and the records skipped. */
 static void report_quality(const struct run *run)
 {
-	size_t skipped = 0;
+	size_t skipped = 0, level[3] = { 0 };
 	for (size_t i = 0; i < run->nsrc; i++)
 		skipped += run->src[i].skipped;
-	size_t problems = run->diags.n + run->diags.dropped;
-	if (problems)
-		fprintf(stderr, "tscope-tui: %zu data-quality note%s (%zu record%s skipped); "
-				"see --export sources\n",
-			problems, problems == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
+	for (size_t i = 0; i < run->diags.n; i++)
+		level[run->diags.v[i].level]++;
+	if (!run->diags.n && !run->diags.dropped)
+		return;
+	char more[48] = "";
+	if (run->diags.dropped)
+		snprintf(more, sizeof(more), ", %zu more not kept", run->diags.dropped);
+	fprintf(stderr, "tscope-tui: data quality: %zu error%s, %zu warning%s, %zu note%s%s (%zu record%s skipped); "
+			"see --export sources\n", level[DIAG_ERROR], level[DIAG_ERROR] == 1 ? "" : "s",
+		level[DIAG_WARN], level[DIAG_WARN] == 1 ? "" : "s", level[DIAG_INFO], level[DIAG_INFO] == 1 ? "" : "s",
+		more, skipped, skipped == 1 ? "" : "s");
 }
 
 /* Each line of text (data text included) sanitized on stderr after "tscope-tui: ". */

@@ -46,5 +46,5 @@ tap_check "a short name and its qualified form agree" '! grep -q "rank 0: run.js
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "the roll-up keeps run.json's hosts" "node-a,2,0,1 node-b,2,2,3" "$(tail -n +2 n.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --no-index run >/dev/null 2>err.txt
-tap_check "the note is counted on stderr" 'grep -q "data-quality note" err.txt'
+tap_check "the warning is counted on stderr" 'grep -q "data quality: 0 errors, 1 warning, " err.txt'
 tap_plan

@@ -91,7 +91,8 @@ printf '{"step":0,"phases":{"forward":0.01},"scalars":{"loss":1.0}}\n{"step":1,"
 rc=$?
 tap_check "Infinity loss: exit 0" '[ "$rc" -eq 0 ]'
 tap_check "Infinity loss: DIVERGED at step 1" 'grep -q "^  DIVERGED at step 1$" i.out && grep -q "CONVERGENCE.DIVERGED" i.out'
-tap_check "line without step: noted on stderr" 'grep -q "data-quality note" i.err'
+tap_check "line without step: counted on stderr (a warning, 1 record skipped)" \
+	'grep -q "data quality: 0 errors, 1 warning, .* (1 record skipped)" i.err'
 
 # Names from data reach the terminal and CSV only through the sanitizer.
 mkdir -p hostile

@@ -17,7 +17,7 @@ idx=run/.tscope-index
 # same LIST [notes]: the subset's views from the index = from the JSONL (stdout, stderr,
 # status); with `notes`, but for what the index adds about itself (a line naming
 # .tscope-index: a stale part, records parsed since) and the report's count of notes
-keep() { if [ "$1" = notes ]; then grep -v -e '\.tscope-index' -e 'data-quality note'; else cat; fi; }
+keep() { if [ "$1" = notes ]; then grep -v -e '\.tscope-index' -e 'data quality: '; else cat; fi; }
 same()
 {
 	for v in --print "--export ranks" "--export steps" "--export budget" "--export findings" \
