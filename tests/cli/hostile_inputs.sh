@@ -48,7 +48,8 @@ tap_check "NaN/inf phases: --print exits 0, no signal" '[ "$rc" -eq 0 ]'
 tap_check "NaN/inf phases: no sanitizer report" '! grep -q "runtime error" err'
 "$TSCOPE_BIN" --export sources --no-index nan >src 2>/dev/null
 tap_check "NaN/inf phases: one warning, the first of line 1 (forward = Infinity)" \
-	'[ "$(grep -c "not a duration" src)" = 1 ] && grep -q "^warning,nan/steps.jsonl,,0,1,.*phase \"\"forward\"\" is Infinity, not" src'
+	'[ "$(grep -c "not a duration" src)" = 1 ] &&
+	 grep -q "^warning,nan/steps.jsonl,,0,1,.*phase \"\"forward\"\" is Infinity, not" src'
 steps_run nanj '{"step":0,"x":"a string, which the scanner leaves to jsmn","phases":{"forward":0.1,"data":NaN}}'
 "$TSCOPE_BIN" --export sources --no-index nanj >src 2>/dev/null
 tap_check "... the same through the general JSON path (data = NaN)" \
