@@ -392,8 +392,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 			       partial ? " (" : "", scope, partial ? ")" : "");
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
 	/* ranks left out, too few steps or no compute: not judged, not green */
-	bool judged = po->compat || (!partial && d->n_steps >= STRAG_MIN_JUDGE && analysis_has_compute(run->steps));
-	title(&b, po, any ? LED_HIGH : judged ? LED_GREEN : LED_AMBER, head);
+	title(&b, po, any ? LED_HIGH : po->compat || steps_stragglers_judged(run, partial) ? LED_GREEN : LED_AMBER,
+	      head);
 	free(head);
 	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
 	if (po->compat || steps_has_phase(run->steps, "comm"))

@@ -196,8 +196,14 @@ static void summary_distributed(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "imbalance", "n/a: no compute phase recorded; %s", comm);
 	/* "none" over part of the run, or not judged, is no verdict on the ranks: not green */
-	bool judged = compute && d->n_steps >= STRAG_MIN_JUDGE && !partial;
-	summary_add(out, d->nstragglers ? TONE_BAD : judged ? TONE_GOOD : TONE_NORMAL, "stragglers", "%s", line);
+	summary_add(out, d->nstragglers ? TONE_BAD : steps_stragglers_judged(run, partial) ? TONE_GOOD : TONE_NORMAL,
+		    "stragglers", "%s", line);
+}
+
+bool steps_stragglers_judged(struct run *run, bool partial)
+{
+	const struct distributed *d = analysis_distributed(run);
+	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && analysis_has_compute(run->steps);
 }
 
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
