@@ -500,6 +500,10 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  ");
 		sb_pad(&b, ln->name, 17);
 		sb_puts(&b, " ");
+		if (!po->compat && !ln->measured) { /* pytscope's 0.0% of a phase nobody recorded */
+			sb_printf(&b, "%*s %6s  %8s (not recorded)\n", BAR_CELLS, "", "n/a", "-");
+			continue;
+		}
 		bar(&b, po, ln->fraction, ln->recoverable ? BAR_BAD : BAR_GOOD);
 		sb_printf(&b, " %5.1f%%  %8s", ln->fraction * 100, secs(po, ln->seconds, sec, sizeof(sec)));
 		if (ln->recoverable) {

@@ -94,13 +94,15 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 {
 	int name_w = name_width(b);
 	char sec[32], eff[96];
+	const char *why = analysis_budget_mfu_na_after(b);
 	if (b->judged)
 		snprintf(eff, sizeof(eff), "efficiency %.1f%%", b->efficiency * 100);
 	else
 		snprintf(eff, sizeof(eff), "efficiency n/a: %s", analysis_budget_unjudged(b));
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s", steps_rank_id(p->m, p->lc.sel),
-		 units_seconds(b->wall, sec, sizeof(sec)), eff, b->has_mfu ? "" : ", MFU n/a (no FLOPs/peak)",
-		 b->peak_table ? ", peak from GPU table: " : "", b->peak_table ? b->peak_table : "");
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s%s", steps_rank_id(p->m, p->lc.sel),
+		 units_seconds(b->wall, sec, sizeof(sec)), eff, b->has_mfu ? "" : *why ? ", MFU n/a: " : ", MFU n/a",
+		 b->has_mfu ? "" : why, b->peak_table ? ", peak from GPU table: " : "",
+		 b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
 	int bar_w = w - name_w - 33;
@@ -110,7 +112,7 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 		if (!l->measured) { /* nothing measures it: no bar, no 0 */
 			draw_text(y, x + 2, name_w - 4, l->name, ROLE_DIM);
 			draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_DIM, "%9s %6s %s", "-", "n/a",
-				 k == BUDGET_OVERHEAD ? "no FLOPs/peak" : "not recorded");
+				 k == BUDGET_OVERHEAD && b->line[BUDGET_USEFUL].measured ? "no FLOPs/peak" : "not recorded");
 			continue;
 		}
 		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);

@@ -241,6 +241,7 @@ struct budget {
 	                           * alone and efficiency 1 by construction: shown n/a) */
 	bool has_mfu;
 	double mfu;
+	const char *mfu_na;       /* why has_mfu is false (analysis_budget_mfu_na) */
 	const char *peak_table;   /* MFU's peak came from the GPU table (model/gpu_peaks.h):
 	                           * that entry's name; NULL for --peak-tflops / run.json */
 	struct budget_line line[BUDGET_NLINES];   /* fixed pytscope order; sums to wall */
@@ -257,6 +258,13 @@ struct budget {
 /* Why b's efficiency is not judged (b->judged false): "only compute is recorded (no
  * data, comm or other phase)" or "no compute phase is recorded". */
 const char *analysis_budget_unjudged(const struct budget *b);
+/* Why b has no MFU: "no compute phase is recorded" (outside --compat pytscope MFU then
+ * weighs nothing: n/a, not pytscope's 0%) or BUDGET_NO_PEAK. */
+#define BUDGET_NO_PEAK "no FLOPs/peak (--flops-per-step, --peak-tflops)"
+const char *analysis_budget_mfu_na(const struct budget *b);
+/* The same, or "" when it is the reason already given for the efficiency (b not judged
+ * for the same reason): what follows "MFU n/a" after the efficiency's n/a. */
+const char *analysis_budget_mfu_na_after(const struct budget *b);
 /* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0. */
 const struct budget *analysis_budget(struct run *run, size_t ri);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all

@@ -48,13 +48,21 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 
 static void budget_lines(struct budget *out, const double *secs, const bool *measured);
 
+/* The run records a phase of the budget's compute line (forward, backward, optimizer,
+ * compute). */
+static bool budget_has_compute(const struct steps_model *m)
+{
+	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
+	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
+		if (steps_has_phase(m, compute[i]))
+			return true;
+	return false;
+}
+
 /* Which lines of a budget something measures (analysis.h MEASURED LINES). */
 static void budget_measured(const struct steps_model *m, bool has_mfu, bool *measured)
 {
-	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
-	measured[BUDGET_USEFUL] = false;
-	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
-		measured[BUDGET_USEFUL] |= steps_has_phase(m, compute[i]);
+	measured[BUDGET_USEFUL] = budget_has_compute(m);
 	measured[BUDGET_OVERHEAD] = has_mfu;
 	measured[BUDGET_DATA] = steps_has_phase(m, "data");
 	measured[BUDGET_COMM] = steps_has_phase(m, "comm");
@@ -155,7 +163,12 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	out->n = s->n;
 	out->wall = wall;
 	out->compute_measured = compute;
-	if (flops != 0 && peak != 0 && peak > 0) {
+	/* MFU weighs the compute phases: a run without one has no MFU, not 0% (pytscope,
+	 * and so --compat pytscope, shows the 0%) */
+	const struct opts *o = run->opts;
+	bool weighable = (o && o->compat_pytscope) || budget_has_compute(run->steps);
+	out->mfu_na = weighable ? BUDGET_NO_PEAK : "no compute phase is recorded";
+	if (flops != 0 && peak != 0 && peak > 0 && weighable) {
 		double ideal = flops * (double)s->n / peak;
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
@@ -172,6 +185,17 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 		measured[i] = measured[i] && (s->has >> lane[i] & 1);
 	budget_lines(out, secs, measured);
 	return true;
+}
+
+const char *analysis_budget_mfu_na(const struct budget *b)
+{
+	return b->mfu_na ? b->mfu_na : BUDGET_NO_PEAK;
+}
+
+const char *analysis_budget_mfu_na_after(const struct budget *b)
+{
+	return !b->judged && strcmp(analysis_budget_unjudged(b), analysis_budget_mfu_na(b)) == 0 ? ""
+											: analysis_budget_mfu_na(b);
 }
 
 const char *analysis_budget_unjudged(const struct budget *b)
@@ -342,6 +366,8 @@ static struct budget *budget_all(struct run *run)
 		all->wall += b->wall;
 		all->compute_measured += b->compute_measured;
 		all->has_mfu |= b->has_mfu;
+		if (!all->mfu_na)
+			all->mfu_na = b->mfu_na;
 		if (b->peak_table && !all->peak_table)
 			all->peak_table = b->peak_table;
 		for (int i = 0; i < BUDGET_NLINES; i++) {

@@ -230,6 +230,7 @@ static void summary_budget(struct run *run, struct summary *out)
 		return;
 	char wall[32], secs[32];
 	units_seconds(b->wall, wall, sizeof(wall));
+	const char *why = analysis_budget_mfu_na_after(b);
 	if (b->has_mfu)
 		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %.1f%%%s%s%s",
 			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0), b->mfu * 100,
@@ -237,13 +238,12 @@ static void summary_budget(struct run *run, struct summary *out)
 			    b->peak_table ? ")" : "");
 	else if (!b->judged) /* the rank wall is the compute alone: a share of 100% says nothing */
 		summary_add(out, TONE_NORMAL, "budget",
-			    "n/a: %s, rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
-			    "--peak-tflops)", analysis_budget_unjudged(b), wall, steps_rank_id(run->steps, 0));
+			    "n/a: %s, rank wall %s (rank %d); MFU n/a%s%s", analysis_budget_unjudged(b), wall,
+			    steps_rank_id(run->steps, 0), *why ? ": " : "", why);
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
-			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: no FLOPs/peak (--flops-per-step, "
-			    "--peak-tflops)",
-			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0));
+			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: %s", b->efficiency * 100, wall,
+			    steps_rank_id(run->steps, 0), analysis_budget_mfu_na(b));
 	if (b->nrecoverable) {
 		const struct budget_line *l = &b->line[b->recoverable[0]];
 		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%.1f%%)", l->name,

@@ -60,4 +60,26 @@ TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index dataon
 tap_check "a run without a compute phase: useful compute n/a, efficiency n/a, data measured" \
 	'grep -q "efficiency n/a: no compute phase is recorded" bp.txt &&
 	 grep -q "useful_compute .* - *n/a not recorded" bp.txt && grep -q "data_stall .*100.0% recoverable" bp.txt'
+
+# FLOPs and peak known, no compute phase: MFU would weigh nothing, so it is n/a (not
+# pytscope's "MFU 0.0%"), and the finding is the recoverable share, not "MFU is 0%".
+mkrun flops '"data":0.25,"comm":0.5'
+printf '{"name": "t", "config": {}, "rank": 0, "world_size": 1, "n_steps": 3, "flops_per_step": 1e12, ' \
+	>flops/rank0/run.json
+printf '"peak_flops": 1e14}\n' >>flops/rank0/run.json
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index flops >/dev/null 2>err
+tap_check "FLOPs/peak without a compute phase: the pane's MFU n/a, said why; no 0.0%" \
+	'grep -q "efficiency n/a: no compute phase is recorded, MFU n/a$" bp.txt &&
+	 ! grep -q "MFU 0.0%" bp.txt && grep -q "compute_overhead .* - *n/a not recorded" bp.txt'
+tap_check "... the Overview's budget line: n/a, MFU n/a, one reason" \
+	'grep -q "budget  *n/a: no compute phase is recorded, rank wall 2.25 s (rank 0); MFU n/a$" ov.txt'
+"$BIN" --print --color never --no-index flops >flops.txt 2>&1
+tap_check "... the report: useful_compute n/a (not recorded), no \"MFU is 0%\" finding" \
+	'grep -q "^  useful_compute  *n/a  *- (not recorded)$" flops.txt && ! grep -q "MFU is 0%" flops.txt &&
+	 grep -q "(EFFICIENCY.RECOVERABLE)$" flops.txt'
+"$BIN" --export budget --no-index flops >flops.csv 2>/dev/null
+tap_check "... the budget view: the MFU cell empty" 'grep -q "^rank,0,3,2.25,,,,,0.75,1.5,,communication$" flops.csv'
+"$BIN" --print --compat pytscope --color never --no-index flops >flopsc.txt 2>&1
+tap_check "--compat pytscope: pytscope's MFU 0.0% and its finding" \
+	'grep -q "MFU 0.0%" flopsc.txt && grep -q "MFU is 0%" flopsc.txt'
 tap_plan
