@@ -176,8 +176,9 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
 	if (!r->nregressed && !r->nimproved)
 		return;
-	fprintf(f, "  per-rank compute, A -> B (%zu regressed, %zu improved; regressed by time lost first):\n",
-		r->nregressed, r->nimproved);
+	fprintf(f, "  per-rank %s, A -> B (%zu regressed, %zu improved; regressed by %s first):\n",
+		r->by_step_time ? "step time" : "compute", r->nregressed, r->nimproved,
+		r->by_step_time ? "size" : "time lost");
 	size_t shown = 0;
 	for (size_t i = 0; i < r->nregressed && shown < 10; i++, shown++)
 		rank_line(f, &r->v[r->order[i]]);

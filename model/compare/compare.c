@@ -262,6 +262,16 @@ static int cmp_regression(const void *x, const void *y, void *base)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+int compare_series(struct run *a, struct run *b, const char **no_compute)
+{
+	bool several = steps_nranks(a->steps) > 1 && steps_nranks(b->steps) > 1;
+	bool ca = analysis_has_compute(a->steps), cb = analysis_has_compute(b->steps);
+	const char *why = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
+	if (no_compute)
+		*no_compute = why;
+	return several && !why ? HEAT_COMPUTE : HEAT_STEP_TIME;
+}
+
 /* Mean wall per common step and its noise test (both distributed, or both single-rank). */
 static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, const size_t *ka,
 		       const size_t *kb, size_t nc, struct rank_work *w)
@@ -327,8 +337,10 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 	out->lo = nc ? steps_aligned_step(ma, ka[0]) : -1;
 	out->hi = nc ? steps_aligned_step(ma, ka[nc - 1]) : -1;
 	rank_union(out, ma, mb);
-	/* compute as the distributed analysis has it; a single rank has only its step time */
-	int series = out->a_ranks > 1 && out->b_ranks > 1 ? HEAT_COMPUTE : HEAT_STEP_TIME;
+	/* compute as the distributed analysis has it; a single rank, or a run without a
+	 * compute phase, has only its step time (and no time lost, read off compute rows) */
+	int series = compare_series(a, b, &out->no_compute);
+	out->by_step_time = series == HEAT_STEP_TIME;
 	const struct heat_grid *ga = analysis_heatmap(a, series), *gb = analysis_heatmap(b, series);
 	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
 	struct rank_work w = {
@@ -346,7 +358,7 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 		rank_delta(r, ga, gb, ria, rib, ka, kb, nc, ma, &w);
 		for (size_t j = 0; j < r->n && out->identical; j++)
 			out->identical = w.d[j] == 0;
-		if (da && db) {
+		if (da && db && series == HEAT_COMPUTE) {
 			r->has_lost = true;
 			r->a_lost_s = lost_over(da, ria, heat_row(ga, ria), ka, nc);
 			r->b_lost_s = lost_over(db, rib, heat_row(gb, rib), kb, nc);
@@ -438,6 +450,10 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 	} else {
 		snprintf(buf + k, n - (size_t)k, "; no rank regressed beyond its noise");
 	}
+	size_t used = strlen(buf);
+	if (r->no_compute && used < n) /* what "regressed" was judged by */
+		snprintf(buf + used, n - used, "; ranks judged by step time: %s record%s no compute phase", r->no_compute,
+			 strchr(r->no_compute, ' ') ? "" : "s");
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)

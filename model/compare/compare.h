@@ -120,6 +120,9 @@ struct cmp_ranks {
 	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
 	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
 	bool judged;              /* ncommon >= CMP_MIN_STEPS: the regression test ran */
+	bool by_step_time;        /* the ranks' series is their step time, not compute */
+	const char *no_compute;   /* ranks compared by step time, not compute: the side(s)
+	                           * recording no compute phase (compare_series); NULL */
 };
 /* NULL when a side has no aligned steps (no step records). */
 const struct cmp_ranks *compare_ranks(struct compare *c);

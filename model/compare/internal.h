@@ -21,6 +21,13 @@ struct steps_model;
 size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
 			    size_t **kb);
 
+/* The per-rank series A and B are compared by: compute (HEAT_COMPUTE) when both have
+ * several ranks and record a compute phase; else each rank's step time (HEAT_STEP_TIME),
+ * and *no_compute (may be NULL) names the side(s) of several ranks that record no compute
+ * phase ("A", "B", "A and B"; NULL when none). */
+struct run;
+int compare_series(struct run *a, struct run *b, const char **no_compute);
+
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);
 

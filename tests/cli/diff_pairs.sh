@@ -75,4 +75,23 @@ tap_check "diff_ranks: change n/a and no noise on every rank" \
 "$TSCOPE_BIN" --print a8 same8 >same8.txt
 tap_check "identical short pair: still no difference (exact, no noise needed)" \
 	'grep -q "^● COMPARISON — no difference: identical per-step times on 8 common steps of 8 ranks$" same8.txt'
+
+# Runs that record only comm: every rank's compute is 0, so the ranks are compared by
+# their step time (said so), not called "same" on zeros; no time lost (read off compute).
+for side in ca cb; do
+	for r in 0 1; do
+		mkdir -p "$side/rank$r"
+		ms=$((r + 2))
+		[ "$side" = cb ] && [ "$r" = 1 ] && ms=6
+		for k in $(seq 0 39); do printf '{"step": %d, "phases": {"comm": 0.00%d}}\n' "$k" "$ms"; done \
+			>"$side/rank$r/steps.jsonl"
+	done
+done
+"$TSCOPE_BIN" --print --color never --no-index ca cb >nocpu.txt 2>/dev/null
+tap_check "no compute phase: rank 1 regressed, judged by step time, said why" \
+	'grep -q "^● COMPARISON — B is .*; rank 1 regressed from step 0; ranks judged by step time: A and B record no compute phase$" nocpu.txt &&
+	 grep -q "^  per-rank step time, A -> B (1 regressed, 0 improved; regressed by size first):$" nocpu.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index ca cb >nocpu.csv 2>/dev/null
+tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regressed,,,,0,40|0,same,,,,,40" \
+	"$(tail -n +2 nocpu.csv | cut -d, -f1,2,7,8,9,10,11 | tr '\n' '|' | sed 's/|$//')"
 tap_plan
