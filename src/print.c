@@ -204,8 +204,8 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	double bad = timing_fraction(t, "data") + timing_fraction(t, "comm");
 	char who[32];
 	lowest_rank(run, po, who, sizeof(who));
-	char *head = xasprintf("TIMING%s — %zu steps · %.1f ms/step · %.1f steps/s", who, t->n,
-			       t->mean_step_time * 1e3, t->steps_per_sec);
+	char *head = xasprintf("TIMING%s — %zu step%s · %.1f ms/step · %.1f steps/s", who, t->n,
+			       po->compat || t->n != 1 ? "s" : "", t->mean_step_time * 1e3, t->steps_per_sec);
 	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
 	free(head);
 	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
@@ -388,8 +388,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	struct sbuf b = { 0 };
 	char scope[200] = "";
 	bool partial = !po->compat && steps_partial_scope(run, scope, sizeof(scope));
-	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned steps%s%s%s", d->world_size, d->n_steps,
-			       partial ? " (" : "", scope, partial ? ")" : "");
+	char *head = xasprintf("DISTRIBUTED — %zu ranks, %zu aligned step%s%s%s%s", d->world_size, d->n_steps,
+			       po->compat || d->n_steps != 1 ? "s" : "", partial ? " (" : "", scope, partial ? ")" : "");
 	bool any = po->compat ? d->straggler >= 0 : d->nstragglers > 0;
 	/* ranks left out, too few steps or no compute: not judged, not green */
 	title(&b, po, any ? LED_HIGH : po->compat || steps_stragglers_judged(run, partial) ? LED_GREEN : LED_AMBER,

@@ -178,9 +178,9 @@ static void summary_distributed(struct run *run, struct summary *out)
 		return;
 	}
 	char wall[32], step[32];
-	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned steps)",
+	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned step%s)",
 		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
-		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps);
+		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps, d->n_steps == 1 ? "" : "s");
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
 	if (steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);

@@ -96,7 +96,7 @@ tap_check "no finding on one step: the report lists what could not be judged, an
 	 grep -q "^  - loss divergence and plateau (no loss recorded)$" "$TMP/one.txt" &&
 	 grep -q "^  - memory (no memory recorded)$" "$TMP/one.txt"'
 "$BIN" --print --color always "$ONE" >"$TMP/one_c.txt" 2>/dev/null
-tap_check "TIMING over one step: CV n/a, not 0.00" 'grep -q "^. TIMING (rank 0) — 1 steps .*· CV n/a)$" "$TMP/one.txt"'
+tap_check "TIMING over one step: CV n/a, not 0.00" 'grep -q "^. TIMING (rank 0) — 1 step .*· CV n/a)$" "$TMP/one.txt"'
 tap_check "its LED is amber, not green" 'grep -q "^.\[33m●" "$TMP/one_c.txt"'
 "$BIN" --print --compat pytscope --color never "$ONE" >"$TMP/one_compat.txt" 2>/dev/null
 tap_check "--compat pytscope: pytscope's line alone, and its CV 0.00" \
