@@ -245,9 +245,35 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 	}
 }
 
+/* A performance.json's ordinals with a rate against the others' median (the slow-ordinal
+ * test needs two), and the aggregate check (needs one ordinal). */
+static void cerebras_unjudged(const struct cb_perf *p, char *buf, size_t n)
+{
+	const char *path = p->path; /* sanitized where the list is shown (sb_safe, the table) */
+	if (p->nord == 0) {
+		findings_unjudged_add(buf, n, "Cerebras aggregate and slow ordinals of %s (no per-ordinal figures)",
+				      path);
+		return;
+	}
+	size_t rated = 0;
+	for (size_t k = 0; k < p->nord; k++)
+		rated += p->ord[k].has_rel;
+	if (rated == 0)
+		findings_unjudged_add(buf, n, "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
+				      "another: the test needs 2 with a rate)", path, p->nord, p->nord == 1 ? "" : "s");
+}
+
 void sweep_unjudged(struct run *run, char *buf, size_t n)
 {
 	struct sweep_set *s = sweep_derived(run);
+	for (size_t i = 0; s && i < s->ncb; i++)
+		cerebras_unjudged(&s->cb[i], buf, n);
+	struct fit_ref f[MAX_FITS];
+	size_t nf = s ? collect_fits(s, f, MAX_FITS) : 0;
+	for (size_t i = 0; i < nf; i++) /* no line: no R² and no outliers to judge */
+		if (!f[i].fit->ok)
+			findings_unjudged_add(buf, n, "fit of %s in %s (%s)", f[i].what, f[i].file,
+					      f[i].fit->err ? f[i].fit->err : "no fit");
 	if (!s || s->ncfg == 0)
 		return;
 	if (s->ncon == 0)

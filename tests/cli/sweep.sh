@@ -142,6 +142,23 @@ sed 's/"samples_per_sec": 60.0, "total_samples": 1000, "total_time": 16.66666666
 "$BIN" --export cerebras "$TMP/cb4e" >"$TMP/cb4e.csv" && grep -q ',ordinal 2,95,.*,0.95,no$' "$TMP/cb4e.csv" &&
 	! "$BIN" --export findings "$TMP/cb4e" | grep -q 'SLOW_ORDINAL'
 tap_rc $? "an ordinal at 95% of its siblings is not a finding"
+# No finding because a rule could not apply is said: a trainer file without ordinals,
+# and one ordinal (no sibling to rate it against)
+mkdir -p "$TMP/cbt" "$TMP/cb1"
+cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/cerebras_trainer.json" "$TMP/cbt/performance.json"
+printf '{"ordinals": [{"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}],\n %s\n' \
+	'"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}' >"$TMP/cb1/performance.json"
+"$BIN" --print --color never "$TMP/cbt" >"$TMP/cbt.txt" 2>/dev/null
+"$BIN" --print --color never "$TMP/cb1" >"$TMP/cb1.txt" 2>/dev/null
+grep -q "^  - Cerebras aggregate and slow ordinals of .*/cbt/performance.json (no per-ordinal figures)$" "$TMP/cbt.txt" &&
+	grep -q "^  - slow Cerebras ordinals of .*/cb1/performance.json (1 ordinal, none rated against another: the test needs 2 with a rate)$" \
+		"$TMP/cb1.txt" && ! grep -q "^  - Cerebras aggregate" "$TMP/cb1.txt"
+tap_rc $? "Cerebras without ordinals, or with one: what could not be judged is listed, not a bare 'no findings'"
+nat_job "$TMP/nat1/online/job_1752000000" 1752000000 "4 5.67581 1.50682"
+"$BIN" --print --color never "$TMP/nat1" >"$TMP/nat1.txt" 2>/dev/null
+grep -q "^  - fit of p95 LLM latency in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt" &&
+	grep -q "^  - fit of p95 workflow runtime in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt"
+tap_rc $? "NAT sizing of one concurrency: the fits (R², outliers) listed as not judged, and why"
 
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)
