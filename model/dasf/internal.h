@@ -220,5 +220,7 @@ extern const struct grid_provider grid_dasf;
 #define DASF_NRULES 3
 extern const struct view_def dasf_views[DASF_NVIEWS];
 extern const struct finding_rule dasf_rules[DASF_NRULES];
+/* What the rules could not judge on this run and why (the subsystem's `unjudged`). */
+void dasf_unjudged(struct run *run, char *buf, size_t n);
 
 #endif

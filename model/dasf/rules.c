@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the DASF family's finding rules (one function dominates, worker imbalance,
- * idle GPUs), over the memoized analyses; evidence names a task function or a worker
- * row of the "tasks" grid. */
+ * idle GPUs), over the memoized analyses, and what they could not judge; evidence names
+ * a task function or a worker row of the "tasks" grid. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,24 +42,36 @@ static struct evidence worker_evidence(struct run *run, const char *thread)
 	return ev;
 }
 
+/* Task time per function name (strs id): per[] and cnt[] (xcalloc'd, strs.n + 1), the
+ * number of distinct functions, and the one with the most time in *top. */
+static size_t function_times(const struct dasf_db *db, const struct dasf_an *an, double **per, size_t **cnt,
+			     uint32_t *top)
+{
+	*per = xcalloc(db->strs.n + 1, sizeof(**per));
+	*cnt = xcalloc(db->strs.n + 1, sizeof(**cnt));
+	size_t nfn = 0;
+	*top = DASF_NONE;
+	for (size_t i = 0; i < an->nfn; i++) {
+		uint32_t f = an->fn[i].name;
+		nfn += !(*cnt)[f];
+		(*per)[f] += an->fn[i].dur;
+		(*cnt)[f] += an->fn[i].ntasks;
+		if (*top == DASF_NONE || (*per)[f] > (*per)[*top])
+			*top = f;
+	}
+	return nfn;
+}
+
 static void rule_dominant_function(struct run *run, struct finding_list *out)
 {
 	if (!run->dasf || !run->dasf->ntask)
 		return;
 	struct dasf_db *db = run->dasf;
 	const struct dasf_an *an = dasf_analyse(db);
-	double *per = xcalloc(db->strs.n + 1, sizeof(*per));
-	size_t *cnt = xcalloc(db->strs.n + 1, sizeof(*cnt));
-	size_t nfn = 0;
-	uint32_t top = DASF_NONE;
-	for (size_t i = 0; i < an->nfn; i++) {
-		uint32_t f = an->fn[i].name;
-		nfn += !cnt[f];
-		per[f] += an->fn[i].dur;
-		cnt[f] += an->fn[i].ntasks;
-		if (top == DASF_NONE || per[f] > per[top])
-			top = f;
-	}
+	double *per;
+	size_t *cnt;
+	uint32_t top;
+	size_t nfn = function_times(db, an, &per, &cnt, &top);
 	double share = an->total_dur > 0 ? per[top] / an->total_dur : 0;
 	if (nfn >= 2 && share >= DOMINANT_SHARE) {
 		const char *name = db->strs.str[top];
@@ -79,22 +91,33 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	free(cnt);
 }
 
-static void rule_worker_imbalance(struct run *run, struct finding_list *out)
+/* Busy seconds per worker (host, thread): busy[] and each worker's thread name (strs
+ * id) in thread[] (xmalloc'd, ntask + 1 each); returns the number of workers. */
+static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread)
 {
-	if (!run->dasf || !run->dasf->ntask)
-		return;
-	struct dasf_db *db = run->dasf;
 	struct dasf_map m = { 0 };
-	double *busy = xcalloc(db->ntask + 1, sizeof(*busy));
-	uint32_t *thread = xmalloc((db->ntask + 1) * sizeof(*thread));
+	*busy = xcalloc(db->ntask + 1, sizeof(**busy));
+	*thread = xmalloc((db->ntask + 1) * sizeof(**thread));
 	size_t nw = 0;
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *k = &db->task[i];
 		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)k->host << 32 | k->thread, (uint32_t)nw);
 		if (w == nw)
-			thread[nw++] = k->thread;
-		busy[w] += isfinite(k->dur) ? k->dur : 0;
+			(*thread)[nw++] = k->thread;
+		(*busy)[w] += isfinite(k->dur) ? k->dur : 0;
 	}
+	dasf_map_free(&m);
+	return nw;
+}
+
+static void rule_worker_imbalance(struct run *run, struct finding_list *out)
+{
+	if (!run->dasf || !run->dasf->ntask)
+		return;
+	struct dasf_db *db = run->dasf;
+	double *busy;
+	uint32_t *thread;
+	size_t nw = worker_busy(db, &busy, &thread);
 	double sum = 0;
 	size_t hi = 0, lo = 0;
 	for (size_t w = 0; w < nw; w++) {
@@ -118,7 +141,6 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 		free(title);
 		free(detail);
 	}
-	dasf_map_free(&m);
 	free(busy);
 	free(thread);
 }
@@ -145,6 +167,37 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		     task_evidence(name));
 	free(title);
 	free(detail);
+}
+
+void dasf_unjudged(struct run *run, char *buf, size_t n)
+{
+	struct dasf_db *db = run->dasf;
+	if (!db)
+		return;
+	if (!db->ntask) {
+		findings_unjudged_add(buf, n, "task functions, workers and GPU idle (no task event%s)",
+				      db->nres ? ", only GPU utilisation samples" : "");
+		return;
+	}
+	const struct dasf_an *an = dasf_analyse(db);
+	double *per, *busy;
+	size_t *cnt;
+	uint32_t top, *thread;
+	size_t nfn = function_times(db, an, &per, &cnt, &top), nw = worker_busy(db, &busy, &thread);
+	free(per);
+	free(cnt);
+	free(busy);
+	free(thread);
+	if (nfn < 2)
+		findings_unjudged_add(buf, n, "dominant task function (1 function: the test needs 2)");
+	if (nw < 2)
+		findings_unjudged_add(buf, n, "worker imbalance (1 worker: the test needs 2)");
+	if (!db->nres)
+		findings_unjudged_add(buf, n, "GPU idle while tasks run (no GPU utilisation sample)");
+	else if (an->res_matched < IDLE_MIN_SAMPLES)
+		findings_unjudged_add(buf, n, "GPU idle while tasks run (%zu GPU sample%s taken while a task ran, the "
+				      "test needs %d)", an->res_matched, an->res_matched == 1 ? "" : "s",
+				      IDLE_MIN_SAMPLES);
 }
 
 const struct finding_rule dasf_rules[DASF_NRULES] = {

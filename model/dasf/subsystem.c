@@ -105,6 +105,7 @@ const struct subsystem sub_dasf = {
 	.nviews = DASF_NVIEWS,
 	.rules = dasf_rules,
 	.nrules = DASF_NRULES,
+	.unjudged = dasf_unjudged,
 	.grids = dasf_grids,
 	.ngrids = ARRAY_LEN(dasf_grids),
 	.has_data = dasf_has_data,

@@ -66,6 +66,18 @@ tap_rc $? "--print: head of task_balance (one column per worker, as the view)"
 "$BIN" --export findings "$FX" 2>/dev/null | grep -q '^med,DASF.GPU_IDLE,'
 tap_rc $? "findings: DASF.GPU_IDLE on the fixture"
 
+# No finding because a rule could not apply is said, not "no rule fired" alone: one
+# worker and no GPU samples (gen_dasf names), GPU samples without a task
+"$BUILD/tests/gen_dasf" names "$TMP/names.msgpack" >/dev/null 2>&1
+"$BIN" --print --color never "$TMP/names.msgpack" >"$TMP/names.txt" 2>/dev/null
+grep -q "^  - worker imbalance (1 worker: the test needs 2)$" "$TMP/names.txt" &&
+	grep -q "^  - GPU idle while tasks run (no GPU utilisation sample)$" "$TMP/names.txt" &&
+	! grep -q "dominant task function" "$TMP/names.txt"
+tap_rc $? "one worker, no GPU sample: the rules that could not judge are listed, and why"
+"$BIN" --print --color never "$FX"/3-*.msgpack >"$TMP/res.txt" 2>/dev/null
+grep -q "^  - task functions, workers and GPU idle (no task event, only GPU utilisation samples)$" "$TMP/res.txt"
+tap_rc $? "GPU samples alone: no task rule judged, said why"
+
 "$BIN" --export sources "$FX" >"$TMP/src.csv" 2>/dev/null
 grep -q 'truncated tail' "$TMP/src.csv"; tap_rc $? "sources: truncated tail reported with its offset"
 
