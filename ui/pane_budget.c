@@ -94,14 +94,14 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 {
 	int name_w = name_width(b);
 	char sec[32], eff[96];
-	const char *why = analysis_budget_mfu_na_after(b);
+	/* without a compute phase the efficiency's n/a already says why (no compute) */
+	const char *mfu_na = b->has_mfu ? "" : b->line[BUDGET_USEFUL].measured ? ", MFU n/a (no FLOPs/peak)" : ", MFU n/a";
 	if (b->judged)
 		snprintf(eff, sizeof(eff), "efficiency %.1f%%", b->efficiency * 100);
 	else
 		snprintf(eff, sizeof(eff), "efficiency n/a: %s", analysis_budget_unjudged(b));
-	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s%s", steps_rank_id(p->m, p->lc.sel),
-		 units_seconds(b->wall, sec, sizeof(sec)), eff, b->has_mfu ? "" : *why ? ", MFU n/a: " : ", MFU n/a",
-		 b->has_mfu ? "" : why, b->peak_table ? ", peak from GPU table: " : "",
+	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s", steps_rank_id(p->m, p->lc.sel),
+		 units_seconds(b->wall, sec, sizeof(sec)), eff, mfu_na, b->peak_table ? ", peak from GPU table: " : "",
 		 b->peak_table ? b->peak_table : "");
 	if (b->has_mfu)
 		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);

@@ -179,6 +179,7 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 		ob_svar(o, r->step[i].ts);
 		ob_svar(o, r->step[i].dur);
 		ob_svar(o, r->step_comm[i]);
+		ob_svar(o, r->step_comp[i]);
 	}
 	ob_u8(o, r->hta_filter);
 	put_hta(o, &r->hta);
@@ -261,11 +262,13 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	r->nstep = ib_count(b, 4);
 	r->step = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step));
 	r->step_comm = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step_comm));
+	r->step_comp = xcalloc(r->nstep ? r->nstep : 1, sizeof(*r->step_comp));
 	for (size_t i = 0; i < r->nstep && !b->bad; i++) {
 		r->step[i].step = (long)ib_svar(b);
 		r->step[i].ts = ib_svar(b);
 		r->step[i].dur = ib_svar(b);
 		r->step_comm[i] = ib_svar(b);
+		r->step_comp[i] = ib_svar(b);
 	}
 	r->hta_filter = ib_u8(b) != 0;
 	get_hta(b, &r->hta, r->nnames);

@@ -260,9 +260,11 @@ void trace_rank_drop_analyses(struct trace_rank *r)
 	free(r->win);
 	free(r->nccl);
 	free(r->step_comm);
+	free(r->step_comp);
 	r->win = NULL;
 	r->nccl = NULL;
 	r->step_comm = NULL;
+	r->step_comp = NULL;
 	r->nwin = r->nnccl = 0;
 	r->hta_done = r->py_done = r->strag_done = false;
 }

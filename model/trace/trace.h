@@ -132,6 +132,7 @@ struct trace_rank {
 	struct trace_ncclk *nccl;
 	size_t nnccl;
 	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
+	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm */
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;
@@ -242,7 +243,8 @@ struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
 void trace_rank_free(struct trace_rank *r);
-/* r->step_comm from the events (load_steps.c), unless it is there (restored). */
+/* r->step_comm and r->step_comp from the events (load_steps.c), unless they are there
+ * (restored). */
 void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r);
 /* Publish ProfilerStep#N records as steps (load_steps.c); only for runs without
  * pytscope steps. */

@@ -2,7 +2,8 @@
 # trace_verdicts.sh: trace-only runs (../shared/real Kineto traces) get a headline of GPU
 # busy/idle with its split, the idle spread over ranks and the top kernels; a GPU idle for
 # 25% or more of its trace span is a TRACE.GPU_IDLE finding whose Enter opens the rank's
-# row of the temporal view; no efficiency or MFU without a FLOP basis; stragglers are
+# row of the temporal view; no efficiency or MFU without a FLOP basis, and the budget's
+# compute is the GPU's computation kernels (the step's idle rest is other); stragglers are
 # "not judged" on one or two aligned steps. Skips when ../shared/real is absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -22,7 +23,11 @@ tap_check "dlrm: idle spread over ranks (HTA: rank 1 34.28%, rank 7 75.8%)" \
 	'grep -q "^  GPU idle by rank  *34.3% (rank 1) to 75.8% (rank 7)" d.out'
 tap_check "dlrm: top kernels" 'grep -q "^  top kernels  *ncclKernel_SendRecv" d.out'
 tap_check "dlrm: TRACE.GPU_IDLE names the idlest rank" 'grep -q "The GPU is idle 76% of the trace span on rank 7  (TRACE.GPU_IDLE)" d.out'
-tap_check "dlrm: no efficiency or MFU figure without FLOPs" 'grep -q "^  budget  *compute 61.7% .*MFU n/a: no FLOPs/peak" d.out && ! grep -q "efficiency [0-9]" d.out'
+tap_check "dlrm: no efficiency or MFU figure without FLOPs" \
+	'grep -q "^  budget  *compute 7.2% .*MFU n/a: no FLOPs/peak" d.out && ! grep -q "efficiency [0-9]" d.out'
+tap_check "dlrm: the budget's compute is the GPU's computing (7.2%, HTA 7.6% of the spans), the idle rest is other" \
+	'grep -q "^  top recoverable  *other 7.88 ms (54.5%)$" d.out &&
+	 grep -q "^  other  *█* *░* *54.5%  *7.88 ms$" d.out'
 tap_check "dlrm: stragglers not judged on 1 aligned step" 'grep -q "^  stragglers  *not judged: 1 aligned step" d.out'
 tap_check "dlrm: never 'No issues found'" '! grep -q "No issues found" d.out'
 
