@@ -270,10 +270,14 @@ void sweep_unjudged(struct run *run, char *buf, size_t n)
 		cerebras_unjudged(&s->cb[i], buf, n);
 	struct fit_ref f[MAX_FITS];
 	size_t nf = s ? collect_fits(s, f, MAX_FITS) : 0;
-	for (size_t i = 0; i < nf; i++) /* no line: no R² and no outliers to judge */
+	for (size_t i = 0; i < nf; i++) { /* no line: no R² and no outliers to judge */
 		if (!f[i].fit->ok)
 			findings_unjudged_add(buf, n, "fit of %s in %s (%s)", f[i].what, f[i].file,
 					      f[i].fit->err ? f[i].fit->err : "no fit");
+		else if (f[i].fit->nused == 2) /* R² 1 by construction */
+			findings_unjudged_add(buf, n, "fit quality of %s in %s (2 points: a line fits any two)",
+					      f[i].what, f[i].file);
+	}
 	if (!s || s->ncfg == 0)
 		return;
 	if (s->ncon == 0)

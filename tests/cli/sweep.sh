@@ -159,6 +159,11 @@ nat_job "$TMP/nat1/online/job_1752000000" 1752000000 "4 5.67581 1.50682"
 grep -q "^  - fit of p95 LLM latency in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt" &&
 	grep -q "^  - fit of p95 workflow runtime in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt"
 tap_rc $? "NAT sizing of one concurrency: the fits (R², outliers) listed as not judged, and why"
+nat_job "$TMP/nat2p/online/job_1752000000" 1752000000 "4 5.67581 1.50682" "8 7.90895 2.10668"
+"$BIN" --print --color never "$TMP/nat2p" >"$TMP/nat2p.txt" 2>/dev/null
+grep -q "^  - fit quality of p95 LLM latency in .*calc_runner_output.json (2 points: a line fits any two)$" \
+	"$TMP/nat2p.txt"
+tap_rc $? "NAT sizing of two concurrencies: the fit's quality not judged (R² is 1 by construction)"
 
 # --- print ------------------------------------------------------------------------
 # only the sweep section (from the first sweep heading to the FINDINGS heading)
