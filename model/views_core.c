@@ -22,6 +22,26 @@ static int cmp_source(const void *a, const void *b, void *ud)
 	return strverscmp(x->path, y->path);
 }
 
+/* Diagnostics as sources: by rank (none last), file, line, offset, then as they came (the
+ * loader threads add them in the order ranks end, which varies from run to run). */
+static int cmp_diag(const void *a, const void *b, void *ud)
+{
+	const struct run *run = ud;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct diag *x = &run->diags.v[i], *y = &run->diags.v[j];
+	unsigned xr = (unsigned)x->rank, yr = (unsigned)y->rank;
+	if (xr != yr)
+		return xr < yr ? -1 : 1;
+	int c = strverscmp(x->file ? x->file : "", y->file ? y->file : "");
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
 static struct table *build_sources(struct run *run, char *err, size_t errn)
 {
 	struct table *t = table_new("sources", "Sources and data quality");
@@ -61,8 +81,12 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 			snprintf(msg, sizeof(msg), "ok");
 		table_set_text(t, r, c_msg, s->refused ? s->refused : msg);
 	}
-	free(order);
-	for (size_t i = 0; i < run->diags.n; i++) {
+	order = xrealloc(order, (run->diags.n + 1) * sizeof(*order));
+	for (size_t i = 0; i < run->diags.n; i++)
+		order[i] = i;
+	qsort_r(order, run->diags.n, sizeof(*order), cmp_diag, run);
+	for (size_t k = 0; k < run->diags.n; k++) {
+		size_t i = order[k];
 		const struct diag *d = &run->diags.v[i];
 		size_t r = table_add_row(t, -1 - (long)i);
 		table_set_text(t, r, c_kind, diag_level_name(d->level));
@@ -72,6 +96,7 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, r, c_off, (double)d->offset, d->offset >= 0);
 		table_set_text(t, r, c_msg, d->msg);
 	}
+	free(order);
 	if (run->diags.dropped) {
 		size_t r = table_add_row(t, -1);
 		char msg[96];
