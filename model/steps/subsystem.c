@@ -305,6 +305,39 @@ static bool is_config(const char *key)
 	return strcmp(key, "config") == 0 || strncmp(key, "config.", 7) == 0;
 }
 
+/* The ranks whose run.json names another run than the lowest rank's, or another
+ * world_size: rank dirs of different runs under one run dir are named, not merged
+ * silently (DESIGN 11). */
+static void summary_mixed(const struct run *run, const struct steps_meta *m0, struct summary *out)
+{
+	const struct steps_model *m = run->steps;
+	size_t nname = 0, nworld = 0, first_name = 0, first_world = 0;
+	for (size_t r = 1; r < steps_nranks(m); r++) {
+		const struct steps_meta *x = steps_rank_meta(m, r);
+		if (!x->present)
+			continue;
+		bool name = (x->name || m0->name) && (!x->name || !m0->name || strcmp(x->name, m0->name) != 0);
+		bool world = x->has_world && m0->has_world && x->world_size != m0->world_size;
+		if (name && nname++ == 0)
+			first_name = r;
+		if (world && nworld++ == 0)
+			first_world = r;
+	}
+	int r0 = steps_rank_id(m, 0);
+	if (nname) {
+		const struct steps_meta *x = steps_rank_meta(m, first_name);
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json names run '%s', rank %d's '%s' (ranks "
+			    "naming another run: %zu of %zu): rank dirs of different runs?", steps_rank_id(m, first_name),
+			    x->name ? x->name : "(none)", r0, m0->name ? m0->name : "(none)", nname, steps_nranks(m));
+	}
+	if (nworld) {
+		const struct steps_meta *x = steps_rank_meta(m, first_world);
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json says world_size %ld, rank %d's %ld (ranks "
+			    "saying another: %zu of %zu)", steps_rank_id(m, first_world), x->world_size, r0, m0->world_size,
+			    nworld, steps_nranks(m));
+	}
+}
+
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what
  * decides performance), then how many other keys; and its config. */
 static void summary_env(const struct steps_meta *meta, struct summary *out)
@@ -358,6 +391,8 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
 	/* a subset says so, run.json or not; so do traces that know the world_size */
+	if (meta->present)
+		summary_mixed(run, meta, out);
 	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)
 		summary_coverage(run, meta, out);
 	summary_distributed(run, out);

@@ -5,7 +5,8 @@
 # the step logs lack are refused with exit 1, what was found and how to open one; a run
 # dir with its own trace.json is the documented combination, and the trace files beside
 # a trace.json that it reads alone are named in a note; the same PATH twice counts once;
-# --format picks one run of a mixed folder.
+# --format picks one run of a mixed folder; rank dirs whose run.json names another run or
+# world_size are named in the headline.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -110,4 +111,19 @@ if [ -d "$real" ]; then
 else
 	tap_skip "../shared/real/genai-perf-medium not present"
 fi
+
+# Rank dirs whose run.json names another run or world_size than the lowest rank's: named
+# in the headline (read the same from the index), not merged in silence.
+mkdir -p mix && cp -r "$TSCOPE_ROOT/testdata/demo/rank0" "$TSCOPE_ROOT/testdata/demo/rank1" \
+	"$TSCOPE_ROOT/testdata/demo/rank2" mix/ || exit 1
+sed 's/"name": *"demo-ddp"/"name": "other-run"/; s/"world_size": *16/"world_size": 8/' \
+	"$TSCOPE_ROOT/testdata/demo/rank2/run.json" >mix/rank2/run.json
+"$TSCOPE_BIN" --print --color never --no-index mix >mix.out 2>/dev/null
+tap_check "ranks of another run: the headline names the first such rank, both names and the count" \
+	'grep -q "^  mixed runs  *rank 2.s run.json names run .other-run., rank 0.s .demo-ddp. (ranks naming another run: 1 of 3): rank dirs of different runs?$" mix.out &&
+	 grep -q "^  mixed runs  *rank 2.s run.json says world_size 8, rank 0.s 16 (ranks saying another: 1 of 3)$" mix.out'
+"$TSCOPE_BIN" index mix >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never mix >mix_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s mix.out mix_idx.out'
+"$TSCOPE_BIN" --print --color never --no-index "$TSCOPE_ROOT/testdata/demo" >demo.out 2>/dev/null
+tap_check "one run's ranks: no such line" '! grep -q "mixed runs" demo.out'
 tap_plan
