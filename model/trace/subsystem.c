@@ -174,11 +174,28 @@ static void trace_coverage(const struct run *run, const struct trace_set *ts, st
 	summary_add_coverage(out, ts->n, world, "the traces' world_size", subset, &missing, &beyond);
 }
 
-/* Coverage against the world_size, GPU busy/idle and its split, the idle spread over ranks
- * and the top kernels. */
+/* Traces whose distributedInfo gives another world_size than the lowest rank's: traces of
+ * different jobs in one directory are named, not merged in silence (DESIGN 11). */
+static void trace_mixed(const struct trace_set *ts, struct summary *out)
+{
+	long w0 = ts->r[0]->world_size;
+	size_t nother = 0, first = 0;
+	for (size_t i = 1; i < ts->n; i++)
+		if (w0 >= 0 && ts->r[i]->world_size >= 0 && ts->r[i]->world_size != w0 && nother++ == 0)
+			first = i;
+	if (nother)
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace says world_size %ld, rank %d's %ld (traces saying "
+			    "another: %zu of %zu): traces of different jobs?", ts->r[first]->rank, ts->r[first]->world_size,
+			    ts->r[0]->rank, w0, nother, ts->n);
+}
+
+/* Mixed world sizes, coverage against the world_size, GPU busy/idle and its split, the
+ * idle spread over ranks and the top kernels. */
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
+	if (ts && ts->n)
+		trace_mixed(ts, out);
 	if (ts && ts->n)
 		trace_coverage(run, ts, out);
 	struct trace_gpu_time g;
