@@ -75,7 +75,11 @@ struct task_list {
 	size_t n, cap;
 };
 
-void steps_plan(const char *path, struct task_list *t);
+/* The ranks to load under path (load_detect.c); what pytscope's layout rules leave unread
+ * (a steps.jsonl beside rank dirs, a rank dir whose id a later name repeats) is noted in
+ * notes (may be NULL). */
+struct diag_list;
+void steps_plan(const char *path, struct task_list *t, struct diag_list *notes);
 void steps_tasks_free(struct task_list *t);
 /* The rank files of a plan, in its order (*out one allocation with its entries' strings:
  * steps_rank_files_free). */

@@ -100,16 +100,44 @@ static bool *last_of_each_rank(const struct rank_name *dirs, size_t n)
 	return keep;
 }
 
+/* What pytscope's layout rules leave unread, as notes (NULL: none): a steps.jsonl
+ * beside rank dirs, and a rank dir whose id a later name repeats. */
+static void plan_notes(const char *dir, const struct rank_name *dirs, size_t n, const bool *keep, bool top,
+		       struct diag_list *notes)
+{
+	if (!notes || n == 0)
+		return;
+	if (top) {
+		char *p = dirlist_path(dir, "steps.jsonl");
+		diag_add(notes, DIAG_INFO, p, -1, -1, -1, "not read: the run has rank dirs (rank0/ ...), and pytscope "
+			 "reads a top-level steps.jsonl only without them");
+		free(p);
+	}
+	for (size_t i = 0; keep && i < n; i++) {
+		size_t w = 0; /* the rank dir read instead (last_of_each_rank) */
+		while (w < n && !(keep[w] && dirs[w].rank == dirs[i].rank))
+			w++;
+		if (keep[i] || w == n)
+			continue;
+		char *p = dirlist_path(dir, dirs[i].name);
+		diag_add(notes, DIAG_WARN, p, -1, -1, (int)dirs[i].rank, "not read: %s, later by name, has the same "
+			 "rank id %ld, and pytscope keeps the last one", dirs[w].name, dirs[i].rank);
+		free(p);
+	}
+}
+
 /* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank /
  * load_multirank), from the scope's one listing of dir: per rank dir one look at its
- * name and one path, no stat. */
-static void find_rank_dirs(const char *dir, struct task_list *t)
+ * name and one path, no stat; what that leaves unread goes to notes (may be NULL). */
+static void find_rank_dirs(const char *dir, struct task_list *t, struct diag_list *notes)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	struct rank_name *dirs = NULL;
 	size_t n = 0, cap = 0;
+	bool top = false;
 	for (size_t i = 0; l && i < l->n; i++) {
 		long rank = l->v[i].kind == DIRENT_DIR ? steps_rank_dir_id(l->v[i].name) : -1;
+		top |= l->v[i].kind != DIRENT_DIR && strcmp(l->v[i].name, "steps.jsonl") == 0;
 		if (rank < 0)
 			continue;
 		xgrow((void **)&dirs, &cap, n + 1, sizeof(*dirs));
@@ -120,6 +148,7 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 	for (size_t i = 0; i < n; i++)
 		if (!keep || keep[i])
 			tasks_add(t, dirs[i].rank, dirlist_path(dir, dirs[i].name), NULL);
+	plan_notes(dir, dirs, n, keep, top, notes);
 	free(keep);
 	free(dirs);
 	dirlist_close(l);
@@ -127,10 +156,10 @@ static void find_rank_dirs(const char *dir, struct task_list *t)
 
 /* The ranks to load under path: rank dirs, else the directory itself, else a
  * steps.jsonl file given directly. */
-void steps_plan(const char *path, struct task_list *t)
+void steps_plan(const char *path, struct task_list *t, struct diag_list *notes)
 {
 	if (steps_is_dir(path)) {
-		find_rank_dirs(path, t);
+		find_rank_dirs(path, t, notes);
 		if (t->n == 0)
 			tasks_add(t, 0, xstrdup(path), NULL);
 		return;
@@ -382,7 +411,7 @@ void pytscope_run_info(const char *path, struct pytscope_run_info *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct task_list t = { 0 };
-	steps_plan(path, &t);
+	steps_plan(path, &t, NULL);
 	out->n = t.n;
 	out->rank = xcalloc(t.n ? t.n : 1, sizeof(*out->rank));
 	out->dir = xcalloc(t.n ? t.n : 1, sizeof(*out->dir));
@@ -439,7 +468,7 @@ size_t steps_tasks_files(const struct task_list *t, struct steps_rank_file **out
 size_t steps_plan_files(const char *path, struct steps_rank_file **out)
 {
 	struct task_list t = { 0 };
-	steps_plan(path, &t);
+	steps_plan(path, &t, NULL);
 	size_t n = steps_tasks_files(&t, out);
 	steps_tasks_free(&t);
 	return n;

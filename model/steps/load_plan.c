@@ -53,7 +53,7 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 {
 	const struct opts *o = ctx->opts;
 	memset(lp, 0, sizeof(*lp));
-	steps_plan(path, &lp->tasks);
+	steps_plan(path, &lp->tasks, &ctx->run->diags); /* its notes are made at each open, not indexed */
 	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		long id = lp->tasks.v[i].rank;

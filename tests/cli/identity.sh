@@ -6,7 +6,8 @@
 # dir with its own trace.json is the documented combination, and the trace files beside
 # a trace.json that it reads alone are named in a note; the same PATH twice counts once;
 # --format picks one run of a mixed folder; rank dirs whose run.json names another run or
-# world_size, and traces of another world_size, are named in the headline.
+# world_size, and traces of another world_size, are named in the headline; a steps.jsonl
+# beside rank dirs and a rank dir whose id repeats are noted as not read.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -132,6 +133,16 @@ mkdir -p tmix && "$tgen" tmix/rank0.pt.trace.json 1 0 >/dev/null && "$tgen" t1.j
 "$TSCOPE_BIN" --print --color never --no-index tmix >tmix.out 2>/dev/null
 tap_check "traces of two world sizes: named in the headline" \
 	'grep -q "^  mixed runs  *rank 1.s trace says world_size 16, rank 0.s 8 (traces saying another: 1 of 2): tr" tmix.out'
+# What pytscope's layout rules leave unread is named: a steps.jsonl beside rank dirs,
+# a rank dir whose id a later name repeats (rank01 and rank1: rank1 is read)
+mkdir -p lay && cp -r "$TSCOPE_ROOT/testdata/demo/rank0" "$TSCOPE_ROOT/testdata/demo/rank1" lay/ &&
+	cp -r lay/rank1 lay/rank01 && cp lay/rank0/steps.jsonl lay/ || exit 1
+"$TSCOPE_BIN" --export sources --no-index lay >lay.csv 2>/dev/null
+tap_check "unread by the layout rules: a warning for rank01, a note for the top-level steps.jsonl" \
+	'grep -q "^warning,lay/rank01,,1,,,,,\"not read: rank1, later by name, has the same rank id 1, and" lay.csv &&
+	 grep -q "^info,lay/steps.jsonl,,,,,,,\"not read: the run has rank dirs" lay.csv'
+"$TSCOPE_BIN" index lay >/dev/null 2>&1 && "$TSCOPE_BIN" --export sources lay >lay_idx.csv 2>/dev/null
+tap_check "... the same from the index, once each" 'cmp -s lay.csv lay_idx.csv'
 "$TSCOPE_BIN" --print --color never --no-index "$TSCOPE_ROOT/testdata/demo" >demo.out 2>/dev/null
 tap_check "one run's ranks: no such line" '! grep -q "mixed runs" demo.out'
 tap_plan

@@ -98,7 +98,7 @@ static void test_sizes(void)
 	struct steps_rank_file *files;
 	size_t nf = steps_plan_files(root, &files);
 	struct task_list t = { 0 };
-	steps_plan(root, &t);
+	steps_plan(root, &t, NULL);
 	ok(nf == 6 && t.n == 6, "6 ranks planned: 0 1 2 4 5 7, and the file rank3 is not one (%zu, %zu)", nf, t.n);
 	bool same = nf == t.n;
 	for (size_t i = 0; same && i < t.n; i++)
@@ -146,7 +146,7 @@ static void test_sizes(void)
 static void test_shared_stat(void)
 {
 	struct task_list t = { 0 };
-	steps_plan(root, &t);
+	steps_plan(root, &t, NULL);
 	static const struct opts o;
 	struct run *run = new_run(&o);
 	struct steps_model *m = steps_model_get(run);
