@@ -305,6 +305,34 @@ static bool is_config(const char *key)
 	return strcmp(key, "config") == 0 || strncmp(key, "config.", 7) == 0;
 }
 
+/* Ranks whose steps end before the others' (a rank that died, hung or stopped logging):
+ * the steps after its last are on no rank-to-rank analysis, which reads the steps on
+ * every rank, so the imbalance and stragglers lines would judge the common part alone. */
+static void summary_ends(const struct steps_model *m, struct summary *out)
+{
+	size_t early = 0, lo_r = 0, hi_r = 0, n = 0;
+	long lo = 0, hi = 0, l, h;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		if (!steps_rank_span(m, r, &l, &h))
+			continue;
+		if (n++ == 0 || h < lo) {
+			lo = h;
+			lo_r = r;
+		}
+		if (n == 1 || h > hi) {
+			hi = h;
+			hi_r = r;
+		}
+	}
+	if (n < 2 || lo == hi)
+		return;
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		early += steps_rank_span(m, r, &l, &h) && h < hi;
+	summary_add(out, TONE_WARN, "ranks end", "rank %d's last step is %ld, rank %d's %ld (%zu of %zu ranks end "
+		    "before step %ld): later steps are not on every rank, so the analyses across ranks leave them out",
+		    steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n, hi);
+}
+
 /* The ranks whose run.json names another run than the lowest rank's, or another
  * world_size: rank dirs of different runs under one run dir are named, not merged
  * silently (DESIGN 11). */
@@ -391,6 +419,7 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
 	/* a subset says so, run.json or not; so do traces that know the world_size */
+	summary_ends(m, out);
 	if (meta->present)
 		summary_mixed(run, meta, out);
 	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)

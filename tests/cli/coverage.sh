@@ -1,7 +1,8 @@
 #!/bin/sh
 # coverage.sh: the headline compares what was found with run.json (world_size, n_steps)
 # and names the missing ranks; it shows the environment and the config of run.json
-# (real ../shared/real/pytscope-t4 run.json files next to generated steps).
+# (real ../shared/real/pytscope-t4 run.json files next to generated steps); ranks whose
+# steps end before the others' are named.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -33,4 +34,15 @@ if [ -f "$real/rank0/run.json" ]; then
 else
 	tap_skip "../shared/real/pytscope-t4 not present"
 fi
+
+# A rank whose steps end early (died, hung, stopped logging): said, with the part the
+# analyses across ranks leave out; not said when every rank ends at the same step
+"$gen" balanced ends || exit 1
+head -50 ends/rank7/steps.jsonl >e7 && mv e7 ends/rank7/steps.jsonl
+head -300 ends/rank9/steps.jsonl >e9 && mv e9 ends/rank9/steps.jsonl
+"$TSCOPE_BIN" --print --color never --no-index ends >e.out 2>&1
+tap_check "ranks that end early: the first, the last, how many, and what is left out" \
+	'grep -q "^  ranks end  *rank 7.s last step is 49, rank 0.s 399 (2 of 64 ranks end before step 399): later steps" e.out &&
+	 grep -q "^  steps  *50 aligned across ranks" e.out'
+tap_check "every rank to the same step: no such line" '! grep -q "ranks end" c.out'
 tap_plan
