@@ -3,6 +3,7 @@
  * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
  * (grid.c), the Ranks/Steps/Budget tabs, the headline summary, finalize and the model's
  * lifetime (store.c). Traces add step records too (model/trace/load_steps.c). */
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,15 +312,16 @@ static bool is_config(const char *key)
 static void summary_ends(const struct steps_model *m, struct summary *out)
 {
 	size_t early = 0, lo_r = 0, hi_r = 0, n = 0;
-	long lo = 0, hi = 0, l, h;
+	long lo = LONG_MAX, hi = LONG_MIN, l, h;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		if (!steps_rank_span(m, r, &l, &h))
 			continue;
-		if (n++ == 0 || h < lo) {
+		n++;
+		if (h < lo) {
 			lo = h;
 			lo_r = r;
 		}
-		if (n == 1 || h > hi) {
+		if (h > hi) {
 			hi = h;
 			hi_r = r;
 		}
@@ -346,10 +348,12 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 			continue;
 		bool name = (x->name || m0->name) && (!x->name || !m0->name || strcmp(x->name, m0->name) != 0);
 		bool world = x->has_world && m0->has_world && x->world_size != m0->world_size;
-		if (name && nname++ == 0)
+		if (name && nname == 0)
 			first_name = r;
-		if (world && nworld++ == 0)
+		if (world && nworld == 0)
 			first_world = r;
+		nname += name;
+		nworld += world;
 	}
 	int r0 = steps_rank_id(m, 0);
 	if (nname) {
@@ -418,10 +422,10 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	/* a subset says so, run.json or not; so do traces that know the world_size */
 	summary_ends(m, out);
 	if (meta->present)
 		summary_mixed(run, meta, out);
+	/* a subset says so, run.json or not; so do traces that know the world_size */
 	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)
 		summary_coverage(run, meta, out);
 	summary_distributed(run, out);

@@ -180,9 +180,12 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 {
 	long w0 = ts->r[0]->world_size;
 	size_t nother = 0, first = 0;
-	for (size_t i = 1; i < ts->n; i++)
-		if (w0 >= 0 && ts->r[i]->world_size >= 0 && ts->r[i]->world_size != w0 && nother++ == 0)
+	for (size_t i = 1; i < ts->n && w0 >= 0; i++) {
+		if (ts->r[i]->world_size < 0 || ts->r[i]->world_size == w0)
+			continue;
+		if (nother++ == 0)
 			first = i;
+	}
 	if (nother)
 		summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace says world_size %ld, rank %d's %ld (traces saying "
 			    "another: %zu of %zu): traces of different jobs?", ts->r[first]->rank, ts->r[first]->world_size,
@@ -194,10 +197,10 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
-	if (ts && ts->n)
+	if (ts && ts->n) {
 		trace_mixed(ts, out);
-	if (ts && ts->n)
 		trace_coverage(run, ts, out);
+	}
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
 		if (ts)
