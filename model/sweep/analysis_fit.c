@@ -201,7 +201,8 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
 		if (prev >= 0) {
 			size_t p = (size_t)prev;
 			double rx = x[i] / x[p] - 1, rt = tput[i] / tput[p] - 1, rl = lat[i] / lat[p] - 1;
-			if (rx > 0 && rt < 0.1 * rx && rl >= 0.2)
+			bool flat = rt < 0.1 * rx && rl >= 0.2, falls = rt <= -0.05 && rl > 0; /* past it */
+			if (rx > 0 && (flat || falls))
 				return prev;
 		}
 		prev = (long)i;

@@ -51,9 +51,10 @@ struct sweep_estimate fit_gpu_estimate(const struct sweep_fit *f, double target,
 bool fit_rough_estimate(double target_lat, double target_rt, double users, double conc,
 			double test_gpus, double obs_lat, double obs_rt, double *out_lat,
 			bool *has_lat, double *out_rt, bool *has_rt);
-/* Throughput knee: the first index k >= 1 (x ascending) after which throughput grows
- * less than 10% of its relative stimulus growth while latency grows by >= 20%.
- * Returns -1 when none. Arrays may hold NaN (skipped). */
+/* Throughput knee: the first index k (x ascending) after which throughput grows less
+ * than 10% of its relative stimulus growth while latency grows by >= 20%, or falls by 5%
+ * or more while latency grows (more load, less done: past the knee). Returns -1 when
+ * none. Arrays may hold NaN (skipped). */
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
 /* The points fit_knee() can weigh (stimulus, throughput and latency finite and > 0);
  * *rising: the last of them has a higher throughput than the one before. */

@@ -268,8 +268,9 @@ grep -q "^  - SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')$" "$TMP
 	! grep -q "$(printf '\033')" "$TMP/two.txt"
 tap_rc $? "2 configs, no constraint: the findings name the SLO and saturation rules as not judged, sanitized"
 
-# Three levels: without a request latency the knee is not judged; with throughput that
-# falls at the last level (no knee by the test), the headline does not say it still rises.
+# Three levels: without a request latency the knee is not judged; with throughput a little
+# lower at the last level (no knee by the test), the headline does not say it still rises;
+# 5% or more lower while latency rises, the level before is the knee.
 sweep3() { # sweep3 DIR LATENCY_HEADER ROW...
 	d=$1 lat=$2
 	shift 2
@@ -285,10 +286,15 @@ grep -q "^  saturation  *not judged: 0 of 3 levels have both a request throughpu
 	"$TMP/nolat.txt" && grep -q "^  - throughput saturation of .* (0 of 3 configs have both a request throughput and" \
 	"$TMP/nolat.txt"
 tap_rc $? "3 levels without a request latency: saturation not judged, in the headline and the findings"
+sweep3 "$TMP/flat" "p99 Request Latency (ms)," c0,1,300.00,3.00 c1,2,320.00,6.00 c2,4,330.00,5.90
+"$BIN" --print --color never "$TMP/flat" >"$TMP/flat.txt" 2>/dev/null
+grep -q "^  saturation  *no knee up to concurrency 4, though request throughput does not rise at the last level$" \
+	"$TMP/flat.txt"
+tap_rc $? "throughput 2% lower at the last level (no knee by the test): not 'still rises'"
 sweep3 "$TMP/fall" "p99 Request Latency (ms)," c0,1,300.00,3.00 c1,2,320.00,6.00 c2,4,330.00,5.50
 "$BIN" --print --color never "$TMP/fall" >"$TMP/fall.txt" 2>/dev/null
-grep -q "^  saturation  *no knee up to concurrency 4, though request throughput does not rise at the last level$" \
-	"$TMP/fall.txt"
-tap_rc $? "throughput falling at the last level (no knee by the test): not 'still rises'"
+grep -q "^  saturation  *throughput knee at concurrency 2 (SWEEP.SATURATION)$" "$TMP/fall.txt" &&
+	grep -q "Throughput saturates at concurrency 2  (SWEEP.SATURATION)$" "$TMP/fall.txt"
+tap_rc $? "throughput 8% lower at the next level while latency rises: past the knee, which is at 2"
 
 tap_plan
