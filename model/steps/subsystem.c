@@ -330,9 +330,9 @@ static void summary_ends(const struct steps_model *m, struct summary *out)
 		return;
 	for (size_t r = 0; r < steps_nranks(m); r++)
 		early += steps_rank_span(m, r, &l, &h) && h < hi;
-	summary_add(out, TONE_WARN, "ranks end", "rank %d's last step is %ld, rank %d's %ld (%zu of %zu ranks end "
-		    "before step %ld): later steps are not on every rank, so the analyses across ranks leave them out",
-		    steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n, hi);
+	summary_add(out, TONE_WARN, "ranks end", "rank %d at step %ld, rank %d at %ld (%zu of %zu end early); "
+		    "cross-rank analyses stop at %ld", steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n,
+		    lo);
 }
 
 /* The ranks whose run.json names another run than the lowest rank's, or another
@@ -358,15 +358,15 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 	int r0 = steps_rank_id(m, 0);
 	if (nname) {
 		const struct steps_meta *x = steps_rank_meta(m, first_name);
-		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json names run '%s', rank %d's '%s' (ranks "
-			    "naming another run: %zu of %zu): rank dirs of different runs?", steps_rank_id(m, first_name),
-			    x->name ? x->name : "(none)", r0, m0->name ? m0->name : "(none)", nname, steps_nranks(m));
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json names '%s', rank %d's '%s' (%zu of %zu ranks "
+			    "differ): rank dirs of other runs?", steps_rank_id(m, first_name), x->name ? x->name : "(none)",
+			    r0, m0->name ? m0->name : "(none)", nname, steps_nranks(m));
 	}
 	if (nworld) {
 		const struct steps_meta *x = steps_rank_meta(m, first_world);
-		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json says world_size %ld, rank %d's %ld (ranks "
-			    "saying another: %zu of %zu)", steps_rank_id(m, first_world), x->world_size, r0, m0->world_size,
-			    nworld, steps_nranks(m));
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json says world_size %ld, rank %d's %ld (%zu of %zu "
+			    "ranks differ)", steps_rank_id(m, first_world), x->world_size, r0, m0->world_size, nworld,
+			    steps_nranks(m));
 	}
 }
 

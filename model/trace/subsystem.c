@@ -187,8 +187,8 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 			first = i;
 	}
 	if (nother)
-		summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace says world_size %ld, rank %d's %ld (traces saying "
-			    "another: %zu of %zu): traces of different jobs?", ts->r[first]->rank, ts->r[first]->world_size,
+		summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace says world_size %ld, rank %d's %ld (%zu of %zu "
+			    "traces differ): traces of other jobs?", ts->r[first]->rank, ts->r[first]->world_size,
 			    ts->r[0]->rank, w0, nother, ts->n);
 }
 
