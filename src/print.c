@@ -398,10 +398,11 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
 	if (po->compat || steps_has_phase(run->steps, "comm"))
 		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
-	if (!po->compat && !analysis_has_compute(run->steps)) { /* every compute 0: nothing to weigh */
+	const char *unweighable = po->compat ? NULL : analysis_compute_unweighable(run);
+	if (unweighable) { /* every compute 0: nothing to weigh */
 		sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV n/a\n", d->mean_step_wall * 1e3, comm);
-		sb_puts(&b, "  critical compute lost to imbalance n/a · median sync skew n/a\n"
-			    "  per-rank compute: n/a (no compute phase recorded)\n");
+		sb_puts(&b, "  critical compute lost to imbalance n/a · median sync skew n/a\n");
+		sb_printf(&b, "  per-rank compute: n/a (%s)\n", unweighable);
 		return sb_take(&b);
 	}
 	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", d->mean_step_wall * 1e3, comm,

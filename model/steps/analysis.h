@@ -173,6 +173,11 @@ const struct distributed *analysis_distributed(struct run *run);
  * pytscope's figures are kept, but nothing is judged from them (stragglers, imbalance)
  * and tscope-tui's own views show the compute figures as missing. */
 bool analysis_has_compute(const struct steps_model *m);
+/* Why the ranks' compute cannot be weighed across ranks (stragglers, imbalance): "no
+ * compute phase recorded", or "every rank's compute is 0" (each aligned step's slowest
+ * compute is 0: phases recorded as zeros); NULL when it can, or without a distributed
+ * analysis. */
+const char *analysis_compute_unweighable(struct run *run);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
  * With fewer than STRAG_MIN_JUDGE aligned steps nothing is judged (no verdict; the

@@ -598,3 +598,14 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 	analysis_phase_sets_free(&p.ps);
 	return c->cmed;
 }
+
+const char *analysis_compute_unweighable(struct run *run)
+{
+	if (!analysis_has_compute(run->steps))
+		return "no compute phase recorded";
+	const struct distributed *d = analysis_distributed(run);
+	for (size_t k = 0; d && k < d->n_steps; k++)
+		if (!(d->step[k].cmax == 0)) /* NaN too: something was recorded */
+			return NULL;
+	return d ? "every rank's compute is 0" : NULL;
+}

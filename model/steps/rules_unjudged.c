@@ -61,8 +61,8 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 	const struct distributed *d = analysis_distributed(run);
 	if (!d)
 		findings_unjudged_add(buf, n, "stragglers and imbalance (no step number is on every rank)");
-	else if (!analysis_has_compute(run->steps))
-		findings_unjudged_add(buf, n, "stragglers and imbalance (no compute phase recorded)");
+	else if (analysis_compute_unweighable(run))
+		findings_unjudged_add(buf, n, "stragglers and imbalance (%s)", analysis_compute_unweighable(run));
 	else if (d->n_steps < STRAG_MIN_JUDGE)
 		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",

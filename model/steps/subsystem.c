@@ -187,15 +187,15 @@ static void summary_distributed(struct run *run, struct summary *out)
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
 	char line[SUMMARY_TEXT], of[48] = "";
 	bool partial = steps_straggler_verdict(run, line, sizeof(line));
-	bool compute = analysis_has_compute(run->steps);
+	const char *unweighable = analysis_compute_unweighable(run);
 	if (partial)
 		snprintf(of, sizeof(of), " among the %zu ranks loaded", steps_nranks(run->steps));
-	if (compute)
+	if (!unweighable)
 		summary_add(out, TONE_NORMAL, "imbalance",
 			    "%.1f%% of critical compute lost to imbalance%s; imbalance cv %.3f; %s",
 			    d->wall_frac_lost * 100, of, d->imbalance_cv, comm);
 	else
-		summary_add(out, TONE_WARN, "imbalance", "n/a: no compute phase recorded; %s", comm);
+		summary_add(out, TONE_WARN, "imbalance", "n/a: %s; %s", unweighable, comm);
 	/* "none" over part of the run, or not judged, is no verdict on the ranks: not green */
 	summary_add(out, d->nstragglers ? TONE_BAD : steps_stragglers_judged(run, partial) ? TONE_GOOD : TONE_NORMAL,
 		    "stragglers", "%s", line);
@@ -204,7 +204,7 @@ static void summary_distributed(struct run *run, struct summary *out)
 bool steps_stragglers_judged(struct run *run, bool partial)
 {
 	const struct distributed *d = analysis_distributed(run);
-	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && analysis_has_compute(run->steps);
+	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
 }
 
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
@@ -215,6 +215,11 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 	if (!analysis_has_compute(run->steps)) { /* every compute 0: no rank is slower */
 		snprintf(buf, n, "not judged: no compute phase recorded (data, forward, backward, optimizer, "
 			 "compute or other: the ranks are compared on their sum)");
+		return partial;
+	}
+	const char *unweighable = analysis_compute_unweighable(run);
+	if (unweighable) { /* phases recorded as zeros: no rank is slower either */
+		snprintf(buf, n, "not judged: %s on every aligned step", unweighable);
 		return partial;
 	}
 	analysis_straggler_line(d, buf, n);

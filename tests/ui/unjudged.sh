@@ -10,7 +10,8 @@
 # A run with records and no finding lists the rules that could not judge it and why
 # (too few steps, no loss, memory or phase) under "no findings": the report, the
 # Overview and the Findings tab; --compat pytscope keeps "No issues found". A run
-# without a comm phase has comm n/a in the headline and the report, not 0%.
+# without a comm phase has comm n/a in the headline and the report, not 0%; one whose
+# compute is 0 everywhere (or has no compute phase) judges no straggler or imbalance.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -163,4 +164,18 @@ printf '2\n:dump %s\nq\n' "$TMP/nocpu_hm.txt" >"$TMP/keys_nocpu"
 XDG_STATE_HOME="$TMP/state" TSCOPE_SCRIPT="$TMP/keys_nocpu" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index \
 	"$NOCPU" >/dev/null 2>&1
 tap_check "heatmap: no compute or slowdown metric, it opens on step time" 'grep -q "^ step time: " "$TMP/nocpu_hm.txt"'
+
+# Phases recorded as zeros: every rank's compute is 0, nothing to weigh either
+ZERO="$TMP/zero_compute"
+for r in 0 1; do
+	mkdir -p "$ZERO/rank$r"
+	for k in $(seq 0 19); do printf '{"step": %d, "phases": {"forward": 0.0, "comm": 0.0}}\n' "$k"; done \
+		>"$ZERO/rank$r/steps.jsonl"
+done
+"$BIN" --print --color never --no-index "$ZERO" >"$TMP/zero.txt" 2>/dev/null
+tap_check "compute all 0: imbalance n/a, stragglers not judged, said why (not 'none', not 0.0%)" \
+	'grep -q "^  imbalance  *n/a: every rank.s compute is 0; comm" "$TMP/zero.txt" &&
+	 grep -q "^  stragglers  *not judged: every rank.s compute is 0 on every aligned step$" "$TMP/zero.txt" &&
+	 grep -q "^  per-rank compute: n/a (every rank.s compute is 0)$" "$TMP/zero.txt" &&
+	 grep -q "^  - stragglers and imbalance (every rank.s compute is 0)$" "$TMP/zero.txt"'
 tap_plan
