@@ -72,7 +72,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
 	table_col_doc(t, c_miss, "steps the rank did not record; ");
-	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, or no compute phase, to judge); ");
+	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, no compute phase, or compute 0 "
+		      "everywhere, to judge); ");
 	table_col_doc(t, c_from, "the straggler's onset; ");
 	table_col_doc(t, c_cost, "the straggler's cost; ");
 	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
@@ -90,6 +91,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	if (nodes)
 		table_col_prio(t, c_node, 10);
 	bool compute = analysis_has_compute(m); /* without: compute figures missing, nothing judged */
+	bool zero = compute && analysis_compute_unweighable(run); /* recorded zeros: figures, no verdict */
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -119,8 +121,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_rel, rs->rel_slowdown);
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
-		/* under STRAG_MIN_JUDGE aligned steps nothing was judged: n/a, not "no" */
-		table_set_text(t, row, c_strag, rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE ? "n/a" : "");
+		/* under STRAG_MIN_JUDGE aligned steps, or with compute 0 everywhere, nothing was
+		 * judged: n/a, not "no" */
+		table_set_text(t, row, c_strag, rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE || zero ? "n/a" : "");
 		if (rs->straggler) {
 			table_set_num(t, row, c_from, (double)rs->slow_onset);
 			table_set_num(t, row, c_cost, rs->slow_cost);

@@ -178,4 +178,8 @@ tap_check "compute all 0: imbalance n/a, stragglers not judged, said why (not 'n
 	 grep -q "^  stragglers  *not judged: every rank.s compute is 0 on every aligned step$" "$TMP/zero.txt" &&
 	 grep -q "^  per-rank compute: n/a (every rank.s compute is 0)$" "$TMP/zero.txt" &&
 	 grep -q "^  - stragglers and imbalance (every rank.s compute is 0)$" "$TMP/zero.txt"'
+"$BIN" --export ranks --no-index "$ZERO" >"$TMP/zero.csv" 2>/dev/null
+tap_eq "... the ranks view: the recorded zeros, the straggler column n/a" \
+	"0,20,0,0,0.5,0,0,0,,0,1,,n/a,,,|1,20,0,0,0.5,0,0,0,,0,1,,n/a,,," \
+	"$(tail -n +2 "$TMP/zero.csv" | tr '\n' '|' | sed 's/|$//')"
 tap_plan
