@@ -265,7 +265,7 @@ static int cmp_regression(const void *x, const void *y, void *base)
 int compare_series(struct run *a, struct run *b, const char **no_compute)
 {
 	bool several = steps_nranks(a->steps) > 1 && steps_nranks(b->steps) > 1;
-	bool ca = analysis_has_compute(a->steps), cb = analysis_has_compute(b->steps);
+	bool ca = !analysis_compute_unweighable(a), cb = !analysis_compute_unweighable(b);
 	const char *why = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
 	if (no_compute)
 		*no_compute = why;
@@ -452,8 +452,7 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 	}
 	size_t used = strlen(buf);
 	if (r->no_compute && used < n) /* what "regressed" was judged by */
-		snprintf(buf + used, n - used, "; ranks judged by step time: %s record%s no compute phase", r->no_compute,
-			 strchr(r->no_compute, ' ') ? "" : "s");
+		snprintf(buf + used, n - used, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)

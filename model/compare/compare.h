@@ -122,7 +122,7 @@ struct cmp_ranks {
 	bool judged;              /* ncommon >= CMP_MIN_STEPS: the regression test ran */
 	bool by_step_time;        /* the ranks' series is their step time, not compute */
 	const char *no_compute;   /* ranks compared by step time, not compute: the side(s)
-	                           * recording no compute phase (compare_series); NULL */
+	                           * with no compute to weigh (compare_series); NULL */
 };
 /* NULL when a side has no aligned steps (no step records). */
 const struct cmp_ranks *compare_ranks(struct compare *c);

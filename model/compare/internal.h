@@ -22,9 +22,10 @@ size_t compare_common_steps(const struct steps_model *ma, const struct steps_mod
 			    size_t **kb);
 
 /* The per-rank series A and B are compared by: compute (HEAT_COMPUTE) when both have
- * several ranks and record a compute phase; else each rank's step time (HEAT_STEP_TIME),
- * and *no_compute (may be NULL) names the side(s) of several ranks that record no compute
- * phase ("A", "B", "A and B"; NULL when none). */
+ * several ranks and a compute to weigh (analysis_compute_unweighable: a compute phase,
+ * not 0 everywhere); else each rank's step time (HEAT_STEP_TIME), and *no_compute (may
+ * be NULL) names the side(s) of several ranks without ("A", "B", "A and B"; NULL when
+ * none). */
 struct run;
 int compare_series(struct run *a, struct run *b, const char **no_compute);
 

@@ -8,8 +8,9 @@
 # a key but no value: 16 mutants' broken lines are now "not a `trace: {json}` line" with
 # their line number, as DASF's json.loads refuses them; var's and the mutants' since the
 # sources view sorts diagnostics by file and offset: a change of their order only).
-# Diagnostics are in the sources view, so their file, offset and reason are compared too. Views of other layers (findings, heatmap cells) and
-# the wording of `--print` change with other work and are pinned by their own tests; the
+# Diagnostics are in the sources view, so their file, offset and reason are compared too.
+# Views of other layers (findings, heatmap cells) and the wording of `--print` change with
+# other work and are pinned by their own tests; the
 # report's exit status is compared. UPDATE=1 rewrites the digests (only for a deliberate
 # change).
 set -u
