@@ -48,13 +48,14 @@ static void budget_flops(const struct run *run, size_t ri, double *flops, double
 
 static void budget_lines(struct budget *out, const double *secs, const bool *measured);
 
-/* The run records a phase of the budget's compute line (forward, backward, optimizer,
- * compute). */
+/* The phases of the budget's compute line (budget_sum_over's grouping). */
+static const char *const budget_compute[] = { "forward", "backward", "optimizer", "compute" };
+
+/* The run records a phase of the budget's compute line. */
 static bool budget_has_compute(const struct steps_model *m)
 {
-	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
-	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
-		if (steps_has_phase(m, compute[i]))
+	for (size_t i = 0; i < ARRAY_LEN(budget_compute); i++)
+		if (steps_has_phase(m, budget_compute[i]))
 			return true;
 	return false;
 }
@@ -212,9 +213,8 @@ void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out)
 /* The budget line of phase `name` (budget_sum_over's grouping), -1 for none. */
 static int budget_line_of(const char *name)
 {
-	static const char *const compute[] = { "forward", "backward", "optimizer", "compute" };
-	for (size_t i = 0; i < ARRAY_LEN(compute); i++)
-		if (strcmp(name, compute[i]) == 0)
+	for (size_t i = 0; i < ARRAY_LEN(budget_compute); i++)
+		if (strcmp(name, budget_compute[i]) == 0)
 			return BUDGET_LANE_COMPUTE;
 	return strcmp(name, "data") == 0 ? BUDGET_LANE_DATA : strcmp(name, "other") == 0 ? BUDGET_LANE_OTHER : -1;
 }

@@ -114,10 +114,12 @@ static void plan_notes(const char *dir, const struct rank_name *dirs, size_t n, 
 		free(p);
 	}
 	for (size_t i = 0; keep && i < n; i++) {
+		if (keep[i]) /* the search below for dropped dirs only: a few, at start-up */
+			continue;
 		size_t w = 0; /* the rank dir read instead (last_of_each_rank) */
 		while (w < n && !(keep[w] && dirs[w].rank == dirs[i].rank))
 			w++;
-		if (keep[i] || w == n)
+		if (w == n)
 			continue;
 		char *p = dirlist_path(dir, dirs[i].name);
 		diag_add(notes, DIAG_WARN, p, -1, -1, (int)dirs[i].rank, "not read: %s, later by name, has the same "

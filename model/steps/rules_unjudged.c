@@ -59,10 +59,11 @@ static bool has_nodes(struct run *run)
 static void ranks_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct distributed *d = analysis_distributed(run);
+	const char *unweighable = d ? analysis_compute_unweighable(run) : NULL;
 	if (!d)
 		findings_unjudged_add(buf, n, "stragglers and imbalance (no step number is on every rank)");
-	else if (analysis_compute_unweighable(run))
-		findings_unjudged_add(buf, n, "stragglers and imbalance (%s)", analysis_compute_unweighable(run));
+	else if (unweighable)
+		findings_unjudged_add(buf, n, "stragglers and imbalance (%s)", unweighable);
 	else if (d->n_steps < STRAG_MIN_JUDGE)
 		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
