@@ -771,8 +771,7 @@ static void load_rank(void *ud, size_t i)
 	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
 	if (r->n == 0 && !unreadable) /* an unreadable one's error says why it has none */
 		steps_rank_log_missing(job->ctx->run, r, t->dir);
-	steps_rank_seal(r); /* compaction on the worker thread (one block), and ready for the index */
-	load_stream_rank(job->stream, r, regular, &s->sets);
+	load_stream_rank(job->stream, r, regular, &s->sets); /* sealed on the worker thread */
 	if (own)
 		scratch_free(s);
 	steps_publish_rank(job->m, r);

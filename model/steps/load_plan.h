@@ -31,8 +31,9 @@ void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_
 
 /* The index part written during the load (load_stream.c): begun before the parse when
  * this load writes one (`tscope-tui index`, whole or a shard: every rank of its slice
- * parsed; else NULL); load_stream_rank() takes each sealed rank (regular: its steps.jsonl was a
- * regular file) with the loader thread's sets, before it is published; after the parse
+ * parsed; else NULL); load_stream_rank() seals each loaded rank (s NULL too) and takes it
+ * (regular: its steps.jsonl was a regular file) with the loader thread's sets, before it
+ * is published; after the parse
  * load_stream_write() puts the part in place for files[lo, hi) of lp (0 or an errno),
  * unless load_stream_failed(); load_stream_end() drops a part not written and parses
  * the ranks whose bodies it freed again, then frees s. */

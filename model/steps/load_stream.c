@@ -18,6 +18,7 @@
 #include "model/opts.h"
 #include "model/run.h"
 #include "model/steps/seal.h"
+#include "model/steps/store_body.h"
 #include "model/xalloc.h"
 
 /* One rank's body in the part. */
@@ -57,30 +58,52 @@ struct load_stream *load_stream_begin(struct load_ctx *ctx, const char *path, co
 	return s;
 }
 
+/* Rank r's body into the part, encoded from body (r, or a view of it). */
+static void stream_body(struct load_stream *s, struct rank_steps *r, const struct rank_steps *body)
+{
+	struct obuf *o = &s->w.o;
+	struct stream_body b = { .r = r };
+	index_body_begin(o, &b.loc);
+	store_rank_encode_body(body, o);
+	index_body_end(o, &b.loc);
+	xgrow((void **)&s->v, &s->cap, s->nv + 1, sizeof(*s->v));
+	s->v[s->nv++] = b;
+	s->failed = o->err != 0;
+}
+
+/* A body handed back at once is read (summary inputs) and encoded from a view of its
+ * arrays as the seal would leave them (store_rank_sealed_view): compacting it would copy
+ * it only to free it. */
 void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular, struct seal_sets *sets)
 {
-	if (!s)
+	if (!s) {
+		steps_rank_seal(r);
 		return;
-	struct seal_inputs *in = regular && r->contiguous && r->n ? seal_inputs_take(s->m, s->load, r, sets) : NULL;
+	}
+	bool loose = regular && r->contiguous && r->n;
+	struct column *cols = loose ? xmalloc(r->ncol * sizeof(*cols) + 1) : NULL;
+	struct rank_steps view;
+	if (loose)
+		store_rank_build_index(r); /* all a contiguous rank's seal indexes */
+	bool viewed = loose && store_rank_sealed_view(r, &view, cols);
+	if (!viewed)
+		steps_rank_seal(r);
+	const struct rank_steps *body = viewed ? &view : r;
+	struct seal_inputs *in = loose ? seal_inputs_take(s->m, s->load, body, sets) : NULL;
 	pthread_mutex_lock(&s->lock);
 	s->failed |= !regular;
-	if (!s->failed) {
-		struct obuf *o = &s->w.o;
-		struct stream_body b = { .r = r };
-		index_body_begin(o, &b.loc);
-		store_rank_encode_body(r, o);
-		index_body_end(o, &b.loc);
-		xgrow((void **)&s->v, &s->cap, s->nv + 1, sizeof(*s->v));
-		s->v[s->nv++] = b;
-		s->failed = o->err != 0;
-	}
+	if (!s->failed)
+		stream_body(s, r, body);
 	bool hand = in && !s->failed;
 	pthread_mutex_unlock(&s->lock);
+	free(cols);
 	if (hand) {
 		r->sealed_in = in;
 		store_rank_free_body(r);
+		r->sealed = true;
 	} else {
 		seal_inputs_free(in);
+		steps_rank_seal(r);
 	}
 }
 

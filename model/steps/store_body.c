@@ -355,6 +355,30 @@ void store_rank_compact(struct rank_steps *r)
 	store_rank_build_index(r);
 }
 
+bool store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v, struct column *cols)
+{
+	size_t n = r->n, nts = ts_count(r), ncol = r->ncol;
+	const struct column *rc = r->col;
+	for (size_t i = 0; i < ncol; i++) {
+		struct column *c = &cols[i];
+		*c = rc[i];
+		if (!c->cap)
+			continue;
+		if (c->cap < n || col_runs(c, n))
+			return false;
+		c->cap = n;
+		c->all_present = c->count == n;
+		c->present = c->all_present ? NULL : c->present;
+		c->wide = false;
+	}
+	*v = *r;
+	v->col = cols;
+	v->ts = nts ? r->ts : NULL;
+	v->ts_present = nts && nts < n ? r->ts_present : NULL;
+	v->cap = n;
+	return true;
+}
+
 /* ---- the per-array form again, and freeing -------------------------------------- */
 
 static void *own_copy(const void *p, size_t n, size_t room)

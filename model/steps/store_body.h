@@ -46,4 +46,11 @@ void store_body_drop(const struct rank_steps *r, void *p);
 /* Give a compacted rank's body arrays allocations of their own (before it grows). */
 void store_rank_unblock(struct rank_steps *r);
 
+/* The body store_rank_compact() would leave of r, as a view over r's arrays where the
+ * compaction would only trim them: *v a copy of r whose columns are cols (r->ncol
+ * entries), to read (store_rank_encode_body gives the compacted body's bytes), never to
+ * free or grow. False when the compaction would move a value (a column shorter than
+ * the rank, or one it would run-length encode). */
+bool store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v, struct column *cols);
+
 #endif
