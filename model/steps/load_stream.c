@@ -81,11 +81,10 @@ void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular,
 		return;
 	}
 	bool loose = regular && r->contiguous && r->n;
-	struct column *cols = loose ? xmalloc(r->ncol * sizeof(*cols) + 1) : NULL;
 	struct rank_steps view;
 	if (loose)
 		store_rank_build_index(r); /* all a contiguous rank's seal indexes */
-	bool viewed = loose && store_rank_sealed_view(r, &view, cols);
+	void *viewed = loose ? store_rank_sealed_view(r, &view) : NULL;
 	if (!viewed)
 		steps_rank_seal(r);
 	const struct rank_steps *body = viewed ? &view : r;
@@ -96,7 +95,7 @@ void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular,
 		stream_body(s, r, body);
 	bool hand = in && !s->failed;
 	pthread_mutex_unlock(&s->lock);
-	free(cols);
+	free(viewed);
 	if (hand) {
 		r->sealed_in = in;
 		store_rank_free_body(r);

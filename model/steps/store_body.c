@@ -182,11 +182,16 @@ static void col_compact(struct rank_steps *r, size_t metric, size_t n)
 	c->enc = ENC_RLE;
 }
 
+/* Records with a timestamp: the bits of the presence bitmap below n. */
 static size_t ts_count(const struct rank_steps *r)
 {
-	size_t nts = 0;
-	for (size_t i = 0; i < r->n; i++)
-		nts += r->ts_present && bit_get(r->ts_present, i);
+	if (!r->ts_present)
+		return 0;
+	size_t nts = 0, full = r->n / 64, tail = r->n % 64;
+	for (size_t w = 0; w < full; w++)
+		nts += (size_t)__builtin_popcountll(r->ts_present[w]);
+	if (tail)
+		nts += (size_t)__builtin_popcountll(r->ts_present[full] & (((uint64_t)1 << tail) - 1));
 	return nts;
 }
 
@@ -355,28 +360,49 @@ void store_rank_compact(struct rank_steps *r)
 	store_rank_build_index(r);
 }
 
-bool store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v, struct column *cols)
+void *store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v)
 {
-	size_t n = r->n, nts = ts_count(r), ncol = r->ncol;
-	const struct column *rc = r->col;
+	size_t n = r->n, ncol = r->ncol, runs = 0;
+	struct column *cols = xmalloc(ncol * sizeof(*cols) + 1);
 	for (size_t i = 0; i < ncol; i++) {
 		struct column *c = &cols[i];
-		*c = rc[i];
+		*c = r->col[i];
+		if (c->cap && c->cap < n) {
+			free(cols);
+			return NULL;
+		}
+		c->nruns = c->cap ? col_runs(c, n) : 0;
+		runs += c->nruns;
+	}
+	if (runs) /* their runs after the columns (64 bytes each: the doubles stay aligned) */
+		cols = xrealloc(cols, ncol * sizeof(*cols) + runs * (sizeof(double) + sizeof(uint32_t)));
+	double *val = (double *)(cols + ncol);
+	uint32_t *start = (uint32_t *)(val + runs);
+	for (size_t i = 0; i < ncol; i++) {
+		struct column *c = &cols[i];
 		if (!c->cap)
 			continue;
-		if (c->cap < n || col_runs(c, n))
-			return false;
+		if (c->nruns) {
+			col_fill_runs(&r->col[i], n, start, val);
+			c->run_start = start;
+			c->run_val = val;
+			c->data = NULL;
+			c->enc = ENC_RLE;
+			start += c->nruns;
+			val += c->nruns;
+		}
 		c->cap = n;
 		c->all_present = c->count == n;
 		c->present = c->all_present ? NULL : c->present;
 		c->wide = false;
 	}
+	size_t nts = ts_count(r);
 	*v = *r;
 	v->col = cols;
 	v->ts = nts ? r->ts : NULL;
 	v->ts_present = nts && nts < n ? r->ts_present : NULL;
 	v->cap = n;
-	return true;
+	return cols;
 }
 
 /* ---- the per-array form again, and freeing -------------------------------------- */

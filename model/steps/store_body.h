@@ -47,10 +47,11 @@ void store_body_drop(const struct rank_steps *r, void *p);
 void store_rank_unblock(struct rank_steps *r);
 
 /* The body store_rank_compact() would leave of r, as a view over r's arrays where the
- * compaction would only trim them: *v a copy of r whose columns are cols (r->ncol
- * entries), to read (store_rank_encode_body gives the compacted body's bytes), never to
- * free or grow. False when the compaction would move a value (a column shorter than
- * the rank, or one it would run-length encode). */
-bool store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v, struct column *cols);
+ * compaction would only trim them: *v a copy of r, to read (the analyses; the body's
+ * bytes from store_rank_encode_body are the compacted body's), never to grow. Returns
+ * the one allocation the view adds (its columns, and the runs of those the compaction
+ * would run-length encode), for the caller to free after its last read of *v; NULL (no
+ * view) when the compaction would move values (a column shorter than the rank). */
+void *store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v);
 
 #endif
