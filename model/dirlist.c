@@ -55,6 +55,21 @@ static struct chunk *chunks;   /* the scope's memory, newest first */
 static atomic_size_t reads, file_reads;
 static size_t head_bytes;      /* the scope's large files' heads kept (DIRLIST_HEADS) */
 
+/* Directories a scope keeps open: each one listed in it whose entries include
+ * directories (a run dir, up to DIRLIST_BASES), so that the listings and files under it
+ * are opened relative to it and the kernel walks only the rest of their path (a run of
+ * 10,000 rank dirs on a cluster path of seven components: five lookups less for each
+ * rank dir's listing and run.json; about 3% of a `--print`, BENCHMARKS.md). Each fd
+ * stays valid until dirlist_scope_end(). */
+#define DIRLIST_BASES 8
+struct base {
+	char *path;          /* as listed (scope memory) */
+	size_t len;
+	int fd;
+};
+static struct base bases[DIRLIST_BASES];
+static size_t nbases;
+
 /* n bytes of the scope's memory; under the lock. A block larger than a chunk gets a
  * chunk of its own, behind the current one (whose room stays in use). Under ASan a
  * chunk is poisoned but for the blocks handed out (asan.h). */
@@ -152,9 +167,9 @@ static char *dirents_read(int fd, char *buf, size_t cap, size_t *used)
 /* The entries are read with getdents64 into a buffer on the stack (opendir() costs an
  * fstat and a 32 KB buffer per directory, per rank dir of a big run), then the listing
  * is one block from alloc: the struct, its entries and their names. */
-static struct dirlist *list_read(const char *dir, void *(*alloc)(size_t))
+static struct dirlist *list_read(int at, const char *dir, void *(*alloc)(size_t), int *keep)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(at, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	atomic_fetch_add(&reads, 1);
@@ -182,12 +197,49 @@ static struct dirlist *list_read(const char *dir, void *(*alloc)(size_t))
 		l->v[l->n++] = (struct dirlist_entry){ names, kind_of(fd, e) };
 		names += k;
 	}
-	close(fd);
+	bool subdirs = false;
+	for (size_t i = 0; i < l->n && keep; i++)
+		subdirs |= l->v[i].kind == DIRENT_DIR;
+	if (subdirs)
+		*keep = fd;
+	else
+		close(fd);
 	if (raw != (char *)stack)
 		free(raw);
 	if (l->n > 1)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_entry);
 	return l;
+}
+
+/* Under the lock, in a scope: the kept directory path is under (the longest), *rest
+ * the path relative to it; AT_FDCWD and path itself when there is none. */
+static int base_of(const char *path, const char **rest)
+{
+	int fd = AT_FDCWD;
+	size_t best = 0;
+	*rest = path;
+	for (size_t i = 0; i < nbases; i++) {
+		const struct base *b = &bases[i];
+		if (b->len > best && strncmp(path, b->path, b->len) == 0 && path[b->len] == '/' && path[b->len + 1]) {
+			best = b->len;
+			fd = b->fd;
+			*rest = path + b->len + 1;
+		}
+	}
+	return fd;
+}
+
+/* Under the lock: keep fd, the open directory dir (key: scope memory), as a base; closed
+ * when there is no room. */
+static void base_add(const char *dir, int fd)
+{
+	if (fd < 0)
+		return;
+	if (nbases == DIRLIST_BASES) {
+		close(fd);
+		return;
+	}
+	bases[nbases++] = (struct base){ (char *)dir, strlen(dir), fd };
 }
 
 char *dirlist_path(const char *dir, const char *name)
@@ -260,20 +312,23 @@ struct dirlist *dirlist_open(const char *dir)
 	pthread_mutex_lock(&lock);
 	if (!in_scope) {
 		pthread_mutex_unlock(&lock);
-		return list_read(dir, xmalloc);
+		return list_read(AT_FDCWD, dir, xmalloc, NULL);
 	}
 	bool added;
 	size_t h = hash(dir);
 	struct slot *s = slot_of(&lists, dir, h, &added);
 	if (added) {   /* read by this thread alone, outside the lock: others list other dirs */
 		s->busy = true;
+		const char *rest;
+		int at = base_of(dir, &rest), keep = -1;
 		pthread_mutex_unlock(&lock);
-		struct dirlist *l = list_read(dir, scope_alloc_locked);
+		struct dirlist *l = list_read(at, rest, scope_alloc_locked, &keep);
 		if (l)
 			l->cached = true;
 		pthread_mutex_lock(&lock);
 		s = find(&lists, dir, h);   /* the table may have grown meanwhile */
 		s->l = l;
+		base_add(s->key, keep);
 		slot_done(s);
 	}
 	while ((s = find(&lists, dir, h))->busy)
@@ -305,6 +360,9 @@ void dirlist_scope_end(void)
 		if (files.v[i].key && files.v[i].head)
 			free(files.v[i].data);
 	table_clear(&files);
+	for (size_t i = 0; i < nbases; i++)
+		close(bases[i].fd);
+	nbases = 0;
 	scope_free_all();
 	head_bytes = 0;
 	in_scope = false;
@@ -395,12 +453,12 @@ static char *read_fd(int fd, size_t size, size_t n, size_t *len)
 /* Open and read path: all of it when keep is set and it is small (*whole), else its
  * first n bytes, and the file's stamp at the open. NULL and errno when it cannot be
  * opened or read. */
-static char *read_file(const char *path, size_t n, size_t *len, bool keep, bool *whole,
+static char *read_file(int at, const char *path, size_t n, size_t *len, bool keep, bool *whole,
 		       struct dirlist_stamp *stamp)
 {
 	*whole = false;
 	struct stat st;
-	int fd = infile_open_st(path, &st);
+	int fd = infile_openat_st(at, path, &st);
 	if (fd < 0)
 		return NULL;
 	*stamp = (struct dirlist_stamp){ (long long)st.st_size,
@@ -441,7 +499,7 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 	pthread_mutex_lock(&lock);
 	if (!in_scope) {
 		pthread_mutex_unlock(&lock);
-		return read_file(path, n, len, false, &whole, st);
+		return read_file(AT_FDCWD, path, n, len, false, &whole, st);
 	}
 	bool added;
 	size_t h = hash(path);
@@ -450,9 +508,11 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 		s->busy = true;
 		bool may_keep = n <= DIRLIST_SMALL && head_bytes + DIRLIST_SMALL <= DIRLIST_HEADS;
 		head_bytes += may_keep ? DIRLIST_SMALL : 0; /* its room, held while it is read */
+		const char *rest;
+		int at = base_of(path, &rest);
 		pthread_mutex_unlock(&lock);
 		size_t got = 0;
-		char *buf = read_file(path, may_keep ? DIRLIST_SMALL : n, &got, true, &whole, st);
+		char *buf = read_file(at, rest, may_keep ? DIRLIST_SMALL : n, &got, true, &whole, st);
 		int e = errno;
 		pthread_mutex_lock(&lock);
 		s = find(&files, path, h);   /* the table may have grown meanwhile */
@@ -476,8 +536,10 @@ char *dirlist_read_stamp(const char *path, size_t n, size_t *len, struct dirlist
 	while ((s = find(&files, path, h))->busy)
 		pthread_cond_wait(&ready, &lock);
 	if (s->val == -1 || (s->head && n > s->len)) {
+		const char *rest;
+		int at = base_of(path, &rest);
 		pthread_mutex_unlock(&lock);
-		return read_file(path, n, len, false, &whole, st);
+		return read_file(at, rest, n, len, false, &whole, st);
 	}
 	int e = s->val;
 	char *c = s->data ? head_copy(s->data, s->len, n, len) : NULL;

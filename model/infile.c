@@ -46,6 +46,11 @@ int infile_open_st(const char *path, struct stat *st)
 	return open_checked(AT_FDCWD, path, st);
 }
 
+int infile_openat_st(int dirfd, const char *path, struct stat *st)
+{
+	return open_checked(dirfd, path, st);
+}
+
 /* One stat first, so that a FIFO is opened blocking (waiting for a writer, as cat
  * would; opening it without blocking and reopening would connect a waiting writer to
  * no reader). Anything else is opened without blocking and not stat'ed again: a file

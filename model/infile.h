@@ -18,6 +18,8 @@
 int infile_open(const char *path);
 /* As infile_open, with what fstat said of the file in *st. */
 int infile_open_st(const char *path, struct stat *st);
+/* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD). */
+int infile_openat_st(int dirfd, const char *path, struct stat *st);
 /* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD), but a FIFO is
  * accepted and read as a stream until its writer closes it (steps.jsonl fed by a pipe);
  * opening it waits for a writer, as cat would. *st is the stat of path taken just
