@@ -4,7 +4,9 @@
  * the probe memo (registry_probe) only inside a scope, and small files read once inside
  * a scope (dirlist_read: run.json shared by the probes and the loader); a directory
  * whose entries take more than one getdents64 buffer; dirlist_path; the pytscope probe
- * deciding from the listing (issue 17: identification without a stat per file). */
+ * deciding from the listing (issue 17: identification without a stat per file); the
+ * directories a scope keeps open to open what is under them relative to them. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -224,6 +226,69 @@ static void test_probe(const char *dir)
 	}
 }
 
+/* Open file descriptors of the process (the listing's own counted each time alike;
+ * not through dirlist, whose scope would keep the first listing). */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+/* Inside a scope a listed directory with subdirectories stays open (at most 8) and the
+ * listings and files under it are opened relative to it: the same names and bytes as by
+ * their whole path, a sibling whose name it prefixes not taken for a path under it, and
+ * every kept directory closed at the scope's end. */
+static void test_bases(const char *dir)
+{
+	static const char *const make[] = { "bases", "bases/run", "bases/run/rankA", "bases/run/rankB",
+					    "bases/run/rankB/sub", "bases/run2", "bases/run2/rankA" };
+	for (size_t i = 0; i < ARRAY_LEN(make); i++) {
+		char *p = dirlist_path(dir, make[i]);
+		mkdir(p, 0700);
+		free(p);
+	}
+	char *a = xasprintf("%s/bases/run/rankA/run.json", dir), *a2 = xasprintf("%s/bases/run2/rankA/run.json", dir);
+	write_text(a, "{\"name\": \"A\"}", 13);
+	write_text(a2, "{\"name\": \"other\"}", 17);
+	char *run = xasprintf("%s/bases/run", dir), *rank_b = xasprintf("%s/bases/run/rankB", dir);
+	int fds = open_fds();
+	dirlist_scope_begin();
+	struct dirlist *l = dirlist_open(run);
+	ok(l && l->n == 2, "the run dir listed");
+	is_int(open_fds(), fds + 1, "a listed directory with subdirectories is kept open");
+	size_t len = 0;
+	char *t = dirlist_read(a, 100, &len), *t2 = dirlist_read(a2, 100, &len);
+	ok(t && strcmp(t, "{\"name\": \"A\"}") == 0, "a file under it read relative to it");
+	ok(t2 && strcmp(t2, "{\"name\": \"other\"}") == 0, "a sibling it prefixes (run2) read by its own path");
+	free(t);
+	free(t2);
+	struct dirlist *b = dirlist_open(rank_b);
+	ok(b && b->n == 1 && strcmp(b->v[0].name, "sub") == 0, "a directory under it listed relative to it");
+	is_int(open_fds(), fds + 2, "it has a subdirectory: kept too");
+	for (int i = 0; i < 10; i++) {
+		char *d = xasprintf("%s/bases/many%d", dir, i), *sub = xasprintf("%s/s", d);
+		mkdir(d, 0700);
+		mkdir(sub, 0700);
+		dirlist_close(dirlist_open(d));
+		free(d);
+		free(sub);
+	}
+	is_int(open_fds(), fds + 8, "at most 8 directories kept");
+	dirlist_close(l);
+	dirlist_close(b);
+	dirlist_scope_end();
+	is_int(open_fds(), fds, "all closed at the scope's end");
+	free(a);
+	free(a2);
+	free(run);
+	free(rank_b);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/tscope-dirlist.XXXXXX";
@@ -279,6 +344,7 @@ int main(void)
 	test_heads(dir);
 	test_big(dir);
 	test_probe(dir);
+	test_bases(dir);
 
 	p = xasprintf("rm -rf '%s'", dir);
 	if (system(p) != 0)
