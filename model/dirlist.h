@@ -8,7 +8,9 @@
  * by strcmp, each with its type from readdir (a stat only for links and file systems
  * that do not give one), and every later request is answered from memory; so is each
  * loader's probe of a path (dirlist_memo), and each small file (dirlist_read). Outside
- * a scope a listing or file is read fresh (follow mode sees new files).
+ * a scope a listing or file is read fresh (follow mode sees new files). A scope also
+ * keeps a few listed directories open (those with subdirectories: a run dir) and opens
+ * the listings and files under them relative to them (dirlist.c "bases").
  *
  * CONTRACT. dirlist_open() returns NULL when dir cannot be read; release every listing
  * with dirlist_close() (a no-op for a cached one). Listings are immutable and

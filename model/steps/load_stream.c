@@ -2,8 +2,9 @@
 /* load_stream.c: the part `tscope-tui index` writes (whole, or a shard's), written while
  * the run loads: each rank's body goes into the part as the loader thread seals the
  * rank, in cache, in the order ranks end (the head gives each body's offset), and a rank
- * whose summary inputs were taken then (seal.h) hands its body back at once, so the next
- * rank's body is made in memory already touched: the load never holds every body, and
+ * whose summary inputs were taken then (seal.h) hands its body back at once (read and
+ * encoded where the loader put it, not compacted first), so the next rank's body is made
+ * in memory already touched: the load never holds every body, and
  * neither the part's pass nor the summary's (a shard's part of it) reads one back
  * (BENCHMARKS.md, issue 15 "bodies written at their seal"). After the parse the head
  * goes after the bodies and the part is put in place (load_plan.c); a load that does not
