@@ -110,9 +110,9 @@ static inline void write_sparse_run(const char *dir)
  * (steps 0-39, then 25 on again: the later record of a step wins), 't' two restarts (80
  * records), 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
  * contiguous from step 3, 'e' an empty steps.jsonl, 'b' only lines that are not
- * records, 'n' contiguous without a data or comm phase. Upper case: the same without an
- * optimizer phase (a shard holding only such ranks has fewer compute phases than the
- * merged run). */
+ * records, 'n' contiguous without a data or comm phase, 'x' contiguous with a bad line
+ * before every 10th record. Upper case: the same without an optimizer phase (a shard
+ * holding only such ranks has fewer compute phases than the merged run). */
 static inline void write_kinds_run(const char *dir, const char *kinds)
 {
 	for (int r = 0; kinds[r]; r++) {
@@ -131,6 +131,8 @@ static inline void write_kinds_run(const char *dir, const char *kinds)
 			bool gap = (kind == 'g' && k >= 20 && k < 25) || (kind == 's' && k % 7 == 3);
 			if (gap || (kind != 't' && k >= 60))
 				continue;
+			if (kind == 'x' && k % 10 == 4) /* a bad line before the record */
+				n += (size_t)snprintf(buf + n, cap - n, "{\"step\": %d, not json\n", step);
 			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 ? 0.006 : 0);
 			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{%s", step,
 					      kind == 'n' ? "" : "\"data\":0.002,");

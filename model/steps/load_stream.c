@@ -4,9 +4,9 @@
  * rank, in cache, in the order ranks end (the head gives each body's offset), and a rank
  * whose summary inputs were taken then (seal.h) hands its body back at once (read and
  * encoded where the loader put it, not compacted first), so the next rank's body is made
- * in memory already touched: the load never holds every body, and
- * neither the part's pass nor the summary's (a shard's part of it) reads one back
- * (BENCHMARKS.md, issue 15 "bodies written at their seal"). After the parse the head
+ * in memory already touched: the load never holds every body, and neither the part's
+ * pass nor the summary's (a shard's part of it) reads one back (BENCHMARKS.md, issue 15
+ * "bodies written at their seal"). After the parse the head
  * goes after the bodies and the part is put in place (load_plan.c); a load that does not
  * write the part (a pipe among the sources, a write error) drops it and parses the ranks
  * it freed again. */
@@ -99,8 +99,7 @@ void load_stream_rank(struct load_stream *s, struct rank_steps *r, bool regular,
 	free(viewed);
 	if (hand) {
 		r->sealed_in = in;
-		store_rank_free_body(r);
-		r->sealed = true;
+		store_rank_free_sealed(r);
 	} else {
 		seal_inputs_free(in);
 		steps_rank_seal(r);

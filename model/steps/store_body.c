@@ -457,6 +457,13 @@ void store_rank_free_body(struct rank_steps *r)
 	store_rank_forget_body(r);
 }
 
+void store_rank_free_sealed(struct rank_steps *r)
+{
+	store_rank_free_body(r);
+	r->cap = r->n;
+	r->sealed = true;
+}
+
 void store_rank_forget_body(struct rank_steps *r)
 {
 	r->col = NULL;

@@ -53,5 +53,9 @@ void store_rank_unblock(struct rank_steps *r);
  * would run-length encode), for the caller to free after its last read of *v; NULL (no
  * view) when the compaction would move values (a column shorter than the rank). */
 void *store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v);
+/* Free the body of r (not sealed: its view was read instead) and leave r as the seal
+ * and store_rank_free_body() would: sealed, room for its n records (a body read back
+ * from the part holds n, and an append trusts the room). */
+void store_rank_free_sealed(struct rank_steps *r);
 
 #endif

@@ -37,6 +37,16 @@ static bool same_run(struct run *want, struct run *got)
 	       grids;
 }
 
+/* Every rank as the seal leaves it, its body freed or not: sealed, with room for its n
+ * records and no more (a body read back from the part holds n; an append trusts cap). */
+static bool left_sealed(const struct steps_model *m)
+{
+	bool good = true;
+	for (size_t i = 0; i < m->nrank; i++)
+		good &= m->rank[i]->sealed && m->rank[i]->cap == m->rank[i]->n;
+	return good;
+}
+
 static void test_kinds(const char *kinds, const char *what)
 {
 	char dir[512];
@@ -48,6 +58,8 @@ static void test_kinds(const char *kinds, const char *what)
 		struct run *got = open_dir(dir, &(struct opts){ .index_build = true, .jobs = jobs });
 		ok(got->index_path && steps_bodies_read(got->steps) == 0 && same_run(want, got),
 		   "%s, --jobs %d: the run an index build leaves = a plain load's, no body read back", what, jobs);
+		ok(left_sealed(got->steps), "%s, --jobs %d: each rank left sealed, room for its records alone", what,
+		   jobs);
 		run_free(got);
 		got = open_dir(dir, &dflt);
 		ok(steps_bodies_resident(got->steps) == 0 && same_run(want, got),
@@ -285,6 +297,7 @@ int main(void)
 		{ "grmcSTLM", "gaps, restarts, missing values, phases not in every rank" },
 		{ "gcer", "a rank without records" },
 		{ "cgbc", "a rank with only bad lines" },
+		{ "cxcc", "a rank with bad lines among its records" },
 		{ "c", "one rank" },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++)
