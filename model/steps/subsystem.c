@@ -316,7 +316,7 @@ static bool is_config(const char *key)
  * every rank, so the imbalance and stragglers lines would judge the common part alone. */
 static void summary_ends(const struct steps_model *m, struct summary *out)
 {
-	size_t early = 0, lo_r = 0, hi_r = 0, n = 0;
+	size_t at_hi = 0, lo_r = 0, hi_r = 0, n = 0; /* at_hi: ranks ending at the latest end so far */
 	long lo = LONG_MAX, hi = LONG_MIN, l, h;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		if (!steps_rank_span(m, r, &l, &h))
@@ -329,12 +329,13 @@ static void summary_ends(const struct steps_model *m, struct summary *out)
 		if (h > hi) {
 			hi = h;
 			hi_r = r;
+			at_hi = 0;
 		}
+		at_hi += h == hi;
 	}
 	if (n < 2 || lo == hi)
 		return;
-	for (size_t r = 0; r < steps_nranks(m); r++)
-		early += steps_rank_span(m, r, &l, &h) && h < hi;
+	size_t early = n - at_hi;
 	summary_add(out, TONE_WARN, "ranks end", "rank %d at step %ld, rank %d at %ld (%zu of %zu end early); "
 		    "cross-rank analyses stop at %ld", steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n,
 		    lo);
