@@ -482,8 +482,8 @@ double stats_median(const double *v, size_t n)
 	return m;
 }
 
-/* numpy's _lerp: a + (b - a) * t, computed from the far end when t >= 0.5. */
-/* Between the lo-th and (lo+1)-th smallest values a and b, t of the way. */
+/* Between the lo-th and (lo+1)-th smallest values a and b, t of the way: numpy's _lerp,
+ * a + (b - a) * t, computed from the far end when t >= 0.5. */
 static double percentile_between(double a, double b, double t)
 {
 	double d = b - a;

@@ -60,7 +60,6 @@ static bool windows(int fd, const struct extent_mem *mem, long long covered, uin
 	return (have_head || crc_range(fd, 0, w, head)) && (have_tail || crc_range(fd, covered - (long long)w, w, tail));
 }
 
-/* The latest pytscope source the run has for path: how far it was read. */
 /* The latest pytscope source of path: its index in run->src, or -1. */
 static long source_of(const struct run *run, const char *path)
 {
