@@ -6,43 +6,62 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* One item at *s: N or N-M; moves *s past it. false on a malformed item. */
-static bool item(const char **s, long *lo, long *hi)
+static const char empty_item[] = "an empty item (',' at the start or the end, or ',,')";
+
+/* One item at *s: N or N-M; moves *s past it. NULL, else what is wrong with it. */
+static const char *item(const char **s, long *lo, long *hi)
 {
 	char *end;
 	if (!isdigit((unsigned char)**s))
-		return false;
+		return **s == ',' || !**s ? empty_item : "not a rank id";
 	errno = 0;
 	*lo = strtol(*s, &end, 10);
 	*hi = *lo;
 	if (*end == '-') {
 		const char *p = end + 1;
 		if (!isdigit((unsigned char)*p))
-			return false;
+			return "not a range";
 		*hi = strtol(p, &end, 10);
 	}
-	if (errno || *lo > *hi || (*end && *end != ','))
-		return false;
+	if (errno)
+		return "too large";
+	if (*end && *end != ',')
+		return "not a rank id or range";
+	if (*lo > *hi)
+		return "a range that goes down";
 	*s = *end ? end + 1 : end;
-	return true;
+	return NULL;
 }
 
-bool ranklist_valid(const char *list)
+bool ranklist_valid(const char *list, char *why, size_t n)
 {
-	if (!list || !*list)
-		return false;
+	static const char expected[] = "expected ids and ranges, e.g. 0-63,4096";
+	const char *s = list ? list : "", *at = s, *bad = *s ? NULL : "an empty list";
 	long lo, hi;
-	for (const char *s = list; *s;)
-		if (!item(&s, &lo, &hi) || (!*s && s[-1] == ','))
-			return false;
-	return true;
+	while (!bad && *s) {
+		at = s;
+		bad = item(&s, &lo, &hi);
+		if (!bad && !*s && s[-1] == ',') {
+			at = s;
+			bad = empty_item;
+		}
+	}
+	if (!bad || !why || !n)
+		return !bad;
+	int len = (int)strcspn(at, ",");
+	if (len)
+		snprintf(why, n, "'%.*s' is %s; %s", len < 40 ? len : 40, at, bad, expected);
+	else
+		snprintf(why, n, "%s; %s", bad, expected);
+	return false;
 }
 
 bool ranklist_has(const char *list, long rank)
 {
 	long lo, hi;
-	for (const char *s = list; *s && item(&s, &lo, &hi);)
+	for (const char *s = list; *s && !item(&s, &lo, &hi);)
 		if (rank >= lo && rank <= hi)
 			return true;
 	return false;

@@ -6,8 +6,9 @@
 
 #include "model/base.h"
 
-/* true when list is well formed (every item N or N-M with N <= M). */
-bool ranklist_valid(const char *list);
+/* true when list is well formed (every item N or N-M with N <= M); else false, and when
+ * why is not NULL, what is wrong (naming the item) into why (n bytes). */
+bool ranklist_valid(const char *list, char *why, size_t n);
 /* true when rank is in a valid list. */
 bool ranklist_has(const char *list, long rank);
 /* ids (ascending, non-negative) as a list ranklist_valid() takes, runs as ranges

@@ -239,11 +239,13 @@ static int apply(struct cli *cli, int id, const char *arg)
 			return 2;
 		o->jobs = (int)(l > 64 ? 64 : l);
 		return 0;
-	case OPT_RANKS:
-		if (!ranklist_valid(arg))
-			return bad("ranks", arg, "expected ids and ranges, e.g. 0-63,4096");
+	case OPT_RANKS: {
+		char why[160];
+		if (!ranklist_valid(arg, why, sizeof(why)))
+			return bad("ranks", arg, why);
 		o->ranks = arg;
 		return 0;
+	}
 	case OPT_NO_INDEX: o->no_index = true; return 0;
 	case OPT_RANKS_PER_NODE: return parse_long("ranks-per-node", arg, &o->ranks_per_node, 1) ? 2 : 0;
 	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;

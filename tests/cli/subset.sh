@@ -150,6 +150,12 @@ TSCOPE_SCRIPT=kn2 TERM=dumb LINES=24 COLUMNS=200 "$T" --tui --ranks 0-7 run >/de
 tap_check "n on a subset: none among the ranks loaded, not a run-wide none" \
 	'grep -q "^stragglers: none (.*) among the 7 ranks loaded (--ranks 0-7 left 8 rank dirs out; rank 3 of" n_sub.txt'
 
+# A malformed list is refused before anything is read, naming the item and what is wrong.
+"$T" --print --ranks 0-7,12-9 run >bad.txt 2>&1
+rc=$?
+tap_check "--ranks 0-7,12-9: refused (exit 2), naming the range that goes down" \
+	'[ "$rc" = 2 ] && grep -q "^tscope-tui: --ranks .0-7,12-9.: .12-9. is a range that goes down; expected ids" bad.txt'
+
 # Follow mode (R reads what was written since, new rank dirs too) keeps the subset a subset.
 "$gen" live 4 50 >/dev/null || exit 1
 printf 'R\n2\n:dump %s\n1\n:dump %s\nq\n' "$TSCOPE_TMP/live_h.txt" "$TSCOPE_TMP/live_ov.txt" >keys3

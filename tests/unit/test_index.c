@@ -406,14 +406,29 @@ static void test_stream_direct(void)
 
 static void test_ranklist(void)
 {
-	ok(ranklist_valid("0-63,4096") && ranklist_valid("5"), "rank lists: ids and ranges");
-	ok(!ranklist_valid("") && !ranklist_valid("1,") && !ranklist_valid("3-1") && !ranklist_valid("1-x") &&
-	   !ranklist_valid("-2"), "rank lists: malformed ones rejected");
+	ok(ranklist_valid("0-63,4096", NULL, 0) && ranklist_valid("5", NULL, 0), "rank lists: ids and ranges");
+	static const char *const bad[][2] = {
+		{ "", "an empty list; " },
+		{ "1,", "an empty item (',' at the start or the end, or ',,'); " },
+		{ "0,,4", "an empty item (',' at the start or the end, or ',,'); " },
+		{ "0-3,5-3,9", "'5-3' is a range that goes down; " },
+		{ "1-x", "'1-x' is not a range; " },
+		{ "-2", "'-2' is not a rank id; " },
+		{ "7a", "'7a' is not a rank id or range; " },
+		{ "99999999999999999999", "'99999999999999999999' is too large; " },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char why[160] = "";
+		bool valid = ranklist_valid(bad[i][0], why, sizeof(why));
+		ok(!valid && strncmp(why, bad[i][1], strlen(bad[i][1])) == 0 && strstr(why, "e.g. 0-63,4096"),
+		   "rank lists: '%s' rejected, saying why (%s)", bad[i][0], why);
+	}
+	ok(!ranklist_valid("3-1", NULL, 0), "rank lists: rejected without a reason asked for");
 	ok(ranklist_has("0-63,4096", 63) && ranklist_has("0-63,4096", 4096) && !ranklist_has("0-63,4096", 64),
 	   "rank lists: membership");
 	char buf[16];
 	long ids[] = { 0, 1, 3, 5, 6, 7, 4096 };
-	ok(ranklist_format(ids, 7, buf, sizeof(buf)) && strcmp(buf, "0-1,3,5-7,4096") == 0 && ranklist_valid(buf),
+	ok(ranklist_format(ids, 7, buf, sizeof(buf)) && strcmp(buf, "0-1,3,5-7,4096") == 0 && ranklist_valid(buf, NULL, 0),
 	   "rank lists: ids formatted as ranges, a valid list (%s)", buf);
 	ok(!ranklist_format(ids, 7, buf, 14) && !buf[0] && ranklist_format(ids, 1, buf, 2) && strcmp(buf, "0") == 0,
 	   "rank lists: a list that does not fit is refused, one that fits exactly is not");
