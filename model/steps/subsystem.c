@@ -313,8 +313,11 @@ static bool is_config(const char *key)
 
 /* Ranks whose steps end before the others' (a rank that died, hung or stopped logging):
  * the steps after its last are on no rank-to-rank analysis, which reads the steps on
- * every rank, so the imbalance and stragglers lines would judge the common part alone. */
-static void summary_ends(const struct steps_model *m, struct summary *out)
+ * every rank, so the imbalance and stragglers lines would judge the common part alone.
+ * In a live run that run.json does not call finished, the ranks have not ended: they are
+ * at different steps as a running job's ranks are (a rank that stopped is the follower's
+ * LIVE.STALLED_RANK), so the line says where they are, in the normal tone. */
+static void summary_ends(const struct steps_model *m, const struct steps_meta *meta0, struct summary *out)
 {
 	size_t at_hi = 0, lo_r = 0, hi_r = 0, n = 0; /* at_hi: ranks ending at the latest end so far */
 	long lo = LONG_MAX, hi = LONG_MIN, l, h;
@@ -336,9 +339,11 @@ static void summary_ends(const struct steps_model *m, struct summary *out)
 	if (n < 2 || lo == hi)
 		return;
 	size_t early = n - at_hi;
-	summary_add(out, TONE_WARN, "ranks end", "rank %d at step %ld, rank %d at %ld (%zu of %zu end early); "
-		    "cross-rank analyses stop at %ld", steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n,
-		    lo);
+	bool running = m->live && !(meta0->present && steps_meta_finished(meta0));
+	summary_add(out, running ? TONE_NORMAL : TONE_WARN, running ? "ranks at" : "ranks end",
+		    "rank %d at step %ld, rank %d at %ld (%zu of %zu %s); cross-rank analyses stop at %ld",
+		    steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n,
+		    running ? "behind, the run is live" : "end early", lo);
 }
 
 /* The ranks whose run.json names another run than the lowest rank's, or another
@@ -428,7 +433,7 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	summary_ends(m, out);
+	summary_ends(m, meta, out);
 	if (meta->present)
 		summary_mixed(run, meta, out);
 	/* a subset says so, run.json or not; so do traces that know the world_size */

@@ -45,4 +45,25 @@ tap_check "ranks that end early: the first, the last, how many, and what is left
 	'grep -q "^  ranks end  *rank 7 at step 49, rank 0 at 399 (2 of 64 end early); cross-rank analyses stop" e.out &&
 	 grep -q "^  steps  *50 aligned across ranks" e.out'
 tap_check "every rank to the same step: no such line" '! grep -q "ranks end" c.out'
+
+# Followed while it runs (run.json without n_steps): the ranks have not ended, they are at
+# different steps as a running job's are; in the normal tone. The same run followed once
+# run.json says it finished (n_steps), or not followed: they end early, as above.
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" live 4 50 >/dev/null || exit 1
+head -49 live/rank2/steps.jsonl >l2 && mv l2 live/rank2/steps.jsonl
+for r in 0 1 2 3; do grep -v '"n_steps"' live/rank$r/run.json | sed 's/"wall_time": \([0-9.]*\),/"wall_time": \1/' >rj &&
+	mv rj live/rank$r/run.json; done
+printf '1\n:dump %s\nq\n' "$TSCOPE_TMP/live.txt" >keys_live
+TSCOPE_SCRIPT=keys_live TERM=dumb LINES=30 COLUMNS=160 "$TSCOPE_BIN" --tui --follow live >/dev/null 2>&1
+tap_check "a live run followed: where the ranks are, not that they end early" \
+	'grep -q "^  ranks at  *rank 2 at step 48, rank 0 at 49 (1 of 4 behind, the run is live); cross-rank analyses stop at 48$" live.txt &&
+	 grep -q "^  coverage  *all 4 ranks (world_size 4)$" live.txt'
+TSCOPE_SCRIPT=keys_live TERM=dumb LINES=30 COLUMNS=160 "$TSCOPE_BIN" --tui live >/dev/null 2>&1
+tap_check "the same run not followed: rank 2 ends early" \
+	'grep -q "^  ranks end  *rank 2 at step 48, rank 0 at 49 (1 of 4 end early);" live.txt'
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" done 4 50 >/dev/null || exit 1
+head -49 done/rank2/steps.jsonl >d2 && mv d2 done/rank2/steps.jsonl
+TSCOPE_SCRIPT=keys_live TERM=dumb LINES=30 COLUMNS=160 "$TSCOPE_BIN" --tui --follow done >/dev/null 2>&1
+tap_check "followed, but run.json says the run finished: rank 2 ends early" \
+	'grep -q "^  ranks end  *rank 2 at step 48, rank 0 at 49 (1 of 4 end early);" live.txt'
 tap_plan
