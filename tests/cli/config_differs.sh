@@ -1,0 +1,42 @@
+#!/bin/sh
+# config_differs.sh: the headline names run.json config keys that fewer than half of the
+# ranks set otherwise (a rank launched with another batch size: a straggler's likely
+# cause, or ranks of another run merged in silence): the first such rank, its value and
+# the others', how many ranks differ and the keys; a key set per rank (local_rank) is
+# left alone, and so is a run of two ranks (no majority to tell). Read the same from
+# the index; never under --compat pytscope.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" cf 16 50 >/dev/null || exit 1
+for r in $(seq 0 15); do # a key set per rank: local_rank
+	sed "s/\"batch_size\": 16/\"batch_size\": 16, \"local_rank\": $((r % 8))/" cf/rank$r/run.json >rj &&
+		mv rj cf/rank$r/run.json
+done
+"$TSCOPE_BIN" --print --color never --no-index cf >same.out 2>/dev/null
+tap_check "one config (local_rank set per rank): no such line" '! grep -q "config differs" same.out'
+sed -i 's/"batch_size": 16/"batch_size": 32/' cf/rank11/run.json
+sed -i 's/"model": "gpt2-medium"/"model": "gpt2-large"/' cf/rank13/run.json
+"$TSCOPE_BIN" --print --color never --no-index cf >cf.out 2>/dev/null
+tap_check "ranks 11 and 13 set batch_size and model otherwise: the first named, the count, both keys" \
+	'grep -q "^  config differs  *rank 11.s batch_size=32, the other ranks. 16 (2 of 16 ranks differ; keys: model, batch_size)$" cf.out'
+"$TSCOPE_BIN" index cf >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never cf >cf_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s cf.out cf_idx.out'
+"$TSCOPE_BIN" --print --color never --compat pytscope --no-index cf >compat.out 2>/dev/null
+tap_check "not in pytscope's layout" '! grep -q "config differs" compat.out'
+sed -i 's/"batch_size": 16/"batch_size": 8/' cf/rank0/run.json
+rm -rf cf/.tscope-index
+"$TSCOPE_BIN" --print --color never --no-index cf >r0.out 2>/dev/null
+tap_check "rank 0 the odd one: named against the others, not taken as the reference" \
+	'grep -q "^  config differs  *rank 0.s batch_size=8, the other ranks. 16 (3 of 16 ranks differ; keys: model, batch_size)$" r0.out'
+"$gen" two 2 20 >/dev/null || exit 1
+sed -i 's/"batch_size": 16/"batch_size": 32/' two/rank1/run.json
+"$TSCOPE_BIN" --print --color never --no-index two >two.out 2>/dev/null
+tap_check "two ranks that differ: no majority, no such line" '! grep -q "config differs" two.out'
+sed -i 's/"batch_size": 8/"batch_size": 16/' cf/rank0/run.json
+sed -i 's/"batch_size": 32, //' cf/rank11/run.json
+"$TSCOPE_BIN" --print --color never --no-index cf >gone.out 2>/dev/null
+tap_check "a key a rank does not have: (none)" \
+	'grep -q "^  config differs  *rank 11.s batch_size=(none), the other ranks. 16 (2 of 16 ranks differ; keys: model, batch_size)$" gone.out'
+tap_plan
