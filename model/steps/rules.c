@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/steps/analysis.h"
+#include "model/steps/config_diff.h"
 #include "model/stats.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
@@ -654,6 +655,33 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 	steps_nodes_free(s);
 }
 
+/* CONFIG.RANKS_DIFFER (native): run.json config keys that a few ranks set otherwise
+ * (config_diff.h); high when the first such rank is in the straggler set. */
+static void rule_config(struct run *run, struct finding_list *out)
+{
+	struct config_diff c;
+	if (!have_steps(run) || !steps_config_diff(run->steps, &c))
+		return;
+	const struct steps_model *m = run->steps;
+	const struct distributed *d = analysis_distributed(run);
+	bool slow = d && c.first < d->world_size && d->rank[c.first].straggler;
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.rank = steps_rank_id(m, c.first);
+	if (!steps_rank_span(m, c.first, &ev.step_lo, &ev.step_hi))
+		ev.step_lo = ev.step_hi = -1;
+	add(out, "CONFIG.RANKS_DIFFER", slow ? SEV_HIGH : SEV_MED,
+	    xasprintf("%zu of %zu ranks run with another config (rank %d: %s=%s, the others %s)", c.ndiff, c.n, ev.rank,
+		      c.key, c.value, c.others),
+	    xasprintf("The run.json config of %zu of the %zu ranks that have one sets %s otherwise than the other "
+		      "ranks; the first is rank %d, with %s=%s where the others have %s. Ranks of one job launched "
+		      "with another batch size or model do other work per step, and in a synchronous job every "
+		      "rank waits for the heaviest.%s", c.ndiff, c.n, c.keys, ev.rank, c.key, c.value, c.others,
+		      slow ? " That rank is in the straggler set." : ""),
+	    "Launch every rank with the same config (check the launcher's per-rank arguments); rank dirs "
+	    "of another run belong in a run dir of their own.", ev);
+}
+
 const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "TIMING.DATALOADER_BOUND", 100, rule_dataloader, false },
 	{ "TIMING.BACKWARD_HEAVY", 110, rule_backward, false },
@@ -667,6 +695,7 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "DIST.SLOW_RANK", 402, rule_slow_rank, true },
 	{ "DIST.TRANSIENT_STALL", 403, rule_transient, true },
 	{ "NODE.SLOW_TOGETHER", 404, rule_slow_node, true },
+	{ "CONFIG.RANKS_DIFFER", 405, rule_config, true },
 	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance, false },
 	{ "DIST.COMM_BOUND", 420, rule_comm_bound, false },
 	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },

@@ -12,6 +12,7 @@
 #include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/config_diff.h"
 #include "model/steps/internal.h"
 #include "model/steps/nodes.h"
 #include "model/trace/trace.h"
@@ -306,11 +307,6 @@ static void join_kv(char *buf, size_t n, char *const *k, char *const *v, size_t 
 		used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", i ? ", " : "", k[i], v[i] ? v[i] : "null");
 }
 
-static bool is_config(const char *key)
-{
-	return strncmp(key, "config", 6) == 0 && (key[6] == '\0' || key[6] == '.');
-}
-
 /* Ranks whose steps end before the others' (a rank that died, hung or stopped logging):
  * the steps after its last are on no rank-to-rank analysis, which reads the steps on
  * every rank, so the imbalance and stragglers lines would judge the common part alone.
@@ -381,162 +377,14 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 	}
 }
 
-/* ---- config keys a few ranks set otherwise ------------------------------------------ */
-
-#define CONFIG_KEYS 32
-
-/* Where x's config keys start: run.json's config comes after the environment, as
- * "config.KEY" keys (steps.h struct steps_meta), so the walk back costs its keys only. */
-static size_t config_start(const struct steps_meta *x)
+/* Config keys a few ranks set otherwise (config_diff.h). */
+static void summary_config(const struct steps_model *m, struct summary *out)
 {
-	size_t i = x->nenv;
-	while (i > 0 && is_config(x->env_key[i - 1]))
-		i--;
-	return i;
-}
-
-/* The value of config key `key` ("config.batch_size") in x, NULL when x has none. */
-static const char *config_value(const struct steps_meta *x, const char *key)
-{
-	for (size_t i = config_start(x); i < x->nenv; i++)
-		if (strcmp(x->env_key[i], key) == 0)
-			return x->env_val[i] ? x->env_val[i] : "null";
-	return NULL;
-}
-
-static bool same_value(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* x's config against m0's (whose keys start at j0): false when the keys differ (not the
- * same ones in the same order), else true, with the bit of each key (its place in m0's,
- * up to CONFIG_KEYS) whose value differs set in *varies. */
-static bool config_against(const struct steps_meta *x, const struct steps_meta *m0, size_t j0, uint32_t *varies)
-{
-	size_t i = config_start(x);
-	if (x->nenv - i != m0->nenv - j0)
-		return false;
-	for (size_t j = j0; j < m0->nenv; i++, j++) {
-		if (x->env_key[i] != m0->env_key[j] && strcmp(x->env_key[i], m0->env_key[j]) != 0)
-			return false;
-		if (!same_value(x->env_val[i], m0->env_val[j]))
-			*varies |= j - j0 < CONFIG_KEYS ? (uint32_t)1 << (j - j0) : 0;
-	}
-	return true;
-}
-
-/* The config keys of m0 and of the ranks in `odd` (at most CONFIG_KEYS). */
-static size_t config_keys(const struct steps_model *m, const struct steps_meta *m0, const size_t *odd, size_t nodd,
-			  const char **keys)
-{
-	size_t n = 0;
-	for (size_t k = 0; k <= nodd; k++) {
-		const struct steps_meta *x = k ? steps_rank_meta(m, odd[k - 1]) : m0;
-		for (size_t i = config_start(x); i < x->nenv && n < CONFIG_KEYS; i++) {
-			bool seen = strcmp(x->env_key[i], "config") == 0;
-			for (size_t j = 0; j < n && !seen; j++)
-				seen = strcmp(keys[j], x->env_key[i]) == 0;
-			if (!seen)
-				keys[n++] = x->env_key[i];
-		}
-	}
-	return n;
-}
-
-/* What most ranks with a run.json have for key (absent: NULL), by a majority vote: the
- * nsame ranks whose config is m0's vote m0's value, each of odd its own; *most: how many
- * ranks have it. */
-static const char *config_majority(const struct steps_model *m, const struct steps_meta *m0, size_t nsame,
-				   const size_t *odd, size_t nodd, const char *key, size_t *most)
-{
-	const char *cand = config_value(m0, key);
-	size_t votes = nsame;
-	for (size_t k = 0; k < nodd; k++) {
-		const char *v = config_value(steps_rank_meta(m, odd[k]), key);
-		if (votes == 0)
-			cand = v;
-		if (votes == 0 || same_value(v, cand))
-			votes++;
-		else
-			votes--;
-	}
-	*most = same_value(config_value(m0, key), cand) ? nsame : 0;
-	for (size_t k = 0; k < nodd; k++)
-		*most += same_value(config_value(steps_rank_meta(m, odd[k]), key), cand);
-	return cand;
-}
-
-/* The config keys to weigh ("config.KEY", not an empty config's "config"): those whose
- * value differs on some rank, or when some rank has other keys, every key of m0 and of
- * the ranks that differ. */
-static size_t config_weighed(const struct steps_model *m, const struct steps_meta *m0, const size_t *odd, size_t nodd,
-			     bool other_keys, uint32_t varies, const char **keys)
-{
-	if (other_keys)
-		return config_keys(m, m0, odd, nodd, keys);
-	size_t n = 0, j0 = config_start(m0);
-	for (size_t j = j0; j < m0->nenv && j - j0 < CONFIG_KEYS; j++)
-		if (varies & (uint32_t)1 << (j - j0) && strcmp(m0->env_key[j], "config") != 0)
-			keys[n++] = m0->env_key[j];
-	return n;
-}
-
-/* Config keys on which fewer than half of the ranks with a run.json differ from the
- * others (a key set per rank, such as local_rank, differs on most and is left alone):
- * a rank launched with another batch size or model is a straggler's likely cause, and
- * ranks of another run with the same name would be merged in silence. Named with the
- * first such rank, its value and the others', how many ranks differ and the keys. */
-static void summary_config(const struct steps_model *m, const struct steps_meta *m0, struct summary *out)
-{
-	size_t n = 1, nodd = 0, *odd = xmalloc(steps_nranks(m) * sizeof(*odd)), j0 = config_start(m0);
-	uint32_t varies = 0;
-	bool other_keys = false;
-	for (size_t r = 1; r < steps_nranks(m); r++) {
-		const struct steps_meta *x = steps_rank_meta(m, r);
-		if (!x->present)
-			continue;
-		n++;
-		uint32_t v = 0;
-		bool same_keys = config_against(x, m0, j0, &v);
-		other_keys |= !same_keys;
-		varies |= v;
-		if (!same_keys || v)
-			odd[nodd++] = r;
-	}
-	const char *keys[CONFIG_KEYS], *flagged = NULL, *most_v = NULL, *first_v = NULL;
-	size_t nkeys = nodd ? config_weighed(m, m0, odd, nodd, other_keys, varies, keys) : 0, first = 0, ndiff = 0;
-	char names[SUMMARY_TEXT] = "";
-	bool *differs = xcalloc(nodd + 1, sizeof(*differs)); /* [0]: m0 and its like, then odd */
-	for (size_t j = 0; j < nkeys; j++) {
-		size_t most;
-		const char *v = config_majority(m, m0, n - nodd, odd, nodd, keys[j], &most);
-		if (most == n || 2 * (n - most) >= n)
-			continue;
-		size_t used = strlen(names);
-		snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", keys[j] + 7);
-		for (size_t k = 0; k <= nodd; k++) {
-			size_t r = k ? odd[k - 1] : 0;
-			const char *x = config_value(k ? steps_rank_meta(m, r) : m0, keys[j]);
-			if (same_value(x, v))
-				continue;
-			differs[k] = true;
-			if (!flagged || r < first) {
-				first = r;
-				flagged = keys[j];
-				first_v = x;
-				most_v = v;
-			}
-		}
-	}
-	for (size_t k = 0; k <= nodd; k++)
-		ndiff += differs[k] ? (k ? 1 : n - nodd) : 0;
-	if (flagged)
+	struct config_diff c;
+	if (steps_config_diff(m, &c))
 		summary_add(out, TONE_WARN, "config differs", "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks "
-			    "differ; keys: %s)", steps_rank_id(m, first), flagged + 7, first_v ? first_v : "(none)",
-			    most_v ? most_v : "(none)", ndiff, n, names);
-	free(differs);
-	free(odd);
+			    "differ; keys: %s)", steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n,
+			    c.keys);
 }
 
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what
@@ -547,7 +395,7 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 	char *k[64], *v[64], buf[SUMMARY_TEXT];
 	size_t nkv = 0, nenv = 0;
 	for (size_t i = 0; i < meta->nenv; i++)
-		nenv += !is_config(meta->env_key[i]);
+		nenv += !steps_is_config_key(meta->env_key[i]);
 	for (size_t f = 0; f < ARRAY_LEN(first); f++)
 		for (size_t i = 0; i < meta->nenv && nkv < ARRAY_LEN(k); i++) /* a key may repeat */
 			if (strcmp(meta->env_key[i], first[f]) == 0) {
@@ -594,7 +442,7 @@ static void steps_summary(struct run *run, struct summary *out)
 	summary_ends(m, meta, out);
 	if (meta->present) {
 		summary_mixed(run, meta, out);
-		summary_config(m, meta, out);
+		summary_config(m, out);
 	}
 	/* a subset says so, run.json or not; so do traces that know the world_size */
 	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)
