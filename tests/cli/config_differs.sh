@@ -10,17 +10,25 @@ set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
 cd "$TSCOPE_TMP" || exit 1
+# report DIR OUT [OPTION...]: the plain-text report of run DIR (no index) into OUT
+report() {
+	d=$1 o=$2
+	shift 2
+	"$TSCOPE_BIN" --print --color never --no-index "$@" "$d" >"$o" 2>/dev/null
+}
+# config RANKDIR SED: run.json of RANKDIR edited by SED
+config() { sed -i "$2" "$1/run.json"; }
 "$gen" cf 16 50 >/dev/null || exit 1
 for r in $(seq 0 15); do # a key set per rank: local_rank
 	sed "s/\"batch_size\": 16/\"batch_size\": 16, \"local_rank\": $((r % 8))/" cf/rank$r/run.json >rj &&
 		mv rj cf/rank$r/run.json
 done
 two_keys='(2 of 16 ranks differ; keys: model, batch_size)$' id='(CONFIG.RANKS_DIFFER)'
-"$TSCOPE_BIN" --print --color never --no-index cf >same.out 2>/dev/null
+report cf same.out
 tap_check "one config (local_rank set per rank): no such line" '! grep -q "config differs" same.out'
-sed -i 's/"batch_size": 16/"batch_size": 32/' cf/rank11/run.json
-sed -i 's/"model": "gpt2-medium"/"model": "gpt2-large"/' cf/rank13/run.json
-"$TSCOPE_BIN" --print --color never --no-index cf >cf.out 2>/dev/null
+config cf/rank11 's/"batch_size": 16/"batch_size": 32/'
+config cf/rank13 's/"model": "gpt2-medium"/"model": "gpt2-large"/'
+report cf cf.out
 tap_check "ranks 11 and 13 set batch_size and model otherwise: the first named, the count, both keys" \
 	'grep -q "^  config differs  *rank 11.s batch_size=32, the other ranks. 16 $two_keys" cf.out'
 "$TSCOPE_BIN" index cf >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never cf >cf_idx.out 2>/dev/null
@@ -29,26 +37,25 @@ tap_check "the finding: medium (rank 11 is no straggler), its rank, value and th
 	'grep -q "^  \[MED \] 2 of 16 ranks run with another config (rank 11: batch_size=32, the others 16)  $id$" cf.out &&
 	 ! grep -q "in the straggler set" cf.out'
 tap_check "no finding without a difference" '! grep -q "CONFIG.RANKS_DIFFER" same.out'
-"$TSCOPE_BIN" --print --color never --compat pytscope --no-index cf >compat.out 2>/dev/null
+report cf compat.out --compat pytscope
 tap_check "not in pytscope's layout" '! grep -q "config differs" compat.out && ! grep -q "$id" compat.out'
 "$gen" slow 16 400 >/dev/null || exit 1
-sed -i 's/"batch_size": 16/"batch_size": 24/' slow/rank11/run.json
-"$TSCOPE_BIN" --print --color never --no-index slow >slow.out 2>/dev/null
+config slow/rank11 's/"batch_size": 16/"batch_size": 24/'
+report slow slow.out
 tap_check "the rank with another batch size is the straggler: high, and said" \
 	'grep -q "^  \[HIGH\] 1 of 16 ranks run with another config (rank 11: batch_size=24, the others 16)  $id$" slow.out &&
 	 grep -q "with batch_size=24 where the others have 16\..* That rank is in the straggler set\.$" slow.out'
-sed -i 's/"batch_size": 16/"batch_size": 8/' cf/rank0/run.json
-rm -rf cf/.tscope-index
-"$TSCOPE_BIN" --print --color never --no-index cf >r0.out 2>/dev/null
+config cf/rank0 's/"batch_size": 16/"batch_size": 8/'
+report cf r0.out
 tap_check "rank 0 the odd one: named against the others, not taken as the reference" \
 	'grep -q "^  config differs  *rank 0.s batch_size=8, the other ranks. 16 (3 of 16 ranks differ; keys: mod" r0.out'
 "$gen" two 2 20 >/dev/null || exit 1
-sed -i 's/"batch_size": 16/"batch_size": 32/' two/rank1/run.json
-"$TSCOPE_BIN" --print --color never --no-index two >two.out 2>/dev/null
+config two/rank1 's/"batch_size": 16/"batch_size": 32/'
+report two two.out
 tap_check "two ranks that differ: no majority, no such line" '! grep -q "config differs" two.out'
-sed -i 's/"batch_size": 8/"batch_size": 16/' cf/rank0/run.json
-sed -i 's/"batch_size": 32, //' cf/rank11/run.json
-"$TSCOPE_BIN" --print --color never --no-index cf >gone.out 2>/dev/null
+config cf/rank0 's/"batch_size": 8/"batch_size": 16/'
+config cf/rank11 's/"batch_size": 32, //'
+report cf gone.out
 tap_check "a key a rank does not have: (none)" \
 	'grep -q "^  config differs  *rank 11.s batch_size=(none), the other ranks. 16 $two_keys" gone.out'
 tap_plan
