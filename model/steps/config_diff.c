@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* config_diff.c: run.json config keys a few ranks set otherwise (see config_diff.h). One
- * pass compares each rank's config with the lowest rank's, key by key in place; only
- * the keys whose value differs somewhere (every key, when some rank has other keys) get
- * a majority vote over the ranks that differ, the others voting the lowest rank's. */
+/* config_diff.c: run.json keys a few ranks set otherwise (see config_diff.h). One pass
+ * compares each rank's keys of the scope with the lowest rank's (a rank whose whole
+ * environment and config are the lowest rank's bytes costs one memcmp); only the keys
+ * whose value differs somewhere (every key, when some rank has other keys) get a
+ * majority vote over the ranks that differ, the others voting the lowest rank's. */
 #include "model/steps/config_diff.h"
 
 #include <stdio.h>
@@ -11,27 +12,50 @@
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
-#define CONFIG_KEYS 32
+#define DIFF_KEYS 32
 
 bool steps_is_config_key(const char *key)
 {
 	return strncmp(key, "config", 6) == 0 && (key[6] == '\0' || key[6] == '.');
 }
 
-/* Where x's config keys start: run.json's config comes after the environment, as
- * "config.KEY" keys (steps.h struct steps_meta), so the walk back costs its keys only. */
-static size_t config_start(const struct steps_meta *x)
+/* What pytscope records of the software and hardware that decides a rank's speed
+ * (steps.h struct steps_meta environment keys): the same on every rank of one job on like
+ * nodes. Hostnames and the user's env.* variables may differ by host or rank, and the
+ * platform string (a kernel version) rarely decides; they are not weighed. */
+static const char *const env_keys[] = { "gpu", "gpu_count", "torch", "cuda", "cuda_available", "cudnn_benchmark",
+					"cudnn_deterministic", "python", "cpu_count" };
+
+static bool in_scope(enum diff_scope scope, const char *key)
 {
-	size_t i = x->nenv;
-	while (i > 0 && steps_is_config_key(x->env_key[i - 1]))
-		i--;
-	return i;
+	if (scope == DIFF_CONFIG)
+		return steps_is_config_key(key) && key[6] == '.';
+	for (size_t i = 0; i < ARRAY_LEN(env_keys); i++)
+		if (strcmp(key, env_keys[i]) == 0)
+			return true;
+	return false;
 }
 
-/* The value of config key `key` ("config.batch_size") in x, NULL when x has none. */
-static const char *config_value(const struct steps_meta *x, const char *key)
+/* The key as named: a config key without "config.". */
+static const char *key_name(enum diff_scope scope, const char *key)
 {
-	for (size_t i = config_start(x); i < x->nenv; i++)
+	return scope == DIFF_CONFIG ? key + 7 : key;
+}
+
+/* Where x's keys of the scope may be: run.json's config comes after the environment,
+ * as "config.KEY" keys, so the config's walk back costs its keys only. */
+static size_t scope_start(enum diff_scope scope, const struct steps_meta *x)
+{
+	size_t i = x->nenv;
+	while (scope == DIFF_CONFIG && i > 0 && steps_is_config_key(x->env_key[i - 1]))
+		i--;
+	return scope == DIFF_CONFIG ? i : 0;
+}
+
+/* The value of key in x, NULL when x has none. */
+static const char *value_of(enum diff_scope scope, const struct steps_meta *x, const char *key)
+{
+	for (size_t i = scope_start(scope, x); i < x->nenv; i++)
 		if (strcmp(x->env_key[i], key) == 0)
 			return x->env_val[i] ? x->env_val[i] : "null";
 	return NULL;
@@ -42,32 +66,91 @@ static bool same_value(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* x's config against m0's (whose keys start at j0): false when the keys differ (not the
- * same ones in the same order), else true, with the bit of each key (its place in m0's,
- * up to CONFIG_KEYS) whose value differs set in *varies. */
-static bool config_against(const struct steps_meta *x, const struct steps_meta *m0, size_t j0, uint32_t *varies)
+/* x's environment and config are m0's bytes (their keys and values back to back). */
+static bool same_bytes(const struct steps_meta *x, const struct steps_meta *m0)
 {
-	size_t i = config_start(x);
-	if (x->nenv - i != m0->nenv - j0)
+	return x->env_bytes && x->env_bytes == m0->env_bytes && x->nenv == m0->nenv &&
+	       (x->env_key[0] == m0->env_key[0] || memcmp(x->env_key[0], m0->env_key[0], x->env_bytes) == 0);
+}
+
+/* The comparison's state: the lowest rank, its keys of the scope, the ranks that differ. */
+struct diff_pass {
+	enum diff_scope scope;
+	const struct steps_model *m;
+	const struct steps_meta *m0;
+	const char *keys0[DIFF_KEYS];   /* m0's keys of the scope */
+	size_t nkeys0;
+	size_t *odd, nodd;              /* rank indexes whose keys or values differ */
+	size_t n;                       /* ranks with a run.json */
+	uint32_t varies;                /* bit k: keys0[k]'s value differs on some rank */
+	bool other_keys;                /* some rank has keys m0 has not, or lacks some */
+	size_t j0;                      /* scope_start of m0 */
+	size_t place0[DIFF_KEYS];       /* keys0[k] is m0's key j0 + place0[k] */
+};
+
+static size_t scope_count(enum diff_scope scope, const struct steps_meta *x)
+{
+	size_t n = 0;
+	for (size_t i = scope_start(scope, x); i < x->nenv; i++)
+		n += in_scope(scope, x->env_key[i]);
+	return n;
+}
+
+static bool same_key(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
+/* x has as many keys from the scope's start as m0, and m0's keys of the scope in the
+ * same places (a run.json of the same shape; a config's few keys are each checked in
+ * place, an empty one's "config" too): the bits of keys0 whose value differs set in
+ * *varies, with no lookup. In the environment only m0's places of the scope are
+ * checked: an environment key of the scope that x has where m0 has a key outside it
+ * (at the same count) is not seen; pytscope writes its environment keys in one order. */
+static bool same_places(const struct diff_pass *p, const struct steps_meta *x, uint32_t *varies)
+{
+	size_t i0 = scope_start(p->scope, x), len = p->m0->nenv - p->j0;
+	if (x->nenv - i0 != len)
 		return false;
-	for (size_t j = j0; j < m0->nenv; i++, j++) {
-		if (x->env_key[i] != m0->env_key[j] && strcmp(x->env_key[i], m0->env_key[j]) != 0)
+	for (size_t t = 0; p->scope == DIFF_CONFIG && t < len; t++)
+		if (!same_key(x->env_key[i0 + t], p->m0->env_key[p->j0 + t]))
 			return false;
-		if (!same_value(x->env_val[i], m0->env_val[j]))
-			*varies |= j - j0 < CONFIG_KEYS ? (uint32_t)1 << (j - j0) : 0;
+	uint32_t v = 0;
+	for (size_t k = 0; k < p->nkeys0; k++) {
+		size_t i = i0 + p->place0[k], j = p->j0 + p->place0[k];
+		if (p->scope != DIFF_CONFIG && !same_key(x->env_key[i], p->m0->env_key[j]))
+			return false;
+		if (!same_value(x->env_val[i], p->m0->env_val[j]))
+			v |= (uint32_t)1 << k;
 	}
+	*varies |= v;
 	return true;
 }
 
-/* The config keys of m0 and of the ranks in `odd` (at most CONFIG_KEYS). */
-static size_t config_keys(const struct steps_model *m, const struct steps_meta *m0, const size_t *odd, size_t nodd,
-			  const char **keys)
+/* x against m0: the bits of keys0 whose value differs set in *varies; false when x has
+ * other keys of the scope. */
+static bool against(const struct diff_pass *p, const struct steps_meta *x, uint32_t *varies)
+{
+	if (same_bytes(x, p->m0) || same_places(p, x, varies))
+		return true;
+	size_t found = 0;
+	for (size_t k = 0; k < p->nkeys0; k++) {
+		const char *v = value_of(p->scope, x, p->keys0[k]);
+		found += v != NULL;
+		if (!same_value(v, value_of(p->scope, p->m0, p->keys0[k])))
+			*varies |= (uint32_t)1 << k;
+	}
+	return found == p->nkeys0 && scope_count(p->scope, x) == p->nkeys0;
+}
+
+/* The keys of m0 and of the ranks that differ (at most DIFF_KEYS). */
+static size_t all_keys(const struct diff_pass *p, const char **keys)
 {
 	size_t n = 0;
-	for (size_t k = 0; k <= nodd; k++) {
-		const struct steps_meta *x = k ? steps_rank_meta(m, odd[k - 1]) : m0;
-		for (size_t i = config_start(x); i < x->nenv && n < CONFIG_KEYS; i++) {
-			bool seen = strcmp(x->env_key[i], "config") == 0;
+	for (size_t k = 0; k <= p->nodd; k++) {
+		const struct steps_meta *x = k ? steps_rank_meta(p->m, p->odd[k - 1]) : p->m0;
+		for (size_t i = scope_start(p->scope, x); i < x->nenv && n < DIFF_KEYS; i++) {
+			bool seen = !in_scope(p->scope, x->env_key[i]);
 			for (size_t j = 0; j < n && !seen; j++)
 				seen = strcmp(keys[j], x->env_key[i]) == 0;
 			if (!seen)
@@ -77,16 +160,27 @@ static size_t config_keys(const struct steps_model *m, const struct steps_meta *
 	return n;
 }
 
-/* What most ranks with a run.json have for key (absent: NULL), by a majority vote: the
- * nsame ranks whose config is m0's vote m0's value, each of odd its own; *most: how many
- * ranks have it. */
-static const char *config_majority(const struct steps_model *m, const struct steps_meta *m0, size_t nsame,
-				   const size_t *odd, size_t nodd, const char *key, size_t *most)
+/* The keys to weigh: those whose value differs on some rank, or (some rank has other
+ * keys) every key of m0 and of the ranks that differ. */
+static size_t weighed(const struct diff_pass *p, const char **keys)
 {
-	const char *cand = config_value(m0, key);
-	size_t votes = nsame;
-	for (size_t k = 0; k < nodd; k++) {
-		const char *v = config_value(steps_rank_meta(m, odd[k]), key);
+	if (p->other_keys)
+		return all_keys(p, keys);
+	size_t n = 0;
+	for (size_t k = 0; k < p->nkeys0; k++)
+		if (p->varies & (uint32_t)1 << k)
+			keys[n++] = p->keys0[k];
+	return n;
+}
+
+/* What most ranks with a run.json have for key (absent: NULL), by a majority vote: the
+ * ranks like m0 vote m0's value, each odd rank its own; *most: how many have it. */
+static const char *majority(const struct diff_pass *p, const char *key, size_t *most)
+{
+	const char *v0 = value_of(p->scope, p->m0, key), *cand = v0;
+	size_t votes = p->n - p->nodd;
+	for (size_t k = 0; k < p->nodd; k++) {
+		const char *v = value_of(p->scope, steps_rank_meta(p->m, p->odd[k]), key);
 		if (votes == 0)
 			cand = v;
 		if (votes == 0 || same_value(v, cand))
@@ -94,76 +188,71 @@ static const char *config_majority(const struct steps_model *m, const struct ste
 		else
 			votes--;
 	}
-	*most = same_value(config_value(m0, key), cand) ? nsame : 0;
-	for (size_t k = 0; k < nodd; k++)
-		*most += same_value(config_value(steps_rank_meta(m, odd[k]), key), cand);
+	*most = same_value(v0, cand) ? p->n - p->nodd : 0;
+	for (size_t k = 0; k < p->nodd; k++)
+		*most += same_value(value_of(p->scope, steps_rank_meta(p->m, p->odd[k]), key), cand);
 	return cand;
 }
 
-/* The config keys to weigh ("config.KEY", not an empty config's "config"): those whose
- * value differs on some rank, or when some rank has other keys, every key of m0 and of
- * the ranks that differ. */
-static size_t config_weighed(const struct steps_model *m, const struct steps_meta *m0, const size_t *odd, size_t nodd,
-			     bool other_keys, uint32_t varies, const char **keys)
+/* Key `key`, whose most common value is v, into out: the ranks that differ on it marked
+ * in differs ([0]: m0 and the ranks like it, then odd), the lowest of them kept. */
+static void name_key(const struct diff_pass *p, const char *key, const char *v, bool *differs, struct config_diff *out)
 {
-	if (other_keys)
-		return config_keys(m, m0, odd, nodd, keys);
-	size_t n = 0, j0 = config_start(m0);
-	for (size_t j = j0; j < m0->nenv && j - j0 < CONFIG_KEYS; j++)
-		if (varies & (uint32_t)1 << (j - j0) && strcmp(m0->env_key[j], "config") != 0)
-			keys[n++] = m0->env_key[j];
-	return n;
+	size_t used = strlen(out->keys);
+	snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", key_name(p->scope, key));
+	for (size_t k = 0; k <= p->nodd; k++) {
+		size_t r = k ? p->odd[k - 1] : 0;
+		const char *x = value_of(p->scope, k ? steps_rank_meta(p->m, r) : p->m0, key);
+		if (same_value(x, v))
+			continue;
+		differs[k] = true;
+		if (!out->key || r < out->first) {
+			out->first = r;
+			out->key = key_name(p->scope, key);
+			out->value = x ? x : "(none)";
+			out->others = v ? v : "(none)";
+		}
+	}
 }
 
-bool steps_config_diff(const struct steps_model *m, struct config_diff *out)
+bool steps_config_diff(const struct steps_model *m, enum diff_scope scope, struct config_diff *out)
 {
 	const struct steps_meta *m0 = steps_nranks(m) ? steps_rank_meta(m, 0) : NULL;
 	if (!m0 || !m0->present)
 		return false;
-	size_t n = 1, nodd = 0, *odd = xmalloc(steps_nranks(m) * sizeof(*odd)), j0 = config_start(m0);
-	uint32_t varies = 0;
-	bool other_keys = false;
+	struct diff_pass p = { .scope = scope, .m = m, .m0 = m0, .n = 1,
+			       .odd = xmalloc(steps_nranks(m) * sizeof(*p.odd)) };
+	p.j0 = scope_start(scope, m0);
+	for (size_t i = p.j0; i < m0->nenv && p.nkeys0 < DIFF_KEYS; i++)
+		if (in_scope(scope, m0->env_key[i])) {
+			p.place0[p.nkeys0] = i - p.j0;
+			p.keys0[p.nkeys0++] = m0->env_key[i];
+		}
 	for (size_t r = 1; r < steps_nranks(m); r++) {
 		const struct steps_meta *x = steps_rank_meta(m, r);
 		if (!x->present)
 			continue;
-		n++;
+		p.n++;
 		uint32_t v = 0;
-		bool same_keys = config_against(x, m0, j0, &v);
-		other_keys |= !same_keys;
-		varies |= v;
+		bool same_keys = against(&p, x, &v);
+		p.other_keys |= !same_keys;
+		p.varies |= v;
 		if (!same_keys || v)
-			odd[nodd++] = r;
+			p.odd[p.nodd++] = r;
 	}
-	const char *keys[CONFIG_KEYS], *flagged = NULL;
-	size_t nkeys = nodd ? config_weighed(m, m0, odd, nodd, other_keys, varies, keys) : 0;
-	bool *differs = xcalloc(nodd + 1, sizeof(*differs)); /* [0]: m0 and its like, then odd */
-	*out = (struct config_diff){ .n = n };
+	const char *keys[DIFF_KEYS];
+	size_t nkeys = p.nodd ? weighed(&p, keys) : 0;
+	bool *differs = xcalloc(p.nodd + 1, sizeof(*differs));
+	*out = (struct config_diff){ .n = p.n };
 	for (size_t j = 0; j < nkeys; j++) {
 		size_t most;
-		const char *v = config_majority(m, m0, n - nodd, odd, nodd, keys[j], &most);
-		if (most == n || 2 * (n - most) >= n)
-			continue;
-		size_t used = strlen(out->keys);
-		snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", keys[j] + 7);
-		for (size_t k = 0; k <= nodd; k++) {
-			size_t r = k ? odd[k - 1] : 0;
-			const char *x = config_value(k ? steps_rank_meta(m, r) : m0, keys[j]);
-			if (same_value(x, v))
-				continue;
-			differs[k] = true;
-			if (!flagged || r < out->first) {
-				flagged = keys[j];
-				out->first = r;
-				out->key = keys[j] + 7;
-				out->value = x ? x : "(none)";
-				out->others = v ? v : "(none)";
-			}
-		}
+		const char *v = majority(&p, keys[j], &most);
+		if (most < p.n && 2 * (p.n - most) < p.n)
+			name_key(&p, keys[j], v, differs, out);
 	}
-	for (size_t k = 0; k <= nodd; k++)
-		out->ndiff += differs[k] ? (k ? 1 : n - nodd) : 0;
+	for (size_t k = 0; k <= p.nodd; k++)
+		out->ndiff += differs[k] ? (k ? 1 : p.n - p.nodd) : 0;
 	free(differs);
-	free(odd);
-	return flagged != NULL;
+	free(p.odd);
+	return out->key != NULL;
 }

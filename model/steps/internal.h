@@ -124,7 +124,7 @@ void steps_name_run(struct run *run, const struct steps_model *m);
  * finding rules (rules.c) in pytscope's registration order (orders 100..610;
  * DIST.EXPOSED_COMM 430 lives with the traces), registered by subsystem.c. */
 #define STEPS_NVIEWS 5
-#define STEPS_NRULES 18
+#define STEPS_NRULES 19
 extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
 /* What those rules could not judge on run and why (rules_unjudged.c; registry.h), for

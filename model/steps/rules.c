@@ -655,31 +655,48 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 	steps_nodes_free(s);
 }
 
-/* CONFIG.RANKS_DIFFER (native): run.json config keys that a few ranks set otherwise
- * (config_diff.h); high when the first such rank is in the straggler set. */
-static void rule_config(struct run *run, struct finding_list *out)
+/* CONFIG.RANKS_DIFFER and ENV.RANKS_DIFFER (native): run.json config or environment
+ * keys that a few ranks set otherwise (config_diff.h); high when the first such rank is
+ * in the straggler set. */
+static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_list *out)
 {
 	struct config_diff c;
-	if (!have_steps(run) || !steps_config_diff(run->steps, &c))
+	if (!have_steps(run) || !steps_config_diff(run->steps, scope, &c))
 		return;
 	const struct steps_model *m = run->steps;
 	const struct distributed *d = analysis_distributed(run);
 	bool slow = d && c.first < d->world_size && d->rank[c.first].straggler;
+	bool config = scope == DIFF_CONFIG;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
 	ev.rank = steps_rank_id(m, c.first);
 	if (!steps_rank_span(m, c.first, &ev.step_lo, &ev.step_hi))
 		ev.step_lo = ev.step_hi = -1;
-	add(out, "CONFIG.RANKS_DIFFER", slow ? SEV_HIGH : SEV_MED,
-	    xasprintf("%zu of %zu ranks run with another config (rank %d: %s=%s, the others %s)", c.ndiff, c.n, ev.rank,
-		      c.key, c.value, c.others),
-	    xasprintf("The run.json config of %zu of the %zu ranks that have one sets %s otherwise than the other "
-		      "ranks; the first is rank %d, with %s=%s where the others have %s. Ranks of one job launched "
-		      "with another batch size or model do other work per step, and in a synchronous job every "
-		      "rank waits for the heaviest.%s", c.ndiff, c.n, c.keys, ev.rank, c.key, c.value, c.others,
+	add(out, config ? "CONFIG.RANKS_DIFFER" : "ENV.RANKS_DIFFER", slow ? SEV_HIGH : SEV_MED,
+	    xasprintf("%zu of %zu ranks run with another %s (rank %d: %s=%s, the others %s)", c.ndiff, c.n,
+		      config ? "config" : "environment", ev.rank, c.key, c.value, c.others),
+	    xasprintf("The run.json %s of %zu of the %zu ranks that have one sets %s otherwise than the other "
+		      "ranks; the first is rank %d, with %s=%s where the others have %s. %s%s", config ? "config" :
+		      "environment", c.ndiff, c.n, c.keys, ev.rank, c.key, c.value, c.others,
+		      config ? "Ranks of one job launched with another batch size or model do other work per step, "
+			       "and in a synchronous job every rank waits for the heaviest."
+			     : "A rank on another GPU, driver or software stack runs at another speed, and in a "
+			       "synchronous job every rank waits for the slowest.",
 		      slow ? " That rank is in the straggler set." : ""),
-	    "Launch every rank with the same config (check the launcher's per-rank arguments); rank dirs "
-	    "of another run belong in a run dir of their own.", ev);
+	    config ? "Launch every rank with the same config (check the launcher's per-rank arguments); rank "
+		     "dirs of another run belong in a run dir of their own."
+		   : "Run every rank on like nodes and one software image (check the partition's node types "
+		     "and the container or modules each rank loaded); exclude the odd node.", ev);
+}
+
+static void rule_config(struct run *run, struct finding_list *out)
+{
+	ranks_differ(run, DIFF_CONFIG, out);
+}
+
+static void rule_env(struct run *run, struct finding_list *out)
+{
+	ranks_differ(run, DIFF_ENV, out);
 }
 
 const struct finding_rule steps_rules[STEPS_NRULES] = {
@@ -696,6 +713,7 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "DIST.TRANSIENT_STALL", 403, rule_transient, true },
 	{ "NODE.SLOW_TOGETHER", 404, rule_slow_node, true },
 	{ "CONFIG.RANKS_DIFFER", 405, rule_config, true },
+	{ "ENV.RANKS_DIFFER", 406, rule_env, true },
 	{ "DIST.LOAD_IMBALANCE", 410, rule_imbalance, false },
 	{ "DIST.COMM_BOUND", 420, rule_comm_bound, false },
 	{ "EFFICIENCY.LOW_MFU", 500, rule_efficiency, false },

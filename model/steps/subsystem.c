@@ -377,14 +377,14 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 	}
 }
 
-/* Config keys a few ranks set otherwise (config_diff.h). */
-static void summary_config(const struct steps_model *m, struct summary *out)
+/* run.json config or environment keys a few ranks set otherwise (config_diff.h). */
+static void summary_config(const struct steps_model *m, enum diff_scope scope, struct summary *out)
 {
 	struct config_diff c;
-	if (steps_config_diff(m, &c))
-		summary_add(out, TONE_WARN, "config differs", "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks "
-			    "differ; keys: %s)", steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n,
-			    c.keys);
+	if (steps_config_diff(m, scope, &c))
+		summary_add(out, TONE_WARN, scope == DIFF_CONFIG ? "config differs" : "env differs",
+			    "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks differ; keys: %s)",
+			    steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n, c.keys);
 }
 
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what
@@ -442,7 +442,8 @@ static void steps_summary(struct run *run, struct summary *out)
 	summary_ends(m, meta, out);
 	if (meta->present) {
 		summary_mixed(run, meta, out);
-		summary_config(m, out);
+		summary_config(m, DIFF_CONFIG, out);
+		summary_config(m, DIFF_ENV, out);
 	}
 	/* a subset says so, run.json or not; so do traces that know the world_size */
 	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)

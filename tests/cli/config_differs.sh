@@ -5,7 +5,9 @@
 # silence): the first such rank, its value and the others', how many ranks differ and the
 # keys; a key set per rank (local_rank) is left alone, and so is a run of two ranks (no
 # majority to tell). Read the same from the index; never under --compat pytscope. The
-# finding is high when that rank is in the straggler set.
+# finding is high when that rank is in the straggler set. The same for the environment's
+# software and hardware keys (another GPU on one rank: "env differs", ENV.RANKS_DIFFER),
+# not for hostnames.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
@@ -58,4 +60,14 @@ config cf/rank11 's/"batch_size": 32, //'
 report cf gone.out
 tap_check "a key a rank does not have: (none)" \
 	'grep -q "^  config differs  *rank 11.s batch_size=(none), the other ranks. 16 $two_keys" gone.out'
+"$gen" env 16 400 >/dev/null || exit 1
+for r in $(seq 0 15); do config env/rank$r "s/\"python\": /\"hostname\": \"node$((r / 8))\", \"python\": /"; done
+report env env0.out
+tap_check "hostnames by node: not an environment that differs" '! grep -q "env differs\|ENV.RANKS_DIFFER" env0.out'
+config env/rank11 's/"gpu": "NVIDIA A100-SXM4-80GB"/"gpu": "NVIDIA A100-SXM4-40GB"/'
+report env env.out
+tap_check "rank 11 (the straggler) on another GPU: the headline and a high finding" \
+	'grep -q "^  env differs  *rank 11.s gpu=NVIDIA A100-SXM4-40GB, the other ranks. NVIDIA A100-SXM4-80GB" env.out &&
+	 grep -q "^  \[HIGH\] 1 of 16 ranks run with another environment (rank 11: gpu=NVIDIA A100-SXM4-40GB, the" env.out &&
+	 grep -q "the others NVIDIA A100-SXM4-80GB)  (ENV.RANKS_DIFFER)$" env.out && ! grep -q "config differs" env.out'
 tap_plan

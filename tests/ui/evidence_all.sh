@@ -41,9 +41,10 @@ for r in 0 1 2 3; do
 			s, 1000 + s, 0.4 * c, 0.6 * c } }' >slow2/rank$r/steps.jsonl
 done
 # nodes: 16 ranks at 8 GPUs per node, node 1 (ranks 8-15) 20% slower; rank 11 launched
-# with another batch size
+# with another batch size, rank 3 with another CUDA
 "$build/gen_demo" run 16 300 >/dev/null && mv run nodes || { tap_notok "gen_demo"; exit 0; }
 sed 's/"batch_size": 16/"batch_size": 32/' nodes/rank11/run.json >x && mv x nodes/rank11/run.json
+sed 's/"cuda": "12.1"/"cuda": "11.8"/' nodes/rank3/run.json >x && mv x nodes/rank3/run.json
 for r in 8 9 10 11 12 13 14 15; do
 	awk '{ for (f = 1; f <= 2; f++) { key = f == 1 ? "\"forward\":" : "\"backward\":"
 		if (match($0, key "[0-9.e-]+")) { v = substr($0, RSTART + length(key), RLENGTH - length(key))
@@ -81,6 +82,7 @@ imb|DIST.LOAD_IMBALANCE||^ ranks  row [1-4]/4  rank=@WORST@$
 slow2|DIST.SLOW_RANK||^ rank 2  step 0 
 nodes|NODE.SLOW_TOGETHER||^ rank (8\|9\|1[0-5])  step 
 nodes|CONFIG.RANKS_DIFFER||^ rank 11  step 0-[0-9]*  compute 
+nodes|ENV.RANKS_DIFFER||^ rank 3  step 0-[0-9]*  compute 
 hta|DIST.COMM_BOUND||▲comm
 hta|DIST.EXPOSED_COMM||^ rank 0  step 551 
 hta|TRACE.GPU_IDLE||^ temporal  row 1/1 \(of 2\)  rank=1 

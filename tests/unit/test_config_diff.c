@@ -2,7 +2,8 @@
 /* test_config_diff.c: model/steps/config_diff.c over small generated run dirs: the keys
  * a minority of ranks set otherwise are named with the lowest such rank, its value, the
  * most common value and the count; a key set per rank, two ranks, keys in another order
- * or absent, ranks without run.json and the lowest rank as the odd one. */
+ * or absent, ranks without run.json and the lowest rank as the odd one; in the
+ * environment, the software and hardware keys only (not a hostname nor env.*). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 static char dir[2048];
 
 /* A run of n ranks, each with one step record and (config[r] not NULL) a run.json whose
- * config object is config[r]; loaded, its diff into *c. */
-static bool diff_of(int n, const char *const *config, struct config_diff *c)
+ * config object is config[r] and environment env[r] (env NULL: none); loaded, the diff
+ * of scope into *c. */
+static bool diff_in(int n, const char *const *config, const char *const *env, enum diff_scope scope,
+		    struct config_diff *c)
 {
 	char run[4096], rdir[4200];
 	static int k;
@@ -29,13 +32,14 @@ static bool diff_of(int n, const char *const *config, struct config_diff *c)
 		if (!config[r])
 			continue;
 		f = tu_create_in(rdir, "run.json");
-		fprintf(f, "{\"name\":\"t\",\"rank\":%d,\"world_size\":%d,\"config\":%s}\n", r, n, config[r]);
+		fprintf(f, "{\"name\":\"t\",\"rank\":%d,\"world_size\":%d,\"config\":%s,\"environment\":%s}\n", r, n,
+			config[r], env ? env[r] : "{}");
 		fclose(f);
 	}
 	const char *paths[] = { run };
 	static const struct opts o = { .no_index = true };
 	struct run *rn = run_open(paths, 1, &o, NULL);
-	bool found = rn && rn->steps && steps_config_diff(rn->steps, c);
+	bool found = rn && rn->steps && steps_config_diff(rn->steps, scope, c);
 	if (found) { /* the strings live in the model: keep copies past its end */
 		static char key[64], value[64], others[64];
 		snprintf(key, sizeof(key), "%s", c->key);
@@ -47,6 +51,11 @@ static bool diff_of(int n, const char *const *config, struct config_diff *c)
 	}
 	run_free(rn);
 	return found;
+}
+
+static bool diff_of(int n, const char *const *config, struct config_diff *c)
+{
+	return diff_in(n, config, NULL, DIFF_CONFIG, c);
 }
 
 static bool is(const struct config_diff *c, size_t first, const char *key, const char *value, const char *others,
@@ -81,6 +90,10 @@ int main(void)
 				 "{\"bs\":16,\"lr\":1}" };
 	ok(diff_of(5, absent, &c) && is(&c, 2, "bs", "(none)", "16", 2, 5, "bs, lr"),
 	   "a key absent on a rank and another value on one more: both keys, both ranks (%s)", c.keys);
+	const char *swap[] = { "{\"bs\":16,\"lr\":1}", "{\"bs\":16,\"wd\":1}", "{\"bs\":16,\"lr\":1}",
+			       "{\"lr\":1,\"bs\":16}" };
+	ok(diff_of(4, swap, &c) && is(&c, 1, "lr", "(none)", "1", 1, 4, "lr, wd"),
+	   "a rank with as many keys but another one (wd for lr): both keys named (%s)", c.keys);
 	const char *no_json[] = { "{\"bs\":16}", NULL, "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":64}" };
 	ok(diff_of(5, no_json, &c) && is(&c, 4, "bs", "64", "16", 1, 4, "bs"),
 	   "a rank without run.json is not counted (1 of 4)");
@@ -88,6 +101,17 @@ int main(void)
 	ok(!diff_of(4, none0, &c), "no run.json on the lowest rank: nothing judged");
 	const char *empty[] = { "{}", "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":16}" };
 	ok(diff_of(4, empty, &c) && is(&c, 0, "bs", "(none)", "16", 1, 4, "bs"), "an empty config on one rank");
+	const char *cfg[] = { "{}", "{}", "{}", "{}", "{}" };
+	const char *gpu[] = { "{\"gpu\":\"A100-80GB\",\"hostname\":\"n0\",\"env\":{\"X\":\"0\"}}",
+			      "{\"gpu\":\"A100-80GB\",\"hostname\":\"n0\",\"env\":{\"X\":\"1\"}}",
+			      "{\"gpu\":\"A100-80GB\",\"hostname\":\"n1\",\"env\":{\"X\":\"0\"}}",
+			      "{\"gpu\":\"A100-40GB\",\"hostname\":\"n1\",\"env\":{\"X\":\"0\"}}",
+			      "{\"gpu\":\"A100-80GB\",\"hostname\":\"n1\",\"env\":{\"X\":\"0\"}}" };
+	ok(diff_in(5, cfg, gpu, DIFF_ENV, &c) && is(&c, 3, "gpu", "A100-40GB", "A100-80GB", 1, 5, "gpu"),
+	   "environment: rank 3's gpu named; its hostname (2 of 5 differ) and env.X (1 of 5) are not weighed (%s)",
+	   c.keys);
+	ok(!diff_in(5, cfg, gpu, DIFF_CONFIG, &c), "... and the config scope sees none of it");
+	ok(!diff_in(5, gpu, NULL, DIFF_ENV, &c), "no environment anywhere: nothing named");
 	tu_rm_rf(dir);
 	return tap_done();
 }
