@@ -672,9 +672,11 @@ static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_
 	ev.rank = steps_rank_id(m, c.first);
 	if (!steps_rank_span(m, c.first, &ev.step_lo, &ev.step_hi))
 		ev.step_lo = ev.step_hi = -1;
+	char more[64] = "";
+	if (c.ndiff > 1)
+		snprintf(more, sizeof(more), " (%zu of %zu ranks differ)", c.ndiff, c.n);
 	add(out, config ? "CONFIG.RANKS_DIFFER" : "ENV.RANKS_DIFFER", slow ? SEV_HIGH : SEV_MED,
-	    xasprintf("%zu of %zu ranks run with another %s (rank %d: %s=%s, the others %s)", c.ndiff, c.n,
-		      config ? "config" : "environment", ev.rank, c.key, c.value, c.others),
+	    xasprintf("Rank %d runs with %s=%s, the others %s%s", ev.rank, c.key, c.value, c.others, more),
 	    xasprintf("The run.json %s of %zu of the %zu ranks that have one sets %s otherwise than the other "
 		      "ranks; the first is rank %d, with %s=%s where the others have %s. %s%s", config ? "config" :
 		      "environment", c.ndiff, c.n, c.keys, ev.rank, c.key, c.value, c.others,

@@ -36,7 +36,7 @@ tap_check "ranks 11 and 13 set batch_size and model otherwise: the first named, 
 "$TSCOPE_BIN" index cf >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never cf >cf_idx.out 2>/dev/null
 tap_check "... the same from the index" 'cmp -s cf.out cf_idx.out'
 tap_check "the finding: medium (rank 11 is no straggler), its rank, value and the others'" \
-	'grep -q "^  \[MED \] 2 of 16 ranks run with another config (rank 11: batch_size=32, the others 16)  $id$" cf.out &&
+	'grep -q "^  \[MED \] Rank 11 runs with batch_size=32, the others 16 (2 of 16 ranks differ)  $id$" cf.out &&
 	 ! grep -q "in the straggler set" cf.out'
 tap_check "no finding without a difference" '! grep -q "CONFIG.RANKS_DIFFER" same.out'
 report cf compat.out --compat pytscope
@@ -45,7 +45,7 @@ tap_check "not in pytscope's layout" '! grep -q "config differs" compat.out && !
 config slow/rank11 's/"batch_size": 16/"batch_size": 24/'
 report slow slow.out
 tap_check "the rank with another batch size is the straggler: high, and said" \
-	'grep -q "^  \[HIGH\] 1 of 16 ranks run with another config (rank 11: batch_size=24, the others 16)  $id$" slow.out &&
+	'grep -q "^  \[HIGH\] Rank 11 runs with batch_size=24, the others 16  $id$" slow.out &&
 	 grep -q "with batch_size=24 where the others have 16\..* That rank is in the straggler set\.$" slow.out'
 config cf/rank0 's/"batch_size": 16/"batch_size": 8/'
 report cf r0.out
@@ -68,6 +68,6 @@ config env/rank11 's/"gpu": "NVIDIA A100-SXM4-80GB"/"gpu": "NVIDIA A100-SXM4-40G
 report env env.out
 tap_check "rank 11 (the straggler) on another GPU: the headline and a high finding" \
 	'grep -q "^  env differs  *rank 11.s gpu=NVIDIA A100-SXM4-40GB, the other ranks. NVIDIA A100-SXM4-80GB" env.out &&
-	 grep -q "^  \[HIGH\] 1 of 16 ranks run with another environment (rank 11: gpu=NVIDIA A100-SXM4-40GB, the" env.out &&
-	 grep -q "the others NVIDIA A100-SXM4-80GB)  (ENV.RANKS_DIFFER)$" env.out && ! grep -q "config differs" env.out'
+	 grep -q "^  \[HIGH\] Rank 11 runs with gpu=NVIDIA A100-SXM4-40GB, the others NVIDIA A100-SXM4-80GB  (ENV" env.out &&
+	 ! grep -q "config differs" env.out'
 tap_plan
