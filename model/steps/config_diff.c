@@ -19,7 +19,7 @@ bool steps_is_config_key(const char *key)
 	return strncmp(key, "config", 6) == 0 && (key[6] == '\0' || key[6] == '.');
 }
 
-/* What pytscope records of the software and hardware that decides a rank's speed
+/* What pytscope records of the software and hardware that decide a rank's speed
  * (steps.h struct steps_meta environment keys): the same on every rank of one job on like
  * nodes. Hostnames and the user's env.* variables may differ by host or rank, and the
  * platform string (a kernel version) rarely decides; they are not weighed. */
