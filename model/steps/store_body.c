@@ -157,6 +157,27 @@ static void col_fill_runs(const struct column *c, size_t n, uint32_t *start, dou
 	start[0] = 0;
 }
 
+/* c (src, or a copy of it) as the run-length column of src's runs (col_runs() of them)
+ * in start and val; the arrays its values were in are the caller's. */
+static void col_as_runs(struct column *c, const struct column *src, size_t n, uint32_t *start, double *val)
+{
+	col_fill_runs(src, n, start, val);
+	c->run_start = start;
+	c->run_val = val;
+	c->data = NULL;
+	c->enc = ENC_RLE;
+}
+
+/* c as a sealed column of n records: room for n, no presence bitmap when every record
+ * has a value (else `present`), no scratch room for doubles. */
+static void col_trimmed(struct column *c, size_t n, uint64_t *present)
+{
+	c->all_present = c->count == n;
+	c->present = c->all_present ? NULL : present;
+	c->cap = n;
+	c->wide = false;
+}
+
 /* Each array on its own: trimmed to n entries, a full presence bitmap dropped, runs. */
 static void col_compact(struct rank_steps *r, size_t metric, size_t n)
 {
@@ -173,13 +194,11 @@ static void col_compact(struct rank_steps *r, size_t metric, size_t n)
 	size_t runs = col_runs(c, n);
 	if (!runs)
 		return;
-	c->run_start = xmalloc(runs * sizeof(*c->run_start));
-	c->run_val = xmalloc(runs * sizeof(*c->run_val));
-	col_fill_runs(c, n, c->run_start, c->run_val);
+	void *data = c->data;
+	uint32_t *start = xmalloc(runs * sizeof(*start));
+	col_as_runs(c, c, n, start, xmalloc(runs * sizeof(double)));
 	c->nruns = runs;
-	free(c->data);
-	c->data = NULL;
-	c->enc = ENC_RLE;
+	free(data);
 }
 
 /* Records with a timestamp: the bits of the presence bitmap below n. */
@@ -305,19 +324,13 @@ static void col_pack(const struct rank_steps *r, struct column *c, size_t n, cha
 	uint64_t *present = c->present;
 	size_t have = c->cap < n ? c->cap : n;
 	if (c->nruns) {
-		c->run_start = take(at, NULL, 0, c->nruns * sizeof(*c->run_start));
-		c->run_val = take(at, NULL, 0, c->nruns * sizeof(*c->run_val));
-		col_fill_runs(c, n, c->run_start, c->run_val);
-		c->data = NULL;
-		c->enc = ENC_RLE;
+		uint32_t *start = take(at, NULL, 0, c->nruns * sizeof(*start));
+		col_as_runs(c, c, n, start, take(at, NULL, 0, c->nruns * sizeof(double)));
 	} else {
 		size_t e = store_col_elem(c->enc);
 		c->data = take(at, data, have * e, n * e);
 	}
-	c->all_present = c->count == n;
-	c->present = c->all_present ? NULL : take(at, present, bitmap_bytes(have), bitmap_bytes(n));
-	c->cap = n;
-	c->wide = false;
+	col_trimmed(c, n, c->count == n ? NULL : take(at, present, bitmap_bytes(have), bitmap_bytes(n)));
 	store_body_drop(r, data);
 	store_body_drop(r, present);
 }
@@ -383,18 +396,11 @@ void *store_rank_sealed_view(const struct rank_steps *r, struct rank_steps *v)
 		if (!c->cap)
 			continue;
 		if (c->nruns) {
-			col_fill_runs(&r->col[i], n, start, val);
-			c->run_start = start;
-			c->run_val = val;
-			c->data = NULL;
-			c->enc = ENC_RLE;
+			col_as_runs(c, &r->col[i], n, start, val);
 			start += c->nruns;
 			val += c->nruns;
 		}
-		c->cap = n;
-		c->all_present = c->count == n;
-		c->present = c->all_present ? NULL : c->present;
-		c->wide = false;
+		col_trimmed(c, n, c->present);
 	}
 	size_t nts = ts_count(r);
 	*v = *r;
