@@ -3,7 +3,9 @@
  * compares each rank's keys of the scope with the lowest rank's (a rank whose whole
  * environment and config are the lowest rank's bytes costs one memcmp); only the keys
  * whose value differs somewhere (every key, when some rank has other keys) get a
- * majority vote over the ranks that differ, the others voting the lowest rank's. */
+ * majority vote over the ranks that differ, the others voting the lowest rank's. Keys
+ * with a minority are named against the most common value; without any, the keys that
+ * differ at all are named against the lowest rank's value (split). */
 #include "model/steps/config_diff.h"
 
 #include <stdio.h>
@@ -244,12 +246,17 @@ bool steps_config_diff(const struct steps_model *m, enum diff_scope scope, struc
 	size_t nkeys = p.nodd ? weighed(&p, keys) : 0;
 	bool *differs = xcalloc(p.nodd + 1, sizeof(*differs));
 	*out = (struct config_diff){ .n = p.n };
+	size_t most[DIFF_KEYS];
 	for (size_t j = 0; j < nkeys; j++) {
-		size_t most;
-		const char *v = majority(&p, keys[j], &most);
-		if (most < p.n && 2 * (p.n - most) < p.n)
+		const char *v = majority(&p, keys[j], &most[j]);
+		if (most[j] < p.n && 2 * (p.n - most[j]) < p.n)
 			name_key(&p, keys[j], v, differs, out);
 	}
+	out->split = !out->key;
+	for (size_t j = 0; j < nkeys && out->split; j++)
+		if (most[j] < p.n)
+			name_key(&p, keys[j], value_of(scope, m0, keys[j]), differs, out);
+	out->split = out->split && out->key;
 	for (size_t k = 0; k <= p.nodd; k++)
 		out->ndiff += differs[k] ? (k ? 1 : p.n - p.nodd) : 0;
 	free(differs);

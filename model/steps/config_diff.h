@@ -13,9 +13,12 @@
  * ranks whose run.json was read (n of them), a key (compared by its text) is named when
  * fewer than half of those ranks have another value than the most common one (a key
  * absent counts as a value): a key set per rank, such as local_rank, differs on most
- * ranks and is not named, and two ranks have no majority. Keys beyond a scope's first
- * 32 are not weighed. The strings point into the model's run.json metadata
- * (unsanitized) and live as long as it. */
+ * ranks and is not named, and two ranks have no majority. When no key is so named but
+ * some key's value differs with no such majority (two ranks that differ, ranks split
+ * half and half, a key set per rank), those keys are named against the lowest rank's
+ * values instead, with split set: the ranks that differ are those whose value is not the
+ * lowest rank's. Keys beyond a scope's first 32 are not weighed. The strings point into
+ * the model's run.json metadata (unsanitized) and live as long as it. */
 #ifndef MODEL_STEPS_CONFIG_DIFF_H
 #define MODEL_STEPS_CONFIG_DIFF_H
 
@@ -31,11 +34,13 @@ struct config_diff {
 	const char *value;      /* its value there ("(none)": absent) */
 	const char *others;     /* the most common value ("(none)": absent) */
 	size_t ndiff, n;        /* ranks that differ on a named key, of the ranks with a run.json */
+	bool split;             /* no majority: named against the lowest rank (others: its value) */
 	char keys[200];         /* the named keys, ", "-separated, without "config." */
 };
 
-/* true when some key of the scope is named (out filled), false otherwise or without
- * run.json on the lowest rank. */
+/* true when some key of the scope is named (out filled), false when every rank with a
+ * run.json has the lowest rank's keys and values of the scope, or the lowest rank has no
+ * run.json. */
 bool steps_config_diff(const struct steps_model *m, enum diff_scope scope, struct config_diff *out);
 
 /* key is one of run.json's config entries: "config.K", or "config" for an empty one. */

@@ -656,35 +656,46 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 }
 
 /* CONFIG.RANKS_DIFFER and ENV.RANKS_DIFFER (native): run.json config or environment
- * keys that a few ranks set otherwise (config_diff.h); high when the first such rank is
- * in the straggler set. */
+ * keys that a few ranks set otherwise (config_diff.h), or environment keys that differ
+ * with no majority (named against the lowest rank; a config key may be set per rank, so
+ * a config with no majority is the headline's only); high when the first rank that
+ * differs is in the straggler set, or for a split any rank is. */
 static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_list *out)
 {
 	struct config_diff c;
-	if (!have_steps(run) || !steps_config_diff(run->steps, scope, &c))
+	bool config = scope == DIFF_CONFIG;
+	if (!have_steps(run) || !steps_config_diff(run->steps, scope, &c) || (c.split && config))
 		return;
 	const struct steps_model *m = run->steps;
 	const struct distributed *d = analysis_distributed(run);
-	bool slow = d && c.first < d->world_size && d->rank[c.first].straggler;
-	bool config = scope == DIFF_CONFIG;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
 	ev.rank = steps_rank_id(m, c.first);
 	if (!steps_rank_span(m, c.first, &ev.step_lo, &ev.step_hi))
 		ev.step_lo = ev.step_hi = -1;
-	char more[64] = "";
-	if (c.ndiff > 1)
+	int low = steps_rank_id(m, 0);
+	char more[96] = "", others[64] = "the others", slow[64] = "";
+	if (c.split) {
+		snprintf(more, sizeof(more), " (%zu of %zu ranks differ from rank %d, no majority)", c.ndiff, c.n, low);
+		snprintf(others, sizeof(others), "rank %d", low);
+	} else if (c.ndiff > 1) {
 		snprintf(more, sizeof(more), " (%zu of %zu ranks differ)", c.ndiff, c.n);
-	add(out, config ? "CONFIG.RANKS_DIFFER" : "ENV.RANKS_DIFFER", slow ? SEV_HIGH : SEV_MED,
-	    xasprintf("Rank %d runs with %s=%s, the others %s%s", ev.rank, c.key, c.value, c.others, more),
-	    xasprintf("The run.json %s of %zu of the %zu ranks that have one sets %s otherwise than the other "
-		      "ranks; the first is rank %d, with %s=%s where the others have %s. %s%s", config ? "config" :
-		      "environment", c.ndiff, c.n, c.keys, ev.rank, c.key, c.value, c.others,
+	}
+	if (d && c.first < d->world_size && d->rank[c.first].straggler)
+		snprintf(slow, sizeof(slow), " That rank is in the straggler set.");
+	for (size_t r = 0; d && c.split && !slow[0] && r < d->world_size; r++)
+		if (d->rank[r].straggler)
+			snprintf(slow, sizeof(slow), " Rank %d is in the straggler set.", steps_rank_id(m, r));
+	add(out, config ? "CONFIG.RANKS_DIFFER" : "ENV.RANKS_DIFFER", slow[0] ? SEV_HIGH : SEV_MED,
+	    xasprintf("Rank %d runs with %s=%s, %s %s%s", ev.rank, c.key, c.value, others, c.others, more),
+	    xasprintf("The run.json %s of %zu of the %zu ranks that have one sets %s otherwise than %s; the first "
+		      "is rank %d, with %s=%s where %s %s %s. %s%s", config ? "config" : "environment", c.ndiff, c.n,
+		      c.keys, c.split ? others : "the other ranks", ev.rank, c.key, c.value, others,
+		      c.split ? "has" : "have", c.others,
 		      config ? "Ranks of one job launched with another batch size or model do other work per step, "
 			       "and in a synchronous job every rank waits for the heaviest."
 			     : "A rank on another GPU, driver or software stack runs at another speed, and in a "
-			       "synchronous job every rank waits for the slowest.",
-		      slow ? " That rank is in the straggler set." : ""),
+			       "synchronous job every rank waits for the slowest.", slow),
 	    config ? "Launch every rank with the same config (check the launcher's per-rank arguments); rank "
 		     "dirs of another run belong in a run dir of their own."
 		   : "Run every rank on like nodes and one software image (check the partition's node types "

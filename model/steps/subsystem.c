@@ -377,14 +377,24 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 	}
 }
 
-/* run.json config or environment keys a few ranks set otherwise (config_diff.h). */
+/* run.json config or environment keys a few ranks set otherwise (config_diff.h); with
+ * no majority, against the lowest rank: "config varies" in the normal tone (a key may be
+ * set per rank), an environment that differs at all in the warning one. */
 static void summary_config(const struct steps_model *m, enum diff_scope scope, struct summary *out)
 {
 	struct config_diff c;
-	if (steps_config_diff(m, scope, &c))
-		summary_add(out, TONE_WARN, scope == DIFF_CONFIG ? "config differs" : "env differs",
+	if (!steps_config_diff(m, scope, &c))
+		return;
+	bool config = scope == DIFF_CONFIG;
+	if (!c.split)
+		summary_add(out, TONE_WARN, config ? "config differs" : "env differs",
 			    "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks differ; keys: %s)",
 			    steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n, c.keys);
+	else
+		summary_add(out, config ? TONE_NORMAL : TONE_WARN, config ? "config varies" : "env differs",
+			    "rank %d's %s=%s, rank %d's %s (%zu of %zu ranks differ from rank %d, no majority; keys: %s)",
+			    steps_rank_id(m, c.first), c.key, c.value, steps_rank_id(m, 0), c.others, c.ndiff, c.n,
+			    steps_rank_id(m, 0), c.keys);
 }
 
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what

@@ -3,11 +3,12 @@
 # config keys that fewer than half of the ranks set otherwise (a rank launched with
 # another batch size: a straggler's likely cause, or ranks of another run merged in
 # silence): the first such rank, its value and the others', how many ranks differ and the
-# keys; a key set per rank (local_rank) is left alone, and so is a run of two ranks (no
-# majority to tell). Read the same from the index; never under --compat pytscope. The
-# finding is high when that rank is in the straggler set. The same for the environment's
-# software and hardware keys (another GPU on one rank: "env differs", ENV.RANKS_DIFFER),
-# not for hostnames.
+# keys. With no majority (a key set per rank such as local_rank, a run of two ranks) the
+# headline says "config varies" against the lowest rank, and there is no finding. Read
+# the same from the index; never under --compat pytscope. The finding is high when that
+# rank is in the straggler set. The same for the environment's software and hardware keys
+# (another GPU on one rank: "env differs", ENV.RANKS_DIFFER), not for hostnames; there
+# ranks split with no majority (two ranks, half the nodes) are a finding too.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
@@ -27,7 +28,9 @@ for r in $(seq 0 15); do # a key set per rank: local_rank
 done
 two_keys='(2 of 16 ranks differ; keys: model, batch_size)$' id='(CONFIG.RANKS_DIFFER)'
 report cf same.out
-tap_check "one config (local_rank set per rank): no such line" '! grep -q "config differs" same.out'
+tap_check "one config, local_rank set per rank: not \"config differs\", it varies against rank 0" \
+	'! grep -q "config differs" same.out && grep -q "^  config varies  *rank 1.s local_rank=1, rank 0.s 0 \
+(14 of 16 ranks differ from rank 0, no majority; keys: local_rank)$" same.out'
 config cf/rank11 's/"batch_size": 16/"batch_size": 32/'
 config cf/rank13 's/"model": "gpt2-medium"/"model": "gpt2-large"/'
 report cf cf.out
@@ -38,7 +41,8 @@ tap_check "... the same from the index" 'cmp -s cf.out cf_idx.out'
 tap_check "the finding: medium (rank 11 is no straggler), its rank, value and the others'" \
 	'grep -q "^  \[MED \] Rank 11 runs with batch_size=32, the others 16 (2 of 16 ranks differ)  $id$" cf.out &&
 	 ! grep -q "in the straggler set" cf.out'
-tap_check "no finding without a difference" '! grep -q "CONFIG.RANKS_DIFFER" same.out'
+tap_check "no finding for a key set per rank, nor \"config varies\" beside a minority" \
+	'! grep -q "CONFIG.RANKS_DIFFER" same.out && ! grep -q "config varies" cf.out'
 report cf compat.out --compat pytscope
 tap_check "not in pytscope's layout" '! grep -q "config differs" compat.out && ! grep -q "$id" compat.out'
 "$gen" slow 16 400 >/dev/null || exit 1
@@ -54,7 +58,15 @@ tap_check "rank 0 the odd one: named against the others, not taken as the refere
 "$gen" two 2 20 >/dev/null || exit 1
 config two/rank1 's/"batch_size": 16/"batch_size": 32/'
 report two two.out
-tap_check "two ranks that differ: no majority, no such line" '! grep -q "config differs" two.out'
+tap_check "two ranks that differ: no majority, named against rank 0, no finding" \
+	'grep -q "^  config varies  *rank 1.s batch_size=32, rank 0.s 16 (1 of 2 ranks differ from rank 0, no majority; \
+keys: batch_size)$" two.out && ! grep -q "config differs\|CONFIG.RANKS_DIFFER" two.out'
+config two/rank1 's/"gpu": "NVIDIA A100-SXM4-80GB"/"gpu": "NVIDIA H100 80GB HBM3"/'
+report two two_env.out
+tap_check "two ranks on two GPUs: env differs and a medium finding, against rank 0" \
+	'grep -q "^  env differs  *rank 1.s gpu=NVIDIA H100 80GB HBM3, rank 0.s NVIDIA A100-SXM4-80GB (1 of 2" two_env.out &&
+	 grep -q "^  \[MED \] Rank 1 runs with gpu=NVIDIA H100 80GB HBM3, rank 0 NVIDIA A100-SXM4-80GB (1 of 2 ranks \
+differ from rank 0, no majority)  (ENV.RANKS_DIFFER)$" two_env.out'
 config cf/rank0 's/"batch_size": 8/"batch_size": 16/'
 config cf/rank11 's/"batch_size": 32, //'
 report cf gone.out
@@ -70,4 +82,11 @@ tap_check "rank 11 (the straggler) on another GPU: the headline and a high findi
 	'grep -q "^  env differs  *rank 11.s gpu=NVIDIA A100-SXM4-40GB, the other ranks. NVIDIA A100-SXM4-80GB" env.out &&
 	 grep -q "^  \[HIGH\] Rank 11 runs with gpu=NVIDIA A100-SXM4-40GB, the others NVIDIA A100-SXM4-80GB  (ENV" env.out &&
 	 ! grep -q "config differs" env.out'
+for r in $(seq 8 15); do config env/rank$r 's/"gpu": "NVIDIA A100-SXM4-80GB"/"gpu": "NVIDIA A100-SXM4-40GB"/'; done
+report env half.out
+tap_check "half the ranks on another GPU: no majority, against rank 0; high, naming the straggler" \
+	'grep -q "^  env differs  *rank 8.s gpu=NVIDIA A100-SXM4-40GB, rank 0.s NVIDIA A100-SXM4-80GB (8 of 16 ranks \
+differ from rank 0, no majority; keys: gpu)$" half.out &&
+	 grep -q "^  \[HIGH\] Rank 8 runs with gpu=NVIDIA A100-SXM4-40GB, rank 0 NVIDIA A100-SXM4-80GB (8 of 16" half.out &&
+	 grep -q "where rank 0 has NVIDIA A100-SXM4-80GB\. .* Rank 11 is in the straggler set\.$" half.out'
 tap_plan

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_config_diff.c: model/steps/config_diff.c over small generated run dirs: the keys
  * a minority of ranks set otherwise are named with the lowest such rank, its value, the
- * most common value and the count; a key set per rank, two ranks, keys in another order
- * or absent, ranks without run.json and the lowest rank as the odd one; in the
+ * most common value and the count; with no majority (a key set per rank, two ranks, ranks
+ * split half and half) against the lowest rank when no key has a minority; keys in another
+ * order or absent, ranks without run.json and the lowest rank as the odd one; in the
  * environment, the software and hardware keys only (not a hostname nor env.*). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,14 +76,21 @@ int main(void)
 	const char *same[] = { "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":16}" };
 	ok(!diff_of(4, same, &c), "one config on every rank: nothing named");
 	const char *one[] = { "{\"bs\":16,\"lr\":1}", "{\"bs\":16,\"lr\":1}", "{\"bs\":32,\"lr\":1}", "{\"bs\":16,\"lr\":1}" };
-	ok(diff_of(4, one, &c) && is(&c, 2, "bs", "32", "16", 1, 4, "bs"), "rank 2's bs: named with the others' value");
+	ok(diff_of(4, one, &c) && is(&c, 2, "bs", "32", "16", 1, 4, "bs") && !c.split,
+	   "rank 2's bs: named with the others' value");
 	const char *low[] = { "{\"bs\":8}", "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":16}" };
 	ok(diff_of(4, low, &c) && is(&c, 0, "bs", "8", "16", 1, 4, "bs"), "the lowest rank the odd one: named so");
 	const char *per_rank[] = { "{\"bs\":16,\"local_rank\":0}", "{\"bs\":16,\"local_rank\":1}",
 				   "{\"bs\":16,\"local_rank\":2}", "{\"bs\":16,\"local_rank\":3}" };
-	ok(!diff_of(4, per_rank, &c), "a key set per rank: not named");
+	ok(diff_of(4, per_rank, &c) && is(&c, 1, "local_rank", "1", "0", 3, 4, "local_rank") && c.split,
+	   "a key set per rank: no majority, named against the lowest rank");
+	const char *both[] = { "{\"bs\":16,\"local_rank\":0}", "{\"bs\":16,\"local_rank\":1}",
+			       "{\"bs\":32,\"local_rank\":2}", "{\"bs\":16,\"local_rank\":3}" };
+	ok(diff_of(4, both, &c) && is(&c, 2, "bs", "32", "16", 1, 4, "bs") && !c.split,
+	   "a minority and a key set per rank: only the minority's key named");
 	const char *two[] = { "{\"bs\":16}", "{\"bs\":32}" };
-	ok(!diff_of(2, two, &c), "two ranks: no majority, nothing named");
+	ok(diff_of(2, two, &c) && is(&c, 1, "bs", "32", "16", 1, 2, "bs") && c.split,
+	   "two ranks: no majority, rank 1 named against rank 0");
 	const char *order[] = { "{\"bs\":16,\"lr\":1}", "{\"lr\":1,\"bs\":16}", "{\"bs\":16,\"lr\":1}",
 				"{\"bs\":16,\"lr\":1}" };
 	ok(!diff_of(4, order, &c), "the same keys and values in another order: nothing named");
@@ -111,6 +119,10 @@ int main(void)
 	   "environment: rank 3's gpu named; its hostname (2 of 5 differ) and env.X (1 of 5) are not weighed (%s)",
 	   c.keys);
 	ok(!diff_in(5, cfg, gpu, DIFF_CONFIG, &c), "... and the config scope sees none of it");
+	const char *half[] = { "{\"gpu\":\"A100\",\"torch\":\"2.4\"}", "{\"gpu\":\"H100\",\"torch\":\"2.5\"}",
+			       "{\"gpu\":\"A100\",\"torch\":\"2.4\"}", "{\"gpu\":\"H100\",\"torch\":\"2.5\"}" };
+	ok(diff_in(4, cfg, half, DIFF_ENV, &c) && is(&c, 1, "gpu", "H100", "A100", 2, 4, "gpu, torch") && c.split,
+	   "environment split half and half: both keys named against rank 0, 2 of 4 differ (%s)", c.keys);
 	ok(!diff_in(5, gpu, NULL, DIFF_ENV, &c), "no environment anywhere: nothing named");
 	tu_rm_rf(dir);
 	return tap_done();
