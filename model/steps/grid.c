@@ -195,8 +195,11 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 			continue;
 		if (steps_value(s->m, row, id, pos, &v))
 			units_seconds(v, num, sizeof(num));
-		/* two spaces between fields: a narrow status row drops whole fields */
-		k += (size_t)snprintf(buf + k, n - k, "%s%s %s", k ? "  " : "", d->name, num);
+		/* two spaces between fields: a narrow status row drops whole fields; a phase
+		 * named as the grid's metric (a trace's compute kernels beside the step's
+		 * compute) is said to be the phase */
+		k += (size_t)snprintf(buf + k, n - k, "%s%s%s %s", k ? "  " : "",
+				      strcmp(d->name, s->title) == 0 ? "phase " : "", d->name, num);
 		if (k >= n)
 			k = n - 1;
 	}
