@@ -169,6 +169,9 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 	ob_u8(o, r->rank_from_meta);
 	ob_svar(o, r->world_size);
 	ob_str(o, r->host);
+	ob_str(o, r->gpu);
+	ob_str(o, r->cuda_runtime);
+	ob_str(o, r->cuda_driver);
 	ob_uvar(o, r->skipped);
 	ob_uvar(o, r->nnames);
 	for (size_t i = 0; i < r->nnames; i++)
@@ -248,6 +251,9 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	r->rank_from_meta = ib_u8(b) != 0;
 	r->world_size = (long)ib_svar(b);
 	r->host = ib_str(b);
+	r->gpu = ib_str(b);
+	r->cuda_runtime = ib_str(b);
+	r->cuda_driver = ib_str(b);
 	r->skipped = (size_t)ib_uvar(b);
 	r->nnames = ib_count(b, 1);
 	r->names = xcalloc(r->nnames ? r->nnames : 1, sizeof(*r->names));

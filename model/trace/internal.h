@@ -10,11 +10,33 @@
 #include "model/trace/trace.h"
 
 #define TRACE_NVIEWS 6
-#define TRACE_NRULES 2
+#define TRACE_NRULES 3
 extern const struct view_def trace_views[TRACE_NVIEWS];
 extern const struct finding_rule trace_rules[TRACE_NRULES];
 /* What those rules could not judge (no GPU or communication kernel; registry.h). */
 void trace_unjudged(struct run *run, char *buf, size_t n);
+
+/* The GPU names, CUDA runtime and CUDA driver that traces record otherwise than the rest
+ * (env_diff.c), for the "traces differ" line and TRACE.ENV_DIFFERS: ranks of one job on
+ * another GPU type or software stack run at another speed, and traces of other jobs
+ * would be merged in silence. As steps' config_diff.h: a key is named when fewer than
+ * half of the traces have another value than the most common one (a key a trace does not
+ * record counts as a value); with no such key but some key that differs (two traces, half
+ * and half), the keys that differ are named against the lowest rank's values (split).
+ * Indexes are into ts->r; the strings are the traces' (unsanitized). */
+#define TRACE_ENV_KEYS 3
+struct trace_env_diff {
+	size_t first;           /* index of the lowest rank that differs */
+	const char *key;        /* its first named key: gpu, cuda_runtime_version, cuda_driver_version */
+	const char *value;      /* its value there ("(none)": not recorded) */
+	const char *others;     /* the most common value, or for a split the lowest rank's */
+	size_t ndiff, n;        /* traces that differ on a named key, of n */
+	bool split;
+	char keys[96];          /* the named keys, ", "-separated */
+};
+/* true when some key is named (out filled); false when every trace records the same
+ * (or none), or there are fewer than two traces. */
+bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out);
 
 /* Post-processing of decoded ranks (store.c), called by the loader (load.c) in file
  * order: the run's trace set (created with the --kernel-classes table on first use),

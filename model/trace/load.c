@@ -536,6 +536,37 @@ static bool tok_int(const struct json_doc *d, int t, long long *out)
 	return val_int(&v, out);
 }
 
+/* deviceProperties: the distinct "name"s of its objects (the first 8), ", "-separated
+ * and cut at 200 bytes, into the rank's gpu. */
+static void meta_gpus(struct file_ctx *fc, const struct json_doc *d)
+{
+	char *names[8];
+	size_t n = 0;
+	for (int e = json_first(d, 0); e >= 0 && n < ARRAY_LEN(names); e = json_next(d, 0, e)) {
+		int t = json_get(d, e, "name");
+		if (t < 0 || !json_is_string(d, t) || d->tok[t].end == d->tok[t].start)
+			continue;
+		names[n] = json_strdup(d, t);
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = strcmp(names[i], names[n]) == 0;
+		if (seen)
+			free(names[n]);
+		else
+			n++;
+	}
+	char buf[201] = "";
+	for (size_t i = 0, used = 0; i < n; i++) {
+		if (used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+	if (n) {
+		free(fc->r->gpu);
+		fc->r->gpu = xstrdup(buf);
+	}
+}
+
 static void on_meta(void *ud, const char *key, const char *js, size_t len, uint64_t off)
 {
 	struct file_ctx *fc = ud;
@@ -549,6 +580,18 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 		if (tok_int(d, 0, &v)) {
 			fc->have_base = true;
 			fc->base_ns = v;
+		}
+		return;
+	}
+	if (strcmp(key, "deviceProperties") == 0) {
+		meta_gpus(fc, d);
+		return;
+	}
+	if (strcmp(key, "cuda_runtime_version") == 0 || strcmp(key, "cuda_driver_version") == 0) {
+		char **to = key[5] == 'r' ? &fc->r->cuda_runtime : &fc->r->cuda_driver;
+		if (tok_int(d, 0, &v)) {
+			free(*to);
+			*to = xasprintf("%lld", v);
 		}
 		return;
 	}
@@ -622,7 +665,8 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	r->world_size = -1;
 	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx, .only = only };
 	json_doc_init(&fc.doc);
-	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", "host_name", NULL };
+	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", "host_name",
+						 "deviceProperties", "cuda_runtime_version", "cuda_driver_version", NULL };
 	const struct tscan_cb cb = {
 		.event = on_event, .meta = on_meta, .meta_keys = meta_keys, .error = on_error,
 		.progress = on_progress, .cancelled = on_cancelled, .enough = on_enough,

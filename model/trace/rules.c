@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
- * from the trace summary of the lowest rank) and the native TRACE.GPU_IDLE, and what
- * they could not judge (the subsystem's `unjudged`). */
+ * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
+ * TRACE.ENV_DIFFERS, and what they could not judge (the subsystem's `unjudged`). */
 #include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
@@ -71,6 +71,39 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		     ev);
 }
 
+/* TRACE.ENV_DIFFERS (native): GPU names or CUDA versions that a few traces record
+ * otherwise than the rest, or with no majority against the lowest rank's
+ * (trace_env_diff). Evidence: the first rank that differs. */
+static void rule_env(struct run *run, struct finding_list *out)
+{
+	struct trace_set *ts = trace_get(run);
+	struct trace_env_diff e;
+	if (!trace_env_diff(ts, &e))
+		return;
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.rank = ts->r[e.first]->rank;
+	int low = ts->r[0]->rank;
+	char others[32] = "the others", more[96] = "";
+	if (e.split) {
+		snprintf(others, sizeof(others), "rank %d", low);
+		snprintf(more, sizeof(more), " (%zu of %zu traces differ from rank %d, no majority)", e.ndiff, e.n, low);
+	} else if (e.ndiff > 1) {
+		snprintf(more, sizeof(more), " (%zu of %zu traces differ)", e.ndiff, e.n);
+	}
+	char title[320], detail[768];
+	snprintf(title, sizeof(title), "Rank %d's trace has %s=%s, %s %s%s", ev.rank, e.key, e.value, others, e.others,
+		 more);
+	snprintf(detail, sizeof(detail), "%zu of the %zu traces record %s otherwise than %s; the first is rank %d's, "
+		 "with %s=%s where %s %s %s. A rank on another GPU type, CUDA runtime or driver runs at another "
+		 "speed, and in a synchronous job every rank waits for the slowest; traces of another job would be "
+		 "mixed in.", e.ndiff, e.n, e.keys, e.split ? others : "the other traces", ev.rank, e.key, e.value,
+		 e.split ? others : "the others", e.split ? "has" : "have", e.others);
+	findings_add(out, "TRACE.ENV_DIFFERS", SEV_MED, title, detail,
+		     "Run every rank on like nodes and one software image (check the partition's node types and "
+		     "the CUDA driver each node has); keep traces of other jobs in a directory of their own.", ev);
+}
+
 void trace_unjudged(struct run *run, char *buf, size_t n)
 {
 	struct trace_set *ts = trace_get(run);
@@ -88,4 +121,5 @@ void trace_unjudged(struct run *run, char *buf, size_t n)
 const struct finding_rule trace_rules[TRACE_NRULES] = {
 	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false },
 	{ "TRACE.GPU_IDLE", 440, rule_gpu_idle, true },
+	{ "TRACE.ENV_DIFFERS", 441, rule_env, true },
 };

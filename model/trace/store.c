@@ -287,6 +287,9 @@ void trace_rank_free(struct trace_rank *r)
 	free(r->step);
 	free(r->path);
 	free(r->host);
+	free(r->gpu);
+	free(r->cuda_runtime);
+	free(r->cuda_driver);
 	trace_rank_drop_analyses(r);
 	free(r);
 }

@@ -192,13 +192,30 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 			    ts->r[0]->rank, w0, nother, ts->n);
 }
 
-/* Mixed world sizes, coverage against the world_size, GPU busy/idle and its split, the
- * idle spread over ranks and the top kernels. */
+/* GPU names or CUDA versions that traces record otherwise (trace_env_diff). */
+static void trace_env(const struct trace_set *ts, struct summary *out)
+{
+	struct trace_env_diff e;
+	if (!trace_env_diff(ts, &e))
+		return;
+	int first = ts->r[e.first]->rank, low = ts->r[0]->rank;
+	if (e.split)
+		summary_add(out, TONE_WARN, "traces differ", "rank %d's %s=%s, rank %d's %s (%zu of %zu traces differ from "
+			    "rank %d, no majority; keys: %s)", first, e.key, e.value, low, e.others, e.ndiff, e.n, low, e.keys);
+	else
+		summary_add(out, TONE_WARN, "traces differ", "rank %d's %s=%s, the other traces' %s (%zu of %zu traces "
+			    "differ; keys: %s)", first, e.key, e.value, e.others, e.ndiff, e.n, e.keys);
+}
+
+/* Mixed world sizes, GPU names or CUDA versions that differ, coverage against the
+ * world_size, GPU busy/idle and its split, the idle spread over ranks and the top
+ * kernels. */
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
 	if (ts && ts->n) {
 		trace_mixed(ts, out);
+		trace_env(ts, out);
 		trace_coverage(run, ts, out);
 	}
 	struct trace_gpu_time g;

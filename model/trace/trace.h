@@ -111,6 +111,10 @@ struct trace_rank {
 	bool rank_from_meta;
 	long world_size;     /* -1 unknown */
 	char *host;          /* unsanitized; NULL unknown (trace_rank_host) */
+	/* The software and hardware the trace records (unsanitized; NULL unknown): the GPU
+	 * names of deviceProperties (distinct, ", "-separated), Kineto's top-level
+	 * cuda_runtime_version and cuda_driver_version (decimal text). */
+	char *gpu, *cuda_runtime, *cuda_driver;
 	struct trace_kernel *k;
 	size_t nk, kcap;
 	struct trace_cpu *cpu;

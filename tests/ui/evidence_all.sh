@@ -60,6 +60,13 @@ cp "$sweepfx/nat_stored_latency_fit.json" nat/calc_runner_output.json
 printf '{"calc_data":{"1":{"sizing_metrics":{"llm_latency_p95":5,"workflow_runtime_p95":5}},"2":{"sizing_metrics":{"llm_latency_p95":1,"workflow_runtime_p95":1}},"4":{"sizing_metrics":{"llm_latency_p95":6,"workflow_runtime_p95":6}},"8":{"sizing_metrics":{"llm_latency_p95":2,"workflow_runtime_p95":2}}}}\n' >nat3/calc_runner_output.json
 ln -s "$TSCOPE_ROOT/testdata/demo" demo
 [ -d "$real/kineto-hta-2rank" ] && ln -s "$real/kineto-hta-2rank" hta
+# dlrm3: the 8 DLRM traces, rank 3's with another GPU name (TRACE.ENV_DIFFERS)
+if [ -d "$real/kineto-dlrm-8rank" ]; then
+	mkdir dlrm3
+	for f in "$real"/kineto-dlrm-8rank/worker*.json; do ln -s "$f" dlrm3/; done
+	w3=$(ls dlrm3/worker3_*)
+	rm "$w3" && sed 's/Tesla V100-SXM2-32GB/Tesla V100-SXM2-16GB/g' "$real/kineto-dlrm-8rank/${w3#dlrm3/}" >"$w3"
+fi
 
 # ---- the table: fixture | id | keys before Enter | what the evidence screen shows -----
 # (grep -E patterns on the dump; "|" inside a pattern is written as \| and unescaped)
@@ -86,6 +93,7 @@ nodes|ENV.RANKS_DIFFER||^ rank 3  step 0-[0-9]*  compute
 hta|DIST.COMM_BOUND||▲comm
 hta|DIST.EXPOSED_COMM||^ rank 0  step 551 
 hta|TRACE.GPU_IDLE||^ temporal  row 1/1 \(of 2\)  rank=1 
+dlrm3|TRACE.ENV_DIFFERS||^ rank 3  step 10 
 dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'proc'
 skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'big'
 skew.db|DASF.WORKER_IMBALANCE||^ worker worker-x-0  second 

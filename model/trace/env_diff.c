@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* env_diff.c: the software and hardware that a few traces record otherwise than the rest
+ * (trace_env_diff in internal.h): per key, a majority vote over the traces, then the
+ * traces that differ from the most common value; with no majority, from the lowest
+ * rank's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/trace/internal.h"
+#include "model/xalloc.h"
+
+static const char *const env_key[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
+
+/* Rank i's value of key k, NULL when its trace does not record it. */
+static const char *env_value(const struct trace_set *ts, size_t i, size_t k)
+{
+	const struct trace_rank *r = ts->r[i];
+	return k == 0 ? r->gpu : k == 1 ? r->cuda_runtime : r->cuda_driver;
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The value more than half of the traces have for key k (Boyer-Moore's vote), else
+ * NULL with *found false. */
+static const char *majority(const struct trace_set *ts, size_t k, bool *found)
+{
+	const char *cand = NULL;
+	size_t votes = 0, most = 0;
+	for (size_t i = 0; i < ts->n; i++) {
+		const char *v = env_value(ts, i, k);
+		if (votes == 0)
+			cand = v;
+		votes = votes == 0 || same_value(v, cand) ? votes + 1 : votes - 1;
+	}
+	for (size_t i = 0; i < ts->n; i++)
+		most += same_value(env_value(ts, i, k), cand);
+	*found = 2 * most > ts->n;
+	return *found ? cand : NULL;
+}
+
+/* Key k named against v into out: the traces that differ from it marked in differs,
+ * the lowest of them kept. */
+static void name_key(const struct trace_set *ts, size_t k, const char *v, bool *differs, struct trace_env_diff *out)
+{
+	size_t used = strlen(out->keys);
+	snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", env_key[k]);
+	for (size_t i = 0; i < ts->n; i++) {
+		const char *x = env_value(ts, i, k);
+		if (same_value(x, v))
+			continue;
+		if (!out->key || i < out->first) {
+			out->first = i;
+			out->key = env_key[k];
+			out->value = x ? x : "(none)";
+			out->others = v ? v : "(none)";
+		}
+		differs[i] = true;
+	}
+}
+
+bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
+{
+	*out = (struct trace_env_diff){ .n = ts ? ts->n : 0 };
+	if (!ts || ts->n < 2)
+		return false;
+	bool varies[TRACE_ENV_KEYS], found[TRACE_ENV_KEYS];
+	const char *most[TRACE_ENV_KEYS];
+	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
+		varies[k] = false;
+		for (size_t i = 1; i < ts->n && !varies[k]; i++)
+			varies[k] = !same_value(env_value(ts, i, k), env_value(ts, 0, k));
+		most[k] = varies[k] ? majority(ts, k, &found[k]) : NULL;
+	}
+	bool *differs = xcalloc(ts->n, sizeof(*differs));
+	for (size_t k = 0; k < TRACE_ENV_KEYS; k++)
+		if (varies[k] && found[k])
+			name_key(ts, k, most[k], differs, out);
+	out->split = !out->key;
+	for (size_t k = 0; k < TRACE_ENV_KEYS && out->split; k++)
+		if (varies[k])
+			name_key(ts, k, env_value(ts, 0, k), differs, out);
+	out->split = out->split && out->key;
+	for (size_t i = 0; i < ts->n; i++)
+		out->ndiff += differs[i];
+	free(differs);
+	return out->key != NULL;
+}

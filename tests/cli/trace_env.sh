@@ -1,0 +1,68 @@
+#!/bin/sh
+# trace_env.sh: the software and hardware Kineto traces record (deviceProperties' GPU
+# names, cuda_runtime_version, cuda_driver_version) compared across ranks: a trace that
+# records another GPU or CUDA than most is named in the headline ("traces differ": the
+# first such rank, its value and the others', how many, the keys) and by a medium
+# TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
+# lowest rank. The same from the index; nothing when every trace records the same, or
+# none records it; never under --compat pytscope.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+h100="NVIDIA H100 80GB HBM3" a100="NVIDIA A100-SXM4-80GB"
+# trace FILE RANK WORLD GPU DRIVER: a small trace of rank RANK of WORLD, on two GPUs named
+# GPU (none when GPU is ""), with cuda_driver_version DRIVER (none when "")
+trace() {
+	{
+		printf '{"schemaVersion":1,'
+		[ -n "$4" ] && printf '"deviceProperties":[{"id":0,"name":"%s"},{"id":1,"name":"%s"}],' "$4" "$4"
+		[ -n "$5" ] && printf '"cuda_driver_version":%s,' "$5"
+		printf '"distributedInfo":{"backend":"nccl","rank":%d,"world_size":%d},"traceEvents":[' "$2" "$3"
+		printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":50,' $((100 + $2))
+		printf '"args":{"stream":7,"correlation":1}}]}\n'
+	} >"$1"
+}
+# run DIR WORLD GPU DRIVER: traces of ranks 0..WORLD-1, all alike
+run() {
+	mkdir -p "$1"
+	r=0
+	while [ $r -lt "$2" ]; do
+		trace "$1/rank$r.pt.trace.json" $r "$2" "$3" "$4"
+		r=$((r + 1))
+	done
+}
+report() { "$TSCOPE_BIN" --print --color never --no-index "$@" >"$1.out" 2>/dev/null; }
+
+run same 4 "$h100" 12020
+report same
+tap_check "every trace on one GPU and driver: no such line, no finding" \
+	'grep -q "^  coverage  *all 4 ranks" same.out && ! grep -q "traces differ\|ENV_DIFFERS" same.out'
+run odd 4 "$h100" 12020
+trace odd/rank2.pt.trace.json 2 4 "$a100" 12020
+report odd
+tap_check "rank 2 on another GPU: the headline names it, the others' GPU and the count" \
+	'grep -q "^  traces differ  *rank 2.s gpu=$a100, the other traces. $h100 (1 of 4 traces differ; keys: gpu)$" odd.out'
+tap_check "... and a medium TRACE.ENV_DIFFERS finding" \
+	'grep -q "^  \[MED \] Rank 2.s trace has gpu=$a100, the others $h100  (TRACE.ENV_DIFFERS)$" odd.out'
+"$TSCOPE_BIN" index odd >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never odd >odd_idx.out 2>/dev/null
+tap_check "the same from the index" 'cmp -s odd.out odd_idx.out'
+"$TSCOPE_BIN" --print --color never --no-index --compat pytscope odd >compat.out 2>/dev/null
+tap_check "not in pytscope's layout" '! grep -q "traces differ\|ENV_DIFFERS" compat.out'
+run drv 4 "$h100" 12020
+trace drv/rank1.pt.trace.json 1 4 "$h100" 12040
+trace drv/rank3.pt.trace.json 3 4 "$h100" 12040
+report drv
+tap_check "half the ranks on another driver: no majority, named against rank 0" \
+	'grep -q "^  traces differ  *rank 1.s cuda_driver_version=12040, rank 0.s 12020 (2 of 4 traces differ from rank 0, \
+no majority; keys: cuda_driver_version)$" drv.out &&
+	 grep -q "^  \[MED \] Rank 1.s trace has cuda_driver_version=12040, rank 0 12020 (2 of 4 traces differ from rank 0, \
+no majority)  (TRACE.ENV_DIFFERS)$" drv.out'
+run two 2 "$h100" ""
+trace two/rank1.pt.trace.json 1 2 "" ""
+report two
+tap_check "two traces, one without deviceProperties: (none), against rank 0" \
+	'grep -q "^  traces differ  *rank 1.s gpu=(none), rank 0.s $h100 (1 of 2 traces differ from rank 0, no" two.out'
+run bare 4 "" ""
+report bare
+tap_check "no trace records a GPU or driver: no such line" '! grep -q "traces differ\|ENV_DIFFERS" bare.out'
+tap_plan
