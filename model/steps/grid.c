@@ -186,6 +186,11 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "no record yet (the rank is behind)");
 		return;
 	}
+	/* a phase named as the grid's metric (a trace's compute kernels beside the step's
+	 * compute): the phases are said to be phases */
+	size_t start = 0;
+	if (steps_metric_find(s->m, METRIC_PHASE, s->title) >= 0)
+		k = start = (size_t)snprintf(buf, n, "phases: ");
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
 		int id = steps_metric_nth(s->m, i);
 		const struct metric_def *d = steps_metric(s->m, id);
@@ -195,11 +200,8 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 			continue;
 		if (steps_value(s->m, row, id, pos, &v))
 			units_seconds(v, num, sizeof(num));
-		/* two spaces between fields: a narrow status row drops whole fields; a phase
-		 * named as the grid's metric (a trace's compute kernels beside the step's
-		 * compute) is said to be the phase */
-		k += (size_t)snprintf(buf + k, n - k, "%s%s%s %s", k ? "  " : "",
-				      strcmp(d->name, s->title) == 0 ? "phase " : "", d->name, num);
+		/* two spaces between fields: a narrow status row drops whole fields */
+		k += (size_t)snprintf(buf + k, n - k, "%s%s %s", k > start ? "  " : "", d->name, num);
 		if (k >= n)
 			k = n - 1;
 	}
