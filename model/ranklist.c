@@ -67,6 +67,18 @@ bool ranklist_has(const char *list, long rank)
 	return false;
 }
 
+bool ranklist_first_from(const char *list, long lo, long *first)
+{
+	long a, b;
+	bool found = false;
+	for (const char *s = list; *s && !item(&s, &a, &b);)
+		if (b >= lo && (!found || (a > lo ? a : lo) < *first)) {
+			*first = a > lo ? a : lo;
+			found = true;
+		}
+	return found;
+}
+
 bool ranklist_format(const long *ids, size_t nids, char *buf, size_t n)
 {
 	size_t used = 0;

@@ -208,6 +208,10 @@ size_t steps_left_out(const struct steps_model *m);
  * (stragglers, imbalance, slow nodes) holds for those ranks only and says so. false,
  * buf "", when every rank dir found was loaded. */
 bool steps_subset_scope(const struct run *run, char *buf, size_t n);
+/* The coverage line's words on a subset (steps and trace families): ", a subset: " and
+ * the above, then, when --ranks names ids at or above world (known: >= 0), "; it names
+ * ids from F, beyond world_size W"; buf "" without a subset. */
+void steps_subset_coverage(const struct run *run, long world, char *buf, size_t n);
 /* The run's cross-rank verdicts cover part of it: a subset (as above) and/or ranks of
  * run.json's world_size that no rank dir gave ("rank 3 of world_size 16 missing", "10
  * ranks of ..."), joined by "; ", in buf and true; false, buf "", when they cover it all. */

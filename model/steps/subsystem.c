@@ -97,6 +97,18 @@ bool steps_subset_scope(const struct run *run, char *buf, size_t n)
 	return true;
 }
 
+void steps_subset_coverage(const struct run *run, long world, char *buf, size_t n)
+{
+	char scope[160];
+	long from;
+	buf[0] = '\0';
+	if (!steps_subset_scope(run, scope, sizeof(scope)))
+		return;
+	int k = snprintf(buf, n, ", a subset: %s", scope);
+	if (world >= 0 && k > 0 && (size_t)k < n && ranklist_first_from(run->opts->ranks, world, &from))
+		snprintf(buf + k, n - (size_t)k, "; it names ids from %ld, beyond world_size %ld", from, world);
+}
+
 /* The run's world_size: the lowest rank's run.json's, else its trace's (distributedInfo;
  * then *traces is set when traces is not NULL), else -1. */
 static long run_world_size(const struct run *run, bool *traces)
@@ -265,11 +277,10 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 	const struct steps_model *m = run->steps;
 	size_t n = steps_nranks(m);
 	/* --ranks left rank dirs out: only the ranks it names can be missing (ranks_missing) */
-	char scope[160], subset[176] = "";
-	if (steps_subset_scope(run, scope, sizeof(scope)))
-		snprintf(subset, sizeof(subset), ", a subset: %s", scope);
 	bool traces;
 	long world = run_world_size(run, &traces);
+	char subset[256];
+	steps_subset_coverage(run, world, subset, sizeof(subset));
 	if (world < 0) {
 		summary_add(out, *subset ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s; world_size n/a (not in "
 			    "run.json)", n, subset);

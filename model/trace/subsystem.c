@@ -156,10 +156,9 @@ static void trace_coverage(const struct run *run, const struct trace_set *ts, st
 	if (world < 0 || (run->steps && steps_nranks(run->steps)))
 		return;
 	/* --ranks left traces out: only the ranks it names can be missing */
-	char scope[160], subset[176] = "";
-	const char *asked = steps_subset_scope(run, scope, sizeof(scope)) ? run->opts->ranks : NULL;
-	if (asked)
-		snprintf(subset, sizeof(subset), ", a subset: %s", scope);
+	char subset[256];
+	steps_subset_coverage(run, world, subset, sizeof(subset));
+	const char *asked = *subset ? run->opts->ranks : NULL;
 	struct summary_ids missing = { .n = 0 }, beyond = { .n = 0 };
 	size_t i = 0; /* ts->r is sorted by rank id */
 	for (long r = 0; r < world && r < 1000000; r++) {

@@ -9,7 +9,7 @@
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
 # (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout. Rank
-# ids at or above world_size are named too.
+# ids at or above world_size are named too, and so are the ids the list names there.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -24,6 +24,10 @@ tap_check "the whole run: all 16 ranks, rank 11 straggles" \
 tap_check "--ranks 0-7: a subset, the others not called missing" \
 	'grep -q "coverage  *8 of 16 ranks (world_size), a subset: --ranks 0-7 left 8 rank dirs out$" sub.txt &&
 	 ! grep -q "missing" sub.txt'
+"$T" --print --no-index --color never --ranks 0-7,18-20,17 run >beyond.txt 2>/dev/null
+tap_check "ids the list names beyond world_size: the first named" \
+	'grep -q "coverage  *8 of 16 ranks (world_size), a subset: --ranks 0-7,18-20,17 left 8 rank dirs out; it names \
+ids from 17, beyond world_size 16$" beyond.txt'
 tap_check "its stragglers verdict holds among the ranks loaded only" \
 	'grep -q "stragglers  *none (.*) among the 8 ranks loaded (--ranks 0-7 left 8 rank dirs out)$" sub.txt'
 tap_check "and so does the imbalance" \

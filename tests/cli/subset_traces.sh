@@ -91,6 +91,10 @@ done
 "$T" --print --color never --ranks 1-2,6 nostep >p.txt 2>/dev/null
 tap_check "traces without steps: only a listed rank is missing, the subset named" \
 	'grep -q "^  coverage  *2 of 8 ranks (the traces. world_size), a subset: --ranks 1-2,6 left 2 ranks out; missing 6$" p.txt'
+"$T" --print --color never --ranks 1-2,6-9 nostep >p9.txt 2>/dev/null
+tap_check "... and ids it names beyond the traces' world_size" \
+	'grep -q "^  coverage  *2 of 8 ranks (the traces. world_size), a subset: --ranks 1-2,6-9 left 2 ranks out; it names \
+ids from 8, beyond world_size 8; missing 6, 7$" p9.txt'
 
 # an indexed run: the listed ranks' trace summaries come from the index (a trace changed
 # behind its size and mtime shows only when parsed), loose files' records of other ranks

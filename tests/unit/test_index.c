@@ -426,6 +426,10 @@ static void test_ranklist(void)
 	ok(!ranklist_valid("3-1", NULL, 0), "rank lists: rejected without a reason asked for");
 	ok(ranklist_has("0-63,4096", 63) && ranklist_has("0-63,4096", 4096) && !ranklist_has("0-63,4096", 64),
 	   "rank lists: membership");
+	long from = -1, from2 = -1, none = -1;
+	ok(ranklist_first_from("0-7,20-25,9-30", 16, &from) && from == 16 && ranklist_first_from("0-7,20,18", 16, &from2) &&
+	   from2 == 18 && !ranklist_first_from("0-15", 16, &none) && none == -1,
+	   "rank lists: the first id at or above a bound (%ld, %ld)", from, from2);
 	char buf[16];
 	long ids[] = { 0, 1, 3, 5, 6, 7, 4096 };
 	ok(ranklist_format(ids, 7, buf, sizeof(buf)) && strcmp(buf, "0-1,3,5-7,4096") == 0 && ranklist_valid(buf, NULL, 0),
