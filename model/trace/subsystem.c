@@ -206,17 +206,23 @@ static void trace_env(const struct trace_set *ts, struct summary *out)
 			    "differ; keys: %s)", first, e.key, e.value, e.others, e.ndiff, e.n, e.keys);
 }
 
-/* Mixed world sizes, GPU names or CUDA versions that differ, coverage against the
- * world_size, GPU busy/idle and its split, the idle spread over ranks and the top
- * kernels. */
-static void trace_summary(struct run *run, struct summary *out)
+/* The GPU and CUDA the lowest rank's trace records, when no run.json gives the
+ * environment line (the step family's). */
+static void trace_environment(const struct run *run, const struct trace_set *ts, struct summary *out)
 {
-	struct trace_set *ts = trace_get(run);
-	if (ts && ts->n) {
-		trace_mixed(ts, out);
-		trace_env(ts, out);
-		trace_coverage(run, ts, out);
-	}
+	const struct trace_rank *r = ts->r[0];
+	const struct steps_model *m = run->steps;
+	if ((m && steps_nranks(m) && steps_rank_meta(m, 0)->present) || !(r->gpu || r->cuda_runtime || r->cuda_driver))
+		return;
+	summary_add(out, TONE_NORMAL, "environment", "gpu=%s, cuda_runtime_version=%s, cuda_driver_version=%s (rank %d's "
+		    "trace)", r->gpu ? r->gpu : "n/a", r->cuda_runtime ? r->cuda_runtime : "n/a",
+		    r->cuda_driver ? r->cuda_driver : "n/a", r->rank);
+}
+
+/* GPU busy/idle over the traces and its split, the idle spread over ranks and the top
+ * kernels. */
+static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
+{
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
 		if (ts)
@@ -240,6 +246,21 @@ static void trace_summary(struct run *run, struct summary *out)
 	top_kernels(ts, top, sizeof(top));
 	if (*top)
 		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
+}
+
+/* Mixed world sizes, GPU names or CUDA versions that differ, coverage against the
+ * world_size, the GPU lines, and the lowest rank's GPU and CUDA. */
+static void trace_summary(struct run *run, struct summary *out)
+{
+	struct trace_set *ts = trace_get(run);
+	if (ts && ts->n) {
+		trace_mixed(ts, out);
+		trace_env(ts, out);
+		trace_coverage(run, ts, out);
+	}
+	trace_gpu_lines(ts, out);
+	if (ts && ts->n)
+		trace_environment(run, ts, out);
 }
 
 static const struct tab_def trace_tabs[] = {

@@ -5,7 +5,8 @@
 # first such rank, its value and the others', how many, the keys) and by a medium
 # TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
 # lowest rank. The same from the index; nothing when every trace records the same, or
-# none records it; never under --compat pytscope.
+# none records it; never under --compat pytscope. Without run.json, the headline's
+# environment line gives the lowest rank's.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -46,6 +47,8 @@ tap_check "... and a medium TRACE.ENV_DIFFERS finding" \
 	'grep -q "^  \[MED \] Rank 2.s trace has gpu=$a100, the others $h100  (TRACE.ENV_DIFFERS)$" odd.out'
 "$TSCOPE_BIN" index odd >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never odd >odd_idx.out 2>/dev/null
 tap_check "the same from the index" 'cmp -s odd.out odd_idx.out'
+tap_check "no run.json: the environment line gives the lowest rank's GPU and CUDA, n/a where not recorded" \
+	'grep -q "^  environment  *gpu=$h100, cuda_runtime_version=n/a, cuda_driver_version=12020 (rank 0.s trace)$" odd.out'
 "$TSCOPE_BIN" --print --color never --no-index --compat pytscope odd >compat.out 2>/dev/null
 tap_check "not in pytscope's layout" '! grep -q "traces differ\|ENV_DIFFERS" compat.out'
 run drv 4 "$h100" 12020
@@ -64,5 +67,6 @@ tap_check "two traces, one without deviceProperties: (none), against rank 0" \
 	'grep -q "^  traces differ  *rank 1.s gpu=(none), rank 0.s $h100 (1 of 2 traces differ from rank 0, no" two.out'
 run bare 4 "" ""
 report bare
-tap_check "no trace records a GPU or driver: no such line" '! grep -q "traces differ\|ENV_DIFFERS" bare.out'
+tap_check "no trace records a GPU or driver: no such line, no environment line" \
+	'! grep -q "traces differ\|ENV_DIFFERS\|environment" bare.out'
 tap_plan
