@@ -69,7 +69,7 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 	bool varies[TRACE_ENV_KEYS], found[TRACE_ENV_KEYS];
 	const char *most[TRACE_ENV_KEYS];
 	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
-		varies[k] = false;
+		varies[k] = found[k] = false;
 		for (size_t i = 1; i < ts->n && !varies[k]; i++)
 			varies[k] = !same_value(env_value(ts, i, k), env_value(ts, 0, k));
 		most[k] = varies[k] ? majority(ts, k, &found[k]) : NULL;
