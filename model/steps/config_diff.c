@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
@@ -217,6 +218,24 @@ static void name_key(const struct diff_pass *p, const char *key, const char *v, 
 	}
 }
 
+/* The ids of the ranks marked in differs (as name_key marks them), as ranges, into
+ * out->ranks; "" when they do not fit. */
+static void list_ranks(const struct diff_pass *p, const bool *differs, struct config_diff *out)
+{
+	long *ids = xmalloc((out->ndiff ? out->ndiff : 1) * sizeof(*ids));
+	size_t n = 0, k = 0;
+	for (size_t r = 0; r < steps_nranks(p->m) && n < out->ndiff; r++) {
+		if (!steps_rank_meta(p->m, r)->present)
+			continue;
+		bool odd = k < p->nodd && p->odd[k] == r;
+		k += odd;
+		if (differs[odd ? k : 0])
+			ids[n++] = steps_rank_id(p->m, r);
+	}
+	ranklist_format(ids, n, out->ranks, sizeof(out->ranks));
+	free(ids);
+}
+
 bool steps_config_diff(const struct steps_model *m, enum diff_scope scope, struct config_diff *out)
 {
 	const struct steps_meta *m0 = steps_nranks(m) ? steps_rank_meta(m, 0) : NULL;
@@ -259,6 +278,8 @@ bool steps_config_diff(const struct steps_model *m, enum diff_scope scope, struc
 	out->split = out->split && out->key;
 	for (size_t k = 0; k <= p.nodd; k++)
 		out->ndiff += differs[k] ? (k ? 1 : p.n - p.nodd) : 0;
+	if (out->ndiff > 1)
+		list_ranks(&p, differs, out);
 	free(differs);
 	free(p.odd);
 	return out->key != NULL;

@@ -34,6 +34,7 @@ struct config_diff {
 	const char *value;      /* its value there ("(none)": absent) */
 	const char *others;     /* the most common value ("(none)": absent) */
 	size_t ndiff, n;        /* ranks that differ on a named key, of the ranks with a run.json */
+	char ranks[48];         /* their ids as ranges ("8-15,17") when more than one; "" when one or longer */
 	bool split;             /* no majority: named against the lowest rank (others: its value) */
 	char keys[200];         /* the named keys, ", "-separated, without "config." */
 };

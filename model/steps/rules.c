@@ -674,12 +674,14 @@ static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_
 	if (!steps_rank_span(m, c.first, &ev.step_lo, &ev.step_hi))
 		ev.step_lo = ev.step_hi = -1;
 	int low = steps_rank_id(m, 0);
-	char more[96] = "", others[64] = "the others", slow[64] = "";
+	char more[160] = "", others[64] = "the others", slow[64] = "";
 	if (c.split) {
-		snprintf(more, sizeof(more), " (%zu of %zu ranks differ from rank %d, no majority)", c.ndiff, c.n, low);
+		snprintf(more, sizeof(more), " (%zu of %zu ranks differ from rank %d%s%s, no majority)", c.ndiff, c.n, low,
+			 c.ranks[0] ? ": " : "", c.ranks);
 		snprintf(others, sizeof(others), "rank %d", low);
 	} else if (c.ndiff > 1) {
-		snprintf(more, sizeof(more), " (%zu of %zu ranks differ)", c.ndiff, c.n);
+		snprintf(more, sizeof(more), " (%zu of %zu ranks differ%s%s)", c.ndiff, c.n, c.ranks[0] ? ": " : "",
+			 c.ranks);
 	}
 	if (d && c.first < d->world_size && d->rank[c.first].straggler)
 		snprintf(slow, sizeof(slow), " That rank is in the straggler set.");

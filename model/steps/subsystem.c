@@ -399,13 +399,14 @@ static void summary_config(const struct steps_model *m, enum diff_scope scope, s
 	bool config = scope == DIFF_CONFIG;
 	if (!c.split)
 		summary_add(out, TONE_WARN, config ? "config differs" : "env differs",
-			    "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks differ; keys: %s)",
-			    steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n, c.keys);
+			    "rank %d's %s=%s, the other ranks' %s (%zu of %zu ranks differ%s%s; keys: %s)",
+			    steps_rank_id(m, c.first), c.key, c.value, c.others, c.ndiff, c.n, c.ranks[0] ? ": " : "", c.ranks,
+			    c.keys);
 	else
 		summary_add(out, config ? TONE_NORMAL : TONE_WARN, config ? "config varies" : "env differs",
-			    "rank %d's %s=%s, rank %d's %s (%zu of %zu ranks differ from rank %d, no majority; keys: %s)",
+			    "rank %d's %s=%s, rank %d's %s (%zu of %zu ranks differ from rank %d%s%s, no majority; keys: %s)",
 			    steps_rank_id(m, c.first), c.key, c.value, steps_rank_id(m, 0), c.others, c.ndiff, c.n,
-			    steps_rank_id(m, 0), c.keys);
+			    steps_rank_id(m, 0), c.ranks[0] ? ": " : "", c.ranks, c.keys);
 }
 
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/ranklist.h"
 #include "model/trace/internal.h"
 #include "model/xalloc.h"
 
@@ -83,8 +84,13 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 		if (varies[k])
 			name_key(ts, k, env_value(ts, 0, k), differs, out);
 	out->split = out->split && out->key;
+	long *ids = xmalloc(ts->n * sizeof(*ids));
 	for (size_t i = 0; i < ts->n; i++)
-		out->ndiff += differs[i];
+		if (differs[i])
+			ids[out->ndiff++] = ts->r[i]->rank;
+	if (out->ndiff > 1)
+		ranklist_format(ids, out->ndiff, out->ranks, sizeof(out->ranks));
+	free(ids);
 	free(differs);
 	return out->key != NULL;
 }

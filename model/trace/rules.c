@@ -84,12 +84,14 @@ static void rule_env(struct run *run, struct finding_list *out)
 	ev.kind = EV_RANK;
 	ev.rank = ts->r[e.first]->rank;
 	int low = ts->r[0]->rank;
-	char others[32] = "the others", more[96] = "";
+	char others[32] = "the others", more[160] = "";
 	if (e.split) {
 		snprintf(others, sizeof(others), "rank %d", low);
-		snprintf(more, sizeof(more), " (%zu of %zu traces differ from rank %d, no majority)", e.ndiff, e.n, low);
+		snprintf(more, sizeof(more), " (%zu of %zu traces differ from rank %d%s%s, no majority)", e.ndiff, e.n, low,
+			 e.ranks[0] ? ": " : "", e.ranks);
 	} else if (e.ndiff > 1) {
-		snprintf(more, sizeof(more), " (%zu of %zu traces differ)", e.ndiff, e.n);
+		snprintf(more, sizeof(more), " (%zu of %zu traces differ%s%s)", e.ndiff, e.n, e.ranks[0] ? ": " : "",
+			 e.ranks);
 	}
 	char title[320], detail[768];
 	snprintf(title, sizeof(title), "Rank %d's trace has %s=%s, %s %s%s", ev.rank, e.key, e.value, others, e.others,

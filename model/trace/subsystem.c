@@ -200,10 +200,12 @@ static void trace_env(const struct trace_set *ts, struct summary *out)
 	int first = ts->r[e.first]->rank, low = ts->r[0]->rank;
 	if (e.split)
 		summary_add(out, TONE_WARN, "traces differ", "rank %d's %s=%s, rank %d's %s (%zu of %zu traces differ from "
-			    "rank %d, no majority; keys: %s)", first, e.key, e.value, low, e.others, e.ndiff, e.n, low, e.keys);
+			    "rank %d%s%s, no majority; keys: %s)", first, e.key, e.value, low, e.others, e.ndiff, e.n, low,
+			    e.ranks[0] ? ": " : "", e.ranks, e.keys);
 	else
 		summary_add(out, TONE_WARN, "traces differ", "rank %d's %s=%s, the other traces' %s (%zu of %zu traces "
-			    "differ; keys: %s)", first, e.key, e.value, e.others, e.ndiff, e.n, e.keys);
+			    "differ%s%s; keys: %s)", first, e.key, e.value, e.others, e.ndiff, e.n, e.ranks[0] ? ": " : "",
+			    e.ranks, e.keys);
 }
 
 /* The GPU and CUDA the lowest rank's trace records, when no run.json gives the

@@ -56,10 +56,10 @@ trace drv/rank1.pt.trace.json 1 4 "$h100" 12040
 trace drv/rank3.pt.trace.json 3 4 "$h100" 12040
 report drv
 tap_check "half the ranks on another driver: no majority, named against rank 0" \
-	'grep -q "^  traces differ  *rank 1.s cuda_driver_version=12040, rank 0.s 12020 (2 of 4 traces differ from rank 0, \
-no majority; keys: cuda_driver_version)$" drv.out &&
-	 grep -q "^  \[MED \] Rank 1.s trace has cuda_driver_version=12040, rank 0 12020 (2 of 4 traces differ from rank 0, \
-no majority)  (TRACE.ENV_DIFFERS)$" drv.out'
+	'grep -q "^  traces differ  *rank 1.s cuda_driver_version=12040, rank 0.s 12020 (2 of 4 traces differ from rank 0: \
+1,3, no majority; keys: cuda_driver_version)$" drv.out &&
+	 grep -q "^  \[MED \] Rank 1.s trace has cuda_driver_version=12040, rank 0 12020 (2 of 4 traces differ from rank 0: \
+1,3, no majority)  (TRACE.ENV_DIFFERS)$" drv.out'
 run two 2 "$h100" ""
 trace two/rank1.pt.trace.json 1 2 "" ""
 report two

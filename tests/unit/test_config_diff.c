@@ -79,10 +79,12 @@ int main(void)
 	ok(diff_of(4, one, &c) && is(&c, 2, "bs", "32", "16", 1, 4, "bs") && !c.split,
 	   "rank 2's bs: named with the others' value");
 	const char *low[] = { "{\"bs\":8}", "{\"bs\":16}", "{\"bs\":16}", "{\"bs\":16}" };
-	ok(diff_of(4, low, &c) && is(&c, 0, "bs", "8", "16", 1, 4, "bs"), "the lowest rank the odd one: named so");
+	ok(diff_of(4, low, &c) && is(&c, 0, "bs", "8", "16", 1, 4, "bs") && c.ranks[0] == '\0',
+	   "the lowest rank the odd one: named so (the one rank named: no list)");
 	const char *per_rank[] = { "{\"bs\":16,\"local_rank\":0}", "{\"bs\":16,\"local_rank\":1}",
 				   "{\"bs\":16,\"local_rank\":2}", "{\"bs\":16,\"local_rank\":3}" };
-	ok(diff_of(4, per_rank, &c) && is(&c, 1, "local_rank", "1", "0", 3, 4, "local_rank") && c.split,
+	ok(diff_of(4, per_rank, &c) && is(&c, 1, "local_rank", "1", "0", 3, 4, "local_rank") && c.split &&
+	   strcmp(c.ranks, "1-3") == 0,
 	   "a key set per rank: no majority, named against the lowest rank");
 	const char *both[] = { "{\"bs\":16,\"local_rank\":0}", "{\"bs\":16,\"local_rank\":1}",
 			       "{\"bs\":32,\"local_rank\":2}", "{\"bs\":16,\"local_rank\":3}" };
@@ -91,12 +93,17 @@ int main(void)
 	const char *two[] = { "{\"bs\":16}", "{\"bs\":32}" };
 	ok(diff_of(2, two, &c) && is(&c, 1, "bs", "32", "16", 1, 2, "bs") && c.split,
 	   "two ranks: no majority, rank 1 named against rank 0");
+	const char *alt[40];
+	for (int r = 0; r < 40; r++)
+		alt[r] = r % 2 ? "{\"bs\":32}" : "{\"bs\":16}";
+	ok(diff_of(40, alt, &c) && c.split && c.ndiff == 20 && c.ranks[0] == '\0',
+	   "20 ranks that differ, every other one: their list does not fit, none given (%s)", c.ranks);
 	const char *order[] = { "{\"bs\":16,\"lr\":1}", "{\"lr\":1,\"bs\":16}", "{\"bs\":16,\"lr\":1}",
 				"{\"bs\":16,\"lr\":1}" };
 	ok(!diff_of(4, order, &c), "the same keys and values in another order: nothing named");
 	const char *absent[] = { "{\"bs\":16,\"lr\":1}", "{\"bs\":16,\"lr\":1}", "{\"lr\":1}", "{\"bs\":16,\"lr\":2}",
 				 "{\"bs\":16,\"lr\":1}" };
-	ok(diff_of(5, absent, &c) && is(&c, 2, "bs", "(none)", "16", 2, 5, "bs, lr"),
+	ok(diff_of(5, absent, &c) && is(&c, 2, "bs", "(none)", "16", 2, 5, "bs, lr") && strcmp(c.ranks, "2-3") == 0,
 	   "a key absent on a rank and another value on one more: both keys, both ranks (%s)", c.keys);
 	const char *swap[] = { "{\"bs\":16,\"lr\":1}", "{\"bs\":16,\"wd\":1}", "{\"bs\":16,\"lr\":1}",
 			       "{\"lr\":1,\"bs\":16}" };
