@@ -122,11 +122,12 @@ static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pyd
 	fputc('\n', f);
 	sgr_fputs(f, po->color, SGR_BOLD, "Reproducibility:");
 	fputc('\n', f);
-	for (size_t i = 0; i < d->nnote; i++) {
+	char *const *notes = po->compat ? d->note : d->native; /* tscope-tui's own: none the input does not hold */
+	for (size_t i = 0; i < (po->compat ? d->nnote : d->nnative); i++) {
 		fputs("  ", f);
 		sgr_fputs(f, po->color, SGR_CYAN, "•");
 		fputc(' ', f);
-		put_safe(f, d->note[i]);
+		put_safe(f, notes[i]);
 		fputc('\n', f);
 	}
 }
@@ -217,6 +218,27 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 	table_free(t);
 }
 
+/* What the lowest rank's trace of each side records of the GPU and CUDA: a key that
+ * differs as "A  ->  B", one the same once; nothing when neither records any. */
+static void section_trace_env(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	struct cmp_env e[CMP_TRACE_ENV_KEYS];
+	size_t n = compare_trace_env(c, e), ndiff = 0;
+	for (size_t i = 0; i < n; i++)
+		ndiff += e[i].differs;
+	if (!n)
+		return;
+	heading(f, po, ndiff ? SGR_YELLOW : SGR_GREEN, "ENVIRONMENT — what the lowest rank's trace records, A -> B");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "  %s: ", e[i].key);
+		put_safe(f, e[i].a ? e[i].a : "n/a");
+		fputs(e[i].differs ? "  ->  " : "  (the same)", f);
+		if (e[i].differs)
+			put_safe(f, e[i].b ? e[i].b : "n/a");
+		fputc('\n', f);
+	}
+}
+
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
 	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of rank wall, A -> B (all ranks)");
@@ -271,6 +293,8 @@ int print_compare(struct compare *c, const char *path_a, const char *path_b, FIL
 		put_safe(f, path_b);
 		fputs(")\n", f);
 	}
+	if (strcmp(c->family, "trace") == 0)
+		section_trace_env(f, po, c);
 	section_ranks(f, po, c);
 	if (strcmp(c->family, "trace") == 0)
 		section_kernels(f, po, c);

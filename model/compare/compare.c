@@ -14,6 +14,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/summary.h"
+#include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -524,6 +525,45 @@ const char *compare_status_name(enum cmp_status s)
 	return name[s];
 }
 
+size_t compare_trace_env(const struct compare *c, struct cmp_env out[CMP_TRACE_ENV_KEYS])
+{
+	const struct trace_set *ta = c->a->trace, *tb = c->b->trace;
+	if (!ta || !tb || !ta->n || !tb->n)
+		return 0;
+	const struct trace_rank *a = ta->r[0], *b = tb->r[0];
+	const char *const keys[CMP_TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
+	const char *va[CMP_TRACE_ENV_KEYS] = { a->gpu, a->cuda_runtime, a->cuda_driver };
+	const char *vb[CMP_TRACE_ENV_KEYS] = { b->gpu, b->cuda_runtime, b->cuda_driver };
+	size_t n = 0;
+	for (size_t k = 0; k < CMP_TRACE_ENV_KEYS; k++)
+		if (va[k] || vb[k])
+			out[n++] = (struct cmp_env){ keys[k], va[k], vb[k], !va[k] || !vb[k] || strcmp(va[k], vb[k]) != 0 };
+	return n;
+}
+
+/* The trace environment's line: the keys that differ as "gpu A -> B", else every key's
+ * value, the same on both sides. */
+static void summary_trace_env(const struct compare *c, struct summary *s)
+{
+	struct cmp_env e[CMP_TRACE_ENV_KEYS];
+	size_t n = compare_trace_env(c, e), ndiff = 0;
+	for (size_t i = 0; i < n; i++)
+		ndiff += e[i].differs;
+	char buf[SUMMARY_TEXT] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < n && used < sizeof(buf); i++) {
+		const char *a = e[i].a ? e[i].a : "n/a", *b = e[i].b ? e[i].b : "n/a";
+		if (ndiff && e[i].differs)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %s -> %s", used ? "; " : "",
+						 e[i].key, a, b);
+		else if (!ndiff)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %s", used ? "; " : "", e[i].key, a);
+	}
+	if (n)
+		summary_add(s, ndiff ? TONE_WARN : TONE_NORMAL, "environment", "%s (the lowest rank's trace%s)", buf,
+			    ndiff ? "" : ", the same on both sides");
+}
+
 void compare_summary(struct compare *c, struct summary *s)
 {
 	char buf[SUMMARY_TEXT];
@@ -539,6 +579,7 @@ void compare_summary(struct compare *c, struct summary *s)
 	compare_scope(c, buf, sizeof(buf));
 	if (*buf)
 		summary_add(s, TONE_WARN, "scope", "%s", buf);
+	summary_trace_env(c, s);
 	if (r && r->has_wall) {
 		char a[32], b[32], d[32], z[32] = "n/a"; /* no noise estimate under CMP_MIN_STEPS */
 		if (r->judged)
@@ -553,9 +594,10 @@ void compare_summary(struct compare *c, struct summary *s)
 		k[f[i].status]++;
 	summary_add(s, k[CMP_NEW] ? TONE_WARN : TONE_NORMAL, "findings A/B",
 		    "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED], k[CMP_PERSIST]);
-	const struct pydiff *d = compare_pydiff(c);
-	for (size_t i = 0; d && i < d->nnote; i++) {
-		struct summary_line *l = summary_add(s, TONE_NORMAL, i ? "" : "reproducible?", "%s", d->note[i]);
+	/* pytscope's diff is of step runs' run.json and losses: none for trace sets */
+	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
+	for (size_t i = 0; d && i < d->nnative; i++) {
+		struct summary_line *l = summary_add(s, TONE_NORMAL, i ? "" : "reproducible?", "%s", d->native[i]);
 		if (l)
 			l->prose = true;
 	}

@@ -82,8 +82,16 @@ struct pydiff {
 	struct cmp_metric metric[CMP_NMETRICS];
 	long first_divergence;    /* index into the loss list, -1 when none */
 	bool identical;           /* losses non-empty and equal */
+	size_t nloss_a, nloss_b;  /* the losses of each side's lowest rank */
 	char **note;              /* the Reproducibility notes, in order, deduplicated */
 	size_t nnote;
+	/* tscope-tui's notes (the Overview, the default report): pytscope's, but none that
+	 * the input does not bear out: without a loss on a side, "not judged" instead of
+	 * NONDETERMINISM or "Reproducible" and no divergence step; a side without run.json is
+	 * said to have none, not a config or environment that differs nor an unset
+	 * PYTHONHASHSEED. */
+	char **native;
+	size_t nnative;
 };
 /* Python's format(x, ".4g") (or "+.4g" with sign): C's %.4g, but "nan", never "-nan". */
 void compare_g4(char *buf, size_t n, double x, bool sign);
@@ -91,6 +99,20 @@ void compare_g4(char *buf, size_t n, double x, bool sign);
 bool compare_has_steps(const struct compare *c);
 /* NULL unless compare_has_steps(). */
 const struct pydiff *compare_pydiff(struct compare *c);
+
+/* ---- trace environment -------------------------------------------------------------- */
+
+/* What the lowest rank's trace of A and of B records of the hardware and software
+ * (trace.h: gpu, cuda_runtime_version, cuda_driver_version): one entry per key either
+ * side records, a or b NULL where that side does not; differs when they are not the same.
+ * The strings are the traces' (unsanitized). Returns the number of entries (0: a side
+ * has no trace, or neither records any). */
+enum { CMP_TRACE_ENV_KEYS = 3 };
+struct cmp_env {
+	const char *key, *a, *b;
+	bool differs;
+};
+size_t compare_trace_env(const struct compare *c, struct cmp_env out[CMP_TRACE_ENV_KEYS]);
 
 /* ---- per-rank deltas -------------------------------------------------------------- */
 

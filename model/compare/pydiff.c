@@ -517,24 +517,36 @@ static void losses(struct pydiff *d, struct run *a, struct run *b)
 	if (d->first_divergence < 0 && na != nb)
 		d->first_divergence = (long)n;
 	/* list ==: the identity shortcut makes json's one NaN object equal to itself */
+	d->nloss_a = na;
+	d->nloss_b = nb;
 	d->identical = na > 0 && na == nb;
 	for (size_t i = 0; i < n && d->identical; i++)
 		d->identical = ca->loss[i] == cb->loss[i] || (isnan(ca->loss[i]) && isnan(cb->loss[i]));
 }
 
-static void PRINTF_LIKE(2, 3) note(struct pydiff *d, const char *fmt, ...)
+/* s appended to the notes v[0..*n) unless they have it (deduplicated, keeping the first). */
+static void note_add(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+enum note_to { TO_PYTSCOPE = 1, TO_NATIVE = 2, TO_BOTH = 3 };
+
+static void PRINTF_LIKE(3, 4) note(struct pydiff *d, enum note_to to, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < d->nnote; i++)
-		if (strcmp(d->note[i], s) == 0) { /* deduplicated, keeping the first */
-			free(s);
-			return;
-		}
-	d->note = xrealloc(d->note, (d->nnote + 1) * sizeof(*d->note));
-	d->note[d->nnote++] = s;
+	if (to & TO_PYTSCOPE)
+		note_add(&d->note, &d->nnote, s);
+	if (to & TO_NATIVE)
+		note_add(&d->native, &d->nnative, s);
+	free(s);
 }
 
 static bool determinism_key(const char *k)
@@ -566,35 +578,76 @@ static void side_notes(struct pydiff *d, const struct side *s, const char *name)
 	struct pv bench = members_get(&s->env, "cudnn_benchmark", &s->doc);
 	bool on;
 	if (bench.tok >= 0 && pv_kind(bench) == PV_BOOL && json_bool(bench.d, bench.tok, &on) && on)
-		note(d, "cudnn.benchmark is ON in '%s' — a common source of run-to-run nondeterminism.", name);
+		note(d, TO_BOTH, "cudnn.benchmark is ON in '%s' — a common source of run-to-run nondeterminism.", name);
 	if (members_get(&s->env, "env.PYTHONHASHSEED", &s->doc).tok < 0)
-		note(d, "PYTHONHASHSEED is unset in '%s' — set it for reproducibility.", name);
+		note(d, s->parsed ? TO_BOTH : TO_PYTSCOPE, "PYTHONHASHSEED is unset in '%s' — set it for reproducibility.",
+		     name);
+}
+
+/* The side that lacks something (a: A, else B): "run A ('name')". */
+static void side_named(char *buf, size_t n, const struct pydiff *d, bool a)
+{
+	snprintf(buf, n, "run %s ('%s')", a ? "A" : "B", a ? d->name_a : d->name_b);
+}
+
+/* What tscope-tui says where pytscope's note would claim more than the input holds: a
+ * side without run.json, or without a loss. NULL when pytscope's note holds. */
+static const char *unjudged(const struct pydiff *d, const struct side *sa, const struct side *sb, char *buf, size_t n)
+{
+	char who[256];
+	if (!sa->parsed && !sb->parsed) {
+		snprintf(buf, n, "Reproducibility not judged: neither run has a run.json, so their environment and config "
+			 "are not known.");
+	} else if (!sa->parsed || !sb->parsed) {
+		side_named(who, sizeof(who), d, !sa->parsed);
+		snprintf(buf, n, "Reproducibility not judged: %s has no run.json, so its environment and config are not "
+			 "known.", who);
+	} else if (!d->nloss_a && !d->nloss_b) {
+		snprintf(buf, n, "Reproducibility not judged: neither run records a loss, so no loss trajectories are "
+			 "compared.");
+	} else if (!d->nloss_a || !d->nloss_b) {
+		side_named(who, sizeof(who), d, !d->nloss_a);
+		snprintf(buf, n, "Reproducibility not judged: %s records no loss, so the loss trajectories are not "
+			 "compared.", who);
+	} else {
+		return NULL;
+	}
+	return buf;
 }
 
 static void interpret(struct pydiff *d, const struct side *sa, const struct side *sb)
 {
+	char why[512];
+	const char *not_judged = unjudged(d, sa, sb, why, sizeof(why));
 	if (d->identical && !d->nenv && !d->nconfig) {
-		note(d, "Reproducible: identical environment, config, and step-for-step loss trajectory.");
+		note(d, not_judged ? TO_PYTSCOPE : TO_BOTH,
+		     "Reproducible: identical environment, config, and step-for-step loss trajectory.");
+		if (not_judged)
+			note(d, TO_NATIVE, "%s", not_judged);
 		return;
 	}
 	char *det = joined_keys(d->env, d->nenv, true);
 	if (d->nconfig) {
 		char *keys = joined_keys(d->config, d->nconfig, false);
-		note(d, "Config differs (%s); outcome differences are expected, not a reproducibility problem.", keys);
+		note(d, sa->parsed && sb->parsed ? TO_BOTH : TO_PYTSCOPE, "Config differs (%s); outcome differences are "
+		     "expected, not a reproducibility problem.", keys);
 		free(keys);
 	} else if (*det) {
-		note(d, "Environment differs in determinism-relevant fields (%s); these can change numerics across "
-			"otherwise-identical runs.", det);
+		note(d, sa->parsed && sb->parsed ? TO_BOTH : TO_PYTSCOPE, "Environment differs in determinism-relevant "
+		     "fields (%s); these can change numerics across otherwise-identical runs.", det);
 	} else if (!d->identical) {
-		note(d, "NONDETERMINISM: identical config and environment, but the loss trajectories differ. Set all "
-			"seeds, enable torch.backends.cudnn.deterministic, set CUBLAS_WORKSPACE_CONFIG, and disable "
-			"cudnn.benchmark to make runs bit-reproducible.");
+		note(d, not_judged ? TO_PYTSCOPE : TO_BOTH, "NONDETERMINISM: identical config and environment, but the "
+		     "loss trajectories differ. Set all seeds, enable torch.backends.cudnn.deterministic, set "
+		     "CUBLAS_WORKSPACE_CONFIG, and disable cudnn.benchmark to make runs bit-reproducible.");
 	}
+	if (not_judged)
+		note(d, TO_NATIVE, "%s", not_judged);
 	free(det);
 	side_notes(d, sa, d->name_a);
 	side_notes(d, sb, d->name_b);
 	if (d->first_divergence >= 0 && !d->identical)
-		note(d, "Loss trajectories first diverge at step %ld.", d->first_divergence);
+		note(d, d->nloss_a && d->nloss_b ? TO_BOTH : TO_PYTSCOPE, "Loss trajectories first diverge at step %ld.",
+		     d->first_divergence);
 }
 
 void pydiff_free(struct pydiff *d)
@@ -613,6 +666,9 @@ void pydiff_free(struct pydiff *d)
 	}
 	for (size_t i = 0; i < d->nnote; i++)
 		free(d->note[i]);
+	for (size_t i = 0; i < d->nnative; i++)
+		free(d->native[i]);
+	free(d->native);
 	free(d->env);
 	free(d->config);
 	free(d->note);

@@ -90,29 +90,60 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 
 /* ---- diff_env ------------------------------------------------------------------------------ */
 
-static void env_rows(struct table *t, const char *section, const struct cmp_field *f, size_t n, int cs)
+/* Rows of env_table (below) for the fields f[0..n) of one section. */
+static void env_rows(struct table *t, const char *section, const struct cmp_field *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t row = table_add_row(t, (long)i);
-		table_set_text(t, row, cs, section);
-		table_set_text(t, row, cs + 1, f[i].key);
-		table_set_text(t, row, cs + 2, f[i].a);
-		table_set_text(t, row, cs + 3, f[i].b);
+		table_set_text(t, row, 0, section);
+		table_set_text(t, row, 1, f[i].key);
+		table_set_text(t, row, 2, f[i].a);
+		table_set_text(t, row, 3, f[i].b);
 	}
+}
+
+/* diff_env's table: its section, key, a and b columns (section at 0). */
+static struct table *env_table(const char *title)
+{
+	struct table *t = table_new("diff_env", title);
+	table_add_col(t, "section", COL_TEXT, 11, 0);
+	table_add_col(t, "key", COL_TEXT, 28, 0);
+	table_add_col(t, "a", COL_TEXT, 24, 0);
+	table_add_col(t, "b", COL_TEXT, 24, 0);
+	return t;
+}
+
+/* Trace sets: what the lowest rank's trace of each side records, every key either side
+ * has (n/a where one does not), with whether it differs. */
+static struct table *trace_env_table(struct compare *c, char *err, size_t errn)
+{
+	struct cmp_env e[CMP_TRACE_ENV_KEYS];
+	size_t n = compare_trace_env(c, e);
+	if (!n)
+		return no_data(err, errn, "neither side's lowest-rank trace records its GPU or CUDA");
+	struct table *t = env_table("GPU and CUDA the lowest rank's trace records, A vs B");
+	int cd = table_add_col(t, "differs", COL_TEXT, 7, 0);
+	for (size_t i = 0; i < n; i++) {
+		size_t row = table_add_row(t, (long)i);
+		table_set_text(t, row, 0, "trace");
+		table_set_text(t, row, 1, e[i].key);
+		table_set_text(t, row, 2, e[i].a ? e[i].a : "n/a");
+		table_set_text(t, row, 3, e[i].b ? e[i].b : "n/a");
+		table_set_text(t, row, cd, e[i].differs ? "yes" : "no");
+	}
+	return t;
 }
 
 static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
 {
+	if (strcmp(c->family, "trace") == 0)
+		return trace_env_table(c, err, errn);
 	const struct pydiff *d = compare_pydiff(c);
 	if (!d)
 		return no_data(err, errn, "needs step runs with step records on both sides");
-	struct table *t = table_new("diff_env", "Environment and config differences (run.json of the lowest rank)");
-	int cs = table_add_col(t, "section", COL_TEXT, 11, 0);
-	table_add_col(t, "key", COL_TEXT, 28, 0);
-	table_add_col(t, "a", COL_TEXT, 24, 0);
-	table_add_col(t, "b", COL_TEXT, 24, 0);
-	env_rows(t, "environment", d->env, d->nenv, cs);
-	env_rows(t, "config", d->config, d->nconfig, cs);
+	struct table *t = env_table("Environment and config differences (run.json of the lowest rank)");
+	env_rows(t, "environment", d->env, d->nenv);
+	env_rows(t, "config", d->config, d->nconfig);
 	return t;
 }
 
@@ -402,7 +433,8 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 
 const struct cmp_view compare_views[] = {
 	{ "diff_ranks", "runs A vs B: per-rank mean compute ms, time lost, deltas, regression, onset in B", build_diff_ranks },
-	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff)", build_diff_env },
+	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff); trace sets: GPU and CUDA",
+	  build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },

@@ -4,7 +4,8 @@
 # pytscope.md §6.8 and §11; UPDATE=1 rewrites them): identical runs, a config diff, an
 # environment determinism diff (cudnn.benchmark ON, PYTHONHASHSEED unset), NONDETERMINISM
 # with the first divergence index, a side without steps (exit 1), mixed families (exit 1),
-# the color layer, and `--export diff_env`.
+# the color layer, and `--export diff_env`. Without a loss or a run.json, the default
+# report says the reproducibility is not judged where pytscope's notes claim more.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -63,6 +64,26 @@ tap_check "envdet: PYTHONHASHSEED unset named" 'grep -q "PYTHONHASHSEED is unset
 tap_check "envdet: first divergence is an index" 'grep -q "first diverge at step 3\." envdet.got'
 tap_check "nondet: NONDETERMINISM" 'grep -q "NONDETERMINISM: identical config and environment" nondet.got'
 tap_check "nondet: NaN differs, index 4" 'grep -q "first diverge at step 4\." nondet.got'
+
+# runs without a loss or without run.json: pytscope still says NONDETERMINISM (and an
+# unset PYTHONHASHSEED for a side without run.json); tscope-tui says what it cannot judge
+for d in noloss1 noloss2 nojson; do
+	mkdir -p $d && printf '{"step":5,"phases":{"forward":0.004}}\n{"step":6,"phases":{"forward":0.004}}\n' >$d/steps.jsonl
+done
+cp base/run.json noloss1/ && cp base/run.json noloss2/
+"$TSCOPE_BIN" --print --color never noloss1 noloss2 >noloss.got
+"$TSCOPE_BIN" --print --color never --compat pytscope noloss1 noloss2 >noloss_compat.got
+tap_check "no loss on either side: not judged, not NONDETERMINISM (pytscope's kept under --compat pytscope)" \
+	'grep -qx "  • Reproducibility not judged: neither run records a loss, so no loss trajectories are compared." \
+	 noloss.got && ! grep -q NONDETERMINISM noloss.got && grep -q "NONDETERMINISM: identical" noloss_compat.got'
+"$TSCOPE_BIN" --print --color never base nojson >nojson.got
+"$TSCOPE_BIN" --print --color never --compat pytscope base nojson >nojson_compat.got
+tap_check "a side without run.json nor loss: named, no config, PYTHONHASHSEED or divergence verdict on it" \
+	'grep -qx "  • Reproducibility not judged: run B (.B.) has no run.json, so its environment and config are not \
+known." \
+	 nojson.got && ! grep -q "Config differs\|unset in .B.\|first diverge" nojson.got &&
+	 grep -q "Config differs (batch" nojson_compat.got && grep -q "unset in .B." nojson_compat.got &&
+	 grep -q "first diverge at step 0" nojson_compat.got'
 
 "$TSCOPE_BIN" --print base nosteps >ns.out 2>ns.err
 rc=$?

@@ -3,7 +3,8 @@
 # (tests/tools/gen_pair) where rank 5 regresses from step 100 (diff_ranks puts it first
 # with its onset, the verdict names it), identical pairs (no difference), pairs that
 # differ only by run-to-run noise (no regression), different step ranges (stated, common
-# part compared), and trace pairs from ../shared/real (diff_kernels).
+# part compared), and trace pairs from ../shared/real (diff_kernels, and the GPU each
+# side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -56,6 +57,26 @@ if [ -d "$real/kineto-dlrm-8rank" ] && [ -d "$real/kineto-hta-2rank" ]; then
 		'[ "$(tail -n +2 kc.csv | grep -vc ",both,")" -eq 0 ] && [ "$(tail -n +2 kc.csv | awk -F, "\$(NF-3) != 0" | wc -l)" -eq 0 ]'
 	"$TSCOPE_BIN" --print "$real/kineto-dlrm-8rank" copy >kc.txt
 	tap_check "trace set vs its copy: no difference" 'grep -q "^● COMPARISON — no difference" kc.txt'
+	tap_check "... and the GPU its lowest rank's trace records, the same" \
+		'grep -A1 "^● ENVIRONMENT — what the lowest rank.s trace records, A -> B$" kc.txt |
+		 grep -qx "  gpu: Tesla V100-SXM2-32GB  (the same)"'
+	mkdir a100
+	for f in copy/*.json; do sed "s/Tesla V100-SXM2-32GB/NVIDIA A100-SXM4-80GB/g" "$f" >"a100/${f#copy/}"; done
+	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" a100 >ka.txt
+	tap_check "the same traces on another GPU: the environment names it, A -> B" \
+		'grep -qx "  gpu: Tesla V100-SXM2-32GB  ->  NVIDIA A100-SXM4-80GB" ka.txt'
+	"$TSCOPE_BIN" --export diff_env "$real/kineto-dlrm-8rank" a100 >ka.csv
+	tap_check "--export diff_env of two trace sets: the GPU row, differs" \
+		'[ "$(cat ka.csv)" = \
+		   "$(printf "section,key,a,b,differs\ntrace,gpu,Tesla V100-SXM2-32GB,NVIDIA A100-SXM4-80GB,yes")" ]'
+	printf '1\n:dump %s/kov\nq\n' "$PWD" >kov.keys
+	TSCOPE_SCRIPT=kov.keys TERM=dumb LINES=30 COLUMNS=140 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui "$real/kineto-dlrm-8rank" \
+		a100 >/dev/null 2>&1
+	tap_check "the explorer's compare Overview: the GPU A -> B, and no pytscope reproducibility notes on traces" \
+		'grep -q "^  environment  *gpu Tesla V100-SXM2-32GB -> NVIDIA A100-SXM4-80GB (the lowest rank.s trace)$" kov &&
+		 ! grep -q "reproducible?\|NONDETERMINISM" kov'
+	"$TSCOPE_BIN" --export diff_env "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >kh.csv
+	tap_check "... a side whose traces record no GPU: n/a there" 'grep -qx "trace,gpu,Tesla V100-SXM2-32GB,n/a,yes" kh.csv'
 else
 	tap_skip "../shared/real traces absent"
 fi
