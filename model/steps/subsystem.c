@@ -410,9 +410,15 @@ static void summary_config(const struct steps_model *m, enum diff_scope scope, s
 }
 
 /* run.json environment of the lowest rank: gpu, gpu_count, torch, cuda, python (what
- * decides performance), then how many other keys; and its config. */
-static void summary_env(const struct steps_meta *meta, struct summary *out)
+ * decides performance), then how many other keys; and its config. Of several ranks,
+ * which rank's run.json they are is said. */
+static void summary_env(const struct steps_model *m, const struct steps_meta *meta, struct summary *out)
 {
+	char whose[48] = "run.json", of[56] = "";
+	if (steps_nranks(m) > 1) {
+		snprintf(whose, sizeof(whose), "rank %d's run.json", steps_rank_id(m, 0));
+		snprintf(of, sizeof(of), " (%s)", whose);
+	}
 	static const char *const first[] = { "gpu", "gpu_count", "torch", "cuda", "python" };
 	char *k[64], *v[64], buf[SUMMARY_TEXT];
 	size_t nkv = 0, nenv = 0;
@@ -426,10 +432,10 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 			}
 	join_kv(buf, sizeof(buf), k, v, nkv);
 	if (nenv)
-		summary_add(out, TONE_NORMAL, "environment", "%s%s(%zu more keys in run.json)", buf, nkv ? "; " : "",
-			    nenv - nkv);
+		summary_add(out, TONE_NORMAL, "environment", "%s%s(%zu more keys in %s)", buf, nkv ? "; " : "",
+			    nenv - nkv, whose);
 	else
-		summary_add(out, TONE_NORMAL, "environment", "n/a (not in run.json)");
+		summary_add(out, TONE_NORMAL, "environment", "n/a (not in %s)", whose);
 	nkv = 0;
 	for (size_t i = 0; i < meta->nenv && nkv < ARRAY_LEN(k); i++)
 		if (strncmp(meta->env_key[i], "config.", 7) == 0) {
@@ -440,8 +446,11 @@ static void summary_env(const struct steps_meta *meta, struct summary *out)
 	for (size_t i = 0; i < meta->nenv; i++)
 		empty |= strcmp(meta->env_key[i], "config") == 0;
 	join_kv(buf, sizeof(buf), k, v, nkv);
-	summary_add(out, TONE_NORMAL, "config", "%s",
-		    nkv ? buf : empty ? "{} (empty in run.json)" : "n/a (not in run.json)");
+	if (nkv)
+		summary_add(out, TONE_NORMAL, "config", "%s%s", buf, of);
+	else
+		summary_add(out, TONE_NORMAL, "config", "%s (%s in %s)", empty ? "{}" : "n/a", empty ? "empty" : "not",
+			    whose);
 }
 
 /* Ranks, aligned steps, wall time, imbalance, the straggler set and the budget. */
@@ -473,7 +482,7 @@ static void steps_summary(struct run *run, struct summary *out)
 	summary_distributed(run, out);
 	summary_budget(run, out);
 	if (meta->present)
-		summary_env(meta, out);
+		summary_env(m, meta, out);
 }
 
 static void steps_not_judged(struct run *run, char *buf, size_t n)

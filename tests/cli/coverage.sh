@@ -13,11 +13,15 @@ rm -rf cov/rank5 cov/rank63
 "$TSCOPE_BIN" --print --color never cov >c.out 2>&1
 tap_check "missing ranks named against world_size" 'grep -q "^  coverage  *62 of 64 ranks (world_size); missing 5, 63$" c.out'
 tap_check "steps against n_steps" 'grep -q "^  steps found  *0-399 (400 distinct) of run.json n_steps 400$" c.out'
-tap_check "no environment or config in that run.json: n/a" 'grep -q "^  environment  *n/a (not in run.json)$" c.out && grep -q "^  config  *n/a (not in run.json)$" c.out'
+tap_check "no environment or config in that run.json: n/a, and whose run.json it is" \
+	'grep -q "^  environment  *n/a (not in rank 0.s run.json)$" c.out &&
+	 grep -q "^  config  *n/a (not in rank 0.s run.json)$" c.out'
 "$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" one 1 50 >/dev/null || exit 1
 "$TSCOPE_BIN" --print --color never one >one.out 2>&1
 tap_check "a one-rank run: \"the one rank\", not \"all 1 ranks\"" \
 	'grep -q "^  coverage  *the one rank (world_size 1)$" one.out'
+tap_check "... whose environment and config are its run.json's, no rank named" \
+	'grep -q "^  environment  .*(7 more keys in run.json)$" one.out && grep -q "^  config  *model=gpt2-medium, batch_size=16$" one.out'
 
 real="$TSCOPE_ROOT/../shared/real/pytscope-t4/gpu_straggler"
 if [ -f "$real/rank0/run.json" ]; then
@@ -28,8 +32,10 @@ if [ -f "$real/rank0/run.json" ]; then
 		while [ $i -lt 25 ]; do printf '{"step":%d,"phases":{"forward":0.01}}\n' $i; i=$((i + 1)); done >gs/rank$r/steps.jsonl
 	done
 	"$TSCOPE_BIN" --print --color never gs >g.out 2>&1
-	tap_check "real run.json: environment (gpu first)" 'grep -q "^  environment  *gpu=Tesla T4, gpu_count=2, torch=2.10.0+cu128, cuda=12.8, python=3.12.13; (8 more keys in run.json)$" g.out'
-	tap_check "real run.json: empty config shown as such" 'grep -q "^  config  *{} (empty in run.json)$" g.out'
+	tap_check "real run.json: environment (gpu first), of rank 0" \
+		'grep -q "^  environment  *gpu=Tesla T4, gpu_count=2, torch=2.10.0+cu128, cuda=12.8, python=3.12.13; \
+(8 more keys in rank 0.s run.json)$" g.out'
+	tap_check "real run.json: empty config shown as such" 'grep -q "^  config  *{} (empty in rank 0.s run.json)$" g.out'
 	tap_check "real run.json: n_steps 205 but steps end at 24: said" 'grep -q "^  steps found  *5-24 (20 distinct) of run.json n_steps 205: the last ones are missing$" g.out'
 else
 	tap_skip "../shared/real/pytscope-t4 not present"
