@@ -21,7 +21,8 @@ tap_check "no environment or config in that run.json: n/a, and whose run.json it
 tap_check "a one-rank run: \"the one rank\", not \"all 1 ranks\"" \
 	'grep -q "^  coverage  *the one rank (world_size 1)$" one.out'
 tap_check "... whose environment and config are its run.json's, no rank named" \
-	'grep -q "^  environment  .*(7 more keys in run.json)$" one.out && grep -q "^  config  *model=gpt2-medium, batch_size=16$" one.out'
+	'grep -q "^  environment  .*(7 more keys in run.json)$" one.out &&
+	 grep -q "^  config  *model=gpt2-medium, batch_size=16$" one.out'
 
 real="$TSCOPE_ROOT/../shared/real/pytscope-t4/gpu_straggler"
 if [ -f "$real/rank0/run.json" ]; then
