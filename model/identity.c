@@ -11,6 +11,7 @@
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
@@ -57,11 +58,6 @@ static struct run_group *group_of(struct run_identity *id, enum run_family f)
 	return NULL;
 }
 
-static bool same_name(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 static bool ranks_overlap(const struct run_group *g, const struct pytscope_run_info *info)
 {
 	for (size_t i = 0; i < g->nrank; i++)
@@ -77,7 +73,7 @@ static void add_steps(struct run_identity *id, const char *path, const char *for
 {
 	struct run_group *g = NULL;
 	for (size_t i = 0; i < id->n && !g; i++)
-		if (id->v[i].family == FAMILY_STEPS && same_name(id->v[i].name, info->name) &&
+		if (id->v[i].family == FAMILY_STEPS && text_same(id->v[i].name, info->name) &&
 		    !ranks_overlap(&id->v[i], info))
 			g = &id->v[i];
 	if (!g) {

@@ -304,3 +304,8 @@ double text_frac(double v, double lo, double hi)
 	double f = (v / 2 - lo / 2) / (hi / 2 - lo / 2); /* halves: no overflow to inf */
 	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
+
+bool text_same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}

@@ -34,6 +34,8 @@ char *text_sanitize_dup(const char *s, unsigned flags);
 char *text_ascii_dup(const char *s, size_t len, size_t *out_len);
 /* True when the locale's codeset (LC_CTYPE, as setlocale() made it) is UTF-8. */
 bool text_locale_utf8(void);
+/* True when a and b are the same text, or both absent (NULL). */
+bool text_same(const char *a, const char *b);
 /* True when s needs no change under text_sanitize (fast path). */
 bool text_is_clean(const char *s, size_t len, unsigned flags);
 

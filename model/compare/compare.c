@@ -14,6 +14,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/summary.h"
+#include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
@@ -525,19 +526,19 @@ const char *compare_status_name(enum cmp_status s)
 	return name[s];
 }
 
+_Static_assert(CMP_TRACE_ENV_KEYS == TRACE_ENV_KEYS, "compare.h's count of the traces' environment keys");
+
 size_t compare_trace_env(const struct compare *c, struct cmp_env out[CMP_TRACE_ENV_KEYS])
 {
 	const struct trace_set *ta = c->a->trace, *tb = c->b->trace;
 	if (!ta || !tb || !ta->n || !tb->n)
 		return 0;
-	const struct trace_rank *a = ta->r[0], *b = tb->r[0];
-	const char *const keys[CMP_TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
-	const char *va[CMP_TRACE_ENV_KEYS] = { a->gpu, a->cuda_runtime, a->cuda_driver };
-	const char *vb[CMP_TRACE_ENV_KEYS] = { b->gpu, b->cuda_runtime, b->cuda_driver };
 	size_t n = 0;
-	for (size_t k = 0; k < CMP_TRACE_ENV_KEYS; k++)
-		if (va[k] || vb[k])
-			out[n++] = (struct cmp_env){ keys[k], va[k], vb[k], !va[k] || !vb[k] || strcmp(va[k], vb[k]) != 0 };
+	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
+		const char *a = trace_rank_env(ta->r[0], k), *b = trace_rank_env(tb->r[0], k);
+		if (a || b)
+			out[n++] = (struct cmp_env){ trace_env_keys[k], a, b, !text_same(a, b) };
+	}
 	return n;
 }
 

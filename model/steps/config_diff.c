@@ -13,6 +13,7 @@
 #include <string.h>
 #include "model/ranklist.h"
 #include "model/steps/internal.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define DIFF_KEYS 32
@@ -62,11 +63,6 @@ static const char *value_of(enum diff_scope scope, const struct steps_meta *x, c
 		if (strcmp(x->env_key[i], key) == 0)
 			return x->env_val[i] ? x->env_val[i] : "null";
 	return NULL;
-}
-
-static bool same_value(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 /* x's environment and config are m0's bytes (their keys and values back to back). */
@@ -123,7 +119,7 @@ static bool same_places(const struct diff_pass *p, const struct steps_meta *x, u
 		size_t i = i0 + p->place0[k], j = p->j0 + p->place0[k];
 		if (p->scope != DIFF_CONFIG && !same_key(x->env_key[i], p->m0->env_key[j]))
 			return false;
-		if (!same_value(x->env_val[i], p->m0->env_val[j]))
+		if (!text_same(x->env_val[i], p->m0->env_val[j]))
 			v |= (uint32_t)1 << k;
 	}
 	*varies |= v;
@@ -140,7 +136,7 @@ static bool against(const struct diff_pass *p, const struct steps_meta *x, uint3
 	for (size_t k = 0; k < p->nkeys0; k++) {
 		const char *v = value_of(p->scope, x, p->keys0[k]);
 		found += v != NULL;
-		if (!same_value(v, value_of(p->scope, p->m0, p->keys0[k])))
+		if (!text_same(v, value_of(p->scope, p->m0, p->keys0[k])))
 			*varies |= (uint32_t)1 << k;
 	}
 	return found == p->nkeys0 && scope_count(p->scope, x) == p->nkeys0;
@@ -186,14 +182,14 @@ static const char *majority(const struct diff_pass *p, const char *key, size_t *
 		const char *v = value_of(p->scope, steps_rank_meta(p->m, p->odd[k]), key);
 		if (votes == 0)
 			cand = v;
-		if (votes == 0 || same_value(v, cand))
+		if (votes == 0 || text_same(v, cand))
 			votes++;
 		else
 			votes--;
 	}
-	*most = same_value(v0, cand) ? p->n - p->nodd : 0;
+	*most = text_same(v0, cand) ? p->n - p->nodd : 0;
 	for (size_t k = 0; k < p->nodd; k++)
-		*most += same_value(value_of(p->scope, steps_rank_meta(p->m, p->odd[k]), key), cand);
+		*most += text_same(value_of(p->scope, steps_rank_meta(p->m, p->odd[k]), key), cand);
 	return cand;
 }
 
@@ -206,7 +202,7 @@ static void name_key(const struct diff_pass *p, const char *key, const char *v, 
 	for (size_t k = 0; k <= p->nodd; k++) {
 		size_t r = k ? p->odd[k - 1] : 0;
 		const char *x = value_of(p->scope, k ? steps_rank_meta(p->m, r) : p->m0, key);
-		if (same_value(x, v))
+		if (text_same(x, v))
 			continue;
 		differs[k] = true;
 		if (!out->key || r < out->first) {

@@ -2,26 +2,26 @@
 /* env_diff.c: the software and hardware that a few traces record otherwise than the rest
  * (trace_env_diff in internal.h): per key, a majority vote over the traces, then the
  * traces that differ from the most common value; with no majority, from the lowest
- * rank's. */
+ * rank's. Owns the traces' environment keys (trace.h trace_env_keys). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/ranklist.h"
+#include "model/text.h"
 #include "model/trace/internal.h"
 #include "model/xalloc.h"
 
-static const char *const env_key[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
+const char *const trace_env_keys[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
+
+const char *trace_rank_env(const struct trace_rank *r, size_t k)
+{
+	return k == 0 ? r->gpu : k == 1 ? r->cuda_runtime : r->cuda_driver;
+}
 
 /* Rank i's value of key k, NULL when its trace does not record it. */
 static const char *env_value(const struct trace_set *ts, size_t i, size_t k)
 {
-	const struct trace_rank *r = ts->r[i];
-	return k == 0 ? r->gpu : k == 1 ? r->cuda_runtime : r->cuda_driver;
-}
-
-static bool same_value(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
+	return trace_rank_env(ts->r[i], k);
 }
 
 /* The value more than half of the traces have for key k (Boyer-Moore's vote), else
@@ -34,10 +34,10 @@ static const char *majority(const struct trace_set *ts, size_t k, bool *found)
 		const char *v = env_value(ts, i, k);
 		if (votes == 0)
 			cand = v;
-		votes = votes == 0 || same_value(v, cand) ? votes + 1 : votes - 1;
+		votes = votes == 0 || text_same(v, cand) ? votes + 1 : votes - 1;
 	}
 	for (size_t i = 0; i < ts->n; i++)
-		most += same_value(env_value(ts, i, k), cand);
+		most += text_same(env_value(ts, i, k), cand);
 	*found = 2 * most > ts->n;
 	return *found ? cand : NULL;
 }
@@ -47,14 +47,14 @@ static const char *majority(const struct trace_set *ts, size_t k, bool *found)
 static void name_key(const struct trace_set *ts, size_t k, const char *v, bool *differs, struct trace_env_diff *out)
 {
 	size_t used = strlen(out->keys);
-	snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", env_key[k]);
+	snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", trace_env_keys[k]);
 	for (size_t i = 0; i < ts->n; i++) {
 		const char *x = env_value(ts, i, k);
-		if (same_value(x, v))
+		if (text_same(x, v))
 			continue;
 		if (!out->key || i < out->first) {
 			out->first = i;
-			out->key = env_key[k];
+			out->key = trace_env_keys[k];
 			out->value = x ? x : "(none)";
 			out->others = v ? v : "(none)";
 		}
@@ -72,7 +72,7 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
 		varies[k] = found[k] = false;
 		for (size_t i = 1; i < ts->n && !varies[k]; i++)
-			varies[k] = !same_value(env_value(ts, i, k), env_value(ts, 0, k));
+			varies[k] = !text_same(env_value(ts, i, k), env_value(ts, 0, k));
 		most[k] = varies[k] ? majority(ts, k, &found[k]) : NULL;
 	}
 	bool *differs = xcalloc(ts->n, sizeof(*differs));

@@ -24,7 +24,6 @@ void trace_unjudged(struct run *run, char *buf, size_t n);
  * record counts as a value); with no such key but some key that differs (two traces, half
  * and half), the keys that differ are named against the lowest rank's values (split).
  * Indexes are into ts->r; the strings are the traces' (unsanitized). */
-#define TRACE_ENV_KEYS 3
 struct trace_env_diff {
 	size_t first;           /* index of the lowest rank that differs */
 	const char *key;        /* its first named key: gpu, cuda_runtime_version, cuda_driver_version */

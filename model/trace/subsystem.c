@@ -214,11 +214,18 @@ static void trace_environment(const struct run *run, const struct trace_set *ts,
 {
 	const struct trace_rank *r = ts->r[0];
 	const struct steps_model *m = run->steps;
-	if ((m && steps_nranks(m) && steps_rank_meta(m, 0)->present) || !(r->gpu || r->cuda_runtime || r->cuda_driver))
+	if (m && steps_nranks(m) && steps_rank_meta(m, 0)->present)
 		return;
-	summary_add(out, TONE_NORMAL, "environment", "gpu=%s, cuda_runtime_version=%s, cuda_driver_version=%s (rank %d's "
-		    "trace)", r->gpu ? r->gpu : "n/a", r->cuda_runtime ? r->cuda_runtime : "n/a",
-		    r->cuda_driver ? r->cuda_driver : "n/a", r->rank);
+	char buf[SUMMARY_TEXT] = "";
+	size_t used = 0, known = 0;
+	for (size_t k = 0; k < TRACE_ENV_KEYS && used < sizeof(buf); k++) {
+		const char *v = trace_rank_env(r, k);
+		known += v != NULL;
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s", k ? ", " : "", trace_env_keys[k],
+					 v ? v : "n/a");
+	}
+	if (known)
+		summary_add(out, TONE_NORMAL, "environment", "%s (rank %d's trace)", buf, r->rank);
 }
 
 /* GPU busy/idle over the traces and its split, the idle spread over ranks and the top

@@ -114,7 +114,7 @@ struct trace_rank {
 	/* The software and hardware the trace records (unsanitized; NULL unknown): the GPU
 	 * names of deviceProperties (distinct, ", "-separated), Kineto's top-level
 	 * cuda_runtime_version and cuda_driver_version (decimal text). */
-	char *gpu, *cuda_runtime, *cuda_driver;
+	char *gpu, *cuda_runtime, *cuda_driver;   /* trace_rank_env() reads them by key */
 	struct trace_kernel *k;
 	size_t nk, kcap;
 	struct trace_cpu *cpu;
@@ -230,6 +230,12 @@ bool trace_covers(struct run *run, int rank, long step);
  * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or
  * worker number: then worker_name was set by hand). NULL when unknown or no trace. */
 const char *trace_rank_host(struct run *run, int rank);
+/* The software and hardware keys a trace records, in this order: "gpu",
+ * "cuda_runtime_version", "cuda_driver_version" (struct trace_rank gpu, cuda_runtime,
+ * cuda_driver); trace_rank_env() is r's value of key k, NULL when not recorded. */
+#define TRACE_ENV_KEYS 3
+extern const char *const trace_env_keys[TRACE_ENV_KEYS];
+const char *trace_rank_env(const struct trace_rank *r, size_t k);
 /* The world_size in the lowest rank's trace (distributedInfo), -1 when unknown or no trace. */
 long trace_world_size(const struct run *run);
 
