@@ -2,10 +2,12 @@
 /* env_diff.c: the software and hardware that a few traces record otherwise than the rest
  * (trace_env_diff in internal.h): per key, a majority vote over the traces, then the
  * traces that differ from the most common value; with no majority, from the lowest
- * rank's. Owns the traces' environment keys (trace.h trace_env_keys). */
+ * rank's. Owns the traces' environment keys (trace.h trace_env_keys) and which GPU a
+ * trace names as its rank's (trace_devices_gpu). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/json.h"
 #include "model/ranklist.h"
 #include "model/text.h"
 #include "model/trace/internal.h"
@@ -16,6 +18,51 @@ const char *const trace_env_keys[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_versio
 const char *trace_rank_env(const struct trace_rank *r, size_t k)
 {
 	return k == 0 ? r->gpu : k == 1 ? r->cuda_runtime : r->cuda_driver;
+}
+
+void trace_devices_free(struct trace_devices *dv)
+{
+	for (size_t i = 0; i < dv->n; i++)
+		free(dv->name[i]);
+	dv->n = 0;
+}
+
+void trace_devices_read(struct trace_devices *dv, const struct json_doc *d)
+{
+	trace_devices_free(dv);
+	for (int e = json_first(d, 0); e >= 0 && dv->n < ARRAY_LEN(dv->name); e = json_next(d, 0, e)) {
+		int t = json_get(d, e, "name"), id = json_get(d, e, "id");
+		if (t < 0 || !json_is_string(d, t) || d->tok[t].end == d->tok[t].start)
+			continue;
+		long long x;
+		dv->id[dv->n] = id >= 0 && json_int(d, id, &x) && x >= 0 && x < 64 ? x : -1;
+		dv->name[dv->n++] = json_strdup(d, t);
+	}
+}
+
+/* Whether device i of dv is wanted: its id is set in used, or (all) none is. */
+static bool device_wanted(const struct trace_devices *dv, size_t i, uint64_t used, bool all)
+{
+	return all || (dv->id[i] >= 0 && (used >> dv->id[i] & 1));
+}
+
+char *trace_devices_gpu(const struct trace_devices *dv, uint64_t used)
+{
+	bool all = true;
+	for (size_t i = 0; i < dv->n && all; i++)
+		all = !device_wanted(dv, i, used, false);
+	char buf[201] = "";
+	size_t used_bytes = 0, shown = 0;
+	for (size_t i = 0; i < dv->n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = device_wanted(dv, j, used, all) && strcmp(dv->name[j], dv->name[i]) == 0;
+		if (seen || !device_wanted(dv, i, used, all) || used_bytes >= sizeof(buf))
+			continue;
+		used_bytes += (size_t)snprintf(buf + used_bytes, sizeof(buf) - used_bytes, "%s%s", shown++ ? ", " : "",
+					       dv->name[i]);
+	}
+	return shown ? xstrdup(buf) : NULL;
 }
 
 /* Rank i's value of key k, NULL when its trace does not record it. */

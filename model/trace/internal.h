@@ -38,6 +38,23 @@ struct trace_env_diff {
  * (or none), or there are fewer than two traces. */
 bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out);
 
+/* The GPUs a trace's deviceProperties lists (env_diff.c): each object's "id" (-1 when
+ * it gives none) and "name", the first 16 objects with a non-empty name. A process sees
+ * every GPU of its node; the kernels' args.device says which one the rank used.
+ * trace_devices_read() replaces dv's list with array d's; trace_devices_gpu() is the
+ * rank's gpu (the caller frees it; NULL when the list is empty): the distinct names of
+ * the devices whose ids are set in used (bit i: device i ran a GPU event), else, when
+ * no such id is listed, the distinct names of all; ", "-separated and cut at 200 bytes. */
+struct json_doc;
+struct trace_devices {
+	size_t n;
+	long long id[16];
+	char *name[16];
+};
+void trace_devices_read(struct trace_devices *dv, const struct json_doc *d);
+char *trace_devices_gpu(const struct trace_devices *dv, uint64_t used);
+void trace_devices_free(struct trace_devices *dv);
+
 /* Post-processing of decoded ranks (store.c), called by the loader (load.c) in file
  * order: the run's trace set (created with the --kernel-classes table on first use),
  * the rank id of ts->r[i] (single: the only file of the run), then the per-rank indexes

@@ -44,6 +44,8 @@ struct file_ctx {
 	char *host_name;   /* top-level host_name (distributedInfo's hostname comes first) */
 	const char *only;  /* --ranks: a rank its distributedInfo gives outside it ends the read */
 	long long progressed; /* input bytes reported as progress */
+	struct trace_devices devices; /* deviceProperties */
+	uint64_t used_devices;        /* bit i: a GPU event's args.device was i */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -165,7 +167,7 @@ struct val {
 };
 
 struct ev {
-	struct val ph, cat, name, ts, dur, tid, stream, corr;
+	struct val ph, cat, name, ts, dur, tid, stream, corr, device;
 	const struct json_doc *doc; /* slow path: unescape names through it */
 };
 
@@ -277,6 +279,8 @@ static struct val *fast_slot(struct ev *ev, const char *k, size_t n, bool args)
 			return &ev->stream;
 		if (n == 11 && memcmp(k, "correlation", 11) == 0)
 			return &ev->corr;
+		if (n == 6 && memcmp(k, "device", 6) == 0)
+			return &ev->device;
 		return NULL;
 	}
 	switch (n) {
@@ -419,6 +423,9 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 	bool gpu = cf & CAT_GPU, pysel = cf & CAT_PYSEL;
 	if (stream < 0 && gpu)
 		stream = legacy_stream(&ev->tid);
+	long long dev;
+	if (gpu && val_int(&ev->device, &dev) && dev >= 0 && dev < 64)
+		fc->used_devices |= 1ULL << dev;
 	struct trace_rank *r = fc->r;
 	if (stream >= 0 || gpu || pysel) {
 		xgrow((void **)&r->k, &r->kcap, r->nk + 1, sizeof(*r->k));
@@ -536,37 +543,6 @@ static bool tok_int(const struct json_doc *d, int t, long long *out)
 	return val_int(&v, out);
 }
 
-/* deviceProperties: the distinct "name"s of its objects (the first 8), ", "-separated
- * and cut at 200 bytes, into the rank's gpu. */
-static void meta_gpus(struct file_ctx *fc, const struct json_doc *d)
-{
-	char *names[8];
-	size_t n = 0;
-	for (int e = json_first(d, 0); e >= 0 && n < ARRAY_LEN(names); e = json_next(d, 0, e)) {
-		int t = json_get(d, e, "name");
-		if (t < 0 || !json_is_string(d, t) || d->tok[t].end == d->tok[t].start)
-			continue;
-		names[n] = json_strdup(d, t);
-		bool seen = false;
-		for (size_t i = 0; i < n && !seen; i++)
-			seen = strcmp(names[i], names[n]) == 0;
-		if (seen)
-			free(names[n]);
-		else
-			n++;
-	}
-	char buf[201] = "";
-	for (size_t i = 0, used = 0; i < n; i++) {
-		if (used < sizeof(buf))
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? ", " : "", names[i]);
-		free(names[i]);
-	}
-	if (n) {
-		free(fc->r->gpu);
-		fc->r->gpu = xstrdup(buf);
-	}
-}
-
 static void on_meta(void *ud, const char *key, const char *js, size_t len, uint64_t off)
 {
 	struct file_ctx *fc = ud;
@@ -584,7 +560,7 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 		return;
 	}
 	if (strcmp(key, "deviceProperties") == 0) {
-		meta_gpus(fc, d);
+		trace_devices_read(&fc->devices, d);
 		return;
 	}
 	if (strcmp(key, "cuda_runtime_version") == 0 || strcmp(key, "cuda_driver_version") == 0) {
@@ -698,6 +674,8 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	if (!r->host)
 		r->host = trace_host_from_name(path);
 	r->skipped = *skipped = fc.skipped;
+	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
+	trace_devices_free(&fc.devices);
 	for (size_t k = 0; k < r->nnames; k++)
 		free(fc.raw[k]);
 	free(fc.raw);

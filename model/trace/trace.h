@@ -112,7 +112,8 @@ struct trace_rank {
 	long world_size;     /* -1 unknown */
 	char *host;          /* unsanitized; NULL unknown (trace_rank_host) */
 	/* The software and hardware the trace records (unsanitized; NULL unknown): the GPU
-	 * names of deviceProperties (distinct, ", "-separated), Kineto's top-level
+	 * names of deviceProperties (distinct, ", "-separated) that its GPU events ran on
+	 * (args.device), all of them when no such id is listed; Kineto's top-level
 	 * cuda_runtime_version and cuda_driver_version (decimal text). */
 	char *gpu, *cuda_runtime, *cuda_driver;   /* trace_rank_env() reads them by key */
 	struct trace_kernel *k;

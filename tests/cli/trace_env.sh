@@ -4,7 +4,8 @@
 # records another GPU or CUDA than most is named in the headline ("traces differ": the
 # first such rank, its value and the others', how many, the keys) and by a medium
 # TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
-# lowest rank. The same from the index; nothing when every trace records the same, or
+# lowest rank. A trace lists every GPU of its node; the one its kernels ran on (args.device)
+# is the rank's. The same from the index; nothing when every trace records the same, or
 # none records it; never under --compat pytscope. Without run.json, the headline's
 # environment line gives the lowest rank's.
 set -u
@@ -65,6 +66,31 @@ trace two/rank1.pt.trace.json 1 2 "" ""
 report two
 tap_check "two traces, one without deviceProperties: (none), against rank 0" \
 	'grep -q "^  traces differ  *rank 1.s gpu=(none), rank 0.s $h100 (1 of 2 traces differ from rank 0, no" two.out'
+# mixed FILE RANK DEVICE: rank RANK of 4 on a node of an H100 (id 0) and an A100 (id 1),
+# its kernel on DEVICE (no args.device when "")
+mixed() {
+	{
+		printf '{"deviceProperties":[{"id":0,"name":"%s"},{"id":1,"name":"%s"}],' "$h100" "$a100"
+		printf '"distributedInfo":{"rank":%d,"world_size":4},"traceEvents":[' "$2"
+		printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":100,"dur":50,"args":{"stream":7,'
+		[ -n "$3" ] && printf '"device":%s,' "$3"
+		printf '"correlation":1}}]}\n'
+	} >"$1"
+}
+mkdir mix nodev
+for r in 0 1 2 3; do
+	mixed mix/rank$r.pt.trace.json $r $((r % 2))
+	mixed nodev/rank$r.pt.trace.json $r ""
+done
+report mix
+tap_check "a node of two GPU types: each rank's is the one its kernels ran on" \
+	'grep -q "^  traces differ  *rank 1.s gpu=$a100, rank 0.s $h100 (2 of 4 traces differ from rank 0: 1,3, no" mix.out &&
+	 grep -q "^  environment  *gpu=$h100, cuda_runtime" mix.out'
+"$TSCOPE_BIN" index mix >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never mix >mix_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s mix.out mix_idx.out'
+report nodev
+tap_check "no args.device: every GPU the trace lists" \
+	'grep -q "^  environment  *gpu=$h100, $a100, cuda_runtime" nodev.out && ! grep -q "traces differ" nodev.out'
 run bare 4 "" ""
 report bare
 tap_check "no trace records a GPU or driver: no such line, no environment line" \

@@ -3,7 +3,8 @@
  * pytscope's synthetic exposed-comm trace (spec §12), truncated gzip, invalid JSON
  * mid-file, events missing fields, string pid/tid and legacy categories, fractional-ns
  * ts with baseTimeNanoseconds, rank discovery, classification, the last-step rule,
- * steps published from ProfilerStep#N and the heatmap drill-down table. */
+ * steps published from ProfilerStep#N, the heatmap drill-down table and the GPU a trace
+ * names as its rank's (deviceProperties, args.device). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -330,6 +331,57 @@ static void test_variants(void)
 	ok(!trace_parse_us("abc", 3, &ns), "not a number");
 }
 
+/* The GPU of a trace whose deviceProperties lists DEVS, its events being EVENTS; NULL
+ * when none. */
+static char *gpu_of(const char *devs, const char *events)
+{
+	char *text = xasprintf("{\"deviceProperties\":%s,\"traceEvents\":[%s]}", devs, events);
+	char *p = tmp_path("devices.json");
+	tu_write_file(p, text, strlen(text));
+	struct run *run = open_one(p, NULL);
+	struct trace_set *ts = trace_get(run);
+	char *gpu = ts && ts->r[0]->gpu ? xstrdup(ts->r[0]->gpu) : NULL;
+	run_free(run);
+	free(p);
+	free(text);
+	return gpu;
+}
+
+static void test_devices(void)
+{
+	static const char node[] = "[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"},{\"id\":2,\"name\":\"A\"},"
+				   "{\"name\":\"C\"},{\"id\":\"3\",\"name\":\"D\"},{\"id\":4,\"name\":\"\"}]";
+	static const char *const cases[][3] = {
+		{ "", "A, B, C, D", "no args.device: every distinct name listed" },
+		{ "\"device\":1", "B", "the device the kernels ran on" },
+		{ "\"device\":7", "A, B, C, D", "a device the list does not hold: every name" },
+		{ "\"device\":3", "A, B, C, D", "an id given as a string is no id" },
+		{ "\"device\":-1", "A, B, C, D", "a negative device is none" },
+		{ "\"device\":\"x\"", "A, B, C, D", "a device that is no number is none" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *ev = xasprintf("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2,"
+				     "\"args\":{%s}}", cases[i][0]);
+		char *gpu = gpu_of(node, ev);
+		is_str(gpu, cases[i][1], cases[i][2]);
+		free(gpu);
+		free(ev);
+	}
+	char *gpu = gpu_of(node, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":2,\"args\":{\"device\":2}},"
+			   "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"m\",\"ts\":5,\"dur\":2,\"args\":{\"device\":0}},"
+			   "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"ts\":5,\"dur\":2,\"args\":{\"device\":1,"
+			   "\"correlation\":4}}");
+	is_str(gpu, "A", "devices 0 and 2 (one name once); a CPU op's device is not a GPU's");
+	free(gpu);
+	gpu = gpu_of("[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"}]",
+		     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\\u0041\",\"ts\":1,\"dur\":2,\"args\":{\"device\":1}}");
+	is_str(gpu, "B", "the jsmn path (an escaped name) reads args.device too");
+	free(gpu);
+	gpu = gpu_of("[{\"id\":0},{\"id\":1,\"name\":7}]", "");
+	ok(gpu == NULL, "no name listed: no GPU");
+	free(gpu);
+}
+
 static void test_classification(void)
 {
 	char *p = tmp_path("classes.txt");
@@ -501,6 +553,7 @@ int main(void)
 	test_gzip_thread();
 	test_raw_refills();
 	test_variants();
+	test_devices();
 	test_classification();
 	test_last_step_steps_and_drilldown();
 	test_options_and_ranks();
