@@ -591,16 +591,16 @@ static void side_named(char *buf, size_t n, const struct pydiff *d, bool a)
 }
 
 /* What tscope-tui says where pytscope's note would claim more than the input holds: a
- * side without run.json, or without a loss. NULL when pytscope's note holds. */
+ * side without a run.json that parses (absent, unreadable or invalid), or without a loss. NULL when pytscope's note holds. */
 static const char *unjudged(const struct pydiff *d, const struct side *sa, const struct side *sb, char *buf, size_t n)
 {
 	char who[256];
 	if (!sa->parsed && !sb->parsed) {
-		snprintf(buf, n, "Reproducibility not judged: neither run has a run.json, so their environment and config "
+		snprintf(buf, n, "Reproducibility not judged: neither run has a readable run.json, so their environment and config "
 			 "are not known.");
 	} else if (!sa->parsed || !sb->parsed) {
 		side_named(who, sizeof(who), d, !sa->parsed);
-		snprintf(buf, n, "Reproducibility not judged: %s has no run.json, so its environment and config are not "
+		snprintf(buf, n, "Reproducibility not judged: %s has no readable run.json, so its environment and config are not "
 			 "known.", who);
 	} else if (!d->nloss_a && !d->nloss_b) {
 		snprintf(buf, n, "Reproducibility not judged: neither run records a loss, so no loss trajectories are "

@@ -79,11 +79,15 @@ tap_check "no loss on either side: not judged, not NONDETERMINISM (pytscope's ke
 "$TSCOPE_BIN" --print --color never base nojson >nojson.got
 "$TSCOPE_BIN" --print --color never --compat pytscope base nojson >nojson_compat.got
 tap_check "a side without run.json nor loss: named, no config, PYTHONHASHSEED or divergence verdict on it" \
-	'grep -qx "  • Reproducibility not judged: run B (.B.) has no run.json, so its environment and config are not \
-known." \
+	'grep -qx "  • Reproducibility not judged: run B (.B.) has no readable run.json, so its environment and config \
+are not known." \
 	 nojson.got && ! grep -q "Config differs\|unset in .B.\|first diverge" nojson.got &&
 	 grep -q "Config differs (batch" nojson_compat.got && grep -q "unset in .B." nojson_compat.got &&
 	 grep -q "first diverge at step 0" nojson_compat.got'
+mkdir badjson && cp nojson/steps.jsonl badjson/ && printf '{"name": "bad", "config": {' >badjson/run.json
+"$TSCOPE_BIN" --print --color never badjson base >badjson.got 2>/dev/null
+tap_check "a side whose run.json does not parse: no readable run.json" \
+	'grep -q "Reproducibility not judged: run A (.A.) has no readable run.json, so" badjson.got'
 
 "$TSCOPE_BIN" --print base nosteps >ns.out 2>ns.err
 rc=$?
