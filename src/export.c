@@ -406,7 +406,7 @@ static int export_all(struct run *run, const struct export_args *x)
 		b.v[i].meter = progress_for(path);
 		rc = write_view(&b.v[i], path, x->force, flags);
 		if (rc == 0)
-			printf("%s/%s.csv\t%zu rows\n", safe, b.name[i], b.v[i].rows);
+			printf("%s/%s.csv\t%zu row%s\n", safe, b.name[i], b.v[i].rows, b.v[i].rows == 1 ? "" : "s");
 		free(path);
 	}
 	if (b.n == 0) {

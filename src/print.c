@@ -492,7 +492,8 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
 		sb_puts(&b, "\n");
 	} else {
-		sb_printf(&b, "  %s %s over %zu steps (MFU: n/a)\n", wall, secs(po, e->wall, sec, sizeof(sec)), e->n);
+		sb_printf(&b, "  %s %s over %zu step%s (MFU: n/a)\n", wall, secs(po, e->wall, sec, sizeof(sec)), e->n,
+			  po->compat || e->n != 1 ? "s" : "");
 	}
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *ln = &e->line[i];

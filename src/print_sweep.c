@@ -175,7 +175,7 @@ static void genai_section(struct sbuf *b, const struct sweep_set *s, const struc
 		sweep_series_block(b, s, &s->series[i]);
 	ranking_lines(b, s);
 	if (s->ngpu)
-		sb_printf(b, "  GPU telemetry: %zu rows (see --export gpu_telemetry)\n", s->ngpu);
+		sb_printf(b, "  GPU telemetry: %zu row%s (see --export gpu_telemetry)\n", s->ngpu, s->ngpu == 1 ? "" : "s");
 }
 
 static void nat_points(struct sbuf *b, const struct nat_calc *n)

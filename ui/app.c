@@ -367,7 +367,7 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 	}
 	unsigned flags = app->opts && app->opts->csv_raw ? TABLE_CSV_RAW : 0;
 	if (table_export_file(t, path, overwrite, flags) == 0) {
-		app_msg(app, false, "exported %zu rows of '%s' to %s%s%s%s", t->nview, t->name, path,
+		app_msg(app, false, "exported %zu row%s of '%s' to %s%s%s%s", t->nview, t->nview == 1 ? "" : "s", t->name, path,
 			t->partial ? ": the first ranks' rows only (all: tscope-tui --export " : "",
 			t->partial ? t->name : "", t->partial ? ")" : "");
 	} else if (errno == EEXIST) {

@@ -437,8 +437,8 @@ static unsigned toggle_group(struct tpane *p, struct app *app)
 				ref = p->t->ref[p->t->view[i]];
 	select_ref(p, ref);
 	clamp(p);
-	app_msg(app, false, "%s: %zu rows%s", gs->name[g], gs->first[g + 1] - gs->first[g],
-		open ? " (Space collapses)" : "");
+	size_t rows = gs->first[g + 1] - gs->first[g];
+	app_msg(app, false, "%s: %zu row%s%s", gs->name[g], rows, rows == 1 ? "" : "s", open ? " (Space collapses)" : "");
 	return PR_HANDLED;
 }
 
@@ -695,8 +695,8 @@ static void tp_legend(void *priv, struct app *app, struct legend *l)
 	char buf[512], words[2048];
 	snprintf(buf, sizeof(buf), "Table: %s", t->name);
 	legend_head(l, buf);
-	snprintf(buf, sizeof(buf), "%s. %zu rows%s. Numbers are shown at the view's precision; e exports and Y copies "
-		 "them in full.", vd && vd->help ? vd->help : t->title ? t->title : t->name, t->nrow,
+	snprintf(buf, sizeof(buf), "%s. %zu row%s%s. Numbers are shown at the view's precision; e exports and Y copies "
+		 "them in full.", vd && vd->help ? vd->help : t->title ? t->title : t->name, t->nrow, t->nrow == 1 ? "" : "s",
 		 t->filter ? ", filtered (f)" : "");
 	legend_para(l, buf);
 	legend_head(l, "Columns");

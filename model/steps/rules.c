@@ -562,9 +562,10 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	if (low_mfu)
 		snprintf(anchor, sizeof(anchor), "Useful compute is %.0f%% of wall (FLOPs at peak). ",
 			 b->efficiency * 100);
-	char *detail = xasprintf("%sBiggest recoverable line: %s at %.0f%% of wall (%.2fs over %zu steps). "
+	bool compat = run->opts && run->opts->compat_pytscope;
+	char *detail = xasprintf("%sBiggest recoverable line: %s at %.0f%% of wall (%.2fs over %zu step%s). "
 				 "Top recoverable: %s.", anchor, top->name, top->fraction * 100, top->seconds,
-				 b->n, list);
+				 b->n, compat || b->n != 1 ? "s" : "", list);
 	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
 	struct evidence ev = evidence_none(); /* the budget is the evidence: the Budget pane */
 	ev.kind = EV_BUDGET;
