@@ -431,9 +431,12 @@ static void summary_env(const struct steps_model *m, const struct steps_meta *me
 				v[nkv++] = meta->env_val[i];
 			}
 	join_kv(buf, sizeof(buf), k, v, nkv);
-	if (nenv)
-		summary_add(out, TONE_NORMAL, "environment", "%s%s(%zu more keys in %s)", buf, nkv ? "; " : "",
-			    nenv - nkv, whose);
+	size_t more = nenv > nkv ? nenv - nkv : 0;
+	if (more)
+		summary_add(out, TONE_NORMAL, "environment", "%s%s(%zu more key%s in %s)", buf, nkv ? "; " : "", more,
+			    more == 1 ? "" : "s", whose);
+	else if (nenv)
+		summary_add(out, TONE_NORMAL, "environment", "%s%s", buf, of);
 	else
 		summary_add(out, TONE_NORMAL, "environment", "n/a (not in %s)", whose);
 	nkv = 0;

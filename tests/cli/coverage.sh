@@ -23,6 +23,17 @@ tap_check "a one-rank run: \"the one rank\", not \"all 1 ranks\"" \
 tap_check "... whose environment and config are its run.json's, no rank named" \
 	'grep -q "^  environment  .*(7 more keys in run.json)$" one.out &&
 	 grep -q "^  config  *model=gpt2-medium, batch_size=16$" one.out'
+for k in 0 1; do
+	mkdir -p few$k
+	cp one/rank0/steps.jsonl few$k/
+done
+printf '{"rank":0,"world_size":1,"environment":{"gpu":"H100","cuda":"12.1"}}\n' >few0/run.json
+printf '{"rank":0,"world_size":1,"environment":{"gpu":"H100","cuda":"12.1","cpu_count":64}}\n' >few1/run.json
+"$TSCOPE_BIN" --print --color never few0 >few0.out 2>&1
+"$TSCOPE_BIN" --print --color never few1 >few1.out 2>&1
+tap_check "an environment of the shown keys alone: no \"(0 more keys\"; one more: \"1 more key\"" \
+	'grep -q "^  environment  *gpu=H100, cuda=12.1$" few0.out &&
+	 grep -q "^  environment  *gpu=H100, cuda=12.1; (1 more key in run.json)$" few1.out'
 
 real="$TSCOPE_ROOT/../shared/real/pytscope-t4/gpu_straggler"
 if [ -f "$real/rank0/run.json" ]; then
