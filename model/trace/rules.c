@@ -3,8 +3,11 @@
  * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
  * TRACE.ENV_DIFFERS, and what they could not judge (the subsystem's `unjudged`). */
 #include <stdio.h>
+#include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/config_diff.h"
+#include "model/steps/steps.h"
 #include "model/trace/internal.h"
 
 static void rule_exposed_comm(struct run *run, struct finding_list *out)
@@ -71,14 +74,42 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		     ev);
 }
 
+/* Whether name is one of list's ", "-separated names. */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* Whether the run.json comparison (ENV.RANKS_DIFFER, model/steps/config_diff.h) names
+ * the rank e names first and, for each key e names, the run.json key that records the
+ * same: gpu, and cuda for cuda_runtime_version (run.json has no driver version). */
+static bool runjson_names(const struct run *run, const struct trace_set *ts, const struct trace_env_diff *e)
+{
+	static const char *const runjson_key[TRACE_ENV_KEYS] = { "gpu", "cuda", NULL };
+	struct config_diff c;
+	if (!run->steps || steps_nranks(run->steps) == 0 || !steps_config_diff(run->steps, DIFF_ENV, &c) ||
+	    steps_rank_id(run->steps, c.first) != ts->r[e->first]->rank)
+		return false;
+	for (size_t k = 0; k < TRACE_ENV_KEYS; k++)
+		if (listed(e->keys, trace_env_keys[k]) && (!runjson_key[k] || !listed(c.keys, runjson_key[k])))
+			return false;
+	return true;
+}
+
 /* TRACE.ENV_DIFFERS (native): GPU names or CUDA versions that a few traces record
  * otherwise than the rest, or with no majority against the lowest rank's
- * (trace_env_diff). Evidence: the first rank that differs. */
+ * (trace_env_diff); not when the ranks' run.json says the same (runjson_names: one
+ * cause, one finding; the headline keeps both lines). Evidence: the first rank that
+ * differs. */
 static void rule_env(struct run *run, struct finding_list *out)
 {
 	struct trace_set *ts = trace_get(run);
 	struct trace_env_diff e;
-	if (!trace_env_diff(ts, &e))
+	if (!trace_env_diff(ts, &e) || runjson_names(run, ts, &e))
 		return;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;

@@ -4,7 +4,8 @@
 # records another GPU or CUDA than most is named in the headline ("traces differ": the
 # first such rank, its value and the others', how many, the keys) and by a medium
 # TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
-# lowest rank. A trace lists every GPU of its node; the one its kernels ran on (args.device)
+# lowest rank. No such finding when the ranks' run.json names the same rank and keys
+# (ENV.RANKS_DIFFER: one cause, one finding). A trace lists every GPU of its node; the one its kernels ran on (args.device)
 # is the rank's. The same from the index; nothing when every trace records the same, or
 # none records it; never under --compat pytscope. Without run.json, the headline's
 # environment line gives the lowest rank's.
@@ -91,6 +92,33 @@ tap_check "... the same from the index" 'cmp -s mix.out mix_idx.out'
 report nodev
 tap_check "no args.device: every GPU the trace lists" \
 	'grep -q "^  environment  *gpu=$h100, $a100, cuda_runtime" nodev.out && ! grep -q "traces differ" nodev.out'
+# pytscope DIR GPU2 TRACE_GPU2 DRIVER2: a pytscope run of 4 ranks (steps, run.json, trace.json),
+# rank 2's run.json on GPU2, its trace on TRACE_GPU2 with cuda_driver_version DRIVER2
+pytscope() {
+	for r in 0 1 2 3; do
+		mkdir -p "$1/rank$r"
+		printf '{"step":%d,"phases":{"forward":0.01,"backward":0.02}}\n' 0 1 2 3 4 >"$1/rank$r/steps.jsonl"
+		g=$h100 tg=$h100 drv=12020
+		[ $r = 2 ] && g=$2 tg=$3 drv=$4
+		printf '{"name":"p","rank":%d,"world_size":4,"environment":{"gpu":"%s","cuda":"12.1"}}\n' $r "$g" \
+			>"$1/rank$r/run.json"
+		trace "$1/rank$r/trace.json" $r 4 "$tg" $drv
+	done
+}
+pytscope both "$a100" "$a100" 12020
+report both
+tap_check "run.json and trace name rank 2's GPU: both headline lines, one finding (ENV.RANKS_DIFFER)" \
+	'grep -q "^  env differs  *rank 2.s gpu=$a100" both.out && grep -q "^  traces differ  *rank 2.s gpu=$a100" both.out &&
+	 grep -q "(ENV.RANKS_DIFFER)$" both.out && ! grep -q "TRACE.ENV_DIFFERS" both.out'
+pytscope drv2 "$a100" "$a100" 12040
+report drv2
+tap_check "... the trace also names a driver run.json cannot record: both findings" \
+	'grep -q "(ENV.RANKS_DIFFER)$" drv2.out && grep -q "keys: gpu, cuda_driver_version)$" drv2.out &&
+	 grep -q "(TRACE.ENV_DIFFERS)$" drv2.out'
+pytscope trace_only "$h100" "$a100" 12020
+report trace_only
+tap_check "... only the trace says rank 2 differs: TRACE.ENV_DIFFERS alone" \
+	'grep -q "(TRACE.ENV_DIFFERS)$" trace_only.out && ! grep -q "ENV.RANKS_DIFFER" trace_only.out'
 run bare 4 "" ""
 report bare
 tap_check "no trace records a GPU or driver: no such line, no environment line" \
