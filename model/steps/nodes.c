@@ -169,6 +169,24 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	free(rel);
 }
 
+/* The GPUs a node has by the traces (the lowest rank's deviceProperties count), when
+ * every traced rank lists as many, at least 2, and each rank whose kernels name their
+ * GPU ran on GPU (rank id mod that count): ranks placed host by host in id order, one
+ * GPU each. 0 otherwise. */
+static long trace_gpus(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	const struct trace_rank *low = trace_rank_of(run, steps_rank_id(m, 0));
+	long per = low ? low->ngpus : 0;
+	for (size_t i = 0; i < steps_nranks(m) && per >= 2; i++) {
+		int id = steps_rank_id(m, i);
+		const struct trace_rank *r = trace_rank_of(run, id);
+		if (!r || r->ngpus != per || (r->device >= 0 && r->device != id % per))
+			return 0;
+	}
+	return per >= 2 ? per : 0;
+}
+
 struct node_set *steps_nodes(struct run *run)
 {
 	const struct steps_model *m = run->steps;
@@ -182,6 +200,10 @@ struct node_set *steps_nodes(struct run *run)
 			const char *g = env_get(steps_rank_meta(m, 0), "gpu_count");
 			per = g ? atol(g) : 0;
 			s->source = NODES_GPU_COUNT;
+		}
+		if (per <= 0) {
+			per = trace_gpus(run);
+			s->source = NODES_TRACE_GPUS;
 		}
 		if (per <= 0) {
 			free(s);
@@ -226,8 +248,8 @@ const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n)
 	if (s->source == NODES_HOSTNAME)
 		snprintf(buf, n, "hostname");
 	else
-		snprintf(buf, n, "%s %ld", s->source == NODES_GPU_COUNT ? "gpu_count" : "ranks-per-node",
-			 s->ranks_per_node);
+		snprintf(buf, n, "%s %ld", s->source == NODES_GPU_COUNT ? "gpu_count" :
+			 s->source == NODES_TRACE_GPUS ? "trace GPUs" : "ranks-per-node", s->ranks_per_node);
 	return buf;
 }
 

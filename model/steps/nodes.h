@@ -6,8 +6,10 @@
  * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
  * trace_rank_host: distributedInfo's hostname, else the trace's top-level host_name,
  * else the default trace file name), when every rank has one; else consecutive rank ids in
- * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count". With
- * none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
+ * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count"; else
+ * of the GPUs its trace's deviceProperties lists, when every rank's trace lists as many
+ * (2 or more) and every rank whose kernels name their GPU (args.device) ran on GPU (id
+ * mod that count). With none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
  * lowest rank id; a node's ranks are rank indexes in ascending id. The distributed
  * figures are missing (has_dist false) when the run has no distributed summary. */
 #ifndef MODEL_STEPS_NODES_H
@@ -17,7 +19,7 @@
 
 struct run;
 
-enum node_source { NODES_HOSTNAME, NODES_RANKS_PER_NODE, NODES_GPU_COUNT };
+enum node_source { NODES_HOSTNAME, NODES_RANKS_PER_NODE, NODES_GPU_COUNT, NODES_TRACE_GPUS };
 
 struct node_stat {
 	char *name;               /* hostname (unsanitized) or "node K" */
@@ -50,8 +52,9 @@ struct node_set *steps_nodes(struct run *run);
  * NULL when steps_nodes is. */
 struct groups *steps_node_groups(struct run *run);
 void steps_nodes_free(struct node_set *s);
-/* How the ranks were grouped, in buf: "hostname", "ranks-per-node 4" or "gpu_count 8"
- * (the last two assume ranks placed host by host in id order). Returns buf. */
+/* How the ranks were grouped, in buf: "hostname", "ranks-per-node 4", "gpu_count 8" or
+ * "trace GPUs 8" (the last three assume ranks placed host by host in id order). Returns
+ * buf. */
 const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n);
 /* true when node k is slow together (the rule above; false when not judged). */
 bool steps_node_slow(const struct node_set *s, size_t k);

@@ -630,7 +630,9 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
 		snprintf(placed, sizeof(placed), " No hostname is recorded: nodes here are rank ids in blocks of %ld "
 			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
-			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" : "--ranks-per-node");
+			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" :
+			 s->source == NODES_TRACE_GPUS ? "the GPUs each trace lists, each rank on GPU id mod that" :
+			 "--ranks-per-node");
 	for (size_t k = 0; s && k < s->n; k++) {
 		if (!steps_node_slow(s, k))
 			continue;

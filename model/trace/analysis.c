@@ -159,13 +159,17 @@ static bool hta_keep(const struct trace_set *ts, const struct trace_rank *r, con
 }
 
 /* Indices of the rank's HTA GPU events, in file order. */
-static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r, size_t **out)
+static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r, size_t **out, size_t *filtered)
 {
 	size_t *idx = xmalloc((r->nk + 1) * sizeof(*idx)), n = 0;
 	int64_t cutoff = last_step_start(r);
-	for (size_t k = 0; k < r->nk; k++)
+	*filtered = 0;
+	for (size_t k = 0; k < r->nk; k++) {
 		if (hta_keep(ts, r, &r->k[k], cutoff))
 			idx[n++] = k;
+		else
+			*filtered += r->k[k].stream >= 0;
+	}
 	*out = idx;
 	return n;
 }
@@ -336,7 +340,7 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 {
 	struct trace_hta *h = &r->hta;
 	size_t *idx;
-	size_t n = hta_select(ts, r, &idx);
+	size_t n = hta_select(ts, r, &idx, &h->nfiltered);
 	h->nevents = n;
 	struct trace_ivl *buf = xmalloc((n + 1) * sizeof(*buf));
 	struct trace_ivl *comm = xmalloc((n + 1) * sizeof(*comm));
@@ -852,6 +856,8 @@ bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
 	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1 };
 	for (size_t i = 0; ts && i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
+		if (!h->have_gpu)
+			out->filtered += h->nfiltered;
 		if (!h->have_gpu || h->kernel_us <= 0)
 			continue;
 		out->n++;

@@ -30,9 +30,12 @@ void trace_devices_free(struct trace_devices *dv)
 void trace_devices_read(struct trace_devices *dv, const struct json_doc *d)
 {
 	trace_devices_free(dv);
-	for (int e = json_first(d, 0); e >= 0 && dv->n < ARRAY_LEN(dv->name); e = json_next(d, 0, e)) {
+	dv->total = 0;
+	for (int e = json_first(d, 0); e >= 0; e = json_next(d, 0, e)) {
 		int t = json_get(d, e, "name"), id = json_get(d, e, "id");
 		if (t < 0 || !json_is_string(d, t) || d->tok[t].end == d->tok[t].start)
+			continue;
+		if (dv->total++ >= ARRAY_LEN(dv->name))
 			continue;
 		long long x;
 		dv->id[dv->n] = id >= 0 && json_int(d, id, &x) && x >= 0 && x < 64 ? x : -1;

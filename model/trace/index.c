@@ -77,6 +77,7 @@ static void put_hta(struct obuf *o, const struct trace_hta *h)
 		ob_f64(o, h->idle[i].other);
 	}
 	ob_uvar(o, h->nevents);
+	ob_uvar(o, h->nfiltered);
 }
 
 static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
@@ -112,6 +113,7 @@ static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
 		h->idle[i].other = ib_f64(b);
 	}
 	h->nevents = (size_t)ib_uvar(b);
+	h->nfiltered = (size_t)ib_uvar(b);
 }
 
 static void put_py(struct obuf *o, const struct trace_pysum *p)
@@ -172,6 +174,8 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 	ob_str(o, r->gpu);
 	ob_str(o, r->cuda_runtime);
 	ob_str(o, r->cuda_driver);
+	ob_svar(o, r->ngpus);
+	ob_svar(o, r->device);
 	ob_uvar(o, r->skipped);
 	ob_uvar(o, r->nnames);
 	for (size_t i = 0; i < r->nnames; i++)
@@ -254,6 +258,11 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	r->gpu = ib_str(b);
 	r->cuda_runtime = ib_str(b);
 	r->cuda_driver = ib_str(b);
+	int64_t ngpus = ib_svar(b), device = ib_svar(b);
+	if (ngpus < 0 || ngpus > 1000000 || device < -1 || device > 63)
+		b->bad = true; /* never written so */
+	r->ngpus = (int)ngpus;
+	r->device = (int)device;
 	r->skipped = (size_t)ib_uvar(b);
 	r->nnames = ib_count(b, 1);
 	r->names = xcalloc(r->nnames ? r->nnames : 1, sizeof(*r->names));

@@ -40,14 +40,15 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out);
 
 /* The GPUs a trace's deviceProperties lists (env_diff.c): each object's "id" (-1 when
  * it gives none) and "name", the first 16 objects with a non-empty name. A process sees
- * every GPU of its node; the kernels' args.device says which one the rank used.
+ * every GPU of its node; the kernels' args.device says which one the rank used. total
+ * counts every object with a non-empty name, kept or not.
  * trace_devices_read() replaces dv's list with array d's; trace_devices_gpu() is the
  * rank's gpu (the caller frees it; NULL when the list is empty): the distinct names of
  * the devices whose ids are set in used (bit i: device i ran a GPU event), else, when
  * no such id is listed, the distinct names of all; ", "-separated and cut at 200 bytes. */
 struct json_doc;
 struct trace_devices {
-	size_t n;
+	size_t n, total;          /* kept, and every object with a name */
 	long long id[16];
 	char *name[16];
 };

@@ -675,6 +675,8 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 		r->host = trace_host_from_name(path);
 	r->skipped = *skipped = fc.skipped;
 	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
+	r->ngpus = (int)fc.devices.total;
+	r->device = fc.used_devices ? __builtin_ctzll(fc.used_devices) : -1;
 	trace_devices_free(&fc.devices);
 	for (size_t k = 0; k < r->nnames; k++)
 		free(fc.raw[k]);

@@ -148,7 +148,8 @@ void trace_unjudged(struct run *run, char *buf, size_t n)
 				      p->present ? "communication" : "GPU", ts->r[0]->rank);
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g))
-		findings_unjudged_add(buf, n, "GPU idle time (no GPU kernel in the traces)");
+		findings_unjudged_add(buf, n, "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
+				      "ProfilerStep" : "no GPU kernel in the traces");
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {

@@ -80,7 +80,7 @@ char *trace_host_from_name(const char *path)
 	return k > 0 ? xstrndup(base, (size_t)k) : NULL;
 }
 
-const char *trace_rank_host(struct run *run, int rank)
+const struct trace_rank *trace_rank_of(const struct run *run, int rank)
 {
 	const struct trace_set *ts = run->trace;
 	size_t lo = 0, hi = ts ? ts->n : 0;   /* ts->r is sorted by rank id */
@@ -91,7 +91,13 @@ const char *trace_rank_host(struct run *run, int rank)
 		else
 			hi = mid;
 	}
-	return ts && lo < ts->n && ts->r[lo]->rank == rank ? ts->r[lo]->host : NULL;
+	return ts && lo < ts->n && ts->r[lo]->rank == rank ? ts->r[lo] : NULL;
+}
+
+const char *trace_rank_host(struct run *run, int rank)
+{
+	const struct trace_rank *r = trace_rank_of(run, rank);
+	return r ? r->host : NULL;
 }
 
 long trace_world_size(const struct run *run)

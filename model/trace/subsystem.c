@@ -234,7 +234,11 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 {
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
-		if (ts)
+		if (ts && g.filtered)
+			summary_add(out, TONE_WARN, "GPU time", "n/a: HTA's last-step filter left no GPU kernel (it keeps those "
+				    "whose CPU launch, by correlation id, starts before the last ProfilerStep; %zu kernel%s "
+				    "had none)", g.filtered, g.filtered == 1 ? "" : "s");
+		else if (ts)
 			summary_add(out, TONE_WARN, "GPU time", "n/a: no GPU kernel in the traces");
 		return;
 	}

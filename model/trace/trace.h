@@ -79,6 +79,7 @@ struct trace_hta {
 	struct trace_idle *idle;    /* streams in order of first appearance */
 	size_t nidle;
 	size_t nevents;      /* HTA GPU events after filtering */
+	size_t nfiltered;    /* GPU events the last-step filter left out (no CPU launch before it) */
 };
 
 struct trace_pysum {     /* pytscope TraceSummary; seconds */
@@ -116,6 +117,10 @@ struct trace_rank {
 	 * (args.device), all of them when no such id is listed; Kineto's top-level
 	 * cuda_runtime_version and cuda_driver_version (decimal text). */
 	char *gpu, *cuda_runtime, *cuda_driver;   /* trace_rank_env() reads them by key */
+	/* How many GPUs deviceProperties lists (the GPUs its process saw: its node's, unless
+	 * CUDA_VISIBLE_DEVICES narrowed them; 0 none) and the lowest device id its GPU events
+	 * ran on (args.device; -1 unknown); the node roll-up's last resort (steps/nodes.h). */
+	int ngpus, device;
 	struct trace_kernel *k;
 	size_t nk, kcap;
 	struct trace_cpu *cpu;
@@ -167,9 +172,10 @@ struct trace_set *trace_get(struct run *run);
 
 /* GPU time over every rank (HTA temporal breakdown, analysis.c): sums of the ranks'
  * span (kernel_us), idle, compute and non-compute (communication, memory) time, and
- * the ranks with the least and the most idle share. n = ranks with GPU events. */
+ * the ranks with the least and the most idle share. n = ranks with GPU events;
+ * filtered = GPU events that HTA's last-step filter left out on the ranks it left none. */
 struct trace_gpu_time {
-	size_t n;
+	size_t n, filtered;
 	double span_us, idle_us, compute_us, noncompute_us;
 	int min_rank, max_rank;  /* rank ids */
 	double min_idle_pct, max_idle_pct;
@@ -231,6 +237,8 @@ bool trace_covers(struct run *run, int rank, long step);
  * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or
  * worker number: then worker_name was set by hand). NULL when unknown or no trace. */
 const char *trace_rank_host(struct run *run, int rank);
+/* The trace of rank id `rank`, NULL when none. */
+const struct trace_rank *trace_rank_of(const struct run *run, int rank);
 /* The software and hardware keys a trace records, in this order: "gpu",
  * "cuda_runtime_version", "cuda_driver_version" (struct trace_rank gpu, cuda_runtime,
  * cuda_driver); trace_rank_env() is r's value of key k, NULL when not recorded. */

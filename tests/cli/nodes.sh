@@ -1,7 +1,7 @@
 #!/bin/sh
-# nodes.sh: the node roll-up (model/steps/nodes.c): ranks grouped by run.json hostname,
-# else --ranks-per-node N, else gpu_count; the `nodes` view (worst rank per node, how slow
-# its ranks are together) and the NODE.SLOW_TOGETHER finding when every rank of a node is
+# nodes.sh: the node roll-up (model/steps/nodes.c): ranks grouped by run.json hostname
+# (else the trace's), else --ranks-per-node N, else gpu_count, else the GPUs each trace
+# lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the NODE.SLOW_TOGETHER finding when every rank of a node is
 # slow (a bad host), but not when the slowness is everywhere or on one rank only.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -77,4 +77,52 @@ for r in 0 1; do
 done
 tap_check "traces: a file name with a rank number names no host" \
 	'! "$T" --export nodes --no-index tw >/dev/null 2>&1'
+# No host anywhere: nodes of the GPUs each trace's deviceProperties lists, when every
+# trace lists as many and each rank's kernels ran on GPU (rank id mod that count).
+# gtrace DIR RANK NGPUS DEVICE [DUR]: rank RANK of 4 seeing NGPUS GPUs, 16 ProfilerSteps
+# of 400 + DUR us, each with a kernel of DUR us (default 500) on DEVICE launched in it
+gtrace() {
+	{
+		printf '{"deviceProperties":['
+		g=0
+		while [ $g -lt "$3" ]; do
+			[ $g -gt 0 ] && printf ','
+			printf '{"id":%d,"name":"H100"}' $g
+			g=$((g + 1))
+		done
+		printf '],"distributedInfo":{"rank":%d,"world_size":4},"traceEvents":[' "$2"
+		s=1
+		while [ $s -le 16 ]; do
+			printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":%d},' \
+				$s $((s * 1000)) $((400 + ${5:-500}))
+			printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":5,' \
+				$((s * 1000 + 10))
+			printf '"args":{"correlation":%d}},' $s
+			printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":%d,' $((s * 1000 + 100)) \
+				"${5:-500}"
+			printf '"args":{"device":%d,"stream":7,"correlation":%d}}%s' "$4" $s "$([ $s -lt 16 ] && echo ,)"
+			s=$((s + 1))
+		done
+		printf ']}\n'
+	} >"$1/rank$2.json"
+}
+mkdir tg tbad tmix
+for r in 0 1 2 3; do
+	gtrace tg $r 2 $((r % 2))
+	gtrace tbad $r 2 0
+	gtrace tmix $r $((2 + 2 * (r / 3))) $((r % 2))
+done
+"$T" --export nodes --no-index tg >tg.csv 2>/dev/null
+tap_eq "traces without hosts: nodes of the 2 GPUs each lists" "node 0,2,0,1,trace GPUs 2 node 1,2,2,3,trace GPUs 2" \
+	"$(tail -n +2 tg.csv | cut -d, -f1-4,12 | tr '\n' ' ' | sed 's/ $//')"
+"$T" index tg >/dev/null 2>&1 && "$T" --export nodes tg >tgi.csv 2>/dev/null
+tap_check "... the same from the index" 'cmp -s tg.csv tgi.csv'
+mkdir tslow
+for r in 0 1 2 3; do gtrace tslow $r 2 $((r % 2)) $((500 + 100 * (r / 2))); done
+"$T" --print --no-index tslow >tslow.txt 2>/dev/null
+tap_check "... whose slow node the finding names, saying how the nodes were made" \
+	'grep -q "All 2 ranks of node 1 slow together .*(NODE.SLOW_TOGETHER)" tslow.txt &&
+	 grep -q "in blocks of 2 (the GPUs each trace lists, each rank on GPU id mod that), which assumes" tslow.txt'
+tap_check "... not when the kernels' GPUs contradict id order (rank 1 on GPU 0), nor when the counts differ" \
+	'! "$T" --export nodes --no-index tbad >/dev/null 2>&1 && ! "$T" --export nodes --no-index tmix >/dev/null 2>&1'
 tap_plan
