@@ -83,14 +83,17 @@ static void draw_hint(struct app *app)
 	}
 	/* stragglers only where there are ranks with steps: a sweep gets no training words */
 	bool ranks = app->run->steps && steps_nranks(app->run->steps) > 0;
-	draw_text(r->y, r->x, r->w,
-		  app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back  "
-			     "1-7:panes  i:legend  y:copy"
-		  : ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back  1-7:panes  "
-			    "i:legend  v:views  y:copy"
-			  : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back  1-9:panes  v:views  "
-			    "i:legend  y:copy",
-		  ROLE_HINT);
+	int last = 1; /* the number keys the tabs have: 1 to the highest */
+	for (size_t i = 0; i < app->npane; i++)
+		if (app->pane[i].key > last)
+			last = app->pane[i].key;
+	char hint[256];
+	snprintf(hint, sizeof(hint), "%s  1-%d:panes  %s",
+		 app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"
+		 : ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back"
+			 : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back",
+		 last, app->cmp ? "i:legend  y:copy" : ranks ? "i:legend  v:views  y:copy" : "v:views  i:legend  y:copy");
+	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
 
 /* The held analyses' age is shown from this many seconds on (see draw_status). */

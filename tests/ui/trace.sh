@@ -1,7 +1,8 @@
 #!/bin/sh
 # trace.sh: the explorer on a traces-only run (two generated per-rank Kineto traces),
 # headless (TSCOPE_SCRIPT): ProfilerStep#N fill the heatmap, Enter on a cell (rank,
-# step) covered by a trace opens that step's kernels, Esc returns to the heatmap.
+# step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
+# hint row's number keys reach the GPU time tab (9).
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -26,4 +27,6 @@ grep -q 'ncclKernel_AllReduce' "$TMP/kernels.txt" && grep -q 'step' "$TMP/kernel
 tap_rc $? "Enter on (rank 0, step 1) lists that step's kernels"
 if grep -qE '^ +[0-9]+ +1 ' "$TMP/kernels.txt"; then tap_notok "only rank 0 is listed"; else tap_ok "only rank 0 is listed"; fi
 grep -q 'Heatmap' "$TMP/back.txt" && ! grep -q 'ncclKernel' "$TMP/back.txt"; tap_rc $? "Esc returns to the heatmap"
+grep -q ' 9 GPU time' "$TMP/heat.txt" && grep -q 'Esc:back  1-9:panes' "$TMP/heat.txt"
+tap_rc $? "the hint row names the number keys the tabs have (9 GPU time: 1-9)"
 tap_plan
