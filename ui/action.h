@@ -48,6 +48,7 @@
 	X(ACT_PANE_6,      "findings",     "6",               "Findings pane") \
 	X(ACT_PANE_7,      "sources",      "7",               "Sources pane") \
 	X(ACT_PANE_8,      "sweep",        "8",               "Sweep pane (inference sweeps and sizing)") \
+	X(ACT_PANE_9,      "gpu-time",     "9",               "GPU time pane (Kineto traces: the temporal view)") \
 	X(ACT_LEGEND,      "legend",       "i",               "legend: what the pane's glyphs, colours, scale and columns mean (j/k scroll it)") \
 	X(ACT_COPY,        "copy",         "y",               "copy the selected cell (or the value under the cursor) to the clipboard (OSC 52)") \
 	X(ACT_COPY_ROW,    "copy-row",     "Y",               "copy the selected row (tab-separated) to the clipboard (OSC 52)") \

@@ -746,7 +746,7 @@ static unsigned global_action(struct app *app, enum action a)
 		app_goto(app, (app->cur + (a == ACT_NEXT_PANE ? 1 : app->npane - 1)) % app->npane, false);
 		return PR_REDRAW;
 	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
-	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8:
+	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8: case ACT_PANE_9:
 		for (size_t i = 0; i < app->npane; i++)
 			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1)
 				app_goto(app, i, true);

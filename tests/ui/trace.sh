@@ -2,7 +2,7 @@
 # trace.sh: the explorer on a traces-only run (two generated per-rank Kineto traces),
 # headless (TSCOPE_SCRIPT): ProfilerStep#N fill the heatmap, Enter on a cell (rank,
 # step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
-# hint row's number keys reach the GPU time tab (9).
+# hint row's number keys reach the GPU time tab, and 9 opens it.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -18,6 +18,8 @@ cat >"$TMP/keys" <<EOF
 :dump $TMP/kernels.txt
 <Esc>
 :dump $TMP/back.txt
+9
+:dump $TMP/gpu.txt
 q
 EOF
 TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$FX" >/dev/null 2>"$TMP/err"
@@ -29,4 +31,5 @@ if grep -qE '^ +[0-9]+ +1 ' "$TMP/kernels.txt"; then tap_notok "only rank 0 is l
 grep -q 'Heatmap' "$TMP/back.txt" && ! grep -q 'ncclKernel' "$TMP/back.txt"; tap_rc $? "Esc returns to the heatmap"
 grep -q ' 9 GPU time' "$TMP/heat.txt" && grep -q 'Esc:back  1-9:panes' "$TMP/heat.txt"
 tap_rc $? "the hint row names the number keys the tabs have (9 GPU time: 1-9)"
+grep -q 'idle_us  *compute_us' "$TMP/gpu.txt" && ! grep -q 'not bound' "$TMP/gpu.txt"; tap_rc $? "9 opens the GPU time tab"
 tap_plan
