@@ -202,26 +202,34 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 	}
 }
 
-/* Step labels, then the evidence marks over them, then the cursor pointer on top. */
+/* The cursor pointer and the evidence marks, then the step labels where none of them
+ * falls (a label with its first digit drawn over would read as another step: "▶0" for
+ * step 10). */
 static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
 {
 	size_t n = nrec(p);
-	for (int x = 0; x + 8 < w; x += 12) {
-		size_t a = p->c0 + (size_t)x * p->spc;
-		if (a >= n)
-			break;
-		draw_fmt(y, x0 + x, 10, ROLE_DIM, "%ld", steps_step(p->m, p->ri, a));
-	}
-	for (int x = 0; x < w; x++) {
-		size_t a = p->c0 + (size_t)x * p->spc;
+	char *sym = xcalloc((size_t)w + 1, 1); /* per column: 'p' pointer, 'm' mark, 0 */
+	int ncol = 0;
+	for (; ncol < w; ncol++) {
+		size_t a = p->c0 + (size_t)ncol * p->spc;
 		if (a >= n)
 			break;
 		size_t b = a + p->spc < n ? a + p->spc : n;
-		if (a <= p->cur && p->cur < b)
-			draw_text(y, x0 + x, 1, app->g->pointer, ROLE_CURSOR);
-		else if (marked(p, a, b))
-			draw_text(y, x0 + x, 1, app->g->mark, ROLE_MARK);
+		sym[ncol] = a <= p->cur && p->cur < b ? 'p' : marked(p, a, b) ? 'm' : 0;
+		if (sym[ncol])
+			draw_text(y, x0 + ncol, 1, sym[ncol] == 'p' ? app->g->pointer : app->g->mark,
+				  sym[ncol] == 'p' ? ROLE_CURSOR : ROLE_MARK);
 	}
+	for (int x = 0; x + 8 < w && x < ncol; x += 12) {
+		char label[24];
+		int len = snprintf(label, sizeof(label), "%ld", steps_step(p->m, p->ri, p->c0 + (size_t)x * p->spc));
+		bool covered = false;
+		for (int k = x; k < x + len && k < ncol && !covered; k++)
+			covered = sym[k] != 0;
+		if (!covered)
+			draw_text(y, x0 + x, 10, label, ROLE_DIM);
+	}
+	free(sym);
 }
 
 static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, int w)
