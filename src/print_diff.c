@@ -170,8 +170,8 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 	if (!r)
 		return;
 	if (r->has_wall && !r->judged) /* no noise estimate under CMP_MIN_STEPS common steps */
-		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise n/a) over %zu common steps\n",
-			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->ncommon);
+		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise n/a) over %zu common step%s\n",
+			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->ncommon, r->ncommon == 1 ? "" : "s");
 	else if (r->has_wall)
 		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise %.3f ms) over %zu common steps\n",
 			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);

@@ -415,8 +415,8 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 		return;
 	}
 	if (r->identical) {
-		snprintf(buf, n, "no difference: identical per-step times on %zu common steps of %zu ranks",
-			 r->ncommon, r->ncommon_ranks);
+		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s", r->ncommon,
+			 r->ncommon == 1 ? "" : "s", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
 		return;
 	}
 	if (!r->judged) { /* the raw difference, called nothing */
@@ -466,9 +466,10 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 	bool same_ranks = r->ncommon_ranks == r->n, same_steps = r->ncommon == r->a_steps && r->ncommon == r->b_steps;
 	if (same_ranks && same_steps)
 		return;
-	snprintf(buf, n, "A: %zu ranks, steps %ld-%ld; B: %zu ranks, steps %ld-%ld; compared: %zu common ranks, "
-			 "%zu common steps%s",
-		 r->a_ranks, r->a_lo, r->a_hi, r->b_ranks, r->b_lo, r->b_hi, r->ncommon_ranks, r->ncommon,
+	snprintf(buf, n, "A: %zu rank%s, steps %ld-%ld; B: %zu rank%s, steps %ld-%ld; compared: %zu common rank%s, "
+			 "%zu common step%s%s",
+		 r->a_ranks, r->a_ranks == 1 ? "" : "s", r->a_lo, r->a_hi, r->b_ranks, r->b_ranks == 1 ? "" : "s", r->b_lo,
+		 r->b_hi, r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s", r->ncommon, r->ncommon == 1 ? "" : "s",
 		 r->ncommon ? "" : " (nothing to compare)");
 }
 
@@ -585,9 +586,10 @@ void compare_summary(struct compare *c, struct summary *s)
 		char a[32], b[32], d[32], z[32] = "n/a"; /* no noise estimate under CMP_MIN_STEPS */
 		if (r->judged)
 			units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z));
-		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common steps",
+		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common step%s",
 			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
-			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->ncommon);
+			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->ncommon,
+			    r->ncommon == 1 ? "" : "s");
 	}
 	size_t nf, k[3] = { 0, 0, 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);

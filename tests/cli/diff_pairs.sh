@@ -96,6 +96,11 @@ tap_check "diff_ranks: change n/a and no noise on every rank" \
 "$TSCOPE_BIN" --print a8 same8 >same8.txt
 tap_check "identical short pair: still no difference (exact, no noise needed)" \
 	'grep -q "^● COMPARISON — no difference: identical per-step times on 8 common steps of 8 ranks$" same8.txt'
+"$gen" a1 2 1 1 && "$gen" same1 2 1 1 || exit 1
+"$TSCOPE_BIN" --print --color never a1 same1 >same1.txt
+tap_check "one common step: step, singular" \
+	'grep -q "^● COMPARISON — no difference: identical per-step times on 1 common step of 2 ranks$" same1.txt &&
+	 grep -q "^  mean step wall .* (.* ms, noise n/a) over 1 common step$" same1.txt'
 
 # Runs that record only comm: every rank's compute is 0, so the ranks are compared by
 # their step time (said so), not called "same" on zeros; no time lost (read off compute).
