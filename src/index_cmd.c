@@ -362,8 +362,8 @@ static int build(const struct index_cli *c)
 		char *safe = text_sanitize_dup(run->index_path, 0);
 		struct stat st;
 		long long bytes = stat(run->index_path, &st) == 0 ? (long long)st.st_size : -1;
-		printf("index written: %s (%zu ranks, %.1f MB)\n", safe, steps_nranks(run->steps),
-		       (double)bytes / 1e6);
+		printf("index written: %s (%zu rank%s, %.1f MB)\n", safe, steps_nranks(run->steps),
+		       steps_nranks(run->steps) == 1 ? "" : "s", (double)bytes / 1e6);
 		free(safe);
 	}
 	run_free(run);

@@ -105,11 +105,13 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 	struct sbuf b = { 0 }, *f = &b;
 	sb_heading(f, po->color, SGR_CYAN, "DASF task profile");
 	sb_puts(f, "\n");
-	sb_printf(f, "  %zu files · %zu tasks · %zu functions · %zu workers on %zu hosts · "
-		   "%zu GPU samples (%zu CPU-only)\n",
-		s.files, s.tasks, s.functions, s.workers, s.hosts, s.gpu_samples, s.cpu_only_samples);
-	sb_printf(f, "  task time %.3f s · critical path %.3f s over %zu tasks\n", s.total_task_s,
-		s.critical_s, s.critical_len);
+	sb_printf(f, "  %zu file%s · %zu task%s · %zu function%s · %zu worker%s on %zu host%s · "
+		   "%zu GPU sample%s (%zu CPU-only)\n",
+		s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", s.functions,
+		s.functions == 1 ? "" : "s", s.workers, s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s",
+		s.gpu_samples, s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
+	sb_printf(f, "  task time %.3f s · critical path %.3f s over %zu task%s\n", s.total_task_s,
+		s.critical_s, s.critical_len, s.critical_len == 1 ? "" : "s");
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
 	static const struct pcol fn_cols[] = {
 		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },

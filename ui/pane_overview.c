@@ -134,10 +134,12 @@ static void head_lines(struct app *app, struct summary *s)
 	s->n = 0;
 	summary_add(s, TONE_NORMAL, "run", "%s", run->name ? run->name : "-");
 	summary_add(s, TONE_NORMAL, "path", "%s", run->path ? run->path : "-");
-	summary_add(s, TONE_NORMAL, "sources", "%zu files, %zu records loaded", run->nsrc, rec);
+	summary_add(s, TONE_NORMAL, "sources", "%zu file%s, %zu record%s loaded", run->nsrc, run->nsrc == 1 ? "" : "s",
+		    rec, rec == 1 ? "" : "s");
 	summary_add(s, skipped || unreadable || nerr ? TONE_WARN : TONE_GOOD, "data quality",
-		    "%zu skipped, %zu unreadable, %zu partial; %zu errors, %zu warnings%s%s", skipped, unreadable,
-		    partial, nerr, nwarn, notes, run->diags.dropped ? " (more dropped)" : "");
+		    "%zu skipped, %zu unreadable, %zu partial; %zu error%s, %zu warning%s%s%s", skipped, unreadable,
+		    partial, nerr, nerr == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s", notes,
+		    run->diags.dropped ? " (more dropped)" : "");
 }
 
 static int draw_lines(const struct summary *s, int y, int x, int w)

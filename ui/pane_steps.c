@@ -284,8 +284,9 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 	p->w = body->w - SP_LABEL_W - 14;
 	fix_view(p);
 	int y = body->y;
-	draw_fmt(y++, body->x + 1, body->w - 2, ROLE_HEADER, "rank %d (%zu of %zu)  %zu records%s  j/k:rank h/l:step +/-:zoom H/L:pan",
-		 steps_rank_id(p->m, p->ri), p->ri + 1, steps_nranks(p->m), nrec(p),
+	draw_fmt(y++, body->x + 1, body->w - 2, ROLE_HEADER,
+		 "rank %d (%zu of %zu)  %zu record%s%s  j/k:rank h/l:step +/-:zoom H/L:pan", steps_rank_id(p->m, p->ri),
+		 p->ri + 1, steps_nranks(p->m), nrec(p), nrec(p) == 1 ? "" : "s",
 		 p->spc > 1 ? "  (per column: mean phases, max of each series)" : "");
 	if (!nrec(p)) { /* an empty chart would draw a 0 s axis */
 		draw_text(y + 1, body->x + 2, body->w - 4,

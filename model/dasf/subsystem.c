@@ -90,11 +90,12 @@ static void dasf_summary(struct run *run, struct summary *out)
 		return;
 	char task[32], crit[32];
 	summary_add(out, TONE_NORMAL, "DASF tasks",
-		    "%zu tasks, %zu functions, %zu workers on %zu hosts; %s of task time", s.tasks,
-		    s.functions, s.workers, s.hosts, units_seconds(s.total_task_s, task, sizeof(task)));
+		    "%zu task%s, %zu function%s, %zu worker%s on %zu host%s; %s of task time", s.tasks,
+		    s.tasks == 1 ? "" : "s", s.functions, s.functions == 1 ? "" : "s", s.workers, s.workers == 1 ? "" : "s",
+		    s.hosts, s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
 	summary_add(out, TONE_NORMAL, "critical path",
-		    "%s over %zu tasks (:view critical_path; :view function_bottleneck)",
-		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len);
+		    "%s over %zu task%s (:view critical_path; :view function_bottleneck)",
+		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s");
 }
 
 const struct subsystem sub_dasf = {

@@ -438,7 +438,10 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 		}
 	} else if (same && !short_of_plan) {
 		f->state = FOLLOW_FINISHED;
-		snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
+		if (n == 1)
+			snprintf(title, sizeof(title), "job finished: the rank stopped at step %ld", v[0].step);
+		else
+			snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
 		add_live(f, "LIVE.FINISHED", SEV_LOW, -1, -1, title,
 			 "Every rank stopped at the same step and none advanced within the stall threshold: a finish, not a stall.", "");
 	} else {

@@ -299,8 +299,9 @@ static void partial_findings(const struct steps_progress *p, const char *of, lon
 			     struct summary *f)
 {
 	if (p->skipped || p->unreadable)
-		summary_add(f, TONE_WARN, "partial", "%zu records skipped, %zu files unreadable so far (%zu notes)",
-			    p->skipped, p->unreadable, p->notes);
+		summary_add(f, TONE_WARN, "partial", "%zu record%s skipped, %zu file%s unreadable so far (%zu note%s)",
+			    p->skipped, p->skipped == 1 ? "" : "s", p->unreadable, p->unreadable == 1 ? "" : "s", p->notes,
+			    p->notes == 1 ? "" : "s");
 	if (p->nrank >= 3 && slow >= 0 && med > 0 && p->rank[slow].med >= 1.1 * med) {
 		char s[32], m[32];
 		summary_add(f, TONE_WARN, "partial",
@@ -320,9 +321,11 @@ void steps_progress_lines(const struct steps_progress *p, const char *path, stru
 	s->n = f->n = 0;
 	summary_add(s, TONE_NORMAL, "run", "%s", p->name ? p->name : "- (no run.json name yet)");
 	summary_add(s, TONE_NORMAL, "path", "%s", path ? path : "-");
-	summary_add(s, TONE_NORMAL, "sources", "%zu files, %zu records loaded so far", p->files, p->src_records);
+	summary_add(s, TONE_NORMAL, "sources", "%zu file%s, %zu record%s loaded so far", p->files,
+		    p->files == 1 ? "" : "s", p->src_records, p->src_records == 1 ? "" : "s");
 	summary_add(s, p->skipped || p->unreadable ? TONE_WARN : TONE_NORMAL, "data quality",
-		    "so far %zu skipped, %zu unreadable; %zu notes", p->skipped, p->unreadable, p->notes);
+		    "so far %zu skipped, %zu unreadable; %zu note%s", p->skipped, p->unreadable, p->notes,
+		    p->notes == 1 ? "" : "s");
 	if (p->expected && p->listing)
 		summary_add(s, TONE_NORMAL, "ranks", "%s loaded; listing: %zu of %zu rank dirs so far", of, p->listed,
 			    p->expected);
@@ -333,8 +336,8 @@ void steps_progress_lines(const struct steps_progress *p, const char *path, stru
 	if (p->has_ident)
 		summary_add(s, TONE_NORMAL, "identity", "%s (run.json of rank %d)", p->ident, p->ident_rank);
 	if (p->lo <= p->hi)
-		summary_add(s, TONE_NORMAL, "steps", "%ld-%ld so far (longest rank %zu records, %zu records in all)", p->lo,
-			    p->hi, p->longest, p->records);
+		summary_add(s, TONE_NORMAL, "steps", "%ld-%ld so far (longest rank %zu record%s, %zu record%s in all)",
+			    p->lo, p->hi, p->longest, p->longest == 1 ? "" : "s", p->records, p->records == 1 ? "" : "s");
 	else
 		summary_add(s, TONE_NORMAL, "steps", "none loaded yet");
 	double med = NAN;

@@ -39,12 +39,14 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 	if (!c->has_loss)
 		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded)");
 	else if (c->n_steps < PROGRESS_MIN_STEPS)
-		findings_unjudged_add(buf, n, "loss plateau (%zu steps, needs %d)", c->n_steps, PROGRESS_MIN_STEPS);
+		findings_unjudged_add(buf, n, "loss plateau (%zu step%s, needs %d)", c->n_steps, c->n_steps == 1 ? "" : "s",
+				      PROGRESS_MIN_STEPS);
 	const struct memory *m = analysis_memory(run, 0);
 	if (!m->has_memory)
 		findings_unjudged_add(buf, n, "memory (no memory recorded)");
 	else if (m->n_steps < GROWTH_MIN_STEPS)
-		findings_unjudged_add(buf, n, "memory growth (%zu steps, needs %d)", m->n_steps, GROWTH_MIN_STEPS);
+		findings_unjudged_add(buf, n, "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
+				      GROWTH_MIN_STEPS);
 }
 
 /* The run has a node roll-up (nodes.h: hostnames, --ranks-per-node or gpu_count). */

@@ -52,8 +52,8 @@ static long best_cfg(const struct sweep_set *s, bool *by_objective)
 static void series_summary(const struct sweep_set *s, const struct sweep_series *se, struct summary *out)
 {
 	if (se->stim < 0 || se->n == 0) {
-		summary_add(out, TONE_NORMAL, "series", "%s: %zu configs, no swept stimulus detected", se->name,
-			    se->n);
+		summary_add(out, TONE_NORMAL, "series", "%s: %zu config%s, no swept stimulus detected", se->name,
+			    se->n, se->n == 1 ? "" : "s");
 		return;
 	}
 	const char *st = sweep_stim_name(se->stim);
