@@ -354,8 +354,8 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		return NULL;
 	struct node_set *s = steps_nodes(run);
 	if (!s) {
-		snprintf(err, errn, "no node information: no hostname in run.json, no --ranks-per-node, "
-				    "no gpu_count (or a single rank)");
+		snprintf(err, errn, "no node information: no hostname in run.json or the traces, no --ranks-per-node, "
+				    "no gpu_count, no GPU count the traces agree on (or a single rank)");
 		return NULL;
 	}
 	const struct steps_model *m = run->steps;

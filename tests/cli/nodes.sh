@@ -124,5 +124,6 @@ tap_check "... whose slow node the finding names, saying how the nodes were made
 	'grep -q "All 2 ranks of node 1 slow together .*(NODE.SLOW_TOGETHER)" tslow.txt &&
 	 grep -q "in blocks of 2 (the GPUs each trace lists, each rank on GPU id mod that), which assumes" tslow.txt'
 tap_check "... not when the kernels' GPUs contradict id order (rank 1 on GPU 0), nor when the counts differ" \
-	'! "$T" --export nodes --no-index tbad >/dev/null 2>&1 && ! "$T" --export nodes --no-index tmix >/dev/null 2>&1'
+	'! "$T" --export nodes --no-index tbad >/dev/null 2>tbad.err && ! "$T" --export nodes --no-index tmix >/dev/null 2>&1 &&
+	 grep -q "no hostname in run.json or the traces, .* no GPU count the traces agree on" tbad.err'
 tap_plan
