@@ -440,11 +440,15 @@ int ui_run(struct run *run, const struct opts *opts)
 	return back && rc == 0 ? UI_BACK : rc;
 }
 
-/* Compare mode's tabs (model/compare/views.h compare_tabs). */
-static void add_compare_tabs(struct app *app)
+/* Compare mode's tabs that have something for the pair (model/compare/views.h
+ * compare_tabs, compare_tab_shown); the index of the heatmap's, -1 when none. */
+static long add_compare_tabs(struct app *app)
 {
+	long heat = -1;
 	for (size_t i = 0; i < compare_ntabs; i++) {
 		const struct tab_def *t = &compare_tabs[i];
+		if (!compare_tab_shown(app->cmp, t))
+			continue;
 		if (t->grid) {
 			app->grid = t->grid;
 			app->grid_model = app->cmp;
@@ -452,7 +456,10 @@ static void add_compare_tabs(struct app *app)
 		long p = app_pane(app, tab_panes[t->pane], t->arg, t->label);
 		if (p >= 0)
 			app->pane[p].key = t->key;
+		if (p >= 0 && t->grid)
+			heat = p;
 	}
+	return heat;
 }
 
 int ui_run_compare(struct compare *c, const struct opts *opts)
@@ -466,9 +473,10 @@ int ui_run_compare(struct compare *c, const struct opts *opts)
 	app.cmp = c;
 	snprintf(app.title, sizeof(app.title), "A %s vs B %s", c->a->name ? c->a->name : "-",
 		 c->b->name ? c->b->name : "-");
-	add_compare_tabs(&app);
+	long heat = add_compare_tabs(&app);
 	app.nfixed = app.npane;
-	app.cur = app_pane_priv(&app, 1) ? 1 : 0;   /* the B - A heatmap, as one run opens on its heatmap */
+	if (heat >= 0 && app_pane_priv(&app, (size_t)heat)) /* the B - A heatmap, as one run opens on its heatmap */
+		app.cur = (size_t)heat;
 	app_set_mouse(&app, !opts->no_mouse);
 	int rc = headless ? run_script(&app, script) : run_keys(&app);
 	term_stop();

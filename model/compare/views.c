@@ -10,7 +10,9 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/steps/analysis.h"
+#include "model/steps/steps.h"
 #include "model/sweep/sweep.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 static struct table *no_data(char *err, size_t errn, const char *why)
@@ -461,3 +463,32 @@ const struct tab_def compare_tabs[] = {
 	{ 8, "Sweep", TAB_TABLE, "diff_sweep", NULL, NULL, NULL },
 };
 const size_t compare_ntabs = ARRAY_LEN(compare_tabs);
+
+static bool both_steps(const struct compare *c)
+{
+	return c->a->steps && c->b->steps && steps_naligned(c->a->steps) && steps_naligned(c->b->steps);
+}
+
+static bool has_traces(struct run *run)
+{
+	const struct trace_set *ts = trace_get(run);
+	return ts && ts->n;
+}
+
+static bool has_sweep(struct run *run)
+{
+	const struct sweep_set *s = sweep_derived(run);
+	return s && s->ncfg;
+}
+
+bool compare_tab_shown(struct compare *c, const struct tab_def *t)
+{
+	const char *v = t->arg ? t->arg : "";
+	if (t->grid || strcmp(v, "diff_ranks") == 0 || strcmp(v, "diff_budget") == 0)
+		return both_steps(c);
+	if (strcmp(v, "diff_kernels") == 0)
+		return has_traces(c->a) && has_traces(c->b);
+	if (strcmp(v, "diff_sweep") == 0)
+		return has_sweep(c->a) && has_sweep(c->b);
+	return true;
+}

@@ -20,6 +20,10 @@ struct cmp_view {
  * the verdict pane). compare_tabs[0] is that Overview; its view is what `e` exports. */
 extern const struct tab_def compare_tabs[];
 extern const size_t compare_ntabs;
+/* Whether tab t has something for this pair: the heatmap, Ranks and Budget need step
+ * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both; the
+ * others always. A tab that would only say "needs ..." is left out. */
+bool compare_tab_shown(struct compare *c, const struct tab_def *t);
 
 extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;

@@ -4,7 +4,9 @@
 # on the B - A heatmap (as one run opens on its heatmap); the Overview (1) leads
 # with the verdict naming rank 5; `n` lands on rank 5 at its onset in the B - A heatmap;
 # `m` flips the heatmap to A; the Ranks tab (diff_ranks) lists rank 5 first; `e` exports
-# it. An identical pair shows "no difference" and `n` says there is no regression.
+# it. An identical pair shows "no difference" and `n` says there is no regression. Tabs
+# that would only say "needs ..." for the pair (Kernels, Sweep; Heatmap for sweeps) are
+# left out.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -49,4 +51,15 @@ tap_rc $? "identical pair: headless session exits 0"
 tap_check "identical pair: no difference" 'grep -q "verdict *no difference: identical per-step times" ov2'
 tap_check "identical pair: n finds no regression" 'grep -q "^no regression: no rank is slower in B" n2'
 tap_check "identical pair: Reproducible" 'grep -q "Reproducible: identical environment, config, and step-for-step loss" ov2'
+tap_check "a step pair without traces or sweeps: no Kernels or Sweep tab" \
+	'head -1 ov2 | grep -q "1 Overview  2 Heatmap  3 Ranks  4 Budget  5 Findings  6 Env *$"'
+
+# Two sweeps: only the tabs that have something for them, and the session opens on the
+# Overview (no heatmap: they have no steps).
+sgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep"
+"$sgen" sa 40 4 3 >/dev/null && "$sgen" sb 40 4 3 2 >/dev/null || { tap_notok "sweeps generated"; exit 1; }
+printf ':dump %s/sw\nq\n' "$PWD" >keys3
+TSCOPE_SCRIPT=keys3 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui sa sb >out3 2>err3
+tap_check "two sweeps: Overview, Findings, Env and Sweep tabs; opens on the Overview" \
+	'head -1 sw | grep -q "A .* vs B .*  1 Overview  5 Findings  6 Env  8 Sweep *$" && grep -q "^  verdict " sw'
 tap_plan
