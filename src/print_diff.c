@@ -192,8 +192,29 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 		fprintf(f, "    ... %zu more (--export diff_ranks)\n", r->nregressed + r->nimproved - shown);
 }
 
-/* Rows of a compare view as "  label  cols..." lines, at most max rows. */
-static void table_lines(FILE *f, struct compare *c, const char *view, const int *cols, size_t ncols, size_t max)
+/* One line of cells (row < 0: the labels), each clipped to its column's width. */
+static void cells_line(FILE *f, const struct table *t, long row, const int *cols, size_t ncols,
+		       const char *const *labels)
+{
+	fputs(" ", f);
+	for (size_t k = 0; k < ncols; k++) {
+		char cell[256], clipped[256];
+		const struct table_col *col = &t->col[cols[k]];
+		if (row >= 0)
+			table_format(t, (size_t)row, cols[k], cell, sizeof(cell));
+		else
+			snprintf(cell, sizeof(cell), "%s", labels[k]);
+		text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
+		fputc(' ', f);
+		padded(f, clipped, (size_t)col->width, col->type != COL_TEXT);
+	}
+	fputc('\n', f);
+}
+
+/* Rows of a compare view as "  label  cols..." lines, at most max rows; with labels (one
+ * per column), a header line first. */
+static void table_lines(FILE *f, struct compare *c, const char *view, const int *cols, size_t ncols, size_t max,
+			const char *const *labels)
 {
 	char err[128];
 	struct table *t = compare_view(view)->build(c, err, sizeof(err));
@@ -201,18 +222,10 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 		fprintf(f, "  not compared: %s\n", err);
 		return;
 	}
-	for (size_t i = 0; i < t->nview && i < max; i++) {
-		fputs(" ", f);
-		for (size_t k = 0; k < ncols; k++) {
-			char cell[256], clipped[256];
-			const struct table_col *col = &t->col[cols[k]];
-			table_format(t, t->view[i], cols[k], cell, sizeof(cell));
-			text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
-			fputc(' ', f);
-			padded(f, clipped, (size_t)col->width, col->type != COL_TEXT);
-		}
-		fputc('\n', f);
-	}
+	if (labels)
+		cells_line(f, t, -1, cols, ncols, labels);
+	for (size_t i = 0; i < t->nview && i < max; i++)
+		cells_line(f, t, (long)t->view[i], cols, ncols, NULL);
 	if (t->nview > max)
 		fprintf(f, "  ... %zu more rows (--export %s)\n", t->nview - max, view);
 	table_free(t);
@@ -243,7 +256,7 @@ static void section_budget(FILE *f, const struct print_opts *po, struct compare 
 {
 	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of rank wall, A -> B (all ranks)");
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
-	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10);
+	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10, NULL);
 }
 
 static void section_findings(FILE *f, const struct print_opts *po, struct compare *c)
@@ -270,7 +283,22 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 {
 	heading(f, po, SGR_YELLOW, "KERNELS — largest changes in total time, A -> B (summed over ranks)");
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
-	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15);
+	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, NULL);
+}
+
+/* Two sweeps: the verdict (the largest change, never judged: one run per level), then per
+ * common level latency p50 A and B, the relative changes and request throughput. */
+static void section_sweep(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	char verdict[512];
+	int rc = compare_sweep_verdict(c, verdict, sizeof(verdict));
+	char *head = xasprintf("SWEEP — %s", verdict);
+	heading(f, po, rc == 0 ? SGR_GREEN : SGR_YELLOW, head);
+	free(head);
+	static const int cols[] = { 1, 2, 3, 5, 9, 13, 14, 15, 17 };
+	static const char *const labels[ARRAY_LEN(cols)] = { "level", "p50 A ms", "p50 B ms", "p50 %", "p99 %",
+							     "ttft p99 %", "req/s A", "req/s B", "req/s %" };
+	table_lines(f, c, "diff_sweep", cols, ARRAY_LEN(cols), 20, labels);
 }
 
 int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
@@ -292,6 +320,11 @@ int print_compare(struct compare *c, const char *path_a, const char *path_b, FIL
 		fputs("  vs  ", f);
 		put_safe(f, path_b);
 		fputs(")\n", f);
+	}
+	if (strcmp(c->family, "sweep") == 0) {
+		section_sweep(f, po, c);
+		section_findings(f, po, c);
+		return 0;
 	}
 	if (strcmp(c->family, "trace") == 0)
 		section_trace_env(f, po, c);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/internal.h"
+#include "model/compare/views.h"
 #include "model/identity.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -403,6 +404,10 @@ static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
 
 void compare_verdict(struct compare *c, char *buf, size_t n)
 {
+	if (strcmp(c->family, "sweep") == 0) {
+		compare_sweep_verdict(c, buf, n);
+		return;
+	}
 	const struct cmp_ranks *r = compare_ranks(c);
 	if (!r) {
 		snprintf(buf, n, "step times not compared: %s has no step records",
@@ -571,10 +576,13 @@ void compare_summary(struct compare *c, struct summary *s)
 	char buf[SUMMARY_TEXT];
 	const struct cmp_ranks *r = compare_ranks(c);
 	s->n = 0;
-	compare_verdict(c, buf, sizeof(buf));
 	enum summary_tone tone = r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD;
 	if (r && !r->judged && !r->identical) /* too few common steps: no verdict, not good */
 		tone = TONE_WARN;
+	if (strcmp(c->family, "sweep") == 0) /* a change is given, not judged: never good */
+		tone = compare_sweep_verdict(c, buf, sizeof(buf)) == 0 ? TONE_GOOD : TONE_WARN;
+	else
+		compare_verdict(c, buf, sizeof(buf));
 	summary_add(s, tone, "verdict", "%s", buf);
 	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
 	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");

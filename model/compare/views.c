@@ -433,6 +433,60 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 	return t;
 }
 
+/* Metric i of sw_metrics in words: "latency p50", "output token throughput". */
+static void sw_metric_words(size_t i, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", sw_metrics[i].name);
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+}
+
+int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
+{
+	char err[128];
+	struct table *t = build_diff_sweep(c, err, sizeof(err));
+	if (!t) {
+		snprintf(buf, n, "sweeps not compared: %s", err);
+		return -1;
+	}
+	size_t common = 0, at = 0, which = 0;
+	double most = 0;
+	bool changed = false;
+	for (size_t r = 0; r < t->nrow; r++) {
+		bool both = false;
+		for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
+			const struct table_cell *d = table_cell(t, r, 4 + 4 * (int)i), *pct = table_cell(t, r, 5 + 4 * (int)i);
+			both |= d->present;
+			changed |= d->present && d->num != 0;
+			if (pct->present && fabs(pct->num) > fabs(most)) {
+				most = pct->num;
+				at = r;
+				which = i;
+			}
+		}
+		common += both;
+	}
+	const char *stim = t->nrow ? table_cell(t, 0, 0)->text : "";
+	char metric[48];
+	sw_metric_words(which, metric, sizeof(metric));
+	int rc = common && changed;
+	if (!common)
+		snprintf(buf, n, "sweeps not compared: no %s level has a metric on both sides", stim);
+	else if (!changed)
+		snprintf(buf, n, "no difference: the same latency and throughput at %zu common %s level%s", common, stim,
+			 common == 1 ? "" : "s");
+	else if (most == 0) /* changes only where A's value is 0: no relative change */
+		snprintf(buf, n, "values differ at %zu common %s level%s (see the levels below; no relative change: A "
+			 "is 0 there)", common, stim, common == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "largest change: %s %+.1f%% at %s %g (%zu common level%s; one run per level: no noise "
+			 "estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num, common,
+			 common == 1 ? "" : "s");
+	table_free(t);
+	return common ? rc : -1;
+}
+
 const struct cmp_view compare_views[] = {
 	{ "diff_ranks", "runs A vs B: per-rank mean compute ms, time lost, deltas, regression, onset in B", build_diff_ranks },
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff); trace sets: GPU and CUDA",

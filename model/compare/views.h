@@ -24,6 +24,11 @@ extern const size_t compare_ntabs;
  * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both; the
  * others always. A tab that would only say "needs ..." is left out. */
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
+/* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
+ * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
+ * no noise estimate, so a change is given, never called a regression). Returns -1 when
+ * not compared, 0 when every metric is the same at every common level, 1 otherwise. */
+int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
 
 extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # diff_sweep.sh: two GenAI-Perf sweep dirs form a pair (model/identity.c) and compare
-# level by level (diff_sweep): generated sweeps where B is 10% slower at concurrency 2,
+# level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps where B is 10% slower at concurrency 2,
 # identical sweeps (zero deltas), a sweep vs a training run (refused), and
 # ../shared/real/genai-perf-medium against a copy of itself.
 set -u
@@ -22,6 +22,18 @@ tap_check "other levels: zero latency delta" \
 "$TSCOPE_BIN" --export diff_sweep sa sc >same.csv
 tap_check "identical sweeps: every delta zero" \
 	'[ "$(tail -n +2 same.csv | awk -F, "{ for (i = 5; i <= NF; i += 4) if (\$i != \"\" && \$i != 0) print }" | wc -l)" -eq 0 ] && [ "$(wc -l <same.csv)" -eq 4 ]'
+
+"$TSCOPE_BIN" --print --color never sa sb >slow.txt 2>/dev/null
+tap_check "--print: a SWEEP section whose heading gives the largest change, never a regression" \
+	'grep -q "^● SWEEP — largest change: latency p[59]9 +10.0% at concurrency 2 (3 common levels; one run per level: no \
+noise estimate, nothing called a regression)$" slow.txt'
+tap_check "... then a line per common level (level 2: +10.0% p50 and p99)" \
+	'grep -q "^ *level  *p50 A ms  *p50 B ms  *p50 %  *p99 %  *ttft p99 %  *req/s A  *req/s B  *req/s %$" slow.txt &&
+	 grep -q "^ *2.00  *[0-9.]*  *[0-9.]*  *10.0  *10.0 " slow.txt'
+tap_check "... and no step comparison or budget (sweeps have no steps)" '! grep -q "COMPARISON\|BUDGET" slow.txt'
+"$TSCOPE_BIN" --print --color never sa sc >same.txt 2>/dev/null
+tap_check "identical sweeps: no difference at the 3 common levels" \
+	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency levels$" same.txt'
 
 "$TSCOPE_BIN" --export diff_sweep sa run >mix.out 2>mix.err
 rc=$?

@@ -61,5 +61,6 @@ sgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep"
 printf ':dump %s/sw\nq\n' "$PWD" >keys3
 TSCOPE_SCRIPT=keys3 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui sa sb >out3 2>err3
 tap_check "two sweeps: Overview, Findings, Env and Sweep tabs; opens on the Overview" \
-	'head -1 sw | grep -q "A .* vs B .*  1 Overview  5 Findings  6 Env  8 Sweep *$" && grep -q "^  verdict " sw'
+	'head -1 sw | grep -q "A .* vs B .*  1 Overview  5 Findings  6 Env  8 Sweep *$" &&
+	 grep -q "^  verdict  *largest change: latency p[59]9 +10.0% at concurrency 2" sw'
 tap_plan
