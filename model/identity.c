@@ -148,25 +148,27 @@ static void add_other(struct run_identity *id, enum run_family f, const char *pa
 	group_add_path(g, path);
 }
 
-static bool genai_dir(const struct run_group *g, size_t k)
+/* Whether PATH k of g is a directory of format `format` (NULL: any of g's). */
+static bool dir_of(const struct run_group *g, size_t k, const char *format)
 {
 	struct stat st;
-	return strcmp(g->format, "genai-perf") == 0 && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
+	return (!format || strcmp(g->format, format) == 0) && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Sweep PATHs that are all GenAI-Perf artifacts directories (complete sweeps) are one
- * run each; any loose file, NAT or Cerebras PATH keeps them all one run. */
-static void split_sweeps(struct run_identity *id)
+/* PATHs of family f that are all directories of `format` are one run each: GenAI-Perf
+ * artifacts directories (complete sweeps), DASF output directories. Any loose file (a
+ * database, a NAT or Cerebras PATH) keeps them all one run. */
+static void split_dirs(struct run_identity *id, enum run_family f, const char *format)
 {
-	struct run_group *g = group_of(id, FAMILY_SWEEP);
+	struct run_group *g = group_of(id, f);
 	if (!g || g->npaths < 2)
 		return;
 	for (size_t k = 0; k < g->npaths; k++)
-		if (!genai_dir(g, k))
+		if (!dir_of(g, k, format))
 			return;
 	size_t gi = (size_t)(g - id->v), n = g->npaths;
 	for (size_t k = 1; k < n; k++) {
-		struct run_group *ng = group_new(id, FAMILY_SWEEP, id->v[gi].format);
+		struct run_group *ng = group_new(id, f, id->v[gi].format);
 		ng->paths = xmalloc(sizeof(*ng->paths));
 		ng->paths[0] = id->v[gi].paths[k];
 		ng->npaths = 1;
@@ -225,7 +227,8 @@ void run_identify(const char *const *paths, size_t npaths, const struct opts *op
 		out->paths[out->npaths++] = paths[i];
 		identify_path(out, paths[i], &probe);
 	}
-	split_sweeps(out);
+	split_dirs(out, FAMILY_SWEEP, "genai-perf");
+	split_dirs(out, FAMILY_DASF, NULL);
 	for (size_t i = 0; i < out->npaths; i++)
 		free(real[i]);
 	free(real);

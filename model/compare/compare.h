@@ -48,7 +48,8 @@ struct compare {
 struct run_identity;
 /* Do the runs found in the PATHs (model/identity.h) form a comparison? Exactly two runs
  * of one family (a step run without step logs too: the report then says pytscope's
- * "Both run directories must contain steps."). */
+ * "Both run directories must contain steps."), DASF runs excepted (no DASF comparison:
+ * refused, named). */
 bool compare_is_pair(const struct run_identity *id);
 /* Family name for messages: "steps", "trace", "sweep", "dasf". */
 const char *compare_family_name(int family);
