@@ -590,15 +590,16 @@ static bool has_step_records(const struct run *run)
 	return run->steps && steps_nranks(run->steps) > 0 && steps_nrecords(run->steps, 0) > 0;
 }
 
-/* pytscope's run name: run.json name of the lowest rank, else "run". Other formats
- * (no steps, no trace) use the run's display name. */
-static const char *report_name(const struct run *run)
+/* The run.json name of the lowest rank, else (pytscope's "run" under --compat) the run's
+ * display name, its directory's; other formats (no steps, no trace) use the display name. */
+static const char *report_name(const struct run *run, const struct print_opts *po)
 {
+	const char *unnamed = po->compat || !run->name ? "run" : run->name;
 	if (run->steps && steps_nranks(run->steps) > 0) {
 		const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
-		return meta->name && *meta->name ? meta->name : "run";
+		return meta->name && *meta->name ? meta->name : unnamed;
 	}
-	return run->trace ? "run" : run->name;
+	return run->trace ? unnamed : run->name;
 }
 
 /* The headline: every subsystem's summary lines (registry_summary), the same lines
@@ -674,7 +675,7 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		print_section_trace, section_budget, print_section_sweep, print_section_dasf,
 		section_findings,
 	};
-	char *name = text_sanitize_dup(report_name(run), 0);
+	char *name = text_sanitize_dup(report_name(run, po), 0);
 	char *path = text_sanitize_dup(run->path, 0);
 	/* pytscope's header for what pytscope reads under --compat; our own name otherwise. */
 	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run && po->compat ? "pytscope" : "tscope-tui", name,
