@@ -591,7 +591,8 @@ static void side_named(char *buf, size_t n, const struct pydiff *d, bool a)
 }
 
 /* What tscope-tui says where pytscope's note would claim more than the input holds: a
- * side without a run.json that parses (absent, unreadable or invalid), or without a loss. NULL when pytscope's note holds. */
+ * side without a run.json that parses (absent, unreadable or invalid), or without a
+ * loss. NULL when pytscope's note holds. */
 static const char *unjudged(const struct pydiff *d, const struct side *sa, const struct side *sb, char *buf, size_t n)
 {
 	char who[256];

@@ -113,5 +113,6 @@ tap_check "two DASF directories: exit 1, both named as runs, compare refused" \
 	'[ "$rc" -eq 1 ] && [ ! -s "$TMP/two.out" ] && grep -q "run 2: DASF databases: .*fx2$" "$TMP/two.err" &&
 	 grep -q "compare mode does not take DASF runs: open one directory at a time" "$TMP/two.err"'
 "$BIN" --print --no-index --color never "$FX"/*.msgpack >"$TMP/files.out" 2>/dev/null
-tap_check "one run's databases given as files: one run" 'grep -q "^  DASF tasks  *7 tasks, 3 functions" "$TMP/files.out"'
+tap_check "one run's databases given as files: one run" \
+	'grep -q "^  DASF tasks  *7 tasks, 3 functions" "$TMP/files.out"'
 tap_plan

@@ -1,8 +1,8 @@
 #!/bin/sh
 # diff_sweep.sh: two GenAI-Perf sweep dirs form a pair (model/identity.c) and compare
-# level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps where B is 10% slower at concurrency 2,
-# identical sweeps (zero deltas), a sweep vs a training run (refused), and
-# ../shared/real/genai-perf-medium against a copy of itself.
+# level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps
+# where B is 10% slower at concurrency 2, identical sweeps (zero deltas), a sweep vs a
+# training run (refused), and ../shared/real/genai-perf-medium against a copy of itself.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -25,8 +25,8 @@ tap_check "identical sweeps: every delta zero" \
 
 "$TSCOPE_BIN" --print --color never sa sb >slow.txt 2>/dev/null
 tap_check "--print: a SWEEP section whose heading gives the largest change, never a regression" \
-	'grep -q "^● SWEEP — largest change: latency p[59]9 +10.0% at concurrency 2 (3 common levels; one run per level: no \
-noise estimate, nothing called a regression)$" slow.txt'
+	'grep -q "^● SWEEP — largest change: latency p[59]9 +10.0% at concurrency 2 (3 common levels; one run per \
+level: no noise estimate, nothing called a regression)$" slow.txt'
 tap_check "... then a line per common level (level 2: +10.0% p50 and p99)" \
 	'grep -q "^ *level  *p50 A ms  *p50 B ms  *p50 %  *p99 %  *ttft p99 %  *req/s A  *req/s B  *req/s %$" slow.txt &&
 	 grep -q "^ *2.00  *[0-9.]*  *[0-9.]*  *10.0  *10.0 " slow.txt'

@@ -1,8 +1,9 @@
 #!/bin/sh
 # nodes.sh: the node roll-up (model/steps/nodes.c): ranks grouped by run.json hostname
 # (else the trace's), else --ranks-per-node N, else gpu_count, else the GPUs each trace
-# lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the NODE.SLOW_TOGETHER finding when every rank of a node is
-# slow (a bad host), but not when the slowness is everywhere or on one rank only.
+# lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the
+# NODE.SLOW_TOGETHER finding when every rank of a node is slow (a bad host), but not when
+# the slowness is everywhere or on one rank only.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -124,6 +125,7 @@ tap_check "... whose slow node the finding names, saying how the nodes were made
 	'grep -q "All 2 ranks of node 1 slow together .*(NODE.SLOW_TOGETHER)" tslow.txt &&
 	 grep -q "in blocks of 2 (the GPUs each trace lists, each rank on GPU id mod that), which assumes" tslow.txt'
 tap_check "... not when the kernels' GPUs contradict id order (rank 1 on GPU 0), nor when the counts differ" \
-	'! "$T" --export nodes --no-index tbad >/dev/null 2>tbad.err && ! "$T" --export nodes --no-index tmix >/dev/null 2>&1 &&
+	'! "$T" --export nodes --no-index tbad >/dev/null 2>tbad.err &&
+	 ! "$T" --export nodes --no-index tmix >/dev/null 2>&1 &&
 	 grep -q "no hostname in run.json or the traces, .* no GPU count the traces agree on" tbad.err'
 tap_plan

@@ -5,10 +5,10 @@
 # first such rank, its value and the others', how many, the keys) and by a medium
 # TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
 # lowest rank. No such finding when the ranks' run.json names the same rank and keys
-# (ENV.RANKS_DIFFER: one cause, one finding). A trace lists every GPU of its node; the one its kernels ran on (args.device)
-# is the rank's. The same from the index; nothing when every trace records the same, or
-# none records it; never under --compat pytscope. Without run.json, the headline's
-# environment line gives the lowest rank's.
+# (ENV.RANKS_DIFFER: one cause, one finding). A trace lists every GPU of its node; the
+# one its kernels ran on (args.device) is the rank's. The same from the index; nothing
+# when every trace records the same, or none records it; never under --compat pytscope.
+# Without run.json, the headline's environment line gives the lowest rank's.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1

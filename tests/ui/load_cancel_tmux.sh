@@ -36,7 +36,8 @@ wait_for "quits the load"
 tap_check "explorer: the loading screen names the run and how to quit" \
 	'grep -q "1 Overview (loading slow)" "$tmux_screen" && grep -q "q or Esc quits the load" "$tmux_screen"'
 tap_check "explorer: the records of the file being read are counted as they come" \
-	'wait_until "grep -qE \"sources +1 file, [1-9][0-9]* records loaded so far\" \"\$tmux_screen\" && ! grep -q listing \"\$tmux_screen\""'
+	'wait_until "grep -qE \"sources +1 file, [1-9][0-9]* records loaded so far\" \"\$tmux_screen\" &&
+		    ! grep -q listing \"\$tmux_screen\""'
 tap_check "explorer: bytes read with the rate, the files and records so far, no rank whole yet" \
 	'grep -qE "Loading +[0-9]+ MB · [0-9.]+ MB/s" "$tmux_screen" && grep -qE "ranks +0 of 1 ranks loaded" "$tmux_screen" &&
 	 grep -qE "data quality +so far 0 skipped" "$tmux_screen"'
