@@ -206,6 +206,25 @@ static void no_straggler_msg(struct app *app)
 	}
 }
 
+/* Why n/N has no regressed rank to land on in compare mode: none, the ranks were not
+ * judged, or the pair has no ranks (the verdict says why). */
+static void no_regression_msg(struct app *app)
+{
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	char why[SUMMARY_TEXT];
+	if (strcmp(app->cmp->family, "sweep") == 0) {
+		app_msg(app, true, "no ranks to step through: two sweeps compare level by level (8 Sweep)");
+	} else if (!r || !r->ncommon || !r->ncommon_ranks) {
+		compare_verdict(app->cmp, why, sizeof(why));
+		app_msg(app, true, "no ranks to step through: %s", why);
+	} else if (!r->judged && !r->identical) {
+		app_msg(app, true, "no regression called: %zu common step%s, the noise test needs %d", r->ncommon,
+			r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
+	} else {
+		app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
+	}
+}
+
 static unsigned jump_straggler(struct app *app, int dir)
 {
 	size_t n;
@@ -217,7 +236,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 	const int *order = app_stragglers(app, &n);
 	if (!n) {
 		if (app->cmp)
-			app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
+			no_regression_msg(app);
 		else
 			no_straggler_msg(app);
 		return PR_REDRAW;

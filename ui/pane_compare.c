@@ -143,11 +143,13 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 static void cp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
-	if (!r)
+	if (strcmp(app->cmp->family, "sweep") == 0)
+		snprintf(buf, n, "compare: two sweeps, level by level (8 Sweep)");
+	else if (!r)
 		snprintf(buf, n, "compare: step times not compared");
 	else
-		snprintf(buf, n, "compare: %zu common ranks, %zu common steps (%ld-%ld)", r->ncommon_ranks, r->ncommon,
-			 r->lo, r->hi);
+		snprintf(buf, n, "compare: %zu common rank%s, %zu common step%s (%ld-%ld)", r->ncommon_ranks,
+			 r->ncommon_ranks == 1 ? "" : "s", r->ncommon, r->ncommon == 1 ? "" : "s", r->lo, r->hi);
 }
 
 /* `/` items: the lines above (highlighted where they are), then the changed ranks

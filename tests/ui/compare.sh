@@ -58,9 +58,18 @@ tap_check "a step pair without traces or sweeps: no Kernels or Sweep tab" \
 # Overview (no heatmap: they have no steps).
 sgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep"
 "$sgen" sa 40 4 3 >/dev/null && "$sgen" sb 40 4 3 2 >/dev/null || { tap_notok "sweeps generated"; exit 1; }
-printf ':dump %s/sw\nq\n' "$PWD" >keys3
+printf ':dump %s/sw\nn\n:dump %s/swn\nq\n' "$PWD" "$PWD" >keys3
 TSCOPE_SCRIPT=keys3 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui sa sb >out3 2>err3
 tap_check "two sweeps: Overview, Findings, Env and Sweep tabs; opens on the Overview" \
 	'head -1 sw | grep -q "A .* vs B .*  1 Overview  5 Findings  6 Env  8 Sweep *$" &&
 	 grep -q "^  verdict  *largest change: latency p[59]9 +10.0% at concurrency 2" sw'
+tap_check "two sweeps: the status names the level comparison, n has no ranks to step through" \
+	'grep -q "^ compare: two sweeps, level by level (8 Sweep)" sw &&
+	 grep -q "^no ranks to step through: two sweeps compare level by level (8 Sweep)" swn'
+# A pair of 8 common steps: no regression is called, and n says why, not "no regression".
+"$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pair generated"; exit 1; }
+printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4
+TSCOPE_SCRIPT=keys4 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a8 reg8 >out4 2>err4
+tap_check "8 common steps: n says no regression is called under 16" \
+	'grep -q "^no regression called: 8 common steps, the noise test needs 16" n8'
 tap_plan
