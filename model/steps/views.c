@@ -409,6 +409,7 @@ const struct view_def steps_views[STEPS_NVIEWS] = {
 	  build_steps_next },
 	{ "heatmap", "rank x step blocks: mean/worst compute and relative slowdown", build_heatmap, NULL, NULL },
 	{ "budget", "efficiency budget: the whole run (all ranks), then one line per rank", build_budget, NULL, NULL },
-	{ "nodes", "per node (hostname, else --ranks-per-node, else gpu_count): ranks, worst rank, compute, slowdown, slow together",
+	{ "nodes", "per node (hostname, else --ranks-per-node, gpu_count, the traces' GPUs): ranks, worst rank, compute, "
+		   "slowdown, slow together",
 	  build_nodes, NULL, NULL },
 };
