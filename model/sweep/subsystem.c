@@ -2,7 +2,8 @@
 /* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
  * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
  * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
- * best config, constraints) and the model's lifetime (store.c). */
+ * best config, constraints; NAT fits and GPU estimate; Cerebras rate and slow ordinal)
+ * and the model's lifetime (store.c). */
 #include <stdio.h>
 #include "model/registry.h"
 #include "model/run.h"
@@ -82,12 +83,78 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	}
 }
 
+/* A NAT fit in words: "R² 0.996, +0.142 s per unit of concurrency", or why there is none. */
+static void fit_words(const struct sweep_fit *f, char *buf, size_t n)
+{
+	if (!f->ok)
+		snprintf(buf, n, "no fit (%s)", f->err ? f->err : "too few points");
+	else
+		snprintf(buf, n, "R² %.3f, %+.3g s per unit of concurrency%s", f->r2, f->slope,
+			 f->poor ? " (below R² 0.7: the calculator stores none)" : "");
+}
+
+/* NAT calculators (a merge speaks for its jobs; the first 3): the fits of p95 LLM latency
+ * and workflow runtime against concurrency, and the GPU estimate or what it needs. */
+static void nat_summary(const struct sweep_set *s, struct summary *out)
+{
+	for (size_t i = 0, shown = 0; i < s->nnat && shown < 3; i++) {
+		const struct nat_calc *n = &s->nat[i];
+		if (n->merge_into >= 0)
+			continue;
+		shown++;
+		char lat[96], rt[96];
+		fit_words(&n->c_fit_lat, lat, sizeof(lat));
+		fit_words(&n->c_fit_rt, rt, sizeof(rt));
+		summary_add(out, TONE_NORMAL, "GPU sizing", "NAT calculator%s, %zu concurrenc%s: p95 LLM latency %s; p95 "
+			    "workflow runtime %s", n->merged ? " (merged)" : "", n->npt, n->npt == 1 ? "y" : "ies", lat, rt);
+		const struct sweep_estimate *e = s->target_latency > 0 ? &n->c_est_lat : &n->c_est_rt;
+		const char *what = s->target_latency > 0 ? "LLM latency" : "workflow runtime";
+		double target = s->target_latency > 0 ? s->target_latency : s->target_runtime;
+		if (!(s->target_users > 0) || s->test_gpus <= 0 || !(target > 0))
+			summary_add(out, TONE_NORMAL, "GPU estimate", "n/a: needs --target-users, --test-gpus and "
+				    "--target-latency or --target-runtime");
+		else if (e->ok)
+			summary_add(out, TONE_NORMAL, "GPU estimate", "%.2f GPUs for %g users at p95 %s %g s", e->gpus,
+				    s->target_users, what, target);
+		else
+			summary_add(out, TONE_WARN, "GPU estimate", "n/a: %s", e->err ? e->err : "no estimate");
+	}
+}
+
+/* Cerebras performance.json files (the first 3): the rate (the merge rule's over the
+ * ordinals, else the stored one), whether the stored aggregate disagrees, the slowest
+ * slow ordinal. */
+static void cb_summary(const struct sweep_set *s, struct summary *out)
+{
+	for (size_t i = 0; i < s->ncb && i < 3; i++) {
+		const struct cb_perf *p = &s->cb[i];
+		if (p->has_c)
+			summary_add(out, p->mismatch ? TONE_WARN : TONE_NORMAL, "Cerebras", "%.2f samples/s over %zu ordinal%s "
+				    "(merge rule)%s", p->c_sps, p->nord, p->nord == 1 ? "" : "s",
+				    p->mismatch ? "; the stored aggregate disagrees" : "");
+		else if (p->has_sps)
+			summary_add(out, TONE_NORMAL, "Cerebras", "%.2f samples/s (stored; no ordinals)", p->samples_per_sec);
+		else if (p->has_global)
+			summary_add(out, TONE_NORMAL, "Cerebras", "global rate %.2f samples/s (trainer)", p->global_rate);
+		else
+			summary_add(out, TONE_WARN, "Cerebras", "rate n/a: no samples_per_sec, global rate or ordinals");
+		if (p->slowest >= 0 && (size_t)p->slowest < p->nord)
+			summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %.0f%% of the other ordinals' median rate",
+				    p->slowest, p->ord[p->slowest].rel_rate * 100);
+	}
+}
+
 /* The sweep at a glance: configs, each series' stimulus and levels and its knee, the
- * best config (by --objective, else by request throughput) and the constraints. */
+ * best config (by --objective, else by request throughput) and the constraints; then
+ * NAT sizing and Cerebras rates. */
 static void sweep_summary(struct run *run, struct summary *out)
 {
 	struct sweep_set *s = run->sweep ? sweep_derived(run) : NULL;
-	if (!s || s->ncfg == 0)
+	if (!s)
+		return;
+	nat_summary(s, out);
+	cb_summary(s, out);
+	if (s->ncfg == 0)
 		return;
 	summary_add(out, TONE_NORMAL, "inference sweep", "%zu config%s in %zu series (GenAI-Perf); Sweep pane: 8",
 		    s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries);

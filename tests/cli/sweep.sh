@@ -118,9 +118,18 @@ tap_rc $? "two online jobs (c 1-4, c 8-32): one 6-point fit, 75.3516 GPUs"
 ! grep -q ',yes,' "$TMP/sizing2.out"
 tap_rc $? "files without fit_results: differs never yes"
 "$BIN" --print --color never $SZ "$TMP/nat2" 2>/dev/null >"$TMP/print2.out"
-[ "$(grep -c '^● GPU SIZING' "$TMP/print2.out")" -eq 1 ] && [ "$(grep -c 'GPUs for 100 users' "$TMP/print2.out")" -eq 1 ] &&
+[ "$(grep -c '^● GPU SIZING' "$TMP/print2.out")" -eq 1 ] &&
+	[ "$(grep -c '→ .*GPUs for 100 users' "$TMP/print2.out")" -eq 1 ] &&
 	grep -q '75.3516 GPUs for 100 users' "$TMP/print2.out" && grep -q 'merged from 2 jobs' "$TMP/print2.out"
 tap_rc $? "print: one GPU SIZING section with one estimate (75.3516) for the two jobs"
+grep -q '^  GPU sizing  *NAT calculator (merged), 6 concurrencies: p95 LLM latency R² [0-9.]*, +[0-9.]* s per unit' \
+	"$TMP/print2.out" && grep -q '^  GPU estimate  *75.35 GPUs for 100 users at p95 ' "$TMP/print2.out" &&
+	[ "$(grep -c '^  GPU sizing ' "$TMP/print2.out")" -eq 1 ]
+tap_rc $? "headline: the merge's fits and its estimate, once (its jobs not repeated)"
+"$BIN" --print --color never "$TMP/nat" 2>/dev/null >"$TMP/print_nat.out"
+grep -q '^  GPU estimate  *n/a: needs --target-users, --test-gpus and --target-latency or --target-runtime$' \
+	"$TMP/print_nat.out"
+tap_rc $? "headline without targets: the estimate is n/a and says what it needs"
 "$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
 [ $? -ne 0 ]
 tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
@@ -134,6 +143,13 @@ printf '{\n    "compile_time": 1.0,\n    "est_samples_per_sec": 0,\n    "ordinal
 grep -q '^med,CEREBRAS.SLOW_ORDINAL,Cerebras ordinal 2 runs at 60% of its siblings.*240 samples/s' "$TMP/cb4.csv" &&
 	! grep -q 'AGGREGATE_MISMATCH' "$TMP/cb4.csv"
 tap_rc $? "one slow ordinal (60% of its siblings): CEREBRAS.SLOW_ORDINAL with the rate over the longest time"
+"$BIN" --print --color never "$CB4" 2>/dev/null >"$TMP/cb4.txt"
+grep -q '^  Cerebras  *400.00 samples/s over 4 ordinals (merge rule)$' "$TMP/cb4.txt" &&
+	grep -q "^  slow ordinal  *ordinal 2 at 60% of the other ordinals' median rate$" "$TMP/cb4.txt"
+tap_rc $? "headline: the merge rule's rate, the slow ordinal"
+"$BIN" --print --color never "$CB" 2>/dev/null |
+	grep -q '^  Cerebras  *200.00 samples/s over 2 ordinals (merge rule); the stored aggregate disagrees$'
+tap_rc $? "headline: a stored aggregate that disagrees is said"
 "$BIN" --export cerebras "$CB4" | grep -q ',ordinal 2,60,1000,.*,0.6,yes$'
 tap_rc $? "cerebras view: rate_vs_siblings and slow for each ordinal"
 mkdir -p "$TMP/cb4e"
