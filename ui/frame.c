@@ -87,11 +87,12 @@ static void draw_hint(struct app *app)
 	for (size_t i = 0; i < app->npane; i++)
 		if (app->pane[i].key > last)
 			last = app->pane[i].key;
+	bool cmp_ranks = app->cmp && compare_ranks(app->cmp); /* a sweep pair has no regressions, no B - A */
 	char hint[256];
 	snprintf(hint, sizeof(hint), "%s  1-%d:panes  %s",
-		 app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"
-		 : ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back"
-			 : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back",
+		 cmp_ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"
+		 : ranks && !app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back"
+				      : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back",
 		 last, app->cmp ? "i:legend  y:copy" : ranks ? "i:legend  v:views  y:copy" : "v:views  i:legend  y:copy");
 	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
