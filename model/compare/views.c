@@ -544,5 +544,7 @@ bool compare_tab_shown(struct compare *c, const struct tab_def *t)
 		return has_traces(c->a) && has_traces(c->b);
 	if (strcmp(v, "diff_sweep") == 0)
 		return has_sweep(c->a) && has_sweep(c->b);
+	if (strcmp(v, "diff_env") == 0) /* run.json of step runs, the GPU and CUDA of traces */
+		return strcmp(c->family, "steps") == 0 || strcmp(c->family, "trace") == 0;
 	return true;
 }

@@ -21,8 +21,9 @@ struct cmp_view {
 extern const struct tab_def compare_tabs[];
 extern const size_t compare_ntabs;
 /* Whether tab t has something for this pair: the heatmap, Ranks and Budget need step
- * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both; the
- * others always. A tab that would only say "needs ..." is left out. */
+ * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both, Env
+ * step runs or traces; the others always. A tab that would only say "needs ..." is left
+ * out. */
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
 /* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
  * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
