@@ -304,8 +304,12 @@ int export_view(struct run *run, const struct export_args *x)
 	return export_table(t, run, parts, cursor, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 
+static int export_compare_all(struct compare *c, const struct export_args *x);
+
 int export_compare_view(struct compare *c, const struct export_args *x)
 {
+	if (strcmp(x->view, EXPORT_ALL) == 0)
+		return export_compare_all(c, x);
 	const struct cmp_view *cv = compare_view(x->view);
 	if (!cv) {
 		if (registry_view(x->view)) {
@@ -367,8 +371,8 @@ static void build_all(struct run *run, struct built *b)
 		}
 }
 
-/* `--export all -o DIR` (see export.h). */
-static int export_all(struct run *run, const struct export_args *x)
+/* The arguments of `--export all`: 0 when usable, else the exit status (said). */
+static int all_args(const struct export_args *x)
 {
 	const char *dir = x->output;
 	if (x->sort || x->filter) {
@@ -380,19 +384,59 @@ static int export_all(struct run *run, const struct export_args *x)
 		fprintf(stderr, "tscope-tui: --export all writes one CSV per view: give -o DIR\n");
 		return 2;
 	}
-	char *safe = text_sanitize_dup(dir, 0);
 	if (ensure_dir(dir) < 0) {
-		fprintf(stderr, "tscope-tui: cannot use %s as the output directory: %s\n", safe,
-			strerror(errno));
+		char *safe = text_sanitize_dup(dir, 0);
+		fprintf(stderr, "tscope-tui: cannot use %s as the output directory: %s\n", safe, strerror(errno));
 		free(safe);
 		return 1;
 	}
+	return 0;
+}
+
+static int write_built(struct built *b, const struct export_args *x, unsigned flags, const char *what);
+
+/* `--export all -o DIR` (see export.h). */
+static int export_all(struct run *run, const struct export_args *x)
+{
+	int rc = all_args(x);
+	if (rc)
+		return rc;
 	struct built b;
 	build_all(run, &b);
-	unsigned flags = run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0;
+	return write_built(&b, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0, "run");
+}
+
+/* Every diff_* view with rows for the pair, as `--export all -o DIR` writes a run's. */
+static int export_compare_all(struct compare *c, const struct export_args *x)
+{
+	int rc = all_args(x);
+	if (rc)
+		return rc;
+	struct built b = { 0 };
+	for (size_t i = 0; i < compare_nviews; i++) {
+		char err[256];
+		struct table *t = compare_views[i].build(c, err, sizeof(err));
+		if (t && t->nrow == 0)
+			table_free(t);
+		if (!t || t->nrow == 0)
+			continue;
+		xgrow((void **)&b.v, &b.vcap, b.n + 1, sizeof(*b.v));
+		xgrow((void **)&b.name, &b.ncap, b.n + 1, sizeof(*b.name));
+		b.name[b.n] = compare_views[i].name;
+		b.v[b.n++] = (struct rows_out){ .t = t, .run = c->b };
+	}
+	return write_built(&b, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0, "pair of runs");
+}
+
+/* Write each view of b as DIR/<view>.csv (none when one exists, unless --force), list
+ * them on stdout, free b. what names the input when no view has data. */
+static int write_built(struct built *b, const struct export_args *x, unsigned flags, const char *what)
+{
+	const char *dir = x->output;
+	char *safe = text_sanitize_dup(dir, 0);
 	int rc = 0;
-	for (size_t i = 0; i < b.n && !x->force; i++) {
-		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
+	for (size_t i = 0; i < b->n && !x->force; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b->name[i]);
 		if (access(path, F_OK) == 0) {
 			char *sp = text_sanitize_dup(path, 0);
 			fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", sp);
@@ -401,22 +445,22 @@ static int export_all(struct run *run, const struct export_args *x)
 		}
 		free(path);
 	}
-	for (size_t i = 0; i < b.n && rc == 0; i++) {
-		char *path = xasprintf("%s/%s.csv", dir, b.name[i]);
-		b.v[i].meter = progress_for(path);
-		rc = write_view(&b.v[i], path, x->force, flags);
+	for (size_t i = 0; i < b->n && rc == 0; i++) {
+		char *path = xasprintf("%s/%s.csv", dir, b->name[i]);
+		b->v[i].meter = progress_for(path);
+		rc = write_view(&b->v[i], path, x->force, flags);
 		if (rc == 0)
-			printf("%s/%s.csv\t%zu row%s\n", safe, b.name[i], b.v[i].rows, b.v[i].rows == 1 ? "" : "s");
+			printf("%s/%s.csv\t%zu row%s\n", safe, b->name[i], b->v[i].rows, b->v[i].rows == 1 ? "" : "s");
 		free(path);
 	}
-	if (b.n == 0) {
-		fprintf(stderr, "tscope-tui: no view has data for this run\n");
+	if (b->n == 0) {
+		fprintf(stderr, "tscope-tui: no view has data for this %s\n", what);
 		rc = 1;
 	}
-	for (size_t i = 0; i < b.n; i++)
-		table_free(b.v[i].t);
-	free(b.v);
-	free(b.name);
+	for (size_t i = 0; i < b->n; i++)
+		table_free(b->v[i].t);
+	free(b->v);
+	free(b->name);
 	free(safe);
 	return rc;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# export_all.sh: `--export all -o DIR` on a DASF, a trace, a sweep and a step fixture
-# writes every view that has rows as DIR/<view>.csv, each byte-identical to `--export
-# VIEW`; views without data are not written; an existing file is not replaced without
+# export_all.sh: `--export all -o DIR` on a DASF, a trace, a sweep and a step fixture,
+# and on a pair of runs (the diff_* views), writes every view that has rows as
+# DIR/<view>.csv, each byte-identical to `--export VIEW`; views without data are not written; an existing file is not replaced without
 # --force (and then nothing is written); no temp file is left; usage errors exit 2.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -54,6 +54,18 @@ done
 all_views sweep "$SX" sweep sizing sources
 
 all_views steps "$TSCOPE_ROOT/testdata/demo" ranks steps heatmap budget findings sources
+
+# Two runs (compare mode): every diff_* view with rows, each as --export VIEW A B writes it.
+"$BUILD/tests/gen_pair" "$TMP/pa" 4 40 1 >/dev/null && "$BUILD/tests/gen_pair" "$TMP/pb" 4 40 2 1 20 >/dev/null
+(cd "$TMP" && "$BIN" --export all -o pair pa pb >pair.list 2>pair.err)
+tap_rc $? "pair: --export all -o DIR exits 0"
+ok=0
+for v in diff_ranks diff_budget diff_findings; do
+	(cd "$TMP" && "$BIN" --export "$v" pa pb 2>/dev/null) | cmp -s - "$TMP/pair/$v.csv" || { echo "# $v differs"; ok=1; }
+	grep -q "^pair/$v.csv	[0-9]* rows*$" "$TMP/pair.list" || { echo "# $v not listed"; ok=1; }
+done
+[ ! -e "$TMP/pair/diff_kernels.csv" ] && [ ! -e "$TMP/pair/diff_sweep.csv" ] && [ ! -e "$TMP/pair/ranks.csv" ] || ok=1
+tap_rc $ok "pair: the diff views with rows written, each identical to --export VIEW A B; none without data"
 
 # no overwrite without --force; with it, every file replaced
 before=$(cat "$TMP/steps/ranks.csv")
