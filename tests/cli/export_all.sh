@@ -1,8 +1,9 @@
 #!/bin/sh
 # export_all.sh: `--export all -o DIR` on a DASF, a trace, a sweep and a step fixture,
 # and on a pair of runs (the diff_* views), writes every view that has rows as
-# DIR/<view>.csv, each byte-identical to `--export VIEW`; views without data are not written; an existing file is not replaced without
-# --force (and then nothing is written); no temp file is left; usage errors exit 2.
+# DIR/<view>.csv, each byte-identical to `--export VIEW`; views without data are not
+# written; an existing file is not replaced without --force (and then nothing is
+# written); no temp file is left; usage errors exit 2.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
