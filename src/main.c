@@ -493,9 +493,26 @@ static int refused_mode(struct cli *cli, struct run *run)
 	return 1;
 }
 
+/* Whether --follow has something to follow: pytscope step logs or run.json (a job that
+ * has not written a step yet), or nothing at all yet (the job has not started). Traces,
+ * sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
+static bool followable(const struct run *run)
+{
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (strcmp(run->src[i].format, "pytscope") == 0)
+			return true;
+	return run_is_empty(run);
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = pick_mode(cli);
+	if (cli->opts.follow && !followable(run)) {
+		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
+		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
+		      "without --follow\n", stderr);
+		return 2;
+	}
 	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc && !cli->opts.ranks) { /* --ranks: rank dirs */
 		struct run_child *kids;
 		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);

@@ -62,5 +62,14 @@ tap_eq "--follow with --export: usage error 2" 2 "$?"
 "$TSCOPE_BIN" --follow --interval 0 fin >/dev/null 2>err.txt
 tap_eq "--interval 0: usage error 2" 2 "$?"
 
+# Nothing a job appends to: a trace set is refused (exit 2, why), not followed forever.
+mkdir tr
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace" tr/rank0.pt.trace.json 1 0 >/dev/null
+"$TSCOPE_BIN" --follow tr >tr.out 2>tr.err </dev/null
+rc=$?
+tap_check "--follow on traces: exit 2, says it reads step logs, nothing followed" \
+	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these \
+PATHs hold none" tr.err && [ ! -s tr.out ]'
+
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan
