@@ -20,6 +20,7 @@
 #include "model/index/index.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/follow.h"
 #include "model/steps/progress.h"
 #include "model/summary.h"
 #include "model/sweep/sweep.h"
@@ -493,21 +494,10 @@ static int refused_mode(struct cli *cli, struct run *run)
 	return 1;
 }
 
-/* Whether --follow has something to follow: pytscope step logs or run.json (a job that
- * has not written a step yet), or nothing at all yet (the job has not started). Traces,
- * sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
-static bool followable(const struct run *run)
-{
-	for (size_t i = 0; i < run->nsrc; i++)
-		if (strcmp(run->src[i].format, "pytscope") == 0)
-			return true;
-	return run_is_empty(run);
-}
-
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = pick_mode(cli);
-	if (cli->opts.follow && !followable(run)) {
+	if (cli->opts.follow && !follow_applies(run)) {
 		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
 		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
 		      "without --follow\n", stderr);

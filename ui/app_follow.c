@@ -184,6 +184,11 @@ int app_poll_wait_ms(const struct app *app)
 
 unsigned app_follow_key(struct app *app, bool toggle)
 {
+	if (!follow_applies(app->run)) {
+		app_msg(app, true, "nothing to follow: F and R read pytscope step logs; this run's files are written "
+			"whole (traces, sweeps, sizing, Cerebras, DASF)");
+		return PR_REDRAW;
+	}
 	if (toggle)
 		app->following = !app->following;
 	if (!toggle || app->following)

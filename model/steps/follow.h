@@ -84,6 +84,10 @@ enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINIS
 /* follow_poll() result bits */
 enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
 
+/* Whether following has anything to read: the run holds pytscope step logs or run.json
+ * (a job that has not written a step yet), or nothing yet (the job has not started).
+ * Traces, sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
+bool follow_applies(const struct run *run);
 /* Follow the pytscope data under paths (run dirs or steps.jsonl files). */
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
 			  const struct follow_opts *o, double now);

@@ -74,6 +74,14 @@ struct follow {
 	char last_event[256];
 };
 
+bool follow_applies(const struct run *run)
+{
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (strcmp(run->src[i].format, "pytscope") == 0)
+			return true;
+	return run_is_empty(run);
+}
+
 double follow_clock(void)
 {
 	struct timespec ts;

@@ -2,7 +2,8 @@
 # trace.sh: the explorer on a traces-only run (two generated per-rank Kineto traces),
 # headless (TSCOPE_SCRIPT): ProfilerStep#N fill the heatmap, Enter on a cell (rank,
 # step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
-# hint row's number keys reach the GPU time tab, and 9 opens it.
+# hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
+# to follow.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -20,6 +21,8 @@ cat >"$TMP/keys" <<EOF
 :dump $TMP/back.txt
 9
 :dump $TMP/gpu.txt
+F
+:dump $TMP/follow.txt
 q
 EOF
 TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$FX" >/dev/null 2>"$TMP/err"
@@ -33,4 +36,6 @@ grep -q ' 9 GPU time' "$TMP/heat.txt" && grep -q 'Esc:back  1-9:panes' "$TMP/hea
 tap_rc $? "the hint row names the number keys the tabs have (9 GPU time: 1-9)"
 grep -q 'idle_us  *compute_us' "$TMP/gpu.txt" && ! grep -q 'not bound' "$TMP/gpu.txt"
 tap_rc $? "9 opens the GPU time tab"
+grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
+tap_rc $? "F on traces: nothing to follow, said so; no LIVE state"
 tap_plan
