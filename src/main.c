@@ -22,6 +22,7 @@
 #include "model/run.h"
 #include "model/steps/follow.h"
 #include "model/steps/progress.h"
+#include "model/steps/steps.h"
 #include "model/summary.h"
 #include "model/sweep/sweep.h"
 #include "model/text.h"
@@ -494,9 +495,50 @@ static int refused_mode(struct cli *cli, struct run *run)
 	return 1;
 }
 
+/* Options given for an input family the run does not have are named on stderr, never
+ * dropped in silence: "--objective and --constraint ignored: for GenAI-Perf sweeps only,
+ * and this run has none". */
+static void note_unused_options(const struct opts *o, struct run *run)
+{
+	if (run_is_empty(run))
+		return;
+	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
+	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, NFAM };
+	const bool applies[NFAM] = { run->steps && steps_nranks(run->steps) > 0,
+				     (run->steps && steps_nranks(run->steps) > 0) || run->trace, run->trace != NULL,
+				     sw && sw->ncfg > 0, sw != NULL };
+	static const char *const to[NFAM] = { "step records", "ranks' step logs or traces", "Kineto traces",
+					      "GenAI-Perf sweeps", "GPU sizing (NAT, GenAI-Perf)" };
+	const struct {
+		const char *name;
+		bool given;
+		int fam;
+	} v[] = {
+		{ "--warmup", o->warmup > 0, STEPS }, { "--flops-per-step", o->flops_set, STEPS },
+		{ "--peak-tflops", o->peak_set, STEPS }, { "--ranks-per-node", o->ranks_per_node > 0, STEPS },
+		{ "--ranks", o->ranks != NULL, RANKS }, { "--kernel-classes", o->kernel_classes != NULL, TRACES },
+		{ "--objective", o->objective != NULL, SWEEPS }, { "--constraint", o->nconstraints > 0, SWEEPS },
+		{ "--target-users", o->target_users > 0, SIZING }, { "--target-latency", o->target_latency > 0, SIZING },
+		{ "--target-runtime", o->target_runtime > 0, SIZING }, { "--test-gpus", o->test_gpus > 0, SIZING },
+	};
+	for (int f = 0; f < NFAM; f++) {
+		char names[160] = "";
+		size_t used = 0, k = 0, n = 0;
+		for (size_t i = 0; i < ARRAY_LEN(v); i++)
+			n += v[i].fam == f && v[i].given;
+		for (size_t i = 0; i < ARRAY_LEN(v) && !applies[f]; i++)
+			if (v[i].fam == f && v[i].given && used < sizeof(names))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", k++ == 0 ? "" :
+							 k == n ? " and " : ", ", v[i].name);
+		if (k)
+			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and this run has none\n", names, to[f]);
+	}
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	enum cli_mode mode = pick_mode(cli);
+	note_unused_options(&cli->opts, run);
 	if (cli->opts.follow && !follow_applies(run)) {
 		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
 		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
