@@ -5,13 +5,14 @@
  * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
  * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
  * trace_rank_host: distributedInfo's hostname, else the trace's top-level host_name,
- * else the default trace file name), when every rank has one; else consecutive rank ids in
- * groups of --ranks-per-node N; else of the lowest rank's environment "gpu_count"; else
- * of the GPUs its trace's deviceProperties lists, when every rank's trace lists as many
- * (2 or more) and every rank whose kernels name their GPU (args.device) ran on GPU (id
- * mod that count). With none of these (or a single rank) there is no roll-up (NULL). Nodes are ordered by their
- * lowest rank id; a node's ranks are rank indexes in ascending id. The distributed
- * figures are missing (has_dist false) when the run has no distributed summary. */
+ * else the default trace file name), when every rank has one; else consecutive rank
+ * ids in groups of --ranks-per-node N; else of the lowest rank's environment
+ * "gpu_count"; else of the GPUs its trace's deviceProperties lists, when every rank's
+ * trace lists as many (2 or more) and every rank whose kernels name their GPU
+ * (args.device) ran on GPU (id mod that count). With none of these (or a single rank)
+ * there is no roll-up (NULL). Nodes are ordered by their lowest rank id; a node's ranks
+ * are rank indexes in ascending id. The distributed figures are missing (has_dist
+ * false) when the run has no distributed summary. */
 #ifndef MODEL_STEPS_NODES_H
 #define MODEL_STEPS_NODES_H
 
