@@ -526,10 +526,13 @@ static void note_unused_options(const struct opts *o, struct run *run)
 		size_t used = 0, k = 0, n = 0;
 		for (size_t i = 0; i < ARRAY_LEN(v); i++)
 			n += v[i].fam == f && v[i].given;
-		for (size_t i = 0; i < ARRAY_LEN(v) && !applies[f]; i++)
-			if (v[i].fam == f && v[i].given && used < sizeof(names))
-				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", k++ == 0 ? "" :
-							 k == n ? " and " : ", ", v[i].name);
+		for (size_t i = 0; i < ARRAY_LEN(v) && !applies[f]; i++) {
+			if (v[i].fam != f || !v[i].given || used >= sizeof(names))
+				continue;
+			const char *sep = k == 0 ? "" : k + 1 == n ? " and " : ", ";
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", sep, v[i].name);
+			k++;
+		}
 		if (k)
 			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and this run has none\n", names, to[f]);
 	}
