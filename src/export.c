@@ -416,9 +416,11 @@ static int export_compare_all(struct compare *c, const struct export_args *x)
 	for (size_t i = 0; i < compare_nviews; i++) {
 		char err[256];
 		struct table *t = compare_views[i].build(c, err, sizeof(err));
-		if (t && t->nrow == 0)
+		if (t && t->nrow == 0) {
 			table_free(t);
-		if (!t || t->nrow == 0)
+			t = NULL;
+		}
+		if (!t)
 			continue;
 		xgrow((void **)&b.v, &b.vcap, b.n + 1, sizeof(*b.v));
 		xgrow((void **)&b.name, &b.ncap, b.n + 1, sizeof(*b.name));
