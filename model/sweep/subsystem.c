@@ -138,6 +138,9 @@ static void cb_summary(const struct sweep_set *s, struct summary *out)
 			summary_add(out, TONE_NORMAL, "Cerebras", "global rate %.2f samples/s (trainer)", p->global_rate);
 		else
 			summary_add(out, TONE_WARN, "Cerebras", "rate n/a: no samples_per_sec, global rate or ordinals");
+		if (p->has_flops)
+			summary_add(out, TONE_NORMAL, "FLOPs util", "%.2f%% (performance.json's flops_utilization)",
+				    p->flops_util);
 		if (p->slowest >= 0 && (size_t)p->slowest < p->nord)
 			summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %.0f%% of the other ordinals' median rate",
 				    p->slowest, p->ord[p->slowest].rel_rate * 100);

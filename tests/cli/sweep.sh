@@ -150,6 +150,12 @@ tap_rc $? "headline: the merge rule's rate, the slow ordinal"
 "$BIN" --print --color never "$CB" 2>/dev/null |
 	grep -q '^  Cerebras  *200.00 samples/s over 2 ordinals (merge rule); the stored aggregate disagrees$'
 tap_rc $? "headline: a stored aggregate that disagrees is said"
+mkdir -p "$TMP/cbt/performance"
+cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/cerebras_trainer.json" "$TMP/cbt/performance/performance.json"
+"$BIN" --print --color never "$TMP/cbt" 2>/dev/null >"$TMP/cbt.txt"
+grep -q '^  Cerebras  *812.50 samples/s (stored; no ordinals)$' "$TMP/cbt.txt" &&
+	grep -q "^  FLOPs util  *41.23% (performance.json's flops_utilization)$" "$TMP/cbt.txt"
+tap_rc $? "headline of the trainer shape: the stored rate and its FLOPs utilization"
 "$BIN" --export cerebras "$CB4" | grep -q ',ordinal 2,60,1000,.*,0.6,yes$'
 tap_rc $? "cerebras view: rate_vs_siblings and slow for each ordinal"
 mkdir -p "$TMP/cb4e"
