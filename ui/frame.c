@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "model/outfile.h"
 #include "model/compare/compare.h"
+#include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/follow.h"
@@ -83,17 +84,24 @@ static void draw_hint(struct app *app)
 	}
 	/* stragglers only where there are ranks with steps: a sweep gets no training words */
 	bool ranks = app->run->steps && steps_nranks(app->run->steps) > 0;
-	int last = 1; /* the number keys the tabs have: 1 to the highest */
-	for (size_t i = 0; i < app->npane; i++)
-		if (app->pane[i].key > last)
-			last = app->pane[i].key;
+	long keys[10]; /* the number keys the tabs have, as ranges: "1-7,9" */
+	size_t nkeys = 0;
+	for (long k = 1; k <= 9; k++)
+		for (size_t i = 0; i < app->npane; i++)
+			if (app->pane[i].key == k) {
+				keys[nkeys++] = k;
+				break;
+			}
+	char keytext[32];
+	if (!ranklist_format(keys, nkeys, keytext, sizeof(keytext)) || !nkeys)
+		snprintf(keytext, sizeof(keytext), "1");
 	bool cmp_ranks = app->cmp && compare_ranks(app->cmp); /* a sweep pair has no regressions, no B - A */
 	char hint[256];
-	snprintf(hint, sizeof(hint), "%s  1-%d:panes  %s",
+	snprintf(hint, sizeof(hint), "%s  %s:panes  %s",
 		 cmp_ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"
 		 : ranks && !app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back"
 				      : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back",
-		 last, app->cmp ? "i:legend  y:copy" : ranks ? "i:legend  v:views  y:copy" : "v:views  i:legend  y:copy");
+		 keytext, app->cmp ? "i:legend  y:copy" : ranks ? "i:legend  v:views  y:copy" : "v:views  i:legend  y:copy");
 	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
 

@@ -93,6 +93,20 @@ static void fit_words(const struct sweep_fit *f, char *buf, size_t n)
 			 f->poor ? " (below R² 0.7: the calculator stores none)" : "");
 }
 
+/* The GPU estimate for the p95 `what` target (none when the target is not given). */
+static void estimate_summary(const struct sweep_set *s, const char *what, double target,
+			     const struct sweep_estimate *e, struct summary *out)
+{
+	if (!(target > 0))
+		return;
+	if (e->ok)
+		summary_add(out, TONE_NORMAL, "GPU estimate", "%.2f GPUs for %g users at p95 %s %g s", e->gpus,
+			    s->target_users, what, target);
+	else
+		summary_add(out, TONE_WARN, "GPU estimate", "n/a for p95 %s %g s: %s", what, target,
+			    e->err ? e->err : "no estimate");
+}
+
 /* NAT calculators (a merge speaks for its jobs; the first 3): the fits of p95 LLM latency
  * and workflow runtime against concurrency, and the GPU estimate or what it needs. */
 static void nat_summary(const struct sweep_set *s, struct summary *out)
@@ -107,17 +121,13 @@ static void nat_summary(const struct sweep_set *s, struct summary *out)
 		fit_words(&n->c_fit_rt, rt, sizeof(rt));
 		summary_add(out, TONE_NORMAL, "GPU sizing", "NAT calculator%s, %zu concurrenc%s: p95 LLM latency %s; p95 "
 			    "workflow runtime %s", n->merged ? " (merged)" : "", n->npt, n->npt == 1 ? "y" : "ies", lat, rt);
-		const struct sweep_estimate *e = s->target_latency > 0 ? &n->c_est_lat : &n->c_est_rt;
-		const char *what = s->target_latency > 0 ? "LLM latency" : "workflow runtime";
-		double target = s->target_latency > 0 ? s->target_latency : s->target_runtime;
-		if (!(s->target_users > 0) || s->test_gpus <= 0 || !(target > 0))
+		if (!(s->target_users > 0) || s->test_gpus <= 0 || !(s->target_latency > 0 || s->target_runtime > 0)) {
 			summary_add(out, TONE_NORMAL, "GPU estimate", "n/a: needs --target-users, --test-gpus and "
 				    "--target-latency or --target-runtime");
-		else if (e->ok)
-			summary_add(out, TONE_NORMAL, "GPU estimate", "%.2f GPUs for %g users at p95 %s %g s", e->gpus,
-				    s->target_users, what, target);
-		else
-			summary_add(out, TONE_WARN, "GPU estimate", "n/a: %s", e->err ? e->err : "no estimate");
+			continue;
+		}
+		estimate_summary(s, "LLM latency", s->target_latency, &n->c_est_lat, out);
+		estimate_summary(s, "workflow runtime", s->target_runtime, &n->c_est_rt, out);
 	}
 }
 

@@ -130,6 +130,12 @@ tap_rc $? "headline: the merge's fits and its estimate, once (its jobs not repea
 grep -q '^  GPU estimate  *n/a: needs --target-users, --test-gpus and --target-latency or --target-runtime$' \
 	"$TMP/print_nat.out"
 tap_rc $? "headline without targets: the estimate is n/a and says what it needs"
+"$BIN" --print --color never --target-users 100 --test-gpus 8 --target-latency 2 --target-runtime 20 "$TMP/nat" \
+	2>/dev/null >"$TMP/print_both.out"
+[ "$(grep -c '^  GPU estimate  *[0-9.]* GPUs for 100 users at p95 ' "$TMP/print_both.out")" -eq 2 ] &&
+	grep -q 'at p95 LLM latency 2 s$' "$TMP/print_both.out" &&
+	grep -q 'at p95 workflow runtime 20 s$' "$TMP/print_both.out"
+tap_rc $? "headline with both targets: both estimates"
 "$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
 [ $? -ne 0 ]
 tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"

@@ -65,6 +65,7 @@ tap_check "two sweeps: Overview, Findings and Sweep tabs; opens on the Overview"
 	 grep -q "^  verdict  *largest change: latency p[59]9 +10.0% at concurrency 2" sw'
 tap_check "two sweeps: the status names the level comparison, n has no ranks to step through" \
 	'grep -q "^ compare: two sweeps, level by level (8 Sweep)" sw && ! grep -q "n/N:\|m:A/B" sw &&
+	 grep -q "Esc:back  1,5,8:panes" sw &&
 	 grep -q "^no ranks to step through: two sweeps compare level by level (8 Sweep)" swn'
 # A pair of 8 common steps: no regression is called, and n says why, not "no regression".
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pair generated"; exit 1; }

@@ -32,8 +32,8 @@ grep -q 'ncclKernel_AllReduce' "$TMP/kernels.txt" && grep -q 'step' "$TMP/kernel
 tap_rc $? "Enter on (rank 0, step 1) lists that step's kernels"
 if grep -qE '^ +[0-9]+ +1 ' "$TMP/kernels.txt"; then tap_notok "only rank 0 is listed"; else tap_ok "only rank 0 is listed"; fi
 grep -q 'Heatmap' "$TMP/back.txt" && ! grep -q 'ncclKernel' "$TMP/back.txt"; tap_rc $? "Esc returns to the heatmap"
-grep -q ' 9 GPU time' "$TMP/heat.txt" && grep -q 'Esc:back  1-9:panes' "$TMP/heat.txt"
-tap_rc $? "the hint row names the number keys the tabs have (9 GPU time: 1-9)"
+grep -q ' 9 GPU time' "$TMP/heat.txt" && grep -q 'Esc:back  1-7,9:panes' "$TMP/heat.txt"
+tap_rc $? "the hint row names the number keys the tabs have (9 GPU time: 1-7,9)"
 grep -q 'idle_us  *compute_us' "$TMP/gpu.txt" && ! grep -q 'not bound' "$TMP/gpu.txt"
 tap_rc $? "9 opens the GPU time tab"
 grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
