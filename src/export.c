@@ -348,6 +348,19 @@ struct built {
 	size_t n, vcap, ncap;
 };
 
+/* Keep view `name`'s first table in b when it has rows; free it when it has none. */
+static void built_add(struct built *b, const char *name, struct rows_out out)
+{
+	if (out.t->nrow == 0) {
+		table_free(out.t);
+		return;
+	}
+	xgrow((void **)&b->v, &b->vcap, b->n + 1, sizeof(*b->v));
+	xgrow((void **)&b->name, &b->ncap, b->n + 1, sizeof(*b->name));
+	b->name[b->n] = name;
+	b->v[b->n++] = out;
+}
+
 static void build_all(struct run *run, struct built *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -357,17 +370,10 @@ static void build_all(struct run *run, struct built *b)
 			char err[256];
 			size_t cursor;
 			struct table *t = first_table(run, vd, vd->build_next != NULL, &cursor, err, sizeof(err));
-			if (!t)
-				continue;
-			if (t->nrow == 0) { /* a first part without rows: the view has none */
-				table_free(t);
-				continue;
-			}
-			xgrow((void **)&b->v, &b->vcap, b->n + 1, sizeof(*b->v));
-			xgrow((void **)&b->name, &b->ncap, b->n + 1, sizeof(*b->name));
-			b->name[b->n] = vd->name;
-			b->v[b->n++] = (struct rows_out){ .t = t, .run = run, .parts = vd->build_next ? vd : NULL,
-							  .cursor = cursor };
+			if (t) /* a first part without rows: the view has none */
+				built_add(b, vd->name, (struct rows_out){ .t = t, .run = run,
+									  .parts = vd->build_next ? vd : NULL,
+									  .cursor = cursor });
 		}
 }
 
@@ -416,16 +422,8 @@ static int export_compare_all(struct compare *c, const struct export_args *x)
 	for (size_t i = 0; i < compare_nviews; i++) {
 		char err[256];
 		struct table *t = compare_views[i].build(c, err, sizeof(err));
-		if (t && t->nrow == 0) {
-			table_free(t);
-			t = NULL;
-		}
-		if (!t)
-			continue;
-		xgrow((void **)&b.v, &b.vcap, b.n + 1, sizeof(*b.v));
-		xgrow((void **)&b.name, &b.ncap, b.n + 1, sizeof(*b.name));
-		b.name[b.n] = compare_views[i].name;
-		b.v[b.n++] = (struct rows_out){ .t = t, .run = c->b };
+		if (t)
+			built_add(&b, compare_views[i].name, (struct rows_out){ .t = t, .run = c->b });
 	}
 	return write_built(&b, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0, "pair of runs");
 }

@@ -503,10 +503,9 @@ static void note_unused_options(const struct opts *o, struct run *run)
 	if (run_is_empty(run))
 		return;
 	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
+	bool steps = run->steps && steps_nranks(run->steps) > 0;
 	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, NFAM };
-	const bool applies[NFAM] = { run->steps && steps_nranks(run->steps) > 0,
-				     (run->steps && steps_nranks(run->steps) > 0) || run->trace, run->trace != NULL,
-				     sw && sw->ncfg > 0, sw != NULL };
+	const bool applies[NFAM] = { steps, steps || run->trace, run->trace != NULL, sw && sw->ncfg > 0, sw != NULL };
 	static const char *const to[NFAM] = { "step records", "ranks' step logs or traces", "Kineto traces",
 					      "GenAI-Perf sweeps", "GPU sizing (NAT, GenAI-Perf)" };
 	const struct {
