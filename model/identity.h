@@ -16,8 +16,8 @@
  *     two sweep dirs form a pair (compare mode, diff_sweep). Any loose GenAI-Perf file,
  *     NAT or Cerebras PATH among them keeps all sweep PATHs one run (never compared).
  *   - DASF PATHs that are all directories are one run each (a directory is one run's
- *     databases; two of them are not merged); database files given one by one, or any
- *     among directories, form one run together. A sweep, a DASF database, traces and a
+ *     databases; two of them form a pair: compare mode, diff_functions); database files
+ *     given one by one, or any among directories, form one run together. A sweep, a DASF database, traces and a
  *     training run next to each other are different runs.
  * --format restricts the probing to that loader (the way to pick one run of a mixed
  * folder); --trace files are attached on purpose and are not grouped here. */

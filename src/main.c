@@ -474,9 +474,6 @@ static void refuse_mixed(const struct run_identity *id)
 		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
 				"of the same kind\n", compare_family_name(id->v[0].family),
 			compare_family_name(id->v[1].family));
-	else if (id->n == 2 && id->v[0].family == FAMILY_DASF)
-		fputs("tscope-tui: compare mode does not take DASF runs: open one directory at a time (one run's "
-		      "databases given as files are read as one run)\n", stderr);
 }
 
 /* A refused run (model/identity.h): what was found is on stderr already; the explorer

@@ -12,6 +12,7 @@
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/steps/steps.h"
+#include "model/summary.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "src/print.h"
@@ -301,6 +302,29 @@ static void section_sweep(FILE *f, const struct print_opts *po, struct compare *
 	table_lines(f, c, "diff_sweep", cols, ARRAY_LEN(cols), 20, labels);
 }
 
+/* Two DASF runs: the verdict (a function slower beyond its noise, or why none is), the
+ * totals A -> B, then the functions that changed most. */
+static void section_dasf(FILE *f, const struct print_opts *po, struct compare *c)
+{
+	char verdict[512];
+	int rc = compare_dasf_verdict(c, verdict, sizeof(verdict));
+	heading(f, po, rc == 1 ? SGR_RED : rc == 0 ? SGR_GREEN : SGR_YELLOW,
+		"DASF TASKS — function by function, A -> B");
+	fputs("  ", f);
+	put_safe(f, verdict);
+	fputc('\n', f);
+	if (rc < 0) /* the verdict says why */
+		return;
+	struct summary s = { 0 };
+	compare_dasf_summary(c, &s);
+	for (size_t i = 0; i < s.n; i++)
+		fprintf(f, "  %s: %s\n", s.line[i].key, s.line[i].text);
+	static const int cols[] = { 0, 1, 2, 3, 7, 8, 9, 6 };
+	static const char *const labels[ARRAY_LEN(cols)] = { "function", "change", "tasks A", "tasks B", "mean A s",
+							     "mean B s", "mean %", "added s" };
+	table_lines(f, c, "diff_functions", cols, ARRAY_LEN(cols), 15, labels);
+}
+
 int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
 {
 	bool steps = strcmp(c->family, "steps") == 0;
@@ -321,8 +345,11 @@ int print_compare(struct compare *c, const char *path_a, const char *path_b, FIL
 		put_safe(f, path_b);
 		fputs(")\n", f);
 	}
-	if (strcmp(c->family, "sweep") == 0) {
-		section_sweep(f, po, c);
+	if (strcmp(c->family, "sweep") == 0 || strcmp(c->family, "dasf") == 0) {
+		if (strcmp(c->family, "sweep") == 0)
+			section_sweep(f, po, c);
+		else
+			section_dasf(f, po, c);
 		section_findings(f, po, c);
 		return 0;
 	}

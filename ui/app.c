@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "model/outfile.h"
 #include "model/compare/compare.h"
+#include "model/compare/views.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
@@ -212,8 +213,8 @@ static void no_regression_msg(struct app *app)
 {
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
 	char why[SUMMARY_TEXT];
-	if (strcmp(app->cmp->family, "sweep") == 0) {
-		app_msg(app, true, "no ranks to step through: two sweeps compare level by level (8 Sweep)");
+	if (compare_by_what(app->cmp)) {
+		app_msg(app, true, "no ranks to step through: %s", compare_by_what(app->cmp));
 	} else if (!r || !r->ncommon || !r->ncommon_ranks) {
 		compare_verdict(app->cmp, why, sizeof(why));
 		app_msg(app, true, "no ranks to step through: %s", why);

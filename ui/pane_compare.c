@@ -143,8 +143,8 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 static void cp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
-	if (strcmp(app->cmp->family, "sweep") == 0)
-		snprintf(buf, n, "compare: two sweeps, level by level (8 Sweep)");
+	if (compare_by_what(app->cmp))
+		snprintf(buf, n, "compare: %s", compare_by_what(app->cmp));
 	else if (!r)
 		snprintf(buf, n, "compare: step times not compared");
 	else

@@ -28,7 +28,7 @@
 
 bool compare_is_pair(const struct run_identity *id)
 {
-	return id->n == 2 && id->v[0].family == id->v[1].family && id->v[0].family != FAMILY_DASF;
+	return id->n == 2 && id->v[0].family == id->v[1].family;
 }
 
 const char *compare_family_name(int family)
@@ -77,6 +77,7 @@ void compare_free(struct compare *c)
 		pydiff_free(c->memo->pydiff);
 		ranks_free(c->memo->ranks);
 		free(c->memo->findings);
+		compare_fns_free(c->memo->fns);
 		free(c->memo);
 	}
 	run_free(c->a);
@@ -408,6 +409,10 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 		compare_sweep_verdict(c, buf, n);
 		return;
 	}
+	if (strcmp(c->family, "dasf") == 0) {
+		compare_dasf_verdict(c, buf, n);
+		return;
+	}
 	const struct cmp_ranks *r = compare_ranks(c);
 	if (!r) {
 		snprintf(buf, n, "step times not compared: %s has no step records",
@@ -571,6 +576,12 @@ static void summary_trace_env(const struct compare *c, struct summary *s)
 			    ndiff ? "" : ", the same on both sides");
 }
 
+/* The tone of compare_dasf_verdict's result. */
+static enum summary_tone dasf_tone(int rc)
+{
+	return rc == 0 ? TONE_GOOD : rc == 1 ? TONE_BAD : TONE_WARN;
+}
+
 void compare_summary(struct compare *c, struct summary *s)
 {
 	char buf[SUMMARY_TEXT];
@@ -581,6 +592,8 @@ void compare_summary(struct compare *c, struct summary *s)
 		tone = TONE_WARN;
 	if (strcmp(c->family, "sweep") == 0) /* a change is given, not judged: never good */
 		tone = compare_sweep_verdict(c, buf, sizeof(buf)) == 0 ? TONE_GOOD : TONE_WARN;
+	else if (strcmp(c->family, "dasf") == 0)
+		tone = dasf_tone(compare_dasf_verdict(c, buf, sizeof(buf)));
 	else
 		compare_verdict(c, buf, sizeof(buf));
 	summary_add(s, tone, "verdict", "%s", buf);
@@ -590,6 +603,8 @@ void compare_summary(struct compare *c, struct summary *s)
 	if (*buf)
 		summary_add(s, TONE_WARN, "scope", "%s", buf);
 	summary_trace_env(c, s);
+	if (strcmp(c->family, "dasf") == 0)
+		compare_dasf_summary(c, s);
 	if (r && r->has_wall) {
 		char a[32], b[32], d[32], z[32] = "n/a"; /* no noise estimate under CMP_MIN_STEPS */
 		if (r->judged)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* internal.h: what the files of model/compare/ share and nobody else sees: the memo of
- * a comparison's analyses and the pytscope diff's constructor. */
+ * a comparison's analyses, the pytscope diff's constructor, the DASF pair's view. */
 #ifndef MODEL_COMPARE_INTERNAL_H
 #define MODEL_COMPARE_INTERNAL_H
 
@@ -13,6 +13,7 @@ struct cmp_memo {
 	bool ranks_done;
 	struct cmp_finding *findings;
 	size_t nfindings;
+	struct cmp_fns *fns;      /* a DASF pair's functions (dasf.c) */
 };
 
 struct steps_model;
@@ -31,5 +32,9 @@ int compare_series(struct run *a, struct run *b, const char **no_compute);
 
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);
+
+/* dasf.c: the view diff_functions (views.h compare_views) and the memo's release. */
+struct table *compare_build_diff_functions(struct compare *c, char *err, size_t errn);
+void compare_fns_free(struct cmp_fns *m);
 
 #endif

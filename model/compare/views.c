@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
  * and config differences, budget side by side, findings new/resolved/persisting, kernel
- * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too). Built from the compare analyses and from each run's
- * own views, joined here. */
+ * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too), sweep
+ * levels; DASF functions are dasf.c's. Built from the compare analyses and from each
+ * run's own views, joined here. */
 #include "model/compare/views.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/compare/internal.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -495,6 +497,8 @@ const struct cmp_view compare_views[] = {
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
 	{ "diff_sweep", "sweeps A vs B: per stimulus level latency p50/p99, ttft p99, throughputs, deltas", build_diff_sweep },
+	{ "diff_functions", "DASF runs A vs B: per function tasks, total and mean task time, deltas, slower/faster beyond "
+			    "noise", compare_build_diff_functions },
 };
 const size_t compare_nviews = ARRAY_LEN(compare_views);
 
@@ -515,6 +519,7 @@ const struct tab_def compare_tabs[] = {
 	{ 6, "Env", TAB_TABLE, "diff_env", NULL, NULL, NULL },
 	{ 7, "Kernels", TAB_TABLE, "diff_kernels", NULL, NULL, NULL },
 	{ 8, "Sweep", TAB_TABLE, "diff_sweep", NULL, NULL, NULL },
+	{ 9, "Functions", TAB_TABLE, "diff_functions", NULL, NULL, NULL },
 };
 const size_t compare_ntabs = ARRAY_LEN(compare_tabs);
 
@@ -535,6 +540,15 @@ static bool has_sweep(struct run *run)
 	return s && s->ncfg;
 }
 
+const char *compare_by_what(const struct compare *c)
+{
+	if (strcmp(c->family, "sweep") == 0)
+		return "two sweeps, level by level (8 Sweep)";
+	if (strcmp(c->family, "dasf") == 0)
+		return "two DASF runs, function by function (9 Functions)";
+	return NULL;
+}
+
 bool compare_tab_shown(struct compare *c, const struct tab_def *t)
 {
 	const char *v = t->arg ? t->arg : "";
@@ -544,6 +558,8 @@ bool compare_tab_shown(struct compare *c, const struct tab_def *t)
 		return has_traces(c->a) && has_traces(c->b);
 	if (strcmp(v, "diff_sweep") == 0)
 		return has_sweep(c->a) && has_sweep(c->b);
+	if (strcmp(v, "diff_functions") == 0)
+		return strcmp(c->family, "dasf") == 0;
 	if (strcmp(v, "diff_env") == 0) /* run.json of step runs, the GPU and CUDA of traces */
 		return strcmp(c->family, "steps") == 0 || strcmp(c->family, "trace") == 0;
 	return true;

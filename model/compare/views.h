@@ -21,15 +21,31 @@ struct cmp_view {
 extern const struct tab_def compare_tabs[];
 extern const size_t compare_ntabs;
 /* Whether tab t has something for this pair: the heatmap, Ranks and Budget need step
- * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both, Env
- * step runs or traces; the others always. A tab that would only say "needs ..." is left
- * out. */
+ * records on both sides, Kernels traces on both, Sweep a GenAI-Perf sweep on both,
+ * Functions DASF tasks on both, Env step runs or traces; the others always. A tab that
+ * would only say "needs ..." is left out. */
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
 /* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
  * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
  * no noise estimate, so a change is given, never called a regression). Returns -1 when
  * not compared, 0 when every metric is the same at every common level, 1 otherwise. */
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
+/* A DASF pair's verdict in buf (model/compare/dasf.c): the function slower in B beyond
+ * its noise that added the most time, or why none is, and the change of the total task
+ * time. Returns -1 when not compared (a side has no task event), 0 when no judged
+ * function is slower (or the runs are identical), 1 when one is, 2 when none could be
+ * judged (fewer than CMP_MIN_STEPS tasks per side). */
+int compare_dasf_verdict(struct compare *c, char *buf, size_t n);
+/* A DASF pair's lines for the Overview and the report (summary.h): tasks, functions,
+ * workers and hosts, total task time, critical path and span, A -> B. None when a side
+ * has no task event. */
+struct summary;
+void compare_dasf_summary(struct compare *c, struct summary *s);
+
+/* How a pair without ranks is compared, for the status row and n/N: "two sweeps,
+ * level by level (8 Sweep)", "two DASF runs, function by function (9 Functions)"; NULL
+ * for a pair of step runs or trace sets. */
+const char *compare_by_what(const struct compare *c);
 
 extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;

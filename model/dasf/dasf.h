@@ -44,8 +44,27 @@ struct dasf_summary {
 	double total_task_s;           /* sum of every Compute duration */
 	double critical_s;             /* duration along the critical path */
 	size_t critical_len;           /* tasks on the critical path */
+	double span_s;                 /* the longest host's span, first task start to last task
+	                                * end on that host's clock (DASF's [ts, ts+dur]); 0
+	                                * when no task has a finite time */
 };
 /* Fills *out; returns false when the run has no DASF data. */
 bool dasf_summarize(struct run *run, struct dasf_summary *out);
+
+/* A run's tasks grouped by function for comparing two runs (model/compare/dasf.c).
+ * Names are grouped as dask's key_split() groups keys: the first '-'-separated word,
+ * then the words after it while they are letters only and not an 8-letter hex token,
+ * so "unc_fit-62a75b12-6b7a-49b0-b279" (a token that changes from run to run) is
+ * "unc_fit" and "hello-world" stays whole. */
+struct dasf_fn_group {
+	char *name;                    /* the group's name (owned, unsanitized) */
+	bool stripped;                 /* a member's name was longer (a token left out) */
+	double *dur;                   /* finite task durations >= 0 (s), database order */
+	size_t n;
+};
+/* The groups in first-seen order, *out malloc'd (NULL and 0 without tasks); free with
+ * dasf_fn_groups_free(). */
+size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out);
+void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the DASF family's registration (registry.h): loader "dasf" (load.c),
  * views (views.c), finding rules (rules.c), the headline summary and the model's
- * lifetime (store.c). */
+ * lifetime (store.c); the summaries other modules read (dasf.h: dasf_summarize, the
+ * function groups a comparison matches). */
 #include "model/dasf/dasf.h"
 
 #include <math.h>
@@ -22,6 +23,31 @@ static size_t count_distinct(const uint64_t *v, size_t n)
 	size_t c = m.n;
 	dasf_map_free(&m);
 	return c;
+}
+
+/* The longest host's span of Compute events, each host on its own clock. */
+static double longest_span(const struct dasf_db *db)
+{
+	size_t nh = db->strs.n;
+	double *lo = xmalloc((nh + 1) * sizeof(*lo)), *hi = xmalloc((nh + 1) * sizeof(*hi));
+	bool *seen = xcalloc(nh + 1, 1);
+	double span = 0;
+	for (size_t i = 0; i < db->ntask; i++) {
+		const struct dasf_task *t = &db->task[i];
+		double end = t->ts + (isfinite(t->dur) && t->dur > 0 ? t->dur : 0);
+		if (!isfinite(t->ts) || !isfinite(end))
+			continue;
+		if (!seen[t->host] || t->ts < lo[t->host])
+			lo[t->host] = t->ts;
+		if (!seen[t->host] || end > hi[t->host])
+			hi[t->host] = end;
+		seen[t->host] = true;
+		span = fmax(span, hi[t->host] - lo[t->host]);
+	}
+	free(lo);
+	free(hi);
+	free(seen);
+	return span;
 }
 
 bool dasf_summarize(struct run *run, struct dasf_summary *out)
@@ -51,7 +77,7 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.workers = count_distinct(workers, nw), .hosts = count_distinct(hosts, nh),
 		.mem_events = db->nmem, .gpu_samples = db->nres, .cpu_only_samples = db->res_no_gpu,
 		.other_events = db->other_events, .total_task_s = an->total_dur,
-		.critical_len = an->ncritical,
+		.critical_len = an->ncritical, .span_s = longest_span(db),
 	};
 	for (size_t i = 0; i < an->ncritical; i++) {
 		uint32_t ti = an->node_task[an->critical[i]];
@@ -62,6 +88,80 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 	free(workers);
 	free(names);
 	return true;
+}
+
+/* dask's key_split() rule on a function name (dasf.h): the length of the group's name. */
+static size_t key_split_len(const char *s, size_t n)
+{
+	const char *dash = memchr(s, '-', n);
+	size_t len = dash ? (size_t)(dash - s) : n;
+	while (len < n) {
+		size_t w = len + 1, e = w, hex = 0;
+		while (e < n && s[e] != '-' && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+			hex += (s[e] >= 'a' && s[e] <= 'f') || (s[e] >= 'A' && s[e] <= 'F');
+			e++;
+		}
+		bool alpha = e > w && (e == n || s[e] == '-');
+		if (!alpha || (e - w == 8 && hex == 8))
+			break;
+		len = e;
+	}
+	return len;
+}
+
+static bool usable_dur(double d)
+{
+	return isfinite(d) && d >= 0;
+}
+
+size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
+{
+	*out = NULL;
+	const struct dasf_db *db = run->dasf;
+	if (!db || !db->ntask)
+		return 0;
+	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
+	bool *stripped = xcalloc(db->strs.n + 1, 1);
+	for (size_t i = 0; i < db->strs.n; i++)
+		group_of[i] = DASF_NONE;
+	struct dasf_intern names = { 0 };
+	for (size_t i = 0; i < db->ntask; i++) { /* group ids in first-seen order */
+		uint32_t nm = db->task[i].name;
+		if (group_of[nm] != DASF_NONE)
+			continue;
+		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
+		group_of[nm] = dasf_intern(&names, db->strs.str[nm], len);
+		stripped[group_of[nm]] |= len < n;
+	}
+	struct dasf_fn_group *g = xcalloc(names.n + 1, sizeof(*g));
+	for (size_t i = 0; i < db->ntask; i++)
+		g[group_of[db->task[i].name]].n += usable_dur(db->task[i].dur);
+	for (size_t k = 0; k < names.n; k++) {
+		g[k].name = xstrndup(names.str[k], names.len[k]);
+		g[k].stripped = stripped[k];
+		g[k].dur = xmalloc((g[k].n + 1) * sizeof(double));
+		g[k].n = 0;
+	}
+	for (size_t i = 0; i < db->ntask; i++) {
+		struct dasf_fn_group *x = &g[group_of[db->task[i].name]];
+		if (usable_dur(db->task[i].dur))
+			x->dur[x->n++] = db->task[i].dur;
+	}
+	size_t ng = names.n;
+	free(group_of);
+	free(stripped);
+	dasf_intern_free(&names);
+	*out = g;
+	return ng;
+}
+
+void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n)
+{
+	for (size_t i = 0; g && i < n; i++) {
+		free(g[i].name);
+		free(g[i].dur);
+	}
+	free(g);
 }
 
 static void dasf_free(struct run *run)

@@ -2,7 +2,7 @@
 # dasf.sh: DASF databases through the CLI: --export CSVs carry DASF's column names and
 # the hand-checked values of the fixture (tests/unit/test_dasf.c derives them), --dasf
 # with files in the order given, directory auto-detection, --print, hostile files; two
-# DASF directories are two runs, refused.
+# DASF directories are two runs, compared.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -104,14 +104,14 @@ else
 fi
 
 # Two DASF directories are two runs: never merged (the same run given twice read 14
-# tasks), and not compared: refused, each named. One run's databases given as files are
+# tasks), compared (tests/cli/dasf_compare.sh). One run's databases given as files are
 # read as one run.
 cp -r "$FX" "$TMP/fx2"
-"$BIN" --print --no-index "$FX" "$TMP/fx2" >"$TMP/two.out" 2>"$TMP/two.err"
+"$BIN" --print --no-index --color never "$FX" "$TMP/fx2" >"$TMP/two.out" 2>"$TMP/two.err"
 rc=$?
-tap_check "two DASF directories: exit 1, both named as runs, compare refused" \
-	'[ "$rc" -eq 1 ] && [ ! -s "$TMP/two.out" ] && grep -q "run 2: DASF databases: .*fx2$" "$TMP/two.err" &&
-	 grep -q "compare mode does not take DASF runs: open one directory at a time" "$TMP/two.err"'
+tap_check "two DASF directories: a pair, not one run of 14 tasks" \
+	'[ "$rc" -eq 0 ] && grep -q "^  no difference: the same task times for all 3 functions$" "$TMP/two.out" &&
+	 grep -q "^  tasks: 7 -> 7 " "$TMP/two.out"'
 "$BIN" --print --no-index --color never "$FX"/*.msgpack >"$TMP/files.out" 2>/dev/null
 tap_check "one run's databases given as files: one run" \
 	'grep -q "^  DASF tasks  *7 tasks, 3 functions" "$TMP/files.out"'

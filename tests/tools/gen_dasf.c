@@ -12,7 +12,10 @@
  *                          strings, float32, uint64, nil, bin keys, str8/16/32, map16/32,
  *                          duplicate keys, nesting around msgpack-c's 32-level limit)
  *   gen_dasf mutants SRC N DIR  N copies of SRC with 1-4 bytes changed (DIR/m0000.msgpack
- *                          ...), the same on every machine (tests/cli/dasf_parity.sh) */
+ *                          ...), the same on every machine (tests/cli/dasf_parity.sh)
+ *   gen_dasf run DIR SLOW TOKEN EXTRA  one run of a pair (tests/cli/dasf_compare.sh): 2 hosts
+ *                          x 2 workers; load, unc_fit-<TOKEN...> (a uuid per task, as DASF
+ *                          names them), predict (SLOW % slower) x 40 tasks, sum x 8, EXTRA x 20 */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +355,51 @@ static int mutants(const char *src, long n, const char *dir)
 	return 0;
 }
 
+struct run_fn {
+	const char *name;
+	int ntasks;
+	double base;
+};
+
+static void run_task(struct dw *host, double *clock, const char *name, const char *key, double dur, const char *dep)
+{
+	static int next;
+	int w = next++ % 4;
+	char hostname[8], thread[24];
+	snprintf(hostname, sizeof(hostname), "h%d", w / 2);
+	snprintf(thread, sizeof(thread), "worker-h%d-%d", w / 2, w % 2);
+	const char *deps[1] = { dep };
+	struct dw_task t = { hostname, thread, key, name, clock[w], dur, 4000000, deps, dep != NULL, NULL, 0 };
+	dw_compute(&host[w / 2], &t);
+	clock[w] += dur + 0.001;
+}
+
+static int pair_run(const char *dir, double slow_pct, const char *token, const char *extra)
+{
+	const struct run_fn fn[] = { { "load", 40, 0.5 }, { "unc_fit", 40, 0.2 }, { "predict", 40, 1.0 },
+				     { "sum", 8, 0.05 }, { extra, 20, 0.1 } };
+	struct dw host[2];
+	if (dw_open_in(&host[0], dir, "p-TracePlugin-h0.msgpack") < 0 ||
+	    dw_open_in(&host[1], dir, "p-TracePlugin-h1.msgpack") < 0)
+		return open_err(dir);
+	double clock[4] = { 100, 100, 500, 500 };
+	for (size_t f = 0; f < sizeof(fn) / sizeof(fn[0]); f++)
+		for (int i = 0; i < fn[f].ntasks; i++) {
+			char name[64], key[96], dep[96];
+			double dur = fn[f].base * (1 + 0.2 * ((i * 37) % 11) / 10.0);
+			if (f == 1) /* DASF's name of a per-call uuid key keeps the uuid */
+				snprintf(name, sizeof(name), "unc_fit-%s%04x-6b7a-49b0-b279", token, (unsigned)i);
+			else
+				snprintf(name, sizeof(name), "%s", fn[f].name);
+			if (f == 2)
+				dur *= 1 + slow_pct / 100;
+			snprintf(key, sizeof(key), "('%s-%s', %d)", name, token, i);
+			snprintf(dep, sizeof(dep), "('load-%s', %d)", token, i);
+			run_task(host, clock, name, key, dur, f == 2 ? dep : NULL);
+		}
+	return dw_close(&host[0]) | dw_close(&host[1]) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fixture") == 0)
@@ -368,7 +416,10 @@ int main(int argc, char **argv)
 		return variants(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "mutants") == 0)
 		return mutants(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 6 && strcmp(argv[1], "run") == 0)
+		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? pair_run(argv[2], atof(argv[3]), argv[4], argv[5]) : 1;
 	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n"
-		"       gen_dasf names FILE | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n");
+		"       gen_dasf names FILE | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n"
+		"       gen_dasf run DIR SLOW_PCT TOKEN EXTRA_FN\n");
 	return 2;
 }

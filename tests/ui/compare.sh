@@ -66,7 +66,23 @@ tap_check "two sweeps: Overview, Findings and Sweep tabs; opens on the Overview"
 tap_check "two sweeps: the status names the level comparison, n has no ranks to step through" \
 	'grep -q "^ compare: two sweeps, level by level (8 Sweep)" sw && ! grep -q "n/N:\|m:A/B" sw &&
 	 grep -q "Esc:back  1,5,8:panes" sw &&
-	 grep -q "^no ranks to step through: two sweeps compare level by level (8 Sweep)" swn'
+	 grep -q "^no ranks to step through: two sweeps, level by level (8 Sweep)" swn'
+# Two DASF runs: Overview, Findings and Functions; n says there are no ranks to step
+# through and where the comparison is.
+dgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf"
+"$dgen" run da 0 aaaa transpose && "$dgen" run db 50 bbbb reshape || { tap_notok "DASF runs generated"; exit 1; }
+printf ':dump %s/dv\n9\n:dump %s/dfn\nn\n:dump %s/dn\nq\n' "$PWD" "$PWD" "$PWD" >keys5
+TSCOPE_SCRIPT=keys5 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui da db >out5 2>err5
+tap_check "two DASF runs: Overview, Findings and Functions tabs; the verdict names the slower function" \
+	'head -1 dv | grep -q "A .* vs B .*  1 Overview  5 Findings  9 Functions *$" &&
+	 grep -q "^  verdict  *function predict slower in B: mean task 1.1 s -> 1.65 s" dv &&
+	 grep -q "^  task time  *77.2 s -> 99.2 s (+21.9 s, +28.4%)$" dv'
+tap_check "two DASF runs: 9 shows diff_functions, the slower function first" \
+	'grep -q "^▶predict  *slower  *40  *40 " dfn && grep -q "^ diff_functions  row 1/6" dfn'
+tap_check "two DASF runs: the status names the comparison, n has no ranks to step through" \
+	'grep -q "^ compare: two DASF runs, function by function (9 Functions)" dv &&
+	 grep -q "Esc:back  1,5,9:panes" dv &&
+	 grep -q "^no ranks to step through: two DASF runs, function by function (9 Functions)" dn'
 # A pair of 8 common steps: no regression is called, and n says why, not "no regression".
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pair generated"; exit 1; }
 printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4

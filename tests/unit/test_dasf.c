@@ -338,6 +338,40 @@ static void test_findings_fire(void)
 	free(path);
 }
 
+/* Function groups for comparing runs (dasf.h): dask's key_split rule on the names, the
+ * usable durations only. */
+static void test_function_groups(void)
+{
+	static const char *const names[] = { "unc_fit-62a75b12-6b7a-49b0-b279", "unc_fit-aaaa1111-0b7a-49b0-b279",
+					     "hello-world", "x-deadbeef", "x-abcdefgh", "a-1-2", "var", "var", "-lead",
+					     "" };
+	char *path = tmp_path("groups.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "k-%zu", i);
+		double dur = i == 7 ? NAN : (double)(i + 1);
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, names[i], 1, dur, 1, DW_NONE, DW_NONE });
+	}
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	struct dasf_fn_group *g;
+	size_t n = dasf_function_groups(run, &g);
+	static const char *const want[] = { "unc_fit", "hello-world", "x", "x-abcdefgh", "a", "var", "-lead", "" };
+	bool same = n == sizeof(want) / sizeof(want[0]);
+	for (size_t i = 0; same && i < n; i++)
+		same = strcmp(g[i].name, want[i]) == 0;
+	ok(same, "function groups: key_split names in first-seen order (%zu groups)", n);
+	ok(same && g[0].n == 2 && g[0].dur[1] == 2 && g[0].stripped && !g[1].stripped && g[2].stripped &&
+	   !g[3].stripped && g[4].stripped && !g[6].stripped,
+	   "a per-call token is left out (stripped), words of letters stay, an 8-letter non-hex word stays");
+	ok(same && g[5].n == 1 && g[5].dur[0] == 7, "a NaN duration is not a task time of its group");
+	dasf_fn_groups_free(g, n);
+	run_free(run);
+	free(path);
+}
+
 static void write_file(const char *name, const void *p, size_t n)
 {
 	char *path = tmp_path(name);
@@ -594,6 +628,7 @@ int main(void)
 	test_order();
 	test_first_match_random();
 	test_findings_fire();
+	test_function_groups();
 	test_hostile();
 	test_nul_keys();
 	test_hostile_text();

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/* dasf.c: two DASF runs compared function by function (views.h): each run's tasks
+ * grouped by function (dasf.h dasf_function_groups: dask's key_split names, so a token
+ * that changes from run to run does not split a function in two), matched by that name.
+ * Per function: the task count, total and mean task time of A and B, and a noise test of
+ * the mean task time. The tasks of a function are not paired across runs, so the test is
+ * Welch's: B's mean minus A's against 3 standard errors, sqrt(var_A/n_A + var_B/n_B), and
+ * against 1% of A's mean, with CMP_MIN_STEPS tasks on each side (else "n/a": not judged).
+ * Owns the view diff_functions, the verdict and the Overview's lines of such a pair. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/internal.h"
+#include "model/compare/views.h"
+#include "model/dasf/dasf.h"
+#include "model/run.h"
+#include "model/summary.h"
+#include "model/units.h"
+#include "model/xalloc.h"
+
+#define FN_Z 3.0        /* standard errors a difference of means must exceed */
+#define FN_FLOOR 0.01   /* ... and this fraction of A's mean */
+
+enum fn_change { FN_SAME, FN_SLOWER, FN_FASTER, FN_NA, FN_ONLY_A, FN_ONLY_B };
+
+struct fn_side {
+	size_t n;
+	double total, mean, var;  /* var: the sample variance (n - 1), 0 under 2 tasks */
+};
+
+struct cmp_fn {
+	const char *name;         /* owned by the groups in struct cmp_fns */
+	bool stripped;            /* a member's name had a token left out (shown "name-*") */
+	bool in_a, in_b;
+	struct fn_side a, b;
+	double noise;             /* the test's threshold on B's mean minus A's (s) */
+	enum fn_change change;
+};
+
+struct cmp_fns {
+	struct dasf_fn_group *ga, *gb;
+	size_t nga, ngb;
+	struct cmp_fn *v;         /* slower first by added time, then by |added time| */
+	size_t n;
+	size_t nslower, nfaster, njudged;
+	bool identical;           /* every function on both sides, the same count, total and spread */
+	struct dasf_summary sa, sb;
+};
+
+static void side_stats(const struct dasf_fn_group *g, struct fn_side *s)
+{
+	*s = (struct fn_side){ .n = g->n };
+	for (size_t i = 0; i < g->n; i++)
+		s->total += g->dur[i];
+	s->mean = g->n ? s->total / (double)g->n : 0;
+	for (size_t i = 0; g->n > 1 && i < g->n; i++)
+		s->var += (g->dur[i] - s->mean) * (g->dur[i] - s->mean) / (double)(g->n - 1);
+}
+
+static void fn_test(struct cmp_fn *f)
+{
+	if (!f->in_a || !f->in_b) {
+		f->change = f->in_a ? FN_ONLY_A : FN_ONLY_B;
+		return;
+	}
+	f->noise = FN_Z * sqrt(f->a.var / (double)f->a.n + f->b.var / (double)f->b.n);
+	double d = f->b.mean - f->a.mean, floor = FN_FLOOR * f->a.mean;
+	if (f->a.n < CMP_MIN_STEPS || f->b.n < CMP_MIN_STEPS)
+		f->change = FN_NA;
+	else if (d > f->noise && d > floor)
+		f->change = FN_SLOWER;
+	else if (-d > f->noise && -d > floor)
+		f->change = FN_FASTER;
+	else
+		f->change = FN_SAME;
+}
+
+/* B's total minus A's (s): the time a function added in B (negative: saved). */
+static double added_s(const struct cmp_fn *f)
+{
+	return f->b.total - f->a.total;
+}
+
+static int fn_order(const void *x, const void *y)
+{
+	const struct cmp_fn *a = x, *b = y;
+	if ((a->change == FN_SLOWER) != (b->change == FN_SLOWER))
+		return a->change == FN_SLOWER ? -1 : 1;
+	double ka = a->change == FN_SLOWER ? added_s(a) : fabs(added_s(a));
+	double kb = b->change == FN_SLOWER ? added_s(b) : fabs(added_s(b));
+	if (ka != kb)
+		return ka < kb ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static void fns_match(struct cmp_fns *m)
+{
+	m->v = xcalloc(m->nga + m->ngb + 1, sizeof(*m->v));
+	for (size_t i = 0; i < m->nga; i++) {
+		struct cmp_fn *f = &m->v[m->n++];
+		*f = (struct cmp_fn){ .name = m->ga[i].name, .stripped = m->ga[i].stripped, .in_a = true };
+		side_stats(&m->ga[i], &f->a);
+	}
+	for (size_t j = 0; j < m->ngb; j++) {
+		struct cmp_fn *f = NULL;
+		for (size_t i = 0; i < m->nga && !f; i++) /* a few functions: a scan is enough */
+			if (strcmp(m->v[i].name, m->gb[j].name) == 0)
+				f = &m->v[i];
+		if (!f) {
+			f = &m->v[m->n++];
+			*f = (struct cmp_fn){ .name = m->gb[j].name };
+		}
+		f->in_b = true;
+		f->stripped |= m->gb[j].stripped;
+		side_stats(&m->gb[j], &f->b);
+	}
+}
+
+static struct cmp_fns *fns_compute(struct compare *c)
+{
+	struct cmp_fns *m = xcalloc(1, sizeof(*m));
+	if (!dasf_summarize(c->a, &m->sa) || !dasf_summarize(c->b, &m->sb))
+		return m;
+	m->nga = dasf_function_groups(c->a, &m->ga);
+	m->ngb = dasf_function_groups(c->b, &m->gb);
+	fns_match(m);
+	m->identical = m->n > 0;
+	for (size_t i = 0; i < m->n; i++) {
+		struct cmp_fn *f = &m->v[i];
+		fn_test(f);
+		m->nslower += f->change == FN_SLOWER;
+		m->nfaster += f->change == FN_FASTER;
+		m->njudged += f->change <= FN_FASTER;
+		m->identical &= f->in_a && f->in_b && f->a.n == f->b.n && f->a.total == f->b.total && f->a.var == f->b.var;
+	}
+	qsort(m->v, m->n, sizeof(*m->v), fn_order);
+	return m;
+}
+
+static struct cmp_fns *fns_of(struct compare *c)
+{
+	if (!c->memo->fns)
+		c->memo->fns = fns_compute(c);
+	return c->memo->fns;
+}
+
+void compare_fns_free(struct cmp_fns *m)
+{
+	if (!m)
+		return;
+	dasf_fn_groups_free(m->ga, m->nga);
+	dasf_fn_groups_free(m->gb, m->ngb);
+	free(m->v);
+	free(m);
+}
+
+/* ---- diff_functions --------------------------------------------------------------- */
+
+static const char *change_name(enum fn_change c)
+{
+	static const char *const name[] = { "same", "slower", "faster", "n/a", "only_in_A", "only_in_B" };
+	return name[c];
+}
+
+static int seconds_col(struct table *t, const char *name, int prec)
+{
+	int col = table_add_col(t, name, COL_NUM, 9, prec);
+	table_col_unit(t, col, UNIT_S);
+	return col;
+}
+
+static void fn_row(struct table *t, const struct cmp_fn *f)
+{
+	size_t row = table_add_row(t, -1);
+	char *name = f->stripped ? xasprintf("%s-*", f->name) : xstrdup(f->name);
+	table_set_text(t, row, 0, name);
+	free(name);
+	table_set_text(t, row, 1, change_name(f->change));
+	bool both = f->in_a && f->in_b;
+	table_set_int_opt(t, row, 2, (long long)f->a.n, f->in_a);
+	table_set_int_opt(t, row, 3, (long long)f->b.n, f->in_b);
+	table_set_num_opt(t, row, 4, f->a.total, f->in_a);
+	table_set_num_opt(t, row, 5, f->b.total, f->in_b);
+	table_set_num(t, row, 6, added_s(f));
+	table_set_num_opt(t, row, 7, f->a.mean, f->in_a && f->a.n);
+	table_set_num_opt(t, row, 8, f->b.mean, f->in_b && f->b.n);
+	table_set_num_opt(t, row, 9, 100 * (f->b.mean - f->a.mean) / f->a.mean, both && f->a.mean > 0 && f->b.n);
+	table_set_num_opt(t, row, 10, f->noise, f->change <= FN_FASTER);
+}
+
+struct table *compare_build_diff_functions(struct compare *c, char *err, size_t errn)
+{
+	const struct cmp_fns *m = fns_of(c);
+	if (!m->nga || !m->ngb) {
+		snprintf(err, errn, "needs DASF task events on both sides");
+		return NULL;
+	}
+	struct table *t = table_new("diff_functions", "DASF functions, A vs B (slower first)");
+	table_add_col(t, "function", COL_TEXT, 24, 0);
+	table_add_col(t, "change", COL_TEXT, 9, 0);
+	table_add_col(t, "a_tasks", COL_INT, 7, 0);
+	table_add_col(t, "b_tasks", COL_INT, 7, 0);
+	seconds_col(t, "a_total_s", 3);
+	seconds_col(t, "b_total_s", 3);
+	seconds_col(t, "delta_total_s", 3);
+	seconds_col(t, "a_mean_task_s", 4);
+	seconds_col(t, "b_mean_task_s", 4);
+	table_col_unit(t, table_add_col(t, "delta_mean_pct", COL_NUM, 8, 1), UNIT_PCT);
+	seconds_col(t, "noise_s", 4);
+	for (size_t i = 0; i < m->n; i++)
+		fn_row(t, &m->v[i]);
+	return t;
+}
+
+/* ---- verdict and Overview -------------------------------------------------------- */
+
+static double pct_change(double a, double b)
+{
+	return 100 * (b - a) / a;
+}
+
+/* "+12.3%" of B against A, "n/a" when A is 0 (no relative change). */
+static const char *pct_text(double a, double b, char *buf, size_t n)
+{
+	if (a > 0)
+		snprintf(buf, n, "%+.1f%%", pct_change(a, b));
+	else
+		snprintf(buf, n, "n/a");
+	return buf;
+}
+
+/* "; total task time +12.3% in B" when A has some. */
+static void total_clause(const struct cmp_fns *m, char *buf, size_t n)
+{
+	size_t k = strlen(buf);
+	if (k < n && m->sa.total_task_s > 0)
+		snprintf(buf + k, n - k, "; total task time %+.1f%% in B", pct_change(m->sa.total_task_s, m->sb.total_task_s));
+}
+
+static void slower_sentence(const struct cmp_fns *m, char *buf, size_t n)
+{
+	const struct cmp_fn *f = &m->v[0];
+	char a[32], b[32];
+	snprintf(buf, n, "function %s%s slower in B: mean task %s -> %s (%+.1f%%, %zu tasks in B)", f->name,
+		 f->stripped ? "-*" : "", units_seconds(f->a.mean, a, sizeof(a)), units_seconds(f->b.mean, b, sizeof(b)),
+		 pct_change(f->a.mean, f->b.mean), f->b.n);
+	size_t k = strlen(buf);
+	if (m->nslower > 1 && k < n)
+		snprintf(buf + k, n - k, " (%zu functions slower)", m->nslower);
+}
+
+int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
+{
+	const struct cmp_fns *m = fns_of(c);
+	if (!m->nga || !m->ngb) {
+		snprintf(buf, n, "task profiles not compared: %s has no DASF task event", !m->nga ? "A" : "B");
+		return -1;
+	}
+	if (m->identical) {
+		snprintf(buf, n, "no difference: the same task times for all %zu function%s", m->n, m->n == 1 ? "" : "s");
+		return 0;
+	}
+	int rc = 2;
+	if (m->nslower) {
+		slower_sentence(m, buf, n);
+		rc = 1;
+	} else if (m->njudged) {
+		snprintf(buf, n, "no function slower in B beyond its noise (%zu of %zu function%s judged%s)", m->njudged, m->n,
+			 m->n == 1 ? "" : "s", m->nfaster ? ", some faster" : "");
+		rc = 0;
+	} else {
+		snprintf(buf, n, "not judged: no function has %d tasks on both sides (the noise test needs them)",
+			 CMP_MIN_STEPS);
+	}
+	total_clause(m, buf, n);
+	return rc;
+}
+
+void compare_dasf_summary(struct compare *c, struct summary *s)
+{
+	const struct cmp_fns *m = fns_of(c);
+	if (!m->nga || !m->ngb)
+		return;
+	const struct dasf_summary *a = &m->sa, *b = &m->sb;
+	char x[32], y[32], d[32], p[32];
+	summary_add(s, TONE_NORMAL, "tasks", "%zu -> %zu (functions %zu -> %zu, workers %zu -> %zu, hosts %zu -> %zu)",
+		    a->tasks, b->tasks, m->nga, m->ngb, a->workers, b->workers, a->hosts, b->hosts);
+	summary_add(s, TONE_NORMAL, "task time", "%s -> %s (%s, %s)", units_seconds(a->total_task_s, x, sizeof(x)),
+		    units_seconds(b->total_task_s, y, sizeof(y)),
+		    units_seconds_signed(b->total_task_s - a->total_task_s, d, sizeof(d)),
+		    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)));
+	summary_add(s, TONE_NORMAL, "critical path", "%s over %zu task%s -> %s over %zu task%s",
+		    units_seconds(a->critical_s, x, sizeof(x)), a->critical_len, a->critical_len == 1 ? "" : "s",
+		    units_seconds(b->critical_s, y, sizeof(y)), b->critical_len, b->critical_len == 1 ? "" : "s");
+	summary_add(s, TONE_NORMAL, "span", "%s -> %s (first task start to last task end, the longest host)",
+		    units_seconds(a->span_s, x, sizeof(x)), units_seconds(b->span_s, y, sizeof(y)));
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# dasf_compare.sh: two DASF directories form a pair (model/identity.c) and compare
+# function by function (model/compare/dasf.c: diff_functions, the verdict, --print's
+# DASF TASKS section): generated runs (gen_dasf run) where predict is 50% slower in B,
+# the same run with other per-call tokens (no difference), a 0.5% change (under the 1%
+# floor: same), B faster, too few tasks to judge, and a side without task events.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+"$B/gen_dasf" run a 0 aaaa transpose && "$B/gen_dasf" run b 50 bbbb reshape && "$B/gen_dasf" run a2 0 cccc transpose &&
+	"$B/gen_dasf" run c 0.5 dddd transpose && "$B/gen_dasf" fixture fx >/dev/null ||
+	{ tap_notok "DASF runs generated"; exit 1; }
+mkdir res && cp fx/3-*.msgpack res/
+
+"$TSCOPE_BIN" --export diff_functions a b >ab.csv 2>ab.err
+tap_rc $? "two DASF dirs: --export diff_functions exits 0"
+hdr="function,change,a_tasks,b_tasks,a_total_s,b_total_s,delta_total_s,a_mean_task_s,b_mean_task_s"
+tap_eq "diff_functions header" "$hdr,delta_mean_pct,noise_s" "$(head -1 ab.csv)"
+tap_eq "rows: the slower function first, then by time added or saved; per-call tokens grouped (unc_fit-*)" \
+	"predict,slower,40,40 reshape,only_in_B,,20 transpose,only_in_A,20, load,same,40,40 sum,n/a,8,8 unc_fit-*,same,40,40" \
+	"$(tail -n +2 ab.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
+tap_check "predict: mean task 1.097 s -> 1.6455 s, +50%, 21.94 s added" \
+	'awk -F, "\$1 == \"predict\" && \$8 > 1.0969 && \$8 < 1.0971 && \$9 > 1.6454 && \$9 < 1.6456 &&
+	  \$10 > 49.99 && \$10 < 50.01 && \$7 > 21.93 && \$7 < 21.95 { ok = 1 } END { exit !ok }" ab.csv'
+tap_check "a side without a function: its cells empty (missing, not 0), no noise where not judged" \
+	'grep -q "^reshape,only_in_B,,20,,2.2[0-9]*,2.2[0-9]*,,0.11[0-9]*,,$" ab.csv &&
+	 grep -q "^sum,n/a,8,8,.*,$" ab.csv'
+
+"$TSCOPE_BIN" --print --color never a b >ab.txt 2>/dev/null
+tap_rc $? "--print of two DASF dirs exits 0"
+tap_check "--print: the verdict names the slower function and the total task time" \
+	'grep -q "^  function predict slower in B: mean task 1.1 s -> 1.65 s (+50.0%, 40 tasks in B); total task \
+time +28.4% in B$" ab.txt'
+tap_check "--print: tasks, task time, critical path and span A -> B" \
+	'grep -q "^  tasks: 148 -> 148 (functions 5 -> 5, workers 4 -> 4, hosts 2 -> 2)$" ab.txt &&
+	 grep -q "^  task time: 77.2 s -> 99.2 s (+21.9 s, +28.4%)$" ab.txt &&
+	 grep -q "^  critical path: 1.8 s over 2 tasks -> 2.4 s over 2 tasks$" ab.txt &&
+	 grep -q "^  span: 19.5 s -> 25 s " ab.txt'
+tap_check "--print: the functions table, then the findings" \
+	'grep -q "^  predict  *slower  *40  *40  *1.0970  *1.6455  *50.0  *21.940$" ab.txt && grep -q "^● FINDINGS" ab.txt'
+
+"$TSCOPE_BIN" --print --color never a a2 >same.txt 2>/dev/null
+tap_check "the same run with other per-call tokens: no difference" \
+	'grep -q "^  no difference: the same task times for all 5 functions$" same.txt'
+"$TSCOPE_BIN" --print --color never a c >small.txt 2>/dev/null
+tap_check "0.5% slower, under the 1% floor: no function called slower" \
+	'grep -q "^  no function slower in B beyond its noise (4 of 5 functions judged); total task time +0.3% \
+in B$" small.txt'
+"$TSCOPE_BIN" --print --color never b a >fast.txt 2>/dev/null
+tap_check "B faster: said, not called a regression" \
+	'grep -q "^  no function slower in B beyond its noise (3 of 6 functions judged, some faster); total task \
+time -22.1% in B$" fast.txt'
+"$TSCOPE_BIN" --print --color never fx a >few.txt 2>/dev/null
+tap_check "no function with 16 tasks on both sides: not judged, the raw change given" \
+	'grep -q "^  not judged: no function has 16 tasks on both sides (the noise test needs them); total task \
+time +472.1% in B$" few.txt'
+"$TSCOPE_BIN" --print --color never a res >res.txt 2>/dev/null
+tap_check "a side with GPU samples only: not compared, said once" \
+	'grep -q "^  task profiles not compared: B has no DASF task event$" res.txt && ! grep -q "^  tasks:" res.txt &&
+	 ! grep -q "not compared: needs" res.txt'
+"$TSCOPE_BIN" --export diff_functions a res >/dev/null 2>res.err
+rc=$?
+tap_check "--export diff_functions without tasks on a side: exit 1, why" \
+	'[ "$rc" -eq 1 ] && grep -q "needs DASF task events on both sides" res.err'
+
+"$TSCOPE_BIN" --export all -o all a b >/dev/null 2>&1
+tap_check "--export all of a DASF pair: diff_functions and diff_findings" \
+	'[ -s all/diff_functions.csv ] && [ -s all/diff_findings.csv ] && [ ! -e all/diff_ranks.csv ]'
+tap_plan
