@@ -59,6 +59,7 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out);
 struct dasf_fn_group {
 	char *name;                    /* the group's name (owned, unsanitized) */
 	bool stripped;                 /* a member's name was longer (a token left out) */
+	size_t nnames;                 /* distinct names of the tasks in the group */
 	double *dur;                   /* finite task durations >= 0 (s), database order */
 	size_t n;
 };

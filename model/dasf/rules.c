@@ -42,53 +42,58 @@ static struct evidence worker_evidence(struct run *run, const char *thread)
 	return ev;
 }
 
-/* Task time per function name (strs id): per[] and cnt[] (xcalloc'd, strs.n + 1), the
- * number of distinct functions, and the one with the most time in *top. */
-static size_t function_times(const struct dasf_db *db, const struct dasf_an *an, double **per, size_t **cnt,
-			     uint32_t *top)
+/* Task time per function group (dasf.h dasf_function_groups: names that differ only by a
+ * per-call token are one function): the groups, the one with the most time, the total. */
+struct fn_times {
+	struct dasf_fn_group *g;
+	size_t n, top;
+	double top_s, total_s;
+};
+
+static void function_times(struct run *run, struct fn_times *t)
 {
-	*per = xcalloc(db->strs.n + 1, sizeof(**per));
-	*cnt = xcalloc(db->strs.n + 1, sizeof(**cnt));
-	size_t nfn = 0;
-	*top = DASF_NONE;
-	for (size_t i = 0; i < an->nfn; i++) {
-		uint32_t f = an->fn[i].name;
-		nfn += !(*cnt)[f];
-		(*per)[f] += an->fn[i].dur;
-		(*cnt)[f] += an->fn[i].ntasks;
-		if (*top == DASF_NONE || (*per)[f] > (*per)[*top])
-			*top = f;
+	*t = (struct fn_times){ 0 };
+	t->n = dasf_function_groups(run, &t->g);
+	for (size_t k = 0; k < t->n; k++) {
+		double s = 0;
+		for (size_t i = 0; i < t->g[k].n; i++)
+			s += t->g[k].dur[i];
+		t->total_s += s;
+		if (k == 0 || s > t->top_s) {
+			t->top = k;
+			t->top_s = s;
+		}
 	}
-	return nfn;
 }
 
 static void rule_dominant_function(struct run *run, struct finding_list *out)
 {
 	if (!run->dasf || !run->dasf->ntask)
 		return;
-	struct dasf_db *db = run->dasf;
-	const struct dasf_an *an = dasf_analyse(db);
-	double *per;
-	size_t *cnt;
-	uint32_t top;
-	size_t nfn = function_times(db, an, &per, &cnt, &top);
-	double share = an->total_dur > 0 ? per[top] / an->total_dur : 0;
-	if (nfn >= 2 && share >= DOMINANT_SHARE) {
-		const char *name = db->strs.str[top];
+	struct fn_times t;
+	function_times(run, &t);
+	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
+	if (t.n >= 2 && share >= DOMINANT_SHARE) {
+		const struct dasf_fn_group *g = &t.g[t.top];
+		char *name = xasprintf("%s%s", g->name, g->stripped ? "-*" : "");
+		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
+					    : xstrdup("");
 		char *title = xasprintf("Function %s takes %.0f%% of all task time", name, share * 100);
-		char *detail = xasprintf("%s ran %zu tasks for %.3f s of %.3f s of task time across every "
+		char *detail = xasprintf("%s ran %zu task%s%s for %.3f s of %.3f s of task time across every "
 					 "worker (%zu functions in all); mean task time %.4f s.",
-					 name, cnt[top], per[top], an->total_dur, nfn, per[top] / (double)cnt[top]);
+					 name, g->n, g->n == 1 ? "" : "s", names, t.top_s, t.total_s, t.n,
+					 g->n ? t.top_s / (double)g->n : 0);
 		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= 0.8 ? SEV_HIGH : SEV_MED, title, detail,
 			     "Optimise this function first: rechunk so its tasks are fewer and larger, "
 			     "fuse it with its neighbours, or run it on the GPU. Enter on it in "
 			     "function_bottleneck lists its tasks.",
-			     task_evidence(name));
+			     task_evidence(g->name));
+		free(name);
+		free(names);
 		free(title);
 		free(detail);
 	}
-	free(per);
-	free(cnt);
+	dasf_fn_groups_free(t.g, t.n);
 }
 
 /* Busy seconds per worker (host, thread): busy[] and each worker's thread name (strs
@@ -180,12 +185,12 @@ void dasf_unjudged(struct run *run, char *buf, size_t n)
 		return;
 	}
 	const struct dasf_an *an = dasf_analyse(db);
-	double *per, *busy;
-	size_t *cnt;
-	uint32_t top, *thread;
-	size_t nfn = function_times(db, an, &per, &cnt, &top), nw = worker_busy(db, &busy, &thread);
-	free(per);
-	free(cnt);
+	double *busy;
+	uint32_t *thread;
+	struct fn_times t;
+	function_times(run, &t);
+	size_t nfn = t.n, nw = worker_busy(db, &busy, &thread);
+	dasf_fn_groups_free(t.g, t.n);
 	free(busy);
 	free(thread);
 	if (nfn < 2)

@@ -122,6 +122,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 		return 0;
 	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
 	bool *stripped = xcalloc(db->strs.n + 1, 1);
+	size_t *nnames = xcalloc(db->strs.n + 1, sizeof(*nnames));
 	for (size_t i = 0; i < db->strs.n; i++)
 		group_of[i] = DASF_NONE;
 	struct dasf_intern names = { 0 };
@@ -132,6 +133,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
 		group_of[nm] = dasf_intern(&names, db->strs.str[nm], len);
 		stripped[group_of[nm]] |= len < n;
+		nnames[group_of[nm]]++;
 	}
 	struct dasf_fn_group *g = xcalloc(names.n + 1, sizeof(*g));
 	for (size_t i = 0; i < db->ntask; i++)
@@ -139,6 +141,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	for (size_t k = 0; k < names.n; k++) {
 		g[k].name = xstrndup(names.str[k], names.len[k]);
 		g[k].stripped = stripped[k];
+		g[k].nnames = nnames[k];
 		g[k].dur = xmalloc((g[k].n + 1) * sizeof(double));
 		g[k].n = 0;
 	}
@@ -150,6 +153,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	size_t ng = names.n;
 	free(group_of);
 	free(stripped);
+	free(nnames);
 	dasf_intern_free(&names);
 	*out = g;
 	return ng;

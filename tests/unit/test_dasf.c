@@ -372,6 +372,30 @@ static void test_function_groups(void)
 	free(path);
 }
 
+/* A function DASF names with a per-call token (one name per task) that takes most of the
+ * task time dominates as one function, said so; each name alone is 1 task of 12. */
+static void test_dominant_tokens(void)
+{
+	char *path = tmp_path("tokens.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	for (int i = 0; i < 12; i++) {
+		char key[32], name[48];
+		snprintf(key, sizeof(key), "k-%d", i);
+		snprintf(name, sizeof(name), i < 10 ? "unc_fit-%08x-6b7a-49b0-b279" : "load", 0x62a75b12u + (unsigned)i);
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, name, i, 1.0, 1, DW_NONE, DW_NONE });
+	}
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	const struct finding *f = tu_finding(run, "DASF.FUNCTION_DOMINATES");
+	ok(f && f->severity == SEV_HIGH && strcmp(f->title, "Function unc_fit-* takes 83% of all task time") == 0 &&
+	   strstr(f->detail, "ran 10 tasks (10 names that differ by a per-call token) for 10.000 s of 12.000 s") &&
+	   strstr(f->detail, "(2 functions in all)") && f->ev.name && strcmp(f->ev.name, "unc_fit") == 0,
+	   "per-call token names are one function: unc_fit-* dominates (83%%), its rows the evidence");
+	run_free(run);
+	free(path);
+}
+
 static void write_file(const char *name, const void *p, size_t n)
 {
 	char *path = tmp_path(name);
@@ -629,6 +653,7 @@ int main(void)
 	test_first_match_random();
 	test_findings_fire();
 	test_function_groups();
+	test_dominant_tokens();
 	test_hostile();
 	test_nul_keys();
 	test_hostile_text();
