@@ -197,17 +197,21 @@ struct table *compare_build_diff_functions(struct compare *c, char *err, size_t 
 		return NULL;
 	}
 	struct table *t = table_new("diff_functions", "DASF functions, A vs B (slower first)");
-	table_add_col(t, "function", COL_TEXT, 24, 0);
-	table_add_col(t, "change", COL_TEXT, 9, 0);
+	table_col_doc(t, table_add_col(t, "function", COL_TEXT, 24, 0),
+		      "task function, named as dask's key_split groups keys (name-*: a per-call token left out); ");
+	table_col_doc(t, table_add_col(t, "change", COL_TEXT, 9, 0),
+		      "slower or faster: B's mean task time moved beyond noise_s and 1% of A's; n/a: under 16 tasks on "
+		      "a side; ");
 	table_add_col(t, "a_tasks", COL_INT, 7, 0);
 	table_add_col(t, "b_tasks", COL_INT, 7, 0);
 	seconds_col(t, "a_total_s", 3);
 	seconds_col(t, "b_total_s", 3);
-	seconds_col(t, "delta_total_s", 3);
+	table_col_doc(t, seconds_col(t, "delta_total_s", 3), "task time B added (negative: saved); ");
 	seconds_col(t, "a_mean_task_s", 4);
 	seconds_col(t, "b_mean_task_s", 4);
 	table_col_unit(t, table_add_col(t, "delta_mean_pct", COL_NUM, 8, 1), UNIT_PCT);
-	seconds_col(t, "noise_s", 4);
+	table_col_doc(t, seconds_col(t, "noise_s", 4),
+		      "3 standard errors of the difference of the means, sqrt(var_A/n_A + var_B/n_B); ");
 	for (size_t i = 0; i < m->n; i++)
 		fn_row(t, &m->v[i]);
 	return t;
