@@ -375,11 +375,9 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 			.ntasks = gr->ntasks, .first_task = gr->head,
 		};
 	}
+	an->idle_by_name = xcalloc(db->strs.n + 1, sizeof(*an->idle_by_name));
 	for (size_t i = 0; i < db->strs.n; i++)
-		if (acc[i].idle > an->idle_top_n) {
-			an->idle_top_n = acc[i].idle;
-			an->idle_top_name = (uint32_t)i;
-		}
+		an->idle_by_name[i] = acc[i].idle;
 	for (size_t i = 0; i < db->ntask; i++)
 		an->total_dur += db->task[i].dur;
 	free(ord);
@@ -492,7 +490,6 @@ const struct dasf_an *dasf_analyse(struct dasf_db *db)
 	if (db->an)
 		return db->an;
 	struct dasf_an *an = xcalloc(1, sizeof(*an));
-	an->idle_top_name = DASF_NONE;
 	build_graph(db, an);
 	function_bottleneck(db, an);
 	task_bottleneck(db, an);
@@ -507,6 +504,7 @@ void dasf_an_free(struct dasf_an *an)
 	if (!an)
 		return;
 	free(an->fn);
+	free(an->idle_by_name);
 	free(an->task_next);
 	free(an->tb);
 	free(an->last_size);

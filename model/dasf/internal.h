@@ -175,8 +175,7 @@ struct dasf_an {
 	bool bal_too_big;           /* more cells than DASF_BALANCE_MAX_CELLS: no table */
 	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */
 	size_t res_matched, res_idle;
-	uint32_t idle_top_name;     /* function (strs) with the most idle samples, or NONE */
-	size_t idle_top_n;
+	size_t *idle_by_name;       /* per function name (strs id): its idle samples */
 	double total_dur;           /* sum of every Compute duration */
 };
 
@@ -208,6 +207,14 @@ struct dasf_db {
 const struct dasf_an *dasf_analyse(struct dasf_db *db);
 void dasf_an_free(struct dasf_an *an);
 void dasf_db_free(struct dasf_db *db);
+
+/* The function groups of dasf.h (dasf_function_groups: dask's key_split rule) by name:
+ * group_of[strs id] (strs.n entries) the group of each name a task has, DASF_NONE for
+ * other strings; the groups' names interned in *names (ids dense, first-seen order);
+ * stripped[g] and nnames[g] (may be NULL; strs.n entries, zeroed) whether a name of
+ * group g was longer and how many names it has. Returns the number of groups. */
+size_t dasf_name_groups(const struct dasf_db *db, uint32_t *group_of, struct dasf_intern *names, bool *stripped,
+			size_t *nnames);
 
 /* "GPU" column: the part of thread_id after its last '-' (the whole string if none). */
 const char *dasf_gpu_of(const char *thread);

@@ -150,26 +150,58 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	free(thread);
 }
 
+/* The function group (dasf.h) with the most idle GPU samples. */
+struct idle_top {
+	char *name;               /* the group's name, malloc'd */
+	bool stripped;
+	size_t n;                 /* its idle samples */
+};
+
+static bool idle_top_function(const struct dasf_db *db, const struct dasf_an *an, struct idle_top *top)
+{
+	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
+	bool *stripped = xcalloc(db->strs.n + 1, 1);
+	struct dasf_intern names = { 0 };
+	size_t ng = dasf_name_groups(db, group_of, &names, stripped, NULL), best = 0;
+	size_t *idle = xcalloc(ng + 1, sizeof(*idle));
+	for (size_t i = 0; i < db->strs.n; i++)
+		if (group_of[i] != DASF_NONE)
+			idle[group_of[i]] += an->idle_by_name[i];
+	for (size_t g = 1; g < ng; g++)
+		if (idle[g] > idle[best])
+			best = g;
+	bool found = ng && idle[best];
+	if (found)
+		*top = (struct idle_top){ xstrndup(names.str[best], names.len[best]), stripped[best], idle[best] };
+	free(group_of);
+	free(stripped);
+	free(idle);
+	dasf_intern_free(&names);
+	return found;
+}
+
 static void rule_gpu_idle(struct run *run, struct finding_list *out)
 {
 	if (!run->dasf || !run->dasf->ntask || !run->dasf->nres)
 		return;
 	struct dasf_db *db = run->dasf;
 	const struct dasf_an *an = dasf_analyse(db);
-	if (an->res_matched < IDLE_MIN_SAMPLES ||
-	    (double)an->res_idle < IDLE_SHARE * (double)an->res_matched || an->idle_top_name == DASF_NONE)
+	if (an->res_matched < IDLE_MIN_SAMPLES || (double)an->res_idle < IDLE_SHARE * (double)an->res_matched)
 		return;
-	const char *name = db->strs.str[an->idle_top_name];
+	struct idle_top top;
+	if (!idle_top_function(db, an, &top))
+		return;
 	double share = (double)an->res_idle / (double)an->res_matched;
 	char *title = xasprintf("GPU idle while tasks run: %.0f%% of in-task samples below %.0f%%",
 				share * 100, DASF_IDLE_UTIL);
 	char *detail = xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
-				 "rule) show under %.0f%% utilisation; most of them during %s (%zu).",
-				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, name, an->idle_top_n);
+				 "rule) show under %.0f%% utilisation; most of them during %s%s (%zu).",
+				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name, top.stripped ? "-*" : "", top.n);
 	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
 		     "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
 		     "function, raise chunk sizes, and check that data loading is not the bottleneck.",
-		     task_evidence(name));
+		     task_evidence(top.name));
+	free(top.name);
 	free(title);
 	free(detail);
 }

@@ -114,6 +114,25 @@ static bool usable_dur(double d)
 	return isfinite(d) && d >= 0;
 }
 
+size_t dasf_name_groups(const struct dasf_db *db, uint32_t *group_of, struct dasf_intern *names, bool *stripped,
+			size_t *nnames)
+{
+	for (size_t i = 0; i < db->strs.n; i++)
+		group_of[i] = DASF_NONE;
+	for (size_t i = 0; i < db->ntask; i++) { /* group ids in first-seen order */
+		uint32_t nm = db->task[i].name;
+		if (group_of[nm] != DASF_NONE)
+			continue;
+		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
+		group_of[nm] = dasf_intern(names, db->strs.str[nm], len);
+		if (stripped)
+			stripped[group_of[nm]] |= len < n;
+		if (nnames)
+			nnames[group_of[nm]]++;
+	}
+	return names->n;
+}
+
 size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 {
 	*out = NULL;
@@ -123,22 +142,12 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
 	bool *stripped = xcalloc(db->strs.n + 1, 1);
 	size_t *nnames = xcalloc(db->strs.n + 1, sizeof(*nnames));
-	for (size_t i = 0; i < db->strs.n; i++)
-		group_of[i] = DASF_NONE;
 	struct dasf_intern names = { 0 };
-	for (size_t i = 0; i < db->ntask; i++) { /* group ids in first-seen order */
-		uint32_t nm = db->task[i].name;
-		if (group_of[nm] != DASF_NONE)
-			continue;
-		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
-		group_of[nm] = dasf_intern(&names, db->strs.str[nm], len);
-		stripped[group_of[nm]] |= len < n;
-		nnames[group_of[nm]]++;
-	}
-	struct dasf_fn_group *g = xcalloc(names.n + 1, sizeof(*g));
+	size_t ng = dasf_name_groups(db, group_of, &names, stripped, nnames);
+	struct dasf_fn_group *g = xcalloc(ng + 1, sizeof(*g));
 	for (size_t i = 0; i < db->ntask; i++)
 		g[group_of[db->task[i].name]].n += usable_dur(db->task[i].dur);
-	for (size_t k = 0; k < names.n; k++) {
+	for (size_t k = 0; k < ng; k++) {
 		g[k].name = xstrndup(names.str[k], names.len[k]);
 		g[k].stripped = stripped[k];
 		g[k].nnames = nnames[k];
@@ -150,7 +159,6 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 		if (usable_dur(db->task[i].dur))
 			x->dur[x->n++] = db->task[i].dur;
 	}
-	size_t ng = names.n;
 	free(group_of);
 	free(stripped);
 	free(nnames);

@@ -373,7 +373,8 @@ static void test_function_groups(void)
 }
 
 /* A function DASF names with a per-call token (one name per task) that takes most of the
- * task time dominates as one function, said so; each name alone is 1 task of 12. */
+ * task time dominates as one function, said so (each name alone is 1 task of 12); its
+ * idle GPU samples are that function's. */
 static void test_dominant_tokens(void)
 {
 	char *path = tmp_path("tokens.msgpack");
@@ -384,10 +385,14 @@ static void test_dominant_tokens(void)
 		snprintf(key, sizeof(key), "k-%d", i);
 		snprintf(name, sizeof(name), i < 10 ? "unc_fit-%08x-6b7a-49b0-b279" : "load", 0x62a75b12u + (unsigned)i);
 		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, name, i, 1.0, 1, DW_NONE, DW_NONE });
+		dw_resource(&w, "h", i + 0.5, i < 10 ? 0 : 90, 1000000);
 	}
 	dw_close(&w);
 	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
-	const struct finding *f = tu_finding(run, "DASF.FUNCTION_DOMINATES");
+	const struct finding *f = tu_finding(run, "DASF.GPU_IDLE");
+	ok(f && strstr(f->detail, "most of them during unc_fit-* (10).") && strcmp(f->ev.name, "unc_fit") == 0,
+	   "GPU_IDLE: the idle samples of every unc_fit call count for one function");
+	f = tu_finding(run, "DASF.FUNCTION_DOMINATES");
 	ok(f && f->severity == SEV_HIGH && strcmp(f->title, "Function unc_fit-* takes 83% of all task time") == 0 &&
 	   strstr(f->detail, "ran 10 tasks (10 names that differ by a per-call token) for 10.000 s of 12.000 s") &&
 	   strstr(f->detail, "(2 functions in all)") && f->ev.name && strcmp(f->ev.name, "unc_fit") == 0,
