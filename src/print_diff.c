@@ -207,7 +207,8 @@ static void cells_line(FILE *f, const struct table *t, long row, const int *cols
 			snprintf(cell, sizeof(cell), "%s", labels[k]);
 		text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
 		fputc(' ', f);
-		padded(f, clipped, (size_t)col->width, col->type != COL_TEXT);
+		bool right = col->type != COL_TEXT; /* a last text column ends the line: no trailing blanks */
+		padded(f, clipped, k + 1 < ncols || right ? (size_t)col->width : 0, right);
 	}
 	fputc('\n', f);
 }
@@ -257,7 +258,9 @@ static void section_budget(FILE *f, const struct print_opts *po, struct compare 
 {
 	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of rank wall, A -> B (all ranks)");
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
-	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10, NULL);
+	static const char *const labels[ARRAY_LEN(cols)] = { "line", "A ms", "B ms", "delta ms", "A %", "B %",
+							     "points" };
+	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10, labels);
 }
 
 static void section_findings(FILE *f, const struct print_opts *po, struct compare *c)
@@ -284,7 +287,9 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 {
 	heading(f, po, SGR_YELLOW, "KERNELS — largest changes in total time, A -> B (summed over ranks)");
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
-	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, NULL);
+	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",
+							     "total B us", "delta us", "kernel" };
+	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, labels);
 }
 
 /* Two sweeps: the verdict (the largest change, never judged: one run per level), then per
