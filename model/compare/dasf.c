@@ -94,19 +94,28 @@ static int fn_order(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp((*(const struct cmp_fn *const *)x)->name, (*(const struct cmp_fn *const *)y)->name);
+}
+
+/* A's functions, then B's matched by name (a binary search over A's, sorted by name:
+ * a run may have many thousands of function names) or appended. */
 static void fns_match(struct cmp_fns *m)
 {
 	m->v = xcalloc(m->nga + m->ngb + 1, sizeof(*m->v));
+	struct cmp_fn **sorted = xmalloc((m->nga + 1) * sizeof(*sorted));
 	for (size_t i = 0; i < m->nga; i++) {
 		struct cmp_fn *f = &m->v[m->n++];
 		*f = (struct cmp_fn){ .name = m->ga[i].name, .stripped = m->ga[i].stripped, .in_a = true };
 		side_stats(&m->ga[i], &f->a);
+		sorted[i] = f;
 	}
+	qsort(sorted, m->nga, sizeof(*sorted), by_name);
 	for (size_t j = 0; j < m->ngb; j++) {
-		struct cmp_fn *f = NULL;
-		for (size_t i = 0; i < m->nga && !f; i++) /* a few functions: a scan is enough */
-			if (strcmp(m->v[i].name, m->gb[j].name) == 0)
-				f = &m->v[i];
+		struct cmp_fn key = { .name = m->gb[j].name }, *pk = &key;
+		struct cmp_fn **hit = bsearch(&pk, sorted, m->nga, sizeof(*sorted), by_name);
+		struct cmp_fn *f = hit ? *hit : NULL;
 		if (!f) {
 			f = &m->v[m->n++];
 			*f = (struct cmp_fn){ .name = m->gb[j].name };
@@ -115,6 +124,7 @@ static void fns_match(struct cmp_fns *m)
 		f->stripped |= m->gb[j].stripped;
 		side_stats(&m->gb[j], &f->b);
 	}
+	free(sorted);
 }
 
 static struct cmp_fns *fns_compute(struct compare *c)
