@@ -3,7 +3,8 @@
 # workers, Compute + Managed Memory + Resource Usage), reporting wall time and peak RSS
 # of: reading the bytes (cat), load only (--export sources), load + every DASF analysis
 # (--export function_bottleneck, which runs the task graph, the first-match resource
-# matching, task_bottleneck, task_balance and the critical path), and --print. CPU time
+# matching, task_bottleneck, task_balance and the critical path), --print, and two such
+# runs compared (--export diff_functions A B, a copy as B). CPU time
 # (user + sys) is steadier than wall time on a shared machine. Then the load alone
 # against its peer, a bare Python msgpack loop over the same records (unpackb per
 # length-prefixed record; python3-msgpack; skipped with a message when missing), CPU
@@ -41,6 +42,8 @@ measure "load only" "$BIN" --export sources "$DIR/db"
 measure "load + DASF analyses" "$BIN" --export function_bottleneck "$DIR/db"
 measure "load + analyses + task_bottleneck" "$BIN" --export task_bottleneck "$DIR/db"
 measure "--print" "$BIN" --print "$DIR/db"
+cp -r "$DIR/db" "$DIR/db2"
+measure "two runs: --export diff_functions" "$BIN" --export diff_functions "$DIR/db" "$DIR/db2"
 
 echo
 echo "load only against a bare Python msgpack loop (load average $(bench_load_avg)):"
