@@ -183,7 +183,7 @@ static int seconds_col(struct table *t, const char *name, int prec)
 static void fn_row(struct table *t, const struct cmp_fn *f)
 {
 	size_t row = table_add_row(t, -1);
-	char *name = f->stripped ? xasprintf("%s-*", f->name) : xstrdup(f->name);
+	char *name = xasprintf("%s%s", f->name, dasf_group_mark(f->stripped));
 	table_set_text(t, row, 0, name);
 	free(name);
 	table_set_text(t, row, 1, change_name(f->change));
@@ -257,7 +257,7 @@ static void slower_sentence(const struct cmp_fns *m, char *buf, size_t n)
 	const struct cmp_fn *f = &m->v[0];
 	char a[32], b[32];
 	snprintf(buf, n, "function %s%s slower in B: mean task %s -> %s (%+.1f%%, %zu tasks in B)", f->name,
-		 f->stripped ? "-*" : "", units_seconds(f->a.mean, a, sizeof(a)), units_seconds(f->b.mean, b, sizeof(b)),
+		 dasf_group_mark(f->stripped), units_seconds(f->a.mean, a, sizeof(a)), units_seconds(f->b.mean, b, sizeof(b)),
 		 pct_change(f->a.mean, f->b.mean), f->b.n);
 	size_t k = strlen(buf);
 	if (m->nslower > 1 && k < n)

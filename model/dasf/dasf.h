@@ -67,5 +67,8 @@ struct dasf_fn_group {
  * dasf_fn_groups_free(). */
 size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out);
 void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n);
+/* What a group's name is followed by where it is shown: "-*" when a token was left out
+ * of a member's name (stripped), else "". */
+const char *dasf_group_mark(bool stripped);
 
 #endif

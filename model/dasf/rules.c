@@ -75,7 +75,7 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
 	if (t.n >= 2 && share >= DOMINANT_SHARE) {
 		const struct dasf_fn_group *g = &t.g[t.top];
-		char *name = xasprintf("%s%s", g->name, g->stripped ? "-*" : "");
+		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
 					    : xstrdup("");
 		char *title = xasprintf("Function %s takes %.0f%% of all task time", name, share * 100);
@@ -196,7 +196,8 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 				share * 100, DASF_IDLE_UTIL);
 	char *detail = xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
 				 "rule) show under %.0f%% utilisation; most of them during %s%s (%zu).",
-				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name, top.stripped ? "-*" : "", top.n);
+				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name, dasf_group_mark(top.stripped),
+				 top.n);
 	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
 		     "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
 		     "function, raise chunk sizes, and check that data loading is not the bottleneck.",

@@ -167,6 +167,11 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	return ng;
 }
 
+const char *dasf_group_mark(bool stripped)
+{
+	return stripped ? "-*" : "";
+}
+
 void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n)
 {
 	for (size_t i = 0; g && i < n; i++) {
