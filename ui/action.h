@@ -21,7 +21,7 @@
 	X(ACT_BOTTOM,      "bottom",       "G <End>",         "go to the last row") \
 	X(ACT_NEXT_PANE,   "next-pane",    "<Tab>",           "switch to the next pane") \
 	X(ACT_PREV_PANE,   "prev-pane",    "<S-Tab>",         "switch to the previous pane") \
-	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the evidence or detail of the selection; on a closed node row: expand it") \
+	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the selection's evidence or detail, or say it has none; a closed node row: expand it") \
 	X(ACT_EXPAND,      "expand",       "<Space>",         "heatmap/Ranks node rows: expand or collapse the node under the cursor; elsewhere scroll down one page") \
 	X(ACT_NODES,       "nodes",        "o",               "heatmap/Ranks: one row per node (its worst rank) / one row per rank") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \

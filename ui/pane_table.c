@@ -396,18 +396,24 @@ static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
 	return app_show(app, (size_t)s, &tg) | PR_HANDLED;
 }
 
-/* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c. */
+/* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c;
+ * a row with nothing to open says so rather than nothing. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview)
 		return PR_HANDLED;
-	if (app->cmp)
-		return compare_enter(p, app, p->t->view[p->lc.sel]);
+	unsigned r = PR_NONE;
 	struct evidence ev;
-	if (!registry_row_evidence(app->run, p->t, p->t->view[p->lc.sel], &ev))
-		return PR_NONE;
-	unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
-	evidence_free(&ev);
+	if (app->cmp) {
+		r = compare_enter(p, app, p->t->view[p->lc.sel]);
+	} else if (registry_row_evidence(app->run, p->t, p->t->view[p->lc.sel], &ev)) {
+		r = app_open_evidence(app, &ev) | PR_HANDLED;
+		evidence_free(&ev);
+	}
+	if (r == PR_NONE) {
+		app_msg(app, false, "nothing to open from a %s row", p->t->name);
+		r = PR_HANDLED;
+	}
 	return r;
 }
 

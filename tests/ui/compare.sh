@@ -71,7 +71,8 @@ tap_check "two sweeps: the status names the level comparison, n has no ranks to 
 # through and where the comparison is.
 dgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf"
 "$dgen" run da 0 aaaa transpose && "$dgen" run db 50 bbbb reshape || { tap_notok "DASF runs generated"; exit 1; }
-printf ':dump %s/dv\n9\n:dump %s/dfn\nn\n:dump %s/dn\nq\n' "$PWD" "$PWD" "$PWD" >keys5
+printf ':dump %s/dv\n9\n:dump %s/dfn\n<Enter>\n:dump %s/dent\nn\n:dump %s/dn\nq\n' "$PWD" "$PWD" "$PWD" "$PWD" \
+	>keys5
 TSCOPE_SCRIPT=keys5 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui da db >out5 2>err5
 tap_check "two DASF runs: Overview, Findings and Functions tabs; the verdict names the slower function" \
 	'head -1 dv | grep -q "A .* vs B .*  1 Overview  5 Findings  9 Functions *$" &&
@@ -83,6 +84,7 @@ tap_check "two DASF runs: the status names the comparison, n has no ranks to ste
 	'grep -q "^ compare: two DASF runs, function by function (9 Functions)" dv &&
 	 grep -q "Esc:back  1,5,9:panes" dv &&
 	 grep -q "^no ranks to step through: two DASF runs, function by function (9 Functions)" dn'
+tap_check "Enter on a row with nothing to open says so" 'tail -1 dent | grep -q "^nothing to open from a diff_functions row"'
 # A pair of 8 common steps: no regression is called, and n says why, not "no regression".
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pair generated"; exit 1; }
 printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4
