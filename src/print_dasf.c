@@ -105,11 +105,12 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 	struct sbuf b = { 0 }, *f = &b;
 	sb_heading(f, po->color, SGR_CYAN, "DASF task profile");
 	sb_puts(f, "\n");
-	sb_printf(f, "  %zu file%s · %zu task%s · %zu function%s · %zu worker%s on %zu host%s · "
-		   "%zu GPU sample%s (%zu CPU-only)\n",
-		s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", s.functions,
-		s.functions == 1 ? "" : "s", s.workers, s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s",
-		s.gpu_samples, s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
+	char fns[64];
+	dasf_functions_text(&s, fns, sizeof(fns));
+	sb_printf(f, "  %zu file%s · %zu task%s · %s · %zu worker%s on %zu host%s · %zu GPU sample%s (%zu CPU-only)\n",
+		  s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers,
+		  s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s", s.gpu_samples,
+		  s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
 	sb_printf(f, "  task time %.3f s · critical path %.3f s over %zu task%s\n", s.total_task_s,
 		s.critical_s, s.critical_len, s.critical_len == 1 ? "" : "s");
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");

@@ -40,6 +40,7 @@ long dasf_balance_row(struct run *run, const char *thread);
 /* Headline numbers for the report and the findings; all zero without DASF data. */
 struct dasf_summary {
 	size_t files, tasks, functions, workers, hosts;
+	size_t function_groups;        /* functions as dasf_function_groups() groups them */
 	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
 	double total_task_s;           /* sum of every Compute duration */
 	double critical_s;             /* duration along the critical path */
@@ -50,6 +51,9 @@ struct dasf_summary {
 };
 /* Fills *out; returns false when the run has no DASF data. */
 bool dasf_summarize(struct run *run, struct dasf_summary *out);
+/* "3 functions", or "5 functions (44 names)" when names that differ only by a per-call
+ * token were grouped (the headline and the report). */
+void dasf_functions_text(const struct dasf_summary *s, char *buf, size_t n);
 
 /* A run's tasks grouped by function for comparing two runs (model/compare/dasf.c).
  * Names are grouped as dask's key_split() groups keys: the first '-'-separated word,

@@ -50,6 +50,23 @@ static double longest_span(const struct dasf_db *db)
 	return span;
 }
 
+static size_t count_groups(const struct dasf_db *db)
+{
+	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
+	struct dasf_intern names = { 0 };
+	size_t n = dasf_name_groups(db, group_of, &names, NULL, NULL);
+	free(group_of);
+	dasf_intern_free(&names);
+	return n;
+}
+
+void dasf_functions_text(const struct dasf_summary *s, char *buf, size_t n)
+{
+	int k = snprintf(buf, n, "%zu function%s", s->function_groups, s->function_groups == 1 ? "" : "s");
+	if (k > 0 && (size_t)k < n && s->function_groups < s->functions)
+		snprintf(buf + k, n - (size_t)k, " (%zu names)", s->functions);
+}
+
 bool dasf_summarize(struct run *run, struct dasf_summary *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -77,7 +94,7 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.workers = count_distinct(workers, nw), .hosts = count_distinct(hosts, nh),
 		.mem_events = db->nmem, .gpu_samples = db->nres, .cpu_only_samples = db->res_no_gpu,
 		.other_events = db->other_events, .total_task_s = an->total_dur,
-		.critical_len = an->ncritical, .span_s = longest_span(db),
+		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = count_groups(db),
 	};
 	for (size_t i = 0; i < an->ncritical; i++) {
 		uint32_t ti = an->node_task[an->critical[i]];
@@ -205,11 +222,11 @@ static void dasf_summary(struct run *run, struct summary *out)
 	struct dasf_summary s;
 	if (!dasf_summarize(run, &s) || !s.tasks)
 		return;
-	char task[32], crit[32];
-	summary_add(out, TONE_NORMAL, "DASF tasks",
-		    "%zu task%s, %zu function%s, %zu worker%s on %zu host%s; %s of task time", s.tasks,
-		    s.tasks == 1 ? "" : "s", s.functions, s.functions == 1 ? "" : "s", s.workers, s.workers == 1 ? "" : "s",
-		    s.hosts, s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
+	char task[32], crit[32], fns[64];
+	dasf_functions_text(&s, fns, sizeof(fns));
+	summary_add(out, TONE_NORMAL, "DASF tasks", "%zu task%s, %s, %zu worker%s on %zu host%s; %s of task time",
+		    s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers, s.workers == 1 ? "" : "s", s.hosts,
+		    s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
 	summary_add(out, TONE_NORMAL, "critical path",
 		    "%s over %zu task%s (:view critical_path; :view function_bottleneck)",
 		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s");

@@ -3,7 +3,8 @@
 # function by function (model/compare/dasf.c: diff_functions, the verdict, --print's
 # DASF TASKS section): generated runs (gen_dasf run) where predict is 50% slower in B,
 # the same run with other per-call tokens (no difference), a 0.5% change (under the 1%
-# floor: same), B faster, too few tasks to judge, and a side without task events.
+# floor: same), B faster, too few tasks to judge, and a side without task events; one
+# run's report counts the functions so grouped.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -39,6 +40,10 @@ tap_check "--print: tasks, task time, critical path and span A -> B" \
 	 grep -q "^  span: 19.5 s -> 25 s " ab.txt'
 tap_check "--print: the functions table, then the findings" \
 	'grep -q "^  predict  *slower  *40  *40  *1.0970  *1.6455  *50.0  *21.940$" ab.txt && grep -q "^● FINDINGS" ab.txt'
+
+"$TSCOPE_BIN" --print --color never a >one.txt 2>/dev/null
+tap_check "one run's report counts functions as grouped, and the names" \
+	'grep -q "^  2 files · 148 tasks · 5 functions (44 names) · 4 workers on 2 hosts" one.txt'
 
 "$TSCOPE_BIN" --print --color never a a2 >same.txt 2>/dev/null
 tap_check "the same run with other per-call tokens: no difference" \
