@@ -84,7 +84,8 @@ tap_check "two DASF runs: the status names the comparison, n has no ranks to ste
 	'grep -q "^ compare: two DASF runs, function by function (9 Functions)" dv &&
 	 grep -q "Esc:back  1,5,9:panes" dv &&
 	 grep -q "^no ranks to step through: two DASF runs, function by function (9 Functions)" dn'
-tap_check "Enter on a row with nothing to open says so" 'tail -1 dent | grep -q "^nothing to open from a diff_functions row"'
+tap_check "Enter on a row with nothing to open says so" \
+	'tail -1 dent | grep -q "^nothing to open from a diff_functions row"'
 # A pair of 8 common steps: no regression is called, and n says why, not "no regression".
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pair generated"; exit 1; }
 printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4
