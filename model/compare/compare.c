@@ -487,7 +487,10 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 
 static bool same_finding(const struct finding *x, const struct finding *y)
 {
-	if (strcmp(x->id, y->id) != 0 || x->ev.rank != y->ev.rank)
+	/* evidence on another grid (DASF's workers): its rank is a row number there, which
+	 * one more worker in B shifts; such evidence is matched by its name */
+	bool row_of_grid = x->ev.grid && y->ev.grid && x->ev.name && y->ev.name;
+	if (strcmp(x->id, y->id) != 0 || (!row_of_grid && x->ev.rank != y->ev.rank))
 		return false;
 	if (!x->ev.name || !y->ev.name)
 		return !x->ev.name && !y->ev.name;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/compare/compare.h"
 #include "model/dasf/dasf.h"
 #include "model/dasf/internal.h"
 #include "model/grid.h"
@@ -401,6 +402,39 @@ static void test_dominant_tokens(void)
 	free(path);
 }
 
+/* A finding on a worker's row persists in a comparison when B has one more worker that
+ * sorts before it (its row number shifts, its name does not). */
+static void test_compare_worker_rows(void)
+{
+	char *a = tmp_path("cw-a"), *b = tmp_path("cw-b"), *fa = tmp_path("cw-a/skew.msgpack");
+	char *fb = tmp_path("cw-b/skew.msgpack"), *fx = tmp_path("cw-b/extra.msgpack");
+	mkdir(a, 0755);
+	mkdir(b, 0755);
+	dw_write_skew(fa);
+	dw_write_skew(fb);
+	struct dw w;
+	dw_open(&w, fx);
+	dw_compute(&w, &(struct dw_task){ "a", "worker-a-0", "tiny-0", "small", 0, 0.5, 10, DW_NONE, DW_NONE });
+	dw_memory(&w, "a", "worker-a-0", 1, "tiny-0", 10, 1);
+	dw_close(&w);
+	struct run *ra = run_open((const char *const[]){ a }, 1, &no_opts, NULL);
+	struct run *rb = run_open((const char *const[]){ b }, 1, &no_opts, NULL);
+	const struct finding *ia = tu_finding(ra, "DASF.WORKER_IMBALANCE"), *ib = tu_finding(rb, "DASF.WORKER_IMBALANCE");
+	ok(ia && ib && ia->ev.rank == 0 && ib->ev.rank == 1, "worker-x-0's row: 0 in A, 1 in B (worker-a-0 first)");
+	struct compare *c = compare_new(ra, rb, "dasf");
+	size_t n, persist = 0;
+	const struct cmp_finding *v = compare_findings(c, &n);
+	for (size_t i = 0; i < n; i++)
+		persist += v[i].status == CMP_PERSIST && strcmp(v[i].b->id, "DASF.WORKER_IMBALANCE") == 0;
+	ok(persist == 1, "WORKER_IMBALANCE on worker-x-0 persists, not resolved and new");
+	compare_free(c);
+	free(a);
+	free(b);
+	free(fa);
+	free(fb);
+	free(fx);
+}
+
 static void write_file(const char *name, const void *p, size_t n)
 {
 	char *path = tmp_path(name);
@@ -659,6 +693,7 @@ int main(void)
 	test_findings_fire();
 	test_function_groups();
 	test_dominant_tokens();
+	test_compare_worker_rows();
 	test_hostile();
 	test_nul_keys();
 	test_hostile_text();
