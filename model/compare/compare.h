@@ -183,7 +183,8 @@ struct cmp_finding {
 	enum cmp_status status;
 	const struct finding *a, *b; /* NULL on the side that lacks it */
 };
-/* Findings of A and B matched by id and evidence (rank, name): new in B first, then
+/* Findings of A and B matched by id and evidence (rank, name; evidence on another grid,
+ * DASF's worker rows, by name alone: its row numbers differ): new in B first, then
  * resolved, then persisting, each in B's (resp. A's) order. */
 const struct cmp_finding *compare_findings(struct compare *c, size_t *n);
 const char *compare_status_name(enum cmp_status s);   /* "new" "resolved" "persisting" */
