@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/dasf/dasf.h"
-#include "model/registry.h"
 #include "model/run.h"
 #include "model/text.h"
 #include "src/print.h"
@@ -33,12 +32,20 @@ static void cell(struct sbuf *f, const char *s, int width)
 		sb_printf(f, "%s%*s", clip, w - used, "");
 }
 
-/* Up to `max` visible rows of view `name` with the chosen columns. */
+/* "… 12 more rows (--export task_bottleneck)" when the view has more than the head. */
+static void more_rows(struct sbuf *f, size_t total, size_t max, const char *name)
+{
+	if (total > max)
+		sb_printf(f, "    … %zu more row%s (--export %s)\n", total - max, total - max == 1 ? "" : "s", name);
+}
+
+/* Up to `max` rows of view `name` (dasf.h dasf_view_head) with the chosen columns. */
 static void print_view(struct sbuf *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
 		       size_t max)
 {
 	char err[128];
-	struct table *t = registry_view(name)->build(run, err, sizeof(err));
+	size_t total;
+	struct table *t = dasf_view_head(run, name, max, &total, err, sizeof(err));
 	if (!t)
 		return;
 	sb_printf(f, "   ");
@@ -57,9 +64,7 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
 		}
 		sb_puts(f, "\n");
 	}
-	if (t->nview > max)
-		sb_printf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
-			name);
+	more_rows(f, total, max, name);
 	table_free(t);
 }
 
@@ -69,7 +74,8 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 			    size_t max, size_t maxcol, int width)
 {
 	char err[128];
-	struct table *t = registry_view(name)->build(run, err, sizeof(err));
+	size_t total;
+	struct table *t = dasf_view_head(run, name, max, &total, err, sizeof(err));
 	if (!t)
 		return;
 	size_t ncol = t->ncol < maxcol ? t->ncol : maxcol;
@@ -91,9 +97,7 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 		}
 		sb_puts(f, "\n");
 	}
-	if (t->nview > max)
-		sb_printf(f, "    … %zu more row%s (--export %s)\n", t->nview - max, t->nview - max == 1 ? "" : "s",
-			name);
+	more_rows(f, total, max, name);
 	table_free(t);
 }
 

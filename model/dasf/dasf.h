@@ -33,6 +33,13 @@ int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_
  * the run has no DASF tasks or none has that name. The caller frees the table. */
 struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn);
 
+/* The first `max` rows of DASF view `name` (function_bottleneck, task_bottleneck,
+ * task_balance or critical_path) as the whole view has them, and in *total the rows the
+ * whole view has: the report's heads without building a table of every task. NULL
+ * (reason in err) when the view's builder would fail or name is none of these. The
+ * caller frees the table. */
+struct table *dasf_view_head(struct run *run, const char *name, size_t max, size_t *total, char *err, size_t errn);
+
 /* Row of worker `thread` (a thread_id) in the "tasks" grid (model/dasf/grid.c: task
  * balance, workers x seconds), or -1 when it has no Managed Memory events. */
 long dasf_balance_row(struct run *run, const char *thread);

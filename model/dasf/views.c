@@ -41,7 +41,7 @@ static void set_worker(struct table *t, size_t r, int c_host, int c_gpu, const s
 	table_set_text(t, r, c_gpu, dasf_gpu_of(str_of(&db->strs, thread)));
 }
 
-static struct table *build_function_bottleneck(struct run *run, char *err, size_t errn)
+static struct table *function_bottleneck_rows(struct run *run, size_t max, size_t *total, char *err, size_t errn)
 {
 	struct dasf_db *db = db_for(run, err, errn);
 	if (!db)
@@ -61,7 +61,8 @@ static struct table *build_function_bottleneck(struct run *run, char *err, size_
 	int c_thr = table_add_col(t, "Mean Throughput (MB/s)", COL_NUM, 10, 5);
 	int c_n = table_add_col(t, "Num Tasks (chunks)", COL_INT, 8, 0);
 	int c_mean = table_add_col(t, "Mean Task time (s)", COL_NUM, 10, 6);
-	for (size_t i = 0; i < an->nfn; i++) {
+	*total = an->nfn;
+	for (size_t i = 0; i < an->nfn && i < max; i++) {
 		const struct dasf_fn_row *f = &an->fn[i];
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, f->host, f->thread);
@@ -78,7 +79,7 @@ static struct table *build_function_bottleneck(struct run *run, char *err, size_
 	return t;
 }
 
-static struct table *build_task_bottleneck(struct run *run, char *err, size_t errn)
+static struct table *task_bottleneck_rows(struct run *run, size_t max, size_t *total, char *err, size_t errn)
 {
 	struct dasf_db *db = db_for(run, err, errn);
 	if (!db)
@@ -91,7 +92,8 @@ static struct table *build_task_bottleneck(struct run *run, char *err, size_t er
 	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
 	int c_pct = table_add_col(t, "Percentage of total time (%)", COL_NUM, 8, 2);
 	int c_mem = table_add_col(t, "Memory usage (Mb)", COL_NUM, 10, 3);
-	for (size_t i = 0; i < an->ntb; i++) {
+	*total = an->ntb;
+	for (size_t i = 0; i < an->ntb && i < max; i++) {
 		const struct dasf_tb_row *b = &an->tb[i];
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, b->host, b->thread);
@@ -103,7 +105,7 @@ static struct table *build_task_bottleneck(struct run *run, char *err, size_t er
 	return t;
 }
 
-static struct table *build_task_balance(struct run *run, char *err, size_t errn)
+static struct table *task_balance_rows(struct run *run, size_t max, size_t *total, char *err, size_t errn)
 {
 	if (!run->dasf || !run->dasf->nmem) {
 		snprintf(err, errn, "no DASF Managed Memory events loaded");
@@ -123,7 +125,8 @@ static struct table *build_task_balance(struct run *run, char *err, size_t errn)
 		table_add_col(t, name, COL_INT, 6, 0);
 		free(name);
 	}
-	for (size_t r = 0; r < an->nsec; r++) {
+	*total = an->nsec;
+	for (size_t r = 0; r < an->nsec && r < max; r++) {
 		size_t row = table_add_row(t, (long)r);
 		table_set_num(t, row, c_sec, (double)(an->bal_sec[r] - an->bal_sec[0]));
 		for (size_t c = 0; c < an->nbal_thr; c++) /* DASF fills a missing worker with 0 */
@@ -216,7 +219,7 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-static struct table *build_critical_path(struct run *run, char *err, size_t errn)
+static struct table *critical_path_rows(struct run *run, size_t max, size_t *total, char *err, size_t errn)
 {
 	struct dasf_db *db = db_for(run, err, errn);
 	if (!db)
@@ -228,7 +231,8 @@ static struct table *build_critical_path(struct run *run, char *err, size_t errn
 	struct node_cols c = add_node_cols(t);
 	int c_cum = table_add_col(t, "Cumulative (s)", COL_NUM, 12, 6);
 	double cum = 0;
-	for (size_t i = 0; i < an->ncritical; i++) {
+	*total = an->ncritical;
+	for (size_t i = 0; i < an->ncritical && i < max; i++) {
 		uint32_t v = an->critical[i];
 		size_t r = table_add_row(t, (long)v);
 		table_set_num(t, r, c_step, (double)(i + 1));
@@ -239,6 +243,50 @@ static struct table *build_critical_path(struct run *run, char *err, size_t errn
 		table_set_num(t, r, c_cum, cum);
 	}
 	return t;
+}
+
+/* The views the report shows the heads of, built whole by the registry's builders. */
+static const struct view_rows {
+	const char *name;
+	struct table *(*rows)(struct run *run, size_t max, size_t *total, char *err, size_t errn);
+} view_rows[] = {
+	{ "function_bottleneck", function_bottleneck_rows },
+	{ "task_bottleneck", task_bottleneck_rows },
+	{ "task_balance", task_balance_rows },
+	{ "critical_path", critical_path_rows },
+};
+
+struct table *dasf_view_head(struct run *run, const char *name, size_t max, size_t *total, char *err, size_t errn)
+{
+	for (size_t i = 0; i < ARRAY_LEN(view_rows); i++)
+		if (strcmp(view_rows[i].name, name) == 0)
+			return view_rows[i].rows(run, max, total, err, errn);
+	snprintf(err, errn, "no head of view %s", name);
+	return NULL;
+}
+
+static struct table *build_function_bottleneck(struct run *run, char *err, size_t errn)
+{
+	size_t total;
+	return function_bottleneck_rows(run, SIZE_MAX, &total, err, errn);
+}
+
+static struct table *build_task_bottleneck(struct run *run, char *err, size_t errn)
+{
+	size_t total;
+	return task_bottleneck_rows(run, SIZE_MAX, &total, err, errn);
+}
+
+static struct table *build_task_balance(struct run *run, char *err, size_t errn)
+{
+	size_t total;
+	return task_balance_rows(run, SIZE_MAX, &total, err, errn);
+}
+
+static struct table *build_critical_path(struct run *run, char *err, size_t errn)
+{
+	size_t total;
+	return critical_path_rows(run, SIZE_MAX, &total, err, errn);
 }
 
 struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn)

@@ -44,6 +44,10 @@ tap_check "--print: the functions table, then the findings" \
 "$TSCOPE_BIN" --print --color never a >one.txt 2>/dev/null
 tap_check "one run's report counts functions as grouped, and the names" \
 	'grep -q "^  2 files · 148 tasks · 5 functions (44 names) · 4 workers on 2 hosts" one.txt'
+tb=$("$TSCOPE_BIN" --export task_bottleneck a 2>/dev/null | wc -l)
+tb=$((tb - 1 - 5))
+tap_check "the report's head of task_bottleneck counts the rows it leaves out ($tb)" \
+	'grep -q "^    … $tb more rows (--export task_bottleneck)$" one.txt'
 
 "$TSCOPE_BIN" --print --color never a a2 >same.txt 2>/dev/null
 tap_check "the same run with other per-call tokens: no difference" \

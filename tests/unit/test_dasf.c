@@ -247,6 +247,26 @@ static void test_graph(struct run *run)
 	   "summary: 7 tasks, 3 functions, 3 workers, 2 hosts, 7 GPU + 2 CPU-only samples");
 }
 
+/* The report's heads: the first rows of the whole view, and its row count. */
+static void test_view_head(struct run *run)
+{
+	char err[128];
+	size_t total = 0;
+	struct table *h = dasf_view_head(run, "task_bottleneck", 2, &total, err, sizeof(err));
+	struct table *t = view(run, "task_bottleneck");
+	ok(h && t && h->nrow == 2 && total == t->nrow && total == 7 &&
+	   strcmp(txt(h, 1, "Task Key"), txt(t, 1, "Task Key")) == 0 &&
+	   num(h, 1, "Duration (s)") == num(t, 1, "Duration (s)"),
+	   "task_bottleneck head: 2 of 7 rows, as the whole view has them");
+	table_free(h);
+	table_free(t);
+	h = dasf_view_head(run, "task_balance", 100, &total, err, sizeof(err));
+	ok(h && h->nrow == 4 && total == 4, "a head longer than the view: every row");
+	table_free(h);
+	ok(!dasf_view_head(run, "tasks", 2, &total, err, sizeof(err)) && strstr(err, "tasks"),
+	   "no head of a view the report does not show: NULL, said");
+}
+
 static void test_fixture_findings(struct run *run)
 {
 	const struct finding *f = tu_finding(run, "DASF.GPU_IDLE");
@@ -686,6 +706,7 @@ int main(void)
 	test_task_balance(run);
 	test_grid(run);
 	test_graph(run);
+	test_view_head(run);
 	test_fixture_findings(run);
 	run_free(run);
 	test_order();
