@@ -350,21 +350,20 @@ int print_compare(struct compare *c, const char *path_a, const char *path_b, FIL
 		put_safe(f, path_b);
 		fputs(")\n", f);
 	}
-	if (strcmp(c->family, "sweep") == 0 || strcmp(c->family, "dasf") == 0) {
-		if (strcmp(c->family, "sweep") == 0)
-			section_sweep(f, po, c);
+	bool trace = strcmp(c->family, "trace") == 0;
+	if (strcmp(c->family, "sweep") == 0) {
+		section_sweep(f, po, c);
+	} else if (strcmp(c->family, "dasf") == 0) {
+		section_dasf(f, po, c);
+	} else {
+		if (trace)
+			section_trace_env(f, po, c);
+		section_ranks(f, po, c);
+		if (trace)
+			section_kernels(f, po, c);
 		else
-			section_dasf(f, po, c);
-		section_findings(f, po, c);
-		return 0;
+			section_budget(f, po, c);
 	}
-	if (strcmp(c->family, "trace") == 0)
-		section_trace_env(f, po, c);
-	section_ranks(f, po, c);
-	if (strcmp(c->family, "trace") == 0)
-		section_kernels(f, po, c);
-	else
-		section_budget(f, po, c);
 	section_findings(f, po, c);
 	return 0;
 }

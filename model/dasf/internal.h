@@ -210,11 +210,20 @@ void dasf_db_free(struct dasf_db *db);
 
 /* The function groups of dasf.h (dasf_function_groups: dask's key_split rule) by name:
  * group_of[strs id] (strs.n entries) the group of each name a task has, DASF_NONE for
- * other strings; the groups' names interned in *names (ids dense, first-seen order);
- * stripped[g] and nnames[g] (may be NULL; strs.n entries, zeroed) whether a name of
- * group g was longer and how many names it has. Returns the number of groups. */
-size_t dasf_name_groups(const struct dasf_db *db, uint32_t *group_of, struct dasf_intern *names, bool *stripped,
-			size_t *nnames);
+ * other strings; the groups' names interned in `names` (ids dense, first-seen order, n of
+ * them); stripped[g] whether a name of group g was longer, nnames[g] how many names it
+ * has. Built by dasf_groups_build(), owned, released by dasf_groups_free(). */
+struct dasf_groups {
+	uint32_t *group_of;
+	struct dasf_intern names;
+	bool *stripped;
+	size_t *nnames;
+	size_t n;
+};
+void dasf_groups_build(const struct dasf_db *db, struct dasf_groups *g);
+void dasf_groups_free(struct dasf_groups *g);
+/* The number of groups alone. */
+size_t dasf_groups_count(const struct dasf_db *db);
 
 /* "GPU" column: the part of thread_id after its last '-' (the whole string if none). */
 const char *dasf_gpu_of(const char *thread);

@@ -159,24 +159,20 @@ struct idle_top {
 
 static bool idle_top_function(const struct dasf_db *db, const struct dasf_an *an, struct idle_top *top)
 {
-	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
-	bool *stripped = xcalloc(db->strs.n + 1, 1);
-	struct dasf_intern names = { 0 };
-	size_t ng = dasf_name_groups(db, group_of, &names, stripped, NULL), best = 0;
-	size_t *idle = xcalloc(ng + 1, sizeof(*idle));
+	struct dasf_groups gr;
+	dasf_groups_build(db, &gr);
+	size_t *idle = xcalloc(gr.n + 1, sizeof(*idle)), best = 0;
 	for (size_t i = 0; i < db->strs.n; i++)
-		if (group_of[i] != DASF_NONE)
-			idle[group_of[i]] += an->idle_by_name[i];
-	for (size_t g = 1; g < ng; g++)
+		if (gr.group_of[i] != DASF_NONE)
+			idle[gr.group_of[i]] += an->idle_by_name[i];
+	for (size_t g = 1; g < gr.n; g++)
 		if (idle[g] > idle[best])
 			best = g;
-	bool found = ng && idle[best];
+	bool found = gr.n && idle[best];
 	if (found)
-		*top = (struct idle_top){ xstrndup(names.str[best], names.len[best]), stripped[best], idle[best] };
-	free(group_of);
-	free(stripped);
+		*top = (struct idle_top){ xstrndup(gr.names.str[best], gr.names.len[best]), gr.stripped[best], idle[best] };
 	free(idle);
-	dasf_intern_free(&names);
+	dasf_groups_free(&gr);
 	return found;
 }
 
@@ -220,10 +216,7 @@ void dasf_unjudged(struct run *run, char *buf, size_t n)
 	const struct dasf_an *an = dasf_analyse(db);
 	double *busy;
 	uint32_t *thread;
-	struct fn_times t;
-	function_times(run, &t);
-	size_t nfn = t.n, nw = worker_busy(db, &busy, &thread);
-	dasf_fn_groups_free(t.g, t.n);
+	size_t nfn = dasf_groups_count(db), nw = worker_busy(db, &busy, &thread);
 	free(busy);
 	free(thread);
 	if (nfn < 2)

@@ -50,13 +50,12 @@ static double longest_span(const struct dasf_db *db)
 	return span;
 }
 
-static size_t count_groups(const struct dasf_db *db)
+size_t dasf_groups_count(const struct dasf_db *db)
 {
-	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
-	struct dasf_intern names = { 0 };
-	size_t n = dasf_name_groups(db, group_of, &names, NULL, NULL);
-	free(group_of);
-	dasf_intern_free(&names);
+	struct dasf_groups g;
+	dasf_groups_build(db, &g);
+	size_t n = g.n;
+	dasf_groups_free(&g);
 	return n;
 }
 
@@ -94,7 +93,7 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.workers = count_distinct(workers, nw), .hosts = count_distinct(hosts, nh),
 		.mem_events = db->nmem, .gpu_samples = db->nres, .cpu_only_samples = db->res_no_gpu,
 		.other_events = db->other_events, .total_task_s = an->total_dur,
-		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = count_groups(db),
+		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = dasf_groups_count(db),
 	};
 	for (size_t i = 0; i < an->ncritical; i++) {
 		uint32_t ti = an->node_task[an->critical[i]];
@@ -131,23 +130,33 @@ static bool usable_dur(double d)
 	return isfinite(d) && d >= 0;
 }
 
-size_t dasf_name_groups(const struct dasf_db *db, uint32_t *group_of, struct dasf_intern *names, bool *stripped,
-			size_t *nnames)
+void dasf_groups_build(const struct dasf_db *db, struct dasf_groups *g)
 {
+	*g = (struct dasf_groups){ .group_of = xmalloc((db->strs.n + 1) * sizeof(*g->group_of)),
+				   .stripped = xcalloc(db->strs.n + 1, 1),
+				   .nnames = xcalloc(db->strs.n + 1, sizeof(*g->nnames)) };
 	for (size_t i = 0; i < db->strs.n; i++)
-		group_of[i] = DASF_NONE;
+		g->group_of[i] = DASF_NONE;
 	for (size_t i = 0; i < db->ntask; i++) { /* group ids in first-seen order */
 		uint32_t nm = db->task[i].name;
-		if (group_of[nm] != DASF_NONE)
+		if (g->group_of[nm] != DASF_NONE)
 			continue;
 		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
-		group_of[nm] = dasf_intern(names, db->strs.str[nm], len);
-		if (stripped)
-			stripped[group_of[nm]] |= len < n;
-		if (nnames)
-			nnames[group_of[nm]]++;
+		uint32_t id = dasf_intern(&g->names, db->strs.str[nm], len);
+		g->group_of[nm] = id;
+		g->stripped[id] |= len < n;
+		g->nnames[id]++;
 	}
-	return names->n;
+	g->n = g->names.n;
+}
+
+void dasf_groups_free(struct dasf_groups *g)
+{
+	free(g->group_of);
+	free(g->stripped);
+	free(g->nnames);
+	dasf_intern_free(&g->names);
+	*g = (struct dasf_groups){ 0 };
 }
 
 size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
@@ -156,30 +165,23 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	const struct dasf_db *db = run->dasf;
 	if (!db || !db->ntask)
 		return 0;
-	uint32_t *group_of = xmalloc((db->strs.n + 1) * sizeof(*group_of));
-	bool *stripped = xcalloc(db->strs.n + 1, 1);
-	size_t *nnames = xcalloc(db->strs.n + 1, sizeof(*nnames));
-	struct dasf_intern names = { 0 };
-	size_t ng = dasf_name_groups(db, group_of, &names, stripped, nnames);
-	struct dasf_fn_group *g = xcalloc(ng + 1, sizeof(*g));
+	struct dasf_groups gr;
+	dasf_groups_build(db, &gr);
+	struct dasf_fn_group *g = xcalloc(gr.n + 1, sizeof(*g));
 	for (size_t i = 0; i < db->ntask; i++)
-		g[group_of[db->task[i].name]].n += usable_dur(db->task[i].dur);
-	for (size_t k = 0; k < ng; k++) {
-		g[k].name = xstrndup(names.str[k], names.len[k]);
-		g[k].stripped = stripped[k];
-		g[k].nnames = nnames[k];
-		g[k].dur = xmalloc((g[k].n + 1) * sizeof(double));
-		g[k].n = 0;
+		g[gr.group_of[db->task[i].name]].n += usable_dur(db->task[i].dur);
+	for (size_t k = 0; k < gr.n; k++) {
+		g[k] = (struct dasf_fn_group){ .name = xstrndup(gr.names.str[k], gr.names.len[k]),
+					       .stripped = gr.stripped[k], .nnames = gr.nnames[k],
+					       .dur = xmalloc((g[k].n + 1) * sizeof(double)) };
 	}
 	for (size_t i = 0; i < db->ntask; i++) {
-		struct dasf_fn_group *x = &g[group_of[db->task[i].name]];
+		struct dasf_fn_group *x = &g[gr.group_of[db->task[i].name]];
 		if (usable_dur(db->task[i].dur))
 			x->dur[x->n++] = db->task[i].dur;
 	}
-	free(group_of);
-	free(stripped);
-	free(nnames);
-	dasf_intern_free(&names);
+	size_t ng = gr.n;
+	dasf_groups_free(&gr);
 	*out = g;
 	return ng;
 }
