@@ -45,6 +45,9 @@ bool registry_row_evidence(struct run *run, const struct table *t, size_t row, s
 		return false;
 	out->kind = EV_STEPS;
 	out->rank = (int)table_cell(t, row, c)->num;
+	int cs = table_col_role(t, COL_ROLE_STEP);   /* a row of one step opens at that step */
+	if (cs >= 0 && table_cell(t, row, cs)->present)
+		out->step_lo = out->step_hi = (long)table_cell(t, row, cs)->num;
 	return true;
 }
 

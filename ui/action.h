@@ -31,13 +31,13 @@
 	X(ACT_FILTER,      "filter",       "f",               "filter rows, e.g. 'rank>=8 onset_step>0' (empty clears)") \
 	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \
 	X(ACT_EXPORT,      "export",       "e",               "export the current view as CSV (rows as filtered and sorted)") \
-	X(ACT_ZOOM_IN,     "zoom-in",      "+ =",             "heatmap: fewer steps per column") \
-	X(ACT_ZOOM_OUT,    "zoom-out",     "-",               "heatmap: more steps per column") \
-	X(ACT_PAN_LEFT,    "pan-left",     "H <",             "heatmap: pan half a screen to earlier steps") \
-	X(ACT_PAN_RIGHT,   "pan-right",    "L >",             "heatmap: pan half a screen to later steps") \
+	X(ACT_ZOOM_IN,     "zoom-in",      "+ =",             "heatmap, Steps: fewer steps per column") \
+	X(ACT_ZOOM_OUT,    "zoom-out",     "-",               "heatmap, Steps: more steps per column") \
+	X(ACT_PAN_LEFT,    "pan-left",     "H <",             "heatmap, Steps: pan half a screen to earlier steps") \
+	X(ACT_PAN_RIGHT,   "pan-right",    "L >",             "heatmap, Steps: pan half a screen to later steps") \
 	X(ACT_ROWS,        "rows",         "z",               "heatmap: all rows in view (worst per bucket) / one row per line, scrolling") \
-	X(ACT_METRIC,      "metric",       "m",               "heatmap/steps: next metric") \
-	X(ACT_METRIC_PREV, "metric-prev",  "M",               "heatmap/steps: previous metric") \
+	X(ACT_METRIC,      "metric",       "m",               "heatmap: next metric; Sweep: latency / throughput plot") \
+	X(ACT_METRIC_PREV, "metric-prev",  "M",               "heatmap: previous metric; Sweep: as m") \
 	X(ACT_VIEWS,       "views",        "v",               "pick any view (every table from every subsystem)") \
 	X(ACT_COMMAND,     "command",      ":",               "command line (:help lists commands)") \
 	X(ACT_PANE_1,      "overview",     "1",               "Overview pane") \

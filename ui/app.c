@@ -699,6 +699,23 @@ static void relayout(struct app *app)
 	app->full_redraw = true;
 }
 
+/* A key of some panes' own (sort, metric, zoom, ...) pressed where it does nothing: said,
+ * not silently dropped. Movement at an edge stays quiet. */
+static unsigned not_here(struct app *app, enum action a)
+{
+	switch (a) {
+	case ACT_SORT: case ACT_METRIC: case ACT_METRIC_PREV: case ACT_NODES: case ACT_ROWS:
+	case ACT_ZOOM_IN: case ACT_ZOOM_OUT: case ACT_PAN_LEFT: case ACT_PAN_RIGHT: {
+		const struct action_info *ai = action_info(a);
+		app_msg(app, true, "%.*s (%s) does nothing in the %s tab; ? lists the keys",
+			(int)strcspn(ai->keys, " "), ai->keys, ai->name, app->pane[app->cur].label);
+		return PR_REDRAW;
+	}
+	default:
+		return PR_NONE;
+	}
+}
+
 static unsigned global_action(struct app *app, enum action a)
 {
 	struct pane_slot *s = &app->pane[app->cur];
@@ -768,8 +785,11 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_PANE_1: case ACT_PANE_2: case ACT_PANE_3: case ACT_PANE_4: case ACT_PANE_5:
 	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8: case ACT_PANE_9:
 		for (size_t i = 0; i < app->npane; i++)
-			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1)
+			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1) {
 				app_goto(app, i, true);
+				return PR_REDRAW;
+			}
+		app_msg(app, true, "%d: this run has no %s tab", (int)(a - ACT_PANE_1) + 1, action_info(a)->name);
 		return PR_REDRAW;
 	case ACT_BACK:
 		if (app->search_on)
@@ -796,7 +816,7 @@ static unsigned global_action(struct app *app, enum action a)
 		app->full_redraw = true;
 		return PR_REDRAW;
 	default:
-		return PR_NONE;
+		return not_here(app, a);
 	}
 }
 
@@ -864,10 +884,10 @@ unsigned app_key(struct app *app, int key)
 	if (key == KEY_MOUSE)
 		return app_mouse(app);
 	enum action a = keymap_lookup(key);
-	if (app->lay.too_small) {
+	if (app->lay.too_small) {   /* q quits; `:` still takes a command (a `:resize` back) */
 		if (a == ACT_QUIT || a == ACT_QUIT_ALL)
 			app->quit = true;
-		return PR_NONE;
+		return a == ACT_COMMAND ? app_action(app, a) : PR_NONE;
 	}
 	if (a == ACT_NONE && app->overlay == OV_NONE) {
 		app_msg(app, true, "key %s is not bound; ? shows the keys", keymap_name(key));

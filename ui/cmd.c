@@ -154,7 +154,16 @@ static unsigned c_rank(struct app *app, const char *args)
 {
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
-	struct ui_target t = { .rank = atoi(args), .step_lo = -1, .step_hi = -1, .item = -1 };
+	char *end;
+	errno = 0;
+	long rank = strtol(args, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (!isdigit((unsigned char)*args) || *end || errno || rank > INT_MAX) {
+		app_msg(app, true, *args ? "not a rank number: '%s' (:rank N)" : "usage: :rank N", args);
+		return PR_REDRAW;
+	}
+	struct ui_target t = { .rank = (int)rank, .step_lo = -1, .step_hi = -1, .item = -1 };
 	if (!priv || !s->ops->select || !(s->ops->select(priv, app, &t) & PR_HANDLED))
 		app_msg(app, true, "rank %d is not shown in this pane", t.rank);
 	return PR_REDRAW;

@@ -60,9 +60,9 @@ static void draw_title(struct app *app)
 	app->tab_x[app->npane] = x;
 }
 
-static void draw_hint(struct app *app)
+/* The prompt being typed or the last message on row r; false when there is neither. */
+static bool draw_prompt_or_msg(struct app *app, const struct rect *r)
 {
-	const struct rect *r = &app->lay.hint;
 	if (app->prompt != PROMPT_NONE) {
 		int x = draw_text(r->y, r->x, r->w, app->prompt_label, ROLE_ACCENT);
 		/* keep the end of a long line visible */
@@ -71,12 +71,20 @@ static void draw_hint(struct app *app)
 			p++;
 		x += draw_text(r->y, r->x + x, r->w - x, p, ROLE_NORMAL);
 		draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
-		return;
+		return true;
 	}
 	if (app->msg[0]) {
 		draw_text(r->y, r->x, r->w, app->msg, app->msg_err ? ROLE_ERROR : ROLE_ACCENT);
-		return;
+		return true;
 	}
+	return false;
+}
+
+static void draw_hint(struct app *app)
+{
+	const struct rect *r = &app->lay.hint;
+	if (draw_prompt_or_msg(app, r))
+		return;
 	if (app->search_on) {
 		draw_fmt(r->y, r->x, r->w, ROLE_ACCENT, " search '%s': n/N next/previous match, Esc ends the search",
 			 app->search);
@@ -201,10 +209,12 @@ static void draw_too_small(struct app *app)
 {
 	char a[96], b[96];
 	snprintf(a, sizeof(a), "terminal too small: %dx%d", COLS, LINES);
-	snprintf(b, sizeof(b), "need at least %dx%d; enlarge the window or press q", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	snprintf(b, sizeof(b), "need at least %dx%d; q quits, : runs a command", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
 	int y = LINES / 2 - 1;
 	draw_text(y < 0 ? 0 : y, 0, COLS, a, ROLE_ERROR);
 	draw_text(y + 1 < LINES ? y + 1 : 0, 0, COLS, b, ROLE_NORMAL);
+	if (LINES > 2)   /* the `:` line (a `:resize` back), or why it failed */
+		draw_prompt_or_msg(app, &(struct rect){ LINES - 1, 0, 1, COLS });
 }
 
 void app_draw(struct app *app)

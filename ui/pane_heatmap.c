@@ -242,9 +242,13 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	void *model;
 	const struct grid_provider *prov = app_grid(app, arg, &model);
+	if (prov && arg && strcmp(prov->name, "steps") != 0 && prov->nmetrics(model) == 0) {
+		snprintf(why, whyn, "no %s heatmap: this run has no data for it", prov->label);
+		return NULL;
+	}
 	if (!prov || prov->nmetrics(model) == 0) {
 		snprintf(why, whyn, "no heatmap: this run has no per-rank steps aligned across ranks%s",
-			 arg ? " (or no data for this grid)" : " and no other grid (DASF task balance)");
+			 arg ? "" : " and no other grid (DASF task balance)");
 		return NULL;
 	}
 	struct hpane *p = xcalloc(1, sizeof(*p));

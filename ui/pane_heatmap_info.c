@@ -73,8 +73,9 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
 	else
 		snprintf(buf, sizeof(buf), "Scale: the median cell of the whole grid (not only the window), %s, to "
-			 "its worst cell, %s. Cells at or below the median are blank (quiet), not missing; no "
-			 "cell is above the worst.", lo, hi);
+			 "its worst cell, %s, in %d levels. Cells of the first level (the median, below it, and "
+			 "up to 1/%d of the range above it) are blank (quiet), not missing; no cell is above the "
+			 "worst.", lo, hi, THEME_HEAT_LEVELS, THEME_HEAT_LEVELS);
 	legend_para(l, buf);
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
@@ -83,7 +84,7 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 		if (p->src.diverging && k == 0)
 			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b);
 		else if (k == 0)
-			snprintf(buf, sizeof(buf), "<= %s (quiet: the median and below)", b);
+			snprintf(buf, sizeof(buf), "<= %s (quiet: the median, below it and just above)", b);
 		else
 			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", a, b,
 				 k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");

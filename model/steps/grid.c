@@ -45,21 +45,28 @@ struct gs {
 	char title[96];
 };
 
+/* A phase the metrics list on their own: not comm, which the derived comm series is. */
+static bool listed_phase(const struct steps_model *m, int id)
+{
+	const struct metric_def *mi = steps_metric(m, id);
+	return mi->kind == METRIC_PHASE && strcmp(mi->name, "comm") != 0;
+}
+
 static size_t nphases(const struct steps_model *m)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_PHASE)
+		if (listed_phase(m, (int)i))
 			n++;
 	return n;
 }
 
-/* Phase metric id of the k-th phase (in the run's order), or -1. */
+/* Phase metric id of the k-th listed phase (in the run's order), or -1. */
 static int phase_id(const struct steps_model *m, size_t k)
 {
 	for (size_t i = 0; i < steps_nmetrics(m); i++) {
 		int id = steps_metric_nth(m, i);
-		if (steps_metric(m, id)->kind == METRIC_PHASE && k-- == 0)
+		if (listed_phase(m, id) && k-- == 0)
 			return id;
 	}
 	return -1;
@@ -228,10 +235,14 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
  * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
 #define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
 
+/* The heat series of metric i. comm is the comm phase's own series, where a record
+ * without comm is missing (HEAT_COMM would read it as 0). */
 static int metric_series(struct run *run, size_t metric)
 {
-	return metric < nderived(run) ? derived[derived_skip(run) + metric].series
-				      : phase_id(run->steps, metric - nderived(run));
+	if (metric >= nderived(run))
+		return phase_id(run->steps, metric - nderived(run));
+	int series = derived[derived_skip(run) + metric].series;
+	return series == HEAT_COMM ? steps_metric_find(run->steps, METRIC_PHASE, "comm") : series;
 }
 
 /* src over pyramid g of metric (own: g, made by a grid job, owned by the source). */

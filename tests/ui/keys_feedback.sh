@@ -1,0 +1,68 @@
+#!/bin/sh
+# keys_feedback.sh: a key or command that cannot act says why, never nothing (headless,
+# TSCOPE_SCRIPT): `:rank abc` and a bare `:rank` are refused (they went to rank 0), a
+# pane's own key elsewhere (m in Steps) and a tab key with no tab (8 without a sweep) say
+# so, `:heatmap tasks` without DASF tasks names the grid (it blamed the steps), Enter on a
+# row of the steps view opens that row's step (it opened step 0), the heatmap's `m` lists
+# comm once, the legend's first level says it holds values just above the median, and
+# `:` still works on the too-small screen (a `:resize` back from it).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+demo="$TSCOPE_ROOT/testdata/demo"
+tui() {   # the explorer on ./keys, headless, 30x120
+	TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui "$@" >/dev/null 2>err
+}
+msg() { tail -1 "$1"; }                # the hint / message row of a dump
+status() { tail -2 "$1" | head -1; }   # the status row
+
+cat >keys <<KEYS
+:rank abc
+:dump $PWD/rank_abc
+:rank
+:dump $PWD/rank_empty
+4
+:rank 5 
+:dump $PWD/rank5
+m
+:dump $PWD/steps_m
+8
+:dump $PWD/no8
+:heatmap tasks
+:dump $PWD/tasks
+:view steps
+:filter rank=3 step=250
+<Enter>
+:dump $PWD/steps_enter
+2
+i
+:dump $PWD/legend
+<Esc>
+:resize 20 60
+:dump $PWD/small
+<C-l>:resize 30 120<Enter>
+:dump $PWD/back
+KEYS
+tui "$demo"
+tap_eq "the script ran" 0 $?
+tap_check ":rank abc is refused, not rank 0" 'msg rank_abc | grep -q "not a rank number: .abc."'
+tap_check ":rank without a number gives its usage" 'msg rank_empty | grep -q "usage: :rank N"'
+tap_check ":rank 5 (a trailing blank) shows rank 5" 'status rank5 | grep -q "^ rank 5 step"'
+tap_check "m in the Steps tab says it does nothing there" \
+	'msg steps_m | grep -q "m (metric) does nothing in the Steps tab"'
+tap_check "8 without a sweep says there is no sweep tab" 'msg no8 | grep -q "8: this run has no sweep tab"'
+tap_check ":heatmap tasks without DASF tasks names that grid" \
+	'grep -q "no Task balance heatmap: this run has no data for it" tasks && ! grep -q "aligned across ranks" tasks'
+tap_check "Enter on a steps row opens that row's step" 'status steps_enter | grep -q "^ rank 3 step 250 "'
+tap_check "legend: the quiet level holds values just above the median too" \
+	'grep -q "quiet: the median, below it and just above" legend'
+tap_check "too small: the screen says : runs a command" 'grep -q ": runs a command" small'
+tap_check "too small: a typed :resize brings the panes back" 'grep -q "1 Overview" back'
+
+# the heatmap's metrics: comm once (it was also listed again as a phase)
+{ echo 2; i=0; while [ $i -lt 9 ]; do echo m; echo ":dump $PWD/m$i"; i=$((i + 1)); done; } >keys
+tui "$demo"
+for f in m0 m1 m2 m3 m4 m5 m6 m7 m8; do status $f; done | sed 's/^ rank 0  step 0-3  //; s/ worst .*//' >metrics
+tap_eq "m cycles each metric once" "slowdown vs step median|step time|comm|data|forward|backward|optimizer|compute|slowdown vs step median" \
+	"$(paste -sd'|' metrics)"
+tap_plan
