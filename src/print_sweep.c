@@ -61,7 +61,7 @@ static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *
 		return;
 	}
 	sb_printf(b, "  %s: slope %.6g · intercept %.6g · R² %.4f%s", label, f->slope, f->intercept,
-		  f->r2, f->poor ? " (poor fit)" : "");
+		  f->r2, f->flat ? " (flat: every point equal, R² 0 by convention)" : f->poor ? " (poor fit)" : "");
 	if (f->nout) {
 		sb_printf(b, " · outliers removed [");
 		for (size_t i = 0; i < f->nout; i++)
@@ -163,6 +163,8 @@ static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
 			sb_printf(b, "%s %s", i ? "," : "", s->con[i].text);
 		sb_printf(b, " · %zu of %zu configs pass\n", pass, s->ncfg);
 	}
+	if (s->con_unjudged)
+		sb_printf(b, "  constraints not judged: %s (no config has that metric)\n", s->con_unjudged);
 }
 
 static void genai_section(struct sbuf *b, const struct sweep_set *s, const struct print_opts *po)
@@ -270,8 +272,14 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 	sb_printf(b, "\n");
 	for (size_t i = 0; i < p->nord; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
-		sb_printf(b, "    ordinal %zu: %.2f samples/s · %lld samples · %.3f s", i,
-			  o->samples_per_sec, o->total_samples, o->total_time);
+		char rate[32] = "-", samples[32] = "-", time[32] = "-";
+		if (o->has_rate)
+			snprintf(rate, sizeof(rate), "%.2f", o->samples_per_sec);
+		if (o->has_samples)
+			snprintf(samples, sizeof(samples), "%lld", o->total_samples);
+		if (o->has_time)
+			snprintf(time, sizeof(time), "%.3f", o->total_time);
+		sb_printf(b, "    ordinal %zu: %s samples/s · %s samples · %s s", i, rate, samples, time);
 		if (o->slow)
 			sb_printf(b, "  <- slow: %.0f%% of the other ordinals' median rate", o->rel_rate * 100);
 		sb_printf(b, "\n");
@@ -280,6 +288,8 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 		sb_printf(b, "  recomputed (merge rule): %.2f samples/s · %.0f samples · %.3f s%s\n",
 			  p->c_sps, p->c_samples, p->c_time,
 			  p->mismatch ? "  <- stored aggregate disagrees" : "");
+	else if (p->nord)
+		sb_printf(b, "  recomputed (merge rule): n/a, not applied: %s\n", p->c_why);
 }
 
 char *print_section_sweep(struct run *run, const struct print_opts *po)

@@ -23,67 +23,256 @@
  * "...-request_rate2.5", "...-num_dataset_entries100"), so a tree of *_genai_perf.csv
  * files alone still forms a sweep. A value read from the data wins; the last
  * occurrence of a key followed by a number counts. */
+static const struct { const char *key; enum sweep_stim st; } stim_keys[] = {
+	{ "concurrency", ST_CONCURRENCY }, { "request_rate", ST_REQUEST_RATE },
+	{ "request-rate", ST_REQUEST_RATE }, { "input_sequence_length", ST_INPUT_LENGTH },
+	{ "batch_size", ST_BATCH_SIZE }, { "num_dataset_entries", ST_DATASET_ENTRIES },
+};
+
 static void stim_from_name(struct sweep_cfg *c)
 {
-	static const struct { const char *key; enum sweep_stim st; } keys[] = {
-		{ "concurrency", ST_CONCURRENCY }, { "request_rate", ST_REQUEST_RATE },
-		{ "request-rate", ST_REQUEST_RATE }, { "input_sequence_length", ST_INPUT_LENGTH },
-		{ "batch_size", ST_BATCH_SIZE }, { "num_dataset_entries", ST_DATASET_ENTRIES },
-	};
-	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
-		if (c->has_stim[keys[i].st])
+	for (size_t i = 0; i < ARRAY_LEN(stim_keys); i++) {
+		if (c->has_stim[stim_keys[i].st])
 			continue;
 		const char *p = NULL, *q = c->name;
-		while ((q = strstr(q, keys[i].key)))
+		while ((q = strstr(q, stim_keys[i].key)))
 			p = q++;
 		if (!p)
 			continue;
-		p += strlen(keys[i].key);
+		p += strlen(stim_keys[i].key);
 		char *end;
 		double v = strtod(p, &end);
 		if (end != p && isdigit((unsigned char)*p) && isfinite(v)) {
-			c->stim[keys[i].st] = v;
-			c->has_stim[keys[i].st] = true;
+			c->stim[stim_keys[i].st] = v;
+			c->has_stim[stim_keys[i].st] = true;
 		}
 	}
 }
 
-static bool number_matches_stim(const struct sweep_cfg *c, double v)
+/* End of the number starting at s[i] (digits and dots, no trailing dot). */
+static size_t number_end(const char *s, size_t i, size_t n)
 {
-	for (int k = 0; k < ST_N; k++)
-		if (c->has_stim[k] && c->stim[k] == v)
+	size_t j = i;
+	while (j < n && (isdigit((unsigned char)s[j]) || s[j] == '.'))
+		j++;
+	while (j > i + 1 && s[j - 1] == '.')
+		j--;
+	return j;
+}
+
+/* True when comp[i] starts the number that follows a stimulus key ("concurrency8"). */
+static bool after_stim_key(const char *comp, size_t i)
+{
+	for (size_t k = 0; k < ARRAY_LEN(stim_keys); k++) {
+		size_t kl = strlen(stim_keys[k].key);
+		if (i >= kl && strncmp(comp + i - kl, stim_keys[k].key, kl) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool has_stim_key(const char *comp, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isdigit((unsigned char)comp[i]) && after_stim_key(comp, i))
 			return true;
 	return false;
 }
 
-/* Name with every number equal to one of the config's stimulus values replaced by *. */
-static char *series_key(const struct sweep_cfg *c)
+#define NUM_SLOT '\x01'
+
+/* An artifact name's shape: in a path component with a stimulus key the number after the
+ * key is '*' and its other numbers stay ("Llama-3.1-8B-...-concurrency*"); in the other
+ * components every number is a NUM_SLOT, its text kept in num[] ("isl128", "_c10_"). */
+struct name_shape {
+	char *shape;
+	char **num;
+	size_t n;
+	bool art;    /* an artifact directory's name (only those share slots) */
+};
+
+static void shape_of(const char *name, struct name_shape *out)
+{
+	size_t len = strlen(name), k = 0, comp = 0;
+	bool keyed = has_stim_key(name, strcspn(name, "/"));
+	out->shape = xmalloc(len + 1);
+	for (size_t i = 0; i < len;) {
+		if (name[i] == '/') {
+			out->shape[k++] = name[i++];
+			comp = i;
+			keyed = has_stim_key(name + comp, strcspn(name + comp, "/"));
+		} else if (!isdigit((unsigned char)name[i])) {
+			out->shape[k++] = name[i++];
+		} else {
+			size_t j = number_end(name, i, len);
+			if (keyed && after_stim_key(name + comp, i - comp))
+				out->shape[k++] = '*';
+			else if (keyed)
+				for (size_t q = i; q < j; q++)
+					out->shape[k++] = name[q];
+			else {
+				out->shape[k++] = NUM_SLOT;
+				out->num = xrealloc(out->num, (out->n + 1) * sizeof(*out->num));
+				out->num[out->n++] = xstrndup(name + i, j - i);
+			}
+			i = j;
+		}
+	}
+	out->shape[k] = '\0';
+}
+
+/* Whether number slot p follows one stimulus across the group's configs (member[0..nm)):
+ * it takes more than one value, and in every config equals that config's value of one
+ * stimulus ("simple_c10_artifacts" at concurrency 10). A constant number (a model's "gpt2")
+ * stays. */
+static bool slot_tracks_stim(const struct sweep_set *s, const struct name_shape *ns, const size_t *member,
+			     size_t nm, size_t p)
+{
+	for (int k = 0; k < ST_N; k++) {
+		bool all = true, varies = false;
+		for (size_t j = 0; j < nm && all; j++) {
+			const struct sweep_cfg *c = &s->cfg[member[j]];
+			const char *num = ns[member[j]].num[p];
+			all = c->has_stim[k] && c->stim[k] == strtod(num, NULL);
+			varies |= strcmp(num, ns[member[0]].num[p]) != 0;
+		}
+		if (all && varies)
+			return true;
+	}
+	return false;
+}
+
+/* Series key of config i before splitting by other swept values: an artifact name with its
+ * stimulus values replaced by '*' (shape_of; track[p]: slot p follows a stimulus across
+ * the configs of the same shape); else the file it came from. */
+static char *series_base(const struct sweep_cfg *c, const struct name_shape *ns, const bool *track)
 {
 	if (strcmp(c->source, "artifacts") != 0)
 		return xstrdup(c->path);
-	size_t n = strlen(c->name);
-	char *out = xmalloc(n + 1);
-	size_t k = 0;
-	for (size_t i = 0; i < n;) {
-		if (isdigit((unsigned char)c->name[i]) &&
-		    (i == 0 || !isdigit((unsigned char)c->name[i - 1]))) {
-			size_t j = i;
-			while (j < n && (isdigit((unsigned char)c->name[j]) || c->name[j] == '.'))
-				j++;
-			while (j > i + 1 && c->name[j - 1] == '.')
-				j--;
-			char num[64];
-			snprintf(num, sizeof(num), "%.*s", (int)(j - i), c->name + i);
-			if (number_matches_stim(c, strtod(num, NULL))) {
-				out[k++] = '*';
-				i = j;
-				continue;
-			}
+	char *out = xmalloc(strlen(c->name) + 1);
+	size_t k = 0, p = 0;
+	for (const char *q = ns->shape; *q; q++) {
+		if (*q != NUM_SLOT) {
+			out[k++] = *q;
+			continue;
 		}
-		out[k++] = c->name[i++];
+		if (track[p])
+			out[k++] = '*';
+		else
+			for (const char *d = ns->num[p]; *d; d++)
+				out[k++] = *d;
+		p++;
 	}
 	out[k] = '\0';
 	return out;
+}
+
+/* Configs of the same kind (artifact or not) and shape: one group. */
+static int cmp_group(const struct name_shape *x, const struct name_shape *y)
+{
+	return x->art != y->art ? (x->art ? 1 : -1) : strcmp(x->shape, y->shape);
+}
+
+static int cmp_shape(const void *a, const void *b, void *ud)
+{
+	const struct name_shape *ns = ud;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = cmp_group(&ns[i], &ns[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The base series key of every config (ncfg strings): the configs are sorted by shape, so
+ * the configs of one shape are one run of the order and each of its slots is judged once. */
+static char **series_bases(const struct sweep_set *s)
+{
+	struct name_shape *ns = xcalloc(s->ncfg + 1, sizeof(*ns));
+	size_t *ord = xcalloc(s->ncfg + 1, sizeof(*ord));
+	for (size_t i = 0; i < s->ncfg; i++) {
+		shape_of(s->cfg[i].name, &ns[i]);
+		ns[i].art = strcmp(s->cfg[i].source, "artifacts") == 0;
+		ord[i] = i;
+	}
+	qsort_r(ord, s->ncfg, sizeof(*ord), cmp_shape, ns);
+	char **base = xcalloc(s->ncfg + 1, sizeof(*base));
+	for (size_t a = 0, b; a < s->ncfg; a = b) {
+		for (b = a + 1; b < s->ncfg && cmp_group(&ns[ord[b]], &ns[ord[a]]) == 0; b++)
+			;
+		bool *track = xcalloc(ns[ord[a]].n + 1, sizeof(*track));
+		for (size_t p = 0; p < ns[ord[a]].n; p++)
+			track[p] = slot_tracks_stim(s, ns, ord + a, b - a, p);
+		for (size_t j = a; j < b; j++)
+			base[ord[j]] = series_base(&s->cfg[ord[j]], &ns[ord[j]], track);
+		free(track);
+	}
+	for (size_t i = 0; i < s->ncfg; i++) {
+		for (size_t p = 0; p < ns[i].n; p++)
+			free(ns[i].num[p]);
+		free(ns[i].num);
+		free(ns[i].shape);
+	}
+	free(ns);
+	free(ord);
+	return base;
+}
+
+static int cmp_base(const void *a, const void *b, void *ud)
+{
+	char *const *base = ud;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(base[i], base[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* vary[i][k]: stimulus k takes more than one value among the configs with config i's
+ * base key (sorted by key, each key's configs are looked at once). */
+static void varying_stims(const struct sweep_set *s, char **base, bool (*vary)[ST_N])
+{
+	size_t *ord = xcalloc(s->ncfg + 1, sizeof(*ord));
+	for (size_t i = 0; i < s->ncfg; i++)
+		ord[i] = i;
+	qsort_r(ord, s->ncfg, sizeof(*ord), cmp_base, base);
+	for (size_t a = 0, b; a < s->ncfg; a = b) {
+		for (b = a + 1; b < s->ncfg && strcmp(base[ord[b]], base[ord[a]]) == 0; b++)
+			;
+		for (int k = 0; k < ST_N; k++) {
+			bool seen = false, v = false;
+			double first = 0;
+			for (size_t j = a; j < b && !v; j++) {
+				const struct sweep_cfg *c = &s->cfg[ord[j]];
+				if (!c->has_stim[k])
+					continue;
+				v = seen && c->stim[k] != first;
+				seen = true;
+				first = c->stim[k];
+			}
+			for (size_t j = a; j < b; j++)
+				vary[ord[j]][k] = v;
+		}
+	}
+	free(ord);
+}
+
+/* Series key of config c with base key base: the base, and when the configs sharing it
+ * sweep more than one stimulus (vary; concurrency x input length), the values of every
+ * swept stimulus but the first, so each series varies one ("... [input_length=100]");
+ * *fixed gets those values ("input_length=100"), NULL when none. */
+static char *series_key(const struct sweep_cfg *c, const char *base, const bool vary[ST_N], char **fixed)
+{
+	int first = 0;
+	while (first < ST_N && !vary[first])
+		first++;
+	*fixed = NULL;
+	for (int k = first + 1; k < ST_N; k++) {
+		if (!vary[k])
+			continue;
+		char val[40] = "n/a";
+		if (c->has_stim[k])
+			snprintf(val, sizeof(val), "%g", c->stim[k]);
+		char *next = xasprintf("%s%s%s=%s", *fixed ? *fixed : "", *fixed ? " " : "", sweep_stim_name(k), val);
+		free(*fixed);
+		*fixed = next;
+	}
+	return *fixed ? xasprintf("%s [%s]", base, *fixed) : xstrdup(base);
 }
 
 static int detect_stim(const struct sweep_set *s, const struct sweep_series *se)
@@ -131,11 +320,16 @@ static int cmp_by_stim(const void *a, const void *b, void *ud)
 static void build_series(struct sweep_set *s)
 {
 	sweep_series_clear(s);
+	for (size_t i = 0; i < s->ncfg; i++)
+		stim_from_name(&s->cfg[i]);
+	char **base = series_bases(s);
+	bool (*vary)[ST_N] = xcalloc(s->ncfg + 1, sizeof(*vary));
+	varying_stims(s, base, vary);
 	for (size_t i = 0; i < s->ncfg; i++) {
 		struct sweep_cfg *c = &s->cfg[i];
-		stim_from_name(c);
 		free(c->series);
-		c->series = series_key(c);
+		char *fixed;
+		c->series = series_key(c, base[i], vary[i], &fixed);
 		size_t k = 0;
 		while (k < s->nseries && strcmp(s->series[k].name, c->series) != 0)
 			k++;
@@ -143,13 +337,20 @@ static void build_series(struct sweep_set *s)
 			s->series = xrealloc(s->series, (s->nseries + 1) * sizeof(*s->series));
 			memset(&s->series[k], 0, sizeof(s->series[k]));
 			s->series[k].name = xstrdup(c->series);
+			s->series[k].fixed = fixed;
+			fixed = NULL;
 			s->series[k].knee = -1;
 			s->nseries++;
 		}
 		struct sweep_series *se = &s->series[k];
 		se->cfg = xrealloc(se->cfg, (se->n + 1) * sizeof(*se->cfg));
 		se->cfg[se->n++] = i;
+		free(fixed);
 	}
+	for (size_t i = 0; i < s->ncfg; i++)
+		free(base[i]);
+	free(base);
+	free(vary);
 	for (size_t k = 0; k < s->nseries; k++) {
 		struct sweep_series *se = &s->series[k];
 		se->stim = detect_stim(s, se);
@@ -172,7 +373,7 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
 	}
 	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
-	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising);
+	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising, &se->knee_last);
 	se->has_fit = false;
 	if (se->stim == ST_CONCURRENCY && se->n >= 2) {
 		for (size_t i = 0; i < se->n; i++) {

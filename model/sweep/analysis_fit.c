@@ -124,6 +124,9 @@ struct sweep_fit fit_linear(const double *x0, const double *y0, size_t n)
 	else {
 		f.ok = true;
 		f.poor = f.r2 < FIT_MIN_R2;
+		f.flat = true;
+		for (size_t i = 1; i < n; i++)
+			f.flat &= y[i] == y[0];
 	}
 	free(x);
 	free(y);
@@ -135,7 +138,7 @@ struct sweep_estimate fit_gpu_estimate(const struct sweep_fit *f, double target,
 {
 	struct sweep_estimate e = { 0 };
 	if (!f->ok || f->poor)
-		e.err = f->ok ? "poor fit" : "no fit";
+		e.err = !f->ok ? "no fit" : f->flat ? "flat fit: latency does not change with concurrency" : "poor fit";
 	else if (!(users > 0) || !(test_gpus > 0) || !(target > 0))
 		e.err = "needs target users, test GPUs and a target";
 	else if (target <= f->intercept)
@@ -178,7 +181,8 @@ static bool knee_point(const double *x, const double *tput, const double *lat, s
 	return isfinite(x[i]) && isfinite(tput[i]) && isfinite(lat[i]) && x[i] > 0 && tput[i] > 0 && lat[i] > 0;
 }
 
-size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising)
+size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising,
+		       long *last_point)
 {
 	size_t k = 0;
 	long prev = -1, last = -1;
@@ -189,6 +193,7 @@ size_t fit_knee_points(const double *x, const double *tput, const double *lat, s
 			k++;
 		}
 	*rising = prev >= 0 && tput[last] > tput[prev];
+	*last_point = last;
 	return k;
 }
 

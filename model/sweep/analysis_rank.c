@@ -234,7 +234,8 @@ struct obj_values {
 	bool *has;
 };
 
-/* Model Analyzer / GenAI-Perf weighted gain of config a over b, in percent. */
+/* Model Analyzer / GenAI-Perf weighted gain of config a over b, in percent; both have
+ * every objective metric (score_configs). */
 static double weighted_gain(const struct sweep_set *s, const struct obj_values *ov, size_t a,
 			    size_t b, bool *any)
 {
@@ -245,8 +246,6 @@ static double weighted_gain(const struct sweep_set *s, const struct obj_values *
 	for (size_t k = 0; k < s->nobj; k++) {
 		const struct sweep_objective *o = &s->obj[k];
 		size_t ia = k * s->ncfg + a, ib = k * s->ncfg + b;
-		if (!ov->has[ia] || !ov->has[ib])
-			continue;
 		double va = ov->val[ia], vb = ov->val[ib];
 		double mid = (va + vb) / 2;
 		if (mid == 0)
@@ -275,19 +274,37 @@ static int cmp_rank(const void *pa, const void *pb, void *ud)
 	return (ia > ib) - (ia < ib);
 }
 
+/* Whether config i has a value for every objective metric. */
+static bool has_every_objective(const struct sweep_set *s, const struct obj_values *ov, size_t i)
+{
+	for (size_t k = 0; k < s->nobj; k++)
+		if (!ov->has[k * s->ncfg + i])
+			return false;
+	return true;
+}
+
+/* Scores of the configs with every objective metric, each against the others that have
+ * them; a config lacking one stays unscored (unranked): a score on fewer metrics would
+ * not be comparable. */
 static void score_configs(struct sweep_set *s)
 {
 	size_t n = s->nobj * s->ncfg + 1;
 	struct obj_values ov = { xmalloc(n * sizeof(double)), xmalloc(n * sizeof(bool)) };
+	bool *full = xmalloc((s->ncfg + 1) * sizeof(*full));
+	size_t nfull = 0;
 	for (size_t k = 0; k < s->nobj; k++)
 		ref_values(s, &s->obj[k].ref, ov.val + k * s->ncfg, ov.has + k * s->ncfg);
+	for (size_t i = 0; i < s->ncfg; i++)
+		nfull += full[i] = has_every_objective(s, &ov, i);
 	for (size_t i = 0; i < s->ncfg; i++) {
 		struct sweep_cfg *c = &s->cfg[i];
 		double sum = 0;
 		size_t cnt = 0;
+		if (!full[i])
+			continue;
 		for (size_t j = 0; j < s->ncfg; j++) {
 			bool any;
-			if (j == i)
+			if (j == i || !full[j])
 				continue;
 			double g = weighted_gain(s, &ov, i, j, &any);
 			if (any) {
@@ -295,11 +312,12 @@ static void score_configs(struct sweep_set *s)
 				cnt++;
 			}
 		}
-		if (cnt || s->ncfg == 1) {
+		if (cnt || nfull == 1) {
 			c->score = cnt ? sum / (double)cnt : 0;
 			c->has_score = true;
 		}
 	}
+	free(full);
 	free(ov.val);
 	free(ov.has);
 }
@@ -487,6 +505,14 @@ static bool drop_unknown(struct run *run, struct sweep_set *s, const char *opt,
 	return true;
 }
 
+/* A constraint dropped because no config has its metric: listed in s->con_unjudged. */
+static void note_unjudged(struct sweep_set *s, const char *text)
+{
+	char *m = xasprintf("%s%s%s", s->con_unjudged ? s->con_unjudged : "", s->con_unjudged ? ", " : "", text);
+	free(s->con_unjudged);
+	s->con_unjudged = m;
+}
+
 void sweep_rank_resolve(struct run *run, struct sweep_set *s)
 {
 	if (s->refs_resolved)
@@ -498,9 +524,14 @@ void sweep_rank_resolve(struct run *run, struct sweep_set *s)
 			s->obj[keep++] = s->obj[i];
 	s->nobj = keep;
 	keep = 0;
-	for (size_t i = 0; i < s->ncon; i++)
+	for (size_t i = 0; i < s->ncon; i++) {
+		char *text = xstrdup(s->con[i].text);
 		if (!drop_unknown(run, s, "--constraint", &s->con[i].ref, s->con[i].text))
 			s->con[keep++] = s->con[i];
+		else
+			note_unjudged(s, text);
+		free(text);
+	}
 	s->ncon = keep;
 }
 
@@ -580,8 +611,14 @@ static void pass_summary(const struct sweep_set *s, char *msg, size_t n)
 			best = &s->cfg[i];
 	}
 	char *name = best ? text_sanitize_dup(best->name, 0) : NULL;
-	snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s%s%s", pass, s->ncfg, s->ncon,
-		 s->ncon == 1 ? "" : "s", best ? "; best: " : "", best ? name : "");
+	char *failed = best && best->failed ? text_sanitize_dup(best->failed, 0) : NULL;
+	if (best && !best->pass)
+		snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s; none passes: rank 1 by the objective is %s "
+			 "(fails %s)", pass, s->ncfg, s->ncon, s->ncon == 1 ? "" : "s", name, failed ? failed : "");
+	else
+		snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s%s%s", pass, s->ncfg, s->ncon,
+			 s->ncon == 1 ? "" : "s", best ? "; best: " : "", best ? name : "");
+	free(failed);
 	free(name);
 }
 
@@ -615,4 +652,5 @@ void sweep_rank_free(struct sweep_set *s)
 	free_objectives(s->obj, s->nobj);
 	free_constraints(s);
 	free(s->ref_errors);
+	free(s->con_unjudged);
 }

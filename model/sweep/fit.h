@@ -18,6 +18,8 @@
 struct sweep_fit {
 	bool ok;             /* a line was fitted (>= 2 points) */
 	bool poor;           /* r2 < FIT_MIN_R2: upstream raises and stores null */
+	bool flat;           /* every y equal (SS_tot 0): r2 is 0 by upstream's convention and
+			      * poor is set like upstream, yet the line fits every point */
 	double slope, intercept, r2;
 	double outliers[FIT_MAX_OUTLIERS]; /* x values removed, in removal order */
 	size_t nout;
@@ -57,8 +59,10 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
  * none. Arrays may hold NaN (skipped). */
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
 /* The points fit_knee() can weigh (stimulus, throughput and latency finite and > 0);
- * *rising: the last of them has a higher throughput than the one before. */
-size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising);
+ * *rising: the last of them has a higher throughput than the one before; *last_point:
+ * the index of that last one (-1 when none). */
+size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising,
+		       long *last_point);
 
 /* The removed outliers as text ("12 40.5"), truncated to fit buf. */
 void fit_outliers_text(const struct sweep_fit *f, char *buf, size_t n);

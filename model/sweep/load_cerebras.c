@@ -223,16 +223,24 @@ void cb_recompute(struct cb_perf *p)
 		return;
 	compare_ordinals(p);
 	double samples = 0, time = 0;
-	for (size_t i = 0; i < p->nord; i++) {
+	p->c_why[0] = '\0';
+	for (size_t i = 0; i < p->nord && !p->c_why[0]; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
-		if (o->has_samples)
-			samples += (double)o->total_samples;
+		if (!o->has_samples)
+			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has no total_samples", i);
+		else if (time == 0 && !o->has_time)
+			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has no total_time", i);
+		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
 			time = o->total_time;
 	}
+	if (!p->c_why[0] && time == 0)
+		snprintf(p->c_why, sizeof(p->c_why), "no ordinal has a non-zero total_time");
+	if (p->c_why[0])
+		return;
 	p->c_samples = samples;
 	p->c_time = time;
-	p->c_sps = time != 0 ? samples / time : 0;
+	p->c_sps = samples / time;
 	p->has_c = true;
 	if ((p->has_samples && !close_to((double)p->total_samples, samples)) ||
 	    (p->has_time && !close_to(p->total_time, time)) ||

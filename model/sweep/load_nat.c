@@ -124,6 +124,7 @@ static void read_items(const struct json_doc *d, int items, struct nat_point *p)
 {
 	if (items < 0 || !json_is_object(d, items))
 		return;
+	p->has_items = true;
 	for (int k = json_first(d, items); k >= 0; k = json_next(d, items, k)) {
 		int it = k + 1;
 		double lat = NAN, rt = NAN;
@@ -463,6 +464,8 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
 		fit_rough_estimate(s->target_latency, s->target_runtime, users, p->conc, gpus,
 				   p->lat_p95, p->rt_p95, &p->c_gpu_lat, &p->has_c_gpu_lat,
 				   &p->c_gpu_rt, &p->has_c_gpu_rt);
+		if (!p->has_items)
+			continue;
 		p->c_items_lat = count_over(p->item_lat, p->nitems, s->target_latency);
 		p->c_items_rt = count_over(p->item_rt, p->nitems, s->target_runtime);
 	}

@@ -63,8 +63,8 @@ static void rule_poor_fit(struct run *run, struct finding_list *out)
 	struct fit_ref f[MAX_FITS];
 	size_t n = collect_fits(run->sweep, f, MAX_FITS);
 	for (size_t i = 0; i < n; i++) {
-		if (!f[i].fit->ok || !f[i].fit->poor)
-			continue;
+		if (!f[i].fit->ok || !f[i].fit->poor || f[i].fit->flat || f[i].fit->nused <= 2)
+			continue; /* a flat line fits exactly; a line fits any two points (sweep_unjudged) */
 		char title[160], detail[512];
 		snprintf(title, sizeof(title), "Poor linear fit of %s vs concurrency (R² %.3f < %.1f)",
 			 f[i].what, f[i].fit->r2, FIT_MIN_R2);
@@ -226,16 +226,20 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 		size_t nslow = 0;
 		for (size_t k = 0; k < p->nord; k++)
 			nslow += p->ord[k].slow;
-		char title[200], detail[640];
+		char title[200], detail[640], agg[320];
 		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %.0f%% of its siblings' rate",
 			 p->slowest, o->rel_rate * 100);
+		if (p->has_c && p->c_wall_time > 0)
+			snprintf(agg, sizeof(agg), "The aggregate takes the first non-zero ordinal's total_time "
+				 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
+				 "(%.6g s) the job made %.6g samples/s.", p->c_time, p->c_sps, p->c_wall_time,
+				 p->c_samples / p->c_wall_time);
+		else
+			snprintf(agg, sizeof(agg), "The merge-rule aggregate is n/a (%s).",
+				 p->has_c ? "no ordinal total_time" : p->c_why);
 		snprintf(detail, sizeof(detail),
 			 "%s: ordinal %ld (%zu slow of %zu) is below %.0f%% of the median rate of the "
-			 "other ordinals. The aggregate takes the first non-zero ordinal's total_time "
-			 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
-			 "(%.6g s) the job made %.6g samples/s.",
-			 p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, p->c_time, p->c_sps,
-			 p->c_wall_time, p->c_wall_time > 0 ? p->c_samples / p->c_wall_time : 0);
+			 "other ordinals. %s", p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, agg);
 		findings_add(out, "CEREBRAS.SLOW_ORDINAL", o->rel_rate < CB_SLOW_HIGH ? SEV_HIGH : SEV_MED,
 			     title, detail,
 			     "Check that ordinal's input pipeline and host (data loading, network); "
@@ -255,6 +259,8 @@ static void cerebras_unjudged(const struct cb_perf *p, char *buf, size_t n)
 				      path);
 		return;
 	}
+	if (!p->has_c)
+		findings_unjudged_add(buf, n, "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
 	size_t rated = 0;
 	for (size_t k = 0; k < p->nord; k++)
 		rated += p->ord[k].has_rel;
@@ -280,7 +286,9 @@ void sweep_unjudged(struct run *run, char *buf, size_t n)
 	}
 	if (!s || s->ncfg == 0)
 		return;
-	if (s->ncon == 0)
+	if (s->con_unjudged)
+		findings_unjudged_add(buf, n, "SLO pass/fail of %s (no config has that metric)", s->con_unjudged);
+	else if (s->ncon == 0)
 		findings_unjudged_add(buf, n, "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
 	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */
 		const struct sweep_series *se = &s->series[i];

@@ -138,7 +138,7 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
 	return g;
 }
 
-bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out)
+static bool raw_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out)
 {
 	if (c->stored.has[m][st]) {
 		*out = c->stored.v[m][st];
@@ -149,6 +149,14 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 		return true;
 	}
 	return false;
+}
+
+bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out)
+{
+	double n;
+	if (m != SM_COUNT && raw_value(c, SM_COUNT, SS_AVG, &n) && n == 0)
+		return false; /* no successful request: its latencies and throughputs measure nothing */
+	return raw_value(c, m, st, out);
 }
 
 /* The percentile Q of a statistic, or 0 for avg, min, max, std. */
@@ -179,6 +187,7 @@ void sweep_series_clear(struct sweep_set *s)
 {
 	for (size_t i = 0; i < s->nseries; i++) {
 		free(s->series[i].name);
+		free(s->series[i].fixed);
 		free(s->series[i].cfg);
 	}
 	free(s->series);

@@ -5,9 +5,11 @@
  * best config, constraints; NAT fits and GPU estimate; Cerebras rate and slow ordinal)
  * and the model's lifetime (store.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/internal.h"
+#include "model/xalloc.h"
 
 static const struct loader sweep_loaders[] = {
 	{ "genai-perf", "GenAI-Perf artifacts: *_genai_perf.{csv,json}, profile exports, "
@@ -50,6 +52,33 @@ static long best_cfg(const struct sweep_set *s, bool *by_objective)
 	return best;
 }
 
+/* The levels after the last one the knee test weighed and what they lack, as
+ * "; concurrency 8 not judged (no request latency)", or "" when there are none. */
+static void unjudged_levels(const struct sweep_set *s, const struct sweep_series *se, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	size_t from = (size_t)(se->knee_last + 1), used = 0;
+	if (se->knee_last < 0 || from >= se->n)
+		return;
+	bool no_x = false, no_tp = false, no_lat = false;
+	for (size_t k = from; k < se->n && used < n; k++) {
+		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
+		double v;
+		no_x |= !c->has_stim[se->stim];
+		no_tp |= !(sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0);
+		no_lat |= !(sweep_knee_latency(c, &v) && v > 0);
+		char lv[32] = "n/a";
+		if (c->has_stim[se->stim])
+			snprintf(lv, sizeof(lv), "%g", c->stim[se->stim]);
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", k > from ? ", " : "", lv);
+	}
+	char *levels = xstrdup(buf);
+	snprintf(buf, n, "; %s %s not judged (no %s%s%s%s%s)", sweep_stim_name(se->stim), levels,
+		 no_x ? sweep_stim_name(se->stim) : "", no_x && (no_tp || no_lat) ? " or " : "",
+		 no_tp ? "request throughput" : "", no_tp && no_lat ? " or " : "", no_lat ? "request latency" : "");
+	free(levels);
+}
+
 static void series_summary(const struct sweep_set *s, const struct sweep_series *se, struct summary *out)
 {
 	if (se->stim < 0 || se->n == 0) {
@@ -63,8 +92,11 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	for (size_t k = 0; k < se->n && used < sizeof(levels); k++)
 		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%g", k ? ", " : "",
 					  s->cfg[se->cfg[k]].stim[se->stim]);
-	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)", st, levels, se->n, se->n == 1 ? "" : "s");
-	double last = s->cfg[se->cfg[se->n - 1]].stim[se->stim];
+	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)%s%s", st, levels, se->n, se->n == 1 ? "" : "s",
+		    se->fixed ? " at " : "", se->fixed ? se->fixed : "");
+	char rest[SUMMARY_TEXT];
+	unjudged_levels(s, se, rest, sizeof(rest));
+	double last = se->knee_last >= 0 ? s->cfg[se->cfg[se->knee_last]].stim[se->stim] : 0;
 	if (se->knee >= 0) {
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
 		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s %g (SWEEP.SATURATION)", st,
@@ -76,11 +108,62 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 		summary_add(out, TONE_NORMAL, "saturation", "not judged: %zu of %zu levels have both a request "
 			    "throughput and a request latency (the knee test needs 3)", se->knee_points, se->n);
 	} else if (se->knee_rising) {
-		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g", st, last);
+		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g%s", st,
+			    last, rest);
 	} else {
 		summary_add(out, TONE_NORMAL, "saturation", "no knee up to %s %g, though request throughput does not "
-			    "rise at the last level", st, last);
+			    "rise at the last level%s", st, last, rest);
 	}
+}
+
+/* A config ranked 1 by the objective: "m_2 (rank 1 by the objective rps_avg:1)", and how
+ * many configs are unranked; when no config passes the constraints, rank 1 is no best. */
+static void ranked_summary(const struct sweep_set *s, const struct sweep_cfg *c, struct summary *out)
+{
+	const char *obj = s->nobj == 1 ? s->obj[0].text : "";
+	if (!c->pass) {
+		summary_add(out, TONE_WARN, "best config", "none passes the constraints; rank 1 by the objective"
+			    "%s%s: %s (fails %s)", *obj ? " " : "", obj, c->name, c->failed ? c->failed : "");
+		return;
+	}
+	size_t unranked = 0;
+	for (size_t i = 0; i < s->ncfg; i++)
+		unranked += s->cfg[i].rank == 0;
+	char note[96] = "";
+	if (unranked)
+		snprintf(note, sizeof(note), "; %zu config%s unranked: no value for every objective metric", unranked,
+			 unranked == 1 ? "" : "s");
+	summary_add(out, TONE_GOOD, "best config", "%s (rank 1 by the objective%s%s)%s", c->name, *obj ? " " : "",
+		    obj, note);
+}
+
+/* The best config: rank 1 by --objective, else the passing config with the highest
+ * request throughput; or why there is none. */
+static void best_summary(const struct sweep_set *s, struct summary *out)
+{
+	bool by_obj;
+	long b = best_cfg(s, &by_obj);
+	size_t pass = 0;
+	for (size_t i = 0; i < s->ncfg; i++)
+		pass += s->cfg[i].pass;
+	if (b < 0) {
+		summary_add(out, TONE_WARN, "best config", by_obj ? "none ranked: no config has every objective metric"
+							   : pass ? "none: no passing config has a request throughput"
+								  : "none: no config passes the constraints");
+		return;
+	}
+	const struct sweep_cfg *c = &s->cfg[b];
+	double rps = 0;
+	bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps);
+	if (by_obj)
+		ranked_summary(s, c, out);
+	else if (s->ncfg == 1) /* nothing to be best against */
+		summary_add(out, TONE_NORMAL, "best config", "%s: the only config (request throughput %.4g req/s)",
+			    c->name, rps);
+	else
+		summary_add(out, TONE_NORMAL, "best config",
+			    "%s: highest request throughput%s%.4g req/s (no --objective)", c->name,
+			    has_rps ? " " : "", has_rps ? rps : 0);
 }
 
 /* A NAT fit in words: "R² 0.996, +0.142 s per unit of concurrency", or why there is none. */
@@ -131,6 +214,16 @@ static void nat_summary(const struct sweep_set *s, struct summary *out)
 	}
 }
 
+/* Ordinals the merge rule cannot combine: why, and the stored rate if any. */
+static void cb_unmerged_summary(const struct cb_perf *p, struct summary *out)
+{
+	char stored[64] = "";
+	if (p->has_sps)
+		snprintf(stored, sizeof(stored), "; stored %.2f samples/s", p->samples_per_sec);
+	summary_add(out, TONE_NORMAL, "Cerebras", "rate n/a: merge rule not applied over %zu ordinal%s (%s)%s",
+		    p->nord, p->nord == 1 ? "" : "s", p->c_why, stored);
+}
+
 /* Cerebras performance.json files (the first 3): the rate (the merge rule's over the
  * ordinals, else the stored one), whether the stored aggregate disagrees, the slowest
  * slow ordinal. */
@@ -142,6 +235,8 @@ static void cb_summary(const struct sweep_set *s, struct summary *out)
 			summary_add(out, p->mismatch ? TONE_WARN : TONE_NORMAL, "Cerebras", "%.2f samples/s over %zu ordinal%s "
 				    "(merge rule)%s", p->c_sps, p->nord, p->nord == 1 ? "" : "s",
 				    p->mismatch ? "; the stored aggregate disagrees" : "");
+		else if (p->nord)
+			cb_unmerged_summary(p, out);
 		else if (p->has_sps)
 			summary_add(out, TONE_NORMAL, "Cerebras", "%.2f samples/s (stored; no ordinals)", p->samples_per_sec);
 		else if (p->has_global)
@@ -173,32 +268,20 @@ static void sweep_summary(struct run *run, struct summary *out)
 		    s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries);
 	for (size_t i = 0; i < s->nseries && i < 3; i++)
 		series_summary(s, &s->series[i], out);
-	bool by_obj;
-	long b = best_cfg(s, &by_obj);
-	if (b < 0)
-		summary_add(out, TONE_WARN, "best config", by_obj ? "none ranked: no config has every objective metric"
-								 : "none: no passing config has a request throughput");
-	if (b >= 0) {
-		const struct sweep_cfg *c = &s->cfg[b];
-		double rps = 0;
-		bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps);
-		if (by_obj)
-			summary_add(out, TONE_GOOD, "best config", "%s (rank 1 by the objective%s%s)", c->name,
-				    s->nobj == 1 ? " " : "", s->nobj == 1 ? s->obj[0].text : "");
-		else if (s->ncfg == 1) /* nothing to be best against */
-			summary_add(out, TONE_NORMAL, "best config", "%s: the only config (request throughput %.4g req/s)",
-				    c->name, rps);
-		else
-			summary_add(out, TONE_NORMAL, "best config",
-				    "%s: highest request throughput%s%.4g req/s (no --objective)", c->name,
-				    has_rps ? " " : "", has_rps ? rps : 0);
-	}
+	best_summary(s, out);
 	size_t pass = 0;
 	for (size_t i = 0; i < s->ncfg; i++)
 		pass += s->cfg[i].pass;
+	char dropped[SUMMARY_TEXT] = "";
+	if (s->con_unjudged)
+		snprintf(dropped, sizeof(dropped), "%s%s not judged (no config has that metric)", s->ncon ? "; " : "",
+			 s->con_unjudged);
 	if (s->ncon)
 		summary_add(out, pass == s->ncfg ? TONE_GOOD : TONE_BAD, "constraints",
-			    "%zu of %zu configs pass (%zu constraint%s)", pass, s->ncfg, s->ncon, s->ncon == 1 ? "" : "s");
+			    "%zu of %zu configs pass (%zu constraint%s)%s", pass, s->ncfg, s->ncon,
+			    s->ncon == 1 ? "" : "s", dropped);
+	else if (s->con_unjudged)
+		summary_add(out, TONE_WARN, "constraints", "%s", dropped);
 	else
 		summary_add(out, TONE_NORMAL, "constraints", "none given (e.g. --constraint 'ttft_p99<500')");
 }

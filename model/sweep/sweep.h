@@ -88,6 +88,7 @@ struct sweep_gpu {
 
 struct sweep_series {
 	char *name;
+	char *fixed;         /* other swept stimuli held fixed: "input_length=100", or NULL */
 	size_t *cfg;         /* config indexes sorted by stimulus value */
 	size_t n;
 	int stim;            /* enum sweep_stim, -1 when none detected */
@@ -98,6 +99,7 @@ struct sweep_series {
 	long knee;           /* index into cfg[] of the throughput knee, -1 none */
 	size_t knee_points;  /* configs the knee test can weigh (fit_knee_points) */
 	bool knee_rising;    /* the last of them has more throughput than the one before */
+	long knee_last;      /* index into cfg[] of the last of them, -1 none */
 };
 
 /* NAT calc_runner_output.json */
@@ -117,9 +119,10 @@ struct nat_point {
 	double c_gpu_lat, c_gpu_rt;
 	bool has_c_gpu_lat, has_c_gpu_rt;
 	bool c_out_lat, c_out_rt;
-	long c_items_lat, c_items_rt;        /* -1 when no target */
+	long c_items_lat, c_items_rt;        /* -1 when no target or no per_item_metrics */
 	double *item_lat, *item_rt;          /* per_item_metrics, NaN when missing */
 	size_t nitems;
+	bool has_items;                      /* per_item_metrics present (else nitems is n/a) */
 	long job;                            /* in a merge: the s->nat index it came from */
 };
 
@@ -173,9 +176,12 @@ struct cb_perf {
 	     has_flops, has_samples;
 	struct cb_ordinal *ord;
 	size_t nord;
-	/* recomputed aggregate (merge rule), only with ordinals */
+	/* recomputed aggregate (merge rule), only with ordinals that all have total_samples
+	 * and a total_time up to the first non-zero one; else has_c is false and c_why says
+	 * why ("ordinal 1 has no total_samples") */
 	double c_sps, c_time, c_samples;
 	bool has_c;
+	char c_why[96];
 	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
 	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
@@ -221,6 +227,8 @@ struct sweep_set {
 	bool derived;
 	bool refs_resolved;          /* telemetry names checked (sweep_rank_resolve) */
 	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
+	char *con_unjudged;          /* dropped --constraint terms ("a_p99<1, b<2"): not judged,
+				      * no config has their metric; NULL when none */
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
 	long test_gpus;
@@ -245,7 +253,8 @@ bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
 #define SWEEP_LOWCONF_TAIL 5
 bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
 bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
-/* The value a view / objective uses: stored, else recomputed. */
+/* The value a view / objective uses: stored, else recomputed. False for every metric
+ * but the request count when that count is 0 (nothing was measured). */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
 
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate

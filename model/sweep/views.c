@@ -362,7 +362,7 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 	table_set_num_opt(t, r, c->il, (double)p->c_items_lat, p->c_items_lat >= 0);
 	table_set_num_opt(t, r, c->s_ir, (double)p->s_items_rt, p->s_items_rt >= 0);
 	table_set_num_opt(t, r, c->ir, (double)p->c_items_rt, p->c_items_rt >= 0);
-	table_set_num(t, r, c->items, (double)p->nitems);
+	table_set_num_opt(t, r, c->items, (double)p->nitems, p->has_items);
 	int d = point_differs(p, s);
 	if (d >= 0)
 		table_set_text(t, r, c->differs, d ? "yes" : "no");

@@ -1,0 +1,142 @@
+#!/bin/sh
+# sweep_judgement.sh: sweep verdicts hold only for what they judged: series split by the
+# other swept parameter (concurrency x ISL) and keyed by the stimulus number only (a
+# model name's digits neither split nor merge series); the knee names the last level it
+# weighed; configs lacking an objective metric or with 0 requests are not ranked; a rank
+# 1 that fails the constraints is no best config; a constraint on a metric no config has
+# is not judged; a flat or 2-point fit is no poor fit; Cerebras ordinals missing the
+# merge rule's keys give no recomputed aggregate; NAT points without per_item_metrics
+# have no item count.
+set -u
+BIN=${TSCOPE_BIN:?}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+mkcfg() { # mkcfg DIR LATENCY RPS COUNT: one GenAI-Perf export CSV
+	mkdir -p "$1"
+	{
+		printf 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\n'
+		printf 'Request Latency (ms),%s,1,%s,%s,%s,%s,%s,%s,1,1,1,1\n' $2 $2 $2 $2 $2 $2 $2
+		printf 'Output Sequence Length (tokens),100,10,200,190,180,170,150,100,50,20,15,11\n'
+		printf '\nMetric,Value\nOutput Token Throughput (tokens/sec),%s\n' $3
+		printf 'Request Throughput (per sec),%s\n' $3
+		printf 'Request Count (count),%s\n' $4
+	} >"$1/profile_export_genai_perf.csv"
+}
+analyze() { # analyze DIR HEADER ROW...
+	d=$1
+	shift
+	mkdir -p "$d"
+	printf '%s\n' "$@" >"$d/analyze_export_genai_perf.csv"
+}
+series_of() { "$BIN" --export sweep --no-index "$1" | tail -n +2 | cut -d, -f1 | sort | uniq -c | sed 's/^ *//'; }
+
+# --- series -----------------------------------------------------------------------
+analyze two_d 'Config Name,Concurrency,ISL,p99 Request Latency (ms),Request Throughput (requests/sec)' \
+	g_0,1,1000,900,1.00 g_1,2,1000,1000,1.90 g_2,4,1000,1100,3.50 g_3,1,100,300,3.00 g_4,2,100,320,6.00 \
+	g_5,4,100,340,11.00
+"$BIN" --print --no-index --color never two_d >two_d.txt 2>/dev/null
+tap_check "concurrency x ISL: one series per ISL, no knee from comparing ISL 100 with 1000" \
+	'grep -q "^  inference sweep  *6 configs in 2 series" two_d.txt &&
+	 grep -q "^  stimulus  *concurrency 1, 2, 4 (3 levels) at input_length=1000$" two_d.txt &&
+	 grep -q "^  stimulus  *concurrency 1, 2, 4 (3 levels) at input_length=100$" two_d.txt &&
+	 ! grep -q "SATURATION" two_d.txt'
+
+for c in 1 2 4 8 16; do
+	mkcfg ll/meta-llama_Llama-3.1-8B-Instruct-openai-chat-concurrency$c $((100 + c * 10)) $c 600
+done
+tap_eq "Llama-3.1-8B at concurrency 1..16: one series, the model's digits kept" \
+	"5 meta-llama_Llama-3.1-8B-Instruct-openai-chat-concurrency*" "$(series_of ll)"
+for c in 1 2 4; do mkcfg gp/gpt2/gpt2-openai-chat-concurrency$c 100 $c 600; done
+tap_eq "gpt2 at concurrency 1, 2, 4 (a gpt2 parent dir too): one series" \
+	"3 gpt2/gpt2-openai-chat-concurrency*" "$(series_of gp)"
+for c in 8 16 32; do mkcfg l3/llama$c-openai-chat-concurrency$c 100 $c 600; done
+tap_eq "llama8 c8, llama16 c16, llama32 c32: three models, three series" \
+	"$(printf '1 llama%s-openai-chat-concurrency*\n' 16 32 8)" \
+	"$(series_of l3)"
+for c in 1 10 25; do mkcfg rc/run_c${c}_artifacts/m-openai-chat-concurrency$c 100 $c 600; done
+tap_eq "a parent dir tagged with the level (run_c10_artifacts): one series" \
+	"3 run_c*_artifacts/m-openai-chat-concurrency*" "$(series_of rc)"
+
+# --- knee -------------------------------------------------------------------------
+KN='Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec)'
+analyze kn "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,1.00
+"$BIN" --print --no-index --color never kn >kn.txt 2>/dev/null
+tap_check "the last level has no latency: the knee verdict names the last level judged and says why 8 is not" \
+	'grep -q "^  saturation  *no knee: request throughput still rises at concurrency 4; concurrency 8 not judged \
+(no request latency)$" kn.txt'
+
+# --- ranking and constraints --------------------------------------------------------
+analyze ob "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,12.00
+"$BIN" --print --no-index --color never --objective 'latency_p99:1,rps:1' ob >ob.txt 2>/dev/null
+"$BIN" --export sweep --no-index --objective 'latency_p99:1,rps:1' ob >ob.csv 2>/dev/null
+tap_check "a config without an objective metric is unranked (no rank, no score), not the best config" \
+	'grep -q "^  best config  *m_2 (rank 1 by the objective); 1 config unranked: no value for every objective \
+metric$" ob.txt &&
+	 grep -q "^[^,]*,m_3,analyze,concurrency,8,,,," ob.csv'
+mkcfg one/m-openai-chat-concurrency1 100 5 600
+"$BIN" --print --no-index --color never --objective ttft_p99 one >one.txt 2>/dev/null
+tap_check "one config without TTFT, --objective ttft_p99: none ranked" \
+	'grep -q "^  best config  *none ranked: no config has every objective metric$" one.txt'
+"$BIN" --print --no-index --color never --objective rps:1 --constraint 'latency_p99<100' kn >none.txt 2>/dev/null
+tap_check "no config passes the constraints: rank 1 is not called the best config" \
+	'grep -q "^  best config  *none passes the constraints; rank 1 by the objective rps_avg:1: m_2 \
+(fails latency_p99<100 (330))$" none.txt'
+mkcfg z0/m-openai-chat-concurrency1 100 5 600
+mkcfg z0/m-openai-chat-concurrency2 120 9 600
+mkcfg z0/m-openai-chat-concurrency4 0 0 0
+"$BIN" --print --no-index --color never --constraint 'latency_p99<110' --objective latency_p99 z0 >z0.txt 2>/dev/null
+"$BIN" --export sweep --no-index --constraint 'latency_p99<110' --objective latency_p99 z0 >z0.csv 2>/dev/null
+tap_check "0 successful requests: latency n/a, fails the constraint, unranked" \
+	'grep -q "^  best config  *m-openai-chat-concurrency1 (rank 1 by the objective latency_p99:1)" z0.txt &&
+	 grep -q ",m-openai-chat-concurrency4,artifacts,concurrency,4,,,no,latency_p99<110 (n/a)," z0.csv'
+"$BIN" --print --no-index --color never --constraint 'gpu_power_usage_p99<200' kn >tel.txt 2>/dev/null
+tap_check "a constraint on a metric no config has is not judged (not 'none given')" \
+	'grep -q "^  constraints  *gpu_power_usage_p99<200 not judged (no config has that metric)$" tel.txt &&
+	 grep -q "^  - SLO pass/fail of gpu_power_usage_p99<200 (no config has that metric)$" tel.txt'
+
+# --- fits -------------------------------------------------------------------------
+mkcfg fl/m-openai-chat-concurrency1 100 5 600
+mkcfg fl/m-openai-chat-concurrency2 100 10 600
+"$BIN" --print --no-index --color never fl >fl.txt 2>/dev/null
+tap_check "two points of equal latency: no SIZING.POOR_FIT, the fit quality not judged" \
+	'! grep -q "POOR_FIT\|Poor linear fit" fl.txt &&
+	 grep -q "^  - fit quality of p95 request latency .*(2 points" fl.txt'
+for c in 1 2 4 8; do mkcfg fl4/m-openai-chat-concurrency$c 100 $c 600; done
+"$BIN" --print --no-index --color never fl4 >fl4.txt 2>/dev/null
+tap_check "four points of equal latency: a flat line is an exact fit, no SIZING.POOR_FIT" \
+	'! grep -q "POOR_FIT\|Poor linear fit" fl4.txt && grep -q "(flat: every point equal" fl4.txt'
+
+# --- Cerebras ------------------------------------------------------------------------
+mkdir -p cb1 cb2
+printf '{"ordinals":[{"samples_per_sec":100.0},{"samples_per_sec":100.0}],"samples_per_sec":200.0}' \
+	>cb1/performance.json
+printf '{"ordinals":[{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0},%s' \
+	'{"samples_per_sec":100.0,"total_time":10.0}],"samples_per_sec":200.0,"total_samples":2000,"total_time":10.0}' \
+	>cb2/performance.json
+"$BIN" --print --no-index --color never cb1 >cb1.txt 2>/dev/null
+"$BIN" --print --no-index --color never cb2 >cb2.txt 2>/dev/null
+tap_check "ordinals without total_samples/total_time: '-', no recomputed aggregate, no mismatch" \
+	'grep -q "^    ordinal 0: 100.00 samples/s · - samples · - s$" cb1.txt &&
+	 grep -q "^  Cerebras  *rate n/a: merge rule not applied over 2 ordinals (ordinal 0 has no total_samples); \
+stored 200.00 samples/s$" cb1.txt &&
+	 grep -q "^  - Cerebras aggregate of cb1/performance.json (merge rule not applied: ordinal 0 has no \
+total_samples)$" cb1.txt &&
+	 ! grep -q "MISMATCH\|disagrees" cb1.txt'
+tap_check "one ordinal without total_samples: not summed as 0, no mismatch" \
+	'grep -q "recomputed (merge rule): n/a, not applied: ordinal 1 has no total_samples$" cb2.txt &&
+	 ! grep -q "MISMATCH\|disagrees" cb2.txt'
+
+# --- NAT --------------------------------------------------------------------------------
+mkdir -p nat/online/job_1
+{
+	printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.0, "workflow_runtime_p95": 4.0, '
+	printf '"total_runtime": 30.0}}, "2": {"sizing_metrics": {"llm_latency_p95": 1.2, "workflow_runtime_p95": 4.5, '
+	printf '"total_runtime": 30.0}}}}'
+} >nat/online/job_1/calc_runner_output.json
+"$BIN" --export sizing_points --no-index --target-users 10 --target-runtime 10 --test-gpus 8 nat >pts.csv 2>/dev/null
+tap_check "no per_item_metrics: items and items over target are empty, not 0" \
+	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ if (\$col[\"items\"] != \"\" || \$col[\"items_over_runtime\"] != \"\") bad = 1; n++ }
+		END { exit bad || n != 2 }" pts.csv'
+tap_plan
