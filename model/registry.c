@@ -164,6 +164,10 @@ void registry_summary(struct run *run, struct summary *out)
 int registry_probe(const struct loader *ld, const char *path, const struct opts *opts)
 {
 	int c;
+	/* --trace answers the trace probe without looking at path, and identification
+	 * probes without it: such an answer is neither remembered nor taken from memory */
+	if (opts && opts->ntrace > 0)
+		return ld->probe(path, opts);
 	if (!dirlist_memo_claim(ld, path, &c)) {   /* the first to ask computes it */
 		c = ld->probe(path, opts);
 		dirlist_memo_put(ld, path, c);

@@ -139,7 +139,8 @@ const struct view_def *registry_view(const char *name);
  * trace view traces, ...); the view may still find nothing to show. */
 bool registry_view_available(const struct run *run, const struct view_def *vd);
 /* ld->probe(path, opts), asked once per loader and path inside a dirlist scope
- * (model/dirlist.h): identification and the load share the answer. */
+ * (model/dirlist.h): identification and the load share the answer. With --trace
+ * (opts->ntrace > 0) it is asked every time: the answer depends on the option. */
 int registry_probe(const struct loader *ld, const char *path, const struct opts *opts);
 /* Loader by its --format name (NULL when unknown). */
 const struct loader *registry_loader(const char *name);

@@ -255,6 +255,21 @@ static int sidx_cmp(const void *a, const void *b)
 	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* Kernel e starts after prev_end: its gap, put into its category. */
+static void idle_gap(const struct trace_rank *r, const struct trace_kernel *e, int64_t prev_end,
+		     struct trace_idle *out)
+{
+	int64_t gap = e->ts - prev_end;
+	const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
+	double us = (double)gap / 1000.0;
+	if (c && c->ts > prev_end)
+		out->host_wait += us;
+	else if (gap < IDLE_KERNEL_WAIT_NS)
+		out->kernel_wait += us;
+	else
+		out->other += us;
+}
+
 static void idle_stream(const struct trace_rank *r, const size_t *idx, size_t n, int32_t stream,
 			struct trace_idle *out)
 {
@@ -265,17 +280,16 @@ static void idle_stream(const struct trace_rank *r, const size_t *idx, size_t n,
 			v[m] = (struct sidx){ r->k[idx[i]].ts, m, idx[i] }, m++;
 	qsort(v, m, sizeof(*v), sidx_cmp);
 	*out = (struct trace_idle){ .stream = stream };
+	/* the gap before a kernel is measured from the latest end of the kernels before it
+	 * (HTA: the previous kernel's end, the same when they do not overlap); one that
+	 * starts while an earlier kernel of the stream still runs has no gap */
+	int64_t prev_end = m ? r->k[v[0].k].ts + r->k[v[0].k].dur : 0;
 	for (size_t i = 1; i < m; i++) {
-		const struct trace_kernel *p = &r->k[v[i - 1].k], *e = &r->k[v[i].k];
-		int64_t prev_end = p->ts + p->dur, gap = e->ts - prev_end;
-		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
-		double us = (double)gap / 1000.0;
-		if (c && c->ts > prev_end)
-			out->host_wait += us;
-		else if (gap < IDLE_KERNEL_WAIT_NS)
-			out->kernel_wait += us;
-		else
-			out->other += us;
+		const struct trace_kernel *e = &r->k[v[i].k];
+		if (e->ts > prev_end)
+			idle_gap(r, e, prev_end, out);
+		if (e->ts + e->dur > prev_end)
+			prev_end = e->ts + e->dur;
 	}
 	free(v);
 }
@@ -810,9 +824,14 @@ static void stragglers_compute(struct trace_set *ts)
 	struct srow *v = NULL;
 	struct gnames g = { 0 };
 	size_t n = 0, lo = 0, hi = 0;
-	if (nsteps > 0 && iter_window(ts, steps, nsteps, &tmin, &mean))
+	bool window = nsteps > 0 && iter_window(ts, steps, nsteps, &tmin, &mean);
+	if (window)
 		n = straggler_rows(ts, steps, nsteps, tmin, mean, &g, &v);
+	ts->strag_why = !nsteps ? "no ProfilerStep span" : !window ? "no GPU kernel within a ProfilerStep"
+		      : !n ? "no ncclKernel communication kernel longer than 1% of the mean step"
+		      : "no communication kernel on 2 ranks in one step";
 	if (pick_kernel(v, n, &g, &lo, &hi)) {
+		ts->strag_why = NULL;
 		long *count = xmalloc(ts->n * sizeof(*count)); /* -1: no candidate row */
 		for (size_t r = 0; r < ts->n; r++)
 			count[r] = -1;
@@ -837,7 +856,7 @@ static void stragglers_compute(struct trace_set *ts)
 	free(steps);
 }
 
-size_t trace_stragglers(struct trace_set *ts, int out[2])
+size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why)
 {
 	pthread_mutex_lock(&ts->lock);
 	if (!ts->strag_done) {
@@ -848,6 +867,8 @@ size_t trace_stragglers(struct trace_set *ts, int out[2])
 	pthread_mutex_unlock(&ts->lock);
 	for (size_t i = 0; i < ts->nstrag; i++)
 		out[i] = ts->strag[i];
+	if (why)
+		*why = ts->strag_why;
 	return ts->nstrag;
 }
 

@@ -56,12 +56,15 @@ void trace_devices_read(struct trace_devices *dv, const struct json_doc *d);
 char *trace_devices_gpu(const struct trace_devices *dv, uint64_t used);
 void trace_devices_free(struct trace_devices *dv);
 
-/* Post-processing of decoded ranks (store.c), called by the loader (load.c) in file
- * order: the run's trace set (created with the --kernel-classes table on first use),
- * the rank id of ts->r[i] (single: the only file of the run), then the per-rank indexes
- * the analyses read. trace_rank_cmp orders ranks by id. */
+/* Post-processing of decoded ranks (store.c), called by the loader (load.c): the run's
+ * trace set (created with the --kernel-classes table on first use); the rank ids of the
+ * ranks ts->r[n0..) just added in file order (single: the only file of the run): each
+ * keeps its own distributedInfo.rank, a later trace claiming a rank already held is
+ * named in a diagnostic, its source refused and left out, and removed (freed; ts->n
+ * shrinks); then the others get their file name's rank, else the first free one; then
+ * the per-rank indexes the analyses read. trace_rank_cmp orders ranks by id. */
 struct trace_set *trace_set_get_or_new(struct run *run);
-void trace_assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single);
+void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single);
 /* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
  * or NULL; the caller frees it. */
 char *trace_host_from_name(const char *path);

@@ -414,6 +414,11 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 		file_diag(fc, off, "%s", "span event without a name, ts or dur; event skipped");
 		return;
 	}
+	if (dur < 0) {
+		fc->skipped++;
+		file_diag(fc, off, "%s", "span event with a negative dur; event skipped");
+		return;
+	}
 	long long stream = -1, corr = -1;
 	if (!val_int(&ev->stream, &stream))
 		stream = -1;
@@ -674,6 +679,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	if (!r->host)
 		r->host = trace_host_from_name(path);
 	r->skipped = *skipped = fc.skipped;
+	r->truncated = res->truncated;
 	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
 	r->ngpus = (int)fc.devices.total;
 	r->device = fc.used_devices ? __builtin_ctzll(fc.used_devices) : -1;
@@ -703,6 +709,11 @@ static void load_one(void *ud, size_t i)
 	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, job->files->only, size, &res,
 					  &skipped);
 	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
+	if (!r && !res.err && !res.found_events) {   /* its diagnostic says the same */
+		pthread_mutex_lock(&job->run->lock);
+		run_refuse(job->run, NULL, (long)src, "skipped: no traceEvents array in this file");
+		pthread_mutex_unlock(&job->run->lock);
+	}
 	if (r) {
 		r->src = src;
 		r->file_size = size;
@@ -717,33 +728,6 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 	struct tscan_result res;
 	size_t skipped;
 	return parse_file(&ctx, diags, path, NULL, -1, &res, &skipped);
-}
-
-/* Peeked ranks among ts->r[n0..] that were given a rank the list names (their
- * distributedInfo.rank was another trace's) are parsed whole; one that now gives
- * nothing is dropped, as the first parse would have. */
-static void parse_peeked(struct load_ctx *ctx, struct trace_set *ts, size_t n0, const char *only)
-{
-	size_t k = n0;
-	for (size_t i = n0; i < ts->n; i++) {
-		struct trace_rank *p = ts->r[i], *r = p;
-		if (p->peeked && ranklist_has(only, p->rank)) {
-			struct tscan_result res;
-			size_t skipped;
-			r = parse_file(ctx, &ctx->run->diags, p->path, NULL, -1, &res, &skipped);
-			run_source_done(ctx->run, p->src, res.events - skipped, skipped, res.err, res.truncated);
-			if (r) {
-				r->rank = p->rank;
-				r->src = p->src;
-				r->file_size = p->file_size;
-				r->file_mtime_ns = p->file_mtime_ns;
-			}
-			trace_rank_free(p);
-		}
-		if (r)
-			ts->r[k++] = r;
-	}
-	ts->n = k;
 }
 
 /* The ranks a load added (ts->r[n0..], parsed or restored from the index, their ranks
@@ -799,16 +783,15 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 		ts = trace_set_get_or_new(run);
 		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
 		ts->r[ts->n++] = out[i];
-		trace_assign_rank(run, ts, ts->n - 1, files->n == 1 && ts->n == 1);
-		pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
-		run->src[out[i]->src].rank = out[i]->rank;
-		pthread_mutex_unlock(&run->lock);
 	}
 	free(out);
 	if (!ts)
 		return -1;
-	if (files->only)
-		parse_peeked(ctx, ts, n0, files->only);
+	trace_assign_ranks(run, ts, n0, files->n == 1 && n0 == 0);
+	pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
+	for (size_t i = n0; i < ts->n; i++)
+		run->src[ts->r[i]->src].rank = ts->r[i]->rank;
+	pthread_mutex_unlock(&run->lock);
 	size_t added = keep_listed(run, ts, n0, files, true);
 	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;

@@ -191,7 +191,8 @@ int trace_probe(const char *path, const struct opts *opts)
 	if (opts && opts->ntrace > 0)
 		return 50;
 	struct trace_pathvec pv = { 0 };
-	trace_discover(path, &pv, false, opts);
+	/* --format kineto FILE: read as a trace, whatever its first bytes (load.c says why not) */
+	trace_discover(path, &pv, opts && opts->format && strcmp(opts->format, "kineto") == 0, opts);
 	int conf = pv.n ? 80 : 0;
 	trace_pathvec_free(&pv);
 	return conf;

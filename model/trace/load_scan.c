@@ -721,7 +721,7 @@ bool tscan_probe(const char *path, size_t limit)
 		i++;
 	bool yes = false;
 	if (i < n && buf[i] == '{')
-		yes = memmem(buf, n, "\"traceEvents\"", 13) != NULL;
+		yes = memmem(buf, n, "\"traceEvents\"", 13) || memmem(buf, n, "\"distributedInfo\"", 17);
 	else if (i < n && buf[i] == '[')
 		yes = memmem(buf, n, "\"ph\"", 4) != NULL;
 	free(buf);

@@ -12,9 +12,12 @@
  * analysis's compute (every phase but comm) is the step less its exposed comm, and the
  * budget's useful compute is time the GPU computed, not the GPU's idle time. A rank
  * without any GPU kernel (a CPU-only profile) has no `comm` or `other` value (unknown,
- * not 0): its `compute` is the whole step. */
+ * not 0): its `compute` is the whole step; unless other ranks have GPU kernels: then it
+ * has no phase at all (two bases are not compared). A step of a GPU rank with no kernel
+ * read within it, or (a truncated file) ending after the last kernel read, has no phase. */
 #include "model/trace/trace.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -40,6 +43,19 @@ static int64_t exposed_comm(const struct trace_rank *r, const struct trace_by_it
 	return trace_ivl_sum(comm, nc) - trace_ivl_intersect(comm, nc, comp, np);
 }
 
+/* Where a truncated file's kernels stop: the latest end of a kernel read (INT64_MAX for
+ * a whole file). A step ending after it may have lost kernels. */
+static int64_t kernels_read_until(const struct trace_rank *r)
+{
+	if (!r->truncated)
+		return INT64_MAX;
+	int64_t end = INT64_MIN;
+	for (size_t k = 0; k < r->nk; k++)
+		if (r->k[k].ts + r->k[k].dur > end)
+			end = r->k[k].ts + r->k[k].dur;
+	return end;
+}
+
 void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 {
 	if (r->step_comm || r->nstep == 0)
@@ -51,6 +67,7 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
 	struct trace_by_iter *v;
 	size_t nv = trace_by_iter(r, -1, &v);
+	int64_t until = kernels_read_until(r);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		size_t lo = 0, hi = nv; /* the run of this step in v */
@@ -63,29 +80,40 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 		}
 		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
 		int64_t p, c = exposed_comm(r, v + lo, n, comm, comp, &p);
-		r->step_comm[s] = c > st->dur ? st->dur : c;
-		r->step_comp[s] = p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
+		bool measured = n > 0 && st->ts + st->dur <= until;
+		r->step_comm[s] = !measured ? -1 : c > st->dur ? st->dur : c;
+		r->step_comp[s] = !measured ? -1 : p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
 	}
 	free(v);
 	free(comm);
 	free(comp);
 }
 
-static void publish_rank(struct steps_model *m, struct trace_set *ts, size_t ri, int m_compute, int m_comm,
+/* Publish rank index ri's ProfilerSteps. gpu_run: a rank of the run has GPU kernels (the
+ * phases are m_compute, m_comm, m_other); a rank without any among such ranks is measured
+ * on another basis (CPU-only: compute = the whole step) and gets no phase, said in a
+ * diagnostic, as are its steps that were not measured (trace.h step_comp). */
+static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
 			 int m_other)
 {
+	struct trace_set *ts = run->trace;
 	struct trace_rank *r = ts->r[ri];
 	if (r->nstep == 0)
 		return;
 	trace_rank_step_comm(ts, r);
 	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
 	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */
-	bool gpu = trace_hta(ts, ri)->have_gpu;
+	bool gpu = trace_hta(ts, ri)->have_gpu, cpu_among_gpu = !gpu && m_comm >= 0;
+	size_t unmeasured = 0;
 	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		int64_t c = r->step_comm[s], p = r->step_comp[s];
 		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
+		if (cpu_among_gpu || (gpu && p < 0)) {
+			unmeasured++;
+			continue;
+		}
 		rank_set(rs, pos, m_compute, (double)(gpu ? p : st->dur) / 1e9);
 		if (gpu) {
 			rank_set(rs, pos, m_comm, (double)c / 1e9);
@@ -93,6 +121,15 @@ static void publish_rank(struct steps_model *m, struct trace_set *ts, size_t ri,
 		}
 	}
 	steps_publish_rank(m, rs);
+	if (cpu_among_gpu)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "no GPU kernel in this trace, while other ranks' traces have some: its steps' compute and "
+			 "communication are n/a (a CPU-only profile is not weighed against GPU-measured ranks)");
+	else if (unmeasured)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "%zu of %zu ProfilerSteps not measured (compute and communication n/a): %s", unmeasured,
+			 r->nstep, r->truncated ? "the file ends before their last GPU kernel, or none was read"
+						: "no GPU kernel read within them");
 }
 
 void trace_publish_steps(struct run *run)
@@ -112,6 +149,6 @@ void trace_publish_steps(struct run *run)
 	int m_comm = gpu ? steps_metric_intern(m, METRIC_PHASE, "comm") : -1;
 	int m_other = gpu ? steps_metric_intern(m, METRIC_PHASE, "other") : -1;
 	for (size_t i = 0; i < ts->n; i++)
-		publish_rank(m, ts, i, m_compute, m_comm, m_other);
+		publish_rank(run, m, i, m_compute, m_comm, m_other);
 	steps_add_left_out(m, ts->left_out);
 }

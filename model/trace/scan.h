@@ -52,8 +52,9 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
 	      struct tscan_result *res);
 /* True when the first bytes of the file (decompressed) look like a Chrome trace: a
- * top-level object holding "traceEvents" within the first `limit` bytes, or a bare
- * array whose first element is an object with "ph". */
+ * top-level object holding "traceEvents" or Kineto's "distributedInfo" within the first
+ * `limit` bytes (one without traceEvents is then named by the loader, not passed over),
+ * or a bare array whose first element is an object with "ph". */
 bool tscan_probe(const char *path, size_t limit);
 
 #endif

@@ -106,36 +106,65 @@ long trace_world_size(const struct run *run)
 	return ts && ts->n ? ts->r[0]->world_size : -1; /* ts->r is sorted by rank id */
 }
 
-static bool rank_taken(const struct trace_set *ts, int rank, size_t upto)
+/* The index in ts->r[0..upto) of the trace with rank id rank, or upto. */
+static size_t rank_holder(const struct trace_set *ts, int rank, size_t upto)
 {
-	for (size_t i = 0; i < upto; i++)
-		if (ts->r[i]->rank == rank)
-			return true;
-	return false;
+	size_t i = 0;
+	while (i < upto && ts->r[i]->rank != rank)
+		i++;
+	return i;
 }
 
-void trace_assign_rank(struct run *run, struct trace_set *ts, size_t i, bool single)
+/* A trace whose distributedInfo.rank an earlier one claims: named, and left out. */
+static void drop_duplicate(struct run *run, const struct trace_rank *r, const struct trace_rank *first)
 {
-	struct trace_rank *r = ts->r[i];
-	if (r->rank >= 0 && !rank_taken(ts, r->rank, i))
-		return;
-	if (r->rank >= 0)
-		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "distributedInfo.rank %d is used by another trace", r->rank);
+	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+		 "distributedInfo.rank %d is claimed by %s too; this trace is left out", r->rank, first->path);
+	char *why = xasprintf("refused: rank %d, which %s claims too", r->rank, first->path);
+	pthread_mutex_lock(&run->lock);
+	run_refuse(run, NULL, (long)r->src, why);
+	run->src[r->src].left_out = true;
+	run->src[r->src].rank = r->rank;
+	pthread_mutex_unlock(&run->lock);
+	free(why);
+}
+
+/* A rank id for r, which has no distributedInfo.rank: its file name's, else the first
+ * free one (file order). */
+static void assign_unclaimed(struct run *run, struct trace_set *ts, struct trace_rank *r, bool single)
+{
 	int byname = rank_from_name(r->path);
-	if (byname >= 0 && !rank_taken(ts, byname, i)) {
-		if (!r->rank_from_meta)
-			diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname,
-				 "no distributedInfo.rank; rank %d taken from the file name", byname);
+	if (byname >= 0 && rank_holder(ts, byname, ts->n) == ts->n) {
+		diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname,
+			 "no distributedInfo.rank; rank %d taken from the file name", byname);
 		r->rank = byname;
 		return;
 	}
 	int next = 0;
-	while (rank_taken(ts, next, i))
+	while (rank_holder(ts, next, ts->n) < ts->n)
 		next++;
 	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next,
 		 "no usable rank in distributedInfo or the file name; rank %d from file order", next);
 	r->rank = next;
+}
+
+void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single)
+{
+	size_t k = n0;
+	for (size_t i = n0; i < ts->n; i++) {   /* every file's own rank is reserved first */
+		struct trace_rank *r = ts->r[i];
+		size_t first = r->rank >= 0 ? rank_holder(ts, r->rank, k) : k;
+		if (first < k) {
+			drop_duplicate(run, r, ts->r[first]);
+			trace_rank_free(r);
+			continue;
+		}
+		ts->r[k++] = r;
+	}
+	ts->n = k;
+	for (size_t i = n0; i < ts->n; i++)
+		if (ts->r[i]->rank < 0)
+			assign_unclaimed(run, ts, ts->r[i], single);
 }
 
 int trace_rank_cmp(const void *a, const void *b)
@@ -319,6 +348,7 @@ static void take_events(struct trace_rank *r, struct trace_rank *f)
 	r->cpu = f->cpu, r->ncpu = f->ncpu, r->cpucap = f->cpucap;
 	r->step = f->step, r->nstep = f->nstep, r->stepcap = f->stepcap;
 	r->names = f->names, r->name_cls = f->name_cls, r->nnames = f->nnames, r->namecap = f->namecap;
+	r->truncated = f->truncated;
 	f->k = NULL, f->cpu = NULL, f->step = NULL, f->names = NULL, f->name_cls = NULL;
 	f->nnames = 0;
 	trace_rank_free(f);

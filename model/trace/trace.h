@@ -131,6 +131,7 @@ struct trace_rank {
 	enum kclass *name_cls;
 	size_t nnames, namecap;
 	size_t skipped;      /* events skipped (bad records) */
+	bool truncated;      /* the file ended early: the events after that point were not read */
 	size_t src;          /* index in run->src */
 	/* memoized analyses (restored from the index: model/trace/index.c) */
 	bool hta_done, py_done, strag_done;
@@ -142,12 +143,14 @@ struct trace_rank {
 	struct trace_ncclk *nccl;
 	size_t nnccl;
 	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
-	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm */
+	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm;
+			      * both -1 for a step not measured (no GPU kernel read within it, or
+			      * ending after the last kernel of a truncated file) */
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;
 	/* Read only as far as a distributedInfo.rank --ranks does not name (no events):
-	 * left out, or parsed whole if the rank it is given differs (load.c). */
+	 * left out (load.c; a trace keeps its distributedInfo.rank, store.c). */
 	bool peeked;
 	long long file_size, file_mtime_ns;   /* the file as indexed */
 };
@@ -165,6 +168,7 @@ struct trace_set {
 	bool strag_done;
 	int strag[2];
 	size_t nstrag;
+	const char *strag_why;   /* a literal: why the straggler search could not run, or NULL */
 };
 
 /* The run's trace set, or NULL when no trace was loaded. */
@@ -195,8 +199,9 @@ void trace_rank_summarize(struct trace_set *ts, size_t ri);
 /* Memoized analyses of rank index ri (0..n-1); never NULL for a valid ri. */
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
-/* HTA potential stragglers (up to 2 rank ids); returns the count. */
-size_t trace_stragglers(struct trace_set *ts, int out[2]);
+/* HTA potential stragglers (up to 2 rank ids); returns the count, 0 when HTA's method
+ * could not run: then *why (when why is not NULL) says why, else *why is NULL. */
+size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why);
 /* Per-name statistics over the rank's GPU events idx[0..n) (sorted by sum, descending);
  * returns the count, *out is malloc'd. */
 size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_kstat **out);

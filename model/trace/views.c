@@ -275,7 +275,13 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("temporal", "Temporal breakdown per rank (HTA)");
+	int strag[2];
+	const char *why;
+	size_t nstrag = trace_stragglers(ts, strag, &why);
+	char title[160];
+	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s)",
+		 why ? "; potential stragglers not judged: " : "", why ? why : "");
+	struct table *t = table_new("temporal", title);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_idle = table_add_col(t, "idle_us", COL_NUM, 10, 0);
@@ -289,8 +295,6 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_st = table_add_col(t, "potential_straggler", COL_TEXT, 9, 0);
 	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
 	bool ascii = run->opts && run->opts->ascii;
-	int strag[2];
-	size_t nstrag = trace_stragglers(ts, strag);
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
 		int rank = ts->r[i]->rank;
@@ -304,7 +308,8 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_cp, h->compute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
-		table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
+		if (!why)   /* not judged: missing */
+			table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
 		if (h->have_gpu && h->kernel_us > 0) {
 			char bar[96];
 			double f[2] = { h->compute_us / h->kernel_us, h->noncompute_us / h->kernel_us };

@@ -102,6 +102,14 @@ tap_check "trace of rank 7: --export sources (exit 1) marks that trace refused, 
 "$TSCOPE_BIN" --print --trace foreign/trace.json --format pytscope foreign >ft.out 2>&1
 rc=$?
 tap_check "the same trace attached with --trace: accepted" '[ "$rc" -eq 0 ]'
+# --trace on a run dir without a trace of its own: the trace is read (the probe answer
+# identification got without --trace is not reused by the load).
+printf '{"distributedInfo":{"rank":0,"world_size":2},"traceEvents":[%s]}\n' \
+	'{"ph":"X","cat":"kernel","name":"gemm","ts":0,"dur":100,"pid":0,"tid":7,"args":{"stream":7}}' >attached.json
+"$TSCOPE_BIN" --no-index --export kernels --trace attached.json a >at.csv 2>at.err
+rc=$?
+tap_check "--trace FILE on a run dir without a trace: its kernels are loaded" \
+	'[ "$rc" -eq 0 ] && grep -q "^0,gemm,COMPUTATION,1,100," at.csv'
 
 # A sweep next to a training run.
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"

@@ -62,8 +62,7 @@ tap_eq "loose traces: the trace views hold the listed ranks only" "0 1" "$(ids k
 
 # a loose trace whose distributedInfo names a rank left out is read no further: its
 # broken events raise no note; worker<N> dirs (named by the profiler, not by rank) alike;
-# a trace given a listed rank after all (its distributedInfo.rank is another trace's) is
-# read whole
+# a second trace claiming a rank is left out, never relabelled to a listed rank
 mkdir peek peek/worker0 peek/worker1 conflict
 cp loose/rank0.json peek/worker0/a.pt.trace.json
 sed 's/"traceEvents": \[/"traceEvents": [ 7,/' loose/rank1.json >peek/worker1/a.pt.trace.json
@@ -76,10 +75,13 @@ tap_check "a trace of a rank left out (loose, in a worker dir) is not read past 
 for r in 0 1; do
 	sed "s/\"rank\": $r,/\"rank\": 5,/" loose/rank$r.json >conflict/t$r.json
 done
-"$T" --export kernels conflict 2>/dev/null | grep "^0," >whole.csv
-"$T" --export kernels --ranks 0 conflict 2>/dev/null | grep "^0," >sub.csv
-tap_check "a trace given rank 0 from file order (its distributedInfo.rank 5 taken) is read whole under --ranks 0" \
-	'[ -s whole.csv ] && cmp -s whole.csv sub.csv'
+"$T" --export kernels conflict 2>/dev/null | grep "^5," >whole.csv
+"$T" --export kernels --ranks 5 conflict 2>/dev/null | grep "^5," >sub.csv
+"$T" --export kernels --ranks 0 conflict >none.csv 2>/dev/null
+"$T" --export sources --ranks 5 conflict >csrc.csv 2>/dev/null
+tap_check "two traces of distributedInfo.rank 5: the first kept (read whole under --ranks 5), the second left out" \
+	'[ -s whole.csv ] && cmp -s whole.csv sub.csv && ! grep -q "^0," none.csv &&
+	 grep -q "^refused,conflict/t1.json,kineto,5,.*refused: rank 5, which conflict/t0.json claims too" csrc.csv'
 
 # traces without ProfilerSteps (no step model): the same coverage line
 mkdir nostep

@@ -1,0 +1,109 @@
+#!/bin/sh
+# trace_edges.sh: Kineto traces whose events are odd. A span with a negative dur is
+# skipped, counted and named with its file and offset; kernels that overlap on one
+# stream give no negative idle (gaps are measured from the latest end on the stream);
+# HTA's potential stragglers are left empty when its method cannot run (no ProfilerStep);
+# a rank whose kernels were not read (a truncated file, a CPU-only profile among GPU
+# ranks) has n/a step phases, not 0 or the whole step; a second trace claiming a rank is
+# left out, never moved onto another rank; a file with no traceEvents is named, not passed
+# over in silence.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+# kernel NAME STREAM TS DUR CORR: a kernel event and its cudaLaunchKernel (10 us before)
+kernel() {
+	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":5,' $(($3 - 10))
+	printf '"args":{"correlation":%d}},' "$5"
+	printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":%d,"ts":%d,"dur":%d,' "$1" "$2" "$3" "$4"
+	printf '"args":{"stream":%d,"device":0,"correlation":%d}}' "$2" "$5"
+}
+head_of() { printf '{"distributedInfo":{"rank":%d,"world_size":%d},"traceEvents":[' "$1" "$2"; }
+step() { printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":%d},' "$@"; }
+
+mkdir neg ov
+{ head_of 0 1; step 1 0 1000; kernel gemm 7 30 -50 1; printf ,; kernel ncclKernel_AllReduce 9 100 100 2
+  printf ']}\n'; } >neg/rank0.json
+"$TSCOPE_BIN" --no-index --export kernels neg >neg.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources neg >neg_src.csv 2>/dev/null
+tap_check "negative kernel dur: the kernel is left out" \
+	'! grep -q gemm neg.csv && grep -q "^0,ncclKernel_AllReduce,COMMUNICATION,1,100,100,100,100,0,100$" neg.csv'
+tap_check "negative kernel dur: counted as skipped, named with file and offset" \
+	'grep -q "^file,neg/rank0.json,kineto,0,,,4,1,ok$" neg_src.csv &&
+	 grep -q "^warning,neg/rank0.json,,,,[0-9][0-9]*,,,span event with a negative dur; event skipped$" neg_src.csv'
+
+{ head_of 0 1; kernel k1 7 100 500 1; printf ,; kernel k2 7 200 100 2; printf ,; kernel k3 7 400 50 3
+  printf ,; kernel k4 7 700 10 4; printf ']}\n'; } >ov/rank0.json
+"$TSCOPE_BIN" --no-index --export idle ov >ov_idle.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export temporal ov >ov_temp.csv 2>/dev/null
+tap_check "overlapping kernels on a stream: the gap is from the latest end, never negative" \
+	'grep -q "^0,7,host_wait,100,1$" ov_idle.csv && grep -q "^0,7,kernel_wait,0,0$" ov_idle.csv &&
+	 grep -q "^0,7,other,0,0$" ov_idle.csv && ! grep -q ",-" ov_idle.csv'
+tap_check "overlapping kernels on a stream: the temporal view's idle agrees" 'grep -q "^0,100,510,0,610," ov_temp.csv'
+
+# Ranks with GPU and NCCL kernels but no ProfilerStep: HTA's straggler search cannot
+# run, so no rank is "no" (the column is empty), nor "yes".
+mkdir nostep
+for r in 0 1; do
+	{ head_of $r 2; kernel gemm 7 100 300 1; printf ,; kernel ncclKernel_AllReduce 9 500 $((200 + r * 100)) 2
+	  printf ']}\n'; } >nostep/rank$r.json
+done
+"$TSCOPE_BIN" --no-index --export temporal nostep >ns.csv 2>/dev/null
+tap_check "no ProfilerStep: potential_straggler not judged (empty), not \"no\"" \
+	'[ "$(cut -d, -f1,10 ns.csv | tr "\n" " ")" = "rank,potential_straggler 0, 1, " ]'
+
+# Ranks measured on different bases: rank 0 with GPU kernels, rank 1 CPU-only (the same
+# steps): rank 1's phases are n/a and said why, no imbalance is weighed between them.
+mkdir mix cut
+{ head_of 0 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 100 1; printf ,
+  kernel gemm 7 1100 100 2; printf ']}\n'; } >mix/rank0.json
+{ head_of 1 2; step 1 0 1000; step 2 1000 1000
+  printf '{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":500}]}\n'; } >mix/rank1.json
+"$TSCOPE_BIN" --no-index --export steps mix >mix.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources mix >mix_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never mix >mix.out 2>/dev/null
+tap_check "GPU and CPU-only ranks: the CPU-only rank's phases are n/a, not the whole step" \
+	'grep -q "^1,1,0,,,,$" mix.csv && grep -q "^1,2,.*,,,,$" mix.csv &&
+	 grep -q "^warning,mix/rank1.json,,1,.*no GPU kernel in this trace, while other ranks" mix_src.csv'
+tap_check "GPU and CPU-only ranks: no imbalance weighed between them" \
+	'grep -q "^  imbalance  *n/a: rank 1 records no compute phase" mix.out &&
+	 ! grep -q "lost to imbalance among" mix.out'
+
+# A truncated trace: its steps ending after the last kernel read are n/a, not compute 0.
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 900 1; printf ,
+	  kernel gemm 7 1100 100 2; printf ']}\n'; } >cut/rank$r.json
+done
+head -c $(($(wc -c <cut/rank1.json) - 60)) cut/rank1.json >cut/r1 && mv cut/r1 cut/rank1.json
+"$TSCOPE_BIN" --no-index --export steps cut >cut.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources cut >cut_src.csv 2>/dev/null
+tap_check "truncated trace: the step whose kernel was cut off is n/a, the one before measured" \
+	'grep -q "^1,1,0,1,0.9,0,0.1$" cut.csv && grep -q "^1,2,.*,,,,$" cut.csv &&
+	 grep -q "^warning,cut/rank1.json,,1,.*1 of 2 ProfilerSteps not measured" cut_src.csv'
+
+# Two traces claiming rank 0 (rank0.json and its .gz copy) beside rank1.json: the copy is
+# named and left out; rank1.json keeps rank 1, no third rank.
+mkdir dup
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 1000; kernel gemm 7 100 100 1; printf ']}\n'; } >dup/rank$r.json
+done
+gzip -c dup/rank0.json >dup/rank0.json.gz
+"$TSCOPE_BIN" --no-index --export sources dup >dup_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never dup >dup.out 2>/dev/null
+tap_check "two traces claim rank 0: the second is left out, named; rank1.json stays rank 1" \
+	'grep -q "^file,dup/rank1.json,kineto,1,.*,ok$" dup_src.csv &&
+	 grep -q "^refused,dup/rank0.json.gz,kineto,0,.*refused: rank 0, which dup/rank0.json claims too" dup_src.csv &&
+	 ! grep -q "from file order" dup_src.csv && grep -q "^  coverage  *all 2 ranks" dup.out'
+
+# A Kineto file with distributedInfo but no traceEvents: --format kineto FILE says so;
+# in a traces dir it is listed in the sources as skipped, with the reason.
+mkdir noev
+printf '{"distributedInfo":{"rank":1,"world_size":2}}\n' >noev/rank1.json
+"$TSCOPE_BIN" --no-index --print --format kineto noev/rank1.json >/dev/null 2>noev.err
+tap_check "--format kineto on a file without traceEvents: the specific message" \
+	'grep -q "noev/rank1.json: no traceEvents array in this file" noev.err'
+{ head_of 0 2; kernel gemm 7 100 100 1; printf ']}\n'; } >noev/rank0.json
+"$TSCOPE_BIN" --no-index --export sources noev >noev.csv 2>/dev/null
+tap_check "... in a traces dir: listed in the sources as skipped, with the reason" \
+	'grep -q "^refused,noev/rank1.json,kineto,.*,skipped: no traceEvents array in this file$" noev.csv &&
+	 grep -q "^file,noev/rank0.json,kineto,0,.*,ok$" noev.csv'
+tap_plan
