@@ -193,28 +193,83 @@ static const char *lowest_rank(const struct run *run, const struct print_opts *p
 	return buf;
 }
 
+/* The native TIMING section of a rank 0 with nothing to time: every record inside
+ * --warmup, or no phase recorded; NULL when it has something (pytscope's layout then). */
+static char *timing_none(struct run *run, const struct print_opts *po, const struct timing *t)
+{
+	size_t all = t ? steps_nrecords(run->steps, 0) : 0;
+	if (po->compat || (t && t->n > 0 && t->nphase > 0))
+		return NULL;
+	char who[32], *head = NULL;
+	lowest_rank(run, po, who, sizeof(who));
+	if (t && t->n == 0 && all > 0)
+		head = xasprintf("TIMING%s — n/a: all %zu record%s inside --warmup %ld (nothing left to analyse)",
+				 who, all, all == 1 ? " is" : "s are", run->opts ? run->opts->warmup : 0L);
+	else if (t && t->n > 0)
+		head = xasprintf("TIMING%s — %zu step%s · n/a ms/step (no phase recorded)", who, t->n,
+				 t->n == 1 ? "" : "s");
+	if (!head)
+		return NULL;
+	struct sbuf b = { 0 };
+	title(&b, po, LED_AMBER, head);
+	sb_puts(&b, "\n");
+	free(head);
+	return sb_take(&b);
+}
+
+/* "%.1f" of v * scale, or "n/a" when the native report has no finite value. */
+static const char *fmt_ms(char *buf, size_t n, double v, double scale, const struct print_opts *po)
+{
+	if (po->compat || isfinite(v))
+		snprintf(buf, n, "%.1f", v * scale);
+	else
+		snprintf(buf, n, "n/a");
+	return buf;
+}
+
+/* TIMING's heading line; shares n/a natively when a phase total is not finite. */
+static void timing_head(struct sbuf *b, struct run *run, const struct print_opts *po, const struct timing *t)
+{
+	bool na = !po->compat && !t->finite;
+	double bad = na ? 0 : timing_fraction(t, "data") + timing_fraction(t, "comm");
+	char who[32], mean[32], sps[32], p50[32], p95[32];
+	lowest_rank(run, po, who, sizeof(who));
+	fmt_ms(mean, sizeof(mean), na ? NAN : t->mean_step_time, 1e3, po);
+	fmt_ms(sps, sizeof(sps), na ? NAN : t->steps_per_sec, 1, po);
+	char *head = xasprintf("TIMING%s — %zu step%s · %s ms/step · %s steps/s", who, t->n,
+			       po->compat || t->n != 1 ? "s" : "", mean, sps);
+	title(b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
+	free(head);
+	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
+	if (po->compat || (t->n > 1 && !na))
+		snprintf(cv, sizeof(cv), "%.2f", t->cv);
+	fmt_ms(p50, sizeof(p50), na ? NAN : t->p50, 1e3, po);
+	fmt_ms(p95, sizeof(p95), na ? NAN : t->p95, 1e3, po);
+	char *tail = xasprintf("   (median %s · p95 %s ms · CV %s)", p50, p95, cv);
+	sb_style(b, po->color, SGR_DIM, SGR_NONE, tail);
+	free(tail);
+	sb_puts(b, "\n");
+	char why[160];
+	if (na && timing_why_na(run, t, 0, why, sizeof(why))) {
+		sb_puts(b, "  shares n/a (");
+		sb_puts(b, why); /* its phase name sanitized (timing_why_na) */
+		sb_puts(b, ")\n");
+	}
+}
+
 static char *section_timing(struct run *run, const struct print_opts *po)
 {
 	const struct timing *t = run->steps && steps_nranks(run->steps) ? analysis_timing(run, 0) : NULL;
+	char *none = timing_none(run, po, t);
+	if (none)
+		return none;
 	struct sbuf b = { 0 };
 	if (!t || t->n == 0) {
 		sb_puts(&b, "No steps recorded.\n");
 		return sb_take(&b);
 	}
-	double bad = timing_fraction(t, "data") + timing_fraction(t, "comm");
-	char who[32];
-	lowest_rank(run, po, who, sizeof(who));
-	char *head = xasprintf("TIMING%s — %zu step%s · %.1f ms/step · %.1f steps/s", who, t->n,
-			       po->compat || t->n != 1 ? "s" : "", t->mean_step_time * 1e3, t->steps_per_sec);
-	title(&b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
-	free(head);
-	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
-	if (po->compat || t->n > 1)
-		snprintf(cv, sizeof(cv), "%.2f", t->cv);
-	char *tail = xasprintf("   (median %.1f · p95 %.1f ms · CV %s)", t->p50 * 1e3, t->p95 * 1e3, cv);
-	sb_style(&b, po->color, SGR_DIM, SGR_NONE, tail);
-	free(tail);
-	sb_puts(&b, "\n");
+	timing_head(&b, run, po, t);
+	bool na = !po->compat && !t->finite;
 	double *st = plain_step_times(run, t->n);
 	char *spark = sparkline(st, t->n, spark_width(po));
 	free(st);
@@ -227,8 +282,15 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  ");
 		sb_pad(&b, p->name, 10);
 		sb_puts(&b, " ");
-		bar(&b, po, p->fraction, is_bad ? BAR_BAD : BAR_PLAIN);
-		sb_printf(&b, " %5.1f%%  %7.2f ms\n", p->fraction * 100, p->seconds * 1e3);
+		bar(&b, po, na ? 0 : p->fraction, is_bad ? BAR_BAD : BAR_PLAIN);
+		if (na)
+			sb_puts(&b, "    n/a");
+		else
+			sb_printf(&b, " %5.1f%%", p->fraction * 100);
+		if (po->compat || isfinite(p->seconds))
+			sb_printf(&b, "  %7.2f ms\n", p->seconds * 1e3);
+		else
+			sb_puts(&b, "      n/a ms\n");
 	}
 	return sb_take(&b);
 }

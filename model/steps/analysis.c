@@ -101,6 +101,7 @@ void analysis_cache_drop_records(struct analysis_cache *c)
 	free(c->bsum);
 	c->bsum = NULL;
 	analysis_index_rows_free(c);
+	c->unweigh_done = false;
 	c->lagging = false;
 }
 

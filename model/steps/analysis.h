@@ -50,8 +50,20 @@ struct timing {
 	struct timing_phase *phase; /* in pytscope phase order (canonical, then sorted) */
 	size_t nphase;
 	double *step_time;        /* per post-warmup record: fsum of its phases (n entries) */
+	bool finite;              /* every phase total and their sum finite: the mean and the shares
+				   * mean something (else they are pytscope's, over a denominator of 1) */
+	long bad_step;            /* step number of the first non-finite phase value, -1: none (the
+				   * totals overflow) */
+	int bad_metric;           /* its phase metric id, -1 */
 };
 const struct timing *analysis_timing(struct run *run, size_t ri);
+/* Why t's shares are n/a ("a non-finite phase value: optimizer at step 3 on rank 0", "the
+ * phase totals overflow on rank 0") into buf; false (buf empty) when t->finite or t has no
+ * step. */
+bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n);
+/* t's shares may be weighed: always under --compat (pytscope's, whose comparisons are
+ * false on NaN), natively only when t->finite (timing_why_na says why not). */
+bool timing_shares_judged(const struct run *run, const struct timing *t);
 /* Fraction of phase `name`, 0 when absent; seconds likewise. */
 double timing_fraction(const struct timing *t, const char *name);
 double timing_seconds(const struct timing *t, const char *name);
@@ -174,9 +186,14 @@ const struct distributed *analysis_distributed(struct run *run);
  * and tscope-tui's own views show the compute figures as missing. */
 bool analysis_has_compute(const struct steps_model *m);
 /* Why the ranks' compute cannot be weighed across ranks (stragglers, imbalance): "no
- * compute phase recorded", or "every rank's compute is 0" (each aligned step's slowest
- * compute is 0: phases recorded as zeros); NULL when it can, or without a distributed
- * analysis. */
+ * compute phase recorded"; a rank that records none ("rank 1 records no compute phase")
+ * or lacks a compute phase another records ("rank 1 records no data phase while rank 0
+ * does: ...", by budget lane: data, other or forward/backward/optimizer/compute); a rank
+ * whose mean compute over the aligned steps is not finite or is negative; or
+ * analysis_compute_zero (each aligned step's slowest compute is 0: phases recorded as
+ * zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
+ * analysis cache (dropped with its records). */
+extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
@@ -208,7 +225,9 @@ const char *analysis_compute_unweighable(struct run *run);
  *   >= STALL_MIN_SHIFT and z = shift / (sigma' / sqrt(b - a + 1)) >= STRAG_Z, where
  *   sigma' is the larger of sigma and the same estimator over [a - len, b + len] (the
  *   noise around the burst: noisy warm-up steps do not make a stall). A stall
- *   alone does not make a straggler. */
+ *   alone does not make a straggler. DIST.TRANSIENT_STALL reports one only with at
+ *   least STALL_MIN_RANKS ranks: with 2 the step median is their mean, so one rank
+ *   speeding up reads as the other stalling. */
 /* One line naming the straggler set (the worst one first), for the Overview and the
  * report: "none (...)" when it is empty. */
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
@@ -224,6 +243,7 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
 #define GROWTH_MIN_STEPS 20
 #define STALL_MIN_STEPS 5
 #define STALL_MIN_SHIFT 0.10
+#define STALL_MIN_RANKS 3
 
 /* ---- efficiency budget (§6.5) --------------------------------------------------- */
 

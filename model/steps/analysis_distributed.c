@@ -599,13 +599,87 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 	return c->cmed;
 }
 
+const char analysis_compute_zero[] = "every rank's compute is 0";
+
+/* The budget lanes (bit BUDGET_LANE_x) of the compute phases rank ri records among all
+ * its records: the index summary's when it kept them, else its columns'. */
+static unsigned rank_compute_lanes(struct run *run, size_t ri)
+{
+	const struct steps_model *m = run->steps;
+	const struct budget_sums *kept = analysis_cache_of(run)->bsum;
+	unsigned mask = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
+	if (kept && kept[ri].n == steps_nrecords(m, ri))
+		return kept[ri].has & mask;
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	unsigned has = 0;
+	for (size_t i = 0; i < steps_nmetrics(m) && i < r->ncol; i++) {
+		const struct metric_def *md = steps_metric(m, (int)i);
+		if (md->kind != METRIC_PHASE || !analysis_in_compute_phases(md->name) || !r->col[i].count)
+			continue;
+		has |= 1u << (strcmp(md->name, "data") == 0    ? BUDGET_LANE_DATA
+			      : strcmp(md->name, "other") == 0 ? BUDGET_LANE_OTHER
+							       : BUDGET_LANE_COMPUTE);
+	}
+	return has;
+}
+
+/* Why one rank's compute cannot be weighed against the others' into buf (false: it
+ * can): a rank without a compute phase, one without a compute phase another records (the
+ * ranks are compared on sums of other phases), or a compute that is not finite or is
+ * negative over the aligned steps. */
+static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
+{
+	static const char *const lane_name[BUDGET_NLANES] = {
+		[BUDGET_LANE_COMPUTE] = "forward, backward, optimizer or compute", [BUDGET_LANE_DATA] = "data",
+		[BUDGET_LANE_OTHER] = "other" };
+	const struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m);
+	unsigned *has = xmalloc((N ? N : 1) * sizeof(*has)), any = 0;
+	for (size_t r = 0; r < N; r++)
+		any |= has[r] = rank_compute_lanes(run, r);
+	buf[0] = '\0';
+	for (size_t r = 0; r < N && !buf[0]; r++) {
+		int id = steps_rank_id(m, r);
+		unsigned lack = any & ~has[r];
+		if (!has[r]) {
+			snprintf(buf, n, "rank %d records no compute phase", id);
+			continue;
+		}
+		for (size_t o = 0; lack && o < N; o++) {
+			unsigned l = (unsigned)__builtin_ctz(lack);
+			if (has[o] >> l & 1) {
+				snprintf(buf, n, "rank %d records no %s phase while rank %d does: their compute sums "
+					 "differ", id, lane_name[l], steps_rank_id(m, o));
+				break;
+			}
+		}
+		double mean = d->rank[r].mean_compute;
+		if (!buf[0] && !isfinite(mean))
+			snprintf(buf, n, "rank %d records a NaN or infinite compute phase value", id);
+		else if (!buf[0] && mean < 0)
+			snprintf(buf, n, "rank %d records negative compute phase values", id);
+	}
+	free(has);
+	return buf[0] != '\0';
+}
+
 const char *analysis_compute_unweighable(struct run *run)
 {
 	if (!analysis_has_compute(run->steps))
 		return "no compute phase recorded";
 	const struct distributed *d = analysis_distributed(run);
-	for (size_t k = 0; d && k < d->n_steps; k++)
-		if (!(d->step[k].cmax == 0)) /* NaN too: something was recorded */
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!d || !c)
+		return NULL;
+	if (!c->unweigh_done) {
+		rank_unweighable(run, d, c->unweigh, sizeof(c->unweigh));
+		c->unweigh_done = true;
+	}
+	if (c->unweigh[0])
+		return c->unweigh;
+	for (size_t k = 0; k < d->n_steps; k++)
+		if (!(d->step[k].cmax == 0)) /* NaN too: rank_unweighable names it */
 			return NULL;
-	return d ? "every rank's compute is 0" : NULL;
+	return analysis_compute_zero;
 }

@@ -3,10 +3,13 @@
  * p50/p95 of the step time and the per-phase totals and fractions, over exact sums. */
 #include "model/steps/internal.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/run.h"
 #include "model/stats.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 static int cmp_phase(const void *a, const void *b)
@@ -60,6 +63,8 @@ static void *timing_begin(struct run *run, size_t ri)
 	j->w = w;
 	j->t = xcalloc(1, sizeof(*j->t));
 	j->t->n = n;
+	j->t->bad_step = -1;
+	j->t->bad_metric = -1;
 	if (n == 0)
 		return j;
 	j->ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*j->ids));
@@ -85,6 +90,10 @@ static bool timing_feed(const struct steps_model *m, void *job, size_t k)
 		for (size_t p = 0; p < j->np; p++) {
 			double v;
 			if (steps_value(m, j->ri, j->ids[p], j->w + i, &v)) {
+				if (!isfinite(v) && t->bad_metric < 0) {
+					t->bad_metric = j->ids[p];
+					t->bad_step = steps_step(m, j->ri, j->w + i);
+				}
 				stats_sum_add(&st, v);
 				stats_sum_add(&j->tot[p], v);
 				j->seen[p] = true;
@@ -121,6 +130,9 @@ static struct timing *timing_finish(struct timing_job *j)
 	}
 	t->nphase = k;
 	double grand = stats_fsum(totals, k), denom = grand > 0 ? grand : 1.0;
+	t->finite = isfinite(grand) && t->bad_metric < 0;
+	for (size_t p = 0; p < k; p++)
+		t->finite &= isfinite(totals[p]);
 	for (size_t p = 0; p < k; p++) {
 		t->phase[p].seconds = t->phase[p].total / (double)n;
 		t->phase[p].fraction = t->phase[p].total / denom;
@@ -187,4 +199,27 @@ double timing_seconds(const struct timing *t, const char *name)
 bool timing_has_phase(const struct timing *t, const char *name)
 {
 	return timing_phase(t, name) != NULL;
+}
+
+bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!t || t->n == 0 || t->finite)
+		return false;
+	const struct steps_model *m = run->steps;
+	int rank = steps_rank_id(m, ri);
+	if (t->bad_metric >= 0) {
+		const char *name = steps_metric(m, t->bad_metric)->name;
+		char safe[64];
+		text_sanitize(name, strlen(name), safe, sizeof(safe), 0);
+		snprintf(buf, n, "a non-finite phase value: %s at step %ld on rank %d", safe, t->bad_step, rank);
+	} else {
+		snprintf(buf, n, "the phase totals overflow on rank %d", rank);
+	}
+	return true;
+}
+
+bool timing_shares_judged(const struct run *run, const struct timing *t)
+{
+	return (run->opts && run->opts->compat_pytscope) || t->finite;
 }

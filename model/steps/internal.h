@@ -252,6 +252,8 @@ struct analysis_cache {
 	 * none */
 	double **index_rows;
 	size_t index_nrows;
+	bool unweigh_done;        /* analysis_compute_unweighable(), "" when it can weigh */
+	char unweigh[160];
 };
 void analysis_index_rows_free(struct analysis_cache *c);
 

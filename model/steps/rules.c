@@ -26,6 +26,11 @@ static bool have_steps(const struct run *run)
 	return run->steps && steps_nranks(run->steps) > 0;
 }
 
+static bool compat_run(const struct run *run)
+{
+	return run->opts && run->opts->compat_pytscope;
+}
+
 static void add(struct finding_list *out, const char *id, enum severity sev, char *title,
 		char *detail, const char *fix, struct evidence ev)
 {
@@ -66,7 +71,7 @@ static void rule_dataloader(struct run *run, struct finding_list *out)
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "data");
-	if (!timing_has_phase(t, "data") || f < 0.25)
+	if (!timing_has_phase(t, "data") || !(f >= 0.25) || !timing_shares_judged(run, t))
 		return;
 	add(out, "TIMING.DATALOADER_BOUND", f >= 0.40 ? SEV_HIGH : SEV_MED,
 	    xstrdup("Input pipeline is a bottleneck"),
@@ -83,7 +88,7 @@ static void rule_backward(struct run *run, struct finding_list *out)
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double fwd = timing_seconds(t, "forward"), bwd = timing_seconds(t, "backward");
-	if (!(fwd > 0 && bwd > 0) || bwd / fwd < 2.5)
+	if (!(fwd > 0 && bwd > 0) || !(bwd / fwd >= 2.5) || (!timing_shares_judged(run, t) && !isfinite(bwd / fwd)))
 		return;
 	double ratio = bwd / fwd;
 	add(out, "TIMING.BACKWARD_HEAVY", ratio < 3.5 ? SEV_MED : SEV_HIGH,
@@ -101,7 +106,7 @@ static void rule_optimizer(struct run *run, struct finding_list *out)
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "optimizer");
-	if (f < 0.15)
+	if (!(f >= 0.15) || !timing_shares_judged(run, t))
 		return;
 	add(out, "TIMING.OPTIMIZER_HEAVY", SEV_LOW, xstrdup("Optimizer step is costly"),
 	    xasprintf("%.0f%% of step time is the optimizer. For small models this can dominate; for "
@@ -339,12 +344,24 @@ static void rule_cross(struct run *run, struct finding_list *out)
 
 /* ---- DIST --------------------------------------------------------------------------- */
 
-static void rule_straggler(struct run *run, struct finding_list *out)
+/* The distributed analysis the DIST rules judge from: NULL natively when the ranks'
+ * compute cannot be weighed (analysis_compute_unweighable: rules_unjudged.c says why),
+ * pytscope's figures whatever they are under --compat. */
+static const struct distributed *dist_judged(struct run *run)
 {
 	const struct distributed *d = analysis_distributed(run);
+	return d && (compat_run(run) || !analysis_compute_unweighable(run)) ? d : NULL;
+}
+
+static void rule_straggler(struct run *run, struct finding_list *out)
+{
+	const struct distributed *d = dist_judged(run);
 	if (!d || d->straggler < 0)
 		return;
 	const struct rank_stat *rs = &d->rank[d->straggler];
+	bool compat = compat_run(run); /* natively tied steps are shared, as the report's rank lines */
+	double share = compat ? rs->slowest_fraction : rs->critical_share;
+	double z = compat ? rs->straggler_z : rs->critical_z;
 	double lost = d->wall_frac_lost * 100;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
@@ -363,8 +380,8 @@ static void rule_straggler(struct run *run, struct finding_list *out)
 	    xasprintf("Rank %d is the slowest (critical-path) rank in %.0f%% of steps across %zu ranks "
 		      "(expected %.0f%% by chance; z=%.1f), and runs %.0f%% slower than the median rank. "
 		      "Synchronous all-reduce makes every other rank wait for it — %.1f%% of wall time is "
-		      "lost to this imbalance.", rs->rank, rs->slowest_fraction * 100, d->world_size,
-		      100.0 / (double)d->world_size, rs->straggler_z, rs->rel_slowdown * 100, lost),
+		      "lost to this imbalance.", rs->rank, share * 100, d->world_size,
+		      100.0 / (double)d->world_size, z, rs->rel_slowdown * 100, lost),
 	    fix, ev);
 	free(fix);
 }
@@ -400,7 +417,7 @@ static char *more_note(size_t shown, size_t total)
  * throughout when pytscope's exactly-one test gave none (HIGH). */
 static void native_slow(struct run *run, struct finding_list *out, bool fail_slow)
 {
-	const struct distributed *d = analysis_distributed(run);
+	const struct distributed *d = dist_judged(run);
 	if (!d)
 		return;
 	size_t total = 0, shown = 0;
@@ -452,8 +469,8 @@ static void rule_slow_rank(struct run *run, struct finding_list *out)
 
 static void rule_transient(struct run *run, struct finding_list *out)
 {
-	const struct distributed *d = analysis_distributed(run);
-	if (!d)
+	const struct distributed *d = dist_judged(run);
+	if (!d || d->world_size < STALL_MIN_RANKS) /* rules_unjudged.c says why */
 		return;
 	size_t total = 0, shown = 0;
 	for (size_t r = 0; r < d->world_size; r++)
@@ -479,9 +496,13 @@ static void rule_transient(struct run *run, struct finding_list *out)
 
 static void rule_imbalance(struct run *run, struct finding_list *out)
 {
-	const struct distributed *d = analysis_distributed(run);
-	if (!d || d->straggler >= 0 || d->imbalance_cv < 0.15 || d->wall_frac_lost * 100 < 5)
+	const struct distributed *d = dist_judged(run);
+	if (!d || d->straggler >= 0 || !(d->imbalance_cv >= 0.15) || !(d->wall_frac_lost * 100 >= 5))
 		return;
+	char who[128] = "with no single persistent straggler"; /* natively only where stragglers are judged */
+	if (!compat_run(run) && d->n_steps < STRAG_MIN_JUDGE)
+		snprintf(who, sizeof(who), "(persistence not judged: %zu aligned step%s, the noise test needs %d)",
+			 d->n_steps, d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
 	/* the evidence is the spread itself: the ranks view, on the rank that lost most time */
 	size_t worst = 0;
 	for (size_t r = 1; r < d->world_size; r++)
@@ -492,9 +513,9 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 	ev.view = "ranks"; /* every rank (no rank filter), the cursor on the worst */
 	ev.item = d->rank[worst].rank;
 	add(out, "DIST.LOAD_IMBALANCE", SEV_MED, xstrdup("Compute is imbalanced across ranks"),
-	    xasprintf("Per-rank compute varies by CV=%.2f with no single persistent straggler. %.1f%% of "
-		      "wall time is lost waiting at the all-reduce barrier (median sync skew %.1f ms/step).",
-		      d->imbalance_cv, d->wall_frac_lost * 100, d->sync_skew * 1e3),
+	    xasprintf("Per-rank compute varies by CV=%.2f %s. %.1f%% of wall time is lost waiting at the "
+		      "all-reduce barrier (median sync skew %.1f ms/step).", d->imbalance_cv, who,
+		      d->wall_frac_lost * 100, d->sync_skew * 1e3),
 	    "Balance per-rank work: even out shard sizes / sequence lengths, check for variable-cost "
 	    "batches, and avoid rank-dependent branches in the step.",
 	    ev);
@@ -503,7 +524,7 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 static void rule_comm_bound(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = analysis_distributed(run);
-	if (!d || d->mean_comm_fraction < 0.25)
+	if (!d || !(d->mean_comm_fraction >= 0.25)) /* pytscope's >= is false on NaN */
 		return;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_SERIES;
@@ -547,10 +568,11 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	if (!b || b->nrecoverable == 0)
 		return;
 	const struct budget_line *top = &b->line[b->recoverable[0]];
-	if (top->fraction < 0.10)
+	bool compat = compat_run(run);
+	if (!(top->fraction >= 0.10) || (!compat && !isfinite(b->wall))) /* pytscope's >= is false on NaN */
 		return;
 	bool low_mfu = b->has_mfu && b->mfu < 0.50;
-	if (!low_mfu && (b->has_mfu || top->fraction < 0.20))
+	if (!low_mfu && (b->has_mfu || !(top->fraction >= 0.20)))
 		return;
 	char list[160] = "";
 	for (size_t i = 0; i < b->nrecoverable && i < 3; i++) {
@@ -562,7 +584,6 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	if (low_mfu)
 		snprintf(anchor, sizeof(anchor), "Useful compute is %.0f%% of wall (FLOPs at peak). ",
 			 b->efficiency * 100);
-	bool compat = run->opts && run->opts->compat_pytscope;
 	char *detail = xasprintf("%sBiggest recoverable line: %s at %.0f%% of wall (%.2fs over %zu step%s). "
 				 "Top recoverable: %s.", anchor, top->name, top->fraction * 100, top->seconds,
 				 b->n, compat || b->n != 1 ? "s" : "", list);
@@ -624,7 +645,7 @@ static void rule_growth(struct run *run, struct finding_list *out)
  * least NODE_SLOW_REL, on at most half of the nodes: a bad host, not a bad rank. */
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
-	struct node_set *s = have_steps(run) ? steps_nodes(run) : NULL;
+	struct node_set *s = have_steps(run) && dist_judged(run) ? steps_nodes(run) : NULL;
 	char scope[200] = "", placed[200] = "";
 	bool partial = s && steps_partial_scope(run, scope, sizeof(scope)); /* a node's ranks may be left out */
 	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
@@ -670,7 +691,7 @@ static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_
 	if (!have_steps(run) || !steps_config_diff(run->steps, scope, &c) || (c.split && config))
 		return;
 	const struct steps_model *m = run->steps;
-	const struct distributed *d = analysis_distributed(run);
+	const struct distributed *d = dist_judged(run);
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
 	ev.rank = steps_rank_id(m, c.first);

@@ -14,6 +14,14 @@
 static void rank0_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct timing *t = analysis_timing(run, 0);
+	if (t->n == 0) { /* --warmup covers every record: no rule has anything to read */
+		size_t all = steps_nrecords(run->steps, 0);
+		long wu = run->opts ? run->opts->warmup : 0L;
+		findings_unjudged_add(buf, n, "timing, loss and memory rules (all %zu record%s of rank %d %s inside "
+				      "--warmup %ld: nothing left to analyse)", all, all == 1 ? "" : "s",
+				      steps_rank_id(run->steps, 0), all == 1 ? "is" : "are", wu);
+		return;
+	}
 	const char *steps = t->n == 1 ? "step" : "steps";
 	if (t->n < CROSS_MIN_STEPS)
 		findings_unjudged_add(buf, n, "step-time jitter and correlated spikes (rank 0: %zu %s, they need %d "
@@ -21,6 +29,8 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 	else if (t->n < JITTER_MIN_STEPS)
 		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
 				      JITTER_MIN_STEPS);
+	else if (t->nphase == 0) /* no step time: not a steady one */
+		findings_unjudged_add(buf, n, "step-time jitter (no phase recorded)");
 	static const char *const need[] = { "data", "forward", "backward", "optimizer" };
 	char list[64] = "";
 	size_t nm = 0, left = 0;
@@ -35,6 +45,9 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 		}
 	if (nm)
 		findings_unjudged_add(buf, n, "phase-share rules (no %s phase recorded)", list);
+	char why[160];
+	if (timing_why_na(run, t, 0, why, sizeof(why)))
+		findings_unjudged_add(buf, n, "phase shares and efficiency (%s)", why);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
 		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded)");
@@ -70,6 +83,10 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
+	else if (d->world_size < STALL_MIN_RANKS)
+		findings_unjudged_add(buf, n, "transient stalls (they need %d ranks, the run has %zu: with 2 the "
+				      "step median is their mean, so one rank speeding up reads as the other "
+				      "stalling)", STALL_MIN_RANKS, d->world_size);
 	if (!steps_has_phase(run->steps, "comm"))
 		findings_unjudged_add(buf, n, "communication share (no comm phase recorded)");
 }

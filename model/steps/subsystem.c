@@ -231,8 +231,9 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 		return partial;
 	}
 	const char *unweighable = analysis_compute_unweighable(run);
-	if (unweighable) { /* phases recorded as zeros: no rank is slower either */
-		snprintf(buf, n, "not judged: %s on every aligned step", unweighable);
+	if (unweighable) { /* phases recorded as zeros, or not comparable: no verdict either */
+		snprintf(buf, n, "not judged: %s%s", unweighable,
+			 unweighable == analysis_compute_zero ? " on every aligned step" : "");
 		return partial;
 	}
 	analysis_straggler_line(d, buf, n);

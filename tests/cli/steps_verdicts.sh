@@ -1,0 +1,140 @@
+#!/bin/sh
+# steps_verdicts.sh: the step rules and the report's TIMING and DISTRIBUTED sections
+# judge only what the records let them: a NaN or overflowing phase makes the shares n/a
+# (no rule fires on them; --compat keeps pytscope's figures, whose >= is false on NaN),
+# a run without phases or with every record inside --warmup says so, a rank that records
+# no compute, another phase set, NaN or negative compute is not weighed, imbalance on one
+# aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
+# (ties shared), and a 2-rank run reports no transient stall.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+P='"phases":{"data":0.01,"forward":0.02,"backward":0.04,"optimizer":0.005,"comm":0.003}'
+rep() { "$TSCOPE_BIN" --print --no-index --color never "$@" 2>/dev/null; }
+
+# 1. one NaN optimizer value
+mkdir nan1
+for s in $(seq 0 29); do
+	o=0.005; [ "$s" = 3 ] && o=NaN
+	echo "{\"step\":$s,\"phases\":{\"data\":0.01,\"forward\":0.02,\"backward\":0.04,\"optimizer\":$o}}"
+done >nan1/steps.jsonl
+rep nan1 >nan1.out
+tap_check "NaN phase: shares and mean n/a, with the step and the rank" \
+	'grep -q "^● TIMING — 30 steps · n/a ms/step · n/a steps/s" nan1.out &&
+	 grep -qx "  shares n/a (a non-finite phase value: optimizer at step 3 on rank 0)" nan1.out &&
+	 grep -q "^  data .*    n/a    10.00 ms$" nan1.out && ! grep -q "nan%\|nan ms\|30.0%\|120.0%" nan1.out'
+tap_check "NaN phase: no timing rule fires, the shares are named not judged" \
+	'! grep -q "TIMING\.\|EFFICIENCY\." nan1.out &&
+	 grep -qx "  - phase shares and efficiency (a non-finite phase value: optimizer at step 3 on rank 0)" nan1.out'
+rep --compat pytscope nan1 >nan1c.out
+tap_check "NaN phase, --compat: pytscope's shares over 1 and its data rule, no optimizer rule (NaN >= 0.15)" \
+	'grep -q "^  data .* 30.0%    10.00 ms$" nan1c.out && grep -q "(TIMING.DATALOADER_BOUND)" nan1c.out &&
+	 ! grep -q "OPTIMIZER_HEAVY" nan1c.out'
+mkdir huge
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,\"phases\":{\"data\":1e300,\"forward\":1e308,\"backward\":1.7e308,\"optimizer\":0.005}}"
+done >huge/steps.jsonl
+rep huge >huge.out
+rep --compat pytscope huge >hugec.out
+tap_check "overflowing phase sums: shares n/a, no BACKWARD_HEAVY or RECOVERABLE (nor under --compat)" \
+	'grep -qx "  shares n/a (the phase totals overflow on rank 0)" huge.out &&
+	 ! grep -q "BACKWARD_HEAVY\|RECOVERABLE\|nan ms" huge.out && ! grep -q "BACKWARD_HEAVY\|RECOVERABLE" hugec.out'
+
+# 2. a rank without phases, a rank without the data phase
+mkdir -p nophase/rank0 nophase/rank1 nodata/rank0 nodata/rank1
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,$P}" >>nophase/rank0/steps.jsonl
+	echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}" >>nophase/rank1/steps.jsonl
+	echo "{\"step\":$s,$P}" >>nodata/rank0/steps.jsonl
+	echo "{\"step\":$s,\"phases\":{\"forward\":0.02,\"backward\":0.04,\"optimizer\":0.005,\"comm\":0.003}}" \
+		>>nodata/rank1/steps.jsonl
+done
+rep nophase >nophase.out
+tap_check "rank without phases: not weighed, named, no straggler" \
+	'grep -q "^  stragglers  *not judged: rank 1 records no compute phase$" nophase.out &&
+	 grep -qx "  per-rank compute: n/a (rank 1 records no compute phase)" nophase.out &&
+	 grep -qx "  - stragglers and imbalance (rank 1 records no compute phase)" nophase.out &&
+	 ! grep -q "DIST\.\|straggler  (" nophase.out'
+rep nodata >nodata.out
+tap_check "rank without the data phase another records: not weighed, what differs named" \
+	'grep -q "^  stragglers  *not judged: rank 1 records no data phase while rank 0 does: their compute" \
+	 nodata.out && ! grep -q "DIST\." nodata.out'
+
+# 3. NaN and negative compute on a rank
+mkdir -p nanr/rank0 nanr/rank1 negr/rank0 negr/rank1
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,$P}" >>nanr/rank0/steps.jsonl
+	echo "{\"step\":$s,\"phases\":{\"data\":NaN,\"forward\":NaN,\"backward\":NaN,\"optimizer\":NaN}}" \
+		>>nanr/rank1/steps.jsonl
+	echo "{\"step\":$s,$P}" >>negr/rank0/steps.jsonl
+	echo "{\"step\":$s,\"phases\":{\"data\":-0.01,\"forward\":-0.02,\"backward\":-0.04,\"optimizer\":-0.005}}" \
+		>>negr/rank1/steps.jsonl
+done
+rep nanr >nanr.out
+rep negr >negr.out
+tap_check "NaN compute on a rank: not judged, not \"none\"" \
+	'grep -q "^  stragglers  *not judged: rank 1 records a NaN or infinite compute phase value$" nanr.out &&
+	 grep -qx "  - stragglers and imbalance (rank 1 records a NaN or infinite compute phase value)" nanr.out &&
+	 ! grep -q "nan ms\|nan%" nanr.out'
+tap_check "negative compute on a rank: not judged" \
+	'grep -q "^  stragglers  *not judged: rank 1 records negative compute phase values$" negr.out &&
+	 ! grep -q "lost to imbalance [0-9]" negr.out'
+
+# 4. no phase at all
+mkdir nop
+for s in $(seq 0 29); do echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; done >nop/steps.jsonl
+rep nop >nop.out
+rep --compat pytscope nop >nopc.out
+tap_check "no phase recorded: timing n/a, jitter not judged; --compat keeps pytscope's zeros" \
+	'grep -qx "● TIMING — 30 steps · n/a ms/step (no phase recorded)" nop.out &&
+	 ! grep -q "step time" nop.out &&
+	 grep -qx "  - step-time jitter (no phase recorded)" nop.out &&
+	 grep -q "^● TIMING — 30 steps · 0.0 ms/step · 0.0 steps/s" nopc.out'
+
+# 5. --warmup beyond the records
+mkdir wu
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,$P,\"scalars\":{\"loss\":1.0},\"memory\":{\"alloc\":1e9}}"
+done >wu/steps.jsonl
+rep --warmup 100 wu >wu.out
+rep --warmup 100 --compat pytscope wu >wuc.out
+tap_check "--warmup past the records: says so, not \"no steps\" nor \"no loss recorded\"" \
+	'grep -qx "● TIMING — n/a: all 30 records are inside --warmup 100 (nothing left to analyse)" wu.out &&
+	 grep -q "^  - timing, loss and memory rules (all 30 records of rank 0 are inside --warmup 100: nothing" \
+	 wu.out && ! grep -q "No steps recorded\|no loss recorded\|no memory recorded\|phase recorded" wu.out &&
+	 grep -qx "No steps recorded." wuc.out'
+
+# 6. imbalance on one aligned step
+mkdir -p one4/rank0 one4/rank1 one4/rank2 one4/rank3
+for r in 0 1 2 3; do
+	f=0.02; [ "$r" = 1 ] && f=0.08
+	echo "{\"step\":0,\"phases\":{\"forward\":$f,\"backward\":0.04,\"comm\":0.003}}" >one4/rank$r/steps.jsonl
+done
+rep one4 >one4.out
+rep --compat pytscope one4 >one4c.out
+tap_check "imbalance on 1 aligned step: no persistence claimed natively, pytscope's text under --compat" \
+	'grep -q "CV=0.35 (persistence not judged: 1 aligned step, the noise test needs 16)\." one4.out &&
+	 ! grep -q "persistent straggler" one4.out && grep -q "CV=0.35 with no single persistent straggler\." one4c.out'
+
+# 7 and 8. rank 1 gets faster from step 10: ties shared, and no stall blamed on 2 ranks
+mkdir -p fast2/rank0 fast2/rank1
+for s in $(seq 0 39); do
+	echo "{\"step\":$s,$P}" >>fast2/rank0/steps.jsonl
+	f=0.02; b=0.04; [ "$s" -ge 10 ] && f=0.014 && b=0.028
+	echo "{\"step\":$s,\"phases\":{\"data\":0.01,\"forward\":$f,\"backward\":$b,\"optimizer\":0.005}}" \
+		>>fast2/rank1/steps.jsonl
+done
+rep fast2 >fast2.out
+rep --compat pytscope fast2 >fast2c.out
+tap_check "DIST.STRAGGLER natively: the rank line's share and z (ties shared)" \
+	'grep -q "^    rank 0: .* 88% (z=+4.7)" fast2.out && grep -q "rank in 88% of steps .* z=4.7)" fast2.out'
+tap_check "DIST.STRAGGLER under --compat: pytscope's tie rule" 'grep -q "rank in 100% of steps .* z=6.3)" fast2c.out'
+tap_check "2 ranks: no transient stall blamed on the rank that did not change" \
+	'! grep -q "TRANSIENT_STALL\|stalled over" fast2.out'
+mkdir -p two/rank0 two/rank1
+for s in $(seq 0 29); do for r in 0 1; do echo "{\"step\":$s,$P}" >>two/rank$r/steps.jsonl; done; done
+rep two >two.out
+tap_check "2 ranks: transient stalls named not judged" \
+	'grep -q "^  - transient stalls (they need 3 ranks, the run has 2: with 2 the step median" two.out'
+tap_plan
