@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "model/compare/compare.h"
 #include "model/dirlist.h"
 #include "model/identity.h"
@@ -476,6 +477,49 @@ static void refuse_mixed(const struct run_identity *id)
 			compare_family_name(id->v[1].family));
 }
 
+/* Whether PATH holds something of a run of id: a PATH of a group, or a trace file under it. */
+static bool path_claimed(const struct run_identity *id, const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (size_t i = 0; i < id->n; i++)
+		for (size_t k = 0; k < id->v[i].npaths; k++) {
+			const char *p = id->v[i].paths[k];
+			if (strcmp(p, path) == 0 || (strncmp(p, path, n) == 0 && (p[n] == '/' || p[n] == '\0')))
+				return true;
+		}
+	return false;
+}
+
+/* Several PATHs of which one holds no data that identify() recognised (missing, empty,
+ * of no supported format): named on stderr with why, and nothing opened (exit 1), so
+ * that `A B` with B empty is never A's report alone (--compat pytscope, two PATHs:
+ * pytscope diff's line alone). True when refused. */
+static bool refuse_empty_path(const struct run_identity *id, const struct opts *o)
+{
+	bool refused = false;
+	for (size_t i = 0; id->npaths > 1 && i < id->npaths; i++) {
+		if (path_claimed(id, id->paths[i]))
+			continue;
+		refused = true;
+		if (o->compat_pytscope && id->npaths == 2)
+			continue;
+		struct stat st;
+		char *line = stat(id->paths[i], &st) != 0
+				     ? xasprintf("%s: cannot open: %s", id->paths[i], strerror(errno))
+				     : xasprintf("%s: no supported data found here", id->paths[i]);
+		stderr_lines(line);
+		free(line);
+	}
+	if (refused && o->compat_pytscope && id->npaths == 2)
+		fputs("Both run directories must contain steps.\n", stderr);
+	else if (refused)
+		fputs("tscope-tui: nothing opened: every PATH must hold data of the run (or of the two runs to "
+		      "compare)\n", stderr);
+	return refused;
+}
+
 /* A refused run (model/identity.h): what was found is on stderr already; the explorer
  * shows it (Overview, Sources), --export sources or all writes the sources view with
  * each source's reason. Exit 1 whatever happens. */
@@ -677,6 +721,14 @@ int main(int argc, char **argv)
 	struct load_job early = { 0 };
 	dirlist_scope_begin();   /* identification and the load list each directory once */
 	identify(&cli, &id, &early);
+	if (refuse_empty_path(&id, &cli.opts)) {
+		load_job_drop(&early);
+		ui_load_end(false);
+		dirlist_scope_end();
+		run_identity_free(&id);
+		cli_free(&cli);
+		return 1;
+	}
 	if (compare_is_pair(&id) || id.n > 1) {
 		load_job_drop(&early);
 		ui_load_end(false);   /* the explorer does not follow identify()'s screen */

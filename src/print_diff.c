@@ -144,13 +144,15 @@ static void heading(FILE *f, const struct print_opts *po, enum sgr led, const ch
 	fputc('\n', f);
 }
 
-static void rank_line(FILE *f, const struct cmp_rank *r)
+/* unlike: the workloads differ (compare_workload_diff), so a change is slower or faster,
+ * not regressed or improved. */
+static void rank_line(FILE *f, const struct cmp_rank *r, bool unlike)
 {
 	fprintf(f, "    rank %d: %.2f -> %.2f ms/step (%+.2f ms, noise %.3f ms)", r->rank, r->a_ms, r->b_ms, r->delta_ms,
 		r->noise_ms);
 	if (r->has_lost)
 		fprintf(f, " · time lost %.3f -> %.3f s", r->a_lost_s, r->b_lost_s);
-	fprintf(f, " · %s", r->regressed ? "regressed" : "improved");
+	fprintf(f, " · %s", compare_change_word(r->regressed, unlike));
 	if (r->onset_b >= 0)
 		fprintf(f, " from step %ld", r->onset_b);
 	fputc('\n', f);
@@ -162,8 +164,11 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 	compare_verdict(c, verdict, sizeof(verdict));
 	compare_scope(c, scope, sizeof(scope));
 	const struct cmp_ranks *r = compare_ranks(c);
+	bool unlike = compare_unlike(c);
 	char *head = xasprintf("COMPARISON — %s", verdict);
-	heading(f, po, r && r->nregressed ? SGR_RED : r && !r->judged && !r->identical ? SGR_YELLOW : SGR_GREEN,
+	heading(f, po, r && r->nregressed && !unlike ? SGR_RED
+		       : r && ((!r->judged && !r->identical) || (unlike && (r->nregressed || r->slower))) ? SGR_YELLOW
+		       : SGR_GREEN,
 		head);
 	free(head);
 	if (*scope)
@@ -172,21 +177,22 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 		return;
 	if (r->has_wall && !r->judged) /* no noise estimate under CMP_MIN_STEPS common steps */
 		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise n/a) over %zu common step%s\n",
-			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->ncommon, r->ncommon == 1 ? "" : "s");
+			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->nwall, r->nwall == 1 ? "" : "s");
 	else if (r->has_wall)
 		fprintf(f, "  mean step wall %.2f -> %.2f ms (%+.2f ms, noise %.3f ms) over %zu common steps\n",
-			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->ncommon);
+			r->a_wall_ms, r->b_wall_ms, r->b_wall_ms - r->a_wall_ms, r->wall_noise_ms, r->nwall);
 	if (!r->nregressed && !r->nimproved)
 		return;
-	fprintf(f, "  per-rank %s, A -> B (%zu regressed, %zu improved; regressed by %s first):\n",
-		r->by_step_time ? "step time" : "compute", r->nregressed, r->nimproved,
-		r->by_step_time ? "size" : "time lost");
+	fprintf(f, "  per-rank %s, A -> B (%zu %s, %zu %s; %s by %s first):\n",
+		r->by_step_time ? "step time" : "compute",
+		r->nregressed, compare_change_word(true, unlike), r->nimproved, compare_change_word(false, unlike),
+		compare_change_word(true, unlike), r->nregressed && r->v[r->order[0]].has_lost ? "time lost" : "size");
 	size_t shown = 0;
 	for (size_t i = 0; i < r->nregressed && shown < 10; i++, shown++)
-		rank_line(f, &r->v[r->order[i]]);
+		rank_line(f, &r->v[r->order[i]], unlike);
 	for (size_t i = 0; i < r->n && shown < 10; i++)
 		if (r->v[i].improved) {
-			rank_line(f, &r->v[i]);
+			rank_line(f, &r->v[i], unlike);
 			shown++;
 		}
 	if (r->nregressed + r->nimproved > shown)
@@ -254,9 +260,21 @@ static void section_trace_env(FILE *f, const struct print_opts *po, struct compa
 	}
 }
 
+/* Under a section over each side whole: when the sides differ in ranks or steps, that
+ * it is not the common part the COMPARISON compared. */
+static void scope_note(FILE *f, struct compare *c)
+{
+	const struct cmp_ranks *r = compare_ranks(c);
+	if (r && (r->a_ranks != r->b_ranks || r->nleft || r->ncommon_ranks != r->n))
+		fprintf(f, "  each side whole (A: %zu rank%s, B: %zu rank%s), not only the common part compared above\n",
+			r->a_ranks, r->a_ranks == 1 ? "" : "s", r->b_ranks, r->b_ranks == 1 ? "" : "s");
+}
+
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	heading(f, po, SGR_YELLOW, "BUDGET — ms per step record and % of rank wall, A -> B (all ranks)");
+	heading(f, po, SGR_YELLOW,
+		"BUDGET — ms per step record and % of rank wall, A -> B (all ranks and steps of each side)");
+	scope_note(f, c);
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "line", "A ms", "B ms", "delta ms", "A %", "B %",
 							     "points" };
@@ -285,7 +303,9 @@ static void section_findings(FILE *f, const struct print_opts *po, struct compar
 
 static void section_kernels(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	heading(f, po, SGR_YELLOW, "KERNELS — largest changes in total time, A -> B (summed over ranks)");
+	heading(f, po, SGR_YELLOW,
+		"KERNELS — largest changes in total time, A -> B (summed over all ranks and steps of each side)");
+	scope_note(f, c);
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",
 							     "total B us", "delta us", "kernel" };

@@ -249,7 +249,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 	struct ui_target t = target_none();
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
-	const char *what = app->cmp ? "regression" : "straggler";
+	const char *what = !app->cmp ? "straggler" : compare_unlike(app->cmp) ? "slower rank" : "regression";
 	const char *order_by = app->cmp ? "by increase in time lost" : "by cost";
 	if (t.step_lo >= 0)
 		app_msg(app, false, "%s %ld/%zu: rank %d, %s step %ld%s (ordered %s)", what, app->strag_pos + 1, n,

@@ -68,13 +68,13 @@ static size_t listed(const struct cmp_ranks *r, size_t i)
 
 /* Fields two spaces apart, most telling first, so a narrow screen drops whole fields
  * (draw_fit_fields). */
-static void rank_line(const struct cmp_rank *k, char *line, size_t n)
+static void rank_line(const struct cmp_rank *k, bool unlike, char *line, size_t n)
 {
 	char onset[40] = "", a[32], b[32], d[32], z[32];
 	if (k->onset_b >= 0)
 		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
 	int m = snprintf(line, n, "rank %-5d %s%s  %s compute per step  %s -> %s (noise %s)", k->rank,
-			 k->regressed ? "regressed" : "improved", onset, units_seconds_signed(k->delta_ms / 1e3, d, sizeof(d)),
+			 compare_change_word(k->regressed, unlike), onset, units_seconds_signed(k->delta_ms / 1e3, d, sizeof(d)),
 			 units_seconds(k->a_ms / 1e3, a, sizeof(a)), units_seconds(k->b_ms / 1e3, b, sizeof(b)),
 			 units_seconds(k->noise_ms / 1e3, z, sizeof(z)));
 	if (k->has_lost && m > 0 && (size_t)m < n)
@@ -87,17 +87,19 @@ static void rank_lines(struct cpane *p, struct app *app, const struct cmp_ranks 
 	size_t n = r->nregressed + r->nimproved;
 	if (!n)
 		return;
-	draw_fmt((*y)++, x, w, ROLE_HEADER, "Ranks that changed (%zu regressed, %zu improved; Enter opens the heatmap)",
-		 r->nregressed, r->nimproved);
+	bool unlike = compare_unlike(app->cmp);   /* another workload: slower, not regressed */
+	draw_fmt((*y)++, x, w, ROLE_HEADER, "Ranks that changed (%zu %s, %zu %s; Enter opens the heatmap)",
+		 r->nregressed, compare_change_word(true, unlike), r->nimproved, compare_change_word(false, unlike));
 	list_resize(&p->lc, n, bottom - *y);
 	for (size_t i = p->lc.top; i < n && *y < bottom; i++, (*y)++) {
 		const struct cmp_rank *k = &r->v[listed(r, i)];
 		char line[256];
-		rank_line(k, line, sizeof(line));
+		rank_line(k, unlike, line, sizeof(line));
 		draw_fit_fields(line, sizeof(line), w, app->g->ellipsis);
 		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ *y, x, 1, w }, ROLE_SELECTED);
-		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : k->regressed ? ROLE_SEV_HIGH : ROLE_GOOD);
+		enum role role = !k->regressed ? ROLE_GOOD : unlike ? ROLE_SEV_MED : ROLE_SEV_HIGH;
+		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : role);
 	}
 }
 
@@ -165,10 +167,12 @@ static size_t cp_items(void *priv, struct app *app, size_t *sel)
 static void cp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
 {
 	struct cpane *p = priv;
-	if (i < p->lines.n)
+	if (i < p->lines.n) {
 		snprintf(buf, n, "%s  %s", p->lines.line[i].key, p->lines.line[i].text);
-	else
-		rank_line(&compare_ranks(app->cmp)->v[listed(compare_ranks(app->cmp), i - p->lines.n)], buf, n);
+		return;
+	}
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	rank_line(&r->v[listed(r, i - p->lines.n)], compare_unlike(app->cmp), buf, n);
 }
 
 static void cp_item_show(void *priv, struct app *app, size_t i)

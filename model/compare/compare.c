@@ -6,6 +6,7 @@
 #include "model/compare/compare.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,6 @@
 #include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
-
-#define MAD_TO_STD 1.4826
-#define NOISE_Z 3.0        /* standard errors a mean delta must exceed */
-#define NOISE_FLOOR 0.01   /* ... and this fraction of A's mean */
 
 /* ---- pairing ------------------------------------------------------------------------ */
 
@@ -60,22 +57,13 @@ struct run *compare_side(const struct compare *c, int side)
 	return side ? c->b : c->a;
 }
 
-static void ranks_free(struct cmp_ranks *r)
-{
-	if (!r)
-		return;
-	free(r->v);
-	free(r->order);
-	free(r);
-}
-
 void compare_free(struct compare *c)
 {
 	if (!c)
 		return;
 	if (c->memo) {
 		pydiff_free(c->memo->pydiff);
-		ranks_free(c->memo->ranks);
+		compare_ranks_free(c->memo->ranks);
 		free(c->memo->findings);
 		compare_fns_free(c->memo->fns);
 		free(c->memo);
@@ -83,314 +71,6 @@ void compare_free(struct compare *c)
 	run_free(c->a);
 	run_free(c->b);
 	free(c);
-}
-
-/* ---- per-rank deltas ------------------------------------------------------------- */
-
-/* A plain mean: the test compares it with a noise threshold, no exact rounding needed. */
-static double mean_of(const double *v, size_t n)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : 0;
-}
-
-/* 1.4826 * MAD of v (reorders v). */
-static double robust_sd(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	double med = stats_median_inplace(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = fabs(v[i] - med);
-	return MAD_TO_STD * stats_median_inplace(v, n);
-}
-
-/* The noise test of compare.h: +1 when mean m of d passes upward, -1 downward, else 0
- * (always 0 under CMP_MIN_STEPS values: not judged). d is reordered; *thr receives
- * 3 sigma / sqrt(n). */
-static int noise_test(double *d, size_t n, double m, double base, double *thr)
-{
-	*thr = n ? NOISE_Z * robust_sd(d, n) / sqrt((double)n) : 0;
-	double floor = NOISE_FLOOR * fabs(base);
-	if (n < CMP_MIN_STEPS)
-		return 0;
-	if (m > *thr && m > floor)
-		return 1;
-	if (-m > *thr && -m > floor)
-		return -1;
-	return 0;
-}
-
-size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
-			   size_t **kb)
-{
-	size_t na = steps_naligned(ma), nb = steps_naligned(mb), n = 0;
-	*ka = xmalloc((na < nb ? na : nb) * sizeof(**ka) + 1);
-	*kb = xmalloc((na < nb ? na : nb) * sizeof(**kb) + 1);
-	for (size_t i = 0, j = 0; i < na && j < nb;) {
-		long sa = steps_aligned_step(ma, i), sb = steps_aligned_step(mb, j);
-		if (sa < sb) {
-			i++;
-		} else if (sb < sa) {
-			j++;
-		} else {
-			(*ka)[n] = i++;
-			(*kb)[n++] = j++;
-		}
-	}
-	return n;
-}
-
-/* Union of the rank ids, ascending. */
-static void rank_union(struct cmp_ranks *out, const struct steps_model *ma, const struct steps_model *mb)
-{
-	size_t na = steps_nranks(ma), nb = steps_nranks(mb);
-	out->v = xcalloc(na + nb + 1, sizeof(*out->v));
-	size_t i = 0, j = 0;
-	while (i < na || j < nb) {
-		int ia = i < na ? steps_rank_id(ma, i) : 0, ib = j < nb ? steps_rank_id(mb, j) : 0;
-		struct cmp_rank *r = &out->v[out->n++];
-		r->onset_b = -1;
-		if (j >= nb || (i < na && ia < ib)) {
-			r->rank = ia;
-			r->in_a = true;
-			i++;
-		} else if (i >= na || ib < ia) {
-			r->rank = ib;
-			r->in_b = true;
-			j++;
-		} else {
-			r->rank = ia;
-			r->in_a = r->in_b = true;
-			i++;
-			j++;
-		}
-	}
-}
-
-/* Seconds the other ranks waited for rank index ri over the given aligned steps, its
- * part of each (analysis.h) read off its compute row (float: a rank within float
- * precision of the max counts as tied with it). */
-static double lost_over(const struct distributed *d, size_t ri, const float *row, const size_t *k, size_t n)
-{
-	double lost = 0, w = (double)d->world_size / ((double)d->world_size - 1);
-	for (size_t j = 0; j < n; j++) {
-		const struct dist_step *s = &d->step[k[j]];
-		double part = analysis_critical_part(s, ri, row[k[j]] == (float)s->cmax ? s->cmax : NAN);
-		if (part > 0)
-			lost += part * w * (s->cmax - s->cmean);
-	}
-	return lost;
-}
-
-/* Onset in B (compare.h): first step of the best stretch of flagged steps, or -1. */
-static long onset_of(const double *d, const long *step, size_t n, double thr)
-{
-	double best = 0, cur = 0;
-	size_t best_lo = 0, best_hi = 0, lo = 0;
-	for (size_t j = 0; j < n; j++) {
-		if (cur <= 0) {
-			cur = 0;
-			lo = j;
-		}
-		cur += (d[j] > thr ? 1.0 : 0.0) - 0.5;
-		if (cur > best) {
-			best = cur;
-			best_lo = lo;
-			best_hi = j + 1;
-		}
-	}
-	return best > 0 && best_hi - best_lo >= ANALYSIS_ONSET_MIN_STEPS ? step[best_lo] : -1;
-}
-
-struct rank_work {
-	double *a, *d, *tmp;
-	long *step;
-};
-
-/* One rank present on both sides: values over the common steps, test, onset. */
-static void rank_delta(struct cmp_rank *r, const struct heat_grid *ga, const struct heat_grid *gb,
-		       size_t ria, size_t rib, const size_t *ka, const size_t *kb, size_t nc,
-		       const struct steps_model *ma, struct rank_work *w)
-{
-	size_t n = 0;
-	const float *ra = heat_row(ga, ria), *rb = heat_row(gb, rib);
-	for (size_t j = 0; j < nc; j++) {
-		double va = ra[ka[j]], vb = rb[kb[j]];
-		if (isnan(va) || isnan(vb))
-			continue;
-		w->a[n] = va;
-		w->d[n] = vb - va;
-		w->step[n++] = steps_aligned_step(ma, ka[j]);
-	}
-	r->n = n;
-	if (!n)
-		return;
-	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
-	r->a_ms = a_mean * 1e3;
-	r->b_ms = (a_mean + m) * 1e3;
-	r->delta_ms = m * 1e3;
-	memcpy(w->tmp, w->d, n * sizeof(*w->tmp));
-	double thr;
-	int t = noise_test(w->tmp, n, m, a_mean, &thr);
-	r->noise_ms = thr * 1e3;
-	r->regressed = t > 0;
-	r->improved = t < 0;
-	if (r->regressed) {
-		memcpy(w->tmp, w->a, n * sizeof(*w->tmp));
-		double step_thr = NOISE_Z * robust_sd(w->tmp, n);
-		if (step_thr < NOISE_FLOOR * a_mean)
-			step_thr = NOISE_FLOOR * a_mean;
-		r->onset_b = onset_of(w->d, w->step, n, step_thr);
-	}
-}
-
-double compare_regression_s(const struct cmp_rank *r)
-{
-	if (r->has_lost)
-		return r->b_lost_s - r->a_lost_s;
-	return r->delta_ms / 1e3 * (double)r->n;
-}
-
-static int cmp_regression(const void *x, const void *y, void *base)
-{
-	const struct cmp_rank *v = base;
-	const struct cmp_rank *a = &v[*(const size_t *)x], *b = &v[*(const size_t *)y];
-	double ra = compare_regression_s(a), rb = compare_regression_s(b);
-	if (ra != rb)
-		return ra < rb ? 1 : -1;
-	if (a->delta_ms != b->delta_ms)
-		return a->delta_ms < b->delta_ms ? 1 : -1;
-	return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
-int compare_series(struct run *a, struct run *b, const char **no_compute)
-{
-	bool several = steps_nranks(a->steps) > 1 && steps_nranks(b->steps) > 1;
-	bool ca = !analysis_compute_unweighable(a), cb = !analysis_compute_unweighable(b);
-	const char *why = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
-	if (no_compute)
-		*no_compute = why;
-	return several && !why ? HEAT_COMPUTE : HEAT_STEP_TIME;
-}
-
-/* Mean wall per common step and its noise test (both distributed, or both single-rank). */
-static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, const size_t *ka,
-		       const size_t *kb, size_t nc, struct rank_work *w)
-{
-	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
-	const struct heat_grid *ga = NULL, *gb = NULL;
-	if (!da || !db) {
-		if (out->a_ranks != 1 || out->b_ranks != 1)
-			return;
-		ga = analysis_heatmap(a, HEAT_STEP_TIME);
-		gb = analysis_heatmap(b, HEAT_STEP_TIME);
-	}
-	size_t n = 0;
-	for (size_t j = 0; j < nc; j++) {
-		double va, vb;
-		if (da && db) {
-			va = da->step[ka[j]].wall;
-			vb = db->step[kb[j]].wall;
-		} else {
-			va = heat_row(ga, 0)[ka[j]];
-			vb = heat_row(gb, 0)[kb[j]];
-			if (isnan(va) || isnan(vb))
-				continue;
-		}
-		w->a[n] = va;
-		w->d[n++] = vb - va;
-	}
-	if (!n)
-		return;
-	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
-	bool zero = true;
-	for (size_t j = 0; j < n && zero; j++)
-		zero = w->d[j] == 0;
-	double thr;
-	int t = noise_test(w->d, n, m, a_mean, &thr);
-	out->has_wall = true;
-	out->a_wall_ms = a_mean * 1e3;
-	out->b_wall_ms = (a_mean + m) * 1e3;
-	out->wall_noise_ms = thr * 1e3;
-	out->slower = t > 0;
-	out->faster = t < 0;
-	out->identical = out->identical && zero;
-}
-
-static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
-{
-	const struct steps_model *ma = a->steps, *mb = b->steps;
-	if (!ma || !mb || !steps_naligned(ma) || !steps_naligned(mb))
-		return NULL;
-	struct cmp_ranks *out = xcalloc(1, sizeof(*out));
-	out->a_ranks = steps_nranks(ma);
-	out->b_ranks = steps_nranks(mb);
-	out->a_steps = steps_naligned(ma);
-	out->b_steps = steps_naligned(mb);
-	out->a_lo = steps_aligned_step(ma, 0);
-	out->a_hi = steps_aligned_step(ma, out->a_steps - 1);
-	out->b_lo = steps_aligned_step(mb, 0);
-	out->b_hi = steps_aligned_step(mb, out->b_steps - 1);
-	size_t *ka, *kb;
-	size_t nc = compare_common_steps(ma, mb, &ka, &kb);
-	out->ncommon = nc;
-	out->judged = nc >= CMP_MIN_STEPS;
-	out->lo = nc ? steps_aligned_step(ma, ka[0]) : -1;
-	out->hi = nc ? steps_aligned_step(ma, ka[nc - 1]) : -1;
-	rank_union(out, ma, mb);
-	/* compute as the distributed analysis has it; a single rank, or a run without a
-	 * compute phase, has only its step time (and no time lost, read off compute rows) */
-	int series = compare_series(a, b, &out->no_compute);
-	out->by_step_time = series == HEAT_STEP_TIME;
-	const struct heat_grid *ga = analysis_heatmap(a, series), *gb = analysis_heatmap(b, series);
-	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
-	struct rank_work w = {
-		.a = xmalloc((nc + 1) * sizeof(double)), .d = xmalloc((nc + 1) * sizeof(double)),
-		.tmp = xmalloc((nc + 1) * sizeof(double)), .step = xmalloc((nc + 1) * sizeof(long)),
-	};
-	out->identical = nc > 0;
-	out->order = xmalloc((out->n + 1) * sizeof(*out->order));
-	for (size_t i = 0; i < out->n; i++) {
-		struct cmp_rank *r = &out->v[i];
-		if (!r->in_a || !r->in_b)
-			continue;
-		out->ncommon_ranks++;
-		size_t ria = (size_t)steps_rank_index(ma, r->rank), rib = (size_t)steps_rank_index(mb, r->rank);
-		rank_delta(r, ga, gb, ria, rib, ka, kb, nc, ma, &w);
-		for (size_t j = 0; j < r->n && out->identical; j++)
-			out->identical = w.d[j] == 0;
-		if (da && db && series == HEAT_COMPUTE) {
-			r->has_lost = true;
-			r->a_lost_s = lost_over(da, ria, heat_row(ga, ria), ka, nc);
-			r->b_lost_s = lost_over(db, rib, heat_row(gb, rib), kb, nc);
-		}
-		if (r->regressed)
-			out->order[out->nregressed++] = i;
-		out->nimproved += r->improved;
-	}
-	if (!out->ncommon_ranks)
-		out->identical = false;
-	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
-	wall_delta(out, a, b, ka, kb, nc, &w);
-	free(w.a);
-	free(w.d);
-	free(w.tmp);
-	free(w.step);
-	free(ka);
-	free(kb);
-	return out;
-}
-
-const struct cmp_ranks *compare_ranks(struct compare *c)
-{
-	if (!c->memo->ranks_done) {
-		c->memo->ranks_done = true;
-		c->memo->ranks = ranks_compute(c->a, c->b);
-	}
-	return c->memo->ranks;
 }
 
 /* ---- verdict -------------------------------------------------------------------------- */
@@ -401,6 +81,198 @@ static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
 		if (r->v[i].improved)
 			return &r->v[i];
 	return NULL;
+}
+
+/* printf at the end of the string in buf (n bytes), truncating. */
+static void appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, n - used, fmt, ap);
+	va_end(ap);
+}
+
+/* What of rank entry r was not compared (or not judged), "" when all of it was. */
+static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!r->in_a || !r->in_b) {
+		snprintf(buf, n, "(only in %s)", r->in_a ? "A" : "B");
+		return;
+	}
+	if (!r->n && (!r->a_only.n || !r->b_only.n)) {
+		snprintf(buf, n, "(no step records in %s)", r->a_only.n ? "B" : "A");
+		return;
+	}
+	if (r->a_only.n)
+		appendf(buf, n, "steps %ld-%ld (%zu only in A)", r->a_only.lo, r->a_only.hi, r->a_only.n);
+	if (r->b_only.n)
+		appendf(buf, n, "%ssteps %ld-%ld (%zu only in B)", *buf ? ", " : "", r->b_only.lo, r->b_only.hi,
+			r->b_only.n);
+	if (all->judged && r->n < CMP_MIN_STEPS)
+		appendf(buf, n, "%s(%zu common step%s: too few to judge)", *buf ? " " : "", r->n, r->n == 1 ? "" : "s");
+}
+
+enum { LEFT_GROUPS_SHOWN = 4 };
+
+void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	size_t groups = 0, more = 0;
+	for (size_t i = 0; i < r->n;) {
+		char what[160], next[160];
+		left_clause(r, &r->v[i], what, sizeof(what));
+		size_t j = i + 1; /* ranks i..j-1: consecutive ids, the same clause */
+		for (; j < r->n && r->v[j].rank == r->v[j - 1].rank + 1; j++) {
+			left_clause(r, &r->v[j], next, sizeof(next));
+			if (strcmp(what, next) != 0)
+				break;
+		}
+		if (*what && groups++ < LEFT_GROUPS_SHOWN) {
+			appendf(buf, n, "%s", groups > 1 ? ", " : "");
+			if (j - i > 1)
+				appendf(buf, n, "ranks %d-%d %s", r->v[i].rank, r->v[j - 1].rank, what);
+			else
+				appendf(buf, n, "rank %d %s", r->v[i].rank, what);
+		} else if (*what) {
+			more += j - i;
+		}
+		i = j;
+	}
+	if (more)
+		appendf(buf, n, ", and %zu more rank%s", more, more == 1 ? "" : "s");
+}
+
+/* run.json keys that define the work of a step: config keys (batch size, model, sequence
+ * length), then environment keys (the GPU and how many). */
+static bool workload_key(const char *key, bool env)
+{
+	static const char *const config[] = { "model", "model_name", "model_id", "batch_size", "global_batch_size",
+					      "micro_batch_size", "train_batch_size", "per_device_train_batch_size",
+					      "seq_len", "seq_length", "sequence_length", "max_seq_len",
+					      "max_seq_length", "block_size", "context_length" };
+	static const char *const environment[] = { "gpu", "gpu_count" };
+	const char *const *k = env ? environment : config;
+	size_t n = env ? ARRAY_LEN(environment) : ARRAY_LEN(config);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(key, k[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The workload keys among fields f that both sides set, as "key a -> b" (sanitized). */
+static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size_t nf, bool env)
+{
+	for (size_t i = 0; i < nf; i++) {
+		if (!workload_key(f[i].key, env) || !strcmp(f[i].a, "<absent>") || !strcmp(f[i].b, "<absent>"))
+			continue;
+		char *k = text_sanitize_dup(f[i].key, 0), *a = text_sanitize_dup(f[i].a, 0);
+		char *b = text_sanitize_dup(f[i].b, 0);
+		appendf(buf, n, "%s%s %s -> %s", *buf ? ", " : "", k, a, b);
+		free(k);
+		free(a);
+		free(b);
+	}
+}
+
+void compare_workload_diff(struct compare *c, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
+	if (!d)
+		return;
+	workload_fields(buf, n, d->config, d->nconfig, false);
+	workload_fields(buf, n, d->env, d->nenv, true);
+	const struct steps_meta *ma = steps_rank_meta(c->a->steps, 0), *mb = steps_rank_meta(c->b->steps, 0);
+	if (ma && mb && ma->has_world && mb->has_world && ma->world_size != mb->world_size)
+		appendf(buf, n, "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size, mb->world_size);
+}
+
+bool compare_unlike(struct compare *c)
+{
+	char buf[512];
+	compare_workload_diff(c, buf, sizeof(buf));
+	return buf[0] != '\0';
+}
+
+const char *compare_change_word(bool regressed, bool unlike)
+{
+	return regressed ? (unlike ? "slower" : "regressed") : (unlike ? "faster" : "improved");
+}
+
+/* The headline's step wall: B's change per step (over the steps every common rank has),
+ * or why it is not compared. */
+static void verdict_wall(const struct cmp_ranks *r, char *buf, size_t n)
+{
+	if (!r->has_wall || r->a_wall_ms <= 0) {
+		bool single = r->a_ranks == 1 || r->b_ranks == 1;
+		bool one = single && !(r->a_ranks == 1 && r->b_ranks == 1);
+		snprintf(buf, n, "step wall not compared (%s)",
+			 one ? "one side has a single rank" : "no step that every common rank has in both runs");
+		return;
+	}
+	double pct = (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100;
+	if (r->slower || r->faster)
+		snprintf(buf, n, "B is %.1f%% %s per step", fabs(pct), r->slower ? "slower" : "faster");
+	else
+		snprintf(buf, n, "B takes the same time per step as A within noise (%+.1f%%)", pct);
+	if (r->nwall < r->ncommon)
+		appendf(buf, n, " over steps %ld-%ld, the ones every compared rank has in both", r->wall_lo, r->wall_hi);
+}
+
+/* The per-rank part after the wall: the largest regression, or an improvement, or none. */
+static void verdict_ranks(const struct cmp_ranks *r, bool left, char *buf, size_t n)
+{
+	if (r->nregressed) {
+		const struct cmp_rank *w = &r->v[r->order[0]];
+		appendf(buf, n, "; rank %d regressed", w->rank);
+		if (w->onset_b >= 0)
+			appendf(buf, n, " from step %ld", w->onset_b);
+		if (r->nregressed > 1)
+			appendf(buf, n, " (%zu ranks regressed)", r->nregressed);
+	} else if (r->nimproved) {
+		appendf(buf, n, "; no rank regressed, rank %d improved%s", first_improved(r)->rank,
+			r->nimproved > 1 ? " (and others)" : "");
+	} else {
+		appendf(buf, n, "; no rank regressed beyond its noise%s", left ? " over the steps compared" : "");
+	}
+}
+
+static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+{
+	if (!r->ncommon || !r->ncommon_ranks) {
+		snprintf(buf, n, "step times not compared: A and B have no %s in common",
+			 r->ncommon_ranks ? "step number" : "rank id");
+		return;
+	}
+	if (r->identical) {
+		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
+			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
+		return;
+	}
+	if (!r->judged) { /* the raw difference, called nothing */
+		snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
+			 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
+		if (r->has_wall && r->a_wall_ms > 0)
+			appendf(buf, n, "; mean step wall %+.1f%% in B",
+				(r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
+		return;
+	}
+	verdict_wall(r, buf, n);
+	if (*workload) { /* other work per step: a change, not a regression */
+		appendf(buf, n, ", but the workload differs (%s): not a like-for-like comparison", workload);
+		if (r->nregressed || r->nimproved)
+			appendf(buf, n, "; %zu rank%s slower and %zu faster beyond noise, none called regressed",
+				r->nregressed, r->nregressed == 1 ? "" : "s", r->nimproved);
+	} else {
+		verdict_ranks(r, left, buf, n);
+	}
+	if (r->no_compute) /* what "regressed" was judged by */
+		appendf(buf, n, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
 }
 
 void compare_verdict(struct compare *c, char *buf, size_t n)
@@ -416,55 +288,15 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 	const struct cmp_ranks *r = compare_ranks(c);
 	if (!r) {
 		snprintf(buf, n, "step times not compared: %s has no step records",
-			 !c->a->steps || !steps_naligned(c->a->steps) ? "A" : "B");
+			 !c->a->steps || !steps_total_records(c->a->steps) ? "A" : "B");
 		return;
 	}
-	if (!r->ncommon || !r->ncommon_ranks) {
-		snprintf(buf, n, "step times not compared: A and B have no %s in common",
-			 r->ncommon ? "rank id" : "step number");
-		return;
-	}
-	if (r->identical) {
-		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s", r->ncommon,
-			 r->ncommon == 1 ? "" : "s", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
-		return;
-	}
-	if (!r->judged) { /* the raw difference, called nothing */
-		int k = snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
-				 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
-		if (k > 0 && (size_t)k < n && r->has_wall && r->a_wall_ms > 0)
-			snprintf(buf + k, n - (size_t)k, "; mean step wall %+.1f%% in B",
-				 (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
-		return;
-	}
-	int k = 0;
-	if (r->has_wall && r->a_wall_ms > 0) {
-		double pct = (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100;
-		if (r->slower || r->faster)
-			k = snprintf(buf, n, "B is %.1f%% %s per step", fabs(pct), r->slower ? "slower" : "faster");
-		else
-			k = snprintf(buf, n, "B takes the same time per step as A within noise (%+.1f%%)", pct);
-	} else {
-		k = snprintf(buf, n, "step wall not compared (one side has a single rank)");
-	}
-	if (k < 0 || (size_t)k >= n)
-		return;
-	if (r->nregressed) {
-		const struct cmp_rank *w = &r->v[r->order[0]];
-		int m = snprintf(buf + k, n - (size_t)k, "; rank %d regressed", w->rank);
-		if (m > 0 && (size_t)(k + m) < n && w->onset_b >= 0)
-			m += snprintf(buf + k + m, n - (size_t)(k + m), " from step %ld", w->onset_b);
-		if (m > 0 && (size_t)(k + m) < n && r->nregressed > 1)
-			snprintf(buf + k + m, n - (size_t)(k + m), " (%zu ranks regressed)", r->nregressed);
-	} else if (r->nimproved) {
-		snprintf(buf + k, n - (size_t)k, "; no rank regressed, rank %d improved%s", first_improved(r)->rank,
-			 r->nimproved > 1 ? " (and others)" : "");
-	} else {
-		snprintf(buf + k, n - (size_t)k, "; no rank regressed beyond its noise");
-	}
-	size_t used = strlen(buf);
-	if (r->no_compute && used < n) /* what "regressed" was judged by */
-		snprintf(buf + used, n - used, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
+	char left[SUMMARY_TEXT], workload[SUMMARY_TEXT];
+	compare_left_out(r, left, sizeof(left));
+	compare_workload_diff(c, workload, sizeof(workload));
+	verdict_steps(r, *left, workload, buf, n);
+	if (*left)
+		appendf(buf, n, "; not compared: %s", left);
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)
@@ -473,14 +305,20 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 	buf[0] = '\0';
 	if (!r)
 		return;
-	bool same_ranks = r->ncommon_ranks == r->n, same_steps = r->ncommon == r->a_steps && r->ncommon == r->b_steps;
-	if (same_ranks && same_steps)
+	char left[SUMMARY_TEXT];
+	compare_left_out(r, left, sizeof(left));
+	if (!*left)
 		return;
-	snprintf(buf, n, "A: %zu rank%s, steps %ld-%ld; B: %zu rank%s, steps %ld-%ld; compared: %zu common rank%s, "
-			 "%zu common step%s%s",
-		 r->a_ranks, r->a_ranks == 1 ? "" : "s", r->a_lo, r->a_hi, r->b_ranks, r->b_ranks == 1 ? "" : "s", r->b_lo,
-		 r->b_hi, r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s", r->ncommon, r->ncommon == 1 ? "" : "s",
-		 r->ncommon ? "" : " (nothing to compare)");
+	snprintf(buf, n, "A: %zu rank%s, steps %ld-%ld; B: %zu rank%s, steps %ld-%ld; compared: ", r->a_ranks,
+		 r->a_ranks == 1 ? "" : "s", r->a_lo, r->a_hi, r->b_ranks, r->b_ranks == 1 ? "" : "s", r->b_lo, r->b_hi);
+	if (r->ncompared_ranks < r->ncommon_ranks)
+		appendf(buf, n, "%zu of ", r->ncompared_ranks);
+	appendf(buf, n, "%zu common rank%s, ", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
+	if (r->ncommon_min == r->ncommon)
+		appendf(buf, n, "%zu common step%s", r->ncommon, r->ncommon == 1 ? "" : "s");
+	else
+		appendf(buf, n, "%zu-%zu common steps per rank", r->ncommon_min, r->ncommon);
+	appendf(buf, n, "%s; not compared: %s", r->ncommon ? "" : " (nothing to compare)", left);
 }
 
 /* ---- findings --------------------------------------------------------------------------- */
@@ -590,7 +428,9 @@ void compare_summary(struct compare *c, struct summary *s)
 	char buf[SUMMARY_TEXT];
 	const struct cmp_ranks *r = compare_ranks(c);
 	s->n = 0;
-	enum summary_tone tone = r && (r->nregressed || r->slower) ? TONE_BAD : TONE_GOOD;
+	char workload[SUMMARY_TEXT];
+	compare_workload_diff(c, workload, sizeof(workload));
+	enum summary_tone tone = r && (r->nregressed || r->slower) ? *workload ? TONE_WARN : TONE_BAD : TONE_GOOD;
 	if (r && !r->judged && !r->identical) /* too few common steps: no verdict, not good */
 		tone = TONE_WARN;
 	if (strcmp(c->family, "sweep") == 0) /* a change is given, not judged: never good */
@@ -614,8 +454,8 @@ void compare_summary(struct compare *c, struct summary *s)
 			units_seconds(r->wall_noise_ms / 1e3, z, sizeof(z));
 		summary_add(s, TONE_NORMAL, "step wall", "%s -> %s (%s, noise %s) over %zu common step%s",
 			    units_seconds(r->a_wall_ms / 1e3, a, sizeof(a)), units_seconds(r->b_wall_ms / 1e3, b, sizeof(b)),
-			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->ncommon,
-			    r->ncommon == 1 ? "" : "s");
+			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->nwall,
+			    r->nwall == 1 ? "" : "s");
 	}
 	size_t nf, k[3] = { 0, 0, 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);

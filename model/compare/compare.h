@@ -6,9 +6,10 @@
  * one thread, as the run analyzers):
  *   - pytscope 0.2.1's `diff` (pytscope.md §6.8) over the lowest rank of each side:
  *     environment and config differences, six metrics, first loss divergence, notes;
- *   - per-rank deltas over the common part: ranks matched by rank id, steps by step
- *     number (the step numbers both runs have on all their ranks); different world
- *     sizes or step ranges are stated, and only the common part is compared;
+ *   - per-rank deltas over the common part: ranks matched by rank id, each rank compared
+ *     over the step numbers it has in both runs (not only the steps every rank has);
+ *     different world sizes or step ranges are stated, and what was left out (ranks of
+ *     one run only, a rank's steps in one run only) is named;
  *   - the noise-aware regression test (below) and the verdict sentence;
  *   - findings that appeared in B, were resolved, or persist.
  * Views over the pair (diff_ranks, diff_env, ...) live in model/compare/views.c.
@@ -22,8 +23,9 @@
  * and IMPROVED when -m passes the same test; with fewer than CMP_MIN_STEPS values the
  * noise is not estimated and nothing is judged (no rank regressed or improved, B neither
  * slower nor faster: the verdict says "not judged"). Identical runs give d = 0 everywhere:
- * "no difference". The per-step wall (the slowest rank's compute plus the largest comm,
- * or the step time of a single rank) is tested the same way for the headline.
+ * "no difference". The per-step wall (the slowest common rank's compute plus the largest
+ * comm of the common ranks, or the step time of a single rank), over the steps every
+ * common rank has in both runs, is tested the same way for the headline.
  * ONSET in B of a regressed rank: flag the common steps whose d_s exceeds
  * max(3 * 1.4826 * MAD of the rank's compute in A, 1% of its mean in A); the onset is
  * the first step of the contiguous stretch maximising sum(flag - 1/2), when that
@@ -117,13 +119,21 @@ size_t compare_trace_env(const struct compare *c, struct cmp_env out[CMP_TRACE_E
 
 /* ---- per-rank deltas -------------------------------------------------------------- */
 
+/* Step numbers of one rank that one run has and the other lacks: count and range. */
+struct cmp_span {
+	size_t n;
+	long lo, hi;              /* present when n > 0 */
+};
+
 struct cmp_rank {
 	int rank;                 /* rank id */
 	bool in_a, in_b;
-	size_t n;                 /* common steps with a value on both sides */
+	size_t n;                 /* steps of this rank with a value in both runs */
+	struct cmp_span a_only, b_only; /* this rank's steps in A only, in B only: not compared */
 	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
 	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
-	bool has_lost;            /* both runs have a distributed analysis */
+	bool has_lost;            /* both runs have a distributed analysis and every rank of
+	                           * both was compared over the same steps */
 	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
 	bool regressed, improved;
 	long onset_b;             /* step number, -1 when none */
@@ -135,11 +145,16 @@ struct cmp_ranks {
 	size_t *order;            /* indexes into v: regressed ranks by regression size, largest first */
 	size_t nregressed, nimproved;
 	size_t a_ranks, b_ranks, ncommon_ranks;
-	size_t a_steps, b_steps;  /* aligned steps of each run */
-	long a_lo, a_hi, b_lo, b_hi; /* first and last aligned step numbers */
-	size_t ncommon;           /* common step numbers */
-	long lo, hi;              /* first and last common step */
+	size_t a_steps, b_steps;  /* distinct step numbers of each run (over all its ranks) */
+	long a_lo, a_hi, b_lo, b_hi; /* first and last step number of each run */
+	size_t ncommon;           /* the most steps a common rank was compared over */
+	size_t ncommon_min;       /* the fewest, of the ranks compared over some */
+	size_t ncompared_ranks;   /* common ranks compared over some step */
+	long lo, hi;              /* first and last step compared on some rank (-1: none) */
+	size_t nleft;             /* common ranks with steps in one run only (left out) */
 	bool has_wall;
+	size_t nwall;             /* steps of the wall: every compared rank has them in both */
+	long wall_lo, wall_hi;    /* their range */
 	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
 	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
 	bool judged;              /* ncommon >= CMP_MIN_STEPS: the regression test ran */
@@ -147,7 +162,7 @@ struct cmp_ranks {
 	const char *no_compute;   /* ranks compared by step time, not compute: the side(s)
 	                           * with no compute to weigh (compare_series); NULL */
 };
-/* NULL when a side has no aligned steps (no step records). */
+/* NULL when a side has no step records at all. */
 const struct cmp_ranks *compare_ranks(struct compare *c);
 /* Regression size of ranks entry i (seconds: the increase in time lost, or of compute
  * over the common steps when there is no time lost), the sort key of `order`. */
@@ -156,9 +171,27 @@ double compare_regression_s(const struct cmp_rank *r);
 /* The Overview's first line: "B is 7.9% slower per step; rank 5 regressed from step 100"
  * (or why it could not be judged). Always filled. */
 void compare_verdict(struct compare *c, char *buf, size_t n);
-/* What differs in scope: world sizes, step ranges, rank ids only on one side ("" when
+/* What differs in scope: world sizes, step ranges, and what was not compared ("" when
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
+/* WORKLOAD. What differs between A and B in the work of a step, by the lowest rank's
+ * run.json (pytscope's diff, compare_pydiff): the config keys batch size, model and
+ * sequence length (model, model_name, model_id, batch_size, global_batch_size,
+ * micro_batch_size, train_batch_size, per_device_train_batch_size, seq_len, seq_length,
+ * sequence_length, max_seq_len, max_seq_length, block_size, context_length), the
+ * environment's gpu and gpu_count, and world_size, each that both sides set, as
+ * "batch_size 16 -> 32, gpu A -> B" (sanitized); "" when none (or not a step pair). Then
+ * per-step times are not like for like: the verdict says so and calls no rank regressed
+ * or improved (slower or faster beyond noise instead). */
+void compare_workload_diff(struct compare *c, char *buf, size_t n);
+/* The workloads differ (compare_workload_diff is not empty). */
+bool compare_unlike(struct compare *c);
+/* How a changed rank reads: "regressed" / "improved", or "slower" / "faster" when the
+ * workloads differ (unlike: compare_unlike). */
+const char *compare_change_word(bool regressed, bool unlike);
+/* What the comparison left out, as "rank 3 (no step records in B), ranks 4-7 (only in
+ * B), rank 2 steps 100-199 (100 only in A)" ("" when nothing). */
+void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n);
 /* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, the
  * step wall of both runs, the findings new / resolved / persisting and pytscope's
  * reproducibility notes (flagged prose: whole sentences). */

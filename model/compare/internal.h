@@ -16,6 +16,9 @@ struct cmp_memo {
 	struct cmp_fns *fns;      /* a DASF pair's functions (dasf.c) */
 };
 
+/* ranks.c: the memo's per-rank deltas released. */
+void compare_ranks_free(struct cmp_ranks *r);
+
 struct steps_model;
 /* The step numbers both runs have: their aligned indexes ka[j] in A and kb[j] in B
  * (malloc'd), ascending. Returns the count. */

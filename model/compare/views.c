@@ -25,7 +25,9 @@ static struct table *no_data(char *err, size_t errn, const char *why)
 
 /* ---- diff_ranks -------------------------------------------------------------------------- */
 
-static const char *rank_change(const struct cmp_rank *r)
+/* unlike: the workloads differ (compare_workload_diff): slower or faster, never regressed
+ * or improved. */
+static const char *rank_change(const struct cmp_rank *r, bool unlike)
 {
 	if (!r->in_a)
 		return "only_in_B";
@@ -33,6 +35,8 @@ static const char *rank_change(const struct cmp_rank *r)
 		return "only_in_A";
 	if (r->n < CMP_MIN_STEPS) /* the noise test did not run */
 		return "n/a";
+	if (unlike)
+		return r->regressed ? "slower_unlike" : r->improved ? "faster_unlike" : "same";
 	return r->regressed ? "regressed" : r->improved ? "improved" : "same";
 }
 
@@ -54,6 +58,8 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	const struct cmp_ranks *r = compare_ranks(c);
 	if (!r)
 		return no_data(err, errn, "a side has no step records");
+	char workload[512];
+	compare_workload_diff(c, workload, sizeof(workload));
 	struct table *t = table_new("diff_ranks", "Ranks, A vs B (regressed first)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
@@ -76,7 +82,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		const struct cmp_rank *k = v[i];
 		size_t row = table_add_row(t, k->rank);
 		table_set_num(t, row, c_rank, k->rank);
-		table_set_text(t, row, c_chg, rank_change(k));
+		table_set_text(t, row, c_chg, rank_change(k, *workload));
 		bool both = k->in_a && k->in_b && k->n;
 		table_set_num_opt(t, row, c_am, k->a_ms, both);
 		table_set_num_opt(t, row, c_bm, k->b_ms, both);
@@ -158,7 +164,8 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
 	if (!a || !b)
 		return no_data(err, errn, a ? "B has no efficiency budget" : "A has no efficiency budget");
-	struct table *t = table_new("diff_budget", "Efficiency budget per step record, A vs B (all ranks)");
+	struct table *t = table_new("diff_budget",
+				    "Efficiency budget per step record, A vs B (all ranks and steps of each side)");
 	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
 	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);
 	int c_bm = table_add_col(t, "b_ms_per_step", COL_NUM, 9, 3);
@@ -311,7 +318,8 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	struct kaggs ka = { 0 }, kb = { 0 };
 	kernels_of(ta, &ka);
 	kernels_of(tb, &kb);
-	struct table *t = table_new("diff_kernels", "GPU kernels, A vs B (summed over ranks; only-in-A / only-in-B)");
+	struct table *t = table_new("diff_kernels", "GPU kernels, A vs B (summed over all ranks and steps of each side; "
+				    "only-in-A / only-in-B)");
 	struct kcols k;
 	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);
 	k.type = table_add_col(t, "type", COL_TEXT, 13, 0);

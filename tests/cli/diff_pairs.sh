@@ -121,4 +121,69 @@ tap_check "no compute phase: rank 1 regressed, judged by step time, said why" \
 "$TSCOPE_BIN" --export diff_ranks --no-index ca cb >nocpu.csv 2>/dev/null
 tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regressed,,,,0,40|0,same,,,,,40" \
 	"$(tail -n +2 nocpu.csv | cut -d, -f1,2,7,8,9,10,11 | tr '\n' '|' | sed 's/|$//')"
+# A rank of B without step records: the other ranks are compared, that one named.
+cp -r a norank3 && : >norank3/rank3/steps.jsonl
+"$TSCOPE_BIN" --print --no-index a norank3 >norank3.txt 2>/dev/null
+want="^● COMPARISON — no difference: identical per-step times on 200 common steps of 7 ranks;"
+want="$want not compared: rank 3 (no step records in B)\$"
+tap_check "a B rank without steps: named, the other 7 compared" 'grep -q "$want" norank3.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index a norank3 >norank3.csv 2>/dev/null
+tap_eq "... diff_ranks: 8 rows" "$(tail -n +2 norank3.csv | wc -l | tr -d ' ')" 8
+
+# A rank of B that stops early: every rank compared over its own common steps, B's
+# range stated, the regression after the stop still found, the left-out steps named.
+cp -r reg reg3 && head -100 reg/rank3/steps.jsonl >reg3/rank3/steps.jsonl
+"$TSCOPE_BIN" --print --no-index a reg3 >reg3.txt 2>/dev/null
+want="^● COMPARISON — .* over steps 0-99, the ones every compared rank has in both;"
+want="$want rank 5 regressed from step 100; not compared: rank 3 steps 100-199 (100 only in A)\$"
+scope="^  A: 8 ranks, steps 0-199; B: 8 ranks, steps 0-199; compared: 8 common ranks,"
+scope="$scope 100-200 common steps per rank;"
+tap_check "a B rank stopping early: rank 5 regressed, rank 3's steps 100-199 named" \
+	'grep -q "$want" reg3.txt && grep -q "$scope" reg3.txt'
+
+# Ranks of B only: not in the per-step wall, named.
+"$gen" w4 4 200 5 && "$gen" w8 8 200 6 6 50 || tap_notok "world-size pair generated"
+"$TSCOPE_BIN" --print --no-index w4 w8 >w48.txt 2>/dev/null
+want="^● COMPARISON — B takes the same time per step as A within noise (+0.0%); no rank regressed beyond"
+want="$want its noise over the steps compared; not compared: ranks 4-7 (only in B)\$"
+tap_check "ranks only in B: the wall over the common ranks, those ranks named" 'grep -q "$want" w48.txt'
+tap_check "... BUDGET says it covers each side whole, not the common part" \
+	'grep -q "^● BUDGET — .* (all ranks and steps of each side)$" w48.txt &&
+	 grep -qx "  each side whole (A: 4 ranks, B: 8 ranks), not only the common part compared above" w48.txt'
+
+# A PATH with no data beside a run: named, nothing opened (not A's report alone).
+mkdir -p emptydir
+"$TSCOPE_BIN" --print --no-index a emptydir >ae.out 2>ae.err
+rc=$?
+tap_check "an empty B: exit 1, named, no report" \
+	'[ "$rc" -eq 1 ] && [ ! -s ae.out ] && grep -qx "tscope-tui: emptydir: no supported data found here" ae.err'
+"$TSCOPE_BIN" --print --no-index a ./no-such-dir >am.out 2>am.err
+rc=$?
+tap_check "a missing B: exit 1, named with why" \
+	'[ "$rc" -eq 1 ] && [ ! -s am.out ] && grep -q "^tscope-tui: ./no-such-dir: cannot open: No such file" am.err'
+"$TSCOPE_BIN" --print --no-index --compat pytscope a emptydir >ac.out 2>ac.err
+rc=$?
+tap_check "... --compat pytscope: pytscope diff's line alone" \
+	'[ "$rc" -eq 1 ] && [ ! -s ac.out ] && [ "$(cat ac.err)" = "Both run directories must contain steps." ]'
+# Another workload in B (run.json config and GPU): the per-step change is stated, not
+# called a regression, and the keys that differ are named.
+demo="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+"$demo" d1 4 100 >/dev/null && "$demo" d2 4 100 >/dev/null || tap_notok "demo pair generated"
+for r in d2/rank*; do
+	sed -i 's/"batch_size": 16/"batch_size": 32/;s/gpt2-medium/gpt2-large/' "$r/run.json"
+	sed -i 's/A100-SXM4-80GB/H100 80GB HBM3/' "$r/run.json"
+done
+python3 -c 'import json,sys
+for p in sys.argv[1:]:
+    L=[json.loads(l) for l in open(p)]
+    [j.update(phases={k:v*1.8 for k,v in j["phases"].items()}) for j in L]
+    open(p,"w").write("".join(json.dumps(j)+"\n" for j in L))' d2/rank*/steps.jsonl
+"$TSCOPE_BIN" --print --no-index d1 d2 >d12.txt 2>/dev/null
+want="^● COMPARISON — B is 80.0% slower per step, but the workload differs (batch_size 16 -> 32,"
+want="$want model gpt2-medium -> gpt2-large, gpu NVIDIA A100-SXM4-80GB -> NVIDIA H100 80GB HBM3): not a"
+want="$want like-for-like comparison; 4 ranks slower and 0 faster beyond noise, none called regressed\$"
+tap_check "another workload: the keys named, not like for like, no rank called regressed" \
+	'grep -q "$want" d12.txt && ! grep -q "regressed from" d12.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index d1 d2 >d12.csv 2>/dev/null
+tap_eq "... diff_ranks: slower_unlike, not regressed" "$(tail -n +2 d12.csv | cut -d, -f2 | sort -u)" slower_unlike
 tap_plan

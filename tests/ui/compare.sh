@@ -92,4 +92,17 @@ printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4
 TSCOPE_SCRIPT=keys4 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a8 reg8 >out4 2>err4
 tap_check "8 common steps: n says no regression is called under 16" \
 	'grep -q "^no regression called: 8 common steps, the noise test needs 16" n8'
+# Another workload (batch_size 32 -> 64): the explorer calls rank 5 slower, not regressed.
+for r in a/rank*; do sed 's/"config": {"lr": 0.001}/"config": {"lr": 0.001, "batch_size": 32}/' $r/run.json >t &&
+	mv t $r/run.json; done
+for r in reg/rank*; do sed 's/"config": {"lr": 0.001}/"config": {"lr": 0.001, "batch_size": 64}/' $r/run.json >t &&
+	mv t $r/run.json; done
+printf '1\n:dump %s/uov\nn\n:dump %s/un\nq\n' "$PWD" "$PWD" >keys5
+TSCOPE_SCRIPT=keys5 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui a reg >out5 2>err5
+tap_check "another workload: Overview lists rank 5 as slower, not regressed" \
+	'grep -q "but the workload differs (batch_size 32 -> 64)" uov &&
+	 grep -q "Ranks that changed (1 slower, 0 faster" uov && grep -q "^  rank 5  *slower from step 100" uov &&
+	 ! grep -q regressed uov'
+tap_check "another workload: n says slower rank, not regression" \
+	'tail -1 un | grep -q "^slower rank 1/1: rank 5, onset at step 100 in B"'
 tap_plan

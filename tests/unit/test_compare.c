@@ -28,6 +28,7 @@ struct spec {
 	int slow_rank, from;     /* -1: none */
 	int skip_rank;           /* a rank id left out, -1: none */
 	const char *meta;        /* run.json of rank 0, or NULL */
+	int cut_rank1, cut_to;   /* rank id + 1 whose steps stop before step cut_to (0: none) */
 };
 
 static struct run *make_run(const struct spec *sp)
@@ -45,7 +46,8 @@ static struct run *make_run(const struct spec *sp)
 		struct rank_steps *rs = steps_rank_new(m, r, NULL);
 		if (r == 0)
 			rank_exact_scalars(rs);
-		for (int s = 0; s < sp->steps; s++) {
+		int steps = r + 1 == sp->cut_rank1 ? sp->cut_to : sp->steps;
+		for (int s = 0; s < steps; s++) {
 			size_t pos = rank_append(rs, s, 1000.0 + s, true);
 			double slow = r == sp->slow_rank && s >= sp->from ? 1.2 : 1.0;
 			rank_set(rs, pos, fwd, (double)(long)(5e7 * slow * (1 + 0.04 * (rnd() - 0.5))) / 1e9);
@@ -70,7 +72,7 @@ static struct compare *pair(const struct spec *a, const struct spec *b)
 
 static void test_regression(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = { 8, 120, 2, 3, 40, -1, NULL };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 2, 3, 40, -1, NULL, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r != NULL, "ranks compared");
@@ -93,7 +95,7 @@ static void test_regression(void)
 
 static void test_identical_and_noise(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = a;
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = a;
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r->identical && !r->nregressed && !r->nimproved && !r->slower && !r->faster, "identical: no difference");
@@ -118,7 +120,7 @@ static void test_identical_and_noise(void)
 
 static void test_scope(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL }, b = { 8, 80, 1, -1, 0, 7, NULL };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 80, 1, -1, 0, 7, NULL, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	is_int(r->ncommon, 80, "common steps: 80");
@@ -127,8 +129,53 @@ static void test_scope(void)
 	ok(r->v[7].in_a && !r->v[7].in_b, "rank 7 only in A");
 	char s[256];
 	compare_scope(c, s, sizeof(s));
-	ok(strcmp(s, "A: 8 ranks, steps 0-119; B: 7 ranks, steps 0-79; compared: 7 common ranks, 80 common steps") == 0,
+	ok(strcmp(s, "A: 8 ranks, steps 0-119; B: 7 ranks, steps 0-79; compared: 7 common ranks, 80 common steps; "
+		     "not compared: ranks 0-6 steps 80-119 (40 only in A), rank 7 (only in A)") == 0,
 	   "scope: %s", s);
+	compare_free(c);
+}
+
+/* A rank of B without step records: the other ranks are compared, that one named. */
+static void test_empty_rank(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, -1, 0, -1, NULL, 4, 0 };
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r != NULL && r->ncompared_ranks == 7, "empty rank: 7 ranks compared");
+	char v[512];
+	compare_verdict(c, v, sizeof(v));
+	ok(strncmp(v, "step times not compared", 23) != 0 && strstr(v, "; not compared: rank 3 (no step records in B)"),
+	   "verdict: %s", v);
+	compare_free(c);
+}
+
+/* A rank of B that stops early: the others are compared over all their steps, B's range
+ * is its own, and the left-out steps named. */
+static void test_short_rank(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 2, 5, 60, -1, NULL, 4, 60 };
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r->nregressed == 1 && r->v[r->order[0]].rank == 5, "short rank: rank 5 regressed");
+	is_int(r->b_hi, 119, "B's steps end at 119");
+	is_int(r->nwall, 60, "the wall over the 60 steps every rank has");
+	char v[512];
+	compare_verdict(c, v, sizeof(v));
+	ok(strstr(v, "rank 5 regressed from step") && strstr(v, "; not compared: rank 3 steps 60-119 (60 only in A)"),
+	   "verdict: %s", v);
+	compare_free(c);
+}
+
+/* Ranks of B only do not weigh in the per-step wall, and are named. */
+static void test_wall_common_ranks(void)
+{
+	struct spec a = { 4, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, 6, 0, -1, NULL, 0, 0 };
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r->has_wall && r->a_wall_ms == r->b_wall_ms && !r->slower, "wall over ranks 0-3 only: the same");
+	char v[512];
+	compare_verdict(c, v, sizeof(v));
+	ok(strstr(v, "; not compared: ranks 4-7 (only in B)") != NULL, "verdict: %s", v);
 	compare_free(c);
 }
 
@@ -145,11 +192,11 @@ static void test_pydiff(void)
 	struct spec a = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"a\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3, \"flag\": true, "
 			  "\"tags\": [1, 2.0, \"it's\"], \"reprs\": [1e16, 1e-05, 100.0, 0.1, 123456789.5, -2.5e-300, \"a\\\"b'c\"]}, \"environment\": {\"cudnn_benchmark\": true, \"gpu_count\": 1, "
-			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}" };
+			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}", 0, 0 };
 	struct spec b = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"b\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3.0, \"flag\": 1, "
 			  "\"tags\": [1, 2, \"it's\"], \"reprs\": [], \"opt\": {\"m\": 0.9, \"nest\": [null, false]}}, "
-			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}" };
+			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}", 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct pydiff *d = compare_pydiff(c);
 	ok(d && strcmp(d->name_a, "a") == 0 && strcmp(d->name_b, "b") == 0, "names from run.json");
@@ -202,6 +249,9 @@ int main(void)
 	test_regression();
 	test_identical_and_noise();
 	test_scope();
+	test_empty_rank();
+	test_short_rank();
+	test_wall_common_ranks();
 	test_pydiff();
 	test_g4();
 	return tap_done();

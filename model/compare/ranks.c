@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/* ranks.c: the per-rank deltas of a run pair (compare.h): every rank both runs have,
+ * compared over the step numbers that rank has in both (not only the steps every rank
+ * has), the noise-aware regression test and its onset in B, the per-step wall over the
+ * common ranks, and what the comparison left out. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/compare.h"
+#include "model/compare/internal.h"
+#include "model/steps/analysis.h"
+#include "model/steps/internal.h"  /* phase sets, a record's compute and comm */
+#include "model/steps/steps.h"
+#include "model/xalloc.h"
+
+#define MAD_TO_STD 1.4826
+#define NOISE_Z 3.0        /* standard errors a mean delta must exceed */
+#define NOISE_FLOOR 0.01   /* ... and this fraction of A's mean */
+
+/* A plain mean: the test compares it with a noise threshold, no exact rounding needed. */
+static double mean_of(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : 0;
+}
+
+/* 1.4826 * MAD of v (reorders v). */
+static double robust_sd(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	double med = stats_median_inplace(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	return MAD_TO_STD * stats_median_inplace(v, n);
+}
+
+/* The noise test of compare.h: +1 when mean m of d passes upward, -1 downward, else 0
+ * (always 0 under CMP_MIN_STEPS values: not judged). d is reordered; *thr receives
+ * 3 sigma / sqrt(n). */
+static int noise_test(double *d, size_t n, double m, double base, double *thr)
+{
+	*thr = n ? NOISE_Z * robust_sd(d, n) / sqrt((double)n) : 0;
+	double floor = NOISE_FLOOR * fabs(base);
+	if (n < CMP_MIN_STEPS)
+		return 0;
+	if (m > *thr && m > floor)
+		return 1;
+	if (-m > *thr && -m > floor)
+		return -1;
+	return 0;
+}
+
+size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
+			   size_t **kb)
+{
+	size_t na = steps_naligned(ma), nb = steps_naligned(mb), n = 0;
+	*ka = xmalloc((na < nb ? na : nb) * sizeof(**ka) + 1);
+	*kb = xmalloc((na < nb ? na : nb) * sizeof(**kb) + 1);
+	for (size_t i = 0, j = 0; i < na && j < nb;) {
+		long sa = steps_aligned_step(ma, i), sb = steps_aligned_step(mb, j);
+		if (sa < sb) {
+			i++;
+		} else if (sb < sa) {
+			j++;
+		} else {
+			(*ka)[n] = i++;
+			(*kb)[n++] = j++;
+		}
+	}
+	return n;
+}
+
+/* Union of the rank ids, ascending. */
+static void rank_union(struct cmp_ranks *out, const struct steps_model *ma, const struct steps_model *mb)
+{
+	size_t na = steps_nranks(ma), nb = steps_nranks(mb);
+	out->v = xcalloc(na + nb + 1, sizeof(*out->v));
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) {
+		int ia = i < na ? steps_rank_id(ma, i) : 0, ib = j < nb ? steps_rank_id(mb, j) : 0;
+		struct cmp_rank *r = &out->v[out->n++];
+		r->onset_b = -1;
+		if (j >= nb || (i < na && ia < ib)) {
+			r->rank = ia;
+			r->in_a = true;
+			i++;
+		} else if (i >= na || ib < ia) {
+			r->rank = ib;
+			r->in_b = true;
+			j++;
+		} else {
+			r->rank = ia;
+			r->in_a = r->in_b = true;
+			i++;
+			j++;
+		}
+	}
+
+}
+
+/* Seconds the other ranks waited for rank index ri over the given aligned steps, its
+ * part of each (analysis.h) read off its compute row (float: a rank within float
+ * precision of the max counts as tied with it). */
+static double lost_over(const struct distributed *d, size_t ri, const float *row, const size_t *k, size_t n)
+{
+	double lost = 0, w = (double)d->world_size / ((double)d->world_size - 1);
+	for (size_t j = 0; j < n; j++) {
+		const struct dist_step *s = &d->step[k[j]];
+		double part = analysis_critical_part(s, ri, row[k[j]] == (float)s->cmax ? s->cmax : NAN);
+		if (part > 0)
+			lost += part * w * (s->cmax - s->cmean);
+	}
+	return lost;
+}
+
+/* Onset in B (compare.h): first step of the best stretch of flagged steps, or -1. */
+static long onset_of(const double *d, const long *step, size_t n, double thr)
+{
+	double best = 0, cur = 0;
+	size_t best_lo = 0, best_hi = 0, lo = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (cur <= 0) {
+			cur = 0;
+			lo = j;
+		}
+		cur += (d[j] > thr ? 1.0 : 0.0) - 0.5;
+		if (cur > best) {
+			best = cur;
+			best_lo = lo;
+			best_hi = j + 1;
+		}
+	}
+	return best > 0 && best_hi - best_lo >= ANALYSIS_ONSET_MIN_STEPS ? step[best_lo] : -1;
+}
+
+/* One side of the pair: its steps, phase sets and the series its ranks are compared by
+ * (compare_series). */
+struct side {
+	const struct steps_model *m;
+	struct phase_sets ps;
+	int series;
+};
+
+/* A step number a rank has in both runs, and the rank's value there in A and B. */
+struct paired {
+	long step;
+	double a, b;
+};
+
+struct rank_work {
+	double *a, *d, *tmp;
+	long *step;
+	struct paired *p;
+};
+
+/* The series' value of record pos of rank index ri, rounded to float as the heatmap keeps
+ * it (so the steps every rank has give the heatmap's values). */
+static double record_value(const struct side *s, size_t ri, size_t pos)
+{
+	if (s->series == HEAT_COMPUTE)
+		return (float)analysis_record_compute(s->m, &s->ps, ri, pos);
+	struct stats_sum sum;
+	stats_sum_init(&sum);
+	double v;
+	for (size_t i = 0; i < s->ps.nall; i++)
+		if (steps_value(s->m, ri, s->ps.all[i], pos, &v))
+			stats_sum_add(&sum, v);
+	return (float)stats_sum_result(&sum);
+}
+
+/* True when pos is the last record of its step number in rank ri (the one compared,
+ * as for the aligned steps); its step number in *step. */
+static bool last_of_step(const struct steps_model *m, size_t ri, size_t pos, long *step)
+{
+	size_t last;
+	*step = steps_step(m, ri, pos);
+	return steps_find(m, ri, *step, &last) && last == pos;
+}
+
+static void span_add(struct cmp_span *s, long step)
+{
+	if (!s->n || step < s->lo)
+		s->lo = step;
+	if (!s->n || step > s->hi)
+		s->hi = step;
+	s->n++;
+}
+
+static int cmp_paired(const void *x, const void *y)
+{
+	long a = ((const struct paired *)x)->step, b = ((const struct paired *)y)->step;
+	return (a > b) - (a < b);
+}
+
+/* The steps rank r has in both runs (index ria in A, rib in B) into p, ascending (p has
+ * steps_nrecords(A, ria) slots); the step numbers of one side only counted in r. Returns
+ * the count. */
+static size_t rank_pairs(struct cmp_rank *r, const struct side *sa, size_t ria, const struct side *sb, size_t rib,
+			 struct paired *p)
+{
+	size_t n = 0, pos;
+	long s;
+	bool sorted = true;
+	for (size_t i = 0; i < steps_nrecords(sa->m, ria); i++) {
+		if (!last_of_step(sa->m, ria, i, &s))
+			continue;
+		if (!steps_find(sb->m, rib, s, &pos)) {
+			span_add(&r->a_only, s);
+			continue;
+		}
+		double va = record_value(sa, ria, i), vb = record_value(sb, rib, pos);
+		if (isnan(va) || isnan(vb))
+			continue;
+		sorted = sorted && (!n || p[n - 1].step < s);
+		p[n++] = (struct paired){ s, va, vb };
+	}
+	for (size_t i = 0; i < steps_nrecords(sb->m, rib); i++)
+		if (last_of_step(sb->m, rib, i, &s) && !steps_find(sa->m, ria, s, &pos))
+			span_add(&r->b_only, s);
+	if (!sorted)
+		qsort(p, n, sizeof(*p), cmp_paired);
+	return n;
+}
+
+/* One rank present on both sides: its n paired steps (w->p), test, onset. */
+static void rank_delta(struct cmp_rank *r, size_t n, struct rank_work *w)
+{
+	for (size_t j = 0; j < n; j++) {
+		w->a[j] = w->p[j].a;
+		w->d[j] = w->p[j].b - w->p[j].a;
+		w->step[j] = w->p[j].step;
+	}
+	r->n = n;
+	if (!n)
+		return;
+	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
+	r->a_ms = a_mean * 1e3;
+	r->b_ms = (a_mean + m) * 1e3;
+	r->delta_ms = m * 1e3;
+	memcpy(w->tmp, w->d, n * sizeof(*w->tmp));
+	double thr;
+	int t = noise_test(w->tmp, n, m, a_mean, &thr);
+	r->noise_ms = thr * 1e3;
+	r->regressed = t > 0;
+	r->improved = t < 0;
+	if (r->regressed) {
+		memcpy(w->tmp, w->a, n * sizeof(*w->tmp));
+		double step_thr = NOISE_Z * robust_sd(w->tmp, n);
+		if (step_thr < NOISE_FLOOR * a_mean)
+			step_thr = NOISE_FLOOR * a_mean;
+		r->onset_b = onset_of(w->d, w->step, n, step_thr);
+	}
+}
+
+double compare_regression_s(const struct cmp_rank *r)
+{
+	if (r->has_lost)
+		return r->b_lost_s - r->a_lost_s;
+	return r->delta_ms / 1e3 * (double)r->n;
+}
+
+static int cmp_regression(const void *x, const void *y, void *base)
+{
+	const struct cmp_rank *v = base;
+	const struct cmp_rank *a = &v[*(const size_t *)x], *b = &v[*(const size_t *)y];
+	double ra = compare_regression_s(a), rb = compare_regression_s(b);
+	if (ra != rb)
+		return ra < rb ? 1 : -1;
+	if (a->delta_ms != b->delta_ms)
+		return a->delta_ms < b->delta_ms ? 1 : -1;
+	return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+int compare_series(struct run *a, struct run *b, const char **no_compute)
+{
+	bool several = steps_nranks(a->steps) > 1 && steps_nranks(b->steps) > 1;
+	bool ca = !analysis_compute_unweighable(a), cb = !analysis_compute_unweighable(b);
+	const char *why = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
+	if (no_compute)
+		*no_compute = why;
+	return several && !why ? HEAT_COMPUTE : HEAT_STEP_TIME;
+}
+
+/* The step wall of one side at step number `step` over its common ranks ri[0, n): the
+ * step time of a single-rank run, else the slowest rank's compute plus the largest comm
+ * (the distributed analysis' wall, over these ranks only). NaN when a rank lacks it. */
+static double wall_at(const struct side *s, const size_t *ri, size_t n, bool single, long step)
+{
+	double cmax = NAN, comm = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t pos;
+		if (!steps_find(s->m, ri[i], step, &pos))
+			return NAN;
+		if (single)
+			return record_value(s, ri[i], pos);
+		double c = analysis_record_compute(s->m, &s->ps, ri[i], pos);
+		double m = analysis_record_comm(s->m, &s->ps, ri[i], pos);
+		if (!i || c > cmax)
+			cmax = c;
+		if (m > comm)
+			comm = m;
+	}
+	return cmax + comm;
+}
+
+/* Mean wall over the steps every compared rank has in both runs (cra, crb: their indexes
+ * in A and B) and its noise test, when both runs are distributed or both single-rank. */
+static void wall_delta(struct cmp_ranks *out, const struct side *sa, const size_t *cra, const struct side *sb,
+		       const size_t *crb, struct rank_work *w)
+{
+	bool single = out->a_ranks == 1 && out->b_ranks == 1;
+	if (!out->ncompared_ranks || (!single && (out->a_ranks < 2 || out->b_ranks < 2)))
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < steps_nrecords(sa->m, cra[0]); i++) {
+		long s;
+		if (!last_of_step(sa->m, cra[0], i, &s))
+			continue;
+		double va = wall_at(sa, cra, out->ncompared_ranks, single, s);
+		double vb = isnan(va) ? NAN : wall_at(sb, crb, out->ncompared_ranks, single, s);
+		if (isnan(va) || isnan(vb))
+			continue;
+		if (!n || s < out->wall_lo)
+			out->wall_lo = s;
+		if (!n || s > out->wall_hi)
+			out->wall_hi = s;
+		w->a[n] = va;
+		w->d[n++] = vb - va;
+	}
+	out->nwall = n;
+	if (!n)
+		return;
+	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
+	for (size_t j = 0; j < n && out->identical; j++)
+		out->identical = w->d[j] == 0;
+	double thr;
+	int t = noise_test(w->d, n, m, a_mean, &thr);
+	out->has_wall = true;
+	out->a_wall_ms = a_mean * 1e3;
+	out->b_wall_ms = (a_mean + m) * 1e3;
+	out->wall_noise_ms = thr * 1e3;
+	out->slower = t > 0;
+	out->faster = t < 0;
+}
+
+/* Distinct step numbers of a run and their range. */
+static void side_span(const struct steps_model *m, size_t *n, long *lo, long *hi)
+{
+	*n = steps_nunion(m);
+	*lo = LONG_MAX;
+	*hi = LONG_MIN;
+	for (size_t i = 0; i < steps_nranks(m); i++) {
+		long a, b;
+		if (steps_rank_span(m, i, &a, &b)) {
+			*lo = a < *lo ? a : *lo;
+			*hi = b > *hi ? b : *hi;
+		}
+	}
+}
+
+/* Time lost at the barrier, A and B, of every rank: only when each rank was compared over
+ * exactly the steps every rank of both runs has (the distributed analyses' steps). */
+static void ranks_lost(struct cmp_ranks *out, struct run *a, struct run *b, int series)
+{
+	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
+	if (!da || !db || series != HEAT_COMPUTE || out->nleft || out->ncommon_ranks != out->n)
+		return;
+	size_t *ka, *kb;
+	size_t nc = compare_common_steps(a->steps, b->steps, &ka, &kb);
+	const struct heat_grid *ga = analysis_heatmap(a, series), *gb = analysis_heatmap(b, series);
+	for (size_t i = 0; i < out->n && ga && gb; i++) {
+		struct cmp_rank *r = &out->v[i];
+		size_t ria = (size_t)steps_rank_index(a->steps, r->rank);
+		size_t rib = (size_t)steps_rank_index(b->steps, r->rank);
+		r->has_lost = true;
+		r->a_lost_s = lost_over(da, ria, heat_row(ga, ria), ka, nc);
+		r->b_lost_s = lost_over(db, rib, heat_row(gb, rib), kb, nc);
+	}
+	free(ka);
+	free(kb);
+}
+
+/* Rank r of the union, present in both: compared over its paired steps. */
+static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct side *sa, size_t ria,
+			 const struct side *sb, size_t rib, struct rank_work *w)
+{
+	size_t n = rank_pairs(r, sa, ria, sb, rib, w->p);
+	rank_delta(r, n, w);
+	for (size_t j = 0; j < n && out->identical; j++)
+		out->identical = w->p[j].a == w->p[j].b;
+	if (n) {
+		out->lo = out->ncommon && out->lo < w->p[0].step ? out->lo : w->p[0].step;
+		out->hi = out->ncommon && out->hi > w->p[n - 1].step ? out->hi : w->p[n - 1].step;
+	}
+	if (n)
+		out->ncommon_min = !out->ncompared_ranks++ || n < out->ncommon_min ? n : out->ncommon_min;
+	out->ncommon = n > out->ncommon ? n : out->ncommon;
+	out->nleft += r->a_only.n || r->b_only.n;
+}
+
+static size_t most_records(const struct steps_model *m)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < steps_nranks(m); i++)
+		most = steps_nrecords(m, i) > most ? steps_nrecords(m, i) : most;
+	return most;
+}
+
+static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
+{
+	const struct steps_model *ma = a->steps, *mb = b->steps;
+	if (!ma || !mb || !steps_total_records(ma) || !steps_total_records(mb))
+		return NULL;
+	struct cmp_ranks *out = xcalloc(1, sizeof(*out));
+	out->a_ranks = steps_nranks(ma);
+	out->b_ranks = steps_nranks(mb);
+	side_span(ma, &out->a_steps, &out->a_lo, &out->a_hi);
+	side_span(mb, &out->b_steps, &out->b_lo, &out->b_hi);
+	out->lo = out->hi = out->wall_lo = out->wall_hi = -1;
+	rank_union(out, ma, mb);
+	/* compute as the distributed analysis has it; a single rank, or a run without a
+	 * compute phase, has only its step time (and no time lost, read off compute rows) */
+	int series = compare_series(a, b, &out->no_compute);
+	out->by_step_time = series == HEAT_STEP_TIME;
+	struct side sa = { .m = ma, .series = series }, sb = { .m = mb, .series = series };
+	analysis_phase_sets_init(ma, &sa.ps);
+	analysis_phase_sets_init(mb, &sb.ps);
+	size_t cap = (most_records(ma) > most_records(mb) ? most_records(ma) : most_records(mb)) + 1;
+	struct rank_work w = {
+		.a = xmalloc(cap * sizeof(double)), .d = xmalloc(cap * sizeof(double)),
+		.tmp = xmalloc(cap * sizeof(double)), .step = xmalloc(cap * sizeof(long)),
+		.p = xmalloc(cap * sizeof(struct paired)),
+	};
+	size_t *cra = xmalloc((out->n + 1) * sizeof(*cra)), *crb = xmalloc((out->n + 1) * sizeof(*crb));
+	out->identical = true;
+	out->order = xmalloc((out->n + 1) * sizeof(*out->order));
+	for (size_t i = 0; i < out->n; i++) {
+		struct cmp_rank *r = &out->v[i];
+		if (!r->in_a || !r->in_b)
+			continue;
+		out->ncommon_ranks++;
+		size_t k = out->ncompared_ranks;
+		cra[k] = (size_t)steps_rank_index(ma, r->rank);
+		crb[k] = (size_t)steps_rank_index(mb, r->rank);
+		rank_compare(out, r, &sa, cra[k], &sb, crb[k], &w);
+		if (r->regressed)
+			out->order[out->nregressed++] = i;
+		out->nimproved += r->improved;
+	}
+	out->judged = out->ncommon >= CMP_MIN_STEPS;
+	if (!out->ncommon_ranks || !out->ncommon)
+		out->identical = false;
+	ranks_lost(out, a, b, series);
+	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
+	wall_delta(out, &sa, cra, &sb, crb, &w);
+	analysis_phase_sets_free(&sa.ps);
+	analysis_phase_sets_free(&sb.ps);
+	free(cra);
+	free(crb);
+	free(w.a);
+	free(w.d);
+	free(w.tmp);
+	free(w.step);
+	free(w.p);
+	return out;
+}
+
+void compare_ranks_free(struct cmp_ranks *r)
+{
+	if (!r)
+		return;
+	free(r->v);
+	free(r->order);
+	free(r);
+}
+
+const struct cmp_ranks *compare_ranks(struct compare *c)
+{
+	if (!c->memo->ranks_done) {
+		c->memo->ranks_done = true;
+		c->memo->ranks = ranks_compute(c->a, c->b);
+	}
+	return c->memo->ranks;
+}
