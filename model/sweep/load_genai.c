@@ -318,9 +318,19 @@ static void read_header(const struct genai_csv *r, size_t i, struct csv_header *
 	}
 }
 
-static double unit_scale(const char *unit)
+/* Factor from a file's time unit to metric m's (ms for the latencies): old exports write
+ * ns, and a "unit" of s or us is read as what it says, not as ms. 1 for any other unit. */
+static double unit_scale(enum sweep_metric m, const char *unit)
 {
-	return strcmp(unit, "ns") == 0 ? 1e-6 : 1.0;
+	static const struct { const char *unit; double ms; } times[] = {
+		{ "ns", 1e-6 }, { "us", 1e-3 }, { "\xc2\xb5s", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "sec", 1e3 },
+	};
+	if (strcmp(sweep_metric_info(m)->unit, "ms") != 0)
+		return 1.0;
+	for (size_t i = 0; i < ARRAY_LEN(times); i++)
+		if (strcmp(unit, times[i].unit) == 0)
+			return times[i].ms;
+	return 1.0;
 }
 
 static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,
@@ -354,7 +364,7 @@ static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *s
 		(*bad)++;
 		return;
 	}
-	double scale = unit_scale(unit);
+	double scale = unit_scale(m, unit);
 	for (size_t j = 1; j < h->n; j++) {
 		double v;
 		int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
@@ -516,6 +526,11 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 			continue;
 		}
 		json_stats_into(&d, o, c->stored.v[m], c->stored.has[m]);
+		char unit[32] = "";
+		json_strcpy(&d, json_get(&d, o, "unit"), unit, sizeof(unit));
+		double scale = unit_scale(m, unit);
+		for (int k = 0; k < SS_N && scale != 1.0; k++)
+			c->stored.v[m][k] *= scale;
 		c->has_stored = true;
 		recs++;
 	}

@@ -6,7 +6,8 @@
 # 1 that fails the constraints is no best config; a constraint on a metric no config has
 # is not judged; a flat or 2-point fit is no poor fit; Cerebras ordinals missing the
 # merge rule's keys give no recomputed aggregate; NAT points without per_item_metrics
-# have no item count.
+# have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
+# converted.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -139,4 +140,20 @@ tap_check "no per_item_metrics: items and items over target are empty, not 0" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
 		{ if (\$col[\"items\"] != \"\" || \$col[\"items_over_runtime\"] != \"\") bad = 1; n++ }
 		END { exit bad || n != 2 }" pts.csv'
+
+# --- units ------------------------------------------------------------------------------
+# A JSON export's "unit" is read (ns and s latencies were taken as ms), and a CSV "(s)" too.
+mkdir -p units/m-openai-chat-concurrency1 units/m-openai-chat-concurrency2
+{
+	printf '{"request_latency": {"unit": "ns", "avg": 250000000.0, "p99": 400000000.0},\n'
+	printf ' "time_to_first_token": {"unit": "s", "avg": 0.05, "p99": 0.09},\n'
+	printf ' "request_throughput": {"unit": "requests/sec", "avg": 3.5}}\n'
+} >units/m-openai-chat-concurrency1/profile_export_genai_perf.json
+printf 'Metric,avg,p99\nRequest Latency (s),0.3,0.5\n\nMetric,Value\nRequest Throughput (per sec),6\n' \
+	>units/m-openai-chat-concurrency2/profile_export_genai_perf.csv
+"$BIN" --export sweep --no-index units >units.csv 2>/dev/null
+tap_check "time units: a JSON ns and s, and a CSV (s), are converted to ms" \
+	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ v[NR] = \$col[\"latency_p99\"] \"/\" \$col[\"ttft_p99\"] }
+		END { exit !(v[2] == \"400/90\" && v[3] == \"500/\") }" units.csv'
 tap_plan
