@@ -195,6 +195,8 @@ bool analysis_has_compute(const struct steps_model *m);
  * analysis cache (dropped with its records). */
 extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
+/* Rank index ri records some compute phase (else its compute figures are missing, not 0). */
+bool analysis_rank_has_compute(struct run *run, size_t ri);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
  * With fewer than STRAG_MIN_JUDGE aligned steps nothing is judged (no verdict; the

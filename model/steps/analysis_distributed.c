@@ -624,6 +624,11 @@ static unsigned rank_compute_lanes(struct run *run, size_t ri)
 	return has;
 }
 
+bool analysis_rank_has_compute(struct run *run, size_t ri)
+{
+	return rank_compute_lanes(run, ri) != 0;
+}
+
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
  * can): a rank without a compute phase, one without a compute phase another records (the
  * ranks are compared on sums of other phases), or a compute that is not finite or is

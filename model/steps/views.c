@@ -72,8 +72,8 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
 	table_col_doc(t, c_miss, "steps the rank did not record; ");
-	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, no compute phase, or compute 0 "
-		      "everywhere, to judge); ");
+	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, no compute phase, compute 0 "
+		      "everywhere, or ranks that cannot be weighed against each other, to judge); ");
 	table_col_doc(t, c_from, "the straggler's onset; ");
 	table_col_doc(t, c_cost, "the straggler's cost; ");
 	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
@@ -91,7 +91,11 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	if (nodes)
 		table_col_prio(t, c_node, 10);
 	bool compute = analysis_has_compute(m); /* without: compute figures missing, nothing judged */
-	bool zero = compute && analysis_compute_unweighable(run); /* recorded zeros: figures, no verdict */
+	const char *unweighable = compute ? analysis_compute_unweighable(run) : NULL;
+	bool zero = unweighable != NULL;   /* recorded zeros: figures, no verdict */
+	/* ranks that cannot be weighed against each other (a rank without compute, NaN, ...):
+	 * each rank's own compute, no figure against the others */
+	bool own_only = zero && unweighable != analysis_compute_zero;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -110,12 +114,16 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			continue;
 		const struct rank_stat *rs = &d->rank[r];
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
-		if (!compute) {
+		if (!compute || !analysis_rank_has_compute(run, r)) {   /* nothing of it to weigh */
 			table_set_text(t, row, c_strag, "n/a");
 			continue;
 		}
 		table_set_num(t, row, c_mean, rs->mean_compute * 1e3);
 		table_set_num(t, row, c_med, rs->median_compute * 1e3);
+		if (own_only) {
+			table_set_text(t, row, c_strag, "n/a");
+			continue;
+		}
 		table_set_num(t, row, c_crit, rs->critical_share);
 		table_set_num(t, row, c_z, rs->critical_z);
 		table_set_num(t, row, c_rel, rs->rel_slowdown);

@@ -56,6 +56,9 @@ tap_check "rank without phases: not weighed, named, no straggler" \
 	 grep -qx "  per-rank compute: n/a (rank 1 records no compute phase)" nophase.out &&
 	 grep -qx "  - stragglers and imbalance (rank 1 records no compute phase)" nophase.out &&
 	 ! grep -q "DIST\.\|straggler  (" nophase.out'
+"$TSCOPE_BIN" --export ranks --no-index nophase >nophase.csv 2>/dev/null
+tap_eq "rank without phases: its compute figures are empty, no straggler against it" \
+	"0,30,75,75,,,,,,0,1,,n/a,,,|1,30,,,,,,,,0,1,,n/a,,," "$(tail -n +2 nophase.csv | paste -sd'|')"
 rep nodata >nodata.out
 tap_check "rank without the data phase another records: not weighed, what differs named" \
 	'grep -q "^  stragglers  *not judged: rank 1 records no data phase while rank 0 does: their compute" \
