@@ -92,6 +92,16 @@ static size_t column_values(const struct rank_steps *r, int metric, size_t a, si
 	return n;
 }
 
+/* Lane l gets a column with count values (budget_sums: has, lane_n). */
+static void lane_count(struct budget_sums *s, int l, size_t count)
+{
+	if (l < 0 || !count)
+		return;
+	s->has |= 1u << l;
+	if (count > s->lane_n[l])
+		s->lane_n[l] = count;
+}
+
 /* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window),
  * exactly rounded (stats_fsum, math.fsum). The exact sum does not depend on the order
  * of the values, so each column's are gathered whole; only an overflow on the way
@@ -114,15 +124,17 @@ static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long
 	size_t len = b > a ? b - a : 0;
 	double *vc = xmalloc((7 * len + 1) * sizeof(*vc));
 	double *vd = vc + 4 * len, *vm = vd + len, *vo = vm + len;
-	size_t n = 0, nc = 0, nd = 0, nm = 0, no = 0;
+	size_t n = 0, nc = 0, nd = 0, nm = 0, no = 0, cnt[ARRAY_LEN(names)] = { 0 };
 	bool wild = false;
 	if (!window) {
 		n = len;
-		for (size_t c = 0; c < 4; c++)
-			nc += column_values(r, id[c], a, b, vc + nc, &wild);
-		nd = column_values(r, id[4], a, b, vd, &wild);
-		nm = column_values(r, id[5], a, b, vm, &wild);
-		no = column_values(r, id[6], a, b, vo, &wild);
+		for (size_t c = 0; c < 4; c++) {
+			cnt[c] = column_values(r, id[c], a, b, vc + nc, &wild);
+			nc += cnt[c];
+		}
+		nd = cnt[4] = column_values(r, id[4], a, b, vd, &wild);
+		nm = cnt[5] = column_values(r, id[5], a, b, vm, &wild);
+		no = cnt[6] = column_values(r, id[6], a, b, vo, &wild);
 	}
 	if (wild) { /* record order: the order the compute sum meets its values in */
 		nc = 0;
@@ -135,16 +147,27 @@ static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long
 		if (s < lo || s > hi)
 			continue;
 		n++;
-		for (size_t c = 0; c < 4; c++)
-			nc += col_cursor_get(&k[c], i, &vc[nc]);
+		for (size_t c = 0; c < 4; c++) {
+			size_t got = col_cursor_get(&k[c], i, &vc[nc]);
+			nc += got;
+			cnt[c] += got;
+		}
 		nd += col_cursor_get(&k[4], i, &vd[nd]);
 		nm += col_cursor_get(&k[5], i, &vm[nm]);
 		no += col_cursor_get(&k[6], i, &vo[no]);
 	}
-	unsigned has = (unsigned)(nc > 0) << BUDGET_LANE_COMPUTE | (unsigned)(nd > 0) << BUDGET_LANE_DATA |
-		       (unsigned)(nm > 0) << BUDGET_LANE_COMM | (unsigned)(no > 0) << BUDGET_LANE_OTHER;
+	if (window) {
+		cnt[4] = nd;
+		cnt[5] = nm;
+		cnt[6] = no;
+	}
 	*out = (struct budget_sums){ .n = n, .compute = stats_fsum(vc, nc), .data = stats_fsum(vd, nd),
-				     .comm = stats_fsum(vm, nm), .other = stats_fsum(vo, no), .has = has };
+				     .comm = stats_fsum(vm, nm), .other = stats_fsum(vo, no) };
+	static const int lane[ARRAY_LEN(names)] = { BUDGET_LANE_COMPUTE, BUDGET_LANE_COMPUTE, BUDGET_LANE_COMPUTE,
+						    BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM,
+						    BUDGET_LANE_OTHER };
+	for (size_t c = 0; c < ARRAY_LEN(names); c++)
+		lane_count(out, lane[c], cnt[c]);
 	free(vc);
 }
 
@@ -169,7 +192,11 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	const struct opts *o = run->opts;
 	bool weighable = (o && o->compat_pytscope) || budget_has_compute(run->steps);
 	out->mfu_na = weighable ? BUDGET_NO_PEAK : "no compute phase is recorded";
-	if (flops != 0 && peak != 0 && peak > 0 && weighable) {
+	/* a negative FLOPs count (a run.json typo) is none natively; pytscope takes any but 0 */
+	bool flops_ok = (o && o->compat_pytscope) ? flops != 0 : flops > 0;
+	if (weighable && flops < 0 && !(o && o->compat_pytscope))
+		out->mfu_na = "flops_per_step is negative";
+	if (flops_ok && peak != 0 && peak > 0 && weighable) {
 		double ideal = flops * (double)s->n / peak;
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
@@ -276,26 +303,25 @@ void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl)
 		stats_lanes_init(&bl->lane[l]);
 }
 
-/* The lanes (bit BUDGET_LANE_x) that loaded rank r has a value of among all its
- * records: a column of one of the lane's phases with a value present. */
-static unsigned rank_lanes_present(const struct budget_plan *bp, const struct phase_sets *ps,
-				   const struct rank_steps *r)
+/* The lanes that loaded rank r has a value of among all its records (a column of one of
+ * the lane's phases with a value present), and how many records each has, into s. */
+static void rank_lanes_present(const struct budget_plan *bp, const struct phase_sets *ps,
+			       const struct rank_steps *r, struct budget_sums *s)
 {
-	unsigned has = 0;
 	for (size_t i = 0; i < ps->ncompute; i++) {
 		int id = ps->compute[i];
-		if (bp->line[i] >= 0 && (size_t)id < r->ncol && r->col[id].count)
-			has |= 1u << bp->line[i];
+		if ((size_t)id < r->ncol)
+			lane_count(s, bp->line[i], r->col[id].count);
 	}
-	if (ps->comm >= 0 && (size_t)ps->comm < r->ncol && r->col[ps->comm].count)
-		has |= 1u << BUDGET_LANE_COMM;
-	return has;
+	if (ps->comm >= 0 && (size_t)ps->comm < r->ncol)
+		lane_count(s, BUDGET_LANE_COMM, r->col[ps->comm].count);
 }
 
 bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, const struct phase_sets *ps,
 			 const struct rank_steps *r, struct budget_sums *sums)
 {
-	*sums = (struct budget_sums){ .n = r->n, .has = rank_lanes_present(bp, ps, r) };
+	*sums = (struct budget_sums){ .n = r->n };
+	rank_lanes_present(bp, ps, r, sums);
 	return lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&

@@ -601,32 +601,43 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 
 const char analysis_compute_zero[] = "every rank's compute is 0";
 
-/* The budget lanes (bit BUDGET_LANE_x) of the compute phases rank ri records among all
- * its records: the index summary's when it kept them, else its columns'. */
-static unsigned rank_compute_lanes(struct run *run, size_t ri)
+/* The budget lanes (bit BUDGET_LANE_x) of the compute phases rank ri records: *any those
+ * with a value among its records, *most those on at least half of them; the index
+ * summary's when it kept them, else its columns'. */
+static void rank_compute_lanes(struct run *run, size_t ri, unsigned *any, unsigned *most)
 {
 	const struct steps_model *m = run->steps;
 	const struct budget_sums *kept = analysis_cache_of(run)->bsum;
 	unsigned mask = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
-	if (kept && kept[ri].n == steps_nrecords(m, ri))
-		return kept[ri].has & mask;
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
-	unsigned has = 0;
-	for (size_t i = 0; i < steps_nmetrics(m) && i < r->ncol; i++) {
-		const struct metric_def *md = steps_metric(m, (int)i);
-		if (md->kind != METRIC_PHASE || !analysis_in_compute_phases(md->name) || !r->col[i].count)
-			continue;
-		has |= 1u << (strcmp(md->name, "data") == 0    ? BUDGET_LANE_DATA
-			      : strcmp(md->name, "other") == 0 ? BUDGET_LANE_OTHER
-							       : BUDGET_LANE_COMPUTE);
+	size_t n = steps_nrecords(m, ri), lane_n[BUDGET_NLANES] = { 0 };
+	if (kept && kept[ri].n == n) {
+		memcpy(lane_n, kept[ri].lane_n, sizeof(lane_n));
+	} else {
+		const struct rank_steps *r = m->rank[ri];
+		rank_need_body(r);
+		for (size_t i = 0; i < steps_nmetrics(m) && i < r->ncol; i++) {
+			const struct metric_def *md = steps_metric(m, (int)i);
+			if (md->kind != METRIC_PHASE || !analysis_in_compute_phases(md->name))
+				continue;
+			size_t l = strcmp(md->name, "data") == 0    ? BUDGET_LANE_DATA
+				 : strcmp(md->name, "other") == 0 ? BUDGET_LANE_OTHER
+								  : BUDGET_LANE_COMPUTE;
+			if (r->col[i].count > lane_n[l])
+				lane_n[l] = r->col[i].count;
+		}
 	}
-	return has;
+	*any = *most = 0;
+	for (size_t l = 0; l < BUDGET_NLANES; l++) {
+		*any |= (unsigned)(lane_n[l] > 0) << l & mask;
+		*most |= (unsigned)(lane_n[l] > 0 && 2 * lane_n[l] >= n) << l & mask;
+	}
 }
 
 bool analysis_rank_has_compute(struct run *run, size_t ri)
 {
-	return rank_compute_lanes(run, ri) != 0;
+	unsigned any, most;
+	rank_compute_lanes(run, ri, &any, &most);
+	return any != 0;
 }
 
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
@@ -640,22 +651,27 @@ static bool rank_unweighable(struct run *run, const struct distributed *d, char 
 		[BUDGET_LANE_OTHER] = "other" };
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m);
-	unsigned *has = xmalloc((N ? N : 1) * sizeof(*has)), any = 0;
-	for (size_t r = 0; r < N; r++)
-		any |= has[r] = rank_compute_lanes(run, r);
+	/* a lane one rank never records while another does on most of its records: the two
+	 * compute sums measure different things (one that records it now and then, e.g. a
+	 * checkpoint in other, spends that time for real) */
+	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N, often = 0;
+	for (size_t r = 0; r < N; r++) {
+		rank_compute_lanes(run, r, &has[r], &most[r]);
+		often |= most[r];
+	}
 	buf[0] = '\0';
 	for (size_t r = 0; r < N && !buf[0]; r++) {
 		int id = steps_rank_id(m, r);
-		unsigned lack = any & ~has[r];
+		unsigned lack = often & ~has[r];
 		if (!has[r]) {
 			snprintf(buf, n, "rank %d records no compute phase", id);
 			continue;
 		}
 		for (size_t o = 0; lack && o < N; o++) {
 			unsigned l = (unsigned)__builtin_ctz(lack);
-			if (has[o] >> l & 1) {
-				snprintf(buf, n, "rank %d records no %s phase while rank %d does: their compute sums "
-					 "differ", id, lane_name[l], steps_rank_id(m, o));
+			if (most[o] >> l & 1) {
+				snprintf(buf, n, "rank %d records no %s phase while rank %d does on most of its "
+					 "records: their compute sums differ", id, lane_name[l], steps_rank_id(m, o));
 				break;
 			}
 		}

@@ -203,6 +203,8 @@ void summary_put_bsum1(struct obuf *o, const struct budget_sums *v)
 	for (size_t k = 0; k < ARRAY_LEN(f); k++)
 		ob_f64(o, f[k]);
 	ob_u8(o, (uint8_t)v->has);
+	for (size_t l = 0; l < BUDGET_NLANES; l++)
+		ob_uvar(o, v->lane_n[l]);
 }
 
 void summary_get_bsum1(struct ibuf *b, struct budget_sums *v)
@@ -212,6 +214,8 @@ void summary_get_bsum1(struct ibuf *b, struct budget_sums *v)
 	for (size_t k = 0; k < ARRAY_LEN(f); k++)
 		*f[k] = ib_f64(b);
 	v->has = ib_u8(b);
+	for (size_t l = 0; l < BUDGET_NLANES; l++)
+		v->lane_n[l] = (size_t)ib_uvar(b);
 }
 
 void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N)

@@ -627,6 +627,8 @@ struct budget_sums {
 	size_t n;
 	double compute, data, comm, other;
 	unsigned has;   /* bit BUDGET_LANE_x: a value of the line's phases among the records */
+	size_t lane_n[BUDGET_NLANES]; /* records with a value of the line: the most values any
+				       * one of its phase columns has */
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
 /* Rank ri's compute and comm at every aligned step into out and comm

@@ -477,6 +477,9 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 	int rc = meta_tokens(&d, buf, len, &plain);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, plain, m);
+		if (m->has_flops && !(m->flops_per_step > 0))   /* the budget gives no MFU from it */
+			diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank,
+				 "flops_per_step %g is not a positive number: no MFU from it", m->flops_per_step);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
 		buf = NULL;

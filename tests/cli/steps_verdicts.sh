@@ -61,8 +61,23 @@ tap_eq "rank without phases: its compute figures are empty, no straggler against
 	"0,30,75,75,,,,,,0,1,,n/a,,,|1,30,,,,,,,,0,1,,n/a,,," "$(tail -n +2 nophase.csv | paste -sd'|')"
 rep nodata >nodata.out
 tap_check "rank without the data phase another records: not weighed, what differs named" \
-	'grep -q "^  stragglers  *not judged: rank 1 records no data phase while rank 0 does: their compute" \
+	'grep -q "^  stragglers  *not judged: rank 1 records no data phase while rank 0 does on most of its records: their" \
 	 nodata.out && ! grep -q "DIST\." nodata.out'
+# rank 0 records other on one step only (a checkpoint: time really spent): still judged,
+# and rank 3, 20% slower throughout, is the straggler
+mkdir -p once/rank0 once/rank1 once/rank2 once/rank3
+for r in 0 1 2 3; do
+	s=0
+	while [ $s -lt 40 ]; do
+		f=0.0$((30 + (s * 7 + r * 3) % 5)); [ $r = 3 ] && f=0.040
+		o=; [ $r = 0 ] && [ $s = 20 ] && o=',"other":0.5'
+		echo "{\"step\":$s,\"phases\":{\"forward\":$f,\"backward\":0.06,\"comm\":0.01$o}}"
+		s=$((s + 1))
+	done >once/rank$r/steps.jsonl
+done
+rep once >once.out
+tap_check "a phase one rank records on one step only does not stop the straggler verdict" \
+	'grep -q "^  stragglers  *1 (rank 3: " once.out'
 
 # 3. NaN and negative compute on a rank
 mkdir -p nanr/rank0 nanr/rank1 negr/rank0 negr/rank1
@@ -140,4 +155,13 @@ for s in $(seq 0 29); do for r in 0 1; do echo "{\"step\":$s,$P}" >>two/rank$r/s
 rep two >two.out
 tap_check "2 ranks: transient stalls named not judged" \
 	'grep -q "^  - transient stalls (they need 3 ranks, the run has 2: with 2 the step median" two.out'
+# a negative flops_per_step in run.json: no MFU (it gave MFU -32% and a HIGH finding), said
+mkdir -p negf/rank0
+P2='"phases":{"forward":0.02,"backward":0.04}'
+for s in $(seq 0 19); do echo "{\"step\":$s,$P2}"; done >negf/rank0/steps.jsonl
+echo '{"name":"negf","rank":0,"world_size":1,"flops_per_step":-1.2e13,"peak_flops":3.12e14}' >negf/rank0/run.json
+"$TSCOPE_BIN" --print --no-index --color never negf >negf.out 2>negf.err
+tap_check "negative flops_per_step: MFU n/a with why, a warning, no LOW_MFU" \
+	'grep -q "MFU n/a: flops_per_step is negative" negf.out && ! grep -q "LOW_MFU\|MFU -" negf.out &&
+	 "$TSCOPE_BIN" --export sources --no-index negf 2>/dev/null | grep -q "flops_per_step -1.2e+13 is not a positive number"'
 tap_plan
