@@ -457,12 +457,15 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	title(&b, po, any ? LED_HIGH : po->compat || steps_stragglers_judged(run, partial) ? LED_GREEN : LED_AMBER,
 	      head);
 	free(head);
-	char comm[16] = "n/a"; /* no comm phase recorded: not 0% (pytscope's layout says 0%) */
-	if (po->compat || steps_has_phase(run->steps, "comm"))
+	/* no comm phase recorded, or a NaN in the walls: n/a, not 0% or nan% (pytscope's layout) */
+	char comm[16] = "n/a", wall[24] = "n/a";
+	if (po->compat || (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction)))
 		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
+	if (po->compat || isfinite(d->mean_step_wall))
+		snprintf(wall, sizeof(wall), "%.1f ms", d->mean_step_wall * 1e3);
 	const char *unweighable = po->compat ? NULL : analysis_compute_unweighable(run);
 	if (unweighable) { /* every compute 0: nothing to weigh */
-		sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV n/a\n", d->mean_step_wall * 1e3, comm);
+		sb_printf(&b, "\n  mean step wall %s · comm %s · imbalance CV n/a\n", wall, comm);
 		sb_puts(&b, "  critical compute lost to imbalance n/a · median sync skew n/a\n");
 		sb_printf(&b, "  per-rank compute: n/a (%s)\n", unweighable);
 		return sb_take(&b);

@@ -5,6 +5,7 @@
  * lifetime (store.c). Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
 #include <malloc.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,8 +197,10 @@ static void summary_distributed(struct run *run, struct summary *out)
 		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
 		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps, d->n_steps == 1 ? "" : "s");
 	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
-	if (steps_has_phase(run->steps, "comm"))
+	if (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
+	else if (steps_has_phase(run->steps, "comm"))   /* a NaN in the walls */
+		snprintf(comm, sizeof(comm), "comm n/a (a NaN or infinite phase value)");
 	char line[SUMMARY_TEXT], of[48] = "";
 	bool partial = steps_straggler_verdict(run, line, sizeof(line));
 	const char *unweighable = analysis_compute_unweighable(run);
