@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
@@ -36,6 +37,8 @@ struct ftail {
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
 	bool stalled;
+	long long win_at;           /* bytes read when the windows below were taken, -1: none */
+	uint32_t win_head, win_tail;/* extent_windows() of [0, win_at): a rewrite in place changes them */
 };
 
 /* (the tails array is sorted by rank id: tail_of_rank() looks them up by bsearch) */
@@ -144,16 +147,50 @@ static double mtime_age(const struct stat *st)
 	return age > 0 ? age : 0;
 }
 
+/* t's windows over the bytes read so far, from fd (none when they cannot be read). */
+static void take_windows(int fd, struct ftail *t)
+{
+	long long at = t->tail ? steps_tail_offset(t->tail) : 0;
+	t->win_at = at > 0 && extent_windows(fd, at, &t->win_head, &t->win_tail) ? at : -1;
+}
+
+/* The bytes read before still hold the windows taken of them. */
+static bool windows_hold(int fd, const struct ftail *t)
+{
+	uint32_t head, tail;
+	return extent_windows(fd, t->win_at, &head, &tail) && head == t->win_head && tail == t->win_tail;
+}
+
+/* The windows of what the loader read of source si (extent.h): those it stamped when it
+ * took them (for an index), else taken now. */
+static void windows_from_load(struct follow *f, long si, struct ftail *t)
+{
+	pthread_mutex_lock(&f->run->lock);
+	const struct source_stamp *s = &f->run->src[si].stamp;
+	if (s->set && s->windows && s->consumed > 0 && s->consumed == steps_tail_offset(t->tail)) {
+		t->win_at = s->consumed;
+		t->win_head = s->head_crc;
+		t->win_tail = s->tail_crc;
+	}
+	pthread_mutex_unlock(&f->run->lock);
+	int fd = t->win_at < 0 ? infile_open(t->steps) : -1;
+	if (fd >= 0) {
+		take_windows(fd, t);
+		close(fd);
+	}
+}
+
 static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
 {
 	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
 	struct ftail *t = &f->t[f->nt++];
 	*t = (struct ftail){ .rank = rf->rank, .dir = xstrdup(rf->dir), .steps = xstrdup(rf->steps),
-			     .t_adv = now };
+			     .t_adv = now, .win_at = -1 };
 	long si = source_of(f->run, rf->steps);
 	struct stat st;
 	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
 		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
+		windows_from_load(f, si, t);
 		t->records = steps_tail_records(t->tail);
 		if (stat(rf->steps, &st) == 0) {
 			t->dev = st.st_dev;
@@ -296,18 +333,26 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	t->ino = st.st_ino;
 	t->have_id = true;
 	unsigned out = 0;
-	if (replaced || shrank) {
+	/* grown, but what was read before is not there any more (truncated and written
+	 * again in place: the inode stays, the size grows) */
+	bool rewritten = !replaced && !shrank && t->win_at > 0 && t->win_at <= (long long)st.st_size &&
+			 !windows_hold(fd, t);
+	if (replaced || shrank || rewritten) {
 		long long was = offset;
 		t->r = fresh_rank(f, t, (long long)st.st_size);
 		steps_publish_rank(steps_model_get(f->run), t->r);
 		event(f, "LIVE.RELOADED", SEV_MED, t->rank,
 		      "rank %ld: steps.jsonl %s (%lld -> %lld bytes); reloaded from the start (a restarted job?)",
-		      t->rank, replaced ? "was replaced" : "shrank", was, (long long)st.st_size);
+		      t->rank, replaced ? "was replaced" : shrank ? "shrank" : "was rewritten in place", was,
+		      (long long)st.st_size);
 		out |= FOLLOW_RELOADED;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
+	if (t->win_at < 0)   /* the prefix held now, which a later rewrite changes */
+		take_windows(fd, t);
 	t->size = (long long)st.st_size;
 	read_slice(t, r, fd, t->size, left);
+	take_windows(fd, t);
 	close(fd);
 	size_t n = steps_tail_records(t->tail);
 	if (n != t->records) {

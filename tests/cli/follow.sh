@@ -3,7 +3,8 @@
 # writer process (tests/tools/follow_writer.sh) appends to 8 ranks while tscope-tui
 # follows: new findings come out one line each ("TIME SEVERITY ID TEXT"); a job whose
 # ranks stop together finishes with exit 0 and no stall; a rank that stops writing is
-# reported stalled; a truncated-then-rewritten file is reloaded; SIGINT ends with 130.
+# reported stalled; a truncated-then-rewritten file, and one rewritten in place and longer,
+# are reloaded; SIGINT ends with 130.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -56,7 +57,24 @@ wait "$fpid"
 rc=$?
 tap_eq "SIGINT ends the follower with 130" 130 "$rc"
 
-# 3. usage
+# 3. rank 1's file rewritten in place with other records, longer: the same inode, never
+#    shorter (dd conv=notrunc), so neither "replaced" nor "shrank"; the bytes read before
+#    changed, so the rank is reloaded (it was read on from the old offset, mid-line)
+sh "$writer" rw 4 0 10 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 60 rw >rw.out 2>rw.err &
+fpid=$!
+wait_for rw.err "following every"
+sed 's/"loss": *[0-9.e+-]*/"loss": 7.0/' rw/rank1/steps.jsonl >new.jsonl
+tail -1 rw/rank1/steps.jsonl >>new.jsonl
+dd if=new.jsonl of=rw/rank1/steps.jsonl conv=notrunc status=none
+wait_for rw.out "LIVE.RELOADED rank 1"
+tap_check "a file rewritten in place (same inode, longer): reloaded, and it says so" \
+	'grep -qE " med LIVE.RELOADED rank 1: steps.jsonl was rewritten in place \([0-9]+ -> [0-9]+ bytes\)" rw.out'
+tap_check "a file rewritten in place: no record skipped as invalid JSON (read mid-line)" '! grep -q "invalid JSON" rw.err'
+kill -INT "$fpid"
+wait "$fpid"
+
+# 4. usage
 "$TSCOPE_BIN" --follow --export ranks fin >/dev/null 2>err.txt
 tap_eq "--follow with --export: usage error 2" 2 "$?"
 "$TSCOPE_BIN" --follow --interval 0 fin >/dev/null 2>err.txt
