@@ -5,11 +5,13 @@
  * (compare_summary). The pytscope diff is pydiff.c. */
 #include "model/compare/compare.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "model/compare/internal.h"
 #include "model/compare/views.h"
 #include "model/identity.h"
@@ -164,11 +166,54 @@ static bool workload_key(const char *key, bool env)
 	return false;
 }
 
-/* The workload keys among fields f that both sides set, as "key a -> b" (sanitized). */
+/* s without its surrounding white space: *len bytes from the returned pointer. */
+static const char *trimmed(const char *s, size_t *len)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+/* The number a side holds: a JSON number, or a string that is one number ("16", " 16 "). */
+static bool side_number(const char *text, bool num, double nv, double *out)
+{
+	size_t len;
+	const char *s = trimmed(text, &len);
+	char buf[64], *end;
+	if (num || len == 0 || len >= sizeof(buf)) {
+		*out = nv;
+		return num;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*out = strtod(buf, &end);
+	return *end == '\0' && isfinite(*out);
+}
+
+/* Field f's two values are one value: numbers by value (16 and "16"), other text with its
+ * surrounding white space trimmed, case-insensitively (gpu names: "A100 " and "a100"). */
+static bool same_value(const struct cmp_field *f)
+{
+	double x, y;
+	bool nx = side_number(f->a, f->num_a, f->na, &x), ny = side_number(f->b, f->num_b, f->nb, &y);
+	if (nx || ny)
+		return nx && ny && x == y;
+	size_t la, lb;
+	const char *a = trimmed(f->a, &la), *b = trimmed(f->b, &lb);
+	return la == lb && strncasecmp(a, b, la) == 0;
+}
+
+/* The workload keys among fields f that both sides set to different values (same_value),
+ * as "key a -> b" (sanitized). */
 static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size_t nf, bool env)
 {
 	for (size_t i = 0; i < nf; i++) {
-		if (!workload_key(f[i].key, env) || !strcmp(f[i].a, "<absent>") || !strcmp(f[i].b, "<absent>"))
+		if (!workload_key(f[i].key, env) || !strcmp(f[i].a, "<absent>") || !strcmp(f[i].b, "<absent>") ||
+		    same_value(&f[i]))
 			continue;
 		char *k = text_sanitize_dup(f[i].key, 0), *a = text_sanitize_dup(f[i].a, 0);
 		char *b = text_sanitize_dup(f[i].b, 0);

@@ -66,9 +66,12 @@ struct run *compare_side(const struct compare *c, int side);
 /* ---- pytscope diff (§6.8) ----------------------------------------------------------- */
 
 /* One differing key; a and b are the values as pytscope prints them ("—" for null,
- * "<absent>" for a missing key, %.4g for floats, Python str() otherwise). Unsanitized. */
+ * "<absent>" for a missing key, %.4g for floats, Python str() otherwise). Unsanitized.
+ * na, nb: the value of a JSON number (num_a, num_b), in full (a and b may be rounded). */
 struct cmp_field {
 	char *key, *a, *b;
+	double na, nb;
+	bool num_a, num_b;
 };
 
 enum { CMP_NMETRICS = 6 };

@@ -434,7 +434,11 @@ static struct cmp_field *dict_diffs(const struct members *a, const struct member
 		struct pv va = members_get(a, keys[i], da), vb = members_get(b, keys[i], db);
 		if (pv_eq(va, vb, false) && va.tok >= 0 && vb.tok >= 0)
 			continue;
-		out[n++] = (struct cmp_field){ xstrdup(keys[i]), pv_fmt(va), pv_fmt(vb) };
+		bool num_a = va.tok >= 0 && (pv_kind(va) == PV_INT || pv_kind(va) == PV_FLOAT);
+		bool num_b = vb.tok >= 0 && (pv_kind(vb) == PV_INT || pv_kind(vb) == PV_FLOAT);
+		out[n++] = (struct cmp_field){ .key = xstrdup(keys[i]), .a = pv_fmt(va), .b = pv_fmt(vb),
+					       .na = num_a ? pv_double(va) : 0, .nb = num_b ? pv_double(vb) : 0,
+					       .num_a = num_a, .num_b = num_b };
 	}
 	free(keys);
 	*nout = n;

@@ -29,17 +29,23 @@ static const struct { const char *key; enum sweep_stim st; } stim_keys[] = {
 	{ "batch_size", ST_BATCH_SIZE }, { "num_dataset_entries", ST_DATASET_ENTRIES },
 };
 
+/* What follows the last occurrence of stim_keys[i] in name, NULL when it does not occur. */
+static const char *after_last_key(const char *name, size_t i)
+{
+	const char *p = NULL, *q = name;
+	while ((q = strstr(q, stim_keys[i].key)))
+		p = q++;
+	return p ? p + strlen(stim_keys[i].key) : NULL;
+}
+
 static void stim_from_name(struct sweep_cfg *c)
 {
 	for (size_t i = 0; i < ARRAY_LEN(stim_keys); i++) {
 		if (c->has_stim[stim_keys[i].st])
 			continue;
-		const char *p = NULL, *q = c->name;
-		while ((q = strstr(q, stim_keys[i].key)))
-			p = q++;
+		const char *p = after_last_key(c->name, i);
 		if (!p)
 			continue;
-		p += strlen(stim_keys[i].key);
 		char *end;
 		double v = strtod(p, &end);
 		if (end != p && isdigit((unsigned char)*p) && isfinite(v)) {
@@ -71,19 +77,37 @@ static bool after_stim_key(const char *comp, size_t i)
 	return false;
 }
 
-static bool has_stim_key(const char *comp, size_t n)
+/* Offsets in name of the numbers stim_from_name reads as levels: per stimulus, the number
+ * after the last occurrence of its first key followed by one (an earlier "concurrency4",
+ * a model dir's, is no level). Returns the count (at most ST_N). */
+static size_t level_offsets(const char *name, size_t off[ST_N])
+{
+	bool done[ST_N] = { false };
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(stim_keys); i++) {
+		const char *p = done[stim_keys[i].st] ? NULL : after_last_key(name, i);
+		if (p && isdigit((unsigned char)*p)) {
+			off[n++] = (size_t)(p - name);
+			done[stim_keys[i].st] = true;
+		}
+	}
+	return n;
+}
+
+static bool offset_in(const size_t *off, size_t n, size_t lo, size_t hi)
 {
 	for (size_t i = 0; i < n; i++)
-		if (isdigit((unsigned char)comp[i]) && after_stim_key(comp, i))
+		if (off[i] >= lo && off[i] < hi)
 			return true;
 	return false;
 }
 
 #define NUM_SLOT '\x01'
 
-/* An artifact name's shape: in a path component with a stimulus key the number after the
- * key is '*' and its other numbers stay ("Llama-3.1-8B-...-concurrency*"); in the other
- * components every number is a NUM_SLOT, its text kept in num[] ("isl128", "_c10_"). */
+/* An artifact name's shape: a level (level_offsets) is '*'; in a path component with a
+ * level the other numbers stay ("Llama-3.1-8B-...-concurrency*"), but for one after a
+ * stimulus key; every other number is a NUM_SLOT, its text kept in num[] ("isl128",
+ * "_c10_", "model-concurrency4/"). */
 struct name_shape {
 	char *shape;
 	char **num;
@@ -93,21 +117,21 @@ struct name_shape {
 
 static void shape_of(const char *name, struct name_shape *out)
 {
-	size_t len = strlen(name), k = 0, comp = 0;
-	bool keyed = has_stim_key(name, strcspn(name, "/"));
+	size_t len = strlen(name), k = 0, comp = 0, lv[ST_N], nlv = level_offsets(name, lv);
+	bool keyed = offset_in(lv, nlv, 0, strcspn(name, "/"));
 	out->shape = xmalloc(len + 1);
 	for (size_t i = 0; i < len;) {
 		if (name[i] == '/') {
 			out->shape[k++] = name[i++];
 			comp = i;
-			keyed = has_stim_key(name + comp, strcspn(name + comp, "/"));
+			keyed = offset_in(lv, nlv, comp, comp + strcspn(name + comp, "/"));
 		} else if (!isdigit((unsigned char)name[i])) {
 			out->shape[k++] = name[i++];
 		} else {
 			size_t j = number_end(name, i, len);
-			if (keyed && after_stim_key(name + comp, i - comp))
+			if (offset_in(lv, nlv, i, i + 1))
 				out->shape[k++] = '*';
-			else if (keyed)
+			else if (keyed && !after_stim_key(name + comp, i - comp))
 				for (size_t q = i; q < j; q++)
 					out->shape[k++] = name[q];
 			else {
@@ -223,9 +247,68 @@ static int cmp_base(const void *a, const void *b, void *ud)
 	return c ? c : (i > j) - (i < j);
 }
 
-/* vary[i][k]: stimulus k takes more than one value among the configs with config i's
- * base key (sorted by key, each key's configs are looked at once). */
-static void varying_stims(const struct sweep_set *s, char **base, bool (*vary)[ST_N])
+struct pair_sort {
+	const struct sweep_set *s;
+	int a, b;
+};
+
+/* Configs x, y have the same value of stimulus k (both without one: the same, n/a). */
+static bool same_stim(const struct sweep_cfg *x, const struct sweep_cfg *y, int k)
+{
+	return x->has_stim[k] == y->has_stim[k] && (!x->has_stim[k] || x->stim[k] == y->stim[k]);
+}
+
+static int cmp_stim_val(const struct sweep_cfg *x, const struct sweep_cfg *y, int k)
+{
+	if (x->has_stim[k] != y->has_stim[k])
+		return x->has_stim[k] ? 1 : -1;
+	if (!x->has_stim[k] || x->stim[k] == y->stim[k])
+		return 0;
+	return x->stim[k] < y->stim[k] ? -1 : 1;
+}
+
+static int cmp_pair(const void *a, const void *b, void *ud)
+{
+	const struct pair_sort *ps = ud;
+	const struct sweep_cfg *x = &ps->s->cfg[*(const size_t *)a], *y = &ps->s->cfg[*(const size_t *)b];
+	int c = cmp_stim_val(x, y, ps->a);
+	return c ? c : cmp_stim_val(x, y, ps->b);
+}
+
+/* Stimulus b is crossed with stimulus a among the configs ord[0..n) (reordered): some
+ * value of a comes with two values of b (concurrency x ISL); not so when b is a function
+ * of a (num_dataset_entries = 20 x concurrency). */
+static bool stims_crossed(const struct sweep_set *s, size_t *ord, size_t n, int a, int b)
+{
+	struct pair_sort ps = { s, a, b };
+	qsort_r(ord, n, sizeof(*ord), cmp_pair, &ps);
+	for (size_t j = 1; j < n; j++) {
+		const struct sweep_cfg *x = &s->cfg[ord[j - 1]], *y = &s->cfg[ord[j]];
+		if (same_stim(x, y, a) && !same_stim(x, y, b))
+			return true;
+	}
+	return false;
+}
+
+/* Whether stimulus k takes more than one value among the configs ord[0..n). */
+static bool stim_varies(const struct sweep_set *s, const size_t *ord, size_t n, int k)
+{
+	const struct sweep_cfg *first = NULL;
+	for (size_t j = 0; j < n; j++) {
+		const struct sweep_cfg *c = &s->cfg[ord[j]];
+		if (!c->has_stim[k])
+			continue;
+		if (first && c->stim[k] != first->stim[k])
+			return true;
+		first = c;
+	}
+	return false;
+}
+
+/* split[i][k]: among the configs with config i's base key, stimulus k varies and is
+ * crossed with the first stimulus that varies (stims_crossed), so each of its values is
+ * a series (sorted by key, each key's configs are looked at once per stimulus). */
+static void split_stims(const struct sweep_set *s, char **base, bool (*split)[ST_N])
 {
 	size_t *ord = xcalloc(s->ncfg + 1, sizeof(*ord));
 	for (size_t i = 0; i < s->ncfg; i++)
@@ -234,36 +317,27 @@ static void varying_stims(const struct sweep_set *s, char **base, bool (*vary)[S
 	for (size_t a = 0, b; a < s->ncfg; a = b) {
 		for (b = a + 1; b < s->ncfg && strcmp(base[ord[b]], base[ord[a]]) == 0; b++)
 			;
-		for (int k = 0; k < ST_N; k++) {
-			bool seen = false, v = false;
-			double first = 0;
-			for (size_t j = a; j < b && !v; j++) {
-				const struct sweep_cfg *c = &s->cfg[ord[j]];
-				if (!c->has_stim[k])
-					continue;
-				v = seen && c->stim[k] != first;
-				seen = true;
-				first = c->stim[k];
-			}
+		int first = 0;
+		while (first < ST_N && !stim_varies(s, ord + a, b - a, first))
+			first++;
+		for (int k = first + 1; k < ST_N; k++) {
+			bool v = stim_varies(s, ord + a, b - a, k) && stims_crossed(s, ord + a, b - a, first, k);
 			for (size_t j = a; j < b; j++)
-				vary[ord[j]][k] = v;
+				split[ord[j]][k] = v;
 		}
 	}
 	free(ord);
 }
 
 /* Series key of config c with base key base: the base, and when the configs sharing it
- * sweep more than one stimulus (vary; concurrency x input length), the values of every
- * swept stimulus but the first, so each series varies one ("... [input_length=100]");
- * *fixed gets those values ("input_length=100"), NULL when none. */
-static char *series_key(const struct sweep_cfg *c, const char *base, const bool vary[ST_N], char **fixed)
+ * sweep another stimulus crossed with the first (split_stims; concurrency x input
+ * length), its values, so each series varies one ("... [input_length=100]"); *fixed gets
+ * those values ("input_length=100"), NULL when none. */
+static char *series_key(const struct sweep_cfg *c, const char *base, const bool split[ST_N], char **fixed)
 {
-	int first = 0;
-	while (first < ST_N && !vary[first])
-		first++;
 	*fixed = NULL;
-	for (int k = first + 1; k < ST_N; k++) {
-		if (!vary[k])
+	for (int k = 0; k < ST_N; k++) {
+		if (!split[k])
 			continue;
 		char val[40] = "n/a";
 		if (c->has_stim[k])
@@ -323,13 +397,13 @@ static void build_series(struct sweep_set *s)
 	for (size_t i = 0; i < s->ncfg; i++)
 		stim_from_name(&s->cfg[i]);
 	char **base = series_bases(s);
-	bool (*vary)[ST_N] = xcalloc(s->ncfg + 1, sizeof(*vary));
-	varying_stims(s, base, vary);
+	bool (*split)[ST_N] = xcalloc(s->ncfg + 1, sizeof(*split));
+	split_stims(s, base, split);
 	for (size_t i = 0; i < s->ncfg; i++) {
 		struct sweep_cfg *c = &s->cfg[i];
 		free(c->series);
 		char *fixed;
-		c->series = series_key(c, base[i], vary[i], &fixed);
+		c->series = series_key(c, base[i], split[i], &fixed);
 		size_t k = 0;
 		while (k < s->nseries && strcmp(s->series[k].name, c->series) != 0)
 			k++;
@@ -350,7 +424,7 @@ static void build_series(struct sweep_set *s)
 	for (size_t i = 0; i < s->ncfg; i++)
 		free(base[i]);
 	free(base);
-	free(vary);
+	free(split);
 	for (size_t k = 0; k < s->nseries; k++) {
 		struct sweep_series *se = &s->series[k];
 		se->stim = detect_stim(s, se);

@@ -14,7 +14,9 @@
  * without any GPU kernel (a CPU-only profile) has no `comm` or `other` value (unknown,
  * not 0): its `compute` is the whole step; unless other ranks have GPU kernels: then it
  * has no phase at all (two bases are not compared). A step of a GPU rank with no kernel
- * read within it, or (a truncated file) ending after the last kernel read, has no phase. */
+ * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only a step
+ * of a truncated file ending after the last kernel read is not measured: it has no record
+ * (the step is missing on that rank, not a step of 0 ms). */
 #include "model/trace/trace.h"
 
 #include <stdint.h>
@@ -80,7 +82,7 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 		}
 		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
 		int64_t p, c = exposed_comm(r, v + lo, n, comm, comp, &p);
-		bool measured = n > 0 && st->ts + st->dur <= until;
+		bool measured = st->ts + st->dur <= until;
 		r->step_comm[s] = !measured ? -1 : c > st->dur ? st->dur : c;
 		r->step_comp[s] = !measured ? -1 : p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
 	}
@@ -92,7 +94,8 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 /* Publish rank index ri's ProfilerSteps. gpu_run: a rank of the run has GPU kernels (the
  * phases are m_compute, m_comm, m_other); a rank without any among such ranks is measured
  * on another basis (CPU-only: compute = the whole step) and gets no phase, said in a
- * diagnostic, as are its steps that were not measured (trace.h step_comp). */
+ * diagnostic; a GPU rank's steps that were not measured (trace.h step_comp) get no
+ * record, said in a diagnostic too. */
 static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
 			 int m_other)
 {
@@ -109,11 +112,13 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		int64_t c = r->step_comm[s], p = r->step_comp[s];
-		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
-		if (cpu_among_gpu || (gpu && p < 0)) {
+		if (gpu && p < 0) {   /* a record without phases would read as a step of 0 ms */
 			unmeasured++;
 			continue;
 		}
+		size_t pos = rank_append(rs, st->step, (double)st->ts / 1e9, true);
+		if (cpu_among_gpu)
+			continue;
 		rank_set(rs, pos, m_compute, (double)(gpu ? p : st->dur) / 1e9);
 		if (gpu) {
 			rank_set(rs, pos, m_comm, (double)c / 1e9);
@@ -127,9 +132,8 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 			 "communication are n/a (a CPU-only profile is not weighed against GPU-measured ranks)");
 	else if (unmeasured)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "%zu of %zu ProfilerSteps not measured (compute and communication n/a): %s", unmeasured,
-			 r->nstep, r->truncated ? "the file ends before their last GPU kernel, or none was read"
-						: "no GPU kernel read within them");
+			 "%zu of %zu ProfilerSteps not measured (left out on this rank): the file ends before "
+			 "their last GPU kernel, or none was read", unmeasured, r->nstep);
 }
 
 void trace_publish_steps(struct run *run)

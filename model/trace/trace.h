@@ -144,8 +144,8 @@ struct trace_rank {
 	size_t nnccl;
 	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
 	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm;
-			      * both -1 for a step not measured (no GPU kernel read within it, or
-			      * ending after the last kernel of a truncated file) */
+			      * both -1 for a step not measured (ending after the last kernel of a
+			      * truncated file); a step without a kernel in a whole file has 0, 0 */
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;

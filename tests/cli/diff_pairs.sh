@@ -4,7 +4,8 @@
 # with its onset, the verdict names it), identical pairs (no difference), pairs that
 # differ only by run-to-run noise (no regression), different step ranges (stated, common
 # part compared), and trace pairs from ../shared/real (diff_kernels, and the GPU each
-# side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env).
+# side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env); a
+# workload key is compared by value (16 and "16", a GPU name's case and white space).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -186,4 +187,25 @@ tap_check "another workload: the keys named, not like for like, no rank called r
 	'grep -q "$want" d12.txt && ! grep -q "regressed from" d12.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index d1 d2 >d12.csv 2>/dev/null
 tap_eq "... diff_ranks: slower_unlike, not regressed" "$(tail -n +2 d12.csv | cut -d, -f2 | sort -u)" slower_unlike
+# The same workload written differently (16 vs "16", a GPU name with a trailing space or
+# in other case) is no other workload: rank 2's regression is called one; "32" still is.
+"$gen" wa 4 100 1 && "$gen" wb 4 100 2 2 50 && "$gen" wc 4 100 2 2 50 || tap_notok "format pairs generated"
+setrun() { # setrun DIR JSON: set run.json "config"/"environment" keys of every rank
+	python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1]+"/rank*/run.json"):
+    j=json.load(open(f))
+    for k,v in json.loads(sys.argv[2]).items():
+        s,key=k.split(".")
+        j.setdefault(s,{})[key]=v
+    open(f,"w").write(json.dumps(j))' "$1" "$2"
+}
+setrun wa '{"config.batch_size": 16, "environment.gpu": "NVIDIA A100-SXM4-80GB"}'
+setrun wb '{"config.batch_size": "16", "environment.gpu": "nvidia A100-SXM4-80GB "}'
+setrun wc '{"config.batch_size": "32", "environment.gpu": "NVIDIA A100-SXM4-80GB"}'
+"$TSCOPE_BIN" --print --no-index wa wb >wab.txt 2>/dev/null
+"$TSCOPE_BIN" --print --no-index wa wc >wac.txt 2>/dev/null
+tap_check "16 vs \"16\", a GPU name's case and trailing space: the same workload, rank 2 regressed" \
+	'grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 50$" wab.txt'
+tap_check "16 vs \"32\": another workload, named" \
+	'grep -q "^● COMPARISON — .*the workload differs (batch_size 16 -> 32): not a like-for-like" wac.txt'
 tap_plan

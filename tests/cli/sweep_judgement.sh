@@ -1,7 +1,8 @@
 #!/bin/sh
 # sweep_judgement.sh: sweep verdicts hold only for what they judged: series split by the
-# other swept parameter (concurrency x ISL) and keyed by the stimulus number only (a
-# model name's digits neither split nor merge series); the knee names the last level it
+# other swept parameter when crossed with the first (concurrency x ISL; not
+# num_dataset_entries = 20 x concurrency) and keyed by the stimulus number only (the
+# last concurrency<N> of a name; a model name's digits neither split nor merge series); the knee names the last level it
 # weighed; configs lacking an objective metric or with 0 requests are not ranked; a rank
 # 1 that fails the constraints is no best config; a constraint on a metric no config has
 # is not judged; a flat or 2-point fit is no poor fit; Cerebras ordinals missing the
@@ -58,6 +59,17 @@ tap_eq "llama8 c8, llama16 c16, llama32 c32: three models, three series" \
 for c in 1 10 25; do mkcfg rc/run_c${c}_artifacts/m-openai-chat-concurrency$c 100 $c 600; done
 tap_eq "a parent dir tagged with the level (run_c10_artifacts): one series" \
 	"3 run_c*_artifacts/m-openai-chat-concurrency*" "$(series_of rc)"
+for c in 1 2 4; do mkcfg de/m-openai-chat-concurrency$c-num_dataset_entries$((c * 20)) 100 $c 600; done
+tap_eq "num_dataset_entries = 20 x concurrency (not crossed with it): one series, not one per value" \
+	"3 m-openai-chat-concurrency*-num_dataset_entries*" "$(series_of de)"
+for m in 4 8; do
+	for c in 1 2 4; do mkcfg mc/model-concurrency$m/art-openai-chat-concurrency$c 100 $c 600; done
+done
+tap_eq "model-concurrency4 and model-concurrency8 dirs: the level is the last concurrency<N>, two series" \
+	"$(printf '3 model-concurrency%s/art-openai-chat-concurrency*\n' 4 8)" "$(series_of mc)"
+for c in 1 2 4; do mkcfg r1/runs/2024-06-01/model-concurrency4/art-openai-chat-concurrency$c 100 $c 600; done
+tap_eq "one model-concurrency4 dir: its 4 (and the date) kept in the series name" \
+	"3 runs/2024-06-01/model-concurrency4/art-openai-chat-concurrency*" "$(series_of r1)"
 
 # --- knee -------------------------------------------------------------------------
 KN='Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec)'
