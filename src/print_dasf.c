@@ -2,6 +2,7 @@
 /* print_dasf.c: the DASF section of the plain-text report: what was loaded, the heads
  * of function_bottleneck, task_bottleneck and task_balance, and the critical path. Rows
  * come from the same view tables as the explorer and --export (already sanitized). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,12 @@ static void more_rows(struct sbuf *f, size_t total, size_t max, const char *name
 		sb_printf(f, "    … %zu more row%s (--export %s)\n", total - max, total - max == 1 ? "" : "s", name);
 }
 
+/* Why a view has no rows (dasf_view_head's reason, sanitized there), in place of its head. */
+static void no_view(struct sbuf *f, const char *err)
+{
+	sb_printf(f, "    n/a: %s\n", err);
+}
+
 /* Up to `max` rows of view `name` (dasf.h dasf_view_head) with the chosen columns. */
 static void print_view(struct sbuf *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
 		       size_t max)
@@ -46,8 +53,10 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
 	char err[128];
 	size_t total;
 	struct table *t = dasf_view_head(run, name, max, &total, err, sizeof(err));
-	if (!t)
+	if (!t) {
+		no_view(f, err);
 		return;
+	}
 	sb_printf(f, "   ");
 	for (size_t c = 0; c < ncol; c++) {
 		sb_puts(f, " ");
@@ -76,8 +85,10 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 	char err[128];
 	size_t total;
 	struct table *t = dasf_view_head(run, name, max, &total, err, sizeof(err));
-	if (!t)
+	if (!t) {
+		no_view(f, err);
 		return;
+	}
 	size_t ncol = t->ncol < maxcol ? t->ncol : maxcol;
 	sb_printf(f, "   ");
 	for (size_t c = 0; c < ncol; c++) {
@@ -115,8 +126,13 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 		  s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers,
 		  s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s", s.gpu_samples,
 		  s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
-	sb_printf(f, "  task time %.3f s · critical path %.3f s over %zu task%s\n", s.total_task_s,
-		s.critical_s, s.critical_len, s.critical_len == 1 ? "" : "s");
+	char task[32] = "n/a", crit[64] = "n/a";
+	if (isfinite(s.total_task_s))
+		snprintf(task, sizeof(task), "%.3f s", s.total_task_s);
+	if (isfinite(s.critical_s))
+		snprintf(crit, sizeof(crit), "%.3f s over %zu task%s", s.critical_s, s.critical_len,
+			 s.critical_len == 1 ? "" : "s");
+	sb_printf(f, "  task time %s · critical path %s\n", task, crit);
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
 	static const struct pcol fn_cols[] = {
 		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },

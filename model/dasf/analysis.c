@@ -7,7 +7,8 @@
  * Resource samples are matched to tasks with DASF's first-match rule (the Compute
  * event earliest in database order with ts <= t <= ts + dur) by a sweep over samples
  * sorted by time and a min-heap of database indices: O((E + R) log E), not O(E x R).
- * Where DASF would raise (division by a zero duration or total), the value is missing. */
+ * Where DASF would raise (division by a zero duration or total), the value is missing;
+ * a negative or non-finite duration (dasf_dur_usable) is missing wherever time is summed. */
 #include "model/dasf/internal.h"
 
 #include <math.h>
@@ -120,15 +121,44 @@ static void build_graph(const struct dasf_db *db, struct dasf_an *an)
 		}
 		an->input_size[v] = (double)sum;
 		double dur = an->node_task[v] == DASF_NONE ? 1.0 : db->task[an->node_task[v]].dur;
-		an->has_thr[v] = dur != 0.0; /* DASF raises ZeroDivisionError here */
+		an->has_thr[v] = dasf_dur_usable(dur) && dur != 0.0; /* DASF raises ZeroDivisionError at 0 */
 		an->throughput[v] = an->has_thr[v] ? an->input_size[v] / dur : 0.0;
 	}
 }
 
-/* Longest chain by summed duration (Kahn order; nodes on or behind a cycle are left out). */
+/* A predecessor of v (not v) that Kahn's order left, v itself when none. */
+static uint32_t left_pred(const struct dasf_an *an, const uint32_t *indeg, uint32_t v)
+{
+	for (uint32_t k = an->pred_off[v]; k < an->pred_off[v + 1]; k++)
+		if (an->pred[k] != v && indeg[an->pred[k]])
+			return an->pred[k];
+	return v;
+}
+
+/* A node on a cycle, found from `from`, a node Kahn's order left (indeg > 0): every such
+ * node has a predecessor left too, so walking back nleft steps ends on a cycle; its length
+ * in *len. */
+static uint32_t find_cycle(const struct dasf_an *an, const uint32_t *indeg, uint32_t from, size_t nleft,
+			   size_t *len)
+{
+	uint32_t v = from;
+	for (size_t i = 0; i <= nleft; i++)
+		v = left_pred(an, indeg, v);
+	*len = 0;
+	uint32_t u = v;
+	do {
+		u = left_pred(an, indeg, u);
+		(*len)++;
+	} while (u != v && *len <= nleft);
+	return v;
+}
+
+/* Longest chain by summed duration (Kahn order). With a dependency cycle there is none:
+ * the path is left empty and a node of the cycle named (cycle_node). */
 static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 {
 	size_t nnode = db->keys.n;
+	an->cycle_node = DASF_NONE;
 	if (!nnode)
 		return;
 	uint32_t *indeg = xcalloc(nnode, sizeof(*indeg));
@@ -148,7 +178,7 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 	while (qh < qt) {
 		uint32_t v = queue[qh++];
 		double w = an->node_task[v] == DASF_NONE ? 0.0 : db->task[an->node_task[v]].dur;
-		dist[v] = best_in[v] + (isfinite(w) && w > 0 ? w : 0.0);
+		dist[v] = best_in[v] + (dasf_dur_usable(w) ? w : 0.0);
 		if (end == DASF_NONE || dist[v] > dist[end])
 			end = v;
 		for (uint32_t k = an->succ_off[v]; k < an->succ_off[v + 1]; k++) {
@@ -164,6 +194,13 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 		}
 	}
 	an->cyclic = nnode - qt;
+	if (an->cyclic) {
+		uint32_t v = 0;
+		while (!indeg[v])
+			v++;
+		an->cycle_node = find_cycle(an, indeg, v, an->cyclic, &an->cycle_len);
+		end = DASF_NONE;
+	}
 	size_t n = 0;
 	for (uint32_t v = end; v != DASF_NONE; v = from[v])
 		n++;
@@ -183,10 +220,10 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 struct group {
 	uint32_t ht, host, thread, id; /* id: function name (strs) or task key (keys) */
 	uint32_t order;                /* creation order */
-	double dur;
+	double dur;                    /* summed usable durations */
 	long double data;              /* summed input sizes */
 	double thr;                    /* summed throughputs */
-	size_t ntasks, nthr;
+	size_t ntasks, nthr, ndur;     /* ndur: tasks with a usable duration */
 	uint32_t head, tail;
 };
 
@@ -217,7 +254,10 @@ static struct group *group_tasks(const struct dasf_db *db, const struct dasf_an 
 						 .order = (uint32_t)gi, .head = DASF_NONE };
 		}
 		struct group *gr = &g[gi];
-		gr->dur += t->dur;
+		if (dasf_dur_usable(t->dur)) {
+			gr->dur += t->dur;
+			gr->ndur++;
+		}
 		gr->ntasks++;
 		gr->data += an->input_size[t->key];
 		if (an->has_thr[t->key]) {
@@ -244,6 +284,12 @@ static struct group *group_tasks(const struct dasf_db *db, const struct dasf_an 
 	return g;
 }
 
+/* A group's summed duration, NaN (missing) when none of its tasks has a usable one. */
+static double group_dur(const struct group *g)
+{
+	return g->ndur ? g->dur : NAN;
+}
+
 /* Stable descending sort key: duration, then DASF order (index). NaN last. */
 struct dur_idx {
 	double dur;
@@ -265,7 +311,7 @@ static size_t *order_by_duration(const struct group *g, size_t n)
 {
 	struct dur_idx *d = xmalloc((n + 1) * sizeof(*d));
 	for (size_t i = 0; i < n; i++)
-		d[i] = (struct dur_idx){ g[i].dur, i };
+		d[i] = (struct dur_idx){ group_dur(&g[i]), i };
 	qsort(d, n, sizeof(*d), dur_desc);
 	size_t *ord = xmalloc((n + 1) * sizeof(*ord));
 	for (size_t i = 0; i < n; i++)
@@ -366,20 +412,26 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 		const struct res_acc *a = &acc[gr->id];
 		an->fn[r] = (struct dasf_fn_row){
 			.host = gr->host, .thread = gr->thread, .name = gr->id,
-			.dur = gr->dur, .pct = percent(gr->dur, total[gr->ht]),
+			.dur = group_dur(gr), .pct = percent(group_dur(gr), total[gr->ht]),
 			.util = a->nutil ? (double)(a->util / a->nutil) : 0,
 			.mem_gb = a->nmem ? (double)(a->mem / a->nmem) / 1e9 : 0,
 			.nres = a->nutil, .nmem = a->nmem,
 			.data_mb = (double)(gr->data / gr->ntasks) / 1e6,
 			.thr_mbs = gr->nthr ? gr->thr / gr->nthr / 1e6 : 0, .nthr = gr->nthr,
-			.ntasks = gr->ntasks, .first_task = gr->head,
+			.ntasks = gr->ntasks, .ndur = gr->ndur, .first_task = gr->head,
 		};
 	}
 	an->idle_by_name = xcalloc(db->strs.n + 1, sizeof(*an->idle_by_name));
 	for (size_t i = 0; i < db->strs.n; i++)
 		an->idle_by_name[i] = acc[i].idle;
+	size_t nusable = 0;
 	for (size_t i = 0; i < db->ntask; i++)
-		an->total_dur += db->task[i].dur;
+		if (dasf_dur_usable(db->task[i].dur)) {
+			an->total_dur += db->task[i].dur;
+			nusable++;
+		}
+	if (!nusable)
+		an->total_dur = NAN;
 	free(ord);
 	free(acc);
 	free(total);
@@ -406,7 +458,7 @@ static void task_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 		const struct group *gr = &g[ord[r]];
 		an->tb[r] = (struct dasf_tb_row){
 			.host = gr->host, .thread = gr->thread, .key = gr->id,
-			.dur = gr->dur, .pct = percent(gr->dur, total[gr->ht]),
+			.dur = group_dur(gr), .pct = percent(group_dur(gr), total[gr->ht]),
 		};
 	}
 	free(ord);

@@ -49,8 +49,10 @@ struct dasf_summary {
 	size_t files, tasks, functions, workers, hosts;
 	size_t function_groups;        /* functions as dasf_function_groups() groups them */
 	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
-	double total_task_s;           /* sum of every Compute duration */
-	double critical_s;             /* duration along the critical path */
+	double total_task_s;           /* sum of the usable Compute durations (>= 0, finite), NaN
+	                                * when no task has one */
+	double critical_s;             /* duration along the critical path, NaN when the task
+	                                * graph has a dependency cycle (no critical path) */
 	size_t critical_len;           /* tasks on the critical path */
 	double span_s;                 /* the longest host's span, first task start to last task
 	                                * end on that host's clock (DASF's [ts, ts+dur]); 0

@@ -131,13 +131,14 @@ struct dasf_res {
 /* Results of every analysis, computed once (dasf_analyse) and read by the views. */
 struct dasf_fn_row {        /* one function_bottleneck row */
 	uint32_t host, thread, name;
-	double dur, pct;
+	double dur, pct;        /* NaN when no task of the group has a usable duration */
 	double util, mem_gb;    /* valid when nres > 0 / nmem > 0 */
 	size_t nres, nmem;
 	double data_mb;         /* mean input data size */
 	double thr_mbs;         /* mean throughput over tasks with a defined throughput */
 	size_t nthr;
 	size_t ntasks;
+	size_t ndur;            /* tasks with a usable duration (dasf_dur_usable): dur sums them */
 	uint32_t first_task;    /* head of the group's task list (dasf_an.task_next) */
 };
 
@@ -163,7 +164,9 @@ struct dasf_an {
 	bool *has_thr;
 	uint32_t *critical;         /* longest chain by duration, first to last */
 	size_t ncritical;
-	size_t cyclic;              /* nodes left out of the critical path (in or behind a cycle) */
+	size_t cyclic;              /* nodes in or behind a dependency cycle: then no critical path */
+	uint32_t cycle_node;        /* a key on a cycle (DASF_NONE: the graph is acyclic) */
+	size_t cycle_len;           /* tasks on that cycle */
 	/* task_balance: rows only for seconds with an event */
 	long long *bal_sec;         /* nsec seconds (int(ts)), ascending */
 	size_t nsec;
@@ -176,7 +179,7 @@ struct dasf_an {
 	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */
 	size_t res_matched, res_idle;
 	size_t *idle_by_name;       /* per function name (strs id): its idle samples */
-	double total_dur;           /* sum of every Compute duration */
+	double total_dur;           /* sum of the usable Compute durations, NaN when none is */
 };
 
 #define DASF_BALANCE_MAX_CELLS ((size_t)1 << 25)
@@ -202,6 +205,20 @@ struct dasf_db {
 	size_t nfiles, filecap;
 	struct dasf_an *an;         /* NULL until dasf_analyse() */
 };
+
+/* A Compute duration the analyses count: finite and >= 0. Any other (negative, NaN,
+ * inf: the loader warns of each) is missing wherever task time is summed. */
+bool dasf_dur_usable(double d);
+
+/* Load-time checks over the whole run, after every file was read (the subsystem's
+ * finalize, checks.c): warnings for a dependency cycle (no critical path), databases
+ * of two runs (one host's TracePlugin files with different <name>-<unixtime> parts)
+ * and copies (the same task key at the same timestamp in two files). */
+void dasf_finalize(struct run *run);
+
+/* Why there is no critical path when db->an->cycle_node is set: "the task graph has a
+ * dependency cycle through task 'k' (...)", the key sanitized. */
+void dasf_cycle_text(const struct dasf_db *db, char *buf, size_t n);
 
 /* Run every analysis once; the results stay in db->an. */
 const struct dasf_an *dasf_analyse(struct dasf_db *db);

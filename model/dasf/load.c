@@ -276,6 +276,10 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 	}
 	if (fc->legacy)
 		dur /= 1000.0;
+	if (!dasf_dur_usable(dur))
+		diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1,
+			 "Compute event with an unusable duration (%g s: %s): its task time is counted as missing",
+			 dur, isnan(dur) ? "not a number" : dur < 0 ? "negative" : "infinite");
 	uint32_t hdep[EDGE_AHEAD], hdnt[EDGE_AHEAD];
 	uint32_t ndep = hash_ahead(db, r, r->deps, hdep), ndnt = hash_ahead(db, r, r->dnts, hdnt);
 	xgrow((void **)&db->task, &db->taskcap, db->ntask + 1, sizeof(*db->task));
@@ -369,7 +373,8 @@ static int ingest(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long 
 	bool resource = nlen == 14 && memcmp(n, "Resource Usage", 14) == 0;
 	bool args_map = r->args && ((r->args[0] >= 0x80 && r->args[0] <= 0x8f) || r->args[0] == 0xde || r->args[0] == 0xdf);
 	if ((compute || memory || resource) && !args_map) {
-		skip_record(fc, off, "event without an args map:", NULL);
+		skip_record(fc, off, "event without an args map: name",
+			    compute ? "Compute" : memory ? "Managed Memory" : "Resource Usage");
 		return -1;
 	}
 	if (compute)

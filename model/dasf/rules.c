@@ -43,11 +43,13 @@ static struct evidence worker_evidence(struct run *run, const char *thread)
 }
 
 /* Task time per function group (dasf.h dasf_function_groups: names that differ only by a
- * per-call token are one function): the groups, the one with the most time, the total. */
+ * per-call token are one function): the groups, the one with the most time, the total;
+ * tie when another group has exactly the top time. */
 struct fn_times {
 	struct dasf_fn_group *g;
 	size_t n, top;
 	double top_s, total_s;
+	bool tie;
 };
 
 static void function_times(struct run *run, struct fn_times *t)
@@ -62,6 +64,9 @@ static void function_times(struct run *run, struct fn_times *t)
 		if (k == 0 || s > t->top_s) {
 			t->top = k;
 			t->top_s = s;
+			t->tie = false;
+		} else if (s == t->top_s) {
+			t->tie = true;
 		}
 	}
 }
@@ -73,7 +78,7 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	struct fn_times t;
 	function_times(run, &t);
 	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
-	if (t.n >= 2 && share >= DOMINANT_SHARE) {
+	if (t.n >= 2 && t.total_s > 0 && !t.tie && share >= DOMINANT_SHARE) {
 		const struct dasf_fn_group *g = &t.g[t.top];
 		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
@@ -96,22 +101,29 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	dasf_fn_groups_free(t.g, t.n);
 }
 
-/* Busy seconds per worker (host, thread): busy[] and each worker's thread name (strs
- * id) in thread[] (xmalloc'd, ntask + 1 each); returns the number of workers. */
-static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread)
+/* Busy seconds per worker (host, thread) that has a task of usable duration (a worker
+ * whose every duration is missing has no known busy time): busy[] and each worker's
+ * thread name (strs id) in thread[] (xmalloc'd, ntask + 1 each); returns the number of
+ * such workers, and in *nall the number of workers with a task. */
+static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, size_t *nall)
 {
-	struct dasf_map m = { 0 };
+	struct dasf_map m = { 0 }, all = { 0 };
 	*busy = xcalloc(db->ntask + 1, sizeof(**busy));
 	*thread = xmalloc((db->ntask + 1) * sizeof(**thread));
 	size_t nw = 0;
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *k = &db->task[i];
+		dasf_map_get_or_add(&all, (uint64_t)k->host << 32 | k->thread, 0);
+		if (!dasf_dur_usable(k->dur))
+			continue;
 		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)k->host << 32 | k->thread, (uint32_t)nw);
 		if (w == nw)
 			(*thread)[nw++] = k->thread;
-		(*busy)[w] += isfinite(k->dur) ? k->dur : 0;
+		(*busy)[w] += k->dur;
 	}
+	*nall = all.n;
 	dasf_map_free(&m);
+	dasf_map_free(&all);
 	return nw;
 }
 
@@ -122,7 +134,7 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	struct dasf_db *db = run->dasf;
 	double *busy;
 	uint32_t *thread;
-	size_t nw = worker_busy(db, &busy, &thread);
+	size_t nall, nw = worker_busy(db, &busy, &thread, &nall);
 	double sum = 0;
 	size_t hi = 0, lo = 0;
 	for (size_t w = 0; w < nw; w++) {
@@ -216,13 +228,22 @@ void dasf_unjudged(struct run *run, char *buf, size_t n)
 	const struct dasf_an *an = dasf_analyse(db);
 	double *busy;
 	uint32_t *thread;
-	size_t nfn = dasf_groups_count(db), nw = worker_busy(db, &busy, &thread);
+	size_t nall, nfn = dasf_groups_count(db), nw = worker_busy(db, &busy, &thread, &nall);
 	free(busy);
 	free(thread);
+	bool no_time = !(an->total_dur > 0); /* the rules' task time: usable durations */
+	const char *why = isnan(an->total_dur) ? "no task of known duration" : "0 s of task time";
 	if (nfn < 2)
 		findings_unjudged_add(buf, n, "dominant task function (1 function: the test needs 2)");
-	if (nw < 2)
+	else if (no_time)
+		findings_unjudged_add(buf, n, "dominant task function (%s)", why);
+	if (nall < 2)
 		findings_unjudged_add(buf, n, "worker imbalance (1 worker: the test needs 2)");
+	else if (nw < 2)
+		findings_unjudged_add(buf, n, "worker imbalance (%zu of %zu workers have a task of known duration: "
+				      "the test needs 2)", nw, nall);
+	else if (no_time)
+		findings_unjudged_add(buf, n, "worker imbalance (%s)", why);
 	if (!db->nres)
 		findings_unjudged_add(buf, n, "GPU idle while tasks run (no GPU utilisation sample)");
 	else if (an->res_matched < IDLE_MIN_SAMPLES)

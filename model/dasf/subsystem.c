@@ -98,8 +98,10 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 	for (size_t i = 0; i < an->ncritical; i++) {
 		uint32_t ti = an->node_task[an->critical[i]];
 		double d = ti == DASF_NONE ? 0 : db->task[ti].dur;
-		out->critical_s += isfinite(d) && d > 0 ? d : 0;
+		out->critical_s += dasf_dur_usable(d) ? d : 0;
 	}
+	if (an->cycle_node != DASF_NONE)
+		out->critical_s = NAN;
 	free(hosts);
 	free(workers);
 	free(names);
@@ -125,7 +127,7 @@ static size_t key_split_len(const char *s, size_t n)
 	return len;
 }
 
-static bool usable_dur(double d)
+bool dasf_dur_usable(double d)
 {
 	return isfinite(d) && d >= 0;
 }
@@ -169,7 +171,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	dasf_groups_build(db, &gr);
 	struct dasf_fn_group *g = xcalloc(gr.n + 1, sizeof(*g));
 	for (size_t i = 0; i < db->ntask; i++)
-		g[gr.group_of[db->task[i].name]].n += usable_dur(db->task[i].dur);
+		g[gr.group_of[db->task[i].name]].n += dasf_dur_usable(db->task[i].dur);
 	for (size_t k = 0; k < gr.n; k++) {
 		g[k] = (struct dasf_fn_group){ .name = xstrndup(gr.names.str[k], gr.names.len[k]),
 					       .stripped = gr.stripped[k], .nnames = gr.nnames[k],
@@ -177,7 +179,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	}
 	for (size_t i = 0; i < db->ntask; i++) {
 		struct dasf_fn_group *x = &g[gr.group_of[db->task[i].name]];
-		if (usable_dur(db->task[i].dur))
+		if (dasf_dur_usable(db->task[i].dur))
 			x->dur[x->n++] = db->task[i].dur;
 	}
 	size_t ng = gr.n;
@@ -229,6 +231,12 @@ static void dasf_summary(struct run *run, struct summary *out)
 	summary_add(out, TONE_NORMAL, "DASF tasks", "%zu task%s, %s, %zu worker%s on %zu host%s; %s of task time",
 		    s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers, s.workers == 1 ? "" : "s", s.hosts,
 		    s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
+	if (isnan(s.critical_s)) {
+		char why[256];
+		dasf_cycle_text(run->dasf, why, sizeof(why));
+		summary_add(out, TONE_WARN, "critical path", "n/a: %s (:view task_graph)", why);
+		return;
+	}
 	summary_add(out, TONE_NORMAL, "critical path",
 		    "%s over %zu task%s (:view critical_path; :view function_bottleneck)",
 		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s");
@@ -247,5 +255,6 @@ const struct subsystem sub_dasf = {
 	.ngrids = ARRAY_LEN(dasf_grids),
 	.has_data = dasf_has_data,
 	.summary = dasf_summary,
+	.finalize = dasf_finalize,
 	.free = dasf_free,
 };

@@ -67,14 +67,14 @@ static struct table *function_bottleneck_rows(struct run *run, size_t max, size_
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, f->host, f->thread);
 		table_set_text(t, r, c_fn, str_of(&db->strs, f->name));
-		table_set_num(t, r, c_dur, f->dur);
+		table_set_num_opt(t, r, c_dur, f->dur, !isnan(f->dur));
 		table_set_num_opt(t, r, c_pct, f->pct, !isnan(f->pct));
 		table_set_num_opt(t, r, c_util, f->util, f->nres > 0);
 		table_set_num_opt(t, r, c_mem, f->mem_gb, f->nmem > 0);
 		table_set_num(t, r, c_data, f->data_mb);
 		table_set_num_opt(t, r, c_thr, f->thr_mbs, f->nthr > 0);
 		table_set_num(t, r, c_n, (double)f->ntasks);
-		table_set_num(t, r, c_mean, f->dur / (double)f->ntasks);
+		table_set_num_opt(t, r, c_mean, f->dur / (double)f->ndur, f->ndur > 0);
 	}
 	return t;
 }
@@ -98,7 +98,7 @@ static struct table *task_bottleneck_rows(struct run *run, size_t max, size_t *t
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, b->host, b->thread);
 		table_set_text(t, r, c_key, str_of(&db->keys, b->key));
-		table_set_num(t, r, c_dur, b->dur);
+		table_set_num_opt(t, r, c_dur, b->dur, !isnan(b->dur));
 		table_set_num_opt(t, r, c_pct, b->pct, !isnan(b->pct));
 		table_set_num_opt(t, r, c_mem, (double)an->last_size[b->key] / 1e6, an->has_last_size[b->key]);
 	}
@@ -162,7 +162,7 @@ static void set_node(struct table *t, size_t r, const struct node_cols *c, const
 		const struct dasf_task *k = &db->task[ti];
 		table_set_text(t, r, c->fn, str_of(&db->strs, k->name));
 		set_worker(t, r, c->host, c->gpu, db, k->host, k->thread);
-		table_set_num(t, r, c->dur, k->dur);
+		table_set_num_opt(t, r, c->dur, k->dur, dasf_dur_usable(k->dur));
 	}
 	table_set_num(t, r, c->input, an->input_size[v] / 1e6);
 	table_set_num_opt(t, r, c->thr, an->throughput[v] / 1e6, an->has_thr[v]);
@@ -225,6 +225,12 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 	if (!db)
 		return NULL;
 	const struct dasf_an *an = db->an;
+	if (an->cycle_node != DASF_NONE) {
+		char why[256];
+		dasf_cycle_text(db, why, sizeof(why));
+		snprintf(err, errn, "no critical path: %s", why);
+		return NULL;
+	}
 	struct table *t = table_new("critical_path",
 				    "Critical path: the longest dependency chain by task duration, first to last");
 	int c_step = table_add_col(t, "Step", COL_INT, 5, 0);
@@ -239,10 +245,19 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 		set_node(t, r, &c, db, v);
 		uint32_t ti = an->node_task[v];
 		double d = ti == DASF_NONE ? 0 : db->task[ti].dur;
-		cum += isfinite(d) && d > 0 ? d : 0;
+		cum += dasf_dur_usable(d) ? d : 0;
 		table_set_num(t, r, c_cum, cum);
 	}
 	return t;
+}
+
+void dasf_cycle_text(const struct dasf_db *db, char *buf, size_t n)
+{
+	const struct dasf_an *an = db->an;
+	char *key = text_sanitize_dup(db->keys.str[an->cycle_node], 0);
+	snprintf(buf, n, "the task graph has a dependency cycle through task '%s' (%zu task%s "
+		 "in the cycle, %zu in or behind it)", key, an->cycle_len, an->cycle_len == 1 ? "" : "s", an->cyclic);
+	free(key);
 }
 
 /* The views the report shows the heads of, built whole by the registry's builders. */
@@ -321,7 +336,7 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 		table_set_text(t, r, c_key, db->keys.str[k->key]);
 		table_set_text(t, r, c_fn, db->strs.str[k->name]);
 		set_worker(t, r, c_host, c_gpu, db, k->host, k->thread);
-		table_set_num(t, r, c_dur, k->dur);
+		table_set_num_opt(t, r, c_dur, k->dur, dasf_dur_usable(k->dur));
 		table_set_num(t, r, c_ts, k->ts);
 		table_set_num(t, r, c_in, an->input_size[k->key] / 1e6);
 		table_set_num_opt(t, r, c_thr, an->throughput[k->key] / 1e6, an->has_thr[k->key]);

@@ -15,8 +15,12 @@
  *                          ...), the same on every machine (tests/cli/dasf_parity.sh)
  *   gen_dasf run DIR SLOW TOKEN EXTRA  one run of a pair (tests/cli/dasf_compare.sh): 2 hosts
  *                          x 2 workers; load, unc_fit-<TOKEN...> (a uuid per task, as DASF
- *                          names them), predict (SLOW % slower) x 40 tasks, sum x 8, EXTRA x 20 */
+ *                          names them), predict (SLOW % slower) x 40 tasks, sum x 8, EXTRA x 20
+ *   gen_dasf verdicts DIR  small databases whose verdicts are edge cases (tests/cli/dasf_verdicts.sh):
+ *                          cycle, allcycle, zero, neg, nan, tie (.msgpack), two/ (one host's files
+ *                          of two runs), copy/ (a database and its copy under another name) */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,6 +404,59 @@ static int pair_run(const char *dir, double slow_pct, const char *token, const c
 	return dw_close(&host[0]) | dw_close(&host[1]) ? 1 : 0;
 }
 
+/* One task of a verdict database: function f (key "f-1"), worker w of host h, duration,
+ * one dependency or NULL. */
+struct vd_task {
+	const char *fn;
+	int w;
+	double dur;
+	const char *dep;
+};
+
+static int vd_file(const char *dir, const char *file, const struct vd_task *t, size_t n)
+{
+	struct dw w;
+	if (dw_open_in(&w, dir, file) < 0)
+		return open_err(dir);
+	for (size_t i = 0; i < n; i++) {
+		char key[32], thread[16];
+		snprintf(key, sizeof(key), "%s-1", t[i].fn);
+		snprintf(thread, sizeof(thread), "worker-h-%d", t[i].w);
+		const char *deps[1] = { t[i].dep };
+		struct dw_task k = { "h", thread, key, t[i].fn, 10.0 + (double)i, t[i].dur, 1000,
+				     deps, t[i].dep != NULL, NULL, 0 };
+		dw_compute(&w, &k);
+	}
+	return dw_close(&w) ? 1 : 0;
+}
+
+static int verdicts(const char *dir)
+{
+	static const struct vd_task cycle[] = { { "a", 0, 1, "c-1" }, { "b", 0, 2, "a-1" }, { "c", 1, 3, "b-1" },
+						{ "d", 1, 0.5, NULL }, { "e", 1, 0.5, "d-1" } };
+	static const struct vd_task allcycle[] = { { "a", 0, 1, "b-1" }, { "b", 1, 2, "a-1" } };
+	static const struct vd_task zero[] = { { "a", 0, 0, NULL }, { "b", 1, 0, NULL } };
+	static const struct vd_task neg[] = { { "a", 0, 5, NULL }, { "b", 1, -4, NULL }, { "c", 1, 1, NULL } };
+	static const struct vd_task nan[] = { { "a", 0, NAN, NULL }, { "b", 1, INFINITY, NULL },
+					      { "c", 0, 1, NULL }, { "d", 1, 2, NULL } };
+	static const struct vd_task tie[] = { { "a", 0, 4, NULL }, { "b", 1, 4, NULL } };
+	static const struct vd_task run2[] = { { "fit", 0, 3, NULL }, { "load", 1, 1, NULL } };
+	char sub[4096];
+	int rc = vd_file(dir, "cycle.msgpack", cycle, 5) | vd_file(dir, "allcycle.msgpack", allcycle, 2) |
+		 vd_file(dir, "zero.msgpack", zero, 2) | vd_file(dir, "neg.msgpack", neg, 3) |
+		 vd_file(dir, "nan.msgpack", nan, 4) | vd_file(dir, "tie.msgpack", tie, 2);
+	snprintf(sub, sizeof(sub), "%s/two", dir);
+	if (mkdir(sub, 0755) != 0 && errno != EEXIST)
+		return open_err(sub);
+	rc |= vd_file(sub, "Prof-1700000000-TracePlugin-c096.msgpack", run2, 2) |
+	      vd_file(sub, "Prof-1700003600-TracePlugin-c096.msgpack", run2, 2);
+	snprintf(sub, sizeof(sub), "%s/copy", dir);
+	if (mkdir(sub, 0755) != 0 && errno != EEXIST)
+		return open_err(sub);
+	return rc | vd_file(sub, "1-TracePlugin-hA.msgpack", run2, 2) |
+	       vd_file(sub, "1-TracePlugin-hA.bak.msgpack", run2, 2);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "fixture") == 0)
@@ -418,8 +475,10 @@ int main(int argc, char **argv)
 		return mutants(argv[2], atol(argv[3]), argv[4]);
 	if (argc == 6 && strcmp(argv[1], "run") == 0)
 		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? pair_run(argv[2], atof(argv[3]), argv[4], argv[5]) : 1;
+	if (argc == 3 && strcmp(argv[1], "verdicts") == 0)
+		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? verdicts(argv[2]) : 1;
 	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n"
 		"       gen_dasf names FILE | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n"
-		"       gen_dasf run DIR SLOW_PCT TOKEN EXTRA_FN\n");
+		"       gen_dasf run DIR SLOW_PCT TOKEN EXTRA_FN | gen_dasf verdicts DIR\n");
 	return 2;
 }

@@ -1,0 +1,78 @@
+#!/bin/sh
+# dasf_verdicts.sh: DASF verdicts stay true on edge cases (gen_dasf verdicts): a dependency
+# cycle makes the critical path n/a and is named in the sources; tasks of 0 s leave the
+# function and worker rules not judged; negative and NaN/inf durations are flagged and
+# counted as missing alike in the headline, the report, the views and the rules; a tie
+# at the top is no dominant function; one host's databases of two runs and a copy of a
+# database are warned of, naming the files; an empty task_balance says why; an event
+# without an args map is named.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+BIN=${TSCOPE_BIN:?}
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+"$B/gen_dasf" verdicts v && "$B/gen_dasf" run r1 20 tokA extrafn && "$B/gen_dasf" variants var.msgpack ||
+	{ tap_notok "verdict databases generated"; exit 1; }
+
+report() { "$BIN" --print --no-index --color never "$@" 2>/dev/null; }
+sources() { "$BIN" --export sources "$@" 2>/dev/null; }
+
+# 1. a cycle a -> b -> c -> a (6 s) and d -> e (1 s): no critical path, said why
+report v/cycle.msgpack >cycle.txt
+tap_check "cycle: the critical path is n/a, naming a task of the cycle (headline and report)" \
+	'grep -q "^  critical path  *n/a: the task graph has a dependency cycle through task .[abc]-1. (3 tasks" \
+	 cycle.txt &&
+	 grep -q "^  task time 7.000 s · critical path n/a$" cycle.txt &&
+	 grep -q "^    n/a: no critical path: the task graph has a dependency cycle" cycle.txt &&
+	 ! grep -q "critical path .* over" cycle.txt'
+tap_check "cycle: a warning in the sources names the cycle" \
+	'sources v/cycle.msgpack | grep -q "^warning,.*cycle.msgpack,.*dependency cycle through task .[abc]-1."'
+report v/allcycle.msgpack >allcycle.txt
+tap_check "every task in a cycle: n/a, never 0 s over 0 tasks" \
+	'grep -q "critical path n/a$" allcycle.txt && ! grep -q "over 0 tasks" allcycle.txt'
+
+# 2. every task 0 s: the function and worker rules could not judge
+report v/zero.msgpack >zero.txt
+tap_check "0 s of task time: dominant function and worker imbalance listed as not judged" \
+	'grep -q "^  - dominant task function (0 s of task time)$" zero.txt &&
+	 grep -q "^  - worker imbalance (0 s of task time)$" zero.txt'
+
+# 3. negative, NaN and inf durations: flagged, and missing everywhere alike
+sources v/neg.msgpack >neg.csv
+tap_check "negative duration: a warning with its file and offset" \
+	'grep -q "^warning,.*neg.msgpack,,,,[0-9][0-9]*,,,Compute event with an unusable duration (-4 s: negative)" \
+	 neg.csv'
+report v/neg.msgpack >neg.txt
+tap_check "negative duration: headline, report and rules count 6 s (5 + 1), -4 s nowhere" \
+	'grep -q "^  DASF tasks .*; 6 s of task time$" neg.txt && grep -q "^  task time 6.000 s ·" neg.txt &&
+	 ! grep -q -- "-4" neg.txt'
+"$BIN" --export task_bottleneck v/neg.msgpack >neg_tb.csv 2>/dev/null
+tap_check "negative duration: task_bottleneck leaves it missing (empty), shares of the rest" \
+	'grep -q "^h,1,b-1,,,0.001$" neg_tb.csv && grep -q "^h,1,c-1,1,100,0.001$" neg_tb.csv'
+report v/nan.msgpack >nan.txt
+tap_check "NaN and inf durations: flagged, and the task time is 3 s in the headline and the report" \
+	'[ "$(sources v/nan.msgpack | grep -c "unusable duration")" = 2 ] &&
+	 grep -q "^  DASF tasks .*; 3 s of task time$" nan.txt && grep -q "^  task time 3.000 s ·" nan.txt &&
+	 ! grep -qi "nan s\|inf s" nan.txt'
+
+# 5. two functions of 4 s each: neither dominates
+report v/tie.msgpack >tie.txt
+tap_check "a tie at the top (4 s and 4 s): no DASF.FUNCTION_DOMINATES" \
+	'grep -q "DASF task profile" tie.txt && ! grep -q "FUNCTION_DOMINATES\|takes 50%" tie.txt'
+
+# 4. one host's databases of two runs; a database and its copy
+tap_check "two runs in one directory: a warning naming both files" \
+	'sources v/two | grep -q "two runs for one host: .*/Prof-1700000000-[^ ]* and .*/Prof-1700003600-[^ ]* differ"'
+tap_check "a copy of a database: a warning naming both files" \
+	'sources v/copy | grep -q "2 tasks of .*/1-TracePlugin-hA.msgpack repeat tasks of .*/1-TracePlugin-hA.bak"'
+
+# 6. no Managed Memory events: task_balance says why instead of an empty heading
+report r1 >r1.txt
+tap_check "task_balance without Managed Memory events: the reason, not an empty heading" \
+	'grep -A1 "^  Tasks in memory per worker" r1.txt | grep -q "^    n/a: no DASF Managed Memory events loaded$"'
+
+# 7. an event without an args map is named
+sources var.msgpack >var.csv
+tap_check "an event without an args map: the diagnostic names the event" \
+	'grep -q "event without an args map: name .Compute." var.csv && ! grep -q "args map:\"*$" var.csv'
+tap_plan
