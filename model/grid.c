@@ -2,6 +2,7 @@
 /* grid.c: per-block aggregates over a grid_src and rectangle queries (see grid.h). */
 #include "model/grid.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,19 +339,84 @@ static size_t cells_bucket(const struct grid_src *src, const struct grid_blocks 
 	return grid_rect_lines(src, b, w->ol, r0, r1, c0, c1, worst, mean, NULL);
 }
 
+/* True when s is a whole number (a rank id, a step), into *v. */
+static bool label_int(const char *s, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *s && *end == '\0' && errno == 0;
+}
+
+/* Whether every label of the window's row buckets (first and last) and of its column
+ * buckets is a whole number: the label columns are then numbers, else text. */
+static void cells_numeric(const struct grid_src *src, const struct grid_window *w, size_t nrows, bool *rows_num,
+			  bool *cols_num)
+{
+	size_t rpr = w->rpr ? w->rpr : 1, spc = w->spc ? w->spc : 1;
+	char lab[64];
+	long long v;
+	*rows_num = *cols_num = true;
+	for (size_t r0 = 0; r0 < nrows && *rows_num; r0 += rpr)
+		for (size_t k = 0; k < 2 && *rows_num; k++) {
+			size_t r = k ? (r0 + rpr < nrows ? r0 + rpr : nrows) - 1 : r0;
+			if (w->ol)
+				grid_line_label(src, w->ol, r, lab, sizeof(lab));
+			else
+				grid_row_label(src, r, lab, sizeof(lab));
+			*rows_num = label_int(lab, &v);
+		}
+	for (size_t x = 0; x < w->ncols && *cols_num; x++) {
+		size_t c0 = w->c0 + x * spc;
+		if (c0 >= src->ncols)
+			break;
+		size_t c1 = c0 + spc < src->ncols ? c0 + spc : src->ncols;
+		grid_col_label(src, c0, lab, sizeof(lab));
+		*cols_num = label_int(lab, &v);
+		grid_col_label(src, c1 - 1, lab, sizeof(lab));
+		*cols_num = *cols_num && label_int(lab, &v);
+	}
+}
+
+/* A label cell: the number when the column is numeric, else the text. */
+static void set_label(struct table *t, size_t row, int col, const char *lab)
+{
+	long long v;
+	if (t->col[col].type == COL_TEXT)
+		table_set_text(t, row, col, lab);
+	else if (label_int(lab, &v))
+		table_set_int(t, row, col, v);
+}
+
+/* "worst_s" / "mean_s": the name with the grid's unit ("%": "_pct"; none: no suffix),
+ * and the column shows that unit. */
+static int add_value_col(struct table *t, const char *name, const char *unit)
+{
+	char full[64];
+	bool bare = !unit || !*unit;
+	const char *suffix = bare ? "" : strcmp(unit, "%") == 0 ? "pct" : unit;
+	snprintf(full, sizeof(full), "%s%s%s", name, bare ? "" : "_", suffix);
+	int c = table_add_col(t, full, COL_NUM, 10, 6);
+	table_col_unit(t, c, units_parse(bare ? NULL : unit));
+	return c;
+}
+
 struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
 			       const struct grid_window *w)
 {
 	struct table *t = table_new("heatmap_cells", "Heatmap cells as shown");
-	int cr0 = table_add_col(t, "row_first", COL_TEXT, 8, 0);
-	int cr1 = table_add_col(t, "row_last", COL_TEXT, 8, 0);
-	int cc0 = table_add_col(t, "col_first", COL_TEXT, 8, 0);
-	int cc1 = table_add_col(t, "col_last", COL_TEXT, 8, 0);
-	int cm = table_add_col(t, "metric", COL_TEXT, 12, 0);
-	int cw = table_add_col(t, "worst", COL_NUM, 10, 6);
-	int cmean = table_add_col(t, "mean", COL_NUM, 10, 6);
 	size_t rpr = w->rpr ? w->rpr : 1, spc = w->spc ? w->spc : 1;
 	size_t nrows = w->ol ? w->ol->nline : src->nrows;
+	bool rows_num, cols_num;
+	cells_numeric(src, w, nrows, &rows_num, &cols_num);
+	enum col_type rt = rows_num ? COL_INT : COL_TEXT, ct = cols_num ? COL_INT : COL_TEXT;
+	int cr0 = table_add_col(t, "row_first", rt, 8, 0);
+	int cr1 = table_add_col(t, "row_last", rt, 8, 0);
+	int cc0 = table_add_col(t, "col_first", ct, 8, 0);
+	int cc1 = table_add_col(t, "col_last", ct, 8, 0);
+	int cm = table_add_col(t, "metric", COL_TEXT, 12, 0);
+	int cw = add_value_col(t, "worst", src->unit);
+	int cmean = add_value_col(t, "mean", src->unit);
 	for (size_t r0 = 0; r0 < nrows; r0 += rpr)
 		for (size_t x = 0; x < w->ncols; x++) {
 			size_t c0 = w->c0 + x * spc;
@@ -362,12 +428,12 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 			double worst = 0, mean = 0;
 			bool has = cells_bucket(src, b, w, r0, r1, c0, c1, first, last, sizeof(first), &worst, &mean) > 0;
 			size_t row = table_add_row(t, (long)r0);
-			table_set_text(t, row, cr0, first);
-			table_set_text(t, row, cr1, last);
+			set_label(t, row, cr0, first);
+			set_label(t, row, cr1, last);
 			grid_col_label(src, c0, lab, sizeof(lab));
-			table_set_text(t, row, cc0, lab);
+			set_label(t, row, cc0, lab);
 			grid_col_label(src, c1 - 1, lab, sizeof(lab));
-			table_set_text(t, row, cc1, lab);
+			set_label(t, row, cc1, lab);
 			table_set_text(t, row, cm, src->title);
 			table_set_num_opt(t, row, cw, worst, has);
 			table_set_num_opt(t, row, cmean, mean, has);

@@ -19,6 +19,7 @@
 #include "model/xalloc.h"
 
 static void free_terms(struct table_term *terms, size_t n);
+static void format_number(const struct table_cell *c, enum col_type type, char *buf, size_t n);
 
 struct table *table_new(const char *name, const char *title)
 {
@@ -229,6 +230,7 @@ struct table_term {
 	struct filter_term ft;
 	char *text;
 	bool num_ok;        /* the operand is a number */
+	bool missing;       /* '=' / '!=' with "-" or "": the cell is (not) missing */
 };
 
 static bool contains_ci(const char *hay, const char *needle)
@@ -240,6 +242,8 @@ static bool term_match_cell(const struct table *t, const struct table_term *tm, 
 {
 	const struct table_cell *c = table_cell(t, row, col);
 	enum filter_op op = tm->ft.op;
+	if (tm->missing)
+		return (op == FILTER_NE) == c->present;
 	if (!c->present)
 		return op == FILTER_NE;
 	if (t->col[col].type == COL_TEXT) {
@@ -263,8 +267,8 @@ static bool term_match_cell(const struct table *t, const struct table_term *tm, 
 	case FILTER_LE: return c->num <= tm->ft.num;
 	case FILTER_GT: return c->num > tm->ft.num;
 	case FILTER_GE: return c->num >= tm->ft.num;
-	case FILTER_HAS:
-		table_format(t, row, col, buf, sizeof(buf));
+	case FILTER_HAS:   /* the full-precision text the CSV has, not the rounded display */
+		format_number(c, t->col[col].type, buf, sizeof(buf));
 		return contains_ci(buf, tm->text);
 	}
 	return false;
@@ -283,13 +287,78 @@ static bool term_match(const struct table *t, const struct table_term *tm, size_
 	return tm->ft.neg ? !m : m;
 }
 
+static const struct { const char *tok; enum filter_op op; } filter_ops[] = {
+	{"!=", FILTER_NE}, {"<=", FILTER_LE}, {">=", FILTER_GE}, {"=", FILTER_EQ},
+	{"<", FILTER_LT}, {">", FILTER_GT}, {"~", FILTER_HAS},
+};
+
+static bool is_quote(char c)
+{
+	return c == '\'' || c == '"';
+}
+
+/* The first operator of s outside quotes (the longest one there): its offset and
+ * filter_ops index, or -1. */
+static long find_op(const char *s, size_t *k)
+{
+	char q = 0;
+	for (size_t i = 0; s[i]; i++) {
+		if (q) {
+			q = s[i] == q ? 0 : q;
+			continue;
+		}
+		if (is_quote(s[i])) {
+			q = s[i];
+			continue;
+		}
+		for (*k = 0; *k < ARRAY_LEN(filter_ops); (*k)++)
+			if (strncmp(s + i, filter_ops[*k].tok, strlen(filter_ops[*k].tok)) == 0)
+				return (long)i;
+	}
+	return -1;
+}
+
+/* Drop the quotes of s ('...' or "..."), keeping what they enclose, in place. */
+static void unquote(char *s)
+{
+	char q = 0, *w = s;
+	for (const char *r = s; *r; r++) {
+		if (q ? *r == q : is_quote(*r)) {
+			q = q ? 0 : *r;
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/* The next term of *p: up to a space, tab or comma outside quotes (kept for
+ * parse_term). NULL at the end; *open: a quote is not closed. */
+static char *next_term(char **p, bool *open)
+{
+	char *s = *p + strspn(*p, " \t,"), *e = s, q = 0;
+	if (!*s)
+		return NULL;
+	for (; *e && (q || !strchr(" \t,", *e)); e++)
+		if (q ? *e == q : is_quote(*e))
+			q = q ? 0 : *e;
+	*open = q != 0;
+	if (*e)
+		*e++ = '\0';
+	*p = e;
+	return s;
+}
+
+/* "-" or "": a missing value for '=' and '!='. */
+static bool means_missing(const char *v)
+{
+	return !*v || strcmp(v, "-") == 0;
+}
+
 /* One term of the text syntax into ft (ft->text points into s); -1 with err. */
 static int parse_term(const struct table *t, char *s, struct filter_term *ft, char *err, size_t errn)
 {
-	static const struct { const char *tok; enum filter_op op; } ops[] = {
-		{"!=", FILTER_NE}, {"<=", FILTER_LE}, {">=", FILTER_GE}, {"=", FILTER_EQ},
-		{"<", FILTER_LT}, {">", FILTER_GT}, {"~", FILTER_HAS},
-	};
+	char *term = xstrdup(s);   /* for messages */
 	memset(ft, 0, sizeof(*ft));
 	ft->col = -1;
 	ft->op = FILTER_HAS;
@@ -297,36 +366,42 @@ static int parse_term(const struct table *t, char *s, struct filter_term *ft, ch
 		ft->neg = true;
 		s++;
 	}
-	size_t best = strlen(s), oplen = 0;
-	bool found = false;
-	for (size_t i = 0; i < ARRAY_LEN(ops); i++) {
-		const char *p = strstr(s, ops[i].tok);
-		if (p && ((size_t)(p - s) < best || ((size_t)(p - s) == best && strlen(ops[i].tok) > oplen))) {
-			best = (size_t)(p - s);
-			ft->op = ops[i].op;
-			oplen = strlen(ops[i].tok);
-			found = true;
-		}
-	}
-	if (!found || best == 0) {   /* bare TEXT: a substring of any text column */
-		ft->op = FILTER_HAS;
+	size_t k = 0;
+	long at = find_op(s, &k);
+	int rc = 0;
+	if (at < 0) {   /* bare TEXT: a substring of any text column */
+		unquote(s);
 		ft->text = s;
-		return 0;
+		if (!*s) {
+			snprintf(err, errn, "'%s' is not COL OP VALUE nor a text to search", term);
+			rc = -1;
+		}
+		free(term);
+		return rc;
 	}
-	s[best] = '\0';
-	ft->col = table_col_index(t, s);
-	if (ft->col < 0) {
-		snprintf(err, errn, "unknown column '%s'", s);
-		return -1;
+	char *val = s + at + strlen(filter_ops[k].tok), *end;
+	s[at] = '\0';
+	unquote(s);
+	unquote(val);
+	ft->op = filter_ops[k].op;
+	ft->text = val;
+	ft->col = *s ? table_col_index(t, s) : -1;
+	ft->num = strtod(val, &end);
+	bool missing = (ft->op == FILTER_EQ || ft->op == FILTER_NE) && means_missing(val);
+	if (!*s) {
+		snprintf(err, errn, "'%s' names no column: write COL%sVALUE (quote a name or value with "
+				    "spaces: 'Duration (s)'>1, node='node 1')", term, filter_ops[k].tok);
+		rc = -1;
+	} else if (ft->col < 0) {
+		snprintf(err, errn, "unknown column '%s' in '%s'", s, term);
+		rc = -1;
+	} else if (t->col[ft->col].type != COL_TEXT && ft->op != FILTER_HAS && !missing &&
+		   !(*val && *end == '\0')) {
+		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[ft->col].name, val);
+		rc = -1;
 	}
-	ft->text = s + best + oplen;
-	char *end;
-	ft->num = strtod(ft->text, &end);
-	if (t->col[ft->col].type != COL_TEXT && ft->op != FILTER_HAS && !(*ft->text && *end == '\0')) {
-		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[ft->col].name, ft->text);
-		return -1;
-	}
-	return 0;
+	free(term);
+	return rc;
 }
 
 static void free_terms(struct table_term *terms, size_t n)
@@ -455,6 +530,8 @@ int table_filter_terms(struct table *t, const struct filter_term *terms, size_t 
 		tm->num_ok = terms[k].text ? *tm->text && *end == '\0' : true;
 		if (terms[k].text && tm->num_ok)
 			tm->ft.num = v;
+		tm->missing = terms[k].text && (tm->ft.op == FILTER_EQ || tm->ft.op == FILTER_NE) &&
+			      means_missing(tm->text);
 	}
 	free(t->filter);
 	t->filter = n && shown && *shown ? xstrdup(shown) : NULL;
@@ -467,9 +544,15 @@ int table_filter(struct table *t, const char *expr, char *err, size_t errn)
 	char *copy = xstrdup(expr ? expr : "");
 	struct filter_term *terms = NULL;
 	size_t n = 0, cap = 0;
-	char *save = NULL;
+	char *p = copy, *tok;
+	bool open = false;
 	int rc = 0;
-	for (char *tok = strtok_r(copy, " \t,", &save); tok && rc == 0; tok = strtok_r(NULL, " \t,", &save)) {
+	while (rc == 0 && (tok = next_term(&p, &open)) != NULL) {
+		if (open) {
+			snprintf(err, errn, "'%s': a quote is not closed", tok);
+			rc = -1;
+			break;
+		}
 		xgrow((void **)&terms, &cap, n + 1, sizeof(*terms));
 		rc = parse_term(t, tok, &terms[n++], err, errn);
 	}

@@ -142,7 +142,12 @@ int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum 
 /* Filter expression, AND of whitespace/comma separated terms:
  *   COL=VALUE  COL!=VALUE  COL<N  COL<=N  COL>N  COL>=N  COL~TEXT  TEXT  !TERM
  * '=' on text is a case-insensitive glob; '~' and a bare TEXT are case-insensitive
- * substring matches (bare TEXT searches every text column). NULL/"" clears it.
+ * substring matches (bare TEXT searches every text column; on a number '~' matches its
+ * full-precision CSV text). '=' and '!=' with "-" or "" select missing (present) cells
+ * of any column. A column name or value may be quoted with '...' or "..." (spaces,
+ * commas and operators inside are literal): 'Duration (s)'>1, node='node 1'. A term
+ * with an operator but no column, an unknown column, a non-number for a numeric
+ * comparison or an unclosed quote is an error naming it. NULL/"" clears the filter.
  * Returns 0, or -1 with a message in err (the previous filter stays). */
 int table_filter(struct table *t, const char *expr, char *err, size_t errn);
 /* The same from terms (drill-down builds these; no text is parsed): replaces the

@@ -196,6 +196,36 @@ static int parse_format(const char *s, const char **out)
 	return 0;
 }
 
+/* Repeated --filter: the terms of each, all to match (joined with a space). */
+static void add_filter(struct cli *cli, const char *arg)
+{
+	char *all = cli->filter ? xasprintf("%s %s", cli->filter, arg) : xstrdup(arg);
+	free(cli->filter);
+	cli->filter = all;
+}
+
+/* An option with a value given again with another value (getopt would keep the last in
+ * silence): a usage error. --trace and --constraint add up, and --filter's terms. */
+static int given_twice(const char **seen, int id, const char *arg)
+{
+	size_t i = 0;
+	while (i < ARRAY_LEN(options) && options[i].id != id)
+		i++;
+	if (i == ARRAY_LEN(options) || !options[i].has_arg || id == OPT_TRACE || id == OPT_CONSTRAINT ||
+	    id == OPT_FILTER)
+		return 0;
+	if (seen[i] && strcmp(seen[i], arg) != 0) {
+		char *a = text_sanitize_dup(seen[i], 0), *b = text_sanitize_dup(arg, 0);
+		fprintf(stderr, "tscope-tui: --%s given twice ('%s' and '%s'): give it once\n", options[i].name, a, b);
+		fprintf(stderr, "Try 'tscope-tui --help'.\n");
+		free(a);
+		free(b);
+		return 2;
+	}
+	seen[i] = arg;
+	return 0;
+}
+
 static int set_mode(struct cli *cli, enum cli_mode m)
 {
 	if (cli->mode != MODE_AUTO && cli->mode != m) {
@@ -216,7 +246,7 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_EXPORT: cli->export_view = arg; return set_mode(cli, MODE_EXPORT);
 	case 'o': cli->output = arg; return 0;
 	case OPT_SORT: cli->sort = arg; return 0;
-	case OPT_FILTER: cli->filter = arg; return 0;
+	case OPT_FILTER: add_filter(cli, arg); return 0;
 	case OPT_FORCE: cli->force = true; return 0;
 	case OPT_CSV_RAW: o->csv_raw = true; return 0;
 	case OPT_LIST_VIEWS: return set_mode(cli, MODE_LIST_VIEWS);
@@ -250,8 +280,8 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_NO_INDEX: o->no_index = true; return 0;
 	case OPT_RANKS_PER_NODE: return parse_long("ranks-per-node", arg, &o->ranks_per_node, 1) ? 2 : 0;
 	case OPT_WARMUP: return parse_long("warmup", arg, &o->warmup, 0) ? 2 : 0;
-	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, false) ? 2 : 0;
-	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, false) ? 2 : 0;
+	case OPT_FLOPS: o->flops_set = true; return parse_double("flops-per-step", arg, &o->flops_per_step, true) ? 2 : 0;
+	case OPT_PEAK: o->peak_set = true; return parse_double("peak-tflops", arg, &o->peak_tflops, true) ? 2 : 0;
 	case OPT_TRACE: push(&o->trace_paths, &o->ntrace, arg); return 0;
 	case OPT_KCLASSES: o->kernel_classes = arg; return 0;
 	case OPT_OBJECTIVE:
@@ -285,11 +315,12 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
 	opterr = 0;
+	const char *seen[ARRAY_LEN(options)] = { 0 };
 	int c;
 	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argv[optind - 1]);
-		if (apply(cli, c, optarg))
+		if (given_twice(seen, c, optarg) || apply(cli, c, optarg))
 			return 2;
 	}
 	for (int i = optind; i < argc; i++)
@@ -317,6 +348,7 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 
 void cli_free(struct cli *cli)
 {
+	free(cli->filter);
 	free(cli->paths);
 	free(cli->opts.trace_paths);
 	free(cli->opts.constraints);

@@ -15,7 +15,7 @@ struct cli {
 	const char *export_view;  /* --export VIEW */
 	const char *output;       /* -o FILE ("-" or NULL: stdout) */
 	const char *sort;         /* --sort [-]COL */
-	const char *filter;       /* --filter EXPR */
+	char *filter;             /* --filter EXPR (owned; the terms of every --filter given) */
 	bool force;               /* --force: overwrite -o FILE */
 	const char **paths;       /* positional PATHs */
 	size_t npaths;

@@ -42,12 +42,27 @@ void export_list_views(FILE *f)
 	fprintf(f, "%-16s %s\n", EXPORT_ALL, "every view that has rows for the run, as -o DIR/<view>.csv");
 }
 
+/* The columns, comma-separated; a name with a space, comma or quote quoted as --filter
+ * takes it. */
 static void list_columns(const struct table *t)
 {
-	fprintf(stderr, "tscope-tui: columns of '%s':", t->name);
-	for (size_t c = 0; c < t->ncol; c++)
-		fprintf(stderr, " %s", t->col[c].name);
+	fprintf(stderr, "tscope-tui: columns of '%s': ", t->name);
+	for (size_t c = 0; c < t->ncol; c++) {
+		char *safe = text_sanitize_dup(t->col[c].name, 0);
+		const char *q = !strpbrk(safe, " \t,'\"") ? "" : strchr(safe, '\'') ? "\"" : "'";
+		fprintf(stderr, "%s%s%s%s", c ? ", " : "", q, safe, q);
+		free(safe);
+	}
 	fputc('\n', stderr);
+}
+
+/* A filter that keeps no row of a view that has some: said on stderr (exit 0). */
+static void no_row_matches(const char *view, const char *filter)
+{
+	char *safe = text_sanitize_dup(filter, 0);
+	fprintf(stderr, "tscope-tui: --filter '%s' keeps no row of '%s' (terms are split at spaces and commas "
+			"and must all match: quote a value with spaces, e.g. node='node 1')\n", safe, view);
+	free(safe);
 }
 
 static int unknown_view(const char *view)
@@ -275,6 +290,8 @@ static int export_table(struct table *t, struct run *run, const struct view_def 
 			      .spill_dir = spill, .meter = rc ? NULL : progress_for(x->output) };
 	if (rc == 0)
 		rc = write_view(&w, x->output, x->force, flags);
+	if (rc == 0 && x->filter && w.rows == 0 && t->nrow > 0)
+		no_row_matches(t->name, x->filter);
 	table_free(t);
 	free(spill);
 	return rc;
@@ -328,6 +345,7 @@ int export_compare_view(struct compare *c, const struct export_args *x)
 }
 
 /* DIR exists as a directory, or is created (one level). */
+/* dir as a directory, created with its missing parents (mkdir -p). 0, or -1 (errno). */
 static int ensure_dir(const char *dir)
 {
 	struct stat st;
@@ -337,7 +355,19 @@ static int ensure_dir(const char *dir)
 		errno = ENOTDIR;
 		return -1;
 	}
-	return mkdir(dir, 0755);
+	char *path = xstrdup(dir);
+	int r = 0;
+	for (char *s = strchr(path + 1, '/'); r == 0 && s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		r = mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+		*s = '/';
+	}
+	if (r == 0)
+		r = mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+	int e = errno;
+	free(path);
+	errno = e;
+	return r;
 }
 
 /* Every view with rows for this run, built once (a view built in parts: its first

@@ -614,8 +614,10 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
-		return export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort, cli->filter,
-							       cli->force });
+		int rc = export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort,
+								 cli->filter, cli->force });
+		report_quality(run);   /* as --print says it */
+		return rc;
 	}
 	struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
 	if (run_is_empty(run))

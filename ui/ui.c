@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/steps/analysis.h"
 #include "model/steps/follow.h"
 #include "model/registry.h"
@@ -267,11 +268,14 @@ static int ui_start(const struct opts *opts, bool headless)
 {
 	char why[160];
 	if (term_start(headless, why, sizeof(why)) < 0) {
-		if (why[0]) {
-			char *safe = text_sanitize_dup(why, 0);
-			fprintf(stderr, "tscope-tui: %s; printing the report instead\n", safe);
-			free(safe);
-		}
+		if (!why[0] && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			snprintf(why, sizeof(why), "the terminal cannot be started (curses)");
+		else if (!why[0])
+			snprintf(why, sizeof(why), "no terminal to draw on (standard input or output is not a terminal "
+						   "and /dev/tty cannot be opened)");
+		char *safe = text_sanitize_dup(why, 0);
+		fprintf(stderr, "tscope-tui: %s; printing the report instead\n", safe);
+		free(safe);
 		return -1;
 	}
 	theme_init(opts->color);

@@ -3,7 +3,8 @@
 # and on a pair of runs (the diff_* views), writes every view that has rows as
 # DIR/<view>.csv, each byte-identical to `--export VIEW`; views without data are not
 # written; an existing file is not replaced without --force (and then nothing is
-# written); no temp file is left; usage errors exit 2.
+# written); no temp file is left; usage errors exit 2; a missing DIR is created with its
+# parents.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -90,5 +91,11 @@ tap_rc $? "--export all with --sort: usage error"
 "$BIN" --export all -o "$TMP/afile" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/nd.err"
 [ $? -eq 1 ] && grep -q 'cannot use .*afile as the output directory' "$TMP/nd.err"
 tap_rc $? "-o naming a file: exit 1"
+"$BIN" --export all -o "$TMP/new/parents/demo" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>&1 &&
+	[ -s "$TMP/new/parents/demo/ranks.csv" ]
+tap_rc $? "-o DIR with missing parents: created (mkdir -p)"
+"$BIN" --export all -o "$TMP/afile/sub" "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/nd2.err"
+[ $? -eq 1 ] && grep -q 'cannot use .*afile/sub as the output directory: Not a directory' "$TMP/nd2.err"
+tap_rc $? "-o DIR below a file: exit 1, named"
 tap_check "--list-views lists all" '"$BIN" --list-views | grep -q "^all  *every view that has rows"'
 tap_plan

@@ -1,0 +1,79 @@
+#!/bin/sh
+# cli_edges.sh: command-line edges an audit found. --filter quotes a column name or a
+# value with spaces, names a term it cannot read, says when it keeps no row, matches
+# '~' on a number's full-precision text and '-' as missing; repeated --filter terms add
+# up, any other option given twice with two values is a usage error; --flops-per-step
+# and --peak-tflops must be > 0; --export reports data quality as --print does; --tui
+# without a terminal says why.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+BIN=$TSCOPE_BIN
+demo="$TSCOPE_ROOT/testdata/demo"
+cd "$TSCOPE_TMP" || exit 1
+T="$BIN --no-index"
+
+# --filter: quoting (a node name with a space)
+$T --export ranks --filter "node='node 1'" "$demo" >q1 2>err
+tap_check "node='node 1': the ranks of node 1" '[ $? -eq 0 ] && [ "$(tail -n +2 q1 | wc -l)" -eq 8 ] &&
+	! tail -n +2 q1 | grep -qv ",node 1$"'
+$T --export ranks --filter 'node="node 1"' "$demo" | cmp -s - q1
+tap_rc $? 'node="node 1": the same'
+$T --export ranks --filter 'node=node 1' "$demo" >out 2>err
+tap_check "node=node 1 (unquoted): no row, said on stderr, exit 0" \
+	'[ $? -eq 0 ] && [ "$(wc -l <out)" -eq 1 ] && grep -q "^tscope-tui: --filter .* keeps no row of .ranks.*quote" err'
+$T --export ranks --filter '=3' "$demo" >out 2>err
+tap_check "a term without a column: exit 2, named" '[ $? -eq 2 ] && grep -q "'"'=3'"' names no column" err'
+$T --export ranks --filter "node='node 1" "$demo" >out 2>err
+tap_check "an unclosed quote: exit 2" '[ $? -eq 2 ] && grep -q "a quote is not closed" err'
+$T --export ranks --filter 'nosuch=1' "$demo" >out 2>err
+tap_check "unknown column: the columns listed comma-separated" \
+	'[ $? -eq 2 ] && grep -q "^tscope-tui: columns of .ranks.: rank, records, mean_compute_ms, " err'
+
+# '~' on a number: the CSV's full-precision text; '-' selects missing values
+$T --export ranks --filter 'mean_compute_ms~108.9657' "$demo" >out 2>err
+tap_check "mean_compute_ms~108.9657: the rank whose CSV cell is 108.965797985" \
+	'[ "$(tail -n +2 out | cut -d, -f3)" = 108.965797985 ]'
+$T --export ranks --filter 'onset_step=-' "$demo" >miss 2>err
+m=$?
+$T --export ranks --filter 'onset_step!=-' "$demo" >pres 2>>err
+tap_check "onset_step=- / !=-: missing and present, 16 rows between them" \
+	'[ $m -eq 0 ] && ! tail -n +2 miss | cut -d, -f9 | grep -q . && ! tail -n +2 pres | cut -d, -f9 | grep -qx "" &&
+	 [ $(( $(wc -l <miss) + $(wc -l <pres) - 2 )) -eq 16 ]'
+
+# repeated options
+$T --export ranks --filter 'rank>=2' --filter 'rank<4' "$demo" >out 2>err
+tap_check "--filter twice: both apply (ranks 2 and 3)" '[ "$(tail -n +2 out | cut -d, -f1 | tr "\n" " ")" = "2 3 " ]'
+for args in "--export ranks --export nodes" "--export ranks -o a -o b" "--export ranks --ranks 0 --ranks 1" \
+	"--export ranks --sort rank --sort -rank" "--print --warmup 1 --warmup 2"; do
+	$T $args "$demo" >out 2>err
+	tap_check "$args: exit 2, the option named" '[ $? -eq 2 ] && grep -q "given twice" err && [ ! -s out ]'
+done
+$T --export ranks --ranks 0 --ranks 0 "$demo" >out 2>err
+tap_check "the same value twice: accepted" '[ $? -eq 0 ] && [ "$(wc -l <out)" -eq 2 ]'
+
+# --flops-per-step, --peak-tflops: > 0
+for args in "--flops-per-step -5" "--flops-per-step 0" "--peak-tflops -1" "--peak-tflops 0"; do
+	$T --print $args "$demo" >out 2>err
+	tap_check "$args: exit 2" '[ $? -eq 2 ] && grep -q "must be > 0" err && [ ! -s out ]'
+done
+
+# --export reports data quality on stderr, as --print does
+cp -r "$demo" bad
+sed '5s/.*/{garbage/' bad/rank3/steps.jsonl >s && mv s bad/rank3/steps.jsonl
+$T --export ranks bad >out 2>err
+rc=$?
+$T --print bad >/dev/null 2>perr
+prc=$?
+tap_check "--export: the data-quality line of --print, same exit status" \
+	'[ $rc -eq $prc ] && grep -q "^tscope-tui: data quality: 0 errors, 1 warning, 0 notes (1 record skipped)" err &&
+	 [ "$(grep "data quality" err)" = "$(grep "data quality" perr)" ]'
+
+# --tui without a terminal: the report, and one line saying why
+if command -v setsid >/dev/null 2>&1; then
+	setsid $T --tui "$demo" </dev/null >out 2>err
+	tap_check "--tui without a terminal: why on stderr, the report on stdout" \
+		'[ $? -eq 0 ] && [ -s out ] && grep -q "^tscope-tui: no terminal to draw on .*; printing the report instead$" err'
+else
+	tap_skip "--tui without a terminal (no setsid)"
+fi
+tap_plan
