@@ -467,7 +467,13 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 		short_of_plan = short_of_plan || v[i].short_of_plan;
 	}
 	unsigned long sig = 0;
-	char title[256], detail[512];
+	char title[320], detail[512], subset[96] = "";
+	size_t out = 0;
+	for (size_t i = 0; i < f->np; i++)
+		out += f->p[i].left_out;
+	if (out)
+		snprintf(subset, sizeof(subset), " (--ranks: %zu rank file%s left out, not watched)", out,
+			 out == 1 ? "" : "s");
 	for (size_t i = 0; i < f->nt; i++)
 		f->t[i].stalled = false;
 	if (n == 0) {
@@ -491,7 +497,10 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 		}
 	} else if (same && !short_of_plan) {
 		f->state = FOLLOW_FINISHED;
-		if (n == 1)
+		if (subset[0])   /* the ranks left out are not watched: no word on the whole job */
+			snprintf(title, sizeof(title), "the ranks followed finished: all %zu stopped at step %ld%s", n,
+				 v[0].step, subset);
+		else if (n == 1)
 			snprintf(title, sizeof(title), "job finished: the rank stopped at step %ld", v[0].step);
 		else
 			snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
@@ -507,12 +516,13 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 		double idle = v[0].idle;
 		for (size_t i = 1; i < n; i++)
 			idle = v[i].idle < idle ? v[i].idle : idle;
+		const char *who = subset[0] ? "the ranks followed stalled" : "job stalled";
 		if (lo == hi)
-			snprintf(title, sizeof(title), "job stalled: no rank advanced for %.0f s, all at step %ld (run.json n_steps not reached)",
-				 idle, lo);
+			snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s, all at step %ld (run.json n_steps "
+				 "not reached)%s", who, idle, lo, subset);
 		else
-			snprintf(title, sizeof(title), "job stalled: no rank advanced for %.0f s; ranks stopped between steps %ld and %ld",
-				 idle, lo, hi);
+			snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s; ranks stopped between steps %ld "
+				 "and %ld%s", who, idle, lo, hi, subset);
 		add_live(f, "LIVE.JOB_STALL", SEV_HIGH, -1, -1, title,
 			 "No rank wrote a record within the stall threshold and the ranks did not stop together at the planned end.",
 			 "Check the scheduler and the ranks behind: the slowest rank usually holds the others at a collective.");

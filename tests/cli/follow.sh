@@ -4,7 +4,8 @@
 # follows: new findings come out one line each ("TIME SEVERITY ID TEXT"); a job whose
 # ranks stop together finishes with exit 0 and no stall; a rank that stops writing is
 # reported stalled; a truncated-then-rewritten file, and one rewritten in place and longer,
-# are reloaded; SIGINT ends with 130.
+# are reloaded; following a --ranks subset says nothing of the whole job; SIGINT ends
+# with 130.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -74,7 +75,15 @@ tap_check "a file rewritten in place: no record skipped as invalid JSON (read mi
 kill -INT "$fpid"
 wait "$fpid"
 
-# 4. usage
+# 4. --ranks 0-1 of a finished 4-rank job: the two followed ranks stopped; nothing is
+#    said of the whole job, whose other ranks are not watched
+sh "$writer" sub 4 0 10 0 >/dev/null
+"$TSCOPE_BIN" --no-index --ranks 0-1 --follow --interval 0.2 --stall 1 sub >sub.out 2>sub.err
+tap_check "--ranks subset: 'the ranks followed finished', the files left out named, no 'job finished'" \
+	'grep -q "LIVE.FINISHED the ranks followed finished: all 2 stopped at step 10 (--ranks: 2 rank files left out, not watched)" sub.out &&
+	 ! grep -q "job finished" sub.out'
+
+# 5. usage
 "$TSCOPE_BIN" --follow --export ranks fin >/dev/null 2>err.txt
 tap_eq "--follow with --export: usage error 2" 2 "$?"
 "$TSCOPE_BIN" --follow --interval 0 fin >/dev/null 2>err.txt
