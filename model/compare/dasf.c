@@ -291,6 +291,16 @@ int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
 	return rc;
 }
 
+/* "12.5 s over 7 tasks", or "n/a (a dependency cycle)" (dasf.h critical_s NaN). */
+static void critical_text(const struct dasf_summary *d, char *num, size_t numn, char *buf, size_t n)
+{
+	if (isnan(d->critical_s))
+		snprintf(buf, n, "n/a (a dependency cycle)");
+	else
+		snprintf(buf, n, "%s over %zu task%s", units_seconds(d->critical_s, num, numn), d->critical_len,
+			 d->critical_len == 1 ? "" : "s");
+}
+
 void compare_dasf_summary(struct compare *c, struct summary *s)
 {
 	const struct cmp_fns *m = fns_of(c);
@@ -304,9 +314,10 @@ void compare_dasf_summary(struct compare *c, struct summary *s)
 		    units_seconds(b->total_task_s, y, sizeof(y)),
 		    units_seconds_signed(b->total_task_s - a->total_task_s, d, sizeof(d)),
 		    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)));
-	summary_add(s, TONE_NORMAL, "critical path", "%s over %zu task%s -> %s over %zu task%s",
-		    units_seconds(a->critical_s, x, sizeof(x)), a->critical_len, a->critical_len == 1 ? "" : "s",
-		    units_seconds(b->critical_s, y, sizeof(y)), b->critical_len, b->critical_len == 1 ? "" : "s");
+	char ca[64], cb[64];
+	critical_text(a, x, sizeof(x), ca, sizeof(ca));
+	critical_text(b, y, sizeof(y), cb, sizeof(cb));
+	summary_add(s, TONE_NORMAL, "critical path", "%s -> %s", ca, cb);
 	summary_add(s, TONE_NORMAL, "span", "%s -> %s (first task start to last task end, the longest host)",
 		    units_seconds(a->span_s, x, sizeof(x)), units_seconds(b->span_s, y, sizeof(y)));
 }

@@ -76,4 +76,9 @@ tap_check "--export diff_functions without tasks on a side: exit 1, why" \
 "$TSCOPE_BIN" --export all -o all a b >/dev/null 2>&1
 tap_check "--export all of a DASF pair: diff_functions and diff_findings" \
 	'[ -s all/diff_functions.csv ] && [ -s all/diff_findings.csv ] && [ ! -e all/diff_ranks.csv ]'
+# B's task graph has a dependency cycle: its critical path is n/a, not "0 s over 0 tasks"
+mkdir -p cyc && "$B/gen_dasf" verdicts gv >/dev/null && cp gv/cycle.msgpack cyc/
+"$TSCOPE_BIN" --print --no-index --dasf a cyc >cyc.txt 2>/dev/null
+tap_check "a side with a dependency cycle: its critical path reads n/a" \
+	'grep -q "^  critical path: .* -> n/a (a dependency cycle)$" cyc.txt'
 tap_plan
