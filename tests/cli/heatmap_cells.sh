@@ -30,8 +30,10 @@ tap_check "a negative step is written as a number (-3, not '-3)" '[ "$(cat negc)
 "$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf" fixture dasf >/dev/null
 "$TSCOPE_BIN" --export heatmap_cells dasf >dcells.csv 2>/dev/null
 tap_check "DASF: worker names as text, seconds as numbers, worst/mean in tasks" \
-	'sed -n 2p dcells.csv | grep -q "^worker-[^,]*,worker-[^,]*,0,0," && head -1 dcells.csv | grep -q ",worst_tasks,mean_tasks$" &&
-	 "$TSCOPE_BIN" --export heatmap_cells --filter "col_first>=1 col_first<2" dasf | tail -n +2 | cut -d, -f3 | sort -u | grep -qx 1'
+	'sed -n 2p dcells.csv | grep -q "^worker-[^,]*,worker-[^,]*,0,0," &&
+	 head -1 dcells.csv | grep -q ",worst_tasks,mean_tasks$" &&
+	 "$TSCOPE_BIN" --export heatmap_cells --filter "col_first>=1 col_first<2" dasf | tail -n +2 | cut -d, -f3 |
+		sort -u | grep -qx 1'
 printf '2\ne<C-u>%s<Enter>\n:dump %s\nq\n' "$PWD/shown.csv" "$PWD/screen.txt" >keys
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=80 "$TSCOPE_BIN" --tui "$DEMO" >/dev/null 2>err
 tap_check "e on the heatmap writes the cells shown, same columns" \

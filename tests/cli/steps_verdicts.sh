@@ -163,7 +163,8 @@ echo '{"name":"negf","rank":0,"world_size":1,"flops_per_step":-1.2e13,"peak_flop
 "$TSCOPE_BIN" --print --no-index --color never negf >negf.out 2>negf.err
 tap_check "negative flops_per_step: MFU n/a with why, a warning, no LOW_MFU" \
 	'grep -q "MFU n/a: flops_per_step is negative" negf.out && ! grep -q "LOW_MFU\|MFU -" negf.out &&
-	 "$TSCOPE_BIN" --export sources --no-index negf 2>/dev/null | grep -q "flops_per_step -1.2e+13 is not a positive number"'
+	 "$TSCOPE_BIN" --export sources --no-index negf 2>/dev/null |
+		grep -q "flops_per_step -1.2e+13 is not a positive number"'
 # a NaN in both ranks' step 5: the step walls' mean and comm share are n/a, not nan
 mkdir -p nanw/rank0 nanw/rank1
 for r in 0 1; do for s in $(seq 0 29); do

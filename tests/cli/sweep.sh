@@ -98,7 +98,8 @@ golden sweep_sizing_points.csv "$TMP/points.out" "sizing_points golden (rough es
 ! grep -q ',yes$' "$TMP/points.out"
 tap_rc $? "sizing_points: every stored per-concurrency value equals the recomputed one (differs=no)"
 
-"$BIN" --export sweep --objective 'ttft_p99:1,itl_p99:3' --constraint 'ttft_p99<20' "$AN" | sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
+"$BIN" --export sweep --objective 'ttft_p99:1,itl_p99:3' --constraint 'ttft_p99<20' "$AN" |
+	sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
 golden sweep_analyze.csv "$TMP/sweep.out" "sweep golden from the analyze CSV (score, ranking, pass, failed)"
 "$BIN" --export gpu_telemetry "$AN" >"$TMP/gpu.csv"
 tap_rc $? "--export gpu_telemetry"

@@ -25,11 +25,14 @@ tap_eq "axis note: the scale's top is the grid's worst cell" "$worst" "$note_hi"
 # the legend's sentence may wrap: drop the heatmap's row labels beside it, join the lines
 sed 's/^ *[0-9]* *//' legend | tr -s ' \n' '  ' >legend.flat
 tap_check "legend: the range is named (median cell to worst cell of the whole grid), the same as the axis note" \
-	'grep -qF "Scale: the median cell of the whole grid (not only the window), $note_lo, to its worst cell, $note_hi, in 8 levels." legend.flat'
+	'grep -qF "Scale: the median cell of the whole grid (not only the window), $note_lo, to its worst cell," legend.flat &&
+	 grep -qF "to its worst cell, $note_hi, in 8 levels." legend.flat'
 tap_check "legend: the first level is blank (the median, below it and an eighth above), none above the worst" \
-	'grep -qF "Cells of the first level (the median, below it, and up to 1/8 of the range above it) are blank (quiet), not missing; no cell is above the worst." legend.flat'
+	'grep -qF "Cells of the first level (the median, below it, and up to 1/8 of the range above it)" legend.flat &&
+	 grep -qF "are blank (quiet), not missing; no cell is above the worst." legend.flat'
 tap_check "legend: the quiet level and the top level, ending at the worst" \
-	'grep -q "<= [0-9.]* ms (quiet: the median, below it and just above)" legend && grep -q "[0-9.]* ms \.\. $note_hi (up to the worst)" legend'
+	'grep -q "<= [0-9.]* ms (quiet: the median, below it and just above)" legend &&
+	 grep -q "[0-9.]* ms \.\. $note_hi (up to the worst)" legend'
 tap_eq "legend: eight levels with bounds" 8 "$(grep -c '[0-9.]* ms \.\. [0-9.]* ms\|<= [0-9.]* ms (quiet' legend)"
 tap_check "legend: what a cell is and the missing glyph" \
 	'grep -q "A cell is the WORST value of its bucket" legend && grep -q "no value in the bucket (missing is not zero)" legend'
