@@ -676,9 +676,10 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
-			diag_add(&ctx->run->diags, DIAG_WARN, path, -1, -1, -1,
-				 "index shard %u/%u not used: %s; its %zu rank%s read from the JSONL",
-				 k, n, why, hi - lo, hi - lo == 1 ? " is" : "s are");
+			if (hi > lo)   /* a shard of no rank (more shards than ranks) lacks nothing */
+				diag_add(&ctx->run->diags, DIAG_WARN, path, -1, -1, -1,
+					 "index shard %u/%u not used: %s; its %zu rank%s read from the JSONL",
+					 k, n, why, hi - lo, hi - lo == 1 ? " is" : "s are");
 			free(why);
 		} else {
 			used++;
