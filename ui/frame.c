@@ -103,7 +103,8 @@ static void draw_hint(struct app *app)
 	char keytext[32];
 	if (!ranklist_format(keys, nkeys, keytext, sizeof(keytext)) || !nkeys)
 		snprintf(keytext, sizeof(keytext), "1");
-	bool cmp_ranks = app->cmp && compare_ranks(app->cmp); /* a sweep pair has no regressions, no B - A */
+	/* a sweep pair has no regressions, no B - A (not computed for the hint: seconds on a big pair) */
+	bool cmp_ranks = app->cmp && compare_has_ranks(app->cmp);
 	char hint[256];
 	snprintf(hint, sizeof(hint), "%s  %s:panes  %s",
 		 cmp_ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"

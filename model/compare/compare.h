@@ -167,6 +167,8 @@ struct cmp_ranks {
 };
 /* NULL when a side has no step records at all. */
 const struct cmp_ranks *compare_ranks(struct compare *c);
+/* compare_ranks() will not be NULL, without computing it (a frame's hint row). */
+bool compare_has_ranks(const struct compare *c);
 /* Regression size of ranks entry i (seconds: the increase in time lost, or of compute
  * over the common steps when there is no time lost), the sort key of `order`. */
 double compare_regression_s(const struct cmp_rank *r);

@@ -195,6 +195,10 @@ bool analysis_has_compute(const struct steps_model *m);
  * analysis cache (dropped with its records). */
 extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
+/* The same judgement without the distributed analysis (compare mode's first frame): the
+ * ranks' mean compute and the all-zero test read off the compute heatmap's level 0, as
+ * floats; buf holds the reason when it is not a constant. */
+const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
 /* Rank index ri records some compute phase (else its compute figures are missing, not 0). */
 bool analysis_rank_has_compute(struct run *run, size_t ri);
 

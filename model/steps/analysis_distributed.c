@@ -640,11 +640,10 @@ bool analysis_rank_has_compute(struct run *run, size_t ri)
 	return any != 0;
 }
 
-/* Why one rank's compute cannot be weighed against the others' into buf (false: it
- * can): a rank without a compute phase, one without a compute phase another records (the
- * ranks are compared on sums of other phases), or a compute that is not finite or is
- * negative over the aligned steps. */
-static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
+/* Why the ranks' compute sums measure different things into buf (false: they do not): a
+ * rank without a compute phase, or one that never records a compute phase another rank
+ * records on most of its records. */
+static bool lanes_unweighable(struct run *run, char *buf, size_t n)
 {
 	static const char *const lane_name[BUDGET_NLANES] = {
 		[BUDGET_LANE_COMPUTE] = "forward, backward, optimizer or compute", [BUDGET_LANE_DATA] = "data",
@@ -675,14 +674,67 @@ static bool rank_unweighable(struct run *run, const struct distributed *d, char 
 				break;
 			}
 		}
-		double mean = d->rank[r].mean_compute;
-		if (!buf[0] && !isfinite(mean))
-			snprintf(buf, n, "rank %d records a NaN or infinite compute phase value", id);
-		else if (!buf[0] && mean < 0)
-			snprintf(buf, n, "rank %d records negative compute phase values", id);
 	}
 	free(has);
 	return buf[0] != '\0';
+}
+
+/* A rank whose mean compute (mean[r]) is not finite or is negative, into buf. */
+static bool means_unweighable(const struct steps_model *m, const double *mean, char *buf, size_t n)
+{
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		if (!isfinite(mean[r]))
+			snprintf(buf, n, "rank %d records a NaN or infinite compute phase value", steps_rank_id(m, r));
+		else if (mean[r] < 0)
+			snprintf(buf, n, "rank %d records negative compute phase values", steps_rank_id(m, r));
+		else
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* Why one rank's compute cannot be weighed against the others' into buf (false: it
+ * can): lanes_unweighable(), or a compute that is not finite or is negative over the
+ * aligned steps. */
+static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
+{
+	if (lanes_unweighable(run, buf, n))
+		return true;
+	size_t N = steps_nranks(run->steps);
+	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
+	for (size_t r = 0; r < N; r++)
+		mean[r] = d->rank[r].mean_compute;
+	bool why = means_unweighable(run->steps, mean, buf, n);
+	free(mean);
+	return why;
+}
+
+const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n)
+{
+	if (!analysis_has_compute(run->steps))
+		return "no compute phase recorded";
+	if (lanes_unweighable(run, buf, n))
+		return buf;
+	const struct steps_model *m = run->steps;
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t N = steps_nranks(m), S = steps_naligned(m);
+	if (!g || !S)   /* no grid to read: the distributed analysis's judgement */
+		return analysis_compute_unweighable(run);
+	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
+	bool zero = true;
+	for (size_t r = 0; r < N; r++) {
+		const float *row = heat_row(g, r);
+		double sum = 0;
+		for (size_t k = 0; k < S; k++) {
+			sum += row[k];
+			zero = zero && row[k] == 0;
+		}
+		mean[r] = sum / (double)S;
+	}
+	bool why = means_unweighable(m, mean, buf, n);
+	free(mean);
+	return why ? buf : zero ? analysis_compute_zero : NULL;
 }
 
 const char *analysis_compute_unweighable(struct run *run)
