@@ -369,7 +369,7 @@ static int parse_term(const struct table *t, char *s, struct filter_term *ft, ch
 	size_t k = 0;
 	long at = find_op(s, &k);
 	int rc = 0;
-	if (at < 0) {   /* bare TEXT: a substring of any text column */
+	if (at <= 0) {   /* bare TEXT (an operator first too: '<float'): a substring of any text column */
 		unquote(s);
 		ft->text = s;
 		if (!*s) {
@@ -549,7 +549,8 @@ int table_filter(struct table *t, const char *expr, char *err, size_t errn)
 	int rc = 0;
 	while (rc == 0 && (tok = next_term(&p, &open)) != NULL) {
 		if (open) {
-			snprintf(err, errn, "'%s': a quote is not closed", tok);
+			snprintf(err, errn, "'%s': a quote is not closed (to search for a quote, quote the term with "
+				 "the other kind: \"'x\")", tok);
 			rc = -1;
 			break;
 		}

@@ -204,28 +204,6 @@ static void add_filter(struct cli *cli, const char *arg)
 	cli->filter = all;
 }
 
-/* An option with a value given again with another value (getopt would keep the last in
- * silence): a usage error. --trace and --constraint add up, and --filter's terms. */
-static int given_twice(const char **seen, int id, const char *arg)
-{
-	size_t i = 0;
-	while (i < ARRAY_LEN(options) && options[i].id != id)
-		i++;
-	if (i == ARRAY_LEN(options) || !options[i].has_arg || id == OPT_TRACE || id == OPT_CONSTRAINT ||
-	    id == OPT_FILTER)
-		return 0;
-	if (seen[i] && strcmp(seen[i], arg) != 0) {
-		char *a = text_sanitize_dup(seen[i], 0), *b = text_sanitize_dup(arg, 0);
-		fprintf(stderr, "tscope-tui: --%s given twice ('%s' and '%s'): give it once\n", options[i].name, a, b);
-		fprintf(stderr, "Try 'tscope-tui --help'.\n");
-		free(a);
-		free(b);
-		return 2;
-	}
-	seen[i] = arg;
-	return 0;
-}
-
 static int set_mode(struct cli *cli, enum cli_mode m)
 {
 	if (cli->mode != MODE_AUTO && cli->mode != m) {
@@ -315,12 +293,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	lo[ARRAY_LEN(options)] = (struct option){ 0 };
 	optind = 1;
 	opterr = 0;
-	const char *seen[ARRAY_LEN(options)] = { 0 };
 	int c;
 	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argv[optind - 1]);
-		if (given_twice(seen, c, optarg) || apply(cli, c, optarg))
+		if (apply(cli, c, optarg))
 			return 2;
 	}
 	for (int i = optind; i < argc; i++)

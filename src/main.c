@@ -616,7 +616,8 @@ static int run_mode(struct cli *cli, struct run *run)
 		}
 		int rc = export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								 cli->filter, cli->force });
-		report_quality(run);   /* as --print says it */
+		if (rc != 2)   /* as --print says it; a usage error says nothing of the data */
+			report_quality(run);
 		return rc;
 	}
 	struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
