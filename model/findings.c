@@ -2,11 +2,13 @@
 /* findings.c: rule dispatch, severity ordering, finding lifetime (see findings.h). */
 #include "model/findings.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 struct evidence evidence_none(void)
@@ -212,15 +214,11 @@ char *findings_empty_note(struct run *run)
 void findings_unjudged_add(char *buf, size_t n, const char *fmt, ...)
 {
 	size_t k = strnlen(buf, n);
-	if (k && k + 2 < n) {
+	if (k && k + 2 < n)
 		memcpy(buf + k, "; ", 3);
-		k += 2;
-	}
-	if (k + 1 >= n)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf + k, n - k, fmt, ap);
+	text_vappendf(buf, n, fmt, ap);
 	va_end(ap);
 }
 

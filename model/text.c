@@ -305,6 +305,21 @@ double text_frac(double v, double lo, double hi)
 	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+void text_vappendf(char *buf, size_t n, const char *fmt, va_list ap)
+{
+	size_t used = strnlen(buf, n);
+	if (used + 1 < n)
+		vsnprintf(buf + used, n - used, fmt, ap);
+}
+
+void text_appendf(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	text_vappendf(buf, n, fmt, ap);
+	va_end(ap);
+}
+
 bool text_same(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);

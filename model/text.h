@@ -18,6 +18,7 @@
 #ifndef MODEL_TEXT_H
 #define MODEL_TEXT_H
 
+#include <stdarg.h>
 #include "model/base.h"
 
 enum { TEXT_ASCII = 1 };
@@ -34,6 +35,10 @@ char *text_sanitize_dup(const char *s, unsigned flags);
 char *text_ascii_dup(const char *s, size_t len, size_t *out_len);
 /* True when the locale's codeset (LC_CTYPE, as setlocale() made it) is UTF-8. */
 bool text_locale_utf8(void);
+/* printf at the end of the string in buf (n bytes), truncating; a full buf is left as it
+ * is. */
+void text_appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void text_vappendf(char *buf, size_t n, const char *fmt, va_list ap);
 /* True when a and b are the same text, or both absent (NULL). */
 bool text_same(const char *a, const char *b);
 /* True when s needs no change under text_sanitize (fast path). */

@@ -85,18 +85,6 @@ static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
 	return NULL;
 }
 
-/* printf at the end of the string in buf (n bytes), truncating. */
-static void appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= n)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, n - used, fmt, ap);
-	va_end(ap);
-}
 
 /* What of rank entry r was not compared (or not judged), "" when all of it was. */
 static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, char *buf, size_t n)
@@ -111,12 +99,12 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 		return;
 	}
 	if (r->a_only.n)
-		appendf(buf, n, "steps %ld-%ld (%zu only in A)", r->a_only.lo, r->a_only.hi, r->a_only.n);
+		text_appendf(buf, n, "steps %ld-%ld (%zu only in A)", r->a_only.lo, r->a_only.hi, r->a_only.n);
 	if (r->b_only.n)
-		appendf(buf, n, "%ssteps %ld-%ld (%zu only in B)", *buf ? ", " : "", r->b_only.lo, r->b_only.hi,
+		text_appendf(buf, n, "%ssteps %ld-%ld (%zu only in B)", *buf ? ", " : "", r->b_only.lo, r->b_only.hi,
 			r->b_only.n);
 	if (all->judged && r->n < CMP_MIN_STEPS)
-		appendf(buf, n, "%s(%zu common step%s: too few to judge)", *buf ? " " : "", r->n, r->n == 1 ? "" : "s");
+		text_appendf(buf, n, "%s(%zu common step%s: too few to judge)", *buf ? " " : "", r->n, r->n == 1 ? "" : "s");
 }
 
 enum { LEFT_GROUPS_SHOWN = 4 };
@@ -135,18 +123,18 @@ void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n)
 				break;
 		}
 		if (*what && groups++ < LEFT_GROUPS_SHOWN) {
-			appendf(buf, n, "%s", groups > 1 ? ", " : "");
+			text_appendf(buf, n, "%s", groups > 1 ? ", " : "");
 			if (j - i > 1)
-				appendf(buf, n, "ranks %d-%d %s", r->v[i].rank, r->v[j - 1].rank, what);
+				text_appendf(buf, n, "ranks %d-%d %s", r->v[i].rank, r->v[j - 1].rank, what);
 			else
-				appendf(buf, n, "rank %d %s", r->v[i].rank, what);
+				text_appendf(buf, n, "rank %d %s", r->v[i].rank, what);
 		} else if (*what) {
 			more += j - i;
 		}
 		i = j;
 	}
 	if (more)
-		appendf(buf, n, ", and %zu more rank%s", more, more == 1 ? "" : "s");
+		text_appendf(buf, n, ", and %zu more rank%s", more, more == 1 ? "" : "s");
 }
 
 /* run.json keys that define the work of a step: config keys (batch size, model, sequence
@@ -217,7 +205,7 @@ static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size
 			continue;
 		char *k = text_sanitize_dup(f[i].key, 0), *a = text_sanitize_dup(f[i].a, 0);
 		char *b = text_sanitize_dup(f[i].b, 0);
-		appendf(buf, n, "%s%s %s -> %s", *buf ? ", " : "", k, a, b);
+		text_appendf(buf, n, "%s%s %s -> %s", *buf ? ", " : "", k, a, b);
 		free(k);
 		free(a);
 		free(b);
@@ -234,7 +222,7 @@ void compare_workload_diff(struct compare *c, char *buf, size_t n)
 	workload_fields(buf, n, d->env, d->nenv, true);
 	const struct steps_meta *ma = steps_rank_meta(c->a->steps, 0), *mb = steps_rank_meta(c->b->steps, 0);
 	if (ma && mb && ma->has_world && mb->has_world && ma->world_size != mb->world_size)
-		appendf(buf, n, "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size, mb->world_size);
+		text_appendf(buf, n, "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size, mb->world_size);
 }
 
 bool compare_unlike(struct compare *c)
@@ -266,7 +254,7 @@ static void verdict_wall(const struct cmp_ranks *r, char *buf, size_t n)
 	else
 		snprintf(buf, n, "B takes the same time per step as A within noise (%+.1f%%)", pct);
 	if (r->nwall < r->ncommon)
-		appendf(buf, n, " over steps %ld-%ld, the ones every compared rank has in both", r->wall_lo, r->wall_hi);
+		text_appendf(buf, n, " over steps %ld-%ld, the ones every compared rank has in both", r->wall_lo, r->wall_hi);
 }
 
 /* The per-rank part after the wall: the largest regression, or an improvement, or none. */
@@ -274,16 +262,16 @@ static void verdict_ranks(const struct cmp_ranks *r, bool left, char *buf, size_
 {
 	if (r->nregressed) {
 		const struct cmp_rank *w = &r->v[r->order[0]];
-		appendf(buf, n, "; rank %d regressed", w->rank);
+		text_appendf(buf, n, "; rank %d regressed", w->rank);
 		if (w->onset_b >= 0)
-			appendf(buf, n, " from step %ld", w->onset_b);
+			text_appendf(buf, n, " from step %ld", w->onset_b);
 		if (r->nregressed > 1)
-			appendf(buf, n, " (%zu ranks regressed)", r->nregressed);
+			text_appendf(buf, n, " (%zu ranks regressed)", r->nregressed);
 	} else if (r->nimproved) {
-		appendf(buf, n, "; no rank regressed, rank %d improved%s", first_improved(r)->rank,
+		text_appendf(buf, n, "; no rank regressed, rank %d improved%s", first_improved(r)->rank,
 			r->nimproved > 1 ? " (and others)" : "");
 	} else {
-		appendf(buf, n, "; no rank regressed beyond its noise%s", left ? " over the steps compared" : "");
+		text_appendf(buf, n, "; no rank regressed beyond its noise%s", left ? " over the steps compared" : "");
 	}
 }
 
@@ -303,21 +291,21 @@ static void verdict_steps(const struct cmp_ranks *r, bool left, const char *work
 		snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
 			 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
 		if (r->has_wall && r->a_wall_ms > 0)
-			appendf(buf, n, "; mean step wall %+.1f%% in B",
+			text_appendf(buf, n, "; mean step wall %+.1f%% in B",
 				(r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
 		return;
 	}
 	verdict_wall(r, buf, n);
 	if (*workload) { /* other work per step: a change, not a regression */
-		appendf(buf, n, ", but the workload differs (%s): not a like-for-like comparison", workload);
+		text_appendf(buf, n, ", but the workload differs (%s): not a like-for-like comparison", workload);
 		if (r->nregressed || r->nimproved)
-			appendf(buf, n, "; %zu rank%s slower and %zu faster beyond noise, none called regressed",
+			text_appendf(buf, n, "; %zu rank%s slower and %zu faster beyond noise, none called regressed",
 				r->nregressed, r->nregressed == 1 ? "" : "s", r->nimproved);
 	} else {
 		verdict_ranks(r, left, buf, n);
 	}
 	if (r->no_compute) /* what "regressed" was judged by */
-		appendf(buf, n, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
+		text_appendf(buf, n, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
 }
 
 void compare_verdict(struct compare *c, char *buf, size_t n)
@@ -341,7 +329,7 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 	compare_workload_diff(c, workload, sizeof(workload));
 	verdict_steps(r, *left, workload, buf, n);
 	if (*left)
-		appendf(buf, n, "; not compared: %s", left);
+		text_appendf(buf, n, "; not compared: %s", left);
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)
@@ -357,13 +345,13 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 	snprintf(buf, n, "A: %zu rank%s, steps %ld-%ld; B: %zu rank%s, steps %ld-%ld; compared: ", r->a_ranks,
 		 r->a_ranks == 1 ? "" : "s", r->a_lo, r->a_hi, r->b_ranks, r->b_ranks == 1 ? "" : "s", r->b_lo, r->b_hi);
 	if (r->ncompared_ranks < r->ncommon_ranks)
-		appendf(buf, n, "%zu of ", r->ncompared_ranks);
-	appendf(buf, n, "%zu common rank%s, ", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
+		text_appendf(buf, n, "%zu of ", r->ncompared_ranks);
+	text_appendf(buf, n, "%zu common rank%s, ", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
 	if (r->ncommon_min == r->ncommon)
-		appendf(buf, n, "%zu common step%s", r->ncommon, r->ncommon == 1 ? "" : "s");
+		text_appendf(buf, n, "%zu common step%s", r->ncommon, r->ncommon == 1 ? "" : "s");
 	else
-		appendf(buf, n, "%zu-%zu common steps per rank", r->ncommon_min, r->ncommon);
-	appendf(buf, n, "%s; not compared: %s", r->ncommon ? "" : " (nothing to compare)", left);
+		text_appendf(buf, n, "%zu-%zu common steps per rank", r->ncommon_min, r->ncommon);
+	text_appendf(buf, n, "%s; not compared: %s", r->ncommon ? "" : " (nothing to compare)", left);
 }
 
 /* ---- findings --------------------------------------------------------------------------- */
