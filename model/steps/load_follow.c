@@ -306,7 +306,7 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 {
 	struct stat st;
 	if (stat(t->steps, &st) != 0) {
-		if (errno != ENOENT)
+		if (errno != ENOENT || t->have_id)   /* one read before and gone now is said too */
 			report_once(f, t, errno, "cannot stat");
 		return 0;
 	}

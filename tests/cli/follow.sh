@@ -73,6 +73,10 @@ tap_check "a file rewritten in place (same inode, longer): reloaded, and it says
 	'grep -qE " med LIVE.RELOADED rank 1: steps.jsonl was rewritten in place \([0-9]+ -> [0-9]+ bytes\)" rw.out'
 tap_check "a file rewritten in place: no record skipped as invalid JSON (read mid-line)" \
 	'! grep -q "invalid JSON" rw.err'
+rm rw/rank2/steps.jsonl   # a file read before and gone: said once, not only "stopped"
+wait_for rw.out "LIVE.UNREADABLE rank 2"
+tap_check "a file that disappears while followed: said once" \
+	'[ "$(grep -c "med LIVE.UNREADABLE rank 2: cannot read .*No such file or directory (reported once)" rw.out)" -eq 1 ]'
 kill -INT "$fpid"
 wait "$fpid"
 
