@@ -59,6 +59,9 @@ tap_check "rank without phases: not weighed, named, no straggler" \
 "$TSCOPE_BIN" --export ranks --no-index nophase >nophase.csv 2>/dev/null
 tap_eq "rank without phases: its compute figures are empty, no straggler against it" \
 	"0,30,75,75,,,,,,0,1,,n/a,,,|1,30,,,,,,,,0,1,,n/a,,," "$(tail -n +2 nophase.csv | paste -sd'|')"
+"$TSCOPE_BIN" --export heatmap_cells --no-index nophase 2>/dev/null | awk -F, '$1 == 1' >nophase.cells
+tap_check "rank without phases: its compute heatmap cells are missing, not 0" \
+	'[ -s nophase.cells ] && ! cut -d, -f6,7 nophase.cells | grep -qv "^,$"'
 rep nodata >nodata.out
 tap_check "rank without the data phase another records: not weighed, what differs named" \
 	'grep -q "^  stragglers  *not judged: rank 1 records no data phase while rank 0 does on most of its records: their" \
