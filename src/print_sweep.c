@@ -164,7 +164,7 @@ static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
 		sb_printf(b, " · %zu of %zu configs pass\n", pass, s->ncfg);
 	}
 	if (s->con_unjudged)
-		sb_printf(b, "  constraints not judged: %s (no config has that metric)\n", s->con_unjudged);
+		sb_printf(b, "  constraints not judged: %s (%s)\n", s->con_unjudged, sweep_con_unjudged_why(s));
 }
 
 static void genai_section(struct sbuf *b, const struct sweep_set *s, const struct print_opts *po)

@@ -707,8 +707,10 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 			toggle_node(p, app);
 			break;
 		}
-		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, hm_line_row(p, p->cur_r), p->cur_c, &ev))
-			return PR_NONE;
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, hm_line_row(p, p->cur_r), p->cur_c, &ev)) {
+			app_msg(app, true, "nothing to open from a %s cell", p->prov->label);
+			return PR_HANDLED | PR_REDRAW;
+		}
 		unsigned r = app_open_evidence(app, &ev) | PR_HANDLED;
 		evidence_free(&ev);
 		return r;

@@ -60,10 +60,14 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	char buf[320];
 	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
 	legend_head(l, buf);
-	legend_para(l, "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
-		       "away; the note row says how many rows and columns a cell holds, the status row shows the exact "
-		       "worst and mean under the cursor. Enter opens the cell (its rank's steps); a click selects a "
-		       "cell, a second click opens it.");
+	legend_para(l, p->src.cell_evidence
+		       ? "A cell is the WORST value of its bucket of rows and columns, so one slow rank never averages "
+			 "away; the note row says how many rows and columns a cell holds, the status row shows the "
+			 "exact worst and mean under the cursor. Enter opens the cell (its rank's steps); a click "
+			 "selects a cell, a second click opens it."
+		       : "A cell is the WORST value of its bucket of rows and columns; the note row says how many rows "
+			 "and columns a cell holds, the status row shows the exact worst and mean under the cursor. A "
+			 "cell of this grid opens nothing (Enter says so); a click selects it.");
 	/* the scale label: what the range is, and where values outside it go */
 	char lo[32], hi[32], a[32], b[32];
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));

@@ -86,6 +86,18 @@ static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
 }
 
 
+/* Appends "steps 100-199 (100 only in A)", or "step 2 (only in B)", for a span of steps
+ * one side has. */
+static void span_clause(char *buf, size_t n, const struct cmp_span *s, const char *side)
+{
+	if (!s->n)
+		return;
+	if (s->lo == s->hi)
+		text_appendf(buf, n, "%sstep %ld (only in %s)", *buf ? ", " : "", s->lo, side);
+	else
+		text_appendf(buf, n, "%ssteps %ld-%ld (%zu only in %s)", *buf ? ", " : "", s->lo, s->hi, s->n, side);
+}
+
 /* What of rank entry r was not compared (or not judged), "" when all of it was. */
 static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, char *buf, size_t n)
 {
@@ -98,11 +110,8 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 		snprintf(buf, n, "(no step records in %s)", r->a_only.n ? "B" : "A");
 		return;
 	}
-	if (r->a_only.n)
-		text_appendf(buf, n, "steps %ld-%ld (%zu only in A)", r->a_only.lo, r->a_only.hi, r->a_only.n);
-	if (r->b_only.n)
-		text_appendf(buf, n, "%ssteps %ld-%ld (%zu only in B)", *buf ? ", " : "", r->b_only.lo, r->b_only.hi,
-			r->b_only.n);
+	span_clause(buf, n, &r->a_only, "A");
+	span_clause(buf, n, &r->b_only, "B");
 	if (all->judged && r->n < CMP_MIN_STEPS)
 		text_appendf(buf, n, "%s(%zu common step%s: too few to judge)", *buf ? " " : "", r->n, r->n == 1 ? "" : "s");
 }

@@ -152,6 +152,8 @@ static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
 	if (!d)
 		return no_data(err, errn, "needs step runs with step records on both sides");
 	struct table *t = env_table("Environment and config differences (run.json of the lowest rank)");
+	table_set_empty_note(t, "no difference: the lowest ranks' run.json environment and config are identical "
+				"(pytscope diff: \"(identical)\")");
 	env_rows(t, "environment", d->env, d->nenv);
 	env_rows(t, "config", d->config, d->nconfig);
 	return t;
@@ -205,8 +207,8 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 	struct table *t = table_new("diff_findings", "Findings: new in B, resolved, persisting");
 	int c_st = table_add_col(t, "status", COL_TEXT, 10, 0);
 	int c_id = table_add_col(t, "id", COL_TEXT, 26, 0);
-	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 6, 0);
-	int c_sb = table_add_col(t, "severity_b", COL_TEXT, 6, 0);
+	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 10, 0);   /* wide enough to tell A from B */
+	int c_sb = table_add_col(t, "severity_b", COL_TEXT, 10, 0);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);

@@ -105,9 +105,9 @@ static void check_copies(struct run *run)
 		char *b = text_sanitize_dup(db->files[j].path, 0);
 		char *k = text_sanitize_dup(db->keys.str[example[j]], 0);
 		diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
-			 "%zu task%s of %s repeat tasks of %s (the same key at the same timestamp, e.g. '%s'): "
+			 "%zu task%s of %s %s of %s (the same key at the same timestamp, e.g. '%s'): "
 			 "a copy of a database? Both are added, so that time counts twice", ncopy[j],
-			 ncopy[j] == 1 ? "" : "s", b, a, k);
+			 ncopy[j] == 1 ? "" : "s", b, ncopy[j] == 1 ? "repeats a task" : "repeat tasks", a, k);
 		free(a);
 		free(b);
 		free(k);

@@ -497,7 +497,10 @@ static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n,
 		}
 	} else if (same && !short_of_plan) {
 		f->state = FOLLOW_FINISHED;
-		if (subset[0])   /* the ranks left out are not watched: no word on the whole job */
+		if (subset[0] && n == 1)   /* the ranks left out are not watched: no word on the whole job */
+			snprintf(title, sizeof(title), "the rank followed finished: it stopped at step %ld%s", v[0].step,
+				 subset);
+		else if (subset[0])
 			snprintf(title, sizeof(title), "the ranks followed finished: all %zu stopped at step %ld%s", n,
 				 v[0].step, subset);
 		else if (n == 1)

@@ -505,6 +505,12 @@ static bool drop_unknown(struct run *run, struct sweep_set *s, const char *opt,
 	return true;
 }
 
+const char *sweep_con_unjudged_why(const struct sweep_set *s)
+{
+	return s->con_unjudged && strstr(s->con_unjudged, ", ") ? "no config has those metrics"
+								: "no config has that metric";
+}
+
 /* A constraint dropped because no config has its metric: listed in s->con_unjudged. */
 static void note_unjudged(struct sweep_set *s, const char *text)
 {

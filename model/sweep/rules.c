@@ -287,7 +287,7 @@ void sweep_unjudged(struct run *run, char *buf, size_t n)
 	if (!s || s->ncfg == 0)
 		return;
 	if (s->con_unjudged)
-		findings_unjudged_add(buf, n, "SLO pass/fail of %s (no config has that metric)", s->con_unjudged);
+		findings_unjudged_add(buf, n, "SLO pass/fail of %s (%s)", s->con_unjudged, sweep_con_unjudged_why(s));
 	else if (s->ncon == 0)
 		findings_unjudged_add(buf, n, "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
 	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */

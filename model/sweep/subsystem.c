@@ -31,6 +31,13 @@ static bool sweep_has_data(const struct run *run)
 	return run->sweep != NULL;
 }
 
+/* The Sweep tab plots GenAI-Perf levels and NAT points: a Cerebras file alone has
+ * neither (its rate and ordinals are in the Overview and the cerebras view). */
+static bool sweep_tab_has_data(const struct run *run)
+{
+	return run->sweep && (run->sweep->ncfg || run->sweep->nnat);
+}
+
 /* Config index of the best config: rank 1 under --objective, else the passing config
  * with the highest request throughput; -1 when none. */
 static long best_cfg(const struct sweep_set *s, bool *by_objective)
@@ -274,8 +281,8 @@ static void sweep_summary(struct run *run, struct summary *out)
 		pass += s->cfg[i].pass;
 	char dropped[SUMMARY_TEXT] = "";
 	if (s->con_unjudged)
-		snprintf(dropped, sizeof(dropped), "%s%s not judged (no config has that metric)", s->ncon ? "; " : "",
-			 s->con_unjudged);
+		snprintf(dropped, sizeof(dropped), "%s%s not judged (%s)", s->ncon ? "; " : "", s->con_unjudged,
+			 sweep_con_unjudged_why(s));
 	if (s->ncon)
 		summary_add(out, pass == s->ncfg ? TONE_GOOD : TONE_BAD, "constraints",
 			    "%zu of %zu configs pass (%zu constraint%s)%s", pass, s->ncfg, s->ncon,
@@ -287,7 +294,7 @@ static void sweep_summary(struct run *run, struct summary *out)
 }
 
 static const struct tab_def sweep_tabs[] = {
-	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_has_data, NULL, NULL },
+	{ 8, "Sweep", TAB_SWEEP, NULL, sweep_tab_has_data, NULL, NULL },
 };
 
 const struct subsystem sub_sweep = {

@@ -276,6 +276,9 @@ void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
  * metric (one message a line, for stderr), or NULL. Derives the model. */
 const char *sweep_ref_errors(struct run *run);
+/* Why s->con_unjudged was not judged: "no config has that metric" (one term) or "...
+ * those metrics". */
+const char *sweep_con_unjudged_why(const struct sweep_set *s);
 /* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
  * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);

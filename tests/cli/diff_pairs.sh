@@ -208,4 +208,9 @@ tap_check "16 vs \"16\", a GPU name's case and trailing space: the same workload
 	'grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 50$" wab.txt'
 tap_check "16 vs \"32\": another workload, named" \
 	'grep -q "^● COMPARISON — .*the workload differs (batch_size 16 -> 32): not a like-for-like" wac.txt'
+# B has one step more: a single step reads "step 2 (only in B)", not "steps 2-2"
+"$demo" s1 2 2 >/dev/null && "$demo" s3 2 3 >/dev/null || tap_notok "short pair generated"
+"$TSCOPE_BIN" --print --no-index --color never s1 s3 >s13.out 2>/dev/null
+tap_check "one step only in B: 'step 2 (only in B)'" \
+	'grep -q "step 2 (only in B)" s13.out && ! grep -q "steps 2-2" s13.out'
 tap_plan

@@ -168,4 +168,9 @@ tap_check "time units: a JSON ns and s, and a CSV (s), are converted to ms" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
 		{ v[NR] = \$col[\"latency_p99\"] \"/\" \$col[\"ttft_p99\"] }
 		END { exit !(v[2] == \"400/90\" && v[3] == \"500/\") }" units.csv'
+# two constraints on metrics no config has: "those metrics"
+"$BIN" --print --no-index --color never --constraint 'gpu_power_usage_p99<200' --constraint 'gpu_utilization_avg<2' \
+	kn >tel2.txt 2>/dev/null
+tap_check "two constraints not judged: 'no config has those metrics'" \
+	'grep -q "no config has those metrics" tel2.txt && ! grep -q "that metric" tel2.txt'
 tap_plan

@@ -5,7 +5,8 @@
 # so, `:heatmap tasks` without DASF tasks names the grid (it blamed the steps), Enter on a
 # row of the steps view opens that row's step (it opened step 0), the heatmap's `m` lists
 # comm once, the legend's first level says it holds values just above the median, and
-# `:` still works on the too-small screen (a `:resize` back from it).
+# `:` still works on the too-small screen (a `:resize` back from it); a DASF cell, a
+# Cerebras file and a pair's Env and Findings tabs say what they hold.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -66,4 +67,25 @@ for f in m0 m1 m2 m3 m4 m5 m6 m7 m8; do status $f; done | sed 's/^ rank 0  step 
 want="slowdown vs step median|step time|comm|data|forward|backward|optimizer|compute|slowdown vs step median"
 tap_eq "m cycles each metric once" "$want" \
 	"$(paste -sd'|' metrics)"
+# other inputs: Enter on a DASF task-balance cell says it opens nothing (the legend says
+# so too); a Cerebras file alone has no Sweep tab (it showed one that could not open); a
+# pair's Env tab with no difference says the environments are identical, and its Findings
+# tab tells severity_a from severity_b
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+"$B/gen_dasf" fixture dasf >/dev/null && "$B/gen_pair" pa 4 40 1 >/dev/null && "$B/gen_pair" pb 4 40 2 >/dev/null ||
+	{ tap_notok "fixtures generated"; exit 0; }
+printf '2\n<Enter>\n:dump %s/dcell\ni\n:dump %s/dlegend\n' "$PWD" "$PWD" >keys
+tui dasf
+tap_check "DASF heatmap: Enter on a cell says it opens nothing, and so does the legend" \
+	'msg dcell | grep -q "nothing to open from a Task balance cell" && grep -q "opens nothing" dlegend'
+mkdir -p cb && printf '{"ordinals":[{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}],%s}' \
+	'"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0' >cb/performance.json
+printf ':dump %s/cb1\n8\n:dump %s/cb8\n' "$PWD" "$PWD" >keys
+tui cb
+tap_check "a Cerebras file alone: no Sweep tab, 8 says so" \
+	'! head -1 cb1 | grep -q Sweep && msg cb8 | grep -q "8: this run has no sweep tab"'
+printf '5\n:dump %s/pf\n6\n:dump %s/penv\n' "$PWD" "$PWD" >keys
+tui pa pb
+tap_check "a pair: Findings headers severity_a / severity_b, Env says identical" \
+	'grep -q "severity_a *severity_b" pf && grep -q "no difference: the lowest ranks. run.json environment and config" penv'
 tap_plan
