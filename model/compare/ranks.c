@@ -175,13 +175,7 @@ static double record_value(const struct side *s, size_t ri, size_t pos)
 {
 	if (s->series == HEAT_COMPUTE)
 		return (float)analysis_record_compute(s->m, &s->ps, ri, pos);
-	struct stats_sum sum;
-	stats_sum_init(&sum);
-	double v;
-	for (size_t i = 0; i < s->ps.nall; i++)
-		if (steps_value(s->m, ri, s->ps.all[i], pos, &v))
-			stats_sum_add(&sum, v);
-	return (float)stats_sum_result(&sum);
+	return (float)analysis_record_step_time(s->m, &s->ps, ri, pos);
 }
 
 /* True when pos is the last record of its step number in rank ri (the one compared,

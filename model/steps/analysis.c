@@ -275,6 +275,27 @@ double analysis_record_compute(const struct steps_model *m, const struct phase_s
 	return record_compute(m->rank[ri], ps, pos);
 }
 
+double analysis_record_step_time(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t pos)
+{
+	struct stats_sum s;
+	stats_sum_init(&s);
+	double v;
+	for (size_t i = 0; i < ps->nall; i++)
+		if (steps_value(m, ri, ps->all[i], pos, &v))
+			stats_sum_add(&s, v);
+	return stats_sum_result(&s);
+}
+
+bool analysis_rank_has_compute_phase(const struct steps_model *m, const struct phase_sets *ps, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	for (size_t i = 0; i < ps->ncompute; i++)
+		if ((size_t)ps->compute[i] < r->ncol && r->col[ps->compute[i]].count)
+			return true;
+	return false;
+}
+
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			  size_t pos)
 {

@@ -158,32 +158,6 @@ static struct heat_grid *layout_copy(const struct heat_grid *g)
 	return c;
 }
 
-/* fsum of every phase of a record, for records with more phases than series_value()
- * gathers on the stack. */
-static double step_time_fsum(const struct steps_model *m, const struct phase_sets *ps, size_t r,
-			     size_t pos)
-{
-	struct stats_sum s;
-	stats_sum_init(&s);
-	double v;
-	for (size_t i = 0; i < ps->nall; i++)
-		if (steps_value(m, r, ps->all[i], pos, &v))
-			stats_sum_add(&s, v);
-	return stats_sum_result(&s);
-}
-
-/* Rank r records some compute phase: else its compute is missing, not 0 (a rank whose
- * records carry no phase, or other phases only). */
-static bool rank_has_compute(const struct steps_model *m, const struct phase_sets *ps, size_t r)
-{
-	const struct rank_steps *rs = m->rank[r];
-	rank_need_body(rs);
-	for (size_t i = 0; i < ps->ncompute; i++)
-		if ((size_t)ps->compute[i] < rs->ncol && rs->col[ps->compute[i]].count)
-			return true;
-	return false;
-}
-
 /* Level-0 value of series at (r, column k); false when missing (a column after the
  * aligned steps that rank r has not reached). */
 static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
@@ -197,7 +171,7 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 	switch (series) {
 	case HEAT_COMPUTE:
 		*out = analysis_record_compute(m, ps, r, pos);
-		return rank_has_compute(m, ps, r);
+		return analysis_rank_has_compute_phase(m, ps, r);
 	case HEAT_COMM:
 		*out = analysis_record_comm(m, ps, r, pos);
 		return true;
@@ -205,7 +179,7 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 		double v[16];
 		size_t n = 0;
 		if (ps->nall > ARRAY_LEN(v)) {
-			*out = step_time_fsum(m, ps, r, pos);
+			*out = analysis_record_step_time(m, ps, r, pos);
 			return true;
 		}
 		for (size_t i = 0; i < ps->nall; i++)
@@ -241,14 +215,11 @@ static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_
 	size_t A = steps_naligned(p->m);
 	if (series != HEAT_COMPUTE || k0 >= A)
 		return k0;
-	if (have)
-		return A;
-	if (rank_has_compute(p->m, &p->ps, r)) {
+	if (!have && analysis_rank_has_compute_phase(p->m, &p->ps, r))
 		analysis_rank_compute(p->m, &p->ps, r, k0, A - k0, buf + k0, NULL);
-	} else {
+	else if (!have)   /* a rank without a compute phase: missing, not 0 */
 		for (size_t k = k0; k < A; k++)
 			buf[k] = NAN;
-	}
 	return A;
 }
 

@@ -285,6 +285,11 @@ void analysis_phase_sets_free(struct phase_sets *ps);
 /* compute_r and comm_r of one record (analysis.h, distributed). */
 double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			       size_t pos);
+/* The exact sum (fsum) of every phase of record pos of rank ri: its step time. */
+double analysis_record_step_time(const struct steps_model *m, const struct phase_sets *ps, size_t ri, size_t pos);
+/* Rank ri records some compute phase: else its compute is missing, not 0 (a rank whose
+ * records carry no phase, or other phases only). */
+bool analysis_rank_has_compute_phase(const struct steps_model *m, const struct phase_sets *ps, size_t ri);
 double analysis_record_comm(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			    size_t pos);
 

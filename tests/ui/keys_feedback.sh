@@ -87,5 +87,6 @@ tap_check "a Cerebras file alone: no Sweep tab, 8 says so" \
 printf '5\n:dump %s/pf\n6\n:dump %s/penv\n' "$PWD" "$PWD" >keys
 tui pa pb
 tap_check "a pair: Findings headers severity_a / severity_b, Env says identical" \
-	'grep -q "severity_a *severity_b" pf && grep -q "no difference: the lowest ranks. run.json environment and config" penv'
+	'grep -q "severity_a *severity_b" pf &&
+	 grep -q "no difference: the lowest ranks. run.json environment and config" penv'
 tap_plan
