@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "model/findings.h"
 #include "model/registry.h"
+#include "model/sweep/sweep.h"
 #include "model/run.h"
 #include "model/table.h"
 #include "tests/tap.h"
@@ -71,7 +72,11 @@ static void test_tabs(void)
 	size_t n = registry_tabs(&r, t, 16);
 	ok(keys_are(t, n, (const int[]){ 1, 6, 7 }, 3),
 	   "a run without data: Overview, Findings, Sources only, no training tabs (%zu)", n);
-	r.sweep = (struct sweep_set *)&r;   /* any non-NULL model: only presence is read */
+	struct sweep_set sw = { .ncb = 1 };   /* a Cerebras file alone: nothing to plot */
+	r.sweep = &sw;
+	n = registry_tabs(&r, t, 16);
+	ok(keys_are(t, n, (const int[]){ 1, 6, 7 }, 3), "a Cerebras file alone: no Sweep tab (%zu)", n);
+	sw.ncfg = 1;   /* GenAI-Perf configs */
 	n = registry_tabs(&r, t, 16);
 	ok(keys_are(t, n, (const int[]){ 1, 6, 7, 8 }, 4) && t[3]->pane == TAB_SWEEP,
 	   "a sweep run: the Sweep tab on key 8, no Heatmap/Ranks/Steps/Budget");
