@@ -68,6 +68,7 @@ void compare_free(struct compare *c)
 		compare_ranks_free(c->memo->ranks);
 		free(c->memo->findings);
 		compare_fns_free(c->memo->fns);
+		free(c->memo->workload);
 		free(c->memo);
 	}
 	run_free(c->a);
@@ -221,24 +222,34 @@ static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size
 	}
 }
 
+/* The workload keys that differ, made once (the explorer asks on every frame). */
+static const char *workload_text(struct compare *c)
+{
+	if (c->memo->workload_done)
+		return c->memo->workload;
+	c->memo->workload_done = true;
+	char buf[512] = "";
+	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
+	if (d) {
+		workload_fields(buf, sizeof(buf), d->config, d->nconfig, false);
+		workload_fields(buf, sizeof(buf), d->env, d->nenv, true);
+		const struct steps_meta *ma = steps_rank_meta(c->a->steps, 0), *mb = steps_rank_meta(c->b->steps, 0);
+		if (ma && mb && ma->has_world && mb->has_world && ma->world_size != mb->world_size)
+			text_appendf(buf, sizeof(buf), "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size,
+				     mb->world_size);
+	}
+	c->memo->workload = xstrdup(buf);
+	return c->memo->workload;
+}
+
 void compare_workload_diff(struct compare *c, char *buf, size_t n)
 {
-	buf[0] = '\0';
-	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
-	if (!d)
-		return;
-	workload_fields(buf, n, d->config, d->nconfig, false);
-	workload_fields(buf, n, d->env, d->nenv, true);
-	const struct steps_meta *ma = steps_rank_meta(c->a->steps, 0), *mb = steps_rank_meta(c->b->steps, 0);
-	if (ma && mb && ma->has_world && mb->has_world && ma->world_size != mb->world_size)
-		text_appendf(buf, n, "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size, mb->world_size);
+	snprintf(buf, n, "%s", workload_text(c));
 }
 
 bool compare_unlike(struct compare *c)
 {
-	char buf[512];
-	compare_workload_diff(c, buf, sizeof(buf));
-	return buf[0] != '\0';
+	return workload_text(c)[0] != '\0';
 }
 
 const char *compare_change_word(bool regressed, bool unlike)

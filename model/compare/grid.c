@@ -124,7 +124,7 @@ static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err,
 	struct cg *g = xcalloc(1, sizeof(*g));
 	g->metric = (int)metric;
 	g->ma = ma;
-	int series = compare_series(c->a, c->b, NULL);
+	int series = compare_series(c, NULL);
 	g->ncols = compare_common_steps(ma, mb, &g->ka, &g->kb);
 	common_ranks(g, ma, mb);
 	if (!g->ncols || !g->nrows) {

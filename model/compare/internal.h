@@ -14,6 +14,11 @@ struct cmp_memo {
 	struct cmp_finding *findings;
 	size_t nfindings;
 	struct cmp_fns *fns;      /* a DASF pair's functions (dasf.c) */
+	char *workload;           /* compare_workload_diff's text */
+	bool workload_done;
+	int series;               /* compare_series */
+	const char *no_compute;
+	bool series_done;
 };
 
 /* ranks.c: the memo's per-rank deltas released. */
@@ -25,13 +30,12 @@ struct steps_model;
 size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
 			    size_t **kb);
 
-/* The per-rank series A and B are compared by: compute (HEAT_COMPUTE) when both have
- * several ranks and a compute to weigh (analysis_compute_unweighable: a compute phase,
- * not 0 everywhere); else each rank's step time (HEAT_STEP_TIME), and *no_compute (may
- * be NULL) names the side(s) of several ranks without ("A", "B", "A and B"; NULL when
- * none). */
-struct run;
-int compare_series(struct run *a, struct run *b, const char **no_compute);
+/* The per-rank series A and B are compared by (once per comparison): compute
+ * (HEAT_COMPUTE) when both have several ranks and a compute to weigh
+ * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere); else each
+ * rank's step time (HEAT_STEP_TIME), and *no_compute (may be NULL) names the side(s) of
+ * several ranks without ("A", "B", "A and B"; NULL when none). */
+int compare_series(struct compare *c, const char **no_compute);
 
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);

@@ -320,16 +320,21 @@ static int cmp_regression(const void *x, const void *y, void *base)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-int compare_series(struct run *a, struct run *b, const char **no_compute)
+int compare_series(struct compare *c, const char **no_compute)
 {
-	bool several = steps_nranks(a->steps) > 1 && steps_nranks(b->steps) > 1;
-	char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
-	bool ca = !several || !analysis_compute_unweighable_grid(a, wa, sizeof(wa));
-	bool cb = !several || !analysis_compute_unweighable_grid(b, wb, sizeof(wb));
-	const char *why = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
+	struct cmp_memo *m = c->memo;
+	if (!m->series_done) {   /* once: the test reads every cell of both compute heatmaps */
+		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
+		char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
+		bool ca = !several || !analysis_compute_unweighable_grid(c->a, wa, sizeof(wa));
+		bool cb = !several || !analysis_compute_unweighable_grid(c->b, wb, sizeof(wb));
+		m->no_compute = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
+		m->series = several && !m->no_compute ? HEAT_COMPUTE : HEAT_STEP_TIME;
+		m->series_done = true;
+	}
 	if (no_compute)
-		*no_compute = why;
-	return several && !why ? HEAT_COMPUTE : HEAT_STEP_TIME;
+		*no_compute = m->no_compute;
+	return m->series;
 }
 
 /* The step wall of one side at step number `step` over its common ranks ri[0, n): the
@@ -504,8 +509,9 @@ bool compare_has_ranks(const struct compare *c)
 	return both_have_records(c->a, c->b);
 }
 
-static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
+static struct cmp_ranks *ranks_compute(struct compare *c)
 {
+	struct run *a = c->a, *b = c->b;
 	const struct steps_model *ma = a->steps, *mb = b->steps;
 	if (!both_have_records(a, b))
 		return NULL;
@@ -518,7 +524,7 @@ static struct cmp_ranks *ranks_compute(struct run *a, struct run *b)
 	rank_union(out, ma, mb);
 	/* compute as the distributed analysis has it; a single rank, or a run without a
 	 * compute phase, has only its step time (and no time lost, read off compute rows) */
-	int series = compare_series(a, b, &out->no_compute);
+	int series = compare_series(c, &out->no_compute);
 	out->by_step_time = series == HEAT_STEP_TIME;
 	struct side sa = { .m = ma, .series = series, .g = analysis_heatmap(a, series) };
 	struct side sb = { .m = mb, .series = series, .g = analysis_heatmap(b, series) };
@@ -581,7 +587,7 @@ const struct cmp_ranks *compare_ranks(struct compare *c)
 {
 	if (!c->memo->ranks_done) {
 		c->memo->ranks_done = true;
-		c->memo->ranks = ranks_compute(c->a, c->b);
+		c->memo->ranks = ranks_compute(c);
 	}
 	return c->memo->ranks;
 }
