@@ -60,11 +60,6 @@ static bool windows(int fd, const struct extent_mem *mem, long long covered, uin
 	return (have_head || crc_range(fd, 0, w, head)) && (have_tail || crc_range(fd, covered - (long long)w, w, tail));
 }
 
-bool extent_windows(int fd, long long covered, uint32_t *head, uint32_t *tail)
-{
-	return covered >= 0 && windows(fd, NULL, covered, head, tail);
-}
-
 /* The latest pytscope source of path: its index in run->src, or -1. */
 static long source_of(const struct run *run, const char *path)
 {

@@ -57,9 +57,6 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps);
 void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src);
 void extent_get(struct ibuf *b, struct index_extent *e);
 enum extent_state extent_check(const struct index_extent *e, const char *steps);
-/* CRC-32 of the first and of the last EXTENT_WINDOW bytes of fd's first `covered` bytes
- * (the windows an extent records); false when they cannot be read. */
-bool extent_windows(int fd, long long covered, uint32_t *head, uint32_t *tail);
 /* The rank ids and extents index part `path` records (malloc'd arrays of *n, in its
  * order: ascending ids) and the file as read; false when it cannot be read, is damaged
  * or is not part part_k of part_n. */

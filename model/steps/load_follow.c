@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/index/codec.h"
 #include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
@@ -37,8 +38,9 @@ struct ftail {
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
 	bool stalled;
-	long long win_at;           /* bytes read when the windows below were taken, -1: none */
-	uint32_t win_head, win_tail;/* extent_windows() of [0, win_at): a rewrite in place changes them */
+	long long win_at;           /* bytes read when win_crc was taken, -1: none */
+	uint32_t win_crc;           /* CRC of the last KiB before win_at (an extent's tail window): a
+				     * rewrite in place changes it */
 };
 
 /* (the tails array is sorted by rank id: tail_of_rank() looks them up by bsearch) */
@@ -147,35 +149,46 @@ static double mtime_age(const struct stat *st)
 	return age > 0 ? age : 0;
 }
 
-/* t's windows over the bytes read so far, from fd (none when they cannot be read). */
-static void take_windows(int fd, struct ftail *t)
+/* CRC of the last EXTENT_WINDOW bytes before offset at of fd (an index extent's tail
+ * window: one read, where the next read resumes); false when they cannot be read. */
+static bool window_crc(int fd, long long at, uint32_t *crc)
+{
+	unsigned char buf[EXTENT_WINDOW];
+	size_t w = at < EXTENT_WINDOW ? (size_t)at : EXTENT_WINDOW;
+	if (at <= 0 || !index_pread_all(fd, buf, w, at - (long long)w))
+		return false;
+	*crc = index_crc32(0, buf, w);
+	return true;
+}
+
+/* t's window over the bytes read so far, from fd (none when it cannot be read). */
+static void take_window(int fd, struct ftail *t)
 {
 	long long at = t->tail ? steps_tail_offset(t->tail) : 0;
-	t->win_at = at > 0 && extent_windows(fd, at, &t->win_head, &t->win_tail) ? at : -1;
+	t->win_at = window_crc(fd, at, &t->win_crc) ? at : -1;
 }
 
-/* The bytes read before still hold the windows taken of them. */
-static bool windows_hold(int fd, const struct ftail *t)
+/* The bytes read before still end as they did when the window was taken. */
+static bool window_holds(int fd, const struct ftail *t)
 {
-	uint32_t head, tail;
-	return extent_windows(fd, t->win_at, &head, &tail) && head == t->win_head && tail == t->win_tail;
+	uint32_t crc;
+	return window_crc(fd, t->win_at, &crc) && crc == t->win_crc;
 }
 
-/* The windows of what the loader read of source si (extent.h): those it stamped when it
- * took them (for an index), else taken now. */
-static void windows_from_load(struct follow *f, long si, struct ftail *t)
+/* The window of what the loader read of source si: the tail window it stamped (for an
+ * index, extent.h), else taken now. */
+static void window_from_load(struct follow *f, long si, struct ftail *t)
 {
 	pthread_mutex_lock(&f->run->lock);
 	const struct source_stamp *s = &f->run->src[si].stamp;
 	if (s->set && s->windows && s->consumed > 0 && s->consumed == steps_tail_offset(t->tail)) {
 		t->win_at = s->consumed;
-		t->win_head = s->head_crc;
-		t->win_tail = s->tail_crc;
+		t->win_crc = s->tail_crc;
 	}
 	pthread_mutex_unlock(&f->run->lock);
 	int fd = t->win_at < 0 ? infile_open(t->steps) : -1;
 	if (fd >= 0) {
-		take_windows(fd, t);
+		take_window(fd, t);
 		close(fd);
 	}
 }
@@ -190,7 +203,7 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 	struct stat st;
 	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
 		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
-		windows_from_load(f, si, t);
+		window_from_load(f, si, t);
 		t->records = steps_tail_records(t->tail);
 		if (stat(rf->steps, &st) == 0) {
 			t->dev = st.st_dev;
@@ -336,7 +349,7 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	/* grown, but what was read before is not there any more (truncated and written
 	 * again in place: the inode stays, the size grows) */
 	bool rewritten = !replaced && !shrank && t->win_at > 0 && t->win_at <= (long long)st.st_size &&
-			 !windows_hold(fd, t);
+			 !window_holds(fd, t);
 	if (replaced || shrank || rewritten) {
 		long long was = offset;
 		t->r = fresh_rank(f, t, (long long)st.st_size);
@@ -348,11 +361,11 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 		out |= FOLLOW_RELOADED;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
-	if (t->win_at < 0)   /* the prefix held now, which a later rewrite changes */
-		take_windows(fd, t);
+	if (t->win_at < 0)   /* the bytes held now, which a later rewrite changes */
+		take_window(fd, t);
 	t->size = (long long)st.st_size;
 	read_slice(t, r, fd, t->size, left);
-	take_windows(fd, t);
+	take_window(fd, t);
 	close(fd);
 	size_t n = steps_tail_records(t->tail);
 	if (n != t->records) {
