@@ -109,11 +109,11 @@ const struct pydiff *compare_pydiff(struct compare *c);
 /* ---- trace environment -------------------------------------------------------------- */
 
 /* What the lowest rank's trace of A and of B records of the hardware and software
- * (trace.h: gpu, cuda_runtime_version, cuda_driver_version): one entry per key either
+ * (trace.h: gpu, cuda_runtime_version, cuda_driver_version, backend): one entry per key either
  * side records, a or b NULL where that side does not; differs when they are not the same.
  * The strings are the traces' (unsanitized). Returns the number of entries (0: a side
  * has no trace, or neither records any). */
-enum { CMP_TRACE_ENV_KEYS = 3 };
+enum { CMP_TRACE_ENV_KEYS = 4 };
 struct cmp_env {
 	const char *key, *a, *b;
 	bool differs;

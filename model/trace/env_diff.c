@@ -13,11 +13,13 @@
 #include "model/trace/internal.h"
 #include "model/xalloc.h"
 
-const char *const trace_env_keys[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version" };
+const char *const trace_env_keys[TRACE_ENV_KEYS] = { "gpu", "cuda_runtime_version", "cuda_driver_version",
+								     "backend" };
 
 const char *trace_rank_env(const struct trace_rank *r, size_t k)
 {
-	return k == 0 ? r->gpu : k == 1 ? r->cuda_runtime : r->cuda_driver;
+	const char *const v[TRACE_ENV_KEYS] = { r->gpu, r->cuda_runtime, r->cuda_driver, r->backend };
+	return k < TRACE_ENV_KEYS ? v[k] : NULL;
 }
 
 void trace_devices_free(struct trace_devices *dv)

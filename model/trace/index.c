@@ -174,6 +174,7 @@ static void put_rank(struct obuf *o, const struct run *run, const char *base, co
 	ob_str(o, r->gpu);
 	ob_str(o, r->cuda_runtime);
 	ob_str(o, r->cuda_driver);
+	ob_str(o, r->backend);
 	ob_svar(o, r->ngpus);
 	ob_svar(o, r->device);
 	ob_uvar(o, r->skipped);
@@ -258,6 +259,7 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	r->gpu = ib_str(b);
 	r->cuda_runtime = ib_str(b);
 	r->cuda_driver = ib_str(b);
+	r->backend = ib_str(b);
 	int64_t ngpus = ib_svar(b), device = ib_svar(b);
 	if (ngpus < 0 || ngpus > 1000000 || device < -1 || device > 63)
 		b->bad = true; /* never written so */

@@ -590,6 +590,11 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 	}
 	if (tok_int(d, json_get(d, 0, "world_size"), &v))
 		fc->r->world_size = (long)v;
+	int be = json_get(d, 0, "backend");
+	if (be >= 0 && json_is_string(d, be) && d->tok[be].end > d->tok[be].start) {
+		free(fc->r->backend);
+		fc->r->backend = json_strdup(d, be);
+	}
 	static const char *const host_keys[] = { "hostname", "host", "node", "nodename" };
 	for (size_t k = 0; k < ARRAY_LEN(host_keys) && !fc->r->host; k++) {
 		int h = json_get(d, 0, host_keys[k]);

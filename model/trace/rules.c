@@ -86,10 +86,11 @@ static bool listed(const char *list, const char *name)
 
 /* Whether the run.json comparison (ENV.RANKS_DIFFER, model/steps/config_diff.h) names
  * the rank e names first and, for each key e names, the run.json key that records the
- * same: gpu, and cuda for cuda_runtime_version (run.json has no driver version). */
+ * same: gpu, and cuda for cuda_runtime_version (run.json has no driver version nor
+ * backend). */
 static bool runjson_names(const struct run *run, const struct trace_set *ts, const struct trace_env_diff *e)
 {
-	static const char *const runjson_key[TRACE_ENV_KEYS] = { "gpu", "cuda", NULL };
+	static const char *const runjson_key[TRACE_ENV_KEYS] = { "gpu", "cuda", NULL, NULL };
 	struct config_diff c;
 	if (!run->steps || steps_nranks(run->steps) == 0 || !steps_config_diff(run->steps, DIFF_ENV, &c) ||
 	    steps_rank_id(run->steps, c.first) != ts->r[e->first]->rank)
@@ -100,7 +101,7 @@ static bool runjson_names(const struct run *run, const struct trace_set *ts, con
 	return true;
 }
 
-/* TRACE.ENV_DIFFERS (native): GPU names or CUDA versions that a few traces record
+/* TRACE.ENV_DIFFERS (native): GPU names, CUDA versions or backends that a few traces record
  * otherwise than the rest, or with no majority against the lowest rank's
  * (trace_env_diff); not when the ranks' run.json says the same (runjson_names: one
  * cause, one finding; the headline keeps both lines). Evidence: the first rank that
@@ -129,8 +130,9 @@ static void rule_env(struct run *run, struct finding_list *out)
 		 more);
 	snprintf(detail, sizeof(detail), "%zu of the %zu traces record %s otherwise than %s; the first is rank %d's, "
 		 "with %s=%s where %s %s %s. A rank on another GPU type, CUDA runtime or driver runs at another "
-		 "speed, and in a synchronous job every rank waits for the slowest; traces of another job would be "
-		 "mixed in.", e.ndiff, e.n, e.keys, e.split ? others : "the other traces", ev.rank, e.key, e.value,
+		 "speed, and in a synchronous job every rank waits for the slowest; another communication backend "
+		 "means traces of another job mixed in.", e.ndiff, e.n, e.keys, e.split ? others : "the other traces",
+		 ev.rank, e.key, e.value,
 		 e.split ? others : "the others", e.split ? "has" : "have", e.others);
 	findings_add(out, "TRACE.ENV_DIFFERS", SEV_MED, title, detail,
 		     "Run every rank on like nodes and one software image (check the partition's node types and "

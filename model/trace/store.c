@@ -325,6 +325,7 @@ void trace_rank_free(struct trace_rank *r)
 	free(r->gpu);
 	free(r->cuda_runtime);
 	free(r->cuda_driver);
+	free(r->backend);
 	trace_rank_drop_analyses(r);
 	free(r);
 }

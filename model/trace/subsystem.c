@@ -191,7 +191,7 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 			    ts->r[0]->rank, w0, nother, ts->n);
 }
 
-/* GPU names or CUDA versions that traces record otherwise (trace_env_diff). */
+/* GPU names, CUDA versions or backends that traces record otherwise (trace_env_diff). */
 static void trace_env(const struct trace_set *ts, struct summary *out)
 {
 	struct trace_env_diff e;
@@ -208,7 +208,7 @@ static void trace_env(const struct trace_set *ts, struct summary *out)
 			    e.ranks, e.keys);
 }
 
-/* The GPU and CUDA the lowest rank's trace records, when no run.json gives the
+/* The GPU, CUDA and backend the lowest rank's trace records, when no run.json gives the
  * environment line (the step family's). */
 static void trace_environment(const struct run *run, const struct trace_set *ts, struct summary *out)
 {
@@ -220,6 +220,8 @@ static void trace_environment(const struct run *run, const struct trace_set *ts,
 	size_t used = 0, known = 0;
 	for (size_t k = 0; k < TRACE_ENV_KEYS && used < sizeof(buf); k++) {
 		const char *v = trace_rank_env(r, k);
+		if (!v && strcmp(trace_env_keys[k], "backend") == 0)
+			continue; /* most traces of one process do not record it: no n/a for it */
 		known += v != NULL;
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s", k ? ", " : "", trace_env_keys[k],
 					 v ? v : "n/a");
@@ -261,7 +263,7 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
 }
 
-/* Mixed world sizes, GPU names or CUDA versions that differ, coverage against the
+/* Mixed world sizes, GPU names, CUDA versions or backends that differ, coverage against the
  * world_size, the GPU lines, and the lowest rank's GPU and CUDA. */
 static void trace_summary(struct run *run, struct summary *out)
 {

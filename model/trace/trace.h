@@ -115,8 +115,9 @@ struct trace_rank {
 	/* The software and hardware the trace records (unsanitized; NULL unknown): the GPU
 	 * names of deviceProperties (distinct, ", "-separated) that its GPU events ran on
 	 * (args.device), all of them when no such id is listed; Kineto's top-level
-	 * cuda_runtime_version and cuda_driver_version (decimal text). */
-	char *gpu, *cuda_runtime, *cuda_driver;   /* trace_rank_env() reads them by key */
+	 * cuda_runtime_version and cuda_driver_version (decimal text); distributedInfo's
+	 * backend ("nccl", "gloo", "mtia:hccl,cpu:gloo"). */
+	char *gpu, *cuda_runtime, *cuda_driver, *backend; /* trace_rank_env() reads them by key */
 	/* How many GPUs deviceProperties lists (the GPUs its process saw: its node's, unless
 	 * CUDA_VISIBLE_DEVICES narrowed them; 0 none) and the lowest device id its GPU events
 	 * ran on (args.device; -1 unknown); the node roll-up's last resort (steps/nodes.h). */
@@ -245,9 +246,10 @@ const char *trace_rank_host(struct run *run, int rank);
 /* The trace of rank id `rank`, NULL when none. */
 const struct trace_rank *trace_rank_of(const struct run *run, int rank);
 /* The software and hardware keys a trace records, in this order: "gpu",
- * "cuda_runtime_version", "cuda_driver_version" (struct trace_rank gpu, cuda_runtime,
- * cuda_driver); trace_rank_env() is r's value of key k, NULL when not recorded. */
-#define TRACE_ENV_KEYS 3
+ * "cuda_runtime_version", "cuda_driver_version", "backend" (struct trace_rank gpu,
+ * cuda_runtime, cuda_driver, backend); trace_rank_env() is r's value of key k, NULL when
+ * not recorded. */
+#define TRACE_ENV_KEYS 4
 extern const char *const trace_env_keys[TRACE_ENV_KEYS];
 const char *trace_rank_env(const struct trace_rank *r, size_t k);
 /* The world_size in the lowest rank's trace (distributedInfo), -1 when unknown or no trace. */

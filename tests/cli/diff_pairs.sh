@@ -67,9 +67,9 @@ if [ -d "$real/kineto-dlrm-8rank" ] && [ -d "$real/kineto-hta-2rank" ]; then
 	tap_check "the same traces on another GPU: the environment names it, A -> B" \
 		'grep -qx "  gpu: Tesla V100-SXM2-32GB  ->  NVIDIA A100-SXM4-80GB" ka.txt'
 	"$TSCOPE_BIN" --export diff_env "$real/kineto-dlrm-8rank" a100 >ka.csv
-	tap_check "--export diff_env of two trace sets: the GPU row, differs" \
-		'[ "$(cat ka.csv)" = \
-		   "$(printf "section,key,a,b,differs\ntrace,gpu,Tesla V100-SXM2-32GB,NVIDIA A100-SXM4-80GB,yes")" ]'
+	tap_check "--export diff_env of two trace sets: the GPU row, differs; the backend row, the same" \
+		'[ "$(cat ka.csv)" = "$(printf "section,key,a,b,differs\ntrace,gpu,Tesla V100-SXM2-32GB,NVIDIA A100-SXM4-80GB,\
+yes\ntrace,backend,nccl,nccl,no")" ]'
 	printf '1\n:dump %s/kov\nq\n' "$PWD" >kov.keys
 	TSCOPE_SCRIPT=kov.keys TERM=dumb LINES=30 COLUMNS=140 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui "$real/kineto-dlrm-8rank" \
 		a100 >/dev/null 2>&1

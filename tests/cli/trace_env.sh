@@ -1,7 +1,8 @@
 #!/bin/sh
 # trace_env.sh: the software and hardware Kineto traces record (deviceProperties' GPU
-# names, cuda_runtime_version, cuda_driver_version) compared across ranks: a trace that
-# records another GPU or CUDA than most is named in the headline ("traces differ": the
+# names, cuda_runtime_version, cuda_driver_version, distributedInfo's backend) compared
+# across ranks: a trace that records another GPU, CUDA or backend than most is named in
+# the headline ("traces differ": the
 # first such rank, its value and the others', how many, the keys) and by a medium
 # TRACE.ENV_DIFFERS finding; with no majority (two traces, half and half) against the
 # lowest rank. No such finding when the ranks' run.json names the same rank and keys
@@ -13,14 +14,15 @@ set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
 h100="NVIDIA H100 80GB HBM3" a100="NVIDIA A100-SXM4-80GB"
-# trace FILE RANK WORLD GPU DRIVER: a small trace of rank RANK of WORLD, on two GPUs named
-# GPU (none when GPU is ""), with cuda_driver_version DRIVER (none when "")
+# trace FILE RANK WORLD GPU DRIVER [BACKEND]: a small trace of rank RANK of WORLD, on two GPUs
+# named GPU (none when GPU is ""), with cuda_driver_version DRIVER (none when ""), on
+# BACKEND (nccl when not given)
 trace() {
 	{
 		printf '{"schemaVersion":1,'
 		[ -n "$4" ] && printf '"deviceProperties":[{"id":0,"name":"%s"},{"id":1,"name":"%s"}],' "$4" "$4"
 		[ -n "$5" ] && printf '"cuda_driver_version":%s,' "$5"
-		printf '"distributedInfo":{"backend":"nccl","rank":%d,"world_size":%d},"traceEvents":[' "$2" "$3"
+		printf '"distributedInfo":{"backend":"%s","rank":%d,"world_size":%d},"traceEvents":[' "${6:-nccl}" "$2" "$3"
 		printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":50,' $((100 + $2))
 		printf '"args":{"stream":7,"correlation":1}}]}\n'
 	} >"$1"
@@ -50,7 +52,8 @@ tap_check "... and a medium TRACE.ENV_DIFFERS finding" \
 "$TSCOPE_BIN" index odd >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never odd >odd_idx.out 2>/dev/null
 tap_check "the same from the index" 'cmp -s odd.out odd_idx.out'
 tap_check "no run.json: the environment line gives the lowest rank's GPU and CUDA, n/a where not recorded" \
-	'grep -q "^  environment  *gpu=$h100, cuda_runtime_version=n/a, cuda_driver_version=12020 (rank 0.s trace)$" odd.out'
+	'grep -q "^  environment  *gpu=$h100, cuda_runtime_version=n/a, cuda_driver_version=12020, backend=nccl \
+(rank 0.s trace)$" odd.out'
 "$TSCOPE_BIN" --print --color never --no-index --compat pytscope odd >compat.out 2>/dev/null
 tap_check "not in pytscope's layout" '! grep -q "traces differ\|ENV_DIFFERS" compat.out'
 tap_check "the header names the trace directory; pytscope's \"run\" under --compat" \
@@ -123,6 +126,16 @@ tap_check "... only the trace says rank 2 differs: TRACE.ENV_DIFFERS alone" \
 	'grep -q "(TRACE.ENV_DIFFERS)$" trace_only.out && ! grep -q "ENV.RANKS_DIFFER" trace_only.out'
 run bare 4 "" ""
 report bare
-tap_check "no trace records a GPU or driver: no such line, no environment line" \
-	'! grep -q "traces differ\|ENV_DIFFERS\|environment" bare.out'
+tap_check "no trace records a GPU or driver: no such line; the environment line gives the backend" \
+	'! grep -q "traces differ\|ENV_DIFFERS" bare.out && grep -q "^  environment  *gpu=n/a, cuda_runtime_version=n/a, \
+cuda_driver_version=n/a, backend=nccl (rank 0.s trace)$" bare.out'
+# Another job's trace in the directory: rank 3 on gloo where the others are on nccl.
+run gloo 4 "$h100" 12020
+trace gloo/rank3.pt.trace.json 3 4 "$h100" 12020 gloo
+report gloo
+tap_check "rank 3 on another backend: named in the headline and by TRACE.ENV_DIFFERS, never merged in silence" \
+	'grep -q "^  traces differ  *rank 3.s backend=gloo, the other traces. nccl (1 of 4 traces differ; keys: backend)$" \
+gloo.out && grep -q "^  \[MED \] Rank 3.s trace has backend=gloo, the others nccl  (TRACE.ENV_DIFFERS)$" gloo.out'
+"$TSCOPE_BIN" index gloo >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never gloo >gloo_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s gloo.out gloo_idx.out'
 tap_plan
