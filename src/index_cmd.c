@@ -413,7 +413,9 @@ static void summary_health(const char *run_dir)
 	const char *why = steps_summary_state(run_dir);
 	char *dir = index_dir_for(run_dir);
 	char *safe = text_sanitize_dup(dir, 0);
-	if (why && access(dir, W_OK) != 0)
+	if (why && steps_summary_delta_current(run_dir))
+		printf("summary  ok  %s/summary.tsx + summary-delta.tsx (a follower's: an open uses both)\n", safe);
+	else if (why && access(dir, W_OK) != 0)
 		printf("summary  not current (%s): each open computes the analyses from the parts (this user "
 		       "cannot write the index; `tscope-tui index` builds one in the cache)\n", why);
 	else if (why)

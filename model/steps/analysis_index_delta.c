@@ -89,9 +89,10 @@ static bool grid_skip(struct ibuf *b, size_t N, size_t S0, int *series, bool *de
 	return !b->bad;
 }
 
-/* The index files a summary names (b at its parts) are some of run_dir's index files as
- * they are now, in order, the others deltas: an earlier state of this index. */
-static bool parts_earlier(struct ibuf *b, const char *run_dir)
+/* The index files a summary (or summary delta) names, b at its parts, are run_dir's
+ * index files as they are now; with earlier, or some of them, in order, the others
+ * deltas: an earlier state of this index. */
+static bool parts_match(struct ibuf *b, const char *run_dir, bool earlier)
 {
 	char **parts = NULL;
 	size_t np = index_part_files(run_dir, &parts);
@@ -106,7 +107,7 @@ static bool parts_earlier(struct ibuf *b, const char *run_dir)
 						(long long)st.st_ino };
 	}
 	bool extended = false;
-	ok = ok && summary_match_parts(b, cur, np, &extended) == NULL;
+	ok = ok && summary_match_parts(b, cur, np, earlier ? &extended : NULL) == NULL;
 	free(cur);
 	for (size_t i = 0; i < np; i++)
 		free(parts[i]);
@@ -129,7 +130,7 @@ static bool base_read(struct run *run, const char *run_dir, struct sd_base *bi)
 	struct ibuf b = { head, len, 0, false };
 	bool ok = ib_u32(&b) == SUMMARY_VERSION;
 	free(ib_str(&b));
-	ok = ok && parts_earlier(&b, run_dir);
+	ok = ok && parts_match(&b, run_dir, true);
 	size_t N = steps_nranks(m);
 	ok = ok && ib_count(&b, 1) == N;
 	for (size_t i = 0; i < N && ok; i++)
@@ -418,6 +419,28 @@ static const char *sdelta_decode(struct ibuf *b, struct run *run, const char *pa
 	grids_extend(s, v, t, N, S);
 	free(t);
 	return NULL;
+}
+
+bool steps_summary_delta_current(const char *run_dir)
+{
+	char *path = summary_path(run_dir);
+	unsigned char *head = NULL;
+	size_t len = 0;
+	struct index_file_id base, id;
+	bool ok = index_head_read(path, &head, &len, &base) == NULL;
+	free(head);
+	free(path);
+	head = NULL;
+	path = summary_delta_path(run_dir);
+	ok = ok && index_head_read(path, &head, &len, &id) == NULL;
+	free(path);
+	struct ibuf b = { head, ok ? len : 0, 0, false };
+	ok = ok && ib_u32(&b) == SDELTA_TAG && ib_u32(&b) == SUMMARY_VERSION;
+	long long size = ib_svar(&b), mtime = ib_svar(&b), ino = ib_svar(&b);
+	ok = ok && !b.bad && size == base.size && mtime == base.mtime_ns && ino == base.ino;
+	ok = ok && parts_match(&b, run_dir, false);
+	free(head);
+	return ok;
 }
 
 const char *summary_delta_apply(struct run *run, const char *run_dir, const struct index_file_id *base,

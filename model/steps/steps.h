@@ -316,6 +316,10 @@ bool steps_summary_current(const char *run_dir);
 /* NULL when it is current, else why not (static text: "none yet", a damaged header's
  * reason, "of another analysis version", ...). */
 const char *steps_summary_state(const char *run_dir);
+/* True when a follower's summary-delta.tsx (analysis_index.h FOLLOW MODE) extends
+ * run_dir's summary to the index parts and deltas exactly as they are now: an open would
+ * use the two (its checksums and ranks are checked then). */
+bool steps_summary_delta_current(const char *run_dir);
 
 /* AN INDEX THE SOURCES OUTGREW (model/index/extent.h, store_extend.c). After
  * index_load() restored ranks whose steps.jsonl only grew (grown[i] for files[i]),

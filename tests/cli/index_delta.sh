@@ -47,6 +47,8 @@ tap_check "reopen: = a plain load (--print, ranks, findings, heatmap_cells, step
 tap_check "reopen: all 41 records of each rank" '[ "$(grep -c "^[0-5],41," a.csv)" -eq 6 ]'
 "$T" index --status a >st.txt
 tap_check "index --status: ok with its deltas" 'grep -q "^shard 0/1  ranks 0-5  ok" st.txt'
+tap_check "index --status: the summary is current with the follower's summary delta" \
+	'grep -q "^summary  ok  a/.tscope-index/summary.tsx + summary-delta.tsx (a follower.s: an open uses both)$" st.txt'
 
 # values a fresh load rounds or widens (float32 scalars but on the lowest rank, phases
 # that stop being nanosecond codes, run-length columns that stop being constant), in
