@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* checks.c: load-time checks over a whole DASF run, once every file was read (the
- * subsystem's finalize): a dependency cycle (no critical path), one host's databases of
- * two runs, and a database read twice (a copy under another name). DASF itself adds
- * every database given (spec formats.md §1.4: no merge, no dedupe), and so do the
- * views; these only warn, naming the files, so that a summed result is never silent. */
+ * subsystem's finalize): a dependency cycle (no critical path), databases of two runs
+ * (one host's, or <name>-<unixtime> prefixes that differ), and a database read twice
+ * (a copy under another name). DASF itself adds every database given (spec formats.md
+ * §1.4: no merge, no dedupe), and so do the views; these only warn, naming the files,
+ * so that a summed result is never silent. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,28 +45,80 @@ static bool name_parts(const char *path, size_t *run_len, const char **plugin_ho
 	return false;
 }
 
-/* Two databases of one host and plugin whose <name>-<unixtime> parts differ are two runs
- * (or two profilers): warn once per later file, naming both. */
+/* True when a run part (`len` bytes at `base`) ends in `-<unixtime>` after a non-empty
+ * name: at least 9 digits, as DASF's int(time.time()) suffix (formats.md §1.1). Names
+ * like `rank-0` or `1` are not run prefixes. */
+static bool has_unixtime(const char *base, size_t len)
+{
+	size_t digits = 0;
+	while (digits < len && base[len - 1 - digits] >= '0' && base[len - 1 - digits] <= '9')
+		digits++;
+	return digits >= 9 && digits + 1 < len && base[len - 1 - digits] == '-';
+}
+
+/* Warns on file j that it and earlier file i are databases of two runs, naming both. */
+static void warn_two_runs(struct run *run, size_t i, size_t j, bool one_host)
+{
+	const struct dasf_db *db = run->dasf;
+	char *a = text_sanitize_dup(db->files[i].path, 0), *b = text_sanitize_dup(db->files[j].path, 0);
+	diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
+		 "databases of two runs%s: %s and %s differ in their <name>-<unixtime> part; "
+		 "their tasks are added together (open each run's files alone)", one_host ? " for one host" : "", a, b);
+	free(a);
+	free(b);
+}
+
+/* The earlier file of file j's host and plugin whose run part differs from j's (two runs
+ * or two profilers), or nfiles. */
+static size_t same_host_other_run(const struct dasf_db *db, size_t j)
+{
+	size_t lj, li;
+	const char *hj, *hi, *bj, *bi;
+	if (!name_parts(db->files[j].path, &lj, &hj, &bj))
+		return db->nfiles;
+	for (size_t i = 0; i < j; i++)
+		if (name_parts(db->files[i].path, &li, &hi, &bi) && strcmp(hi, hj) == 0 &&
+		    !(li == lj && memcmp(bi, bj, li) == 0))
+			return i;
+	return db->nfiles;
+}
+
+/* For the first file j of a <name>-<unixtime> prefix, the first earlier file with another
+ * such prefix (any host); nfiles when j has none, its prefix was seen before, or no other
+ * prefix precedes it. */
+static size_t new_run_prefix(const struct dasf_db *db, size_t j)
+{
+	size_t lj, li;
+	const char *hj, *hi, *bj, *bi;
+	size_t other = db->nfiles;
+	if (!name_parts(db->files[j].path, &lj, &hj, &bj) || !has_unixtime(bj, lj))
+		return db->nfiles;
+	for (size_t i = 0; i < j; i++) {
+		if (!name_parts(db->files[i].path, &li, &hi, &bi) || !has_unixtime(bi, li))
+			continue;
+		if (li == lj && memcmp(bi, bj, li) == 0)
+			return db->nfiles;
+		if (other == db->nfiles)
+			other = i;
+	}
+	return other;
+}
+
+/* Databases whose <name>-<unixtime> parts differ are two runs (or two profilers): one
+ * host's and plugin's files warn once per later file; files of other hosts once per new
+ * prefix (file names without a -<unixtime> part are not compared across hosts). */
 static void check_two_runs(struct run *run)
 {
 	const struct dasf_db *db = run->dasf;
 	for (size_t j = 1; j < db->nfiles; j++) {
-		size_t lj, li;
-		const char *hj, *hi, *bj, *bi;
-		if (!name_parts(db->files[j].path, &lj, &hj, &bj))
+		size_t i = same_host_other_run(db, j);
+		if (i < db->nfiles) {
+			warn_two_runs(run, i, j, true);
 			continue;
-		for (size_t i = 0; i < j; i++) {
-			if (!name_parts(db->files[i].path, &li, &hi, &bi) || strcmp(hi, hj) != 0 ||
-			    (li == lj && memcmp(bi, bj, li) == 0))
-				continue;
-			char *a = text_sanitize_dup(db->files[i].path, 0), *b = text_sanitize_dup(db->files[j].path, 0);
-			diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
-				 "databases of two runs for one host: %s and %s differ in their <name>-<unixtime> "
-				 "part; their tasks are added together (open each run's files alone)", a, b);
-			free(a);
-			free(b);
-			break;
 		}
+		i = new_run_prefix(db, j);
+		if (i < db->nfiles)
+			warn_two_runs(run, i, j, false);
 	}
 }
 

@@ -3,15 +3,16 @@
 # cycle makes the critical path n/a and is named in the sources; tasks of 0 s leave the
 # function and worker rules not judged; negative and NaN/inf durations are flagged and
 # counted as missing alike in the headline, the report, the views and the rules; a tie
-# at the top is no dominant function; one host's databases of two runs and a copy of a
-# database are warned of, naming the files; an empty task_balance says why; an event
-# without an args map is named.
+# at the top is no dominant function; databases of two runs (one host's, or differing
+# <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
+# an empty task_balance says why; an event without an args map is named.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
 cd "$TSCOPE_TMP" || exit 1
-"$B/gen_dasf" verdicts v && "$B/gen_dasf" run r1 20 tokA extrafn && "$B/gen_dasf" variants var.msgpack ||
+"$B/gen_dasf" verdicts v && "$B/gen_dasf" run r1 20 tokA extrafn && "$B/gen_dasf" run r2 50 tokB fb &&
+	"$B/gen_dasf" variants var.msgpack ||
 	{ tap_notok "verdict databases generated"; exit 1; }
 
 report() { "$BIN" --print --no-index --color never "$@" 2>/dev/null; }
@@ -63,6 +64,27 @@ tap_check "a tie at the top (4 s and 4 s): no DASF.FUNCTION_DOMINATES" \
 # 4. one host's databases of two runs; a database and its copy
 tap_check "two runs in one directory: a warning naming both files" \
 	'sources v/two | grep -q "two runs for one host: .*/Prof-1700000000-[^ ]* and .*/Prof-1700003600-[^ ]* differ"'
+# two runs on different hosts (their <name>-<unixtime> prefixes differ): one warning per
+# new prefix, also in the data-quality line; one run's prefix, or names without a
+# -<unixtime> part, none
+mkdir mix one bare
+cp r1/p-TracePlugin-h0.msgpack mix/pipe-1700000000-TracePlugin-h0.msgpack
+cp r1/p-TracePlugin-h1.msgpack mix/pipe-1700000000-TracePlugin-h1.msgpack
+cp r2/p-TracePlugin-h0.msgpack mix/other-1700500000-TracePlugin-h2.msgpack
+cp r2/p-TracePlugin-h1.msgpack mix/other-1700500000-TracePlugin-h3.msgpack
+cp mix/pipe-* one/ && cp r2/p-TracePlugin-h0.msgpack one/pipe-1700000000-ResourceMonitor-h9.msgpack
+cp r1/p-TracePlugin-h0.msgpack bare/rank-0-TracePlugin-h0.msgpack
+cp r2/p-TracePlugin-h1.msgpack bare/rank-1-TracePlugin-h1.msgpack
+cp r2/p-TracePlugin-h0.msgpack bare/pipe-1700000000-TracePlugin-h2.msgpack
+sources mix >mix.csv
+"$BIN" --print --no-index --color never mix 2>mix.err >/dev/null
+tap_check "two runs on different hosts: one warning naming a file of each run, counted in data quality" \
+	'[ "$(grep -c "two runs" mix.csv)" = 1 ] &&
+	 grep -q "^warning,mix/pipe-1700000000-TracePlugin-h0.msgpack,.*databases of two runs: mix/other-1700500000-\
+TracePlugin-h2.msgpack and mix/pipe-1700000000-TracePlugin-h0.msgpack differ in their <name>-<unixtime> part" mix.csv &&
+	 grep -q "data quality: 0 errors, 1 warning" mix.err'
+tap_check "one run's hosts under one prefix, or names without -<unixtime>: no two-runs warning" \
+	'sources one >one.csv && sources bare >bare.csv && ! grep -q "two runs" one.csv bare.csv'
 tap_check "a copy of a database: a warning naming both files" \
 	'sources v/copy | grep -q "2 tasks of .*/1-TracePlugin-hA.msgpack repeat tasks of .*/1-TracePlugin-hA.bak"'
 
