@@ -4,11 +4,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "model/registry.h"
 #include "model/xalloc.h"
 
@@ -247,6 +249,23 @@ unsigned long long run_tree_signature(const char *path, int depth)
 	return tree_sig(path, depth, 14695981039346656037ULL);
 }
 
+bool run_path_why_empty(const char *path, char *buf, size_t n)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		snprintf(buf, n, "cannot open: %s", strerror(errno));
+		return true;
+	}
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO: not waiting for a writer */
+	if (fd < 0) {
+		snprintf(buf, n, "cannot read: %s", strerror(errno));
+		return true;
+	}
+	close(fd);
+	snprintf(buf, n, "no supported data found here");
+	return false;
+}
+
 struct run *run_open(const char *const *paths, size_t npaths, const struct opts *opts,
 		     struct load_ctx *hooks)
 {
@@ -270,9 +289,11 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 				 strerror(errno));
 			continue;
 		}
-		if (load_path(run, paths[i], &ctx) == 0)
-			diag_add(&run->diags, DIAG_WARN, paths[i], -1, -1, -1,
-				 "no supported data found here");
+		if (load_path(run, paths[i], &ctx) != 0)
+			continue;
+		char why[160];
+		bool err = run_path_why_empty(paths[i], why, sizeof(why));
+		diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, paths[i], -1, -1, -1, "%s", why);
 	}
 	if (ctx.loaded)
 		ctx.loaded(ctx.ud, run);

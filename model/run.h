@@ -130,6 +130,12 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 /* True when no loader found anything to load. */
 bool run_is_empty(const struct run *run);
 
+/* Why no loader claims PATH, into buf (n bytes): "cannot open: <reason>" (no such path, or
+ * not one to stat), "cannot read: <reason>" (a directory that cannot be listed, a file
+ * that cannot be opened), else "no supported data found here". True for the first two
+ * (an error, not a warning). */
+bool run_path_why_empty(const char *path, char *buf, size_t n);
+
 /* A folder of runs: the subdirectories of dir (one level, sorted by name) that a
  * selected loader claims, with the first claiming loader's name. Returns how many;
  * *out is a malloc'd array of malloc'd paths ("dir/child"), NULL when none. Cheap

@@ -505,10 +505,9 @@ static bool refuse_empty_path(const struct run_identity *id, const struct opts *
 		refused = true;
 		if (o->compat_pytscope && id->npaths == 2)
 			continue;
-		struct stat st;
-		char *line = stat(id->paths[i], &st) != 0
-				     ? xasprintf("%s: cannot open: %s", id->paths[i], strerror(errno))
-				     : xasprintf("%s: no supported data found here", id->paths[i]);
+		char why[160];
+		run_path_why_empty(id->paths[i], why, sizeof(why));
+		char *line = xasprintf("%s: %s", id->paths[i], why);
 		stderr_lines(line);
 		free(line);
 	}

@@ -3,16 +3,24 @@
  * mean allocation, fragmentation and growth. */
 #include "model/steps/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/xalloc.h"
 
-static bool any_memory(const struct steps_model *m, size_t ri, size_t pos)
+/* Metric id's value at pos of rank ri. A non-finite one (the loader warns) is missing
+ * but under --compat pytscope, which takes it as pytscope does. */
+static bool mem_value(const struct steps_model *m, bool compat, size_t ri, int id, size_t pos, double *v)
+{
+	return steps_value(m, ri, id, pos, v) && (compat || isfinite(*v));
+}
+
+static bool any_memory(const struct steps_model *m, bool compat, size_t ri, size_t pos)
 {
 	double v;
 	for (size_t i = 0; i < steps_nmetrics(m); i++)
-		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY && steps_value(m, ri, (int)i, pos, &v))
+		if (steps_metric(m, (int)i)->kind == METRIC_MEMORY && mem_value(m, compat, ri, (int)i, pos, &v))
 			return true;
 	return false;
 }
@@ -25,6 +33,7 @@ struct mem_job {
 	struct analysis_job job;
 	size_t ri, w, n, at;
 	int stage;
+	bool compat;               /* --compat pytscope: non-finite values are taken */
 	int metric[4];             /* alloc, reserved, peak_alloc, peak_reserved */
 	double *val[2];            /* alloc, reserved values */
 	size_t nval[2];
@@ -50,6 +59,7 @@ static void *mem_begin(struct run *run, size_t ri)
 	struct mem_job *j = xcalloc(1, sizeof(*j));
 	j->job.free = mem_job_free;
 	j->ri = ri;
+	j->compat = run->opts && run->opts->compat_pytscope;
 	j->n = steps_nrecords(m, ri);
 	j->w = analysis_warmup_start(run, j->n);
 	j->mem = xcalloc(1, sizeof(*j->mem));
@@ -67,16 +77,16 @@ static void mem_range(const struct steps_model *m, struct mem_job *j, int s, siz
 {
 	if (s < 2) {
 		for (size_t i = lo; i < hi && j->metric[s] >= 0; i++)
-			if (steps_value(m, j->ri, j->metric[s], i, &j->val[s][j->nval[s]]))
+			if (mem_value(m, j->compat, j->ri, j->metric[s], i, &j->val[s][j->nval[s]]))
 				j->nval[s]++;
 		return;
 	}
 	int p = s - 2, primary = j->metric[s], fallback = j->metric[p];
 	for (size_t i = lo; i < hi; i++) {
-		if (!any_memory(m, j->ri, i))
+		if (!any_memory(m, j->compat, j->ri, i))
 			continue;
 		double v = 0;
-		if (!steps_value(m, j->ri, primary, i, &v) && !steps_value(m, j->ri, fallback, i, &v))
+		if (!mem_value(m, j->compat, j->ri, primary, i, &v) && !mem_value(m, j->compat, j->ri, fallback, i, &v))
 			v = 0;
 		if (!j->any[p] || v > j->peak[p])
 			j->peak[p] = v;

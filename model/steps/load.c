@@ -90,6 +90,7 @@ struct steps_tail {
 	bool check_nl;        /* resumed: is the byte before offset a newline? */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
+	bool bad_memory_said; /* a non-finite memory value was diagnosed (once a file) */
 	bool back_said;       /* a step number not above the one before was noted (once a file) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
@@ -150,6 +151,20 @@ static void check_phase(struct steps_tail *fl, const char *key, size_t len, doub
 		 "file are not listed)", (int)len, key, v);
 }
 
+/* A memory value that is not finite (NaN, an infinity: pytscope never writes one) is
+ * kept as recorded, for --compat pytscope, and is missing to the native memory analysis
+ * (analysis_memory.c); said once a file, at its first. */
+static void check_memory(struct steps_tail *fl, const char *key, size_t len, double x)
+{
+	if (isfinite(x) || fl->bad_memory_said)
+		return;
+	fl->bad_memory_said = true;
+	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
+		 "memory \"%.*s\" is %s, not a number of bytes; the memory analysis and its rules treat it as "
+		 "missing (--compat pytscope keeps it as recorded, as pytscope does; later ones in this file are "
+		 "not listed)", (int)len, key, x != x ? "NaN" : x < 0 ? "-Infinity" : "Infinity");
+}
+
 /* The record at pos repeats or goes back in step numbers (pytscope appends on a resume):
  * noted once a file, at its first. A rank whose steps still run contiguously has not. */
 static void check_order(struct steps_tail *fl, size_t pos)
@@ -186,8 +201,12 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		if (v->type == JSMN_PRIMITIVE && (approx ? json_parse_double_approx(num, len, &x)
 							 : json_parse_double(num, len, &x))) {
 			rank_set(fl->r, pos, metric_id(fl, kind, k), x);
+			const char *key = d->js + d->tok[k].start;
+			size_t klen = (size_t)(d->tok[k].end - d->tok[k].start);
 			if (kind == METRIC_PHASE)
-				check_phase(fl, d->js + d->tok[k].start, (size_t)(d->tok[k].end - d->tok[k].start), x);
+				check_phase(fl, key, klen, x);
+			else if (kind == METRIC_MEMORY)
+				check_memory(fl, key, klen, x);
 			k += 2;
 			continue;
 		}
@@ -199,11 +218,29 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 	}
 }
 
-static bool key_is(const struct json_doc *d, int k, const char *s, size_t n)
+/* The top-level keys of a steps record, by their unescaped names. */
+enum top_key { TOP_STEP, TOP_TIMESTAMP, TOP_PHASES, TOP_SCALARS, TOP_MEMORY, TOP_OTHER };
+
+static enum top_key top_key(const struct json_doc *d, int k)
 {
+	static const struct {
+		const char *s;
+		size_t n;
+	} names[] = { { "step", 4 }, { "timestamp", 9 }, { "phases", 6 }, { "scalars", 7 }, { "memory", 6 } };
 	const jsmntok_t *t = &d->tok[k];
-	return (size_t)(t->end - t->start) == n && d->js[t->start] == s[0] &&
-	       memcmp(d->js + t->start, s, n) == 0;
+	const char *s = d->js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	char buf[64]; /* an escaped key is compared unescaped (an escape never grows) */
+	if (memchr(s, '\\', n)) {
+		if (n >= sizeof(buf))
+			return TOP_OTHER;
+		n = json_strput(d, k, buf);
+		s = buf;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (names[i].n == n && memcmp(s, names[i].s, n) == 0)
+			return (enum top_key)i;
+	return TOP_OTHER;
 }
 
 static void skip_line(struct steps_tail *fl, const char *why)
@@ -242,6 +279,8 @@ static void store_scanned(struct steps_tail *fl)
 				store_set(fl->r, pos, id, e->value);
 				if (g == METRIC_PHASE)
 					check_phase(fl, e->key, e->len, e->value);
+				else if (g == METRIC_MEMORY)
+					check_memory(fl, e->key, e->len, e->value);
 			}
 		}
 	fl->records++;
@@ -268,21 +307,15 @@ static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 		skip_line(fl, "not a JSON object");
 		return true;
 	}
-	int step_tok = -1, ts_tok = -1, grp[3] = { -1, -1, -1 };
+	int at[TOP_OTHER + 1] = { -1, -1, -1, -1, -1, -1 }; /* value token by key (the last of a name) */
 	for (int k = 1, i = 0; i < d->tok[0].size && k + 1 < d->ntok; i++) {
-		if (key_is(d, k, "step", 4))
-			step_tok = k + 1;
-		else if (key_is(d, k, "timestamp", 9))
-			ts_tok = k + 1;
-		else if (key_is(d, k, "phases", 6))
-			grp[METRIC_PHASE] = k + 1;
-		else if (key_is(d, k, "scalars", 7))
-			grp[METRIC_SCALAR] = k + 1;
-		else if (key_is(d, k, "memory", 6))
-			grp[METRIC_MEMORY] = k + 1;
+		at[top_key(d, k)] = k + 1;
 		k = d->tok[k + 1].type == JSMN_PRIMITIVE || d->tok[k + 1].type == JSMN_STRING
 			    ? k + 2 : json_skip(d, k + 1);
 	}
+	int step_tok = at[TOP_STEP], ts_tok = at[TOP_TIMESTAMP];
+	int grp[3] = { [METRIC_PHASE] = at[TOP_PHASES], [METRIC_SCALAR] = at[TOP_SCALARS],
+		       [METRIC_MEMORY] = at[TOP_MEMORY] };
 	long long step;
 	if (step_tok < 0) {
 		skip_line(fl, "no \"step\" key");
@@ -572,6 +605,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
 	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = t->back_said = false;
+	t->bad_memory_said = false;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);

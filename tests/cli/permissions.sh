@@ -162,4 +162,32 @@ tap_check "... stragglers: not judged, with the --ranks list that judges the oth
 	'grep -q "stragglers *not judged: ranks 2, 3 have no step record, so no step is on every rank (--ranks 0-1 judges the others)" bp.txt'
 as_user "$T" --print --no-index --ranks 0-1 bad >bp2.txt 2>/dev/null
 tap_check "... and that list does judge them" 'grep -q "^  stragglers  *none" bp2.txt'
+
+# an unreadable PATH: the run dir itself (not listable: 000, or 311), its only steps.jsonl
+"$gen" top 2 20 >/dev/null || exit 1
+for mode in 000 311; do
+	chmod $mode top
+	as_user "$T" --print --no-index top >tp.txt 2>te.txt
+	rc=$?
+	chmod 755 top
+	tap_check "run dir PATH of mode $mode: exit 1, named with the reason, not as holding no data" \
+		'[ "$rc" -eq 1 ] && grep -qx "tscope-tui: top: cannot read: Permission denied" te.txt &&
+		 ! grep -q "no supported data" te.txt'
+done
+chmod 000 top
+as_user "$T" --print --no-index bad top >tp.txt 2>te.txt
+rc=$?
+chmod 755 top
+tap_check "... and so when it is one of two PATHs" \
+	'[ "$rc" -eq 1 ] && grep -qx "tscope-tui: top: cannot read: Permission denied" te.txt'
+chmod 000 top/rank0/steps.jsonl
+as_user "$T" --print --no-index top/rank0/steps.jsonl >tp.txt 2>te.txt
+rc=$?
+tap_check "steps.jsonl PATH that cannot be read: the reason, not a missing or empty log" \
+	'[ "$rc" -eq 1 ] && grep -q "here: the step log cannot be read: Permission denied (see" te.txt &&
+	 ! grep -q "missing or empty" te.txt'
+chmod 000 top/rank1/steps.jsonl
+as_user "$T" --print --no-index top >tp.txt 2>te.txt
+tap_check "... two of them: counted, with the reason" \
+	'grep -q "no step record is here: 2 step logs cannot be read: Permission denied (see" te.txt'
 tap_plan

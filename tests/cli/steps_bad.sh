@@ -1,0 +1,50 @@
+#!/bin/sh
+# steps_bad.sh: bad or unusual pytscope step records. Escaped top-level keys (the
+# general JSON path) give what their plain spelling gives, as Python's json reads them.
+# A memory value that is not finite (NaN, an overflowing 1e400, -Infinity) is warned
+# about with file, line and key, and is missing to the native memory analysis and its
+# rules; --compat pytscope keeps it as pytscope does.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+T=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+work="$TSCOPE_TMP/steps_bad.$$"
+rm -rf "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+"$gen" demo 4 50 >/dev/null || exit 1
+
+# escaped keys: "ph\u0061ses" on line 10, "st\u0065p" on line 12
+mkdir plain esc
+head -50 demo/rank0/steps.jsonl >plain/steps.jsonl
+sed '10s/"phases"/"ph\\u0061ses"/; 12s/"step"/"st\\u0065p"/' plain/steps.jsonl >esc/steps.jsonl
+tap_check "the escaped lines differ from the plain ones" \
+	'grep -q "ph\\\\u0061ses" esc/steps.jsonl && grep -q "st\\\\u0065p" esc/steps.jsonl'
+"$T" --no-index --export steps plain >plain.csv 2>/dev/null
+"$T" --no-index --export steps esc >esc.csv 2>/dev/null
+tap_check "escaped top-level keys: the steps export = the plain file's" 'cmp -s plain.csv esc.csv'
+"$T" --no-index --export sources esc >esrc.csv 2>/dev/null
+tap_check "... and no line is skipped" \
+	'! grep -q "line skipped" esrc.csv && grep -q "^file,esc/steps.jsonl,pytscope,0,,,50,0,ok$" esrc.csv'
+
+# non-finite memory values
+mkdir mem
+sed '20s/"alloc":[0-9.e+]*/"alloc":NaN/; 25s/"alloc":[0-9.e+]*/"alloc":1e400/;
+     30s/"peak_alloc":[0-9.e+]*/"peak_alloc":1e400/; 31s/"reserved":[0-9.e+]*/"reserved":-Infinity/' \
+	plain/steps.jsonl >mem/steps.jsonl
+"$T" --no-index --export sources mem >msrc.csv 2>/dev/null
+tap_check "NaN alloc: a warning naming the file, line and key" \
+	'grep -q "^warning,mem/steps.jsonl,,0,20,,,,\"memory \"\"alloc\"\" is NaN, not a number of bytes; the" msrc.csv'
+"$T" --no-index --print mem >mp.txt 2>/dev/null
+tap_check "--print: the memory figures are finite (the bad values are missing)" \
+	'grep -q "^  peak alloc [0-9]* MB · peak reserved [0-9]* MB · fragmentation [0-9]*%$" mp.txt &&
+	 ! grep -qi "nan\|inf MB\|inf%" mp.txt'
+tap_check "... and no memory finding quotes them" '! grep -A1 "(MEMORY\." mp.txt | grep -qi "nan%\|inf MB"'
+mkdir allbad
+sed 's/"alloc":[0-9.e+]*/"alloc":NaN/' plain/steps.jsonl >allbad/steps.jsonl
+"$T" --no-index --print allbad >ap.txt 2>/dev/null
+tap_check "every alloc NaN: no MEMORY section, no memory finding judged on them" \
+	'! grep -q "MEMORY" ap.txt && grep -q "memory (no memory recorded)" ap.txt'
+"$T" --no-index --compat pytscope --print mem >cp.txt 2>/dev/null
+tap_check "--compat pytscope takes them as pytscope does" 'grep -q "peak alloc inf MB" cp.txt'
+tap_plan
