@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/groups.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/steps/analysis.h"
@@ -34,11 +35,12 @@ static const char *env_host(const struct steps_model *m, size_t ri)
 	return NULL;
 }
 
+/* By host key (ranks without one last), then by rank index. */
 static int cmp_by_host(const void *a, const void *b, void *ud)
 {
 	const char *const *host = ud;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(host[x], host[y]);
+	int c = !host[x] || !host[y] ? (!host[x]) - (!host[y]) : strcmp(host[x], host[y]);
 	return c ? c : (x > y) - (x < y);
 }
 
@@ -59,18 +61,61 @@ static void node_push(struct node_set *s, size_t *cap, char *name, const size_t 
 	nd->nranks = n;
 }
 
-/* Every rank's host (run.json environment, else its trace's), or false. */
-static bool rank_hosts(struct run *run, const char **host)
+/* Each rank's host (run.json environment, else its trace's; NULL: none). Returns how
+ * many ranks have one. */
+static size_t rank_hosts(struct run *run, const char **host)
 {
 	const struct steps_model *m = run->steps;
+	size_t n = 0;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		host[r] = env_host(m, r);
 		if (!host[r] && run->trace)
 			host[r] = trace_rank_host(run, steps_rank_id(m, r));
-		if (!host[r] || !*host[r])
-			return false;
+		if (host[r] && !*host[r])
+			host[r] = NULL;
+		n += host[r] != NULL;
 	}
-	return true;
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each host as its node key: a qualified name ("node-3.cluster") whose short name
+ * ("node-3") another rank records is that short name (same_host below); else itself. */
+static void host_keys_short(const char **host, size_t nr)
+{
+	const char **names = xmalloc((nr ? nr : 1) * sizeof(*names));
+	size_t n = 0;
+	for (size_t r = 0; r < nr; r++)
+		if (host[r] && !strchr(host[r], '.'))
+			names[n++] = host[r];
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t r = 0; r < nr && n; r++) {
+		const char *dot = host[r] ? strchr(host[r], '.') : NULL;
+		if (!dot || dot == host[r])
+			continue;
+		char *label = xstrndup(host[r], (size_t)(dot - host[r]));
+		const char **hit = bsearch(&label, names, n, sizeof(*names), cmp_str);
+		free(label);
+		if (hit)
+			host[r] = *hit;
+	}
+	free(names);
+}
+
+char *steps_nodes_ranklist(const struct steps_model *m, const size_t *ri, size_t n)
+{
+	long *ids = xmalloc((n ? n : 1) * sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = steps_rank_id(m, ri[i]);
+	size_t cap = n * 24 + 1; /* an id (20 bytes at most) and its ',' or '-' each: it fits */
+	char *buf = xmalloc(cap);
+	ranklist_format(ids, n, buf, cap);
+	free(ids);
+	return buf;
 }
 
 /* The same host: equal names, or one is the other's first label (a short name and its
@@ -83,10 +128,36 @@ static bool same_host(const char *a, const char *b)
 	return la == lb && strncmp(a, b, la) == 0 && (!a[la] || !b[lb]);
 }
 
+/* Ranks without a host while others have one: named once, with where they go. */
+static void check_missing_hosts(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	size_t nr = steps_nranks(m), k = 0;
+	const char **host = xmalloc((nr ? nr : 1) * sizeof(*host));
+	size_t have = rank_hosts(run, host);
+	size_t *ri = xmalloc((nr ? nr : 1) * sizeof(*ri));
+	for (size_t r = 0; r < nr; r++)
+		if (!host[r])
+			ri[k++] = r;
+	if (have && k) {
+		char *list = steps_nodes_ranklist(m, ri, k);
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, ri[0]),
+			 "rank%s %s record%s no hostname (run.json or trace) while %zu rank%s do: the node roll-up "
+			 "puts %s in a node of %s own, \"" NODES_NO_HOST "\"", k > 1 ? "s" : "", list, k > 1 ? "" : "s",
+			 have, have > 1 ? "s" : "", k > 1 ? "them" : "it", k > 1 ? "their" : "its");
+		free(list);
+	}
+	free(ri);
+	free(host);
+}
+
 void steps_nodes_check_hosts(struct run *run)
 {
 	const struct steps_model *m = run->steps;
-	if (!m || !run->trace)
+	if (!m)
+		return;
+	check_missing_hosts(run);
+	if (!run->trace)
 		return;
 	size_t n = 0;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
@@ -113,14 +184,17 @@ static bool group_by_host(struct run *run, struct node_set *s)
 		free(host);
 		return false;
 	}
+	host_keys_short(host, nr);
 	size_t *ord = xmalloc(nr * sizeof(*ord));
 	for (size_t r = 0; r < nr; r++)
 		ord[r] = r;
 	qsort_r(ord, nr, sizeof(*ord), cmp_by_host, (void *)host);
 	for (size_t i = 0, j; i < nr; i = j) {
-		for (j = i + 1; j < nr && strcmp(host[ord[j]], host[ord[i]]) == 0; j++)
+		const char *h = host[ord[i]];
+		for (j = i + 1; j < nr && (h ? host[ord[j]] && strcmp(host[ord[j]], h) == 0 : !host[ord[j]]); j++)
 			;
-		node_push(s, &cap, xstrdup(host[ord[i]]), ord + i, j - i);
+		node_push(s, &cap, xstrdup(h ? h : NODES_NO_HOST), ord + i, j - i);
+		s->v[s->n - 1].no_host = !h;
 	}
 	free(ord);
 	free(host);
@@ -212,7 +286,8 @@ struct node_set *steps_nodes(struct run *run)
 		group_by_count(m, s, per);
 	}
 	const struct distributed *d = analysis_distributed(run);
-	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE;
+	/* as the ranks view's straggler verdict: no compute to weigh, nothing judged */
+	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
 	for (size_t k = 0; k < s->n; k++)
 		node_figures(&s->v[k], d);
 	return s;
@@ -255,15 +330,37 @@ const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n)
 
 static bool slow_together(const struct node_stat *nd)
 {
-	return nd->has_dist && nd->nranks >= 2 && nd->min_rel >= NODE_SLOW_REL;
+	return !nd->no_host && nd->has_dist && nd->nranks >= 2 && nd->min_rel >= NODE_SLOW_REL;
 }
 
 bool steps_node_slow(const struct node_set *s, size_t k)
 {
-	if (!s->judged || !slow_together(&s->v[k]) || s->n < 2)
+	if (!s->judged || !slow_together(&s->v[k]))
 		return false;
-	size_t slow = 0;
-	for (size_t i = 0; i < s->n; i++)
+	size_t slow = 0, hosts = 0;
+	for (size_t i = 0; i < s->n; i++) {
 		slow += slow_together(&s->v[i]);
-	return slow * 2 <= s->n;
+		hosts += !s->v[i].no_host;
+	}
+	return hosts >= 2 && slow * 2 <= hosts;
+}
+
+void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
+		snprintf(buf, n, " No hostname is recorded: nodes here are rank ids in blocks of %ld "
+			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
+			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" :
+			 s->source == NODES_TRACE_GPUS ? "the GPUs each trace lists, each rank on GPU id mod that" :
+			 "--ranks-per-node");
+	for (size_t k = 0; k < s->n; k++)
+		if (s->v[k].no_host) { /* a grouping by the hostnames there are */
+			char *list = steps_nodes_ranklist(m, s->v[k].ri, s->v[k].nranks);
+			bool one = s->v[k].nranks == 1, named = strlen(list) <= 120;
+			const char *who = !named ? "Several ranks" : one ? "Rank " : "Ranks ";
+			snprintf(buf, n, " %s%s record%s no hostname: %s on no host here.", who, named ? list : "",
+				 one ? "s" : "", one ? "it is" : "they are");
+			free(list);
+		}
 }

@@ -5,7 +5,10 @@
  * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
  * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
  * trace_rank_host: distributedInfo's hostname, else the trace's top-level host_name,
- * else the default trace file name), when every rank has one; else consecutive rank
+ * else the default trace file name), when some rank has one: the ranks without one
+ * share a node named NODES_NO_HOST (no_host: not a host, never slow together), and a
+ * qualified name ("node-3.cluster") whose short name ("node-3") another rank records
+ * is that short name's node; else consecutive rank
  * ids in groups of --ranks-per-node N; else of the lowest rank's environment
  * "gpu_count"; else of the GPUs its trace's deviceProperties lists, when every rank's
  * trace lists as many (2 or more) and every rank whose kernels name their GPU
@@ -19,6 +22,7 @@
 #include "model/base.h"
 
 struct run;
+struct steps_model;
 
 enum node_source { NODES_HOSTNAME, NODES_RANKS_PER_NODE, NODES_GPU_COUNT, NODES_TRACE_GPUS };
 
@@ -31,22 +35,30 @@ struct node_stat {
 	double worst_compute, mean_compute;   /* seconds per aligned step */
 	double min_rel, median_rel;           /* rel_slowdown over the node's ranks */
 	size_t stragglers;
+	bool no_host;             /* NODES_NO_HOST: the ranks without a hostname */
 };
 
 struct node_set {
 	enum node_source source;
-	bool judged;              /* STRAG_MIN_JUDGE aligned steps or more: slow_together is judged */
+	/* STRAG_MIN_JUDGE aligned steps or more and a compute the ranks can be weighed by
+	 * (analysis_compute_unweighable): stragglers and slow_together are judged */
+	bool judged;
 	long ranks_per_node;      /* NODES_RANKS_PER_NODE / NODES_GPU_COUNT */
 	struct node_stat *v;
 	size_t n;
 };
 
 /* A node is slow together when it has at least 2 ranks, each at least this much slower
- * than the per-step median (rel_slowdown), and at most half of the nodes are; judged
+ * than the per-step median (rel_slowdown), and at most half of the nodes are (of 2 or
+ * more; the no_host node is neither counted nor slow together); judged
  * on STRAG_MIN_JUDGE aligned steps or more, as the native straggler tests are. */
 #define NODE_SLOW_REL 0.05
 
+#define NODES_NO_HOST "(no hostname)"
+
 struct node_set *steps_nodes(struct run *run);
+/* The rank ids of rank indexes ri (ascending) as ranges ("1,5,9-11"), allocated. */
+char *steps_nodes_ranklist(const struct steps_model *m, const size_t *ri, size_t n);
 /* The same as row groups (model/groups.h) over rank indexes, which are the rows of the
  * step heatmap and of the ranks view: a group per node, named by the node, its
  * representative the worst rank (the lowest when there is no distributed summary).
@@ -57,11 +69,17 @@ void steps_nodes_free(struct node_set *s);
  * "trace GPUs 8" (the last three assume ranks placed host by host in id order). Returns
  * buf. */
 const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n);
+/* What a finding about s adds on where its nodes come from, in buf (n bytes; "" when
+ * every rank records a hostname): the assumption of a grouping by rank id ("No hostname
+ * is recorded: ..."), or the ranks that record none ("Rank 5 records no hostname: ..."),
+ * each with a leading space. */
+void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n);
 /* true when node k is slow together (the rule above; false when not judged). */
 bool steps_node_slow(const struct node_set *s, size_t k);
 /* Never merged silently: a rank whose run.json host and trace host differ (other than a
  * short name and its qualified form) gets a warning diagnostic, the first
- * NODES_HOST_DIAGS of them, then one count. Once, after the run is loaded. */
+ * NODES_HOST_DIAGS of them, then one count; ranks without a host while some rank has one
+ * get one warning naming them. Once, after the run is loaded. */
 #define NODES_HOST_DIAGS 8
 void steps_nodes_check_hosts(struct run *run);
 

@@ -648,16 +648,13 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 	struct node_set *s = have_steps(run) && dist_judged(run) ? steps_nodes(run) : NULL;
 	char scope[200] = "", placed[200] = "";
 	bool partial = s && steps_partial_scope(run, scope, sizeof(scope)); /* a node's ranks may be left out */
-	if (s && s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
-		snprintf(placed, sizeof(placed), " No hostname is recorded: nodes here are rank ids in blocks of %ld "
-			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
-			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" :
-			 s->source == NODES_TRACE_GPUS ? "the GPUs each trace lists, each rank on GPU id mod that" :
-			 "--ranks-per-node");
+	if (s)
+		steps_nodes_placement(run->steps, s, placed, sizeof(placed));
 	for (size_t k = 0; s && k < s->n; k++) {
 		if (!steps_node_slow(s, k))
 			continue;
 		const struct node_stat *nd = &s->v[k];
+		char *ranks = steps_nodes_ranklist(run->steps, nd->ri, nd->nranks);
 		const struct steps_model *m = run->steps;
 		const char *host = s->source == NODES_HOSTNAME ? "host " : "";
 		struct evidence ev = evidence_none();
@@ -667,14 +664,14 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 		add(out, "NODE.SLOW_TOGETHER", nd->min_rel >= 0.15 ? SEV_HIGH : SEV_MED,
 		    xasprintf("All %zu%s ranks of %s%s slow together (at least %.0f%% slower)", nd->nranks, loaded,
 			      host, nd->name, nd->min_rel * 100),
-		    xasprintf("Every%s rank on %s%s (ranks %d-%d%s%s) is at least %.0f%% slower than the per-step "
+		    xasprintf("Every%s rank on %s%s (ranks %s%s%s) is at least %.0f%% slower than the per-step "
 			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
 			      "host slow at once points at the host, not at one rank.%s", loaded, host, nd->name,
-			      steps_rank_id(m, nd->ri[0]), steps_rank_id(m, nd->ri[nd->nranks - 1]),
-			      partial ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
+			      ranks, partial ? "; " : "", scope, nd->min_rel * 100, nd->median_rel * 100, ev.rank,
 			      nd->worst_compute * 1e3, placed),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);
+		free(ranks);
 	}
 	steps_nodes_free(s);
 }

@@ -25,6 +25,18 @@ static bool need_steps(struct run *run, char *err, size_t errn)
 	return false;
 }
 
+/* need_steps, and some rank has a step record (rank dirs with run.json alone have none). */
+static bool need_records(struct run *run, char *err, size_t errn)
+{
+	if (!need_steps(run, err, errn))
+		return false;
+	for (size_t r = 0; r < steps_nranks(run->steps); r++)
+		if (steps_nrecords(run->steps, r))
+			return true;
+	snprintf(err, errn, "no step records in this run (the rank dirs have no steps.jsonl records)");
+	return false;
+}
+
 /* Follow mode: rank id has a LIVE.STALLED_RANK finding. */
 static bool live_stalled(const struct run *run, int rank)
 {
@@ -221,7 +233,7 @@ static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 /* steps: every record of every rank. */
 static struct table *build_steps(struct run *run, char *err, size_t errn)
 {
-	return need_steps(run, err, errn) ? steps_rows(run, 0, steps_nranks(run->steps)) : NULL;
+	return need_records(run, err, errn) ? steps_rows(run, 0, steps_nranks(run->steps)) : NULL;
 }
 
 /* Rows of a part of the streamed steps view: whole ranks up to about this many. */
@@ -229,7 +241,7 @@ static struct table *build_steps(struct run *run, char *err, size_t errn)
 
 static struct table *build_steps_next(struct run *run, size_t *cursor, char *err, size_t errn)
 {
-	if (!need_steps(run, err, errn))
+	if (!(*cursor ? need_steps(run, err, errn) : need_records(run, err, errn)))
 		return NULL;
 	const struct steps_model *m = run->steps;
 	size_t lo = *cursor, hi = lo, rows = 0, n = steps_nranks(m);
@@ -352,6 +364,11 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(m); r++)
 		if ((b = analysis_budget(run, r)))
 			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);
+	if (t->nrow == 0) { /* as the Budget pane says */
+		table_free(t);
+		snprintf(err, errn, "no efficiency budget: this run has no step records with phases");
+		return NULL;
+	}
 	return t;
 }
 
@@ -388,6 +405,10 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c_wc, 8);
 	table_col_prio(t, c_strag, 7);
 	table_col_prio(t, c_slow, 6);
+	table_col_doc(t, c_strag, "ranks of the straggler set (empty when not judged: too few aligned steps, or a "
+				  "compute the ranks cannot be weighed by); ");
+	const char *unweighable = analysis_compute_unweighable(run);
+	bool own_only = unweighable && unweighable != analysis_compute_zero; /* no figure against the others */
 	for (size_t k = 0; k < s->n; k++) {
 		const struct node_stat *nd = &s->v[k];
 		size_t row = table_add_row(t, steps_rank_id(m, nd->ri[0]));
@@ -401,10 +422,10 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_worst, steps_rank_id(m, nd->worst));
 		table_set_num(t, row, c_wc, nd->worst_compute * 1e3);
 		table_set_num(t, row, c_mc, nd->mean_compute * 1e3);
-		table_set_num(t, row, c_min, nd->min_rel);
-		table_set_num(t, row, c_med, nd->median_rel);
-		table_set_num(t, row, c_strag, (double)nd->stragglers);
-		table_set_text(t, row, c_slow, !s->judged ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
+		table_set_num_opt(t, row, c_min, nd->min_rel, !own_only);
+		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
+		table_set_num_opt(t, row, c_strag, (double)nd->stragglers, s->judged);
+		table_set_text(t, row, c_slow, !s->judged || nd->no_host ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
 	}
 	steps_nodes_free(s);
 	return t;
