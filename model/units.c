@@ -9,9 +9,14 @@
 #include "model/units.h"
 
 /* v (>= 0) with at most 3 significant digits and the unit: trailing zeros are dropped,
- * so a figure never shows more digits than the value has ("7 s", "5.6 s", "4.22 s"). */
+ * so a figure never shows more digits than the value has ("7 s", "5.6 s", "4.22 s");
+ * 1e15 and above in exponent form ("1e+308 s"), not as hundreds of digits. */
 static char *sig3(double v, const char *unit, char *out, size_t n)
 {
+	if (v >= 1e15) {
+		snprintf(out, n, "%.3g %s", v, unit);
+		return out;
+	}
 	int dec = units_decimals(v, 3);
 	double p10 = pow(10, dec);
 	dec = units_decimals(round(v * p10) / p10, 3);   /* 9.9996 rounds to "10" */
@@ -75,6 +80,15 @@ char *units_seconds_signed(double s, char *out, size_t n)
 {
 	char v[40];
 	snprintf(out, n, "%s%s", s > 0 ? "+" : "", units_seconds(s, v, sizeof(v)));
+	return out;
+}
+
+char *units_fixed(double v, int dec, char *out, size_t n)
+{
+	if (fabs(v) < 1e15)
+		snprintf(out, n, "%.*f", dec, v);
+	else
+		snprintf(out, n, "%.2e", v);
 	return out;
 }
 

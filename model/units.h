@@ -30,6 +30,9 @@ char *units_bytes(double bytes, char *out, size_t n);
 char *units_seconds(double s, char *out, size_t n);
 /* A difference in seconds, "+" before a positive one ("+10.0 ms", "-2.00 s"). */
 char *units_seconds_signed(double s, char *out, size_t n);
+/* v with dec decimals ("%.*f") below 1e15 in magnitude, in exponent form ("%.2e") from
+ * there, so a huge finite value is never hundreds of digits. Returns out. */
+char *units_fixed(double v, int dec, char *out, size_t n);
 /* Format a percentage (0..100) with one decimal and "%". Returns out. */
 char *units_percent(double pct, char *out, size_t n);
 /* Format v, a value in unit u, by the rule above (UNIT_NONE: 3 significant digits).

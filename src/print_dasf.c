@@ -9,6 +9,7 @@
 #include "model/dasf/dasf.h"
 #include "model/run.h"
 #include "model/text.h"
+#include "model/units.h"
 #include "src/print.h"
 #include "src/sbuf.h"
 
@@ -126,12 +127,12 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 		  s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers,
 		  s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s", s.gpu_samples,
 		  s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
-	char task[32] = "n/a", crit[64] = "n/a";
+	char task[40] = "n/a", crit[96] = "n/a", num[40];
 	if (isfinite(s.total_task_s))
-		snprintf(task, sizeof(task), "%.3f s", s.total_task_s);
+		snprintf(task, sizeof(task), "%s s", units_fixed(s.total_task_s, 3, num, sizeof(num)));
 	if (isfinite(s.critical_s))
-		snprintf(crit, sizeof(crit), "%.3f s over %zu task%s", s.critical_s, s.critical_len,
-			 s.critical_len == 1 ? "" : "s");
+		snprintf(crit, sizeof(crit), "%s s over %zu task%s", units_fixed(s.critical_s, 3, num, sizeof(num)),
+			 s.critical_len, s.critical_len == 1 ? "" : "s");
 	sb_printf(f, "  task time %s · critical path %s\n", task, crit);
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
 	static const struct pcol fn_cols[] = {

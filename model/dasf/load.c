@@ -377,6 +377,10 @@ static int ingest(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long 
 			    compute ? "Compute" : memory ? "Managed Memory" : "Resource Usage");
 		return -1;
 	}
+	if ((compute || memory || resource) && !isfinite(ts))
+		diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1,
+			 "%.*s event with an unusable timestamp (%g: %s): its time is shown as missing", (int)nlen, n,
+			 ts, isnan(ts) ? "not a number" : "infinite");
 	if (compute)
 		return ingest_compute(fc, r, ts, off);
 	if (memory)

@@ -10,6 +10,7 @@
 #include "model/dasf/internal.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 #define DOMINANT_SHARE 0.5   /* one function with at least this share of all task time */
@@ -84,10 +85,13 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
 					    : xstrdup("");
 		char *title = xasprintf("Function %s takes %.0f%% of all task time", name, share * 100);
-		char *detail = xasprintf("%s ran %zu task%s%s for %.3f s of %.3f s of task time across every "
-					 "worker (%zu functions in all); mean task time %.4f s.",
-					 name, g->n, g->n == 1 ? "" : "s", names, t.top_s, t.total_s, t.n,
-					 g->n ? t.top_s / (double)g->n : 0);
+		char top[40], total[40], mean[40];
+		char *detail = xasprintf("%s ran %zu task%s%s for %s s of %s s of task time across every "
+					 "worker (%zu functions in all); mean task time %s s.",
+					 name, g->n, g->n == 1 ? "" : "s", names,
+					 units_fixed(t.top_s, 3, top, sizeof(top)),
+					 units_fixed(t.total_s, 3, total, sizeof(total)), t.n,
+					 units_fixed(g->n ? t.top_s / (double)g->n : 0, 4, mean, sizeof(mean)));
 		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= 0.8 ? SEV_HIGH : SEV_MED, title, detail,
 			     "Optimise this function first: rechunk so its tasks are fewer and larger, "
 			     "fuse it with its neighbours, or run it on the GPU. Enter on it in "
@@ -147,9 +151,12 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 		const char *name = db->strs.str[thread[hi]];
 		char *title = xasprintf("Worker imbalance: %s is busy %.1fx the mean worker", name,
 					busy[hi] / mean);
-		char *detail = xasprintf("%zu workers; busiest %s %.3f s of tasks, least busy %s %.3f s, "
-					 "mean %.3f s. The run lasts as long as its busiest worker.",
-					 nw, name, busy[hi], db->strs.str[thread[lo]], busy[lo], mean);
+		char b_hi[40], b_lo[40], b_mean[40];
+		char *detail = xasprintf("%zu workers; busiest %s %s s of tasks, least busy %s %s s, "
+					 "mean %s s. The run lasts as long as its busiest worker.",
+					 nw, name, units_fixed(busy[hi], 3, b_hi, sizeof(b_hi)),
+					 db->strs.str[thread[lo]], units_fixed(busy[lo], 3, b_lo, sizeof(b_lo)),
+					 units_fixed(mean, 3, b_mean, sizeof(b_mean)));
 		findings_add(out, "DASF.WORKER_IMBALANCE", SEV_MED, title, detail,
 			     "Spread the work: rechunk into more, even chunks, check that data is not "
 			     "pinned to one worker (scatter/persist placement), and see task_balance "

@@ -142,7 +142,7 @@ static double *host_starts(const struct dasf_db *db)
 	for (size_t i = 0; i < db->strs.n; i++)
 		start[i] = INFINITY;
 	for (size_t i = 0; i < db->ntask; i++)
-		if (db->task[i].ts < start[db->task[i].host])
+		if (isfinite(db->task[i].ts) && db->task[i].ts < start[db->task[i].host])
 			start[db->task[i].host] = db->task[i].ts;
 	return start;
 }
@@ -207,8 +207,8 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 		if (ti != DASF_NONE) {
 			const struct dasf_task *k = &db->task[ti];
 			table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
-			table_set_num(t, r, c_ts, k->ts);
-			table_set_num(t, r, c_off, k->ts - start[k->host]);
+			table_set_num_opt(t, r, c_ts, k->ts, isfinite(k->ts));
+			table_set_num_opt(t, r, c_off, k->ts - start[k->host], isfinite(k->ts));
 		}
 		table_set_num(t, r, c_pred, an->pred_off[v + 1] - an->pred_off[v]);
 		table_set_num(t, r, c_succ, an->succ_off[v + 1] - an->succ_off[v]);
@@ -337,7 +337,7 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 		table_set_text(t, r, c_fn, db->strs.str[k->name]);
 		set_worker(t, r, c_host, c_gpu, db, k->host, k->thread);
 		table_set_num_opt(t, r, c_dur, k->dur, dasf_dur_usable(k->dur));
-		table_set_num(t, r, c_ts, k->ts);
+		table_set_num_opt(t, r, c_ts, k->ts, isfinite(k->ts));
 		table_set_num(t, r, c_in, an->input_size[k->key] / 1e6);
 		table_set_num_opt(t, r, c_thr, an->throughput[k->key] / 1e6, an->has_thr[k->key]);
 		table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
