@@ -145,7 +145,9 @@ static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
 		for (size_t i = 0; i < s->ncfg; i++)
 			if (s->cfg[i].rank == 1)
 				best = &s->cfg[i];
-		if (best) {
+		if (s->wl_mixed) {
+			sb_printf(b, " · ranked within each workload (%s differ): no best across them", s->wl_mixed);
+		} else if (best) {
 			char *n = text_sanitize_dup(best->name, 0);
 			sb_printf(b, " · best %s (score %+.1f%%%s)", n, best->score,
 				  best->pass ? "" : ", fails constraints");

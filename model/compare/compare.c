@@ -18,6 +18,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/summary.h"
+#include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/units.h"
@@ -222,6 +223,20 @@ static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size
 	}
 }
 
+/* The workload keys two sweeps record differently (each side's values, sweep_wl_values;
+ * sanitized by the loader), as "model auto -> llama-70b"; a key one side lacks is left out. */
+static void sweep_workload_fields(struct compare *c, char *buf, size_t n)
+{
+	const struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
+	for (int k = 0; sa && sb && k < WL_N; k++) {
+		char *a = sweep_wl_values(sa, k), *b = sweep_wl_values(sb, k);
+		if (a && b && strcmp(a, b) != 0)
+			text_appendf(buf, n, "%s%s %s -> %s", *buf ? ", " : "", sweep_wl_name(k), a, b);
+		free(a);
+		free(b);
+	}
+}
+
 /* The workload keys that differ, made once (the explorer asks on every frame). */
 static const char *workload_text(struct compare *c)
 {
@@ -238,6 +253,8 @@ static const char *workload_text(struct compare *c)
 			text_appendf(buf, sizeof(buf), "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size,
 				     mb->world_size);
 	}
+	if (strcmp(c->family, "sweep") == 0)
+		sweep_workload_fields(c, buf, sizeof(buf));
 	c->memo->workload = xstrdup(buf);
 	return c->memo->workload;
 }

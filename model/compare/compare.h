@@ -185,7 +185,9 @@ void compare_scope(struct compare *c, char *buf, size_t n);
  * micro_batch_size, train_batch_size, per_device_train_batch_size, seq_len, seq_length,
  * sequence_length, max_seq_len, max_seq_length, block_size, context_length), the
  * environment's gpu and gpu_count, and world_size, each that both sides set, as
- * "batch_size 16 -> 32, gpu A -> B" (sanitized); "" when none (or not a step pair). Then
+ * "batch_size 16 -> 32, gpu A -> B" (sanitized); for a sweep pair the GenAI-Perf workload
+ * keys (sweep.h enum sweep_wl) that both record, each side's values ("model a -> a / b");
+ * "" when none (or neither a step nor a sweep pair). Then
  * per-step times are not like for like: the verdict says so and calls no rank regressed
  * or improved (slower or faster beyond noise instead). */
 void compare_workload_diff(struct compare *c, char *buf, size_t n);

@@ -14,6 +14,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/sweep/sweep.h"
+#include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
@@ -496,7 +497,12 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 			 "estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num, common,
 			 common == 1 ? "" : "s");
 	table_free(t);
-	return common ? rc : -1;
+	char workload[512];
+	compare_workload_diff(c, workload, sizeof(workload));
+	if (!*workload)
+		return common ? rc : -1;
+	text_appendf(buf, n, "; but the workload differs (%s): not a like-for-like comparison", workload);
+	return common ? 1 : -1;
 }
 
 const struct cmp_view compare_views[] = {

@@ -27,8 +27,10 @@ extern const size_t compare_ntabs;
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
 /* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
  * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
- * no noise estimate, so a change is given, never called a regression). Returns -1 when
- * not compared, 0 when every metric is the same at every common level, 1 otherwise. */
+ * no noise estimate, so a change is given, never called a regression); when the sweeps
+ * measure other workloads (compare_workload_diff: model, url, ...) it names the keys and
+ * says the comparison is not like for like. Returns -1 when not compared, 0 when every
+ * metric is the same at every common level of the same workload, 1 otherwise. */
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
 /* A DASF pair's verdict in buf (model/compare/dasf.c): the function slower in B beyond
  * its noise that added the most time, or why none is, and the change of the total task

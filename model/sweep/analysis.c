@@ -305,10 +305,30 @@ static bool stim_varies(const struct sweep_set *s, const size_t *ord, size_t n, 
 	return false;
 }
 
-/* split[i][k]: among the configs with config i's base key, stimulus k varies and is
- * crossed with the first stimulus that varies (stims_crossed), so each of its values is
- * a series (sorted by key, each key's configs are looked at once per stimulus). */
-static void split_stims(const struct sweep_set *s, char **base, bool (*split)[ST_N])
+/* Whether workload key k has two recorded values among the configs ord[0..n). */
+static bool wl_varies(const struct sweep_set *s, const size_t *ord, size_t n, int k)
+{
+	const char *first = NULL;
+	for (size_t j = 0; j < n; j++) {
+		const char *v = s->cfg[ord[j]].wl[k];
+		if (v && first && strcmp(v, first) != 0)
+			return true;
+		first = v ? v : first;
+	}
+	return false;
+}
+
+/* How the configs sharing a base key split into series: by the workload keys with two
+ * recorded values among them (another model or endpoint is never the same series), and by
+ * the stimuli that vary crossed with the first that varies (stims_crossed). */
+struct cfg_split {
+	bool wl[WL_N];
+	bool stim[ST_N];
+};
+
+/* split[i]: how the configs with config i's base key split (sorted by key, each key's
+ * configs are looked at once per stimulus and workload key). */
+static void split_groups(const struct sweep_set *s, char **base, struct cfg_split *split)
 {
 	size_t *ord = xcalloc(s->ncfg + 1, sizeof(*ord));
 	for (size_t i = 0; i < s->ncfg; i++)
@@ -317,36 +337,52 @@ static void split_stims(const struct sweep_set *s, char **base, bool (*split)[ST
 	for (size_t a = 0, b; a < s->ncfg; a = b) {
 		for (b = a + 1; b < s->ncfg && strcmp(base[ord[b]], base[ord[a]]) == 0; b++)
 			;
+		struct cfg_split g = { { false }, { false } };
+		for (int k = 0; k < WL_N; k++)
+			g.wl[k] = wl_varies(s, ord + a, b - a, k);
 		int first = 0;
 		while (first < ST_N && !stim_varies(s, ord + a, b - a, first))
 			first++;
-		for (int k = first + 1; k < ST_N; k++) {
-			bool v = stim_varies(s, ord + a, b - a, k) && stims_crossed(s, ord + a, b - a, first, k);
-			for (size_t j = a; j < b; j++)
-				split[ord[j]][k] = v;
-		}
+		for (int k = first + 1; k < ST_N; k++)
+			g.stim[k] = stim_varies(s, ord + a, b - a, k) && stims_crossed(s, ord + a, b - a, first, k);
+		for (size_t j = a; j < b; j++)
+			split[ord[j]] = g;
 	}
 	free(ord);
 }
 
-/* Series key of config c with base key base: the base, and when the configs sharing it
- * sweep another stimulus crossed with the first (split_stims; concurrency x input
- * length), its values, so each series varies one ("... [input_length=100]"); *fixed gets
- * those values ("input_length=100"), NULL when none. */
-static char *series_key(const struct sweep_cfg *c, const char *base, const bool split[ST_N], char **fixed)
+/* "a=b" appended to *list (space separated). */
+static void append_kv(char **list, const char *key, const char *val)
 {
-	*fixed = NULL;
+	char *next = xasprintf("%s%s%s=%s", *list ? *list : "", *list ? " " : "", key, val);
+	free(*list);
+	*list = next;
+}
+
+/* Series key of config c with base key base: the base, and when the configs sharing it
+ * split (split_groups), c's values of the splitting workload keys and stimuli, so each
+ * series measures one workload and varies one stimulus ("... [model=m input_length=100]").
+ * *workload gets the workload part ("model=m"; n/a when c does not record it) and *fixed
+ * the stimulus part ("input_length=100"), each NULL when none. */
+static char *series_key(const struct sweep_cfg *c, const char *base, const struct cfg_split *split,
+			char **workload, char **fixed)
+{
+	*workload = *fixed = NULL;
+	for (int k = 0; k < WL_N; k++)
+		if (split->wl[k])
+			append_kv(workload, sweep_wl_name(k), c->wl[k] ? c->wl[k] : "n/a");
 	for (int k = 0; k < ST_N; k++) {
-		if (!split[k])
+		if (!split->stim[k])
 			continue;
 		char val[40] = "n/a";
 		if (c->has_stim[k])
 			snprintf(val, sizeof(val), "%g", c->stim[k]);
-		char *next = xasprintf("%s%s%s=%s", *fixed ? *fixed : "", *fixed ? " " : "", sweep_stim_name(k), val);
-		free(*fixed);
-		*fixed = next;
+		append_kv(fixed, sweep_stim_name(k), val);
 	}
-	return *fixed ? xasprintf("%s [%s]", base, *fixed) : xstrdup(base);
+	if (!*workload && !*fixed)
+		return xstrdup(base);
+	return xasprintf("%s [%s%s%s]", base, *workload ? *workload : "", *workload && *fixed ? " " : "",
+			 *fixed ? *fixed : "");
 }
 
 static int detect_stim(const struct sweep_set *s, const struct sweep_series *se)
@@ -391,19 +427,38 @@ static int cmp_by_stim(const void *a, const void *b, void *ud)
 	return (ix > iy) - (ix < iy);
 }
 
+/* s->wl_mixed: the workload keys with two recorded values among all the configs. */
+static void mixed_workload(struct sweep_set *s)
+{
+	free(s->wl_mixed);
+	s->wl_mixed = NULL;
+	size_t *ord = xcalloc(s->ncfg + 1, sizeof(*ord));
+	for (size_t i = 0; i < s->ncfg; i++)
+		ord[i] = i;
+	for (int k = 0; k < WL_N; k++) {
+		if (!wl_varies(s, ord, s->ncfg, k))
+			continue;
+		char *next = xasprintf("%s%s%s", s->wl_mixed ? s->wl_mixed : "", s->wl_mixed ? ", " : "",
+				       sweep_wl_name(k));
+		free(s->wl_mixed);
+		s->wl_mixed = next;
+	}
+	free(ord);
+}
+
 static void build_series(struct sweep_set *s)
 {
 	sweep_series_clear(s);
 	for (size_t i = 0; i < s->ncfg; i++)
 		stim_from_name(&s->cfg[i]);
 	char **base = series_bases(s);
-	bool (*split)[ST_N] = xcalloc(s->ncfg + 1, sizeof(*split));
-	split_stims(s, base, split);
+	struct cfg_split *split = xcalloc(s->ncfg + 1, sizeof(*split));
+	split_groups(s, base, split);
 	for (size_t i = 0; i < s->ncfg; i++) {
 		struct sweep_cfg *c = &s->cfg[i];
 		free(c->series);
-		char *fixed;
-		c->series = series_key(c, base[i], split[i], &fixed);
+		char *fixed, *workload;
+		c->series = series_key(c, base[i], &split[i], &workload, &fixed);
 		size_t k = 0;
 		while (k < s->nseries && strcmp(s->series[k].name, c->series) != 0)
 			k++;
@@ -412,7 +467,8 @@ static void build_series(struct sweep_set *s)
 			memset(&s->series[k], 0, sizeof(s->series[k]));
 			s->series[k].name = xstrdup(c->series);
 			s->series[k].fixed = fixed;
-			fixed = NULL;
+			s->series[k].workload = workload;
+			fixed = workload = NULL;
 			s->series[k].knee = -1;
 			s->nseries++;
 		}
@@ -420,11 +476,13 @@ static void build_series(struct sweep_set *s)
 		se->cfg = xrealloc(se->cfg, (se->n + 1) * sizeof(*se->cfg));
 		se->cfg[se->n++] = i;
 		free(fixed);
+		free(workload);
 	}
 	for (size_t i = 0; i < s->ncfg; i++)
 		free(base[i]);
 	free(base);
 	free(split);
+	mixed_workload(s);
 	for (size_t k = 0; k < s->nseries; k++) {
 		struct sweep_series *se = &s->series[k];
 		se->stim = detect_stim(s, se);
@@ -495,4 +553,35 @@ struct sweep_set *sweep_derived(struct run *run)
 	if (run->sweep)
 		sweep_derive(run);
 	return run->sweep;
+}
+
+const char *sweep_wl_name(enum sweep_wl k)
+{
+	static const char *const names[WL_N] = { "model", "url", "service_kind", "backend", "endpoint_type" };
+	return k < WL_N ? names[k] : "";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *sweep_wl_values(const struct sweep_set *s, enum sweep_wl k)
+{
+	const char **v = xcalloc(s->ncfg + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < s->ncfg; i++)
+		if (s->cfg[i].wl[k])
+			v[n++] = s->cfg[i].wl[k];
+	qsort(v, n, sizeof(*v), cmp_str);
+	char *out = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		char *next = xasprintf("%s%s%s", out ? out : "", out ? " / " : "", v[i]);
+		free(out);
+		out = next;
+	}
+	free(v);
+	return out;
 }

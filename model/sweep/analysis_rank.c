@@ -283,36 +283,47 @@ static bool has_every_objective(const struct sweep_set *s, const struct obj_valu
 	return true;
 }
 
-/* Scores of the configs with every objective metric, each against the others that have
- * them; a config lacking one stays unscored (unranked): a score on fewer metrics would
- * not be comparable. */
+/* Configs a and b measure the same workload: every workload key recorded alike (both
+ * unrecorded counts as alike). Configs of other models or endpoints are never ranked
+ * against each other. */
+static bool same_workload(const struct sweep_cfg *a, const struct sweep_cfg *b)
+{
+	for (int k = 0; k < WL_N; k++)
+		if ((a->wl[k] == NULL) != (b->wl[k] == NULL) || (a->wl[k] && strcmp(a->wl[k], b->wl[k]) != 0))
+			return false;
+	return true;
+}
+
+/* Scores of the configs with every objective metric, each against the others of its
+ * workload (same_workload) that have them; a config lacking one stays unscored (unranked):
+ * a score on fewer metrics would not be comparable. */
 static void score_configs(struct sweep_set *s)
 {
 	size_t n = s->nobj * s->ncfg + 1;
 	struct obj_values ov = { xmalloc(n * sizeof(double)), xmalloc(n * sizeof(bool)) };
 	bool *full = xmalloc((s->ncfg + 1) * sizeof(*full));
-	size_t nfull = 0;
 	for (size_t k = 0; k < s->nobj; k++)
 		ref_values(s, &s->obj[k].ref, ov.val + k * s->ncfg, ov.has + k * s->ncfg);
 	for (size_t i = 0; i < s->ncfg; i++)
-		nfull += full[i] = has_every_objective(s, &ov, i);
+		full[i] = has_every_objective(s, &ov, i);
 	for (size_t i = 0; i < s->ncfg; i++) {
 		struct sweep_cfg *c = &s->cfg[i];
 		double sum = 0;
-		size_t cnt = 0;
+		size_t cnt = 0, peers = 0;
 		if (!full[i])
 			continue;
 		for (size_t j = 0; j < s->ncfg; j++) {
 			bool any;
-			if (j == i || !full[j])
+			if (j == i || !full[j] || !same_workload(c, &s->cfg[j]))
 				continue;
+			peers++;
 			double g = weighted_gain(s, &ov, i, j, &any);
 			if (any) {
 				sum += g;
 				cnt++;
 			}
 		}
-		if (cnt || nfull == 1) {
+		if (cnt || peers == 0) {
 			c->score = cnt ? sum / (double)cnt : 0;
 			c->has_score = true;
 		}
@@ -336,9 +347,14 @@ static void rank_configs(struct sweep_set *s)
 	for (size_t i = 0; i < s->ncfg; i++)
 		ord[i] = i;
 	qsort_r(ord, s->ncfg, sizeof(*ord), cmp_rank, s);
-	for (size_t i = 0; i < s->ncfg; i++)
-		if (s->cfg[ord[i]].has_score)
-			s->cfg[ord[i]].rank = (int)i + 1;
+	for (size_t i = 0; i < s->ncfg; i++) { /* the rank among the configs of its workload */
+		struct sweep_cfg *c = &s->cfg[ord[i]];
+		if (!c->has_score)
+			continue;
+		c->rank = 1;
+		for (size_t j = 0; j < i; j++)
+			c->rank += same_workload(c, &s->cfg[ord[j]]);
+	}
 	free(ord);
 }
 
@@ -618,7 +634,10 @@ static void pass_summary(const struct sweep_set *s, char *msg, size_t n)
 	}
 	char *name = best ? text_sanitize_dup(best->name, 0) : NULL;
 	char *failed = best && best->failed ? text_sanitize_dup(best->failed, 0) : NULL;
-	if (best && !best->pass)
+	if (s->wl_mixed)
+		snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s; ranked within each workload (%s differ): "
+			 "no best across them", pass, s->ncfg, s->ncon, s->ncon == 1 ? "" : "s", s->wl_mixed);
+	else if (best && !best->pass)
 		snprintf(msg, n, "%zu of %zu configs pass %zu constraint%s; none passes: rank 1 by the objective is %s "
 			 "(fails %s)", pass, s->ncfg, s->ncon, s->ncon == 1 ? "" : "s", name, failed ? failed : "");
 	else

@@ -14,6 +14,7 @@ struct genai_csv {
 	size_t *nf;      /* fields per row */
 	long *line;
 	size_t n, cap;
+	bool partial;    /* no final newline: a truncated tail (warned by genai_read_csv) */
 };
 
 /* Exported number: "9,182.22", "550.00"; false for N/A, empty or non-finite. */
@@ -26,7 +27,8 @@ bool genai_metric_by_title(const char *title, enum sweep_metric *m);
 void genai_snake(const char *title, char *out, size_t n);
 /* "avg", "Avg.", "mean", "p99", ... */
 bool genai_stat_by_name(const char *s, enum sweep_stat *st);
-/* Read a CSV file as rows (registered as a source); -1 after a diagnostic. */
+/* Read a CSV file as rows (registered as a source); -1 after a diagnostic. A file
+ * without a final newline is warned about and marked partial (out->partial). */
 int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src);
 void genai_csv_free(struct genai_csv *r);
 /* Field j of row i, "" when the row is shorter. */

@@ -63,60 +63,87 @@ int sweep_cb_probe(const char *path, const struct opts *opts)
 	return r;
 }
 
-static bool num(const struct json_doc *d, int obj, const char *key, double *out)
+/* One performance.json being read: bad counts values that are there but unusable. */
+struct cb_read {
+	struct run *run;
+	const char *path;
+	const struct json_doc *d;
+	size_t bad;
+	long ordinal;   /* the ordinal being read, -1 for the aggregate */
+};
+
+/* Value of key in obj: false when absent or null, and when not a finite number (NaN,
+ * Infinity, 1e400, a string), which is also warned about with its offset, counted in
+ * rd->bad and noted in *bad_value (may be NULL). */
+static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool *bad_value)
 {
-	return json_number(d, json_get(d, obj, key), out) && isfinite(*out);
+	int t = json_get(rd->d, obj, key);
+	if (t < 0 || json_is_null(rd->d, t))
+		return false;
+	bool is_num = json_number(rd->d, t, out);
+	if (is_num && isfinite(*out))
+		return true;
+	char where[48] = "";
+	if (rd->ordinal >= 0)
+		snprintf(where, sizeof(where), "ordinal %ld ", rd->ordinal);
+	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1, "%s%s is %s; ignored", where,
+		 key, is_num ? "non-finite" : "not a number");
+	rd->bad++;
+	if (bad_value)
+		*bad_value = true;
+	return false;
 }
 
-static bool int_or_num(const struct json_doc *d, int obj, const char *key, long long *out)
+static bool int_or_num(struct cb_read *rd, int obj, const char *key, long long *out, bool *bad_value)
 {
 	double v;
-	if (json_int(d, json_get(d, obj, key), out))
+	if (json_int(rd->d, json_get(rd->d, obj, key), out))
 		return true;
-	if (num(d, obj, key, &v) && v == floor(v) && fabs(v) < 9e15) {
+	if (num(rd, obj, key, &v, bad_value) && v == floor(v) && fabs(v) < 9e15) {
 		*out = (long long)v;
 		return true;
 	}
 	return false;
 }
 
-static void read_aggregate(const struct json_doc *d, struct cb_perf *p)
+static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 {
-	p->has_sps = num(d, 0, "samples_per_sec", &p->samples_per_sec);
-	p->has_time = num(d, 0, "total_time", &p->total_time);
-	p->has_samples = int_or_num(d, 0, "total_samples", &p->total_samples);
-	p->has_compile = num(d, 0, "compile_time", &p->compile_time);
-	p->has_prog = num(d, 0, "programming_time", &p->programming_time);
-	p->has_est = num(d, 0, "est_samples_per_sec", &p->est_sps);
-	p->has_global = num(d, 0, "global_rate", &p->global_rate);
-	p->has_rate = num(d, 0, "rate", &p->rate);
-	p->has_flops = num(d, 0, "flops_utilization", &p->flops_util);
+	p->has_sps = num(rd, 0, "samples_per_sec", &p->samples_per_sec, NULL);
+	p->has_time = num(rd, 0, "total_time", &p->total_time, NULL);
+	p->has_samples = int_or_num(rd, 0, "total_samples", &p->total_samples, NULL);
+	p->has_compile = num(rd, 0, "compile_time", &p->compile_time, NULL);
+	p->has_prog = num(rd, 0, "programming_time", &p->programming_time, NULL);
+	p->has_est = num(rd, 0, "est_samples_per_sec", &p->est_sps, NULL);
+	p->has_global = num(rd, 0, "global_rate", &p->global_rate, NULL);
+	p->has_rate = num(rd, 0, "rate", &p->rate, NULL);
+	p->has_flops = num(rd, 0, "flops_utilization", &p->flops_util, NULL);
 	p->trainer_shape = p->has_global || p->has_rate || p->has_flops;
 }
 
-static size_t read_ordinals(struct run *run, const char *path, const struct json_doc *d,
-			    struct cb_perf *p, size_t *bad)
+static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
 {
+	const struct json_doc *d = rd->d;
 	int o = json_get(d, 0, "ordinals");
 	if (o < 0)
 		return 0;
 	if (!json_is_array(d, o)) {
-		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[o].start, -1,
+		diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[o].start, -1,
 			 "ordinals is not an array");
-		(*bad)++;
+		rd->bad++;
 		return 0;
 	}
 	for (int k = json_first(d, o); k >= 0; k = json_next(d, o, k)) {
 		struct cb_ordinal r = { 0 };
+		rd->ordinal = (long)p->nord;
 		if (json_is_object(d, k)) {
-			r.has_rate = num(d, k, "samples_per_sec", &r.samples_per_sec);
-			r.has_time = num(d, k, "total_time", &r.total_time);
-			r.has_samples = int_or_num(d, k, "total_samples", &r.total_samples);
+			r.has_rate = num(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
+			r.has_time = num(rd, k, "total_time", &r.total_time, &r.bad_time);
+			r.has_samples = int_or_num(rd, k, "total_samples", &r.total_samples, &r.bad_samples);
 		}
 		if (!r.has_rate && !r.has_time && !r.has_samples) {
-			diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[k].start, -1,
+			diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[k].start, -1,
 				 "ordinal %zu has no samples_per_sec/total_samples/total_time", p->nord);
-			(*bad)++;
+			rd->bad++;
 		}
 		p->ord = xrealloc(p->ord, (p->nord + 1) * sizeof(*p->ord));
 		p->ord[p->nord++] = r;
@@ -131,12 +158,12 @@ static int load_file(struct run *run, struct sweep_set *s, const char *path)
 	if (sweep_json_open(run, path, "cerebras", &d, &src) < 0)
 		return -1;
 	struct cb_perf p = { .path = xstrdup(path) };
-	size_t bad = 0;
-	read_aggregate(&d, &p);
-	size_t recs = read_ordinals(run, path, &d, &p, &bad);
+	struct cb_read rd = { .run = run, .path = path, .d = &d, .ordinal = -1 };
+	read_aggregate(&rd, &p);
+	size_t recs = read_ordinals(&rd, &p);
 	bool any = p.has_sps || p.has_time || p.has_samples || p.has_global || p.nord;
 	sweep_json_close(&d);
-	run_source_done(run, src, recs + (any ? 1 : 0), bad, 0, false);
+	run_source_done(run, src, recs + (any ? 1 : 0), rd.bad, 0, false);
 	if (!any) {
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1,
 			 "no samples_per_sec, total_samples, global_rate or ordinals: not a "
@@ -227,9 +254,11 @@ void cb_recompute(struct cb_perf *p)
 	for (size_t i = 0; i < p->nord && !p->c_why[0]; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
 		if (!o->has_samples)
-			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has no total_samples", i);
+			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_samples", i,
+				 o->bad_samples ? "a non-numeric or non-finite" : "no");
 		else if (time == 0 && !o->has_time)
-			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has no total_time", i);
+			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_time", i,
+				 o->bad_time ? "a non-numeric or non-finite" : "no");
 		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
 			time = o->total_time;

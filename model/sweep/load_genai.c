@@ -20,6 +20,7 @@
 #include "model/sweep/sweep.h"
 #include "model/sweep/genai.h"
 #include "model/sweep/io.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define WALK_MAX_DEPTH 6
@@ -285,10 +286,14 @@ int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, siz
 		return -1;
 	}
 	int rc = sweep_csv_parse(buf, len, &out->row, &out->nf, &out->line, &out->n);
+	out->partial = len && buf[len - 1] != '\n';
 	free(buf);
 	if (rc < 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 			 "CSV parse error; rows after it were ignored");
+	if (out->partial)
+		diag_add(&run->diags, DIAG_WARN, path, out->n ? out->line[out->n - 1] : -1, -1, -1,
+			 "no newline at the end: the file is truncated or still being written");
 	return 0;
 }
 
@@ -333,6 +338,29 @@ static double unit_scale(enum sweep_metric m, const char *unit)
 	return 1.0;
 }
 
+/* Cell j of row i as a number. An empty or N/A cell is missing; anything else that is not
+ * a finite number (abc, NaN, 1e400) is warned about with its line and counted in bad. */
+static bool csv_number(struct run *run, const char *path, const struct genai_csv *r, size_t i, size_t j,
+		       const char *title, int stat, size_t *bad, double *v)
+{
+	const char *cell = genai_cell(r, i, j);
+	if (genai_number(cell, v))
+		return true;
+	char *end;
+	while (isspace((unsigned char)*cell))
+		cell++;
+	if (!*cell || strncasecmp(cell, "N/A", 3) == 0)
+		return false;
+	double x = strtod(cell, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	bool nonfinite = end != cell && !*end && !isfinite(x);
+	diag_add(&run->diags, DIAG_WARN, path, r->line[i], -1, -1, "%s %s is %s; ignored", title,
+		 stat >= 0 ? sweep_stat_name(stat) : "value", nonfinite ? "non-finite" : "not a number");
+	(*bad)++;
+	return false;
+}
+
 static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,
 			   const struct genai_csv *r, size_t i, const struct csv_header *h,
 			   struct run *run, const char *path, size_t *bad)
@@ -350,7 +378,7 @@ static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *s
 		for (size_t j = 1; j < h->n; j++) {
 			double v;
 			int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-			if (c >= 0 && genai_number(genai_cell(r, i, j), &v)) {
+			if (c >= 0 && csv_number(run, path, r, i, j, title, h->col[j], bad, &v)) {
 				g->v[c] = v;
 				g->has[c] = true;
 			}
@@ -368,7 +396,7 @@ static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *s
 	for (size_t j = 1; j < h->n; j++) {
 		double v;
 		int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-		if (c < 0 || st->has[m][c] || !genai_number(genai_cell(r, i, j), &v))
+		if (c < 0 || !csv_number(run, path, r, i, j, title, h->col[j], bad, &v) || st->has[m][c])
 			continue;
 		st->v[m][c] = v * scale;
 		st->has[m][c] = true;
@@ -412,6 +440,12 @@ static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, con
 			bad++;
 			continue;
 		}
+		if (r.partial && i + 1 == r.n && r.nf[i] < h.n) { /* the cut-off tail */
+			diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
+				 "last row has %zu of its header's %zu cells; skipped", r.nf[i], h.n);
+			bad++;
+			continue;
+		}
 		csv_metric_row(s, ci, &csv, &r, i, &h, run, path, &bad);
 		recs++;
 	}
@@ -427,22 +461,36 @@ static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, con
 			}
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no metric rows");
-	run_source_done(run, src, recs, bad, 0, false);
+	run_source_done(run, src, recs, bad, 0, r.partial);
 	genai_csv_free(&r);
 }
 
 /* ---------------------------------------------------------------------------------
  * *_genai_perf.json */
 
-static void json_stats_into(const struct json_doc *d, int obj, double *v, bool *has)
+/* The statistics of obj (metric `what`) into v/has; a statistic that is there but not a
+ * finite number (NaN, Infinity, 1e400, a string) is warned about with its offset and
+ * left out. Returns how many were left out; null is missing, not bad. */
+static size_t json_stats_into(struct run *run, const char *path, const struct json_doc *d, int obj,
+			      const char *what, double *v, bool *has)
 {
+	size_t bad = 0;
 	for (int k = 0; k < SS_N; k++) {
 		double x;
-		if (json_number(d, json_get(d, obj, sweep_stat_name(k)), &x) && isfinite(x)) {
+		int t = json_get(d, obj, sweep_stat_name(k));
+		if (t < 0 || json_is_null(d, t))
+			continue;
+		bool is_num = json_number(d, t, &x);
+		if (is_num && isfinite(x)) {
 			v[k] = x;
 			has[k] = true;
+			continue;
 		}
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[t].start, -1, "%s %s is %s; ignored", what,
+			 sweep_stat_name(k), is_num ? "non-finite" : "not a number");
+		bad++;
 	}
+	return bad;
 }
 
 void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok)
@@ -451,6 +499,44 @@ void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_d
 	if (tok >= 0 && !c->has_stim[st] && json_number_str(d, tok, &v, true) && isfinite(v)) {
 		c->stim[st] = v;
 		c->has_stim[st] = true;
+	}
+}
+
+/* Workload key k of c from token tok (a string, or an array of strings joined by ","),
+ * sanitized, unless already set or empty. */
+static void set_workload(struct sweep_cfg *c, enum sweep_wl k, const struct json_doc *d, int tok)
+{
+	if (tok < 0 || c->wl[k] || !(json_is_string(d, tok) || json_is_array(d, tok)))
+		return;
+	char raw[256] = "";
+	if (json_is_string(d, tok))
+		json_strcpy(d, tok, raw, sizeof(raw));
+	for (int e = json_is_array(d, tok) ? json_first(d, tok) : -1; e >= 0; e = json_next(d, tok, e)) {
+		size_t used = strlen(raw);
+		if (json_is_string(d, e) && used + 2 < sizeof(raw)) {
+			if (used)
+				raw[used++] = ',';
+			json_strcpy(d, e, raw + used, sizeof(raw) - used);
+		}
+	}
+	if (*raw)
+		c->wl[k] = text_sanitize_dup(raw, 0);
+}
+
+/* What the config measures: model_names and the endpoint's url, service_kind, backend and
+ * type (nested layout), else the flat keys of older versions (model, url, ...). */
+static void read_workload(const struct json_doc *d, int ic, struct sweep_cfg *c)
+{
+	int ep = json_get(d, ic, "endpoint");
+	if (ep >= 0 && !json_is_object(d, ep))
+		ep = -1;
+	static const char *const nested[WL_N] = { NULL, "url", "service_kind", "backend", "type" };
+	static const char *const flat[WL_N] = { "model", "url", "service_kind", "backend", "endpoint_type" };
+	set_workload(c, WL_MODEL, d, json_get(d, ic, "model_names"));
+	for (int k = 0; k < WL_N; k++) {
+		if (nested[k] && ep >= 0)
+			set_workload(c, k, d, json_get(d, ep, nested[k]));
+		set_workload(c, k, d, json_get(d, ic, flat[k]));
 	}
 }
 
@@ -476,6 +562,7 @@ static void read_input_config(const struct json_doc *d, int ic, struct sweep_cfg
 	genai_set_stim(c, ST_DATASET_ENTRIES, d, in >= 0 ? json_get(d, in, "num_dataset_entries") : -1);
 	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_dataset_entries"));
 	genai_set_stim(c, ST_DATASET_ENTRIES, d, json_get(d, ic, "num_prompts"));
+	read_workload(d, ic, c);
 	bool b;
 	int sk = ep >= 0 ? json_get(d, ep, "streaming") : json_get(d, ic, "streaming");
 	if (json_bool(d, sk, &b)) {
@@ -484,10 +571,12 @@ static void read_input_config(const struct json_doc *d, int ic, struct sweep_cfg
 	}
 }
 
-static void read_telemetry(const struct json_doc *d, int tel, struct sweep_set *s, size_t ci)
+static size_t read_telemetry(struct run *run, const char *path, const struct json_doc *d, int tel,
+			     struct sweep_set *s, size_t ci)
 {
+	size_t bad = 0;
 	if (tel < 0 || !json_is_object(d, tel))
-		return;
+		return 0;
 	for (int k = json_first(d, tel); k >= 0; k = json_next(d, tel, k)) {
 		char metric[96], unit[32] = "";
 		json_strcpy(d, k, metric, sizeof(metric));
@@ -501,9 +590,10 @@ static void read_telemetry(const struct json_doc *d, int tel, struct sweep_set *
 			char gpu[64];
 			json_strcpy(d, g, gpu, sizeof(gpu));
 			struct sweep_gpu *row = sweep_add_gpu(s, ci, metric, unit, gpu);
-			json_stats_into(d, g + 1, row->v, row->has);
+			bad += json_stats_into(run, path, d, g + 1, metric, row->v, row->has);
 		}
 	}
+	return bad;
 }
 
 static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, const char *path)
@@ -525,7 +615,8 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 			bad++;
 			continue;
 		}
-		json_stats_into(&d, o, c->stored.v[m], c->stored.has[m]);
+		bad += json_stats_into(run, path, &d, o, sweep_metric_info(m)->name, c->stored.v[m],
+				       c->stored.has[m]);
 		char unit[32] = "";
 		json_strcpy(&d, json_get(&d, o, "unit"), unit, sizeof(unit));
 		double scale = unit_scale(m, unit);
@@ -535,7 +626,7 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 		recs++;
 	}
 	read_input_config(&d, json_get(&d, root, "input_config"), c);
-	read_telemetry(&d, json_get(&d, root, "telemetry_stats"), s, ci);
+	bad += read_telemetry(run, path, &d, json_get(&d, root, "telemetry_stats"), s, ci);
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no GenAI-Perf metrics in this file");
 	run_source_done(run, src, recs, bad, 0, false);

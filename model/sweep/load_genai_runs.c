@@ -133,7 +133,7 @@ void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path)
 	}
 	if (recs == 0)
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no run configs in the analyze CSV");
-	run_source_done(run, src, recs, bad, 0, false);
+	run_source_done(run, src, recs, bad, 0, r.partial);
 	genai_csv_free(&r);
 }
 

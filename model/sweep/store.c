@@ -188,6 +188,7 @@ void sweep_series_clear(struct sweep_set *s)
 	for (size_t i = 0; i < s->nseries; i++) {
 		free(s->series[i].name);
 		free(s->series[i].fixed);
+		free(s->series[i].workload);
 		free(s->series[i].cfg);
 	}
 	free(s->series);
@@ -205,6 +206,8 @@ void sweep_free(struct run *run)
 		free(s->cfg[i].series);
 		free(s->cfg[i].path);
 		free(s->cfg[i].failed);
+		for (int k = 0; k < WL_N; k++)
+			free(s->cfg[i].wl[k]);
 	}
 	free(s->cfg);
 	for (size_t i = 0; i < s->ngpu; i++) {
@@ -223,6 +226,7 @@ void sweep_free(struct run *run)
 	}
 	free(s->cb);
 	sweep_rank_free(s);
+	free(s->wl_mixed);
 	free(s);
 	run->sweep = NULL;
 }

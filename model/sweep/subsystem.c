@@ -99,8 +99,9 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	for (size_t k = 0; k < se->n && used < sizeof(levels); k++)
 		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%g", k ? ", " : "",
 					  s->cfg[se->cfg[k]].stim[se->stim]);
-	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)%s%s", st, levels, se->n, se->n == 1 ? "" : "s",
-		    se->fixed ? " at " : "", se->fixed ? se->fixed : "");
+	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)%s%s%s%s", st, levels, se->n,
+		    se->n == 1 ? "" : "s", se->fixed ? " at " : "", se->fixed ? se->fixed : "",
+		    se->workload ? " for " : "", se->workload ? se->workload : "");
 	char rest[SUMMARY_TEXT];
 	unjudged_levels(s, se, rest, sizeof(rest));
 	double last = se->knee_last >= 0 ? s->cfg[se->cfg[se->knee_last]].stim[se->stim] : 0;
@@ -148,6 +149,11 @@ static void ranked_summary(const struct sweep_set *s, const struct sweep_cfg *c,
  * request throughput; or why there is none. */
 static void best_summary(const struct sweep_set *s, struct summary *out)
 {
+	if (s->wl_mixed) { /* a best across models or endpoints compares unlike work */
+		summary_add(out, TONE_WARN, "best config", "not chosen: the configs measure different workloads (%s "
+			    "differ); compare levels within a series", s->wl_mixed);
+		return;
+	}
 	bool by_obj;
 	long b = best_cfg(s, &by_obj);
 	size_t pass = 0;
@@ -271,8 +277,10 @@ static void sweep_summary(struct run *run, struct summary *out)
 	cb_summary(s, out);
 	if (s->ncfg == 0)
 		return;
-	summary_add(out, TONE_NORMAL, "inference sweep", "%zu config%s in %zu series (GenAI-Perf); Sweep pane: 8",
-		    s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries);
+	summary_add(out, s->wl_mixed ? TONE_WARN : TONE_NORMAL, "inference sweep", "%zu config%s in %zu series "
+		    "(GenAI-Perf%s%s%s); Sweep pane: 8", s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries,
+		    s->wl_mixed ? "; different workloads: " : "", s->wl_mixed ? s->wl_mixed : "",
+		    s->wl_mixed ? " differ" : "");
 	for (size_t i = 0; i < s->nseries && i < 3; i++)
 		series_summary(s, &s->series[i], out);
 	best_summary(s, out);

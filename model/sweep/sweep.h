@@ -56,6 +56,12 @@ const char *sweep_stim_name(enum sweep_stim s);   /* "concurrency" "request_rate
  * default to avg), "latency_avg". Returns false when unknown. */
 bool sweep_metric_parse(const char *s, size_t n, enum sweep_metric *m, enum sweep_stat *st);
 
+/* What a config measures, as the export records it (input_config; formats.md §3.5):
+ * configs that differ in one of these are other workloads, never one series. */
+enum sweep_wl { WL_MODEL, WL_URL, WL_SERVICE_KIND, WL_BACKEND, WL_ENDPOINT_TYPE, WL_N };
+/* "model" "url" "service_kind" "backend" "endpoint_type" */
+const char *sweep_wl_name(enum sweep_wl k);
+
 struct sweep_cfg {
 	char *name;          /* display name: dir relative to the loaded root, or config name */
 	char *series;        /* series key: name with the stimulus value replaced by '*' */
@@ -64,6 +70,7 @@ struct sweep_cfg {
 	double stim[ST_N];
 	bool has_stim[ST_N];
 	bool streaming, has_streaming;
+	char *wl[WL_N];      /* workload keys (sanitized; model_names joined by ","), NULL unrecorded */
 	struct sweep_stats stored;  /* from *_genai_perf.json (full precision), else CSV */
 	bool has_stored;
 	struct sweep_stats calc;    /* recomputed from the raw profile export */
@@ -89,6 +96,8 @@ struct sweep_gpu {
 struct sweep_series {
 	char *name;
 	char *fixed;         /* other swept stimuli held fixed: "input_length=100", or NULL */
+	char *workload;      /* the workload keys that split it from configs of the same name:
+			      * "model=llama-70b url=http://h:8000" (n/a: not recorded), or NULL */
 	size_t *cfg;         /* config indexes sorted by stimulus value */
 	size_t n;
 	int stim;            /* enum sweep_stim, -1 when none detected */
@@ -154,6 +163,7 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	bool bad_time, bad_samples;          /* there but not a finite number (warned) */
 	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
 	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
 	double rel_rate;
@@ -224,6 +234,8 @@ struct sweep_set {
 	size_t nobj;
 	struct sweep_constraint *con;
 	size_t ncon;
+	char *wl_mixed;              /* workload keys with two recorded values among the configs:
+				      * "model, url" (they measure other workloads), or NULL */
 	bool derived;
 	bool refs_resolved;          /* telemetry names checked (sweep_rank_resolve) */
 	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
@@ -256,6 +268,10 @@ bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed. False for every metric
  * but the request count when that count is 0 (nothing was measured). */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
+
+/* The distinct recorded values of workload key k over the configs, sorted, joined by
+ * " / " ("auto / llama-70b"); NULL when no config records it. The caller frees. */
+char *sweep_wl_values(const struct sweep_set *s, enum sweep_wl k);
 
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
  * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */

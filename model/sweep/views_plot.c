@@ -247,7 +247,8 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 		snprintf(p->ylabel, sizeof(p->ylabel), "%s request latency (ms)", sweep_stat_name(st));
 	else
 		snprintf(p->ylabel, sizeof(p->ylabel), "request throughput (req/s)");
-	snprintf(p->title, sizeof(p->title), "%s vs %s", p->ylabel, sn);
+	snprintf(p->title, sizeof(p->title), "%s vs %s%s%s%s", p->ylabel, sn, se->workload ? " [" : "",
+		 se->workload ? se->workload : "", se->workload ? "]" : "");
 	for (size_t i = 0; i < se->n && p->n < PLOT_MAX_POINTS; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
 		double v;

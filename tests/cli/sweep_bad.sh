@@ -1,0 +1,83 @@
+#!/bin/sh
+# sweep_bad.sh: bad numbers and truncated files in the inference loaders are said, never
+# dropped in silence: a GenAI-Perf JSON statistic that is NaN, 1e400 or a string, and a CSV
+# cell abc/NaN/1e400, are warned about with the file, the byte offset or line, the key and
+# what is wrong, and counted as skipped; a CSV without its final newline is partial and its
+# short last row (the cut-off tail) is skipped with its line; a Cerebras value that is non-finite is warned
+# about and the merge rule says it is non-finite, not absent.
+set -u
+BIN=${TSCOPE_BIN:?}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+sources() { "$BIN" --export sources --no-index "$1" 2>/dev/null; }
+col() { # col FILE.csv NAME: the second row's value of column NAME, "none" without that column
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
+		NR == 2 { print c ? $c : "none" }' "$1"
+}
+
+# --- GenAI-Perf JSON ------------------------------------------------------------------
+mkdir -p js/m-openai-chat-concurrency1
+printf '{"request_latency": {"unit": "ms", "avg": 10.0, "p99": NaN, "p90": 1e400, "p50": "9.5", "p25": null},
+ "request_throughput": {"unit": "requests/sec", "avg": 3.5}}\n' \
+	>js/m-openai-chat-concurrency1/profile_export_genai_perf.json
+sources js >js.csv
+f=js/m-openai-chat-concurrency1/profile_export_genai_perf.json
+tap_check "JSON: NaN and 1e400 are non-finite, a string is not a number, each with its offset; null is missing" \
+	'grep -qx "warning,$f,,,,55,,,request_latency p99 is non-finite; ignored" js.csv &&
+	 grep -qx "warning,$f,,,,67,,,request_latency p90 is non-finite; ignored" js.csv &&
+	 grep -qx "warning,$f,,,,82,,,request_latency p50 is not a number; ignored" js.csv &&
+	 ! grep -q "p25" js.csv'
+tap_check "JSON: the bad statistics are counted as skipped in the data quality" \
+	'grep -q "^file,$f,genai-perf,,,,2,3,ok$" js.csv'
+"$BIN" --export sweep --no-index js >js_sweep.csv 2>/dev/null
+tap_eq "JSON: latency p99 is missing, avg kept" "none/10" \
+	"$(col js_sweep.csv latency_p99)/$(col js_sweep.csv latency_avg)"
+
+# --- GenAI-Perf CSV -------------------------------------------------------------------
+mkdir -p cs/m-openai-chat-concurrency1
+printf 'Metric,avg,p99,p90,p50\nRequest Latency (ms),10,abc,NaN,N/A\nOutput Sequence Length (tokens),1e400,9,8,\n\n' \
+	>cs/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+printf 'Metric,Value\nRequest Throughput (per sec),inf\n' >>cs/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+sources cs >cs.csv
+f=cs/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+tap_check "CSV: abc is not a number, NaN, 1e400 and inf are non-finite, each with its line; N/A and empty are missing" \
+	'grep -qx "warning,$f,,,2,,,,Request Latency p99 is not a number; ignored" cs.csv &&
+	 grep -qx "warning,$f,,,2,,,,Request Latency p90 is non-finite; ignored" cs.csv &&
+	 grep -qx "warning,$f,,,3,,,,Output Sequence Length avg is non-finite; ignored" cs.csv &&
+	 grep -qx "warning,$f,,,6,,,,Request Throughput value is non-finite; ignored" cs.csv &&
+	 [ "$(grep -c "^warning" cs.csv)" = 4 ] && grep -q "^file,$f,genai-perf,,,,3,4,ok$" cs.csv'
+
+# the JSON's bad p99 beside a CSV: the CSV's value fills it, and the JSON's is still warned about
+cp js/m-openai-chat-concurrency1/profile_export_genai_perf.json cs/m-openai-chat-concurrency1/
+tap_check "JSON NaN with the CSV beside it: still warned about" \
+	'sources cs | grep -q "profile_export_genai_perf.json,,,,55,,,request_latency p99 is non-finite; ignored"'
+
+# --- a truncated CSV ------------------------------------------------------------------
+mkdir -p tr/m-openai-chat-concurrency1
+f=tr/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+printf 'Metric,avg,min,max,p99\nRequest Latency (ms),10,5,20,19\nInput Sequence Length (tokens),550.00,550.00,55' >"$f"
+sources tr >tr.csv
+tap_check "truncated CSV: partial, the missing newline and the short last row named with their line" \
+	'grep -q "^file,$f,genai-perf,,,,1,1,partial" tr.csv &&
+	 grep -qx "warning,$f,,,3,,,,no newline at the end: the file is truncated or still being written" tr.csv &&
+	 grep -qx "warning,$f,,,3,,,,last row has 4 of its header.s 5 cells; skipped" tr.csv'
+"$BIN" --export sweep --no-index tr >tr_sweep.csv 2>/dev/null
+tap_eq "truncated CSV: the half row gives no input length" "none" "$(col tr_sweep.csv isl_avg)"
+
+# --- Cerebras -------------------------------------------------------------------------
+mkdir -p cb
+printf '%s%s%s\n' '{"compile_time":10,"est_samples_per_sec":0,"ordinals":[{"samples_per_sec":100,' \
+	'"total_samples":1000,"total_time":Infinity},{"samples_per_sec":100,"total_samples":1000,"total_time":10}],' \
+	'"programming_time":1,"samples_per_sec":200,"total_samples":2000,"total_time":"10"}' >cb/performance.json
+sources cb >cb.csv
+tap_check "Cerebras: an ordinal's Infinity and the aggregate's string are warned about with their offset" \
+	'grep -qx "warning,cb/performance.json,,,,112,,,ordinal 0 total_time is non-finite; ignored" cb.csv &&
+	 grep -qx "warning,cb/performance.json,,,,262,,,total_time is not a number; ignored" cb.csv &&
+	 grep -q "^file,cb/performance.json,cerebras,,,,3,2,ok$" cb.csv'
+"$BIN" --print --no-index --color never cb >cb.txt 2>/dev/null
+tap_check "Cerebras: the merge rule says the total_time is non-finite, not absent" \
+	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has a non-numeric or non-finite \
+total_time)" cb.txt &&
+	 ! grep -q "has no total_time" cb.txt'
+tap_plan

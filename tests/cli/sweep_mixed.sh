@@ -1,0 +1,89 @@
+#!/bin/sh
+# sweep_mixed.sh: a GenAI-Perf sweep whose configs measure other workloads (input_config
+# model_names, endpoint url / service_kind / backend / type, or the flat keys of older
+# versions) is never one series: each workload is its own series, named by the keys that
+# split it; no knee or fit spans two models; no best config is chosen across them and an
+# --objective ranks within each workload. Two sweeps of other workloads compared: the
+# SWEEP verdict names the keys and says it is not like for like.
+set -u
+BIN=${TSCOPE_BIN:?}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+mkjson() { # mkjson DIR CONCURRENCY LATENCY RPS INPUT_CONFIG: one *_genai_perf.json
+	mkdir -p "$1"
+	cat >"$1/profile_export_genai_perf.json" <<EOF
+{"request_throughput":{"unit":"requests/sec","avg":$4},
+ "request_latency":{"unit":"ms","avg":$3,"p50":$3,"p95":$3,"p99":$3},
+ "request_count":{"unit":"count","avg":600},
+ "input_config":$5}
+EOF
+}
+nested() { # nested MODEL URL CONCURRENCY: the 2025 input_config layout
+	printf '{"model_names":["%s"],"endpoint":{"url":"%s","service_kind":"openai","backend":"tensorrtllm",' "$1" "$2"
+	printf '"type":"chat","streaming":false},"perf_analyzer":{"stimulus":{"concurrency":%s}}}' "$3"
+}
+
+# Two models on two endpoints, artifact dirs named alike: 4 levels, 2 workloads.
+for c in 1 10 25 50; do
+	if [ $c -le 10 ]; then m=auto u=http://a:8000; else m=llama-70b u=http://other:8000; fi
+	mkjson mx/run_c${c}_artifacts/auto-openai-chat-concurrency$c $c $((1000 + c * 10)) $((c * 2)) \
+		"$(nested $m $u $c)"
+done
+"$BIN" --print --no-index --color never mx >mx.txt 2>/dev/null
+tap_check "two models: two series, the summary names the keys that differ" \
+	'grep -q "^  inference sweep  *4 configs in 2 series (GenAI-Perf; different workloads: model, url \
+differ)" mx.txt'
+tap_check "each series' stimulus line names its workload" \
+	'grep -q "^  stimulus  *concurrency 1, 10 (2 levels) for model=auto url=http://a:8000$" mx.txt &&
+	 grep -q "^  stimulus  *concurrency 25, 50 (2 levels) for model=llama-70b url=http://other:8000$" mx.txt'
+tap_check "no knee verdict over levels of two models (2 levels each: not judged)" \
+	'! grep -q "no knee" mx.txt && [ "$(grep -c "^  saturation  *not judged: 2 levels" mx.txt)" = 2 ]'
+tap_check "no best config across models" \
+	'grep -q "^  best config  *not chosen: the configs measure different workloads (model, url differ)" mx.txt'
+"$BIN" --export sweep --no-index mx 2>/dev/null | tail -n +2 | cut -d, -f1 | sort | uniq -c | sed 's/^ *//' >mx.series
+tap_eq "the export's series keys carry the workload" \
+	"$(printf '2 run_c*_artifacts/auto-openai-chat-concurrency* [model=%s]\n' 'auto url=http://a:8000' \
+		'llama-70b url=http://other:8000')" "$(cat mx.series)"
+"$BIN" --print --no-index --color never --objective rps_avg:1 mx >mxo.txt 2>/dev/null
+tap_check "--objective ranks within each workload, names no best across them" \
+	'grep -q "^  objective: rps_avg:1 · ranked within each workload (model, url differ): no best across \
+them$" mxo.txt &&
+	 [ "$(grep -c "^ *10 .*  1     -$" mxo.txt)" = 1 ] && [ "$(grep -c "^ *50 .*  1     -$" mxo.txt)" = 1 ]'
+
+# Control: one workload recorded alike at every level stays one series with a best config.
+for c in 1 10 25; do
+	mkjson one/m-openai-chat-concurrency$c $c $((1000 + c * 10)) $((c * 2)) "$(nested auto http://a:8000 $c)"
+done
+"$BIN" --print --no-index --color never one >one.txt 2>/dev/null
+tap_check "one workload: one series, a best config, no workload note" \
+	'grep -q "^  inference sweep  *3 configs in 1 series (GenAI-Perf); Sweep pane: 8$" one.txt &&
+	 grep -q "^  best config  *m-openai-chat-concurrency25: highest request throughput" one.txt'
+
+# Older flat input_config: model list and backend at the top level.
+for c in 1 2 4; do
+	for b in vllm tensorrtllm; do
+		mkjson flat/$b/m-openai-chat-concurrency$c $c 1000 $c \
+			"{\"model\":[\"gpt2\"],\"backend\":\"$b\",\"concurrency\":$c}"
+	done
+done
+"$BIN" --print --no-index --color never flat >flat.txt 2>/dev/null
+tap_check "flat layout: backends vllm and tensorrtllm are other workloads" \
+	'grep -q "different workloads: backend differ" flat.txt && grep -q "^  best config  *not chosen" flat.txt'
+
+# Two sweeps of other models compared.
+for c in 1 10 25; do
+	mkjson ca/m-openai-chat-concurrency$c $c 1000 $c "$(nested auto http://a:8000 $c)"
+	mkjson cb/m-openai-chat-concurrency$c $c 1000 $c "$(nested llama-70b http://a:8000 $c)"
+	mkjson cc/m-openai-chat-concurrency$c $c 1000 $c "$(nested auto http://a:8000 $c)"
+done
+"$BIN" --no-index --color never ca cb >cab.txt 2>/dev/null
+tap_check "sweeps of two models compared: the verdict names the key, not like for like" \
+	'grep -q "^● SWEEP — no difference: .*; but the workload differs (model auto -> llama-70b): not a \
+like-for-like comparison$" cab.txt'
+"$BIN" --no-index --color never ca cc >cac.txt 2>/dev/null
+tap_check "sweeps of one model compared: no workload note" \
+	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency \
+levels$" cac.txt'
+
+tap_plan
