@@ -569,11 +569,6 @@ static const struct view_def *view_at(const struct app *app, size_t i)
 	return i < n ? v[i] : NULL;
 }
 
-size_t app_help_lines(void)
-{
-	return (size_t)(ACT_COUNT - 1) + ui_ncmds + registry_ncmds() + 3;
-}
-
 static unsigned open_view(struct app *app, const struct view_def *vd)
 {
 	app->overlay = OV_NONE;
@@ -590,9 +585,9 @@ static unsigned open_view(struct app *app, const struct view_def *vd)
 static unsigned overlay_key(struct app *app, enum action a)
 {
 	const struct view_def *v[APP_MAX_VIEWS];
-	if (app->overlay != OV_LEGEND)   /* the legend counts its rows as it draws */
-		app->ov.n = app->overlay == OV_HELP ? app_help_lines() : app_views_list(app, v, APP_MAX_VIEWS);
-	if (app->overlay == OV_LEGEND ? legend_scroll(app, a) : list_key(&app->ov, a))
+	if (app->overlay == OV_VIEWS)   /* the legend and the help count their rows as they draw */
+		app->ov.n = app_views_list(app, v, APP_MAX_VIEWS);
+	if (app->overlay == OV_VIEWS ? list_key(&app->ov, a) : legend_scroll(app, a))
 		return PR_REDRAW;
 	switch (a) {
 	case ACT_ENTER:

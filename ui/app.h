@@ -62,7 +62,8 @@ struct app {
 	size_t nstate;
 
 	enum overlay overlay;
-	struct list_cursor ov;        /* the overlay's list (help lines, views) */
+	struct list_cursor ov;        /* the overlay's list (views) or rows (help, legend: top) */
+	bool help_cmds;               /* :help: the help overlay opens at its commands */
 
 	enum prompt_kind prompt;
 	char prompt_label[96];
@@ -169,10 +170,9 @@ void app_poll_end(struct app *app);
  * core, and one expensive poll (a reloaded rank) does not hold the next ones back. */
 int app_poll_wait_ms(const struct app *app);
 
-/* The overlays' lists (app.c; drawn by frame.c): the views with data in this run
- * (up to cap into out), and the help overlay's line count. */
+/* The views overlay's list (app.c; drawn by frame.c): the views with data in this run
+ * (up to cap into out). */
 struct view_def;
 size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap);
-size_t app_help_lines(void);
 
 #endif

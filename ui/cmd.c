@@ -189,7 +189,8 @@ static unsigned c_mouse(struct app *app, const char *args)
 static unsigned c_help(struct app *app, const char *args)
 {
 	app->overlay = OV_HELP;
-	app->ov = (struct list_cursor){ .sel = ACT_COUNT - 1, .top = ACT_COUNT - 1 };
+	app->ov = (struct list_cursor){ 0 };
+	app->help_cmds = true;
 	return PR_REDRAW;
 }
 

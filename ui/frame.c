@@ -154,37 +154,73 @@ static void draw_status(struct app *app)
 	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
 }
 
+/* One help entry at layout row `row` (rows above top are counted, not drawn): keys,
+ * the action's name when there is room (name not NULL), the text wrapped beside them
+ * onto as many rows as it needs. Returns the next row. */
+static int help_entry(const struct rect *box, int row, int top, int hx, const char *keys, const char *name,
+		      const char *text)
+{
+	struct rect in = { box->y, box->x + hx, box->h, box->w - hx - 1 };
+	int sy = box->y + row - top;
+	if (sy >= box->y && sy < box->y + box->h) {
+		draw_text(sy, box->x + 1, 22, keys, ROLE_ACCENT);
+		if (name)
+			draw_text(sy, box->x + 24, 16, name, ROLE_DIM);
+	}
+	if (row - top < box->h)
+		draw_wrap(&in, row - top, text, ROLE_NORMAL);
+	int n = draw_wrap_count(in.w, text);
+	return row + (n > 0 ? n : 1);
+}
+
+/* The command entries (ui's, then the model's) from layout row `row`; returns the next. */
+static int help_cmd_rows(const struct rect *box, int row, int top, int hx)
+{
+	char keys[64];
+	for (size_t i = 0; i < ui_ncmds + registry_ncmds(); i++) {
+		const struct model_cmd *m = i < ui_ncmds ? NULL : registry_cmd_at(i - ui_ncmds);
+		const char *name = m ? m->name : ui_cmds[i].name, *args = m ? m->args : ui_cmds[i].args;
+		snprintf(keys, sizeof(keys), ":%s %s", name, args);
+		row = help_entry(box, row, top, hx, keys, NULL, m ? m->help : ui_cmds[i].help);
+	}
+	return row;
+}
+
+/* The help's rows from `top` in box: the action table, a blank row, "Commands (:)",
+ * the commands. Returns the row count; *cmds is the blank row's. */
+static int help_rows(const struct rect *box, int top, int *cmds)
+{
+	int hx = box->w >= 100 ? 41 : 24;   /* the action name only when there is room */
+	int row = 0;
+	for (int k = 1; k < ACT_COUNT; k++) {
+		const struct action_info *ai = action_info((enum action)k);
+		row = help_entry(box, row, top, hx, ai->keys, hx == 41 ? ai->name : NULL, ai->help);
+	}
+	*cmds = row;
+	if (row + 1 >= top && row + 1 - top < box->h)
+		draw_text(box->y + row + 1 - top, box->x + 1, box->w - 2, "Commands (:)", ROLE_HEADER);
+	return help_cmd_rows(box, row + 2, top, hx);
+}
+
+/* The help overlay; a long text wraps onto more rows. It scrolls by rows like the
+ * legend (legend_scroll: j/k, arrows, pages, g/G); :help opens it at the commands. */
 static void draw_help(struct app *app)
 {
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 160);
+	struct rect in = { box.y + 1, box.x, box.h - 1, box.w };
 	draw_clear_rect(&box, ROLE_NORMAL);
-	draw_text(box.y, box.x + 1, box.w - 2, "Keys (Esc closes; same table as --list-keys and the man page)", ROLE_HEADER);
-	int rows = box.h - 1;
-	list_resize(&app->ov, app_help_lines(), rows);
-	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
-		int k = (int)app->ov.top + i, y = box.y + 1 + i;
-		int hx = box.w >= 100 ? 41 : 24;   /* the action name only when there is room */
-		if (k < ACT_COUNT - 1) {
-			const struct action_info *ai = action_info((enum action)(k + 1));
-			draw_text(y, box.x + 1, 22, ai->keys, ROLE_ACCENT);
-			if (hx == 41)
-				draw_text(y, box.x + 24, 16, ai->name, ROLE_DIM);
-			draw_text(y, box.x + hx, box.w - hx - 1, ai->help, ROLE_NORMAL);
-			continue;
-		}
-		k -= ACT_COUNT - 1;
-		if (k == 1)
-			draw_text(y, box.x + 1, box.w - 2, "Commands (:)", ROLE_HEADER);
-		if (k >= 2 && k - 2 < (int)ui_ncmds) {
-			const struct ui_cmd *c = &ui_cmds[k - 2];
-			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
-			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
-		} else if (k >= 2 && k - 2 - (int)ui_ncmds < (int)registry_ncmds()) {
-			const struct model_cmd *c = registry_cmd_at((size_t)(k - 2) - ui_ncmds);
-			draw_fmt(y, box.x + 1, 22, ROLE_ACCENT, ":%s %s", c->name, c->args);
-			draw_text(y, box.x + hx, box.w - hx - 1, c->help, ROLE_NORMAL);
-		}
+	int cmds, top = (int)app->ov.top, n = help_rows(&in, top, &cmds);
+	if (app->help_cmds)
+		top = cmds;
+	app->help_cmds = false;
+	top = top > n - in.h ? (n - in.h > 0 ? n - in.h : 0) : top;
+	if (top != (int)app->ov.top) {   /* :help, or a taller window than the last frame */
+		draw_clear_rect(&box, ROLE_NORMAL);
+		help_rows(&in, top, &cmds);
 	}
+	app->ov = (struct list_cursor){ .n = (size_t)n, .top = (size_t)top, .rows = in.h };
+	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER,
+		 "Keys (Esc closes%s; same table as --list-keys and the man page)", n > in.h ? "; j/k scroll" : "");
 }
 
 static void draw_views(struct app *app)

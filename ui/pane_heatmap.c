@@ -542,7 +542,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			if (l == -2)
 				break;
 			quiet = l != 0 ? 0 : quiet ? quiet : blank_run(p, y, x);
-			/* diverging: faster in B blue, slower warm (the bands of the ramp) */
+			/* diverging: faster in B blue (mono: underlined), slower warm (the bands of the ramp) */
 			bool cool = l >= HP_COOL;
 			enum role r = cool ? ROLE_FASTER : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
@@ -592,8 +592,10 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
 	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (slower in B warm, faster blue)"
-			 "  i:legend m:%s +/-:zoom", hi, p->prov->metric_keys);
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (%s)  i:legend m:%s +/-:zoom", hi,
+			 theme_tier() == TIER_MONO ? "faster in B underlined, slower not"
+						   : "slower in B warm, faster blue",
+			 p->prov->metric_keys);
 	else
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "
 			 "H/L:pan z:rows", lo, hi, p->by_node ? " Space:expand o:ranks" : "",

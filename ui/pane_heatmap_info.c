@@ -72,9 +72,12 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	char lo[32], hi[32], a[32], b[32];
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
+	bool mono = theme_tier() == TIER_MONO;   /* the sign is then the underline alone */
 	if (p->src.diverging)
 		snprintf(buf, sizeof(buf), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
-			 "the window): slower in B warm, faster in B blue; no cell lies outside it.", hi);
+			 "the window): %s; no cell lies outside it.", hi,
+			 mono ? "faster in B underlined, slower in B not underlined"
+			      : "slower in B warm, faster in B blue");
 	else
 		snprintf(buf, sizeof(buf), "Scale: the median cell of the whole grid (not only the window), %s, to "
 			 "its worst cell, %s, in %d levels. Cells of the first level (the median, below it, and "
@@ -95,7 +98,8 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 		legend_row(l, app->g->heat[k], 3, theme_heat(k), buf);
 	}
 	if (p->src.diverging)
-		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, "faster in B (same ramp of glyphs, in blue)");
+		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, mono ? "faster in B (same ramp of glyphs, underlined)"
+								    : "faster in B (same ramp of glyphs, in blue)");
 	else
 		legend_para(l, "Colours come in three bands (levels 1-5, 6, 7); each level has its own glyph, "
 			       "so the glyph tells the level within a band.");

@@ -142,25 +142,63 @@ static void head_lines(struct app *app, struct summary *s)
 		    run->diags.dropped ? " (more dropped)" : "");
 }
 
-static int draw_lines(const struct summary *s, int y, int x, int w)
+/* Draw s's lines at row y, the first *skip of them left out (and counted off);
+ * returns the row after them. */
+static int draw_lines(const struct summary *s, size_t *skip, int y, int x, int w)
 {
 	static const enum role tone_role[] = {
 		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
 		[TONE_BAD] = ROLE_SEV_HIGH,
 	};
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
+		if (*skip) {
+			(*skip)--;
+			continue;
+		}
 		y = kv_role(y, x, w, s->line[i].key, s->line[i].text, tone_role[s->line[i].tone]);
+	}
 	return y;
+}
+
+/* Rows kv_role gives line i of head then sum (a value wraps onto at most 2 rows). */
+static int line_rows(const struct opane *p, size_t i, int w)
+{
+	const struct summary_line *l = i < p->head.n ? &p->head.line[i] : &p->sum.line[i - p->head.n];
+	int r = draw_wrap_count(w - 18, l->text);
+	return r < 1 ? 1 : r > 2 ? 2 : r;
+}
+
+/* Summary lines left out at the top so that `rows` rows hold the rest, the "more
+ * above" mark and the findings' first `keep` rows with their header (a short window:
+ * the selected finding stays on screen). */
+static size_t lines_skipped(const struct opane *p, int w, int rows, int keep)
+{
+	size_t n = p->head.n + p->sum.n;
+	int used = 0;
+	for (size_t i = 0; i < n; i++)
+		used += line_rows(p, i, w);
+	int room = rows - 2 - keep; /* the blank row and the findings header */
+	if (used <= room)
+		return 0;
+	room -= 1; /* the mark */
+	size_t skip = 0;
+	while (skip < n && used > room)
+		used -= line_rows(p, skip++, w);
+	return skip;
 }
 
 static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1;
-	y = draw_lines(&p->head, y, x, w);
-	y = draw_lines(&p->sum, y, x, w);
-	y++;
 	const struct finding_list *fl = run_findings(app->run);
+	size_t skip = lines_skipped(p, w, body->h - 1, fl->n ? (fl->n < 3 ? (int)fl->n : 3) : 1);
+	if (skip)
+		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s above (a taller window shows them)", app->g->asc, skip,
+			 skip == 1 ? "" : "s");
+	y = draw_lines(&p->head, &skip, y, x, w);
+	y = draw_lines(&p->sum, &skip, y, x, w);
+	y++;
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
 	if (p->refind)
 		refind(p, fl);

@@ -318,6 +318,7 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 {
 	struct spane *p = priv;
 	size_t n = nrec(p), spc = p->spc ? p->spc : 1, half = (size_t)(p->w > 1 ? p->w / 2 : 1) * spc;
+	size_t hp = half / 2 > spc ? half / 2 : spc;
 	switch (a) {
 	case ACT_UP:
 	case ACT_DOWN:
@@ -331,6 +332,9 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	case ACT_RIGHT: p->cur += spc; break;
 	case ACT_PAN_LEFT: case ACT_PAGE_UP: p->cur = p->cur > half ? p->cur - half : 0; p->c0 = p->c0 > half ? p->c0 - half : 0; break;
 	case ACT_PAN_RIGHT: case ACT_PAGE_DOWN: p->cur += half; p->c0 += half; if (p->c0 >= n) p->c0 = p->cur; break;
+	/* half a page (of PgDn's step): the cursor only, the view follows it (fix_view) */
+	case ACT_HALF_UP: p->cur = p->cur > hp ? p->cur - hp : 0; break;
+	case ACT_HALF_DOWN: p->cur += hp; break;
 	case ACT_TOP: p->cur = 0; break;
 	case ACT_BOTTOM: p->cur = n ? n - 1 : 0; break;
 	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0; break;

@@ -21,7 +21,8 @@
 #include "ui/legend.h"
 #include "ui/list.h"
 
-enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400 };
+enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400,
+       TP_PRIO_TEXTW = 24 };
 
 struct tpane {
 	char *arg;            /* the view's name (owned), for rebuilds */
@@ -84,9 +85,19 @@ static int cmp_prio(const void *a, const void *b, void *ud)
 	return x - y;
 }
 
+/* Whether one of the n candidates is an important (prio > 0) numeric column. */
+static bool prio_numbers_after(const struct table *t, const int *cand, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (t->col[cand[k]].type != COL_TEXT && t->col[cand[k]].prio > 0)
+			return true;
+	return false;
+}
+
 /* Choose the columns of this frame in w columns: the first (key) column is frozen,
  * then the column cursor, then the others by priority (table_col.prio) while they
- * fit; they are drawn in table order. Spare width goes to text columns that want it.
+ * fit, a text column at a bounded width (a long hostname never hides the numbers);
+ * they are drawn in table order. Spare width goes to text columns that want it.
  * Fills p->col_c / p->col_x (screen x from x0). */
 static void layout_cols(struct tpane *p, int x0, int w)
 {
@@ -110,8 +121,12 @@ static void layout_cols(struct tpane *p, int x0, int w)
 		if (shown[c])
 			continue;
 		int need = col_need(p, c);
-		/* an important text column asks for all it needs, an ordinary one starts small */
-		int cw = t->col[c].type == COL_TEXT && t->col[c].prio <= 0 ? text_base(p, c, need) : need;
+		/* an ordinary text column starts small; an important one asks for all it needs,
+		 * at most TP_PRIO_TEXTW while important numbers wait (the spare width goes to it below) */
+		int cw = t->col[c].type != COL_TEXT ? need : t->col[c].prio <= 0 ? text_base(p, c, need) : need;
+		bool wait = prio_numbers_after(t, cand + k + 1, ncand - k - 1);
+		if (t->col[c].type == COL_TEXT && cw > TP_PRIO_TEXTW && wait)
+			cw = TP_PRIO_TEXTW;
 		if (used + cw > w) {
 			/* the key column always shows; a text column takes what is left */
 			bool squeeze = t->col[c].type == COL_TEXT && w - used >= TP_MIN_TEXTW;

@@ -34,10 +34,32 @@ tap_check "Overview leads with the verdict naming rank 5" \
 	'sed -n 3p ov | grep -q "verdict *B is [0-9.]*% slower per step; rank 5 regressed from step 100"'
 tap_check "n: the message names the regression" 'grep -q "^regression 1/1: rank 5, onset at step 100 in B" n'
 tap_check "n: the cursor is on rank 5 at its onset (B - A heatmap)" 'grep -q "^ rank 5  step [0-9]*-10[0-9]  compute B - A" n'
-tap_check "n: the diverging scale is named" 'grep -q "scale +-[0-9.]* [mu]*s (slower in B warm" n'
+# TERM=dumb is mono: the sign of a cell is its underline alone, and the texts say so
+tap_check "n: the diverging scale is named (mono: by underline)" \
+	'grep -q "scale +-[0-9.]* [mu]*s (faster in B underlined, slower not)" n'
 tap_check "m: the heatmap flips to A" 'grep -q "^ rank 5  step [0-9-]*  compute A " m'
 tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 regressed"'
 tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'
+
+cat >keys3 <<KEYS
+:dump $PWD/open3
+i
+:dump $PWD/legend3
+q
+q
+KEYS
+for term in dumb xterm-256color; do
+	TSCOPE_SCRIPT=keys3 TERM=$term LINES=40 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a reg >out3 2>err3
+	mv open3 "open3.$term" && mv legend3 "legend3.$term"
+done
+tap_check "colour: the diverging scale is named by colour" \
+	'grep -q "(slower in B warm, faster blue)" open3.xterm-256color'
+tap_check "colour: the legend says faster is blue" \
+	'grep -q "faster in B (same ramp of glyphs, in blue)" legend3.xterm-256color'
+tap_check "mono: the legend says faster is underlined" \
+	'grep -q "faster in B (same ramp of glyphs, underlined)" legend3.dumb &&
+	 grep -q "faster in B underlined, slower" legend3.dumb'
+tap_check "mono: no colour word in the heatmap's texts" '! grep -qE "warm|blue" open3.dumb legend3.dumb'
 
 cat >keys2 <<KEYS
 1

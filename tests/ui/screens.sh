@@ -32,6 +32,15 @@ done
 "$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo" "$fx/nodes40" 40 60 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
 sed 's/"forward":[0-9.]*/"forward":0.09/' "$fx/nodes40/rank21/steps.jsonl" >"$fx/nodes40/slow" &&
 	mv "$fx/nodes40/slow" "$fx/nodes40/rank21/steps.jsonl"
+# hosts8: 8 ranks on two nodes with 97-character hostnames (k8s FQDNs, ranks_hostname)
+"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo" "$fx/hosts8" 8 60 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
+for r in 0 1 2 3 4 5 6 7; do
+	h="pytorchjob-llama3-70b-pretrain-2026-11-20-worker-$((r / 4)).training-svc.ml-platform.svc.cluster.local"
+	sed "s/\"python\":/\"hostname\": \"$h\", \"python\":/" "$fx/hosts8/rank$r/run.json" >"$fx/hosts8/run.json" &&
+		mv "$fx/hosts8/run.json" "$fx/hosts8/rank$r/run.json"
+done
+# demo64: a summary taller than an 80x24 Overview leaves room for (overview_8024)
+"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo" "$fx/demo64" 64 100 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
 
 for keys in "$dir"/*.keys; do
 	name=$(basename "$keys" .keys)
