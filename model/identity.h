@@ -8,7 +8,9 @@
  *   - A pytscope run dir is one run: its rank{k}/ dirs, and its own traces, which are
  *     exactly the documented combination: pytscope's trace.json (.gz, kineto.json[.gz])
  *     in the run dir and trace files inside its rank{k}/ dirs. Any other trace file under
- *     it (e.g. a *.pt.trace.json beside the rank dirs) is a different run.
+ *     it (e.g. a *.pt.trace.json beside the rank dirs) is a different run. (Once read, a
+ *     trace in rank{k}/ whose distributedInfo names another rank or world_size is left
+ *     out as another job's: trace_drop_foreign, model/trace/internal.h.)
  *   - Two pytscope PATHs are one run when their run.json names are equal and their rank
  *     ids do not overlap (rank dirs given one by one); otherwise two runs.
  *   - A trace directory is one run; trace files given one by one form one run together.

@@ -465,13 +465,27 @@ static void flush_stdout(void)
 		stdout_err = errno;
 }
 
+/* One PATH holding runs of several kinds: which kinds, and the --format that picks each. */
+static void refuse_one_path(const struct run_identity *id)
+{
+	char *path = text_sanitize_dup(id->paths[0], 0);
+	fprintf(stderr, "tscope-tui: the one PATH '%s' holds %zu runs, never merged:", path, id->n);
+	for (size_t i = 0; i < id->n; i++)
+		fprintf(stderr, "%s a %s run (--format %s)", i ? (i + 1 == id->n ? " and" : ",") : "",
+			compare_family_name(id->v[i].family), id->v[i].format);
+	fputs("; choose one with --format\n", stderr);
+	free(path);
+}
+
 /* PATHs that hold several runs: say what was found and how to open one (exit 1). */
 static void refuse_mixed(const struct run_identity *id)
 {
 	char *what = run_identity_describe(id);
 	stderr_lines(what);
 	free(what);
-	if (id->n == 2 && id->v[0].family != id->v[1].family)
+	if (id->npaths == 1)
+		refuse_one_path(id);
+	else if (id->n == 2 && id->v[0].family != id->v[1].family)
 		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
 				"of the same kind\n", compare_family_name(id->v[0].family),
 			compare_family_name(id->v[1].family));

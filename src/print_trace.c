@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* print_trace.c: the COMMUNICATION OVERLAP section of the report, byte-identical to
- * pytscope 0.2.1 (spec pytscope.md §11) for the trace of the lowest rank. */
+ * pytscope 0.2.1 (spec pytscope.md §11) for the trace of the lowest rank; natively, with
+ * more traces, the heading names that rank. */
 #include "src/print.h"
 
 #include <stdio.h>
@@ -25,6 +26,8 @@ char *print_section_trace(struct run *run, const struct print_opts *po)
 	char pct[32], exp[96];
 	struct sbuf b = { 0 };
 	sb_heading(&b, color, led, "COMMUNICATION OVERLAP");
+	if (po && !po->compat && ts->n > 1) /* the lowest rank's trace alone, as TIMING's " (rank K)" */
+		sb_printf(&b, " (rank %d)", ts->r[0]->rank);
 	sb_puts(&b, " — from kernel trace\n");
 	snprintf(pct, sizeof(pct), "%.0f%%", eff * 100);
 	snprintf(exp, sizeof(exp), "%.1f ms (%.0f%% of %s)", p->exposed * 1e3, frac * 100,

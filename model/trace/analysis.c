@@ -97,12 +97,6 @@ size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a)
 	return b - a;
 }
 
-static double round_to(double x, int digits)
-{
-	double f = digits == 2 ? 100.0 : 10.0;
-	return rint(x * f) / f;
-}
-
 /* ---- the HTA event set ------------------------------------------------------ */
 
 static void ensure_global(struct trace_set *ts)
@@ -371,14 +365,14 @@ static void hta_compute(struct trace_set *ts, struct trace_rank *r)
 		h->compute_us = (double)compute / 1000.0;
 		h->noncompute_us = (double)(kernel - compute - (kernel - busy)) / 1000.0;
 		if (kernel > 0) {
-			h->idle_pct = round_to(100.0 * (double)(kernel - busy) / (double)kernel, 2);
-			h->compute_pct = round_to(100.0 * (double)compute / (double)kernel, 2);
-			h->noncompute_pct = round_to(100.0 * (double)(busy - compute) / (double)kernel, 2);
+			h->idle_pct = 100.0 * (double)(kernel - busy) / (double)kernel;
+			h->compute_pct = 100.0 * (double)compute / (double)kernel;
+			h->noncompute_pct = 100.0 * (double)(busy - compute) / (double)kernel;
 		}
 		h->comm_us = (double)comm_t / 1000.0;
 		if (comm_t > 0) {
 			h->have_overlap = true;
-			h->overlap_pct = round_to(100.0 * (double)trace_ivl_intersect(comm, mm, buf, mc) / (double)comm_t, 2);
+			h->overlap_pct = 100.0 * (double)trace_ivl_intersect(comm, mm, buf, mc) / (double)comm_t;
 		}
 		type_breakdown(r, idx, n, buf, h);
 	}

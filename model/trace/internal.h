@@ -64,6 +64,13 @@ void trace_devices_free(struct trace_devices *dv);
  * shrinks); then the others get their file name's rank, else the first free one; then
  * the per-rank indexes the analyses read. trace_rank_cmp orders ranks by id. */
 struct trace_set *trace_set_get_or_new(struct run *run);
+/* With step logs (and no --trace): the ranks ts->r[n0..) whose file lies in a rank{k}/ dir
+ * of a step rank k while its distributedInfo names another rank, or another world_size
+ * than that rank's run.json, are traces of another job: each is named in a diagnostic,
+ * its source refused and left out, counted in ts->nforeign (the first in ts->foreign),
+ * and removed (freed; ts->n shrinks). A trace without distributedInfo stays. Returns how
+ * many were dropped. Before trace_assign_ranks (a foreign trace claims no rank). */
+size_t trace_drop_foreign(struct run *run, struct trace_set *ts, size_t n0);
 void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single);
 /* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
  * or NULL; the caller frees it. */

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,13 +105,19 @@ static int32_t intern_name(struct file_ctx *fc, const char *s, size_t n, const s
 	return idx;
 }
 
+/* The file's rank for its diagnostics: its distributedInfo's (read before the events), or -1. */
+static int file_rank(const struct file_ctx *fc)
+{
+	return fc->r->rank_from_meta ? fc->r->rank : -1;
+}
+
 static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const char *arg)
 {
 	if (fc->ndiag++ >= MAX_EVENT_DIAGS)
 		return;
 	char msg[256];
 	snprintf(msg, sizeof(msg), fmt, arg);
-	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
 }
 
 bool trace_parse_us(const char *s, size_t n, int64_t *out)
@@ -174,6 +181,17 @@ struct ev {
 static bool val_us(const struct val *v, int64_t *out)
 {
 	return (v->type == 'p' || v->type == 's') && trace_parse_us(v->p, v->n, out);
+}
+
+/* Why val_us refuses a span's field (ts or dur), into why[n]. */
+static void us_problem(const struct val *v, const char *field, char *why, size_t n)
+{
+	double d;
+	const char *fmt = !v->type ? "span event without a %s" :
+			  (v->type != 'p' && v->type != 's') || !json_parse_double(v->p, v->n, &d) ?
+			  "span event with a %s that is not a number" :
+			  !isfinite(d) ? "span event with a non-finite %s" : "span event with a %s out of range";
+	snprintf(why, n, fmt, field);
 }
 
 static bool val_int(const struct val *v, long long *out)
@@ -409,9 +427,16 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 	if (!(ev->ph.type == 's' && ev->ph.n == 1 && ev->ph.p[0] == 'X'))
 		return; /* only complete spans matter to every analysis */
 	int64_t ts, dur;
-	if (ev->name.type != 's' || !val_us(&ev->ts, &ts) || !val_us(&ev->dur, &dur)) {
+	char why[64] = "";
+	if (ev->name.type != 's')
+		snprintf(why, sizeof(why), "span event without a name");
+	else if (!val_us(&ev->ts, &ts))
+		us_problem(&ev->ts, "ts", why, sizeof(why));
+	else if (!val_us(&ev->dur, &dur))
+		us_problem(&ev->dur, "dur", why, sizeof(why));
+	if (why[0]) {
 		fc->skipped++;
-		file_diag(fc, off, "%s", "span event without a name, ts or dur; event skipped");
+		file_diag(fc, off, "%s; event skipped", why);
 		return;
 	}
 	if (dur < 0) {
@@ -606,7 +631,7 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 static void on_error(void *ud, uint64_t off, const char *msg)
 {
 	struct file_ctx *fc = ud;
-	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, -1, "%s", msg);
+	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
 }
 
 struct load_job {
@@ -792,6 +817,7 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	free(out);
 	if (!ts)
 		return -1;
+	trace_drop_foreign(run, ts, n0);
 	trace_assign_ranks(run, ts, n0, files->n == 1 && n0 == 0);
 	pthread_mutex_lock(&run->lock); /* the Sources view shows the rank */
 	for (size_t i = n0; i < ts->n; i++)
@@ -826,6 +852,8 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	if (indexed && files.n && !(o && (o->index_build || o->shard_n))) {
 		size_t n0 = run->trace ? run->trace->n : 0;
 		restored = trace_index_restore(run, path, files.v, &files.n);
+		if (restored)
+			restored -= trace_drop_foreign(run, run->trace, n0);
 		restored = restored ? keep_listed(run, run->trace, n0, &files, false) : 0;
 	}
 	long long parsed = 0;

@@ -53,12 +53,18 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A name only a trace file has (PyTorch profiler's). */
+static bool trace_name(const char *name)
+{
+	return ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz");
+}
+
 /* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz, not
  * pytscope's run.json: one per rank dir, never a trace) by its first bytes. The path is
  * made only for a file that has to be sniffed. */
 static bool trace_file_name(const char *dir, const char *name)
 {
-	if (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz"))
+	if (trace_name(name))
 		return true;
 	if ((!ends_with(name, ".json") && !ends_with(name, ".json.gz")) || strcmp(name, "run.json") == 0)
 		return false;
@@ -75,7 +81,9 @@ static bool rank_dir_name(const char *name)
 
 /* Per-rank trace files in dir; one level into rank* / worker* subdirectories (with sd,
  * an index shard's: not into the rank dirs of other shards; with out->only, not into
- * the rank dirs it does not name). Each directory is listed
+ * the rank dirs it does not name). An entry with a trace's name that is not a readable
+ * regular file (a directory, a looping or dangling link, a FIFO) is listed too: the
+ * loader names it with the reason it cannot be read. Each directory is listed
  * once per scope (dirlist); a path is made per subdirectory and per trace candidate,
  * never per entry. */
 static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, const struct index_shard_dirs *sd)
@@ -83,9 +91,10 @@ static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, cons
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
-		bool sub = depth == 0 && e->kind == DIRENT_DIR && rank_dir_name(e->name) &&
+		bool named = trace_name(e->name);
+		bool sub = depth == 0 && e->kind == DIRENT_DIR && !named && rank_dir_name(e->name) &&
 			   !(sd && index_shard_dir_of(sd, e->name) == 0);
-		if (e->name[0] == '.' || (!sub && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
+		if (e->name[0] == '.' || (!sub && !named && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
 			continue;
 		long id = sub && out->only ? steps_rank_dir_id(e->name) : -1;
 		if (id >= 0 && !ranklist_has(out->only, id)) {

@@ -22,11 +22,14 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 	if (exp < 5)
 		return;
 	double ovl = p->comm > 0 ? p->overlapped / p->comm : 0;
-	char detail[512];
+	char who[48] = ""; /* natively, whose trace when there are more (pytscope's text: none) */
+	if (ts->n > 1 && !(run->opts && run->opts->compat_pytscope))
+		snprintf(who, sizeof(who), "On rank %d's trace (the lowest rank's), ", ts->r[0]->rank);
+	char detail[560];
 	snprintf(detail, sizeof(detail),
-		 "%.0f%% of wall time is *exposed* communication — collective time that does not overlap "
+		 "%s%.0f%% of wall time is *exposed* communication — collective time that does not overlap "
 		 "any compute kernel. Only %.0f%% of the %.1f ms of communication is hidden behind compute.",
-		 exp, ovl * 100, p->comm * 1e3);
+		 who, exp, ovl * 100, p->comm * 1e3);
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
 	ev.rank = ts->r[0]->rank;

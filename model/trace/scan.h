@@ -10,7 +10,11 @@
  * Offsets are 64-bit byte offsets into the (decompressed) document. Broken input keeps
  * everything read before the problem: a truncated file or gzip stream ends the scan
  * with `truncated` set; a structural error inside the event array is reported through
- * the error callback and the scanner resynchronises at the next '{'. */
+ * the error callback and the scanner resynchronises at the next '{'. An event that lacks
+ * a closing '}' ends where the next one begins (a '{' after a ',' where its object wants
+ * a key), or, the last one, at the array's ']' when the document ends right after: its
+ * bytes go to the event callback as they are (invalid JSON, for it to skip and count),
+ * the scan goes on and the document is not truncated. */
 #ifndef MODEL_TRACE_SCAN_H
 #define MODEL_TRACE_SCAN_H
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "model/infile.h"
 #include "model/run.h"
+#include "model/steps/steps.h"
 #include "model/xalloc.h"
 
 /* ---- rank assignment and post-processing ----------------------------------- */
@@ -165,6 +166,89 @@ void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool s
 	for (size_t i = n0; i < ts->n; i++)
 		if (ts->r[i]->rank < 0)
 			assign_unclaimed(run, ts, ts->r[i], single);
+}
+
+/* The rank id of the rank{k}/ directory holding path, or -1. */
+static long dir_rank_id(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	if (!base)
+		return -1;
+	const char *dir = base;
+	while (dir > path && dir[-1] != '/')
+		dir--;
+	char name[64];
+	size_t n = (size_t)(base - dir);
+	if (n == 0 || n >= sizeof(name))
+		return -1;
+	memcpy(name, dir, n);
+	name[n] = '\0';
+	return steps_rank_dir_id(name);
+}
+
+/* Why r, in the rank dir of step rank `rank` (run.json world_size `world`, -1: none), is
+ * of another job (malloc'd), or NULL when its distributedInfo agrees or says nothing. */
+static char *foreign_why(const struct trace_rank *r, long rank, long world)
+{
+	bool other_rank = r->rank_from_meta && r->rank != rank;
+	bool other_world = r->world_size >= 0 && world >= 0 && r->world_size != world;
+	if (!other_rank && !other_world)
+		return NULL;
+	char said[64];
+	if (r->rank_from_meta && r->world_size >= 0)
+		snprintf(said, sizeof(said), "rank %d of world_size %ld", r->rank, r->world_size);
+	else if (r->rank_from_meta)
+		snprintf(said, sizeof(said), "rank %d", r->rank);
+	else
+		snprintf(said, sizeof(said), "world_size %ld", r->world_size);
+	char wbuf[48] = "";
+	if (world >= 0)
+		snprintf(wbuf, sizeof(wbuf), " (run.json: world_size %ld)", world);
+	return xasprintf("its distributedInfo says %s, but it lies in rank %ld's dir%s: a trace of another job "
+			 "(or misplaced)", said, rank, wbuf);
+}
+
+/* Refuse r (a trace of another job, why): named, its source refused and left out. */
+static void drop_foreign(struct run *run, struct trace_set *ts, const struct trace_rank *r, const char *why)
+{
+	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank, "%s; this trace is left out", why);
+	char *src_why = xasprintf("refused: %s", why);
+	pthread_mutex_lock(&run->lock);
+	run_refuse(run, NULL, (long)r->src, src_why);
+	run->src[r->src].left_out = true;
+	run->src[r->src].rank = r->rank;
+	pthread_mutex_unlock(&run->lock);
+	free(src_why);
+	if (ts->nforeign++ == 0)
+		ts->foreign = xasprintf("%s: %s", r->path, why);
+}
+
+/* The world_size run.json gives, or -1. */
+static long meta_world(const struct steps_meta *meta)
+{
+	return meta && meta->present && meta->has_world ? meta->world_size : -1;
+}
+
+size_t trace_drop_foreign(struct run *run, struct trace_set *ts, size_t n0)
+{
+	const struct steps_model *m = run->steps;
+	if (!m || (run->opts && run->opts->ntrace > 0))
+		return 0;
+	size_t k = n0, before = ts->nforeign;
+	for (size_t i = n0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		long rank = dir_rank_id(r->path), ri = rank >= 0 ? steps_rank_index(m, (int)rank) : -1;
+		char *why = ri >= 0 ? foreign_why(r, rank, meta_world(steps_rank_meta(m, (size_t)ri))) : NULL;
+		if (!why) {
+			ts->r[k++] = r;
+			continue;
+		}
+		drop_foreign(run, ts, r, why);
+		free(why);
+		trace_rank_free(r);
+	}
+	ts->n = k;
+	return ts->nforeign - before;
 }
 
 int trace_rank_cmp(const void *a, const void *b)
@@ -408,6 +492,7 @@ void trace_free(struct run *run)
 		trace_rank_free(ts->r[i]);
 	free(ts->r);
 	kclass_free(ts->cls);
+	free(ts->foreign);
 	pthread_mutex_destroy(&ts->lock);
 	pthread_mutex_destroy(&ts->ev_lock);
 	free(ts);

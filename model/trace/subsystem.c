@@ -191,6 +191,16 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 			    ts->r[0]->rank, w0, nother, ts->n);
 }
 
+/* Traces in a rank dir that are of another job (trace_drop_foreign): left out, said so. */
+static void trace_foreign(const struct trace_set *ts, struct summary *out)
+{
+	if (ts->nforeign == 1)
+		summary_add(out, TONE_BAD, "mixed runs", "%s; left out of the analysis (:view sources)", ts->foreign);
+	else if (ts->nforeign)
+		summary_add(out, TONE_BAD, "mixed runs", "%s; left out of the analysis, and %zu more such traces "
+			    "(:view sources)", ts->foreign, ts->nforeign - 1);
+}
+
 /* GPU names, CUDA versions or backends that traces record otherwise (trace_env_diff). */
 static void trace_env(const struct trace_set *ts, struct summary *out)
 {
@@ -263,17 +273,21 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
 }
 
-/* Mixed world sizes, GPU names, CUDA versions or backends that differ, coverage against the
- * world_size, the GPU lines, and the lowest rank's GPU and CUDA. */
+/* Traces of another job left out, mixed world sizes, GPU names, CUDA versions or backends
+ * that differ, coverage against the world_size, the GPU lines, and the lowest rank's GPU
+ * and CUDA. */
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
+	if (ts)
+		trace_foreign(ts, out);
 	if (ts && ts->n) {
 		trace_mixed(ts, out);
 		trace_env(ts, out);
 		trace_coverage(run, ts, out);
 	}
-	trace_gpu_lines(ts, out);
+	if (!ts || ts->n || !ts->nforeign) /* no trace left but foreign ones: the line above says it */
+		trace_gpu_lines(ts, out);
 	if (ts && ts->n)
 		trace_environment(run, ts, out);
 }

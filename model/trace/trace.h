@@ -68,9 +68,9 @@ enum { TB_MAX_LABELS = 8 };
 struct trace_hta {
 	bool have_gpu;       /* any HTA GPU event after filtering */
 	double kernel_us, idle_us, compute_us, noncompute_us;
-	double idle_pct, compute_pct, noncompute_pct;   /* rounded to 2 decimals as HTA */
+	double idle_pct, compute_pct, noncompute_pct;   /* of kernel_us, unrounded (HTA's CSV: 2 decimals) */
 	bool have_overlap;   /* false when there is no communication kernel */
-	double overlap_pct;  /* comp_comm_overlap_pctg, rounded to 2 decimals */
+	double overlap_pct;  /* comp_comm_overlap_pctg, unrounded */
 	double comm_us;      /* union of communication kernels */
 	/* kernel-type breakdown: time per running mask of {COMP=1, COMM=2, MEMORY=4} */
 	double type_us[TB_MAX_LABELS];
@@ -163,6 +163,8 @@ struct trace_set {
 	bool explicit_loaded;    /* --trace paths were loaded */
 	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
 	size_t left_out;         /* ranks --ranks left out: rank dirs not entered, traces read then dropped */
+	size_t nforeign;         /* traces in a rank dir that are of another job, left out (trace_drop_foreign) */
+	char *foreign;           /* the first: "PATH: why" (unsanitized), NULL when none */
 	pthread_mutex_t lock;
 	pthread_mutex_t ev_lock; /* trace_rank_need_events */
 	struct run *run;         /* for diagnostics of a lazy parse */

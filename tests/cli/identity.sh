@@ -36,6 +36,10 @@ printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce
 rc=$?
 tap_check "mixed folder: exit 1, nothing printed" '[ "$rc" -eq 1 ] && [ ! -s mx.out ]'
 tap_check "mixed folder: the trace is named as a separate run" 'grep -q "run 2: Kineto traces: mixed/other.pt.trace.json" mx.err'
+tap_check "mixed folder (one PATH): the two kinds and their --format, not compare mode's message" \
+	'grep "^tscope-tui: the one PATH .mixed. holds 2 runs, never merged: a steps run (--format pytscope)" mx.err |
+	 grep -q "and a trace run (--format kineto); choose one with --format$" &&
+	 ! grep -q "cannot compare" mx.err'
 # The refusal is a run in the model: the sources view lists what was found, each path
 # with its run and the command that opens it alone (stderr says the same); exit 1.
 "$TSCOPE_BIN" --export sources mixed >ms.csv 2>ms.err

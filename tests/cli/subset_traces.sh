@@ -18,6 +18,8 @@ for r in 0 1 2 3; do
 	"$tgen" mix/rank$r/trace.pt.trace.json 1 $r >/dev/null || exit 1
 	cp mix/rank$r/trace.pt.trace.json loose/rank$r.json
 	mkdir dirs/rank$r && cp loose/rank$r.json dirs/rank$r/t.pt.trace.json
+	# the run's world_size (a trace of another in a rank dir is another job's)
+	sed 's/"world_size": 8/"world_size": 4/' loose/rank$r.json >mix/rank$r/trace.pt.trace.json || exit 1
 done
 mkdir mix01 && cp -r mix/rank0 mix/rank1 mix01/
 ids() { tail -n +2 "$1" | cut -d, -f1 | sort -un | tr '\n' ' ' | sed 's/ $//'; }

@@ -7,7 +7,10 @@
 # CPU-only profile among GPU ranks has n/a step phases, not 0 or the whole step; a step
 # without a kernel in a complete file is GPU idle; a second trace claiming a rank is
 # left out, never moved onto another rank; a file with no traceEvents is named, not passed
-# over in silence.
+# over in silence; per-rank GPU-time percentages are rounded once (the temporal view's
+# CSV has HTA's 2 decimals, the pane and the headline round the raw value); with
+# several traces the native COMMUNICATION OVERLAP section and DIST.EXPOSED_COMM name the
+# rank whose trace they read.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -30,7 +33,7 @@ tap_check "negative kernel dur: the kernel is left out" \
 	'! grep -q gemm neg.csv && grep -q "^0,ncclKernel_AllReduce,COMMUNICATION,1,100,100,100,100,0,100$" neg.csv'
 tap_check "negative kernel dur: counted as skipped, named with file and offset" \
 	'grep -q "^file,neg/rank0.json,kineto,0,,,4,1,ok$" neg_src.csv &&
-	 grep -q "^warning,neg/rank0.json,,,,[0-9][0-9]*,,,span event with a negative dur; event skipped$" neg_src.csv'
+	 grep -q "^warning,neg/rank0.json,,0,,[0-9][0-9]*,,,span event with a negative dur; event skipped$" neg_src.csv'
 
 { head_of 0 1; kernel k1 7 100 500 1; printf ,; kernel k2 7 200 100 2; printf ,; kernel k3 7 400 50 3
   printf ,; kernel k4 7 700 10 4; printf ']}\n'; } >ov/rank0.json
@@ -121,4 +124,32 @@ tap_check "--format kineto on a file without traceEvents: the specific message" 
 tap_check "... in a traces dir: listed in the sources as skipped, with the reason" \
 	'grep -q "^refused,noev/rank1.json,kineto,.*,skipped: no traceEvents array in this file$" noev.csv &&
 	 grep -q "^file,noev/rank0.json,kineto,0,.*,ok$" noev.csv'
+# Rounded once: rank 0 computes 7.948% of its span (HTA's CSV 7.95, the pane 7.9%, not
+# 8.0% from 7.95), rank 1 is idle 10.4501% (CSV 10.45, the pane and the headline 10.5%,
+# not 10.4% from 10.45).
+mkdir pct
+kev() { printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":%s,' "$@"
+	printf '"args":{"stream":7,"device":0}}'; }
+{ head_of 0 2; kev gemm 0 794.8; printf ,; kev ncclKernel_AllReduce 1000 9000; printf ']}\n'; } >pct/rank0.json
+{ head_of 1 2; kev gemm 0 4000; printf ,; kev ncclKernel_AllReduce 5045.01 4954.99; printf ']}\n'; } >pct/rank1.json
+"$TSCOPE_BIN" --no-index --export temporal pct | cut -d, -f1,6,7 >pct.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never pct >pct.out 2>/dev/null
+printf '9\n:dump %s/pct.pane\n' "$TSCOPE_TMP" >pct.keys
+LINES=24 COLUMNS=160 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/pct.keys" "$TSCOPE_BIN" --no-index --tui pct \
+	>/dev/null 2>&1
+tap_check "GPU-time percentages: HTA's 2 decimals in the CSV" \
+	'[ "$(tr "\n" " " <pct.csv)" = "rank,idle_pct,compute_pct 0,2.05,7.95 1,10.45,40 " ]'
+tap_check "... the pane rounds the raw value, not HTA's 2 decimals again" \
+	'grep -q "^. *0 .*  2.1%  *7.9%  *90.0% " pct.pane && grep -q "^. *1 .*  10.5%  *40.0%  *49.5% " pct.pane'
+tap_check "... the headline's idle by rank from the raw value" \
+	'grep -q "^  GPU idle by rank  *2.1% (rank 0) to 10.5% (rank 1)" pct.out'
+# Two traces: the native report says the overlap section and finding read rank 0's alone;
+# --compat pytscope keeps pytscope's text.
+"$TSCOPE_BIN" --no-index --print --compat pytscope pct >pct_compat.out 2>/dev/null
+tap_check "COMMUNICATION OVERLAP and DIST.EXPOSED_COMM name the lowest rank natively" \
+	'grep -q "^● COMMUNICATION OVERLAP (rank 0) — from kernel trace$" pct.out &&
+	 grep -q "^        On rank 0.s trace (the lowest rank.s), 90% of wall time is \*exposed\* communication" pct.out'
+tap_check "... not under --compat pytscope" \
+	'grep -q "^● COMMUNICATION OVERLAP — from kernel trace$" pct_compat.out &&
+	 grep -q "^        90% of wall time is \*exposed\* communication" pct_compat.out'
 tap_plan

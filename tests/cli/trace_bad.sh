@@ -1,0 +1,93 @@
+#!/bin/sh
+# trace_bad.sh: Kineto traces with bad input. An event that lacks its closing '}' is
+# skipped and counted with its byte offset, the events after it kept, and the file not
+# called truncated when its end is well formed (mid-array, its args' '}', the last
+# event); a file cut inside an event still is. A span whose ts or dur is NaN, Infinity,
+# out of range or missing says which field and what is wrong, on the file's rank. An
+# entry with a trace's name that cannot be read (a directory, a looping symlink) is named
+# in the sources with the reason, as an unreadable file is.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+# events R N: N steps of a ProfilerStep span, a cudaLaunchKernel and its kernel, one
+# event a line (joined by ",\n"), for rank R of 2
+events() {
+	printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[\n' "$1"
+	s=0
+	while [ $s -lt "$2" ]; do
+		t=$((s * 1000))
+		[ $s -gt 0 ] && printf ',\n'
+		printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,' $s
+		printf '"ts":%d,"dur":1000},\n' $t
+		printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+		printf '"ts":%d,"dur":5,' $((t + 100))
+		printf '"args":{"correlation":%d}},\n' $((s + 1))
+		printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":100,' $((t + 110))
+		printf '"args":{"stream":7,"device":0,"correlation":%d,"l":[{"a":1},\n{"b":2}]}}' $((s + 1))
+		s=$((s + 1))
+	done
+	printf '\n]}\n'
+}
+# cut DIR SED: rank 0 whole, rank 1 edited by the sed script
+cut_trace() {
+	mkdir "$1"
+	events 0 20 >"$1/rank0.pt.trace.json"
+	events 1 20 | sed "$2" >"$1/rank1.pt.trace.json"
+	"$TSCOPE_BIN" --no-index --export sources "$1" >"$1.csv" 2>/dev/null
+}
+cut_trace mid '3s/}},$/},/'      # the 2nd event (line 3) lacks its last '}'
+cut_trace args '3s/}},$/,/'      # ... its args' '}' and its own
+cut_trace last 's/^{"b":2}]}}$/{"b":2}]}/' # the last event (the only line without a ',')
+off=$(head -2 mid/rank1.pt.trace.json | wc -c | tr -d ' ')
+tap_check "an event without its '}' mid-array: skipped with its offset, the others kept, not truncated" \
+	'grep -q "^file,mid/rank1.pt.trace.json,kineto,1,,,59,1,ok$" mid.csv &&
+	 grep -q "^warning,mid/rank1.pt.trace.json,,1,,$off,,,invalid JSON in a trace event (truncated JSON)" mid.csv &&
+	 ! grep -q truncated.trace mid.csv'
+tap_check "... without its args' '}' and its own: the same" \
+	'grep -q "^file,args/rank1.pt.trace.json,kineto,1,,,59,1,ok$" args.csv &&
+	 grep -q "^warning,args/rank1.pt.trace.json,,1,,$off,,,invalid JSON in a trace event" args.csv'
+tap_check "... the last event: skipped, the file's end well formed (not truncated)" \
+	'grep -q "^file,last/rank1.pt.trace.json,kineto,1,,,59,1,ok$" last.csv && ! grep -q truncated.trace last.csv'
+mkdir cut
+events 1 20 | head -c 700 >cut/rank1.pt.trace.json
+"$TSCOPE_BIN" --no-index --export sources cut >cut.csv 2>/dev/null
+tap_check "a file cut inside an event is still truncated" \
+	'grep -q "^file,cut/rank1.pt.trace.json,kineto,1,,,[0-9]*,0,partial" cut.csv &&
+	 grep -q ",unexpected end of file (truncated trace)$" cut.csv'
+tap_check "arrays of objects inside an event are not taken for a missing '}'" \
+	'grep -q "^file,mid/rank0.pt.trace.json,kineto,0,,,60,0,ok$" mid.csv &&
+	 [ "$(grep -c "invalid JSON" mid.csv)" = 1 ]'
+
+# ts/dur that are not usable: each says which field and why, on the file's rank
+mkdir nf
+{ printf '{"distributedInfo":{"rank":3,"world_size":4},"traceEvents":[\n'
+  for v in '"ts":1,"dur":NaN' '"ts":Infinity,"dur":2' '"ts":1,"dur":1e400' '"ts":-1e18,"dur":2' '"ts":1' \
+	   '"ts":"x","dur":2'; do
+	printf '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,%s,"args":{"stream":7}},\n' "$v"
+  done
+  printf '{"ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":2,"args":{"stream":7}},\n'
+  printf '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"stream":7}}\n]}\n'
+} >nf/rank3.pt.trace.json
+"$TSCOPE_BIN" --no-index --export sources nf 2>/dev/null | grep "event skipped$" | cut -d, -f4,9 >nf.csv
+tap_eq "bad ts/dur: which field and what is wrong, on the file's rank" \
+	"3,span event with a non-finite dur; event skipped 3,span event with a non-finite ts; event skipped \
+3,span event with a non-finite dur; event skipped 3,span event with a ts out of range; event skipped \
+3,span event without a dur; event skipped 3,span event with a ts that is not a number; event skipped \
+3,span event without a name; event skipped " "$(tr '\n' ' ' <nf.csv)"
+
+# entries named like traces that cannot be read
+mkdir odd
+events 0 2 >odd/rank0.pt.trace.json
+mkdir odd/rank5.pt.trace.json
+ln -s loopb odd/rank6.pt.trace.json
+ln -s rank6.pt.trace.json odd/loopb
+"$TSCOPE_BIN" --no-index --export sources odd >odd.csv 2>/dev/null
+tap_check "a directory named like a trace: named with the reason" \
+	'grep -q "^file,odd/rank5.pt.trace.json,kineto,.*,unreadable$" odd.csv &&
+	 grep -q "^error,odd/rank5.pt.trace.json,.*,cannot read: Is a directory$" odd.csv'
+tap_check "a looping symlink named like a trace: named with the reason" \
+	'grep -q "^file,odd/rank6.pt.trace.json,kineto,.*,unreadable$" odd.csv &&
+	 grep -q "^error,odd/rank6.pt.trace.json,.*,cannot read: Too many levels of symbolic links$" odd.csv &&
+	 grep -q "^file,odd/rank0.pt.trace.json,kineto,0,,,6,0,ok$" odd.csv'
+tap_plan
