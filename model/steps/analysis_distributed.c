@@ -60,12 +60,14 @@ void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc,
 	col_cursor_init(&pa, r, peak_alloc);
 	col_cursor_init(&a, r, alloc);
 	for (size_t i = 0; i < r->n; i++) {
-		double v;
-		if (col_cursor_get(&pa, i, &v) || col_cursor_get(&a, i, &v))
-			if (!rs->has_mem_peak || v > rs->mem_peak) {
-				rs->mem_peak = v;
-				rs->has_mem_peak = true;
-			}
+		double v; /* a non-finite value (the loader warns) is missing */
+		bool got = col_cursor_get(&pa, i, &v) && isfinite(v);
+		if (!got)
+			got = col_cursor_get(&a, i, &v) && isfinite(v);
+		if (got && (!rs->has_mem_peak || v > rs->mem_peak)) {
+			rs->mem_peak = v;
+			rs->has_mem_peak = true;
+		}
 	}
 }
 

@@ -336,7 +336,7 @@ struct dist_input {
 	void *ud;
 };
 struct distributed *analysis_distributed_from(struct run *run, const struct dist_input *in);
-/* Rank ri's memory peak (peak_alloc, else alloc) into rs (has_mem_peak, mem_peak). */
+/* Rank ri's memory peak (peak_alloc, else alloc; finite values only) into rs (has_mem_peak, mem_peak). */
 void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
  * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned

@@ -611,7 +611,8 @@ static void rule_fragmentation(struct run *run, struct finding_list *out)
 	if (!have_steps(run))
 		return;
 	const struct memory *m = analysis_memory(run, 0);
-	if (!m->has_memory || m->peak_alloc < 64 * MB || m->fragmentation < 0.20)
+	/* as pytscope's >= tests: false on NaN (--compat keeps a non-finite memory value) */
+	if (!m->has_memory || !(m->peak_alloc >= 64 * MB) || !(m->fragmentation >= 0.20))
 		return;
 	add(out, "MEMORY.FRAGMENTATION", m->fragmentation >= 0.40 ? SEV_MED : SEV_LOW,
 	    xstrdup("High allocator fragmentation"),

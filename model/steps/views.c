@@ -122,6 +122,11 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
 		if (steps_nunion(m))
 			table_set_num(t, row, c_cov, (double)steps_ndistinct(m, r) / (double)steps_nunion(m));
+		if (!d && steps_nranks(m) == 1) { /* no distributed summary: its own peak still is one */
+			struct rank_stat one = { 0 };
+			analysis_rank_mem_peak(m, r, &one);
+			table_set_num_opt(t, row, c_mem, one.mem_peak / 1048576.0, one.has_mem_peak);
+		}
 		if (!d)
 			continue;
 		const struct rank_stat *rs = &d->rank[r];

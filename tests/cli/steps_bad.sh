@@ -3,7 +3,9 @@
 # general JSON path) give what their plain spelling gives, as Python's json reads them.
 # A memory value that is not finite (NaN, an overflowing 1e400, -Infinity) is warned
 # about with file, line and key, and is missing to the native memory analysis and its
-# rules; --compat pytscope keeps it as pytscope does.
+# rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
+# fragmentation finding on a NaN); a rank's memory peak is of its finite values, and a
+# single rank's is in the ranks view.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -47,4 +49,14 @@ tap_check "every alloc NaN: no MEMORY section, no memory finding judged on them"
 	'! grep -q "MEMORY" ap.txt && grep -q "memory (no memory recorded)" ap.txt'
 "$T" --no-index --compat pytscope --print mem >cp.txt 2>/dev/null
 tap_check "--compat pytscope takes them as pytscope does" 'grep -q "peak alloc inf MB" cp.txt'
+tap_check "... and, as pytscope's >= tests, fires no fragmentation finding on a NaN" \
+	'! grep -q "MEMORY.FRAGMENTATION" cp.txt'
+# col CSV NAME: column NAME of the CSV's first data row
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i } NR == 2 { print $c }' "$1"; }
+"$T" --no-index --export ranks plain >pr.csv 2>/dev/null
+"$T" --no-index --export ranks mem >mr.csv 2>/dev/null
+tap_check "one rank: the ranks view gives its memory peak (not a distributed figure)" \
+	'[ -n "$(col pr.csv mem_peak_mb)" ] && [ "$(col pr.csv mem_peak_mb)" != "inf" ]'
+tap_check "... a finite one when a peak_alloc is 1e400" \
+	'v=$(col mr.csv mem_peak_mb); [ -n "$v" ] && ! echo "$v" | grep -qi "inf\|nan"'
 tap_plan
