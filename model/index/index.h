@@ -44,7 +44,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 16u
+#define INDEX_VERSION 17u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

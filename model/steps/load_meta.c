@@ -5,6 +5,7 @@
  * the lowest rank's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,13 +369,14 @@ static char *run_json_path(const char *dir, char *buf, size_t n)
 /* The top-level members run.json has for us, in one walk: each the value of the first
  * member of that name (json_get's). */
 enum { META_NAME, META_FLOPS, META_PEAK, META_WALL, META_WORLD, META_NSTEPS, META_RANK, META_ENV, META_CONFIG,
-       META_NKEYS };
+       META_STARTED, META_NKEYS };
 static const struct {
 	const char *s;
 	size_t n;
 } meta_key[META_NKEYS] = { { "name", 4 },       { "flops_per_step", 14 }, { "peak_flops", 10 },
 			   { "wall_time", 9 },  { "world_size", 10 },     { "n_steps", 7 },
-			   { "rank", 4 },       { "environment", 11 },    { "config", 6 } };
+			   { "rank", 4 },       { "environment", 11 },    { "config", 6 },
+			   { "started", 7 } };
 
 static void meta_members(const struct json_doc *d, int v[META_NKEYS])
 {
@@ -410,6 +412,7 @@ static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *
 	m->has_flops = json_number(d, v[META_FLOPS], &m->flops_per_step);
 	m->has_peak = json_number(d, v[META_PEAK], &m->peak_flops);
 	m->has_wall = json_number(d, v[META_WALL], &m->wall_time);
+	m->has_started = json_number(d, v[META_STARTED], &m->started) && isfinite(m->started);
 	m->has_world = meta_long(d, v[META_WORLD], &m->world_size);
 	m->has_nsteps = meta_long(d, v[META_NSTEPS], &m->n_steps);
 	m->has_rank = meta_long(d, v[META_RANK], &m->rank);

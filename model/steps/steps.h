@@ -67,6 +67,8 @@ struct steps_meta {
 	bool has_world, has_nsteps, has_rank;
 	double wall_time;
 	bool has_wall;
+	double started;          /* epoch seconds at pytscope's start() */
+	bool has_started;
 	/* environment flattened to key=value text ("gpu", "env.OMP_NUM_THREADS", ...), then
 	 * config as "config.KEY" (nested values "{...}"; an empty config: "config" = "{}") */
 	char **env_key, **env_val;   /* owned (unsanitized): each string, or env_text all */

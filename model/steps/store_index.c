@@ -26,8 +26,9 @@ void steps_rank_seal(struct rank_steps *r)
 /* run.json in a shell. The environment (keys and values) is one piece: its count, then
  * its strings back to back, each with its NUL; or, when it is byte for byte the one of
  * the shell before it in the row (the ranks of one job share it), the flag
- * META_ENV_AS_PREV alone. */
+ * META_ENV_AS_PREV alone. The start time follows the flags when META_STARTED says so. */
 #define META_ENV_AS_PREV (1u << 6)
+#define META_STARTED (1u << 7)
 
 static bool env_as(const struct steps_meta *x, const struct steps_meta *prev)
 {
@@ -66,7 +67,9 @@ static void meta_encode(const struct steps_meta *x, const struct steps_meta *pre
 	ob_svar(o, x->rank);
 	ob_u8(o, (unsigned)x->has_flops | (unsigned)x->has_peak << 1 | (unsigned)x->has_wall << 2 |
 		 (unsigned)x->has_world << 3 | (unsigned)x->has_nsteps << 4 | (unsigned)x->has_rank << 5 |
-		 (as_prev ? META_ENV_AS_PREV : 0));
+		 (as_prev ? META_ENV_AS_PREV : 0) | (x->has_started ? META_STARTED : 0));
+	if (x->has_started)
+		ob_f64(o, x->started);
 	if (!as_prev)
 		env_encode(x, o);
 }
@@ -130,6 +133,9 @@ static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps
 	x->has_world = f >> 3 & 1;
 	x->has_nsteps = f >> 4 & 1;
 	x->has_rank = f >> 5 & 1;
+	x->has_started = (f & META_STARTED) != 0;
+	if (x->has_started)
+		x->started = ib_f64(b);
 	if (b->bad)
 		return;
 	if (f & META_ENV_AS_PREV) {

@@ -360,6 +360,32 @@ static void summary_ends(const struct steps_model *m, const struct steps_meta *m
 /* The ranks whose run.json names another run than the lowest rank's, or another
  * world_size: rank dirs of different runs under one run dir are named, not merged
  * silently (DESIGN 11). */
+/* Ranks whose run.json started times lie more than MIXED_START_S apart: the ranks of
+ * one job start within minutes, so rank dirs of two runs under one name (pytscope's
+ * default "run") are named. */
+#define MIXED_START_S 3600.0
+
+static void summary_started(const struct steps_model *m, struct summary *out)
+{
+	size_t lo = 0, hi = 0, n = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		const struct steps_meta *x = steps_rank_meta(m, r);
+		if (!x->present || !x->has_started)
+			continue;
+		if (n++ == 0 || x->started < steps_rank_meta(m, lo)->started)
+			lo = r;
+		if (n == 1 || x->started > steps_rank_meta(m, hi)->started)
+			hi = r;
+	}
+	double spread = n ? steps_rank_meta(m, hi)->started - steps_rank_meta(m, lo)->started : 0;
+	if (!(spread > MIXED_START_S))
+		return;
+	bool days = spread >= 86400;
+	summary_add(out, TONE_BAD, "mixed runs", "rank %d's run.json started %.1f %s after rank %d's: ranks of "
+		    "one job start within minutes; rank dirs of two runs?", steps_rank_id(m, hi),
+		    days ? spread / 86400 : spread / 3600, days ? "days" : "hours", steps_rank_id(m, lo));
+}
+
 static void summary_mixed(const struct run *run, const struct steps_meta *m0, struct summary *out)
 {
 	const struct steps_model *m = run->steps;
@@ -390,6 +416,7 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 			    "ranks differ)", steps_rank_id(m, first_world), x->world_size, r0, m0->world_size, nworld,
 			    steps_nranks(m));
 	}
+	summary_started(m, out);
 }
 
 /* run.json config or environment keys a few ranks set otherwise (config_diff.h); with

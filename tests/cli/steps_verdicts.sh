@@ -5,7 +5,9 @@
 # a run without phases or with every record inside --warmup says so, a rank that records
 # no compute, another phase set, NaN or negative compute is not weighed, imbalance on one
 # aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
-# (ties shared), and a 2-rank run reports no transient stall.
+# (ties shared), and a 2-rank run reports no transient stall. Rank dirs whose run.json
+# started times lie more than an hour apart (two runs under pytscope's default name) are
+# named on a mixed runs line, from the index too.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -178,4 +180,20 @@ rep nanw >nanw.out
 tap_check "a NaN in the step walls: run wall, mean step wall and comm n/a, never nan" \
 	'grep -q "^  run wall  *n/a" nanw.out && grep -q "comm n/a (a NaN or infinite phase value)" nanw.out &&
 	 ! grep -qi "nan%\|nan ms\|nan s" nanw.out'
+# rank dirs of two runs named "run": ranks 2-3 started 6.9 days after ranks 0-1
+# started DIR RANK T: a rank dir with 20 steps whose run.json says started T
+started() {
+	mkdir -p "$1/rank$2"
+	for s in $(seq 0 19); do echo "{\"step\":$s,$P}"; done >"$1/rank$2/steps.jsonl"
+	echo "{\"name\":\"run\",\"rank\":$2,\"world_size\":4,\"started\":$3}" >"$1/rank$2/run.json"
+}
+for r in 0 1; do started two $r 1795344000.5; started one $r 1795344000.5; done
+for r in 2 3; do started two $r 1795944000.25; started one $r 1795344060; done
+rep two >two.out
+rep one >one.out
+tap_check "run.json started 6.9 days apart: a mixed runs line names the ranks" \
+	'grep -q "^  mixed runs  *rank 2.s run.json started 6.9 days after rank 0.s: ranks of one job start" two.out'
+tap_check "... a minute apart: no such line" '! grep -q "mixed runs" one.out'
+"$TSCOPE_BIN" index two >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never two >two_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s two.out two_idx.out'
 tap_plan
