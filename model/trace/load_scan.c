@@ -415,17 +415,22 @@ static size_t ws_back(const unsigned char *b, size_t from, size_t p)
 	return p;
 }
 
+/* b[p] follows a ',' (and whitespace) within b[from..p). */
+static bool after_comma(const unsigned char *b, size_t from, size_t p)
+{
+	size_t q = ws_back(b, from, p);
+	return q > from && b[q - 1] == ',';
+}
+
 /* b[p] is a bracket of an event whose bytes start at b[from]. -1: a '{' after a ','
  * inside an object, where only a key may come (the event lacks a '}' and b[p] starts the
  * next event); 1: the event's closing '}'; 0: go on. A stray ']' inside an object is
  * passed over. */
 static int nest_step(struct nest *n, const unsigned char *b, size_t from, size_t p)
 {
-	size_t q;
 	switch (b[p]) {
 	case '{':
-		q = ws_back(b, from, p);
-		if (n->depth > 0 && n->lvl <= 64 && !nest_in_array(n) && q > from && b[q - 1] == ',')
+		if (n->depth > 0 && n->lvl <= 64 && !nest_in_array(n) && after_comma(b, from, p))
 			return -1;
 		n->depth++;
 		nest_push(n, false);
@@ -506,16 +511,14 @@ static int scan_container(struct scan *s, struct nest *ev)
 				n = s->len;
 				continue;
 			}
-			size_t from = ev && s->mark != NO_MARK ? s->mark : 0;
-			if (ev && ev->on) {
-				int k = nest_step(ev, b, from, p);
+			if (ev && ev->on) { /* a broken-looking event: tracked bracket by bracket */
+				int k = nest_step(ev, b, s->mark, p);
 				if (k != 0) {
 					s->pos = k > 0 ? p + 1 : p;
 					return k > 0 ? 0 : 1;
 				}
 			} else if (b[p] == open) {
-				size_t q = depth > 0 && ev ? ws_back(b, from, p) : 0;
-				if (q > from && b[q - 1] == ',' && nest_check(ev, b, from, p)) {
+				if (depth > 0 && ev && after_comma(b, s->mark, p) && nest_check(ev, b, s->mark, p)) {
 					s->pos = p;
 					return 1;
 				}
