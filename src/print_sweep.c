@@ -141,10 +141,7 @@ static void ranking_lines(struct sbuf *b, const struct sweep_set *s)
 		sb_printf(b, "  objective:");
 		for (size_t i = 0; i < s->nobj; i++)
 			sb_printf(b, "%s %s", i ? "," : "", s->obj[i].text);
-		const struct sweep_cfg *best = NULL;
-		for (size_t i = 0; i < s->ncfg; i++)
-			if (s->cfg[i].rank == 1)
-				best = &s->cfg[i];
+		const struct sweep_cfg *best = sweep_best(s, NULL);
 		if (s->wl_mixed) {
 			sb_printf(b, " · ranked within each workload (%s differ): no best across them", s->wl_mixed);
 		} else if (best) {

@@ -224,11 +224,15 @@ static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size
 }
 
 /* The workload keys two sweeps record differently (each side's values, sweep_wl_values;
- * sanitized by the loader), as "model auto -> llama-70b"; a key one side lacks is left out. */
+ * sanitized by the loader), as "model auto -> llama-70b"; a key one side lacks is left out,
+ * and so is a key that splits either sweep: diff_sweep pairs levels by it (same workload
+ * with same workload) and names the series only one side has. */
 static void sweep_workload_fields(struct compare *c, char *buf, size_t n)
 {
 	const struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
 	for (int k = 0; sa && sb && k < WL_N; k++) {
+		if (sa->wl_split[k] || sb->wl_split[k])
+			continue;
 		char *a = sweep_wl_values(sa, k), *b = sweep_wl_values(sb, k);
 		if (a && b && strcmp(a, b) != 0)
 			text_appendf(buf, n, "%s%s %s -> %s", *buf ? ", " : "", sweep_wl_name(k), a, b);

@@ -351,6 +351,9 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 
 /* ---- diff_sweep ------------------------------------------------------------------------- */
 
+/* diff_sweep's last column: the workload key a row pairs by (sweep_pair_key). */
+#define SW_WORKLOAD_COL 22
+
 struct sw_metric {
 	const char *name;
 	enum sweep_metric m;
@@ -371,11 +374,58 @@ static int sweep_stim_of(const struct sweep_set *s)
 	return -1;
 }
 
-/* The config of s at level v of stimulus k, NULL when absent. */
-static const struct sweep_cfg *sweep_level(const struct sweep_set *s, int k, double v)
+/* The workload key pairing config c with its like on the other side: its values of the
+ * workload keys that split either sweep (wl_split), "model=auto url=n/a"; "" when neither
+ * splits (one workload a side: they pair, and the verdict says when they differ). */
+static char *sweep_pair_key(const struct sweep_set *sa, const struct sweep_set *sb, const struct sweep_cfg *c)
+{
+	char *key = xstrdup("");
+	for (int k = 0; k < WL_N; k++) {
+		if (!sa->wl_split[k] && !sb->wl_split[k])
+			continue;
+		char *next = xasprintf("%s%s%s=%s", key, *key ? " " : "", sweep_wl_name(k), c->wl[k] ? c->wl[k] : "n/a");
+		free(key);
+		key = next;
+	}
+	return key;
+}
+
+/* Each config's pair key of s (sweep_pair_key), made once: a malloc'd array of s->ncfg. */
+static char **sweep_pair_keys(const struct sweep_set *sa, const struct sweep_set *sb, const struct sweep_set *s)
+{
+	char **keys = xmalloc((s->ncfg + 1) * sizeof(*keys));
+	for (size_t i = 0; i < s->ncfg; i++)
+		keys[i] = sweep_pair_key(sa, sb, &s->cfg[i]);
+	return keys;
+}
+
+static void sweep_pair_keys_free(char **keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* One row of diff_sweep: a workload key (one of the pair keys) and a level of the stimulus. */
+struct sw_level {
+	const char *wl;
+	double v;
+};
+
+static int cmp_sw_level(const void *x, const void *y)
+{
+	const struct sw_level *a = x, *b = y;
+	int c = strcmp(a->wl, b->wl);
+	return c ? c : (a->v > b->v) - (a->v < b->v);
+}
+
+/* The first config of s (its pair keys: keys) at level l->v of stimulus k in workload
+ * l->wl, NULL when absent. */
+static const struct sweep_cfg *sweep_level(const struct sweep_set *s, char *const *keys, int k,
+					   const struct sw_level *l)
 {
 	for (size_t i = 0; i < s->ncfg; i++)
-		if (s->cfg[i].has_stim[k] && s->cfg[i].stim[k] == v)
+		if (s->cfg[i].has_stim[k] && s->cfg[i].stim[k] == l->v && strcmp(keys[i], l->wl) == 0)
 			return &s->cfg[i];
 	return NULL;
 }
@@ -387,12 +437,14 @@ static bool level_value(const struct sweep_cfg *c, const struct sw_metric *m, do
 	return sweep_value(c, m->m, m->st, v);
 }
 
-static void sweep_row(struct table *t, int k, double level, const struct sweep_cfg *a,
+static void sweep_row(struct table *t, int k, const struct sw_level *l, const struct sweep_cfg *a,
 		      const struct sweep_cfg *b)
 {
 	size_t row = table_add_row(t, -1);
 	table_set_text(t, row, 0, sweep_stim_name(k));
-	table_set_num(t, row, 1, level);
+	table_set_num(t, row, 1, l->v);
+	if (*l->wl)
+		table_set_text(t, row, SW_WORKLOAD_COL, l->wl);
 	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
 		double va = 0, vb = 0;
 		bool ha = level_value(a, &sw_metrics[i], &va), hb = level_value(b, &sw_metrics[i], &vb);
@@ -404,10 +456,13 @@ static void sweep_row(struct table *t, int k, double level, const struct sweep_c
 	}
 }
 
-static int cmp_double(const void *x, const void *y)
+/* The (workload, level) pairs of s's configs at a level of stimulus k, appended to lv. */
+static size_t sweep_levels(const struct sweep_set *s, char *const *keys, int k, struct sw_level *lv, size_t n)
 {
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
+	for (size_t i = 0; i < s->ncfg; i++)
+		if (s->cfg[i].has_stim[k])
+			lv[n++] = (struct sw_level){ keys[i], s->cfg[i].stim[k] };
+	return n;
 }
 
 static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
@@ -430,19 +485,18 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 			table_col_unit(t, col, p == 3 ? UNIT_PCT : units_parse(sweep_metric_info(sw_metrics[i].m)->unit));
 		}
 	}
-	double *lv = xmalloc((sa->ncfg + sb->ncfg) * sizeof(*lv));
-	size_t n = 0;
-	for (size_t i = 0; i < sa->ncfg; i++)
-		if (sa->cfg[i].has_stim[k])
-			lv[n++] = sa->cfg[i].stim[k];
-	for (size_t i = 0; i < sb->ncfg; i++)
-		if (sb->cfg[i].has_stim[k] && !sweep_level(sa, k, sb->cfg[i].stim[k]))
-			lv[n++] = sb->cfg[i].stim[k];
-	qsort(lv, n, sizeof(*lv), cmp_double);
+	table_add_col(t, "workload", COL_TEXT, 24, 0);
+	char **ka = sweep_pair_keys(sa, sb, sa), **kb = sweep_pair_keys(sa, sb, sb);
+	struct sw_level *lv = xmalloc((sa->ncfg + sb->ncfg) * sizeof(*lv));
+	size_t n = sweep_levels(sa, ka, k, lv, 0);
+	n = sweep_levels(sb, kb, k, lv, n);
+	qsort(lv, n, sizeof(*lv), cmp_sw_level);
 	for (size_t i = 0; i < n; i++)
-		if (i == 0 || lv[i] != lv[i - 1])
-			sweep_row(t, k, lv[i], sweep_level(sa, k, lv[i]), sweep_level(sb, k, lv[i]));
+		if (i == 0 || cmp_sw_level(&lv[i], &lv[i - 1]) != 0)
+			sweep_row(t, k, &lv[i], sweep_level(sa, ka, k, &lv[i]), sweep_level(sb, kb, k, &lv[i]));
 	free(lv);
+	sweep_pair_keys_free(ka, sa->ncfg);
+	sweep_pair_keys_free(kb, sb->ncfg);
 	return t;
 }
 
@@ -453,6 +507,29 @@ static void sw_metric_words(size_t i, char *buf, size_t n)
 	for (char *p = buf; *p; p++)
 		if (*p == '_')
 			*p = ' ';
+}
+
+/* Whether wl is one of keys[0, n). */
+static bool has_key(char *const *keys, size_t n, const char *wl)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(keys[i], wl) == 0)
+			return true;
+	return false;
+}
+
+/* The workloads of one side the other lacks (pair keys ks[0, ns) against ko[0, no)),
+ * appended to buf after tag ("; only in A: model=x, model=y"). */
+static void one_sided(char *const *ks, size_t ns, char *const *ko, size_t no, const char *tag, char *buf,
+		      size_t n)
+{
+	bool any = false;
+	for (size_t i = 0; i < ns; i++) {
+		if (has_key(ks, i, ks[i]) || has_key(ko, no, ks[i]))
+			continue; /* said already, or the other side has it */
+		text_appendf(buf, n, "%s%s", any ? ", " : tag, ks[i]);
+		any = true;
+	}
 }
 
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
@@ -493,10 +570,18 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 		snprintf(buf, n, "values differ at %zu common %s level%s (see the levels below; no relative change: A "
 			 "is 0 there)", common, stim, common == 1 ? "" : "s");
 	else
-		snprintf(buf, n, "largest change: %s %+.1f%% at %s %g (%zu common level%s; one run per level: no noise "
-			 "estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num, common,
-			 common == 1 ? "" : "s");
+		snprintf(buf, n, "largest change: %s %+.1f%% at %s %g%s%s (%zu common level%s; one run per level: no "
+			 "noise estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num,
+			 table_cell(t, at, SW_WORKLOAD_COL)->present ? " for " : "",
+			 table_cell(t, at, SW_WORKLOAD_COL)->present ? table_cell(t, at, SW_WORKLOAD_COL)->text : "",
+			 common, common == 1 ? "" : "s");
 	table_free(t);
+	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
+	char **ka = sweep_pair_keys(sa, sb, sa), **kb = sweep_pair_keys(sa, sb, sb);
+	one_sided(ka, sa->ncfg, kb, sb->ncfg, "; only in A: ", buf, n);
+	one_sided(kb, sb->ncfg, ka, sa->ncfg, "; only in B: ", buf, n);
+	sweep_pair_keys_free(ka, sa->ncfg);
+	sweep_pair_keys_free(kb, sb->ncfg);
 	char workload[512];
 	compare_workload_diff(c, workload, sizeof(workload));
 	if (!*workload)

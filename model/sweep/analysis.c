@@ -427,7 +427,7 @@ static int cmp_by_stim(const void *a, const void *b, void *ud)
 	return (ix > iy) - (ix < iy);
 }
 
-/* s->wl_mixed: the workload keys with two recorded values among all the configs. */
+/* s->wl_mixed, s->wl_split: the workload keys with two recorded values among all the configs. */
 static void mixed_workload(struct sweep_set *s)
 {
 	free(s->wl_mixed);
@@ -436,7 +436,8 @@ static void mixed_workload(struct sweep_set *s)
 	for (size_t i = 0; i < s->ncfg; i++)
 		ord[i] = i;
 	for (int k = 0; k < WL_N; k++) {
-		if (!wl_varies(s, ord, s->ncfg, k))
+		s->wl_split[k] = wl_varies(s, ord, s->ncfg, k);
+		if (!s->wl_split[k])
 			continue;
 		char *next = xasprintf("%s%s%s", s->wl_mixed ? s->wl_mixed : "", s->wl_mixed ? ", " : "",
 				       sweep_wl_name(k));
@@ -444,6 +445,15 @@ static void mixed_workload(struct sweep_set *s)
 		s->wl_mixed = next;
 	}
 	free(ord);
+}
+
+bool sweep_same_workload(const struct sweep_set *s, const struct sweep_cfg *a, const struct sweep_cfg *b)
+{
+	for (int k = 0; k < WL_N; k++)
+		if (s->wl_split[k] && ((a->wl[k] == NULL) != (b->wl[k] == NULL) ||
+				       (a->wl[k] && strcmp(a->wl[k], b->wl[k]) != 0)))
+			return false;
+	return true;
 }
 
 static void build_series(struct sweep_set *s)

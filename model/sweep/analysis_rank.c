@@ -283,19 +283,8 @@ static bool has_every_objective(const struct sweep_set *s, const struct obj_valu
 	return true;
 }
 
-/* Configs a and b measure the same workload: every workload key recorded alike (both
- * unrecorded counts as alike). Configs of other models or endpoints are never ranked
- * against each other. */
-static bool same_workload(const struct sweep_cfg *a, const struct sweep_cfg *b)
-{
-	for (int k = 0; k < WL_N; k++)
-		if ((a->wl[k] == NULL) != (b->wl[k] == NULL) || (a->wl[k] && strcmp(a->wl[k], b->wl[k]) != 0))
-			return false;
-	return true;
-}
-
 /* Scores of the configs with every objective metric, each against the others of its
- * workload (same_workload) that have them; a config lacking one stays unscored (unranked):
+ * workload (sweep_same_workload) that have them; a config lacking one stays unscored (unranked):
  * a score on fewer metrics would not be comparable. */
 static void score_configs(struct sweep_set *s)
 {
@@ -314,7 +303,7 @@ static void score_configs(struct sweep_set *s)
 			continue;
 		for (size_t j = 0; j < s->ncfg; j++) {
 			bool any;
-			if (j == i || !full[j] || !same_workload(c, &s->cfg[j]))
+			if (j == i || !full[j] || !sweep_same_workload(s, c, &s->cfg[j]))
 				continue;
 			peers++;
 			double g = weighted_gain(s, &ov, i, j, &any);
@@ -351,11 +340,37 @@ static void rank_configs(struct sweep_set *s)
 		struct sweep_cfg *c = &s->cfg[ord[i]];
 		if (!c->has_score)
 			continue;
+		if (!s->wl_mixed) { /* one workload: its place in the order */
+			c->rank = (int)i + 1;
+			continue;
+		}
 		c->rank = 1;
 		for (size_t j = 0; j < i; j++)
-			c->rank += same_workload(c, &s->cfg[ord[j]]);
+			c->rank += sweep_same_workload(s, c, &s->cfg[ord[j]]);
 	}
 	free(ord);
+}
+
+const struct sweep_cfg *sweep_best(const struct sweep_set *s, bool *by_objective)
+{
+	const struct sweep_cfg *best = NULL;
+	double bv = 0;
+	if (by_objective)
+		*by_objective = s->nobj > 0;
+	if (s->wl_mixed) /* a best across models or endpoints compares unlike work */
+		return NULL;
+	for (size_t i = 0; i < s->ncfg; i++) {
+		const struct sweep_cfg *c = &s->cfg[i];
+		double v;
+		if (s->nobj) {
+			if (c->rank == 1)
+				return c;
+		} else if (c->pass && sweep_value(c, SM_RPS, SS_AVG, &v) && (!best || v > bv)) {
+			best = c;
+			bv = v;
+		}
+	}
+	return best;
 }
 
 void sweep_rerank(struct sweep_set *s)
@@ -626,12 +641,9 @@ void sweep_clear_constraints(struct run *run)
 static void pass_summary(const struct sweep_set *s, char *msg, size_t n)
 {
 	size_t pass = 0;
-	const struct sweep_cfg *best = NULL;
-	for (size_t i = 0; i < s->ncfg; i++) {
+	const struct sweep_cfg *best = s->nobj ? sweep_best(s, NULL) : NULL;
+	for (size_t i = 0; i < s->ncfg; i++)
 		pass += s->cfg[i].pass;
-		if (s->cfg[i].rank == 1)
-			best = &s->cfg[i];
-	}
 	char *name = best ? text_sanitize_dup(best->name, 0) : NULL;
 	char *failed = best && best->failed ? text_sanitize_dup(best->failed, 0) : NULL;
 	if (s->wl_mixed)

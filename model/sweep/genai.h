@@ -36,6 +36,10 @@ const char *genai_cell(const struct genai_csv *r, size_t i, size_t j);
 /* Set stimulus st from a JSON number (or numeric string) unless already set. */
 void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok);
 
+/* A value from *_genai_perf.csv is rounded to 2 decimals: it may differ from the exact one
+ * by this much (formats.md §3.8). */
+#define GENAI_CSV_ROUNDING 0.005
+
 /* The raw export (load_genai_raw.c): recompute into s->cfg[ci] (more experiments in
  * one file add configs). */
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path);

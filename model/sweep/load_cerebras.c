@@ -72,9 +72,22 @@ struct cb_read {
 	long ordinal;   /* the ordinal being read, -1 for the aggregate */
 };
 
+/* Warn that the value at token t of key is unusable (what: "non-finite"), count it in rd->bad
+ * and note it in *bad_value (may be NULL). */
+static void bad_value_at(struct cb_read *rd, int t, const char *key, const char *what, bool *bad_value)
+{
+	char where[48] = "";
+	if (rd->ordinal >= 0)
+		snprintf(where, sizeof(where), "ordinal %ld ", rd->ordinal);
+	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1, "%s%s is %s; ignored", where,
+		 key, what);
+	rd->bad++;
+	if (bad_value)
+		*bad_value = true;
+}
+
 /* Value of key in obj: false when absent or null, and when not a finite number (NaN,
- * Infinity, 1e400, a string), which is also warned about with its offset, counted in
- * rd->bad and noted in *bad_value (may be NULL). */
+ * Infinity, 1e400, a string), which is also warned about (bad_value_at). */
 static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool *bad_value)
 {
 	int t = json_get(rd->d, obj, key);
@@ -83,37 +96,45 @@ static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool 
 	bool is_num = json_number(rd->d, t, out);
 	if (is_num && isfinite(*out))
 		return true;
-	char where[48] = "";
-	if (rd->ordinal >= 0)
-		snprintf(where, sizeof(where), "ordinal %ld ", rd->ordinal);
-	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1, "%s%s is %s; ignored", where,
-		 key, is_num ? "non-finite" : "not a number");
-	rd->bad++;
-	if (bad_value)
-		*bad_value = true;
+	bad_value_at(rd, t, key, is_num ? "non-finite" : "not a number", bad_value);
 	return false;
 }
 
-static bool int_or_num(struct cb_read *rd, int obj, const char *key, long long *out, bool *bad_value)
+/* num() of a time, rate or count that cannot be negative: a negative one is warned about too. */
+static bool nonneg(struct cb_read *rd, int obj, const char *key, double *out, bool *bad_value)
+{
+	if (!num(rd, obj, key, out, bad_value))
+		return false;
+	if (*out >= 0)
+		return true;
+	bad_value_at(rd, json_get(rd->d, obj, key), key, "negative", bad_value);
+	return false;
+}
+
+/* A sample count: a non-negative integer below 9e15; 2000.5, 1e20 and -5 are warned about. */
+static bool count(struct cb_read *rd, int obj, const char *key, long long *out, bool *bad_value)
 {
 	double v;
-	if (json_int(rd->d, json_get(rd->d, obj, key), out))
-		return true;
-	if (num(rd, obj, key, &v, bad_value) && v == floor(v) && fabs(v) < 9e15) {
-		*out = (long long)v;
+	if (!nonneg(rd, obj, key, &v, bad_value))
+		return false;
+	if (v == floor(v) && v < 9e15) {
+		long long i;
+		*out = json_int(rd->d, json_get(rd->d, obj, key), &i) ? i : (long long)v;
 		return true;
 	}
+	bad_value_at(rd, json_get(rd->d, obj, key), key, v < 9e15 ? "not an integer" : "too large for a count",
+		     bad_value);
 	return false;
 }
 
 static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 {
-	p->has_sps = num(rd, 0, "samples_per_sec", &p->samples_per_sec, NULL);
-	p->has_time = num(rd, 0, "total_time", &p->total_time, NULL);
-	p->has_samples = int_or_num(rd, 0, "total_samples", &p->total_samples, NULL);
-	p->has_compile = num(rd, 0, "compile_time", &p->compile_time, NULL);
-	p->has_prog = num(rd, 0, "programming_time", &p->programming_time, NULL);
-	p->has_est = num(rd, 0, "est_samples_per_sec", &p->est_sps, NULL);
+	p->has_sps = nonneg(rd, 0, "samples_per_sec", &p->samples_per_sec, NULL);
+	p->has_time = nonneg(rd, 0, "total_time", &p->total_time, NULL);
+	p->has_samples = count(rd, 0, "total_samples", &p->total_samples, NULL);
+	p->has_compile = nonneg(rd, 0, "compile_time", &p->compile_time, NULL);
+	p->has_prog = nonneg(rd, 0, "programming_time", &p->programming_time, NULL);
+	p->has_est = nonneg(rd, 0, "est_samples_per_sec", &p->est_sps, NULL);
 	p->has_global = num(rd, 0, "global_rate", &p->global_rate, NULL);
 	p->has_rate = num(rd, 0, "rate", &p->rate, NULL);
 	p->has_flops = num(rd, 0, "flops_utilization", &p->flops_util, NULL);
@@ -136,9 +157,9 @@ static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
 		struct cb_ordinal r = { 0 };
 		rd->ordinal = (long)p->nord;
 		if (json_is_object(d, k)) {
-			r.has_rate = num(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
-			r.has_time = num(rd, k, "total_time", &r.total_time, &r.bad_time);
-			r.has_samples = int_or_num(rd, k, "total_samples", &r.total_samples, &r.bad_samples);
+			r.has_rate = nonneg(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
+			r.has_time = nonneg(rd, k, "total_time", &r.total_time, &r.bad_time);
+			r.has_samples = count(rd, k, "total_samples", &r.total_samples, &r.bad_samples);
 		}
 		if (!r.has_rate && !r.has_time && !r.has_samples) {
 			diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[k].start, -1,
@@ -255,10 +276,10 @@ void cb_recompute(struct cb_perf *p)
 		const struct cb_ordinal *o = &p->ord[i];
 		if (!o->has_samples)
 			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_samples", i,
-				 o->bad_samples ? "a non-numeric or non-finite" : "no");
+				 o->bad_samples ? "a non-numeric, non-finite, negative or non-integer" : "no");
 		else if (time == 0 && !o->has_time)
 			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_time", i,
-				 o->bad_time ? "a non-numeric or non-finite" : "no");
+				 o->bad_time ? "a non-numeric, non-finite or negative" : "no");
 		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
 			time = o->total_time;

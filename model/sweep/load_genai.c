@@ -440,9 +440,13 @@ static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, con
 			bad++;
 			continue;
 		}
-		if (r.partial && i + 1 == r.n && r.nf[i] < h.n) { /* the cut-off tail */
-			diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
-				 "last row has %zu of its header's %zu cells; skipped", r.nf[i], h.n);
+		if (r.partial && i + 1 == r.n) { /* the cut-off tail: its last cell may be cut too */
+			if (r.nf[i] < h.n)
+				diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
+					 "last row has %zu of its header's %zu cells; skipped", r.nf[i], h.n);
+			else
+				diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
+					 "last row may be cut off within its last cell; skipped");
 			bad++;
 			continue;
 		}
@@ -457,6 +461,7 @@ static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, con
 			if (csv.has[m][k] && !c->stored.has[m][k]) {
 				c->stored.v[m][k] = csv.v[m][k];
 				c->stored.has[m][k] = true;
+				c->stored_csv[m][k] = true;
 				c->has_stored = true;
 			}
 	if (recs == 0)

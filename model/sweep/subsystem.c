@@ -38,27 +38,6 @@ static bool sweep_tab_has_data(const struct run *run)
 	return run->sweep && (run->sweep->ncfg || run->sweep->nnat);
 }
 
-/* Config index of the best config: rank 1 under --objective, else the passing config
- * with the highest request throughput; -1 when none. */
-static long best_cfg(const struct sweep_set *s, bool *by_objective)
-{
-	long best = -1;
-	double bv = 0;
-	*by_objective = s->nobj > 0;
-	for (size_t i = 0; i < s->ncfg; i++) {
-		const struct sweep_cfg *c = &s->cfg[i];
-		double v;
-		if (*by_objective) {
-			if (c->rank == 1)
-				return (long)i;
-		} else if (c->pass && sweep_value(c, SM_RPS, SS_AVG, &v) && (best < 0 || v > bv)) {
-			best = (long)i;
-			bv = v;
-		}
-	}
-	return best;
-}
-
 /* The levels after the last one the knee test weighed and what they lack, as
  * "; concurrency 8 not judged (no request latency)", or "" when there are none. */
 static void unjudged_levels(const struct sweep_set *s, const struct sweep_series *se, char *buf, size_t n)
@@ -155,17 +134,16 @@ static void best_summary(const struct sweep_set *s, struct summary *out)
 		return;
 	}
 	bool by_obj;
-	long b = best_cfg(s, &by_obj);
+	const struct sweep_cfg *c = sweep_best(s, &by_obj);
 	size_t pass = 0;
 	for (size_t i = 0; i < s->ncfg; i++)
 		pass += s->cfg[i].pass;
-	if (b < 0) {
+	if (!c) {
 		summary_add(out, TONE_WARN, "best config", by_obj ? "none ranked: no config has every objective metric"
 							   : pass ? "none: no passing config has a request throughput"
 								  : "none: no config passes the constraints");
 		return;
 	}
-	const struct sweep_cfg *c = &s->cfg[b];
 	double rps = 0;
 	bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps);
 	if (by_obj)

@@ -73,6 +73,7 @@ struct sweep_cfg {
 	char *wl[WL_N];      /* workload keys (sanitized; model_names joined by ","), NULL unrecorded */
 	struct sweep_stats stored;  /* from *_genai_perf.json (full precision), else CSV */
 	bool has_stored;
+	bool stored_csv[SM_N][SS_N]; /* that stored value came from the CSV (2 decimals) */
 	struct sweep_stats calc;    /* recomputed from the raw profile export */
 	bool has_calc;
 	/* derived by sweep_rank() */
@@ -163,7 +164,8 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
-	bool bad_time, bad_samples;          /* there but not a finite number (warned) */
+	bool bad_time, bad_samples;          /* there but unusable: not a finite number, negative,
+					      * a count not an integer (warned) */
 	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
 	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
 	double rel_rate;
@@ -191,7 +193,7 @@ struct cb_perf {
 	 * why ("ordinal 1 has no total_samples") */
 	double c_sps, c_time, c_samples;
 	bool has_c;
-	char c_why[96];
+	char c_why[128];
 	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
 	long slowest;                        /* the slowest slow ordinal, -1 none */
 	bool mismatch;                       /* stored aggregate disagrees */
@@ -236,6 +238,7 @@ struct sweep_set {
 	size_t ncon;
 	char *wl_mixed;              /* workload keys with two recorded values among the configs:
 				      * "model, url" (they measure other workloads), or NULL */
+	bool wl_split[WL_N];         /* those keys (sweep_same_workload compares only them) */
 	bool derived;
 	bool refs_resolved;          /* telemetry names checked (sweep_rank_resolve) */
 	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
@@ -272,6 +275,16 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 /* The distinct recorded values of workload key k over the configs, sorted, joined by
  * " / " ("auto / llama-70b"); NULL when no config records it. The caller frees. */
 char *sweep_wl_values(const struct sweep_set *s, enum sweep_wl k);
+
+/* Configs a and b of s measure the same workload: alike in every key of s->wl_split (two
+ * unrecorded values are alike). A key no config records twice differently is unknown where
+ * unrecorded: it neither splits series nor separates rankings (the series' rule). */
+bool sweep_same_workload(const struct sweep_set *s, const struct sweep_cfg *a, const struct sweep_cfg *b);
+/* The best config, the one every report names: NULL when the configs measure different
+ * workloads (s->wl_mixed); under --objective the config ranked 1 (it may fail the
+ * constraints), else the passing config with the highest request throughput; NULL when
+ * none. *by_objective (may be NULL) tells which rule chose. */
+const struct sweep_cfg *sweep_best(const struct sweep_set *s, bool *by_objective);
 
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
  * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */

@@ -65,6 +65,16 @@ tap_check "truncated CSV: partial, the missing newline and the short last row na
 "$BIN" --export sweep --no-index tr >tr_sweep.csv 2>/dev/null
 tap_eq "truncated CSV: the half row gives no input length" "none" "$(col tr_sweep.csv isl_avg)"
 
+
+# cut inside the last cell of a 2-column section (Request Count 138.00 cut to 1)
+mkdir -p tc/m-openai-chat-concurrency1
+f=tc/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+printf 'Metric,avg,p99\nRequest Latency (ms),10,19\n\nMetric,Value\nRequest Count (count),1' >"$f"
+sources tc >tc.csv
+tap_check "truncated CSV, cut inside the last cell: the full-width last row is skipped too" \
+	'grep -qx "warning,$f,,,5,,,,last row may be cut off within its last cell; skipped" tc.csv'
+"$BIN" --export sweep --no-index tc >tc_sweep.csv 2>/dev/null
+tap_eq "... so it gives no request count" "none" "$(col tc_sweep.csv request_count)"
 # --- Cerebras -------------------------------------------------------------------------
 mkdir -p cb
 printf '%s%s%s\n' '{"compile_time":10,"est_samples_per_sec":0,"ordinals":[{"samples_per_sec":100,' \
@@ -77,7 +87,38 @@ tap_check "Cerebras: an ordinal's Infinity and the aggregate's string are warned
 	 grep -q "^file,cb/performance.json,cerebras,,,,3,2,ok$" cb.csv'
 "$BIN" --print --no-index --color never cb >cb.txt 2>/dev/null
 tap_check "Cerebras: the merge rule says the total_time is non-finite, not absent" \
-	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has a non-numeric or non-finite \
+	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has a non-numeric, non-finite or negative \
 total_time)" cb.txt &&
 	 ! grep -q "has no total_time" cb.txt'
+
+# finite but unusable: a count too large, fractional or negative, a negative time
+mkdir -p cn
+printf '%s%s%s\n' '{"ordinals":[{"samples_per_sec":100,"total_samples":1e20,"total_time":10},' \
+	'{"samples_per_sec":100,"total_samples":2000.5,"total_time":-10}],' \
+	'"samples_per_sec":200,"total_samples":-5,"total_time":10}' >cn/performance.json
+sources cn >cn.csv
+tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned about with their offset" \
+	'grep -qx "warning,cn/performance.json,,,,52,,,ordinal 0 total_samples is too large for a count; ignored" cn.csv &&
+	 grep -qx "warning,cn/performance.json,,,,113,,,ordinal 1 total_samples is not an integer; ignored" cn.csv &&
+	 grep -qx "warning,cn/performance.json,,,,133,,,ordinal 1 total_time is negative; ignored" cn.csv &&
+	 grep -qx "warning,cn/performance.json,,,,177,,,total_samples is negative; ignored" cn.csv &&
+	 grep -q "^file,cn/performance.json,cerebras,,,,3,4,ok$" cn.csv'
+"$BIN" --print --no-index --color never cn >cn.txt 2>/dev/null
+tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
+	'grep -q "(ordinal 0 has a non-numeric, non-finite, negative or non-integer total_samples)" cn.txt'
+
+# --- the CSV's 2-decimal rounding ------------------------------------------------------
+real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
+if [ -d "$real" ]; then
+	cp -r "$real" csvonly && find csvonly -name '*_genai_perf.json' -exec rm {} +
+	tap_eq "CSV-only real sweep: the recomputed values agree within the CSV's rounding" "0" \
+		"$(sources csvonly | grep -c "but the export says")"
+	f=csvonly/simple_medium_response_c1_artifacts/auto-openai-chat-concurrency1/simple_medium_response_c1_genai_perf.csv
+	sed 's/^Request Throughput (per sec),\([0-9]*\)\.\([0-9]*\)/Request Throughput (per sec),1\1.\2/' "$f" >x.csv &&
+		mv x.csv "$f"
+	tap_check "... while a CSV value off by more than its rounding is still warned about" \
+		'sources csvonly | grep -q "recomputed request_throughput avg is .* but the export says"'
+else
+	tap_skip "../shared/real/genai-perf-medium not present"
+fi
 tap_plan

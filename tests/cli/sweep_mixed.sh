@@ -60,6 +60,20 @@ tap_check "one workload: one series, a best config, no workload note" \
 	'grep -q "^  inference sweep  *3 configs in 1 series (GenAI-Perf); Sweep pane: 8$" one.txt &&
 	 grep -q "^  best config  *m-openai-chat-concurrency25: highest request throughput" one.txt'
 
+
+# Some configs record the model and url, the others record none: an unrecorded key is
+# unknown, so one series and one ranking (a single rank 1, named alike everywhere).
+bare() { printf '{"perf_analyzer":{"stimulus":{"concurrency":%s}}}' "$1"; }
+for c in 1 10 25 50; do
+	if [ $c -le 10 ]; then ic="$(nested auto http://a:8000 $c)"; else ic="$(bare $c)"; fi
+	mkjson part/m-openai-chat-concurrency$c $c $((1000 + c * 10)) $((c * 2)) "$ic"
+done
+"$BIN" --export sweep --no-index --objective rps_avg:1 part >part.csv 2>/dev/null
+tap_eq "partly recorded workload: one ranking 4 3 2 1" "$(tail -n +2 part.csv | cut -d, -f6 | tr '\n' ' ')" "4 3 2 1 "
+"$BIN" --print --no-index --color never --objective rps_avg:1 part >part.txt 2>/dev/null
+tap_check "... the summary and the objective line name the same best" \
+	'grep -q "^  best config  *m-openai-chat-concurrency50 (rank 1 by the objective rps_avg:1)$" part.txt &&
+	 grep -q "^  objective: rps_avg:1 · best m-openai-chat-concurrency50 (score" part.txt'
 # Older flat input_config: model list and backend at the top level.
 for c in 1 2 4; do
 	for b in vllm tensorrtllm; do
@@ -86,4 +100,27 @@ tap_check "sweeps of one model compared: no workload note" \
 	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency \
 levels$" cac.txt'
 
+
+# Both sides hold both workloads, in the other order: levels pair within a workload (auto
+# with auto), never A's auto with B's llama; a workload only one side has is named.
+for c in 1 10 25; do
+	mkjson xa/a/m-openai-chat-concurrency$c $c 1000 $c "$(nested auto http://a:8000 $c)"
+	mkjson xa/b/m-openai-chat-concurrency$c $c 5000 $c "$(nested llama http://a:8000 $c)"
+	mkjson xb/a/m-openai-chat-concurrency$c $c 5000 $c "$(nested llama http://a:8000 $c)"
+	mkjson xb/b/m-openai-chat-concurrency$c $c 1000 $c "$(nested auto http://a:8000 $c)"
+	mkjson xc/a/m-openai-chat-concurrency$c $c 1000 $c "$(nested auto http://a:8000 $c)"
+	mkjson xc/b/m-openai-chat-concurrency$c $c 1300 $c "$(nested mistral http://a:8000 $c)"
+done
+"$BIN" --no-index --color never xa xb >xab.txt 2>/dev/null
+tap_check "both workloads on both sides: paired by workload, no difference" \
+	'grep -q "^● SWEEP — no difference: the same latency and throughput at 6 common concurrency levels$" xab.txt'
+"$BIN" --export diff_sweep xa xc >xac.csv 2>/dev/null
+tap_eq "diff_sweep: a row per workload and level, the workload last" \
+	"$(tail -n +2 xac.csv | awk -F, '{ printf "%s:%s:%s:%s ", $NF, $2, $3, $4 }')" \
+	"model=auto:1:1000:1000 model=auto:10:1000:1000 model=auto:25:1000:1000 model=llama:1:5000: \
+model=llama:10:5000: model=llama:25:5000: model=mistral:1::1300 model=mistral:10::1300 model=mistral:25::1300 "
+"$BIN" --no-index --color never xa xc >xac.txt 2>/dev/null
+tap_check "... the verdict names the series only one side has" \
+	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency levels; \
+only in A: model=llama; only in B: model=mistral$" xac.txt'
 tap_plan
