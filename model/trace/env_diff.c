@@ -2,7 +2,9 @@
 /* env_diff.c: the software and hardware that a few traces record otherwise than the rest
  * (trace_env_diff in internal.h): per key, a majority vote over the traces, then the
  * traces that differ from the most common value; with no majority, from the lowest
- * rank's. Owns the traces' environment keys (trace.h trace_env_keys) and which GPU a
+ * rank's. A value a trace does not record counts as one, except the backend's: many
+ * traces carry only distributedInfo's rank, and only the recorded backends are compared.
+ * Owns the traces' environment keys (trace.h trace_env_keys) and which GPU a
  * trace names as its rank's (trace_devices_gpu). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,21 +78,40 @@ static const char *env_value(const struct trace_set *ts, size_t i, size_t k)
 	return trace_rank_env(ts->r[i], k);
 }
 
-/* The value more than half of the traces have for key k (Boyer-Moore's vote), else
- * NULL with *found false. */
+/* Whether rank i's trace is compared on key k: not on the backend when it does not
+ * record one. */
+static bool env_compared(const struct trace_set *ts, size_t i, size_t k)
+{
+	return env_value(ts, i, k) || strcmp(trace_env_keys[k], "backend") != 0;
+}
+
+/* The value of key k of the lowest rank compared on it (NULL when none is). */
+static const char *env_first(const struct trace_set *ts, size_t k)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (env_compared(ts, i, k))
+			return env_value(ts, i, k);
+	return NULL;
+}
+
+/* The value more than half of the traces compared on key k have (Boyer-Moore's vote),
+ * else NULL with *found false. */
 static const char *majority(const struct trace_set *ts, size_t k, bool *found)
 {
 	const char *cand = NULL;
-	size_t votes = 0, most = 0;
+	size_t votes = 0, most = 0, n = 0;
 	for (size_t i = 0; i < ts->n; i++) {
+		if (!env_compared(ts, i, k))
+			continue;
 		const char *v = env_value(ts, i, k);
 		if (votes == 0)
 			cand = v;
 		votes = votes == 0 || text_same(v, cand) ? votes + 1 : votes - 1;
+		n++;
 	}
 	for (size_t i = 0; i < ts->n; i++)
-		most += text_same(env_value(ts, i, k), cand);
-	*found = 2 * most > ts->n;
+		most += env_compared(ts, i, k) && text_same(env_value(ts, i, k), cand);
+	*found = 2 * most > n;
 	return *found ? cand : NULL;
 }
 
@@ -102,7 +123,7 @@ static void name_key(const struct trace_set *ts, size_t k, const char *v, bool *
 	snprintf(out->keys + used, sizeof(out->keys) - used, "%s%s", used ? ", " : "", trace_env_keys[k]);
 	for (size_t i = 0; i < ts->n; i++) {
 		const char *x = env_value(ts, i, k);
-		if (text_same(x, v))
+		if (!env_compared(ts, i, k) || text_same(x, v))
 			continue;
 		if (!out->key || i < out->first) {
 			out->first = i;
@@ -123,8 +144,9 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 	const char *most[TRACE_ENV_KEYS];
 	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
 		varies[k] = found[k] = false;
-		for (size_t i = 1; i < ts->n && !varies[k]; i++)
-			varies[k] = !text_same(env_value(ts, i, k), env_value(ts, 0, k));
+		const char *first = env_first(ts, k);
+		for (size_t i = 0; i < ts->n && !varies[k]; i++)
+			varies[k] = env_compared(ts, i, k) && !text_same(env_value(ts, i, k), first);
 		most[k] = varies[k] ? majority(ts, k, &found[k]) : NULL;
 	}
 	bool *differs = xcalloc(ts->n, sizeof(*differs));
@@ -134,7 +156,7 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 	out->split = !out->key;
 	for (size_t k = 0; k < TRACE_ENV_KEYS && out->split; k++)
 		if (varies[k])
-			name_key(ts, k, env_value(ts, 0, k), differs, out);
+			name_key(ts, k, env_first(ts, k), differs, out);
 	out->split = out->split && out->key;
 	long *ids = xmalloc(ts->n * sizeof(*ids));
 	for (size_t i = 0; i < ts->n; i++)

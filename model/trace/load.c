@@ -183,14 +183,25 @@ static bool val_us(const struct val *v, int64_t *out)
 	return (v->type == 'p' || v->type == 's') && trace_parse_us(v->p, v->n, out);
 }
 
-/* Why val_us refuses a span's field (ts or dur), into why[n]. */
+/* p[0..n) holds a decimal digit. */
+static bool has_digit(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isdigit((unsigned char)p[i]))
+			return true;
+	return false;
+}
+
+/* Why val_us refuses a span's field (ts or dur), into why[n]: non-finite for NaN or
+ * Infinity written out; out of range for digits too large, 1e400 (overflowing) too. */
 static void us_problem(const struct val *v, const char *field, char *why, size_t n)
 {
 	double d;
 	const char *fmt = !v->type ? "span event without a %s" :
 			  (v->type != 'p' && v->type != 's') || !json_parse_double(v->p, v->n, &d) ?
 			  "span event with a %s that is not a number" :
-			  !isfinite(d) ? "span event with a non-finite %s" : "span event with a %s out of range";
+			  !isfinite(d) && !has_digit(v->p, v->n) ? "span event with a non-finite %s" :
+			  "span event with a %s out of range";
 	snprintf(why, n, fmt, field);
 }
 

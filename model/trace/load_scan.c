@@ -2,10 +2,11 @@
 /* load_scan.c: streaming, quote-aware scanner over Chrome trace JSON, plain or gzip
  * (see scan.h). A sliding buffer holds the bytes from the current mark (the
  * start of the value being captured) to the read position; it only grows when one
- * value is larger than the buffer. */
+ * value is larger than the buffer. Where an event that lacks a '}' ends: scan_nest.c. */
 #include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/trace/scan.h"
+#include "model/trace/scan_nest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -378,112 +379,6 @@ static const unsigned char scan_class[256] = {
 	['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
 };
 
-/* Bracket nesting inside one trace event: which of the (up to 64) innermost open levels
- * are arrays, and how many '{' are open. Deeper levels are counted, not checked. Only
- * tracked once an event looks broken (nest_replay): the hot path counts '{' alone. */
-struct nest {
-	uint64_t arr;      /* bit i: level i+1 is an array */
-	unsigned lvl;      /* open brackets of both kinds */
-	long depth;        /* open '{' */
-	size_t stray;      /* 1 + index (from the event's start) of the last ']' passed over at
-			    * the event's own level, or 0 */
-	bool on;           /* tracked (else only scan_container's depth counts) */
-};
-
-static bool nest_in_array(const struct nest *n)
-{
-	return n->lvl > 0 && n->lvl <= 64 && (n->arr >> (n->lvl - 1) & 1);
-}
-
-static void nest_push(struct nest *n, bool array)
-{
-	if (n->lvl < 64)
-		n->arr = array ? n->arr | 1ULL << n->lvl : n->arr & ~(1ULL << n->lvl);
-	n->lvl++;
-}
-
-static bool is_ws(unsigned char c)
-{
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* End of b[from..p) without its trailing whitespace. */
-static size_t ws_back(const unsigned char *b, size_t from, size_t p)
-{
-	while (p > from && is_ws(b[p - 1]))
-		p--;
-	return p;
-}
-
-/* b[p] follows a ',' (and whitespace) within b[from..p). */
-static bool after_comma(const unsigned char *b, size_t from, size_t p)
-{
-	size_t q = ws_back(b, from, p);
-	return q > from && b[q - 1] == ',';
-}
-
-/* b[p] is a bracket of an event whose bytes start at b[from]. -1: a '{' after a ','
- * inside an object, where only a key may come (the event lacks a '}' and b[p] starts the
- * next event); 1: the event's closing '}'; 0: go on. A stray ']' inside an object is
- * passed over. */
-static int nest_step(struct nest *n, const unsigned char *b, size_t from, size_t p)
-{
-	switch (b[p]) {
-	case '{':
-		if (n->depth > 0 && n->lvl <= 64 && !nest_in_array(n) && after_comma(b, from, p))
-			return -1;
-		n->depth++;
-		nest_push(n, false);
-		return 0;
-	case '[':
-		nest_push(n, true);
-		return 0;
-	case ']':
-		if (nest_in_array(n) || n->lvl > 64)
-			n->lvl--;
-		else if (n->depth == 1 && n->lvl == 1)
-			n->stray = p - from + 1;
-		return 0;
-	default: /* '}' closes the arrays left open inside its object */
-		while (nest_in_array(n))
-			n->lvl--;
-		if (n->lvl > 0)
-			n->lvl--;
-		return --n->depth <= 0;
-	}
-}
-
-/* Track the nesting of the event bytes b[from..to) (all in memory, outside a string at
- * both ends) into n, from scratch. */
-static void nest_replay(struct nest *n, const unsigned char *b, size_t from, size_t to)
-{
-	*n = (struct nest){ .on = true };
-	for (size_t p = from; p < to; p++) {
-		if (b[p] == '"') {
-			size_t at = p + 1;
-			const unsigned char *q;
-			while ((q = memchr(b + at, '"', to - at)) && escaped_at((const char *)b, p + 1,
-									   (size_t)(q - b), false))
-				at = (size_t)(q - b) + 1;
-			if (!q)
-				return;
-			p = (size_t)(q - b);
-		} else if (scan_class[b[p]] >= 2) {
-			nest_step(n, b, from, p);
-		}
-	}
-}
-
-/* The event bytes b[from..p) hold a '{' after a ',' at p: 1 when that is where a key
- * must come (the event is unclosed: nest_step), else 0, the nesting tracked from there
- * on. */
-static int nest_check(struct nest *n, const unsigned char *b, size_t from, size_t p)
-{
-	if (!n->on)
-		nest_replay(n, b, from, p);
-	return nest_step(n, b, from, p) < 0;
-}
-
 /* pos is at '{' or '[': move past the matching close, counting only brackets of that
  * kind (an event with a stray ']' still ends at its '}'). -1 at the end of input, else
  * 0. With ev (pos at an event's '{', the mark there): 1 when the event is unclosed
@@ -518,7 +413,7 @@ static int scan_container(struct scan *s, struct nest *ev)
 					return k > 0 ? 0 : 1;
 				}
 			} else if (b[p] == open) {
-				if (depth > 0 && ev && after_comma(b, s->mark, p) && nest_check(ev, b, s->mark, p)) {
+				if (depth > 0 && ev && nest_after_comma(b, s->mark, p) && nest_check(ev, b, s->mark, p)) {
 					s->pos = p;
 					return 1;
 				}
@@ -591,37 +486,16 @@ static bool oversized(struct scan *s, uint64_t at, const char *what)
 	return true;
 }
 
-/* Length of an unclosed event's bytes js[0..len), len at what follows it: without the
- * ',' and whitespace before that. */
-static size_t unclosed_len(const char *js, size_t len)
-{
-	while (len > 0 && (is_ws((unsigned char)js[len - 1]) || js[len - 1] == ','))
-		len--;
-	return len;
-}
-
 /* The input ended cleanly (not cancelled, no read or gzip error). */
 static bool scan_clean_end(const struct scan *s)
 {
 	return !s->res->cancelled && !s->rd.err && !s->rd.truncated && !s->rd.zmsg;
 }
 
-/* The last event js[0..len) of an input that ends right after it: true when the ']'
- * before its closing '}' is not its own but the event array's (the event lacks its '}',
- * the '}' is the document's); *evlen is then the event's length without them. */
-static bool swallowed_end(const char *js, size_t len, size_t *evlen)
-{
-	const unsigned char *b = (const unsigned char *)js;
-	struct nest n;
-	nest_replay(&n, b, 0, len - 1);
-	if (!n.stray || ws_back(b, 0, len - 1) != n.stray)
-		return false;
-	*evlen = unclosed_len(js, n.stray - 1);
-	return true;
-}
-
-/* The array's elements; 1 when its last event lacked a '}' and swallowed the array's
- * ']' and the document's '}' (the file ends there), else 0, or -1 at the end of input. */
+/* The array's elements: 0 at its ']' (pos after it), 1 when the document ended with its
+ * last event (dropped as oversized), or -1 at the end of input. A last event that lacked
+ * its '}' and swallowed the array's ']' and the rest of the document (nest_swallowed_end) ends
+ * at that ']'; the scan goes on from there. */
 static int scan_events(struct scan *s)
 {
 	s->pos++; /* '[' */
@@ -653,7 +527,7 @@ static int scan_events(struct scan *s)
 		int k = scan_container(s, &nest);
 		if (k < 0)
 			return -1;
-		size_t len = s->pos - s->mark;
+		size_t len = s->pos - s->mark, rest = 0;
 		bool doc_end = k == 0 && scan_peek(s) < 0 && scan_clean_end(s);
 		if (oversized(s, at, "trace event")) {
 			if (doc_end)
@@ -661,15 +535,17 @@ static int scan_events(struct scan *s)
 			continue;
 		}
 		if (doc_end)
-			doc_end = swallowed_end(s->buf + s->mark, len, &len);
+			doc_end = nest_swallowed_end(s->buf + s->mark, len, &len, &rest);
 		else if (k == 1) /* unclosed: the callback finds it invalid (skipped, its offset named) */
-			len = unclosed_len(s->buf + s->mark, len);
+			len = nest_unclosed_len(s->buf + s->mark, len);
 		s->res->events++;
 		if (s->cb->event)
 			s->cb->event(s->ud, s->buf + s->mark, len, s->base + s->mark);
+		if (doc_end)
+			s->pos = s->mark + rest; /* still in the buffer: the mark kept it */
 		s->mark = NO_MARK;
 		if (doc_end)
-			return 1;
+			return 0;
 	}
 }
 
@@ -732,8 +608,10 @@ static int scan_object(struct scan *s)
 		int c = scan_peek(s);
 		if (c < 0)
 			return -1;
-		if (c == '}')
+		if (c == '}') {
+			s->pos++;
 			return 0;
+		}
 		if (c == ',') {
 			s->pos++;
 			continue;
@@ -791,6 +669,10 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 	s->buf = xmalloc(s->cap);
 	s->mark = NO_MARK;
 	int r = scan_document(s);
+	if (r == 0 && !res->ended && scan_peek(s) >= 0) {
+		scan_error(s, s->base + s->pos, "bytes after the end of the JSON document; not read");
+		res->truncated = true;
+	}
 	zp_stop(&s->rd); /* the reader's flags are final from here */
 	res->bytes = s->base + s->pos;
 	if (r == -1) {

@@ -11,10 +11,12 @@
  * everything read before the problem: a truncated file or gzip stream ends the scan
  * with `truncated` set; a structural error inside the event array is reported through
  * the error callback and the scanner resynchronises at the next '{'. An event that lacks
- * a closing '}' ends where the next one begins (a '{' after a ',' where its object wants
- * a key), or, the last one, at the array's ']' when the document ends right after: its
- * bytes go to the event callback as they are (invalid JSON, for it to skip and count),
- * the scan goes on and the document is not truncated. */
+ * a closing '}' ends where the next one begins (a '{' after a ',' where the event object
+ * wants a key; such a '{' deeper in the event closes the objects left open up to the
+ * innermost array, of which it is an element), or, the last one, at the array's ']' when
+ * the rest of the document follows it well formed: its bytes go to the event callback as
+ * they are (invalid JSON, for it to skip and count), the scan goes on and the document is
+ * not truncated. Bytes after the top-level value are named and make it truncated. */
 #ifndef MODEL_TRACE_SCAN_H
 #define MODEL_TRACE_SCAN_H
 
@@ -42,7 +44,8 @@ struct tscan_result {
 	uint64_t bytes;        /* document bytes scanned */
 	size_t events;         /* event objects handed to the callback */
 	size_t errors;         /* error callbacks made */
-	bool truncated;        /* input ended early (truncated file or gzip stream) */
+	bool truncated;        /* input ended early (truncated file or gzip stream), or bytes
+				* follow the document (not read) */
 	bool found_events;     /* a traceEvents array (or a bare array) was seen */
 	bool cancelled;        /* stopped by the cancelled callback */
 	bool ended;            /* ended early by the enough callback (not truncated) */

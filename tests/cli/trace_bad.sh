@@ -2,10 +2,13 @@
 # trace_bad.sh: Kineto traces with bad input. An event that lacks its closing '}' is
 # skipped and counted with its byte offset, the events after it kept, and the file not
 # called truncated when its end is well formed (mid-array, its args' '}', the last
-# event); a file cut inside an event still is. A span whose ts or dur is NaN, Infinity,
-# out of range or missing says which field and what is wrong, on the file's rank. An
-# entry with a trace's name that cannot be read (a directory, a looping symlink) is named
-# in the sources with the reason, as an unreadable file is.
+# event, before more top-level keys too); a file cut inside an event still is, and so is
+# one with bytes after its JSON document. An object without its '}' inside an event's
+# array is closed at the next element: the events after it are kept. A span whose ts or
+# dur is NaN, Infinity, out of range (1e400 too) or missing says which field and what is
+# wrong, on the file's rank. An entry with a trace's name that cannot be read (a
+# directory, a looping symlink) is named in the sources with the reason, as an
+# unreadable file is.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -58,12 +61,32 @@ tap_check "a file cut inside an event is still truncated" \
 tap_check "arrays of objects inside an event are not taken for a missing '}'" \
 	'grep -q "^file,mid/rank0.pt.trace.json,kineto,0,,,60,0,ok$" mid.csv &&
 	 [ "$(grep -c "invalid JSON" mid.csv)" = 1 ]'
+# a broken object inside an event's array: the event still ends at its own '}'
+cut_trace inner '4s/{"a":1},$/{"a":1,/'   # the 1st kernel's l[0] lacks its '}'
+tap_check "an object without its '}' inside an event's array: no event lost, the file ok" \
+	'grep -q "^file,inner/rank1.pt.trace.json,kineto,1,,,60,0,ok$" inner.csv'
+# the last event lacks its '}' and more top-level keys follow the array (as in Kineto's)
+mkdir tail
+events 1 20 | sed 's/^{"b":2}]}}$/{"b":2}]}/; s/^]}$/],"traceName":"x","displayTimeUnit":"ms"}/' \
+	>tail/rank1.pt.trace.json
+"$TSCOPE_BIN" --no-index --export sources tail >tail.csv 2>/dev/null
+tap_check "... the last event, more top-level keys after the array: skipped, not truncated" \
+	'grep -q "^file,tail/rank1.pt.trace.json,kineto,1,,,59,1,ok$" tail.csv && ! grep -q truncated.trace tail.csv'
+# two documents in one file: the second is named, not dropped in silence
+mkdir cat2
+{ events 1 3; events 1 3; } >cat2/rank1.pt.trace.json
+off=$(events 1 3 | wc -c | tr -d ' ')
+"$TSCOPE_BIN" --no-index --export sources cat2 >cat2.csv 2>/dev/null
+tap_check "bytes after the JSON document: named with their offset, the file partial" \
+	'grep -q "^file,cat2/rank1.pt.trace.json,kineto,1,,,9,0,partial" cat2.csv &&
+	 grep -q "^warning,cat2/rank1.pt.trace.json,,1,,$off,,,bytes after the end of the JSON document; not read$" cat2.csv'
 
-# ts/dur that are not usable: each says which field and why, on the file's rank
+# ts/dur that are not usable: each says which field and why, on the file's rank; a number
+# too large is out of range, 1e400 (number or string) too; NaN or Infinity is non-finite
 mkdir nf
 { printf '{"distributedInfo":{"rank":3,"world_size":4},"traceEvents":[\n'
   for v in '"ts":1,"dur":NaN' '"ts":Infinity,"dur":2' '"ts":1,"dur":1e400' '"ts":-1e18,"dur":2' '"ts":1' \
-	   '"ts":"x","dur":2'; do
+	   '"ts":"x","dur":2' '"ts":"1e400","dur":2' '"ts":"-Infinity","dur":2'; do
 	printf '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,%s,"args":{"stream":7}},\n' "$v"
   done
   printf '{"ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":2,"args":{"stream":7}},\n'
@@ -72,8 +95,9 @@ mkdir nf
 "$TSCOPE_BIN" --no-index --export sources nf 2>/dev/null | grep "event skipped$" | cut -d, -f4,9 >nf.csv
 tap_eq "bad ts/dur: which field and what is wrong, on the file's rank" \
 	"3,span event with a non-finite dur; event skipped 3,span event with a non-finite ts; event skipped \
-3,span event with a non-finite dur; event skipped 3,span event with a ts out of range; event skipped \
+3,span event with a dur out of range; event skipped 3,span event with a ts out of range; event skipped \
 3,span event without a dur; event skipped 3,span event with a ts that is not a number; event skipped \
+3,span event with a ts out of range; event skipped 3,span event with a non-finite ts; event skipped \
 3,span event without a name; event skipped " "$(tr '\n' ' ' <nf.csv)"
 
 # entries named like traces that cannot be read

@@ -9,6 +9,8 @@
 # (ENV.RANKS_DIFFER: one cause, one finding). A trace lists every GPU of its node; the
 # one its kernels ran on (args.device) is the rank's. The same from the index; nothing
 # when every trace records the same, or none records it; never under --compat pytscope.
+# A trace that does not record its backend is not compared on it (the other keys: a value
+# a trace does not record counts as one).
 # Without run.json, the headline's environment line gives the lowest rank's.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -16,13 +18,17 @@ cd "$TSCOPE_TMP" || exit 1
 h100="NVIDIA H100 80GB HBM3" a100="NVIDIA A100-SXM4-80GB"
 # trace FILE RANK WORLD GPU DRIVER [BACKEND]: a small trace of rank RANK of WORLD, on two GPUs
 # named GPU (none when GPU is ""), with cuda_driver_version DRIVER (none when ""), on
-# BACKEND (nccl when not given)
+# BACKEND (nccl when not given, none recorded when -)
 trace() {
 	{
 		printf '{"schemaVersion":1,'
 		[ -n "$4" ] && printf '"deviceProperties":[{"id":0,"name":"%s"},{"id":1,"name":"%s"}],' "$4" "$4"
 		[ -n "$5" ] && printf '"cuda_driver_version":%s,' "$5"
-		printf '"distributedInfo":{"backend":"%s","rank":%d,"world_size":%d},"traceEvents":[' "${6:-nccl}" "$2" "$3"
+		if [ "${6:-nccl}" = - ]; then
+			printf '"distributedInfo":{"rank":%d,"world_size":%d},"traceEvents":[' "$2" "$3"
+		else
+			printf '"distributedInfo":{"backend":"%s","rank":%d,"world_size":%d},"traceEvents":[' "${6:-nccl}" "$2" "$3"
+		fi
 		printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":50,' $((100 + $2))
 		printf '"args":{"stream":7,"correlation":1}}]}\n'
 	} >"$1"
@@ -136,6 +142,17 @@ report gloo
 tap_check "rank 3 on another backend: named in the headline and by TRACE.ENV_DIFFERS, never merged in silence" \
 	'grep -q "^  traces differ  *rank 3.s backend=gloo, the other traces. nccl (1 of 4 traces differ; keys: backend)$" \
 gloo.out && grep -q "^  \[MED \] Rank 3.s trace has backend=gloo, the others nccl  (TRACE.ENV_DIFFERS)$" gloo.out'
+# A trace that does not record its backend (many carry only the rank) is not compared on it.
+run nobe 4 "$h100" 12020
+trace nobe/rank0.pt.trace.json 0 4 "$h100" 12020 -
+report nobe
+tap_check "a trace without a backend among traces on nccl: not named as differing" \
+	'! grep -q "traces differ\|ENV_DIFFERS" nobe.out'
+trace nobe/rank3.pt.trace.json 3 4 "$h100" 12020 gloo
+report nobe
+tap_check "... while one on another backend still is" \
+	'grep -q "^  traces differ  *rank 3.s backend=gloo, the other traces. nccl (1 of 4 traces differ; keys: backend)$" \
+nobe.out'
 "$TSCOPE_BIN" index gloo >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never gloo >gloo_idx.out 2>/dev/null
 tap_check "... the same from the index" 'cmp -s gloo.out gloo_idx.out'
 tap_plan
