@@ -217,11 +217,18 @@ static char *timing_none(struct run *run, const struct print_opts *po, const str
 	return sb_take(&b);
 }
 
+/* v to print as pytscope (Python) does: a NaN without a sign ("nan"; glibc's printf
+ * prints a set sign bit, "-nan"); inf and -inf print alike. */
+static double py_float(double v)
+{
+	return isnan(v) ? NAN : v;
+}
+
 /* "%.1f" of v * scale, or "n/a" when the native report has no finite value. */
 static const char *fmt_ms(char *buf, size_t n, double v, double scale, const struct print_opts *po)
 {
 	if (po->compat || isfinite(v))
-		snprintf(buf, n, "%.1f", v * scale);
+		snprintf(buf, n, "%.1f", py_float(v * scale));
 	else
 		snprintf(buf, n, "n/a");
 	return buf;
@@ -242,7 +249,7 @@ static void timing_head(struct sbuf *b, struct run *run, const struct print_opts
 	free(head);
 	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
 	if (po->compat || (t->n > 1 && !na))
-		snprintf(cv, sizeof(cv), "%.2f", t->cv);
+		snprintf(cv, sizeof(cv), "%.2f", py_float(t->cv));
 	fmt_ms(p50, sizeof(p50), na ? NAN : t->p50, 1e3, po);
 	fmt_ms(p95, sizeof(p95), na ? NAN : t->p95, 1e3, po);
 	char *tail = xasprintf("   (median %s · p95 %s ms · CV %s)", p50, p95, cv);
@@ -286,9 +293,9 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 		if (na)
 			sb_puts(&b, "    n/a");
 		else
-			sb_printf(&b, " %5.1f%%", p->fraction * 100);
+			sb_printf(&b, " %5.1f%%", py_float(p->fraction * 100));
 		if (po->compat || isfinite(p->seconds))
-			sb_printf(&b, "  %7.2f ms\n", p->seconds * 1e3);
+			sb_printf(&b, "  %7.2f ms\n", py_float(p->seconds * 1e3));
 		else
 			sb_puts(&b, "      n/a ms\n");
 	}
@@ -307,12 +314,13 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	char *head = xasprintf("MEMORY%s", lowest_rank(run, po, who, sizeof(who)));
 	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, head);
 	free(head);
-	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", m->peak_alloc / MB, m->peak_reserved / MB);
+	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", py_float(m->peak_alloc / MB),
+		  py_float(m->peak_reserved / MB));
 	if (m->peak_alloc >= 64 * MB)
-		sb_printf(&b, " · fragmentation %.0f%%", m->fragmentation * 100);
+		sb_printf(&b, " · fragmentation %.0f%%", py_float(m->fragmentation * 100));
 	sb_puts(&b, "\n");
 	if (m->growth > 0) {
-		char *g = xasprintf("  growth %.2f MB/step", m->growth / MB);
+		char *g = xasprintf("  growth %.2f MB/step", py_float(m->growth / MB));
 		sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, g);
 		sb_puts(&b, "\n");
 		free(g);
@@ -338,7 +346,7 @@ static void spike_line(struct sbuf *b, const struct print_opts *po, const char *
 static void fmt_g4(char *buf, size_t n, bool have, double v)
 {
 	if (have)
-		snprintf(buf, n, "%.4g", v);
+		snprintf(buf, n, "%.4g", py_float(v));
 	else
 		snprintf(buf, n, "n/a");
 }
@@ -460,9 +468,9 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	/* no comm phase recorded, or a NaN in the walls: n/a, not 0% or nan% (pytscope's layout) */
 	char comm[16] = "n/a", wall[24] = "n/a";
 	if (po->compat || (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction)))
-		snprintf(comm, sizeof(comm), "%.0f%%", d->mean_comm_fraction * 100);
+		snprintf(comm, sizeof(comm), "%.0f%%", py_float(d->mean_comm_fraction * 100));
 	if (po->compat || isfinite(d->mean_step_wall))
-		snprintf(wall, sizeof(wall), "%.1f ms", d->mean_step_wall * 1e3);
+		snprintf(wall, sizeof(wall), "%.1f ms", py_float(d->mean_step_wall * 1e3));
 	const char *unweighable = po->compat ? NULL : analysis_compute_unweighable(run);
 	if (unweighable) { /* every compute 0: nothing to weigh */
 		sb_printf(&b, "\n  mean step wall %s · comm %s · imbalance CV n/a\n", wall, comm);
@@ -470,11 +478,11 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		sb_printf(&b, "  per-rank compute: n/a (%s)\n", unweighable);
 		return sb_take(&b);
 	}
-	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", d->mean_step_wall * 1e3, comm,
-		  d->imbalance_cv);
+	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", py_float(d->mean_step_wall * 1e3),
+		  comm, py_float(d->imbalance_cv));
 	/* pytscope's "wall lost to imbalance" is a share of the critical compute (glossary) */
 	sb_printf(&b, "  %s lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
-		  po->compat ? "wall" : "critical compute", d->wall_frac_lost * 100, d->sync_skew * 1e3);
+		  po->compat ? "wall" : "critical compute", py_float(d->wall_frac_lost * 100), py_float(d->sync_skew * 1e3));
 	sb_puts(&b, "  per-rank compute (ms/step) · % steps on critical path:\n");
 	size_t ties = 0;
 	for (size_t k = 0; k < d->n_steps && !po->compat; k++)
@@ -502,11 +510,12 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "    ");
 		sb_style(&b, po->color, strag ? SGR_BOLD : SGR_NONE, SGR_RED, label);
 		sb_printf(&b, "%*s %7.2f ms · ", width > (int)strlen(label) ? width - (int)strlen(label) : 0, "",
-			  rs->mean_compute * 1e3);
+			  py_float(rs->mean_compute * 1e3));
 		free(label);
 		double share = po->compat ? rs->slowest_fraction : rs->critical_share;
 		bar(&b, po, share, strag ? BAR_BAD : BAR_PLAIN);
-		sb_printf(&b, " %4.0f%% (z=%+.1f)", share * 100, po->compat ? rs->straggler_z : rs->critical_z);
+		sb_printf(&b, " %4.0f%% (z=%+.1f)", py_float(share * 100),
+			  py_float(po->compat ? rs->straggler_z : rs->critical_z));
 		if (strag) {
 			sb_puts(&b, "  ");
 			sb_style(&b, po->color, SGR_BOLD, SGR_RED, "<- straggler");
@@ -522,7 +531,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 static const char *secs(const struct print_opts *po, double v, char *buf, size_t n)
 {
 	if (po->compat)
-		snprintf(buf, n, "%.2fs", v);
+		snprintf(buf, n, "%.2fs", py_float(v));
 	else
 		units_seconds(v, buf, n);
 	return buf;
@@ -547,12 +556,12 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	free(head);
 	sb_puts(&b, "\n");
 	if (e->has_mfu) {
-		char *mfu = xasprintf("%.1f%%", e->mfu * 100);
+		char *mfu = xasprintf("%.1f%%", py_float(e->mfu * 100));
 		sb_puts(&b, "  MFU ");
 		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
 		free(mfu);
-		sb_printf(&b, "  ·  useful compute %.1f%% of %s %s", e->efficiency * 100, secs(po, e->wall, sec, sizeof(sec)),
-			  wall);
+		sb_printf(&b, "  ·  useful compute %.1f%% of %s %s", py_float(e->efficiency * 100),
+			  secs(po, e->wall, sec, sizeof(sec)), wall);
 		if (e->peak_table) /* never under --compat: the table is not consulted there */
 			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
 		sb_puts(&b, "\n");
@@ -572,7 +581,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 			continue;
 		}
 		bar(&b, po, ln->fraction, ln->recoverable ? BAR_BAD : BAR_GOOD);
-		sb_printf(&b, " %5.1f%%  %8s", ln->fraction * 100, secs(po, ln->seconds, sec, sizeof(sec)));
+		sb_printf(&b, " %5.1f%%  %8s", py_float(ln->fraction * 100), secs(po, ln->seconds, sec, sizeof(sec)));
 		if (ln->recoverable) {
 			sb_puts(&b, " ");
 			sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, "(recoverable)");

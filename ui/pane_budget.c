@@ -30,7 +30,7 @@ static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct steps_model *m = app->run->steps;
 	if (!m || !steps_nranks(m) || !analysis_budget(app->run, 0)) {
-		snprintf(why, whyn, "no efficiency budget: this run has no step records with phases");
+		steps_budget_none_why(app->run, why, whyn);
 		return NULL;
 	}
 	struct bpane *p = xcalloc(1, sizeof(*p));

@@ -128,62 +128,10 @@ static bool same_host(const char *a, const char *b)
 	return la == lb && strncmp(a, b, la) == 0 && (!a[la] || !b[lb]);
 }
 
-/* Ranks without a host while others have one: named once, with where they go. */
-static void check_missing_hosts(struct run *run)
+/* Groups by host[] (some rank has one; modified: host_keys_short). */
+static void group_by_host(const char **host, size_t nr, struct node_set *s)
 {
-	const struct steps_model *m = run->steps;
-	size_t nr = steps_nranks(m), k = 0;
-	const char **host = xmalloc((nr ? nr : 1) * sizeof(*host));
-	size_t have = rank_hosts(run, host);
-	size_t *ri = xmalloc((nr ? nr : 1) * sizeof(*ri));
-	for (size_t r = 0; r < nr; r++)
-		if (!host[r])
-			ri[k++] = r;
-	if (have && k) {
-		char *list = steps_nodes_ranklist(m, ri, k);
-		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, ri[0]),
-			 "rank%s %s record%s no hostname (run.json or trace) while %zu rank%s do: the node roll-up "
-			 "puts %s in a node of %s own, \"" NODES_NO_HOST "\"", k > 1 ? "s" : "", list, k > 1 ? "" : "s",
-			 have, have > 1 ? "s" : "", k > 1 ? "them" : "it", k > 1 ? "their" : "its");
-		free(list);
-	}
-	free(ri);
-	free(host);
-}
-
-void steps_nodes_check_hosts(struct run *run)
-{
-	const struct steps_model *m = run->steps;
-	if (!m)
-		return;
-	check_missing_hosts(run);
-	if (!run->trace)
-		return;
-	size_t n = 0;
-	for (size_t r = 0; r < steps_nranks(m); r++) {
-		const char *env = env_host(m, r);
-		const char *tr = trace_rank_host(run, steps_rank_id(m, r));
-		if (!env || !tr || !*tr || same_host(env, tr))
-			continue;
-		if (n++ < NODES_HOST_DIAGS)
-			diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, r),
-				 "rank %d: run.json environment names host \"%s\" but its trace names \"%s\"; "
-				 "the node roll-up uses run.json's", steps_rank_id(m, r), env, tr);
-	}
-	if (n > NODES_HOST_DIAGS)
-		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
-			 "%zu more ranks whose run.json and trace hosts disagree", n - NODES_HOST_DIAGS);
-}
-
-static bool group_by_host(struct run *run, struct node_set *s)
-{
-	const struct steps_model *m = run->steps;
-	size_t nr = steps_nranks(m), cap = 0;
-	const char **host = xmalloc(nr * sizeof(*host));
-	if (!rank_hosts(run, host)) {
-		free(host);
-		return false;
-	}
+	size_t cap = 0;
 	host_keys_short(host, nr);
 	size_t *ord = xmalloc(nr * sizeof(*ord));
 	for (size_t r = 0; r < nr; r++)
@@ -197,11 +145,9 @@ static bool group_by_host(struct run *run, struct node_set *s)
 		s->v[s->n - 1].no_host = !h;
 	}
 	free(ord);
-	free(host);
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), cmp_node_first);
 	s->source = NODES_HOSTNAME;
-	return true;
 }
 
 static void group_by_count(const struct steps_model *m, struct node_set *s, long per)
@@ -261,30 +207,115 @@ static long trace_gpus(struct run *run)
 	return per >= 2 ? per : 0;
 }
 
-struct node_set *steps_nodes(struct run *run)
+/* The ranks per node without hostnames (--ranks-per-node, gpu_count, the traces' GPUs),
+ * its source in *src; 0: none. */
+static long count_per_node(struct run *run, enum node_source *src)
+{
+	long per = run->opts ? run->opts->ranks_per_node : 0;
+	*src = NODES_RANKS_PER_NODE;
+	if (per <= 0) {
+		const char *g = env_get(steps_rank_meta(run->steps, 0), "gpu_count");
+		per = g ? atol(g) : 0;
+		*src = NODES_GPU_COUNT;
+	}
+	if (per <= 0) {
+		per = trace_gpus(run);
+		*src = NODES_TRACE_GPUS;
+	}
+	return per > 0 ? per : 0;
+}
+
+/* The grouping alone (no figures): the nodes.h rule; NULL: none. */
+static struct node_set *nodes_group(struct run *run)
 {
 	const struct steps_model *m = run->steps;
-	if (!m || steps_nranks(m) < 2)
+	size_t nr = m ? steps_nranks(m) : 0;
+	if (nr < 2)
 		return NULL;
 	struct node_set *s = xcalloc(1, sizeof(*s));
-	if (!group_by_host(run, s)) {
-		long per = run->opts ? run->opts->ranks_per_node : 0;
-		s->source = NODES_RANKS_PER_NODE;
-		if (per <= 0) {
-			const char *g = env_get(steps_rank_meta(m, 0), "gpu_count");
-			per = g ? atol(g) : 0;
-			s->source = NODES_GPU_COUNT;
-		}
-		if (per <= 0) {
-			per = trace_gpus(run);
-			s->source = NODES_TRACE_GPUS;
-		}
-		if (per <= 0) {
-			free(s);
-			return NULL;
-		}
+	const char **host = xmalloc(nr * sizeof(*host));
+	size_t have = rank_hosts(run, host);
+	bool explicit = run->opts && run->opts->ranks_per_node > 0;
+	enum node_source src = NODES_RANKS_PER_NODE;
+	long per = have == nr ? 0 : count_per_node(run, &src);
+	if (have && (have == nr || (!explicit && have * 2 >= nr) || per <= 0)) {
+		group_by_host(host, nr, s);
+	} else if (per > 0) {
 		group_by_count(m, s, per);
+		s->source = src;
+		s->hosts_unused = have;
+	} else {
+		free(s);
+		s = NULL;
 	}
+	free(host);
+	return s;
+}
+
+/* Ranks without a host while others have one: named once, with where they go (the
+ * hostless node, or a grouping by count that leaves the few hostnames unused). */
+static void check_missing_hosts(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	size_t nr = steps_nranks(m), k = 0;
+	const char **host = xmalloc((nr ? nr : 1) * sizeof(*host));
+	size_t have = rank_hosts(run, host);
+	size_t *ri = xmalloc((nr ? nr : 1) * sizeof(*ri));
+	for (size_t r = 0; r < nr; r++)
+		if (!host[r])
+			ri[k++] = r;
+	struct node_set *s = have && k ? nodes_group(run) : NULL;
+	if (s) {
+		char *list = steps_nodes_ranklist(m, ri, k), how[48], where[200];
+		steps_nodes_how(s, how, sizeof(how));
+		if (s->hosts_unused && s->source == NODES_RANKS_PER_NODE)
+			snprintf(where, sizeof(where), "the node roll-up groups ranks by --ranks-per-node %ld, as "
+				 "given, not by hostname", s->ranks_per_node);
+		else if (s->hosts_unused)
+			snprintf(where, sizeof(where), "too few to group by (fewer than half of the %zu ranks): the node "
+				 "roll-up groups ranks by %s and does not use the hostnames", nr, how);
+		else
+			snprintf(where, sizeof(where), "the node roll-up puts %s in a node of %s own, \"" NODES_NO_HOST
+				 "\"", k > 1 ? "them" : "it", k > 1 ? "their" : "its");
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, ri[0]),
+			 "rank%s %s record%s no hostname (run.json or trace) while %zu rank%s: %s", k > 1 ? "s" : "",
+			 list, k > 1 ? "" : "s", have, have > 1 ? "s do" : " does", where);
+		free(list);
+	}
+	steps_nodes_free(s);
+	free(ri);
+	free(host);
+}
+
+void steps_nodes_check_hosts(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	if (!m)
+		return;
+	check_missing_hosts(run);
+	if (!run->trace)
+		return;
+	size_t n = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		const char *env = env_host(m, r);
+		const char *tr = trace_rank_host(run, steps_rank_id(m, r));
+		if (!env || !tr || !*tr || same_host(env, tr))
+			continue;
+		if (n++ < NODES_HOST_DIAGS)
+			diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, r),
+				 "rank %d: run.json environment names host \"%s\" but its trace names \"%s\"; "
+				 "the node roll-up uses run.json's", steps_rank_id(m, r), env, tr);
+	}
+	if (n > NODES_HOST_DIAGS)
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "%zu more ranks whose run.json and trace hosts disagree", n - NODES_HOST_DIAGS);
+}
+
+struct node_set *steps_nodes(struct run *run)
+{
+	struct node_set *s = nodes_group(run);
+	if (!s)
+		return NULL;
 	const struct distributed *d = analysis_distributed(run);
 	/* as the ranks view's straggler verdict: no compute to weigh, nothing judged */
 	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
@@ -348,9 +379,13 @@ bool steps_node_slow(const struct node_set *s, size_t k)
 void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n)
 {
 	buf[0] = '\0';
+	char few[96];
+	snprintf(few, sizeof(few), "Only %zu of %zu ranks record%s a hostname, not used", s->hosts_unused,
+		 steps_nranks(m), s->hosts_unused == 1 ? "s" : "");
 	if (s->source != NODES_HOSTNAME) /* no host recorded: the grouping is an assumption */
-		snprintf(buf, n, " No hostname is recorded: nodes here are rank ids in blocks of %ld "
-			 "(%s), which assumes the job placed its ranks host by host in id order.", s->ranks_per_node,
+		snprintf(buf, n, " %s: nodes here are rank ids in blocks of %ld (%s), which assumes the job placed "
+			 "its ranks host by host in id order.", s->hosts_unused ? few : "No hostname is recorded",
+			 s->ranks_per_node,
 			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" :
 			 s->source == NODES_TRACE_GPUS ? "the GPUs each trace lists, each rank on GPU id mod that" :
 			 "--ranks-per-node");

@@ -5,10 +5,12 @@
  * CONTRACT. A rank's node is, in this order: its run.json environment's "hostname"
  * (or "host", "node", "nodename"), else its Kineto trace's host (trace.h
  * trace_rank_host: distributedInfo's hostname, else the trace's top-level host_name,
- * else the default trace file name), when some rank has one: the ranks without one
- * share a node named NODES_NO_HOST (no_host: not a host, never slow together), and a
- * qualified name ("node-3.cluster") whose short name ("node-3") another rank records
- * is that short name's node; else consecutive rank
+ * else the default trace file name), when every rank has one, or at least half of the
+ * ranks do and --ranks-per-node is not given, or some rank does and no count below
+ * applies: the ranks without one share a node named NODES_NO_HOST (no_host: not a
+ * host, never slow together), and a qualified name ("node-3.cluster") whose short name
+ * ("node-3") another rank records is that short name's node; else (hosts_unused: the
+ * ranks whose hostnames go unused, a warning says so) consecutive rank
  * ids in groups of --ranks-per-node N; else of the lowest rank's environment
  * "gpu_count"; else of the GPUs its trace's deviceProperties lists, when every rank's
  * trace lists as many (2 or more) and every rank whose kernels name their GPU
@@ -44,6 +46,7 @@ struct node_set {
 	 * (analysis_compute_unweighable): stragglers and slow_together are judged */
 	bool judged;
 	long ranks_per_node;      /* NODES_RANKS_PER_NODE / NODES_GPU_COUNT */
+	size_t hosts_unused;      /* grouped by count: the ranks whose hostnames are not used */
 	struct node_stat *v;
 	size_t n;
 };

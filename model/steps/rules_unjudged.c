@@ -6,6 +6,8 @@
  * findings list says what was not checked instead of reading as "all is well". */
 #include "model/steps/internal.h"
 
+#include <stdlib.h>
+
 #include "model/findings.h"
 #include "model/run.h"
 #include "model/steps/nodes.h"
@@ -70,6 +72,21 @@ static bool has_nodes(struct run *run)
 	return s != NULL;
 }
 
+/* The ranks without a hostname in a grouping by hostname (nodes.h): no node of theirs
+ * is judged slow together. */
+static void hostless_unjudged(struct run *run, char *buf, size_t n)
+{
+	struct node_set *s = steps_nodes(run);
+	for (size_t k = 0; s && k < s->n; k++)
+		if (s->v[k].no_host && s->v[k].nranks >= 2) {
+			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
+			findings_unjudged_add(buf, n, "slow nodes among ranks %s (they record no hostname: "
+					      "--ranks-per-node N groups them)", list);
+			free(list);
+		}
+	steps_nodes_free(s);
+}
+
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm phase. */
 static void ranks_unjudged(struct run *run, char *buf, size_t n)
 {
@@ -83,7 +100,9 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
-	else if (d->world_size < STALL_MIN_RANKS)
+	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE)
+		hostless_unjudged(run, buf, n);
+	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE && d->world_size < STALL_MIN_RANKS)
 		findings_unjudged_add(buf, n, "transient stalls (they need %d ranks, the run has %zu: with 2 the "
 				      "step median is their mean, so one rank speeding up reads as the other "
 				      "stalling)", STALL_MIN_RANKS, d->world_size);

@@ -275,6 +275,9 @@ int steps_series_metric(const struct steps_model *m, enum steps_series k);
  * the Steps pane exports, built without the other ranks. NULL when there is no such
  * rank. The caller frees it. */
 struct table *steps_view_rank(struct run *run, size_t ri);
+/* Why run has no efficiency budget, into err (errn bytes): no step records, every record
+ * inside --warmup, or no phase time (the budget view's refusal and the Budget pane's). */
+void steps_budget_none_why(struct run *run, char *err, size_t errn);
 
 /* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */
 extern const struct grid_provider grid_steps;

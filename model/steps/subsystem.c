@@ -416,7 +416,6 @@ static void summary_mixed(const struct run *run, const struct steps_meta *m0, st
 			    "ranks differ)", steps_rank_id(m, first_world), x->world_size, r0, m0->world_size, nworld,
 			    steps_nranks(m));
 	}
-	summary_started(m, out);
 }
 
 /* run.json config or environment keys a few ranks set otherwise (config_diff.h); with
@@ -505,8 +504,10 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
 	summary_ends(m, meta, out);
-	if (meta->present) {
+	if (meta->present)
 		summary_mixed(run, meta, out);
+	summary_started(m, out); /* over the ranks with a run.json, the lowest one's or not */
+	if (meta->present) {
 		summary_config(m, DIFF_CONFIG, out);
 		summary_config(m, DIFF_ENV, out);
 	}

@@ -33,7 +33,9 @@ static bool need_records(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(run->steps); r++)
 		if (steps_nrecords(run->steps, r))
 			return true;
-	snprintf(err, errn, "no step records in this run (the rank dirs have no steps.jsonl records)");
+	size_t n = steps_nranks(run->steps);
+	snprintf(err, errn, "no step records in this run (%s steps.jsonl ha%s none)", n == 1 ? "its" : "the ranks'",
+		 n == 1 ? "s" : "ve");
 	return false;
 }
 
@@ -328,6 +330,31 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
 }
 
+/* Why no rank has a budget (analysis_budget NULL): no record, every record inside
+ * --warmup (as the report's TIMING says), or no phase time after it. */
+void steps_budget_none_why(struct run *run, char *err, size_t errn)
+{
+	const struct steps_model *m = run->steps;
+	long wu = run->opts ? run->opts->warmup : 0L;
+	size_t all = 0, after = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		size_t n = steps_nrecords(m, r);
+		all += n;
+		after += n - analysis_warmup_start(run, n);
+	}
+	char past[48] = "";
+	if (wu > 0)
+		snprintf(past, sizeof(past), " after --warmup %ld", wu);
+	if (!all)
+		snprintf(err, errn, "no efficiency budget: this run has no step records");
+	else if (!after)
+		snprintf(err, errn, "no efficiency budget: all %zu record%s inside --warmup %ld (nothing left to "
+			 "analyse)", all, all == 1 ? " is" : "s are", wu);
+	else
+		snprintf(err, errn, "no efficiency budget: the %zu record%s%s ha%s no phase time (no phase, or every "
+			 "phase 0)", after, after == 1 ? "" : "s", past, after == 1 ? "s" : "ve");
+}
+
 /* budget: the run line (all ranks added; scope "loaded" when the ranks loaded are part
  * of the run: a --ranks subset, ranks of world_size missing) then one line per rank
  * (pytscope reports the lowest rank's). */
@@ -369,12 +396,33 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(m); r++)
 		if ((b = analysis_budget(run, r)))
 			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);
-	if (t->nrow == 0) { /* as the Budget pane says */
+	if (t->nrow == 0) {
 		table_free(t);
-		snprintf(err, errn, "no efficiency budget: this run has no step records with phases");
+		steps_budget_none_why(run, err, errn);
 		return NULL;
 	}
 	return t;
+}
+
+/* The ranks of node nd whose straggler verdict the ranks view gives ("yes" or blank, not
+ * n/a), in *judged; returns how many of them are stragglers. */
+static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_t *judged)
+{
+	const struct distributed *d = analysis_distributed(run);
+	const char *unweighable = analysis_compute_unweighable(run);
+	bool own_only = unweighable && unweighable != analysis_compute_zero;
+	size_t n = 0;
+	*judged = 0;
+	if (!d || !analysis_has_compute(run->steps) || own_only)
+		return 0;
+	for (size_t i = 0; i < nd->nranks; i++) {
+		const struct rank_stat *rs = &d->rank[nd->ri[i]];
+		if (!analysis_rank_has_compute(run, nd->ri[i]))
+			continue;
+		n += rs->straggler;
+		*judged += rs->straggler || (d->n_steps >= STRAG_MIN_JUDGE && !unweighable);
+	}
+	return n;
 }
 
 /* nodes: the node roll-up (nodes.h), one row per node. */
@@ -410,8 +458,9 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c_wc, 8);
 	table_col_prio(t, c_strag, 7);
 	table_col_prio(t, c_slow, 6);
-	table_col_doc(t, c_strag, "ranks of the straggler set (empty when not judged: too few aligned steps, or a "
-				  "compute the ranks cannot be weighed by); ");
+	table_col_doc(t, c_strag, "ranks of the straggler set, as the ranks view's verdicts (empty when none of "
+				  "the node's ranks is judged: too few aligned steps, or a compute the ranks cannot be "
+				  "weighed by); ");
 	const char *unweighable = analysis_compute_unweighable(run);
 	bool own_only = unweighable && unweighable != analysis_compute_zero; /* no figure against the others */
 	for (size_t k = 0; k < s->n; k++) {
@@ -429,7 +478,8 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_mc, nd->mean_compute * 1e3);
 		table_set_num_opt(t, row, c_min, nd->min_rel, !own_only);
 		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
-		table_set_num_opt(t, row, c_strag, (double)nd->stragglers, s->judged);
+		size_t judged, strag = node_stragglers(run, nd, &judged);
+		table_set_num_opt(t, row, c_strag, (double)strag, judged > 0);
 		table_set_text(t, row, c_slow, !s->judged || nd->no_host ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
 	}
 	steps_nodes_free(s);

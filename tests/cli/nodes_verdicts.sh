@@ -1,8 +1,9 @@
 #!/bin/sh
 # nodes_verdicts.sh: what the node roll-up (model/steps/nodes.c) says when hostnames are
-# partial or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks, the
-# nodes view's stragglers when nothing was judged, and the steps views of a run without
-# step records (refused with the reason, never an empty table).
+# partial (used when at least half of the ranks record one, --ranks-per-node not given),
+# few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks, the nodes
+# view's stragglers as the ranks view judges them, and the steps views of a run without
+# step records or phase time (refused with the reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -12,27 +13,28 @@ rm -rf "$work"
 mkdir -p "$work" && cd "$work" || exit 1
 trap 'rm -rf "$work"' EXIT
 
-# mk DIR HOSTS SLOW [NOCOMPUTE]: 16 ranks of 100 steps; HOSTS a Python expression of r
-# (None: no hostname), SLOW the ranks 20% slower in forward and backward, NOCOMPUTE a
-# rank that records no forward/backward phase.
+# mk DIR HOSTS SLOW [NOCOMPUTE]: NR ranks (16) of NS steps (100); HOSTS a Python
+# expression of r (None: no hostname), SLOW the ranks 20% slower in forward and backward,
+# NOCOMPUTE a rank that records no forward/backward phase.
 mk() {
 	python3 - "$@" <<'EOF' || exit 1
 import json, os, random, sys
 d, hosts, slow = sys.argv[1], sys.argv[2], {int(x) for x in sys.argv[3].split(",") if x}
 nocomp = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+nr, ns = int(os.environ.get("NR", "16")), int(os.environ.get("NS", "100"))
 random.seed(1)
-for r in range(16):
+for r in range(nr):
     rd = os.path.join(d, "rank%d" % r)
     os.makedirs(rd)
     env = {"gpu": "NVIDIA A100", "gpu_count": 8}
     h = eval(hosts, {"r": r})
     if h is not None:
         env["hostname"] = h
-    json.dump({"name": "run", "config": {}, "rank": r, "world_size": 16, "environment": env,
+    json.dump({"name": "run", "config": {}, "rank": r, "world_size": nr, "environment": env,
                "started": 1795344000.0}, open(os.path.join(rd, "run.json"), "w"))
     t = 1795344000.0
     with open(os.path.join(rd, "steps.jsonl"), "w") as f:
-        for s in range(100):
+        for s in range(ns):
             fw = 0.03 * (1.2 if r in slow else 1.0) * (1 + random.uniform(-0.01, 0.01))
             ph = {"data": 0.005, "forward": fw, "backward": 2 * fw, "optimizer": 0.005, "comm": 0.012}
             if r == nocomp:
@@ -81,6 +83,38 @@ tap_eq "short and qualified hostname: one node, named by the short name" \
 "$T" --print --no-index fqdn >fqdn.txt 2>/dev/null
 tap_eq "short and qualified hostname: one finding" 1 "$(grep -c '(NODE.SLOW_TOGETHER)' fqdn.txt)"
 
+# One rank of 24 records a hostname: too few to group by; gpu_count groups them, and the
+# slow node 1 (ranks 8-15) is found; --ranks-per-node wins over partial hostnames.
+NR=24 mk few '"gpu-7" if r == 0 else None' 8,9,10,11,12,13,14,15
+"$T" --export nodes --no-index few >few.csv 2>/dev/null
+tap_eq "one hostname of 24: grouped by gpu_count, node 1 slow together" \
+	"node 0,,gpu_count 8 node 1,yes,gpu_count 8 node 2,,gpu_count 8" "$(rows few.csv 1,11,12)"
+"$T" --print --no-index few >few.txt 2>/dev/null
+tap_check "one hostname of 24: the finding says the hostname is not used" \
+	'grep -q "All 8 ranks of node 1 slow together" few.txt &&
+	 grep -q "Only 1 of 24 ranks records a hostname, not used: nodes here are rank ids in blocks of 8" few.txt'
+"$T" --export sources --no-index few >few_src.csv 2>/dev/null
+tap_check "one hostname of 24: a warning says the hostname is not used" \
+	'grep -q "ranks 1-23 record no hostname (run.json or trace) while 1 rank does: too few to group by" few_src.csv'
+"$T" --export nodes --no-index --ranks-per-node 4 part >part_rpn.csv 2>/dev/null
+tap_eq "15 hostnames of 16 and --ranks-per-node 4: the option wins" \
+	"node 0,ranks-per-node 4 node 1,ranks-per-node 4 node 2,ranks-per-node 4 node 3,ranks-per-node 4" \
+	"$(rows part_rpn.csv 1,12)"
+mk half '"gpu-a" if r < 8 else None' ""
+"$T" --print --no-index half >half.txt 2>/dev/null
+tap_check "half of the ranks without a hostname: their nodes are named not judged" \
+	'grep -q "^  - slow nodes among ranks 8-15 (they record no hostname: --ranks-per-node N groups them)$" half.txt'
+
+# 10 aligned steps: the ranks view judges rank 3 a straggler (pytscope's test); the
+# node's count says so, the nodes whose ranks are all n/a are empty.
+NR=8 NS=10 mk few_steps '"abcd"[r // 2]' 2,3
+"$T" --export ranks --no-index few_steps >fs_ranks.csv 2>/dev/null
+"$T" --export nodes --no-index few_steps >fs.csv 2>/dev/null
+tap_eq "10 steps: the ranks view's verdicts" "n/a n/a n/a yes n/a n/a n/a n/a" \
+	"$(rows fs_ranks.csv "$(head -1 fs_ranks.csv | tr , '\n' | grep -n '^straggler$' | cut -d: -f1)")"
+tap_eq "10 steps: the node's stragglers as the ranks view's, slow_together not judged" \
+	"a,,n/a b,1,n/a c,,n/a d,,n/a" "$(rows fs.csv 1,10,11)"
+
 # Stragglers not judged: missing, not 0 (5 aligned steps; a rank without compute).
 "$gen" short 8 5 >/dev/null || exit 1
 "$T" --export nodes --no-index short >short.csv 2>/dev/null
@@ -104,6 +138,18 @@ tap_check "no step records: --export budget refused with the reason" \
 tap_check "no step records: --export steps refused with the reason" \
 	'[ $rc -eq 1 ] && [ ! -s s.csv ] &&
 	 grep -q "view .steps. is not available for this run: no step records in this run" s.err'
+"$T" --export budget --no-index --warmup 40 short >bw.csv 2>bw.err
+tap_check "every record inside --warmup: --export budget says so" \
+	'grep -q "no efficiency budget: all 40 records are inside --warmup 40 (nothing left to analyse)" bw.err'
+mkdir zero
+sed 's/"phases": {[^}]*}/"phases": {"forward": 0, "backward": 0}/' part/rank0/steps.jsonl >zero/steps.jsonl
+"$T" --export budget --no-index zero >bz.csv 2>bz.err
+tap_check "every phase 0: --export budget says so" \
+	'grep -q "no efficiency budget: the 100 records have no phase time (no phase, or every phase 0)" bz.err'
+: >zero/steps.jsonl
+"$T" --export steps --no-index zero/steps.jsonl >se.csv 2>se.err
+tap_check "an empty steps.jsonl, no rank dirs: --export steps names the file, not rank dirs" \
+	'grep -q "no step records in this run (its steps.jsonl has none)" se.err'
 "$T" --export steps --no-index short >ss.csv 2>/dev/null
 tap_check "with records: --export steps writes them" '[ "$(tail -n +2 ss.csv | wc -l)" -eq 40 ]'
 tap_plan

@@ -4,8 +4,8 @@
 # A memory value that is not finite (NaN, an overflowing 1e400, -Infinity) is warned
 # about with file, line and key, and is missing to the native memory analysis and its
 # rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
-# fragmentation finding on a NaN); a rank's memory peak is of its finite values, and a
-# single rank's is in the ranks view.
+# fragmentation finding on a NaN, and prints a NaN as Python does: "nan"); a rank's
+# memory peak is of its finite values, and a single rank's is in the ranks view.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -51,6 +51,14 @@ tap_check "every alloc NaN: no MEMORY section, no memory finding judged on them"
 tap_check "--compat pytscope takes them as pytscope does" 'grep -q "peak alloc inf MB" cp.txt'
 tap_check "... and, as pytscope's >= tests, fires no fragmentation finding on a NaN" \
 	'! grep -q "MEMORY.FRAGMENTATION" cp.txt'
+# alloc and reserved Infinity on one record: fragmentation (inf-inf)/inf, a NaN that
+# Python prints "nan" (glibc's printf "-nan")
+mkdir infm
+sed '20s/"alloc":[0-9.e+]*/"alloc":Infinity/; 20s/"reserved":[0-9.e+]*/"reserved":Infinity/' \
+	plain/steps.jsonl >infm/steps.jsonl
+"$T" --no-index --compat pytscope --print infm >ci.txt 2>/dev/null
+tap_check "--compat pytscope: a NaN fragmentation prints as Python's nan%, never -nan%" \
+	'grep -q " · fragmentation nan%$" ci.txt && ! grep -q -- "-nan" ci.txt'
 # col CSV NAME: column NAME of the CSV's first data row
 col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i } NR == 2 { print $c }' "$1"; }
 "$T" --no-index --export ranks plain >pr.csv 2>/dev/null

@@ -7,7 +7,7 @@
 # aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
 # (ties shared), and a 2-rank run reports no transient stall. Rank dirs whose run.json
 # started times lie more than an hour apart (two runs under pytscope's default name) are
-# named on a mixed runs line, from the index too.
+# named on a mixed runs line, from the index too, and when the lowest rank has no run.json.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -196,4 +196,10 @@ tap_check "run.json started 6.9 days apart: a mixed runs line names the ranks" \
 tap_check "... a minute apart: no such line" '! grep -q "mixed runs" one.out'
 "$TSCOPE_BIN" index two >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never two >two_idx.out 2>/dev/null
 tap_check "... the same from the index" 'cmp -s two.out two_idx.out'
+for r in 0 1 2 3; do started nolow $r 1795344000.5; done
+rm nolow/rank0/run.json
+started nolow 3 1795944000.25
+rep nolow >nolow.out
+tap_check "... the lowest rank without run.json: the others' started times still checked" \
+	'grep -q "^  mixed runs  *rank 3.s run.json started 6.9 days after rank 1.s" nolow.out'
 tap_plan
