@@ -379,6 +379,18 @@ static const unsigned char scan_class[256] = {
 	['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
 };
 
+/* The input ended inside event ev (pos at its '{', the mark there): when a '{' in it was
+ * taken for an array element after closing objects left open (scan_nest.h resync), the
+ * broken object never closed after all and that '{' more likely starts the next event:
+ * resume there (1). Else -1, the end of input. */
+static int scan_event_eof(struct scan *s, const struct nest *ev)
+{
+	if (!ev || !ev->resync || s->mark == NO_MARK || s->res->cancelled)
+		return -1;
+	s->pos = s->mark + ev->resync - 1;
+	return 1;
+}
+
 /* pos is at '{' or '[': move past the matching close, counting only brackets of that
  * kind (an event with a stray ']' still ends at its '}'). -1 at the end of input, else
  * 0. With ev (pos at an event's '{', the mark there): 1 when the event is unclosed
@@ -400,7 +412,7 @@ static int scan_container(struct scan *s, struct nest *ev)
 			if (c == 1) {
 				s->pos = p;
 				if (scan_string(s) < 0)
-					return -1;
+					return scan_event_eof(s, ev);
 				p = s->pos;
 				b = (const unsigned char *)s->buf;
 				n = s->len;
@@ -426,7 +438,7 @@ static int scan_container(struct scan *s, struct nest *ev)
 		}
 		s->pos = p; /* consumed: only a marked value is kept */
 		if (scan_fill(s) == 0)
-			return -1;
+			return scan_event_eof(s, ev);
 		p = s->pos;
 	}
 }

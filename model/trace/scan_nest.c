@@ -35,9 +35,12 @@ int nest_step(struct nest *n, const unsigned char *b, size_t from, size_t p)
 {
 	switch (b[p]) {
 	case '{':
-		if (n->depth > 0 && n->lvl <= 64 && !nest_in_array(n) && nest_after_comma(b, from, p) &&
-		    !nest_close_unclosed(n))
-			return -1;
+		if (n->depth > 0 && n->lvl <= 64 && !nest_in_array(n) && nest_after_comma(b, from, p)) {
+			if (!nest_close_unclosed(n))
+				return -1;
+			if (!n->resync)
+				n->resync = p - from + 1;
+		}
 		n->depth++;
 		nest_push(n, false);
 		return 0;

@@ -17,6 +17,9 @@ struct nest {
 	long depth;        /* open '{' */
 	size_t stray;      /* 1 + index (from the event's start) of the last ']' passed over at
 			    * the event's own level, or 0 */
+	size_t resync;     /* 1 + index of the first '{' taken for an array element after closing
+			    * the objects left open before it, or 0: where the next event more
+			    * likely starts if this one never closes (the scanner's fallback) */
 	bool on;           /* tracked (else only the scanner's '{' count is) */
 };
 

@@ -4,7 +4,8 @@
 # called truncated when its end is well formed (mid-array, its args' '}', the last
 # event, before more top-level keys too); a file cut inside an event still is, and so is
 # one with bytes after its JSON document. An object without its '}' inside an event's
-# array is closed at the next element: the events after it are kept. A span whose ts or
+# array is closed at the next element: the events after it are kept (and when that
+# object never closes, the scan resumes at that element). A span whose ts or
 # dur is NaN, Infinity, out of range (1e400 too) or missing says which field and what is
 # wrong, on the file's rank. An entry with a trace's name that cannot be read (a
 # directory, a looping symlink) is named in the sources with the reason, as an
@@ -65,6 +66,13 @@ tap_check "arrays of objects inside an event are not taken for a missing '}'" \
 cut_trace inner '4s/{"a":1},$/{"a":1,/'   # the 1st kernel's l[0] lacks its '}'
 tap_check "an object without its '}' inside an event's array: no event lost, the file ok" \
 	'grep -q "^file,inner/rank1.pt.trace.json,kineto,1,,,60,0,ok$" inner.csv'
+# an event cut inside an object of its array, the next event after a ',': taken for an
+# element until the input ends, then the scan resumes there (nothing after it lost)
+cut_trace deep '4s/{"a":1},$/{"a":1,/; 5d'
+tap_check "an event cut inside an object of its array: skipped with its offset, the others kept" \
+	'grep -q "^file,deep/rank1.pt.trace.json,kineto,1,,,59,1,ok$" deep.csv &&
+	 grep -q "^warning,deep/rank1.pt.trace.json,,1,,[0-9]*,,,invalid JSON in a trace event" deep.csv &&
+	 ! grep -q truncated.trace deep.csv'
 # the last event lacks its '}' and more top-level keys follow the array (as in Kineto's)
 mkdir tail
 events 1 20 | sed 's/^{"b":2}]}}$/{"b":2}]}/; s/^]}$/],"traceName":"x","displayTimeUnit":"ms"}/' \
