@@ -314,6 +314,18 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 
 /* Two sweeps: the verdict (the largest change, never judged: one run per level), then per
  * common level latency p50 A and B, the relative changes and request throughput. */
+/* Whether a row of diff_sweep names its workload (views.h CMP_SWEEP_WORKLOAD_COL). */
+static bool sweep_workloads(struct compare *c)
+{
+	char err[128];
+	struct table *t = compare_view("diff_sweep")->build(c, err, sizeof(err));
+	bool any = false;
+	for (size_t r = 0; t && r < t->nrow && !any; r++)
+		any = table_cell(t, r, CMP_SWEEP_WORKLOAD_COL)->present;
+	table_free(t);
+	return any;
+}
+
 static void section_sweep(FILE *f, const struct print_opts *po, struct compare *c)
 {
 	char verdict[512];
@@ -321,10 +333,12 @@ static void section_sweep(FILE *f, const struct print_opts *po, struct compare *
 	char *head = xasprintf("SWEEP — %s", verdict);
 	heading(f, po, rc == 0 ? SGR_GREEN : SGR_YELLOW, head);
 	free(head);
-	static const int cols[] = { 1, 2, 3, 5, 9, 13, 14, 15, 17 };
+	static const int cols[] = { 1, 2, 3, 5, 9, 13, 14, 15, 17, CMP_SWEEP_WORKLOAD_COL };
 	static const char *const labels[ARRAY_LEN(cols)] = { "level", "p50 A ms", "p50 B ms", "p50 %", "p99 %",
-							     "ttft p99 %", "req/s A", "req/s B", "req/s %" };
-	table_lines(f, c, "diff_sweep", cols, ARRAY_LEN(cols), 20, labels);
+							     "ttft p99 %", "req/s A", "req/s B", "req/s %",
+							     "workload" };
+	/* the workload column when a row has one (sweeps of several, or of other, workloads) */
+	table_lines(f, c, "diff_sweep", cols, ARRAY_LEN(cols) - !sweep_workloads(c), 20, labels);
 }
 
 /* Two DASF runs: the verdict (a function slower beyond its noise, or why none is), the

@@ -351,9 +351,6 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 
 /* ---- diff_sweep ------------------------------------------------------------------------- */
 
-/* diff_sweep's last column: the workload key a row pairs by (sweep_pair_key). */
-#define SW_WORKLOAD_COL 22
-
 struct sw_metric {
 	const char *name;
 	enum sweep_metric m;
@@ -388,6 +385,15 @@ static char *sweep_pair_key(const struct sweep_set *sa, const struct sweep_set *
 		key = next;
 	}
 	return key;
+}
+
+/* Whether s holds configs of several workloads (a key with two recorded values). */
+static bool sweep_splits(const struct sweep_set *s)
+{
+	for (int k = 0; k < WL_N; k++)
+		if (s->wl_split[k])
+			return true;
+	return false;
 }
 
 /* Each config's pair key of s (sweep_pair_key), made once: a malloc'd array of s->ncfg. */
@@ -437,14 +443,15 @@ static bool level_value(const struct sweep_cfg *c, const struct sw_metric *m, do
 	return sweep_value(c, m->m, m->st, v);
 }
 
-static void sweep_row(struct table *t, int k, const struct sw_level *l, const struct sweep_cfg *a,
+/* A row of diff_sweep at level l, its workload cell wl ("": none). */
+static void sweep_row(struct table *t, int k, const struct sw_level *l, const char *wl, const struct sweep_cfg *a,
 		      const struct sweep_cfg *b)
 {
 	size_t row = table_add_row(t, -1);
 	table_set_text(t, row, 0, sweep_stim_name(k));
 	table_set_num(t, row, 1, l->v);
-	if (*l->wl)
-		table_set_text(t, row, SW_WORKLOAD_COL, l->wl);
+	if (*wl)
+		table_set_text(t, row, CMP_SWEEP_WORKLOAD_COL, wl);
 	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
 		double va = 0, vb = 0;
 		bool ha = level_value(a, &sw_metrics[i], &va), hb = level_value(b, &sw_metrics[i], &vb);
@@ -491,9 +498,13 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 	size_t n = sweep_levels(sa, ka, k, lv, 0);
 	n = sweep_levels(sb, kb, k, lv, n);
 	qsort(lv, n, sizeof(*lv), cmp_sw_level);
+	char across[512] = ""; /* one workload a side, not the same: every row says so */
+	if (!sweep_splits(sa) && !sweep_splits(sb))
+		compare_workload_diff(c, across, sizeof(across));
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || cmp_sw_level(&lv[i], &lv[i - 1]) != 0)
-			sweep_row(t, k, &lv[i], sweep_level(sa, ka, k, &lv[i]), sweep_level(sb, kb, k, &lv[i]));
+			sweep_row(t, k, &lv[i], *lv[i].wl ? lv[i].wl : across, sweep_level(sa, ka, k, &lv[i]),
+				  sweep_level(sb, kb, k, &lv[i]));
 	free(lv);
 	sweep_pair_keys_free(ka, sa->ncfg);
 	sweep_pair_keys_free(kb, sb->ncfg);
@@ -572,8 +583,8 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 	else
 		snprintf(buf, n, "largest change: %s %+.1f%% at %s %g%s%s (%zu common level%s; one run per level: no "
 			 "noise estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num,
-			 table_cell(t, at, SW_WORKLOAD_COL)->present ? " for " : "",
-			 table_cell(t, at, SW_WORKLOAD_COL)->present ? table_cell(t, at, SW_WORKLOAD_COL)->text : "",
+			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? " for " : "",
+			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->text : "",
 			 common, common == 1 ? "" : "s");
 	table_free(t);
 	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);

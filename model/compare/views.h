@@ -32,6 +32,10 @@ bool compare_tab_shown(struct compare *c, const struct tab_def *t);
  * says the comparison is not like for like. Returns -1 when not compared, 0 when every
  * metric is the same at every common level of the same workload, 1 otherwise. */
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
+/* diff_sweep's last column, the workload a row pairs by: its pair key ("model=auto") when
+ * either sweep holds several workloads, A's -> B's (compare_workload_diff) when each
+ * holds one and they differ; missing otherwise. */
+#define CMP_SWEEP_WORKLOAD_COL 22
 /* A DASF pair's verdict in buf (model/compare/dasf.c): the function slower in B beyond
  * its noise that added the most time, or why none is, and the change of the total task
  * time. Returns -1 when not compared (a side has no task event), 0 when no judged

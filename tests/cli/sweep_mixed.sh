@@ -4,7 +4,8 @@
 # versions) is never one series: each workload is its own series, named by the keys that
 # split it; no knee or fit spans two models; no best config is chosen across them and an
 # --objective ranks within each workload. Two sweeps of other workloads compared: the
-# SWEEP verdict names the keys and says it is not like for like.
+# SWEEP verdict names the keys and says it is not like for like; diff_sweep pairs levels
+# by workload, its last column (and the report's, when a row has one) naming it.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -123,4 +124,12 @@ model=llama:10:5000: model=llama:25:5000: model=mistral:1::1300 model=mistral:10
 tap_check "... the verdict names the series only one side has" \
 	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency levels; \
 only in A: model=llama; only in B: model=mistral$" xac.txt'
+tap_check "... and the report's level table has the workload column" \
+	'grep -q " workload$" xac.txt && grep -q "^ *25.00 .* model=mistral$" xac.txt'
+"$BIN" --export diff_sweep ca cb >cab.csv 2>/dev/null
+tap_check "one other workload a side: every diff_sweep row says A's -> B's, not paired in silence" \
+	'[ "$(tail -n +2 cab.csv | awk -F, "{ print \$NF }" | sort -u)" = "model auto -> llama-70b" ]'
+"$BIN" --export diff_sweep ca cc >cac.csv 2>/dev/null
+tap_check "... one and the same workload: the column is empty, the report has none" \
+	'[ -z "$(tail -n +2 cac.csv | awk -F, "{ print \$NF }" | sort -u)" ] && ! grep -q " workload$" cac.txt'
 tap_plan
