@@ -54,6 +54,7 @@ struct reader {
 	z_stream z;
 	unsigned char *zin;
 	bool eof, truncated;
+	bool trailing;      /* bytes after the last member that start no other (gzip -d ignores them) */
 	int err;
 	const char *zmsg;
 	long long raw;      /* input bytes consumed, for progress (producer side) */
@@ -99,6 +100,10 @@ static ssize_t gz_read(struct reader *r, char *dst, size_t n)
 			if (!r->zend && !r->err)
 				r->truncated = true; /* input ended inside a gzip member */
 			return r->err ? -1 : 0;
+		}
+		if (r->zend && r->z.next_in[0] != 0x1f) { /* no gzip magic: trailing garbage or padding */
+			r->trailing = true;
+			break;
 		}
 		if (r->zend) { /* another member follows the previous one */
 			inflateReset(&r->z);
@@ -701,6 +706,9 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 		res->truncated = true;
 		scan_error(s, s->base + s->len, s->rd.zmsg ? s->rd.zmsg : "truncated gzip stream");
 	}
+	if (s->rd.trailing)
+		scan_error(s, s->base + s->len, "bytes after the gzip stream that start no gzip member; ignored (as "
+			   "gzip -d does)");
 	res->err = s->rd.err;
 	free(s->buf);
 	reader_close(&s->rd);

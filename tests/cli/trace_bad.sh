@@ -3,7 +3,8 @@
 # skipped and counted with its byte offset, the events after it kept, and the file not
 # called truncated when its end is well formed (mid-array, its args' '}', the last
 # event, before more top-level keys too); a file cut inside an event still is, and so is
-# one with bytes after its JSON document. An object without its '}' inside an event's
+# one with bytes after its JSON document (a .gz padded after its member is not: the
+# padding is named, ignored as gzip -d does). An object without its '}' inside an event's
 # array is closed at the next element: the events after it are kept (and when that
 # object never closes, the scan resumes at that element). A span whose ts or
 # dur is NaN, Infinity, out of range (1e400 too) or missing says which field and what is
@@ -80,6 +81,19 @@ events 1 20 | sed 's/^{"b":2}]}}$/{"b":2}]}/; s/^]}$/],"traceName":"x","displayT
 "$TSCOPE_BIN" --no-index --export sources tail >tail.csv 2>/dev/null
 tap_check "... the last event, more top-level keys after the array: skipped, not truncated" \
 	'grep -q "^file,tail/rank1.pt.trace.json,kineto,1,,,59,1,ok$" tail.csv && ! grep -q truncated.trace tail.csv'
+# a .gz with zero padding after its member: read whole, the padding named, not truncated;
+# two members (concatenated) still read as one stream, no such note
+mkdir zpad zcat
+events 0 20 | gzip -c >zpad/rank0.pt.trace.json.gz
+head -c 512 /dev/zero >>zpad/rank0.pt.trace.json.gz
+{ events 0 20 | gzip -c; printf '' | gzip -c; } >zcat/rank0.pt.trace.json.gz
+"$TSCOPE_BIN" --no-index --export sources zpad >zpad.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources zcat >zcat.csv 2>/dev/null
+tap_check "a .gz with padding after its member: every event, ok, the bytes named (as gzip -d)" \
+	'grep -q "^file,zpad/rank0.pt.trace.json.gz,kineto,0,,,60,0,ok$" zpad.csv &&
+	 grep -q ",bytes after the gzip stream that start no gzip member; ignored (as gzip -d does)$" zpad.csv'
+tap_check "... concatenated members: one stream, no such note" \
+	'grep -q "^file,zcat/rank0.pt.trace.json.gz,kineto,0,,,60,0,ok$" zcat.csv && ! grep -q "gzip member" zcat.csv'
 # two documents in one file: the second is named, not dropped in silence
 mkdir cat2
 { events 1 3; events 1 3; } >cat2/rank1.pt.trace.json
