@@ -149,15 +149,26 @@ bool trace_env_diff(const struct trace_set *ts, struct trace_env_diff *out)
 			varies[k] = env_compared(ts, i, k) && !text_same(env_value(ts, i, k), first);
 		most[k] = varies[k] ? majority(ts, k, &found[k]) : NULL;
 	}
-	bool *differs = xcalloc(ts->n, sizeof(*differs));
-	for (size_t k = 0; k < TRACE_ENV_KEYS; k++)
-		if (varies[k] && found[k])
+	bool *differs = xcalloc(ts->n, sizeof(*differs)), named[TRACE_ENV_KEYS] = { false };
+	for (size_t k = 0; k < TRACE_ENV_KEYS; k++) {
+		named[k] = varies[k] && found[k];
+		if (named[k])
 			name_key(ts, k, most[k], differs, out);
+	}
 	out->split = !out->key;
-	for (size_t k = 0; k < TRACE_ENV_KEYS && out->split; k++)
-		if (varies[k])
+	for (size_t k = 0; k < TRACE_ENV_KEYS && out->split; k++) {
+		named[k] = varies[k];
+		if (named[k])
 			name_key(ts, k, env_first(ts, k), differs, out);
+	}
 	out->split = out->split && out->key;
+	out->n = 0; /* the traces compared on a named key (a backend not recorded is not) */
+	for (size_t i = 0; i < ts->n; i++) {
+		bool any = false;
+		for (size_t k = 0; k < TRACE_ENV_KEYS && !any; k++)
+			any = named[k] && env_compared(ts, i, k);
+		out->n += any;
+	}
 	long *ids = xmalloc(ts->n * sizeof(*ids));
 	for (size_t i = 0; i < ts->n; i++)
 		if (differs[i])

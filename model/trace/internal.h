@@ -29,7 +29,7 @@ struct trace_env_diff {
 	const char *key;        /* its first named key: gpu, cuda_runtime_version, cuda_driver_version */
 	const char *value;      /* its value there ("(none)": not recorded) */
 	const char *others;     /* the most common value, or for a split the lowest rank's */
-	size_t ndiff, n;        /* traces that differ on a named key, of n */
+	size_t ndiff, n;        /* traces that differ on a named key, of n compared on one */
 	char ranks[48];         /* their rank ids as ranges ("8-15,17") when more than one; "" when one or longer */
 	bool split;
 	char keys[96];          /* the named keys, ", "-separated */
