@@ -24,14 +24,25 @@ static const char *env_get(const struct steps_meta *meta, const char *key)
 	return NULL;
 }
 
+/* The rank's host in its run.json environment: the value of the first of host_keys it
+ * records with a value (each key's first entry, as env_get finds it), in one pass over
+ * its keys, comparing only those that start as a host key does: every open walks every
+ * rank (steps_nodes_check_hosts). */
 static const char *env_host(const struct steps_model *m, size_t ri)
 {
 	const struct steps_meta *meta = steps_rank_meta(m, ri);
-	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++) {
-		const char *h = env_get(meta, host_keys[k]);
-		if (h && *h)
-			return h;
+	const char *found[ARRAY_LEN(host_keys)] = { NULL };
+	for (size_t i = 0; i < meta->nenv; i++) {
+		const char *key = meta->env_key[i];
+		if (key[0] != 'h' && key[0] != 'n')
+			continue;
+		for (size_t k = 0; k < ARRAY_LEN(host_keys); k++)
+			if (!found[k] && strcmp(key, host_keys[k]) == 0)
+				found[k] = meta->env_val[i];
 	}
+	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++)
+		if (found[k] && *found[k])
+			return found[k];
 	return NULL;
 }
 
