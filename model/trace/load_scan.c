@@ -784,7 +784,7 @@ bool tscan_probe(const char *path, size_t limit)
 	}
 	if (!buf)
 		return false;
-	size_t i = 0;
+	size_t i = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* UTF-8 BOM */
 	while (i < n && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
 		i++;
 	bool yes = false;

@@ -10,7 +10,8 @@
 # over in silence; per-rank GPU-time percentages are rounded once (the temporal view's
 # CSV has HTA's 2 decimals, the pane and the headline round the raw value); with
 # several traces the native COMMUNICATION OVERLAP section and DIST.EXPOSED_COMM name the
-# rank whose trace they read.
+# rank whose trace they read. A trace starting with a UTF-8 byte order mark is sniffed as one
+# (given alone as PATH, plain or gzipped, or unnamed in a directory).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -152,4 +153,17 @@ tap_check "COMMUNICATION OVERLAP and DIST.EXPOSED_COMM name the lowest rank nati
 tap_check "... not under --compat pytscope" \
 	'grep -q "^● COMMUNICATION OVERLAP — from kernel trace$" pct_compat.out &&
 	 grep -q "^        90% of wall time is \*exposed\* communication" pct_compat.out'
+
+# A UTF-8 BOM before the document: sniffed like the same file without it.
+mkdir bomdir
+{ head_of 0 1; step 1 0 1000; kernel gemm 7 100 200 1; printf ']}\n'; } >nobom.json
+{ printf '\357\273\277'; cat nobom.json; } >bom.json
+cp bom.json bomdir/profile.json && gzip -c bom.json >bom.json.gz
+"$TSCOPE_BIN" --no-index --export kernels nobom.json >nobom.csv 2>/dev/null
+for p in bom.json bom.json.gz bomdir; do
+	"$TSCOPE_BIN" --no-index --export kernels "$p" >"bom_$(echo $p | tr / _).csv" 2>/dev/null
+done
+tap_check "a trace behind a UTF-8 BOM loads alone, gzipped and unnamed in a directory" \
+	'grep -q ",gemm," nobom.csv && cmp -s nobom.csv bom_bom.json.csv && cmp -s nobom.csv bom_bom.json.gz.csv &&
+	 cmp -s nobom.csv bom_bomdir.csv'
 tap_plan
