@@ -26,10 +26,20 @@ struct bpane {
 	struct table *export;
 };
 
+/* The index of the first rank with a budget (a rank without phases has none), or -1. */
+static long first_budget(struct app *app)
+{
+	for (size_t r = 0; r < steps_nranks(app->run->steps); r++)
+		if (analysis_budget(app->run, r))
+			return (long)r;
+	return -1;
+}
+
 static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	const struct steps_model *m = app->run->steps;
-	if (!m || !steps_nranks(m) || !analysis_budget(app->run, 0)) {
+	long first = m ? first_budget(app) : -1;
+	if (first < 0) {
 		steps_budget_none_why(app->run, why, whyn);
 		return NULL;
 	}
@@ -38,7 +48,7 @@ static void *bp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	size_t n;
 	const int *strag = app_stragglers(app, &n);
 	long ri = n ? steps_rank_index(m, strag[0]) : -1;
-	p->lc.sel = ri >= 0 ? (size_t)ri : 0;
+	p->lc.sel = ri >= 0 ? (size_t)ri : (size_t)first;
 	p->sel_rank = steps_rank_id(m, p->lc.sel);
 	return p;
 }

@@ -12,10 +12,14 @@
 #include "model/run.h"
 #include "model/steps/nodes.h"
 
-/* The pytscope rules over rank 0's records: each needs a count of records or a series. */
+/* The pytscope rules over rank 0's records: each needs a count of records or a series.
+ * With several ranks "recorded by rank N": another rank may record what it lacks. */
 static void rank0_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct timing *t = analysis_timing(run, 0);
+	char by[32] = "";
+	if (steps_nranks(run->steps) > 1)
+		snprintf(by, sizeof(by), " by rank %d", steps_rank_id(run->steps, 0));
 	if (t->n == 0) { /* --warmup covers every record: no rule has anything to read */
 		size_t all = steps_nrecords(run->steps, 0);
 		long wu = run->opts ? run->opts->warmup : 0L;
@@ -32,7 +36,7 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
 				      JITTER_MIN_STEPS);
 	else if (t->nphase == 0) /* no step time: not a steady one */
-		findings_unjudged_add(buf, n, "step-time jitter (no phase recorded)");
+		findings_unjudged_add(buf, n, "step-time jitter (no phase recorded%s)", by);
 	static const char *const need[] = { "data", "forward", "backward", "optimizer" };
 	char list[64] = "";
 	size_t nm = 0, left = 0;
@@ -46,22 +50,29 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 			nm++;
 		}
 	if (nm)
-		findings_unjudged_add(buf, n, "phase-share rules (no %s phase recorded)", list);
+		findings_unjudged_add(buf, n, "phase-share rules (no %s phase recorded%s)", list, by);
 	char why[160];
 	if (timing_why_na(run, t, 0, why, sizeof(why)))
 		findings_unjudged_add(buf, n, "phase shares and efficiency (%s)", why);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
-		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded)");
+		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded%s)", by);
 	else if (c->n_steps < PROGRESS_MIN_STEPS)
 		findings_unjudged_add(buf, n, "loss plateau (%zu step%s, needs %d)", c->n_steps, c->n_steps == 1 ? "" : "s",
 				      PROGRESS_MIN_STEPS);
 	const struct memory *m = analysis_memory(run, 0);
 	if (!m->has_memory)
-		findings_unjudged_add(buf, n, "memory (no memory recorded)");
+		findings_unjudged_add(buf, n, "memory (no memory recorded%s)", by);
 	else if (m->n_steps < GROWTH_MIN_STEPS)
 		findings_unjudged_add(buf, n, "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
 				      GROWTH_MIN_STEPS);
+	const struct budget *b = analysis_budget(run, 0);
+	if (!b) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
+		findings_unjudged_add(buf, n, "efficiency (no phase time recorded%s)", by);
+	else if (!b->judged)
+		findings_unjudged_add(buf, n, "efficiency (%s%s)",
+				      b->line[BUDGET_USEFUL].measured ? "only compute is recorded" : "no compute phase recorded",
+				      by);
 }
 
 /* The run has a node roll-up (nodes.h: hostnames, --ranks-per-node or gpu_count). */
@@ -123,10 +134,4 @@ void steps_unjudged(struct run *run, char *buf, size_t n)
 	else
 		findings_unjudged_add(buf, n, "timing, loss and memory rules (rank %d, the one they read, has no "
 				      "step record)", steps_rank_id(sm, 0));
-	const struct budget *b = analysis_budget(run, 0);
-	if (b && !b->judged) {
-		bool compute = b->line[BUDGET_USEFUL].measured;
-		findings_unjudged_add(buf, n, "efficiency (%s)",
-				      compute ? "only compute is recorded" : "no compute phase recorded");
-	}
 }

@@ -5,7 +5,9 @@
 # 100%: the Budget pane, its status line, the Overview's budget line, the `budget` view
 # (empty cells) and the default report; --compat pytscope keeps pytscope's lines. A
 # rank with fewer steps than the pane's windows shows a window a step, no empty ones
-# between them (headless, scripted keys).
+# between them (headless, scripted keys). The pane opens when any rank has a budget
+# (not only rank 0) and starts on one that has; the report says which rules read rank 0
+# alone and found nothing to judge there.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -82,4 +84,21 @@ tap_check "... the budget view: the MFU cell empty" 'grep -q "^rank,0,3,2.25,,,,
 "$BIN" --print --compat pytscope --color never --no-index flops >flopsc.txt 2>&1
 tap_check "--compat pytscope: pytscope's MFU 0.0% and its finding" \
 	'grep -q "MFU 0.0%" flopsc.txt && grep -q "MFU is 0%" flopsc.txt'
+
+# Rank 0 records no phase, rank 1 does: the pane opens on rank 1; rank 0 has no budget.
+mkrun r0bare '"forward":0.25,"backward":0.5,"data":0.25'
+mv r0bare/rank0 r0bare/rank1
+sed 's/"rank": 0, "world_size": 1/"rank": 1, "world_size": 2/' r0bare/rank1/run.json >r0bare/rank1/r && mv r0bare/rank1/r r0bare/rank1/run.json
+mkdir r0bare/rank0
+sed 's/"world_size": 1/"world_size": 2/' fwd/rank0/run.json >r0bare/rank0/run.json
+printf '{"step":%d,"timestamp":%d.5}\n' 0 1000 1 1001 2 1002 >r0bare/rank0/steps.jsonl
+printf '5\n:dump %s\nk\n:dump %s\nq\n' "$TMP/r0.txt" "$TMP/r0k.txt" >r0.keys
+TSCOPE_SCRIPT=r0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index r0bare >/dev/null 2>err
+tap_check "rank 0 without phases, rank 1 with: the Budget pane opens on rank 1" \
+	'grep -q "efficiency 75.0%" r0.txt && grep -q "^ *rank 1 .*eff  75.0%" r0.txt && ! grep -q "no efficiency budget" r0.txt'
+tap_check "... and says rank 0 has no budget" 'grep -q "rank 0 has no budget" r0k.txt'
+"$BIN" --print --color never --no-index r0bare >r0.out 2>&1
+tap_check "... the report's findings: rank 0's phase rules and efficiency not judged, said whose" \
+	'grep -q "^  - phase-share rules (no data, forward, backward or optimizer phase recorded by rank 0)$" r0.out &&
+	 grep -q "^  - efficiency (no phase time recorded by rank 0)$" r0.out'
 tap_plan

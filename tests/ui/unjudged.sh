@@ -80,7 +80,7 @@ tap_check "ranks whose steps do not overlap: not judged, no step on every rank" 
 tap_check "and the findings say which rules could not judge it" \
 	'grep -q "^  - stragglers and imbalance (no step number is on every rank)$" "$TMP/disj.txt"'
 tap_check "forward without backward: the phases missing named, not forward" \
-	'grep -q "^  - phase-share rules (no data, backward or optimizer phase recorded)$" "$TMP/disj.txt"'
+	'grep -q "^  - phase-share rules (no data, backward or optimizer phase recorded by rank 0)$" "$TMP/disj.txt"'
 
 ONE="$TMP/one_step"
 for r in 0 1; do
@@ -93,9 +93,9 @@ tap_check "no finding on one step: the report lists what could not be judged, an
 	'grep -q "^. No findings: no rule fired on this run; these rules could not judge it:$" "$TMP/one.txt" &&
 	 grep -q "^  - stragglers (1 aligned step, the noise test needs 16)$" "$TMP/one.txt" &&
 	 grep -q "^  - step-time jitter and correlated spikes (rank 0: 1 step, they need 10 and 8)$" "$TMP/one.txt" &&
-	 grep -q "^  - phase-share rules (no data or optimizer phase recorded)$" "$TMP/one.txt" &&
-	 grep -q "^  - loss divergence and plateau (no loss recorded)$" "$TMP/one.txt" &&
-	 grep -q "^  - memory (no memory recorded)$" "$TMP/one.txt"'
+	 grep -q "^  - phase-share rules (no data or optimizer phase recorded by rank 0)$" "$TMP/one.txt" &&
+	 grep -q "^  - loss divergence and plateau (no loss recorded by rank 0)$" "$TMP/one.txt" &&
+	 grep -q "^  - memory (no memory recorded by rank 0)$" "$TMP/one.txt"'
 "$BIN" --print --color always "$ONE" >"$TMP/one_c.txt" 2>/dev/null
 tap_check "TIMING over one step: CV n/a, not 0.00" 'grep -q "^. TIMING (rank 0) — 1 step .*· CV n/a)$" "$TMP/one.txt"'
 tap_check "its LED is amber, not green" 'grep -q "^.\[33m●" "$TMP/one_c.txt"'
