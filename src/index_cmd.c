@@ -147,6 +147,8 @@ static int parse(struct index_cli *c, int argc, char **argv)
  * besides them (ranks whose steps.jsonl grew, deltas, traces changed or new since). */
 struct health {
 	size_t parts, trace_parts, bad, since;
+	size_t steps_bad;       /* steps parts not usable */
+	bool sharded;           /* the steps parts are shards K/N, N > 1 (an open rebuilds none) */
 	size_t ranks, traces;   /* in the usable parts */
 	size_t rank_dirs;       /* the run's pytscope rank dirs (the steps parts' to hold) */
 };
@@ -213,6 +215,8 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 			    v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
 		say(out, "\n");
 		h->bad += why != NULL;
+		h->steps_bad += why != NULL;
+		h->sharded |= v[i].n > 1;
 		h->since += why ? 0 : v[i].deltas + v[i].grown;
 		h->ranks += why ? 0 : v[i].hi - v[i].lo;
 		free(path);
@@ -407,13 +411,22 @@ static int verify(const struct index_cli *c, const struct health *h)
 }
 
 /* The summary's line of `index --status` (an index with steps parts): current, or why
- * not and what writes it. */
-static void summary_health(const char *run_dir)
+ * not and what writes it. The summary is made from every part: with one not usable it
+ * is not usable either, however well it matches them; an open rebuilds a whole index
+ * but no shard (their ranks are read from the JSONL at each open). */
+static void summary_health(const char *run_dir, const struct health *h)
 {
 	const char *why = steps_summary_state(run_dir);
 	char *dir = index_dir_for(run_dir);
 	char *safe = text_sanitize_dup(dir, 0);
-	if (why && steps_summary_delta_current(run_dir))
+	if (h->steps_bad && !h->sharded)
+		printf("summary  not usable: made from the part above, which is not; the next open rebuilds "
+		       "both\n");
+	else if (h->steps_bad)
+		printf("summary  not usable: it needs every shard; each open reads the ranks of the shards not "
+		       "usable from the JSONL and computes the analyses (`tscope-tui index --shard K/N` "
+		       "rebuilds a shard, `tscope-tui index` the whole index)\n");
+	else if (why && steps_summary_delta_current(run_dir))
 		printf("summary  ok  %s/summary.tsx + summary-delta.tsx (a follower's: an open uses both)\n", safe);
 	else if (why && access(dir, W_OK) != 0)
 		printf("summary  not current (%s): each open computes the analyses from the parts (this user "
@@ -432,7 +445,7 @@ static int status(const struct index_cli *c)
 	struct health h = { 0 };
 	steps_health(c->run_dir, stdout, &h);
 	if (h.parts)
-		summary_health(c->run_dir);
+		summary_health(c->run_dir, &h);
 	trace_health(c->run_dir, stdout, &h);
 	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");

@@ -5,8 +5,9 @@
 # damaged (checksum) or truncated index is reported, not trusted, and rebuilt; a missing
 # shard is named and its ranks come from the JSONL; --ranks loads a subset; --slurm
 # --dry-run writes the job-array script; `index` of a current index leaves it (--force
-# rebuilds), bringing its summary up to date when that is all it needs; --status
-# --verify reads every body and summary row back.
+# rebuilds), bringing its summary up to date when that is all it needs; --status says a
+# summary made from a part not usable is not usable either; --status --verify reads
+# every body and summary row back.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -212,6 +213,18 @@ tap_check "missing shard: named" 'grep -q "index shard 1/3 not used: missing" sr
 tap_check "missing shard: its ranks come from the JSONL, same report" 'cmp -s want.txt got.txt'
 "$T" index --status run >st.txt
 tap_rc $((1 - $?)) "index --status fails while a shard is missing"
+tap_check "... and says the summary is not usable, no open rebuilds the shard" \
+	'grep -q "^summary  not usable: it needs every shard; each open reads the ranks of the shards not usable from the JSONL" st.txt'
+# A whole index gone stale: its summary is not usable either, and the next open rebuilds both.
+rm -rf $idx && "$T" index run >/dev/null 2>&1
+touch -d @1700000000 run/rank3/run.json
+"$T" index --status run >st.txt
+tap_check "a stale whole index: the part NOT USABLE, the summary not usable (not \"ok\")" \
+	'grep -q "^shard 0/1  ranks 0-7  NOT USABLE: stale: run/rank3/run.json changed$" st.txt &&
+	 grep -q "^summary  not usable: made from the part above, which is not; the next open rebuilds both$" st.txt'
+"$T" --print run >/dev/null 2>&1
+"$T" index --status run >st2.txt
+tap_check "... the next open rebuilt both" '! grep -q "NOT USABLE\|not usable" st2.txt && grep -q "^summary  ok" st2.txt'
 
 # --ranks: a subset (from the index: subset_index.sh).
 "$T" --export ranks --ranks 0-2,5 run >sub.csv 2>/dev/null
