@@ -4,7 +4,7 @@
  * staleness against the sources, and sharding.
  *
  * Layout. RUN_DIR/.tscope-index/ when the run dir is writable, else
- * $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'>/ (XDG_CACHE_HOME defaults to
+ * $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'; where.c>/ (XDG_CACHE_HOME defaults to
  * ~/.cache). One file per shard: steps-K-of-N.tsx (a whole index is steps-0-of-1.tsx);
  * a shard also writes inputs-K-of-N.tsx, its part of the summary, which the first open
  * merges into summary.tsx (model/steps/analysis_index_inputs.c, analysis_index.c).

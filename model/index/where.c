@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/index/codec.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 
@@ -34,15 +35,35 @@ int index_mkdir_p(const char *path)
 	return err ? err : errno;
 }
 
-/* $XDG_CACHE_HOME/tscope-tui/<absolute run dir, '/' -> '%'> (~/.cache without it). */
-static char *cache_dir_for(const char *run_dir)
+enum { CACHE_NAME_MAX = 200, CACHE_NAME_KEEP = 180 }; /* bytes; a file name holds 255 */
+
+/* The cache directory's name for the absolute path abs: each '/' as '%'. A path with a
+ * '%' of its own (two paths could then give one name) or too long for a file name keeps
+ * its first bytes and ends in "%%" and the CRC-32 of the whole path: no plain name has
+ * "%%" (realpath has no "//"), so names of different run dirs differ (up to the CRC). */
+static char *cache_name(const char *abs)
 {
-	char *abs = realpath(run_dir, NULL);
-	char *name = xstrdup(abs ? abs : run_dir);
-	free(abs);
+	char *name = xstrdup(abs);
 	for (char *s = name; *s; s++)
 		if (*s == '/')
 			*s = '%';
+	size_t len = strlen(name);
+	if (!strchr(abs, '%') && len <= CACHE_NAME_MAX)
+		return name;
+	size_t keep = len < CACHE_NAME_KEEP ? len : CACHE_NAME_KEEP;
+	while (keep && ((unsigned char)name[keep] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+		keep--;
+	char *hashed = xasprintf("%.*s%%%%%08x", (int)keep, name, (unsigned)index_crc32(0, abs, strlen(abs)));
+	free(name);
+	return hashed;
+}
+
+/* $XDG_CACHE_HOME/tscope-tui/<cache_name(absolute run dir)> (~/.cache without it). */
+static char *cache_dir_for(const char *run_dir)
+{
+	char *abs = realpath(run_dir, NULL);
+	char *name = cache_name(abs ? abs : run_dir);
+	free(abs);
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	char *dir = xdg && *xdg ? xasprintf("%s/tscope-tui/%s", xdg, name)

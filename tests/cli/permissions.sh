@@ -1,7 +1,8 @@
 #!/bin/sh
 # permissions.sh: file modes as a user on a cluster meets them. A run dir the user cannot
 # write (a project's shared run): `index` writes to $XDG_CACHE_HOME/tscope-tui/<absolute
-# run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it), nothing in the run dir;
+# run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it; a path holding a '%' or too
+# long for a file name: its first bytes, '%%' and its CRC-32), nothing in the run dir;
 # `index --status` and later opens find it there and give a plain load's results; an
 # open rebuilds a stale one there; a cache that cannot be made is named with the reason
 # and what to set (exit 1), and the run still opens. An index in the run dir that this
@@ -143,6 +144,22 @@ as_user "$T" index --force dmg >/dev/null 2>&1
 as_user "$T" index --status --verify dmg >dv2.txt 2>&1
 tap_check "... index --force builds one in this user's cache, which verifies" \
 	'grep -q "^shard 0/1  ranks 0-5  ok  $dcache/steps-0-of-1.tsx$" dv2.txt && grep -q "checksums ok$" dv2.txt'
+
+# Cache names: run dirs 'p%q/run' and 'p/q/run' (one name with '/' as '%' alone) get a
+# cache each; a run dir whose path is longer than a file name can be gets one too.
+mkdir -p 'p%q' p/q
+"$gen" 'p%q/run' 3 20 >/dev/null && "$gen" p/q/run 5 20 >/dev/null || exit 1
+long=$(printf 'd%.0s' $(seq 1 120))
+mkdir -p "$long/$long" && "$gen" "$long/$long/run" 2 20 >/dev/null || exit 1
+chmod -R a-w 'p%q' p "$long"
+as_user "$T" index 'p%q/run' >pq1.txt 2>&1 && as_user "$T" index p/q/run >pq2.txt 2>&1
+tap_check "'p%q/run' and 'p/q/run': two caches, each open its own run" \
+	'[ "$(sed -n "s/^index written: \(.*\)\/steps-0-of-1.tsx .*/\1/p" pq1.txt)" != \
+	   "$(sed -n "s/^index written: \(.*\)\/steps-0-of-1.tsx .*/\1/p" pq2.txt)" ] &&
+	 grep -q "(3 ranks" pq1.txt && grep -q "(5 ranks" pq2.txt && same "p%q/run" && same p/q/run'
+as_user "$T" index "$long/$long/run" >long.txt 2>&1
+tap_check "a run dir path longer than a file name: indexed in the cache" \
+	'grep -q "^index written: .*%%[0-9a-f]\{8\}/steps-0-of-1.tsx (2 ranks" long.txt && same "$long/$long/run"'
 
 # unreadable sources: a steps.jsonl, a rank dir
 "$gen" bad 4 30 >/dev/null || exit 1
