@@ -324,3 +324,8 @@ bool text_same(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
+
+int text_cmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -41,6 +41,8 @@ void text_appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((form
 void text_vappendf(char *buf, size_t n, const char *fmt, va_list ap);
 /* True when a and b are the same text, or both absent (NULL). */
 bool text_same(const char *a, const char *b);
+/* qsort/bsearch comparator of an array of strings (char *): strcmp order. */
+int text_cmp_ptr(const void *a, const void *b);
 /* True when s needs no change under text_sanitize (fast path). */
 bool text_is_clean(const char *s, size_t len, unsigned flags);
 

@@ -13,6 +13,7 @@
 #include "model/json.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define ABSENT "<absent>"
@@ -411,11 +412,6 @@ static struct pv members_get(const struct members *l, const char *key, const str
 	return (struct pv){ d, -1 };
 }
 
-static int cmp_cstr(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
 /* pytscope's _dict_diffs: the sorted union of keys whose values differ. */
 static struct cmp_field *dict_diffs(const struct members *a, const struct members *b, const struct json_doc *da,
 				    const struct json_doc *db, size_t *nout)
@@ -427,7 +423,7 @@ static struct cmp_field *dict_diffs(const struct members *a, const struct member
 	for (size_t i = 0; i < b->n; i++)
 		if (members_get(a, b->m[i].key, da).tok < 0)
 			keys[nk++] = b->m[i].key;
-	qsort(keys, nk, sizeof(*keys), cmp_cstr);
+	qsort(keys, nk, sizeof(*keys), text_cmp_ptr);
 	struct cmp_field *out = xcalloc(nk + 1, sizeof(*out));
 	size_t n = 0;
 	for (size_t i = 0; i < nk; i++) {

@@ -8,6 +8,7 @@
 #include "model/groups.h"
 #include "model/ranklist.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -89,11 +90,6 @@ static size_t rank_hosts(struct run *run, const char **host)
 	return n;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Each host as its node key: a qualified name ("node-3.cluster") whose short name
  * ("node-3") another rank records is that short name (same_host below); else itself. */
 static void host_keys_short(const char **host, size_t nr)
@@ -103,13 +99,13 @@ static void host_keys_short(const char **host, size_t nr)
 	for (size_t r = 0; r < nr; r++)
 		if (host[r] && !strchr(host[r], '.'))
 			names[n++] = host[r];
-	qsort(names, n, sizeof(*names), cmp_str);
+	qsort(names, n, sizeof(*names), text_cmp_ptr);
 	for (size_t r = 0; r < nr && n; r++) {
 		const char *dot = host[r] ? strchr(host[r], '.') : NULL;
 		if (!dot || dot == host[r])
 			continue;
 		char *label = xstrndup(host[r], (size_t)(dot - host[r]));
-		const char **hit = bsearch(&label, names, n, sizeof(*names), cmp_str);
+		const char **hit = bsearch(&label, names, n, sizeof(*names), text_cmp_ptr);
 		free(label);
 		if (hit)
 			host[r] = *hit;

@@ -13,6 +13,7 @@
 #include "model/run.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/rank.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 /* ---------------------------------------------------------------------------------
@@ -571,11 +572,6 @@ const char *sweep_wl_name(enum sweep_wl k)
 	return k < WL_N ? names[k] : "";
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char *sweep_wl_values(const struct sweep_set *s, enum sweep_wl k)
 {
 	const char **v = xcalloc(s->ncfg + 1, sizeof(*v));
@@ -583,7 +579,7 @@ char *sweep_wl_values(const struct sweep_set *s, enum sweep_wl k)
 	for (size_t i = 0; i < s->ncfg; i++)
 		if (s->cfg[i].wl[k])
 			v[n++] = s->cfg[i].wl[k];
-	qsort(v, n, sizeof(*v), cmp_str);
+	qsort(v, n, sizeof(*v), text_cmp_ptr);
 	char *out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (i && strcmp(v[i], v[i - 1]) == 0)

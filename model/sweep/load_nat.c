@@ -15,6 +15,7 @@
 #include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/sweep/sweep.h"
 #include "model/sweep/io.h"
 #include "model/xalloc.h"
@@ -32,11 +33,6 @@ struct nat_files {
 	char **v;
 	size_t n, cap;
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void find_nat(const char *dir, int depth, struct nat_files *out)
 {
@@ -285,7 +281,7 @@ int sweep_nat_load(struct load_ctx *ctx, const char *path)
 		f.v = xmalloc(sizeof(*f.v));
 		f.v[f.n++] = xstrdup(path);
 	}
-	qsort(f.v, f.n, sizeof(*f.v), cmp_str);
+	qsort(f.v, f.n, sizeof(*f.v), text_cmp_ptr);
 	struct sweep_set *s = sweep_get(ctx->run);
 	int loaded = 0;
 	for (size_t i = 0; i < f.n; i++) {

@@ -30,6 +30,7 @@
 #include "model/infile.h"
 #include "model/opts.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define TRACE_INDEX_AUTO_MIN_BYTES ((long long)64 << 20)
@@ -367,17 +368,12 @@ int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n,
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Index of path in the sorted files, or -1. */
 static long file_index(char *const *sorted, size_t n, const char *path)
 {
 	if (!n)
 		return -1;
-	char *const *p = bsearch(&path, sorted, n, sizeof(*sorted), cmp_str);
+	char *const *p = bsearch(&path, sorted, n, sizeof(*sorted), text_cmp_ptr);
 	return p ? (long)(p - sorted) : -1;
 }
 
@@ -480,7 +476,7 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	char **sorted = xmalloc((nfiles ? nfiles : 1) * sizeof(*sorted));
 	if (nfiles)
 		memcpy(sorted, files, nfiles * sizeof(*sorted));
-	qsort(sorted, nfiles, sizeof(*sorted), cmp_str);
+	qsort(sorted, nfiles, sizeof(*sorted), text_cmp_ptr);
 	bool *sdone = xcalloc(nfiles ? nfiles : 1, sizeof(*sdone));
 	size_t used = 0;
 	for (unsigned k = 0; k < n; k++) {
@@ -528,7 +524,7 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	struct trace_pathvec pv = { 0 };  /* the traces an open would read */
 	trace_discover(run_dir, &pv, true, NULL);
 	if (pv.n)
-		qsort(pv.v, pv.n, sizeof(*pv.v), cmp_str);
+		qsort(pv.v, pv.n, sizeof(*pv.v), text_cmp_ptr);
 	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
@@ -571,7 +567,7 @@ static int file_shard_dir(const struct index_shard_dirs *sd, const char *run_dir
 
 void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard)
 {
-	qsort(v, *n, sizeof(*v), cmp_str);
+	qsort(v, *n, sizeof(*v), text_cmp_ptr);
 	struct index_shard_dirs sd;
 	index_shard_dirs(run_dir, k, nshard, &sd);
 	int *of = xmalloc((*n ? *n : 1) * sizeof(*of));
