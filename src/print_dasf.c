@@ -113,10 +113,42 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 	table_free(t);
 }
 
+/* The task heads: top functions and tasks (the critical path after task_balance). */
+static void print_task_heads(struct sbuf *f, struct run *run)
+{
+	static const struct pcol fn_cols[] = {
+		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },
+		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
+		{ "Num Tasks (chunks)", "Tasks", 7 }, { "Mean GPU Utilization (%)", "GPU %", 6 },
+		{ "Mean Throughput (MB/s)", "MB/s", 10 },
+	};
+	sb_printf(f, "  Top functions (function_bottleneck)\n");
+	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
+	static const struct pcol tb_cols[] = {
+		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Task Key", "Task key", -36 },
+		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
+		{ "Memory usage (Mb)", "Memory MB", 10 },
+	};
+	sb_printf(f, "\n  Top tasks (task_bottleneck)\n");
+	print_view(f, run, "task_bottleneck", tb_cols, ARRAY_LEN(tb_cols), TOP_ROWS);
+}
+
+static void print_critical_path(struct sbuf *f, struct run *run)
+{
+	static const struct pcol cp_cols[] = {
+		{ "Step", "#", 3 }, { "Task Key", "Task key", -36 }, { "Function", "Function", -20 },
+		{ "Host", "Host", -10 }, { "Duration (s)", "Duration s", 11 }, { "Cumulative (s)", "Total s", 11 },
+	};
+	sb_printf(f, "\n  Critical path (critical_path)\n");
+	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS);
+}
+
+/* The section: what was loaded, then the heads; a database of Managed Memory events
+ * alone (no task) still has its task_balance, the rest said n/a. */
 char *print_section_dasf(struct run *run, const struct print_opts *po)
 {
 	struct dasf_summary s;
-	if (!dasf_summarize(run, &s) || !s.tasks)
+	if (!dasf_summarize(run, &s) || (!s.tasks && !s.mem_events))
 		return NULL;
 	struct sbuf b = { 0 }, *f = &b;
 	sb_heading(f, po->color, SGR_CYAN, "DASF task profile");
@@ -130,34 +162,19 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 	char task[40] = "n/a", crit[96] = "n/a", num[40];
 	if (isfinite(s.total_task_s))
 		snprintf(task, sizeof(task), "%s s", units_fixed(s.total_task_s, 3, num, sizeof(num)));
-	if (isfinite(s.critical_s))
+	if (isfinite(s.critical_s) && s.tasks)
 		snprintf(crit, sizeof(crit), "%s s over %zu task%s", units_fixed(s.critical_s, 3, num, sizeof(num)),
 			 s.critical_len, s.critical_len == 1 ? "" : "s");
 	sb_printf(f, "  task time %s · critical path %s\n", task, crit);
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
-	static const struct pcol fn_cols[] = {
-		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },
-		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
-		{ "Num Tasks (chunks)", "Tasks", 7 }, { "Mean GPU Utilization (%)", "GPU %", 6 },
-		{ "Mean Throughput (MB/s)", "MB/s", 10 },
-	};
-	sb_printf(f, "  Top functions (function_bottleneck)\n");
-	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
-	static const struct pcol cp_cols[] = {
-		{ "Step", "#", 3 }, { "Task Key", "Task key", -36 }, { "Function", "Function", -20 },
-		{ "Host", "Host", -10 }, { "Duration (s)", "Duration s", 11 }, { "Cumulative (s)", "Total s", 11 },
-	};
-	static const struct pcol tb_cols[] = {
-		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Task Key", "Task key", -36 },
-		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
-		{ "Memory usage (Mb)", "Memory MB", 10 },
-	};
-	sb_printf(f, "\n  Top tasks (task_bottleneck)\n");
-	print_view(f, run, "task_bottleneck", tb_cols, ARRAY_LEN(tb_cols), TOP_ROWS);
+	if (s.tasks)
+		print_task_heads(f, run);
+	else
+		sb_printf(f, "  no task (Compute) event: top functions, top tasks and the critical path n/a\n");
 	sb_printf(f, "\n  Tasks in memory per worker (task_balance; seconds from the first event, "
 		   "hosts' clocks mixed as in DASF)\n");
 	print_view_head(f, run, "task_balance", "second", TOP_ROWS, BALANCE_COLS, 14);
-	sb_printf(f, "\n  Critical path (critical_path)\n");
-	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS);
+	if (s.tasks)
+		print_critical_path(f, run);
 	return sb_take(&b);
 }

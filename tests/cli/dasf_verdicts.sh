@@ -5,7 +5,8 @@
 # counted as missing alike in the headline, the report, the views and the rules; a tie
 # at the top is no dominant function; databases of two runs (one host's, or differing
 # <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
-# an empty task_balance says why; an event without an args map is named.
+# an empty task_balance says why; an event without an args map is named; a database of
+# Managed Memory events alone prints its task_balance, the task heads said n/a.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -97,4 +98,10 @@ tap_check "task_balance without Managed Memory events: the reason, not an empty 
 sources var.msgpack >var.csv
 tap_check "an event without an args map: the diagnostic names the event" \
 	'grep -q "event without an args map: name .Compute." var.csv && ! grep -q "args map:\"*$" var.csv'
+# Managed Memory events alone: the section prints task_balance; no task, no critical path
+report v/memonly.msgpack >memonly.txt
+tap_check "memory events alone: the report's DASF section has task_balance, the task heads n/a" \
+	'grep -q "^  task time n/a · critical path n/a$" memonly.txt &&
+	 grep -q "^  no task (Compute) event: top functions, top tasks and the critical path n/a$" memonly.txt &&
+	 grep -q "^  Tasks in memory per worker" memonly.txt && grep -q "^  *2  *3  *4$" memonly.txt'
 tap_plan

@@ -17,7 +17,8 @@
  *                          x 2 workers; load, unc_fit-<TOKEN...> (a uuid per task, as DASF
  *                          names them), predict (SLOW % slower) x 40 tasks, sum x 8, EXTRA x 20
  *   gen_dasf verdicts DIR  small databases whose verdicts are edge cases (tests/cli/dasf_verdicts.sh):
- *                          cycle, allcycle, zero, neg, nan, tie (.msgpack), two/ (one host's files
+ *                          cycle, allcycle, zero, neg, nan, tie, memonly (Managed Memory events
+ *                          alone) (.msgpack), two/ (one host's files
  *                          of two runs), copy/ (a database and its copy under another name) */
 #include <errno.h>
 #include <math.h>
@@ -430,6 +431,19 @@ static int vd_file(const char *dir, const char *file, const struct vd_task *t, s
 	return dw_close(&w) ? 1 : 0;
 }
 
+/* Managed Memory events of two workers and no task (task_balance alone). */
+static int memonly(const char *dir)
+{
+	struct dw w;
+	if (dw_open_in(&w, dir, "memonly.msgpack") < 0)
+		return open_err(dir);
+	for (int s = 0; s < 3; s++) {
+		dw_memory(&w, "h", "worker-h-0", 100.0 + s, "x-1", 1000, s + 1);
+		dw_memory(&w, "h", "worker-h-1", 100.5 + s, "y-1", 1000, 2 * s);
+	}
+	return dw_close(&w) ? 1 : 0;
+}
+
 static int verdicts(const char *dir)
 {
 	static const struct vd_task cycle[] = { { "a", 0, 1, "c-1" }, { "b", 0, 2, "a-1" }, { "c", 1, 3, "b-1" },
@@ -444,7 +458,7 @@ static int verdicts(const char *dir)
 	char sub[4096];
 	int rc = vd_file(dir, "cycle.msgpack", cycle, 5) | vd_file(dir, "allcycle.msgpack", allcycle, 2) |
 		 vd_file(dir, "zero.msgpack", zero, 2) | vd_file(dir, "neg.msgpack", neg, 3) |
-		 vd_file(dir, "nan.msgpack", nan, 4) | vd_file(dir, "tie.msgpack", tie, 2);
+		 vd_file(dir, "nan.msgpack", nan, 4) | vd_file(dir, "tie.msgpack", tie, 2) | memonly(dir);
 	snprintf(sub, sizeof(sub), "%s/two", dir);
 	if (mkdir(sub, 0755) != 0 && errno != EEXIST)
 		return open_err(sub);
