@@ -3,6 +3,7 @@
 #include "model/table.h"
 
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -362,6 +363,14 @@ static bool means_missing(const char *v)
 	return !*v || strcmp(v, "-") == 0;
 }
 
+/* A term that starts with '<' and a letter or '_' ('<float', '<lambda>'): a name in angle
+ * brackets to search for, as kernel names have; any other operator first names no column
+ * ('>1', '=x', '!=3', the '>1' of 'rank >1'). */
+static bool angle_name(const char *s, size_t k)
+{
+	return filter_ops[k].op == FILTER_LT && (isalpha((unsigned char)s[1]) || s[1] == '_');
+}
+
 /* One term of the text syntax into ft (ft->text points into s); -1 with err. */
 static int parse_term(const struct table *t, char *s, struct filter_term *ft, char *err, size_t errn)
 {
@@ -376,7 +385,7 @@ static int parse_term(const struct table *t, char *s, struct filter_term *ft, ch
 	size_t k = 0;
 	long at = find_op(s, &k);
 	int rc = 0;
-	if (at <= 0) {   /* bare TEXT (an operator first too: '<float'): a substring of any text column */
+	if (at < 0 || (at == 0 && angle_name(s, k))) {   /* bare TEXT: a substring of any text column */
 		unquote(s);
 		ft->text = s;
 		if (!*s) {
@@ -396,8 +405,9 @@ static int parse_term(const struct table *t, char *s, struct filter_term *ft, ch
 	ft->num = strtod(val, &end);
 	bool missing = (ft->op == FILTER_EQ || ft->op == FILTER_NE) && means_missing(val);
 	if (!*s) {
-		snprintf(err, errn, "'%s' names no column: write COL%sVALUE (quote a name or value with "
-				    "spaces: 'Duration (s)'>1, node='node 1')", term, filter_ops[k].tok);
+		snprintf(err, errn, "'%s' names no column: write COL%sVALUE, no space before the operator (quote a "
+				    "name or value with spaces: 'Duration (s)'>1, node='node 1', or a text to search for: "
+				    "\"'=x'\")", term, filter_ops[k].tok);
 		rc = -1;
 	} else if (ft->col < 0) {
 		snprintf(err, errn, "unknown column '%s' in '%s'", s, term);

@@ -51,10 +51,11 @@ static bool live_stalled(const struct run *run, int rank)
 }
 
 /* ranks: one row per rank; distributed columns are missing for a single rank. While
- * following a job, last_step and live ("stalled" or "-") follow records. */
+ * following a job, last_step and live ("stalled" or "-") follow records. Without any
+ * step record it is refused, as steps is. */
 static struct table *build_ranks(struct run *run, char *err, size_t errn)
 {
-	if (!need_steps(run, err, errn))
+	if (!need_records(run, err, errn))   /* rows of 0 records would read as 0 missing */
 		return NULL;
 	const struct steps_model *m = run->steps;
 	const struct distributed *d = analysis_distributed(run);
@@ -124,13 +125,14 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
 		if (steps_nunion(m))
 			table_set_num(t, row, c_cov, (double)steps_ndistinct(m, r) / (double)steps_nunion(m));
-		if (!d && steps_nranks(m) == 1) { /* no distributed summary: its own peak still is one */
+		if (!d) { /* one rank, or no step on every rank: its own peak still is one */
 			struct rank_stat one = { 0 };
 			analysis_rank_mem_peak(m, r, &one);
 			table_set_num_opt(t, row, c_mem, one.mem_peak / 1048576.0, one.has_mem_peak);
-		}
-		if (!d)
+			if (steps_nranks(m) > 1)   /* no aligned step: nothing judged, n/a, not "no" */
+				table_set_text(t, row, c_strag, "n/a");
 			continue;
+		}
 		const struct rank_stat *rs = &d->rank[r];
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
 		if (!compute || !analysis_rank_has_compute(run, r)) {   /* nothing of it to weigh */
@@ -179,6 +181,25 @@ static const struct rank_steps *rank_body(const struct steps_model *m, size_t ri
 	return r;
 }
 
+/* The steps column of metric def: its whole name (sanitized: names come from data) with
+ * its kind's prefix and unit, made unique among t's columns, which --sort and --filter
+ * find by name, whatever the case: a name taken (a phase "x" and a scalar "x_ms", a
+ * scalar "step", two names the sanitizer makes alike) gets "#2", "#3", ... The caller
+ * frees it. */
+static char *metric_col_name(const struct table *t, const struct metric_def *def)
+{
+	static const char *const prefix[] = { "", "", "mem_" };
+	const char *unit = def->kind == METRIC_PHASE ? "_ms" : def->kind == METRIC_MEMORY ? "_mb" : "";
+	char *clean = text_sanitize_dup(def->name, 0);
+	size_t n = strlen(clean) + 32;
+	char *name = xmalloc(n);
+	snprintf(name, n, "%s%s%s", prefix[def->kind], clean, unit);
+	for (unsigned dup = 2; table_col_index(t, name) >= 0; dup++)
+		snprintf(name, n, "%s%s%s#%u", prefix[def->kind], clean, unit, dup);
+	free(clean);
+	return name;
+}
+
 /* steps: every record of ranks [lo, hi) (model order), one column per metric. */
 static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 {
@@ -192,16 +213,13 @@ static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 	int c_time = table_add_col(t, "step_time_ms", COL_NUM, 9, 2);
 	size_t nm = steps_nmetrics(m);
 	int *col = xmalloc((nm ? nm : 1) * sizeof(*col));
-	static const char *const prefix[] = { "", "", "mem_" };
 	int *id = xmalloc((nm ? nm : 1) * sizeof(*id));
 	for (size_t k = 0; k < nm; k++) {
 		id[k] = steps_metric_nth(m, k); /* the run's order, whatever the loader threads did */
 		const struct metric_def *def = steps_metric(m, id[k]);
-		char raw[160], name[480];
-		snprintf(raw, sizeof(raw), "%s%s%s", prefix[def->kind], def->name,
-			 def->kind == METRIC_PHASE ? "_ms" : def->kind == METRIC_MEMORY ? "_mb" : "");
-		text_sanitize(raw, strlen(raw), name, sizeof(name), 0); /* names come from data */
+		char *name = metric_col_name(t, def);
 		col[k] = table_add_col(t, name, COL_NUM, 9, def->kind == METRIC_SCALAR ? 4 : 2);
+		free(name);
 	}
 	for (size_t ri = lo; ri < hi; ri++) {
 		const struct rank_steps *r = rank_body(m, ri);
@@ -425,10 +443,10 @@ static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_
 	return n;
 }
 
-/* nodes: the node roll-up (nodes.h), one row per node. */
+/* nodes: the node roll-up (nodes.h), one row per node; refused without a step record, as ranks is. */
 static struct table *build_nodes(struct run *run, char *err, size_t errn)
 {
-	if (!need_steps(run, err, errn))
+	if (!need_records(run, err, errn))
 		return NULL;
 	struct node_set *s = steps_nodes(run);
 	if (!s) {

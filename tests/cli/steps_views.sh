@@ -1,6 +1,10 @@
 #!/bin/sh
 # steps_views.sh: the step run's views through --export (F2 fixture: 4 ranks x 50 steps,
 # rank 2 a straggler): ranks, steps, heatmap, budget; snake_case columns; sort/filter.
+# A rank without records (no aligned step): every straggler verdict n/a, each rank's own
+# memory peak; ranks with run.json alone: ranks and nodes refused as steps is; metric
+# names of any length and case whole and unique in steps, each one found by --sort and
+# --filter.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -32,4 +36,47 @@ tap_check "heatmap: straggler block slower than the median" 'grep -q "^2,5,5,12.
 tap_check "budget: whole-run line (all ranks) then one per rank" '[ "$(wc -l <budget.csv)" -eq 6 ] && sed -n 2p budget.csv | grep -q "^run,,200,2.725,,0.7798"'
 "$TSCOPE_BIN" --export budget --filter "scope=rank rank=2" f2 >b2.csv
 tap_check "budget: filter by rank" '[ "$(wc -l <b2.csv)" -eq 2 ] && grep -q "^rank,2,50,0.775," b2.csv'
+
+# The value of column $1 (by name) on every row of CSV file $2, one a line.
+col_of() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"; }
+
+# rank 2 without records: no step on every rank, nothing judged; memory still recorded
+cp -r "$TSCOPE_ROOT/testdata/demo" dead
+: >dead/rank2/steps.jsonl
+"$TSCOPE_BIN" --no-index --export ranks dead >dead.csv 2>/dev/null
+tap_check "no aligned step (rank 2 has no record): every straggler cell n/a" \
+	'[ "$(col_of straggler dead.csv | sort -u)" = n/a ] && [ "$(col_of straggler dead.csv | wc -l)" -eq 16 ]'
+tap_check "no aligned step: each rank's own memory peak, none for rank 2" \
+	'[ "$(col_of mem_peak_mb dead.csv | grep -c "^58[0-9][0-9]\.")" -eq 15 ] &&
+	 [ -z "$(awk -F, "\$1 == 2" dead.csv | cut -d, -f12)" ]'
+
+# ranks with run.json alone (n_steps 205): no row of 0 records and 0 missing steps
+for r in 0 1; do
+	mkdir -p meta/rank$r
+	printf '{"name":"m","rank":%d,"world_size":2,"environment":{"gpu_count":2},"n_steps":205}\n' $r \
+		>meta/rank$r/run.json
+done
+for v in ranks nodes; do
+	"$TSCOPE_BIN" --no-index --export $v meta >meta_$v.csv 2>meta_$v.err
+	tap_check "run.json alone: $v refused as steps is, no row" \
+		'[ $? -eq 1 ] && [ ! -s meta_$v.csv ] &&
+		 grep -q "^tscope-tui: view .$v. is not available for this run: no step records in this run" meta_$v.err'
+done
+
+# metric names longer than any buffer, alike in case or after their kind's unit
+a=$(printf '%0200d' 0 | tr 0 x)A
+b=$(printf '%0200d' 0 | tr 0 x)B
+mkdir -p longn/rank0
+for i in 0 1 2; do
+	printf '{"step":%d,"phases":{"forward":0.01,"loss":0.002},' $i
+	printf '"scalars":{"%s":%d,"%s":%d,"loss_ms":1,"LOSS_MS":2,"step":7}}\n' "$a" $i "$b" $((2 - i))
+done >longn/rank0/steps.jsonl
+"$TSCOPE_BIN" --no-index --export steps longn >longn.csv 2>/dev/null
+tap_check "steps: long metric names whole, names taken get #2, #3" \
+	'head -1 longn.csv | grep -qx "rank,step,timestamp,step_time_ms,forward_ms,loss_ms,$a,$b,loss_ms#2,LOSS_MS#3,step#2"'
+"$TSCOPE_BIN" --no-index --export steps --sort "$a" --filter "$b>0" longn >la.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps --sort "-$b" --filter "loss_ms#2=1 LOSS_MS#3=2 step#2=7" longn \
+	>lb.csv 2>/dev/null
+tap_check "steps: --sort and --filter find each of them" \
+	'[ "$(col_of step la.csv | tr "\n" " ")" = "0 1 " ] && [ "$(col_of step lb.csv | tr "\n" " ")" = "0 1 2 " ]'
 tap_plan

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_table_filter.c: model/table.c's filter syntax (--filter, the explorer's `f` and
  * :filter): quoted column names and values with spaces, commas and operators inside; a
- * term that is not COL OP VALUE (no column, unclosed quote) an error naming it; '~' on a
- * number against its full-precision text; '-' and '' as missing for '=' and '!='. */
+ * term that is not COL OP VALUE (no column, an operator first but '<' and a letter, unclosed
+ * quote) an error naming it; '~' on a number against its full-precision text; '-' and ''
+ * as missing for '=' and '!='. */
 #include <string.h>
 #include "model/table.h"
 #include "tests/tap.h"
@@ -62,7 +63,18 @@ int main(void)
 	check(t, "name='b,c'", "1");
 	check(t, "'b,c'", "1");
 	check(t, "Duration (s)>1", "error: unknown column '(s)'");
-	check(t, "=3", "");   /* an operator first: a bare text ('<float'), not an error */
+	/* an operator first names no column ('rank >1' is 'rank' and '>1'), but for '<' and a
+	 * letter: a name in angle brackets to search for ('<float', '<lambda>') */
+	check(t, "=3", "error: names no column");
+	check(t, ">1", "error: names no column");
+	check(t, "<5", "error: names no column");
+	check(t, "=x", "error: names no column");
+	check(t, "!=3", "error: names no column");
+	check(t, "~x", "error: names no column");
+	check(t, "'Duration (s)' >1", "error: names no column");
+	check(t, "<float", "");
+	check(t, "!<float", "012");
+	check(t, "'=x'", "");   /* quoted: a text */
 	check(t, "''=3", "error: no column");
 	check(t, "node='node 1", "error: unclosed quote");
 	check(t, "!", "error: empty term");
