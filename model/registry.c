@@ -196,10 +196,13 @@ void registry_loader_names(char *buf, size_t n)
 		}
 }
 
-bool registry_view_available(const struct run *run, const struct view_def *vd)
+bool registry_view_available(struct run *run, const struct view_def *vd)
 {
-	for (size_t s = 0; s < registry_count; s++)
-		if (vd >= registry[s]->views && vd < registry[s]->views + registry[s]->nviews)
-			return !registry[s]->has_data || registry[s]->has_data(run);
+	for (size_t s = 0; s < registry_count; s++) {
+		const struct subsystem *sub = registry[s];
+		if (vd >= sub->views && vd < sub->views + sub->nviews)
+			return (!sub->has_data || sub->has_data(run)) &&
+			       (!sub->view_has_data || sub->view_has_data(run, vd));
+	}
 	return false;
 }

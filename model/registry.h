@@ -110,6 +110,9 @@ struct subsystem {
 	void (*finalize)(struct run *run);
 	/* This family found data in the run (run_is_empty() is false when any did). */
 	bool (*has_data)(const struct run *run);
+	/* Optional: the run has the data this family's view vd builds from, as its build tests
+	 * (NULL: every view of the family has data when has_data says so). */
+	bool (*view_has_data)(struct run *run, const struct view_def *vd);
 	/* This family has records its rules judge (NULL: has_data). A step model read from
 	 * run.json files alone has data (the Overview shows them) and nothing to judge. */
 	bool (*has_records)(const struct run *run);
@@ -136,8 +139,10 @@ extern const size_t registry_count;
 /* View by name (NULL when unknown); all views in registry order. */
 const struct view_def *registry_view(const char *name);
 /* True when the run has the data of vd's subsystem (a steps view needs step records, a
- * trace view traces, ...); the view may still find nothing to show. */
-bool registry_view_available(const struct run *run, const struct view_def *vd);
+ * trace view traces, ...) and, for a family with view_has_data, the data vd builds from
+ * (a sweep run may have no NAT file for `sizing_points`); the view may still find nothing
+ * to show. */
+bool registry_view_available(struct run *run, const struct view_def *vd);
 /* ld->probe(path, opts), asked once per loader and path inside a dirlist scope
  * (model/dirlist.h): identification and the load share the answer. With --trace
  * (opts->ntrace > 0) it is asked every time: the answer depends on the option. */

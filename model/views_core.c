@@ -222,11 +222,18 @@ static void core_summary(struct run *run, struct summary *out)
 			    "and how to open each run alone", run->refused);
 }
 
+/* heatmap_cells needs a grid with data, as its build does; findings and sources are always. */
+static bool core_view_has_data(struct run *run, const struct view_def *vd)
+{
+	return vd->build != build_heatmap_cells || heatmap_show(run);
+}
+
 const struct subsystem sub_core = {
 	.name = "core",
 	.summary = core_summary,
 	.views = core_views,
 	.nviews = ARRAY_LEN(core_views),
+	.view_has_data = core_view_has_data,
 	.tabs = core_tabs,
 	.ntabs = ARRAY_LEN(core_tabs),
 };

@@ -54,14 +54,22 @@ static void lowconf_note(struct sbuf *b, const struct sweep_set *s, const struct
 	sb_printf(b, "\n");
 }
 
-static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *f)
+/* A fit of npt levels: slope, intercept, R² (none of 2 points: a line fits any two), the
+ * points fitted when fewer than npt, the outliers removed. */
+static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *f, size_t npt)
 {
 	if (!f->ok) {
 		sb_printf(b, "  %s: no fit (%s)\n", label, f->err ? f->err : "no data");
 		return;
 	}
-	sb_printf(b, "  %s: slope %.6g · intercept %.6g · R² %.4f%s", label, f->slope, f->intercept,
-		  f->r2, f->flat ? " (flat: every point equal, R² 0 by convention)" : f->poor ? " (poor fit)" : "");
+	sb_printf(b, "  %s: slope %.6g · intercept %.6g", label, f->slope, f->intercept);
+	if (f->nused <= 2)
+		sb_printf(b, " · 2 points (R² not judged: a line fits any two)");
+	else
+		sb_printf(b, " · R² %.4f%s", f->r2, f->flat ? " (flat: every point equal, R² 0 by convention)"
+						      : f->poor ? " (poor fit)" : "");
+	if (f->nused > 2 && f->nused < npt)
+		sb_printf(b, " · %zu of %zu points", f->nused, npt);
 	if (f->nout) {
 		sb_printf(b, " · outliers removed [");
 		for (size_t i = 0; i < f->nout; i++)
@@ -124,7 +132,7 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 		sb_printf(b, "    throughput saturates at %s %g (knee)\n", sweep_stim_name(se->stim),
 			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
 	if (se->has_fit) {
-		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit);
+		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit, se->n);
 		size_t few = 0;
 		for (size_t i = 0; i < se->n; i++)
 			few += sweep_low_confidence(&s->cfg[se->cfg[i]], SS_P95);
@@ -227,15 +235,16 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 	char rest[160], jobs[48] = "";
 	if (n->merged)
 		snprintf(jobs, sizeof(jobs), " merged from %zu jobs", n->njobs);
-	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrencies%s%s", n->npt, jobs,
+	snprintf(rest, sizeof(rest), " — NAT calculator, %zu concurrenc%s%s%s", n->npt, n->npt == 1 ? "y" : "ies",
+		 jobs,
 		 n->alias_layout ? " (per_concurrency_data layout)" : "");
 	heading(b, po, SGR_CYAN, "GPU SIZING", rest);
 	sb_printf(b, "  %s\n", path);
 	free(path);
 	if (n->merged)
 		merge_jobs(b, s, n);
-	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat);
-	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt);
+	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat, n->npt);
+	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt, n->npt);
 	estimate_line(b, "  ", s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
 	estimate_line(b, "  ", s, "workflow runtime", s->target_runtime, &n->c_est_rt, n->has_s_gpu_rt, n->s_gpu_rt);
 	if (!(s->target_users > 0) || s->test_gpus <= 0)
@@ -244,20 +253,23 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 	nat_points(b, n);
 }
 
-static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct print_opts *po)
+/* The stored aggregate: samples/s, samples and time, each n/a when missing, then the
+ * other keys the file has; or that it stores none. */
+static void cb_stored(struct sbuf *b, const struct cb_perf *p)
 {
-	char *path = text_sanitize_dup(p->path, 0);
-	heading(b, po, p->mismatch ? SGR_YELLOW : SGR_CYAN, "CEREBRAS",
-		p->trainer_shape ? " — performance.json (trainer)" : " — performance.json");
-	sb_printf(b, "  %s\n", path);
-	free(path);
-	sb_printf(b, "  stored: ");
+	if (!cb_has_aggregate(p) && !p->has_compile && !p->has_prog && !p->has_global && !p->has_rate &&
+	    !p->has_flops) {
+		sb_printf(b, "  stored: none (the file has no aggregate)\n");
+		return;
+	}
+	char rate[32] = "n/a", samples[32] = "n/a", time[32] = "n/a";
 	if (p->has_sps)
-		sb_printf(b, "%.2f samples/s · ", p->samples_per_sec);
+		snprintf(rate, sizeof(rate), "%.2f", p->samples_per_sec);
 	if (p->has_samples)
-		sb_printf(b, "%lld samples · ", p->total_samples);
+		snprintf(samples, sizeof(samples), "%lld", p->total_samples);
 	if (p->has_time)
-		sb_printf(b, "%.3f s", p->total_time);
+		snprintf(time, sizeof(time), "%.3f", p->total_time);
+	sb_printf(b, "  stored: %s samples/s · %s samples · %s s", rate, samples, time);
 	if (p->has_compile)
 		sb_printf(b, " · compile %.3f s", p->compile_time);
 	if (p->has_prog)
@@ -269,6 +281,16 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 	if (p->has_flops)
 		sb_printf(b, " · FLOPs utilization %.2f%%", p->flops_util);
 	sb_printf(b, "\n");
+}
+
+static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct print_opts *po)
+{
+	char *path = text_sanitize_dup(p->path, 0);
+	heading(b, po, p->mismatch ? SGR_YELLOW : SGR_CYAN, "CEREBRAS",
+		p->trainer_shape ? " — performance.json (trainer)" : " — performance.json");
+	sb_printf(b, "  %s\n", path);
+	free(path);
+	cb_stored(b, p);
 	for (size_t i = 0; i < p->nord; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
 		char rate[32] = "-", samples[32] = "-", time[32] = "-";
@@ -286,7 +308,8 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 	if (p->has_c)
 		sb_printf(b, "  recomputed (merge rule): %.2f samples/s · %.0f samples · %.3f s%s\n",
 			  p->c_sps, p->c_samples, p->c_time,
-			  p->mismatch ? "  <- stored aggregate disagrees" : "");
+			  p->mismatch ? "  <- stored aggregate disagrees"
+				      : cb_has_aggregate(p) ? "" : "  (no stored aggregate to check)");
 	else if (p->nord)
 		sb_printf(b, "  recomputed (merge rule): n/a, not applied: %s\n", p->c_why);
 }

@@ -515,7 +515,9 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		tp[i] = sweep_value(c, SM_RPS, SS_AVG, &v) ? v : NAN;
 		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
 	}
-	se->knee = se->n >= 3 ? fit_knee(x, tp, lat, se->n) : -1;
+	se->knee = se->knee_next = -1;
+	if (se->n >= 3)
+		se->knee = fit_knee(x, tp, lat, se->n, &se->knee_next);
 	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising, &se->knee_last);
 	se->has_fit = false;
 	if (se->stim == ST_CONCURRENCY && se->n >= 2) {

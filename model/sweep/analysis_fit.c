@@ -197,9 +197,10 @@ size_t fit_knee_points(const double *x, const double *tput, const double *lat, s
 	return k;
 }
 
-long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
+long fit_knee(const double *x, const double *tput, const double *lat, size_t n, long *next)
 {
 	long prev = -1;
+	*next = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!knee_point(x, tput, lat, i))
 			continue;
@@ -207,8 +208,10 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n)
 			size_t p = (size_t)prev;
 			double rx = x[i] / x[p] - 1, rt = tput[i] / tput[p] - 1, rl = lat[i] / lat[p] - 1;
 			bool flat = rt < 0.1 * rx && rl >= 0.2, falls = rt <= -0.05 && rl > 0; /* past it */
-			if (rx > 0 && (flat || falls))
+			if (rx > 0 && (flat || falls)) {
+				*next = (long)i;
 				return prev;
+			}
 		}
 		prev = (long)i;
 	}

@@ -56,8 +56,9 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
 /* Throughput knee: the first index k (x ascending) after which throughput grows less
  * than 10% of its relative stimulus growth while latency grows by >= 20%, or falls by 5%
  * or more while latency grows (more load, less done: past the knee). Returns -1 when
- * none. Arrays may hold NaN (skipped). */
-long fit_knee(const double *x, const double *tput, const double *lat, size_t n);
+ * none. Arrays may hold NaN (skipped): *next is the index k was compared with (the
+ * next point with data, not always k + 1), -1 when there is no knee. */
+long fit_knee(const double *x, const double *tput, const double *lat, size_t n, long *next);
 /* The points fit_knee() can weigh (stimulus, throughput and latency finite and > 0);
  * *rising: the last of them has a higher throughput than the one before; *last_point:
  * the index of that last one (-1 when none). */

@@ -2,7 +2,8 @@
 /* load_cerebras.c: Cerebras Model Zoo performance.json (formats.md §5) in both shapes:
  * R1.6-R2.0 perf_utils (aggregate + per-ordinal "ordinals") and the R2.x trainer
  * (global_rate / rate / flops_utilization). cb_recompute() re-applies the documented
- * merge rule to the ordinals and flags a stored aggregate that disagrees. */
+ * merge rule to the ordinals and flags a stored aggregate that disagrees; it rates each
+ * ordinal against its siblings (cb_unrated_why: why one has no rate). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -217,6 +218,11 @@ static bool close_to(double a, double b)
 	return fabs(a - b) <= 1e-6 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
+bool cb_has_aggregate(const struct cb_perf *p)
+{
+	return p->has_sps || p->has_samples || p->has_time;
+}
+
 static bool ordinal_rate(const struct cb_ordinal *o, double *rate)
 {
 	if (o->has_rate && o->samples_per_sec > 0)
@@ -260,6 +266,33 @@ static void compare_ordinals(struct cb_perf *p)
 	free(rate);
 	free(other);
 	free(has);
+}
+
+/* What keeps an ordinal from a rate: no positive samples_per_sec, and no total_samples over
+ * a non-zero total_time. */
+static void no_rate_why(const struct cb_ordinal *o, char *buf, size_t n)
+{
+	char rate[40], time[40];
+	if (o->has_rate)
+		snprintf(rate, sizeof(rate), "samples_per_sec %g", o->samples_per_sec);
+	else
+		snprintf(rate, sizeof(rate), "no samples_per_sec");
+	if (!o->has_samples)
+		snprintf(time, sizeof(time), "no total_samples");
+	else if (o->has_time)
+		snprintf(time, sizeof(time), "total_time %g", o->total_time);
+	else
+		snprintf(time, sizeof(time), "no total_time");
+	snprintf(buf, n, "it has %s and %s", rate, time);
+}
+
+void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n)
+{
+	double rate;
+	if (i < p->nord && !ordinal_rate(&p->ord[i], &rate))
+		no_rate_why(&p->ord[i], buf, n);
+	else
+		snprintf(buf, n, "no other ordinal has a rate");
 }
 
 void cb_recompute(struct cb_perf *p)

@@ -112,22 +112,29 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		return;
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct sweep_series *se = &s->series[i];
-		if (se->knee < 0 || se->stim < 0)
+		if (se->knee < 0 || se->knee_next < 0 || se->stim < 0)
 			continue;
+		/* the level the knee test compared: the next one with data (a level with no
+		 * successful request between them has no throughput or latency) */
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
-		const struct sweep_cfg *nx = &s->cfg[se->cfg[se->knee + 1]];
-		double t0 = 0, t1 = 0, l0 = 0, l1 = 0;
-		sweep_value(k, SM_RPS, SS_AVG, &t0);
-		sweep_value(nx, SM_RPS, SS_AVG, &t1);
-		sweep_knee_latency(k, &l0);
-		sweep_knee_latency(nx, &l1);
-		char title[200], detail[512];
+		const struct sweep_cfg *nx = &s->cfg[se->cfg[se->knee_next]];
+		double t0, t1, l0, l1;
+		if (!sweep_value(k, SM_RPS, SS_AVG, &t0) || !sweep_value(nx, SM_RPS, SS_AVG, &t1) ||
+		    !sweep_knee_latency(k, &l0) || !sweep_knee_latency(nx, &l1))
+			continue; /* fit_knee() weighs only levels with both */
+		char title[200], detail[512], skipped[96] = "";
 		const char *st = sweep_stim_name(se->stim);
+		size_t nskip = (size_t)(se->knee_next - se->knee - 1);
+		if (nskip == 1)
+			snprintf(skipped, sizeof(skipped), " (the level between has no throughput or latency)");
+		else if (nskip)
+			snprintf(skipped, sizeof(skipped), " (the %zu levels between have no throughput or latency)",
+				 nskip);
 		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);
 		snprintf(detail, sizeof(detail),
-			 "%s: from %s %g to %g request throughput goes %.3g -> %.3g req/s while "
+			 "%s: from %s %g to %g%s request throughput goes %.3g -> %.3g req/s while "
 			 "latency goes %.4g -> %.4g ms.",
-			 se->name, st, k->stim[se->stim], nx->stim[se->stim], t0, t1, l0, l1);
+			 se->name, st, k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, l0, l1);
 		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
 			     "Serve at or below the knee; beyond it extra load only queues. Add "
 			     "replicas or GPUs to raise the ceiling.",
@@ -249,8 +256,26 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 	}
 }
 
+/* The ordinals of a performance.json that the others are rated against and these not:
+ * the first 8 ("0, 3") with the first one's reason. */
+static void unrated_ordinals(const struct cb_perf *p, char *buf, size_t n)
+{
+	char list[192] = "", why[96] = "";
+	size_t k = 0, unrated = 0;
+	for (size_t i = 0; i < p->nord; i++) {
+		if (p->ord[i].has_rel)
+			continue;
+		if (unrated == 0)
+			cb_unrated_why(p, i, why, sizeof(why));
+		if (unrated++ < 8)
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%zu", k ? ", " : "", i);
+	}
+	findings_unjudged_add(buf, n, "slow Cerebras ordinal%s %s%s of %s (not rated: %s%s)", unrated == 1 ? "" : "s",
+			      list, unrated > 8 ? ", ..." : "", p->path, unrated == 1 ? "" : "the first: ", why);
+}
+
 /* A performance.json's ordinals with a rate against the others' median (the slow-ordinal
- * test needs two), and the aggregate check (needs one ordinal). */
+ * test needs two), and the aggregate check (needs one ordinal and a stored aggregate). */
 static void cerebras_unjudged(const struct cb_perf *p, char *buf, size_t n)
 {
 	const char *path = p->path; /* sanitized where the list is shown (sb_safe, the table) */
@@ -261,12 +286,17 @@ static void cerebras_unjudged(const struct cb_perf *p, char *buf, size_t n)
 	}
 	if (!p->has_c)
 		findings_unjudged_add(buf, n, "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
+	else if (!cb_has_aggregate(p))
+		findings_unjudged_add(buf, n, "Cerebras aggregate of %s (no stored aggregate to check: no "
+				      "samples_per_sec, total_samples or total_time)", path);
 	size_t rated = 0;
 	for (size_t k = 0; k < p->nord; k++)
 		rated += p->ord[k].has_rel;
 	if (rated == 0)
 		findings_unjudged_add(buf, n, "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
 				      "another: the test needs 2 with a rate)", path, p->nord, p->nord == 1 ? "" : "s");
+	else if (rated < p->nord)
+		unrated_ordinals(p, buf, n);
 }
 
 void sweep_unjudged(struct run *run, char *buf, size_t n)

@@ -157,11 +157,18 @@ static void best_summary(const struct sweep_set *s, struct summary *out)
 			    has_rps ? " " : "", has_rps ? rps : 0);
 }
 
-/* A NAT fit in words: "R² 0.996, +0.142 s per unit of concurrency", or why there is none. */
-static void fit_words(const struct sweep_fit *f, char *buf, size_t n)
+/* A NAT fit of npt concurrencies in words: "R² 0.996, +0.142 s per unit of concurrency",
+ * "R² 0.996 on 5 points, ..." when it fitted fewer than npt, no R² of 2 points (a line
+ * fits any two); or why there is none. Short: both fits share a headline line. */
+static void fit_words(const struct sweep_fit *f, size_t npt, char *buf, size_t n)
 {
 	if (!f->ok)
 		snprintf(buf, n, "no fit (%s)", f->err ? f->err : "too few points");
+	else if (f->nused <= 2)
+		snprintf(buf, n, "%+.3g s per unit of concurrency from 2 points (R² not judged)", f->slope);
+	else if (f->nused < npt)
+		snprintf(buf, n, "R² %.3f on %zu points, %+.3g s per unit of concurrency%s", f->r2, f->nused, f->slope,
+			 f->poor ? " (below R² 0.7: the calculator stores none)" : "");
 	else
 		snprintf(buf, n, "R² %.3f, %+.3g s per unit of concurrency%s", f->r2, f->slope,
 			 f->poor ? " (below R² 0.7: the calculator stores none)" : "");
@@ -190,9 +197,9 @@ static void nat_summary(const struct sweep_set *s, struct summary *out)
 		if (n->merge_into >= 0)
 			continue;
 		shown++;
-		char lat[96], rt[96];
-		fit_words(&n->c_fit_lat, lat, sizeof(lat));
-		fit_words(&n->c_fit_rt, rt, sizeof(rt));
+		char lat[128], rt[128];
+		fit_words(&n->c_fit_lat, n->npt, lat, sizeof(lat));
+		fit_words(&n->c_fit_rt, n->npt, rt, sizeof(rt));
 		summary_add(out, TONE_NORMAL, "GPU sizing", "NAT calculator%s, %zu concurrenc%s: p95 LLM latency %s; p95 "
 			    "workflow runtime %s", n->merged ? " (merged)" : "", n->npt, n->npt == 1 ? "y" : "ies", lat, rt);
 		if (!(s->target_users > 0) || s->test_gpus <= 0 || !(s->target_latency > 0 || s->target_runtime > 0)) {
@@ -296,6 +303,7 @@ const struct subsystem sub_sweep = {
 	.tabs = sweep_tabs,
 	.ntabs = ARRAY_LEN(sweep_tabs),
 	.has_data = sweep_has_data,
+	.view_has_data = sweep_view_has_data,
 	.summary = sweep_summary,
 	.unjudged = sweep_unjudged,
 	.free = sweep_free,

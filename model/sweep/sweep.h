@@ -107,6 +107,8 @@ struct sweep_series {
 	bool has_fit;
 	struct sweep_estimate est;
 	long knee;           /* index into cfg[] of the throughput knee, -1 none */
+	long knee_next;      /* index into cfg[] of the level the knee was compared with: the
+			      * next one with a throughput and a latency, -1 with no knee */
 	size_t knee_points;  /* configs the knee test can weigh (fit_knee_points) */
 	bool knee_rising;    /* the last of them has more throughput than the one before */
 	long knee_last;      /* index into cfg[] of the last of them, -1 none */
@@ -196,7 +198,8 @@ struct cb_perf {
 	char c_why[128];
 	double c_wall_time;                  /* longest ordinal total_time (0 when none) */
 	long slowest;                        /* the slowest slow ordinal, -1 none */
-	bool mismatch;                       /* stored aggregate disagrees */
+	bool mismatch;                       /* stored aggregate disagrees (false when there
+					      * is none: cb_has_aggregate) */
 };
 
 /* The metric an objective or constraint names: a request metric (tele == NULL), or a
@@ -324,5 +327,11 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
 void nat_point_alerts(const struct nat_point *p, bool stored, char out[8]);
 /* Recompute the Cerebras merge-rule aggregate and mismatch flags. */
 void cb_recompute(struct cb_perf *p);
+/* The file stores an aggregate to check (samples_per_sec, total_samples or total_time):
+ * without one, mismatch is not judged (false, and no "no"). */
+bool cb_has_aggregate(const struct cb_perf *p);
+/* Why ordinal i has no rate against its siblings (has_rel false), as "it has
+ * samples_per_sec 0 and total_time 0" or "no other ordinal has a rate". */
+void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the sweep family's views (sweep, sizing, sizing_points, gpu_telemetry,
- * cerebras), read from the model after sweep_derive(). */
+ * cerebras), read from the model after sweep_derive(), and whether the run has the data
+ * of each (sweep_view_has_data: the test its build makes, for the explorer's list). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,10 +97,15 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 							       sys[i] == SM_COUNT ? COL_INT : COL_NUM, 10, 2);
 }
 
+static bool has_sweep(const struct sweep_set *s)
+{
+	return s && s->ncfg > 0;
+}
+
 static struct table *build_sweep(struct run *run, char *err, size_t errn)
 {
 	struct sweep_set *s = sweep_derived(run);
-	if (!s || s->ncfg == 0)
+	if (!has_sweep(s))
 		return no_data(err, errn, "no GenAI-Perf sweep loaded");
 	struct table *t = table_new("sweep", "Inference sweep: configs x metrics");
 	struct sweep_cols c;
@@ -227,7 +233,8 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 		table_set_num(t, r, c->r2, cf->r2);
 		fit_outliers_text(cf, buf, sizeof(buf));
 		table_set_text(t, r, c->out, buf);
-		table_set_text(t, r, c->poor, cf->poor ? "yes" : "no");
+		if (cf->nused > 2) /* a line fits any two points: nothing to judge */
+			table_set_text(t, r, c->poor, cf->poor ? "yes" : "no");
 	}
 	table_set_num_opt(t, r, c->target, target, target > 0);
 	table_set_num_opt(t, r, c->target_conc, e->conc, e->ok);
@@ -245,13 +252,18 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 		table_set_text(t, r, c->differs, differs ? "yes" : "no");
 }
 
-static struct table *build_sizing(struct run *run, char *err, size_t errn)
+static bool has_sizing(const struct sweep_set *s)
 {
-	struct sweep_set *s = sweep_derived(run);
 	size_t nfit = 0;
 	for (size_t i = 0; s && i < s->nseries; i++)
 		nfit += s->series[i].has_fit;
-	if (!s || (s->nnat == 0 && nfit == 0))
+	return s && (s->nnat > 0 || nfit > 0);
+}
+
+static struct table *build_sizing(struct run *run, char *err, size_t errn)
+{
+	struct sweep_set *s = sweep_derived(run);
+	if (!has_sizing(s))
 		return no_data(err, errn, "no NAT sizing output or GenAI-Perf concurrency sweep with "
 				      "p95 latency at 2+ concurrencies");
 	struct table *t = table_new("sizing", "GPU sizing: linear fits and estimates");
@@ -270,6 +282,8 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.s_out = table_add_col(t, "stored_outliers", COL_TEXT, 10, 0);
 	c.out = table_add_col(t, "outliers", COL_TEXT, 10, 0);
 	c.poor = table_add_col(t, "poor_fit", COL_TEXT, 8, 0);
+	table_col_doc(t, c.poor, "yes when the recomputed R² is below 0.7 (the calculator stores no fit); empty "
+		      "with no fit or a fit of 2 points (a line fits any two, so its R² says nothing); ");
 	c.target = table_add_col(t, "target_s", COL_NUM, 8, 3);
 	c.target_conc = table_add_col(t, "target_concurrency", COL_NUM, 10, 2);
 	c.s_gpus = table_add_col(t, "stored_gpus", COL_NUM, 10, 4);
@@ -368,10 +382,15 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 		table_set_text(t, r, c->differs, d ? "yes" : "no");
 }
 
+static bool has_points(const struct sweep_set *s)
+{
+	return s && s->nnat > 0;
+}
+
 static struct table *build_sizing_points(struct run *run, char *err, size_t errn)
 {
 	struct sweep_set *s = sweep_derived(run);
-	if (!s || s->nnat == 0)
+	if (!has_points(s))
 		return no_data(err, errn, "no NAT sizing output loaded");
 	struct table *t = table_new("sizing_points", "NAT sizing: per-concurrency data");
 	struct points_cols c;
@@ -406,10 +425,15 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 /* ---------------------------------------------------------------------------------
  * gpu_telemetry and cerebras */
 
+static bool has_gpu(const struct sweep_set *s)
+{
+	return s && s->ngpu > 0;
+}
+
 static struct table *build_gpu(struct run *run, char *err, size_t errn)
 {
 	struct sweep_set *s = sweep_derived(run);
-	if (!s || s->ngpu == 0)
+	if (!has_gpu(s))
 		return no_data(err, errn, "no GPU telemetry in the loaded sweep");
 	static const enum sweep_stat cols[] = { SS_AVG, SS_MIN, SS_MAX, SS_P50, SS_P90, SS_P99 };
 	struct table *t = table_new("gpu_telemetry", "GPU telemetry per config");
@@ -461,10 +485,15 @@ static void cb_row(struct table *t, const struct cb_cols *c, long ref, const cha
 	table_set_num_opt(t, r, c->time, time, ht);
 }
 
+static bool has_cerebras(const struct sweep_set *s)
+{
+	return s && s->ncb > 0;
+}
+
 static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 {
 	struct sweep_set *s = sweep_derived(run);
-	if (!s || s->ncb == 0)
+	if (!has_cerebras(s))
 		return no_data(err, errn, "no Cerebras performance.json loaded");
 	struct table *t = table_new("cerebras", "Cerebras performance.json");
 	struct cb_cols c;
@@ -483,6 +512,8 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);
 	c.flops = table_add_col(t, "flops_utilization", COL_NUM, 8, 2);
 	c.mismatch = table_add_col(t, "mismatch", COL_TEXT, 8, 0);
+	table_col_doc(t, c.mismatch, "yes when the stored aggregate disagrees with the merge rule's over the "
+		      "ordinals; empty when either is missing (nothing to compare); ");
 	c.rel = table_add_col(t, "rate_vs_siblings", COL_NUM, 8, 3);
 	c.slow = table_add_col(t, "slow", COL_TEXT, 4, 0);
 	for (size_t i = 0; i < s->ncb; i++) {
@@ -497,7 +528,8 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, r, c.rate, p->rate, p->has_rate);
 		table_set_num_opt(t, r, c.flops, p->flops_util, p->has_flops);
 		if (p->has_c) {
-			table_set_text(t, r, c.mismatch, p->mismatch ? "yes" : "no");
+			if (cb_has_aggregate(p)) /* nothing stored: nothing to disagree with */
+				table_set_text(t, r, c.mismatch, p->mismatch ? "yes" : "no");
 			cb_row(t, &c, (long)i, p->path, "recomputed", p->c_sps, true, p->c_samples, true,
 			       p->c_time, true);
 		}
@@ -528,5 +560,16 @@ const struct view_def sweep_views[] = {
 	  NULL, NULL },
 };
 
-
 _Static_assert(ARRAY_LEN(sweep_views) == SWEEP_NVIEWS, "SWEEP_NVIEWS");
+
+/* Each view's test, in sweep_views[] order: the one its build makes. */
+static bool (*const view_has[])(const struct sweep_set *s) = {
+	has_sweep, has_sizing, has_points, has_gpu, has_cerebras,
+};
+_Static_assert(ARRAY_LEN(view_has) == SWEEP_NVIEWS, "one test per sweep view");
+
+bool sweep_view_has_data(struct run *run, const struct view_def *vd)
+{
+	size_t i = (size_t)(vd - sweep_views);
+	return i < SWEEP_NVIEWS && view_has[i](sweep_derived(run));
+}

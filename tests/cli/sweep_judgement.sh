@@ -3,10 +3,14 @@
 # other swept parameter when crossed with the first (concurrency x ISL; not
 # num_dataset_entries = 20 x concurrency) and keyed by the stimulus number only (the
 # last concurrency<N> of a name; a model name's digits neither split nor merge series); the knee names the last level it
-# weighed; configs lacking an objective metric or with 0 requests are not ranked; a rank
-# 1 that fails the constraints is no best config; a constraint on a metric no config has
-# is not judged; a flat or 2-point fit is no poor fit; Cerebras ordinals missing the
-# merge rule's keys give no recomputed aggregate; NAT points without per_item_metrics
+# weighed and SWEEP.SATURATION the level it compared (the next one with data); configs
+# lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
+# the constraints is no best config; a constraint on a metric no config has is not
+# judged; a flat or 2-point fit is no poor fit (a 2-point fit: poor_fit empty, the
+# headline says 2 points and gives no R²); Cerebras ordinals missing the merge rule's
+# keys give no recomputed aggregate, a file without a stored aggregate no mismatch (not
+# judged), missing stored fields n/a, an ordinal without a rate a not-judged line; a NAT
+# file of 1 concurrency says so in the singular; NAT points without per_item_metrics
 # have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
 # converted.
 set -u
@@ -78,6 +82,11 @@ analyze kn "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A
 tap_check "the last level has no latency: the knee verdict names the last level judged and says why 8 is not" \
 	'grep -q "^  saturation  *no knee: request throughput still rises at concurrency 4; concurrency 8 not judged \
 (no request latency)$" kn.txt'
+analyze kg "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30
+"$BIN" --print --no-index --color never kg >kg.txt 2>/dev/null
+tap_check "a level without data after the knee: SWEEP.SATURATION names the level compared, no n/a read as 0" \
+	'grep -q "from concurrency 1 to 4 (the level between has no throughput or latency) request throughput goes \
+91.8 -> 72.3 req/s while latency goes 39.44 -> 46.21 ms.$" kg.txt && ! grep -q -- "-> 0 " kg.txt'
 
 # --- ranking and constraints --------------------------------------------------------
 analyze ob "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,12.00
@@ -115,6 +124,13 @@ mkcfg fl/m-openai-chat-concurrency2 100 10 600
 tap_check "two points of equal latency: no SIZING.POOR_FIT, the fit quality not judged" \
 	'! grep -q "POOR_FIT\|Poor linear fit" fl.txt &&
 	 grep -q "^  - fit quality of p95 request latency .*(2 points" fl.txt'
+mkcfg f2/m-openai-chat-concurrency1 100 5 600
+mkcfg f2/m-openai-chat-concurrency2 120 9 600
+"$BIN" --export sizing --no-index f2 >f2.csv 2>/dev/null
+tap_check "a 2-point fit: r2 kept, poor_fit empty (not judged), not 'no'" \
+	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ v = \$col[\"points\"] \"/\" \$col[\"r2\"] \"/\" \$col[\"poor_fit\"]; n++ }
+		END { exit !(n == 1 && v == \"2/1/\") }" f2.csv'
 for c in 1 2 4 8; do mkcfg fl4/m-openai-chat-concurrency$c 100 $c 600; done
 "$BIN" --print --no-index --color never fl4 >fl4.txt 2>/dev/null
 tap_check "four points of equal latency: a flat line is an exact fit, no SIZING.POOR_FIT" \
@@ -139,6 +155,34 @@ total_samples)$" cb1.txt &&
 tap_check "one ordinal without total_samples: not summed as 0, no mismatch" \
 	'grep -q "recomputed (merge rule): n/a, not applied: ordinal 1 has no total_samples$" cb2.txt &&
 	 ! grep -q "MISMATCH\|disagrees" cb2.txt'
+mkdir -p cbo cbt cbn cbz
+printf '{"ordinals":[%s,%s]}' '{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}' \
+	'{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}' >cbo/performance.json
+"$BIN" --print --no-index --color never cbo >cbo.txt 2>/dev/null
+"$BIN" --export cerebras --no-index cbo >cbo.csv 2>/dev/null
+tap_check "ordinals only, no stored aggregate: mismatch empty, not 'no'; the aggregate listed as not judged" \
+	'grep -q "^  stored: none (the file has no aggregate)$" cbo.txt &&
+	 grep -q "^  - Cerebras aggregate of cbo/performance.json (no stored aggregate to check: no samples_per_sec, \
+total_samples or total_time)$" cbo.txt &&
+	 awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		\$col[\"row\"] == \"stored\" { n++; if (\$col[\"mismatch\"] != \"\") bad = 1 }
+		END { exit bad || n != 1 }" cbo.csv'
+printf '{"compile_time":12.0,"samples_per_sec":300.0,"total_samples":3000}' >cbn/performance.json
+printf '{"flops_utilization":12.5,"total_samples":100}' >cbt/performance.json
+"$BIN" --print --no-index --color never cbn >cbn.txt 2>/dev/null
+"$BIN" --print --no-index --color never cbt >cbt.txt 2>/dev/null
+tap_check "a stored aggregate missing fields: n/a, no blank gap" \
+	'grep -q "^  stored: 300.00 samples/s · 3000 samples · n/a s · compile 12.000 s$" cbn.txt &&
+	 grep -q "^  stored: n/a samples/s · 100 samples · n/a s · FLOPs utilization 12.50%$" cbt.txt &&
+	 ! grep -q "·  ·" cbn.txt cbt.txt'
+printf '{"ordinals":[%s,%s,%s],"samples_per_sec":200.0,"total_samples":2000,"total_time":10.0}' \
+	'{"samples_per_sec":0.0,"total_samples":0,"total_time":0.0}' \
+	'{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}' \
+	'{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}' >cbz/performance.json
+"$BIN" --print --no-index --color never cbz >cbz.txt 2>/dev/null
+tap_check "an ordinal with 0 samples in 0 s cannot be rated: listed as not judged, with why" \
+	'grep -q "^  - slow Cerebras ordinal 0 of cbz/performance.json (not rated: it has samples_per_sec 0 and \
+total_time 0)$" cbz.txt'
 
 # --- NAT --------------------------------------------------------------------------------
 mkdir -p nat/online/job_1
@@ -147,6 +191,27 @@ mkdir -p nat/online/job_1
 	printf '"total_runtime": 30.0}}, "2": {"sizing_metrics": {"llm_latency_p95": 1.2, "workflow_runtime_p95": 4.5, '
 	printf '"total_runtime": 30.0}}}}'
 } >nat/online/job_1/calc_runner_output.json
+mkdir -p nat4/online/job_1
+{
+	printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.0, "workflow_runtime_p95": 4.0}}, '
+	printf '"2": {"sizing_metrics": {"llm_latency_p95": 1.2, "workflow_runtime_p95": 4.5}}, '
+	printf '"4": {"sizing_metrics": {}}, "8": {"sizing_metrics": {}}}}'
+} >nat4/online/job_1/calc_runner_output.json
+mkdir -p nat1/online/job_1
+printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.0, "workflow_runtime_p95": 4.0}}}}' \
+	>nat1/online/job_1/calc_runner_output.json
+"$BIN" --print --no-index --color never nat1 >nat1.txt 2>/dev/null
+tap_check "NAT, 1 concurrency: no fit, said in the singular" \
+	'grep -q "^● GPU SIZING — NAT calculator, 1 concurrency$" nat1.txt &&
+	 grep -q "^  GPU sizing  *NAT calculator, 1 concurrency: p95 LLM latency no fit" nat1.txt'
+"$BIN" --print --no-index --color never nat4 >nat4.txt 2>/dev/null
+"$BIN" --export sizing --no-index nat4 >nat4.csv 2>/dev/null
+tap_check "NAT, 4 concurrencies, 2 with data: the headline says 2 points and judges no R², poor_fit empty" \
+	'grep -q "^  GPU sizing  *NAT calculator, 4 concurrencies: p95 LLM latency +0.2 s per unit of concurrency \
+from 2 points (R² not judged); p95 workflow runtime +0.5 s per unit of concurrency from 2 points (R² not judged)$" \
+		nat4.txt && ! grep -q "R² 1" nat4.txt &&
+	 awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next } \$col[\"poor_fit\"] != \"\" { bad = 1 }
+		END { exit bad || NR != 3 }" nat4.csv'
 "$BIN" --export sizing_points --no-index --target-users 10 --target-runtime 10 --test-gpus 8 nat >pts.csv 2>/dev/null
 tap_check "no per_item_metrics: items and items over target are empty, not 0" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }

@@ -4,7 +4,7 @@
 # estimate, in UTF-8 and with --ascii; pass is - until a constraint is given;
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
 # too); a bad objective is reported, not fatal; on a NAT-only run, Enter on a sizing
-# finding opens the sizing view.
+# finding opens the sizing view; v lists only the views that build for the run.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -187,4 +187,21 @@ tui "$TMP/s7" "$TMP/natm"
 grep -q 'vs concurrency — job_1752000000' "$TMP/m0.txt" && grep -q 'source 1/3' "$TMP/m0.txt" &&
 	grep -q 'vs concurrency — merged, 2 jobs' "$TMP/m2.txt" && grep -q '^ *32 ' "$TMP/m2.txt" && grep -q '^ *1 ' "$TMP/m2.txt"
 tap_rc $? "NAT jobs and their merge are separate Sweep pane sources; the merge plots all 6 concurrencies"
+# v lists only the views that build for the run (the test export makes): a Cerebras file
+# has no sweep, sizing, GPU telemetry or heatmap; a GenAI-Perf sweep without telemetry no
+# cerebras
+CB="$TMP/cb"
+mkdir -p "$CB"
+printf '{"ordinals":[{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}]}' >"$CB/performance.json"
+printf ':resize 30 100\nv\n:dump %s\n<Esc>:quit\n' "$TMP/v_cb.txt" >"$TMP/s8"
+tui "$TMP/s8" "$CB"
+sed 's|v_cb|v_an|' "$TMP/s8" >"$TMP/s9"
+tui "$TMP/s9" "$AN"
+view_rows() { sed -n '/Views with data/,$p' "$1" | awk '{ print $1 }' | grep -x "$2"; }
+view_rows "$TMP/v_cb.txt" cerebras >/dev/null && view_rows "$TMP/v_cb.txt" sources >/dev/null &&
+	! view_rows "$TMP/v_cb.txt" 'sweep\|sizing\|sizing_points\|gpu_telemetry\|heatmap_cells' >/dev/null
+tap_rc $? "v on a Cerebras file: cerebras, sources; no sweep, sizing, sizing_points, gpu_telemetry, heatmap_cells"
+view_rows "$TMP/v_an.txt" sweep >/dev/null &&
+	! view_rows "$TMP/v_an.txt" 'cerebras\|gpu_telemetry\|sizing_points' >/dev/null
+tap_rc $? "v on a GenAI-Perf sweep without telemetry: sweep, no cerebras, gpu_telemetry or sizing_points"
 tap_plan

@@ -91,9 +91,15 @@ static void test_knee(void)
 	const double x[] = { 1, 2, 4, 8, 16 };
 	const double tp[] = { 10, 20, 39, 40, 40.5 };
 	const double lat[] = { 100, 100, 103, 200, 400 };
-	is_int(fit_knee(x, tp, lat, 5), 2, "knee at concurrency 4: throughput flat, latency doubles");
+	long next;
+	is_int(fit_knee(x, tp, lat, 5, &next), 2, "knee at concurrency 4: throughput flat, latency doubles");
+	is_int(next, 3, "compared with concurrency 8");
 	const double lin[] = { 10, 20, 40, 80, 160 };
-	is_int(fit_knee(x, lin, lat, 5), -1, "linear throughput: no knee");
+	is_int(fit_knee(x, lin, lat, 5, &next), -1, "linear throughput: no knee");
+	is_int(next, -1, "no knee: compared with nothing");
+	const double gap[] = { 91.8, NAN, 72.3 }, gap_lat[] = { 39.44, NAN, 46.21 };
+	is_int(fit_knee(x, gap, gap_lat, 3, &next), 0, "a level without data between: knee at concurrency 1");
+	is_int(next, 2, "compared with concurrency 4, the next level with data, not 2");
 }
 
 static void test_plot(void)
