@@ -516,9 +516,9 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
 	}
 	se->knee = se->knee_next = -1;
-	if (se->n >= 3)
-		se->knee = fit_knee(x, tp, lat, se->n, &se->knee_next);
 	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising, &se->knee_last);
+	if (se->knee_points >= 3) /* as many levels with a throughput and a latency: else not judged */
+		se->knee = fit_knee(x, tp, lat, se->n, &se->knee_next);
 	se->has_fit = false;
 	if (se->stim == ST_CONCURRENCY && se->n >= 2) {
 		for (size_t i = 0; i < se->n; i++) {

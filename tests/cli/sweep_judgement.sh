@@ -82,8 +82,12 @@ analyze kn "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A
 tap_check "the last level has no latency: the knee verdict names the last level judged and says why 8 is not" \
 	'grep -q "^  saturation  *no knee: request throughput still rises at concurrency 4; concurrency 8 not judged \
 (no request latency)$" kn.txt'
-analyze kg "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30
+analyze kg "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30 m_3,8,50.00,70.00
 "$BIN" --print --no-index --color never kg >kg.txt 2>/dev/null
+analyze k2 "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30
+"$BIN" --print --no-index --color never k2 >k2.txt 2>/dev/null
+tap_check "3 levels, 2 with a throughput and a latency: the knee is not judged, no SWEEP.SATURATION" \
+	'grep -q "^  saturation  *not judged" k2.txt && ! grep -q SWEEP.SATURATION k2.txt'
 tap_check "a level without data after the knee: SWEEP.SATURATION names the level compared, no n/a read as 0" \
 	'grep -q "from concurrency 1 to 4 (the level between has no throughput or latency) request throughput goes \
 91.8 -> 72.3 req/s while latency goes 39.44 -> 46.21 ms.$" kg.txt && ! grep -q -- "-> 0 " kg.txt'
