@@ -24,6 +24,11 @@ static const struct glossary_entry glossary[] = {
 				    "rank's)." },
 	{ "trace span", "trace_span", "A rank's trace from the first to the last GPU kernel (pytscope's trace wall; the "
 				      "comm_overlap view's trace_span_ms)." },
+	{ "HTA span", "kernel_us", "A rank's GPU events as HTA's temporal breakdown reads them, from the first to "
+				   "the last: like the trace span, but without the kernels launched in the last "
+				   "ProfilerStep when the traces record two ProfilerSteps or more (HTA leaves that "
+				   "step out). The base of busy and idle: the temporal view's kernel_us and "
+				   "percentages, the GPU time line and TRACE.GPU_IDLE." },
 	{ "wall", NULL, "Never alone in a label: one of step wall, run wall, rank wall or trace span. Only the texts of "
 			"pytscope's findings keep pytscope's bare \"wall\": the rank wall in EFFICIENCY.LOW_MFU and "
 			"EFFICIENCY.RECOVERABLE, the critical compute in DIST.STRAGGLER and DIST.LOAD_IMBALANCE (\"% of "
@@ -50,8 +55,8 @@ static const struct glossary_entry glossary[] = {
 			"collectives)." },
 	{ "comm overlap", "comm_overlap", "For traces: the share of a rank's comm during which a compute kernel runs too "
 					  "(the temporal view's comm_overlap_pct); the rest of the comm is exposed." },
-	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the trace span." },
-	{ "idle", NULL, "Time on the GPU with no kernel running, within the trace span. For DASF databases: a GPU "
+	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the HTA span." },
+	{ "idle", NULL, "Time on the GPU with no kernel running, within the HTA span. For DASF databases: a GPU "
 			"utilisation sample below the DASF.GPU_IDLE threshold." },
 	{ "time lost", "time_lost", "Seconds the other ranks waited for a rank at the step barrier while it was the "
 				    "critical (slowest) rank; ranks tied at the slowest compute share the step's "

@@ -230,7 +230,10 @@ void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, 
 	grid_scale_init(&s, src->nrows, src->ncols);
 	for (size_t r = 0; r < src->nrows; r++)
 		grid_scale_add_row(&s, src, b, r);
+	bool any = s.n > 0;
 	grid_scale_done(&s, lo, hi);
+	if (!any) /* every cell missing: no scale, not 0..0 */
+		*lo = *hi = NAN;
 }
 
 size_t grid_rect_rows(const struct grid_src *src, const struct grid_blocks *b, const size_t *rows,

@@ -123,7 +123,7 @@ size_t grid_rect(const struct grid_src *src, const struct grid_blocks *b, size_t
 
 /* A heatmap's colour scale: *lo the lower median and *hi the maximum of the row means
  * over 64 equal column ranges of every row (fewer when there are fewer columns), *hi
- * raised to the whole grid's worst. Reads every row once; 0 and 0 when nothing is
+ * raised to the whole grid's worst. Reads every row once; NaN and NaN when nothing is
  * present. */
 void grid_colour_scale(const struct grid_src *src, const struct grid_blocks *b, double *lo, double *hi);
 /* The same a row at a time, for a producer that has one row at hand at once (the index

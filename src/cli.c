@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* cli.c: the option table, getopt_long and --help (see cli.h). */
+/* cli.c: the option table, getopt_long, --help and the check of the files options name
+ * (see cli.h). */
 #include <stdio.h>
 #include "src/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "model/infile.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/sweep/rank.h"
@@ -222,7 +226,12 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_PRINT: return set_mode(cli, MODE_PRINT);
 	case OPT_TUI: return set_mode(cli, MODE_TUI);
 	case OPT_EXPORT: cli->export_view = arg; return set_mode(cli, MODE_EXPORT);
-	case 'o': cli->output = arg; return 0;
+	case 'o':
+		if (!*arg)
+			return bad("output", arg, "an empty name: give a file, '-' for standard output, or a directory "
+					   "for --export all");
+		cli->output = arg;
+		return 0;
 	case OPT_SORT: cli->sort = arg; return 0;
 	case OPT_FILTER: add_filter(cli, arg); return 0;
 	case OPT_FORCE: cli->force = true; return 0;
@@ -321,6 +330,45 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		return 2;
 	}
 	return 0;
+}
+
+/* 0 when path can be read as --opt takes it (a regular file; for --trace a directory
+ * too), else errno (infile_strerror's). */
+static int input_error(const char *path, bool dir_ok)
+{
+	int fd = infile_open(path);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	int e = errno;
+	DIR *d = e == EISDIR && dir_ok ? opendir(path) : NULL;
+	if (d) {
+		closedir(d);
+		return 0;
+	}
+	return e == EISDIR && dir_ok ? errno : e;
+}
+
+static int check_input(const char *opt, const char *path, bool dir_ok)
+{
+	int e = input_error(path, dir_ok);
+	if (e) {
+		char *safe = text_sanitize_dup(path, 0);
+		fprintf(stderr, "tscope-tui: --%s %s: cannot open: %s\n", opt, safe, infile_strerror(e));
+		free(safe);
+	}
+	return e ? 1 : 0;
+}
+
+int cli_check_inputs(const struct cli *cli)
+{
+	int rc = 0;
+	for (size_t i = 0; i < cli->opts.ntrace; i++)
+		rc |= check_input("trace", cli->opts.trace_paths[i], true);
+	if (cli->opts.kernel_classes)
+		rc |= check_input("kernel-classes", cli->opts.kernel_classes, false);
+	return rc;
 }
 
 void cli_free(struct cli *cli)

@@ -23,6 +23,10 @@ struct cli {
 
 /* Parse argv into cli. Returns 0, or 2 after printing a usage error to stderr. */
 int cli_parse(struct cli *cli, int argc, char **argv);
+/* The files named on options (--trace PATH, --kernel-classes FILE) as the loaders will
+ * open them: 0 when each can be, else 1 after naming each that cannot on stderr with
+ * why ("--trace x.json: cannot open: No such file or directory"), like a missing PATH. */
+int cli_check_inputs(const struct cli *cli);
 void cli_free(struct cli *cli);
 void cli_usage(FILE *f);
 

@@ -376,6 +376,7 @@ struct built {
 	struct rows_out *v;
 	const char **name;
 	size_t n, vcap, ncap;
+	const char *what; /* the input, in messages: "run", "pair of runs" */
 };
 
 /* Keep view `name`'s first table in b when it has rows; free it when it has none. */
@@ -393,7 +394,7 @@ static void built_add(struct built *b, const char *name, struct rows_out out)
 
 static void build_all(struct run *run, struct built *b)
 {
-	memset(b, 0, sizeof(*b));
+	*b = (struct built){ .what = "run" };
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++) {
 			const struct view_def *vd = &registry[s]->views[v];
@@ -429,7 +430,7 @@ static int all_args(const struct export_args *x)
 	return 0;
 }
 
-static int write_built(struct built *b, const struct export_args *x, unsigned flags, const char *what);
+static int write_built(struct built *b, const struct export_args *x, unsigned flags);
 
 /* `--export all -o DIR` (see export.h). */
 static int export_all(struct run *run, const struct export_args *x)
@@ -439,7 +440,7 @@ static int export_all(struct run *run, const struct export_args *x)
 		return rc;
 	struct built b;
 	build_all(run, &b);
-	return write_built(&b, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0, "run");
+	return write_built(&b, x, run->opts && run->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 
 /* Every diff_* view with rows for the pair, as `--export all -o DIR` writes a run's. */
@@ -448,24 +449,68 @@ static int export_compare_all(struct compare *c, const struct export_args *x)
 	int rc = all_args(x);
 	if (rc)
 		return rc;
-	struct built b = { 0 };
+	struct built b = { .what = "pair of runs" };
 	for (size_t i = 0; i < compare_nviews; i++) {
 		char err[256];
 		struct table *t = compare_views[i].build(c, err, sizeof(err));
 		if (t)
 			built_add(&b, compare_views[i].name, (struct rows_out){ .t = t, .run = c->b });
 	}
-	return write_built(&b, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0, "pair of runs");
+	return write_built(&b, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 
-/* Write each view of b as DIR/<view>.csv (none when one exists, unless --force), list
- * them on stdout, free b. what names the input when no view has data. */
-static int write_built(struct built *b, const struct export_args *x, unsigned flags, const char *what)
+/* Whether view `name` is one of b's (written by this export). */
+static bool built_has(const struct built *b, const char *name)
 {
-	const char *dir = x->output;
-	char *safe = text_sanitize_dup(dir, 0);
+	for (size_t i = 0; i < b->n; i++)
+		if (strcmp(b->name[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The files DIR/<view>.csv of known views that b does not write (an earlier export's),
+ * which would read as this input's beside its files: never merged in silence. */
+struct stale {
+	char **path;
+	size_t n, cap;
+};
+
+static void stale_add(struct stale *st, const struct built *b, const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s.csv", dir, name);
+	struct stat sb;
+	if (built_has(b, name) || lstat(path, &sb) != 0) {
+		free(path);
+		return;
+	}
+	xgrow((void **)&st->path, &st->cap, st->n + 1, sizeof(*st->path));
+	st->path[st->n++] = path;
+}
+
+/* Every known view's: a run's (registry) and a pair's (diff_*). */
+static void stale_files(const struct built *b, const char *dir, struct stale *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t v = 0; v < registry[s]->nviews; v++)
+			stale_add(st, b, dir, registry[s]->views[v].name);
+	for (size_t v = 0; v < compare_nviews; v++)
+		stale_add(st, b, dir, compare_views[v].name);
+}
+
+static void stale_free(struct stale *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		free(st->path[i]);
+	free(st->path);
+}
+
+/* Without --force: 1 (each file named) when one of b's files exists or a stale one is
+ * there, else 0. */
+static int refuse_existing(const struct built *b, const char *dir, const struct stale *st)
+{
 	int rc = 0;
-	for (size_t i = 0; i < b->n && !x->force; i++) {
+	for (size_t i = 0; i < b->n; i++) {
 		char *path = xasprintf("%s/%s.csv", dir, b->name[i]);
 		if (access(path, F_OK) == 0) {
 			char *sp = text_sanitize_dup(path, 0);
@@ -475,6 +520,47 @@ static int write_built(struct built *b, const struct export_args *x, unsigned fl
 		}
 		free(path);
 	}
+	for (size_t i = 0; i < st->n; i++) {
+		char *sp = text_sanitize_dup(st->path[i], 0);
+		fprintf(stderr, "tscope-tui: %s exists, left by an earlier export, and this %s has no rows for that "
+				"view; use --force to remove it\n", sp, b->what);
+		free(sp);
+		rc = 1;
+	}
+	return rc;
+}
+
+/* With --force, once this export's files are written: remove the stale ones, each
+ * said on stderr. Returns 0, or 1 when one could not be removed (said). */
+static int remove_stale(const struct built *b, const struct stale *st)
+{
+	int rc = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		char *sp = text_sanitize_dup(st->path[i], 0);
+		if (unlink(st->path[i]) == 0) {
+			fprintf(stderr, "tscope-tui: removed %s, left by an earlier export: this %s has no rows for "
+					"that view\n", sp, b->what);
+		} else {
+			fprintf(stderr, "tscope-tui: cannot remove %s, left by an earlier export (this %s has no rows "
+					"for that view): %s\n", sp, b->what, strerror(errno));
+			rc = 1;
+		}
+		free(sp);
+	}
+	return rc;
+}
+
+/* Write each view of b as DIR/<view>.csv, list them on stdout, free b. An existing file
+ * of a known view (one b writes, or a stale one of a view b has no rows for) stops it
+ * before anything is written, unless --force: then b's replace theirs and the stale
+ * ones are removed once b's are written, so that DIR holds this input's views alone. */
+static int write_built(struct built *b, const struct export_args *x, unsigned flags)
+{
+	const char *dir = x->output;
+	char *safe = text_sanitize_dup(dir, 0);
+	struct stale st;
+	stale_files(b, dir, &st);
+	int rc = b->n && !x->force ? refuse_existing(b, dir, &st) : 0;
 	for (size_t i = 0; i < b->n && rc == 0; i++) {
 		char *path = xasprintf("%s/%s.csv", dir, b->name[i]);
 		b->v[i].meter = progress_for(path);
@@ -483,10 +569,13 @@ static int write_built(struct built *b, const struct export_args *x, unsigned fl
 			printf("%s/%s.csv\t%zu row%s\n", safe, b->name[i], b->v[i].rows, b->v[i].rows == 1 ? "" : "s");
 		free(path);
 	}
+	if (b->n && rc == 0)
+		rc = remove_stale(b, &st);
 	if (b->n == 0) {
-		fprintf(stderr, "tscope-tui: no view has data for this %s\n", what);
+		fprintf(stderr, "tscope-tui: no view has data for this %s\n", b->what);
 		rc = 1;
 	}
+	stale_free(&st);
 	for (size_t i = 0; i < b->n; i++)
 		table_free(b->v[i].t);
 	free(b->v);

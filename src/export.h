@@ -21,9 +21,11 @@ struct export_args {
 /* Export a view of the run. Returns the process exit status and prints errors to
  * stderr. The view EXPORT_ALL (`--export all -o DIR`) writes every view that has rows
  * for this run as DIR/<view>.csv (DIR is created if missing) through the same writer
- * as one view (temp file + rename); when a target exists and force is false nothing is
- * written; one "DIR/view.csv\tN rows" line per file on stdout; 2 without DIR or with
- * --sort/--filter. */
+ * as one view (temp file + rename); when a target exists, or DIR/<view>.csv of a known
+ * view this run has no rows for (an earlier export's), and force is false, nothing is
+ * written (1, each named); with force those of views without rows are removed once the
+ * others are written, each named on stderr (DIR never mixes two inputs' views); one
+ * "DIR/view.csv\tN rows" line per file on stdout; 2 without DIR or with --sort/--filter. */
 #define EXPORT_ALL "all"
 int export_view(struct run *run, const struct export_args *x);
 struct compare;

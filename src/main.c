@@ -103,8 +103,9 @@ static void on_progress(void *ud, long long done_delta, long long total_delta)
 }
 
 /* The data-quality list counted as the Overview counts it: errors, warnings, notes
- * (and the diagnostics beyond the ones kept), and the records skipped. */
-static void report_quality(const struct run *run)
+ * (and the diagnostics beyond the ones kept), and the records skipped. side: NULL for
+ * one run; "A" or "B" of a comparison, named with the run's path. */
+static void report_quality(const struct run *run, const char *side)
 {
 	size_t skipped = 0, level[3] = { 0 };
 	for (size_t i = 0; i < run->nsrc; i++)
@@ -116,10 +117,17 @@ static void report_quality(const struct run *run)
 	char more[48] = "";
 	if (run->diags.dropped)
 		snprintf(more, sizeof(more), ", %zu more not kept", run->diags.dropped);
-	fprintf(stderr, "tscope-tui: data quality: %zu error%s, %zu warning%s, %zu note%s%s (%zu record%s skipped); "
-			"see --export sources\n", level[DIAG_ERROR], level[DIAG_ERROR] == 1 ? "" : "s",
+	char *of = NULL;
+	if (side) {
+		char *path = text_sanitize_dup(run->path ? run->path : "-", 0);
+		of = xasprintf(" of %s (%s)", side, path);
+		free(path);
+	}
+	fprintf(stderr, "tscope-tui: data quality%s: %zu error%s, %zu warning%s, %zu note%s%s (%zu record%s skipped); "
+			"see --export sources\n", of ? of : "", level[DIAG_ERROR], level[DIAG_ERROR] == 1 ? "" : "s",
 		level[DIAG_WARN], level[DIAG_WARN] == 1 ? "" : "s", level[DIAG_INFO], level[DIAG_INFO] == 1 ? "" : "s",
 		more, skipped, skipped == 1 ? "" : "s");
+	free(of);
 }
 
 /* Each line of text (data text included) sanitized on stderr after "tscope-tui: ". */
@@ -459,10 +467,17 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 
 static int stdout_err; /* errno of the first failed flush of stdout */
 
+/* A failed write of stdout with its errno (0: none): the first is kept. */
+static void stdout_failed(int err)
+{
+	if (err && !stdout_err)
+		stdout_err = err;
+}
+
 static void flush_stdout(void)
 {
-	if (fflush(stdout) != 0 && !stdout_err)
-		stdout_err = errno;
+	if (fflush(stdout) != 0)
+		stdout_failed(errno);
 }
 
 /* One PATH holding runs of several kinds: which kinds, and the --format that picks each. */
@@ -630,7 +645,7 @@ static int run_mode(struct cli *cli, struct run *run)
 		int rc = export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								 cli->filter, cli->force });
 		if (rc != 2)   /* as --print says it; a usage error says nothing of the data */
-			report_quality(run);
+			report_quality(run, NULL);
 		return rc;
 	}
 	struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
@@ -638,10 +653,9 @@ static int run_mode(struct cli *cli, struct run *run)
 		print_diags(run);
 	struct print_out out;
 	int rc = print_report(run, print_out_begin(&out, stdout, po.ascii), &po);
-	print_out_end(&out);
-	flush_stdout();
+	stdout_failed(print_out_end(&out));
 	if (!run_is_empty(run))
-		report_quality(run);
+		report_quality(run, NULL);
 	return rc;
 }
 
@@ -680,17 +694,21 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	int rc = -1;
 	if (mode == MODE_TUI)
 		rc = ui_run_compare(c, &cli->opts);
-	if (rc < 0 && mode == MODE_EXPORT)
+	bool quality = rc < 0; /* --print and --export say each side's, as for one run */
+	if (rc < 0 && mode == MODE_EXPORT) {
 		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								   cli->filter, cli->force });
+		quality = rc != 2;
+	}
 	if (rc < 0) {
 		struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
 		struct print_out out;
 		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], print_out_begin(&out, stdout, po.ascii),
 				   &po);
-		print_out_end(&out);
-		flush_stdout();
+		stdout_failed(print_out_end(&out));
 	}
+	for (int side = 0; quality && side < 2; side++)
+		report_quality(compare_side(c, side), side ? "B" : "A");
 	compare_free(c);
 	return rc;
 }
@@ -729,6 +747,10 @@ int main(int argc, char **argv)
 	case MODE_LIST_VIEWS: export_list_views(stdout); cli_free(&cli); return close_stdout(0);
 	case MODE_LIST_KEYS: ui_list_keys(stdout); cli_free(&cli); return close_stdout(0);
 	default: break;
+	}
+	if (cli_check_inputs(&cli)) {
+		cli_free(&cli);
+		return 1;
 	}
 	struct progress prog = { 0 };
 	meter_start(&prog.m);

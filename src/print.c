@@ -18,6 +18,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
+#include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 #include "src/sbuf.h"
@@ -30,43 +31,59 @@ enum bar_kind { BAR_PLAIN, BAR_BAD, BAR_GOOD };
 
 struct print_opts print_opts_of(const struct opts *o, int fd)
 {
-	return (struct print_opts){ .color = print_want_color(o->color, fd), .compat = o->compat_pytscope,
+	return (struct print_opts){ .color = print_want_color(o->color, fd, o->compat_pytscope),
+				    .compat = o->compat_pytscope,
 				    .width = print_width(fd),
 				    .ascii = !o->compat_pytscope && (o->ascii || !text_locale_utf8()) };
 }
 
 FILE *print_out_begin(struct print_out *p, FILE *out, bool ascii)
 {
-	*p = (struct print_out){ .out = out, .f = out };
-	if (ascii)
-		p->f = open_memstream(&p->buf, &p->len);
+	*p = (struct print_out){ .out = out, .ascii = ascii };
+	p->f = open_memstream(&p->buf, &p->len);
 	if (!p->f)
 		p->f = out;
 	return p->f;
 }
 
-void print_out_end(struct print_out *p)
+int print_out_end(struct print_out *p)
 {
-	if (p->f == p->out)
-		return;
-	fclose(p->f);
-	size_t n;
-	char *a = text_ascii_dup(p->buf ? p->buf : "", p->buf ? p->len : 0, &n);
-	fwrite(a, 1, n, p->out);
-	free(a);
-	free(p->buf);
+	int err = 0;
+	if (p->f != p->out) {
+		fclose(p->f);
+		const char *s = p->buf ? p->buf : "";
+		size_t n = p->buf ? p->len : 0;
+		char *a = p->ascii ? text_ascii_dup(s, n, &n) : NULL;
+		if (fwrite(a ? a : s, 1, n, p->out) != n)
+			err = errno;
+		free(a);
+		free(p->buf);
+	}
+	if (!err && fflush(p->out) != 0)
+		err = errno;
+	if (!err && ferror(p->out)) /* written straight to out (no buffer): the errno is gone */
+		err = EIO;
 	*p = (struct print_out){ 0 };
+	return err;
 }
 
-bool print_want_color(enum color_mode mode, int fd)
+/* An environment variable that is set to something: an empty value counts as unset
+ * (no-color.org, force-color.org), but under --compat pytscope, where set is set. */
+static bool env_given(const char *name, bool compat)
+{
+	const char *v = getenv(name);
+	return v && (compat || *v);
+}
+
+bool print_want_color(enum color_mode mode, int fd, bool compat)
 {
 	if (mode == COLOR_NEVER)
 		return false;
 	if (mode == COLOR_ALWAYS || mode == COLOR_256 || mode == COLOR_8)
 		return true;
-	if (getenv("NO_COLOR"))
+	if (env_given("NO_COLOR", compat))
 		return false;
-	if (getenv("FORCE_COLOR"))
+	if (env_given("FORCE_COLOR", compat))
 		return true;
 	return isatty(fd);
 }
@@ -264,8 +281,17 @@ static void timing_head(struct sbuf *b, struct run *run, const struct print_opts
 	}
 }
 
+/* --compat pytscope of a run whose steps are its traces' ProfilerSteps: pytscope reads no
+ * steps from a trace (its run dir holds no steps.jsonl), so it shows none. */
+static bool compat_no_steps(const struct run *run, const struct print_opts *po)
+{
+	return po->compat && trace_steps_only(run);
+}
+
 static char *section_timing(struct run *run, const struct print_opts *po)
 {
+	if (compat_no_steps(run, po))
+		return xstrdup("No steps recorded.\n");
 	const struct timing *t = run->steps && steps_nranks(run->steps) ? analysis_timing(run, 0) : NULL;
 	char *none = timing_none(run, po, t);
 	if (none)
@@ -452,7 +478,7 @@ static void hidden_lines(struct sbuf *b, const struct print_opts *po, size_t str
 
 static char *section_distributed(struct run *run, const struct print_opts *po)
 {
-	const struct distributed *d = analysis_distributed(run);
+	const struct distributed *d = compat_no_steps(run, po) ? NULL : analysis_distributed(run);
 	if (!d)
 		return NULL;
 	struct sbuf b = { 0 };
@@ -466,10 +492,12 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	      head);
 	free(head);
 	/* no comm phase recorded, or a NaN in the walls: n/a, not 0% or nan% (pytscope's layout) */
-	char comm[16] = "n/a", wall[24] = "n/a";
-	if (po->compat || (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction)))
+	char comm[16] = "n/a", wall[24] = "n/a", why[160];
+	if (po->compat || (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction) &&
+			   !analysis_comm_unmeasured(run, why, sizeof(why))))
 		snprintf(comm, sizeof(comm), "%.0f%%", py_float(d->mean_comm_fraction * 100));
-	if (po->compat || isfinite(d->mean_step_wall))
+	/* a rank without phase time: the walls it is in are no step's wall (the headline says why) */
+	if (po->compat || (isfinite(d->mean_step_wall) && !analysis_wall_unmeasured(run, why, sizeof(why))))
 		snprintf(wall, sizeof(wall), "%.1f ms", py_float(d->mean_step_wall * 1e3));
 	const char *unweighable = po->compat ? NULL : analysis_compute_unweighable(run);
 	if (unweighable) { /* every compute 0: nothing to weigh */
@@ -478,8 +506,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		sb_printf(&b, "  per-rank compute: n/a (%s)\n", unweighable);
 		return sb_take(&b);
 	}
-	sb_printf(&b, "\n  mean step wall %.1f ms · comm %s · imbalance CV %.2f\n", py_float(d->mean_step_wall * 1e3),
-		  comm, py_float(d->imbalance_cv));
+	sb_printf(&b, "\n  mean step wall %s · comm %s · imbalance CV %.2f\n", wall, comm, py_float(d->imbalance_cv));
 	/* pytscope's "wall lost to imbalance" is a share of the critical compute (glossary) */
 	sb_printf(&b, "  %s lost to imbalance %.1f%% · median sync skew %.1f ms/step\n",
 		  po->compat ? "wall" : "critical compute", py_float(d->wall_frac_lost * 100), py_float(d->sync_skew * 1e3));
@@ -539,7 +566,7 @@ static const char *secs(const struct print_opts *po, double v, char *buf, size_t
 
 static char *section_budget(struct run *run, const struct print_opts *po)
 {
-	if (!run->steps || !steps_nranks(run->steps))
+	if (!run->steps || !steps_nranks(run->steps) || compat_no_steps(run, po))
 		return NULL;
 	const struct budget *e = analysis_budget(run, 0);
 	if (!e)
@@ -676,6 +703,27 @@ static const char *report_name(const struct run *run, const struct print_opts *p
 	return run->trace ? unnamed : run->name;
 }
 
+/* The columns a clipped run name keeps in the title at least, whatever its path. */
+#define TITLE_NAME_MIN 40
+
+/* The title's run name, sanitized (malloc'd): whole as pytscope prints it (whole:
+ * its title under --compat), else clipped with an ellipsis to the columns the report's
+ * width leaves it beside "tscope-tui — " and the path (at least TITLE_NAME_MIN). */
+static char *title_name(const char *raw, const char *path, const struct print_opts *po, bool whole)
+{
+	char *name = text_sanitize_dup(raw, 0);
+	int cols = (po->width > 0 ? po->width : 100) - text_width("tscope-tui —   ()") - text_width(path);
+	if (cols < TITLE_NAME_MIN)
+		cols = TITLE_NAME_MIN;
+	if (whole || text_width(name) <= cols)
+		return name;
+	size_t n = (size_t)cols * 4 + 8;
+	char *clip = xmalloc(n);
+	text_clip(name, cols, clip, n, true, po->ascii ? TEXT_ASCII : 0);
+	free(name);
+	return clip;
+}
+
 /* The headline: every subsystem's summary lines (registry_summary), the same lines
  * the Overview pane shows; then a blank line. Nothing when no family has one. */
 static void headline(struct run *run, FILE *f, const struct print_opts *po)
@@ -758,10 +806,20 @@ static void say_logs_missing(const struct run *run)
 		fprintf(stderr, "the step log%s missing or empty (see --export sources).\n", n == 1 ? " is" : "s are");
 }
 
+/* Whether the report has anything: steps, a distributed summary or another family's
+ * data; under --compat pytscope of a run with no step log, a trace pytscope reads (one
+ * with a GPU kernel: else analyze_trace gives None). */
+static bool report_has_data(struct run *run, const struct print_opts *po)
+{
+	if (compat_no_steps(run, po))
+		return trace_pysum(run->trace, 0)->present;
+	return has_step_records(run) || analysis_distributed(run) || other_family_data(run);
+}
+
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
-	if (!has_step_records(run) && !analysis_distributed(run) && !other_family_data(run)) {
+	if (!report_has_data(run, po)) {
 		char *p = text_sanitize_dup(run->path, 0);
 		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
 		free(p);
@@ -774,11 +832,11 @@ int print_report(struct run *run, FILE *f, const struct print_opts *po)
 		print_section_trace, section_budget, print_section_sweep, print_section_dasf,
 		section_findings,
 	};
-	char *name = text_sanitize_dup(report_name(run, po), 0);
+	bool pytscope_title = pytscope_run && po->compat;
 	char *path = text_sanitize_dup(run->path, 0);
+	char *name = title_name(report_name(run, po), path, po, pytscope_title);
 	/* pytscope's header for what pytscope reads under --compat; our own name otherwise. */
-	fprintf(f, "%s — %s  (%s)\n\n", pytscope_run && po->compat ? "pytscope" : "tscope-tui", name,
-		path);
+	fprintf(f, "%s — %s  (%s)\n\n", pytscope_title ? "pytscope" : "tscope-tui", name, path);
 	free(name);
 	free(path);
 	if (!po->compat)

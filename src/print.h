@@ -21,22 +21,28 @@ struct print_opts {
 /* The report's options for stdout-like fd under o: color (print_want_color), compat,
  * width (print_width), ascii. */
 struct print_opts print_opts_of(const struct opts *o, int fd);
-/* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope rules). */
-bool print_want_color(enum color_mode mode, int fd);
+/* Decide color from --color, NO_COLOR, FORCE_COLOR and isatty(fd) (pytscope's order:
+ * NO_COLOR wins). An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org,
+ * force-color.org), but under compat (pytscope's rule: set is set, whatever the value). */
+bool print_want_color(enum color_mode mode, int fd, bool compat);
 /* Columns of the terminal on fd, else $COLUMNS, else 0 (the report's default, 100). */
 int print_width(int fd);
 
-/* Where a report is written: out itself, or for an ASCII report a buffer that
- * print_out_end() writes to out in ASCII (text_ascii_dup: the sparklines, bars, dashes
- * and dots as the explorer's --ascii draws them). A buffer that cannot be had (no
- * memory) leaves the report as it is. */
+/* Where a report is written: a buffer that print_out_end() writes to out in one go,
+ * for an ASCII report in ASCII (text_ascii_dup: the sparklines, bars, dashes and dots
+ * as the explorer's --ascii draws them), so that a failed write is known with its
+ * errno. A buffer that cannot be had (no memory) leaves the report written straight to
+ * out, as it is. */
 struct print_out {
 	FILE *out, *f;
 	char *buf;
 	size_t len;
+	bool ascii;
 };
 FILE *print_out_begin(struct print_out *p, FILE *out, bool ascii);
-void print_out_end(struct print_out *p);
+/* Write the buffer to out and flush it: 0, or the errno of the failed write (EIO when
+ * the report went straight to out and failed there). */
+int print_out_end(struct print_out *p);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);

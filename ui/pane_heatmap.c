@@ -189,8 +189,11 @@ static void grow_scale(struct hpane *p, size_t from)
 	}
 	for (size_t r = 0; r < p->src.nrows && from < p->src.ncols; r++) {
 		double w, m;
-		if (rect(p, r, r + 1, from, p->src.ncols, &w, &m) && isfinite(w) && w > p->hi)
+		if (rect(p, r, r + 1, from, p->src.ncols, &w, &m) && isfinite(w) && !(w <= p->hi)) {
+			if (isnan(p->hi)) /* the first value of a grid that had none */
+				p->lo = w;
 			p->hi = w;
+		}
 	}
 }
 
@@ -595,6 +598,9 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (%s)  i:legend m:%s +/-:zoom", hi,
 			 theme_tier() == TIER_MONO ? "faster in B underlined, slower not"
 						   : "slower in B warm, faster blue",
+			 p->prov->metric_keys);
+	else if (isnan(p->hi)) /* every cell missing (grid_colour_scale) */
+		snprintf(note + k, sizeof(note) - (size_t)k, "  scale n/a: no cell has a value  i:legend m:%s",
 			 p->prov->metric_keys);
 	else
 		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "

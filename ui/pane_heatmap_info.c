@@ -3,6 +3,7 @@
  * its scale: the status row (worst and mean, which rank of a node), the legend (the
  * ramp and what the range is) and y/Y (the cell in full precision). State and shared
  * helpers: ui/pane_heatmap.h. */
+#include <math.h>
 #include <stdio.h>
 #include "model/table.h"
 #include "model/text.h"
@@ -73,7 +74,9 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
 	bool mono = theme_tier() == TIER_MONO;   /* the sign is then the underline alone */
-	if (p->src.diverging)
+	if (isnan(p->hi)) /* every cell missing (grid_colour_scale): no levels to show */
+		snprintf(buf, sizeof(buf), "Scale: none: no cell of this grid has a value (every cell is missing).");
+	else if (p->src.diverging)
 		snprintf(buf, sizeof(buf), "Scale: 0 to +-%s, the largest difference anywhere in the grid (not only "
 			 "the window): %s; no cell lies outside it.", hi,
 			 mono ? "faster in B underlined, slower in B not underlined"
@@ -85,7 +88,7 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 			 "worst.", lo, hi, THEME_HEAT_LEVELS, THEME_HEAT_LEVELS);
 	legend_para(l, buf);
 	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
-	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
+	for (int k = 0; k < THEME_HEAT_LEVELS && !isnan(p->hi); k++) {
 		hm_fmt_value(p, p->lo + step * k, a, sizeof(a));
 		hm_fmt_value(p, p->lo + step * (k + 1), b, sizeof(b));
 		if (p->src.diverging && k == 0)

@@ -195,6 +195,18 @@ bool analysis_has_compute(const struct steps_model *m);
  * analysis cache (dropped with its records). */
 extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
+/* Why the step walls (the slowest compute plus the largest comm of each aligned step, so
+ * the run wall) are not measured across the ranks: "no phase recorded", "no compute
+ * phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
+ * phase in a run that records one ("rank 1 records no compute phase": a wall would be
+ * the others' alone); buf holds the reason when it is not a constant. NULL when every
+ * rank records them. */
+const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
+/* Why the comm share of the step walls is not the run's: no comm phase (the traces'
+ * reason when none of their kernels matched as communication, trace_comm_unmatched), a
+ * rank without it, or analysis_wall_unmeasured(); NULL when it is. --compat pytscope reports pytscope's share
+ * whatever this says. */
+const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
 /* The same judgement without the distributed analysis (compare mode's first frame): the
  * ranks' mean compute and the all-zero test read off the compute heatmap's level 0, as
  * floats; buf holds the reason when it is not a constant. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_distributed.c: the distributed analysis over the aligned steps (analysis.h §6.4):
  * per-step critical rank, skew and CV, per-rank time lost, onset and coverage, in
- * parallel column and row passes (model/pool.h), plus the memoized per-step medians. */
+ * parallel column and row passes (model/pool.h), plus the memoized per-step medians, why
+ * the ranks cannot be weighed, and why the step walls or their comm share are not
+ * measured on every rank (a rank without the phases: n/a, not the others' figures). */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -9,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/pool.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 /* Kadane over x_s - 1/2 (x_s = the rank's part of step s, vals[s] its compute); sets
@@ -603,31 +607,41 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 
 const char analysis_compute_zero[] = "every rank's compute is 0";
 
-/* The budget lanes (bit BUDGET_LANE_x) of the compute phases rank ri records: *any those
- * with a value among its records, *most those on at least half of them; the index
- * summary's when it kept them, else its columns'. */
-static void rank_compute_lanes(struct run *run, size_t ri, unsigned *any, unsigned *most)
+/* Per budget lane (BUDGET_LANE_x: the compute phases', comm's), how many of rank ri's
+ * records have a value of it into lane_n (the most values one of its phase columns has);
+ * the index summary's when it kept them, else its columns'. */
+static void rank_lane_counts(struct run *run, size_t ri, size_t *lane_n)
 {
 	const struct steps_model *m = run->steps;
 	const struct budget_sums *kept = analysis_cache_of(run)->bsum;
-	unsigned mask = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
-	size_t n = steps_nrecords(m, ri), lane_n[BUDGET_NLANES] = { 0 };
-	if (kept && kept[ri].n == n) {
-		memcpy(lane_n, kept[ri].lane_n, sizeof(lane_n));
-	} else {
-		const struct rank_steps *r = m->rank[ri];
-		rank_need_body(r);
-		for (size_t i = 0; i < steps_nmetrics(m) && i < r->ncol; i++) {
-			const struct metric_def *md = steps_metric(m, (int)i);
-			if (md->kind != METRIC_PHASE || !analysis_in_compute_phases(md->name))
-				continue;
-			size_t l = strcmp(md->name, "data") == 0    ? BUDGET_LANE_DATA
-				 : strcmp(md->name, "other") == 0 ? BUDGET_LANE_OTHER
-								  : BUDGET_LANE_COMPUTE;
-			if (r->col[i].count > lane_n[l])
-				lane_n[l] = r->col[i].count;
-		}
+	memset(lane_n, 0, BUDGET_NLANES * sizeof(*lane_n));
+	if (kept && kept[ri].n == steps_nrecords(m, ri)) {
+		memcpy(lane_n, kept[ri].lane_n, BUDGET_NLANES * sizeof(*lane_n));
+		return;
 	}
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	for (size_t i = 0; i < steps_nmetrics(m) && i < r->ncol; i++) {
+		const struct metric_def *md = steps_metric(m, (int)i);
+		bool comm = strcmp(md->name, "comm") == 0;
+		if (md->kind != METRIC_PHASE || !(comm || analysis_in_compute_phases(md->name)))
+			continue;
+		size_t l = comm				      ? BUDGET_LANE_COMM
+			 : strcmp(md->name, "data") == 0  ? BUDGET_LANE_DATA
+			 : strcmp(md->name, "other") == 0 ? BUDGET_LANE_OTHER
+							  : BUDGET_LANE_COMPUTE;
+		if (r->col[i].count > lane_n[l])
+			lane_n[l] = r->col[i].count;
+	}
+}
+
+/* The budget lanes (bit BUDGET_LANE_x) of the compute phases rank ri records: *any those
+ * with a value among its records, *most those on at least half of them. */
+static void rank_compute_lanes(struct run *run, size_t ri, unsigned *any, unsigned *most)
+{
+	unsigned mask = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
+	size_t n = steps_nrecords(run->steps, ri), lane_n[BUDGET_NLANES];
+	rank_lane_counts(run, ri, lane_n);
 	*any = *most = 0;
 	for (size_t l = 0; l < BUDGET_NLANES; l++) {
 		*any |= (unsigned)(lane_n[l] > 0) << l & mask;
@@ -757,4 +771,55 @@ const char *analysis_compute_unweighable(struct run *run)
 		if (!(d->step[k].cmax == 0)) /* NaN too: rank_unweighable names it */
 			return NULL;
 	return analysis_compute_zero;
+}
+
+/* The ranks none of whose records has a value of a lane of lanes (bits BUDGET_LANE_x),
+ * into buf: "rank 1 records no WHAT", "ranks 1,3-4 record no WHAT" or "5 of 8 ranks record
+ * no WHAT"; false when every rank records one. */
+static bool ranks_lacking(struct run *run, unsigned lanes, const char *what, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	size_t N = steps_nranks(m), nl = 0, lane_n[BUDGET_NLANES];
+	long *ids = xmalloc((N ? N : 1) * sizeof(*ids));
+	for (size_t r = 0; r < N; r++) {
+		rank_lane_counts(run, r, lane_n);
+		bool has = false;
+		for (size_t l = 0; l < BUDGET_NLANES; l++)
+			has = has || (lanes >> l & 1 && lane_n[l] > 0);
+		if (!has)
+			ids[nl++] = steps_rank_id(m, r);
+	}
+	char list[64];
+	if (nl == 1)
+		snprintf(buf, n, "rank %ld records no %s", ids[0], what);
+	else if (nl && ranklist_format(ids, nl, list, sizeof(list)))
+		snprintf(buf, n, "ranks %s record no %s", list, what);
+	else if (nl)
+		snprintf(buf, n, "%zu of %zu ranks record no %s", nl, N, what);
+	free(ids);
+	return nl > 0;
+}
+
+const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	bool comm = steps_has_phase(m, "comm");
+	if (!analysis_has_compute(m))
+		return comm ? "no compute phase recorded" : "no phase recorded";
+	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
+	if (ranks_lacking(run, compute, "compute phase", buf, n) ||
+	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)))
+		return buf;
+	return NULL;
+}
+
+const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n)
+{
+	if (!steps_has_phase(run->steps, "comm")) {
+		const char *unmatched = trace_comm_unmatched(run);
+		return unmatched ? unmatched : "no comm phase recorded";
+	}
+	if (ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) /* its own phase named first */
+		return buf;
+	return analysis_wall_unmeasured(run, buf, n);
 }

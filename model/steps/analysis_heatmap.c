@@ -158,6 +158,26 @@ static struct heat_grid *layout_copy(const struct heat_grid *g)
 	return c;
 }
 
+/* The step time of record pos of rank r (the sum of its phases); false when it has no
+ * phase value: missing, not a step of 0 s. */
+static bool step_time_value(const struct steps_model *m, const struct phase_sets *ps, size_t r, size_t pos,
+			    double *out)
+{
+	double v[16];
+	size_t n = 0;
+	if (ps->nall > ARRAY_LEN(v)) {
+		for (size_t i = 0; i < ps->nall && !n; i++)
+			n += steps_value(m, r, ps->all[i], pos, &v[0]);
+		*out = analysis_record_step_time(m, ps, r, pos);
+		return n > 0;
+	}
+	for (size_t i = 0; i < ps->nall; i++)
+		if (steps_value(m, r, ps->all[i], pos, &v[n]))
+			n++;
+	*out = stats_fsum(v, n);
+	return n > 0;
+}
+
 /* Level-0 value of series at (r, column k); false when missing (a column after the
  * aligned steps that rank r has not reached). */
 static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
@@ -175,19 +195,8 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 	case HEAT_COMM:
 		*out = analysis_record_comm(m, ps, r, pos);
 		return true;
-	case HEAT_STEP_TIME: {
-		double v[16];
-		size_t n = 0;
-		if (ps->nall > ARRAY_LEN(v)) {
-			*out = analysis_record_step_time(m, ps, r, pos);
-			return true;
-		}
-		for (size_t i = 0; i < ps->nall; i++)
-			if (steps_value(m, r, ps->all[i], pos, &v[n]))
-				n++;
-		*out = stats_fsum(v, n);
-		return true;
-	}
+	case HEAT_STEP_TIME:
+		return step_time_value(m, ps, r, pos, out);
 	default:
 		return steps_value(m, r, series, pos, out);
 	}

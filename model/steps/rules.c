@@ -17,18 +17,21 @@
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 #define MB 1048576.0
 
-static bool have_steps(const struct run *run)
-{
-	return run->steps && steps_nranks(run->steps) > 0;
-}
-
 static bool compat_run(const struct run *run)
 {
 	return run->opts && run->opts->compat_pytscope;
+}
+
+/* Steps the rules read: none under --compat pytscope when they are a trace's ProfilerSteps
+ * (pytscope reads no steps from a trace). */
+static bool have_steps(const struct run *run)
+{
+	return run->steps && steps_nranks(run->steps) > 0 && !(compat_run(run) && trace_steps_only(run));
 }
 
 static void add(struct finding_list *out, const char *id, enum severity sev, char *title,
@@ -524,7 +527,10 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 static void rule_comm_bound(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = analysis_distributed(run);
+	char why[160];
 	if (!d || !(d->mean_comm_fraction >= 0.25)) /* pytscope's >= is false on NaN */
+		return;
+	if (!compat_run(run) && analysis_comm_unmeasured(run, why, sizeof(why))) /* rules_unjudged.c says why */
 		return;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_SERIES;

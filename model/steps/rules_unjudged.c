@@ -98,7 +98,8 @@ static void hostless_unjudged(struct run *run, char *buf, size_t n)
 	steps_nodes_free(s);
 }
 
-/* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm phase. */
+/* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm and a
+ * compute phase on every rank (analysis_comm_unmeasured). */
 static void ranks_unjudged(struct run *run, char *buf, size_t n)
 {
 	const struct distributed *d = analysis_distributed(run);
@@ -117,8 +118,11 @@ static void ranks_unjudged(struct run *run, char *buf, size_t n)
 		findings_unjudged_add(buf, n, "transient stalls (they need %d ranks, the run has %zu: with 2 the "
 				      "step median is their mean, so one rank speeding up reads as the other "
 				      "stalling)", STALL_MIN_RANKS, d->world_size);
-	if (!steps_has_phase(run->steps, "comm"))
-		findings_unjudged_add(buf, n, "communication share (no comm phase recorded)");
+	char why[160];
+	const char *comm = analysis_comm_unmeasured(run, why, sizeof(why));
+	/* without aligned steps the ranks are not weighed at all: only a missing phase is news */
+	if (comm && (d || !steps_has_phase(run->steps, "comm")))
+		findings_unjudged_add(buf, n, "communication share (%s)", comm);
 }
 
 void steps_unjudged(struct run *run, char *buf, size_t n)

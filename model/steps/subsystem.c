@@ -192,14 +192,22 @@ static void summary_distributed(struct run *run, struct summary *out)
 		summary_not_distributed(run, out);
 		return;
 	}
-	char wall[32], step[32];
-	summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned step%s)",
-		    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
-		    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps, d->n_steps == 1 ? "" : "s");
-	char comm[48] = "comm n/a (no comm phase recorded)"; /* not 0% of the step wall */
-	if (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction))
+	char wall[32], step[32], why[SUMMARY_TEXT / 2];
+	const char *unmeasured = analysis_wall_unmeasured(run, why, sizeof(why));
+	if (unmeasured) /* not 0 s, nor the walls of some ranks as the run's */
+		summary_add(out, TONE_WARN, "run wall", "n/a: %s", unmeasured);
+	else
+		summary_add(out, TONE_NORMAL, "run wall", "%s (sum of step walls: mean %s x %zu aligned step%s)",
+			    units_seconds(d->mean_step_wall * (double)d->n_steps, wall, sizeof(wall)),
+			    units_seconds(d->mean_step_wall, step, sizeof(step)), d->n_steps,
+			    d->n_steps == 1 ? "" : "s");
+	char comm[SUMMARY_TEXT / 2 + 16];
+	unmeasured = analysis_comm_unmeasured(run, why, sizeof(why));
+	if (unmeasured) /* not 0% of the step wall, nor some ranks' share */
+		snprintf(comm, sizeof(comm), "comm n/a (%s)", unmeasured);
+	else if (isfinite(d->mean_comm_fraction))
 		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
-	else if (steps_has_phase(run->steps, "comm"))   /* a NaN in the walls */
+	else   /* a NaN in the walls */
 		snprintf(comm, sizeof(comm), "comm n/a (a NaN or infinite phase value)");
 	char line[SUMMARY_TEXT], of[48] = "";
 	bool partial = steps_straggler_verdict(run, line, sizeof(line));

@@ -868,7 +868,7 @@ size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why)
 
 bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
 {
-	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1 };
+	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1, .comm_unknown = true };
 	for (size_t i = 0; ts && i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
 		if (!h->have_gpu)
@@ -876,6 +876,8 @@ bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
 		if (!h->have_gpu || h->kernel_us <= 0)
 			continue;
 		out->n++;
+		out->last_step_dropped = ts->filter_last_step;
+		out->comm_unknown = out->comm_unknown && !trace_rank_comm_measured(ts, ts->r[i]);
 		out->span_us += h->kernel_us;
 		out->idle_us += h->idle_us;
 		out->compute_us += h->compute_us;

@@ -4,11 +4,13 @@
 #include "model/trace/classify.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "model/diag.h"
 #include "model/xalloc.h"
 
 struct krule {
@@ -87,23 +89,54 @@ static bool parse_class(const char *w, enum kclass *out)
 	return false;
 }
 
-static void add_err(char *err, size_t errn, const char *path, long line, const char *why)
+/* One problem of the rules file (line: 1-based, or -1 for the file) as a diagnostic. */
+static void rule_error(struct diag_list *diags, const char *path, long line, const char *msg)
 {
-	size_t used = strlen(err);
-	if (used + 1 < errn)
-		snprintf(err + used, errn - used, "%s%s:%ld: %s", used ? "\n" : "", path, line, why);
+	if (diags)
+		diag_add(diags, DIAG_ERROR, path, line, -1, -1, "--kernel-classes: %s", msg);
 }
 
-static void load_user(struct kclassifier *c, const char *path, char *err, size_t errn)
+/* One rule line (trimmed, not a comment) into c, or a diagnostic naming its line. */
+static void add_rule(struct kclassifier *c, char *p, const char *path, long no, struct diag_list *diags)
+{
+	char *pat = p;
+	while (*pat && !isspace((unsigned char)*pat))
+		pat++;
+	if (*pat)
+		*pat++ = '\0';
+	while (isspace((unsigned char)*pat))
+		pat++;
+	enum kclass k;
+	if (!parse_class(p, &k) || !*pat) {
+		rule_error(diags, path, no, "expected 'CLASS REGEX' (CLASS: communication, memory, computation, other)");
+		return;
+	}
+	xgrow((void **)&c->user, &c->cap, c->nuser + 1, sizeof(*c->user));
+	int rc = regcomp(&c->user[c->nuser].re, pat, REG_EXTENDED | REG_NOSUB);
+	if (rc != 0) {
+		char why[160];
+		regerror(rc, &c->user[c->nuser].re, why, sizeof(why));
+		char *msg = xasprintf("invalid regular expression '%s' (regcomp: %s)", pat, why);
+		rule_error(diags, path, no, msg);
+		free(msg);
+		return;
+	}
+	c->user[c->nuser++].cls = k;
+}
+
+static void load_user(struct kclassifier *c, const char *path, struct diag_list *diags)
 {
 	FILE *f = infile_fopen(path);
 	if (!f) {
-		add_err(err, errn, path, 0, "cannot open");
+		char *msg = xasprintf("cannot open: %s", infile_strerror(errno));
+		rule_error(diags, path, -1, msg);
+		free(msg);
 		return;
 	}
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	long no = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) >= 0) {
 		no++;
 		char *p = line;
 		while (isspace((unsigned char)*p))
@@ -111,38 +144,23 @@ static void load_user(struct kclassifier *c, const char *path, char *err, size_t
 		size_t n = strlen(p);
 		while (n && isspace((unsigned char)p[n - 1]))
 			p[--n] = '\0';
-		if (!*p || *p == '#')
-			continue;
-		char *sp = p;
-		while (*sp && !isspace((unsigned char)*sp))
-			sp++;
-		char *pat = sp;
-		if (*sp)
-			*pat++ = '\0';
-		while (isspace((unsigned char)*pat))
-			pat++;
-		enum kclass k;
-		if (!parse_class(p, &k) || !*pat) {
-			add_err(err, errn, path, no, "expected 'CLASS REGEX' (CLASS: communication, memory, computation, other)");
-			continue;
-		}
-		xgrow((void **)&c->user, &c->cap, c->nuser + 1, sizeof(*c->user));
-		if (regcomp(&c->user[c->nuser].re, pat, REG_EXTENDED | REG_NOSUB) != 0) {
-			add_err(err, errn, path, no, "invalid regular expression");
-			continue;
-		}
-		c->user[c->nuser++].cls = k;
+		if (*p && *p != '#')
+			add_rule(c, p, path, no, diags);
 	}
+	if (ferror(f)) {
+		char *msg = xasprintf("cannot read: %s", strerror(errno));
+		rule_error(diags, path, -1, msg);
+		free(msg);
+	}
+	free(line);
 	fclose(f);
 }
 
-struct kclassifier *kclass_new(const char *path, char *err, size_t errn)
+struct kclassifier *kclass_new(const char *path, struct diag_list *diags)
 {
 	struct kclassifier *c = xcalloc(1, sizeof(*c));
-	if (errn)
-		err[0] = '\0';
 	if (path)
-		load_user(c, path, err, errn);
+		load_user(c, path, diags);
 	return c;
 }
 

@@ -31,9 +31,11 @@ enum kclass { KC_COMPUTATION, KC_COMMUNICATION, KC_MEMORY, KC_OTHER, KC_COUNT };
 
 struct kclassifier;
 
-/* Built-in table plus the rules in `path` (NULL for none). Problems in the file go
- * to err (one message per bad line, newline-separated, may be truncated). Never NULL. */
-struct kclassifier *kclass_new(const char *path, char *err, size_t errn);
+struct diag_list;
+/* Built-in table plus the rules in `path` (NULL for none). Each problem of the file is
+ * an error diagnostic in diags (NULL: none kept): a bad line with its file:line, a file
+ * that cannot be read with why. Never NULL. */
+struct kclassifier *kclass_new(const char *path, struct diag_list *diags);
 void kclass_free(struct kclassifier *c);
 /* Class of a kernel name. Thread-safe (the classifier is immutable). */
 enum kclass kclass_of(const struct kclassifier *c, const char *name);

@@ -514,13 +514,27 @@ static void part_status(const char *run_dir, const struct trace_set *ts, struct 
 	recs_free(r, n);
 }
 
+/* Shard k of n of the traces sorted[0..nfiles) holds none. */
+static bool shard_empty(const char *run_dir, char *const *sorted, size_t nfiles, unsigned k, unsigned n)
+{
+	char **v = xmalloc((nfiles ? nfiles : 1) * sizeof(*v));
+	for (size_t i = 0; i < nfiles; i++)
+		v[i] = xstrdup(sorted[i]);
+	size_t kept = nfiles;
+	trace_index_shard(run_dir, v, &kept, k, n);
+	for (size_t i = 0; i < kept; i++)
+		free(v[i]);
+	free(v);
+	return kept == 0;
+}
+
 size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed)
 {
 	char *dir = index_dir_for(run_dir);
 	bool found = false;
 	unsigned n = index_newest_count(dir, "traces", &found);
 	struct trace_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
-	struct trace_set ts = { .cls = kclass_new(NULL, NULL, 0) }; /* names classed as an open would */
+	struct trace_set ts = { .cls = kclass_new(NULL, NULL) }; /* names classed as an open would */
 	struct trace_pathvec pv = { 0 };  /* the traces an open would read */
 	trace_discover(run_dir, &pv, true, NULL);
 	if (pv.n)
@@ -529,6 +543,10 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
 		part_status(run_dir, &ts, &v[k], pv.v, pv.n, seen);
+		if (v[k].why && strncmp(v[k].why, "missing", 7) == 0 && shard_empty(run_dir, pv.v, pv.n, k, n)) {
+			free(v[k].why); /* more shards than traces: it lacks nothing (an open says nothing of it) */
+			v[k].why = NULL;
+		}
 	}
 	*unindexed = 0;
 	for (size_t i = 0; i < pv.n; i++)

@@ -17,6 +17,7 @@
 #include "model/pool.h"
 #include "model/ranklist.h"
 #include "model/run.h"
+#include "model/steps/steps.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
@@ -844,7 +845,10 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	struct run *run = ctx->run;
 	const struct opts *o = run->opts;
 	struct trace_pathvec files = { 0 };
-	bool had_steps = run->steps != NULL; /* the pytscope loader ran first */
+	/* the pytscope loader ran first; steps an earlier PATH's traces published are made
+	 * again below with this PATH's traces (trace files given one by one are one run) */
+	bool republish = run->steps && run->trace && run->trace->published_steps;
+	bool had_steps = run->steps != NULL && !republish;
 	bool indexed = false;
 	size_t restored = 0;
 	if (o && o->ntrace > 0) {
@@ -887,8 +891,13 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		trace_filter_check(run->trace);
 	if (rc == 0 && indexed && files.n && trace_index_want(run, parsed) && !load_cancelled(ctx))
 		trace_index_save(run, path);
-	if (rc == 0 && !had_steps)
+	if (rc == 0 && !had_steps) {
+		if (republish) {
+			steps_model_free(run->steps);
+			run->steps = NULL;
+		}
 		trace_publish_steps(run);
+	}
 	if (o && o->ntrace > 0 && run->trace)
 		run->trace->explicit_loaded = true;
 	trace_pathvec_free(&files);

@@ -13,7 +13,11 @@
  * budget's useful compute is time the GPU computed, not the GPU's idle time. A rank
  * without any GPU kernel (a CPU-only profile) has no `comm` or `other` value (unknown,
  * not 0): its `compute` is the whole step; unless other ranks have GPU kernels: then it
- * has no phase at all (two bases are not compared). A step of a GPU rank with no kernel
+ * has no phase at all (two bases are not compared). In a run of several ranks, a rank
+ * whose kernels the classification table matches no communication kernel in (a
+ * DeepEP-style kernel it does not know, formats.md §0) has no `comm` value either: its
+ * communication is unknown, not 0 (store.c warns; trace_comm_unmatched() says why the run
+ * has no comm phase when no rank has one). A step of a GPU rank with no kernel
  * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only a step
  * of a truncated file ending after the last kernel read is not measured: it has no record
  * (the step is missing on that rank, not a step of 0 ms). */
@@ -91,11 +95,22 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	free(comp);
 }
 
-/* Publish rank index ri's ProfilerSteps. gpu_run: a rank of the run has GPU kernels (the
- * phases are m_compute, m_comm, m_other); a rank without any among such ranks is measured
- * on another basis (CPU-only: compute = the whole step) and gets no phase, said in a
- * diagnostic; a GPU rank's steps that were not measured (trace.h step_comp) get no
- * record, said in a diagnostic too. */
+bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r)
+{
+	if (ts->n == 1 && r->world_size <= 1)
+		return true;
+	for (size_t i = 0; i < r->nnames; i++)
+		if (r->name_cls[i] == KC_COMMUNICATION)
+			return true;
+	return false;
+}
+
+/* Publish rank index ri's ProfilerSteps. A GPU run (m_other >= 0): a rank of the run has
+ * GPU kernels (the phases are m_compute, m_comm when some rank measures communication,
+ * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
+ * compute = the whole step) and gets no phase, said in a diagnostic; a GPU rank's steps
+ * that were not measured (trace.h step_comp) get no record, said in a diagnostic too; a
+ * rank that does not measure communication (trace_rank_comm_measured) gets no comm value. */
 static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
 			 int m_other)
 {
@@ -106,7 +121,9 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	trace_rank_step_comm(ts, r);
 	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
 	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */
-	bool gpu = trace_hta(ts, ri)->have_gpu, cpu_among_gpu = !gpu && m_comm >= 0;
+	bool gpu = trace_hta(ts, ri)->have_gpu, cpu_among_gpu = !gpu && m_other >= 0;
+	if (!trace_rank_comm_measured(ts, r))
+		m_comm = -1;
 	size_t unmeasured = 0;
 	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
 	for (size_t s = 0; s < r->nstep; s++) {
@@ -120,10 +137,10 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 		if (cpu_among_gpu)
 			continue;
 		rank_set(rs, pos, m_compute, (double)(gpu ? p : st->dur) / 1e9);
-		if (gpu) {
+		if (gpu && m_comm >= 0)
 			rank_set(rs, pos, m_comm, (double)c / 1e9);
+		if (gpu)
 			rank_set(rs, pos, m_other, (double)(st->dur - c - p) / 1e9);
-		}
 	}
 	steps_publish_rank(m, rs);
 	if (cpu_among_gpu)
@@ -139,20 +156,38 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 void trace_publish_steps(struct run *run)
 {
 	struct trace_set *ts = run->trace;
-	bool any = false, gpu = false;
+	bool any = false, gpu = false, comm = false;
 	for (size_t i = 0; ts && i < ts->n; i++)
 		any |= ts->r[i]->nstep > 0;
 	if (!any)
 		return;
-	for (size_t i = 0; i < ts->n && !gpu; i++)
-		gpu = ts->r[i]->nstep > 0 && trace_hta(ts, i)->have_gpu;
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->r[i]->nstep > 0 && trace_hta(ts, i)->have_gpu) {
+			gpu = true;
+			comm = comm || trace_rank_comm_measured(ts, ts->r[i]);
+		}
+	ts->comm_unmatched = gpu && !comm;
 	struct steps_model *m = steps_model_get(run);
 	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
-	/* no rank with a GPU kernel: nothing measures communication, and the run has no comm
-	 * phase at all (its budget line is n/a, analysis.h MEASURED LINES) */
-	int m_comm = gpu ? steps_metric_intern(m, METRIC_PHASE, "comm") : -1;
+	/* no rank with a GPU kernel, or none whose kernels include a communication one in a
+	 * run of several: nothing measures communication, and the run has no comm phase at
+	 * all (its budget line is n/a, analysis.h MEASURED LINES) */
+	int m_comm = comm ? steps_metric_intern(m, METRIC_PHASE, "comm") : -1;
 	int m_other = gpu ? steps_metric_intern(m, METRIC_PHASE, "other") : -1;
 	for (size_t i = 0; i < ts->n; i++)
 		publish_rank(run, m, i, m_compute, m_comm, m_other);
 	steps_add_left_out(m, ts->left_out);
+	ts->published_steps = true;
+}
+
+bool trace_steps_only(const struct run *run)
+{
+	return run->trace && run->trace->published_steps;
+}
+
+const char *trace_comm_unmatched(const struct run *run)
+{
+	const struct trace_set *ts = run->trace;
+	return ts && ts->comm_unmatched ? "no kernel in the traces matched the classification table as "
+					  "communication, which --kernel-classes extends" : NULL;
 }

@@ -41,9 +41,10 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 		     ev);
 }
 
-/* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its traced span or
- * more (HTA temporal breakdown); one finding naming the idlest rank and how many ranks
- * pass. Evidence: that rank's row of the temporal view. */
+/* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its HTA span or
+ * more (HTA temporal breakdown: the span of its events, without the last ProfilerStep
+ * when HTA drops it); one finding naming the idlest rank and how many ranks pass.
+ * Evidence: that rank's row of the temporal view. */
 static void rule_gpu_idle(struct run *run, struct finding_list *out)
 {
 	struct trace_set *ts = trace_get(run);
@@ -55,15 +56,18 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 		const struct trace_hta *h = trace_hta(ts, i);
 		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT;
 	}
-	char title[160], detail[512];
-	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the trace span on rank %d", g.max_idle_pct,
+	char title[160], detail[640];
+	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the HTA span on rank %d", g.max_idle_pct,
 		 g.max_rank);
 	snprintf(detail, sizeof(detail),
-		 "No kernel runs on rank %d's GPU for %.1f%% of its trace span (HTA temporal breakdown); "
+		 "No kernel runs on rank %d's GPU for %.1f%% of its HTA span (HTA temporal breakdown%s); "
 		 "%zu of %zu traced ranks are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over all "
-		 "ranks: compute %.1f%%, communication and memory %.1f%%, idle %.1f%%.",
-		 g.max_rank, g.max_idle_pct, idle_ranks, g.n, TRACE_IDLE_PCT, g.min_rank, g.min_idle_pct,
-		 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);
+		 "ranks: compute %.1f%%, %s %.1f%%, idle %.1f%%.",
+		 g.max_rank, g.max_idle_pct, g.last_step_dropped ? ", which leaves out the last ProfilerStep" : "",
+		 idle_ranks, g.n, TRACE_IDLE_PCT, g.min_rank, g.min_idle_pct, 100 * g.compute_us / g.span_us,
+		 g.comm_unknown ? "communication n/a (no kernel matched as communication), memory and other"
+				: "communication and memory",
+		 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);
 	struct evidence ev = evidence_none();
 	ev.kind = EV_ROW;
 	ev.view = "temporal";

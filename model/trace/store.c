@@ -474,11 +474,7 @@ struct trace_set *trace_set_get_or_new(struct run *run)
 	pthread_mutex_init(&ts->lock, NULL);
 	pthread_mutex_init(&ts->ev_lock, NULL);
 	ts->run = run;
-	char err[1024];
-	const char *file = run->opts ? run->opts->kernel_classes : NULL;
-	ts->cls = kclass_new(file, err, sizeof(err));
-	if (err[0])
-		diag_add(&run->diags, DIAG_ERROR, file, -1, -1, -1, "--kernel-classes: %s", err);
+	ts->cls = kclass_new(run->opts ? run->opts->kernel_classes : NULL, &run->diags);
 	run->trace = ts;
 	return ts;
 }

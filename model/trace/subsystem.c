@@ -255,11 +255,15 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 		return;
 	}
 	double idle = 100 * g.idle_us / g.span_us;
-	char span[32];
+	char span[32], split[96];
+	/* no kernel seen as communication where some is expected: not "comm 0%" */
+	snprintf(split, sizeof(split), g.comm_unknown ? "memory and other %.1f%%, comm n/a: no kernel matched as "
+		 "communication" : "comm/memory %.1f%%", 100 * g.noncompute_us / g.span_us);
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
-		    "busy %.1f%% (compute %.1f%%, comm/memory %.1f%%), idle %.1f%% of the trace spans (%s summed over %zu "
-		    "rank%s)", 100 - idle, 100 * g.compute_us / g.span_us, 100 * g.noncompute_us / g.span_us, idle,
-		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s");
+		    "busy %.1f%% (compute %.1f%%, %s), idle %.1f%% of the HTA spans (%s summed over %zu rank%s%s)",
+		    100 - idle, 100 * g.compute_us / g.span_us, split, idle,
+		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s",
+		    g.last_step_dropped ? "; HTA leaves out the last ProfilerStep" : "");
 	enum summary_tone spread = g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL;
 	if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
 		summary_add(out, spread, "GPU idle by rank", "%.1f%% on each of the %zu ranks; :view temporal",

@@ -161,7 +161,12 @@ struct trace_set {
 	size_t n, cap;
 	struct kclassifier *cls;
 	bool explicit_loaded;    /* --trace paths were loaded */
+	bool published_steps;    /* the run's step model is these traces' ProfilerSteps
+	                          * (trace_publish_steps), not step logs */
 	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
+	bool comm_unmatched;     /* a run of several ranks whose GPU kernels the classification
+				  * table matches no communication kernel in: no comm phase
+				  * (load_steps.c) */
 	size_t left_out;         /* ranks --ranks left out: rank dirs not entered, traces read then dropped */
 	size_t nforeign;         /* traces in a rank dir that are of another job, left out (trace_drop_foreign) */
 	char *foreign;           /* the first: "PATH: why" (unsanitized), NULL when none */
@@ -177,18 +182,22 @@ struct trace_set {
 /* The run's trace set, or NULL when no trace was loaded. */
 struct trace_set *trace_get(struct run *run);
 
-/* GPU time over every rank (HTA temporal breakdown, analysis.c): sums of the ranks'
- * span (kernel_us), idle, compute and non-compute (communication, memory) time, and
+/* GPU time over every rank (HTA temporal breakdown, analysis.c): sums of the ranks' HTA
+ * span (kernel_us: the span of HTA's event set, without the last ProfilerStep when
+ * last_step_dropped), idle, compute and non-compute (communication, memory) time, and
  * the ranks with the least and the most idle share. n = ranks with GPU events;
- * filtered = GPU events that HTA's last-step filter left out on the ranks it left none. */
+ * filtered = GPU events that HTA's last-step filter left out on the ranks it left none;
+ * comm_unknown: no rank with GPU events measures communication
+ * (trace_rank_comm_measured), so the non-compute time holds no comm that was seen. */
 struct trace_gpu_time {
 	size_t n, filtered;
+	bool last_step_dropped, comm_unknown;
 	double span_us, idle_us, compute_us, noncompute_us;
 	int min_rank, max_rank;  /* rank ids */
 	double min_idle_pct, max_idle_pct;
 };
 bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out);
-/* A rank's GPU is idle (TRACE.GPU_IDLE) from this share of its traced span; high from
+/* A rank's GPU is idle (TRACE.GPU_IDLE) from this share of its HTA span; high from
  * TRACE_IDLE_HIGH_PCT. */
 #define TRACE_IDLE_PCT 25.0
 #define TRACE_IDLE_HIGH_PCT 50.0
@@ -277,6 +286,17 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r);
 /* Publish ProfilerStep#N records as steps (load_steps.c); only for runs without
  * pytscope steps. */
 void trace_publish_steps(struct run *run);
+/* Whether rank r's trace measures communication: the classification table matches one of
+ * its kernels as communication, or r is the one rank of a run of one (no communication
+ * expected: its 0 is measured). Its kernel names decide, kept in a trace index too. */
+bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r);
+/* Why the steps of a traces-only run have no comm phase when it is because, in a run of
+ * several ranks, no trace's kernels matched the classification table as communication
+ * (a literal); NULL otherwise. */
+const char *trace_comm_unmatched(const struct run *run);
+/* The run's step model is its traces' ProfilerSteps, published here (no step log):
+ * pytscope 0.2.1 reads no steps from a trace, so --compat pytscope shows none. */
+bool trace_steps_only(const struct run *run);
 /* The CPU event with this correlation id (the last in file order), or NULL. */
 const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t corr);
 /* Microseconds text ("1694128201435418", "4458676522690.655", "68.0", "1.5e3") to
@@ -284,7 +304,8 @@ const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t co
 bool trace_parse_us(const char *s, size_t n, int64_t *out);
 
 /* The trace parts of run_dir's index (the newest shard count; `tscope-tui index
- * --status`): each part's path, why it would not be used (why NULL: valid), the traces it
+ * --status`): each part's path, why it would not be used (why NULL: valid, or a shard no
+ * trace falls in: more shards than traces), the traces it
  * holds, how many of those files changed since (parsed again at the next open) and how
  * many are gone;
  * *unindexed: the run dir's traces no part holds (parsed at each open), also when there

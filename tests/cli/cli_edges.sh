@@ -1,11 +1,14 @@
 #!/bin/sh
 # cli_edges.sh: command-line edges an audit found. --filter quotes a column name or a
-# value with spaces, names a term it cannot read, says when it keeps no row, matches
+# value with spaces, names a term it cannot read (an operator first, but for '<' and a
+# letter: '<float' is a text to search for), says when it keeps no row, matches
 # '~' on a number's full-precision text and '-' as missing; repeated --filter terms add
 # up, any other option given twice takes the last value (as getopt tools do: an alias's
 # --color=always then --color never on the line); --flops-per-step
-# and --peak-tflops must be > 0; --export reports data quality as --print does; --tui
-# without a terminal says why.
+# and --peak-tflops must be > 0; --export reports data quality as --print does; a
+# --trace or --kernel-classes file that cannot be opened is named with why (exit 1),
+# each bad rule line is its own diagnostic; -o '' is a usage error; --tui without a
+# terminal says why.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -25,8 +28,15 @@ tap_check "node=node 1 (unquoted): no row, said on stderr, exit 0" \
 $T --export ranks --filter "''=3" "$demo" >out 2>err
 tap_check "a term with an empty column name: exit 2, named" '[ $? -eq 2 ] && grep -q "names no column" err'
 $T --export ranks --filter '<float' "$demo" >out 2>err
-tap_check "a bare text that starts with an operator ('<float'): searched, not an error" \
+tap_check "a bare text that starts with '<' and a letter ('<float'): searched, not an error" \
 	'[ $? -eq 0 ] && grep -q "keeps no row" err'
+for f in '>1' '<5' '=x' '!=3' '~1' 'rank >1'; do
+	$T --export ranks --filter "$f" "$demo" >out 2>err
+	tap_check "an operator without a column ($f): exit 2, the term named, no CSV" \
+		'[ $? -eq 2 ] && grep -q "^tscope-tui: --filter: .${f#rank }. names no column: write COL" err && [ ! -s out ]'
+done
+$T --export ranks --filter "'=x'" "$demo" >out 2>err
+tap_check "a quoted term ('=x'): a text to search for" '[ $? -eq 0 ] && grep -q "keeps no row" err'
 $T --export ranks --filter "node='node 1" "$demo" >out 2>err
 tap_check "an unclosed quote: exit 2" '[ $? -eq 2 ] && grep -q "a quote is not closed" err'
 $T --export ranks --filter 'nosuch=1' "$demo" >out 2>err
@@ -69,6 +79,40 @@ prc=$?
 tap_check "--export: the data-quality line of --print, same exit status" \
 	'[ $rc -eq $prc ] && grep -q "^tscope-tui: data quality: 0 errors, 1 warning, 0 notes (1 record skipped)" err &&
 	 [ "$(grep "data quality" err)" = "$(grep "data quality" perr)" ]'
+
+# A file named on an option that cannot be opened: named with why, exit 1 (as a missing
+# PATH), in every mode, before anything is loaded.
+for opt in "--trace nonexist.json" "--kernel-classes nonexist.txt"; do
+	for mode in --print "--export sources" --tui; do
+		# shellcheck disable=SC2086
+		$T $mode $opt "$demo" >out 2>err </dev/null
+		tap_check "$mode $opt: exit 1, the file named with why" '[ $? -eq 1 ] && [ ! -s out ] &&
+			grep -qx "tscope-tui: ${opt% *} ${opt#* }: cannot open: No such file or directory" err'
+	done
+done
+mkdir -p kcdir
+$T --print --kernel-classes kcdir "$demo" >out 2>err
+tap_check "--kernel-classes naming a directory: exit 1, why" \
+	'[ $? -eq 1 ] && grep -qx "tscope-tui: --kernel-classes kcdir: cannot open: Is a directory" err'
+gen_trace="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+[ -x "$gen_trace" ] || gen_trace="$TSCOPE_BUILD/tests/gen_trace"
+mkdir -p tr && "$gen_trace" tr/rank0.pt.trace.json 1 0
+$T --print --trace tr/rank0.pt.trace.json "$demo" >out 2>err
+tap_check "--trace naming a trace file: read" '[ $? -eq 0 ] && ! grep -q "cannot open" err'
+$T --print --trace tr "$demo" >out 2>err
+tap_check "--trace naming a directory: read" '[ $? -eq 0 ] && ! grep -q "cannot open" err'
+# a rules file with several bad lines: one diagnostic each, with its file:line
+printf 'communication ([\nbogusclass foo\nmemory\n# c\n\ncomputation ^x\n' >badkc.txt
+$T --export sources --kernel-classes badkc.txt tr >out 2>err
+tap_check "--kernel-classes: each bad line its own diagnostic, with its line" \
+	'[ "$(grep -c "^error,badkc.txt,,,[123],.*--kernel-classes: " out)" -eq 3 ] && ! grep -q "\^J" out &&
+	 grep -q "^error,badkc.txt,,,1,.*invalid regular expression .(\[. (regcomp: " out'
+
+# -o with an empty name: a usage error
+$T --export ranks -o '' "$demo" >out 2>err
+tap_check "-o '': usage error (exit 2)" '[ $? -eq 2 ] && grep -q "^tscope-tui: --output .*an empty name" err'
+$T --export all -o '' "$demo" >out 2>err
+tap_check "--export all -o '': usage error (exit 2)" '[ $? -eq 2 ]'
 
 # --tui without a terminal: the report, and one line saying why
 if command -v setsid >/dev/null 2>&1; then

@@ -3,8 +3,9 @@
 # and on a pair of runs (the diff_* views), writes every view that has rows as
 # DIR/<view>.csv, each byte-identical to `--export VIEW`; views without data are not
 # written; an existing file is not replaced without --force (and then nothing is
-# written); no temp file is left; usage errors exit 2; a missing DIR is created with its
-# parents.
+# written); CSVs of known views this input has no rows for (another input's export) are
+# refused without --force and removed, each named, with it; no temp file is left; usage
+# errors exit 2; a missing DIR is created with its parents.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -80,6 +81,33 @@ tap_rc $? "existing files: exit 1, named on stderr, nothing written"
 "$BIN" --export all --force -o "$TMP/steps" "$TSCOPE_ROOT/testdata/demo" >/dev/null &&
 	"$BIN" --export budget "$TSCOPE_ROOT/testdata/demo" | cmp -s - "$TMP/steps/budget.csv"
 tap_rc $? "--force replaces them"
+
+# An earlier export of another input in DIR: its CSVs of views this run has no rows for
+# (the DASF views beside the demo's) would read as this run's. Without --force nothing is
+# written and each is named; with it they are removed, each said on stderr; files not
+# named like a view stay.
+cp -r "$TMP/dasf" "$TMP/mix"
+echo keep >"$TMP/mix/notes.txt" && echo keep >"$TMP/mix/tasks.csv.bak"
+"$BIN" --export all -o "$TMP/mix" "$TSCOPE_ROOT/testdata/demo" >"$TMP/mix.list" 2>"$TMP/mix.err"
+[ $? -eq 1 ] && grep -q "mix/tasks.csv exists, left by an earlier export, and this run has no rows.*--force to remove" \
+	"$TMP/mix.err" && [ ! -e "$TMP/mix/ranks.csv" ] && [ ! -s "$TMP/mix.list" ]
+tap_rc $? "stale CSVs of another input's views, no --force: exit 1, named, nothing written"
+"$BIN" --export all --force -o "$TMP/mix" "$TSCOPE_ROOT/testdata/demo" >"$TMP/mix.list" 2>"$TMP/mix.err"
+rc=$?
+ok=0
+for v in function_bottleneck task_bottleneck task_balance task_graph critical_path tasks; do
+	[ ! -e "$TMP/mix/$v.csv" ] &&
+		grep -q "^tscope-tui: removed $TMP/mix/$v.csv, left by an earlier export: this run has no rows" "$TMP/mix.err" ||
+		{ echo "# $v.csv not removed or not said"; ok=1; }
+done
+[ "$rc" -eq 0 ] && [ $ok -eq 0 ] && [ "$(ls "$TMP/mix" | grep -c '\.csv$')" -eq "$(wc -l <"$TMP/mix.list")" ] &&
+	[ -e "$TMP/mix/notes.txt" ] && [ -e "$TMP/mix/tasks.csv.bak" ] && grep -q "^$TMP/mix/sources.csv	" "$TMP/mix.list"
+tap_rc $? "--force: the stale views' CSVs removed and named, this run's alone left, other files kept"
+# and the other way: a pair's export over a run's keeps none of the run's views
+"$BIN" --export all --force -o "$TMP/mix" "$TMP/pa" "$TMP/pb" >"$TMP/mix.list" 2>"$TMP/mix.err"
+[ $? -eq 0 ] && [ ! -e "$TMP/mix/ranks.csv" ] && [ ! -e "$TMP/mix/steps.csv" ] && [ -s "$TMP/mix/diff_ranks.csv" ] &&
+	grep -q "removed $TMP/mix/ranks.csv, left by an earlier export: this pair of runs has no rows" "$TMP/mix.err"
+tap_rc $? "--force, two runs: the run's CSVs removed, the diff views alone left"
 
 "$BIN" --export all "$TSCOPE_ROOT/testdata/demo" >/dev/null 2>"$TMP/u.err"
 [ $? -eq 2 ] && grep -q 'give -o DIR' "$TMP/u.err"

@@ -2,7 +2,9 @@
 # heatmap_cells.sh: the heatmap's cells are a model view (grid_cells_table): `--export
 # heatmap_cells` (every rank, 100 cells across) and `e` on the heatmap pane (the cells
 # on screen) write the same columns from the same code. Rank ids and steps are numbers
-# (sorted and filtered as numbers), names stay text; worst/mean name the grid's unit.
+# (sorted and filtered as numbers), names stay text; worst/mean name the grid's unit. A
+# step without a phase has no step time: its cells are empty (missing), not 0 s, and a
+# grid with no value at all shows no scale rather than "median 0 s..max 0 s".
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -38,4 +40,26 @@ printf '2\ne<C-u>%s<Enter>\n:dump %s\nq\n' "$PWD/shown.csv" "$PWD/screen.txt" >k
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=80 "$TSCOPE_BIN" --tui "$DEMO" >/dev/null 2>err
 tap_check "e on the heatmap writes the cells shown, same columns" \
 	'[ -s shown.csv ] && [ "$(head -1 shown.csv)" = "$(head -1 cells.csv)" ]'
+# no phase on any rank: the step time cells are missing, not 0; a rank without phases
+# beside one with: its step time cells missing, the other's present
+mkdir -p nph/rank0 nph/rank1 half/rank0 half/rank1
+for s in $(seq 0 9); do echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; done >nph/rank0/steps.jsonl
+cp nph/rank0/steps.jsonl nph/rank1/steps.jsonl
+cp nph/rank0/steps.jsonl half/rank1/steps.jsonl
+for s in $(seq 0 9); do echo "{\"step\":$s,\"phases\":{\"forward\":0.02,\"backward\":0.04}}"
+done >half/rank0/steps.jsonl
+"$TSCOPE_BIN" --no-index --export heatmap_cells nph >nph.csv 2>/dev/null
+tap_check "no phase: 20 step time cells, worst and mean empty, never 0" \
+	'[ "$(tail -n +2 nph.csv | wc -l)" -eq 20 ] &&
+	 [ "$(tail -n +2 nph.csv | cut -d, -f5-7 | sort -u)" = "step time,," ]'
+printf '2\n:dump %s\ni\n:dump %s\nq\n' "$PWD/nph.txt" "$PWD/nphl.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui nph >/dev/null 2>err
+tap_check "... the pane: no scale (not median 0 s..max 0 s), the cell missing, the legend says why" \
+	'grep -q "step time: 1 step/col  scale n/a: no cell has a value" nph.txt &&
+	 grep -q "step time missing" nph.txt &&
+	 ! grep -q "0 s" nph.txt && grep -q "Scale: none: no cell of this grid has a value" nphl.txt'
+printf '2\nm\nm\n:dump %s\nj\n:dump %s\nq\n' "$PWD/h0.txt" "$PWD/h1.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui half >/dev/null 2>err
+tap_check "a rank without phases: its step time missing, the other's 60 ms" \
+	'grep -q "rank 0  step 0  step time 60 ms" h0.txt && grep -q "rank 1  step 0  step time missing" h1.txt'
 tap_plan

@@ -1,7 +1,8 @@
 #!/bin/sh
 # hostile_inputs.sh: the inputs coverage-guided fuzzing found (issue 16), regenerated
-# here: each must cost memory, output and time in proportion to the input, give one
-# diagnostic per bad line, never die on a signal and never invent a record.
+# here: each must cost memory, output and time in proportion to the input (a 10 KB run
+# name is clipped in the report's title), give one diagnostic per bad line, never die
+# on a signal and never invent a record.
 # Limits (ulimit -v / -t) are generous safety bounds that turn a regression into a
 # failure instead of a hung suite; they are not timings.
 set -u
@@ -104,6 +105,23 @@ if [ -d "$gp" ]; then
 else
 	tap_skip "../shared/real/genai-perf-medium is absent"
 fi
+
+# 6b. A 10 KB run name ending in U+202E (RLO): the default report's title clips it by
+# display columns with an ellipsis (spec/perf-reliability.md 5.2), sanitized; under
+# --compat pytscope it is whole, as pytscope prints it.
+mkdir -p longname
+python3 -c 'import json; print(json.dumps({"name": "N" * 10000 + "\u202e"}))' >longname/run.json
+printf '%s\n' '{"step":0,"phases":{"forward":0.1}}' '{"step":1,"phases":{"forward":0.1}}' >longname/steps.jsonl
+COLUMNS=80 "$TSCOPE_BIN" --print longname 2>/dev/null | head -1 >title
+tap_check "10 KB run name: the title fits 80 columns, ends with an ellipsis" \
+	'[ "$(python3 -c "import sys; print(len(open(sys.argv[1], encoding=\"utf-8\").read().rstrip()))" title)" -le 80 ] &&
+	 grep -q "^tscope-tui — NNNN*…  (longname)$" title'
+COLUMNS=80 "$TSCOPE_BIN" --print --ascii longname 2>/dev/null | head -1 >title
+tap_check "10 KB run name, --ascii: clipped with '~'" \
+	'[ "$(wc -c <title)" -le 81 ] && grep -q "^tscope-tui - NNNN*~  (longname)$" title'
+"$TSCOPE_BIN" --print --compat pytscope longname 2>/dev/null | head -1 >title
+tap_check "10 KB run name under --compat pytscope: whole (pytscope's title), RLO sanitized" \
+	'grep -qx "pytscope — N\{10000\}<U+202E>  (longname)" title'
 
 # 7. A FIFO as PATH, or named run.json inside a run dir, must not block the load
 #    (timeout is a safety bound against a hung suite, not a timing).

@@ -7,7 +7,8 @@
 # a trace.json that it reads alone are named in a note; the same PATH twice counts once;
 # --format picks one run of a mixed folder; rank dirs whose run.json names another run or
 # world_size, and traces of another world_size, are named in the headline; a steps.jsonl
-# beside rank dirs and a rank dir whose id repeats are noted as not read.
+# beside rank dirs and a rank dir whose id repeats are noted as not read; trace files of
+# one job given one by one are one run, as their directory is.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -156,4 +157,16 @@ tap_check "unread by the layout rules: a warning for rank01, a note for the top-
 tap_check "... the same from the index, once each" 'cmp -s lay.csv lay_idx.csv'
 "$TSCOPE_BIN" --print --color never --no-index "$TSCOPE_ROOT/testdata/demo" >demo.out 2>/dev/null
 tap_check "one run's ranks: no such line" '! grep -q "mixed runs" demo.out'
+
+# Trace files given one by one: one run of their ranks, the same as their directory.
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+mkdir tp && "$tgen" tp/r0.json 1 0 && "$tgen" tp/r1.json 1 1 && "$tgen" tp/r2.json 1 2 || exit 1
+for f in "" "--format kineto"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" $f --export ranks --no-index tp/r0.json tp/r1.json tp/r2.json >tp_files.csv 2>tp_files.err
+	rc=$?
+	"$TSCOPE_BIN" --export ranks --no-index tp >tp_dir.csv 2>/dev/null
+	tap_check "three trace files one by one${f:+ ($f)}: one run of 3 ranks, as their directory" \
+		'[ "$rc" -eq 0 ] && cmp -s tp_files.csv tp_dir.csv && [ "$(wc -l <tp_files.csv)" -eq 4 ] && ! grep -q refused tp_files.err'
+done
 tap_plan

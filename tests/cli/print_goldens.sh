@@ -2,8 +2,8 @@
 # print_goldens.sh: `--print --compat pytscope` is byte-identical to pytscope 0.2.1
 # `--color never analyze` for the spec's fixtures F1 and F2 (goldens tests/cli/f1.out,
 # f2.out; UPDATE=1 rewrites them) and the default report differs only where it should,
-# plus the color layer, --warmup, --flops-per-step/--peak-tflops, exit codes, --help
-# and --version.
+# plus the color layer (an empty NO_COLOR or FORCE_COLOR ignored, but under --compat),
+# --warmup, --flops-per-step/--peak-tflops, exit codes, --help and --version.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -50,6 +50,15 @@ FORCE_COLOR=1 "$TSCOPE_BIN" --print --compat pytscope fx/f2 >fc.got
 tap_check "FORCE_COLOR turns color on off a tty" 'cmp -s fc.got c.got'
 NO_COLOR=1 FORCE_COLOR=1 "$TSCOPE_BIN" --print --compat pytscope fx/f2 >nc.got
 tap_check "NO_COLOR wins over FORCE_COLOR" 'cmp -s nc.got "$TSCOPE_ROOT/tests/cli/f2.out"'
+# An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org, force-color.org), but
+# under --compat pytscope, whose rule is "set" whatever the value.
+NO_COLOR= FORCE_COLOR=1 "$TSCOPE_BIN" --print fx/f2 >ne.got
+tap_check "empty NO_COLOR: ignored, FORCE_COLOR turns color on" 'grep -q "$(printf "\033")\[" ne.got'
+FORCE_COLOR= "$TSCOPE_BIN" --print fx/f2 >fe.got
+tap_check "empty FORCE_COLOR: ignored, no color off a tty" '! grep -q "$(printf "\033")\[" fe.got'
+NO_COLOR= FORCE_COLOR=1 "$TSCOPE_BIN" --print --compat pytscope fx/f2 >nec.got
+tap_check "--compat pytscope: an empty NO_COLOR still wins (pytscope's rule)" \
+	'cmp -s nec.got "$TSCOPE_ROOT/tests/cli/f2.out"'
 "$TSCOPE_BIN" --compat pytscope fx/f2 >auto.got
 tap_check "off a tty the default is the plain report" 'cmp -s auto.got "$TSCOPE_ROOT/tests/cli/f2.out"'
 

@@ -5,7 +5,10 @@
 # a run without phases or with every record inside --warmup says so, a rank that records
 # no compute, another phase set, NaN or negative compute is not weighed, imbalance on one
 # aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
-# (ties shared), and a 2-rank run reports no transient stall. Rank dirs whose run.json
+# (ties shared), and a 2-rank run reports no transient stall. With no phase on any rank,
+# or a rank without phases, the run wall and the comm share of the step wall are n/a
+# (naming the rank), not 0 s nor the other ranks' figures as the run's, and DIST.COMM_BOUND
+# is listed not judged instead of firing on them. Rank dirs whose run.json
 # started times lie more than an hour apart (two runs under pytscope's default name) are
 # named on a mixed runs line, from the index too, and when the lowest rank has no run.json.
 set -u
@@ -180,6 +183,26 @@ rep nanw >nanw.out
 tap_check "a NaN in the step walls: run wall, mean step wall and comm n/a, never nan" \
 	'grep -q "^  run wall  *n/a" nanw.out && grep -q "comm n/a (a NaN or infinite phase value)" nanw.out &&
 	 ! grep -qi "nan%\|nan ms\|nan s" nanw.out'
+# ranks without phases: no step wall is measured (all ranks), or only rank 0's (rank 1)
+mkdir -p nophase/rank0 nophase/rank1 halfph/rank0 halfph/rank1 halfcb/rank0 halfcb/rank1
+for s in $(seq 0 29); do echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; done >nophase/rank0/steps.jsonl
+cp nophase/rank0/steps.jsonl nophase/rank1/steps.jsonl
+cp nophase/rank0/steps.jsonl halfph/rank1/steps.jsonl
+cp nophase/rank0/steps.jsonl halfcb/rank1/steps.jsonl
+for s in $(seq 0 29); do echo "{\"step\":$s,$P}"; done >halfph/rank0/steps.jsonl
+for s in $(seq 0 29); do echo "{\"step\":$s,\"phases\":{\"forward\":0.02,\"backward\":0.04,\"comm\":0.05}}"
+done >halfcb/rank0/steps.jsonl
+rep nophase >nophase.out
+rep halfph >halfph.out
+rep halfcb >halfcb.out
+tap_check "no phase on any rank: run wall n/a, not 0 s" \
+	'grep -q "^  run wall  *n/a: no phase recorded$" nophase.out && ! grep -q "^  run wall  *0 s" nophase.out'
+tap_check "a rank without phases: run wall and comm share n/a naming it, not rank 0's alone" \
+	'grep -q "^  run wall  *n/a: rank 1 records no compute phase$" halfph.out &&
+	 grep -q "; comm n/a (rank 1 records no comm phase)$" halfph.out && ! grep -q "of step wall" halfph.out'
+tap_check "... the communication share listed not judged, with why" \
+	'grep -qx "  - communication share (rank 1 records no comm phase)" halfph.out'
+tap_check "... DIST.COMM_BOUND not raised on rank 0's comm, 45% of its step" '! grep -q "COMM_BOUND" halfcb.out'
 # rank dirs of two runs named "run": ranks 2-3 started 6.9 days after ranks 0-1
 # started DIR RANK T: a rank dir with 20 steps whose run.json says started T
 started() {

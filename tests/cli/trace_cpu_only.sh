@@ -4,7 +4,10 @@
 # comm_ms column, not 0), compute is the whole step, the report has no comm line and
 # says GPU time n/a, the budget's communication line is n/a and no efficiency is judged,
 # the findings name the trace rules that could not judge it;
-# from the trace index the same; a GPU trace keeps its comm values.
+# from the trace index the same; a GPU trace keeps its comm values. Under --compat
+# pytscope a run dir holding such a trace alone is pytscope's "No steps or trace found"
+# (exit 1: pytscope reads no steps from a trace, and its trace analysis needs a kernel);
+# with a GPU trace.json, "No steps recorded." and no TIMING or budget from its steps.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -46,4 +49,15 @@ tap_check "CPU-only trace from its index: the same steps (still no comm column)"
 "$T" --export steps --no-index gpu >gsteps.csv 2>/dev/null
 tap_check "a GPU trace keeps its comm values" \
 	'[ "$(grep -c "^0," gsteps.csv)" -gt 0 ] && ! grep -q ",$" gsteps.csv'
+
+mkdir -p cpudir && cp cpu/rank0.pt.trace.json cpudir/trace.json
+"$T" --print --no-index --compat pytscope --color never cpudir >cc.out 2>cc.err
+rc=$?
+tap_check "--compat pytscope, a run dir with a CPU-only trace.json: nothing pytscope reads, exit 1" \
+	'[ "$rc" -eq 1 ] && [ ! -s cc.out ] && grep -qx "No steps or trace found in .cpudir.." cc.err &&
+	 ! grep -q "balanced" cc.out'
+mkdir -p gpudir && "$tgen" gpudir/trace.json 1 0 >/dev/null
+"$T" --print --no-index --compat pytscope --color never gpudir >gc.out 2>/dev/null
+tap_check "--compat pytscope, a run dir with a GPU trace.json: No steps recorded., no TIMING or budget" \
+	'[ "$(sed -n 3p gc.out)" = "No steps recorded." ] && ! grep -q "TIMING\|EFFICIENCY" gc.out'
 tap_plan

@@ -11,7 +11,12 @@
 # CSV has HTA's 2 decimals, the pane and the headline round the raw value); with
 # several traces the native COMMUNICATION OVERLAP section and DIST.EXPOSED_COMM name the
 # rank whose trace they read. A trace starting with a UTF-8 byte order mark is sniffed as one
-# (given alone as PATH, plain or gzipped, or unnamed in a directory).
+# (given alone as PATH, plain or gzipped, or unnamed in a directory). In a run of several
+# ranks whose kernels the classification table matches no communication kernel in (the
+# fixtures above have none either: their steps have no comm column), comm is n/a, not 0%,
+# and the communication share rule is listed not judged with why; one rank alone keeps its
+# comm 0. HTA's GPU time is over the HTA span (the last ProfilerStep left out), never
+# called the trace span, which the exposed communication is over.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -67,7 +72,7 @@ mkdir mix cut
 "$TSCOPE_BIN" --no-index --export sources mix >mix_src.csv 2>/dev/null
 "$TSCOPE_BIN" --no-index --print --color never mix >mix.out 2>/dev/null
 tap_check "GPU and CPU-only ranks: the CPU-only rank's phases are n/a, not the whole step" \
-	'grep -q "^1,1,0,,,,$" mix.csv && grep -q "^1,2,.*,,,,$" mix.csv &&
+	'grep -q "^1,1,0,,,$" mix.csv && grep -q "^1,2,.*,,,$" mix.csv &&
 	 grep -q "^warning,mix/rank1.json,,1,.*no GPU kernel in this trace, while other ranks" mix_src.csv'
 tap_check "GPU and CPU-only ranks: no imbalance weighed between them" \
 	'grep -q "^  imbalance  *n/a: rank 1 records no compute phase" mix.out &&
@@ -83,7 +88,7 @@ head -c $(($(wc -c <cut/rank1.json) - 60)) cut/rank1.json >cut/r1 && mv cut/r1 c
 "$TSCOPE_BIN" --no-index --export steps cut >cut.csv 2>/dev/null
 "$TSCOPE_BIN" --no-index --export sources cut >cut_src.csv 2>/dev/null
 tap_check "truncated trace: the step whose kernel was cut off is left out on that rank, the one before measured" \
-	'grep -q "^1,1,0,1,0.9,0,0.1$" cut.csv && ! grep -q "^1,2," cut.csv && grep -q "^0,2," cut.csv &&
+	'grep -q "^1,1,0,1,0.9,0.1$" cut.csv && ! grep -q "^1,2," cut.csv && grep -q "^0,2," cut.csv &&
 	 grep -q "^warning,cut/rank1.json,,1,.*1 of 2 ProfilerSteps not measured" cut_src.csv'
 
 # A complete trace whose last step has no kernel: a GPU-idle step (compute 0, other = the
@@ -96,7 +101,7 @@ done
 "$TSCOPE_BIN" --no-index --export sources idle >idle_src.csv 2>/dev/null
 "$TSCOPE_BIN" --no-index --print --color never idle >idle.out 2>/dev/null
 tap_check "complete trace, a step without a kernel: GPU idle (compute 0, other the step), no warning" \
-	'grep -q "^1,2,[0-9.]*,1,0,0,1$" idle.csv && ! grep -q "not measured" idle_src.csv &&
+	'grep -q "^1,2,[0-9.]*,1,0,1$" idle.csv && ! grep -q "not measured" idle_src.csv &&
 	 grep -q "^  run wall  *2 ms" idle.out'
 
 # Two traces claiming rank 0 (rank0.json and its .gz copy) beside rank1.json: the copy is
@@ -166,4 +171,48 @@ done
 tap_check "a trace behind a UTF-8 BOM loads alone, gzipped and unnamed in a directory" \
 	'grep -q ",gemm," nobom.csv && cmp -s nobom.csv bom_bom.json.csv && cmp -s nobom.csv bom_bom.json.gz.csv &&
 	 cmp -s nobom.csv bom_bomdir.csv'
+# Two ranks whose kernels match no communication pattern (a DeepEP-style kernel the table
+# does not know): comm n/a with why, not "comm 0%"; --kernel-classes naming it measures
+# it; a single rank (no communication expected) keeps comm 0.
+mkdir nocomm one
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 50 700 1; printf ,
+	  kernel xyz_p2p_exchange_kernel 9 760 200 2; printf ,; kernel gemm 7 1050 700 3; printf ,
+	  kernel xyz_p2p_exchange_kernel 9 1760 200 4; printf ']}\n'; } >nocomm/rank$r.json
+done
+{ head_of 0 1; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 500 1; printf ']}\n'; } >one/rank0.json
+"$TSCOPE_BIN" --no-index --print --color never nocomm >nc.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps nocomm >nc.csv 2>/dev/null
+printf 'communication ^xyz_p2p\n' >classes
+"$TSCOPE_BIN" --no-index --kernel-classes classes --print --color never nocomm >nck.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps one >one.csv 2>/dev/null
+unmatched="no kernel in the traces matched the classification table as communication, which --kernel-classes extends"
+tap_check "2 ranks, no kernel matched as communication: comm n/a with why, not 0%" \
+	'grep -q "; comm n/a ($unmatched)$" nc.out && ! grep -q "comm 0.0%\|comm/memory 0.0%\|comm 0%" nc.out &&
+	 grep -q "(compute 98.9%, memory and other 0.0%, comm n/a: no kernel matched as communication)" nc.out &&
+	 [ "$(head -1 nc.csv)" = "rank,step,timestamp,step_time_ms,compute_ms,other_ms" ]'
+tap_check "... the communication share is listed not judged, with why" \
+	'grep -qx "  - communication share ($unmatched)" nc.out'
+tap_check "... --kernel-classes naming the kernel: comm measured" \
+	'grep -q "; comm 20.0% of step wall$" nck.out && ! grep -q "comm n/a" nck.out'
+tap_check "one rank alone (no communication expected): its comm 0 is kept" \
+	'[ "$(head -1 one.csv)" = "rank,step,timestamp,step_time_ms,compute_ms,comm_ms,other_ms" ] &&
+	 grep -q "^0,1,0,1,0.5,0,0.5$" one.csv'
+
+# One rank, three ProfilerSteps: HTA's GPU time leaves the last one out (the HTA span, 1.3
+# ms), the exposed communication is over the trace span (2.8 ms): two names, each kept.
+mkdir hspan
+{ head_of 0 1; step 1 0 1000; step 2 1000 1000; step 3 2000 1000
+  kernel gemm 7 100 300 1; printf ,; kernel ncclKernel_AllReduce 9 700 200 2; printf ,
+  kernel gemm 7 1100 300 3; printf ,; kernel gemm 7 2100 800 4; printf ']}\n'; } >hspan/rank0.json
+"$TSCOPE_BIN" --no-index --print --color never hspan >hs.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export comm_overlap hspan >hs.csv 2>/dev/null
+tap_check "GPU time and TRACE.GPU_IDLE: of the HTA span, which leaves out the last ProfilerStep" \
+	'grep -q "idle 38.5% of the HTA spans (1.3 ms summed over 1 rank; HTA leaves out the last ProfilerStep)$" \
+		hs.out &&
+	 grep -q "The GPU is idle 38% of the HTA span on rank 0  (TRACE.GPU_IDLE)" hs.out &&
+	 grep -q "for 38.5% of its HTA span (HTA temporal breakdown, which leaves out the last ProfilerStep)" hs.out'
+tap_check "... the exposed communication stays of the trace span (2.8 ms), the only trace span said" \
+	'grep -q "exposed 0.2 ms (7% of trace span)$" hs.out && grep -q "^0,2.8," hs.csv &&
+	 [ "$(grep -c "trace span" hs.out)" = 1 ]'
 tap_plan

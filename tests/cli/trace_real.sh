@@ -1,7 +1,8 @@
 #!/bin/sh
 # trace_real.sh: Kineto parity on the real samples in ../shared/real (skipped when
 # absent): HTA reference numbers (formats.md §2.5) for the param DLRM 8-rank set and the
-# HTA trace_filter 2-rank set, and pytscope's exp2_bad golden lines (pytscope.md §12).
+# HTA trace_filter 2-rank set, and pytscope's exp2_bad golden lines and its --compat
+# pytscope report (pytscope.md §12).
 set -u
 BIN=${TSCOPE_BIN:?}
 REAL=${TSCOPE_ROOT:?}/../shared/real
@@ -49,6 +50,13 @@ line=$(printf '%s\n' "$out" | grep '^  comm ')
 tap_eq "exp2_bad COMMUNICATION OVERLAP line" "  comm 170.7 ms · overlapped 8% · exposed 156.2 ms (72% of trace span)" "$line"
 coll=$(printf '%s\n' "$out" | grep '^  by collective')
 tap_eq "exp2_bad by collective" "  by collective: all_reduce 170.7ms" "$coll"
+# --compat pytscope: pytscope reads no steps from the trace: "No steps recorded.", the
+# overlap section and one finding (pytscope.md §12), no TIMING or budget built from it
+c=$("$BIN" --print --color never --compat pytscope "$REAL/pytscope-t4/exp2_bad")
+tap_check "exp2_bad --compat pytscope: No steps recorded., COMMUNICATION OVERLAP, FINDINGS (1)" \
+	'[ "$(printf "%s\n" "$c" | sed -n 3p)" = "No steps recorded." ] &&
+	 printf "%s\n" "$c" | grep -qx "● FINDINGS (1)" && printf "%s\n" "$c" | grep -q "(DIST.EXPOSED_COMM)$" &&
+	 ! printf "%s\n" "$c" | grep -q "TIMING\|EFFICIENCY"'
 # golden TraceSummary of pytscope 0.2.1 (seconds; ours are exact in ns, pytscope's floats
 # carry a few ns of rounding, hence the 1e-8 s tolerance)
 sum=$("$BIN" --export comm_overlap "$REAL/pytscope-t4/exp2_bad" | awk -F, 'NR==2 {

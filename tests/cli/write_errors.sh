@@ -9,8 +9,13 @@ cd "$TSCOPE_TMP" || exit 1
 demo="$TSCOPE_ROOT/testdata/demo"
 B=$TSCOPE_BIN
 
-# 1. /dev/full: message and exit 1 for each kind of output.
-for args in "--print $demo" "--export ranks $demo" "--export ranks -o - $demo" "--list-views" "--list-keys" "--help" "--version"; do
+# 1. /dev/full: message and exit 1 for each kind of output, with the write's errno
+# (ENOSPC, not a guessed EIO: the report is longer than stdio's buffer).
+gen_pair="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
+[ -x "$gen_pair" ] || gen_pair="$TSCOPE_BUILD/tests/gen_pair"
+"$gen_pair" pa 4 40 1 >/dev/null && "$gen_pair" pb 4 40 2 1 20 >/dev/null
+for args in "--print $demo" "--print --ascii $demo" "--print pa pb" "--export ranks $demo" "--export ranks -o - $demo" \
+	"--list-views" "--list-keys" "--help" "--version"; do
 	# shellcheck disable=SC2086
 	"$B" $args >/dev/full 2>err
 	rc=$?

@@ -11,7 +11,8 @@
 # (too few steps, no loss, memory or phase) under "no findings": the report, the
 # Overview and the Findings tab; --compat pytscope keeps "No issues found". A run
 # without a comm phase has comm n/a in the headline and the report, not 0%; one whose
-# compute is 0 everywhere (or has no compute phase) judges no straggler or imbalance.
+# compute is 0 everywhere (or has no compute phase) judges no straggler or imbalance, and
+# without a compute phase no run wall or comm share either (not comm 100%).
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -143,8 +144,10 @@ for r in 0 1; do
 		>"$NOCPU/rank$r/steps.jsonl"
 done
 "$BIN" --print --color always --no-index "$NOCPU" >"$TMP/nocpu.txt" 2>/dev/null
-tap_check "no compute phase: imbalance and stragglers not judged, said why" \
-	'grep -q "imbalance .*n/a: no compute phase recorded; comm 100.0% of step wall" "$TMP/nocpu.txt" &&
+tap_check "no compute phase: imbalance, stragglers, run wall and comm share not judged, said why (not 100%)" \
+	'grep -q "imbalance .*n/a: no compute phase recorded; comm n/a (no compute phase recorded)" "$TMP/nocpu.txt" &&
+	 grep -q "run wall .*n/a: no compute phase recorded" "$TMP/nocpu.txt" &&
+	 ! grep -q "COMM_BOUND" "$TMP/nocpu.txt" &&
 	 grep -q "stragglers .*not judged: no compute phase recorded (data, forward, backward, optimizer, compute" \
 		"$TMP/nocpu.txt"'
 tap_check "... DISTRIBUTED amber, its compute figures n/a, no per-rank 0.00 ms" \

@@ -387,9 +387,12 @@ static void test_classification(void)
 	char *p = tmp_path("classes.txt");
 	const char *rules = "# my rules\ncommunication ^my_allreduce\nmemory   copy_engine\nbogus line\n";
 	tu_write_file(p, rules, strlen(rules));
-	char err[512];
-	struct kclassifier *c = kclass_new(p, err, sizeof(err));
-	ok(strstr(err, ":4:") != NULL, "bad rule line reported with its number");
+	struct diag_list dl;
+	diag_list_init(&dl);
+	struct kclassifier *c = kclass_new(p, &dl);
+	ok(dl.n == 1 && dl.v[0].line == 4 && strcmp(dl.v[0].file, p) == 0,
+	   "bad rule line: a diagnostic with its file:line");
+	diag_list_free(&dl);
 	is_int(kclass_of(c, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"), KC_COMMUNICATION, "NCCL");
 	is_int(kclass_of(c, "ncclDevKernel_Generic"), KC_COMMUNICATION, "RCCL/new NCCL");
 	is_int(kclass_of(c, "hcclAllReduce"), KC_COMMUNICATION, "hccl");
@@ -411,6 +414,22 @@ static void test_classification(void)
 	is_int(kclass_of(c, longname), KC_COMMUNICATION, "ncclKernel deep inside a long templated name");
 	free(longname);
 	kclass_free(c);
+	const char *bad = "communication ([\nbogusclass foo\nmemory\n# c\n\ncomputation ^x\n";
+	tu_write_file(p, bad, strlen(bad));
+	diag_list_init(&dl);
+	c = kclass_new(p, &dl);
+	ok(dl.n == 3 && dl.v[0].line == 1 && dl.v[1].line == 2 && dl.v[2].line == 3,
+	   "several bad lines: one diagnostic each, with its line");
+	ok(dl.n && strstr(dl.v[0].msg, "invalid regular expression '([' (regcomp: ") != NULL,
+	   "a bad regex says why (regerror)");
+	is_int(kclass_of(c, "x_kernel"), KC_COMPUTATION, "the good line after bad ones still applies");
+	kclass_free(c);
+	diag_list_free(&dl);
+	diag_list_init(&dl);
+	kclass_free(kclass_new("/nonexistent/classes.txt", &dl));
+	ok(dl.n == 1 && dl.v[0].line == -1 && strstr(dl.v[0].msg, "No such file or directory"),
+	   "a missing file: one diagnostic with the reason, no line 0");
+	diag_list_free(&dl);
 	free(p);
 }
 
