@@ -43,9 +43,12 @@ static struct run_group *group_new(struct run_identity *id, enum run_family f, c
 	return g;
 }
 
-static void group_add_path(struct run_group *g, const char *path)
+/* Add path, claimed by the loader named format, to g. */
+static void group_add_path(struct run_group *g, const char *path, const char *format)
 {
 	g->paths = xrealloc(g->paths, (g->npaths + 1) * sizeof(*g->paths));
+	g->formats = xrealloc(g->formats, (g->npaths + 1) * sizeof(*g->formats));
+	g->formats[g->npaths] = format;
 	g->paths[g->npaths++] = xstrdup(path);
 }
 
@@ -80,7 +83,7 @@ static void add_steps(struct run_identity *id, const char *path, const char *for
 		g = group_new(id, FAMILY_STEPS, format);
 		g->name = info->name ? xstrdup(info->name) : NULL;
 	}
-	group_add_path(g, path);
+	group_add_path(g, path, format);
 	g->rank = xrealloc(g->rank, (g->nrank + info->n + 1) * sizeof(*g->rank));
 	for (size_t k = 0; k < info->n; k++)
 		g->rank[g->nrank++] = info->rank[k];
@@ -131,7 +134,7 @@ static void add_traces(struct run_identity *id, const char *path, const char *fo
 			if (!g)
 				g = group_new(id, FAMILY_TRACES, format);
 		}
-		group_add_path(g, steps_root ? files[i] : path);
+		group_add_path(g, steps_root ? files[i] : path, format);
 		if (!steps_root)
 			break; /* the PATH itself opens them all */
 	}
@@ -145,19 +148,20 @@ static void add_other(struct run_identity *id, enum run_family f, const char *pa
 	struct run_group *g = group_of(id, f);
 	if (!g)
 		g = group_new(id, f, format);
-	group_add_path(g, path);
+	group_add_path(g, path, format);
 }
 
-/* Whether PATH k of g is a directory of format `format` (NULL: any of g's). */
+/* Whether PATH k of g is a directory of format `format` (NULL: any), by the loader that
+ * claimed that PATH, not the group's first. */
 static bool dir_of(const struct run_group *g, size_t k, const char *format)
 {
 	struct stat st;
-	return (!format || strcmp(g->format, format) == 0) && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
+	return (!format || strcmp(g->formats[k], format) == 0) && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* PATHs of family f that are all directories of `format` are one run each: GenAI-Perf
  * artifacts directories (complete sweeps), DASF output directories. Any loose file (a
- * database, a NAT or Cerebras PATH) keeps them all one run. */
+ * database, a NAT or Cerebras PATH, by the loader claiming it) keeps them all one run. */
 static void split_dirs(struct run_identity *id, enum run_family f, const char *format)
 {
 	struct run_group *g = group_of(id, f);
@@ -168,9 +172,11 @@ static void split_dirs(struct run_identity *id, enum run_family f, const char *f
 			return;
 	size_t gi = (size_t)(g - id->v), n = g->npaths;
 	for (size_t k = 1; k < n; k++) {
-		struct run_group *ng = group_new(id, f, id->v[gi].format);
+		struct run_group *ng = group_new(id, f, id->v[gi].formats[k]);
 		ng->paths = xmalloc(sizeof(*ng->paths));
+		ng->formats = xmalloc(sizeof(*ng->formats));
 		ng->paths[0] = id->v[gi].paths[k];
+		ng->formats[0] = id->v[gi].formats[k];
 		ng->npaths = 1;
 	}
 	id->v[gi].npaths = 1;
@@ -324,6 +330,7 @@ void run_identity_free(struct run_identity *id)
 		for (size_t k = 0; k < g->npaths; k++)
 			free(g->paths[k]);
 		free(g->paths);
+		free(g->formats);
 		free(g->rank);
 		free(g->name);
 	}

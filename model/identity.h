@@ -16,7 +16,9 @@
  *   - A trace directory is one run; trace files given one by one form one run together.
  *   - Sweep PATHs that are all GenAI-Perf artifacts directories are one run each, so
  *     two sweep dirs form a pair (compare mode, diff_sweep). Any loose GenAI-Perf file,
- *     NAT or Cerebras PATH among them keeps all sweep PATHs one run (never compared).
+ *     NAT or Cerebras PATH (a directory or a file) among them keeps all sweep PATHs one
+ *     run (never compared), whatever the order of the PATHs: each PATH is judged by the
+ *     loader that claims it, not by the first PATH's.
  *   - DASF PATHs that are all directories are one run each (a directory is one run's
  *     databases; two of them form a pair: compare mode, diff_functions); database files
  *     given one by one, or any among directories, form one run together. A sweep, a DASF database, traces and a
@@ -37,6 +39,7 @@ struct run_group {
 	const char *format;      /* the claiming loader's --format name (static) */
 	char *name;              /* pytscope run.json name, NULL otherwise / when absent */
 	char **paths;            /* what opens this run alone (PATHs, or trace files) */
+	const char **formats;    /* per path: the --format name of the loader claiming it (static) */
 	size_t npaths;
 	long *rank;              /* pytscope: rank ids (for the overlap test) */
 	size_t nrank;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* print_diff.c: the plain-text report of a run comparison (`--print A B`, see print.h).
  * For two pytscope runs it starts with pytscope 0.2.1's `diff` report, byte for byte
- * (pytscope.md §11: padding counts characters, colors as pytscope's); a single-rank
- * pair gets nothing else, with or without --compat pytscope (under which a multi-rank
- * side gets pytscope's refusal, as 0.2.1 reads no rank dirs). Multi-rank pairs, and pairs of other kinds, then get
- * tscope-tui's sections: the verdict with per-rank deltas, budget deltas, findings new /
+ * (pytscope.md §11: padding counts characters, colors as pytscope's); a pair of run
+ * dirs each with its steps.jsonl in it (pytscope's single-rank layout) gets nothing else,
+ * with or without --compat pytscope. A side of rank{k}/ dirs is multi-rank whatever
+ * --ranks loaded of it: under --compat pytscope it gets pytscope's refusal (0.2.1 reads
+ * no rank dirs). Multi-rank pairs, and pairs of other kinds, then get tscope-tui's
+ * sections: the verdict with per-rank deltas, budget deltas, findings new /
  * resolved / persisting, and kernel deltas for trace sets. */
 #include <math.h>
 #include <stdlib.h>
@@ -158,9 +160,31 @@ static void rank_line(FILE *f, const struct cmp_rank *r, bool unlike)
 	fputc('\n', f);
 }
 
+/* Under the verdict, for a side that lost data in the load (records skipped, files
+ * unreadable or partial): what was lost, and that what the verdict has in the other side
+ * only may be that data, not steps or ranks the side never ran. */
+static void quality_notes(FILE *f, struct compare *c)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct run *run = compare_side(c, side);
+		size_t skipped = 0, unreadable = 0, partial = 0;
+		for (size_t i = 0; i < run->nsrc; i++) {
+			skipped += run->src[i].skipped;
+			unreadable += run->src[i].err != 0;
+			partial += run->src[i].partial;
+		}
+		if (!skipped && !unreadable && !partial)
+			continue;
+		const char *me = side ? "B" : "A", *other = side ? "A" : "B";
+		fprintf(f, "  data quality of %s: %zu record%s skipped, %zu file%s unreadable, %zu partial "
+			   "(--export sources A B); steps or ranks only in %s may be %s's lost data\n", me, skipped,
+			skipped == 1 ? "" : "s", unreadable, unreadable == 1 ? "" : "s", partial, other, me);
+	}
+}
+
 static void section_ranks(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	char verdict[512], scope[512];
+	char verdict[CMP_TEXT_MAX], scope[CMP_TEXT_MAX];
 	compare_verdict(c, verdict, sizeof(verdict));
 	compare_scope(c, scope, sizeof(scope));
 	const struct cmp_ranks *r = compare_ranks(c);
@@ -173,6 +197,7 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 	free(head);
 	if (*scope)
 		fprintf(f, "  %s\n", scope);
+	quality_notes(f, c);
 	if (!r)
 		return;
 	if (r->has_wall && !r->judged) /* no noise estimate under CMP_MIN_STEPS common steps */
@@ -283,17 +308,22 @@ static void section_budget(FILE *f, const struct print_opts *po, struct compare 
 
 static void section_findings(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	size_t n, k[3] = { 0, 0, 0 };
+	size_t n, k[CMP_NSTATUS] = { 0 };
 	const struct cmp_finding *v = compare_findings(c, &n);
 	for (size_t i = 0; i < n; i++)
 		k[v[i].status]++;
-	char *head = xasprintf("FINDINGS — %zu new in B · %zu resolved · %zu persisting", k[CMP_NEW], k[CMP_RESOLVED],
-			       k[CMP_PERSIST]);
+	char unjudged[64] = "";
+	for (int s = CMP_UNJUDGED_A; s <= CMP_UNJUDGED_B; s++)
+		if (k[s])
+			text_appendf(unjudged, sizeof(unjudged), " · %zu %s", k[s], compare_status_name(s));
+	char *head = xasprintf("FINDINGS — %zu new in B · %zu resolved · %zu persisting%s", k[CMP_NEW],
+			       k[CMP_RESOLVED], k[CMP_PERSIST], unjudged);
 	heading(f, po, k[CMP_NEW] ? SGR_RED : SGR_GREEN, head);
 	free(head);
 	for (size_t i = 0; i < n; i++) {
 		const struct finding *x = v[i].b ? v[i].b : v[i].a;
-		fprintf(f, "  %-11s [%s] ", compare_status_name(v[i].status), severity_label(x->severity));
+		char st[200];
+		fprintf(f, "  %-11s [%s] ", compare_finding_status(&v[i], st, sizeof(st)), severity_label(x->severity));
 		put_safe(f, x->title);
 		fputs("  (", f);
 		put_safe(f, x->id);
@@ -364,10 +394,52 @@ static void section_dasf(FILE *f, const struct print_opts *po, struct compare *c
 	table_lines(f, c, "diff_functions", cols, ARRAY_LEN(cols), 15, labels);
 }
 
+/* The directory of a source's file: its path up to the last '/' ("." for none), trailing
+ * slashes dropped; length in *n. */
+static const char *dir_part(const char *path, size_t *n)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		*n = 1;
+		return ".";
+	}
+	*n = (size_t)(slash - path);
+	while (*n > 1 && path[*n - 1] == '/')
+		(*n)--;
+	return path;
+}
+
+/* Whether run's step logs are pytscope diff's layout: one steps.jsonl in the PATH itself
+ * (or the PATH that file), not in rank{k}/ dirs below it, nor spread over several PATHs:
+ * every source of the step logs is in that one directory. Rank dirs are rank dirs
+ * whatever --ranks loaded of them. */
+static bool run_dir_layout(const struct run *run, const char *path)
+{
+	const char *ref = path;
+	size_t nref = strlen(path), nd;
+	while (nref > 1 && path[nref - 1] == '/')
+		nref--;
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (strcmp(run->src[i].path, path) == 0) /* the PATH is a file: its directory */
+			ref = dir_part(path, &nref);
+	bool any = false;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		if (strcmp(run->src[i].format, "pytscope") != 0)
+			continue;
+		const char *dir = dir_part(run->src[i].path, &nd);
+		if (nd != nref || strncmp(dir, ref, nd) != 0)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
 {
 	bool steps = strcmp(c->family, "steps") == 0;
-	bool multi = steps && (steps_nranks(c->a->steps) > 1 || steps_nranks(c->b->steps) > 1);
+	/* the layout decides, not the ranks loaded: rank dirs (one loaded, or one --ranks
+	 * named) are a multi-rank run */
+	bool multi = steps && (!run_dir_layout(c->a, path_a) || !run_dir_layout(c->b, path_b));
 	/* pytscope 0.2.1 reads no rank dirs in diff: a multi-rank side has no steps for it */
 	if (steps && (!compare_has_steps(c) || (po->compat && multi))) {
 		fputs("Both run directories must contain steps.\n", stderr);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_compare.c: compare mode's Overview. It leads with the verdict ("B is 7.9% slower
- * per step; rank 5 regressed from step 100"), then what differs in scope, the mean step
- * wall of both runs, the regressed and improved ranks (selectable: Enter opens the
- * rank's row of the comparison heatmap at its onset in B), the counts of findings new /
- * resolved / persisting, and pytscope's reproducibility notes. `e` exports diff_ranks. */
+ * per step; rank 5 regressed from step 100"), then A and B each with its data quality (as
+ * a run's Overview counts it), what differs in scope, the mean step wall of both runs,
+ * the regressed and improved ranks (selectable: Enter opens the rank's row of the
+ * comparison heatmap at its onset in B), the counts of findings new / resolved /
+ * persisting, and pytscope's reproducibility notes. `e` exports diff_ranks. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
@@ -22,10 +23,48 @@ struct cpane {
 	struct summary lines;       /* the verdict and what follows it (compare_summary) */
 };
 
+/* A run's data quality as its Overview counts it: "3 skipped, 0 unreadable, 0 partial;
+ * 0 errors, 3 warnings", a warning when any. */
+static void quality_line(struct summary *s, const char *key, const struct run *run)
+{
+	size_t skipped = 0, unreadable = 0, partial = 0, level[3] = { 0 };
+	for (size_t i = 0; i < run->nsrc; i++) {
+		skipped += run->src[i].skipped;
+		unreadable += run->src[i].err != 0;
+		partial += run->src[i].partial;
+	}
+	for (size_t i = 0; i < run->diags.n; i++)
+		level[run->diags.v[i].level]++;
+	bool any = skipped || unreadable || partial || level[DIAG_ERROR] || level[DIAG_WARN];
+	summary_add(s, any ? TONE_WARN : TONE_NORMAL, key, "%zu skipped, %zu unreadable, %zu partial; %zu error%s, "
+		    "%zu warning%s, %zu note%s%s%s", skipped, unreadable, partial, level[DIAG_ERROR],
+		    level[DIAG_ERROR] == 1 ? "" : "s", level[DIAG_WARN], level[DIAG_WARN] == 1 ? "" : "s",
+		    level[DIAG_INFO], level[DIAG_INFO] == 1 ? "" : "s", run->diags.dropped ? " (more dropped)" : "",
+		    any ? " (--export sources A B)" : "");
+}
+
+/* compare_summary's lines with each side's data quality after the line naming B. */
+static void summary_lines(struct compare *c, struct summary *s)
+{
+	compare_summary(c, s);
+	size_t at = 0;
+	while (at < s->n && strcmp(s->line[at].key, "B") != 0)
+		at++;
+	at = at < s->n ? at + 1 : s->n;
+	size_t n = s->n;
+	quality_line(s, "quality A", compare_side(c, 0));
+	quality_line(s, "quality B", compare_side(c, 1));
+	size_t added = s->n - n;
+	struct summary_line tmp[2];
+	memcpy(tmp, &s->line[n], added * sizeof(*tmp));
+	memmove(&s->line[at + added], &s->line[at], (n - at) * sizeof(*tmp));
+	memcpy(&s->line[at], tmp, added * sizeof(*tmp));
+}
+
 static void *cp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	struct cpane *p = xcalloc(1, sizeof(*p));
-	compare_summary(app->cmp, &p->lines);
+	summary_lines(app->cmp, &p->lines);
 	return p;
 }
 
@@ -190,13 +229,17 @@ static void cp_item_show(void *priv, struct app *app, size_t i)
 static void cp_legend(void *priv, struct app *app, struct legend *l)
 {
 	legend_head(l, "Compare: run B against run A");
-	legend_para(l, "The verdict first, then what differs in scope, the mean step wall of both runs over their "
+	legend_para(l, "The verdict first, then A and B each with its data quality (records skipped, files "
+		       "unreadable or partial, errors, warnings and notes; --export sources A B lists them), what "
+		       "differs in scope, the mean step wall of both runs over their "
 		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: B - A "
 		       "mean compute per step, then A -> B (the rank's run-to-run noise), then its time lost in A -> B; a rank "
 		       "regressed when it is slower in B beyond its noise. Enter opens the rank's row of the B - A "
 		       "heatmap at its onset.");
 	legend_row(l, "rank", 1, ROLE_SEV_HIGH, "regressed, or B slower");
 	legend_row(l, "rank", 1, ROLE_GOOD, "improved, or no regression");
+	legend_row(l, "quality", 1, ROLE_SEV_MED,
+		   "that side skipped records, has files unreadable or partial, errors or warnings");
 	legend_row(l, "scope", 1, ROLE_SEV_MED, "a difference in scope (ranks or steps only one run has)");
 	legend_terms(l, "step wall compute time lost");
 }

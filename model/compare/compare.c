@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
  * runs, the per-rank deltas with the noise-aware regression test, the verdict and the
- * findings that appeared, were resolved or persist, and the Overview lines of the pair
- * (compare_summary). The pytscope diff is pydiff.c. */
+ * findings that appeared, were resolved, persist or could not be judged on one side, and
+ * the Overview lines of the pair (compare_summary: a verdict or scope too long for a
+ * summary line goes on over several). The pytscope diff is pydiff.c. */
 #include "model/compare/compare.h"
 
 #include <ctype.h>
@@ -14,7 +15,9 @@
 #include <strings.h>
 #include "model/compare/internal.h"
 #include "model/compare/views.h"
+#include "model/findings.h"
 #include "model/identity.h"
+#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/summary.h"
@@ -282,11 +285,8 @@ const char *compare_change_word(bool regressed, bool unlike)
  * or why it is not compared. */
 static void verdict_wall(const struct cmp_ranks *r, char *buf, size_t n)
 {
-	if (!r->has_wall || r->a_wall_ms <= 0) {
-		bool single = r->a_ranks == 1 || r->b_ranks == 1;
-		bool one = single && !(r->a_ranks == 1 && r->b_ranks == 1);
-		snprintf(buf, n, "step wall not compared (%s)",
-			 one ? "one side has a single rank" : "no step that every common rank has in both runs");
+	if (!r->has_wall) {
+		snprintf(buf, n, "step wall not compared (%s)", r->no_wall);
 		return;
 	}
 	double pct = (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100;
@@ -294,8 +294,11 @@ static void verdict_wall(const struct cmp_ranks *r, char *buf, size_t n)
 		snprintf(buf, n, "B is %.1f%% %s per step", fabs(pct), r->slower ? "slower" : "faster");
 	else
 		snprintf(buf, n, "B takes the same time per step as A within noise (%+.1f%%)", pct);
-	if (r->nwall < r->ncommon)
+	if (r->nwall < r->ncommon && r->nwall == (size_t)(r->wall_hi - r->wall_lo + 1))
 		text_appendf(buf, n, " over steps %ld-%ld, the ones every compared rank has in both", r->wall_lo, r->wall_hi);
+	else if (r->nwall < r->ncommon) /* a set with gaps: its range would claim more steps */
+		text_appendf(buf, n, " over %zu steps in %ld-%ld, the ones every compared rank has in both", r->nwall,
+			     r->wall_lo, r->wall_hi);
 }
 
 /* The per-rank part after the wall: the largest regression, or an improvement, or none. */
@@ -323,6 +326,12 @@ static void verdict_steps(const struct cmp_ranks *r, bool left, const char *work
 			 r->ncommon_ranks ? "step number" : "rank id");
 		return;
 	}
+	if (r->unmeasured) { /* zeros are no time: nothing to call faster, slower or the same */
+		const char *what = r->by_step_time ? "step time" : "compute";
+		snprintf(buf, n, "%s not compared: every compared rank's %s is 0 in %s at every common step (no time "
+			 "measured)", r->by_step_time ? "step times" : "compute times", what, r->unmeasured);
+		return;
+	}
 	if (r->identical) {
 		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
 			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
@@ -331,7 +340,7 @@ static void verdict_steps(const struct cmp_ranks *r, bool left, const char *work
 	if (!r->judged) { /* the raw difference, called nothing */
 		snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
 			 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
-		if (r->has_wall && r->a_wall_ms > 0)
+		if (r->has_wall)
 			text_appendf(buf, n, "; mean step wall %+.1f%% in B",
 				(r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
 		return;
@@ -345,8 +354,8 @@ static void verdict_steps(const struct cmp_ranks *r, bool left, const char *work
 	} else {
 		verdict_ranks(r, left, buf, n);
 	}
-	if (r->no_compute) /* what "regressed" was judged by */
-		text_appendf(buf, n, "; ranks judged by step time: no compute to weigh in %s", r->no_compute);
+	if (r->step_time_why) /* what "regressed" was judged by */
+		text_appendf(buf, n, "; ranks judged by step time: %s", r->step_time_why);
 }
 
 void compare_verdict(struct compare *c, char *buf, size_t n)
@@ -365,10 +374,9 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 			 !c->a->steps || !steps_total_records(c->a->steps) ? "A" : "B");
 		return;
 	}
-	char left[SUMMARY_TEXT], workload[SUMMARY_TEXT];
+	char left[CMP_TEXT_MAX];
 	compare_left_out(r, left, sizeof(left));
-	compare_workload_diff(c, workload, sizeof(workload));
-	verdict_steps(r, *left, workload, buf, n);
+	verdict_steps(r, *left, workload_text(c), buf, n);
 	if (*left)
 		text_appendf(buf, n, "; not compared: %s", left);
 }
@@ -379,7 +387,7 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 	buf[0] = '\0';
 	if (!r)
 		return;
-	char left[SUMMARY_TEXT];
+	char left[CMP_TEXT_MAX];
 	compare_left_out(r, left, sizeof(left));
 	if (!*left)
 		return;
@@ -409,32 +417,195 @@ static bool same_finding(const struct finding *x, const struct finding *y)
 	return strcmp(x->ev.name, y->ev.name) == 0;
 }
 
+/* A finding of one run only is new or resolved when the other run's rule could judge it;
+ * else it is not judged there. Rules of a family the other run has no records of
+ * (findings' id -> the subsystem whose rules have that id, or its category), rules across
+ * ranks on a single rank, and the items of the other run's not-judged list
+ * (findings_not_judged) that name the rule's need: finding id (a category when it ends
+ * with '.'), the item's start, and a word the item must hold (NULL: any). */
+struct unjudged_rule {
+	const char *id, *item, *word;
+};
+
+static const struct unjudged_rule unjudged_rules[] = {
+	{ "TIMING.", "timing, loss and memory rules (", NULL },
+	{ "CONVERGENCE.", "timing, loss and memory rules (", NULL },
+	{ "MEMORY.", "timing, loss and memory rules (", NULL },
+	{ "CROSS.", "timing, loss and memory rules (", NULL },
+	{ "TIMING.DATALOADER_BOUND", "phase-share rules (", "data" },
+	{ "TIMING.BACKWARD_HEAVY", "phase-share rules (", "forward" },
+	{ "TIMING.BACKWARD_HEAVY", "phase-share rules (", "backward" },
+	{ "TIMING.OPTIMIZER_HEAVY", "phase-share rules (", "optimizer" },
+	{ "TIMING.", "phase shares and efficiency (", NULL },
+	{ "TIMING.JITTER", "step-time jitter", NULL },
+	{ "CROSS.", "step-time jitter and correlated spikes (", NULL },
+	{ "CONVERGENCE.", "loss divergence and plateau (", NULL },
+	{ "CONVERGENCE.NO_PROGRESS", "loss plateau (", NULL },
+	{ "MEMORY.", "memory (", NULL },
+	{ "MEMORY.GROWTH", "memory growth (", NULL },
+	{ "EFFICIENCY.", "phase shares and efficiency (", NULL },
+	{ "EFFICIENCY.", "efficiency (no phase time recorded", NULL },
+	{ "EFFICIENCY.LOW_MFU", "efficiency (", NULL },
+	{ "DIST.", "every rule across ranks, beyond the ranks loaded (", NULL },
+	{ "NODE.", "every rule across ranks, beyond the ranks loaded (", NULL },
+	{ "DIST.", "stragglers and imbalance (", NULL },
+	{ "NODE.", "stragglers and imbalance (", NULL },
+	{ "DIST.STRAGGLER", "stragglers", NULL },
+	{ "DIST.FAIL_SLOW", "stragglers", NULL },
+	{ "DIST.SLOW_RANK", "stragglers", NULL },
+	{ "DIST.TRANSIENT_STALL", "stragglers", NULL },
+	{ "DIST.TRANSIENT_STALL", "transient stalls (", NULL },
+	{ "NODE.SLOW_TOGETHER", "stragglers and slow nodes (", NULL },
+	{ "NODE.SLOW_TOGETHER", "slow nodes among ranks ", NULL },
+	{ "DIST.COMM_BOUND", "communication share (", NULL },
+	{ "DIST.EXPOSED_COMM", "exposed communication (", NULL },
+	{ "TRACE.GPU_IDLE", "GPU idle time (", NULL },
+	{ "DASF.", "task functions, workers and GPU idle (", NULL },
+	{ "DASF.FUNCTION_DOMINATES", "dominant task function (", NULL },
+	{ "DASF.WORKER_IMBALANCE", "worker imbalance (", NULL },
+	{ "DASF.GPU_IDLE", "GPU idle while tasks run (", NULL },
+};
+
+/* id is pat, or of its category when pat ends with '.'. */
+static bool id_matches(const char *id, const char *pat)
+{
+	size_t n = strlen(pat);
+	return n && pat[n - 1] == '.' ? strncmp(id, pat, n) == 0 : strcmp(id, pat) == 0;
+}
+
+/* The subsystem whose rules give finding id: a rule of that id, else of its category. */
+static const struct subsystem *finding_family(const char *id)
+{
+	const char *dot = strchr(id, '.');
+	const struct subsystem *by_category = NULL;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t i = 0; i < registry[s]->nrules; i++) {
+			const char *rid = registry[s]->rules[i].id;
+			if (strcmp(rid, id) == 0)
+				return registry[s];
+			if (!by_category && dot && strncmp(rid, id, (size_t)(dot - id) + 1) == 0)
+				by_category = registry[s];
+		}
+	return by_category;
+}
+
+/* A rule across ranks (stragglers, imbalance, ranks that differ): one rank has no peers. */
+static bool across_ranks(const char *id)
+{
+	return (id_matches(id, "DIST.") && strcmp(id, "DIST.EXPOSED_COMM") != 0) || id_matches(id, "NODE.") ||
+	       strcmp(id, "CONFIG.RANKS_DIFFER") == 0 || strcmp(id, "ENV.RANKS_DIFFER") == 0 ||
+	       strcmp(id, "TRACE.ENV_DIFFERS") == 0;
+}
+
+/* Run `other` has one rank (or trace) of family sub at most. */
+static bool single_rank(const struct run *other, const struct subsystem *sub)
+{
+	if (sub == &sub_steps)
+		return steps_nranks(other->steps) < 2;
+	return sub == &sub_trace && (!other->trace || other->trace->n < 2);
+}
+
+/* The reason inside the item "what (why)", else the item, into why (sanitized). */
+static void item_reason(const char *item, size_t len, char *why, size_t n)
+{
+	const char *open = memmem(item, len, " (", 2);
+	if (open && item[len - 1] == ')') {
+		len -= (size_t)(open + 2 - item) + 1;
+		item = open + 2;
+	}
+	char raw[FINDINGS_NOT_JUDGED_MAX];
+	snprintf(raw, sizeof(raw), "%.*s", (int)len, item);
+	text_sanitize(raw, strlen(raw), why, n, 0);
+}
+
+/* Why run `other` could not judge finding f, into why; false when it could. nj: its
+ * not-judged list (findings_not_judged), computed on first need (*nj_done). */
+static bool not_judged_by(struct run *other, const struct finding *f, char *nj, bool *nj_done, char *why, size_t n)
+{
+	const struct subsystem *sub = finding_family(f->id);
+	bool (*has)(const struct run *) = sub ? sub->has_records ? sub->has_records : sub->has_data : NULL;
+	if (has && !has(other)) {
+		snprintf(why, n, "no %s", strcmp(sub->name, "steps") == 0 ? "step records" : sub->name);
+		return true;
+	}
+	if (across_ranks(f->id) && single_rank(other, sub)) {
+		snprintf(why, n, "a single rank");
+		return true;
+	}
+	if (!*nj_done) {
+		findings_not_judged(other, nj, FINDINGS_NOT_JUDGED_MAX);
+		*nj_done = true;
+	}
+	for (const char *item = nj; *item;) {
+		const char *end = strstr(item, "; ");   /* items are separated by "; " and hold none */
+		size_t len = end ? (size_t)(end - item) : strlen(item);
+		for (size_t k = 0; k < ARRAY_LEN(unjudged_rules); k++) {
+			const struct unjudged_rule *u = &unjudged_rules[k];
+			size_t ul = strlen(u->item);
+			if (id_matches(f->id, u->id) && len >= ul && strncmp(item, u->item, ul) == 0 &&
+			    (!u->word || memmem(item, len, u->word, strlen(u->word)))) {
+				item_reason(item, len, why, n);
+				return true;
+			}
+		}
+		item += end ? len + 2 : len;
+	}
+	return false;
+}
+
+/* The unmatched findings of one side (v[i] with match[i] false) into out: new in B
+ * (resolved, for A's) unless the other run could not judge them. */
+static size_t unmatched(const struct finding_list *l, const bool *match, struct run *other, bool side_b,
+			struct cmp_finding *out)
+{
+	char *nj = xmalloc(FINDINGS_NOT_JUDGED_MAX);
+	bool nj_done = false;
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (match[i])
+			continue;
+		struct cmp_finding *o = &out[n++];
+		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : &l->v[i],
+					   side_b ? &l->v[i] : NULL, "" };
+		if (not_judged_by(other, &l->v[i], nj, &nj_done, o->why, sizeof(o->why)))
+			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
+	}
+	free(nj);
+	return n;
+}
+
 static void findings_compute_diff(struct compare *c)
 {
 	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
-	struct cmp_finding *v = xmalloc((fa->n + fb->n + 1) * sizeof(*v));
-	bool *used = xcalloc(fa->n + 1, 1);
+	struct cmp_finding *v = xcalloc(fa->n + fb->n + 1, sizeof(*v));
+	bool *used = xcalloc(fa->n + 1, 1), *found = xcalloc(fb->n + 1, 1);
 	const struct finding **match = xcalloc(fb->n + 1, sizeof(*match));
 	for (size_t j = 0; j < fb->n; j++)
 		for (size_t i = 0; i < fa->n; i++)
 			if (!used[i] && same_finding(&fa->v[i], &fb->v[j])) {
-				used[i] = true;
+				used[i] = found[j] = true;
 				match[j] = &fa->v[i];
 				break;
 			}
-	size_t n = 0;
-	for (size_t j = 0; j < fb->n; j++)
-		if (!match[j])
-			v[n++] = (struct cmp_finding){ CMP_NEW, NULL, &fb->v[j] };
-	for (size_t i = 0; i < fa->n; i++)
-		if (!used[i])
-			v[n++] = (struct cmp_finding){ CMP_RESOLVED, &fa->v[i], NULL };
+	size_t n = unmatched(fb, found, c->a, true, v);
+	n += unmatched(fa, used, c->b, false, v + n);
 	for (size_t j = 0; j < fb->n; j++)
 		if (match[j])
-			v[n++] = (struct cmp_finding){ CMP_PERSIST, match[j], &fb->v[j] };
+			v[n++] = (struct cmp_finding){ CMP_PERSIST, match[j], &fb->v[j], "" };
+	/* in the order of compare.h, each status in its side's order */
+	static const enum cmp_status order[CMP_NSTATUS] = { CMP_NEW, CMP_RESOLVED, CMP_UNJUDGED_A, CMP_UNJUDGED_B,
+							    CMP_PERSIST };
+	struct cmp_finding *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	size_t k = 0;
+	for (size_t o = 0; o < CMP_NSTATUS; o++)
+		for (size_t i = 0; i < n; i++)
+			if (v[i].status == order[o])
+				sorted[k++] = v[i];
+	free(v);
 	free(used);
+	free(found);
 	free(match);
-	c->memo->findings = v;
+	c->memo->findings = sorted;
 	c->memo->nfindings = n;
 }
 
@@ -448,8 +619,17 @@ const struct cmp_finding *compare_findings(struct compare *c, size_t *n)
 
 const char *compare_status_name(enum cmp_status s)
 {
-	static const char *const name[] = { "new", "resolved", "persisting" };
+	static const char *const name[CMP_NSTATUS] = { "new", "resolved", "persisting", "not judged in A",
+						       "not judged in B" };
 	return name[s];
+}
+
+const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_t n)
+{
+	if (!f->why[0])
+		return compare_status_name(f->status);
+	snprintf(buf, n, "%s (%s)", compare_status_name(f->status), f->why);
+	return buf;
 }
 
 _Static_assert(CMP_TRACE_ENV_KEYS == TRACE_ENV_KEYS, "compare.h's count of the traces' environment keys");
@@ -497,14 +677,49 @@ static enum summary_tone dasf_tone(int rc)
 	return rc == 0 ? TONE_GOOD : rc == 1 ? TONE_BAD : TONE_WARN;
 }
 
+/* Sentence or more pieces that fit a summary line each: the whole of text up to max bytes
+ * (max < strlen(text)), cut after the last "; " in it, else the last ", ", else before the
+ * last space, else at a character's start. Returns the piece's length. */
+static size_t piece_len(const char *text, size_t max)
+{
+	static const char *const sep[] = { "; ", ", ", " " };
+	for (size_t k = 0; k < ARRAY_LEN(sep); k++) {
+		size_t keep = sep[k][1] ? 1 : 0;   /* the ';' or ',' ends the piece, a space does not */
+		for (size_t i = max - keep; i > 0; i--)
+			if (strncmp(text + i, sep[k], strlen(sep[k])) == 0)
+				return i + keep;
+	}
+	while (max > 0 && ((unsigned char)text[max] & 0xC0) == 0x80)
+		max--;
+	return max ? max : 1;
+}
+
+/* A value longer than a summary line holds (the verdict, the scope) as several lines, the
+ * first under key, the others under "", each cut between clauses or words (piece_len),
+ * never mid-word; prose when asked (the Overview gives it more rows to wrap). */
+static void summary_add_long(struct summary *s, enum summary_tone tone, const char *key, const char *text, bool prose)
+{
+	while (*text) {
+		size_t len = strlen(text);
+		if (len >= SUMMARY_TEXT)
+			len = piece_len(text, SUMMARY_TEXT - 1);
+		struct summary_line *l = summary_add(s, tone, key, "%.*s", (int)len, text);
+		if (!l)
+			return;
+		l->prose = prose;
+		key = "";
+		text += len;
+		text += strspn(text, " ");
+	}
+}
+
 void compare_summary(struct compare *c, struct summary *s)
 {
-	char buf[SUMMARY_TEXT];
+	char buf[CMP_TEXT_MAX];
 	const struct cmp_ranks *r = compare_ranks(c);
 	s->n = 0;
-	char workload[SUMMARY_TEXT];
-	compare_workload_diff(c, workload, sizeof(workload));
-	enum summary_tone tone = r && (r->nregressed || r->slower) ? *workload ? TONE_WARN : TONE_BAD : TONE_GOOD;
+	bool unlike = compare_unlike(c);
+	enum summary_tone tone = r && (r->nregressed || r->slower) ? unlike ? TONE_WARN : TONE_BAD : TONE_GOOD;
 	if (r && !r->judged && !r->identical) /* too few common steps: no verdict, not good */
 		tone = TONE_WARN;
 	if (strcmp(c->family, "sweep") == 0) /* a change is given, not judged: never good */
@@ -513,12 +728,11 @@ void compare_summary(struct compare *c, struct summary *s)
 		tone = dasf_tone(compare_dasf_verdict(c, buf, sizeof(buf)));
 	else
 		compare_verdict(c, buf, sizeof(buf));
-	summary_add(s, tone, "verdict", "%s", buf);
+	summary_add_long(s, tone, "verdict", buf, true);
 	summary_add(s, TONE_NORMAL, "A", "%s (%s)", c->a->name ? c->a->name : "-", c->a->path ? c->a->path : "-");
 	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
 	compare_scope(c, buf, sizeof(buf));
-	if (*buf)
-		summary_add(s, TONE_WARN, "scope", "%s", buf);
+	summary_add_long(s, TONE_WARN, "scope", buf, false);
 	summary_trace_env(c, s);
 	if (strcmp(c->family, "dasf") == 0)
 		compare_dasf_summary(c, s);
@@ -531,12 +745,17 @@ void compare_summary(struct compare *c, struct summary *s)
 			    units_seconds_signed((r->b_wall_ms - r->a_wall_ms) / 1e3, d, sizeof(d)), z, r->nwall,
 			    r->nwall == 1 ? "" : "s");
 	}
-	size_t nf, k[3] = { 0, 0, 0 };
+	size_t nf, k[CMP_NSTATUS] = { 0 };
 	const struct cmp_finding *f = compare_findings(c, &nf);
 	for (size_t i = 0; i < nf; i++)
 		k[f[i].status]++;
+	char unjudged[64] = "";
+	for (int st = CMP_UNJUDGED_A; st <= CMP_UNJUDGED_B; st++)
+		if (k[st])
+			text_appendf(unjudged, sizeof(unjudged), ", %zu %s", k[st], compare_status_name(st));
 	summary_add(s, k[CMP_NEW] ? TONE_WARN : TONE_NORMAL, "findings A/B",
-		    "%zu new in B, %zu resolved, %zu persisting (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED], k[CMP_PERSIST]);
+		    "%zu new in B, %zu resolved, %zu persisting%s (5 lists them)", k[CMP_NEW], k[CMP_RESOLVED],
+		    k[CMP_PERSIST], unjudged);
 	/* pytscope's diff is of step runs' run.json and losses: none for trace sets */
 	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
 	for (size_t i = 0; d && i < d->nnative; i++) {

@@ -11,23 +11,28 @@
  *     different world sizes or step ranges are stated, and what was left out (ranks of
  *     one run only, a rank's steps in one run only) is named;
  *   - the noise-aware regression test (below) and the verdict sentence;
- *   - findings that appeared in B, were resolved, or persist.
+ *   - findings that appeared in B, were resolved, persist, or could not be judged on the
+ *     side that lacks them (the rule had nothing to judge there: not new nor resolved).
  * Views over the pair (diff_ranks, diff_env, ...) live in model/compare/views.c.
  *
  * REGRESSION TEST. For a rank present in both runs, d_s = compute_B(s) - compute_A(s)
- * over the common steps s (compute as in the distributed analysis: every phase but comm;
- * the step time for a single-rank run). With n values, mean m and spread
+ * over the common steps s (compute as in the distributed analysis: pytscope's
+ * COMPUTE_PHASES; the step time for a single-rank run, a run with no compute to weigh, or
+ * a run with a phase compute leaves out: compare_series). With n values, mean m and spread
  * sigma = 1.4826 * MAD(d) (the robust standard deviation of the paired differences,
  * i.e. the run-to-run noise of that rank's steps), the rank REGRESSED when
  *     m > 3 * sigma / sqrt(n)   and   m > 1% of its mean compute in A,
  * and IMPROVED when -m passes the same test; with fewer than CMP_MIN_STEPS values the
  * noise is not estimated and nothing is judged (no rank regressed or improved, B neither
  * slower nor faster: the verdict says "not judged"). Identical runs give d = 0 everywhere:
- * "no difference". The per-step wall (the slowest common rank's compute plus the largest
- * comm of the common ranks, or the step time of a single rank), over the steps every
- * common rank has in both runs, is tested the same way for the headline.
+ * "no difference". A side whose every compared value is 0 measured no time: nothing is
+ * judged (cmp_ranks.unmeasured). The per-step wall (the slowest common rank's compute plus
+ * the largest comm of the common ranks; by step time, the slowest common rank's step
+ * time), over the steps every common rank has in both runs, is tested the same way for
+ * the headline; not when a side's mean wall is not above 0 (no time measured).
  * ONSET in B of a regressed rank: flag the common steps whose d_s exceeds
- * max(3 * 1.4826 * MAD of the rank's compute in A, 1% of its mean in A); the onset is
+ * max(3 * sqrt(2) * 1.4826 * MAD of the rank's compute in A, 1% of its mean in A) (d_s
+ * differs two noisy steps: sqrt(2) times the noise of one); the onset is
  * the first step of the contiguous stretch maximising sum(flag - 1/2), when that
  * stretch spans at least ANALYSIS_ONSET_MIN_STEPS steps (else none). */
 #ifndef MODEL_COMPARE_H
@@ -139,6 +144,8 @@ struct cmp_rank {
 	                           * both was compared over the same steps */
 	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
 	bool regressed, improved;
+	bool judged;              /* the noise test ran: n >= CMP_MIN_STEPS and both runs
+	                           * measured time (cmp_ranks.unmeasured) */
 	long onset_b;             /* step number, -1 when none */
 };
 
@@ -156,14 +163,20 @@ struct cmp_ranks {
 	long lo, hi;              /* first and last step compared on some rank (-1: none) */
 	size_t nleft;             /* common ranks with steps in one run only (left out) */
 	bool has_wall;
+	char no_wall[112];        /* why not, when !has_wall ("one side has a single rank", "the
+	                           * step wall of A is 0 at every such step: no time measured") */
 	size_t nwall;             /* steps of the wall: every compared rank has them in both */
 	long wall_lo, wall_hi;    /* their range */
 	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
 	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
-	bool judged;              /* ncommon >= CMP_MIN_STEPS: the regression test ran */
+	bool judged;              /* ncommon >= CMP_MIN_STEPS and no side unmeasured: the
+	                           * regression test ran */
 	bool by_step_time;        /* the ranks' series is their step time, not compute */
-	const char *no_compute;   /* ranks compared by step time, not compute: the side(s)
-	                           * with no compute to weigh (compare_series); NULL */
+	const char *step_time_why; /* why ranks of several ranks are compared by step time, not
+	                           * compute ("no compute to weigh in B", "compute leaves out
+	                           * phases fwd, bwd of A and B": compare_series); NULL */
+	const char *unmeasured;   /* "A", "B", "A and B": every value compared is 0 on that side
+	                           * (no time measured): nothing judged; NULL */
 };
 /* NULL when a side has no step records at all. */
 const struct cmp_ranks *compare_ranks(struct compare *c);
@@ -173,6 +186,8 @@ bool compare_has_ranks(const struct compare *c);
  * over the common steps when there is no time lost), the sort key of `order`. */
 double compare_regression_s(const struct cmp_rank *r);
 
+/* Room for the whole of compare_verdict() and compare_scope() (several summary lines). */
+enum { CMP_TEXT_MAX = 2048 };
 /* The Overview's first line: "B is 7.9% slower per step; rank 5 regressed from step 100"
  * (or why it could not be judged). Always filled. */
 void compare_verdict(struct compare *c, char *buf, size_t n);
@@ -201,7 +216,9 @@ const char *compare_change_word(bool regressed, bool unlike);
 void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n);
 /* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, the
  * step wall of both runs, the findings new / resolved / persisting and pytscope's
- * reproducibility notes (flagged prose: whole sentences). */
+ * reproducibility notes (flagged prose: whole sentences). A verdict or scope longer than a
+ * summary line goes on as lines under the key "", cut between clauses, never mid-word;
+ * the verdict's lines are prose too. */
 struct summary;
 void compare_summary(struct compare *c, struct summary *s);
 
@@ -218,15 +235,27 @@ extern const struct grid_provider compare_grid;
 
 /* ---- findings ------------------------------------------------------------------------ */
 
-enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST };
+/* A finding of one run only is new in B (resolved) when A's (B's) rules could judge it,
+ * else not judged in A (in B): the other run has no records of the rule's family (a
+ * finding of the traces beside runs without), a single rank for a rule across ranks, or
+ * its not-judged list (findings.h findings_not_judged) names what the rule needs ("no
+ * memory recorded"). */
+enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;
 	const struct finding *a, *b; /* NULL on the side that lacks it */
+	char why[160];            /* CMP_UNJUDGED_*: why that side could not judge it ("no trace",
+	                           * "a single rank", "no memory recorded"; sanitized), else "" */
 };
 /* Findings of A and B matched by id and evidence (rank, name; evidence on another grid,
  * DASF's worker rows, by name alone: its row numbers differ): new in B first, then
- * resolved, then persisting, each in B's (resp. A's) order. */
+ * resolved, not judged in A, not judged in B, then persisting, each in B's (resp. A's)
+ * order. */
 const struct cmp_finding *compare_findings(struct compare *c, size_t *n);
-const char *compare_status_name(enum cmp_status s);   /* "new" "resolved" "persisting" */
+/* "new" "resolved" "persisting" "not judged in A" "not judged in B" */
+const char *compare_status_name(enum cmp_status s);
+/* The status with its reason: "not judged in B (no memory recorded)"; buf holds it when
+ * there is one. */
+const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_t n);
 
 #endif

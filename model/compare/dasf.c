@@ -3,7 +3,9 @@
  * grouped by function (dasf.h dasf_function_groups: dask's key_split names, so a token
  * that changes from run to run does not split a function in two), matched by that name.
  * Per function: the task count, total and mean task time of A and B, and a noise test of
- * the mean task time. The tasks of a function are not paired across runs, so the test is
+ * the mean task time. A task without a duration counts as a task but leaves its side's
+ * total, and the time added, unknown (empty, never 0); means and the test are over the
+ * tasks with one. The tasks of a function are not paired across runs, so the test is
  * Welch's: B's mean minus A's against 3 standard errors, sqrt(var_A/n_A + var_B/n_B), and
  * against 1% of A's mean, with CMP_MIN_STEPS tasks on each side (else "n/a": not judged).
  * Owns the view diff_functions, the verdict and the Overview's lines of such a pair. */
@@ -25,7 +27,8 @@
 enum fn_change { FN_SAME, FN_SLOWER, FN_FASTER, FN_NA, FN_ONLY_A, FN_ONLY_B };
 
 struct fn_side {
-	size_t n;
+	size_t ntasks;            /* tasks, with a duration or not */
+	size_t n;                 /* tasks with a duration: the statistics are over these */
 	double total, mean, var;  /* var: the sample variance (n - 1), 0 under 2 tasks */
 };
 
@@ -44,13 +47,14 @@ struct cmp_fns {
 	struct cmp_fn *v;         /* slower first by added time, then by |added time| */
 	size_t n;
 	size_t nslower, nfaster, njudged;
+	size_t untimed_a, untimed_b; /* tasks without a duration (not in the total task time) */
 	bool identical;           /* every function on both sides, the same count, total and spread */
 	struct dasf_summary sa, sb;
 };
 
 static void side_stats(const struct dasf_fn_group *g, struct fn_side *s)
 {
-	*s = (struct fn_side){ .n = g->n };
+	*s = (struct fn_side){ .ntasks = g->ntasks, .n = g->n };
 	for (size_t i = 0; i < g->n; i++)
 		s->total += g->dur[i];
 	s->mean = g->n ? s->total / (double)g->n : 0;
@@ -82,11 +86,28 @@ static double added_s(const struct cmp_fn *f)
 	return f->b.total - f->a.total;
 }
 
+/* A side's total task time of the function is known: every task of it has a duration. */
+static bool total_known(const struct fn_side *s)
+{
+	return s->n == s->ntasks;
+}
+
+/* added_s() is known: each side that has the function knows its total (a side without
+ * it spent no time on it). */
+static bool added_known(const struct cmp_fn *f)
+{
+	return (!f->in_a || total_known(&f->a)) && (!f->in_b || total_known(&f->b));
+}
+
+/* Slower first, then by time added (slower) or |added| (others), a row whose added time
+ * is not known after those whose is. */
 static int fn_order(const void *x, const void *y)
 {
 	const struct cmp_fn *a = x, *b = y;
 	if ((a->change == FN_SLOWER) != (b->change == FN_SLOWER))
 		return a->change == FN_SLOWER ? -1 : 1;
+	if (added_known(a) != added_known(b))
+		return added_known(a) ? -1 : 1;
 	double ka = a->change == FN_SLOWER ? added_s(a) : fabs(added_s(a));
 	double kb = b->change == FN_SLOWER ? added_s(b) : fabs(added_s(b));
 	if (ka != kb)
@@ -142,7 +163,10 @@ static struct cmp_fns *fns_compute(struct compare *c)
 		m->nslower += f->change == FN_SLOWER;
 		m->nfaster += f->change == FN_FASTER;
 		m->njudged += f->change <= FN_FASTER;
-		m->identical &= f->in_a && f->in_b && f->a.n == f->b.n && f->a.total == f->b.total && f->a.var == f->b.var;
+		m->untimed_a += f->a.ntasks - f->a.n;
+		m->untimed_b += f->b.ntasks - f->b.n;
+		m->identical &= f->in_a && f->in_b && f->a.ntasks == f->b.ntasks && f->a.n == f->b.n &&
+				f->a.total == f->b.total && f->a.var == f->b.var;
 	}
 	qsort(m->v, m->n, sizeof(*m->v), fn_order);
 	return m;
@@ -188,11 +212,12 @@ static void fn_row(struct table *t, const struct cmp_fn *f)
 	free(name);
 	table_set_text(t, row, 1, change_name(f->change));
 	bool both = f->in_a && f->in_b;
-	table_set_int_opt(t, row, 2, (long long)f->a.n, f->in_a);
-	table_set_int_opt(t, row, 3, (long long)f->b.n, f->in_b);
-	table_set_num_opt(t, row, 4, f->a.total, f->in_a);
-	table_set_num_opt(t, row, 5, f->b.total, f->in_b);
-	table_set_num(t, row, 6, added_s(f));
+	table_set_int_opt(t, row, 2, (long long)f->a.ntasks, f->in_a);
+	table_set_int_opt(t, row, 3, (long long)f->b.ntasks, f->in_b);
+	/* a task without a duration leaves the total unknown, never summed as 0 */
+	table_set_num_opt(t, row, 4, f->a.total, f->in_a && total_known(&f->a));
+	table_set_num_opt(t, row, 5, f->b.total, f->in_b && total_known(&f->b));
+	table_set_num_opt(t, row, 6, added_s(f), added_known(f));
 	table_set_num_opt(t, row, 7, f->a.mean, f->in_a && f->a.n);
 	table_set_num_opt(t, row, 8, f->b.mean, f->in_b && f->b.n);
 	table_set_num_opt(t, row, 9, 100 * (f->b.mean - f->a.mean) / f->a.mean, both && f->a.mean > 0 && f->b.n);
@@ -216,7 +241,8 @@ struct table *compare_build_diff_functions(struct compare *c, char *err, size_t 
 	table_add_col(t, "b_tasks", COL_INT, 7, 0);
 	seconds_col(t, "a_total_s", 3);
 	seconds_col(t, "b_total_s", 3);
-	table_col_doc(t, seconds_col(t, "delta_total_s", 3), "task time B added (negative: saved); ");
+	table_col_doc(t, seconds_col(t, "delta_total_s", 3),
+		      "task time B added (negative: saved); empty when a task of the function has no duration; ");
 	seconds_col(t, "a_mean_task_s", 4);
 	seconds_col(t, "b_mean_task_s", 4);
 	table_col_unit(t, table_add_col(t, "delta_mean_pct", COL_NUM, 8, 1), UNIT_PCT);
@@ -244,12 +270,24 @@ static const char *pct_text(double a, double b, char *buf, size_t n)
 	return buf;
 }
 
-/* "; total task time +12.3% in B" when A has some. */
+/* " (tasks without a duration left out: 2 of A, 0 of B)", or "" when every task has one. */
+static const char *untimed_text(const struct cmp_fns *m, char *buf, size_t n)
+{
+	*buf = '\0';
+	if (m->untimed_a || m->untimed_b)
+		snprintf(buf, n, " (tasks without a duration left out: %zu of A, %zu of B)", m->untimed_a,
+			 m->untimed_b);
+	return buf;
+}
+
+/* "; total task time +12.3% in B" when A has some, and the tasks it leaves out. */
 static void total_clause(const struct cmp_fns *m, char *buf, size_t n)
 {
+	char untimed[96];
 	size_t k = strlen(buf);
 	if (k < n && m->sa.total_task_s > 0)
-		snprintf(buf + k, n - k, "; total task time %+.1f%% in B", pct_change(m->sa.total_task_s, m->sb.total_task_s));
+		snprintf(buf + k, n - k, "; total task time %+.1f%% in B%s",
+			 pct_change(m->sa.total_task_s, m->sb.total_task_s), untimed_text(m, untimed, sizeof(untimed)));
 }
 
 static void slower_sentence(const struct cmp_fns *m, char *buf, size_t n)
@@ -307,13 +345,14 @@ void compare_dasf_summary(struct compare *c, struct summary *s)
 	if (!m->nga || !m->ngb)
 		return;
 	const struct dasf_summary *a = &m->sa, *b = &m->sb;
-	char x[32], y[32], d[32], p[32];
+	char x[32], y[32], d[32], p[32], untimed[96];
 	summary_add(s, TONE_NORMAL, "tasks", "%zu -> %zu (functions %zu -> %zu, workers %zu -> %zu, hosts %zu -> %zu)",
 		    a->tasks, b->tasks, m->nga, m->ngb, a->workers, b->workers, a->hosts, b->hosts);
-	summary_add(s, TONE_NORMAL, "task time", "%s -> %s (%s, %s)", units_seconds(a->total_task_s, x, sizeof(x)),
-		    units_seconds(b->total_task_s, y, sizeof(y)),
+	summary_add(s, m->untimed_a || m->untimed_b ? TONE_WARN : TONE_NORMAL, "task time", "%s -> %s (%s, %s)%s",
+		    units_seconds(a->total_task_s, x, sizeof(x)), units_seconds(b->total_task_s, y, sizeof(y)),
 		    units_seconds_signed(b->total_task_s - a->total_task_s, d, sizeof(d)),
-		    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)));
+		    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)),
+		    untimed_text(m, untimed, sizeof(untimed)));
 	char ca[64], cb[64];
 	critical_text(a, x, sizeof(x), ca, sizeof(ca));
 	critical_text(b, y, sizeof(y), cb, sizeof(cb));

@@ -17,7 +17,7 @@ struct cmp_memo {
 	char *workload;           /* compare_workload_diff's text */
 	bool workload_done;
 	int series;               /* compare_series */
-	const char *no_compute;
+	char step_time_why[200];  /* its reason, "" when none */
 	bool series_done;
 };
 
@@ -32,10 +32,12 @@ size_t compare_common_steps(const struct steps_model *ma, const struct steps_mod
 
 /* The per-rank series A and B are compared by (once per comparison): compute
  * (HEAT_COMPUTE) when both have several ranks and a compute to weigh
- * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere); else each
- * rank's step time (HEAT_STEP_TIME), and *no_compute (may be NULL) names the side(s) of
- * several ranks without ("A", "B", "A and B"; NULL when none). */
-int compare_series(struct compare *c, const char **no_compute);
+ * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere) that leaves out
+ * no phase of theirs (a phase name outside pytscope's COMPUTE_PHASES and comm: compute
+ * would not see a rank slower there); else each rank's step time (HEAT_STEP_TIME), and
+ * *why (may be NULL) says why for runs of several ranks ("no compute to weigh in B",
+ * "compute leaves out phases fwd, bwd of A and B"; NULL when none). */
+int compare_series(struct compare *c, const char **why);
 
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* ranks.c: the per-rank deltas of a run pair (compare.h): every rank both runs have,
+/* ranks.c: the per-rank deltas of a run pair (compare.h): the series the ranks are
+ * compared by (compute, or step time: compare_series), every rank both runs have,
  * compared over the step numbers that rank has in both (not only the steps every rank
  * has), the noise-aware regression test and its onset in B, the per-step wall over the
- * common ranks, and what the comparison left out. */
+ * common ranks (or why there is none), a side that measured no time, and what the
+ * comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "model/steps/analysis.h"
 #include "model/steps/internal.h"  /* phase sets, a record's compute and comm */
 #include "model/steps/steps.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define MAD_TO_STD 1.4826
@@ -167,6 +170,7 @@ struct rank_work {
 	double *a, *d, *tmp;
 	long *step;
 	struct paired *p;
+	bool time_a, time_b;         /* a compared value above or below 0 seen in A, in B */
 };
 
 /* The series' value of record pos of rank index ri, rounded to float as the heatmap keeps
@@ -176,6 +180,14 @@ static double record_value(const struct side *s, size_t ri, size_t pos)
 	if (s->series == HEAT_COMPUTE)
 		return (float)analysis_record_compute(s->m, &s->ps, ri, pos);
 	return (float)analysis_record_step_time(s->m, &s->ps, ri, pos);
+}
+
+/* The same value in full (the step wall's). */
+static double record_exact(const struct side *s, size_t ri, size_t pos)
+{
+	if (s->series == HEAT_COMPUTE)
+		return analysis_record_compute(s->m, &s->ps, ri, pos);
+	return analysis_record_step_time(s->m, &s->ps, ri, pos);
 }
 
 /* True when pos is the last record of its step number in rank ri (the one compared,
@@ -280,6 +292,7 @@ static void rank_delta(struct cmp_rank *r, size_t n, struct rank_work *w)
 		w->step[j] = w->p[j].step;
 	}
 	r->n = n;
+	r->judged = n >= CMP_MIN_STEPS;
 	if (!n)
 		return;
 	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
@@ -294,7 +307,8 @@ static void rank_delta(struct cmp_rank *r, size_t n, struct rank_work *w)
 	r->improved = t < 0;
 	if (r->regressed) {
 		memcpy(w->tmp, w->a, n * sizeof(*w->tmp));
-		double step_thr = NOISE_Z * robust_sd(w->tmp, n);
+		/* d_s is the difference of two noisy steps, A's and B's: sqrt(2) times A's spread */
+		double step_thr = NOISE_Z * M_SQRT2 * robust_sd(w->tmp, n);
 		if (step_thr < NOISE_FLOOR * a_mean)
 			step_thr = NOISE_FLOOR * a_mean;
 		r->onset_b = onset_of(w->d, w->step, n, step_thr);
@@ -320,7 +334,50 @@ static int cmp_regression(const void *x, const void *y, void *base)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-int compare_series(struct compare *c, const char **no_compute)
+enum { PHASES_NAMED = 3 };
+
+/* The phases of m that compute leaves out (neither a compute phase nor comm, as in the
+ * distributed analysis: analysis.h), but those `seen` has too (NULL: none), named into
+ * buf (sanitized) while *named < PHASES_NAMED; returns how many. */
+static size_t left_out_phases(const struct steps_model *m, const struct steps_model *seen, char *buf, size_t n,
+			      size_t *named)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind != METRIC_PHASE || analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0 ||
+		    (seen && steps_metric_find(seen, METRIC_PHASE, d->name) >= 0))
+			continue;
+		if ((*named)++ < PHASES_NAMED) {
+			char *safe = text_sanitize_dup(d->name, 0);
+			text_appendf(buf, n, "%s%s", *named > 1 ? ", " : "", safe);
+			free(safe);
+		}
+		k++;
+	}
+	return k;
+}
+
+/* Why two runs of several ranks are compared by step time although both have a compute
+ * to weigh: phases that compute leaves out, so a rank slower there would not show
+ * ("compute leaves out phases fwd, bwd of A and B"); false when there are none. */
+static bool phases_outside_compute(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
+{
+	char names[160] = "";
+	size_t named = 0, unnamed = PHASES_NAMED;   /* counts past PHASES_NAMED: names none */
+	size_t na = left_out_phases(ma, NULL, names, sizeof(names), &named);
+	left_out_phases(mb, ma, names, sizeof(names), &named);   /* B's that A has not */
+	size_t nb = left_out_phases(mb, NULL, NULL, 0, &unnamed);
+	if (!na && !nb)
+		return false;
+	snprintf(buf, n, "compute leaves out phase%s %s", named > 1 ? "s" : "", names);
+	if (named > PHASES_NAMED)
+		text_appendf(buf, n, " and %zu more", named - PHASES_NAMED);
+	text_appendf(buf, n, " of %s", na && nb ? "A and B" : na ? "A" : "B");
+	return true;
+}
+
+int compare_series(struct compare *c, const char **why)
 {
 	struct cmp_memo *m = c->memo;
 	if (!m->series_done) {   /* once: the test reads every cell of both compute heatmaps */
@@ -328,40 +385,45 @@ int compare_series(struct compare *c, const char **no_compute)
 		char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
 		bool ca = !several || !analysis_compute_unweighable_grid(c->a, wa, sizeof(wa));
 		bool cb = !several || !analysis_compute_unweighable_grid(c->b, wb, sizeof(wb));
-		m->no_compute = !several || (ca && cb) ? NULL : !ca && !cb ? "A and B" : !ca ? "A" : "B";
-		m->series = several && !m->no_compute ? HEAT_COMPUTE : HEAT_STEP_TIME;
+		m->step_time_why[0] = '\0';
+		if (!ca || !cb)
+			snprintf(m->step_time_why, sizeof(m->step_time_why), "no compute to weigh in %s",
+				 !ca && !cb ? "A and B" : !ca ? "A" : "B");
+		else if (several)
+			phases_outside_compute(c->a->steps, c->b->steps, m->step_time_why, sizeof(m->step_time_why));
+		m->series = several && !m->step_time_why[0] ? HEAT_COMPUTE : HEAT_STEP_TIME;
 		m->series_done = true;
 	}
-	if (no_compute)
-		*no_compute = m->no_compute;
+	if (why)
+		*why = m->step_time_why[0] ? m->step_time_why : NULL;
 	return m->series;
 }
 
-/* The step wall of one side at step number `step` over its common ranks ri[0, n): the
- * step time of a single-rank run, else the slowest rank's compute plus the largest comm
- * (the distributed analysis' wall, over these ranks only). NaN when a rank lacks it. */
-static double wall_at(const struct side *s, const size_t *ri, size_t n, bool single, long step)
+/* The step wall of one side at step number `step` over its common ranks ri[0, n): by
+ * compute, the slowest rank's compute plus the largest comm (the distributed analysis'
+ * wall, over these ranks only); by step time (a single rank, or compare_series), the
+ * slowest rank's step time. NaN when a rank lacks it. */
+static double wall_at(const struct side *s, const size_t *ri, size_t n, long step)
 {
-	double cmax = NAN, comm = 0;
+	double top = NAN, comm = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t pos;
 		if (!steps_find(s->m, ri[i], step, &pos))
 			return NAN;
-		if (single)
-			return record_value(s, ri[i], pos);
-		double c = analysis_record_compute(s->m, &s->ps, ri[i], pos);
-		double m = analysis_record_comm(s->m, &s->ps, ri[i], pos);
-		if (!i || c > cmax)
-			cmax = c;
+		double v = record_exact(s, ri[i], pos);
+		if (!i || v > top)
+			top = v;
+		double m = s->series == HEAT_COMPUTE ? analysis_record_comm(s->m, &s->ps, ri[i], pos) : 0;
 		if (m > comm)
 			comm = m;
 	}
-	return cmax + comm;
+	return top + comm;
 }
 
 /* The step wall of both sides at the i-th step every compared rank has in both (false:
- * no more steps): the distributed analyses' walls when every rank of both runs was
- * compared over the aligned steps (da, db), else wall_at() over the compared ranks. */
+ * no more steps): the distributed analyses' walls when the ranks are compared by compute
+ * and every rank of both runs over the aligned steps (da, db), else wall_at() over the
+ * compared ranks. */
 struct wall_walk {
 	const struct distributed *da, *db;
 	const struct aligned *al;
@@ -370,7 +432,7 @@ struct wall_walk {
 };
 
 static bool wall_next(struct wall_walk *ww, const struct cmp_ranks *out, const struct side *sa,
-		      const struct side *sb, bool single, long *s, double *va, double *vb)
+		      const struct side *sb, long *s, double *va, double *vb)
 {
 	if (ww->da && ww->db) {
 		if (ww->i >= ww->al->nc)
@@ -383,45 +445,73 @@ static bool wall_next(struct wall_walk *ww, const struct cmp_ranks *out, const s
 	}
 	for (; ww->i < steps_nrecords(sa->m, ww->cra[0]); ww->i++)
 		if (last_of_step(sa->m, ww->cra[0], ww->i, s)) {
-			*va = wall_at(sa, ww->cra, out->ncompared_ranks, single, *s);
-			*vb = isnan(*va) ? NAN : wall_at(sb, ww->crb, out->ncompared_ranks, single, *s);
+			*va = wall_at(sa, ww->cra, out->ncompared_ranks, *s);
+			*vb = isnan(*va) ? NAN : wall_at(sb, ww->crb, out->ncompared_ranks, *s);
 			ww->i++;
 			return true;
 		}
 	return false;
 }
 
+/* Why the mean walls a_mean and b_mean (over n steps; all_a, all_b: the wall is 0 at each
+ * of them) give no change per step, into out->no_wall; false when they do. */
+static bool wall_unmeasured(struct cmp_ranks *out, double a_mean, double b_mean, bool zero_a, bool zero_b)
+{
+	bool bad_a = !(a_mean > 0), bad_b = !(b_mean > 0);
+	if (!bad_a && !bad_b)
+		return false;
+	const char *side = bad_a && bad_b ? "A and B" : bad_a ? "A" : "B";
+	if ((!bad_a || zero_a) && (!bad_b || zero_b))
+		snprintf(out->no_wall, sizeof(out->no_wall), "the step wall of %s is 0 at every such step: no time "
+			 "measured", side);
+	else
+		snprintf(out->no_wall, sizeof(out->no_wall), "the mean step wall of %s is not above 0", side);
+	return true;
+}
+
 /* Mean wall over the steps every compared rank has in both runs (cra, crb: their indexes
- * in A and B) and its noise test, when both runs are distributed or both single-rank. */
+ * in A and B) and its noise test, when both runs are distributed or both single-rank;
+ * else, or when a side measured no time, why not in out->no_wall. */
 static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, const struct side *sa,
 		       const size_t *cra, const struct side *sb, const size_t *crb, const struct aligned *al,
 		       struct rank_work *w)
 {
 	bool single = out->a_ranks == 1 && out->b_ranks == 1;
-	if (!out->ncompared_ranks || (!single && (out->a_ranks < 2 || out->b_ranks < 2)))
+	if (!out->ncompared_ranks || (!single && (out->a_ranks < 2 || out->b_ranks < 2))) {
+		snprintf(out->no_wall, sizeof(out->no_wall), "%s", out->ncompared_ranks ? "one side has a single rank"
+			 : "no rank compared");
 		return;
+	}
 	struct wall_walk ww = { .al = al, .cra = cra, .crb = crb };
-	if (!single && al->every_rank && out->ncompared_ranks == out->a_ranks && out->ncompared_ranks == out->b_ranks) {
+	if (sa->series == HEAT_COMPUTE && al->every_rank && out->ncompared_ranks == out->a_ranks &&
+	    out->ncompared_ranks == out->b_ranks) {
 		ww.da = analysis_distributed(a);
 		ww.db = analysis_distributed(b);
 	}
 	size_t n = 0;
 	long s;
 	double va, vb;
-	while (wall_next(&ww, out, sa, sb, single, &s, &va, &vb)) {
+	bool zero_a = true, zero_b = true;
+	while (wall_next(&ww, out, sa, sb, &s, &va, &vb)) {
 		if (isnan(va) || isnan(vb))
 			continue;
 		if (!n || s < out->wall_lo)
 			out->wall_lo = s;
 		if (!n || s > out->wall_hi)
 			out->wall_hi = s;
+		zero_a = zero_a && va == 0;
+		zero_b = zero_b && vb == 0;
 		w->a[n] = va;
 		w->d[n++] = vb - va;
 	}
 	out->nwall = n;
-	if (!n)
+	if (!n) {
+		snprintf(out->no_wall, sizeof(out->no_wall), "no step that every compared rank has in both runs");
 		return;
+	}
 	double a_mean = mean_of(w->a, n), m = mean_of(w->d, n);
+	if (wall_unmeasured(out, a_mean, a_mean + m, zero_a, zero_b))
+		return;
 	for (size_t j = 0; j < n && out->identical; j++)
 		out->identical = w->d[j] == 0;
 	double thr;
@@ -481,6 +571,10 @@ static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct
 	rank_delta(r, n, w);
 	for (size_t j = 0; j < n && out->identical; j++)
 		out->identical = w->p[j].a == w->p[j].b;
+	for (size_t j = 0; j < n && !(w->time_a && w->time_b); j++) {
+		w->time_a = w->time_a || w->p[j].a != 0;
+		w->time_b = w->time_b || w->p[j].b != 0;
+	}
 	if (n) {
 		out->lo = out->ncommon && out->lo < w->p[0].step ? out->lo : w->p[0].step;
 		out->hi = out->ncommon && out->hi > w->p[n - 1].step ? out->hi : w->p[n - 1].step;
@@ -489,6 +583,19 @@ static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct
 		out->ncommon_min = !out->ncompared_ranks++ || n < out->ncommon_min ? n : out->ncommon_min;
 	out->ncommon = n > out->ncommon ? n : out->ncommon;
 	out->nleft += r->a_only.n || r->b_only.n;
+}
+
+/* A side whose compared values are all 0 (no time measured, as a run whose compute is 0
+ * everywhere in the distributed analysis): no rank is judged, nor is the pair identical. */
+static void ranks_unmeasured(struct cmp_ranks *out, const char *side)
+{
+	out->unmeasured = side;
+	out->judged = out->identical = false;
+	out->nregressed = out->nimproved = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		out->v[i].judged = out->v[i].regressed = out->v[i].improved = false;
+		out->v[i].onset_b = -1;
+	}
 }
 
 static size_t most_records(const struct steps_model *m)
@@ -524,7 +631,7 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 	rank_union(out, ma, mb);
 	/* compute as the distributed analysis has it; a single rank, or a run without a
 	 * compute phase, has only its step time (and no time lost, read off compute rows) */
-	int series = compare_series(c, &out->no_compute);
+	int series = compare_series(c, &out->step_time_why);
 	out->by_step_time = series == HEAT_STEP_TIME;
 	struct side sa = { .m = ma, .series = series, .g = analysis_heatmap(a, series) };
 	struct side sb = { .m = mb, .series = series, .g = analysis_heatmap(b, series) };
@@ -557,6 +664,8 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 	out->judged = out->ncommon >= CMP_MIN_STEPS;
 	if (!out->ncommon_ranks || !out->ncommon)
 		out->identical = false;
+	else if (!w.time_a || !w.time_b)
+		ranks_unmeasured(out, !w.time_a && !w.time_b ? "A and B" : !w.time_a ? "A" : "B");
 	ranks_lost(out, a, b, series);
 	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
 	wall_delta(out, a, b, &sa, cra, &sb, crb, &al, &w);

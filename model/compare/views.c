@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
  * and config differences, budget side by side, findings new/resolved/persisting, kernel
- * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too), sweep
- * levels; DASF functions are dasf.c's. Built from the compare analyses and from each
- * run's own views, joined here. */
+ * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too; the
+ * largest change in total time first, an increase or a decrease), sweep levels; DASF
+ * functions are dasf.c's. Built from the compare analyses and from each run's own
+ * views, joined here. */
 #include "model/compare/views.h"
 
 #include <math.h>
@@ -34,7 +35,7 @@ static const char *rank_change(const struct cmp_rank *r, bool unlike)
 		return "only_in_B";
 	if (!r->in_b)
 		return "only_in_A";
-	if (r->n < CMP_MIN_STEPS) /* the noise test did not run */
+	if (!r->judged) /* the noise test did not run: too few steps, or no time measured */
 		return "n/a";
 	if (unlike)
 		return r->regressed ? "slower_unlike" : r->improved ? "faster_unlike" : "same";
@@ -88,7 +89,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		table_set_num_opt(t, row, c_am, k->a_ms, both);
 		table_set_num_opt(t, row, c_bm, k->b_ms, both);
 		table_set_num_opt(t, row, c_dm, k->delta_ms, both);
-		table_set_num_opt(t, row, c_noise, k->noise_ms, both && k->n >= CMP_MIN_STEPS);
+		table_set_num_opt(t, row, c_noise, k->noise_ms, k->judged);
 		table_set_num_opt(t, row, c_al, k->a_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_bl, k->b_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_dl, k->b_lost_s - k->a_lost_s, k->has_lost);
@@ -205,7 +206,8 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 {
 	size_t n;
 	const struct cmp_finding *v = compare_findings(c, &n);
-	struct table *t = table_new("diff_findings", "Findings: new in B, resolved, persisting");
+	struct table *t = table_new("diff_findings",
+				    "Findings: new in B, resolved, not judged on one side, persisting");
 	int c_st = table_add_col(t, "status", COL_TEXT, 10, 0);
 	int c_id = table_add_col(t, "id", COL_TEXT, 26, 0);
 	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 10, 0);   /* wide enough to tell A from B */
@@ -217,7 +219,8 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 	for (size_t i = 0; i < n; i++) {
 		const struct finding *f = v[i].b ? v[i].b : v[i].a;
 		size_t row = table_add_row(t, (long)i);
-		table_set_text(t, row, c_st, compare_status_name(v[i].status));
+		char st[200];
+		table_set_text(t, row, c_st, compare_finding_status(&v[i], st, sizeof(st)));
 		table_set_text(t, row, c_id, f->id);
 		if (v[i].a)
 			table_set_text(t, row, c_sa, severity_name(v[i].a->severity));
@@ -310,6 +313,29 @@ static void kernel_row(struct table *t, const struct kcols *c, const struct kagg
 	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, ac > 0 && bc > 0);
 }
 
+/* A kernel of A and/or B (NULL on the side that lacks it). */
+struct kpair {
+	const struct kagg *a, *b;
+};
+
+static double kpair_delta(const struct kpair *p)
+{
+	return (p->b ? p->b->sum_us : 0) - (p->a ? p->a->sum_us : 0);
+}
+
+/* The largest change in total time first, an increase or a decrease; then by name, type. */
+static int kpair_order(const void *x, const void *y)
+{
+	const struct kpair *p = x, *q = y;
+	double dp = fabs(kpair_delta(p)), dq = fabs(kpair_delta(q));
+	if (dp != dq)
+		return dp < dq ? 1 : -1;
+	const struct kagg *kp = p->a ? p->a : p->b, *kq = q->a ? q->a : q->b;
+	int r = strcmp(kp->name, kq->name);
+	return r ? r : strcmp(kp->type, kq->type);
+}
+
+/* Rows in the view's own order (its sort left unset: --sort and the panes sort it). */
 static struct table *build_diff_kernels(struct compare *c, char *err, size_t errn)
 {
 	struct table *ta = side_view(c->a, "kernels"), *tb = side_view(c->b, "kernels");
@@ -336,16 +362,75 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	k.am = table_add_col(t, "a_mean_us", COL_NUM, 9, 2);
 	k.bm = table_add_col(t, "b_mean_us", COL_NUM, 9, 2);
 	k.dm = table_add_col(t, "delta_mean_us", COL_NUM, 9, 2);
+	struct kpair *v = xmalloc((ka.n + kb.n + 1) * sizeof(*v));
+	size_t n = 0;
 	for (size_t i = 0; i < ka.n; i++)
-		kernel_row(t, &k, &ka.v[i], kagg_find(&kb, ka.v[i].name, ka.v[i].type));
+		v[n++] = (struct kpair){ &ka.v[i], kagg_find(&kb, ka.v[i].name, ka.v[i].type) };
 	for (size_t i = 0; i < kb.n; i++)
 		if (!kagg_find(&ka, kb.v[i].name, kb.v[i].type))
-			kernel_row(t, &k, NULL, &kb.v[i]);
+			v[n++] = (struct kpair){ NULL, &kb.v[i] };
+	qsort(v, n, sizeof(*v), kpair_order);
+	for (size_t i = 0; i < n; i++)
+		kernel_row(t, &k, v[i].a, v[i].b);
+	free(v);
 	free(ka.v);
 	free(kb.v);
 	table_free(ta);
 	table_free(tb);
-	table_sort(t, k.dt, true);
+	return t;
+}
+
+/* ---- sources ------------------------------------------------------------------------------ */
+
+/* Column c of a side's table copied into t (after the side column). */
+static void copy_col(struct table *t, const struct table_col *c)
+{
+	int k = table_add_col(t, c->name, c->type, c->width, c->prec);
+	table_col_unit(t, k, c->unit);
+	if (c->doc)
+		table_col_doc(t, k, c->doc);
+	if (c->role != COL_ROLE_NONE)
+		table_set_role(t, k, c->role);
+}
+
+/* The rows of one side's sources view, in its order, after the side's name. */
+static void side_rows(struct table *t, const struct table *src, const char *side)
+{
+	for (size_t i = 0; i < src->nview; i++) {
+		size_t r = src->view[i], row = table_add_row(t, src->ref[r]);
+		table_set_text(t, row, 0, side);
+		for (size_t k = 0; k < src->ncol; k++) {
+			const struct table_cell *x = table_cell(src, r, (int)k);
+			if (!x->present)
+				continue;
+			if (src->col[k].type == COL_TEXT)
+				table_set_text(t, row, (int)k + 1, x->text);
+			else if (x->is_int)
+				table_set_int(t, row, (int)k + 1, x->exact);
+			else
+				table_set_num(t, row, (int)k + 1, x->num);
+		}
+	}
+}
+
+/* Both runs' sources view (every file read, every diagnostic), A's rows then B's, each
+ * after a first column `side` (A or B): the one-run view's columns otherwise. */
+static struct table *build_sources(struct compare *c, char *err, size_t errn)
+{
+	struct table *ta = side_view(c->a, "sources"), *tb = side_view(c->b, "sources");
+	if (!ta || !tb) {
+		table_free(ta);
+		table_free(tb);
+		return no_data(err, errn, "a side has no sources view");
+	}
+	struct table *t = table_new("sources", "Sources and data quality of A and B");
+	table_col_doc(t, table_add_col(t, "side", COL_TEXT, 4, 0), "the run the row is of: A (the first) or B; ");
+	for (size_t k = 0; k < ta->ncol; k++)
+		copy_col(t, &ta->col[k]);
+	side_rows(t, ta, "A");
+	side_rows(t, tb, "B");
+	table_free(ta);
+	table_free(tb);
 	return t;
 }
 
@@ -606,11 +691,13 @@ const struct cmp_view compare_views[] = {
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff); trace sets: GPU and CUDA",
 	  build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
-	{ "diff_findings", "runs A vs B: findings new in B, resolved, persisting", build_diff_findings },
+	{ "diff_findings", "runs A vs B: findings new in B, resolved, not judged, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
 	{ "diff_sweep", "sweeps A vs B: per stimulus level latency p50/p99, ttft p99, throughputs, deltas", build_diff_sweep },
 	{ "diff_functions", "DASF runs A vs B: per function tasks, total and mean task time, deltas, slower/faster beyond "
 			    "noise", compare_build_diff_functions },
+	{ "sources", "runs A vs B: each run's files read and diagnostics, a first column side (A or B)",
+	  build_sources },
 };
 const size_t compare_nviews = ARRAY_LEN(compare_views);
 

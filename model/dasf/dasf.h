@@ -75,6 +75,7 @@ struct dasf_fn_group {
 	size_t nnames;                 /* distinct names of the tasks in the group */
 	double *dur;                   /* finite task durations >= 0 (s), database order */
 	size_t n;
+	size_t ntasks;                 /* tasks in the group, with a duration or not (>= n) */
 };
 /* The groups in first-seen order, *out malloc'd (NULL and 0 without tasks); free with
  * dasf_fn_groups_free(). */

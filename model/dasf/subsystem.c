@@ -179,6 +179,7 @@ size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out)
 	}
 	for (size_t i = 0; i < db->ntask; i++) {
 		struct dasf_fn_group *x = &g[gr.group_of[db->task[i].name]];
+		x->ntasks++;
 		if (dasf_dur_usable(db->task[i].dur))
 			x->dur[x->n++] = db->task[i].dur;
 	}

@@ -4,7 +4,8 @@
 # DASF TASKS section): generated runs (gen_dasf run) where predict is 50% slower in B,
 # the same run with other per-call tokens (no difference), a 0.5% change (under the 1%
 # floor: same), B faster, too few tasks to judge, and a side without task events; one
-# run's report counts the functions so grouped.
+# run's report counts the functions so grouped. A task without a duration counts as a
+# task but leaves its side's total and the delta empty (never 0: "B saved 4 s").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -81,4 +82,15 @@ mkdir -p cyc && "$B/gen_dasf" verdicts gv >/dev/null && cp gv/cycle.msgpack cyc/
 "$TSCOPE_BIN" --print --no-index --dasf a cyc >cyc.txt 2>/dev/null
 tap_check "a side with a dependency cycle: its critical path reads n/a" \
 	'grep -q "^  critical path: .* -> n/a (a dependency cycle)$" cyc.txt'
+# Tasks without a duration (gen_dasf verdicts: neg's b-1, nan's a-1 and b-1).
+for v in tie neg nan zero; do mkdir -p "dvd_$v" && cp "gv/$v.msgpack" "dvd_$v/"; done
+"$TSCOPE_BIN" --export diff_functions --no-index dvd_tie dvd_neg >tn.csv 2>/dev/null
+tap_check "a task of B without a duration: 1 task, B's total and the delta empty, not 0" \
+	'grep -qx "b,n/a,1,1,4,,,4,,," tn.csv'
+"$TSCOPE_BIN" --export diff_functions --no-index dvd_nan dvd_zero >nz.csv 2>/dev/null
+tap_check "... of A (NaN): a_tasks 1, A's total and the delta empty; B's 0 s kept" \
+	'grep -qx "a,n/a,1,1,,0,,,0,," nz.csv && grep -qx "b,n/a,1,1,,0,,,0,," nz.csv'
+"$TSCOPE_BIN" --print --no-index --color never dvd_nan dvd_zero >nz.txt 2>/dev/null
+tap_check "--print: the task time says the tasks without a duration it leaves out" \
+	'grep -q "^  task time: 3 s -> 0 s (-3 s, -100.0%) (tasks without a duration left out: 2 of A, 0 of B)$" nz.txt'
 tap_plan

@@ -4,8 +4,14 @@
 # with its onset, the verdict names it), identical pairs (no difference), pairs that
 # differ only by run-to-run noise (no regression), different step ranges (stated, common
 # part compared), and trace pairs from ../shared/real (diff_kernels, and the GPU each
-# side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env); a
+# side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env; the
+# KERNELS section and diff_kernels put the largest change first, a decrease too); a
 # workload key is compared by value (16 and "16", a GPU name's case and white space).
+# The layout decides pytscope's single-rank diff, not the ranks loaded: rank0/ dirs, or
+# rank dirs of which --ranks loads one, are multi-rank (COMPARISON follows; --compat
+# pytscope refuses). Each side's data quality (broken lines, a truncated trace) is said
+# on stderr naming the side, in the report under the verdict, in the explorer's Overview,
+# and `--export sources A B` lists both sides' sources, a first column side.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -76,6 +82,21 @@ yes\ntrace,backend,nccl,nccl,no")" ]'
 	tap_check "the explorer's compare Overview: the GPU A -> B, and no pytscope reproducibility notes on traces" \
 		'grep -q "^  environment  *gpu Tesla V100-SXM2-32GB -> NVIDIA A100-SXM4-80GB (the lowest rank.s trace)$" kov &&
 		 ! grep -q "reproducible?\|NONDETERMINISM" kov'
+	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >kh.txt 2>/dev/null
+	tap_check "KERNELS: the largest decrease (AllReduce, only in A, -10607 us) among the first rows" \
+		'sed -n "/^● KERNELS/,/more rows/p" kh.txt | grep -q "^  only_in_A .* -10607.0 ncclKernel_AllReduce"'
+	top5=$(tail -n +2 k.csv | awk -F, "{ print \$(NF-3) }" | head -5 | tr '\n' ' ')
+	tap_eq "diff_kernels: largest |delta_total_us| first, by default" "325419 40609 25715 19367 -10607 " "$top5"
+	"$TSCOPE_BIN" --export diff_kernels --sort delta_total_us "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" \
+		>ks.csv
+	tap_check "... --sort delta_total_us still sorts by the signed delta" \
+		'sed -n 2p ks.csv | grep -q "^\"ncclKernel_AllReduce.*,-10607,"'
+	tr=$(ls copy/*.json | head -2 | tail -1)
+	mkdir tt && cp copy/*.json tt/ && head -c $(($(wc -c <"$tr") / 2)) "$tr" >"tt/${tr#copy/}"
+	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" tt >tt.txt 2>tt.err
+	tap_check "a truncated trace in B: B's data quality on stderr, named, and under the verdict" \
+		'grep -q "^tscope-tui: data quality of B (tt): .* warning" tt.err && [ "$(wc -l <tt.err)" -eq 1 ] &&
+		 grep -q "^  data quality of B: 0 records skipped, 0 files unreadable, 1 partial " tt.txt'
 	"$TSCOPE_BIN" --export diff_env "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >kh.csv
 	tap_check "... a side whose traces record no GPU: n/a there" 'grep -qx "trace,gpu,Tesla V100-SXM2-32GB,n/a,yes" kh.csv'
 else
@@ -208,6 +229,47 @@ tap_check "16 vs \"16\", a GPU name's case and trailing space: the same workload
 	'grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 50$" wab.txt'
 tap_check "16 vs \"32\": another workload, named" \
 	'grep -q "^● COMPARISON — .*the workload differs (batch_size 16 -> 32): not a like-for-like" wac.txt'
+# The layout decides pytscope's single-rank diff, not the count of ranks loaded.
+"$gen" o1 1 40 1 && "$gen" o2 1 40 2 || tap_notok "rank0-only pair generated"
+"$TSCOPE_BIN" --print --compat pytscope o1 o2 >o12c.out 2>o12c.err
+rc=$?
+tap_check "--compat pytscope, rank0/ dirs only: pytscope's refusal (it reads no rank dirs), exit 1" \
+	'[ "$rc" -eq 1 ] && [ ! -s o12c.out ] && grep -qx "Both run directories must contain steps." o12c.err'
+"$TSCOPE_BIN" --print --no-index o1 o2 >o12.txt 2>/dev/null
+tap_check "rank0/ dirs only, default: pytscope's diff, then the COMPARISON section" \
+	'head -1 o12.txt | grep -qx "pytscope diff  (o1  vs  o2)" && grep -q "^● COMPARISON" o12.txt'
+"$TSCOPE_BIN" --print --no-index --ranks 5 a reg >r5.txt 2>/dev/null
+tap_check "--ranks 5 of rank dirs: the COMPARISON section says rank 5 regressed from step 100" \
+	'grep -q "^● COMPARISON — .*rank 5 regressed from step 100" r5.txt'
+"$TSCOPE_BIN" --print --no-index a/rank0 same/rank0 >r0.txt 2>/dev/null
+tap_check "rank dirs given themselves (a steps.jsonl in each PATH): pytscope's diff alone" \
+	'head -1 r0.txt | grep -qx "pytscope diff  (a/rank0  vs  same/rank0)" && ! grep -q "^●" r0.txt'
+
+# Data quality in compare mode: B with 3 broken lines in rank 1's steps.jsonl.
+cp -r a bad && sed -i '11s/.*/{"step": 10, "pha/;21s/$/ x/;31s/.*/[1]/' bad/rank1/steps.jsonl
+"$TSCOPE_BIN" --print --no-index a bad >bad.txt 2>bad.err
+tap_eq "broken lines in B: B's data-quality line on stderr, naming the side and its path" \
+	"tscope-tui: data quality of B (bad): 0 errors, 3 warnings, 0 notes (3 records skipped); see --export sources" \
+	"$(cat bad.err)"
+tap_check "... and under the verdict, that steps only in A may be B's lost data" \
+	'grep -q "^  data quality of B: 3 records skipped, 0 files unreadable, 0 partial (--export sources A B); \
+steps or ranks only in A may be B.s lost data$" bad.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index a bad >/dev/null 2>badx.err
+tap_check "--export of a pair says it too" 'grep -q "^tscope-tui: data quality of B (bad): " badx.err'
+"$TSCOPE_BIN" --export sources --no-index a bad >src.csv 2>/dev/null
+tap_check "--export sources A B: both sides' sources, a first column side" \
+	'head -1 src.csv | grep -qx "side,kind,path,format,rank,line,offset,records,skipped,message" &&
+	 grep -q "^A,file,a/rank0/steps.jsonl,pytscope,0,,,200,0,ok$" src.csv &&
+	 grep -q "^B,file,bad/rank1/steps.jsonl,pytscope,1,,,197,3,ok$" src.csv &&
+	 [ "$(grep -c "^B,warning,bad/rank1/steps.jsonl,,1,[0-9]*,,,,line skipped" src.csv)" -eq 3 ]'
+printf '1\n:dump %s/bov\nq\n' "$PWD" >bov.keys
+TSCOPE_SCRIPT=bov.keys TERM=dumb LINES=30 COLUMNS=140 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui --no-index a bad \
+	>/dev/null 2>&1
+tap_check "the explorer's compare Overview: each side's data quality" \
+	'grep -q "^  quality A  *0 skipped, 0 unreadable, 0 partial; 0 errors, 0 warnings, 0 notes$" bov &&
+	 grep -q "^  quality B  *3 skipped, 0 unreadable, 0 partial; 0 errors, 3 warnings, 0 notes \
+(--export sources A B)$" bov'
+
 # B has one step more: a single step reads "step 2 (only in B)", not "steps 2-2"
 "$demo" s1 2 2 >/dev/null && "$demo" s3 2 3 >/dev/null || tap_notok "short pair generated"
 "$TSCOPE_BIN" --print --no-index --color never s1 s3 >s13.out 2>/dev/null

@@ -2,7 +2,8 @@
 # diff_sweep.sh: two GenAI-Perf sweep dirs form a pair (model/identity.c) and compare
 # level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps
 # where B is 10% slower at concurrency 2, identical sweeps (zero deltas), a sweep vs a
-# training run (refused), and ../shared/real/genai-perf-medium against a copy of itself.
+# training run (refused), a sweep dir with a Cerebras or NAT dir (one run in either
+# order, never compared), and ../shared/real/genai-perf-medium against a copy of itself.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -38,6 +39,33 @@ tap_check "identical sweeps: no difference at the 3 common levels" \
 "$TSCOPE_BIN" --export diff_sweep sa run >mix.out 2>mix.err
 rc=$?
 tap_check "sweep vs training run: refused" '[ "$rc" -ne 0 ] && [ ! -s mix.out ]'
+
+# A Cerebras or NAT PATH keeps the sweep PATHs one run, whichever comes first: each PATH
+# is judged by the loader that claims it (not the first PATH's), so never compared.
+mkdir -p cb nat/job_1
+printf '{"compile_time": 1.0, "ordinals": [{"samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}],
+ "programming_time": 1.0, "samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}\n' >cb/performance.json
+{
+	printf '{"gpu_estimates": {"gpu_estimate_by_wf_runtime": null, "gpu_estimate_by_llm_latency": null}, '
+	printf '"calc_data": {'
+	for c in 1 2 4; do
+		sep=,
+		[ $c = 1 ] && sep=
+		printf '%s"%s": {"sizing_metrics": {"alerts": {"workflow_interrupted": false}, ' "$sep" $c
+		printf '"llm_latency_p95": 1.%s, ' $c
+		printf '"workflow_runtime_p95": 4.%s, "total_runtime": 30.0, "per_item_metrics": {}}}' $c
+	done
+	printf '}}\n'
+} >nat/job_1/calc_runner_output.json
+for other in cb nat; do
+	for order in "sa $other" "$other sa"; do
+		"$TSCOPE_BIN" --print --no-index --color never $order >mixed.txt 2>/dev/null
+		first=${order%% *}
+		tap_check "a sweep dir and a ${other} dir ($order): one run, not compared" \
+			'head -1 mixed.txt | grep -qx "tscope-tui — $first  ($first)" &&
+			 ! grep -q "^tscope-tui compare\|^● SWEEP —" mixed.txt'
+	done
+done
 
 "$TSCOPE_BIN" --list-views >views.txt 2>&1
 tap_check "--list-views names diff_sweep" 'grep -q "diff_sweep" views.txt'

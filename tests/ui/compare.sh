@@ -6,7 +6,7 @@
 # `m` flips the heatmap to A; the Ranks tab (diff_ranks) lists rank 5 first; `e` exports
 # it. An identical pair shows "no difference" and `n` says there is no regression. Tabs
 # that would only say "needs ..." for the pair (Kernels, Sweep; Heatmap for sweeps) are
-# left out.
+# left out. A verdict longer than a summary line reaches the Overview whole.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -124,7 +124,29 @@ TSCOPE_SCRIPT=keys5 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" 
 tap_check "another workload: Overview lists rank 5 as slower, not regressed" \
 	'grep -q "but the workload differs (batch_size 32 -> 64)" uov &&
 	 grep -q "Ranks that changed (1 slower, 0 faster" uov && grep -q "^  rank 5  *slower from step 100" uov &&
-	 ! grep -q regressed uov'
+	 ! grep -q "regressed from\|[0-9] regressed" uov'
 tap_check "another workload: n says slower rank, not regression" \
 	'tail -1 un | grep -q "^slower rank 1/1: rank 5, onset at step 100 in B"'
+# A verdict longer than a summary line (long model names, GPUs, ranks and steps of one
+# side only): the Overview shows all of it, the words --print has, never cut mid-word.
+"$gen" la 4 60 1 && "$gen" lb 8 80 2 || { tap_notok "long-verdict pair generated"; exit 1; }
+python3 -c 'import json,sys,glob
+for d, model, gpu in (("la", "Llama-3.1-8B-Instruct", "NVIDIA A100-SXM4-80GB"), ("lb", "Llama-3.1-70B-Instruct",
+                      "NVIDIA H100 80GB HBM3")):
+    for f in glob.glob(d + "/rank*/run.json"):
+        j = json.load(open(f))
+        j["config"].update(model="meta-llama/" + model, seq_len=2048 if d == "la" else 4096)
+        j.setdefault("environment", {}).update(gpu=gpu, gpu_count=8 if d == "la" else 16)
+        json.dump(j, open(f, "w"))'
+"$TSCOPE_BIN" --print --no-index --color never la lb 2>/dev/null | sed -n "s/^● COMPARISON — //p" >lv.print
+printf '1\n:dump %s/lov\nq\n' "$PWD" >keys6
+for cols in 200 100; do
+	TSCOPE_SCRIPT=keys6 TERM=dumb LINES=40 COLUMNS=$cols LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui la lb \
+		>out6 2>err6
+	sed -n '/^  verdict/,/^  A  /p' lov | sed '$d' | cut -c17- | tr '\n' ' ' | tr -s ' ' | sed 's/ $//' >"lv.$cols"
+done
+tap_check "a verdict of $(wc -c <lv.print | tr -d ' ') bytes: all of it in the Overview, 200 and 100 columns" \
+	'[ "$(wc -c <lv.print)" -gt 300 ] &&
+	 grep -q "not a like-for-like comparison; .*not compared: .*ranks 4-7 (only in B)$" lv.print &&
+	 [ "$(cat lv.200)" = "$(cat lv.print)" ] && [ "$(cat lv.100)" = "$(cat lv.print)" ]'
 tap_plan

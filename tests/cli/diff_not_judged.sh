@@ -1,0 +1,103 @@
+#!/bin/sh
+# diff_not_judged.sh: a comparison says what it could not judge instead of a verdict the
+# input does not bear out. Phases outside pytscope's COMPUTE_PHASES (fwd, bwd) are no
+# compute: the ranks are compared by step time, said why, and rank 2's slowdown in B is
+# found (not "no difference" on the data phase alone); a side with one phase `step` has
+# its step time as the wall (never 0, never "100% faster"); a side whose phases are all 0
+# measured no time: not compared, no step wall line; a wall over steps with gaps gives
+# their count. A finding of one side only is "not judged" on the other when that side
+# has no records of the rule's family (a trace beside none) or its rules could not judge
+# it (no memory recorded): never resolved or new.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+
+# mkrun DIR SEED KIND [SLOW]: 4 ranks x 60 steps; KIND user (data fwd bwd comm), step
+# (one phase `step`) or zero (data forward comm, all 0); SLOW 1: rank 2's fwd and bwd
+# 30% slower from step 30.
+mkrun() {
+	python3 - "$@" <<'EOF'
+import json, os, random, sys
+out, seed, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+slow = len(sys.argv) > 4 and sys.argv[4] == '1'
+for r in range(4):
+    rnd = random.Random(seed * 100 + r)
+    os.makedirs(f'{out}/rank{r}', exist_ok=True)
+    with open(f'{out}/rank{r}/steps.jsonl', 'w') as f:
+        for s in range(60):
+            fac = 1.3 if slow and r == 2 and s >= 30 else 1.0
+            j = 1 + 0.06 * (rnd.random() - 0.5)
+            if kind == 'user':
+                ph = {"data": 0.008, "fwd": round(0.03 * j * fac, 9), "bwd": round(0.06 * j * fac, 9), "comm": 0.012}
+            elif kind == 'step':
+                ph = {"step": round(0.116 * j, 9)}
+            else:
+                ph = {"data": 0.0, "forward": 0.0, "comm": 0.0}
+            f.write(json.dumps({"step": s, "phases": ph, "scalars": {"loss": 1.0}}) + "\n")
+EOF
+}
+mkrun uA 1 user && mkrun uB 2 user 1 && mkrun sA 1 user && mkrun sB 3 step && mkrun zA 1 zero ||
+	{ tap_notok "runs generated"; exit 1; }
+
+"$TSCOPE_BIN" --print --color never --no-index uA uB >u.txt 2>/dev/null
+want="^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 30; ranks judged by step time:"
+want="$want compute leaves out phases fwd, bwd of A and B\$"
+tap_check "phases fwd and bwd: judged by step time, said why, rank 2 regressed from step 30" 'grep -q "$want" u.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index uA uB >u.csv 2>/dev/null
+tap_eq "... diff_ranks: rank 2 alone regressed" "2" "$(grep ',regressed,' u.csv | cut -d, -f1)"
+
+"$TSCOPE_BIN" --print --color never --no-index uA sB >s.txt 2>/dev/null
+want="^● COMPARISON — B is [0-9.]*% slower per step; .*; ranks judged by step time: no compute to weigh in B\$"
+tap_check "B with one phase 'step': its step time is its wall (116 ms, not 0), not 100% faster" \
+	'grep -q "$want" s.txt && ! grep -q "100.0%" s.txt &&
+	 grep -q "^  mean step wall 111.[0-9]* -> 118.[0-9]* ms" s.txt'
+"$TSCOPE_BIN" --print --color never --no-index sB uA >s2.txt 2>/dev/null
+tap_check "... and A with it: the wall compared the other way, not 'no step that every rank has'" \
+	'grep -q "^● COMPARISON — B is [0-9.]*% faster per step; " s2.txt &&
+	 ! grep -q "no step that every" s2.txt &&
+	 grep -q "^  mean step wall 118.[0-9]* -> 111.[0-9]* ms" s2.txt'
+
+"$TSCOPE_BIN" --print --color never --no-index zA sA >z.txt 2>/dev/null
+want="^● COMPARISON — step times not compared: every compared rank's step time is 0 in A at every common step"
+want="$want (no time measured)\$"
+tap_check "A's phases all 0: not compared, no step wall line, no rank called regressed" \
+	'grep -q "$want" z.txt && ! grep -q "mean step wall\|regressed" z.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index zA sA >z.csv 2>/dev/null
+tap_eq "... diff_ranks: change n/a on every rank, no noise" "n/a," \
+	"$(tail -n +2 z.csv | cut -d, -f2,6 | sort -u)"
+
+# rank 1 of B lacks steps 10, 20 and 30: the wall is over 57 steps of 0-59, said so
+mkrun gap 4 user && sed -i '/"step": [123]0,/d' gap/rank1/steps.jsonl
+"$TSCOPE_BIN" --print --color never --no-index sA gap >gap.txt 2>/dev/null
+tap_check "a wall over steps with gaps: their count, not a range that claims 60" \
+	'grep -q "^● COMPARISON — .* over 57 steps in 0-59, the ones every compared rank has in both;" gap.txt'
+
+# A trace beside A's step logs, none beside B's: its findings are not judged in B.
+"$B/gen_pair" p 4 60 1 >/dev/null && cp -r p pt && "$B/gen_trace" pt/trace.json 1 0 >/dev/null ||
+	tap_notok "trace pair generated"
+"$TSCOPE_BIN" --print --color never --no-index pt p >pt.txt 2>/dev/null
+tap_check "a trace in A only: its findings not judged in B (no trace), none resolved" \
+	'grep -q "^● FINDINGS — 0 new in B · 0 resolved · [0-9]* persisting · 2 not judged in B$" pt.txt &&
+	 grep -q "^  not judged in B (no trace) \[HIGH\] .*(TRACE.GPU_IDLE)$" pt.txt &&
+	 grep -q "^  not judged in B (no trace) .*(DIST.EXPOSED_COMM)$" pt.txt'
+"$TSCOPE_BIN" --export diff_findings --no-index p pt >pt.csv 2>/dev/null
+tap_check "... the other way: not judged in A, not new" \
+	'grep -q "^not judged in A (no trace),TRACE.GPU_IDLE," pt.csv && ! grep -q "^new," pt.csv'
+
+# B records no memory: A's memory findings are not judged in B, not resolved.
+"$B/gen_fixtures" f1 f1 >/dev/null || tap_notok "f1 generated"
+mkdir -p f1nomem && cp f1/run.json f1nomem/ &&
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    j=json.loads(l); j.pop("memory",None); print(json.dumps(j))' f1/steps.jsonl >f1nomem/steps.jsonl
+"$TSCOPE_BIN" --export diff_findings --no-index f1 f1nomem >mem.csv 2>/dev/null
+tap_check "no memory in B: MEMORY.GROWTH and MEMORY.FRAGMENTATION not judged in B, not resolved" \
+	'grep -q "^not judged in B (no memory recorded),MEMORY.GROWTH," mem.csv &&
+	 grep -q "^not judged in B (no memory recorded),MEMORY.FRAGMENTATION," mem.csv &&
+	 ! grep -q "^resolved," mem.csv'
+"$TSCOPE_BIN" --print --color never --compat pytscope f1 f1nomem >memc.txt 2>/dev/null
+"$TSCOPE_BIN" --print --color never f1 f1nomem >mem.txt 2>/dev/null
+tap_check "a single-rank pair: pytscope's diff alone, the same bytes with --compat pytscope" \
+	'cmp -s memc.txt mem.txt && ! grep -q "FINDINGS" mem.txt'
+tap_plan
