@@ -654,12 +654,16 @@ void table_display(const struct table *t, size_t row, int col, char *buf, size_t
 		units_format(c->num, tc->unit, buf, n);
 		return;
 	}
-	if (tc->type == COL_INT || c->is_int) {
+	table_format_nonzero(t, row, col, buf, n);
+}
+
+void table_format_nonzero(const struct table *t, size_t row, int col, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	const struct table_col *tc = &t->col[col];
+	if (!c->present || tc->type != COL_NUM || c->is_int || !isfinite(c->num) || fabs(c->num) >= 1e17)
 		table_format(t, row, col, buf, n);
-		return;
-	}
-	/* a nonzero value that the column's decimals would show as zero */
-	if (c->num != 0 && fabs(c->num) < 0.5 * pow(10, -tc->prec))
+	else if (c->num != 0 && fabs(c->num) < 0.5 * pow(10, -tc->prec)) /* decimals would show 0 */
 		snprintf(buf, n, "%.3g", c->num);
 	else
 		snprintf(buf, n, "%.*f", tc->prec, c->num + 0.0);

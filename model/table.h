@@ -178,6 +178,10 @@ void table_format(const struct table *t, size_t row, int col, char *buf, size_t 
  * would show a nonzero value as zero ("6e-06", not "0.0000"). Never float noise; a
  * pane fits a column to its values or leaves the column out, never cuts a number. */
 void table_display(const struct table *t, size_t row, int col, char *buf, size_t n);
+/* Cell (row, col) as table_format() writes it, but a nonzero number the column's
+ * decimals would show as zero in 3 significant digits (table_display's rule without
+ * the units): the report's tables that keep their source's layout (DASF's). */
+void table_format_nonzero(const struct table *t, size_t row, int col, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
 

@@ -68,7 +68,7 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
 		sb_printf(f, "   ");
 		for (size_t c = 0; c < ncol; c++) {
 			char buf[256];
-			table_format(t, t->view[r], table_col_index(t, cols[c].name), buf, sizeof(buf));
+			table_format_nonzero(t, t->view[r], table_col_index(t, cols[c].name), buf, sizeof(buf));
 			sb_puts(f, " ");
 			cell(f, buf, cols[c].width);
 		}

@@ -6,7 +6,8 @@
 # at the top is no dominant function; databases of two runs (one host's, or differing
 # <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
 # an empty task_balance says why; an event without an args map is named; a database of
-# Managed Memory events alone prints its task_balance, the task heads said n/a.
+# Managed Memory events alone prints its task_balance, the task heads said n/a; a nonzero
+# size the report's decimals would show as 0.000 MB has 3 significant digits.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -104,4 +105,8 @@ tap_check "memory events alone: the report's DASF section has task_balance, the 
 	'grep -q "^  task time n/a · critical path n/a$" memonly.txt &&
 	 grep -q "^  no task (Compute) event: top functions, top tasks and the critical path n/a$" memonly.txt &&
 	 grep -q "^  Tasks in memory per worker" memonly.txt && grep -q "^  *2  *3  *4$" memonly.txt'
+# a 10-byte task input (gen_dasf legacy's b-1): 1e-05 MB, not 0.000
+"$B/gen_dasf" legacy leg.txt && report leg.txt >leg.out
+tap_check "the report's Memory MB of a 10-byte size: 1e-05, not 0.000" \
+	'grep -q "^    lh  *0  *b-1  .*  1e-05$" leg.out && ! grep -q " 0\.000$" leg.out'
 tap_plan
