@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/index/index.h"
+#include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -173,8 +174,12 @@ static void trace_health(const char *run_dir, FILE *out, struct health *h)
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		say(out, "traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces, v[i].traces == 1 ? "" : "s",
-		    why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		if (!why && !v[i].traces) /* trace_index_status: a shard no trace falls in lacks nothing */
+			say(out, "traces %u/%u  no trace  ok  (more shards than traces: nothing to hold)", v[i].k,
+			    v[i].n);
+		else
+			say(out, "traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces,
+			    v[i].traces == 1 ? "" : "s", why ? "NOT USABLE: " : "ok  ", why ? why : path);
 		if (!why && v[i].changed)
 			say(out, "  (%zu changed since: parsed again at the next open)", v[i].changed);
 		if (!why && v[i].gone)
@@ -204,12 +209,24 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		long first = v[i].lo < v[i].hi ? files[v[i].lo].rank : -1;
-		long last = v[i].lo < v[i].hi ? files[v[i].hi - 1].rank : -1;
-		say(out, "shard %u/%u  ranks %ld-%ld  %s%s", v[i].k, v[i].n, first, last,
-		    why ? "NOT USABLE: " : "ok  ", why ? why : path);
+		char ranks[64];
+		if (v[i].hi - v[i].lo == 1)
+			snprintf(ranks, sizeof(ranks), "rank %ld", files[v[i].lo].rank);
+		else if (v[i].hi > v[i].lo)
+			snprintf(ranks, sizeof(ranks), "ranks %ld-%ld", files[v[i].lo].rank, files[v[i].hi - 1].rank);
+		if (v[i].lo == v[i].hi) /* index_status: it lacks nothing */
+			say(out, "shard %u/%u  no rank  ok  (%u shards for %zu rank dir%s: nothing to hold)", v[i].k,
+			    v[i].n, v[i].n, nfiles, nfiles == 1 ? "" : "s");
+		else
+			say(out, "shard %u/%u  %s  %s%s", v[i].k, v[i].n, ranks, why ? "NOT USABLE: " : "ok  ",
+			    why ? why : path);
 		if (!why && v[i].deltas)
 			say(out, "  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
+		if (!why && v[i].unused_deltas)
+			say(out, "  (%zu delta file%s not used: damaged, out of sequence or after a missing one; "
+			    "the next open drops %s and reads %s records from the JSONL)", v[i].unused_deltas,
+			    v[i].unused_deltas == 1 ? "" : "s", v[i].unused_deltas == 1 ? "it" : "them",
+			    v[i].unused_deltas == 1 ? "its" : "their");
 		if (!why && v[i].grown)
 			say(out, "  (%zu rank%s grew since: the new records are read at the next open)", v[i].grown,
 			    v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
@@ -217,7 +234,7 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 		h->bad += why != NULL;
 		h->steps_bad += why != NULL;
 		h->sharded |= v[i].n > 1;
-		h->since += why ? 0 : v[i].deltas + v[i].grown;
+		h->since += why ? 0 : v[i].deltas + v[i].grown + v[i].unused_deltas;
 		h->ranks += why ? 0 : v[i].hi - v[i].lo;
 		free(path);
 		free(why);
@@ -354,10 +371,13 @@ static int build(const struct index_cli *c)
 	struct run *run = run_open(paths, 1, &o, &hooks);
 	meter_clear(&build_meter);
 	int rc = 0;
-	if (!run->index_path) {
-		size_t nerr = 0;
-		for (size_t i = 0; i < run->diags.n; i++)
-			nerr += run->diags.v[i].level == DIAG_ERROR;
+	size_t nerr = 0;
+	for (size_t i = 0; i < run->diags.n; i++)
+		nerr += run->diags.v[i].level == DIAG_ERROR;
+	if (!run->index_path && !nerr && c->shard_n && !registry_has_records(run)) { /* more shards than ranks */
+		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no "
+		       "part written\n", c->shard_k, c->shard_n);
+	} else if (!run->index_path) {
 		fprintf(stderr, "tscope-tui index: no index written%s\n",
 			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
 		say_diags(run, is_error, stderr, "tscope-tui index: ");

@@ -303,7 +303,7 @@ static enum part_state log_part_state(struct index_log *lg, unsigned k, size_t l
 	free(path);
 	bool ok = readable && n == hi - lo;
 	if (ok) {
-		struct delta_set *ds = delta_set_read(NULL, lg->dir, k, N, lg->run_dir, &id);
+		struct delta_set *ds = delta_set_read(NULL, lg->dir, k, N, lg->run_dir, &id, nd);
 		ok = delta_set_count(ds) == nd;
 		for (size_t i = 0; i < n && ok; i++) {
 			const struct index_extent *moved = delta_set_extent(ds, ids[i]);

@@ -36,6 +36,7 @@ struct delta_entry {
 struct delta_set {
 	struct delta_file *f;
 	size_t nf;
+	size_t unused;           /* delta files of the part not taken (delta_set_unused) */
 	struct delta_entry *e;   /* sorted by rank, then file */
 	size_t ne, ecap;
 };
@@ -58,18 +59,42 @@ unsigned delta_count(const char *dir, unsigned k, unsigned nparts)
 	}
 }
 
-/* Which deltas remove_deltas() takes. */
-enum delta_pick { DELTAS_ALL, DELTAS_OF_PART, DELTAS_REPLACED };
+/* name is delta file SEQ of part K of N (not a temporary one). */
+static bool delta_name(const char *name, unsigned *k, unsigned *n, unsigned *seq)
+{
+	int end = 0;
+	return sscanf(name, "steps-%u-of-%u.delta-%u.tsx%n", k, n, seq, &end) == 3 && end > 0 && !name[end];
+}
 
-static bool delta_picked(enum delta_pick pick, unsigned dk, unsigned dn, unsigned k, unsigned n)
+unsigned *delta_files_of(const char *dir, unsigned n)
+{
+	unsigned *c = xcalloc(n ? n : 1, sizeof(*c));
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned dk, dn, seq;
+	while (d && (e = readdir(d)))
+		if (delta_name(e->d_name, &dk, &dn, &seq) && dn == n && dk < n && seq > 0)
+			c[dk]++;
+	if (d)
+		closedir(d);
+	return c;
+}
+
+/* Which deltas remove_deltas() takes: every one, part k of n's, those a new part k of n
+ * replaces, part k of n's after sequence number `after`. */
+enum delta_pick { DELTAS_ALL, DELTAS_OF_PART, DELTAS_REPLACED, DELTAS_AFTER };
+
+static bool delta_picked(enum delta_pick pick, unsigned dk, unsigned dn, unsigned dseq, unsigned k, unsigned n,
+			 unsigned after)
 {
 	bool of_part = dk == k && dn == n;
 	return pick == DELTAS_ALL || (pick == DELTAS_OF_PART && of_part) ||
-	       (pick == DELTAS_REPLACED && (of_part || dn != n));
+	       (pick == DELTAS_REPLACED && (of_part || dn != n)) || (pick == DELTAS_AFTER && of_part && dseq > after);
 }
 
-/* Remove the deltas pick chooses for part k of n, in one pass over dir. */
-static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, unsigned n)
+/* Remove the deltas pick chooses for part k of n, in one pass over dir (and the
+ * temporary files of those a writer left: "...tsx.PID.tmp"). */
+static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, unsigned n, unsigned after)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -79,7 +104,7 @@ static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, uns
 	char tail[8];
 	while ((e = readdir(d)))
 		if (sscanf(e->d_name, "steps-%u-of-%u.delta-%u.ts%1s", &dk, &dn, &seq, tail) == 4 &&
-		    delta_picked(pick, dk, dn, k, n)) {
+		    delta_picked(pick, dk, dn, seq, k, n, after)) {
 			char *p = xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
@@ -89,17 +114,17 @@ static void remove_deltas(const char *dir, enum delta_pick pick, unsigned k, uns
 
 void delta_remove_all(const char *dir)
 {
-	remove_deltas(dir, DELTAS_ALL, 0, 0);
+	remove_deltas(dir, DELTAS_ALL, 0, 0, 0);
 }
 
 void delta_remove_part(const char *dir, unsigned k, unsigned n)
 {
-	remove_deltas(dir, DELTAS_OF_PART, k, n);
+	remove_deltas(dir, DELTAS_OF_PART, k, n, 0);
 }
 
 void delta_remove_replaced(const char *dir, unsigned k, unsigned n)
 {
-	remove_deltas(dir, DELTAS_REPLACED, k, n);
+	remove_deltas(dir, DELTAS_REPLACED, k, n, 0);
 }
 
 /* One entry of a delta head; false when malformed. */
@@ -182,14 +207,26 @@ static void drop_from(struct run *run, const char *dir, unsigned part_k, unsigne
 	}
 }
 
-struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, unsigned nparts,
-				 const char *base_dir, const struct index_file_id *base)
+/* Part k of n's chain ends at delta seq - 1 (seq missing) while `after` more of its delta
+ * files lie beyond: report and remove them (their records are read from the JSONL). */
+static void drop_after_gap(struct run *run, const char *dir, unsigned k, unsigned n, unsigned seq, unsigned after)
 {
-	unsigned n = delta_count(dir, k, nparts);
-	if (!n)
+	char *path = delta_path(dir, k, n, seq);
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+		 "index delta %u missing: the %u delta%s after it %s out of sequence and dropped, the records they "
+		 "held are read from the JSONL", seq, after, after == 1 ? "" : "s", after == 1 ? "is" : "are");
+	free(path);
+	remove_deltas(dir, DELTAS_AFTER, k, n, seq);
+}
+
+struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, unsigned nparts,
+				 const char *base_dir, const struct index_file_id *base, unsigned files)
+{
+	unsigned n = files ? delta_count(dir, k, nparts) : 0;
+	if (!n && !files)
 		return NULL;
 	struct delta_set *ds = xcalloc(1, sizeof(*ds));
-	ds->f = xcalloc(n, sizeof(*ds->f));
+	ds->f = xcalloc(n ? n : 1, sizeof(*ds->f));
 	for (unsigned seq = 1; seq <= n; seq++) {
 		struct delta_file *f = &ds->f[ds->nf];
 		f->path = delta_path(dir, k, nparts, seq);
@@ -203,6 +240,10 @@ struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, u
 		}
 		ds->nf++;
 	}
+	unsigned beyond = files > n ? files - n : 0; /* after a gap at n + 1 */
+	ds->unused = n - ds->nf + beyond;
+	if (run && beyond)
+		drop_after_gap(run, dir, k, nparts, n + 1, beyond);
 	if (ds->ne)
 		qsort(ds->e, ds->ne, sizeof(*ds->e), cmp_entry);
 	return ds;
@@ -332,6 +373,11 @@ void delta_set_restore(const struct delta_set *ds, struct run *run, const char *
 size_t delta_set_count(const struct delta_set *ds)
 {
 	return ds ? ds->nf : 0;
+}
+
+size_t delta_set_unused(const struct delta_set *ds)
+{
+	return ds ? ds->unused : 0;
 }
 
 void delta_set_free(struct delta_set *ds)

@@ -51,6 +51,9 @@ void index_metrics_skip(struct ibuf *b);
 char *delta_path(const char *dir, unsigned k, unsigned n, unsigned seq);
 /* How many deltas part k of n holds in sequence from 1 (files that exist). */
 unsigned delta_count(const char *dir, unsigned k, unsigned n);
+/* How many delta files each part k < n of dir has, in sequence or not (malloc'd, n
+ * entries; one listing of dir). */
+unsigned *delta_files_of(const char *dir, unsigned n);
 /* Remove every delta file of dir (of any part), those of part k of n, or those a new
  * part k of n replaces: its own and every other shard count's. */
 void delta_remove_all(const char *dir);
@@ -58,11 +61,13 @@ void delta_remove_part(const char *dir, unsigned k, unsigned n);
 void delta_remove_replaced(const char *dir, unsigned k, unsigned n);
 
 /* The valid deltas of part k of n in dir (the part as checked: base), for the ranks a
- * run restores from it. NULL when there are none. With run (an open), the first bad
- * one and every later one are reported in run and removed; without, only left out. */
+ * run restores from it; files: the part's delta files in dir (delta_files_of; the chain
+ * is read when there are any). NULL when there are none. With run (an open), the first
+ * bad one and every later one are reported in run and removed, and so are delta files
+ * after a gap in the sequence (delta 2 missing: 3, 4, ...); without, only left out. */
 struct delta_set;
 struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, unsigned n,
-				 const char *base_dir, const struct index_file_id *base);
+				 const char *base_dir, const struct index_file_id *base, unsigned files);
 /* The extent the deltas recorded last for rank id (NULL: none). */
 const struct index_extent *delta_set_extent(const struct delta_set *ds, long rank);
 /* Register the deltas' files with m (after the base part: index_part_files() order). */
@@ -86,6 +91,8 @@ bool index_keeps(const struct index_subset *s, long rank);
 void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir,
 		       const struct index_subset *s);
 size_t delta_set_count(const struct delta_set *ds);
+/* The part's delta files the set does not take (bad, out of sequence, after a gap). */
+size_t delta_set_unused(const struct delta_set *ds);
 void delta_set_free(struct delta_set *ds);
 
 /* Shared with index.c: the diagnostics list of a part (n; per diagnostic level,

@@ -15,8 +15,18 @@
  *         (a cheap check: an edit between the windows that keeps the size growing is not
  *         seen) and only [covered, size now) needs parsing;
  *   STALE anything else (shrank, truncated, replaced, rewritten, touched at the same
- *         size, absent now or then).
- * An extent with covered < 0 (unreadable, no source) never GREWs. */
+ *         size, absent then);
+ *   GONE  absent now (it was there);
+ *   DENIED this process may not read it (extent_may_read; or stat fails otherwise than
+ *         ENOENT: a rank dir it cannot search), where the index holds what its writer
+ *         read: the index never shows more than the files do;
+ *   READABLE recorded as unreadable (EXTENT_UNREADABLE) and this process can open it now.
+ * An extent with covered < 0 (unreadable, no source) never GREWs. A file its writer could
+ * not open (EACCES, EPERM) is recorded with its stat and covered EXTENT_UNREADABLE: SAME
+ * while its size and mtime hold and it still cannot be opened (its rank holds what a
+ * plain load gives: no record, the error). A rank's run.json stamp follows the same
+ * rules (index.c), its size EXTENT_UNREADABLE when its writer could not open it. The
+ * format is unchanged (INDEX_VERSION): an older reader takes -2 as "not resumable". */
 #ifndef MODEL_INDEX_EXTENT_H
 #define MODEL_INDEX_EXTENT_H
 
@@ -31,11 +41,13 @@ struct run;
 struct index_extent {
 	long long size;        /* -1: the file was absent */
 	long long mtime_ns, ino;
-	long long covered;     /* -1: not resumable */
+	long long covered;     /* -1: not resumable; EXTENT_UNREADABLE */
 	uint32_t head_crc, tail_crc;
 };
 
-enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE };
+#define EXTENT_UNREADABLE (-2LL)
+
+enum extent_state { EXTENT_SAME, EXTENT_GREW, EXTENT_STALE, EXTENT_GONE, EXTENT_DENIED, EXTENT_READABLE };
 
 /* Bytes of a file still in memory: [off, off + len) at p (p NULL: none). */
 struct extent_mem {
@@ -57,6 +69,10 @@ void extent_put(struct obuf *o, const struct run *run, const char *steps);
 void extent_put_src(struct obuf *o, const struct run *run, const char *steps, long src);
 void extent_get(struct ibuf *b, struct index_extent *e);
 enum extent_state extent_check(const struct index_extent *e, const char *steps);
+/* This process may read file path of stat st: its mode bits against the effective uid,
+ * gid and groups say so, or (they do not: root, a POSIX ACL that grants it) an open()
+ * succeeds. An ACL that denies what the mode bits allow is not seen. */
+bool extent_may_read(const char *path, const struct stat *st);
 /* The rank ids and extents index part `path` records (malloc'd arrays of *n, in its
  * order: ascending ids) and the file as read; false when it cannot be read, is damaged
  * or is not part part_k of part_n. */

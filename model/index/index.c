@@ -48,13 +48,6 @@ static struct file_stamp stamp_of(const char *path)
 				    infile_mtime_ns(&st) };
 }
 
-static void put_stamp(struct obuf *o, const char *path)
-{
-	struct file_stamp s = stamp_of(path);
-	ob_svar(o, s.size);
-	ob_svar(o, s.mtime_ns);
-}
-
 /* ---- writing -------------------------------------------------------------------------- */
 
 /* A loaded run's rank of files[i]: its index in the step model, -1 when none. */
@@ -74,7 +67,14 @@ static void put_meta_stamp(struct obuf *o, const struct index_part_spec *s, size
 		return;
 	}
 	char *meta = xasprintf("%s/run.json", s->files[i].dir);
-	put_stamp(o, meta);
+	struct file_stamp st = stamp_of(meta);
+	int fd = st.size >= 0 ? open(meta, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (st.size >= 0 && fd < 0 && (errno == EACCES || errno == EPERM)) /* the load had no metadata either */
+		st.size = EXTENT_UNREADABLE;
+	if (fd >= 0)
+		close(fd);
+	ob_svar(o, st.size);
+	ob_svar(o, st.mtime_ns);
 	free(meta);
 }
 
@@ -329,8 +329,12 @@ static const char *header_check(const unsigned char *bytes, size_t avail, unsign
 	h->head_off = ib_w64(&b);
 	h->head_len = ib_w64(&b);
 	h->head_crc = ib_u32(&b);
-	if (version != INDEX_VERSION)
-		return "written by another index format version";
+	if (version != INDEX_VERSION) { /* used before this thread's next call (index.h) */
+		static _Thread_local char why[96];
+		snprintf(why, sizeof(why), "written by another index format version (%u; this build reads %u)", version,
+			 INDEX_VERSION);
+		return why;
+	}
 	if (bom != BYTE_ORDER_MARK)
 		return "written on a host of another byte order";
 	if (h->plen != file_len - INDEX_HEADER_LEN)
@@ -350,6 +354,44 @@ const char *index_check(const unsigned char *bytes, size_t len)
 	if (index_crc32(0, head, h.head_len) != h.head_crc)
 		return "checksum mismatch (damaged)";
 	return NULL;
+}
+
+/* Why a part is not used for a source in state es (not SAME nor GREW): malloc'd. */
+static char *source_why(enum extent_state es, const char *path)
+{
+	switch (es) {
+	case EXTENT_GONE:
+		return xasprintf("stale: %s was removed", path);
+	case EXTENT_DENIED:
+		return xasprintf("%s is not readable by this user (the index shows no more than the files do)", path);
+	case EXTENT_READABLE:
+		return xasprintf("stale: %s can be read now (it could not when the index was written)", path);
+	default:
+		return xasprintf("stale: %s changed", path);
+	}
+}
+
+/* A rank's run.json now against its recorded stamp (size EXTENT_UNREADABLE: its writer
+ * could not open it; extent.h's rules). NULL when it matches, else a malloc'd reason. */
+static char *meta_check(const char *meta, struct file_stamp was)
+{
+	struct stat st;
+	struct file_stamp now = { -1, 0 };
+	if (stat(meta, &st) == 0)
+		now = (struct file_stamp){ (long long)st.st_size, infile_mtime_ns(&st) };
+	else if (errno != ENOENT && was.size >= 0)
+		return source_why(EXTENT_DENIED, meta);
+	if (was.size == EXTENT_UNREADABLE && now.size >= 0 && now.mtime_ns == was.mtime_ns) {
+		int fd = open(meta, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		return fd >= 0 ? source_why(EXTENT_READABLE, meta) : NULL;
+	}
+	if (now.size >= 0 && was.size >= 0 && !extent_may_read(meta, &st))
+		return source_why(EXTENT_DENIED, meta);
+	if (now.size == was.size && now.mtime_ns == was.mtime_ns)
+		return NULL;
+	return source_why(now.size < 0 && was.size >= 0 ? EXTENT_GONE : EXTENT_STALE, meta);
 }
 
 /* The slice's recorded sources against the run dir now; NULL when they match, else a
@@ -380,14 +422,12 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 		if (id != f->rank || !same_dir)
 			return xasprintf("stale: rank dirs changed (rank %ld)", f->rank);
 		enum extent_state es = extent_check(&ext, f->steps);
-		if (es == EXTENT_STALE)
-			return xasprintf("stale: %s changed", f->steps);
+		if (es != EXTENT_SAME && es != EXTENT_GREW)
+			return source_why(es, f->steps);
 		if (grown)
 			grown[i] = es == EXTENT_GREW;
 		char *meta = xasprintf("%s/run.json", f->dir);
-		struct file_stamp now = stamp_of(meta);
-		char *why = now.size != mt.size || now.mtime_ns != mt.mtime_ns
-				    ? xasprintf("stale: %s changed", meta) : NULL;
+		char *why = meta_check(meta, mt);
 		free(meta);
 		if (why)
 			return why;
@@ -560,11 +600,12 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 	return bad;
 }
 
-/* Read and check one part's header and head (checksum, shard, sources); on success b
- * is at the metric table. Returns NULL or a malloc'd reason. */
+/* Read and check one part's header and head (checksum, shard, sources) and its deltas
+ * (deltas: its delta files, delta_files_of); on success b is at the metric table.
+ * Returns NULL or a malloc'd reason. */
 static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, const char *base,
 		       unsigned k, unsigned n, const struct steps_rank_file *files, size_t nfiles, bool *grown,
-		       struct run *run)
+		       struct run *run, unsigned deltas)
 {
 	memset(pm, 0, sizeof(*pm));
 	size_t head_len;
@@ -577,7 +618,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
 	char *dir = index_dir_for(base);
-	pm->ds = delta_set_read(run, dir, k, n, base, &pm->id);
+	pm->ds = delta_set_read(run, dir, k, n, base, &pm->id, deltas);
 	free(dir);
 	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL, pm->ds);
 }
@@ -595,11 +636,11 @@ static void part_close(struct part_map *pm)
  * not used. */
 static char *use_part(struct load_ctx *ctx, const char *path, const char *base, unsigned k, unsigned n,
 		      const struct steps_rank_file *files, size_t nfiles, bool *covered, bool *grown,
-		      const struct index_subset *s)
+		      const struct index_subset *s, unsigned deltas)
 {
 	struct part_map pm;
 	struct ibuf b;
-	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown, ctx->run);
+	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown, ctx->run, deltas);
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
@@ -670,9 +711,10 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	struct index_subset sub;
 	const struct index_subset *s = subset_of(ctx, files, nfiles, &sub); /* once: it parses the list */
 	load_phase(ctx, n ? "opening the index" : NULL); /* mapped, not read: no bytes to count */
+	unsigned *deltas = delta_files_of(dir, n);
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {
 		char *path = part_path(dir, k, n);
-		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown, s);
+		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown, s, deltas[k]);
 		if (why) {
 			size_t lo, hi;
 			index_shard_slice(nfiles, k, n, &lo, &hi);
@@ -686,6 +728,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 		}
 		free(path);
 	}
+	free(deltas);
 	free(dir);
 	return used;
 }
@@ -698,19 +741,26 @@ size_t index_status(const char *run_dir, const struct steps_rank_file *files, si
 	unsigned n = index_newest_count(dir, "steps", &found);
 	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	bool *grown = xcalloc(nfiles ? nfiles : 1, sizeof(*grown));
+	unsigned *deltas = delta_files_of(dir, n);
 	for (unsigned k = 0; k < n; k++) {
 		char *path = part_path(dir, k, n);
 		struct part_map pm;
 		struct ibuf b;
-		char *why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL);
+		char *why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL, deltas[k]);
 		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path, .why = why };
 		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
+		if (v[k].lo == v[k].hi) { /* no rank (more shards than ranks): it lacks nothing, as an open finds */
+			free(v[k].why);
+			v[k].why = NULL;
+		}
 		v[k].bytes = (size_t)pm.id.size;
 		v[k].deltas = delta_set_count(pm.ds);
+		v[k].unused_deltas = delta_set_unused(pm.ds);
 		for (size_t i = v[k].lo; !v[k].why && i < v[k].hi; i++)
 			v[k].grown += grown[i];
 		part_close(&pm);
 	}
+	free(deltas);
 	free(grown);
 	free(dir);
 	*out = v;

@@ -20,8 +20,9 @@
  * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
- * size and mtime in ns, -1 when absent); the metric table (delta.h index_metrics_put:
- * kind, name and where the run first has each); per rank its SHELL
+ * size and mtime in ns, size -1 when absent, -2 when its writer could not open it);
+ * the metric table (delta.h index_metrics_put: kind, name and where the run first has
+ * each); per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
  * a shell gives as "the one before me" when it is the same bytes) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
@@ -224,7 +225,8 @@ int index_part_end(const struct index_part_spec *s, struct index_wfile *w, const
 		   const struct index_body_loc *loc, char **path_out);
 
 /* The parts of run_dir's index (the newest shard count) and why each one would not be
- * used (why NULL: valid and current). files: the run's plan sorted by rank id. */
+ * used (why NULL: valid and current; or a shard of no rank, lo == hi, which an open never
+ * misses: more shards than ranks). files: the run's plan sorted by rank id. */
 struct index_part_status {
 	unsigned k, n;
 	char *path;
@@ -232,6 +234,8 @@ struct index_part_status {
 	size_t lo, hi;       /* its ranks: files[lo, hi) */
 	size_t bytes;
 	size_t deltas;       /* the follower's deltas it would be read with (delta.h) */
+	size_t unused_deltas; /* its delta files an open drops (damaged, out of sequence, after a
+			       * gap; their records are read from the JSONL) */
 	size_t grown;        /* its ranks whose steps.jsonl grew since (the open reads the
 			      * new bytes and appends them) */
 };
@@ -256,7 +260,8 @@ size_t index_part_files(const char *run_dir, char ***out);
  * head is streamed too, never held whole in memory), then the header.
  * index_head_read() reads path's header and head with pread and checks the magic,
  * version, byte order, the file's length against the header and the head's checksum:
- * NULL and the malloc'd head, or a static reason. id: the file as read (size, mtime,
+ * NULL and the malloc'd head, or a static reason (another version's names both
+ * versions: this thread's text, until its next call; index_check() likewise). id: the file as read (size, mtime,
  * inode) and where the head starts (bodies lie in [INDEX_HEADER_LEN, body_end)). */
 struct index_file_id {
 	long long size, mtime_ns, ino;

@@ -30,9 +30,12 @@
  *   last modified (its mtime's age by the login node's clock, at least 0). With at least one rank advanced within T:
  *   a rank idle for more than T whose newest step is behind the advancing ranks is
  *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
- *   others are at 380"). With no rank advanced within T: every rank at the same newest
- *   step (and not short of run.json n_steps) is state FINISHED (LIVE.FINISHED, low);
- *   otherwise the job is stalled (LIVE.JOB_STALL, high).
+ *   others are at 380"; a rank with no step record idle past T likewise). With no rank
+ *   advanced within T: every rank at the same newest step (and not short of run.json
+ *   n_steps) is state FINISHED (LIVE.FINISHED, low), unless a rank has no step record, a
+ *   rank of run.json's world_size has no rank dir (a run dir followed) or a steps.jsonl
+ *   ends in an unfinished line (no newline: a half-written record); otherwise the job
+ *   is stalled (LIVE.JOB_STALL, high, naming those ranks). follow_judge.h has the code.
  * - The live findings are owned by the follower and linked into run->live_findings,
  *   so run_findings() (Findings pane, --print) shows them; follow_free() unlinks them.
  * - follow_save_index() appends what the polls read since the last append to each run

@@ -19,6 +19,7 @@
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
+#include "model/steps/follow_judge.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
@@ -445,111 +446,47 @@ static double median_step_time(const struct steps_model *m, double fallback)
 	return med;
 }
 
-struct rank_now {
-	int rank;
-	long step;
-	double idle;
-	bool short_of_plan;     /* run.json n_steps says more steps should come */
-};
-
-static void add_live(struct follow *f, const char *id, enum severity sev, int rank, long step_lo,
-		     const char *title, const char *detail, const char *fix)
+/* Every PATH is a run dir (not a steps.jsonl, not one rank{k}/): the whole job is followed. */
+static bool follows_job(const struct follow *f)
 {
-	struct evidence ev = evidence_none();
-	if (rank >= 0) {
-		ev.kind = EV_RANK;
-		ev.rank = rank;
-		ev.step_lo = step_lo;
+	for (size_t i = 0; i < f->np; i++) {
+		const char *slash = strrchr(f->p[i].path, '/');
+		if (!steps_is_dir(f->p[i].path) || steps_rank_dir_id(slash && slash[1] ? slash + 1 : f->p[i].path) >= 0)
+			return false;
 	}
-	findings_add(&f->live, id, sev, title, detail, fix, ev);
+	return true;
 }
 
-/* Rebuild the live findings from the per-rank state; returns a signature of them. */
-static unsigned long judge(struct follow *f, const struct rank_now *v, size_t n, double now)
+/* The ranks of run.json's world_size (the lowest rank's) that no followed rank file
+ * gives, of those --ranks names, when the job is followed; *world: that world_size (-1:
+ * none). */
+static void world_missing(struct follow *f, struct summary_ids *out, long *world)
 {
-	findings_free(&f->live);
-	double T = f->threshold;
-	long front = 0;          /* newest step of the advancing ranks */
-	size_t nadv = 0;
-	bool same = true, short_of_plan = false;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].idle <= T) {
-			front = nadv++ ? (v[i].step > front ? v[i].step : front) : v[i].step;
-		}
-		same = same && v[i].step == v[0].step;
-		short_of_plan = short_of_plan || v[i].short_of_plan;
+	const struct steps_model *m = f->run->steps;
+	const struct steps_meta *meta = steps_nranks(m) && follows_job(f) ? steps_rank_meta(m, 0) : NULL;
+	const char *asked = f->run->opts ? f->run->opts->ranks : NULL;
+	*out = (struct summary_ids){ .n = 0 };
+	*world = meta && meta->present && meta->has_world ? meta->world_size : -1;
+	for (long r = 0; r < *world && r < 1000000; r++)
+		if ((!asked || ranklist_has(asked, r)) && !tail_of_rank(f, (int)r))
+			summary_ids_add(out, r);
+}
+
+/* Rank t at this poll (a rank id followed in several files: the first). */
+static struct follow_rank_now rank_now(struct follow *f, const struct ftail *t, double now)
+{
+	const struct steps_model *m = f->run->steps;
+	long ri = steps_rank_index(m, (int)t->rank);
+	size_t k = ri >= 0 ? steps_nrecords(m, (size_t)ri) : 0;
+	long long read = t->tail ? steps_tail_offset(t->tail) : 0;
+	struct follow_rank_now v = { .rank = (int)t->rank, .has = k > 0, .idle = now - t->t_adv,
+				     .partial = t->size > read, .err = t->err_seen };
+	if (k) {
+		const struct steps_meta *meta = steps_rank_meta(m, (size_t)ri);
+		v.step = steps_step(m, (size_t)ri, k - 1);
+		v.short_of_plan = meta->has_nsteps && v.step + 1 < meta->n_steps;
 	}
-	unsigned long sig = 0;
-	char title[320], detail[512], subset[96] = "";
-	size_t out = 0;
-	for (size_t i = 0; i < f->np; i++)
-		out += f->p[i].left_out;
-	if (out)
-		snprintf(subset, sizeof(subset), " (--ranks: %zu rank file%s left out, not watched)", out,
-			 out == 1 ? "" : "s");
-	for (size_t i = 0; i < f->nt; i++)
-		f->t[i].stalled = false;
-	if (n == 0) {
-		f->state = FOLLOW_WAITING;
-	} else if (nadv > 0) {
-		f->state = FOLLOW_RUNNING;
-		for (size_t i = 0; i < n; i++) {
-			if (v[i].idle <= T || v[i].step >= front)
-				continue;
-			snprintf(title, sizeof(title), "rank %d stopped at step %ld, %.0f s ago; the others are at %ld",
-				 v[i].rank, v[i].step, v[i].idle, front);
-			snprintf(detail, sizeof(detail),
-				 "No new record from rank %d for %.0f s while %zu of %zu ranks advanced (threshold %.1f s "
-				 "= max(10 x median step time, --stall floor)).", v[i].rank, v[i].idle, nadv, n, T);
-			add_live(f, "LIVE.STALLED_RANK", SEV_HIGH, v[i].rank, v[i].step, title, detail,
-				 "Look at that rank's node: a hung collective, a dead process, a full disk or a lost mount.");
-			struct ftail *t = tail_of_rank(f, v[i].rank);
-			if (t)
-				t->stalled = true;
-			sig = sig * 31 + (unsigned long)v[i].rank + 1;
-		}
-	} else if (same && !short_of_plan) {
-		f->state = FOLLOW_FINISHED;
-		if (subset[0] && n == 1)   /* the ranks left out are not watched: no word on the whole job */
-			snprintf(title, sizeof(title), "the rank followed finished: it stopped at step %ld%s", v[0].step,
-				 subset);
-		else if (subset[0])
-			snprintf(title, sizeof(title), "the ranks followed finished: all %zu stopped at step %ld%s", n,
-				 v[0].step, subset);
-		else if (n == 1)
-			snprintf(title, sizeof(title), "job finished: the rank stopped at step %ld", v[0].step);
-		else
-			snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
-		add_live(f, "LIVE.FINISHED", SEV_LOW, -1, -1, title,
-			 "Every rank stopped at the same step and none advanced within the stall threshold: a finish, not a stall.", "");
-	} else {
-		f->state = FOLLOW_STALLED;
-		long lo = v[0].step, hi = v[0].step;
-		for (size_t i = 1; i < n; i++) {
-			lo = v[i].step < lo ? v[i].step : lo;
-			hi = v[i].step > hi ? v[i].step : hi;
-		}
-		double idle = v[0].idle;
-		for (size_t i = 1; i < n; i++)
-			idle = v[i].idle < idle ? v[i].idle : idle;
-		const char *who = subset[0] ? "the ranks followed stalled" : "job stalled";
-		if (lo == hi)
-			snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s, all at step %ld (run.json n_steps "
-				 "not reached)%s", who, idle, lo, subset);
-		else
-			snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s; ranks stopped between steps %ld "
-				 "and %ld%s", who, idle, lo, hi, subset);
-		add_live(f, "LIVE.JOB_STALL", SEV_HIGH, -1, -1, title,
-			 "No rank wrote a record within the stall threshold and the ranks did not stop together at the planned end.",
-			 "Check the scheduler and the ranks behind: the slowest rank usually holds the others at a collective.");
-	}
-	for (size_t i = 0; i < f->events.n; i++) {
-		const struct finding *e = &f->events.v[i];   /* its evidence has no heap members */
-		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
-	}
-	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
-	unsigned long tick = f->state == FOLLOW_RUNNING && sig ? (unsigned long)(now - f->t_start) / 10 : 0;
-	return ((sig * 7 + (unsigned long)f->state) * 131 + f->events.n) * 1009 + tick;
+	return v;
 }
 
 static unsigned assess(struct follow *f, double now)
@@ -558,21 +495,38 @@ static unsigned assess(struct follow *f, double now)
 	f->threshold = 10 * median_step_time(m, f->o.interval);
 	if (f->threshold < f->o.stall_floor)
 		f->threshold = f->o.stall_floor;
-	size_t nr = steps_nranks(m);
-	struct rank_now *v = xmalloc((nr ? nr : 1) * sizeof(*v));
+	struct follow_rank_now *v = xmalloc((f->nt ? f->nt : 1) * sizeof(*v));
+	bool *stalled = xmalloc((f->nt ? f->nt : 1) * sizeof(*stalled));
 	size_t n = 0;
-	for (size_t ri = 0; ri < nr; ri++) {
-		size_t k = steps_nrecords(m, ri);
-		struct ftail *t = tail_of_rank(f, steps_rank_id(m, ri));
-		if (!k || !t)
-			continue;
-		const struct steps_meta *meta = steps_rank_meta(m, ri);
-		long step = steps_step(m, ri, k - 1);
-		v[n++] = (struct rank_now){ steps_rank_id(m, ri), step, now - t->t_adv,
-					    meta->has_nsteps && step + 1 < meta->n_steps };
-	}
-	unsigned long sig = judge(f, v, n, now);
+	for (size_t i = 0; i < f->nt; i++)
+		if (!i || f->t[i].rank != f->t[i - 1].rank)
+			v[n++] = rank_now(f, &f->t[i], now);
+	char subset[96] = "";
+	size_t out = 0;
+	for (size_t i = 0; i < f->np; i++)
+		out += f->p[i].left_out;
+	if (out)
+		snprintf(subset, sizeof(subset), " (--ranks: %zu rank file%s left out, not watched)", out,
+			 out == 1 ? "" : "s");
+	struct summary_ids missing;
+	long world;
+	world_missing(f, &missing, &world);
+	struct follow_verdict vd = follow_judge(&f->live, v, n, &missing, world, f->threshold, subset, stalled);
+	f->state = vd.state;
+	for (size_t i = 0; i < f->nt; i++)
+		f->t[i].stalled = false;
+	for (size_t i = 0; i < n; i++)
+		if (stalled[i])
+			tail_of_rank(f, v[i].rank)->stalled = true;
 	free(v);
+	free(stalled);
+	for (size_t i = 0; i < f->events.n; i++) {
+		const struct finding *e = &f->events.v[i];   /* its evidence has no heap members */
+		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
+	}
+	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
+	unsigned long tick = f->state == FOLLOW_RUNNING && vd.sig ? (unsigned long)(now - f->t_start) / 10 : 0;
+	unsigned long sig = ((vd.sig * 7 + (unsigned long)f->state) * 131 + f->events.n) * 1009 + tick;
 	if (sig == f->sig && f->live.n)
 		return 0;
 	f->sig = sig;

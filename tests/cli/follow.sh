@@ -5,7 +5,9 @@
 # ranks stop together finishes with exit 0 and no stall; a rank that stops writing is
 # reported stalled; a truncated-then-rewritten file, and one rewritten in place and longer,
 # are reloaded; following a --ranks subset says nothing of the whole job; SIGINT ends
-# with 130.
+# with 130. A rank with no record, a rank of world_size with no rank dir or a half-written
+# last record keeps a stopped job from "finished" (stalled, named); a rank writing no
+# record while the others advance is stalled.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -89,7 +91,49 @@ tap_check "--ranks subset: 'the ranks followed finished', the files left out nam
 		sub.out && grep -q "left out, not watched)" sub.out &&
 	 ! grep -q "job finished" sub.out'
 
-# 5. usage
+# 5. no "job finished" (exit 0) while a rank cannot have finished: a rank file with no
+#    record, a rank of run.json's world_size with no rank dir, a half-written last record;
+#    the job is stalled and names the rank and why, the follower runs on (SIGINT: 130)
+# unfinished DIR PATTERN NAME: follow the stopped job DIR until PATTERN, then stop it
+unfinished() {
+	d=$1 pat=$2
+	"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 "$d" >"$d.out" 2>"$d.err" &
+	fpid=$!
+	wait_for "$d.out" "LIVE.JOB_STALL"
+	kill -INT "$fpid" 2>/dev/null
+	wait "$fpid"
+	rc=$?
+	tap_check "$3: job stalled, naming it; never finished; the follower ran on" \
+		'grep -q " high LIVE.JOB_STALL job stalled: no rank advanced for [0-9]* s; $pat" "$d.out" &&
+		 ! grep -q "LIVE.FINISHED" "$d.out" && [ "$rc" -eq 130 ]'
+}
+sh "$writer" nr 4 0 10 0 >/dev/null
+: >nr/rank3/steps.jsonl
+unfinished nr "rank 3 wrote no step record; the ranks with records stopped at step 10$" "a rank with no record"
+sh "$writer" ws 3 0 10 0 >/dev/null
+printf '{"rank": 0, "world_size": 4}' >ws/rank0/run.json
+unfinished ws "rank 3 of world_size 4 has no rank dir; the ranks with records stopped at step 10$" \
+	"a rank of world_size with no rank dir"
+sh "$writer" hw 3 0 10 0 >/dev/null
+printf '{"step":11,"timestamp":1.0,"pha' >>hw/rank0/steps.jsonl
+unfinished hw "rank 0 left an unfinished last line; the ranks with records stopped at step 10$" \
+	"a half-written last record"
+# rank 3 never writes while the others go on: stalled once idle past the threshold
+sh "$writer" ne 4 0 4 0 3 -1 >/dev/null
+sh "$writer" ne 4 5 100000 0.05 3 -1 &
+wpid=$!
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 ne >ne.out 2>ne.err &
+fpid=$!
+wait_for ne.out "LIVE.STALLED_RANK"
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+kill -INT "$fpid"
+wait "$fpid"
+tap_check "a rank that writes no record while the others advance: stalled" \
+	'grep -qE " high LIVE.STALLED_RANK rank 3 has written no step record in [0-9]+ s; the others are at [0-9]+$" \
+		ne.out'
+
+# 6. usage
 "$TSCOPE_BIN" --follow --export ranks fin >/dev/null 2>err.txt
 tap_eq "--follow with --export: usage error 2" 2 "$?"
 "$TSCOPE_BIN" --follow --interval 0 fin >/dev/null 2>err.txt

@@ -1,13 +1,14 @@
 #!/bin/sh
 # index.sh: the persistent index (model/index/, `tscope-tui index`): a run opened from its
 # index reports exactly what the JSONL gives (--print and --export ranks, whole and
-# merged from shards); the index is really used; a stale (source changed), newer-version,
-# damaged (checksum) or truncated index is reported, not trusted, and rebuilt; a missing
-# shard is named and its ranks come from the JSONL; --ranks loads a subset; --slurm
-# --dry-run writes the job-array script; `index` of a current index leaves it (--force
-# rebuilds), bringing its summary up to date when that is all it needs; --status says a
-# summary made from a part not usable is not usable either; --status --verify reads
-# every body and summary row back.
+# merged from shards); the index is really used; a stale (source changed or removed: said
+# so), newer-version (both versions named), damaged (checksum) or truncated index is
+# reported, not trusted, and rebuilt; a missing shard is named and its ranks come from
+# the JSONL, a shard of no rank (more shards than ranks) is complete; --ranks loads a
+# subset; --slurm --dry-run writes the job-array script; `index` of a current index
+# leaves it (--force rebuilds), bringing its summary up to date when that is all it
+# needs; --status says a summary made from a part not usable is not usable either;
+# --status --verify reads every body and summary row back.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -121,6 +122,11 @@ tap_check "stale index: the changed JSONL is what is shown" 'cmp -s fresh.csv st
 tap_check "stale index: rebuilt by that open" 'grep -q "^shard 0/1  ranks 0-7  ok" st.txt'
 cp -p keep.jsonl $f
 "$T" index run >/dev/null 2>&1
+mv $f gone.jsonl
+"$T" index --status run >gone.txt
+mv gone.jsonl $f
+tap_check "a steps.jsonl removed: --status says removed, not changed" \
+	'grep -q "^shard 0/1  ranks 0-7  NOT USABLE: stale: run/rank3/steps.jsonl was removed$" gone.txt'
 
 # damage DESC OFFSET BYTES: overwrite the part at OFFSET, open, expect REASON and a rebuild.
 damage() {
@@ -134,7 +140,8 @@ damage() {
 	"$T" index --status run >st.txt
 	tap_check "$1: rebuilt" 'grep -q "ok" st.txt'
 }
-damage "version bump" 8 '\143' "another index format version"
+version=$(sed -n 's/^#define INDEX_VERSION \([0-9]*\)u$/\1/p' "$TSCOPE_ROOT/model/index/index.h")
+damage "version bump" 8 '\143' "another index format version (99; this build reads $version)"
 damage "checksum damage" 200 '\377\377\377\377' "checksum mismatch"
 "$T" index run >/dev/null 2>&1
 size=$(wc -c <$idx/steps-0-of-1.tsx)
@@ -215,6 +222,26 @@ tap_check "missing shard: its ranks come from the JSONL, same report" 'cmp -s wa
 tap_rc $((1 - $?)) "index --status fails while a shard is missing"
 tap_check "... and says the summary is not usable, no open rebuilds the shard" \
 	'grep -q "^summary  not usable: it needs every shard; each open reads the ranks of the shards not usable from the JSONL" st.txt'
+# More shards than ranks (3 ranks with a trace each, 4 shards): the shard of none exits
+# 0 and writes nothing; --status counts it complete (no "-1--1"), exit 0; opens say nothing
+"$gen" few 3 20 >/dev/null && for r in 0 1 2; do
+	"$tgen" t.json 1 $r >/dev/null && sed 's/"world_size": 8/"world_size": 3/' t.json >few/rank$r/trace.json
+done
+"$T" index --shard 0/4 few >few0.txt 2>&1
+rc=$?
+tap_check "a shard of no rank: exit 0, says so" \
+	'[ "$rc" -eq 0 ] &&
+	 grep -q "^index shard 0/4: nothing to index (no rank or trace falls in this shard): no part written$" few0.txt'
+for k in 1 2 3; do "$T" index --shard $k/4 few >/dev/null 2>&1; done
+"$T" index --status few >few.txt
+rc=$?
+tap_check "... --status: complete, exit 0; the shard of none named so, a shard of one its rank" \
+	'[ "$rc" -eq 0 ] && grep -q "^shard 0/4  no rank  ok  (4 shards for 3 rank dirs: nothing to hold)$" few.txt &&
+	 grep -q "^shard 1/4  rank 0  ok  " few.txt &&
+	 grep -q "^traces 0/4  no trace  ok  (more shards than traces" few.txt &&
+	 ! grep -q "NOT USABLE\|ranks -1" few.txt'
+"$T" --export sources few >few.csv 2>/dev/null
+tap_check "... an open says nothing of it" '! grep -q "not used" few.csv'
 # A whole index gone stale: its summary is not usable either, and the next open rebuilds both.
 rm -rf $idx && "$T" index run >/dev/null 2>&1
 touch -d @1700000000 run/rank3/run.json

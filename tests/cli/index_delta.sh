@@ -4,7 +4,8 @@
 # base part with its deltas and parses nothing (or only the bytes after the last delta)
 # and equals a plain load (--print, --export ranks/findings/heatmap_cells/steps); a
 # follower killed with SIGKILL leaves a valid index; a torn or damaged delta is
-# reported and dropped, its records read from the JSONL; TSCOPE_INDEX_DELTAS deltas
+# reported and dropped, its records read from the JSONL, and so are the deltas after a
+# missing one (--status names them first); TSCOPE_INDEX_DELTAS deltas
 # are compacted into the base. With each delta the follower writes a summary delta
 # (model/steps/analysis_index.h FOLLOW MODE): the reopen keeps the summary (nothing
 # recomputed); one that does not match its deltas (a follower stopped between the two,
@@ -93,6 +94,29 @@ tap_check "torn delta: its ranks' new bytes are parsed again" 'grep -q "steps.js
 tap_check "torn delta: = a plain load" 'same t'
 "$T" --export sources t >src4.csv 2>/dev/null
 tap_check "torn delta: that open appended the records to the index again" '! grep -q "grew\|not used" src4.csv'
+
+# a gap in the chain (delta 2 removed): --status names the delta files after it; the
+# open reports and removes them, parses their records again and appends them (a chain
+# without a gap); the next open uses the index whole
+follow_job g 4 40
+n=$(ndeltas g)
+m=$((n - 2))
+rm g/.tscope-index/steps-0-of-1.delta-000002.tsx
+"$T" index --status g >stg.txt
+[ "$m" -eq 1 ] && files="1 delta file" || files="$m delta files"
+tap_check "gap: --status says the files after it are not used (at least 3 deltas written)" \
+	'[ "$n" -ge 3 ] &&
+	 grep -q "+ 1 delta  ($files not used: damaged, out of sequence or after a missing one; the next" stg.txt'
+[ "$m" -eq 1 ] && after="the 1 delta after it is" || after="the $m deltas after it are"
+"$T" --export sources g >srcg.csv 2>/dev/null
+tap_check "gap: the open reports them dropped" \
+	"grep -q 'index delta 2 missing: $after out of sequence and dropped' srcg.csv"
+tap_check "gap: ... removes them and appends their records: deltas 1 and 2, none after" \
+	'[ "$(ndeltas g)" -eq 2 ] && [ ! -e g/.tscope-index/steps-0-of-1.delta-000003.tsx ]'
+tap_check "gap: = a plain load" 'same g'
+"$T" --export sources g >srcg2.csv 2>/dev/null
+tap_check "gap: the next open uses the index, nothing dropped nor parsed" \
+	'! grep -q "grew\|not used\|index delta" srcg2.csv'
 
 # a damaged segment body (a flipped byte the head's checksum does not cover): found
 # when the rank is read, that rank read from its JSONL

@@ -9,9 +9,11 @@
 # user can only read (another's, or a Slurm job's) is used as it is; when stale it is
 # rebuilt in this user's cache, and grown sources or an unmerged summary are read at each
 # open with a note saying why; a damaged part stays (the note says so) until `index
-# --force` builds one in the cache. Sources that cannot be read (a
-# steps.jsonl, a whole rank dir) are named with the reason, the other ranks load, and
-# the stragglers line says which ranks can be judged. CI runs the suite as root: the
+# --force` builds one in the cache. An index shows no more than the files do: a rank
+# file this user cannot read makes another's index unusable here, and this user's own
+# records it as unreadable (current, not rebuilt at each open). Sources that cannot be
+# read (a steps.jsonl, a whole rank dir) are named with the reason, the other ranks
+# load, and the stragglers line says which ranks can be judged. CI runs the suite as root: the
 # commands run without the capabilities that let root ignore file modes (setpriv
 # --bounding-set), so a mode means what it says.
 set -u
@@ -160,6 +162,35 @@ tap_check "'p%q/run' and 'p/q/run': two caches, each open its own run" \
 as_user "$T" index "$long/$long/run" >long.txt 2>&1
 tap_check "a run dir path longer than a file name: indexed in the cache" \
 	'grep -q "^index written: .*%%[0-9a-f]\{8\}/steps-0-of-1.tsx (2 ranks" long.txt && same "$long/$long/run"'
+
+# An index shows no more than the files do: a rank file this user cannot read, in an
+# index built by one who could (root with its capabilities here), makes the part unused
+# for this user (named), and the open equals a plain load (that rank: cannot open); the
+# index this user builds then records the file as unreadable: current, its other ranks
+# used, not rebuilt at each open
+"$gen" priv 4 30 >/dev/null || exit 1
+"$T" index priv >/dev/null 2>&1
+chmod 000 priv/rank1/steps.jsonl
+chmod -R a-w priv
+pabs=$(cd priv && pwd -P)
+pcache="$work/xdg/tscope-tui/$(printf '%s' "$pabs" | tr / %)"
+as_user "$T" index --status priv >pst.txt 2>&1
+tap_check "a rank file this user cannot read: the index built by another is not usable here, and why" \
+	'grep -q "^shard 0/1  ranks 0-3  NOT USABLE: priv/rank1/steps.jsonl is not readable by this user (the index" \
+		pst.txt && grep -q "shows no more than the files do)$" pst.txt'
+tap_check "... an open = a plain load (the rank's records not shown from the index)" 'same priv'
+as_user "$T" --export steps --filter rank=1 priv >prow.csv 2>/dev/null
+tap_check "... no row of that rank" '[ "$(wc -l <prow.csv)" -le 1 ]'
+as_user "$T" index priv >pi1.txt 2>&1
+as_user "$T" index --status priv >pst2.txt 2>&1
+tap_check "this user's index (in its cache): current, not rebuilt, the file recorded as unreadable" \
+	'grep -q "^index current: $pcache (4 ranks)" pi1.txt &&
+	 grep -q "^shard 0/1  ranks 0-3  ok  $pcache/steps-0-of-1.tsx$" pst2.txt'
+pino=$(stat -c %i "$pcache/steps-0-of-1.tsx")
+as_user "$T" --export sources priv >psrc.csv 2>/dev/null
+tap_check "... an open uses it (not rewritten), says what a plain load says of the rank" \
+	'[ "$(stat -c %i "$pcache/steps-0-of-1.tsx")" = "$pino" ] && ! grep -q "not used\|not written" psrc.csv &&
+	 grep -q "^error,priv/rank1/steps.jsonl,,1,,,,,cannot open: Permission denied$" psrc.csv && same priv'
 
 # unreadable sources: a steps.jsonl, a rank dir
 "$gen" bad 4 30 >/dev/null || exit 1

@@ -5,7 +5,9 @@
 # is marked stalled in Ranks and in the heatmap, a truncated-then-rewritten file is
 # reloaded with a message, q exits 0; a job whose ranks stop together ends "finished"
 # with no stall, and quitting appends what was followed to the run's index (the reopen
-# reads it, nothing from the JSONL). Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
+# reads it, nothing from the JSONL); a stopped job with a rank that wrote no record is
+# stalled, not finished. Waits are bounded (60 s); nothing asserts a duration. Skips
+# without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -60,5 +62,16 @@ tap_eq "q exits 0 after the finish" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 "$TSCOPE_BIN" --export ranks fin >fin_ranks.csv 2>/dev/null
 tap_check "q appended what was followed to the index: the reopen uses it whole, 31 records a rank" \
 	'! grep -q "grew\|not used" fin_src.csv && [ "$(grep -c "^[0-7],31," fin_ranks.csv)" -eq 8 ]'
+
+# --- a stopped job whose rank 3 wrote no record: stalled, not finished ----------------------
+rm -f exit.txt
+sh "$follow_writer" nr 4 0 10 0
+: >nr/rank3/steps.jsonl
+T send-keys -t f "clear; '$TSCOPE_BIN' --no-index --follow --interval 0.2 --stall 1 nr; echo EXIT=\$? > exit.txt" Enter
+tap_check "a rank with no record: the status row says stalled, never finished" \
+	'wait_re "LIVE stalled" && ! grep -q "LIVE finished" "$work/screen"'
+T send-keys -t f 6
+tap_check "... the Findings pane names the rank" 'wait_re "rank 3 wrote no step record"'
+follow_quit q
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

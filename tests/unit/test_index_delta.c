@@ -51,7 +51,7 @@ static void put_delta(const char *dir, unsigned k, unsigned n, unsigned seq, con
 
 static size_t set_count(const char *dir, unsigned k, unsigned n, const struct index_file_id *base)
 {
-	struct delta_set *ds = delta_set_read(NULL, dir, k, n, dir, base);
+	struct delta_set *ds = delta_set_read(NULL, dir, k, n, dir, base, delta_count(dir, k, n));
 	size_t c = delta_set_count(ds);
 	delta_set_free(ds);
 	return c;
@@ -80,7 +80,7 @@ static void check_chains(const char *dir)
 	/* part 1 rebuilt: its old chain is stale */
 	static const struct opts o;
 	struct run *run = run_open(NULL, 0, &o, NULL);
-	struct delta_set *ds = delta_set_read(run, dir, 1, 4, dir, &rebuilt);
+	struct delta_set *ds = delta_set_read(run, dir, 1, 4, dir, &rebuilt, delta_count(dir, 1, 4));
 	is_int(delta_set_count(ds), 0, "rebuilt part: none of the old deltas taken");
 	delta_set_free(ds);
 	ok(tu_has_diag(run, "index delta 1 of 2 not used: it extends another version of the index; it and the 1 "
@@ -95,7 +95,7 @@ static void check_chains(const char *dir)
 	put_delta(dir, 3, 4, 2, &b1, 3);
 	put_delta(dir, 3, 4, 3, &b1, 3);
 	run = run_open(NULL, 0, &o, NULL);
-	ds = delta_set_read(run, dir, 3, 4, dir, &b1);
+	ds = delta_set_read(run, dir, 3, 4, dir, &b1, delta_count(dir, 3, 4));
 	is_int(delta_set_count(ds), 1, "out of sequence: the deltas before it kept");
 	delta_set_free(ds);
 	ok(tu_has_diag(run, "index delta 2 of 3 not used: out of sequence; it and the 1 after it are dropped", NULL),

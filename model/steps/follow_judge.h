@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* follow_judge.h: private to the follower (load_follow.c): the stall rule of follow.h
+ * applied to each followed rank's state at one poll, giving the job's state and the live
+ * findings (follow_judge.c).
+ *
+ * Beyond follow.h's rule, the job is never called finished while it cannot be: a rank
+ * followed with no step record (its file empty, absent or unreadable), a rank of
+ * run.json's world_size with no rank dir, or a steps.jsonl whose last line has no
+ * newline (a half-written record, its writer gone once no rank advanced within T:
+ * perf-reliability.md 5.5) keeps an idle job STALLED (LIVE.JOB_STALL, naming the ranks
+ * and why). While other ranks advance, a rank with no record idle for more than T is
+ * stalled (LIVE.STALLED_RANK). */
+#ifndef MODEL_STEPS_FOLLOW_JUDGE_H
+#define MODEL_STEPS_FOLLOW_JUDGE_H
+
+#include "model/findings.h"
+#include "model/steps/follow.h"
+#include "model/summary.h"
+
+/* One followed rank at this poll. */
+struct follow_rank_now {
+	int rank;
+	bool has;               /* it has a step record; step is its newest */
+	long step;
+	double idle;            /* seconds since it last advanced (or appeared) */
+	bool short_of_plan;     /* run.json n_steps says more steps should come */
+	bool partial;           /* its steps.jsonl ends in a line without its newline */
+	int err;                /* errno its steps.jsonl last failed with, 0: none */
+};
+
+struct follow_verdict {
+	enum follow_state state;
+	unsigned long sig;      /* signature of what the findings say (not their "ago" figures) */
+};
+
+/* Judge v[0..n) (sorted by rank) against threshold T into live (emptied first); missing:
+ * the world_size ranks no rank dir gave; subset: "" or " (--ranks: ...)" when ranks are
+ * left out. stalled[i] is set for each v[i] reported stalled. */
+struct follow_verdict follow_judge(struct finding_list *live, const struct follow_rank_now *v, size_t n,
+				   const struct summary_ids *missing, long world, double T, const char *subset,
+				   bool *stalled);
+
+#endif
