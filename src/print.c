@@ -225,6 +225,9 @@ static char *timing_none(struct run *run, const struct print_opts *po, const str
 	else if (t && t->n > 0)
 		head = xasprintf("TIMING%s — %zu step%s · n/a ms/step (no phase recorded)", who, t->n,
 				 t->n == 1 ? "" : "s");
+	else if (t && all == 0 && steps_nranks(run->steps) > 1) /* other ranks have records */
+		head = xasprintf("TIMING%s — n/a: rank %d, the rank this section reads, has no step record", who,
+				 steps_rank_id(run->steps, 0));
 	if (!head)
 		return NULL;
 	struct sbuf b = { 0 };
@@ -686,9 +689,15 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 
 /* ---- report --------------------------------------------------------------------------- */
 
-static bool has_step_records(const struct run *run)
+/* A rank with step records: the lowest under --compat pytscope (the store pytscope reads;
+ * its distributed summary is asked apart), any rank otherwise. */
+static bool has_step_records(const struct run *run, const struct print_opts *po)
 {
-	return run->steps && steps_nranks(run->steps) > 0 && steps_nrecords(run->steps, 0) > 0;
+	size_t n = run->steps ? steps_nranks(run->steps) : 0;
+	for (size_t r = 0; r < (po->compat && n ? 1 : n); r++)
+		if (steps_nrecords(run->steps, r) > 0)
+			return true;
+	return false;
 }
 
 /* The run.json name of the lowest rank, else (pytscope's "run" under --compat) the run's
@@ -813,7 +822,7 @@ static bool report_has_data(struct run *run, const struct print_opts *po)
 {
 	if (compat_no_steps(run, po))
 		return trace_pysum(run->trace, 0)->present;
-	return has_step_records(run) || analysis_distributed(run) || other_family_data(run);
+	return has_step_records(run, po) || analysis_distributed(run) || other_family_data(run);
 }
 
 int print_report(struct run *run, FILE *f, const struct print_opts *po)

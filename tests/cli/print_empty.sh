@@ -1,7 +1,9 @@
 #!/bin/sh
 # print_empty.sh: a PATH that yields nothing says why on stderr (the first diagnostics,
 # then pytscope's message) and exits 1, and a finished run without step logs says they
-# are missing; non-pytscope formats get tscope-tui's header.
+# are missing; non-pytscope formats get tscope-tui's header. Rank 0 without records
+# beside a rank with them is a report, not "nothing found" (--compat pytscope: pytscope's
+# exit 1, as it reads the lowest rank).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -50,3 +52,16 @@ if [ -d "$real" ]; then
 else
 	tap_skip "../shared/real/genai-perf-medium is absent"
 fi
+
+# rank 0's steps.jsonl empty, rank 1 with records
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
+"$gen" r0e 2 30 >/dev/null && : >r0e/rank0/steps.jsonl
+"$TSCOPE_BIN" --print --no-index --color never r0e >r0.out 2>r0.err
+rc=$?
+tap_check "rank 0 without records, rank 1 with: the report, exit 0, TIMING says rank 0 has none" \
+	'[ "$rc" -eq 0 ] && ! grep -q "No steps or trace found" r0.err &&
+	 grep -qx "● TIMING (rank 0) — n/a: rank 0, the rank this section reads, has no step record" r0.out'
+"$TSCOPE_BIN" --print --no-index --compat pytscope r0e >r0c.out 2>r0c.err
+rc=$?
+tap_check "... --compat pytscope: pytscope's No steps or trace found, exit 1" \
+	'[ "$rc" -eq 1 ] && [ ! -s r0c.out ] && grep -qx "No steps or trace found in .r0e.." r0c.err'
