@@ -202,8 +202,14 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n, 
 	long prev = -1;
 	*next = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!knee_point(x, tput, lat, i))
+		if (!knee_point(x, tput, lat, i)) {
+			/* a level with one of the two: what happened across it is unknown (a
+			 * throughput that rose there, say); one with neither (no successful
+			 * request) is passed over */
+			if (isfinite(tput[i]) || isfinite(lat[i]))
+				prev = -1;
 			continue;
+		}
 		if (prev >= 0) {
 			size_t p = (size_t)prev;
 			double rx = x[i] / x[p] - 1, rt = tput[i] / tput[p] - 1, rl = lat[i] / lat[p] - 1;

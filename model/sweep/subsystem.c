@@ -38,26 +38,32 @@ static bool sweep_tab_has_data(const struct run *run)
 	return run->sweep && (run->sweep->ncfg || run->sweep->nnat);
 }
 
-/* The levels after the last one the knee test weighed and what they lack, as
- * "; concurrency 8 not judged (no request latency)", or "" when there are none. */
+/* The levels the knee test could not weigh and what they lack, as "; concurrency 8 not
+ * judged (no request latency)", or "" when there are none. */
 static void unjudged_levels(const struct sweep_set *s, const struct sweep_series *se, char *buf, size_t n)
 {
 	buf[0] = '\0';
-	size_t from = (size_t)(se->knee_last + 1), used = 0;
-	if (se->knee_last < 0 || from >= se->n)
+	if (se->knee_last < 0)
 		return;
 	bool no_x = false, no_tp = false, no_lat = false;
-	for (size_t k = from; k < se->n && used < n; k++) {
+	size_t used = 0, nlev = 0;
+	for (size_t k = 0; k < se->n && used < n; k++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
 		double v;
-		no_x |= !c->has_stim[se->stim];
-		no_tp |= !(sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0);
-		no_lat |= !(sweep_knee_latency(c, &v) && v > 0);
+		bool x = c->has_stim[se->stim] && c->stim[se->stim] > 0;
+		bool tp = sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0, lat = sweep_knee_latency(c, &v) && v > 0;
+		if (x && tp && lat)
+			continue;
+		no_x |= !x;
+		no_tp |= !tp;
+		no_lat |= !lat;
 		char lv[32] = "n/a";
 		if (c->has_stim[se->stim])
 			snprintf(lv, sizeof(lv), "%g", c->stim[se->stim]);
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", k > from ? ", " : "", lv);
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", nlev++ ? ", " : "", lv);
 	}
+	if (!nlev)
+		return;
 	char *levels = xstrdup(buf);
 	snprintf(buf, n, "; %s %s not judged (no %s%s%s%s%s)", sweep_stim_name(se->stim), levels,
 		 no_x ? sweep_stim_name(se->stim) : "", no_x && (no_tp || no_lat) ? " or " : "",
