@@ -815,14 +815,47 @@ static void say_logs_missing(const struct run *run)
 		fprintf(stderr, "the step log%s missing or empty (see --export sources).\n", n == 1 ? " is" : "s are");
 }
 
+/* The lowest rank's trace is one pytscope 0.2.1 reads: named by --trace, or the run
+ * dir's own trace.json, trace.json.gz, kineto.json or kineto.json.gz (never one in a
+ * rank dir). */
+static bool pytscope_reads_trace(const struct run *run)
+{
+	if (!run->trace || !run->trace->n)
+		return false;
+	if (run->opts && run->opts->ntrace > 0)
+		return true;
+	const char *path = run->trace->r[0]->path, *slash = strrchr(path, '/');
+	if (!slash)
+		return false;
+	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
+	bool named = false;
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		named |= strcmp(slash + 1, names[i]) == 0;
+	size_t dir = (size_t)(slash - path), own = strlen(run->path);
+	while (dir > 1 && path[dir - 1] == '/') /* "run//trace.json" of "run/" */
+		dir--;
+	while (own > 1 && run->path[own - 1] == '/')
+		own--;
+	return named && dir == own && strncmp(path, run->path, own) == 0;
+}
+
 /* Whether the report has anything: steps, a distributed summary or another family's
- * data; under --compat pytscope of a run with no step log, a trace pytscope reads (one
- * with a GPU kernel: else analyze_trace gives None). */
+ * data. Under --compat pytscope, what pytscope reads: the lowest rank's step records,
+ * the distributed summary of rank dirs' step logs, or a trace it reads (the run dir's
+ * own, with a GPU kernel: else analyze_trace gives None). */
 static bool report_has_data(struct run *run, const struct print_opts *po)
 {
-	if (compat_no_steps(run, po))
-		return trace_pysum(run->trace, 0)->present;
-	return has_step_records(run, po) || analysis_distributed(run) || other_family_data(run);
+	if (!po->compat)
+		return has_step_records(run, po) || analysis_distributed(run) || other_family_data(run);
+	if (!trace_steps_only(run) && (has_step_records(run, po) || analysis_distributed(run)))
+		return true;
+	if (pytscope_reads_trace(run) && trace_pysum(run->trace, 0)->present)
+		return true;
+	for (size_t s = 0; s < registry_count; s++) /* not pytscope's: its own report */
+		if (registry[s] != &sub_steps && registry[s] != &sub_trace && registry[s]->has_data &&
+		    registry[s]->has_data(run))
+			return true;
+	return false;
 }
 
 int print_report(struct run *run, FILE *f, const struct print_opts *po)

@@ -7,7 +7,8 @@
 # from the trace index the same; a GPU trace keeps its comm values. Under --compat
 # pytscope a run dir holding such a trace alone is pytscope's "No steps or trace found"
 # (exit 1: pytscope reads no steps from a trace, and its trace analysis needs a kernel);
-# with a GPU trace.json, "No steps recorded." and no TIMING or budget from its steps.
+# with a GPU trace.json, "No steps recorded." and no TIMING or budget from its steps (also
+# for "gpudir/"); traces in rank dirs alone are none pytscope reads (exit 1).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -60,4 +61,13 @@ mkdir -p gpudir && "$tgen" gpudir/trace.json 1 0 >/dev/null
 "$T" --print --no-index --compat pytscope --color never gpudir >gc.out 2>/dev/null
 tap_check "--compat pytscope, a run dir with a GPU trace.json: No steps recorded., no TIMING or budget" \
 	'[ "$(sed -n 3p gc.out)" = "No steps recorded." ] && ! grep -q "TIMING\|EFFICIENCY" gc.out'
+"$T" --print --no-index --compat pytscope --color never gpudir/ >gs.out 2>/dev/null
+tap_check "... spelled gpudir/: the same" '[ "$(sed -n 3p gs.out)" = "No steps recorded." ]'
+mkdir -p rdirs/rank0 rdirs/rank1 && "$tgen" rdirs/rank0/trace.json 1 0 >/dev/null && "$tgen" rdirs/rank1/trace.json 1 1 >/dev/null
+"$T" --print --no-index --compat pytscope --color never rdirs >rd.out 2>rd.err
+rc=$?
+tap_check "--compat pytscope, traces in rank dirs and no step log: No steps or trace found, exit 1" \
+	'[ "$rc" -eq 1 ] && [ ! -s rd.out ] && grep -qx "No steps or trace found in .rdirs.." rd.err'
+"$T" --print --no-index --color never rdirs >rdn.out 2>/dev/null
+tap_check "... the default report reads them" '[ $? -eq 0 ] && grep -q "^  ranks  *2$" rdn.out'
 tap_plan
