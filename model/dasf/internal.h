@@ -252,8 +252,11 @@ extern const struct grid_provider grid_dasf;
 #define DASF_NVIEWS 6
 #define DASF_NRULES 3
 extern const struct view_def dasf_views[DASF_NVIEWS];
+/* The run has what view vd builds from: Managed Memory events for task_balance, Compute
+ * events for the others (registry.h view_has_data: the v list offers only those). */
+bool dasf_view_has_data(struct run *run, const struct view_def *vd);
 extern const struct finding_rule dasf_rules[DASF_NRULES];
 /* What the rules could not judge on this run and why (the subsystem's `unjudged`). */
-void dasf_unjudged(struct run *run, char *buf, size_t n);
+void dasf_unjudged(struct run *run, struct not_judged *nj);
 
 #endif

@@ -255,6 +255,7 @@ const struct subsystem sub_dasf = {
 	.grids = dasf_grids,
 	.ngrids = ARRAY_LEN(dasf_grids),
 	.has_data = dasf_has_data,
+	.view_has_data = dasf_view_has_data,
 	.summary = dasf_summary,
 	.finalize = dasf_finalize,
 	.free = dasf_free,

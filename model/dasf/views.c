@@ -364,6 +364,13 @@ static bool function_row_evidence(struct run *run, const struct table *t, size_t
 	return true;
 }
 
+bool dasf_view_has_data(struct run *run, const struct view_def *vd)
+{
+	if (!run->dasf)
+		return false;
+	return vd->build == build_task_balance ? run->dasf->nmem > 0 : run->dasf->ntask > 0;
+}
+
 const struct view_def dasf_views[DASF_NVIEWS] = {
 	{ "function_bottleneck", "DASF: time per function and worker (DASF's columns)", build_function_bottleneck,
 	  function_row_evidence, NULL },

@@ -1,7 +1,8 @@
 #!/bin/sh
 # dasf.sh: the explorer on the DASF fixture, headless (TSCOPE_SCRIPT): the Heatmap tab
 # shows task balance (workers x seconds), Enter on a function in function_bottleneck
-# lists its tasks, Esc returns, and a worker-imbalance finding opens its row of the heatmap.
+# lists its tasks, Esc returns, and a worker-imbalance finding opens its row of the heatmap;
+# on a database of Managed Memory events alone, v lists task_balance and no task view.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -62,4 +63,12 @@ TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/nam
 grep -q 'k1 *a b\[1\]\*' "$TMP/names.txt" && grep -q 'k2 *a b\[1\]\*' "$TMP/names.txt" &&
 	! grep -q 'k3 ' "$TMP/names.txt"
 tap_rc $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
+
+# Managed Memory events alone: the v list offers what builds (task_balance), no task view
+"$BUILD/tests/gen_dasf" verdicts "$TMP/v" >/dev/null
+printf ':resize 40 100\nv\n:dump %s\n<Esc>:quit\n' "$TMP/v_mem.txt" >"$TMP/vkeys"
+TSCOPE_SCRIPT="$TMP/vkeys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui "$TMP/v/memonly.msgpack" >/dev/null 2>&1
+rows() { sed -n '/Views with data/,$p' "$TMP/v_mem.txt" | awk '{ print $1 }' | grep -x "$1"; }
+rows task_balance >/dev/null && ! rows 'function_bottleneck\|task_bottleneck\|task_graph\|critical_path\|tasks' >/dev/null
+tap_rc $? "v on a memory-only database: task_balance; no function or task view"
 tap_plan
