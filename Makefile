@@ -32,7 +32,7 @@ BIN       := tscope-tui
 
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all demo check check-asan fuzz fuzz-build bench install uninstall deps clean check-layers tests
+.PHONY: all demo check check-asan fuzz fuzz-build bench install uninstall deps clean check-layers tests FORCE
 
 all: $(BIN)
 
@@ -49,6 +49,15 @@ $(BUILD)/ui/%.o: ui/%.c
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The objects that embed $(VERSION) are rebuilt when it changes (a new commit, a dirty tree),
+# so --version never names an older build's commit.
+VERSION_STAMP := $(BUILD)/version.txt
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" >$@
+$(MAIN_OBJ) $(BUILD)/model/steps/analysis_index.o: $(VERSION_STAMP)
+FORCE:
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
