@@ -194,14 +194,44 @@ const char *findings_unjudged(const struct run *run)
 	return "not judged: no step record, trace event or other record in this run (Sources lists every file read)";
 }
 
+bool findings_not_judged_list(struct run *run, struct not_judged *nj)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s]->unjudged)
+			registry[s]->unjudged(run, nj);
+	return nj->n > 0;
+}
+
+void findings_not_judged_free(struct not_judged *nj)
+{
+	for (size_t i = 0; i < nj->n; i++) {
+		free(nj->v[i].text);
+		free(nj->v[i].ids);
+	}
+	free(nj->v);
+	*nj = (struct not_judged){ 0 };
+}
+
+const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const char *id)
+{
+	size_t len = strlen(id);
+	for (size_t i = 0; len && i < nj->n; i++)
+		for (const char *p = nj->v[i].ids; (p = strstr(p, id)) != NULL; p += len)
+			if ((p == nj->v[i].ids || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+				return &nj->v[i];
+	return NULL;
+}
+
 bool findings_not_judged(struct run *run, char *buf, size_t n)
 {
 	if (!n)
 		return false;
 	buf[0] = '\0';
-	for (size_t s = 0; s < registry_count; s++)
-		if (registry[s]->unjudged)
-			registry[s]->unjudged(run, buf, n);
+	struct not_judged nj = { 0 };
+	findings_not_judged_list(run, &nj);
+	for (size_t i = 0; i < nj.n; i++)
+		text_appendf(buf, n, "%s%s", i ? "; " : "", nj.v[i].text);
+	findings_not_judged_free(&nj);
 	return buf[0] != '\0';
 }
 
@@ -211,14 +241,15 @@ char *findings_empty_note(struct run *run)
 	return findings_not_judged(run, nj, sizeof(nj)) ? xasprintf("no findings; not judged: %s", nj) : NULL;
 }
 
-void findings_unjudged_add(char *buf, size_t n, const char *fmt, ...)
+void findings_unjudged_add(struct not_judged *nj, const char *ids, const char *fmt, ...)
 {
-	size_t k = strnlen(buf, n);
-	if (k && k + 2 < n)
-		memcpy(buf + k, "; ", 3);
+	if (nj->n == nj->cap) {
+		nj->cap = nj->cap ? nj->cap * 2 : 8;
+		nj->v = xrealloc(nj->v, nj->cap * sizeof(*nj->v));
+	}
 	va_list ap;
 	va_start(ap, fmt);
-	text_vappendf(buf, n, fmt, ap);
+	nj->v[nj->n++] = (struct not_judged_item){ xvasprintf(fmt, ap), xstrdup(ids) };
 	va_end(ap);
 }
 

@@ -131,9 +131,29 @@ bool findings_not_judged(struct run *run, char *buf, size_t n);
 /* What an empty findings list of run says, malloc'd: "no findings; not judged: " and
  * findings_not_judged()'s items; NULL when every rule could judge. */
 char *findings_empty_note(struct run *run);
-/* Append one item (printf format) to buf for a family's `unjudged` callback; an item
- * never contains "; " (the separator the report splits on). */
-void findings_unjudged_add(char *buf, size_t n, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+/* The same items one by one, each with the finding ids it stands for: the findings the
+ * rules could not have given on this run (a comparison calls a finding of the other run
+ * "not judged" here rather than new or resolved). ids are space-separated finding ids
+ * ("MEMORY.FRAGMENTATION MEMORY.GROWTH"), "" for an item that rules out no finding by
+ * its id alone (the ranks a subset left out: the rules across ranks judged the others). */
+struct not_judged_item {
+	char *text;          /* "what (why)", never holding "; " (the separator of the joined text) */
+	char *ids;
+};
+struct not_judged {
+	struct not_judged_item *v;
+	size_t n, cap;
+};
+/* Every family's items for run into nj (zeroed, or emptied with findings_not_judged_free);
+ * false when there is none. */
+bool findings_not_judged_list(struct run *run, struct not_judged *nj);
+void findings_not_judged_free(struct not_judged *nj);
+/* The first item of nj that stands for finding id, NULL when none. */
+const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const char *id);
+/* Append one item (printf format), standing for findings ids, for a family's `unjudged`
+ * callback. */
+void findings_unjudged_add(struct not_judged *nj, const char *ids, const char *fmt, ...) PRINTF_LIKE(3, 4);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

@@ -121,9 +121,10 @@ struct subsystem {
 	 * Must be cheap enough for a frame after the first call (memoize analyses). */
 	void (*summary)(struct run *run, struct summary *out);
 	/* What this family's rules could not judge on this run and why, each item added
-	 * with findings_unjudged_add() (findings.h); may be NULL. Called only when the run
-	 * has no finding, from a frame: memoized analyses only. */
-	void (*unjudged)(struct run *run, char *buf, size_t n);
+	 * with findings_unjudged_add() (findings.h) with the finding ids it stands for; may be
+	 * NULL. Called when the run has no finding, from a frame, and by a comparison:
+	 * memoized analyses only. */
+	void (*unjudged)(struct run *run, struct not_judged *out);
 	void (*free)(struct run *run);   /* free this family's model in run */
 };
 

@@ -160,9 +160,22 @@ static void rank_line(FILE *f, const struct cmp_rank *r, bool unlike)
 	fputc('\n', f);
 }
 
-/* Under the verdict, for a side that lost data in the load (records skipped, files
- * unreadable or partial): what was lost, and that what the verdict has in the other side
- * only may be that data, not steps or ranks the side never ran. */
+/* What a side's lost data may look like in the comparison: steps or ranks only in the
+ * other side (step runs and traces), levels only in it (sweeps), fewer tasks or less task
+ * time (DASF). */
+static void lost_clause(const struct compare *c, const char *me, const char *other, char *buf, size_t n)
+{
+	if (strcmp(c->family, "dasf") == 0)
+		snprintf(buf, n, "fewer tasks or less task time in %s may be %s's lost data", me, me);
+	else if (strcmp(c->family, "sweep") == 0)
+		snprintf(buf, n, "levels only in %s may be %s's lost data", other, me);
+	else
+		snprintf(buf, n, "steps or ranks only in %s may be %s's lost data", other, me);
+}
+
+/* Under the verdict of every family, for a side that lost data in the load (records
+ * skipped, files unreadable or partial): what was lost, and that what the verdict has in
+ * the other side only may be that data, not what the side never ran. */
 static void quality_notes(FILE *f, struct compare *c)
 {
 	for (int side = 0; side < 2; side++) {
@@ -175,10 +188,11 @@ static void quality_notes(FILE *f, struct compare *c)
 		}
 		if (!skipped && !unreadable && !partial)
 			continue;
-		const char *me = side ? "B" : "A", *other = side ? "A" : "B";
+		char lost[96];
+		lost_clause(c, side ? "B" : "A", side ? "A" : "B", lost, sizeof(lost));
 		fprintf(f, "  data quality of %s: %zu record%s skipped, %zu file%s unreadable, %zu partial "
-			   "(--export sources A B); steps or ranks only in %s may be %s's lost data\n", me, skipped,
-			skipped == 1 ? "" : "s", unreadable, unreadable == 1 ? "" : "s", partial, other, me);
+			   "(--export sources A B); %s\n", side ? "B" : "A", skipped, skipped == 1 ? "" : "s", unreadable,
+			unreadable == 1 ? "" : "s", partial, lost);
 	}
 }
 
@@ -363,6 +377,7 @@ static void section_sweep(FILE *f, const struct print_opts *po, struct compare *
 	char *head = xasprintf("SWEEP — %s", verdict);
 	heading(f, po, rc == 0 ? SGR_GREEN : SGR_YELLOW, head);
 	free(head);
+	quality_notes(f, c);
 	static const int cols[] = { 1, 2, 3, 5, 9, 13, 14, 15, 17, CMP_SWEEP_WORKLOAD_COL };
 	static const char *const labels[ARRAY_LEN(cols)] = { "level", "p50 A ms", "p50 B ms", "p50 %", "p99 %",
 							     "ttft p99 %", "req/s A", "req/s B", "req/s %",
@@ -382,6 +397,7 @@ static void section_dasf(FILE *f, const struct print_opts *po, struct compare *c
 	fputs("  ", f);
 	put_safe(f, verdict);
 	fputc('\n', f);
+	quality_notes(f, c);
 	if (rc < 0) /* the verdict says why */
 		return;
 	struct summary s = { 0 };

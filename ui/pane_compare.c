@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_compare.c: compare mode's Overview. It leads with the verdict ("B is 7.9% slower
- * per step; rank 5 regressed from step 100"), then A and B each with its data quality (as
- * a run's Overview counts it), what differs in scope, the mean step wall of both runs,
- * the regressed and improved ranks (selectable: Enter opens the rank's row of the
- * comparison heatmap at its onset in B), the counts of findings new / resolved /
- * persisting, and pytscope's reproducibility notes. `e` exports diff_ranks. */
+ * per step; rank 5 regressed from step 100"), then A and B, their data quality (as a run's
+ * Overview counts it, a short line each, one when both are clean), what differs in scope,
+ * the mean step wall of both runs, the counts of findings new / resolved / persisting,
+ * pytscope's reproducibility notes, and the regressed and improved ranks (selectable:
+ * Enter opens the rank's row of the comparison heatmap at its onset in B). On a short
+ * screen the lowest lines give way to the ranks, as the single-run Overview's do to its
+ * findings ("N more lines"). `e` exports diff_ranks. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/summary.h"
+#include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
@@ -23,24 +27,67 @@ struct cpane {
 	struct summary lines;       /* the verdict and what follows it (compare_summary) */
 };
 
-/* A run's data quality as its Overview counts it: "3 skipped, 0 unreadable, 0 partial;
- * 0 errors, 3 warnings", a warning when any. */
-static void quality_line(struct summary *s, const char *key, const struct run *run)
+/* What a run lost or flagged in the load, as its Overview counts it. */
+struct quality {
+	size_t skipped, unreadable, partial, level[3];
+	bool dropped;
+};
+
+static struct quality quality_of(const struct run *run)
 {
-	size_t skipped = 0, unreadable = 0, partial = 0, level[3] = { 0 };
+	struct quality q = { .dropped = run->diags.dropped };
 	for (size_t i = 0; i < run->nsrc; i++) {
-		skipped += run->src[i].skipped;
-		unreadable += run->src[i].err != 0;
-		partial += run->src[i].partial;
+		q.skipped += run->src[i].skipped;
+		q.unreadable += run->src[i].err != 0;
+		q.partial += run->src[i].partial;
 	}
 	for (size_t i = 0; i < run->diags.n; i++)
-		level[run->diags.v[i].level]++;
-	bool any = skipped || unreadable || partial || level[DIAG_ERROR] || level[DIAG_WARN];
-	summary_add(s, any ? TONE_WARN : TONE_NORMAL, key, "%zu skipped, %zu unreadable, %zu partial; %zu error%s, "
-		    "%zu warning%s, %zu note%s%s%s", skipped, unreadable, partial, level[DIAG_ERROR],
-		    level[DIAG_ERROR] == 1 ? "" : "s", level[DIAG_WARN], level[DIAG_WARN] == 1 ? "" : "s",
-		    level[DIAG_INFO], level[DIAG_INFO] == 1 ? "" : "s", run->diags.dropped ? " (more dropped)" : "",
-		    any ? " (--export sources A B)" : "");
+		q.level[run->diags.v[i].level]++;
+	return q;
+}
+
+static bool quality_clean(const struct quality *q)
+{
+	return !q->skipped && !q->unreadable && !q->partial && !q->level[DIAG_ERROR] && !q->level[DIAG_WARN];
+}
+
+/* "n what" (plural with "s") after buf's text, ", " between; nothing when n is 0. */
+static void count_add(char *buf, size_t n, size_t count, const char *what, bool plural)
+{
+	if (count)
+		text_appendf(buf, n, "%s%zu %s%s", *buf ? ", " : "", count, what, plural && count > 1 ? "s" : "");
+}
+
+/* One side's data quality in one short line: only the counts that are not 0 ("3 skipped,
+ * 1 partial, 3 warnings (--export sources A B)"), "clean" when nothing was lost. */
+static void quality_line(struct summary *s, const char *key, const struct quality *q)
+{
+	char buf[160] = "";
+	count_add(buf, sizeof(buf), q->skipped, "skipped", false);
+	count_add(buf, sizeof(buf), q->unreadable, "unreadable", false);
+	count_add(buf, sizeof(buf), q->partial, "partial", false);
+	count_add(buf, sizeof(buf), q->level[DIAG_ERROR], "error", true);
+	count_add(buf, sizeof(buf), q->level[DIAG_WARN], "warning", true);
+	bool clean = !*buf;
+	count_add(buf, sizeof(buf), q->level[DIAG_INFO], "note", true);
+	summary_add(s, clean ? TONE_NORMAL : TONE_WARN, key, "%s%s%s%s", clean ? "clean" : "", clean && *buf ? ", " : "",
+		    buf, q->dropped ? " (more dropped)" : clean ? "" : " (--export sources A B)");
+}
+
+/* Both sides' data quality: one line "A and B clean" when neither lost anything, else a
+ * line each. */
+static void quality_lines(struct compare *c, struct summary *s)
+{
+	struct quality a = quality_of(compare_side(c, 0)), b = quality_of(compare_side(c, 1));
+	if (!quality_clean(&a) || !quality_clean(&b) || a.dropped || b.dropped) {
+		quality_line(s, "quality A", &a);
+		quality_line(s, "quality B", &b);
+		return;
+	}
+	char notes[96] = "";
+	if (a.level[DIAG_INFO] || b.level[DIAG_INFO])
+		snprintf(notes, sizeof(notes), " (notes: %zu in A, %zu in B)", a.level[DIAG_INFO], b.level[DIAG_INFO]);
+	summary_add(s, TONE_NORMAL, "quality", "A and B clean%s", notes);
 }
 
 /* compare_summary's lines with each side's data quality after the line naming B. */
@@ -52,8 +99,7 @@ static void summary_lines(struct compare *c, struct summary *s)
 		at++;
 	at = at < s->n ? at + 1 : s->n;
 	size_t n = s->n;
-	quality_line(s, "quality A", compare_side(c, 0));
-	quality_line(s, "quality B", compare_side(c, 1));
+	quality_lines(c, s);
 	size_t added = s->n - n;
 	struct summary_line tmp[2];
 	memcpy(tmp, &s->line[n], added * sizeof(*tmp));
@@ -106,14 +152,16 @@ static size_t listed(const struct cmp_ranks *r, size_t i)
 }
 
 /* Fields two spaces apart, most telling first, so a narrow screen drops whole fields
- * (draw_fit_fields). */
-static void rank_line(const struct cmp_rank *k, bool unlike, char *line, size_t n)
+ * (draw_fit_fields); the change is of what the ranks are compared by (compute, or step
+ * time: cmp_ranks.by_step_time). */
+static void rank_line(const struct cmp_rank *k, bool unlike, bool by_step_time, char *line, size_t n)
 {
 	char onset[40] = "", a[32], b[32], d[32], z[32];
 	if (k->onset_b >= 0)
 		snprintf(onset, sizeof(onset), " from step %ld", k->onset_b);
-	int m = snprintf(line, n, "rank %-5d %s%s  %s compute per step  %s -> %s (noise %s)", k->rank,
+	int m = snprintf(line, n, "rank %-5d %s%s  %s %s  %s -> %s (noise %s)", k->rank,
 			 compare_change_word(k->regressed, unlike), onset, units_seconds_signed(k->delta_ms / 1e3, d, sizeof(d)),
+			 by_step_time ? "step time" : "compute per step",
 			 units_seconds(k->a_ms / 1e3, a, sizeof(a)), units_seconds(k->b_ms / 1e3, b, sizeof(b)),
 			 units_seconds(k->noise_ms / 1e3, z, sizeof(z)));
 	if (k->has_lost && m > 0 && (size_t)m < n)
@@ -127,19 +175,73 @@ static void rank_lines(struct cpane *p, struct app *app, const struct cmp_ranks 
 	if (!n)
 		return;
 	bool unlike = compare_unlike(app->cmp);   /* another workload: slower, not regressed */
-	draw_fmt((*y)++, x, w, ROLE_HEADER, "Ranks that changed (%zu %s, %zu %s; Enter opens the heatmap)",
-		 r->nregressed, compare_change_word(true, unlike), r->nimproved, compare_change_word(false, unlike));
+	draw_fmt((*y)++, x, w, ROLE_HEADER, "Ranks that changed%s (%zu %s, %zu %s; Enter opens the heatmap)",
+		 r->by_step_time ? " by step time" : "", r->nregressed, compare_change_word(true, unlike), r->nimproved,
+		 compare_change_word(false, unlike));
 	list_resize(&p->lc, n, bottom - *y);
 	for (size_t i = p->lc.top; i < n && *y < bottom; i++, (*y)++) {
 		const struct cmp_rank *k = &r->v[listed(r, i)];
 		char line[256];
-		rank_line(k, unlike, line, sizeof(line));
+		rank_line(k, unlike, r->by_step_time, line, sizeof(line));
 		draw_fit_fields(line, sizeof(line), w, app->g->ellipsis);
 		if (i == p->lc.sel)
 			draw_clear_rect(&(struct rect){ *y, x, 1, w }, ROLE_SELECTED);
 		enum role role = !k->regressed ? ROLE_GOOD : unlike ? ROLE_SEV_MED : ROLE_SEV_HIGH;
 		draw_text(*y, x, w, line, i == p->lc.sel ? ROLE_SELECTED : role);
 	}
+}
+
+/* How long a line under key stays on a short screen (higher: longer): the verdict always,
+ * then the findings, data quality, step wall, scope, the other lines (environment, DASF
+ * totals), A and B (the title names them), pytscope's notes. */
+enum { KEEP_ALWAYS = 8 };
+static int line_keep(const char *key)
+{
+	static const struct {
+		const char *key;
+		int keep;
+	} v[] = { { "verdict", KEEP_ALWAYS }, { "findings A/B", 7 }, { "quality", 6 }, { "quality A", 6 },
+		  { "quality B", 6 }, { "step wall", 5 }, { "scope", 4 }, { "A", 1 }, { "B", 1 },
+		  { "reproducible?", 0 } };
+	for (size_t i = 0; i < ARRAY_LEN(v); i++)
+		if (strcmp(key, v[i].key) == 0)
+			return v[i].keep;
+	return 3;
+}
+
+/* Rows kv_rows gives line l (a value wraps onto at most 4 rows for prose, else 2). */
+static int line_rows(const struct summary_line *l, int w)
+{
+	int max = l->prose ? 4 : 2, r = draw_wrap_count(w - 14, l->text);
+	return r < 1 ? 1 : r > max ? max : r;
+}
+
+/* The lines shown in `rows` rows (shown[i]), as the single-run Overview makes room for its
+ * findings: when they do not all fit, the ones that stay the shortest (line_keep; a line
+ * continuing another, key "", as the line it continues; the last first) give way to a
+ * mark "N more lines". Returns how many gave way. */
+static size_t lines_shown(const struct summary *s, int w, int rows, bool *shown)
+{
+	int used = 0, keep[SUMMARY_MAX];
+	for (size_t i = 0, k = 0; i < s->n; i++) {
+		k = *s->line[i].key ? i : k;
+		keep[i] = line_keep(s->line[k].key);
+		shown[i] = true;
+		used += line_rows(&s->line[i], w);
+	}
+	size_t gone = 0;
+	while (used + (gone ? 1 : 0) > rows) { /* once a line is gone, the mark takes a row */
+		size_t worst = s->n;
+		for (size_t i = 0; i < s->n; i++)
+			if (shown[i] && keep[i] < KEEP_ALWAYS && (worst == s->n || keep[i] <= keep[worst]))
+				worst = i;
+		if (worst == s->n)
+			break;
+		shown[worst] = false;
+		used -= line_rows(&s->line[worst], w);
+		gone++;
+	}
+	return gone;
 }
 
 static void cp_draw(void *priv, struct app *app, const struct rect *body)
@@ -150,12 +252,21 @@ static void cp_draw(void *priv, struct app *app, const struct rect *body)
 	};
 	struct cpane *p = priv;
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1, bottom = body->y + body->h;
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	size_t nranks = r ? r->nregressed + r->nimproved : 0;
+	/* the rank list's blank row, header and first rows (3 at most) stay on screen */
+	int list_rows = nranks ? 2 + (nranks < 3 ? (int)nranks : 3) : 0;
+	bool shown[SUMMARY_MAX];
+	size_t gone = lines_shown(&p->lines, w, bottom - y - list_rows, shown);
 	for (size_t i = 0; i < p->lines.n && y < bottom; i++) {
 		const struct summary_line *l = &p->lines.line[i];
-		y = kv_rows(y, x, w, l->key, l->text, tone_role[l->tone], l->prose ? 4 : 2);
+		if (shown[i])
+			y = kv_rows(y, x, w, l->key, l->text, tone_role[l->tone], l->prose ? 4 : 2);
 	}
+	if (gone && y < bottom)
+		draw_fmt(y++, x, w, ROLE_DIM, "%zu more line%s (a taller window shows them; / finds them)", gone,
+			 gone == 1 ? "" : "s");
 	y++;
-	const struct cmp_ranks *r = compare_ranks(app->cmp);
 	if (r)
 		rank_lines(p, app, r, &y, x, w, bottom);
 }
@@ -211,7 +322,7 @@ static void cp_item_text(void *priv, struct app *app, size_t i, char *buf, size_
 		return;
 	}
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
-	rank_line(&r->v[listed(r, i - p->lines.n)], compare_unlike(app->cmp), buf, n);
+	rank_line(&r->v[listed(r, i - p->lines.n)], compare_unlike(app->cmp), r->by_step_time, buf, n);
 }
 
 static void cp_item_show(void *priv, struct app *app, size_t i)
@@ -233,9 +344,11 @@ static void cp_legend(void *priv, struct app *app, struct legend *l)
 		       "unreadable or partial, errors, warnings and notes; --export sources A B lists them), what "
 		       "differs in scope, the mean step wall of both runs over their "
 		       "common steps (step wall), and the findings new in B, resolved and persisting. A rank line reads: B - A "
-		       "mean compute per step, then A -> B (the rank's run-to-run noise), then its time lost in A -> B; a rank "
+		       "mean compute per step (its step time when the ranks are compared by step time: the list's header "
+		       "says so), then A -> B (the rank's run-to-run noise), then its time lost in A -> B; a rank "
 		       "regressed when it is slower in B beyond its noise. Enter opens the rank's row of the B - A "
-		       "heatmap at its onset.");
+		       "heatmap at its onset. On a short screen the lowest lines (pytscope's notes, then A and B) give "
+		       "way to the ranks: \"N more lines\" says how many, / finds them.");
 	legend_row(l, "rank", 1, ROLE_SEV_HIGH, "regressed, or B slower");
 	legend_row(l, "rank", 1, ROLE_GOOD, "improved, or no regression");
 	legend_row(l, "quality", 1, ROLE_SEV_MED,

@@ -115,6 +115,10 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 		snprintf(buf, n, "(no step records in %s)", r->a_only.n ? "B" : "A");
 		return;
 	}
+	if (r->unmeasured) {
+		snprintf(buf, n, "(no time measured in %s)", r->unmeasured);
+		return;
+	}
 	span_clause(buf, n, &r->a_only, "A");
 	span_clause(buf, n, &r->b_only, "B");
 	if (all->judged && r->n < CMP_MIN_STEPS)
@@ -393,8 +397,8 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 		return;
 	snprintf(buf, n, "A: %zu rank%s, steps %ld-%ld; B: %zu rank%s, steps %ld-%ld; compared: ", r->a_ranks,
 		 r->a_ranks == 1 ? "" : "s", r->a_lo, r->a_hi, r->b_ranks, r->b_ranks == 1 ? "" : "s", r->b_lo, r->b_hi);
-	if (r->ncompared_ranks < r->ncommon_ranks)
-		text_appendf(buf, n, "%zu of ", r->ncompared_ranks);
+	if (r->ncompared_ranks - r->nunmeasured < r->ncommon_ranks)
+		text_appendf(buf, n, "%zu of ", r->ncompared_ranks - r->nunmeasured);
 	text_appendf(buf, n, "%zu common rank%s, ", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
 	if (r->ncommon_min == r->ncommon)
 		text_appendf(buf, n, "%zu common step%s", r->ncommon, r->ncommon == 1 ? "" : "s");
@@ -417,62 +421,6 @@ static bool same_finding(const struct finding *x, const struct finding *y)
 	return strcmp(x->ev.name, y->ev.name) == 0;
 }
 
-/* A finding of one run only is new or resolved when the other run's rule could judge it;
- * else it is not judged there. Rules of a family the other run has no records of
- * (findings' id -> the subsystem whose rules have that id, or its category), rules across
- * ranks on a single rank, and the items of the other run's not-judged list
- * (findings_not_judged) that name the rule's need: finding id (a category when it ends
- * with '.'), the item's start, and a word the item must hold (NULL: any). */
-struct unjudged_rule {
-	const char *id, *item, *word;
-};
-
-static const struct unjudged_rule unjudged_rules[] = {
-	{ "TIMING.", "timing, loss and memory rules (", NULL },
-	{ "CONVERGENCE.", "timing, loss and memory rules (", NULL },
-	{ "MEMORY.", "timing, loss and memory rules (", NULL },
-	{ "CROSS.", "timing, loss and memory rules (", NULL },
-	{ "TIMING.DATALOADER_BOUND", "phase-share rules (", "data" },
-	{ "TIMING.BACKWARD_HEAVY", "phase-share rules (", "forward" },
-	{ "TIMING.BACKWARD_HEAVY", "phase-share rules (", "backward" },
-	{ "TIMING.OPTIMIZER_HEAVY", "phase-share rules (", "optimizer" },
-	{ "TIMING.", "phase shares and efficiency (", NULL },
-	{ "TIMING.JITTER", "step-time jitter", NULL },
-	{ "CROSS.", "step-time jitter and correlated spikes (", NULL },
-	{ "CONVERGENCE.", "loss divergence and plateau (", NULL },
-	{ "CONVERGENCE.NO_PROGRESS", "loss plateau (", NULL },
-	{ "MEMORY.", "memory (", NULL },
-	{ "MEMORY.GROWTH", "memory growth (", NULL },
-	{ "EFFICIENCY.", "phase shares and efficiency (", NULL },
-	{ "EFFICIENCY.", "efficiency (no phase time recorded", NULL },
-	{ "EFFICIENCY.LOW_MFU", "efficiency (", NULL },
-	{ "DIST.", "every rule across ranks, beyond the ranks loaded (", NULL },
-	{ "NODE.", "every rule across ranks, beyond the ranks loaded (", NULL },
-	{ "DIST.", "stragglers and imbalance (", NULL },
-	{ "NODE.", "stragglers and imbalance (", NULL },
-	{ "DIST.STRAGGLER", "stragglers", NULL },
-	{ "DIST.FAIL_SLOW", "stragglers", NULL },
-	{ "DIST.SLOW_RANK", "stragglers", NULL },
-	{ "DIST.TRANSIENT_STALL", "stragglers", NULL },
-	{ "DIST.TRANSIENT_STALL", "transient stalls (", NULL },
-	{ "NODE.SLOW_TOGETHER", "stragglers and slow nodes (", NULL },
-	{ "NODE.SLOW_TOGETHER", "slow nodes among ranks ", NULL },
-	{ "DIST.COMM_BOUND", "communication share (", NULL },
-	{ "DIST.EXPOSED_COMM", "exposed communication (", NULL },
-	{ "TRACE.GPU_IDLE", "GPU idle time (", NULL },
-	{ "DASF.", "task functions, workers and GPU idle (", NULL },
-	{ "DASF.FUNCTION_DOMINATES", "dominant task function (", NULL },
-	{ "DASF.WORKER_IMBALANCE", "worker imbalance (", NULL },
-	{ "DASF.GPU_IDLE", "GPU idle while tasks run (", NULL },
-};
-
-/* id is pat, or of its category when pat ends with '.'. */
-static bool id_matches(const char *id, const char *pat)
-{
-	size_t n = strlen(pat);
-	return n && pat[n - 1] == '.' ? strncmp(id, pat, n) == 0 : strcmp(id, pat) == 0;
-}
-
 /* The subsystem whose rules give finding id: a rule of that id, else of its category. */
 static const struct subsystem *finding_family(const char *id)
 {
@@ -492,9 +440,9 @@ static const struct subsystem *finding_family(const char *id)
 /* A rule across ranks (stragglers, imbalance, ranks that differ): one rank has no peers. */
 static bool across_ranks(const char *id)
 {
-	return (id_matches(id, "DIST.") && strcmp(id, "DIST.EXPOSED_COMM") != 0) || id_matches(id, "NODE.") ||
-	       strcmp(id, "CONFIG.RANKS_DIFFER") == 0 || strcmp(id, "ENV.RANKS_DIFFER") == 0 ||
-	       strcmp(id, "TRACE.ENV_DIFFERS") == 0;
+	return (strncmp(id, "DIST.", 5) == 0 && strcmp(id, "DIST.EXPOSED_COMM") != 0) ||
+	       strncmp(id, "NODE.", 5) == 0 || strcmp(id, "CONFIG.RANKS_DIFFER") == 0 ||
+	       strcmp(id, "ENV.RANKS_DIFFER") == 0 || strcmp(id, "TRACE.ENV_DIFFERS") == 0;
 }
 
 /* Run `other` has one rank (or trace) of family sub at most. */
@@ -506,10 +454,11 @@ static bool single_rank(const struct run *other, const struct subsystem *sub)
 }
 
 /* The reason inside the item "what (why)", else the item, into why (sanitized). */
-static void item_reason(const char *item, size_t len, char *why, size_t n)
+static void item_reason(const char *item, char *why, size_t n)
 {
-	const char *open = memmem(item, len, " (", 2);
-	if (open && item[len - 1] == ')') {
+	size_t len = strlen(item);
+	const char *open = strstr(item, " (");
+	if (open && len && item[len - 1] == ')') {
 		len -= (size_t)(open + 2 - item) + 1;
 		item = open + 2;
 	}
@@ -518,9 +467,12 @@ static void item_reason(const char *item, size_t len, char *why, size_t n)
 	text_sanitize(raw, strlen(raw), why, n, 0);
 }
 
-/* Why run `other` could not judge finding f, into why; false when it could. nj: its
- * not-judged list (findings_not_judged), computed on first need (*nj_done). */
-static bool not_judged_by(struct run *other, const struct finding *f, char *nj, bool *nj_done, char *why, size_t n)
+/* Why run `other` could not judge finding f, into why; false when it could: the other run
+ * has no records of the rule's family, a single rank for a rule across ranks, not the
+ * rank a finding of the step rules is about (a subset, a rank missing), or an item of its
+ * not-judged list stands for f's id (findings_not_judged_list, made on first need: *nj_done). */
+static bool not_judged_by(struct run *other, const struct finding *f, struct not_judged *nj, bool *nj_done,
+			  char *why, size_t n)
 {
 	const struct subsystem *sub = finding_family(f->id);
 	bool (*has)(const struct run *) = sub ? sub->has_records ? sub->has_records : sub->has_data : NULL;
@@ -532,25 +484,18 @@ static bool not_judged_by(struct run *other, const struct finding *f, char *nj, 
 		snprintf(why, n, "a single rank");
 		return true;
 	}
+	if (sub == &sub_steps && !f->ev.grid && f->ev.rank >= 0 && steps_rank_index(other->steps, f->ev.rank) < 0) {
+		snprintf(why, n, "no rank %d", f->ev.rank);
+		return true;
+	}
 	if (!*nj_done) {
-		findings_not_judged(other, nj, FINDINGS_NOT_JUDGED_MAX);
+		findings_not_judged_list(other, nj);
 		*nj_done = true;
 	}
-	for (const char *item = nj; *item;) {
-		const char *end = strstr(item, "; ");   /* items are separated by "; " and hold none */
-		size_t len = end ? (size_t)(end - item) : strlen(item);
-		for (size_t k = 0; k < ARRAY_LEN(unjudged_rules); k++) {
-			const struct unjudged_rule *u = &unjudged_rules[k];
-			size_t ul = strlen(u->item);
-			if (id_matches(f->id, u->id) && len >= ul && strncmp(item, u->item, ul) == 0 &&
-			    (!u->word || memmem(item, len, u->word, strlen(u->word)))) {
-				item_reason(item, len, why, n);
-				return true;
-			}
-		}
-		item += end ? len + 2 : len;
-	}
-	return false;
+	const struct not_judged_item *item = findings_not_judged_of(nj, f->id);
+	if (item)
+		item_reason(item->text, why, n);
+	return item != NULL;
 }
 
 /* The unmatched findings of one side (v[i] with match[i] false) into out: new in B
@@ -558,7 +503,7 @@ static bool not_judged_by(struct run *other, const struct finding *f, char *nj, 
 static size_t unmatched(const struct finding_list *l, const bool *match, struct run *other, bool side_b,
 			struct cmp_finding *out)
 {
-	char *nj = xmalloc(FINDINGS_NOT_JUDGED_MAX);
+	struct not_judged nj = { 0 };
 	bool nj_done = false;
 	size_t n = 0;
 	for (size_t i = 0; i < l->n; i++) {
@@ -567,10 +512,10 @@ static size_t unmatched(const struct finding_list *l, const bool *match, struct 
 		struct cmp_finding *o = &out[n++];
 		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : &l->v[i],
 					   side_b ? &l->v[i] : NULL, "" };
-		if (not_judged_by(other, &l->v[i], nj, &nj_done, o->why, sizeof(o->why)))
+		if (not_judged_by(other, &l->v[i], &nj, &nj_done, o->why, sizeof(o->why)))
 			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
 	}
-	free(nj);
+	findings_not_judged_free(&nj);
 	return n;
 }
 

@@ -26,9 +26,11 @@
  * noise is not estimated and nothing is judged (no rank regressed or improved, B neither
  * slower nor faster: the verdict says "not judged"). Identical runs give d = 0 everywhere:
  * "no difference". A side whose every compared value is 0 measured no time: nothing is
- * judged (cmp_ranks.unmeasured). The per-step wall (the slowest common rank's compute plus
- * the largest comm of the common ranks; by step time, the slowest common rank's step
- * time), over the steps every common rank has in both runs, is tested the same way for
+ * judged (cmp_ranks.unmeasured); a rank whose every compared value is 0 on a side, the
+ * others measuring time, is not judged nor part of the wall (cmp_rank.unmeasured: "not
+ * compared: rank 3 (no time measured in A)"). The per-step wall (the slowest common rank's
+ * compute plus the largest comm of the common ranks; by step time, the slowest common rank's
+ * step time), over the steps every common rank has in both runs, is tested the same way for
  * the headline; not when a side's mean wall is not above 0 (no time measured).
  * ONSET in B of a regressed rank: flag the common steps whose d_s exceeds
  * max(3 * sqrt(2) * 1.4826 * MAD of the rank's compute in A, 1% of its mean in A) (d_s
@@ -145,7 +147,10 @@ struct cmp_rank {
 	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
 	bool regressed, improved;
 	bool judged;              /* the noise test ran: n >= CMP_MIN_STEPS and both runs
-	                           * measured time (cmp_ranks.unmeasured) */
+	                           * measured time for this rank (cmp_ranks.unmeasured, below) */
+	const char *unmeasured;   /* "A", "B", "A and B": this rank's every compared value is 0
+	                           * there (no time measured) while its side measured time on
+	                           * another rank: not judged, not in the step wall; NULL */
 	long onset_b;             /* step number, -1 when none */
 };
 
@@ -159,7 +164,8 @@ struct cmp_ranks {
 	long a_lo, a_hi, b_lo, b_hi; /* first and last step number of each run */
 	size_t ncommon;           /* the most steps a common rank was compared over */
 	size_t ncommon_min;       /* the fewest, of the ranks compared over some */
-	size_t ncompared_ranks;   /* common ranks compared over some step */
+	size_t ncompared_ranks;   /* common ranks compared over some step (with those unmeasured) */
+	size_t nunmeasured;       /* of them, ranks with no time measured on a side (cmp_rank.unmeasured) */
 	long lo, hi;              /* first and last step compared on some rank (-1: none) */
 	size_t nleft;             /* common ranks with steps in one run only (left out) */
 	bool has_wall;
@@ -176,7 +182,8 @@ struct cmp_ranks {
 	                           * compute ("no compute to weigh in B", "compute leaves out
 	                           * phases fwd, bwd of A and B": compare_series); NULL */
 	const char *unmeasured;   /* "A", "B", "A and B": every value compared is 0 on that side
-	                           * (no time measured): nothing judged; NULL */
+	                           * (no time measured), or "A or B": each rank's on one side or
+	                           * the other: nothing judged; NULL */
 };
 /* NULL when a side has no step records at all. */
 const struct cmp_ranks *compare_ranks(struct compare *c);
@@ -237,9 +244,10 @@ extern const struct grid_provider compare_grid;
 
 /* A finding of one run only is new in B (resolved) when A's (B's) rules could judge it,
  * else not judged in A (in B): the other run has no records of the rule's family (a
- * finding of the traces beside runs without), a single rank for a rule across ranks, or
- * its not-judged list (findings.h findings_not_judged) names what the rule needs ("no
- * memory recorded"). */
+ * finding of the traces beside runs without), a single rank for a rule across ranks, not
+ * the rank a step rule's finding is about ("no rank 3"), or an item of its not-judged
+ * list stands for the finding's id (findings.h findings_not_judged_list: "no memory
+ * recorded"); a subset's ranks left out are no reason for the ranks it loaded. */
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;

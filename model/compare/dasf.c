@@ -4,7 +4,8 @@
  * that changes from run to run does not split a function in two), matched by that name.
  * Per function: the task count, total and mean task time of A and B, and a noise test of
  * the mean task time. A task without a duration counts as a task but leaves its side's
- * total, and the time added, unknown (empty, never 0); means and the test are over the
+ * total, and the time added, unknown (empty, never 0), and so the pair's total task times
+ * (n/a, said why: never a change read off a partial sum); means and the test are over the
  * tasks with one. The tasks of a function are not paired across runs, so the test is
  * Welch's: B's mean minus A's against 3 standard errors, sqrt(var_A/n_A + var_B/n_B), and
  * against 1% of A's mean, with CMP_MIN_STEPS tasks on each side (else "n/a": not judged).
@@ -18,6 +19,7 @@
 #include "model/dasf/dasf.h"
 #include "model/run.h"
 #include "model/summary.h"
+#include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -270,24 +272,22 @@ static const char *pct_text(double a, double b, char *buf, size_t n)
 	return buf;
 }
 
-/* " (tasks without a duration left out: 2 of A, 0 of B)", or "" when every task has one. */
+/* "tasks without a duration: 2 of A, 0 of B": why the total task times are not compared. */
 static const char *untimed_text(const struct cmp_fns *m, char *buf, size_t n)
 {
-	*buf = '\0';
-	if (m->untimed_a || m->untimed_b)
-		snprintf(buf, n, " (tasks without a duration left out: %zu of A, %zu of B)", m->untimed_a,
-			 m->untimed_b);
+	snprintf(buf, n, "tasks without a duration: %zu of A, %zu of B", m->untimed_a, m->untimed_b);
 	return buf;
 }
 
-/* "; total task time +12.3% in B" when A has some, and the tasks it leaves out. */
+/* "; total task time +12.3% in B" when A has some; n/a when a side has a task without a
+ * duration (a sum without it is no total: never a saving read off the tasks left out). */
 static void total_clause(const struct cmp_fns *m, char *buf, size_t n)
 {
 	char untimed[96];
-	size_t k = strlen(buf);
-	if (k < n && m->sa.total_task_s > 0)
-		snprintf(buf + k, n - k, "; total task time %+.1f%% in B%s",
-			 pct_change(m->sa.total_task_s, m->sb.total_task_s), untimed_text(m, untimed, sizeof(untimed)));
+	if (m->untimed_a || m->untimed_b)
+		text_appendf(buf, n, "; total task time n/a (%s)", untimed_text(m, untimed, sizeof(untimed)));
+	else if (m->sa.total_task_s > 0)
+		text_appendf(buf, n, "; total task time %+.1f%% in B", pct_change(m->sa.total_task_s, m->sb.total_task_s));
 }
 
 static void slower_sentence(const struct cmp_fns *m, char *buf, size_t n)
@@ -348,11 +348,16 @@ void compare_dasf_summary(struct compare *c, struct summary *s)
 	char x[32], y[32], d[32], p[32], untimed[96];
 	summary_add(s, TONE_NORMAL, "tasks", "%zu -> %zu (functions %zu -> %zu, workers %zu -> %zu, hosts %zu -> %zu)",
 		    a->tasks, b->tasks, m->nga, m->ngb, a->workers, b->workers, a->hosts, b->hosts);
-	summary_add(s, m->untimed_a || m->untimed_b ? TONE_WARN : TONE_NORMAL, "task time", "%s -> %s (%s, %s)%s",
-		    units_seconds(a->total_task_s, x, sizeof(x)), units_seconds(b->total_task_s, y, sizeof(y)),
-		    units_seconds_signed(b->total_task_s - a->total_task_s, d, sizeof(d)),
-		    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)),
-		    untimed_text(m, untimed, sizeof(untimed)));
+	if (m->untimed_a || m->untimed_b) /* a side's sum without those tasks is no total */
+		summary_add(s, TONE_WARN, "task time", "%s -> %s (change n/a: %s)",
+			    m->untimed_a ? "n/a" : units_seconds(a->total_task_s, x, sizeof(x)),
+			    m->untimed_b ? "n/a" : units_seconds(b->total_task_s, y, sizeof(y)),
+			    untimed_text(m, untimed, sizeof(untimed)));
+	else
+		summary_add(s, TONE_NORMAL, "task time", "%s -> %s (%s, %s)", units_seconds(a->total_task_s, x, sizeof(x)),
+			    units_seconds(b->total_task_s, y, sizeof(y)),
+			    units_seconds_signed(b->total_task_s - a->total_task_s, d, sizeof(d)),
+			    pct_text(a->total_task_s, b->total_task_s, p, sizeof(p)));
 	char ca[64], cb[64];
 	critical_text(a, x, sizeof(x), ca, sizeof(ca));
 	critical_text(b, y, sizeof(y), cb, sizeof(cb));

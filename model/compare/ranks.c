@@ -3,8 +3,8 @@
  * compared by (compute, or step time: compare_series), every rank both runs have,
  * compared over the step numbers that rank has in both (not only the steps every rank
  * has), the noise-aware regression test and its onset in B, the per-step wall over the
- * common ranks (or why there is none), a side that measured no time, and what the
- * comparison left out. */
+ * common ranks (or why there is none), a side or a rank that measured no time (not
+ * judged, out of the wall), and what the comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -337,43 +337,52 @@ static int cmp_regression(const void *x, const void *y, void *base)
 enum { PHASES_NAMED = 3 };
 
 /* The phases of m that compute leaves out (neither a compute phase nor comm, as in the
- * distributed analysis: analysis.h), but those `seen` has too (NULL: none), named into
- * buf (sanitized) while *named < PHASES_NAMED; returns how many. */
-static size_t left_out_phases(const struct steps_model *m, const struct steps_model *seen, char *buf, size_t n,
-			      size_t *named)
+ * distributed analysis: analysis.h) that `other` has too (shared) or has not (!shared),
+ * the first PHASES_NAMED named into buf (sanitized) with "and N more"; returns how many. */
+static size_t left_out_phases(const struct steps_model *m, const struct steps_model *other, bool shared, char *buf,
+			      size_t n)
 {
 	size_t k = 0;
+	buf[0] = '\0';
 	for (size_t i = 0; i < steps_nmetrics(m); i++) {
 		const struct metric_def *d = steps_metric(m, (int)i);
 		if (d->kind != METRIC_PHASE || analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0 ||
-		    (seen && steps_metric_find(seen, METRIC_PHASE, d->name) >= 0))
+		    (steps_metric_find(other, METRIC_PHASE, d->name) >= 0) != shared)
 			continue;
-		if ((*named)++ < PHASES_NAMED) {
+		if (k++ < PHASES_NAMED) {
 			char *safe = text_sanitize_dup(d->name, 0);
-			text_appendf(buf, n, "%s%s", *named > 1 ? ", " : "", safe);
+			text_appendf(buf, n, "%s%s", k > 1 ? ", " : "", safe);
 			free(safe);
 		}
-		k++;
 	}
+	if (k > PHASES_NAMED)
+		text_appendf(buf, n, " and %zu more", k - PHASES_NAMED);
 	return k;
 }
 
 /* Why two runs of several ranks are compared by step time although both have a compute
- * to weigh: phases that compute leaves out, so a rank slower there would not show
- * ("compute leaves out phases fwd, bwd of A and B"); false when there are none. */
+ * to weigh: phases that compute leaves out, so a rank slower there would not show, each
+ * named with whose it is ("compute leaves out phases fwd, bwd of A and B"; "... phases fwd
+ * (A and B), a1 (A only)"); false when there are none. */
 static bool phases_outside_compute(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
 {
-	char names[160] = "";
-	size_t named = 0, unnamed = PHASES_NAMED;   /* counts past PHASES_NAMED: names none */
-	size_t na = left_out_phases(ma, NULL, names, sizeof(names), &named);
-	left_out_phases(mb, ma, names, sizeof(names), &named);   /* B's that A has not */
-	size_t nb = left_out_phases(mb, NULL, NULL, 0, &unnamed);
-	if (!na && !nb)
+	static const char *const whose[] = { "A and B", "A", "B" }, *const only[] = { "A and B", "A only", "B only" };
+	char names[3][128];
+	size_t k[3] = { left_out_phases(ma, mb, true, names[0], sizeof(names[0])),
+			left_out_phases(ma, mb, false, names[1], sizeof(names[1])),
+			left_out_phases(mb, ma, false, names[2], sizeof(names[2])) };
+	size_t total = k[0] + k[1] + k[2], groups = (k[0] > 0) + (k[1] > 0) + (k[2] > 0);
+	if (!total)
 		return false;
-	snprintf(buf, n, "compute leaves out phase%s %s", named > 1 ? "s" : "", names);
-	if (named > PHASES_NAMED)
-		text_appendf(buf, n, " and %zu more", named - PHASES_NAMED);
-	text_appendf(buf, n, " of %s", na && nb ? "A and B" : na ? "A" : "B");
+	snprintf(buf, n, "compute leaves out phase%s ", total > 1 ? "s" : "");
+	for (size_t g = 0, shown = 0; g < 3; g++) {
+		if (!k[g])
+			continue;
+		if (groups == 1)
+			text_appendf(buf, n, "%s of %s", names[g], whose[g]);
+		else
+			text_appendf(buf, n, "%s%s (%s)", shown++ ? ", " : "", names[g], only[g]);
+	}
 	return true;
 }
 
@@ -428,11 +437,12 @@ struct wall_walk {
 	const struct distributed *da, *db;
 	const struct aligned *al;
 	const size_t *cra, *crb;
+	size_t ncr;                  /* the ranks of the wall: cra[0, ncr) */
 	size_t i;
 };
 
-static bool wall_next(struct wall_walk *ww, const struct cmp_ranks *out, const struct side *sa,
-		      const struct side *sb, long *s, double *va, double *vb)
+static bool wall_next(struct wall_walk *ww, const struct side *sa, const struct side *sb, long *s, double *va,
+		      double *vb)
 {
 	if (ww->da && ww->db) {
 		if (ww->i >= ww->al->nc)
@@ -445,8 +455,8 @@ static bool wall_next(struct wall_walk *ww, const struct cmp_ranks *out, const s
 	}
 	for (; ww->i < steps_nrecords(sa->m, ww->cra[0]); ww->i++)
 		if (last_of_step(sa->m, ww->cra[0], ww->i, s)) {
-			*va = wall_at(sa, ww->cra, out->ncompared_ranks, *s);
-			*vb = isnan(*va) ? NAN : wall_at(sb, ww->crb, out->ncompared_ranks, *s);
+			*va = wall_at(sa, ww->cra, ww->ncr, *s);
+			*vb = isnan(*va) ? NAN : wall_at(sb, ww->crb, ww->ncr, *s);
 			ww->i++;
 			return true;
 		}
@@ -469,22 +479,22 @@ static bool wall_unmeasured(struct cmp_ranks *out, double a_mean, double b_mean,
 	return true;
 }
 
-/* Mean wall over the steps every compared rank has in both runs (cra, crb: their indexes
- * in A and B) and its noise test, when both runs are distributed or both single-rank;
- * else, or when a side measured no time, why not in out->no_wall. */
+/* Mean wall over the steps every compared rank of the wall has in both runs (cra, crb:
+ * their indexes in A and B, ncr of them: the compared ranks but those unmeasured) and its
+ * noise test, when both runs are distributed or both single-rank; else, or when a side
+ * measured no time, why not in out->no_wall. */
 static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, const struct side *sa,
-		       const size_t *cra, const struct side *sb, const size_t *crb, const struct aligned *al,
-		       struct rank_work *w)
+		       const size_t *cra, const struct side *sb, const size_t *crb, size_t ncr,
+		       const struct aligned *al, struct rank_work *w)
 {
 	bool single = out->a_ranks == 1 && out->b_ranks == 1;
-	if (!out->ncompared_ranks || (!single && (out->a_ranks < 2 || out->b_ranks < 2))) {
-		snprintf(out->no_wall, sizeof(out->no_wall), "%s", out->ncompared_ranks ? "one side has a single rank"
+	if (!ncr || (!single && (out->a_ranks < 2 || out->b_ranks < 2))) {
+		snprintf(out->no_wall, sizeof(out->no_wall), "%s", ncr ? "one side has a single rank"
 			 : "no rank compared");
 		return;
 	}
-	struct wall_walk ww = { .al = al, .cra = cra, .crb = crb };
-	if (sa->series == HEAT_COMPUTE && al->every_rank && out->ncompared_ranks == out->a_ranks &&
-	    out->ncompared_ranks == out->b_ranks) {
+	struct wall_walk ww = { .al = al, .cra = cra, .crb = crb, .ncr = ncr };
+	if (sa->series == HEAT_COMPUTE && al->every_rank && ncr == out->a_ranks && ncr == out->b_ranks) {
 		ww.da = analysis_distributed(a);
 		ww.db = analysis_distributed(b);
 	}
@@ -492,7 +502,7 @@ static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, cons
 	long s;
 	double va, vb;
 	bool zero_a = true, zero_b = true;
-	while (wall_next(&ww, out, sa, sb, &s, &va, &vb)) {
+	while (wall_next(&ww, sa, sb, &s, &va, &vb)) {
 		if (isnan(va) || isnan(vb))
 			continue;
 		if (!n || s < out->wall_lo)
@@ -561,6 +571,15 @@ static void ranks_lost(struct cmp_ranks *out, struct run *a, struct run *b, int 
 	free(kb);
 }
 
+/* Rank r measured no time on side `side` (NULL: the whole side did not, said once): not
+ * judged, neither regressed nor improved. */
+static void rank_unmeasured(struct cmp_rank *r, const char *side)
+{
+	r->unmeasured = side;
+	r->judged = r->regressed = r->improved = false;
+	r->onset_b = -1;
+}
+
 /* Rank r of the union, present in both: compared over its paired steps. */
 static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct side *sa, size_t ria,
 			 const struct side *sb, size_t rib, struct aligned *al, struct rank_work *w)
@@ -571,10 +590,15 @@ static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct
 	rank_delta(r, n, w);
 	for (size_t j = 0; j < n && out->identical; j++)
 		out->identical = w->p[j].a == w->p[j].b;
-	for (size_t j = 0; j < n && !(w->time_a && w->time_b); j++) {
-		w->time_a = w->time_a || w->p[j].a != 0;
-		w->time_b = w->time_b || w->p[j].b != 0;
+	bool ta = false, tb = false;
+	for (size_t j = 0; j < n && !(ta && tb); j++) {
+		ta = ta || w->p[j].a != 0;
+		tb = tb || w->p[j].b != 0;
 	}
+	w->time_a = w->time_a || ta;
+	w->time_b = w->time_b || tb;
+	if (n && (!ta || !tb)) /* zeros are no time: nothing to call slower or faster */
+		rank_unmeasured(r, !ta && !tb ? "A and B" : !ta ? "A" : "B");
 	if (n) {
 		out->lo = out->ncommon && out->lo < w->p[0].step ? out->lo : w->p[0].step;
 		out->hi = out->ncommon && out->hi > w->p[n - 1].step ? out->hi : w->p[n - 1].step;
@@ -586,16 +610,32 @@ static void rank_compare(struct cmp_ranks *out, struct cmp_rank *r, const struct
 }
 
 /* A side whose compared values are all 0 (no time measured, as a run whose compute is 0
- * everywhere in the distributed analysis): no rank is judged, nor is the pair identical. */
+ * everywhere in the distributed analysis): no rank is judged, nor is the pair identical;
+ * that says it for every rank (none is named unmeasured alone). */
 static void ranks_unmeasured(struct cmp_ranks *out, const char *side)
 {
 	out->unmeasured = side;
 	out->judged = out->identical = false;
-	out->nregressed = out->nimproved = 0;
-	for (size_t i = 0; i < out->n; i++) {
-		out->v[i].judged = out->v[i].regressed = out->v[i].improved = false;
-		out->v[i].onset_b = -1;
+	out->nregressed = out->nimproved = out->nunmeasured = 0;
+	for (size_t i = 0; i < out->n; i++)
+		rank_unmeasured(&out->v[i], NULL);
+}
+
+/* The ranks of the step wall: the compared ones (cra, crb: indexes in A and B; cri: their
+ * entries in out->v; n of them) but those that measured no time on a side, counted in
+ * out->nunmeasured. Returns how many are left at the start of cra and crb. */
+static size_t wall_ranks(struct cmp_ranks *out, const size_t *cri, size_t *cra, size_t *crb, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (out->v[cri[i]].unmeasured) {
+			out->nunmeasured++;
+			continue;
+		}
+		cra[k] = cra[i];
+		crb[k++] = crb[i];
 	}
+	return k;
 }
 
 static size_t most_records(const struct steps_model *m)
@@ -646,6 +686,7 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		.p = xmalloc(cap * sizeof(struct paired)),
 	};
 	size_t *cra = xmalloc((out->n + 1) * sizeof(*cra)), *crb = xmalloc((out->n + 1) * sizeof(*crb));
+	size_t *cri = xmalloc((out->n + 1) * sizeof(*cri));
 	out->identical = true;
 	out->order = xmalloc((out->n + 1) * sizeof(*out->order));
 	for (size_t i = 0; i < out->n; i++) {
@@ -656,6 +697,7 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		size_t k = out->ncompared_ranks;
 		cra[k] = (size_t)steps_rank_index(ma, r->rank);
 		crb[k] = (size_t)steps_rank_index(mb, r->rank);
+		cri[k] = i;
 		rank_compare(out, r, &sa, cra[k], &sb, crb[k], &al, &w);
 		if (r->regressed)
 			out->order[out->nregressed++] = i;
@@ -666,15 +708,19 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		out->identical = false;
 	else if (!w.time_a || !w.time_b)
 		ranks_unmeasured(out, !w.time_a && !w.time_b ? "A and B" : !w.time_a ? "A" : "B");
+	size_t ncr = out->unmeasured ? out->ncompared_ranks : wall_ranks(out, cri, cra, crb, out->ncompared_ranks);
+	if (!ncr && out->ncompared_ranks) /* each rank measured nothing on one side or the other */
+		ranks_unmeasured(out, "A or B");
 	ranks_lost(out, a, b, series);
 	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
-	wall_delta(out, a, b, &sa, cra, &sb, crb, &al, &w);
+	wall_delta(out, a, b, &sa, cra, &sb, crb, ncr, &al, &w);
 	free(al.ka);
 	free(al.kb);
 	analysis_phase_sets_free(&sa.ps);
 	analysis_phase_sets_free(&sb.ps);
 	free(cra);
 	free(crb);
+	free(cri);
 	free(w.a);
 	free(w.d);
 	free(w.tmp);

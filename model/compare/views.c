@@ -62,7 +62,9 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		return no_data(err, errn, "a side has no step records");
 	char workload[512];
 	compare_workload_diff(c, workload, sizeof(workload));
-	struct table *t = table_new("diff_ranks", "Ranks, A vs B (regressed first)");
+	/* the column names stay (a schema kept); basis and the title say what they hold */
+	struct table *t = table_new("diff_ranks", r->by_step_time ? "Ranks by step time, A vs B (regressed first)"
+				    : "Ranks by compute, A vs B (regressed first)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_chg = table_add_col(t, "change", COL_TEXT, 10, 0);
@@ -76,6 +78,13 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	int c_on = table_add_col(t, "onset_b", COL_INT, 7, 0);
 	table_set_role(t, c_on, COL_ROLE_ONSET);
 	int c_n = table_add_col(t, "steps", COL_INT, 7, 0);
+	int c_basis = table_add_col(t, "basis", COL_TEXT, 9, 0);
+	static const char doc[] = "mean per common step of what the ranks are compared by (basis: compute, or "
+				  "step_time when a run has no compute to weigh or phases compute leaves out); ";
+	table_col_doc(t, c_am, doc);
+	table_col_doc(t, c_bm, doc);
+	table_col_doc(t, c_dm, "B - A of that mean, empty for a rank with no time measured on a side; ");
+	table_col_doc(t, c_basis, "compute (pytscope's compute phases) or step_time: what the ranks are compared by; ");
 	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++)
 		v[i] = &r->v[i];
@@ -88,13 +97,14 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		bool both = k->in_a && k->in_b && k->n;
 		table_set_num_opt(t, row, c_am, k->a_ms, both);
 		table_set_num_opt(t, row, c_bm, k->b_ms, both);
-		table_set_num_opt(t, row, c_dm, k->delta_ms, both);
+		table_set_num_opt(t, row, c_dm, k->delta_ms, both && !k->unmeasured);
 		table_set_num_opt(t, row, c_noise, k->noise_ms, k->judged);
 		table_set_num_opt(t, row, c_al, k->a_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_bl, k->b_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_dl, k->b_lost_s - k->a_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_on, (double)k->onset_b, k->onset_b >= 0);
 		table_set_num_opt(t, row, c_n, (double)k->n, k->in_a && k->in_b);
+		table_set_text(t, row, c_basis, r->by_step_time ? "step_time" : "compute");
 	}
 	free(v);
 	return t;
@@ -687,7 +697,8 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 }
 
 const struct cmp_view compare_views[] = {
-	{ "diff_ranks", "runs A vs B: per-rank mean compute ms, time lost, deltas, regression, onset in B", build_diff_ranks },
+	{ "diff_ranks", "runs A vs B: per-rank mean compute or step time ms (basis), time lost, deltas, regression, "
+			"onset in B", build_diff_ranks },
 	{ "diff_env", "runs A vs B: environment and config differences (pytscope diff); trace sets: GPU and CUDA",
 	  build_diff_env },
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },

@@ -257,6 +257,6 @@ extern const struct view_def dasf_views[DASF_NVIEWS];
 bool dasf_view_has_data(struct run *run, const struct view_def *vd);
 extern const struct finding_rule dasf_rules[DASF_NRULES];
 /* What the rules could not judge on this run and why (the subsystem's `unjudged`). */
-void dasf_unjudged(struct run *run, char *buf, size_t n);
+void dasf_unjudged(struct run *run, struct not_judged *nj);
 
 #endif

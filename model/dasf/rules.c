@@ -222,13 +222,14 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	free(detail);
 }
 
-void dasf_unjudged(struct run *run, char *buf, size_t n)
+void dasf_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct dasf_db *db = run->dasf;
 	if (!db)
 		return;
 	if (!db->ntask) {
-		findings_unjudged_add(buf, n, "task functions, workers and GPU idle (no task event%s)",
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES DASF.WORKER_IMBALANCE DASF.GPU_IDLE",
+				      "task functions, workers and GPU idle (no task event%s)",
 				      db->nres ? ", only GPU utilisation samples" : "");
 		return;
 	}
@@ -241,20 +242,22 @@ void dasf_unjudged(struct run *run, char *buf, size_t n)
 	bool no_time = !(an->total_dur > 0); /* the rules' task time: usable durations */
 	const char *why = isnan(an->total_dur) ? "no task of known duration" : "0 s of task time";
 	if (nfn < 2)
-		findings_unjudged_add(buf, n, "dominant task function (1 function: the test needs 2)");
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (1 function: the test needs 2)");
 	else if (no_time)
-		findings_unjudged_add(buf, n, "dominant task function (%s)", why);
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s)", why);
 	if (nall < 2)
-		findings_unjudged_add(buf, n, "worker imbalance (1 worker: the test needs 2)");
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (1 worker: the test needs 2)");
 	else if (nw < 2)
-		findings_unjudged_add(buf, n, "worker imbalance (%zu of %zu workers have a task of known duration: "
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE",
+				      "worker imbalance (%zu of %zu workers have a task of known duration: "
 				      "the test needs 2)", nw, nall);
 	else if (no_time)
-		findings_unjudged_add(buf, n, "worker imbalance (%s)", why);
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", why);
 	if (!db->nres)
-		findings_unjudged_add(buf, n, "GPU idle while tasks run (no GPU utilisation sample)");
+		findings_unjudged_add(nj, "DASF.GPU_IDLE", "GPU idle while tasks run (no GPU utilisation sample)");
 	else if (an->res_matched < IDLE_MIN_SAMPLES)
-		findings_unjudged_add(buf, n, "GPU idle while tasks run (%zu GPU sample%s taken while a task ran, the "
+		findings_unjudged_add(nj, "DASF.GPU_IDLE",
+				      "GPU idle while tasks run (%zu GPU sample%s taken while a task ran, the "
 				      "test needs %d)", an->res_matched, an->res_matched == 1 ? "" : "s",
 				      IDLE_MIN_SAMPLES);
 }

@@ -129,7 +129,7 @@ extern const struct view_def steps_views[STEPS_NVIEWS];
 extern const struct finding_rule steps_rules[STEPS_NRULES];
 /* What those rules could not judge on run and why (rules_unjudged.c; registry.h), for
  * a run in which some rank has a step record. */
-void steps_unjudged(struct run *run, char *buf, size_t n);
+void steps_unjudged(struct run *run, struct not_judged *nj);
 /* The rules whose work grows with rank 0's steps, in slices for idle time (rules.c). */
 #define STEPS_NSLICERS 4
 extern const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS];

@@ -2,19 +2,46 @@
 /* rules_unjudged.c: what the step rules (rules.c) could not judge on a run and why
  * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
- * without enough aligned steps, an efficiency with nothing to weigh. So an empty
- * findings list says what was not checked instead of reading as "all is well". */
+ * without enough aligned steps, an efficiency with nothing to weigh, each item with the
+ * finding ids it stands for. So an empty findings list says what was not checked instead
+ * of reading as "all is well", and a comparison calls a finding of one run "not judged"
+ * where the other's rules could not give it. */
 #include "model/steps/internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/findings.h"
 #include "model/run.h"
 #include "model/steps/nodes.h"
+#include "model/text.h"
+
+/* The findings of the rules over rank 0's records, and of those that weigh its phase shares
+ * (the ids each item stands for: findings.h findings_unjudged_add). */
+#define IDS_SHARES "TIMING.DATALOADER_BOUND TIMING.BACKWARD_HEAVY TIMING.OPTIMIZER_HEAVY"
+#define IDS_EFFICIENCY "EFFICIENCY.LOW_MFU EFFICIENCY.RECOVERABLE"
+#define IDS_RANK0 IDS_SHARES " TIMING.JITTER CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS " \
+	"CROSS.CORRELATED_INSTABILITY MEMORY.FRAGMENTATION MEMORY.GROWTH " IDS_EFFICIENCY
+/* The findings of the rules across ranks that need aligned steps to weigh (not the comm share). */
+#define IDS_STRAGGLERS "DIST.STRAGGLER DIST.FAIL_SLOW DIST.SLOW_RANK DIST.TRANSIENT_STALL"
+
+/* The phase-share findings a missing phase rules out: the data share, backward against
+ * forward, the optimizer share. */
+static void phase_ids(const struct timing *t, char *ids, size_t n)
+{
+	static const char *const need[][2] = { { "data", "TIMING.DATALOADER_BOUND" },
+					       { "forward", "TIMING.BACKWARD_HEAVY" },
+					       { "backward", "TIMING.BACKWARD_HEAVY" },
+					       { "optimizer", "TIMING.OPTIMIZER_HEAVY" } };
+	ids[0] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(need); i++)
+		if (!timing_has_phase(t, need[i][0]) && !strstr(ids, need[i][1]))
+			text_appendf(ids, n, "%s%s", *ids ? " " : "", need[i][1]);
+}
 
 /* The pytscope rules over rank 0's records: each needs a count of records or a series.
  * With several ranks "recorded by rank N": another rank may record what it lacks. */
-static void rank0_unjudged(struct run *run, char *buf, size_t n)
+static void rank0_unjudged(struct run *run, struct not_judged *nj)
 {
 	const struct timing *t = analysis_timing(run, 0);
 	char by[32] = "";
@@ -23,20 +50,21 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 	if (t->n == 0) { /* --warmup covers every record: no rule has anything to read */
 		size_t all = steps_nrecords(run->steps, 0);
 		long wu = run->opts ? run->opts->warmup : 0L;
-		findings_unjudged_add(buf, n, "timing, loss and memory rules (all %zu record%s of rank %d %s inside "
+		findings_unjudged_add(nj, IDS_RANK0, "timing, loss and memory rules (all %zu record%s of rank %d %s inside "
 				      "--warmup %ld: nothing left to analyse)", all, all == 1 ? "" : "s",
 				      steps_rank_id(run->steps, 0), all == 1 ? "is" : "are", wu);
 		return;
 	}
 	const char *steps = t->n == 1 ? "step" : "steps";
 	if (t->n < CROSS_MIN_STEPS)
-		findings_unjudged_add(buf, n, "step-time jitter and correlated spikes (rank 0: %zu %s, they need %d "
+		findings_unjudged_add(nj, "TIMING.JITTER CROSS.CORRELATED_INSTABILITY",
+				      "step-time jitter and correlated spikes (rank 0: %zu %s, they need %d "
 				      "and %d)", t->n, steps, JITTER_MIN_STEPS, CROSS_MIN_STEPS);
 	else if (t->n < JITTER_MIN_STEPS)
-		findings_unjudged_add(buf, n, "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
+		findings_unjudged_add(nj, "TIMING.JITTER", "step-time jitter (rank 0: %zu %s, needs %d)", t->n, steps,
 				      JITTER_MIN_STEPS);
 	else if (t->nphase == 0) /* no step time: not a steady one */
-		findings_unjudged_add(buf, n, "step-time jitter (no phase recorded%s)", by);
+		findings_unjudged_add(nj, "TIMING.JITTER", "step-time jitter (no phase recorded%s)", by);
 	static const char *const need[] = { "data", "forward", "backward", "optimizer" };
 	char list[64] = "";
 	size_t nm = 0, left = 0;
@@ -49,28 +77,33 @@ static void rank0_unjudged(struct run *run, char *buf, size_t n)
 				 need[i]);
 			nm++;
 		}
+	char ids[128];
+	phase_ids(t, ids, sizeof(ids));
 	if (nm)
-		findings_unjudged_add(buf, n, "phase-share rules (no %s phase recorded%s)", list, by);
+		findings_unjudged_add(nj, ids, "phase-share rules (no %s phase recorded%s)", list, by);
 	char why[160];
 	if (timing_why_na(run, t, 0, why, sizeof(why)))
-		findings_unjudged_add(buf, n, "phase shares and efficiency (%s)", why);
+		findings_unjudged_add(nj, IDS_SHARES " " IDS_EFFICIENCY, "phase shares and efficiency (%s)", why);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
-		findings_unjudged_add(buf, n, "loss divergence and plateau (no loss recorded%s)", by);
+		findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
+				      "loss divergence and plateau (no loss recorded%s)", by);
 	else if (c->n_steps < PROGRESS_MIN_STEPS)
-		findings_unjudged_add(buf, n, "loss plateau (%zu step%s, needs %d)", c->n_steps, c->n_steps == 1 ? "" : "s",
+		findings_unjudged_add(nj, "CONVERGENCE.NO_PROGRESS",
+				      "loss plateau (%zu step%s, needs %d)", c->n_steps, c->n_steps == 1 ? "" : "s",
 				      PROGRESS_MIN_STEPS);
 	const struct memory *m = analysis_memory(run, 0);
 	if (!m->has_memory)
-		findings_unjudged_add(buf, n, "memory (no memory recorded%s)", by);
+		findings_unjudged_add(nj, "MEMORY.FRAGMENTATION MEMORY.GROWTH", "memory (no memory recorded%s)", by);
 	else if (m->n_steps < GROWTH_MIN_STEPS)
-		findings_unjudged_add(buf, n, "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
+		findings_unjudged_add(nj, "MEMORY.GROWTH",
+				      "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
 				      GROWTH_MIN_STEPS);
 	const struct budget *b = analysis_budget(run, 0);
 	if (!b) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
-		findings_unjudged_add(buf, n, "efficiency (no phase time recorded%s)", by);
+		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (no phase time recorded%s)", by);
 	else if (!b->judged)
-		findings_unjudged_add(buf, n, "efficiency (%s%s)",
+		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s%s)",
 				      b->line[BUDGET_USEFUL].measured ? "only compute is recorded" : "no compute phase recorded",
 				      by);
 }
@@ -85,13 +118,13 @@ static bool has_nodes(struct run *run)
 
 /* The ranks without a hostname in a grouping by hostname (nodes.h): no node of theirs
  * is judged slow together. */
-static void hostless_unjudged(struct run *run, char *buf, size_t n)
+static void hostless_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct node_set *s = steps_nodes(run);
 	for (size_t k = 0; s && k < s->n; k++)
 		if (s->v[k].no_host && s->v[k].nranks >= 2) {
 			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
-			findings_unjudged_add(buf, n, "slow nodes among ranks %s (they record no hostname: "
+			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes among ranks %s (they record no hostname: "
 					      "--ranks-per-node N groups them)", list);
 			free(list);
 		}
@@ -100,42 +133,49 @@ static void hostless_unjudged(struct run *run, char *buf, size_t n)
 
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm and a
  * compute phase on every rank (analysis_comm_unmeasured). */
-static void ranks_unjudged(struct run *run, char *buf, size_t n)
+static void ranks_unjudged(struct run *run, struct not_judged *nj)
 {
 	const struct distributed *d = analysis_distributed(run);
 	const char *unweighable = d ? analysis_compute_unweighable(run) : NULL;
-	if (!d)
-		findings_unjudged_add(buf, n, "stragglers and imbalance (no step number is on every rank)");
+	bool nodes = d && d->n_steps < STRAG_MIN_JUDGE && has_nodes(run);
+	if (!d) /* nothing weighed across ranks: the comm share neither */
+		findings_unjudged_add(nj, IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER DIST.COMM_BOUND",
+				      "stragglers and imbalance (no step number is on every rank)");
 	else if (unweighable)
-		findings_unjudged_add(buf, n, "stragglers and imbalance (%s)", unweighable);
+		findings_unjudged_add(nj, IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER",
+				      "stragglers and imbalance (%s)", unweighable);
 	else if (d->n_steps < STRAG_MIN_JUDGE)
-		findings_unjudged_add(buf, n, "stragglers%s (%zu aligned step%s, the noise test needs %d)",
-				      has_nodes(run) ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
+		findings_unjudged_add(nj, nodes ? IDS_STRAGGLERS " NODE.SLOW_TOGETHER" : IDS_STRAGGLERS,
+				      "stragglers%s (%zu aligned step%s, the noise test needs %d)",
+				      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE)
-		hostless_unjudged(run, buf, n);
+		hostless_unjudged(run, nj);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE && d->world_size < STALL_MIN_RANKS)
-		findings_unjudged_add(buf, n, "transient stalls (they need %d ranks, the run has %zu: with 2 the "
+		findings_unjudged_add(nj, "DIST.TRANSIENT_STALL",
+				      "transient stalls (they need %d ranks, the run has %zu: with 2 the "
 				      "step median is their mean, so one rank speeding up reads as the other "
 				      "stalling)", STALL_MIN_RANKS, d->world_size);
 	char why[160];
 	const char *comm = analysis_comm_unmeasured(run, why, sizeof(why));
 	/* without aligned steps the ranks are not weighed at all: only a missing phase is news */
 	if (comm && (d || !steps_has_phase(run->steps, "comm")))
-		findings_unjudged_add(buf, n, "communication share (%s)", comm);
+		findings_unjudged_add(nj, "DIST.COMM_BOUND", "communication share (%s)", comm);
 }
 
-void steps_unjudged(struct run *run, char *buf, size_t n)
+void steps_unjudged(struct run *run, struct not_judged *nj)
 {
 	const struct steps_model *sm = run->steps;
 	char scope[200];
 	if (steps_partial_scope(run, scope, sizeof(scope)))
-		findings_unjudged_add(buf, n, "every rule across ranks, beyond the ranks loaded (%s)", scope);
+		/* no id: the rules across ranks judged the ranks loaded (a comparison sees a
+		 * finding of a rank left out by its rank) */
+		findings_unjudged_add(nj, "", "every rule across ranks, beyond the ranks loaded (%s)", scope);
 	if (steps_nranks(sm) > 1) /* which rank straggles first: the question the tool is for */
-		ranks_unjudged(run, buf, n);
+		ranks_unjudged(run, nj);
 	if (steps_nrecords(sm, 0))
-		rank0_unjudged(run, buf, n);
+		rank0_unjudged(run, nj);
 	else
-		findings_unjudged_add(buf, n, "timing, loss and memory rules (rank %d, the one they read, has no "
+		findings_unjudged_add(nj, IDS_RANK0, "timing, loss and memory rules (rank %d, the one they read, has no "
 				      "step record)", steps_rank_id(sm, 0));
 }

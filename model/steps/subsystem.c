@@ -528,10 +528,10 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_env(m, meta, out);
 }
 
-static void steps_not_judged(struct run *run, char *buf, size_t n)
+static void steps_not_judged(struct run *run, struct not_judged *nj)
 {
 	if (steps_has_records(run)) /* none: findings_unjudged() says there is nothing to judge */
-		steps_unjudged(run, buf, n);
+		steps_unjudged(run, nj);
 }
 
 static void steps_free(struct run *run)

@@ -16,7 +16,7 @@ extern const struct finding_rule sweep_rules[];
 /* The run has the data sweep view vd builds from (the test its build makes; registry.h). */
 bool sweep_view_has_data(struct run *run, const struct view_def *vd);
 /* What those rules could not judge (no constraint, a series too short; registry.h). */
-void sweep_unjudged(struct run *run, char *buf, size_t n);
+void sweep_unjudged(struct run *run, struct not_judged *nj);
 /* Row refs, so a finding's evidence lands on its own row: the sizing view's NAT file i
  * has its latency fit at sweep_sizing_ref(i, false) and its runtime fit at (i, true)
  * (GenAI-Perf series i: -1 - i); the cerebras view's file i has its stored and

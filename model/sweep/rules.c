@@ -258,7 +258,7 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 
 /* The ordinals of a performance.json that the others are rated against and these not:
  * the first 8 ("0, 3") with the first one's reason. */
-static void unrated_ordinals(const struct cb_perf *p, char *buf, size_t n)
+static void unrated_ordinals(const struct cb_perf *p, struct not_judged *nj)
 {
 	char list[192] = "", why[96] = "";
 	size_t k = 0, unrated = 0;
@@ -270,64 +270,72 @@ static void unrated_ordinals(const struct cb_perf *p, char *buf, size_t n)
 		if (unrated++ < 8)
 			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%zu", k ? ", " : "", i);
 	}
-	findings_unjudged_add(buf, n, "slow Cerebras ordinal%s %s%s of %s (not rated: %s%s)", unrated == 1 ? "" : "s",
+	findings_unjudged_add(nj, "CEREBRAS.SLOW_ORDINAL",
+			      "slow Cerebras ordinal%s %s%s of %s (not rated: %s%s)", unrated == 1 ? "" : "s",
 			      list, unrated > 8 ? ", ..." : "", p->path, unrated == 1 ? "" : "the first: ", why);
 }
 
 /* A performance.json's ordinals with a rate against the others' median (the slow-ordinal
  * test needs two), and the aggregate check (needs one ordinal and a stored aggregate). */
-static void cerebras_unjudged(const struct cb_perf *p, char *buf, size_t n)
+static void cerebras_unjudged(const struct cb_perf *p, struct not_judged *nj)
 {
 	const char *path = p->path; /* sanitized where the list is shown (sb_safe, the table) */
 	if (p->nord == 0) {
-		findings_unjudged_add(buf, n, "Cerebras aggregate and slow ordinals of %s (no per-ordinal figures)",
+		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH CEREBRAS.SLOW_ORDINAL",
+				      "Cerebras aggregate and slow ordinals of %s (no per-ordinal figures)",
 				      path);
 		return;
 	}
 	if (!p->has_c)
-		findings_unjudged_add(buf, n, "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
+		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH",
+				      "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
 	else if (!cb_has_aggregate(p))
-		findings_unjudged_add(buf, n, "Cerebras aggregate of %s (no stored aggregate to check: no "
+		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH",
+				      "Cerebras aggregate of %s (no stored aggregate to check: no "
 				      "samples_per_sec, total_samples or total_time)", path);
 	size_t rated = 0;
 	for (size_t k = 0; k < p->nord; k++)
 		rated += p->ord[k].has_rel;
 	if (rated == 0)
-		findings_unjudged_add(buf, n, "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
+		findings_unjudged_add(nj, "CEREBRAS.SLOW_ORDINAL",
+				      "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
 				      "another: the test needs 2 with a rate)", path, p->nord, p->nord == 1 ? "" : "s");
 	else if (rated < p->nord)
-		unrated_ordinals(p, buf, n);
+		unrated_ordinals(p, nj);
 }
 
-void sweep_unjudged(struct run *run, char *buf, size_t n)
+void sweep_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct sweep_set *s = sweep_derived(run);
 	for (size_t i = 0; s && i < s->ncb; i++)
-		cerebras_unjudged(&s->cb[i], buf, n);
+		cerebras_unjudged(&s->cb[i], nj);
 	struct fit_ref f[MAX_FITS];
 	size_t nf = s ? collect_fits(s, f, MAX_FITS) : 0;
 	for (size_t i = 0; i < nf; i++) { /* no line: no R² and no outliers to judge */
 		if (!f[i].fit->ok)
-			findings_unjudged_add(buf, n, "fit of %s in %s (%s)", f[i].what, f[i].file,
-					      f[i].fit->err ? f[i].fit->err : "no fit");
+			findings_unjudged_add(nj, "SIZING.POOR_FIT SIZING.OUTLIERS", "fit of %s in %s (%s)", f[i].what,
+					      f[i].file, f[i].fit->err ? f[i].fit->err : "no fit");
 		else if (f[i].fit->nused == 2) /* R² 1 by construction */
-			findings_unjudged_add(buf, n, "fit quality of %s in %s (2 points: a line fits any two)",
-					      f[i].what, f[i].file);
+			findings_unjudged_add(nj, "SIZING.POOR_FIT",
+					      "fit quality of %s in %s (2 points: a line fits any two)", f[i].what, f[i].file);
 	}
 	if (!s || s->ncfg == 0)
 		return;
 	if (s->con_unjudged)
-		findings_unjudged_add(buf, n, "SLO pass/fail of %s (%s)", s->con_unjudged, sweep_con_unjudged_why(s));
+		findings_unjudged_add(nj, "SWEEP.CONSTRAINT", "SLO pass/fail of %s (%s)", s->con_unjudged,
+				      sweep_con_unjudged_why(s));
 	else if (s->ncon == 0)
-		findings_unjudged_add(buf, n, "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
+		findings_unjudged_add(nj, "SWEEP.CONSTRAINT",
+				      "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
 	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */
 		const struct sweep_series *se = &s->series[i];
 		if (se->stim < 0 || se->n < 3)
-			findings_unjudged_add(buf, n, "throughput saturation of %s (%s)", se->name,
+			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (%s)", se->name,
 					      se->stim < 0 ? "no concurrency or rate varies" : "fewer than 3 configs");
 		else if (se->knee < 0 && se->knee_points < 3)
-			findings_unjudged_add(buf, n, "throughput saturation of %s (%zu of %zu configs have both a "
-					      "request throughput and a request latency)", se->name, se->knee_points, se->n);
+			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (%zu of %zu configs "
+					      "have both a request throughput and a request latency)", se->name,
+					      se->knee_points, se->n);
 	}
 }
 

@@ -14,7 +14,7 @@
 extern const struct view_def trace_views[TRACE_NVIEWS];
 extern const struct finding_rule trace_rules[TRACE_NRULES];
 /* What those rules could not judge (no GPU or communication kernel; registry.h). */
-void trace_unjudged(struct run *run, char *buf, size_t n);
+void trace_unjudged(struct run *run, struct not_judged *nj);
 
 /* The GPU names, CUDA runtime and CUDA driver that traces record otherwise than the rest
  * (env_diff.c), for the "traces differ" line and TRACE.ENV_DIFFERS: ranks of one job on

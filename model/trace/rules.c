@@ -146,18 +146,19 @@ static void rule_env(struct run *run, struct finding_list *out)
 		     "the CUDA driver each node has); keep traces of other jobs in a directory of their own.", ev);
 }
 
-void trace_unjudged(struct run *run, char *buf, size_t n)
+void trace_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct trace_set *ts = trace_get(run);
 	if (!ts || ts->n == 0)
 		return;
 	const struct trace_pysum *p = trace_pysum(ts, 0);
 	if (!p->present || p->n_comm == 0)
-		findings_unjudged_add(buf, n, "exposed communication (no %s kernel in rank %d's trace)",
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no %s kernel in rank %d's trace)",
 				      p->present ? "communication" : "GPU", ts->r[0]->rank);
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g))
-		findings_unjudged_add(buf, n, "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
+		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
+				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
 				      "ProfilerStep" : "no GPU kernel in the traces");
 }
 

@@ -5,7 +5,9 @@
 # the same run with other per-call tokens (no difference), a 0.5% change (under the 1%
 # floor: same), B faster, too few tasks to judge, and a side without task events; one
 # run's report counts the functions so grouped. A task without a duration counts as a
-# task but leaves its side's total and the delta empty (never 0: "B saved 4 s").
+# task but leaves its side's total and the delta empty (never 0: "B saved 4 s"), and the
+# pair's total task time n/a with why. A side that lost data in the load (a truncated
+# file) has a note under the verdict.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -91,6 +93,18 @@ tap_check "a task of B without a duration: 1 task, B's total and the delta empty
 tap_check "... of A (NaN): a_tasks 1, A's total and the delta empty; B's 0 s kept" \
 	'grep -qx "a,n/a,1,1,,0,,,0,," nz.csv && grep -qx "b,n/a,1,1,,0,,,0,," nz.csv'
 "$TSCOPE_BIN" --print --no-index --color never dvd_nan dvd_zero >nz.txt 2>/dev/null
-tap_check "--print: the task time says the tasks without a duration it leaves out" \
-	'grep -q "^  task time: 3 s -> 0 s (-3 s, -100.0%) (tasks without a duration left out: 2 of A, 0 of B)$" nz.txt'
+tap_check "--print: a side with tasks without a duration: its total and the change n/a, said why" \
+	'grep -q "^  task time: n/a -> 0 s (change n/a: tasks without a duration: 2 of A, 0 of B)$" nz.txt &&
+	 grep -q "; total task time n/a (tasks without a duration: 2 of A, 0 of B)$" nz.txt'
+"$TSCOPE_BIN" --print --no-index --color never dvd_tie dvd_neg >tn.txt 2>/dev/null
+tap_check "... of B: no saving read off the tasks left (not '-25.0%')" \
+	'grep -q "^  task time: 8 s -> n/a (change n/a: tasks without a duration: 0 of A, 1 of B)$" tn.txt &&
+	 grep -q "; total task time n/a (tasks without a duration: 0 of A, 1 of B)$" tn.txt && ! grep -q "25.0%" tn.txt'
+# B's second file truncated (a partial file): under the verdict, that B may have lost tasks
+mkdir -p tr && cp b/* tr/ && f=$(ls tr/*.msgpack | tail -1) && truncate -s $(($(wc -c <"$f") / 3)) "$f"
+"$TSCOPE_BIN" --print --no-index --color never a tr >tr.txt 2>/dev/null
+tap_check "a truncated file in B: B's data quality under the verdict" \
+	'grep -A1 "^● DASF TASKS" tr.txt | tail -1 | grep -q "total task time" &&
+	 grep -q "^  data quality of B: 0 records skipped, 0 files unreadable, 1 partial (--export sources A B); \
+fewer tasks or less task time in B may be B.s lost data$" tr.txt'
 tap_plan

@@ -100,4 +100,70 @@ tap_check "no memory in B: MEMORY.GROWTH and MEMORY.FRAGMENTATION not judged in 
 "$TSCOPE_BIN" --print --color never f1 f1nomem >mem.txt 2>/dev/null
 tap_check "a single-rank pair: pytscope's diff alone, the same bytes with --compat pytscope" \
 	'cmp -s memc.txt mem.txt && ! grep -q "FINDINGS" mem.txt'
+
+# mkstd DIR RANKS SEED [--slow R] [--phases a=x,b=y] [--zero R]: RANKS ranks x 40 steps of
+# pytscope's phases; --slow: rank R 30% slower throughout; --zero: rank R's phases all 0
+# but comm.
+mkstd() {
+	python3 - "$@" <<'PY'
+import json, os, random, sys
+out, ranks, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+a = sys.argv[4:]
+opt = lambda k: a[a.index(k) + 1] if k in a else None
+slow, zero = opt('--slow'), opt('--zero')
+ph = [(k, float(v)) for k, v in (x.split('=') for x in (opt('--phases') or
+      'data=0.008,forward=0.03,backward=0.06,optimizer=0.006,comm=0.012').split(','))]
+for r in range(ranks):
+    rnd = random.Random(seed * 1000 + r)
+    os.makedirs(f'{out}/rank{r}', exist_ok=True)
+    with open(f'{out}/rank{r}/run.json', 'w') as f:
+        json.dump({"name": "pair", "rank": r, "world_size": ranks}, f)
+    with open(f'{out}/rank{r}/steps.jsonl', 'w') as f:
+        for s in range(40):
+            fac = 1.3 if slow is not None and r == int(slow) else 1.0
+            p = {k: (0.0 if zero is not None and r == int(zero) and k != 'comm' else
+                     round(v * (1 + 0.06 * (rnd.random() - 0.5)) * (fac if k != 'comm' else 1), 9)) for k, v in ph}
+            f.write(json.dumps({"step": s, "phases": p, "scalars": {"loss": 2.0 / (1 + 0.01 * s)}}) + "\n")
+PY
+}
+mkstd T1A 4 1 --slow 2 && mkstd T1B 4 2 && cp -r T1B T1Bm && rm -rf T1Bm/rank3 &&
+	mkstd eA 2 1 --phases data=0.04,forward=0.03,backward=0.06,optimizer=0.006,comm=0.06 &&
+	mkstd eB 2 2 --phases compute=0.1 && mkstd z3A 4 1 --zero 3 && mkstd zB 4 2 &&
+	"$B/gen_sweep" sw6 40 4 6 >/dev/null && "$B/gen_sweep" sw2 40 4 2 >/dev/null ||
+	{ tap_notok "runs generated"; exit 1; }
+
+"$TSCOPE_BIN" --print --color never --no-index T1Bm T1A >t1.txt 2>/dev/null
+tap_check "A without rank 3 of 4 judged rank 2: B's straggler rank 2 is new, not 'not judged in A'" \
+	'grep -q "^● FINDINGS — 1 new in B · " t1.txt &&
+	 grep -q "^  new  *\[HIGH\] Rank 2 is a persistent straggler  (DIST.STRAGGLER)$" t1.txt'
+"$TSCOPE_BIN" --print --color never --no-index --ranks 0-2 T1B T1A >t1r.txt 2>/dev/null
+tap_check "... and with --ranks 0-2 on both sides" \
+	'grep -q "^  new  *\[HIGH\] Rank 2 is a persistent straggler  (DIST.STRAGGLER)$" t1r.txt'
+"$TSCOPE_BIN" --export diff_findings --no-index T1A T1Bm >t1m.csv 2>/dev/null
+tap_check "... the other way: resolved, B without rank 3 having judged rank 2" \
+	'grep -q "^resolved,DIST.STRAGGLER," t1m.csv'
+
+"$TSCOPE_BIN" --print --color never --no-index eA eB >e.txt 2>/dev/null
+tap_check "B records compute alone: A's recoverable time not judged in B, not resolved" \
+	'grep -q "^  not judged in B (only compute is recorded by rank 0) .*(EFFICIENCY.RECOVERABLE)$" e.txt &&
+	 ! grep -q "^  resolved .*EFFICIENCY" e.txt'
+"$TSCOPE_BIN" --print --color never sw6 sw2 >sw.txt 2>/dev/null
+"$TSCOPE_BIN" --print --color never sw2 sw6 >sw2.txt 2>/dev/null
+tap_check "a sweep of 2 levels: A's saturation not judged in B, nor new the other way" \
+	'grep -q "^  not judged in B (fewer than 3 configs) .*(SWEEP.SATURATION)$" sw.txt &&
+	 grep -q "^  not judged in A (fewer than 3 configs) .*(SWEEP.SATURATION)$" sw2.txt'
+
+"$TSCOPE_BIN" --print --color never --no-index z3A zB >z3.txt 2>/dev/null
+tap_check "rank 3 measured no compute in A: not compared (named), not regressed" \
+	'grep -q "^● COMPARISON — B takes the same time per step as A .*; not compared: rank 3 (no time measured in A)" \
+	 z3.txt && grep -q "compared: 3 of 4 common ranks" z3.txt && ! grep -q "regressed from" z3.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index z3A zB >z3.csv 2>/dev/null
+tap_eq "... diff_ranks: rank 3 n/a, no delta, no noise" "3,n/a,," "$(grep "^3," z3.csv | cut -d, -f1,2,5,6)"
+
+tap_eq "ranks by step time: diff_ranks says so in a last column basis" "basis step_time" \
+	"$(head -1 u.csv | awk -F, '{ print $NF }') $(sed -n 2p u.csv | awk -F, '{ print $NF }')"
+mkstd xB 4 2 --phases data=0.008,fwd=0.03,x1=0.06,comm=0.012 || tap_notok "xB generated"
+"$TSCOPE_BIN" --print --color never --no-index uA xB >uT.txt 2>/dev/null
+tap_check "phases compute leaves out named with whose they are, not all 'of A and B'" \
+	'grep -q "; ranks judged by step time: compute leaves out phases fwd (A and B), bwd (A only), x1 (B only);" uT.txt'
 tap_plan

@@ -3,7 +3,8 @@
 # level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps
 # where B is 10% slower at concurrency 2, identical sweeps (zero deltas), a sweep vs a
 # training run (refused), a sweep dir with a Cerebras or NAT dir (one run in either
-# order, never compared), and ../shared/real/genai-perf-medium against a copy of itself.
+# order, never compared), ../shared/real/genai-perf-medium against a copy of itself, and
+# a truncated level file (B's data quality under the verdict).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -35,6 +36,14 @@ tap_check "... and no step comparison or budget (sweeps have no steps)" '! grep 
 "$TSCOPE_BIN" --print --color never sa sc >same.txt 2>/dev/null
 tap_check "identical sweeps: no difference at the 3 common levels" \
 	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency levels$" same.txt'
+
+# B's level 2 file cut in half (partial, its record skipped): under the verdict, B's data
+# quality and that levels only in A may be its lost data.
+cp -r sa sq && f=sq/m-openai-chat-concurrency2/profile_export.json && truncate -s $(($(wc -c <"$f") / 2)) "$f"
+"$TSCOPE_BIN" --print --color never sa sq >sq.txt 2>/dev/null
+tap_check "a truncated level file in B: B's data quality under the SWEEP verdict" \
+	'sed -n 4p sq.txt | grep -q "^  data quality of B: 1 record skipped, 0 files unreadable, 1 partial \
+(--export sources A B); levels only in A may be B.s lost data$"'
 
 "$TSCOPE_BIN" --export diff_sweep sa run >mix.out 2>mix.err
 rc=$?

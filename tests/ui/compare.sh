@@ -6,7 +6,9 @@
 # `m` flips the heatmap to A; the Ranks tab (diff_ranks) lists rank 5 first; `e` exports
 # it. An identical pair shows "no difference" and `n` says there is no regression. Tabs
 # that would only say "needs ..." for the pair (Kernels, Sweep; Heatmap for sweeps) are
-# left out. A verdict longer than a summary line reaches the Overview whole.
+# left out. A verdict longer than a summary line reaches the Overview whole. At 80x24 the
+# Overview keeps the changed ranks on screen (quality in one line, the lowest lines give
+# way); ranks compared by step time say so in their lines.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -149,4 +151,35 @@ tap_check "a verdict of $(wc -c <lv.print | tr -d ' ') bytes: all of it in the O
 	'[ "$(wc -c <lv.print)" -gt 300 ] &&
 	 grep -q "not a like-for-like comparison; .*not compared: .*ranks 4-7 (only in B)$" lv.print &&
 	 [ "$(cat lv.200)" = "$(cat lv.print)" ] && [ "$(cat lv.100)" = "$(cat lv.print)" ]'
+# 80x24: B's ranks 1, 2, 3, 5, 6 slower, rank 7 only in A, losses that differ (pytscope's
+# notes). The quality of clean sides is one short line; the lowest lines (the notes) give
+# way to "N more lines" so the list of changed ranks stays on screen, End reaching its last.
+# A second pair with phases fwd and bwd: its rank lines say step time, not compute.
+python3 -c 'import json, os, random
+for d, slow, n in (("ma", (), 8), ("mb", (1, 2, 3, 5, 6), 7), ("fa", (), 4), ("fb", (2,), 4)):
+    for r in range(n):
+        rnd = random.Random(hash((d, r)) & 0xffff)
+        os.makedirs(f"{d}/rank{r}", exist_ok=True)
+        json.dump({"name": d, "rank": r, "world_size": max(n, 8) if d[0] == "m" else n},
+                  open(f"{d}/rank{r}/run.json", "w"))
+        names = ("fwd", "bwd") if d[0] == "f" else ("forward", "backward")
+        with open(f"{d}/rank{r}/steps.jsonl", "w") as f:
+            for s in range(40):
+                k = (1.3 if r in slow else 1.0) * (1 + 0.04 * (rnd.random() - 0.5))
+                ph = {names[0]: 0.03 * k, names[1]: 0.06 * k, "comm": 0.01}
+                f.write(json.dumps({"step": s, "phases": ph, "scalars": {"loss": 2 + rnd.random()}}) + "\n")' ||
+	{ tap_notok "80x24 pairs generated"; exit 1; }
+printf '1\n:dump %s/s80\nG\n:dump %s/s80end\nq\n' "$PWD" "$PWD" >keys7
+TSCOPE_SCRIPT=keys7 TERM=dumb LINES=24 COLUMNS=80 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui ma mb >out7 2>err7
+tap_check "80x24: quality in one line, the lowest lines give way, the changed ranks on screen" \
+	'grep -q "^  quality  *A and B clean$" s80 && grep -q "^  [0-9]* more lines\? (a taller window shows them" s80 &&
+	 grep -q "^  Ranks that changed (5 regressed" s80 && grep -q "^  rank [0-9]  *regressed" s80'
+tap_check "... End scrolls the list to its last changed ranks" \
+	'[ "$(grep -c "^  rank [0-9]  *regressed" s80end)" -ge 3 ] &&
+	 [ "$(grep "^  rank [0-9]  *regressed" s80end | tail -1)" != "$(grep "^  rank [0-9]  *regressed" s80 | tail -1)" ]'
+printf '1\n:dump %s/f80\nq\n' "$PWD" >keys8
+TSCOPE_SCRIPT=keys8 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui fa fb >out8 2>err8
+tap_check "ranks compared by step time: the rank lines say step time" \
+	'grep -q "^  Ranks that changed by step time (1 regressed" f80 &&
+	 grep -q "^  rank 2  *regressed .* step time " f80 && ! grep -q "compute per step" f80'
 tap_plan

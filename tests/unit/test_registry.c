@@ -186,17 +186,21 @@ static void test_summary_add(void)
 	ok(s.n == SUMMARY_MAX, "lines past SUMMARY_MAX are dropped");
 }
 
-/* findings_unjudged_add: items joined by "; ", truncated within the buffer; the demo,
- * which every rule judges, gives no item and no note. */
+/* findings_unjudged_add: items with the finding ids they stand for, found by a whole id;
+ * the demo, which every rule judges, gives no item and no note. */
 static void test_not_judged(void)
 {
-	char buf[32] = "";
-	findings_unjudged_add(buf, sizeof(buf), "a (%d)", 1);
-	findings_unjudged_add(buf, sizeof(buf), "b (%s)", "why");
-	is_str(buf, "a (1); b (why)", "not-judged items joined by \"; \"");
-	findings_unjudged_add(buf, sizeof(buf), "%s", "a very long item that does not fit");
-	ok(strlen(buf) == sizeof(buf) - 1 && strncmp(buf, "a (1); b (why); a very", 22) == 0,
-	   "a long item is cut at the buffer, not past it");
+	struct not_judged l = { 0 };
+	findings_unjudged_add(&l, "A.X A.YY", "a (%d)", 1);
+	findings_unjudged_add(&l, "", "b (%s)", "why");
+	ok(l.n == 2 && strcmp(l.v[0].text, "a (1)") == 0 && strcmp(l.v[1].text, "b (why)") == 0,
+	   "not-judged items kept in order");
+	ok(findings_not_judged_of(&l, "A.YY") == &l.v[0] && findings_not_judged_of(&l, "A.X") == &l.v[0],
+	   "an item stands for each of its ids");
+	ok(!findings_not_judged_of(&l, "A.Y") && !findings_not_judged_of(&l, "X") && !findings_not_judged_of(&l, ""),
+	   "and for no part of one, nor for anything when it has none");
+	findings_not_judged_free(&l);
+	ok(l.n == 0 && l.v == NULL, "freed empty");
 	struct run *run = open_demo();
 	const struct finding_list *fl = run_findings(run);
 	char nj[FINDINGS_NOT_JUDGED_MAX];
