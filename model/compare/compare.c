@@ -111,6 +111,11 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 		snprintf(buf, n, "(only in %s)", r->in_a ? "A" : "B");
 		return;
 	}
+	if (!r->n && (r->novalue_a || r->novalue_b)) { /* common steps, none with a value on both */
+		const char *side = r->novalue_a && r->novalue_b ? "A and B" : r->novalue_a ? "A" : "B";
+		snprintf(buf, n, "(no phase value at its common steps in %s)", side);
+		return;
+	}
 	if (!r->n && (!r->a_only.n || !r->b_only.n)) {
 		snprintf(buf, n, "(no step records in %s)", r->a_only.n ? "B" : "A");
 		return;

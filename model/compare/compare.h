@@ -140,6 +140,8 @@ struct cmp_rank {
 	bool in_a, in_b;
 	size_t n;                 /* steps of this rank with a value in both runs */
 	struct cmp_span a_only, b_only; /* this rank's steps in A only, in B only: not compared */
+	size_t novalue_a, novalue_b; /* steps in both runs with no value in A, in B (no phase
+	                          * recorded there, or a NaN): not compared */
 	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
 	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
 	bool has_lost;            /* both runs have a distributed analysis and every rank of

@@ -231,6 +231,8 @@ static size_t rank_pairs(struct cmp_rank *r, const struct side *sa, size_t ria, 
 			continue;
 		}
 		double va = record_value(sa, ria, i), vb = record_value(sb, rib, pos);
+		r->novalue_a += isnan(va);
+		r->novalue_b += isnan(vb);
 		if (isnan(va) || isnan(vb))
 			continue;
 		sorted = sorted && (!n || p[n - 1].step < s);
@@ -275,9 +277,12 @@ static size_t aligned_pairs(struct cmp_rank *r, const struct side *sa, size_t ri
 {
 	const float *ra = heat_row(sa->g, ria), *rb = heat_row(sb->g, rib);
 	size_t n = 0;
-	for (size_t j = 0; j < al->nc; j++)
+	for (size_t j = 0; j < al->nc; j++) {
+		r->novalue_a += isnan(ra[al->ka[j]]);
+		r->novalue_b += isnan(rb[al->kb[j]]);
 		if (!isnan(ra[al->ka[j]]) && !isnan(rb[al->kb[j]]))
 			p[n++] = (struct paired){ steps_aligned_step(sa->m, al->ka[j]), ra[al->ka[j]], rb[al->kb[j]] };
+	}
 	r->a_only = al->a_only;
 	r->b_only = al->b_only;
 	return n;

@@ -7,7 +7,8 @@
 # measured no time: not compared, no step wall line; a wall over steps with gaps gives
 # their count. A finding of one side only is "not judged" on the other when that side
 # has no records of the rule's family (a trace beside none) or its rules could not judge
-# it (no memory recorded): never resolved or new.
+# it (no memory recorded): never resolved or new. A rank whose records in B have no
+# phase is 'no phase value at its common steps in B', not 'no step records in A'.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -166,4 +167,13 @@ mkstd xB 4 2 --phases data=0.008,fwd=0.03,x1=0.06,comm=0.012 || tap_notok "xB ge
 "$TSCOPE_BIN" --print --color never --no-index uA xB >uT.txt 2>/dev/null
 tap_check "phases compute leaves out named with whose they are, not all 'of A and B'" \
 	'grep -q "; ranks judged by step time: compute leaves out phases fwd (A and B), bwd (A only), x1 (B only);" uT.txt'
+
+# rank 1 of B records steps but no phase: not compared, and said why (not "no step records")
+cp -r T1B T1Bnp && python3 -c 'import json
+p = "T1Bnp/rank1/steps.jsonl"
+rows = [json.loads(l) for l in open(p)]
+open(p, "w").write("".join(json.dumps({k: v for k, v in r.items() if k != "phases"}) + "\n" for r in rows))'
+"$TSCOPE_BIN" --print --color never --no-index T1B T1Bnp >np.txt 2>/dev/null
+tap_check "a rank without phases in B: 'no phase value at its common steps in B', not 'no step records'" \
+	'grep -q "not compared: rank 1 (no phase value at its common steps in B)" np.txt && ! grep -q "no step records" np.txt'
 tap_plan
