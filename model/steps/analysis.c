@@ -257,7 +257,16 @@ void analysis_phase_sets_free(struct phase_sets *ps)
 	free(ps->all);
 }
 
-/* compute_r of record pos of r (loaded). */
+double analysis_no_compute(void)
+{
+	const uint64_t bits = ANALYSIS_NO_COMPUTE_BITS;
+	double v;
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+/* compute_r of record pos of r (loaded); analysis_no_compute() when it has no compute
+ * phase value. */
 static double record_compute(const struct rank_steps *r, const struct phase_sets *ps, size_t pos)
 {
 	double v[ARRAY_LEN(canonical)];
@@ -265,7 +274,7 @@ static double record_compute(const struct rank_steps *r, const struct phase_sets
 	for (size_t i = 0; i < ps->ncompute; i++)
 		if (store_rank_value(r, ps->compute[i], pos, &v[n]))
 			n++;
-	return stats_fsum(v, n);
+	return n ? stats_fsum(v, n) : analysis_no_compute();
 }
 
 double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
@@ -424,7 +433,8 @@ static void rank_compute_r(const struct steps_model *m, const struct phase_sets 
 				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x, b.nb);
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
-		 * or the total is zero or not finite; then fsum over the record's values */
+		 * or the total is zero or not finite; then fsum over the record's values (a
+		 * record without any, whose total is 0: analysis_no_compute()) */
 		for (size_t j = 0; out && j < b.nb; j++) {
 			double s = b.t[j] + b.e[j];
 			out[at + j] = b.inexact[j] == 0.0 && isfinite(s) && s != 0.0

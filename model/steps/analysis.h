@@ -104,6 +104,11 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
  * Over the aligned steps (steps.h: intersection of step numbers, last record wins).
  * compute_r(s) = sum of the phases data, forward, backward, optimizer, compute, other of
  * rank r at aligned step s (unknown phase names excluded); comm_r(s) = phase comm or 0.
+ * A record with none of those phases has no compute: pytscope's figures (mean_compute,
+ * median_compute, the critical path, time lost, the walls, pytscope's straggler) take
+ * it as 0 s, as pytscope does; the step median (dist_step.cmed), own_mean and
+ * own_median leave it out, no_compute counts it, and the ranks are not weighed against
+ * each other then (analysis_compute_unweighable).
  *
  * THE CRITICAL PATH. pytscope's critical rank of an aligned step is the argmax of
  * compute, ties to the lowest rank id (dist_step.critical; its counts slowest_count,
@@ -132,7 +137,9 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
 
 struct rank_stat {
 	int rank;                 /* rank id */
-	double mean_compute, median_compute;       /* seconds per aligned step */
+	double mean_compute, median_compute;       /* seconds per aligned step (pytscope's) */
+	size_t no_compute;        /* aligned steps whose record has no compute phase value */
+	double own_mean, own_median; /* over the aligned steps with a compute (NaN: none) */
 	size_t slowest_count;     /* aligned steps on the critical path (pytscope's ties) */
 	double slowest_fraction, straggler_z, rel_slowdown;
 	double critical_share, critical_z; /* ties split, see above */
@@ -160,7 +167,9 @@ struct dist_step {
 	int critical;             /* rank INDEX of the critical rank (the lowest of a tie) */
 	int ntied;                /* ranks whose compute is cmax (>= 1; the critical rank's
 				   * alone when cmax is NaN) */
-	double wall, cmax, cmean, cmed, comm_max, comm_frac, cv, skew;
+	double wall, cmax, cmean, comm_max, comm_frac, cv;
+	double cmed;              /* median compute over the ranks with one (NaN: none has) */
+	double skew;              /* cmax - pytscope's median (a record without compute at 0 s) */
 };
 
 /* part(r, s) above: rank index ri's part of aligned step s, v its compute there. */
@@ -189,6 +198,8 @@ bool analysis_has_compute(const struct steps_model *m);
  * compute phase recorded"; a rank that records none ("rank 1 records no compute phase")
  * or lacks a compute phase another records ("rank 1 records no data phase while rank 0
  * does: ...", by budget lane: data, other or forward/backward/optimizer/compute); a rank
+ * with aligned steps whose record has no compute phase value ("rank 1 records no compute
+ * phase at 20 of the 30 aligned steps"); a rank
  * whose mean compute over the aligned steps is not finite or is negative; or
  * analysis_compute_zero (each aligned step's slowest compute is 0: phases recorded as
  * zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
@@ -199,8 +210,9 @@ const char *analysis_compute_unweighable(struct run *run);
  * the run wall) are not measured across the ranks: "no phase recorded", "no compute
  * phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
- * the others' alone); buf holds the reason when it is not a constant. NULL when every
- * rank records them. */
+ * the others' alone), or a rank with aligned steps without one (as
+ * analysis_compute_unweighable says); buf holds the reason when it is not a constant.
+ * NULL when every rank records them. */
 const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
 /* Why the comm share of the step walls is not the run's: no comm phase (the traces'
  * reason when none of their kernels matched as communication, trace_comm_unmatched), a
@@ -209,7 +221,8 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
 const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
 /* The same judgement without the distributed analysis (compare mode's first frame): the
  * ranks' mean compute and the all-zero test read off the compute heatmap's level 0, as
- * floats; buf holds the reason when it is not a constant. */
+ * floats (a missing cell: "rank 1 has no compute value at 20 of the 30 aligned steps",
+ * no compute phase there or a NaN one); buf holds the reason when it is not a constant. */
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
 /* Rank index ri records some compute phase (else its compute figures are missing, not 0). */
 bool analysis_rank_has_compute(struct run *run, size_t ri);
@@ -330,10 +343,12 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
  * cells are missing). heat_range() answers any [k_lo, k_hi) of columns in O(log S), so
  * drawing costs O(visible cells), independent of the run's size. */
 enum heat_series {
-	HEAT_COMPUTE = -1,        /* compute_r(s), as in the distributed analysis */
+	HEAT_COMPUTE = -1,        /* compute_r(s), as in the distributed analysis (missing where the
+				   * record has no compute phase value, not 0) */
 	HEAT_COMM = -2,           /* comm_r(s) (0 when the record has no comm) */
 	HEAT_STEP_TIME = -3,      /* sum of every phase of the record */
-	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over ranks - 1 (missing when median 0,
+	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over the ranks with a compute there - 1
+				   * (missing when median 0 or none, where the rank has no compute,
 				   * and after the aligned steps: no median over every rank yet) */
 };
 

@@ -3,7 +3,8 @@
  * per-step critical rank, skew and CV, per-rank time lost, onset and coverage, in
  * parallel column and row passes (model/pool.h), plus the memoized per-step medians, why
  * the ranks cannot be weighed, and why the step walls or their comm share are not
- * measured on every rank (a rank without the phases: n/a, not the others' figures). */
+ * measured on every rank (a rank without the phases: n/a, not the others' figures). A
+ * record without compute is 0 s in pytscope's figures only (analysis.h, distributed). */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -75,9 +76,10 @@ void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc,
 	}
 }
 
-/* Statistics of one aligned step from c[N] (compute of every rank), its comm max and
- * its median. */
-static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, size_t N)
+/* Statistics of one aligned step from c[N] (compute of every rank, pytscope's: 0 s for
+ * a record without compute), its comm max, its median over the ranks with a compute
+ * (med) and pytscope's median over c (py_med, the sync skew's). */
+static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, double py_med, size_t N)
 {
 	size_t crit = 0;
 	int tied = 1; /* the ranks at the max (crit alone when its compute is NaN) */
@@ -98,7 +100,32 @@ static void step_stats(struct dist_step *s, const double *c, double comm_max, do
 	s->wall = s->cmax + comm_max;
 	s->comm_frac = s->wall != 0 ? comm_max / s->wall : 0.0;
 	s->cv = N >= 2 && s->cmean > 0 ? stats_pstdev(c, N, s->cmean) / s->cmean : 0.0;
-	s->skew = s->cmax - s->cmed;
+	s->skew = s->cmax - py_med;
+}
+
+/* The median of the values of c[N] that are a compute (not analysis_no_compute()), tmp
+ * (N doubles) as scratch: NaN when none is. */
+static double present_median(const double *c, size_t N, double *tmp)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < N; r++)
+		if (!analysis_is_no_compute(c[r]))
+			tmp[n++] = c[r];
+	if (n == N)
+		return stats_median_buf(c, N, tmp);
+	return n ? stats_median_inplace(tmp, n) : NAN;
+}
+
+/* pytscope's compute of the n values of c (a record without compute: 0 s); how many. */
+static size_t gaps_to_zero(double *c, size_t n)
+{
+	size_t gaps = 0;
+	for (size_t i = 0; i < n; i++)
+		if (analysis_is_no_compute(c[i])) {
+			c[i] = 0.0;
+			gaps++;
+		}
+	return gaps;
 }
 
 /* Aligned steps per task of the column pass. A task reads its block rank by rank (each
@@ -118,6 +145,8 @@ struct step_pass {
 	const double *cmed_known; /* memoized per-step medians, or NULL */
 	double *cmed;             /* medians-only pass: out */
 	struct distributed *d;    /* NULL: medians only */
+	double *py_med;           /* per aligned step pytscope's median (records without compute
+				   * at 0 s): its rel_slowdown's */
 	double *lost;             /* per aligned step: seconds the others waited / (N - 1) */
 	double **rows;            /* per rank its compute at the S steps, read once (index_rows), or
 				   * NULL: read per pass */
@@ -156,19 +185,16 @@ static void step_block(void *ud, size_t task)
 		size_t k = k0 + j;
 		for (size_t r = 0; r < N; r++)
 			c[r] = blk[r * nb + j];
-		double med;
-		if (p->cmed_known) {
-			med = p->cmed_known[k];
-		} else {
-			med = stats_median_buf(c, N, tmp);
-		}
+		double med = p->cmed_known ? p->cmed_known[k] : present_median(c, N, tmp);
 		if (!p->d) {
 			p->cmed[k] = med;
 			continue;
 		}
+		double py_med = gaps_to_zero(c, N) ? stats_median_buf(c, N, tmp) : med;
+		p->py_med[k] = py_med;
 		struct dist_step *s = &p->d->step[k];
 		s->step = steps_aligned_step(p->m, k);
-		step_stats(s, c, comm[j], med, N);
+		step_stats(s, c, comm[j], med, py_med, N);
 		double waited = 0;
 		for (size_t r = 0; r < N; r++)
 			if ((int)r != s->critical)
@@ -210,6 +236,21 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 	}
 }
 
+/* no_compute of the rank's compute vals[S], and own_mean and own_median when it is not 0
+ * (else the caller sets mean_compute and median_compute); scratch: S doubles. */
+static void own_figures(const double *vals, size_t S, double *scratch, struct rank_stat *rs)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < S; k++)
+		if (!analysis_is_no_compute(vals[k]))
+			scratch[n++] = vals[k];
+	rs->no_compute = S - n;
+	if (n < S) {
+		rs->own_mean = n ? stats_mean(scratch, n) : NAN;
+		rs->own_median = n ? stats_median_inplace(scratch, n) : NAN;
+	}
+}
+
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against
  * each step's median (the compute recomputed from the model rather than kept for every
  * cell, unless p->rows keeps it). buf and ratio are S doubles of scratch, scratch 2 S
@@ -225,10 +266,17 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 		p->in->compute(p->in->ud, r, 0, S, buf);
 	else if (!p->rows)
 		analysis_rank_compute(m, &p->ps, r, 0, S, buf, NULL);
+	own_figures(vals, S, scratch, rs);
+	if (rs->no_compute) { /* pytscope's figures: 0 s there (kept rows stay as they are) */
+		if (vals != buf)
+			memcpy(buf, vals, S * sizeof(*buf));
+		gaps_to_zero(buf, S);
+		vals = buf;
+	}
 	double share = 0, lost = 0;
 	for (size_t k = 0; k < S; k++) {
-		if (d->step[k].cmed > 0)
-			ratio[nratio++] = vals[k] / d->step[k].cmed - 1.0;
+		if (p->py_med[k] > 0)
+			ratio[nratio++] = vals[k] / p->py_med[k] - 1.0;
 		double part = analysis_critical_part(&d->step[k], r, vals[k]);
 		if (part > 0) {
 			share += part;
@@ -241,6 +289,10 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
 	rs->median_compute = stats_median_buf(vals, S, scratch);
+	if (!rs->no_compute) {
+		rs->own_mean = rs->mean_compute;
+		rs->own_median = rs->median_compute;
+	}
 	rs->slowest_fraction = (double)rs->slowest_count / (double)S;
 	rs->rel_slowdown = nratio ? stats_median_buf(ratio, nratio, scratch) : 0.0;
 	rs->missing = steps_missing(m, r);
@@ -525,7 +577,8 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->n_steps = S;
 	d->rank = xcalloc_written(N, sizeof(*d->rank)); /* the memory peak reads before it writes */
 	d->step = xcalloc(S, sizeof(*d->step));
-	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in };
+	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in,
+			       .py_med = xmalloc(S * sizeof(double)) };
 	analysis_phase_sets_init(m, &p.ps);
 	keep_rows(run, &p);
 	double sum_max = 0, sum_lost = 0;
@@ -549,6 +602,7 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->straggler = nstrag == 1 ? strag : -1;
 	analysis_straggler_set(d);
 	free(p.lost);
+	free(p.py_med);
 	free(p.comm_max); /* keep_rows' */
 	dist_summary(d, sum_max, sum_lost);
 	analysis_phase_sets_free(&p.ps);
@@ -710,12 +764,25 @@ static bool means_unweighable(const struct steps_model *m, const double *mean, c
 	return false;
 }
 
+/* A rank with aligned steps whose record has no compute phase value (rank_stat
+ * no_compute: missing there, not 0 s), into buf. */
+static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
+{
+	for (size_t r = 0; d && r < d->world_size; r++)
+		if (d->rank[r].no_compute) {
+			snprintf(buf, n, "rank %d records no compute phase at %zu of the %zu aligned steps", d->rank[r].rank,
+				 d->rank[r].no_compute, d->n_steps);
+			return true;
+		}
+	return false;
+}
+
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
- * can): lanes_unweighable(), or a compute that is not finite or is negative over the
- * aligned steps. */
+ * can): lanes_unweighable(), aligned steps without its compute (gaps_unweighable), or a
+ * compute that is not finite or is negative over the aligned steps. */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	if (lanes_unweighable(run, buf, n))
+	if (lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n))
 		return true;
 	size_t N = steps_nranks(run->steps);
 	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
@@ -738,17 +805,23 @@ const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t
 	if (!g || !S)   /* no grid to read: the distributed analysis's judgement */
 		return analysis_compute_unweighable(run);
 	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
-	bool zero = true;
-	for (size_t r = 0; r < N; r++) {
+	bool zero = true, why = false;
+	for (size_t r = 0; r < N && !why; r++) {
 		const float *row = heat_row(g, r);
 		double sum = 0;
+		size_t gaps = 0;   /* a NaN cell: no compute phase there, or a NaN one */
 		for (size_t k = 0; k < S; k++) {
+			gaps += isnan(row[k]) != 0;
 			sum += row[k];
 			zero = zero && row[k] == 0;
 		}
 		mean[r] = sum / (double)S;
+		if (gaps)
+			snprintf(buf, n, "rank %d has no compute value at %zu of the %zu aligned steps",
+				 steps_rank_id(m, r), gaps, S);
+		why = gaps > 0;
 	}
-	bool why = means_unweighable(m, mean, buf, n);
+	why = why || means_unweighable(m, mean, buf, n);
 	free(mean);
 	return why ? buf : zero ? analysis_compute_zero : NULL;
 }
@@ -808,7 +881,8 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 		return comm ? "no compute phase recorded" : "no phase recorded";
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
 	if (ranks_lacking(run, compute, "compute phase", buf, n) ||
-	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)))
+	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
+	    gaps_unweighable(analysis_distributed(run), buf, n))   /* walls of the others' alone there */
 		return buf;
 	return NULL;
 }

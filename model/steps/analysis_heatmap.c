@@ -179,7 +179,7 @@ static bool step_time_value(const struct steps_model *m, const struct phase_sets
 }
 
 /* Level-0 value of series at (r, column k); false when missing (a column after the
- * aligned steps that rank r has not reached). */
+ * aligned steps that rank r has not reached, a record without the series' phases). */
 static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
 			 size_t r, size_t k, double *out)
 {
@@ -189,9 +189,9 @@ static bool series_value(const struct steps_model *m, const struct phase_sets *p
 	else if (!steps_find(m, r, steps_column_step(m, k), &pos))
 		return false;
 	switch (series) {
-	case HEAT_COMPUTE:
+	case HEAT_COMPUTE:   /* a record without a compute phase value: missing, not 0 */
 		*out = analysis_record_compute(m, ps, r, pos);
-		return analysis_rank_has_compute_phase(m, ps, r);
+		return !analysis_is_no_compute(*out);
 	case HEAT_COMM:
 		*out = analysis_record_comm(m, ps, r, pos);
 		return true;
@@ -218,7 +218,9 @@ struct heat_pass {
 
 /* HEAT_COMPUTE of rank r at the aligned columns [k0, A) into buf (A doubles), read a
  * column at a time (analysis_rank_compute: the values series_value() gives, bit for
- * bit). Returns the end of what buf holds: A, or k0 for another series. */
+ * bit; a record without compute is analysis_no_compute(), whose cell is NaN: missing,
+ * as the kept rows of an index build have it). Returns the end of what buf holds: A, or
+ * k0 for another series. */
 static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_t k0, double *buf, bool have)
 {
 	size_t A = steps_naligned(p->m);

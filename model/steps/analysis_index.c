@@ -78,9 +78,9 @@ static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
 			     r->critical_share, r->critical_z, r->rel_slowdown, r->time_lost, r->coverage,
 			     r->mem_peak, r->noise, r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift,
-			     r->stall_z, r->stall_cost };
+			     r->stall_z, r->stall_cost, r->own_mean, r->own_median };
 	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
-				r->slow_onset, r->stall_lo, r->stall_hi };
+				r->slow_onset, r->stall_lo, r->stall_hi, (long long)r->no_compute };
 	unsigned char b[10 + 8 * ARRAY_LEN(f) + 10 * ARRAY_LEN(n) + 1];
 	size_t k = ob_sleb(b, r->rank);
 	for (size_t i = 0; i < ARRAY_LEN(f); i++, k += 8)
@@ -97,7 +97,7 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
 			&r->critical_share, &r->critical_z, &r->rel_slowdown, &r->time_lost, &r->coverage,
 			&r->mem_peak, &r->noise, &r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift,
-			&r->stall_z, &r->stall_cost };
+			&r->stall_z, &r->stall_cost, &r->own_mean, &r->own_median };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
 	r->slowest_count = (size_t)ib_svar(b);
@@ -107,6 +107,7 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	r->slow_onset = (long)ib_svar(b);
 	r->stall_lo = (long)ib_svar(b);
 	r->stall_hi = (long)ib_svar(b);
+	r->no_compute = (size_t)ib_svar(b);
 	unsigned fl = ib_u8(b);
 	r->has_mem_peak = fl & 1;
 	r->fail_slow = fl >> 1 & 1;

@@ -282,7 +282,19 @@ bool analysis_in_compute_phases(const char *name);
 size_t analysis_phase_ids(const struct steps_model *m, int *ids);
 void analysis_phase_sets_init(const struct steps_model *m, struct phase_sets *ps);
 void analysis_phase_sets_free(struct phase_sets *ps);
-/* compute_r and comm_r of one record (analysis.h, distributed). */
+/* A record without a compute phase value has no compute, not 0 s: analysis_no_compute(),
+ * a quiet NaN told from a NaN its phases sum to by its payload (copies keep it), whose
+ * float is the float NAN (payload in the low bits); pytscope's figures take it as 0 s. */
+#define ANALYSIS_NO_COMPUTE_BITS 0x7ff800000000c0deull
+double analysis_no_compute(void);
+static inline bool analysis_is_no_compute(double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	return bits == ANALYSIS_NO_COMPUTE_BITS;
+}
+/* compute_r (analysis_no_compute() when the record has no compute phase value) and
+ * comm_r of one record (analysis.h, distributed). */
 double analysis_record_compute(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
 			       size_t pos);
 /* The exact sum (fsum) of every phase of record pos of rank ri: its step time. */

@@ -3,6 +3,7 @@
  * the `nodes` view and the NODE.SLOW_TOGETHER finding read. */
 #include "model/steps/nodes.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/groups.h"
@@ -177,21 +178,29 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	if (!d)
 		return;
 	nd->has_dist = true;
+	nd->worst = nd->ri[0];
 	double *rel = xmalloc(nd->nranks * sizeof(*rel));
 	double sum = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < nd->nranks; i++) {
 		const struct rank_stat *rs = &d->rank[nd->ri[i]];
-		if (i == 0 || rs->mean_compute > nd->worst_compute) {
-			nd->worst_compute = rs->mean_compute;
-			nd->worst = nd->ri[i];
+		/* the ranks' own compute over the steps that have one: a rank without it (a
+		 * NaN: none, or a NaN recorded) is missing from the node's figures, not 0 s */
+		if (!isnan(rs->own_mean)) {
+			if (n == 0 || rs->own_mean > nd->worst_compute) {
+				nd->worst_compute = rs->own_mean;
+				nd->worst = nd->ri[i];
+			}
+			sum += rs->own_mean;
+			n++;
 		}
-		sum += rs->mean_compute;
 		rel[i] = rs->rel_slowdown;
 		if (i == 0 || rel[i] < nd->min_rel)
 			nd->min_rel = rel[i];
 		nd->stragglers += rs->straggler;
 	}
-	nd->mean_compute = sum / (double)nd->nranks;
+	nd->has_compute = n > 0;
+	nd->mean_compute = n ? sum / (double)n : NAN;
 	nd->median_rel = stats_median_inplace(rel, nd->nranks);
 	free(rel);
 }

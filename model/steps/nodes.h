@@ -33,8 +33,11 @@ struct node_stat {
 	size_t *ri;               /* rank indexes */
 	size_t nranks;
 	bool has_dist;
+	bool has_compute;         /* some rank of it has a compute (own_mean): else worst is its
+				   * first rank and the compute figures are missing */
 	size_t worst;             /* rank index with the highest mean compute */
-	double worst_compute, mean_compute;   /* seconds per aligned step */
+	double worst_compute, mean_compute;   /* seconds per aligned step (rank_stat own_mean: over
+					       * the ranks and steps with a compute) */
 	double min_rel, median_rel;           /* rel_slowdown over the node's ranks */
 	size_t stragglers;
 	bool no_host;             /* NODES_NO_HOST: the ranks without a hostname */

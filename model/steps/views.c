@@ -139,8 +139,10 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			table_set_text(t, row, c_strag, "n/a");
 			continue;
 		}
-		table_set_num(t, row, c_mean, rs->mean_compute * 1e3);
-		table_set_num(t, row, c_med, rs->median_compute * 1e3);
+		/* over the aligned steps with a compute (none: missing) */
+		bool own = rs->no_compute < d->n_steps;
+		table_set_num_opt(t, row, c_mean, rs->own_mean * 1e3, own);
+		table_set_num_opt(t, row, c_med, rs->own_median * 1e3, own);
 		if (own_only) {
 			table_set_text(t, row, c_strag, "n/a");
 			continue;
@@ -491,9 +493,9 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_text(t, row, c_how, how);
 		if (!nd->has_dist)
 			continue;
-		table_set_num(t, row, c_worst, steps_rank_id(m, nd->worst));
-		table_set_num(t, row, c_wc, nd->worst_compute * 1e3);
-		table_set_num(t, row, c_mc, nd->mean_compute * 1e3);
+		table_set_num_opt(t, row, c_worst, steps_rank_id(m, nd->worst), nd->has_compute);
+		table_set_num_opt(t, row, c_wc, nd->worst_compute * 1e3, nd->has_compute);
+		table_set_num_opt(t, row, c_mc, nd->mean_compute * 1e3, nd->has_compute);
 		table_set_num_opt(t, row, c_min, nd->min_rel, !own_only);
 		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
 		size_t judged, strag = node_stragglers(run, nd, &judged);

@@ -4,7 +4,9 @@
 # on screen) write the same columns from the same code. Rank ids and steps are numbers
 # (sorted and filtered as numbers), names stay text; worst/mean name the grid's unit. A
 # step without a phase has no step time: its cells are empty (missing), not 0 s, and a
-# grid with no value at all shows no scale rather than "median 0 s..max 0 s".
+# grid with no value at all shows no scale rather than "median 0 s..max 0 s". Likewise a
+# record without a compute phase has no compute (its cell missing, in the pane too), and
+# the slowdown is against the step median over the ranks with a compute, not a 0 s.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -62,4 +64,35 @@ printf '2\nm\nm\n:dump %s\nj\n:dump %s\nq\n' "$PWD/h0.txt" "$PWD/h1.txt" >keys
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui half >/dev/null 2>err
 tap_check "a rank without phases: its step time missing, the other's 60 ms" \
 	'grep -q "rank 0  step 0  step time 60 ms" h0.txt && grep -q "rank 1  step 0  step time missing" h1.txt'
+"$TSCOPE_BIN" --no-index --export heatmap half 2>/dev/null | tail -n +2 >half.csv
+tap_check "... the slowdown of the other against the median of its own compute (0, not 1 over a 0 s median)" \
+	'[ "$(awk -F, '\''$1 == 0 {print $6 "," $7}'\'' half.csv | sort -u)" = "0,0" ] &&
+	 [ "$(awk -F, '\''$1 == 1 {print $4 $5 $6 $7}'\'' half.csv | sort -u)" = "" ]'
+# ranks of 75 ms and 60 ms and one without phases: the median of 75 and 60, not of 75, 60, 0
+mkdir -p three/rank0 three/rank1 three/rank2
+cp half/rank0/steps.jsonl three/rank1/steps.jsonl
+cp half/rank1/steps.jsonl three/rank2/steps.jsonl
+for s in $(seq 0 9); do echo "{\"step\":$s,\"phases\":{\"forward\":0.025,\"backward\":0.05}}"
+done >three/rank0/steps.jsonl
+"$TSCOPE_BIN" --no-index --export heatmap three 2>/dev/null | tail -n +2 >three.csv
+tap_check "... three ranks, one without phases: slowdowns +1/9 and -1/9, not 0.25 and 0; none for it" \
+	'[ "$(awk -F, '\''$6 > 0.1111 && $6 < 0.1112 {n++} END {print n}'\'' three.csv)" = 10 ] &&
+	 [ "$(awk -F, '\''$6 < -0.1111 && $6 > -0.1112 {n++} END {print n}'\'' three.csv)" = 10 ] &&
+	 [ "$(awk -F, '\''$1 == 2 {print $4 $5 $6 $7}'\'' three.csv | sort -u)" = "" ]'
+# rank 1 records phases on steps 0-9 only, the loss alone after
+mkdir -p part/rank0 part/rank1
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,\"phases\":{\"forward\":0.02,\"backward\":0.04}}" >>part/rank0/steps.jsonl
+	if [ "$s" -lt 10 ]; then tail -1 part/rank0/steps.jsonl; else echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; fi \
+		>>part/rank1/steps.jsonl
+done
+"$TSCOPE_BIN" --no-index --export heatmap_cells part 2>/dev/null | awk -F, '$1 == 1 && $3 >= 10' >part.csv
+tap_check "records without a compute phase: 20 compute cells missing, not 0 s" \
+	'[ "$(wc -l <part.csv)" -eq 20 ] && [ "$(cut -d, -f5-7 part.csv | sort -u)" = "compute,," ]'
+printf '2\nj\n' >keys
+for s in $(seq 1 12); do echo l; done >>keys
+printf ':dump %s\nq\n' "$PWD/part.txt" >>keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui part >/dev/null 2>err
+tap_check "... the pane: its cell's compute missing, not \"compute 0 s\"" \
+	'grep -q "rank 1  step 12  compute missing" part.txt && ! grep -q "compute 0 s" part.txt'
 tap_plan

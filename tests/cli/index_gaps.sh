@@ -5,7 +5,11 @@
 # of one rank. For
 # N = 1, 2 and 4 shards, the first open (which merges the shards' parts of the summary,
 # reading no rank's steps: test_index_summary pins that) and the next one give exactly
-# the --print, --export ranks and --export findings of a plain --no-index load.
+# the --print, --export ranks and --export findings of a plain --no-index load. Records
+# without a compute phase (a rank without any, a rank with phases on 10 of 30 steps, the
+# lowest rank without any): missing, not 0 s, from a whole index, a summary rebuilt from
+# its part and 2 shards as in a plain load (--print, --export heatmap, heatmap_cells,
+# ranks, nodes).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -93,6 +97,54 @@ gen bad plain gap bad plain
 check bad "a rank with only bad lines"
 gen one twice
 check one "one rank, restarted twice"
+
+P='"phases":{"data":0.01,"forward":0.02,"backward":0.04,"optimizer":0.005,"comm":0.003}'
+# nocomp DIR N NONE PART: N ranks of 30 steps; rank NONE records no phase, rank PART
+# phases on steps 0-9 only (the loss alone where they have none)
+nocomp() {
+	r=0
+	while [ $r -lt $2 ]; do
+		mkdir -p "$1/rank$r"
+		for s in $(seq 0 29); do
+			if [ $r -eq $3 ] || { [ $r -eq $4 ] && [ $s -ge 10 ]; }; then
+				echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"
+			else
+				echo "{\"step\":$s,$P}"
+			fi
+		done >"$1/rank$r/steps.jsonl"
+		r=$((r + 1))
+	done
+}
+# views [--no-index] DIR: the report and the views that show compute
+views() {
+	"$T" --print --color never "$@"
+	for v in heatmap heatmap_cells ranks; do "$T" --export $v "$@"; done
+	"$T" --export nodes --ranks-per-node 2 "$@"
+}
+# same_nocomp DIR: from a whole index, a summary rebuilt from its part, 2 shards = plain
+same_nocomp() {
+	views --no-index "$1" >want.v 2>/dev/null
+	rm -rf "$1/.tscope-index"
+	"$T" index "$1" >/dev/null 2>&1
+	views "$1" >got1.v 2>/dev/null
+	rm -f "$1/.tscope-index/summary.tsx"
+	views "$1" >got2.v 2>/dev/null
+	rm -rf "$1/.tscope-index"
+	"$T" index --shard 0/2 "$1" >/dev/null 2>&1 && "$T" index --shard 1/2 "$1" >/dev/null 2>&1
+	views "$1" >got3.v 2>/dev/null
+	cmp -s want.v got1.v && cmp -s want.v got2.v && cmp -s want.v got3.v
+}
+nocomp noph 2 1 -1
+tap_check "a rank without phases: from the index as in a plain load, its compute cells missing" \
+	'same_nocomp noph && [ "$(grep -c "^1,1,[0-9]*,[0-9]*,compute,,$" want.v)" -eq 30 ] &&
+	 grep -q "^  stragglers  *not judged: rank 1 records no compute phase$" want.v'
+nocomp partph 2 -1 1
+tap_check "a rank with phases on 10 of 30 steps: the same, its 20 cells without compute missing" \
+	'same_nocomp partph && [ "$(grep -c "^1,1,[0-9]*,[0-9]*,compute,,$" want.v)" -eq 20 ] &&
+	 grep -q "^  stragglers  *not judged: rank 1 records no compute phase at 20 of the 30 aligned steps$" want.v'
+nocomp lowph 3 0 -1
+tap_check "the lowest of 3 ranks without phases: the same" \
+	'same_nocomp lowph && [ "$(grep -c "^0,0,[0-9]*,[0-9]*,compute,,$" want.v)" -eq 30 ]'
 # The lowest rank restarted: the first open after a sharded build read the step index
 # of the lowest rank without its steps (a crash before).
 gen low restart plain

@@ -2,8 +2,9 @@
 # nodes_verdicts.sh: what the node roll-up (model/steps/nodes.c) says when hostnames are
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
 # few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks, the nodes
-# view's stragglers as the ranks view judges them, and the steps views of a run without
-# step records or phase time (refused with the reason, never an empty table).
+# view's stragglers as the ranks view judges them, a rank without a compute phase left out
+# of its node's compute figures (not a 0 s in its mean), and the steps views of a run
+# without step records or phase time (refused with the reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -123,6 +124,15 @@ mk nocomp '"gpu-" + "abcd"[r // 4]' "" 3
 "$T" --export nodes --no-index nocomp >nocomp.csv 2>/dev/null
 tap_eq "a rank without compute: stragglers and slow_together not judged" \
 	",n/a ,n/a ,n/a ,n/a" "$(rows nocomp.csv 10,11)"
+# rank 3 of 4 records no phase: node 1's compute is rank 2's, not the mean of 75 and 0 ms
+mkdir -p noph/rank0 noph/rank1 noph/rank2 noph/rank3
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,\"phases\":{\"data\":0.01,\"forward\":0.02,\"backward\":0.04,\"optimizer\":0.005}}"
+done | tee noph/rank0/steps.jsonl noph/rank1/steps.jsonl >noph/rank2/steps.jsonl
+for s in $(seq 0 29); do echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; done >noph/rank3/steps.jsonl
+"$T" --export nodes --no-index --ranks-per-node 2 noph >noph.csv 2>/dev/null
+tap_eq "a rank without a compute phase: its node's worst and mean compute are its other rank's (75, not 37.5)" \
+	"0,75,75 2,75,75" "$(rows noph.csv 5-7)"
 
 # Rank dirs with run.json and no step records: the steps views are refused, exit 1.
 mkdir -p bare/rank0 bare/rank1

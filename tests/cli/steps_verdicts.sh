@@ -8,7 +8,10 @@
 # (ties shared), and a 2-rank run reports no transient stall. With no phase on any rank,
 # or a rank without phases, the run wall and the comm share of the step wall are n/a
 # (naming the rank), not 0 s nor the other ranks' figures as the run's, and DIST.COMM_BOUND
-# is listed not judged instead of firing on them. Rank dirs whose run.json
+# is listed not judged instead of firing on them. A rank whose records carry phases on
+# some steps only: its records without a compute phase are missing there, not 0 s (no
+# straggler made of them; its own compute over the steps that have one; --compat keeps
+# pytscope's 0 s). Rank dirs whose run.json
 # started times lie more than an hour apart (two runs under pytscope's default name) are
 # named on a mixed runs line, from the index too, and when the lowest rank has no run.json.
 set -u
@@ -203,6 +206,27 @@ tap_check "a rank without phases: run wall and comm share n/a naming it, not ran
 tap_check "... the communication share listed not judged, with why" \
 	'grep -qx "  - communication share (rank 1 records no comm phase)" halfph.out'
 tap_check "... DIST.COMM_BOUND not raised on rank 0's comm, 45% of its step" '! grep -q "COMM_BOUND" halfcb.out'
+# rank 1 records phases on steps 0-9 only, the loss alone after: not 20 steps of 0 s
+mkdir -p partph/rank0 partph/rank1
+for s in $(seq 0 29); do
+	echo "{\"step\":$s,$P}" >>partph/rank0/steps.jsonl
+	if [ "$s" -lt 10 ]; then echo "{\"step\":$s,$P}"; else echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; fi \
+		>>partph/rank1/steps.jsonl
+done
+rep partph >partph.out
+"$TSCOPE_BIN" --export ranks --no-index partph >partph.csv 2>/dev/null
+"$TSCOPE_BIN" --export heatmap_cells --no-index partph 2>/dev/null | awk -F, '$1 == 1 && $3 >= 10' >partph.cells
+"$TSCOPE_BIN" --print --no-index --compat pytscope --color never partph >partph_compat.out 2>/dev/null
+why="rank 1 records no compute phase at 20 of the 30 aligned steps"
+tap_check "a rank with phases on 10 of 30 steps: no straggler made of 0 s, not judged with why" \
+	'grep -q "^  stragglers  *not judged: $why$" partph.out && grep -q "^  run wall  *n/a: $why$" partph.out &&
+	 grep -qx "  - stragglers and imbalance ($why)" partph.out && ! grep -qi "fail-slow" partph.out'
+tap_check "... ranks view: its compute over its steps with one (75 ms, not a mean of 25), no stall, no verdict" \
+	'grep -qx "1,30,75,75,,,,,,0,1,,n/a,,," partph.csv'
+tap_check "... its heatmap cells from step 10 on missing, not compute 0" \
+	'[ "$(wc -l <partph.cells)" -eq 20 ] && [ "$(cut -d, -f5-7 partph.cells | sort -u)" = "compute,," ]'
+tap_check "... --compat pytscope: pytscope's figures (0 s there: rank 1 at 25 ms, rank 0 its straggler)" \
+	'grep -q "^    rank 1:   25.00 ms" partph_compat.out && grep -q "Rank 0 is a persistent straggler" partph_compat.out'
 # rank dirs of two runs named "run": ranks 2-3 started 6.9 days after ranks 0-1
 # started DIR RANK T: a rank dir with 20 steps whose run.json says started T
 started() {

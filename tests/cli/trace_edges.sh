@@ -150,8 +150,9 @@ tap_check "... the pane rounds the raw value, not HTA's 2 decimals again" \
 tap_check "... the headline's idle by rank from the raw value" \
 	'grep -q "^  GPU idle by rank  *2.1% (rank 0) to 10.5% (rank 1)" pct.out'
 # Two traces: the native report says the overlap section and finding read rank 0's alone;
-# --compat pytscope keeps pytscope's text.
-"$TSCOPE_BIN" --no-index --print --compat pytscope pct >pct_compat.out 2>/dev/null
+# --compat pytscope keeps pytscope's text (of the trace --trace names: pytscope reads no
+# rank*.json of a directory).
+"$TSCOPE_BIN" --no-index --print --compat pytscope --trace pct/rank0.json pct >pct_compat.out 2>/dev/null
 tap_check "COMMUNICATION OVERLAP and DIST.EXPOSED_COMM name the lowest rank natively" \
 	'grep -q "^● COMMUNICATION OVERLAP (rank 0) — from kernel trace$" pct.out &&
 	 grep -q "^        On rank 0.s trace (the lowest rank.s), 90% of wall time is \*exposed\* communication" pct.out'
