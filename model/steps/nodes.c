@@ -223,15 +223,64 @@ static long trace_gpus(struct run *run)
 	return per >= 2 ? per : 0;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* How many of the n sorted values equal x. */
+static size_t count_sorted(const long *v, size_t n, long x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* the first >= x */
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = 0;
+	while (lo + k < n && v[lo + k] == x)
+		k++;
+	return k;
+}
+
+/* The gpu_count most ranks' run.json record (ties: the lowest rank's), with how many
+ * record it (*agree) of those recording one (*of); 0 when none does. */
+static long common_gpu_count(const struct steps_model *m, size_t *agree, size_t *of)
+{
+	size_t nr = steps_nranks(m);
+	long *v = xmalloc((nr ? nr : 1) * 2 * sizeof(*v)), *sorted = v + (nr ? nr : 1);
+	*of = 0;
+	for (size_t r = 0; r < nr; r++) {
+		const char *g = env_get(steps_rank_meta(m, r), "gpu_count");
+		v[r] = g ? atol(g) : 0;
+		if (v[r] > 0)
+			sorted[(*of)++] = v[r];
+	}
+	qsort(sorted, *of, sizeof(*sorted), cmp_long);
+	long best = 0;
+	*agree = 0;
+	for (size_t r = 0; r < nr && *agree * 2 <= *of; r++) { /* in rank order: ties to the lowest */
+		size_t k = v[r] > 0 ? count_sorted(sorted, *of, v[r]) : 0;
+		if (k > *agree) {
+			*agree = k;
+			best = v[r];
+		}
+	}
+	free(v);
+	return best;
+}
+
 /* The ranks per node without hostnames (--ranks-per-node, gpu_count, the traces' GPUs),
  * its source in *src; 0: none. */
-static long count_per_node(struct run *run, enum node_source *src)
+static long count_per_node(struct run *run, enum node_source *src, size_t *agree, size_t *of)
 {
 	long per = run->opts ? run->opts->ranks_per_node : 0;
 	*src = NODES_RANKS_PER_NODE;
 	if (per <= 0) {
-		const char *g = env_get(steps_rank_meta(run->steps, 0), "gpu_count");
-		per = g ? atol(g) : 0;
+		per = common_gpu_count(run->steps, agree, of);
 		*src = NODES_GPU_COUNT;
 	}
 	if (per <= 0) {
@@ -253,13 +302,16 @@ static struct node_set *nodes_group(struct run *run)
 	size_t have = rank_hosts(run, host);
 	bool explicit = run->opts && run->opts->ranks_per_node > 0;
 	enum node_source src = NODES_RANKS_PER_NODE;
-	long per = have == nr ? 0 : count_per_node(run, &src);
+	size_t agree = 0, of = 0;
+	long per = have == nr ? 0 : count_per_node(run, &src, &agree, &of);
 	if (have && (have == nr || (!explicit && have * 2 >= nr) || per <= 0)) {
 		group_by_host(host, nr, s);
 	} else if (per > 0) {
 		group_by_count(m, s, per);
 		s->source = src;
 		s->hosts_unused = have;
+		s->per_agree = agree;
+		s->per_of = of;
 	} else {
 		free(s);
 		s = NULL;
@@ -395,6 +447,10 @@ bool steps_node_slow(const struct node_set *s, size_t k)
 void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n)
 {
 	buf[0] = '\0';
+	char gpu_words[96] = "run.json's gpu_count";
+	if (s->per_agree < s->per_of) /* the ranks disagree: whose value it is */
+		snprintf(gpu_words, sizeof(gpu_words), "the gpu_count %zu of the %zu ranks' run.json record",
+			 s->per_agree, s->per_of);
 	char few[96];
 	snprintf(few, sizeof(few), "Only %zu of %zu ranks record%s a hostname, not used", s->hosts_unused,
 		 steps_nranks(m), s->hosts_unused == 1 ? "s" : "");
@@ -402,7 +458,7 @@ void steps_nodes_placement(const struct steps_model *m, const struct node_set *s
 		snprintf(buf, n, " %s: nodes here are rank ids in blocks of %ld (%s), which assumes the job placed "
 			 "its ranks host by host in id order.", s->hosts_unused ? few : "No hostname is recorded",
 			 s->ranks_per_node,
-			 s->source == NODES_GPU_COUNT ? "run.json's gpu_count" :
+			 s->source == NODES_GPU_COUNT ? gpu_words :
 			 s->source == NODES_TRACE_GPUS ? "the GPUs each trace lists, each rank on GPU id mod that" :
 			 "--ranks-per-node");
 	for (size_t k = 0; k < s->n; k++)

@@ -49,6 +49,8 @@ struct node_set {
 	 * (analysis_compute_unweighable): stragglers and slow_together are judged */
 	bool judged;
 	long ranks_per_node;      /* NODES_RANKS_PER_NODE / NODES_GPU_COUNT */
+	size_t per_agree, per_of; /* NODES_GPU_COUNT: the ranks recording that gpu_count (the
+	                           * most common; ties: the lowest rank's), of those recording one */
 	size_t hosts_unused;      /* grouped by count: the ranks whose hostnames are not used */
 	struct node_stat *v;
 	size_t n;

@@ -3,7 +3,8 @@
 # (else the trace's), else --ranks-per-node N, else gpu_count, else the GPUs each trace
 # lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the
 # NODE.SLOW_TOGETHER finding when every rank of a node is slow (a bad host), but not when
-# the slowness is everywhere or on one rank only.
+# the slowness is everywhere or on one rank only. The gpu_count is the one most ranks
+# record (rank 0's alone does not decide), and the finding says so when they disagree.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -128,4 +129,12 @@ tap_check "... not when the kernels' GPUs contradict id order (rank 1 on GPU 0),
 	'! "$T" --export nodes --no-index tbad >/dev/null 2>tbad.err &&
 	 ! "$T" --export nodes --no-index tmix >/dev/null 2>&1 &&
 	 grep -q "no hostname in run.json or the traces, .* no GPU count the traces agree on" tbad.err'
+# rank 0's run.json says gpu_count 4, the 15 others 8: blocks of 8, said whose
+cp -r plain odd0 && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" odd0 8 15 1.2 &&
+	sed -i 's/"gpu_count": *8/"gpu_count": 4/' odd0/rank0/run.json
+"$T" --export nodes --no-index odd0 >o.csv 2>/dev/null
+"$T" --print --no-index odd0 >o.txt 2>/dev/null
+tap_check "rank 0's gpu_count against the 15 others': the others' blocks of 8, node 1 slow together" \
+	'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" o.csv &&
+	 grep -q "in blocks of 8 (the gpu_count 15 of the 16 ranks. run.json record), which assumes" o.txt'
 tap_plan
