@@ -167,6 +167,7 @@ for f in "" "--format kineto"; do
 	rc=$?
 	"$TSCOPE_BIN" --export ranks --no-index tp >tp_dir.csv 2>/dev/null
 	tap_check "three trace files one by one${f:+ ($f)}: one run of 3 ranks, as their directory" \
-		'[ "$rc" -eq 0 ] && cmp -s tp_files.csv tp_dir.csv && [ "$(wc -l <tp_files.csv)" -eq 4 ] && ! grep -q refused tp_files.err'
+		'[ "$rc" -eq 0 ] && cmp -s tp_files.csv tp_dir.csv && [ "$(wc -l <tp_files.csv)" -eq 4 ] &&
+		 ! grep -q refused tp_files.err'
 done
 tap_plan

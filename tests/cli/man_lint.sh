@@ -23,4 +23,5 @@ done
 # The index format version the man page and README state is the one index files carry.
 v=$(sed -n 's/^#define INDEX_VERSION \([0-9]*\)u$/\1/p' "$TSCOPE_ROOT/model/index/index.h")
 tap_check "man page and README state index format $v (model/index/index.h)" \
-	'grep -q "^This is index format $v;" "$man" && grep -q "format $v; an index of another format" "$TSCOPE_ROOT/README.md"'
+	'grep -q "^This is index format $v;" "$man" &&
+	 grep -q "format $v; an index of another format" "$TSCOPE_ROOT/README.md"'

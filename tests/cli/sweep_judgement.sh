@@ -87,7 +87,8 @@ analyze kg "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30 m_3,8,50.00,7
 analyze kp "$KN" m_0,1,39.44,91.80 m_1,2,N/A,95.00 m_2,4,46.21,72.30 m_3,8,50.00,70.00
 "$BIN" --print --no-index --color never kp >kp.txt 2>/dev/null
 tap_check "a level with a throughput but no latency between: no knee across it, the level named" \
-	'! grep -q SWEEP.SATURATION kp.txt && grep -q "^  saturation  *no knee up to concurrency 8.*; concurrency 2 not judged \
+	'! grep -q SWEEP.SATURATION kp.txt &&
+	 grep -q "^  saturation  *no knee up to concurrency 8.*; concurrency 2 not judged \
 (no request latency)$" kp.txt'
 analyze k2 "$KN" m_0,1,39.44,91.80 m_1,2,N/A,N/A m_2,4,46.21,72.30
 "$BIN" --print --no-index --color never k2 >k2.txt 2>/dev/null

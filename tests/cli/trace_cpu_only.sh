@@ -63,7 +63,8 @@ tap_check "--compat pytscope, a run dir with a GPU trace.json: No steps recorded
 	'[ "$(sed -n 3p gc.out)" = "No steps recorded." ] && ! grep -q "TIMING\|EFFICIENCY" gc.out'
 "$T" --print --no-index --compat pytscope --color never gpudir/ >gs.out 2>/dev/null
 tap_check "... spelled gpudir/: the same" '[ "$(sed -n 3p gs.out)" = "No steps recorded." ]'
-mkdir -p rdirs/rank0 rdirs/rank1 && "$tgen" rdirs/rank0/trace.json 1 0 >/dev/null && "$tgen" rdirs/rank1/trace.json 1 1 >/dev/null
+mkdir -p rdirs/rank0 rdirs/rank1 && "$tgen" rdirs/rank0/trace.json 1 0 >/dev/null &&
+	"$tgen" rdirs/rank1/trace.json 1 1 >/dev/null
 "$T" --print --no-index --compat pytscope --color never rdirs >rd.out 2>rd.err
 rc=$?
 tap_check "--compat pytscope, traces in rank dirs and no step log: No steps or trace found, exit 1" \

@@ -88,14 +88,16 @@ tap_check "--compat pytscope: pytscope's MFU 0.0% and its finding" \
 # Rank 0 records no phase, rank 1 does: the pane opens on rank 1; rank 0 has no budget.
 mkrun r0bare '"forward":0.25,"backward":0.5,"data":0.25'
 mv r0bare/rank0 r0bare/rank1
-sed 's/"rank": 0, "world_size": 1/"rank": 1, "world_size": 2/' r0bare/rank1/run.json >r0bare/rank1/r && mv r0bare/rank1/r r0bare/rank1/run.json
+sed 's/"rank": 0, "world_size": 1/"rank": 1, "world_size": 2/' r0bare/rank1/run.json >r0bare/rank1/r &&
+	mv r0bare/rank1/r r0bare/rank1/run.json
 mkdir r0bare/rank0
 sed 's/"world_size": 1/"world_size": 2/' fwd/rank0/run.json >r0bare/rank0/run.json
 printf '{"step":%d,"timestamp":%d.5}\n' 0 1000 1 1001 2 1002 >r0bare/rank0/steps.jsonl
 printf '5\n:dump %s\nk\n:dump %s\nq\n' "$TMP/r0.txt" "$TMP/r0k.txt" >r0.keys
 TSCOPE_SCRIPT=r0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index r0bare >/dev/null 2>err
 tap_check "rank 0 without phases, rank 1 with: the Budget pane opens on rank 1" \
-	'grep -q "efficiency 75.0%" r0.txt && grep -q "^ *rank 1 .*eff  75.0%" r0.txt && ! grep -q "no efficiency budget" r0.txt'
+	'grep -q "efficiency 75.0%" r0.txt && grep -q "^ *rank 1 .*eff  75.0%" r0.txt &&
+	 ! grep -q "no efficiency budget" r0.txt'
 tap_check "... and says rank 0 has no budget" 'grep -q "rank 0 has no budget" r0k.txt'
 "$BIN" --print --color never --no-index r0bare >r0.out 2>&1
 tap_check "... the report's findings: rank 0's phase rules and efficiency not judged, said whose" \

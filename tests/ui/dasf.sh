@@ -69,6 +69,7 @@ tap_rc $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
 printf ':resize 40 100\nv\n:dump %s\n<Esc>:quit\n' "$TMP/v_mem.txt" >"$TMP/vkeys"
 TSCOPE_SCRIPT="$TMP/vkeys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui "$TMP/v/memonly.msgpack" >/dev/null 2>&1
 rows() { sed -n '/Views with data/,$p' "$TMP/v_mem.txt" | awk '{ print $1 }' | grep -x "$1"; }
-rows task_balance >/dev/null && ! rows 'function_bottleneck\|task_bottleneck\|task_graph\|critical_path\|tasks' >/dev/null
+rows task_balance >/dev/null &&
+	! rows 'function_bottleneck\|task_bottleneck\|task_graph\|critical_path\|tasks' >/dev/null
 tap_rc $? "v on a memory-only database: task_balance; no function or task view"
 tap_plan
