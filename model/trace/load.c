@@ -17,7 +17,6 @@
 #include "model/pool.h"
 #include "model/ranklist.h"
 #include "model/run.h"
-#include "model/steps/steps.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
@@ -845,10 +844,9 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	struct run *run = ctx->run;
 	const struct opts *o = run->opts;
 	struct trace_pathvec files = { 0 };
-	/* the pytscope loader ran first; steps an earlier PATH's traces published are made
-	 * again below with this PATH's traces (trace files given one by one are one run) */
-	bool republish = run->steps && run->trace && run->trace->published_steps;
-	bool had_steps = run->steps != NULL && !republish;
+	/* the pytscope loader ran first (steps an earlier PATH's traces published are made
+	 * again with this PATH's: trace files given one by one are one run) */
+	bool had_steps = run->steps != NULL && !trace_steps_only(run);
 	bool indexed = false;
 	size_t restored = 0;
 	if (o && o->ntrace > 0) {
@@ -891,13 +889,8 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		trace_filter_check(run->trace);
 	if (rc == 0 && indexed && files.n && trace_index_want(run, parsed) && !load_cancelled(ctx))
 		trace_index_save(run, path);
-	if (rc == 0 && !had_steps) {
-		if (republish) {
-			steps_model_free(run->steps);
-			run->steps = NULL;
-		}
+	if (rc == 0 && !had_steps)
 		trace_publish_steps(run);
-	}
 	if (o && o->ntrace > 0 && run->trace)
 		run->trace->explicit_loaded = true;
 	trace_pathvec_free(&files);

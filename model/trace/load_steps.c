@@ -167,6 +167,10 @@ void trace_publish_steps(struct run *run)
 			comm = comm || trace_rank_comm_measured(ts, ts->r[i]);
 		}
 	ts->comm_unmatched = gpu && !comm;
+	if (ts->published_steps) { /* an earlier PATH's traces' steps: made again with these */
+		steps_model_free(run->steps);
+		run->steps = NULL;
+	}
 	struct steps_model *m = steps_model_get(run);
 	int m_compute = steps_metric_intern(m, METRIC_PHASE, "compute");
 	/* no rank with a GPU kernel, or none whose kernels include a communication one in a
