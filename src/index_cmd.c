@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* index_cmd.c: `tscope-tui index ...`, building the persistent index of a run dir
- * (model/index/index.h): whole, one shard (--shard K/N), its state (--status), or as a
- * Slurm job array (--slurm: writes the job script, submits it with sbatch, prints the
- * job id and how to watch it; --dry-run prints the script instead). */
+ * (model/index/index.h): whole, one shard (--shard K/N; a shard no rank or trace falls in
+ * writes nothing), its state (--status), or as a Slurm job array (--slurm: writes the job
+ * script, its log name a Slurm filename pattern sbatch reads whole, submits it with
+ * sbatch, prints the job id, where the logs go and how to watch it; --dry-run prints the
+ * script instead). */
 #include "src/index_cmd.h"
 
 #include <errno.h>
@@ -17,7 +19,6 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/index/index.h"
-#include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -27,7 +28,7 @@
 #include "src/meter.h"
 
 #define MAX_SHARDS 1000u
-#define SHARD_BYTES ((long long)1 << 30)  /* --slurm without --shards: a shard per GiB */
+#define SHARD_BYTES ((long long)1 << 30)  /* --slurm without --shards: a shard per GiB (default_shards) */
 
 struct index_cli {
 	const char *run_dir;
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 		   "                       its checksum (--status checks each file's header and head)\n"
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
 		   "                       arguments go to sbatch\n"
-		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL)\n"
+		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL and traces)\n"
 		   "      --merge-step     with --slurm: a dependent job that checks the shards, merges the summary\n"
 		   "                       and prints the report to its log\n"
 		   "      --dry-run        with --slurm: print the script, submit nothing\n");
@@ -199,6 +200,19 @@ static void trace_health(const char *run_dir, FILE *out, struct health *h)
 	h->since += unindexed;
 }
 
+/* The rank dirs of a plan (index_plan): its entries, none when its one entry is the run
+ * dir itself without steps.jsonl or run.json (a dir of traces, no pytscope run: the
+ * plan's stand-in rank 0). */
+static size_t plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n)
+{
+	if (n != 1 || strcmp(files[0].dir, run_dir) != 0 || access(files[0].steps, F_OK) == 0)
+		return n;
+	char *meta = xasprintf("%s/run.json", run_dir);
+	size_t dirs = access(meta, F_OK) == 0 ? 1 : 0;
+	free(meta);
+	return dirs;
+}
+
 /* The steps parts' lines of `index --status`. */
 static void steps_health(const char *run_dir, FILE *out, struct health *h)
 {
@@ -240,9 +254,9 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 		free(why);
 	}
 	index_status_free(v, n);
-	steps_rank_files_free(files);
 	h->parts += n;
-	h->rank_dirs += nfiles;
+	h->rank_dirs += plan_rank_dirs(run_dir, files, nfiles);
+	steps_rank_files_free(files);
 }
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -355,6 +369,33 @@ static bool is_index(const struct diag *d)
 	return strncmp(d->msg, "index ", 6) == 0;
 }
 
+/* Shard K/N holds no rank (index_shard_slice of index_plan) and no trace: it writes no
+ * part, and --status counts it complete (index_status, trace_index_status). */
+static bool shard_holds_nothing(const struct index_cli *c)
+{
+	struct steps_rank_file *files = NULL;
+	size_t lo, hi, n = index_plan(c->run_dir, &files);
+	steps_rank_files_free(files);
+	index_shard_slice(n, c->shard_k, c->shard_n, &lo, &hi);
+	return lo == hi && trace_index_shard_empty(c->run_dir, c->shard_k, c->shard_n);
+}
+
+/* "N ranks, M traces" of what a build wrote (the ranks of its step model, its traces). */
+static void say_written(const struct run *run)
+{
+	char *safe = text_sanitize_dup(run->index_path, 0);
+	struct stat st;
+	long long bytes = stat(run->index_path, &st) == 0 ? (long long)st.st_size : -1;
+	size_t nr = steps_nranks(run->steps), nt = run->trace ? run->trace->n : 0;
+	printf("index written: %s (", safe);
+	if (nr || !nt)
+		printf("%zu rank%s, ", nr, nr == 1 ? "" : "s");
+	if (nt)
+		printf("%zu trace%s, ", nt, nt == 1 ? "" : "s");
+	printf("%.1f MB)\n", (double)bytes / 1e6);
+	free(safe);
+}
+
 static int build(const struct index_cli *c)
 {
 	meter_start(&build_meter);
@@ -366,29 +407,27 @@ static int build(const struct index_cli *c)
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
+	if (c->shard_n && shard_holds_nothing(c)) { /* more shards than ranks and traces */
+		dirlist_scope_end();
+		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no "
+		       "part written\n", c->shard_k, c->shard_n);
+		return 0;
+	}
 	meter_start(&build_meter);
 	struct load_ctx hooks = { .loaded = end_listings, .progress = on_build_progress, .ud = (void *)c };
 	struct run *run = run_open(paths, 1, &o, &hooks);
 	meter_clear(&build_meter);
 	int rc = 0;
-	size_t nerr = 0;
-	for (size_t i = 0; i < run->diags.n; i++)
-		nerr += run->diags.v[i].level == DIAG_ERROR;
-	if (!run->index_path && !nerr && c->shard_n && !registry_has_records(run)) { /* more shards than ranks */
-		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no "
-		       "part written\n", c->shard_k, c->shard_n);
-	} else if (!run->index_path) {
+	if (!run->index_path) {
+		size_t nerr = 0;
+		for (size_t i = 0; i < run->diags.n; i++)
+			nerr += run->diags.v[i].level == DIAG_ERROR;
 		fprintf(stderr, "tscope-tui index: no index written%s\n",
 			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
 		say_diags(run, is_error, stderr, "tscope-tui index: ");
 		rc = 1;
 	} else {
-		char *safe = text_sanitize_dup(run->index_path, 0);
-		struct stat st;
-		long long bytes = stat(run->index_path, &st) == 0 ? (long long)st.st_size : -1;
-		printf("index written: %s (%zu rank%s, %.1f MB)\n", safe, steps_nranks(run->steps),
-		       steps_nranks(run->steps) == 1 ? "" : "s", (double)bytes / 1e6);
-		free(safe);
+		say_written(run);
 	}
 	run_free(run);
 	return rc;
@@ -518,37 +557,99 @@ static char *merge_command(const char *exe, const char *run_dir)
 	return cmd;
 }
 
+static long long file_bytes(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* --slurm without --shards: one shard per GiB of the run's steps.jsonl and trace files
+ * (their sizes on disk, a byte of either family counted alike), at most one per rank dir
+ * or per trace file in no rank dir, whichever are more (shards split each of them; a rank
+ * dir's traces go with its rank), and MAX_SHARDS. */
 static unsigned default_shards(const char *run_dir)
 {
 	struct steps_rank_file *files = NULL;
 	size_t n = index_plan(run_dir, &files);
 	long long bytes = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct stat st;
-		if (stat(files[i].steps, &st) == 0)
-			bytes += st.st_size;
-	}
+	for (size_t i = 0; i < n; i++)
+		bytes += file_bytes(files[i].steps);
+	size_t units = plan_rank_dirs(run_dir, files, n);
 	steps_rank_files_free(files);
+	char **traces = NULL;
+	size_t nt = 0;
+	trace_list_files(run_dir, &traces, &nt);
+	for (size_t i = 0; i < nt; i++)
+		bytes += file_bytes(traces[i]);
+	size_t loose = trace_index_loose(run_dir, traces, nt);
+	units = loose > units ? loose : units;
+	for (size_t i = 0; i < nt; i++)
+		free(traces[i]);
+	free(traces);
 	unsigned long long shards = (unsigned long long)((bytes + SHARD_BYTES - 1) / SHARD_BYTES);
-	if (shards > n)
-		shards = n;
+	if (shards > units)
+		shards = units;
 	if (shards > MAX_SHARDS)
 		shards = MAX_SHARDS;
 	return shards ? (unsigned)shards : 1;
 }
 
+/* dir/NAME as a Slurm filename pattern that names it (sbatch(1), "filename pattern"):
+ * each '%' of dir doubled, NAME's replacement symbols (%A, %a) kept. malloc'd. */
+static char *slurm_log_pattern(const char *dir, const char *name)
+{
+	size_t len = strlen(dir), pct = 0;
+	for (size_t i = 0; i < len; i++)
+		pct += dir[i] == '%';
+	char *lit = xmalloc(len + pct + 1), *o = lit;
+	for (size_t i = 0; i < len; i++) {
+		*o++ = dir[i];
+		if (dir[i] == '%')
+			*o++ = '%';
+	}
+	*o = '\0';
+	char *pat = xasprintf("%s/%s", lit, name);
+	free(lit);
+	return pat;
+}
+
+/* s as the argument of an #SBATCH line: in double quotes, each '"' escaped with a
+ * backslash (sbatch takes quoted characters, spaces, '#' and single quotes among them, as
+ * one argument; slurm() refuses a backslash or a line break, which it cannot take). */
+static void put_directive_arg(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void write_script(FILE *f, const char *exe, const char *run_dir, const char *dir, unsigned n)
 {
+	char *logs = slurm_log_pattern(dir, "slurm-%A_%a.out");
 	fprintf(f, "#!/bin/sh\n"
 		   "# tscope-tui index job array: task K indexes shard K/%u of the run.\n"
 		   "#SBATCH --job-name=tscope-index\n"
 		   "#SBATCH --array=0-%u\n"
-		   "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
-		   "exec ", n, n - 1, dir);
+		   "#SBATCH --output=", n, n - 1);
+	put_directive_arg(f, logs);
+	fputs("\nexec ", f);
 	put_quoted(f, exe);
 	fprintf(f, " index --shard \"$SLURM_ARRAY_TASK_ID/%u\" ", n);
 	put_quoted(f, run_dir);
 	fputc('\n', f);
+	free(logs);
+}
+
+/* s sh-quoted and sanitized, for a hint on the terminal (malloc'd). */
+static char *hint_quoted(const char *s)
+{
+	char *q = sh_quoted(s), *safe = text_sanitize_dup(q, 0);
+	free(q);
+	return safe;
 }
 
 /* Run argv, capture the first line of its stdout into out. Returns the exit status (or -1). */
@@ -609,6 +710,85 @@ static int sbatch(const struct index_cli *c, const char *const *extra, size_t ne
 	return rc;
 }
 
+/* The user's sbatch options name the array's log (--output, -o): it is not ours then. */
+static bool user_output(const struct index_cli *c)
+{
+	for (size_t i = 0; i < c->nsbatch; i++)
+		if (strncmp(c->sbatch[i], "--output", 8) == 0 || strncmp(c->sbatch[i], "-o", 2) == 0)
+			return true;
+	return false;
+}
+
+/* The merge step: a job after the array (afterany: it names the shards that failed) that
+ * checks them, merges the summary and prints the report to DIR/slurm-JOBID-status.out. */
+static void submit_merge(const struct index_cli *c, const char *exe, const char *abs, const char *dir,
+			 const char *jobid)
+{
+	char *name = xasprintf("slurm-%s-status.out", jobid);
+	char *pat = slurm_log_pattern(dir, name), *log = xasprintf("%s/%s", dir, name);
+	char *dep = xasprintf("--dependency=afterany:%s", jobid), *out = xasprintf("--output=%s", pat);
+	char *wrap = merge_command(exe, abs);
+	const char *margs[] = { dep, "--job-name=tscope-index-merge", out, "--wrap", wrap };
+	char mid[128];
+	if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0]) {
+		char *q = hint_quoted(log);
+		printf("merge step: job %s (after the array: index --status, then the summary merged and the "
+		       "report printed to %s)\n", mid, q);
+		free(q);
+	} else {
+		fprintf(stderr, "tscope-tui index: the merge step was not submitted\n");
+	}
+	free(name);
+	free(pat);
+	free(log);
+	free(dep);
+	free(out);
+	free(wrap);
+}
+
+/* --dry-run: the job array's script, then the merge step's sbatch line as a comment. */
+static void dry_run(const struct index_cli *c, const char *exe, const char *abs, const char *dir, unsigned n)
+{
+	write_script(stdout, exe, abs, dir, n);
+	if (!c->merge_step)
+		return;
+	char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
+	char *pat = slurm_log_pattern(dir, "slurm-JOBID-status.out"), *qout = sh_quoted(pat);
+	printf("# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge "
+	       "--output=%s --wrap %s\n", qout, q);
+	free(q);
+	free(wrap);
+	free(qout);
+	free(pat);
+}
+
+/* Where the array's logs go and what to run then, paths sh-quoted. */
+static void say_submitted(const struct index_cli *c, const char *abs, const char *dir, const char *jobid)
+{
+	char *qdir = hint_quoted(dir), *qabs = hint_quoted(abs);
+	if (user_output(c))
+		printf("watch: squeue -j %s    logs: where your --output says\n", jobid);
+	else
+		printf("watch: squeue -j %s    logs: %s/slurm-%s_*.out\n", jobid, qdir, jobid);
+	printf("then:  tscope-tui index --status %s    (missing or failed shards are named; the rest is used)\n",
+	       qabs);
+	free(qdir);
+	free(qabs);
+}
+
+/* A path a Slurm log cannot be in (a backslash turns its name's %A and %a off, sbatch(1);
+ * a line break ends the #SBATCH line): said, and true. */
+static bool log_dir_refused(const char *dir)
+{
+	if (!strpbrk(dir, "\\\n"))
+		return false;
+	char *safe = text_sanitize_dup(dir, 0);
+	fprintf(stderr, "tscope-tui index: Slurm cannot name a log file in %s: its path has a backslash or a line "
+		"break; index each shard with `tscope-tui index --shard K/N` in a job of your own\n", safe);
+	free(safe);
+	return true;
+}
+
 static int slurm(const struct index_cli *c)
 {
 	char exe[PATH_MAX];
@@ -617,27 +797,23 @@ static int slurm(const struct index_cli *c)
 		return fail("cannot find the tscope-tui executable", NULL);
 	exe[el] = '\0';
 	char *abs = realpath(c->run_dir, NULL);
-	unsigned n = c->shard_n ? c->shard_n : default_shards(c->run_dir);
 	char *dir = index_write_dir_for(abs); /* where the tasks write their parts */
+	char *script = xasprintf("%s/index-slurm.sh", dir);
+	int rc = 1;
+	if (log_dir_refused(dir))
+		goto out;
+	unsigned n = c->shard_n ? c->shard_n : default_shards(c->run_dir);
 	if (c->dry_run) {
-		write_script(stdout, exe, abs, dir, n);
-		if (c->merge_step) {
-			char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
-			printf("# then (--merge-step): sbatch --dependency=afterany:JOBID "
-			       "--job-name=tscope-index-merge --wrap %s\n", q);
-			free(q);
-			free(wrap);
-		}
-		free(dir);
-		free(abs);
-		return 0;
+		dry_run(c, exe, abs, dir, n);
+		rc = 0;
+		goto out;
 	}
 	index_mkdir_p(dir);
-	char *script = xasprintf("%s/index-slurm.sh", dir);
 	FILE *f = fopen(script, "w");
-	int rc = 1;
+	char *safe = text_sanitize_dup(script, 0);
 	if (!f) {
-		fprintf(stderr, "tscope-tui index: cannot write %s: %s\n", script, strerror(errno));
+		fprintf(stderr, "tscope-tui index: cannot write %s: %s\n", safe, strerror(errno));
+		free(safe);
 		goto out;
 	}
 	write_script(f, exe, abs, dir, n);
@@ -645,28 +821,17 @@ static int slurm(const struct index_cli *c)
 	char jobid[128];
 	const char *args[] = { script };
 	if (sbatch(c, args, 1, jobid, sizeof(jobid)) != 0 || !jobid[0]) {
-		fprintf(stderr, "tscope-tui index: sbatch failed; the script is %s\n", script);
+		fprintf(stderr, "tscope-tui index: sbatch failed; the script is %s\n", safe);
+		free(safe);
 		goto out;
 	}
-	printf("submitted job array %s: %u shard%s of %s\n", jobid, n, n == 1 ? "" : "s", abs);
-	if (c->merge_step) {
-		char *dep = xasprintf("--dependency=afterany:%s", jobid);
-		char *out = xasprintf("--output=%s/slurm-%s-status.out", dir, jobid);
-		char *wrap = merge_command(exe, abs);
-		const char *margs[] = { dep, "--job-name=tscope-index-merge", out, "--wrap", wrap };
-		char mid[128];
-		if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0])
-			printf("merge step: job %s (after the array: index --status, then the summary merged and the "
-			       "report printed to %s/slurm-%s-status.out)\n", mid, dir, jobid);
-		else
-			fprintf(stderr, "tscope-tui index: the merge step was not submitted\n");
-		free(dep);
-		free(out);
-		free(wrap);
-	}
-	printf("watch: squeue -j %s    logs: %s/slurm-%s_*.out\n", jobid, dir, jobid);
-	printf("then:  tscope-tui index --status %s    (missing or failed shards are named; the rest is used)\n",
-	       abs);
+	free(safe);
+	safe = text_sanitize_dup(abs, 0);
+	printf("submitted job array %s: %u shard%s of %s\n", jobid, n, n == 1 ? "" : "s", safe);
+	free(safe);
+	if (c->merge_step)
+		submit_merge(c, exe, abs, dir, jobid);
+	say_submitted(c, abs, dir, jobid);
 	rc = 0;
 out:
 	free(script);

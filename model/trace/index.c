@@ -8,7 +8,9 @@
  * kept in RUN_DIR/.tscope-index/traces-K-of-N.tsx (the index file format of index.h:
  * header, CRC-32 of the head; everything is in the head), one per shard: a shard holds
  * the trace files in its rank dirs (the steps' ranks of the shard) and a slice of the
- * others (sorted by path, split like the steps' ranks), so it walks no other rank dir.
+ * others (sorted by path, split like the steps' ranks), so it walks no other rank dir;
+ * a shard none falls in writes no part (trace_index_shard_empty) and --status counts it
+ * complete.
  *
  * A file whose size and mtime are as recorded is restored from its record (a lazy
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
@@ -583,19 +585,28 @@ static int file_shard_dir(const struct index_shard_dirs *sd, const char *run_dir
 	return mine;
 }
 
+/* Of v[0..n): which are in a rank dir of shard k of nshard (of[i] 1), of another shard (0),
+ * in no rank dir (-1); *nother: how many of the last (malloc'd). */
+static int *files_of_shard(const char *run_dir, char *const *v, size_t n, unsigned k, unsigned nshard,
+			   size_t *nother)
+{
+	struct index_shard_dirs sd;
+	index_shard_dirs(run_dir, k, nshard, &sd);
+	int *of = xmalloc((n ? n : 1) * sizeof(*of));
+	*nother = 0;
+	for (size_t i = 0; i < n; i++) {
+		of[i] = file_shard_dir(&sd, run_dir, v[i]);
+		*nother += of[i] < 0;
+	}
+	index_shard_dirs_free(&sd);
+	return of;
+}
+
 void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard)
 {
 	qsort(v, *n, sizeof(*v), text_cmp_ptr);
-	struct index_shard_dirs sd;
-	index_shard_dirs(run_dir, k, nshard, &sd);
-	int *of = xmalloc((*n ? *n : 1) * sizeof(*of));
-	size_t nother = 0;
-	for (size_t i = 0; i < *n; i++) {
-		of[i] = file_shard_dir(&sd, run_dir, v[i]);
-		nother += of[i] < 0;
-	}
-	index_shard_dirs_free(&sd);
-	size_t lo, hi, other = 0, kept = 0;
+	size_t nother, lo, hi, other = 0, kept = 0;
+	int *of = files_of_shard(run_dir, v, *n, k, nshard, &nother);
 	index_shard_slice(nother, k, nshard, &lo, &hi);
 	for (size_t i = 0; i < *n; i++) {
 		bool keep = of[i] == 1 || (of[i] < 0 && other >= lo && other < hi);
@@ -607,6 +618,24 @@ void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, uns
 	}
 	free(of);
 	*n = kept;
+}
+
+bool trace_index_shard_empty(const char *run_dir, unsigned k, unsigned n)
+{
+	struct opts o = { .shard_k = k, .shard_n = n }; /* the rank dirs of other shards are not listed */
+	struct trace_pathvec pv = { 0 };
+	trace_discover(run_dir, &pv, true, &o);
+	trace_index_shard(run_dir, pv.v, &pv.n, k, n);
+	bool empty = pv.n == 0;
+	trace_pathvec_free(&pv);
+	return empty;
+}
+
+size_t trace_index_loose(const char *run_dir, char *const *v, size_t n)
+{
+	size_t nother;
+	free(files_of_shard(run_dir, v, n, 0, 1, &nother));
+	return nother;
 }
 
 size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n)

@@ -318,5 +318,11 @@ struct trace_part_status {
 };
 size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed);
 void trace_index_status_free(struct trace_part_status *v, size_t n);
+/* No trace of run_dir falls in shard k of n (`index --shard K/N`: it lists the run dir
+ * and that shard's rank dirs only). */
+bool trace_index_shard_empty(const char *run_dir, unsigned k, unsigned n);
+/* Of the traces v[0..n) of run_dir (trace_list_files), how many are in none of its rank
+ * dirs: the files shards split among them (a rank dir's go with its rank). */
+size_t trace_index_loose(const char *run_dir, char *const *v, size_t n);
 
 #endif

@@ -4,8 +4,10 @@
 # merged from shards); the index is really used; a stale (source changed or removed: said
 # so), newer-version (both versions named), damaged (checksum) or truncated index is
 # reported, not trusted, and rebuilt; a missing shard is named and its ranks come from
-# the JSONL, a shard of no rank (more shards than ranks) is complete; --ranks loads a
-# subset; --slurm --dry-run writes the job-array script; `index` of a current index
+# the JSONL, a shard of no rank or trace (more shards than either) is complete, with or
+# without traces, and a dir of traces alone is current; --ranks loads a subset; --slurm
+# --dry-run writes the job-array script (odd paths quoted, its '%' doubled; a backslash
+# refused; N from the JSONL and the traces); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back.
@@ -221,7 +223,7 @@ tap_check "missing shard: its ranks come from the JSONL, same report" 'cmp -s wa
 "$T" index --status run >st.txt
 tap_rc $((1 - $?)) "index --status fails while a shard is missing"
 tap_check "... and says the summary is not usable, no open rebuilds the shard" \
-	'grep -q "^summary  not usable: it needs every shard; each open reads the ranks of the shards not usable from the JSONL" st.txt'
+	'grep -q "^summary  not usable: it needs every shard; each open reads the ranks of the shards not usable" st.txt'
 # More shards than ranks (3 ranks with a trace each, 4 shards): the shard of none exits
 # 0 and writes nothing; --status counts it complete (no "-1--1"), exit 0; opens say nothing
 "$gen" few 3 20 >/dev/null && for r in 0 1 2; do
@@ -242,6 +244,44 @@ tap_check "... --status: complete, exit 0; the shard of none named so, a shard o
 	 ! grep -q "NOT USABLE\|ranks -1" few.txt'
 "$T" --export sources few >few.csv 2>/dev/null
 tap_check "... an open says nothing of it" '! grep -q "not used" few.csv'
+# A shard's slices: the ranks by id, the traces in no rank dir by file. 3 ranks and 6
+# such traces in 6 shards: shards 0, 2 and 4 hold a trace and no rank (and say they wrote
+# a trace, not "0 ranks"); 6 ranks and 3 traces: shards 0, 2 and 4 a rank and no trace.
+# Either way --status finds every part, exit 0, and `index` the index current.
+"$gen" loose 3 20 >/dev/null && for i in 0 1 2 3 4 5; do "$tgen" loose/t$i.pt.trace.json 1 $i >/dev/null; done
+"$gen" loose2 6 20 >/dev/null && cp loose/t0.pt.trace.json loose/t1.pt.trace.json loose/t2.pt.trace.json loose2/
+for d in loose loose2; do
+	for k in 0 1 2 3 4 5; do "$T" index --shard $k/6 $d >$d.$k.txt 2>&1 || echo $k >>$d.fail; done
+	"$T" index --status $d >$d.st 2>&1 || echo status >>$d.fail
+	"$T" index $d >$d.cur 2>&1
+done
+tap_check "6 shards of 3 ranks and 6 traces: each written, one of a trace alone says \"1 trace\"" \
+	'[ ! -e loose.fail ] && grep -q "^index written: loose/.tscope-index/traces-0-of-6.tsx (1 trace, " loose.0.txt &&
+	 grep -q "^index written: loose/.tscope-index/steps-1-of-6.tsx (1 rank, 1 trace, " loose.1.txt &&
+	 grep -q "^shard 2/6  no rank  ok  " loose.st && grep -q "^traces 2/6  1 trace  ok  " loose.st &&
+	 grep -q "^index current: loose/.tscope-index (3 ranks, 6 traces)" loose.cur'
+tap_check "6 shards of 6 ranks and 3 traces: each written, --status complete, the index current" \
+	'[ ! -e loose2.fail ] && grep -q "^index written: loose2/.tscope-index/steps-0-of-6.tsx (1 rank, 0.0 MB)$" \
+	 loose2.0.txt &&
+	 grep -q "^traces 0/6  no trace  ok  " loose2.st && ! grep -q "NOT USABLE" loose2.st &&
+	 grep -q "^index current: loose2/.tscope-index (6 ranks, 3 traces)" loose2.cur'
+# A dir of traces alone (no rank dir, no steps.jsonl: the planner's stand-in rank 0 is no
+# rank dir): current after a sharded build and after a whole one (it was rebuilt at every
+# `index`); a dir of nothing to index, --shard 0/1: exit 1 ("nothing falls in this shard"
+# was exit 0: every task of a job array over a wrong dir succeeded).
+mkdir tonly && cp loose/t0.pt.trace.json loose/t1.pt.trace.json loose/t2.pt.trace.json tonly/
+for k in 0 1 2 3; do "$T" index --shard $k/4 tonly >/dev/null 2>&1; done
+"$T" index tonly >tonly1.txt 2>&1
+"$T" index --force tonly >/dev/null 2>&1
+"$T" index tonly >tonly2.txt 2>&1
+tap_check "a dir of traces alone: index current after a sharded build and after a whole one" \
+	'grep -q "^index current: tonly/.tscope-index (3 traces); nothing to rebuild" tonly1.txt &&
+	 grep -q "^index current: tonly/.tscope-index (3 traces); nothing to rebuild" tonly2.txt'
+mkdir nothing
+"$T" index --shard 0/1 nothing >nothing.txt 2>&1
+rc=$?
+tap_check "a dir of nothing to index, --shard 0/1: exit 1, nothing to index here" \
+	'[ "$rc" -eq 1 ] && grep -q "no index written (nothing to index here" nothing.txt'
 # A whole index gone stale: its summary is not usable either, and the next open rebuilds both.
 rm -rf $idx && "$T" index run >/dev/null 2>&1
 touch -d @1700000000 run/rank3/run.json
@@ -251,7 +291,8 @@ tap_check "a stale whole index: the part NOT USABLE, the summary not usable (not
 	 grep -q "^summary  not usable: made from the part above, which is not; the next open rebuilds both$" st.txt'
 "$T" --print run >/dev/null 2>&1
 "$T" index --status run >st2.txt
-tap_check "... the next open rebuilt both" '! grep -q "NOT USABLE\|not usable" st2.txt && grep -q "^summary  ok" st2.txt'
+tap_check "... the next open rebuilt both" \
+	'! grep -q "NOT USABLE\|not usable" st2.txt && grep -q "^summary  ok" st2.txt'
 
 # --ranks: a subset (from the index: subset_index.sh).
 "$T" --export ranks --ranks 0-2,5 run >sub.csv 2>/dev/null
@@ -265,9 +306,46 @@ tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --arr
 tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
 "$T" index --slurm --shards 4 --dry-run --merge-step run >script2.sh
 tap_check "--merge-step --dry-run: the merge step's sbatch line, its command as sh reads it" \
-	'cmd=$(sed -n "s/^# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge --wrap //p" script2.sh) &&
+	'cmd=$(sed -n "s/^# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge \
+--output=.* --wrap //p" script2.sh) &&
 	 exe=$(readlink -f "$T") && abs=$(cd run && pwd -P) &&
 	 [ "$(eval "printf %s $cmd")" = "'"'"'$exe'"'"' index --status '"'"'$abs'"'"' && '"'"'$exe'"'"' --print '"'"'$abs'"'"'" ]'
+# A run dir whose path has a space, a quote, a '#' and a '%': the script's log directive
+# in double quotes as sbatch reads it, each '%' doubled (a Slurm filename pattern), the
+# task's command as sh reads it; the merge step's log the same; a backslash refused.
+odd="q dir/r#1 'x' %t"
+mkdir "q dir" && "$gen" "$odd" 2 20 >/dev/null
+"$T" index --slurm --shards 2 --dry-run --merge-step "$odd" >odd.sh
+oabs=$(cd "$odd" && pwd -P)
+opat=$(printf %s "$oabs" | sed 's/%/%%/g')
+task_is() { # the task's command of odd.sh as sh reads it (task 1)
+	SLURM_ARRAY_TASK_ID=1 eval "set -- $(sed -n "s/^exec //p" odd.sh)"
+	[ "$1" = "$(readlink -f "$T")" ] && [ "$2 $3 $4" = "index --shard 1/2" ] && [ "$5" = "$oabs" ]
+}
+merge_log_is() { # the merge step's --output of odd.sh as sh reads it
+	eval "set -- $(sed -n "s/^# then (--merge-step): .* --output=\(.*\) --wrap .*/\1/p" odd.sh)"
+	[ "$1" = "$opat/.tscope-index/slurm-JOBID-status.out" ]
+}
+tap_check "--slurm --dry-run of an odd path: --output quoted, its '%' doubled; the command as sh reads it" \
+	'grep -qxF "#SBATCH --output=\"$opat/.tscope-index/slurm-%A_%a.out\"" odd.sh && task_is && merge_log_is'
+mkdir 'back\slash'
+"$T" index --slurm --dry-run 'back\slash' >bs.out 2>bs.err
+rc=$?
+tap_check "--slurm with a backslash in the index dir: refused, exit 1, says why" \
+	'[ "$rc" -eq 1 ] && [ ! -s bs.out ] &&
+	 grep -q "Slurm cannot name a log file in .*: its path has a backslash" bs.err'
+# --slurm's shard count: one per GiB of JSONL and traces (sparse 2 GiB traces in 2 rank
+# dirs: 2 shards, not 1), at most one per rank dir or trace in none (1 rank, 3 traces of
+# 1.5 GiB beside it: 3, not 5)
+"$gen" bigt 2 20 >/dev/null && for r in 0 1; do
+	cp loose/t$r.pt.trace.json bigt/rank$r/trace.json && truncate -s 2G bigt/rank$r/trace.json
+done
+"$gen" bigl 1 20 >/dev/null && for i in 0 1 2; do
+	cp loose/t$i.pt.trace.json bigl/t$i.pt.trace.json && truncate -s 1536M bigl/t$i.pt.trace.json
+done
+tap_check "--slurm's default shard count counts the traces: 2 for 2 ranks of 2 GiB, 3 for 3 traces of 1.5 GiB" \
+	'"$T" index --slurm --dry-run bigt | grep -qx "#SBATCH --array=0-1" &&
+	 "$T" index --slurm --dry-run bigl | grep -qx "#SBATCH --array=0-2"'
 # Usage errors: exit 2, what was wrong, the pointer to --help.
 usage_err() { # TEXT ARGS...: exit 2 and "tscope-tui index: TEXT" on stderr
 	want=$1

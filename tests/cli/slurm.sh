@@ -6,8 +6,9 @@
 # of this script) and are stopped on every exit. A generated 12-rank run is indexed as a
 # 4-task job array with --merge-step (a dependent job: index --status, then --print,
 # whose open merges the summary); the merged index must give exactly the --print and
-# --export ranks of a plain load. Skips (with the reason) when not root, when the packages are missing, or
-# when the daemons do not come up.
+# --export ranks of a plain load. A run dir whose path has a space, '#', a quote and '%'
+# gets its tasks' and merge step's logs where the submit says. Skips (with the reason)
+# when not root, when the packages are missing, or when the daemons do not come up.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -112,4 +113,30 @@ tap_check "... merged the summary (before any open here) and printed the report 
 tap_check "merged index: --print identical to a plain load" 'cmp -s want.txt got.txt'
 tap_check "merged index: --export ranks identical to a plain load" 'cmp -s want.csv got.csv'
 tap_check "merged index: no diagnostic" '[ ! -s err.txt ]'
+
+# A run dir whose path has a space, a '#', a quote and a '%' (Slurm's %t in a log name
+# unless doubled): the tasks' logs and the merge step's land where the submit says
+# (sbatch read the whole --output), and the hints are sh-quoted paths that work.
+odd="odd dir/r#1 'x' %t"
+mkdir "odd dir" && "$gen" "$odd" 4 20 >/dev/null || exit 1
+"$T" index --slurm --shards 2 --merge-step --time=5 "$odd" >submit2.txt 2>&1
+job2=$(sed -n 's/^submitted job array \([0-9]*\):.*/\1/p' submit2.txt)
+tap_check "an odd run dir path: submitted" '[ -n "$job2" ]'
+i=0
+while [ -n "$(squeue -h 2>/dev/null)" ] && [ $i -lt 200 ]; do sleep 0.2; i=$((i + 1)); done
+logs=$(sed -n 's/^watch: squeue -j [0-9]*    logs: //p' submit2.txt)
+mlog=$(sed -n 's/^merge step: job [0-9]* (.* printed to \(.*\))$/\1/p' submit2.txt)
+then=$(sed -n 's/^then:  tscope-tui index --status \(.*\)    (missing .*/\1/p' submit2.txt)
+tasks_logged() { # the glob it printed names both tasks' logs, each its shard's
+	eval "set -- $logs"
+	[ $# -eq 2 ] && grep -q "^index written: .*/steps-0-of-2.tsx" "$1" &&
+		grep -q "^index written: .*/steps-1-of-2.tsx" "$2"
+}
+merge_logged() { # the merge step's log is where it said; --status's hint names the run dir
+	eval "set -- $mlog" && [ $# -eq 1 ] && grep -q "^shard 1/2  ranks 2-3  ok" "$1" &&
+		eval "set -- $then" && [ $# -eq 1 ] && [ "$1" = "$(cd "$odd" && pwd -P)" ]
+}
+tap_check "... both tasks' logs are where it says (the glob it prints, sh-quoted), each its shard's" tasks_logged
+tap_check "... the merge step's log too, and the run dir of --status is the run dir" merge_logged
+tap_check "... no log anywhere else" '[ "$(find . -name "slurm-$job2*" | wc -l)" -eq 3 ]'
 tap_plan
