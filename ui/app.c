@@ -398,43 +398,6 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 	}
 }
 
-/* ---- search -------------------------------------------------------------------- */
-
-/* Incremental: every edit of the `/` line selects the first match from the selected
- * item on; the frame highlights every occurrence (ui/search.h). */
-static void search_edit(struct app *app)
-{
-	snprintf(app->search, sizeof(app->search), "%s", app->line);
-	app->search_on = app->line[0] != '\0';
-	search_reset(app);
-	if (app->search_on && !search_find(app, 0))
-		app_msg(app, true, "no match for '%s'", app->search);
-	else
-		app->msg[0] = '\0';
-}
-
-static void search_accept(struct app *app)
-{
-	search_edit(app);
-	if (app->search_on && !app->msg[0])
-		app_msg(app, false, "search '%s': n/N next/previous match, Esc ends the search", app->search);
-}
-
-static void search_end(struct app *app)
-{
-	search_reset(app);
-	app->search_on = false;
-	app->search[0] = '\0';
-	app->msg[0] = '\0';
-}
-
-static unsigned search_next(struct app *app, int dir)
-{
-	if (!search_find(app, dir))
-		app_msg(app, true, "no match for '%s' in this pane", app->search);
-	return PR_REDRAW;
-}
-
 static void prompt_accept(struct app *app)
 {
 	enum prompt_kind k = app->prompt;
@@ -452,6 +415,8 @@ static void prompt_accept(struct app *app)
 	case PROMPT_EXPORT:
 		if (*line)
 			do_export(app, line, false);
+		else
+			app_msg(app, false, "export cancelled: no file name given");
 		break;
 	case PROMPT_CONFIRM:
 		if (line[0] == 'y' || line[0] == 'Y')
@@ -470,31 +435,20 @@ static void prompt_accept(struct app *app)
 	}
 }
 
-static void line_put(struct app *app, int key)
+/* A typed character (keymap.h: ASCII or KEYMAP_CHAR plus a code point) at the end of
+ * the prompt line, as UTF-8; false for a key that is no character. */
+static bool line_put(struct app *app, int key)
 {
-	char u[8];
-	int n = 0;
-	uint32_t cp = (uint32_t)key;
-	if (cp < 0x80) {
-		u[n++] = (char)cp;
-	} else if (cp < 0x800) {
-		u[n++] = (char)(0xC0 | (cp >> 6));
-		u[n++] = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		u[n++] = (char)(0xE0 | (cp >> 12));
-		u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[n++] = (char)(0x80 | (cp & 0x3F));
-	} else {
-		u[n++] = (char)(0xF0 | (cp >> 18));
-		u[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[n++] = (char)(0x80 | (cp & 0x3F));
+	char u[4];
+	int n = keymap_utf8(key, u);
+	if (n <= 0)
+		return false;
+	if (app->line_len + (size_t)n + 1 < sizeof(app->line)) {
+		memcpy(app->line + app->line_len, u, (size_t)n);
+		app->line_len += (size_t)n;
+		app->line[app->line_len] = '\0';
 	}
-	if (app->line_len + (size_t)n + 1 >= sizeof(app->line))
-		return;
-	memcpy(app->line + app->line_len, u, (size_t)n);
-	app->line_len += (size_t)n;
-	app->line[app->line_len] = '\0';
+	return true;
 }
 
 static unsigned prompt_edit(struct app *app, int key);
@@ -521,7 +475,7 @@ static unsigned prompt_edit(struct app *app, int key)
 		if (app->prompt == PROMPT_CONFIRM)
 			app_msg(app, false, "export cancelled");
 		if (app->prompt == PROMPT_SEARCH)
-			search_end(app);
+			search_cancel(app);   /* back where the search began */
 		app->prompt = PROMPT_NONE;
 		return PR_REDRAW;
 	case '\n': case '\r': case KEY_ENTER:
@@ -539,42 +493,44 @@ static unsigned prompt_edit(struct app *app, int key)
 		app->line[0] = '\0';
 		return PR_HANDLED;
 	default:
-		if (key >= 0x20 && key != 127 && (key < KEY_MIN || key > KEY_MAX)) {
-			line_put(app, key);
-			return PR_HANDLED;
-		}
-		return PR_NONE;
+		return line_put(app, key) ? PR_HANDLED : PR_NONE;
 	}
 }
 
 /* ---- overlays ----------------------------------------------------------------- */
 
-/* The `v` picker lists the views this run has data for. */
-size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap)
+/* The `v` picker lists the views this run has data for; in compare mode the pair's
+ * views (diff_*, sources) that have something for it, as its tabs do. */
+size_t app_views_list(const struct app *app, struct app_view *out, size_t cap)
 {
 	size_t n = 0;
-	for (size_t s = 0; s < registry_count; s++)
+	for (size_t v = 0; app->cmp && v < compare_nviews; v++) {
+		const struct cmp_view *cv = &compare_views[v];
+		if (compare_tab_shown(app->cmp, &(struct tab_def){ .arg = cv->name }) && n < cap)
+			out[n++] = (struct app_view){ cv->name, cv->help };
+	}
+	for (size_t s = 0; !app->cmp && s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++) {
 			const struct view_def *vd = &registry[s]->views[v];
 			if (registry_view_available(app->run, vd) && n < cap)
-				out[n++] = vd;
+				out[n++] = (struct app_view){ vd->name, vd->help };
 		}
 	return n;
 }
 
-static const struct view_def *view_at(const struct app *app, size_t i)
+static const char *view_at(const struct app *app, size_t i)
 {
-	const struct view_def *v[APP_MAX_VIEWS];
+	struct app_view v[APP_MAX_VIEWS];
 	size_t n = app_views_list(app, v, APP_MAX_VIEWS);
-	return i < n ? v[i] : NULL;
+	return i < n ? v[i].name : NULL;
 }
 
-static unsigned open_view(struct app *app, const struct view_def *vd)
+static unsigned open_view(struct app *app, const char *name)
 {
 	app->overlay = OV_NONE;
-	if (!vd)
+	if (!name)
 		return PR_REDRAW;
-	long p = app_pane(app, &pane_table, vd->name, vd->name);
+	long p = app_pane(app, &pane_table, name, name);
 	if (p >= 0)
 		app_goto(app, (size_t)p, true);
 	else
@@ -584,7 +540,7 @@ static unsigned open_view(struct app *app, const struct view_def *vd)
 
 static unsigned overlay_key(struct app *app, enum action a)
 {
-	const struct view_def *v[APP_MAX_VIEWS];
+	struct app_view v[APP_MAX_VIEWS];
 	if (app->overlay == OV_VIEWS)   /* the legend and the help count their rows as they draw */
 		app->ov.n = app_views_list(app, v, APP_MAX_VIEWS);
 	if (app->overlay == OV_VIEWS ? list_key(&app->ov, a) : legend_scroll(app, a))
@@ -665,9 +621,8 @@ static unsigned copy_selection(struct app *app, bool row)
 {
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
-	char buf[APP_LINE * 4] = "";
-	if (!priv || (s->ops->copy ? s->ops->copy(priv, app, row, buf, sizeof(buf)) < 0 :
-		      (s->ops->status ? (s->ops->status(priv, app, buf, sizeof(buf)), 0) : -1)) || !buf[0]) {
+	char buf[APP_COPY] = "";
+	if (!priv || !s->ops->copy || s->ops->copy(priv, app, row, buf, sizeof(buf)) < 0 || !buf[0]) {
 		app_msg(app, true, "nothing selected to copy");
 		return PR_REDRAW;
 	}
@@ -743,6 +698,7 @@ static unsigned global_action(struct app *app, enum action a)
 		}
 		search_end(app);
 		prompt_open(app, PROMPT_SEARCH, "/", "");
+		search_begin(app);
 		return PR_REDRAW;
 	case ACT_FILTER:
 		if (!priv || !s->ops->filter) {
@@ -809,6 +765,9 @@ static unsigned global_action(struct app *app, enum action a)
 		return app_follow_key(app, false);
 	case ACT_REDRAW:
 		app->full_redraw = true;
+		return PR_REDRAW;
+	case ACT_ENTER:   /* a pane that opens nothing says so (Steps is itself the detail) */
+		app_msg(app, false, "nothing to open in the %s tab", s->label);
 		return PR_REDRAW;
 	default:
 		return not_here(app, a);

@@ -17,7 +17,8 @@ enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PR
 		   PROMPT_SEARCH };
 enum overlay { OV_NONE, OV_HELP, OV_VIEWS, OV_LEGEND };
 
-enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512, APP_MAX_VIEWS = 64, APP_FAST_POLLS = 5 };
+enum { APP_MAX_PANES = 32, APP_BACK = 64, APP_LINE = 512, APP_MAX_VIEWS = 64, APP_FAST_POLLS = 5,
+       APP_COPY = 16384 /* y/Y: the most text put on the clipboard */ };
 
 struct pane_slot {
 	const struct pane_ops *ops;
@@ -57,6 +58,8 @@ struct app {
 	bool search_on;
 	long search_pos;              /* item of the current match (ui/search.c), -1 */
 	size_t search_sel;            /* the pane's selection right after that match */
+	size_t search_from;           /* the item selected when the `/` prompt opened */
+	bool search_from_ok;          /* ... kept until Enter or Esc (ui/search.h) */
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
 	size_t nstate;
@@ -170,9 +173,11 @@ void app_poll_end(struct app *app);
  * core, and one expensive poll (a reloaded rank) does not hold the next ones back. */
 int app_poll_wait_ms(const struct app *app);
 
-/* The views overlay's list (app.c; drawn by frame.c): the views with data in this run
- * (up to cap into out). */
-struct view_def;
-size_t app_views_list(const struct app *app, const struct view_def **out, size_t cap);
+/* The views overlay's list (app.c; drawn by frame.c): the views with data in this run,
+ * in compare mode the pair's (model/compare/views.h), up to cap into out. */
+struct app_view {
+	const char *name, *help;
+};
+size_t app_views_list(const struct app *app, struct app_view *out, size_t cap);
 
 #endif

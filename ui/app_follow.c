@@ -99,11 +99,6 @@ static unsigned poll_now(struct app *app, bool catch_up)
 		analysis_recompute_wait(app->run);   /* R: everything current, at once */
 		recompute_published(app, now);
 	}
-	if (app->cmp) {
-		app->following = false;
-		app_msg(app, true, "follow mode follows one run, not a comparison");
-		return PR_REDRAW;
-	}
 	app_stop_work(app);   /* the model changes under a pane's work off the UI thread */
 	if (!app->follow) {
 		struct follow_opts fo = { .interval = app->opts->interval, .stall_floor = app->opts->stall_floor,
@@ -184,6 +179,11 @@ int app_poll_wait_ms(const struct app *app)
 
 unsigned app_follow_key(struct app *app, bool toggle)
 {
+	if (app->cmp) {   /* nothing is read: say so, not "paused" or "read" */
+		app->following = false;
+		app_msg(app, true, "follow mode follows one run, not a comparison");
+		return PR_REDRAW;
+	}
 	if (!follow_applies(app->run)) {
 		app_msg(app, true, "nothing to follow: F and R read pytscope step logs; this run's files are written "
 			"whole (traces, sweeps, sizing, Cerebras, DASF)");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include "model/compare/views.h"
 #include "model/grid.h"
 #include "model/registry.h"
 #include "model/table.h"
@@ -110,12 +111,24 @@ static unsigned c_pane(struct app *app, const char *args)
 	return PR_REDRAW;
 }
 
+/* :view NAME: a view of the run, in compare mode one of the pair (a view of one run
+ * is refused there with the reason --export gives). */
 static unsigned c_view(struct app *app, const char *args)
 {
-	const struct view_def *vd = registry_view(args);
-	long p = vd ? app_pane(app, &pane_table, vd->name, vd->name) : -1;
+	const struct cmp_view *cv = app->cmp ? compare_view(args) : NULL;
+	const struct view_def *vd = app->cmp ? NULL : registry_view(args);
+	const char *name = cv ? cv->name : vd ? vd->name : NULL;
+	long p = name ? app_pane(app, &pane_table, name, name) : -1;
+	if (!name && app->cmp && registry_view(args)) {
+		app_msg(app, true, "'%s' is a view of one run; two runs give the diff_* views (v lists them)", args);
+		return PR_REDRAW;
+	}
+	if (!name) {
+		app_msg(app, true, "no view '%s'; %s lists them", args, app->cmp ? "v" : "--list-views");
+		return PR_REDRAW;
+	}
 	if (p < 0) {
-		app_msg(app, true, "no view '%s'; --list-views lists them", args);
+		app_msg(app, true, "too many open views; q closes a view's tab");
 		return PR_REDRAW;
 	}
 	app_goto(app, (size_t)p, true);
@@ -124,6 +137,11 @@ static unsigned c_view(struct app *app, const char *args)
 
 static unsigned c_heatmap(struct app *app, const char *args)
 {
+	if (app->cmp) {   /* the grids of one run: B's would read as the pair's */
+		app_msg(app, true, "a comparison has one heatmap: 2 Heatmap (B - A; m shows A and B); :heatmap opens "
+			"one run's grids");
+		return PR_REDRAW;
+	}
 	const struct grid_provider *gp = *args ? registry_grid(args) : NULL;
 	if (!gp) {
 		char names[256] = "";

@@ -27,6 +27,7 @@
 #include "ui/keymap.h"
 #include "ui/legend.h"
 #include "ui/list.h"
+#include "ui/search.h"
 #include "ui/term.h"
 #include "ui/theme.h"
 
@@ -80,6 +81,17 @@ static bool draw_prompt_or_msg(struct app *app, const struct rect *r)
 	return false;
 }
 
+/* The current pane's own keys for the hint row (pane.h hint), "" when it has none. */
+static void hint_keys(struct app *app, char *buf, size_t n)
+{
+	const struct pane_slot *s = &app->pane[app->cur];
+	buf[0] = '\0';
+	if (s->priv && s->ops->hint)
+		s->ops->hint(s->priv, app, buf, n);
+}
+
+/* The keys the current pane has, from the actions every pane shares (search, filter,
+ * legend and copy only where its ops have them) and its own (hint_keys). */
 static void draw_hint(struct app *app)
 {
 	const struct rect *r = &app->lay.hint;
@@ -90,8 +102,6 @@ static void draw_hint(struct app *app)
 			 app->search);
 		return;
 	}
-	/* stragglers only where there are ranks with steps: a sweep gets no training words */
-	bool ranks = app->run->steps && steps_nranks(app->run->steps) > 0;
 	long keys[10]; /* the number keys the tabs have, as ranges: "1-7,9" */
 	size_t nkeys = 0;
 	for (long k = 1; k <= 9; k++)
@@ -103,14 +113,24 @@ static void draw_hint(struct app *app)
 	char keytext[32];
 	if (!ranklist_format(keys, nkeys, keytext, sizeof(keytext)) || !nkeys)
 		snprintf(keytext, sizeof(keytext), "1");
-	/* a sweep pair has no regressions, no B - A (not computed for the hint: seconds on a big pair) */
+	char hint[320], own[96] = "", panes[48];
+	snprintf(panes, sizeof(panes), "%s:panes", keytext);
+	hint_keys(app, own, sizeof(own));
+	const struct pane_ops *o = app->pane[app->cur].ops;
+	bool open = app->pane[app->cur].priv != NULL;
+	/* n/N: stragglers where there are ranks with steps (a sweep gets no training words),
+	 * regressions where a pair has ranks (not computed for the hint: seconds on a big pair) */
+	bool ranks = !app->cmp && app->run->steps && steps_nranks(app->run->steps) > 0;
 	bool cmp_ranks = app->cmp && compare_has_ranks(app->cmp);
-	char hint[256];
-	snprintf(hint, sizeof(hint), "%s  %s:panes  %s",
-		 cmp_ranks ? " ?:help  q:close/quit  /:search  f:filter  n/N:regression  m:A/B/delta  Enter:open  Esc:back"
-		 : ranks && !app->cmp ? " ?:help  q:close/quit  /:search  f:filter  n/N:straggler  Enter:open  Esc:back"
-				      : " ?:help  q:close/quit  /:search  f:filter  Enter:open  Esc:back",
-		 keytext, app->cmp ? "i:legend  y:copy" : ranks ? "i:legend  v:views  y:copy" : "v:views  i:legend  y:copy");
+	const char *const words[] = {
+		"?:help", "q:close/quit", search_supported(app) ? "/:search" : "", open && o->filter ? "f:filter" : "",
+		cmp_ranks ? "n/N:regression" : ranks ? "n/N:straggler" : "", own, "Esc:back", panes,
+		open && o->legend ? "i:legend" : "", "v:views", open && o->copy ? "y:copy" : "",
+	};
+	size_t k = 0;
+	for (size_t i = 0; i < ARRAY_LEN(words) && k < sizeof(hint); i++)
+		if (words[i][0])
+			k += (size_t)snprintf(hint + k, sizeof(hint) - k, " %s%s", k ? " " : "", words[i]);
 	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
 
@@ -227,18 +247,18 @@ static void draw_views(struct app *app)
 {
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
 	draw_clear_rect(&box, ROLE_NORMAL);
-	draw_text(box.y, box.x + 1, box.w - 2, "Views with data in this run (Enter opens a tab, q closes it; Esc closes this list)", ROLE_HEADER);
-	const struct view_def *v[APP_MAX_VIEWS];
+	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER, "%s (Enter opens a tab, q closes it; Esc closes this list)",
+		 app->cmp ? "Views of runs A vs B" : "Views with data in this run");
+	struct app_view v[APP_MAX_VIEWS];
 	int rows = box.h - 1;
 	list_resize(&app->ov, app_views_list(app, v, APP_MAX_VIEWS), rows);
 	for (int i = 0; i < rows && app->ov.top + (size_t)i < app->ov.n; i++) {
 		int k = (int)app->ov.top + i, y = box.y + 1 + i;
-		const struct view_def *vd = v[k];
 		enum role r = k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_NORMAL;
 		if (k == (int)app->ov.sel)
 			draw_clear_rect(&(struct rect){ y, box.x, 1, box.w }, ROLE_SELECTED);
-		draw_text(y, box.x + 1, 18, vd->name, k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_ACCENT);
-		draw_text(y, box.x + 20, box.w - 21, vd->help, r);
+		draw_text(y, box.x + 1, 18, v[k].name, k == (int)app->ov.sel ? ROLE_SELECTED : ROLE_ACCENT);
+		draw_text(y, box.x + 20, box.w - 21, v[k].help, r);
 	}
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* keymap.c: key names, the default bindings from the action table, --list-keys. */
+/* keymap.c: key names, characters as keys (their UTF-8), the default bindings from the
+ * action table, --list-keys. */
 #include "ui/keymap.h"
 
 #include <curses.h>
@@ -58,8 +59,35 @@ int keymap_parse(const char *s, int *key)
 	}
 	uint32_t cp;
 	int len = text_utf8_decode(s, strlen(s), &cp);
-	*key = (int)cp;
+	*key = cp < 0x80 ? (int)cp : KEYMAP_CHAR | (int)cp;
 	return len;
+}
+
+int keymap_utf8(int key, char *buf)
+{
+	if (key >= 0x20 && key < 0x7f) {
+		buf[0] = (char)key;
+		return 1;
+	}
+	uint32_t cp = (uint32_t)(key & ~KEYMAP_CHAR);
+	if (!(key & KEYMAP_CHAR) || cp < 0x80 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	if (cp < 0x800) {
+		buf[0] = (char)(0xC0 | (cp >> 6));
+		buf[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		buf[0] = (char)(0xE0 | (cp >> 12));
+		buf[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		buf[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	buf[0] = (char)(0xF0 | (cp >> 18));
+	buf[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	buf[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	buf[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
 }
 
 const char *keymap_name(int key)
@@ -70,10 +98,12 @@ const char *keymap_name(int key)
 			snprintf(buf, sizeof(buf), "<%s>", names[i].name);
 			return buf;
 		}
+	char u[4];
+	int nu = keymap_utf8(key, u);
 	if (key > 0 && key < 0x20)
 		snprintf(buf, sizeof(buf), "<C-%c>", key + 0x60);
-	else if (key >= 0x20 && key < 0x7f)
-		snprintf(buf, sizeof(buf), "%c", key);
+	else if (nu > 0)
+		snprintf(buf, sizeof(buf), "%.*s", nu, u);
 	else
 		snprintf(buf, sizeof(buf), "<%d>", key);
 	return buf;

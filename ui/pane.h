@@ -72,11 +72,20 @@ struct pane_ops {
 	/* Show item i: select it (a row, a rank, a step), or leave the cursor when the item
 	 * cannot be selected (a summary line: it is highlighted where it is drawn). */
 	void (*item_show)(void *priv, struct app *app, size_t i);
+	/* Optional: the cursor where a `/` search began, saved (back false) and put back when
+	 * the search is cancelled or finds nothing (back true), for a pane whose selection
+	 * is more than the item items() reports (Steps: the rank and the step). Default: the
+	 * item selected when the search began is shown again. */
+	void (*search_from)(void *priv, struct app *app, bool back);
 	/* `i` legend: explain the pane's glyphs, colours, scale and columns (ui/legend.h). */
 	void (*legend)(void *priv, struct app *app, struct legend *l);
 	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
-	 * plain text; 0, or -1 when nothing is selected. Default: the status text. */
+	 * plain text, numbers in full precision (ui/copy.h); 0, or -1 when nothing is
+	 * selected. Without it y/Y say there is nothing to copy. */
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);
+	/* Optional: the hint row's words for the pane's own keys that act on what it shows
+	 * ("m:A/B/delta  Enter:open"); the frame adds the keys every pane shares. */
+	void (*hint)(void *priv, struct app *app, char *buf, size_t n);
 	/* Optional: a mouse click at screen (y, x) inside the body: select what is there. */
 	unsigned (*click)(void *priv, struct app *app, int y, int x);
 	/* Optional: work the pane runs off the UI thread (a heatmap metric being built).

@@ -2,7 +2,8 @@
 /* pane_budget.c: the efficiency budget as bars: the selected rank's budget line by line
  * (seconds, share of wall, recoverable lines highlighted), every rank as one stacked
  * bar with its recoverable share (j/k select), and the selected rank per step window.
- * Each budget line has its own fill glyph and colour, so the bars read in mono. */
+ * Each budget line has its own fill glyph and colour, so the bars read in mono. y/Y copy
+ * the selected rank's useful fraction / budget row as --export budget writes them. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
 #include "ui/list.h"
@@ -246,6 +248,12 @@ static unsigned bp_handle(void *priv, struct app *app, enum action a)
 	return PR_HANDLED;
 }
 
+/* The hint row: Enter opens the selected rank in Steps. */
+static void bp_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", app_find(app, &pane_steps, NULL) >= 0 ? "Enter:open" : "");
+}
+
 static unsigned bp_select(void *priv, struct app *app, const struct ui_target *t)
 {
 	struct bpane *p = priv;
@@ -285,6 +293,16 @@ static struct table *bp_table(void *priv, struct app *app)
 	char err[128];
 	p->export = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 	return p->export;
+}
+
+/* y: the selected rank's useful fraction (its efficiency), Y: its budget row, as
+ * --export budget writes them. */
+static int bp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct bpane *p = priv;
+	const struct table *t = bp_table(p, app);
+	long r = copy_row_ref(t, steps_rank_id(p->m, p->lc.sel));
+	return copy_cells(t, r, row, t ? table_col_index(t, "useful_fraction") : -1, buf, n);
 }
 
 /* The run grew (follow mode): the same rank stays selected, by id, on the same screen
@@ -373,6 +391,8 @@ const struct pane_ops pane_budget = {
 	.status = bp_status,
 	.cur_rank = bp_cur_rank,
 	.rebuild = bp_rebuild,
+	.copy = bp_copy,
+	.hint = bp_hint,
 	.items = bp_items,
 	.item_text = bp_item_text,
 	.item_show = bp_item_show,

@@ -17,6 +17,7 @@
 #include "model/units.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
 #include "ui/list.h"
@@ -282,8 +283,12 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 	switch (a) {
 	case ACT_ENTER: {
 		long h = app_find(app, &pane_heatmap, NULL);
-		if (!n || h < 0)
+		if (!n || h < 0) {
+			const char *why = compare_by_what(app->cmp);
+			app_msg(app, false, "nothing to open: %s",
+				why ? why : !n ? "no rank changed (the Ranks tab lists them all)" : "no B - A heatmap");
 			return PR_HANDLED;
+		}
 		const struct cmp_rank *k = &r->v[listed(r, p->lc.sel)];
 		struct ui_target t = { .rank = k->rank, .step_lo = k->onset_b, .step_hi = -1, .item = -1 };
 		return app_show(app, (size_t)h, &t) | PR_HANDLED;
@@ -302,6 +307,27 @@ static void cp_status(void *priv, struct app *app, char *buf, size_t n)
 	else
 		snprintf(buf, n, "compare: %zu common rank%s, %zu common step%s (%ld-%ld)", r->ncommon_ranks,
 			 r->ncommon_ranks == 1 ? "" : "s", r->ncommon, r->ncommon == 1 ? "" : "s", r->lo, r->hi);
+}
+
+/* The hint row: Enter opens a changed rank's row of the B - A heatmap. */
+static void cp_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	bool opens = r && r->nregressed + r->nimproved && app_find(app, &pane_heatmap, NULL) >= 0;
+	snprintf(buf, n, "%s", opens ? "Enter:open" : "");
+}
+
+/* y: the selected rank's B - A change, Y: its row of diff_ranks, as --export diff_ranks
+ * writes them. */
+static int cp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct cpane *p = priv;
+	const struct cmp_ranks *r = compare_ranks(app->cmp);
+	if (!r || !(r->nregressed + r->nimproved))
+		return -1;
+	const struct table *t = cp_table(p, app);
+	long k = copy_row_ref(t, r->v[listed(r, p->lc.sel)].rank);
+	return copy_cells(t, k, row, t ? table_col_index(t, "delta_mean_compute_ms") : -1, buf, n);
 }
 
 /* `/` items: the lines above (highlighted where they are), then the changed ranks
@@ -365,6 +391,8 @@ const struct pane_ops pane_compare = {
 	.handle = cp_handle,
 	.status = cp_status,
 	.table = cp_table,
+	.copy = cp_copy,
+	.hint = cp_hint,
 	.items = cp_items,
 	.item_text = cp_item_text,
 	.item_show = cp_item_show,

@@ -851,6 +851,7 @@ const struct pane_ops pane_heatmap = {
 	.rebuild = hp_rebuild,
 	.status = heatmap_status,
 	.copy = heatmap_copy,
+	.hint = heatmap_hint,
 	.cur_rank = hp_cur_rank,
 	.click = hp_click,
 	.tick = hm_tick,

@@ -73,6 +73,7 @@ void hm_bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t
 void heatmap_status(void *priv, struct app *app, char *buf, size_t n);
 void heatmap_legend(void *priv, struct app *app, struct legend *l);
 int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n);
+void heatmap_hint(void *priv, struct app *app, char *buf, size_t n);
 
 /* pane_heatmap.c, for pane_heatmap_job.c: the grid row of a line, the line of a row
  * (reveal: open its node), the source of p->metric opened (or `ready`, a grid job's

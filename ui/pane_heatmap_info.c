@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_heatmap_info.c: what the heatmap pane says about the cell under the cursor and
  * its scale: the status row (worst and mean, which rank of a node), the legend (the
- * ramp and what the range is) and y/Y (the cell in full precision). State and shared
+ * ramp and what the range is), y/Y (the cell, the row in full precision) and its words
+ * in the hint row. State and shared
  * helpers: ui/pane_heatmap.h. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "model/table.h"
 #include "model/text.h"
 #include "ui/pane_heatmap.h"
@@ -118,11 +120,53 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	legend_terms(l, p->src.title);
 }
 
-/* y/Y: the cell (bucket) under the cursor in full precision, tab-separated: its row
- * and column labels, the metric, worst, mean and the unit (the status row rounds). */
+/* The hint row: m flips a comparison's B - A, A and B; Enter opens a cell of a grid whose
+ * cells have evidence. */
+void heatmap_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct hpane *p = priv;
+	bool flip = app->cmp && p->nmetrics > 1, opens = p->src.cell_evidence != NULL;
+	snprintf(buf, n, "%s%s%s", flip ? "m:A/B/delta" : "", flip && opens ? "  " : "", opens ? "Enter:open" : "");
+}
+
+/* Y: the screen row under the cursor, as shown: a first line naming the row axis, the
+ * metric and its unit, then each visible bucket's columns; a second with the row's label
+ * and each bucket's worst in full precision (empty: missing). Both tab-separated. */
+static int heatmap_copy_row(struct hpane *p, struct app *app, char *buf, size_t n)
+{
+	size_t r0, r1, c0, c1, wrow, spc = p->spc ? p->spc : 1;
+	hm_bucket(p, &r0, &r1, &c0, &c1);
+	char ra[88], head[4096], vals[4096];
+	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
+	size_t kh = (size_t)snprintf(head, sizeof(head), "%s (%s worst%s%s)", p->src.row_axis, p->src.title,
+				     p->src.unit ? ", " : "", p->src.unit ? p->src.unit : "");
+	size_t kv = (size_t)snprintf(vals, sizeof(vals), "%s", ra);
+	for (size_t c = p->c0, i = 0; c < p->src.ncols && i < (size_t)p->w; c += spc, i++) {
+		size_t e = c + spc < p->src.ncols ? c + spc : p->src.ncols;
+		double w = 0, m = 0;
+		char ca[24], cb[24], v[40] = "";
+		grid_col_label(&p->src, c, ca, sizeof(ca));
+		grid_col_label(&p->src, e - 1, cb, sizeof(cb));
+		if (hm_lines_rect(p, r0, r1, c, e, &w, &m, &wrow))
+			table_format_full(w, v, sizeof(v));
+		if (kh + strlen(ca) + strlen(cb) + 3 >= sizeof(head) || kv + strlen(v) + 2 >= sizeof(vals))
+			break;
+		bool span = e - c > 1;
+		kh += (size_t)snprintf(head + kh, sizeof(head) - kh, "\t%s%s%s", ca, span ? "-" : "", span ? cb : "");
+		kv += (size_t)snprintf(vals + kv, sizeof(vals) - kv, "\t%s", v);
+	}
+	snprintf(buf, n, "%s\n%s", head, vals);
+	return 0;
+}
+
+/* y: the cell (bucket) under the cursor in full precision, tab-separated: its row and
+ * column labels, the metric, worst, mean and the unit (the status row rounds); Y: the
+ * row (heatmap_copy_row). */
 int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
 	struct hpane *p = priv;
+	if (row)
+		return heatmap_copy_row(p, app, buf, n);
 	size_t r0, r1, c0, c1, wrow;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
 	double w = 0, m = 0;

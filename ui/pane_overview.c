@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_overview.c: the run at a glance: name, sources and data quality, every
  * subsystem's summary lines (registry_summary: the same lines head --print), and the
- * findings (selectable: Enter opens the evidence). */
+ * findings (selectable: Enter opens the evidence, or says there is none; y/Y copy the
+ * finding's title / its findings row). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "model/summary.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
 #include "ui/list.h"
@@ -33,6 +35,13 @@ struct opane {
 };
 
 static void head_lines(struct app *app, struct summary *s);
+
+/* Why the findings list is empty when no rule judged the run (the input was refused,
+ * findings_unjudged), NULL when the rules judged it and found nothing. */
+static const char *unjudged_why(struct app *app)
+{
+	return app->run->refused ? "not analysed: the input was refused (above)" : findings_unjudged(app->run);
+}
 
 static struct finding_key key_of(const struct finding *f)
 {
@@ -221,9 +230,7 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	if (!fl->n && p->note) /* what no rule could judge, under "no findings" */
 		draw_wrap(&(struct rect){ y, x, body->y + body->h - y, w }, 0, p->note, ROLE_DIM);
 	else if (!fl->n)
-		draw_text(y, x, w,
-			  app->run->refused ? "not analysed: the input was refused (above)" : why ? why : "no findings",
-			  ROLE_DIM);
+		draw_text(y, x, w, unjudged_why(app) ? unjudged_why(app) : "no findings", ROLE_DIM);
 }
 
 static unsigned ov_handle(void *priv, struct app *app, enum action a)
@@ -237,9 +244,20 @@ static unsigned ov_handle(void *priv, struct app *app, enum action a)
 		return PR_HANDLED;
 	}
 	switch (a) {
-	case ACT_ENTER: return n ? app_open_finding(app, p->lc.sel) | PR_HANDLED : PR_HANDLED;
+	case ACT_ENTER:
+		if (n)
+			return app_open_finding(app, p->lc.sel) | PR_HANDLED;
+		app_msg(app, false, "no finding to open: %s",
+			unjudged_why(app) ? unjudged_why(app) : "the rules found none");
+		return PR_HANDLED;
 	default: return PR_NONE;
 	}
+}
+
+/* The hint row: Enter opens the selected finding's evidence. */
+static void ov_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", run_findings(app->run)->n ? "Enter:open" : "");
 }
 
 static void ov_status(void *priv, struct app *app, char *buf, size_t n)
@@ -250,6 +268,17 @@ static void ov_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "finding %zu/%zu  %s", p->lc.sel + 1, fl->n, fl->v[p->lc.sel].id);
 	else
 		snprintf(buf, n, "overview");
+}
+
+/* y: the selected finding's title, Y: its row of the findings view (--export findings:
+ * severity, id, title, evidence, detail, fix). */
+static int ov_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct opane *p = priv;
+	if (!run_findings(app->run)->n)
+		return -1;
+	const struct table *t = ov_table(p, app);
+	return copy_cells(t, copy_row_ref(t, (long)p->lc.sel), row, t ? table_col_role(t, COL_ROLE_TITLE) : -1, buf, n);
 }
 
 /* `/` items: the summary lines ("key  value"), then the findings (severity, id,
@@ -314,6 +343,8 @@ const struct pane_ops pane_overview = {
 	.status = ov_status,
 	.table = ov_table,
 	.rebuild = ov_rebuild,
+	.copy = ov_copy,
+	.hint = ov_hint,
 	.items = ov_items,
 	.item_text = ov_item_text,
 	.item_show = ov_item_show,

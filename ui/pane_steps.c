@@ -3,7 +3,8 @@
  * fill glyph and colour per phase, so it reads in mono) and sparklines of step time,
  * loss, grad norm and memory on the same step axis. When records exceed the columns,
  * a column shows the mean phases of its records and the WORST (max) of each series.
- * j/k change rank, h/l move the step cursor, +/- zoom, H/L pan. */
+ * j/k change rank, h/l move the step cursor, +/- zoom, H/L pan; y/Y copy the step time /
+ * the record as --export steps writes them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
 
@@ -33,6 +35,7 @@ struct spane {
 	const long *marks;
 	size_t nmarks;
 	const char *hl_series;      /* highlighted series name (evidence) */
+	size_t from_ri, from_cur, from_c0; /* where a `/` search began (sp_search_from) */
 	struct table *export;
 };
 
@@ -477,6 +480,45 @@ static void sp_item_show(void *priv, struct app *app, size_t i)
 	fix_view(p);
 }
 
+/* y: the step time of the step under the cursor, Y: its record, as --export steps writes
+ * them (step_time_ms, then every phase and series). */
+static int sp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	if (!nrec(p))
+		return -1;
+	const struct table *t = sp_table(p, app);
+	int c_step = t ? table_col_role(t, COL_ROLE_STEP) : -1;
+	long step = steps_step(p->m, p->ri, p->cur), r = -1;
+	for (size_t i = 0; c_step >= 0 && r < 0 && i < t->nrow; i++) {   /* the cursor's row: record p->cur */
+		size_t k = (p->cur + i) % t->nrow;
+		const struct table_cell *c = table_cell(t, k, c_step);
+		if (c->present && (c->is_int ? c->exact : (long long)c->num) == step)
+			r = (long)k;
+	}
+	return copy_cells(t, r, row, t ? table_col_index(t, "step_time_ms") : -1, buf, n);
+}
+
+/* A search that showed "rank 3" switched ranks: Esc or "no match" come back to the
+ * rank and step it began on. */
+static void sp_search_from(void *priv, struct app *app, bool back)
+{
+	struct spane *p = priv;
+	if (!back) {
+		p->from_ri = p->ri;
+		p->from_cur = p->cur;
+		p->from_c0 = p->c0;
+		return;
+	}
+	if (p->ri != p->from_ri && p->from_ri < steps_nranks(p->m)) {
+		p->ri = p->from_ri;
+		set_phases(p, app);
+	}
+	p->cur = p->from_cur;
+	p->c0 = p->from_c0;
+	fix_view(p);
+}
+
 static int sp_cur_rank(void *priv, struct app *app)
 {
 	struct spane *p = priv;
@@ -519,5 +561,7 @@ const struct pane_ops pane_steps = {
 	.items = sp_items,
 	.item_text = sp_item_text,
 	.item_show = sp_item_show,
+	.search_from = sp_search_from,
+	.copy = sp_copy,
 	.legend = sp_legend,
 };

@@ -4,7 +4,7 @@
  * pass) and draws the text plot of model/sweep/plot.h below: latency with the fit
  * line, removed outliers, the target line and the estimate, or throughput (m / M).
  * Left/Right switch sources; Enter opens the point's row in the sweep (or
- * sizing_points) table; `e` exports that view. */
+ * sizing_points) table; `e` exports that view; y/Y copy the point's value / the point. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,34 +63,40 @@ static void sp_close(void *priv)
 }
 
 /* Per-point note from the model: ranking, pass and failed constraints (GenAI-Perf),
- * or the calculator's alerts (NAT). */
-static void point_note(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
+ * or the calculator's alerts (NAT); in columns, or tab-separated (tsv: y/Y). */
+static void point_note(const struct spane *p, struct app *app, size_t k, bool tsv, char *buf, size_t n)
 {
 	const struct sweep_set *s = app->run->sweep;
 	const struct plot_spec *sp = &p->spec;
 	if (sp->nat) {
 		char al[8];
 		nat_point_alerts(&s->nat[sp->nat_idx].pt[sp->ref[k]], false, al);
-		snprintf(buf, n, "%-6s%s", al, sp->outlier[k] ? "outlier (removed from fit)" : "");
+		snprintf(buf, n, tsv ? "%s\t%s" : "%-6s%s", al, sp->outlier[k] ? "outlier (removed from fit)" : "");
 		return;
 	}
 	const struct sweep_cfg *c = &s->cfg[sp->ref[k]];
-	char rk[16] = "-";
+	const char *none = tsv ? "" : "-";   /* missing: "-" on screen, an empty field copied */
+	char rk[16];
+	snprintf(rk, sizeof(rk), "%s", none);
 	if (c->rank > 0)
 		snprintf(rk, sizeof(rk), "%d", c->rank);
 	double nreq = 0;
 	char low[48] = "";
 	if (sp->lowconf[k] && sweep_value(c, SM_COUNT, SS_AVG, &nreq))
 		snprintf(low, sizeof(low), "low confidence (%g requests) ", nreq);
-	snprintf(buf, n, "%4s  %-4s %s%s%s", rk, !s->ncon ? "-" : c->pass ? "yes" : "NO", sp->outlier[k] ? "outlier " : "",
-		 low, c->failed ? c->failed : "");
+	const char *pass = !s->ncon ? none : c->pass ? "yes" : "NO";
+	int len = snprintf(buf, n, tsv ? "%s\t%s\t%s%s%s" : "%4s  %-4s %s%s%s", rk, pass,
+			   sp->outlier[k] ? "outlier " : "", low, c->failed ? c->failed : "");
+	size_t e = len > 0 && (size_t)len < n ? (size_t)len : 0;
+	while (tsv && e && buf[e - 1] == ' ')   /* the notes' separating blank, at the end of the field */
+		buf[--e] = '\0';
 }
 
 /* Point k's line as drawn (and searched). */
 static void point_line(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
 {
 	char note[256];
-	point_note(p, app, k, note, sizeof(note));
+	point_note(p, app, k, false, note, sizeof(note));
 	snprintf(buf, n, "%12g  %-28.*f  %s", p->spec.x[k], p->ydec, p->spec.y[k], note);
 }
 
@@ -150,8 +156,10 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 /* Enter: the selected point's row in the full table (sweep, or sizing_points). */
 static unsigned sp_enter(struct spane *p, struct app *app)
 {
-	if (!p->have || !p->spec.n)
+	if (!p->have || !p->spec.n) {
+		app_msg(app, false, "nothing to open: this source has no point to plot");
 		return PR_HANDLED;
+	}
 	struct evidence ev;
 	sweep_plot_evidence(&p->spec, p->lc.sel, &ev);
 	return app_open_evidence(app, &ev) | PR_HANDLED;
@@ -192,6 +200,31 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 	}
 	snprintf(buf, n, "sweep  source %zu/%zu  %s=%g  %s=%.*f%s", p->src + 1, p->nsrc, s->xlabel,
 		 s->x[p->lc.sel], s->ylabel, p->ydec, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
+}
+
+/* The hint row: Enter opens the selected point's row of its view. */
+static void sp_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	snprintf(buf, n, "%s", p->have && p->spec.n ? "Enter:open" : "");
+}
+
+/* y: the selected point's plotted value, Y: the point as listed (stimulus, value, then
+ * its ranking, pass and failed constraints or its alerts), numbers in full precision. */
+static int sp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
+{
+	struct spane *p = priv;
+	if (!p->have || p->lc.sel >= p->spec.n)
+		return -1;
+	char x[40], y[40], note[256];
+	table_format_full(p->spec.x[p->lc.sel], x, sizeof(x));
+	table_format_full(p->spec.y[p->lc.sel], y, sizeof(y));
+	point_note(p, app, p->lc.sel, true, note, sizeof(note));
+	if (row)
+		snprintf(buf, n, "%s\t%s\t%s", x, y, note);
+	else
+		snprintf(buf, n, "%s", y);
+	return 0;
 }
 
 /* `/` items: the points of the source shown, as their lines read. */
@@ -240,6 +273,8 @@ const struct pane_ops pane_sweep = {
 	.handle = sp_handle,
 	.table = sp_table,
 	.status = sp_status,
+	.copy = sp_copy,
+	.hint = sp_hint,
 	.items = sp_items,
 	.item_text = sp_item_text,
 	.item_show = sp_item_show,

@@ -17,6 +17,7 @@
 #include "model/registry.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
 #include "ui/list.h"
@@ -415,8 +416,11 @@ static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
  * a row with nothing to open says so rather than nothing. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
-	if (!p->t->nview)
+	if (!p->t->nview) {
+		app_msg(app, false, p->t->filter ? "nothing to open: no row matches the filter"
+						 : "nothing to open: %s has no rows", p->t->name);
 		return PR_HANDLED;
+	}
 	unsigned r = PR_NONE;
 	struct evidence ev;
 	if (app->cmp) {
@@ -430,6 +434,15 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 		r = PR_HANDLED;
 	}
 	return r;
+}
+
+/* The hint row: Enter where a row opens something (its evidence, a rank, a node). */
+static void tp_hint(void *priv, struct app *app, char *buf, size_t n)
+{
+	struct tpane *p = priv;
+	const struct view_def *vd = app->cmp ? NULL : registry_view(p->t->name);
+	bool opens = p->t->nview && (p->c_rank >= 0 || p->t->grouped || (vd && vd->row_evidence));
+	snprintf(buf, n, "%s", opens ? "Enter:open" : "");
 }
 
 /* Group of the selected row, -1 when none or not grouped. */
@@ -669,27 +682,12 @@ static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
 	struct tpane *p = priv;
 	const struct table *t = p->t;
-	if (!t->nview)
-		return -1;
-	size_t r = t->view[p->lc.sel];
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int c = row ? 0 : p->col; c < (row ? (int)t->ncol : p->col + 1) && k < n; c++) {
-		const struct table_cell *cell = table_cell(t, r, c);
-		char v[512] = "";
-		if (cell->present && t->col[c].type == COL_TEXT)
-			snprintf(v, sizeof(v), "%s", cell->text);
-		else if (cell->present)
-			table_format_full(cell->num, v, sizeof(v));
-		int w = snprintf(buf + k, n - k, "%s%s", k ? "\t" : "", v);
-		k += w > 0 ? (size_t)w : 0;
-	}
-	return 0;
+	return t->nview ? copy_cells(t, (long)t->view[p->lc.sel], row, p->col, buf, n) : -1;
 }
 
-/* What a column holds: its role or the view's doc, its unit (model/units) and its
- * type. */
-static void col_meaning(const struct table_col *c, char *buf, size_t n)
+/* What a column holds: its role (an onset in compare mode is B's) or the view's doc,
+ * its unit (model/units) and its type. */
+static void col_meaning(const struct table_col *c, bool cmp, char *buf, size_t n)
 {
 	static const char *const role_text[] = {
 		[COL_ROLE_NONE] = "",
@@ -699,11 +697,13 @@ static void col_meaning(const struct table_col *c, char *buf, size_t n)
 		[COL_ROLE_TITLE] = "the finding (title, detail and fix in full below the table); ",
 		[COL_ROLE_NAME] = "the row's name; ",
 		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
-		[COL_ROLE_ONSET] = "the step the rank is slow from; ",
+		[COL_ROLE_ONSET] = "first step of its longest critical-path stretch; ",
 	};
 	const char *unit = units_describe(c->unit);
 	const char *type = c->type == COL_TEXT ? "text" : c->type == COL_INT ? "integer" : "number";
 	const char *what = *role_text[c->role] ? role_text[c->role] : c->doc ? c->doc : "";
+	if (c->role == COL_ROLE_ONSET && cmp)   /* diff_ranks' onset_b (man page, diff_ranks) */
+		what = "first step of the regression in B; ";
 	snprintf(buf, n, "%s%s%s%s", what, unit ? unit : type, unit ? ", " : "", unit ? type : "");
 }
 
@@ -723,7 +723,7 @@ static void tp_legend(void *priv, struct app *app, struct legend *l)
 	legend_head(l, "Columns");
 	size_t k = snprintf(words, sizeof(words), "%s", t->title ? t->title : "");
 	for (size_t c = 0; c < t->ncol; c++) {
-		col_meaning(&t->col[c], buf, sizeof(buf));
+		col_meaning(&t->col[c], app->cmp != NULL, buf, sizeof(buf));
 		legend_key(l, t->col[c].name, buf);
 		if (k < sizeof(words))
 			k += (size_t)snprintf(words + k, sizeof(words) - k, " %s", t->col[c].name);
@@ -774,6 +774,7 @@ const struct pane_ops pane_table = {
 	.item_text = tp_item_text,
 	.item_show = tp_item_show,
 	.copy = tp_copy,
+	.hint = tp_hint,
 	.click = tp_click,
 	.legend = tp_legend,
 };

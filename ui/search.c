@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* search.c: the `/` search over a pane's items (see search.h). */
+/* search.c: the `/` search over a pane's items, and the prompt's side of it: where the
+ * search began, each edit, Enter, Esc (see search.h). */
 #include "ui/search.h"
 
 #include <string.h>
@@ -47,4 +48,75 @@ bool search_find(struct app *app, int dir)
 		return true;
 	}
 	return false;
+}
+
+void search_begin(struct app *app)
+{
+	app->search_from_ok = search_supported(app);
+	if (!app->search_from_ok)
+		return;
+	void *priv = app->pane[app->cur].priv;
+	const struct pane_ops *o = app->pane[app->cur].ops;
+	o->items(priv, app, &app->search_from);
+	if (o->search_from)
+		o->search_from(priv, app, false);
+}
+
+/* The cursor back where the `/` prompt opened (the pane's own mark, else the item it
+ * had selected), when the search moved it. */
+static void search_back(struct app *app)
+{
+	if (!app->search_from_ok || !search_supported(app))
+		return;
+	void *priv = app->pane[app->cur].priv;
+	const struct pane_ops *o = app->pane[app->cur].ops;
+	size_t sel = 0, n = o->items(priv, app, &sel);
+	if (o->search_from)
+		o->search_from(priv, app, true);
+	else if (sel != app->search_from && app->search_from < n)
+		o->item_show(priv, app, app->search_from);
+}
+
+void search_edit(struct app *app)
+{
+	snprintf(app->search, sizeof(app->search), "%s", app->line);
+	app->search_on = app->line[0] != '\0';
+	search_reset(app);
+	search_back(app);   /* each edit searches from where the search began, as vim's */
+	if (app->search_on && !search_find(app, 0)) {
+		search_back(app);
+		app_msg(app, true, "no match for '%s'", app->search);
+	} else {
+		app->msg[0] = '\0';
+	}
+}
+
+void search_accept(struct app *app)
+{
+	search_edit(app);
+	app->search_from_ok = false;
+	if (app->search_on && !app->msg[0])
+		app_msg(app, false, "search '%s': n/N next/previous match, Esc ends the search", app->search);
+}
+
+void search_cancel(struct app *app)
+{
+	search_back(app);
+	app->search_from_ok = false;
+	search_end(app);
+}
+
+void search_end(struct app *app)
+{
+	search_reset(app);
+	app->search_on = false;
+	app->search[0] = '\0';
+	app->msg[0] = '\0';
+}
+
+unsigned search_next(struct app *app, int dir)
+{
+	if (!search_find(app, dir))
+		app_msg(app, true, "no match for '%s' in this pane", app->search);
+	return PR_REDRAW;
 }

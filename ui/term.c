@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* term.c: curses start/stop, headless screens, signal-safe restore (see term.h). */
+/* term.c: curses start/stop, headless screens, signal-safe restore, keys (a UTF-8
+ * character read whole), the clipboard and the mouse (see term.h). */
 #include "ui/term.h"
 
 #include <curses.h>
@@ -10,7 +11,9 @@
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
+#include "model/text.h"
 #include "model/xalloc.h"
+#include "ui/keymap.h"
 
 static SCREEN *screen;
 static FILE *tin, *tout;
@@ -205,10 +208,37 @@ int term_signal(void)
 	return got_signal;
 }
 
+/* How long the rest of a character's UTF-8 bytes may take after its first byte: they
+ * are sent together, so only a slow link spreads them. */
+enum { TERM_UTF8_WAIT_MS = 100 };
+
+/* The UTF-8 character whose first byte is lead (0xC2..0xF4), its other bytes read now:
+ * KEYMAP_CHAR plus its code point, or the lead byte alone (a key that is no character)
+ * when they do not follow. Locale-independent: under LANG=C a terminal sends UTF-8 too,
+ * and ncurses' wget_wch there would take the next keys as bytes of one character. */
+static int utf8_key(int lead)
+{
+	char b[4] = { (char)lead };
+	int need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+	wtimeout(stdscr, TERM_UTF8_WAIT_MS);
+	for (int i = 1; i < need; i++) {
+		int c = wgetch(stdscr);
+		if (c == ERR || (c & ~0xFF) || (c & 0xC0) != 0x80) {
+			if (c != ERR)
+				ungetch(c);   /* a key of its own: read next */
+			return lead;
+		}
+		b[i] = (char)c;
+	}
+	uint32_t cp;
+	return text_utf8_decode(b, (size_t)need, &cp) == need ? KEYMAP_CHAR | (int)cp : lead;
+}
+
 int term_getkey(int ms)
 {
 	wtimeout(stdscr, ms);
-	return wgetch(stdscr);
+	int c = wgetch(stdscr);
+	return c >= 0xC2 && c <= 0xF4 ? utf8_key(c) : c;
 }
 
 /* ---- clipboard and mouse ----------------------------------------------------- */

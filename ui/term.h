@@ -26,7 +26,10 @@ int term_signal(void);
 int term_clipboard(const char *text);
 /* Mouse reporting on (clicks and the wheel arrive as KEY_MOUSE) or off; true when on. */
 bool term_mouse(bool on);
-/* Wait up to ms for a key (ERR on timeout or signal); -1 ms blocks. */
+/* Wait up to ms for a key (ERR on timeout or signal); -1 ms blocks. A key is a curses
+ * KEY_* code, an ASCII character, or a character beyond ASCII typed as UTF-8 (its bytes
+ * read whole) as KEYMAP_CHAR plus its code point (ui/keymap.h); a byte that starts no
+ * UTF-8 character is returned alone. */
 int term_getkey(int ms);
 
 #endif

@@ -8,7 +8,10 @@
 # that would only say "needs ..." for the pair (Kernels, Sweep; Heatmap for sweeps) are
 # left out. A verdict longer than a summary line reaches the Overview whole. At 80x24 the
 # Overview keeps the changed ranks on screen (quality in one line, the lowest lines give
-# way); ranks compared by step time say so in their lines.
+# way); ranks compared by step time say so in their lines. `v` and `:view` list and open
+# the pair's views (diff_*, sources) and refuse a view of one run with --export's reason
+# (they showed B's tables under the pair's title); `:heatmap` (B's grids) is refused too;
+# F and R say follow mode follows one run (they said "paused" and "read" and read nothing).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -42,6 +45,38 @@ tap_check "n: the diverging scale is named (mono: by underline)" \
 tap_check "m: the heatmap flips to A" 'grep -q "^ rank 5  step [0-9-]*  compute A " m'
 tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 regressed"'
 tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'
+
+cat >keysv <<KEYS
+v
+:dump $PWD/v_list
+<Down><Down><Down><Enter>
+:dump $PWD/v_open
+:view ranks
+:dump $PWD/v_ranks
+:view sources
+:dump $PWD/v_sources
+:heatmap steps
+:dump $PWD/v_heat
+F
+:dump $PWD/v_F
+R
+:dump $PWD/v_R
+KEYS
+TSCOPE_SCRIPT=keysv TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a reg >outv 2>errv
+tap_check "v lists the pair's views, not one run's" \
+	'grep -q "Views of runs A vs B" v_list && grep -q "^ *diff_ranks  " v_list &&
+	 grep -q "^ *diff_findings  " v_list &&
+	 grep -q "^ *sources  *runs A vs B" v_list && ! grep -qE "^ *(ranks|steps|heatmap_cells|nodes) " v_list'
+tap_check "v: Enter opens diff_findings as a tab" 'grep -q "^ diff_findings  row" v_open'
+tap_check ":view ranks is refused with the reason --export gives" \
+	'tail -1 v_ranks | grep -q "^.ranks. is a view of one run; two runs give the diff_\* views"'
+tap_check ":view sources opens the pair's sources (a side column)" \
+	'head -1 v_sources | grep -q " sources *$" && sed -n 2p v_sources | grep -q "^ *side "'
+tap_check ":heatmap is refused: the pair has the B - A heatmap" \
+	'tail -1 v_heat | grep -q "^a comparison has one heatmap: 2 Heatmap (B - A"'
+tap_check "F and R say follow mode follows one run" \
+	'tail -1 v_F | grep -q "^follow mode follows one run, not a comparison" &&
+	 tail -1 v_R | grep -q "^follow mode follows one run, not a comparison"'
 
 cat >keys3 <<KEYS
 :dump $PWD/open3

@@ -6,7 +6,10 @@
 # row of the steps view opens that row's step (it opened step 0), the heatmap's `m` lists
 # comm once, the legend's first level says it holds values just above the median, and
 # `:` still works on the too-small screen (a `:resize` back from it); a DASF cell, a
-# Cerebras file and a pair's Env and Findings tabs say what they hold.
+# Cerebras file and a pair's Env and Findings tabs say what they hold. Enter where it opens
+# nothing (Steps, an Overview without findings, a table without rows) and `e` with no file
+# name say so; the hint row offers only the keys the pane has (f:filter where there are
+# rows to filter, m:A/B/delta on a pair's heatmap alone, v:views in compare mode too).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -89,4 +92,34 @@ tui pa pb
 tap_check "a pair: Findings headers severity_a / severity_b, Env says identical" \
 	'grep -q "severity_a *severity_b" pf &&
 	 grep -q "no difference: the lowest ranks. run.json environment and config" penv'
+# Enter and e that did nothing in silence; the hint row per pane
+cat >keys <<KEYS
+:dump $PWD/h_heat
+4<Enter>
+:dump $PWD/h_steps
+1<Enter>
+:dump $PWD/h_ov
+3
+:dump $PWD/h_ranks
+e<C-u><Enter>
+:dump $PWD/h_export
+5
+:dump $PWD/h_budget
+KEYS
+tui pa
+tap_check "Enter in Steps says it opens nothing there" 'msg h_steps | grep -q "^nothing to open in the Steps tab"'
+tap_check "Enter on an Overview without findings says there is none" \
+	'msg h_ov | grep -q "^no finding to open: the rules found none"'
+tap_check "e with the file name cleared says the export is cancelled" \
+	'msg h_export | grep -q "^export cancelled: no file name given"'
+tap_check "hint: f:filter on Ranks only, not on the heatmap, Steps, Overview or Budget" \
+	'grep -q "f:filter" h_ranks && ! grep -q "f:filter" h_heat h_steps h_ov h_budget'
+tap_check "hint: Enter:open where Enter opens (heatmap, Budget), not in Steps or an empty Overview" \
+	'grep -q "Enter:open" h_heat && grep -q "Enter:open" h_budget && ! grep -q "Enter:open" h_steps h_ov'
+printf ':dump %s/c_heat\n3\n:dump %s/c_ranks\n6<Enter>\n:dump %s/c_env\n' "$PWD" "$PWD" "$PWD" >keys
+tui pa pb
+tap_check "a pair's empty Env tab: Enter says it has no rows" \
+	'msg c_env | grep -q "^nothing to open: diff_env has no rows"'
+tap_check "a pair: m:A/B/delta on the heatmap only; v:views on every tab" \
+	'grep -q "m:A/B/delta" c_heat && ! grep -q "m:A/B/delta" c_ranks c_env && grep -q "v:views" c_heat c_ranks'
 tap_plan

@@ -1,6 +1,7 @@
 #!/bin/sh
 # legend.sh: `i` gives every pane a legend of its own (headless, TSCOPE_SCRIPT): the
-# Heatmap's ramp, a table's columns (Ranks, Findings, Sources, a trace view), Steps'
+# Heatmap's ramp, a table's columns (Ranks, its onset as the man page defines it, a
+# pair's onset_b, Findings, Sources, a trace view), Steps'
 # phase fills and sparklines, Budget's lines, the Overview's tones, the Sweep plot's
 # glyphs and compare mode's rank lines; the overlay scrolls (j) when it is taller than
 # the screen; and the glossary entries the legends show are the man page's Glossary word
@@ -43,6 +44,8 @@ tap_rc $? "demo: a legend on every pane, exit 0"
 tap_check "Heatmap: the ramp with the values of each level" 'grep -q "Heatmap: compute (rank x step)" heatmap && grep -q "(up to the worst)" heatmap'
 tap_check "Overview: the summary lines' tones" 'grep -q "Overview: the run at a glance" overview && grep -q "a problem line" overview'
 tap_check "Ranks: every column explained (time_lost_s in seconds, critical_share)" 'grep -q "Table: ranks" ranks && grep -qE "time_lost_s +the rank.s time lost; seconds" ranks && grep -q "critical_share .*critical (slowest)" ranks'
+tap_check "Ranks: onset_step as the man page says (first step of the longest critical-path stretch)" \
+	'grep -qE "onset_step +first step of its longest critical-path stretch" ranks'
 tap_check "Steps: one fill per phase, the sparkline ramp" 'grep -q "Steps: one rank" steps && grep -q "phase forward" steps && grep -q "its highest" steps'
 tap_check "Budget: the five budget lines" 'grep -q "Budget: where" budget && grep -q "data stall: time in the data phase" budget'
 tap_check "Findings: its columns, the severity colours" 'grep -q "Table: findings" findings && grep -qE "severity +severity: high, med or low" findings'
@@ -56,6 +59,10 @@ tap_check "a trace view: its columns and the glossary's idle" 'grep -q "Table: i
 printf '8i\n:dump %s/sweep.txt\n' "$PWD" >keys
 tui 200 100 sweep
 tap_check "Sweep: the plot's glyphs" 'grep -q "Sweep: one source" sweep.txt && grep -q "removed from the fit" sweep.txt'
+printf '3i\n:dump %s/cmp_ranks\n' "$PWD" >keys
+tui 200 100 a reg
+tap_check "a pair's Ranks: onset_b is the first step of the regression in B" \
+	'grep -qE "onset_b +first step of the regression in B" cmp_ranks'
 printf '1i\n:dump %s/compare\n' "$PWD" >keys
 tui 200 100 a reg
 tap_check "compare mode: the rank lines explained" 'grep -q "Compare: run B against run A" compare && grep -q "regressed, or B slower" compare'

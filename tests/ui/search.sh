@@ -4,6 +4,9 @@
 # `/rank 12`), Steps' steps (`/step 150`) and ranks, the Overview's findings and summary
 # lines, Budget's ranks, a table's rows (Sources) with n/N, the Sweep's points, compare mode's
 # rank lines; a miss says so; Esc ends the search and n/N hop between stragglers again.
+# As in less and vim, each edit searches from where `/` opened, and Esc at the prompt or
+# a miss put the cursor back there (the heatmap's row, Steps' rank and step, a Sweep
+# point), never on a partial match.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -55,9 +58,38 @@ tap_check "n: the next match (row 4)" 'status r2 | grep -q "sources  row 4/32"'
 tap_check "N: back to the previous match" 'status r3 | grep -q "sources  row 2/32"'
 tap_check "a miss says so" 'hint miss | grep -q "no match for '"'"'zzzz'"'"'"'
 
-printf '8/63.04<Enter>\n:dump %s/sweep.txt\n' "$PWD" >keys
+printf '8/63.0<Enter>\n:dump %s/sweep.txt\n<Esc>g/63.04<Enter>\n:dump %s/sweep_miss\n' "$PWD" "$PWD" >keys
 tui sweep
-tap_check "Sweep: /63.04 selects that point (concurrency 4)" 'status sweep.txt | grep -q "concurrency=4 "'
+tap_check "Sweep: /63.0 selects that point (concurrency 4)" 'status sweep.txt | grep -q "concurrency=4 "'
+tap_check "Sweep: /63.04 (its value is shown 63.0) misses: the cursor stays on the first point, not on /63's" \
+	'hint sweep_miss | grep -q "no match for" && status sweep_miss | grep -q "concurrency=1 "'
+# From the straggler (rank 11, step 180): /rank 3 then Esc, and /rank 99 (a miss after
+# /rank 9 matched), return to it; in Steps at step 399 of rank 11, /rank 3 then Esc and
+# /step 9999 (a miss after /step 99) return to rank 11 step 399.
+cat >keys <<KEYS
+2n
+/rank 3
+:dump $PWD/c_typing
+<Esc>
+:dump $PWD/c_esc
+/rank 99<Enter>
+:dump $PWD/c_miss
+<Esc>4G/rank 3
+:dump $PWD/c_steps_typing
+<Esc>
+:dump $PWD/c_steps_esc
+/step 9999<Enter>
+:dump $PWD/c_steps_miss
+KEYS
+tui "$demo"
+tap_check "heatmap: while /rank 3 is typed the cursor is on rank 3" 'status c_typing | grep -q "^ rank 3  step 180-"'
+tap_check "heatmap: Esc at the prompt returns to rank 11 step 180" 'status c_esc | grep -q "^ rank 11  step 180-"'
+tap_check "heatmap: /rank 99 misses and returns to rank 11 step 180" \
+	'hint c_miss | grep -q "no match for '"'"'rank 99'"'"'" && status c_miss | grep -q "^ rank 11  step 180-"'
+tap_check "Steps: while /rank 3 is typed the pane shows rank 3" 'status c_steps_typing | grep -q "^ rank 3 step 399 "'
+tap_check "Steps: Esc at the prompt returns to rank 11 step 399" 'status c_steps_esc | grep -q "^ rank 11 step 399 "'
+tap_check "Steps: /step 9999 misses and returns to rank 11 step 399" \
+	'hint c_steps_miss | grep -q "no match for" && status c_steps_miss | grep -q "^ rank 11 step 399 "'
 printf '1/regressed<Enter><Esc><Enter>\n:dump %s/cmp\n' "$PWD" >keys
 tui a reg
 tap_check "compare: /regressed selects rank 5's line (Enter opens its heatmap row)" 'status cmp | grep -q "^ rank 5 "'

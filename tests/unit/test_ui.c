@@ -57,7 +57,16 @@ static void test_keymap(void)
 	is_int(k, '<', "lone <");
 	is_int(keymap_parse("<Bogus>", &k), -1, "unknown names are errors");
 	is_int(keymap_parse("\xc3\xa9", &k), 2, "UTF-8 character");
-	is_int(k, 0xe9, "code point");
+	is_int(k, KEYMAP_CHAR | 0xe9, "a character >= U+0080: KEYMAP_CHAR plus its code point");
+	/* U+0102 is curses' KEY_DOWN: typed at a prompt it is a letter, not a move */
+	is_int(keymap_parse("\xc4\x82", &k), 2, "U+0102 parses");
+	ok(k != KEY_DOWN && keymap_lookup(k) == ACT_NONE, "U+0102 is no key code and no action");
+	char u[4];
+	ok(keymap_utf8(k, u) == 2 && memcmp(u, "\xc4\x82", 2) == 0, "U+0102 back to its UTF-8 bytes");
+	ok(keymap_utf8(KEYMAP_CHAR | 0x8282, u) == 3 && memcmp(u, "\xe8\x8a\x82", 3) == 0, "U+8282 (3 bytes)");
+	is_int(keymap_utf8(KEY_DOWN, u), 0, "a KEY_* code is no character");
+	is_int(keymap_utf8(27, u), 0, "Esc is no character");
+	is_str(keymap_name(KEYMAP_CHAR | 0xe9), "\xc3\xa9", "a character's name is itself");
 	is_int(keymap_lookup('q'), ACT_QUIT, "q quits");
 	is_int(keymap_lookup('\r'), ACT_ENTER, "CR folds to Enter");
 	is_int(keymap_lookup(KEY_NPAGE), ACT_PAGE_DOWN, "PgDn");
