@@ -604,7 +604,8 @@ static int *files_of_shard(const char *run_dir, char *const *v, size_t n, unsign
 
 void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard)
 {
-	qsort(v, *n, sizeof(*v), text_cmp_ptr);
+	if (*n) /* v is NULL when there is none */
+		qsort(v, *n, sizeof(*v), text_cmp_ptr);
 	size_t nother, lo, hi, other = 0, kept = 0;
 	int *of = files_of_shard(run_dir, v, *n, k, nshard, &nother);
 	index_shard_slice(nother, k, nshard, &lo, &hi);
