@@ -98,16 +98,11 @@ static bool in_dir(const char *file, const char *dir)
 	return strncmp(file, dir, n) == 0 && file[n] == '/' && !strchr(file + n + 1, '/');
 }
 
-static bool pytscope_trace_name(const char *file, const char *dir)
-{
-	return in_dir(file, dir) && trace_pytscope_name(strrchr(file, '/') + 1);
-}
-
 /* A trace file is the run's own: pytscope's trace in the run dir, or in a rank{k}/ dir
  * of the run (a rank the run has). */
 static bool own_trace(const char *file, const char *root, const struct pytscope_run_info *info)
 {
-	if (pytscope_trace_name(file, root))
+	if (trace_pytscope_trace_of(file, root))
 		return true;
 	for (size_t k = 0; k < info->n; k++)
 		if (strcmp(info->dir[k], root) != 0 && in_dir(file, info->dir[k]))

@@ -824,19 +824,7 @@ static bool pytscope_reads_trace(const struct run *run)
 		return false;
 	if (run->opts && run->opts->ntrace > 0)
 		return true;
-	const char *path = run->trace->r[0]->path, *slash = strrchr(path, '/');
-	if (!slash)
-		return false;
-	static const char *const names[] = { "trace.json", "trace.json.gz", "kineto.json", "kineto.json.gz" };
-	bool named = false;
-	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		named |= strcmp(slash + 1, names[i]) == 0;
-	size_t dir = (size_t)(slash - path), own = strlen(run->path);
-	while (dir > 1 && path[dir - 1] == '/') /* "run//trace.json" of "run/" */
-		dir--;
-	while (own > 1 && run->path[own - 1] == '/')
-		own--;
-	return named && dir == own && strncmp(path, run->path, own) == 0;
+	return trace_pytscope_trace_of(run->trace->r[0]->path, run->path);
 }
 
 /* Whether the report has anything: steps, a distributed summary or another family's

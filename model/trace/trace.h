@@ -276,6 +276,9 @@ void trace_list_files(const char *path, char ***files, size_t *n);
 /* base (a file name) is one of pytscope's run-dir trace names (trace.json, trace.json.gz,
  * kineto.json, kineto.json.gz). */
 bool trace_pytscope_name(const char *base);
+/* file is pytscope's trace of run dir dir: dir/NAME, NAME one of those names (dir's
+ * trailing slashes and the slashes after it aside: "run/" holds "run//trace.json"). */
+bool trace_pytscope_trace_of(const char *file, const char *dir);
 struct load_ctx;
 int trace_load(struct load_ctx *ctx, const char *path);
 void trace_free(struct run *run);
