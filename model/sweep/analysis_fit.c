@@ -115,7 +115,8 @@ struct sweep_fit fit_linear(const double *x0, const double *y0, size_t n)
 	double *x = xmalloc(n * sizeof(*x)), *y = xmalloc(n * sizeof(*y));
 	memcpy(x, x0, n * sizeof(*x));
 	memcpy(y, y0, n * sizeof(*y));
-	if (n > 4)
+	f.tested = n >= FIT_OUTLIER_MIN_POINTS;
+	if (f.tested)
 		n = remove_outliers(x, y, n, &f);
 	f.nused = n;
 	if (!fit_ols(x, y, n, &f.slope, &f.intercept, &f.r2))

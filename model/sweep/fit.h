@@ -14,6 +14,7 @@
 #define FIT_CONSERVATIVE_IQR 1.5
 #define FIT_MIN_R2 0.7
 #define FIT_MAX_OUTLIERS 64
+#define FIT_OUTLIER_MIN_POINTS 5 /* remove_outliers runs on more than 4 points only */
 
 struct sweep_fit {
 	bool ok;             /* a line was fitted (>= 2 points) */
@@ -24,6 +25,8 @@ struct sweep_fit {
 	double outliers[FIT_MAX_OUTLIERS]; /* x values removed, in removal order */
 	size_t nout;
 	size_t nused;
+	bool tested;         /* the outlier rules ran (FIT_OUTLIER_MIN_POINTS points or more);
+			      * false: nout 0 says nothing */
 	const char *err;     /* static reason when !ok */
 };
 

@@ -311,13 +311,20 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 		cerebras_unjudged(&s->cb[i], nj);
 	struct fit_ref f[MAX_FITS];
 	size_t nf = s ? collect_fits(s, f, MAX_FITS) : 0;
-	for (size_t i = 0; i < nf; i++) { /* no line: no R² and no outliers to judge */
-		if (!f[i].fit->ok)
+	for (size_t i = 0; i < nf; i++) {
+		const struct sweep_fit *fit = f[i].fit;
+		if (!fit->ok) { /* no line: no R² and no outliers to judge */
 			findings_unjudged_add(nj, "SIZING.POOR_FIT SIZING.OUTLIERS", "fit of %s in %s (%s)", f[i].what,
-					      f[i].file, f[i].fit->err ? f[i].fit->err : "no fit");
-		else if (f[i].fit->nused == 2) /* R² 1 by construction */
+					      f[i].file, fit->err ? fit->err : "no fit");
+			continue;
+		}
+		if (fit->nused == 2) /* R² 1 by construction */
 			findings_unjudged_add(nj, "SIZING.POOR_FIT",
 					      "fit quality of %s in %s (2 points: a line fits any two)", f[i].what, f[i].file);
+		if (!fit->tested)
+			findings_unjudged_add(nj, "SIZING.OUTLIERS", "outliers in the fit of %s in %s (%zu points: the "
+					      "outlier rules need %d)", f[i].what, f[i].file, fit->nused,
+					      FIT_OUTLIER_MIN_POINTS);
 	}
 	if (!s || s->ncfg == 0)
 		return;

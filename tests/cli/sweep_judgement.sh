@@ -10,7 +10,8 @@
 # headline says 2 points and gives no R²); Cerebras ordinals missing the merge rule's
 # keys give no recomputed aggregate, a file without a stored aggregate no mismatch (not
 # judged), missing stored fields n/a, an ordinal without a rate a not-judged line; a NAT
-# file of 1 concurrency says so in the singular; NAT points without per_item_metrics
+# file of 1 concurrency says so in the singular; a fit of fewer than 5 points says its
+# outliers were not tested (the not-judged list); NAT points without per_item_metrics
 # have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
 # converted.
 set -u
@@ -222,6 +223,21 @@ from 2 points (R² not judged); p95 workflow runtime +0.5 s per unit of concurre
 		nat4.txt && ! grep -q "R² 1" nat4.txt &&
 	 awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next } \$col[\"poor_fit\"] != \"\" { bad = 1 }
 		END { exit bad || NR != 3 }" nat4.csv'
+tap_check "NAT, 2 points: the outlier rules did not run and the not-judged list says so" \
+	'grep -q "^  - outliers in the fit of p95 LLM latency in .*nat4/.* (2 points: the outlier rules need 5)$" nat4.txt'
+"$BIN" --print --no-index --color never nat >nat2.txt 2>/dev/null
+mkdir -p nat5/online/job_1
+{
+	printf '{"calc_data": {'
+	for c in 1 2 3 4 5; do
+		printf '"%d": {"sizing_metrics": {"llm_latency_p95": %d.0, "workflow_runtime_p95": %d.5}}' "$c" "$c" "$c"
+		[ "$c" = 5 ] || printf ', '
+	done
+	printf '}}'
+} >nat5/online/job_1/calc_runner_output.json
+"$BIN" --print --no-index --color never nat5 >nat5.txt 2>/dev/null
+tap_check "NAT, 5 points: the outlier rules ran, no outliers item; 2 points: one for each fit" \
+	'! grep -q "outlier rules need" nat5.txt && [ "$(grep -c "outlier rules need 5)$" nat2.txt)" = 2 ]'
 "$BIN" --export sizing_points --no-index --target-users 10 --target-runtime 10 --test-gpus 8 nat >pts.csv 2>/dev/null
 tap_check "no per_item_metrics: items and items over target are empty, not 0" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
