@@ -252,6 +252,27 @@ char *dirlist_path(const char *dir, const char *name)
 	return p;
 }
 
+size_t dirlist_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return n;
+}
+
+bool dirlist_in_dir(const char *file, const char *dir, const char **name)
+{
+	size_t n = dirlist_dir_len(dir);
+	if (n == 0 || strncmp(file, dir, n) != 0 || (dir[n - 1] != '/' && file[n] != '/')) /* "/": the root */
+		return false;
+	const char *base = file + n;
+	while (*base == '/')
+		base++;
+	if (name)
+		*name = base;
+	return *base && !strchr(base, '/');
+}
+
 static size_t hash(const char *s)
 {
 	size_t h = 14695981039346656037ULL;

@@ -43,6 +43,11 @@ void dirlist_close(struct dirlist *l);
 /* "dir/name" in a new string to free(): the path of an entry, without printf (the
  * probes walk every rank dir of a big run). */
 char *dirlist_path(const char *dir, const char *name);
+/* The length of dir without its trailing slashes ("/" keeps its one). */
+size_t dirlist_dir_len(const char *dir);
+/* Whether file names an entry directly in dir ("dir/NAME", "dir//NAME" or, for "dir/",
+ * the same), NAME without a '/'; *name (may be NULL) then points at NAME in file. */
+bool dirlist_in_dir(const char *file, const char *dir, const char **name);
 void dirlist_scope_begin(void);
 void dirlist_scope_end(void);
 /* Inside a scope, a number remembered per (tag, path): a loader's probe answer

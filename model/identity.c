@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/dirlist.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -90,14 +91,6 @@ static void add_steps(struct run_identity *id, const char *path, const char *for
 	g->complete |= info->has_steps;
 }
 
-static bool in_dir(const char *file, const char *dir)
-{
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return strncmp(file, dir, n) == 0 && file[n] == '/' && !strchr(file + n + 1, '/');
-}
-
 /* A trace file is the run's own: pytscope's trace in the run dir, or in a rank{k}/ dir
  * of the run (a rank the run has). */
 static bool own_trace(const char *file, const char *root, const struct pytscope_run_info *info)
@@ -105,7 +98,7 @@ static bool own_trace(const char *file, const char *root, const struct pytscope_
 	if (trace_pytscope_trace_of(file, root))
 		return true;
 	for (size_t k = 0; k < info->n; k++)
-		if (strcmp(info->dir[k], root) != 0 && in_dir(file, info->dir[k]))
+		if (strcmp(info->dir[k], root) != 0 && dirlist_in_dir(file, info->dir[k], NULL))
 			return true;
 	return false;
 }

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/dirlist.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/steps/steps.h"
@@ -432,9 +433,7 @@ static const char *dir_part(const char *path, size_t *n)
 static bool run_dir_layout(const struct run *run, const char *path)
 {
 	const char *ref = path;
-	size_t nref = strlen(path), nd;
-	while (nref > 1 && path[nref - 1] == '/')
-		nref--;
+	size_t nref = dirlist_dir_len(path), nd;
 	for (size_t i = 0; i < run->nsrc; i++)
 		if (strcmp(run->src[i].path, path) == 0) /* the PATH is a file: its directory */
 			ref = dir_part(path, &nref);

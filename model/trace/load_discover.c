@@ -124,15 +124,8 @@ bool trace_pytscope_name(const char *base)
 
 bool trace_pytscope_trace_of(const char *file, const char *dir)
 {
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (strncmp(file, dir, n) != 0 || file[n] != '/')
-		return false;
-	const char *base = file + n;
-	while (*base == '/')
-		base++;
-	return !strchr(base, '/') && trace_pytscope_name(base);
+	const char *base;
+	return dirlist_in_dir(file, dir, &base) && trace_pytscope_name(base);
 }
 
 /* pytscope's auto-detected trace in a run directory (its path), or NULL. */

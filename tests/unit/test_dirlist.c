@@ -3,7 +3,8 @@
  * (a link followed), each directory read once inside a scope and fresh outside one,
  * the probe memo (registry_probe) only inside a scope, and small files read once inside
  * a scope (dirlist_read: run.json shared by the probes and the loader); a directory
- * whose entries take more than one getdents64 buffer; dirlist_path; the pytscope probe
+ * whose entries take more than one getdents64 buffer; dirlist_path, dirlist_dir_len and
+ * dirlist_in_dir (a file directly in a dir, its trailing slashes aside); the pytscope probe
  * deciding from the listing (issue 17: identification without a stat per file); the
  * directories a scope keeps open to open what is under them relative to them. */
 #include <dirent.h>
@@ -289,8 +290,23 @@ static void test_bases(const char *dir)
 	free(rank_b);
 }
 
+static void test_in_dir(void)
+{
+	const char *name = NULL;
+	is_int((int)dirlist_dir_len("run///"), 3, "dir_len drops trailing slashes");
+	is_int((int)dirlist_dir_len("/"), 1, "dir_len keeps the root's one");
+	ok(dirlist_in_dir("run/trace.json", "run", &name) && strcmp(name, "trace.json") == 0, "in_dir: run/NAME");
+	ok(dirlist_in_dir("run//trace.json", "run/", &name) && strcmp(name, "trace.json") == 0,
+	   "in_dir: 'run/' holds 'run//NAME'");
+	ok(dirlist_in_dir("/trace.json", "/", NULL), "in_dir: the root");
+	ok(!dirlist_in_dir("run/rank0/trace.json", "run", NULL), "in_dir: not a file below a subdir");
+	ok(!dirlist_in_dir("run2/trace.json", "run", NULL), "in_dir: not another dir sharing the prefix");
+	ok(!dirlist_in_dir("run/", "run", NULL), "in_dir: not the dir itself");
+}
+
 int main(void)
 {
+	test_in_dir();
 	char tmpl[] = "/tmp/tscope-dirlist.XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	if (!ok(dir != NULL, "temp dir"))
