@@ -77,6 +77,8 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 			snprintf(msg, sizeof(msg), "unreadable");
 		else if (s->partial)
 			snprintf(msg, sizeof(msg), "partial (truncated tail or still being written)");
+		else if (s->skipped && !s->records) /* its diagnostics say why */
+			snprintf(msg, sizeof(msg), "nothing read: see its messages");
 		else
 			snprintf(msg, sizeof(msg), "ok");
 		table_set_text(t, r, c_msg, s->refused ? s->refused : msg);

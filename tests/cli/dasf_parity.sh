@@ -7,7 +7,9 @@
 # which the msgpack-c loader wrote (mut_legacy's since json_parse refuses an object with
 # a key but no value: 16 mutants' broken lines are now "not a `trace: {json}` line" with
 # their line number, as DASF's json.loads refuses them; var's and the mutants' since the
-# sources view sorts diagnostics by file and offset: a change of their order only).
+# sources view sorts diagnostics by file and offset: a change of their order only;
+# mut_legacy's again since a file of which nothing was read says "nothing read: see its
+# messages", not "ok": three mutants' file rows).
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

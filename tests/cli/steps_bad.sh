@@ -5,7 +5,8 @@
 # about with file, line and key, and is missing to the native memory analysis and its
 # rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
 # fragmentation finding on a NaN, and prints a NaN as Python does: "nan"); a rank's
-# memory peak is of its finite values, and a single rank's is in the ranks view.
+# memory peak is of its finite values, and a single rank's is in the ranks view. A file
+# of which nothing was read (a truncated run.json) is not "ok" in the sources view.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -67,4 +68,12 @@ tap_check "one rank: the ranks view gives its memory peak (not a distributed fig
 	'[ -n "$(col pr.csv mem_peak_mb)" ] && [ "$(col pr.csv mem_peak_mb)" != "inf" ]'
 tap_check "... a finite one when a peak_alloc is 1e400" \
 	'v=$(col mr.csv mem_peak_mb); [ -n "$v" ] && ! echo "$v" | grep -qi "inf\|nan"'
+
+# a run.json cut short: its file row says nothing was read (it said "ok" beside 1 skipped)
+cp -r demo cut
+head -c 40 demo/rank1/run.json >cut/rank1/run.json
+"$T" --no-index --export sources cut >cut.csv 2>/dev/null
+tap_check "a truncated run.json: its file row says nothing was read, not ok" \
+	'grep -q "^file,cut/rank1/run.json,pytscope,1,,,0,1,nothing read: see its messages$" cut.csv &&
+	 grep -q "^file,cut/rank0/run.json,pytscope,0,,,1,0,ok$" cut.csv'
 tap_plan
