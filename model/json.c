@@ -18,6 +18,7 @@ void json_doc_init(struct json_doc *d)
 	d->tok = d->inline_tok;
 	d->cap = JSON_INLINE_TOKENS;
 	d->ntok = 0;
+	d->err_off = -1;
 }
 
 void json_doc_free(struct json_doc *d)
@@ -72,6 +73,7 @@ int json_parse(struct json_doc *d, const char *js, size_t len)
 	d->js = js;
 	d->len = len;
 	d->ntok = 0;
+	d->err_off = -1;
 	if (too_deep(js, len))
 		return JSON_EDEEP;
 	jsmn_parser p;
@@ -82,6 +84,8 @@ int json_parse(struct json_doc *d, const char *js, size_t len)
 		int r = jsmn_parse(&p, js, len, d->tok, d->cap);
 		if (r != JSMN_ERROR_NOMEM) {
 			d->ntok = r > 0 ? r : 0;
+			if (r < 0)
+				d->err_off = p.pos;
 			if (r == 0)
 				return JSON_EPART;
 			if (r > 0 && !members_paired(d)) {

@@ -41,6 +41,7 @@ struct json_doc {
 	jsmntok_t *tok; /* == inline_tok or heap */
 	int ntok;
 	unsigned cap;
+	long long err_off; /* after json_parse failed: the byte offset where jsmn stopped, -1 when unknown */
 	jsmntok_t inline_tok[JSON_INLINE_TOKENS];
 };
 

@@ -146,31 +146,37 @@ static void shape_of(const char *name, struct name_shape *out)
 	out->shape[k] = '\0';
 }
 
-/* Whether number slot p follows one stimulus across the group's configs (member[0..nm)):
- * it takes more than one value, and in every config equals that config's value of one
- * stimulus ("simple_c10_artifacts" at concurrency 10). A constant number (a model's "gpt2")
- * stays. */
-static bool slot_tracks_stim(const struct sweep_set *s, const struct name_shape *ns, const size_t *member,
-			     size_t nm, size_t p)
+/* The stimulus number slot p follows across the group's configs (member[0..nm)), -1 for
+ * none: it takes more than one value among the configs that record the stimulus, and in
+ * each of them equals that config's value ("simple_c10_artifacts" at concurrency 10). A
+ * config that records no value of it keeps its number (series_base): it is set apart, not
+ * a reason to split the others. A constant number (a model's "gpt2") stays. */
+static int slot_tracks_stim(const struct sweep_set *s, const struct name_shape *ns, const size_t *member,
+			    size_t nm, size_t p)
 {
 	for (int k = 0; k < ST_N; k++) {
 		bool all = true, varies = false;
+		const char *first = NULL;
 		for (size_t j = 0; j < nm && all; j++) {
 			const struct sweep_cfg *c = &s->cfg[member[j]];
 			const char *num = ns[member[j]].num[p];
-			all = c->has_stim[k] && c->stim[k] == strtod(num, NULL);
-			varies |= strcmp(num, ns[member[0]].num[p]) != 0;
+			if (!c->has_stim[k])
+				continue;
+			all = c->stim[k] == strtod(num, NULL);
+			varies |= first && strcmp(num, first) != 0;
+			first = first ? first : num;
 		}
 		if (all && varies)
-			return true;
+			return k;
 	}
-	return false;
+	return -1;
 }
 
 /* Series key of config i before splitting by other swept values: an artifact name with its
- * stimulus values replaced by '*' (shape_of; track[p]: slot p follows a stimulus across
- * the configs of the same shape); else the file it came from. */
-static char *series_base(const struct sweep_cfg *c, const struct name_shape *ns, const bool *track)
+ * stimulus values replaced by '*' (shape_of; track[p]: the stimulus slot p follows across
+ * the configs of the same shape, kept as a number in a config without that stimulus);
+ * else the file it came from. */
+static char *series_base(const struct sweep_cfg *c, const struct name_shape *ns, const int *track)
 {
 	if (strcmp(c->source, "artifacts") != 0)
 		return xstrdup(c->path);
@@ -181,7 +187,7 @@ static char *series_base(const struct sweep_cfg *c, const struct name_shape *ns,
 			out[k++] = *q;
 			continue;
 		}
-		if (track[p])
+		if (track[p] >= 0 && c->has_stim[track[p]])
 			out[k++] = '*';
 		else
 			for (const char *d = ns->num[p]; *d; d++)
@@ -222,7 +228,7 @@ static char **series_bases(const struct sweep_set *s)
 	for (size_t a = 0, b; a < s->ncfg; a = b) {
 		for (b = a + 1; b < s->ncfg && cmp_group(&ns[ord[b]], &ns[ord[a]]) == 0; b++)
 			;
-		bool *track = xcalloc(ns[ord[a]].n + 1, sizeof(*track));
+		int *track = xcalloc(ns[ord[a]].n + 1, sizeof(*track));
 		for (size_t p = 0; p < ns[ord[a]].n; p++)
 			track[p] = slot_tracks_stim(s, ns, ord + a, b - a, p);
 		for (size_t j = a; j < b; j++)

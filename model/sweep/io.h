@@ -17,10 +17,11 @@ char *sweep_slurp(const char *path, size_t *len, int *err);
 size_t sweep_sniff(const char *path, char *buf, size_t n);
 /* RFC 4180 rows of buf (UTF-8 BOM stripped, CRLF or LF). Blank lines are dropped; a
  * header row starts each table. Every field is a malloc'd NUL-terminated copy;
- * line[i] is row i's first physical line. Returns 0, or -1 when the parse stopped
- * early (rows before the error are kept). */
-int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
-		    size_t *n);
+ * line[i] is row i's first physical line. Returns 0, or the physical line where the
+ * parse stopped early (rows before the error are kept; a quoted field still open at the
+ * end: the last line). */
+long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
+		     size_t *n);
 /* Initialise d, read and tokenize a JSON file, registering it as a source of `format`.
  * Returns the root token (0), d->js owning the buffer (release both with
  * sweep_json_close), or -1 after a diagnostic, with d already released and the source

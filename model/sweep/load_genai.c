@@ -285,11 +285,11 @@ int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, siz
 		run_source_done(run, *src, 0, 0, err, false);
 		return -1;
 	}
-	int rc = sweep_csv_parse(buf, len, &out->row, &out->nf, &out->line, &out->n);
+	long bad_line = sweep_csv_parse(buf, len, &out->row, &out->nf, &out->line, &out->n);
 	out->partial = len && buf[len - 1] != '\n';
 	free(buf);
-	if (rc < 0)
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+	if (bad_line)
+		diag_add(&run->diags, DIAG_WARN, path, bad_line, -1, -1,
 			 "CSV parse error; rows after it were ignored");
 	if (out->partial)
 		diag_add(&run->diags, DIAG_WARN, path, out->n ? out->line[out->n - 1] : -1, -1, -1,

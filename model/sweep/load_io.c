@@ -104,8 +104,8 @@ static void on_row(int term, void *ud)
 	a->ncur = a->curcap = 0;
 }
 
-int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
-		    size_t *n)
+long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
+		     size_t *n)
 {
 	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
 		buf += 3;
@@ -113,7 +113,7 @@ int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lon
 	}
 	struct csv_parser p;
 	struct csv_acc a = { .phys_line = 1 };
-	int rc = 0;
+	long rc = 0;
 	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
 	/* Feed line by line so rows know their physical line number. */
 	size_t off = 0;
@@ -121,14 +121,14 @@ int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lon
 		const char *nl = memchr(buf + off, '\n', len - off);
 		size_t chunk = nl ? (size_t)(nl - (buf + off)) + 1 : len - off;
 		if (csv_parse(&p, buf + off, chunk, on_field, on_row, &a) != chunk) {
-			rc = -1;
+			rc = a.phys_line;
 			break;
 		}
 		off += chunk;
 		a.phys_line++;
 	}
-	if (rc == 0 && csv_fini(&p, on_field, on_row, &a) != 0)
-		rc = -1;
+	if (rc == 0 && csv_fini(&p, on_field, on_row, &a) != 0) /* a quoted field still open at the end */
+		rc = a.phys_line > 1 ? a.phys_line - 1 : 1;
 	for (size_t i = 0; i < a.ncur; i++)
 		free(a.cur[i]);
 	free(a.cur);
@@ -138,6 +138,18 @@ int sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lon
 	*line = a.line;
 	*n = a.n;
 	return rc;
+}
+
+/* Where a JSON file that did not open went wrong: its end when truncated (where the
+ * JSON ended, as the trace loader says), where the parser stopped on invalid JSON, the
+ * top-level value that is no object; -1 for an empty file or when unknown. */
+static long long json_error_offset(const struct json_doc *d, int rc, size_t len)
+{
+	if (len == 0)
+		return -1;
+	if (rc == JSON_EPART)
+		return (long long)len;
+	return rc > 0 ? d->tok[0].start : d->err_off;
 }
 
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
@@ -157,7 +169,7 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 	}
 	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
 	if (rc <= 0 || !json_is_object(d, 0)) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "%s",
+		diag_add(&run->diags, DIAG_ERROR, path, -1, json_error_offset(d, rc, len), -1, "%s",
 			 len == 0 ? "empty file"
 			 : rc <= 0 ? json_err_str(rc) : "top level is not a JSON object");
 		run_source_done(run, *src, 0, 1, 0, rc == JSON_EPART);

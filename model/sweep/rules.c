@@ -336,9 +336,13 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 				      "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
 	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */
 		const struct sweep_series *se = &s->series[i];
-		if (se->stim < 0 || se->n < 3)
-			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (%s)", se->name,
-					      se->stim < 0 ? "no concurrency or rate varies" : "fewer than 3 configs");
+		if (se->stim < 0)
+			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (no stimulus "
+					      "recorded: its files and name give no concurrency, request rate or other "
+					      "swept value)", se->name);
+		else if (se->n < 3)
+			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (fewer than 3 "
+					      "configs)", se->name);
 		else if (se->knee < 0 && se->knee_points < 3)
 			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (%zu of %zu configs "
 					      "have both a request throughput and a request latency)", se->name,

@@ -74,8 +74,9 @@ static void unjudged_levels(const struct sweep_set *s, const struct sweep_series
 static void series_summary(const struct sweep_set *s, const struct sweep_series *se, struct summary *out)
 {
 	if (se->stim < 0 || se->n == 0) {
-		summary_add(out, TONE_NORMAL, "series", "%s: %zu config%s, no swept stimulus detected", se->name,
-			    se->n, se->n == 1 ? "" : "s");
+		summary_add(out, TONE_NORMAL, "series", "%s: %zu config%s without a stimulus (its files and name give "
+			    "no concurrency, request rate or other swept value)", se->name, se->n,
+			    se->n == 1 ? "" : "s");
 		return;
 	}
 	const char *st = sweep_stim_name(se->stim);

@@ -3,8 +3,11 @@
 # dropped in silence: a GenAI-Perf JSON statistic that is NaN, 1e400 or a string, and a CSV
 # cell abc/NaN/1e400, are warned about with the file, the byte offset or line, the key and
 # what is wrong, and counted as skipped; a CSV without its final newline is partial and its
-# short last row (the cut-off tail) is skipped with its line; a Cerebras value that is non-finite is warned
-# about and the merge rule says it is non-finite, not absent.
+# short last row (the cut-off tail) is skipped with its line; a CSV libcsv cannot parse
+# names the line where it stopped, a truncated JSON file (a raw GenAI-Perf export) the
+# byte offset where it ended and an invalid one (Cerebras) where the parser stopped; a
+# Cerebras value that is non-finite is warned about and the merge rule says it is
+# non-finite, not absent.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -75,6 +78,30 @@ tap_check "truncated CSV, cut inside the last cell: the full-width last row is s
 	'grep -qx "warning,$f,,,5,,,,last row may be cut off within its last cell; skipped" tc.csv'
 "$BIN" --export sweep --no-index tc >tc_sweep.csv 2>/dev/null
 tap_eq "... so it gives no request count" "none" "$(col tc_sweep.csv request_count)"
+
+# a CSV that libcsv cannot parse (a quote inside an unquoted cell): the line where it stopped
+mkdir -p cq/m-openai-chat-concurrency1
+f=cq/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+printf 'Metric,avg,p99\nRequest Latency (ms),10,19\nOutput Sequence Length (tokens),1"0,9\n' >"$f"
+sources cq >cq.csv
+tap_check "CSV parse error: the diagnostic names the line where the parse stopped" \
+	'grep -qx "warning,$f,,,3,,,,CSV parse error; rows after it were ignored" cq.csv'
+
+# --- truncated and invalid JSON ---------------------------------------------------------
+mkdir -p tj/m-openai-chat-concurrency1
+cp cq/m-openai-chat-concurrency1/profile_export_genai_perf.csv tj/m-openai-chat-concurrency1/
+f=tj/m-openai-chat-concurrency1/profile_export.json
+printf '{"experiments":[{"experiment":{"mode":"concurrency","value":1},"requests":[{"timestamp":1,"resp' >"$f"
+sources tj >tj.csv
+tap_check "truncated raw GenAI-Perf export: partial, the error at the byte offset where the JSON ended" \
+	'grep -q "^file,$f,genai-perf,,,,0,1,partial" tj.csv &&
+	 grep -qx "error,$f,,,,$(wc -c <"$f" | tr -d " "),,,truncated JSON" tj.csv'
+mkdir -p cj
+printf '{"samples_per_sec": 1.5,\n "total_samples": ]}\n' >cj/performance.json
+sources cj >cj.csv
+tap_check "invalid JSON (a Cerebras file): the error at the byte offset where the parser stopped" \
+	'grep -qx "error,cj/performance.json,,,,43,,,invalid JSON" cj.csv'
+
 # --- Cerebras -------------------------------------------------------------------------
 mkdir -p cb
 printf '%s%s%s\n' '{"compile_time":10,"est_samples_per_sec":0,"ordinals":[{"samples_per_sec":100,' \

@@ -2,7 +2,9 @@
 # sweep_judgement.sh: sweep verdicts hold only for what they judged: series split by the
 # other swept parameter when crossed with the first (concurrency x ISL; not
 # num_dataset_entries = 20 x concurrency) and keyed by the stimulus number only (the
-# last concurrency<N> of a name; a model name's digits neither split nor merge series); the knee names the last level it
+# last concurrency<N> of a name; a model name's digits neither split nor merge series; a
+# config without a stimulus, run_50 beside run_1..run_25, is set apart, not a reason to
+# split the others); the knee names the last level it
 # weighed and SWEEP.SATURATION the level it compared (the next one with data); configs
 # lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
 # the constraints is no best config; a constraint on a metric no config has is not
@@ -36,6 +38,15 @@ analyze() { # analyze DIR HEADER ROW...
 	mkdir -p "$d"
 	printf '%s\n' "$@" >"$d/analyze_export_genai_perf.csv"
 }
+mkstim() { # mkstim DIR CONCURRENCY LATENCY RPS: one *_genai_perf.json whose input_config gives the stimulus
+	mkdir -p "$1"
+	printf '{"request_throughput":{"unit":"requests/sec","avg":%s},"request_latency":{"unit":"ms","avg":%s,' $4 $3 \
+		>"$1/profile_export_genai_perf.json"
+	printf '"p50":%s,"p95":%s,"p99":%s},"request_count":{"unit":"count","avg":600},' $3 $3 $3 \
+		>>"$1/profile_export_genai_perf.json"
+	printf '"input_config":{"perf_analyzer":{"stimulus":{"concurrency":%s}}}}\n' $2 \
+		>>"$1/profile_export_genai_perf.json"
+}
 series_of() { "$BIN" --export sweep --no-index "$1" | tail -n +2 | cut -d, -f1 | sort | uniq -c | sed 's/^ *//'; }
 
 # --- series -----------------------------------------------------------------------
@@ -64,6 +75,16 @@ tap_eq "llama8 c8, llama16 c16, llama32 c32: three models, three series" \
 for c in 1 10 25; do mkcfg rc/run_c${c}_artifacts/m-openai-chat-concurrency$c 100 $c 600; done
 tap_eq "a parent dir tagged with the level (run_c10_artifacts): one series" \
 	"3 run_c*_artifacts/m-openai-chat-concurrency*" "$(series_of rc)"
+for c in 1 10 25; do mkstim ns/run_$c $c $((100 + c)) $c; done
+mkcfg ns/run_50 200 40 600
+"$BIN" --print --no-index --color never ns >ns.txt 2>/dev/null
+tap_eq "run_1, run_10, run_25 with a stimulus and run_50 (a CSV alone) without: run_50 set apart, not 4 series" \
+	"$(printf '3 run_*\n1 run_50')" "$(series_of ns)"
+tap_check "run_50 without a stimulus: the 3 levels keep their knee test, run_50 named in the not-judged list" \
+	'grep -q "^  stimulus  *concurrency 1, 10, 25 (3 levels)$" ns.txt &&
+	 grep -q "^  saturation  *no knee: request throughput still rises at concurrency 25$" ns.txt &&
+	 grep -q "^  - throughput saturation of run_50 (no stimulus recorded: its files and name give no" ns.txt &&
+	 ! grep -q "fewer than 3 configs" ns.txt'
 for c in 1 2 4; do mkcfg de/m-openai-chat-concurrency$c-num_dataset_entries$((c * 20)) 100 $c 600; done
 tap_eq "num_dataset_entries = 20 x concurrency (not crossed with it): one series, not one per value" \
 	"3 m-openai-chat-concurrency*-num_dataset_entries*" "$(series_of de)"
