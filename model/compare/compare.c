@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
- * runs, the per-rank deltas with the noise-aware regression test, the verdict and the
- * findings that appeared, were resolved, persist or could not be judged on one side, and
- * the Overview lines of the pair (compare_summary: a verdict or scope too long for a
- * summary line goes on over several). The pytscope diff is pydiff.c. */
+ * runs, the per-rank deltas with the noise-aware regression test, the verdict, and the
+ * Overview lines of the pair (compare_summary: a verdict or scope too long for a summary
+ * line goes on over several; the count of findings of each status, which findings.c
+ * matches). The pytscope diff is pydiff.c. */
 #include "model/compare/compare.h"
 
 #include <ctype.h>
@@ -17,7 +17,6 @@
 #include "model/compare/views.h"
 #include "model/findings.h"
 #include "model/identity.h"
-#include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/summary.h"
@@ -410,176 +409,6 @@ void compare_scope(struct compare *c, char *buf, size_t n)
 	else
 		text_appendf(buf, n, "%zu-%zu common steps per rank", r->ncommon_min, r->ncommon);
 	text_appendf(buf, n, "%s; not compared: %s", r->ncommon ? "" : " (nothing to compare)", left);
-}
-
-/* ---- findings --------------------------------------------------------------------------- */
-
-static bool same_finding(const struct finding *x, const struct finding *y)
-{
-	/* evidence on another grid (DASF's workers): its rank is a row number there, which
-	 * one more worker in B shifts; such evidence is matched by its name */
-	bool row_of_grid = x->ev.grid && y->ev.grid && x->ev.name && y->ev.name;
-	if (strcmp(x->id, y->id) != 0 || (!row_of_grid && x->ev.rank != y->ev.rank))
-		return false;
-	if (!x->ev.name || !y->ev.name)
-		return !x->ev.name && !y->ev.name;
-	return strcmp(x->ev.name, y->ev.name) == 0;
-}
-
-/* The subsystem whose rules give finding id: a rule of that id, else of its category. */
-static const struct subsystem *finding_family(const char *id)
-{
-	const char *dot = strchr(id, '.');
-	const struct subsystem *by_category = NULL;
-	for (size_t s = 0; s < registry_count; s++)
-		for (size_t i = 0; i < registry[s]->nrules; i++) {
-			const char *rid = registry[s]->rules[i].id;
-			if (strcmp(rid, id) == 0)
-				return registry[s];
-			if (!by_category && dot && strncmp(rid, id, (size_t)(dot - id) + 1) == 0)
-				by_category = registry[s];
-		}
-	return by_category;
-}
-
-/* A rule across ranks (stragglers, imbalance, ranks that differ): one rank has no peers. */
-static bool across_ranks(const char *id)
-{
-	return (strncmp(id, "DIST.", 5) == 0 && strcmp(id, "DIST.EXPOSED_COMM") != 0) ||
-	       strncmp(id, "NODE.", 5) == 0 || strcmp(id, "CONFIG.RANKS_DIFFER") == 0 ||
-	       strcmp(id, "ENV.RANKS_DIFFER") == 0 || strcmp(id, "TRACE.ENV_DIFFERS") == 0;
-}
-
-/* Run `other` has one rank (or trace) of family sub at most. */
-static bool single_rank(const struct run *other, const struct subsystem *sub)
-{
-	if (sub == &sub_steps)
-		return steps_nranks(other->steps) < 2;
-	return sub == &sub_trace && (!other->trace || other->trace->n < 2);
-}
-
-/* The reason inside the item "what (why)", else the item, into why (sanitized). */
-static void item_reason(const char *item, char *why, size_t n)
-{
-	size_t len = strlen(item);
-	const char *open = strstr(item, " (");
-	if (open && len && item[len - 1] == ')') {
-		len -= (size_t)(open + 2 - item) + 1;
-		item = open + 2;
-	}
-	char raw[FINDINGS_NOT_JUDGED_MAX];
-	snprintf(raw, sizeof(raw), "%.*s", (int)len, item);
-	text_sanitize(raw, strlen(raw), why, n, 0);
-}
-
-/* Why run `other` could not judge finding f, into why; false when it could: the other run
- * has no records of the rule's family, a single rank for a rule across ranks, not the
- * rank a finding of the step rules is about (a subset, a rank missing), or an item of its
- * not-judged list stands for f's id (findings_not_judged_list, made on first need: *nj_done). */
-static bool not_judged_by(struct run *other, const struct finding *f, struct not_judged *nj, bool *nj_done,
-			  char *why, size_t n)
-{
-	const struct subsystem *sub = finding_family(f->id);
-	bool (*has)(const struct run *) = sub ? sub->has_records ? sub->has_records : sub->has_data : NULL;
-	if (has && !has(other)) {
-		snprintf(why, n, "no %s", strcmp(sub->name, "steps") == 0 ? "step records" : sub->name);
-		return true;
-	}
-	if (across_ranks(f->id) && single_rank(other, sub)) {
-		snprintf(why, n, "a single rank");
-		return true;
-	}
-	if (sub == &sub_steps && !f->ev.grid && f->ev.rank >= 0 && steps_rank_index(other->steps, f->ev.rank) < 0) {
-		snprintf(why, n, "no rank %d", f->ev.rank);
-		return true;
-	}
-	if (!*nj_done) {
-		findings_not_judged_list(other, nj);
-		*nj_done = true;
-	}
-	const struct not_judged_item *item = findings_not_judged_of(nj, f->id);
-	if (item)
-		item_reason(item->text, why, n);
-	return item != NULL;
-}
-
-/* The unmatched findings of one side (v[i] with match[i] false) into out: new in B
- * (resolved, for A's) unless the other run could not judge them. */
-static size_t unmatched(const struct finding_list *l, const bool *match, struct run *other, bool side_b,
-			struct cmp_finding *out)
-{
-	struct not_judged nj = { 0 };
-	bool nj_done = false;
-	size_t n = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		if (match[i])
-			continue;
-		struct cmp_finding *o = &out[n++];
-		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : &l->v[i],
-					   side_b ? &l->v[i] : NULL, "" };
-		if (not_judged_by(other, &l->v[i], &nj, &nj_done, o->why, sizeof(o->why)))
-			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
-	}
-	findings_not_judged_free(&nj);
-	return n;
-}
-
-static void findings_compute_diff(struct compare *c)
-{
-	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
-	struct cmp_finding *v = xcalloc(fa->n + fb->n + 1, sizeof(*v));
-	bool *used = xcalloc(fa->n + 1, 1), *found = xcalloc(fb->n + 1, 1);
-	const struct finding **match = xcalloc(fb->n + 1, sizeof(*match));
-	for (size_t j = 0; j < fb->n; j++)
-		for (size_t i = 0; i < fa->n; i++)
-			if (!used[i] && same_finding(&fa->v[i], &fb->v[j])) {
-				used[i] = found[j] = true;
-				match[j] = &fa->v[i];
-				break;
-			}
-	size_t n = unmatched(fb, found, c->a, true, v);
-	n += unmatched(fa, used, c->b, false, v + n);
-	for (size_t j = 0; j < fb->n; j++)
-		if (match[j])
-			v[n++] = (struct cmp_finding){ CMP_PERSIST, match[j], &fb->v[j], "" };
-	/* in the order of compare.h, each status in its side's order */
-	static const enum cmp_status order[CMP_NSTATUS] = { CMP_NEW, CMP_RESOLVED, CMP_UNJUDGED_A, CMP_UNJUDGED_B,
-							    CMP_PERSIST };
-	struct cmp_finding *sorted = xmalloc((n + 1) * sizeof(*sorted));
-	size_t k = 0;
-	for (size_t o = 0; o < CMP_NSTATUS; o++)
-		for (size_t i = 0; i < n; i++)
-			if (v[i].status == order[o])
-				sorted[k++] = v[i];
-	free(v);
-	free(used);
-	free(found);
-	free(match);
-	c->memo->findings = sorted;
-	c->memo->nfindings = n;
-}
-
-const struct cmp_finding *compare_findings(struct compare *c, size_t *n)
-{
-	if (!c->memo->findings)
-		findings_compute_diff(c);
-	*n = c->memo->nfindings;
-	return c->memo->findings;
-}
-
-const char *compare_status_name(enum cmp_status s)
-{
-	static const char *const name[CMP_NSTATUS] = { "new", "resolved", "persisting", "not judged in A",
-						       "not judged in B" };
-	return name[s];
-}
-
-const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_t n)
-{
-	if (!f->why[0])
-		return compare_status_name(f->status);
-	snprintf(buf, n, "%s (%s)", compare_status_name(f->status), f->why);
-	return buf;
 }
 
 _Static_assert(CMP_TRACE_ENV_KEYS == TRACE_ENV_KEYS, "compare.h's count of the traces' environment keys");

@@ -12,7 +12,8 @@
  *     one run only, a rank's steps in one run only) is named;
  *   - the noise-aware regression test (below) and the verdict sentence;
  *   - findings that appeared in B, were resolved, persist, or could not be judged on the
- *     side that lacks them (the rule had nothing to judge there: not new nor resolved).
+ *     side that lacks them (the rule had nothing to judge there: not new nor resolved),
+ *     matched in model/compare/findings.c.
  * Views over the pair (diff_ranks, diff_env, ...) live in model/compare/views.c.
  *
  * REGRESSION TEST. For a rank present in both runs, d_s = compute_B(s) - compute_A(s)
@@ -247,20 +248,26 @@ extern const struct grid_provider compare_grid;
 /* A finding of one run only is new in B (resolved) when A's (B's) rules could judge it,
  * else not judged in A (in B): the other run has no records of the rule's family (a
  * finding of the traces beside runs without), a single rank for a rule across ranks, not
- * the rank a step rule's finding is about ("no rank 3"), or an item of its not-judged
- * list stands for the finding's id (findings.h findings_not_judged_list: "no memory
- * recorded"); a subset's ranks left out are no reason for the ranks it loaded. */
+ * what the finding is about ("no rank 3", "no host gpu-1"; a rule of the lowest rank's
+ * records: "its rules read rank 0"), or an item of its not-judged list stands for the
+ * finding's id (findings.h findings_not_judged_list: "no memory recorded"); a subset's
+ * ranks left out are no reason for the ranks it loaded. */
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;
 	const struct finding *a, *b; /* NULL on the side that lacks it */
 	char why[160];            /* CMP_UNJUDGED_*: why that side could not judge it ("no trace",
-	                           * "a single rank", "no memory recorded"; sanitized), else "" */
+	                           * "a single rank", "no memory recorded"); CMP_PERSIST: what
+	                           * each side names when it differs ("rank 7 in A, rank 2 in B",
+	                           * "DIST.STRAGGLER in A"); sanitized, else "" */
 };
-/* Findings of A and B matched by id and evidence (rank, name; evidence on another grid,
- * DASF's worker rows, by name alone: its row numbers differ): new in B first, then
- * resolved, not judged in A, not judged in B, then persisting, each in B's (resp. A's)
- * order. */
+/* Findings of A and B matched by id and what they are about (model/compare/findings.c
+ * MATCHING): the evidence rank of a rule about a rank (a straggler on rank 3 and one on
+ * rank 5 are two findings), the id alone for a rule that names one rank of several (the
+ * idlest GPU, the first rank that differs, the lowest rank), the node of a slow node;
+ * evidence on another grid (DASF's worker rows) by name alone: its row numbers differ.
+ * New in B first, then resolved, not judged in A, not judged in B, then persisting, each
+ * in B's (resp. A's) order. */
 const struct cmp_finding *compare_findings(struct compare *c, size_t *n);
 /* "new" "resolved" "persisting" "not judged in A" "not judged in B" */
 const char *compare_status_name(enum cmp_status s);

@@ -9,6 +9,12 @@
 # has no records of the rule's family (a trace beside none) or its rules could not judge
 # it (no memory recorded): never resolved or new. A rank whose records in B have no
 # phase is 'no phase value at its common steps in B', not 'no step records in A'.
+# A rule that names one rank of several persists whatever rank each side names, and
+# says which: the idlest GPU (../shared/real/kineto-dlrm-8rank against a copy without
+# rank 7, whose GPU is the idlest in A: not resolved, and rank 2 not new), a slow node's
+# worst rank (a node B lacks: not judged in B); a rank that is the persistent straggler
+# on one side and slow throughout on the other persists, and a straggler on another rank
+# is another finding (resolved, new).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -176,4 +182,41 @@ open(p, "w").write("".join(json.dumps({k: v for k, v in r.items() if k != "phase
 "$TSCOPE_BIN" --print --color never --no-index T1B T1Bnp >np.txt 2>/dev/null
 tap_check "a rank without phases in B: 'no phase value at its common steps in B', not 'no step records'" \
 	'grep -q "not compared: rank 1 (no phase value at its common steps in B)" np.txt && ! grep -q "no step records" np.txt'
+# The idlest GPU: rank 7 in A, a rank B lacks; rank 2 was already that idle in A.
+real="$TSCOPE_ROOT/../shared/real/kineto-dlrm-8rank"
+if [ -d "$real" ]; then
+	mkdir no7 && cp "$real"/*.json no7/ && rm no7/worker7_*
+	"$TSCOPE_BIN" --print --color never "$real" no7 >idle.txt 2>/dev/null
+	want="^  persisting (rank 7 in A, rank 2 in B) \[HIGH\] The GPU is idle .* on rank 2  (TRACE.GPU_IDLE)\$"
+	tap_check "the idlest GPU, rank 7 in A, not in B: persisting, each side's rank named, none new or resolved" \
+		'grep -q "^● FINDINGS — 0 new in B · 0 resolved · [0-9]* persisting$" idle.txt &&
+		 grep -q "$want" idle.txt'
+	"$TSCOPE_BIN" --export diff_findings no7 "$real" >idle.csv 2>/dev/null
+	tap_check "... the other way round: diff_findings's status, rank 7 B's" \
+		'grep -q "^\"persisting (rank 2 in A, rank 7 in B)\",TRACE.GPU_IDLE,high,high,7," idle.csv &&
+		 ! grep -q "^new,\|^resolved," idle.csv'
+else
+	tap_skip "../shared/real/kineto-dlrm-8rank not present"
+fi
+
+# Node 1 (ranks 4-7) slow together; its worst rank 5 in A, 6 in B (the persistent straggler).
+"$B/gen_demo" nA 8 60 >/dev/null && cp -r nA nB && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" nA 4 7 1.2 &&
+	python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" nB 4 7 1.2 &&
+	python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" nA 5 5 1.1 &&
+	python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" nB 6 6 1.1 && cp -r nB nB4 && rm -r nB4/rank[4-7] ||
+	tap_notok "node pair generated"
+"$TSCOPE_BIN" --print --color never --no-index --ranks-per-node 4 nA nB >node.txt 2>/dev/null
+tap_check "a slow node whose worst rank is another in B: persisting, each side's rank named" \
+	'grep -q "^  persisting (rank 5 in A, rank 6 in B) \[MED \] All 4 ranks of node 1 slow together" node.txt &&
+	 grep -q "^● FINDINGS — 0 new in B · 0 resolved · " node.txt'
+tap_check "... rank 5 the persistent straggler in A, slow throughout in B: persisting, A's id named" \
+	'grep -q "^  persisting (DIST.STRAGGLER in A) \[HIGH\] Rank 5 is slower than the others throughout" node.txt &&
+	 grep -q "^  persisting (DIST.SLOW_RANK in A) \[HIGH\] Rank 6 is a persistent straggler" node.txt'
+"$TSCOPE_BIN" --export diff_findings --no-index --ranks-per-node 4 nA nB4 >node4.csv 2>/dev/null
+tap_check "... B without node 1's ranks: not judged in B (no node 1), not resolved" \
+	'grep -q "^not judged in B (no node 1),NODE.SLOW_TOGETHER," node4.csv && ! grep -q "^resolved," node4.csv'
+mkstd T1C 4 3 --slow 1 || tap_notok "T1C generated"
+"$TSCOPE_BIN" --export diff_findings --no-index T1A T1C >t1c.csv 2>/dev/null
+tap_check "the persistent straggler rank 2 in A, rank 1 in B: two findings, resolved and new" \
+	'grep -q "^resolved,DIST.STRAGGLER,high,,2," t1c.csv && grep -q "^new,DIST.STRAGGLER,,high,1," t1c.csv'
 tap_plan

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* test_compare.c: the run comparison (model/compare/): the noise-aware regression test
  * and its onset, identical and noise-only pairs, different step ranges and rank sets,
- * the verdict, findings matching, and pytscope's diff semantics over run.json (Python
- * equality 1 == 1.0 == True, str()/repr() of values, <absent>, the notes) and the
- * Overview lines (compare_summary: the notes flagged prose). */
+ * the verdict, findings matching (a rule that names one rank of several, the first that
+ * differs or the lowest, persists whatever rank each side names, and says which; a
+ * straggler on another rank is another finding, one the native rules call slow on the
+ * same rank the same; a finding about a rank the other side lacks, or does not read, is
+ * not judged there), and pytscope's diff semantics over run.json (Python equality
+ * 1 == 1.0 == True, str()/repr() of values, <absent>, the notes) and the Overview lines
+ * (compare_summary: the notes flagged prose). */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
@@ -179,6 +183,66 @@ static void test_wall_common_ranks(void)
 	compare_free(c);
 }
 
+/* Set run's findings: one of id with rank as its evidence per call. */
+static void set_finding(struct run *run, const char *id, int rank)
+{
+	struct evidence ev = evidence_none();
+	ev.kind = EV_RANK;
+	ev.rank = rank;
+	findings_add(&run->findings, id, SEV_HIGH, id, "", "", ev);
+	run->findings_done = true;
+}
+
+/* The status of c's finding id that names rank on side b (else a), "-" when none. */
+static const char *status_of(struct compare *c, const char *id, int rank, char *buf, size_t n)
+{
+	size_t nf;
+	const struct cmp_finding *f = compare_findings(c, &nf);
+	for (size_t i = 0; i < nf; i++) {
+		const struct finding *x = f[i].b ? f[i].b : f[i].a;
+		if (strcmp(x->id, id) == 0 && x->ev.rank == rank)
+			return compare_finding_status(&f[i], buf, n);
+	}
+	return "-";
+}
+
+static void test_findings_match(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, -1, 0, 7, NULL, 0, 0 };
+	struct compare *c = pair(&a, &b);
+	set_finding(c->a, "CONFIG.RANKS_DIFFER", 7);
+	set_finding(c->a, "ENV.RANKS_DIFFER", 7);
+	set_finding(c->a, "DIST.STRAGGLER", 3);
+	set_finding(c->b, "CONFIG.RANKS_DIFFER", 2);
+	set_finding(c->b, "DIST.STRAGGLER", 5);
+	set_finding(c->a, "DIST.STRAGGLER", 4);
+	set_finding(c->b, "DIST.SLOW_RANK", 4);
+	char st[200];
+	is_str(status_of(c, "CONFIG.RANKS_DIFFER", 2, st, sizeof(st)), "persisting (rank 7 in A, rank 2 in B)",
+	       "the first rank that differs: the rule fires on both sides, each naming its rank");
+	is_str(status_of(c, "ENV.RANKS_DIFFER", 7, st, sizeof(st)), "not judged in B (no rank 7)",
+	       "a finding naming a rank B lacks: not judged in B, not resolved");
+	is_str(status_of(c, "DIST.STRAGGLER", 3, st, sizeof(st)), "resolved", "a straggler on rank 3 in A: resolved");
+	is_str(status_of(c, "DIST.STRAGGLER", 5, st, sizeof(st)), "new", "... on rank 5 in B: another finding, new");
+	is_str(status_of(c, "DIST.SLOW_RANK", 4, st, sizeof(st)), "persisting (DIST.STRAGGLER in A)",
+	       "rank 4 the persistent straggler in A, slow throughout in B: persisting, A's id named");
+	compare_free(c);
+
+	b.skip_rank = 0; /* B's lowest rank is 1: the lowest rank's rules read rank 1 there */
+	c = pair(&a, &b);
+	set_finding(c->a, "TIMING.JITTER", 0);
+	set_finding(c->a, "CONVERGENCE.DIVERGED", 0);
+	set_finding(c->b, "TIMING.JITTER", 1);
+	set_finding(c->b, "TIMING.OPTIMIZER_HEAVY", 1);
+	is_str(status_of(c, "TIMING.JITTER", 1, st, sizeof(st)), "persisting (rank 0 in A, rank 1 in B)",
+	       "a rule of the lowest rank on both sides: persisting, each side's rank named");
+	is_str(status_of(c, "CONVERGENCE.DIVERGED", 0, st, sizeof(st)), "not judged in B (no rank 0)",
+	       "... of A's rank 0, which B lacks: not judged in B");
+	is_str(status_of(c, "TIMING.OPTIMIZER_HEAVY", 1, st, sizeof(st)), "not judged in A (its rules read rank 0)",
+	       "... of B's rank 1, which A's rules do not read: not judged in A, not new");
+	compare_free(c);
+}
+
 static const struct cmp_field *field(const struct cmp_field *f, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
@@ -252,6 +316,7 @@ int main(void)
 	test_empty_rank();
 	test_short_rank();
 	test_wall_common_ranks();
+	test_findings_match();
 	test_pydiff();
 	test_g4();
 	return tap_done();

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/* findings.c: the findings of a run pair (compare.h compare_findings): A's and B's matched
+ * into new in B, resolved, persisting, and not judged on the side that lacks them, and
+ * the status that reads so.
+ *
+ * MATCHING. A finding is matched by its id and by what it is about, which its rule says
+ * (match_kind):
+ *   - a rank (the stragglers, a stalled rank, and every rule not named below): the
+ *     evidence rank, so a straggler on rank 3 in A and one on rank 5 in B are two findings;
+ *   - the run, naming the rank the rule picked of the several it judged (the idlest GPU,
+ *     the first rank whose run.json or trace environment differs): the id alone;
+ *   - the run as read from its lowest rank (pytscope's TIMING, CONVERGENCE, CROSS, MEMORY
+ *     and EFFICIENCY rules; the exposed communication of the lowest rank's trace): the id;
+ *   - a node, naming its worst rank (NODE.SLOW_TOGETHER): the node's name.
+ * Evidence on another grid (DASF's worker rows) is matched by its name: its rank is a row
+ * number there, which one more worker in B shifts. A rank one side calls the persistent
+ * straggler and the other slow (throughout, or from a step on) persists: the native rules
+ * skip pytscope's straggler. A pair whose findings name other ranks (or ids) persists, its
+ * status saying which each side names. A finding of one side only is not judged on the
+ * other (compare.h) when, beside the reasons of its family, the other lacks what the
+ * finding is about: the rank, the node, or (a rule of the lowest rank) its lowest rank is
+ * another one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare/compare.h"
+#include "model/compare/internal.h"
+#include "model/findings.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "model/steps/nodes.h"
+#include "model/steps/steps.h"
+#include "model/text.h"
+#include "model/trace/trace.h"
+#include "model/xalloc.h"
+
+enum match_kind { MATCH_RANK, MATCH_PICKED, MATCH_LOWEST, MATCH_NODE };
+
+/* What finding id is about (MATCHING above); an entry ending in '.' stands for its category. */
+static enum match_kind match_kind(const char *id)
+{
+	static const struct {
+		const char *id;
+		enum match_kind kind;
+	} kinds[] = {
+		{ "TRACE.GPU_IDLE", MATCH_PICKED },      { "TRACE.ENV_DIFFERS", MATCH_PICKED },
+		{ "CONFIG.RANKS_DIFFER", MATCH_PICKED }, { "ENV.RANKS_DIFFER", MATCH_PICKED },
+		{ "DIST.EXPOSED_COMM", MATCH_LOWEST },   { "TIMING.", MATCH_LOWEST },
+		{ "CONVERGENCE.", MATCH_LOWEST },        { "CROSS.", MATCH_LOWEST },
+		{ "MEMORY.", MATCH_LOWEST },             { "EFFICIENCY.", MATCH_LOWEST },
+		{ "NODE.SLOW_TOGETHER", MATCH_NODE },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
+		size_t n = strlen(kinds[i].id);
+		if (kinds[i].id[n - 1] == '.' ? strncmp(id, kinds[i].id, n) == 0 : strcmp(id, kinds[i].id) == 0)
+			return kinds[i].kind;
+	}
+	return MATCH_RANK;
+}
+
+/* One side of the pair as the matching reads it: its findings and, when a finding of
+ * either side is about a node, its node roll-up and the node of each of its findings. */
+struct side {
+	struct run *run;
+	const struct finding_list *l;
+	struct node_set *nodes;  /* NULL: not needed, or the run has no roll-up */
+	const char **node;       /* node[i]: the name of finding i's node (in nodes), NULL when none */
+	struct not_judged nj;    /* the run's not-judged items (findings_not_judged_list), made on first need */
+	bool nj_done;
+};
+
+/* The node of s that holds rank (NULL when none). */
+static const struct node_stat *node_of(const struct run *run, const struct node_set *s, int rank)
+{
+	long ri = s ? steps_rank_index(run->steps, rank) : -1;
+	for (size_t k = 0; ri >= 0 && k < s->n; k++)
+		for (size_t j = 0; j < s->v[k].nranks; j++)
+			if (s->v[k].ri[j] == (size_t)ri)
+				return &s->v[k];
+	return NULL;
+}
+
+static bool has_node_finding(const struct finding_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (match_kind(l->v[i].id) == MATCH_NODE)
+			return true;
+	return false;
+}
+
+static void side_init(struct side *s, struct run *run, bool nodes)
+{
+	*s = (struct side){ .run = run, .l = run_findings(run) };
+	s->node = xcalloc(s->l->n + 1, sizeof(*s->node));
+	s->nodes = nodes ? steps_nodes(run) : NULL;
+	for (size_t i = 0; s->nodes && i < s->l->n; i++) {
+		const struct node_stat *nd = NULL;
+		if (match_kind(s->l->v[i].id) == MATCH_NODE)
+			nd = node_of(run, s->nodes, s->l->v[i].ev.rank);
+		s->node[i] = nd ? nd->name : NULL;
+	}
+}
+
+static void side_free(struct side *s)
+{
+	free(s->node);
+	steps_nodes_free(s->nodes);
+	findings_not_judged_free(&s->nj);
+}
+
+/* Finding i of a and finding j of b are one (MATCHING above). */
+static bool same_finding(const struct side *a, size_t i, const struct side *b, size_t j)
+{
+	const struct finding *x = &a->l->v[i], *y = &b->l->v[j];
+	if (strcmp(x->id, y->id) != 0)
+		return false;
+	enum match_kind kind = match_kind(x->id);
+	if (kind == MATCH_NODE && a->node[i] && b->node[j])
+		return strcmp(a->node[i], b->node[j]) == 0;
+	bool row_of_grid = x->ev.grid && y->ev.grid && x->ev.name && y->ev.name;
+	bool by_rank = kind == MATCH_RANK || kind == MATCH_NODE; /* a node finding off any node: by rank */
+	if (by_rank && !row_of_grid && x->ev.rank != y->ev.rank)
+		return false;
+	if (!x->ev.name || !y->ev.name)
+		return !x->ev.name && !y->ev.name;
+	return strcmp(x->ev.name, y->ev.name) == 0;
+}
+
+/* The subsystem whose rules give finding id: a rule of that id, else of its category. */
+static const struct subsystem *finding_family(const char *id)
+{
+	const char *dot = strchr(id, '.');
+	const struct subsystem *by_category = NULL;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t i = 0; i < registry[s]->nrules; i++) {
+			const char *rid = registry[s]->rules[i].id;
+			if (strcmp(rid, id) == 0)
+				return registry[s];
+			if (!by_category && dot && strncmp(rid, id, (size_t)(dot - id) + 1) == 0)
+				by_category = registry[s];
+		}
+	return by_category;
+}
+
+/* A rule across ranks (stragglers, imbalance, ranks that differ): one rank has no peers. */
+static bool across_ranks(const char *id)
+{
+	return (strncmp(id, "DIST.", 5) == 0 && strcmp(id, "DIST.EXPOSED_COMM") != 0) ||
+	       strncmp(id, "NODE.", 5) == 0 || strcmp(id, "CONFIG.RANKS_DIFFER") == 0 ||
+	       strcmp(id, "ENV.RANKS_DIFFER") == 0 || strcmp(id, "TRACE.ENV_DIFFERS") == 0;
+}
+
+/* Run `other` has one rank (or trace) of family sub at most. */
+static bool single_rank(const struct run *other, const struct subsystem *sub)
+{
+	if (sub == &sub_steps)
+		return steps_nranks(other->steps) < 2;
+	return sub == &sub_trace && (!other->trace || other->trace->n < 2);
+}
+
+/* Run holds rank among family sub's ranks (its step ranks, its traces; true for a family
+ * whose evidence ranks are no rank ids). */
+static bool has_rank(const struct run *run, const struct subsystem *sub, int rank)
+{
+	if (sub == &sub_steps)
+		return run->steps && steps_rank_index(run->steps, rank) >= 0;
+	if (sub != &sub_trace)
+		return true;
+	for (size_t i = 0; run->trace && i < run->trace->n; i++)
+		if (run->trace->r[i]->rank == rank)
+			return true;
+	return false;
+}
+
+/* The lowest rank of family sub in run, whose records the rules of the lowest rank read
+ * (-1: none, or a family without rank ids). */
+static int lowest_rank(const struct run *run, const struct subsystem *sub)
+{
+	if (sub == &sub_steps)
+		return run->steps && steps_nranks(run->steps) ? steps_rank_id(run->steps, 0) : -1;
+	if (sub == &sub_trace)
+		return run->trace && run->trace->n ? run->trace->r[0]->rank : -1;
+	return -1;
+}
+
+/* The other side lacks what finding f (finding i of own) is about, the reason into why:
+ * its node ("no host gpu-3", "no node 1"), its rank ("no rank 7"), or, for a rule of the
+ * lowest rank, the rank its rules read ("its rules read rank 0"). */
+static bool lacks_subject(const struct side *own, size_t i, const struct side *other, const struct subsystem *sub,
+			  char *why, size_t n)
+{
+	const struct finding *f = &own->l->v[i];
+	enum match_kind kind = match_kind(f->id);
+	if (kind == MATCH_NODE && own->node[i]) {
+		const struct node_set *s = other->nodes;
+		for (size_t k = 0; s && k < s->n; k++)
+			if (strcmp(s->v[k].name, own->node[i]) == 0)
+				return false;
+		char name[96];
+		text_sanitize(own->node[i], strlen(own->node[i]), name, sizeof(name), 0);
+		snprintf(why, n, "no %s%s", own->nodes->source == NODES_HOSTNAME ? "host " : "", name);
+		return true;
+	}
+	if (f->ev.grid || f->ev.rank < 0)
+		return false;
+	if (!has_rank(other->run, sub, f->ev.rank)) {
+		snprintf(why, n, "no rank %d", f->ev.rank);
+		return true;
+	}
+	int low = kind == MATCH_LOWEST ? lowest_rank(other->run, sub) : -1;
+	if (low >= 0 && low != f->ev.rank) {
+		snprintf(why, n, "its rules read rank %d", low);
+		return true;
+	}
+	return false;
+}
+
+/* The reason inside the item "what (why)", else the item, into why (sanitized). */
+static void item_reason(const char *item, char *why, size_t n)
+{
+	size_t len = strlen(item);
+	const char *open = strstr(item, " (");
+	if (open && len && item[len - 1] == ')') {
+		len -= (size_t)(open + 2 - item) + 1;
+		item = open + 2;
+	}
+	char raw[FINDINGS_NOT_JUDGED_MAX];
+	snprintf(raw, sizeof(raw), "%.*s", (int)len, item);
+	text_sanitize(raw, strlen(raw), why, n, 0);
+}
+
+/* Why the other side could not judge finding i of own, into why; false when it could: the
+ * other run has no records of the rule's family, a single rank for a rule across ranks,
+ * lacks what the finding is about (lacks_subject), or an item of its not-judged list
+ * stands for the finding's id. */
+static bool not_judged_by(const struct side *own, size_t i, struct side *other, char *why, size_t n)
+{
+	const struct finding *f = &own->l->v[i];
+	const struct subsystem *sub = finding_family(f->id);
+	bool (*has)(const struct run *) = sub ? sub->has_records ? sub->has_records : sub->has_data : NULL;
+	if (has && !has(other->run)) {
+		snprintf(why, n, "no %s", strcmp(sub->name, "steps") == 0 ? "step records" : sub->name);
+		return true;
+	}
+	if (across_ranks(f->id) && single_rank(other->run, sub)) {
+		snprintf(why, n, "a single rank");
+		return true;
+	}
+	if (lacks_subject(own, i, other, sub, why, n))
+		return true;
+	if (!other->nj_done) {
+		findings_not_judged_list(other->run, &other->nj);
+		other->nj_done = true;
+	}
+	const struct not_judged_item *item = findings_not_judged_of(&other->nj, f->id);
+	if (item)
+		item_reason(item->text, why, n);
+	return item != NULL;
+}
+
+/* The unmatched findings of own (match[i] false) into out: new in B (resolved, for A's)
+ * unless the other side could not judge them. */
+static size_t unmatched(const struct side *own, const bool *match, struct side *other, bool side_b,
+			struct cmp_finding *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < own->l->n; i++) {
+		if (match[i])
+			continue;
+		const struct finding *f = &own->l->v[i];
+		struct cmp_finding *o = &out[n++];
+		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : f, side_b ? f : NULL, "" };
+		if (not_judged_by(own, i, other, o->why, sizeof(o->why)))
+			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
+	}
+	return n;
+}
+
+/* pytscope's straggler rule names one rank, and the native rules of a rank slow throughout
+ * or turned slow skip that rank: a rank that one side calls the persistent straggler and
+ * the other slow is a straggler on both (matched after same_finding). */
+static bool straggler_kin(const struct finding *x, const struct finding *y)
+{
+	bool xs = strcmp(x->id, "DIST.STRAGGLER") == 0, ys = strcmp(y->id, "DIST.STRAGGLER") == 0;
+	bool xn = strcmp(x->id, "DIST.SLOW_RANK") == 0 || strcmp(x->id, "DIST.FAIL_SLOW") == 0;
+	bool yn = strcmp(y->id, "DIST.SLOW_RANK") == 0 || strcmp(y->id, "DIST.FAIL_SLOW") == 0;
+	return ((xs && yn) || (xn && ys)) && x->ev.rank == y->ev.rank;
+}
+
+/* A persisting pair, into o: its why says A's id when it is another (straggler_kin), or
+ * which rank each side names when they name others (the idlest GPU of each side, the
+ * lowest rank of each, a node's worst rank). */
+static void persisting(const struct finding *a, const struct finding *b, struct cmp_finding *o)
+{
+	*o = (struct cmp_finding){ CMP_PERSIST, a, b, "" };
+	if (strcmp(a->id, b->id) != 0)
+		snprintf(o->why, sizeof(o->why), "%s in A", a->id);
+	else if (!a->ev.grid && !b->ev.grid && a->ev.rank >= 0 && b->ev.rank >= 0 && a->ev.rank != b->ev.rank)
+		snprintf(o->why, sizeof(o->why), "rank %d in A, rank %d in B", a->ev.rank, b->ev.rank);
+}
+
+/* Pair each finding of B with one of A not paired yet: by same_finding, then the others
+ * by straggler_kin. used[i], found[j]: A's i, B's j paired; match[j]: A's for B's j. */
+static void pair_findings(const struct side *sa, const struct side *sb, bool *used, bool *found,
+			  const struct finding **match)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t j = 0; j < sb->l->n; j++)
+			for (size_t i = 0; !found[j] && i < sa->l->n; i++) {
+				const struct finding *x = &sa->l->v[i], *y = &sb->l->v[j];
+				if (used[i] || !(pass ? straggler_kin(x, y) : same_finding(sa, i, sb, j)))
+					continue;
+				used[i] = found[j] = true;
+				match[j] = x;
+			}
+}
+
+static void findings_compute_diff(struct compare *c)
+{
+	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
+	bool nodes = has_node_finding(fa) || has_node_finding(fb);
+	struct side sa, sb;
+	side_init(&sa, c->a, nodes);
+	side_init(&sb, c->b, nodes);
+	struct cmp_finding *v = xcalloc(fa->n + fb->n + 1, sizeof(*v));
+	bool *used = xcalloc(fa->n + 1, 1), *found = xcalloc(fb->n + 1, 1);
+	const struct finding **match = xcalloc(fb->n + 1, sizeof(*match));
+	pair_findings(&sa, &sb, used, found, match);
+	size_t n = unmatched(&sb, found, &sa, true, v);
+	n += unmatched(&sa, used, &sb, false, v + n);
+	for (size_t j = 0; j < fb->n; j++)
+		if (match[j])
+			persisting(match[j], &fb->v[j], &v[n++]);
+	/* in the order of compare.h, each status in its side's order */
+	static const enum cmp_status order[CMP_NSTATUS] = { CMP_NEW, CMP_RESOLVED, CMP_UNJUDGED_A, CMP_UNJUDGED_B,
+							    CMP_PERSIST };
+	struct cmp_finding *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	size_t k = 0;
+	for (size_t o = 0; o < CMP_NSTATUS; o++)
+		for (size_t i = 0; i < n; i++)
+			if (v[i].status == order[o])
+				sorted[k++] = v[i];
+	free(v);
+	free(used);
+	free(found);
+	free(match);
+	side_free(&sa);
+	side_free(&sb);
+	c->memo->findings = sorted;
+	c->memo->nfindings = n;
+}
+
+const struct cmp_finding *compare_findings(struct compare *c, size_t *n)
+{
+	if (!c->memo->findings)
+		findings_compute_diff(c);
+	*n = c->memo->nfindings;
+	return c->memo->findings;
+}
+
+const char *compare_status_name(enum cmp_status s)
+{
+	static const char *const name[CMP_NSTATUS] = { "new", "resolved", "persisting", "not judged in A",
+						       "not judged in B" };
+	return name[s];
+}
+
+const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_t n)
+{
+	if (!f->why[0])
+		return compare_status_name(f->status);
+	snprintf(buf, n, "%s (%s)", compare_status_name(f->status), f->why);
+	return buf;
+}
