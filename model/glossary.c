@@ -26,7 +26,7 @@ static const struct glossary_entry glossary[] = {
 				      "comm_overlap view's trace_span_ms)." },
 	{ "HTA span", "kernel_us", "A rank's GPU events as HTA's temporal breakdown reads them, from the first to "
 				   "the last: like the trace span, but without the kernels launched in the last "
-				   "ProfilerStep when the traces record two ProfilerSteps or more (HTA leaves that "
+				   "ProfilerStep when the rank's trace records two ProfilerSteps or more (HTA leaves that "
 				   "step out). The base of busy and idle: the temporal view's kernel_us and "
 				   "percentages, the GPU time line and TRACE.GPU_IDLE." },
 	{ "wall", NULL, "Never alone in a label: one of step wall, run wall, rank wall or trace span. Only the texts of "

@@ -99,29 +99,23 @@ size_t trace_iter_run(const struct trace_by_iter *v, size_t n, size_t a)
 
 /* ---- the HTA event set ------------------------------------------------------ */
 
-static void ensure_global(struct trace_set *ts)
+/* Whether HTA's last-step rule drops r's last ProfilerStep: r has 2 or more distinct
+ * step numbers (formats.md §2.4, per rank: with 0 or 1 nothing is dropped; HTA counts
+ * the names over every rank, which empties a rank of one step among ranks of others). */
+static bool drops_last_step(const struct trace_rank *r)
 {
-	/* >= 2 distinct ProfilerStep names over all ranks: drop each rank's last step. */
-	long first = -1;
-	bool two = false;
-	for (size_t i = 0; i < ts->n && !two; i++)
-		for (size_t s = 0; s < ts->r[i]->nstep; s++) {
-			long st = ts->r[i]->step[s].step;
-			if (first < 0)
-				first = st;
-			else if (st != first)
-				two = true;
-		}
-	ts->filter_last_step = two;
+	for (size_t s = 1; s < r->nstep; s++)
+		if (r->step[s].step != r->step[0].step)
+			return true;
+	return false;
 }
 
 void trace_filter_check(struct trace_set *ts)
 {
 	pthread_mutex_lock(&ts->lock);
-	ensure_global(ts);
 	for (size_t i = 0; i < ts->n; i++) {
 		struct trace_rank *r = ts->r[i];
-		if ((r->hta_done || r->strag_done) && r->hta_filter != ts->filter_last_step)
+		if ((r->hta_done || r->strag_done) && r->hta_filter != drops_last_step(r))
 			trace_rank_drop_analyses(r);
 	}
 	pthread_mutex_unlock(&ts->lock);
@@ -137,10 +131,9 @@ static int64_t last_step_start(const struct trace_rank *r)
 }
 
 /* Whether GPU event e is in HTA's filtered set for this rank. */
-static bool hta_keep(const struct trace_set *ts, const struct trace_rank *r, const struct trace_kernel *e,
-		     int64_t cutoff)
+static bool hta_keep(const struct trace_rank *r, const struct trace_kernel *e, bool filter, int64_t cutoff)
 {
-	if (!ts->filter_last_step)
+	if (!filter)
 		return e->stream != -1;
 	if (e->stream < 0 || e->corr < 0)
 		return false;
@@ -153,13 +146,14 @@ static bool hta_keep(const struct trace_set *ts, const struct trace_rank *r, con
 }
 
 /* Indices of the rank's HTA GPU events, in file order. */
-static size_t hta_select(const struct trace_set *ts, const struct trace_rank *r, size_t **out, size_t *filtered)
+static size_t hta_select(const struct trace_rank *r, size_t **out, size_t *filtered)
 {
 	size_t *idx = xmalloc((r->nk + 1) * sizeof(*idx)), n = 0;
 	int64_t cutoff = last_step_start(r);
+	bool filter = drops_last_step(r);
 	*filtered = 0;
 	for (size_t k = 0; k < r->nk; k++) {
-		if (hta_keep(ts, r, &r->k[k], cutoff))
+		if (hta_keep(r, &r->k[k], filter, cutoff))
 			idx[n++] = k;
 		else
 			*filtered += r->k[k].stream >= 0;
@@ -344,11 +338,11 @@ static void type_breakdown(const struct trace_rank *r, const size_t *idx, size_t
 	free(ev);
 }
 
-static void hta_compute(struct trace_set *ts, struct trace_rank *r)
+static void hta_compute(struct trace_rank *r)
 {
 	struct trace_hta *h = &r->hta;
 	size_t *idx;
-	size_t n = hta_select(ts, r, &idx, &h->nfiltered);
+	size_t n = hta_select(r, &idx, &h->nfiltered);
 	h->nevents = n;
 	struct trace_ivl *buf = xmalloc((n + 1) * sizeof(*buf));
 	struct trace_ivl *comm = xmalloc((n + 1) * sizeof(*comm));
@@ -388,10 +382,9 @@ const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri)
 	struct trace_rank *r = ts->r[ri];
 	pthread_mutex_lock(&ts->lock);
 	if (!r->hta_done) {
-		ensure_global(ts);
 		trace_rank_need_events(ts, r);
-		hta_compute(ts, r);
-		r->hta_filter = ts->filter_last_step;
+		hta_compute(r);
+		r->hta_filter = drops_last_step(r);
 		r->hta_done = true;
 	}
 	pthread_mutex_unlock(&ts->lock);
@@ -541,7 +534,8 @@ static int long_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The profiler steps that survive the last-step rule, over all ranks (sorted, unique). */
+/* The profiler steps that survive the last-step rule, over all ranks but the partial
+ * ones (trace_rank_partial, left out of the straggler search; sorted, unique). */
 static size_t valid_steps(struct trace_set *ts, long **out)
 {
 	size_t cap = 0, n = 0;
@@ -549,8 +543,8 @@ static size_t valid_steps(struct trace_set *ts, long **out)
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_rank *r = ts->r[i];
 		int64_t cutoff = last_step_start(r);
-		for (size_t s = 0; s < r->nstep; s++) {
-			if (ts->filter_last_step && r->step[s].ts >= cutoff)
+		for (size_t s = 0; s < r->nstep && !trace_rank_partial(r); s++) {
+			if (drops_last_step(r) && r->step[s].ts >= cutoff)
 				continue;
 			xgrow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = r->step[s].step;
@@ -572,10 +566,12 @@ static bool iter_window(struct trace_set *ts, const long *steps, size_t nsteps, 
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < ts->n; i++) {
 		struct trace_rank *r = ts->r[i];
+		if (trace_rank_partial(r))   /* its kernels past the cut are unknown */
+			continue;
 		int64_t cutoff = last_step_start(r);
 		for (size_t s = 0; s < r->nstep; s++) {
 			const struct trace_step *st = &r->step[s];
-			if (!step_valid(steps, nsteps, st->step) || (ts->filter_last_step && st->ts >= cutoff))
+			if (!step_valid(steps, nsteps, st->step) || (drops_last_step(r) && st->ts >= cutoff))
 				continue;
 			lo = st->ts < lo ? st->ts : lo;
 			hi = st->ts + st->dur > hi ? st->ts + st->dur : hi;
@@ -646,7 +642,7 @@ static size_t straggler_rows(struct trace_set *ts, const long *steps, size_t nst
 	double min_dur = mean * STRAGGLER_MIN_NORM_DUR;
 	for (size_t i = 0; i < ts->n; i++) {
 		struct trace_rank *r = ts->r[i];
-		for (size_t k = 0; k < r->nnccl; k++) {
+		for (size_t k = 0; k < r->nnccl && !trace_rank_partial(r); k++) {
 			const struct trace_ncclk *e = &r->nccl[k];
 			if ((double)e->dur < min_dur || !step_valid(steps, nsteps, e->iter))
 				continue;
@@ -757,14 +753,15 @@ static int win_cmp(const void *a, const void *b)
 
 /* What the straggler search reads of a rank's events (trace.h STRAGGLER INPUTS): the
  * span of its HTA GPU events per ProfilerStep, and its candidate NCCL kernels. */
-static void strag_inputs(struct trace_set *ts, struct trace_rank *r)
+static void strag_inputs(struct trace_rank *r)
 {
 	int64_t cutoff = last_step_start(r);
+	bool filter = drops_last_step(r);
 	size_t cw = 0, cn = 0, nw = 0;
 	struct trace_iterwin *w = NULL;
 	for (size_t k = 0; k < r->nk; k++) {
 		const struct trace_kernel *e = &r->k[k];
-		if (e->iter < 0 || !hta_keep(ts, r, e, cutoff))
+		if (e->iter < 0 || !hta_keep(r, e, filter, cutoff))
 			continue;
 		xgrow((void **)&w, &cw, nw + 1, sizeof(*w));
 		w[nw++] = (struct trace_iterwin){ e->iter, e->ts, e->ts + e->dur };
@@ -786,7 +783,7 @@ static void strag_inputs(struct trace_set *ts, struct trace_rank *r)
 		}
 	}
 	r->win = w;
-	r->hta_filter = ts->filter_last_step;
+	r->hta_filter = filter;
 	r->strag_done = true;
 }
 
@@ -797,9 +794,8 @@ void trace_rank_summarize(struct trace_set *ts, size_t ri)
 	struct trace_rank *r = ts->r[ri];
 	pthread_mutex_lock(&ts->lock);
 	if (!r->strag_done) {
-		ensure_global(ts);
 		trace_rank_need_events(ts, r);
-		strag_inputs(ts, r);
+		strag_inputs(r);
 	}
 	pthread_mutex_unlock(&ts->lock);
 }
@@ -809,7 +805,7 @@ static void stragglers_compute(struct trace_set *ts)
 	for (size_t i = 0; i < ts->n; i++)
 		if (!ts->r[i]->strag_done) {
 			trace_rank_need_events(ts, ts->r[i]);
-			strag_inputs(ts, ts->r[i]);
+			strag_inputs(ts->r[i]);
 		}
 	long *steps;
 	size_t nsteps = valid_steps(ts, &steps);
@@ -854,7 +850,6 @@ size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why)
 {
 	pthread_mutex_lock(&ts->lock);
 	if (!ts->strag_done) {
-		ensure_global(ts);
 		stragglers_compute(ts);
 		ts->strag_done = true;
 	}
@@ -868,15 +863,20 @@ size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why)
 
 bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
 {
-	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1, .comm_unknown = true };
+	*out = (struct trace_gpu_time){ .min_rank = -1, .max_rank = -1, .partial_rank = -1, .comm_unknown = true };
 	for (size_t i = 0; ts && i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
+		if (trace_rank_partial(ts->r[i])) {   /* not measured as if whole */
+			if (out->npartial++ == 0)
+				out->partial_rank = ts->r[i]->rank;
+			continue;
+		}
 		if (!h->have_gpu)
 			out->filtered += h->nfiltered;
 		if (!h->have_gpu || h->kernel_us <= 0)
 			continue;
 		out->n++;
-		out->last_step_dropped = ts->filter_last_step;
+		out->dropped_last += ts->r[i]->hta_filter;
 		out->comm_unknown = out->comm_unknown && !trace_rank_comm_measured(ts, ts->r[i]);
 		out->span_us += h->kernel_us;
 		out->idle_us += h->idle_us;

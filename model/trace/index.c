@@ -14,8 +14,9 @@
  *
  * A file whose size and mtime are as recorded is restored from its record (a lazy
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
- * other file is parsed. Records were computed under one last-step rule; when the rule
- * over every rank differs now, trace_filter_check() drops them (recomputed from the
+ * other file is parsed, and so is a truncated one (whether its GPU events were all
+ * read is decided as it is parsed). Records were computed under one last-step rule; when the
+ * rule for a rank differs now, trace_filter_check() drops them (recomputed from the
  * events). Not used with --no-index, --kernel-classes (the classes are part of the
  * summaries) or --trace; with --ranks the records of the traces discovery took (the
  * listed rank dirs', and loose files', whose ranks not listed are then dropped). Written
@@ -460,7 +461,9 @@ static size_t use_part(struct run *run, const char *path, const char *file, unsi
 			 "trace index part %u/%u not used: %s; its traces are parsed", k, n, why);
 	for (size_t i = 0; i < got; i++) {
 		long fi = file_index(sorted, nfiles, v[i].r->path);
-		if (fi < 0 || done[fi] || !same_stamp(v[i].r))
+		/* a truncated file is parsed: its record does not say whether every GPU
+		 * event was read (trace.h kernels_whole) */
+		if (fi < 0 || done[fi] || !same_stamp(v[i].r) || v[i].partial)
 			continue;
 		done[fi] = true;
 		restore(run, ts, &v[i]);

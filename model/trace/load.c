@@ -47,6 +47,7 @@ struct file_ctx {
 	long long progressed; /* input bytes reported as progress */
 	struct trace_devices devices; /* deviceProperties */
 	uint64_t used_devices;        /* bit i: a GPU event's args.device was i */
+	bool names_after_spans;       /* a metadata event (ph M) was read after the last span */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -122,12 +123,8 @@ static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const 
 
 bool trace_parse_us(const char *s, size_t n, int64_t *out)
 {
-	size_t i = 0;
-	bool neg = false;
-	if (i < n && s[i] == '-') {
-		neg = true;
-		i++;
-	}
+	bool neg = n > 0 && s[0] == '-';
+	size_t i = neg;
 	int64_t ip = 0;
 	size_t nd = 0;
 	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++) {
@@ -533,15 +530,11 @@ static unsigned cat_flags(const char *c, size_t n)
 	return f;
 }
 
-/* Cheap pre-filter on the raw bytes: only complete spans ("ph":"X") that are GPU events,
- * carry a correlation or stream id, or are ProfilerStep spans are decoded. Flows,
- * counters, metadata and plain CPU ops (most of a trace) are skipped untouched. */
+/* Cheap pre-filter on a span's raw bytes: only GPU events, spans with a correlation or
+ * stream id and ProfilerStep spans are decoded; plain CPU ops are skipped untouched. */
 static bool event_wanted(const char *js, size_t len)
 {
 	size_t n;
-	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
-	if (!ph || n != 1 || ph[0] != 'X')
-		return false;
 	const char *cat = raw_string_value(js, len, "\"cat\"", 5, &n);
 	unsigned f = cat ? cat_flags(cat, n) : 0;
 	if (f & (CAT_PYSEL | CAT_GPU))
@@ -557,7 +550,12 @@ static bool event_wanted(const char *js, size_t len)
 static void on_event(void *ud, const char *js, size_t len, uint64_t off)
 {
 	struct file_ctx *fc = ud;
-	if (!event_wanted(js, len))
+	size_t n;
+	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
+	/* Kineto writes process and thread names (ph M) after every span: trace.h kernels_whole */
+	if (ph && n == 1 && (*ph == 'M' || *ph == 'X'))
+		fc->names_after_spans = *ph == 'M';
+	if (!ph || n != 1 || *ph != 'X' || !event_wanted(js, len))
 		return;
 	struct ev ev;
 	if (fast_event(js, len, &ev)) {
@@ -721,6 +719,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 		r->host = trace_host_from_name(path);
 	r->skipped = *skipped = fc.skipped;
 	r->truncated = res->truncated;
+	r->kernels_whole = res->truncated && fc.names_after_spans;
 	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
 	r->ngpus = (int)fc.devices.total;
 	r->device = fc.used_devices ? __builtin_ctzll(fc.used_devices) : -1;

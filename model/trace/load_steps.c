@@ -18,9 +18,10 @@
  * DeepEP-style kernel it does not know, formats.md §0) has no `comm` value either: its
  * communication is unknown, not 0 (store.c warns; trace_comm_unmatched() says why the run
  * has no comm phase when no rank has one). A step of a GPU rank with no kernel
- * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only a step
- * of a truncated file ending after the last kernel read is not measured: it has no record
- * (the step is missing on that rank, not a step of 0 ms). */
+ * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only the
+ * steps of a file truncated before the end of its GPU events (trace_rank_partial: Kineto
+ * writes them out of time order, so a kernel of any step may be past the cut) are not
+ * measured: they have no record (missing on that rank, not steps of 0 ms). */
 #include "model/trace/trace.h"
 
 #include <stdint.h>
@@ -49,17 +50,9 @@ static int64_t exposed_comm(const struct trace_rank *r, const struct trace_by_it
 	return trace_ivl_sum(comm, nc) - trace_ivl_intersect(comm, nc, comp, np);
 }
 
-/* Where a truncated file's kernels stop: the latest end of a kernel read (INT64_MAX for
- * a whole file). A step ending after it may have lost kernels. */
-static int64_t kernels_read_until(const struct trace_rank *r)
+bool trace_rank_partial(const struct trace_rank *r)
 {
-	if (!r->truncated)
-		return INT64_MAX;
-	int64_t end = INT64_MIN;
-	for (size_t k = 0; k < r->nk; k++)
-		if (r->k[k].ts + r->k[k].dur > end)
-			end = r->k[k].ts + r->k[k].dur;
-	return end;
+	return r->truncated && !r->kernels_whole;
 }
 
 void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
@@ -73,7 +66,7 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
 	struct trace_by_iter *v;
 	size_t nv = trace_by_iter(r, -1, &v);
-	int64_t until = kernels_read_until(r);
+	bool measured = !trace_rank_partial(r);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		size_t lo = 0, hi = nv; /* the run of this step in v */
@@ -85,10 +78,9 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 				hi = mid;
 		}
 		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
-		int64_t p, c = exposed_comm(r, v + lo, n, comm, comp, &p);
-		bool measured = st->ts + st->dur <= until;
-		r->step_comm[s] = !measured ? -1 : c > st->dur ? st->dur : c;
-		r->step_comp[s] = !measured ? -1 : p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
+		int64_t p = -1, c = measured ? exposed_comm(r, v + lo, n, comm, comp, &p) : -1;
+		r->step_comm[s] = c > st->dur ? st->dur : c;
+		r->step_comp[s] = p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
 	}
 	free(v);
 	free(comm);
@@ -108,9 +100,12 @@ bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_ran
 /* Publish rank index ri's ProfilerSteps. A GPU run (m_other >= 0): a rank of the run has
  * GPU kernels (the phases are m_compute, m_comm when some rank measures communication,
  * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
- * compute = the whole step) and gets no phase, said in a diagnostic; a GPU rank's steps
- * that were not measured (trace.h step_comp) get no record, said in a diagnostic too; a
- * rank that does not measure communication (trace_rank_comm_measured) gets no comm value. */
+ * compute = the whole step) and gets no phase, said in a diagnostic, which tells a rank
+ * whose GPU events HTA's last-step filter all left out from one that has none; a GPU
+ * rank's steps that were not measured (trace.h step_comp: all of a partial rank's, which
+ * in a GPU run counts as a GPU rank even when no GPU event was read) get no record, said
+ * in a diagnostic too; a rank that does not measure communication
+ * (trace_rank_comm_measured) gets no comm value. */
 static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
 			 int m_other)
 {
@@ -121,7 +116,8 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	trace_rank_step_comm(ts, r);
 	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
 	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */
-	bool gpu = trace_hta(ts, ri)->have_gpu, cpu_among_gpu = !gpu && m_other >= 0;
+	const struct trace_hta *h = trace_hta(ts, ri);
+	bool gpu = h->have_gpu || (trace_rank_partial(r) && m_other >= 0), cpu_among_gpu = !gpu && m_other >= 0;
 	if (!trace_rank_comm_measured(ts, r))
 		m_comm = -1;
 	size_t unmeasured = 0;
@@ -143,20 +139,26 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 			rank_set(rs, pos, m_other, (double)(st->dur - c - p) / 1e9);
 	}
 	steps_publish_rank(m, rs);
-	if (cpu_among_gpu)
+	if (cpu_among_gpu && h->nfiltered)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "HTA's last-step filter left none of this trace's %zu GPU events (none was launched, by "
+			 "correlation id, before its last ProfilerStep): its steps' compute and communication are n/a",
+			 h->nfiltered);
+	else if (cpu_among_gpu)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "no GPU kernel in this trace, while other ranks' traces have some: its steps' compute and "
 			 "communication are n/a (a CPU-only profile is not weighed against GPU-measured ranks)");
 	else if (unmeasured)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "%zu of %zu ProfilerSteps not measured (left out on this rank): the file ends before "
-			 "their last GPU kernel, or none was read", unmeasured, r->nstep);
+			 "%zu of %zu ProfilerSteps not measured (left out on this rank): the file is truncated before "
+			 "the end of its GPU events, which are not written in time order, so kernels of any step may "
+			 "be past the cut", unmeasured, r->nstep);
 }
 
 void trace_publish_steps(struct run *run)
 {
 	struct trace_set *ts = run->trace;
-	bool any = false, gpu = false, comm = false;
+	bool any = false, gpu = false, comm = false, whole_gpu = false;
 	for (size_t i = 0; ts && i < ts->n; i++)
 		any |= ts->r[i]->nstep > 0;
 	if (!any)
@@ -164,9 +166,11 @@ void trace_publish_steps(struct run *run)
 	for (size_t i = 0; i < ts->n; i++)
 		if (ts->r[i]->nstep > 0 && trace_hta(ts, i)->have_gpu) {
 			gpu = true;
+			whole_gpu = whole_gpu || !trace_rank_partial(ts->r[i]);
 			comm = comm || trace_rank_comm_measured(ts, ts->r[i]);
 		}
-	ts->comm_unmatched = gpu && !comm;
+	/* a partial trace's communication kernels may be past its cut */
+	ts->comm_unmatched = whole_gpu && !comm;
 	if (ts->published_steps) { /* an earlier PATH's traces' steps: made again with these */
 		steps_model_free(run->steps);
 		run->steps = NULL;

@@ -16,7 +16,7 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 	if (!ts || ts->n == 0)
 		return;
 	const struct trace_pysum *p = trace_pysum(ts, 0);
-	if (!p->present || p->n_comm == 0 || p->wall <= 0)
+	if (!p->present || p->n_comm == 0 || p->wall <= 0 || trace_rank_partial(ts->r[0]))
 		return;
 	double exp = 100.0 * p->exposed / p->wall;
 	if (exp < 5)
@@ -43,7 +43,8 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 
 /* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its HTA span or
  * more (HTA temporal breakdown: the span of its events, without the last ProfilerStep
- * when HTA drops it); one finding naming the idlest rank and how many ranks pass.
+ * when HTA drops it); one finding naming the idlest rank and how many ranks pass. A
+ * partial rank (truncated) is not judged (trace_gpu_time leaves it out; trace_unjudged).
  * Evidence: that rank's row of the temporal view. */
 static void rule_gpu_idle(struct run *run, struct finding_list *out)
 {
@@ -54,17 +55,26 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	size_t idle_ranks = 0;
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
-		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT;
+		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT && !trace_rank_partial(ts->r[i]);
 	}
+	/* HTA's last-step rule is per rank: say whose last step it left out */
+	const char *last = g.dropped_last == g.n ? ", which leaves out the last ProfilerStep"
+			 : g.dropped_last ? ", which leaves out the last ProfilerStep of the ranks with several" : "";
+	char partial[96] = "";
+	if (g.npartial == 1)
+		snprintf(partial, sizeof(partial), " (rank %d's truncated trace not judged)", g.partial_rank);
+	else if (g.npartial)
+		snprintf(partial, sizeof(partial), " (%zu truncated traces not judged, the first rank %d's)",
+			 g.npartial, g.partial_rank);
 	char title[160], detail[640];
 	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the HTA span on rank %d", g.max_idle_pct,
 		 g.max_rank);
 	snprintf(detail, sizeof(detail),
 		 "No kernel runs on rank %d's GPU for %.1f%% of its HTA span (HTA temporal breakdown%s); "
-		 "%zu of %zu traced ranks are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over all "
+		 "%zu of %zu traced ranks%s are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over %s "
 		 "ranks: compute %.1f%%, %s %.1f%%, idle %.1f%%.",
-		 g.max_rank, g.max_idle_pct, g.last_step_dropped ? ", which leaves out the last ProfilerStep" : "",
-		 idle_ranks, g.n, TRACE_IDLE_PCT, g.min_rank, g.min_idle_pct, 100 * g.compute_us / g.span_us,
+		 g.max_rank, g.max_idle_pct, last, idle_ranks, g.n, partial, TRACE_IDLE_PCT, g.min_rank,
+		 g.min_idle_pct, g.npartial ? "those" : "all", 100 * g.compute_us / g.span_us,
 		 g.comm_unknown ? "communication n/a (no kernel matched as communication), memory and other"
 				: "communication and memory",
 		 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);
@@ -152,11 +162,19 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 	if (!ts || ts->n == 0)
 		return;
 	const struct trace_pysum *p = trace_pysum(ts, 0);
-	if (!p->present || p->n_comm == 0)
+	if (trace_rank_partial(ts->r[0]))
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's trace is truncated "
+				      "before the end of its GPU events)", ts->r[0]->rank);
+	else if (!p->present || p->n_comm == 0)
 		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no %s kernel in rank %d's trace)",
 				      p->present ? "communication" : "GPU", ts->r[0]->rank);
 	struct trace_gpu_time g;
-	if (!trace_gpu_time(ts, &g))
+	bool ok = trace_gpu_time(ts, &g);
+	if (g.npartial)
+		findings_unjudged_add(nj, "TRACE.GPU_IDLE", "GPU idle time of %s%d%s (truncated before the end of "
+				      "its GPU events)", g.npartial > 1 ? "ranks " : "rank ", g.partial_rank,
+				      g.npartial > 1 ? " and others" : "");
+	else if (!ok)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
 				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
 				      "ProfilerStep" : "no GPU kernel in the traces");

@@ -364,7 +364,11 @@ void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct tra
 		e->iter = c ? step_of(r, &si, c->ts) : -1;
 	}
 	free(si.v);
-	if (r->nk > 0 && ncomm == 0)
+	if (r->nk > 0 && ncomm == 0 && trace_rank_partial(r))
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "%zu GPU kernels read before the file ends, no communication kernel among them (those "
+			 "past the cut are unknown); communication overlap is n/a", r->nk);
+	else if (r->nk > 0 && ncomm == 0)
 		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "%zu GPU kernels but no communication kernel matched the classification table "
 			 "(extend it with --kernel-classes); communication overlap is n/a", r->nk);

@@ -246,7 +246,10 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 {
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
-		if (ts && g.filtered)
+		if (ts && g.npartial)
+			summary_add(out, TONE_WARN, "GPU time", "n/a: rank %d's trace%s truncated before the end "
+				    "of its GPU events", g.partial_rank, g.npartial > 1 ? " and others are" : " is");
+		else if (ts && g.filtered)
 			summary_add(out, TONE_WARN, "GPU time", "n/a: HTA's last-step filter left no GPU kernel (it keeps those "
 				    "whose CPU launch, by correlation id, starts before the last ProfilerStep; %zu kernel%s "
 				    "had none)", g.filtered, g.filtered == 1 ? "" : "s");
@@ -255,15 +258,20 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 		return;
 	}
 	double idle = 100 * g.idle_us / g.span_us;
-	char span[32], split[96];
+	char span[32], split[96], left[96] = "";
+	if (g.dropped_last)   /* HTA's last-step rule is per rank */
+		snprintf(left, sizeof(left), "; HTA leaves out the last ProfilerStep%s",
+			 g.dropped_last < g.n ? " of the ranks with several" : "");
+	if (g.npartial)
+		snprintf(left + strlen(left), sizeof(left) - strlen(left), "; rank %d's truncated trace%s left out",
+			 g.partial_rank, g.npartial > 1 ? " and others" : "");
 	/* no kernel seen as communication where some is expected: not "comm 0%" */
 	snprintf(split, sizeof(split), g.comm_unknown ? "memory and other %.1f%%, comm n/a: no kernel matched as "
 		 "communication" : "comm/memory %.1f%%", 100 * g.noncompute_us / g.span_us);
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
 		    "busy %.1f%% (compute %.1f%%, %s), idle %.1f%% of the HTA spans (%s summed over %zu rank%s%s)",
 		    100 - idle, 100 * g.compute_us / g.span_us, split, idle,
-		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s",
-		    g.last_step_dropped ? "; HTA leaves out the last ProfilerStep" : "");
+		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s", left);
 	enum summary_tone spread = g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL;
 	if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
 		summary_add(out, spread, "GPU idle by rank", "%.1f%% on each of the %zu ranks; :view temporal",

@@ -17,10 +17,14 @@
  *                     per-kernel stats and idle time by stream (formats.md §2.4), on the
  *                     HTA event set (events with a stream, after the last-step rule)
  *   trace_stragglers() HTA get_potential_stragglers(num_candidates=2)
- * Conventions shared with HTA @f4d0062: with >= 2 distinct ProfilerStep names over all
- * ranks, a rank keeps only the GPU events whose correlation matches a CPU event that
- * starts before its last ProfilerStep (so the last step is dropped); with 0 or 1 step
- * nothing is dropped. The run is immutable after load, so readers need no lock. */
+ * Conventions of HTA @f4d0062 (formats.md §2.4), per rank: a rank with >= 2 distinct
+ * ProfilerStep numbers keeps only the GPU events whose correlation matches a CPU event
+ * that starts before its last ProfilerStep (so the last step is dropped); a rank with 0
+ * or 1 step drops nothing. (HTA counts the step names over every rank, which leaves a
+ * rank of one step no GPU event when another rank has another step.) A truncated file
+ * (trace_rank_partial) is not measured as if whole: its steps have no phases, and the
+ * verdicts over ranks (GPU idle, potential stragglers) leave it out and say so. The run
+ * is immutable after load, so readers need no lock. */
 #ifndef MODEL_TRACE_H
 #define MODEL_TRACE_H
 
@@ -133,10 +137,13 @@ struct trace_rank {
 	size_t nnames, namecap;
 	size_t skipped;      /* events skipped (bad records) */
 	bool truncated;      /* the file ended early: the events after that point were not read */
+	bool kernels_whole;  /* truncated after the process and thread names (ph M) that Kineto
+			      * writes once every activity is written: no GPU event was cut off */
 	size_t src;          /* index in run->src */
 	/* memoized analyses (restored from the index: model/trace/index.c) */
 	bool hta_done, py_done, strag_done;
-	bool hta_filter;     /* ts->filter_last_step when hta and the straggler inputs were computed */
+	bool hta_filter;     /* the last-step rule dropped its last ProfilerStep when hta and the
+			      * straggler inputs were computed */
 	struct trace_hta hta;
 	struct trace_pysum py;
 	struct trace_iterwin *win;
@@ -145,8 +152,8 @@ struct trace_rank {
 	size_t nnccl;
 	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
 	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm;
-			      * both -1 for a step not measured (ending after the last kernel of a
-			      * truncated file); a step without a kernel in a whole file has 0, 0 */
+			      * both -1 for a step not measured (every step of a partial rank,
+			      * trace_rank_partial); a step without a kernel in a whole file has 0, 0 */
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;
@@ -163,7 +170,6 @@ struct trace_set {
 	bool explicit_loaded;    /* --trace paths were loaded */
 	bool published_steps;    /* the run's step model is these traces' ProfilerSteps
 	                          * (trace_publish_steps), not step logs */
-	bool filter_last_step;   /* >= 2 distinct ProfilerStep names over all ranks */
 	bool comm_unmatched;     /* a run of several ranks whose GPU kernels the classification
 				  * table matches no communication kernel in: no comm phase
 				  * (load_steps.c) */
@@ -183,15 +189,18 @@ struct trace_set {
 struct trace_set *trace_get(struct run *run);
 
 /* GPU time over every rank (HTA temporal breakdown, analysis.c): sums of the ranks' HTA
- * span (kernel_us: the span of HTA's event set, without the last ProfilerStep when
- * last_step_dropped), idle, compute and non-compute (communication, memory) time, and
- * the ranks with the least and the most idle share. n = ranks with GPU events;
- * filtered = GPU events that HTA's last-step filter left out on the ranks it left none;
- * comm_unknown: no rank with GPU events measures communication
- * (trace_rank_comm_measured), so the non-compute time holds no comm that was seen. */
+ * span (kernel_us: the span of HTA's event set, without the last ProfilerStep on the
+ * dropped_last of them whose last step HTA's rule drops), idle, compute and non-compute
+ * (communication, memory) time, and the ranks with the least and the most idle share.
+ * n = ranks with GPU events; filtered = GPU events that HTA's last-step filter left out
+ * on the ranks it left none; comm_unknown: no rank with GPU events measures
+ * communication (trace_rank_comm_measured), so the non-compute time holds no comm that
+ * was seen. Partial ranks (trace_rank_partial) are left out of all that: npartial, the
+ * first one's id in partial_rank (-1 none). */
 struct trace_gpu_time {
-	size_t n, filtered;
-	bool last_step_dropped, comm_unknown;
+	size_t n, filtered, dropped_last, npartial;
+	int partial_rank;
+	bool comm_unknown;
 	double span_us, idle_us, compute_us, noncompute_us;
 	int min_rank, max_rank;  /* rank ids */
 	double min_idle_pct, max_idle_pct;
@@ -293,6 +302,11 @@ void trace_publish_steps(struct run *run);
  * its kernels as communication, or r is the one rank of a run of one (no communication
  * expected: its 0 is measured). Its kernel names decide, kept in a trace index too. */
 bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r);
+/* Whether rank r's trace is partial: its file is truncated before the end of its GPU
+ * events (not kernels_whole). Kineto does not write GPU events in time order, so a
+ * kernel of any step may be past the cut: no step is measured, and its HTA figures are
+ * of the events read, not the rank's. */
+bool trace_rank_partial(const struct trace_rank *r);
 /* Why the steps of a traces-only run have no comm phase when it is because, in a run of
  * several ranks, no trace's kernels matched the classification table as communication
  * (a literal); NULL otherwise. */

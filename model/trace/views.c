@@ -287,9 +287,13 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int strag[2];
 	const char *why;
 	size_t nstrag = trace_stragglers(ts, strag, &why);
-	char title[160];
-	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s)",
-		 why ? "; potential stragglers not judged: " : "", why ? why : "");
+	size_t npartial = 0;
+	for (size_t i = 0; i < ts->n; i++)
+		npartial += trace_rank_partial(ts->r[i]);
+	char title[200];
+	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s)",
+		 why ? "; potential stragglers not judged: " : "", why ? why : "",
+		 npartial ? "; partial: a truncated trace, figures of the events read, not judged" : "");
 	struct table *t = table_new("temporal", title);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
@@ -301,6 +305,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_np = pct_col(t, "non_compute_pct"), c_ov = pct_col(t, "comm_overlap_pct");
 	int c_st = table_add_col(t, "potential_straggler", COL_TEXT, 9, 0);
 	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
+	int c_part = table_add_col(t, "partial", COL_TEXT, 7, 0);
 	bool ascii = run->opts && run->opts->ascii;
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
@@ -315,8 +320,10 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_cp, h->compute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
-		if (!why)   /* not judged: missing */
+		bool partial = trace_rank_partial(ts->r[i]);
+		if (!why && !partial)   /* not judged: missing */
 			table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
+		table_set_text(t, row, c_part, partial ? "yes" : "no");
 		if (h->have_gpu && h->kernel_us > 0) {
 			char bar[96];
 			double f[2] = { h->compute_us / h->kernel_us, h->noncompute_us / h->kernel_us };

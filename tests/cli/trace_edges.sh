@@ -3,8 +3,8 @@
 # skipped, counted and named with its file and offset; kernels that overlap on one
 # stream give no negative idle (gaps are measured from the latest end on the stream);
 # HTA's potential stragglers are left empty when its method cannot run (no ProfilerStep);
-# a truncated file's steps after its last kernel read have no record on that rank, and a
-# CPU-only profile among GPU ranks has n/a step phases, not 0 or the whole step; a step
+# a CPU-only profile among GPU ranks has n/a step phases, not 0 or the whole step (a
+# truncated file's steps: trace_truncated.sh); a step
 # without a kernel in a complete file is GPU idle; a second trace claiming a rank is
 # left out, never moved onto another rank; a file with no traceEvents is named, not passed
 # over in silence; per-rank GPU-time percentages are rounded once (the temporal view's
@@ -63,7 +63,7 @@ tap_check "no ProfilerStep: potential_straggler not judged (empty), not \"no\"" 
 
 # Ranks measured on different bases: rank 0 with GPU kernels, rank 1 CPU-only (the same
 # steps): rank 1's phases are n/a and said why, no imbalance is weighed between them.
-mkdir mix cut
+mkdir mix
 { head_of 0 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 100 1; printf ,
   kernel gemm 7 1100 100 2; printf ']}\n'; } >mix/rank0.json
 { head_of 1 2; step 1 0 1000; step 2 1000 1000
@@ -77,19 +77,6 @@ tap_check "GPU and CPU-only ranks: the CPU-only rank's phases are n/a, not the w
 tap_check "GPU and CPU-only ranks: no imbalance weighed between them" \
 	'grep -q "^  imbalance  *n/a: rank 1 records no compute phase" mix.out &&
 	 ! grep -q "lost to imbalance among" mix.out'
-
-# A truncated trace: its steps ending after the last kernel read have no record on that
-# rank (missing, not a step of 0 ms), not compute 0.
-for r in 0 1; do
-	{ head_of $r 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 900 1; printf ,
-	  kernel gemm 7 1100 100 2; printf ']}\n'; } >cut/rank$r.json
-done
-head -c $(($(wc -c <cut/rank1.json) - 60)) cut/rank1.json >cut/r1 && mv cut/r1 cut/rank1.json
-"$TSCOPE_BIN" --no-index --export steps cut >cut.csv 2>/dev/null
-"$TSCOPE_BIN" --no-index --export sources cut >cut_src.csv 2>/dev/null
-tap_check "truncated trace: the step whose kernel was cut off is left out on that rank, the one before measured" \
-	'grep -q "^1,1,0,1,0.9,0.1$" cut.csv && ! grep -q "^1,2," cut.csv && grep -q "^0,2," cut.csv &&
-	 grep -q "^warning,cut/rank1.json,,1,.*1 of 2 ProfilerSteps not measured" cut_src.csv'
 
 # A complete trace whose last step has no kernel: a GPU-idle step (compute 0, other = the
 # step), counted in the step time, not "not measured" nor a step of 0 ms.

@@ -3,7 +3,11 @@
 # kernels whose CPU launch (by correlation id) starts before the last step. Traces whose
 # kernels have no such launch (hand-made, or cut by a filter) leave none: the headline
 # says so and how many kernels it left out, not "no GPU kernel in the traces"; the same
-# from the index. With launches, GPU time is measured.
+# from the index. With launches, GPU time is measured. The rule is per rank (formats.md
+# §2.4: with 0 or 1 step nothing is dropped): a rank of one ProfilerStep among ranks of
+# two keeps its kernels (HTA, counting the steps of every rank, would leave it none and
+# call it CPU-only), and the headline says whose last step is left out. A rank whose
+# kernels the filter all left out, among GPU ranks, is said so, not called CPU-only.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -39,4 +43,27 @@ tap_check "... the same from the index" 'cmp -s bare.out bare_idx.out'
 "$TSCOPE_BIN" --print --color never --no-index launched >launched.out 2>/dev/null
 tap_check "kernels launched before the last step: GPU time measured" \
 	'grep -q "^  GPU time  *busy 100.0% " launched.out'
+# Rank 1 has one ProfilerStep, rank 0 two.
+mkdir one mixed
+trace one/rank0.json 0 1
+{ printf '{"distributedInfo":{"rank":1,"world_size":2},"traceEvents":['
+  printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":1000,"dur":900},'
+  printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1010,"dur":5,'
+  printf '"args":{"correlation":1}},{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":1100,"dur":500,'
+  printf '"args":{"stream":7,"correlation":1}}]}\n'; } >one/rank1.json
+"$TSCOPE_BIN" --no-index --export temporal one >one_t.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps one >one_s.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources one >one_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never one >one.out 2>/dev/null
+tap_check "a rank of one ProfilerStep among ranks of two keeps its kernels (nothing dropped on it)" \
+	'grep -q "^1,0,500,0,500,0,100,0,," one_t.csv && grep -q "^1,1,[0-9.]*,0.9,0.5,0.4$" one_s.csv &&
+	 ! grep -q "no GPU kernel" one_src.csv'
+tap_check "... the headline says whose last step HTA leaves out" \
+	'grep -q "summed over 2 ranks; HTA leaves out the last ProfilerStep of the ranks with several)$" one.out'
+trace mixed/rank0.json 0 1
+trace mixed/rank1.json 1 0
+"$TSCOPE_BIN" --no-index --export sources mixed >mixed_src.csv 2>/dev/null
+tap_check "a rank whose kernels the filter all left out, among GPU ranks: said so, not called CPU-only" \
+	'grep -q "^warning,mixed/rank1.json,,1,,,,,\"HTA.s last-step filter left none of this trace.s 2 GPU events" \
+		mixed_src.csv && ! grep -q "no GPU kernel in this trace" mixed_src.csv'
 tap_plan

@@ -1,0 +1,122 @@
+#!/bin/sh
+# trace_truncated.sh: a truncated Kineto trace is not analysed as if whole. Kineto writes
+# the GPU events out of time order and its process and thread names (ph M) only once
+# every span is written, so a file cut before those names may have lost a kernel of any
+# step: none of its steps is measured (no record on that rank, not a step of 0 ms, said
+# in the sources), while a file cut after them lost no GPU event and is measured as a
+# whole one. The rank's HTA figures are marked partial in the temporal view, and the
+# verdicts over ranks leave it out and say so: TRACE.GPU_IDLE and the GPU time headline
+# (not judged: GPU idle time of the rank), the potential stragglers (its cell empty),
+# DIST.EXPOSED_COMM when it is the lowest rank. A truncated file without a communication
+# kernel read is not blamed on the classification table. The trace index does not
+# restore a truncated trace (its record does not say whether every GPU event was read):
+# it is parsed again. The same on the real traces cut (../shared/real; skipped when
+# absent).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+# kernel NAME STREAM TS DUR CORR: a kernel event and its cudaLaunchKernel (10 us before)
+kernel() {
+	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":5,' $(($3 - 10))
+	printf '"args":{"correlation":%d}},' "$5"
+	printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":%d,"ts":%d,"dur":%d,' "$1" "$2" "$3" "$4"
+	printf '"args":{"stream":%d,"device":0,"correlation":%d}}' "$2" "$5"
+}
+head_of() { printf '{"distributedInfo":{"rank":%d,"world_size":%d},"traceEvents":[' "$1" "$2"; }
+step() { printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":%d},' "$@"; }
+names() { printf ',{"ph":"M","name":"process_name","pid":%d,"tid":0,"args":{"name":"python"}}' 1 0; }
+# The head of a file cut in its GPU events: step 2's kernel written before step 1's.
+ooo_head() { head_of "$1" 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 1100 100 2; printf ,; }
+
+# Kernels out of time order, cut before step 1's kernel: step 1 is not measured either
+# (the latest kernel read ends after it, and still its kernel is past the cut).
+mkdir ooo
+{ ooo_head 0; kernel gemm 7 100 800 1; names; printf ']}\n'; } >ooo/rank0.json
+{ ooo_head 1; printf '{"ph":"X","cat":"cuda_runtime","na'; } >ooo/rank1.json
+"$TSCOPE_BIN" --no-index --export steps ooo >ooo.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources ooo >ooo_src.csv 2>/dev/null
+tap_check "cut in the GPU events: no step of the rank measured, not step 1 with compute 0" \
+	'grep -q "^0,1,0,1,0.8,0.2$" ooo.csv && grep -q "^0,2," ooo.csv && ! grep -q "^1," ooo.csv'
+tap_check "... the sources say why" \
+	'grep -q "^warning,ooo/rank1.json,,1,,,,,\"2 of 2 ProfilerSteps not measured (left out on this rank): the \
+file is truncated before the end of its GPU events, which are not written in time order" ooo_src.csv'
+
+# Cut after the names that end the spans: every GPU event was read, both steps measured
+# as in the whole file (step 2 too, whose rest after its kernel is GPU idle).
+mkdir tail
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 800 1; printf ,
+	  kernel gemm 7 1100 100 2; names; names; printf '],"traceName":"rank%d"}\n' $r; } >tail/rank$r.json
+done
+head -c $(($(wc -c <tail/rank1.json) - 12)) tail/rank1.json >tail/r1 && mv tail/r1 tail/rank1.json
+"$TSCOPE_BIN" --no-index --export steps tail >tail.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources tail >tail_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export temporal tail >tail_t.csv 2>/dev/null
+tap_check "cut after the metadata that follows every span: both steps measured as whole" \
+	'grep -q "^file,tail/rank1.json,kineto,1,.*partial" tail_src.csv && ! grep -q "not measured" tail_src.csv &&
+	 [ "$(grep "^1," tail.csv | cut -d, -f2,4-)" = "$(grep "^0," tail.csv | cut -d, -f2,4-)" ] &&
+	 grep -q "^1,2,[0-9.]*,1,0.1,0.9$" tail.csv'
+tap_check "... its HTA figures are not partial" 'grep -q "^1,.*,no$" tail_t.csv'
+
+# The GPU idle verdict: rank 1's file lost step 1's long kernel (idle 57% of what was
+# read), rank 0 is idle 14%: no TRACE.GPU_IDLE on rank 1; it is named as left out.
+mkdir idle
+idle_head() { head_of "$1" 2; step 1 0 1000; step 2 1000 1000; step 3 2000 1000; kernel gemm 7 20 10 3; printf ,
+	      kernel gemm 7 1100 800 2; printf ,; }
+{ idle_head 0; kernel gemm 7 100 800 1; names; printf ']}\n'; } >idle/rank0.json
+{ idle_head 1; printf '{"ph":"X","cat":"cuda_runtime"'; } >idle/rank1.json
+"$TSCOPE_BIN" --no-index --print --color never idle >idle.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export temporal idle >idle_t.csv 2>/dev/null
+tap_check "truncated rank: no TRACE.GPU_IDLE from the events read, the GPU time of the whole ranks" \
+	'! grep -q "TRACE.GPU_IDLE" idle.out &&
+	 grep -q "^  GPU time  *busy 85.6% .*(1.88 ms summed over 1 rank; HTA leaves out the last ProfilerStep; \
+rank 1.s truncated trace left out)$" idle.out'
+tap_check "... its temporal row (the events read) is marked partial" \
+	'grep -q "^1,1070,810,0,1880,56.91,43.09,0,,,[^,]*,yes$" idle_t.csv && grep -q "^0,.*,no$" idle_t.csv'
+"$TSCOPE_BIN" index idle >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never idle >idle_idx.out 2>/dev/null
+tap_check "... the same from the index (a truncated trace is parsed again)" \
+	'[ -d idle/.tscope-index ] && cmp -s idle.out idle_idx.out'
+# Rank 1 alone: no rule fires; GPU idle and exposed communication are listed not judged.
+mkdir alone
+cp idle/rank1.json alone/
+"$TSCOPE_BIN" --no-index --print --color never alone >alone.out 2>/dev/null
+tap_check "truncated lowest rank: GPU idle and exposed communication listed not judged, with why" \
+	'grep -q "^  GPU time  *n/a: rank 1.s trace is truncated before the end of its GPU events$" alone.out &&
+	 grep -qx "  - exposed communication (rank 1.s trace is truncated before the end of its GPU events)" \
+		alone.out &&
+	 grep -qx "  - GPU idle time of rank 1 (truncated before the end of its GPU events)" alone.out'
+
+real="$TSCOPE_ROOT/../shared/real"
+if [ ! -d "$real/kineto-dlrm-8rank" ] || [ ! -d "$real/kineto-hta-2rank" ]; then
+	tap_skip "../shared/real not present"
+	tap_plan
+	exit 0
+fi
+# HTA's 2 ranks, rank 1 cut at 90000 bytes: 117 of step 551's kernels are past the cut.
+mkdir hta
+cp "$real/kineto-hta-2rank/sampled_rank-0.json.gz" hta/
+head -c 90000 "$real/kineto-hta-2rank/sampled_rank-1.json.gz" >hta/sampled_rank-1.json.gz
+"$TSCOPE_BIN" --no-index --export steps hta >hta.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never hta >hta.out 2>/dev/null
+tap_check "HTA 2 ranks, rank 1 cut: its step 551 not measured, no imbalance or GPU idle from it" \
+	'! grep -q "^1," hta.csv && grep -q "^0,551," hta.csv && ! grep -q "on rank 1  (TRACE.GPU_IDLE)" hta.out &&
+	 ! grep -q "lost to imbalance" hta.out'
+# dlrm's 8 ranks, worker5 cut at 500000 bytes (no communication kernel read yet).
+mkdir dlrm
+cp "$real"/kineto-dlrm-8rank/* dlrm/
+w5=worker5_step_12.1694128201549.pt.trace.json
+head -c 500000 "$real/kineto-dlrm-8rank/$w5" >dlrm/$w5
+"$TSCOPE_BIN" --no-index --print --color never dlrm >dlrm.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources dlrm >dlrm_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export temporal dlrm 2>/dev/null | cut -d, -f1,10,12 | tr '\n' ' ' >dlrm_t.txt
+tap_check "dlrm, worker5 cut: TRACE.GPU_IDLE judges the 7 whole ranks (rank 7, 75.8%), not rank 5" \
+	'grep -q "The GPU is idle 76% of the HTA span on rank 7  (TRACE.GPU_IDLE)" dlrm.out &&
+	 grep -q "7 of 7 traced ranks (rank 5.s truncated trace not judged)" dlrm.out'
+tap_check "... the truncation is named, not the kernel classification" \
+	'! grep -q "^warning,dlrm/$w5,.*--kernel-classes" dlrm_src.csv &&
+	 grep -q "^warning,dlrm/$w5,,5,,,,,\"18 GPU kernels read before the file ends, no communication kernel among \
+them (those past the cut are unknown)" dlrm_src.csv'
+tap_check "... potential stragglers of the whole ranks (HTA: 2, 7), rank 5 partial and not judged" \
+	'[ "$(cat dlrm_t.txt)" = "rank,potential_straggler,partial 0,no,no 1,no,no 2,yes,no 3,no,no 4,no,no 5,,yes \
+6,no,no 7,yes,no " ]'
+tap_plan
