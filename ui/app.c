@@ -622,7 +622,8 @@ static unsigned copy_selection(struct app *app, bool row)
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	char buf[APP_COPY] = "";
-	if (!priv || !s->ops->copy || s->ops->copy(priv, app, row, buf, sizeof(buf)) < 0 || !buf[0]) {
+	int got = priv && s->ops->copy ? s->ops->copy(priv, app, row, buf, sizeof(buf)) : -1;
+	if (got < 0 || !buf[0]) {
 		app_msg(app, true, "nothing selected to copy");
 		return PR_REDRAW;
 	}
@@ -632,7 +633,8 @@ static unsigned copy_selection(struct app *app, bool row)
 	}
 	char shown[256];
 	text_clip(buf, 60, shown, sizeof(shown), true, app->text_flags);
-	app_msg(app, false, "copied %zu bytes: %s", strlen(buf), shown);
+	app_msg(app, false, "copied %zu bytes%s: %s", strlen(buf),
+		got > 0 ? ", the most y/Y copy (the rest left out)" : "", shown);
 	return PR_REDRAW;
 }
 

@@ -3,6 +3,7 @@
 #include "ui/copy.h"
 
 #include <stdio.h>
+#include <string.h>
 #include "model/table.h"
 
 long copy_row_ref(const struct table *t, long ref)
@@ -13,19 +14,38 @@ long copy_row_ref(const struct table *t, long ref)
 	return -1;
 }
 
-/* One cell: text whole, an integer exact, a number in full precision, missing empty. */
-static void cell_text(const struct table *t, size_t row, size_t col, char *buf, size_t n)
+/* s appended to buf (its length *k < n, the room n): whole, or as many whole UTF-8
+ * characters as fit, and then true (cut). */
+static bool append_cut(char *buf, size_t n, size_t *k, const char *s)
+{
+	size_t len = strlen(s), room = n - 1 - *k;
+	bool cut = len > room;
+	if (cut) {
+		len = room;
+		while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+			len--;   /* s[len] continues a character: that character is left out */
+	}
+	memcpy(buf + *k, s, len);
+	*k += len;
+	buf[*k] = '\0';
+	return cut;
+}
+
+/* One cell appended: text whole, an integer exact, a number in full precision, missing
+ * empty. True when it was cut (append_cut). */
+static bool append_cell(const struct table *t, size_t row, size_t col, char *buf, size_t n, size_t *k)
 {
 	const struct table_cell *c = table_cell(t, row, (int)col);
-	buf[0] = '\0';
+	char num[64];
 	if (!c->present)
-		return;
+		return false;
 	if (t->col[col].type == COL_TEXT)
-		snprintf(buf, n, "%s", c->text ? c->text : "");
-	else if (c->is_int)
-		snprintf(buf, n, "%lld", c->exact);
+		return append_cut(buf, n, k, c->text ? c->text : "");
+	if (c->is_int)
+		snprintf(num, sizeof(num), "%lld", c->exact);
 	else
-		table_format_full(c->num, buf, n);
+		table_format_full(c->num, num, sizeof(num));
+	return append_cut(buf, n, k, num);
 }
 
 int copy_cells(const struct table *t, long row, bool whole, int col, char *buf, size_t n)
@@ -33,12 +53,9 @@ int copy_cells(const struct table *t, long row, bool whole, int col, char *buf, 
 	if (!t || row < 0 || (size_t)row >= t->nrow || (!whole && (col < 0 || (size_t)col >= t->ncol)) || !n)
 		return -1;
 	size_t lo = whole ? 0 : (size_t)col, hi = whole ? t->ncol : (size_t)col + 1, k = 0;
+	bool cut = false;
 	buf[0] = '\0';
-	for (size_t c = lo; c < hi && k + 1 < n; c++) {
-		char v[1024];
-		cell_text(t, (size_t)row, c, v, sizeof(v));
-		int w = snprintf(buf + k, n - k, "%s%s", c > lo ? "\t" : "", v);
-		k += w > 0 ? (size_t)w : 0;
-	}
-	return 0;
+	for (size_t c = lo; c < hi && !cut; c++)
+		cut = (c > lo && append_cut(buf, n, &k, "\t")) || append_cell(t, (size_t)row, c, buf, n, &k);
+	return cut ? 1 : 0;
 }

@@ -13,8 +13,9 @@ struct table;
 
 /* The first row of t whose ref is ref, -1 when none (or t is NULL). */
 long copy_row_ref(const struct table *t, long ref);
-/* Row `row` of t into buf: every cell (whole) or cell col alone. 0, or -1 when t is
- * NULL, row < 0, or col is no column of t (col < 0: the view lacks it). */
+/* Row `row` of t into buf: every cell (whole) or cell col alone. 0; 1 when the text
+ * did not fit in n bytes (cut after the last whole UTF-8 character that fits); -1 when
+ * t is NULL, row < 0, or col is no column of t (col < 0: the view lacks it). */
 int copy_cells(const struct table *t, long row, bool whole, int col, char *buf, size_t n);
 
 #endif

@@ -66,10 +66,11 @@ static bool draw_prompt_or_msg(struct app *app, const struct rect *r)
 {
 	if (app->prompt != PROMPT_NONE) {
 		int x = draw_text(r->y, r->x, r->w, app->prompt_label, ROLE_ACCENT);
-		/* keep the end of a long line visible */
+		/* keep the end of a long line visible: whole characters scroll out */
 		const char *p = app->line;
+		uint32_t cp;
 		while (text_width(p) > r->w - x - 2 && *p)
-			p++;
+			p += text_utf8_decode(p, strlen(p), &cp);
 		x += draw_text(r->y, r->x + x, r->w - x, p, ROLE_NORMAL);
 		draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
 		return true;

@@ -80,8 +80,9 @@ struct pane_ops {
 	/* `i` legend: explain the pane's glyphs, colours, scale and columns (ui/legend.h). */
 	void (*legend)(void *priv, struct app *app, struct legend *l);
 	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
-	 * plain text, numbers in full precision (ui/copy.h); 0, or -1 when nothing is
-	 * selected. Without it y/Y say there is nothing to copy. */
+	 * plain text, numbers in full precision (ui/copy.h); 0, 1 when the text was cut
+	 * to fit n, or -1 when nothing is selected. Without it y/Y say there is nothing to
+	 * copy. */
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);
 	/* Optional: the hint row's words for the pane's own keys that act on what it shows
 	 * ("m:A/B/delta  Enter:open"); the frame adds the keys every pane shares. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* term.c: curses start/stop, headless screens, signal-safe restore, keys (a UTF-8
- * character read whole), the clipboard and the mouse (see term.h). */
+/* term.c: curses start/stop, headless screens, signal-safe restore, suspend and resume
+ * (Ctrl-Z, fg), keys (a UTF-8 character read whole), the clipboard and the mouse (see
+ * term.h). */
 #include "ui/term.h"
 
 #include <curses.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
@@ -18,7 +20,7 @@
 static SCREEN *screen;
 static FILE *tin, *tout;
 static bool headless, own_streams;
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, got_tstp, got_cont;
 
 /* Saved before curses touches the tty, for the fatal-signal handler. */
 static int tty_fd = -1;
@@ -30,6 +32,18 @@ static size_t restore_len;
 static void on_quit_signal(int sig)
 {
 	got_signal = sig;
+}
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	got_tstp = 1;
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	got_cont = 1;
 }
 
 static void on_fatal_signal(int sig)
@@ -58,7 +72,10 @@ static void append_cap(const char *cap)
 
 /* Signals whose default action ends the process: the terminal is restored first, then
  * the signal is raised again with its default action (same exit status, core or not).
- * SIGTSTP/SIGCONT and SIGWINCH are left to ncurses (suspend/redraw, resize). */
+ * SIGWINCH is left to ncurses (KEY_RESIZE). SIGTSTP and SIGCONT are this module's
+ * (term_getkey): ncurses' own SIGTSTP handler restarts the read it interrupted, so after
+ * fg a key was read before the keypad mode was sent again (an arrow came as Esc [ B)
+ * and nothing was redrawn at a size changed meanwhile until a key came. */
 static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP, SIGSYS,
 				  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
 				  SIGXCPU, SIGPIPE };
@@ -72,10 +89,18 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	struct sigaction old;
+	/* Ctrl-Z only where it stops us by default (a shell with job control); installed
+	 * before newterm, so ncurses installs no SIGTSTP handler of its own */
+	if (sigaction(SIGTSTP, NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+		sa.sa_handler = on_tstp;
+		sigaction(SIGTSTP, &sa, NULL);
+	}
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
-		struct sigaction old;
 		if (sigaction(fatal_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 			continue; /* ignored by our parent (nohup, a shell's SIGPIPE): keep it so */
 		sigaction(fatal_sigs[i], &sa, NULL);
@@ -87,8 +112,11 @@ static void restore_signals(void)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGCONT, SIG_DFL);
+	struct sigaction cur;
+	if (sigaction(SIGTSTP, NULL, &cur) == 0 && cur.sa_handler == on_tstp)
+		signal(SIGTSTP, SIG_DFL);
 	for (size_t i = 0; i < ARRAY_LEN(fatal_sigs); i++) {
-		struct sigaction cur;
 		if (sigaction(fatal_sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_fatal_signal)
 			signal(fatal_sigs[i], SIG_DFL);
 	}
@@ -166,7 +194,7 @@ int term_start(bool want_headless, char *why, size_t whyn)
 		tty_fd = fileno(tout);
 		have_tios = tcgetattr(tty_fd, &saved_tios) == 0;
 	}
-	got_signal = 0;
+	got_signal = got_tstp = got_cont = 0;
 	install_signals();
 	const char *term = getenv("TERM");
 	screen = newterm(term && *term ? term : (headless ? "dumb" : NULL), tout, tin);
@@ -234,10 +262,65 @@ static int utf8_key(int lead)
 	return text_utf8_decode(b, (size_t)need, &cp) == need ? KEYMAP_CHAR | (int)cp : lead;
 }
 
+/* After fg (SIGCONT, after Ctrl-Z or a SIGSTOP): the program's tty modes, the screen
+ * at the terminal's size now (it may have been resized while we were stopped: the
+ * SIGWINCH then went to the shell), repainted whole, the keypad's application mode sent
+ * at once (endwin turned it off; wgetch would send it only when its next read starts,
+ * after a key typed meanwhile came in the other mode). */
+static void resume(void)
+{
+	got_cont = 0;
+	struct winsize ws;
+	if (tty_fd >= 0 && ioctl(tty_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
+	    is_term_resized(ws.ws_row, ws.ws_col))
+		resize_term(ws.ws_row, ws.ws_col);
+	if (!isendwin())
+		reset_prog_mode();   /* a SIGSTOP: the shell set its own modes meanwhile */
+	else
+		def_shell_mode();    /* Ctrl-Z: modes set at the shell meanwhile are kept */
+	clearok(curscr, TRUE);
+	doupdate();   /* after endwin: the program's modes, the alternate screen, the mouse */
+	keypad(stdscr, TRUE);
+}
+
+/* Ctrl-Z: the shell's screen and modes back, then stop with SIGTSTP's default action;
+ * resumed by fg. */
+static void suspend(void)
+{
+	got_tstp = 0;
+	endwin();
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, own;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, &own);
+	raise(SIGTSTP);   /* stopped here until SIGCONT */
+	sigaction(SIGTSTP, &own, NULL);
+	resume();
+}
+
+/* Ctrl-Z or a SIGCONT since the last look: dealt with, and true. */
+static bool stop_or_resume(void)
+{
+	if (got_tstp)
+		suspend();
+	else if (got_cont)
+		resume();
+	else
+		return false;
+	return true;
+}
+
 int term_getkey(int ms)
 {
+	if (stop_or_resume())   /* Ctrl-Z while busy: KEY_RESIZE lays out and draws again */
+		return KEY_RESIZE;
 	wtimeout(stdscr, ms);
-	int c = wgetch(stdscr);
+	int c = wgetch(stdscr);   /* a signal ends its wait (no SA_RESTART) */
+	if (got_tstp || got_cont) {
+		if (c != ERR)
+			ungetch(c);   /* read again after the resume */
+		stop_or_resume();
+		return KEY_RESIZE;
+	}
 	return c >= 0xC2 && c <= 0xF4 ? utf8_key(c) : c;
 }
 

@@ -7,7 +7,9 @@
  * hook, SIGINT/SIGTERM/SIGHUP (the handler only records the signal; the loop sees
  * term_signal() and quits through term_stop) and SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
  * handler only restores the tty modes and the screen with async-signal-safe calls,
- * then re-raises). */
+ * then re-raises). Ctrl-Z (SIGTSTP, where the shell has job control) and SIGCONT are
+ * taken by term_getkey: the shell's screen and modes back, stop; on fg the program's
+ * modes, the keypad, the terminal's size read again and the screen repainted. */
 #ifndef UI_TERM_H
 #define UI_TERM_H
 
@@ -29,7 +31,8 @@ bool term_mouse(bool on);
 /* Wait up to ms for a key (ERR on timeout or signal); -1 ms blocks. A key is a curses
  * KEY_* code, an ASCII character, or a character beyond ASCII typed as UTF-8 (its bytes
  * read whole) as KEYMAP_CHAR plus its code point (ui/keymap.h); a byte that starts no
- * UTF-8 character is returned alone. */
+ * UTF-8 character is returned alone. KEY_RESIZE after a resume (fg): lay out and draw
+ * again. A Ctrl-Z typed while the caller is busy stops the explorer at the next call. */
 int term_getkey(int ms);
 
 #endif

@@ -5,7 +5,9 @@
 # steps, then the rank and each bucket's worst); Steps' y the step time and Y the record,
 # Budget's y the useful fraction and Y the rank's budget row, as --export writes them; the
 # Overview's y the selected finding's title and Y its findings row; the Sweep's y the
-# point's value and Y the point (stimulus, value, ranking, pass, notes).
+# point's value and Y the point (stimulus, value, ranking, pass, notes). A cell longer
+# than 1023 bytes is copied whole; one longer than the copy buffer (16 KiB) is cut after
+# a whole UTF-8 character, and the message says so.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -67,5 +69,31 @@ tap_check "Sweep y: the point's value in full precision" 'buf | grep -qE "^$full
 copy Y
 tap_check "Sweep Y: stimulus, value, ranking and pass (none: empty), notes" \
 	'buf | grep -qE "^1	$full			low confidence \(40 requests\)$"'
+T send-keys -t copy Q
+wait_gone "concurrency=1" >/dev/null
+
+# Long cells: rank 0's host name is 2400 bytes (800 CJK characters), rank 1's 18001 ("x",
+# then 6000 of them), in the Ranks table's last column (node).
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair" hosts 2 40 1 || { tap_notok "run generated"; exit 1; }
+h0=$(i=0; while [ $i -lt 800 ]; do printf '节'; i=$((i + 1)); done)
+h1=x$(i=0; while [ $i -lt 6000 ]; do printf '节'; i=$((i + 1)); done)
+for r in 0 1; do
+	h=$([ $r = 0 ] && echo "$h0" || echo "$h1")
+	sed "s/\"environment\": {/\"environment\": {\"hostname\": \"$h\", /" hosts/rank$r/run.json >t &&
+		mv t hosts/rank$r/run.json
+done
+T send-keys -t copy "'$TSCOPE_BIN' --tui --no-index hosts" Enter
+wait_for "Overview" >/dev/null
+T send-keys -t copy 3 l l l l l l l l l l l l l l l l l l l l
+wait_for "ranks  row 1/2" >/dev/null
+copy y
+tap_check "Ranks y: a 2400-byte cell whole (it was cut at 1023 bytes)" \
+	'wait_for "copied 2400 bytes: " && [ "$(buf)" = "$h0" ]'
+T send-keys -t copy j
+wait_for "ranks  row 2/2" >/dev/null
+copy y
+tap_check "Ranks y: an 18001-byte cell cut after the last whole character of 16 KiB, and the message says so" \
+	'wait_for "copied 16381 bytes, the most y/Y copy (the rest left out)" && [ "$(buf | wc -c)" = 16381 ] &&
+	 case $h1 in "$(buf)"*) true ;; *) false ;; esac'
 T send-keys -t copy Q
 tap_plan

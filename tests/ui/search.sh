@@ -6,7 +6,8 @@
 # rank lines; a miss says so; Esc ends the search and n/N hop between stragglers again.
 # As in less and vim, each edit searches from where `/` opened, and Esc at the prompt or
 # a miss put the cursor back there (the heatmap's row, Steps' rank and step, a Sweep
-# point), never on a partial match.
+# point), never on a partial match. A line longer than the prompt row scrolls by whole
+# characters.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -90,6 +91,17 @@ tap_check "Steps: while /rank 3 is typed the pane shows rank 3" 'status c_steps_
 tap_check "Steps: Esc at the prompt returns to rank 11 step 399" 'status c_steps_esc | grep -q "^ rank 11 step 399 "'
 tap_check "Steps: /step 9999 misses and returns to rank 11 step 399" \
 	'hint c_steps_miss | grep -q "no match for" && status c_steps_miss | grep -q "^ rank 11 step 399 "'
+# A line longer than the prompt row scrolls by whole characters: 60 CJK characters (3
+# bytes, two columns each) or "x" and 70 emoji (4 bytes) at 120 columns once began with
+# part of a character (U+FFFD).
+cjk=$(i=0; while [ $i -lt 30 ]; do printf '节点'; i=$((i + 1)); done)
+emoji=$(i=0; while [ $i -lt 70 ]; do printf '😀'; i=$((i + 1)); done)
+printf '3/%s\n:dump %s/long_cjk\n<Esc>/x%s\n:dump %s/long_emoji\n' "$cjk" "$PWD" "$emoji" "$PWD" >keys
+tui "$demo"
+tap_check "a long prompt of CJK characters scrolls by whole characters (no U+FFFD), its end shown" \
+	'hint long_cjk | grep -q "^/节" && ! hint long_cjk | grep -q "�" && hint long_cjk | grep -q "点_"'
+tap_check "a long prompt of emoji scrolls by whole characters" \
+	'hint long_emoji | grep -q "^/😀" && ! hint long_emoji | grep -q "�" && hint long_emoji | grep -q "😀_"'
 printf '1/regressed<Enter><Esc><Enter>\n:dump %s/cmp\n' "$PWD" >keys
 tui a reg
 tap_check "compare: /regressed selects rank 5's line (Enter opens its heatmap row)" 'status cmp | grep -q "^ rank 5 "'
