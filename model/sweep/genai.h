@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* genai.h: internal to the GenAI-Perf loader (sweep_genai*.c): helpers for
+/* genai.h: internal to the GenAI-Perf loader (load_genai*.c): helpers for
  * exported text (numbers with thousands separators, "Title (unit)" names), the CSV
  * rows, and the per-file loaders that sweep_genai_load() dispatches to. */
 #ifndef MODEL_SWEEP_GENAI_H
@@ -19,6 +19,11 @@ struct genai_csv {
 
 /* Exported number: "9,182.22", "550.00"; false for N/A, empty or non-finite. */
 bool genai_number(const char *s, double *out);
+/* No GenAI-Perf statistic (a time, rate, count or GPU reading) can be negative: false for
+ * v < 0, after a warning "WHAT STAT is negative; ignored" at line or offset (-1: none) of
+ * path, counted in *bad. */
+bool genai_nonneg(struct run *run, const char *path, long line, long long off, const char *what,
+		  const char *stat, double v, size_t *bad);
 /* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
 void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un);
 /* Metric by its CSV title (case-insensitive; old "Num Output Token" is OSL). */
@@ -27,6 +32,9 @@ bool genai_metric_by_title(const char *title, enum sweep_metric *m);
 void genai_snake(const char *title, char *out, size_t n);
 /* "avg", "Avg.", "mean", "p99", ... */
 bool genai_stat_by_name(const char *s, enum sweep_stat *st);
+/* Factor from a file's time unit to metric m's (ms for the latencies): old exports write
+ * ns, and a "unit" of s or us is read as what it says, not as ms. 1 for any other unit. */
+double genai_unit_scale(enum sweep_metric m, const char *unit);
 /* Read a CSV file as rows (registered as a source); -1 after a diagnostic. A file
  * without a final newline is warned about and marked partial (out->partial). */
 int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src);
@@ -40,9 +48,14 @@ void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_d
  * by this much (formats.md §3.8). */
 #define GENAI_CSV_ROUNDING 0.005
 
-/* The raw export (load_genai_raw.c): recompute into s->cfg[ci] (more experiments in
- * one file add configs). */
-void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path);
+/* *_genai_perf.csv or *_aiperf.csv into s->cfg[ci] (load_genai_csv.c): its values fill
+ * what the JSON did not give; where both have one they are cross-checked. */
+void genai_load_csv(struct run *run, struct sweep_set *s, size_t ci, const char *path);
+/* The raw export at path (load_genai_raw.c), opened into d as source src by
+ * sweep_json_open (released here): recompute into s->cfg[ci] (more experiments in one
+ * file add configs). */
+void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
+		    size_t src);
 /* analyze_export_genai_perf.csv and checkpoint.json (load_genai_runs.c). */
 void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path);
 void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *path);

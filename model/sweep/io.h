@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
  * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
- * reader on libcsv, and a JSON open that registers the source and reports errors. */
+ * reader on libcsv, a JSON open that registers the source and reports errors, and the
+ * report of a directory a loader's walk could not list. */
 #ifndef MODEL_SWEEP_IO_H
 #define MODEL_SWEEP_IO_H
 
@@ -15,6 +16,12 @@ struct json_doc;
 char *sweep_slurp(const char *path, size_t *len, int *err);
 /* Up to n leading bytes into buf; returns the count (0 on error). */
 size_t sweep_sniff(const char *path, char *buf, size_t n);
+/* A directory under a loaded path that dirlist_open() could not list (nat: met by the
+ * NAT loader, else GenAI-Perf's): an error naming it and why ("cannot open: Permission
+ * denied"), an unreadable source, and an entry in the run's sweep_set unread list (the
+ * headline and the not-judged list say what it leaves out); once, whichever loader
+ * meets it first. */
+void sweep_dir_unreadable(struct run *run, const char *dir, bool nat);
 /* RFC 4180 rows of buf (UTF-8 BOM stripped, CRLF or LF). Blank lines are dropped; a
  * header row starts each table. Every field is a malloc'd NUL-terminated copy;
  * line[i] is row i's first physical line. Returns 0, or the physical line where the
@@ -22,8 +29,8 @@ size_t sweep_sniff(const char *path, char *buf, size_t n);
  * end: the last line). */
 long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
 		     size_t *n);
-/* Initialise d, read and tokenize a JSON file, registering it as a source of `format`.
- * Returns the root token (0), d->js owning the buffer (release both with
+/* Initialise d, read and tokenize a JSON file (a leading UTF-8 BOM is skipped),
+ * registering it as a source of `format`. Returns the root token (0), d->js owning the buffer (release both with
  * sweep_json_close), or -1 after a diagnostic, with d already released and the source
  * already marked done. */
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,

@@ -3,7 +3,10 @@
  * R1.6-R2.0 perf_utils (aggregate + per-ordinal "ordinals") and the R2.x trainer
  * (global_rate / rate / flops_utilization). cb_recompute() re-applies the documented
  * merge rule to the ordinals and flags a stored aggregate that disagrees; it rates each
- * ordinal against its siblings (cb_unrated_why: why one has no rate). */
+ * ordinal against its siblings (cb_unrated_why: why one has no rate). A performance.json
+ * in its own place (performance/) or given by path is claimed even when empty,
+ * unreadable or not JSON, so that the load names it; any file under --format cerebras. */
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,41 +28,61 @@ static bool is_cb_name(const char *path)
 	return strcmp(b ? b + 1 : path, CB_FILE) == 0;
 }
 
-/* performance.json directly in dir or in dir/performance/. */
-static char *cb_in_dir(const char *dir)
+/* performance.json directly in dir or in dir/performance/ (*own: there, the Model Zoo's
+ * own place for it). */
+static char *cb_in_dir(const char *dir, bool *own)
 {
 	static const char *const rel[] = { CB_FILE, "performance/" CB_FILE };
 	for (size_t i = 0; i < ARRAY_LEN(rel); i++) {
 		char *p = xasprintf("%s/%s", dir, rel[i]);
 		struct stat st;
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			*own = i == 1;
 			return p;
+		}
 		free(p);
 	}
 	return NULL;
 }
 
-static bool looks_like_cb(const char *path)
+/* The first bytes of path hold a Cerebras key; *broken: they hold no JSON object (the file
+ * is empty, unreadable, or starts with something else than '{' after blanks and a BOM). */
+static bool looks_like_cb(const char *path, bool *broken)
 {
 	char buf[2049];
 	size_t n = sweep_sniff(path, buf, 2048);
 	buf[n] = '\0';
+	size_t i = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	while (i < n && isspace((unsigned char)buf[i]))
+		i++;
+	*broken = i == n || buf[i] != '{';
 	return strstr(buf, "\"samples_per_sec\"") || strstr(buf, "\"global_rate\"") ||
 	       strstr(buf, "\"total_samples\"");
 }
 
+/* score when path is a Cerebras file, else 0: its keys in its first bytes; or, named by
+ * the Model Zoo's own name and place (named), nothing another tool's JSON object could be
+ * (empty, unreadable, not JSON), so the load names the file and why; or anything under
+ * --format cerebras (asked). */
+static int cb_claim(const char *path, bool named, bool asked, int score)
+{
+	bool broken;
+	return looks_like_cb(path, &broken) || asked || (named && broken) ? score : 0;
+}
+
 int sweep_cb_probe(const char *path, const struct opts *opts)
 {
-	(void)opts;
+	bool asked = opts && opts->format && strcmp(opts->format, "cerebras") == 0;
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return 0;
 	if (S_ISREG(st.st_mode))
-		return is_cb_name(path) && looks_like_cb(path) ? 90 : 0;
+		return cb_claim(path, is_cb_name(path), asked, 90);
 	if (!S_ISDIR(st.st_mode))
 		return 0;
-	char *p = cb_in_dir(path);
-	int r = p && looks_like_cb(p) ? 80 : 0;
+	bool own = false;
+	char *p = cb_in_dir(path, &own);
+	int r = p ? cb_claim(p, own, asked, 80) : 0;
 	free(p);
 	return r;
 }
@@ -136,9 +159,9 @@ static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 	p->has_compile = nonneg(rd, 0, "compile_time", &p->compile_time, NULL);
 	p->has_prog = nonneg(rd, 0, "programming_time", &p->programming_time, NULL);
 	p->has_est = nonneg(rd, 0, "est_samples_per_sec", &p->est_sps, NULL);
-	p->has_global = num(rd, 0, "global_rate", &p->global_rate, NULL);
-	p->has_rate = num(rd, 0, "rate", &p->rate, NULL);
-	p->has_flops = num(rd, 0, "flops_utilization", &p->flops_util, NULL);
+	p->has_global = nonneg(rd, 0, "global_rate", &p->global_rate, NULL);
+	p->has_rate = nonneg(rd, 0, "rate", &p->rate, NULL);
+	p->has_flops = nonneg(rd, 0, "flops_utilization", &p->flops_util, NULL);
 	p->trainer_shape = p->has_global || p->has_rate || p->has_flops;
 }
 
@@ -205,7 +228,8 @@ int sweep_cb_load(struct load_ctx *ctx, const char *path)
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return -1;
-	char *file = S_ISDIR(st.st_mode) ? cb_in_dir(path) : xstrdup(path);
+	bool own;
+	char *file = S_ISDIR(st.st_mode) ? cb_in_dir(path, &own) : xstrdup(path);
 	if (!file)
 		return -1;
 	int rc = load_file(ctx->run, sweep_get(ctx->run), file);

@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* load_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk,
- * and one sweep_cfg per run directory: *_genai_perf.json (full precision) first, then
- * *_genai_perf.csv (or AIPerf's *_aiperf.csv) to fill gaps and cross-check, then the
- * raw profile export recomputed (load_genai_raw.c). analyze_export_genai_perf.csv and
+/* load_genai.c: the GenAI-Perf loader (formats.md §3): probe, the artifacts-tree walk
+ * (a directory it cannot list is an error, sweep_dir_unreadable), and one sweep_cfg per
+ * run directory: *_genai_perf.json (full precision) first, then *_genai_perf.csv (or
+ * AIPerf's *_aiperf.csv, load_genai_csv.c) to fill gaps and cross-check, then the raw
+ * profile export recomputed (load_genai_raw.c). analyze_export_genai_perf.csv and
  * checkpoint.json add run configs of their own (load_genai_runs.c); rows repeating a
- * run directory are dropped. Problems become diagnostics; nothing here prints or exits. */
-#include <ctype.h>
+ * run directory are dropped. A raw export is known by its name where it can be
+ * (*profile_export*.json, or X.json beside X_genai_perf.json/csv), so an empty,
+ * unreadable or garbled one is named; one that does not open makes no config.
+ * Problems become diagnostics; nothing here prints or exits. */
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "model/dirlist.h"
-#include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -87,6 +88,13 @@ static bool raw_candidate(const char *name)
 	       !ends_with(name, ".pt.trace.json");
 }
 
+/* perf_analyzer's name for its raw export (profile_export.json, with --profile-export-file
+ * NAME.json: NAME_profile_export.json and the like): read whatever its content. */
+static bool raw_by_name(const char *name)
+{
+	return raw_candidate(name) && strstr(name, "profile_export") != NULL;
+}
+
 /* A raw perf_analyzer export: a JSON object whose first bytes hold "experiments". */
 static bool sniff_raw(const char *path)
 {
@@ -98,7 +106,7 @@ static bool sniff_raw(const char *path)
 
 static bool relevant_name(const char *name)
 {
-	return is_export(name) || is_analyze_csv(name) || is_checkpoint(name);
+	return is_export(name) || is_analyze_csv(name) || is_checkpoint(name) || raw_by_name(name);
 }
 
 static bool relevant_file(const char *path)
@@ -107,15 +115,37 @@ static bool relevant_file(const char *path)
 	return relevant_name(name) || (raw_candidate(name) && sniff_raw(path));
 }
 
-/* The path of file name in dir when it is relevant, else NULL: decided by the name
- * where it can be, so the walk makes no path for most entries. */
-static char *relevant_entry(const char *dir, const char *name)
+static int cmp_entry_name(const void *key, const void *e)
+{
+	return strcmp(key, ((const struct dirlist_entry *)e)->name);
+}
+
+/* X.json beside X_genai_perf.json or X_genai_perf.csv in listing l (sorted by name): the
+ * raw export the exports were named after (--profile-export-file X.json). */
+static bool raw_by_export(const struct dirlist *l, const char *name)
+{
+	static const char *const ext[] = { "_genai_perf.json", "_genai_perf.csv" };
+	size_t stem = strlen(name) - strlen(".json");
+	for (size_t i = 0; i < ARRAY_LEN(ext); i++) {
+		char *sib = xasprintf("%.*s%s", (int)stem, name, ext[i]);
+		bool found = bsearch(sib, l->v, l->n, sizeof(*l->v), cmp_entry_name) != NULL;
+		free(sib);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* The path of file name of listing l of dir when it is relevant, else NULL: decided by
+ * the name where it can be (a raw export's too, by raw_by_name or raw_by_export, so an
+ * empty, unreadable or garbled one is named), so the walk makes no path for most entries. */
+static char *relevant_entry(const char *dir, const struct dirlist *l, const char *name)
 {
 	bool raw = !relevant_name(name);
 	if (raw && !raw_candidate(name))
 		return NULL;
 	char *p = dirlist_path(dir, name);
-	if (raw && !sniff_raw(p)) {
+	if (raw && !raw_by_export(l, name) && !sniff_raw(p)) {
 		free(p);
 		return NULL;
 	}
@@ -130,27 +160,31 @@ struct file_list {
 	size_t n, cap;
 };
 
-static void walk(const char *dir, int depth, struct file_list *out, bool probe_only)
+/* Every relevant file under dir into out; run: the load's (NULL for the probe, which
+ * stops at the first file and reports nothing), told of a directory it cannot list. */
+static void walk(struct run *run, const char *dir, int depth, struct file_list *out)
 {
 	if (depth > WALK_MAX_DEPTH || out->n >= WALK_MAX_FILES)
 		return;
 	struct dirlist *l = dirlist_open(dir);
+	if (!l && run)
+		sweep_dir_unreadable(run, dir, false);
 	for (size_t i = 0; l && i < l->n && out->n < WALK_MAX_FILES; i++) {
 		const struct dirlist_entry *e = &l->v[i];
 		if (e->name[0] == '.' || e->kind == DIRENT_OTHER)
 			continue;
 		if (e->kind == DIRENT_DIR) {
 			char *p = dirlist_path(dir, e->name);
-			walk(p, depth + 1, out, probe_only);
+			walk(run, p, depth + 1, out);
 			free(p);
 		} else {
-			char *p = relevant_entry(dir, e->name);
+			char *p = relevant_entry(dir, l, e->name);
 			if (p) {
 				xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 				out->v[out->n++] = p;
 			}
 		}
-		if (probe_only && out->n)
+		if (!run && out->n)
 			break;
 	}
 	dirlist_close(l);
@@ -174,308 +208,18 @@ int sweep_genai_probe(const char *path, const struct opts *opts)
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	struct file_list l = { 0 };
-	walk(path, 2, &l, true);
+	walk(NULL, path, 2, &l);
 	int r = l.n ? 80 : 0;
 	file_list_free(&l);
 	return r;
 }
 
 /* ---------------------------------------------------------------------------------
- * Numbers in exported text: "9,182.22", N/A, 550.00. */
-
-bool genai_number(const char *s, double *out)
-{
-	char buf[64];
-	size_t n = 0;
-	while (isspace((unsigned char)*s))
-		s++;
-	for (; *s && n + 1 < sizeof(buf); s++)
-		if (*s != ',')
-			buf[n++] = *s;
-	while (n && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-	if (n == 0 || strcasecmp(buf, "N/A") == 0 || strcasecmp(buf, "nan") == 0)
-		return false;
-	return json_parse_double(buf, n, out) && isfinite(*out);
-}
-
-/* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
-void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un)
-{
-	const char *open = strrchr(s, '(');
-	size_t len = open ? (size_t)(open - s) : strlen(s);
-	while (len && s[len - 1] == ' ')
-		len--;
-	snprintf(title, tn, "%.*s", (int)len, s);
-	unit[0] = '\0';
-	if (open) {
-		const char *close = strchr(open, ')');
-		size_t ul = close ? (size_t)(close - open - 1) : strlen(open + 1);
-		snprintf(unit, un, "%.*s", (int)ul, open + 1);
-	}
-}
-
-bool genai_metric_by_title(const char *title, enum sweep_metric *m)
-{
-	for (int i = 0; i < SM_N; i++)
-		if (strcasecmp(title, sweep_metric_info(i)->title) == 0) {
-			*m = i;
-			return true;
-		}
-	if (strcasecmp(title, "Num Output Token") == 0) {
-		*m = SM_OSL;
-		return true;
-	}
-	return false;
-}
-
-/* "GPU Power Usage" -> "gpu_power_usage" */
-void genai_snake(const char *title, char *out, size_t n)
-{
-	size_t k = 0;
-	for (const char *p = title; *p && k + 1 < n; p++)
-		out[k++] = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
-	out[k] = '\0';
-}
-
-bool genai_stat_by_name(const char *s, enum sweep_stat *st)
-{
-	for (int i = 0; i < SS_N; i++)
-		if (strcasecmp(s, sweep_stat_name(i)) == 0) {
-			*st = i;
-			return true;
-		}
-	if (strcasecmp(s, "avg.") == 0 || strcasecmp(s, "mean") == 0) {
-		*st = SS_AVG;
-		return true;
-	}
-	return false;
-}
-
-/* ---------------------------------------------------------------------------------
- * CSV: rows of fields through libcsv, tables split at each header row. */
-
-void genai_csv_free(struct genai_csv *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		for (size_t j = 0; j < r->nf[i]; j++)
-			free(r->row[i][j]);
-		free(r->row[i]);
-	}
-	free(r->row);
-	free(r->nf);
-	free(r->line);
-}
-
-const char *genai_cell(const struct genai_csv *r, size_t i, size_t j)
-{
-	return j < r->nf[i] ? r->row[i][j] : "";
-}
-
-/* Parse one GenAI-Perf export or analyze CSV; -1 with a diagnostic when unreadable. */
-int genai_read_csv(struct run *run, const char *path, struct genai_csv *out, size_t *src)
-{
-	size_t len;
-	int err;
-	char *buf = sweep_slurp(path, &len, &err);
-	*src = run_add_source(run, path, "genai-perf", -1, buf ? (long long)len : -1);
-	if (!buf) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(err));
-		run_source_done(run, *src, 0, 0, err, false);
-		return -1;
-	}
-	long bad_line = sweep_csv_parse(buf, len, &out->row, &out->nf, &out->line, &out->n);
-	out->partial = len && buf[len - 1] != '\n';
-	free(buf);
-	if (bad_line)
-		diag_add(&run->diags, DIAG_WARN, path, bad_line, -1, -1,
-			 "CSV parse error; rows after it were ignored");
-	if (out->partial)
-		diag_add(&run->diags, DIAG_WARN, path, out->n ? out->line[out->n - 1] : -1, -1, -1,
-			 "no newline at the end: the file is truncated or still being written");
-	return 0;
-}
-
-/* Header row of a metric table: column -> stat (or -2 GPU, -3 Value, -1 unknown). */
-struct csv_header {
-	int col[64];
-	size_t n;
-	bool has_gpu;
-};
-
-enum { HCOL_UNKNOWN = -1, HCOL_GPU = -2, HCOL_VALUE = -3 };
-
-static void read_header(const struct genai_csv *r, size_t i, struct csv_header *h)
-{
-	h->n = r->nf[i] < ARRAY_LEN(h->col) ? r->nf[i] : ARRAY_LEN(h->col);
-	h->has_gpu = false;
-	for (size_t j = 0; j < h->n; j++) {
-		enum sweep_stat st;
-		const char *c = genai_cell(r, i, j);
-		if (strcasecmp(c, "GPU") == 0) {
-			h->col[j] = HCOL_GPU;
-			h->has_gpu = true;
-		} else if (strcasecmp(c, "Value") == 0)
-			h->col[j] = HCOL_VALUE;
-		else
-			h->col[j] = genai_stat_by_name(c, &st) ? (int)st : HCOL_UNKNOWN;
-	}
-}
-
-/* Factor from a file's time unit to metric m's (ms for the latencies): old exports write
- * ns, and a "unit" of s or us is read as what it says, not as ms. 1 for any other unit. */
-static double unit_scale(enum sweep_metric m, const char *unit)
-{
-	static const struct { const char *unit; double ms; } times[] = {
-		{ "ns", 1e-6 }, { "us", 1e-3 }, { "\xc2\xb5s", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "sec", 1e3 },
-	};
-	if (strcmp(sweep_metric_info(m)->unit, "ms") != 0)
-		return 1.0;
-	for (size_t i = 0; i < ARRAY_LEN(times); i++)
-		if (strcmp(unit, times[i].unit) == 0)
-			return times[i].ms;
-	return 1.0;
-}
-
-/* Cell j of row i as a number. An empty or N/A cell is missing; anything else that is not
- * a finite number (abc, NaN, 1e400) is warned about with its line and counted in bad. */
-static bool csv_number(struct run *run, const char *path, const struct genai_csv *r, size_t i, size_t j,
-		       const char *title, int stat, size_t *bad, double *v)
-{
-	const char *cell = genai_cell(r, i, j);
-	if (genai_number(cell, v))
-		return true;
-	char *end;
-	while (isspace((unsigned char)*cell))
-		cell++;
-	if (!*cell || strncasecmp(cell, "N/A", 3) == 0)
-		return false;
-	double x = strtod(cell, &end);
-	while (isspace((unsigned char)*end))
-		end++;
-	bool nonfinite = end != cell && !*end && !isfinite(x);
-	diag_add(&run->diags, DIAG_WARN, path, r->line[i], -1, -1, "%s %s is %s; ignored", title,
-		 stat >= 0 ? sweep_stat_name(stat) : "value", nonfinite ? "non-finite" : "not a number");
-	(*bad)++;
-	return false;
-}
-
-static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,
-			   const struct genai_csv *r, size_t i, const struct csv_header *h,
-			   struct run *run, const char *path, size_t *bad)
-{
-	char title[160], unit[32];
-	genai_split_title(genai_cell(r, i, 0), title, sizeof(title), unit, sizeof(unit));
-	if (h->has_gpu) {
-		char name[160];
-		genai_snake(title, name, sizeof(name));
-		const char *gpu = "";
-		for (size_t j = 1; j < h->n; j++)
-			if (h->col[j] == HCOL_GPU)
-				gpu = genai_cell(r, i, j);
-		struct sweep_gpu *g = sweep_add_gpu(s, ci, name, unit, gpu);
-		for (size_t j = 1; j < h->n; j++) {
-			double v;
-			int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-			if (c >= 0 && csv_number(run, path, r, i, j, title, h->col[j], bad, &v)) {
-				g->v[c] = v;
-				g->has[c] = true;
-			}
-		}
-		return;
-	}
-	enum sweep_metric m;
-	if (!genai_metric_by_title(title, &m)) {
-		diag_add(&run->diags, DIAG_INFO, path, r->line[i], -1, -1,
-			 "unknown metric row ignored");
-		(*bad)++;
-		return;
-	}
-	double scale = unit_scale(m, unit);
-	for (size_t j = 1; j < h->n; j++) {
-		double v;
-		int c = h->col[j] == HCOL_VALUE ? SS_AVG : h->col[j];
-		if (c < 0 || !csv_number(run, path, r, i, j, title, h->col[j], bad, &v) || st->has[m][c])
-			continue;
-		st->v[m][c] = v * scale;
-		st->has[m][c] = true;
-	}
-}
-
-/* Cross-check CSV (rounded to 2 decimals) against the JSON values. */
-static void csv_crosscheck(const struct sweep_stats *json, const struct sweep_stats *csv,
-			   struct run *run, const char *path)
-{
-	for (int m = 0; m < SM_N; m++)
-		for (int k = 0; k < SS_N; k++) {
-			if (!json->has[m][k] || !csv->has[m][k])
-				continue;
-			double a = json->v[m][k], b = csv->v[m][k];
-			if (fabs(a - b) > 0.0051 + 1e-9 * fabs(a)) {
-				diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-					 "%s %s is %.2f in the CSV but %.6g in the JSON",
-					 sweep_metric_info(m)->name, sweep_stat_name(k), b, a);
-				return;
-			}
-		}
-}
-
-static void load_export_csv(struct run *run, struct sweep_set *s, size_t ci, const char *path)
-{
-	struct genai_csv r = { 0 };
-	size_t src;
-	if (genai_read_csv(run, path, &r, &src) < 0)
-		return;
-	struct sweep_stats csv;
-	memset(&csv, 0, sizeof(csv));
-	struct csv_header h = { .n = 0 };
-	size_t recs = 0, bad = 0;
-	for (size_t i = 0; i < r.n; i++) {
-		if (strcasecmp(genai_cell(&r, i, 0), "Metric") == 0) {
-			read_header(&r, i, &h);
-			continue;
-		}
-		if (h.n == 0 || !*genai_cell(&r, i, 0)) {
-			bad++;
-			continue;
-		}
-		if (r.partial && i + 1 == r.n) { /* the cut-off tail: its last cell may be cut too */
-			if (r.nf[i] < h.n)
-				diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
-					 "last row has %zu of its header's %zu cells; skipped", r.nf[i], h.n);
-			else
-				diag_add(&run->diags, DIAG_WARN, path, r.line[i], -1, -1,
-					 "last row may be cut off within its last cell; skipped");
-			bad++;
-			continue;
-		}
-		csv_metric_row(s, ci, &csv, &r, i, &h, run, path, &bad);
-		recs++;
-	}
-	struct sweep_cfg *c = &s->cfg[ci];
-	if (c->has_stored)
-		csv_crosscheck(&c->stored, &csv, run, path);
-	for (int m = 0; m < SM_N; m++)
-		for (int k = 0; k < SS_N; k++)
-			if (csv.has[m][k] && !c->stored.has[m][k]) {
-				c->stored.v[m][k] = csv.v[m][k];
-				c->stored.has[m][k] = true;
-				c->stored_csv[m][k] = true;
-				c->has_stored = true;
-			}
-	if (recs == 0)
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no metric rows");
-	run_source_done(run, src, recs, bad, 0, r.partial);
-	genai_csv_free(&r);
-}
-
-/* ---------------------------------------------------------------------------------
  * *_genai_perf.json */
 
 /* The statistics of obj (metric `what`) into v/has; a statistic that is there but not a
- * finite number (NaN, Infinity, 1e400, a string) is warned about with its offset and
- * left out. Returns how many were left out; null is missing, not bad. */
+ * finite number (NaN, Infinity, 1e400, a string), or negative, is warned about with its
+ * offset and left out. Returns how many were left out; null is missing, not bad. */
 static size_t json_stats_into(struct run *run, const char *path, const struct json_doc *d, int obj,
 			      const char *what, double *v, bool *has)
 {
@@ -487,8 +231,10 @@ static size_t json_stats_into(struct run *run, const char *path, const struct js
 			continue;
 		bool is_num = json_number(d, t, &x);
 		if (is_num && isfinite(x)) {
-			v[k] = x;
-			has[k] = true;
+			if (genai_nonneg(run, path, -1, d->tok[t].start, what, sweep_stat_name(k), x, &bad)) {
+				v[k] = x;
+				has[k] = true;
+			}
 			continue;
 		}
 		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[t].start, -1, "%s %s is %s; ignored", what,
@@ -624,7 +370,7 @@ static void load_export_json(struct run *run, struct sweep_set *s, size_t ci, co
 				       c->stored.has[m]);
 		char unit[32] = "";
 		json_strcpy(&d, json_get(&d, o, "unit"), unit, sizeof(unit));
-		double scale = unit_scale(m, unit);
+		double scale = genai_unit_scale(m, unit);
 		for (int k = 0; k < SS_N && scale != 1.0; k++)
 			c->stored.v[m][k] *= scale;
 		c->has_stored = true;
@@ -851,7 +597,7 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		l.v = xmalloc(sizeof(*l.v));
 		l.v[l.n++] = xstrdup(path);
 	} else {
-		walk(path, 0, &l, false);
+		walk(run, path, 0, &l);
 		if (l.n >= WALK_MAX_FILES)
 			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);
@@ -869,13 +615,18 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 			genai_load_checkpoint(run, s, f);
 			continue;
 		}
+		enum export_kind kind = export_kind(name, NULL);
+		struct json_doc raw;
+		size_t src;
+		if (kind == EXP_NONE && sweep_json_open(run, f, "genai-perf", &raw, &src) < 0)
+			continue; /* named by the open; a raw export that does not open makes no config */
 		char *prefix = file_prefix(f);
 		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
 		free(prefix);
-		switch (export_kind(name, NULL)) {
+		switch (kind) {
 		case EXP_JSON: load_export_json(run, s, ci, f); break;
-		case EXP_CSV: load_export_csv(run, s, ci, f); break;
-		case EXP_NONE: genai_load_raw(run, s, ci, f); break;
+		case EXP_CSV: genai_load_csv(run, s, ci, f); break;
+		case EXP_NONE: genai_load_raw(run, s, ci, f, &raw, src); break;
 		}
 	}
 	name_by_prefix(s, first);

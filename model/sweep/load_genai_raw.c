@@ -4,7 +4,8 @@
  * responses preprocessed as llm_profile_data_parser does (splintered SSE chunks
  * merged, responses without generated text dropped), then request latency, TTFT,
  * TTST, ITL, per-user token rate, request count and throughput with numpy-linear
- * percentiles, cross-checked against the exported values. */
+ * percentiles, cross-checked against the exported values. A request with a response
+ * before it (or before the response ahead) is warned about and gives no times. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -348,21 +349,53 @@ static void read_experiment_mode(const struct json_doc *d, int ex, struct sweep_
 		genai_set_stim(c, ST_REQUEST_RATE, d, val);
 }
 
-void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path)
+/* The first response of rs that comes before its request (t0) or before the response
+ * ahead of it, -1 when they are in order; *ms: by how much. */
+static long early_response(long long t0, const struct resp_scan *rs, double *ms)
 {
-	struct json_doc d, tmp;
-	size_t src;
-	int root = sweep_json_open(run, path, "genai-perf", &d, &src);
-	if (root < 0)
-		return;
+	for (size_t i = 0; i < rs->n; i++) {
+		long long prev = i ? rs->ts[i - 1] : t0;
+		if (rs->ts[i] < prev) {
+			*ms = (double)(prev - rs->ts[i]) / 1e6;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* Request r's times into q, unless a response comes before the request or the response
+ * ahead of it: then it counts as sent (the throughput's count) but, warned about with its
+ * offset, gives no latency. False then. */
+static bool take_request(struct run *run, const char *path, const struct json_doc *d, int r, long long t0,
+			 struct resp_scan *rs, struct req_metrics *q)
+{
+	double ms;
+	long early = early_response(t0, rs, &ms);
+	if (early >= 0) {
+		char before[32] = "its request";
+		if (early)
+			snprintf(before, sizeof(before), "response %ld", early);
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[r].start, -1,
+			 "response %ld comes %.6g ms before %s; the request's times are ignored", early + 1, ms,
+			 before);
+		rs->n = 0;
+	}
+	add_request(q, t0, rs);
+	return early < 0;
+}
+
+void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
+		    size_t src)
+{
+	struct json_doc tmp;
 	json_doc_init(&tmp);
-	int exps = json_get(&d, root, "experiments");
+	int exps = json_get(d, 0, "experiments");
 	size_t recs = 0, bad = 0, nexp = 0;
 	struct resp_scan rs = { 0 };
-	if (exps < 0 || !json_is_array(&d, exps))
+	if (exps < 0 || !json_is_array(d, exps))
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no experiments array");
-	for (int ex = exps >= 0 ? json_first(&d, exps) : -1; ex >= 0; ex = json_next(&d, exps, ex)) {
-		if (!json_is_object(&d, ex)) {
+	for (int ex = exps >= 0 ? json_first(d, exps) : -1; ex >= 0; ex = json_next(d, exps, ex)) {
+		if (!json_is_object(d, ex)) {
 			bad++;
 			continue;
 		}
@@ -374,21 +407,23 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 			target = (size_t)(n - s->cfg);
 		}
 		struct sweep_cfg *c = &s->cfg[target];
-		read_experiment_mode(&d, ex, c);
+		read_experiment_mode(d, ex, c);
 		struct req_metrics q = { 0 };
-		int reqs = json_get(&d, ex, "requests");
-		for (int r = reqs >= 0 && json_is_array(&d, reqs) ? json_first(&d, reqs) : -1; r >= 0;
-		     r = json_next(&d, reqs, r)) {
+		int reqs = json_get(d, ex, "requests");
+		for (int r = reqs >= 0 && json_is_array(d, reqs) ? json_first(d, reqs) : -1; r >= 0;
+		     r = json_next(d, reqs, r)) {
 			long long t0;
-			if (!json_is_object(&d, r) || !json_int(&d, json_get(&d, r, "timestamp"), &t0)) {
-				diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[r].start, -1,
+			if (!json_is_object(d, r) || !json_int(d, json_get(d, r, "timestamp"), &t0)) {
+				diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[r].start, -1,
 					 "request without an integer timestamp skipped");
 				bad++;
 				continue;
 			}
-			scan_responses(&d, r, &rs, &tmp);
-			add_request(&q, t0, &rs);
-			recs++;
+			scan_responses(d, r, &rs, &tmp);
+			if (take_request(run, path, d, r, t0, &rs, &q))
+				recs++;
+			else
+				bad++;
 		}
 		if (q.nvalid == 0)
 			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
@@ -402,6 +437,6 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 	free(rs.ts);
 	free(rs.txt);
 	run_source_done(run, src, recs, bad, 0, false);
-	sweep_json_close(&d);
+	sweep_json_close(d);
 	json_doc_free(&tmp);
 }

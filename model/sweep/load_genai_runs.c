@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load_genai_runs.c: the GenAI-Perf analyze outputs that list several run configs:
  * analyze_export_genai_perf.csv (two tables, formats.md §3.6) and checkpoint.json
- * ([tag, attrs] records, §3.7). Each run config becomes a sweep_cfg. */
+ * ([tag, attrs] records, §3.7). Each run config becomes a sweep_cfg; a negative statistic
+ * is warned about (genai_nonneg) and left out. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,8 +42,10 @@ static size_t analyze_cfg_by_name(struct sweep_set *s, size_t first, const char 
 	return SIZE_MAX;
 }
 
-static void analyze_perf_row(struct sweep_set *s, const struct genai_csv *r, size_t hdr,
-			     size_t i, const char *path)
+/* Run config row i (header row hdr): a negative statistic is warned about with its line,
+ * counted in bad and left out. */
+static void analyze_perf_row(struct run *run, struct sweep_set *s, const struct genai_csv *r, size_t hdr,
+			     size_t i, const char *path, size_t *bad)
 {
 	struct sweep_cfg *c = sweep_add_cfg(s, genai_cell(r, i, 0), path, "analyze");
 	for (size_t j = 1; j < r->nf[hdr]; j++) {
@@ -69,7 +72,8 @@ static void analyze_perf_row(struct sweep_set *s, const struct genai_csv *r, siz
 		enum sweep_metric m;
 		enum sweep_stat st;
 		char title[128], unit[32];
-		if (analyze_col(h, &m, &st, title, sizeof(title), unit, sizeof(unit))) {
+		if (analyze_col(h, &m, &st, title, sizeof(title), unit, sizeof(unit)) &&
+		    genai_nonneg(run, path, r->line[i], -1, title, sweep_stat_name(st), v, bad)) {
 			c->stored.v[m][st] = v;
 			c->stored.has[m][st] = true;
 			c->has_stored = true;
@@ -128,7 +132,7 @@ void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path)
 		if (gpu_table)
 			analyze_gpu_row(s, first, &r, hdr, i, run, path, &bad);
 		else
-			analyze_perf_row(s, &r, hdr, i, path);
+			analyze_perf_row(run, s, &r, hdr, i, path, &bad);
 		recs++;
 	}
 	if (recs == 0)
@@ -160,7 +164,10 @@ static bool split_tag(const char *tag, char *base, size_t bn, enum sweep_stat *s
 	return true;
 }
 
-static void checkpoint_perf(const struct json_doc *d, int pm, struct sweep_cfg *c, size_t *bad)
+/* The perf metric records of pm into c; a malformed one is counted in bad, a negative one
+ * also warned about with its offset. */
+static void checkpoint_perf(struct run *run, const char *path, const struct json_doc *d, int pm,
+			    struct sweep_cfg *c, size_t *bad)
 {
 	for (int k = json_first(d, pm); k >= 0; k = json_next(d, pm, k)) {
 		char tag[96], base[96];
@@ -173,6 +180,9 @@ static void checkpoint_perf(const struct json_doc *d, int pm, struct sweep_cfg *
 			(*bad)++;
 			continue;
 		}
+		if (!genai_nonneg(run, path, -1, d->tok[k + 1].start, sweep_metric_info(m)->name, sweep_stat_name(st),
+				  v, bad))
+			continue;
 		c->stored.v[m][st] = v;
 		c->stored.has[m][st] = true;
 		c->has_stored = true;
@@ -259,7 +269,7 @@ void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *pat
 		     k = json_next(&d, mcm, k)) {
 			int pm = json_is_object(&d, k + 1) ? json_get(&d, k + 1, "_perf_metrics") : -1;
 			if (pm >= 0 && json_is_object(&d, pm))
-				checkpoint_perf(&d, pm, &s->cfg[ci], &bad);
+				checkpoint_perf(run, path, &d, pm, &s->cfg[ci], &bad);
 		}
 		int gm = meas >= 0 ? json_get(&d, meas, "_gpu_metrics") : -1;
 		if (gm >= 0 && json_is_object(&d, gm))

@@ -6,12 +6,15 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "model/json.h"
 #include "model/run.h"
+#include "model/sweep/sweep.h"
 #include "model/xalloc.h"
 
 char *sweep_slurp(const char *path, size_t *len, int *err)
@@ -61,6 +64,24 @@ size_t sweep_sniff(const char *path, char *buf, size_t n)
 	memcpy(buf, head, len);
 	free(head);
 	return len;
+}
+
+void sweep_dir_unreadable(struct run *run, const char *dir, bool nat)
+{
+	struct sweep_set *s = sweep_get(run);
+	for (size_t i = 0; i < s->nunread; i++)
+		if (strcmp(s->unread[i].path, dir) == 0)
+			return; /* the other loader's walk met it first */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the listing keeps no errno */
+	int err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	s->unread = xrealloc(s->unread, (s->nunread + 1) * sizeof(*s->unread));
+	s->unread[s->nunread++] = (struct sweep_unread){ xstrdup(dir), err, nat };
+	size_t src = run_add_source(run, dir, nat ? "nat" : "genai-perf", -1, -1);
+	run_source_done(run, src, 0, 0, err ? err : EIO, false);
+	diag_add(&run->diags, DIAG_ERROR, dir, -1, -1, -1, "cannot open: %s",
+		 err ? infile_strerror(err) : "the directory could not be listed");
 }
 
 struct csv_acc {
@@ -167,6 +188,8 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 		json_doc_free(d);
 		return -1;
 	}
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+		memset(buf, ' ', 3); /* a UTF-8 BOM: blanks keep the offsets the file's */
 	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
 	if (rc <= 0 || !json_is_object(d, 0)) {
 		diag_add(&run->diags, DIAG_ERROR, path, -1, json_error_offset(d, rc, len), -1, "%s",

@@ -4,7 +4,9 @@
  * stale `per_concurrency_data` layout as an alias). Stored fits and estimates are kept
  * next to the recomputation (nat_recompute) so the views can show where they differ;
  * the jobs of one calc output directory are merged as the calculator's offline mode
- * does (nat_merge). */
+ * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
+ * warned about with its offset and left out; a directory the search cannot list is an
+ * error (sweep_dir_unreadable). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,18 +36,22 @@ struct nat_files {
 	size_t n, cap;
 };
 
-static void find_nat(const char *dir, int depth, struct nat_files *out)
+/* Every calc_runner_output.json under dir into out; run: the load's (NULL for the probe),
+ * told of a directory it cannot list. */
+static void find_nat(struct run *run, const char *dir, int depth, struct nat_files *out)
 {
 	if (depth > NAT_MAX_DEPTH)
 		return;
 	struct dirlist *l = dirlist_open(dir);
+	if (!l && run)
+		sweep_dir_unreadable(run, dir, true);
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
 		if (e->name[0] == '.' || (e->kind != DIRENT_DIR && strcmp(e->name, NAT_FILE) != 0))
 			continue;
 		char *p = dirlist_path(dir, e->name);
 		if (e->kind == DIRENT_DIR) {
-			find_nat(p, depth + 1, out);
+			find_nat(run, p, depth + 1, out);
 			free(p);
 		} else {
 			xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
@@ -72,7 +78,7 @@ int sweep_nat_probe(const char *path, const struct opts *opts)
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	struct nat_files f = { 0 };
-	find_nat(path, 0, &f);
+	find_nat(NULL, path, 0, &f);
 	int r = f.n ? 85 : 0;
 	for (size_t i = 0; i < f.n; i++)
 		free(f.v[i]);
@@ -116,8 +122,37 @@ static void read_estimates(const struct json_doc *d, int g, double *lat, bool *h
 	*has_rt = g >= 0 && num_opt(d, json_get(d, g, "gpu_estimate_by_wf_runtime"), rt);
 }
 
-static void read_items(const struct json_doc *d, int items, struct nat_point *p)
+/* One calc_data entry being read: where (its concurrency) for the messages, bad counts
+ * values that are there but unusable. */
+struct nat_read {
+	struct run *run;
+	const char *path;
+	const struct json_doc *d;
+	const char *conc;
+	size_t bad;
+};
+
+/* A time of entry obj (item: the per-item entry's id, or NULL): false when absent or
+ * null, and when not a finite number (NaN, a string) or negative, which is also warned
+ * about with its offset and counted. */
+static bool time_value(struct nat_read *rd, int obj, const char *key, const char *item, double *out)
 {
+	int t = json_get(rd->d, obj, key);
+	if (t < 0 || json_is_null(rd->d, t))
+		return false;
+	bool is_num = json_number(rd->d, t, out);
+	if (is_num && isfinite(*out) && *out >= 0)
+		return true;
+	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1,
+		 "concurrency %s%s%s %s is %s; ignored", rd->conc, item ? " item " : "", item ? item : "", key,
+		 !is_num ? "not a number" : isfinite(*out) ? "negative" : "non-finite");
+	rd->bad++;
+	return false;
+}
+
+static void read_items(struct nat_read *rd, int items, struct nat_point *p)
+{
+	const struct json_doc *d = rd->d;
 	if (items < 0 || !json_is_object(d, items))
 		return;
 	p->has_items = true;
@@ -125,8 +160,12 @@ static void read_items(const struct json_doc *d, int items, struct nat_point *p)
 		int it = k + 1;
 		double lat = NAN, rt = NAN;
 		if (json_is_object(d, it)) {
-			num_opt(d, json_get(d, it, "llm_latency"), &lat);
-			num_opt(d, json_get(d, it, "workflow_runtime"), &rt);
+			char id[64];
+			json_strcpy(d, k, id, sizeof(id));
+			if (!time_value(rd, it, "llm_latency", id, &lat))
+				lat = NAN;
+			if (!time_value(rd, it, "workflow_runtime", id, &rt))
+				rt = NAN;
 		}
 		p->item_lat = xrealloc(p->item_lat, (p->nitems + 1) * sizeof(double));
 		p->item_rt = xrealloc(p->item_rt, (p->nitems + 1) * sizeof(double));
@@ -136,9 +175,10 @@ static void read_items(const struct json_doc *d, int items, struct nat_point *p)
 	}
 }
 
-/* One calc_data entry; false (with a diagnostic) when its key is not a concurrency. */
+/* One calc_data entry; false (with a diagnostic) when its key is not a concurrency.
+ * Unusable values (time_value) are counted in *bad. */
 static bool read_point(struct run *run, const char *path, const struct json_doc *d, int key,
-		       struct nat_point *p)
+		       struct nat_point *p, size_t *bad)
 {
 	char kb[32], *end;
 	memset(p, 0, sizeof(*p));
@@ -156,13 +196,15 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	int sm = json_get(d, v, "sizing_metrics");
 	if (sm < 0 || !json_is_object(d, sm))
 		sm = v; /* tolerate metrics directly in the entry */
-	p->has_lat = num_opt(d, json_get(d, sm, "llm_latency_p95"), &p->lat_p95);
-	p->has_rt = num_opt(d, json_get(d, sm, "workflow_runtime_p95"), &p->rt_p95);
-	p->has_total = num_opt(d, json_get(d, sm, "total_runtime"), &p->total_rt);
+	struct nat_read rd = { run, path, d, kb, 0 };
+	p->has_lat = time_value(&rd, sm, "llm_latency_p95", NULL, &p->lat_p95);
+	p->has_rt = time_value(&rd, sm, "workflow_runtime_p95", NULL, &p->rt_p95);
+	p->has_total = time_value(&rd, sm, "total_runtime", NULL, &p->total_rt);
 	int al = json_get(d, sm, "alerts");
 	if (al >= 0 && json_is_object(d, al))
 		json_bool(d, json_get(d, al, "workflow_interrupted"), &p->interrupted);
-	read_items(d, json_get(d, sm, "per_item_metrics"), p);
+	read_items(&rd, json_get(d, sm, "per_item_metrics"), p);
+	*bad += rd.bad;
 	read_estimates(d, json_get(d, v, "gpu_estimates"), &p->s_gpu_lat, &p->has_s_gpu_lat,
 		       &p->s_gpu_rt, &p->has_s_gpu_rt);
 	int ca = json_get(d, v, "alerts");
@@ -238,7 +280,7 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 	for (int k = cd >= 0 && json_is_object(&d, cd) ? json_first(&d, cd) : -1; k >= 0;
 	     k = json_next(&d, cd, k)) {
 		struct nat_point p;
-		if (!read_point(run, path, &d, k, &p)) {
+		if (!read_point(run, path, &d, k, &p, &bad)) {
 			bad++;
 			continue;
 		}
@@ -276,7 +318,7 @@ int sweep_nat_load(struct load_ctx *ctx, const char *path)
 		return -1;
 	struct nat_files f = { 0 };
 	if (S_ISDIR(st.st_mode))
-		find_nat(path, 0, &f);
+		find_nat(ctx->run, path, 0, &f);
 	else {
 		f.v = xmalloc(sizeof(*f.v));
 		f.v[f.n++] = xstrdup(path);

@@ -2,11 +2,13 @@
 /* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
  * saturation, constraint failures, stored-vs-recomputed sizing and the Cerebras
  * aggregate mismatch), read from the model after sweep_derive(). Each finding's
- * evidence names the view row that holds it. */
+ * evidence names the view row that holds it; what they cannot judge (sweep_unjudged)
+ * includes the configs and sizing jobs of a directory that could not be read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/infile.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/fit.h"
@@ -307,6 +309,12 @@ static void cerebras_unjudged(const struct cb_perf *p, struct not_judged *nj)
 void sweep_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct sweep_set *s = sweep_derived(run);
+	for (size_t i = 0; s && i < s->nunread; i++) { /* sanitized where the list is shown */
+		const struct sweep_unread *u = &s->unread[i];
+		const char *ids = u->nat ? "SIZING.POOR_FIT SIZING.OUTLIERS" : "SWEEP.SATURATION SWEEP.CONSTRAINT";
+		findings_unjudged_add(nj, ids, "the %s in %s (cannot open: %s)", u->nat ? "sizing jobs" : "configs",
+				      u->path, u->err ? infile_strerror(u->err) : "the directory could not be listed");
+	}
 	for (size_t i = 0; s && i < s->ncb; i++)
 		cerebras_unjudged(&s->cb[i], nj);
 	struct fit_ref f[MAX_FITS];

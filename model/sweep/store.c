@@ -225,6 +225,9 @@ void sweep_free(struct run *run)
 		free(s->cb[i].path);
 	}
 	free(s->cb);
+	for (size_t i = 0; i < s->nunread; i++)
+		free(s->unread[i].path);
+	free(s->unread);
 	sweep_rank_free(s);
 	free(s->wl_mixed);
 	free(s);

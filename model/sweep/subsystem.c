@@ -2,10 +2,11 @@
 /* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
  * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
  * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
- * best config, constraints; NAT fits and GPU estimate; Cerebras rate and slow ordinal)
- * and the model's lifetime (store.c). */
+ * best config, constraints; NAT fits and GPU estimate; Cerebras rate and slow ordinal;
+ * before them the directories that could not be read) and the model's lifetime (store.c). */
 #include <stdio.h>
 #include <stdlib.h>
+#include "model/infile.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/internal.h"
@@ -26,9 +27,12 @@ static const struct model_cmd sweep_cmds[] = {
 	  sweep_cmd_constraint },
 };
 
+/* A config, NAT file or Cerebras file was read: a model holding only what could not be
+ * read (an unlistable directory, a broken file) is no data of its own. */
 static bool sweep_has_data(const struct run *run)
 {
-	return run->sweep != NULL;
+	const struct sweep_set *s = run->sweep;
+	return s && (s->ncfg || s->nnat || s->ncb);
 }
 
 /* The Sweep tab plots GenAI-Perf levels and NAT points: a Cerebras file alone has
@@ -257,6 +261,28 @@ static void cb_summary(const struct sweep_set *s, struct summary *out)
 	}
 }
 
+/* The directories a loader could not list: whatever they hold is missing from the
+ * verdicts that follow. */
+static void unread_summary(const struct sweep_set *s, struct summary *out)
+{
+	if (!s->nunread)
+		return;
+	const struct sweep_unread *u = &s->unread[0];
+	const char *why = u->err ? infile_strerror(u->err) : "the directory could not be listed";
+	bool nat = false, genai = false;
+	for (size_t i = 0; i < s->nunread; i++) {
+		nat |= s->unread[i].nat;
+		genai |= !s->unread[i].nat;
+	}
+	const char *what = nat && genai ? "config or sizing job" : nat ? "sizing job" : "config";
+	if (s->nunread == 1)
+		summary_add(out, TONE_WARN, "not read", "%s (cannot open: %s): any %s in it is left out of the "
+			    "verdicts below", u->path, why, what);
+	else
+		summary_add(out, TONE_WARN, "not read", "%zu directories, the first %s (cannot open: %s): any %s in "
+			    "them is left out of the verdicts below", s->nunread, u->path, why, what);
+}
+
 /* The sweep at a glance: configs, each series' stimulus and levels and its knee, the
  * best config (by --objective, else by request throughput) and the constraints; then
  * NAT sizing and Cerebras rates. */
@@ -265,6 +291,7 @@ static void sweep_summary(struct run *run, struct summary *out)
 	struct sweep_set *s = run->sweep ? sweep_derived(run) : NULL;
 	if (!s)
 		return;
+	unread_summary(s, out);
 	nat_summary(s, out);
 	cb_summary(s, out);
 	if (s->ncfg == 0)

@@ -202,6 +202,14 @@ struct cb_perf {
 					      * is none: cb_has_aggregate) */
 };
 
+/* A directory a loader could not list (sweep_dir_unreadable, io.h): whatever configs or
+ * sizing jobs it holds are missing from the verdicts. */
+struct sweep_unread {
+	char *path;
+	int err;                             /* errno of the open */
+	bool nat;                            /* met by the NAT loader, else GenAI-Perf's */
+};
+
 /* The metric an objective or constraint names: a request metric (tele == NULL), or a
  * GPU telemetry metric (tele = its snake name, e.g. "gpu_power_usage"), whose value
  * for a config is the mean of stat st over that config's GPUs. Telemetry is
@@ -247,6 +255,8 @@ struct sweep_set {
 	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
 	char *con_unjudged;          /* dropped --constraint terms ("a_p99<1, b<2"): not judged,
 				      * no config has their metric; NULL when none */
+	struct sweep_unread *unread; /* directories under a loaded path that could not be listed */
+	size_t nunread;
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
 	long test_gpus;

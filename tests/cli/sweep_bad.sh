@@ -7,7 +7,10 @@
 # names the line where it stopped, a truncated JSON file (a raw GenAI-Perf export) the
 # byte offset where it ended and an invalid one (Cerebras) where the parser stopped; a
 # Cerebras value that is non-finite is warned about and the merge rule says it is
-# non-finite, not absent.
+# non-finite, not absent. A negative time, rate or count is warned about with its offset
+# or line and left out (never a constraint's pass): a GenAI-Perf JSON or CSV statistic, an
+# analyze CSV cell, a NAT p95 or item time, a Cerebras rate, and a raw export's request
+# whose response comes before it. A JSON file that starts with a UTF-8 BOM is read.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -98,9 +101,9 @@ tap_check "truncated raw GenAI-Perf export: partial, the error at the byte offse
 	 grep -qx "error,$f,,,,$(wc -c <"$f" | tr -d " "),,,truncated JSON" tj.csv'
 mkdir -p cj
 printf '{"samples_per_sec": 1.5,\n "total_samples": ]}\n' >cj/performance.json
-sources cj >cj.csv
+"$BIN" --export sources --no-index cj >/dev/null 2>cj.err
 tap_check "invalid JSON (a Cerebras file): the error at the byte offset where the parser stopped" \
-	'grep -qx "error,cj/performance.json,,,,43,,,invalid JSON" cj.csv'
+	'grep -qx "tscope-tui: cj/performance.json@43: invalid JSON" cj.err'
 
 # --- Cerebras -------------------------------------------------------------------------
 mkdir -p cb
@@ -133,6 +136,74 @@ tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned 
 "$BIN" --print --no-index --color never cn >cn.txt 2>/dev/null
 tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
 	'grep -q "(ordinal 0 has a non-numeric, non-finite, negative or non-integer total_samples)" cn.txt'
+
+# --- negative values ------------------------------------------------------------------
+mkdir -p ng/m-openai-chat-concurrency1 ng/m-openai-chat-concurrency2
+f=ng/m-openai-chat-concurrency1/profile_export_genai_perf.json
+printf '{"request_latency": {"unit": "ms", "avg": 10.0, "p99": -19113.6},
+ "request_throughput": {"unit": "requests/sec", "avg": -3.5}}\n' >"$f"
+g=ng/m-openai-chat-concurrency2/profile_export_genai_perf.csv
+printf 'Metric,avg,p99\nRequest Latency (ms),10,-5\n\nMetric,Value\nRequest Count (count),-2\n' >"$g"
+sources ng >ng.csv
+tap_check "negative JSON statistics: warned about with their offset, counted as skipped" \
+	'grep -qx "warning,$f,,,,55,,,request_latency p99 is negative; ignored" ng.csv &&
+	 grep -qx "warning,$f,,,,121,,,request_throughput avg is negative; ignored" ng.csv &&
+	 grep -q "^file,$f,genai-perf,,,,2,2,ok$" ng.csv'
+tap_check "negative CSV cells: warned about with their line" \
+	'grep -qx "warning,$g,,,2,,,,Request Latency p99 is negative; ignored" ng.csv &&
+	 grep -qx "warning,$g,,,5,,,,Request Count value is negative; ignored" ng.csv'
+"$BIN" --print --no-index --color never --constraint 'latency_p99<10000' ng >ng.txt 2>/dev/null
+tap_check "a negative p99 passes no constraint: 0 of 2 configs pass" 'grep -q "constraints *0 of 2 configs pass" ng.txt'
+mkdir -p na
+printf 'Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec)\n%s\n' \
+	'm_run_config_0,1,-4.5,2.0' >na/analyze_export_genai_perf.csv
+f=na/analyze_export_genai_perf.csv
+tap_check "a negative analyze CSV cell: warned about with its line" \
+	'sources na | grep -qx "warning,$f,,,2,,,,Request Latency p99 is negative; ignored"'
+
+# a raw export request whose response comes 5 s before it
+mkdir -p nr/m-openai-chat-concurrency1
+f=nr/m-openai-chat-concurrency1/profile_export.json
+printf '{"experiments":[{"experiment":{"mode":"concurrency","value":1},"requests":[%s,%s]}]}\n' \
+	'{"timestamp":1000000000,"response_timestamps":[2000000000]}' \
+	'{"timestamp":9000000000,"response_timestamps":[4000000000]}' >"$f"
+sources nr >nr.csv
+tap_check "raw export: a response before its request is warned about with the request's offset and skipped" \
+	'grep -qx "warning,$f,,,,135,,,response 1 comes 5000 ms before its request; the request.s times are \
+ignored" nr.csv &&
+	 grep -q "^file,$f,genai-perf,,,,1,1,ok$" nr.csv'
+"$BIN" --export sweep --no-index nr >nr_sweep.csv 2>/dev/null
+tap_eq "... and gives no latency: the average is the other request's" "1000/1" \
+	"$(col nr_sweep.csv latency_avg)/$(col nr_sweep.csv request_count)"
+
+mkdir -p nn/online/job_1
+f=nn/online/job_1/calc_runner_output.json
+printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4.0}},
+ "2": {"sizing_metrics": {"llm_latency_p95": -1.5, "workflow_runtime_p95": 4.7,
+ "per_item_metrics": {"a": {"llm_latency": 1.0, "workflow_runtime": -4.0}}}}}}\n' >"$f"
+sources nn >nn.csv
+tap_check "NAT: a negative p95 and item time warned about with their offset" \
+	'grep -qx "warning,$f,,,,140,,,concurrency 2 llm_latency_p95 is negative; ignored" nn.csv &&
+	 grep -qx "warning,$f,,,,243,,,concurrency 2 item a workflow_runtime is negative; ignored" nn.csv'
+"$BIN" --export sizing_points --no-index nn >nn_pts.csv 2>/dev/null
+tap_check "... and that concurrency is not valid for the fit, its latency empty" \
+	'grep -q "^$f,online,2,,4.7,.*,no,"  nn_pts.csv'
+mkdir -p cr
+printf '{"global_rate": -12.5, "samples_per_sec": 3.0}\n' >cr/performance.json
+tap_check "Cerebras: a negative global_rate is warned about" \
+	'sources cr | grep -qx "warning,cr/performance.json,,,,16,,,global_rate is negative; ignored"'
+
+# --- a UTF-8 byte order mark -------------------------------------------------------------
+mkdir -p bom/m-openai-chat-concurrency1 bomn/online/job_1 bomc
+printf '\357\273\277{"request_latency": {"unit": "ms", "avg": 10.0}}\n' \
+	>bom/m-openai-chat-concurrency1/profile_export_genai_perf.json
+printf '\357\273\277{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4}}}}\n' \
+	>bomn/online/job_1/calc_runner_output.json
+printf '\357\273\277{"samples_per_sec": 1.5, "total_samples": 10, "total_time": 20}\n' >bomc/performance.json
+tap_check "a BOM before the JSON of a GenAI-Perf export, a NAT output and a Cerebras file: read, no error" \
+	'sources bom | grep -q ",genai-perf,,,,1,0,ok$" && sources bomn | grep -q ",nat,,,,1,0,ok$" &&
+	 sources bomc | grep -q ",cerebras,,,,1,0,ok$" &&
+	 ! { sources bom; sources bomn; sources bomc; } | grep -q "^error"'
 
 # --- the CSV's 2-decimal rounding ------------------------------------------------------
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
