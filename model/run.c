@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/registry.h"
 #include "model/xalloc.h"
 
@@ -189,6 +190,15 @@ static int load_family(struct run *run, const struct subsystem *sub, const char 
 }
 
 /* Load one path with every loader that claims it; returns how many loaded. */
+/* An error among the diagnostics added after the first had. */
+static bool errors_since(const struct diag_list *l, size_t had)
+{
+	for (size_t i = had; i < l->n; i++)
+		if (l->v[i].level == DIAG_ERROR)
+			return true;
+	return false;
+}
+
 static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 {
 	int loaded = 0;
@@ -289,8 +299,9 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 				 strerror(errno));
 			continue;
 		}
-		if (load_path(run, paths[i], &ctx) != 0)
-			continue;
+		size_t had = run->diags.n;
+		if (load_path(run, paths[i], &ctx) != 0 || errors_since(&run->diags, had))
+			continue; /* loaded, or its loader named what it could not read */
 		char why[160];
 		bool err = run_path_why_empty(paths[i], why, sizeof(why));
 		diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, paths[i], -1, -1, -1, "%s", why);
@@ -326,9 +337,7 @@ size_t run_children(const char *dir, const struct opts *opts, struct run_child *
 		return 0;
 	struct run_child *v = NULL;
 	size_t n = 0, cap = 0;
-	size_t dl = strlen(dir);
-	while (dl > 1 && dir[dl - 1] == '/')
-		dl--;
+	size_t dl = dirlist_dir_len(dir);
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')

@@ -7,7 +7,8 @@
 # content, so an empty, unreadable or garbled one is named: a Cerebras
 # performance/performance.json (or one given by path, or any file under --format
 # cerebras), a GenAI-Perf *profile_export*.json and X.json beside X_genai_perf.json; a raw
-# export that does not open makes no config of its own. Another tool's JSON object named
+# export that does not open makes no config of its own; a path whose loader named what it
+# could not read is not also "no supported data found here". Another tool's JSON object named
 # performance.json is not claimed. File modes are tested as a user they bind (root
 # without CAP_DAC_OVERRIDE, as permissions.sh does).
 set -u
@@ -94,6 +95,8 @@ printf '{"model": "another tool"}\n' >co/performance.json
 rc=$?
 tap_check "Cerebras: an empty performance/performance.json is named, not 'no supported data' alone; exit 1" \
 	'[ $rc = 1 ] && grep -qx "tscope-tui: ce/performance/performance.json: empty file" ce.err'
+tap_check "... and the path is not also said to hold no supported data (its loader said why)" \
+	'! grep -q "no supported data found here" ce.err'
 "$BIN" --print --no-index cg >/dev/null 2>cg.err
 "$BIN" --print --no-index cg/performance/performance.json >/dev/null 2>cg2.err
 tap_check "Cerebras: a garbled one is invalid JSON at offset 0, found in its place or given by path" \
