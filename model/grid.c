@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* grid.c: per-block aggregates over a grid_src and rectangle queries (see grid.h). */
+/* grid.c: per-block aggregates over a grid_src, rectangle queries and the cells table,
+ * its row labels in full however long (see grid.h). */
 #include "model/grid.h"
 
 #include <errno.h>
@@ -322,23 +323,38 @@ void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "%zu", col);
 }
 
+/* A label in full, however long: the producer writes it with snprintf, so a label that
+ * fills the buffer may have been cut; it is asked again with twice the room. */
+static char *label_dup(const struct grid_src *src, const struct outline *ol, size_t i)
+{
+	for (size_t n = 64;; n *= 2) {
+		char *buf = xmalloc(n);
+		if (ol)
+			grid_line_label(src, ol, i, buf, n);
+		else
+			grid_row_label(src, i, buf, n);
+		if (strlen(buf) + 1 < n)
+			return buf;
+		free(buf);
+	}
+}
+
+char *grid_row_label_dup(const struct grid_src *src, size_t row)
+{
+	return label_dup(src, NULL, row);
+}
+
 bool grid_rows_are_ranks(const struct grid_src *src)
 {
 	return src->row_id && src->row_axis && strcmp(src->row_axis, "rank") == 0;
 }
 
-/* The first/last label and the figures of one bucket of rows or outline lines. */
+/* The figures of one bucket of rows or outline lines. */
 static size_t cells_bucket(const struct grid_src *src, const struct grid_blocks *b, const struct grid_window *w,
-			   size_t r0, size_t r1, size_t c0, size_t c1, char *first, char *last, size_t n,
-			   double *worst, double *mean)
+			   size_t r0, size_t r1, size_t c0, size_t c1, double *worst, double *mean)
 {
-	if (!w->ol) {
-		grid_row_label(src, r0, first, n);
-		grid_row_label(src, r1 - 1, last, n);
+	if (!w->ol)
 		return grid_rect(src, b, r0, r1, c0, c1, worst, mean);
-	}
-	grid_line_label(src, w->ol, r0, first, n);
-	grid_line_label(src, w->ol, r1 - 1, last, n);
 	return grid_rect_lines(src, b, w->ol, r0, r1, c0, c1, worst, mean, NULL);
 }
 
@@ -363,11 +379,9 @@ static void cells_numeric(const struct grid_src *src, const struct grid_window *
 	for (size_t r0 = 0; r0 < nrows && *rows_num; r0 += rpr)
 		for (size_t k = 0; k < 2 && *rows_num; k++) {
 			size_t r = k ? (r0 + rpr < nrows ? r0 + rpr : nrows) - 1 : r0;
-			if (w->ol)
-				grid_line_label(src, w->ol, r, lab, sizeof(lab));
-			else
-				grid_row_label(src, r, lab, sizeof(lab));
-			*rows_num = label_int(lab, &v);
+			char *row_lab = label_dup(src, w->ol, r);
+			*rows_num = label_int(row_lab, &v);
+			free(row_lab);
 		}
 	for (size_t x = 0; x < w->ncols && *cols_num; x++) {
 		size_t c0 = w->c0 + x * spc;
@@ -427,12 +441,14 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 				break;
 			size_t r1 = r0 + rpr < nrows ? r0 + rpr : nrows;
 			size_t c1 = c0 + spc < src->ncols ? c0 + spc : src->ncols;
-			char first[64], last[64], lab[32];
+			char *first = label_dup(src, w->ol, r0), *last = label_dup(src, w->ol, r1 - 1), lab[32];
 			double worst = 0, mean = 0;
-			bool has = cells_bucket(src, b, w, r0, r1, c0, c1, first, last, sizeof(first), &worst, &mean) > 0;
+			bool has = cells_bucket(src, b, w, r0, r1, c0, c1, &worst, &mean) > 0;
 			size_t row = table_add_row(t, (long)r0);
 			set_label(t, row, cr0, first);
 			set_label(t, row, cr1, last);
+			free(first);
+			free(last);
 			grid_col_label(src, c0, lab, sizeof(lab));
 			set_label(t, row, cc0, lab);
 			grid_col_label(src, c1 - 1, lab, sizeof(lab));

@@ -181,6 +181,9 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 /* Label helpers: the producer's label, or the index. */
 void grid_row_label(const struct grid_src *src, size_t row, char *buf, size_t n);
 void grid_col_label(const struct grid_src *src, size_t col, char *buf, size_t n);
+/* The row's label in full, however long (a DASF worker's host and address fits no fixed
+ * buffer); malloc'd, the caller frees. grid_cells_table writes labels so, whole. */
+char *grid_row_label_dup(const struct grid_src *src, size_t row);
 /* True when the rows are ranks with ids (row_axis "rank" and a row_id callback). */
 bool grid_rows_are_ranks(const struct grid_src *src);
 

@@ -55,6 +55,7 @@ size_t hm_row_line(struct hpane *p, size_t row, bool reveal)
 }
 
 enum { HP_NODE_LABEL_W = 28 };   /* widest label column for node names */
+enum { HP_NOTE_NAME_W = 24 };    /* widest row name in the note's range of rows */
 
 static size_t bucket_rows(const struct hpane *p, int h)
 {
@@ -105,27 +106,6 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
 		return grid_rect_lines(&p->src, p->blocks, &p->ol, l0, l1, c0, c1, worst, mean, wrow);
 	*wrow = l0;
 	return rect(p, l0, l1, c0, c1, worst, mean);
-}
-
-/* A line's name: a node's, else the row's label. */
-static void line_name(const struct hpane *p, size_t l, char *buf, size_t n)
-{
-	if (!p->by_node || p->ol.row[l] >= 0)
-		grid_row_label(&p->src, hm_line_row(p, l), buf, n);
-	else
-		grid_line_label(&p->src, &p->ol, l, buf, n);
-}
-
-void hm_lines_label(const struct hpane *p, struct app *app, size_t l0, size_t l1, bool glyph, char *buf, size_t n)
-{
-	const char *g = "";
-	if (glyph && p->by_node && p->ol.row[l0] < 0)
-		g = p->ol.open[p->ol.grp[l0]] ? app->g->opened : app->g->closed;
-	char a[40], b[40] = "";
-	line_name(p, l0, a, sizeof(a));
-	if (l1 - l0 > 1)
-		line_name(p, l1 - 1, b, sizeof(b));
-	snprintf(buf, n, "%s%s%s%s", g, a, b[0] ? "-" : "", b);
 }
 
 /* Colour scale: the producer's kept one (an index summary), else a coarse pass over
@@ -387,28 +367,32 @@ static bool col_marked(const struct hpane *p, size_t c0, size_t c1)
 	return false;
 }
 
-/* Column labels, then the marked columns (critical steps of the evidence) over them. */
+/* Column labels every 12 columns and the marked columns (critical steps of the
+ * evidence): a label is drawn only where no mark touches it (a blank on each side), so
+ * the axis shows whole labels or marks, never a label's fragments among the marks. */
 static void draw_header(struct hpane *p, struct app *app, const struct heat_geom *g)
 {
 	size_t nc = p->src.ncols;
-	for (int x = 0; x + 8 <= g->header.w; x += 12) {
-		size_t c = p->c0 + (size_t)x * p->spc;
-		if (c >= nc)
-			break;
+	int w = g->header.w > 0 ? g->header.w : 0, nx = 0;
+	bool *mark = xcalloc((size_t)w + 1, sizeof(*mark));
+	for (; nx < w && p->c0 + (size_t)nx * p->spc < nc; nx++) {
+		size_t c = p->c0 + (size_t)nx * p->spc, ce = c + p->spc < nc ? c + p->spc : nc;
+		mark[nx] = p->mark_row >= 0 && col_marked(p, c, ce);
+	}
+	for (int x = 0; x + 8 <= w && x < nx; x += 12) {
 		char lab[32];
-		grid_col_label(&p->src, c, lab, sizeof(lab));
-		draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_AXIS);
+		grid_col_label(&p->src, p->c0 + (size_t)x * p->spc, lab, sizeof(lab));
+		int lw = text_width(lab) < 11 ? text_width(lab) : 11;
+		bool clear = x == 0 || !mark[x - 1];
+		for (int i = x; i <= x + lw && i < nx; i++)
+			clear = clear && !mark[i];
+		if (clear)
+			draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_AXIS);
 	}
-	if (p->mark_row < 0)
-		return;
-	for (int x = 0; x < g->header.w; x++) {
-		size_t c = p->c0 + (size_t)x * p->spc;
-		if (c >= nc)
-			break;
-		size_t ce = c + p->spc < nc ? c + p->spc : nc;
-		if (col_marked(p, c, ce))
+	for (int x = 0; x < nx; x++)
+		if (mark[x])
 			draw_text(g->header.y, g->header.x + x, 1, app->g->mark, ROLE_MARK);
-	}
+	free(mark);
 }
 
 /* Follow mode: a row of a rank grid holding a stalled rank. */
@@ -455,11 +439,11 @@ static bool rows_marked(const struct hpane *p, size_t l0, size_t l1)
  * ("rank 12 gpu3"). */
 static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
 {
-	char lab[64];
-	grid_row_label(&p->src, r, lab, sizeof(lab));
+	char *lab = grid_row_label_dup(&p->src, r);
 	const struct groups *gs = p->src.groups;
 	long g = gs ? gs->group_of[r] : -1;
 	snprintf(buf, n, "%s %s%s%s", p->src.row_axis, lab, g >= 0 ? " " : "", g >= 0 ? gs->name[g] : "");
+	free(lab);
 }
 
 /* A search is on and a line of [l0, l1) matches it (a rank line: its row's text; a
@@ -467,7 +451,7 @@ static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
 static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_t l1)
 {
 	for (size_t l = l0; app->search_on && l < l1; l++) {
-		char t[128];
+		char t[512];
 		if (p->by_node && p->ol.row[l] < 0)
 			snprintf(t, sizeof(t), "%s", p->ol.gs->name[p->ol.grp[l]]);
 		else
@@ -480,22 +464,30 @@ static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_
 
 static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom *g, int ny)
 {
+	char **lab = xcalloc((size_t)ny + 1, sizeof(*lab));
+	bool *stalled = xcalloc((size_t)ny + 1, sizeof(*stalled));
+	for (int y = 0; y < ny; y++) {   /* the prefix: "!" a stalled rank (follow mode), a node's glyph */
+		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr < hm_nlines(p) ? r0 + p->rpr : hm_nlines(p);
+		bool node = p->by_node && p->ol.row[r0] < 0;
+		const char *gl = !node ? "" : p->ol.open[p->ol.grp[r0]] ? app->g->opened : app->g->closed;
+		stalled[y] = rows_stalled(p, app, r0, r1);
+		lab[y] = xmalloc(strlen(gl) + 2);
+		snprintf(lab[y], strlen(gl) + 2, "%s%s", stalled[y] ? "!" : "", gl);
+	}
+	hm_fit_labels(p, (size_t)ny, g->labels.w - 1, app->text_flags, lab);
 	for (int y = 0; y < ny; y++) {
-		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr;
-		if (r1 > hm_nlines(p))
-			r1 = hm_nlines(p);
-		char a[88], lab[90];
-		bool stalled = rows_stalled(p, app, r0, r1);   /* "!": a stalled rank (follow mode) */
-		hm_lines_label(p, app, r0, r1, true, a, sizeof(a));
-		snprintf(lab, sizeof(lab), "%s%s", stalled ? "!" : "", a);
+		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr < hm_nlines(p) ? r0 + p->rpr : hm_nlines(p);
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = rows_marked(p, r0, r1);
-		enum role r = lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled ? ROLE_ERROR
+		enum role r = lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled[y] ? ROLE_ERROR
 			      : marked ? ROLE_MARK : ROLE_AXIS;
-		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab, r);
+		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab[y], r);
 		if (theme_blank_plain(r))   /* the gap before the cells in the label's attribute: no reset */
 			draw_text(g->labels.y + y, g->labels.x + g->labels.w - 1, 1, " ", r);
+		free(lab[y]);
 	}
+	free(lab);
+	free(stalled);
 }
 
 /* Quiet (level 0) cells from column x of screen row y on. */
@@ -510,10 +502,10 @@ static int blank_run(const struct hpane *p, int y, int x)
 static void hp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct hpane *p = priv;
-	char a[24], b[24];
-	grid_row_label(&p->src, p->src.nrows - 1, b, sizeof(b));
-	grid_row_label(&p->src, 0, a, sizeof(a));
-	int label_w = (int)(strlen(a) + strlen(b)) + 3;
+	char *a = hm_row_name(p, 0, app->text_flags), *b = hm_row_name(p, p->src.nrows - 1, app->text_flags);
+	int label_w = text_width(a) + text_width(b) + 3;
+	free(a);
+	free(b);
 	for (size_t g = 0; p->by_node && g < p->ol_n; g++) {   /* "+name-+name" at most */
 		int nw = 2 * text_width(p->ol.gs->name[g]) + 5;
 		if (nw > label_w)
@@ -579,12 +571,16 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	else if (p->rpr > 1)
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %ss/row, ", p->rpr, p->src.row_axis);
 	else if (p->src.nrows > (size_t)p->h) {
-		char first[24], last[24];
 		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
-		grid_row_label(&p->src, p->top, first, sizeof(first));
-		grid_row_label(&p->src, end - 1, last, sizeof(last));
+		char *names[2] = { hm_row_name(p, p->top, app->text_flags), hm_row_name(p, end - 1, app->text_flags) };
+		char *first = hm_fit_name(names, 2, 0, HP_NOTE_NAME_W, app->text_flags);
+		char *last = hm_fit_name(names, 2, 1, HP_NOTE_NAME_W, app->text_flags);
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
 			      first, last, p->src.nrows);
+		free(names[0]);
+		free(names[1]);
+		free(first);
+		free(last);
 	}
 	size_t per = p->spc * (p->src.col_span ? p->src.col_span : 1);   /* a coarse grid: blocks */
 	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", per, p->src.col_axis,

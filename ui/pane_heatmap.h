@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* pane_heatmap.h: the heatmap pane's private state and the helpers its two files share
+/* pane_heatmap.h: the heatmap pane's private state and the helpers its files share
  * (pane_heatmap.c: opening, drawing, keys; pane_heatmap_info.c: what the pane says about
- * the cell under the cursor: status row, legend, copy). Not for other panes. */
+ * the cell under the cursor: status row, legend, copy; pane_heatmap_label.c: row names
+ * in full and fitted to the label column; pane_heatmap_job.c: metrics built off the UI
+ * thread). Not for other panes. */
 #ifndef UI_PANE_HEATMAP_H
 #define UI_PANE_HEATMAP_H
 
@@ -59,10 +61,19 @@ char *hm_fmt_value(const struct hpane *p, double v, char *buf, size_t n);
  * Returns the number of values. */
 size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, size_t c1, double *worst,
 		     double *mean, size_t *wrow);
-/* The label of lines [l0, l1): the first line's name (a node's, else the row's label),
- * then "-" and the last's when there are several; with glyph a node line's name comes
- * after its closed/open glyph (once: the screen's labels; not in status or copied text). */
-void hm_lines_label(const struct hpane *p, struct app *app, size_t l0, size_t l1, bool glyph, char *buf, size_t n);
+/* pane_heatmap_label.c: names in full, sanitized with flags (text.h), malloc'd. A row's
+ * label; the label of lines [l0, l1): the first line's name (a node's, else the row's
+ * label), then "-" and the last's when there are several. */
+char *hm_row_name(const struct hpane *p, size_t row, unsigned flags);
+char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags);
+/* names[i] (sanitized; names[0..n), NULL ones skipped, are the others shown with it) in
+ * at most w columns: whole when it fits, else clipped with an ellipsis keeping the part
+ * where it differs from the others. malloc'd. */
+char *hm_fit_name(char *const *names, size_t n, size_t i, int w, unsigned flags);
+/* The label column of screen rows [0, ny) (lines from p->top, p->rpr a row): lab[y]
+ * holds the row's prefix (a node's glyph, "!") and is replaced by the prefix and the
+ * bucket's label fitted in the w columns left, clipped labels kept apart (hm_fit_name). */
+void hm_fit_labels(const struct hpane *p, size_t ny, int w, unsigned flags, char **lab);
 /* The grid rows lines [l0, l1) cover, and the k-th of them. */
 struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1);
 size_t hm_lr_row(const struct line_rows *lr, size_t k);

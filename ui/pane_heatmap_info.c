@@ -2,10 +2,11 @@
 /* pane_heatmap_info.c: what the heatmap pane says about the cell under the cursor and
  * its scale: the status row (worst and mean, which rank of a node), the legend (the
  * ramp and what the range is), y/Y (the cell, the row in full precision) and its words
- * in the hint row. State and shared
- * helpers: ui/pane_heatmap.h. */
+ * in the hint row. Row names are whole there (sanitized), never cut to a width. State
+ * and shared helpers: ui/pane_heatmap.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "model/table.h"
 #include "model/text.h"
@@ -16,8 +17,7 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	struct hpane *p = priv;
 	size_t r0, r1, c0, c1;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char ra[88], ca[24], cb[24];
-	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
+	char *ra = hm_lines_label(p, r0, r1, 0), ca[24], cb[24];
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
 	double w = 0, m = 0;
@@ -27,6 +27,7 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	bool node = p->by_node && p->ol.row[r0] < 0;   /* a node line's label is its name */
 	int k = snprintf(buf, n, "%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
 			 p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title);
+	free(ra);
 	if (k < 0 || (size_t)k >= n)
 		return;
 	if (!cnt) {
@@ -50,9 +51,9 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
-		char wl[24];
-		grid_row_label(&p->src, wrow, wl, sizeof(wl));
+		char *wl = hm_row_name(p, wrow, 0);
 		snprintf(buf + k, n - (size_t)k, "  worst on %s %s", p->src.row_axis, wl);
+		free(wl);
 	}
 }
 
@@ -136,11 +137,9 @@ static int heatmap_copy_row(struct hpane *p, struct app *app, char *buf, size_t 
 {
 	size_t r0, r1, c0, c1, wrow, spc = p->spc ? p->spc : 1;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char ra[88], head[4096], vals[4096];
-	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
+	char head[4096], vals[4096] = "";
 	size_t kh = (size_t)snprintf(head, sizeof(head), "%s (%s worst%s%s)", p->src.row_axis, p->src.title,
-				     p->src.unit ? ", " : "", p->src.unit ? p->src.unit : "");
-	size_t kv = (size_t)snprintf(vals, sizeof(vals), "%s", ra);
+				     p->src.unit ? ", " : "", p->src.unit ? p->src.unit : ""), kv = 0;
 	for (size_t c = p->c0, i = 0; c < p->src.ncols && i < (size_t)p->w; c += spc, i++) {
 		size_t e = c + spc < p->src.ncols ? c + spc : p->src.ncols;
 		double w = 0, m = 0;
@@ -155,7 +154,9 @@ static int heatmap_copy_row(struct hpane *p, struct app *app, char *buf, size_t 
 		kh += (size_t)snprintf(head + kh, sizeof(head) - kh, "\t%s%s%s", ca, span ? "-" : "", span ? cb : "");
 		kv += (size_t)snprintf(vals + kv, sizeof(vals) - kv, "\t%s", v);
 	}
-	snprintf(buf, n, "%s\n%s", head, vals);
+	char *ra = hm_lines_label(p, r0, r1, 0);
+	snprintf(buf, n, "%s\n%s%s", head, ra, vals);
+	free(ra);
 	return 0;
 }
 
@@ -172,13 +173,13 @@ int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	double w = 0, m = 0;
 	if (!hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
 		return -1;
-	char ra[88], ca[24], cb[24], wv[40], mv[40];
-	hm_lines_label(p, app, r0, r1, false, ra, sizeof(ra));
+	char *ra = hm_lines_label(p, r0, r1, 0), ca[24], cb[24], wv[40], mv[40];
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
 	table_format_full(w, wv, sizeof(wv));
 	table_format_full(m, mv, sizeof(mv));
 	snprintf(buf, n, "%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
 		 p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
+	free(ra);
 	return 0;
 }

@@ -7,6 +7,8 @@
 # grid with no value at all shows no scale rather than "median 0 s..max 0 s". Likewise a
 # record without a compute phase has no compute (its cell missing, in the pane too), and
 # the slowdown is against the step median over the ranks with a compute, not a 0 s.
+# Row labels are whole however long (a DASF worker's host and address), never cut to a
+# buffer (nor inside a multi-byte character).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -38,6 +40,38 @@ tap_check "DASF: worker names as text, seconds as numbers, worst/mean in tasks" 
 	 head -1 dcells.csv | grep -q ",worst_tasks,mean_tasks$" &&
 	 "$TSCOPE_BIN" --export heatmap_cells --filter "col_first>=1 col_first<2" dasf | tail -n +2 | cut -d, -f3 |
 		sort -u | grep -qx 1'
+# long worker names (a DASF worker is named by its host and address): every row label
+# whole, however long, so two workers never share a label; a name with multi-byte
+# characters is never cut inside one (no U+FFFD)
+long_dasf() {   # FILE NAME_A NAME_B: the legacy text format, 10 memory events of two workers
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		name=$2; [ $((i % 2)) = 1 ] && name=$3
+		printf 'trace: {"name": "Managed Memory", "phase": "I", "timestamp": %d.5, ' $((1000 + i))
+		printf '"process_id": "h", "thread_id": "%s", "category": "memory", ' "$name"
+		printf '"data": {"key": "f-%d", "size": 1000, "tasks": %d}}\n' $i $((1 + i % 2 * 5))
+	done >"$1"
+}
+wk=worker-gpu-node-017.cluster.internal.example.org-tcp://10.12.34.56:4123
+long_dasf longw.txt "${wk}5" "${wk}6"
+"$TSCOPE_BIN" --no-index --export heatmap_cells longw.txt 2>/dev/null | tail -n +2 | cut -d, -f1,2 |
+	sort -u >longw.csv
+tap_check "long worker names: both rows' labels whole (72 bytes), first and last, never one shared" \
+	'[ "$(cat longw.csv)" = "$(printf "%s,%s\n%s,%s" "${wk}5" "${wk}5" "${wk}6" "${wk}6")" ]'
+a=$(printf 'a%.0s' $(seq 49))
+long_dasf utf8w.txt "worker-$a-xéééé" "worker-$a-yéééé"
+"$TSCOPE_BIN" --no-index --export heatmap_cells utf8w.txt 2>/dev/null | tail -n +2 | cut -d, -f1 | sort -u >utf8w.csv
+tap_check "a name with multi-byte characters past 63 bytes: whole, no U+FFFD" \
+	'[ "$(cat utf8w.csv)" = "$(printf "worker-%s-xéééé\nworker-%s-yéééé" "$a" "$a")" ] &&
+	 ! grep -q "$(printf "\357\277\275")" utf8w.csv'
+huge=$(printf 'w%.0s' $(seq 300))
+long_dasf hugew.txt "${huge}-0" "${huge}-1"
+tap_check "a 302-byte worker name: whole in row_first and row_last" \
+	'"$TSCOPE_BIN" --no-index --export heatmap_cells hugew.txt 2>/dev/null | tail -n +2 | cut -d, -f1,2 | sort -u |
+		grep -qx "${huge}-1,${huge}-1"'
+printf '2\ne<C-u>%s<Enter>\nq\n' "$PWD/longshown.csv" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=80 "$TSCOPE_BIN" --no-index --tui longw.txt >/dev/null 2>err
+tap_check "... e on the heatmap pane writes the same whole labels" \
+	'tail -n +2 longshown.csv | cut -d, -f1 | sort -u | grep -qx "${wk}6"'
 printf '2\ne<C-u>%s<Enter>\n:dump %s\nq\n' "$PWD/shown.csv" "$PWD/screen.txt" >keys
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=80 "$TSCOPE_BIN" --tui "$DEMO" >/dev/null 2>err
 tap_check "e on the heatmap writes the cells shown, same columns" \

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* test_grid.c: grid block aggregates and rectangle queries (model/grid.h), row groups
- * and their outline (model/groups.h), a grouped table's view (model/table.h). */
+ * and their outline (model/groups.h), a grouped table's view (model/table.h), row labels
+ * whole however long. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/grid.h"
 #include "model/groups.h"
 #include "model/table.h"
@@ -88,6 +91,32 @@ static void test_table_groups(void)
 	table_free(t);
 }
 
+/* Row labels longer than any fixed buffer (a DASF worker's host and address): whole in
+ * grid_row_label_dup and in the cells table, so two rows never share a label. */
+static void long_label(void *ud, size_t row, char *buf, size_t n)
+{
+	(void)ud;
+	char name[400];
+	memset(name, 'w', 300);
+	snprintf(name + 300, sizeof(name) - 300, "-tcp://10.12.34.56:4123%zu-\xc3\xa9", row);
+	snprintf(buf, n, "%s", name);
+}
+
+static void test_long_labels(void)
+{
+	struct grid_src src = { .nrows = 2, .ncols = 3, .value = val, .row_label = long_label };
+	char *a = grid_row_label_dup(&src, 0), *b = grid_row_label_dup(&src, 1);
+	is_int(strlen(a), 327, "a 327-byte row label comes whole");
+	ok(strcmp(a, b) != 0 && strcmp(a + strlen(a) - 4, "0-\xc3\xa9") == 0, "two rows' labels differ in their end");
+	struct grid_window win = { .rpr = 1, .spc = 3, .ncols = 1 };
+	struct table *t = grid_cells_table(&src, NULL, &win);
+	ok(t->nrow == 2 && strcmp(table_cell(t, 0, 0)->text, a) == 0 && strcmp(table_cell(t, 1, 1)->text, b) == 0,
+	   "cells table: row_first and row_last whole");
+	table_free(t);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	struct grid_src src = { .nrows = 5, .ncols = 100, .value = val };
@@ -117,6 +146,7 @@ int main(void)
 	is_str(buf, "3", "default row label is the index");
 	test_outline(&src, b);
 	test_table_groups();
+	test_long_labels();
 	grid_blocks_free(b);
 	return tap_done();
 }

@@ -1,0 +1,99 @@
+#!/bin/sh
+# heatmap_labels.sh: the heatmap's row labels and step axis, headless (TSCOPE_SCRIPT).
+# Row labels are never cut to a fixed number of bytes: a label column too narrow for a
+# name clips it at a character boundary with an ellipsis, keeping where it differs from
+# the other rows shown, so two workers (one port apart) or two nodes (long hostnames,
+# CJK ones) never read the same; a label that fits is whole; the status row names the
+# worker or node in full. On a drill-down the critical-step marks and the step labels
+# never mix: a label is drawn whole with a blank on each side, or not at all, so no
+# stray digits of a label stand between the marks. The dumps, joined, must equal
+# tests/ui/heatmap_labels.screen (UPDATE=1 rewrites it; review the diff).
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+gen="$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo"
+ell=$(printf '\342\200\246')
+fffd=$(printf '\357\277\275')
+
+# DASF (the legacy text format): two workers whose names differ in the port alone
+w=worker-sdumont8013-tcp://172.20.7.13:4432
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	name="${w}1"; [ $((i % 2)) = 1 ] && name="${w}2"
+	printf 'trace: {"name": "Managed Memory", "phase": "I", "timestamp": %d.5, ' $((1000 + i))
+	printf '"process_id": "h", "thread_id": "%s", "category": "memory", ' "$name"
+	printf '"data": {"key": "f-%d", "size": 1000, "tasks": %d}}\n' $i $((1 + i % 2 * 5))
+done >ports.txt
+# steps runs of 16 ranks, 8 a node, on two nodes with long hostnames, ASCII and CJK
+for kind in ascii cjk; do
+	"$gen" "$kind" 16 40 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
+	for r in $(seq 0 15); do
+		h="superlongclusterprefix-rack07-chassis03-node000$((r / 8)).hpc.example.org"
+		[ $kind = cjk ] && h="计算节点-机房七-机架三-x服务器0$((r / 8))"
+		sed "s/\"python\":/\"hostname\": \"$h\", \"python\":/" "$kind/rank$r/run.json" >"$kind/run.json" &&
+			mv "$kind/run.json" "$kind/rank$r/run.json"
+	done
+done
+
+# session NAME COLUMNS LINES RUN KEYS [ARGS]: the keys (one a line, :dump @/N dumps to
+# NAME.N) against RUN; the dumps are appended to got
+: >got
+session() {
+	printf '%s\nq\n' "$5" | sed "s|@/|$PWD/$1.|g" >"$1.keys"
+	LINES=$3 COLUMNS=$2 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/$1.keys" "$TSCOPE_BIN" --tui --no-index \
+		${6:-} "$4" >/dev/null 2>"$1.err"
+	tap_rc $? "$1: the explorer ran the script"
+	for d in $(ls | grep "^$1\.[0-9]*\$" | sort -t. -k2 -n); do
+		echo "--- $d" >>got
+		cat "$d" >>got
+	done
+}
+# row N (1-based) of a dump
+row() { sed -n "$2p" "$1"; }
+
+session ports80 80 24 ports.txt "$(printf '2\n:dump @/1\nj\n:dump @/2')"
+a=$(row ports80.1 3 | sed 's/ *$//') b=$(row ports80.1 4 | sed 's/ *$//')
+tap_check "80 columns: the two workers' labels differ, each clipped with an ellipsis" \
+	'[ "$a" != "$b" ] && echo "$a" | grep -q "$ell.*44321" && echo "$b" | grep -q "$ell.*44322 "'
+tap_check "... and the status row names the worker in full" \
+	'grep -q "^ worker ${w}2  second 0 " ports80.2'
+session ports200 200 24 ports.txt "$(printf '2\n:dump @/1')"
+tap_check "200 columns: both labels whole, no ellipsis" \
+	'row ports200.1 3 | grep -q " ${w}1 " && row ports200.1 4 | grep -q " ${w}2 " &&
+	 ! row ports200.1 3 | grep -q "$ell"'
+session portsascii 80 24 ports.txt "$(printf '2\n:dump @/1')" --ascii
+tap_check "--ascii: the clipped labels differ, with ~ for the ellipsis" \
+	'row portsascii.1 3 | grep -q "~.*44321" && row portsascii.1 4 | grep -q "~.*44322"'
+
+session nodes 80 24 ascii "$(printf '2\no\n:dump @/1\nj\n:dump @/2')"
+tap_check "node rows: two long hostnames clipped apart (node0000, node0001), with an ellipsis" \
+	'row nodes.1 3 | grep -q "${ell}node0000\.hpc" && row nodes.1 4 | grep -q "${ell}node0001\.hpc"'
+tap_check "... the status row names the node in full" \
+	'grep -q "^ superlongclusterprefix-rack07-chassis03-node0001.hpc.example.org  step 0" nodes.2'
+session cjk 80 24 cjk "$(printf '2\no\n:dump @/1\nj\n:dump @/2')"
+# (a dump writes a wide character in each of its two cells)
+tap_check "CJK hostnames: clipped at a character boundary (no U+FFFD), the two nodes apart" \
+	'! grep -q "$fffd" cjk.1 cjk.2 &&
+	 row cjk.1 3 | grep -q "$ell.*器器00 " && row cjk.1 4 | grep -q "$ell.*器器01 "'
+tap_check "... the status row names the node in full" \
+	'grep -q "^ 计计算算节节点点-机机房房七七-机机架架三三-x服服务务器器01  step 0" cjk.2'
+
+demo="$TSCOPE_ROOT/testdata/demo"
+session drill 160 50 "$demo" "$(printf '6\ng\nj\nj\n<Enter>\n:dump @/1\n+\n:dump @/2')"
+axis=$(row drill.1 2) zoomed=$(row drill.2 2)
+tap_check "drill-down: the step axis has marks" 'echo "$axis" | grep -q "▲"'
+tap_check "... and no label digits touching a mark (no fragments of labels among them)" \
+	'! echo "$axis" | grep -q "▲[0-9]\|[0-9]▲"'
+tap_check "zoomed in: whole labels between the marks (76, 136), none touching one" \
+	'echo "$zoomed" | grep -q "▲  *76  *▲.* 136  *▲" && ! echo "$zoomed" | grep -q "▲[0-9]\|[0-9]▲"'
+session axis 160 50 "$demo" "$(printf '2\n:dump @/1')"
+tap_check "without marks the labels stay every 12 columns" 'row axis.1 2 | grep -q "^ *0  *36  *72  *108 "'
+
+want="$TSCOPE_ROOT/tests/ui/heatmap_labels.screen"
+[ "${UPDATE:-}" = 1 ] && cp got "$want"
+if cmp -s got "$want"; then
+	tap_ok "screens equal heatmap_labels.screen"
+else
+	tap_notok "screens differ from heatmap_labels.screen (UPDATE=1 rewrites)"
+	diff -u "$want" got | head -60 | sed 's/^/# /'
+fi
+tap_plan
