@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* infile.c: non-blocking open of regular input files only (see infile.h). */
+/* infile.c: non-blocking open of regular input files only, and of steps.jsonl FIFOs that
+ * have a writer (see infile.h). */
 #include "model/infile.h"
 
 #include <errno.h>
@@ -19,8 +20,11 @@ static int not_regular(const struct stat *st)
 static int open_checked(int dirfd, const char *path, struct stat *st)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == ENXIO && fstatat(dirfd, path, st, 0) == 0 && S_ISSOCK(st->st_mode))
+			errno = INFILE_ENOTREG; /* what open(2) says of a socket */
 		return -1;
+	}
 	int e = fstat(fd, st) != 0 ? errno : not_regular(st);
 	if (e) {
 		close(fd);
@@ -51,11 +55,43 @@ int infile_openat_st(int dirfd, const char *path, struct stat *st)
 	return open_checked(dirfd, path, st);
 }
 
-/* One stat first, so that a FIFO is opened blocking (waiting for a writer, as cat
- * would; opening it without blocking and reopening would connect a waiting writer to
- * no reader). Anything else is opened without blocking and not stat'ed again: a file
- * swapped for something else between the two calls fails its reads (pread: ESPIPE,
- * EISDIR) instead of blocking the load. */
+/* 0 when the FIFO open as fd has a writer or bytes in it, else INFILE_ENOWRITER or an
+ * errno. tee(2) into a pipe of our own looks without taking a byte: EAGAIN is a writer
+ * that wrote nothing yet (a writer waiting in its open counts: ours woke it), 0 is no
+ * writer and nothing to read. */
+static int fifo_fed(int fd)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return errno;
+	ssize_t n = tee(fd, p[1], 1, SPLICE_F_NONBLOCK);
+	int e = n > 0 || (n < 0 && errno == EAGAIN) ? 0 : n == 0 ? INFILE_ENOWRITER : errno;
+	close(p[0]);
+	close(p[1]);
+	return e;
+}
+
+/* A FIFO opened without blocking (a blocking open waits for a writer, forever if none
+ * comes), kept only when fed, then read blocking as a pipe is. */
+static int open_fifo(int dirfd, const char *path)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	int e = fifo_fed(fd), flags = e ? 0 : fcntl(fd, F_GETFL);
+	if (!e && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* One stat first, so that a FIFO is told from a file before the open. A file is opened
+ * without blocking and not stat'ed again: a file swapped for something else between the
+ * two calls fails its reads (pread: ESPIPE, EISDIR) instead of blocking the load. */
 int infile_openat_stream(int dirfd, const char *path, struct stat *st)
 {
 	if (fstatat(dirfd, path, st, 0) != 0)
@@ -66,7 +102,7 @@ int infile_openat_stream(int dirfd, const char *path, struct stat *st)
 int infile_openat_statted(int dirfd, const char *path, const struct stat *st)
 {
 	if (S_ISFIFO(st->st_mode))
-		return openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+		return open_fifo(dirfd, path);
 	int e = not_regular(st);
 	if (e) {
 		errno = e;
@@ -91,5 +127,7 @@ FILE *infile_fopen(const char *path)
 
 const char *infile_strerror(int err)
 {
+	if (err == INFILE_ENOWRITER)
+		return "not a regular file (a FIFO with no writer)";
 	return err == INFILE_ENOTREG ? "not a regular file (FIFO, device or socket)" : strerror(err);
 }

@@ -2,7 +2,9 @@
 /* infile.h: the one way loaders open an input file. A FIFO, device or socket named as
  * PATH or found inside a run directory (a run.json that is a FIFO) would block the load
  * forever or never end: infile_open() opens without blocking and refuses anything that
- * is not a regular file (on which O_NONBLOCK has no effect: reads block as usual). */
+ * is not a regular file (on which O_NONBLOCK has no effect: reads block as usual). No
+ * open ever waits: a steps.jsonl FIFO (infile_openat_stream) is read only when a writer
+ * has it open already. */
 #ifndef MODEL_INFILE_H
 #define MODEL_INFILE_H
 
@@ -12,6 +14,9 @@
 
 /* errno of infile_open() for an existing path that is not a regular file or directory. */
 #define INFILE_ENOTREG ENODEV
+/* errno of infile_openat_stream() for a FIFO that no writer has open (EPIPE: never what
+ * an open or a read gives). */
+#define INFILE_ENOWRITER EPIPE
 
 /* A read-only, close-on-exec descriptor for a regular file, or -1 with errno
  * (EISDIR for a directory, INFILE_ENOTREG for a FIFO/device/socket). */
@@ -21,9 +26,11 @@ int infile_open_st(const char *path, struct stat *st);
 /* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD). */
 int infile_openat_st(int dirfd, const char *path, struct stat *st);
 /* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD), but a FIFO is
- * accepted and read as a stream until its writer closes it (steps.jsonl fed by a pipe);
- * opening it waits for a writer, as cat would. *st is the stat of path taken just
- * before the open (one stat, no fstat: the size a one-shot load reads up to). */
+ * accepted and read as a stream until its writer closes it (steps.jsonl fed by a pipe),
+ * when a writer has it open (or left bytes in it): one with none is refused
+ * (INFILE_ENOWRITER) at once, never waited for (a load must end). Its reads block, as on
+ * a pipe. *st is the stat of path taken just before the open (one stat, no fstat: the
+ * size a one-shot load reads up to). */
 int infile_openat_stream(int dirfd, const char *path, struct stat *st);
 /* The open of infile_openat_stream() after its stat, *st taken by the caller. */
 int infile_openat_statted(int dirfd, const char *path, const struct stat *st);
@@ -32,7 +39,8 @@ FILE *infile_fopen(const char *path);
 /* A stat's mtime in nanoseconds since the epoch: what the index and follow mode record
  * of a file to tell whether it changed. */
 long long infile_mtime_ns(const struct stat *st);
-/* Message for an infile_open errno ("not a regular file (FIFO, device or socket)"). */
+/* Message for an infile_open errno ("not a regular file (FIFO, device or socket)",
+ * "not a regular file (a FIFO with no writer)"). */
 const char *infile_strerror(int err);
 
 #endif

@@ -104,13 +104,15 @@ void cli_usage(FILE *f)
 		   "See tscope-tui(1) for keys, formats and examples.\n");
 }
 
-/* A command-line value in a message goes through the sanitizer like any data. */
+/* A command-line value in a message, and a reason that quotes it (--ranks), go through the
+ * sanitizer like any data. */
 static int bad(const char *opt, const char *val, const char *why)
 {
-	char *safe = text_sanitize_dup(val, 0);
-	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, why);
+	char *safe = text_sanitize_dup(val, 0), *safe_why = text_sanitize_dup(why, 0);
+	fprintf(stderr, "tscope-tui: --%s '%s': %s\n", opt, safe, safe_why);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
 	free(safe);
+	free(safe_why);
 	return 2;
 }
 
@@ -191,10 +193,7 @@ static int parse_format(const char *s, const char **out)
 		char names[512], why[600];
 		registry_loader_names(names, sizeof(names));
 		snprintf(why, sizeof(why), "unknown format; expected one of %s", names);
-		char *safe = text_sanitize_dup(s, 0);
-		int rc = bad("format", safe, why);
-		free(safe);
-		return rc;
+		return bad("format", s, why);
 	}
 	*out = s;
 	return 0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <malloc.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -45,10 +46,17 @@ struct progress {
 };
 
 /* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
- * after the load and on SIGINT/SIGTERM/SIGHUP. A signal during a load also removes the
- * temporary file of an index being written (index_tmp_unlink), then is raised again. */
-static struct termios load_tio;
-static volatile sig_atomic_t load_tio_set;
+ * after the load, on SIGINT/SIGTERM/SIGHUP and on Ctrl-Z (SIGTSTP: the shell and the
+ * user get their terminal back while the load is stopped). A key is read only when poll
+ * says one is there and the load has the terminal (a read in the background would stop
+ * it), and the load's mode is set again whenever the terminal is found out of it (after
+ * fg), so that nothing the shell does to the terminal can block the load. A signal
+ * during a load also removes the temporary file of an index being written
+ * (index_tmp_unlink), then is raised again. */
+static struct termios load_tio;            /* the user's terminal, as the load found it */
+static volatile sig_atomic_t load_tio_set; /* the terminal is in the load's mode */
+static struct sigaction load_tstp_old;     /* SIGTSTP's action before the load's */
+static bool load_tstp_set;                 /* on_load_tstp is installed */
 
 static void load_keys_restore(void)
 {
@@ -58,12 +66,30 @@ static void load_keys_restore(void)
 	}
 }
 
-static void load_keys_start(void)
+/* Ctrl-Z: the user's terminal, then stop as SIGTSTP does; once continued (fg), the next
+ * load_keys_cancel() sets the load's mode again. */
+static void on_load_tstp(int sig)
+{
+	int e = errno;
+	load_keys_restore();
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, self;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigaction(sig, &dfl, &self);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	sigaction(sig, &self, NULL);
+	errno = e;
+}
+
+/* The load's mode, the user's saved in load_tio. */
+static void load_keys_mode(void)
 {
 	struct termios t;
-	if (tcgetattr(STDIN_FILENO, &load_tio) != 0)
+	if (tcgetattr(STDIN_FILENO, &t) != 0)
 		return;
-	t = load_tio;
+	load_tio = t;
 	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 	t.c_cc[VMIN] = 0;
 	t.c_cc[VTIME] = 0;
@@ -72,19 +98,46 @@ static void load_keys_start(void)
 		load_tio_set = 0;
 }
 
+/* Ctrl-Z handled (unless SIGTSTP is ignored); load_keys_cancel() sets the load's mode. */
+static void load_keys_start(void)
+{
+	struct sigaction tstp = { .sa_handler = on_load_tstp, .sa_flags = SA_RESTART };
+	sigemptyset(&tstp.sa_mask);
+	if (sigaction(SIGTSTP, NULL, &load_tstp_old) == 0 && load_tstp_old.sa_handler != SIG_IGN)
+		load_tstp_set = sigaction(SIGTSTP, &tstp, NULL) == 0;
+}
+
 /* After the load: the terminal as it was, default signal handling. */
 static void load_keys_stop(void)
 {
 	load_keys_restore();
+	if (load_tstp_set)
+		sigaction(SIGTSTP, &load_tstp_old, NULL);
+	load_tstp_set = false;
 	meter_signals_off();
 }
 
-/* q or Esc typed during the load (other keys typed then are discarded). */
+/* Whether the terminal is out of the load's mode (not set yet, a stop and fg gave it back
+ * to the user's, or the shell set its own). */
+static bool load_keys_lost(void)
+{
+	struct termios t;
+	return tcgetattr(STDIN_FILENO, &t) == 0 && ((t.c_lflag & (ICANON | ECHO)) || t.c_cc[VMIN] || t.c_cc[VTIME]);
+}
+
+/* q or Esc typed during the load (other keys typed then are discarded); in the
+ * background none (the terminal is not the load's to set or read). */
 static bool load_keys_cancel(void)
 {
+	pid_t fg = tcgetpgrp(STDIN_FILENO);
+	if (fg < 0 || fg != getpgrp())
+		return false;
+	if (load_keys_lost())
+		load_keys_mode();
 	unsigned char c;
 	bool stop = false;
-	while (load_tio_set && read(STDIN_FILENO, &c, 1) == 1)
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	while (load_tio_set && poll(&in, 1, 0) == 1 && (in.revents & POLLIN) && read(STDIN_FILENO, &c, 1) == 1)
 		stop |= c == 'q' || c == 0x1b;
 	return stop;
 }
@@ -731,7 +784,7 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
 	if (argc > 1 && strcmp(argv[1], "index") == 0) {
 		batch_heap();
-		return index_main(argc - 1, argv + 1);
+		return close_stdout(index_main(argc - 1, argv + 1));
 	}
 	struct cli cli;
 	int rc = cli_parse(&cli, argc, argv);

@@ -75,6 +75,16 @@ static bool env_given(const char *name, bool compat)
 	return v && (compat || *v);
 }
 
+/* A terminal that TERM says shows no colour: TERM unset, empty or dumb (as git, grep and
+ * ls decide). */
+static bool term_colorless(void)
+{
+	const char *t = getenv("TERM");
+	return !t || !*t || strcmp(t, "dumb") == 0;
+}
+
+/* auto: NO_COLOR, then FORCE_COLOR, then a terminal that shows colour (under --compat
+ * pytscope any terminal, as pytscope decides). */
 bool print_want_color(enum color_mode mode, int fd, bool compat)
 {
 	if (mode == COLOR_NEVER)
@@ -85,7 +95,7 @@ bool print_want_color(enum color_mode mode, int fd, bool compat)
 		return false;
 	if (env_given("FORCE_COLOR", compat))
 		return true;
-	return isatty(fd);
+	return isatty(fd) && (compat || !term_colorless());
 }
 
 /* ---- pytscope widgets ------------------------------------------------------------- */

@@ -151,7 +151,7 @@ void extent_put_src(struct obuf *o, const struct run *run, const char *steps, lo
 		put_extent(o, &e);
 		return;
 	}
-	int fd = open(steps, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open(steps); /* a FIFO put there since the load: refused, not waited for */
 	struct stat st;
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && stat(steps, &st) == 0) /* what a plain load gets too */
 		e = (struct index_extent){ .size = (long long)st.st_size, .mtime_ns = infile_mtime_ns(&st),

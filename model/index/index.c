@@ -569,7 +569,7 @@ const char *index_head_read(const char *path, unsigned char **head, size_t *head
 	*head = NULL;
 	*head_len = 0;
 	memset(id, 0, sizeof(*id));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = infile_open(path); /* a FIFO in its place: refused, not waited for */
 	if (fd < 0)
 		return errno == ENOENT ? "missing (not built yet, or its job failed)" : "cannot open";
 	struct stat st;
@@ -611,7 +611,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	size_t head_len;
 	const char *bad = index_head_read(path, &pm->head, &head_len, &pm->id);
 	if (bad)
-		return strcmp(bad, "cannot open") == 0 ? xasprintf("cannot open: %s", strerror(errno)) : xstrdup(bad);
+		return strcmp(bad, "cannot open") == 0 ? xasprintf("cannot open: %s", infile_strerror(errno)) : xstrdup(bad);
 	*b = (struct ibuf){ pm->head, head_len, 0, false };
 	size_t lo, hi;
 	index_shard_slice(nfiles, k, n, &lo, &hi);

@@ -689,18 +689,19 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
  * to the size seen at open, so a writer that keeps appending cannot keep the load from
  * finishing (follow mode reads the rest). The tail is the thread's (read_scratch);
  * within load load_id (0: none) its key cache and shape go on from the previous file.
- * False when the file was read as a stream (a FIFO) to its writer's end. *unreadable
- * (when not NULL): it could not be opened (the error is diagnosed). */
+ * False when the file was read as a stream (a FIFO) to its writer's end, or is a FIFO
+ * that no writer had open (not waited for). *unreadable (when not NULL): it could not be
+ * opened (the error is diagnosed). */
 static bool load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
 			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i,
 			    bool *unreadable)
 {
-	struct stat st;
+	struct stat st = { 0 }; /* st_mode 0 unless the open got as far as a stat */
 	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st, d, i);
 	if (unreadable)
 		*unreadable = fd == -2;
 	if (fd < 0)
-		return true;
+		return !S_ISFIFO(st.st_mode); /* a FIFO with no writer is not indexed either */
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 	bool own;
 	struct read_scratch *s = scratch_get(&own);

@@ -8,7 +8,8 @@
 # and --peak-tflops must be > 0; --export reports data quality as --print does; a
 # --trace or --kernel-classes file that cannot be opened is named with why (exit 1),
 # each bad rule line is its own diagnostic; -o '' is a usage error; --tui without a
-# terminal says why.
+# terminal says why; --color auto gives no colour on a terminal with TERM dumb or unset;
+# a --ranks reason quoting the argument is sanitized.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -121,5 +122,34 @@ if command -v setsid >/dev/null 2>&1; then
 		'[ $? -eq 0 ] && [ -s out ] && grep -q "^tscope-tui: no terminal to draw on .*; printing the report instead$" err'
 else
 	tap_skip "--tui without a terminal (no setsid)"
+fi
+
+# --ranks quotes the bad item in its reason too: sanitized there as in the first quote
+$T --print --ranks "$(printf '1\033[2J')" "$demo" >out 2>err
+tap_check "--ranks with an escape: exit 2, no raw escape in the message" \
+	'[ $? -eq 2 ] && ! grep -q "$(printf "\033")" err && [ "$(grep -o "1^\[\[2J" err | wc -l)" -eq 2 ]'
+
+# --color auto on a terminal that shows no colour (TERM dumb or unset, as git and ls
+# decide): none, the explorer's fallback report included; --color always and --compat
+# pytscope (whose rule is the terminal alone) keep it. The terminal is a pty from script.
+if command -v script >/dev/null 2>&1; then
+	esc=$(printf '\033') sgr=$(printf '\033\\[[0-9;]*m')
+	on_pty() { script -q -e -c "$T $*" /dev/null </dev/null >pty.out 2>&1; }
+	TERM=xterm on_pty --print "$demo"
+	tap_check "TERM=xterm, a terminal: the report in colour" 'grep -q "$sgr" pty.out'
+	TERM=dumb on_pty --print "$demo"
+	tap_check "TERM=dumb, a terminal: no colour" 'grep -q "TIMING" pty.out && ! grep -q "$esc" pty.out'
+	env -u TERM script -q -e -c "$T --print $demo" /dev/null </dev/null >pty.out 2>&1
+	tap_check "TERM unset, a terminal: no colour" 'grep -q "TIMING" pty.out && ! grep -q "$esc" pty.out'
+	TERM=dumb on_pty "$demo"
+	tap_check "TERM=dumb: the explorer's fallback report has no colour" \
+		'grep -q "^tscope-tui: TERM=dumb cannot address the cursor; printing the report instead" pty.out &&
+		 grep -q "TIMING" pty.out && ! grep -q "$esc" pty.out'
+	TERM=dumb on_pty --print --color always "$demo"
+	tap_check "TERM=dumb --color always: colour" 'grep -q "$sgr" pty.out'
+	TERM=dumb on_pty --print --compat pytscope "$demo"
+	tap_check "TERM=dumb --compat pytscope: colour, as pytscope (a terminal is enough)" 'grep -q "$sgr" pty.out'
+else
+	for t in xterm dumb unset fallback always compat; do tap_skip "colour with TERM on a terminal ($t): no script"; done
 fi
 tap_plan

@@ -10,7 +10,8 @@
 # refused; N from the JSONL and the traces); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
-# --status --verify reads every body and summary row back.
+# --status --verify reads every body and summary row back; an index part that is a FIFO
+# is refused, never waited for.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -364,4 +365,11 @@ rc=$?
 tap_check "index of a dir without ranks or traces: exit 1, \"nothing to index here\", no index dir" \
 	'[ "$rc" -eq 1 ] && grep -q "no index written (nothing to index here: the index holds pytscope ranks and traces)" gp.out &&
 	 [ ! -e gp/.tscope-index ]'
+
+# An index part that is a FIFO (a hostile copy of a run) is refused, not waited for.
+rm -rf ff && mkdir ff && cp -r run/rank0 run/rank1 ff/ && "$T" index ff >/dev/null 2>&1 &&
+	rm ff/.tscope-index/steps-0-of-1.tsx && mkfifo ff/.tscope-index/steps-0-of-1.tsx || exit 1
+timeout 20 "$T" index --status ff >ff.out 2>&1
+tap_check "index --status of a FIFO part: exit 1, not usable, says why" \
+	'[ $? -eq 1 ] && grep -q "NOT USABLE: cannot open: not a regular file (FIFO, device or socket)" ff.out'
 tap_plan

@@ -4,6 +4,8 @@
 # is a pty from util-linux `script`. A slow load without any test hook in the binary:
 # the run's steps.jsonl is a named pipe fed in two halves with a pause between them
 # (a file still being written over a slow filesystem looks the same to the loader).
+# Ctrl-Z and fg during a slow load (a job-control shell in the pty): the terminal
+# given back while stopped, the load going on after fg, q still cancelling.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -69,6 +71,45 @@ kill "$feeder" 2>/dev/null
 wait 2>/dev/null
 tap_check "Ctrl-C during a load on a tty: the progress line is erased (status $rc)" \
 	'grep -q "tscope-tui: loading" int.out && [ "$(tail -c 4 int.out | od -An -c | tr -d " ")" = "\\r033[K" ]'
+
+# Ctrl-Z during the load, then fg, under a job-control shell in the pty that sets the
+# terminal back to line mode while the job is stopped (as an interactive shell does): the
+# user's terminal while stopped, the load going on after fg, and q cancelling it then.
+rm -rf slow && mkdir slow && cp src/run.json slow/ && mkfifo slow/steps.jsonl || exit 1
+{ i=1; while [ $i -lt 3000 ]; do sed -n "$i,$((i + 99))p" src/steps.jsonl; sleep 0.1; i=$((i + 100)); done; } \
+	>slow/steps.jsonl 2>/dev/null &
+feeder=$!
+cat >job.sh <<'EOF'
+set -m
+sh -c 'echo $$ > pid.txt; exec "$0" --print --color never slow' "$T" >/dev/null
+echo "stopped $?" >state.txt
+stty -a >stty.txt
+stty icanon echo
+fg >/dev/null
+echo "done $?" >>state.txt
+EOF
+rm -f pid.txt state.txt keys && mkfifo keys || exit 1
+T=$TSCOPE_BIN TERM=xterm script -q -e -f -c "sh job.sh" /dev/null <keys >tstp.out 2>&1 &
+job=$!
+exec 9>keys
+i=0
+while ! grep -q "tscope-tui: loading" tstp.out 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TSTP "$(cat pid.txt)"
+i=0
+while ! grep -q "^stopped" state.txt 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.6
+printf q >&9
+i=0
+while ! grep -q "^done" state.txt 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "^done" state.txt 2>/dev/null || kill "$(cat pid.txt)" 2>/dev/null
+exec 9>&-
+wait $job
+kill "$feeder" 2>/dev/null
+wait 2>/dev/null
+tap_check "Ctrl-Z during a load: it stops (status 148) with the user's terminal (line mode, echo)" \
+	'grep -q "^stopped 148" state.txt && grep -q "[^-]icanon" stty.txt && grep -q "[^-]echo " stty.txt'
+tap_check "... after fg the load goes on and q cancels it" \
+	'grep -q "^done 1" state.txt && grep -q "tscope-tui: load cancelled" tstp.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

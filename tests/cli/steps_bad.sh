@@ -6,7 +6,8 @@
 # rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
 # fragmentation finding on a NaN, and prints a NaN as Python does: "nan"); a rank's
 # memory peak is of its finite values, and a single rank's is in the ranks view. A file
-# of which nothing was read (a truncated run.json) is not "ok" in the sources view.
+# of which nothing was read (a truncated run.json) is not "ok" in the sources view. A
+# steps.jsonl FIFO that no writer has open is named, never waited for.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -76,4 +77,25 @@ head -c 40 demo/rank1/run.json >cut/rank1/run.json
 tap_check "a truncated run.json: its file row says nothing was read, not ok" \
 	'grep -q "^file,cut/rank1/run.json,pytscope,1,,,0,1,nothing read: see its messages$" cut.csv &&
 	 grep -q "^file,cut/rank0/run.json,pytscope,0,,,1,0,ok$" cut.csv'
+
+# A steps.jsonl that is a FIFO no writer has open is never waited for (it hung in its
+# open): named as not a regular file, the other ranks loaded; `index` names it and exits
+# 1, and the explorer loads the rest (timeout: a safety bound against a hung suite).
+cp -r demo fifo && rm fifo/rank3/steps.jsonl && mkfifo fifo/rank3/steps.jsonl || exit 1
+timeout 20 "$T" --print --no-index --color never fifo >fifo.txt 2>fifo.err
+tap_check "FIFO steps.jsonl with no writer: --print ends (exit 0), one error, 4 ranks" \
+	'[ $? -eq 0 ] && grep -q "^  ranks  *4$" fifo.txt && grep -q "data quality: 1 error," fifo.err'
+timeout 20 "$T" --export sources --no-index fifo >fifo.csv 2>/dev/null
+tap_check "... the sources name it: not a regular file (a FIFO with no writer)" \
+	'grep -q "^error,fifo/rank3/steps.jsonl,,3,,,,,cannot open: not a regular file (a FIFO with no writer)$" fifo.csv &&
+	 [ "$(grep -c "^file,fifo/rank[012]/steps.jsonl,.*,ok$" fifo.csv)" -eq 3 ]'
+timeout 20 "$T" index fifo >fifo.out 2>fifo.err
+tap_check "... index: exit 1, no index written, the file named with why" \
+	'[ $? -eq 1 ] && grep -q "^tscope-tui index: no index written$" fifo.err &&
+	 grep -q "fifo/rank3/steps.jsonl: cannot open: not a regular file (a FIFO with no writer)" fifo.err &&
+	 [ -z "$(ls fifo/.tscope-index 2>/dev/null)" ]'
+printf ':dump %s/fifo.dump\n' "$PWD" >fifo.keys
+LINES=24 COLUMNS=100 TERM=dumb TSCOPE_SCRIPT=fifo.keys timeout 20 "$T" --tui --no-index fifo >/dev/null 2>&1
+tap_check "... the explorer loads the other ranks" \
+	'[ $? -eq 0 ] && grep -q "^  ranks  *4$" fifo.dump && grep -q "1 unreadable" fifo.dump'
 tap_plan

@@ -10,12 +10,13 @@ demo="$TSCOPE_ROOT/testdata/demo"
 B=$TSCOPE_BIN
 
 # 1. /dev/full: message and exit 1 for each kind of output, with the write's errno
-# (ENOSPC, not a guessed EIO: the report is longer than stdio's buffer).
+# (ENOSPC, not a guessed EIO: the report is longer than stdio's buffer); `index` too.
 gen_pair="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
 [ -x "$gen_pair" ] || gen_pair="$TSCOPE_BUILD/tests/gen_pair"
 "$gen_pair" pa 4 40 1 >/dev/null && "$gen_pair" pb 4 40 2 1 20 >/dev/null
 for args in "--print $demo" "--print --ascii $demo" "--print pa pb" "--export ranks $demo" "--export ranks -o - $demo" \
-	"--list-views" "--list-keys" "--help" "--version"; do
+	"--list-views" "--list-keys" "--help" "--version" \
+	"index pa" "index --status pa" "index --slurm --dry-run pa" "index --help"; do
 	# shellcheck disable=SC2086
 	"$B" $args >/dev/full 2>err
 	rc=$?
