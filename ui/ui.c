@@ -125,7 +125,10 @@ static int script_line(struct app *app, const char *line, int lineno, const char
 		int n = keymap_parse(p, &key);
 		if (n < 0) {
 			term_stop();
-			fprintf(stderr, "tscope-tui: %s:%d: unknown key name in '%s'\n", path, lineno, p);
+			char *f = text_sanitize_dup(path, 0), *at = text_sanitize_dup(p, 0);
+			fprintf(stderr, "tscope-tui: %s:%d: unknown key name in '%s'\n", f, lineno, at);
+			free(f);
+			free(at);
 			return -1;
 		}
 		unsigned r = app_key(app, key);

@@ -9,7 +9,8 @@
 # Cerebras file and a pair's Env and Findings tabs say what they hold. Enter where it opens
 # nothing (Steps, an Overview without findings, a table without rows) and `e` with no file
 # name say so; the hint row offers only the keys the pane has (f:filter where there are
-# rows to filter, m:A/B/delta on a pair's heatmap alone, v:views in compare mode too).
+# rows to filter, m:A/B/delta on a pair's heatmap alone, v:views in compare mode too). A
+# script line with an unknown key name is quoted sanitized (an escape in it was raw).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -122,4 +123,8 @@ tap_check "a pair's empty Env tab: Enter says it has no rows" \
 	'msg c_env | grep -q "^nothing to open: diff_env has no rows"'
 tap_check "a pair: m:A/B/delta on the heatmap only; v:views on every tab" \
 	'grep -q "m:A/B/delta" c_heat && ! grep -q "m:A/B/delta" c_ranks c_env && grep -q "v:views" c_heat c_ranks'
+printf 'j<Bogus>\033[2J\n' >keys
+tui "$demo"
+tap_check "an unknown key name in a script: exit 2, the line quoted sanitized" \
+	'[ $? -eq 2 ] && grep -q "unknown key name in .<Bogus>^\[\[2J.$" err && ! grep -q "$(printf "\033")" err'
 tap_plan
