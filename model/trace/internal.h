@@ -71,6 +71,12 @@ struct trace_set *trace_set_get_or_new(struct run *run);
  * and removed (freed; ts->n shrinks). A trace without distributedInfo stays. Returns how
  * many were dropped. Before trace_assign_ranks (a foreign trace claims no rank). */
 size_t trace_drop_foreign(struct run *run, struct trace_set *ts, size_t n0);
+/* path is the run dir's own trace (pytscope's trace.json of a step rank's dir, beside its
+ * run.json): when the trace loaded from it names another rank or world_size than that
+ * run.json, that is named in a diagnostic and ts->own_other (the first), and the trace
+ * is kept (pytscope reads it as the run's). After the trace index is saved: the note is
+ * made at each open, never restored with the trace's own diagnostics. */
+void trace_note_own(struct run *run, const char *path);
 void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single);
 /* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
  * or NULL; the caller frees it. */
@@ -103,15 +109,26 @@ void trace_index_save(struct run *run, const char *path);
 /* A list of paths (owned strings). With `only` (a --ranks list, set before
  * trace_discover), rank dirs (rank<id>) whose id it does not name are not entered:
  * left_out counts them, and the traces the load then drops (dropped, the first few
- * named in dropped_names). */
+ * named in dropped_names). The rank* / worker* directories that could not be listed are
+ * in bad, with the errno. */
+struct trace_unlisted {     /* a rank* / worker* directory that could not be listed */
+	char *path;
+	int err;
+};
 struct trace_pathvec {
 	char **v;
 	size_t n, cap;
 	const char *only;
 	size_t left_out, dropped;
 	char dropped_names[400];
+	struct trace_unlisted *bad; /* the subdirectories discovery could not enter */
+	size_t nbad, badcap;
 };
 void trace_pathvec_free(struct trace_pathvec *pv);
+/* The directories of pv->bad, each an error naming why and an unreadable source (not
+ * those named rank<id> when named: the pytscope loader read those rank dirs and names
+ * them). */
+void trace_note_unlisted(struct run *run, const struct trace_pathvec *pv, bool rank_dirs_named);
 /* The trace files of path (a file, or a directory; explicit: a file is taken without
  * sniffing its first bytes), appended to out; with o, as `tscope-tui index --shard`
  * sees a run dir. */

@@ -17,6 +17,7 @@
 #include "model/pool.h"
 #include "model/ranklist.h"
 #include "model/run.h"
+#include "model/steps/steps.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
@@ -42,6 +43,7 @@ struct file_ctx {
 	int64_t base_ns;
 	size_t ndiag;
 	size_t skipped;
+	size_t invalid;    /* events and metadata values that are not valid JSON */
 	char *host_name;   /* top-level host_name (distributedInfo's hostname comes first) */
 	const char *only;  /* --ranks: a rank its distributedInfo gives outside it ends the read */
 	long long progressed; /* input bytes reported as progress */
@@ -119,47 +121,6 @@ static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const 
 	char msg[256];
 	snprintf(msg, sizeof(msg), fmt, arg);
 	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
-}
-
-bool trace_parse_us(const char *s, size_t n, int64_t *out)
-{
-	bool neg = n > 0 && s[0] == '-';
-	size_t i = neg;
-	int64_t ip = 0;
-	size_t nd = 0;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++) {
-		if (ip > (INT64_MAX / 1000 - 9) / 10)
-			goto slow; /* ns would overflow int64 */
-		ip = ip * 10 + (s[i] - '0');
-	}
-	if (nd == 0)
-		goto slow;
-	int64_t frac = 0;
-	int fd = 0;
-	bool round_up = false;
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (fd < 3)
-				frac = frac * 10 + (s[i] - '0');
-			else if (fd == 3)
-				round_up = s[i] >= '5';
-			fd++;
-		}
-	}
-	if (i != n)
-		goto slow;
-	for (; fd < 3; fd++)
-		frac *= 10;
-	int64_t v = ip * 1000 + frac + (round_up ? 1 : 0);
-	*out = neg ? -v : v;
-	return true;
-slow:;
-	double d;
-	if (!json_parse_double(s, n, &d) || !(d > -9.2e15 && d < 9.2e15))
-		return false;
-	double ns = d * 1000.0;
-	*out = (int64_t)(ns < 0 ? ns - 0.5 : ns + 0.5);
-	return true;
 }
 
 /* A member value located in the event's bytes: strings exclude their quotes. */
@@ -566,6 +527,7 @@ static void on_event(void *ud, const char *js, size_t len, uint64_t off)
 	int rc = json_parse(d, js, len);
 	if (rc < 0 || !json_is_object(d, 0)) {
 		fc->skipped++;
+		fc->invalid++;
 		file_diag(fc, off, "invalid JSON in a trace event (%s); event skipped",
 			  rc < 0 ? json_err_str(rc) : "not an object");
 		return;
@@ -587,6 +549,7 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 	struct file_ctx *fc = ud;
 	struct json_doc *d = &fc->doc;
 	if (json_parse(d, js, len) < 0) {
+		fc->invalid++;
 		file_diag(fc, off, "invalid JSON in top-level \"%s\"", key);
 		return;
 	}
@@ -671,6 +634,21 @@ static bool on_cancelled(void *ud)
 	return load_cancelled(fc->ctx);
 }
 
+/* A gzip trailer that does not match the data (res->bad_check) while the document read
+ * holds invalid JSON (invalid events or values, or scan errors besides that one): the
+ * data is corrupt inside, which zlib finds only at the end, and any event may be lost.
+ * Then res is truncated, said in a diagnostic (a file read as partial, no GPU event known
+ * whole); a document read whole keeps the trailer's warning alone. */
+static bool gz_corrupt_inside(struct diag_list *diags, const char *path, struct tscan_result *res, size_t invalid)
+{
+	if (!res->bad_check || (invalid == 0 && res->errors <= 1))
+		return false;
+	res->truncated = true;
+	diag_add(diags, DIAG_WARN, path, -1, -1, -1, "the gzip data does not match its trailer and what it "
+		 "inflates to is not valid JSON throughout: corrupt, read as a partial file");
+	return true;
+}
+
 /* Decode one trace file into a new rank (not finished: trace_finish_rank), its
  * diagnostics into diags; *res says what was read. NULL when the file gave nothing.
  * With only (--ranks), a file whose distributedInfo gives a rank the list does not name
@@ -718,8 +696,9 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	if (!r->host)
 		r->host = trace_host_from_name(path);
 	r->skipped = *skipped = fc.skipped;
+	bool corrupt = gz_corrupt_inside(diags, path, res, fc.invalid);
 	r->truncated = res->truncated;
-	r->kernels_whole = res->truncated && fc.names_after_spans;
+	r->kernels_whole = res->truncated && fc.names_after_spans && !corrupt;
 	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
 	r->ngpus = (int)fc.devices.total;
 	r->device = fc.used_devices ? __builtin_ctzll(fc.used_devices) : -1;
@@ -751,7 +730,8 @@ static void load_one(void *ud, size_t i)
 	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
 	if (!r && !res.err && !res.found_events) {   /* its diagnostic says the same */
 		pthread_mutex_lock(&job->run->lock);
-		run_refuse(job->run, NULL, (long)src, "skipped: no traceEvents array in this file");
+		run_refuse(job->run, NULL, (long)src, res.corrupt ? "skipped: corrupt gzip data, nothing read"
+				  : "skipped: no traceEvents array in this file");
 		pthread_mutex_unlock(&job->run->lock);
 	}
 	if (r) {
@@ -838,14 +818,27 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	return added ? 0 : -1;
 }
 
+/* Some rank of m has a step record (a steps.jsonl gave one). */
+static bool steps_recorded(const struct steps_model *m)
+{
+	for (size_t ri = 0; ri < steps_nranks(m); ri++)
+		if (steps_nrecords(m, ri) > 0)
+			return true;
+	return false;
+}
+
 int trace_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
 	const struct opts *o = run->opts;
 	struct trace_pathvec files = { 0 };
 	/* the pytscope loader ran first (steps an earlier PATH's traces published are made
-	 * again with this PATH's: trace files given one by one are one run) */
-	bool had_steps = run->steps != NULL && !trace_steps_only(run);
+	 * again with this PATH's: trace files given one by one are one run): it read the rank
+	 * dirs (named, counted) and run.json; the steps are its own when some rank has a step
+	 * record, else the traces' ProfilerSteps are published into its model (not in a
+	 * shard's index build: it read the step logs of its ranks alone) */
+	bool pytscope_dirs = run->steps != NULL && !trace_steps_only(run);
+	bool had_steps = pytscope_dirs && ((o && o->shard_n) || steps_recorded(run->steps));
 	bool indexed = false;
 	size_t restored = 0;
 	if (o && o->ntrace > 0) {
@@ -859,6 +852,10 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		trace_note_unread(run, path, &files);
 		indexed = trace_index_usable(run, path);
 	}
+	trace_note_unlisted(run, &files, pytscope_dirs && !(o && o->ntrace > 0));
+	/* the run dir's own trace, as discovery takes it: alone (the index may take it over) */
+	char *own = !(o && o->ntrace > 0) && pytscope_dirs && files.n == 1 &&
+		    trace_pytscope_trace_of(files.v[0], path) ? xstrdup(files.v[0]) : NULL;
 	if (indexed && o && o->shard_n)
 		trace_index_shard(path, files.v, &files.n, o->shard_k, o->shard_n);
 	if (indexed && files.n && !(o && (o->index_build || o->shard_n))) {
@@ -874,7 +871,7 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		parsed += stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
 	}
 	int rc = load_files(ctx, &files);
-	if (run->trace && !had_steps) /* with step logs, their loader counts the rank dirs */
+	if (run->trace && !pytscope_dirs) /* with step logs, their loader counts the rank dirs */
 		run->trace->left_out += files.left_out;
 	if (files.dropped)
 		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "%zu trace%s left out: not of a rank --ranks %s "
@@ -888,6 +885,9 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		trace_filter_check(run->trace);
 	if (rc == 0 && indexed && files.n && trace_index_want(run, parsed) && !load_cancelled(ctx))
 		trace_index_save(run, path);
+	if (own)
+		trace_note_own(run, own);
+	free(own);
 	if (rc == 0 && !had_steps)
 		trace_publish_steps(run);
 	if (o && o->ntrace > 0 && run->trace)

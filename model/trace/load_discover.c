@@ -2,15 +2,19 @@
 /* load_discover.c: which files of a PATH are Kineto/Chrome traces (trace_discover: a
  * run dir's pytscope trace.json alone, else the trace files in the directory and its
  * rank* / worker* directories, named or sniffed), the note naming the ones beside a
- * trace.json that are not read, and the probe. Decoding them: load.c. */
+ * trace.json that are not read, the errors naming the rank* / worker* directories that
+ * could not be listed, and the probe. Decoding them: load.c. */
 #include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/trace/internal.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include "model/infile.h"
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
@@ -33,6 +37,35 @@ void trace_pathvec_free(struct trace_pathvec *pv)
 	for (size_t i = 0; i < pv->n; i++)
 		free(pv->v[i]);
 	free(pv->v);
+	for (size_t i = 0; i < pv->nbad; i++)
+		free(pv->bad[i].path);
+	free(pv->bad);
+}
+
+/* dir could not be listed (dirlist_open gave NULL): keep it with why (a listing cached in
+ * a scope keeps no errno: the open is tried again for it; one that opens by now failed
+ * for a while, counted an I/O error). */
+static void unlisted_add(struct trace_pathvec *pv, const char *dir)
+{
+	DIR *d = opendir(dir);
+	int err = d ? EIO : errno;
+	if (d)
+		closedir(d);
+	xgrow((void **)&pv->bad, &pv->badcap, pv->nbad + 1, sizeof(*pv->bad));
+	pv->bad[pv->nbad++] = (struct trace_unlisted){ xstrdup(dir), err };
+}
+
+void trace_note_unlisted(struct run *run, const struct trace_pathvec *pv, bool rank_dirs_named)
+{
+	for (size_t i = 0; i < pv->nbad; i++) {
+		const char *p = pv->bad[i].path, *base = strrchr(p, '/');
+		if (rank_dirs_named && steps_rank_dir_id(base ? base + 1 : p) >= 0)
+			continue;
+		size_t si = run_add_source(run, p, "kineto", -1, -1);
+		run_source_done(run, si, 0, 0, pv->bad[i].err, false);
+		diag_add(&run->diags, DIAG_ERROR, p, -1, -1, -1, "cannot open: %s; its traces are not read",
+			 infile_strerror(pv->bad[i].err));
+	}
 }
 
 static bool ends_with(const char *s, const char *suf)
@@ -89,6 +122,8 @@ static bool rank_dir_name(const char *name)
 static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, const struct index_shard_dirs *sd)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
+	if (!l && depth > 0)
+		unlisted_add(out, dir);
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
 		bool named = trace_name(e->name);

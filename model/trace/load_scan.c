@@ -55,8 +55,11 @@ struct reader {
 	unsigned char *zin;
 	bool eof, truncated;
 	bool trailing;      /* bytes after the last member that start no other (gzip -d ignores them) */
+	bool zcheck;        /* zmsg is a gzip trailer (CRC or length) that does not match the data
+			     * inflated: the stream ends there, its data whole but perhaps corrupt */
 	int err;
-	const char *zmsg;
+	const char *zmsg;   /* a gzip error, NULL none: zbuf, or a literal */
+	char zbuf[160];
 	long long raw;      /* input bytes consumed, for progress (producer side) */
 	struct zpipe *zp;   /* inflate thread, or NULL */
 	long long raw_seen; /* with zp: input bytes behind the data consumed */
@@ -90,9 +93,28 @@ static bool gz_refill_input(struct reader *r)
 	return k > 0;
 }
 
-/* Inflate into dst; handles concatenated gzip members. 0 at the end. */
+/* inflate() failed (zr): say what zlib said and where in the file (its compressed bytes). A
+ * trailer that does not match (zlib checks it after the member's last byte) is not a cut:
+ * the data is whole, perhaps corrupt. Nothing more is inflated. */
+static void gz_fail(struct reader *r, int zr)
+{
+	const char *why = r->z.msg ? r->z.msg : zError(zr);
+	long long at = r->raw - (long long)r->z.avail_in;
+	r->zcheck = strcmp(why, "incorrect data check") == 0 || strcmp(why, "incorrect length check") == 0;
+	if (r->zcheck)
+		snprintf(r->zbuf, sizeof(r->zbuf), "gzip trailer does not match the data (zlib: %s, at byte %lld "
+			 "of the file): the events may be corrupt", why, at);
+	else
+		snprintf(r->zbuf, sizeof(r->zbuf), "corrupt gzip data (zlib: %s, at byte %lld of the file); "
+			 "nothing after it is read", why, at);
+	r->zmsg = r->zbuf;
+}
+
+/* Inflate into dst; handles concatenated gzip members. 0 at the end or after an error. */
 static ssize_t gz_read(struct reader *r, char *dst, size_t n)
 {
+	if (r->zmsg)
+		return 0;
 	r->z.next_out = (Bytef *)dst;
 	r->z.avail_out = (uInt)n;
 	while (r->z.avail_out == n) {
@@ -113,8 +135,7 @@ static ssize_t gz_read(struct reader *r, char *dst, size_t n)
 		if (zr == Z_STREAM_END) {
 			r->zend = true;
 		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			r->zmsg = r->z.msg ? r->z.msg : "corrupt gzip data";
-			r->truncated = true;
+			gz_fail(r, zr);
 			break;
 		}
 	}
@@ -503,10 +524,16 @@ static bool oversized(struct scan *s, uint64_t at, const char *what)
 	return true;
 }
 
-/* The input ended cleanly (not cancelled, no read or gzip error). */
+/* The gzip stream is corrupt (not a cut, not only its trailer). */
+static bool scan_corrupt(const struct scan *s)
+{
+	return s->rd.zmsg && !s->rd.zcheck;
+}
+
+/* The input ended cleanly (not cancelled, no read or gzip error but a trailer's check). */
 static bool scan_clean_end(const struct scan *s)
 {
-	return !s->res->cancelled && !s->rd.err && !s->rd.truncated && !s->rd.zmsg;
+	return !s->res->cancelled && !s->rd.err && !s->rd.truncated && !scan_corrupt(s);
 }
 
 /* The array's elements: 0 at its ']' (pos after it), 1 when the document ended with its
@@ -667,14 +694,43 @@ static int scan_document(struct scan *s)
 		return scan_events(s) < 0 ? -1 : 0;
 	if (c == '{')
 		return scan_object(s);
-	if (c < 0 && s->res->cancelled)
-		return -1;
+	if (c < 0 && !scan_clean_end(s))
+		return -1; /* cancelled, or a read or gzip error before the first byte: named by scan_run */
 	if (c < 0) {
 		scan_error(s, 0, "empty file");
 		return -2;
 	}
 	scan_error(s, s->base + s->pos, "not a JSON object or array");
 	return -2;
+}
+
+/* How the input ended, r being scan_document's result: cancelled, a read or gzip error or
+ * a cut make the document truncated; a gzip trailer that does not match is named only
+ * (the events are whole when the document is); so are bytes after the gzip stream. */
+static void scan_report_end(struct scan *s, int r)
+{
+	struct tscan_result *res = s->res;
+	uint64_t end = s->base + s->len;
+	res->corrupt = scan_corrupt(s);
+	if (r == -1) {
+		res->truncated = true;
+		if (res->cancelled)
+			scan_error(s, end, "loading cancelled; the events read so far are kept");
+		else if (res->corrupt)
+			scan_error(s, end, s->rd.zmsg);
+		else if (s->rd.err)
+			scan_error(s, end, strerror(s->rd.err));
+		else
+			scan_error(s, end, "unexpected end of file (truncated trace)");
+	} else if (r == 0 && (s->rd.truncated || res->corrupt)) {
+		res->truncated = true;
+		scan_error(s, end, res->corrupt ? s->rd.zmsg : "truncated gzip stream");
+	}
+	res->bad_check = s->rd.zcheck;
+	if (s->rd.zcheck)
+		scan_error(s, end, s->rd.zmsg);
+	if (s->rd.trailing)
+		scan_error(s, end, "bytes after the gzip stream that start no gzip member; ignored (as gzip -d does)");
 }
 
 static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct tscan_result *res)
@@ -692,23 +748,7 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 	}
 	zp_stop(&s->rd); /* the reader's flags are final from here */
 	res->bytes = s->base + s->pos;
-	if (r == -1) {
-		res->truncated = true;
-		if (s->res->cancelled)
-			scan_error(s, s->base + s->len, "loading cancelled; the events read so far are kept");
-		else if (s->rd.zmsg)
-			scan_error(s, s->base + s->len, s->rd.zmsg);
-		else if (s->rd.err)
-			scan_error(s, s->base + s->len, strerror(s->rd.err));
-		else
-			scan_error(s, s->base + s->len, "unexpected end of file (truncated trace)");
-	} else if (r == 0 && (s->rd.truncated || s->rd.zmsg)) {
-		res->truncated = true;
-		scan_error(s, s->base + s->len, s->rd.zmsg ? s->rd.zmsg : "truncated gzip stream");
-	}
-	if (s->rd.trailing)
-		scan_error(s, s->base + s->len, "bytes after the gzip stream that start no gzip member; ignored (as "
-			   "gzip -d does)");
+	scan_report_end(s, r);
 	res->err = s->rd.err;
 	free(s->buf);
 	reader_close(&s->rd);

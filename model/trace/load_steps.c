@@ -21,7 +21,9 @@
  * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only the
  * steps of a file truncated before the end of its GPU events (trace_rank_partial: Kineto
  * writes them out of time order, so a kernel of any step may be past the cut) are not
- * measured: they have no record (missing on that rank, not steps of 0 ms). */
+ * measured: they have no record (missing on that rank, not steps of 0 ms). A run whose
+ * pytscope loader found no step record (rank dirs or a run.json without steps.jsonl)
+ * gets the ProfilerSteps in that loader's model, each rank keeping its run.json. */
 #include "model/trace/trace.h"
 
 #include <stdint.h>
@@ -97,6 +99,16 @@ bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_ran
 	return false;
 }
 
+/* A rank of the pytscope loader's model (rank dirs or run.json without a step record)
+ * that rs (rank id rank) replaces gives rs its run.json metadata: moved, as
+ * steps_publish_rank() frees that rank right after. */
+static void keep_meta(struct steps_model *m, struct rank_steps *rs, int rank)
+{
+	long ri = steps_rank_index(m, rank);
+	if (ri >= 0 && steps_rank_meta(m, (size_t)ri)->present)
+		rank_set_meta(rs, (struct steps_meta *)steps_rank_meta(m, (size_t)ri));
+}
+
 /* Publish rank index ri's ProfilerSteps. A GPU run (m_other >= 0): a rank of the run has
  * GPU kernels (the phases are m_compute, m_comm when some rank measures communication,
  * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
@@ -138,6 +150,7 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 		if (gpu)
 			rank_set(rs, pos, m_other, (double)(st->dur - c - p) / 1e9);
 	}
+	keep_meta(m, rs, r->rank);
 	steps_publish_rank(m, rs);
 	if (cpu_among_gpu && h->nfiltered)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,

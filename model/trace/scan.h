@@ -9,7 +9,10 @@
  *
  * Offsets are 64-bit byte offsets into the (decompressed) document. Broken input keeps
  * everything read before the problem: a truncated file or gzip stream ends the scan
- * with `truncated` set; a structural error inside the event array is reported through
+ * with `truncated` set, and so does a corrupt gzip stream (zlib's message named, with
+ * the offset in the file); a gzip trailer whose CRC or length does not match the data
+ * is named, not a cut: the events before it are whole (perhaps corrupt). A structural
+ * error inside the event array is reported through
  * the error callback and the scanner resynchronises at the next '{'. An event that lacks
  * a closing '}' ends where the next one begins (a '{' after a ',' where the event object
  * wants a key; such a '{' deeper in the event closes the objects left open up to the
@@ -46,6 +49,12 @@ struct tscan_result {
 	size_t errors;         /* error callbacks made */
 	bool truncated;        /* input ended early (truncated file or gzip stream), or bytes
 				* follow the document (not read) */
+	bool corrupt;          /* the gzip stream is corrupt (zlib's error named through the error
+				* callback): truncated where it is; a trailer that does not match
+				* the data alone is named but neither corrupt nor truncated */
+	bool bad_check;        /* the gzip trailer (CRC, length) does not match the data
+				* inflated: named through the error callback (counted in
+				* errors), the document not truncated for it */
 	bool found_events;     /* a traceEvents array (or a bare array) was seen */
 	bool cancelled;        /* stopped by the cancelled callback */
 	bool ended;            /* ended early by the enough callback (not truncated) */

@@ -186,6 +186,20 @@ static long dir_rank_id(const char *path)
 	return steps_rank_dir_id(name);
 }
 
+/* What distributedInfo (or run.json) says of a rank, "" when nothing: "rank 1 of
+ * world_size 2", "rank 1", "world_size 2" (world < 0: not said). */
+static void rank_said(char *buf, size_t n, bool has_rank, long rank, long world)
+{
+	if (has_rank && world >= 0)
+		snprintf(buf, n, "rank %ld of world_size %ld", rank, world);
+	else if (has_rank)
+		snprintf(buf, n, "rank %ld", rank);
+	else if (world >= 0)
+		snprintf(buf, n, "world_size %ld", world);
+	else
+		buf[0] = '\0';
+}
+
 /* Why r, in the rank dir of step rank `rank` (run.json world_size `world`, -1: none), is
  * of another job (malloc'd), or NULL when its distributedInfo agrees or says nothing. */
 static char *foreign_why(const struct trace_rank *r, long rank, long world)
@@ -195,12 +209,7 @@ static char *foreign_why(const struct trace_rank *r, long rank, long world)
 	if (!other_rank && !other_world)
 		return NULL;
 	char said[64];
-	if (r->rank_from_meta && r->world_size >= 0)
-		snprintf(said, sizeof(said), "rank %d of world_size %ld", r->rank, r->world_size);
-	else if (r->rank_from_meta)
-		snprintf(said, sizeof(said), "rank %d", r->rank);
-	else
-		snprintf(said, sizeof(said), "world_size %ld", r->world_size);
+	rank_said(said, sizeof(said), r->rank_from_meta, r->rank, r->world_size);
 	char wbuf[48] = "";
 	if (world >= 0)
 		snprintf(wbuf, sizeof(wbuf), " (run.json: world_size %ld)", world);
@@ -227,6 +236,37 @@ static void drop_foreign(struct run *run, struct trace_set *ts, const struct tra
 static long meta_world(const struct steps_meta *meta)
 {
 	return meta && meta->present && meta->has_world ? meta->world_size : -1;
+}
+
+void trace_note_own(struct run *run, const char *path)
+{
+	struct trace_set *ts = run->trace;
+	const struct steps_model *m = run->steps;
+	size_t k = 0;
+	while (ts && k < ts->n && strcmp(ts->r[k]->path, path) != 0)
+		k++;
+	if (!m || !ts || k == ts->n)
+		return;
+	const struct trace_rank *r = ts->r[k];
+	size_t ri = 0;
+	while (ri < steps_nranks(m) && !trace_pytscope_trace_of(r->path, steps_rank_path(m, ri)))
+		ri++;
+	const struct steps_meta *meta = ri < steps_nranks(m) ? steps_rank_meta(m, ri) : NULL;
+	long world = meta_world(meta), rank = meta && meta->present && meta->has_rank ? meta->rank : -1;
+	bool other_rank = r->rank_from_meta && rank >= 0 && r->rank != rank;
+	bool other_world = r->world_size >= 0 && world >= 0 && r->world_size != world;
+	if (!other_rank && !other_world)
+		return;
+	char said[64], json[64];   /* what differs */
+	rank_said(said, sizeof(said), other_rank, r->rank, other_world ? r->world_size : -1);
+	rank_said(json, sizeof(json), other_rank, rank, other_world ? world : -1);
+	const char *base = strrchr(r->path, '/') + 1; /* trace_pytscope_trace_of: dir/NAME */
+	char *why = xasprintf("records %s, run.json %s: another run's trace? It is read as this run's (a run dir's "
+			      "%s is its trace, as in pytscope)", said, json, base);
+	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank, "%s %s", base, why);
+	if (!ts->own_other)
+		ts->own_other = xasprintf("%s %s", r->path, why);
+	free(why);
 }
 
 size_t trace_drop_foreign(struct run *run, struct trace_set *ts, size_t n0)
@@ -493,6 +533,7 @@ void trace_free(struct run *run)
 	free(ts->r);
 	kclass_free(ts->cls);
 	free(ts->foreign);
+	free(ts->own_other);
 	pthread_mutex_destroy(&ts->lock);
 	pthread_mutex_destroy(&ts->ev_lock);
 	free(ts);

@@ -191,9 +191,12 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 			    ts->r[0]->rank, w0, nother, ts->n);
 }
 
-/* Traces in a rank dir that are of another job (trace_drop_foreign): left out, said so. */
+/* Traces in a rank dir that are of another job (trace_drop_foreign): left out, said so;
+ * the run dir's own trace of another rank or world_size: kept, said so. */
 static void trace_foreign(const struct trace_set *ts, struct summary *out)
 {
+	if (ts->own_other)
+		summary_add(out, TONE_BAD, "mixed runs", "%s (:view sources)", ts->own_other);
 	if (ts->nforeign == 1)
 		summary_add(out, TONE_BAD, "mixed runs", "%s; left out of the analysis (:view sources)", ts->foreign);
 	else if (ts->nforeign)

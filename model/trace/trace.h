@@ -176,6 +176,9 @@ struct trace_set {
 	size_t left_out;         /* ranks --ranks left out: rank dirs not entered, traces read then dropped */
 	size_t nforeign;         /* traces in a rank dir that are of another job, left out (trace_drop_foreign) */
 	char *foreign;           /* the first: "PATH: why" (unsanitized), NULL when none */
+	char *own_other;         /* the run dir's own trace (pytscope's trace.json) names another rank
+				  * or world_size than its run.json: "PATH why" (unsanitized), kept
+				  * and read (trace_note_own, internal.h); NULL when not */
 	pthread_mutex_t lock;
 	pthread_mutex_t ev_lock; /* trace_rank_need_events */
 	struct run *run;         /* for diagnostics of a lazy parse */

@@ -4,13 +4,15 @@
 # called truncated when its end is well formed (mid-array, its args' '}', the last
 # event, before more top-level keys too); a file cut inside an event still is, and so is
 # one with bytes after its JSON document (a .gz padded after its member is not: the
-# padding is named, ignored as gzip -d does). An object without its '}' inside an event's
+# padding is named, ignored as gzip -d does). A corrupt .gz names zlib's message and its
+# byte in the file; a whole one whose trailer (CRC, length) does not match keeps every
+# event, not partial, the mismatch named. An object without its '}' inside an event's
 # array is closed at the next element: the events after it are kept (and when that
 # object never closes, the scan resumes at that element). A span whose ts or
 # dur is NaN, Infinity, out of range (1e400 too) or missing says which field and what is
 # wrong, on the file's rank. An entry with a trace's name that cannot be read (a
 # directory, a looping symlink) is named in the sources with the reason, as an
-# unreadable file is.
+# unreadable file is, and so is a worker dir that cannot be listed.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -94,6 +96,26 @@ tap_check "a .gz with padding after its member: every event, ok, the bytes named
 	 grep -q ",bytes after the gzip stream that start no gzip member; ignored (as gzip -d does)$" zpad.csv'
 tap_check "... concatenated members: one stream, no such note" \
 	'grep -q "^file,zcat/rank0.pt.trace.json.gz,kineto,0,,,60,0,ok$" zcat.csv && ! grep -q "gzip member" zcat.csv'
+# a corrupt .gz says what zlib said and where: a header of zeros, nothing read; a whole
+# member whose trailer (CRC, length) is zeroed keeps every event, not partial, named
+mkdir zhdr zcrc
+events 0 3 >zhdr/rank0.pt.trace.json
+{ printf '\037\213\010\000'; head -c 20 /dev/zero; } >zhdr/rank1.pt.trace.json.gz
+events 1 20 | gzip -c >zcrc.gz
+zlen=$(wc -c <zcrc.gz | tr -d ' ')
+{ head -c $((zlen - 8)) zcrc.gz; head -c 8 /dev/zero; } >zcrc/rank1.pt.trace.json.gz
+"$TSCOPE_BIN" --no-index --export sources zhdr >zhdr.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export sources zcrc >zcrc.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps zcrc 2>/dev/null | tail -n +2 | wc -l | tr -d ' ' >zcrc.steps
+tap_check "a .gz header of zeros: zlib's message with its byte, refused as corrupt (not an empty file)" \
+	'grep -q "^refused,zhdr/rank1.pt.trace.json.gz,kineto,,,,0,0,\"skipped: corrupt gzip data, nothing read\"$" zhdr.csv &&
+	 grep -q ",\"corrupt gzip data (zlib: invalid stored block lengths, at byte 15 of the file); nothing" zhdr.csv &&
+	 ! grep -q "empty file" zhdr.csv'
+tap_check "a .gz whose trailer does not match: every event, ok, every step, the mismatch named" \
+	'grep -q "^file,zcrc/rank1.pt.trace.json.gz,kineto,1,,,60,0,ok$" zcrc.csv &&
+	 grep -q ",\"gzip trailer does not match the data (zlib: incorrect data check, at byte $((zlen - 4)) of" zcrc.csv &&
+	 ! grep -q "not measured" zcrc.csv && [ "$(cat zcrc.steps)" = 20 ]'
+
 # two documents in one file: the second is named, not dropped in silence
 mkdir cat2
 { events 1 3; events 1 3; } >cat2/rank1.pt.trace.json
@@ -136,4 +158,28 @@ tap_check "a looping symlink named like a trace: named with the reason" \
 	'grep -q "^file,odd/rank6.pt.trace.json,kineto,.*,unreadable$" odd.csv &&
 	 grep -q "^error,odd/rank6.pt.trace.json,.*,cannot read: Too many levels of symbolic links$" odd.csv &&
 	 grep -q "^file,odd/rank0.pt.trace.json,kineto,0,,,6,0,ok$" odd.csv'
+
+# a worker dir this user cannot list: an error naming it and why, counted, the other
+# worker's trace read (root runs without the capabilities that ignore file modes)
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --bounding-set -dac_override,-dac_read_search "$@"
+	else
+		"$@"
+	fi
+}
+mkdir -p wd/worker0 wd/worker1
+events 0 3 >wd/worker0/rank0.pt.trace.json
+events 1 3 >wd/worker1/rank1.pt.trace.json
+chmod 000 wd/worker1
+if as_user ls wd/worker1 >/dev/null 2>&1 || ! as_user true 2>/dev/null; then
+	tap_skip "file modes do not bind this user here (root, and setpriv could not drop CAP_DAC_OVERRIDE)"
+else
+	as_user "$TSCOPE_BIN" --no-index --export sources wd >wd.csv 2>wd.err
+	tap_check "a worker dir that cannot be listed: named with the reason, counted, the other read" \
+		'grep -q "^file,wd/worker1,kineto,,,,0,0,unreadable$" wd.csv &&
+		 grep -q "^error,wd/worker1,,,,,,,cannot open: Permission denied; its traces are not read$" wd.csv &&
+		 grep -q "data quality: 1 error," wd.err && grep -q "^file,wd/worker0/rank0.pt.trace.json,.*,ok$" wd.csv'
+fi
+chmod 755 wd/worker1
 tap_plan

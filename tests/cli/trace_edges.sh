@@ -16,7 +16,9 @@
 # fixtures above have none either: their steps have no comm column), comm is n/a, not 0%,
 # and the communication share rule is listed not judged with why; one rank alone keeps its
 # comm 0. HTA's GPU time is over the HTA span (the last ProfilerStep left out), never
-# called the trace span, which the exposed communication is over.
+# called the trace span, which the exposed communication is over. rank{k}/ dirs (or a run
+# dir) holding traces and no step log get the traces' ProfilerSteps as steps, as worker
+# dirs do, keeping what a run.json there says.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -203,4 +205,28 @@ tap_check "GPU time and TRACE.GPU_IDLE: of the HTA span, which leaves out the la
 tap_check "... the exposed communication stays of the trace span (2.8 ms), the only trace span said" \
 	'grep -q "exposed 0.2 ms (7% of trace span)$" hs.out && grep -q "^0,2.8," hs.csv &&
 	 [ "$(grep -c "trace span" hs.out)" = 1 ]'
+
+# rank{k}/ dirs holding traces alone (no steps.jsonl anywhere): the ProfilerSteps are the
+# steps, as in worker{k}/ dirs; a run.json there keeps its metadata (the run's name);
+# --compat pytscope reads no step from a trace (as for a run dir's trace.json)
+mkdir -p rk/rank0 rk/rank1 wk/worker0 wk/worker1 rkc
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 100 1; printf ,
+	  kernel ncclKernel_AllReduce 9 1100 100 2; printf ']}\n'; } >rk/rank$r/rank$r.pt.trace.json
+	cp rk/rank$r/rank$r.pt.trace.json wk/worker$r/
+done
+printf '{"name":"named","rank":0,"world_size":2}\n' | tee rk/rank0/run.json >rkc/run.json
+cp rk/rank0/rank0.pt.trace.json rkc/trace.json
+"$TSCOPE_BIN" --no-index --export steps rk >rk.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps wk >wk.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never rk >rk.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never rkc >rkc.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never --compat pytscope rkc >rkc_p.out 2>/dev/null
+tap_check "rank{k}/ dirs of traces alone: the ProfilerSteps are the steps, as in worker{k}/ dirs" \
+	'[ "$(wc -l <rk.csv)" -eq 5 ] && cmp -s rk.csv wk.csv && grep -q "^  steps  *2 aligned across ranks" rk.out'
+tap_check "... a run.json there keeps its metadata (the run's name), and beside a trace.json too" \
+	'grep -q "^tscope-tui — named  (rk)$" rk.out && grep -q "^tscope-tui — named  (rkc)$" rkc.out &&
+	 grep -q "^  steps  *2 aligned across ranks" rkc.out'
+tap_check "... --compat pytscope reads no step from a trace" \
+	'grep -qx "No steps recorded." rkc_p.out && ! grep -q TIMING rkc_p.out'
 tap_plan

@@ -3,7 +3,8 @@
 # another rank, or another world_size than the run.json's, is of another job (or
 # misplaced): it is left out of the analysis, its source refused with the reason, and the
 # headline says so (the same from the index); a trace of that rank and world_size, and
-# one without distributedInfo, are the run's own.
+# one without distributedInfo, are the run's own. A run dir's own trace.json that names
+# another world_size than its run.json is read (pytscope's rule) but named the same way.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -61,4 +62,21 @@ tap_check "rank 2 of world_size 4 in rank2/, no distributedInfo in rank1/: both 
 	'grep -q "^file,own/rank2/rank2.pt.trace.json,kineto,2,.*,ok$" own.csv &&
 	 grep -q "^file,own/rank1/rank1.pt.trace.json,kineto,1,.*,ok$" own.csv &&
 	 ! grep -q "mixed runs" own.out && grep -q "summed over 2 ranks" own.out'
+
+# the run dir's own trace.json (pytscope's) of world_size 8 beside a run.json of 1: read
+# (pytscope's rule), but named in the sources and the headline's mixed runs line
+mkdir one
+printf '{"name":"one","rank":0,"world_size":1}\n' >one/run.json
+"$tgen" one/trace.json 1 0 >/dev/null || exit 1
+"$T" --no-index --export sources one >one.csv 2>/dev/null
+"$T" --no-index --print --color never one >one.out 2>/dev/null
+tap_check "a run dir's trace.json of world_size 8, run.json 1: read, named in the sources and the headline" \
+	'grep -q "^file,one/trace.json,kineto,0,.*,ok$" one.csv &&
+	 grep -q "^warning,one/trace.json,,0,,,,,\"trace.json records world_size 8, run.json world_size 1: another \
+run.s trace? It is read as this run.s" one.csv &&
+	 grep -q "^  mixed runs  *one/trace.json records world_size 8, run.json world_size 1: another run.s trace?" one.out'
+"$T" index one >/dev/null 2>&1 && "$T" --print --color never one >one_i.out 2>/dev/null
+"$T" --export sources one >one_i.csv 2>/dev/null
+tap_check "... the same from the index, named once" \
+	'[ -d one/.tscope-index ] && cmp -s one.out one_i.out && [ "$(grep -c "another run.s trace" one_i.csv)" = 1 ]'
 tap_plan

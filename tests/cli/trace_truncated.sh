@@ -7,7 +7,8 @@
 # whole one. The rank's HTA figures are marked partial in the temporal view, and the
 # verdicts over ranks leave it out and say so: TRACE.GPU_IDLE and the GPU time headline
 # (not judged: GPU idle time of the rank), the potential stragglers (its cell empty),
-# DIST.EXPOSED_COMM when it is the lowest rank. A truncated file without a communication
+# DIST.EXPOSED_COMM when it is the lowest rank, whose COMMUNICATION OVERLAP section says
+# its figures are of the events read (exposed share n/a). A truncated file without a communication
 # kernel read is not blamed on the classification table. The trace index does not
 # restore a truncated trace (its record does not say whether every GPU event was read):
 # it is parsed again. The same on the real traces cut (../shared/real; skipped when
@@ -85,6 +86,24 @@ tap_check "truncated lowest rank: GPU idle and exposed communication listed not 
 	 grep -qx "  - exposed communication (rank 1.s trace is truncated before the end of its GPU events)" \
 		alone.out &&
 	 grep -qx "  - GPU idle time of rank 1 (truncated before the end of its GPU events)" alone.out'
+# The lowest rank cut after a communication kernel: its COMMUNICATION OVERLAP section
+# says the trace is truncated, its figures of the events read, the exposed share n/a (as
+# DIST.EXPOSED_COMM, not judged); --compat pytscope prints pytscope's section (of a run
+# dir's trace.json: pytscope reads no other).
+mkdir ovl ovl_c
+{ head_of 0 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 300 1; printf ,
+  kernel ncclKernel_AllReduce 9 200 400 2; printf ',{"ph":"X","cat":"cuda_runtime"'; } >ovl/rank0.json
+{ head_of 1 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 300 1; printf ,
+  kernel ncclKernel_AllReduce 9 200 400 2; names; printf ']}\n'; } >ovl/rank1.json
+cp ovl/rank0.json ovl_c/trace.json
+"$TSCOPE_BIN" --no-index --print --color never ovl >ovl.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never --compat pytscope ovl_c >ovl_c.out 2>/dev/null
+tap_check "truncated lowest rank: COMMUNICATION OVERLAP says so, its exposed share n/a" \
+	'grep -A3 "^● COMMUNICATION OVERLAP (rank 0) — from kernel trace$" ovl.out | grep -qx "  rank 0.s trace is \
+truncated before the end of its GPU events: figures of the events read, exposed share not judged" &&
+	 grep -qx "  comm 0.4 ms · overlapped 50% · exposed 0.2 ms (share n/a)" ovl.out'
+tap_check "... --compat pytscope: pytscope's section" \
+	'grep -qx "  comm 0.4 ms · overlapped 50% · exposed 0.2 ms (40% of wall)" ovl_c.out && ! grep -q "n/a" ovl_c.out'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ] || [ ! -d "$real/kineto-hta-2rank" ]; then
