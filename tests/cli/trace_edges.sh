@@ -22,15 +22,7 @@
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
-# kernel NAME STREAM TS DUR CORR: a kernel event and its cudaLaunchKernel (10 us before)
-kernel() {
-	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":5,' $(($3 - 10))
-	printf '"args":{"correlation":%d}},' "$5"
-	printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":%d,"ts":%d,"dur":%d,' "$1" "$2" "$3" "$4"
-	printf '"args":{"stream":%d,"device":0,"correlation":%d}}' "$2" "$5"
-}
-head_of() { printf '{"distributedInfo":{"rank":%d,"world_size":%d},"traceEvents":[' "$1" "$2"; }
-step() { printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":%d},' "$@"; }
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
 
 mkdir neg ov
 { head_of 0 1; step 1 0 1000; kernel gemm 7 30 -50 1; printf ,; kernel ncclKernel_AllReduce 9 100 100 2
