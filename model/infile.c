@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* errno for what st describes when it is not a regular file: 0 for a regular file. */
@@ -58,14 +59,20 @@ int infile_openat_st(int dirfd, const char *path, struct stat *st)
 /* 0 when the FIFO open as fd has a writer or bytes in it, else INFILE_ENOWRITER or an
  * errno. tee(2) into a pipe of our own looks without taking a byte: EAGAIN is a writer
  * that wrote nothing yet (a writer waiting in its open counts: ours woke it), 0 is no
- * writer and nothing to read. */
+ * writer and nothing to read. A writer started with the load may not have reached its
+ * open yet: asked again every 50 ms for INFILE_FIFO_GRACE_MS. */
 static int fifo_fed(int fd)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return errno;
-	ssize_t n = tee(fd, p[1], 1, SPLICE_F_NONBLOCK);
-	int e = n > 0 || (n < 0 && errno == EAGAIN) ? 0 : n == 0 ? INFILE_ENOWRITER : errno;
+	int e = INFILE_ENOWRITER;
+	for (int waited = 0; e == INFILE_ENOWRITER && waited <= INFILE_FIFO_GRACE_MS; waited += 50) {
+		if (waited)
+			nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000000L }, NULL);
+		ssize_t n = tee(fd, p[1], 1, SPLICE_F_NONBLOCK);
+		e = n > 0 || (n < 0 && errno == EAGAIN) ? 0 : n == 0 ? INFILE_ENOWRITER : errno;
+	}
 	close(p[0]);
 	close(p[1]);
 	return e;

@@ -17,6 +17,9 @@
 /* errno of infile_openat_stream() for a FIFO that no writer has open (EPIPE: never what
  * an open or a read gives). */
 #define INFILE_ENOWRITER EPIPE
+/* How long a FIFO is given to get a writer (one started with the load) before it is
+ * refused as INFILE_ENOWRITER. */
+#define INFILE_FIFO_GRACE_MS 1000
 
 /* A read-only, close-on-exec descriptor for a regular file, or -1 with errno
  * (EISDIR for a directory, INFILE_ENOTREG for a FIFO/device/socket). */
@@ -27,8 +30,9 @@ int infile_open_st(const char *path, struct stat *st);
 int infile_openat_st(int dirfd, const char *path, struct stat *st);
 /* As infile_open_st, path relative to the directory dirfd (or AT_FDCWD), but a FIFO is
  * accepted and read as a stream until its writer closes it (steps.jsonl fed by a pipe),
- * when a writer has it open (or left bytes in it): one with none is refused
- * (INFILE_ENOWRITER) at once, never waited for (a load must end). Its reads block, as on
+ * when a writer has it open (or left bytes in it): one with none within
+ * INFILE_FIFO_GRACE_MS is refused (INFILE_ENOWRITER), never waited for longer (a load
+ * must end). Its reads block, as on
  * a pipe. *st is the stat of path taken just before the open (one stat, no fstat: the
  * size a one-shot load reads up to). */
 int infile_openat_stream(int dirfd, const char *path, struct stat *st);

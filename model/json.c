@@ -107,6 +107,15 @@ int json_parse(struct json_doc *d, const char *js, size_t len)
 	}
 }
 
+long long json_error_offset(const struct json_doc *d, int rc, size_t len)
+{
+	if (len == 0)
+		return -1;
+	if (rc == JSON_EPART)
+		return (long long)len;
+	return rc > 0 ? d->tok[0].start : d->err_off;
+}
+
 const char *json_err_str(int err)
 {
 	switch (err) {

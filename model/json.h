@@ -52,6 +52,11 @@ void json_doc_free(struct json_doc *d);
  * js must outlive any getter call on d. */
 int json_parse(struct json_doc *d, const char *js, size_t len);
 const char *json_err_str(int err);
+/* Where a JSON document of len bytes that json_parse() gave rc for, and that is no
+ * object or did not parse, went wrong: its length when truncated (where it ended), the
+ * top-level value's start when it parsed (the value is no object), else where the parser
+ * stopped (d->err_off); -1 for an empty document or when unknown. */
+long long json_error_offset(const struct json_doc *d, int rc, size_t len);
 
 /* Index of the token after the whole subtree rooted at i. */
 int json_skip(const struct json_doc *d, int i);

@@ -1,26 +1,39 @@
 /* SPDX-License-Identifier: MIT */
-/* summary.c: building a run's headline lines (see summary.h). */
+/* summary.c: building a run's headline lines (see summary.h): values formatted whole,
+ * sanitized, cut with an ellipsis only past their room. */
 #include "model/summary.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
+#include "model/xalloc.h"
+
+#define ELLIPSIS "…"
 
 struct summary_line *summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt, ...)
 {
 	if (s->n >= SUMMARY_MAX)
 		return NULL;
-	char raw[SUMMARY_TEXT];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+	char *raw = xvasprintf(fmt, ap);
 	va_end(ap);
 	struct summary_line *l = &s->line[s->n++];
 	l->key = key;
 	l->tone = tone;
 	l->prose = false;
-	text_sanitize(raw, strlen(raw), l->text, sizeof(l->text), 0);
+	char *whole = text_sanitize_dup(raw, 0);
+	size_t len = strlen(whole);
+	if (len < sizeof(l->text)) {
+		memcpy(l->text, whole, len + 1);
+	} else { /* cut cleanly (text_sanitize), and said: the ellipsis */
+		len = text_sanitize(raw, strlen(raw), l->text, sizeof(l->text) - strlen(ELLIPSIS), 0);
+		memcpy(l->text + len, ELLIPSIS, sizeof(ELLIPSIS));
+	}
+	free(whole);
+	free(raw);
 	return l;
 }
 

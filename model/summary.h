@@ -5,7 +5,10 @@
  * two never disagree.
  *
  * Values are formatted and sanitized (model/text.h) by summary_add(): consumers print
- * them as they are. Keys are static strings. Lines past SUMMARY_MAX are dropped. */
+ * them as they are, and clip them to the screen. A value is kept whole up to
+ * SUMMARY_VALUE bytes (a run dir path, a long name); a longer one is cut at a character
+ * there and ends in an ellipsis, never cut silently. Keys are static strings. Lines past
+ * SUMMARY_MAX are dropped. */
 #ifndef MODEL_SUMMARY_H
 #define MODEL_SUMMARY_H
 
@@ -15,11 +18,12 @@
 enum summary_tone { TONE_NORMAL, TONE_GOOD, TONE_WARN, TONE_BAD };
 
 #define SUMMARY_MAX 32
-#define SUMMARY_TEXT 240
+#define SUMMARY_TEXT 240             /* the pieces callers build a value from */
+#define SUMMARY_VALUE 1024           /* a value's room, its NUL and an ellipsis included */
 
 struct summary_line {
 	const char *key;             /* "ranks", "straggler", ... (static) */
-	char text[SUMMARY_TEXT];     /* sanitized value */
+	char text[SUMMARY_VALUE];    /* sanitized value */
 	enum summary_tone tone;
 	bool prose;                  /* a sentence or more (a note): given more rows to wrap */
 };
@@ -29,8 +33,8 @@ struct summary {
 	size_t n;
 };
 
-/* Append one line (printf-like value, sanitized here); returns it (prose false), NULL
- * when the summary is full. */
+/* Append one line (printf-like value, sanitized here: whole, or cut with an ellipsis
+ * past SUMMARY_VALUE); returns it (prose false), NULL when the summary is full. */
 struct summary_line *summary_add(struct summary *s, enum summary_tone tone, const char *key, const char *fmt,
 				 ...) PRINTF_LIKE(4, 5);
 

@@ -212,10 +212,13 @@ static void bp_draw(void *priv, struct app *app, const struct rect *body)
 	int x = body->x + 1, w = body->w - 2, y = body->y;
 	p->sel_rank = steps_rank_id(p->m, p->lc.sel);
 	const struct budget *b = analysis_budget(app->run, p->lc.sel);
+	char flaw[160];
+	const char *why = b ? NULL : analysis_budget_why_none(app->run, p->lc.sel, flaw, sizeof(flaw));
 	if (b)
 		y = draw_lines(p, app, b, y, x, w);
 	else
-		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (no phases after warmup)", steps_rank_id(p->m, p->lc.sel));
+		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (%s)", steps_rank_id(p->m, p->lc.sel),
+			 why ? why : "no phases after warmup");
 	y++;
 	int avail = body->y + body->h - y;
 	int win_h = BP_WINDOWS + 1;

@@ -398,9 +398,19 @@ static void block_add(struct compute_block *b)
 		}
 }
 
+/* Some of x[n] is not a duration (NaN, infinite, negative). */
+static bool values_flaw(const double *x, size_t n)
+{
+	bool flaw = false;
+	for (size_t j = 0; j < n; j++)
+		flaw |= !(x[j] >= 0 && x[j] < INFINITY);
+	return flaw;
+}
+
 /* Over aligned steps [k0, k0 + n) of loaded rank r (index ri of m), or (by_pos) its
  * records [k0, k0 + n) (m and ri unused); with lanes, each block of a column is also
- * added into the lanes of its budget line. */
+ * added into the lanes of its budget line (lanes->flaw set by a value that is not a
+ * duration). */
 static void rank_compute_r(const struct steps_model *m, const struct phase_sets *ps, const struct rank_steps *r,
 			   size_t ri, size_t k0, size_t n, double *out, double *comm, bool by_pos,
 			   struct budget_lanes *lanes)
@@ -429,8 +439,10 @@ static void rank_compute_r(const struct steps_model *m, const struct phase_sets 
 		for (size_t i = 0; out && i < ps->ncompute; i++) {
 			block_column(r, ps->compute[i], &b);
 			block_add(&b);
-			if (lanes && lanes->line[i] >= 0)
+			if (lanes && lanes->line[i] >= 0) {
 				stats_lanes_add(&lanes->lane[lanes->line[i]], b.x, b.nb);
+				lanes->flaw |= values_flaw(b.x, b.nb);
+			}
 		}
 		/* cascade_result (stats.c): the exact total unless an addition into e was inexact
 		 * or the total is zero or not finite; then fsum over the record's values (a
@@ -445,8 +457,10 @@ static void rank_compute_r(const struct steps_model *m, const struct phase_sets 
 		block_column(r, ps->comm, &b);
 		if (comm)
 			memcpy(comm + at, b.x, b.nb * sizeof(*comm));
-		if (lanes && lanes->comm)
+		if (lanes && lanes->comm) {
 			stats_lanes_add(&lanes->lane[BUDGET_LANE_COMM], b.x, b.nb);
+			lanes->flaw |= values_flaw(b.x, b.nb);
+		}
 	}
 }
 

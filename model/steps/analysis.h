@@ -50,19 +50,22 @@ struct timing {
 	struct timing_phase *phase; /* in pytscope phase order (canonical, then sorted) */
 	size_t nphase;
 	double *step_time;        /* per post-warmup record: fsum of its phases (n entries) */
-	bool finite;              /* every phase total and their sum finite: the mean and the shares
-				   * mean something (else they are pytscope's, over a denominator of 1) */
-	long bad_step;            /* step number of the first non-finite phase value, -1: none (the
-				   * totals overflow) */
+	bool finite;              /* every phase value a duration (finite, >= 0) and every total and
+				   * their sum finite: the mean, the spread and the shares mean
+				   * something (else they are pytscope's, over a denominator of 1) */
+	long bad_step;            /* step number of the first phase value that is not a duration
+				   * (NaN, infinite, negative), -1: none (the totals overflow) */
 	int bad_metric;           /* its phase metric id, -1 */
+	double bad_value;         /* that value */
 };
 const struct timing *analysis_timing(struct run *run, size_t ri);
-/* Why t's shares are n/a ("a non-finite phase value: optimizer at step 3 on rank 0", "the
- * phase totals overflow on rank 0") into buf; false (buf empty) when t->finite or t has no
- * step. */
+/* Why t's shares are n/a ("a non-finite phase value: optimizer at step 3 on rank 0", "a
+ * negative phase value: data at step 12 on rank 0", "the phase totals overflow on rank
+ * 0") into buf; false (buf empty) when t->finite or t has no step. */
 bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n);
-/* t's shares may be weighed: always under --compat (pytscope's, whose comparisons are
- * false on NaN), natively only when t->finite (timing_why_na says why not). */
+/* t's shares and step times may be weighed: always under --compat (pytscope's, whose
+ * comparisons are false on NaN), natively only when t->finite (timing_why_na says why
+ * not). */
 bool timing_shares_judged(const struct run *run, const struct timing *t);
 /* Fraction of phase `name`, 0 when absent; seconds likewise. */
 double timing_fraction(const struct timing *t, const char *name);
@@ -199,8 +202,9 @@ bool analysis_has_compute(const struct steps_model *m);
  * or lacks a compute phase another records ("rank 1 records no data phase while rank 0
  * does: ...", by budget lane: data, other or forward/backward/optimizer/compute); a rank
  * with aligned steps whose record has no compute phase value ("rank 1 records no compute
- * phase at 20 of the 30 aligned steps"); a rank
- * whose mean compute over the aligned steps is not finite or is negative; or
+ * phase at 20 of the 30 aligned steps"); a rank with a compute phase value that is not a
+ * duration (analysis_ranks_flaw); a rank
+ * whose compute sums over the aligned steps overflow; or
  * analysis_compute_zero (each aligned step's slowest compute is 0: phases recorded as
  * zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
  * analysis cache (dropped with its records). */
@@ -211,7 +215,8 @@ const char *analysis_compute_unweighable(struct run *run);
  * phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
- * analysis_compute_unweighable says); buf holds the reason when it is not a constant.
+ * analysis_compute_unweighable says), or a rank with a compute or comm phase value that
+ * is not a duration (analysis_ranks_flaw); buf holds the reason when it is not a constant.
  * NULL when every rank records them. */
 const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
 /* Why the comm share of the step walls is not the run's: no comm phase (the traces'
@@ -220,7 +225,8 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
  * whatever this says. */
 const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
 /* The same judgement without the distributed analysis (compare mode's first frame): the
- * ranks' mean compute and the all-zero test read off the compute heatmap's level 0, as
+ * phase values that are not durations as analysis_ranks_flaw() finds them, the ranks'
+ * mean compute and the all-zero test read off the compute heatmap's level 0, as
  * floats (a missing cell: "rank 1 has no compute value at 20 of the 30 aligned steps",
  * no compute phase there or a NaN one); buf holds the reason when it is not a constant. */
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
@@ -321,15 +327,45 @@ const char *analysis_budget_mfu_na(const struct budget *b);
 /* The same, or "" when it is the reason already given for the efficiency (b not judged
  * for the same reason): what follows "MFU n/a" after the efficiency's n/a. */
 const char *analysis_budget_mfu_na_after(const struct budget *b);
-/* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0. */
+/* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0, and
+ * (not under --compat pytscope) when one of its records' budget phases is not a
+ * duration (analysis_budget_why_none says which). */
 const struct budget *analysis_budget(struct run *run, size_t ri);
+/* Why rank ri has no budget when a phase value is the cause ("a negative phase value:
+ * data at step 12 on rank 0", "a non-finite phase value: forward at step 7 on rank 0";
+ * --compat pytscope: one that made its wall NaN or not positive) into buf; NULL when it
+ * has one or has no phase time. */
+const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
- * ranks, MFU = summed useful / summed wall). NULL when no rank has a budget. */
+ * ranks, MFU = summed useful / summed wall). NULL when no rank has a budget, and when a
+ * rank has none for a phase value that is not a duration (analysis_budget_why_none):
+ * not the other ranks' sum as the run's. */
 const struct budget *analysis_budget_all(struct run *run);
 /* Budget of rank ri over the records whose step number is in [lo, hi] (inclusive, so
  * any step up to LONG_MAX has a window; not memoized;
- * O(records in the window) after a binary search). False when empty or wall <= 0. */
+ * O(records in the window) after a binary search). False when empty or wall <= 0, or
+ * as analysis_budget() for a phase value that is not a duration. */
 bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out);
+
+/* A budget phase value (forward, backward, optimizer, compute, data, comm or other)
+ * that is not a duration: NaN, infinite or negative. The loader keeps it as recorded, as
+ * pytscope does; the native judgements that would take it (the budget and its rules,
+ * stragglers and imbalance, the step walls and their comm share) are n/a and name it,
+ * --compat pytscope keeps pytscope's figures. The first of a rank's records in record
+ * order (in pytscope's phase order within a record: data, forward, ..., comm, other). */
+#define PHASE_FLAW_NPHASES 7
+struct phase_flaw {
+	bool found;
+	unsigned char phase;      /* index in the list above */
+	long step;
+	double value;
+};
+/* The first rank (by index) one of whose records holds a compute phase value (data,
+ * forward, backward, optimizer, compute, other; with_comm: or comm) that is not a
+ * duration, into buf ("rank 3 records a negative backward phase value at step 19");
+ * false when none does. Over all of each rank's records (the index summary keeps them
+ * with the budget sums: no body read); memoized per rank. */
+bool analysis_ranks_flaw(struct run *run, bool with_comm, char *buf, size_t n);
 
 /* ---- heatmap block aggregates -------------------------------------------------
  *

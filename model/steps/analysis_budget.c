@@ -102,19 +102,70 @@ static void lane_count(struct budget_sums *s, int l, size_t count)
 		s->lane_n[l] = count;
 }
 
+/* The budget's phases: 0-3 sum into compute, then data, comm and other (a phase_flaw's
+ * index, analysis.h). */
+static const char *const names[PHASE_FLAW_NPHASES] = { "forward", "backward", "optimizer", "compute", "data",
+						       "comm", "other" };
+#define PHASE_COMM 5
+static const unsigned char flaw_order[PHASE_FLAW_NPHASES] = { 4, 0, 1, 2, 3, 5, 6 };
+
+/* Column c (of a rank of n records) may hold a value that is not a duration: a NANO
+ * column holds whole nanoseconds, never one (a slot without a value may read as one:
+ * first_flaw() reads only the values). */
+static bool column_may_flaw(const struct column *c, size_t n)
+{
+	if (!c || c->enc == ENC_NANO || (c->cap == 0 && c->enc != ENC_RLE))
+		return false;
+	size_t len = c->enc == ENC_RLE ? c->nruns : c->cap < n ? c->cap : n;
+	bool flaw = false;
+	for (size_t i = 0; i < len && !flaw; i++) {
+		double v = c->enc == ENC_RLE ? c->run_val[i] : store_col_raw(c, i);
+		flaw = !(v >= 0 && v < INFINITY);
+	}
+	return flaw;
+}
+
+/* The first value that is not a duration of the phases of mask (bit k: names[k], id[k]
+ * its metric id) among rank ri's records [a, b) (only steps in [lo, hi] when window),
+ * in record order and in pytscope's phase order within a record (data, forward, ...,
+ * comm, other: flaw_order), into *f. */
+static void first_flaw(const struct steps_model *m, size_t ri, const int *id, unsigned mask, size_t a, size_t b,
+		       long lo, long hi, bool window, struct phase_flaw *f)
+{
+	const struct rank_steps *r = m->rank[ri];
+	struct col_cursor k[PHASE_FLAW_NPHASES];
+	bool may = false;
+	*f = (struct phase_flaw){ .found = false };
+	for (size_t p = 0; p < PHASE_FLAW_NPHASES; p++) {
+		col_cursor_init(&k[p], r, id[p]);
+		may = may || (mask >> p & 1 && column_may_flaw(k[p].c, r->n));
+	}
+	for (size_t i = a; i < b && may && !f->found; i++) {
+		long s = steps_step(m, ri, i);
+		if (window && (s < lo || s > hi))
+			continue;
+		for (size_t j = 0; j < PHASE_FLAW_NPHASES && !f->found; j++) {
+			size_t p = flaw_order[j];
+			double v;
+			if (mask >> p & 1 && col_cursor_get(&k[p], i, &v) && !(v >= 0 && v < INFINITY))
+				*f = (struct phase_flaw){ .found = true, .phase = (unsigned char)p, .step = s,
+							  .value = v };
+		}
+	}
+}
+
 /* Phase sums over the positions [a, b) of rank ri (only steps in [lo, hi) when window),
- * exactly rounded (stats_fsum, math.fsum). The exact sum does not depend on the order
- * of the values, so each column's are gathered whole; only an overflow on the way
- * (values near DBL_MAX) would, and then the four compute phases are gathered again in
- * record order, the order the sum meets them in. */
+ * exactly rounded (stats_fsum, math.fsum), and the first compute and comm values that
+ * are not durations. The exact sum does not depend on the order of the values, so each
+ * column's are gathered whole; only an overflow on the way (values near DBL_MAX) would,
+ * and then the four compute phases are gathered again in record order, the order the
+ * sum meets them in. */
 static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long lo, long hi,
 			    bool window, struct budget_sums *out)
 {
 	const struct steps_model *m = run->steps;
 	const struct rank_steps *r = m->rank[ri];
 	rank_need_body(r);
-	/* 0-3 sum into compute, then data, comm and other */
-	static const char *const names[] = { "forward", "backward", "optimizer", "compute", "data", "comm", "other" };
 	int id[ARRAY_LEN(names)];
 	struct col_cursor k[ARRAY_LEN(names)];
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
@@ -169,6 +220,26 @@ static void budget_sum_over(struct run *run, size_t ri, size_t a, size_t b, long
 	for (size_t c = 0; c < ARRAY_LEN(names); c++)
 		lane_count(out, lane[c], cnt[c]);
 	free(vc);
+	unsigned all = (1u << PHASE_FLAW_NPHASES) - 1, comm = 1u << PHASE_COMM;
+	first_flaw(m, ri, id, all & ~comm, a, b, lo, hi, window, &out->flaw_compute);
+	first_flaw(m, ri, id, comm, a, b, lo, hi, window, &out->flaw_comm);
+}
+
+/* The flaw of s the native budget is n/a for (the earlier of its compute and comm ones),
+ * NULL: none. */
+static const struct phase_flaw *sums_flaw(const struct budget_sums *s)
+{
+	const struct phase_flaw *c = &s->flaw_compute, *k = &s->flaw_comm;
+	if (c->found && k->found)
+		return k->step < c->step ? k : c;
+	return c->found ? c : k->found ? k : NULL;
+}
+
+/* "a negative phase value: data at step 12 on rank 0" (timing_why_na's words). */
+static void flaw_text(const struct phase_flaw *f, int rank, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s phase value: %s at step %ld on rank %d", isfinite(f->value) ? "a negative" : "a non-finite",
+		 names[f->phase], f->step, rank);
 }
 
 /* The budget of rank ri from its phase sums; false: no record or no wall time. */
@@ -176,6 +247,9 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 {
 	memset(out, 0, sizeof(*out));
 	if (s->n == 0)
+		return false;
+	const struct opts *o = run->opts;
+	if (!(o && o->compat_pytscope) && sums_flaw(s)) /* no verdict on a value that is no duration */
 		return false;
 	double compute = s->compute, data = s->data, comm = s->comm, other = s->other;
 	double wall = compute + data + comm + other;
@@ -189,7 +263,6 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	out->compute_measured = compute;
 	/* MFU weighs the compute phases: a run without one has no MFU, not 0% (pytscope,
 	 * and so --compat pytscope, shows the 0%) */
-	const struct opts *o = run->opts;
 	bool weighable = (o && o->compat_pytscope) || budget_has_compute(run->steps);
 	out->mfu_na = weighable ? BUDGET_NO_PEAK : "no compute phase is recorded";
 	/* a negative FLOPs count (a run.json typo) is none natively; pytscope takes any but 0 */
@@ -299,6 +372,7 @@ void analysis_lanes_init(const struct budget_plan *bp, struct budget_lanes *bl)
 {
 	bl->line = bp->line;
 	bl->comm = bp->has[BUDGET_LANE_COMM];
+	bl->flaw = false;
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		stats_lanes_init(&bl->lane[l]);
 }
@@ -322,7 +396,7 @@ bool analysis_lanes_sums(const struct budget_plan *bp, struct budget_lanes *bl, 
 {
 	*sums = (struct budget_sums){ .n = r->n };
 	rank_lanes_present(bp, ps, r, sums);
-	return lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
+	return !bl->flaw && lane_sum(bl, bp->has, BUDGET_LANE_COMPUTE, &sums->compute) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_DATA, &sums->data) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_COMM, &sums->comm) &&
 	       lane_sum(bl, bp->has, BUDGET_LANE_OTHER, &sums->other);
@@ -371,6 +445,8 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 		if (budget_of_sums(run, ri, &sums, &b)) {
 			rc->budget = xmalloc(sizeof(*rc->budget));
 			*rc->budget = b;
+		} else if (sums_flaw(&sums)) { /* the cause (--compat: a NaN or infinite wall) */
+			rc->budget_flaw = *sums_flaw(&sums);
 		}
 		rc->budget_done = true;
 	}
@@ -384,6 +460,10 @@ static struct budget *budget_all(struct run *run)
 	bool measured[BUDGET_NLINES] = { false };
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
 		const struct budget *b = analysis_budget(run, r);
+		if (!b && analysis_rank_cache(run, r)->budget_flaw.found) { /* not the others' as the run's */
+			free(all);
+			return NULL;
+		}
 		if (!b)
 			continue;
 		if (!all)
@@ -427,4 +507,53 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 	struct budget_sums sums;
 	budget_sum_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, &sums);
 	return budget_of_sums(run, ri, &sums, out);
+}
+
+const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n)
+{
+	if (analysis_budget(run, ri) || !analysis_rank_cache(run, ri)->budget_flaw.found)
+		return NULL;
+	flaw_text(&analysis_rank_cache(run, ri)->budget_flaw, steps_rank_id(run->steps, ri), buf, n);
+	return buf;
+}
+
+/* Rank ri's flaws over all its records (compute's, comm's): the kept sums' when they
+ * are its records', else from its records; memoized. */
+static const struct phase_flaw *rank_flaws(struct run *run, size_t ri)
+{
+	struct rank_cache *rc = analysis_rank_cache(run, ri);
+	if (rc->flaws_done)
+		return rc->flaw;
+	const struct steps_model *m = run->steps;
+	const struct budget_sums *kept = analysis_cache_of(run)->bsum;
+	size_t n = steps_nrecords(m, ri);
+	if (kept && kept[ri].n == n) {
+		rc->flaw[0] = kept[ri].flaw_compute;
+		rc->flaw[1] = kept[ri].flaw_comm;
+	} else {
+		int id[PHASE_FLAW_NPHASES];
+		for (size_t i = 0; i < PHASE_FLAW_NPHASES; i++)
+			id[i] = steps_metric_find(m, METRIC_PHASE, names[i]);
+		rank_need_body(m->rank[ri]);
+		unsigned comm = 1u << PHASE_COMM;
+		first_flaw(m, ri, id, ((1u << PHASE_FLAW_NPHASES) - 1) & ~comm, 0, n, 0, 0, false, &rc->flaw[0]);
+		first_flaw(m, ri, id, comm, 0, n, 0, 0, false, &rc->flaw[1]);
+	}
+	rc->flaws_done = true;
+	return rc->flaw;
+}
+
+bool analysis_ranks_flaw(struct run *run, bool with_comm, char *buf, size_t n)
+{
+	for (size_t r = 0; run->steps && r < steps_nranks(run->steps); r++) {
+		const struct phase_flaw *f = rank_flaws(run, r);
+		f = f[0].found ? &f[0] : with_comm && f[1].found ? &f[1] : NULL;
+		if (f) {
+			snprintf(buf, n, "rank %d records %s %s phase value at step %ld", steps_rank_id(run->steps, r),
+				 isnan(f->value) ? "a NaN" : isinf(f->value) ? "an infinite" : "a negative",
+				 names[f->phase], f->step);
+			return true;
+		}
+	}
+	return false;
 }

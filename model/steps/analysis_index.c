@@ -13,7 +13,8 @@
  * File: the index header (index.h), every pyramid's STORED rows, then the head:
  * SUMMARY_VERSION (u32), the build that wrote it (only named in diagnostics), parts,
  * rank ids, aligned set, distributed analysis, budget sums (present flag, then per
- * rank: records, compute, data, comm, other seconds), pyramid descriptors. A pyramid
+ * rank: records, compute, data, comm, other seconds, lanes, the first compute and comm
+ * phase values that are not durations), pyramid descriptors. A pyramid
  * descriptor: series, dense, file offset of stored row 0, rank count N, stored row
  * count D, words per chunk W (SUMMARY_CHUNK_WORDS when written here), per rank the
  * stored row it uses (ranks whose rows are the same bytes may share one stored row),
@@ -206,6 +207,12 @@ void summary_put_bsum1(struct obuf *o, const struct budget_sums *v)
 	ob_u8(o, (uint8_t)v->has);
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		ob_uvar(o, v->lane_n[l]);
+	const struct phase_flaw *fl[] = { &v->flaw_compute, &v->flaw_comm }; /* 0 or 1 + phase, step, value */
+	for (size_t k = 0; k < ARRAY_LEN(fl); k++) {
+		ob_u8(o, fl[k]->found ? 1u + fl[k]->phase : 0u);
+		ob_svar(o, fl[k]->step);
+		ob_f64(o, fl[k]->value);
+	}
 }
 
 void summary_get_bsum1(struct ibuf *b, struct budget_sums *v)
@@ -217,6 +224,14 @@ void summary_get_bsum1(struct ibuf *b, struct budget_sums *v)
 	v->has = ib_u8(b);
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		v->lane_n[l] = (size_t)ib_uvar(b);
+	struct phase_flaw *fl[] = { &v->flaw_compute, &v->flaw_comm };
+	for (size_t k = 0; k < ARRAY_LEN(fl); k++) {
+		unsigned p = ib_u8(b);
+		b->bad |= p > PHASE_FLAW_NPHASES;
+		*fl[k] = (struct phase_flaw){ .found = p != 0, .phase = (unsigned char)(p ? p - 1 : 0) };
+		fl[k]->step = (long)ib_svar(b);
+		fl[k]->value = ib_f64(b);
+	}
 }
 
 void summary_put_bsum(struct obuf *o, const struct budget_sums *v, size_t N)

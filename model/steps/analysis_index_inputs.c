@@ -19,7 +19,8 @@
  * head: SUMMARY_VERSION, INPUTS_LAYOUT, the part's name, size, mtime and inode, the
  * compute phases (names), per rank: id, records n, offset of its doubles, their CRC-32,
  * contiguous (u8), first step, nd, offset of its step index and its CRC-32, budget sums
- * (records, compute, data, comm, other), memory peak (flag, value).
+ * (records, compute, data, comm, other, lanes, the values that are not durations), memory
+ * peak (flag, value).
  * The open uses a rank's inputs when the file and its part are the ones it read, the
  * shard's compute phases are among the merged run's (a record's compute is the exactly
  * rounded sum of its phase values, so neither the order of the phases nor phases the

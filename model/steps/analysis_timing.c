@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_timing.c: pytscope's timing analysis of one rank (analysis.h §6.1): mean, std,
- * p50/p95 of the step time and the per-phase totals and fractions, over exact sums. */
+ * p50/p95 of the step time and the per-phase totals and fractions, over exact sums, and
+ * the first phase value that is not a duration (their native n/a). */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -90,9 +91,10 @@ static bool timing_feed(const struct steps_model *m, void *job, size_t k)
 		for (size_t p = 0; p < j->np; p++) {
 			double v;
 			if (steps_value(m, j->ri, j->ids[p], j->w + i, &v)) {
-				if (!isfinite(v) && t->bad_metric < 0) {
+				if (!(v >= 0 && v < INFINITY) && t->bad_metric < 0) { /* not a duration */
 					t->bad_metric = j->ids[p];
 					t->bad_step = steps_step(m, j->ri, j->w + i);
+					t->bad_value = v;
 				}
 				stats_sum_add(&st, v);
 				stats_sum_add(&j->tot[p], v);
@@ -212,7 +214,8 @@ bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, cha
 		const char *name = steps_metric(m, t->bad_metric)->name;
 		char safe[64];
 		text_sanitize(name, strlen(name), safe, sizeof(safe), 0);
-		snprintf(buf, n, "a non-finite phase value: %s at step %ld on rank %d", safe, t->bad_step, rank);
+		snprintf(buf, n, "%s phase value: %s at step %ld on rank %d",
+			 isfinite(t->bad_value) ? "a negative" : "a non-finite", safe, t->bad_step, rank);
 	} else {
 		snprintf(buf, n, "the phase totals overflow on rank %d", rank);
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_weighable.c: why the ranks' compute cannot be weighed against each other (a
  * rank without a compute phase, a phase one rank never records while another does, aligned
- * steps without compute, a NaN or negative compute), and why the step walls or their comm
+ * steps without compute, a phase value that is not a duration, compute sums that
+ * overflow), and why the step walls or their comm
  * share are not measured on every rank (a rank without the phases: n/a, not the others'
  * figures); analysis.h says what each answer means. */
 #include "model/steps/seal.h"
@@ -118,18 +119,15 @@ static bool lanes_unweighable(struct run *run, char *buf, size_t n)
 	return buf[0] != '\0';
 }
 
-/* A rank whose mean compute (mean[r]) is not finite or is negative, into buf. */
+/* A rank whose mean compute (mean[r]) is not finite, into buf: its sums overflow (a value
+ * that is not a duration is named before, analysis_ranks_flaw). */
 static bool means_unweighable(const struct steps_model *m, const double *mean, char *buf, size_t n)
 {
-	for (size_t r = 0; r < steps_nranks(m); r++) {
-		if (!isfinite(mean[r]))
-			snprintf(buf, n, "rank %d records a NaN or infinite compute phase value", steps_rank_id(m, r));
-		else if (mean[r] < 0)
-			snprintf(buf, n, "rank %d records negative compute phase values", steps_rank_id(m, r));
-		else
-			continue;
-		return true;
-	}
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		if (!isfinite(mean[r])) {
+			snprintf(buf, n, "the compute sums of rank %d overflow", steps_rank_id(m, r));
+			return true;
+		}
 	return false;
 }
 
@@ -147,11 +145,12 @@ static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
 }
 
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
- * can): lanes_unweighable(), aligned steps without its compute (gaps_unweighable), or a
- * compute that is not finite or is negative over the aligned steps. */
+ * can): lanes_unweighable(), aligned steps without its compute (gaps_unweighable), a
+ * compute phase value that is not a duration (analysis_ranks_flaw), or compute sums that
+ * overflow over the aligned steps. */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	if (lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n))
+	if (lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) || analysis_ranks_flaw(run, false, buf, n))
 		return true;
 	size_t N = steps_nranks(run->steps);
 	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
@@ -166,7 +165,7 @@ const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t
 {
 	if (!analysis_has_compute(run->steps))
 		return "no compute phase recorded";
-	if (lanes_unweighable(run, buf, n))
+	if (lanes_unweighable(run, buf, n) || analysis_ranks_flaw(run, false, buf, n))
 		return buf;
 	const struct steps_model *m = run->steps;
 	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
@@ -253,7 +252,8 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
 	if (ranks_lacking(run, compute, "compute phase", buf, n) ||
 	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
-	    gaps_unweighable(analysis_distributed(run), buf, n))   /* walls of the others' alone there */
+	    gaps_unweighable(analysis_distributed(run), buf, n) ||   /* walls of the others' alone there */
+	    analysis_ranks_flaw(run, true, buf, n))   /* a wall that is no duration */
 		return buf;
 	return NULL;
 }

@@ -224,11 +224,13 @@ void analysis_heat_lazy_free(struct heat_lazy *lz);
 const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);
 
 struct rank_cache {
-	bool timing_done, memory_done, conv_done, budget_done;
+	bool timing_done, memory_done, conv_done, budget_done, flaws_done;
 	struct timing *timing;
 	struct memory *memory;
 	struct convergence *conv;
 	struct budget *budget;
+	struct phase_flaw budget_flaw; /* why budget is NULL natively, when a phase value is */
+	struct phase_flaw flaw[2];     /* over all records (analysis_ranks_flaw): compute's, comm's */
 };
 
 struct analysis_cache {
@@ -323,6 +325,7 @@ enum { BUDGET_LANE_COMPUTE, BUDGET_LANE_DATA, BUDGET_LANE_COMM, BUDGET_LANE_OTHE
 struct budget_lanes {
 	const int *line;
 	bool comm;
+	bool flaw;                /* a value added is not a duration: the sums take the exact pass */
 	struct stats_lanes lane[BUDGET_NLANES];
 };
 void analysis_records_compute_lanes(const struct steps_model *m, const struct phase_sets *ps, size_t ri,
@@ -646,6 +649,7 @@ struct budget_sums {
 	unsigned has;   /* bit BUDGET_LANE_x: a value of the line's phases among the records */
 	size_t lane_n[BUDGET_NLANES]; /* records with a value of the line: the most values any
 				       * one of its phase columns has */
+	struct phase_flaw flaw_compute, flaw_comm; /* analysis.h: its compute phases', comm's */
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
 /* Rank ri's compute and comm at every aligned step into out and comm

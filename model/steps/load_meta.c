@@ -488,8 +488,9 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 		buf = NULL;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
-		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "run.json is not a JSON object (%s): no run metadata",
-			 rc > 0 ? "wrong type" : json_err_str(rc));
+		diag_add(&run->diags, DIAG_WARN, path, -1, json_error_offset(&d, rc, len), rank,
+			 "run.json is not a JSON object (%s): no run metadata",
+			 len == 0 ? "empty file" : rc > 0 ? "wrong type" : json_err_str(rc));
 		run_source_done(run, si, 0, 1, 0, false);
 	}
 	json_doc_free(&d);

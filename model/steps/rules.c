@@ -123,7 +123,7 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	if (!have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < JITTER_MIN_STEPS || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
+	if (t->n < JITTER_MIN_STEPS || !timing_shares_judged(run, t) || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
 		return;
 	/* evidence: the steps slower than p95 */
 	size_t w = steps_nrecords(run->steps, 0) - t->n;

@@ -2,12 +2,14 @@
 /* rules_unjudged.c: what the step rules (rules.c) could not judge on a run and why
  * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
- * without enough aligned steps, an efficiency with nothing to weigh, each item with the
+ * without enough aligned steps, an efficiency with nothing to weigh, a phase value that
+ * is not a duration (named where it is: shares, jitter, efficiency), each item with the
  * finding ids it stands for. So an empty findings list says what was not checked instead
  * of reading as "all is well", and a comparison calls a finding of one run "not judged"
  * where the other's rules could not give it. */
 #include "model/steps/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,27 @@ static void phase_ids(const struct timing *t, char *ids, size_t n)
 	for (size_t i = 0; i < ARRAY_LEN(need); i++)
 		if (!timing_has_phase(t, need[i][0]) && !strstr(ids, need[i][1]))
 			text_appendf(ids, n, "%s%s", *ids ? " " : "", need[i][1]);
+}
+
+/* Rank 0's shares n/a (timing_why_na): the rules that weigh them and the step times
+ * (jitter, when it has the steps it needs), and efficiency when rank 0's budget is n/a
+ * for the same value or its sums overflow too (rules.c rule_efficiency); true when
+ * efficiency was said. */
+static bool shares_unjudged(struct run *run, const struct timing *t, const struct budget *b, struct not_judged *nj)
+{
+	char why[160], flaw[160];
+	if (!timing_why_na(run, t, 0, why, sizeof(why)))
+		return false;
+	bool jitter = t->n >= JITTER_MIN_STEPS; /* fewer steps: said above */
+	bool eff = b ? !isfinite(b->wall) : analysis_budget_why_none(run, 0, flaw, sizeof(flaw)) && !strcmp(flaw, why);
+	char ids[160];
+	snprintf(ids, sizeof(ids), IDS_SHARES "%s%s", jitter ? " TIMING.JITTER" : "", eff ? " " IDS_EFFICIENCY : "");
+	const char *what = jitter && eff ? "phase shares, step-time jitter and efficiency"
+			   : jitter      ? "phase shares and step-time jitter"
+			   : eff	 ? "phase shares and efficiency"
+					 : "phase shares";
+	findings_unjudged_add(nj, ids, "%s (%s)", what, why);
+	return eff;
 }
 
 /* The pytscope rules over rank 0's records: each needs a count of records or a series.
@@ -81,9 +104,8 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 	phase_ids(t, ids, sizeof(ids));
 	if (nm)
 		findings_unjudged_add(nj, ids, "phase-share rules (no %s phase recorded%s)", list, by);
-	char why[160];
-	if (timing_why_na(run, t, 0, why, sizeof(why)))
-		findings_unjudged_add(nj, IDS_SHARES " " IDS_EFFICIENCY, "phase shares and efficiency (%s)", why);
+	const struct budget *b = analysis_budget(run, 0);
+	bool eff_said = shares_unjudged(run, t, b, nj);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
 		findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
@@ -99,10 +121,13 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 		findings_unjudged_add(nj, "MEMORY.GROWTH",
 				      "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
 				      GROWTH_MIN_STEPS);
-	const struct budget *b = analysis_budget(run, 0);
-	if (!b) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
+	char why[160];
+	const char *flaw = b ? NULL : analysis_budget_why_none(run, 0, why, sizeof(why));
+	if (flaw && !eff_said) /* a phase value that is no duration: the budget is n/a */
+		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s)", flaw);
+	else if (!b && !eff_said) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (no phase time recorded%s)", by);
-	else if (!b->judged)
+	else if (b && !b->judged)
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s%s)",
 				      b->line[BUDGET_USEFUL].measured ? "only compute is recorded" : "no compute phase recorded",
 				      by);

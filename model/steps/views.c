@@ -351,21 +351,27 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 }
 
 /* Why no rank has a budget (analysis_budget NULL): no record, every record inside
- * --warmup (as the report's TIMING says), or no phase time after it. */
+ * --warmup (as the report's TIMING says), a phase value that is not a duration (the
+ * first rank's with one), or no phase time after it. */
 void steps_budget_none_why(struct run *run, char *err, size_t errn)
 {
 	const struct steps_model *m = run->steps;
 	long wu = run->opts ? run->opts->warmup : 0L;
 	size_t all = 0, after = 0;
+	char flaw[160];
+	const char *why = NULL;
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t n = steps_nrecords(m, r);
 		all += n;
 		after += n - analysis_warmup_start(run, n);
+		why = why ? why : analysis_budget_why_none(run, r, flaw, sizeof(flaw));
 	}
 	char past[48] = "";
 	if (wu > 0)
 		snprintf(past, sizeof(past), " after --warmup %ld", wu);
-	if (!all)
+	if (why)
+		snprintf(err, errn, "no efficiency budget: %s", why);
+	else if (!all)
 		snprintf(err, errn, "no efficiency budget: this run has no step records");
 	else if (!after)
 		snprintf(err, errn, "no efficiency budget: all %zu record%s inside --warmup %ld (nothing left to "

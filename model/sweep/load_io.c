@@ -161,18 +161,6 @@ long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lo
 	return rc;
 }
 
-/* Where a JSON file that did not open went wrong: its end when truncated (where the
- * JSON ended, as the trace loader says), where the parser stopped on invalid JSON, the
- * top-level value that is no object; -1 for an empty file or when unknown. */
-static long long json_error_offset(const struct json_doc *d, int rc, size_t len)
-{
-	if (len == 0)
-		return -1;
-	if (rc == JSON_EPART)
-		return (long long)len;
-	return rc > 0 ? d->tok[0].start : d->err_off;
-}
-
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
 		    size_t *src)
 {

@@ -6,8 +6,10 @@
 # rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
 # fragmentation finding on a NaN, and prints a NaN as Python does: "nan"); a rank's
 # memory peak is of its finite values, and a single rank's is in the ranks view. A file
-# of which nothing was read (a truncated run.json) is not "ok" in the sources view. A
-# steps.jsonl FIFO that no writer has open is named, never waited for.
+# of which nothing was read (a truncated run.json) is not "ok" in the sources view; a
+# run.json that does not parse is warned about with the byte offset where it ended
+# (truncated: its length) or where parsing stopped. A steps.jsonl FIFO that no writer has
+# open is named, never waited for.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -77,6 +79,17 @@ head -c 40 demo/rank1/run.json >cut/rank1/run.json
 tap_check "a truncated run.json: its file row says nothing was read, not ok" \
 	'grep -q "^file,cut/rank1/run.json,pytscope,1,,,0,1,nothing read: see its messages$" cut.csv &&
 	 grep -q "^file,cut/rank0/run.json,pytscope,0,,,1,0,ok$" cut.csv'
+tap_check "... its warning gives the offset where it ended: the file's length, 40" \
+	'grep -q "^warning,cut/rank1/run.json,,1,,40,,,run.json is not a JSON object (truncated JSON)" cut.csv'
+# run.json that does not parse: where parsing stopped (a BOM at 0, a stray ] at 12); empty: no offset
+printf '\357\273\277{"name": "x"}' >cut/rank2/run.json
+printf '{"name": "x"]' >cut/rank3/run.json
+: >cut/rank0/run.json
+"$T" --no-index --export sources cut >cut2.csv 2>/dev/null
+tap_check "invalid run.json: the offset where parsing stopped; an empty one says so" \
+	'grep -q "^warning,cut/rank2/run.json,,2,,0,,,run.json is not a JSON object (invalid JSON)" cut2.csv &&
+	 grep -q "^warning,cut/rank3/run.json,,3,,12,,,run.json is not a JSON object (invalid JSON)" cut2.csv &&
+	 grep -q "^warning,cut/rank0/run.json,,0,,,,,run.json is not a JSON object (empty file)" cut2.csv'
 
 # A steps.jsonl that is a FIFO no writer has open is never waited for (it hung in its
 # open): named as not a regular file, the other ranks loaded; `index` names it and exits

@@ -1,7 +1,11 @@
 #!/bin/sh
 # steps_verdicts.sh: the step rules and the report's TIMING and DISTRIBUTED sections
 # judge only what the records let them: a NaN or overflowing phase makes the shares n/a
-# (no rule fires on them; --compat keeps pytscope's figures, whose >= is false on NaN),
+# (no rule fires on them; --compat keeps pytscope's figures, whose >= is false on NaN), and
+# the budget n/a for that value, not "no phase time"; one negative phase value (a rank's
+# mean still positive) makes the shares, step time, jitter, budget, stragglers, imbalance
+# and walls n/a naming its rank, phase and step, from the index too (--compat keeps
+# pytscope's figures),
 # a run without phases or with every record inside --warmup says so, a rank that records
 # no compute, another phase set, NaN or negative compute is not weighed, imbalance on one
 # aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
@@ -32,9 +36,13 @@ tap_check "NaN phase: shares and mean n/a, with the step and the rank" \
 	'grep -q "^● TIMING — 30 steps · n/a ms/step · n/a steps/s" nan1.out &&
 	 grep -qx "  shares n/a (a non-finite phase value: optimizer at step 3 on rank 0)" nan1.out &&
 	 grep -q "^  data .*    n/a    10.00 ms$" nan1.out && ! grep -q "nan%\|nan ms\|30.0%\|120.0%" nan1.out'
-tap_check "NaN phase: no timing rule fires, the shares are named not judged" \
-	'! grep -q "TIMING\.\|EFFICIENCY\." nan1.out &&
-	 grep -qx "  - phase shares and efficiency (a non-finite phase value: optimizer at step 3 on rank 0)" nan1.out'
+nan1_why="a non-finite phase value: optimizer at step 3 on rank 0"
+tap_check "NaN phase: no timing rule fires, the shares, jitter and efficiency are named not judged" \
+	'! grep -q "TIMING\.\|EFFICIENCY\." nan1.out && ! grep -q "no phase time" nan1.out &&
+	 grep -qx "  - phase shares, step-time jitter and efficiency ($nan1_why)" nan1.out'
+"$TSCOPE_BIN" --export budget --no-index nan1 >/dev/null 2>nan1b.err
+tap_check "NaN phase: no budget, for that value (not \"no phase time\")" \
+	'grep -q "no efficiency budget: $nan1_why$" nan1b.err'
 rep --compat pytscope nan1 >nan1c.out
 tap_check "NaN phase, --compat: pytscope's shares over 1 and its data rule, no optimizer rule (NaN >= 0.15)" \
 	'grep -q "^  data .* 30.0%    10.00 ms$" nan1c.out && grep -q "(TIMING.DATALOADER_BOUND)" nan1c.out &&
@@ -103,12 +111,52 @@ done
 rep nanr >nanr.out
 rep negr >negr.out
 tap_check "NaN compute on a rank: not judged, not \"none\"" \
-	'grep -q "^  stragglers  *not judged: rank 1 records a NaN or infinite compute phase value$" nanr.out &&
-	 grep -qx "  - stragglers and imbalance (rank 1 records a NaN or infinite compute phase value)" nanr.out &&
+	'grep -q "^  stragglers  *not judged: rank 1 records a NaN data phase value at step 0$" nanr.out &&
+	 grep -qx "  - stragglers and imbalance (rank 1 records a NaN data phase value at step 0)" nanr.out &&
 	 ! grep -q "nan ms\|nan%" nanr.out'
 tap_check "negative compute on a rank: not judged" \
-	'grep -q "^  stragglers  *not judged: rank 1 records negative compute phase values$" negr.out &&
+	'grep -q "^  stragglers  *not judged: rank 1 records a negative data phase value at step 0$" negr.out &&
 	 ! grep -q "lost to imbalance [0-9]" negr.out'
+# one negative value among 4 ranks x 50 steps, rank 3's mean still positive (it read "imbalance
+# 25.4%", rank 3 at 2.93 ms)
+mkdir -p neg4/rank0 neg4/rank1 neg4/rank2 neg4/rank3
+for r in 0 1 2 3; do for s in $(seq 0 49); do
+	b=0.06; [ $r = 3 ] && [ $s = 19 ] && b=-4.0
+	echo "{\"step\":$s,\"phases\":{\"data\":0.008,\"forward\":0.03,\"backward\":$b,\"comm\":0.01}}"
+done >neg4/rank$r/steps.jsonl; done
+rep neg4 >neg4.out
+rep --compat pytscope neg4 >neg4c.out
+why="rank 3 records a negative backward phase value at step 19"
+tap_check "one negative phase value: stragglers, imbalance and the walls n/a naming it" \
+	'grep -q "^  stragglers  *not judged: $why$" neg4.out &&
+	 grep -q "^  imbalance  *n/a: $why; comm n/a ($why)$" neg4.out &&
+	 grep -q "^  run wall  *n/a: $why$" neg4.out && grep -qx "  - stragglers and imbalance ($why)" neg4.out &&
+	 grep -qx "  per-rank compute: n/a ($why)" neg4.out && ! grep -q "lost to imbalance [0-9]" neg4.out'
+tap_check "... --compat pytscope keeps pytscope's figures" \
+	'grep -q "wall lost to imbalance [1-9][0-9.]*%" neg4c.out && grep -q "^    rank 3:   16.80 ms" neg4c.out'
+"$TSCOPE_BIN" --export budget --no-index neg4 >neg4b.csv 2>/dev/null
+tap_check "... no run budget made of the other ranks; rank 0's, clean, stays" \
+	'! grep -q "^run\|^rank,3," neg4b.csv && grep -q "^rank,0,50," neg4b.csv'
+# one rank, one negative data value (it read "compute 604.2% of rank wall", [HIGH] 76% recoverable)
+mkdir neg1
+for s in $(seq 0 49); do
+	d=0.008; [ $s = 7 ] && d=-5.0
+	echo "{\"step\":$s,\"phases\":{\"data\":$d,\"forward\":0.03,\"backward\":0.06,\"optimizer\":0.006," \
+		"\"comm\":0.012}}"
+done >neg1/steps.jsonl
+rep neg1 >neg1.out
+rep --compat pytscope neg1 >neg1c.out
+why="a negative phase value: data at step 7 on rank 0"
+tap_check "one negative phase on one rank: shares, step time, jitter and budget n/a naming it, no finding" \
+	'grep -q "^● TIMING — 50 steps · n/a ms/step · n/a steps/s   (median n/a · p95 n/a ms · CV n/a)" neg1.out &&
+	 grep -qx "  shares n/a ($why)" neg1.out &&
+	 ! grep -q "^  budget\|EFFICIENCY BUDGET\|%  *-\|(EFFICIENCY\|(TIMING" neg1.out &&
+	 grep -qx "  - phase shares, step-time jitter and efficiency ($why)" neg1.out'
+tap_check "... --compat pytscope keeps pytscope's findings" \
+	'grep -q "(EFFICIENCY.RECOVERABLE)" neg1c.out && grep -q "(TIMING.JITTER)" neg1c.out'
+"$TSCOPE_BIN" index neg1 >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never neg1 >neg1_idx.out 2>/dev/null
+"$TSCOPE_BIN" index neg4 >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never neg4 >neg4_idx.out 2>/dev/null
+tap_check "... the same from the index" 'cmp -s neg1.out neg1_idx.out && cmp -s neg4.out neg4_idx.out'
 
 # 4. no phase at all
 mkdir nop
@@ -184,7 +232,8 @@ for r in 0 1; do for s in $(seq 0 29); do
 done >nanw/rank$r/steps.jsonl; done
 rep nanw >nanw.out
 tap_check "a NaN in the step walls: run wall, mean step wall and comm n/a, never nan" \
-	'grep -q "^  run wall  *n/a" nanw.out && grep -q "comm n/a (a NaN or infinite phase value)" nanw.out &&
+	'grep -q "^  run wall  *n/a" nanw.out &&
+	 grep -q "comm n/a (rank 0 records a NaN forward phase value at step 5)" nanw.out &&
 	 ! grep -qi "nan%\|nan ms\|nan s" nanw.out'
 # ranks without phases: no step wall is measured (all ranks), or only rank 0's (rank 1)
 mkdir -p nophase/rank0 nophase/rank1 halfph/rank0 halfph/rank1 halfcb/rank0 halfcb/rank1

@@ -4,7 +4,8 @@
  * conditional Sweep tab; grids and model commands found by name; finalize/has_data
  * through run_open()/run_is_empty(); has_records and findings_unjudged() (a run of
  * run.json files alone: data, nothing judged); summary lines sanitized and in registry
- * order; the not-judged items of an empty findings list. */
+ * order, their values whole (a 256-byte path) or, past SUMMARY_VALUE, cut at a character
+ * with an ellipsis; the not-judged items of an empty findings list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,23 @@ static void test_summary_add(void)
 	summary_add(&s, TONE_BAD, "name", "%s", "evil\x1b[2Jname");
 	is_str(s.line[0].text, "evil^[[2Jname", "summary values are sanitized");
 	ok(s.line[0].tone == TONE_BAD, "and keep their tone");
+	char path[257], wide[2 * 3000 + 1];
+	memset(path, 'p', 256);
+	path[256] = '\0';
+	summary_add(&s, TONE_NORMAL, "path", "%s", path);
+	ok(strcmp(s.line[1].text, path) == 0, "a run dir path of 256 bytes is kept whole");
+	for (int i = 0; i < 3000; i++)
+		memcpy(wide + 2 * i, "\xc3\xa9", 2);
+	wide[2 * 3000] = '\0';
+	summary_add(&s, TONE_NORMAL, "run", "%.300s", wide);
+	ok(strlen(s.line[2].text) == 300 && strncmp(s.line[2].text, wide, 300) == 0,
+	   "a name of 150 two-byte characters is kept whole");
+	summary_add(&s, TONE_NORMAL, "run", "%s", wide);
+	const char *t = s.line[3].text;
+	size_t len = strlen(t);
+	ok(len < SUMMARY_VALUE && len > 4 && strcmp(t + len - 3, "\xe2\x80\xa6") == 0 &&
+	   strncmp(t, wide, len - 3) == 0 && (len - 3) % 2 == 0,
+	   "a longer one is cut at a character and ends in an ellipsis");
 	for (int i = 0; i < SUMMARY_MAX + 3; i++)
 		summary_add(&s, TONE_NORMAL, "k", "%d", i);
 	ok(s.n == SUMMARY_MAX, "lines past SUMMARY_MAX are dropped");
