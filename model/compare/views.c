@@ -580,11 +580,11 @@ static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
 	table_add_col(t, "level", COL_NUM, 8, 2);
 	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
 		char name[64];
-		static const char *const part[] = { "a_", "b_", "delta_", "delta_pct_" };
-		for (size_t p = 0; p < ARRAY_LEN(part); p++) {
-			snprintf(name, sizeof(name), "%s%s", part[p], sw_metrics[i].name);
-			int col = table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
-			table_col_unit(t, col, p == 3 ? UNIT_PCT : units_parse(sweep_metric_info(sw_metrics[i].m)->unit));
+		static const char *const part[] = { "a_", "b_", "delta_", "delta_" };
+		for (size_t p = 0; p < ARRAY_LEN(part); p++) { /* the unit from the name: "_ms", "_pct" */
+			snprintf(name, sizeof(name), "%s%s%s", part[p], sw_metrics[i].name,
+				 p == 3 ? "_pct" : sweep_metric_suffix(sw_metrics[i].m));
+			table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
 		}
 	}
 	table_add_col(t, "workload", COL_TEXT, 24, 0);

@@ -19,9 +19,9 @@
 #include "model/xalloc.h"
 
 /* ---------------------------------------------------------------------------------
- * Metric references: a request metric ("ttft_p99", "request_throughput"), or a GPU
- * telemetry metric ("gpu_power_usage_p99"; no stat suffix means avg), resolved
- * against the loaded run's telemetry rows. */
+ * Metric references: a request metric ("ttft_p99", "request_throughput", or its sweep
+ * column's name "ttft_p99_ms"), or a GPU telemetry metric ("gpu_power_usage_p99"; no
+ * stat suffix means avg), resolved against the loaded run's telemetry rows. */
 
 static bool ident_char(char c)
 {
@@ -48,6 +48,16 @@ static bool stat_parse(const char *s, size_t n, enum sweep_stat *st)
 	return false;
 }
 
+/* Whether s[0..n), its last '_' at us, is the sweep view's column of metric m at
+ * statistic st: metric, statistic and m's unit suffix ("ttft_p99_ms", "latency_avg_ms"). */
+static bool column_name(const char *s, size_t n, const char *us, enum sweep_metric m, enum sweep_stat st)
+{
+	const char *unit = sweep_metric_suffix(m), *stat = sweep_stat_name(st);
+	size_t nu = strlen(unit), ns = strlen(stat), base = (size_t)(us - s);
+	return nu && n - base == nu && strncasecmp(us, unit, nu) == 0 && base > ns + 1 && s[base - ns - 1] == '_' &&
+	       strncasecmp(s + base - ns, stat, ns) == 0;
+}
+
 /* Syntax of one metric term at s[0..n) into r (r->tele malloc'd for telemetry). */
 static int parse_ref(const char *s, size_t n, struct sweep_mref *r, char *err, size_t errn)
 {
@@ -70,6 +80,11 @@ static int parse_ref(const char *s, size_t n, struct sweep_mref *r, char *err, s
 	enum sweep_metric m;
 	enum sweep_stat st;
 	if (us && sweep_metric_parse(s, (size_t)(us - s), &m, &st)) {
+		if (column_name(s, n, us, m, st)) {
+			r->m = m;
+			r->st = st;
+			return 0;
+		}
 		const char *stats = sweep_metric_info(m)->system
 					    ? "no statistic but avg"
 					    : "avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95 or p99";

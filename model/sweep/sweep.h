@@ -50,6 +50,9 @@ struct sweep_metric_info {
 	bool system;   /* whole-run value: only avg */
 };
 const struct sweep_metric_info *sweep_metric_info(enum sweep_metric m);
+/* The unit suffix of m's table columns by the naming rule (a column takes its unit from
+ * its name): "_ms" for the latencies, "" for rates and counts (views.c). */
+const char *sweep_metric_suffix(enum sweep_metric m);
 const char *sweep_stat_name(enum sweep_stat s);   /* "avg" "min" ... "p99" */
 const char *sweep_stim_name(enum sweep_stim s);   /* "concurrency" "request_rate" ... */
 /* Parse "ttft_p99", "time_to_first_token_p99", "request_throughput" (system metrics

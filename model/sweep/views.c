@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the sweep family's views (sweep, sizing, sizing_points, gpu_telemetry,
  * cerebras), read from the model after sweep_derive(), and whether the run has the data
- * of each (sweep_view_has_data: the test its build makes, for the explorer's list). */
+ * of each (sweep_view_has_data: the test its build makes, for the explorer's list). A
+ * time column's name ends in its unit (latency_p50_ms, total_time_s: sweep_metric_suffix). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,24 @@ static void lowconf_text(const struct sweep_cfg *c, char *buf, size_t n)
 	}
 }
 
+const char *sweep_metric_suffix(enum sweep_metric m)
+{
+	return units_parse(sweep_metric_info(m)->unit) == UNIT_MS ? "_ms" : "";
+}
+
+/* The column of metric m at statistic st: a whole-run metric by its name
+ * ("request_throughput"), else its alias, statistic and unit ("ttft_p99_ms", "osl_avg"). */
+static int add_metric_col(struct table *t, enum sweep_metric m, enum sweep_stat st, int width, int prec)
+{
+	const struct sweep_metric_info *mi = sweep_metric_info(m);
+	char name[64];
+	if (mi->system)
+		snprintf(name, sizeof(name), "%s", mi->name);
+	else
+		snprintf(name, sizeof(name), "%s_%s%s", mi->alias, sweep_stat_name(st), sweep_metric_suffix(m));
+	return table_add_col(t, name, m == SM_COUNT ? COL_INT : COL_NUM, width, prec);
+}
+
 static void add_metric_cols(struct table *t, const struct sweep_set *s, struct sweep_cols *c)
 {
 	static const enum sweep_metric lat[] = { SM_TTFT, SM_TTST, SM_ITL, SM_LATENCY, SM_TPS_USER,
@@ -68,33 +87,24 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 	static const enum sweep_metric sys[] = { SM_RPS, SM_TPS, SM_GOODPUT, SM_COUNT };
 	for (size_t i = 0; i < ARRAY_LEN(lat); i++) {
 		enum sweep_metric m = lat[i];
-		const char *a = sweep_metric_info(m)->alias;
 		for (size_t k = 0; k < ARRAY_LEN(sweep_pcts); k++) {
 			enum sweep_stat st = sweep_pcts[k];
 			if (!any_cfg_has(s, m, st))
 				continue;
-			char name[48];
-			snprintf(name, sizeof(name), "%s_%s", a, sweep_stat_name(st));
-			c->met[m][st] = table_add_col(t, name, COL_NUM, 10, 2);
-			table_col_unit(t, c->met[m][st], units_parse(sweep_metric_info(m)->unit));
-			if (m == SM_LATENCY && st == SS_P90 && any_cfg_has(s, m, SS_P95)) {
-				c->met[m][SS_P95] = table_add_col(t, "latency_p95", COL_NUM, 10, 2);
-				table_col_unit(t, c->met[m][SS_P95], units_parse(sweep_metric_info(m)->unit));
-			}
+			c->met[m][st] = add_metric_col(t, m, st, 10, 2);
+			if (m == SM_LATENCY && st == SS_P90 && any_cfg_has(s, m, SS_P95))
+				c->met[m][SS_P95] = add_metric_col(t, m, SS_P95, 10, 2);
 		}
 	}
-	if (any_cfg_has(s, SM_LATENCY, SS_AVG)) {
-		c->met[SM_LATENCY][SS_AVG] = table_add_col(t, "latency_avg", COL_NUM, 10, 2);
-		table_col_unit(t, c->met[SM_LATENCY][SS_AVG], units_parse(sweep_metric_info(SM_LATENCY)->unit));
-	}
+	if (any_cfg_has(s, SM_LATENCY, SS_AVG))
+		c->met[SM_LATENCY][SS_AVG] = add_metric_col(t, SM_LATENCY, SS_AVG, 10, 2);
 	if (any_cfg_has(s, SM_OSL, SS_AVG))
-		c->met[SM_OSL][SS_AVG] = table_add_col(t, "osl_avg", COL_NUM, 8, 1);
+		c->met[SM_OSL][SS_AVG] = add_metric_col(t, SM_OSL, SS_AVG, 8, 1);
 	if (any_cfg_has(s, SM_ISL, SS_AVG))
-		c->met[SM_ISL][SS_AVG] = table_add_col(t, "isl_avg", COL_NUM, 8, 1);
+		c->met[SM_ISL][SS_AVG] = add_metric_col(t, SM_ISL, SS_AVG, 8, 1);
 	for (size_t i = 0; i < ARRAY_LEN(sys); i++)
 		if (any_cfg_has(s, sys[i], SS_AVG))
-			c->met[sys[i]][SS_AVG] = table_add_col(t, sweep_metric_info(sys[i])->name,
-							       sys[i] == SM_COUNT ? COL_INT : COL_NUM, 10, 2);
+			c->met[sys[i]][SS_AVG] = add_metric_col(t, sys[i], SS_AVG, 10, 2);
 }
 
 static bool has_sweep(const struct sweep_set *s)
@@ -397,12 +407,9 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
 	c.mode = table_add_col(t, "mode", COL_TEXT, 7, 0);
 	c.conc = table_add_col(t, "concurrency", COL_INT, 6, 0);
-	c.lat = table_add_col(t, "llm_latency_p95", COL_NUM, 10, 4);
-	c.rt = table_add_col(t, "workflow_runtime_p95", COL_NUM, 10, 4);
-	c.tot = table_add_col(t, "total_runtime", COL_NUM, 10, 4);
-	table_col_unit(t, c.lat, UNIT_S);   /* NAT writes seconds */
-	table_col_unit(t, c.rt, UNIT_S);
-	table_col_unit(t, c.tot, UNIT_S);
+	c.lat = table_add_col(t, "llm_latency_p95_s", COL_NUM, 10, 4);   /* NAT writes seconds */
+	c.rt = table_add_col(t, "workflow_runtime_p95_s", COL_NUM, 10, 4);
+	c.tot = table_add_col(t, "total_runtime_s", COL_NUM, 10, 4);
 	c.s_alerts = table_add_col(t, "stored_alerts", COL_TEXT, 6, 0);
 	c.alerts = table_add_col(t, "alerts", COL_TEXT, 6, 0);
 	c.valid = table_add_col(t, "valid", COL_TEXT, 5, 0);
@@ -501,12 +508,9 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	c.row = table_add_col(t, "row", COL_TEXT, 12, 0);
 	c.sps = table_add_col(t, "samples_per_sec", COL_NUM, 12, 2);
 	c.samples = table_add_col(t, "total_samples", COL_INT, 10, 0);
-	c.time = table_add_col(t, "total_time", COL_NUM, 10, 3);
-	c.compile = table_add_col(t, "compile_time", COL_NUM, 10, 3);
-	c.prog = table_add_col(t, "programming_time", COL_NUM, 10, 3);
-	table_col_unit(t, c.time, UNIT_S);   /* performance.json: seconds */
-	table_col_unit(t, c.compile, UNIT_S);
-	table_col_unit(t, c.prog, UNIT_S);
+	c.time = table_add_col(t, "total_time_s", COL_NUM, 10, 3);   /* performance.json: seconds */
+	c.compile = table_add_col(t, "compile_time_s", COL_NUM, 10, 3);
+	c.prog = table_add_col(t, "programming_time_s", COL_NUM, 10, 3);
 	c.est = table_add_col(t, "est_samples_per_sec", COL_NUM, 12, 2);
 	c.global = table_add_col(t, "global_rate", COL_NUM, 12, 2);
 	c.rate = table_add_col(t, "rate", COL_NUM, 12, 2);

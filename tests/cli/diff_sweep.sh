@@ -12,7 +12,7 @@ cd "$TSCOPE_TMP" || exit 1
 "$B/gen_sweep" sa 40 4 3 && "$B/gen_sweep" sb 40 4 3 2 && "$B/gen_sweep" sc 40 4 3 &&
 	"$B/gen_pair" run 2 20 1 || { tap_notok "sweeps generated"; exit 1; }
 
-hdr="stimulus,level,a_latency_p50,b_latency_p50,delta_latency_p50,delta_pct_latency_p50,a_latency_p99,b_latency_p99,delta_latency_p99,delta_pct_latency_p99,a_ttft_p99,b_ttft_p99,delta_ttft_p99,delta_pct_ttft_p99,a_request_throughput,b_request_throughput,delta_request_throughput,delta_pct_request_throughput,a_output_token_throughput,b_output_token_throughput,delta_output_token_throughput,delta_pct_output_token_throughput,workload"
+hdr="stimulus,level,a_latency_p50_ms,b_latency_p50_ms,delta_latency_p50_ms,delta_latency_p50_pct,a_latency_p99_ms,b_latency_p99_ms,delta_latency_p99_ms,delta_latency_p99_pct,a_ttft_p99_ms,b_ttft_p99_ms,delta_ttft_p99_ms,delta_ttft_p99_pct,a_request_throughput,b_request_throughput,delta_request_throughput,delta_request_throughput_pct,a_output_token_throughput,b_output_token_throughput,delta_output_token_throughput,delta_output_token_throughput_pct,workload"
 "$TSCOPE_BIN" --export diff_sweep sa sb >slow.csv 2>slow.err
 tap_check "two sweep dirs: diff_sweep header" '[ "$(head -1 slow.csv)" = "$hdr" ]'
 tap_eq "two sweep dirs: one row per level" "$(tail -n +2 slow.csv | cut -d, -f1,2 | tr '\n' ' ')" "concurrency,1 concurrency,2 concurrency,4 "

@@ -5,7 +5,8 @@
 # sizing, sizing_points, gpu_telemetry and cerebras, the --print section, objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
 # the rules a short, unconstrained sweep cannot judge, and the real medium sweep
-# (skipped when ../shared is absent).
+# (skipped when ../shared is absent; its latency columns are named in ms, latency_p50_ms,
+# and --filter and --constraint take that name).
 # UPDATE=1 rewrites the goldens in tests/cli/golden/.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -266,8 +267,20 @@ if [ -d "$REAL" ]; then
 	tap_rc $? "real sweep report: TTFT '-', osl p99 column, low-confidence p99 starred with the request counts"
 	grep -q '^      the p95 rests on fewer than 5 requests beyond it at 3 of 4 levels: low confidence$' "$TMP/real.out"
 	tap_rc $? "real sweep report: the p95 sizing fit says 3 of its 4 levels are low confidence"
+	# a column takes its unit from its name: the latencies are ms, and so is --filter
+	head -1 "$TMP/real.csv" | tr , '\n' | awk '/^(ttft|ttst|itl|latency)_/ { n++; if (!/_ms$/) bad = 1 }
+		END { exit bad || n < 5 }' && head -1 "$TMP/real.csv" | grep -q ',latency_p50_ms,.*,latency_avg_ms,'
+	tap_rc $? "real sweep: every latency column's name ends in _ms (latency_p50_ms ... latency_avg_ms)"
+	[ "$("$BIN" --export sweep --filter 'latency_p50_ms<10000' "$REAL" 2>/dev/null | tail -n +2 | cut -d, -f5 |
+		tr '\n' ' ')" = "10 25 50 " ]
+	tap_rc $? "real sweep: --filter 'latency_p50_ms<10000' keeps the 3 levels under 10 s (c1 is 18995 ms)"
+	"$BIN" --export sweep --constraint 'latency_p50_ms<10000' "$REAL" 2>/dev/null | cut -d, -f5,8,9 >"$TMP/col.csv"
+	"$BIN" --export sweep --constraint 'latency_p50<10000' "$REAL" 2>/dev/null | cut -d, -f5,8,9 >"$TMP/met.csv"
+	cmp -s "$TMP/col.csv" "$TMP/met.csv" && grep -qx '1,no,latency_p50<10000 (18994.9)' "$TMP/col.csv" &&
+		[ "$(grep -c ',yes,$' "$TMP/col.csv")" -eq 3 ]
+	tap_rc $? "--constraint takes the column name latency_p50_ms as the metric latency_p50 (c1 fails)"
 else
-	for i in 1 2 3 4 5 6 7 8; do tap_skip "../shared/real/genai-perf-medium absent"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do tap_skip "../shared/real/genai-perf-medium absent"; done
 fi
 
 # --- CSV-only sweep named as GenAI-Perf names artifact dirs --------------------------

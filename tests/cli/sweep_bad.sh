@@ -38,7 +38,7 @@ tap_check "JSON: the bad statistics are counted as skipped in the data quality" 
 	'grep -q "^file,$f,genai-perf,,,,2,3,ok$" js.csv'
 "$BIN" --export sweep --no-index js >js_sweep.csv 2>/dev/null
 tap_eq "JSON: latency p99 is missing, avg kept" "none/10" \
-	"$(col js_sweep.csv latency_p99)/$(col js_sweep.csv latency_avg)"
+	"$(col js_sweep.csv latency_p99_ms)/$(col js_sweep.csv latency_avg_ms)"
 
 # --- GenAI-Perf CSV -------------------------------------------------------------------
 mkdir -p cs/m-openai-chat-concurrency1
@@ -174,7 +174,7 @@ ignored" nr.csv &&
 	 grep -q "^file,$f,genai-perf,,,,1,1,ok$" nr.csv'
 "$BIN" --export sweep --no-index nr >nr_sweep.csv 2>/dev/null
 tap_eq "... and gives no latency: the average is the other request's" "1000/1" \
-	"$(col nr_sweep.csv latency_avg)/$(col nr_sweep.csv request_count)"
+	"$(col nr_sweep.csv latency_avg_ms)/$(col nr_sweep.csv request_count)"
 
 mkdir -p nn/online/job_1
 f=nn/online/job_1/calc_runner_output.json

@@ -278,7 +278,7 @@ printf 'Metric,avg,p99\nRequest Latency (s),0.3,0.5\n\nMetric,Value\nRequest Thr
 "$BIN" --export sweep --no-index units >units.csv 2>/dev/null
 tap_check "time units: a JSON ns and s, and a CSV (s), are converted to ms" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
-		{ v[NR] = \$col[\"latency_p99\"] \"/\" \$col[\"ttft_p99\"] }
+		{ v[NR] = \$col[\"latency_p99_ms\"] \"/\" \$col[\"ttft_p99_ms\"] }
 		END { exit !(v[2] == \"400/90\" && v[3] == \"500/\") }" units.csv'
 # two constraints on metrics no config has: "those metrics"
 "$BIN" --print --no-index --color never --constraint 'gpu_power_usage_p99<200' --constraint 'gpu_utilization_avg<2' \

@@ -3,7 +3,8 @@
 # plot shows points, the removed outlier, the fit line, the target line and the
 # estimate, in UTF-8 and with --ascii; pass is - until a constraint is given;
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
-# too); a bad objective is reported, not fatal; on a NAT-only run, Enter on a sizing
+# too); a bad objective is reported, not fatal; the sweep view's time columns carry
+# their unit in the name (ttft_p99_ms) and :filter compares in it; on a NAT-only run, Enter on a sizing
 # finding opens the sizing view; v lists only the views that build for the run.
 set -u
 BIN=${TSCOPE_BIN:?}
@@ -91,6 +92,18 @@ grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 tap_rc $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 tap_rc $? "a bad :objective is reported in the status line"
+# a time column's name carries its unit, and :filter takes the value in that unit
+cat >"$TMP/s3u" <<S
+:resize 24 160
+:view sweep
+:filter ttft_p99_ms<11
+:dump $TMP/unit.txt
+:quit
+S
+tui "$TMP/s3u" "$AN"
+grep -q ' ttft_p99_ms  *latency_p' "$TMP/unit.txt" && grep -q 'm_run_config_0 .* 10.5 ms  *300 ms ' "$TMP/unit.txt" &&
+	! grep -q 'm_run_config_[12]' "$TMP/unit.txt"
+tap_rc $? "sweep view: ttft_p99_ms (unit in the name); :filter ttft_p99_ms<11 keeps the 10.5 ms config"
 # :objective / :constraint on GPU telemetry (two GPUs per config: the mean is used)
 AT="$TMP/an_tel"
 mkdir -p "$AT"

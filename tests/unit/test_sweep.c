@@ -149,8 +149,8 @@ static void test_real_medium(void)
 	struct table *t = view(run, "sweep");
 	ok(t && t->nrow == 4, "sweep view has 4 rows");
 	if (t) {
-		is_dbl(cell_num(t, 1, "latency_p99"), 19113.67754225, 1e-9, "sweep view latency_p99 of c10");
-		ok(table_col_index(t, "itl_p90") < 0, "no ITL column for a non-streaming sweep");
+		is_dbl(cell_num(t, 1, "latency_p99_ms"), 19113.67754225, 1e-9, "sweep view latency_p99_ms of c10");
+		ok(table_col_index(t, "itl_p90_ms") < 0, "no ITL column for a non-streaming sweep");
 		table_free(t);
 	}
 	t = view(run, "sizing");
@@ -305,7 +305,7 @@ static void test_nonstreaming(void)
 		if (i == 0) {
 			ok(tu_has_diag(run, "non-streaming run", NULL), "non-streaming diagnostic");
 			struct table *t = view(run, "sweep");
-			ok(t && table_col_index(t, "ttft_p99") < 0 && strcmp(cell_text(t, 0, "streaming"), "no") == 0,
+			ok(t && table_col_index(t, "ttft_p99_ms") < 0 && strcmp(cell_text(t, 0, "streaming"), "no") == 0,
 			   "sweep view: no TTFT value, streaming no");
 			ok(t && strcmp(cell_text(t, 0, "low_confidence"), "p99") == 0 &&
 				   cell_num(t, 0, "requests_beyond_p99") == 3,
