@@ -9,7 +9,8 @@
 # their line number, as DASF's json.loads refuses them; var's and the mutants' since the
 # sources view sorts diagnostics by file and offset: a change of their order only;
 # mut_legacy's again since a file of which nothing was read says "nothing read: see its
-# messages", not "ok": three mutants' file rows).
+# messages", not "ok": three mutants' file rows, which then lose the "no supported data
+# found here" beside the loader's own error).
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the
