@@ -5,7 +5,7 @@
  * decimal exponent, k <= 20), as glibc's printf rounds, all in 128-bit integers; and
  * q * 10^-k reads back as v when it lies inside v's rounding interval, its ends
  * included when m is even (strtod rounds half to even). Every other value goes through
- * snprintf and strtod. */
+ * snprintf and strtod. The nonzero screen form is snprintf's. */
 #include "model/numfmt.h"
 
 #include <math.h>
@@ -193,4 +193,11 @@ double numfmt_float_shortest(double v)
 			return v < 0 ? -d : d;
 	}
 	return v;
+}
+
+void numfmt_nonzero(double v, int prec, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*f", prec, v);
+	if (v != 0 && isfinite(v) && !strpbrk(buf, "123456789"))   /* it reads as zero */
+		snprintf(buf, n, "%.3g", v);
 }

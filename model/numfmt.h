@@ -2,7 +2,8 @@
 /* numfmt.h: the full (CSV) form of a double: the first of "%.15g", "%.16g", "%.17g"
  * that reads back as the same double, and the shortest decimal of a float32-stored
  * value; byte for byte what printf and strtod make, made with integer arithmetic where
- * it can (a million-row steps export prints 16 million numbers). */
+ * it can (a million-row steps export prints 16 million numbers). And the screen form
+ * of a figure with fixed decimals that never shows a nonzero value as zero. */
 #ifndef TSCOPE_NUMFMT_H
 #define TSCOPE_NUMFMT_H
 
@@ -22,5 +23,9 @@ void numfmt_full_libc(double v, char *buf, size_t n);
 double numfmt_float_shortest(double v);
 /* The same through snprintf and strtod only. */
 double numfmt_float_shortest_libc(double v);
+
+/* v with prec decimals ("%.*f"), or 3 significant digits ("%.3g") when those decimals
+ * would show a nonzero v as zero (the man page's Numbers rule): "12", "0.213", "4e-05". */
+void numfmt_nonzero(double v, int prec, char *buf, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/index/index.h"
+#include "model/numfmt.h"
 #include "model/text.h"
 
 #define METER_DELAY_MS 500
@@ -51,21 +52,26 @@ bool meter_add(struct meter *m, long long done_delta, long long total_delta)
 	       atomic_compare_exchange_strong(&m->last_ms, &last, ms);
 }
 
-/* The line with the counts divided by scale and named unit. */
+/* The line with the counts divided by scale and named unit; a nonzero figure never
+ * reads 0 (numfmt_nonzero: "0.213 MB"). */
 static void draw(struct meter *m, const char *what, const char *hint, double scale, const char *unit)
 {
 	long long done = atomic_load(&m->done), total = atomic_load(&m->total);
 	long long ms = meter_elapsed_ms(m);
 	double rate = (double)done / scale / ((double)(ms > 0 ? ms : 1) / 1e3); /* units/s */
 	atomic_store(&m->shown, true);
-	char line[400];
-	if (total > 0 && rate > 0)
-		snprintf(line, sizeof(line), "%s %.0f / %.0f %s (%d%%) · %.0f %s/s · ETA %.0f s%s  ", what,
-			 (double)done / scale, (double)total / scale, unit, (int)(100.0 * (double)done / (double)total),
-			 rate, unit, (double)(total > done ? total - done : 0) / scale / rate, hint);
-	else
-		snprintf(line, sizeof(line), "%s %.0f %s · %.*f %s/s%s  ", what, (double)done / scale, unit,
-			 scale > 1 ? 1 : 0, rate, unit, hint); /* MB/s to a tenth */
+	char line[400], d[32], t[32], r[32], eta[32];
+	numfmt_nonzero((double)done / scale, 0, d, sizeof(d));
+	numfmt_nonzero((double)total / scale, 0, t, sizeof(t));
+	if (total > 0 && rate > 0) {
+		numfmt_nonzero(rate, 0, r, sizeof(r));
+		numfmt_nonzero((double)(total > done ? total - done : 0) / scale / rate, 0, eta, sizeof(eta));
+		snprintf(line, sizeof(line), "%s %s / %s %s (%d%%) · %s %s/s · ETA %s s%s  ", what, d, t, unit,
+			 (int)(100.0 * (double)done / (double)total), r, unit, eta, hint);
+	} else {
+		numfmt_nonzero(rate, scale > 1 ? 1 : 0, r, sizeof(r)); /* MB/s to a tenth */
+		snprintf(line, sizeof(line), "%s %s %s · %s %s/s%s  ", what, d, unit, r, unit, hint);
+	}
 	put_line(m, "\r", line);
 }
 

@@ -94,13 +94,11 @@ static void legend_common(struct app *app, struct legend *l)
 	legend_para(l, "The status row shows the exact value under the cursor, with its unit.");
 }
 
-void legend_draw(struct app *app)
+/* The legend's rows from top in box (the pane's, then the common ones); returns how many
+ * there are. */
+static int legend_rows(struct app *app, const struct rect *box, int top)
 {
-	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
-	draw_clear_rect(&box, ROLE_NORMAL);
-	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER, "Legend: %s (i or Esc closes%s)", app->pane[app->cur].label,
-		 app->ov.n > (size_t)(box.h - 2) ? "; j/k scroll" : "");
-	struct legend l = { .box = { box.y + 2, box.x + 2, box.h - 2, box.w - 4 }, .top = (int)app->ov.top };
+	struct legend l = { .box = *box, .top = top };
 	struct pane_slot *s = &app->pane[app->cur];
 	void *priv = app_pane_priv(app, app->cur);
 	if (priv && s->ops->legend) {
@@ -108,8 +106,25 @@ void legend_draw(struct app *app)
 		l.y++;
 	}
 	legend_common(app, &l);
-	app->ov.n = (size_t)l.y;
-	app->ov.rows = l.box.h;
+	return l.y;
+}
+
+/* A window taller than the last frame's (a resize) brings the scroll position back so
+ * the legend's end is at the bottom, never blank rows below it. */
+void legend_draw(struct app *app)
+{
+	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 100);
+	struct rect in = { box.y + 2, box.x + 2, box.h - 2, box.w - 4 };
+	draw_clear_rect(&box, ROLE_NORMAL);
+	int top = (int)app->ov.top, n = legend_rows(app, &in, top), max = n - in.h > 0 ? n - in.h : 0;
+	if (top > max) {
+		top = max;
+		draw_clear_rect(&box, ROLE_NORMAL);
+		legend_rows(app, &in, top);
+	}
+	app->ov = (struct list_cursor){ .n = (size_t)n, .top = (size_t)top, .rows = in.h };
+	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER, "Legend: %s (i or Esc closes%s)", app->pane[app->cur].label,
+		 n > in.h ? "; j/k scroll" : "");
 }
 
 bool legend_scroll(struct app *app, enum action a)

@@ -24,6 +24,7 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
+#include "ui/label_fit.h"
 #include "ui/search.h"
 #include "ui/pane_heatmap.h"
 
@@ -573,8 +574,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	else if (p->src.nrows > (size_t)p->h) {
 		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
 		char *names[2] = { hm_row_name(p, p->top, app->text_flags), hm_row_name(p, end - 1, app->text_flags) };
-		char *first = hm_fit_name(names, 2, 0, HP_NOTE_NAME_W, app->text_flags);
-		char *last = hm_fit_name(names, 2, 1, HP_NOTE_NAME_W, app->text_flags);
+		char *first = label_fit(names, 2, 0, HP_NOTE_NAME_W, app->text_flags);
+		char *last = label_fit(names, 2, 1, HP_NOTE_NAME_W, app->text_flags);
 		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
 			      first, last, p->src.nrows);
 		free(names[0]);

@@ -66,13 +66,9 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
  * label), then "-" and the last's when there are several. */
 char *hm_row_name(const struct hpane *p, size_t row, unsigned flags);
 char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags);
-/* names[i] (sanitized; names[0..n), NULL ones skipped, are the others shown with it) in
- * at most w columns: whole when it fits, else clipped with an ellipsis keeping the part
- * where it differs from the others. malloc'd. */
-char *hm_fit_name(char *const *names, size_t n, size_t i, int w, unsigned flags);
 /* The label column of screen rows [0, ny) (lines from p->top, p->rpr a row): lab[y]
  * holds the row's prefix (a node's glyph, "!") and is replaced by the prefix and the
- * bucket's label fitted in the w columns left, clipped labels kept apart (hm_fit_name). */
+ * bucket's label fitted in the w columns left, clipped labels kept apart (ui/label_fit.h). */
 void hm_fit_labels(const struct hpane *p, size_t ny, int w, unsigned flags, char **lab);
 /* The grid rows lines [l0, l1) cover, and the k-th of them. */
 struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1);

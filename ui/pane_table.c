@@ -8,7 +8,9 @@
  * with a rank opens that rank's steps). A table whose rows are grouped (the Ranks view:
  * ranks by node, table.h groups) can show one row per node, its worst rank; Enter or
  * Space expands a node, o switches between node and rank rows. Node rows are the
- * default when there are more rows than fit and more than one node. */
+ * default when there are more rows than fit and more than one node. A node name wider
+ * than its column is clipped apart from the other rows' (ui/label_fit.h: the part where
+ * it differs stays), a node row's rank count " (8)" whole. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -19,6 +21,7 @@
 #include "ui/app.h"
 #include "ui/copy.h"
 #include "ui/draw.h"
+#include "ui/label_fit.h"
 #include "ui/legend.h"
 #include "ui/list.h"
 
@@ -280,32 +283,62 @@ static void select_ref(struct tpane *p, long ref)
 		}
 }
 
-/* The group cell of a grouped table: a closed node "+name (8)", an open one "-name". */
-static void group_cell(struct app *app, const struct table *t, size_t row, char *buf, size_t n)
+/* The group column's text on the n screen rows from the top, sanitized: a node row's
+ * node name, any other row's cell. NULL when the table has no groups. */
+static char **group_names(const struct tpane *p, const struct app *app, size_t n)
 {
-	long g = table_row_group(t, row);
-	if (g < 0)
-		return;
-	const struct groups *gs = t->groups;
-	if (t->gopen[g])
-		snprintf(buf, n, "%s%s", app->g->opened, gs->name[g]);
-	else
-		snprintf(buf, n, "%s%s (%zu)", app->g->closed, gs->name[g], gs->first[g + 1] - gs->first[g]);
+	const struct table *t = p->t;
+	if (!t->groups)
+		return NULL;
+	char **names = xcalloc(n ? n : 1, sizeof(*names));
+	for (size_t i = 0; i < n; i++) {
+		size_t row = t->view[p->lc.top + i];
+		long g = t->grouped ? table_row_group(t, row) : -1;
+		char buf[512];
+		table_display(t, row, t->group_col, buf, sizeof(buf));
+		names[i] = text_sanitize_dup(g >= 0 ? t->groups->name[g] : buf, app->text_flags);
+	}
+	return names;
+}
+
+/* The group cell of screen row i in w columns: its name clipped apart from the other
+ * rows' names (ui/label_fit.h), after a node row's glyph and before a closed node's
+ * count, which stays whole: a closed node "+name (8)", an open one "-name". */
+static char *group_cell(struct app *app, const struct table *t, size_t row, char *const *names, size_t n,
+			size_t i, int w)
+{
+	long g = t->grouped ? table_row_group(t, row) : -1;
+	const char *pre = g < 0 ? "" : t->gopen[g] ? app->g->opened : app->g->closed;
+	char cnt[32] = "";
+	if (g >= 0 && !t->gopen[g])
+		snprintf(cnt, sizeof(cnt), " (%zu)", t->groups->first[g + 1] - t->groups->first[g]);
+	int room = w - text_width(pre) - text_width(cnt);
+	char *name = label_fit(names, n, i, room > 1 ? room : 1, app->text_flags);
+	size_t sz = strlen(pre) + strlen(name) + strlen(cnt) + 1;
+	char *s = xmalloc(sz);
+	snprintf(s, sz, "%s%s%s", pre, name, cnt);
+	free(name);
+	return s;
 }
 
 /* The selected row shows a pointer and reverses only its key cell and the cursor
  * cell: a cursor move then rewrites two short cells, not two whole rows. */
-static void draw_row(struct tpane *p, struct app *app, const struct table *t, size_t row, int y,
-		     int x0, bool selected)
+static void draw_row(struct tpane *p, struct app *app, char *const *names, size_t n, size_t line, int y, int x0)
 {
+	const struct table *t = p->t;
+	size_t vi = p->lc.top + line, row = t->view[vi];
+	bool selected = vi == p->lc.sel;
 	if (selected)
 		draw_text(y, x0, 1, app->g->pointer, ROLE_ACCENT);
 	for (int i = 0; i < p->ncol_shown; i++) {
 		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
 		char buf[512];
 		table_display(t, row, c, buf, sizeof(buf));
-		if (t->grouped && c == t->group_col)
-			group_cell(app, t, row, buf, sizeof(buf));
+		if (names && c == t->group_col) {
+			char *g = group_cell(app, t, row, names, n, line, cw - 1);
+			snprintf(buf, sizeof(buf), "%s", g);
+			free(g);
+		}
 		bool hl = selected && (c == 0 || c == p->col);
 		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
 		if (!hl && t->col[c].role == COL_ROLE_SEVERITY)
@@ -374,10 +407,14 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 		else
 			draw_text_right(top.y, x, cw - 1, h, r);
 	}
-	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
-		size_t vi = p->lc.top + (size_t)i;
-		draw_row(p, app, t, t->view[vi], top.y + 1 + i, top.x, vi == p->lc.sel);
-	}
+	size_t rows = p->lc.rows > 0 ? (size_t)p->lc.rows : 0;
+	size_t shown = p->lc.top + rows < t->nview ? rows : t->nview - p->lc.top;
+	char **names = group_names(p, app, shown);
+	for (size_t i = 0; i < shown; i++)
+		draw_row(p, app, names, shown, i, top.y + 1 + (int)i, top.x);
+	for (size_t i = 0; names && i < shown; i++)
+		free(names[i]);
+	free(names);
 	if (!t->nview && !t->filter && t->empty_note)
 		draw_wrap(&(struct rect){ top.y + 1, top.x + 1, top.h - 1, top.w - 2 }, 0, t->empty_note, ROLE_DIM);
 	else if (!t->nview)

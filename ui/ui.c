@@ -13,6 +13,7 @@
 #include "model/registry.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
+#include "model/numfmt.h"
 #include "model/summary.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -307,28 +308,30 @@ bool ui_load_begin(const struct opts *opts)
 	return true;
 }
 
-/* "1.2 GB" */
+/* "1.2 GB", "85 MB", "0.213 MB": a nonzero figure never reads 0 (numfmt_nonzero). */
 static void load_bytes(long long b, char *buf, size_t n)
 {
-	if (b >= 1000000000LL)
-		snprintf(buf, n, "%.1f GB", (double)b / 1e9);
-	else
-		snprintf(buf, n, "%.0f MB", (double)b / 1e6);
+	bool gb = b >= 1000000000LL;
+	char v[24];
+	numfmt_nonzero(gb ? (double)b / 1e9 : (double)b / 1e6, gb ? 1 : 0, v, sizeof(v));
+	snprintf(buf, n, "%s %s", v, gb ? "GB" : "MB");
 }
 
 /* The bar and the bytes read, rate and ETA (rows y, y + 1). */
 static void load_bar(const struct ui_load_status *st, int y, int w)
 {
 	double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;   /* bytes/s */
-	char done[32], total[32], line[160];
+	char done[32], total[32], line[160], mbs[32], eta[32];
 	load_bytes(st->done, done, sizeof(done));
 	load_bytes(st->total, total, sizeof(total));
+	numfmt_nonzero(rate / 1e6, st->total > 0 || st->listing ? 0 : 1, mbs, sizeof(mbs));
+	numfmt_nonzero(rate > 0 ? (double)(st->total - st->done) / rate : 0, 0, eta, sizeof(eta));
 	draw_text(y, 1, 10, "Loading", ROLE_ACCENT);
 	if (st->doing) {
 		snprintf(line, sizeof(line), "%s · %.1f s", st->doing, st->seconds);
 	} else if (st->listing) {
-		snprintf(line, sizeof(line), "%s read · %.0f MB/s · ETA unknown: listing, %zu rank dirs so far", done,
-			 rate / 1e6, st->listed);
+		snprintf(line, sizeof(line), "%s read · %s MB/s · ETA unknown: listing, %zu rank dirs so far", done, mbs,
+			 st->listed);
 	} else if (st->total > 0) {
 		double frac = (double)st->done / (double)st->total;
 		frac = frac > 1 ? 1 : frac;
@@ -338,13 +341,12 @@ static void load_bar(const struct ui_load_status *st, int y, int w)
 			snprintf(line, sizeof(line), "%s of %s · every file read: aligning the steps and analysing...",
 				 done, total);
 		else if (rate > 0 && st->done < st->total)
-			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s · ETA %.0f s", done, total, rate / 1e6,
-				 (double)(st->total - st->done) / rate);
+			snprintf(line, sizeof(line), "%s of %s · %s MB/s · ETA %s s", done, total, mbs, eta);
 		else
-			snprintf(line, sizeof(line), "%s of %s · %.0f MB/s", done, total, rate / 1e6);
+			snprintf(line, sizeof(line), "%s of %s · %s MB/s", done, total, mbs);
 		y++;
 	} else {
-		snprintf(line, sizeof(line), "%s · %.1f MB/s (size unknown)", done, rate / 1e6);
+		snprintf(line, sizeof(line), "%s · %s MB/s (size unknown)", done, mbs);
 	}
 	draw_text(y, 11, w - 10, line, ROLE_NORMAL);
 }

@@ -4,6 +4,8 @@
 # is a pty from util-linux `script`. A slow load without any test hook in the binary:
 # the run's steps.jsonl is a named pipe fed in two halves with a pause between them
 # (a file still being written over a slow filesystem looks the same to the loader).
+# A trickle (25 lines every 0.5 s): the bytes read and the rate never read 0 (the
+# Numbers rule: "0.0358 MB · 0.0179 MB/s", not "0 MB · 0.0 MB/s").
 # Ctrl-Z and fg during a slow load (a job-control shell in the pty): the terminal
 # given back while stopped, the load going on after fg, q still cancelling.
 set -u
@@ -38,7 +40,8 @@ on_tty slow tty.out
 rc=$?
 wait
 tap_check "slow load on a tty: exit 0" '[ "$rc" -eq 0 ]'
-tap_check "slow load on a tty: a \"loading\" progress line on the terminal" 'grep -q "tscope-tui: loading [0-9]* MB" tty.out'
+tap_check "slow load on a tty: a \"loading\" progress line on the terminal" \
+	'grep -q "tscope-tui: loading [0-9.]* MB" tty.out'
 tap_check "slow load on a tty: the progress line is erased before the report" \
 	'[ "$(grep -c "$(printf "\r\033\\[K")" tty.out)" -ge 1 ] && grep -q "^● TIMING" tty.out'
 tap_check "slow load on a tty: all $lines steps loaded" 'grep -q "$lines steps" tty.out'
@@ -52,6 +55,18 @@ tap_check "slow load, stderr not a tty: exit 0, no progress line" '[ "$rc" -eq 0
 on_tty src quick.out
 rc=$?
 tap_check "quick load on a tty: no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" quick.out && grep -q "TIMING" quick.out'
+
+rm -rf slow && mkdir slow && cp src/run.json slow/ && mkfifo slow/steps.jsonl || exit 1
+{ i=1; while [ $i -lt 200 ]; do sed -n "$i,$((i + 24))p" src/steps.jsonl; sleep 0.5; i=$((i + 25)); done; } \
+	>slow/steps.jsonl &
+on_tty slow trickle.out
+rc=$?
+wait
+tr '\r' '\n' <trickle.out | grep "tscope-tui: loading" >trickle.lines
+tap_check "a trickle on a tty: the bytes read and the rate never read 0 (3 significant digits)" \
+	'[ "$rc" -eq 0 ] && grep -qE "loading 0\.0[0-9]+ MB · 0\.0[0-9]+ MB/s" trickle.lines &&
+	 ! grep -qE "loading 0 MB| 0\.0 MB/s" trickle.lines'
+sed 's/^/# /' trickle.lines | head -3
 
 # Ctrl-C while the line is shown (steps arriving 100 lines every 0.1 s): the line is
 # erased, the last bytes on the terminal are "\r\033[K", and the process dies by SIGINT.

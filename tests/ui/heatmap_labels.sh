@@ -24,15 +24,8 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
 	printf '"data": {"key": "f-%d", "size": 1000, "tasks": %d}}\n' $i $((1 + i % 2 * 5))
 done >ports.txt
 # steps runs of 16 ranks, 8 a node, on two nodes with long hostnames, ASCII and CJK
-for kind in ascii cjk; do
-	"$gen" "$kind" 16 40 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
-	for r in $(seq 0 15); do
-		h="superlongclusterprefix-rack07-chassis03-node000$((r / 8)).hpc.example.org"
-		[ $kind = cjk ] && h="计算节点-机房七-机架三-x服务器0$((r / 8))"
-		sed "s/\"python\":/\"hostname\": \"$h\", \"python\":/" "$kind/rank$r/run.json" >"$kind/run.json" &&
-			mv "$kind/run.json" "$kind/rank$r/run.json"
-	done
-done
+. "$TSCOPE_ROOT/tests/tools/long_hosts.sh"
+long_host_runs "$gen" 16 40 || { tap_notok "gen_demo failed"; exit 0; }
 
 # session NAME COLUMNS LINES RUN KEYS [ARGS]: the keys (one a line, :dump @/N dumps to
 # NAME.N) against RUN; the dumps are appended to got

@@ -4,8 +4,9 @@
 # pair's onset_b, Findings, Sources, a trace view), Steps'
 # phase fills and sparklines, Budget's lines, the Overview's tones, the Sweep plot's
 # glyphs and compare mode's rank lines; the overlay scrolls (j) when it is taller than
-# the screen; and the glossary entries the legends show are the man page's Glossary word
-# for word (model/glossary.c holds every term of it).
+# the screen, and a resize clamps its scroll position (as the help's: no blank rows
+# below its end); and the glossary entries the legends show are the man page's
+# Glossary word for word (model/glossary.c holds every term of it).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -73,6 +74,15 @@ tui 24 80 "$demo"
 tap_check "80x24: the legend says it scrolls" 'grep -q "j/k scroll" s0'
 tap_check "j scrolls the legend by rows" '[ "$(sed -n 4p s0)" != "$(sed -n 4p s1)" ] && grep -qF "$(sed -n 9p s0)" s1'
 tap_check "G shows its end (the frame's conventions)" 'grep -q "The status row shows the exact value" s2'
+# a resize after scrolling to the end: the scroll position is clamped to the new height,
+# so the end sits on the box's last row (38 of 40), no blank rows below it; the same
+# for the help (?: its last two commands on rows 57-58 of 60)
+printf 'i\nG\n:resize 40 120\n:dump %s/r1\n<Esc>?\nG\n:resize 60 160\n:dump %s/r2\n' "$PWD" "$PWD" >keys
+tui 24 80 "$demo"
+tap_check "a taller window after G: the legend's end on its last row" \
+	'grep -q "j/k scroll" r1 && sed -n 38p r1 | grep -q "The status row shows the exact value"'
+tap_check "... and the help's end on its last row (58 of 60)" \
+	'grep -q "j/k scroll" r2 && sed -n 57,58p r2 | grep -c "^ :[a-z]" | grep -qx 2'
 
 # the glossary: the man page's words (as mandoc renders them, `x' quotes read 'x'), every
 # term in model/glossary.c, each shown entry word for word

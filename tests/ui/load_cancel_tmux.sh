@@ -39,8 +39,8 @@ tap_check "explorer: the records of the file being read are counted as they come
 	'wait_until "grep -qE \"sources +1 file, [1-9][0-9]* records loaded so far\" \"\$tmux_screen\" &&
 		    ! grep -q listing \"\$tmux_screen\""'
 tap_check "explorer: bytes read with the rate, the files and records so far, no rank whole yet" \
-	'grep -qE "Loading +[0-9]+ MB · [0-9.]+ MB/s" "$tmux_screen" && grep -qE "ranks +0 of 1 ranks loaded" "$tmux_screen" &&
-	 grep -qE "data quality +so far 0 skipped" "$tmux_screen"'
+	'grep -qE "Loading +[0-9.]+ MB · [0-9.]+ MB/s" "$tmux_screen" &&
+	 grep -qE "ranks +0 of 1 ranks loaded" "$tmux_screen" && grep -qE "data quality +so far 0 skipped" "$tmux_screen"'
 T send-keys -t cancel q
 wait_for "tty-"
 tap_check "q: the load is cancelled" 'grep -q "tscope-tui: load cancelled" "$tmux_screen"'
@@ -53,7 +53,7 @@ feed
 T send-keys -t cancel "'$TSCOPE_BIN' --print --no-index slow; sh after.sh \$?" Enter
 wait_for "q cancels"
 tap_check "--print: progress line after 0.5 s: MB, rate, and how to cancel" \
-	'grep -q "tscope-tui: loading [0-9]* MB · [0-9.]* MB/s · q cancels" "$tmux_screen"'
+	'grep -q "tscope-tui: loading [0-9.]* MB · [0-9.]* MB/s · q cancels" "$tmux_screen"'
 T send-keys -t cancel q
 wait_for "tty-"
 tap_check "--print: q cancels with status 1" 'grep -q "tscope-tui: load cancelled" "$tmux_screen" && grep -q "^rc=1" "$tmux_screen"'

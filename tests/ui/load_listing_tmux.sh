@@ -30,7 +30,7 @@ tap_check "the partial Overview has the ranks parsed while the rank dirs are lis
 	 grep -qE "step time +partial, 5 of 5 ranks: median [0-9.]+ ms" "$scr" &&
 	 grep -qE "steps +0-399 so far \(longest rank 400 records, 2000 records in all\)" "$scr"'
 tap_check "while listing, the bytes read and the rate, and the ETA is unknown (no wrong number, no bar)" \
-	'grep -qE "Loading +[0-9]+ MB read · [0-9]+ MB/s · ETA unknown: listing, 0 rank dirs so far" "$scr" &&
+	'grep -qE "Loading +[0-9.]+ MB read · [0-9.]+ MB/s · ETA unknown: listing, 0 rank dirs so far" "$scr" &&
 	 ! grep -E "^ *Loading" "$scr" | grep -qE "ETA [0-9]|[0-9]%"'
 tap_check "no verdict while loading" 'grep -qE "no verdict +n/a: loading \(5 of 5 ranks\)" "$scr"'
 T send-keys -t listing q

@@ -7,7 +7,8 @@
 # labelled partial, every run-wide figure "n/a: loading (4 of 5 ranks)", the slow rank
 # as a partial finding and no verdict; a key typed during the load is answered on the
 # status line and runs when the load ends (the explorer opens on the pane it picked);
-# then a second load that q cancels.
+# then a second load that q cancels. A third load trickles in (25 lines every 0.5 s): its
+# bytes and rate never read 0 ("0.0358 MB · 0.0179 MB/s", not "0 MB · 0.0 MB/s").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -81,4 +82,18 @@ wait_for "tty-"
 tap_check "q during the load cancels it (status 0), though a loader is blocked in a read" \
 	'grep -q "tscope-tui: load cancelled" "$scr" && grep -q "^rc=0" "$scr"'
 tap_check "the terminal is restored" 'grep -q "^tty-ok" "$scr"'
+touch go
+wait $feeder 2>/dev/null
+mkdir trickle && cp gen/rank4/run.json trickle/ && mkfifo trickle/steps.jsonl || exit 1
+{ i=1; while [ $i -lt 400 ]; do sed -n "$i,$((i + 24))p" gen/rank4/steps.jsonl; sleep 0.5; i=$((i + 25)); done; } \
+	>trickle/steps.jsonl 2>/dev/null &
+feeder=$!
+T send-keys -t partial "clear" Enter
+T send-keys -t partial "'$TSCOPE_BIN' --tui --no-index trickle; sh after.sh \$?" Enter
+wait_re "sources +1 file, [1-9][0-9][0-9]+ records loaded so far"
+tap_check "a trickle: the bytes read and the rate never read 0 (3 significant digits)" \
+	'grep -qE "Loading +0\.[0-9]+ MB · 0\.[0-9]+ MB/s \(size unknown\)" "$scr" && ! grep -qE " 0 MB| 0\.0 MB/s" "$scr"'
+T send-keys -t partial q
+wait_for "tty-"
+kill $feeder 2>/dev/null
 tap_plan

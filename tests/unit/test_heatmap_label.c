@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* test_heatmap_label.c: the heatmap's label column (ui/pane_heatmap_label.c
- * hm_fit_name): a name that fits is whole; one that does not is clipped to the width at
- * a character boundary with an ellipsis, and names that differ never clip to the same
- * text, at every width from 6 columns on: workers one port apart, nodes with long ASCII
- * and CJK hostnames, hostnames differing in the middle, short names with a long common
- * end. */
+/* test_heatmap_label.c: names clipped apart (ui/label_fit.c label_fit; the heatmap's
+ * label column and the Ranks pane's node column): a name that fits is whole; one that
+ * does not is clipped to the width at a character boundary with an ellipsis, and names
+ * that differ never clip to the same text, at every width from 6 columns on: workers one
+ * port apart, nodes with long ASCII and CJK hostnames, hostnames differing in the middle,
+ * short names with a long common end. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
-#include "ui/pane_heatmap.h"
+#include "ui/label_fit.h"
 #include "tests/tap.h"
 
 /* Every name of the set in w columns: at most w wide, valid (no U+FFFD), pairwise
@@ -21,7 +21,7 @@ static const char *fit_set(char *const *names, size_t n, int w, unsigned flags)
 	char *out[8];
 	const char *bad = NULL;
 	for (size_t i = 0; i < n; i++)
-		out[i] = hm_fit_name(names, n, i, w, flags);
+		out[i] = label_fit(names, n, i, w, flags);
 	for (size_t i = 0; i < n && !bad; i++) {
 		if (text_width(out[i]) > w || strstr(out[i], "\xEF\xBF\xBD"))
 			bad = out[i];
@@ -65,16 +65,16 @@ int main(void)
 	check_set("hostnames differing in the middle", middle, 2);
 	check_set("names differing early, with a long common end", short_start, 2);
 
-	char *s = hm_fit_name(ports, 2, 0, 42, 0);
+	char *s = label_fit(ports, 2, 0, 42, 0);
 	is_str(s, ports[0], "a name that fits is whole");
 	free(s);
-	s = hm_fit_name(ports, 2, 1, 25, 0);
+	s = label_fit(ports, 2, 1, 25, 0);
 	is_str(s, "worker-sdumont\u2026" "13:44322", "clipped: its start, an ellipsis and where it differs");
 	free(s);
-	s = hm_fit_name(nodes, 4, 1, 25, TEXT_ASCII);
+	s = label_fit(nodes, 4, 1, 25, TEXT_ASCII);
 	is_str(s, "~node0001.hpc.example.org", "ASCII: the node's number kept after a ~");
 	free(s);
-	s = hm_fit_name(cjk, 2, 1, 26, 0);
+	s = label_fit(cjk, 2, 1, 26, 0);
 	if (utf8)
 		is_str(s, "计算节点-机房七-\u2026x服务器01", "CJK: clipped between characters");
 	else

@@ -5,7 +5,8 @@
  * the integer path's range), then a million values of the shapes exports hold (random
  * bits over every exponent, decimals of up to 17 digits, milliseconds from
  * nanoseconds, dyadic ties, neighbours of powers of ten, floats); TSCOPE_TEST_SEED=N
- * [TSCOPE_TEST_SCALE=K] runs K times as many others. */
+ * [TSCOPE_TEST_SCALE=K] runs K times as many others. The screen form that never shows
+ * a nonzero figure as 0 (numfmt_nonzero). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,5 +177,16 @@ int main(void)
 	   "200,000 random float bit patterns: as snprintf and strtod");
 	ok(float_differ("floats 2^-34..2^17", 400000 * scale, float_range) == 0,
 	   "400,000 floats of the integer path's range: as snprintf and strtod");
+	char nz[32];
+	numfmt_nonzero(0.213, 0, nz, sizeof(nz));
+	is_str(nz, "0.213", "a nonzero figure its decimals would show as 0 gets 3 significant digits");
+	numfmt_nonzero(0.04, 1, nz, sizeof(nz));
+	is_str(nz, "0.04", "... at one decimal too");
+	numfmt_nonzero(0.5, 0, nz, sizeof(nz));
+	is_str(nz, "0.5", "... and where %.0f rounds a half to even, to 0");
+	numfmt_nonzero(12.4, 0, nz, sizeof(nz));
+	is_str(nz, "12", "a figure that shows nonzero keeps its decimals");
+	numfmt_nonzero(0, 1, nz, sizeof(nz));
+	is_str(nz, "0.0", "zero stays zero");
 	return tap_done();
 }

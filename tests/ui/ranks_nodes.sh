@@ -1,0 +1,51 @@
+#!/bin/sh
+# ranks_nodes.sh: the Ranks pane's node column, headless (TSCOPE_SCRIPT). 64 ranks, 8 a
+# node, with hostnames longer than the column (ASCII and CJK): each node row reads
+# "+name (8)", its name clipped at a character boundary with an ellipsis keeping where it
+# differs from the other rows shown (the node's number), the rank count whole; so no two
+# node rows read the same, nor do two rank rows (o) on different nodes.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+gen="$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo"
+ell=$(printf '\342\200\246')
+fffd=$(printf '\357\277\275')
+. "$TSCOPE_ROOT/tests/tools/long_hosts.sh"
+long_host_runs "$gen" 64 20 || { tap_notok "gen_demo failed"; exit 0; }
+
+# session NAME RUN KEYS [ARGS]: the keys (one a line, :dump @/N dumps to NAME.N) against
+# RUN at 120x40
+session() {
+	printf '%s\nq\n' "$3" | sed "s|@/|$PWD/$1.|g" >"$1.keys"
+	LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/$1.keys" "$TSCOPE_BIN" --tui --no-index \
+		${4:-} "$2" >/dev/null 2>"$1.err"
+	tap_rc $? "$1: the explorer ran the script"
+}
+# the node cells (the last column) of a dump's table rows 3..LAST
+cells() { sed -n "3,${2}p" "$1" | sed 's/ *$//; s/.*  //'; }
+# check DUMP LAST MARK COUNT DESC: rows 3..LAST's node cells all differ, each has MARK
+# (the ellipsis), none U+FFFD, each ends in " (COUNT)"
+check() {
+	cells "$1" "$2" >"$1.cells"
+	f=$1.cells mark=$3 cnt=$4
+	n=$(wc -l <"$f") u=$(sort -u "$f" | wc -l)
+	tap_check "$5: $n node cells, all different" '[ "$n" -gt 1 ] && [ "$u" = "$n" ]'
+	tap_check "$5: each clipped with '$mark', at a character boundary" \
+		'[ "$(grep -cF -- "$mark" "$f")" = "$n" ] && ! grep -q "$fffd" "$f"'
+	tap_check "$5: each keeps its rank count ($cnt) whole" '[ "$(grep -c -- " ($cnt)\$" "$f")" = "$n" ]'
+	sed 's/^/# /' "$f"
+}
+
+session ascii ascii "$(printf '3\n:dump @/1\no\n:dump @/2')"
+check ascii.1 10 "$ell" 8 "ASCII hostnames, node rows"
+tap_check "... the kept part is where the names differ" '[ "$(grep -c "node000[0-7]" ascii.1.cells)" = 8 ]'
+session cjk cjk "$(printf '3\n:dump @/1')"
+check cjk.1 10 "$ell" 8 "CJK hostnames, node rows"
+session ascii_mode ascii "$(printf '3\n:dump @/1')" --ascii
+check ascii_mode.1 10 "~" 8 "--ascii, node rows"
+# rank rows: the rows shown hold ranks of several nodes; rows of different nodes differ
+grep '^[^ ]* *[0-9]' ascii.2 | sed 's/ *$//; s/.*  //' | sort -u >rank_rows
+k=$(grep -o "node000[0-7]" rank_rows | sort -u | wc -l)
+tap_check "rank rows (o): as many different node cells as nodes shown ($k)" \
+	'[ "$k" -gt 1 ] && [ "$(wc -l <rank_rows)" = "$k" ]'
+tap_plan
