@@ -252,6 +252,15 @@ char *dirlist_path(const char *dir, const char *name)
 	return p;
 }
 
+int dirlist_open_errno(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 size_t dirlist_dir_len(const char *dir)
 {
 	size_t n = strlen(dir);

@@ -40,6 +40,9 @@ struct dirlist {
 
 struct dirlist *dirlist_open(const char *dir);
 void dirlist_close(struct dirlist *l);
+/* Why dirlist_open(dir) gave NULL: the errno of opening dir again now (a listing cached
+ * in a scope keeps none); 0 when it opens by now (it failed for a while). */
+int dirlist_open_errno(const char *dir);
 /* "dir/name" in a new string to free(): the path of an entry, without printf (the
  * probes walk every rank dir of a big run). */
 char *dirlist_path(const char *dir, const char *name);

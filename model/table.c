@@ -663,10 +663,8 @@ void table_format_nonzero(const struct table *t, size_t row, int col, char *buf,
 	const struct table_col *tc = &t->col[col];
 	if (!c->present || tc->type != COL_NUM || c->is_int || !isfinite(c->num) || fabs(c->num) >= 1e17)
 		table_format(t, row, col, buf, n);
-	else if (c->num != 0 && fabs(c->num) < 0.5 * pow(10, -tc->prec)) /* decimals would show 0 */
-		snprintf(buf, n, "%.3g", c->num);
 	else
-		snprintf(buf, n, "%.*f", tc->prec, c->num + 0.0);
+		numfmt_nonzero(c->num + 0.0, tc->prec, buf, n); /* no -0; 3 digits where the decimals read 0 */
 }
 
 static int write_field(FILE *f, const char *s, bool quote_always)

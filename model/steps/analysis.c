@@ -211,6 +211,12 @@ int analysis_phase_order(const char *name)
 	return -1;
 }
 
+void analysis_flaw_text(double value, const char *phase, long step, int rank, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s phase value: %s at step %ld on rank %d", isfinite(value) ? "a negative" : "a non-finite",
+		 phase, step, rank);
+}
+
 bool analysis_in_compute_phases(const char *name)
 {
 	int k = analysis_phase_order(name);

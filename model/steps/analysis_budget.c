@@ -238,8 +238,7 @@ static const struct phase_flaw *sums_flaw(const struct budget_sums *s)
 /* "a negative phase value: data at step 12 on rank 0" (timing_why_na's words). */
 static void flaw_text(const struct phase_flaw *f, int rank, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s phase value: %s at step %ld on rank %d", isfinite(f->value) ? "a negative" : "a non-finite",
-		 names[f->phase], f->step, rank);
+	analysis_flaw_text(f->value, names[f->phase], f->step, rank, buf, n);
 }
 
 /* The budget of rank ri from its phase sums; false: no record or no wall time. */

@@ -214,8 +214,7 @@ bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, cha
 		const char *name = steps_metric(m, t->bad_metric)->name;
 		char safe[64];
 		text_sanitize(name, strlen(name), safe, sizeof(safe), 0);
-		snprintf(buf, n, "%s phase value: %s at step %ld on rank %d",
-			 isfinite(t->bad_value) ? "a negative" : "a non-finite", safe, t->bad_step, rank);
+		analysis_flaw_text(t->bad_value, safe, t->bad_step, rank, buf, n);
 	} else {
 		snprintf(buf, n, "the phase totals overflow on rank %d", rank);
 	}

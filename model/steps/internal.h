@@ -278,6 +278,9 @@ int analysis_threads(const struct run *run);
 
 /* Index of a canonical phase name (data, forward, ..., other), -1 for others. */
 int analysis_phase_order(const char *name);
+/* "a negative phase value: forward at step 7 on rank 0" (or "a non-finite"): why a
+ * value that is not a duration (value) of phase (a sanitized name) leaves a figure n/a. */
+void analysis_flaw_text(double value, const char *phase, long step, int rank, char *buf, size_t n);
 /* A canonical phase other than comm (pytscope's COMPUTE_PHASES). */
 bool analysis_in_compute_phases(const char *name);
 /* Phase metric ids of the model (all of them) into ids (steps_nmetrics() slots). */

@@ -6,12 +6,10 @@
 
 #include <csv.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
@@ -72,10 +70,7 @@ void sweep_dir_unreadable(struct run *run, const char *dir, bool nat)
 	for (size_t i = 0; i < s->nunread; i++)
 		if (strcmp(s->unread[i].path, dir) == 0)
 			return; /* the other loader's walk met it first */
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the listing keeps no errno */
-	int err = fd < 0 ? errno : 0;
-	if (fd >= 0)
-		close(fd);
+	int err = dirlist_open_errno(dir);
 	s->unread = xrealloc(s->unread, (s->nunread + 1) * sizeof(*s->unread));
 	s->unread[s->nunread++] = (struct sweep_unread){ xstrdup(dir), err, nat };
 	size_t src = run_add_source(run, dir, nat ? "nat" : "genai-perf", -1, -1);

@@ -8,7 +8,6 @@
 #include "model/index/index.h"
 #include "model/trace/internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,15 +41,12 @@ void trace_pathvec_free(struct trace_pathvec *pv)
 	free(pv->bad);
 }
 
-/* dir could not be listed (dirlist_open gave NULL): keep it with why (a listing cached in
- * a scope keeps no errno: the open is tried again for it; one that opens by now failed
- * for a while, counted an I/O error). */
+/* dir could not be listed (dirlist_open gave NULL): keep it with why (dirlist_open_errno;
+ * one that opens by now failed for a while, counted an I/O error). */
 static void unlisted_add(struct trace_pathvec *pv, const char *dir)
 {
-	DIR *d = opendir(dir);
-	int err = d ? EIO : errno;
-	if (d)
-		closedir(d);
+	int err = dirlist_open_errno(dir);
+	err = err ? err : EIO;
 	xgrow((void **)&pv->bad, &pv->badcap, pv->nbad + 1, sizeof(*pv->bad));
 	pv->bad[pv->nbad++] = (struct trace_unlisted){ xstrdup(dir), err };
 }
