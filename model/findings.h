@@ -69,12 +69,24 @@ struct finding_list {
 	size_t n, cap;
 };
 
+/* What a rule's findings are about, so a comparison matches a finding of run A with the
+ * one of run B about the same thing (model/compare/findings.c):
+ *   SUBJECT_RANK    the evidence rank: a straggler on rank 3 and one on rank 5 are two;
+ *   SUBJECT_PICKED  the run, naming the rank the rule picked of the several it judged
+ *                   (the idlest GPU, the first rank whose config differs);
+ *   SUBJECT_LOWEST  the run as read from its lowest rank (pytscope's rules of rank 0);
+ *   SUBJECT_NODE    a node, naming its worst rank. */
+enum finding_subject { SUBJECT_RANK, SUBJECT_PICKED, SUBJECT_LOWEST, SUBJECT_NODE };
+
 struct finding_rule {
 	const char *id;
 	int order;
 	void (*run)(struct run *run, struct finding_list *out);
 	bool native;         /* tscope-tui's own rule over what pytscope reads (steps, traces):
 	                      * skipped under --compat pytscope */
+	enum finding_subject subject;  /* what its findings are about */
+	bool across_ranks;   /* judged across ranks (stragglers, imbalance, ranks that differ):
+	                      * a run of one rank has no peers to judge it on */
 };
 
 /* A rule whose work grows with the run (the steps of a rank, every rank) in slices of

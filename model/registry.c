@@ -34,6 +34,29 @@ const struct view_def *registry_view(const char *name)
 	return NULL;
 }
 
+const struct finding_rule *registry_rule(const char *id, const struct subsystem **sub)
+{
+	const char *dot = strchr(id, '.');
+	const struct finding_rule *by_category = NULL;
+	const struct subsystem *category_sub = NULL;
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t i = 0; i < registry[s]->nrules; i++) {
+			const struct finding_rule *r = &registry[s]->rules[i];
+			if (strcmp(r->id, id) == 0) {
+				if (sub)
+					*sub = registry[s];
+				return r;
+			}
+			if (!by_category && dot && strncmp(r->id, id, (size_t)(dot - id) + 1) == 0) {
+				by_category = r;
+				category_sub = registry[s];
+			}
+		}
+	if (sub)
+		*sub = category_sub;
+	return by_category;
+}
+
 bool registry_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
 {
 	*out = evidence_none();

@@ -148,6 +148,11 @@ bool registry_view_available(struct run *run, const struct view_def *vd);
  * (model/dirlist.h): identification and the load share the answer. With --trace
  * (opts->ntrace > 0) it is asked every time: the answer depends on the option. */
 int registry_probe(const struct loader *ld, const char *path, const struct opts *opts);
+/* The rule that gives finding id, its subsystem into *sub when sub is not NULL: the rule
+ * of that id, else the first of its category (a rule may add a finding of another id of
+ * its category: EFFICIENCY.LOW_MFU adds EFFICIENCY.RECOVERABLE); NULL when none (the LIVE
+ * events of --follow come from no rule). */
+const struct finding_rule *registry_rule(const char *id, const struct subsystem **sub);
 /* Loader by its --format name (NULL when unknown). */
 const struct loader *registry_loader(const char *name);
 /* The --format names, separated by ", ", into buf (truncated to n). */

@@ -3,8 +3,8 @@
  * into new in B, resolved, persisting, and not judged on the side that lacks them, and
  * the status that reads so.
  *
- * MATCHING. A finding is matched by its id and by what it is about, which its rule says
- * (match_kind):
+ * MATCHING. A finding is matched by its id and by what it is about, which its rule's
+ * table entry says (struct finding_rule.subject, findings.h):
  *   - a rank (the stragglers, a stalled rank, and every rule not named below): the
  *     evidence rank, so a straggler on rank 3 in A and one on rank 5 in B are two findings;
  *   - the run, naming the rank the rule picked of the several it judged (the idlest GPU,
@@ -34,28 +34,11 @@
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
-enum match_kind { MATCH_RANK, MATCH_PICKED, MATCH_LOWEST, MATCH_NODE };
-
-/* What finding id is about (MATCHING above); an entry ending in '.' stands for its category. */
-static enum match_kind match_kind(const char *id)
+/* What finding id is about: its rule's subject (findings.h; the LIVE events: a rank). */
+static enum finding_subject subject_of(const char *id)
 {
-	static const struct {
-		const char *id;
-		enum match_kind kind;
-	} kinds[] = {
-		{ "TRACE.GPU_IDLE", MATCH_PICKED },      { "TRACE.ENV_DIFFERS", MATCH_PICKED },
-		{ "CONFIG.RANKS_DIFFER", MATCH_PICKED }, { "ENV.RANKS_DIFFER", MATCH_PICKED },
-		{ "DIST.EXPOSED_COMM", MATCH_LOWEST },   { "TIMING.", MATCH_LOWEST },
-		{ "CONVERGENCE.", MATCH_LOWEST },        { "CROSS.", MATCH_LOWEST },
-		{ "MEMORY.", MATCH_LOWEST },             { "EFFICIENCY.", MATCH_LOWEST },
-		{ "NODE.SLOW_TOGETHER", MATCH_NODE },
-	};
-	for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
-		size_t n = strlen(kinds[i].id);
-		if (kinds[i].id[n - 1] == '.' ? strncmp(id, kinds[i].id, n) == 0 : strcmp(id, kinds[i].id) == 0)
-			return kinds[i].kind;
-	}
-	return MATCH_RANK;
+	const struct finding_rule *r = registry_rule(id, NULL);
+	return r ? r->subject : SUBJECT_RANK;
 }
 
 /* One side of the pair as the matching reads it: its findings and, when a finding of
@@ -83,7 +66,7 @@ static const struct node_stat *node_of(const struct run *run, const struct node_
 static bool has_node_finding(const struct finding_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (match_kind(l->v[i].id) == MATCH_NODE)
+		if (subject_of(l->v[i].id) == SUBJECT_NODE)
 			return true;
 	return false;
 }
@@ -95,7 +78,7 @@ static void side_init(struct side *s, struct run *run, bool nodes)
 	s->nodes = nodes ? steps_nodes(run) : NULL;
 	for (size_t i = 0; s->nodes && i < s->l->n; i++) {
 		const struct node_stat *nd = NULL;
-		if (match_kind(s->l->v[i].id) == MATCH_NODE)
+		if (subject_of(s->l->v[i].id) == SUBJECT_NODE)
 			nd = node_of(run, s->nodes, s->l->v[i].ev.rank);
 		s->node[i] = nd ? nd->name : NULL;
 	}
@@ -114,40 +97,16 @@ static bool same_finding(const struct side *a, size_t i, const struct side *b, s
 	const struct finding *x = &a->l->v[i], *y = &b->l->v[j];
 	if (strcmp(x->id, y->id) != 0)
 		return false;
-	enum match_kind kind = match_kind(x->id);
-	if (kind == MATCH_NODE && a->node[i] && b->node[j])
+	enum finding_subject kind = subject_of(x->id);
+	if (kind == SUBJECT_NODE && a->node[i] && b->node[j])
 		return strcmp(a->node[i], b->node[j]) == 0;
 	bool row_of_grid = x->ev.grid && y->ev.grid && x->ev.name && y->ev.name;
-	bool by_rank = kind == MATCH_RANK || kind == MATCH_NODE; /* a node finding off any node: by rank */
+	bool by_rank = kind == SUBJECT_RANK || kind == SUBJECT_NODE; /* a node finding off any node: by rank */
 	if (by_rank && !row_of_grid && x->ev.rank != y->ev.rank)
 		return false;
 	if (!x->ev.name || !y->ev.name)
 		return !x->ev.name && !y->ev.name;
 	return strcmp(x->ev.name, y->ev.name) == 0;
-}
-
-/* The subsystem whose rules give finding id: a rule of that id, else of its category. */
-static const struct subsystem *finding_family(const char *id)
-{
-	const char *dot = strchr(id, '.');
-	const struct subsystem *by_category = NULL;
-	for (size_t s = 0; s < registry_count; s++)
-		for (size_t i = 0; i < registry[s]->nrules; i++) {
-			const char *rid = registry[s]->rules[i].id;
-			if (strcmp(rid, id) == 0)
-				return registry[s];
-			if (!by_category && dot && strncmp(rid, id, (size_t)(dot - id) + 1) == 0)
-				by_category = registry[s];
-		}
-	return by_category;
-}
-
-/* A rule across ranks (stragglers, imbalance, ranks that differ): one rank has no peers. */
-static bool across_ranks(const char *id)
-{
-	return (strncmp(id, "DIST.", 5) == 0 && strcmp(id, "DIST.EXPOSED_COMM") != 0) ||
-	       strncmp(id, "NODE.", 5) == 0 || strcmp(id, "CONFIG.RANKS_DIFFER") == 0 ||
-	       strcmp(id, "ENV.RANKS_DIFFER") == 0 || strcmp(id, "TRACE.ENV_DIFFERS") == 0;
 }
 
 /* Run `other` has one rank (or trace) of family sub at most. */
@@ -190,8 +149,8 @@ static bool lacks_subject(const struct side *own, size_t i, const struct side *o
 			  char *why, size_t n)
 {
 	const struct finding *f = &own->l->v[i];
-	enum match_kind kind = match_kind(f->id);
-	if (kind == MATCH_NODE && own->node[i]) {
+	enum finding_subject kind = subject_of(f->id);
+	if (kind == SUBJECT_NODE && own->node[i]) {
 		const struct node_set *s = other->nodes;
 		for (size_t k = 0; s && k < s->n; k++)
 			if (strcmp(s->v[k].name, own->node[i]) == 0)
@@ -207,7 +166,7 @@ static bool lacks_subject(const struct side *own, size_t i, const struct side *o
 		snprintf(why, n, "no rank %d", f->ev.rank);
 		return true;
 	}
-	int low = kind == MATCH_LOWEST ? lowest_rank(other->run, sub) : -1;
+	int low = kind == SUBJECT_LOWEST ? lowest_rank(other->run, sub) : -1;
 	if (low >= 0 && low != f->ev.rank) {
 		snprintf(why, n, "its rules read rank %d", low);
 		return true;
@@ -236,13 +195,14 @@ static void item_reason(const char *item, char *why, size_t n)
 static bool not_judged_by(const struct side *own, size_t i, struct side *other, char *why, size_t n)
 {
 	const struct finding *f = &own->l->v[i];
-	const struct subsystem *sub = finding_family(f->id);
+	const struct subsystem *sub = NULL;
+	const struct finding_rule *rule = registry_rule(f->id, &sub);
 	bool (*has)(const struct run *) = sub ? sub->has_records ? sub->has_records : sub->has_data : NULL;
 	if (has && !has(other->run)) {
 		snprintf(why, n, "no %s", strcmp(sub->name, "steps") == 0 ? "step records" : sub->name);
 		return true;
 	}
-	if (across_ranks(f->id) && single_rank(other->run, sub)) {
+	if (rule && rule->across_ranks && single_rank(other->run, sub)) {
 		snprintf(why, n, "a single rank");
 		return true;
 	}

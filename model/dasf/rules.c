@@ -263,7 +263,7 @@ void dasf_unjudged(struct run *run, struct not_judged *nj)
 }
 
 const struct finding_rule dasf_rules[DASF_NRULES] = {
-	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function, false },
-	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance, false },
-	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle, false },
+	{ "DASF.FUNCTION_DOMINATES", 3000, rule_dominant_function, false, SUBJECT_RANK, false },
+	{ "DASF.WORKER_IMBALANCE", 3010, rule_worker_imbalance, false, SUBJECT_RANK, false },
+	{ "DASF.GPU_IDLE", 3020, rule_gpu_idle, false, SUBJECT_RANK, false },
 };

@@ -359,13 +359,13 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 }
 
 const struct finding_rule sweep_rules[] = {
-	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false },
-	{ "SWEEP.SATURATION", 2010, rule_saturation, false },
-	{ "SIZING.POOR_FIT", 2020, rule_poor_fit, false },
-	{ "SIZING.OUTLIERS", 2030, rule_outliers, false },
-	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false },
-	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false },
-	{ "CEREBRAS.SLOW_ORDINAL", 2060, rule_slow_ordinal, false },
+	{ "SWEEP.CONSTRAINT", 2000, rule_constraints, false, SUBJECT_RANK, false },
+	{ "SWEEP.SATURATION", 2010, rule_saturation, false, SUBJECT_RANK, false },
+	{ "SIZING.POOR_FIT", 2020, rule_poor_fit, false, SUBJECT_RANK, false },
+	{ "SIZING.OUTLIERS", 2030, rule_outliers, false, SUBJECT_RANK, false },
+	{ "SIZING.STORED_DIFFERS", 2040, rule_sizing_diff, false, SUBJECT_RANK, false },
+	{ "CEREBRAS.AGGREGATE_MISMATCH", 2050, rule_cerebras, false, SUBJECT_RANK, false },
+	{ "CEREBRAS.SLOW_ORDINAL", 2060, rule_slow_ordinal, false, SUBJECT_RANK, false },
 };
 
 _Static_assert(ARRAY_LEN(sweep_rules) == SWEEP_NRULES, "SWEEP_NRULES");

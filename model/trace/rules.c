@@ -181,7 +181,7 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {
-	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false },
-	{ "TRACE.GPU_IDLE", 440, rule_gpu_idle, true },
-	{ "TRACE.ENV_DIFFERS", 441, rule_env, true },
+	{ "DIST.EXPOSED_COMM", 430, rule_exposed_comm, false, SUBJECT_LOWEST, false },
+	{ "TRACE.GPU_IDLE", 440, rule_gpu_idle, true, SUBJECT_PICKED, false },
+	{ "TRACE.ENV_DIFFERS", 441, rule_env, true, SUBJECT_PICKED, true },
 };
