@@ -24,7 +24,8 @@
  * the metric table (delta.h index_metrics_put: kind, name and where the run first has
  * each); per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
- * a shell gives as "the one before me" when it is the same bytes) and where its
+ * a shell gives as "the one before me" when it is the same bytes, and the lowest rank's
+ * run.json text, which the run comparison parses again) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
  * body: ranks whose steps are the same bytes); the loader's source entries and
  * diagnostics for these ranks.
@@ -45,7 +46,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 17u
+#define INDEX_VERSION 18u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;
@@ -56,7 +57,10 @@ struct steps_rank_file;
  * when this user can write it (or make it); else the cache directory once it holds a
  * part (this user's own index of a run dir it cannot write); else run_dir/.tscope-index
  * when it is there (another user's index, or one built by a job: read-only here); else
- * the cache directory. */
+ * the cache directory. The cache directory is $XDG_CACHE_HOME (an absolute one), else
+ * ~/.cache (HOME, else the passwd entry's home), /tscope-tui/<run dir's name>, and only
+ * when it is this user's own (not made by another user, not writable by all): else
+ * run_dir/.tscope-index stands in for it. */
 char *index_dir_for(const char *run_dir);
 /* Where a part of run_dir's index is written (malloc'd): index_dir_for(), or the cache
  * directory when that is a run_dir/.tscope-index this user cannot write (its parts

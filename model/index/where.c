@@ -6,6 +6,7 @@
 #include "model/index/index.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +59,44 @@ static char *cache_name(const char *abs)
 	return hashed;
 }
 
-/* $XDG_CACHE_HOME/tscope-tui/<cache_name(absolute run dir)> (~/.cache without it). */
-static char *cache_dir_for(const char *run_dir)
+/* This user's cache base: $XDG_CACHE_HOME when it is an absolute path (the XDG spec has a
+ * relative one ignored), else ~/.cache, HOME or (unset, as under cron or `env -i`) the
+ * passwd entry's home; NULL when none: never a directory shared with other users. */
+static char *cache_base(void)
 {
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && xdg[0] == '/')
+		return xstrdup(xdg);
+	const char *home = getenv("HOME");
+	if (!home || home[0] != '/') {
+		const struct passwd *pw = getpwuid(geteuid());
+		home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	return home ? xasprintf("%s/.cache", home) : NULL;
+}
+
+/* <cache_base()>/tscope-tui/<cache_name(absolute run dir)>; NULL (the reason into *why)
+ * when this user has no cache base, or that directory exists and is another user's or
+ * writable by all: its parts could be anyone's, and the index is a cache, never the truth. */
+static char *cache_dir_for(const char *run_dir, const char **why)
+{
+	char *base = cache_base();
+	if (!base) {
+		*why = "this user has no cache directory (no absolute XDG_CACHE_HOME or HOME)";
+		return NULL;
+	}
 	char *abs = realpath(run_dir, NULL);
 	char *name = cache_name(abs ? abs : run_dir);
+	char *dir = xasprintf("%s/tscope-tui/%s", base, name);
 	free(abs);
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir = xdg && *xdg ? xasprintf("%s/tscope-tui/%s", xdg, name)
-				: xasprintf("%s/.cache/tscope-tui/%s", home && *home ? home : "/tmp", name);
 	free(name);
+	free(base);
+	struct stat st;
+	if (lstat(dir, &st) == 0 && (st.st_uid != geteuid() || (st.st_mode & S_IWOTH) || !S_ISDIR(st.st_mode))) {
+		*why = "the cache directory is not this user's own";
+		free(dir);
+		return NULL;
+	}
 	return dir;
 }
 
@@ -94,10 +122,11 @@ char *index_dir_for(const char *run_dir)
 {
 	char *own;
 	bool exists;
+	const char *why;
 	if (own_dir(run_dir, &own, &exists))
 		return own;
-	char *cache = cache_dir_for(run_dir);
-	if (!exists || index_holds_parts(cache)) {
+	char *cache = cache_dir_for(run_dir, &why);
+	if (cache && (!exists || index_holds_parts(cache))) {
 		free(own);
 		return cache;
 	}
@@ -105,27 +134,40 @@ char *index_dir_for(const char *run_dir)
 	return own;
 }
 
+/* Without a cache directory of this user's, the run dir's: a write there fails, and
+ * index_write_failure() says why. */
 char *index_write_dir_for(const char *run_dir)
 {
 	char *own;
 	bool exists;
+	const char *why;
 	if (own_dir(run_dir, &own, &exists))
 		return own;
+	char *cache = cache_dir_for(run_dir, &why);
+	if (!cache)
+		return own;
 	free(own);
-	return cache_dir_for(run_dir);
+	return cache;
 }
 
 char *index_write_failure(const char *run_dir, int err)
 {
 	char *own;
-	bool exists, cache = !own_dir(run_dir, &own, &exists);
-	char *dir = cache ? cache_dir_for(run_dir) : xstrdup(own); /* index_write_dir_for()'s */
-	free(own);
+	bool exists;
+	const char *no_cache = NULL;
+	char *cache = own_dir(run_dir, &own, &exists) ? NULL : cache_dir_for(run_dir, &no_cache);
 	const char *why = exists ? "the run dir's .tscope-index is not writable here" : "the run dir is not writable";
-	char *s = cache ? xasprintf("%s: %s (%s: the index goes to $XDG_CACHE_HOME/tscope-tui, ~/.cache without it; "
-				    "set XDG_CACHE_HOME to a writable directory)", dir, strerror(err), why)
-			: xasprintf("%s: %s", dir, strerror(err));
-	free(dir);
+	char *s;
+	if (no_cache) /* index_write_dir_for() gave the run dir's */
+		s = xasprintf("%s: %s (%s, and %s: set XDG_CACHE_HOME to a writable directory of this user's)", own,
+			      strerror(err), why, no_cache);
+	else if (cache)
+		s = xasprintf("%s: %s (%s: the index goes to $XDG_CACHE_HOME/tscope-tui, ~/.cache without it; "
+			      "set XDG_CACHE_HOME to a writable directory)", cache, strerror(err), why);
+	else
+		s = xasprintf("%s: %s", own, strerror(err));
+	free(own);
+	free(cache);
 	return s;
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # permissions.sh: file modes as a user on a cluster meets them. A run dir the user cannot
 # write (a project's shared run): `index` writes to $XDG_CACHE_HOME/tscope-tui/<absolute
-# run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it; a path holding a '%' or too
-# long for a file name: its first bytes, '%%' and its CRC-32), nothing in the run dir;
+# run dir, '/' -> '%'>/ (~/.cache/tscope-tui without it or when it is relative; a path
+# holding a '%' or too long for a file name: its first bytes, '%%' and its CRC-32),
+# nothing in the run dir; a cache dir of another user's is neither read nor written;
 # `index --status` and later opens find it there and give a plain load's results; an
 # open rebuilds a stale one there; a cache that cannot be made is named with the reason
 # and what to set (exit 1), and the run still opens. An index in the run dir that this
@@ -77,6 +78,34 @@ tap_check "stale: rebuilt in the cache by that open" 'grep -q "^shard 0/1  ranks
 HOME="$work/home" XDG_CACHE_HOME= as_user "$T" index run >out2.txt 2>&1
 tap_check "without XDG_CACHE_HOME: ~/.cache/tscope-tui/..." \
 	'[ -s "$work/home/.cache/tscope-tui/$(printf "%s" "$abs" | tr / %)/steps-0-of-1.tsx" ]'
+
+# the cache base: a relative XDG_CACHE_HOME is ignored (the XDG spec), ~/.cache is used
+HOME="$work/home2" XDG_CACHE_HOME=rel as_user "$T" index run >out4.txt 2>&1
+tap_check "a relative XDG_CACHE_HOME: ignored, ~/.cache/tscope-tui/..." \
+	'[ -s "$work/home2/.cache/tscope-tui/$(printf "%s" "$abs" | tr / %)/steps-0-of-1.tsx" ] && [ ! -e rel ]'
+
+# a cache directory another user made (a shared base, an index planted to mislead): its
+# parts are never read, and nothing is written there (root alone can give a dir away)
+if [ "$(id -u)" = 0 ]; then
+	"$gen" planted 6 40 >/dev/null && cp -a planted forged && chmod -R a-w planted
+	sed 's/"forward": *0\.0/"forward":0.9/' forged/rank3/steps.jsonl >f.tmp
+	cat f.tmp >forged/rank3/steps.jsonl && touch -r planted/rank3/steps.jsonl forged/rank3/steps.jsonl
+	"$T" index forged >/dev/null 2>&1
+	pabs=$(cd planted && pwd -P)
+	pcache="$work/xdg3/tscope-tui/$(printf '%s' "$pabs" | tr / %)"
+	mkdir -p "$pcache" && cp forged/.tscope-index/*.tsx "$pcache"/ && chown -R 65534:65534 "$work/xdg3"
+	XDG_CACHE_HOME="$work/xdg3" as_user "$T" --print planted >pl.txt 2>/dev/null
+	tap_check "another user's cache dir: never read (the open = a plain load)" \
+		'as_user "$T" --print --no-index planted 2>/dev/null | cmp -s - pl.txt'
+	XDG_CACHE_HOME="$work/xdg3" as_user "$T" index planted >pl.out 2>&1
+	rc=$?
+	tap_check "... nor written by index (exit 1); it says why and what to set" \
+		'[ "$rc" -eq 1 ] && [ -z "$(find "$pcache" -newer pl.txt)" ] &&
+		grep -q "the cache directory is not this user.s own: set XDG_CACHE_HOME" pl.out'
+else
+	tap_skip "another user's cache dir: needs root to make one"
+	tap_skip "... nor written"
+fi
 
 # a cache that cannot be made
 mkdir roxdg && chmod 555 roxdg
