@@ -17,6 +17,7 @@
 #include "model/run.h"
 #include "model/steps/nodes.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 
 /* The findings of the rules over rank 0's records, and of those that weigh its phase shares
  * (the ids each item stands for: findings.h findings_unjudged_add). */
@@ -141,18 +142,29 @@ static bool has_nodes(struct run *run)
 	return s != NULL;
 }
 
-/* The ranks without a hostname in a grouping by hostname (nodes.h): no node of theirs
- * is judged slow together. */
-static void hostless_unjudged(struct run *run, struct not_judged *nj)
+/* The nodes NODE.SLOW_TOGETHER cannot judge: the ranks without a hostname in a grouping
+ * by hostname (nodes.h), and nodes of a single rank (a slow host is then a slow rank). */
+static void nodes_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct node_set *s = steps_nodes(run);
+	size_t nsingle = 0;
+	size_t *single = xcalloc(s ? s->n + 1 : 1, sizeof(*single));
 	for (size_t k = 0; s && k < s->n; k++)
 		if (s->v[k].no_host && s->v[k].nranks >= 2) {
 			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
 			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes among ranks %s (they record no hostname: "
 					      "--ranks-per-node N groups them)", list);
 			free(list);
+		} else if (s->v[k].nranks == 1) {
+			single[nsingle++] = s->v[k].ri[0];
 		}
+	if (nsingle) {
+		char *list = steps_nodes_ranklist(run->steps, single, nsingle);
+		findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes of rank%s %s (alone on %s node: a slow host "
+				      "is a slow rank)", nsingle == 1 ? "" : "s", list, nsingle == 1 ? "its" : "their");
+		free(list);
+	}
+	free(single);
 	steps_nodes_free(s);
 }
 
@@ -175,7 +187,7 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 				      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE)
-		hostless_unjudged(run, nj);
+		nodes_unjudged(run, nj);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE && d->world_size < STALL_MIN_RANKS)
 		findings_unjudged_add(nj, "DIST.TRANSIENT_STALL",
 				      "transient stalls (they need %d ranks, the run has %zu: with 2 the "

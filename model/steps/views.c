@@ -506,7 +506,8 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
 		size_t judged, strag = node_stragglers(run, nd, &judged);
 		table_set_num_opt(t, row, c_strag, (double)strag, judged > 0);
-		table_set_text(t, row, c_slow, !s->judged || nd->no_host ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
+		bool node_judged = s->judged && !nd->no_host && nd->nranks >= 2; /* one rank: a slow host is a slow rank */
+		table_set_text(t, row, c_slow, !node_judged ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
 	}
 	steps_nodes_free(s);
 	return t;

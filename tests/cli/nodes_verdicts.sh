@@ -1,10 +1,11 @@
 #!/bin/sh
 # nodes_verdicts.sh: what the node roll-up (model/steps/nodes.c) says when hostnames are
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
-# few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks, the nodes
-# view's stragglers as the ranks view judges them, a rank without a compute phase left out
-# of its node's compute figures (not a 0 s in its mean), and the steps views of a run
-# without step records or phase time (refused with the reason, never an empty table).
+# few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks (a host of one
+# rank not judged), the nodes view's stragglers as the ranks view judges them, a rank
+# without a compute phase left out of its node's compute figures (not a 0 s in its mean),
+# and the steps views of a run without step records or phase time (refused with the
+# reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -105,6 +106,17 @@ mk half '"gpu-a" if r < 8 else None' ""
 "$T" --print --no-index half >half.txt 2>/dev/null
 tap_check "half of the ranks without a hostname: their nodes are named not judged" \
 	'grep -q "^  - slow nodes among ranks 8-15 (they record no hostname: --ranks-per-node N groups them)$" half.txt'
+
+# A host of one rank (alone there, or the one rank of a --ranks subset): slow together is
+# not judged (n/a, never a blank "no"), and the not-judged list names its rank.
+NR=9 mk lone '"gpu-z" if r == 8 else "gpu-" + "ab"[r // 4]' ""
+"$T" --export nodes --no-index lone >lone.csv 2>/dev/null
+tap_eq "a host of one rank: slow_together n/a" "gpu-a, gpu-b, gpu-z,n/a" "$(rows lone.csv 1,11)"
+"$T" --print --no-index lone >lone.txt 2>/dev/null
+tap_check "... and the not-judged list names it" \
+	'grep -q "^  - slow nodes of rank 8 (alone on its node: a slow host is a slow rank)$" lone.txt'
+"$T" --export nodes --no-index --ranks 0-4 part >sub.csv 2>/dev/null
+tap_eq "a --ranks subset leaving one rank of a host: n/a" "gpu-a, gpu-b,n/a" "$(rows sub.csv 1,11)"
 
 # 10 aligned steps: the ranks view judges rank 3 a straggler (pytscope's test); the
 # node's count says so, the nodes whose ranks are all n/a are empty.
