@@ -334,12 +334,16 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* A row of the budget view: scope, rank (-1: none) and budget b, every figure empty when b
+ * is NULL (no budget: n/a). */
 static void budget_row(struct table *t, const int *c, long ref, const char *scope, int rank,
 		       const struct budget *b)
 {
 	size_t row = table_add_row(t, ref);
 	table_set_text(t, row, c[0], scope);
 	table_set_num_opt(t, row, c[1], rank, rank >= 0);
+	if (!b)
+		return;
 	table_set_num(t, row, c[2], (double)b->n);
 	table_set_num(t, row, c[3], b->wall);
 	table_set_num_opt(t, row, c[4], b->mfu, b->has_mfu);
@@ -382,8 +386,9 @@ void steps_budget_none_why(struct run *run, char *err, size_t errn)
 }
 
 /* budget: the run line (all ranks added; scope "loaded" when the ranks loaded are part
- * of the run: a --ranks subset, ranks of world_size missing) then one line per rank
- * (pytscope reports the lowest rank's). */
+ * of the run: a --ranks subset, ranks of world_size missing; "partial" when a rank has no
+ * budget; empty figures when a rank's phase value is not a duration) then one line per
+ * rank, empty for a rank without a budget (pytscope reports the lowest rank's). */
 static struct table *build_budget(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -415,18 +420,21 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	table_col_prio(t, c[4], 7);
 	table_col_prio(t, c[6 + BUDGET_NLINES], 6);
 	table_col_prio(t, c[3], 5);
-	const struct budget *b = analysis_budget_all(run);
-	char part[256];
-	if (b)
-		budget_row(t, c, -1, steps_partial_scope(run, part, sizeof(part)) ? "loaded" : "run", -1, b);
+	size_t nbudget = 0;
 	for (size_t r = 0; r < steps_nranks(m); r++)
-		if ((b = analysis_budget(run, r)))
-			budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), b);
-	if (t->nrow == 0) {
+		nbudget += analysis_budget(run, r) != NULL;
+	if (!nbudget) {
 		table_free(t);
 		steps_budget_none_why(run, err, errn);
 		return NULL;
 	}
+	/* the run line: its scope says what it adds; n/a (empty) when a rank's value is not a duration */
+	char part[256];
+	const char *scope = nbudget < steps_nranks(m) ? "partial"
+			  : steps_partial_scope(run, part, sizeof(part)) ? "loaded" : "run";
+	budget_row(t, c, -1, scope, -1, analysis_budget_all(run));
+	for (size_t r = 0; r < steps_nranks(m); r++) /* a rank without a budget: its row, empty */
+		budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), analysis_budget(run, r));
 	return t;
 }
 

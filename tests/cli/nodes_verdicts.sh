@@ -3,9 +3,9 @@
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
 # few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks (a host of one
 # rank not judged), the nodes view's stragglers as the ranks view judges them, a rank
-# without a compute phase left out of its node's compute figures (not a 0 s in its mean),
-# and the steps views of a run without step records or phase time (refused with the
-# reason, never an empty table).
+# without a compute phase left out of its node's compute figures (not a 0 s in its mean)
+# and named in the budget view (an empty row), and the steps views of a run without step
+# records or phase time (refused with the reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -145,6 +145,9 @@ for s in $(seq 0 29); do echo "{\"step\":$s,\"scalars\":{\"loss\":1.0}}"; done >
 "$T" --export nodes --no-index --ranks-per-node 2 noph >noph.csv 2>/dev/null
 tap_eq "a rank without a compute phase: its node's worst and mean compute are its other rank's (75, not 37.5)" \
 	"0,75,75 2,75,75" "$(rows noph.csv 5-7)"
+"$T" --export budget --no-index noph >nophb.csv 2>/dev/null
+tap_eq "... the budget view: the run line 'partial' (3 ranks' 90 steps), rank 3's row empty, not left out" \
+	"partial,,90 rank,0,30 rank,1,30 rank,2,30 rank,3," "$(rows nophb.csv 1-3)"
 
 # Rank dirs with run.json and no step records: the steps views are refused, exit 1.
 mkdir -p bare/rank0 bare/rank1
