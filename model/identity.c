@@ -147,27 +147,75 @@ static bool dir_of(const struct run_group *g, size_t k, const char *format)
 	return (!format || strcmp(g->formats[k], format) == 0) && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* PATHs of family f that are all directories of `format` are one run each: GenAI-Perf
- * artifacts directories (complete sweeps), DASF output directories. Any loose file (a
- * database, a NAT or Cerebras PATH, by the loader claiming it) keeps them all one run. */
+/* Whether path lies under dir (realpaths; the deeper the dir, the larger *depth). */
+static bool under_dir(const char *path, const char *dir, size_t *depth)
+{
+	char rp[PATH_MAX], rd[PATH_MAX];
+	if (!realpath(path, rp) || !realpath(dir, rd))
+		return false;
+	size_t n = strlen(rd);
+	*depth = n;
+	if (n == 1) /* the root */
+		return rp[1] != '\0';
+	return strncmp(rp, rd, n) == 0 && rp[n] == '/' && rp[n + 1] != '\0';
+}
+
+/* The run of PATH k of g: k itself when it is a directory of `format`; else the deepest
+ * such directory of g holding it; else SIZE_MAX (the loose PATHs in none of them). */
+static size_t run_key(const struct run_group *g, size_t k, const char *format)
+{
+	if (dir_of(g, k, format))
+		return k;
+	size_t key = SIZE_MAX, best = 0, depth;
+	for (size_t d = 0; d < g->npaths; d++)
+		if (dir_of(g, d, format) && under_dir(g->paths[k], g->paths[d], &depth) && depth > best) {
+			best = depth;
+			key = d;
+		}
+	return key;
+}
+
+/* PATHs of family f of which two or more are directories of `format` (NULL: any): each
+ * such directory is one run (GenAI-Perf artifacts directories: complete sweeps; DASF
+ * output directories), so two of them alone form a pair. Another PATH of the family (a
+ * database, a GenAI-Perf file, a NAT or Cerebras PATH, by the loader claiming it) joins
+ * the run of the directory that holds it; those in none of them are one run together
+ * (`astray`), never merged into a directory's run: the PATHs then hold three runs or more
+ * and are refused. With one such directory or none, all the PATHs are one run. */
 static void split_dirs(struct run_identity *id, enum run_family f, const char *format)
 {
 	struct run_group *g = group_of(id, f);
-	if (!g || g->npaths < 2)
+	size_t ndirs = 0;
+	for (size_t k = 0; g && k < g->npaths; k++)
+		ndirs += dir_of(g, k, format);
+	if (ndirs < 2)
 		return;
-	for (size_t k = 0; k < g->npaths; k++)
-		if (!dir_of(g, k, format))
-			return;
 	size_t gi = (size_t)(g - id->v), n = g->npaths;
-	for (size_t k = 1; k < n; k++) {
-		struct run_group *ng = group_new(id, f, id->v[gi].formats[k]);
-		ng->paths = xmalloc(sizeof(*ng->paths));
-		ng->formats = xmalloc(sizeof(*ng->formats));
-		ng->paths[0] = id->v[gi].paths[k];
-		ng->formats[0] = id->v[gi].formats[k];
-		ng->npaths = 1;
+	char **paths = g->paths;
+	const char **formats = g->formats;
+	size_t *key = xcalloc(n, sizeof(*key)), *run = xcalloc(n, sizeof(*run));
+	for (size_t k = 0; k < n; k++)
+		key[k] = run_key(g, k, format);
+	g->paths = NULL;
+	g->formats = NULL;
+	g->npaths = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t first = 0; /* the first PATH of k's run opens its group, in PATH order */
+		while (key[first] != key[k])
+			first++;
+		if (first == k) {
+			struct run_group *ng = k == 0 ? &id->v[gi] : group_new(id, f, formats[k]);
+			ng->format = formats[k];
+			ng->astray = key[k] == SIZE_MAX;
+			run[k] = (size_t)(ng - id->v);
+		}
+		group_add_path(&id->v[run[first]], paths[k], formats[k]);
+		free(paths[k]);
 	}
-	id->v[gi].npaths = 1;
+	free(key);
+	free(run);
+	free(paths);
+	free(formats);
 }
 
 /* Already seen (same realpath, else the same text when it does not resolve)? */
@@ -259,7 +307,18 @@ static char *group_what(const struct run_group *g)
 	if (g->family == FAMILY_STEPS)
 		return xasprintf("pytscope run '%s', %zu rank%s%s", g->name ? g->name : "run", g->nrank,
 				 g->nrank == 1 ? "" : "s", g->complete ? "" : ", no step logs");
+	if (g->astray)
+		return xasprintf("%s in none of the directories given", family_word[g->family]);
 	return xstrdup(family_word[g->family]);
+}
+
+/* Whether a run of id is made of PATHs in none of the directories given beside them. */
+static bool any_astray(const struct run_identity *id)
+{
+	for (size_t i = 0; i < id->n; i++)
+		if (id->v[i].astray)
+			return true;
+	return false;
 }
 
 char *run_identity_describe(const struct run_identity *id)
@@ -272,6 +331,9 @@ char *run_identity_describe(const struct run_identity *id)
 		free(what);
 		append_paths(&s, &id->v[i]);
 	}
+	if (any_astray(id))
+		append(&s, "(each directory given is a run of its own; a file beside them joins the run of "
+			   "the directory that holds it)\n");
 	append(&s, "open one run at a time, e.g.:\n");
 	for (size_t i = 0; i < id->n; i++) {
 		append(&s, "  tscope-tui --format %s", id->v[i].format);

@@ -14,15 +14,17 @@
  *   - Two pytscope PATHs are one run when their run.json names are equal and their rank
  *     ids do not overlap (rank dirs given one by one); otherwise two runs.
  *   - A trace directory is one run; trace files given one by one form one run together.
- *   - Sweep PATHs that are all GenAI-Perf artifacts directories are one run each, so
- *     two sweep dirs form a pair (compare mode, diff_sweep). Any loose GenAI-Perf file,
- *     NAT or Cerebras PATH (a directory or a file) among them keeps all sweep PATHs one
- *     run (never compared), whatever the order of the PATHs: each PATH is judged by the
- *     loader that claims it, not by the first PATH's.
- *   - DASF PATHs that are all directories are one run each (a directory is one run's
- *     databases; two of them form a pair: compare mode, diff_functions); database files
- *     given one by one, or any among directories, form one run together. A sweep, a DASF database, traces and a
- *     training run next to each other are different runs.
+ *   - GenAI-Perf artifacts directories among sweep PATHs, and directories among DASF
+ *     PATHs (one run's databases), are one run each when there are two or more of them:
+ *     two alone form a pair (compare mode, diff_sweep, diff_functions). Another PATH of
+ *     the family (a loose GenAI-Perf file, a NAT or Cerebras PATH, a database file) joins
+ *     the run of the given directory that holds it; those in none of them are one run of
+ *     their own (`astray`), so the PATHs hold three runs or more and are refused, never
+ *     merged into a directory's run. With one such directory or none, all the family's
+ *     PATHs are one run (files given one by one; a sweep dir with a NAT or Cerebras PATH),
+ *     whatever the order: each PATH is judged by the loader that claims it, not by the
+ *     first PATH's. A sweep, a DASF database, traces and a training run next to each
+ *     other are different runs.
  * --format restricts the probing to that loader (the way to pick one run of a mixed
  * folder); --trace files are attached on purpose and are not grouped here. */
 #ifndef MODEL_IDENTITY_H
@@ -44,6 +46,7 @@ struct run_group {
 	long *rank;              /* pytscope: rank ids (for the overlap test) */
 	size_t nrank;
 	bool complete;           /* a pytscope run with step logs (compare mode takes two) */
+	bool astray;             /* PATHs in none of the directories given beside them (rules above) */
 };
 
 struct run_identity {

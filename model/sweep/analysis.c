@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis.c: what the sweep model derives once after loading (see sweep.h
  * sweep_derive): series of configs and their stimulus, the GenAI-Perf sizing fit and
- * knee, the NAT and Cerebras recomputations and the objective/constraint ranking
- * (analysis_rank.c). Fits are analysis_fit.c's. */
+ * knee (neither over a series with two results at one level: sweep_finalize warns of
+ * them once loaded), the NAT and Cerebras recomputations and the objective/constraint
+ * ranking (analysis_rank.c). Fits are analysis_fit.c's. */
 #include "model/sweep/sweep.h"
 
 #include <ctype.h>
@@ -463,6 +464,23 @@ bool sweep_same_workload(const struct sweep_set *s, const struct sweep_cfg *a, c
 	return true;
 }
 
+/* Whether configs i and i + 1 of se (sorted by stimulus) are at one stimulus level. */
+static bool same_level(const struct sweep_set *s, const struct sweep_series *se, size_t i)
+{
+	const struct sweep_cfg *a = &s->cfg[se->cfg[i]], *b = &s->cfg[se->cfg[i + 1]];
+	return se->stim >= 0 && a->has_stim[se->stim] && b->has_stim[se->stim] &&
+	       a->stim[se->stim] == b->stim[se->stim];
+}
+
+/* The index into se->cfg[] of the first config at the level of the one before it, -1 none. */
+static long first_repeat(const struct sweep_set *s, const struct sweep_series *se)
+{
+	for (size_t i = 0; i + 1 < se->n; i++)
+		if (same_level(s, se, i))
+			return (long)i + 1;
+	return -1;
+}
+
 static void build_series(struct sweep_set *s)
 {
 	sweep_series_clear(s);
@@ -505,10 +523,12 @@ static void build_series(struct sweep_set *s)
 		se->stim = detect_stim(s, se);
 		struct stim_sort ss = { s, se->stim };
 		qsort_r(se->cfg, se->n, sizeof(*se->cfg), cmp_by_stim, &ss);
+		se->twice = first_repeat(s, se);
 	}
 }
 
-/* p95 request latency (s) vs concurrency, and the throughput knee. */
+/* p95 request latency (s) vs concurrency, and the throughput knee; neither over two
+ * results at one level (se->twice). */
 static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 {
 	double *x = xcalloc(se->n + 1, sizeof(*x)), *y = xcalloc(se->n + 1, sizeof(*y));
@@ -523,10 +543,10 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 	}
 	se->knee = se->knee_next = -1;
 	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising, &se->knee_last);
-	if (se->knee_points >= 3) /* as many levels with a throughput and a latency: else not judged */
+	if (se->knee_points >= 3 && se->twice < 0) /* as many levels with a throughput and a latency */
 		se->knee = fit_knee(x, tp, lat, se->n, &se->knee_next);
 	se->has_fit = false;
-	if (se->stim == ST_CONCURRENCY && se->n >= 2) {
+	if (se->stim == ST_CONCURRENCY && se->n >= 2 && se->twice < 0) {
 		for (size_t i = 0; i < se->n; i++) {
 			double v;
 			const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
@@ -546,6 +566,45 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 	free(y);
 	free(tp);
 	free(lat);
+}
+
+/* A warning per stimulus level of se with more than one result, naming their files:
+ * they may come from other runs, and a knee or a fit over them would be true of neither
+ * (se->twice: not judged). */
+static void warn_repeated_levels(struct run *run, const struct sweep_series *se)
+{
+	const struct sweep_set *s = run->sweep;
+	for (size_t i = 0; i + 1 < se->n; i++) {
+		if (!same_level(s, se, i))
+			continue;
+		size_t last = i + 1;   /* configs i..last are at one level */
+		while (last + 1 < se->n && same_level(s, se, last))
+			last++;
+		char *files = NULL;
+		for (size_t k = i; k <= last; k++) {
+			const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
+			char *next = xasprintf("%s%s%s%s", files ? files : "", k == i ? "" : k == last ? " and " : ", ",
+					       c->path, strcmp(c->source, "artifacts") == 0 ? "*" : ""); /* a prefix */
+			free(files);
+			files = next;
+		}
+		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
+		diag_add(&run->diags, DIAG_WARN, s->cfg[se->cfg[last]].path, -1, -1, -1,
+			 "%zu results at %s %g in series '%s': %s (other runs, or a level measured twice); all are "
+			 "shown, and the series' knee and latency fit are not judged", last - i + 1,
+			 sweep_stim_name(se->stim), c->stim[se->stim], se->name, files);
+		free(files);
+		i = last;
+	}
+}
+
+void sweep_finalize(struct run *run)
+{
+	if (!run->sweep)
+		return;
+	build_series(run->sweep); /* sweep_derive builds them again: derived stays as it is */
+	for (size_t k = 0; k < run->sweep->nseries; k++)
+		warn_repeated_levels(run, &run->sweep->series[k]);
 }
 
 void sweep_derive(struct run *run)

@@ -24,6 +24,10 @@ void sweep_unjudged(struct run *run, struct not_judged *nj);
 long sweep_sizing_ref(size_t nat, bool runtime);
 long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k);
 
+/* After every loader ran (registry.h finalize; analysis.c): a warning for each stimulus
+ * level of a series with more than one result, naming their files (sweep_series.twice). */
+void sweep_finalize(struct run *run);
+
 /* Loaders (load_*.c, registered in subsystem.c). */
 int sweep_genai_probe(const char *path, const struct opts *opts);
 int sweep_genai_load(struct load_ctx *ctx, const char *path);

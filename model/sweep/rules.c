@@ -13,10 +13,13 @@
 #include "model/run.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/internal.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
-/* Evidence for row ref `item` of `view` (sweep: config index, sizing: NAT file index,
- * cerebras: performance.json index), so the UI opens the view that holds it. */
+/* Evidence for row ref `item` of `view` (sweep: config index, sizing: sweep_sizing_ref,
+ * cerebras: performance.json index or sweep_cb_ordinal_ref), so the UI opens the view
+ * that holds it: the rows whose name column (the config, the file) is exactly `name`
+ * (sanitized, as the table holds it), the cursor on row `item`. */
 static struct evidence cfg_evidence(const char *view, long item, const char *name,
 				    const char *series)
 {
@@ -24,7 +27,8 @@ static struct evidence cfg_evidence(const char *view, long item, const char *nam
 	ev.kind = EV_CONFIG;
 	ev.view = view;
 	ev.item = item;
-	ev.name = name ? xstrdup(name) : NULL;
+	ev.name = name ? text_sanitize_dup(name, 0) : NULL;
+	ev.match = COL_ROLE_NAME;
 	ev.series = series ? xstrdup(series) : NULL;
 	return ev;
 }
@@ -49,10 +53,9 @@ static size_t collect_fits(const struct sweep_set *s, struct fit_ref *out, size_
 					     "sizing", &s->nat[i].c_fit_rt, sweep_sizing_ref(i, true) };
 	}
 	for (size_t i = 0; i < s->nseries && n < cap; i++)
-		if (s->series[i].has_fit)
+		if (s->series[i].has_fit) /* its row of sizing (internal.h: -1 - i) */
 			out[n++] = (struct fit_ref){ "p95 request latency", s->series[i].name,
-						     "request_latency", "sweep", &s->series[i].fit,
-						     (long)s->series[i].cfg[0] };
+						     "request_latency", "sizing", &s->series[i].fit, -1 - (long)i };
 	return n;
 }
 
@@ -222,6 +225,18 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 	}
 }
 
+/* pct, judged below limit (a verdict's threshold, in %), with the fewest decimals that
+ * keep it below: 79.996 is "79.996", never "80" (up to 6 decimals; nearer, cut). */
+static void pct_below(char *buf, size_t n, double pct, double limit)
+{
+	for (int d = 0; d <= 6; d++) {
+		snprintf(buf, n, "%.*f", d, pct);
+		if (strtod(buf, NULL) < limit)
+			return;
+	}
+	snprintf(buf, n, "%.6f", limit - 1e-6); /* within 5e-7 below limit: 6 decimals, cut */
+}
+
 static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -235,9 +250,11 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 		size_t nslow = 0;
 		for (size_t k = 0; k < p->nord; k++)
 			nslow += p->ord[k].slow;
-		char title[200], detail[640], agg[320];
-		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %.0f%% of its siblings' rate",
-			 p->slowest, o->rel_rate * 100);
+		char title[200], detail[640], agg[320], pct[32];
+		bool high = o->rel_rate < CB_SLOW_HIGH;
+		pct_below(pct, sizeof(pct), o->rel_rate * 100, (high ? CB_SLOW_HIGH : CB_SLOW_RATIO) * 100);
+		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %s%% of its siblings' rate",
+			 p->slowest, pct);
 		if (p->has_c && p->c_wall_time > 0)
 			snprintf(agg, sizeof(agg), "The aggregate takes the first non-zero ordinal's total_time "
 				 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
@@ -249,7 +266,7 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 		snprintf(detail, sizeof(detail),
 			 "%s: ordinal %ld (%zu slow of %zu) is below %.0f%% of the median rate of the "
 			 "other ordinals. %s", p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, agg);
-		findings_add(out, "CEREBRAS.SLOW_ORDINAL", o->rel_rate < CB_SLOW_HIGH ? SEV_HIGH : SEV_MED,
+		findings_add(out, "CEREBRAS.SLOW_ORDINAL", high ? SEV_HIGH : SEV_MED,
 			     title, detail,
 			     "Check that ordinal's input pipeline and host (data loading, network); "
 			     "quote the rate over the longest ordinal time, not the stored aggregate.",
@@ -348,6 +365,11 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (no stimulus "
 					      "recorded: its files and name give no concurrency, request rate or other "
 					      "swept value)", se->name);
+		else if (se->twice >= 0)
+			findings_unjudged_add(nj, "SWEEP.SATURATION SIZING.POOR_FIT SIZING.OUTLIERS",
+					      "throughput saturation and latency fit of %s (more than one result at "
+					      "%s %g)", se->name, sweep_stim_name(se->stim),
+					      s->cfg[se->cfg[se->twice]].stim[se->stim]);
 		else if (se->n < 3)
 			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (fewer than 3 "
 					      "configs)", se->name);

@@ -99,6 +99,10 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
 		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s %g (SWEEP.SATURATION)", st,
 			    k->stim[se->stim]);
+	} else if (se->twice >= 0) {
+		summary_add(out, TONE_WARN, "saturation", "not judged, nor the latency fit: more than one result at %s "
+			    "%g (other runs, or a level measured twice; see the data-quality list)", st,
+			    s->cfg[se->cfg[se->twice]].stim[se->stim]);
 	} else if (se->n < 3) {
 		summary_add(out, TONE_NORMAL, "saturation", "not judged: %zu level%s (the knee test needs 3)", se->n,
 			    se->n == 1 ? "" : "s");
@@ -336,6 +340,7 @@ const struct subsystem sub_sweep = {
 	.ncmds = ARRAY_LEN(sweep_cmds),
 	.tabs = sweep_tabs,
 	.ntabs = ARRAY_LEN(sweep_tabs),
+	.finalize = sweep_finalize,
 	.has_data = sweep_has_data,
 	.view_has_data = sweep_view_has_data,
 	.summary = sweep_summary,

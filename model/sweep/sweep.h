@@ -115,6 +115,10 @@ struct sweep_series {
 	size_t knee_points;  /* configs the knee test can weigh (fit_knee_points) */
 	bool knee_rising;    /* the last of them has more throughput than the one before */
 	long knee_last;      /* index into cfg[] of the last of them, -1 none */
+	long twice;          /* index into cfg[] of the first config at the stimulus level of the
+			      * one before it (results of other runs, or a level measured twice:
+			      * warned, naming the files), -1 none; then neither the knee nor the
+			      * fit is judged (knee -1, has_fit false) */
 };
 
 /* NAT calc_runner_output.json */

@@ -122,6 +122,7 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	memset(&c, -1, sizeof(c));
 	c.series = table_add_col(t, "series", COL_TEXT, 24, 0);
 	c.config = table_add_col(t, "config", COL_TEXT, 28, 0);
+	table_set_role(t, c.config, COL_ROLE_NAME); /* a finding's evidence: its config's rows */
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
 	c.stim_name = table_add_col(t, "stimulus", COL_TEXT, 12, 0);
 	c.stim_value = table_add_col(t, "value", COL_NUM, 8, 2);
@@ -280,6 +281,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	struct sizing_cols c;
 	c.source = table_add_col(t, "source", COL_TEXT, 10, 0);
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
+	table_set_role(t, c.file, COL_ROLE_NAME); /* a finding's evidence: its file's (series') rows */
 	c.jobs = table_add_col(t, "jobs", COL_INT, 4, 0);
 	c.metric = table_add_col(t, "metric", COL_TEXT, 18, 0);
 	c.points = table_add_col(t, "points", COL_INT, 6, 0);
@@ -505,6 +507,7 @@ static struct table *build_cerebras(struct run *run, char *err, size_t errn)
 	struct table *t = table_new("cerebras", "Cerebras performance.json");
 	struct cb_cols c;
 	c.file = table_add_col(t, "file", COL_TEXT, 30, 0);
+	table_set_role(t, c.file, COL_ROLE_NAME); /* a finding's evidence: its file's rows */
 	c.row = table_add_col(t, "row", COL_TEXT, 12, 0);
 	c.sps = table_add_col(t, "samples_per_sec", COL_NUM, 12, 2);
 	c.samples = table_add_col(t, "total_samples", COL_INT, 10, 0);

@@ -8,7 +8,8 @@
 # --format picks one run of a mixed folder; rank dirs whose run.json names another run or
 # world_size, and traces of another world_size, are named in the headline; a steps.jsonl
 # beside rank dirs and a rank dir whose id repeats are noted as not read; trace files of
-# one job given one by one are one run, as their directory is.
+# one job given one by one are one run, as their directory is; two DASF or sweep dirs with
+# a file of neither beside them are three runs, refused (a file under one of them joins it).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -170,4 +171,44 @@ for f in "" "--format kineto"; do
 		'[ "$rc" -eq 0 ] && cmp -s tp_files.csv tp_dir.csv && [ "$(wc -l <tp_files.csv)" -eq 4 ] &&
 		 ! grep -q refused tp_files.err'
 done
+# Two directories are two runs (DASF databases, GenAI-Perf sweeps): a file given beside
+# them joins the run of the directory that holds it; one in neither is a run of its own,
+# so the PATHs are refused (exit 1, each run named), never merged into one run.
+bgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+"$bgen/gen_dasf" run da 0 aaaa extra1 >/dev/null && "$bgen/gen_dasf" run db 50 bbbb extra2 >/dev/null &&
+	"$bgen/gen_dasf" run dc 0 cccc extra3 >/dev/null || exit 1
+for order in "da db dc/p-TracePlugin-h0.msgpack" "dc/p-TracePlugin-h0.msgpack da db"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --print --no-index $order >dl.out 2>dl.err
+	rc=$?
+	tap_check "two DASF dirs and a database of neither ($order): exit 1, three runs named" \
+		'[ "$rc" -eq 1 ] && [ ! -s dl.out ] && grep -q "these paths hold 3 different runs" dl.err &&
+		 grep -q "run [13]: DASF databases in none of the directories given: dc/p-TracePlugin-h0.msgpack$" \
+			dl.err &&
+		 grep -q "run [12]: DASF databases: da$" dl.err && grep -q "run [23]: DASF databases: db$" dl.err'
+done
+"$TSCOPE_BIN" --export sources da db dc/p-TracePlugin-h0.msgpack >dl.csv 2>/dev/null
+rc=$?
+tap_check "... --export sources (exit 1): the database refused as a run of its own" \
+	'[ "$rc" -eq 1 ] && grep -q "^refused,dc/p-TracePlugin-h0.msgpack,dasf,.*refused: run 3 of 3 (DASF \
+databases in none of the directories given); open it alone: tscope-tui --format dasf \
+dc/p-TracePlugin-h0.msgpack$" dl.csv'
+mkdir -p dbx && cp db/* dbx/ && mv dbx/p-TracePlugin-h1.msgpack dbx/later.bin &&
+	cp db/p-TracePlugin-h1.msgpack dbx/sub.msgpack && mkdir dbx/more && mv dbx/sub.msgpack dbx/more/ || exit 1
+"$TSCOPE_BIN" --export sources --no-index da dbx dbx/more/sub.msgpack >din.csv 2>din.err
+rc=$?
+tap_check "two DASF dirs and a database under the second: a pair, the database on B's side" \
+	'[ "$rc" -eq 0 ] && grep -q "^B,file,dbx/more/sub.msgpack,dasf," din.csv && ! grep -q "^A,file,dbx" din.csv'
+"$bgen/gen_sweep" sa 50 4 4 >/dev/null && "$bgen/gen_sweep" sb 50 4 4 2 >/dev/null &&
+	"$bgen/gen_sweep" sc 50 4 4 >/dev/null || exit 1
+"$TSCOPE_BIN" --print --no-index sa sb sc/m-openai-chat-concurrency2/profile_export.json >sl.out 2>sl.err
+rc=$?
+tap_check "two sweep dirs and a level file of neither: exit 1, three runs named" \
+	'[ "$rc" -eq 1 ] && [ ! -s sl.out ] &&
+	 grep -q "run 3: sweep in none of the directories given: sc/m-openai-chat-concurrency2/profile_export.json$" \
+		sl.err'
+"$TSCOPE_BIN" --print --no-index sa sb sb/m-openai-chat-concurrency2/profile_export.json >sin.out 2>/dev/null
+rc=$?
+tap_check "two sweep dirs and a level file under the second: compared" \
+	'[ "$rc" -eq 0 ] && head -1 sin.out | grep -qx "tscope-tui compare  (sa  vs  sb)"'
 tap_plan

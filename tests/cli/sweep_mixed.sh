@@ -5,7 +5,9 @@
 # split it; no knee or fit spans two models; no best config is chosen across them and an
 # --objective ranks within each workload. Two sweeps of other workloads compared: the
 # SWEEP verdict names the keys and says it is not like for like; diff_sweep pairs levels
-# by workload, its last column (and the report's, when a row has one) naming it.
+# by workload, its last column (and the report's, when a row has one) naming it. A level
+# with two results (a sweep dir and another sweep's level file) is named in a warning with
+# both files; the series' knee and latency fit are then not judged.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -132,4 +134,27 @@ tap_check "one other workload a side: every diff_sweep row says A's -> B's, not 
 "$BIN" --export diff_sweep ca cc >cac.csv 2>/dev/null
 tap_check "... one and the same workload: the column is empty, the report has none" \
 	'[ -z "$(tail -n +2 cac.csv | awk -F, "{ print \$NF }" | sort -u)" ] && ! grep -q " workload$" cac.txt'
+# A sweep dir and a level file of another sweep: one run (one directory), but the two
+# results at concurrency 2 are named in a warning with both files, and the series' knee
+# and latency fit are not judged (neither would be true of one run); the sweep alone has both.
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+"$B/gen_sweep" ra 50 4 4 >/dev/null && "$B/gen_sweep" rb 50 4 4 2 >/dev/null || exit 1
+"$BIN" --print --no-index --color never ra >ra.txt 2>/dev/null
+tap_check "the sweep alone: a knee and a latency fit" \
+	'grep -q "^  saturation  *throughput knee at concurrency 4" ra.txt &&
+	 grep -q "p95 request latency (s) vs concurrency" ra.txt'
+"$BIN" --print --no-index --color never ra rb/m-openai-chat-concurrency2/profile_export.json >rab.txt 2>rab.err
+rc=$?
+tap_check "with another sweep's level 2: exit 0, the 5 levels shown, saturation not judged and said why" \
+	'[ "$rc" -eq 0 ] && grep -q "^  stimulus  *concurrency 1, 2, 2, 4, 8 (5 levels)$" rab.txt &&
+	 grep -q "^  saturation  *not judged, nor the latency fit: more than one result at concurrency 2 " rab.txt'
+tap_check "... no knee, no fit, no fit finding; named as not judged" \
+	'! grep -q "knee\|vs concurrency\|SIZING\.\|SWEEP\.SATURATION" rab.txt &&
+	 grep -q "^  - throughput saturation and latency fit of m-openai-chat-concurrency\* (more than one result \
+at concurrency 2)$" rab.txt'
+"$BIN" --export sources --no-index ra rb/m-openai-chat-concurrency2/profile_export.json >rab.csv 2>/dev/null
+tap_check "... the warning names both files" \
+	'grep -q "^warning,rb/m-openai-chat-concurrency2/profile_export,.*2 results at concurrency 2 in series \
+.m-openai-chat-concurrency\*.: ra/m-openai-chat-concurrency2/profile_export\* and \
+rb/m-openai-chat-concurrency2/profile_export\* (other runs, or a level measured twice)" rab.csv'
 tap_plan

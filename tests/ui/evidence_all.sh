@@ -97,8 +97,8 @@ dlrm3|TRACE.ENV_DIFFERS||^ rank 3  step 10
 dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'proc'
 skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'big'
 skew.db|DASF.WORKER_IMBALANCE||^ worker worker-x-0  second 
-an|SWEEP.SATURATION||^ sweep  row .* filter 'gpt2_run_config_1'
-an|SWEEP.CONSTRAINT||^ sweep  row .* filter 'gpt2_run_config_0'
+an|SWEEP.SATURATION||^ sweep  row 1/1 .* filter 'config=gpt2_run_config_1'$
+an|SWEEP.CONSTRAINT||^ sweep  row 1/1 .* filter 'config=gpt2_run_config_0'$
 cb|CEREBRAS.AGGREGATE_MISMATCH||^▶cb/performance/performance.json  *stored 
 cb|CEREBRAS.SLOW_ORDINAL||^▶cb/performance/performance.json  *ordinal 1 
 nat|SIZING.OUTLIERS||^▶nat  .* llm_latency_p95 
