@@ -5,7 +5,7 @@
  * decimal exponent, k <= 20), as glibc's printf rounds, all in 128-bit integers; and
  * q * 10^-k reads back as v when it lies inside v's rounding interval, its ends
  * included when m is even (strtod rounds half to even). Every other value goes through
- * snprintf and strtod. The nonzero screen form is snprintf's. */
+ * snprintf and strtod. The screen forms are snprintf's, read back by strtod. */
 #include "model/numfmt.h"
 
 #include <math.h>
@@ -200,4 +200,15 @@ void numfmt_nonzero(double v, int prec, char *buf, size_t n)
 	snprintf(buf, n, "%.*f", prec, v);
 	if (v != 0 && isfinite(v) && !strpbrk(buf, "123456789"))   /* it reads as zero */
 		snprintf(buf, n, "%.3g", v);
+}
+
+void numfmt_same_side(double v, double threshold, int prec, char *buf, size_t n)
+{
+	bool above = v >= threshold;
+	for (int d = prec; d <= prec + 6; d++) {
+		snprintf(buf, n, "%.*f", d, v);
+		if ((strtod(buf, NULL) >= threshold) == above)
+			return;
+	}
+	numfmt_full(v, buf, n);
 }

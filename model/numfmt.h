@@ -2,8 +2,9 @@
 /* numfmt.h: the full (CSV) form of a double: the first of "%.15g", "%.16g", "%.17g"
  * that reads back as the same double, and the shortest decimal of a float32-stored
  * value; byte for byte what printf and strtod make, made with integer arithmetic where
- * it can (a million-row steps export prints 16 million numbers). And the screen form
- * of a figure with fixed decimals that never shows a nonzero value as zero. */
+ * it can (a million-row steps export prints 16 million numbers). And the screen forms
+ * of a figure with fixed decimals that never show a nonzero value as zero, nor a value
+ * on the other side of the threshold a rule judged it against. */
 #ifndef TSCOPE_NUMFMT_H
 #define TSCOPE_NUMFMT_H
 
@@ -27,5 +28,11 @@ double numfmt_float_shortest_libc(double v);
 /* v with prec decimals ("%.*f"), or 3 significant digits ("%.3g") when those decimals
  * would show a nonzero v as zero (the man page's Numbers rule): "12", "0.213", "4e-05". */
 void numfmt_nonzero(double v, int prec, char *buf, size_t n);
+
+/* v with prec decimals ("%.*f") for a verdict on v >= threshold, unless they put the text
+ * on the other side of threshold from v (24.996 as "25.0" with a bar at 25, 49.96 as "50"
+ * with high from 50): then the fewest more decimals, up to prec + 6, that keep it on v's
+ * side ("24.996", "49.96"), else v's full form (numfmt_full; buf at least 32 bytes). */
+void numfmt_same_side(double v, double threshold, int prec, char *buf, size_t n);
 
 #endif

@@ -21,7 +21,6 @@
 
 static void free_terms(struct table_term *terms, size_t n);
 static void format_number(const struct table_cell *c, enum col_type type, char *buf, size_t n);
-static void format_csv(const struct table *t, const struct table_cell *c, int col, char *buf, size_t n);
 
 struct table *table_new(const char *name, const char *title)
 {
@@ -74,12 +73,6 @@ void table_col_unit(struct table *t, int col, enum unit u)
 {
 	if (col >= 0 && (size_t)col < t->ncol && t->col[col].type != COL_TEXT)
 		t->col[col].unit = u;
-}
-
-void table_col_csv_prec(struct table *t, int col, int decimals)
-{
-	if (col >= 0 && (size_t)col < t->ncol && t->col[col].type == COL_NUM)
-		t->col[col].csv_prec = decimals;
 }
 
 void table_col_doc(struct table *t, int col, const char *doc)
@@ -276,7 +269,7 @@ static bool term_match_cell(const struct table *t, const struct table_term *tm, 
 	case FILTER_GT: return c->num > tm->ft.num;
 	case FILTER_GE: return c->num >= tm->ft.num;
 	case FILTER_HAS:   /* the full-precision text the CSV has, not the rounded display */
-		format_csv(t, c, col, buf, sizeof(buf));
+		format_number(c, t->col[col].type, buf, sizeof(buf));
 		return contains_ci(buf, tm->text);
 	}
 	return false;
@@ -607,18 +600,6 @@ static void format_number(const struct table_cell *c, enum col_type type, char *
 		table_format_full(c->num, buf, n);
 }
 
-/* A number cell as the CSV has it: in full, or rounded to the column's csv_prec. */
-static void format_csv(const struct table *t, const struct table_cell *c, int col, char *buf, size_t n)
-{
-	int d = t->col[col].csv_prec;
-	if (d > 0 && !c->is_int && isfinite(c->num) && fabs(c->num) < 1e17) {
-		double f = pow(10, d);
-		table_format_full(rint(c->num * f) / f, buf, n);
-		return;
-	}
-	format_number(c, t->col[col].type, buf, n);
-}
-
 void table_format(const struct table *t, size_t row, int col, char *buf, size_t n)
 {
 	const struct table_cell *c = table_cell(t, row, col);
@@ -710,7 +691,7 @@ int table_write_csv_row(const struct table *t, size_t row, FILE *f, unsigned fla
 		if (t->col[c].type == COL_TEXT) {
 			r |= write_text_cell(f, cell->text, flags);
 		} else {
-			format_csv(t, cell, (int)c, buf, sizeof(buf));
+			format_number(cell, t->col[c].type, buf, sizeof(buf));
 			fputs(buf, f);
 		}
 	}

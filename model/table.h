@@ -35,9 +35,7 @@ struct table_col {
 	enum col_type type;
 	enum col_role role;
 	int width;           /* preferred display width in columns */
-	int prec;            /* COL_NUM display decimals; CSV has full precision, unless csv_prec */
-	int csv_prec;        /* > 0: the CSV (and the filter's "has") rounds to that many decimals
-			      * (a layout reproduced: HTA's 2-decimal percentages); 0: full */
+	int prec;            /* COL_NUM display decimals; CSV has full precision */
 	enum unit unit;      /* what the values are in (from the name, see units_from_name,
 			      * or table_col_unit); the screen shows them with it */
 	bool right;          /* right-align when drawn */
@@ -126,9 +124,6 @@ const struct table_cell *table_cell(const struct table *t, size_t row, int col);
 
 /* Set the unit of column col's values (table_add_col takes it from the name). */
 void table_col_unit(struct table *t, int col, enum unit u);
-/* COL_NUM column col is written to CSV rounded to `decimals` (rint, as pandas' round):
- * the cells keep the raw value, which the screen shows by its unit rule. */
-void table_col_csv_prec(struct table *t, int col, int decimals);
 /* Say what column col holds (doc: static text ending "; ", kept by pointer). */
 void table_col_doc(struct table *t, int col, const char *doc);
 /* Mark column col as important (prio > 0) so it survives narrow screens. */

@@ -301,8 +301,11 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 		if (o->has_time)
 			snprintf(time, sizeof(time), "%.3f", o->total_time);
 		sb_printf(b, "    ordinal %zu: %s samples/s · %s samples · %s s", i, rate, samples, time);
-		if (o->slow)
-			sb_printf(b, "  <- slow: %.0f%% of the other ordinals' median rate", o->rel_rate * 100);
+		if (o->slow) {
+			char pct[40];
+			sweep_cb_rel_text(o->rel_rate, pct, sizeof(pct));
+			sb_printf(b, "  <- slow: %s%% of the other ordinals' median rate", pct);
+		}
 		sb_printf(b, "\n");
 	}
 	if (p->has_c)

@@ -8,12 +8,14 @@
 #include <string.h>
 #include "model/dasf/dasf.h"
 #include "model/dasf/internal.h"
+#include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
 #define DOMINANT_SHARE 0.5   /* one function with at least this share of all task time */
+#define DOMINANT_HIGH 0.8    /* ... high from this share */
 #define IMBALANCE_RATIO 1.5  /* busiest worker / mean worker busy time */
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
@@ -84,7 +86,9 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
 					    : xstrdup("");
-		char *title = xasprintf("Function %s takes %.0f%% of all task time", name, share * 100);
+		char pct[32];   /* high from 80%: never "80%" for 79.996% */
+		numfmt_same_side(share * 100, DOMINANT_HIGH * 100, 0, pct, sizeof(pct));
+		char *title = xasprintf("Function %s takes %s%% of all task time", name, pct);
 		char top[40], total[40], mean[40];
 		char *detail = xasprintf("%s ran %zu task%s%s for %s s of %s s of task time across every "
 					 "worker (%zu functions in all); mean task time %s s.",
@@ -92,7 +96,7 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 					 units_fixed(t.top_s, 3, top, sizeof(top)),
 					 units_fixed(t.total_s, 3, total, sizeof(total)), t.n,
 					 units_fixed(g->n ? t.top_s / (double)g->n : 0, 4, mean, sizeof(mean)));
-		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= 0.8 ? SEV_HIGH : SEV_MED, title, detail,
+		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= DOMINANT_HIGH ? SEV_HIGH : SEV_MED, title, detail,
 			     "Optimise this function first: rechunk so its tasks are fewer and larger, "
 			     "fuse it with its neighbours, or run it on the GPU. Enter on it in "
 			     "function_bottleneck lists its tasks.",

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "model/infile.h"
 #include "model/registry.h"
+#include "model/numfmt.h"
 #include "model/run.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/internal.h"
@@ -225,16 +226,9 @@ static void rule_cerebras(struct run *run, struct finding_list *out)
 	}
 }
 
-/* pct, judged below limit (a verdict's threshold, in %), with the fewest decimals that
- * keep it below: 79.996 is "79.996", never "80" (up to 6 decimals; nearer, cut). */
-static void pct_below(char *buf, size_t n, double pct, double limit)
+void sweep_cb_rel_text(double rel_rate, char *buf, size_t n)
 {
-	for (int d = 0; d <= 6; d++) {
-		snprintf(buf, n, "%.*f", d, pct);
-		if (strtod(buf, NULL) < limit)
-			return;
-	}
-	snprintf(buf, n, "%.6f", limit - 1e-6); /* within 5e-7 below limit: 6 decimals, cut */
+	numfmt_same_side(rel_rate * 100, (rel_rate < CB_SLOW_HIGH ? CB_SLOW_HIGH : CB_SLOW_RATIO) * 100, 0, buf, n);
 }
 
 static void rule_slow_ordinal(struct run *run, struct finding_list *out)
@@ -252,7 +246,7 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 			nslow += p->ord[k].slow;
 		char title[200], detail[640], agg[320], pct[32];
 		bool high = o->rel_rate < CB_SLOW_HIGH;
-		pct_below(pct, sizeof(pct), o->rel_rate * 100, (high ? CB_SLOW_HIGH : CB_SLOW_RATIO) * 100);
+		sweep_cb_rel_text(o->rel_rate, pct, sizeof(pct));
 		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %s%% of its siblings' rate",
 			 p->slowest, pct);
 		if (p->has_c && p->c_wall_time > 0)

@@ -259,9 +259,12 @@ static void cb_summary(const struct sweep_set *s, struct summary *out)
 		if (p->has_flops)
 			summary_add(out, TONE_NORMAL, "FLOPs util", "%.2f%% (performance.json's flops_utilization)",
 				    p->flops_util);
-		if (p->slowest >= 0 && (size_t)p->slowest < p->nord)
-			summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %.0f%% of the other ordinals' median rate",
-				    p->slowest, p->ord[p->slowest].rel_rate * 100);
+		if (p->slowest >= 0 && (size_t)p->slowest < p->nord) {
+			char pct[40];
+			sweep_cb_rel_text(p->ord[p->slowest].rel_rate, pct, sizeof(pct));
+			summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %s%% of the other ordinals' median rate",
+				    p->slowest, pct);
+		}
 	}
 }
 

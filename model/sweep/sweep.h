@@ -186,6 +186,10 @@ struct cb_ordinal {
  * non-zero ordinal's total_time, so the aggregate rate hides it. */
 #define CB_SLOW_RATIO 0.8
 #define CB_SLOW_HIGH 0.5
+/* An ordinal's rate relative to its siblings' (rel_rate) as a percent with no decimals,
+ * unless they would put it on the other side of a bar above (numfmt_same_side): "79.996",
+ * never "80" for an ordinal judged slow. */
+void sweep_cb_rel_text(double rel_rate, char *buf, size_t n);
 
 struct cb_perf {
 	char *path;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
  * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
- * TRACE.ENV_DIFFERS, and what they could not judge (the subsystem's `unjudged`). */
+ * TRACE.ENV_DIFFERS, and what they could not judge (the subsystem's `unjudged`); the
+ * text of an idle share on its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
 #include <stdio.h>
 #include <string.h>
+#include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/config_diff.h"
@@ -33,12 +35,18 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 	struct evidence ev = evidence_none();
 	ev.kind = EV_RANK;
 	ev.rank = ts->r[0]->rank;
+	ev.view = "comm_overlap"; /* its row there, in a run without a heatmap */
 	findings_add(out, "DIST.EXPOSED_COMM", exp >= 15 ? SEV_HIGH : SEV_MED,
 		     "Communication is not overlapped with compute", detail,
 		     "Improve compute/communication overlap: enable DDP gradient bucketing (tune "
 		     "`bucket_cap_mb`), avoid `find_unused_parameters` stalls, overlap optimizer/all-reduce, "
 		     "or increase per-GPU compute so backward lasts long enough to hide the all-reduce.",
 		     ev);
+}
+
+void trace_idle_text(double pct, int prec, char *buf, size_t n)
+{
+	numfmt_same_side(pct, pct < TRACE_IDLE_PCT ? TRACE_IDLE_PCT : TRACE_IDLE_HIGH_PCT, prec, buf, n);
 }
 
 /* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its HTA span or
@@ -66,15 +74,17 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	else if (g.npartial)
 		snprintf(partial, sizeof(partial), " (%zu truncated traces not judged, the first rank %d's)",
 			 g.npartial, g.partial_rank);
-	char title[160], detail[640];
-	snprintf(title, sizeof(title), "The GPU is idle %.0f%% of the HTA span on rank %d", g.max_idle_pct,
-		 g.max_rank);
+	char title[160], detail[640], max_title[32], max_pct[32], min_pct[32];
+	trace_idle_text(g.max_idle_pct, 0, max_title, sizeof(max_title));   /* not "50%" high for 49.96% */
+	trace_idle_text(g.max_idle_pct, 1, max_pct, sizeof(max_pct));
+	trace_idle_text(g.min_idle_pct, 1, min_pct, sizeof(min_pct));
+	snprintf(title, sizeof(title), "The GPU is idle %s%% of the HTA span on rank %d", max_title, g.max_rank);
 	snprintf(detail, sizeof(detail),
-		 "No kernel runs on rank %d's GPU for %.1f%% of its HTA span (HTA temporal breakdown%s); "
-		 "%zu of %zu traced ranks%s are idle %.0f%% or more (least idle: rank %d at %.1f%%). Over %s "
+		 "No kernel runs on rank %d's GPU for %s%% of its HTA span (HTA temporal breakdown%s); "
+		 "%zu of %zu traced ranks%s are idle %.0f%% or more (least idle: rank %d at %s%%). Over %s "
 		 "ranks: compute %.1f%%, %s %.1f%%, idle %.1f%%.",
-		 g.max_rank, g.max_idle_pct, last, idle_ranks, g.n, partial, TRACE_IDLE_PCT, g.min_rank,
-		 g.min_idle_pct, g.npartial ? "those" : "all", 100 * g.compute_us / g.span_us,
+		 g.max_rank, max_pct, last, idle_ranks, g.n, partial, TRACE_IDLE_PCT, g.min_rank,
+		 min_pct, g.npartial ? "those" : "all", 100 * g.compute_us / g.span_us,
 		 g.comm_unknown ? "communication n/a (no kernel matched as communication), memory and other"
 				: "communication and memory",
 		 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);

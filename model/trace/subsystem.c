@@ -271,17 +271,21 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 	/* no kernel seen as communication where some is expected: not "comm 0%" */
 	snprintf(split, sizeof(split), g.comm_unknown ? "memory and other %.1f%%, comm n/a: no kernel matched as "
 		 "communication" : "comm/memory %.1f%%", 100 * g.noncompute_us / g.span_us);
+	char idle_pct[32], min_pct[32], max_pct[32];   /* never "25.0%" for 24.999% */
+	trace_idle_text(idle, 1, idle_pct, sizeof(idle_pct));
+	trace_idle_text(g.min_idle_pct, 1, min_pct, sizeof(min_pct));
+	trace_idle_text(g.max_idle_pct, 1, max_pct, sizeof(max_pct));
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
-		    "busy %.1f%% (compute %.1f%%, %s), idle %.1f%% of the HTA spans (%s summed over %zu rank%s%s)",
-		    100 - idle, 100 * g.compute_us / g.span_us, split, idle,
+		    "busy %.1f%% (compute %.1f%%, %s), idle %s%% of the HTA spans (%s summed over %zu rank%s%s)",
+		    100 - idle, 100 * g.compute_us / g.span_us, split, idle_pct,
 		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s", left);
 	enum summary_tone spread = g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL;
 	if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
-		summary_add(out, spread, "GPU idle by rank", "%.1f%% on each of the %zu ranks; :view temporal",
-			    g.max_idle_pct, g.n);
+		summary_add(out, spread, "GPU idle by rank", "%s%% on each of the %zu ranks; :view temporal",
+			    max_pct, g.n);
 	else if (g.n > 1)
-		summary_add(out, spread, "GPU idle by rank", "%.1f%% (rank %d) to %.1f%% (rank %d); :view temporal",
-			    g.min_idle_pct, g.min_rank, g.max_idle_pct, g.max_rank);
+		summary_add(out, spread, "GPU idle by rank", "%s%% (rank %d) to %s%% (rank %d); :view temporal",
+			    min_pct, g.min_rank, max_pct, g.max_rank);
 	char top[SUMMARY_TEXT];
 	top_kernels(ts, top, sizeof(top));
 	if (*top)

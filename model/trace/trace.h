@@ -213,6 +213,9 @@ bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out);
  * TRACE_IDLE_HIGH_PCT. */
 #define TRACE_IDLE_PCT 25.0
 #define TRACE_IDLE_HIGH_PCT 50.0
+/* An idle share with prec decimals that stays on its side of both bars (numfmt_same_side):
+ * "24.999", "49.96", never "25.0" or "50" for them (rules.c). */
+void trace_idle_text(double pct, int prec, char *buf, size_t n);
 /* Load a rank restored from the index with its events (parse its file; thread-safe;
  * nothing when they are loaded). Whatever reads r->k, r->cpu calls it first. When the
  * file no longer matches what was indexed, the rank's analyses are dropped and

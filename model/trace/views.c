@@ -270,15 +270,6 @@ static bool is_straggler(int rank, const int *s, size_t n)
 	return false;
 }
 
-/* The temporal view's percentage column `name`: the raw value (the screen rounds it once),
- * written to CSV with HTA's 2 decimals. */
-static int pct_col(struct table *t, const char *name)
-{
-	int c = table_add_col(t, name, COL_NUM, 7, 2);
-	table_col_csv_prec(t, c, 2);
-	return c;
-}
-
 static struct table *build_temporal(struct run *run, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
@@ -301,8 +292,12 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_comp = table_add_col(t, "compute_us", COL_NUM, 10, 0);
 	int c_non = table_add_col(t, "non_compute_us", COL_NUM, 10, 0);
 	int c_kern = table_add_col(t, "kernel_us", COL_NUM, 10, 0);
-	int c_ip = pct_col(t, "idle_pct"), c_cp = pct_col(t, "compute_pct");
-	int c_np = pct_col(t, "non_compute_pct"), c_ov = pct_col(t, "comm_overlap_pct");
+	/* the percentages raw, as the rules judge them: the screen rounds them once, the CSV
+	 * has them in full (not HTA's 2 decimals, which turn 24.999% idle into 25) */
+	int c_ip = table_add_col(t, "idle_pct", COL_NUM, 7, 2);
+	int c_cp = table_add_col(t, "compute_pct", COL_NUM, 7, 2);
+	int c_np = table_add_col(t, "non_compute_pct", COL_NUM, 7, 2);
+	int c_ov = table_add_col(t, "comm_overlap_pct", COL_NUM, 7, 2);
 	int c_st = table_add_col(t, "potential_straggler", COL_TEXT, 9, 0);
 	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
 	int c_part = table_add_col(t, "partial", COL_TEXT, 7, 0);

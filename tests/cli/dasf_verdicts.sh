@@ -7,7 +7,8 @@
 # <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
 # an empty task_balance says why; an event without an args map is named; a database of
 # Managed Memory events alone prints its task_balance, the task heads said n/a; a nonzero
-# size the report's decimals would show as 0.000 MB has 3 significant digits.
+# size the report's decimals would show as 0.000 MB has 3 significant digits; a function
+# with 79.996% of the task time (medium, high from 80%) is never said to take 80%.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -109,4 +110,12 @@ tap_check "memory events alone: the report's DASF section has task_balance, the 
 "$B/gen_dasf" legacy leg.txt && report leg.txt >leg.out
 tap_check "the report's Memory MB of a 10-byte size: 1e-05, not 0.000" \
 	'grep -q "^    lh  *0  *b-1  .*  1e-05$" leg.out && ! grep -q " 0\.000$" leg.out'
+# one function 79.996% of the task time (legacy text: a task of 7999.6 ms, two of 1000.2)
+task() { printf 'trace: {"name": "Compute", "phase": "X", "timestamp": %s, "process_id": "h", ' "$1"
+	printf '"thread_id": "%s", "category": "compute", "data": {"key": "%s-%s", "name": "%s", ' "$2" "$3" "$4" "$3"
+	printf '"state": "memory", "size": 1000}, "duration": %s}\n' "$5"; }
+{ task 0 worker-h-0 big 1 7999.6; task 0 worker-h-1 small 1 1000.2; task 1500 worker-h-1 small 2 1000.2; } >share.txt
+report --dasf share.txt >share.out
+tap_check "a function with 79.996% of the task time (high from 80%): medium, never 80%" \
+	'grep -q "^  \[MED \] Function big takes 79.996% of all task time  (DASF.FUNCTION_DOMINATES)$" share.out'
 tap_plan

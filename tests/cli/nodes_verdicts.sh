@@ -2,10 +2,11 @@
 # nodes_verdicts.sh: what the node roll-up (model/steps/nodes.c) says when hostnames are
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
 # few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks (a host of one
-# rank not judged), the nodes view's stragglers as the ranks view judges them, a rank
-# without a compute phase left out of its node's compute figures (not a 0 s in its mean)
-# and named in the budget view (an empty row), and the steps views of a run without step
-# records or phase time (refused with the reason, never an empty table).
+# rank not judged) and its share (floored: high from 15%, 14.96% is never "at least
+# 15%"), the nodes view's stragglers as the ranks view judges them, a rank without a
+# compute phase left out of its node's compute figures (not a 0 s in its mean) and named
+# in the budget view (an empty row), and the steps views of a run without step records or
+# phase time (refused with the reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -16,14 +17,15 @@ mkdir -p "$work" && cd "$work" || exit 1
 trap 'rm -rf "$work"' EXIT
 
 # mk DIR HOSTS SLOW [NOCOMPUTE]: NR ranks (16) of NS steps (100); HOSTS a Python
-# expression of r (None: no hostname), SLOW the ranks 20% slower in forward and backward,
-# NOCOMPUTE a rank that records no forward/backward phase.
+# expression of r (None: no hostname), SLOW the ranks SLOWF (1.2) times slower in forward
+# and backward, NOCOMPUTE a rank that records no forward/backward phase.
 mk() {
 	python3 - "$@" <<'EOF' || exit 1
 import json, os, random, sys
 d, hosts, slow = sys.argv[1], sys.argv[2], {int(x) for x in sys.argv[3].split(",") if x}
 nocomp = int(sys.argv[4]) if len(sys.argv) > 4 else -1
 nr, ns = int(os.environ.get("NR", "16")), int(os.environ.get("NS", "100"))
+slowf = float(os.environ.get("SLOWF", "1.2"))
 random.seed(1)
 for r in range(nr):
     rd = os.path.join(d, "rank%d" % r)
@@ -37,7 +39,7 @@ for r in range(nr):
     t = 1795344000.0
     with open(os.path.join(rd, "steps.jsonl"), "w") as f:
         for s in range(ns):
-            fw = 0.03 * (1.2 if r in slow else 1.0) * (1 + random.uniform(-0.01, 0.01))
+            fw = 0.03 * (slowf if r in slow else 1.0) * (1 + random.uniform(-0.01, 0.01))
             ph = {"data": 0.005, "forward": fw, "backward": 2 * fw, "optimizer": 0.005, "comm": 0.012}
             if r == nocomp:
                 del ph["forward"], ph["backward"], ph["optimizer"]
@@ -76,6 +78,19 @@ tap_check "partial hostnames: a data-quality warning names the rank" \
 mk inter '"gpu-%d" % (r % 4)' 1,5,9,13
 "$T" --print --no-index inter >inter.txt 2>/dev/null
 tap_check "a host's ranks as ranges" 'grep -q "Every rank on host gpu-1 (ranks 1,5,9,13) is at least" inter.txt'
+
+# Ranks 4-7 at least 14.96% slower (medium, high from 15%): the title and the detail say
+# "at least 14%", not "at least 15%" of a medium finding; at 15.05% high, "at least 15%".
+SLOWF=1.170 mk near '"gpu-" + "abcd"[r // 4]' 4,5,6,7
+SLOWF=1.171 mk high '"gpu-" + "abcd"[r // 4]' 4,5,6,7
+"$T" --print --no-index --color never near >near.txt 2>/dev/null
+"$T" --print --no-index --color never high >high.txt 2>/dev/null
+tap_check "NODE.SLOW_TOGETHER at 14.96% (medium): never 'at least 15%'" \
+	'grep -q "^  \[MED \] All 4 ranks of host gpu-b slow together (at least 14% slower)" near.txt &&
+	 grep -q "(ranks 4-7) is at least 14% slower than the per-step median" near.txt &&
+	 ! grep -q "at least 15%" near.txt'
+tap_check "... at 15.05%: high, at least 15%" \
+	'grep -q "^  \[HIGH\] All 4 ranks of host gpu-b slow together (at least 15% slower)" high.txt'
 
 # A short hostname and its qualified form on different ranks: one host, the short name.
 mk fqdn '"gpu-" + "abcd"[r // 4] + (".cluster" if r in (5, 6) else "")' 4,5,6,7

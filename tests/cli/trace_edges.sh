@@ -8,7 +8,7 @@
 # without a kernel in a complete file is GPU idle; a second trace claiming a rank is
 # left out, never moved onto another rank; a file with no traceEvents is named, not passed
 # over in silence; per-rank GPU-time percentages are rounded once (the temporal view's
-# CSV has HTA's 2 decimals, the pane and the headline round the raw value); with
+# CSV has them in full, the pane and the headline round the raw value); with
 # several traces the native COMMUNICATION OVERLAP section and DIST.EXPOSED_COMM name the
 # rank whose trace they read. A trace starting with a UTF-8 byte order mark is sniffed as one
 # (given alone as PATH, plain or gzipped, or unnamed in a directory). In a run of several
@@ -111,9 +111,9 @@ tap_check "--format kineto on a file without traceEvents: the specific message" 
 tap_check "... in a traces dir: listed in the sources as skipped, with the reason" \
 	'grep -q "^refused,noev/rank1.json,kineto,.*,skipped: no traceEvents array in this file$" noev.csv &&
 	 grep -q "^file,noev/rank0.json,kineto,0,.*,ok$" noev.csv'
-# Rounded once: rank 0 computes 7.948% of its span (HTA's CSV 7.95, the pane 7.9%, not
-# 8.0% from 7.95), rank 1 is idle 10.4501% (CSV 10.45, the pane and the headline 10.5%,
-# not 10.4% from 10.45).
+# Rounded once: rank 0 computes 7.948% of its span (the CSV 7.948, the pane 7.9%, not
+# 8.0% from HTA's 7.95), rank 1 is idle 10.4501% (the CSV 10.4501, the pane and the
+# headline 10.5%, not 10.4% from HTA's 10.45).
 mkdir pct
 kev() { printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":%s,' "$@"
 	printf '"args":{"stream":7,"device":0}}'; }
@@ -124,8 +124,8 @@ kev() { printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"du
 printf '9\n:dump %s/pct.pane\n' "$TSCOPE_TMP" >pct.keys
 LINES=24 COLUMNS=160 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/pct.keys" "$TSCOPE_BIN" --no-index --tui pct \
 	>/dev/null 2>&1
-tap_check "GPU-time percentages: HTA's 2 decimals in the CSV" \
-	'[ "$(tr "\n" " " <pct.csv)" = "rank,idle_pct,compute_pct 0,2.05,7.95 1,10.45,40 " ]'
+tap_check "GPU-time percentages: in full in the CSV, not HTA's 2 decimals" \
+	'[ "$(tr "\n" " " <pct.csv)" = "rank,idle_pct,compute_pct 0,2.052,7.948 1,10.4501,40 " ]'
 tap_check "... the pane rounds the raw value, not HTA's 2 decimals again" \
 	'grep -q "^. *0 .*  2.1%  *7.9%  *90.0% " pct.pane && grep -q "^. *1 .*  10.5%  *40.0%  *49.5% " pct.pane'
 tap_check "... the headline's idle by rank from the raw value" \

@@ -1,8 +1,9 @@
 #!/bin/sh
 # trace_real.sh: Kineto parity on the real samples in ../shared/real (skipped when
 # absent): HTA reference numbers (formats.md §2.5) for the param DLRM 8-rank set and the
-# HTA trace_filter 2-rank set, and pytscope's exp2_bad golden lines and its --compat
-# pytscope report (pytscope.md §12).
+# HTA trace_filter 2-rank set (the temporal CSV's percentages, in full, rounded here to
+# HTA's 2 decimals), and pytscope's exp2_bad golden lines and its --compat pytscope
+# report (pytscope.md §12).
 set -u
 BIN=${TSCOPE_BIN:?}
 REAL=${TSCOPE_ROOT:?}/../shared/real
@@ -13,9 +14,11 @@ if [ ! -d "$REAL/kineto-dlrm-8rank" ] || [ ! -d "$REAL/kineto-hta-2rank" ] || [ 
 fi
 D8=$REAL/kineto-dlrm-8rank
 D2=$REAL/kineto-hta-2rank
+# the temporal CSV's percentage columns (6-9) rounded to HTA's 2 decimals, as pandas writes them
+hta2() { awk -F, -v OFS=, 'NR > 1 { for (i = 6; i <= 9; i++) if ($i != "") $i = sprintf("%.2f", $i) + 0 } 1'; }
 
 # temporal breakdown + overlap + stragglers, one line per rank
-t8=$("$BIN" --export temporal "$D8" | cut -d, -f1-10 | tr '\n' ' ')
+t8=$("$BIN" --export temporal "$D8" | cut -d, -f1-10 | hta2 | tr '\n' ' ')
 tap_eq "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,potential_straggler \
 0,6419,1034,5556,13009,49.34,7.95,42.71,4.5,no \
@@ -38,7 +41,7 @@ idle=$("$BIN" --export idle --filter 'rank=0 idle_time_us>0' "$D8" | awk -F, 'NR
 tap_eq "dlrm rank 0 idle by stream" \
 "22:host_wait=145 7:host_wait=11448 7:kernel_wait=123 24:host_wait=5906 24:kernel_wait=18 84:host_wait=4740 84:kernel_wait=3 " "$idle"
 
-t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | tr '\n' ' ')
+t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | hta2 | tr '\n' ' ')
 tap_eq "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \
 "rank,idle_us,compute_us,non_compute_us,kernel_us,idle_pct,compute_pct,non_compute_pct,comm_overlap_pct,potential_straggler \
 0,321378,106252,172428,600058,53.56,17.71,28.74,11.81,yes \

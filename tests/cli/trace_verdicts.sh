@@ -5,9 +5,36 @@
 # 25% or more of its HTA span is a TRACE.GPU_IDLE finding whose Enter opens the rank's
 # row of the temporal view; no efficiency or MFU without a FLOP basis, and the budget's
 # compute is the GPU's computation kernels (the step's idle rest is other); stragglers are
-# "not judged" on one or two aligned steps. Skips when ../shared/real is absent.
+# "not judged" on one or two aligned steps. An idle share just under a bar (25%, high
+# from 50%) is shown on its side in the headline, the finding and the temporal CSV (in
+# full): 24.999%, never 25.0%; 49.96%, never 50%. The rest skips when ../shared/real is
+# absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+# Hand-written traces of two ranks: a kernel of BUSY us from 0 and one of 5000 us from
+# 5000 us, so the GPU is idle (5000 - BUSY) us of a 10 ms HTA span.
+hw_kernel() { printf '{"ph":"X","cat":"kernel","name":"volta_sgemm_128x64_nt","pid":0,"tid":7,"ts":%s,"dur":%s,' "$@"
+	printf '"args":{"stream":7,"device":0}}'; }
+hw_trace() { printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[' "$1"; hw_kernel 0 "$2"; printf ,
+	hw_kernel 5000 5000; printf ']}\n'; }
+mkdir i25 i50
+hw_trace 0 2500.1 >i25/rank0.json && hw_trace 1 2500.3 >i25/rank1.json   # idle 24.999%, 24.997%
+hw_trace 0 4 >i50/rank0.json && hw_trace 1 2500.1 >i50/rank1.json        # idle 49.96%, 24.999%
+"$TSCOPE_BIN" --no-index --print --color never i25 >i25.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export temporal i25 >i25.csv 2>/dev/null
+tap_check "idle 24.999% (below 25%): the headline says so, not 25.0%; no TRACE.GPU_IDLE" \
+	'grep -q "idle 24.998% of the HTA spans" i25.out &&
+	 grep -q "^  GPU idle by rank  *24.997% (rank 1) to 24.999% (rank 0)" i25.out && ! grep -q "GPU_IDLE" i25.out'
+tap_check "... the temporal CSV has it in full, not HTA's 25: idle_pct>=25 keeps no row, as the rule" \
+	'grep -q "^0,2499.9,7500.1,0,10000,24.999,75.001,0," i25.csv &&
+	 ! "$TSCOPE_BIN" --no-index --export temporal --filter "idle_pct>=25" i25 2>/dev/null | grep -q "^[01],"'
+"$TSCOPE_BIN" --no-index --print --color never i50 >i50.out 2>/dev/null
+tap_check "idle 49.96% (medium, high from 50%): the finding says 49.96%, never 50%" \
+	'grep -q "^  \[MED \] The GPU is idle 49.96% of the HTA span on rank 0  (TRACE.GPU_IDLE)" i50.out &&
+	 grep -q "for 49.96% of its HTA span .*(least idle: rank 1 at 24.999%)" i50.out &&
+	 grep -q "^  GPU idle by rank  *24.999% (rank 1) to 49.96% (rank 0)" i50.out'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ]; then
@@ -15,7 +42,6 @@ if [ ! -d "$real/kineto-dlrm-8rank" ]; then
 	tap_plan
 	exit 0
 fi
-cd "$TSCOPE_TMP" || exit 1
 
 "$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" >d.out 2>d.err
 tap_check "dlrm: GPU busy/idle headline (idle 52.3% of the HTA spans)" \
