@@ -19,7 +19,8 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
 
 /* What a drill-down opens. Every Enter (a finding, a table row, a heatmap cell) yields
  * one evidence; the UI keeps ONE map from evidence to pane (ui/app.c app_open_evidence):
- *   EV_RANK             heatmap (grid `grid`, NULL: the default) at rank, steps marked
+ *   EV_RANK             heatmap (grid `grid`, NULL: the default) at rank, steps marked;
+ *                       a run without that heatmap: the rank's row of `view` (NULL: sources)
  *   EV_STEPS, EV_SERIES the Steps pane at rank, step range, series (a series with no
  *                       step range: the whole run)
  *   EV_BUDGET           the Budget pane at rank

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* views_core.c: the core subsystem: views that every run has, sources (the
- * data-quality inventory with every diagnostic) and findings, and the tabs every run
- * has (Overview, Heatmap, Findings, Sources). */
+ * data-quality inventory with every diagnostic) and findings (with none, what the rules
+ * could not judge), and the tabs every run has (Overview, Heatmap, Findings, Sources). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +111,26 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 	return t;
 }
 
+/* A run with records and no finding, where some rule could not judge it: one row per
+ * item (findings_not_judged_list), severity "not judged", the ids it stands for, the
+ * item ("what (why)") as title; ref -1 - i (no finding: no evidence). The list, its CSV
+ * (--export, `e`) and --export all then say what the header alone would claim was
+ * judged, as the report's "no findings" list does. */
+static void not_judged_rows(struct run *run, struct table *t, int c_sev, int c_id, int c_title, int c_detail)
+{
+	struct not_judged nj = { 0 };
+	findings_not_judged_list(run, &nj);
+	for (size_t i = 0; i < nj.n; i++) {
+		size_t r = table_add_row(t, -1 - (long)i);
+		table_set_text(t, r, c_sev, "not judged");
+		table_set_text(t, r, c_id, *nj.v[i].ids ? nj.v[i].ids : NULL);
+		table_set_text(t, r, c_title, nj.v[i].text);
+		table_set_text(t, r, c_detail, "No rule fired on this run; this one could not judge it, so the absence "
+			       "of its finding is no verdict.");
+	}
+	findings_not_judged_free(&nj);
+}
+
 static struct table *build_findings(struct run *run, char *err, size_t errn)
 {
 	const struct finding_list *fl = run_findings(run);
@@ -145,9 +165,8 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_detail, f->detail);
 		table_set_text(t, r, c_fix, f->fix);
 	}
-	char *note = fl->n ? NULL : findings_empty_note(run); /* "no rows" would claim every rule judged */
-	table_set_empty_note(t, note);
-	free(note);
+	if (!fl->n) /* the header alone would claim every rule judged */
+		not_judged_rows(run, t, c_sev, c_id, c_title, c_detail);
 	return t;
 }
 
@@ -190,7 +209,8 @@ static bool finding_row_evidence(struct run *run, const struct table *t, size_t 
 }
 
 static const struct view_def core_views[] = {
-	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix", build_findings,
+	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix; with none, a "
+	  "\"not judged\" row per rule that could not judge the run", build_findings,
 	  finding_row_evidence, NULL },
 	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL, NULL },
 	{ "heatmap_cells", "the default heatmap's cells (worst and mean per cell), as the heatmap pane's e writes them",

@@ -7,7 +7,8 @@
  * --ranks loaded of it: under --compat pytscope it gets pytscope's refusal (0.2.1 reads
  * no rank dirs). Multi-rank pairs, and pairs of other kinds, then get tscope-tui's
  * sections: the verdict with per-rank deltas, budget deltas, findings new /
- * resolved / persisting, and kernel deltas for trace sets. */
+ * resolved / persisting, and kernel deltas for trace sets; when --ranks left ranks out,
+ * the verdict and the sections over each side say they are over the ranks loaded. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,8 +206,10 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 	const struct cmp_ranks *r = compare_ranks(c);
 	bool unlike = compare_unlike(c);
 	char *head = xasprintf("COMPARISON — %s", verdict);
+	char subset[CMP_TEXT_MAX];
 	heading(f, po, r && r->nregressed && !unlike ? SGR_RED
 		       : r && ((!r->judged && !r->identical) || (unlike && (r->nregressed || r->slower))) ? SGR_YELLOW
+		       : compare_subset(c, subset, sizeof(subset)) ? SGR_YELLOW /* good for the ranks loaded only */
 		       : SGR_GREEN,
 		head);
 	free(head);
@@ -300,10 +303,23 @@ static void section_trace_env(FILE *f, const struct print_opts *po, struct compa
 	}
 }
 
-/* Under a section over each side whole: when the sides differ in ranks or steps, that
- * it is not the common part the COMPARISON compared. */
+/* What a section over each side whole adds: "all ranks and steps of each side", or, when
+ * --ranks left ranks out (compare_subset), "the ranks loaded and all steps of each side". */
+static const char *sides_whole(const struct compare *c)
+{
+	char subset[CMP_TEXT_MAX];
+	return compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded and all steps of each side"
+							  : "all ranks and steps of each side";
+}
+
+/* Under a section over each side whole: the ranks --ranks loaded of each side, and when
+ * the sides differ in ranks or steps, that it is not the common part the COMPARISON
+ * compared. */
 static void scope_note(FILE *f, struct compare *c)
 {
+	char subset[CMP_TEXT_MAX];
+	if (compare_subset(c, subset, sizeof(subset)))
+		fprintf(f, "  over the ranks loaded only (%s)\n", subset);
 	const struct cmp_ranks *r = compare_ranks(c);
 	if (r && (r->a_ranks != r->b_ranks || r->nleft || r->ncommon_ranks != r->n))
 		fprintf(f, "  each side whole (A: %zu rank%s, B: %zu rank%s), not only the common part compared above\n",
@@ -312,8 +328,9 @@ static void scope_note(FILE *f, struct compare *c)
 
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	heading(f, po, SGR_YELLOW,
-		"BUDGET — ms per step record and % of rank wall, A -> B (all ranks and steps of each side)");
+	char *head = xasprintf("BUDGET — ms per step record and %% of rank wall, A -> B (%s)", sides_whole(c));
+	heading(f, po, SGR_YELLOW, head);
+	free(head);
 	scope_note(f, c);
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "line", "A ms", "B ms", "delta ms", "A %", "B %",
@@ -348,8 +365,9 @@ static void section_findings(FILE *f, const struct print_opts *po, struct compar
 
 static void section_kernels(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	heading(f, po, SGR_YELLOW,
-		"KERNELS — largest changes in total time, A -> B (summed over all ranks and steps of each side)");
+	char *head = xasprintf("KERNELS — largest changes in total time, A -> B (summed over %s)", sides_whole(c));
+	heading(f, po, SGR_YELLOW, head);
+	free(head);
 	scope_note(f, c);
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",

@@ -292,6 +292,22 @@ long app_heatmap(struct app *app, const char *grid)
 	return gp ? app_pane(app, &pane_heatmap, gp->name, gp->label) : -1;
 }
 
+/* EV_RANK: the heatmap at the rank; a run without that heatmap (a trace without steps)
+ * opens the rank's row of the view the evidence names, else of sources (the rank's
+ * files), and says so; -1 when that view has no data either. */
+static long rank_pane(struct app *app, const struct evidence *ev)
+{
+	long p = app_heatmap(app, ev->grid);
+	if (p >= 0)
+		return p;
+	const char *view = ev->view ? ev->view : "sources";
+	const struct view_def *vd = registry_view(view);
+	if (!vd || !registry_view_available(app->run, vd))
+		return -1;
+	app_msg(app, false, "this run has no heatmap: rank %d's row of %s", ev->rank, view);
+	return app_pane(app, &pane_table, view, view);
+}
+
 unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 {
 	struct ui_target t = target_none();
@@ -306,7 +322,7 @@ unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 	case EV_FINDING:
 		return app_open_finding(app, (size_t)ev->item);
 	case EV_RANK:
-		p = app_heatmap(app, ev->grid);
+		p = rank_pane(app, ev);
 		break;
 	case EV_STEPS:
 	case EV_SERIES:

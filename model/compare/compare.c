@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
- * runs, the per-rank deltas with the noise-aware regression test, the verdict, and the
- * Overview lines of the pair (compare_summary: a verdict or scope too long for a summary
- * line goes on over several; the count of findings of each status, which findings.c
- * matches). The pytscope diff is pydiff.c. */
+ * runs, the per-rank deltas with the noise-aware regression test, the verdict (over the
+ * ranks loaded when --ranks left some out: compare_subset) and the workload that differs
+ * (run.json keys, a sweep's workload, a trace's GPU and world_size: not like for like),
+ * and the Overview lines of the pair (compare_summary: a verdict or scope too long for a
+ * summary line goes on over several; the count of findings of each status, which
+ * findings.c matches). The pytscope diff is pydiff.c. */
 #include "model/compare/compare.h"
 
 #include <ctype.h>
@@ -204,17 +206,25 @@ static bool side_number(const char *text, bool num, double nv, double *out)
 	return *end == '\0' && isfinite(*out);
 }
 
-/* Field f's two values are one value: numbers by value (16 and "16"), other text with its
- * surrounding white space trimmed, case-insensitively (gpu names: "A100 " and "a100"). */
+/* Texts a and b are one value: the same with their surrounding white space trimmed,
+ * case-insensitively (gpu names: "A100 " and "a100"). */
+static bool same_text(const char *a, const char *b)
+{
+	size_t la, lb;
+	a = trimmed(a, &la);
+	b = trimmed(b, &lb);
+	return la == lb && strncasecmp(a, b, la) == 0;
+}
+
+/* Field f's two values are one value: numbers by value (16 and "16"), other text as
+ * same_text. */
 static bool same_value(const struct cmp_field *f)
 {
 	double x, y;
 	bool nx = side_number(f->a, f->num_a, f->na, &x), ny = side_number(f->b, f->num_b, f->nb, &y);
 	if (nx || ny)
 		return nx && ny && x == y;
-	size_t la, lb;
-	const char *a = trimmed(f->a, &la), *b = trimmed(f->b, &lb);
-	return la == lb && strncasecmp(a, b, la) == 0;
+	return same_text(f->a, f->b);
 }
 
 /* The workload keys among fields f that both sides set to different values (same_value),
@@ -252,6 +262,26 @@ static void sweep_workload_fields(struct compare *c, char *buf, size_t n)
 	}
 }
 
+/* What differs in the work of a step between two trace sets, by the lowest rank's trace
+ * of each: the GPU its kernels ran on (same_text) and distributedInfo's world_size, each
+ * that both record, as "gpu Tesla T4 -> NVIDIA A100-SXM4-80GB" (sanitized). */
+static void trace_workload_fields(const struct compare *c, char *buf, size_t n)
+{
+	const struct trace_set *ta = c->a->trace, *tb = c->b->trace;
+	if (!ta || !tb || !ta->n || !tb->n)
+		return;
+	const char *ga = ta->r[0]->gpu, *gb = tb->r[0]->gpu;
+	if (ga && gb && !same_text(ga, gb)) {
+		char *a = text_sanitize_dup(ga, 0), *b = text_sanitize_dup(gb, 0);
+		text_appendf(buf, n, "%sgpu %s -> %s", *buf ? ", " : "", a, b);
+		free(a);
+		free(b);
+	}
+	long wa = trace_world_size(c->a), wb = trace_world_size(c->b);
+	if (wa >= 0 && wb >= 0 && wa != wb)
+		text_appendf(buf, n, "%sworld_size %ld -> %ld", *buf ? ", " : "", wa, wb);
+}
+
 /* The workload keys that differ, made once (the explorer asks on every frame). */
 static const char *workload_text(struct compare *c)
 {
@@ -270,6 +300,8 @@ static const char *workload_text(struct compare *c)
 	}
 	if (strcmp(c->family, "sweep") == 0)
 		sweep_workload_fields(c, buf, sizeof(buf));
+	if (strcmp(c->family, "trace") == 0)
+		trace_workload_fields(c, buf, sizeof(buf));
 	c->memo->workload = xstrdup(buf);
 	return c->memo->workload;
 }
@@ -327,32 +359,35 @@ static void verdict_ranks(const struct cmp_ranks *r, bool left, char *buf, size_
 	}
 }
 
-static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+/* Why no step was compared: A and B have no rank id or step number in common, or the
+ * steps in common have no phase value on a side (its step times: the side that lacks them). */
+static void verdict_none(const struct cmp_ranks *r, char *buf, size_t n)
 {
-	if (!r->ncommon || !r->ncommon_ranks) {
+	bool none_a = false, none_b = false;
+	for (size_t i = 0; i < r->n; i++) {
+		none_a = none_a || r->v[i].novalue_a;
+		none_b = none_b || r->v[i].novalue_b;
+	}
+	if (r->ncommon_ranks && (none_a || none_b))
+		snprintf(buf, n, "step times not compared: no common step has a phase value in %s",
+			 none_a && none_b ? "both A and B" : none_a ? "A" : "B");
+	else
 		snprintf(buf, n, "step times not compared: A and B have no %s in common",
 			 r->ncommon_ranks ? "step number" : "rank id");
-		return;
-	}
-	if (r->unmeasured) { /* zeros are no time: nothing to call faster, slower or the same */
-		const char *what = r->by_step_time ? "step time" : "compute";
-		snprintf(buf, n, "%s not compared: every compared rank's %s is 0 in %s at every common step (no time "
-			 "measured)", r->by_step_time ? "step times" : "compute times", what, r->unmeasured);
-		return;
-	}
-	if (r->identical) {
-		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
-			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
-		return;
-	}
-	if (!r->judged) { /* the raw difference, called nothing */
-		snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
-			 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
-		if (r->has_wall)
-			text_appendf(buf, n, "; mean step wall %+.1f%% in B",
-				(r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
-		return;
-	}
+}
+
+/* Too few common steps for the noise test: the raw difference, called nothing. */
+static void verdict_not_judged(const struct cmp_ranks *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "not judged: %zu common step%s (the noise test needs %d)", r->ncommon,
+		 r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
+	if (r->has_wall)
+		text_appendf(buf, n, "; mean step wall %+.1f%% in B", (r->b_wall_ms - r->a_wall_ms) / r->a_wall_ms * 100);
+}
+
+/* The judged verdict: the step wall, then the ranks, or the workload that differs. */
+static void verdict_judged(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+{
 	verdict_wall(r, buf, n);
 	if (*workload) { /* other work per step: a change, not a regression */
 		text_appendf(buf, n, ", but the workload differs (%s): not a like-for-like comparison", workload);
@@ -362,7 +397,28 @@ static void verdict_steps(const struct cmp_ranks *r, bool left, const char *work
 	} else {
 		verdict_ranks(r, left, buf, n);
 	}
-	if (r->step_time_why) /* what "regressed" was judged by */
+}
+
+static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+{
+	if (!r->ncommon || !r->ncommon_ranks) {
+		verdict_none(r, buf, n);
+		return;
+	}
+	if (r->unmeasured) { /* zeros are no time: nothing to call faster, slower or the same */
+		const char *what = r->by_step_time ? "step time" : "compute";
+		snprintf(buf, n, "%s not compared: every compared rank's %s is 0 in %s at every common step (no time "
+			 "measured)", r->by_step_time ? "step times" : "compute times", what, r->unmeasured);
+		return;
+	}
+	if (r->identical)
+		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
+			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
+	else if (!r->judged)
+		verdict_not_judged(r, buf, n);
+	else
+		verdict_judged(r, left, workload, buf, n);
+	if (r->step_time_why) /* what the ranks were compared by */
 		text_appendf(buf, n, "; ranks judged by step time: %s", r->step_time_why);
 }
 
@@ -377,16 +433,32 @@ void compare_verdict(struct compare *c, char *buf, size_t n)
 		return;
 	}
 	const struct cmp_ranks *r = compare_ranks(c);
+	char left[CMP_TEXT_MAX];
 	if (!r) {
 		snprintf(buf, n, "step times not compared: %s has no step records",
 			 !c->a->steps || !steps_total_records(c->a->steps) ? "A" : "B");
-		return;
+	} else {
+		compare_left_out(r, left, sizeof(left));
+		verdict_steps(r, *left, workload_text(c), buf, n);
+		if (*left)
+			text_appendf(buf, n, "; not compared: %s", left);
 	}
-	char left[CMP_TEXT_MAX];
-	compare_left_out(r, left, sizeof(left));
-	verdict_steps(r, *left, workload_text(c), buf, n);
-	if (*left)
-		text_appendf(buf, n, "; not compared: %s", left);
+	if (compare_subset(c, left, sizeof(left))) /* a verdict on the ranks --ranks named */
+		text_appendf(buf, n, "; over the ranks loaded only (%s)", left);
+}
+
+bool compare_subset(const struct compare *c, char *buf, size_t n)
+{
+	char a[160], b[160];
+	buf[0] = '\0';
+	if (strcmp(c->family, "steps") != 0 && strcmp(c->family, "trace") != 0)
+		return false;
+	bool sa = steps_subset_scope(c->a, a, sizeof(a)), sb = steps_subset_scope(c->b, b, sizeof(b));
+	if (sa && sb && strcmp(a, b) == 0)
+		snprintf(buf, n, "A and B each: %s", a);
+	else if (sa || sb)
+		snprintf(buf, n, "A: %s; B: %s", sa ? a : "every rank loaded", sb ? b : "every rank loaded");
+	return sa || sb;
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)
@@ -501,6 +573,8 @@ void compare_summary(struct compare *c, struct summary *s)
 	enum summary_tone tone = r && (r->nregressed || r->slower) ? unlike ? TONE_WARN : TONE_BAD : TONE_GOOD;
 	if (r && !r->judged && !r->identical) /* too few common steps: no verdict, not good */
 		tone = TONE_WARN;
+	if (tone == TONE_GOOD && compare_subset(c, buf, sizeof(buf))) /* good for the ranks loaded: not green */
+		tone = TONE_NORMAL;
 	if (strcmp(c->family, "sweep") == 0) /* a change is given, not judged: never good */
 		tone = compare_sweep_verdict(c, buf, sizeof(buf)) == 0 ? TONE_GOOD : TONE_WARN;
 	else if (strcmp(c->family, "dasf") == 0)

@@ -146,7 +146,9 @@ struct cmp_rank {
 	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
 	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
 	bool has_lost;            /* both runs have a distributed analysis and every rank of
-	                           * both was compared over the same steps */
+	                           * both was compared over the same steps, this one measuring
+	                           * time on both sides (when a rank did not, the others' time
+	                           * lost is over the ranks that did, on both sides) */
 	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
 	bool regressed, improved;
 	bool judged;              /* the noise test ran: n >= CMP_MIN_STEPS and both runs
@@ -199,8 +201,15 @@ double compare_regression_s(const struct cmp_rank *r);
 /* Room for the whole of compare_verdict() and compare_scope() (several summary lines). */
 enum { CMP_TEXT_MAX = 2048 };
 /* The Overview's first line: "B is 7.9% slower per step; rank 5 regressed from step 100"
- * (or why it could not be judged). Always filled. */
+ * (or why it could not be judged), then, when --ranks left ranks out of a side, "; over
+ * the ranks loaded only (...)" (compare_subset; not shown as good). Always filled. */
 void compare_verdict(struct compare *c, char *buf, size_t n);
+/* A subset of a side was loaded (--ranks left rank dirs, or a trace set's ranks, out:
+ * steps_subset_scope): the ranks loaded of each side, "A and B each: --ranks 4-7 left 4
+ * rank dirs out", or "A: --ranks 4-7 left 4 rank dirs out; B: every rank loaded", in buf
+ * and true; false, buf "", when each side was loaded whole (or a sweep or DASF pair).
+ * Every verdict across ranks of the pair holds for those ranks only and says so. */
+bool compare_subset(const struct compare *c, char *buf, size_t n);
 /* What differs in scope: world sizes, step ranges, and what was not compared ("" when
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
@@ -212,7 +221,8 @@ void compare_scope(struct compare *c, char *buf, size_t n);
  * environment's gpu and gpu_count, and world_size, each that both sides set, as
  * "batch_size 16 -> 32, gpu A -> B" (sanitized); for a sweep pair the GenAI-Perf workload
  * keys (sweep.h enum sweep_wl) that both record, each side's values ("model a -> a / b");
- * "" when none (or neither a step nor a sweep pair). Then
+ * for a trace pair the lowest rank's trace's gpu and distributedInfo world_size, each
+ * that both record; "" when none (or a DASF pair). Then
  * per-step times are not like for like: the verdict says so and calls no rank regressed
  * or improved (slower or faster beyond noise instead). */
 void compare_workload_diff(struct compare *c, char *buf, size_t n);
@@ -249,9 +259,11 @@ extern const struct grid_provider compare_grid;
  * else not judged in A (in B): the other run has no records of the rule's family (a
  * finding of the traces beside runs without), a single rank for a rule across ranks, not
  * what the finding is about ("no rank 3", "no host gpu-1"; a rule of the lowest rank's
- * records: "its rules read rank 0"), or an item of its not-judged list stands for the
- * finding's id (findings.h findings_not_judged_list: "no memory recorded"); a subset's
- * ranks left out are no reason for the ranks it loaded. */
+ * records: "its rules read rank 0"), not the steps it is about (of its evidence steps,
+ * fewer than all or than CMP_MIN_STEPS: "no step 300", "rank 2 has only 2 of steps
+ * 18-39"), or an item of its not-judged list stands for the finding's id (findings.h
+ * findings_not_judged_list: "no memory recorded"); a subset's ranks left out are no
+ * reason for the ranks it loaded. */
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;

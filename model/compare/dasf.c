@@ -4,7 +4,8 @@
  * that changes from run to run does not split a function in two), matched by that name.
  * Per function: the task count, total and mean task time of A and B, and a noise test of
  * the mean task time. A task without a duration counts as a task but leaves its side's
- * total, and the time added, unknown (empty, never 0), and so the pair's total task times
+ * total, and the time added, unknown (empty, never 0), as does a function of one side only
+ * (its other side is missing, not 0); and so the pair's total task times
  * (n/a, said why: never a change read off a partial sum); means and the test are over the
  * tasks with one. The tasks of a function are not paired across runs, so the test is
  * Welch's: B's mean minus A's against 3 standard errors, sqrt(var_A/n_A + var_B/n_B), and
@@ -94,22 +95,29 @@ static bool total_known(const struct fn_side *s)
 	return s->n == s->ntasks;
 }
 
-/* added_s() is known: each side that has the function knows its total (a side without
- * it spent no time on it). */
-static bool added_known(const struct cmp_fn *f)
+/* Each side that has the function knows its total. */
+static bool totals_known(const struct cmp_fn *f)
 {
 	return (!f->in_a || total_known(&f->a)) && (!f->in_b || total_known(&f->b));
 }
 
-/* Slower first, then by time added (slower) or |added| (others), a row whose added time
- * is not known after those whose is. */
+/* added_s() is known: both sides have the function and know its total (a side without
+ * it is missing, not a total of 0). */
+static bool added_known(const struct cmp_fn *f)
+{
+	return f->in_a && f->in_b && totals_known(f);
+}
+
+/* Slower first, then by time added (slower) or |added| (others; a function of one side
+ * only by its total there, the time that appeared or went away), a row with a total not
+ * known after those whose totals are. */
 static int fn_order(const void *x, const void *y)
 {
 	const struct cmp_fn *a = x, *b = y;
 	if ((a->change == FN_SLOWER) != (b->change == FN_SLOWER))
 		return a->change == FN_SLOWER ? -1 : 1;
-	if (added_known(a) != added_known(b))
-		return added_known(a) ? -1 : 1;
+	if (totals_known(a) != totals_known(b))
+		return totals_known(a) ? -1 : 1;
 	double ka = a->change == FN_SLOWER ? added_s(a) : fabs(added_s(a));
 	double kb = b->change == FN_SLOWER ? added_s(b) : fabs(added_s(b));
 	if (ka != kb)
@@ -244,7 +252,8 @@ struct table *compare_build_diff_functions(struct compare *c, char *err, size_t 
 	seconds_col(t, "a_total_s", 3);
 	seconds_col(t, "b_total_s", 3);
 	table_col_doc(t, seconds_col(t, "delta_total_s", 3),
-		      "task time B added (negative: saved); empty when a task of the function has no duration; ");
+		      "task time B added (negative: saved); empty when a task of the function has no duration or "
+		      "a side lacks the function; ");
 	seconds_col(t, "a_mean_task_s", 4);
 	seconds_col(t, "b_mean_task_s", 4);
 	table_col_unit(t, table_add_col(t, "delta_mean_pct", COL_NUM, 8, 1), UNIT_PCT);

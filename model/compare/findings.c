@@ -19,7 +19,11 @@
  * status saying which each side names. A finding of one side only is not judged on the
  * other (compare.h) when, beside the reasons of its family, the other lacks what the
  * finding is about: the rank, the node, or (a rule of the lowest rank) its lowest rank is
- * another one. */
+ * another one; or that rank lacks the finding's evidence steps: it has fewer of those its
+ * side records than all of them or CMP_MIN_STEPS, what the straggler tests judge a rank
+ * on ("no step 300", "rank 2 has only 2 of steps 18-39"; a rule that picks a rank of
+ * several excepted: its steps are that rank's span). A range the other side has enough of
+ * is judged there, e.g. a rank slow throughout A against B's first half. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +178,61 @@ static bool lacks_subject(const struct side *own, size_t i, const struct side *o
 	return false;
 }
 
+/* The distinct steps lo-hi of rank ri of own (*n) and, of them, those rank rj of other has
+ * (*common). */
+static void steps_in_common(const struct steps_model *own, size_t ri, const struct steps_model *other, size_t rj,
+			    long lo, long hi, size_t *n, size_t *common)
+{
+	*n = *common = 0;
+	long first, last;
+	if (!steps_rank_span(own, ri, &first, &last) || last < lo || first > hi)
+		return;
+	for (size_t k = 0, nrec = steps_nrecords(own, ri); k < nrec; k++) {
+		long step = steps_step(own, ri, k);
+		size_t pos;
+		if (step < lo || step > hi || !steps_find(own, ri, step, &pos) || pos != k)
+			continue; /* out of the range, or a step recorded again later */
+		(*n)++;
+		*common += steps_find(other, rj, step, &pos);
+	}
+}
+
+/* The other side lacks the steps finding f of own is about, the reason into why ("no step
+ * 300", "rank 2 has only 2 of steps 18-39"): of its evidence steps step_lo-step_hi that its
+ * rank records, the same rank of the other run has fewer than all, or than the
+ * CMP_MIN_STEPS the straggler tests judge a rank on. Not for a rule that picks one rank of
+ * several (its steps are that rank's span, not what it judges), nor for evidence on
+ * another grid or without a rank of both runs' step records. */
+static bool lacks_steps(const struct finding *f, const struct side *own, const struct side *other, char *why,
+			size_t n)
+{
+	const struct steps_model *mo = own->run->steps, *m = other->run->steps;
+	long lo = f->ev.step_lo, hi = f->ev.step_hi > lo ? f->ev.step_hi : lo;
+	enum finding_subject kind = subject_of(f->id);
+	if (!mo || !m || lo < 0 || f->ev.grid || kind == SUBJECT_PICKED)
+		return false;
+	long ri = steps_rank_index(mo, f->ev.rank), rj = steps_rank_index(m, f->ev.rank);
+	size_t nsteps, common;
+	if (ri < 0 || rj < 0)
+		return false;
+	steps_in_common(mo, (size_t)ri, m, (size_t)rj, lo, hi, &nsteps, &common);
+	if (common >= (nsteps < CMP_MIN_STEPS ? nsteps : CMP_MIN_STEPS))
+		return false;
+	char who[32] = "";
+	if (kind != SUBJECT_LOWEST) /* the lowest rank's records are the run's, as its rules read them */
+		snprintf(who, sizeof(who), "rank %d has ", f->ev.rank);
+	char steps[64];
+	if (lo == hi)
+		snprintf(steps, sizeof(steps), "step %ld", lo);
+	else
+		snprintf(steps, sizeof(steps), "steps %ld-%ld", lo, hi);
+	if (common)
+		snprintf(why, n, "%sonly %zu of %s", who, common, steps);
+	else
+		snprintf(why, n, "%sno %s", who, steps);
+	return true;
+}
+
 /* The reason inside the item "what (why)", else the item, into why (sanitized). */
 static void item_reason(const char *item, char *why, size_t n)
 {
@@ -190,8 +249,8 @@ static void item_reason(const char *item, char *why, size_t n)
 
 /* Why the other side could not judge finding i of own, into why; false when it could: the
  * other run has no records of the rule's family, a single rank for a rule across ranks,
- * lacks what the finding is about (lacks_subject), or an item of its not-judged list
- * stands for the finding's id. */
+ * lacks what the finding is about (lacks_subject) or the steps it is about (lacks_steps),
+ * or an item of its not-judged list stands for the finding's id. */
 static bool not_judged_by(const struct side *own, size_t i, struct side *other, char *why, size_t n)
 {
 	const struct finding *f = &own->l->v[i];
@@ -206,7 +265,7 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 		snprintf(why, n, "a single rank");
 		return true;
 	}
-	if (lacks_subject(own, i, other, sub, why, n))
+	if (lacks_subject(own, i, other, sub, why, n) || lacks_steps(f, own, other, why, n))
 		return true;
 	if (!other->nj_done) {
 		findings_not_judged_list(other->run, &other->nj);

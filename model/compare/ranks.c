@@ -4,7 +4,8 @@
  * compared over the step numbers that rank has in both (not only the steps every rank
  * has), the noise-aware regression test and its onset in B, the per-step wall over the
  * common ranks (or why there is none), a side or a rank that measured no time (not
- * judged, out of the wall), and what the comparison left out. */
+ * judged, out of the wall and of the time lost: the others' time lost is then over the
+ * ranks that measured some), and what the comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -554,24 +555,71 @@ static void side_span(const struct steps_model *m, size_t *n, long *lo, long *hi
 	}
 }
 
-/* Time lost at the barrier, A and B, of every rank: only when each rank was compared over
- * exactly the steps every rank of both runs has (the distributed analyses' steps). */
-static void ranks_lost(struct cmp_ranks *out, struct run *a, struct run *b, int series)
+/* The time lost (analysis.h's TIME LOST) of each of the ranks ri[0, n) of side s (indexes
+ * in s->m) over its aligned steps k[0, nk), among these ranks alone, into lost[0, n): the
+ * compared ranks but those that measured no time, whose zeros are no compute the others
+ * waited for. A step where one of them has no value is left out. */
+static void lost_among(const struct side *s, const size_t *ri, size_t n, const size_t *k, size_t nk, double *lost)
+{
+	double *v = xmalloc((n + 1) * sizeof(*v));
+	memset(lost, 0, n * sizeof(*lost));
+	for (size_t j = 0; j < nk; j++) {
+		long step = steps_aligned_step(s->m, k[j]);
+		double top = -INFINITY, sum = 0;
+		size_t i = 0, tied = 0, pos;
+		for (; i < n && steps_find(s->m, ri[i], step, &pos); i++) {
+			v[i] = record_exact(s, ri[i], pos);
+			if (isnan(v[i]))
+				break;
+			top = v[i] > top ? v[i] : top;
+			sum += v[i];
+		}
+		if (i < n)
+			continue;
+		for (i = 0; i < n; i++)
+			tied += v[i] == top;
+		double waited = ((double)n * top - sum) / (double)(n - 1) / (double)tied;
+		for (i = 0; i < n; i++)
+			lost[i] += v[i] == top ? waited : 0;
+	}
+	free(v);
+}
+
+/* The ranks of the step wall (wall_ranks): their indexes in A and B and entries in
+ * cmp_ranks.v, n of them. */
+struct wall_set {
+	size_t *a, *b, *v;
+	size_t n;
+};
+
+/* Time lost at the barrier, A and B, of every rank, when each rank was compared by compute
+ * over exactly the steps every rank of both runs has (the distributed analyses' steps):
+ * the analyses' own; when a rank measured no time on a side, over the ranks of the wall
+ * alone on both sides (lost_among), none for that rank; none when a side measured none. */
+static void ranks_lost(struct cmp_ranks *out, struct run *a, struct run *b, const struct side *sa,
+		       const struct side *sb, const struct wall_set *ws)
 {
 	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
-	if (!da || !db || series != HEAT_COMPUTE || out->nleft || out->ncommon_ranks != out->n)
+	if (!da || !db || sa->series != HEAT_COMPUTE || out->nleft || out->ncommon_ranks != out->n ||
+	    out->unmeasured || ws->n < 2)
 		return;
 	size_t *ka, *kb;
 	size_t nc = compare_common_steps(a->steps, b->steps, &ka, &kb);
-	const struct heat_grid *ga = analysis_heatmap(a, series), *gb = analysis_heatmap(b, series);
-	for (size_t i = 0; i < out->n && ga && gb; i++) {
-		struct cmp_rank *r = &out->v[i];
-		size_t ria = (size_t)steps_rank_index(a->steps, r->rank);
-		size_t rib = (size_t)steps_rank_index(b->steps, r->rank);
-		r->has_lost = true;
-		r->a_lost_s = lost_over(da, ria, heat_row(ga, ria), ka, nc);
-		r->b_lost_s = lost_over(db, rib, heat_row(gb, rib), kb, nc);
+	const struct heat_grid *ga = analysis_heatmap(a, sa->series), *gb = analysis_heatmap(b, sa->series);
+	double *la = xmalloc((ws->n + 1) * sizeof(*la)), *lb = xmalloc((ws->n + 1) * sizeof(*lb));
+	if (out->nunmeasured) {
+		lost_among(sa, ws->a, ws->n, ka, nc, la);
+		lost_among(sb, ws->b, ws->n, kb, nc, lb);
 	}
+	for (size_t i = 0; i < ws->n && ga && gb; i++) {
+		struct cmp_rank *r = &out->v[ws->v[i]];
+		size_t ria = ws->a[i], rib = ws->b[i];
+		r->has_lost = true;
+		r->a_lost_s = out->nunmeasured ? la[i] : lost_over(da, ria, heat_row(ga, ria), ka, nc);
+		r->b_lost_s = out->nunmeasured ? lb[i] : lost_over(db, rib, heat_row(gb, rib), kb, nc);
+	}
+	free(la);
+	free(lb);
 	free(ka);
 	free(kb);
 }
@@ -626,21 +674,21 @@ static void ranks_unmeasured(struct cmp_ranks *out, const char *side)
 		rank_unmeasured(&out->v[i], NULL);
 }
 
-/* The ranks of the step wall: the compared ones (cra, crb: indexes in A and B; cri: their
- * entries in out->v; n of them) but those that measured no time on a side, counted in
- * out->nunmeasured. Returns how many are left at the start of cra and crb. */
-static size_t wall_ranks(struct cmp_ranks *out, const size_t *cri, size_t *cra, size_t *crb, size_t n)
+/* The ranks of the step wall: the compared ones (ws, ws->n of them) but those that
+ * measured no time on a side, counted in out->nunmeasured; ws keeps the others, in order. */
+static void wall_ranks(struct cmp_ranks *out, struct wall_set *ws)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (out->v[cri[i]].unmeasured) {
+	for (size_t i = 0; i < ws->n; i++) {
+		if (out->v[ws->v[i]].unmeasured) {
 			out->nunmeasured++;
 			continue;
 		}
-		cra[k] = cra[i];
-		crb[k++] = crb[i];
+		ws->a[k] = ws->a[i];
+		ws->b[k] = ws->b[i];
+		ws->v[k++] = ws->v[i];
 	}
-	return k;
+	ws->n = k;
 }
 
 static size_t most_records(const struct steps_model *m)
@@ -713,12 +761,14 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		out->identical = false;
 	else if (!w.time_a || !w.time_b)
 		ranks_unmeasured(out, !w.time_a && !w.time_b ? "A and B" : !w.time_a ? "A" : "B");
-	size_t ncr = out->unmeasured ? out->ncompared_ranks : wall_ranks(out, cri, cra, crb, out->ncompared_ranks);
-	if (!ncr && out->ncompared_ranks) /* each rank measured nothing on one side or the other */
+	struct wall_set ws = { cra, crb, cri, out->ncompared_ranks };
+	if (!out->unmeasured)
+		wall_ranks(out, &ws);
+	if (!ws.n && out->ncompared_ranks) /* each rank measured nothing on one side or the other */
 		ranks_unmeasured(out, "A or B");
-	ranks_lost(out, a, b, series);
+	ranks_lost(out, a, b, &sa, &sb, &ws);
 	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
-	wall_delta(out, a, b, &sa, cra, &sb, crb, ncr, &al, &w);
+	wall_delta(out, a, b, &sa, cra, &sb, crb, ws.n, &al, &w);
 	free(al.ka);
 	free(al.kb);
 	analysis_phase_sets_free(&sa.ps);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
  * and config differences, budget side by side, findings new/resolved/persisting, kernel
- * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too; the
- * largest change in total time first, an increase or a decrease), sweep levels; DASF
+ * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too, the
+ * other side's cells and the deltas empty; the largest change in total time first, an
+ * increase or a decrease), sweep levels and the verdict of a sweep pair; DASF
  * functions are dasf.c's. Built from the compare analyses and from each run's own
  * views, joined here. */
 #include "model/compare/views.h"
@@ -42,13 +43,26 @@ static const char *rank_change(const struct cmp_rank *r, bool unlike)
 	return r->regressed ? "regressed" : r->improved ? "improved" : "same";
 }
 
-/* Row order: regressed ranks by regression size (largest first), then the others by
- * regression size, then rank id. */
-static int row_rank(const void *x, const void *y)
+/* Whether rank entry k has a delta: in both runs, compared over some step, time measured
+ * on both sides (all: the ranks of the pair, whose side may have measured none). */
+static bool rank_has_delta(const struct cmp_ranks *all, const struct cmp_rank *k)
+{
+	return k->in_a && k->in_b && k->n && !k->unmeasured && !all->unmeasured;
+}
+
+/* Row order: regressed ranks by regression size (largest first), then the others with a
+ * delta by regression size, then those without one (of one run only, no time measured,
+ * no common step: nothing to weigh), each group by rank id on ties. */
+static int row_rank(const void *x, const void *y, void *all)
 {
 	const struct cmp_rank *a = *(const struct cmp_rank *const *)x, *b = *(const struct cmp_rank *const *)y;
 	if (a->regressed != b->regressed)
 		return a->regressed ? -1 : 1;
+	bool da = rank_has_delta(all, a), db = rank_has_delta(all, b);
+	if (da != db)
+		return da ? -1 : 1;
+	if (!da)
+		return (a->rank > b->rank) - (a->rank < b->rank);
 	double ra = compare_regression_s(a), rb = compare_regression_s(b);
 	if (ra != rb)
 		return ra < rb ? 1 : -1;
@@ -83,12 +97,13 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 				  "step_time when a run has no compute to weigh or phases compute leaves out); ";
 	table_col_doc(t, c_am, doc);
 	table_col_doc(t, c_bm, doc);
-	table_col_doc(t, c_dm, "B - A of that mean, empty for a rank with no time measured on a side; ");
+	table_col_doc(t, c_dm, "B - A of that mean, empty for a rank with no time measured on a side (or a side "
+				"with none on any rank); ");
 	table_col_doc(t, c_basis, "compute (pytscope's compute phases) or step_time: what the ranks are compared by; ");
 	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++)
 		v[i] = &r->v[i];
-	qsort(v, r->n, sizeof(*v), row_rank);
+	qsort_r(v, r->n, sizeof(*v), row_rank, (void *)r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_rank *k = v[i];
 		size_t row = table_add_row(t, k->rank);
@@ -97,7 +112,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		bool both = k->in_a && k->in_b && k->n;
 		table_set_num_opt(t, row, c_am, k->a_ms, both);
 		table_set_num_opt(t, row, c_bm, k->b_ms, both);
-		table_set_num_opt(t, row, c_dm, k->delta_ms, both && !k->unmeasured);
+		table_set_num_opt(t, row, c_dm, k->delta_ms, rank_has_delta(r, k));
 		table_set_num_opt(t, row, c_noise, k->noise_ms, k->judged);
 		table_set_num_opt(t, row, c_al, k->a_lost_s, k->has_lost);
 		table_set_num_opt(t, row, c_bl, k->b_lost_s, k->has_lost);
@@ -311,13 +326,15 @@ static void kernel_row(struct table *t, const struct kcols *c, const struct kagg
 	table_set_text(t, row, c->name, k->name);
 	table_set_text(t, row, c->type, k->type);
 	table_set_text(t, row, c->status, a && b ? "both" : a ? "only_in_A" : "only_in_B");
+	/* the side without the kernel: its cells and the deltas empty (missing, not 0), as
+	 * diff_functions' */
 	double ac = a ? a->count : 0, bc = b ? b->count : 0, at = a ? a->sum_us : 0, bt = b ? b->sum_us : 0;
-	table_set_num(t, row, c->ac, ac);
-	table_set_num(t, row, c->bc, bc);
-	table_set_num(t, row, c->dc, bc - ac);
-	table_set_num(t, row, c->at, at);
-	table_set_num(t, row, c->bt, bt);
-	table_set_num(t, row, c->dt, bt - at);
+	table_set_num_opt(t, row, c->ac, ac, a);
+	table_set_num_opt(t, row, c->bc, bc, b);
+	table_set_num_opt(t, row, c->dc, bc - ac, a && b);
+	table_set_num_opt(t, row, c->at, at, a);
+	table_set_num_opt(t, row, c->bt, bt, b);
+	table_set_num_opt(t, row, c->dt, bt - at, a && b);
 	table_set_num_opt(t, row, c->am, ac > 0 ? at / ac : 0, ac > 0);
 	table_set_num_opt(t, row, c->bm, bc > 0 ? bt / bc : 0, bc > 0);
 	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, ac > 0 && bc > 0);
@@ -333,7 +350,9 @@ static double kpair_delta(const struct kpair *p)
 	return (p->b ? p->b->sum_us : 0) - (p->a ? p->a->sum_us : 0);
 }
 
-/* The largest change in total time first, an increase or a decrease; then by name, type. */
+/* The largest change in total time first, an increase or a decrease (a kernel of one side
+ * only by its total there: the time that appeared or went away, its delta cells empty);
+ * then by name, type. */
 static int kpair_order(const void *x, const void *y)
 {
 	const struct kpair *p = x, *q = y;
@@ -638,6 +657,57 @@ static void one_sided(char *const *ks, size_t ns, char *const *ko, size_t no, co
 	}
 }
 
+/* Where row r of diff_sweep t has values: a metric on both sides (a delta), A's or B's
+ * alone, or no metric on both (values on both sides, or on neither). */
+enum lv_side { LV_BOTH, LV_A, LV_B, LV_APART };
+
+static enum lv_side level_side(const struct table *t, size_t r)
+{
+	bool a = false, b = false;
+	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
+		int col = 2 + 4 * (int)i;
+		if (table_cell(t, r, col + 2)->present)
+			return LV_BOTH;
+		a |= table_cell(t, r, col)->present;
+		b |= table_cell(t, r, col + 1)->present;
+	}
+	return a == b ? LV_APART : a ? LV_A : LV_B;
+}
+
+enum { LEVELS_NAMED = 6 };
+
+/* The levels of diff_sweep t not compared, appended to buf ("; not compared: concurrency 1,
+ * 8 (only in A), 2 (only in B)"; "10 for model=auto" when the sweeps split by workload:
+ * split), the first LEVELS_NAMED of each kind named; the levels of a workload one side
+ * lacks are left out (one_sided names the workload). ka, kb: the pair keys of A and B. */
+static void levels_not_compared(const struct table *t, bool split, char *const *ka, size_t na, char *const *kb,
+				size_t nb, char *buf, size_t n)
+{
+	static const char *const why[] = { "", "only in A", "only in B", "no metric on both sides" };
+	bool any = false;
+	for (int s = LV_A; s <= LV_APART; s++) {
+		size_t k = 0;
+		for (size_t r = 0; r < t->nrow; r++) {
+			const char *wl = cell_text(t, r, CMP_SWEEP_WORKLOAD_COL);
+			bool theirs = !split || (has_key(ka, na, wl) && has_key(kb, nb, wl));
+			if (level_side(t, r) != (enum lv_side)s || !theirs)
+				continue;
+			if (k++ >= LEVELS_NAMED)
+				continue;
+			if (!any && k == 1)
+				text_appendf(buf, n, "; not compared: %s ", table_cell(t, r, 0)->text);
+			else
+				text_appendf(buf, n, ", ");
+			text_appendf(buf, n, "%g%s%s", table_cell(t, r, 1)->num, split ? " for " : "", split ? wl : "");
+		}
+		if (k > LEVELS_NAMED)
+			text_appendf(buf, n, " and %zu more", k - LEVELS_NAMED);
+		if (k)
+			text_appendf(buf, n, " (%s)", why[s]);
+		any |= k > 0;
+	}
+}
+
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 {
 	char err[128];
@@ -681,9 +751,11 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? " for " : "",
 			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->text : "",
 			 common, common == 1 ? "" : "s");
-	table_free(t);
 	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
 	char **ka = sweep_pair_keys(sa, sb, sa), **kb = sweep_pair_keys(sa, sb, sb);
+	if (common)
+		levels_not_compared(t, sweep_splits(sa) || sweep_splits(sb), ka, sa->ncfg, kb, sb->ncfg, buf, n);
+	table_free(t);
 	one_sided(ka, sa->ncfg, kb, sb->ncfg, "; only in A: ", buf, n);
 	one_sided(kb, sb->ncfg, ka, sa->ncfg, "; only in B: ", buf, n);
 	sweep_pair_keys_free(ka, sa->ncfg);

@@ -27,7 +27,8 @@ extern const size_t compare_ntabs;
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
 /* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
  * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
- * no noise estimate, so a change is given, never called a regression); when the sweeps
+ * no noise estimate, so a change is given, never called a regression), the levels not
+ * compared ("not compared: concurrency 2 (only in A)"); when the sweeps
  * measure other workloads (compare_workload_diff: model, url, ...) it names the keys and
  * says the comparison is not like for like. Returns -1 when not compared, 0 when every
  * metric is the same at every common level of the same workload, 1 otherwise. */

@@ -5,8 +5,9 @@
 # the same run with other per-call tokens (no difference), a 0.5% change (under the 1%
 # floor: same), B faster, too few tasks to judge, and a side without task events; one
 # run's report counts the functions so grouped. A task without a duration counts as a
-# task but leaves its side's total and the delta empty (never 0: "B saved 4 s"), and the
-# pair's total task time n/a with why. A side that lost data in the load (a truncated
+# task but leaves its side's total and the delta empty (never 0: "B saved 4 s"), as does
+# a function of one side only (the time added: missing, not its total), and the pair's
+# total task time n/a with why. A side that lost data in the load (a truncated
 # file) has a note under the verdict.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -27,8 +28,9 @@ tap_eq "rows: the slower function first, then by time added or saved; per-call t
 tap_check "predict: mean task 1.097 s -> 1.6455 s, +50%, 21.94 s added" \
 	'awk -F, "\$1 == \"predict\" && \$8 > 1.0969 && \$8 < 1.0971 && \$9 > 1.6454 && \$9 < 1.6456 &&
 	  \$10 > 49.99 && \$10 < 50.01 && \$7 > 21.93 && \$7 < 21.95 { ok = 1 } END { exit !ok }" ab.csv'
-tap_check "a side without a function: its cells empty (missing, not 0), no noise where not judged" \
-	'grep -q "^reshape,only_in_B,,20,,2.2[0-9]*,2.2[0-9]*,,0.11[0-9]*,,$" ab.csv &&
+tap_check "a side without a function: its cells and delta_total_s empty (missing, not 0), no noise where not judged" \
+	'grep -q "^reshape,only_in_B,,20,,2.2[0-9]*,,,0.11[0-9]*,,$" ab.csv &&
+	 grep -q "^transpose,only_in_A,20,,2.2[0-9]*,,,0.11[0-9]*,,,$" ab.csv &&
 	 grep -q "^sum,n/a,8,8,.*,$" ab.csv'
 
 "$TSCOPE_BIN" --print --color never a b >ab.txt 2>/dev/null

@@ -14,7 +14,11 @@
 # rank 7, whose GPU is the idlest in A: not resolved, and rank 2 not new), a slow node's
 # worst rank (a node B lacks: not judged in B); a rank that is the persistent straggler
 # on one side and slow throughout on the other persists, and a straggler on another rank
-# is another finding (resolved, new).
+# is another finding (resolved, new). A finding about steps the other side's rank lacks
+# is not judged there: an instability at step 300 against a run that ends at 199 (or
+# lacks steps 290-310), a straggler from step 18 against a run with 2 of its steps; a
+# rank slow throughout A against B's first 20 steps (the 16 the straggler tests need) is
+# resolved.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -219,4 +223,34 @@ mkstd T1C 4 3 --slow 1 || tap_notok "T1C generated"
 "$TSCOPE_BIN" --export diff_findings --no-index T1A T1C >t1c.csv 2>/dev/null
 tap_check "the persistent straggler rank 2 in A, rank 1 in B: two findings, resolved and new" \
 	'grep -q "^resolved,DIST.STRAGGLER,high,,2," t1c.csv && grep -q "^new,DIST.STRAGGLER,,high,1," t1c.csv'
+
+# keep DIR LO HI: DIR's step records of steps LO-HI left out (every rank)
+keep() {
+	for f in "$1"/rank*/steps.jsonl; do
+		python3 -c 'import json, sys
+p, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = [l for l in open(p) if not lo <= json.loads(l)["step"] <= hi]
+open(p, "w").write("".join(rows))' "$f" "$2" "$3" || return 1
+	done
+}
+"$B/gen_demo" dm 8 400 >/dev/null && cp -r dm dm2 && keep dm2 200 399 && cp -r dm dmg && keep dmg 290 310 &&
+	"$B/gen_pair" sp 4 40 2 2 20 >/dev/null && cp -r sp spt && keep spt 20 39 &&
+	cp -r T1B T1Bh && keep T1Bh 20 39 || tap_notok "truncated runs generated"
+"$TSCOPE_BIN" --print --color never --no-index dm dm2 >dm.txt 2>/dev/null
+tap_check "an instability at step 300, B ending at step 199: not judged in B (no step 300), not resolved" \
+	'grep -q "^  not judged in B (no step 300) \[HIGH\] Correlated instability at step 300 " dm.txt &&
+	 grep -q "^● FINDINGS — 0 new in B · 0 resolved · " dm.txt'
+"$TSCOPE_BIN" --export diff_findings --no-index dm2 dm >dm.csv 2>/dev/null
+tap_check "... the other way: not judged in A, not new" \
+	'grep -q "^not judged in A (no step 300),CROSS.CORRELATED_INSTABILITY," dm.csv && ! grep -q "^new," dm.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index dm dmg >dmg.csv 2>/dev/null
+tap_check "... B lacking steps 290-310 within its range: not judged in B" \
+	'grep -q "^not judged in B (no step 300),CROSS.CORRELATED_INSTABILITY," dmg.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index sp spt >sp.csv 2>/dev/null
+tap_check "a straggler from step 18, B ending at step 19: not judged in B (2 of its steps), not resolved" \
+	'grep -q "^not judged in B (rank 2 has only 2 of steps 18-39),DIST.STRAGGLER," sp.csv &&
+	 ! grep -q "^resolved," sp.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index T1A T1Bh >t1h.csv 2>/dev/null
+tap_check "rank 2 slow throughout A, B with its first 20 steps: resolved (B judged 20 of them)" \
+	'grep -q "^resolved,DIST.STRAGGLER,high,,2," t1h.csv'
 tap_plan

@@ -5,7 +5,8 @@
 # differ only by run-to-run noise (no regression), different step ranges (stated, common
 # part compared), and trace pairs from ../shared/real (diff_kernels, and the GPU each
 # side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env; the
-# KERNELS section and diff_kernels put the largest change first, a decrease too); a
+# KERNELS section and diff_kernels put the largest change first, a decrease too; a kernel
+# of one side only by its total there, the other side's cells and the deltas empty); a
 # workload key is compared by value (16 and "16", a GPU name's case and white space).
 # The layout decides pytscope's single-rank diff, not the ranks loaded: rank0/ dirs, or
 # rank dirs of which --ranks loads one, are multi-rank (COMPARISON follows; --compat
@@ -13,7 +14,9 @@
 # on stderr naming the side, in the report under the verdict, in the explorer's Overview
 # (a short line each, one "A and B clean" when neither lost anything), and `--export
 # sources A B` lists both sides' sources, a first column side. diff_ranks ends with the
-# basis the ranks are compared by (compute here).
+# basis the ranks are compared by (compute here), the ranks without a delta (of one run
+# only, or that measured no time: every phase 0, no delta nor time lost, their zeros
+# not counted in the others' time lost) after those with one.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -86,14 +89,26 @@ yes\ntrace,backend,nccl,nccl,no")" ]'
 		'grep -q "^  environment  *gpu Tesla V100-SXM2-32GB -> NVIDIA A100-SXM4-80GB (the lowest rank.s trace)$" kov &&
 		 ! grep -q "reproducible?\|NONDETERMINISM" kov'
 	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >kh.txt 2>/dev/null
-	tap_check "KERNELS: the largest decrease (AllReduce, only in A, -10607 us) among the first rows" \
-		'sed -n "/^● KERNELS/,/more rows/p" kh.txt | grep -q "^  only_in_A .* -10607.0 ncclKernel_AllReduce"'
-	top5=$(tail -n +2 k.csv | awk -F, "{ print \$(NF-3) }" | head -5 | tr '\n' ' ')
-	tap_eq "diff_kernels: largest |delta_total_us| first, by default" "325419 40609 25715 19367 -10607 " "$top5"
+	tap_check "KERNELS: a kernel gone in B (AllReduce, only in A, 10607 us) among the first rows, B's cells '-'" \
+		'sed -n "/^● KERNELS/,/more rows/p" kh.txt |
+		 grep -q "^  only_in_A  *24  *-  *10607.0  *-  *- ncclKernel_AllReduce"'
+	# status:delta_total_us (field NF-3), or status:the total of the one side that has the kernel
+	top5=$(tail -n +2 k.csv | awk -F, '{ print $(NF-9) ":" ($(NF-3) != "" ? $(NF-3) : $(NF-5) $(NF-4)) }' |
+		head -5 | tr '\n' ' ')
+	tap_eq "diff_kernels: largest |delta_total_us| first, a kernel of one side by its total there" \
+		"both:325419 only_in_B:40609 only_in_B:25715 only_in_B:19367 only_in_A:10607 " "$top5"
+	# the fields from the end: status NF-9, then a_, b_, delta_ of count (NF-8..), total (NF-5..), mean (NF-2..);
+	# a kernel of one side only: the other side's three cells and the three deltas, joined
+	miss=$(tail -n +2 k.csv | awk -F, '
+		$(NF-9) == "only_in_A" { print "A:" $(NF-7) $(NF-4) $(NF-1) $(NF-6) $(NF-3) $NF }
+		$(NF-9) == "only_in_B" { print "B:" $(NF-8) $(NF-5) $(NF-2) $(NF-6) $(NF-3) $NF }' |
+		sort -u | tr '\n' ' ')
+	tap_eq "diff_kernels: a kernel of one side only: the other side's cells and the deltas empty (missing, not 0)" \
+		"A: B: " "$miss"
 	"$TSCOPE_BIN" --export diff_kernels --sort delta_total_us "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" \
 		>ks.csv
-	tap_check "... --sort delta_total_us still sorts by the signed delta" \
-		'sed -n 2p ks.csv | grep -q "^\"ncclKernel_AllReduce.*,-10607,"'
+	tap_check "... --sort delta_total_us still sorts by the signed delta (a kernel in both: -445 us)" \
+		'sed -n 2p ks.csv | grep -q ",both,.*,483,38,-445,"'
 	tr=$(ls copy/*.json | head -2 | tail -1)
 	mkdir tt && cp copy/*.json tt/ && head -c $(($(wc -c <"$tr") / 2)) "$tr" >"tt/${tr#copy/}"
 	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" tt >tt.txt 2>tt.err
@@ -146,11 +161,12 @@ tap_check "no compute phase: rank 1 regressed, judged by step time, said why" \
 "$TSCOPE_BIN" --export diff_ranks --no-index ca cb >nocpu.csv 2>/dev/null
 tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regressed,,,,0,40|0,same,,,,,40" \
 	"$(tail -n +2 nocpu.csv | cut -d, -f1,2,7,8,9,10,11 | tr '\n' '|' | sed 's/|$//')"
-# A rank of B without step records: the other ranks are compared, that one named.
+# A rank of B without step records: the other ranks are compared (by step time: B's
+# compute is not weighable without rank 3, as diff_ranks' basis says), that one named.
 cp -r a norank3 && : >norank3/rank3/steps.jsonl
 "$TSCOPE_BIN" --print --no-index a norank3 >norank3.txt 2>/dev/null
 want="^● COMPARISON — no difference: identical per-step times on 200 common steps of 7 ranks;"
-want="$want not compared: rank 3 (no step records in B)\$"
+want="$want ranks judged by step time: no compute to weigh in B; not compared: rank 3 (no step records in B)\$"
 tap_check "a B rank without steps: named, the other 7 compared" 'grep -q "$want" norank3.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index a norank3 >norank3.csv 2>/dev/null
 tap_eq "... diff_ranks: 8 rows" "$(tail -n +2 norank3.csv | wc -l | tr -d ' ')" 8
@@ -175,6 +191,33 @@ tap_check "ranks only in B: the wall over the common ranks, those ranks named" '
 tap_check "... BUDGET says it covers each side whole, not the common part" \
 	'grep -q "^● BUDGET — .* (all ranks and steps of each side)$" w48.txt &&
 	 grep -qx "  each side whole (A: 4 ranks, B: 8 ranks), not only the common part compared above" w48.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index w4 w8 >w48.csv 2>/dev/null
+tap_eq "diff_ranks: the ranks compared first (by regression size), then those of B only (nothing to weigh)" \
+	"$(tail -n +2 w48.csv | cut -d, -f2 | uniq | tr '\n' ' ')" "same only_in_B "
+
+# Ranks that measured no time (every phase 0): no delta, no time lost, none read off
+# their zeros. zero_phases DIR RANK...: every phase of those ranks' records set to 0.
+zero_phases() {
+	d=$1
+	shift
+	for r in "$@"; do
+		python3 -c 'import json,sys
+p=sys.argv[1]
+L=[json.loads(l) for l in open(p)]
+[j.update(phases={k: 0.0 for k in j["phases"]}) for j in L]
+open(p,"w").write("".join(json.dumps(j)+"\n" for j in L))' "$d/rank$r/steps.jsonl"
+	done
+}
+"$gen" z4 4 40 1 || tap_notok "4-rank run generated"
+cp -r z4 zall && zero_phases zall 0 1 2 3 && cp -r z4 zr1 && zero_phases zr1 1
+"$TSCOPE_BIN" --export diff_ranks --no-index z4 zall >zall.csv 2>/dev/null
+tap_eq "B measured no time: every rank n/a, delta_mean empty (not -A's mean)" \
+	"$(tail -n +2 zall.csv | cut -d, -f2,5 | sort -u)" "n/a,"
+"$TSCOPE_BIN" --export diff_ranks --no-index z4 zr1 >zr1.csv 2>/dev/null
+tap_eq "rank 1 measured no time in B: last, n/a, its delta and time lost empty" \
+	"$(tail -n 1 zr1.csv | cut -d, -f1,2,5,7,8,9)" "1,n/a,,,,"
+tap_eq "... the others' time lost, over the ranks that measured time: the same in A and B (no wait on zeros)" \
+	"$(tail -n +2 zr1.csv | head -3 | awk -F, '$7 == "" || $7 != $8 || $9 != 0' | wc -l | tr -d ' ')" 0
 
 # A PATH with no data beside a run: named, nothing opened (not A's report alone).
 mkdir -p emptydir

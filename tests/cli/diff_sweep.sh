@@ -3,8 +3,9 @@
 # level by level (diff_sweep; --print's SWEEP section and verdict): generated sweeps
 # where B is 10% slower at concurrency 2, identical sweeps (zero deltas), a sweep vs a
 # training run (refused), a sweep dir with a Cerebras or NAT dir (one run in either
-# order, never compared), ../shared/real/genai-perf-medium against a copy of itself, and
-# a truncated level file (B's data quality under the verdict).
+# order, never compared), ../shared/real/genai-perf-medium against a copy of itself, a
+# truncated level file (B's data quality under the verdict), and levels one side only
+# has (named after the verdict: "not compared: concurrency 2 (only in A)").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -36,6 +37,18 @@ tap_check "... and no step comparison or budget (sweeps have no steps)" '! grep 
 "$TSCOPE_BIN" --print --color never sa sc >same.txt 2>/dev/null
 tap_check "identical sweeps: no difference at the 3 common levels" \
 	'grep -q "^● SWEEP — no difference: the same latency and throughput at 3 common concurrency levels$" same.txt'
+
+# Levels of one side only are named after the verdict, "no difference" or not: A keeps
+# levels 2 and 4, B levels 1 and 4.
+cp -r sa sa2 && rm -r sa2/m-openai-chat-concurrency1 && cp -r sc sc2 && rm -r sc2/m-openai-chat-concurrency2
+"$TSCOPE_BIN" --print --color never sa2 sc2 >part.txt 2>/dev/null
+tap_check "levels of one side only: named after the verdict (not compared)" \
+	'grep -q "^● SWEEP — no difference: the same latency and throughput at 1 common concurrency level; \
+not compared: concurrency 2 (only in A), 1 (only in B)$" part.txt'
+"$TSCOPE_BIN" --print --color never sa2 sb >part2.txt 2>/dev/null
+tap_check "... after a change too" \
+	'grep -q "^● SWEEP — largest change: .*(2 common levels; .*); not compared: concurrency 1 \
+(only in B)$" part2.txt'
 
 # B's level 2 file cut in half (partial, its record skipped): under the verdict, B's data
 # quality and that levels only in A may be its lost data.

@@ -5,7 +5,9 @@
 # written; an existing file is not replaced without --force (and then nothing is
 # written); CSVs of known views this input has no rows for (another input's export) are
 # refused without --force and removed, each named, with it; no temp file is left; usage
-# errors exit 2; a missing DIR is created with its parents.
+# errors exit 2; a missing DIR is created with its parents. A run with no finding where
+# some rules could not judge it: findings (alone and in --export all) has a "not judged"
+# row per rule --print lists as such, not the header alone.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -57,6 +59,31 @@ done
 all_views sweep "$SX" sweep sizing sources
 
 all_views steps "$TSCOPE_ROOT/testdata/demo" ranks steps heatmap budget findings sources
+
+# No finding, and rules that could not judge the run (10 aligned steps, no loss, no
+# memory): findings carries a "not judged" row per item of --print's list, never the
+# header alone (which reads as "no issues"), and --export all writes it too.
+NJ="$TMP/nj_run"
+for r in 0 1; do
+	mkdir -p "$NJ/rank$r"
+	printf '{"name":"nj","rank":%d,"world_size":2}\n' $r >"$NJ/rank$r/run.json"
+	awk 'BEGIN { for (s = 0; s < 10; s++)
+		printf "{\"step\":%d,\"phases\":{\"forward\":0.1,\"backward\":0.2,\"comm\":0.01}}\n", s }' \
+		>"$NJ/rank$r/steps.jsonl"
+done
+"$BIN" --print --color never "$NJ" 2>/dev/null | sed -n 's/^  - //p' >"$TMP/nj.items"
+"$BIN" --export findings "$NJ" >"$TMP/nj.csv" 2>/dev/null
+rc=$?
+ok=0
+while IFS= read -r item; do
+	grep '^not judged,' "$TMP/nj.csv" | grep -F -e ",$item,,,," -e ",\"$item\",,,," | grep -qF 'No rule fired' ||
+		{ echo "# no not-judged row for: $item"; ok=1; }
+done <"$TMP/nj.items"
+[ "$rc" -eq 0 ] && [ $ok -eq 0 ] && grep -q '^stragglers (10 aligned steps' "$TMP/nj.items" &&
+	[ "$(grep -c '^not judged,' "$TMP/nj.csv")" -eq "$(wc -l <"$TMP/nj.items")" ] &&
+	[ "$(wc -l <"$TMP/nj.csv")" -eq $(($(wc -l <"$TMP/nj.items") + 1)) ]
+tap_rc $? "no finding, rules not judged: --export findings has a 'not judged' row per item --print lists, exit 0"
+all_views not_judged "$NJ" findings
 
 # Two runs (compare mode): every diff_* view with rows, each as --export VIEW A B writes it.
 "$BUILD/tests/gen_pair" "$TMP/pa" 4 40 1 >/dev/null && "$BUILD/tests/gen_pair" "$TMP/pb" 4 40 2 1 20 >/dev/null

@@ -4,8 +4,9 @@
 # or ../shared/real); one explorer session per fixture opens its findings one after the
 # other from the Findings tab (filter id=ID, Enter) and the screen must show that
 # finding's evidence: its rank and steps on the heatmap, its series or phase marked in
-# the Steps pane, its Budget, or its own row of the view that holds it. The test fails
-# when a registered rule (model/*/rules.c) has no row here.
+# the Steps pane, its Budget, or its own row of the view that holds it; on traces without
+# steps (no heatmap) a rank's finding opens its row of the view it names (comm_overlap)
+# or of sources. The test fails when a registered rule (model/*/rules.c) has no row here.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -59,6 +60,13 @@ cp "$sweepfx/cerebras_sum_of_rates.json" cb/performance/performance.json
 cp "$sweepfx/nat_stored_latency_fit.json" nat/calc_runner_output.json
 printf '{"calc_data":{"1":{"sizing_metrics":{"llm_latency_p95":5,"workflow_runtime_p95":5}},"2":{"sizing_metrics":{"llm_latency_p95":1,"workflow_runtime_p95":1}},"4":{"sizing_metrics":{"llm_latency_p95":6,"workflow_runtime_p95":6}},"8":{"sizing_metrics":{"llm_latency_p95":2,"workflow_runtime_p95":2}}}}\n' >nat3/calc_runner_output.json
 ln -s "$TSCOPE_ROOT/testdata/demo" demo
+# nostep: three traces without a ProfilerStep (no heatmap), rank 2's on another backend;
+# exp2: a real one-rank trace without steps
+mkdir nostep
+for r in 0 1 2; do "$build/gen_trace" nostep/rank$r.pt.trace.json 1 $r || { tap_notok "gen_trace"; exit 0; }; done
+sed -i 's/ProfilerStep#/NoStep#/g' nostep/*.json &&
+	sed -i 's/"backend": *"nccl"/"backend": "gloo"/' nostep/rank2.pt.trace.json
+[ -d "$real/pytscope-t4/exp2_bad" ] && ln -s "$real/pytscope-t4/exp2_bad" exp2
 [ -d "$real/kineto-hta-2rank" ] && ln -s "$real/kineto-hta-2rank" hta
 # dlrm3: the 8 DLRM traces, rank 3's with another GPU name (TRACE.ENV_DIFFERS)
 if [ -d "$real/kineto-dlrm-8rank" ]; then
@@ -94,6 +102,9 @@ hta|DIST.COMM_BOUND||▲comm
 hta|DIST.EXPOSED_COMM||^ rank 0  step 551 
 hta|TRACE.GPU_IDLE||^ temporal  row 1/1 \(of 2\)  rank=1 
 dlrm3|TRACE.ENV_DIFFERS||^ rank 3  step 10 
+nostep|DIST.EXPOSED_COMM||^ comm_overlap  row 1/3  rank=0$
+nostep|TRACE.ENV_DIFFERS||^▶file  .*/rank2\.pt\.trace\.json  *kineto  *2 
+exp2|DIST.EXPOSED_COMM||^ comm_overlap  row 1/1  rank=0$
 dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'proc'
 skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'big'
 skew.db|DASF.WORKER_IMBALANCE||^ worker worker-x-0  second 

@@ -9,7 +9,8 @@
 # why, where it said nothing (pytscope's report, --compat pytscope, still says nothing).
 # A run with records and no finding lists the rules that could not judge it and why
 # (too few steps, no loss, memory or phase) under "no findings": the report, the
-# Overview and the Findings tab; --compat pytscope keeps "No issues found". A run
+# Overview, and the Findings tab and --export findings (a "not judged" row each);
+# --compat pytscope keeps "No issues found". A run
 # without a comm phase has comm n/a in the headline and the report, not 0%; one whose
 # compute is 0 everywhere (or has no compute phase) judges no straggler or imbalance, and
 # without a compute phase no run wall or comm share either (not comm 100%).
@@ -108,12 +109,14 @@ printf '1\n:dump %s\n6\n:dump %s\nq\n' "$TMP/one_ov.txt" "$TMP/one_fi.txt" >"$TM
 TSCOPE_SCRIPT="$TMP/keys3" TERM=dumb LINES=40 COLUMNS=160 "$BIN" --tui "$ONE" >/dev/null 2>&1
 tap_check "Overview: no findings, and what was not judged" \
 	'grep -q "no findings; not judged: stragglers (1 aligned step, the noise test needs 16); step-time jitter" "$TMP/one_ov.txt"'
-tap_check "Findings tab: the same instead of \"no rows\"" \
-	'grep -q "no findings; not judged: stragglers" "$TMP/one_fi.txt" && ! grep -q "no rows" "$TMP/one_fi.txt"'
+tap_check "Findings tab: the same, a not judged row each, instead of \"no rows\"" \
+	'grep -q "^.not judged .*stragglers (1 aligned step, the noise test needs 16)" "$TMP/one_fi.txt" &&
+	 ! grep -q "no rows" "$TMP/one_fi.txt"'
 "$BIN" --export findings "$ONE" >"$TMP/one_f.csv" 2>/dev/null
 rc=$?
-tap_check "--export findings: the header alone (a list with no row), exit 0" \
-	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/one_f.csv")" -eq 1 ]'
+tap_check "--export findings: a not judged row each, not the header alone (\"no issues\"), exit 0" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/one_f.csv")" -gt 1 ] &&
+	 [ "$(sed 1d "$TMP/one_f.csv" | grep -vc "^not judged,")" -eq 0 ]'
 
 NOCOMM="$TMP/no_comm"
 for r in 0 1; do

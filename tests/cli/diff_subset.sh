@@ -1,0 +1,60 @@
+#!/bin/sh
+# diff_subset.sh: a comparison under --ranks says it holds for the ranks loaded. B's rank 5
+# regresses from step 100 (tests/tools/gen_pair); --ranks 0-3 leaves it out of both sides:
+# the verdict ends "over the ranks loaded only (A and B each: --ranks 0-3 left 4 rank dirs
+# out)", in --print and in the explorer's Overview, its LED is not green (no regression
+# among part of the ranks is no verdict on the run), and the BUDGET heading says "the
+# ranks loaded" instead of "all ranks", with the subset under it. A side that --ranks
+# left whole says so ("A: every rank loaded"); trace sets say it in the verdict and the
+# KERNELS heading. Without --ranks nothing changes: the BUDGET heading claims all ranks,
+# the verdict names no subset.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
+tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+cd "$TSCOPE_TMP" || exit 1
+"$gen" a 8 200 1 >/dev/null && "$gen" reg 8 200 2 5 100 >/dev/null && "$gen" a6 6 200 1 >/dev/null ||
+	{ tap_notok "pairs generated"; exit 1; }
+mkdir ta tb || exit 1
+for r in 0 1 2 3; do
+	"$tgen" ta/rank$r.json 1 $r >/dev/null && "$tgen" tb/rank$r.json 2 $r >/dev/null ||
+		{ tap_notok "traces generated"; exit 1; }
+done
+each="A and B each: --ranks 0-3 left 4 rank dirs out"
+tr_each="A and B each: --ranks 0-1 left 2 ranks out"
+
+"$TSCOPE_BIN" --print --color never --no-index a reg >all.txt 2>/dev/null
+tap_check "all ranks: rank 5 regressed, no subset named" \
+	'grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 5 regressed from step 100\$" all.txt &&
+	 ! grep -q "ranks loaded" all.txt'
+tap_check "... the BUDGET heading: all ranks and steps of each side" \
+	'grep -q "^● BUDGET — .* (all ranks and steps of each side)\$" all.txt'
+
+"$TSCOPE_BIN" --print --color never --no-index --ranks 0-3 a reg >sub.txt 2>/dev/null
+tap_rc $? "--ranks 0-3: the report exits 0"
+tap_check "... the verdict holds for the ranks loaded of each side" \
+	'grep -q "^● COMPARISON — .*; over the ranks loaded only ($each)\$" sub.txt'
+tap_check "... the BUDGET heading says the ranks loaded, not all ranks, the subset under it" \
+	'grep -A1 "^● BUDGET" sub.txt | grep -q "(the ranks loaded and all steps of each side)\$" &&
+	 grep -A1 "^● BUDGET" sub.txt | grep -q "^  over the ranks loaded only ($each)\$" &&
+	 ! grep -q "all ranks" sub.txt'
+"$TSCOPE_BIN" --print --color always --no-index --ranks 0-3 a reg 2>/dev/null | grep COMPARISON >led.txt
+tap_check "... no regression among part of the ranks: the LED is not green" \
+	'grep -q "^.\[33m●" led.txt'
+
+"$TSCOPE_BIN" --print --color never --no-index --ranks 0-5 a6 reg >one.txt 2>/dev/null
+tap_check "a side --ranks left whole says so" \
+	'grep -q "over the ranks loaded only (A: every rank loaded; B: --ranks 0-5 left 2 rank dirs out)\$" one.txt'
+
+"$TSCOPE_BIN" --print --color never --no-index --ranks 0-1 ta tb >tr.txt 2>/dev/null
+tap_check "trace sets: the verdict and the KERNELS heading say the ranks loaded" \
+	'grep -q "^● COMPARISON — .*; over the ranks loaded only ($tr_each)\$" tr.txt &&
+	 grep -q "^● KERNELS — .* (summed over the ranks loaded and all steps of each side)\$" tr.txt'
+
+printf ':dump %s/ov\n1\n:dump %s/ov\nq\n' "$PWD" "$PWD" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui --no-index --ranks 0-3 a reg \
+	>out 2>err
+tap_rc $? "explorer with --ranks 0-3: headless session exits 0"
+tap_check "... the Overview's verdict says it holds for the ranks loaded" \
+	'sed -n "3,6p" ov | tr -s " \n" "  " | grep -q "over the ranks loaded only ($each)"'
+tap_plan

@@ -1,0 +1,101 @@
+#!/bin/sh
+# diff_verdicts.sh: the compare verdict says what it could not judge, and why, and never
+# claims more than its input holds. A side whose step records have no phases at the steps
+# both runs have is named as the side that lacks phase values, never as "no step number in
+# common" (both runs have steps 0-39); a side without a rank's phases is compared by step
+# time and the verdict says so whether the pair is identical, not judged or judged; two
+# trace sets whose lowest rank's trace names another GPU (deviceProperties) or another
+# distributedInfo world_size are not like for like: slower, never regressed.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+
+# nophases DIR [RANK]: drop "phases" from every record of DIR's ranks (of rank RANK only).
+nophases() {
+	python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1] + "/rank" + sys.argv[2] + "/steps.jsonl"):
+    L = [json.loads(l) for l in open(f)]
+    [j.pop("phases", None) for j in L]
+    open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' "$1" "${2:-*}"
+}
+"$B/gen_pair" p 4 40 1 >/dev/null && cp -r p np && nophases np && cp -r p e1 && nophases e1 1 ||
+	{ tap_notok "pairs generated"; exit 1; }
+
+"$TSCOPE_BIN" --print --no-index p np >pnp.txt 2>/dev/null
+want="^● COMPARISON — step times not compared: no common step has a phase value in B;"
+want="$want not compared: ranks 0-3 (no phase value at its common steps in B)\$"
+tap_check "B without phases: the side that lacks them named, not 'no step number in common'" \
+	'grep -q "$want" pnp.txt && ! grep -q "no step number in common" pnp.txt'
+"$TSCOPE_BIN" --print --no-index np p >npp.txt 2>/dev/null
+tap_check "... A without phases: A named" \
+	'grep -q "^● COMPARISON — step times not compared: no common step has a phase value in A;" npp.txt'
+cp -r p half && python3 -c 'import json,sys,glob
+for f in glob.glob("half/rank*/steps.jsonl"):
+    L = [json.loads(l) for l in open(f)]
+    [j.pop("phases") for j in L if j["step"] < 20]
+    open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' && cp -r p half2 && python3 -c 'import json,sys,glob
+for f in glob.glob("half2/rank*/steps.jsonl"):
+    L = [json.loads(l) for l in open(f)]
+    [j.pop("phases") for j in L if j["step"] >= 20]
+    open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' || tap_notok "half pairs generated"
+"$TSCOPE_BIN" --print --no-index half half2 >hh.txt 2>/dev/null
+tap_check "... phases in A at steps 20-39 only, in B at 0-19 only: neither side has them at one step" \
+	'grep -q "^● COMPARISON — step times not compared: no common step has a phase value in both A and B;" hh.txt'
+"$B/gen_pair" q 4 40 1 >/dev/null && mkdir far && for r in q/rank*; do
+	mkdir "far/${r#q/}" && cp "$r/run.json" "far/${r#q/}/" &&
+		sed 's/"step": *\([0-9]*\)/"step": 10\1/' "$r/steps.jsonl" >"far/${r#q/}/steps.jsonl"
+done
+"$TSCOPE_BIN" --print --no-index q far >qfar.txt 2>/dev/null
+tap_check "... steps 0-39 against 100-1039: still no step number in common" \
+	'grep -q "^● COMPARISON — step times not compared: A and B have no step number in common;" qfar.txt'
+
+# One rank of B without phases: the others compared by step time, said in the verdict.
+"$TSCOPE_BIN" --print --no-index p e1 >pe1.txt 2>/dev/null
+want="^● COMPARISON — no difference: identical per-step times on 40 common steps of 3 ranks;"
+want="$want ranks judged by step time: no compute to weigh in B; not compared: rank 1"
+tap_check "identical but for rank 1's phases: no difference, judged by step time and why" 'grep -q "$want" pe1.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index p e1 >pe1.csv 2>/dev/null
+tap_check "... as diff_ranks' basis says" 'sed -n 2p pe1.csv | grep -q ",step_time$"'
+"$B/gen_pair" s8 4 8 1 >/dev/null && "$B/gen_pair" t8 4 8 2 2 2 >/dev/null && nophases t8 1 ||
+	tap_notok "short pair generated"
+"$TSCOPE_BIN" --print --no-index s8 t8 >st8.txt 2>/dev/null
+tap_check "not judged (8 steps): the basis said too" \
+	'grep -q "^● COMPARISON — not judged: 8 common steps .*; ranks judged by step time: no compute to weigh in B;" \
+	 st8.txt'
+
+# Trace pairs: B 1.3 times slower; on another GPU, or another world_size, not a regression.
+mktraces() { # mktraces DIR GPU WORLD SCALE: ranks 0 and 1 of gen_trace, rewritten
+	mkdir -p "$1" && for r in 0 1; do
+		"$B/gen_trace" "$1/g$r.json" 1 "$r" >/dev/null && python3 -c 'import json,sys
+p, gpu, world, k = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+j = json.load(open(p))
+t0 = min(e["ts"] for e in j["traceEvents"])
+for e in j["traceEvents"]:
+    e["ts"] = t0 + round((e["ts"] - t0) * k)
+    if "dur" in e:
+        e["dur"] = round(e["dur"] * k)
+j["distributedInfo"]["world_size"] = world
+j["deviceProperties"] = [{"id": 0, "name": gpu, "totalGlobalMem": 16000000000}]
+json.dump(j, open(sys.argv[5], "w"))' "$1/g$r.json" "$2" "$3" "$4" "$1/r$r.json" && rm "$1/g$r.json" || return 1
+	done
+}
+mktraces tc "Tesla T4" 2 1 && mktraces tslow "Tesla T4" 2 1.3 && mktraces tgpu "NVIDIA A100-SXM4-80GB" 2 1.3 &&
+	mktraces tw8 "Tesla T4" 8 1.3 && mktraces tcase " tesla t4" 2 1.3 || { tap_notok "traces generated"; exit 1; }
+"$TSCOPE_BIN" --print --no-index --color never tc tslow >ts.txt 2>/dev/null
+tap_check "trace pair, the same GPU and world_size, B slower: ranks regressed" \
+	'grep -q "^● COMPARISON — B is 30.0% slower per step; rank [01] regressed" ts.txt'
+"$TSCOPE_BIN" --print --no-index --color never tc tgpu >tg.txt 2>/dev/null
+want="^● COMPARISON — B is 30.0% slower per step, but the workload differs (gpu Tesla T4 -> NVIDIA A100-SXM4-80GB):"
+want="$want not a like-for-like comparison; 2 ranks slower and 0 faster beyond noise, none called regressed\$"
+tap_check "trace pair on another GPU: not like for like, no rank regressed" \
+	'grep -q "$want" tg.txt && ! grep -q "regressed from" tg.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index tc tgpu >tg.csv 2>/dev/null
+tap_eq "... diff_ranks: slower_unlike" "slower_unlike" "$(tail -n +2 tg.csv | cut -d, -f2 | sort -u)"
+"$TSCOPE_BIN" --print --no-index --color never tc tw8 >tw.txt 2>/dev/null
+tap_check "trace pair of another world_size: named, not like for like" \
+	'grep -q "^● COMPARISON — .*, but the workload differs (world_size 2 -> 8): not a like-for-like" tw.txt'
+"$TSCOPE_BIN" --print --no-index --color never tc tcase >tk.txt 2>/dev/null
+tap_check "a GPU name's case and white space: the same GPU, regressed" \
+	'grep -q "^● COMPARISON — B is 30.0% slower per step; rank [01] regressed" tk.txt'
+tap_plan

@@ -1,0 +1,49 @@
+#!/bin/sh
+# findings_not_judged.sh: a run with records and no finding, where rules could not judge
+# it (10 aligned steps, no loss, no memory): the Findings tab lists a "not judged" row per
+# rule that could not judge it (with the ids it stands for), and `e` there and on the
+# Overview writes the same CSV as `--export findings`, not the header alone (which reads
+# as "no issues"); the Overview keeps its "no findings; not judged" line; Enter on such a
+# row opens nothing and says so (headless, scripted keys).
+set -u
+BIN=${TSCOPE_BIN:?}
+TMP=${TSCOPE_TMP:-$(mktemp -d)}
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TMP" || exit 1
+RUN="$TMP/nj_run"
+for r in 0 1; do
+	mkdir -p "$RUN/rank$r"
+	printf '{"name":"nj","rank":%d,"world_size":2}\n' $r >"$RUN/rank$r/run.json"
+	awk 'BEGIN { for (s = 0; s < 10; s++)
+		printf "{\"step\":%d,\"phases\":{\"forward\":0.1,\"backward\":0.2,\"comm\":0.01}}\n", s }' \
+		>"$RUN/rank$r/steps.jsonl"
+done
+cat >keys <<KEYS
+6
+:dump $TMP/fi.txt
+e<C-u>$TMP/fi.csv<Enter>
+<Enter>
+:dump $TMP/enter.txt
+1
+:dump $TMP/ov.txt
+e<C-u>$TMP/ov.csv<Enter>
+q
+KEYS
+XDG_STATE_HOME="$TMP/state" XDG_CACHE_HOME="$TMP/cache" TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=30 COLUMNS=160 \
+	LC_ALL=C.UTF-8 "$BIN" --tui "$RUN" >/dev/null 2>"$TMP/err"
+tap_rc $? "the explorer opens the run and exits 0"
+tap_check "Findings tab: a not judged row per rule that could not judge the run, not \"no rows\"" \
+	'grep -q "^.not judged DIST.STRAGGLER .* stragglers (10 aligned steps, the noise test needs 16)" "$TMP/fi.txt" &&
+	 grep -q "^.not judged MEMORY.FRAGMENTATION MEMORY.GROWTH .* memory (no memory recorded by rank 0)" "$TMP/fi.txt" &&
+	 ! grep -q "no rows" "$TMP/fi.txt"'
+"$BIN" --export findings "$RUN" >"$TMP/want.csv" 2>/dev/null
+tap_check "--export findings: the header and a not judged row per item" \
+	'[ "$(grep -c "^not judged," "$TMP/want.csv")" -ge 3 ] &&
+	 [ "$(wc -l <"$TMP/want.csv")" -eq $(($(grep -c "^not judged," "$TMP/want.csv") + 1)) ]'
+tap_check "e on the Findings tab writes the same CSV as --export findings" 'cmp -s "$TMP/want.csv" "$TMP/fi.csv"'
+tap_check "e on the Overview writes the same CSV too" 'cmp -s "$TMP/want.csv" "$TMP/ov.csv"'
+tap_check "Overview: no findings, and what was not judged" \
+	'grep -q "no findings; not judged: stragglers (10 aligned steps, the noise test needs 16)" "$TMP/ov.txt"'
+tap_check "Enter on a not judged row opens nothing and says so" \
+	'grep -q "nothing to open from a findings row" "$TMP/enter.txt" && grep -q " findings  row 1/" "$TMP/enter.txt"'
+tap_plan
