@@ -303,15 +303,6 @@ static void section_trace_env(FILE *f, const struct print_opts *po, struct compa
 	}
 }
 
-/* What a section over each side whole adds: "all ranks and steps of each side", or, when
- * --ranks left ranks out (compare_subset), "the ranks loaded and all steps of each side". */
-static const char *sides_whole(const struct compare *c)
-{
-	char subset[CMP_TEXT_MAX];
-	return compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded and all steps of each side"
-							  : "all ranks and steps of each side";
-}
-
 /* Under a section over each side whole: the ranks --ranks loaded of each side, and when
  * the sides differ in ranks or steps, that it is not the common part the COMPARISON
  * compared. */
@@ -328,7 +319,7 @@ static void scope_note(FILE *f, struct compare *c)
 
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	char *head = xasprintf("BUDGET — ms per step record and %% of rank wall, A -> B (%s)", sides_whole(c));
+	char *head = xasprintf("BUDGET — ms per step record and %% of rank wall, A -> B (%s)", compare_sides_whole(c));
 	heading(f, po, SGR_YELLOW, head);
 	free(head);
 	scope_note(f, c);
@@ -365,7 +356,7 @@ static void section_findings(FILE *f, const struct print_opts *po, struct compar
 
 static void section_kernels(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	char *head = xasprintf("KERNELS — largest changes in total time, A -> B (summed over %s)", sides_whole(c));
+	char *head = xasprintf("KERNELS — largest changes in total time, A -> B (summed over %s)", compare_sides_whole(c));
 	heading(f, po, SGR_YELLOW, head);
 	free(head);
 	scope_note(f, c);

@@ -222,7 +222,10 @@ static void no_regression_msg(struct app *app)
 		app_msg(app, true, "no regression called: %zu common step%s, the noise test needs %d", r->ncommon,
 			r->ncommon == 1 ? "" : "s", CMP_MIN_STEPS);
 	} else {
-		app_msg(app, true, "no regression: no rank is slower in B beyond its run-to-run noise");
+		char subset[CMP_TEXT_MAX];
+		bool part = compare_subset(app->cmp, subset, sizeof(subset));
+		app_msg(app, true, "no regression: no rank%s is slower in B beyond its run-to-run noise",
+			part ? " loaded" : "");
 	}
 }
 

@@ -461,6 +461,13 @@ bool compare_subset(const struct compare *c, char *buf, size_t n)
 	return sa || sb;
 }
 
+const char *compare_sides_whole(const struct compare *c)
+{
+	char subset[CMP_TEXT_MAX];
+	return compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded and all steps of each side"
+							  : "all ranks and steps of each side";
+}
+
 void compare_scope(struct compare *c, char *buf, size_t n)
 {
 	const struct cmp_ranks *r = compare_ranks(c);

@@ -210,6 +210,9 @@ void compare_verdict(struct compare *c, char *buf, size_t n);
  * and true; false, buf "", when each side was loaded whole (or a sweep or DASF pair).
  * Every verdict across ranks of the pair holds for those ranks only and says so. */
 bool compare_subset(const struct compare *c, char *buf, size_t n);
+/* What a figure over each side whole covers: "all ranks and steps of each side", or, when
+ * --ranks left ranks out (compare_subset), "the ranks loaded and all steps of each side". */
+const char *compare_sides_whole(const struct compare *c);
 /* What differs in scope: world sizes, step ranges, and what was not compared ("" when
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);

@@ -193,8 +193,9 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
 	if (!a || !b)
 		return no_data(err, errn, a ? "B has no efficiency budget" : "A has no efficiency budget");
-	struct table *t = table_new("diff_budget",
-				    "Efficiency budget per step record, A vs B (all ranks and steps of each side)");
+	char title[160];
+	snprintf(title, sizeof(title), "Efficiency budget per step record, A vs B (%s)", compare_sides_whole(c));
+	struct table *t = table_new("diff_budget", title);
 	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
 	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);
 	int c_bm = table_add_col(t, "b_ms_per_step", COL_NUM, 9, 3);
@@ -376,8 +377,10 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	struct kaggs ka = { 0 }, kb = { 0 };
 	kernels_of(ta, &ka);
 	kernels_of(tb, &kb);
-	struct table *t = table_new("diff_kernels", "GPU kernels, A vs B (summed over all ranks and steps of each side; "
-				    "only-in-A / only-in-B)");
+	char title[160];
+	snprintf(title, sizeof(title), "GPU kernels, A vs B (summed over %s; only-in-A / only-in-B)",
+		 compare_sides_whole(c));
+	struct table *t = table_new("diff_kernels", title);
 	struct kcols k;
 	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);
 	k.type = table_add_col(t, "type", COL_TEXT, 13, 0);

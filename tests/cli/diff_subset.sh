@@ -57,4 +57,9 @@ TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" -
 tap_rc $? "explorer with --ranks 0-3: headless session exits 0"
 tap_check "... the Overview's verdict says it holds for the ranks loaded" \
 	'sed -n "3,6p" ov | tr -s " \n" "  " | grep -q "over the ranks loaded only ($each)"'
+printf 'n\n:dump %s/msg\nq\n' "$PWD" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui --no-index --ranks 0-3 a reg \
+	>out 2>err
+tap_check "... n finds no regression among the ranks loaded, not among all" \
+	'grep -q "no regression: no rank loaded is slower in B beyond its run-to-run noise" msg'
 tap_plan
