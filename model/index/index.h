@@ -24,7 +24,8 @@
  * the metric table (delta.h index_metrics_put: kind, name and where the run first has
  * each); per rank its SHELL
  * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
- * a shell gives as "the one before me" when it is the same bytes) and where its
+ * a shell gives as "the one before me" when it is the same bytes, and the lowest rank's
+ * run.json text, which the run comparison parses again) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
  * body: ranks whose steps are the same bytes); the loader's source entries and
  * diagnostics for these ranks.
@@ -45,7 +46,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 17u
+#define INDEX_VERSION 18u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

@@ -26,7 +26,11 @@ void steps_rank_seal(struct rank_steps *r)
 /* run.json in a shell. The environment (keys and values) is one piece: its count, then
  * its strings back to back, each with its NUL; or, when it is byte for byte the one of
  * the shell before it in the row (the ranks of one job share it), the flag
- * META_ENV_AS_PREV alone. The start time follows the flags when META_STARTED says so. */
+ * META_ENV_AS_PREV alone. The start time follows the flags when META_STARTED says so.
+ * The whole run.json text (steps_meta json: the lowest rank's, which the run comparison
+ * parses again) ends the shell when the present byte has META_JSON: its length, then its
+ * bytes, so a restored rank keeps what a plain load keeps. */
+#define META_JSON (1u << 1)
 #define META_ENV_AS_PREV (1u << 6)
 #define META_STARTED (1u << 7)
 
@@ -54,10 +58,10 @@ static void env_encode(const struct steps_meta *x, struct obuf *o)
 	}
 }
 
-static void meta_encode(const struct steps_meta *x, const struct steps_meta *prev, struct obuf *o)
+static void meta_encode(const struct steps_meta *x, const struct steps_meta *prev, bool with_json, struct obuf *o)
 {
-	bool as_prev = env_as(x, prev);
-	ob_u8(o, x->present);
+	bool as_prev = env_as(x, prev), json = with_json && x->json;
+	ob_u8(o, (unsigned)x->present | (json ? META_JSON : 0));
 	ob_str(o, x->name);
 	ob_f64(o, x->flops_per_step);
 	ob_f64(o, x->peak_flops);
@@ -72,6 +76,10 @@ static void meta_encode(const struct steps_meta *x, const struct steps_meta *pre
 		ob_f64(o, x->started);
 	if (!as_prev)
 		env_encode(x, o);
+	if (json) {
+		ob_uvar(o, x->json_len);
+		ob_bytes(o, x->json, x->json_len);
+	}
 }
 
 /* x's environment and name as one block (steps_meta env_text): n key/value pairs in
@@ -115,9 +123,43 @@ static bool meta_block(struct steps_meta *x, size_t n, const char *text, size_t 
 	return true;
 }
 
+/* The run.json text at the end of a shell (META_JSON), NUL-terminated. */
+static void json_decode(struct steps_meta *x, struct ibuf *b)
+{
+	size_t n = ib_count(b, 1);
+	const char *text = b->bad ? NULL : ib_bytes(b, n);
+	if (!text) {
+		b->bad = true;
+		return;
+	}
+	x->json = xmalloc(n + 1);
+	memcpy(x->json, text, n);
+	x->json[n] = '\0';
+	x->json_len = n;
+}
+
+/* The environment of a shell: prev's (META_ENV_AS_PREV), else its own piece. */
+static void env_decode(struct steps_meta *x, struct ibuf *b, const struct steps_meta *prev, unsigned f,
+		       const char *name, size_t name_len)
+{
+	if (f & META_ENV_AS_PREV) {
+		if (!prev || !prev->env_bytes)
+			b->bad = true;
+		else
+			meta_block(x, prev->nenv, prev->env_key[0], prev->env_bytes, prev, name, name_len);
+		return;
+	}
+	size_t n = ib_count(b, 2); /* a key and a value: two NULs at least */
+	uint32_t bytes = ib_u32(b);
+	const char *text = b->bad ? NULL : ib_bytes(b, bytes);
+	if (!text || !meta_block(x, n, text, bytes, NULL, name, name_len))
+		b->bad = true;
+}
+
 static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps_meta *prev)
 {
-	x->present = ib_u8(b) != 0;
+	unsigned present = ib_u8(b);
+	x->present = present & 1;
 	size_t name_len;
 	const char *name = ib_str_view(b, &name_len);
 	x->flops_per_step = ib_f64(b);
@@ -138,18 +180,9 @@ static void meta_decode(struct steps_meta *x, struct ibuf *b, const struct steps
 		x->started = ib_f64(b);
 	if (b->bad)
 		return;
-	if (f & META_ENV_AS_PREV) {
-		if (!prev || !prev->env_bytes)
-			b->bad = true;
-		else
-			meta_block(x, prev->nenv, prev->env_key[0], prev->env_bytes, prev, name, name_len);
-		return;
-	}
-	size_t n = ib_count(b, 2); /* a key and a value: two NULs at least */
-	uint32_t bytes = ib_u32(b);
-	const char *text = b->bad ? NULL : ib_bytes(b, bytes);
-	if (!text || !meta_block(x, n, text, bytes, NULL, name, name_len))
-		b->bad = true;
+	env_decode(x, b, prev, f, name, name_len);
+	if ((present & META_JSON) && !b->bad)
+		json_decode(x, b);
 }
 
 static void col_encode(const struct column *c, struct obuf *o)
@@ -241,7 +274,7 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 /* The shell: what the Overview, Ranks and the analyses restored from a summary read
  * without the body (id, path, counts, step span, run.json). */
 static void shell_encode(const struct rank_steps *r, int id, const char *path, const struct rank_steps *prev,
-			 const char *base, struct obuf *o)
+			 const char *base, bool with_json, struct obuf *o)
 {
 	ob_svar(o, id);
 	ob_path(o, base, path);
@@ -255,7 +288,7 @@ static void shell_encode(const struct rank_steps *r, int id, const char *path, c
 	b[k++] = r->have_ts0;
 	ob_le_f64(b + k, r->ts0);
 	ob_bytes(o, b, k + 8);
-	meta_encode(&r->meta, prev ? &prev->meta : NULL, o);
+	meta_encode(&r->meta, prev ? &prev->meta : NULL, with_json, o);
 }
 
 /* The body: step numbers (non-contiguous ranks), timestamps, the columns. */
@@ -277,14 +310,16 @@ static void body_encode(const struct rank_steps *r, struct obuf *o)
 void steps_rank_encode_shell(const struct steps_model *m, size_t ri, long prev, const char *base, struct obuf *o)
 {
 	rank_need_body(m->rank[ri]); /* the span and counts of a sealed rank */
-	shell_encode(m->rank[ri], m->rank[ri]->rank, m->rank[ri]->path, prev >= 0 ? m->rank[prev] : NULL, base, o);
+	const struct rank_steps *r = m->rank[ri];
+	shell_encode(r, r->rank, r->path, prev >= 0 ? m->rank[prev] : NULL, base, true, o);
 }
 
 void steps_rank_encode_shell_as(const struct steps_model *m, size_t ri, long prev, int id, const char *path,
 				const char *base, struct obuf *o)
 {
 	rank_need_body(m->rank[ri]);
-	shell_encode(m->rank[ri], id, path, prev >= 0 ? m->rank[prev] : NULL, base, o);
+	/* the run.json text only in ri's own shell: a plain load keeps the lowest rank's alone */
+	shell_encode(m->rank[ri], id, path, prev >= 0 ? m->rank[prev] : NULL, base, id == m->rank[ri]->rank, o);
 }
 
 void store_rank_encode_body(const struct rank_steps *r, struct obuf *o)

@@ -15,7 +15,12 @@
  * A file whose size and mtime are as recorded is restored from its record (a lazy
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
  * other file is parsed, and so is a truncated one (whether its GPU events were all
- * read is decided as it is parsed). Records were computed under one last-step rule; when the
+ * read is decided as it is parsed). The ranks of the files restored and parsed are then
+ * assigned together in the discovery's order, as a plain load assigns them: a record
+ * keeps its distributedInfo.rank (a rank an earlier file claims too is refused, whatever
+ * shard indexed either), the file name or order gives the others theirs again, and what
+ * trace_finish_rank() said of a record is said of the ranks kept alone (trace_index_late).
+ * Records were computed under one last-step rule; when the
  * rule for a rank differs now, trace_filter_check() drops them (recomputed from the
  * events). Not used with --no-index, --kernel-classes (the classes are part of the
  * summaries) or --trace; with --ranks the records of the traces discovery took (the
@@ -317,8 +322,10 @@ static bool get_rank(struct ibuf *b, const char *base, const struct trace_set *t
 	if (!r->path || rank < 0 || rank > INT32_MAX)
 		b->bad = true;
 	r->hta_done = r->py_done = r->strag_done = r->lazy = true;
-	for (size_t i = 0; i < x->nd; i++)
+	for (size_t i = 0; i < x->nd; i++) { /* the record's own path for the one ib_diag read */
+		free(x->d[i].file);
 		x->d[i].file = r->path ? xstrdup(r->path) : NULL;
+	}
 	return !b->bad;
 }
 
@@ -392,20 +399,67 @@ static bool same_stamp(const struct trace_rank *r)
 	return stat(r->path, &st) == 0 && stamp_is(r, &st);
 }
 
-/* Publish one checked record into the run: its source, its diagnostics, its rank. */
-static void restore(struct run *run, struct trace_set *ts, struct rec *x)
+/* What trace_finish_rank() said of the restored traces (their records' diagnostics), added
+ * once the loader knows which ranks it keeps and their ids (trace_index_late). */
+struct trace_late {
+	struct diag *d;
+	size_t n, cap;
+};
+
+/* Publish one checked record into the run and hand its rank over (the caller's held[]):
+ * its source and what its parse said; what trace_finish_rank() said waits in late; the
+ * rank its file name or the file order gave is dropped (the loader assigns it again among
+ * all the run's traces: the record's shard may have held other traces than the run). */
+static struct trace_rank *restore(struct run *run, struct rec *x, struct trace_late *late)
 {
 	struct trace_rank *r = x->r;
+	if (!r->rank_from_meta)
+		r->rank = -1;
 	size_t src = run_add_source(run, r->path, "kineto", r->rank, r->file_size);
 	run_source_done(run, src, x->records, x->skipped, x->err, x->partial);
 	r->src = src;
 	for (size_t i = 0; i < x->nd; i++) {
-		const struct diag *d = &x->d[i];
-		diag_add(&run->diags, d->level, d->file, d->line, d->offset, d->rank, "%s", d->msg);
+		struct diag *d = &x->d[i];
+		enum trace_said by = trace_said_by(d->msg);
+		if (by == TRACE_SAID_PARSE)
+			diag_add(&run->diags, d->level, d->file, d->line, d->offset, d->rank, "%s", d->msg);
+		if (by != TRACE_SAID_FINISH)
+			continue;
+		xgrow((void **)&late->d, &late->cap, late->n + 1, sizeof(*late->d));
+		late->d[late->n++] = *d; /* taken: rec_free() frees what is left */
+		*d = (struct diag){ 0 };
 	}
-	xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
-	ts->r[ts->n++] = r;
 	x->r = NULL;
+	return r;
+}
+
+static int rank_path_cmp(const void *a, const void *b)
+{
+	const struct trace_rank *x = *(struct trace_rank *const *)a, *y = *(struct trace_rank *const *)b;
+	return strcmp(x->path, y->path);
+}
+
+void trace_index_late(struct run *run, const struct trace_set *ts, size_t n0, struct trace_late *late)
+{
+	if (!late)
+		return;
+	size_t n = ts && ts->n > n0 ? ts->n - n0 : 0;
+	struct trace_rank **kept = xmalloc((n ? n : 1) * sizeof(*kept));
+	if (n)
+		memcpy(kept, ts->r + n0, n * sizeof(*kept));
+	qsort(kept, n, sizeof(*kept), rank_path_cmp);
+	for (size_t i = 0; i < late->n; i++) {
+		struct diag *d = &late->d[i];
+		struct trace_rank key = { .path = d->file }, *kp = &key;
+		struct trace_rank **r = n ? bsearch(&kp, kept, n, sizeof(*kept), rank_path_cmp) : NULL;
+		if (r)
+			diag_add(&run->diags, d->level, d->file, d->line, d->offset, (*r)->rank, "%s", d->msg);
+		free(d->file);
+		free(d->msg);
+	}
+	free(kept);
+	free(late->d);
+	free(late);
 }
 
 static void recs_free(struct rec *v, size_t n)
@@ -447,10 +501,10 @@ static const char *part_records(const char *file, const char *base, const struct
 	return NULL;
 }
 
-/* Read part k of n; restore the records of files in sorted[] (not yet restored) whose
- * stamps match. A damaged part is named in a diagnostic and not used. */
+/* Read part k of n; restore the records of files in sorted[] (not yet restored: held[i]
+ * NULL) whose stamps match. A damaged part is named in a diagnostic and not used. */
 static size_t use_part(struct run *run, const char *path, const char *file, unsigned k, unsigned n,
-		       char *const *sorted, size_t nfiles, bool *done)
+		       char *const *sorted, size_t nfiles, struct trace_rank **held, struct trace_late *late)
 {
 	struct trace_set *ts = trace_set_get_or_new(run);
 	struct rec *v;
@@ -463,17 +517,17 @@ static size_t use_part(struct run *run, const char *path, const char *file, unsi
 		long fi = file_index(sorted, nfiles, v[i].r->path);
 		/* a truncated file is parsed: its record does not say whether every GPU
 		 * event was read (trace.h kernels_whole) */
-		if (fi < 0 || done[fi] || !same_stamp(v[i].r) || v[i].partial)
+		if (fi < 0 || held[fi] || !same_stamp(v[i].r) || v[i].partial)
 			continue;
-		done[fi] = true;
-		restore(run, ts, &v[i]);
+		held[fi] = restore(run, &v[i], late);
 		used++;
 	}
 	recs_free(v, got);
 	return used;
 }
 
-static size_t trace_index_load(struct run *run, const char *path, char **files, size_t nfiles, bool *done)
+static size_t trace_index_load(struct run *run, const char *path, char *const *files, size_t nfiles,
+			       struct trace_rank **held, struct trace_late *late)
 {
 	char *dir = index_dir_for(path);
 	bool found = false;
@@ -482,16 +536,16 @@ static size_t trace_index_load(struct run *run, const char *path, char **files, 
 	if (nfiles)
 		memcpy(sorted, files, nfiles * sizeof(*sorted));
 	qsort(sorted, nfiles, sizeof(*sorted), text_cmp_ptr);
-	bool *sdone = xcalloc(nfiles ? nfiles : 1, sizeof(*sdone));
+	struct trace_rank **sheld = xcalloc(nfiles ? nfiles : 1, sizeof(*sheld));
 	size_t used = 0;
 	for (unsigned k = 0; k < n; k++) {
 		char *file = part_path(dir, k, n);
-		used += use_part(run, path, file, k, n, sorted, nfiles, sdone);
+		used += use_part(run, path, file, k, n, sorted, nfiles, sheld, late);
 		free(file);
 	}
 	for (size_t i = 0; i < nfiles; i++)
-		done[i] = sdone[file_index(sorted, nfiles, files[i])];
-	free(sdone);
+		held[i] = sheld[file_index(sorted, nfiles, files[i])];
+	free(sheld);
 	free(sorted);
 	free(dir);
 	return used;
@@ -642,19 +696,15 @@ size_t trace_index_loose(const char *run_dir, char *const *v, size_t n)
 	return nother;
 }
 
-size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n)
+size_t trace_index_restore(struct run *run, const char *path, char *const *v, size_t n, struct trace_rank **held,
+			   struct trace_late **late)
 {
-	bool *done = xcalloc(*n ? *n : 1, sizeof(*done));
-	size_t used = trace_index_load(run, path, v, *n, done);
-	size_t k = 0;
-	for (size_t i = 0; i < *n; i++) {
-		if (done[i])
-			free(v[i]);
-		else
-			v[k++] = v[i];
+	*late = xcalloc(1, sizeof(**late));
+	size_t used = trace_index_load(run, path, v, n, held, *late);
+	if (!used) {
+		trace_index_late(run, NULL, 0, *late);
+		*late = NULL;
 	}
-	*n = k;
-	free(done);
 	return used;
 }
 

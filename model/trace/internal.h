@@ -78,6 +78,11 @@ size_t trace_drop_foreign(struct run *run, struct trace_set *ts, size_t n0);
  * made at each open, never restored with the trace's own diagnostics. */
 void trace_note_own(struct run *run, const char *path);
 void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single);
+/* Who said msg of a trace: its parse, the rank assignment above (its rank from its file
+ * name or the file order) or trace_finish_rank(); an index record holds them all, and an
+ * open restores them by who said them (index.c). */
+enum trace_said { TRACE_SAID_PARSE, TRACE_SAID_RANK, TRACE_SAID_FINISH };
+enum trace_said trace_said_by(const char *msg);
 /* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
  * or NULL; the caller frees it. */
 char *trace_host_from_name(const char *path);
@@ -95,14 +100,21 @@ void trace_filter_check(struct trace_set *ts);
 /* The trace summaries in the persistent index (index.c, which says when it is used).
  * trace_index_shard() keeps shard k of n's files of v[0..*n), sorted by path (the others
  * freed): those in its rank dirs of run_dir (index_shard_dirs()), and slice k of n of
- * the files in no rank dir; trace_index_restore() restores the files it holds as they are now
- * (their ranks added to run->trace, lazy), drops them from v and returns how many;
+ * the files in no rank dir; trace_index_restore() restores the files of v[0..n) it holds
+ * as they are now: held[i] is file i's rank (lazy; its source and what its parse said in
+ * the run; its rank unassigned unless its distributedInfo gave it) and the count is
+ * returned; the loader assigns the ranks of all the files in their order, as a plain load
+ * does, then trace_index_late() adds what trace_finish_rank() said of each restored rank
+ * still in ts->r[n0..) (the ranks kept), under its rank, and frees late (may be NULL);
  * trace_index_want() tells whether a load that parsed that much should write it;
  * trace_index_save() writes this load's part from run->trace (every rank's summaries
  * computed first; a failure is a diagnostic). */
 bool trace_index_usable(const struct run *run, const char *path);
 void trace_index_shard(const char *run_dir, char **v, size_t *n, unsigned k, unsigned nshard);
-size_t trace_index_restore(struct run *run, const char *path, char **v, size_t *n);
+struct trace_late;
+size_t trace_index_restore(struct run *run, const char *path, char *const *v, size_t n, struct trace_rank **held,
+			   struct trace_late **late);
+void trace_index_late(struct run *run, const struct trace_set *ts, size_t n0, struct trace_late *late);
 bool trace_index_want(const struct run *run, long long parsed_bytes);
 void trace_index_save(struct run *run, const char *path);
 /* ---- discovery (load_discover.c) ---- */

@@ -719,6 +719,8 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 static void load_one(void *ud, size_t i)
 {
 	struct load_job *job = ud;
+	if (job->out[i]) /* restored from the index */
+		return;
 	const char *path = job->files->v[i];
 	struct stat st;
 	long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
@@ -753,8 +755,9 @@ struct trace_rank *trace_parse_file(struct run *run, struct diag_list *diags, co
 /* The ranks a load added (ts->r[n0..], parsed or restored from the index, their ranks
  * assigned): with --ranks, those of ranks the list does not name (a trace outside the
  * rank dirs tells its rank once read) are left out, counted and the first few named in
- * files; the others are finished when `finish` (a parsed rank). Returns those kept. */
-static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, struct trace_pathvec *files, bool finish)
+ * files; the others are finished (a restored rank was when it was indexed). Returns those
+ * kept. */
+static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, struct trace_pathvec *files)
 {
 	size_t k = n0;
 	for (size_t i = n0; i < ts->n; i++) {
@@ -772,7 +775,7 @@ static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, stru
 			trace_rank_free(r);
 			continue;
 		}
-		if (finish)
+		if (!r->lazy)
 			trace_finish_rank(&run->diags, ts, r);
 		ts->r[k++] = r;
 	}
@@ -780,7 +783,10 @@ static size_t keep_listed(struct run *run, struct trace_set *ts, size_t n0, stru
 	return k - n0;
 }
 
-static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
+/* Parse the files (out[i] NULL; else file i's rank restored from the index, late what
+ * waits for its rank: trace_index_restore) and assign the ranks of them all in file order. */
+static int load_files(struct load_ctx *ctx, struct trace_pathvec *files, struct trace_rank **out,
+		      struct trace_late *late)
 {
 	struct run *run = ctx->run;
 	if (files->n == 0)
@@ -788,11 +794,10 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	long long total = 0;
 	for (size_t i = 0; i < files->n; i++) {
 		struct stat st;
-		if (stat(files->v[i], &st) == 0)
+		if (!out[i] && stat(files->v[i], &st) == 0)
 			total += st.st_size;
 	}
 	load_progress(ctx, 0, total);
-	struct trace_rank **out = xcalloc(files->n, sizeof(*out));
 	struct load_job job = { .ctx = ctx, .run = run, .files = files, .out = out };
 	pool_run(files->n, run->opts ? run->opts->jobs : 0, load_one, &job);
 	struct trace_set *ts = NULL;
@@ -804,7 +809,6 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 		xgrow((void **)&ts->r, &ts->cap, ts->n + 1, sizeof(*ts->r));
 		ts->r[ts->n++] = out[i];
 	}
-	free(out);
 	if (!ts)
 		return -1;
 	trace_drop_foreign(run, ts, n0);
@@ -813,7 +817,8 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files)
 	for (size_t i = n0; i < ts->n; i++)
 		run->src[ts->r[i]->src].rank = ts->r[i]->rank;
 	pthread_mutex_unlock(&run->lock);
-	size_t added = keep_listed(run, ts, n0, files, true);
+	size_t added = keep_listed(run, ts, n0, files);
+	trace_index_late(run, ts, n0, late);
 	qsort(ts->r, ts->n, sizeof(*ts->r), trace_rank_cmp);
 	return added ? 0 : -1;
 }
@@ -858,32 +863,26 @@ int trace_load(struct load_ctx *ctx, const char *path)
 		    trace_pytscope_trace_of(files.v[0], path) ? xstrdup(files.v[0]) : NULL;
 	if (indexed && o && o->shard_n)
 		trace_index_shard(path, files.v, &files.n, o->shard_k, o->shard_n);
-	if (indexed && files.n && !(o && (o->index_build || o->shard_n))) {
-		size_t n0 = run->trace ? run->trace->n : 0;
-		restored = trace_index_restore(run, path, files.v, &files.n);
-		if (restored)
-			restored -= trace_drop_foreign(run, run->trace, n0);
-		restored = restored ? keep_listed(run, run->trace, n0, &files, false) : 0;
-	}
+	struct trace_rank **held = xcalloc(files.n ? files.n : 1, sizeof(*held));
+	struct trace_late *late = NULL;
+	if (indexed && files.n && !(o && (o->index_build || o->shard_n)))
+		restored = trace_index_restore(run, path, files.v, files.n, held, &late);
 	long long parsed = 0;
 	for (size_t i = 0; i < files.n; i++) {
 		struct stat st;
-		parsed += stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
+		parsed += !held[i] && stat(files.v[i], &st) == 0 ? (long long)st.st_size : 0;
 	}
-	int rc = load_files(ctx, &files);
+	int rc = load_files(ctx, &files, held, late);
+	free(held);
 	if (run->trace && !pytscope_dirs) /* with step logs, their loader counts the rank dirs */
 		run->trace->left_out += files.left_out;
 	if (files.dropped)
 		diag_add(&run->diags, DIAG_INFO, path, -1, -1, -1, "%zu trace%s left out: not of a rank --ranks %s "
 			 "names (%s%s)", files.dropped, files.dropped == 1 ? "" : "s", files.only,
 			 files.dropped_names, files.dropped > 3 ? ", ..." : "");
-	if (restored) {
-		qsort(run->trace->r, run->trace->n, sizeof(*run->trace->r), trace_rank_cmp);
-		rc = 0;
-	}
 	if (run->trace)
 		trace_filter_check(run->trace);
-	if (rc == 0 && indexed && files.n && trace_index_want(run, parsed) && !load_cancelled(ctx))
+	if (rc == 0 && indexed && files.n > restored && trace_index_want(run, parsed) && !load_cancelled(ctx))
 		trace_index_save(run, path);
 	if (own)
 		trace_note_own(run, own);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the trace model after decoding (see trace.h): rank assignment (metadata,
- * file name, else the next free id), per-rank post-processing (CPU events by
- * correlation, kernels tagged with their ProfilerStep), and the model's lifetime. */
+ * file name, else the next free id; what it says told from what a parse says, for the
+ * index), per-rank post-processing (CPU events by correlation, kernels tagged with their
+ * ProfilerStep), and the model's lifetime. */
 #include "model/trace/internal.h"
 
 #include <ctype.h>
@@ -116,6 +117,43 @@ static size_t rank_holder(const struct trace_set *ts, int rank, size_t upto)
 	return i;
 }
 
+/* What the rank assignment and trace_finish_rank() say of a trace once its parse is done
+ * (trace_said_by tells them from what the parse said). */
+#define SAID_BY_NAME "no distributedInfo.rank; rank %d taken from the file name"
+#define SAID_BY_ORDER "no usable rank in distributedInfo or the file name; rank %d from file order"
+#define SAID_NO_COMM_CUT "%zu GPU kernels read before the file ends, no communication kernel among them (those " \
+	"past the cut are unknown); communication overlap is n/a"
+#define SAID_NO_COMM "%zu GPU kernels but no communication kernel matched the classification table (extend " \
+	"it with --kernel-classes); communication overlap is n/a"
+
+/* msg is what fmt prints (its conversions all %d or %zu). */
+static bool said_as(const char *msg, const char *fmt)
+{
+	while (*fmt) {
+		if (*fmt == '%') {
+			fmt += fmt[1] == 'z' ? 3 : 2;
+			if (*msg == '-')
+				msg++;
+			if (!isdigit((unsigned char)*msg))
+				return false;
+			while (isdigit((unsigned char)*msg))
+				msg++;
+		} else if (*fmt++ != *msg++) {
+			return false;
+		}
+	}
+	return *msg == '\0';
+}
+
+enum trace_said trace_said_by(const char *msg)
+{
+	if (said_as(msg, SAID_BY_NAME) || said_as(msg, SAID_BY_ORDER))
+		return TRACE_SAID_RANK;
+	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM))
+		return TRACE_SAID_FINISH;
+	return TRACE_SAID_PARSE;
+}
+
 /* A trace whose distributedInfo.rank an earlier one claims: named, and left out. */
 static void drop_duplicate(struct run *run, const struct trace_rank *r, const struct trace_rank *first)
 {
@@ -136,16 +174,14 @@ static void assign_unclaimed(struct run *run, struct trace_set *ts, struct trace
 {
 	int byname = rank_from_name(r->path);
 	if (byname >= 0 && rank_holder(ts, byname, ts->n) == ts->n) {
-		diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname,
-			 "no distributedInfo.rank; rank %d taken from the file name", byname);
+		diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname, SAID_BY_NAME, byname);
 		r->rank = byname;
 		return;
 	}
 	int next = 0;
 	while (rank_holder(ts, next, ts->n) < ts->n)
 		next++;
-	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next,
-		 "no usable rank in distributedInfo or the file name; rank %d from file order", next);
+	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next, SAID_BY_ORDER, next);
 	r->rank = next;
 }
 
@@ -405,13 +441,9 @@ void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct tra
 	}
 	free(si.v);
 	if (r->nk > 0 && ncomm == 0 && trace_rank_partial(r))
-		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "%zu GPU kernels read before the file ends, no communication kernel among them (those "
-			 "past the cut are unknown); communication overlap is n/a", r->nk);
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM_CUT, r->nk);
 	else if (r->nk > 0 && ncomm == 0)
-		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "%zu GPU kernels but no communication kernel matched the classification table "
-			 "(extend it with --kernel-classes); communication overlap is n/a", r->nk);
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM, r->nk);
 }
 
 void trace_rank_drop_analyses(struct trace_rank *r)

@@ -11,7 +11,8 @@
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back; an index part that is a FIFO
-# is refused, never waited for.
+# is refused, never waited for; a comparison of two indexed runs (whole, sharded, --ranks)
+# is their JSONL's, run.json's environment and config diffs included.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -294,6 +295,29 @@ tap_check "a stale whole index: the part NOT USABLE, the summary not usable (not
 "$T" index --status run >st2.txt
 tap_check "... the next open rebuilt both" \
 	'! grep -q "NOT USABLE\|not usable" st2.txt && grep -q "^summary  ok" st2.txt'
+
+# Comparing two indexed runs: the comparison reads the lowest rank's run.json text, which
+# the index keeps (it was lost: env and config "(identical)"); whole and sharded.
+mkdir cmpb && cp -r run/rank* cmpb/ || exit 1
+for f in cmpb/rank*/run.json; do
+	sed 's/"batch_size": 16/"batch_size": 32/; s/"torch": "[^"]*"/"torch": "2.5.0"/
+	     s/"name": "demo-ddp"/"name": "demo-ddp-v2"/' $f >t.json && mv t.json $f
+done
+"$T" index cmpb >/dev/null 2>&1
+"$T" --print --no-index run cmpb >cmp_want.txt 2>&1
+"$T" --print run cmpb >cmp_got.txt 2>&1
+"$T" --export diff_env run cmpb >env_got.csv 2>/dev/null
+tap_check "compare of two indexed runs = of their JSONL: the names, env and config diffs" \
+	'cmp -s cmp_want.txt cmp_got.txt && grep -q "A=.demo-ddp.  vs  B=.demo-ddp-v2." cmp_got.txt &&
+	 grep -q "batch_size: 16  ->  32" cmp_got.txt'
+tap_check "... --export diff_env from the index: torch and batch_size" \
+	'grep -q "^environment,torch,2.4.0+cu121,2.5.0$" env_got.csv && grep -q "^config,batch_size,16,32$" env_got.csv'
+rm -rf cmpb/.tscope-index && "$T" index --shard 1/2 cmpb >/dev/null 2>&1 && "$T" index --shard 0/2 cmpb >/dev/null 2>&1
+"$T" --print run cmpb >cmp_sh.txt 2>&1
+"$T" --print --ranks 0-2 run cmpb >cmp_sub.txt 2>&1
+"$T" --print --no-index --ranks 0-2 run cmpb >cmp_subw.txt 2>&1
+tap_check "... from shards, and with --ranks, = from the JSONL" \
+	'cmp -s cmp_want.txt cmp_sh.txt && cmp -s cmp_subw.txt cmp_sub.txt'
 
 # --ranks: a subset (from the index: subset_index.sh).
 "$T" --export ranks --ranks 0-2,5 run >sub.csv 2>/dev/null

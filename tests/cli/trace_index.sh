@@ -6,7 +6,9 @@
 # ones; the summaries are what answers (a trace changed behind its size and mtime is not
 # read) and a drill-down that needs raw events parses the file; a changed trace is
 # parsed again; --shard K/N takes the traces of its rank dirs and a slice of the others
-# (by file), and the parts merge. `index --status` lists the trace parts (traces held,
+# (by file), and the parts merge; the ranks of the traces restored and parsed are
+# assigned as a plain load assigns them (a rank two traces claim: the same one refused,
+# whatever shards held them). `index --status` lists the trace parts (traces held,
 # changed or gone since, why a part is not usable, traces no part holds).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -119,6 +121,38 @@ p1=mix/.tscope-index/traces-1-of-2.tsx
 tap_check "--shard, traces in rank dirs: shard 1/2 holds rank2 and rank3's traces, 0/2 none" \
 	'grep -q rank2/trace $p1 && grep -q rank3/trace $p1 && [ ! -e mix/.tscope-index/traces-0-of-2.tsx ]'
 tap_check "--shard, traces in rank dirs: the merged parts = a plain load" 'same mix'
+# two traces claiming one rank: an open keeps the one a plain load keeps and refuses the
+# other with its message, whatever the parts (both in the index, in two shards; the index
+# built before the first was added); so are the ranks of traces without distributedInfo
+# (file name, file order: each shard gave its own) and what a dropped trace's record said
+# after its rank (no communication kernel: the kept trace's alone)
+srcs_same() {
+	"$T" --export sources --no-index "$1" >want.src 2>/dev/null
+	"$T" --export sources "$1" >got.src 2>/dev/null
+	cmp -s want.src got.src
+}
+mkdir dup nodi nocomm
+for r in 0 1 2 3; do
+	"$tgen" dup/w$r.pt.trace.json 2 $r >/dev/null || exit 1
+	sed '/"distributedInfo"/d' dup/w$r.pt.trace.json >nodi/t$r.json
+	sed 's/nccl/xxxx/g' dup/w$r.pt.trace.json >nocomm/t$r.pt.trace.json
+done
+sed 's/"dur": \([0-9]*\)/"dur": \13/' dup/w3.pt.trace.json >dup/a3.pt.trace.json
+cp nodi/t3.json nodi/a_worker2.json
+cp nocomm/t1.pt.trace.json nocomm/a1.pt.trace.json
+for d in dup nodi nocomm; do
+	"$T" index --shard 0/2 $d >/dev/null 2>&1 && "$T" index --shard 1/2 $d >/dev/null 2>&1 || exit 1
+done
+tap_check "a rank claimed by two traces in two shards: the plain load's choice, refusal and views" \
+	'same dup && srcs_same dup && grep -q "refused: rank 3, which dup/a3.pt.trace.json claims too" got.src'
+tap_check "traces without distributedInfo in two shards: the plain load's ranks and diagnostics" \
+	'same nodi && srcs_same nodi && grep -q "rank 4 from file order" got.src'
+tap_check "a rank claimed twice, no communication kernel: that warning for the kept trace alone" \
+	'srcs_same nocomm && [ "$(grep -c "no communication kernel" got.src)" -eq 4 ]'
+rm -rf dup/.tscope-index && mv dup/a3.pt.trace.json a3.away && "$T" index dup >/dev/null 2>&1 &&
+	mv a3.away dup/a3.pt.trace.json
+tap_check "a trace added since the index claims an indexed trace's rank: the plain load's choice" \
+	'same dup && srcs_same dup && grep -q "refused: rank 3, which dup/a3.pt.trace.json claims too" got.src'
 # a damaged part: named, not used, its traces parsed
 "$T" index gen >/dev/null 2>&1
 p=gen/.tscope-index/traces-0-of-1.tsx
