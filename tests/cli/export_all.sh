@@ -64,13 +64,8 @@ all_views steps "$TSCOPE_ROOT/testdata/demo" ranks steps heatmap budget findings
 # memory): findings carries a "not judged" row per item of --print's list, never the
 # header alone (which reads as "no issues"), and --export all writes it too.
 NJ="$TMP/nj_run"
-for r in 0 1; do
-	mkdir -p "$NJ/rank$r"
-	printf '{"name":"nj","rank":%d,"world_size":2}\n' $r >"$NJ/rank$r/run.json"
-	awk 'BEGIN { for (s = 0; s < 10; s++)
-		printf "{\"step\":%d,\"phases\":{\"forward\":0.1,\"backward\":0.2,\"comm\":0.01}}\n", s }' \
-		>"$NJ/rank$r/steps.jsonl"
-done
+. "$TSCOPE_ROOT/tests/tools/nj_run.sh"
+nj_run "$NJ"
 "$BIN" --print --color never "$NJ" 2>/dev/null | sed -n 's/^  - //p' >"$TMP/nj.items"
 "$BIN" --export findings "$NJ" >"$TMP/nj.csv" 2>/dev/null
 rc=$?

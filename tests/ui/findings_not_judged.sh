@@ -11,13 +11,8 @@ TMP=${TSCOPE_TMP:-$(mktemp -d)}
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TMP" || exit 1
 RUN="$TMP/nj_run"
-for r in 0 1; do
-	mkdir -p "$RUN/rank$r"
-	printf '{"name":"nj","rank":%d,"world_size":2}\n' $r >"$RUN/rank$r/run.json"
-	awk 'BEGIN { for (s = 0; s < 10; s++)
-		printf "{\"step\":%d,\"phases\":{\"forward\":0.1,\"backward\":0.2,\"comm\":0.01}}\n", s }' \
-		>"$RUN/rank$r/steps.jsonl"
-done
+. "$TSCOPE_ROOT/tests/tools/nj_run.sh"
+nj_run "$RUN"
 cat >keys <<KEYS
 6
 :dump $TMP/fi.txt
