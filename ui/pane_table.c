@@ -342,7 +342,7 @@ static void draw_row(struct tpane *p, struct app *app, char *const *names, size_
 		bool hl = selected && (c == 0 || c == p->col);
 		enum role r = hl ? ROLE_SELECTED : !table_cell(t, row, c)->present ? ROLE_DIM : ROLE_NORMAL;
 		if (!hl && t->col[c].role == COL_ROLE_SEVERITY)
-			r = buf[0] == 'h' ? ROLE_SEV_HIGH : buf[0] == 'm' ? ROLE_SEV_MED : ROLE_SEV_LOW;
+			r = buf[0] == 'h' ? ROLE_SEV_HIGH : buf[0] == 'm' ? ROLE_SEV_MED : buf[0] == 'l' ? ROLE_SEV_LOW : ROLE_DIM;
 		if (hl)
 			draw_clear_rect(&(struct rect){ y, x, 1, cw - 1 }, ROLE_SELECTED);
 		if (t->col[c].type == COL_TEXT)
@@ -730,7 +730,8 @@ static void col_meaning(const struct table_col *c, bool cmp, char *buf, size_t n
 		[COL_ROLE_NONE] = "",
 		[COL_ROLE_RANK] = "rank id (Enter opens the rank; n/N land on it); ",
 		[COL_ROLE_STEP] = "step number; ",
-		[COL_ROLE_SEVERITY] = "severity: high, med or low, coloured as below; ",
+		[COL_ROLE_SEVERITY] = "severity: high, med or low, coloured as below; not judged (dim): a rule that could "
+				      "not judge the run; ",
 		[COL_ROLE_TITLE] = "the finding (title, detail and fix in full below the table); ",
 		[COL_ROLE_NAME] = "the row's name; ",
 		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",

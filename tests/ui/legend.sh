@@ -49,7 +49,9 @@ tap_check "Ranks: onset_step as the man page says (first step of the longest cri
 	'grep -qE "onset_step +first step of its longest critical-path stretch" ranks'
 tap_check "Steps: one fill per phase, the sparkline ramp" 'grep -q "Steps: one rank" steps && grep -q "phase forward" steps && grep -q "its highest" steps'
 tap_check "Budget: the five budget lines" 'grep -q "Budget: where" budget && grep -q "data stall: time in the data phase" budget'
-tap_check "Findings: its columns, the severity colours" 'grep -q "Table: findings" findings && grep -qE "severity +severity: high, med or low" findings'
+tap_check "Findings: its columns, the severity colours, a not-judged row dim" \
+	'grep -q "Table: findings" findings && grep -qE "severity +severity: high, med or low" findings &&
+	 grep -q "not judged (dim)" findings'
 tap_check "Sources: its columns" 'grep -q "Table: sources" sources && grep -qE " path +text" sources && grep -qE " message +text" sources'
 tap_check "the frame's conventions follow each legend" 'grep -q "missing value (never shown as 0)" ranks && grep -q "search match" steps'
 
