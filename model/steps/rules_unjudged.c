@@ -150,10 +150,11 @@ static void nodes_unjudged(struct run *run, struct not_judged *nj)
 	size_t nsingle = 0;
 	size_t *single = xcalloc(s ? s->n + 1 : 1, sizeof(*single));
 	for (size_t k = 0; s && k < s->n; k++)
-		if (s->v[k].no_host && s->v[k].nranks >= 2) {
+		if (s->v[k].no_host) {
 			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
-			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes among ranks %s (they record no hostname: "
-					      "--ranks-per-node N groups them)", list);
+			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes among rank%s %s (%s no hostname: "
+					      "--ranks-per-node N groups them)", s->v[k].nranks == 1 ? "" : "s", list,
+					      s->v[k].nranks == 1 ? "it records" : "they record");
 			free(list);
 		} else if (s->v[k].nranks == 1) {
 			single[nsingle++] = s->v[k].ri[0];

@@ -130,6 +130,11 @@ tap_eq "a host of one rank: slow_together n/a" "gpu-a, gpu-b, gpu-z,n/a" "$(rows
 "$T" --print --no-index lone >lone.txt 2>/dev/null
 tap_check "... and the not-judged list names it" \
 	'grep -q "^  - slow nodes of rank 8 (alone on its node: a slow host is a slow rank)$" lone.txt'
+NR=9 mk lone_nohost 'None if r == 8 else "gpu-" + "ab"[r // 4]' ""
+"$T" --print --no-index lone_nohost >lnh.txt 2>/dev/null
+tap_check "... a rank alone without a hostname: named as hostless, not alone on its node" \
+	'grep -q "^  - slow nodes among rank 8 (it records no hostname: --ranks-per-node N groups them)$" lnh.txt &&
+	 ! grep -q "alone on" lnh.txt'
 "$T" --export nodes --no-index --ranks 0-4 part >sub.csv 2>/dev/null
 tap_eq "a --ranks subset leaving one rank of a host: n/a" "gpu-a, gpu-b,n/a" "$(rows sub.csv 1,11)"
 
