@@ -51,6 +51,31 @@ void diag_add(struct diag_list *l, enum diag_level level, const char *file, long
 	pthread_mutex_unlock(&l->lock);
 }
 
+void diag_tag(struct diag_list *l, size_t from, const char *family)
+{
+	pthread_mutex_lock(&l->lock);
+	for (size_t i = from; i < l->n; i++)
+		if (!l->v[i].family)
+			l->v[i].family = family;
+	pthread_mutex_unlock(&l->lock);
+}
+
+void diag_remove_if(struct diag_list *l, bool (*drop)(const struct diag *d, const void *ud), const void *ud)
+{
+	pthread_mutex_lock(&l->lock);
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (drop(&l->v[i], ud)) {
+			free(l->v[i].file);
+			free(l->v[i].msg);
+			continue;
+		}
+		l->v[k++] = l->v[i];
+	}
+	l->n = k;
+	pthread_mutex_unlock(&l->lock);
+}
+
 void diag_format(const struct diag *d, char *buf, size_t n)
 {
 	const char *f = d->file ? d->file : "";

@@ -18,6 +18,9 @@ struct diag {
 	long long offset;  /* byte offset, or -1 */
 	int rank;          /* rank, or -1 */
 	char *msg;         /* owned */
+	/* Who added it, static: the input family whose loaders or finalize did (a reload of
+	 * the family replaces them, run_reload_family), or a run-level tag; NULL: untagged. */
+	const char *family;
 };
 
 /* At most DIAG_KEEP diagnostics are stored; later ones are only counted in `dropped`. */
@@ -35,6 +38,10 @@ void diag_list_free(struct diag_list *l);
 /* Append a diagnostic; file may be NULL. Copies every string. */
 void diag_add(struct diag_list *l, enum diag_level level, const char *file, long line,
 	      long long offset, int rank, const char *fmt, ...) PRINTF_LIKE(7, 8);
+/* Tag the diagnostics from index `from` on that have no tag yet with family (static). */
+void diag_tag(struct diag_list *l, size_t from, const char *family);
+/* Remove the diagnostics for which drop(d, ud) is true, keeping the others' order. */
+void diag_remove_if(struct diag_list *l, bool (*drop)(const struct diag *d, const void *ud), const void *ud);
 /* "file:line: msg" / "file@offset: msg" / "file: msg" into buf (unsanitized). */
 void diag_format(const struct diag *d, char *buf, size_t n);
 const char *diag_level_name(enum diag_level level);

@@ -150,13 +150,6 @@ const char *registry_tab_view(enum tab_pane pane)
 	return NULL;
 }
 
-void registry_finalize(struct run *run)
-{
-	for (size_t s = 0; s < registry_count; s++)
-		if (registry[s]->finalize)
-			registry[s]->finalize(run);
-}
-
 bool registry_has_data(const struct run *run)
 {
 	for (size_t s = 0; s < registry_count; s++)

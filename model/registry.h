@@ -177,8 +177,6 @@ size_t registry_tabs(const struct run *run, const struct tab_def **out, size_t c
 /* The slot in run->family that holds sub's model (NULL until the family sets it): a
  * family's loader stores its model there, its free() clears it. */
 void **registry_slot(struct run *run, const struct subsystem *sub);
-/* Every subsystem's finalize(), in registry order (run_open calls it once). */
-void registry_finalize(struct run *run);
 /* True when some subsystem has data. */
 bool registry_has_data(const struct run *run);
 /* True when some family has records for its rules (has_records, else has_data): when

@@ -173,11 +173,16 @@ void run_changed(struct run *run)
 	run->generation++;
 }
 
-/* Load one path with every loader of sub that claims it; returns how many loaded. */
+/* The tag of the notes run_open() adds for a PATH nothing was loaded from (diag.family). */
+static const char path_note[] = "path";
+
+/* Load one path with every loader of sub that claims it; returns how many loaded. Their
+ * diagnostics are tagged with the family (a reload replaces them). */
 static int load_family(struct run *run, const struct subsystem *sub, const char *path,
 		       struct load_ctx *ctx)
 {
 	int loaded = 0;
+	size_t had = run->diags.n;
 	for (size_t l = 0; l < sub->nloaders; l++) {
 		const struct loader *ld = &sub->loaders[l];
 		if (!loader_selected(ld, run->opts) || load_cancelled(ctx))
@@ -186,10 +191,19 @@ static int load_family(struct run *run, const struct subsystem *sub, const char 
 			loaded++;
 		load_phase(ctx, NULL); /* a loader's phase ends with it */
 	}
+	diag_tag(&run->diags, had, sub->name);
 	return loaded;
 }
 
-/* Load one path with every loader that claims it; returns how many loaded. */
+/* sub's finalize(), its diagnostics tagged with the family. */
+static void finalize_family(struct run *run, const struct subsystem *sub)
+{
+	size_t had = run->diags.n;
+	if (sub->finalize)
+		sub->finalize(run);
+	diag_tag(&run->diags, had, sub->name);
+}
+
 /* An error among the diagnostics added after the first had. */
 static bool errors_since(const struct diag_list *l, size_t had)
 {
@@ -199,6 +213,7 @@ static bool errors_since(const struct diag_list *l, size_t had)
 	return false;
 }
 
+/* Load one path with every loader that claims it; returns how many loaded. */
 static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 {
 	int loaded = 0;
@@ -207,16 +222,96 @@ static int load_path(struct run *run, const char *path, struct load_ctx *ctx)
 	return loaded;
 }
 
+/* A note run_open() added for the PATH ud (nothing loaded there). */
+static bool is_path_note(const struct diag *d, const void *ud)
+{
+	return d->family == path_note && d->file && strcmp(d->file, ud) == 0;
+}
+
+/* A diagnostic of the family named ud (its loaders' or its finalize's). */
+static bool is_family_diag(const struct diag *d, const void *ud)
+{
+	return d->family && strcmp(d->family, ud) == 0;
+}
+
+/* s was read by one of sub's loaders (a source's format is its loader's name). */
+static bool family_source(const struct subsystem *sub, const struct source *s)
+{
+	for (size_t l = 0; l < sub->nloaders; l++)
+		if (s->format && strcmp(s->format, sub->loaders[l].name) == 0)
+			return true;
+	return false;
+}
+
+/* The source of [had, nsrc) not taken yet that was read at the path of s, -1 when none. */
+static long read_again(const struct run *run, size_t had, const bool *taken, const struct source *s)
+{
+	for (size_t j = had; j < run->nsrc; j++)
+		if (!taken[j - had] && run->src[j].path_hash == s->path_hash && strcmp(run->src[j].path, s->path) == 0)
+			return (long)j;
+	return -1;
+}
+
+/* A source of the family that the reload did not read again, kept in its slot: nothing of
+ * it is loaded now, and the error when the file is gone. */
+static void source_not_read(struct source *s)
+{
+	struct stat st;
+	s->records = s->skipped = 0;
+	s->partial = false;
+	s->bytes = -1;
+	s->err = stat(s->path, &st) != 0 ? errno : 0;
+}
+
+/* A reload of sub appended its sources at [had, nsrc): they replace the family's sources
+ * read before. The other families hold the indices of their own sources, which must not
+ * move: a source of the family before one of theirs keeps its slot, with the source read
+ * again at its path (else source_not_read); the family's others are removed, and the
+ * sources read again that have no slot yet follow, in the order read. */
+static void replace_sources(struct run *run, const struct subsystem *sub, size_t had)
+{
+	pthread_mutex_lock(&run->lock);
+	size_t tail = 0;   /* one past the last source of another family */
+	for (size_t i = 0; i < had; i++)
+		if (!family_source(sub, &run->src[i]))
+			tail = i + 1;
+	bool *taken = xcalloc(run->nsrc - had + 1, sizeof(*taken));
+	for (size_t i = 0; i < had; i++) {
+		struct source *s = &run->src[i];
+		if (!family_source(sub, s))
+			continue;
+		free(s->refused);
+		s->refused = NULL;
+		long j = i < tail ? read_again(run, had, taken, s) : -1;
+		if (j >= 0) {
+			taken[j - (long)had] = true;
+			*s = run->src[j];
+		} else if (i < tail) {
+			source_not_read(s);
+		}
+	}
+	size_t n = tail;
+	for (size_t j = had; j < run->nsrc; j++)
+		if (!taken[j - had])
+			run->src[n++] = run->src[j];
+	run->nsrc = n;
+	free(taken);
+	pthread_mutex_unlock(&run->lock);
+}
+
 void run_reload_family(struct run *run, const struct subsystem *sub, const char *const *paths,
 		       size_t npaths)
 {
 	struct load_ctx ctx = { .run = run, .opts = run->opts };
 	if (sub->free)
 		sub->free(run);
+	diag_remove_if(&run->diags, is_family_diag, sub->name);
+	size_t had = run->nsrc;
 	for (size_t i = 0; i < npaths; i++)
-		load_family(run, sub, paths[i], &ctx);
-	if (sub->finalize)
-		sub->finalize(run);
+		if (load_family(run, sub, paths[i], &ctx) > 0)   /* data there now: the note goes */
+			diag_remove_if(&run->diags, is_path_note, paths[i]);
+	finalize_family(run, sub);
+	replace_sources(run, sub, had);
 	run_changed(run);
 }
 
@@ -294,21 +389,24 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 		ctx.started(ctx.ud, run);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
+		size_t had = run->diags.n;
 		if (stat(paths[i], &st) != 0) {
 			diag_add(&run->diags, DIAG_ERROR, paths[i], -1, -1, -1, "cannot open: %s",
 				 strerror(errno));
+			diag_tag(&run->diags, had, path_note);
 			continue;
 		}
-		size_t had = run->diags.n;
 		if (load_path(run, paths[i], &ctx) != 0 || errors_since(&run->diags, had))
 			continue; /* loaded, or its loader named what it could not read */
 		char why[160];
 		bool err = run_path_why_empty(paths[i], why, sizeof(why));
 		diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, paths[i], -1, -1, -1, "%s", why);
+		diag_tag(&run->diags, had, path_note);
 	}
 	if (ctx.loaded)
 		ctx.loaded(ctx.ud, run);
-	registry_finalize(run);
+	for (size_t s = 0; s < registry_count; s++)
+		finalize_family(run, registry[s]);
 	return run;
 }
 

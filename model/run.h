@@ -165,7 +165,10 @@ void run_source_progress(struct run *run, size_t idx, long long bytes, long long
 void run_changed(struct run *run);
 struct subsystem;
 /* Follow mode for a family without an appending reader (sweeps): free its model, load
- * the PATHs again with its loaders, finalize it, run_changed(). */
+ * the PATHs again with its loaders, finalize it, run_changed(). The family's sources and
+ * diagnostics (those its loaders and finalize added, diag.family) are replaced by the
+ * reload's, and the note that nothing was found at a PATH goes once the family loads
+ * something there. */
 void run_reload_family(struct run *run, const struct subsystem *sub, const char *const *paths,
 		       size_t npaths);
 /* A hash of the names, sizes and mtimes under path, depth levels deep (0: path only);

@@ -49,6 +49,7 @@ struct app {
 	struct pane_slot pane[APP_MAX_PANES];
 	size_t npane, cur;
 	size_t nfixed;                /* the tabs every run has; later ones (v, :view) close with q */
+	unsigned tabs_gen;            /* run->generation the default tabs were built for (ui.c) */
 	size_t back[APP_BACK];
 	bool back_drill[APP_BACK];    /* pushed by a drill-down (Enter, n): q returns there */
 	size_t nback;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* ui.c: the explorer's entry points: set up the terminal, the panes and the theme, then
- * run the event loop, driven by the keyboard or by a TSCOPE_SCRIPT file (headless). */
+ * run the event loop, driven by the keyboard or by a TSCOPE_SCRIPT file (headless). The
+ * default tabs are the run's (registry_tabs), built again when its data changed (follow
+ * mode: the followed dir became a sweep). */
 #include "ui/ui.h"
 
 #include <langinfo.h>
@@ -21,6 +23,7 @@
 #include "ui/cmd.h"
 #include "ui/draw.h"
 #include "ui/keymap.h"
+#include "ui/search.h"
 #include "ui/term.h"
 #include "ui/theme.h"
 
@@ -36,16 +39,108 @@ static const struct pane_ops *const tab_panes[] = {
 	[TAB_COMPARE] = &pane_compare,
 };
 
-/* The run's default tabs, in number-key order, from the subsystems' tab tables. */
+/* The pane (ops, arg) among the n panes of v not taken yet, -1 when none. */
+static long untaken_pane(const struct pane_slot *v, size_t n, const bool *taken, const struct pane_ops *ops,
+			 const char *arg)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!taken[i] && v[i].ops == ops && (arg ? v[i].arg && strcmp(arg, v[i].arg) == 0 : !v[i].arg))
+			return (long)i;
+	return -1;
+}
+
+static void close_slot(struct pane_slot *s)
+{
+	if (s->priv && s->ops->close)
+		s->ops->close(s->priv);
+	free(s->arg);
+}
+
+/* The current pane and the back stack follow their panes (to[i]: where pane i went, -1:
+ * closed); the Overview is current when the current one was closed. */
+static void remap_panes(struct app *app, const long *to)
+{
+	if (to[app->cur] < 0)
+		search_reset(app);   /* the match was in the pane closed */
+	app->cur = to[app->cur] >= 0 ? (size_t)to[app->cur] : 0;
+	size_t k = 0;
+	for (size_t j = 0; j < app->nback; j++)
+		if (to[app->back[j]] >= 0) {
+			app->back_drill[k] = app->back_drill[j];
+			app->back[k++] = (size_t)to[app->back[j]];
+		}
+	app->nback = k;
+}
+
+/* The default tabs become tabs[0..n), in that order: a pane already there keeps its
+ * state (one opened with v or :view becomes the default tab), the others open when
+ * shown; then the tabs opened later; the default tabs that went are closed. */
+static void set_tabs(struct app *app, const struct tab_def *const *tabs, size_t n)
+{
+	struct pane_slot old[APP_MAX_PANES];
+	bool taken[APP_MAX_PANES] = { false };
+	long to[APP_MAX_PANES];
+	size_t np = app->npane, fixed = app->nfixed, k = 0;
+	memcpy(old, app->pane, np * sizeof(*old));
+	for (size_t i = 0; i < np; i++)
+		to[i] = -1;
+	for (size_t t = 0; t < n && k < APP_MAX_PANES; t++, k++) {
+		const struct pane_ops *ops = tab_panes[tabs[t]->pane];
+		long i = untaken_pane(old, np, taken, ops, tabs[t]->arg);
+		struct pane_slot *s = &app->pane[k];
+		if (i >= 0) {
+			taken[i] = true;
+			to[i] = (long)k;
+			*s = old[i];
+		} else {
+			*s = (struct pane_slot){ .ops = ops, .arg = tabs[t]->arg ? xstrdup(tabs[t]->arg) : NULL };
+		}
+		snprintf(s->label, sizeof(s->label), "%s", tabs[t]->label);
+		s->key = tabs[t]->key;
+	}
+	app->nfixed = k;
+	for (size_t i = 0; i < np; i++) {
+		if (taken[i])
+			continue;
+		if (i >= fixed && k < APP_MAX_PANES) {
+			to[i] = (long)k;
+			app->pane[k++] = old[i];
+		} else {
+			close_slot(&old[i]);
+		}
+	}
+	app->npane = k;
+	if (np)
+		remap_panes(app, to);
+}
+
+/* The run's default tabs, in number-key order, from the subsystems' tab tables, built
+ * for the run's data as it is now. */
 static void add_tabs(struct app *app)
 {
 	const struct tab_def *tabs[APP_MAX_PANES];
 	size_t n = registry_tabs(app->run, tabs, APP_MAX_PANES);
-	for (size_t i = 0; i < n; i++) {
-		long p = app_pane(app, tab_panes[tabs[i]->pane], tabs[i]->arg, tabs[i]->label);
-		if (p >= 0)
-			app->pane[p].key = tabs[i]->key;
-	}
+	app->tabs_gen = app->run->generation;
+	set_tabs(app, tabs, n);
+}
+
+/* The run's data changed since the tabs were built (follow mode: the followed dir became
+ * a sweep): its default tabs again, when they differ (set_tabs keeps the panes that stay).
+ * PR_REDRAW when they changed. */
+static unsigned sync_tabs(struct app *app)
+{
+	if (app->cmp || app->tabs_gen == app->run->generation)
+		return PR_NONE;
+	app->tabs_gen = app->run->generation;
+	const struct tab_def *tabs[APP_MAX_PANES];
+	size_t n = registry_tabs(app->run, tabs, APP_MAX_PANES);
+	bool same = n == app->nfixed;
+	for (size_t i = 0; same && i < n; i++)
+		same = app->pane[i].key == tabs[i]->key;   /* a key is one tab over the registry */
+	if (same)
+		return PR_NONE;
+	set_tabs(app, tabs, n);
+	return PR_REDRAW;
 }
 
 /* The app state without tabs. */
@@ -68,10 +163,10 @@ static void app_init(struct app *app, struct run *run, const struct opts *opts)
 {
 	app_setup(app, run, opts);
 	add_tabs(app);
-	app->nfixed = app->npane;
 	if (opts->follow) {
 		app->following = true;
 		app_poll(app);
+		sync_tabs(app);
 	}
 	/* a run with a heatmap opens on it; one without (a sweep, a trace without steps)
 	 * opens on its summary, the Overview */
@@ -84,12 +179,8 @@ static void app_free(struct app *app)
 {
 	state_save(app);
 	state_free(app);
-	for (size_t i = 0; i < app->npane; i++) {
-		struct pane_slot *s = &app->pane[i];
-		if (s->priv && s->ops->close)
-			s->ops->close(s->priv);
-		free(s->arg);
-	}
+	for (size_t i = 0; i < app->npane; i++)
+		close_slot(&app->pane[i]);
 	free(app->strag);
 	free(app->strag_onset);
 	analysis_recompute_wait(app->run);   /* the model is read by a catch-up worker */
@@ -132,7 +223,7 @@ static int script_line(struct app *app, const char *line, int lineno, const char
 			free(at);
 			return -1;
 		}
-		unsigned r = app_key(app, key);
+		unsigned r = app_key(app, key) | sync_tabs(app);   /* R reads the job */
 		app_draw(app);
 		while (r & PR_LATER) {
 			r = app_continue(app);
@@ -245,6 +336,7 @@ static int run_keys(struct app *app)
 			r |= app_poll(app);   /* follow mode: the job's new records */
 		if (app->quit)
 			break;
+		r |= sync_tabs(app);   /* after a poll, or R: the run's families may have changed */
 		if (!(r & (PR_REDRAW | PR_RELAYOUT)))
 			continue;   /* nothing changed: no frame, no bytes */
 		app_draw(app);

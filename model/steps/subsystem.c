@@ -28,10 +28,10 @@ static const struct loader pytscope_loaders[] = {
 static const struct grid_provider *const steps_grids[] = { &grid_steps };
 
 /* Ranks, Steps and Budget only for runs with step records (never for a sweep), or
- * that may grow some (--follow). */
+ * that may grow some (--follow, until the followed PATHs turned out to hold a sweep). */
 static bool steps_tab_show(const struct run *run)
 {
-	return (run->steps && steps_nranks(run->steps) > 0) || (run->opts && run->opts->follow);
+	return (run->steps && steps_nranks(run->steps) > 0) || (run->opts && run->opts->follow && !run->sweep);
 }
 
 static const struct tab_def steps_tabs[] = {
