@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/dasf/dasf.h"
 #include "model/dirlist.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -218,6 +220,118 @@ static void split_dirs(struct run_identity *id, enum run_family f, const char *f
 	free(formats);
 }
 
+/* Each directory loader of the sweep and DASF families and its own discovery: the files
+ * its load of a directory reads. */
+static const struct {
+	const char *format;
+	void (*files)(const char *dir, char ***files, size_t *n);
+} dir_discovery[] = {
+	{ "genai-perf", sweep_genai_dir_files },
+	{ "nat", sweep_nat_dir_files },
+	{ "cerebras", sweep_cb_dir_files },
+	{ "dasf", dasf_dir_files },
+};
+
+/* The files the load of directory dir reads, as realpaths, appended to *real: every
+ * loader of sub that claims dir loads it (run_open), each the files its discovery finds. */
+static void dir_reads(const struct subsystem *sub, const char *dir, const struct opts *o, char ***real, size_t *n)
+{
+	for (size_t l = 0; l < sub->nloaders; l++) {
+		const struct loader *ld = &sub->loaders[l];
+		if ((o->format && strcmp(o->format, ld->name) != 0) || registry_probe(ld, dir, o) <= 0)
+			continue;
+		for (size_t t = 0; t < ARRAY_LEN(dir_discovery); t++) {
+			if (strcmp(dir_discovery[t].format, ld->name) != 0)
+				continue;
+			char **files, buf[PATH_MAX];
+			size_t nf;
+			dir_discovery[t].files(dir, &files, &nf);
+			*real = xrealloc(*real, (*n + nf + 1) * sizeof(**real));
+			for (size_t i = 0; i < nf; i++) {
+				if (realpath(files[i], buf))
+					(*real)[(*n)++] = xstrdup(buf);
+				free(files[i]);
+			}
+			free(files);
+		}
+	}
+}
+
+/* What the load of a directory PATH reads (realpaths), and how deep it is. */
+struct dir_read {
+	char **real;
+	size_t n;
+	size_t depth;
+};
+
+/* The directory PATH of g whose load reads PATH k (the deepest when several do: the
+ * runs split_dirs makes), or SIZE_MAX; reads[d] is what PATH d's load reads. */
+static size_t reader_of(const struct run_group *g, size_t k, const struct dir_read *reads)
+{
+	char rk[PATH_MAX];
+	if (dir_of(g, k, NULL) || !realpath(g->paths[k], rk))
+		return SIZE_MAX;
+	size_t key = SIZE_MAX;
+	for (size_t d = 0; d < g->npaths; d++)
+		for (size_t i = 0; i < reads[d].n; i++)
+			if (strcmp(reads[d].real[i], rk) == 0 && (key == SIZE_MAX || reads[d].depth > reads[key].depth)) {
+				key = d;
+				break;
+			}
+	return key;
+}
+
+/* PATH path leaves the PATH list (the caller's strings; the load opens that list). */
+static void forget_path(struct run_identity *id, const char *path)
+{
+	for (size_t i = 0; i < id->npaths; i++)
+		if (strcmp(id->paths[i], path) == 0) {
+			memmove(&id->paths[i], &id->paths[i + 1], (id->npaths - i - 1) * sizeof(*id->paths));
+			id->npaths--;
+			return;
+		}
+}
+
+/* A PATH of family f that the load of a directory PATH of f reads already is dropped, and
+ * recorded with that directory for its note (run_identity_notes), before split_dirs. */
+static void drop_read_by_dirs(struct run_identity *id, enum run_family f, const struct subsystem *sub,
+			      const struct opts *o)
+{
+	struct run_group *g = group_of(id, f);
+	size_t ndirs = 0;
+	for (size_t k = 0; g && k < g->npaths; k++)
+		ndirs += dir_of(g, k, NULL);
+	if (!ndirs || ndirs == g->npaths)
+		return;
+	struct dir_read *reads = xcalloc(g->npaths, sizeof(*reads));
+	for (size_t d = 0; d < g->npaths; d++) {
+		char rd[PATH_MAX];
+		if (!dir_of(g, d, NULL) || !realpath(g->paths[d], rd))
+			continue;
+		reads[d].depth = strlen(rd);
+		dir_reads(sub, g->paths[d], o, &reads[d].real, &reads[d].n);
+	}
+	size_t kept = 0;
+	for (size_t k = 0; k < g->npaths; k++) {
+		size_t d = reader_of(g, k, reads);
+		if (d == SIZE_MAX) {
+			g->formats[kept] = g->formats[k];
+			g->paths[kept++] = g->paths[k];
+			continue;
+		}
+		id->drops = xrealloc(id->drops, (id->ndrops + 1) * sizeof(*id->drops));
+		id->drops[id->ndrops++] = (struct run_drop){ g->paths[k], xstrdup(g->paths[d]) };
+		forget_path(id, g->paths[k]);
+	}
+	for (size_t d = 0; d < g->npaths; d++) {
+		for (size_t i = 0; i < reads[d].n; i++)
+			free(reads[d].real[i]);
+		free(reads[d].real);
+	}
+	free(reads);
+	g->npaths = kept;
+}
+
 /* Already seen (same realpath, else the same text when it does not resolve)? */
 static bool repeated(char **real, size_t n, const char *path, char **out)
 {
@@ -269,11 +383,25 @@ void run_identify(const char *const *paths, size_t npaths, const struct opts *op
 		out->paths[out->npaths++] = paths[i];
 		identify_path(out, paths[i], &probe);
 	}
-	split_dirs(out, FAMILY_SWEEP, "genai-perf");
-	split_dirs(out, FAMILY_DASF, NULL);
 	for (size_t i = 0; i < out->npaths; i++)
 		free(real[i]);
 	free(real);
+	drop_read_by_dirs(out, FAMILY_SWEEP, &sub_sweep, &probe);
+	drop_read_by_dirs(out, FAMILY_DASF, &sub_dasf, &probe);
+	split_dirs(out, FAMILY_SWEEP, "genai-perf");
+	split_dirs(out, FAMILY_DASF, NULL);
+}
+
+void run_identity_notes(const struct run_identity *id, size_t group, struct run *run)
+{
+	const struct run_group *g = group < id->n ? &id->v[group] : NULL;
+	for (size_t i = 0; g && i < id->ndrops; i++)
+		for (size_t k = 0; k < g->npaths; k++)
+			if (strcmp(g->paths[k], id->drops[i].dir) == 0) {
+				diag_add(&run->diags, DIAG_INFO, id->drops[i].path, -1, -1, -1, "already read as part of %s",
+					 id->drops[i].dir);
+				break;
+			}
 }
 
 bool run_identity_is_pair(const struct run_identity *id)
@@ -384,6 +512,11 @@ void run_identity_free(struct run_identity *id)
 		free(g->rank);
 		free(g->name);
 	}
+	for (size_t i = 0; i < id->ndrops; i++) {
+		free(id->drops[i].path);
+		free(id->drops[i].dir);
+	}
+	free(id->drops);
 	free(id->v);
 	free(id->paths);
 	memset(id, 0, sizeof(*id));

@@ -25,6 +25,12 @@
  *     whatever the order: each PATH is judged by the loader that claims it, not by the
  *     first PATH's. A sweep, a DASF database, traces and a training run next to each
  *     other are different runs.
+ *   - A sweep or DASF PATH that the load of a directory of its family given beside it
+ *     reads already (as that directory's loaders find their files: sweep_*_dir_files,
+ *     dasf_dir_files) is dropped before all this, whatever the order and the number of
+ *     directories, and named in a note of that directory's run (run_identity_notes). A
+ *     file under the directory that its load does not read (another format, deeper than
+ *     its loader looks) is not dropped.
  * --format restricts the probing to that loader (the way to pick one run of a mixed
  * folder); --trace files are attached on purpose and are not grouped here. */
 #ifndef MODEL_IDENTITY_H
@@ -49,17 +55,28 @@ struct run_group {
 	bool astray;             /* PATHs in none of the directories given beside them (rules above) */
 };
 
+struct run_drop {
+	char *path;              /* the PATH dropped */
+	char *dir;               /* the directory PATH whose load reads it */
+};
+
 struct run_identity {
 	struct run_group *v;     /* the runs found, in PATH order */
 	size_t n;
 	const char **paths;      /* the PATH list without repeats (the caller's strings) */
 	size_t npaths;
 	size_t nrepeats;         /* PATHs dropped as repeats */
+	struct run_drop *drops;  /* PATHs dropped as read by a directory's load (rules above) */
+	size_t ndrops;
 };
 
 /* Group paths into runs (see above). Never fails; n == 0 when nothing was recognised. */
 void run_identify(const char *const *paths, size_t npaths, const struct opts *opts,
 		  struct run_identity *out);
+/* After loading run `group` of id (0 for the one run): a note in run's data-quality list
+ * for each PATH dropped as read by the load of one of its directories ("already read as
+ * part of DIR"). */
+void run_identity_notes(const struct run_identity *id, size_t group, struct run *run);
 /* True when the runs are exactly two complete pytscope runs (a comparison). */
 bool run_identity_is_pair(const struct run_identity *id);
 /* What was found and how to open one run, several lines, each ending in "\n" (data

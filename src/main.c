@@ -841,6 +841,8 @@ int main(int argc, char **argv)
 	int quit_rc;
 	struct run *run = load(id.paths, id.npaths, &cli.opts, pick_mode(&cli) == MODE_TUI, &quit_rc, &early);
 	dirlist_scope_end();   /* later listings (follow mode, the folder picker) are fresh */
+	if (run)
+		run_identity_notes(&id, 0, run);
 	run_identity_free(&id);
 	char why[1024];
 	struct run *refused = run ? run_identity_mismatch(run, why, sizeof(why)) : NULL;

@@ -56,6 +56,8 @@ struct compare *compare_open(const struct run_identity *id, const struct opts *o
 {
 	struct run *a = run_open((const char *const *)id->v[0].paths, id->v[0].npaths, opts, hooks);
 	struct run *b = run_open((const char *const *)id->v[1].paths, id->v[1].npaths, opts, hooks);
+	run_identity_notes(id, 0, a);
+	run_identity_notes(id, 1, b);
 	return compare_new(a, b, compare_family_name(id->v[0].family));
 }
 

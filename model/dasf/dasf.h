@@ -20,6 +20,9 @@ struct load_ctx;
 /* Loader entry points (registered as loader "dasf" in sub_dasf). */
 int dasf_probe(const char *path, const struct opts *opts);
 int dasf_load(struct load_ctx *ctx, const char *path);
+/* The databases dasf_load() of directory dir reads, in load order (identity.c: a PATH
+ * given beside its directory is not read twice). The caller frees each and the array. */
+void dasf_dir_files(const char *dir, char ***files, size_t *n);
 
 /* Load one database held in memory, as dasf_load() does a file called `name` (the
  * fuzzing harness tests/fuzz/fuzz_dasf.c uses it). buf must stay valid during the call. */

@@ -721,6 +721,11 @@ static char **list_dir(const char *dir, size_t *n)
 	return v;
 }
 
+void dasf_dir_files(const char *dir, char ***files, size_t *n)
+{
+	*files = list_dir(dir, n);
+}
+
 static int probe_file(const char *path, bool forced)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

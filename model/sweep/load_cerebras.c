@@ -70,6 +70,16 @@ static int cb_claim(const char *path, bool named, bool asked, int score)
 	return looks_like_cb(path, &broken) || asked || (named && broken) ? score : 0;
 }
 
+void sweep_cb_dir_files(const char *dir, char ***files, size_t *n)
+{
+	bool own;
+	char *p = cb_in_dir(dir, &own);
+	*files = p ? xmalloc(sizeof(**files)) : NULL;
+	*n = p != NULL;
+	if (p)
+		**files = p;
+}
+
 int sweep_cb_probe(const char *path, const struct opts *opts)
 {
 	bool asked = opts && opts->format && strcmp(opts->format, "cerebras") == 0;

@@ -160,9 +160,9 @@ struct file_list {
 	size_t n, cap;
 };
 
-/* Every relevant file under dir into out; run: the load's (NULL for the probe, which
- * stops at the first file and reports nothing), told of a directory it cannot list. */
-static void walk(struct run *run, const char *dir, int depth, struct file_list *out)
+/* Every relevant file under dir into out (first: only the first one, for the probe);
+ * run: the load's, told of a directory it cannot list (NULL: nothing is reported). */
+static void walk(struct run *run, const char *dir, int depth, bool first, struct file_list *out)
 {
 	if (depth > WALK_MAX_DEPTH || out->n >= WALK_MAX_FILES)
 		return;
@@ -175,7 +175,7 @@ static void walk(struct run *run, const char *dir, int depth, struct file_list *
 			continue;
 		if (e->kind == DIRENT_DIR) {
 			char *p = dirlist_path(dir, e->name);
-			walk(run, p, depth + 1, out);
+			walk(run, p, depth + 1, first, out);
 			free(p);
 		} else {
 			char *p = relevant_entry(dir, l, e->name);
@@ -184,7 +184,7 @@ static void walk(struct run *run, const char *dir, int depth, struct file_list *
 				out->v[out->n++] = p;
 			}
 		}
-		if (!run && out->n)
+		if (first && out->n)
 			break;
 	}
 	dirlist_close(l);
@@ -195,6 +195,14 @@ static void file_list_free(struct file_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+}
+
+void sweep_genai_dir_files(const char *dir, char ***files, size_t *n)
+{
+	struct file_list l = { 0 };
+	walk(NULL, dir, 0, false, &l);
+	*files = l.v;
+	*n = l.n;
 }
 
 int sweep_genai_probe(const char *path, const struct opts *opts)
@@ -208,7 +216,7 @@ int sweep_genai_probe(const char *path, const struct opts *opts)
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	struct file_list l = { 0 };
-	walk(NULL, path, 2, &l);
+	walk(NULL, path, 2, true, &l);
 	int r = l.n ? 80 : 0;
 	file_list_free(&l);
 	return r;
@@ -597,7 +605,7 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		l.v = xmalloc(sizeof(*l.v));
 		l.v[l.n++] = xstrdup(path);
 	} else {
-		walk(run, path, 0, &l);
+		walk(run, path, 0, false, &l);
 		if (l.n >= WALK_MAX_FILES)
 			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
 				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);

@@ -61,6 +61,14 @@ static void find_nat(struct run *run, const char *dir, int depth, struct nat_fil
 	dirlist_close(l);
 }
 
+void sweep_nat_dir_files(const char *dir, char ***files, size_t *n)
+{
+	struct nat_files f = { 0 };
+	find_nat(NULL, dir, 0, &f);
+	*files = f.v;
+	*n = f.n;
+}
+
 int sweep_nat_probe(const char *path, const struct opts *opts)
 {
 	(void)opts;

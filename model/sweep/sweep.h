@@ -355,4 +355,11 @@ bool cb_has_aggregate(const struct cb_perf *p);
  * samples_per_sec 0 and total_time 0" or "no other ordinal has a rate". */
 void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n);
 
+/* The files each loader's load of directory dir reads, by its own discovery (identity.c:
+ * a PATH given beside its directory is not read twice). The caller frees each and the
+ * array. */
+void sweep_genai_dir_files(const char *dir, char ***files, size_t *n);
+void sweep_nat_dir_files(const char *dir, char ***files, size_t *n);
+void sweep_cb_dir_files(const char *dir, char ***files, size_t *n);
+
 #endif

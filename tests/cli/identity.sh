@@ -9,7 +9,9 @@
 # world_size, and traces of another world_size, are named in the headline; a steps.jsonl
 # beside rank dirs and a rank dir whose id repeats are noted as not read; trace files of
 # one job given one by one are one run, as their directory is; two DASF or sweep dirs with
-# a file of neither beside them are three runs, refused (a file under one of them joins it).
+# a file of neither beside them are three runs, refused (a file under one of them joins it);
+# a sweep or DASF file that the load of a directory given beside it reads is read once,
+# with a note, whatever the order (one it does not read is read).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -211,4 +213,53 @@ tap_check "two sweep dirs and a level file of neither: exit 1, three runs named"
 rc=$?
 tap_check "two sweep dirs and a level file under the second: compared" \
 	'[ "$rc" -eq 0 ] && head -1 sin.out | grep -qx "tscope-tui compare  (sa  vs  sb)"'
+# A PATH that the load of a directory given beside it reads already is not read again
+# (whatever the order and the number of directories): a note names it; the report is the
+# directory's alone. One the load does not read (deeper than the loader looks) is read.
+lvl=sb/m-openai-chat-concurrency2/profile_export.json
+"$TSCOPE_BIN" --print --no-index sb >s1.out 2>/dev/null
+"$TSCOPE_BIN" --print --no-index sa sb >s2.out 2>/dev/null
+for order in "sb $lvl" "$lvl sb"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --print --no-index $order >s1d.out 2>/dev/null
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --export sources --no-index $order >s1d.csv 2>/dev/null
+	tap_check "a sweep dir and its own level file ($order): read once, the dir's report, a note" \
+		'cmp -s s1.out s1d.out && [ "$(grep -c "^file,$lvl," s1d.csv)" -eq 1 ] &&
+		 grep -q "^info,$lvl,.*already read as part of sb$" s1d.csv && ! grep -q "results at" s1d.csv'
+done
+for order in "sa sb $lvl" "$lvl sa sb"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --print --no-index $order >s2d.out 2>/dev/null
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --export sources --no-index $order >s2d.csv 2>/dev/null
+	tap_check "two sweep dirs and a level file the second reads ($order): the pair's report, a note of B" \
+		'cmp -s s2.out s2d.out && [ "$(grep -c "^B,file,$lvl," s2d.csv)" -eq 1 ] &&
+		 grep -q "^B,info,$lvl,.*already read as part of sb$" s2d.csv'
+done
+db0=da/p-TracePlugin-h0.msgpack
+"$TSCOPE_BIN" --print --no-index da >d1.out 2>/dev/null
+"$TSCOPE_BIN" --print --no-index da db >d2.out 2>/dev/null
+for order in "da $db0" "$db0 da" "da db $db0" "$db0 da db"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --print --no-index $order >dd.out 2>/dev/null
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --export sources --no-index $order >dd.csv 2>/dev/null
+	case $order in *db*) want=d2.out side="A," ;; *) want=d1.out side= ;; esac
+	tap_check "DASF dir(s) and a database the first reads ($order): read once, as without it, a note" \
+		'cmp -s $want dd.out && [ "$(grep -c "^${side}file,$db0," dd.csv)" -eq 1 ] &&
+		 grep -q "^${side}info,$db0,.*already read as part of da$" dd.csv && ! grep -q "repeat tasks" dd.csv'
+done
+mkdir -p cbd/performance nat/job1 && cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/cerebras_trainer.json" \
+	cbd/performance/performance.json && cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/nat_stored_latency_fit.json" \
+	nat/job1/calc_runner_output.json || exit 1
+"$TSCOPE_BIN" --export sources --no-index cbd/performance/performance.json cbd >cbd.csv 2>/dev/null
+"$TSCOPE_BIN" --export sources --no-index nat nat/job1/calc_runner_output.json >nat.csv 2>/dev/null
+tap_check "a Cerebras or NAT dir and the file its load reads: read once, a note" \
+	'[ "$(grep -c "^file," cbd.csv)" -eq 1 ] && grep -q "^info,cbd/performance/performance.json,.*part of cbd$" cbd.csv &&
+	 [ "$(grep -c "^file," nat.csv)" -eq 1 ] && grep -q "^info,nat/job1/calc_runner_output.json,.*part of nat$" nat.csv'
+"$TSCOPE_BIN" --export sources --no-index dbx dbx/more/sub.msgpack >dsub.csv 2>/dev/null
+tap_check "a DASF dir and a database below what its load reads: both read, no note" \
+	'grep -q "^file,dbx/more/sub.msgpack,dasf," dsub.csv && grep -q "^file,dbx/p-TracePlugin-h0.msgpack," dsub.csv &&
+	 ! grep -q "already read" dsub.csv'
 tap_plan
