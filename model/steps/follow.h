@@ -13,9 +13,16 @@
  *     poll; a garbage line is skipped with its file:line diagnostic (once: it is
  *     consumed); a file that cannot be opened is diagnosed once per errno;
  *   . picks up rank{k}/ dirs and steps.jsonl files that appear later (the directory's
- *     mtime changed), loading their run.json;
- *   . reloads a rank whose file shrank or was replaced (another inode) from the start,
- *     and says so (finding LIVE.RELOADED);
+ *     mtime changed), loading their run.json; once rank dirs appear in a run dir, its
+ *     own steps.jsonl is no longer read and rank 0 becomes rank0/'s, as a fresh load
+ *     reads them (LIVE.RELOADED);
+ *   . reloads a rank whose file shrank, was replaced (another inode) or rewritten in
+ *     place (the bytes read before changed, or the same size with a newer mtime found
+ *     at two polls running) from the start, and says so (finding LIVE.RELOADED);
+ *   . reads a rank's run.json again when it appears or changes (size, mtime), looked at
+ *     while the rank writes no record (pytscope writes it at finish()) every T/4 or 5 s,
+ *     whichever is shorter; one naming another run (name, world_size) is said
+ *     (LIVE.RELOADED), never merged silently;
  *   . loads a sweep again (GenAI-Perf level dirs, NAT jobs) when the files under a PATH
  *     changed (run_tree_signature, 3 levels deep), while the run has a sweep or no
  *     steps yet;

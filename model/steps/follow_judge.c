@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_judge.c: the follower's stall rule (follow_judge.h, follow.h STALL RULE): from
  * each followed rank's newest step, idle time and file state, the job's state (running,
- * stalled, finished) and the live findings that say so. */
+ * stalled, finished) and the live findings that say so; the rule's median step time;
+ * whether a run.json read again names another run. */
 #include "model/steps/follow_judge.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "model/stats.h"
+#include "model/xalloc.h"
+
+enum { GAP_RECORDS = 16 };
 
 static void add_live(struct finding_list *live, const char *id, enum severity sev, int rank, long step_lo,
 		     const char *title, const char *detail, const char *fix)
@@ -189,4 +195,37 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 		judge_stalled(live, v, n, why, subset);
 	}
 	return out;
+}
+
+double follow_step_time(const struct steps_model *m, double fallback)
+{
+	size_t nr = steps_nranks(m), k = 0;
+	double *gap = xmalloc((nr ? nr : 1) * sizeof(*gap));
+	for (size_t ri = 0; ri < nr; ri++) {
+		size_t n = steps_nrecords(m, ri);
+		if (n < 2)
+			continue;
+		size_t back = n - 1 < GAP_RECORDS ? n - 1 : GAP_RECORDS;
+		double a, b;
+		if (steps_timestamp(m, ri, n - 1 - back, &a) && steps_timestamp(m, ri, n - 1, &b) && b > a)
+			gap[k++] = (b - a) / (double)back;
+	}
+	double med = k ? stats_median(gap, k) : fallback;
+	free(gap);
+	return med;
+}
+
+bool follow_other_run(const struct steps_meta *was, const struct steps_meta *now, char *buf, size_t n)
+{
+	bool name = (was->name || now->name) && (!was->name || !now->name || strcmp(was->name, now->name) != 0);
+	bool world = was->has_world && now->has_world && was->world_size != now->world_size;
+	if (!was->present || !now->present || (!name && !world))
+		return false;
+	int k = name ? snprintf(buf, n, "name '%.60s' (was '%.60s')", now->name ? now->name : "(none)",
+				was->name ? was->name : "(none)") : 0;
+	size_t used = k <= 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+	if (world)
+		snprintf(buf + used, n - used, "%sworld_size %ld (was %ld)", name ? ", " : "", now->world_size,
+			 was->world_size);
+	return true;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_judge.h: private to the follower (load_follow.c): the stall rule of follow.h
  * applied to each followed rank's state at one poll, giving the job's state and the live
- * findings (follow_judge.c).
+ * findings (follow_judge.c); the rule's median step time; whether a run.json read again
+ * names another run.
  *
  * Beyond follow.h's rule, the job is never called finished while it cannot be: a rank
  * followed with no step record (its file empty, absent or unreadable), a rank of
@@ -15,6 +16,7 @@
 
 #include "model/findings.h"
 #include "model/steps/follow.h"
+#include "model/steps/steps.h"
 #include "model/summary.h"
 
 /* One followed rank at this poll. */
@@ -39,5 +41,14 @@ struct follow_verdict {
 struct follow_verdict follow_judge(struct finding_list *live, const struct follow_rank_now *v, size_t n,
 				   const struct summary_ids *missing, long world, double T, const char *subset,
 				   bool *stalled);
+
+/* The stall rule's median step time: the median over m's ranks of each rank's mean
+ * timestamp gap over its last 16 records; fallback when no rank has two timestamps. */
+double follow_step_time(const struct steps_model *m, double fallback);
+
+/* A run.json read again (now) names another run than the one read before (was): its
+ * name or world_size differs, both read; what differs ("name 'b' (was 'a'), world_size
+ * 4 (was 2)") in buf and true. */
+bool follow_other_run(const struct steps_meta *was, const struct steps_meta *now, char *buf, size_t n);
 
 #endif

@@ -818,6 +818,9 @@ void store_rank_forget_body(struct rank_steps *r);
 void store_rank_build_index(struct rank_steps *r);
 void store_rank_compact(struct rank_steps *r);
 void store_slots_rebuild(struct steps_model *m, size_t need);
+/* Follow mode (store_follow.c): rank ri takes meta's run.json, read again (and its heap
+ * members); the next steps_refresh() drops the analyses, as after a reload. */
+void steps_rank_replace_meta(struct steps_model *m, size_t ri, struct steps_meta *meta);
 /* Shared by store.c and store_read.c. */
 /* A column's raw (non-RLE) value at pos, decoded to double (inline: the analyses read
  * every value of a column through it). */

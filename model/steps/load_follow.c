@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
- * of shrunk or replaced files, stall detection and the live findings. */
+ * of shrunk, replaced or rewritten files, run.json read again when it appears or
+ * changes, a run dir's own steps.jsonl dropped once rank dirs appear, stall detection
+ * and the live findings. */
 #include "model/infile.h"
 #include "model/steps/follow.h"
 
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/index/codec.h"
 #include "model/index/extent.h"
 #include "model/index/index.h"
@@ -23,7 +26,7 @@
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
-enum { GAP_RECORDS = 16, MAX_EVENTS = 64, SWEEP_DEPTH = 3 };
+enum { MAX_EVENTS = 64, SWEEP_DEPTH = 3, META_EVERY = 5 };
 
 /* One followed steps.jsonl. */
 struct ftail {
@@ -38,6 +41,11 @@ struct ftail {
 	double t_adv;               /* when a poll last found new records */
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
+	long long mtime;            /* its mtime then, in ns */
+	bool touched;               /* that stat found the same size, a newer mtime, the bytes read
+				     * unchanged: modified in place, or a write under way (poll_steps) */
+	long long meta_size, meta_mtime; /* run.json as last read (size -1: absent), mtime in ns */
+	double meta_at;             /* when run.json was last looked at */
 	bool stalled;
 	long long win_at;           /* bytes read when win_crc was taken, -1: none */
 	uint32_t win_crc;           /* CRC of the last KiB before win_at (an extent's tail window): a
@@ -194,12 +202,42 @@ static void window_from_load(struct follow *f, long si, struct ftail *t)
 	}
 }
 
+/* dir/run.json's size (-1: absent or not to stat) and mtime in ns. */
+static void meta_stat(const char *dir, long long *size, long long *mtime)
+{
+	char *path = dirlist_path(dir, "run.json");
+	struct stat st;
+	bool ok = stat(path, &st) == 0;
+	*size = ok ? (long long)st.st_size : -1;
+	*mtime = ok ? infile_mtime_ns(&st) : 0;
+	free(path);
+}
+
+/* t's run.json as read into meta (its stamp), else (not read: restored from the index,
+ * unreadable; no rank yet) as it is now. */
+static void meta_note(struct ftail *t, const struct steps_meta *meta)
+{
+	if (meta && meta->stamped) {
+		t->meta_size = meta->stamp_size;
+		t->meta_mtime = meta->stamp_mtime_ns;
+	} else {
+		meta_stat(t->dir, &t->meta_size, &t->meta_mtime);
+	}
+}
+
+static void tail_free(struct ftail *t)
+{
+	steps_tail_free(t->tail);
+	free(t->dir);
+	free(t->steps);
+}
+
 static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
 {
 	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
 	struct ftail *t = &f->t[f->nt++];
 	*t = (struct ftail){ .rank = rf->rank, .dir = xstrdup(rf->dir), .steps = xstrdup(rf->steps),
-			     .t_adv = now, .win_at = -1 };
+			     .t_adv = now, .win_at = -1, .meta_at = now };
 	long si = source_of(f->run, rf->steps);
 	struct stat st;
 	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
@@ -210,14 +248,37 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 			t->dev = st.st_dev;
 			t->ino = st.st_ino;
 			t->have_id = true;
+			t->size = (long long)st.st_size;
+			t->mtime = infile_mtime_ns(&st);
 			t->t_adv = now - mtime_age(&st);
 			if (t->records && t->t_adv > f->t_newest)
 				f->t_newest = t->t_adv;
 		}
 	}
-	if (later && steps_rank_index(f->run->steps, (int)rf->rank) < 0)
+	const struct steps_model *m = f->run->steps;
+	long ri = m ? steps_rank_index(m, (int)rf->rank) : -1;
+	meta_note(t, ri >= 0 ? steps_rank_meta(m, (size_t)ri) : NULL);
+	if (later && ri < 0)
 		event(f, "LIVE.NEW_RANK", SEV_LOW, rf->rank, "rank %ld appeared while following (%s)",
 		      rf->rank, rf->dir);
+}
+
+/* Rank dirs appeared in run dir PATH i (listed in v[0, n)): as a fresh load, its own
+ * steps.jsonl is no longer read (pytscope.md §1); its tail goes, its rank 0 stays until
+ * rank0/'s is read (top_level_of). */
+static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_file *v, size_t n)
+{
+	const char *path = f->p[i].path;
+	if (!n || strcmp(v[0].dir, path) == 0)   /* no rank dir (a file PATH lists its own dir) */
+		return;
+	size_t k = 0;
+	for (size_t j = 0; j < f->nt; j++)
+		if (strcmp(f->t[j].dir, path) == 0)
+			tail_free(&f->t[j]);
+		else
+			f->t[k++] = f->t[j];
+	f->next = k < f->nt ? 0 : f->next;
+	f->nt = k;
 }
 
 /* Pick up rank dirs and files under each path whose directory changed; under --ranks
@@ -245,9 +306,10 @@ static void discover(struct follow *f, double now)
 				p->left_out++;
 			else if (!tail_find(f, v[k].steps))
 				tail_add(f, &v[k], now, later);
-		steps_rank_files_free(v);
 		if (f->nt)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
+		drop_top_level(f, i, v, n);
+		steps_rank_files_free(v);
 	}
 	if (!listed || !asked || !f->run->steps)
 		return;
@@ -263,6 +325,7 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 	struct steps_model *m = steps_model_get(f->run);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
 	steps_rank_load_meta(f->run, r, t->dir, (int)t->rank, true);
+	meta_note(t, &r->meta);
 	steps_tail_free(t->tail);
 	t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
 	t->records = 0;
@@ -315,8 +378,20 @@ static void read_slice(struct ftail *t, struct rank_steps *r, int fd, long long 
 	}
 }
 
-/* Poll one file, reading at most *left bytes (< 0: no limit); returns FOLLOW_* bits. */
-static unsigned poll_file(struct follow *f, struct ftail *t, double now, long long *left)
+/* The run dir whose own steps.jsonl gave rank 0 when t reads rank 0 of its rank dirs,
+ * else NULL. */
+static const char *top_level_of(const struct follow *f, const struct ftail *t)
+{
+	const struct steps_model *m = f->run->steps;
+	long ri = t->rank == 0 && m ? steps_rank_index(m, 0) : -1;
+	for (size_t i = 0; ri >= 0 && i < f->np; i++)
+		if (strcmp(steps_rank_path(m, (size_t)ri), f->p[i].path) == 0 && strcmp(t->dir, f->p[i].path) != 0)
+			return f->p[i].path;
+	return NULL;
+}
+
+/* Poll t's steps.jsonl, reading at most *left bytes (< 0: no limit); returns FOLLOW_* bits. */
+static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long long *left)
 {
 	struct stat st;
 	if (stat(t->steps, &st) != 0) {
@@ -326,11 +401,17 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	}
 	if (!S_ISREG(st.st_mode))
 		return 0;
+	/* the size unchanged and a newer mtime: modified in place, unless a write is under
+	 * way (a write sets the mtime, then the size): settled when a later stat finds both
+	 * unchanged */
+	bool same = t->have_id && (long long)st.st_size == t->size;
+	bool touched = same && infile_mtime_ns(&st) != t->mtime, settled = same && t->touched && !touched;
 	t->size = (long long)st.st_size;
+	t->mtime = infile_mtime_ns(&st);
 	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
 	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
 	bool shrank = t->tail && st.st_size < offset;
-	if (!replaced && !shrank && st.st_size == offset)
+	if (!replaced && !shrank && !touched && !settled && st.st_size == offset)
 		return 0;
 	int fd = infile_open(t->steps);
 	if (fd < 0) {
@@ -341,24 +422,35 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	struct stat fst;
 	if (fstat(fd, &fst) == 0) {
 		replaced = t->have_id && (fst.st_ino != t->ino || fst.st_dev != t->dev);
+		if (fst.st_size != st.st_size || infile_mtime_ns(&fst) != t->mtime)   /* written meanwhile */
+			touched = settled = false;
 		st = fst;
 	}
 	t->dev = st.st_dev;
 	t->ino = st.st_ino;
 	t->have_id = true;
+	t->mtime = infile_mtime_ns(&st);
 	unsigned out = 0;
-	/* grown, but what was read before is not there any more (truncated and written
-	 * again in place: the inode stays, the size grows) */
+	/* what was read before is not there any more (truncated and written again in place:
+	 * the inode stays, the size grows or stays) */
 	bool rewritten = !replaced && !shrank && t->win_at > 0 && t->win_at <= (long long)st.st_size &&
 			 !window_holds(fd, t);
-	if (replaced || shrank || rewritten) {
-		long long was = offset;
-		t->r = fresh_rank(f, t, (long long)st.st_size);
-		steps_publish_rank(steps_model_get(f->run), t->r);
+	bool modified = settled && !replaced && !shrank && !rewritten;
+	bool again = replaced || shrank || rewritten || modified;
+	t->touched = touched && !again;
+	const char *top = t->r || again ? NULL : top_level_of(f, t);   /* replaced, not grown */
+	if (again)
 		event(f, "LIVE.RELOADED", SEV_MED, t->rank,
 		      "rank %ld: steps.jsonl %s (%lld -> %lld bytes); reloaded from the start (a restarted job?)",
-		      t->rank, replaced ? "was replaced" : shrank ? "shrank" : "was rewritten in place", was,
-		      (long long)st.st_size);
+		      t->rank, replaced ? "was replaced" : shrank ? "shrank" : rewritten ? "was rewritten in place"
+		      : "has a newer mtime at the same size", offset, (long long)st.st_size);
+	else if (top)
+		event(f, "LIVE.RELOADED", SEV_MED, 0, "rank 0: %s/steps.jsonl is no longer read: rank dirs appeared "
+		      "there, and a run dir's own steps.jsonl is ignored once it has them; rank 0 is now %s's", top,
+		      t->dir);
+	if (again || top) {
+		t->r = fresh_rank(f, t, (long long)st.st_size);
+		steps_publish_rank(steps_model_get(f->run), t->r);
 		out |= FOLLOW_RELOADED;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
@@ -378,6 +470,46 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 		out |= FOLLOW_GREW;
 	}
 	return out;
+}
+
+/* run.json is written at finish() and overwritten by a run into the same dir (pytscope.md
+ * §1): one that appeared or changed (size, mtime) since t's rank read it is read again. */
+static unsigned poll_meta(struct follow *f, struct ftail *t, double now)
+{
+	t->meta_at = now;
+	long long size, mtime;
+	meta_stat(t->dir, &size, &mtime);
+	struct steps_model *m = f->run->steps;
+	long ri = m ? steps_rank_index(m, (int)t->rank) : -1;
+	if ((size == t->meta_size && mtime == t->meta_mtime) || ri < 0 || top_level_of(f, t))
+		return 0;   /* unchanged, or no rank of t's yet: read with it */
+	struct steps_meta meta = { 0 };
+	steps_load_meta(f->run, t->dir, (int)t->rank, &meta);
+	meta_note(t, &meta);
+	if (ri > 0) {   /* the lowest rank's text is kept, as a load keeps it */
+		free(meta.json);
+		meta.json = NULL;
+		meta.json_len = 0;
+	}
+	char what[200];   /* another run's: said (ranks that differ show as mixed runs), never merged */
+	bool other = follow_other_run(steps_rank_meta(m, (size_t)ri), &meta, what, sizeof(what));
+	if (other)
+		event(f, "LIVE.RELOADED", SEV_MED, t->rank, "rank %ld: run.json was overwritten by another run: %s; "
+		      "read again (a new run written into the same dir?)", t->rank, what);
+	steps_rank_replace_meta(m, (size_t)ri, &meta);
+	return other ? FOLLOW_RELOADED : FOLLOW_GREW;
+}
+
+/* Poll one file (poll_steps); while no record comes, its run.json too (pytscope writes
+ * it at finish(), after its last record), every T/4 (T the stall threshold: it is seen
+ * before the rank is judged idle) or META_EVERY s, whichever is shorter. */
+static unsigned poll_file(struct follow *f, struct ftail *t, double now, long long *left)
+{
+	size_t had = t->records;
+	unsigned out = poll_steps(f, t, now, left);
+	double every = f->threshold / 4 < META_EVERY ? f->threshold / 4 : META_EVERY;
+	bool due = t->records == had && !(out & FOLLOW_RELOADED) && now - t->meta_at >= every;
+	return due ? out | poll_meta(f, t, now) : out;
 }
 
 /* ---- sweeps ---------------------------------------------------------------------------- */
@@ -427,25 +559,6 @@ static struct ftail *tail_of_rank(struct follow *f, int rank)
 	return bsearch(&key, f->t, f->nt, sizeof(*f->t), cmp_tail);
 }
 
-/* Median over ranks of the mean timestamp gap over the last GAP_RECORDS records. */
-static double median_step_time(const struct steps_model *m, double fallback)
-{
-	size_t nr = steps_nranks(m), k = 0;
-	double *gap = xmalloc((nr ? nr : 1) * sizeof(*gap));
-	for (size_t ri = 0; ri < nr; ri++) {
-		size_t n = steps_nrecords(m, ri);
-		if (n < 2)
-			continue;
-		size_t back = n - 1 < GAP_RECORDS ? n - 1 : GAP_RECORDS;
-		double a, b;
-		if (steps_timestamp(m, ri, n - 1 - back, &a) && steps_timestamp(m, ri, n - 1, &b) && b > a)
-			gap[k++] = (b - a) / (double)back;
-	}
-	double med = k ? stats_median(gap, k) : fallback;
-	free(gap);
-	return med;
-}
-
 /* Every PATH is a run dir (not a steps.jsonl, not one rank{k}/): the whole job is followed. */
 static bool follows_job(const struct follow *f)
 {
@@ -492,7 +605,7 @@ static struct follow_rank_now rank_now(struct follow *f, const struct ftail *t, 
 static unsigned assess(struct follow *f, double now)
 {
 	const struct steps_model *m = f->run->steps;
-	f->threshold = 10 * median_step_time(m, f->o.interval);
+	f->threshold = 10 * follow_step_time(m, f->o.interval);
 	if (f->threshold < f->o.stall_floor)
 		f->threshold = f->o.stall_floor;
 	struct follow_rank_now *v = xmalloc((f->nt ? f->nt : 1) * sizeof(*v));
@@ -631,8 +744,10 @@ unsigned follow_poll(struct follow *f, double now)
 	if (!f->behind)
 		f->next = 0;
 	f->grew = f->grew || out;
-	if (out)
+	if (out) {
 		steps_refresh(f->run->steps);
+		steps_name_run(f->run, f->run->steps);   /* run.json read again, a rank 0 replaced */
+	}
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
 		out |= FOLLOW_GREW;
 	out |= watch_sweep(f);
@@ -699,11 +814,8 @@ void follow_free(struct follow *f)
 		f->run->live_findings = NULL;
 		run_changed(f->run);
 	}
-	for (size_t i = 0; i < f->nt; i++) {
-		steps_tail_free(f->t[i].tail);
-		free(f->t[i].dir);
-		free(f->t[i].steps);
-	}
+	for (size_t i = 0; i < f->nt; i++)
+		tail_free(&f->t[i]);
 	free(f->t);
 	for (size_t i = 0; i < f->np; i++) {
 		free(f->p[i].path);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* store_follow.c: growing a live run (follow mode, model/steps/follow.h): thawing a
  * finalized rank for appends and re-deriving the indexes and the aligned set after new
- * records (steps_rank_grow, steps_refresh). */
+ * records (steps_rank_grow, steps_refresh); a rank's run.json read again
+ * (steps_rank_replace_meta). */
 #include "model/steps/store_body.h"
 
 #include <stdlib.h>
@@ -141,4 +142,13 @@ bool steps_refresh(struct steps_model *m)
 		m->analysis = NULL;
 	}
 	return true;
+}
+
+void steps_rank_replace_meta(struct steps_model *m, size_t ri, struct steps_meta *meta)
+{
+	pthread_mutex_lock(&m->lock);
+	steps_meta_free(&m->rank[ri]->meta);
+	rank_set_meta(m->rank[ri], meta);
+	m->resort = true; /* the next steps_refresh() drops the analyses, as after a reload */
+	pthread_mutex_unlock(&m->lock);
 }

@@ -6,8 +6,9 @@
 # reported stalled; a truncated-then-rewritten file, and one rewritten in place and longer,
 # are reloaded; following a --ranks subset says nothing of the whole job; SIGINT ends
 # with 130. A rank with no record, a rank of world_size with no rank dir or a half-written
-# last record keeps a stopped job from "finished" (stalled, named); a rank writing no
-# record while the others advance is stalled.
+# last record keeps a stopped job from "finished" (stalled, named), also when that
+# world_size comes from a run.json written while following (as pytscope writes it, at
+# finish()); a rank writing no record while the others advance is stalled.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -114,6 +115,18 @@ sh "$writer" ws 3 0 10 0 >/dev/null
 printf '{"rank": 0, "world_size": 4}' >ws/rank0/run.json
 unfinished ws "rank 3 of world_size 4 has no rank dir; the ranks with records stopped at step 10$" \
 	"a rank of world_size with no rank dir"
+# run.json written while following (none when it started): its world_size is read
+sh "$writer" rj 2 0 10 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 5 rj >rj.out 2>rj.err &
+fpid=$!
+wait_for rj.err "following every"
+for r in 0 1; do printf '{"rank": %d, "world_size": 4, "n_steps": 11}' "$r" >"rj/rank$r/run.json"; done
+wait_for rj.out "LIVE.JOB_STALL\|LIVE.FINISHED"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "run.json written while following: read; ranks 2, 3 of its world_size 4 named, never finished" \
+	'grep -q " high LIVE.JOB_STALL job stalled: no rank advanced for [0-9]* s; ranks 2, 3 of world_size 4 \
+have no rank dir; the ranks with records stopped at step 10$" rj.out && ! grep -q "LIVE.FINISHED" rj.out'
 sh "$writer" hw 3 0 10 0 >/dev/null
 printf '{"step":11,"timestamp":1.0,"pha' >>hw/rank0/steps.jsonl
 unfinished hw "rank 0 left an unfinished last line; the ranks with records stopped at step 10$" \

@@ -2,14 +2,19 @@
 /* test_follow.c: follow mode (model/steps/follow.c) and what it builds on: growing the
  * step store after finalize (steps_rank_grow / steps_refresh), the tail reader
  * (half-written lines retried, garbage skipped with file:line once), ranks that appear,
- * shrunk and replaced files reloaded, unreadable files reported once, the stall rule
- * (stalled rank, job stall, finished is not a stall) on a simulated clock, and a
- * one-shot load that finishes while a writer keeps appending, and a sweep that grows a
- * level directory. */
+ * shrunk and replaced files reloaded, a file rewritten at the same size (other bytes, or
+ * only a newer mtime) reloaded, unreadable files reported once, the stall rule
+ * (stalled rank, job stall, finished is not a stall) on a simulated clock, run.json that
+ * appears (world_size: a job missing ranks is not finished) or is overwritten by another
+ * run (said), a run dir's own steps.jsonl dropped once rank dirs appear, and a one-shot
+ * load that finishes while a writer keeps appending, and a sweep that grows a level
+ * directory. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "model/run.h"
 #include "model/steps/follow.h"
@@ -409,6 +414,142 @@ static void test_slices(void)
 	tu_rm_rf(j.dir);
 }
 
+/* Set path's mtime `ahead` seconds past now (a file system's coarse clock cannot hide it). */
+static void mtime_ahead(const char *path, long ahead)
+{
+	struct timespec ts[2] = { { .tv_nsec = UTIME_OMIT }, { .tv_sec = time(NULL) + ahead } };
+	if (utimensat(AT_FDCWD, path, ts, 0) != 0)
+		perror(path);
+}
+
+/* rank's run.json in job j: name, world_size, n_steps, mtime `ahead` s past now. */
+static void write_run_json(const struct job *j, int rank, const char *name, long world, long nsteps, long ahead)
+{
+	char p[600], text[300];
+	snprintf(p, sizeof(p), "%s/rank%d/run.json", j->dir, rank);
+	int n = snprintf(text, sizeof(text), "{\"name\": \"%s\", \"rank\": %d, \"world_size\": %ld, \"n_steps\": %ld, "
+			 "\"flops_per_step\": 1e12, \"peak_flops\": 1e14}", name, rank, world, nsteps);
+	tu_write_file(p, text, (size_t)n);
+	mtime_ahead(p, ahead);
+}
+
+/* run.json written while following (pytscope writes it at finish()) is read: its
+ * world_size names the ranks with no rank dir, so the job is not finished; one
+ * overwritten by another run is read again and said. */
+static void test_run_json(void)
+{
+	struct job j;
+	job_make(&j, "follow-meta.", 2, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	for (long s = 5; s < 10; s++) {
+		for (int r = 0; r < 2; r++)
+			append_step(&j, r, s);
+		follow_poll(f, (double)s);
+	}
+	for (int r = 0; r < 2; r++)
+		write_run_json(&j, r, "job-a", 4, 10, 0);
+	follow_poll(f, 10);
+	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
+	ok(meta->present && meta->has_world && meta->world_size == 4, "run.json that appeared is read (world_size 4)");
+	is_str(run->name, "job-a", "the run takes its name");
+	follow_poll(f, 25);
+	ok(!has_finding(f, "LIVE.FINISHED", NULL), "a job missing ranks of its world_size is not finished");
+	ok(has_finding(f, "LIVE.JOB_STALL", "ranks 2, 3 of world_size 4 have no rank dir"),
+	   "... but stalled, naming them");
+
+	write_run_json(&j, 0, "job-b", 4, 10, 30);   /* the same size: only the mtime tells */
+	unsigned r = follow_poll(f, 30);   /* run.json is looked at every T/4 (10 s / 4) */
+	ok(r & FOLLOW_RELOADED, "run.json overwritten by another run: a reload");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 0: run.json was overwritten by another run: "
+		       "name 'job-b' (was 'job-a')"), "... said, naming both runs");
+	is_str(steps_rank_meta(run->steps, 0)->name, "job-b", "rank 0 holds the new run.json");
+	is_str(run->name, "job-b", "the run's name follows rank 0's");
+	is_str(steps_rank_meta(run->steps, 1)->name, "job-a", "rank 1's run.json, unchanged, still names job-a");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* A single-rank run dir whose rank dirs appear while followed: its own steps.jsonl is no
+ * longer read (as a fresh load), rank 0 is rank0/'s alone, and it is said. */
+static void test_layout(void)
+{
+	struct job j;
+	job_make(&j, "follow-layout.", 0, 0);
+	char top[600];
+	snprintf(top, sizeof(top), "%s/steps.jsonl", j.dir);
+	for (long s = 0; s < 10; s++) {
+		char line[128];
+		int n = snprintf(line, sizeof(line),
+				 "{\"step\":%ld,\"timestamp\":%ld.0,\"phases\":{\"forward\":0.9}}\n", s, 1000 + s);
+		FILE *fp = fopen(top, "a");
+		if (!fp || fwrite(line, 1, (size_t)n, fp) != (size_t)n || fclose(fp) != 0)
+			exit(1);
+	}
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	is_int(steps_nrecords(run->steps, 0), 10, "the top-level steps.jsonl is rank 0");
+	for (int r = 0; r < 2; r++) {
+		char d[600];
+		snprintf(d, sizeof(d), "%s/rank%d", j.dir, r);
+		tu_make_dir(d);
+		for (long s = 0; s < 20; s++)
+			append_step(&j, r, s);
+	}
+	mtime_ahead(j.dir, 5);
+	unsigned r = follow_poll(f, 1);
+	ok(r & FOLLOW_RELOADED, "rank dirs that appear: a reload");
+	is_int(steps_nranks(run->steps), 2, "two ranks, rank0/ and rank1/");
+	is_int(steps_nrecords(run->steps, 0), 20, "rank 0 holds rank0/'s 20 records, not the top-level file's too");
+	ok(has_finding(f, "LIVE.RELOADED", "steps.jsonl is no longer read: rank dirs appeared there"), "... said");
+	double v;
+	ok(steps_value(run->steps, 0, steps_metric_find(run->steps, METRIC_PHASE, "forward"), 0, &v) && v == 0.5,
+	   "rank 0's first record is rank0/'s");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* A file rewritten at its size: other bytes (the window read last changed) reload at
+ * once; a newer mtime alone reloads once the next poll finds the file as it was (a write
+ * under way sets the mtime before the size). */
+static void test_same_size(void)
+{
+	struct job j;
+	job_make(&j, "follow-same.", 2, 30);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	follow_poll(f, 1);
+	char q[600];
+	rank_path(&j, 1, q, sizeof(q));
+	char *text = tu_read_file(q);
+	for (char *at = text; (at = strstr(at, "\"forward\":0.5")); at++)
+		at[strlen("\"forward\":0.")] = '7';
+	tu_write_file(q, text, strlen(text));
+	free(text);
+	mtime_ahead(q, 10);
+	ok(follow_poll(f, 2) & FOLLOW_RELOADED, "a rewrite at the same size reloads its rank");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 1: steps.jsonl was rewritten in place"), "... said");
+	double v;
+	int fwd = steps_metric_find(run->steps, METRIC_PHASE, "forward");
+	ok(steps_value(run->steps, 1, fwd, 3, &v) && v == 0.7, "rank 1 holds the rewritten values");
+
+	rank_path(&j, 0, q, sizeof(q));
+	mtime_ahead(q, 20);   /* touched: the same bytes, a newer mtime */
+	ok(!(follow_poll(f, 3) & FOLLOW_RELOADED),
+	   "a newer mtime at the same size: not yet (a write may be under way)");
+	ok(follow_poll(f, 4) & FOLLOW_RELOADED, "... a reload once the next poll finds the file unchanged");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 0: steps.jsonl has a newer mtime at the same size"), "... said");
+	is_int(steps_nrecords(run->steps, 0), 30, "rank 0 read again: 30 records, none twice");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
 int main(void)
 {
 	test_slices();
@@ -417,6 +558,9 @@ int main(void)
 	test_stalled_rank();
 	test_finished();
 	test_files();
+	test_run_json();
+	test_layout();
+	test_same_size();
 	test_fast_writer();
 	test_sweep();
 	return tap_done();
