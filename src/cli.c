@@ -10,7 +10,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
@@ -167,6 +169,18 @@ static int check_term(const char *opt, const char *arg,
 	return 2;
 }
 
+void cli_trim_path(char *path)
+{
+	size_t n = dirlist_dir_len(path);
+	if (!path[n])
+		return;
+	char kept = path[n];
+	path[n] = '\0';
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		path[n] = kept;
+}
+
 static void push(const char ***v, size_t *n, const char *s)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
@@ -308,8 +322,10 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		if (apply(cli, c, optarg))
 			return 2;
 	}
-	for (int i = optind; i < argc; i++)
+	for (int i = optind; i < argc; i++) {
+		cli_trim_path(argv[i]);
 		push(&cli->paths, &cli->npaths, argv[i]);
+	}
 	cli->opts.paths = cli->paths;
 	cli->opts.npaths = cli->npaths;
 	if (cli->mode == MODE_HELP || cli->mode == MODE_VERSION || cli->mode == MODE_LIST_VIEWS ||

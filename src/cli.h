@@ -21,7 +21,12 @@ struct cli {
 	size_t npaths;
 };
 
-/* Parse argv into cli. Returns 0, or 2 after printing a usage error to stderr. */
+/* PATH (an argv string) without its trailing slashes, in place ("/" keeps its one): the
+names a load makes from it (sweep configs, source paths) are then the same whether or not
+it ends in '/'. A symbolic link keeps its slash, which makes it the directory it names. */
+void cli_trim_path(char *path);
+/* Parse argv into cli (its PATHs trimmed: cli_trim_path). Returns 0, or 2 after printing
+ * a usage error to stderr. */
 int cli_parse(struct cli *cli, int argc, char **argv);
 /* The files named on options (--trace PATH, --kernel-classes FILE) as the loaders will
  * open them: 0 when each can be, else 1 after naming each that cannot on stderr with

@@ -25,6 +25,7 @@
 #include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
+#include "src/cli.h"
 #include "src/meter.h"
 
 #define MAX_SHARDS 1000u
@@ -130,6 +131,7 @@ static int parse(struct index_cli *c, int argc, char **argv)
 			return fail(a[0] == '-' ? "unknown option" : "more than one RUN_DIR", a);
 		}
 	}
+	cli_trim_path(argv[argc - 1]);
 	c->run_dir = argv[argc - 1];
 	if (c->run_dir[0] == '-')
 		return fail("missing RUN_DIR", NULL);

@@ -9,7 +9,8 @@
 # --trace or --kernel-classes file that cannot be opened is named with why (exit 1),
 # each bad rule line is its own diagnostic; -o '' is a usage error; --tui without a
 # terminal says why; --color auto gives no colour on a terminal with TERM dumb or unset;
-# a --ranks reason quoting the argument is sanitized.
+# a --ranks reason quoting the argument is sanitized; a PATH ending in '/' names configs
+# and sources as without it (a filter on a config name keeps its row).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -152,4 +153,15 @@ if command -v script >/dev/null 2>&1; then
 else
 	for t in xterm dumb unset fallback always compat; do tap_skip "colour with TERM on a terminal ($t): no script"; done
 fi
+# A PATH ending in '/': the same config names and source paths as without it.
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep" art 50 4 3 >/dev/null || exit 1
+$T --export sweep art >sw_plain.csv 2>/dev/null
+$T --export sweep art/ >sw_slash.csv 2>/dev/null
+tap_check "PATH art/: the sweep's configs as art's (m-..., not /m-...)" \
+	'cmp -s sw_plain.csv sw_slash.csv && grep -q ",m-openai-chat-concurrency1," sw_slash.csv'
+$T --export sweep --filter 'config=m-openai-chat-concurrency1' art/ >sw_f.csv 2>/dev/null
+tap_eq "... a filter on the config name keeps its row" 2 "$(wc -l <sw_f.csv | tr -d ' ')"
+$T --export sources "$demo/" >src_slash.csv 2>/dev/null
+tap_check "... a run dir's source paths without '//'" \
+	'! grep -q "//" src_slash.csv && grep -q "/rank0/steps.jsonl" src_slash.csv'
 tap_plan
