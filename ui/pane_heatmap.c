@@ -222,6 +222,16 @@ static bool open_metric(struct hpane *p)
 	return true;
 }
 
+/* The cursor's row and column ids, read while the source matches the model: a rebuild
+ * finds the cursor by them, never by reading the old source at the old position after
+ * the model changed under it (a truncated log leaves no step there). */
+static void keep_cursor_ids(struct hpane *p)
+{
+	size_t row = hm_line_row(p, p->cur_r);
+	p->cur_rid = p->src.row_id ? p->src.row_id(p->src.ud, row) : (long)row;
+	p->cur_cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
+}
+
 static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	void *model;
@@ -250,6 +260,7 @@ static void *hp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	}
 	/* node rows by default when the ranks do not fit the screen and there are nodes */
 	p->by_node = p->ol_n > 1 && p->src.nrows > (size_t)(app->lay.body.h > 3 ? app->lay.body.h - 2 : 1);
+	keep_cursor_ids(p);
 	return p;
 }
 
@@ -273,6 +284,7 @@ void hm_fix_view(struct hpane *p)
 		p->cur_r = hm_nlines(p) - 1;
 	if (p->cur_c >= p->src.ncols)
 		p->cur_c = p->src.ncols - 1;
+	keep_cursor_ids(p);
 	if (p->w <= 0)
 		return;
 	p->top = 0;
@@ -298,15 +310,16 @@ void hm_fix_view(struct hpane *p)
 		p->c0 = 0;
 }
 
-/* The run grew: the grid is rebuilt; the cursor stays on its row and column ids (a
- * cursor on the last column follows the newest step), the zoom stays unless it was
- * "fit everything", and the rows shown stay. */
+/* The run changed (it grew, or a log was truncated or reloaded): the grid is rebuilt; the
+ * cursor stays on its row and column ids (a cursor on the last column follows the newest
+ * step; an id gone: the first row, the last column), the zoom stays unless it was "fit
+ * everything", and the rows shown stay. No grid left (no step aligned): false, the pane
+ * reopens and says so. The ids are the ones kept before the change: the old source reads
+ * the changed model, where the old cursor may be past the end. */
 static bool hp_rebuild(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
-	size_t cur_row = hm_line_row(p, p->cur_r);
-	long rid = p->src.row_id ? p->src.row_id(p->src.ud, cur_row) : (long)cur_row;
-	long cid = p->src.col_id ? p->src.col_id(p->src.ud, p->cur_c) : (long)p->cur_c;
+	long rid = p->cur_rid, cid = p->cur_cid;
 	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
 	size_t was = p->src.ncols;
 	hm_job_stop(p);
@@ -368,9 +381,22 @@ static bool col_marked(const struct hpane *p, size_t c0, size_t c1)
 	return false;
 }
 
-/* Column labels every 12 columns and the marked columns (critical steps of the
+/* Columns from one label to the next: 12, more when the widest label shown (the first
+ * or the last: the ids grow along the axis) needs them, so a step near 1e12 shows whole,
+ * never clipped to "1000000000..." like its neighbours. */
+static int label_gap(const struct hpane *p, int nx)
+{
+	char a[32], b[32];
+	grid_col_label(&p->src, p->c0, a, sizeof(a));
+	grid_col_label(&p->src, p->c0 + (size_t)(nx - 1) * p->spc, b, sizeof(b));
+	int lw = text_width(a) > text_width(b) ? text_width(a) : text_width(b);
+	return lw + 1 > 12 ? lw + 1 : 12;
+}
+
+/* Column labels every label_gap columns and the marked columns (critical steps of the
  * evidence): a label is drawn only where no mark touches it (a blank on each side), so
- * the axis shows whole labels or marks, never a label's fragments among the marks. */
+ * the axis shows whole labels or marks, never a label's fragments among the marks; a
+ * label wider than 11 columns only whole, never clipped at the right edge. */
 static void draw_header(struct hpane *p, struct app *app, const struct heat_geom *g)
 {
 	size_t nc = p->src.ncols;
@@ -380,15 +406,18 @@ static void draw_header(struct hpane *p, struct app *app, const struct heat_geom
 		size_t c = p->c0 + (size_t)nx * p->spc, ce = c + p->spc < nc ? c + p->spc : nc;
 		mark[nx] = p->mark_row >= 0 && col_marked(p, c, ce);
 	}
-	for (int x = 0; x + 8 <= w && x < nx; x += 12) {
+	int gap = nx ? label_gap(p, nx) : 12;
+	for (int x = 0; x + 8 <= w && x < nx; x += gap) {
 		char lab[32];
 		grid_col_label(&p->src, p->c0 + (size_t)x * p->spc, lab, sizeof(lab));
-		int lw = text_width(lab) < 11 ? text_width(lab) : 11;
+		int lw = text_width(lab) < gap - 1 ? text_width(lab) : gap - 1;
+		if (lw > 11 && x + lw > w)
+			break;
 		bool clear = x == 0 || !mark[x - 1];
 		for (int i = x; i <= x + lw && i < nx; i++)
 			clear = clear && !mark[i];
 		if (clear)
-			draw_text(g->header.y, g->header.x + x, 11, lab, ROLE_AXIS);
+			draw_text(g->header.y, g->header.x + x, gap - 1, lab, ROLE_AXIS);
 	}
 	for (int x = 0; x < nx; x++)
 		if (mark[x])
@@ -813,6 +842,7 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 		return hp_handle(p, app, ACT_ENTER);
 	p->cur_r = r;
 	p->cur_c = c;
+	hm_fix_view(p);
 	return PR_HANDLED;
 }
 

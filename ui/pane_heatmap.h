@@ -27,6 +27,7 @@ struct hpane {
 	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
 	size_t top;                   /* first row shown (always 0 when fitting) */
 	size_t cur_r, cur_c;          /* cursor, in grid coordinates */
+	long cur_rid, cur_cid;        /* its row and column ids, kept by hm_fix_view (a rebuild finds it by them) */
 	int w, h;                     /* cells area of the last frame */
 	int y0, x0;                   /* its top-left screen cell (mouse) */
 	/* cache of the visible buckets */

@@ -205,9 +205,23 @@ static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 	}
 }
 
+/* Columns from one step label to the next: 12, more when the widest step shown needs
+ * them, so a step near 1e12 shows whole, never clipped to "100000000..." like its
+ * neighbours. */
+static int axis_gap(const struct spane *p, int ncol)
+{
+	int widest = 0;
+	for (int x = 0; x < ncol; x++) {
+		char label[24];
+		int len = snprintf(label, sizeof(label), "%ld", steps_step(p->m, p->ri, p->c0 + (size_t)x * p->spc));
+		widest = len > widest ? len : widest;
+	}
+	return widest + 2 > 12 ? widest + 2 : 12;
+}
+
 /* The cursor pointer and the evidence marks, then the step labels where none of them
  * falls (a label with its first digit drawn over would read as another step: "▶0" for
- * step 10). */
+ * step 10); a label wider than 10 columns only whole, never clipped at the right edge. */
 static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
 {
 	size_t n = nrec(p);
@@ -223,14 +237,17 @@ static void draw_axis(struct spane *p, struct app *app, int y, int x0, int w)
 			draw_text(y, x0 + ncol, 1, sym[ncol] == 'p' ? app->g->pointer : app->g->mark,
 				  sym[ncol] == 'p' ? ROLE_CURSOR : ROLE_MARK);
 	}
-	for (int x = 0; x + 8 < w && x < ncol; x += 12) {
+	int gap = axis_gap(p, ncol);
+	for (int x = 0; x + 8 < w && x < ncol; x += gap) {
 		char label[24];
 		int len = snprintf(label, sizeof(label), "%ld", steps_step(p->m, p->ri, p->c0 + (size_t)x * p->spc));
+		if (len > 10 && x + len > w)
+			break;
 		bool covered = false;
 		for (int k = x; k < x + len && k < ncol && !covered; k++)
 			covered = sym[k] != 0;
 		if (!covered)
-			draw_text(y, x0 + x, 10, label, ROLE_DIM);
+			draw_text(y, x0 + x, gap - 2, label, ROLE_DIM);
 	}
 	free(sym);
 }
