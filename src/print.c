@@ -582,19 +582,21 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	if (!run->steps || !steps_nranks(run->steps) || compat_no_steps(run, po))
 		return NULL;
 	const struct budget *e = analysis_budget(run, 0);
-	if (!e)
+	if (!e && (po->compat || !steps_total_records(run->steps))) /* pytscope prints none; natively, why */
 		return NULL;
 	struct sbuf b = { 0 };
-	char sec[32];
-	enum led l = !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
+	char sec[32], why[160];
+	enum led l = !e || !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
 	/* pytscope's budget wall is rank 0's rank wall (glossary); the default report says so */
 	const char *wall = po->compat ? "wall" : "rank wall";
-	char *head = po->compat ? xasprintf("EFFICIENCY BUDGET — wall-time decomposition")
-				: xasprintf("EFFICIENCY BUDGET — rank wall decomposition (rank %d)",
-					    steps_rank_id(run->steps, 0));
+	char *head = !e ? xasprintf("EFFICIENCY BUDGET — n/a: %s", analysis_budget_why_absent(run, 0, why, sizeof(why)))
+		     : po->compat ? xasprintf("EFFICIENCY BUDGET — wall-time decomposition")
+		     : xasprintf("EFFICIENCY BUDGET — rank wall decomposition (rank %d)", steps_rank_id(run->steps, 0));
 	title(&b, po, l, head);
 	free(head);
 	sb_puts(&b, "\n");
+	if (!e)
+		return sb_take(&b);
 	if (e->has_mfu) {
 		char *mfu = xasprintf("%.1f%%", py_float(e->mfu * 100));
 		sb_puts(&b, "  MFU ");

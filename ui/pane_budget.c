@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_budget.c: the efficiency budget as bars: the selected rank's budget line by line
  * (seconds, share of wall, recoverable lines highlighted), every rank as one stacked
- * bar with its recoverable share (j/k select), and the selected rank per step window.
+ * bar with its recoverable share (j/k select), and the selected rank per step window
+ * (its records after --warmup, as its budget; a rank without a budget says why).
  * Each budget line has its own fill glyph and colour, so the bars read in mono. y/Y copy
  * the selected rank's useful fraction / budget row as --export budget writes them. */
 #include <limits.h>
@@ -173,20 +174,29 @@ static long step_at(long lo, unsigned long off)
 	return u > (unsigned long)LONG_MAX ? -(long)(~u) - 1 : (long)u;
 }
 
+/* The selected rank's budget per step window, over its records after --warmup (the
+ * budget's records); a rank with none left says why instead. */
 static int draw_windows(struct bpane *p, struct app *app, int y, int x, int w)
 {
-	size_t nrec = steps_nrecords(p->m, p->lc.sel);
-	if (!nrec)
+	size_t nrec = steps_nrecords(p->m, p->lc.sel), first = analysis_budget_first(app->run, p->lc.sel);
+	long wu = app->run->opts ? app->run->opts->warmup : 0L;
+	char after[48] = "", why[160];
+	if (first > 0)
+		snprintf(after, sizeof(after), ", after --warmup %ld", wu);
+	if (first == nrec) {
+		draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window: none; %s", steps_rank_id(p->m, p->lc.sel),
+			 analysis_budget_why_absent(app->run, p->lc.sel, why, sizeof(why)));
 		return y;
-	long lo = steps_step(p->m, p->lc.sel, 0), hi = lo;
-	for (size_t i = 1; i < nrec; i++) {
+	}
+	long lo = steps_step(p->m, p->lc.sel, first), hi = lo;
+	for (size_t i = first + 1; i < nrec; i++) {
 		long s = steps_step(p->m, p->lc.sel, i);
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
 	}
 	unsigned long span = (unsigned long)hi - (unsigned long)lo;
 	unsigned long count = span == ULONG_MAX ? span : span + 1;
-	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window", steps_rank_id(p->m, p->lc.sel));
+	draw_fmt(y++, x, w, ROLE_HEADER, "Rank %d per step window%s", steps_rank_id(p->m, p->lc.sel), after);
 	int bar_w = w - 44 < BP_BAR_MAX ? w - 44 : BP_BAR_MAX;
 	/* fewer steps than windows: a window a step, the rows below them empty */
 	int nw = count < BP_WINDOWS ? (int)count : BP_WINDOWS;
@@ -212,13 +222,12 @@ static void bp_draw(void *priv, struct app *app, const struct rect *body)
 	int x = body->x + 1, w = body->w - 2, y = body->y;
 	p->sel_rank = steps_rank_id(p->m, p->lc.sel);
 	const struct budget *b = analysis_budget(app->run, p->lc.sel);
-	char flaw[160];
-	const char *why = b ? NULL : analysis_budget_why_none(app->run, p->lc.sel, flaw, sizeof(flaw));
+	char why[160];
 	if (b)
 		y = draw_lines(p, app, b, y, x, w);
 	else
-		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget (%s)", steps_rank_id(p->m, p->lc.sel),
-			 why ? why : "no phases after warmup");
+		draw_fmt(y++, x, w, ROLE_DIM, "rank %d has no budget: %s", steps_rank_id(p->m, p->lc.sel),
+			 analysis_budget_why_absent(app->run, p->lc.sel, why, sizeof(why)));
 	y++;
 	int avail = body->y + body->h - y;
 	int win_h = BP_WINDOWS + 1;
@@ -372,7 +381,8 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 		"other: the other phase (recoverable)",
 	};
 	legend_head(l, "Budget: where each rank's wall time went");
-	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over the steps after warmup). "
+	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over its records after --warmup; "
+		       "the step windows read the same records). "
 		       "eff is the efficiency, useful compute / rank wall; rec is the recoverable share of it; MFU "
 		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak. A "
 		       "line nothing measures reads n/a, not 0 (a phase the run does not record; compute overhead "

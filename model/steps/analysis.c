@@ -98,6 +98,9 @@ void analysis_cache_drop_records(struct analysis_cache *c)
 	analysis_dist_free(c->dist);
 	c->dist = NULL;
 	c->dist_done = false;
+	analysis_dist_free(c->native);
+	c->native = NULL;
+	c->native_done = false;
 	free(c->bsum);
 	c->bsum = NULL;
 	analysis_index_rows_free(c);

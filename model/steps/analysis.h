@@ -19,8 +19,9 @@
  * pytscope reports the lowest rank, so --print uses ri = 0.
  *
  * WARMUP. timing, memory, convergence and the budget skip the first opts->warmup
- * records of a rank (a positional slice, as pytscope does). distributed, the heatmap
- * and budget windows ignore warmup (pytscope's distributed analysis does too).
+ * records of a rank (a positional slice, as pytscope does), and so do the budget
+ * windows. distributed and the heatmap ignore warmup (pytscope's distributed analysis
+ * does too).
  *
  * SUMS. Every sum is exactly rounded (as Python's math.fsum), so figures match
  * pytscope to the last printed digit. */
@@ -104,7 +105,10 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
 
 /* ---- distributed (§6.4, plus time lost, onset, coverage) ------------------------
  *
- * Over the aligned steps (steps.h: intersection of step numbers, last record wins).
+ * Over the aligned steps (steps.h: intersection of step numbers, last record wins; but
+ * natively, not under --compat pytscope, a last record without any phase, an eval
+ * record's scalars, leaves the step to the last record of it with phases:
+ * analysis_distributed_last() is pytscope's alignment, what the index summary holds).
  * compute_r(s) = sum of the phases data, forward, backward, optimizer, compute, other of
  * rank r at aligned step s (unknown phase names excluded); comm_r(s) = phase comm or 0.
  * A record with none of those phases has no compute: pytscope's figures (mean_compute,
@@ -211,8 +215,8 @@ bool analysis_has_compute(const struct steps_model *m);
 extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
 /* Why the step walls (the slowest compute plus the largest comm of each aligned step, so
- * the run wall) are not measured across the ranks: "no phase recorded", "no compute
- * phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
+ * the run wall) are not measured across the ranks: "no phase recorded", phases of other
+ * names only (analysis_phases_foreign), "no compute phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
  * analysis_compute_unweighable says), or a rank with a compute or comm phase value that
@@ -341,9 +345,16 @@ const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size
  * rank has none for a phase value that is not a duration (analysis_budget_why_none):
  * not the other ranks' sum as the run's. */
 const struct budget *analysis_budget_all(struct run *run);
-/* Budget of rank ri over the records whose step number is in [lo, hi] (inclusive, so
- * any step up to LONG_MAX has a window; not memoized;
- * O(records in the window) after a binary search). False when empty or wall <= 0, or
+/* The position of rank ri's first record the budget reads, the first after --warmup:
+ * the rank's record count when every record is inside it. */
+size_t analysis_budget_first(const struct run *run, size_t ri);
+/* Why rank ri has no budget (analysis_budget NULL) into buf: a phase value that is not
+ * a duration (analysis_budget_why_none's words), no step record, every record inside
+ * --warmup, or no phase time after it. NULL when it has one. */
+const char *analysis_budget_why_absent(struct run *run, size_t ri, char *buf, size_t n);
+/* Budget of rank ri over its records after --warmup whose step number is in [lo, hi]
+ * (inclusive, so any step up to LONG_MAX has a window; not memoized; O(records in the
+ * window) after a binary search). False when empty or wall <= 0, or
  * as analysis_budget() for a phase value that is not a duration. */
 bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct budget *out);
 

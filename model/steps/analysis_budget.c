@@ -504,7 +504,8 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 	if (!run || !run->steps || ri >= steps_nranks(run->steps))
 		return false;
 	struct budget_sums sums;
-	budget_sum_over(run, ri, 0, steps_nrecords(run->steps, ri), lo, hi, true, &sums);
+	size_t n = steps_nrecords(run->steps, ri);
+	budget_sum_over(run, ri, analysis_warmup_start(run, n), n, lo, hi, true, &sums);
 	return budget_of_sums(run, ri, &sums, out);
 }
 
@@ -513,6 +514,37 @@ const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size
 	if (analysis_budget(run, ri) || !analysis_rank_cache(run, ri)->budget_flaw.found)
 		return NULL;
 	flaw_text(&analysis_rank_cache(run, ri)->budget_flaw, steps_rank_id(run->steps, ri), buf, n);
+	return buf;
+}
+
+size_t analysis_budget_first(const struct run *run, size_t ri)
+{
+	return analysis_warmup_start(run, steps_nrecords(run->steps, ri));
+}
+
+const char *analysis_budget_why_absent(struct run *run, size_t ri, char *buf, size_t n)
+{
+	if (analysis_budget(run, ri))
+		return NULL;
+	if (analysis_budget_why_none(run, ri, buf, n)) /* a phase value that is not a duration */
+		return buf;
+	const struct steps_model *m = run->steps;
+	int rank = steps_rank_id(m, ri);
+	size_t all = steps_nrecords(m, ri), after = all - analysis_warmup_start(run, all);
+	long wu = run->opts ? run->opts->warmup : 0L;
+	char past[48] = "", foreign[160];
+	if (after < all)
+		snprintf(past, sizeof(past), " after --warmup %ld", wu);
+	if (!all)
+		snprintf(buf, n, "rank %d has no step record", rank);
+	else if (!after)
+		snprintf(buf, n, "all %zu record%s of rank %d %s inside --warmup %ld (nothing left to analyse)", all,
+			 all == 1 ? "" : "s", rank, all == 1 ? "is" : "are", wu);
+	else if (analysis_phases_foreign(run, (long)ri, foreign, sizeof(foreign)))
+		snprintf(buf, n, "rank %d: no " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s", rank, foreign);
+	else
+		snprintf(buf, n, "the %zu record%s of rank %d%s ha%s no phase time (no phase, or every phase 0)", after,
+			 after == 1 ? "" : "s", rank, past, after == 1 ? "s" : "ve");
 	return buf;
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_convergence.c: pytscope's convergence analysis of one rank (analysis.h §6.3): loss
- * trend, divergence, best and final loss, loss and grad-norm spikes. */
+ * trend, divergence, best and final loss, loss and grad-norm spikes; the spikes are judged
+ * per run of steps (analysis_spikes_feed: not across a resume that logs steps again), one
+ * series across the runs under --compat pytscope. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -34,6 +36,19 @@ static long *flagged_steps(const bool *flags, const long *step, size_t n, size_t
 	return out;
 }
 
+void analysis_spikes_feed(struct spike_scan *s, const double *v, const bool *present, const long *step,
+			  size_t i0, size_t i1, bool *flags)
+{
+	size_t from = i0;
+	for (size_t i = i0 ? i0 : 1; step && i < i1; i++)
+		if (step[i] < step[i - 1]) {
+			stats_spikes_feed(s, v, present, from, i, flags);
+			stats_spikes_init(s);
+			from = i;
+		}
+	stats_spikes_feed(s, v, present, from, i1, flags);
+}
+
 /* The convergence of a rank made in pieces: its records read in ranges, the trend,
  * then the loss spikes and the grad-norm spikes scanned in ranges. */
 struct conv_job {
@@ -41,6 +56,7 @@ struct conv_job {
 	size_t ri, w, cnt, at, nf;
 	int stage;                 /* 0 records, 1 trend, 2 loss spikes, 3 grad spikes */
 	int loss, gn;
+	bool stitched;             /* --compat pytscope: spikes over one series across resumes */
 	struct convergence *c;
 	double *finite, *g;
 	bool *gp, *flags;
@@ -71,6 +87,7 @@ static void *conv_begin(struct run *run, size_t ri)
 	size_t n = steps_nrecords(m, ri), w = analysis_warmup_start(run, n), cnt = n - w;
 	j->ri = ri;
 	j->w = w;
+	j->stitched = run->opts && run->opts->compat_pytscope;
 	j->cnt = cnt;
 	c->n_steps = cnt;
 	c->diverged_at = -1;
@@ -140,10 +157,10 @@ static bool conv_feed(const struct steps_model *m, void *job, size_t k)
 		conv_trend(j);
 		break;
 	case 2:
-		stats_spikes_feed(&j->scan, c->loss, NULL, j->at, end, j->flags);
+		analysis_spikes_feed(&j->scan, c->loss, NULL, j->stitched ? NULL : c->loss_step, j->at, end, j->flags);
 		break;
 	default:
-		stats_spikes_feed(&j->scan, j->g, j->gp, j->at, end, j->flags);
+		analysis_spikes_feed(&j->scan, j->g, j->gp, j->stitched ? NULL : j->steps, j->at, end, j->flags);
 		break;
 	}
 	j->at = end;

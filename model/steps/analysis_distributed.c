@@ -3,6 +3,10 @@
  * per-step critical rank, skew and CV, per-rank time lost, onset and coverage, in
  * parallel column and row passes (model/pool.h), plus the memoized per-step medians. A
  * record without compute is 0 s in pytscope's figures only (analysis.h, distributed).
+ * Two alignments: pytscope's, where the last record of a step counts (--compat pytscope,
+ * the index summary), and the native one, where a record without any phase (an eval
+ * record's scalars) does not replace an earlier record of its step that has phases
+ * (shadowed_find: computed again only when a rank has such a step).
  * Why the ranks cannot be weighed: analysis_weighable.c. */
 #include "model/steps/seal.h"
 
@@ -127,6 +131,131 @@ static size_t gaps_to_zero(double *c, size_t n)
 	return gaps;
 }
 
+/* Rank r's aligned steps k[i] (ascending) whose last record has no phase while an
+ * earlier record of the step has one, and pos[i] the last such record: the one the
+ * native alignment takes there. */
+struct shadowed {
+	size_t n;
+	size_t *k, *pos;
+};
+
+/* Rank ri's record pos has a phase value (phase ids: ps->all). */
+static bool record_phased(const struct rank_steps *r, const struct phase_sets *ps, size_t pos)
+{
+	double v;
+	for (size_t i = 0; i < ps->nall; i++)
+		if (store_rank_value(r, ps->all[i], pos, &v))
+			return true;
+	return false;
+}
+
+/* The aligned index of step into *k; false when the step is not aligned. */
+static bool aligned_index(const struct steps_model *m, long step, size_t *k)
+{
+	size_t lo = 0, hi = steps_naligned(m);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps_aligned_step(m, mid) < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*k = lo;
+	return lo < steps_naligned(m) && steps_aligned_step(m, lo) == step;
+}
+
+/* qsort order of (step, pos) pairs: by step (a rank's aligned records: one a step). */
+static int pair_cmp(const void *a, const void *b)
+{
+	const long *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The index of step in the n (step, pos) pairs of gap (ascending steps), or n. */
+static size_t gap_find(const long *gap, size_t n, long step)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (gap[2 * mid] < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && gap[2 * lo] == step ? lo : n;
+}
+
+/* Rank ri's shadowed steps into sh (struct shadowed): the last records of its steps
+ * that have no phase (few: a lookup each), then one pass over its records for the last
+ * one with a phase before each; those of aligned steps. O(records log gaps). */
+static void rank_shadowed(const struct steps_model *m, const struct phase_sets *ps, size_t ri, struct shadowed *sh)
+{
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	size_t n = 0, cap = 0, q, k;
+	long *gap = NULL; /* (step, its last record) by step ascending */
+	for (size_t p = 0; p < r->n; p++) {
+		long step = steps_step(m, ri, p);
+		if (record_phased(r, ps, p) || !steps_find(m, ri, step, &q) || q != p)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			gap = xrealloc(gap, 2 * cap * sizeof(*gap));
+		}
+		gap[2 * n] = step;
+		gap[2 * n + 1] = (long)p;
+		n++;
+	}
+	qsort(gap, n, 2 * sizeof(*gap), pair_cmp);
+	size_t *alt = xmalloc((n ? n : 1) * sizeof(*alt)); /* per gap: the record taken there, or SIZE_MAX */
+	for (size_t i = 0; i < n; i++)
+		alt[i] = SIZE_MAX;
+	for (size_t p = 0; n && p < r->n; p++) {
+		size_t i = gap_find(gap, n, steps_step(m, ri, p));
+		if (i < n && p < (size_t)gap[2 * i + 1] && record_phased(r, ps, p))
+			alt[i] = p; /* records ascend: the last one before the gap's stays */
+	}
+	sh->k = xmalloc((n ? n : 1) * sizeof(*sh->k));
+	sh->pos = xmalloc((n ? n : 1) * sizeof(*sh->pos));
+	for (size_t i = 0; i < n; i++)
+		if (alt[i] != SIZE_MAX && aligned_index(m, gap[2 * i], &k)) {
+			sh->k[sh->n] = k;
+			sh->pos[sh->n++] = alt[i];
+		}
+	free(alt);
+	free(gap);
+}
+
+static void shadowed_free(struct shadowed *sh, size_t N)
+{
+	for (size_t r = 0; sh && r < N; r++) {
+		free(sh[r].k);
+		free(sh[r].pos);
+	}
+	free(sh);
+}
+
+/* Every rank's shadowed steps, or NULL when no rank has one. A rank whose steps run
+ * contiguously has none, nor one without aligned steps lacking compute in d (pytscope's
+ * alignment, when known: NULL). */
+static struct shadowed *shadowed_find(const struct steps_model *m, const struct distributed *d)
+{
+	size_t N = steps_nranks(m), total = 0;
+	struct shadowed *sh = xcalloc(N, sizeof(*sh));
+	struct phase_sets ps;
+	analysis_phase_sets_init(m, &ps);
+	for (size_t r = 0; r < N; r++)
+		if (!m->rank[r]->contiguous && (!d || d->rank[r].no_compute)) {
+			rank_shadowed(m, &ps, r, &sh[r]);
+			total += sh[r].n;
+		}
+	analysis_phase_sets_free(&ps);
+	if (total)
+		return sh;
+	shadowed_free(sh, N);
+	return NULL;
+}
+
 /* Aligned steps per task of the column pass. A task reads its block rank by rank (each
  * rank's columns sequentially, not one cache line per rank and step) into N x STEP_BLOCK
  * doubles, then walks it step by step. */
@@ -154,7 +283,27 @@ struct step_pass {
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
 	struct budget_plan bplan;
 	struct budget_sums *bsum;
+	const struct shadowed *shadow; /* per rank, the native alignment's records; NULL: pytscope's */
 };
+
+/* Rank r's compute out[n] (and comm, when not NULL) at aligned steps [k0, k0 + n) as
+ * the native alignment has them: at its shadowed steps, from the record with phases. */
+static void shadow_patch(const struct step_pass *p, size_t r, size_t k0, size_t n, double *out, double *comm)
+{
+	const struct shadowed *sh = p->shadow ? &p->shadow[r] : NULL;
+	size_t lo = 0, hi = sh ? sh->n : 0;
+	while (lo < hi) { /* the first at k0 or after */
+		size_t mid = lo + (hi - lo) / 2;
+		if (sh->k[mid] < k0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; sh && i < sh->n && sh->k[i] < k0 + n; i++) {
+		size_t j = sh->k[i] - k0;
+		analysis_records_compute(p->m, &p->ps, r, sh->pos[i], 1, out + j, comm ? comm + j : NULL);
+	}
+}
 
 static void step_block(void *ud, size_t task)
 {
@@ -173,6 +322,7 @@ static void step_block(void *ud, size_t task)
 			continue;
 		} else {
 			analysis_rank_compute(p->m, &p->ps, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
+			shadow_patch(p, r, k0, nb, blk + r * nb, p->d ? cm : NULL);
 		}
 		for (size_t j = 0; p->d && j < nb; j++)
 			if (r == 0 || cm[j] > comm[j])
@@ -261,10 +411,12 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	size_t S = d->n_steps, nratio = 0;
 	struct rank_stat *rs = &d->rank[r];
 	const double *vals = p->rows ? p->rows[r] : buf;
-	if (p->in)
+	if (p->in) {
 		p->in->compute(p->in->ud, r, 0, S, buf);
-	else if (!p->rows)
+	} else if (!p->rows) {
 		analysis_rank_compute(m, &p->ps, r, 0, S, buf, NULL);
+		shadow_patch(p, r, 0, S, buf, NULL);
+	}
 	own_figures(vals, S, scratch, rs);
 	if (rs->no_compute) { /* pytscope's figures: 0 s there (kept rows stay as they are) */
 		if (vals != buf)
@@ -564,8 +716,10 @@ void analysis_index_rows_free(struct analysis_cache *c)
 	c->index_nrows = 0;
 }
 
+/* shadow: the native alignment's records (shadowed_find), computed from the model
+ * (no index rows), or NULL: pytscope's alignment. */
 static struct distributed *compute_distributed(struct run *run, const double *cmed_known,
-						const struct dist_input *in)
+						const struct dist_input *in, const struct shadowed *shadow)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
@@ -577,9 +731,10 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	d->rank = xcalloc_written(N, sizeof(*d->rank)); /* the memory peak reads before it writes */
 	d->step = xcalloc(S, sizeof(*d->step));
 	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in,
-			       .py_med = xmalloc(S * sizeof(double)) };
+			       .py_med = xmalloc(S * sizeof(double)), .shadow = shadow };
 	analysis_phase_sets_init(m, &p.ps);
-	keep_rows(run, &p);
+	if (!shadow)
+		keep_rows(run, &p);
 	double sum_max = 0, sum_lost = 0;
 	dist_steps(run, &p, &sum_max, &sum_lost);
 	pool_run((N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK, analysis_threads(run), dist_rank_chunk, &p);
@@ -608,14 +763,14 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	return d;
 }
 
-const struct distributed *analysis_distributed(struct run *run)
+const struct distributed *analysis_distributed_last(struct run *run)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
 	if (!c)
 		return NULL;
 	if (!c->dist_done) {
 		/* medians a live run kept and extended; else the step pass computes them */
-		c->dist = compute_distributed(run, c->cmed ? analysis_step_medians(run, c) : NULL, NULL);
+		c->dist = compute_distributed(run, c->cmed ? analysis_step_medians(run, c) : NULL, NULL, NULL);
 		c->dist_done = true;
 		if (c->dist && !c->cmed)
 			analysis_step_medians(run, c);   /* kept: a live run extends them */
@@ -623,14 +778,31 @@ const struct distributed *analysis_distributed(struct run *run)
 	return c->dist;
 }
 
+/* The native alignment differs from pytscope's only where a rank has a shadowed step:
+ * then its own analysis (pytscope's is not computed for it, unless known already). */
+const struct distributed *analysis_distributed(struct run *run)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	const struct steps_model *m = run->steps;
+	if (!c || (run->opts && run->opts->compat_pytscope))
+		return analysis_distributed_last(run);
+	if (!c->native_done && steps_nranks(m) >= 2 && steps_naligned(m)) {
+		struct shadowed *sh = shadowed_find(m, c->dist_done ? c->dist : NULL);
+		c->native = sh ? compute_distributed(run, NULL, NULL, sh) : NULL;
+		shadowed_free(sh, steps_nranks(m));
+		c->native_done = true;
+	}
+	return c->native ? c->native : analysis_distributed_last(run);
+}
+
 struct distributed *analysis_distributed_from(struct run *run, const struct dist_input *in)
 {
-	return compute_distributed(run, NULL, in);
+	return compute_distributed(run, NULL, in, NULL);
 }
 
 struct distributed *analysis_dist_compute(struct run *run, const double *cmed_known)
 {
-	return compute_distributed(run, cmed_known, NULL);
+	return compute_distributed(run, cmed_known, NULL, NULL);
 }
 
 /* Median of compute over the ranks at every aligned step (S entries), memoized: shared

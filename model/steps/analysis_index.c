@@ -554,7 +554,7 @@ static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_w
 	/* the distributed analysis first: the slowdown pyramid then takes its step medians
 	 * instead of a pass of its own */
 	if (!dist)
-		dist = analysis_distributed(run);
+		dist = analysis_distributed_last(run);
 	if (run->opts && run->opts->index_build) /* no distributed analysis took the seal's inputs */
 		analysis_index_rows_of_inputs(run);
 	struct analysis_cache *c = analysis_cache_of(run);

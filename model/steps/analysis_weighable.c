@@ -4,7 +4,8 @@
  * steps without compute, a phase value that is not a duration, compute sums that
  * overflow), and why the step walls or their comm
  * share are not measured on every rank (a rank without the phases: n/a, not the others'
- * figures); analysis.h says what each answer means. */
+ * figures), and the phases a run records when none is one pytscope weighs (fwd, bwd:
+ * analysis_phases_foreign); analysis.h says what each answer means. */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include "model/ranklist.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
@@ -243,10 +245,46 @@ static bool ranks_lacking(struct run *run, unsigned lanes, const char *what, cha
 	return nl > 0;
 }
 
+/* Phases analysis_phases_foreign() names before "and N more". */
+#define FOREIGN_NAMED 4
+
+bool analysis_phases_foreign(struct run *run, long ri, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	const struct rank_steps *r = ri >= 0 ? m->rank[ri] : NULL;
+	if (r)
+		rank_need_body(r);
+	size_t named = 0, more = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *md = steps_metric(m, (int)i);
+		if (md->kind != METRIC_PHASE || (r && (i >= r->ncol || !r->col[i].count)))
+			continue;
+		if (analysis_phase_order(md->name) >= 0)
+			return false;
+		if (named == FOREIGN_NAMED) {
+			more++;
+			continue;
+		}
+		char safe[128], clip[96];
+		text_sanitize(md->name, strlen(md->name), safe, sizeof(safe), 0);
+		text_clip(safe, 24, clip, sizeof(clip), true, 0);
+		text_appendf(buf, n, "%s%s", named++ ? ", " : "", clip);
+	}
+	if (more)
+		text_appendf(buf, n, " and %zu more", more);
+	return named > 0;
+}
+
 const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 {
 	const struct steps_model *m = run->steps;
 	bool comm = steps_has_phase(m, "comm");
+	char names[160];
+	if (analysis_phases_foreign(run, -1, names, sizeof(names))) {
+		snprintf(buf, n, "no " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s", names);
+		return buf;
+	}
 	if (!analysis_has_compute(m))
 		return comm ? "no compute phase recorded" : "no phase recorded";
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;

@@ -256,6 +256,8 @@ struct analysis_cache {
 	size_t index_nrows;
 	bool unweigh_done;        /* analysis_compute_unweighable(), "" when it can weigh */
 	char unweigh[160];
+	bool native_done;         /* native: analysis_distributed() in the native alignment, */
+	struct distributed *native; /* NULL when it is dist's (analysis_distributed.c) */
 };
 void analysis_index_rows_free(struct analysis_cache *c);
 
@@ -278,6 +280,12 @@ int analysis_threads(const struct run *run);
 
 /* Index of a canonical phase name (data, forward, ..., other), -1 for others. */
 int analysis_phase_order(const char *name);
+/* The phases pytscope weighs (the canonical names), in a reason: "no " ... " phase recorded". */
+#define ANALYSIS_PYTSCOPE_PHASES "data, forward, backward, optimizer, compute, comm or other"
+/* When rank ri (ri < 0: the run) records phases but none of the canonical ones: their
+ * names (sanitized, the first met first, at most 4, then "and N more") into buf, true;
+ * false when it records a canonical phase or no phase (analysis_weighable.c). */
+bool analysis_phases_foreign(struct run *run, long ri, char *buf, size_t n);
 /* "a negative phase value: forward at step 7 on rank 0" (or "a non-finite"): why a
  * value that is not a duration (value) of phase (a sanitized name) leaves a figure n/a. */
 void analysis_flaw_text(double value, const char *phase, long step, int rank, char *buf, size_t n);
@@ -354,6 +362,10 @@ struct dist_input {
 	void *ud;
 };
 struct distributed *analysis_distributed_from(struct run *run, const struct dist_input *in);
+/* The distributed analysis where the last record of a step counts, pytscope's (the
+ * cache's dist): what the index summary holds and --compat pytscope reports;
+ * analysis_distributed() is the native one otherwise. */
+const struct distributed *analysis_distributed_last(struct run *run);
 /* Rank ri's memory peak (peak_alloc, else alloc; finite values only) into rs (has_mem_peak, mem_peak). */
 void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
@@ -403,6 +415,11 @@ struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struc
 bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p);
 bool analysis_convergence_slice(struct run *run, size_t ri, void **job);
 bool analysis_memory_slice(struct run *run, size_t ri, void **job);
+/* stats_spikes_feed() over [i0, i1) judged per run of steps (analysis_convergence.c): the
+ * scan starts again where step[i] < step[i - 1] (a resume from a checkpoint logs steps
+ * again), so no window spans the rewind; step NULL: one series across it (pytscope's). */
+void analysis_spikes_feed(struct spike_scan *s, const double *v, const bool *present, const long *step,
+			  size_t i0, size_t i1, bool *flags);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);
 /* The run grew by appends only (steps_refresh): keep what extends in place (heatmaps,

@@ -92,6 +92,7 @@ struct steps_tail {
 	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
 	bool bad_memory_said; /* a non-finite memory value was diagnosed (once a file) */
 	bool back_said;       /* a step number not above the one before was noted (once a file) */
+	bool bare_said;       /* ... in a record without phases (once a file) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
 	 * read left them in the thread's read buffer (mem.p NULL: none), until its next use */
@@ -165,13 +166,23 @@ static void check_memory(struct steps_tail *fl, const char *key, size_t len, dou
 		 "not listed)", (int)len, key, x != x ? "NaN" : x < 0 ? "-Infinity" : "Infinity");
 }
 
-/* The record at pos repeats or goes back in step numbers (pytscope appends on a resume):
- * noted once a file, at its first. A rank whose steps still run contiguously has not. */
-static void check_order(struct steps_tail *fl, size_t pos)
+/* The record at pos repeats or goes back in step numbers (pytscope appends on a resume;
+ * phased: it has a phase, else it is an evaluation's scalars, say): noted once a file and
+ * kind, at its first. A rank whose steps still run contiguously has not. */
+static void check_order(struct steps_tail *fl, size_t pos, bool phased)
 {
 	const struct rank_steps *r = fl->r;
-	if (r->contiguous || fl->back_said || pos == 0 || r->step[pos] > r->step[pos - 1])
+	if (r->contiguous || (phased ? fl->back_said : fl->bare_said) || pos == 0 || r->step[pos] > r->step[pos - 1])
 		return;
+	if (!phased) {
+		fl->bare_said = true;
+		diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
+			 "a record without phases (scalars alone: an evaluation, say) repeats step %ld after step %ld: "
+			 "where the ranks align it does not replace a record of that step with phases (under --compat "
+			 "pytscope it does, as in pytscope); the series keep every record in file order (later ones in "
+			 "this file are not listed)", r->step[pos], r->step[pos - 1]);
+		return;
+	}
 	fl->back_said = true;
 	diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
 		 "step %ld follows step %ld: the log repeats step numbers (a resume from a checkpoint, a "
@@ -257,13 +268,20 @@ void pytscope_scan_enable(bool on)
 	scan_enabled = on;
 }
 
+/* A record's timestamp is there: 0.0 is pytscope's for a record without one (spec §2),
+ * missing, never an offset of minus the rank's first timestamp. */
+static bool timestamp_said(bool have, double ts)
+{
+	return have && ts != 0.0;
+}
+
 /* The line the scanner understood, stored with the calls (and metric interning order)
  * of the jsmn path below. */
 static void store_scanned(struct steps_tail *fl)
 {
 	struct scan_line *l = &fl->scan;
-	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, l->have_timestamp);
-	check_order(fl, pos);
+	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, timestamp_said(l->have_timestamp, l->timestamp));
+	check_order(fl, pos, l->n[METRIC_PHASE] > 0);
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < l->n[g]; i++) {
 			const struct scan_member *e = &l->m[g][i];
@@ -329,8 +347,9 @@ static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 	bool have_ts = ts_tok >= 0 && d->tok[ts_tok].type == JSMN_PRIMITIVE && /* float32 offsets */
 		       json_parse_double_approx(d->js + d->tok[ts_tok].start,
 						(size_t)(d->tok[ts_tok].end - d->tok[ts_tok].start), &ts);
-	size_t pos = rank_append(fl->r, (long)step, ts, have_ts);
-	check_order(fl, pos);
+	size_t pos = rank_append(fl->r, (long)step, ts, timestamp_said(have_ts, ts));
+	int ph = grp[METRIC_PHASE];
+	check_order(fl, pos, ph >= 0 && json_is_object(d, ph) && d->tok[ph].size > 0);
 	for (int g = 0; g < 3; g++)
 		if (grp[g] >= 0)
 			load_group(fl, pos, grp[g], (enum metric_kind)g);
@@ -605,7 +624,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
 	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = t->back_said = false;
-	t->bad_memory_said = false;
+	t->bad_memory_said = t->bare_said = false;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);

@@ -4,7 +4,8 @@
  * straggler rules (DIST.FAIL_SLOW, DIST.SLOW_RANK, DIST.TRANSIENT_STALL) over the
  * straggler verdicts of analysis.h. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
- * distributed summary; none of them looks at files. */
+ * distributed summary; none of them looks at files. CROSS.CORRELATED_INSTABILITY lives in
+ * rules_cross.c, with what it shares with these in rules.h. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -13,24 +14,22 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/steps/config_diff.h"
-#include "model/stats.h"
 #include "model/steps/nodes.h"
+#include "model/steps/rules.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 #define MB 1048576.0
 
-static bool compat_run(const struct run *run)
+bool rules_compat(const struct run *run)
 {
 	return run->opts && run->opts->compat_pytscope;
 }
 
-/* Steps the rules read: none under --compat pytscope when they are a trace's ProfilerSteps
- * (pytscope reads no steps from a trace). */
-static bool have_steps(const struct run *run)
+bool rules_have_steps(const struct run *run)
 {
-	return run->steps && steps_nranks(run->steps) > 0 && !(compat_run(run) && trace_steps_only(run));
+	return run->steps && steps_nranks(run->steps) > 0 && !(rules_compat(run) && trace_steps_only(run));
 }
 
 static void add(struct finding_list *out, const char *id, enum severity sev, char *title,
@@ -50,7 +49,7 @@ static struct evidence ev_series(const struct run *run, const char *series)
 	return ev;
 }
 
-static struct evidence ev_steps(const struct run *run, const long *steps, size_t n)
+struct evidence rules_ev_steps(const struct run *run, const long *steps, size_t n)
 {
 	struct evidence ev = evidence_none();
 	ev.kind = EV_STEPS;
@@ -69,7 +68,7 @@ static struct evidence ev_steps(const struct run *run, const long *steps, size_t
 
 static void rule_dataloader(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "data");
@@ -86,7 +85,7 @@ static void rule_dataloader(struct run *run, struct finding_list *out)
 
 static void rule_backward(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double fwd = timing_seconds(t, "forward"), bwd = timing_seconds(t, "backward");
@@ -104,7 +103,7 @@ static void rule_backward(struct run *run, struct finding_list *out)
 
 static void rule_optimizer(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "optimizer");
@@ -119,7 +118,7 @@ static void rule_optimizer(struct run *run, struct finding_list *out)
 
 static void rule_jitter(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	if (t->n < JITTER_MIN_STEPS || !timing_shares_judged(run, t) || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
@@ -131,7 +130,7 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	for (size_t i = 0; i < t->n; i++)
 		if (t->step_time[i] > t->p95)
 			slow[ns++] = steps_step(run->steps, 0, w + i);
-	struct evidence ev = ev_steps(run, slow, ns);
+	struct evidence ev = rules_ev_steps(run, slow, ns);
 	free(slow);
 	free(ev.series);
 	ev.series = xstrdup("step_time");
@@ -147,12 +146,12 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 
 static void rule_diverged(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss || !c->diverged)
 		return;
-	struct evidence ev = ev_steps(run, &c->diverged_at, 1);
+	struct evidence ev = rules_ev_steps(run, &c->diverged_at, 1);
 	ev.series = xstrdup("loss");
 	add(out, "CONVERGENCE.DIVERGED", SEV_HIGH, xstrdup("Loss diverged (NaN/Inf)"),
 	    xasprintf("Loss became non-finite at step %ld. Training is broken from this point — later "
@@ -164,7 +163,7 @@ static void rule_diverged(struct run *run, struct finding_list *out)
 
 static void rule_no_progress(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct convergence *c = analysis_convergence(run, 0);
 	bool worse = strcmp(c->trend, "worsening") == 0;
@@ -179,171 +178,6 @@ static void rule_no_progress(struct run *run, struct finding_list *out)
 	    ev_series(run, "loss"));
 }
 
-/* ---- CROSS ------------------------------------------------------------------------ */
-
-enum { AX_GRAD, AX_LOSS, AX_MEM, AX_TIME, NAXES }; /* sorted by axis name */
-static const char *const axis_name[NAXES] = { "grad_norm", "loss", "memory", "step_time" };
-
-struct cross {
-	size_t n, w;
-	int ids[NAXES];
-	double *val[NAXES];
-	bool *have[NAXES];
-	bool *flag[NAXES];
-	bool axis[NAXES];
-};
-
-static void cross_free(struct cross *x)
-{
-	for (int a = 0; a < NAXES; a++) {
-		free(x->val[a]);
-		free(x->have[a]);
-		free(x->flag[a]);
-	}
-}
-
-static void cross_init(struct run *run, struct cross *x, const struct timing *t)
-{
-	const struct steps_model *m = run->steps;
-	*x = (struct cross){ .n = t->n, .w = steps_nrecords(m, 0) - t->n,
-			     .ids = { steps_metric_find(m, METRIC_SCALAR, "grad_norm"),
-				      steps_metric_find(m, METRIC_SCALAR, "loss"),
-				      steps_metric_find(m, METRIC_MEMORY, "alloc"), -1 } };
-	for (int a = 0; a < NAXES; a++) {
-		x->val[a] = xcalloc(x->n, sizeof(double));
-		x->have[a] = xcalloc(x->n, sizeof(bool));
-		x->flag[a] = xcalloc(x->n, sizeof(bool));
-	}
-}
-
-/* Axis a's values at positions [lo, hi) of rank 0 (after its warm-up). */
-static void cross_values(struct run *run, const struct timing *t, struct cross *x, int a, size_t lo, size_t hi)
-{
-	for (size_t i = lo; i < hi; i++) {
-		if (a == AX_TIME) {
-			x->val[a][i] = t->step_time[i];
-			x->have[a][i] = true;
-		} else {
-			x->have[a][i] = steps_value(run->steps, 0, x->ids[a], x->w + i, &x->val[a][i]);
-		}
-		x->axis[a] |= x->have[a][i];
-	}
-}
-
-/* Axis a's spike flags at [lo, hi), the scan s carried over from [0, lo). */
-static void cross_spikes(struct cross *x, int a, struct spike_scan *s, size_t lo, size_t hi)
-{
-	stats_spikes_feed(s, x->val[a], x->have[a], lo, hi, x->flag[a]);
-	for (size_t i = lo; a == AX_LOSS && i < hi; i++)
-		x->flag[a][i] |= x->have[a][i] && !isfinite(x->val[a][i]);
-}
-
-/* The finding for one group of positions [members]. */
-static void cross_finding(struct run *run, const struct cross *x, const size_t *g, size_t ng,
-			  struct finding_list *out)
-{
-	bool in[NAXES] = { false };
-	size_t peak = g[0];
-	double best = 0;
-	for (size_t j = 0; j < ng; j++) {
-		for (int a = 0; a < NAXES; a++)
-			in[a] |= x->axis[a] && x->flag[a][g[j]];
-		double l = x->have[AX_LOSS][g[j]] ? x->val[AX_LOSS][g[j]] : 0.0;
-		if (j == 0 || l > best) {
-			best = l;
-			peak = g[j];
-		}
-	}
-	long lo = steps_step(run->steps, 0, x->w + g[0]), hi = steps_step(run->steps, 0, x->w + g[ng - 1]);
-	char where[64];
-	if (ng == 1)
-		snprintf(where, sizeof(where), "step %ld", lo);
-	else
-		snprintf(where, sizeof(where), "steps %ld–%ld", lo, hi);
-	char axes[96] = "", parts[256] = "";
-	size_t nax = 0;
-	for (int a = 0; a < NAXES; a++)
-		if (in[a]) {
-			nax++;
-			snprintf(axes + strlen(axes), sizeof(axes) - strlen(axes), "%s%s", *axes ? ", " : "", axis_name[a]);
-		}
-	static const int part_order[] = { AX_LOSS, AX_GRAD, AX_TIME, AX_MEM };
-	for (size_t k = 0; k < ARRAY_LEN(part_order); k++) {
-		int a = part_order[k];
-		if (!in[a] || !x->have[a][peak])
-			continue;
-		double v = x->val[a][peak];
-		size_t l = strlen(parts);
-		const char *sep = l ? ", " : "";
-		if (a == AX_LOSS)
-			snprintf(parts + l, sizeof(parts) - l, "%sloss=%.4g", sep, v);
-		else if (a == AX_GRAD)
-			snprintf(parts + l, sizeof(parts) - l, "%sgrad_norm=%.4g", sep, v);
-		else if (a == AX_TIME)
-			snprintf(parts + l, sizeof(parts) - l, "%sstep_time=%.1fms", sep, v * 1e3);
-		else
-			snprintf(parts + l, sizeof(parts) - l, "%salloc=%.0fMB", sep, v / MB);
-	}
-	long *steps = xmalloc(ng * sizeof(*steps));
-	for (size_t j = 0; j < ng; j++)
-		steps[j] = steps_step(run->steps, 0, x->w + g[j]);
-	struct evidence ev = ev_steps(run, steps, ng);
-	free(steps);
-	char *fix = xasprintf("Inspect the LR schedule, gradient clipping, and the specific batch around "
-			      "%s. A simultaneous loss + grad-norm spike usually means the update blew "
-			      "up (LR too high / bad batch).", where);
-	add(out, "CROSS.CORRELATED_INSTABILITY", SEV_HIGH, xasprintf("Correlated instability at %s", where),
-	    xasprintf("At %s, %zu independent axes spike simultaneously (%s): %s. Co-occurrence across "
-		      "axes is strong evidence of a real optimization event, not noise.", where, nax, axes, parts),
-	    fix, ev);
-	free(fix);
-}
-
-/* The findings of the spikes found: positions where two axes or more spike, grouped
- * when less than 3 apart, at most 3 groups. */
-static void cross_report(struct run *run, const struct cross *x, struct finding_list *out)
-{
-	int naxes = 0;
-	for (int a = 0; a < NAXES; a++)
-		naxes += x->axis[a];
-	size_t *hit = xmalloc(x->n * sizeof(*hit)), nhit = 0;
-	for (size_t i = 0; naxes >= 2 && i < x->n; i++) {
-		int k = 0;
-		for (int a = 0; a < NAXES; a++)
-			k += x->axis[a] && x->flag[a][i];
-		if (k >= 2)
-			hit[nhit++] = i;
-	}
-	size_t groups = 0, start = 0;
-	for (size_t j = 1; j <= nhit && groups < 3; j++)
-		if (j == nhit || hit[j] - hit[j - 1] > 2) {
-			cross_finding(run, x, hit + start, j - start, out);
-			groups++;
-			start = j;
-		}
-	free(hit);
-}
-
-static void rule_cross(struct run *run, struct finding_list *out)
-{
-	if (!have_steps(run))
-		return;
-	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < CROSS_MIN_STEPS)
-		return;
-	struct cross x;
-	cross_init(run, &x, t);
-	for (int a = 0; a < NAXES; a++) {
-		cross_values(run, t, &x, a, 0, x.n);
-		struct spike_scan s;
-		stats_spikes_init(&s);
-		if (x.axis[a])
-			cross_spikes(&x, a, &s, 0, x.n);
-	}
-	cross_report(run, &x, out);
-	cross_free(&x);
-}
-
 /* ---- DIST --------------------------------------------------------------------------- */
 
 /* The distributed analysis the DIST rules judge from: NULL natively when the ranks'
@@ -352,7 +186,7 @@ static void rule_cross(struct run *run, struct finding_list *out)
 static const struct distributed *dist_judged(struct run *run)
 {
 	const struct distributed *d = analysis_distributed(run);
-	return d && (compat_run(run) || !analysis_compute_unweighable(run)) ? d : NULL;
+	return d && (rules_compat(run) || !analysis_compute_unweighable(run)) ? d : NULL;
 }
 
 static void rule_straggler(struct run *run, struct finding_list *out)
@@ -361,7 +195,7 @@ static void rule_straggler(struct run *run, struct finding_list *out)
 	if (!d || d->straggler < 0)
 		return;
 	const struct rank_stat *rs = &d->rank[d->straggler];
-	bool compat = compat_run(run); /* natively tied steps are shared, as the report's rank lines */
+	bool compat = rules_compat(run); /* natively tied steps are shared, as the report's rank lines */
 	double share = compat ? rs->slowest_fraction : rs->critical_share;
 	double z = compat ? rs->straggler_z : rs->critical_z;
 	double lost = d->wall_frac_lost * 100;
@@ -502,7 +336,7 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 	if (!d || d->straggler >= 0 || !(d->imbalance_cv >= 0.15) || !(d->wall_frac_lost * 100 >= 5))
 		return;
 	char who[128] = "with no single persistent straggler"; /* natively only where stragglers are judged */
-	if (!compat_run(run) && d->n_steps < STRAG_MIN_JUDGE)
+	if (!rules_compat(run) && d->n_steps < STRAG_MIN_JUDGE)
 		snprintf(who, sizeof(who), "(persistence not judged: %zu aligned step%s, the noise test needs %d)",
 			 d->n_steps, d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
 	/* the evidence is the spread itself: the ranks view, on the rank that lost most time */
@@ -529,7 +363,7 @@ static void rule_comm_bound(struct run *run, struct finding_list *out)
 	char why[160];
 	if (!d || !(d->mean_comm_fraction >= 0.25)) /* pytscope's >= is false on NaN */
 		return;
-	if (!compat_run(run) && analysis_comm_unmeasured(run, why, sizeof(why))) /* rules_unjudged.c says why */
+	if (!rules_compat(run) && analysis_comm_unmeasured(run, why, sizeof(why))) /* rules_unjudged.c says why */
 		return;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_SERIES;
@@ -567,13 +401,13 @@ static const char *budget_hint(int line)
 
 static void rule_efficiency(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct budget *b = analysis_budget(run, 0);
 	if (!b || b->nrecoverable == 0)
 		return;
 	const struct budget_line *top = &b->line[b->recoverable[0]];
-	bool compat = compat_run(run);
+	bool compat = rules_compat(run);
 	if (!(top->fraction >= 0.10) || (!compat && !isfinite(b->wall))) /* pytscope's >= is false on NaN */
 		return;
 	bool low_mfu = b->has_mfu && b->mfu < 0.50;
@@ -613,7 +447,7 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 
 static void rule_fragmentation(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct memory *m = analysis_memory(run, 0);
 	/* as pytscope's >= tests: false on NaN (--compat keeps a non-finite memory value) */
@@ -631,7 +465,7 @@ static void rule_fragmentation(struct run *run, struct finding_list *out)
 
 static void rule_growth(struct run *run, struct finding_list *out)
 {
-	if (!have_steps(run))
+	if (!rules_have_steps(run))
 		return;
 	const struct memory *m = analysis_memory(run, 0);
 	double g = m->growth, n = (double)m->n_steps;
@@ -651,7 +485,7 @@ static void rule_growth(struct run *run, struct finding_list *out)
  * least NODE_SLOW_REL, on at most half of the nodes: a bad host, not a bad rank. */
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
-	struct node_set *s = have_steps(run) && dist_judged(run) ? steps_nodes(run) : NULL;
+	struct node_set *s = rules_have_steps(run) && dist_judged(run) ? steps_nodes(run) : NULL;
 	char scope[200] = "", placed[200] = "", at_least[32];
 	bool partial = s && steps_partial_scope(run, scope, sizeof(scope)); /* a node's ranks may be left out */
 	if (s)
@@ -692,7 +526,7 @@ static void ranks_differ(struct run *run, enum diff_scope scope, struct finding_
 {
 	struct config_diff c;
 	bool config = scope == DIFF_CONFIG;
-	if (!have_steps(run) || !steps_config_diff(run->steps, scope, &c) || (c.split && config))
+	if (!rules_have_steps(run) || !steps_config_diff(run->steps, scope, &c) || (c.split && config))
 		return;
 	const struct steps_model *m = run->steps;
 	const struct distributed *d = dist_judged(run);
@@ -749,7 +583,7 @@ const struct finding_rule steps_rules[STEPS_NRULES] = {
 	{ "TIMING.JITTER", 130, rule_jitter, false, SUBJECT_LOWEST, false },
 	{ "CONVERGENCE.DIVERGED", 200, rule_diverged, false, SUBJECT_LOWEST, false },
 	{ "CONVERGENCE.NO_PROGRESS", 210, rule_no_progress, false, SUBJECT_LOWEST, false },
-	{ "CROSS.CORRELATED_INSTABILITY", 300, rule_cross, false, SUBJECT_LOWEST, false },
+	{ "CROSS.CORRELATED_INSTABILITY", 300, rules_cross, false, SUBJECT_LOWEST, false },
 	{ "DIST.STRAGGLER", 400, rule_straggler, false, SUBJECT_RANK, true },
 	{ "DIST.FAIL_SLOW", 401, rule_fail_slow, true, SUBJECT_RANK, true },
 	{ "DIST.SLOW_RANK", 402, rule_slow_rank, true, SUBJECT_RANK, true },
@@ -772,7 +606,7 @@ struct prep {
 	void *job;
 };
 
-static void prep_drop(void *state)
+void rules_prep_drop(void *state)
 {
 	struct prep *p = state;
 	if (p)
@@ -780,11 +614,10 @@ static void prep_drop(void *state)
 	free(p);
 }
 
-/* The next slice of what the rule needs; true when it is all there (state freed). */
-static bool prep_slice(struct run *run, void **state, bool (*make)(struct run *run, size_t ri, void **job))
+bool rules_prep_slice(struct run *run, void **state, bool (*make)(struct run *run, size_t ri, void **job))
 {
 	struct prep *p = *state;
-	if (!p && have_steps(run)) {
+	if (!p && rules_have_steps(run)) {
 		*state = xcalloc(1, sizeof(struct prep));
 		const struct rank_steps *r0 = run->steps->rank[0];
 		if (__atomic_load_n(&r0->lazy, __ATOMIC_ACQUIRE)) {
@@ -795,14 +628,14 @@ static bool prep_slice(struct run *run, void **state, bool (*make)(struct run *r
 	}
 	if (p && !make(run, 0, &p->job))
 		return false;
-	prep_drop(p);
+	rules_prep_drop(p);
 	*state = NULL;
 	return true;
 }
 
 static bool slice_dataloader(struct run *run, struct finding_list *out, void **state)
 {
-	if (!prep_slice(run, state, analysis_timing_slice))
+	if (!rules_prep_slice(run, state, analysis_timing_slice))
 		return false;
 	rule_dataloader(run, out);
 	return true;
@@ -810,7 +643,7 @@ static bool slice_dataloader(struct run *run, struct finding_list *out, void **s
 
 static bool slice_diverged(struct run *run, struct finding_list *out, void **state)
 {
-	if (!prep_slice(run, state, analysis_convergence_slice))
+	if (!rules_prep_slice(run, state, analysis_convergence_slice))
 		return false;
 	rule_diverged(run, out);
 	return true;
@@ -818,83 +651,15 @@ static bool slice_diverged(struct run *run, struct finding_list *out, void **sta
 
 static bool slice_fragmentation(struct run *run, struct finding_list *out, void **state)
 {
-	if (!prep_slice(run, state, analysis_memory_slice))
+	if (!rules_prep_slice(run, state, analysis_memory_slice))
 		return false;
 	rule_fragmentation(run, out);
 	return true;
 }
 
-/* CROSS in slices: rank 0's timing, then per axis its values and its spike scan, each
- * ANALYSIS_SLICE positions at a time, then the report (what rule_cross does, in pieces). */
-struct cross_job {
-	void *prep;
-	bool begun, spikes;
-	int axis;
-	size_t at;
-	struct cross x;
-	struct spike_scan scan;
-};
-
-static void cross_job_drop(void *state)
-{
-	struct cross_job *j = state;
-	if (!j)
-		return;
-	prep_drop(j->prep);
-	if (j->begun)
-		cross_free(&j->x);
-	free(j);
-}
-
-/* One slice of axis j->axis: values, then (when it has any) its spike scan. */
-static void cross_axis_slice(struct run *run, const struct timing *t, struct cross_job *j)
-{
-	struct cross *x = &j->x;
-	size_t hi = x->n - j->at < ANALYSIS_SLICE ? x->n : j->at + ANALYSIS_SLICE;
-	if (j->spikes)
-		cross_spikes(x, j->axis, &j->scan, j->at, hi);
-	else
-		cross_values(run, t, x, j->axis, j->at, hi);
-	j->at = hi;
-	if (hi < x->n)
-		return;
-	j->at = 0;
-	if (!j->spikes && x->axis[j->axis]) {
-		j->spikes = true;
-		stats_spikes_init(&j->scan);
-		return;
-	}
-	j->spikes = false;
-	j->axis++;
-}
-
-static bool slice_cross(struct run *run, struct finding_list *out, void **state)
-{
-	struct cross_job *j = *state;
-	if (!j)
-		j = *state = xcalloc(1, sizeof(*j));
-	if (!prep_slice(run, &j->prep, analysis_timing_slice))
-		return false;
-	const struct timing *t = have_steps(run) ? analysis_timing(run, 0) : NULL;
-	if (t && t->n >= 8 && !j->begun) {
-		cross_init(run, &j->x, t);
-		j->begun = true;
-		return false;
-	}
-	if (j->begun && j->axis < NAXES) {
-		cross_axis_slice(run, t, j);
-		return false;
-	}
-	if (j->begun)
-		cross_report(run, &j->x, out);
-	cross_job_drop(j);
-	*state = NULL;
-	return true;
-}
-
 const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS] = {
-	{ "TIMING.DATALOADER_BOUND", slice_dataloader, prep_drop },
-	{ "CONVERGENCE.DIVERGED", slice_diverged, prep_drop },
-	{ "CROSS.CORRELATED_INSTABILITY", slice_cross, cross_job_drop },
-	{ "MEMORY.FRAGMENTATION", slice_fragmentation, prep_drop },
+	{ "TIMING.DATALOADER_BOUND", slice_dataloader, rules_prep_drop },
+	{ "CONVERGENCE.DIVERGED", slice_diverged, rules_prep_drop },
+	{ "CROSS.CORRELATED_INSTABILITY", rules_cross_slice, rules_cross_drop },
+	{ "MEMORY.FRAGMENTATION", slice_fragmentation, rules_prep_drop },
 };

@@ -63,6 +63,31 @@ static bool shares_unjudged(struct run *run, const struct timing *t, const struc
 	return eff;
 }
 
+/* No loss to judge divergence and plateau by on rank 0 (by: " by rank N" or ""): none recorded,
+ * or the values its loader skipped as not numbers (load.c warns of each: value of "loss" is not
+ * a number; "at least" when diagnostics were dropped, diag.h DIAG_KEEP). */
+static void no_loss_unjudged(const struct run *run, const char *by, struct not_judged *nj)
+{
+	static const char msg[] = "value of \"loss\" is not a number";
+	int rank = steps_rank_id(run->steps, 0);
+	size_t n = 0;
+	for (size_t i = 0; i < run->diags.n; i++) {
+		const struct diag *d = &run->diags.v[i];
+		n += d->level == DIAG_WARN && d->rank == rank && strncmp(d->msg, msg, sizeof(msg) - 1) == 0;
+	}
+	if (n == 0) {
+		findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
+				      "loss divergence and plateau (no loss recorded%s)", by);
+		return;
+	}
+	char of[32] = "";
+	if (*by)
+		snprintf(of, sizeof(of), " of rank %d", rank);
+	findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
+			      "loss divergence and plateau (%s%zu loss value%s%s %s)", run->diags.dropped ? "at least " : "",
+			      n, n == 1 ? "" : "s", of, n == 1 ? "is not a number" : "are not numbers");
+}
+
 /* The pytscope rules over rank 0's records: each needs a count of records or a series.
  * With several ranks "recorded by rank N": another rank may record what it lacks. */
 static void rank0_unjudged(struct run *run, struct not_judged *nj)
@@ -109,8 +134,7 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 	bool eff_said = shares_unjudged(run, t, b, nj);
 	const struct convergence *c = analysis_convergence(run, 0);
 	if (!c->has_loss)
-		findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
-				      "loss divergence and plateau (no loss recorded%s)", by);
+		no_loss_unjudged(run, by, nj);
 	else if (c->n_steps < PROGRESS_MIN_STEPS)
 		findings_unjudged_add(nj, "CONVERGENCE.NO_PROGRESS",
 				      "loss plateau (%zu step%s, needs %d)", c->n_steps, c->n_steps == 1 ? "" : "s",
@@ -126,6 +150,9 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 	const char *flaw = b ? NULL : analysis_budget_why_none(run, 0, why, sizeof(why));
 	if (flaw && !eff_said) /* a phase value that is no duration: the budget is n/a */
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s)", flaw);
+	else if (!b && !eff_said && analysis_phases_foreign(run, 0, why, sizeof(why))) /* none the budget splits */
+		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (no " ANALYSIS_PYTSCOPE_PHASES
+				      " phase recorded%s, only %s)", by, why);
 	else if (!b && !eff_said) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (no phase time recorded%s)", by);
 	else if (b && !b->judged)

@@ -5,7 +5,9 @@
  * metrics. Writing and compaction are store.c. */
 #include "model/steps/internal.h"
 
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,11 +102,27 @@ bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double 
 	return store_rank_timestamp(m->rank[ri], pos, out);
 }
 
+/* ts0 + off rounded to the decimals it is kept at: the unit in the last place of the
+ * float offset or of the double sum, whichever is coarser (an offset of a week holds
+ * 0.0625 s: 0.1 s; an epoch time in seconds 2.4e-7 s: 1 us). */
+static double timestamp_kept(double ts0, float off)
+{
+	double v = ts0 + (double)off;
+	double ulp_off = off != 0 ? ldexp(1.0, ilogbf(off) - FLT_MANT_DIG + 1) : 0;
+	double ulp_sum = v != 0 ? ldexp(1.0, ilogb(v) - DBL_MANT_DIG + 1) : 0;
+	double ulp = ulp_off > ulp_sum ? ulp_off : ulp_sum;
+	if (!(ulp > 0) || !isfinite(v))
+		return v;
+	double p = floor(-log10(ulp)), scale = pow(10.0, fabs(p)); /* 10^|p| of a whole |p|: exact up to 1e22 */
+	double kept = p >= 0 ? round(v * scale) / scale : round(v / scale) * scale;
+	return isfinite(kept) ? kept : v;
+}
+
 bool store_rank_timestamp(const struct rank_steps *r, size_t pos, double *out)
 {
 	if (!r->ts || (r->ts_present && !bit_get(r->ts_present, pos)))
 		return false;
-	*out = r->ts0 + (double)r->ts[pos];
+	*out = timestamp_kept(r->ts0, r->ts[pos]);
 	return true;
 }
 

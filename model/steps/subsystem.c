@@ -110,15 +110,90 @@ void steps_subset_coverage(const struct run *run, long world, char *buf, size_t 
 		snprintf(buf + k, n - (size_t)k, "; it names ids from %ld, beyond world_size %ld", from, world);
 }
 
-/* The run's world_size: the lowest rank's run.json's, else its trace's (distributedInfo;
- * then *traces is set when traces is not NULL), else -1. */
+/* The largest world_size the ranks' run.json files say (an elastic job's ranks may say
+ * the size they started at), *lo the smallest; -1 when none says one. */
+static long meta_world_size(const struct steps_model *m, long *lo)
+{
+	long hi = -1;
+	*lo = -1;
+	for (size_t ri = 0; ri < steps_nranks(m); ri++) {
+		const struct steps_meta *x = steps_rank_meta(m, ri);
+		if (!x->present || !x->has_world)
+			continue;
+		*lo = *lo < 0 || x->world_size < *lo ? x->world_size : *lo;
+		hi = x->world_size > hi ? x->world_size : hi;
+	}
+	return hi;
+}
+
+/* The run's world_size: the largest its ranks' run.json files say, else its trace's
+ * (distributedInfo; then *traces is set when traces is not NULL), else -1. */
 static long run_world_size(const struct run *run, bool *traces)
 {
-	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
-	bool from_traces = !(meta->present && meta->has_world);
+	long lo, world = meta_world_size(run->steps, &lo);
 	if (traces)
-		*traces = from_traces;
-	return from_traces ? trace_world_size(run) : meta->world_size;
+		*traces = world < 0;
+	return world < 0 ? trace_world_size(run) : world;
+}
+
+/* The distinct world_size values the ranks' run.json files say, ascending, the first
+ * max of them into vals; returns how many there are. */
+enum { WS_SAID = 4 };
+static size_t world_sizes(const struct steps_model *m, long *vals, size_t max)
+{
+	size_t nv = 0;
+	long v;
+	meta_world_size(m, &v); /* the smallest, -1 without any */
+	for (; v >= 0; nv++) {
+		if (nv < max)
+			vals[nv] = v;
+		long next = -1;
+		for (size_t ri = 0; ri < steps_nranks(m); ri++) {
+			const struct steps_meta *x = steps_rank_meta(m, ri);
+			if (x->present && x->has_world && x->world_size > v && (next < 0 || x->world_size < next))
+				next = x->world_size;
+		}
+		v = next;
+	}
+	return nv;
+}
+
+/* Which ranks' run.json say which world_size ("ranks 0-7 say 8, ranks 8-13 say 16", the
+ * smallest first, at most WS_SAID values) into buf; false when they do not disagree. */
+static bool world_sizes_said(const struct steps_model *m, char *buf, size_t n)
+{
+	long vals[WS_SAID], *ids = xmalloc((steps_nranks(m) + 1) * sizeof(*ids));
+	size_t nv = world_sizes(m, vals, WS_SAID), used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; nv > 1 && k < nv && k < WS_SAID && used < n; k++) {
+		size_t nids = 0;
+		for (size_t ri = 0; ri < steps_nranks(m); ri++) {
+			const struct steps_meta *x = steps_rank_meta(m, ri);
+			if (x->present && x->has_world && x->world_size == vals[k])
+				ids[nids++] = steps_rank_id(m, ri);
+		}
+		char list[96];
+		bool fits = ranklist_format(ids, nids, list, sizeof(list));
+		used += (size_t)snprintf(buf + used, n - used, "%srank%s %s say%s %ld%s", k ? ", " : "",
+					 nids == 1 ? "" : "s", fits ? list : "(many)", nids == 1 ? "s" : "", vals[k],
+					 k + 1 == WS_SAID && nv > WS_SAID ? ", ..." : "");
+	}
+	free(ids);
+	return nv > 1;
+}
+
+/* "; the ranks disagree on world_size (8, 16), judged against the largest" into buf, ""
+ * when they do not. */
+static void world_sizes_disagree(const struct steps_model *m, char *buf, size_t n)
+{
+	long vals[WS_SAID];
+	size_t nv = world_sizes(m, vals, WS_SAID), used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; nv > 1 && k < nv && k < WS_SAID && used < n; k++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%ld",
+					 k ? ", " : "; the ranks disagree on world_size (", vals[k]);
+	if (nv > 1 && used < n)
+		snprintf(buf + used, n - used, "%s), judged against the largest", nv > WS_SAID ? ", ..." : "");
 }
 
 /* The ranks of the run's world_size that no rank dir (or trace) gave, of those --ranks
@@ -150,8 +225,10 @@ bool steps_partial_scope(const struct run *run, char *buf, size_t n)
 	else
 		snprintf(what, sizeof(what), "%zu ranks", missing.n);
 	size_t used = strlen(buf);
-	snprintf(buf + used, n - used, "%s%s of world_size %ld missing", subset ? "; " : "", what,
-		 run_world_size(run, NULL));
+	char disagree[96];
+	world_sizes_disagree(run->steps, disagree, sizeof(disagree));
+	snprintf(buf + used, n - used, "%s%s of world_size %ld missing%s", subset ? "; " : "", what,
+		 run_world_size(run, NULL), disagree);
 	return true;
 }
 
@@ -254,12 +331,18 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 	return partial;
 }
 
+/* Rank 0's budget (as pytscope's report), or why it has none; nothing when no rank has a
+ * record (the steps line says so). */
 static void summary_budget(struct run *run, struct summary *out)
 {
 	const struct budget *b = analysis_budget(run, 0);
-	if (!b)
+	char wall[32], secs[32], why_absent[160];
+	if (!b) {
+		if (steps_has_records(run))
+			summary_add(out, TONE_WARN, "budget", "n/a: %s",
+				    analysis_budget_why_absent(run, 0, why_absent, sizeof(why_absent)));
 		return;
-	char wall[32], secs[32];
+	}
 	units_seconds(b->wall, wall, sizeof(wall));
 	const char *why = analysis_budget_mfu_na_after(b);
 	if (b->has_mfu)
@@ -282,6 +365,24 @@ static void summary_budget(struct run *run, struct summary *out)
 	}
 }
 
+/* The coverage line of n ranks whose run.json files disagree on world_size (said: which
+ * say which): judged against the largest, world; never "all ranks" in the good tone. */
+static void summary_coverage_sizes(struct summary *out, size_t n, long world, const char *said, const char *subset,
+				   const struct summary_ids *missing, const struct summary_ids *beyond)
+{
+	char why[SUMMARY_TEXT + 80], miss[SUMMARY_TEXT + 16] = "";
+	snprintf(why, sizeof(why), "the ranks disagree on world_size: %s; judged against the largest", said);
+	if (missing->n)
+		snprintf(miss, sizeof(miss), "; missing %s%s", missing->text, summary_ids_more(missing));
+	if (beyond->n)
+		summary_add(out, TONE_BAD, "coverage",
+			    "%zu ranks against world_size %ld (%s)%s: rank%s %s%s beyond it%s", n, world, why, subset,
+			    beyond->n > 1 ? "s" : "", beyond->text, summary_ids_more(beyond), miss);
+	else
+		summary_add(out, missing->n ? TONE_BAD : TONE_WARN, "coverage", "%zu of %ld ranks (%s)%s%s", n, world,
+			    why, subset, miss);
+}
+
 /* Ranks and steps found against the world_size (run_world_size) and run.json's n_steps
  * (lowest rank's), with the missing rank ids. */
 static void summary_coverage(const struct run *run, const struct steps_meta *meta, struct summary *out)
@@ -302,8 +403,12 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 		for (size_t ri = 0; ri < n; ri++)
 			if (steps_rank_id(m, ri) >= world)
 				summary_ids_add(&beyond, steps_rank_id(m, ri));
-		summary_add_coverage(out, n, world, traces ? "the traces' world_size" : "world_size", subset, &missing,
-				     &beyond);
+		char said[SUMMARY_TEXT];
+		if (!traces && world_sizes_said(m, said, sizeof(said)))
+			summary_coverage_sizes(out, n, world, said, subset, &missing, &beyond);
+		else
+			summary_add_coverage(out, n, world, traces ? "the traces' world_size" : "world_size", subset,
+					     &missing, &beyond);
 	}
 	long lo = -1, hi = -1;
 	for (size_t ri = 0; ri < n; ri++) {

@@ -370,11 +370,14 @@ void steps_budget_none_why(struct run *run, char *err, size_t errn)
 		after += n - analysis_warmup_start(run, n);
 		why = why ? why : analysis_budget_why_none(run, r, flaw, sizeof(flaw));
 	}
-	char past[48] = "";
+	char past[48] = "", names[160];
 	if (wu > 0)
 		snprintf(past, sizeof(past), " after --warmup %ld", wu);
 	if (why)
 		snprintf(err, errn, "no efficiency budget: %s", why);
+	else if (after && analysis_phases_foreign(run, -1, names, sizeof(names)))
+		snprintf(err, errn, "no efficiency budget: no " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s",
+			 names);
 	else if (!all)
 		snprintf(err, errn, "no efficiency budget: this run has no step records");
 	else if (!after)

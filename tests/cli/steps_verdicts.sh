@@ -150,7 +150,8 @@ why="a negative phase value: data at step 7 on rank 0"
 tap_check "one negative phase on one rank: shares, step time, jitter and budget n/a naming it, no finding" \
 	'grep -q "^● TIMING — 50 steps · n/a ms/step · n/a steps/s   (median n/a · p95 n/a ms · CV n/a)" neg1.out &&
 	 grep -qx "  shares n/a ($why)" neg1.out &&
-	 ! grep -q "^  budget\|EFFICIENCY BUDGET\|%  *-\|(EFFICIENCY\|(TIMING" neg1.out &&
+	 grep -qx "  budget  *n/a: $why" neg1.out && grep -qx "● EFFICIENCY BUDGET — n/a: $why" neg1.out &&
+	 ! grep -q "%  *-\|(EFFICIENCY\|(TIMING" neg1.out &&
 	 grep -qx "  - phase shares, step-time jitter and efficiency ($why)" neg1.out'
 tap_check "... --compat pytscope keeps pytscope's findings" \
 	'grep -q "(EFFICIENCY.RECOVERABLE)" neg1c.out && grep -q "(TIMING.JITTER)" neg1c.out'

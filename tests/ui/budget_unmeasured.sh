@@ -7,7 +7,8 @@
 # rank with fewer steps than the pane's windows shows a window a step, no empty ones
 # between them (headless, scripted keys). The pane opens when any rank has a budget
 # (not only rank 0) and starts on one that has; the report says which rules read rank 0
-# alone and found nothing to judge there.
+# alone and found nothing to judge there. Its per step windows read the records after
+# --warmup, as the budget does, and a rank with none left says why (no windows).
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -103,4 +104,23 @@ tap_check "... and says rank 0 has no budget" 'grep -q "rank 0 has no budget" r0
 tap_check "... the report's findings: rank 0's phase rules and efficiency not judged, said whose" \
 	'grep -q "^  - phase-share rules (no data, forward, backward or optimizer phase recorded by rank 0)$" r0.out &&
 	 grep -q "^  - efficiency (no phase time recorded by rank 0)$" r0.out'
+
+# --warmup: the windows read the budget's records, those after it (they began at step 0,
+# the skipped steps' figures beside the rank's); a rank with none left says why.
+mkdir -p warm/rank0 warm/rank1
+awk 'BEGIN { for (s = 0; s < 200; s++)
+	printf "{\"step\":%d,\"timestamp\":%d.5,\"phases\":{\"data\":%s,\"forward\":0.5,\"comm\":0.25}}\n",
+		s, 1000 + s, s < 50 ? "4" : "0.25" }' >warm/rank1/steps.jsonl
+head -30 warm/rank1/steps.jsonl >warm/rank0/steps.jsonl
+printf '5\n:dump %s\nq\n' "$TMP/w1.txt" >w1.keys
+TSCOPE_SCRIPT=w1.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm/rank1 >/dev/null 2>err
+tap_check "--warmup 50: the windows start at step 50, their efficiency the rank's" \
+	'grep -q "^ Rank 0 per step window, after --warmup 50$" w1.txt && grep -q "^ steps 50-" w1.txt &&
+	 ! grep -q "^ steps [0-4]\?[0-9]-" w1.txt && [ "$(grep -c "^ steps .*eff  50.0% rec 50.0%" w1.txt)" -eq 8 ]'
+printf '5\nk\n:dump %s\nq\n' "$TMP/w0.txt" >w0.keys
+TSCOPE_SCRIPT=w0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm >/dev/null 2>err
+why="all 30 records of rank 0 are inside --warmup 50 (nothing left to analyse)"
+tap_check "a rank with every record inside --warmup: says why, no windows of the steps skipped" \
+	'grep -q "^ rank 0 has no budget: $why" w0.txt && grep -q "^ Rank 0 per step window: none; $why" w0.txt &&
+	 ! grep -q "^ steps [0-9]" w0.txt'
 tap_plan

@@ -5,7 +5,8 @@
  * the analyses and the findings (ids, severities, texts, evidence) the whole rules give;
  * from the JSONL and from the index (rank 0's steps read in a slice of their own);
  * begun, dropped part way and begun again; and with a pane making an analysis while
- * its slices are under way. */
+ * its slices are under way. A resume at a slice's start (the step numbers go back) starts
+ * the spike scans again there, in slices as whole. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,12 @@
 #include "tests/testutil.h"
 
 #define NSTEPS 40000   /* rank 0: over two slices of every stage */
+#define RESUME 32868   /* k from here logs step k - 868: record 32768 (a slice's start) is step 32000 again */
 
 /* Rank 0: NSTEPS records (steps 1000-1099 missing, loss and grad-norm spikes with a
  * slow step at steps 16488, 16659 and 30000, a few missing loss and memory values, allocated memory
- * growing 1.2 MB per step with a third of what is reserved unused); rank 1: 50. */
+ * growing 1.2 MB per step with a third of what is reserved unused, a resume at RESUME whose first
+ * two records are as high and slow: spikes only when judged with the steps before); rank 1: 50. */
 static void write_run(const char *dir)
 {
 	for (int r = 0; r < 2; r++) {
@@ -38,12 +41,12 @@ static void write_run(const char *dir)
 				continue;
 			/* 16488: record 16388, 16659: loss value 16388, both 4 after a slice's start
 			 * (ANALYSIS_SLICE 16384): flagged only with the history before the slice */
-			bool spike = k == 30000 || k == 16488 || k == 16659;
+			bool spike = k == 30000 || k == 16488 || k == 16659 || k == RESUME || k == RESUME + 1;
 			double f = 0.020 + 0.0001 * ((k * 11) % 13) + (spike ? 0.05 : 0);
 			len += (size_t)snprintf(buf + len, cap - len,
 						"{\"step\":%d,\"phases\":{\"data\":0.00%d,\"forward\":%.6f,\"backward\":%.6f,"
 						"\"optimizer\":0.003,\"comm\":0.0%02d}",
-						k, 1 + k % 7, f, 2 * f, 10 + (k * 3) % 17);
+						k < RESUME ? k : k - 868, 1 + k % 7, f, 2 * f, 10 + (k * 3) % 17);
 			if (k % 97 != 5)
 				len += (size_t)snprintf(buf + len, cap - len, ",\"scalars\":{\"loss\":%.5f,\"grad_norm\":%.4f}",
 							(spike ? 9.0 : 3.0 - 1e-5 * k) + 0.001 * (k % 5),
@@ -163,6 +166,8 @@ int main(void)
 	   has_finding(fl, "MEMORY.FRAGMENTATION") && c->nloss_spikes == 3 && c->loss_spikes[0] == 16488 &&
 	   c->loss_spikes[1] == 16659 && c->ngrad_spikes == 3,
 	   "the whole rules find the three spikes and the memory findings (%zu findings)", fl->n);
+	ok(c->nloss_spikes == 3 && c->loss_spikes[2] == 30000 && c->ngrad_spikes == 3 && c->grad_spikes[2] == 30000,
+	   "no spike at the resume: its records are not judged against the steps before it");
 
 	struct run *got = open_dir(dir, &plain);
 	size_t steps = step_all(got, 0);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* rules.h: private to model/steps. What the step rules (rules.c) share with
+ * CROSS.CORRELATED_INSTABILITY (rules_cross.c), and that rule and its slicer, which
+ * rules.c registers. */
+#ifndef MODEL_STEPS_RULES_H
+#define MODEL_STEPS_RULES_H
+
+#include "model/findings.h"
+#include "model/run.h"
+
+/* The run is read under --compat pytscope. */
+bool rules_compat(const struct run *run);
+/* Steps the rules read: none under --compat pytscope when they are a trace's ProfilerSteps
+ * (pytscope reads no steps from a trace). */
+bool rules_have_steps(const struct run *run);
+/* Evidence: steps[0..n) of rank 0 (step numbers). */
+struct evidence rules_ev_steps(const struct run *run, const long *steps, size_t n);
+/* What a rule over rank 0 needs first, in slices: rank 0's steps read, then make()'s
+ * analysis of rank 0 a slice at a time; true when it is all there (*state freed). */
+bool rules_prep_slice(struct run *run, void **state, bool (*make)(struct run *run, size_t ri, void **job));
+void rules_prep_drop(void *state);
+
+/* CROSS.CORRELATED_INSTABILITY (findings.h struct finding_rule), and the same in slices
+ * (struct rule_slicer). */
+void rules_cross(struct run *run, struct finding_list *out);
+bool rules_cross_slice(struct run *run, struct finding_list *out, void **state);
+void rules_cross_drop(void *state);
+
+#endif

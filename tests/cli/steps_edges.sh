@@ -1,0 +1,86 @@
+#!/bin/sh
+# steps_edges.sh: step logs at the edges of what the records say. A rank 0 whose records
+# are all inside --warmup has no budget, and the report's budget line and EFFICIENCY
+# BUDGET section say why (--compat pytscope prints neither, as pytscope); pytscope's
+# timestamp 0.0 (its value when absent, spec pytscope.md §2) is missing, an empty cell,
+# never an offset from the rank's first timestamp; timestamps are exported to the
+# precision they are kept at (float32 offsets from the rank's first one: 0.1 s a week
+# into the run), from the index too; rank dirs whose run.json disagree on world_size (an
+# elastic job) are judged against the largest, the coverage line naming the values and
+# which ranks say each and the ranks missing, and the stragglers line is qualified the
+# same way.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+
+# rank DIR RANK WORLD N C: a rank dir of N records, compute C seconds a step
+rank() {
+	mkdir -p "$1/rank$2"
+	printf '{"name": "e", "rank": %d, "world_size": %d, "n_steps": 200}\n' "$2" "$3" >"$1/rank$2/run.json"
+	awk -v n="$4" -v c="$5" 'BEGIN { for (s = 0; s < n; s++)
+		printf "{\"step\":%d,\"timestamp\":%.2f,\"phases\":{\"data\":0.001,\"forward\":%g,\"backward\":%g," \
+			"\"comm\":0.002}}\n", s, 1000 + 0.02 * s, 0.4 * c, 0.6 * c }' >"$1/rank$2/steps.jsonl"
+}
+
+# --warmup past rank 0's records: the budget is n/a, said why (it was dropped silently).
+rank warm0 0 2 30 0.015
+rank warm0 1 2 200 0.010
+"$TSCOPE_BIN" --print --color never --no-index --warmup 50 warm0 >warm0.out 2>/dev/null
+why="all 30 records of rank 0 are inside --warmup 50 (nothing left to analyse)"
+tap_check "--warmup past rank 0's records: the headline's budget line says why it is n/a" \
+	'grep -qx "  budget  *n/a: $why" warm0.out'
+tap_check "... and so does the EFFICIENCY BUDGET section" 'grep -qx "● EFFICIENCY BUDGET — n/a: $why" warm0.out'
+"$TSCOPE_BIN" --print --compat pytscope --color never --no-index --warmup 50 warm0 >warm0c.out 2>/dev/null
+tap_check "... --compat pytscope prints no budget section, as pytscope" \
+	'! grep -q "BUDGET\|n/a: all 30" warm0c.out && grep -q "^● DISTRIBUTED" warm0c.out'
+"$TSCOPE_BIN" --print --color never --no-index --warmup 10 warm0 >warm10.out 2>/dev/null
+tap_check "... a budget left after --warmup: the usual lines" \
+	'grep -q "^  budget  *compute [0-9.]*% of rank wall" warm10.out &&
+	 grep -q "^  rank wall .* over 20 steps" warm10.out'
+
+# Timestamps: 0.0 is absent; a week into the run, 0.1 s is what a float32 offset holds.
+mkdir tszero tslong
+printf '%s\n' '{"step":0,"timestamp":1795344081.2502363,"phases":{"forward":0.01}}' \
+	'{"step":1,"timestamp":0.0,"phases":{"forward":0.01}}' \
+	'{"step":2,"timestamp":1795344081.2702363,"phases":{"forward":0.01}}' >tszero/steps.jsonl
+"$TSCOPE_BIN" --export steps --no-index tszero >tszero.csv 2>/dev/null
+tap_check "timestamp 0.0 (pytscope's when absent): an empty cell, not a made-up value" \
+	'[ "$(cut -d, -f3 tszero.csv | sed -n 3p)" = "" ] && ! grep -q ",-" tszero.csv'
+tap_check "... the other records keep theirs, to the microsecond" \
+	'cut -d, -f3 tszero.csv | sed -n 2p | grep -qx "1795344081.25023[67]" &&
+	 cut -d, -f3 tszero.csv | sed -n 4p | grep -qx "1795344081.27023[67]"'
+printf '%s\n' '{"step":0,"timestamp":1795344081.2502363,"phases":{"forward":0.01}}' \
+	'{"step":1,"timestamp":1795344081.2715364,"phases":{"forward":0.01}}' \
+	'{"step":2,"timestamp":1795430481.2715364,"phases":{"forward":0.01}}' \
+	'{"step":3,"timestamp":1795948881.3736362,"phases":{"forward":0.01}}' \
+	'{"step":4,"timestamp":1795948881.3958364,"phases":{"forward":0.01}}' >tslong/steps.jsonl
+"$TSCOPE_BIN" --export steps --no-index tslong >tslong.csv 2>/dev/null
+got=$(cut -d, -f3 tslong.csv | sed -n 3,6p | tr '\n' ' ')
+tap_eq "timestamps to the precision kept: 1 us, 10 ms a day in, 0.1 s a week in" \
+	"1795344081.271536 1795430481.27 1795948881.4 1795948881.4 " "$got"
+"$TSCOPE_BIN" index tslong >/dev/null 2>&1 && "$TSCOPE_BIN" index tszero >/dev/null 2>&1
+"$TSCOPE_BIN" --export steps tslong >tslong_idx.csv 2>/dev/null
+"$TSCOPE_BIN" --export steps tszero >tszero_idx.csv 2>/dev/null
+tap_check "... the same from the index" 'cmp -s tslong.csv tslong_idx.csv && cmp -s tszero.csv tszero_idx.csv'
+
+# Elastic world_size: ranks 0-7 say 8, ranks 8-13 say 16; rank 12 is slow.
+for r in $(seq 0 13); do
+	w=8; [ "$r" -ge 8 ] && w=16
+	c=0.010; [ "$r" = 12 ] && c=0.015
+	rank elastic "$r" "$w" 200 "$c"
+done
+"$TSCOPE_BIN" --print --color never --no-index elastic >el.out 2>/dev/null
+said="the ranks disagree on world_size: ranks 0-7 say 8, ranks 8-13 say 16; judged against the largest"
+tap_check "ranks disagreeing on world_size: coverage names who says what, judged against the largest" \
+	'grep -qx "  coverage  *14 of 16 ranks ($said); missing 14, 15" el.out'
+said="ranks 14, 15 of world_size 16 missing; the ranks disagree on world_size (8, 16), judged against the largest"
+tap_check "... the stragglers line is qualified the same way" \
+	'grep -qx "  stragglers  *1 (rank 12: .*) among the 14 ranks loaded ($said)" el.out'
+for r in $(seq 0 13); do sed 's/"world_size": 8,/"world_size": 16,/' "elastic/rank$r/run.json" >r.json &&
+	mv r.json "elastic/rank$r/run.json"; done
+"$TSCOPE_BIN" --print --color never --no-index elastic >el16.out 2>/dev/null
+tap_check "all saying 16: the plain coverage and stragglers lines" \
+	'grep -qx "  coverage  *14 of 16 ranks (world_size); missing 14, 15" el16.out &&
+	 grep -qx "  stragglers  *1 (rank 12: .*) among the 14 ranks loaded (ranks 14, 15 of world_size 16 missing)" \
+		el16.out'
+tap_plan
