@@ -216,7 +216,8 @@ extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
 /* Why the step walls (the slowest compute plus the largest comm of each aligned step, so
  * the run wall) are not measured across the ranks: "no phase recorded", phases of other
- * names only (analysis_phases_foreign), "no compute phase recorded" (comm alone), or the ranks without a compute phase, or without a comm
+ * names only (analysis_phases_foreign), "no compute phase recorded" (comm alone), or the
+ * ranks without a compute phase, or without a comm
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
  * analysis_compute_unweighable says), or a rank with a compute or comm phase value that
