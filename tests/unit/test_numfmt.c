@@ -189,26 +189,36 @@ int main(void)
 	is_str(nz, "12", "a figure that shows nonzero keeps its decimals");
 	numfmt_nonzero(0, 1, nz, sizeof(nz));
 	is_str(nz, "0.0", "zero stays zero");
-	char ss[32];
-	numfmt_same_side(49.96, 50, 0, ss, sizeof(ss));
-	is_str(ss, "49.96", "49.96 below a bar at 50: not \"50\", the decimals that keep it below");
-	numfmt_same_side(24.999, 25, 1, ss, sizeof(ss));
-	is_str(ss, "24.999", "24.999 below a bar at 25: not \"25.0\"");
-	numfmt_same_side(79.996, 80, 0, ss, sizeof(ss));
-	is_str(ss, "79.996", "79.996 below a bar at 80: not \"80\" nor \"80.00\"");
-	numfmt_same_side(nextafter(25, 0), 25, 1, ss, sizeof(ss));
-	is_str(ss, "24.999999999999996", "just below the bar: the full form, which reads back below it");
-	numfmt_same_side(50, 50, 0, ss, sizeof(ss));
-	is_str(ss, "50", "on the bar: its decimals");
-	numfmt_same_side(50.4, 50, 0, ss, sizeof(ss));
-	is_str(ss, "50", "above the bar, rounded onto it: still on its side");
-	numfmt_same_side(12.31, 12.345, 1, ss, sizeof(ss));
-	is_str(ss, "12.3", "below a bar of more decimals, rounded down: on its side");
-	numfmt_same_side(12.35, 12.345, 1, ss, sizeof(ss));
-	is_str(ss, "12.35", "above a bar of more decimals, rounded below it: more decimals");
-	numfmt_same_side(20.04, 25, 1, ss, sizeof(ss));
-	is_str(ss, "20.0", "far from the bar: its decimals");
-	numfmt_same_side(NAN, 25, 1, ss, sizeof(ss));
-	is_str(ss, "nan", "nan as printf writes it");
+	const struct {
+		double v, threshold;
+		int prec;
+		const char *want, *what;
+	} same_side[] = {
+		{ 49.96, 50, 0, "49.96",
+		  "49.96 below a bar at 50: not \"50\", the decimals that keep it below" },
+		{ 24.999, 25, 1, "24.999",
+		  "24.999 below a bar at 25: not \"25.0\"" },
+		{ 79.996, 80, 0, "79.996",
+		  "79.996 below a bar at 80: not \"80\" nor \"80.00\"" },
+		{ nextafter(25, 0), 25, 1, "24.999999999999996",
+		  "just below the bar: the full form, which reads back below it" },
+		{ 50, 50, 0, "50",
+		  "on the bar: its decimals" },
+		{ 50.4, 50, 0, "50",
+		  "above the bar, rounded onto it: still on its side" },
+		{ 12.31, 12.345, 1, "12.3",
+		  "below a bar of more decimals, rounded down: on its side" },
+		{ 12.35, 12.345, 1, "12.35",
+		  "above a bar of more decimals, rounded below it: more decimals" },
+		{ 20.04, 25, 1, "20.0",
+		  "far from the bar: its decimals" },
+		{ NAN, 25, 1, "nan",
+		  "nan as printf writes it" },
+	};
+	for (size_t i = 0; i < sizeof(same_side) / sizeof(same_side[0]); i++) {
+		char ss[32];
+		numfmt_same_side(same_side[i].v, same_side[i].threshold, same_side[i].prec, ss, sizeof(ss));
+		is_str(ss, same_side[i].want, same_side[i].what);
+	}
 	return tap_done();
 }
