@@ -10,7 +10,7 @@
 void diag_list_init(struct diag_list *l)
 {
 	l->v = NULL;
-	l->n = l->cap = l->dropped = 0;
+	l->n = l->cap = l->dropped = l->added = 0;
 	pthread_mutex_init(&l->lock, NULL);
 }
 
@@ -47,6 +47,7 @@ void diag_add(struct diag_list *l, enum diag_level level, const char *file, long
 		.offset = offset,
 		.rank = rank,
 		.msg = msg,
+		.seq = l->added++,
 	};
 	pthread_mutex_unlock(&l->lock);
 }
@@ -74,6 +75,19 @@ void diag_remove_if(struct diag_list *l, bool (*drop)(const struct diag *d, cons
 	}
 	l->n = k;
 	pthread_mutex_unlock(&l->lock);
+}
+
+size_t diag_since(const struct diag_list *l, size_t seq)
+{
+	size_t lo = 0, hi = l->n;   /* seq grows along the list */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->v[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 void diag_format(const struct diag *d, char *buf, size_t n)

@@ -21,6 +21,7 @@ struct diag {
 	/* Who added it, static: the input family whose loaders or finalize did (a reload of
 	 * the family replaces them, run_reload_family), or a run-level tag; NULL: untagged. */
 	const char *family;
+	size_t seq;        /* its number in the order added: kept when others are removed */
 };
 
 /* At most DIAG_KEEP diagnostics are stored; later ones are only counted in `dropped`. */
@@ -30,6 +31,7 @@ struct diag_list {
 	struct diag *v;
 	size_t n, cap;
 	size_t dropped;
+	size_t added;      /* diagnostics stored so far: the next one's seq */
 	pthread_mutex_t lock;
 };
 
@@ -40,8 +42,12 @@ void diag_add(struct diag_list *l, enum diag_level level, const char *file, long
 	      long long offset, int rank, const char *fmt, ...) PRINTF_LIKE(7, 8);
 /* Tag the diagnostics from index `from` on that have no tag yet with family (static). */
 void diag_tag(struct diag_list *l, size_t from, const char *family);
-/* Remove the diagnostics for which drop(d, ud) is true, keeping the others' order. */
+/* Remove the diagnostics for which drop(d, ud) is true, keeping the others' order. An
+ * index into the list moves then: one kept across a removal is a seq (diag_since). */
 void diag_remove_if(struct diag_list *l, bool (*drop)(const struct diag *d, const void *ud), const void *ud);
+/* The index of the first diagnostic added as seq or later (l->n when none is), on the
+ * thread that adds and removes them. */
+size_t diag_since(const struct diag_list *l, size_t seq);
 /* "file:line: msg" / "file@offset: msg" / "file: msg" into buf (unsanitized). */
 void diag_format(const struct diag *d, char *buf, size_t n);
 const char *diag_level_name(enum diag_level level);

@@ -234,9 +234,10 @@ static bool is_family_diag(const struct diag *d, const void *ud)
 	return d->family && strcmp(d->family, ud) == 0;
 }
 
-/* s was read by one of sub's loaders (a source's format is its loader's name). */
-static bool family_source(const struct subsystem *sub, const struct source *s)
+/* s was read by one of the loaders of the family ud (a source's format is its loader's name). */
+static bool family_source(const struct source *s, const void *ud)
 {
+	const struct subsystem *sub = ud;
 	for (size_t l = 0; l < sub->nloaders; l++)
 		if (s->format && strcmp(s->format, sub->loaders[l].name) == 0)
 			return true;
@@ -252,7 +253,7 @@ static long read_again(const struct run *run, size_t had, const bool *taken, con
 	return -1;
 }
 
-/* A source of the family that the reload did not read again, kept in its slot: nothing of
+/* A source read before that the reload did not read again, kept in its slot: nothing of
  * it is loaded now, and the error when the file is gone. */
 static void source_not_read(struct source *s)
 {
@@ -263,22 +264,18 @@ static void source_not_read(struct source *s)
 	s->err = stat(s->path, &st) != 0 ? errno : 0;
 }
 
-/* A reload of sub appended its sources at [had, nsrc): they replace the family's sources
- * read before. The other families hold the indices of their own sources, which must not
- * move: a source of the family before one of theirs keeps its slot, with the source read
- * again at its path (else source_not_read); the family's others are removed, and the
- * sources read again that have no slot yet follow, in the order read. */
-static void replace_sources(struct run *run, const struct subsystem *sub, size_t had)
+void run_replace_sources(struct run *run, size_t had, bool (*old)(const struct source *s, const void *ud),
+			 const void *ud)
 {
 	pthread_mutex_lock(&run->lock);
-	size_t tail = 0;   /* one past the last source of another family */
+	size_t tail = 0;   /* one past the last source kept */
 	for (size_t i = 0; i < had; i++)
-		if (!family_source(sub, &run->src[i]))
+		if (!old(&run->src[i], ud))
 			tail = i + 1;
 	bool *taken = xcalloc(run->nsrc - had + 1, sizeof(*taken));
 	for (size_t i = 0; i < had; i++) {
 		struct source *s = &run->src[i];
-		if (!family_source(sub, s))
+		if (!old(s, ud))
 			continue;
 		free(s->refused);
 		s->refused = NULL;
@@ -311,8 +308,22 @@ void run_reload_family(struct run *run, const struct subsystem *sub, const char 
 		if (load_family(run, sub, paths[i], &ctx) > 0)   /* data there now: the note goes */
 			diag_remove_if(&run->diags, is_path_note, paths[i]);
 	finalize_family(run, sub);
-	replace_sources(run, sub, had);
+	run_replace_sources(run, had, family_source, sub);
 	run_changed(run);
+}
+
+void run_source_reread(struct run *run, size_t idx, long long bytes)
+{
+	pthread_mutex_lock(&run->lock);
+	struct source *s = &run->src[idx];
+	s->bytes = bytes;
+	s->records = s->skipped = 0;
+	s->err = 0;
+	s->partial = false;
+	s->consumed = 0;
+	s->lines = 0;
+	s->stamp = (struct source_stamp){ .set = false };
+	pthread_mutex_unlock(&run->lock);
 }
 
 /* FNV-1a over the bytes. */

@@ -171,6 +171,17 @@ struct subsystem;
  * something there. */
 void run_reload_family(struct run *run, const struct subsystem *sub, const char *const *paths,
 		       size_t npaths);
+/* The sources added at [had, nsrc), read again, replace the earlier ones for which
+ * old(s, ud) is true. Others hold the indices of their sources, which must not move: an
+ * old source before a kept one keeps its slot, with the source read again at its path
+ * in it (else nothing loaded, and the error when the file is gone); the other old ones
+ * are removed, and the sources read again that have no slot yet follow, in the order
+ * read. had == nsrc: the old ones are not read again. */
+void run_replace_sources(struct run *run, size_t had, bool (*old)(const struct source *s, const void *ud),
+			 const void *ud);
+/* Source idx is read again from its start (follow mode reloads its file; bytes: its size
+ * now): its counts, error and stamp start over, its slot and path stay. */
+void run_source_reread(struct run *run, size_t idx, long long bytes);
 /* A hash of the names, sizes and mtimes under path, depth levels deep (0: path only);
  * it changes when a file or directory is added, removed, grown or rewritten. */
 unsigned long long run_tree_signature(const char *path, int depth);

@@ -617,6 +617,21 @@ static int refused_mode(struct cli *cli, struct run *run)
 	return 1;
 }
 
+/* The run's step records come from rank dirs, which --ranks names: not from a steps.jsonl
+ * given directly nor a directory without rank dirs (the loader reads those whole). */
+static bool steps_ranked(struct run *run)
+{
+	if (!run->steps || !steps_nranks(run->steps))
+		return false;
+	if (steps_nranks(run->steps) > 1 || steps_left_out(run->steps))
+		return true;
+	struct steps_rank_file *v;
+	size_t n = steps_plan_files(run->path, &v);
+	bool flat = steps_files_flat(v, n, run->path);
+	steps_rank_files_free(v);
+	return !flat;
+}
+
 /* Options given for an input family the run does not have are named on stderr, never
  * dropped in silence: "--objective and --constraint ignored: for GenAI-Perf sweeps only,
  * and this run has none". */
@@ -627,8 +642,9 @@ static void note_unused_options(const struct opts *o, struct run *run)
 	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
 	bool steps = run->steps && steps_nranks(run->steps) > 0;
 	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, NFAM };
-	const bool applies[NFAM] = { steps, steps || run->trace, run->trace != NULL, sw && sw->ncfg > 0, sw != NULL };
-	static const char *const to[NFAM] = { "step records", "ranks' step logs or traces", "Kineto traces",
+	bool ranked = o->ranks && steps_ranked(run);   /* listed only for --ranks: it may list a dir */
+	const bool applies[NFAM] = { steps, ranked || run->trace, run->trace != NULL, sw && sw->ncfg > 0, sw != NULL };
+	static const char *const to[NFAM] = { "step records", "rank dirs or traces", "Kineto traces",
 					      "GenAI-Perf sweeps", "GPU sizing (NAT, GenAI-Perf)" };
 	const struct {
 		const char *name;

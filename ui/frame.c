@@ -177,21 +177,50 @@ static void draw_status(struct app *app)
 
 /* One help entry at layout row `row` (rows above top are counted, not drawn): keys,
  * the action's name when there is room (name not NULL), the text wrapped beside them
- * onto as many rows as it needs. Returns the next row. */
+ * onto as many rows as it needs. Without a name the keys (a command's usage) have its
+ * column too; keys wider still take a row of their own, the text below. Returns the next
+ * row. */
 static int help_entry(const struct rect *box, int row, int top, int hx, const char *keys, const char *name,
 		      const char *text)
 {
 	struct rect in = { box->y, box->x + hx, box->h, box->w - hx - 1 };
+	int kw = name ? 22 : hx - 2;
+	bool alone = text_width(keys) > kw;
 	int sy = box->y + row - top;
 	if (sy >= box->y && sy < box->y + box->h) {
-		draw_text(sy, box->x + 1, 22, keys, ROLE_ACCENT);
+		draw_text(sy, box->x + 1, alone ? box->w - 2 : kw, keys, ROLE_ACCENT);
 		if (name)
 			draw_text(sy, box->x + 24, 16, name, ROLE_DIM);
 	}
+	row += alone;
 	if (row - top < box->h)
 		draw_wrap(&in, row - top, text, ROLE_NORMAL);
 	int n = draw_wrap_count(in.w, text);
 	return row + (n > 0 ? n : 1);
+}
+
+/* The number keys of this run's tabs as the title row shows them (the run's tabs, or
+ * compare mode's: ui.c), in key order: a tab the action table names by its label gets
+ * that row, another "<label> pane". Returns the next row. */
+static int help_tab_rows(const struct app *app, const struct rect *box, int row, int top, int hx)
+{
+	char keys[4], text[64];
+	for (int k = 1; k <= 9; k++) {
+		for (size_t i = 0; i < app->npane; i++) {
+			if (app->pane[i].key != k)
+				continue;
+			const char *label = app->pane[i].label;
+			const struct action_info *ai = action_info((enum action)(ACT_PANE_1 + k - 1));
+			size_t n = strlen(label);
+			bool named = strncmp(ai->help, label, n) == 0 && strncmp(ai->help + n, " pane", 5) == 0;
+			snprintf(keys, sizeof(keys), "%d", k);
+			snprintf(text, sizeof(text), "%s pane", label);
+			row = help_entry(box, row, top, hx, keys, named && hx == 41 ? ai->name : NULL,
+					 named ? ai->help : text);
+			break;
+		}
+	}
+	return row;
 }
 
 /* The command entries (ui's, then the model's) from layout row `row`; returns the next. */
@@ -207,15 +236,19 @@ static int help_cmd_rows(const struct rect *box, int row, int top, int hx)
 	return row;
 }
 
-/* The help's rows from `top` in box: the action table, a blank row, "Commands (:)",
- * the commands. Returns the row count; *cmds is the blank row's. */
-static int help_rows(const struct rect *box, int top, int *cmds)
+/* The help's rows from `top` in box: the action table (its number keys: this run's tabs,
+ * help_tab_rows), a blank row, "Commands (:)", the commands. Returns the row count;
+ * *cmds is the blank row's. */
+static int help_rows(const struct app *app, const struct rect *box, int top, int *cmds)
 {
 	int hx = box->w >= 100 ? 41 : 24;   /* the action name only when there is room */
 	int row = 0;
 	for (int k = 1; k < ACT_COUNT; k++) {
 		const struct action_info *ai = action_info((enum action)k);
-		row = help_entry(box, row, top, hx, ai->keys, hx == 41 ? ai->name : NULL, ai->help);
+		if (k == ACT_PANE_1)
+			row = help_tab_rows(app, box, row, top, hx);
+		else if (k < ACT_PANE_1 || k > ACT_PANE_9)
+			row = help_entry(box, row, top, hx, ai->keys, hx == 41 ? ai->name : NULL, ai->help);
 	}
 	*cmds = row;
 	if (row + 1 >= top && row + 1 - top < box->h)
@@ -230,18 +263,18 @@ static void draw_help(struct app *app)
 	struct rect box = layout_center(&app->lay.body, app->lay.body.h, 160);
 	struct rect in = { box.y + 1, box.x, box.h - 1, box.w };
 	draw_clear_rect(&box, ROLE_NORMAL);
-	int cmds, top = (int)app->ov.top, n = help_rows(&in, top, &cmds);
+	int cmds, top = (int)app->ov.top, n = help_rows(app, &in, top, &cmds);
 	if (app->help_cmds)
 		top = cmds;
 	app->help_cmds = false;
 	top = top > n - in.h ? (n - in.h > 0 ? n - in.h : 0) : top;
 	if (top != (int)app->ov.top) {   /* :help, or a taller window than the last frame */
 		draw_clear_rect(&box, ROLE_NORMAL);
-		help_rows(&in, top, &cmds);
+		help_rows(app, &in, top, &cmds);
 	}
 	app->ov = (struct list_cursor){ .n = (size_t)n, .top = (size_t)top, .rows = in.h };
 	draw_fmt(box.y, box.x + 1, box.w - 2, ROLE_HEADER,
-		 "Keys (Esc closes%s; same table as --list-keys and the man page)", n > in.h ? "; j/k scroll" : "");
+		 "Keys (Esc closes%s; digits: this run's tabs; others as --list-keys)", n > in.h ? "; j/k scroll" : "");
 }
 
 static void draw_views(struct app *app)

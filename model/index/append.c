@@ -120,14 +120,14 @@ static bool pick_sources(struct run *run, const struct steps_rank_file *files, s
 	return ok;
 }
 
-/* The diagnostics from run->diags[from] on about the plan's ranks, not about the index
- * itself. */
+/* The diagnostics added as seq `from` or later (diag_since) about the plan's ranks, not
+ * about the index itself. */
 static size_t *pick_diags(const struct run *run, const char *index_dir, const struct steps_rank_file *files,
 			  size_t n, size_t from, size_t *nout)
 {
 	size_t dlen = strlen(index_dir), k = 0;
 	size_t *v = xmalloc((run->diags.n ? run->diags.n : 1) * sizeof(*v));
-	for (size_t i = from; i < run->diags.n; i++) {
+	for (size_t i = diag_since(&run->diags, from); i < run->diags.n; i++) {
 		const struct diag *d = &run->diags.v[i];
 		if (d->rank < 0 || !d->file || !in_plan(files, n, d->rank) ||
 		    (strncmp(d->file, index_dir, dlen) == 0 && (d->file[dlen] == '/' || !d->file[dlen])))
@@ -184,7 +184,7 @@ struct log_part {
 	struct index_file_id base;       /* the part file then */
 	unsigned seq;                    /* deltas on it */
 	bool checked;                    /* it holds saved/covered of its slice */
-	size_t diag0;                    /* run->diags up to here are in it (its ranks') */
+	size_t diag0;                    /* run->diags added before this seq are in it (its ranks') */
 };
 
 struct index_log {
@@ -195,7 +195,7 @@ struct index_log {
 	size_t *saved;                   /* records of files[i]'s rank the index holds */
 	long long *covered;              /* bytes of its steps.jsonl the index covers */
 	bool *held;                      /* saved/covered[i] are known (the rank was in the run) */
-	size_t diag_begin;               /* run->diags when the log began */
+	size_t diag_begin;               /* the seq of the first diagnostic added after the log began */
 	unsigned nparts;                 /* the shard count of the parts below (0: none seen) */
 	struct log_part *part;
 	unsigned max;
@@ -240,7 +240,7 @@ struct index_log *index_log_begin(struct run *run, const char *run_dir)
 	lg->held = xcalloc(lg->n ? lg->n : 1, sizeof(*lg->held));
 	lg->max = index_delta_max();
 	log_now(lg, lg->saved, lg->covered, lg->held);
-	lg->diag_begin = run->diags.n;
+	lg->diag_begin = run->diags.added;
 	return lg;
 }
 
@@ -512,7 +512,7 @@ int index_log_save(struct index_log *lg, bool *rewrote, char **path_out)
 			lg->part[k].diag0 = lg->diag_begin;
 	}
 	int err = 0;
-	size_t ndiag = lg->run->diags.n;
+	size_t ndiag = lg->run->diags.added;
 	for (unsigned k = 0; k < lg->nparts; k++) {
 		int e = save_part(lg, k, recs, cov, ok, rewrote, path_out);
 		if (e == ENOENT)

@@ -440,11 +440,12 @@ bool index_keeps(const struct index_subset *s, long rank)
 	return !s || rank < 0 || (ranklist_has(s->only, rank) && rank != s->reparsed);
 }
 
-/* The subset a load takes from the index (NULL: the whole run). */
-static const struct index_subset *subset_of(const struct load_ctx *ctx, const struct steps_rank_file *files,
-					    size_t nfiles, struct index_subset *s)
+/* The subset a load takes from the index (NULL: the whole run, also a run without rank
+ * dirs, which --ranks does not apply to: steps_files_flat). */
+static const struct index_subset *subset_of(const struct load_ctx *ctx, const char *run_dir,
+					    const struct steps_rank_file *files, size_t nfiles, struct index_subset *s)
 {
-	if (!ctx->opts || !ctx->opts->ranks)
+	if (!ctx->opts || !ctx->opts->ranks || steps_files_flat(files, nfiles, run_dir))
 		return NULL;
 	*s = (struct index_subset){ ctx->opts->ranks, -1 };
 	for (size_t i = 0; i < nfiles; i++) {
@@ -709,7 +710,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	unsigned n = index_newest_count(dir, "steps", found);
 	size_t used = 0;
 	struct index_subset sub;
-	const struct index_subset *s = subset_of(ctx, files, nfiles, &sub); /* once: it parses the list */
+	const struct index_subset *s = subset_of(ctx, run_dir, files, nfiles, &sub); /* once: it parses the list */
 	load_phase(ctx, n ? "opening the index" : NULL); /* mapped, not read: no bytes to count */
 	unsigned *deltas = delta_files_of(dir, n);
 	for (unsigned k = 0; k < n && !load_cancelled(ctx); k++) {

@@ -18,7 +18,11 @@
  *     reads them (LIVE.RELOADED);
  *   . reloads a rank whose file shrank, was replaced (another inode) or rewritten in
  *     place (the bytes read before changed, or the same size with a newer mtime found
- *     at two polls running) from the start, and says so (finding LIVE.RELOADED);
+ *     at two polls running) from the start, and says so (finding LIVE.RELOADED); what
+ *     the earlier read left (its source rows, its diagnostics) is replaced, as a fresh
+ *     open has it (follow_sources.h), and so is a run.json's when it is read again;
+ *   . stops judging a rank whose rank dir vanished (removed, or the job made again with
+ *     fewer ranks), and says so once (LIVE.RANK_GONE); its records read before stay;
  *   . reads a rank's run.json again when it appears or changes (size, mtime), looked at
  *     while the rank writes no record (pytscope writes it at finish()) every T/4 or 5 s,
  *     whichever is shorter; one naming another run (name, world_size) is said

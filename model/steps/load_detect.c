@@ -177,6 +177,11 @@ void steps_plan(const char *path, struct task_list *t, struct diag_list *notes)
 	tasks_add(t, 0, dir, xstrdup(path));
 }
 
+bool steps_files_flat(const struct steps_rank_file *v, size_t n, const char *path)
+{
+	return n == 1 && (strcmp(v[0].dir, path) == 0 || strcmp(v[0].steps, path) == 0);
+}
+
 /* Task t's steps file: its own path, else "steps.jsonl" in its dir. The bytes it takes,
  * its NUL included, and a copy of it at p (returning the byte past the NUL). */
 static size_t task_file_len(const struct rank_task *t)

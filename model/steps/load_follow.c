@@ -2,8 +2,9 @@
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
  * of shrunk, replaced or rewritten files, run.json read again when it appears or
- * changes, a run dir's own steps.jsonl dropped once rank dirs appear, stall detection
- * and the live findings. */
+ * changes, a run dir's own steps.jsonl dropped once rank dirs appear, rank dirs that
+ * vanish, stall detection and the live findings. The source rows and diagnostics those
+ * reads leave are follow_sources.c's. */
 #include "model/infile.h"
 #include "model/steps/follow.h"
 
@@ -16,13 +17,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "model/dirlist.h"
-#include "model/index/codec.h"
-#include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/steps/follow_judge.h"
+#include "model/steps/follow_sources.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
@@ -32,12 +31,15 @@ enum { MAX_EVENTS = 64, SWEEP_DEPTH = 3, META_EVERY = 5 };
 struct ftail {
 	long rank;
 	char *dir, *steps;
+	size_t path;                /* the PATH it was found under (f->p) */
 	struct steps_tail *tail;    /* NULL until first read by the follower */
 	struct rank_steps *r;       /* the model's rank once grown or created here */
 	dev_t dev;
 	ino_t ino;
 	bool have_id;
 	int err_seen;               /* errno already reported for this file */
+	bool unread;                /* a note or an error says it is missing or unreadable */
+	bool gone;                  /* its rank dir vanished: not judged (rank_gone) */
 	double t_adv;               /* when a poll last found new records */
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
@@ -138,50 +140,18 @@ static struct ftail *tail_find(struct follow *f, const char *steps)
 	return NULL;
 }
 
-/* The source the loader registered for this file (the latest one), or -1. */
-static long source_of(const struct run *run, const char *steps)
-{
-	for (size_t i = run->nsrc; i-- > 0;)
-		if (run->src[i].format && strcmp(run->src[i].format, "pytscope") == 0 &&
-		    strcmp(run->src[i].path, steps) == 0)
-			return (long)i;
-	return -1;
-}
-
-/* Seconds since the file was last written, by the login node's clock (0 when the file
- * server's clock runs ahead): where a rank loaded before following last advanced. */
-static double mtime_age(const struct stat *st)
-{
-	struct timespec wall;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	double age = (double)(wall.tv_sec - st->st_mtim.tv_sec) + (double)(wall.tv_nsec - st->st_mtim.tv_nsec) / 1e9;
-	return age > 0 ? age : 0;
-}
-
-/* CRC of the last EXTENT_WINDOW bytes before offset at of fd (an index extent's tail
- * window: one read, where the next read resumes); false when they cannot be read. */
-static bool window_crc(int fd, long long at, uint32_t *crc)
-{
-	unsigned char buf[EXTENT_WINDOW];
-	size_t w = at < EXTENT_WINDOW ? (size_t)at : EXTENT_WINDOW;
-	if (at <= 0 || !index_pread_all(fd, buf, w, at - (long long)w))
-		return false;
-	*crc = index_crc32(0, buf, w);
-	return true;
-}
-
 /* t's window over the bytes read so far, from fd (none when it cannot be read). */
 static void take_window(int fd, struct ftail *t)
 {
 	long long at = t->tail ? steps_tail_offset(t->tail) : 0;
-	t->win_at = window_crc(fd, at, &t->win_crc) ? at : -1;
+	t->win_at = follow_window_crc(fd, at, &t->win_crc) ? at : -1;
 }
 
 /* The bytes read before still end as they did when the window was taken. */
 static bool window_holds(int fd, const struct ftail *t)
 {
 	uint32_t crc;
-	return window_crc(fd, t->win_at, &crc) && crc == t->win_crc;
+	return follow_window_crc(fd, t->win_at, &crc) && crc == t->win_crc;
 }
 
 /* The window of what the loader read of source si: the tail window it stamped (for an
@@ -202,17 +172,6 @@ static void window_from_load(struct follow *f, long si, struct ftail *t)
 	}
 }
 
-/* dir/run.json's size (-1: absent or not to stat) and mtime in ns. */
-static void meta_stat(const char *dir, long long *size, long long *mtime)
-{
-	char *path = dirlist_path(dir, "run.json");
-	struct stat st;
-	bool ok = stat(path, &st) == 0;
-	*size = ok ? (long long)st.st_size : -1;
-	*mtime = ok ? infile_mtime_ns(&st) : 0;
-	free(path);
-}
-
 /* t's run.json as read into meta (its stamp), else (not read: restored from the index,
  * unreadable; no rank yet) as it is now. */
 static void meta_note(struct ftail *t, const struct steps_meta *meta)
@@ -221,7 +180,7 @@ static void meta_note(struct ftail *t, const struct steps_meta *meta)
 		t->meta_size = meta->stamp_size;
 		t->meta_mtime = meta->stamp_mtime_ns;
 	} else {
-		meta_stat(t->dir, &t->meta_size, &t->meta_mtime);
+		follow_meta_stat(t->dir, &t->meta_size, &t->meta_mtime);
 	}
 }
 
@@ -232,13 +191,15 @@ static void tail_free(struct ftail *t)
 	free(t->steps);
 }
 
-static void tail_add(struct follow *f, const struct steps_rank_file *rf, double now, bool later)
+static void tail_add(struct follow *f, size_t path, const struct steps_rank_file *rf, double now, bool later)
 {
 	xgrow((void **)&f->t, &f->tcap, f->nt + 1, sizeof(*f->t));
 	struct ftail *t = &f->t[f->nt++];
-	*t = (struct ftail){ .rank = rf->rank, .dir = xstrdup(rf->dir), .steps = xstrdup(rf->steps),
+	*t = (struct ftail){ .rank = rf->rank, .dir = xstrdup(rf->dir), .steps = xstrdup(rf->steps), .path = path,
 			     .t_adv = now, .win_at = -1, .meta_at = now };
-	long si = source_of(f->run, rf->steps);
+	long si = follow_source_of(f->run, rf->steps);
+	/* the load could not read it, or noted it missing (a rank file listed then, not read) */
+	t->unread = si >= 0 ? f->run->src[si].err != 0 : !later;
 	struct stat st;
 	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
 		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
@@ -250,7 +211,7 @@ static void tail_add(struct follow *f, const struct steps_rank_file *rf, double 
 			t->have_id = true;
 			t->size = (long long)st.st_size;
 			t->mtime = infile_mtime_ns(&st);
-			t->t_adv = now - mtime_age(&st);
+			t->t_adv = now - follow_mtime_age(&st);
 			if (t->records && t->t_adv > f->t_newest)
 				f->t_newest = t->t_adv;
 		}
@@ -282,7 +243,8 @@ static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_f
 }
 
 /* Pick up rank dirs and files under each path whose directory changed; under --ranks
- * only the ranks it names (a subset stays one: the others count as left out). */
+ * only the ranks it names (a subset stays one: the others count as left out), of a path
+ * with rank dirs (a path without them is followed whole: steps_files_flat). */
 static void discover(struct follow *f, double now)
 {
 	const char *asked = f->run->opts ? f->run->opts->ranks : NULL;
@@ -301,11 +263,12 @@ static void discover(struct follow *f, double now)
 		size_t n = steps_plan_files(p->path, &v);
 		listed = true;
 		p->left_out = 0;
+		bool flat = steps_files_flat(v, n, p->path);
 		for (size_t k = 0; k < n; k++)
-			if (asked && !ranklist_has(asked, v[k].rank))
+			if (asked && !flat && !ranklist_has(asked, v[k].rank))
 				p->left_out++;
 			else if (!tail_find(f, v[k].steps))
-				tail_add(f, &v[k], now, later);
+				tail_add(f, i, &v[k], now, later);
 		if (f->nt)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
 		drop_top_level(f, i, v, n);
@@ -319,16 +282,27 @@ static void discover(struct follow *f, double now)
 	steps_set_left_out(f->run->steps, out);
 }
 
-/* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank). */
-static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size)
+/* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank), its
+ * earlier source rows and diagnostics replaced (top: the run dir whose own files gave the
+ * rank before, no longer read). */
+static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size, const char *top)
 {
 	struct steps_model *m = steps_model_get(f->run);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
-	steps_rank_load_meta(f->run, r, t->dir, (int)t->rank, true);
+	bool again = t->tail || t->unread;   /* read or noted before (not a rank new here) */
+	if (top)
+		follow_forget_files(f->run, top, 0);
+	if (again)
+		follow_drop_diags(f->run, t->steps, t->rank);
+	struct steps_meta meta = { 0 };
+	follow_read_meta(f->run, t->dir, t->rank, &meta, again);
+	rank_set_meta(r, &meta);
 	meta_note(t, &r->meta);
+	bool slot = t->tail != NULL;
 	steps_tail_free(t->tail);
-	t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
+	t->tail = follow_tail_restart(&f->ctx, t->rank, t->steps, size, slot);
 	t->records = 0;
+	t->unread = false;
 	return r;
 }
 
@@ -347,7 +321,7 @@ static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long 
 			t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
 		return t->r;
 	}
-	t->r = fresh_rank(f, t, size);
+	t->r = fresh_rank(f, t, size, NULL);
 	steps_publish_rank(m, t->r);
 	return t->r;
 }
@@ -357,9 +331,26 @@ static void report_once(struct follow *f, struct ftail *t, int err, const char *
 	if (t->err_seen == err)
 		return;
 	t->err_seen = err;
+	t->unread = true;
 	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
 	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, "rank %ld: cannot read %s: %s (reported once)",
 	      t->rank, t->steps, infile_strerror(err));
+}
+
+/* t's steps.jsonl cannot be stat'ed (err). Its rank dir gone too (removed, or the job
+ * re-created with fewer ranks): the rank is no longer judged, said once (its records read
+ * before stay); else the error is said once (one read before and gone now too). */
+static void stat_failed(struct follow *f, struct ftail *t, int err)
+{
+	struct stat st;
+	if (err == ENOENT && stat(t->dir, &st) != 0 && errno == ENOENT) {
+		if (!t->gone)
+			event(f, "LIVE.RANK_GONE", SEV_MED, t->rank, "rank %ld: %s is gone; the rank is no longer "
+			      "judged (its records read before stay)", t->rank, t->dir);
+		t->gone = true;
+	} else if (err != ENOENT || t->have_id) {
+		report_once(f, t, err, "cannot stat");
+	}
 }
 
 /* Read t's appended bytes up to size, at most *left of them when *left >= 0 (then
@@ -395,10 +386,10 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 {
 	struct stat st;
 	if (stat(t->steps, &st) != 0) {
-		if (errno != ENOENT || t->have_id)   /* one read before and gone now is said too */
-			report_once(f, t, errno, "cannot stat");
+		stat_failed(f, t, errno);
 		return 0;
 	}
+	t->gone = false;
 	if (!S_ISREG(st.st_mode))
 		return 0;
 	/* the size unchanged and a newer mtime: modified in place, unless a write is under
@@ -411,8 +402,8 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
 	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
 	bool shrank = t->tail && st.st_size < offset;
-	if (!replaced && !shrank && !touched && !settled && st.st_size == offset)
-		return 0;
+	if (!replaced && !shrank && !touched && !settled && st.st_size == offset && !t->err_seen)
+		return 0;   /* nothing new (an error said before: opened, to see it is gone) */
 	int fd = infile_open(t->steps);
 	if (fd < 0) {
 		report_once(f, t, errno, "cannot open");
@@ -449,11 +440,16 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 		      "there, and a run dir's own steps.jsonl is ignored once it has them; rank 0 is now %s's", top,
 		      t->dir);
 	if (again || top) {
-		t->r = fresh_rank(f, t, (long long)st.st_size);
+		t->r = fresh_rank(f, t, (long long)st.st_size, top);
 		steps_publish_rank(steps_model_get(f->run), t->r);
+		index_log_end(f->p[t->path].log);   /* its index is stale: the next open rebuilds it */
+		f->p[t->path].log = NULL;
 		out |= FOLLOW_RELOADED;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
+	if (t->unread)   /* before the read: what it says of the file is new */
+		follow_file_readable(f->run, t->steps, t->rank);
+	t->unread = false;
 	if (t->win_at < 0)   /* the bytes held now, which a later rewrite changes */
 		take_window(fd, t);
 	t->size = (long long)st.st_size;
@@ -478,13 +474,13 @@ static unsigned poll_meta(struct follow *f, struct ftail *t, double now)
 {
 	t->meta_at = now;
 	long long size, mtime;
-	meta_stat(t->dir, &size, &mtime);
+	follow_meta_stat(t->dir, &size, &mtime);
 	struct steps_model *m = f->run->steps;
 	long ri = m ? steps_rank_index(m, (int)t->rank) : -1;
 	if ((size == t->meta_size && mtime == t->meta_mtime) || ri < 0 || top_level_of(f, t))
 		return 0;   /* unchanged, or no rank of t's yet: read with it */
 	struct steps_meta meta = { 0 };
-	steps_load_meta(f->run, t->dir, (int)t->rank, &meta);
+	follow_read_meta(f->run, t->dir, t->rank, &meta, true);
 	meta_note(t, &meta);
 	if (ri > 0) {   /* the lowest rank's text is kept, as a load keeps it */
 		free(meta.json);
@@ -508,7 +504,7 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	size_t had = t->records;
 	unsigned out = poll_steps(f, t, now, left);
 	double every = f->threshold / 4 < META_EVERY ? f->threshold / 4 : META_EVERY;
-	bool due = t->records == had && !(out & FOLLOW_RELOADED) && now - t->meta_at >= every;
+	bool due = t->records == had && !(out & FOLLOW_RELOADED) && !t->gone && now - t->meta_at >= every;
 	return due ? out | poll_meta(f, t, now) : out;
 }
 
@@ -580,9 +576,11 @@ static void world_missing(struct follow *f, struct summary_ids *out, long *world
 	const char *asked = f->run->opts ? f->run->opts->ranks : NULL;
 	*out = (struct summary_ids){ .n = 0 };
 	*world = meta && meta->present && meta->has_world ? meta->world_size : -1;
-	for (long r = 0; r < *world && r < 1000000; r++)
-		if ((!asked || ranklist_has(asked, r)) && !tail_of_rank(f, (int)r))
+	for (long r = 0; r < *world && r < 1000000; r++) {
+		const struct ftail *t = tail_of_rank(f, (int)r);
+		if ((!asked || ranklist_has(asked, r)) && (!t || t->gone))
 			summary_ids_add(out, r);
+	}
 }
 
 /* Rank t at this poll (a rank id followed in several files: the first). */
@@ -611,8 +609,8 @@ static unsigned assess(struct follow *f, double now)
 	struct follow_rank_now *v = xmalloc((f->nt ? f->nt : 1) * sizeof(*v));
 	bool *stalled = xmalloc((f->nt ? f->nt : 1) * sizeof(*stalled));
 	size_t n = 0;
-	for (size_t i = 0; i < f->nt; i++)
-		if (!i || f->t[i].rank != f->t[i - 1].rank)
+	for (size_t i = 0; i < f->nt; i++)   /* a rank whose dir is gone is not judged */
+		if (!f->t[i].gone && (!n || f->t[i].rank != v[n - 1].rank))
 			v[n++] = rank_now(f, &f->t[i], now);
 	char subset[96] = "";
 	size_t out = 0;

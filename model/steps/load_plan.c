@@ -19,14 +19,14 @@
 #define INDEX_AUTO_MIN_BYTES ((long long)256 << 20)
 
 
-/* Keep the tasks in --ranks, in this shard, and not restored from the index. */
-static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *covered)
+/* Keep the tasks in ranks (--ranks, NULL: all), in this shard, and not restored from the index. */
+static void plan_filter(struct load_plan *lp, const char *ranks, const bool *covered)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		struct rank_task *t = &lp->tasks.v[i];
 		const struct steps_rank_file *f = steps_rank_files_find(lp->files + lp->lo, lp->hi - lp->lo, t->rank);
-		bool asked = !o || !o->ranks || ranklist_has(o->ranks, t->rank);
+		bool asked = !ranks || ranklist_has(ranks, t->rank);
 		lp->left_out += !asked;
 		if (asked && (!lp->indexed || (f && !covered[f - lp->files]))) {
 			lp->tasks.v[k++] = *t;
@@ -36,6 +36,18 @@ static void plan_filter(struct load_plan *lp, const struct opts *o, const bool *
 		}
 	}
 	lp->tasks.n = k;
+}
+
+/* The plan t of path is path itself, without rank dirs (steps.h steps_files_flat). */
+static bool plan_flat(const struct task_list *t, const char *path)
+{
+	if (t->n != 1)
+		return false;
+	struct steps_rank_file *v;
+	steps_tasks_files(t, &v);
+	bool flat = steps_files_flat(v, 1, path);
+	steps_rank_files_free(v);
+	return flat;
 }
 
 /* The ranks whose steps.jsonl grew since the index: parse their new bytes only. */
@@ -54,16 +66,18 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 	const struct opts *o = ctx->opts;
 	memset(lp, 0, sizeof(*lp));
 	steps_plan(path, &lp->tasks, &ctx->run->diags); /* its notes are made at each open, not indexed */
+	/* --ranks names rank dirs: a PATH without them is loaded whole */
+	const char *ranks = o && o->ranks && !plan_flat(&lp->tasks, path) ? o->ranks : NULL;
 	lp->lowest = -1; /* before the index or a shard takes ranks away: the run's lowest */
 	for (size_t i = 0; i < lp->tasks.n; i++) {
 		long id = lp->tasks.v[i].rank;
-		if ((!o || !o->ranks || ranklist_has(o->ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
+		if ((!ranks || ranklist_has(ranks, id)) && (lp->lowest < 0 || id < lp->lowest))
 			lp->lowest = id;
 	}
-	bool subset = o && o->ranks; /* the listed ranks may come from the index */
+	bool subset = ranks != NULL; /* the listed ranks may come from the index */
 	lp->indexed = steps_is_dir(path) && (!o || !o->no_index);
 	if (!lp->indexed) {
-		plan_filter(lp, o, NULL);
+		plan_filter(lp, ranks, NULL);
 		return;
 	}
 	lp->nfiles = steps_tasks_files(&lp->tasks, &lp->files); /* as index_plan(), without a second walk */
@@ -103,7 +117,7 @@ void steps_plan_load(struct load_ctx *ctx, const char *path, struct load_plan *l
 			load_progress(ctx, 0, bytes);
 		}
 	}
-	plan_filter(lp, o, covered);
+	plan_filter(lp, ranks, covered);
 	free(covered);
 }
 

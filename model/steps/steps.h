@@ -308,6 +308,10 @@ struct steps_rank_file {
 /* *out and its entries' strings are one allocation (steps_rank_files_free()). */
 size_t steps_plan_files(const char *path, struct steps_rank_file **out);
 void steps_rank_files_free(struct steps_rank_file *v);
+/* v[0, n), the plan of path, is path itself, without rank dirs: a steps.jsonl given
+ * directly or a directory without rank{k}/ dirs. --ranks, which names rank dirs, does not
+ * apply to it: its steps are loaded whatever the list, and main names --ranks as ignored. */
+bool steps_files_flat(const struct steps_rank_file *v, size_t n, const char *path);
 /* v[0, n) in ascending rank id (a plan's ids are distinct): ids lowest, lowest + 1, ...
  * (pytscope's rank0..rank{N-1}) placed in one pass, others sorted. */
 void steps_rank_files_sort(struct steps_rank_file *v, size_t n);

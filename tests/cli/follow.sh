@@ -8,7 +8,9 @@
 # with 130. A rank with no record, a rank of world_size with no rank dir or a half-written
 # last record keeps a stopped job from "finished" (stalled, named), also when that
 # world_size comes from a run.json written while following (as pytscope writes it, at
-# finish()); a rank writing no record while the others advance is stalled.
+# finish()); a rank writing no record while the others advance is stalled. Rank dirs
+# removed while the others go on (a job re-created with fewer ranks): said once each
+# (LIVE.RANK_GONE), never judged stalled; the ranks left finish.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -160,6 +162,23 @@ rc=$?
 tap_check "--follow on traces: exit 2, says it reads step logs, nothing followed" \
 	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these \
 PATHs hold none" tr.err && [ ! -s tr.out ]'
+
+# 7. ranks 2 and 3's rank dirs removed, ranks 0 and 1 go on for longer than the stall
+#    threshold (3 s: a writer paused by a loaded machine must not look finished): 2 and
+#    3 are gone, not stalled
+sh "$writer" gone 4 0 9 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 3 gone >gone.out 2>gone.err &
+fpid=$!
+wait_for gone.err "following every"
+rm -rf gone/rank2 gone/rank3
+sh "$writer" gone 2 10 90 0.05
+wait_for gone.out "LIVE.FINISHED"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "rank dirs removed: each said gone once, never stalled; the 2 ranks left finish" \
+	'[ "$(grep -c " med LIVE.RANK_GONE rank [23]: gone/rank[23] is gone; the rank is no longer judged" gone.out)" \
+		-eq 2 ] && ! grep -q "STALL" gone.out &&
+	 grep -q "LIVE.FINISHED job finished: all 2 ranks stopped at step 90" gone.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

@@ -1,7 +1,10 @@
 #!/bin/sh
 # unused_options.sh: an option for an input family the run does not have is named on
 # stderr ("--objective and --constraint ignored: for GenAI-Perf sweeps only, and this run
-# has none"), listing only the options given; options that apply say nothing.
+# has none"), listing only the options given; options that apply say nothing. --ranks on
+# a steps.jsonl given directly or a directory without rank dirs (also indexed, also
+# followed) is named as ignored and the file's steps are loaded (they were left out as
+# rank 0: "none of the ranks it names has data", exit 1); on a run of one rank dir it applies.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -17,8 +20,27 @@ cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/cerebras_sum_of_rates.json" cb/perfor
 "$TSCOPE_BIN" --print --no-index --warmup 3 --flops-per-step 1e12 --peak-tflops 3 --ranks 0-3 cb >cb.out 2>cb.err
 tap_check "a Cerebras file: the step options listed as given (a, b and c), --ranks named" \
 	'grep -qx "tscope-tui: --warmup, --flops-per-step and --peak-tflops ignored: for step records only, and this run \
-has none" cb.err && grep -qx "tscope-tui: --ranks ignored: for ranks. step logs or traces only, and this run has none" \
+has none" cb.err && grep -qx "tscope-tui: --ranks ignored: for rank dirs or traces only, and this run has none" \
 	 cb.err'
 "$TSCOPE_BIN" --print --no-index --warmup 3 --ranks 0-3 --ranks-per-node 4 "$demo" >ok.out 2>ok.err
 tap_check "options that apply: nothing said of them" '! grep -q ignored ok.err'
+ign="tscope-tui: --ranks ignored: for rank dirs or traces only, and this run has none"
+mkdir -p flat one/rank0
+cp "$demo/rank3/steps.jsonl" "$demo/rank3/run.json" flat/ && cp flat/* one/rank0/
+for p in flat/steps.jsonl flat; do
+	"$TSCOPE_BIN" --print --no-index --ranks 5 "$p" >flat.out 2>flat.err
+	tap_check "--ranks 5 on $p (no rank dirs): named as ignored, its steps loaded" \
+		'[ $? -eq 0 ] && grep -qx "$ign" flat.err && grep -q "^  ranks  *1$" flat.out &&
+		 ! grep -q "left 1" flat.err'
+done
+"$TSCOPE_BIN" index flat >/dev/null 2>&1
+"$TSCOPE_BIN" --print --ranks 5 flat >flati.out 2>flati.err
+tap_check "--ranks 5 on an indexed dir without rank dirs: ignored, its steps restored" \
+	'[ $? -eq 0 ] && grep -qx "$ign" flati.err && grep -q "^  ranks  *1$" flati.out'
+printf '1\n:dump %s/flatf\n' "$PWD" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$TSCOPE_BIN" --no-index --tui --follow --ranks 5 flat >/dev/null 2>&1
+tap_check "--ranks 5 following a dir without rank dirs: its steps.jsonl followed, not left out" \
+	'grep -q "^  coverage  *1 of 16 ranks" flatf && ! grep -q "subset\|no record yet" flatf'
+"$TSCOPE_BIN" --print --no-index --ranks 0 one >one.out 2>one.err
+tap_check "--ranks 0 on a run of one rank dir: it applies, nothing said" '[ $? -eq 0 ] && ! grep -q ignored one.err'
 tap_plan

@@ -11,6 +11,9 @@
 # name say so; the hint row offers only the keys the pane has (f:filter where there are
 # rows to filter, m:A/B/delta on a pair's heatmap alone, v:views in compare mode too). A
 # script line with an unknown key name is quoted sanitized (an escape in it was raw).
+# The ? overlay lists the number keys of the run's tabs as the title row shows them (a
+# pair's 4 is Budget: it said Steps), and a command's usage whole (":objective
+# METRIC:W,..." was clipped to 22 columns), at 100 and at 80 columns.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -123,6 +126,19 @@ tap_check "a pair's empty Env tab: Enter says it has no rows" \
 	'msg c_env | grep -q "^nothing to open: diff_env has no rows"'
 tap_check "a pair: m:A/B/delta on the heatmap only; v:views on every tab" \
 	'grep -q "m:A/B/delta" c_heat && ! grep -q "m:A/B/delta" c_ranks c_env && grep -q "v:views" c_heat c_ranks'
+printf ':resize 60 120\n?\n:dump %s/c_help\n' "$PWD" >keys
+tui pa pb
+tap_check "a pair's ? lists its tabs' number keys as its title row, not one run's" \
+	'head -1 c_help | grep -q " 4 Budget  5 Findings  6 Env" && grep -q "^ 4  *Budget pane$" c_help &&
+	 grep -q "^ 6  *Env pane$" c_help && ! grep -q "Steps pane\|Sources pane\|GPU time pane" c_help'
+printf ':resize 60 120\n?\n:dump %s/d_help\n' "$PWD" >keys
+tui "$demo"
+tap_check "one run's ? lists its tabs with the table's rows, none it lacks" \
+	'grep -q "^ 4  *steps  *Steps pane$" d_help && ! grep -q "Sweep pane\|GPU time pane" d_help'
+for c in 100 80; do printf ':resize 30 %s\n?\nG\n:dump %s/u_help%s\n<Esc>\n' $c "$PWD" $c; done >keys
+tui "$demo"
+tap_check "? shows a command's usage whole, at 100 and at 80 columns" \
+	'grep -q "^ :objective METRIC:W,\.\.\.  " u_help100 && grep -q "^ :objective METRIC:W,\.\.\.$" u_help80'
 printf 'j<Bogus>\033[2J\n' >keys
 tui "$demo"
 tap_check "an unknown key name in a script: exit 2, the line quoted sanitized" \

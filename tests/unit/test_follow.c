@@ -8,7 +8,12 @@
  * appears (world_size: a job missing ranks is not finished) or is overwritten by another
  * run (said), a run dir's own steps.jsonl dropped once rank dirs appear, and a one-shot
  * load that finishes while a writer keeps appending, and a sweep that grows a level
- * directory. */
+ * directory. A reloaded rank and a run.json read again leave the sources and
+ * diagnostics a fresh open has (none kept from the earlier read, no row added again, a
+ * "cannot stat" or "run.json missing" gone once the file is there); a rank whose rank
+ * dir vanished (the job re-created with fewer ranks) is said once and no longer
+ * judged. An indexed run followed: a reload leaves the index alone, and a diagnostic
+ * removed does not hide a later one from the next delta. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -472,6 +477,47 @@ static void test_run_json(void)
 	tu_rm_rf(j.dir);
 }
 
+/* What the Overview counts of the run: files, records, skipped, errors, warnings, notes. */
+struct inventory {
+	size_t files, records, skipped, errors, warnings, notes;
+};
+
+static struct inventory inventory_of(const struct run *run)
+{
+	struct inventory v = { .files = run->nsrc };
+	for (size_t i = 0; i < run->nsrc; i++) {
+		v.records += run->src[i].records;
+		v.skipped += run->src[i].skipped;
+	}
+	for (size_t i = 0; i < run->diags.n; i++) {
+		v.errors += run->diags.v[i].level == DIAG_ERROR;
+		v.warnings += run->diags.v[i].level == DIAG_WARN;
+		v.notes += run->diags.v[i].level == DIAG_INFO;
+	}
+	return v;
+}
+
+/* The followed run counts what a fresh open of the job counts. */
+static void same_as_fresh(const struct run *run, const struct job *j, const char *what)
+{
+	struct run *fresh = job_open(j);
+	struct inventory a = inventory_of(run), b = inventory_of(fresh);
+	ok(a.files == b.files && a.records == b.records && a.skipped == b.skipped && a.errors == b.errors &&
+	   a.warnings == b.warnings && a.notes == b.notes,
+	   "%s: %zu files, %zu records, %zu skipped, %zu errors, %zu warnings, %zu notes (a fresh open: %zu, %zu, %zu, "
+	   "%zu, %zu, %zu)", what, a.files, a.records, a.skipped, a.errors, a.warnings, a.notes, b.files, b.records,
+	   b.skipped, b.errors, b.warnings, b.notes);
+	run_free(fresh);
+}
+
+static long source_index(const struct run *run, const char *path)
+{
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (strcmp(run->src[i].path, path) == 0)
+			return (long)i;
+	return -1;
+}
+
 /* A single-rank run dir whose rank dirs appear while followed: its own steps.jsonl is no
  * longer read (as a fresh load), rank 0 is rank0/'s alone, and it is said. */
 static void test_layout(void)
@@ -508,6 +554,13 @@ static void test_layout(void)
 	double v;
 	ok(steps_value(run->steps, 0, steps_metric_find(run->steps, METRIC_PHASE, "forward"), 0, &v) && v == 0.5,
 	   "rank 0's first record is rank0/'s");
+	long at = source_index(run, top);
+	struct inventory now = inventory_of(run);
+	struct run *fresh = job_open(&j);
+	ok(at < 0 && now.files == inventory_of(fresh).files && now.records == inventory_of(fresh).records,
+	   "the top-level steps.jsonl's row goes (no other source after it): %zu files, %zu records, as a fresh open",
+	   now.files, now.records);
+	run_free(fresh);
 	follow_free(f);
 	run_free(run);
 	tu_rm_rf(j.dir);
@@ -550,6 +603,192 @@ static void test_same_size(void)
 	tu_rm_rf(j.dir);
 }
 
+/* A rank reloaded while followed (its file moved away, then written again; then
+ * truncated and rewritten) keeps one source row per file, in the same slot, and none
+ * of the earlier read's diagnostics. */
+static void test_reload_inventory(void)
+{
+	struct job j;
+	job_make(&j, "follow-inv.", 2, 20);
+	for (int r = 0; r < 2; r++)
+		write_run_json(&j, r, "job-a", 2, 0, 0);
+	append(&j, 0, "garbage line\n");
+	for (long s = 20; s < 25; s++)
+		for (int r = 0; r < 2; r++)
+			append_step(&j, r, s);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	follow_poll(f, 1);
+	char q[600], moved[700];
+	rank_path(&j, 0, q, sizeof(q));
+	long at = source_index(run, q);
+	ok(count_diag(run, "line skipped") == 1 && at >= 0, "the garbage line is skipped once, rank 0's source at %ld",
+	   at);
+	snprintf(moved, sizeof(moved), "%s.1", q);
+	if (rename(q, moved) != 0)
+		perror("rename");
+	follow_poll(f, 2);
+	is_int(count_diag(run, "cannot stat"), 1, "the file moved away: 'cannot stat'");
+	unlink(moved);
+	for (long s = 25; s < 40; s++)
+		append_step(&j, 0, s);
+	ok(follow_poll(f, 3) & FOLLOW_RELOADED, "a new rank 0 file: reloaded");
+	ok(!count_diag(run, "line skipped") && !count_diag(run, "cannot stat"),
+	   "the old file's 'line 21 skipped' and the 'cannot stat' of the file now read are gone");
+	is_int(source_index(run, q), at, "rank 0's steps.jsonl is read into its slot");
+	same_as_fresh(run, &j, "a replaced file reloaded");
+
+	tu_write_file(q, "", 0);   /* a restart: truncated and written again */
+	for (long s = 0; s < 10; s++)
+		append_step(&j, 0, s);
+	ok(follow_poll(f, 4) & FOLLOW_RELOADED, "truncated and rewritten: reloaded");
+	same_as_fresh(run, &j, "a truncated file reloaded");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* run.json written while following: its "missing" notes go, and each read again keeps
+ * one source row per run.json. */
+static void test_meta_inventory(void)
+{
+	struct job j;
+	job_make(&j, "follow-meta-inv.", 2, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	is_int(count_diag(run, "run.json missing"), 2, "no run.json: a note per rank");
+	for (int r = 0; r < 2; r++)
+		write_run_json(&j, r, "job-a", 2, 5, 0);
+	follow_poll(f, 10);
+	ok(steps_rank_meta(run->steps, 1)->present, "run.json written while following is read");
+	is_int(count_diag(run, "run.json missing"), 0, "the 'run.json missing' notes went");
+	same_as_fresh(run, &j, "run.json read");
+	write_run_json(&j, 0, "job-a", 2, 5, 30);   /* rewritten: a newer mtime */
+	follow_poll(f, 20);
+	same_as_fresh(run, &j, "run.json read again");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* The run dir removed and made again with 2 of its 4 ranks: ranks 2 and 3 are said gone
+ * and no longer judged (no stall), ranks 0 and 1 reload, and the job finishes. */
+static void test_rank_gone(void)
+{
+	struct job j;
+	job_make(&j, "follow-gone.", 4, 5);
+	struct run *run = job_open(&j);
+	const char *p = j.dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	for (long now = 5; now < 10; now++) {
+		for (int r = 0; r < 4; r++)
+			append_step(&j, r, now);
+		follow_poll(f, (double)now);
+	}
+	tu_rm_rf(j.dir);
+	tu_make_dir(j.dir);
+	for (int r = 0; r < 2; r++) {
+		char d[600];
+		snprintf(d, sizeof(d), "%s/rank%d", j.dir, r);
+		tu_make_dir(d);
+	}
+	bool stall = false;
+	for (long now = 10; now <= 40; now++) {
+		if (now < 25)
+			for (int r = 0; r < 2; r++)
+				append_step(&j, r, now - 10);
+		follow_poll(f, (double)now);
+		stall = stall || has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
+	}
+	ok(has_finding(f, "LIVE.RANK_GONE", "rank 2: ") && has_finding(f, "LIVE.RANK_GONE", "rank 3: "),
+	   "ranks 2 and 3: their rank dirs are gone, said");
+	is_int(count_finding(f, "LIVE.RANK_GONE"), 2, "... once each");
+	ok(!stall && !follow_rank_stalled(f, 3), "a rank whose dir is gone is not judged stalled");
+	ok(has_finding(f, "LIVE.FINISHED", "all 2 ranks stopped at step 14"), "the 2 ranks left finish");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(j.dir);
+}
+
+/* An indexed run followed: rank 1's file moved away ("cannot stat", saved in a delta),
+ * then a garbage line of rank 0 read in the poll that finds rank 1's file back (its
+ * "cannot stat" removed); the next delta holds the garbage line's diagnostic (the index
+ * counts diagnostics by the order added, not by their place in the list). */
+static void test_index_diags(void)
+{
+	struct job j;
+	job_make(&j, "follow-index.", 2, 5);
+	static const struct opts build = { .index_build = true }, plain = { .no_index = true };
+	const char *p = j.dir;
+	run_free(run_open(&p, 1, &build, NULL));
+	struct run *run = job_open(&j);
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	char q[600], moved[700];
+	rank_path(&j, 1, q, sizeof(q));
+	snprintf(moved, sizeof(moved), "%s.1", q);
+	if (rename(q, moved) != 0)
+		perror("rename");
+	append_step(&j, 0, 5);
+	follow_poll(f, 1);
+	ok(count_diag(run, "cannot stat") == 1 && follow_save_index(f) == 1, "rank 1's file away: said, saved");
+	if (rename(moved, q) != 0)
+		perror("rename");
+	append(&j, 0, "garbage line\n");
+	append_step(&j, 0, 6);
+	follow_poll(f, 2);
+	ok(count_diag(run, "cannot stat") == 0 && count_diag(run, "line skipped") == 1,
+	   "rank 1's file back, unchanged: its 'cannot stat' went; rank 0's garbage line skipped");
+	ok(follow_save_index(f) == 1, "the index appended to");
+	follow_free(f);
+	run_free(run);
+	struct run *got = job_open(&j), *want = run_open(&p, 1, &plain, NULL);
+	ok(count_diag(got, "line skipped") == 1 && count_diag(want, "line skipped") == 1,
+	   "the reopen from the index says the garbage line was skipped, as a plain load");
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(j.dir);
+}
+
+/* An indexed run followed: a rank reloaded (truncated, written again with other values)
+ * leaves the index alone (no delta over the rank read again); the reopen holds what a
+ * plain load holds. */
+static void test_index_reload(void)
+{
+	struct job j;
+	job_make(&j, "follow-index-reload.", 2, 10);
+	static const struct opts build = { .index_build = true }, plain = { .no_index = true };
+	const char *p = j.dir;
+	run_free(run_open(&p, 1, &build, NULL));
+	struct run *run = job_open(&j);
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	for (int r = 0; r < 2; r++)
+		append_step(&j, r, 10);
+	follow_poll(f, 1);
+	ok(follow_save_index(f) == 1, "a delta before the reload");
+	char q[600];
+	rank_path(&j, 1, q, sizeof(q));
+	const char *two = "{\"step\":0,\"phases\":{\"forward\":0.9}}\n{\"step\":1,\"phases\":{\"forward\":0.9}}\n";
+	tu_write_file(q, two, strlen(two));
+	for (long s = 2; s < 13; s++)
+		append_step(&j, 1, s);
+	ok(follow_poll(f, 2) & FOLLOW_RELOADED, "rank 1 truncated and written again: reloaded");
+	is_int(follow_save_index(f), 0, "the index is not appended to after the reload");
+	follow_stop_index(f);
+	follow_free(f);
+	run_free(run);
+	struct run *got = job_open(&j), *want = run_open(&p, 1, &plain, NULL);
+	int fwd = steps_metric_find(got->steps, METRIC_PHASE, "forward");
+	double v = 0;
+	ok(steps_nrecords(got->steps, 1) == steps_nrecords(want->steps, 1) && steps_value(got->steps, 1, fwd, 0, &v) &&
+	   v == 0.9, "the reopen holds rank 1's new records (%zu, forward %g), as a plain load",
+	   steps_nrecords(got->steps, 1), v);
+	run_free(got);
+	run_free(want);
+	tu_rm_rf(j.dir);
+}
+
 int main(void)
 {
 	test_slices();
@@ -561,6 +800,11 @@ int main(void)
 	test_run_json();
 	test_layout();
 	test_same_size();
+	test_reload_inventory();
+	test_meta_inventory();
+	test_rank_gone();
+	test_index_diags();
+	test_index_reload();
 	test_fast_writer();
 	test_sweep();
 	return tap_done();

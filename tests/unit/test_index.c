@@ -250,7 +250,7 @@ static void test_varints(void)
 	in = (struct ibuf){ o.p, o.n, 0, false };
 	ok(ib_count(&in, 3) == 0 && in.bad, "... of 3 three-byte elements: rejected");
 	ob_free(&o);
-	struct diag d = { DIAG_INFO, NULL, -1, -1, -1, (char *)"", NULL };
+	struct diag d = { DIAG_INFO, NULL, -1, -1, -1, (char *)"", NULL, 0 };
 	ob_diag(&o, NULL, &d);
 	is_int(o.n, ENCODED_DIAG_MIN, "the smallest diagnostic is ENCODED_DIAG_MIN bytes (lists bound their counts by it)");
 	ob_free(&o);

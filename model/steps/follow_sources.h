@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* follow_sources.h: private to the follower (load_follow.c): a followed rank's files, their
+ * state on disk (an mtime's age, run.json's stamp, the CRC of a window read before) and
+ * what reading them leaves in the run's inventory (run->src, run->diags), kept as a fresh
+ * open would have it.
+ *
+ * CONTRACT.
+ * - A rank read again from the start (its steps.jsonl shrank, was replaced or rewritten)
+ *   and a run.json read again replace what the earlier read left: the diagnostics about
+ *   that file for that rank go, and its source row is reused (steps.jsonl: the same slot,
+ *   read again from its start; run.json: run_replace_sources), never added a second
+ *   time. Source slots never move for a live tail (its reader holds the index), nor for
+ *   another family or rank (run_replace_sources keeps them).
+ * - A steps.jsonl read once it was missing or unreadable takes away the notes and errors
+ *   that said so (the loader's "no steps.jsonl", "cannot open", the follower's "cannot
+ *   stat"); a warning about the file as a whole (a finished rank with no record) waits
+ *   for a reload.
+ * - The diagnostic list is changed on the follower's thread only (no loader runs then). */
+#ifndef MODEL_STEPS_FOLLOW_SOURCES_H
+#define MODEL_STEPS_FOLLOW_SOURCES_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+#include "model/run.h"
+#include "model/steps/internal.h"
+
+/* Seconds since the file was last written, by the login node's clock (0 when the file
+ * server's clock runs ahead): where a rank loaded before following last advanced. */
+double follow_mtime_age(const struct stat *st);
+/* CRC of the last EXTENT_WINDOW bytes before offset at of fd (an index extent's tail
+ * window: one read, where the next read resumes); false when they cannot be read. */
+bool follow_window_crc(int fd, long long at, uint32_t *crc);
+/* dir/run.json's size (-1: absent or not to stat) and mtime in ns. */
+void follow_meta_stat(const char *dir, long long *size, long long *mtime);
+
+/* The pytscope source the loader or the follower registered for path (the latest), or -1. */
+long follow_source_of(const struct run *run, const char *path);
+/* Drop rank's diagnostics about the file path. */
+void follow_drop_diags(struct run *run, const char *path, long rank);
+/* The steps.jsonl path of rank reads now: drop its notes and errors that said it was
+ * missing or unreadable. */
+void follow_file_readable(struct run *run, const char *path, long rank);
+/* Read dir/run.json of rank into meta (zeroed by the caller); again (it may have been read
+ * before): its diagnostics and source row replace the earlier read's. */
+void follow_read_meta(struct run *run, const char *dir, long rank, struct steps_meta *meta, bool again);
+/* The files of a rank no longer read (dir's steps.jsonl and run.json: a run dir's own
+ * once rank dirs appear): their diagnostics go, their source rows show nothing loaded
+ * (run_replace_sources). */
+void follow_forget_files(struct run *run, const char *dir, long rank);
+/* A tail reading rank's steps (size bytes now) from its start: with slot (a tail read it
+ * before), in the source slot it was read into, reset (run_source_reread); else a new one. */
+struct steps_tail *follow_tail_restart(struct load_ctx *ctx, long rank, const char *steps, long long size,
+				       bool slot);
+
+#endif
