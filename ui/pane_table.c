@@ -730,8 +730,8 @@ static void col_meaning(const struct table_col *c, bool cmp, char *buf, size_t n
 		[COL_ROLE_NONE] = "",
 		[COL_ROLE_RANK] = "rank id (Enter opens the rank; n/N land on it); ",
 		[COL_ROLE_STEP] = "step number; ",
-		[COL_ROLE_SEVERITY] = "severity: high, med or low, coloured as below; not judged (dim): a rule that could "
-				      "not judge the run; ",
+		[COL_ROLE_SEVERITY] = ("severity: high, med or low, coloured as below; not judged (dim): a rule that "
+				       "could not judge the run; "),
 		[COL_ROLE_TITLE] = "the finding (title, detail and fix in full below the table); ",
 		[COL_ROLE_NAME] = "the row's name; ",
 		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
