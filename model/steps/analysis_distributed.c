@@ -206,7 +206,8 @@ static void rank_shadowed(const struct steps_model *m, const struct phase_sets *
 		gap[2 * n + 1] = (long)p;
 		n++;
 	}
-	qsort(gap, n, 2 * sizeof(*gap), pair_cmp);
+	if (n)
+		qsort(gap, n, 2 * sizeof(*gap), pair_cmp);
 	size_t *alt = xmalloc((n ? n : 1) * sizeof(*alt)); /* per gap: the record taken there, or SIZE_MAX */
 	for (size_t i = 0; i < n; i++)
 		alt[i] = SIZE_MAX;

@@ -108,10 +108,12 @@ bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double 
 static double timestamp_kept(double ts0, float off)
 {
 	double v = ts0 + (double)off;
+	if (!isfinite(off) || !isfinite(v)) /* ilogb of them is no exponent */
+		return v;
 	double ulp_off = off != 0 ? ldexp(1.0, ilogbf(off) - FLT_MANT_DIG + 1) : 0;
 	double ulp_sum = v != 0 ? ldexp(1.0, ilogb(v) - DBL_MANT_DIG + 1) : 0;
 	double ulp = ulp_off > ulp_sum ? ulp_off : ulp_sum;
-	if (!(ulp > 0) || !isfinite(v))
+	if (!(ulp > 0))
 		return v;
 	double p = floor(-log10(ulp)), scale = pow(10.0, fabs(p)); /* 10^|p| of a whole |p|: exact up to 1e22 */
 	double kept = p >= 0 ? round(v * scale) / scale : round(v / scale) * scale;

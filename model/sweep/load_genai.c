@@ -415,11 +415,13 @@ static char *cfg_name(const char *root, const char *prefix, bool root_is_file)
 	size_t rl = strlen(root);
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
-	size_t at = rl; /* past the slashes a join after a root ending in '/' doubled */
-	while (prefix[at] == '/')
-		at++;
-	if (!root_is_file && dl > at && at > rl && strncmp(prefix, root, rl) == 0)
-		return xstrndup(prefix + at, dl - at);
+	if (!root_is_file && dl > rl && strncmp(prefix, root, rl) == 0 && prefix[rl] == '/') {
+		size_t at = rl; /* past the slashes a join after a root ending in '/' doubled */
+		while (prefix[at] == '/')
+			at++;
+		if (dl > at)
+			return xstrndup(prefix + at, dl - at);
+	}
 	/* the run dir itself (or a file in it): its own base name */
 	char *dir = xstrndup(prefix, dl ? dl : strlen(prefix));
 	char *name = xstrdup(base_name(dir));
