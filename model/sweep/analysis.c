@@ -109,7 +109,8 @@ static bool offset_in(const size_t *off, size_t n, size_t lo, size_t hi)
 /* An artifact name's shape: a level (level_offsets) is '*'; in a path component with a
  * level the other numbers stay ("Llama-3.1-8B-...-concurrency*"), but for one after a
  * stimulus key; every other number is a NUM_SLOT, its text kept in num[] ("isl128",
- * "_c10_", "model-concurrency4/"). */
+ * "_c10_", "model-concurrency4/"); a NUM_SLOT byte of the name itself reads '?', so two
+ * names of one shape have as many slots. */
 struct name_shape {
 	char *shape;
 	char **num;
@@ -128,7 +129,8 @@ static void shape_of(const char *name, struct name_shape *out)
 			comp = i;
 			keyed = offset_in(lv, nlv, comp, comp + strcspn(name + comp, "/"));
 		} else if (!isdigit((unsigned char)name[i])) {
-			out->shape[k++] = name[i++];
+			out->shape[k++] = name[i] == NUM_SLOT ? '?' : name[i];
+			i++;
 		} else {
 			size_t j = number_end(name, i, len);
 			if (offset_in(lv, nlv, i, i + 1))
