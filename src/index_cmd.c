@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* index_cmd.c: `tscope-tui index ...`, building the persistent index of a run dir
  * (model/index/index.h): whole, one shard (--shard K/N; a shard no rank or trace falls in
- * writes nothing), its state (--status), or as a Slurm job array (--slurm: writes the job
- * script, its log name a Slurm filename pattern sbatch reads whole, submits it with
- * sbatch, prints the job id, where the logs go and how to watch it; --dry-run prints the
- * script instead). */
+ * writes nothing), its state (--status), or as a Slurm job array (--slurm:
+ * src/index_slurm.c). Owns the command line and its usage errors. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
@@ -15,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/index/index.h"
@@ -27,18 +24,6 @@
 #include "model/xalloc.h"
 #include "src/cli.h"
 #include "src/meter.h"
-
-#define MAX_SHARDS 1000u
-#define SHARD_BYTES ((long long)1 << 30)  /* --slurm without --shards: a shard per GiB (default_shards) */
-
-struct index_cli {
-	const char *run_dir;
-	int jobs;
-	unsigned shard_k, shard_n;  /* --shard K/N; --shards N with --slurm */
-	bool slurm, dry_run, status, merge_step, force, verify;
-	const char **sbatch;        /* the other arguments after --slurm */
-	size_t nsbatch;
-};
 
 static void usage(FILE *f)
 {
@@ -57,13 +42,14 @@ static void usage(FILE *f)
 		   "                       its checksum (--status checks each file's header and head)\n"
 		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
 		   "                       arguments go to sbatch\n"
-		   "      --shards N       with --slurm: N shards (default: one per GiB of JSONL and traces)\n"
+		   "      --shards N       with --slurm: N shards, at most one per rank dir or per trace file in\n"
+		   "                       none (default: one per GiB of JSONL and traces)\n"
 		   "      --merge-step     with --slurm: a dependent job that checks the shards, merges the summary\n"
 		   "                       and prints the report to its log\n"
 		   "      --dry-run        with --slurm: print the script, submit nothing\n");
 }
 
-static int fail(const char *what, const char *arg)
+int index_cli_fail(const char *what, const char *arg)
 {
 	char *safe = text_sanitize_dup(arg ? arg : "", 0);
 	fprintf(stderr, "tscope-tui index: %s%s%s\n", what, arg ? ": " : "", safe);
@@ -89,7 +75,7 @@ static bool parse_shard(const char *s, unsigned *k, unsigned *n)
 	if (!slash)
 		return false;
 	char *ks = xstrndup(s, (size_t)(slash - s));
-	bool ok = parse_uint(ks, k) && parse_uint(slash + 1, n) && *n >= 1 && *n <= MAX_SHARDS && *k < *n;
+	bool ok = parse_uint(ks, k) && parse_uint(slash + 1, n) && *n >= 1 && *n <= INDEX_MAX_SHARDS && *k < *n;
 	free(ks);
 	return ok;
 }
@@ -98,20 +84,20 @@ static int parse(struct index_cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof(*c));
 	if (argc < 2)
-		return fail("missing RUN_DIR", NULL);
+		return index_cli_fail("missing RUN_DIR", NULL);
 	for (int i = 1; i < argc - 1; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--jobs") == 0 && i + 1 < argc - 1) {
 			unsigned j;
 			if (!parse_uint(argv[++i], &j) || j < 1)
-				return fail("--jobs expects an integer >= 1", argv[i]);
+				return index_cli_fail("--jobs expects an integer >= 1", argv[i]);
 			c->jobs = j > 64 ? 64 : (int)j;
 		} else if (strcmp(a, "--shard") == 0 && i + 1 < argc - 1) {
 			if (!parse_shard(argv[++i], &c->shard_k, &c->shard_n))
-				return fail("--shard expects K/N with 0 <= K < N <= 1000", argv[i]);
+				return index_cli_fail("--shard expects K/N with 0 <= K < N <= 1000", argv[i]);
 		} else if (strcmp(a, "--shards") == 0 && i + 1 < argc - 1) {
-			if (!parse_uint(argv[++i], &c->shard_n) || c->shard_n < 1 || c->shard_n > MAX_SHARDS)
-				return fail("--shards expects 1..1000", argv[i]);
+			if (!parse_uint(argv[++i], &c->shards) || c->shards < 1 || c->shards > INDEX_MAX_SHARDS)
+				return index_cli_fail("--shards expects 1..1000", argv[i]);
 		} else if (strcmp(a, "--slurm") == 0) {
 			c->slurm = true;
 		} else if (strcmp(a, "--dry-run") == 0) {
@@ -128,20 +114,24 @@ static int parse(struct index_cli *c, int argc, char **argv)
 			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
 			c->sbatch[c->nsbatch++] = a;
 		} else {
-			return fail(a[0] == '-' ? "unknown option" : "more than one RUN_DIR", a);
+			return index_cli_fail(a[0] == '-' ? "unknown option" : "more than one RUN_DIR", a);
 		}
 	}
 	cli_trim_path(argv[argc - 1]);
 	c->run_dir = argv[argc - 1];
 	if (c->run_dir[0] == '-')
-		return fail("missing RUN_DIR", NULL);
+		return index_cli_fail("missing RUN_DIR", NULL);
 	if ((c->dry_run || c->merge_step) && !c->slurm)
-		return fail("--dry-run and --merge-step go with --slurm", NULL);
+		return index_cli_fail("--dry-run and --merge-step go with --slurm", NULL);
+	if (c->shards && !c->slurm)
+		return index_cli_fail("--shards goes with --slurm (--shard K/N indexes one shard)", NULL);
+	if (c->shard_n && c->slurm)
+		return index_cli_fail("--shard and --slurm do not go together (--shards N sets the job array's size)", NULL);
 	if (c->verify && !c->status)
-		return fail("--verify goes with --status", NULL);
+		return index_cli_fail("--verify goes with --status", NULL);
 	struct stat st;
 	if (stat(c->run_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return fail("not a directory", c->run_dir);
+		return index_cli_fail("not a directory", c->run_dir);
 	return 0;
 }
 
@@ -202,10 +192,7 @@ static void trace_health(const char *run_dir, FILE *out, struct health *h)
 	h->since += unindexed;
 }
 
-/* The rank dirs of a plan (index_plan): its entries, none when its one entry is the run
- * dir itself without steps.jsonl or run.json (a dir of traces, no pytscope run: the
- * plan's stand-in rank 0). */
-static size_t plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n)
+size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n)
 {
 	if (n != 1 || strcmp(files[0].dir, run_dir) != 0 || access(files[0].steps, F_OK) == 0)
 		return n;
@@ -257,7 +244,7 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 	}
 	index_status_free(v, n);
 	h->parts += n;
-	h->rank_dirs += plan_rank_dirs(run_dir, files, nfiles);
+	h->rank_dirs += index_plan_rank_dirs(run_dir, files, nfiles);
 	steps_rank_files_free(files);
 }
 
@@ -405,7 +392,7 @@ static int build(const struct index_cli *c)
 	if (!c->force && !c->shard_n && report_current(c))
 		return 0;
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
-			  .shard_n = c->slurm ? 0 : c->shard_n };
+			  .shard_n = c->shard_n };
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
 	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
@@ -521,327 +508,6 @@ static int status(const struct index_cli *c)
 	return rc;
 }
 
-/* ---- Slurm ------------------------------------------------------------------------------ */
-
-/* s quoted for sh (single quotes, embedded ' as '\''). */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
-/* s quoted for sh, as a string (malloc'd). */
-static char *sh_quoted(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return xstrdup("''");
-	put_quoted(f, s);
-	fclose(f);
-	return buf;
-}
-
-/* The merge step's command: when every shard is usable, an open (--print) merges the
- * summary and its report goes to the step's log. malloc'd. */
-static char *merge_command(const char *exe, const char *run_dir)
-{
-	char *qexe = sh_quoted(exe), *qrun = sh_quoted(run_dir);
-	char *cmd = xasprintf("%s index --status %s && %s --print %s", qexe, qrun, qexe, qrun);
-	free(qexe);
-	free(qrun);
-	return cmd;
-}
-
-static long long file_bytes(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
-}
-
-/* --slurm without --shards: one shard per GiB of the run's steps.jsonl and trace files
- * (their sizes on disk, a byte of either family counted alike), at most one per rank dir
- * or per trace file in no rank dir, whichever are more (shards split each of them; a rank
- * dir's traces go with its rank), and MAX_SHARDS. */
-static unsigned default_shards(const char *run_dir)
-{
-	struct steps_rank_file *files = NULL;
-	size_t n = index_plan(run_dir, &files);
-	long long bytes = 0;
-	for (size_t i = 0; i < n; i++)
-		bytes += file_bytes(files[i].steps);
-	size_t units = plan_rank_dirs(run_dir, files, n);
-	steps_rank_files_free(files);
-	char **traces = NULL;
-	size_t nt = 0;
-	trace_list_files(run_dir, &traces, &nt);
-	for (size_t i = 0; i < nt; i++)
-		bytes += file_bytes(traces[i]);
-	size_t loose = trace_index_loose(run_dir, traces, nt);
-	units = loose > units ? loose : units;
-	for (size_t i = 0; i < nt; i++)
-		free(traces[i]);
-	free(traces);
-	unsigned long long shards = (unsigned long long)((bytes + SHARD_BYTES - 1) / SHARD_BYTES);
-	if (shards > units)
-		shards = units;
-	if (shards > MAX_SHARDS)
-		shards = MAX_SHARDS;
-	return shards ? (unsigned)shards : 1;
-}
-
-/* dir/NAME as a Slurm filename pattern that names it (sbatch(1), "filename pattern"):
- * each '%' of dir doubled, NAME's replacement symbols (%A, %a) kept. malloc'd. */
-static char *slurm_log_pattern(const char *dir, const char *name)
-{
-	size_t len = strlen(dir), pct = 0;
-	for (size_t i = 0; i < len; i++)
-		pct += dir[i] == '%';
-	char *lit = xmalloc(len + pct + 1), *o = lit;
-	for (size_t i = 0; i < len; i++) {
-		*o++ = dir[i];
-		if (dir[i] == '%')
-			*o++ = '%';
-	}
-	*o = '\0';
-	char *pat = xasprintf("%s/%s", lit, name);
-	free(lit);
-	return pat;
-}
-
-/* s as the argument of an #SBATCH line: in double quotes, each '"' escaped with a
- * backslash (sbatch takes quoted characters, spaces, '#' and single quotes among them, as
- * one argument; slurm() refuses a backslash or a line break, which it cannot take). */
-static void put_directive_arg(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void write_script(FILE *f, const char *exe, const char *run_dir, const char *dir, unsigned n)
-{
-	char *logs = slurm_log_pattern(dir, "slurm-%A_%a.out");
-	fprintf(f, "#!/bin/sh\n"
-		   "# tscope-tui index job array: task K indexes shard K/%u of the run.\n"
-		   "#SBATCH --job-name=tscope-index\n"
-		   "#SBATCH --array=0-%u\n"
-		   "#SBATCH --output=", n, n - 1);
-	put_directive_arg(f, logs);
-	fputs("\nexec ", f);
-	put_quoted(f, exe);
-	fprintf(f, " index --shard \"$SLURM_ARRAY_TASK_ID/%u\" ", n);
-	put_quoted(f, run_dir);
-	fputc('\n', f);
-	free(logs);
-}
-
-/* s sh-quoted and sanitized, for a hint on the terminal (malloc'd). */
-static char *hint_quoted(const char *s)
-{
-	char *q = sh_quoted(s), *safe = text_sanitize_dup(q, 0);
-	free(q);
-	return safe;
-}
-
-/* Run argv, capture the first line of its stdout into out. Returns the exit status (or -1). */
-static int run_capture(char *const *argv, char *out, size_t outlen)
-{
-	int fds[2];
-	if (pipe(fds) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "tscope-tui index: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	FILE *f = fdopen(fds[0], "r");
-	out[0] = '\0';
-	if (f) {
-		if (!fgets(out, (int)outlen, f))
-			out[0] = '\0';
-		char tmp[256];
-		while (fgets(tmp, sizeof(tmp), f))
-			;
-		fclose(f);
-	} else {
-		close(fds[0]);
-	}
-	out[strcspn(out, "\r\n")] = '\0';
-	int st;
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* sbatch --parsable [user options] [extra...] SCRIPT_OR_NULL; the job id in jobid. */
-static int sbatch(const struct index_cli *c, const char *const *extra, size_t nextra, char *jobid,
-		  size_t len)
-{
-	char **argv = xcalloc(c->nsbatch + nextra + 3, sizeof(*argv));
-	size_t k = 0;
-	argv[k++] = (char *)"sbatch";
-	argv[k++] = (char *)"--parsable";
-	for (size_t i = 0; i < c->nsbatch; i++)
-		argv[k++] = (char *)c->sbatch[i];
-	for (size_t i = 0; i < nextra; i++)
-		argv[k++] = (char *)extra[i];
-	int rc = run_capture(argv, jobid, len);
-	free(argv);
-	jobid[strcspn(jobid, ";")] = '\0'; /* --parsable: "id[;cluster]" */
-	return rc;
-}
-
-/* The user's sbatch options name the array's log (--output, -o): it is not ours then. */
-static bool user_output(const struct index_cli *c)
-{
-	for (size_t i = 0; i < c->nsbatch; i++)
-		if (strncmp(c->sbatch[i], "--output", 8) == 0 || strncmp(c->sbatch[i], "-o", 2) == 0)
-			return true;
-	return false;
-}
-
-/* The merge step: a job after the array (afterany: it names the shards that failed) that
- * checks them, merges the summary and prints the report to DIR/slurm-JOBID-status.out. */
-static void submit_merge(const struct index_cli *c, const char *exe, const char *abs, const char *dir,
-			 const char *jobid)
-{
-	char *name = xasprintf("slurm-%s-status.out", jobid);
-	char *pat = slurm_log_pattern(dir, name), *log = xasprintf("%s/%s", dir, name);
-	char *dep = xasprintf("--dependency=afterany:%s", jobid), *out = xasprintf("--output=%s", pat);
-	char *wrap = merge_command(exe, abs);
-	const char *margs[] = { dep, "--job-name=tscope-index-merge", out, "--wrap", wrap };
-	char mid[128];
-	if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0]) {
-		char *q = hint_quoted(log);
-		printf("merge step: job %s (after the array: index --status, then the summary merged and the "
-		       "report printed to %s)\n", mid, q);
-		free(q);
-	} else {
-		fprintf(stderr, "tscope-tui index: the merge step was not submitted\n");
-	}
-	free(name);
-	free(pat);
-	free(log);
-	free(dep);
-	free(out);
-	free(wrap);
-}
-
-/* --dry-run: the job array's script, then the merge step's sbatch line as a comment. */
-static void dry_run(const struct index_cli *c, const char *exe, const char *abs, const char *dir, unsigned n)
-{
-	write_script(stdout, exe, abs, dir, n);
-	if (!c->merge_step)
-		return;
-	char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
-	char *pat = slurm_log_pattern(dir, "slurm-JOBID-status.out"), *qout = sh_quoted(pat);
-	printf("# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge "
-	       "--output=%s --wrap %s\n", qout, q);
-	free(q);
-	free(wrap);
-	free(qout);
-	free(pat);
-}
-
-/* Where the array's logs go and what to run then, paths sh-quoted. */
-static void say_submitted(const struct index_cli *c, const char *abs, const char *dir, const char *jobid)
-{
-	char *qdir = hint_quoted(dir), *qabs = hint_quoted(abs);
-	if (user_output(c))
-		printf("watch: squeue -j %s    logs: where your --output says\n", jobid);
-	else
-		printf("watch: squeue -j %s    logs: %s/slurm-%s_*.out\n", jobid, qdir, jobid);
-	printf("then:  tscope-tui index --status %s    (missing or failed shards are named; the rest is used)\n",
-	       qabs);
-	free(qdir);
-	free(qabs);
-}
-
-/* A path a Slurm log cannot be in (a backslash turns its name's %A and %a off, sbatch(1);
- * a line break ends the #SBATCH line): said, and true. */
-static bool log_dir_refused(const char *dir)
-{
-	if (!strpbrk(dir, "\\\n"))
-		return false;
-	char *safe = text_sanitize_dup(dir, 0);
-	fprintf(stderr, "tscope-tui index: Slurm cannot name a log file in %s: its path has a backslash or a line "
-		"break; index each shard with `tscope-tui index --shard K/N` in a job of your own\n", safe);
-	free(safe);
-	return true;
-}
-
-static int slurm(const struct index_cli *c)
-{
-	char exe[PATH_MAX];
-	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (el <= 0)
-		return fail("cannot find the tscope-tui executable", NULL);
-	exe[el] = '\0';
-	char *abs = realpath(c->run_dir, NULL);
-	char *dir = index_write_dir_for(abs); /* where the tasks write their parts */
-	char *script = xasprintf("%s/index-slurm.sh", dir);
-	int rc = 1;
-	if (log_dir_refused(dir))
-		goto out;
-	unsigned n = c->shard_n ? c->shard_n : default_shards(c->run_dir);
-	if (c->dry_run) {
-		dry_run(c, exe, abs, dir, n);
-		rc = 0;
-		goto out;
-	}
-	index_mkdir_p(dir);
-	FILE *f = fopen(script, "w");
-	char *safe = text_sanitize_dup(script, 0);
-	if (!f) {
-		fprintf(stderr, "tscope-tui index: cannot write %s: %s\n", safe, strerror(errno));
-		free(safe);
-		goto out;
-	}
-	write_script(f, exe, abs, dir, n);
-	fclose(f);
-	char jobid[128];
-	const char *args[] = { script };
-	if (sbatch(c, args, 1, jobid, sizeof(jobid)) != 0 || !jobid[0]) {
-		fprintf(stderr, "tscope-tui index: sbatch failed; the script is %s\n", safe);
-		free(safe);
-		goto out;
-	}
-	free(safe);
-	safe = text_sanitize_dup(abs, 0);
-	printf("submitted job array %s: %u shard%s of %s\n", jobid, n, n == 1 ? "" : "s", safe);
-	free(safe);
-	if (c->merge_step)
-		submit_merge(c, exe, abs, dir, jobid);
-	say_submitted(c, abs, dir, jobid);
-	rc = 0;
-out:
-	free(script);
-	free(dir);
-	free(abs);
-	return rc;
-}
-
 int index_main(int argc, char **argv)
 {
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -851,7 +517,7 @@ int index_main(int argc, char **argv)
 	struct index_cli c;
 	int rc = parse(&c, argc, argv);
 	if (!rc)
-		rc = c.status ? status(&c) : c.slurm ? slurm(&c) : build(&c);
+		rc = c.status ? status(&c) : c.slurm ? index_slurm(&c) : build(&c);
 	free(c.sbatch);
 	return rc;
 }

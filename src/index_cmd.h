@@ -1,9 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* index_cmd.h: the `tscope-tui index` subcommand (src/index_cmd.c). */
+/* index_cmd.h: the `tscope-tui index` subcommand (src/index_cmd.c): its entry point, and
+ * what it shares with its Slurm job array writer (src/index_slurm.c): the parsed command
+ * line, the usage error and the count of a run's rank dirs. */
 #ifndef SRC_INDEX_CMD_H
 #define SRC_INDEX_CMD_H
 
+#include "model/base.h"
+
+#define INDEX_MAX_SHARDS 1000u
+
+struct steps_rank_file;
+
+struct index_cli {
+	const char *run_dir;
+	int jobs;
+	unsigned shard_k, shard_n;  /* --shard K/N */
+	unsigned shards;            /* --shards N (with --slurm) */
+	bool slurm, dry_run, status, merge_step, force, verify;
+	const char **sbatch;        /* the other arguments after --slurm */
+	size_t nsbatch;
+};
+
 /* argv[0] is "index". Returns the exit status (0 ok, 1 failure, 2 usage error). */
 int index_main(int argc, char **argv);
+
+/* A usage error: what was wrong (with arg, sanitized, when not NULL) and the pointer to
+ * --help on stderr. Returns 2. */
+int index_cli_fail(const char *what, const char *arg);
+
+/* The rank dirs of a plan (index_plan): its entries, none when its one entry is the run
+ * dir itself without steps.jsonl or run.json (a dir of traces, no pytscope run: the
+ * plan's stand-in rank 0). */
+size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n);
+
+/* --slurm: writes the job array's script and submits it (--dry-run: prints it). Returns
+ * the exit status. */
+int index_slurm(const struct index_cli *c);
 
 #endif

@@ -2,7 +2,10 @@
 /* wfile.c: an index file written through a temporary file beside it (codec.h struct
  * index_wfile; index.h index_file_write): opened with the header's place kept (around
  * the page cache for `tscope-tui index`: index_write_direct), streamed into, then its
- * header written and the file renamed into place, or removed. */
+ * header written and the file renamed into place, or removed. Its mode shows no more
+ * than the run does (file_mode): in RUN_DIR/.tscope-index, 0644 less the group and
+ * other read the run dir lacks; in this user's cache, which no other user reads
+ * (where.c), 0600; the umask applies as well. */
 #include "model/index/codec.h"
 
 #include <errno.h>
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "model/index/index.h"
 #include "model/index/tmpfile.h"
@@ -22,16 +26,49 @@ void index_write_direct(bool on)
 	write_direct = on;
 }
 
+/* The mode of the index file path (index.h's layout): in RUN_DIR/.tscope-index/, 0600 and
+ * the group and other read bits of RUN_DIR (none when it cannot be read); elsewhere (this
+ * user's cache) 0600. */
+static mode_t file_mode(const char *path)
+{
+	static const char own[] = "/.tscope-index/";
+	size_t olen = sizeof(own) - 1;
+	const char *name = strrchr(path, '/');
+	if (!name || (size_t)(name - path) + 1 < olen || strncmp(name + 1 - olen, own, olen) != 0)
+		return 0600;
+	size_t run_len = (size_t)(name + 1 - olen - path);
+	char *run_dir = run_len ? xstrndup(path, run_len) : xstrdup("/");
+	struct stat st;
+	mode_t mode = stat(run_dir, &st) == 0 ? 0600 | (st.st_mode & (S_IRGRP | S_IROTH)) : 0600;
+	free(run_dir);
+	return mode;
+}
+
+/* A temporary file an earlier process of the same id left keeps its mode through
+ * O_CREAT: narrowed to mode. Returns 0 or an errno. */
+static int narrow_mode(int fd, mode_t mode)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return errno;
+	if (!(st.st_mode & 0777 & ~mode))
+		return 0;
+	return fchmod(fd, st.st_mode & 0777 & mode) != 0 ? errno : 0;
+}
+
 int index_file_begin(struct index_wfile *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
 	w->path = xstrdup(path);
 	w->tmp = index_tmp_begin(path);
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-	w->fd = write_direct ? open(w->tmp, flags | O_DIRECT, 0644) : -1;
+	mode_t mode = file_mode(path);
+	w->fd = write_direct ? open(w->tmp, flags | O_DIRECT, mode) : -1;
 	if (w->fd < 0)
-		w->fd = open(w->tmp, flags, 0644);
-	int err = w->fd < 0 ? errno : lseek(w->fd, INDEX_HEADER_LEN, SEEK_SET) < 0 ? errno : 0;
+		w->fd = open(w->tmp, flags, mode);
+	int err = w->fd < 0 ? errno : narrow_mode(w->fd, mode);
+	if (!err && lseek(w->fd, INDEX_HEADER_LEN, SEEK_SET) < 0)
+		err = errno;
 	if (!err) {
 		index_tmp_hold(w->fd);
 		ob_stream(&w->o, w->fd);

@@ -7,7 +7,10 @@
 # the JSONL, a shard of no rank or trace (more shards than either) is complete, with or
 # without traces, and a dir of traces alone is current; --ranks loads a subset; --slurm
 # --dry-run writes the job-array script (odd paths quoted, its '%' doubled; a backslash
-# refused; N from the JSONL and the traces); `index` of a current index
+# refused; N from the JSONL and the traces; a --shards N beyond the rank dirs, or the
+# traces in none when more, lowered to them and said); --shards goes with --slurm and
+# --shard without it; index files are no more readable than the run dir (0700: 0600;
+# 0750: 0640; the umask applies); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back; an index part that is a FIFO
@@ -329,6 +332,19 @@ tap_eq "--ranks rejects a bad list" 2 $?
 "$T" index --slurm --shards 4 --dry-run --time=5 run >script.sh
 tap_check "--slurm --dry-run: one array task per shard" 'grep -q "^#SBATCH --array=0-3$" script.sh'
 tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/4\"" script.sh'
+# --shards beyond what the shards can hold (the rank dirs, or the trace files in no rank
+# dir when those are more): lowered to that, said on stderr; within it, nothing said
+"$T" index --slurm --shards 100 --dry-run run >many.sh 2>many.err
+"$T" index --slurm --shards 10 --dry-run loose >lmany.sh 2>lmany.err
+"$T" index --slurm --shards 8 --dry-run run >eight.sh 2>eight.err
+tap_check "--slurm --shards 100 of 8 rank dirs: 8 tasks, and stderr says so" \
+	'grep -qx "#SBATCH --array=0-7" many.sh && grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/8\"" many.sh &&
+	 [ "$(cat many.err)" = "tscope-tui index: --shards 100: the run has 8 rank dirs; submitting 8 shards" ]'
+tap_check "... of 3 rank dirs and 6 trace files beside them: 6 tasks; --shards 8 of 8 rank dirs: kept, nothing said" \
+	'grep -qx "#SBATCH --array=0-5" lmany.sh &&
+	 [ "$(cat lmany.err)" = \
+	   "tscope-tui index: --shards 10: the run has 6 trace files in no rank dir; submitting 6 shards" ] &&
+	 grep -qx "#SBATCH --array=0-7" eight.sh && [ ! -s eight.err ]'
 "$T" index --slurm --shards 4 --dry-run --merge-step run >script2.sh
 tap_check "--merge-step --dry-run: the merge step's sbatch line, its command as sh reads it" \
 	'cmd=$(sed -n "s/^# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge \
@@ -382,6 +398,9 @@ tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard a
 	'usage_err "missing RUN_DIR" && usage_err "more than one RUN_DIR: run" run run &&
 	 usage_err "unknown option: --bogus" --bogus run && usage_err "--shard expects K/N" --shard 2/2 run &&
 	 usage_err "--jobs expects an integer >= 1: 0" --jobs 0 run && usage_err "--verify goes with --status" --verify run'
+tap_check "index usage errors: --shards without --slurm (it indexed shard 0 of N), --shard with it" \
+	'usage_err "--shards goes with --slurm" --shards 4 run && [ ! -e run/.tscope-index/steps-0-of-4.tsx ] &&
+	 usage_err "--shard and --slurm do not go together" --slurm --shard 1/4 --dry-run run'
 # Nothing the index holds (a GenAI-Perf export): no index, exit 1, and what it holds said.
 mkdir gp && printf '{"service_kind":"openai","endpoint":"v1/chat/completions","request_throughput":{"unit":"requests/sec","avg":1.0}}\n' >gp/profile_export_genai_perf.json
 "$T" index gp >gp.out 2>&1
@@ -389,6 +408,31 @@ rc=$?
 tap_check "index of a dir without ranks or traces: exit 1, \"nothing to index here\", no index dir" \
 	'[ "$rc" -eq 1 ] && grep -q "no index written (nothing to index here: the index holds pytscope ranks and traces)" gp.out &&
 	 [ ! -e gp/.tscope-index ]'
+
+# Index files show no more than the run dir does: a run dir of its owner's alone (0700,
+# its files 0600) gets shards' parts, trace parts, their summary parts, the merged
+# summary and a whole index that no one else can read (they were 0644); a 0750 run dir,
+# 0640; a 0755 one, 0644, and the umask applies (077: 0600).
+modes() { stat -c %a "$1"/.tscope-index/* | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+umask 022
+rm -rf priv && cp -r few priv && rm -rf priv/.tscope-index && chmod -R go-rwx priv
+"$T" index --shard 0/2 priv >/dev/null 2>&1 && "$T" index --shard 1/2 priv >/dev/null 2>&1
+m_shards=$(modes priv)
+"$T" --print priv >/dev/null 2>&1
+m_merged=$(modes priv)
+"$T" index --force priv >/dev/null 2>&1
+m_whole=$(modes priv)
+tap_check "a 0700 run dir: its index files 0600 (shards, traces, their summary parts, the summary, whole)" \
+	'[ "$m_shards" = 600 ] && [ "$m_merged" = 600 ] && [ "$m_whole" = 600 ] &&
+	 ls priv/.tscope-index | grep -q "^traces-0-of-1.tsx$" && [ -e priv/.tscope-index/summary.tsx ]'
+chmod 750 priv && "$T" index --force priv >/dev/null 2>&1
+m_750=$(modes priv)
+chmod 755 priv && "$T" index --force priv >/dev/null 2>&1
+m_755=$(modes priv)
+(umask 077 && "$T" index --force priv >/dev/null 2>&1)
+m_077=$(modes priv)
+tap_check "a 0750 run dir: 0640; 0755: 0644; 0755 under umask 077: 0600" \
+	'[ "$m_750" = 640 ] && [ "$m_755" = 644 ] && [ "$m_077" = 600 ]'
 
 # An index part that is a FIFO (a hostile copy of a run) is refused, not waited for.
 rm -rf ff && mkdir ff && cp -r run/rank0 run/rank1 ff/ && "$T" index ff >/dev/null 2>&1 &&
