@@ -149,17 +149,23 @@ static bool dir_of(const struct run_group *g, size_t k, const char *format)
 	return (!format || strcmp(g->formats[k], format) == 0) && stat(g->paths[k], &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether realpath rp lies under realpath rd. */
+static bool real_under(const char *rp, const char *rd)
+{
+	size_t n = strlen(rd);
+	if (n == 1) /* the root */
+		return rp[1] != '\0';
+	return strncmp(rp, rd, n) == 0 && rp[n] == '/' && rp[n + 1] != '\0';
+}
+
 /* Whether path lies under dir (realpaths; the deeper the dir, the larger *depth). */
 static bool under_dir(const char *path, const char *dir, size_t *depth)
 {
 	char rp[PATH_MAX], rd[PATH_MAX];
 	if (!realpath(path, rp) || !realpath(dir, rd))
 		return false;
-	size_t n = strlen(rd);
-	*depth = n;
-	if (n == 1) /* the root */
-		return rp[1] != '\0';
-	return strncmp(rp, rd, n) == 0 && rp[n] == '/' && rp[n + 1] != '\0';
+	*depth = strlen(rd);
+	return real_under(rp, rd);
 }
 
 /* The run of PATH k of g: k itself when it is a directory of `format`; else the deepest
@@ -363,6 +369,84 @@ static void identify_path(struct run_identity *id, const char *path, const struc
 	pytscope_run_info_free(&info);
 }
 
+/* Whether path is one of g's paths. */
+static bool group_has(const struct run_group *g, const char *path)
+{
+	for (size_t k = 0; k < g->npaths; k++)
+		if (strcmp(g->paths[k], path) == 0)
+			return true;
+	return false;
+}
+
+/* Whether PATHs inner and outer are both in runs of id, none of which holds the two. */
+static bool apart(const struct run_identity *id, const char *inner, const char *outer)
+{
+	bool in = false, out = false;
+	for (size_t i = 0; i < id->n; i++) {
+		bool a = group_has(&id->v[i], inner), b = group_has(&id->v[i], outer);
+		if (a && b)
+			return false;
+		in |= a;
+		out |= b;
+	}
+	return in && out;
+}
+
+/* A path byte's rank in cmp_real: the end first, then '/', then the other bytes. */
+static int path_rank(unsigned char c)
+{
+	if (c == '/')
+		return 1;
+	return c ? c + 1 : 0;
+}
+
+/* Realpaths (ud) of PATH indexes in strcmp order but '/' before any other byte: a
+ * directory, then the paths under it, then the rest. */
+static int cmp_real(const void *a, const void *b, void *ud)
+{
+	char *const *real = ud;
+	const unsigned char *x = (const unsigned char *)real[*(const size_t *)a];
+	const unsigned char *y = (const unsigned char *)real[*(const size_t *)b];
+	while (*x && *x == *y) {
+		x++;
+		y++;
+	}
+	int cx = path_rank(*x), cy = path_rank(*y);
+	return (cx > cy) - (cx < cy);
+}
+
+/* A PATH inside another PATH (realpaths) in none of that PATH's runs, and that PATH:
+ * id->nested (identity.h). The PATHs in cmp_real order, each below the chain of the
+ * PATHs it is under. */
+static void find_nested(struct run_identity *id)
+{
+	size_t n = 0, depth = 0, *ord = xcalloc(id->npaths + 1, sizeof(*ord));
+	size_t *chain = xcalloc(id->npaths + 1, sizeof(*chain));
+	char **real = xcalloc(id->npaths + 1, sizeof(*real)), buf[PATH_MAX];
+	for (size_t i = 0; i < id->npaths; i++) {
+		real[i] = realpath(id->paths[i], buf) ? xstrdup(buf) : NULL;
+		if (real[i])
+			ord[n++] = i;
+	}
+	qsort_r(ord, n, sizeof(*ord), cmp_real, real);
+	for (size_t k = 0; k < n && !id->nested[0]; k++) {
+		size_t in = ord[k];
+		while (depth && !real_under(real[in], real[chain[depth - 1]]))
+			depth--;
+		for (size_t d = 0; d < depth && !id->nested[0]; d++)
+			if (apart(id, id->paths[in], id->paths[chain[d]])) {
+				id->nested[0] = id->paths[in];
+				id->nested[1] = id->paths[chain[d]];
+			}
+		chain[depth++] = in;
+	}
+	for (size_t i = 0; i < id->npaths; i++)
+		free(real[i]);
+	free(real);
+	free(chain);
+	free(ord);
+}
+
 void run_identify(const char *const *paths, size_t npaths, const struct opts *opts,
 		  struct run_identity *out)
 {
@@ -390,6 +474,7 @@ void run_identify(const char *const *paths, size_t npaths, const struct opts *op
 	drop_read_by_dirs(out, FAMILY_DASF, &sub_dasf, &probe);
 	split_dirs(out, FAMILY_SWEEP, "genai-perf");
 	split_dirs(out, FAMILY_DASF, NULL);
+	find_nested(out);
 }
 
 void run_identity_notes(const struct run_identity *id, size_t group, struct run *run)
@@ -449,10 +534,35 @@ static bool any_astray(const struct run_identity *id)
 	return false;
 }
 
+/* PATH as a message names it: without its trailing '/' (malloc'd). */
+static char *path_word(const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return xstrndup(path, n);
+}
+
+/* Why id is refused (malloc'd): its nested PATHs, else its runs. */
+static char *refusal_why(const struct run_identity *id)
+{
+	if (!id->nested[0])
+		return xasprintf("these paths hold %zu different runs; they are never merged", id->n);
+	char *inner = path_word(id->nested[0]), *outer = path_word(id->nested[1]);
+	char *why = xasprintf("%s is inside %s: give one of them", inner, outer);
+	free(inner);
+	free(outer);
+	return why;
+}
+
 char *run_identity_describe(const struct run_identity *id)
 {
-	char *s = NULL;
-	append(&s, "these paths hold %zu different runs; they are never merged:\n", id->n);
+	char *s = NULL, *why = refusal_why(id);
+	if (id->nested[0])
+		append(&s, "%s; the two are never merged, nor compared as two runs:\n", why);
+	else
+		append(&s, "%s:\n", why);
+	free(why);
 	for (size_t i = 0; i < id->n; i++) {
 		char *what = group_what(&id->v[i]);
 		append(&s, "  run %zu: %s:", i + 1, what);
@@ -467,7 +577,8 @@ char *run_identity_describe(const struct run_identity *id)
 		append(&s, "  tscope-tui --format %s", id->v[i].format);
 		append_paths(&s, &id->v[i]);
 	}
-	append(&s, "(to attach a trace to a run on purpose: --trace FILE)\n");
+	if (!id->nested[0])
+		append(&s, "(to attach a trace to a run on purpose: --trace FILE)\n");
 	return s;
 }
 
@@ -477,7 +588,7 @@ struct run *run_identity_refusal(const struct run_identity *id, const struct opt
 	free(run->path);
 	run->path = xstrdup(id->npaths ? id->paths[0] : ".");
 	run_set_name(run, "refused");
-	char *why = xasprintf("these paths hold %zu different runs; they are never merged", id->n);
+	char *why = refusal_why(id);
 	diag_add(&run->diags, DIAG_ERROR, NULL, -1, -1, -1, "refused: %s (each source says how to open its run alone)",
 		 why);
 	for (size_t i = 0; i < id->n; i++) {

@@ -31,6 +31,10 @@
  *     directories, and named in a note of that directory's run (run_identity_notes). A
  *     file under the directory that its load does not read (another format, deeper than
  *     its loader looks) is not dropped.
+ *   - A PATH inside another PATH given (by realpath: a sweep dir and one of its level dirs,
+ *     a run dir and one of its rank dirs) that is not in a run of that PATH (dropped as
+ *     above, or joined to it as a file under a directory) is refused (`nested`): never
+ *     merged, never compared as two runs ("INNER is inside OUTER: give one of them").
  * --format restricts the probing to that loader (the way to pick one run of a mixed
  * folder); --trace files are attached on purpose and are not grouped here. */
 #ifndef MODEL_IDENTITY_H
@@ -68,6 +72,8 @@ struct run_identity {
 	size_t nrepeats;         /* PATHs dropped as repeats */
 	struct run_drop *drops;  /* PATHs dropped as read by a directory's load (rules above) */
 	size_t ndrops;
+	const char *nested[2];   /* a PATH inside another PATH in none of its runs, and that
+				  * PATH (the caller's strings), or NULL: refused (rules above) */
 };
 
 /* Group paths into runs (see above). Never fails; n == 0 when nothing was recognised. */
@@ -80,12 +86,14 @@ void run_identity_notes(const struct run_identity *id, size_t group, struct run 
 /* True when the runs are exactly two complete pytscope runs (a comparison). */
 bool run_identity_is_pair(const struct run_identity *id);
 /* What was found and how to open one run, several lines, each ending in "\n" (data
- * text unsanitized: sanitize before printing). malloc'd. */
+ * text unsanitized: sanitize before printing); first the nested PATHs when there are.
+ * malloc'd. */
 char *run_identity_describe(const struct run_identity *id);
-/* The refusal of id (more than one run, not a pair) as a run in the model: no data, one
- * source per PATH of each group whose `refused` says which run it is and how to open it
- * alone, an error diagnostic, run->refused set. The Sources view and `--export sources`
- * show it; the caller writes run_identity_describe() on stderr and exits 1. */
+/* The refusal of id (more than one run, not a pair, or nested PATHs) as a run in the
+ * model: no data, one source per PATH of each group whose `refused` says which run it is
+ * and how to open it alone, an error diagnostic, run->refused set. The Sources view and
+ * `--export sources` show it; the caller writes run_identity_describe() on stderr and
+ * exits 1. */
 struct run *run_identity_refusal(const struct run_identity *id, const struct opts *opts);
 void run_identity_free(struct run_identity *id);
 

@@ -32,7 +32,7 @@
 
 bool compare_is_pair(const struct run_identity *id)
 {
-	return id->n == 2 && id->v[0].family == id->v[1].family;
+	return id->n == 2 && id->v[0].family == id->v[1].family && !id->nested[0];
 }
 
 const char *compare_family_name(int family)

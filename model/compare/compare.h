@@ -59,7 +59,7 @@ struct run_identity;
 /* Do the runs found in the PATHs (model/identity.h) form a comparison? Exactly two runs
  * of one family (a step run without step logs too: the report then says pytscope's
  * "Both run directories must contain steps."), DASF runs excepted (no DASF comparison:
- * refused, named). */
+ * refused, named), and no PATH inside another (identity.h: nested, refused). */
 bool compare_is_pair(const struct run_identity *id);
 /* Family name for messages: "steps", "trace", "sweep", "dasf". */
 const char *compare_family_name(int family);

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "model/groups.h"
 #include "model/ranklist.h"
 #include "model/run.h"
-#include "model/text.h"
 #include "model/stats.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -91,27 +91,75 @@ static size_t rank_hosts(struct run *run, const char **host)
 	return n;
 }
 
-/* Each host as its node key: a qualified name ("node-3.cluster") whose short name
- * ("node-3") another rank records is that short name (same_host below); else itself. */
-static void host_keys_short(const char **host, size_t nr)
+/* By host as DNS compares names (nodes.h): first label, a short name before the qualified
+ * names of that label, then the whole name, ignoring case; then by rank index. Ranks
+ * without a host last. */
+static int cmp_by_dns(const void *a, const void *b, void *ud)
 {
-	const char **names = xmalloc((nr ? nr : 1) * sizeof(*names));
-	size_t n = 0;
-	for (size_t r = 0; r < nr; r++)
-		if (host[r] && !strchr(host[r], '.'))
-			names[n++] = host[r];
-	qsort(names, n, sizeof(*names), text_cmp_ptr);
-	for (size_t r = 0; r < nr && n; r++) {
-		const char *dot = host[r] ? strchr(host[r], '.') : NULL;
-		if (!dot || dot == host[r])
-			continue;
-		char *label = xstrndup(host[r], (size_t)(dot - host[r]));
-		const char **hit = bsearch(&label, names, n, sizeof(*names), text_cmp_ptr);
-		free(label);
-		if (hit)
-			host[r] = *hit;
+	const char *const *host = ud;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const char *hx = host[x], *hy = host[y];
+	int c = (!hx) - (!hy);
+	if (!c && hx) {
+		size_t lx = strcspn(hx, "."), ly = strcspn(hy, ".");
+		c = strncasecmp(hx, hy, lx < ly ? lx : ly);
+		if (!c)
+			c = (lx > ly) - (lx < ly);
+		if (!c)
+			c = (hx[lx] != '\0') - (hy[ly] != '\0');
+		if (!c)
+			c = strcasecmp(hx, hy);
 	}
-	free(names);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The rank indexes with a host in cmp_by_dns order (returned, malloc'd; *n of them), each
+ * host[] made the spelling of the lowest rank whose host is the same name but for case. */
+static size_t *hosts_by_dns(const char **host, size_t nr, size_t *n)
+{
+	size_t *ord = xmalloc((nr ? nr : 1) * sizeof(*ord));
+	for (size_t r = 0; r < nr; r++)
+		ord[r] = r;
+	qsort_r(ord, nr, sizeof(*ord), cmp_by_dns, (void *)host);
+	for (*n = 0; *n < nr && host[ord[*n]]; ++*n)
+		if (*n && strcasecmp(host[ord[*n]], host[ord[*n - 1]]) == 0)
+			host[ord[*n]] = host[ord[*n - 1]];
+	return ord;
+}
+
+/* The end of the ranks of ord from i whose hosts have the first label of ord[i]'s. */
+static size_t label_end(const char **host, const size_t *ord, size_t n, size_t i)
+{
+	size_t len = strcspn(host[ord[i]], "."), j = i + 1;
+	while (j < n && strcspn(host[ord[j]], ".") == len && strncasecmp(host[ord[j]], host[ord[i]], len) == 0)
+		j++;
+	return j;
+}
+
+/* How many distinct qualified names the ranks ord[i..j) of one label record (hosts_by_dns:
+ * the short name first, each name one spelling). */
+static size_t label_qualified(const char **host, const size_t *ord, size_t i, size_t j)
+{
+	size_t k = 0;
+	for (size_t x = i; x < j; x++)
+		k += strchr(host[ord[x]], '.') && (x == i || host[ord[x]] != host[ord[x - 1]]);
+	return k;
+}
+
+/* Each host as its node key (nodes.h): the same name but for case is one spelling, the
+ * lowest rank's; a qualified name ("node-3.cluster") whose short name ("node-3") another
+ * rank records is that short name, when no other qualified name has that short name. */
+static void host_keys_dns(const char **host, size_t nr)
+{
+	size_t n, *ord = hosts_by_dns(host, nr, &n);
+	for (size_t i = 0, j; i < n; i = j) {
+		j = label_end(host, ord, n, i);
+		const char *shrt = strchr(host[ord[i]], '.') ? NULL : host[ord[i]];
+		if (shrt && label_qualified(host, ord, i, j) == 1)
+			for (size_t x = i; x < j; x++)
+				host[ord[x]] = shrt;
+	}
+	free(ord);
 }
 
 char *steps_nodes_ranklist(const struct steps_model *m, const size_t *ri, size_t n)
@@ -127,20 +175,20 @@ char *steps_nodes_ranklist(const struct steps_model *m, const size_t *ri, size_t
 }
 
 /* The same host: equal names, or one is the other's first label (a short name and its
- * fully qualified one: "node-3" and "node-3.cluster"). */
+ * fully qualified one: "node-3" and "node-3.cluster"), ignoring case as DNS does. */
 static bool same_host(const char *a, const char *b)
 {
 	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-	if (strcmp(a, b) == 0)
+	if (strcasecmp(a, b) == 0)
 		return true;
-	return la == lb && strncmp(a, b, la) == 0 && (!a[la] || !b[lb]);
+	return la == lb && strncasecmp(a, b, la) == 0 && (!a[la] || !b[lb]);
 }
 
-/* Groups by host[] (some rank has one; modified: host_keys_short). */
+/* Groups by host[] (some rank has one; modified: host_keys_dns). */
 static void group_by_host(const char **host, size_t nr, struct node_set *s)
 {
 	size_t cap = 0;
-	host_keys_short(host, nr);
+	host_keys_dns(host, nr);
 	size_t *ord = xmalloc(nr * sizeof(*ord));
 	for (size_t r = 0; r < nr; r++)
 		ord[r] = r;
@@ -355,12 +403,68 @@ static void check_missing_hosts(struct run *run)
 	free(host);
 }
 
+/* One short name of several qualified names (node1, node1.rack1, node1.rack2): which
+ * host its ranks (ord[i..], the short name first, in rank order) are on is not known
+ * (host_keys_dns keeps them apart); said. */
+static void warn_ambiguous(struct run *run, const char **host, const size_t *ord, size_t i, size_t j)
+{
+	const struct steps_model *m = run->steps;
+	size_t k = 1, nq = label_qualified(host, ord, i, j);
+	while (host[ord[i + k]] == host[ord[i]])
+		k++;
+	const char *q0 = host[ord[i + k]], *q1 = q0;
+	for (size_t x = i + k; q1 == q0; x++)
+		q1 = host[ord[x]];
+	char *list = steps_nodes_ranklist(m, ord + i, k);
+	diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, steps_rank_id(m, ord[i]),
+		 "rank%s %s record%s host \"%s\", the short name of %zu hosts here (%s, %s%s): which one is not known, "
+		 "so the node roll-up keeps %s on a node of %s own", k > 1 ? "s" : "", list, k > 1 ? "" : "s",
+		 host[ord[i]], nq, q0, q1, nq > 2 ? ", ..." : "", k > 1 ? "them" : "it", k > 1 ? "their" : "its");
+	free(list);
+}
+
+/* Whether the node roll-up groups by hostname. */
+static bool grouped_by_host(struct run *run)
+{
+	struct node_set *s = nodes_group(run);
+	bool by_host = s && s->source == NODES_HOSTNAME;
+	steps_nodes_free(s);
+	return by_host;
+}
+
+/* Short names that several qualified names here share, when the roll-up groups by
+ * hostname: a warning each, the first NODES_HOST_DIAGS of them, then one count. */
+static void check_ambiguous_hosts(struct run *run)
+{
+	size_t nr = steps_nranks(run->steps), n, warned = 0;
+	const char **host = xmalloc((nr ? nr : 1) * sizeof(*host));
+	rank_hosts(run, host);
+	size_t *ord = hosts_by_dns(host, nr, &n);
+	bool asked = false;
+	for (size_t i = 0, j; i < n; i = j) {
+		j = label_end(host, ord, n, i);
+		if (strchr(host[ord[i]], '.') || label_qualified(host, ord, i, j) < 2)
+			continue;
+		if (!asked && !grouped_by_host(run))
+			break;
+		asked = true;
+		if (warned++ < NODES_HOST_DIAGS)
+			warn_ambiguous(run, host, ord, i, j);
+	}
+	if (warned > NODES_HOST_DIAGS)
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "%zu more short hostnames that several qualified hostnames share", warned - NODES_HOST_DIAGS);
+	free(ord);
+	free(host);
+}
+
 void steps_nodes_check_hosts(struct run *run)
 {
 	const struct steps_model *m = run->steps;
 	if (!m)
 		return;
 	check_missing_hosts(run);
+	check_ambiguous_hosts(run);
 	if (!run->trace)
 		return;
 	size_t n = 0;

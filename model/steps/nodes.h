@@ -8,8 +8,12 @@
  * else the default trace file name), when every rank has one, or at least half of the
  * ranks do and --ranks-per-node is not given, or some rank does and no count below
  * applies: the ranks without one share a node named NODES_NO_HOST (no_host: not a
- * host, never slow together), and a qualified name ("node-3.cluster") whose short name
- * ("node-3") another rank records is that short name's node; else (hosts_unused: the
+ * host, never slow together). Hostnames compare as DNS names do, ignoring case: one node
+ * named by the lowest rank's spelling. A qualified name ("node-3.cluster") whose short
+ * name ("node-3") another rank records is that short name's node when it is the only
+ * qualified name of that short name; with several ("node-3.rack1", "node-3.rack2") each
+ * is a node and so is the short name (which of them it is is not known: a warning, see
+ * steps_nodes_check_hosts); qualified names are compared whole. Else (hosts_unused: the
  * ranks whose hostnames go unused, a warning says so) consecutive rank
  * ids in groups of --ranks-per-node N; else of the lowest rank's environment
  * "gpu_count"; else of the GPUs its trace's deviceProperties lists, when every rank's
@@ -84,10 +88,11 @@ const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n);
 void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n);
 /* true when node k is slow together (the rule above; false when not judged). */
 bool steps_node_slow(const struct node_set *s, size_t k);
-/* Never merged silently: a rank whose run.json host and trace host differ (other than a
- * short name and its qualified form) gets a warning diagnostic, the first
- * NODES_HOST_DIAGS of them, then one count; ranks without a host while some rank has one
- * get one warning naming them. Once, after the run is loaded. */
+/* Never merged silently: a rank whose run.json host and trace host differ (other than
+ * case, or a short name and its qualified form) gets a warning diagnostic, the first
+ * NODES_HOST_DIAGS of them, then one count; so does a short name that several qualified
+ * names here share (kept a node of its own); ranks without a host while some rank has
+ * one get one warning naming them. Once, after the run is loaded. */
 #define NODES_HOST_DIAGS 8
 void steps_nodes_check_hosts(struct run *run);
 

@@ -11,7 +11,9 @@
 # one job given one by one are one run, as their directory is; two DASF or sweep dirs with
 # a file of neither beside them are three runs, refused (a file under one of them joins it);
 # a sweep or DASF file that the load of a directory given beside it reads is read once,
-# with a note, whatever the order (one it does not read is read).
+# with a note, whatever the order (one it does not read is read); a PATH inside another
+# PATH in a run of its own (a sweep dir and its level dir, a run dir and its rank dir, a
+# trace dir and its file) is refused with both named, never compared nor merged.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -213,6 +215,27 @@ tap_check "two sweep dirs and a level file of neither: exit 1, three runs named"
 rc=$?
 tap_check "two sweep dirs and a level file under the second: compared" \
 	'[ "$rc" -eq 0 ] && head -1 sin.out | grep -qx "tscope-tui compare  (sa  vs  sb)"'
+# A PATH inside another PATH given, not one of its runs: refused (exit 1), both named.
+for order in "sb sb/m-openai-chat-concurrency2/" "sa sb sb/m-openai-chat-concurrency2"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --print --no-index $order >nest.out 2>nest.err
+	rc=$?
+	tap_check "a sweep dir and its own level dir ($order): refused, both named" \
+		'[ "$rc" -eq 1 ] && [ ! -s nest.out ] &&
+		 grep -q "^tscope-tui: sb/m-openai-chat-concurrency2 is inside sb: give one of them; the" nest.err &&
+		 ! grep -q "cannot compare" nest.err'
+done
+# each: the PATHs, then the inner and the outer one as the refusal names them
+for case in "a a/rank1/|a/rank1|a" "a/rank1 a|a/rank1|a" "tp tp/r1.json|tp/r1.json|tp"; do
+	order=${case%%|*} inner=${case#*|} inner=${inner%|*} outer=${case##*|}
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --export sources --no-index $order >nest.csv 2>nest.err
+	rc=$?
+	tap_check "a run or trace dir and a rank dir or file of it ($order): refused, both named" \
+		'[ "$rc" -eq 1 ] && ! grep -q "^A," nest.csv &&
+		 grep -q "^error,.*refused: $inner is inside $outer: give one of them" nest.csv &&
+		 grep -q "^tscope-tui: $inner is inside $outer: give one of them" nest.err'
+done
 # A PATH that the load of a directory given beside it reads already is not read again
 # (whatever the order and the number of directories): a note names it; the report is the
 # directory's alone. One the load does not read (deeper than the loader looks) is read.

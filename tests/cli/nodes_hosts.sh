@@ -3,7 +3,8 @@
 # (model/steps/nodes.h): Kineto's top-level "host_name" metadata names a trace's host when
 # distributedInfo has none; and run.json and the trace are never merged silently: a rank
 # whose two hosts differ is a warning in the data-quality list (a short name and its
-# qualified form are the same host), and the roll-up keeps run.json's.
+# qualified form are the same host, as are two spellings that differ in case only), and
+# the roll-up keeps run.json's.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -40,10 +41,13 @@ tap_check "the traces are loaded with the steps" '[ "$(grep -c ",kineto," same.c
 tap_check "no trace host: nothing to compare, no warning" '! grep -q "names host" same.csv'
 sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "node-a.cluster.example", /' run/rank0/trace.json >t && mv t run/rank0/trace.json
 sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "node-c", /' run/rank3/trace.json >t && mv t run/rank3/trace.json
+sed 's/"distributedInfo": {/"distributedInfo": {"hostname": "NODE-A", /' run/rank1/trace.json >t &&
+	mv t run/rank1/trace.json
 "$T" --export sources --no-index run >src.csv 2>/dev/null
 tap_check "disagreeing hosts: a warning names both" \
 	'grep -q "^warning,.*,3,.*rank 3: run.json environment names host \"\"node-b\"\" but its trace names \"\"node-c\"\"; the node roll-up uses run.json.s" src.csv'
 tap_check "a short name and its qualified form agree" '! grep -q "rank 0: run.json" src.csv'
+tap_check "a hostname in another case agrees (DNS names ignore case)" '! grep -q "rank 1: run.json" src.csv'
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "the roll-up keeps run.json's hosts" "node-a,2,0,1 node-b,2,2,3" "$(tail -n +2 n.csv | cut -d, -f1-4 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --no-index run >/dev/null 2>err.txt

@@ -1,12 +1,14 @@
 #!/bin/sh
 # nodes_verdicts.sh: what the node roll-up (model/steps/nodes.c) says when hostnames are
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
-# few or mixed short/qualified, how NODE.SLOW_TOGETHER names a host's ranks (a host of one
-# rank not judged) and its share (floored: high from 15%, 14.96% is never "at least
-# 15%"), the nodes view's stragglers as the ranks view judges them, a rank without a
-# compute phase left out of its node's compute figures (not a 0 s in its mean) and named
-# in the budget view (an empty row), and the steps views of a run without step records or
-# phase time (refused with the reason, never an empty table).
+# few or mixed short/qualified (one qualified name of a short name joins it; two stay
+# apart, a warning says so; names compared ignoring case, as DNS does), how
+# NODE.SLOW_TOGETHER names a host's ranks (a host of one rank not judged) and its share
+# (floored: high from 15%, 14.96% is never "at least 15%"), the nodes view's stragglers
+# as the ranks view judges them, a rank without a compute phase left out of its node's
+# compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
+# the steps views of a run without step records or phase time (refused with the reason,
+# never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -99,6 +101,26 @@ tap_eq "short and qualified hostname: one node, named by the short name" \
 	"gpu-a,4 gpu-b,4 gpu-c,4 gpu-d,4" "$(rows fqdn.csv 1,2)"
 "$T" --print --no-index fqdn >fqdn.txt 2>/dev/null
 tap_eq "short and qualified hostname: one finding" 1 "$(grep -c '(NODE.SLOW_TOGETHER)' fqdn.txt)"
+# Hostnames are DNS names: the same but for case is one node, named as the lowest rank spells it.
+mk hcase '("GPU-" if r % 2 == 0 else "gpu-") + "abcd"[r // 4]' 4,5,6,7
+"$T" --export nodes --no-index hcase >hcase.csv 2>/dev/null
+tap_eq "hostnames differing in case only: one node, the first spelling" \
+	"GPU-a,4 GPU-b,4 GPU-c,4 GPU-d,4" "$(rows hcase.csv 1,2)"
+# Qualified names are compared whole: node1.rack1 and node1.rack2 are two hosts; a short
+# name joins its qualified name only when it is the only one (else a node of its own, said).
+mk hdom '"gpu-a" if r < 4 else "gpu-b.rack%d.example" % (1 + r // 6) if r < 8 else "gpu-b" if r < 10 else "gpu-c"' ""
+"$T" --export nodes --no-index hdom >hdom.csv 2>/dev/null
+tap_eq "two qualified names of one short name, and it: three nodes, never joined" \
+	"gpu-a,4 gpu-b.rack1.example,2 gpu-b.rack2.example,2 gpu-b,2 gpu-c,6" "$(rows hdom.csv 1,2)"
+"$T" --export sources --no-index hdom >hdom_src.csv 2>/dev/null
+tap_check "... a warning says which host the short name is on is not known" \
+	'grep "^warning,hdom,,8,.*ranks 8-9 record host \"\"gpu-b\"\", the short name of 2 hosts here" hdom_src.csv |
+	 grep -q "(gpu-b.rack1.example, gpu-b.rack2.example): which one is not known"'
+mk hone '"gpu-a" if r < 4 else "GPU-B.rack1.example" if r < 8 else "gpu-b" if r < 10 else "gpu-c"' ""
+"$T" --export nodes --no-index hone >hone.csv 2>/dev/null
+"$T" --export sources --no-index hone >hone_src.csv 2>/dev/null
+tap_check "one qualified name of a short name (another case): one node, the short name, no warning" \
+	'[ "$(rows hone.csv 1,2)" = "gpu-a,4 gpu-b,6 gpu-c,6" ] && ! grep -q "short name of" hone_src.csv'
 
 # One rank of 24 records a hostname: too few to group by; gpu_count groups them, and the
 # slow node 1 (ranks 8-15) is found; --ranks-per-node wins over partial hostnames.
