@@ -270,17 +270,22 @@ extern const struct grid_provider compare_grid;
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;
-	const struct finding *a, *b; /* NULL on the side that lacks it */
+	const struct finding *a, *b; /* NULL on the side that lacks it, or that flags its rank
+	                           * past the ranks its findings list (CMP_PERSIST) */
 	char why[160];            /* CMP_UNJUDGED_*: why that side could not judge it ("no trace",
 	                           * "a single rank", "no memory recorded"); CMP_PERSIST: what
 	                           * each side names when it differs ("rank 7 in A, rank 2 in B",
-	                           * "DIST.STRAGGLER in A"); sanitized, else "" */
+	                           * "DIST.STRAGGLER in A", "keys lr in A; lr, batch_size in B"),
+	                           * or that a side's finding is past the ranks it lists ("in
+	                           * B, beyond the 8 ranks it lists"); sanitized, else "" */
 };
 /* Findings of A and B matched by id and what they are about (model/compare/findings.c
  * MATCHING): the evidence rank of a rule about a rank (a straggler on rank 3 and one on
  * rank 5 are two findings), the id alone for a rule that names one rank of several (the
- * idlest GPU, the first rank that differs, the lowest rank), the node of a slow node;
- * evidence on another grid (DASF's worker rows) by name alone: its row numbers differ.
+ * idlest GPU, the lowest rank), the run.json keys for ranks that differ (lr in A and
+ * batch_size in B are two findings), the node of a slow node; evidence on another grid
+ * (DASF's worker rows) by name alone: its row numbers differ. A rank slow on both sides
+ * but past the ranks one side's findings list (8 at most) persists, never resolved or new.
  * New in B first, then resolved, not judged in A, not judged in B, then persisting, each
  * in B's (resp. A's) order. */
 const struct cmp_finding *compare_findings(struct compare *c, size_t *n);

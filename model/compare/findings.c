@@ -8,15 +8,24 @@
  *   - a rank (the stragglers, a stalled rank, and every rule not named below): the
  *     evidence rank, so a straggler on rank 3 in A and one on rank 5 in B are two findings;
  *   - the run, naming the rank the rule picked of the several it judged (the idlest GPU,
- *     the first rank whose run.json or trace environment differs): the id alone;
+ *     the first rank whose run.json or trace environment differs): the id alone (and
+ *     for run.json, the keys: below);
  *   - the run as read from its lowest rank (pytscope's TIMING, CONVERGENCE, CROSS, MEMORY
  *     and EFFICIENCY rules; the exposed communication of the lowest rank's trace): the id;
  *   - a node, naming its worst rank (NODE.SLOW_TOGETHER): the node's name.
  * Evidence on another grid (DASF's worker rows) is matched by its name: its rank is a row
  * number there, which one more worker in B shifts. A rank one side calls the persistent
  * straggler and the other slow (throughout, or from a step on) persists: the native rules
- * skip pytscope's straggler. A pair whose findings name other ranks (or ids) persists, its
- * status saying which each side names. A finding of one side only is not judged on the
+ * skip pytscope's straggler. Ranks that differ on run.json keys (CONFIG.RANKS_DIFFER,
+ * ENV.RANKS_DIFFER) are matched by the keys each side's rule names (config_diff.h), when
+ * both sides name some: one key in common persists (lr in A, lr and batch_size in B),
+ * none is two findings (lr in A resolved, batch_size in B new). A pair whose findings
+ * name other ranks, ids or keys persists, its status saying which each side names. The
+ * native DIST rules list 8 ranks at most and count the others (rules.c): a finding of
+ * one side on a rank the other side's rule flags past the ranks it lists (its
+ * distributed analysis: a straggler of that kind, a stall) persists, the status saying
+ * so ("in B, beyond the 8 ranks it lists"), the finding of that side NULL: it is neither
+ * resolved nor new. A finding of one side only is not judged on the
  * other (compare.h) when, beside the reasons of its family, the other lacks what the
  * finding is about: the rank, the node, or (a rule of the lowest rank) its lowest rank is
  * another one; or that rank lacks the finding's evidence steps: it has fewer of those its
@@ -32,6 +41,8 @@
 #include "model/findings.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/analysis.h"
+#include "model/steps/config_diff.h"
 #include "model/steps/nodes.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
@@ -52,6 +63,8 @@ struct side {
 	const struct finding_list *l;
 	struct node_set *nodes;  /* NULL: not needed, or the run has no roll-up */
 	const char **node;       /* node[i]: the name of finding i's node (in nodes), NULL when none */
+	struct config_diff keys[2]; /* by enum diff_scope: what its CONFIG.RANKS_DIFFER, ENV.RANKS_DIFFER name */
+	bool has_keys[2];        /* keys[scope] read: the run has that finding and its keys are named */
 	struct not_judged nj;    /* the run's not-judged items (findings_not_judged_list), made on first need */
 	bool nj_done;
 };
@@ -75,9 +88,22 @@ static bool has_node_finding(const struct finding_list *l)
 	return false;
 }
 
+/* The scope of a rule of ranks that differ on run.json keys (config_diff.h), -1 for another rule. */
+static int differ_scope(const char *id)
+{
+	if (strcmp(id, "CONFIG.RANKS_DIFFER") == 0)
+		return DIFF_CONFIG;
+	return strcmp(id, "ENV.RANKS_DIFFER") == 0 ? DIFF_ENV : -1;
+}
+
 static void side_init(struct side *s, struct run *run, bool nodes)
 {
 	*s = (struct side){ .run = run, .l = run_findings(run) };
+	for (size_t i = 0; i < s->l->n; i++) {
+		int scope = differ_scope(s->l->v[i].id);
+		if (scope >= 0 && run->steps)
+			s->has_keys[scope] = steps_config_diff(run->steps, (enum diff_scope)scope, &s->keys[scope]);
+	}
 	s->node = xcalloc(s->l->n + 1, sizeof(*s->node));
 	s->nodes = nodes ? steps_nodes(run) : NULL;
 	for (size_t i = 0; s->nodes && i < s->l->n; i++) {
@@ -95,12 +121,47 @@ static void side_free(struct side *s)
 	findings_not_judged_free(&s->nj);
 }
 
+/* The next ", "-separated key of *list (config_diff.keys): *key, *len; *list past it.
+ * False at the end. */
+static bool next_key(const char **list, const char **key, size_t *len)
+{
+	if (!**list)
+		return false;
+	const char *end = strstr(*list, ", ");
+	*key = *list;
+	*len = end ? (size_t)(end - *list) : strlen(*list);
+	*list += *len + (end ? 2 : 0);
+	return true;
+}
+
+/* The key lists x and y name a key in common. */
+static bool keys_meet(const char *x, const char *y)
+{
+	const char *kx, *ky;
+	size_t nx, ny;
+	for (const char *p = x; next_key(&p, &kx, &nx);)
+		for (const char *q = y; next_key(&q, &ky, &ny);)
+			if (nx == ny && memcmp(kx, ky, nx) == 0)
+				return true;
+	return false;
+}
+
+/* The run.json keys x and y name share one: their lists, or the first rank's key of
+ * either (whole where a long list is cut) in the other's list. */
+static bool same_keys(const struct config_diff *x, const struct config_diff *y)
+{
+	return keys_meet(x->keys, y->keys) || keys_meet(x->key, y->keys) || keys_meet(x->keys, y->key);
+}
+
 /* Finding i of a and finding j of b are one (MATCHING above). */
 static bool same_finding(const struct side *a, size_t i, const struct side *b, size_t j)
 {
 	const struct finding *x = &a->l->v[i], *y = &b->l->v[j];
 	if (strcmp(x->id, y->id) != 0)
 		return false;
+	int scope = differ_scope(x->id);
+	if (scope >= 0 && a->has_keys[scope] && b->has_keys[scope])
+		return same_keys(&a->keys[scope], &b->keys[scope]);
 	enum finding_subject kind = subject_of(x->id);
 	if (kind == SUBJECT_NODE && a->node[i] && b->node[j])
 		return strcmp(a->node[i], b->node[j]) == 0;
@@ -277,8 +338,59 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 	return item != NULL;
 }
 
+/* The native DIST rules that list NATIVE_MAX_FINDINGS ranks at most and count the others
+ * (model/steps/rules.c). */
+static const char *const capped_rules[] = { "DIST.FAIL_SLOW", "DIST.SLOW_RANK", "DIST.TRANSIENT_STALL" };
+
+/* Capped rule id flags rank id rank in run's distributed analysis, listed or not (as
+ * rules.c picks them): a rank of the straggler set but pytscope's straggler, turned slow
+ * (DIST.FAIL_SLOW) or slow throughout (DIST.SLOW_RANK); a rank with a stall. */
+static bool rule_flags_rank(struct run *run, const char *id, int rank)
+{
+	const struct distributed *d = analysis_distributed(run);
+	for (size_t ri = 0; d && ri < d->world_size; ri++) {
+		const struct rank_stat *rs = &d->rank[ri];
+		if (rs->rank != rank)
+			continue;
+		if (strcmp(id, "DIST.TRANSIENT_STALL") == 0)
+			return rs->stall_lo >= 0;
+		bool fail_slow = strcmp(id, "DIST.FAIL_SLOW") == 0;
+		return rs->straggler && (long)ri != d->straggler && rs->fail_slow == fail_slow;
+	}
+	return false;
+}
+
+static size_t count_of(const struct finding_list *l, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += strcmp(l->v[i].id, id) == 0;
+	return n;
+}
+
+/* Finding f, which `other` (side B when other_b) has not, is about a rank that a capped
+ * rule of other flags past the ranks it lists (its own rule, or for pytscope's straggler a
+ * rank slow throughout or turned slow, as straggler_kin): it persists, why into why ("in
+ * B, beyond the 8 ranks it lists"). Other's rule listed some: it judged the ranks. */
+static bool beyond_cap(const struct finding *f, struct side *other, bool other_b, char *why, size_t n)
+{
+	bool straggler = strcmp(f->id, "DIST.STRAGGLER") == 0;
+	for (size_t k = 0; f->ev.rank >= 0 && k < ARRAY_LEN(capped_rules); k++) {
+		const char *id = capped_rules[k];
+		bool kin = straggler && strcmp(id, "DIST.TRANSIENT_STALL") != 0;
+		size_t listed = count_of(other->l, id);
+		if ((!kin && strcmp(f->id, id) != 0) || !listed || !rule_flags_rank(other->run, id, f->ev.rank))
+			continue;
+		snprintf(why, n, "%s%sin %c, beyond the %zu rank%s it lists", kin ? id : "", kin ? " " : "",
+			 other_b ? 'B' : 'A', listed, listed == 1 ? "" : "s");
+		return true;
+	}
+	return false;
+}
+
 /* The unmatched findings of own (match[i] false) into out: new in B (resolved, for A's)
- * unless the other side could not judge them. */
+ * unless the other side flags them past the ranks it lists (persisting: beyond_cap) or
+ * could not judge them. */
 static size_t unmatched(const struct side *own, const bool *match, struct side *other, bool side_b,
 			struct cmp_finding *out)
 {
@@ -289,7 +401,9 @@ static size_t unmatched(const struct side *own, const bool *match, struct side *
 		const struct finding *f = &own->l->v[i];
 		struct cmp_finding *o = &out[n++];
 		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : f, side_b ? f : NULL, "" };
-		if (not_judged_by(own, i, other, o->why, sizeof(o->why)))
+		if (beyond_cap(f, other, !side_b, o->why, sizeof(o->why)))
+			o->status = CMP_PERSIST;
+		else if (not_judged_by(own, i, other, o->why, sizeof(o->why)))
 			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
 	}
 	return n;
@@ -308,14 +422,24 @@ static bool straggler_kin(const struct finding *x, const struct finding *y)
 
 /* A persisting pair, into o: its why says A's id when it is another (straggler_kin), or
  * which rank each side names when they name others (the idlest GPU of each side, the
- * lowest rank of each, a node's worst rank). */
-static void persisting(const struct finding *a, const struct finding *b, struct cmp_finding *o)
+ * lowest rank of each, a node's worst rank), then the run.json keys each side names when
+ * they name others (ranks that differ on lr and batch_size in A, on batch_size in B). */
+static void persisting(const struct side *sa, const struct side *sb, const struct finding *a,
+		       const struct finding *b, struct cmp_finding *o)
 {
 	*o = (struct cmp_finding){ CMP_PERSIST, a, b, "" };
 	if (strcmp(a->id, b->id) != 0)
 		snprintf(o->why, sizeof(o->why), "%s in A", a->id);
 	else if (!a->ev.grid && !b->ev.grid && a->ev.rank >= 0 && b->ev.rank >= 0 && a->ev.rank != b->ev.rank)
 		snprintf(o->why, sizeof(o->why), "rank %d in A, rank %d in B", a->ev.rank, b->ev.rank);
+	int scope = differ_scope(a->id);
+	if (scope < 0 || !sa->has_keys[scope] || !sb->has_keys[scope] ||
+	    strcmp(sa->keys[scope].keys, sb->keys[scope].keys) == 0)
+		return;
+	char ka[72], kb[72];
+	text_sanitize(sa->keys[scope].keys, strlen(sa->keys[scope].keys), ka, sizeof(ka), 0);
+	text_sanitize(sb->keys[scope].keys, strlen(sb->keys[scope].keys), kb, sizeof(kb), 0);
+	text_appendf(o->why, sizeof(o->why), "%skeys %s in A; %s in B", o->why[0] ? "; " : "", ka, kb);
 }
 
 /* Pair each finding of B with one of A not paired yet: by same_finding, then the others
@@ -349,7 +473,7 @@ static void findings_compute_diff(struct compare *c)
 	n += unmatched(&sa, used, &sb, false, v + n);
 	for (size_t j = 0; j < fb->n; j++)
 		if (match[j])
-			persisting(match[j], &fb->v[j], &v[n++]);
+			persisting(&sa, &sb, match[j], &fb->v[j], &v[n++]);
 	/* in the order of compare.h, each status in its side's order */
 	static const enum cmp_status order[CMP_NSTATUS] = { CMP_NEW, CMP_RESOLVED, CMP_UNJUDGED_A, CMP_UNJUDGED_B,
 							    CMP_PERSIST };

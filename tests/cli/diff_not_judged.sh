@@ -18,7 +18,12 @@
 # is not judged there: an instability at step 300 against a run that ends at 199 (or
 # lacks steps 290-310), a straggler from step 18 against a run with 2 of its steps; a
 # rank slow throughout A against B's first 20 steps (the 16 the straggler tests need) is
-# resolved.
+# resolved. Ranks that differ on run.json keys are matched by the keys: lr in A against
+# batch_size in B is resolved and new, lr and batch_size against batch_size persists
+# naming each side's keys (the same for the environment's). A rank slow on both sides
+# but past the 8 ranks one side's DIST.SLOW_RANK findings list (10 slow ranks of 32) is
+# persisting, that side named, neither resolved nor new; so is pytscope's straggler of
+# one side that the other lists no finding for, being slow there past the 8.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -253,4 +258,44 @@ tap_check "a straggler from step 18, B ending at step 19: not judged in B (2 of 
 "$TSCOPE_BIN" --export diff_findings --no-index T1A T1Bh >t1h.csv 2>/dev/null
 tap_check "rank 2 slow throughout A, B with its first 20 steps: resolved (B judged 20 of them)" \
 	'grep -q "^resolved,DIST.STRAGGLER,high,,2," t1h.csv'
+
+# keyed DIR RANK SED: rank RANK's run.json of DIR edited by SED
+keyed() { sed -i "$3" "$1/rank$2/run.json"; }
+"$B/gen_pair" kA 8 40 1 >/dev/null && "$B/gen_pair" kB 8 40 2 >/dev/null &&
+	sed -i 's/"lr": 0.001}/"lr": 0.001, "batch_size": 16}/; s/"torch"/"python": "3.11", "torch"/' \
+		kA/rank*/run.json kB/rank*/run.json && keyed kA 3 's/"lr": 0.001/"lr": 0.01/' &&
+	keyed kB 5 's/"batch_size": 16/"batch_size": 32/' && keyed kA 2 's/"torch": "2.3.0"/"torch": "2.4.0"/' &&
+	keyed kB 6 's/"python": "3.11"/"python": "3.12"/' || tap_notok "key pair generated"
+"$TSCOPE_BIN" --export diff_findings --no-index kA kB >k.csv 2>/dev/null
+tap_check "rank 3's lr in A, rank 5's batch_size in B: two findings, resolved and new, not persisting" \
+	'grep -q "^resolved,CONFIG.RANKS_DIFFER,med,,3," k.csv && grep -q "^new,CONFIG.RANKS_DIFFER,,med,5," k.csv'
+tap_check "... rank 2's torch in A, rank 6's python in B: resolved and new" \
+	'grep -q "^resolved,ENV.RANKS_DIFFER,med,,2," k.csv && grep -q "^new,ENV.RANKS_DIFFER,,med,6," k.csv &&
+	 ! grep -q "^.persisting" k.csv'
+keyed kA 3 's/"batch_size": 16/"batch_size": 64/'
+"$TSCOPE_BIN" --print --color never --no-index kA kB >k2.txt 2>/dev/null
+want="^  persisting (rank 3 in A, rank 5 in B; keys lr, batch_size in A; batch_size in B) \[MED \] Rank 5 runs"
+tap_check "... lr and batch_size in A, batch_size in B: persisting, each side's keys named" 'grep -q "$want" k2.txt'
+
+# Ranks 1-10 of 32 slow throughout, slowest first in A (rank 1) and last in B (rank 10):
+# each side lists 8 of them. ka: rank 10 alone slow, pytscope's persistent straggler.
+S="$TSCOPE_ROOT/tests/tools/slow_ranks.py"
+"$B/gen_pair" ca 32 60 1 >/dev/null && "$B/gen_pair" cb 32 60 2 >/dev/null && "$B/gen_pair" ka 32 60 3 >/dev/null &&
+	python3 "$S" ka 10 10 1.3 || tap_notok "straggler run generated"
+for r in $(seq 1 10); do
+	python3 "$S" ca "$r" "$r" "1.$((40 - 2 * r))" && python3 "$S" cb "$r" "$r" "1.$((20 + 2 * r))" ||
+		tap_notok "capped pair generated (rank $r)"
+done
+"$TSCOPE_BIN" --export diff_findings --no-index ca cb >cap.csv 2>/dev/null
+tap_check "ranks 5 and 6 slow in B past the 8 it lists: persisting, not resolved" \
+	'grep -q "^\"persisting (in B, beyond the 8 ranks it lists)\",DIST.SLOW_RANK,high,,5," cap.csv &&
+	 grep -q "^\"persisting (in B, beyond the 8 ranks it lists)\",DIST.SLOW_RANK,high,,6," cap.csv &&
+	 ! grep -q "^resolved," cap.csv'
+tap_check "... ranks 9 and 10 slow in A past the 8 it lists: persisting, not new" \
+	'grep -q "^\"persisting (in A, beyond the 8 ranks it lists)\",DIST.SLOW_RANK,,high,9," cap.csv &&
+	 grep -q "^\"persisting (in A, beyond the 8 ranks it lists)\",DIST.SLOW_RANK,,high,10," cap.csv &&
+	 ! grep -q "^new," cap.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index ka ca >kap.csv 2>/dev/null
+tap_check "pytscope's straggler rank 10 in A, slow in B past the 8 listed: persisting, B's id named" \
+	'grep -q "^\"persisting (DIST.SLOW_RANK in B, beyond the 8 ranks it lists)\",DIST.STRAGGLER,high,,10," kap.csv'
 tap_plan
