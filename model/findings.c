@@ -207,17 +207,26 @@ void findings_not_judged_free(struct not_judged *nj)
 	for (size_t i = 0; i < nj->n; i++) {
 		free(nj->v[i].text);
 		free(nj->v[i].ids);
+		free(nj->v[i].subject);
 	}
 	free(nj->v);
 	*nj = (struct not_judged){ 0 };
 }
 
-const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const char *id)
+/* Item it is about what evidence ev names: the whole run, or its subject is ev's name or series. */
+static bool item_about(const struct not_judged_item *it, const struct evidence *ev)
 {
-	size_t len = strlen(id);
+	return !it->subject || (ev->name && strcmp(ev->name, it->subject) == 0) ||
+	       (ev->series && strcmp(ev->series, it->subject) == 0);
+}
+
+const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const struct finding *f)
+{
+	size_t len = strlen(f->id);
 	for (size_t i = 0; len && i < nj->n; i++)
-		for (const char *p = nj->v[i].ids; (p = strstr(p, id)) != NULL; p += len)
-			if ((p == nj->v[i].ids || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+		for (const char *p = nj->v[i].ids; (p = strstr(p, f->id)) != NULL; p += len)
+			if ((p == nj->v[i].ids || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0') &&
+			    item_about(&nj->v[i], &f->ev))
 				return &nj->v[i];
 	return NULL;
 }
@@ -235,21 +244,55 @@ bool findings_not_judged(struct run *run, char *buf, size_t n)
 	return buf[0] != '\0';
 }
 
+char *findings_not_judged_lines(struct run *run, bool parts)
+{
+	struct not_judged nj = { 0 };
+	findings_not_judged_list(run, &nj);
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	for (size_t i = 0; i < nj.n; i++) {
+		if (parts && !nj.v[i].subject)
+			continue;
+		char *item = text_sanitize_dup(nj.v[i].text, 0);
+		size_t n = strlen(item);
+		xgrow((void **)&out, &cap, len + n + 6, 1);
+		len += (size_t)snprintf(out + len, cap - len, "  - %s\n", item);
+		free(item);
+	}
+	findings_not_judged_free(&nj);
+	return out;
+}
+
 char *findings_empty_note(struct run *run)
 {
 	char nj[FINDINGS_NOT_JUDGED_MAX];
 	return findings_not_judged(run, nj, sizeof(nj)) ? xasprintf("no findings; not judged: %s", nj) : NULL;
 }
 
-void findings_unjudged_add(struct not_judged *nj, const char *ids, const char *fmt, ...)
+static void unjudged_vadd(struct not_judged *nj, const char *ids, const char *subject, const char *fmt,
+			  va_list ap)
 {
 	if (nj->n == nj->cap) {
 		nj->cap = nj->cap ? nj->cap * 2 : 8;
 		nj->v = xrealloc(nj->v, nj->cap * sizeof(*nj->v));
 	}
+	nj->v[nj->n++] = (struct not_judged_item){ xvasprintf(fmt, ap), xstrdup(ids),
+						   subject ? xstrdup(subject) : NULL };
+}
+
+void findings_unjudged_add(struct not_judged *nj, const char *ids, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	nj->v[nj->n++] = (struct not_judged_item){ xvasprintf(fmt, ap), xstrdup(ids) };
+	unjudged_vadd(nj, ids, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void findings_unjudged_add_about(struct not_judged *nj, const char *ids, const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	unjudged_vadd(nj, ids, subject, fmt, ap);
 	va_end(ap);
 }
 

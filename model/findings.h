@@ -140,6 +140,10 @@ const char *findings_unjudged(const struct run *run);
  * steps, a loss, a data phase ...): every family's items (subsystem `unjudged`), "what
  * (why)" separated by "; ", into buf (truncated to n); false when there is none. */
 bool findings_not_judged(struct run *run, char *buf, size_t n);
+/* The same items as report lines, "  - what (why)\n" each, sanitized, malloc'd; NULL when
+ * there is none. parts: only the items about one part of the run (a subject), which the
+ * report lists under its findings too. */
+char *findings_not_judged_lines(struct run *run, bool parts);
 #define FINDINGS_NOT_JUDGED_MAX 1024 /* room for every family's items */
 /* What an empty findings list of run says, malloc'd: "no findings; not judged: " and
  * findings_not_judged()'s items; NULL when every rule could judge. */
@@ -153,6 +157,8 @@ char *findings_empty_note(struct run *run);
 struct not_judged_item {
 	char *text;          /* "what (why)", never holding "; " (the separator of the joined text) */
 	char *ids;
+	char *subject;       /* the one part of the run it is about (a sweep series, a file), as its
+			      * findings' evidence names it (name or series); NULL: the whole run */
 };
 struct not_judged {
 	struct not_judged_item *v;
@@ -162,11 +168,18 @@ struct not_judged {
  * false when there is none. */
 bool findings_not_judged_list(struct run *run, struct not_judged *nj);
 void findings_not_judged_free(struct not_judged *nj);
-/* The first item of nj that stands for finding id, NULL when none. */
-const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const char *id);
+/* The first item of nj that stands for finding f, NULL when none: one whose ids hold f's
+ * id and, when it is about one part of the run, whose subject f's evidence names (its
+ * name or series): series b's outliers not judged are not series a's. */
+const struct not_judged_item *findings_not_judged_of(const struct not_judged *nj, const struct finding *f);
 /* Append one item (printf format), standing for findings ids, for a family's `unjudged`
  * callback. */
 void findings_unjudged_add(struct not_judged *nj, const char *ids, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* The same for an item about one part of the run, subject (copied; NULL: the whole run).
+ * The report and the findings view list such items beside findings too, where a finding
+ * of the same rule on another part would make their silence read as a verdict. */
+void findings_unjudged_add_about(struct not_judged *nj, const char *ids, const char *subject, const char *fmt,
+				 ...) PRINTF_LIKE(4, 5);
 const char *severity_name(enum severity s);   /* "high" "med" "low" */
 const char *severity_label(enum severity s);  /* "HIGH" "MED " "LOW " */
 

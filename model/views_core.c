@@ -115,18 +115,24 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
  * item (findings_not_judged_list), severity "not judged", the ids it stands for, the
  * item ("what (why)") as title; ref -1 - i (no finding: no evidence). The list, its CSV
  * (--export, `e`) and --export all then say what the header alone would claim was
- * judged, as the report's "no findings" list does. */
-static void not_judged_rows(struct run *run, struct table *t, int c_sev, int c_id, int c_title, int c_detail)
+ * judged, as the report's "no findings" list does. With findings (parts_only), the items
+ * about one part of the run (a sweep series, a file), whose silence a finding of the same
+ * rule on another part would make read as a verdict, as the report lists them. */
+static void not_judged_rows(struct run *run, struct table *t, int c_sev, int c_id, int c_title, int c_detail,
+			    bool parts_only)
 {
 	struct not_judged nj = { 0 };
 	findings_not_judged_list(run, &nj);
 	for (size_t i = 0; i < nj.n; i++) {
+		if (parts_only && !nj.v[i].subject)
+			continue;
 		size_t r = table_add_row(t, -1 - (long)i);
 		table_set_text(t, r, c_sev, "not judged");
 		table_set_text(t, r, c_id, *nj.v[i].ids ? nj.v[i].ids : NULL);
 		table_set_text(t, r, c_title, nj.v[i].text);
-		table_set_text(t, r, c_detail, "No rule fired on this run; this one could not judge it, so the absence "
-			       "of its finding is no verdict.");
+		table_set_text(t, r, c_detail, parts_only ? "This rule could not judge this part of the run, so the "
+			       "absence of its finding here is no verdict." : "No rule fired on this run; this one "
+			       "could not judge it, so the absence of its finding is no verdict.");
 	}
 	findings_not_judged_free(&nj);
 }
@@ -165,8 +171,8 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		table_set_text(t, r, c_detail, f->detail);
 		table_set_text(t, r, c_fix, f->fix);
 	}
-	if (!fl->n) /* the header alone would claim every rule judged */
-		not_judged_rows(run, t, c_sev, c_id, c_title, c_detail);
+	/* the header alone would claim every rule judged; a finding, that its rule judged every part */
+	not_judged_rows(run, t, c_sev, c_id, c_title, c_detail, fl->n > 0);
 	return t;
 }
 
@@ -210,7 +216,8 @@ static bool finding_row_evidence(struct run *run, const struct table *t, size_t 
 
 static const struct view_def core_views[] = {
 	{ "findings", "findings, severity-sorted, with evidence (rank, step range) and fix; with none, a "
-	  "\"not judged\" row per rule that could not judge the run", build_findings,
+	  "\"not judged\" row per rule that could not judge the run (with findings, per part of it a rule "
+	  "could not judge: a sweep series, a file)", build_findings,
 	  finding_row_evidence, NULL },
 	{ "sources", "every file read, records loaded/skipped, and every diagnostic", build_sources, NULL, NULL },
 	{ "heatmap_cells", "the default heatmap's cells (worst and mean per cell), as the heatmap pane's e writes them",

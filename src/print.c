@@ -640,25 +640,16 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	const struct finding_list *fl = run_findings(run);
 	struct sbuf b = { 0 };
 	if (fl->n == 0) {
-		char nj[FINDINGS_NOT_JUDGED_MAX];
-		bool some = !po->compat && findings_not_judged(run, nj, sizeof(nj));
-		enum sgr sgr = some ? SGR_YELLOW : SGR_GREEN; /* amber: not every rule could judge */
+		char *nj = po->compat ? NULL : findings_not_judged_lines(run, false);
+		enum sgr sgr = nj ? SGR_YELLOW : SGR_GREEN; /* amber: not every rule could judge */
 		sb_style(&b, po->color, sgr, SGR_NONE, "●");
 		sb_puts(&b, " ");
 		sb_style(&b, po->color, sgr, SGR_NONE,
 			 po->compat ? "No issues found. Training looks balanced.\n"
-			 : some     ? "No findings: no rule fired on this run; these rules could not judge it:\n"
+			 : nj       ? "No findings: no rule fired on this run; these rules could not judge it:\n"
 				    : "No findings: no rule fired on this run.\n");
-		for (char *item = some ? nj : NULL, *next; item; item = next) { /* one "what (why)" a line */
-			next = strstr(item, "; ");
-			if (next) {
-				*next = '\0';
-				next += 2;
-			}
-			sb_puts(&b, "  - ");
-			sb_safe(&b, item); /* may name a file (a sweep series) */
-			sb_puts(&b, "\n");
-		}
+		sb_puts(&b, nj ? nj : "");
+		free(nj);
 		return sb_take(&b);
 	}
 	enum severity worst = SEV_LOW;
@@ -696,6 +687,10 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 			free(fix);
 		}
 	}
+	char *parts = po->compat ? NULL : findings_not_judged_lines(run, true);
+	if (parts) /* a rule that fired on one part and could not judge another */
+		sb_printf(&b, "  not judged (no finding there is no verdict):\n%s", parts);
+	free(parts);
 	return sb_take(&b);
 }
 

@@ -62,7 +62,7 @@ static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *
 		sb_printf(b, "  %s: no fit (%s)\n", label, f->err ? f->err : "no data");
 		return;
 	}
-	sb_printf(b, "  %s: slope %.6g · intercept %.6g", label, f->slope, f->intercept);
+	sb_printf(b, "  %s: slope %.6g s per concurrency · intercept %.6g s", label, f->slope, f->intercept);
 	if (f->nused <= 2)
 		sb_printf(b, " · 2 points (R² not judged: a line fits any two)");
 	else

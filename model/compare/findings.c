@@ -332,7 +332,7 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 		findings_not_judged_list(other->run, &other->nj);
 		other->nj_done = true;
 	}
-	const struct not_judged_item *item = findings_not_judged_of(&other->nj, f->id);
+	const struct not_judged_item *item = findings_not_judged_of(&other->nj, f);
 	if (item)
 		item_reason(item->text, why, n);
 	return item != NULL;

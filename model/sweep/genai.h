@@ -19,11 +19,12 @@ struct genai_csv {
 
 /* Exported number: "9,182.22", "550.00"; false for N/A, empty or non-finite. */
 bool genai_number(const char *s, double *out);
-/* No GenAI-Perf statistic (a time, rate, count or GPU reading) can be negative: false for
- * v < 0, after a warning "WHAT STAT is negative; ignored" at line or offset (-1: none) of
- * path, counted in *bad. */
-bool genai_nonneg(struct run *run, const char *path, long line, long long off, const char *what,
-		  const char *stat, double v, size_t *bad);
+/* A cell of a GenAI-Perf CSV at line of path as a value: true with *v for a finite,
+ * non-negative number (no statistic, a time, rate, count or GPU reading, can be
+ * negative); false for an empty or N/A cell (missing) and, after a warning naming field
+ * (sweep_bad_value) counted in *bad, for anything else (abc, NaN, 1e400, -3.5). */
+bool genai_cell_value(struct run *run, const char *path, long line, const char *field, const char *cell,
+		      double *v, size_t *bad);
 /* "Request Latency (ms)" -> title "Request Latency", unit "ms". */
 void genai_split_title(const char *s, char *title, size_t tn, char *unit, size_t un);
 /* Metric by its CSV title (case-insensitive; old "Num Output Token" is OSL). */

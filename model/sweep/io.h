@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
  * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
- * reader on libcsv, a JSON open that registers the source and reports errors, and the
- * report of a directory a loader's walk could not list. */
+ * reader on libcsv, a JSON open that registers the source and reports errors, the
+ * report of a directory a loader's walk could not list, and the one warning of a value
+ * a loader cannot use (sweep_bad_value). */
 #ifndef MODEL_SWEEP_IO_H
 #define MODEL_SWEEP_IO_H
 
@@ -37,5 +38,22 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 		    size_t *src);
 void sweep_json_close(struct json_doc *d);
 int sweep_cmp_double(const void *a, const void *b);
+
+/* Why a value is unusable (sweep_bad_value), in the one wording of every sweep loader. */
+enum sweep_bad {
+	SWEEP_BAD_NOT_FINITE,   /* "not a finite number": NaN, Infinity, 1e400, abc, a string */
+	SWEEP_BAD_NEGATIVE,     /* "negative": a time, rate, count or reading below 0 */
+	SWEEP_BAD_NOT_INTEGER,  /* "not an integer": a count of 2000.5 */
+	SWEEP_BAD_TOO_LARGE,    /* "too large for a count": 1e20 samples */
+};
+/* A value the loader leaves out: a warning "FIELD: unusable value 'TEXT' (WHY)" at line
+ * or byte offset off (-1: none) of path, TEXT the value as the file writes it
+ * (text[0..len), sanitized and clipped), counted in *bad. GenAI-Perf, NAT and Cerebras
+ * values all go through it, so a bad value reads the same whatever its file. */
+void sweep_bad_value(struct run *run, const char *path, long line, long long off, const char *field,
+		     const char *text, size_t len, enum sweep_bad why, size_t *bad);
+/* The same for token t of d, at its offset (a string shown with its quotes). */
+void sweep_bad_json(struct run *run, const char *path, const struct json_doc *d, int t, const char *field,
+		    enum sweep_bad why, size_t *bad);
 
 #endif

@@ -106,16 +106,17 @@ struct cb_read {
 	long ordinal;   /* the ordinal being read, -1 for the aggregate */
 };
 
-/* Warn that the value at token t of key is unusable (what: "non-finite"), count it in rd->bad
- * and note it in *bad_value (may be NULL). */
-static void bad_value_at(struct cb_read *rd, int t, const char *key, const char *what, bool *bad_value)
+/* Warn that the value at token t of key is unusable and why (sweep_bad_json, the field
+ * "ordinal N KEY" within an ordinal), count it in rd->bad and note it in *bad_value (may
+ * be NULL). */
+static void bad_value_at(struct cb_read *rd, int t, const char *key, enum sweep_bad why, bool *bad_value)
 {
-	char where[48] = "";
+	char field[96];
 	if (rd->ordinal >= 0)
-		snprintf(where, sizeof(where), "ordinal %ld ", rd->ordinal);
-	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1, "%s%s is %s; ignored", where,
-		 key, what);
-	rd->bad++;
+		snprintf(field, sizeof(field), "ordinal %ld %s", rd->ordinal, key);
+	else
+		snprintf(field, sizeof(field), "%s", key);
+	sweep_bad_json(rd->run, rd->path, rd->d, t, field, why, &rd->bad);
 	if (bad_value)
 		*bad_value = true;
 }
@@ -127,10 +128,9 @@ static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool 
 	int t = json_get(rd->d, obj, key);
 	if (t < 0 || json_is_null(rd->d, t))
 		return false;
-	bool is_num = json_number(rd->d, t, out);
-	if (is_num && isfinite(*out))
+	if (json_number(rd->d, t, out) && isfinite(*out))
 		return true;
-	bad_value_at(rd, t, key, is_num ? "non-finite" : "not a number", bad_value);
+	bad_value_at(rd, t, key, SWEEP_BAD_NOT_FINITE, bad_value);
 	return false;
 }
 
@@ -141,7 +141,7 @@ static bool nonneg(struct cb_read *rd, int obj, const char *key, double *out, bo
 		return false;
 	if (*out >= 0)
 		return true;
-	bad_value_at(rd, json_get(rd->d, obj, key), key, "negative", bad_value);
+	bad_value_at(rd, json_get(rd->d, obj, key), key, SWEEP_BAD_NEGATIVE, bad_value);
 	return false;
 }
 
@@ -156,7 +156,7 @@ static bool count(struct cb_read *rd, int obj, const char *key, long long *out, 
 		*out = json_int(rd->d, json_get(rd->d, obj, key), &i) ? i : (long long)v;
 		return true;
 	}
-	bad_value_at(rd, json_get(rd->d, obj, key), key, v < 9e15 ? "not an integer" : "too large for a count",
+	bad_value_at(rd, json_get(rd->d, obj, key), key, v < 9e15 ? SWEEP_BAD_NOT_INTEGER : SWEEP_BAD_TOO_LARGE,
 		     bad_value);
 	return false;
 }

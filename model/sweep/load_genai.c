@@ -237,17 +237,16 @@ static size_t json_stats_into(struct run *run, const char *path, const struct js
 		int t = json_get(d, obj, sweep_stat_name(k));
 		if (t < 0 || json_is_null(d, t))
 			continue;
-		bool is_num = json_number(d, t, &x);
-		if (is_num && isfinite(x)) {
-			if (genai_nonneg(run, path, -1, d->tok[t].start, what, sweep_stat_name(k), x, &bad)) {
-				v[k] = x;
-				has[k] = true;
-			}
-			continue;
+		char field[128];
+		snprintf(field, sizeof(field), "%s %s", what, sweep_stat_name(k));
+		if (!json_number(d, t, &x) || !isfinite(x))
+			sweep_bad_json(run, path, d, t, field, SWEEP_BAD_NOT_FINITE, &bad);
+		else if (x < 0)
+			sweep_bad_json(run, path, d, t, field, SWEEP_BAD_NEGATIVE, &bad);
+		else {
+			v[k] = x;
+			has[k] = true;
 		}
-		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[t].start, -1, "%s %s is %s; ignored", what,
-			 sweep_stat_name(k), is_num ? "non-finite" : "not a number");
-		bad++;
 	}
 	return bad;
 }

@@ -3,7 +3,7 @@
  * N/A), "Title (unit)" names, metric and statistic names, and *_genai_perf.csv (or AIPerf's
  * *_aiperf.csv) read into a config's stored stats, filling what the JSON lacks and
  * cross-checked against it. A value that is no finite number, or a negative one, is warned
- * about with its line and left out. Nothing here prints or exits. */
+ * about with its line and left out (genai_cell_value). Nothing here prints or exits. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,13 +35,20 @@ bool genai_number(const char *s, double *out)
 	return json_parse_double(buf, n, out) && isfinite(*out);
 }
 
-bool genai_nonneg(struct run *run, const char *path, long line, long long off, const char *what,
-		  const char *stat, double v, size_t *bad)
+bool genai_cell_value(struct run *run, const char *path, long line, const char *field, const char *cell,
+		      double *v, size_t *bad)
 {
-	if (v >= 0)
-		return true;
-	diag_add(&run->diags, DIAG_WARN, path, line, off, -1, "%s %s is negative; ignored", what, stat);
-	(*bad)++;
+	if (genai_number(cell, v)) {
+		if (*v >= 0)
+			return true;
+		sweep_bad_value(run, path, line, -1, field, cell, strlen(cell), SWEEP_BAD_NEGATIVE, bad);
+		return false;
+	}
+	const char *s = cell;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s && strncasecmp(s, "N/A", 3) != 0)
+		sweep_bad_value(run, path, line, -1, field, cell, strlen(cell), SWEEP_BAD_NOT_FINITE, bad);
 	return false;
 }
 
@@ -181,29 +188,14 @@ double genai_unit_scale(enum sweep_metric m, const char *unit)
 	return 1.0;
 }
 
-/* Cell j of row i as a number. An empty or N/A cell is missing; anything else that is not
- * a finite number (abc, NaN, 1e400), or a negative one, is warned about with its line and
- * counted in bad. */
+/* Cell j of row i as a number (genai_cell_value), the field named by the row's title and
+ * the column's statistic ("Request Latency p99", "Request Throughput value"). */
 static bool csv_number(struct run *run, const char *path, const struct genai_csv *r, size_t i, size_t j,
 		       const char *title, int stat, size_t *bad, double *v)
 {
-	const char *cell = genai_cell(r, i, j);
-	if (genai_number(cell, v))
-		return genai_nonneg(run, path, r->line[i], -1, title, stat >= 0 ? sweep_stat_name(stat) : "value",
-				    *v, bad);
-	char *end;
-	while (isspace((unsigned char)*cell))
-		cell++;
-	if (!*cell || strncasecmp(cell, "N/A", 3) == 0)
-		return false;
-	double x = strtod(cell, &end);
-	while (isspace((unsigned char)*end))
-		end++;
-	bool nonfinite = end != cell && !*end && !isfinite(x);
-	diag_add(&run->diags, DIAG_WARN, path, r->line[i], -1, -1, "%s %s is %s; ignored", title,
-		 stat >= 0 ? sweep_stat_name(stat) : "value", nonfinite ? "non-finite" : "not a number");
-	(*bad)++;
-	return false;
+	char field[192];
+	snprintf(field, sizeof(field), "%s %s", title, stat >= 0 ? sweep_stat_name(stat) : "value");
+	return genai_cell_value(run, path, r->line[i], field, genai_cell(r, i, j), v, bad);
 }
 
 static void csv_metric_row(struct sweep_set *s, size_t ci, struct sweep_stats *st,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* load_genai_runs.c: the GenAI-Perf analyze outputs that list several run configs:
  * analyze_export_genai_perf.csv (two tables, formats.md §3.6) and checkpoint.json
- * ([tag, attrs] records, §3.7). Each run config becomes a sweep_cfg; a negative statistic
- * is warned about (genai_nonneg) and left out. */
+ * ([tag, attrs] records, §3.7). Each run config becomes a sweep_cfg; a value that is no
+ * finite number, or negative, is warned about (genai_cell_value, sweep_bad_json) and left
+ * out. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,8 +43,25 @@ static size_t analyze_cfg_by_name(struct sweep_set *s, size_t first, const char 
 	return SIZE_MAX;
 }
 
-/* Run config row i (header row hdr): a negative statistic is warned about with its line,
- * counted in bad and left out. */
+/* The stimulus a column of the analyze CSV holds ("Concurrency", "ISL", ...), ST_N for none. */
+static enum sweep_stim analyze_stim(const char *h)
+{
+	static const struct {
+		const char *name;
+		enum sweep_stim stim;
+	} cols[] = {
+		{ "Concurrency", ST_CONCURRENCY }, { "Request Rate", ST_REQUEST_RATE }, { "ISL", ST_INPUT_LENGTH },
+		{ "Num Dataset Entries", ST_DATASET_ENTRIES }, { "Batch Size", ST_BATCH_SIZE },
+	};
+	for (size_t k = 0; k < ARRAY_LEN(cols); k++)
+		if (strcasecmp(h, cols[k].name) == 0)
+			return cols[k].stim;
+	return ST_N;
+}
+
+/* Run config row i (header row hdr): a cell of a stimulus or metric column that is no
+ * finite number, or negative, is warned about with its line (genai_cell_value), counted
+ * in bad and left out; other columns are not read. */
 static void analyze_perf_row(struct run *run, struct sweep_set *s, const struct genai_csv *r, size_t hdr,
 			     size_t i, const char *path, size_t *bad)
 {
@@ -51,29 +69,21 @@ static void analyze_perf_row(struct run *run, struct sweep_set *s, const struct 
 	for (size_t j = 1; j < r->nf[hdr]; j++) {
 		const char *h = genai_cell(r, hdr, j);
 		double v;
-		if (!genai_number(genai_cell(r, i, j), &v))
-			continue;
-		enum sweep_stim stim = ST_N;
-		if (strcasecmp(h, "Concurrency") == 0)
-			stim = ST_CONCURRENCY;
-		else if (strcasecmp(h, "Request Rate") == 0)
-			stim = ST_REQUEST_RATE;
-		else if (strcasecmp(h, "ISL") == 0)
-			stim = ST_INPUT_LENGTH;
-		else if (strcasecmp(h, "Num Dataset Entries") == 0)
-			stim = ST_DATASET_ENTRIES;
-		else if (strcasecmp(h, "Batch Size") == 0)
-			stim = ST_BATCH_SIZE;
+		enum sweep_stim stim = analyze_stim(h);
 		if (stim != ST_N) {
-			c->stim[stim] = v;
-			c->has_stim[stim] = true;
+			if (genai_cell_value(run, path, r->line[i], h, genai_cell(r, i, j), &v, bad)) {
+				c->stim[stim] = v;
+				c->has_stim[stim] = true;
+			}
 			continue;
 		}
 		enum sweep_metric m;
 		enum sweep_stat st;
-		char title[128], unit[32];
-		if (analyze_col(h, &m, &st, title, sizeof(title), unit, sizeof(unit)) &&
-		    genai_nonneg(run, path, r->line[i], -1, title, sweep_stat_name(st), v, bad)) {
+		char title[128], unit[32], field[160];
+		if (!analyze_col(h, &m, &st, title, sizeof(title), unit, sizeof(unit)))
+			continue;
+		snprintf(field, sizeof(field), "%s %s", title, sweep_stat_name(st));
+		if (genai_cell_value(run, path, r->line[i], field, genai_cell(r, i, j), &v, bad)) {
 			c->stored.v[m][st] = v;
 			c->stored.has[m][st] = true;
 			c->has_stored = true;
@@ -93,17 +103,18 @@ static void analyze_gpu_row(struct sweep_set *s, size_t first, const struct gena
 	}
 	for (size_t j = 2; j < r->nf[hdr]; j++) {
 		double v;
-		if (!genai_number(genai_cell(r, i, j), &v))
-			continue;
 		const char *h = genai_cell(r, hdr, j), *sp = strchr(h, ' ');
 		enum sweep_stat st = SS_AVG;
-		char pre[16], title[128], unit[32], name[128];
+		char pre[16], title[128], unit[32], name[128], field[160];
 		if (sp && (size_t)(sp - h) < sizeof(pre)) {
 			snprintf(pre, sizeof(pre), "%.*s", (int)(sp - h), h);
 			if (genai_stat_by_name(pre, &st))
 				h = sp + 1;
 		}
 		genai_split_title(h, title, sizeof(title), unit, sizeof(unit));
+		snprintf(field, sizeof(field), "%s %s", title, sweep_stat_name(st));
+		if (!genai_cell_value(run, path, r->line[i], field, genai_cell(r, i, j), &v, bad))
+			continue;
 		genai_snake(title, name, sizeof(name));
 		struct sweep_gpu *g = sweep_add_gpu(s, ci, name, unit, genai_cell(r, i, 1));
 		g->v[st] = v;
@@ -144,14 +155,15 @@ void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path)
 /* ---------------------------------------------------------------------------------
  * checkpoint.json (formats.md §3.7): records are [tag, {"_value": v, ...}]. */
 
-static bool record_value(const struct json_doc *d, int rec, double *v)
+/* The finite number *v of record rec and its token *tok; false for a malformed record. */
+static bool record_value(const struct json_doc *d, int rec, double *v, int *tok)
 {
 	if (!json_is_array(d, rec))
 		return false;
 	int tag = json_first(d, rec);
 	int attrs = tag >= 0 ? json_next(d, rec, tag) : -1;
-	return attrs >= 0 && json_is_object(d, attrs) &&
-	       json_number(d, json_get(d, attrs, "_value"), v) && isfinite(*v);
+	*tok = attrs >= 0 && json_is_object(d, attrs) ? json_get(d, attrs, "_value") : -1;
+	return *tok >= 0 && json_number(d, *tok, v) && isfinite(*v);
 }
 
 /* "request_latency_p99" -> metric + stat */
@@ -172,17 +184,21 @@ static void checkpoint_perf(struct run *run, const char *path, const struct json
 	for (int k = json_first(d, pm); k >= 0; k = json_next(d, pm, k)) {
 		char tag[96], base[96];
 		double v;
+		int vt;
 		enum sweep_stat st;
 		enum sweep_metric m;
 		json_strcpy(d, k, tag, sizeof(tag));
-		if (!record_value(d, k + 1, &v) || !split_tag(tag, base, sizeof(base), &st) ||
+		if (!record_value(d, k + 1, &v, &vt) || !split_tag(tag, base, sizeof(base), &st) ||
 		    !sweep_metric_parse(base, strlen(base), &m, &(enum sweep_stat){ 0 })) {
 			(*bad)++;
 			continue;
 		}
-		if (!genai_nonneg(run, path, -1, d->tok[k + 1].start, sweep_metric_info(m)->name, sweep_stat_name(st),
-				  v, bad))
+		if (v < 0) {
+			char field[128];
+			snprintf(field, sizeof(field), "%s %s", sweep_metric_info(m)->name, sweep_stat_name(st));
+			sweep_bad_json(run, path, d, vt, field, SWEEP_BAD_NEGATIVE, bad);
 			continue;
+		}
 		c->stored.v[m][st] = v;
 		c->stored.has[m][st] = true;
 		c->has_stored = true;
@@ -201,9 +217,10 @@ static void checkpoint_gpu(const struct json_doc *d, int gm, struct sweep_set *s
 		for (int k = json_first(d, recs); k >= 0; k = json_next(d, recs, k)) {
 			char tag[96], base[96];
 			double v;
+			int vt;
 			enum sweep_stat st;
 			json_strcpy(d, k, tag, sizeof(tag));
-			if (!record_value(d, k + 1, &v) || !split_tag(tag, base, sizeof(base), &st)) {
+			if (!record_value(d, k + 1, &v, &vt) || !split_tag(tag, base, sizeof(base), &st)) {
 				(*bad)++;
 				continue;
 			}

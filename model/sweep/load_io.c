@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* load_io.c: file, CSV and JSON helpers of the sweep loaders (see io.h). */
+/* load_io.c: file, CSV and JSON helpers of the sweep loaders and the one warning of a
+ * value they cannot use (see io.h). */
 #include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/sweep/io.h"
@@ -13,6 +14,7 @@
 #include "model/json.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 char *sweep_slurp(const char *path, size_t *len, int *err)
@@ -196,4 +198,33 @@ int sweep_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* A quoted value longer than this many bytes is cut (at a character's start) with an ellipsis. */
+#define BAD_VALUE_BYTES 40
+
+void sweep_bad_value(struct run *run, const char *path, long line, long long off, const char *field,
+		     const char *text, size_t len, enum sweep_bad why, size_t *bad)
+{
+	static const char *const whys[] = {
+		[SWEEP_BAD_NOT_FINITE] = "not a finite number", [SWEEP_BAD_NEGATIVE] = "negative",
+		[SWEEP_BAD_NOT_INTEGER] = "not an integer", [SWEEP_BAD_TOO_LARGE] = "too large for a count",
+	};
+	size_t n = len > BAD_VALUE_BYTES ? BAD_VALUE_BYTES : len;
+	while (n < len && n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+		n--; /* never inside a character */
+	char shown[8 * BAD_VALUE_BYTES];
+	text_sanitize(text, n, shown, sizeof(shown), 0);
+	diag_add(&run->diags, DIAG_WARN, path, line, off, -1, "%s: unusable value '%s%s' (%s)", field, shown,
+		 n < len ? "…" : "", whys[why]);
+	(*bad)++;
+}
+
+void sweep_bad_json(struct run *run, const char *path, const struct json_doc *d, int t, const char *field,
+		    enum sweep_bad why, size_t *bad)
+{
+	const jsmntok_t *k = &d->tok[t];
+	bool str = json_is_string(d, t); /* jsmn's span of a string leaves its quotes out */
+	size_t len = (size_t)(k->end - k->start) + (str ? 2 : 0);
+	sweep_bad_value(run, path, -1, k->start, field, d->js + k->start - (str ? 1 : 0), len, why, bad);
 }

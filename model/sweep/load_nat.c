@@ -5,8 +5,8 @@
  * next to the recomputation (nat_recompute) so the views can show where they differ;
  * the jobs of one calc output directory are merged as the calculator's offline mode
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
- * warned about with its offset and left out; a directory the search cannot list is an
- * error (sweep_dir_unreadable). */
+ * warned about with its offset (sweep_bad_json) and left out; a directory the search
+ * cannot list is an error (sweep_dir_unreadable). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -142,19 +142,19 @@ struct nat_read {
 
 /* A time of entry obj (item: the per-item entry's id, or NULL): false when absent or
  * null, and when not a finite number (NaN, a string) or negative, which is also warned
- * about with its offset and counted. */
+ * about with its offset (sweep_bad_json) and counted. */
 static bool time_value(struct nat_read *rd, int obj, const char *key, const char *item, double *out)
 {
 	int t = json_get(rd->d, obj, key);
 	if (t < 0 || json_is_null(rd->d, t))
 		return false;
-	bool is_num = json_number(rd->d, t, out);
-	if (is_num && isfinite(*out) && *out >= 0)
+	bool finite = json_number(rd->d, t, out) && isfinite(*out);
+	if (finite && *out >= 0)
 		return true;
-	diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, rd->d->tok[t].start, -1,
-		 "concurrency %s%s%s %s is %s; ignored", rd->conc, item ? " item " : "", item ? item : "", key,
-		 !is_num ? "not a number" : isfinite(*out) ? "negative" : "non-finite");
-	rd->bad++;
+	char field[192];
+	snprintf(field, sizeof(field), "concurrency %s%s%s %s", rd->conc, item ? " item " : "", item ? item : "", key);
+	sweep_bad_json(rd->run, rd->path, rd->d, t, field, finite ? SWEEP_BAD_NEGATIVE : SWEEP_BAD_NOT_FINITE,
+		       &rd->bad);
 	return false;
 }
 

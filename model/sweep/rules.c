@@ -3,8 +3,10 @@
  * saturation, constraint failures, stored-vs-recomputed sizing and the Cerebras
  * aggregate mismatch), read from the model after sweep_derive(). Each finding's
  * evidence names the view row that holds it; what they cannot judge (sweep_unjudged)
- * includes the configs and sizing jobs of a directory that could not be read. */
+ * includes the configs and sizing jobs of a directory that could not be read, and each
+ * item about one series or file names it as that series' findings do (unjudged_about). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,24 @@ static struct evidence cfg_evidence(const char *view, long item, const char *nam
 	ev.item = item;
 	ev.name = name ? text_sanitize_dup(name, 0) : NULL;
 	ev.match = COL_ROLE_NAME;
-	ev.series = series ? xstrdup(series) : NULL;
+	ev.series = series ? text_sanitize_dup(series, 0) : NULL;
 	return ev;
+}
+
+/* A not-judged item about one series or file, named as its findings' evidence names it
+ * (cfg_evidence: sanitized), so a comparison matches it with that series' findings only. */
+static void unjudged_about(struct not_judged *nj, const char *ids, const char *about, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
+static void unjudged_about(struct not_judged *nj, const char *ids, const char *about, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap), *subject = text_sanitize_dup(about, 0);
+	va_end(ap);
+	findings_unjudged_add_about(nj, ids, subject, "%s", text);
+	free(subject);
+	free(text);
 }
 
 struct fit_ref {
@@ -75,8 +93,8 @@ static void rule_poor_fit(struct run *run, struct finding_list *out)
 		snprintf(title, sizeof(title), "Poor linear fit of %s vs concurrency (R² %.3f < %.1f)",
 			 f[i].what, f[i].fit->r2, FIT_MIN_R2);
 		snprintf(detail, sizeof(detail),
-			 "%s: %zu points, slope %.4g, intercept %.4g. Below R² %.1f the sizing "
-			 "calculator stores no fit and no slope-based GPU estimate.",
+			 "%s: %zu points, slope %.4g s per concurrency, intercept %.4g s. Below R² %.1f "
+			 "the sizing calculator stores no fit and no slope-based GPU estimate.",
 			 f[i].file, f[i].fit->nused, f[i].fit->slope, f[i].fit->intercept, FIT_MIN_R2);
 		findings_add(out, "SIZING.POOR_FIT", SEV_MED, title, detail,
 			     "Measure more concurrencies (and repeat noisy ones) before trusting a "
@@ -141,10 +159,11 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 			 "%s: from %s %g to %g%s request throughput goes %.3g -> %.3g req/s while "
 			 "latency goes %.4g -> %.4g ms.",
 			 se->name, st, k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, l0, l1);
+		/* evidence series: the sweep series, as its not-judged item names it (series_unjudged) */
 		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
 			     "Serve at or below the knee; beyond it extra load only queues. Add "
 			     "replicas or GPUs to raise the ceiling.",
-			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, "request_throughput"));
+			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, se->name));
 	}
 }
 
@@ -283,9 +302,9 @@ static void unrated_ordinals(const struct cb_perf *p, struct not_judged *nj)
 		if (unrated++ < 8)
 			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%zu", k ? ", " : "", i);
 	}
-	findings_unjudged_add(nj, "CEREBRAS.SLOW_ORDINAL",
-			      "slow Cerebras ordinal%s %s%s of %s (not rated: %s%s)", unrated == 1 ? "" : "s",
-			      list, unrated > 8 ? ", ..." : "", p->path, unrated == 1 ? "" : "the first: ", why);
+	unjudged_about(nj, "CEREBRAS.SLOW_ORDINAL", p->path, "slow Cerebras ordinal%s %s%s of %s (not rated: %s%s)",
+		       unrated == 1 ? "" : "s", list, unrated > 8 ? ", ..." : "", p->path,
+		       unrated == 1 ? "" : "the first: ", why);
 }
 
 /* A performance.json's ordinals with a rate against the others' median (the slow-ordinal
@@ -294,27 +313,49 @@ static void cerebras_unjudged(const struct cb_perf *p, struct not_judged *nj)
 {
 	const char *path = p->path; /* sanitized where the list is shown (sb_safe, the table) */
 	if (p->nord == 0) {
-		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH CEREBRAS.SLOW_ORDINAL",
-				      "Cerebras aggregate and slow ordinals of %s (no per-ordinal figures)",
-				      path);
+		unjudged_about(nj, "CEREBRAS.AGGREGATE_MISMATCH CEREBRAS.SLOW_ORDINAL", path,
+			       "Cerebras aggregate and slow ordinals of %s (no per-ordinal figures)", path);
 		return;
 	}
 	if (!p->has_c)
-		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH",
-				      "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
+		unjudged_about(nj, "CEREBRAS.AGGREGATE_MISMATCH", path,
+			       "Cerebras aggregate of %s (merge rule not applied: %s)", path, p->c_why);
 	else if (!cb_has_aggregate(p))
-		findings_unjudged_add(nj, "CEREBRAS.AGGREGATE_MISMATCH",
-				      "Cerebras aggregate of %s (no stored aggregate to check: no "
-				      "samples_per_sec, total_samples or total_time)", path);
+		unjudged_about(nj, "CEREBRAS.AGGREGATE_MISMATCH", path,
+			       "Cerebras aggregate of %s (no stored aggregate to check: no "
+			       "samples_per_sec, total_samples or total_time)", path);
 	size_t rated = 0;
 	for (size_t k = 0; k < p->nord; k++)
 		rated += p->ord[k].has_rel;
 	if (rated == 0)
-		findings_unjudged_add(nj, "CEREBRAS.SLOW_ORDINAL",
-				      "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
-				      "another: the test needs 2 with a rate)", path, p->nord, p->nord == 1 ? "" : "s");
+		unjudged_about(nj, "CEREBRAS.SLOW_ORDINAL", path,
+			       "slow Cerebras ordinals of %s (%zu ordinal%s, none rated against "
+			       "another: the test needs 2 with a rate)", path, p->nord, p->nord == 1 ? "" : "s");
 	else if (rated < p->nord)
 		unrated_ordinals(p, nj);
+}
+
+/* What the knee test (and, with a level measured twice, the latency fit) could not judge
+ * of series se, the item about se (its saturation finding's evidence series, its fit's
+ * file). */
+static void series_unjudged(const struct sweep_set *s, const struct sweep_series *se, struct not_judged *nj)
+{
+	if (se->stim < 0)
+		unjudged_about(nj, "SWEEP.SATURATION", se->name, "throughput saturation of %s (no stimulus "
+			       "recorded: its files and name give no concurrency, request rate or other "
+			       "swept value)", se->name);
+	else if (se->twice >= 0)
+		unjudged_about(nj, "SWEEP.SATURATION SIZING.POOR_FIT SIZING.OUTLIERS", se->name,
+			       "throughput saturation and latency fit of %s (more than one result at "
+			       "%s %g)", se->name, sweep_stim_name(se->stim),
+			       s->cfg[se->cfg[se->twice]].stim[se->stim]);
+	else if (se->n < 3)
+		unjudged_about(nj, "SWEEP.SATURATION", se->name, "throughput saturation of %s (fewer than 3 "
+			       "configs)", se->name);
+	else if (se->knee < 0 && se->knee_points < 3)
+		unjudged_about(nj, "SWEEP.SATURATION", se->name, "throughput saturation of %s (%zu of %zu "
+			       "configs have both a request throughput and a request latency)", se->name,
+			       se->knee_points, se->n);
 }
 
 void sweep_unjudged(struct run *run, struct not_judged *nj)
@@ -333,17 +374,17 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 	for (size_t i = 0; i < nf; i++) {
 		const struct sweep_fit *fit = f[i].fit;
 		if (!fit->ok) { /* no line: no R² and no outliers to judge */
-			findings_unjudged_add(nj, "SIZING.POOR_FIT SIZING.OUTLIERS", "fit of %s in %s (%s)", f[i].what,
-					      f[i].file, fit->err ? fit->err : "no fit");
+			unjudged_about(nj, "SIZING.POOR_FIT SIZING.OUTLIERS", f[i].file, "fit of %s in %s (%s)",
+				       f[i].what, f[i].file, fit->err ? fit->err : "no fit");
 			continue;
 		}
 		if (fit->nused == 2) /* R² 1 by construction */
-			findings_unjudged_add(nj, "SIZING.POOR_FIT",
-					      "fit quality of %s in %s (2 points: a line fits any two)", f[i].what, f[i].file);
+			unjudged_about(nj, "SIZING.POOR_FIT", f[i].file,
+				       "fit quality of %s in %s (2 points: a line fits any two)", f[i].what, f[i].file);
 		if (!fit->tested)
-			findings_unjudged_add(nj, "SIZING.OUTLIERS", "outliers in the fit of %s in %s (%zu points: the "
-					      "outlier rules need %d)", f[i].what, f[i].file, fit->nused,
-					      FIT_OUTLIER_MIN_POINTS);
+			unjudged_about(nj, "SIZING.OUTLIERS", f[i].file, "outliers in the fit of %s in %s (%zu points: "
+				       "the outlier rules need %d)", f[i].what, f[i].file, fit->nused,
+				       FIT_OUTLIER_MIN_POINTS);
 	}
 	if (!s || s->ncfg == 0)
 		return;
@@ -353,25 +394,8 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 	else if (s->ncon == 0)
 		findings_unjudged_add(nj, "SWEEP.CONSTRAINT",
 				      "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
-	for (size_t i = 0; i < s->nseries; i++) { /* the knee test needs 3 points of one stimulus */
-		const struct sweep_series *se = &s->series[i];
-		if (se->stim < 0)
-			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (no stimulus "
-					      "recorded: its files and name give no concurrency, request rate or other "
-					      "swept value)", se->name);
-		else if (se->twice >= 0)
-			findings_unjudged_add(nj, "SWEEP.SATURATION SIZING.POOR_FIT SIZING.OUTLIERS",
-					      "throughput saturation and latency fit of %s (more than one result at "
-					      "%s %g)", se->name, sweep_stim_name(se->stim),
-					      s->cfg[se->cfg[se->twice]].stim[se->stim]);
-		else if (se->n < 3)
-			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (fewer than 3 "
-					      "configs)", se->name);
-		else if (se->knee < 0 && se->knee_points < 3)
-			findings_unjudged_add(nj, "SWEEP.SATURATION", "throughput saturation of %s (%zu of %zu configs "
-					      "have both a request throughput and a request latency)", se->name,
-					      se->knee_points, se->n);
-	}
+	for (size_t i = 0; i < s->nseries; i++) /* the knee test needs 3 points of one stimulus */
+		series_unjudged(s, &s->series[i], nj);
 }
 
 const struct finding_rule sweep_rules[] = {

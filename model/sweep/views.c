@@ -2,7 +2,8 @@
 /* views.c: the sweep family's views (sweep, sizing, sizing_points, gpu_telemetry,
  * cerebras), read from the model after sweep_derive(), and whether the run has the data
  * of each (sweep_view_has_data: the test its build makes, for the explorer's list). A
- * time column's name ends in its unit (latency_p50_ms, total_time_s: sweep_metric_suffix). */
+ * time column's name ends in its unit (latency_p50_ms, total_time_s: sweep_metric_suffix;
+ * sizing's fits are in seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,10 +286,12 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.jobs = table_add_col(t, "jobs", COL_INT, 4, 0);
 	c.metric = table_add_col(t, "metric", COL_TEXT, 18, 0);
 	c.points = table_add_col(t, "points", COL_INT, 6, 0);
-	c.s_slope = table_add_col(t, "stored_slope", COL_NUM, 10, 4);
-	c.slope = table_add_col(t, "slope", COL_NUM, 10, 4);
-	c.s_icpt = table_add_col(t, "stored_intercept", COL_NUM, 10, 4);
-	c.icpt = table_add_col(t, "intercept", COL_NUM, 10, 4);
+	/* every fit is of a p95 time in seconds (GenAI-Perf's ms are fitted in s): the slope in
+	 * seconds per unit of concurrency, the intercept and the target in seconds */
+	c.s_slope = table_add_col(t, "stored_slope_s_per_concurrency", COL_NUM, 10, 4);
+	c.slope = table_add_col(t, "slope_s_per_concurrency", COL_NUM, 10, 4);
+	c.s_icpt = table_add_col(t, "stored_intercept_s", COL_NUM, 10, 4);
+	c.icpt = table_add_col(t, "intercept_s", COL_NUM, 10, 4);
 	c.s_r2 = table_add_col(t, "stored_r2", COL_NUM, 8, 4);
 	c.r2 = table_add_col(t, "r2", COL_NUM, 8, 4);
 	c.s_out = table_add_col(t, "stored_outliers", COL_TEXT, 10, 0);

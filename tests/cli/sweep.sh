@@ -2,7 +2,8 @@
 # sweep.sh: sweeps and sizing through the CLI: fixtures written here (NAT calculator
 # output with the formats.md §4.4 table, an analyze CSV with GPU telemetry, a Cerebras
 # performance.json whose aggregate is the sum of rates), --export goldens for sweep,
-# sizing, sizing_points, gpu_telemetry and cerebras, the --print section, objectives and
+# sizing, sizing_points, gpu_telemetry and cerebras, the --print section, the fits' units
+# (seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency, as the report), objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
 # a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
 # the rules a short, unconstrained sweep cannot judge, and the real medium sweep
@@ -142,6 +143,27 @@ tap_rc $? "headline with both targets: both estimates"
 "$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
 [ $? -ne 0 ]
 tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
+
+# Fit units: GenAI-Perf's p95 latency (ms) is fitted in seconds, as NAT's; the sizing
+# view's headers say so (intercept_s, slope_s_per_concurrency) and the report agrees.
+for c in 1 2 4 8; do
+	d="$TMP/gms/m-openai-chat-concurrency$c"
+	mkdir -p "$d"
+	l=$((1000 + 100 * c))
+	printf 'Metric,avg,p99,p95,p50\nRequest Latency (ms),%s,%s,%s,%s\n\nMetric,Value\n' $l $l $l $l >"$d/e.csv"
+	printf 'Request Throughput (per sec),%s\n' "$c" >>"$d/e.csv"
+	mv "$d/e.csv" "$d/profile_export_genai_perf.csv"
+done
+"$BIN" --export sizing "$TMP/gms" >"$TMP/gms.csv" 2>/dev/null
+"$BIN" --print --color never "$TMP/gms" >"$TMP/gms.txt" 2>/dev/null
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ ok = c["intercept_s"] && c["slope_s_per_concurrency"] && c["target_s"] &&
+	  $c["intercept_s"] > 0.999 && $c["intercept_s"] < 1.001 &&
+	  $c["slope_s_per_concurrency"] > 0.0999 && $c["slope_s_per_concurrency"] < 0.1001 }
+	END { exit !(NR == 2 && ok) }' "$TMP/gms.csv" &&
+	grep -q '^ *p95 request latency (s) vs concurrency: slope 0.1 s per concurrency · intercept 1 s · ' \
+		"$TMP/gms.txt"
+tap_rc $? "sizing of a GenAI-Perf sweep (p95 1100-1800 ms): intercept_s 1, slope_s_per_concurrency 0.1, as reported"
 
 # Cerebras: four ordinals, ordinal 2 at 60% of the others' rate; the stored aggregate
 # follows the merge rule (4000 samples / ordinal 0's 10 s), so only the slow ordinal shows

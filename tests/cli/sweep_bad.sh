@@ -1,11 +1,14 @@
 #!/bin/sh
 # sweep_bad.sh: bad numbers and truncated files in the inference loaders are said, never
 # dropped in silence: a GenAI-Perf JSON statistic that is NaN, 1e400 or a string, and a CSV
-# cell abc/NaN/1e400, are warned about with the file, the byte offset or line, the key and
-# what is wrong, and counted as skipped; a CSV without its final newline is partial and its
-# short last row (the cut-off tail) is skipped with its line; a CSV libcsv cannot parse
-# names the line where it stopped, a truncated JSON file (a raw GenAI-Perf export) the
-# byte offset where it ended and an invalid one (Cerebras) where the parser stopped; a
+# cell abc/NaN/1e400 (an analyze CSV's too), are warned about with the file, the byte
+# offset or line, the key and what is wrong, in the one wording of every sweep loader
+# ("FIELD: unusable value 'TEXT' (not a finite number)", TEXT sanitized and cut after 40
+# bytes), and counted as skipped; a CSV
+# without its final newline is partial and its short last row (the cut-off tail) is
+# skipped with its line; a CSV libcsv cannot parse names the line where it stopped, a
+# truncated JSON file (a raw GenAI-Perf export) the byte offset where it ended and an
+# invalid one (Cerebras) where the parser stopped; a
 # Cerebras value that is non-finite is warned about and the merge rule says it is
 # non-finite, not absent. A negative time, rate or count is warned about with its offset
 # or line and left out (never a constraint's pass): a GenAI-Perf JSON or CSV statistic, an
@@ -17,6 +20,7 @@ BIN=${TSCOPE_BIN:?}
 cd "$TSCOPE_TMP" || exit 1
 
 sources() { "$BIN" --export sources --no-index "$1" 2>/dev/null; }
+uv() { printf "unusable value '%s' (%s)" "$1" "$2"; } # uv TEXT WHY: the one wording of a bad value
 col() { # col FILE.csv NAME: the second row's value of column NAME, "none" without that column
 	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
 		NR == 2 { print c ? $c : "none" }' "$1"
@@ -30,9 +34,9 @@ printf '{"request_latency": {"unit": "ms", "avg": 10.0, "p99": NaN, "p90": 1e400
 sources js >js.csv
 f=js/m-openai-chat-concurrency1/profile_export_genai_perf.json
 tap_check "JSON: NaN and 1e400 are non-finite, a string is not a number, each with its offset; null is missing" \
-	'grep -qx "warning,$f,,,,55,,,request_latency p99 is non-finite; ignored" js.csv &&
-	 grep -qx "warning,$f,,,,67,,,request_latency p90 is non-finite; ignored" js.csv &&
-	 grep -qx "warning,$f,,,,82,,,request_latency p50 is not a number; ignored" js.csv &&
+	'grep -qx "warning,$f,,,,55,,,request_latency p99: $(uv "NaN" "not a finite number")" js.csv &&
+	 grep -qx "warning,$f,,,,67,,,request_latency p90: $(uv "1e400" "not a finite number")" js.csv &&
+	 grep -qx "warning,$f,,,,82,,,\"request_latency p50: $(uv "\"\"9.5\"\"" "not a finite number")\"" js.csv &&
 	 ! grep -q "p25" js.csv'
 tap_check "JSON: the bad statistics are counted as skipped in the data quality" \
 	'grep -q "^file,$f,genai-perf,,,,2,3,ok$" js.csv'
@@ -48,16 +52,16 @@ printf 'Metric,Value\nRequest Throughput (per sec),inf\n' >>cs/m-openai-chat-con
 sources cs >cs.csv
 f=cs/m-openai-chat-concurrency1/profile_export_genai_perf.csv
 tap_check "CSV: abc is not a number, NaN, 1e400 and inf are non-finite, each with its line; N/A and empty are missing" \
-	'grep -qx "warning,$f,,,2,,,,Request Latency p99 is not a number; ignored" cs.csv &&
-	 grep -qx "warning,$f,,,2,,,,Request Latency p90 is non-finite; ignored" cs.csv &&
-	 grep -qx "warning,$f,,,3,,,,Output Sequence Length avg is non-finite; ignored" cs.csv &&
-	 grep -qx "warning,$f,,,6,,,,Request Throughput value is non-finite; ignored" cs.csv &&
+	'grep -qx "warning,$f,,,2,,,,Request Latency p99: $(uv "abc" "not a finite number")" cs.csv &&
+	 grep -qx "warning,$f,,,2,,,,Request Latency p90: $(uv "NaN" "not a finite number")" cs.csv &&
+	 grep -qx "warning,$f,,,3,,,,Output Sequence Length avg: $(uv "1e400" "not a finite number")" cs.csv &&
+	 grep -qx "warning,$f,,,6,,,,Request Throughput value: $(uv "inf" "not a finite number")" cs.csv &&
 	 [ "$(grep -c "^warning" cs.csv)" = 4 ] && grep -q "^file,$f,genai-perf,,,,3,4,ok$" cs.csv'
 
 # the JSON's bad p99 beside a CSV: the CSV's value fills it, and the JSON's is still warned about
 cp js/m-openai-chat-concurrency1/profile_export_genai_perf.json cs/m-openai-chat-concurrency1/
 tap_check "JSON NaN with the CSV beside it: still warned about" \
-	'sources cs | grep -q "profile_export_genai_perf.json,,,,55,,,request_latency p99 is non-finite; ignored"'
+	'sources cs | grep -q "_genai_perf.json,,,,55,,,request_latency p99: $(uv "NaN" "not a finite number")"'
 
 # --- a truncated CSV ------------------------------------------------------------------
 mkdir -p tr/m-openai-chat-concurrency1
@@ -111,10 +115,11 @@ printf '%s%s%s\n' '{"compile_time":10,"est_samples_per_sec":0,"ordinals":[{"samp
 	'"total_samples":1000,"total_time":Infinity},{"samples_per_sec":100,"total_samples":1000,"total_time":10}],' \
 	'"programming_time":1,"samples_per_sec":200,"total_samples":2000,"total_time":"10"}' >cb/performance.json
 sources cb >cb.csv
+f=cb/performance.json
 tap_check "Cerebras: an ordinal's Infinity and the aggregate's string are warned about with their offset" \
-	'grep -qx "warning,cb/performance.json,,,,112,,,ordinal 0 total_time is non-finite; ignored" cb.csv &&
-	 grep -qx "warning,cb/performance.json,,,,262,,,total_time is not a number; ignored" cb.csv &&
-	 grep -q "^file,cb/performance.json,cerebras,,,,3,2,ok$" cb.csv'
+	'grep -qx "warning,$f,,,,112,,,ordinal 0 total_time: $(uv "Infinity" "not a finite number")" cb.csv &&
+	 grep -qx "warning,$f,,,,262,,,\"total_time: $(uv "\"\"10\"\"" "not a finite number")\"" cb.csv &&
+	 grep -q "^file,$f,cerebras,,,,3,2,ok$" cb.csv'
 "$BIN" --print --no-index --color never cb >cb.txt 2>/dev/null
 tap_check "Cerebras: the merge rule says the total_time is non-finite, not absent" \
 	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has a non-numeric, non-finite or negative \
@@ -127,12 +132,13 @@ printf '%s%s%s\n' '{"ordinals":[{"samples_per_sec":100,"total_samples":1e20,"tot
 	'{"samples_per_sec":100,"total_samples":2000.5,"total_time":-10}],' \
 	'"samples_per_sec":200,"total_samples":-5,"total_time":10}' >cn/performance.json
 sources cn >cn.csv
+f=cn/performance.json
 tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned about with their offset" \
-	'grep -qx "warning,cn/performance.json,,,,52,,,ordinal 0 total_samples is too large for a count; ignored" cn.csv &&
-	 grep -qx "warning,cn/performance.json,,,,113,,,ordinal 1 total_samples is not an integer; ignored" cn.csv &&
-	 grep -qx "warning,cn/performance.json,,,,133,,,ordinal 1 total_time is negative; ignored" cn.csv &&
-	 grep -qx "warning,cn/performance.json,,,,177,,,total_samples is negative; ignored" cn.csv &&
-	 grep -q "^file,cn/performance.json,cerebras,,,,3,4,ok$" cn.csv'
+	'grep -qx "warning,$f,,,,52,,,ordinal 0 total_samples: $(uv "1e20" "too large for a count")" cn.csv &&
+	 grep -qx "warning,$f,,,,113,,,ordinal 1 total_samples: $(uv "2000.5" "not an integer")" cn.csv &&
+	 grep -qx "warning,$f,,,,133,,,ordinal 1 total_time: $(uv "-10" "negative")" cn.csv &&
+	 grep -qx "warning,$f,,,,177,,,total_samples: $(uv "-5" "negative")" cn.csv &&
+	 grep -q "^file,$f,cerebras,,,,3,4,ok$" cn.csv'
 "$BIN" --print --no-index --color never cn >cn.txt 2>/dev/null
 tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
 	'grep -q "(ordinal 0 has a non-numeric, non-finite, negative or non-integer total_samples)" cn.txt'
@@ -146,12 +152,12 @@ g=ng/m-openai-chat-concurrency2/profile_export_genai_perf.csv
 printf 'Metric,avg,p99\nRequest Latency (ms),10,-5\n\nMetric,Value\nRequest Count (count),-2\n' >"$g"
 sources ng >ng.csv
 tap_check "negative JSON statistics: warned about with their offset, counted as skipped" \
-	'grep -qx "warning,$f,,,,55,,,request_latency p99 is negative; ignored" ng.csv &&
-	 grep -qx "warning,$f,,,,121,,,request_throughput avg is negative; ignored" ng.csv &&
+	'grep -qx "warning,$f,,,,55,,,request_latency p99: $(uv "-19113.6" "negative")" ng.csv &&
+	 grep -qx "warning,$f,,,,121,,,request_throughput avg: $(uv "-3.5" "negative")" ng.csv &&
 	 grep -q "^file,$f,genai-perf,,,,2,2,ok$" ng.csv'
 tap_check "negative CSV cells: warned about with their line" \
-	'grep -qx "warning,$g,,,2,,,,Request Latency p99 is negative; ignored" ng.csv &&
-	 grep -qx "warning,$g,,,5,,,,Request Count value is negative; ignored" ng.csv'
+	'grep -qx "warning,$g,,,2,,,,Request Latency p99: $(uv "-5" "negative")" ng.csv &&
+	 grep -qx "warning,$g,,,5,,,,Request Count value: $(uv "-2" "negative")" ng.csv'
 "$BIN" --print --no-index --color never --constraint 'latency_p99<10000' ng >ng.txt 2>/dev/null
 tap_check "a negative p99 passes no constraint: 0 of 2 configs pass" 'grep -q "constraints *0 of 2 configs pass" ng.txt'
 mkdir -p na
@@ -159,7 +165,14 @@ printf 'Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (req
 	'm_run_config_0,1,-4.5,2.0' >na/analyze_export_genai_perf.csv
 f=na/analyze_export_genai_perf.csv
 tap_check "a negative analyze CSV cell: warned about with its line" \
-	'sources na | grep -qx "warning,$f,,,2,,,,Request Latency p99 is negative; ignored"'
+	'sources na | grep -qx "warning,$f,,,2,,,,Request Latency p99: $(uv "-4.5" "negative")"'
+# a cell of a known column that is no number (abc, NaN) was dropped in silence
+printf 'Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec),Model\n%s\n' \
+	'm_run_config_0,abc,NaN,2.0,gpt2' >na/analyze_export_genai_perf.csv
+tap_check "analyze CSV cells abc and NaN: warned about with their line, as every loader words it" \
+	'sources na >na.csv && grep -qx "warning,$f,,,2,,,,Concurrency: $(uv "abc" "not a finite number")" na.csv &&
+	 grep -qx "warning,$f,,,2,,,,Request Latency p99: $(uv "NaN" "not a finite number")" na.csv &&
+	 [ "$(grep -c "^warning" na.csv)" = 2 ]'
 
 # a raw export request whose response comes 5 s before it
 mkdir -p nr/m-openai-chat-concurrency1
@@ -183,15 +196,22 @@ printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflo
  "per_item_metrics": {"a": {"llm_latency": 1.0, "workflow_runtime": -4.0}}}}}}\n' >"$f"
 sources nn >nn.csv
 tap_check "NAT: a negative p95 and item time warned about with their offset" \
-	'grep -qx "warning,$f,,,,140,,,concurrency 2 llm_latency_p95 is negative; ignored" nn.csv &&
-	 grep -qx "warning,$f,,,,243,,,concurrency 2 item a workflow_runtime is negative; ignored" nn.csv'
+	'grep -qx "warning,$f,,,,140,,,concurrency 2 llm_latency_p95: $(uv "-1.5" "negative")" nn.csv &&
+	 grep -qx "warning,$f,,,,243,,,concurrency 2 item a workflow_runtime: $(uv "-4.0" "negative")" nn.csv'
 "$BIN" --export sizing_points --no-index nn >nn_pts.csv 2>/dev/null
 tap_check "... and that concurrency is not valid for the fit, its latency empty" \
 	'grep -q "^$f,online,2,,4.7,.*,no,"  nn_pts.csv'
 mkdir -p cr
 printf '{"global_rate": -12.5, "samples_per_sec": 3.0}\n' >cr/performance.json
 tap_check "Cerebras: a negative global_rate is warned about" \
-	'sources cr | grep -qx "warning,cr/performance.json,,,,16,,,global_rate is negative; ignored"'
+	'sources cr | grep -qx "warning,cr/performance.json,,,,16,,,global_rate: $(uv "-12.5" "negative")"'
+
+# the quoted value is the file's text, sanitized (an escape in caret notation) and clipped
+mkdir -p lv/m-openai-chat-concurrency1
+printf 'Metric,avg\nRequest Latency (ms),\033[2J%s\n' "$(printf '%060d' 7)" \
+	>lv/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+tap_check "an unusable cell with an escape and 64 characters: quoted sanitized, cut after 40 bytes" \
+	'sources lv | grep -q ",2,,,,Request Latency avg: unusable value .^\[\[2J0\{36\}…. (not a finite number)$"'
 
 # --- a UTF-8 byte order mark -------------------------------------------------------------
 mkdir -p bom/m-openai-chat-concurrency1 bomn/online/job_1 bomc

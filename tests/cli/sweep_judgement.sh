@@ -15,7 +15,9 @@
 # file of 1 concurrency says so in the singular; a fit of fewer than 5 points says its
 # outliers were not tested (the not-judged list); NAT points without per_item_metrics
 # have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
-# converted.
+# converted; a not-judged item names its series and is matched per series: listed beside
+# another series' finding of its rule, and in a comparison never taken for another
+# series' finding.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -280,6 +282,43 @@ tap_check "time units: a JSON ns and s, and a CSV (s), are converted to ms" \
 	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
 		{ v[NR] = \$col[\"latency_p99_ms\"] \"/\" \$col[\"ttft_p99_ms\"] }
 		END { exit !(v[2] == \"400/90\" && v[3] == \"500/\") }" units.csv'
+# --- not judged per series ----------------------------------------------------------------
+# Two series, b with too few levels for a rule that fired on a: b's item is listed beside
+# a's finding (its silence is no verdict), and a comparison matches it with b's findings
+# only: A's finding on a is resolved when B judged a, even though B could not judge b.
+for cl in 1:101 2:118 4:139 8:600 16:262 32:418; do
+	mkcfg oa/a-openai-chat-concurrency${cl%:*} ${cl#*:} ${cl%:*} 600
+	mkcfg ob/a-openai-chat-concurrency${cl%:*} $([ "${cl%:*}" = 8 ] && echo 182 || echo ${cl#*:}) ${cl%:*} 600
+done
+for c in 1 2 4; do mkcfg oa/b-openai-chat-concurrency$c $((100 + c * 10)) $c 600; done
+cp -r oa/b-openai-chat-concurrency* ob/
+"$BIN" --print --no-index --color never oa >oa.txt 2>/dev/null
+"$BIN" --export findings --no-index oa >oa.csv 2>/dev/null
+b_out="outliers in the fit of p95 request latency in b-openai-chat-concurrency\* (3 points: the outlier rules need 5)"
+tap_check "a's SIZING.OUTLIERS and b's outliers not judged: both in the report and the findings export" \
+	'grep -q "(SIZING.OUTLIERS)$" oa.txt && grep -q "^  - $b_out$" oa.txt &&
+	 grep -q "^low,SIZING.OUTLIERS,Outlier concurrency 8 " oa.csv &&
+	 grep -q "^not judged,SIZING.OUTLIERS,$b_out," oa.csv'
+"$BIN" --print --no-index --color never oa ob >oab.txt 2>/dev/null
+"$BIN" --print --no-index --color never ob oa >oba.txt 2>/dev/null
+tap_check "compare: a's outlier resolved in B (B judged a), new the other way; b's not-judged item is not a's" \
+	'grep -q "^  resolved  *\[LOW \] Outlier concurrency 8 .*(SIZING.OUTLIERS)$" oab.txt &&
+	 ! grep -q "not judged in B" oab.txt && ! grep -q "not judged in A" oba.txt &&
+	 grep -q "^  new  *\[LOW \] Outlier concurrency 8 .*(SIZING.OUTLIERS)$" oba.txt'
+# the knee: A's series a saturates, B's a does not (judged) and B's b has 2 levels
+for c in 1 2 4; do
+	mkcfg ka/a-openai-chat-concurrency$c $((100 + c * 5)) $c 600
+	mkcfg ka/b-openai-chat-concurrency$c 100 $c 600
+	mkcfg kb/a-openai-chat-concurrency$c 100 $c 600
+done
+mkcfg ka/a-openai-chat-concurrency8 400 4 600
+mkcfg kb/a-openai-chat-concurrency8 100 8 600
+for c in 1 2; do mkcfg kb/b-openai-chat-concurrency$c 100 $c 600; done
+"$BIN" --print --no-index --color never ka kb >kab.txt 2>/dev/null
+tap_check "compare: a's saturation resolved in B, not 'not judged' for B's 2-level series b" \
+	'grep -q "^  resolved  *\[MED \] Throughput saturates at concurrency 4  (SWEEP.SATURATION)$" kab.txt &&
+	 ! grep -q "not judged in B" kab.txt'
+
 # two constraints on metrics no config has: "those metrics"
 "$BIN" --print --no-index --color never --constraint 'gpu_power_usage_p99<200' --constraint 'gpu_utilization_avg<2' \
 	kn >tel2.txt 2>/dev/null

@@ -149,10 +149,10 @@ cat >"$TMP/s4" <<S
 S
 tui "$TMP/s4" "$NAT"
 tap_rc $? "NAT findings script exits 0"
-grep -q '^ source  *file  *jobs  *metric  *points  *stored_slope' "$TMP/nat_open.txt" &&
+grep -q '^ source  *file  *jobs  *metric  *points  *stored_slo' "$TMP/nat_open.txt" &&
 	grep -q '^▶nat .* llm_latency_p95 .* 32' "$TMP/nat_open.txt"
 tap_rc $? "Enter on SIZING.OUTLIERS opens the sizing view at the NAT file's fit row"
-grep -q '^ source  *file  *jobs  *metric  *points  *stored_slope' "$TMP/nat_open2.txt" &&
+grep -q '^ source  *file  *jobs  *metric  *points  *stored_slo' "$TMP/nat_open2.txt" &&
 	! grep -q 'no evidence to open' "$TMP/nat_open2.txt"
 tap_rc $? "Enter on SIZING.STORED_DIFFERS opens the sizing view too"
 

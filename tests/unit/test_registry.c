@@ -204,8 +204,19 @@ static void test_summary_add(void)
 	ok(s.n == SUMMARY_MAX, "lines past SUMMARY_MAX are dropped");
 }
 
+/* The item of l that stands for a finding id whose evidence names name and series. */
+static const struct not_judged_item *nj_of(const struct not_judged *l, const char *id, const char *name,
+					   const char *series)
+{
+	struct finding f = { .id = (char *)id, .ev = evidence_none() };
+	f.ev.name = (char *)name;
+	f.ev.series = (char *)series;
+	return findings_not_judged_of(l, &f);
+}
+
 /* findings_unjudged_add: items with the finding ids they stand for, found by a whole id;
- * the demo, which every rule judges, gives no item and no note. */
+ * an item about one part of the run (a sweep series) stands only for that part's
+ * findings; the demo, which every rule judges, gives no item and no note. */
 static void test_not_judged(void)
 {
 	struct not_judged l = { 0 };
@@ -213,10 +224,17 @@ static void test_not_judged(void)
 	findings_unjudged_add(&l, "", "b (%s)", "why");
 	ok(l.n == 2 && strcmp(l.v[0].text, "a (1)") == 0 && strcmp(l.v[1].text, "b (why)") == 0,
 	   "not-judged items kept in order");
-	ok(findings_not_judged_of(&l, "A.YY") == &l.v[0] && findings_not_judged_of(&l, "A.X") == &l.v[0],
+	ok(nj_of(&l, "A.YY", NULL, NULL) == &l.v[0] && nj_of(&l, "A.X", "any", NULL) == &l.v[0],
 	   "an item stands for each of its ids");
-	ok(!findings_not_judged_of(&l, "A.Y") && !findings_not_judged_of(&l, "X") && !findings_not_judged_of(&l, ""),
+	ok(!nj_of(&l, "A.Y", NULL, NULL) && !nj_of(&l, "X", NULL, NULL) && !nj_of(&l, "", NULL, NULL),
 	   "and for no part of one, nor for anything when it has none");
+	findings_unjudged_add_about(&l, "S.OUT", "series b*", "outliers of series b* (%d points)", 3);
+	ok(l.v[2].subject && strcmp(l.v[2].subject, "series b*") == 0 && !l.v[0].subject,
+	   "an item about one part keeps its subject; one about the run has none");
+	ok(nj_of(&l, "S.OUT", "series b*", NULL) == &l.v[2] && nj_of(&l, "S.OUT", "cfg 4", "series b*") == &l.v[2],
+	   "an item about series b stands for b's finding (its evidence name or series)");
+	ok(!nj_of(&l, "S.OUT", "series a*", "request_latency") && !nj_of(&l, "S.OUT", NULL, NULL),
+	   "... not for series a's, nor for one that names no part");
 	findings_not_judged_free(&l);
 	ok(l.n == 0 && l.v == NULL, "freed empty");
 	struct run *run = open_demo();
