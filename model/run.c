@@ -391,6 +391,9 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 	run->opts = opts;
 	run->path = xstrdup(npaths ? paths[0] : ".");
 	run->name = default_name(run->path);
+	run->paths = xcalloc(npaths ? npaths : 1, sizeof(*run->paths));
+	for (size_t i = 0; i < npaths; i++)
+		run->paths[run->npaths++] = xstrdup(paths[i]);
 	struct load_ctx ctx = { 0 };
 	if (hooks)
 		ctx = *hooks;
@@ -521,6 +524,9 @@ void run_free(struct run *run)
 	diag_list_free(&run->diags);
 	pthread_mutex_destroy(&run->lock);
 	free(run->path);
+	for (size_t i = 0; i < run->npaths; i++)
+		free(run->paths[i]);
+	free(run->paths);
 	free(run->name);
 	free(run->index_path);
 	free(run);

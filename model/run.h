@@ -62,6 +62,10 @@ struct source {
 
 struct run {
 	char *path;          /* first PATH argument, as typed */
+	/* The PATHs run_open() read, as given (copies): the identity's list (model/identity.h),
+	 * which follow mode reads again. */
+	char **paths;
+	size_t npaths;
 	char *name;          /* display name: run.json name, else basename(path) */
 	const struct opts *opts;
 	char *index_path;    /* the index part this load wrote (model/index/index.h), or NULL */

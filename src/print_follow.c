@@ -2,9 +2,11 @@
 /* print_follow.c: --follow without a tty. Follows the job and prints each finding that
  * appears as one line, "TIME SEVERITY ID TEXT" (UTC ISO 8601 time, sanitized text), for
  * a cron job or a chat alert, until the job finishes (exit 0) or a signal stops it
- * (SIGINT/SIGTERM: exit 128 + signal). The live findings (stalled ranks, reloads) are
- * judged on every poll; the other rules re-run at most every max(interval, 50 x the
- * CPU time of their last run) so that following a large job stays cheap. */
+ * (SIGINT/SIGTERM: exit 128 + signal); a followed sweep has no end of its own (a signal
+ * ends it), and each of its reloads is a line with their count. The live findings
+ * (stalled ranks, reloads) are judged on every poll; the other rules re-run at most
+ * every max(interval, 50 x the CPU time of their last run) so that following a large
+ * job stays cheap. */
 #include "src/print.h"
 
 #include <errno.h>
@@ -25,10 +27,12 @@ static void on_signal(int sig)
 }
 
 /* Identity of a finding across polls: its id and evidence (not its text, whose "ago"
- * figures change). */
+ * figures change); a reload's text too, as a sweep's reloads are counted in one entry
+ * ("reloaded 3 times"): each count is a line. */
 static char *finding_key(const struct finding *f)
 {
-	return xasprintf("%s|%d|%ld|%ld", f->id, f->ev.rank, f->ev.step_lo, f->ev.item);
+	bool reload = strcmp(f->id, "LIVE.RELOADED") == 0;
+	return xasprintf("%s|%d|%ld|%ld|%s", f->id, f->ev.rank, f->ev.step_lo, f->ev.item, reload ? f->title : "");
 }
 
 struct keyset {

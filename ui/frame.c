@@ -167,6 +167,9 @@ static void draw_status(struct app *app)
 			snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", lag_age, updating ? ", updating" : "");
 		snprintf(live, sizeof(live), " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind,
 			 follow_state_name(st), stalls, agebuf, lag);
+		char sweep[96];   /* a sweep has no step records: its files and their last change */
+		if (follow_sweep_status(app->follow, follow_clock(), sweep, sizeof(sweep)))
+			snprintf(live, sizeof(live), " %s %s ", app->following ? "LIVE" : "PAUSED", sweep);
 		lw = text_width(live);
 		draw_text(r->y, r->x + r->w - lw, lw, live,
 			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);

@@ -6,7 +6,10 @@
  *
  * CONTRACT.
  * - follow_new() starts where the loader stopped (run->src[].consumed / .lines), so
- *   nothing loaded is read again. Call follow_poll() every interval from the thread
+ *   nothing loaded is read again. Of the PATHs given it follows those the run's load
+ *   read (run->paths, as model/identity.h left them): one the load left out (a repeat,
+ *   a file that a directory given beside it reads) is not read on its own, so a reload
+ *   reads what the first load read. Call follow_poll() every interval from the thread
  *   that reads the run (the UI loop between frames, or the --print loop); it:
  *   . reads the complete lines appended to each rank's file into the step store
  *     (steps_rank_grow / steps_refresh), keeping a half-written last line for the next
@@ -29,7 +32,7 @@
  *     (LIVE.RELOADED), never merged silently;
  *   . loads a sweep again (GenAI-Perf level dirs, NAT jobs) when the files under a PATH
  *     changed (run_tree_signature, 3 levels deep), while the run has a sweep or no
- *     steps yet;
+ *     steps yet; the reloads are counted in one LIVE.RELOADED entry (follow_sweep.h);
  *   . calls run_changed() when the model changed (memoized findings dropped; the step
  *     store dropped its analyses in steps_refresh).
  * - Stall rule (documented in the man page, FOLLOW MODE): threshold T = max(10 x the
@@ -129,5 +132,9 @@ size_t follow_nstalled(const struct follow *f);
 bool follow_behind(const struct follow *f, long long *left);
 /* The latest reload / new rank / unreadable file event as one line ("" when none). */
 const char *follow_last_event(const struct follow *f);
+/* A followed sweep has no step records, ranks or stalls: what the status row says of it,
+ * "sweep, 3 files, last change 12 s ago" (the age by the follower's clock, now), into
+ * buf. False (buf untouched) when the run holds no sweep. */
+bool follow_sweep_status(const struct follow *f, double now, char *buf, size_t n);
 
 #endif

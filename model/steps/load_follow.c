@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
- * stall rule): per-rank tails polled with stat/pread, ranks that appear later, reloads
- * of shrunk, replaced or rewritten files, run.json read again when it appears or
- * changes, a run dir's own steps.jsonl dropped once rank dirs appear, rank dirs that
- * vanish, stall detection and the live findings. The source rows and diagnostics those
- * reads leave are follow_sources.c's. */
+ * stall rule): the PATHs the run's load read, per-rank tails polled with stat/pread,
+ * ranks that appear later, reloads of shrunk, replaced or rewritten files, run.json read
+ * again when it appears or changes, a run dir's own steps.jsonl dropped once rank dirs
+ * appear, rank dirs that vanish, stall detection and the live findings. The source rows
+ * and diagnostics those reads leave are follow_sources.c's; a sweep's reloads are
+ * follow_sweep.c's. */
 #include "model/infile.h"
 #include "model/steps/follow.h"
 
@@ -19,13 +20,13 @@
 #include <unistd.h>
 #include "model/index/index.h"
 #include "model/ranklist.h"
-#include "model/registry.h"
 #include "model/steps/follow_judge.h"
 #include "model/steps/follow_sources.h"
+#include "model/steps/follow_sweep.h"
 #include "model/steps/internal.h"
 #include "model/xalloc.h"
 
-enum { MAX_EVENTS = 64, SWEEP_DEPTH = 3, META_EVERY = 5 };
+enum { MAX_EVENTS = 64, META_EVERY = 5 };
 
 /* One followed steps.jsonl. */
 struct ftail {
@@ -60,8 +61,6 @@ struct fpath {
 	char *path;
 	struct timespec mtime;
 	bool seen;
-	unsigned long long tree;      /* run_tree_signature() for sweeps */
-	bool tree_set;
 	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
 	size_t left_out;              /* its rank files --ranks does not name (last listing) */
 	bool summary_due;             /* a save left its summary for the stop (summary_at_stop) */
@@ -74,6 +73,8 @@ struct follow {
 	struct follow_opts o;
 	struct fpath *p;
 	size_t np;
+	const char **paths;           /* the p[].path strings, for follow_sweep */
+	struct follow_sweep sweep;
 	struct ftail *t;
 	size_t nt, tcap;
 	struct finding_list live;     /* linked into run->live_findings */
@@ -508,38 +509,6 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	return due ? out | poll_meta(f, t, now) : out;
 }
 
-/* ---- sweeps ---------------------------------------------------------------------------- */
-
-/* A sweep (GenAI-Perf levels, NAT jobs) has no appending reader: when the files under a
- * PATH change (a level directory or a job appears, a file is rewritten), the sweep is
- * loaded again. Only while the run has a sweep, or no steps yet (still starting). */
-static unsigned watch_sweep(struct follow *f)
-{
-	if (!f->run->sweep && f->run->steps)
-		return 0;
-	unsigned out = 0;
-	for (size_t i = 0; i < f->np; i++) {
-		struct fpath *p = &f->p[i];
-		unsigned long long sig = run_tree_signature(p->path, SWEEP_DEPTH);
-		bool changed = p->tree_set && sig != p->tree;
-		p->tree = sig;
-		p->tree_set = true;
-		if (!changed)
-			continue;
-		const char **paths = xmalloc(f->np * sizeof(*paths));
-		for (size_t k = 0; k < f->np; k++)
-			paths[k] = f->p[k].path;
-		bool had = f->run->sweep != NULL;
-		run_reload_family(f->run, &sub_sweep, paths, f->np);
-		free(paths);
-		if (had || f->run->sweep)
-			event(f, "LIVE.RELOADED", SEV_LOW, -1, "sweep: files changed under %s; reloaded", p->path);
-		out |= FOLLOW_RELOADED;
-		break;   /* every PATH was loaded again */
-	}
-	return out;
-}
-
 /* ---- stall detection ------------------------------------------------------------------ */
 
 static int cmp_tail(const void *a, const void *b)
@@ -637,7 +606,8 @@ static unsigned assess(struct follow *f, double now)
 	}
 	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
 	unsigned long tick = f->state == FOLLOW_RUNNING && vd.sig ? (unsigned long)(now - f->t_start) / 10 : 0;
-	unsigned long sig = ((vd.sig * 7 + (unsigned long)f->state) * 131 + f->events.n) * 1009 + tick;
+	unsigned long events = f->events.n + f->sweep.reloads;   /* a reload counted in its entry */
+	unsigned long sig = ((vd.sig * 7 + (unsigned long)f->state) * 131 + events) * 1009 + tick;
 	if (sig == f->sig && f->live.n)
 		return 0;
 	f->sig = sig;
@@ -686,6 +656,24 @@ static void logs_begin(struct follow *f)
 	}
 }
 
+/* Of paths, those the run's load read (run->paths: identity.h leaves out a repeat, and a
+ * file that a directory given beside it reads), each once, in the load's order: what a
+ * reload reads is what the first load read. */
+static void keep_loaded(struct follow *f, const char *const *paths, size_t npaths)
+{
+	size_t cap = f->run->npaths ? f->run->npaths : 1;
+	f->p = xcalloc(cap, sizeof(*f->p));
+	f->paths = xcalloc(cap, sizeof(*f->paths));
+	for (size_t i = 0; i < f->run->npaths; i++)
+		for (size_t k = 0; k < npaths; k++)
+			if (strcmp(f->run->paths[i], paths[k]) == 0) {
+				f->p[f->np].path = xstrdup(paths[k]);
+				f->paths[f->np] = f->p[f->np].path;
+				f->np++;
+				break;
+			}
+}
+
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,
 			  const struct follow_opts *o, double now)
 {
@@ -696,15 +684,13 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 	if (!(f->o.interval > 0))
 		f->o.interval = 1;
 	index_every(&f->o);
-	f->p = xcalloc(npaths ? npaths : 1, sizeof(*f->p));
-	for (size_t i = 0; i < npaths; i++)
-		f->p[f->np++].path = xstrdup(paths[i]);
+	keep_loaded(f, paths, npaths);
 	f->t_start = f->t_saved = now;
 	f->t_newest = -1;
 	f->threshold = f->o.stall_floor;
 	logs_begin(f);
 	discover(f, now);
-	watch_sweep(f);   /* the first signature */
+	follow_sweep_init(&f->sweep, f->paths, f->np);
 	f->read_saved = read_bytes(f);
 	run->live_findings = &f->live;
 	return f;
@@ -748,7 +734,7 @@ unsigned follow_poll(struct follow *f, double now)
 	}
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
 		out |= FOLLOW_GREW;
-	out |= watch_sweep(f);
+	out |= follow_sweep_poll(&f->sweep, f->run, &f->events, f->last_event, sizeof(f->last_event), now);
 	if (!f->behind)   /* ranks not read yet are not idle */
 		out |= assess(f, now);
 	if (out)
@@ -820,6 +806,8 @@ void follow_free(struct follow *f)
 		index_log_end(f->p[i].log);
 	}
 	free(f->p);
+	free(f->paths);
+	follow_sweep_free(&f->sweep);
 	findings_free(&f->live);
 	findings_free(&f->events);
 	free(f);
@@ -892,4 +880,9 @@ size_t follow_nstalled(const struct follow *f)
 const char *follow_last_event(const struct follow *f)
 {
 	return f->last_event;
+}
+
+bool follow_sweep_status(const struct follow *f, double now, char *buf, size_t n)
+{
+	return follow_sweep_line(&f->sweep, f->run, now, buf, n);
 }

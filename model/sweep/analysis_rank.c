@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/sweep.h"
 #include "model/sweep/rank.h"
@@ -528,9 +529,13 @@ void sweep_rank_from_opts(struct run *run, struct sweep_set *s)
 	s->test_gpus = o->test_gpus;
 }
 
+/* The diagnostic is the sweep family's (a reload in follow mode replaces it, as it
+ * replaces the sweep that notes it again), though added after the family's finalize. */
 static void note_ref_error(struct run *run, struct sweep_set *s, const char *opt, const char *err)
 {
+	size_t had = run->diags.n;
 	diag_add(&run->diags, DIAG_ERROR, NULL, -1, -1, -1, "%s: %s (term ignored)", opt, err);
+	diag_tag(&run->diags, had, sub_sweep.name);
 	char *m = xasprintf("%s%s%s: %s (term ignored)", s->ref_errors ? s->ref_errors : "",
 			    s->ref_errors ? "\n" : "", opt, err);
 	free(s->ref_errors);

@@ -10,7 +10,9 @@
 # world_size comes from a run.json written while following (as pytscope writes it, at
 # finish()); a rank writing no record while the others advance is stalled. Rank dirs
 # removed while the others go on (a job re-created with fewer ranks): said once each
-# (LIVE.RANK_GONE), never judged stalled; the ranks left finish.
+# (LIVE.RANK_GONE), never judged stalled; the ranks left finish. An empty dir that becomes
+# a GenAI-Perf sweep, followed with one of its files also given (read as part of the dir):
+# each reload is one line counting the reloads, from one LIVE.RELOADED entry.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -179,6 +181,28 @@ tap_check "rank dirs removed: each said gone once, never stalled; the 2 ranks le
 	'[ "$(grep -c " med LIVE.RANK_GONE rank [23]: gone/rank[23] is gone; the rank is no longer judged" gone.out)" \
 		-eq 2 ] && ! grep -q "STALL" gone.out &&
 	 grep -q "LIVE.FINISHED job finished: all 2 ranks stopped at step 90" gone.out'
+
+# 8. an empty dir that becomes a sweep, its first level's file also given (empty when
+#    opened: identity leaves it out as read by the dir's load); three changes, three lines
+#    from the one entry that counts the reloads
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep" gs 20 4 3 >/dev/null
+set -- $(ls gs)
+mkdir -p "sw/$1" && : >"sw/$1/profile_export.json"
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 sw "sw/$1/profile_export.json" >sw.out 2>sw.err &
+fpid=$!
+wait_for sw.err "following every"
+mv "gs/$1/profile_export.json" "sw/$1/"
+wait_for sw.out "LIVE.RELOADED sweep: files changed under sw; reloaded$"
+mv "gs/$2" sw/
+wait_for sw.out "reloaded 2 times"
+mv "gs/$3" sw/
+wait_for sw.out "reloaded 3 times"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "a followed sweep: one line per reload, counting them (the file given beside its dir not watched apart)" \
+	'[ "$(grep -c " low LIVE.RELOADED " sw.out)" -eq 3 ] &&
+	 grep -q " low LIVE.RELOADED sweep: reloaded 2 times as its files changed, the last under sw$" sw.out &&
+	 grep -q " low LIVE.RELOADED sweep: reloaded 3 times as its files changed, the last under sw$" sw.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

@@ -5,8 +5,10 @@
 # of the sweep: its tab bar "1 Overview 6 Findings 7 Sources 8 Sweep" (the step tabs gone,
 # 8 opens the Sweep pane), 3 files and 150 records (each reload replaces the sweep's
 # sources, not adds them again), no warning left that the dir held nothing; the current
-# pane stays when it still exists (Sources), the Overview when it went (Ranks). Waits are
-# bounded; nothing asserts a duration. Skips without tmux.
+# pane stays when it still exists (Sources), the Overview when it went (Ranks). The status
+# row says "LIVE sweep, 3 files, last change N s ago" (no step words), and Findings holds
+# one LIVE.RELOADED entry that counts the reloads. Waits are bounded; nothing asserts a
+# duration. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -39,6 +41,11 @@ snap   # three reloads so far: each would have added the sources again
 tap_eq "Sources lists each of the 3 files once" 3 "$(grep -cE '^ *(▶ *)?file +sw/.*/profile_export' screen)"
 tap_check "the tab bar is still a sweep's (no Ranks, Steps, Budget)" \
 	'grep -qE "^ sw  1 Overview  6 Findings  7 Sources  8 Sweep *$" screen'
+tap_check "the status row speaks of the sweep's files, not of step records" \
+	'grep -qE "LIVE sweep, 3 files, last change [0-9]+ s ago *$" screen && ! grep -q "no record yet" screen'
+T send-keys -t fs 6
+tap_check "Findings: the reloads counted in one LIVE.RELOADED entry" \
+	'wait_for "reloaded 3 times" && [ "$(grep -c "LIVE.RELOADED  *sweep: " screen)" -eq 1 ]'
 
 T send-keys -t fs 8
 tap_check "8 opens the Sweep pane" 'wait_for "vs concurrency"'
