@@ -23,7 +23,8 @@
  * size and mtime in ns, size -1 when absent, -2 when its writer could not open it);
  * the metric table (delta.h index_metrics_put: kind, name and where the run first has
  * each); per rank its SHELL
- * (steps_rank_encode_shell: id, counts, step span, run.json metadata, whose environment
+ * (steps_rank_encode_shell: id, counts, step span, the count of "loss" values that were
+ * not numbers (format 19), run.json metadata, whose environment
  * a shell gives as "the one before me" when it is the same bytes, and the lowest rank's
  * run.json text, which the run comparison parses again) and where its
  * body is (file offset, length, CRC-32 of the body; several shells may name the same
@@ -46,7 +47,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 18u
+#define INDEX_VERSION 19u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

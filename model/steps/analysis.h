@@ -349,10 +349,13 @@ const struct budget *analysis_budget_all(struct run *run);
 /* The position of rank ri's first record the budget reads, the first after --warmup:
  * the rank's record count when every record is inside it. */
 size_t analysis_budget_first(const struct run *run, size_t ri);
-/* Why rank ri has no budget (analysis_budget NULL) into buf: a phase value that is not
- * a duration (analysis_budget_why_none's words), no step record, every record inside
- * --warmup, or no phase time after it. NULL when it has one. */
-const char *analysis_budget_why_absent(struct run *run, size_t ri, char *buf, size_t n);
+/* Why rank ri has no budget (analysis_budget NULL), or with ri -1 why no rank has one,
+ * into buf: a phase value that is not a duration (analysis_budget_why_none's words, the
+ * first rank's), no step record, every record inside --warmup, only phases pytscope does
+ * not weigh, or no phase time after --warmup. The one explanation the Budget pane,
+ * --print, the summary and the budget view give; a run of one rank is that rank (named).
+ * NULL when it has one (ri -1: when some rank has one). */
+const char *analysis_budget_why_absent(struct run *run, long ri, char *buf, size_t n);
 /* Budget of rank ri over its records after --warmup whose step number is in [lo, hi]
  * (inclusive, so any step up to LONG_MAX has a window; not memoized; O(records in the
  * window) after a binary search). False when empty or wall <= 0, or

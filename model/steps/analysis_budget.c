@@ -522,29 +522,44 @@ size_t analysis_budget_first(const struct run *run, size_t ri)
 	return analysis_warmup_start(run, steps_nrecords(run->steps, ri));
 }
 
-const char *analysis_budget_why_absent(struct run *run, size_t ri, char *buf, size_t n)
+const char *analysis_budget_why_absent(struct run *run, long ri, char *buf, size_t n)
 {
-	if (analysis_budget(run, ri))
-		return NULL;
-	if (analysis_budget_why_none(run, ri, buf, n)) /* a phase value that is not a duration */
-		return buf;
 	const struct steps_model *m = run->steps;
-	int rank = steps_rank_id(m, ri);
-	size_t all = steps_nrecords(m, ri), after = all - analysis_warmup_start(run, all);
+	size_t nranks = steps_nranks(m);
+	if (ri < 0 && nranks == 1) /* the run is its one rank: its reason, naming it */
+		ri = 0;
+	size_t lo = ri < 0 ? 0 : (size_t)ri, hi = ri < 0 ? nranks : lo + 1, all = 0, after = 0;
+	for (size_t r = lo; r < hi; r++)
+		if (analysis_budget(run, r))
+			return NULL;
+	for (size_t r = lo; r < hi; r++) /* the first rank's phase value that is not a duration */
+		if (analysis_budget_why_none(run, r, buf, n))
+			return buf;
+	for (size_t r = lo; r < hi; r++) {
+		size_t k = steps_nrecords(m, r);
+		all += k;
+		after += k - analysis_warmup_start(run, k);
+	}
 	long wu = run->opts ? run->opts->warmup : 0L;
-	char past[48] = "", foreign[160];
+	char of[32] = "", whose[32] = "", past[48] = "", foreign[160]; /* whose: "rank 3: " */
+	if (ri >= 0) {
+		snprintf(of, sizeof(of), " of rank %d", steps_rank_id(m, lo));
+		snprintf(whose, sizeof(whose), "rank %d: ", steps_rank_id(m, lo));
+	}
 	if (after < all)
 		snprintf(past, sizeof(past), " after --warmup %ld", wu);
-	if (!all)
-		snprintf(buf, n, "rank %d has no step record", rank);
+	if (!all && ri >= 0)
+		snprintf(buf, n, "rank %d has no step record", steps_rank_id(m, lo));
+	else if (!all)
+		snprintf(buf, n, "this run has no step records");
 	else if (!after)
-		snprintf(buf, n, "all %zu record%s of rank %d %s inside --warmup %ld (nothing left to analyse)", all,
-			 all == 1 ? "" : "s", rank, all == 1 ? "is" : "are", wu);
-	else if (analysis_phases_foreign(run, (long)ri, foreign, sizeof(foreign)))
-		snprintf(buf, n, "rank %d: no " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s", rank, foreign);
+		snprintf(buf, n, "all %zu record%s%s %s inside --warmup %ld (nothing left to analyse)", all,
+			 all == 1 ? "" : "s", of, all == 1 ? "is" : "are", wu);
+	else if (analysis_phases_foreign(run, ri, foreign, sizeof(foreign)))
+		snprintf(buf, n, "%sno " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s", whose, foreign);
 	else
-		snprintf(buf, n, "the %zu record%s of rank %d%s ha%s no phase time (no phase, or every phase 0)", after,
-			 after == 1 ? "" : "s", rank, past, after == 1 ? "s" : "ve");
+		snprintf(buf, n, "the %zu record%s%s%s ha%s no phase time (no phase, or every phase 0)", after,
+			 after == 1 ? "" : "s", of, past, after == 1 ? "s" : "ve");
 	return buf;
 }
 

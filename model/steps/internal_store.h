@@ -58,6 +58,7 @@ struct rank_steps {
 	struct store_scratch *scratch;
 	struct steps_meta meta;
 	bool exact_scalars;      /* scalar columns upgrade to F64 instead of rounding */
+	size_t loss_not_number;  /* "loss" scalars the loader skipped as not numbers (load.c) */
 	bool live;               /* appendable after finalize (steps_rank_grow, or published late) */
 	bool sealed;             /* compacted and indexed already (steps_rank_seal, or decoded) */
 	bool dirty;              /* appended to since finalize / the last steps_refresh() */

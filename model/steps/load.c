@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): the parallel
  * JSONL loader (detection: load_detect.c; fast lines: load_scan.c; what to read from
- * the index and what to write to it: load_plan.c) and run.json metadata. */
+ * the index and what to write to it: load_plan.c), the count of "loss" values it skipped
+ * as not numbers, and run.json metadata. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -224,9 +225,16 @@ static void load_group(struct steps_tail *fl, size_t pos, int obj, enum metric_k
 		char *name = json_strdup(d, k);
 		diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
 			 "value of \"%s\" is not a number; ignored", name);
+		if (kind == METRIC_SCALAR && strcmp(name, "loss") == 0) /* the convergence rules' not-judged reason */
+			fl->r->loss_not_number++;
 		free(name);
 		k = json_skip(d, k + 1);
 	}
+}
+
+size_t steps_loss_not_numbers(const struct steps_model *m, size_t ri)
+{
+	return m && ri < m->nrank ? m->rank[ri]->loss_not_number : 0;
 }
 
 /* The top-level keys of a steps record, by their unescaped names. */

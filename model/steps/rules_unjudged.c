@@ -64,17 +64,10 @@ static bool shares_unjudged(struct run *run, const struct timing *t, const struc
 }
 
 /* No loss to judge divergence and plateau by on rank 0 (by: " by rank N" or ""): none recorded,
- * or the values its loader skipped as not numbers (load.c warns of each: value of "loss" is not
- * a number; "at least" when diagnostics were dropped, diag.h DIAG_KEEP). */
+ * or the values its loader skipped as not numbers (steps_loss_not_numbers). */
 static void no_loss_unjudged(const struct run *run, const char *by, struct not_judged *nj)
 {
-	static const char msg[] = "value of \"loss\" is not a number";
-	int rank = steps_rank_id(run->steps, 0);
-	size_t n = 0;
-	for (size_t i = 0; i < run->diags.n; i++) {
-		const struct diag *d = &run->diags.v[i];
-		n += d->level == DIAG_WARN && d->rank == rank && strncmp(d->msg, msg, sizeof(msg) - 1) == 0;
-	}
+	size_t n = steps_loss_not_numbers(run->steps, 0);
 	if (n == 0) {
 		findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
 				      "loss divergence and plateau (no loss recorded%s)", by);
@@ -82,10 +75,10 @@ static void no_loss_unjudged(const struct run *run, const char *by, struct not_j
 	}
 	char of[32] = "";
 	if (*by)
-		snprintf(of, sizeof(of), " of rank %d", rank);
+		snprintf(of, sizeof(of), " of rank %d", steps_rank_id(run->steps, 0));
 	findings_unjudged_add(nj, "CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS",
-			      "loss divergence and plateau (%s%zu loss value%s%s %s)", run->diags.dropped ? "at least " : "",
-			      n, n == 1 ? "" : "s", of, n == 1 ? "is not a number" : "are not numbers");
+			      "loss divergence and plateau (%zu loss value%s%s %s)", n, n == 1 ? "" : "s", of,
+			      n == 1 ? "is not a number" : "are not numbers");
 }
 
 /* The pytscope rules over rank 0's records: each needs a count of records or a series.

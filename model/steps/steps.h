@@ -181,6 +181,9 @@ size_t steps_nranks(const struct steps_model *m);
 int steps_rank_id(const struct steps_model *m, size_t ri);
 const char *steps_rank_path(const struct steps_model *m, size_t ri);
 size_t steps_nrecords(const struct steps_model *m, size_t ri);
+/* The "loss" scalars of rank ri's records that were not numbers (a string, null: the
+ * loader skips each with a warning), as its loader counted them, kept by the index. */
+size_t steps_loss_not_numbers(const struct steps_model *m, size_t ri);
 long steps_step(const struct steps_model *m, size_t ri, size_t pos);
 bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double *out);
 /* Value of metric at a record; false when missing (the value is never 0 for missing). */
@@ -275,8 +278,8 @@ int steps_series_metric(const struct steps_model *m, enum steps_series k);
  * the Steps pane exports, built without the other ranks. NULL when there is no such
  * rank. The caller frees it. */
 struct table *steps_view_rank(struct run *run, size_t ri);
-/* Why run has no efficiency budget, into err (errn bytes): no step records, every record
- * inside --warmup, or no phase time (the budget view's refusal and the Budget pane's). */
+/* "no efficiency budget: " and why no rank has one (analysis_budget_why_absent of the
+ * run), into err (errn bytes): the budget view's refusal and the Budget pane's. */
 void steps_budget_none_why(struct run *run, char *err, size_t errn);
 
 /* The ranks x aligned-steps heatmap grids (grid.c; registered by subsystem.c). */

@@ -330,5 +330,6 @@ bool steps_rank_defer_delta(struct rank_steps *r, const struct rank_steps *shell
 	struct rank_shape s;
 	store_rank_shape(shell, &s);
 	store_rank_set_shape(r, &s);
+	r->loss_not_number = shell->loss_not_number; /* a shell count, not the body's */
 	return true;
 }

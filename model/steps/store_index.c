@@ -272,13 +272,14 @@ static void col_decode(struct column *c, size_t n, struct ibuf *b)
 }
 
 /* The shell: what the Overview, Ranks and the analyses restored from a summary read
- * without the body (id, path, counts, step span, run.json). */
+ * without the body (id, path, counts, step span, "loss" values that were not numbers,
+ * run.json). */
 static void shell_encode(const struct rank_steps *r, int id, const char *path, const struct rank_steps *prev,
 			 const char *base, bool with_json, struct obuf *o)
 {
 	ob_svar(o, id);
 	ob_path(o, base, path);
-	unsigned char b[5 * 10 + 2 + 8]; /* put at once (col_encode) */
+	unsigned char b[6 * 10 + 2 + 8]; /* put at once (col_encode) */
 	size_t k = ob_leb(b, r->n);
 	b[k++] = r->contiguous;
 	k += ob_sleb(b + k, r->step0);
@@ -287,7 +288,9 @@ static void shell_encode(const struct rank_steps *r, int id, const char *path, c
 	k += ob_sleb(b + k, r->span_hi);
 	b[k++] = r->have_ts0;
 	ob_le_f64(b + k, r->ts0);
-	ob_bytes(o, b, k + 8);
+	k += 8;
+	k += ob_leb(b + k, r->loss_not_number);
+	ob_bytes(o, b, k);
 	meta_encode(&r->meta, prev ? &prev->meta : NULL, with_json, o);
 }
 
@@ -365,6 +368,7 @@ struct rank_steps *steps_rank_decode_shell(struct steps_model *m, struct ibuf *b
 	r->span_hi = (long)ib_svar(b);
 	r->have_ts0 = ib_u8(b) != 0;
 	r->ts0 = ib_f64(b);
+	r->loss_not_number = (size_t)ib_uvar(b);
 	meta_decode(&r->meta, b, prev ? &prev->meta : NULL);
 	if (r->ndistinct > n || (r->contiguous && r->ndistinct != n))
 		b->bad = true;

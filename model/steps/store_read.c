@@ -102,20 +102,41 @@ bool steps_timestamp(const struct steps_model *m, size_t ri, size_t pos, double 
 	return store_rank_timestamp(m->rank[ri], pos, out);
 }
 
+/* floor(-e * log10(2)): the decimals that resolve a unit of 2^e, for |e| <= 1650 (log10(2)
+ * as 78913 / 2^18 is exact to the floor over that range; e * log10(2) is never whole but
+ * at e = 0). */
+static int pow2_decimals(int e)
+{
+	if (e <= 0)
+		return (int)((unsigned)-e * 78913u >> 18);
+	return -(int)(((unsigned)e * 78913u >> 18) + 1);
+}
+
 /* ts0 + off rounded to the decimals it is kept at: the unit in the last place of the
  * float offset or of the double sum, whichever is coarser (an offset of a week holds
- * 0.0625 s: 0.1 s; an epoch time in seconds 2.4e-7 s: 1 us). */
+ * 0.0625 s: 0.1 s; an epoch time in seconds 2.4e-7 s: 1 us). Per exported row: the ulp
+ * exponents from ilogb, their decimals by pow2_decimals, 10^k from a table up to 1e22
+ * (every one exact), no log10 or pow but beyond. */
 static double timestamp_kept(double ts0, float off)
 {
+	static const double powers_of_ten[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+						1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+						1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	double v = ts0 + (double)off;
 	if (!isfinite(off) || !isfinite(v)) /* ilogb of them is no exponent */
 		return v;
-	double ulp_off = off != 0 ? ldexp(1.0, ilogbf(off) - FLT_MANT_DIG + 1) : 0;
-	double ulp_sum = v != 0 ? ldexp(1.0, ilogb(v) - DBL_MANT_DIG + 1) : 0;
-	double ulp = ulp_off > ulp_sum ? ulp_off : ulp_sum;
-	if (!(ulp > 0))
+	int e = INT_MIN; /* the coarser ulp's exponent; a sum's below the least subnormal is 0 */
+	if (off != 0)
+		e = ilogbf(off) - FLT_MANT_DIG + 1;
+	if (v != 0) {
+		int es = ilogb(v) - DBL_MANT_DIG + 1;
+		if (es >= DBL_MIN_EXP - DBL_MANT_DIG && es > e)
+			e = es;
+	}
+	if (e == INT_MIN)
 		return v;
-	double p = floor(-log10(ulp)), scale = pow(10.0, fabs(p)); /* 10^|p| of a whole |p|: exact up to 1e22 */
+	int p = pow2_decimals(e), k = p < 0 ? -p : p;
+	double scale = k < (int)ARRAY_LEN(powers_of_ten) ? powers_of_ten[k] : pow(10.0, k);
 	double kept = p >= 0 ? round(v * scale) / scale : round(v / scale) * scale;
 	return isfinite(kept) ? kept : v;
 }

@@ -354,38 +354,11 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
 }
 
-/* Why no rank has a budget (analysis_budget NULL): no record, every record inside
- * --warmup (as the report's TIMING says), a phase value that is not a duration (the
- * first rank's with one), or no phase time after it. */
+/* The budget view's refusal: the reason is analysis_budget_why_absent's, as everywhere. */
 void steps_budget_none_why(struct run *run, char *err, size_t errn)
 {
-	const struct steps_model *m = run->steps;
-	long wu = run->opts ? run->opts->warmup : 0L;
-	size_t all = 0, after = 0;
-	char flaw[160];
-	const char *why = NULL;
-	for (size_t r = 0; r < steps_nranks(m); r++) {
-		size_t n = steps_nrecords(m, r);
-		all += n;
-		after += n - analysis_warmup_start(run, n);
-		why = why ? why : analysis_budget_why_none(run, r, flaw, sizeof(flaw));
-	}
-	char past[48] = "", names[160];
-	if (wu > 0)
-		snprintf(past, sizeof(past), " after --warmup %ld", wu);
-	if (why)
-		snprintf(err, errn, "no efficiency budget: %s", why);
-	else if (after && analysis_phases_foreign(run, -1, names, sizeof(names)))
-		snprintf(err, errn, "no efficiency budget: no " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s",
-			 names);
-	else if (!all)
-		snprintf(err, errn, "no efficiency budget: this run has no step records");
-	else if (!after)
-		snprintf(err, errn, "no efficiency budget: all %zu record%s inside --warmup %ld (nothing left to "
-			 "analyse)", all, all == 1 ? " is" : "s are", wu);
-	else
-		snprintf(err, errn, "no efficiency budget: the %zu record%s%s ha%s no phase time (no phase, or every "
-			 "phase 0)", after, after == 1 ? "" : "s", past, after == 1 ? "s" : "ve");
+	char why[200];
+	snprintf(err, errn, "no efficiency budget: %s", analysis_budget_why_absent(run, -1, why, sizeof(why)));
 }
 
 /* budget: the run line (all ranks added; scope "loaded" when the ranks loaded are part

@@ -7,7 +7,8 @@
 # a restart; --compat pytscope keeps pytscope's alignment (the last record of a step: 0 s
 # there) byte for byte, from the index too. Phases recorded under other names than
 # pytscope's (fwd, bwd, h2d, allreduce) are named as such by the efficiency reason, the
-# budget export's refusal and the run wall, sanitized, at most 4 of them named.
+# budget export's refusal and the run wall, sanitized, at most 4 of them named; on a run of
+# one rank the export's refusal and the report's budget say the same (naming the rank).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -61,9 +62,9 @@ only="only fwd, bwd, h2d, allreduce"
 none="no data, forward, backward, optimizer, compute, comm or other phase recorded"
 tap_check "phases under other names: efficiency not judged for that, naming them (not \"no phase time\")" \
 	'grep -qx "  - efficiency ($none, $only)" oddph.out && ! grep -q "no phase time recorded" oddph.out'
-tap_check "... --export budget says so" 'grep -q "no efficiency budget: $none, $only$" oddph.err'
-tap_check "... the budget line and the report's EFFICIENCY BUDGET heading too" \
-	'grep -q "^  budget  *n/a: rank 0: $none, $only$" oddph.out &&
+tap_check "... the budget export's refusal, the budget line and the EFFICIENCY BUDGET heading say the same" \
+	'grep -q "no efficiency budget: rank 0: $none, $only$" oddph.err &&
+	 grep -q "^  budget  *n/a: rank 0: $none, $only$" oddph.out &&
 	 grep -q "EFFICIENCY BUDGET — n/a: rank 0: $none, $only$" oddph.out'
 for r in 0 1 2 3; do mkdir -p oddph4/rank$r && cp oddph/steps.jsonl oddph4/rank$r/; done
 rep --no-index oddph4 >oddph4.out

@@ -9,7 +9,8 @@
 # keeps pytscope's one series across the resume (its finding at the resume, its spike
 # line). A loss logged as strings is not "no loss recorded": the not-judged reason counts
 # the loss values that are not numbers (of the lowest rank with several ranks), in the
-# report and in --export findings.
+# report and in --export findings; the count is the loader's (exact when more warnings
+# than are kept, the same from the index), and a phase named "loss" is no loss value.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -93,4 +94,20 @@ sed 's/,"scalars":{"loss":"1.1"}//' lossstr/steps.jsonl >noloss/steps.jsonl
 rep noloss >noloss.out
 tap_check "no loss at all: still \"no loss recorded\"" \
 	'grep -qx "  - loss divergence and plateau (no loss recorded)" noloss.out'
+mkdir phloss
+sed 's/,"scalars":{"loss":"1.1"}//; s/"backward":0.006/&,"loss":"x"/' lossstr/steps.jsonl >phloss/steps.jsonl
+rep phloss >phloss.out
+tap_check "a phase named loss that is not a number: no loss recorded (it is no loss value)" \
+	'grep -qx "  - loss divergence and plateau (no loss recorded)" phloss.out'
+mkdir lossmany
+awk 'BEGIN { for (s = 0; s < 10050; s++)
+	printf "{\"step\":%d,\"phases\":{\"forward\":0.004},\"scalars\":{\"loss\":\"1.1\"}}\n", s }' \
+	>lossmany/steps.jsonl
+rep lossmany >lossmany.out
+why="loss divergence and plateau (10050 loss values are not numbers)"
+tap_check "more loss strings than diagnostics are kept: the loader's exact count" 'grep -qx "  - $why" lossmany.out'
+"$TSCOPE_BIN" index lossmany >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never lossmany >lossmany_idx.out 2>/dev/null
+tap_check "... the same count from the index" \
+	'[ -f lossmany/.tscope-index/steps-0-of-1.tsx ] && grep -qx "  - $why" lossmany_idx.out'
 tap_plan

@@ -8,7 +8,8 @@
 # between them (headless, scripted keys). The pane opens when any rank has a budget
 # (not only rank 0) and starts on one that has; the report says which rules read rank 0
 # alone and found nothing to judge there. Its per step windows read the records after
-# --warmup, as the budget does, and a rank with none left says why (no windows).
+# --warmup, as the budget does, and a rank with none left says why (no windows); a run of
+# one rank without a budget gets the same reason from the pane, the report and the export.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -123,4 +124,14 @@ why="all 30 records of rank 0 are inside --warmup 50 (nothing left to analyse)"
 tap_check "a rank with every record inside --warmup: says why, no windows of the steps skipped" \
 	'grep -q "^ rank 0 has no budget: $why" w0.txt && grep -q "^ Rank 0 per step window: none; $why" w0.txt &&
 	 ! grep -q "^ steps [0-9]" w0.txt'
+# One rank, every record inside --warmup: the pane that cannot open, the report and the
+# budget export give the one reason, naming the rank.
+printf '5\n:dump %s\nq\n' "$TMP/wr.txt" >wr.keys
+TSCOPE_SCRIPT=wr.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 5 fwd >/dev/null 2>err
+"$BIN" --print --color never --no-index --warmup 5 fwd >wr.out 2>&1
+"$BIN" --export budget --no-index --warmup 5 fwd >wr.csv 2>wr.err
+why="all 3 records of rank 0 are inside --warmup 5 (nothing left to analyse)"
+tap_check "one rank inside --warmup: the Budget pane, the report and the export say the same" \
+	'grep -q "no efficiency budget: $why$" wr.txt && grep -q "^  budget  *n/a: $why$" wr.out &&
+	 grep -q "no efficiency budget: $why$" wr.err'
 tap_plan

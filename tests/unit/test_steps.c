@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_steps.c: the columnar step model (model/steps/store.c): encodings, presence, duplicate
- * and restarted steps, aligned steps, union/missing, compaction. */
+ * and restarted steps, aligned steps, union/missing, compaction, timestamps rounded to the
+ * precision they are kept at. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,8 +204,97 @@ static void test_metric_order(void)
 	run_free(run);
 }
 
+/* The rounding store_read.c's timestamp_kept did with log10 and pow per timestamp,
+ * which the export's cheap one must give bit for bit. */
+static double kept_reference(double ts0, float off)
+{
+	double v = ts0 + (double)off;
+	if (!isfinite(off) || !isfinite(v))
+		return v;
+	double ulp_off = off != 0 ? ldexp(1.0, ilogbf(off) - FLT_MANT_DIG + 1) : 0;
+	double ulp_sum = v != 0 ? ldexp(1.0, ilogb(v) - DBL_MANT_DIG + 1) : 0;
+	double ulp = ulp_off > ulp_sum ? ulp_off : ulp_sum;
+	if (!(ulp > 0))
+		return v;
+	double p = floor(-log10(ulp)), scale = pow(10.0, fabs(p));
+	double kept = p >= 0 ? round(v * scale) / scale : round(v / scale) * scale;
+	return isfinite(kept) ? kept : v;
+}
+
+/* A rank whose first timestamp is ts0 and the others ts0 + d for each d of n, read back. */
+static bool kept_as_reference(double ts0, const double *d, size_t n)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	struct rank_steps *r = steps_rank_new(m, 0, "x");
+	rank_append(r, 0, ts0, true);
+	for (size_t i = 0; i < n; i++)
+		rank_append(r, (long)i + 1, ts0 + d[i], true);
+	steps_publish_rank(m, r);
+	steps_finalize(m);
+	bool same = true;
+	for (size_t i = 0; i <= n && same; i++) {
+		double got, want = kept_reference(ts0, i ? (float)(ts0 + d[i - 1] - ts0) : 0.0f);
+		same = steps_timestamp(m, 0, i, &got) && (got == want || (isnan(got) && isnan(want)));
+		if (!same)
+			printf("# ts0 %.17g record %zu: %.17g, want %.17g\n", ts0, i, got, want);
+	}
+	run_free(run);
+	return same;
+}
+
+/* The timestamp t of a rank whose first one is ts0, as it is read back. */
+static double kept_at(double ts0, double t)
+{
+	struct run *run = new_run();
+	struct steps_model *m = steps_model_get(run);
+	struct rank_steps *r = steps_rank_new(m, 0, "x");
+	rank_append(r, 0, ts0, true);
+	rank_append(r, 1, t, true);
+	steps_publish_rank(m, r);
+	steps_finalize(m);
+	double v = NAN;
+	steps_timestamp(m, 0, 1, &v);
+	run_free(run);
+	return v;
+}
+
+/* Timestamps come back rounded to the decimals their float offset and the double sum
+ * hold, the same as log10/pow gave: 0.0, negative, epoch seconds, a week in (0.1 s),
+ * float subnormal offsets, more than 22 decimals, and every binary exponent. */
+static void test_timestamps_kept(void)
+{
+	static const double base[] = { 0.0, -5.0, -1795344081.25, 1e9, 1795344081.2502363, 1e-310, 1e-200, 1e-30, 1e30,
+				       1e300 };
+	enum { NE = 2 * (127 + 150 + 1) + 6 };
+	double d[NE];
+	size_t n = 0;
+	for (int k = -150; k <= 127; k++) {
+		d[n++] = ldexp(1.37, k);
+		d[n++] = -ldexp(1.37, k);
+	}
+	d[n++] = 0.0;
+	d[n++] = 1e-40;	/* a float subnormal */
+	d[n++] = 1e-45;
+	d[n++] = 0.1234567;
+	d[n++] = 604800.33;
+	d[n++] = -0.25;
+	bool all = true;
+	for (size_t i = 0; i < ARRAY_LEN(base); i++)
+		all = kept_as_reference(base[i], d, n) && all;
+	ok(all, "every timestamp rounded as log10/pow rounded it (%zu bases x %zu offsets)", ARRAY_LEN(base), n);
+	double week = kept_at(1795344081.2502363, 1795344081.2502363 + 604800.33);
+	double epoch = kept_at(1e9, 1e9 + 0.1234567);
+	double zero = kept_at(0.0, 0.0), neg = kept_at(-5.0, -5.25), sub = kept_at(0.0, 1e-40);
+	ok(week == 1795948881.6 && epoch == 1000000000.123457 && zero == 0 && neg == -5.25 &&
+	   fabs(sub / 9.99995e-41 - 1) < 1e-15,
+	   "a week in to 0.1 s, epoch seconds to the microsecond, 0.0, negative, a float subnormal offset "
+	   "(%.17g %.17g %.17g %.17g %.17g)", week, epoch, zero, neg, sub);
+}
+
 int main(void)
 {
+	test_timestamps_kept();
 	test_metric_order();
 	test_many_ranks();
 	test_columns();
