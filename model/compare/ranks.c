@@ -2,10 +2,11 @@
 /* ranks.c: the per-rank deltas of a run pair (compare.h): the series the ranks are
  * compared by (compute, or step time: compare_series), every rank both runs have,
  * compared over the step numbers that rank has in both (not only the steps every rank
- * has), the noise-aware regression test and its onset in B, the per-step wall over the
- * common ranks (or why there is none), a side or a rank that measured no time (not
- * judged, out of the wall and of the time lost: the others' time lost is then over the
- * ranks that measured some), and what the comparison left out. */
+ * has; each step's record as the run aligns it, internal.h NATIVE ALIGNMENT), the
+ * noise-aware regression test and its onset in B, the per-step wall over the common
+ * ranks (or why there is none), a side or a rank that measured no time (not judged, out
+ * of the wall and of the time lost: the others' time lost is then over the ranks that
+ * measured some), and what the comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -146,6 +147,7 @@ static long onset_of(const double *d, const long *step, size_t n, double thr)
  * (compare_series). */
 struct side {
 	const struct steps_model *m;
+	const struct native_align *na; /* the records the run aligns natively (analysis_native), or NULL */
 	struct phase_sets ps;
 	int series;
 	const struct heat_grid *g;   /* the series' heatmap, level 0 read in place; NULL: none */
@@ -191,13 +193,24 @@ static double record_exact(const struct side *s, size_t ri, size_t pos)
 	return analysis_record_step_time(s->m, &s->ps, ri, pos);
 }
 
-/* True when pos is the last record of its step number in rank ri (the one compared,
- * as for the aligned steps); its step number in *step. */
-static bool last_of_step(const struct steps_model *m, size_t ri, size_t pos, long *step)
+/* The record of step of rank index ri that the side's alignment takes (the heatmap's):
+ * the last one, natively the one with phases before a last one without (internal.h
+ * NATIVE ALIGNMENT); false when the rank has none. */
+static bool side_find(const struct side *s, size_t ri, long step, size_t *pos)
+{
+	if (!steps_find(s->m, ri, step, pos))
+		return false;
+	analysis_native_pos(s->na, ri, step, pos);
+	return true;
+}
+
+/* True when pos is the record of its step number that rank ri's alignment takes (the
+ * one compared, as for the aligned steps); its step number in *step. */
+static bool record_taken(const struct side *s, size_t ri, size_t pos, long *step)
 {
 	size_t last;
-	*step = steps_step(m, ri, pos);
-	return steps_find(m, ri, *step, &last) && last == pos;
+	*step = steps_step(s->m, ri, pos);
+	return side_find(s, ri, *step, &last) && last == pos;
 }
 
 static void span_add(struct cmp_span *s, long step)
@@ -225,9 +238,9 @@ static size_t rank_pairs(struct cmp_rank *r, const struct side *sa, size_t ria, 
 	long s;
 	bool sorted = true;
 	for (size_t i = 0; i < steps_nrecords(sa->m, ria); i++) {
-		if (!last_of_step(sa->m, ria, i, &s))
+		if (!record_taken(sa, ria, i, &s))
 			continue;
-		if (!steps_find(sb->m, rib, s, &pos)) {
+		if (!side_find(sb, rib, s, &pos)) {
 			span_add(&r->a_only, s);
 			continue;
 		}
@@ -240,7 +253,7 @@ static size_t rank_pairs(struct cmp_rank *r, const struct side *sa, size_t ria, 
 		p[n++] = (struct paired){ s, va, vb };
 	}
 	for (size_t i = 0; i < steps_nrecords(sb->m, rib); i++)
-		if (last_of_step(sb->m, rib, i, &s) && !steps_find(sa->m, ria, s, &pos))
+		if (record_taken(sb, rib, i, &s) && !side_find(sa, ria, s, &pos))
 			span_add(&r->b_only, s);
 	if (!sorted)
 		qsort(p, n, sizeof(*p), cmp_paired);
@@ -423,7 +436,7 @@ static double wall_at(const struct side *s, const size_t *ri, size_t n, long ste
 	double top = NAN, comm = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t pos;
-		if (!steps_find(s->m, ri[i], step, &pos))
+		if (!side_find(s, ri[i], step, &pos))
 			return NAN;
 		double v = record_exact(s, ri[i], pos);
 		if (!i || v > top)
@@ -460,7 +473,7 @@ static bool wall_next(struct wall_walk *ww, const struct side *sa, const struct 
 		return true;
 	}
 	for (; ww->i < steps_nrecords(sa->m, ww->cra[0]); ww->i++)
-		if (last_of_step(sa->m, ww->cra[0], ww->i, s)) {
+		if (record_taken(sa, ww->cra[0], ww->i, s)) {
 			*va = wall_at(sa, ww->cra, ww->ncr, *s);
 			*vb = isnan(*va) ? NAN : wall_at(sb, ww->crb, ww->ncr, *s);
 			ww->i++;
@@ -567,7 +580,7 @@ static void lost_among(const struct side *s, const size_t *ri, size_t n, const s
 		long step = steps_aligned_step(s->m, k[j]);
 		double top = -INFINITY, sum = 0;
 		size_t i = 0, tied = 0, pos;
-		for (; i < n && steps_find(s->m, ri[i], step, &pos); i++) {
+		for (; i < n && side_find(s, ri[i], step, &pos); i++) {
 			v[i] = record_exact(s, ri[i], pos);
 			if (isnan(v[i]))
 				break;
@@ -726,8 +739,8 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 	 * compute phase, has only its step time (and no time lost, read off compute rows) */
 	int series = compare_series(c, &out->step_time_why);
 	out->by_step_time = series == HEAT_STEP_TIME;
-	struct side sa = { .m = ma, .series = series, .g = analysis_heatmap(a, series) };
-	struct side sb = { .m = mb, .series = series, .g = analysis_heatmap(b, series) };
+	struct side sa = { .m = ma, .na = analysis_native(a), .series = series, .g = analysis_heatmap(a, series) };
+	struct side sb = { .m = mb, .na = analysis_native(b), .series = series, .g = analysis_heatmap(b, series) };
 	analysis_phase_sets_init(ma, &sa.ps);
 	analysis_phase_sets_init(mb, &sb.ps);
 	struct aligned al;

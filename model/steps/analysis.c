@@ -117,6 +117,7 @@ void analysis_cache_free(void *p)
 	analysis_cache_drop_records(c);
 	free(c->rank);
 	free(c->cmed);
+	analysis_native_free(c->native_align);
 	for (size_t i = 0; i < c->nheat; i++)
 		analysis_heat_free(c->heat[i]);
 	free(c->heat);

@@ -404,12 +404,14 @@ enum heat_series {
 };
 
 struct heat_grid;
-/* Grid of a series; NULL when there are no aligned steps or the metric is unknown. */
+/* Grid of a series; NULL when there are no aligned steps or the metric is unknown. A
+ * cell is the record of its step the distributed analysis takes (natively, not a last
+ * record without any phase: internal.h NATIVE ALIGNMENT). */
 const struct heat_grid *analysis_heatmap(struct run *run, int series);
 /* Build (or bring up to date) the grids of n series at once, so the ones that share
  * work share it: HEAT_COMPUTE and HEAT_REL_SLOWDOWN both missing are filled in one pass
  * that reads each record's compute once (the index summary holds both). Each grid is
- * then what analysis_heatmap() returns for its series, bit for bit. */
+ * then what analysis_heatmap_last() returns for its series, bit for bit. */
 void analysis_heatmaps(struct run *run, const int *series, size_t n);
 /* Bytes building series' grid would allocate (an estimate); 0 when it is built or
  * restored from the index summary. */

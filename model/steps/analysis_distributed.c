@@ -6,7 +6,8 @@
  * Two alignments: pytscope's, where the last record of a step counts (--compat pytscope,
  * the index summary), and the native one, where a record without any phase (an eval
  * record's scalars) does not replace an earlier record of its step that has phases
- * (shadowed_find: computed again only when a rank has such a step).
+ * (analysis_native.c: computed again only when a rank has such a step), with its step
+ * medians for the native slowdown heatmap (analysis_native_medians).
  * Why the ranks cannot be weighed: analysis_weighable.c. */
 #include "model/steps/seal.h"
 
@@ -131,24 +132,6 @@ static size_t gaps_to_zero(double *c, size_t n)
 	return gaps;
 }
 
-/* Rank r's aligned steps k[i] (ascending) whose last record has no phase while an
- * earlier record of the step has one, and pos[i] the last such record: the one the
- * native alignment takes there. */
-struct shadowed {
-	size_t n;
-	size_t *k, *pos;
-};
-
-/* Rank ri's record pos has a phase value (phase ids: ps->all). */
-static bool record_phased(const struct rank_steps *r, const struct phase_sets *ps, size_t pos)
-{
-	double v;
-	for (size_t i = 0; i < ps->nall; i++)
-		if (store_rank_value(r, ps->all[i], pos, &v))
-			return true;
-	return false;
-}
-
 /* The aligned index of step into *k; false when the step is not aligned. */
 static bool aligned_index(const struct steps_model *m, long step, size_t *k)
 {
@@ -162,99 +145,6 @@ static bool aligned_index(const struct steps_model *m, long step, size_t *k)
 	}
 	*k = lo;
 	return lo < steps_naligned(m) && steps_aligned_step(m, lo) == step;
-}
-
-/* qsort order of (step, pos) pairs: by step (a rank's aligned records: one a step). */
-static int pair_cmp(const void *a, const void *b)
-{
-	const long *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* The index of step in the n (step, pos) pairs of gap (ascending steps), or n. */
-static size_t gap_find(const long *gap, size_t n, long step)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (gap[2 * mid] < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && gap[2 * lo] == step ? lo : n;
-}
-
-/* Rank ri's shadowed steps into sh (struct shadowed): the last records of its steps
- * that have no phase (few: a lookup each), then one pass over its records for the last
- * one with a phase before each; those of aligned steps. O(records log gaps). */
-static void rank_shadowed(const struct steps_model *m, const struct phase_sets *ps, size_t ri, struct shadowed *sh)
-{
-	const struct rank_steps *r = m->rank[ri];
-	rank_need_body(r);
-	size_t n = 0, cap = 0, q, k;
-	long *gap = NULL; /* (step, its last record) by step ascending */
-	for (size_t p = 0; p < r->n; p++) {
-		long step = steps_step(m, ri, p);
-		if (record_phased(r, ps, p) || !steps_find(m, ri, step, &q) || q != p)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			gap = xrealloc(gap, 2 * cap * sizeof(*gap));
-		}
-		gap[2 * n] = step;
-		gap[2 * n + 1] = (long)p;
-		n++;
-	}
-	if (n)
-		qsort(gap, n, 2 * sizeof(*gap), pair_cmp);
-	size_t *alt = xmalloc((n ? n : 1) * sizeof(*alt)); /* per gap: the record taken there, or SIZE_MAX */
-	for (size_t i = 0; i < n; i++)
-		alt[i] = SIZE_MAX;
-	for (size_t p = 0; n && p < r->n; p++) {
-		size_t i = gap_find(gap, n, steps_step(m, ri, p));
-		if (i < n && p < (size_t)gap[2 * i + 1] && record_phased(r, ps, p))
-			alt[i] = p; /* records ascend: the last one before the gap's stays */
-	}
-	sh->k = xmalloc((n ? n : 1) * sizeof(*sh->k));
-	sh->pos = xmalloc((n ? n : 1) * sizeof(*sh->pos));
-	for (size_t i = 0; i < n; i++)
-		if (alt[i] != SIZE_MAX && aligned_index(m, gap[2 * i], &k)) {
-			sh->k[sh->n] = k;
-			sh->pos[sh->n++] = alt[i];
-		}
-	free(alt);
-	free(gap);
-}
-
-static void shadowed_free(struct shadowed *sh, size_t N)
-{
-	for (size_t r = 0; sh && r < N; r++) {
-		free(sh[r].k);
-		free(sh[r].pos);
-	}
-	free(sh);
-}
-
-/* Every rank's shadowed steps, or NULL when no rank has one. A rank whose steps run
- * contiguously has none, nor one without aligned steps lacking compute in d (pytscope's
- * alignment, when known: NULL). */
-static struct shadowed *shadowed_find(const struct steps_model *m, const struct distributed *d)
-{
-	size_t N = steps_nranks(m), total = 0;
-	struct shadowed *sh = xcalloc(N, sizeof(*sh));
-	struct phase_sets ps;
-	analysis_phase_sets_init(m, &ps);
-	for (size_t r = 0; r < N; r++)
-		if (!m->rank[r]->contiguous && (!d || d->rank[r].no_compute)) {
-			rank_shadowed(m, &ps, r, &sh[r]);
-			total += sh[r].n;
-		}
-	analysis_phase_sets_free(&ps);
-	if (total)
-		return sh;
-	shadowed_free(sh, N);
-	return NULL;
 }
 
 /* Aligned steps per task of the column pass. A task reads its block rank by rank (each
@@ -284,26 +174,23 @@ struct step_pass {
 	struct run *run;          /* the run of rows: its budget sums are taken with them */
 	struct budget_plan bplan;
 	struct budget_sums *bsum;
-	const struct shadowed *shadow; /* per rank, the native alignment's records; NULL: pytscope's */
+	const struct native_align *shadow; /* the native alignment's records; NULL: pytscope's */
 };
 
 /* Rank r's compute out[n] (and comm, when not NULL) at aligned steps [k0, k0 + n) as
- * the native alignment has them: at its shadowed steps, from the record with phases. */
+ * the native alignment has them: where it differs, from the record with phases. */
 static void shadow_patch(const struct step_pass *p, size_t r, size_t k0, size_t n, double *out, double *comm)
 {
-	const struct shadowed *sh = p->shadow ? &p->shadow[r] : NULL;
-	size_t lo = 0, hi = sh ? sh->n : 0;
-	while (lo < hi) { /* the first at k0 or after */
-		size_t mid = lo + (hi - lo) / 2;
-		if (sh->k[mid] < k0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; sh && i < sh->n && sh->k[i] < k0 + n; i++) {
-		size_t j = sh->k[i] - k0;
-		analysis_records_compute(p->m, &p->ps, r, sh->pos[i], 1, out + j, comm ? comm + j : NULL);
-	}
+	const struct native_align *na = p->shadow;
+	if (!na || !na->rank[r].n || !n)
+		return;
+	const struct native_rank *nr = &na->rank[r];
+	long last = steps_aligned_step(p->m, k0 + n - 1);
+	size_t k, i = analysis_native_first(na, r, steps_aligned_step(p->m, k0));
+	for (; i < nr->n && nr->step[i] <= last; i++)
+		if (aligned_index(p->m, nr->step[i], &k))
+			analysis_records_compute(p->m, &p->ps, r, nr->pos[i], 1, out + (k - k0),
+						 comm ? comm + (k - k0) : NULL);
 }
 
 static void step_block(void *ud, size_t task)
@@ -717,10 +604,10 @@ void analysis_index_rows_free(struct analysis_cache *c)
 	c->index_nrows = 0;
 }
 
-/* shadow: the native alignment's records (shadowed_find), computed from the model
+/* shadow: the native alignment's records (analysis_native), computed from the model
  * (no index rows), or NULL: pytscope's alignment. */
 static struct distributed *compute_distributed(struct run *run, const double *cmed_known,
-						const struct dist_input *in, const struct shadowed *shadow)
+						const struct dist_input *in, const struct native_align *shadow)
 {
 	const struct steps_model *m = run->steps;
 	size_t N = steps_nranks(m), S = steps_naligned(m);
@@ -788,9 +675,8 @@ const struct distributed *analysis_distributed(struct run *run)
 	if (!c || (run->opts && run->opts->compat_pytscope))
 		return analysis_distributed_last(run);
 	if (!c->native_done && steps_nranks(m) >= 2 && steps_naligned(m)) {
-		struct shadowed *sh = shadowed_find(m, c->dist_done ? c->dist : NULL);
-		c->native = sh ? compute_distributed(run, NULL, NULL, sh) : NULL;
-		shadowed_free(sh, steps_nranks(m));
+		const struct native_align *na = analysis_native(run);
+		c->native = na ? compute_distributed(run, NULL, NULL, na) : NULL;
 		c->native_done = true;
 	}
 	return c->native ? c->native : analysis_distributed_last(run);
@@ -829,4 +715,38 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c)
 	step_pass_run(run, &p);
 	analysis_phase_sets_free(&p.ps);
 	return c->cmed;
+}
+
+/* The compute of every rank at aligned step k in the native alignment na into c[N]
+ * (the doubles the native step pass reads there). */
+static void native_step_compute(const struct steps_model *m, const struct phase_sets *ps,
+				const struct native_align *na, size_t k, double *c)
+{
+	long step = steps_aligned_step(m, k);
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		size_t pos;
+		if (!analysis_native_pos(na, r, step, &pos))
+			pos = steps_aligned_pos(m, r, k);
+		analysis_records_compute(m, ps, r, pos, 1, &c[r], NULL);
+	}
+}
+
+double *analysis_native_medians(struct run *run, const struct native_align *na)
+{
+	const struct steps_model *m = run->steps;
+	size_t S = steps_naligned(m), N = steps_nranks(m), k;
+	double *out = xmalloc((S ? S : 1) * sizeof(*out));
+	memcpy(out, analysis_step_medians(run, analysis_cache_of(run)), S * sizeof(*out));
+	double *c = xmalloc(2 * (N ? N : 1) * sizeof(*c));
+	struct phase_sets ps;
+	analysis_phase_sets_init(m, &ps);
+	for (size_t r = 0; na && r < na->nranks; r++)
+		for (size_t i = 0; i < na->rank[r].n; i++)   /* a step met again: the same median */
+			if (aligned_index(m, na->rank[r].step[i], &k)) {
+				native_step_compute(m, &ps, na, k, c);
+				out[k] = present_median(c, N, c + N);
+			}
+	analysis_phase_sets_free(&ps);
+	free(c);
+	return out;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* analysis_heatmap.c: the heatmap block pyramids (analysis.h): per rank and series, the mean and
- * worst of every block of 2^l aligned steps, built once in parallel row passes, so a
- * range query costs O(log S). A live run's appended aligned steps extend a pyramid in
- * place: rows have room to grow (cap), and only the new cells and the blocks that cover
- * them are computed. Each rank's row is one allocation (internal.h), so a pyramid
- * restored from the index summary can read rows one at a time. */
+/* analysis_heatmap.c: building the heatmap block pyramids (analysis.h): per rank and series, the
+ * mean and worst of every block of 2^l aligned steps, built once in parallel row passes,
+ * so a range query costs O(log S) (analysis_heat_read.c). A live run's appended aligned
+ * steps extend a pyramid in place: rows have room to grow (cap), and only the new cells
+ * and the blocks that cover them are computed. Each rank's row is one allocation
+ * (internal.h), so a pyramid restored from the index summary can read rows one at a
+ * time. A cell is the record of its step in the run's alignment: natively, where a
+ * step's last record has no phase, the record with phases before it (internal.h NATIVE
+ * ALIGNMENT; a pyramid of its own, g->native), else pytscope's last record, which the
+ * index summary holds (analysis_heatmap_last). */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -178,16 +182,18 @@ static bool step_time_value(const struct steps_model *m, const struct phase_sets
 	return n > 0;
 }
 
-/* Level-0 value of series at (r, column k); false when missing (a column after the
- * aligned steps that rank r has not reached, a record without the series' phases). */
-static bool series_value(const struct steps_model *m, const struct phase_sets *ps, int series,
-			 size_t r, size_t k, double *out)
+/* Level-0 value of series at (r, column k) in the alignment na (NULL: pytscope's);
+ * false when missing (a column after the aligned steps that rank r has not reached, a
+ * record without the series' phases). */
+static bool series_value(const struct steps_model *m, const struct phase_sets *ps, const struct native_align *na,
+			 int series, size_t r, size_t k, double *out)
 {
 	size_t pos;
 	if (k < steps_naligned(m))
 		pos = steps_aligned_pos(m, r, k);
 	else if (!steps_find(m, r, steps_column_step(m, k), &pos))
 		return false;
+	analysis_native_pos(na, r, steps_column_step(m, k), &pos);
 	switch (series) {
 	case HEAT_COMPUTE:   /* a record without a compute phase value: missing, not 0 */
 		*out = analysis_record_compute(m, ps, r, pos);
@@ -211,10 +217,28 @@ struct heat_pass {
 				   * the same compute values */
 	const struct steps_model *m;
 	struct phase_sets ps;
-	const double *cmed;       /* HEAT_REL_SLOWDOWN (g, or rel): analysis_step_medians() */
+	const struct native_align *na; /* the native alignment's records (g->native), or NULL */
+	const double *cmed;       /* HEAT_REL_SLOWDOWN (g, or rel): analysis_step_medians(), natively
+				   * analysis_native_medians() */
 	bool *missing;            /* per task: a recomputed cell of g is missing */
 	bool *rel_missing;        /* per task: a cell of rel is missing */
 };
+
+/* Rank r's compute buf[k0, A) read in pytscope's alignment made the native one's (p->na):
+ * at its steps that differ, the compute of the record with phases. */
+static void native_compute(const struct heat_pass *p, size_t r, size_t k0, double *buf)
+{
+	const struct native_rank *nr = p->na ? &p->na->rank[r] : NULL;
+	size_t A = steps_naligned(p->m), k = k0;
+	for (size_t i = nr ? analysis_native_first(p->na, r, steps_aligned_step(p->m, k0)) : 0; nr && i < nr->n; i++) {
+		while (k < A && steps_aligned_step(p->m, k) < nr->step[i])
+			k++;
+		if (k == A)
+			return;
+		if (steps_aligned_step(p->m, k) == nr->step[i])
+			buf[k] = analysis_record_compute(p->m, &p->ps, r, nr->pos[i]);
+	}
+}
 
 /* HEAT_COMPUTE of rank r at the aligned columns [k0, A) into buf (A doubles), read a
  * column at a time (analysis_rank_compute: the values series_value() gives, bit for
@@ -226,9 +250,10 @@ static size_t row_compute(const struct heat_pass *p, int series, size_t r, size_
 	size_t A = steps_naligned(p->m);
 	if (series != HEAT_COMPUTE || k0 >= A)
 		return k0;
-	if (!have && analysis_rank_has_compute_phase(p->m, &p->ps, r))
+	if (!have && analysis_rank_has_compute_phase(p->m, &p->ps, r)) {
 		analysis_rank_compute(p->m, &p->ps, r, k0, A - k0, buf + k0, NULL);
-	else if (!have)   /* a rank without a compute phase: missing, not 0 */
+		native_compute(p, r, k0, buf);
+	} else if (!have)   /* a rank without a compute phase: missing, not 0 */
 		for (size_t k = k0; k < A; k++)
 			buf[k] = NAN;
 	return A;
@@ -258,7 +283,7 @@ static bool heat_fill_row(const struct heat_pass *p, size_t r, double *buf, bool
 		double x = k < kb ? buf[k] : 0;
 		if (p->cmed && k >= A)   /* only the aligned steps have a median over every rank */
 			v[k] = NAN;
-		else if (k >= kb && !series_value(p->m, &p->ps, series, r, k, &x))
+		else if (k >= kb && !series_value(p->m, &p->ps, p->na, series, r, k, &x))
 			v[k] = NAN;
 		else
 			v[k] = p->cmed ? (p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN) : (float)x;
@@ -283,7 +308,7 @@ static void heat_fill_pair_row(const struct heat_pass *p, size_t r, double *buf,
 	size_t kb = row_compute(p, HEAT_COMPUTE, r, 0, buf, false);
 	for (size_t k = 0; k < S; k++) {
 		double x = k < kb ? buf[k] : 0;
-		bool have = k < kb || series_value(p->m, &p->ps, HEAT_COMPUTE, r, k, &x);
+		bool have = k < kb || series_value(p->m, &p->ps, p->na, HEAT_COMPUTE, r, k, &x);
 		v[k] = have ? (float)x : NAN;
 		w[k] = have && k < A && p->cmed[k] > 0 ? (float)(x / p->cmed[k] - 1.0) : NAN;
 		*missing = *missing || isnan(v[k]);
@@ -446,8 +471,12 @@ static bool heat_fill(struct run *run, struct heat_grid *g, struct heat_grid *re
 		cells += S - g->from[r];
 	size_t ntasks = (N + ANALYSIS_RANK_CHUNK - 1) / ANALYSIS_RANK_CHUNK;
 	struct heat_pass p = { .g = g, .rel = rel, .m = run->steps, .missing = xcalloc(ntasks, sizeof(bool)),
-			       .rel_missing = xcalloc(ntasks, sizeof(bool)) };
-	if (g->series == HEAT_REL_SLOWDOWN || rel)
+			       .rel_missing = xcalloc(ntasks, sizeof(bool)),
+			       .na = g->native ? analysis_native(run) : NULL };
+	double *native_cmed = NULL;
+	if ((g->series == HEAT_REL_SLOWDOWN || rel) && p.na)
+		p.cmed = native_cmed = analysis_native_medians(run, p.na);
+	else if (g->series == HEAT_REL_SLOWDOWN || rel)
 		p.cmed = analysis_step_medians(run, analysis_cache_of(run));
 	/* a poll's few new steps: no threads to start */
 	int threads = cells < ((size_t)1 << 16) ? 1 : analysis_threads(run);
@@ -457,6 +486,7 @@ static bool heat_fill(struct run *run, struct heat_grid *g, struct heat_grid *re
 	bool missing = any_of(p.missing, ntasks), rel_missing = any_of(p.rel_missing, ntasks);
 	free(p.missing);
 	free(p.rel_missing);
+	free(native_cmed);
 	if (missing && g->dense) {
 		if (!fresh)
 			return false;
@@ -480,12 +510,14 @@ static bool heat_buildable(const struct steps_model *m, int series)
 	return N && S && !(series >= 0 && (size_t)series >= steps_nmetrics(m)) && series >= HEAT_REL_SLOWDOWN;
 }
 
-static struct heat_grid *heat_build(struct run *run, int series)
+/* native: in the native alignment (g->native). */
+static struct heat_grid *heat_build(struct run *run, int series, bool native)
 {
 	const struct steps_model *m = run->steps;
 	if (!heat_buildable(m, series))
 		return NULL;
 	struct heat_grid *g = analysis_heat_new(series, steps_nranks(m), steps_ncolumns(m), true);
+	g->native = native;
 	heat_fill(run, g, NULL, true);
 	return g;
 }
@@ -505,10 +537,10 @@ void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri)
 	analysis_phase_sets_free(&p.ps);
 }
 
-bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed, size_t ri,
-			    double *buf)
+bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed,
+			    const struct native_align *na, size_t ri, double *buf)
 {
-	struct heat_pass p = { .g = g, .m = m, .cmed = cmed };
+	struct heat_pass p = { .g = g, .m = m, .cmed = cmed, .na = na };
 	analysis_phase_sets_init(m, &p.ps);
 	g->from[ri] = 0;
 	bool missing = heat_fill_row(&p, ri, buf, false);
@@ -624,31 +656,41 @@ void analysis_heat_stream_free(struct heat_stream *s)
  * could change, or a fresh grid when a dense one gets a missing cell. */
 static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)
 {
+	int series = g->series;
+	bool native = g->native;
 	if (g->lazy) { /* restored from the index summary: its rows are not all here */
-		int series = g->series;
 		analysis_heat_free(g);
-		return heat_build(run, series);
+		return heat_build(run, series, native);
 	}
 	heat_reserve(g, steps_ncolumns(run->steps), true);
 	if (heat_fill(run, g, NULL, false))
 		return g;
-	int series = g->series;
 	analysis_heat_free(g);
-	return heat_build(run, series);
+	return heat_build(run, series, native);
 }
 
-const struct heat_grid *analysis_heatmap(struct run *run, int series)
+/* The slot of series' grid in the alignment asked (native or pytscope's) in the cache,
+ * or c->nheat when there is none. */
+static size_t heat_slot(const struct analysis_cache *c, int series, bool native)
+{
+	size_t i = 0;
+	while (i < c->nheat && !(c->heat[i]->series == series && c->heat[i]->native == native))
+		i++;
+	return i;
+}
+
+static const struct heat_grid *heatmap_of(struct run *run, int series, bool native)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
 	if (!c)
 		return NULL;
-	for (size_t i = 0; i < c->nheat; i++)
-		if (c->heat[i]->series == series) {
-			if (c->heat[i]->nsteps != steps_ncolumns(run->steps) || c->heat[i]->stale)
-				c->heat[i] = heat_extend(run, c->heat[i]);
-			return c->heat[i];
-		}
-	struct heat_grid *g = heat_build(run, series);
+	size_t i = heat_slot(c, series, native);
+	if (i < c->nheat) {
+		if (c->heat[i]->nsteps != steps_ncolumns(run->steps) || c->heat[i]->stale)
+			c->heat[i] = heat_extend(run, c->heat[i]);
+		return c->heat[i];
+	}
+	struct heat_grid *g = heat_build(run, series, native);
 	if (!g)
 		return NULL;
 	c->heat = xrealloc(c->heat, (c->nheat + 1) * sizeof(*c->heat));
@@ -656,12 +698,20 @@ const struct heat_grid *analysis_heatmap(struct run *run, int series)
 	return g;
 }
 
+/* A native pyramid only when the alignments differ somewhere: else pytscope's is it. */
+const struct heat_grid *analysis_heatmap(struct run *run, int series)
+{
+	return heatmap_of(run, series, analysis_native(run) != NULL);
+}
+
+const struct heat_grid *analysis_heatmap_last(struct run *run, int series)
+{
+	return heatmap_of(run, series, false);
+}
+
 static bool heat_cached(const struct analysis_cache *c, int series)
 {
-	for (size_t i = 0; i < c->nheat; i++)
-		if (c->heat[i]->series == series)
-			return true;
-	return false;
+	return heat_slot(c, series, false) < c->nheat;
 }
 
 void analysis_heatmaps(struct run *run, const int *series, size_t n)
@@ -685,216 +735,24 @@ void analysis_heatmaps(struct run *run, const int *series, size_t n)
 		c->heat[c->nheat++] = h;
 	}
 	for (size_t i = 0; i < n; i++)
-		analysis_heatmap(run, series[i]);
+		analysis_heatmap_last(run, series[i]);
 }
 
-size_t analysis_heat_cost(struct run *run, int series)
+static size_t heat_cost_of(struct run *run, int series, bool native)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
-	for (size_t i = 0; c && i < c->nheat; i++)
-		if (c->heat[i]->series == series)
-			return 0;
+	if (c && heat_slot(c, series, native) < c->nheat)
+		return 0;
 	/* per rank and column about 4 words: the values, the levels' means, worsts, counts */
 	return run->steps ? steps_nranks(run->steps) * steps_ncolumns(run->steps) * 16 : 0;
 }
 
-size_t heat_nsteps(const struct heat_grid *g)
+size_t analysis_heat_cost(struct run *run, int series)
 {
-	return g ? g->nsteps : 0;
+	return heat_cost_of(run, series, analysis_native(run) != NULL);
 }
 
-size_t heat_nranks(const struct heat_grid *g)
+size_t analysis_heat_cost_last(struct run *run, int series)
 {
-	return g ? g->nranks : 0;
-}
-
-const float *heat_row(const struct heat_grid *g, size_t ri)
-{
-	return row_val(g, analysis_heat_row(g, ri, true), 0);
-}
-
-/* Word w of rank ri's row: in place, or (a grid restored from the index summary whose
- * row is not resident) from the summary's chunk that holds it. */
-static float range_word(const struct heat_grid *g, const void *row, size_t ri, size_t w, uint32_t *bits)
-{
-	uint32_t x = row ? ((const uint32_t *)row)[w] : analysis_heat_word(g, ri, w);
-	float f;
-	memcpy(&f, &x, sizeof(f));
-	if (bits)
-		*bits = x;
-	return f;
-}
-
-/* heat_count() for a row that may be read by chunks. */
-static uint32_t range_count(const struct heat_grid *g, const void *row, size_t ri, size_t l, size_t idx)
-{
-	if (l == 0 && !g->shift)
-		return !isnan(range_word(g, row, ri, g->off_val[0] + idx, NULL));
-	if (!g->dense) {
-		uint32_t c;
-		range_word(g, row, ri, g->off_count[l] + idx, &c);
-		return c;
-	}
-	size_t lo = idx << l, hi = lo + ((size_t)1 << l);
-	return (uint32_t)((hi < g->nsteps ? hi : g->nsteps) - lo);
-}
-
-void heat_row_buckets(const struct heat_grid *g, size_t ri, size_t c0, size_t spc, size_t n, float *worst)
-{
-	size_t l = 0;
-	while (((size_t)1 << l) < spc)
-		l++;
-	if (((size_t)1 << l) != spc || c0 % spc || l >= g->nlevels) { /* not one block per bucket */
-		for (size_t x = 0; x < n; x++) {
-			double m, w;
-			worst[x] = heat_range(g, ri, c0 + x * spc, c0 + (x + 1) * spc, &m, &w) ? (float)w : NAN;
-		}
-		return;
-	}
-	size_t a = c0 >> l, len = g->len[l], k = a < len ? (len - a < n ? len - a : n) : 0;
-	if (g->row[ri])   /* level l's worst (level 0: the values), NaN where no value */
-		memcpy(worst, row_worst(g, g->row[ri], l) + a, k * sizeof(*worst));
-	else
-		analysis_heat_words(g, ri, g->off_worst[l] + a, k, worst);
-	for (size_t x = k; x < n; x++)
-		worst[x] = NAN;
-}
-
-/* row_range()'s walk up one level: the end blocks [*a, *b) takes into take, how many. */
-static inline size_t level_takes(size_t *a, size_t *b, size_t take[2])
-{
-	size_t nt = 0;
-	if (*a & 1)
-		take[nt++] = (*a)++;
-	if (*b & 1)
-		take[nt++] = --*b;
-	*a /= 2;
-	*b /= 2;
-	return nt;
-}
-
-/* heat_range() over row ri whose words are at row (NULL: a restored row read by
- * chunks): heat_range() and heat_row_scale() alike. Always inlined: in heat_row_scale(),
- * whose row is never NULL (nonnull), the compiler then drops the branches to the chunk
- * reads (a fifth of the colour scale's instructions at 1,000 steps a rank). */
-static inline __attribute__((always_inline)) bool row_range(const struct heat_grid *g, const void *row, size_t ri,
-							     size_t k_lo, size_t k_hi, double *mean, double *worst)
-{
-	if (k_hi > g->nsteps)
-		k_hi = g->nsteps;
-	if (k_lo >= k_hi)
-		return false;
-	double sum = 0, w = 0;
-	uint64_t cnt = 0;
-	size_t a = k_lo, b = k_hi;
-	for (size_t l = 0; a < b && l < g->nlevels; l++) {
-		size_t take[2], nt = level_takes(&a, &b, take);
-		for (size_t t = 0; t < nt; t++) {
-			uint32_t c = range_count(g, row, ri, l, take[t]);
-			if (!c)
-				continue;
-			double v = range_word(g, row, ri, g->off_val[l] + take[t], NULL);
-			double wo = range_word(g, row, ri, g->off_worst[l] + take[t], NULL);
-			sum += v * c;
-			if (cnt == 0 || wo > w)
-				w = wo;
-			cnt += c;
-		}
-	}
-	if (cnt == 0)
-		return false;
-	*mean = sum / (double)cnt;
-	*worst = w;
-	return true;
-}
-
-bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,
-		double *worst)
-{
-	if (!g || ri >= g->nranks)
-		return false;
-	return row_range(g, g->row[ri], ri, k_lo, k_hi, mean, worst);
-}
-
-/* The blocks row_range() takes for each segment of a dense grid's colour scale depend on
- * its shape only: heat_row_scale() plans them once a scale (grid_scale.plan). Segment k
- * takes take[first[k] .. first[k + 1]) in row_range()'s order: the mean at word
- * off_val[level] + idx, weighed by its count (0: a level-0 cell, present unless NaN). */
-struct scale_take {
-	uint32_t idx, count;
-	size_t level;
-};
-struct scale_plan {
-	size_t nsteps, nlevels, ncols;   /* its shape (nc follows ncols); another: made again */
-	uint32_t first[65];       /* grid_scale_init: nc <= 64 */
-	struct scale_take take[];
-};
-
-static const struct scale_plan *scale_plan_of(const struct heat_grid *g, struct grid_scale *s)
-{
-	struct scale_plan *p = s->plan;
-	if (p && p->nsteps == g->nsteps && p->nlevels == g->nlevels && p->ncols == s->ncols)
-		return p;
-	free(p);
-	s->plan = p = xmalloc(sizeof(*p) + s->nc * 2 * g->nlevels * sizeof(p->take[0]));
-	*p = (struct scale_plan){ .nsteps = g->nsteps, .nlevels = g->nlevels, .ncols = s->ncols };
-	uint32_t n = 0;
-	for (size_t k = 0; k < s->nc; k++) {
-		size_t a, b;
-		grid_scale_segment(s, k, &a, &b);
-		if (b > g->nsteps)
-			b = g->nsteps;
-		p->first[k] = n;
-		for (size_t l = 0; a < b && l < g->nlevels; l++) {
-			size_t take[2], nt = level_takes(&a, &b, take);
-			for (size_t t = 0; t < nt; t++) /* range_count() of a dense grid */
-				p->take[n++] = (struct scale_take){ (uint32_t)take[t], l ? range_count(g, NULL, 0, l, take[t]) : 0, l };
-		}
-	}
-	p->first[s->nc] = n;
-	return p;
-}
-
-/* row_range()'s mean of segment k through p: the same products in the same order. */
-static bool plan_mean(const struct heat_grid *g, const void *row, const struct scale_plan *p, size_t k, double *mean)
-{
-	double sum = 0;
-	uint64_t cnt = 0;
-	for (uint32_t i = p->first[k]; i < p->first[k + 1]; i++) {
-		const struct scale_take *t = &p->take[i];
-		double v = row_val(g, row, t->level)[t->idx];
-		uint32_t c = t->count ? t->count : !isnan(v);
-		if (!c)
-			continue;
-		sum += v * c;
-		cnt += c;
-	}
-	if (cnt)
-		*mean = sum / (double)cnt;
-	return cnt != 0;
-}
-
-void heat_row_scale(const struct heat_grid *g, const void *row, size_t ri, struct grid_scale *s)
-{
-	double m, w;
-	if (s->nc == s->ncols && !g->shift) { /* a column a segment (64 steps or fewer): */
-		const float *v = row_val(g, row, 0); /* row_range() of one cell, (0 + v * 1) / 1 */
-		for (size_t k = 0; k < s->nc; k++)
-			if (!isnan(v[k]))
-				grid_scale_add_mean(s, 0.0 + (double)v[k]);
-	} else if (g->dense && !g->shift && g->nsteps <= UINT32_MAX) {
-		const struct scale_plan *p = scale_plan_of(g, s);
-		for (size_t k = 0; k < s->nc; k++)
-			if (plan_mean(g, row, p, k, &m))
-				grid_scale_add_mean(s, m);
-	} else {
-		for (size_t k = 0; k < s->nc; k++) {
-			size_t c0, c1;
-			grid_scale_segment(s, k, &c0, &c1);
-			if (row_range(g, row, ri, c0, c1, &m, &w))
-				grid_scale_add_mean(s, m);
-		}
-	}
-	if (row_range(g, row, ri, 0, s->ncols, &m, &w))
-		grid_scale_add_worst(s, w);
+	return heat_cost_of(run, series, false);
 }

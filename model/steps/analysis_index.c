@@ -495,7 +495,7 @@ static void job_pyramids(struct summary_job *j, bool stream, bool dense)
 	}
 	analysis_heatmaps(run, summary_series, ARRAY_LEN(summary_series));
 	for (size_t i = 0; i < ARRAY_LEN(summary_series); i++) {
-		const struct heat_grid *g = analysis_heatmap(run, summary_series[i]);
+		const struct heat_grid *g = analysis_heatmap_last(run, summary_series[i]);
 		bool compact = g != NULL; /* rows as analysis_heat_new() lays them out */
 		for (size_t l = 0; compact && l < g->nlevels; l++)
 			compact = g->cap[l] == g->len[l];

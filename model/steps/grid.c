@@ -3,11 +3,12 @@
  * slowdown vs the step median, step time, comm, each phase), read from the analyzers'
  * heatmap pyramids (analysis.h heat_range), so any rectangle costs O(rows x log
  * steps). The columns are the aligned steps, and in a live run the leading ranks'
- * newer steps too (steps_ncolumns). Enter on a cell opens the step's kernels when a
- * trace covers it, else the rank's steps. A pyramid that is not in memory and would
- * take long to build is a grid job (heat_job.h): built on its own thread, owned by the
- * grid source it opens, coarse (columns of 2^shift steps) when the full one would not
- * fit memory. */
+ * newer steps too (steps_ncolumns); a cell is the record its step takes in the run's
+ * alignment (internal.h NATIVE ALIGNMENT), and so is the cell's description. Enter on
+ * a cell opens the step's kernels when a trace covers it, else the rank's steps. A
+ * pyramid that is not in memory and would take long to build is a grid job
+ * (heat_job.h): built on its own thread, owned by the grid source it opens, coarse
+ * (columns of 2^shift steps) when the full one would not fit memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,7 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "one %zu-step block: steps %ld-%ld", (size_t)1 << s->shift, lo, hi);
 		return;
 	}
-	if (!steps_find(s->m, row, steps_column_step(s->m, col), &pos)) {
+	if (!analysis_step_record(s->run, row, steps_column_step(s->m, col), &pos)) {
 		snprintf(buf, n, "no record yet (the rank is behind)");
 		return;
 	}

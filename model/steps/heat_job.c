@@ -10,7 +10,8 @@
  * freed while the run is open; a live run builds no job). Level 0 is every step when
  * the pyramid fits HEAT_JOB_MAX_BYTES, else blocks of 2^shift steps (the smallest shift
  * that fits: analysis_heat_new_coarse), each row made whole in a scratch row first, so
- * a coarse cell is exactly the mean and worst of its steps. A rank that cannot be read
+ * a coarse cell is exactly the mean and worst of its steps. The cells are the records of
+ * the run's alignment (internal.h NATIVE ALIGNMENT: its records copied at the start). A rank that cannot be read
  * has a row with no value (missing, never 0) and is counted. Ranks are shared out among
  * up to HEAT_JOB_THREADS threads (--jobs, else one per core), each with its own scratch;
  * rows are independent, so the result does not depend on which thread made a row. */
@@ -46,6 +47,7 @@ struct heat_job {
 	struct steps_model view;
 	struct rank_steps **rank;   /* view's rank table (a worker swaps only its ranks' slots) */
 	double *cmed;               /* HEAT_REL_SLOWDOWN: the step medians (a copy) */
+	struct native_align *na;    /* the native alignment's records (a copy), or NULL */
 	struct heat_grid *full;     /* shift 0: the result; else its layout, a row per worker */
 	struct heat_grid *coarse;   /* shift > 0: the result */
 	long delay_ms;              /* TSCOPE_TEST_HEAT_JOB_MS: a pause after each rank */
@@ -85,7 +87,7 @@ static void one_rank(struct job_worker *w, size_t ri)
 		j->rank[ri] = own;
 	if (j->coarse)
 		j->full->row[ri] = w->scratch;
-	analysis_heat_make_row(&j->view, j->full, j->cmed, ri, w->buf);
+	analysis_heat_make_row(&j->view, j->full, j->cmed, j->na, ri, w->buf);
 	if (j->coarse) {
 		analysis_heat_coarsen_row(j->full, ri, j->coarse);
 		j->full->row[ri] = NULL;
@@ -157,7 +159,10 @@ struct heat_job *heat_job_start_within(struct run *run, int series, size_t max_b
 	struct heat_job *j = xcalloc(1, sizeof(*j));
 	j->delay_ms = hook && *hook ? strtol(hook, NULL, 10) : 0;
 	size_t N = steps_nranks(m), A = steps_naligned(m);
-	if (series == HEAT_REL_SLOWDOWN) {   /* read on this thread: the memo is the cache's */
+	j->na = analysis_native_copy(analysis_native(run)); /* read on this thread, as the medians */
+	if (series == HEAT_REL_SLOWDOWN && j->na) {
+		j->cmed = analysis_native_medians(run, j->na);
+	} else if (series == HEAT_REL_SLOWDOWN) {   /* read on this thread: the memo is the cache's */
 		j->cmed = xmalloc((A ? A : 1) * sizeof(*j->cmed));
 		memcpy(j->cmed, analysis_step_medians(run, analysis_cache_of(run)), A * sizeof(*j->cmed));
 	}
@@ -233,6 +238,7 @@ void heat_job_cancel(struct heat_job *j)
 	analysis_heat_free(j->full);
 	analysis_heat_free(j->coarse);
 	free(j->cmed);
+	analysis_native_free(j->na);
 	free(j->rank);
 	free(j);
 }

@@ -160,6 +160,7 @@ struct heat_grid {
 	void **row;               /* [rank] -> row_words words; NULL: not read yet */
 	size_t *from;             /* per row: its first column a growing run may change */
 	bool stale;               /* the run grew since (analysis_cache_grown) */
+	bool native;              /* in the native alignment (NATIVE ALIGNMENT below) */
 	struct heat_lazy *lazy;
 	/* The colour scale (grid.h grid_colour_scale) an index summary kept for this grid
 	 * at scale_cols columns; has_scale false: none. */
@@ -173,10 +174,12 @@ struct heat_grid *analysis_heat_new(int series, size_t nranks, size_t nsteps, bo
 void analysis_heat_build_row(struct run *run, struct heat_grid *g, size_t ri);
 /* The same from model m (a thread's view of the run's model, heat_job.c), the row
  * allocated when g has none, cmed: analysis_step_medians() for HEAT_REL_SLOWDOWN (read
- * by the caller), buf: steps_naligned() doubles of scratch. True when a cell is missing
+ * by the caller; analysis_native_medians() with na), na: the native alignment's records
+ * (NULL: pytscope's), buf: steps_naligned() doubles of scratch. True when a cell is missing
  * (a dense g's row then has no levels: build g not dense). */
-bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed, size_t ri,
-			    double *buf);
+struct native_align;
+bool analysis_heat_make_row(const struct steps_model *m, struct heat_grid *g, const double *cmed,
+			    const struct native_align *na, size_t ri, double *buf);
 /* A coarse grid of full's ranks whose level 0 is full's level `shift` (blocks of
  * 2^shift steps: mean, worst and present count each), its levels full's from shift up:
  * heat_range() over its columns gives what full gives over the blocks' steps, bit for
@@ -223,6 +226,10 @@ void analysis_heat_words(const struct heat_grid *g, size_t ri, size_t w, size_t 
 void analysis_heat_lazy_free(struct heat_lazy *lz);
 /* Keep row ri resident (heat_row callers), or let it be evicted (lazy grids). */
 const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);
+/* analysis_heatmap() and analysis_heat_cost() in pytscope's alignment whatever the mode:
+ * the pyramids the index summary holds. */
+const struct heat_grid *analysis_heatmap_last(struct run *run, int series);
+size_t analysis_heat_cost_last(struct run *run, int series);
 
 struct rank_cache {
 	bool timing_done, memory_done, conv_done, budget_done, flaws_done;
@@ -259,8 +266,44 @@ struct analysis_cache {
 	char unweigh[160];
 	bool native_done;         /* native: analysis_distributed() in the native alignment, */
 	struct distributed *native; /* NULL when it is dist's (analysis_distributed.c) */
+	struct native_align *native_align; /* analysis_native()'s memo, NULL until first asked */
 };
 void analysis_index_rows_free(struct analysis_cache *c);
+
+/* ---- NATIVE ALIGNMENT (analysis_native.c) ---------------------------------------------
+ * pytscope aligns a step to its last record; natively (not under --compat pytscope) a
+ * last record without any phase (an eval record's scalars) leaves the step to the last
+ * earlier record of it with phases. The distributed analysis, the heatmaps (so compare
+ * mode) and the heatmap's cell description take that record; the index summary holds
+ * pytscope's (analysis_distributed_last, analysis_heatmap_last). Per rank, the steps
+ * where the two differ (ascending) and the record the native alignment takes there. */
+struct native_rank {
+	size_t n, cap;
+	long *step;
+	size_t *pos;
+	size_t scanned;           /* records looked at so far (a live run's appends: the rest) */
+};
+struct native_align {
+	size_t nranks, total;     /* total: steps over every rank */
+	struct native_rank *rank;
+};
+/* The run's, memoized in its analysis cache (brought up to date with appended records);
+ * NULL under --compat pytscope or when no rank has such a step. */
+const struct native_align *analysis_native(struct run *run);
+/* The first entry of rank ri at or after step (na->rank[ri].n: none). */
+size_t analysis_native_first(const struct native_align *na, size_t ri, long step);
+/* The record the native alignment takes at step of rank ri into *pos when it differs
+ * from pytscope's (false: it does not, or na is NULL). */
+bool analysis_native_pos(const struct native_align *na, size_t ri, long step, size_t *pos);
+/* The record of step that rank ri's aligned cell shows (the native one natively);
+ * false when the rank has no record of step. */
+bool analysis_step_record(struct run *run, size_t ri, long step, size_t *pos);
+/* A copy (a heatmap built on a thread of its own reads it), and its free. */
+struct native_align *analysis_native_copy(const struct native_align *na);
+void analysis_native_free(struct native_align *na);
+/* The step medians (analysis_step_medians) as the native alignment na has them: a new
+ * array of steps_naligned() doubles (analysis_distributed.c). */
+double *analysis_native_medians(struct run *run, const struct native_align *na);
 
 struct phase_sets {
 	int *compute;             /* phase ids in COMPUTE_PHASES */

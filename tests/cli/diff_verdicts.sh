@@ -5,7 +5,10 @@
 # common" (both runs have steps 0-39); a side without a rank's phases is compared by step
 # time and the verdict says so whether the pair is identical, not judged or judged; two
 # trace sets whose lowest rank's trace names another GPU (deviceProperties) or another
-# distributedInfo world_size are not like for like: slower, never regressed.
+# distributedInfo world_size are not like for like: slower, never regressed. An eval record
+# (scalars alone) after a training record of its step leaves that step to the training
+# record (as the distributed analysis aligns it): a copy of A with one is the same as A on
+# every rank, compared by compute over all 40 steps, not "improved" by a step of 0 s.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -98,4 +101,15 @@ tap_check "trace pair of another world_size: named, not like for like" \
 "$TSCOPE_BIN" --print --no-index --color never tc tcase >tk.txt 2>/dev/null
 tap_check "a GPU name's case and white space: the same GPU, regressed" \
 	'grep -q "^● COMPARISON — B is 30.0% slower per step; rank [01] regressed" tk.txt'
+cp -r p pe && python3 -c 'import json
+f = "pe/rank1/steps.jsonl"
+L = [json.loads(l) for l in open(f)]
+i = [k for k, j in enumerate(L) if j["step"] == 10][0]
+L.insert(i + 1, {"step": 10, "scalars": {"val_loss": 0.5}})
+open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))'
+"$TSCOPE_BIN" --export diff_ranks --no-index p pe >pe.csv 2>/dev/null
+"$TSCOPE_BIN" --print --no-index --color never p pe >pe.txt 2>/dev/null
+tap_check "B with an eval record after rank 1's training record of step 10: the same as A, by compute, 40 steps" \
+	'[ "$(tail -n +2 pe.csv | cut -d, -f2,11,12 | sort -u)" = "same,40,compute" ] &&
+	 grep -q "^● COMPARISON — no difference: identical per-step times on 40 common steps of 4 ranks" pe.txt'
 tap_plan

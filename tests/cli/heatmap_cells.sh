@@ -8,7 +8,11 @@
 # record without a compute phase has no compute (its cell missing, in the pane too), and
 # the slowdown is against the step median over the ranks with a compute, not a 0 s.
 # Row labels are whole however long (a DASF worker's host and address), never cut to a
-# buffer (nor inside a multi-byte character).
+# buffer (nor inside a multi-byte character). An eval record (scalars alone) after a
+# training record of its step leaves the cell to the training record natively, as the
+# distributed analysis aligns it (the slowdown against the median of every rank's compute
+# there, the pane's cell and its phases too, from the index too); --compat pytscope keeps
+# pytscope's alignment (the last record: the cell missing).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -129,4 +133,39 @@ printf ':dump %s\nq\n' "$PWD/part.txt" >>keys
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui part >/dev/null 2>err
 tap_check "... the pane: its cell's compute missing, not \"compute 0 s\"" \
 	'grep -q "rank 1  step 12  compute missing" part.txt && ! grep -q "compute 0 s" part.txt'
+# evalrun DIR: 4 ranks x 20 steps of 8, 14, 10 and 12 ms compute; rank 0 logs an eval record
+# (scalars alone) after its training record of step 5
+evalrun() {
+	for r in 0 1 2 3; do
+		mkdir -p "$1/rank$r"
+		awk -v r=$r 'BEGIN {
+			f = r == 1 ? 3 : r == 3 ? 2 : r == 2 ? 1 : 0
+			for (s = 0; s < 20; s++) {
+				printf "{\"step\":%d,\"phases\":{\"forward\":%.3f,", s, 0.004 + 0.002 * f
+				printf "\"backward\":0.004,\"comm\":0.001}}\n"
+				if (r == 0 && s == 5) printf "{\"step\":5,\"scalars\":{\"val_loss\":0.5}}\n"
+			}
+		}' >"$1/rank$r/steps.jsonl"
+	done
+}
+evalrun ev
+# cols STEP_A STEP_B: each rank's compute mean and slowdown mean at two steps, one line a rank
+cols() { awk -F, -v a="$1" -v b="$2" '$2 == a {x[$1] = $4 "," $6} $2 == b {y[$1] = $4 "," $6}
+	END {for (r = 0; r < 4; r++) print r ":" x[r] ";" y[r]}'; }
+"$TSCOPE_BIN" --no-index --export heatmap ev 2>/dev/null | cols 4 5 >ev.cols
+tap_check "an eval record after rank 0's training record of step 5: its cell is that record's, not missing" \
+	'[ "$(grep -c "^\([0-9]\):\([^;]*\);\2$" ev.cols)" = 4 ] && ! grep -q ":,;\|;,$" ev.cols'
+"$TSCOPE_BIN" --no-index --export heatmap_cells ev 2>/dev/null | awk -F, '$1 == 0 && $3 == 5 {print $6}' >ev5
+tap_check "... --export heatmap_cells too (8 ms)" '[ "$(cut -c1-5 ev5)" = 0.008 ]'
+"$TSCOPE_BIN" --no-index --compat pytscope --export heatmap ev 2>/dev/null | cols 4 5 >evc.cols
+tap_check "... --compat pytscope: pytscope's alignment, the cell missing, the median of the 3 others" \
+	'grep -q "^0:[^;]*;,$" evc.cols && grep -q "^2:[^;]*,-0.0909[0-9]*;[^,]*,-0.1666" evc.cols'
+printf '2\nl\nl\nl\nl\nl\n:dump %s\nq\n' "$PWD/ev.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui ev >/dev/null 2>err
+tap_check "... the pane: the cell's compute and phases are the training record's" \
+	'grep -q "rank 0  step 5  compute 8 ms  forward 4 ms  backward 4 ms  comm 1 ms" ev.txt'
+"$TSCOPE_BIN" index ev >/dev/null 2>&1
+"$TSCOPE_BIN" --export heatmap ev 2>/dev/null | cols 4 5 >evi.cols
+"$TSCOPE_BIN" --compat pytscope --export heatmap ev 2>/dev/null | cols 4 5 >evci.cols
+tap_check "... the same from the index, native and --compat" 'cmp -s ev.cols evi.cols && cmp -s evc.cols evci.cols'
 tap_plan

@@ -7,7 +7,11 @@
 # replaces the grid when it is done; m during a build moves on (M back to the metric
 # shown needs no build), leaving the pane stops a build (coming back shows the old
 # metric, nothing computed), and so does R before it reads the run again. An indexed copy of the demo: the job reads each rank's steps
-# from the index. Every wait polls the screen (tests/tmux.sh); no timing is asserted.
+# from the index. A job's cells are the records the run aligns natively: an eval record
+# (scalars alone) after a training record of its step leaves the cell to the training
+# record, its slowdown against the median of every rank's compute there (the index
+# summary holds pytscope's alignment: natively the pyramid is a job). Every wait polls
+# the screen (tests/tmux.sh); no timing is asserted.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -61,4 +65,29 @@ tap_check "R while it computes: the build stops, the run is read again" \
 	'wait_until "grep -q \"read what was written since\" \"\$tmux_screen\" && ! grep -q computing \"\$tmux_screen\""'
 T send-keys -t hjob q
 tap_check "q quits (exit 0)" 'wait_until "grep -qx EXIT=0 \"$work/exit.txt\" 2>/dev/null"'
+
+# 4 ranks x 20 steps of 8, 14, 10 and 12 ms compute; rank 0 logs an eval record after its
+# training record of step 5
+for r in 0 1 2 3; do
+	mkdir -p "$work/ev/rank$r"
+	awk -v r=$r 'BEGIN {
+		f = r == 1 ? 3 : r == 3 ? 2 : r == 2 ? 1 : 0
+		for (s = 0; s < 20; s++) {
+			printf "{\"step\":%d,\"phases\":{\"forward\":%.3f,\"backward\":0.004}}\n", s, 0.004 + 0.002 * f
+			if (r == 0 && s == 5) printf "{\"step\":5,\"scalars\":{\"val_loss\":0.5}}\n"
+		}
+	}' >"$work/ev/rank$r/steps.jsonl"
+done
+"$TSCOPE_BIN" index "$work/ev" >/dev/null 2>&1 || tap_notok "tscope-tui index failed"
+T send-keys -t hjob "TSCOPE_TEST_HEAT_JOB_MS=10 '$TSCOPE_BIN' --tui '$work/ev'" Enter
+wait_for "Overview"
+T send-keys -t hjob 2
+wait_for "compute: "
+T send-keys -t hjob l l l l l
+tap_check "an eval record after rank 0's training record of step 5: the job's cell is the training record's" \
+	'wait_for "rank 0  step 5  compute 8 ms  forward 4 ms  backward 4 ms"'
+T send-keys -t hjob m
+tap_check "... its slowdown against the median of the 4 ranks there (10 and 12 ms: 11 ms)" \
+	'wait_re "rank 0  step 5  slowdown vs step median -0\.273"'
+T send-keys -t hjob q
 tap_plan
