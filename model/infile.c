@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* infile.c: non-blocking open of regular input files only, and of steps.jsonl FIFOs that
- * have a writer (see infile.h). */
+ * get a writer within the FIFO wait (see infile.h). */
 #include "model/infile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,22 +59,55 @@ int infile_openat_st(int dirfd, const char *path, struct stat *st)
 	return open_checked(dirfd, path, st);
 }
 
+static double fifo_wait_s = INFILE_FIFO_WAIT_S;
+static char fifo_msg[96];
+
+/* TSCOPE_FIFO_WAIT when it is a number of seconds from 0 to INFILE_FIFO_WAIT_MAX_S, and
+ * the message that names the wait. */
+static void fifo_wait_init(void)
+{
+	const char *env = getenv("TSCOPE_FIFO_WAIT");
+	char *end = NULL;
+	double v = env && *env ? strtod(env, &end) : -1;
+	if (end && !*end && v >= 0 && v <= INFILE_FIFO_WAIT_MAX_S)
+		fifo_wait_s = v;
+	snprintf(fifo_msg, sizeof(fifo_msg), "a FIFO with no writer within %g s (TSCOPE_FIFO_WAIT sets the wait)",
+		 fifo_wait_s);
+}
+
+static double fifo_wait(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, fifo_wait_init);
+	return fifo_wait_s;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* 0 when the FIFO open as fd has a writer or bytes in it, else INFILE_ENOWRITER or an
  * errno. tee(2) into a pipe of our own looks without taking a byte: EAGAIN is a writer
  * that wrote nothing yet (a writer waiting in its open counts: ours woke it), 0 is no
- * writer and nothing to read. A writer started with the load may not have reached its
- * open yet: asked again every 50 ms for INFILE_FIFO_GRACE_MS. */
+ * writer and nothing to read. A writer started with the load or after it (a command
+ * typed in another terminal) may not have reached its open yet: asked again every 50 ms
+ * for the FIFO wait (fifo_wait). */
 static int fifo_fed(int fd)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return errno;
-	int e = INFILE_ENOWRITER;
-	for (int waited = 0; e == INFILE_ENOWRITER && waited <= INFILE_FIFO_GRACE_MS; waited += 50) {
-		if (waited)
-			nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000000L }, NULL);
+	double end = now_s() + fifo_wait();
+	int e;
+	for (;;) {
 		ssize_t n = tee(fd, p[1], 1, SPLICE_F_NONBLOCK);
 		e = n > 0 || (n < 0 && errno == EAGAIN) ? 0 : n == 0 ? INFILE_ENOWRITER : errno;
+		if (e != INFILE_ENOWRITER || now_s() >= end)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000000L }, NULL);
 	}
 	close(p[0]);
 	close(p[1]);
@@ -134,7 +170,9 @@ FILE *infile_fopen(const char *path)
 
 const char *infile_strerror(int err)
 {
-	if (err == INFILE_ENOWRITER)
-		return "not a regular file (a FIFO with no writer)";
+	if (err == INFILE_ENOWRITER) {
+		fifo_wait();
+		return fifo_msg;
+	}
 	return err == INFILE_ENOTREG ? "not a regular file (FIFO, device or socket)" : strerror(err);
 }

@@ -7,9 +7,11 @@
  * hook, SIGINT/SIGTERM/SIGHUP (the handler only records the signal; the loop sees
  * term_signal() and quits through term_stop) and SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
  * handler only restores the tty modes and the screen with async-signal-safe calls,
- * then re-raises). Ctrl-Z (SIGTSTP, where the shell has job control) and SIGCONT are
- * taken by term_getkey: the shell's screen and modes back, stop; on fg the program's
- * modes, the keypad, the terminal's size read again and the screen repainted. */
+ * then re-raises). Ctrl-Z (SIGTSTP, where the shell has job control) stops at once,
+ * whatever the program is doing: the shell's screen and modes back, stop; on fg the
+ * program's modes, screen and keypad back, then at the next term_getkey the terminal's
+ * size read again and the screen repainted (until then a busy program's screen says it
+ * is busy). */
 #ifndef UI_TERM_H
 #define UI_TERM_H
 
@@ -32,7 +34,7 @@ bool term_mouse(bool on);
  * KEY_* code, an ASCII character, or a character beyond ASCII typed as UTF-8 (its bytes
  * read whole) as KEYMAP_CHAR plus its code point (ui/keymap.h); a byte that starts no
  * UTF-8 character is returned alone. KEY_RESIZE after a resume (fg): lay out and draw
- * again. A Ctrl-Z typed while the caller is busy stops the explorer at the next call. */
+ * again (also the first call after an fg that came while the caller was busy). */
 int term_getkey(int ms);
 
 #endif

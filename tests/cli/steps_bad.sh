@@ -8,8 +8,9 @@
 # memory peak is of its finite values, and a single rank's is in the ranks view. A file
 # of which nothing was read (a truncated run.json) is not "ok" in the sources view; a
 # run.json that does not parse is warned about with the byte offset where it ended
-# (truncated: its length) or where parsing stopped. A steps.jsonl FIFO that no writer has
-# open is named, never waited for.
+# (truncated: its length) or where parsing stopped. A steps.jsonl FIFO is read when a
+# writer opens it within the FIFO wait (10 s, TSCOPE_FIFO_WAIT), also seconds after the
+# load began; one with no writer by then is named with the wait.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -91,24 +92,37 @@ tap_check "invalid run.json: the offset where parsing stopped; an empty one says
 	 grep -q "^warning,cut/rank3/run.json,,3,,12,,,run.json is not a JSON object (invalid JSON)" cut2.csv &&
 	 grep -q "^warning,cut/rank0/run.json,,0,,,,,run.json is not a JSON object (empty file)" cut2.csv'
 
-# A steps.jsonl that is a FIFO no writer has open is never waited for (it hung in its
-# open): named as not a regular file, the other ranks loaded; `index` names it and exits
-# 1, and the explorer loads the rest (timeout: a safety bound against a hung suite).
+# A steps.jsonl that is a FIFO no writer opens is not waited for longer than the FIFO
+# wait (it hung in its open): named with the wait, the other ranks loaded; `index` names
+# it and exits 1, and the explorer loads the rest (timeout: a safety bound against a hung
+# suite). TSCOPE_FIFO_WAIT=0.2 keeps these short.
 cp -r demo fifo && rm fifo/rank3/steps.jsonl && mkfifo fifo/rank3/steps.jsonl || exit 1
+export TSCOPE_FIFO_WAIT=0.2
+nowriter="cannot open: a FIFO with no writer within 0.2 s (TSCOPE_FIFO_WAIT sets the wait)"
 timeout 20 "$T" --print --no-index --color never fifo >fifo.txt 2>fifo.err
 tap_check "FIFO steps.jsonl with no writer: --print ends (exit 0), one error, 4 ranks" \
 	'[ $? -eq 0 ] && grep -q "^  ranks  *4$" fifo.txt && grep -q "data quality: 1 error," fifo.err'
 timeout 20 "$T" --export sources --no-index fifo >fifo.csv 2>/dev/null
-tap_check "... the sources name it: not a regular file (a FIFO with no writer)" \
-	'grep -q "^error,fifo/rank3/steps.jsonl,,3,,,,,cannot open: not a regular file (a FIFO with no writer)$" fifo.csv &&
+tap_check "... the sources name it with the wait: a FIFO with no writer within 0.2 s" \
+	'grep -qxF "error,fifo/rank3/steps.jsonl,,3,,,,,$nowriter" fifo.csv &&
 	 [ "$(grep -c "^file,fifo/rank[012]/steps.jsonl,.*,ok$" fifo.csv)" -eq 3 ]'
 timeout 20 "$T" index fifo >fifo.out 2>fifo.err
 tap_check "... index: exit 1, no index written, the file named with why" \
 	'[ $? -eq 1 ] && grep -q "^tscope-tui index: no index written$" fifo.err &&
-	 grep -q "fifo/rank3/steps.jsonl: cannot open: not a regular file (a FIFO with no writer)" fifo.err &&
+	 grep -qF "fifo/rank3/steps.jsonl: $nowriter" fifo.err &&
 	 [ -z "$(ls fifo/.tscope-index 2>/dev/null)" ]'
 printf ':dump %s/fifo.dump\n' "$PWD" >fifo.keys
 LINES=24 COLUMNS=100 TERM=dumb TSCOPE_SCRIPT=fifo.keys timeout 20 "$T" --tui --no-index fifo >/dev/null 2>&1
 tap_check "... the explorer loads the other ranks" \
 	'[ $? -eq 0 ] && grep -q "^  ranks  *4$" fifo.dump && grep -q "1 unreadable" fifo.dump'
+unset TSCOPE_FIFO_WAIT
+# A writer that opens the FIFO 2 s after the load began (a command typed in another
+# terminal; it was refused after 1 s): within the default wait, every step read.
+timeout 30 sh -c 'sleep 2; cat demo/rank3/steps.jsonl >fifo/rank3/steps.jsonl' 2>/dev/null &
+writer=$!
+timeout 30 "$T" --export sources --no-index fifo >late.csv 2>/dev/null
+kill "$writer" 2>/dev/null   # refused, it would wait in its open for a reader
+wait "$writer" 2>/dev/null
+tap_check "a FIFO whose writer comes 2 s after the open: read whole (50 records), no error" \
+	'grep -q "^file,fifo/rank3/steps.jsonl,pytscope,3,,,50,0,ok$" late.csv && ! grep -q "^error," late.csv'
 tap_plan
