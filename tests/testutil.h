@@ -179,6 +179,20 @@ static inline char *tu_read_file(const char *path)
 	return buf;
 }
 
+/* The whole file rel of the source tree (tu_source_path), NUL-terminated (malloc'd);
+ * exits 1, naming it, when it cannot be read: a fixture a test cannot do without. */
+static inline char *tu_source_text(const char *rel)
+{
+	char *path = tu_source_path(rel);
+	char *text = path ? tu_read_file(path) : NULL;
+	if (!text) {
+		perror(path ? path : rel);
+		exit(1);
+	}
+	free(path);
+	return text;
+}
+
 /* File modes that refuse the process as they refuse a file's owner, also when it is
  * root (CI runs the suite as root): the calling thread, and the threads it starts after,
  * lose the capabilities that override them (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH). Call

@@ -135,13 +135,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	char *path = tu_source_path("tests/unit/fixtures/sweep/profile_export.json");
-	export_text = path ? tu_read_file(path) : NULL;
-	free(path);
-	if (!export_text) {
-		perror("tests/unit/fixtures/sweep/profile_export.json");
-		return 1;
-	}
+	export_text = tu_source_text("tests/unit/fixtures/sweep/profile_export.json");
 	test_followed_sweep();
 	test_steps_no_sweep_status();
 	free(export_text);

@@ -141,13 +141,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	char *path = tu_source_path("tests/unit/fixtures/sweep/profile_export.json");
-	export_text = path ? tu_read_file(path) : NULL;
-	free(path);
-	if (!export_text) {
-		perror("tests/unit/fixtures/sweep/profile_export.json");
-		return 1;
-	}
+	export_text = tu_source_text("tests/unit/fixtures/sweep/profile_export.json");
 	test_dir_becomes_sweep();
 	test_other_family_keeps_indices();
 	free(export_text);

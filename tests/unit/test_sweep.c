@@ -39,14 +39,8 @@ static char *fixture(const char *rel, const char *text)
 static char *fixture_text(const char *name)
 {
 	char *rel = xasprintf("tests/unit/fixtures/sweep/%s", name);
-	char *path = tu_source_path(rel);
+	char *text = tu_source_text(rel);
 	free(rel);
-	char *text = path ? tu_read_file(path) : NULL;
-	if (!text) {
-		perror(path);
-		exit(1);
-	}
-	free(path);
 	return text;
 }
 
