@@ -659,7 +659,8 @@ static struct run *refused_copy(const struct run *loaded, const char *why, const
 struct run *run_identity_mismatch(const struct run *run, char *why, size_t n)
 {
 	const struct trace_set *ts = run->trace;
-	if (!run->steps || !ts || (run->opts && run->opts->ntrace > 0))
+	/* steps published from the traces themselves are no step logs to check them against */
+	if (!run->steps || !ts || trace_steps_only(run) || (run->opts && run->opts->ntrace > 0))
 		return NULL;
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_rank *r = ts->r[i];

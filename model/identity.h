@@ -98,7 +98,8 @@ struct run *run_identity_refusal(const struct run_identity *id, const struct opt
 void run_identity_free(struct run_identity *id);
 
 /* After loading one run: its traces' ranks (distributedInfo, else the file name) must be
- * ranks of its step logs, unless the traces came with --trace. NULL when they are; else
+ * ranks of its step logs, unless the traces came with --trace or the run has no step log
+ * (its steps are the traces' own ProfilerSteps: trace_steps_only). NULL when they are; else
  * the refused run (as run_identity_refusal: run's sources and diagnostics, no data, the
  * foreign trace's source saying why), with what was found and how to pick in why (lines
  * ending in "\n", unsanitized) for stderr. The caller frees both runs. */

@@ -21,9 +21,13 @@
  * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only the
  * steps of a file truncated before the end of its GPU events (trace_rank_partial: Kineto
  * writes them out of time order, so a kernel of any step may be past the cut) are not
- * measured: they have no record (missing on that rank, not steps of 0 ms). A run whose
- * pytscope loader found no step record (rank dirs or a run.json without steps.jsonl)
- * gets the ProfilerSteps in that loader's model, each rank keeping its run.json. */
+ * measured: they have no record (missing on that rank, not steps of 0 ms). A rank whose
+ * trace has no ProfilerStep (or is cut before them) while other ranks' traces have some
+ * is a rank of the run without any record (its steps missing, said in a diagnostic; not
+ * refused as another run's: run_identity_mismatch checks traces against step logs only).
+ * A run whose pytscope loader found no step record (rank dirs or a run.json without
+ * steps.jsonl) gets the ProfilerSteps in that loader's model, each rank keeping its
+ * run.json. */
 #include "model/trace/trace.h"
 
 #include <stdint.h>
@@ -109,6 +113,24 @@ static void keep_meta(struct steps_model *m, struct rank_steps *rs, int rank)
 		rank_set_meta(rs, (struct steps_meta *)steps_rank_meta(m, (size_t)ri));
 }
 
+/* A rank whose trace has no ProfilerStep span (or is cut before them) while other ranks'
+ * have some: a rank of the run without any step record (its steps missing, not refused as
+ * another run's, nor dropped), said in a diagnostic. */
+static void publish_stepless(struct run *run, struct steps_model *m, const struct trace_rank *r)
+{
+	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
+	keep_meta(m, rs, r->rank);
+	steps_publish_rank(m, rs);
+	if (r->truncated)
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "no ProfilerStep span before the file's cut (truncated): this rank has no step record, its "
+			 "steps are missing (not 0 ms)");
+	else
+		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+			 "no ProfilerStep span in this trace, while other ranks' traces have some: this rank has no "
+			 "step record, its steps are missing (not 0 ms); its kernels are still read");
+}
+
 /* Publish rank index ri's ProfilerSteps. A GPU run (m_other >= 0): a rank of the run has
  * GPU kernels (the phases are m_compute, m_comm when some rank measures communication,
  * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
@@ -123,8 +145,10 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 {
 	struct trace_set *ts = run->trace;
 	struct trace_rank *r = ts->r[ri];
-	if (r->nstep == 0)
+	if (r->nstep == 0) {
+		publish_stepless(run, m, r);
 		return;
+	}
 	trace_rank_step_comm(ts, r);
 	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
 	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */

@@ -1,19 +1,21 @@
 #!/bin/sh
 # identity.sh: run identity (model/identity.h). Sources of different runs are never
-# merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with an
-# unrelated trace beside its rank dirs, a sweep next to a training run, a trace of a rank
-# the step logs lack are refused with exit 1, what was found and how to open one; a run
-# dir with its own trace.json is the documented combination, and the trace files beside
-# a trace.json that it reads alone are named in a note; the same PATH twice counts once;
-# --format picks one run of a mixed folder; rank dirs whose run.json names another run or
-# world_size, and traces of another world_size, are named in the headline; a steps.jsonl
-# beside rank dirs and a rank dir whose id repeats are noted as not read; trace files of
-# one job given one by one are one run, as their directory is; two DASF or sweep dirs with
-# a file of neither beside them are three runs, refused (a file under one of them joins it);
-# a sweep or DASF file that the load of a directory given beside it reads is read once,
-# with a note, whatever the order (one it does not read is read); a PATH inside another
-# PATH in a run of its own (a sweep dir and its level dir, a run dir and its rank dir, a
-# trace dir and its file) is refused with both named, never compared nor merged.
+# merged: two run dirs are compared (compare mode, tests/cli/diff*.sh); a run dir with
+# an unrelated trace beside its rank dirs, a sweep next to a training run, a trace of a
+# rank the step logs lack are refused with exit 1, what was found and how to open one (a
+# rank of a traces dir whose trace has no ProfilerStep is no such rank: it loads, its
+# steps missing); a run dir with its own trace.json is the documented combination, and
+# the trace files beside a trace.json that it reads alone are named in a note; the same
+# PATH twice counts once; --format picks one run of a mixed folder; rank dirs whose
+# run.json names another run or world_size, and traces of another world_size, are named
+# in the headline; a steps.jsonl beside rank dirs and a rank dir whose id repeats are
+# noted as not read; trace files of one job given one by one are one run, as their
+# directory is; two DASF or sweep dirs with a file of neither beside them are three
+# runs, refused (a file under one of them joins it); a sweep or DASF file that the load
+# of a directory given beside it reads is read once, with a note, whatever the order
+# (one it does not read is read); a PATH inside another PATH in a run of its own (a
+# sweep dir and its level dir, a run dir and its rank dir, a trace dir and its file) is
+# refused with both named, never compared nor merged.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -112,6 +114,44 @@ tap_check "trace of rank 7: --export sources (exit 1) marks that trace refused, 
 "$TSCOPE_BIN" --print --trace foreign/trace.json --format pytscope foreign >ft.out 2>&1
 rc=$?
 tap_check "the same trace attached with --trace: accepted" '[ "$rc" -eq 0 ]'
+# A traces dir where one rank's trace has no ProfilerStep span: its steps are the traces'
+# own, no step logs to be another run's: both ranks load, that rank without a step record
+# (missing, named in the sources and the stragglers' not judged), its kernels read.
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
+mkdir -p nostep
+{ head_of 0 2; step 1 0 1000; step 2 1000 1000; step 3 2000 1000; kernel gemm 7 100 500 1; printf ,
+  kernel gemm 7 1100 500 2; printf ,; kernel gemm 7 2100 500 3; printf ']}\n'; } >nostep/rank0.pt.trace.json
+{ head_of 1 2; kernel gemm 7 100 500 1; printf ,; kernel gemm 7 1100 500 2; printf ']}\n'; } \
+	>nostep/rank1.pt.trace.json
+"$TSCOPE_BIN" --no-index --print --color never nostep >ns.out 2>ns.err
+rc=$?
+tap_check "traces dir, rank 1 without ProfilerStep: loaded (exit 0), not refused as another run" \
+	'[ "$rc" -eq 0 ] && ! grep -q "another run" ns.err && grep -q "^  ranks  *2$" ns.out'
+tap_check "... the stragglers say rank 1 has no step record" \
+	'grep -q "^  stragglers  *not judged: rank 1 has no step record, so no step is on every rank" ns.out'
+"$TSCOPE_BIN" --no-index --export sources nostep >nss.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export ranks nostep >nsr.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export kernels nostep >nsk.csv 2>/dev/null
+tap_check "... the sources name its missing steps, the ranks view has it without records, its kernels read" \
+	'grep -q "^warning,nostep/rank1.pt.trace.json,,1,,,,,\"no ProfilerStep span in this trace, while other \
+ranks. traces have some: this rank has no step record, its steps are missing (not 0 ms)" nss.csv &&
+	 grep -q "^1,0,.*,3,0," nsr.csv && grep -q "^0,3," nsr.csv && grep -q "^1,gemm,COMPUTATION,2," nsk.csv'
+"$TSCOPE_BIN" --no-index --export temporal nostep >nst.csv 2>nst.err
+rc=$?
+tap_check "... --export temporal: both ranks" '[ "$rc" -eq 0 ] && grep -q "^0," nst.csv && grep -q "^1," nst.csv'
+printf ':dump %s/nso\n' "$TSCOPE_TMP" >nskeys
+LINES=24 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/nskeys" "$TSCOPE_BIN" --no-index --tui nostep \
+	>/dev/null 2>/dev/null
+rc=$?
+tap_check "... explorer: opens (exit 0), the Overview with both ranks" \
+	'[ "$rc" -eq 0 ] && grep -q "^  ranks  *2$" nso && ! grep -q refused nso'
+mkdir -p nostep0
+sed 's/"rank":1,/"rank":0,/' nostep/rank1.pt.trace.json >nostep0/rank0.pt.trace.json
+sed 's/"rank":0,/"rank":1,/' nostep/rank0.pt.trace.json >nostep0/rank1.pt.trace.json
+"$TSCOPE_BIN" --no-index --print --color never nostep0 >ns0.out 2>/dev/null
+rc=$?
+tap_check "traces dir, the lowest rank without ProfilerStep: loaded, its budget n/a, not another run" \
+	'[ "$rc" -eq 0 ] && grep -q "^  budget  *n/a: rank 0 has no step record$" ns0.out'
 # --trace on a run dir without a trace of its own: the trace is read (the probe answer
 # identification got without --trace is not reused by the load).
 printf '{"distributedInfo":{"rank":0,"world_size":2},"traceEvents":[%s]}\n' \

@@ -11,8 +11,9 @@
 # its figures are of the events read (exposed share n/a). A truncated file without a communication
 # kernel read is not blamed on the classification table. The trace index does not
 # restore a truncated trace (its record does not say whether every GPU event was read):
-# it is parsed again. The same on the real traces cut (../shared/real; skipped when
-# absent).
+# it is parsed again. A file cut before its ProfilerSteps loads as a rank without a step
+# record (missing), not as another run's. The same on the real traces cut
+# (../shared/real; skipped when absent).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -33,6 +34,21 @@ tap_check "cut in the GPU events: no step of the rank measured, not step 1 with 
 tap_check "... the sources say why" \
 	'grep -q "^warning,ooo/rank1.json,,1,,,,,\"2 of 2 ProfilerSteps not measured (left out on this rank): the \
 file is truncated before the end of its GPU events, which are not written in time order" ooo_src.csv'
+
+# Cut before its ProfilerSteps: the rank loads without a step record (missing, said in the
+# sources), the run is not refused as another one's (its steps are the traces' own).
+mkdir nostep
+{ ooo_head 0; kernel gemm 7 100 800 1; names; printf ']}\n'; } >nostep/rank0.json
+{ head_of 1 2; kernel gemm 7 100 800 1; printf ',{"ph":"X","cat":"user_annotation","na'; } >nostep/rank1.json
+"$TSCOPE_BIN" --no-index --export steps nostep >nostep.csv 2>nostep.err
+rc=$?
+"$TSCOPE_BIN" --no-index --export sources nostep >nostep_src.csv 2>/dev/null
+tap_check "cut before its ProfilerSteps: the run loads (exit 0), that rank without a step record" \
+	'[ "$rc" -eq 0 ] && ! grep -q "another run" nostep.err && grep -q "^0,1," nostep.csv &&
+	 ! grep -q "^1," nostep.csv'
+tap_check "... the sources say its steps are missing" \
+	'grep -q "^warning,nostep/rank1.json,,1,,,,,\"no ProfilerStep span before the file.s cut (truncated): this \
+rank has no step record, its steps are missing (not 0 ms)\"$" nostep_src.csv'
 
 # Cut after the names that end the spans: every GPU event was read, both steps measured
 # as in the whole file (step 2 too, whose rest after its kernel is GPU idle).
