@@ -61,8 +61,11 @@ void trace_devices_free(struct trace_devices *dv);
  * ranks ts->r[n0..) just added in file order (single: the only file of the run): each
  * keeps its own distributedInfo.rank, a later trace claiming a rank already held is
  * named in a diagnostic, its source refused and left out, and removed (freed; ts->n
- * shrinks); then the others get their file name's rank, else the first free one; then
- * the per-rank indexes the analyses read. trace_rank_cmp orders ranks by id. */
+ * shrinks); then the others get their file name's rank (all reserved before the file
+ * order gives any); a trace of the same process as another (by their HOST_PID.MS names),
+ * or whose file name's rank a trace not known to be of another process holds, is left
+ * out likewise; then the rest get the free ids in file order; then the
+ * per-rank indexes the analyses read. trace_rank_cmp orders ranks by id. */
 struct trace_set *trace_set_get_or_new(struct run *run);
 /* With step logs (and no --trace): the ranks ts->r[n0..) whose file lies in a rank{k}/ dir
  * of a step rank k while its distributedInfo names another rank, or another world_size
@@ -83,8 +86,9 @@ void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool s
  * open restores them by who said them (index.c). */
 enum trace_said { TRACE_SAID_PARSE, TRACE_SAID_RANK, TRACE_SAID_FINISH };
 enum trace_said trace_said_by(const char *msg);
-/* The host of tensorboard_trace_handler's default file name (trace.h trace_rank_host),
- * or NULL; the caller frees it. */
+/* The host of tensorboard_trace_handler's default file name HOST_PID.MS.pt.trace.json
+ * (trace.h trace_rank_host): letters, digits, '-' and '.', not a rank token alone
+ * (job-worker-0, not rank0 or worker3_step), or NULL; the caller frees it. */
 char *trace_host_from_name(const char *path);
 struct diag_list;
 void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r);

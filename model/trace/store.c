@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the trace model after decoding (see trace.h): rank assignment (metadata,
- * file name, else the next free id; what it says told from what a parse says, for the
- * index), per-rank post-processing (CPU events by correlation, kernels tagged with their
+ * file name, else the next free id; a second trace of one process, by the HOST_PID.MS
+ * file names, or of one file-name rank is left out, never made another rank; what it
+ * says told from what a parse says, for the index), the host of a HOST_PID.MS file
+ * name, per-rank post-processing (CPU events by correlation, kernels tagged with their
  * ProfilerStep), and the model's lifetime. */
 #include "model/trace/internal.h"
 
@@ -65,21 +67,71 @@ static long strip_number(const char *name, size_t n, char sep)
 	return i < n && i > 1 && name[i - 1] == sep ? (long)(i - 1) : -1;
 }
 
-char *trace_host_from_name(const char *path)
+/* s[0..n) is "rank" or "worker", '-' or '_', and digits alone (rank0, worker-3). */
+static bool rank_token(const char *s, size_t n)
+{
+	static const char *const keys[] = { "rank", "worker" };
+	for (size_t k = 0; k < ARRAY_LEN(keys); k++) {
+		size_t m = strlen(keys[k]), j = m;
+		if (n <= m || strncasecmp(s, keys[k], m) != 0)
+			continue;
+		while (j < n && (s[j] == '-' || s[j] == '_'))
+			j++;
+		size_t d = j;
+		while (j < n && isdigit((unsigned char)s[j]))
+			j++;
+		if (j > d && j == n)
+			return true;
+	}
+	return false;
+}
+
+/* s[0..n) can be a host name: letters, digits, '-' and '.' (worker3_step of
+ * worker3_step_12.MS is none), and not a rank token alone (rank0 of rank0_55.MS). A
+ * host holding one is a host (job-worker-0 of a Kubeflow pod). */
+static bool host_like(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '.')
+			return false;
+	return n > 0 && !rank_token(s, n);
+}
+
+/* The process tensorboard_trace_handler's default file name HOST_PID.MS.pt.trace.json[.gz]
+ * names: host[0..hostlen) and pid[0..pidlen), inside the path. */
+struct name_proc {
+	const char *host, *pid;
+	size_t hostlen, pidlen;
+};
+
+/* Fill np from path's base name; false when it is not of that form. */
+static bool name_proc_of(const char *path, struct name_proc *np)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t n = strlen(base);
-	if (rank_in(base, n) >= 0)
-		return NULL;
 	long k = strip_suffix(base, n, ".pt.trace.json.gz");
 	if (k < 0)
 		k = strip_suffix(base, n, ".pt.trace.json");
 	if (k >= 0)
 		k = strip_number(base, (size_t)k, '.');   /* .<epoch ms> */
-	if (k >= 0)
-		k = strip_number(base, (size_t)k, '_');   /* _<pid> */
-	return k > 0 ? xstrndup(base, (size_t)k) : NULL;
+	long h = k >= 0 ? strip_number(base, (size_t)k, '_') : -1; /* _<pid> */
+	if (h <= 0 || !host_like(base, (size_t)h))
+		return false;
+	*np = (struct name_proc){ .host = base, .hostlen = (size_t)h, .pid = base + h + 1, .pidlen = (size_t)(k - h - 1) };
+	return true;
+}
+
+static bool same_proc(const struct name_proc *a, const struct name_proc *b)
+{
+	return a->hostlen == b->hostlen && a->pidlen == b->pidlen && strncasecmp(a->host, b->host, a->hostlen) == 0 &&
+	       strncmp(a->pid, b->pid, a->pidlen) == 0;
+}
+
+char *trace_host_from_name(const char *path)
+{
+	struct name_proc np;
+	return name_proc_of(path, &np) ? xstrndup(np.host, np.hostlen) : NULL;
 }
 
 const struct trace_rank *trace_rank_of(const struct run *run, int rank)
@@ -121,6 +173,8 @@ static size_t rank_holder(const struct trace_set *ts, int rank, size_t upto)
  * (trace_said_by tells them from what the parse said). */
 #define SAID_BY_NAME "no distributedInfo.rank; rank %d taken from the file name"
 #define SAID_BY_ORDER "no usable rank in distributedInfo or the file name; rank %d from file order"
+#define SAID_BY_ORDER_PROC "the rank %d its file name gives is held by a trace of another process (another host or " \
+	"pid in its file name); rank %d from file order"
 #define SAID_NO_COMM_CUT "%zu GPU kernels read before the file ends, no communication kernel among them (those " \
 	"past the cut are unknown); communication overlap is n/a"
 #define SAID_NO_COMM "%zu GPU kernels but no communication kernel matched the classification table (extend " \
@@ -147,42 +201,142 @@ static bool said_as(const char *msg, const char *fmt)
 
 enum trace_said trace_said_by(const char *msg)
 {
-	if (said_as(msg, SAID_BY_NAME) || said_as(msg, SAID_BY_ORDER))
+	if (said_as(msg, SAID_BY_NAME) || said_as(msg, SAID_BY_ORDER) || said_as(msg, SAID_BY_ORDER_PROC))
 		return TRACE_SAID_RANK;
 	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM))
 		return TRACE_SAID_FINISH;
 	return TRACE_SAID_PARSE;
 }
 
+/* Leave r out of the rank assignment: msg named on it, its source refused (why, after
+ * "refused: ") and left out, shown with rank id `rank` (-1: none). */
+static void leave_out(struct run *run, const struct trace_rank *r, int rank, const char *msg, const char *why)
+{
+	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, rank, "%s; this trace is left out", msg);
+	char *src_why = xasprintf("refused: %s", why);
+	pthread_mutex_lock(&run->lock);
+	run_refuse(run, NULL, (long)r->src, src_why);
+	run->src[r->src].left_out = true;
+	run->src[r->src].rank = rank;
+	pthread_mutex_unlock(&run->lock);
+	free(src_why);
+}
+
 /* A trace whose distributedInfo.rank an earlier one claims: named, and left out. */
 static void drop_duplicate(struct run *run, const struct trace_rank *r, const struct trace_rank *first)
 {
-	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-		 "distributedInfo.rank %d is claimed by %s too; this trace is left out", r->rank, first->path);
-	char *why = xasprintf("refused: rank %d, which %s claims too", r->rank, first->path);
-	pthread_mutex_lock(&run->lock);
-	run_refuse(run, NULL, (long)r->src, why);
-	run->src[r->src].left_out = true;
-	run->src[r->src].rank = r->rank;
-	pthread_mutex_unlock(&run->lock);
+	char *msg = xasprintf("distributedInfo.rank %d is claimed by %s too", r->rank, first->path);
+	char *why = xasprintf("rank %d, which %s claims too", r->rank, first->path);
+	leave_out(run, r, r->rank, msg, why);
+	free(msg);
 	free(why);
 }
 
-/* A rank id for r, which has no distributedInfo.rank: its file name's, else the first
- * free one (file order). */
-static void assign_unclaimed(struct run *run, struct trace_set *ts, struct trace_rank *r, bool single)
+/* A trace of the process (np) that wrote `kept` too: another profiling window of one
+ * rank (one process is one rank; tscope-tui reads one window of each), left out. */
+static void drop_window(struct run *run, const struct trace_rank *r, const struct trace_rank *kept,
+			const struct name_proc *np)
 {
-	int byname = rank_from_name(r->path);
-	if (byname >= 0 && rank_holder(ts, byname, ts->n) == ts->n) {
-		diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname, SAID_BY_NAME, byname);
-		r->rank = byname;
-		return;
+	int h = (int)np->hostlen, p = (int)np->pidlen;
+	char *msg = xasprintf("2 traces of one process (%.*s pid %.*s, by the file names): %s and this one, another "
+			      "profiling window of the same rank, not another rank (open this file alone to read it)",
+			      h, np->host, p, np->pid, kept->path);
+	char *why = xasprintf("another profiling window of the process of %s (%.*s pid %.*s)", kept->path, h, np->host,
+			      p, np->pid);
+	leave_out(run, r, -1, msg, why);
+	free(msg);
+	free(why);
+}
+
+/* A trace whose file name gives the rank (rank) `holder` has: the same rank's other
+ * trace (another profiling window, a copy), left out. */
+static void drop_name_twin(struct run *run, const struct trace_rank *r, const struct trace_rank *holder, int rank)
+{
+	char *msg = xasprintf("its file name gives rank %d, which %s has too (%s): 2 traces of rank %d, another "
+			      "profiling window or a copy (open this file alone to read it)", rank, holder->path,
+			      holder->rank_from_meta ? "distributedInfo.rank" : "by its file name", rank);
+	char *why = xasprintf("rank %d from the file name, which %s has too", rank, holder->path);
+	leave_out(run, r, rank, msg, why);
+	free(msg);
+	free(why);
+}
+
+/* The index of a trace placed before ts->r[i] (ts->r[0..k), kept so far, and the traces
+ * after i whose distributedInfo gives their rank) with rank id `rank` (-1: any) and of
+ * process np (NULL: any); ts->n when none. ts->r[k..i] are the slots being compacted. */
+static size_t placed_other(const struct trace_set *ts, size_t i, size_t k, int rank, const struct name_proc *np)
+{
+	for (size_t j = 0; j < ts->n; j++) {
+		const struct trace_rank *q = ts->r[j];
+		struct name_proc qp;
+		if ((j >= k && j <= i) || (j > i && !q->rank_from_meta) || (rank >= 0 && q->rank != rank))
+			continue;
+		if (!np || (name_proc_of(q->path, &qp) && same_proc(np, &qp)))
+			return j;
 	}
+	return ts->n;
+}
+
+/* ts->r[i], which has no distributedInfo.rank, among the traces placed (placed_other):
+ * false when it is left out, as another window of a placed trace's process (by the file
+ * names), or of the rank its file name gives when a placed trace has it and is not known
+ * to be another process; else it takes its file name's rank, or waits for file order
+ * (rank -1). */
+static bool place_by_name(struct run *run, struct trace_set *ts, size_t i, size_t k)
+{
+	struct trace_rank *r = ts->r[i];
+	struct name_proc np, qp;
+	bool known = name_proc_of(r->path, &np);
+	size_t q = known ? placed_other(ts, i, k, -1, &np) : ts->n;
+	if (q < ts->n) {
+		drop_window(run, r, ts->r[q], &np);
+		return false;
+	}
+	int byname = rank_from_name(r->path);
+	q = byname >= 0 ? placed_other(ts, i, k, byname, NULL) : ts->n;
+	if (byname < 0 || (q < ts->n && known && name_proc_of(ts->r[q]->path, &qp)))
+		return true;   /* no name rank, or another process holds it: file order */
+	if (q < ts->n) {
+		drop_name_twin(run, r, ts->r[q], byname);
+		return false;
+	}
+	diag_add(&run->diags, DIAG_INFO, r->path, -1, -1, byname, SAID_BY_NAME, byname);
+	r->rank = byname;
+	return true;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The traces ts->r[n0..) still without a rank get the free ids in file order. */
+static void assign_by_order(struct run *run, struct trace_set *ts, size_t n0, bool single)
+{
+	int *held = xcalloc(ts->n ? ts->n : 1, sizeof(*held));
+	size_t nheld = 0, h = 0;
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->r[i]->rank >= 0)
+			held[nheld++] = ts->r[i]->rank;
+	qsort(held, nheld, sizeof(*held), int_cmp);
 	int next = 0;
-	while (rank_holder(ts, next, ts->n) < ts->n)
-		next++;
-	diag_add(&run->diags, single ? DIAG_INFO : DIAG_WARN, r->path, -1, -1, next, SAID_BY_ORDER, next);
-	r->rank = next;
+	for (size_t i = n0; i < ts->n; i++) {
+		struct trace_rank *r = ts->r[i];
+		if (r->rank >= 0)
+			continue;
+		for (; h < nheld && held[h] <= next; h++)
+			if (held[h] == next)
+				next++;
+		int byname = rank_from_name(r->path);
+		enum diag_level lv = single ? DIAG_INFO : DIAG_WARN;
+		if (byname >= 0)
+			diag_add(&run->diags, lv, r->path, -1, -1, next, SAID_BY_ORDER_PROC, byname, next);
+		else
+			diag_add(&run->diags, lv, r->path, -1, -1, next, SAID_BY_ORDER, next);
+		r->rank = next++;
+	}
+	free(held);
 }
 
 void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool single)
@@ -199,9 +353,17 @@ void trace_assign_ranks(struct run *run, struct trace_set *ts, size_t n0, bool s
 		ts->r[k++] = r;
 	}
 	ts->n = k;
-	for (size_t i = n0; i < ts->n; i++)
-		if (ts->r[i]->rank < 0)
-			assign_unclaimed(run, ts, ts->r[i], single);
+	k = n0;
+	for (size_t i = n0; i < ts->n; i++) {   /* then the file names' ranks */
+		struct trace_rank *r = ts->r[i];
+		if (r->rank_from_meta || place_by_name(run, ts, i, k)) {
+			ts->r[k++] = r;
+			continue;
+		}
+		trace_rank_free(r);
+	}
+	ts->n = k;
+	assign_by_order(run, ts, n0, single);
 }
 
 /* The rank id of the rank{k}/ directory holding path, or -1. */
