@@ -52,10 +52,21 @@ static int named_fd(const char *path)
 	return *end || n < 0 || n > INT_MAX ? -1 : (int)n;
 }
 
+/* path opened for writing in place; an open that a signal interrupts while it waits
+ * for a FIFO's reader (Ctrl-Z and fg, a resize) is tried again. */
+static int open_write(const char *path)
+{
+	int fd;
+	do
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
+	return fd;
+}
+
 static int open_in_place(struct outfile *o, const char *path)
 {
 	int nfd = named_fd(path);
-	int fd = nfd >= 0 ? fcntl(nfd, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = nfd >= 0 ? fcntl(nfd, F_DUPFD_CLOEXEC, 3) : open_write(path);
 	if (fd < 0)
 		return -1;
 	if (nfd >= 0) {
