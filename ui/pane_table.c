@@ -758,6 +758,10 @@ static void tp_legend(void *priv, struct app *app, struct legend *l)
 		 "them in full.", vd && vd->help ? vd->help : t->title ? t->title : t->name, t->nrow, t->nrow == 1 ? "" : "s",
 		 t->filter ? ", filtered (f)" : "");
 	legend_para(l, buf);
+	/* the title this table was built with says what the help cannot: what it could not
+	 * judge, what a figure is read on (a one-word title adds nothing) */
+	if (vd && vd->help && t->title && strchr(t->title, ' '))
+		legend_para(l, t->title);
 	legend_head(l, "Columns");
 	size_t k = snprintf(words, sizeof(words), "%s", t->title ? t->title : "");
 	for (size_t c = 0; c < t->ncol; c++) {

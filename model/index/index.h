@@ -47,7 +47,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 19u
+#define INDEX_VERSION 20u
 #define INDEX_HEADER_LEN 48
 
 struct load_ctx;

@@ -4,7 +4,7 @@
  * views read of it is small: per file the rank (id, world size, host), the kernel name
  * table, the ProfilerStep spans with each step's exposed communication, the HTA
  * analyses (temporal breakdown, kernel-type breakdown, per-kernel statistics, idle time
- * by stream), pytscope's trace summary and the straggler inputs (trace.h). Those are
+ * by stream and GPU, each GPU's span), pytscope's trace summary and the straggler inputs (trace.h). Those are
  * kept in RUN_DIR/.tscope-index/traces-K-of-N.tsx (the index file format of index.h:
  * header, CRC-32 of the head; everything is in the head), one per shard: a shard holds
  * the trace files in its rank dirs (the steps' ranks of the shard) and a slice of the
@@ -80,10 +80,19 @@ static void put_hta(struct obuf *o, const struct trace_hta *h)
 	}
 	ob_uvar(o, h->nidle);
 	for (size_t i = 0; i < h->nidle; i++) {
+		ob_svar(o, h->idle[i].device);
 		ob_u32(o, (uint32_t)h->idle[i].stream);
 		ob_f64(o, h->idle[i].host_wait);
 		ob_f64(o, h->idle[i].kernel_wait);
 		ob_f64(o, h->idle[i].other);
+	}
+	ob_uvar(o, h->ndev);
+	for (size_t i = 0; i < h->ndev; i++) {
+		const struct trace_devtime *d = &h->dev[i];
+		ob_svar(o, d->device);
+		const double v[] = { d->kernel_us, d->idle_us, d->compute_us, d->idle_pct };
+		for (size_t j = 0; j < ARRAY_LEN(v); j++)
+			ob_f64(o, v[j]);
 	}
 	ob_uvar(o, h->nevents);
 	ob_uvar(o, h->nfiltered);
@@ -113,13 +122,23 @@ static void get_hta(struct ibuf *b, struct trace_hta *h, size_t nnames)
 			b->bad = true;
 		k->cls = (enum kclass)cls;
 	}
-	h->nidle = ib_count(b, 28);
+	h->nidle = ib_count(b, 29);
 	h->idle = xcalloc(h->nidle ? h->nidle : 1, sizeof(*h->idle));
 	for (size_t i = 0; i < h->nidle && !b->bad; i++) {
+		h->idle[i].device = (int32_t)ib_svar(b);
 		h->idle[i].stream = (int32_t)ib_u32(b);
 		h->idle[i].host_wait = ib_f64(b);
 		h->idle[i].kernel_wait = ib_f64(b);
 		h->idle[i].other = ib_f64(b);
+	}
+	h->ndev = ib_count(b, 33);
+	h->dev = xcalloc(h->ndev ? h->ndev : 1, sizeof(*h->dev));
+	for (size_t i = 0; i < h->ndev && !b->bad; i++) {
+		struct trace_devtime *d = &h->dev[i];
+		d->device = (int32_t)ib_svar(b);
+		double *v[] = { &d->kernel_us, &d->idle_us, &d->compute_us, &d->idle_pct };
+		for (size_t j = 0; j < ARRAY_LEN(v); j++)
+			*v[j] = ib_f64(b);
 	}
 	h->nevents = (size_t)ib_uvar(b);
 	h->nfiltered = (size_t)ib_uvar(b);

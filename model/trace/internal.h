@@ -101,6 +101,17 @@ void trace_rank_drop_analyses(struct trace_rank *r);
  * now (analysis.c); a rank whose analyses were computed under the other rule drops
  * them. */
 void trace_filter_check(struct trace_set *ts);
+/* HTA's event set (analysis.c), shared by the analyses and the straggler search
+ * (analysis_stragglers.c): whether the last-step rule drops r's last ProfilerStep (2 or
+ * more distinct step numbers), the start of r's last ProfilerStep (INT64_MIN: none), and
+ * whether GPU event e is kept (filter and cutoff: the two above). */
+bool trace_drops_last_step(const struct trace_rank *r);
+int64_t trace_last_step_start(const struct trace_rank *r);
+bool trace_hta_keep(const struct trace_rank *r, const struct trace_kernel *e, bool filter, int64_t cutoff);
+/* HTA's breakdowns of r's selected GPU events idx[0..n) (file order), GPU by GPU, into
+ * h (analysis_idle.c): its temporal breakdown, overlap, kernel types, idle rows and GPUs
+ * (trace.h trace_hta). */
+void trace_hta_gpus(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_hta *h);
 /* The trace summaries in the persistent index (index.c, which says when it is used).
  * trace_index_shard() keeps shard k of n's files of v[0..*n), sorted by path (the others
  * freed): those in its rank dirs of run_dir (index_shard_dirs()), and slice k of n of

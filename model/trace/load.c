@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: decoding Kineto/Chrome trace files (found by load_discover.c) one event at a
- * time (load_scan.c hands each event to jsmn) into the per-rank trace model (trace.h),
- * rank assignment, and the load-time diagnostics. */
+ * time (load_scan.c hands each event over, load_event.c finds its fields and keeps span
+ * halves until they pair) into the per-rank trace model (trace.h), rank assignment, and
+ * the load-time diagnostics. */
 #include "model/infile.h"
 #include "model/trace/internal.h"
 
@@ -18,6 +19,7 @@
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/steps.h"
+#include "model/trace/event.h"
 #include "model/trace/scan.h"
 #include "model/xalloc.h"
 
@@ -50,6 +52,9 @@ struct file_ctx {
 	struct trace_devices devices; /* deviceProperties */
 	uint64_t used_devices;        /* bit i: a GPU event's args.device was i */
 	bool names_after_spans;       /* a metadata event (ph M) was read after the last span */
+	struct tevent_open open;      /* span halves (ph B) waiting for their E */
+	size_t unpaired;              /* span halves the analyses want without their other half */
+	size_t nostream;              /* GPU events without a stream id (left out of HTA's set) */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -123,19 +128,6 @@ static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const 
 	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
 }
 
-/* A member value located in the event's bytes: strings exclude their quotes. */
-struct val {
-	const char *p;
-	size_t n;
-	char type;        /* 0 missing, 's' string, 'p' primitive, 'o' object, 'a' array */
-	int tok;          /* jsmn token (slow path) or -1 */
-};
-
-struct ev {
-	struct val ph, cat, name, ts, dur, tid, stream, corr, device;
-	const struct json_doc *doc; /* slow path: unescape names through it */
-};
-
 static bool val_us(const struct val *v, int64_t *out)
 {
 	return (v->type == 'p' || v->type == 's') && trace_parse_us(v->p, v->n, out);
@@ -195,195 +187,31 @@ static bool profiler_step(const struct val *v, long *step)
 	return true;
 }
 
-/* Legacy GPU tid "stream 7" -> 7. */
-static int32_t legacy_stream(const struct val *v)
+/* A GPU event's stream from its tid: the number (formats.md §2.3: the GPU tid is the
+ * stream id), or the legacy "stream 7"; -1 otherwise. */
+static int32_t tid_stream(const struct val *v)
 {
+	long long x;
+	if (val_int(v, &x))
+		return x >= 0 && x <= INT32_MAX ? (int32_t)x : -1;
 	if (v->type != 's' || v->n < 8 || strncasecmp(v->p, "stream ", 7) != 0)
 		return -1;
-	long x = 0;
+	x = 0;
 	for (size_t i = 7; i < v->n && isdigit((unsigned char)v->p[i]) && x < 1000000000L; i++)
 		x = x * 10 + (v->p[i] - '0');
 	return (int32_t)x;
 }
 
-/* ---- fast path: a strict single-pass walk of one event object ---- */
-
-static const char *skip_ws(const char *p, const char *e)
+/* The GPU a GPU event ran on: args.device, else its pid (formats.md §2.3: the GPU pid is
+ * the device id); -1 unknown. */
+static int16_t event_device(const struct ev *ev)
 {
-	while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
-	return p;
-}
-
-/* p at '"': end of the string (after the closing quote), or NULL; *esc when it holds
- * any backslash (such strings go to the jsmn path, which unescapes them). */
-static const char *fast_string(const char *p, const char *e, bool *esc)
-{
-	const char *q = p + 1;
-	*esc = false;
-	for (;;) {
-		const char *c = memchr(q, '"', (size_t)(e - q));
-		if (!c)
-			return NULL;
-		size_t bs = 0;
-		while (c - bs - 1 > p && c[-(ptrdiff_t)bs - 1] == '\\')
-			bs++;
-		if (bs % 2 == 0) {
-			*esc = memchr(p + 1, '\\', (size_t)(c - p - 1)) != NULL;
-			return c + 1;
-		}
-		q = c + 1;
-	}
-}
-
-/* p at '{' or '[': end of the container, or NULL. */
-static const char *fast_skip(const char *p, const char *e)
-{
-	char open = *p, close = open == '{' ? '}' : ']';
-	long depth = 0;
-	while (p < e) {
-		char c = *p;
-		if (c == '"') {
-			bool esc;
-			p = fast_string(p, e, &esc);
-			if (!p)
-				return NULL;
-			continue;
-		}
-		if (c == open)
-			depth++;
-		else if (c == close && --depth == 0)
-			return p + 1;
-		p++;
-	}
-	return NULL;
-}
-
-static struct val *fast_slot(struct ev *ev, const char *k, size_t n, bool args)
-{
-	if (args) {
-		if (n == 6 && memcmp(k, "stream", 6) == 0)
-			return &ev->stream;
-		if (n == 11 && memcmp(k, "correlation", 11) == 0)
-			return &ev->corr;
-		if (n == 6 && memcmp(k, "device", 6) == 0)
-			return &ev->device;
-		return NULL;
-	}
-	switch (n) {
-	case 2: return memcmp(k, "ph", 2) == 0 ? &ev->ph : memcmp(k, "ts", 2) == 0 ? &ev->ts : NULL;
-	case 3: return memcmp(k, "cat", 3) == 0 ? &ev->cat : memcmp(k, "dur", 3) == 0 ? &ev->dur :
-		       memcmp(k, "tid", 3) == 0 ? &ev->tid : NULL;
-	case 4: return memcmp(k, "name", 4) == 0 ? &ev->name : NULL;
-	default: return NULL;
-	}
-}
-
-/* Walk one object; false on anything unusual (the jsmn path then decides). */
-static bool fast_object(const char **pp, const char *e, struct ev *ev, bool args)
-{
-	const char *p = skip_ws(*pp + 1, e);
-	if (p < e && *p == '}') {
-		*pp = p + 1;
-		return true;
-	}
-	for (;;) {
-		bool esc;
-		if (p >= e || *p != '"')
-			return false;
-		const char *k = p + 1, *ke = fast_string(p, e, &esc);
-		if (!ke || esc)
-			return false;
-		size_t kn = (size_t)(ke - 1 - k);
-		p = skip_ws(ke, e);
-		if (p >= e || *p != ':')
-			return false;
-		p = skip_ws(p + 1, e);
-		if (p >= e)
-			return false;
-		struct val v = { .p = p, .tok = -1 };
-		if (*p == '"') {
-			const char *ve = fast_string(p, e, &esc);
-			if (!ve || esc)
-				return false;
-			v = (struct val){ p + 1, (size_t)(ve - p - 2), 's', -1 };
-			p = ve;
-		} else if (*p == '{' && !args && kn == 4 && memcmp(k, "args", 4) == 0) {
-			if (!fast_object(&p, e, ev, true))
-				return false;
-			v.type = 'o';
-		} else if (*p == '{' || *p == '[') {
-			const char *ve = fast_skip(p, e);
-			if (!ve)
-				return false;
-			v.type = *p == '{' ? 'o' : 'a';
-			p = ve;
-		} else {
-			const char *ve = p;
-			while (ve < e && *ve != ',' && *ve != '}' && *ve != ']' && *ve != ' ' && *ve != '\n' &&
-			       *ve != '\r' && *ve != '\t')
-				ve++;
-			v = (struct val){ p, (size_t)(ve - p), 'p', -1 };
-			p = ve;
-		}
-		struct val *slot = fast_slot(ev, k, kn, args);
-		if (slot && v.type != 'o')
-			*slot = v;
-		p = skip_ws(p, e);
-		if (p < e && *p == ',') {
-			p = skip_ws(p + 1, e);
-			continue;
-		}
-		if (p < e && *p == '}') {
-			*pp = p + 1;
-			return true;
-		}
-		return false;
-	}
-}
-
-static bool fast_event(const char *js, size_t len, struct ev *ev)
-{
-	const char *p = js, *e = js + len;
-	memset(ev, 0, sizeof(*ev));
-	return p < e && *p == '{' && fast_object(&p, e, ev, false) && skip_ws(p, e) == e;
-}
-
-/* ---- slow path: jsmn, with diagnostics for invalid JSON ---- */
-
-static bool key_is(const struct json_doc *d, int k, const char *lit, size_t n)
-{
-	const jsmntok_t *t = &d->tok[k];
-	return (size_t)(t->end - t->start) == n && memcmp(d->js + t->start, lit, n) == 0;
-}
-
-static struct val tok_val(const struct json_doc *d, int t)
-{
-	const jsmntok_t *k = &d->tok[t];
-	char type = k->type == JSMN_STRING ? 's' : k->type == JSMN_PRIMITIVE ? 'p' :
-		    k->type == JSMN_OBJECT ? 'o' : 'a';
-	return (struct val){ d->js + k->start, (size_t)(k->end - k->start), type, t };
-}
-
-static void slow_fields(const struct json_doc *d, struct ev *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->doc = d;
-	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
-		if (key_is(d, k, "args", 4) && json_is_object(d, k + 1)) {
-			for (int a = json_first(d, k + 1); a >= 0; a = json_next(d, k + 1, a)) {
-				const jsmntok_t *t = &d->tok[a];
-				struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), true);
-				if (slot)
-					*slot = tok_val(d, a + 1);
-			}
-			continue;
-		}
-		const jsmntok_t *t = &d->tok[k];
-		struct val *slot = fast_slot(ev, d->js + t->start, (size_t)(t->end - t->start), false);
-		if (slot)
-			*slot = tok_val(d, k + 1);
-	}
+	long long d;
+	if (val_int(&ev->device, &d) && d >= 0 && d <= INT16_MAX)
+		return (int16_t)d;
+	if (!ev->device.type && val_int(&ev->pid, &d) && d >= 0 && d <= INT16_MAX)
+		return (int16_t)d;
+	return -1;
 }
 
 /* ---- keeping what the analyses need ---- */
@@ -391,28 +219,9 @@ static void slow_fields(const struct json_doc *d, struct ev *ev)
 static unsigned cat_flags(const char *c, size_t n);
 enum { CAT_PYSEL = 1, CAT_GPU = 2, CAT_CPU_ONLY = 4 };
 
-static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
+/* What the analyses need of a span whose ts and dur (ns) are read. */
+static void keep_span(struct file_ctx *fc, const struct ev *ev, int64_t ts, int64_t dur)
 {
-	if (!(ev->ph.type == 's' && ev->ph.n == 1 && ev->ph.p[0] == 'X'))
-		return; /* only complete spans matter to every analysis */
-	int64_t ts, dur;
-	char why[64] = "";
-	if (ev->name.type != 's')
-		snprintf(why, sizeof(why), "span event without a name");
-	else if (!val_us(&ev->ts, &ts))
-		us_problem(&ev->ts, "ts", why, sizeof(why));
-	else if (!val_us(&ev->dur, &dur))
-		us_problem(&ev->dur, "dur", why, sizeof(why));
-	if (why[0]) {
-		fc->skipped++;
-		file_diag(fc, off, "%s; event skipped", why);
-		return;
-	}
-	if (dur < 0) {
-		fc->skipped++;
-		file_diag(fc, off, "%s", "span event with a negative dur; event skipped");
-		return;
-	}
 	long long stream = -1, corr = -1;
 	if (!val_int(&ev->stream, &stream))
 		stream = -1;
@@ -421,7 +230,8 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 	unsigned cf = ev->cat.type == 's' ? cat_flags(ev->cat.p, ev->cat.n) : 0;
 	bool gpu = cf & CAT_GPU, pysel = cf & CAT_PYSEL;
 	if (stream < 0 && gpu)
-		stream = legacy_stream(&ev->tid);
+		stream = tid_stream(&ev->tid);
+	fc->nostream += gpu && stream < 0;
 	long long dev;
 	if (gpu && val_int(&ev->device, &dev) && dev >= 0 && dev < 64)
 		fc->used_devices |= 1ULL << dev;
@@ -431,7 +241,7 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 		r->k[r->nk++] = (struct trace_kernel){
 			.ts = ts, .dur = dur, .corr = corr, .stream = (int32_t)stream, .iter = -1,
 			.name = intern_name(fc, ev->name.p, ev->name.n, ev->doc, ev->name.tok),
-			.flags = pysel ? TK_PYSEL : 0,
+			.device = event_device(ev), .flags = pysel ? TK_PYSEL : 0,
 		};
 		return;
 	}
@@ -444,6 +254,58 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 		xgrow((void **)&r->cpu, &r->cpucap, r->ncpu + 1, sizeof(*r->cpu));
 		r->cpu[r->ncpu++] = (struct trace_cpu){ .ts = ts, .dur = dur, .corr = corr };
 	}
+}
+
+/* A span that cannot be read: counted and named. */
+static void skip_span(struct file_ctx *fc, uint64_t off, const char *why)
+{
+	fc->skipped++;
+	file_diag(fc, off, "%s; event skipped", why);
+}
+
+/* A complete span (ph X). */
+static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
+{
+	int64_t ts, dur;
+	char why[64] = "";
+	if (ev->name.type != 's')
+		snprintf(why, sizeof(why), "span event without a name");
+	else if (!val_us(&ev->ts, &ts))
+		us_problem(&ev->ts, "ts", why, sizeof(why));
+	else if (!val_us(&ev->dur, &dur))
+		us_problem(&ev->dur, "dur", why, sizeof(why));
+	else if (dur < 0)
+		snprintf(why, sizeof(why), "span event with a negative dur");
+	if (why[0])
+		skip_span(fc, off, why);
+	else
+		keep_span(fc, ev, ts, dur);
+}
+
+/* A span written in halves: its first (ph B) in b, its last (ph E) in e, which adds
+ * the args b lacks (Chrome's trace format merges them). */
+static void use_halves(struct file_ctx *fc, struct ev *b, const struct ev *e, uint64_t off)
+{
+	int64_t ts, end;
+	char why[64] = "";
+	if (b->name.type != 's')
+		snprintf(why, sizeof(why), "span event without a name");
+	else if (!val_us(&b->ts, &ts))
+		us_problem(&b->ts, "ts", why, sizeof(why));
+	else if (!val_us(&e->ts, &end))
+		us_problem(&e->ts, "ts", why, sizeof(why));
+	else if (end < ts)
+		snprintf(why, sizeof(why), "span event that ends (ph E) before it begins");
+	if (why[0]) {
+		skip_span(fc, off, why);
+		return;
+	}
+	struct val *mine[] = { &b->stream, &b->corr, &b->device };
+	const struct val *theirs[] = { &e->stream, &e->corr, &e->device };
+	for (size_t i = 0; i < ARRAY_LEN(mine); i++)
+		if (!mine[i]->type)
+			*mine[i] = *theirs[i];
+	keep_span(fc, b, ts, end - ts);
 }
 
 /* The string value after key `key` (with quotes) in js, or NULL; *n gets its length. */
@@ -508,21 +370,12 @@ static bool event_wanted(const char *js, size_t len)
 	       memmem(js, len, "ProfilerStep", 12);
 }
 
-static void on_event(void *ud, const char *js, size_t len, uint64_t off)
+/* The fields of event js: the strict walk, else jsmn (into fc->doc); false for
+ * invalid JSON, counted and named. */
+static bool decode(struct file_ctx *fc, const char *js, size_t len, uint64_t off, struct ev *ev)
 {
-	struct file_ctx *fc = ud;
-	size_t n;
-	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
-	/* Kineto writes process and thread names (ph M) after every span: trace.h kernels_whole */
-	if (ph && n == 1 && (*ph == 'M' || *ph == 'X'))
-		fc->names_after_spans = *ph == 'M';
-	if (!ph || n != 1 || *ph != 'X' || !event_wanted(js, len))
-		return;
-	struct ev ev;
-	if (fast_event(js, len, &ev)) {
-		use_event(fc, &ev, off);
-		return;
-	}
+	if (tevent_fast(js, len, ev))
+		return true;
 	struct json_doc *d = &fc->doc;
 	int rc = json_parse(d, js, len);
 	if (rc < 0 || !json_is_object(d, 0)) {
@@ -530,17 +383,63 @@ static void on_event(void *ud, const char *js, size_t len, uint64_t off)
 		fc->invalid++;
 		file_diag(fc, off, "invalid JSON in a trace event (%s); event skipped",
 			  rc < 0 ? json_err_str(rc) : "not an object");
+		return false;
+	}
+	tevent_fields(d, ev);
+	return true;
+}
+
+/* Half of a span (ph B or E). Each B waits for the E on its pid and tid (the latest open
+ * there: spans on a thread nest), a copy of its bytes kept when the analyses want it;
+ * an E the analyses would want with no B to close is counted, as are the B left open at
+ * the end (parse_file). */
+static void on_half(struct file_ctx *fc, char ph, const char *js, size_t len, uint64_t off)
+{
+	bool wanted = event_wanted(js, len);
+	struct ev ev;
+	if ((ph == 'E' && fc->open.n == 0) || !decode(fc, js, len, off, &ev)) {
+		fc->unpaired += ph == 'E' && fc->open.n == 0 && wanted;
 		return;
 	}
-	slow_fields(d, &ev);
-	use_event(fc, &ev, off);
+	if (ph == 'B') {
+		tevent_open_add(&fc->open, &ev, wanted ? js : NULL, len, off);
+		return;
+	}
+	char *bjs;
+	size_t blen;
+	uint64_t boff;
+	if (!tevent_close(&fc->open, &ev, &bjs, &blen, &boff)) {
+		fc->unpaired += wanted;
+		return;
+	}
+	struct ev b; /* after the E's fields are read: decoding b may reuse fc->doc */
+	if (bjs && decode(fc, bjs, blen, boff, &b))
+		use_halves(fc, &b, &ev, boff);
+	free(bjs);
+}
+
+static void on_event(void *ud, const char *js, size_t len, uint64_t off)
+{
+	struct file_ctx *fc = ud;
+	size_t n;
+	const char *ph = raw_string_value(js, len, "\"ph\"", 4, &n);
+	if (!ph || n != 1)
+		return;
+	/* Kineto writes process and thread names (ph M) after every span: trace.h kernels_whole */
+	if (*ph == 'M' || *ph == 'X' || *ph == 'B' || *ph == 'E')
+		fc->names_after_spans = *ph == 'M';
+	struct ev ev;
+	if (*ph == 'B' || *ph == 'E')
+		on_half(fc, *ph, js, len, off);
+	else if (*ph == 'X' && event_wanted(js, len) && decode(fc, js, len, off, &ev))
+		use_event(fc, &ev, off);
 }
 
 static bool tok_int(const struct json_doc *d, int t, long long *out)
 {
 	if (t < 0)
 		return false;
-	struct val v = tok_val(d, t);
+	struct val v = tevent_tok(d, t);
 	return val_int(&v, out);
 }
 
@@ -649,6 +548,22 @@ static bool gz_corrupt_inside(struct diag_list *diags, const char *path, struct 
 	return true;
 }
 
+/* The GPU events of fc's file that the analyses cannot all read: the span halves (ph B
+ * or E) left without their other half (counted as skipped), and the GPU events without
+ * a stream id, which HTA's analyses leave out (pytscope's summary reads them). */
+static void note_unread(struct file_ctx *fc, struct diag_list *diags, const char *path)
+{
+	fc->unpaired += tevent_open_free(&fc->open);
+	fc->skipped += fc->unpaired;
+	if (fc->unpaired)
+		diag_add(diags, DIAG_WARN, path, -1, -1, file_rank(fc), "%zu span event %s (ph B or E) without "
+			 "the other half on the same pid and tid; not read", fc->unpaired, fc->unpaired == 1 ? "half" : "halves");
+	if (fc->nostream)
+		diag_add(diags, DIAG_WARN, path, -1, -1, file_rank(fc), "%zu GPU event%s without a stream id (args.stream, "
+			 "or a tid that is one): left out of HTA's analyses (GPU time, idle, kernels)", fc->nostream,
+			 fc->nostream == 1 ? "" : "s");
+}
+
 /* Decode one trace file into a new rank (not finished: trace_finish_rank), its
  * diagnostics into diags; *res says what was read. NULL when the file gave nothing.
  * With only (--ranks), a file whose distributedInfo gives a rank the list does not name
@@ -680,6 +595,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	if (fc.ndiag > MAX_EVENT_DIAGS)
 		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "%zu more skipped events not listed",
 			 fc.ndiag - MAX_EVENT_DIAGS);
+	note_unread(&fc, diags, path);
 	if (fc.have_base) {
 		for (size_t k = 0; k < r->nk; k++)
 			r->k[k].ts += fc.base_ns;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
  * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
- * TRACE.ENV_DIFFERS, and what they could not judge (the subsystem's `unjudged`); the
- * text of an idle share on its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
+ * TRACE.ENV_DIFFERS, and what they and HTA's potential stragglers could not judge (the
+ * subsystem's `unjudged`); the text of an idle share on its side of TRACE.GPU_IDLE's
+ * bars (trace_idle_text). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "model/numfmt.h"
@@ -51,8 +53,9 @@ void trace_idle_text(double pct, int prec, char *buf, size_t n)
 
 /* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its HTA span or
  * more (HTA temporal breakdown: the span of its events, without the last ProfilerStep
- * when HTA drops it); one finding naming the idlest rank and how many ranks pass. A
- * partial rank (truncated) is not judged (trace_gpu_time leaves it out; trace_unjudged).
+ * when HTA drops it); one finding naming the idlest rank and how many ranks pass. A rank
+ * that drives several GPUs has each judged on its own span, and the finding names GPUs.
+ * A partial rank (truncated) is not judged (trace_gpu_time leaves it out; trace_unjudged).
  * Evidence: that rank's row of the temporal view. */
 static void rule_gpu_idle(struct run *run, struct finding_list *out)
 {
@@ -60,11 +63,14 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g) || g.max_idle_pct < TRACE_IDLE_PCT)
 		return;
-	size_t idle_ranks = 0;
-	for (size_t i = 0; i < ts->n; i++) {
-		const struct trace_hta *h = trace_hta(ts, i);
-		idle_ranks += h->have_gpu && h->idle_pct >= TRACE_IDLE_PCT && !trace_rank_partial(ts->r[i]);
-	}
+	char max_who[64], min_who[64], count[96];
+	trace_gpu_label(g.max_rank, g.max_device, g.max_ngpu, max_who, sizeof(max_who));
+	trace_gpu_label(g.min_rank, g.min_device, g.min_ngpu, min_who, sizeof(min_who));
+	if (g.ngpu > g.n)
+		snprintf(count, sizeof(count), "%zu of %zu traced GPUs (of %zu rank%s)", g.nidle, g.ngpu, g.n,
+			 g.n == 1 ? "" : "s");
+	else
+		snprintf(count, sizeof(count), "%zu of %zu traced ranks", g.nidle, g.n);
 	/* HTA's last-step rule is per rank: say whose last step it left out */
 	const char *last = g.dropped_last == g.n ? ", which leaves out the last ProfilerStep"
 			 : g.dropped_last ? ", which leaves out the last ProfilerStep of the ranks with several" : "";
@@ -78,12 +84,18 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	trace_idle_text(g.max_idle_pct, 0, max_title, sizeof(max_title));   /* not "50%" high for 49.96% */
 	trace_idle_text(g.max_idle_pct, 1, max_pct, sizeof(max_pct));
 	trace_idle_text(g.min_idle_pct, 1, min_pct, sizeof(min_pct));
-	snprintf(title, sizeof(title), "The GPU is idle %s%% of the HTA span on rank %d", max_title, g.max_rank);
+	if (g.max_ngpu > 1)   /* one of the rank's GPUs: never "the GPU" over several */
+		snprintf(title, sizeof(title), "%s is idle %s%% of its HTA span", max_who, max_title);
+	else
+		snprintf(title, sizeof(title), "The GPU is idle %s%% of the HTA span on rank %d", max_title, g.max_rank);
+	title[0] = (char)toupper((unsigned char)title[0]);
+	char on[80];
+	snprintf(on, sizeof(on), g.max_ngpu > 1 ? "%s" : "%s's GPU", max_who);
 	snprintf(detail, sizeof(detail),
-		 "No kernel runs on rank %d's GPU for %s%% of its HTA span (HTA temporal breakdown%s); "
-		 "%zu of %zu traced ranks%s are idle %.0f%% or more (least idle: rank %d at %s%%). Over %s "
+		 "No kernel runs on %s for %s%% of its HTA span (HTA temporal breakdown%s); "
+		 "%s%s are idle %.0f%% or more (least idle: %s at %s%%). Over %s "
 		 "ranks: compute %.1f%%, %s %.1f%%, idle %.1f%%.",
-		 g.max_rank, max_pct, last, idle_ranks, g.n, partial, TRACE_IDLE_PCT, g.min_rank,
+		 on, max_pct, last, count, partial, TRACE_IDLE_PCT, min_who,
 		 min_pct, g.npartial ? "those" : "all", 100 * g.compute_us / g.span_us,
 		 g.comm_unknown ? "communication n/a (no kernel matched as communication), memory and other"
 				: "communication and memory",
@@ -188,6 +200,10 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
 				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
 				      "ProfilerStep" : "no GPU kernel in the traces");
+	const char *why;
+	int strag[2];
+	if (ts->n > 1 && !trace_stragglers(ts, strag, &why) && why) /* the temporal view's column, empty */
+		findings_unjudged_add(nj, "", "potential stragglers (%s)", why);
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {

@@ -612,6 +612,7 @@ void trace_rank_drop_analyses(struct trace_rank *r)
 {
 	free(r->hta.kstat);
 	free(r->hta.idle);
+	free(r->hta.dev);
 	memset(&r->hta, 0, sizeof(r->hta));
 	memset(&r->py, 0, sizeof(r->py));
 	free(r->win);

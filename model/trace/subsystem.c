@@ -275,12 +275,24 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 	trace_idle_text(idle, 1, idle_pct, sizeof(idle_pct));
 	trace_idle_text(g.min_idle_pct, 1, min_pct, sizeof(min_pct));
 	trace_idle_text(g.max_idle_pct, 1, max_pct, sizeof(max_pct));
+	char gpus[48] = "";   /* a rank that drives several GPUs: each GPU's span counts */
+	if (g.ngpu > g.n)
+		snprintf(gpus, sizeof(gpus), "%zu GPUs of ", g.ngpu);
 	summary_add(out, idle >= TRACE_IDLE_PCT ? TONE_BAD : TONE_GOOD, "GPU time",
-		    "busy %.1f%% (compute %.1f%%, %s), idle %s%% of the HTA spans (%s summed over %zu rank%s%s)",
+		    "busy %.1f%% (compute %.1f%%, %s), idle %s%% of the HTA spans (%s summed over %s%zu rank%s%s)",
 		    100 - idle, 100 * g.compute_us / g.span_us, split, idle_pct,
-		    units_seconds(g.span_us / 1e6, span, sizeof(span)), g.n, g.n == 1 ? "" : "s", left);
+		    units_seconds(g.span_us / 1e6, span, sizeof(span)), gpus, g.n, g.n == 1 ? "" : "s", left);
 	enum summary_tone spread = g.max_idle_pct >= TRACE_IDLE_PCT ? TONE_WARN : TONE_NORMAL;
-	if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
+	char min_who[64], max_who[64];
+	trace_gpu_label(g.min_rank, g.min_device, g.min_ngpu, min_who, sizeof(min_who));
+	trace_gpu_label(g.max_rank, g.max_device, g.max_ngpu, max_who, sizeof(max_who));
+	bool one = g.min_rank == g.max_rank && g.min_device == g.max_device;
+	if (g.ngpu > g.n && one) /* over GPUs (the idle view has each GPU's streams), every GPU the same */
+		summary_add(out, spread, "GPU idle by GPU", "%s%% on each of the %zu GPUs; :view idle", max_pct, g.ngpu);
+	else if (g.ngpu > g.n)
+		summary_add(out, spread, "GPU idle by GPU", "%s%% (%s) to %s%% (%s); :view idle", min_pct, min_who,
+			    max_pct, max_who);
+	else if (g.n > 1 && g.min_rank == g.max_rank) /* every rank the same: no "rank 0 to rank 0" */
 		summary_add(out, spread, "GPU idle by rank", "%s%% on each of the %zu ranks; :view temporal",
 			    max_pct, g.n);
 	else if (g.n > 1)

@@ -3,11 +3,15 @@
  *
  * Loading (model/trace/load.c) keeps, per rank, only what the analyses need:
  *   - GPU events: kernel, gpu_memcpy, gpu_memset (and the legacy Kernel/Memcpy/Memset),
- *     plus any X event carrying args.stream; times in integer nanoseconds so that
- *     fractional-ns `ts` ("4458676522690.655") and baseTimeNanoseconds stay exact;
+ *     plus any span carrying args.stream; their stream is args.stream, else the tid (a
+ *     number, or the legacy "stream 7"), their device args.device, else the pid; times
+ *     in integer nanoseconds so that fractional-ns `ts` ("4458676522690.655") and
+ *     baseTimeNanoseconds stay exact;
  *   - CPU events carrying args.correlation (the runtime launches), for HTA's last-step
  *     filter, the host_wait idle category and kernel -> iteration attribution;
  *   - ProfilerStep#N spans.
+ * A span is a complete event (ph X) or a pair of halves (ph B, then E on the same pid and
+ * tid); a half without its other is counted, as is a GPU event without a stream.
  * Names are interned per rank. Ranks are sorted by rank id (distributedInfo.rank, else
  * the number after "rank"/"worker" in the file name, else file order).
  *
@@ -42,8 +46,9 @@ struct trace_kernel {
 	int64_t ts, dur;     /* ns (absolute: baseTimeNanoseconds + ts when present) */
 	int64_t corr;        /* args.correlation, -1 when none */
 	int32_t name;        /* index into the rank's name table */
-	int32_t stream;      /* args.stream (or legacy tid "stream N"), -1 when none */
+	int32_t stream;      /* args.stream (else the tid: a number, or legacy "stream N"), -1 when none */
 	int32_t iter;        /* ProfilerStep number via the correlated CPU event, -1 none */
+	int16_t device;      /* the GPU: args.device, else the pid; -1 unknown */
 	uint8_t flags;       /* TK_* */
 };
 
@@ -63,12 +68,22 @@ struct trace_kstat {     /* per-name statistics on one rank (HTA event set) */
 	double sum, min, max, mean, std; /* us; std = sample std, 0 for one kernel */
 };
 
-struct trace_idle {      /* idle time of one stream by HTA category */
+struct trace_idle {      /* idle time of one stream of one GPU by HTA category */
+	int32_t device;      /* trace_kernel device */
 	int32_t stream;
 	double host_wait, kernel_wait, other; /* us */
 };
 
+struct trace_devtime {   /* HTA temporal breakdown of one GPU of a rank */
+	int32_t device;      /* trace_kernel device */
+	double kernel_us, idle_us, compute_us, idle_pct; /* span, idle and compute us; idle % of span */
+};
+
 enum { TB_MAX_LABELS = 8 };
+/* A rank whose events ran on several GPUs (trace_kernel device) has each GPU's span,
+ * idle and compute time in dev; its figures below are their sums (a GPU's idle time is
+ * never hidden by another's kernels), its overlap and kernel-type breakdown too, and its
+ * idle rows are per GPU and stream. With one GPU, HTA's figures. */
 struct trace_hta {
 	bool have_gpu;       /* any HTA GPU event after filtering */
 	double kernel_us, idle_us, compute_us, noncompute_us;
@@ -80,8 +95,10 @@ struct trace_hta {
 	double type_us[TB_MAX_LABELS];
 	struct trace_kstat *kstat;  /* sorted by sum descending */
 	size_t nkstat;
-	struct trace_idle *idle;    /* streams in order of first appearance */
+	struct trace_idle *idle;    /* by GPU (device order), then streams in order of first appearance */
 	size_t nidle;
+	struct trace_devtime *dev;  /* the GPUs, in device order */
+	size_t ndev;
 	size_t nevents;      /* HTA GPU events after filtering */
 	size_t nfiltered;    /* GPU events the last-step filter left out (no CPU launch before it) */
 };
@@ -186,6 +203,7 @@ struct trace_set {
 	int strag[2];
 	size_t nstrag;
 	const char *strag_why;   /* a literal: why the straggler search could not run, or NULL */
+	bool strag_own_clock;    /* it read each rank on its own clock (analysis_stragglers.c) */
 };
 
 /* The run's trace set, or NULL when no trace was loaded. */
@@ -199,16 +217,25 @@ struct trace_set *trace_get(struct run *run);
  * on the ranks it left none; comm_unknown: no rank with GPU events measures
  * communication (trace_rank_comm_measured), so the non-compute time holds no comm that
  * was seen. Partial ranks (trace_rank_partial) are left out of all that: npartial, the
- * first one's id in partial_rank (-1 none). */
+ * first one's id in partial_rank (-1 none). The idle spread and the count of idle GPUs
+ * are over GPUs: a rank that drives one GPU counts as one, one that drives several
+ * counts each (its GPU named by min_device / max_device, out of min_ngpu / max_ngpu);
+ * trace_gpu_label() names one so ("rank 3", or "GPU 1 of rank 0" for a rank of several;
+ * analysis_idle.c). */
 struct trace_gpu_time {
 	size_t n, filtered, dropped_last, npartial;
+	size_t ngpu;             /* GPUs of those ranks */
+	size_t nidle;            /* of those, idle for TRACE_IDLE_PCT of their span or more */
 	int partial_rank;
 	bool comm_unknown;
 	double span_us, idle_us, compute_us, noncompute_us;
 	int min_rank, max_rank;  /* rank ids */
+	int min_device, max_device;
+	size_t min_ngpu, max_ngpu;
 	double min_idle_pct, max_idle_pct;
 };
 bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out);
+void trace_gpu_label(int rank, int device, size_t ngpu, char *buf, size_t n);
 /* A rank's GPU is idle (TRACE.GPU_IDLE) from this share of its HTA span; high from
  * TRACE_IDLE_HIGH_PCT. */
 #define TRACE_IDLE_PCT 25.0
@@ -227,7 +254,9 @@ void trace_rank_summarize(struct trace_set *ts, size_t ri);
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
 /* HTA potential stragglers (up to 2 rank ids); returns the count, 0 when HTA's method
- * could not run: then *why (when why is not NULL) says why, else *why is NULL. */
+ * could not run or could not decide (a tie): then *why (when why is not NULL) says why,
+ * else *why is NULL. A tie between ranks is no straggler, and ranks whose traces share
+ * no instant are read each on its own clock (ts->strag_own_clock; analysis_stragglers.c). */
 size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why);
 /* Per-name statistics over the rank's GPU events idx[0..n) (sorted by sum, descending);
  * returns the count, *out is malloc'd. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the trace family's views (kernels, step_kernels, kernel_breakdown, idle,
  * comm_overlap, temporal) and the heatmap drill-down table (trace_kernels_table), built
- * from the memoized analyses (analysis.c). */
+ * from the memoized analyses (analysis.c, analysis_idle.c, analysis_stragglers.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,14 +228,28 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 
 /* ---- idle -------------------------------------------------------------------- */
 
+/* Some rank's GPU events ran on several GPUs. */
+static bool several_gpus(struct trace_set *ts)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (trace_hta(ts, i)->ndev > 1)
+			return true;
+	return false;
+}
+
+/* A row per rank, stream and category; with a device column (args.device, else the
+ * pid; empty when unknown) when some rank drives several GPUs: a stream id is one GPU's. */
 static struct table *build_idle(struct run *run, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("idle", "GPU idle time by stream (HTA categories)");
+	bool by_gpu = several_gpus(ts);
+	struct table *t = table_new("idle", by_gpu ? "GPU idle time by GPU and stream (HTA categories)"
+					    : "GPU idle time by stream (HTA categories)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
+	int c_dev = by_gpu ? table_add_col(t, "device", COL_INT, 6, 0) : -1;
 	int c_stream = table_add_col(t, "stream", COL_INT, 7, 0);
 	int c_cat = table_add_col(t, "idle_category", COL_TEXT, 12, 0);
 	int c_time = table_add_col(t, "idle_time_us", COL_NUM, 12, 0);
@@ -250,6 +264,8 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 			for (int k = 0; k < 3; k++) {
 				size_t row = table_add_row(t, ts->r[i]->rank);
 				table_set_num(t, row, c_rank, ts->r[i]->rank);
+				if (by_gpu)
+					table_set_num_opt(t, row, c_dev, d->device, d->device >= 0);
 				table_set_num(t, row, c_stream, d->stream);
 				table_set_text(t, row, c_cat, cats[k]);
 				table_set_num(t, row, c_time, v[k]);
@@ -281,9 +297,11 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	size_t npartial = 0;
 	for (size_t i = 0; i < ts->n; i++)
 		npartial += trace_rank_partial(ts->r[i]);
-	char title[200];
-	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s)",
+	char title[320];
+	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s%s)",
 		 why ? "; potential stragglers not judged: " : "", why ? why : "",
+		 ts->strag_own_clock ? "; potential stragglers on each rank's own clock: the traces share no instant"
+				     : "",
 		 npartial ? "; partial: a truncated trace, figures of the events read, not judged" : "");
 	struct table *t = table_new("temporal", title);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
@@ -382,8 +400,10 @@ const struct view_def trace_views[TRACE_NVIEWS] = {
 	  build_step_kernels, NULL, NULL },
 	{ "kernel_breakdown", "kernel-type time incl. overlap labels, all ranks and per rank (HTA)",
 	  build_breakdown, NULL, NULL },
-	{ "idle", "GPU idle time per rank and stream: host_wait / kernel_wait / other (HTA)", build_idle, NULL, NULL },
+	{ "idle", "GPU idle time per rank and stream (and GPU, when a rank drives several): host_wait / kernel_wait / "
+	  "other (HTA)", build_idle, NULL, NULL },
 	{ "comm_overlap", "pytscope trace summary per rank: comm, exposed, overlapped, per collective",
 	  build_comm_overlap, NULL, NULL },
-	{ "temporal", "idle / compute / non-compute time and comm overlap per rank (HTA)", build_temporal, NULL, NULL },
+	{ "temporal", "idle / compute / non-compute time, comm overlap and potential stragglers per rank (HTA)",
+	  build_temporal, NULL, NULL },
 };

@@ -7,8 +7,12 @@
 # compute is the GPU's computation kernels (the step's idle rest is other); stragglers are
 # "not judged" on one or two aligned steps. An idle share just under a bar (25%, high
 # from 50%) is shown on its side in the headline, the finding and the temporal CSV (in
-# full): 24.999%, never 25.0%; 49.96%, never 50%. The rest skips when ../shared/real is
-# absent.
+# full): 24.999%, never 25.0%; 49.96%, never 50%. HTA's potential stragglers (the
+# temporal view's column): a tie is no straggler (ranks alike in every step are all "no",
+# where HTA names the first two; ranks tied below a late one do not count with it), ranks
+# whose traces share no instant (another clock: baseTimeNanoseconds) are judged each on
+# its own clock, not left empty; ranks that tie for HTA's 2 places are not judged, and why
+# is in the not-judged list. The rest skips when ../shared/real is absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -35,6 +39,30 @@ tap_check "idle 49.96% (medium, high from 50%): the finding says 49.96%, never 5
 	'grep -q "^  \[MED \] The GPU is idle 49.96% of the HTA span on rank 0  (TRACE.GPU_IDLE)" i50.out &&
 	 grep -q "for 49.96% of its HTA span .*(least idle: rank 1 at 24.999%)" i50.out &&
 	 grep -q "^  GPU idle by rank  *24.999% (rank 1) to 49.96% (rank 0)" i50.out'
+
+# Potential stragglers on generated ranks (trace_events.sh strag_rank: the ncclKernel of
+# the steps listed starts 1 ms late; 3 steps, the last left out by HTA's rule).
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
+strag() {   # strag DIR: "rank,potential_straggler" of its temporal view, one line
+	"$TSCOPE_BIN" --no-index --export temporal "$1" 2>/dev/null | cut -d, -f1,10 | tr '\n' ' '
+}
+mkdir tie spill clock cut
+for r in 0 2 3 5 7; do strag_rank $r 8 "" 3 4000 >tie/rank$r.json; done
+tap_eq "5 identical ranks: no potential straggler (a tie), not the first two" \
+	"rank,potential_straggler 0,no 2,no 3,no 5,no 7,no " "$(strag tie)"
+for r in 0 1 2; do strag_rank $r 4 "" 3 4000 >spill/rank$r.json; done
+strag_rank 3 4 "1 2" 3 4000 >spill/rank3.json
+tap_eq "rank 3 late in every step: it alone, not the 3 ranks tied below it" \
+	"rank,potential_straggler 0,no 1,no 2,no 3,yes " "$(strag spill)"
+strag_rank 0 3 "" 3 4000 3000000000 >clock/rank0.json
+strag_rank 1 3 "" 3 4000 >clock/rank1.json && strag_rank 2 3 "1 2" 3 4000 >clock/rank2.json
+tap_eq "rank 0's clock 3 s apart (baseTimeNanoseconds): judged on each rank's clock, rank 2 late" \
+	"rank,potential_straggler 0,no 1,no 2,yes " "$(strag clock)"
+for r in 0 1 2 3; do strag_rank $r 4 "$r" 4 9800 >cut/rank$r.json; done   # rank 0 late in no step
+"$TSCOPE_BIN" --no-index --print --color never cut >cut.out 2>/dev/null
+tap_check "ranks 1, 2, 3 late once each (a tie for 2 places): not judged, and why in the not-judged list" \
+	'[ "$(strag cut)" = "rank,potential_straggler 0, 1, 2, 3, " ] &&
+	 grep -q "^  - potential stragglers (ranks tie for the 2 places HTA names, late in as many steps)$" cut.out'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ]; then

@@ -3,7 +3,8 @@
 # headless (TSCOPE_SCRIPT): ProfilerStep#N fill the heatmap, Enter on a cell (rank,
 # step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
-# to follow.
+# to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
+# stragglers were not judged (their column is empty) or the clock they were judged on.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -38,4 +39,18 @@ grep -q 'idle_us  *compute_us' "$TMP/gpu.txt" && ! grep -q 'not bound' "$TMP/gpu
 tap_rc $? "9 opens the GPU time tab"
 grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
 tap_rc $? "F on traces: nothing to follow, said so; no LIVE state"
+
+# ranks 1-3 late once each tie for HTA's 2 places; rank 0's clock is 3 s ahead in the other
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
+mkdir -p "$TMP/tie" "$TMP/clock"
+for r in 0 1 2 3; do strag_rank $r 4 "$r" 4 9800 >"$TMP/tie/rank$r.json"; done
+strag_rank 0 2 "" 3 4000 3000000000 >"$TMP/clock/rank0.json" && strag_rank 1 2 "" 3 4000 >"$TMP/clock/rank1.json"
+for d in tie clock; do
+	printf '9\ni\n:dump %s/%s.legend\nq\n' "$TMP" "$d" >"$TMP/keys"
+	TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui --no-index "$TMP/$d" >/dev/null 2>&1
+done
+tr -s ' \n' ' ' <"$TMP/tie.legend" | grep -q "potential stragglers not judged: ranks tie for the 2 places HTA names"
+tap_rc $? "GPU time legend: why the potential stragglers were not judged (the view's title)"
+tr -s ' \n' ' ' <"$TMP/clock.legend" | grep -q "potential stragglers on each rank's own clock"
+tap_rc $? "GPU time legend: potential stragglers judged on each rank's own clock, said so"
 tap_plan

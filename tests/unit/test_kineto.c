@@ -92,7 +92,10 @@ static void test_synthetic_pytscope(void)
 				  "overlap any compute kernel. Only 67% of the 36.0 ms of communication is hidden "
 				  "behind compute.", "EXPOSED_COMM detail text");
 	const struct trace_hta *h = trace_hta(ts, 0);
-	ok(!h->have_gpu, "HTA ignores kernels without args.stream");
+	/* no args.stream: the numeric tid is the stream (formats.md §2.3), the pid the GPU */
+	ok(h->have_gpu && h->nidle == 2 && h->idle[0].stream == 7 && h->idle[1].stream == 8 && h->ndev == 1 &&
+	   h->dev[0].device == 0, "HTA reads the tid as the stream of kernels without args.stream");
+	is_dbl(h->comm_us, 36000, 1e-9, "... and their communication, as pytscope's summary does");
 	run_free(run);
 	free(p);
 	free(dir);
