@@ -34,6 +34,7 @@
 #include "src/meter.h"
 #include "src/export.h"
 #include "src/print.h"
+#include "src/unused_options.h"
 #include "ui/ui.h"
 
 struct progress {
@@ -474,11 +475,30 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 
 static int run_mode(struct cli *cli, struct run *run);
 
+/* The run picked from a folder of runs, opened as `tscope-tui FOLDER/RUN` opens it: its
+ * path is the one PATH while it is open (what --follow watches, what messages name), the
+ * folder's PATH again after. */
+static int run_mode_picked(struct cli *cli, struct run *run, const char *path)
+{
+	const char **paths = cli->paths, *one[1] = { path };
+	size_t npaths = cli->npaths;
+	cli->paths = one;
+	cli->opts.paths = one;
+	cli->npaths = cli->opts.npaths = 1;
+	cli->opts.from_picker = true;
+	int rc = run_mode(cli, run);
+	cli->paths = paths;
+	cli->opts.paths = paths;
+	cli->npaths = cli->opts.npaths = npaths;
+	return rc;
+}
+
 /* PATH holds no run itself but runs below it: the explorer offers a picker, the other
  * modes name the runs (one line each, ready to paste) and exit 1. */
 static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t nk)
 {
 	if (pick_mode(cli) == MODE_TUI) {
+		ui_load_end(false);   /* the folder is not explored: --follow kept its loading screen's terminal */
 		const char **items = xmalloc(nk * sizeof(*items));
 		for (size_t i = 0; i < nk; i++)
 			items[i] = kids[i].path;
@@ -493,8 +513,7 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 			if (!run)
 				break;
 			ui_load_end(!run_is_empty(run));
-			cli->opts.from_picker = true;
-			rc = run_mode(cli, run);
+			rc = run_mode_picked(cli, run, path);
 			run_free(run);
 		}
 		free(items);
@@ -615,64 +634,6 @@ static int refused_mode(struct cli *cli, struct run *run)
 							cli->force });
 	run_free(run);
 	return 1;
-}
-
-/* The run's step records come from rank dirs, which --ranks names: not from a steps.jsonl
- * given directly nor a directory without rank dirs (the loader reads those whole). */
-static bool steps_ranked(struct run *run)
-{
-	if (!run->steps || !steps_nranks(run->steps))
-		return false;
-	if (steps_nranks(run->steps) > 1 || steps_left_out(run->steps))
-		return true;
-	struct steps_rank_file *v;
-	size_t n = steps_plan_files(run->path, &v);
-	bool flat = steps_files_flat(v, n, run->path);
-	steps_rank_files_free(v);
-	return !flat;
-}
-
-/* Options given for an input family the run does not have are named on stderr, never
- * dropped in silence: "--objective and --constraint ignored: for GenAI-Perf sweeps only,
- * and this run has none". */
-static void note_unused_options(const struct opts *o, struct run *run)
-{
-	if (run_is_empty(run))
-		return;
-	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
-	bool steps = run->steps && steps_nranks(run->steps) > 0;
-	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, NFAM };
-	bool ranked = o->ranks && steps_ranked(run);   /* listed only for --ranks: it may list a dir */
-	const bool applies[NFAM] = { steps, ranked || run->trace, run->trace != NULL, sw && sw->ncfg > 0, sw != NULL };
-	static const char *const to[NFAM] = { "step records", "rank dirs or traces", "Kineto traces",
-					      "GenAI-Perf sweeps", "GPU sizing (NAT, GenAI-Perf)" };
-	const struct {
-		const char *name;
-		bool given;
-		int fam;
-	} v[] = {
-		{ "--warmup", o->warmup > 0, STEPS }, { "--flops-per-step", o->flops_set, STEPS },
-		{ "--peak-tflops", o->peak_set, STEPS }, { "--ranks-per-node", o->ranks_per_node > 0, STEPS },
-		{ "--ranks", o->ranks != NULL, RANKS }, { "--kernel-classes", o->kernel_classes != NULL, TRACES },
-		{ "--objective", o->objective != NULL, SWEEPS }, { "--constraint", o->nconstraints > 0, SWEEPS },
-		{ "--target-users", o->target_users > 0, SIZING }, { "--target-latency", o->target_latency > 0, SIZING },
-		{ "--target-runtime", o->target_runtime > 0, SIZING }, { "--test-gpus", o->test_gpus > 0, SIZING },
-	};
-	for (int f = 0; f < NFAM; f++) {
-		char names[160] = "";
-		size_t used = 0, k = 0, n = 0;
-		for (size_t i = 0; i < ARRAY_LEN(v); i++)
-			n += v[i].fam == f && v[i].given;
-		for (size_t i = 0; i < ARRAY_LEN(v) && !applies[f]; i++) {
-			if (v[i].fam != f || !v[i].given || used >= sizeof(names))
-				continue;
-			const char *sep = k == 0 ? "" : k + 1 == n ? " and " : ", ";
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", sep, v[i].name);
-			k++;
-		}
-		if (k)
-			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and this run has none\n", names, to[f]);
-	}
 }
 
 static int run_mode(struct cli *cli, struct run *run)

@@ -6,7 +6,9 @@
  * ends it), and each of its reloads is a line with their count. The live findings
  * (stalled ranks, reloads) are judged on every poll; the other rules re-run at most
  * every max(interval, 50 x the CPU time of their last run) so that following a large
- * job stays cheap. */
+ * job stays cheap. A line on stderr says at the start what the lines will be (a job's
+ * findings until it finishes, a sweep's reloads until a signal, or that the PATHs hold
+ * nothing yet), and again when PATHs that held nothing come to hold a job or a sweep. */
 #include "src/print.h"
 
 #include <errno.h>
@@ -94,6 +96,35 @@ static void report(FILE *out, unsigned flags, const struct finding_list *l, bool
 	}
 }
 
+/* What the PATHs hold for the follower: nothing yet, a job's step logs, or a sweep. */
+enum follow_kind { KIND_NONE, KIND_JOB, KIND_SWEEP };
+
+static enum follow_kind follow_kind_of(const struct run *run)
+{
+	if (run->sweep)
+		return KIND_SWEEP;
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (strcmp(run->src[i].format, "pytscope") == 0)   /* step logs, or run.json before them */
+			return KIND_JOB;
+	return KIND_NONE;
+}
+
+/* What the lines will be, on stderr: at the start ("following every 1 s; ..."), and
+ * again when PATHs that held nothing come to hold a job or a sweep, which never finishes. */
+static void say_kind(enum follow_kind k, bool start, double interval)
+{
+	static const char *const says[] = {
+		[KIND_NONE] = "nothing here yet: waiting for a job's step records or a sweep",
+		[KIND_JOB] = "a job: one line per new finding until it finishes",
+		[KIND_SWEEP] = "a sweep: one line per reload or new finding until SIGINT or SIGTERM "
+			       "(a sweep never finishes)",
+	};
+	if (start)
+		fprintf(stderr, "tscope-tui: following every %g s; %s\n", interval, says[k]);
+	else
+		fprintf(stderr, "tscope-tui: now following %s\n", says[k]);
+}
+
 static double cpu_seconds(void)
 {
 	struct timespec ts;
@@ -120,8 +151,8 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	struct follow_opts fo = { .interval = o->interval, .stall_floor = o->stall_floor };
 	double now = follow_clock();
 	struct follow *f = follow_new(run, paths, npaths, &fo, now);
-	fprintf(stderr, "tscope-tui: following every %g s; one line per new finding until the job finishes\n",
-		follow_interval(f));
+	enum follow_kind kind = follow_kind_of(run);
+	say_kind(kind, true, follow_interval(f));
 	struct keyset prev = { 0 }, rules = { 0 };
 	double next_rules = now, tick = now;
 	bool dirty = true;
@@ -130,6 +161,10 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	while (!stop_signal && !write_err) {
 		now = follow_clock();
 		dirty |= (follow_poll(f, now) & (FOLLOW_GREW | FOLLOW_RELOADED)) != 0;
+		if (kind == KIND_NONE && follow_kind_of(run) != KIND_NONE) {
+			kind = follow_kind_of(run);
+			say_kind(kind, false, 0);
+		}
 		struct keyset cur = { 0 };
 		report(out, flags, follow_findings(f), true, &prev, &cur);
 		if (dirty && now >= next_rules) {

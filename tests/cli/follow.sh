@@ -12,7 +12,10 @@
 # removed while the others go on (a job re-created with fewer ranks): said once each
 # (LIVE.RANK_GONE), never judged stalled; the ranks left finish. An empty dir that becomes
 # a GenAI-Perf sweep, followed with one of its files also given (read as part of the dir):
-# each reload is one line counting the reloads, from one LIVE.RELOADED entry.
+# each reload is one line counting the reloads, from one LIVE.RELOADED entry. The stderr
+# line at the start fits the input: a job's findings until it finishes, a sweep's reloads
+# until a signal (never "until the job finishes"); an empty dir alone: that it waits,
+# then, once a sweep appears, that the sweep runs until a signal.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -42,6 +45,8 @@ tap_check "finished job: no stall reported" '! grep -q "STALL" fin.out'
 tap_check "finished job: every line is TIME SEVERITY ID TEXT" \
 	'! grep -vE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z (high|med|low) [A-Z_]+\.[A-Z_]+ ." fin.out'
 tap_check "finished job: the run's other findings too (DIST.STRAGGLER)" 'grep -q " DIST.STRAGGLER " fin.out'
+tap_check "finished job: stderr says at the start a line per new finding until the job finishes" \
+	'grep -qx "tscope-tui: following every 0.2 s; a job: one line per new finding until it finishes" fin.err'
 
 # 2. rank 3 stops at step 20 while the others go on; then rank 5's file is truncated and
 #    rewritten (a restarted rank); SIGINT ends the follower
@@ -203,6 +208,25 @@ tap_check "a followed sweep: one line per reload, counting them (the file given 
 	'[ "$(grep -c " low LIVE.RELOADED " sw.out)" -eq 3 ] &&
 	 grep -q " low LIVE.RELOADED sweep: reloaded 2 times as its files changed, the last under sw$" sw.out &&
 	 grep -q " low LIVE.RELOADED sweep: reloaded 3 times as its files changed, the last under sw$" sw.out'
+sweep_says="a sweep: one line per reload or new finding until SIGINT or SIGTERM (a sweep never finishes)"
+tap_check "a followed sweep: stderr says at the start it runs until a signal, never until the job finishes" \
+	'grep -qxF "tscope-tui: following every 0.2 s; $sweep_says" sw.err && ! grep -q "finishes$" sw.err'
+
+# 9. an empty dir alone: stderr says it waits, then, once a sweep level appears, that the
+#    sweep runs until a signal
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep" gs1 20 4 1 >/dev/null
+mkdir es
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 es >es.out 2>es.err &
+fpid=$!
+wait_for es.err "following every"
+mv gs1/* es/
+wait_for es.err "now following"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+wait_says="nothing here yet: waiting for a job's step records or a sweep"
+tap_check "an empty dir that becomes a sweep: stderr says it waits, then that the sweep runs until a signal" \
+	'grep -qxF "tscope-tui: following every 0.2 s; $wait_says" es.err &&
+	 grep -qxF "tscope-tui: now following $sweep_says" es.err && ! grep -q "finishes$" es.err'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan
