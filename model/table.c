@@ -201,8 +201,31 @@ int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum 
 	return desc ? -r : r;
 }
 
+/* A severity cell's place in its order (low < med < high), -1 for any other text
+ * ("not judged") and a missing cell. */
+static int severity_rank(const struct table_cell *c)
+{
+	static const char *const order[] = { "low", "med", "high" };
+	for (int i = 0; c->present && i < (int)ARRAY_LEN(order); i++)
+		if (strcmp(c->text, order[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A severity column sorts by severity, not by name: descending is high, med, low, as
+ * the findings list; a row without one ("not judged") is last both ways. */
+static int cmp_severity(const struct table_cell *x, const struct table_cell *y, bool desc)
+{
+	int rx = severity_rank(x), ry = severity_rank(y);
+	if (rx < 0 || ry < 0)
+		return (rx < 0) - (ry < 0);
+	return desc ? ry - rx : rx - ry;
+}
+
 static int cmp_cells(const struct table *t, int col, size_t a, size_t b, bool desc)
 {
+	if (t->col[col].role == COL_ROLE_SEVERITY)
+		return cmp_severity(table_cell(t, a, col), table_cell(t, b, col), desc);
 	return table_cell_cmp(table_cell(t, a, col), table_cell(t, b, col), t->col[col].type, desc);
 }
 

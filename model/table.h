@@ -23,7 +23,7 @@ enum col_role {
 	COL_ROLE_NONE,
 	COL_ROLE_RANK,        /* a rank id: Enter and n/N land on it */
 	COL_ROLE_STEP,        /* a step number */
-	COL_ROLE_SEVERITY,    /* "high" / "med" / "low": coloured by severity */
+	COL_ROLE_SEVERITY,    /* "high" / "med" / "low": coloured and sorted by severity */
 	COL_ROLE_TITLE,       /* a finding's title: the detail box highlights it */
 	COL_ROLE_NAME,        /* the row's name (function, kernel, config) */
 	COL_ROLE_TIME_LOST,   /* seconds lost by the row's rank */

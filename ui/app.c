@@ -417,6 +417,16 @@ static void do_export(struct app *app, const char *path, bool overwrite)
 	}
 }
 
+/* An export path as a shell reads it: a leading "~/" (or a lone "~") stands for $HOME
+ * (as typed without HOME). False when the expanded path does not fit in n bytes. */
+static bool expand_home(const char *path, char *out, size_t n)
+{
+	const char *home = getenv("HOME");
+	bool tilde = path[0] == '~' && (path[1] == '/' || !path[1]) && home && *home;
+	int k = tilde ? snprintf(out, n, "%s%s", home, path + 1) : snprintf(out, n, "%s", path);
+	return k >= 0 && (size_t)k < n;
+}
+
 static void prompt_accept(struct app *app)
 {
 	enum prompt_kind k = app->prompt;
@@ -431,12 +441,16 @@ static void prompt_accept(struct app *app)
 		if (priv && s->ops->filter && s->ops->filter(priv, app, line, err, sizeof(err)) < 0)
 			app_msg(app, true, "filter: %s", err);
 		break;
-	case PROMPT_EXPORT:
-		if (*line)
-			do_export(app, line, false);
-		else
+	case PROMPT_EXPORT: {
+		char path[APP_LINE];
+		if (!*line)
 			app_msg(app, false, "export cancelled: no file name given");
+		else if (!expand_home(line, path, sizeof(path)))
+			app_msg(app, true, "cannot write %s: the path is too long with ~ expanded", line);
+		else
+			do_export(app, path, false);
 		break;
+	}
 	case PROMPT_CONFIRM:
 		if (line[0] == 'y' || line[0] == 'Y')
 			do_export(app, app->pending, true);

@@ -151,6 +151,9 @@ unsigned app_tick(struct app *app);
 void app_stop_work(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */
 void app_draw(struct app *app);
+/* Columns the status row leaves a pane's status text (frame.c): its width less the
+ * margins and, following a job, the live state at its right. */
+int app_status_width(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */
 void app_reload(struct app *app);
 /* Follow mode: poll the job now (creating the follower on first use) and refresh the

@@ -13,6 +13,7 @@
 #include "model/grid.h"
 #include "model/registry.h"
 #include "model/table.h"
+#include "model/text.h"
 #include "ui/app.h"
 
 int cmd_dump(const char *path, bool attrs)
@@ -64,20 +65,27 @@ int cmd_dump(const char *path, bool attrs)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-static unsigned c_dump(struct app *app, const char *args)
+/* :dump FILE and :dumpattr FILE: the screen as drawn now (attrs: its attributes). */
+static unsigned dump(struct app *app, const char *args, bool attrs)
 {
+	if (!*args) {
+		app_msg(app, true, "usage: :%s FILE", attrs ? "dumpattr" : "dump");
+		return PR_REDRAW;
+	}
 	app_draw(app);
-	if (cmd_dump(args, false) < 0)
+	if (cmd_dump(args, attrs) < 0)
 		app_msg(app, true, "cannot write %s: %s", args, strerror(errno));
 	return PR_NONE;
 }
 
+static unsigned c_dump(struct app *app, const char *args)
+{
+	return dump(app, args, false);
+}
+
 static unsigned c_dumpattr(struct app *app, const char *args)
 {
-	app_draw(app);
-	if (cmd_dump(args, true) < 0)
-		app_msg(app, true, "cannot write %s: %s", args, strerror(errno));
-	return PR_NONE;
+	return dump(app, args, true);
 }
 
 /* Bounds of the virtual screen: far beyond any terminal, small enough that ncurses'
@@ -143,11 +151,20 @@ static unsigned c_heatmap(struct app *app, const char *args)
 		return PR_REDRAW;
 	}
 	const struct grid_provider *gp = *args ? registry_grid(args) : NULL;
+	char names[256] = "";   /* the grids this run has data for: an empty tab would tell nothing */
+	for (size_t i = 0; i < registry_ngrids(); i++)
+		if (registry_grid_at(i)->nmetrics(app->run) > 0)
+			text_appendf(names, sizeof(names), " %s", registry_grid_at(i)->name);
+	if (gp && gp->nmetrics(app->run) == 0) {   /* what the tab would say (pane_heatmap.c hp_open) */
+		bool steps = strcmp(gp->name, "steps") == 0;
+		app_msg(app, true, "no %s%sheatmap: this run has no %s (%s%s)", steps ? "" : gp->label,
+			steps ? "" : " ", steps ? "per-rank steps aligned across ranks" : "data for it",
+			*names ? "grids with data:" : "no grid has data", names);
+		return PR_REDRAW;
+	}
 	if (!gp) {
-		char names[256] = "";
-		for (size_t i = 0; i < registry_ngrids(); i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s", registry_grid_at(i)->name);
-		app_msg(app, true, "usage: :heatmap NAME (grids:%s)", names);
+		app_msg(app, true, "usage: :heatmap NAME (%s%s)", *names ? "grids:" : "this run has no grid with data",
+			names);
 		return PR_REDRAW;
 	}
 	long p = app_heatmap(app, gp->name);

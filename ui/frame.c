@@ -135,45 +135,61 @@ static void draw_hint(struct app *app)
 	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
 
-/* The held analyses' age is shown from this many seconds on (see draw_status). */
+/* The held analyses' age is shown from this many seconds on (see status_live). */
 #define LAG_SHOWN 1.0
+
+/* Following a job: the live state shown at the status row's right (LIVE or PAUSED, the
+ * job's state, the newest record's age, how old the held analyses are) in live, with
+ * the role it is drawn in; "" when not following. */
+static enum role status_live(struct app *app, char *live, size_t n)
+{
+	live[0] = '\0';
+	if (!app->follow)
+		return ROLE_ACCENT;
+	double age = follow_newest_age(app->follow, follow_clock());
+	enum follow_state st = follow_state(app->follow);
+	char agebuf[32] = "no record yet", stalls[32] = "", lag[48] = "", behind[48] = "", bytes[24];
+	long long left;
+	if (age >= 0)
+		snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
+	if (follow_behind(app->follow, &left))   /* a big append read in slices (app_poll) */
+		snprintf(behind, sizeof(behind), " catching up, %s to read,",
+			 units_bytes((double)left, bytes, sizeof(bytes)));
+	if (follow_nstalled(app->follow))
+		snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
+	double lag_age = follow_clock() - app->caught_up_t;
+	bool updating = analysis_recompute_running(app->run);
+	/* the held analyses (app.h app_poll), once a second behind the records or while
+	 * the worker updates them: younger, they are as current as the polls */
+	if (analysis_lagging(app->run) && (updating || lag_age >= LAG_SHOWN))
+		snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", lag_age, updating ? ", updating" : "");
+	snprintf(live, n, " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind, follow_state_name(st),
+		 stalls, agebuf, lag);
+	char sweep[96];   /* a sweep has no step records: its files and their last change */
+	if (follow_sweep_status(app->follow, follow_clock(), sweep, sizeof(sweep)))
+		snprintf(live, n, " %s %s ", app->following ? "LIVE" : "PAUSED", sweep);
+	return st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT;
+}
+
+int app_status_width(struct app *app)
+{
+	char live[192];
+	status_live(app, live, sizeof(live));
+	return app->lay.status.w - 2 - text_width(live);
+}
 
 static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
 	draw_clear_rect(r, ROLE_STATUS);
-	char buf[APP_LINE] = "", live[192] = "";
+	char buf[APP_LINE] = "", live[192];
+	enum role live_role = status_live(app, live, sizeof(live));
+	int lw = text_width(live);
+	if (lw)
+		draw_text(r->y, r->x + r->w - lw, lw, live, live_role);
 	void *priv = app->pane[app->cur].priv;
 	if (priv && app->pane[app->cur].ops->status)
 		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
-	int lw = 0;
-	if (app->follow) {
-		double age = follow_newest_age(app->follow, follow_clock());
-		enum follow_state st = follow_state(app->follow);
-		char agebuf[32] = "no record yet", stalls[32] = "", lag[48] = "", behind[48] = "", bytes[24];
-		long long left;
-		if (age >= 0)
-			snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
-		if (follow_behind(app->follow, &left))   /* a big append read in slices (app_poll) */
-			snprintf(behind, sizeof(behind), " catching up, %s to read,",
-				 units_bytes((double)left, bytes, sizeof(bytes)));
-		if (follow_nstalled(app->follow))
-			snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
-		double lag_age = follow_clock() - app->caught_up_t;
-		bool updating = analysis_recompute_running(app->run);
-		/* the held analyses (app.h app_poll), once a second behind the records or while
-		 * the worker updates them: younger, they are as current as the polls */
-		if (analysis_lagging(app->run) && (updating || lag_age >= LAG_SHOWN))
-			snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", lag_age, updating ? ", updating" : "");
-		snprintf(live, sizeof(live), " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind,
-			 follow_state_name(st), stalls, agebuf, lag);
-		char sweep[96];   /* a sweep has no step records: its files and their last change */
-		if (follow_sweep_status(app->follow, follow_clock(), sweep, sizeof(sweep)))
-			snprintf(live, sizeof(live), " %s %s ", app->following ? "LIVE" : "PAUSED", sweep);
-		lw = text_width(live);
-		draw_text(r->y, r->x + r->w - lw, lw, live,
-			  st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT);
-	}
 	draw_fit_fields(buf, sizeof(buf), r->w - 2 - lw, app->g->ellipsis);
 	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
 }
@@ -299,14 +315,28 @@ static void draw_views(struct app *app)
 	}
 }
 
+/* What the screen lacks and what still works, wrapped to its width (the keys on rows of
+ * their own when the whole does not fit on one), above the `:` line. */
 static void draw_too_small(struct app *app)
 {
-	char a[96], b[96];
+	char a[96], need[48], b[96];
+	const char *keys = "q quits, : runs a command";
 	snprintf(a, sizeof(a), "terminal too small: %dx%d", COLS, LINES);
-	snprintf(b, sizeof(b), "need at least %dx%d; q quits, : runs a command", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	int y = LINES / 2 - 1;
-	draw_text(y < 0 ? 0 : y, 0, COLS, a, ROLE_ERROR);
-	draw_text(y + 1 < LINES ? y + 1 : 0, 0, COLS, b, ROLE_NORMAL);
+	snprintf(need, sizeof(need), "need at least %dx%d;", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	snprintf(b, sizeof(b), "%s %s", need, keys);
+	bool one = text_width(b) <= COLS;
+	int rows = LINES > 2 ? LINES - 1 : LINES;
+	int n = draw_wrap_count(COLS, a) + (one ? 1 : draw_wrap_count(COLS, need) + draw_wrap_count(COLS, keys));
+	int y = LINES / 2 - 1 < rows - n ? LINES / 2 - 1 : rows - n;
+	y = y < 0 ? 0 : y;
+	struct rect r = { y, 0, rows - y, COLS };
+	int used = draw_wrap(&r, 0, a, ROLE_ERROR);
+	if (one) {
+		draw_wrap(&r, used, b, ROLE_NORMAL);
+	} else {
+		used += draw_wrap(&r, used, need, ROLE_NORMAL);
+		draw_wrap(&r, used, keys, ROLE_NORMAL);
+	}
 	if (LINES > 2)   /* the `:` line (a `:resize` back), or why it failed */
 		draw_prompt_or_msg(app, &(struct rect){ LINES - 1, 0, 1, COLS });
 }

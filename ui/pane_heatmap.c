@@ -24,8 +24,6 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/legend.h"
-#include "ui/label_fit.h"
-#include "ui/search.h"
 #include "ui/pane_heatmap.h"
 
 /* Lines the pane shows: grid rows, or node and rank lines. cur_r, top and the buckets
@@ -56,7 +54,6 @@ size_t hm_row_line(struct hpane *p, size_t row, bool reveal)
 }
 
 enum { HP_NODE_LABEL_W = 28 };   /* widest label column for node names */
-enum { HP_NOTE_NAME_W = 24 };    /* widest row name in the note's range of rows */
 
 static size_t bucket_rows(const struct hpane *p, int h)
 {
@@ -272,6 +269,7 @@ static void hp_close(void *priv)
 		src_close(p);
 	outline_free(&p->ol);
 	grid_blocks_free(p->blocks);
+	free(p->from_open);
 	free(p->lvl);
 	free(p->marks);
 	table_free(p->export);
@@ -465,33 +463,6 @@ static bool rows_marked(const struct hpane *p, size_t l0, size_t l1)
 	return false;
 }
 
-/* `/` item text of grid row r: "rank 12", with its node when ranks are grouped
- * ("rank 12 gpu3"). */
-static void row_text(const struct hpane *p, size_t r, char *buf, size_t n)
-{
-	char *lab = grid_row_label_dup(&p->src, r);
-	const struct groups *gs = p->src.groups;
-	long g = gs ? gs->group_of[r] : -1;
-	snprintf(buf, n, "%s %s%s%s", p->src.row_axis, lab, g >= 0 ? " " : "", g >= 0 ? gs->name[g] : "");
-	free(lab);
-}
-
-/* A search is on and a line of [l0, l1) matches it (a rank line: its row's text; a
- * node line: its name): its label is marked. */
-static bool lines_match(const struct hpane *p, struct app *app, size_t l0, size_t l1)
-{
-	for (size_t l = l0; app->search_on && l < l1; l++) {
-		char t[512];
-		if (p->by_node && p->ol.row[l] < 0)
-			snprintf(t, sizeof(t), "%s", p->ol.gs->name[p->ol.grp[l]]);
-		else
-			row_text(p, hm_line_row(p, l), t, sizeof(t));
-		if (search_hit(app, t))
-			return true;
-	}
-	return false;
-}
-
 static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom *g, int ny)
 {
 	char **lab = xcalloc((size_t)ny + 1, sizeof(*lab));
@@ -509,7 +480,7 @@ static void draw_labels(struct hpane *p, struct app *app, const struct heat_geom
 		size_t r0 = p->top + (size_t)y * p->rpr, r1 = r0 + p->rpr < hm_nlines(p) ? r0 + p->rpr : hm_nlines(p);
 		bool cur = p->cur_r >= r0 && p->cur_r < r1;
 		bool marked = rows_marked(p, r0, r1);
-		enum role r = lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled[y] ? ROLE_ERROR
+		enum role r = hm_lines_match(p, app, r0, r1) ? ROLE_MATCH : cur ? ROLE_SELECTED : stalled[y] ? ROLE_ERROR
 			      : marked ? ROLE_MARK : ROLE_AXIS;
 		draw_text_right(g->labels.y + y, g->labels.x, g->labels.w - 1, lab[y], r);
 		if (theme_blank_plain(r))   /* the gap before the cells in the label's attribute: no reset */
@@ -529,22 +500,31 @@ static int blank_run(const struct hpane *p, int y, int x)
 	return n;
 }
 
-static void hp_draw(void *priv, struct app *app, const struct rect *body)
+/* The label column's width: "first-last" of the rows, "+name-+name" of node rows, and
+ * "+name-rank N" when node rows hold several lines (a node and ranks), at most
+ * HP_NODE_LABEL_W for node names. */
+static int label_width(const struct hpane *p, bool several, unsigned flags)
 {
-	struct hpane *p = priv;
-	char *a = hm_row_name(p, 0, app->text_flags), *b = hm_row_name(p, p->src.nrows - 1, app->text_flags);
-	int label_w = text_width(a) + text_width(b) + 3;
+	char *a = hm_row_name(p, 0, flags), *b = hm_row_name(p, p->src.nrows - 1, flags);
+	int label_w = text_width(a) + text_width(b) + 3, rank_w = text_width(p->src.row_axis) + 1 + text_width(b);
 	free(a);
 	free(b);
-	for (size_t g = 0; p->by_node && g < p->ol_n; g++) {   /* "+name-+name" at most */
-		int nw = 2 * text_width(p->ol.gs->name[g]) + 5;
+	for (size_t g = 0; p->by_node && g < p->ol_n; g++) {
+		int name_w = text_width(p->ol.gs->name[g]);
+		int nw = name_w + (several && rank_w > name_w ? rank_w : name_w) + 5;
 		if (nw > label_w)
 			label_w = nw < HP_NODE_LABEL_W ? nw : HP_NODE_LABEL_W;
 	}
-	if (label_w < 6)
-		label_w = 6;
+	return label_w < 6 ? 6 : label_w;
+}
+
+static void hp_draw(void *priv, struct app *app, const struct rect *body)
+{
+	struct hpane *p = priv;
 	struct heat_geom g;
-	layout_heatmap(body, label_w, &g);
+	layout_heatmap(body, label_width(p, false, app->text_flags), &g);
+	if (p->by_node && bucket_rows(p, g.cells.h) > 1)   /* the cells' rows do not depend on the labels' width */
+		layout_heatmap(body, label_width(p, true, app->text_flags), &g);
 	p->w = g.cells.w;
 	p->h = g.cells.h;
 	p->y0 = g.cells.y;
@@ -586,53 +566,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 		}
 		attrset(A_NORMAL);
 	}
-	/* axis note, fields by importance: the metric and what a cell holds, the scale, the
-	 * keys; a field that does not fit is left out whole (draw_fit_fields) */
-	char note[512], lo[32], hi[32];
-	int k = 0;
-	if (p->job)   /* the metric being computed first: the field that must show */
-		k = snprintf(note, sizeof(note), "computing %s: %zu of %zu %ss (m: next, leaving stops it)  ",
-			     p->prov->metric_name(p->model, p->job_metric), p->job_done, p->job_total, p->src.row_axis);
-	k += snprintf(note + k, sizeof(note) - (size_t)k, "%s: ", p->src.title);
-	if (p->by_node && p->rpr > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu node lines/row, ", p->rpr);
-	else if (p->by_node)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu nodes (worst rank), ", p->ol_n);
-	else if (p->rpr > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %ss/row, ", p->rpr, p->src.row_axis);
-	else if (p->src.nrows > (size_t)p->h) {
-		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
-		char *names[2] = { hm_row_name(p, p->top, app->text_flags), hm_row_name(p, end - 1, app->text_flags) };
-		char *first = label_fit(names, 2, 0, HP_NOTE_NAME_W, app->text_flags);
-		char *last = label_fit(names, 2, 1, HP_NOTE_NAME_W, app->text_flags);
-		k += snprintf(note + k, sizeof(note) - (size_t)k, "%ss %s-%s of %zu (z: all), ", p->src.row_axis,
-			      first, last, p->src.nrows);
-		free(names[0]);
-		free(names[1]);
-		free(first);
-		free(last);
-	}
-	size_t per = p->spc * (p->src.col_span ? p->src.col_span : 1);   /* a coarse grid: blocks */
-	k += snprintf(note + k, sizeof(note) - (size_t)k, "%zu %s%s/col%s", per, p->src.col_axis,
-		      per > 1 ? "s" : "", per > 1 || p->rpr > 1 ? " (worst)" : "");
-	if (p->src.col_span > 1)
-		k += snprintf(note + k, sizeof(note) - (size_t)k, ", kept in %zu-%s blocks", p->src.col_span,
-			      p->src.col_axis);
-	hm_fmt_value(p, p->lo, lo, sizeof(lo));
-	hm_fmt_value(p, p->hi, hi, sizeof(hi));
-	if (p->src.diverging)
-		snprintf(note + k, sizeof(note) - (size_t)k, "  scale +-%s (%s)  i:legend m:%s +/-:zoom", hi,
-			 theme_tier() == TIER_MONO ? "faster in B underlined, slower not"
-						   : "slower in B warm, faster blue",
-			 p->prov->metric_keys);
-	else if (isnan(p->hi)) /* every cell missing (grid_colour_scale) */
-		snprintf(note + k, sizeof(note) - (size_t)k, "  scale n/a: no cell has a value  i:legend m:%s",
-			 p->prov->metric_keys);
-	else
-		snprintf(note + k, sizeof(note) - (size_t)k, "  scale median %s..max %s  i:legend%s m:%s +/-:zoom "
-			 "H/L:pan z:rows", lo, hi, p->by_node ? " Space:expand o:ranks" : "",
-			 p->prov->metric_keys);
-	draw_fit_fields(note, sizeof(note), g.note.w - 1, app->g->ellipsis);
+	char note[512];
+	heatmap_note(p, app, g.note.w - 1, note, sizeof(note));
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
 }
 
@@ -846,27 +781,6 @@ static unsigned hp_click(void *priv, struct app *app, int y, int x)
 	return PR_HANDLED;
 }
 
-/* `/` items: the grid's rows ("rank 12 gpu3"); a match moves the cursor to that row's
- * line, opening its node when node rows are shown. */
-static size_t hp_items(void *priv, struct app *app, size_t *sel)
-{
-	struct hpane *p = priv;
-	*sel = hm_line_row(p, p->cur_r);
-	return p->src.nrows;
-}
-
-static void hp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
-{
-	row_text(priv, i, buf, n);
-}
-
-static void hp_item_show(void *priv, struct app *app, size_t i)
-{
-	struct hpane *p = priv;
-	p->cur_r = hm_row_line(p, i, true);
-	hm_fix_view(p);
-}
-
 const struct pane_ops pane_heatmap = {
 	.name = "heatmap",
 	.open = hp_open,
@@ -883,7 +797,8 @@ const struct pane_ops pane_heatmap = {
 	.click = hp_click,
 	.tick = hm_tick,
 	.legend = heatmap_legend,
-	.items = hp_items,
-	.item_text = hp_item_text,
-	.item_show = hp_item_show,
+	.items = hm_items,
+	.item_text = hm_item_text,
+	.item_show = hm_item_show,
+	.search_from = hm_search_from,
 };

@@ -3,7 +3,7 @@
  * (pane_heatmap.c: opening, drawing, keys; pane_heatmap_info.c: what the pane says about
  * the cell under the cursor: status row, legend, copy; pane_heatmap_label.c: row names
  * in full and fitted to the label column; pane_heatmap_job.c: metrics built off the UI
- * thread). Not for other panes. */
+ * thread; pane_heatmap_search.c: the `/` search). Not for other panes. */
 #ifndef UI_PANE_HEATMAP_H
 #define UI_PANE_HEATMAP_H
 
@@ -46,6 +46,8 @@ struct hpane {
 	bool by_node;                 /* lines are the outline's (node rows), not grid rows */
 	struct outline ol;            /* over src.groups when it has groups */
 	size_t ol_n;                  /* groups in ol */
+	bool *from_open;              /* where the `/` prompt opened: the nodes open (from_n of them), */
+	size_t from_n, from_r, from_top; /* the cursor's line and the first line shown */
 };
 
 /* The grid rows lines [l0, l1) cover: k-th is rows[k], or base + k when rows is NULL. */
@@ -64,9 +66,16 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
 		     double *mean, size_t *wrow);
 /* pane_heatmap_label.c: names in full, sanitized with flags (text.h), malloc'd. A row's
  * label; the label of lines [l0, l1): the first line's name (a node's, else the row's
- * label), then "-" and the last's when there are several. */
+ * label), then "-" and the last's when there are several; when they hold a node line a
+ * rank end is named after the axis ("node 27-rank 301", "rank 302-node 52"). */
 char *hm_row_name(const struct hpane *p, size_t row, unsigned flags);
 char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags);
+/* Do lines [l0, l1) hold a node line (their label then names what it is, no axis before
+ * it)? */
+bool hm_lines_named(const struct hpane *p, size_t l0, size_t l1);
+/* What node rows' lines are, for the note's count: "nodes", or "nodes or ranks" once a
+ * node is open. */
+const char *hm_lines_kind(const struct hpane *p);
 /* The label column of screen rows [0, ny) (lines from p->top, p->rpr a row): lab[y]
  * holds the row's prefix (a node's glyph, "!") and is replaced by the prefix and the
  * bucket's label fitted in the w columns left, clipped labels kept apart (ui/label_fit.h). */
@@ -79,13 +88,25 @@ void hm_bucket(const struct hpane *p, size_t *r0, size_t *r1, size_t *c0, size_t
 
 /* pane_heatmap_info.c: the pane ops for the status row, the legend and y/Y. */
 void heatmap_status(void *priv, struct app *app, char *buf, size_t n);
+/* The note row in w columns: what a cell holds, the scale and the keys, fitted
+ * (draw_fit_fields; a long metric name is clipped, never the scale). */
+void heatmap_note(struct hpane *p, struct app *app, int w, char *note, size_t n);
 void heatmap_legend(void *priv, struct app *app, struct legend *l);
 int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n);
 void heatmap_hint(void *priv, struct app *app, char *buf, size_t n);
 
-/* pane_heatmap.c, for pane_heatmap_job.c: the grid row of a line, the line of a row
- * (reveal: open its node), the source of p->metric opened (or `ready`, a grid job's
- * source, taken over), the colour scale, the window fitted to the cursor. */
+/* pane_heatmap_search.c: a search is on and a line of [l0, l1) matches it (a rank line:
+ * its row's text; a node line: its name); the pane ops of the `/` search (pane.h). */
+bool hm_lines_match(const struct hpane *p, struct app *app, size_t l0, size_t l1);
+size_t hm_items(void *priv, struct app *app, size_t *sel);
+void hm_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n);
+void hm_item_show(void *priv, struct app *app, size_t i);
+void hm_search_from(void *priv, struct app *app, bool back);
+
+/* pane_heatmap.c, for pane_heatmap_job.c and pane_heatmap_search.c: the grid row of a
+ * line, the line of a row (reveal: open its node), the source of p->metric opened (or
+ * `ready`, a grid job's source, taken over), the colour scale, the window fitted to the
+ * cursor. */
 size_t hm_line_row(const struct hpane *p, size_t l);
 size_t hm_row_line(struct hpane *p, size_t row, bool reveal);
 bool hm_open_source(struct hpane *p, const struct grid_src *ready);

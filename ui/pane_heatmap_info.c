@@ -1,60 +1,188 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_heatmap_info.c: what the heatmap pane says about the cell under the cursor and
- * its scale: the status row (worst and mean, which rank of a node), the legend (the
- * ramp and what the range is), y/Y (the cell, the row in full precision) and its words
- * in the hint row. Row names are whole there (sanitized), never cut to a width. State
- * and shared helpers: ui/pane_heatmap.h. */
+ * its scale: the status row (worst and mean, which rank of a node), the note row (what a
+ * cell holds, the scale), the legend (the ramp and what the range is), y/Y (the cell, the
+ * row in full precision) and its words in the hint row. Row names are whole in y/Y and
+ * in the status row when it has room; else the status row and the note clip a row's or a
+ * metric's name, never the value or the scale. State and shared helpers:
+ * ui/pane_heatmap.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/table.h"
 #include "model/text.h"
+#include "ui/draw.h"
+#include "ui/label_fit.h"
 #include "ui/pane_heatmap.h"
 
+/* A name clipped to fit keeps at least this many columns (narrower, the row's last fields
+ * are left out whole instead, draw_fit_fields); the widest row name in the note's range. */
+enum { HI_NAME_MIN = 8, HI_NOTE_NAME_W = 24 };
+
+/* Room for two names in room columns: whole when both fit; else the narrower keeps up to
+ * half of it and the wider the rest, each at least HI_NAME_MIN. */
+static void split_room(int room, int wa, int wb, int *fa, int *fb)
+{
+	int half = room / 2;
+	*fa = wa;
+	*fb = wb;
+	if (wa + wb <= room)
+		return;
+	if (wa <= half)
+		*fb = room - wa;
+	else if (wb <= half)
+		*fa = room - wb;
+	else {
+		*fa = half;
+		*fb = room - half;
+	}
+	*fa = *fa < HI_NAME_MIN ? HI_NAME_MIN : *fa;
+	*fb = *fb < HI_NAME_MIN ? HI_NAME_MIN : *fb;
+}
+
+/* The bucket's row label (lines [r0, r1)) and the metric's name, sanitized, in *ra and
+ * *title (malloc'd), fitted so that the status row shows them with the `other` columns of
+ * the fields that must show with them (the value): whole when they fit, else clipped,
+ * the label apart from its neighbours' (label_fit: "superlongcl…node0001.hpc.example.org"). */
+static void status_names(const struct hpane *p, struct app *app, size_t r0, size_t r1, int other, char **ra,
+			 char **title)
+{
+	unsigned fl = app->text_flags;
+	size_t nl = hm_nlines(p), step = p->rpr ? p->rpr : 1;
+	char *names[3] = { hm_lines_label(p, r0, r1, fl), NULL, NULL };
+	if (r0 >= step)
+		names[1] = hm_lines_label(p, r0 - step, r0, fl);
+	if (r1 < nl)
+		names[2] = hm_lines_label(p, r1, r1 + step < nl ? r1 + step : nl, fl);
+	char *t = text_sanitize_dup(p->src.title, fl);
+	int fa, ft;
+	split_room(app_status_width(app) - other, text_width(names[0]), text_width(t), &fa, &ft);
+	*ra = label_fit(names, 3, 0, fa, fl);
+	*title = label_fit(&t, 1, 0, ft, fl);
+	for (int i = 0; i < 3; i++)
+		free(names[i]);
+	free(t);
+}
+
+/* The value under the cursor: the cell's, a bucket's (or a coarse grid's block's) worst
+ * and mean, or "missing". */
+static void status_value(const struct hpane *p, size_t cnt, double w, double m, bool one_cell, char *buf, size_t n)
+{
+	char wv[32], mv[32];
+	hm_fmt_value(p, w, wv, sizeof(wv));
+	hm_fmt_value(p, m, mv, sizeof(mv));
+	if (!cnt)
+		snprintf(buf, n, "missing");
+	else if (one_cell && p->src.col_span <= 1)
+		snprintf(buf, n, "%s", wv);
+	else
+		snprintf(buf, n, "worst %s mean %s", wv, mv);
+}
+
+/* Fields by importance: the rows, the columns, the metric with its value (the names
+ * clipped so that the value shows, status_names), then what the cell's describe adds
+ * or which rank of a node holds the worst (left out whole when they do not fit). */
 void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	struct hpane *p = priv;
 	size_t r0, r1, c0, c1;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char *ra = hm_lines_label(p, r0, r1, 0), ca[24], cb[24];
+	char ca[24], cb[24], cols[64], val[80], *ra, *title;
 	grid_col_label(&p->src, c0, ca, sizeof(ca));
 	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
+	snprintf(cols, sizeof(cols), "%s %s%s%s", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "");
 	double w = 0, m = 0;
 	size_t wrow = r0;
 	size_t cnt = hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow);
 	struct line_rows lr = hm_lines_rows(p, r0, r1);
-	bool node = p->by_node && p->ol.row[r0] < 0;   /* a node line's label is its name */
-	int k = snprintf(buf, n, "%s%s%s  %s %s%s%s  %s ", node ? "" : p->src.row_axis, node ? "" : " ", ra,
-			 p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "", p->src.title);
-	free(ra);
-	if (k < 0 || (size_t)k >= n)
-		return;
-	if (!cnt) {
-		snprintf(buf + k, n - (size_t)k, "missing");
-		return;
-	}
-	char wv[32], mv[32];
-	hm_fmt_value(p, w, wv, sizeof(wv));
-	hm_fmt_value(p, m, mv, sizeof(mv));
 	bool one_cell = lr.n == 1 && c1 - c0 == 1;   /* a coarse grid's cell is a block: worst and mean */
-	if (one_cell && p->src.col_span <= 1)
-		k += snprintf(buf + k, n - (size_t)k, "%s", wv);
-	else
-		k += snprintf(buf + k, n - (size_t)k, "worst %s mean %s", wv, mv);
+	bool node = hm_lines_named(p, r0, r1);   /* a node line's label names its kind */
+	bool more = cnt && (one_cell ? p->src.describe != NULL : p->by_node);
+	status_value(p, cnt, w, m, one_cell, val, sizeof(val));
+	int other = (node ? 0 : text_width(p->src.row_axis) + 1) + 2 + text_width(cols) + 3 + text_width(val) +
+		    (more ? text_width(app->g->ellipsis) + 2 : 0);
+	status_names(p, app, r0, r1, other, &ra, &title);
+	int k = snprintf(buf, n, "%s%s%s  %s  %s %s", node ? "" : p->src.row_axis, node ? "" : " ", ra, cols, title,
+			 val);
+	free(ra);
+	free(title);
+	if (!more || k < 0 || (size_t)k + 4 >= n)
+		return;
 	if (one_cell) {
-		if (p->src.describe && k > 0 && (size_t)k + 4 < n) {
-			buf[k++] = ' ';
-			buf[k++] = ' ';
-			p->src.describe(p->src.ud, hm_lr_row(&lr, 0), c0, buf + k, n - (size_t)k);
-		}
+		buf[k++] = ' ';
+		buf[k++] = ' ';
+		p->src.describe(p->src.ud, hm_lr_row(&lr, 0), c0, buf + k, n - (size_t)k);
 		return;
 	}
-	if (p->by_node && k > 0 && (size_t)k < n) {   /* which rank of the node is the worst */
-		char *wl = hm_row_name(p, wrow, 0);
-		snprintf(buf + k, n - (size_t)k, "  worst on %s %s", p->src.row_axis, wl);
-		free(wl);
+	char *wl = hm_row_name(p, wrow, 0);   /* which rank of the node is the worst */
+	snprintf(buf + k, n - (size_t)k, "  worst on %s %s", p->src.row_axis, wl);
+	free(wl);
+}
+
+/* The note's fields that must show: the metric being computed, the metric (title) and
+ * what a cell holds, the scale. */
+static void note_head(const struct hpane *p, struct app *app, const char *title, char *note, size_t n)
+{
+	char lo[32], hi[32];
+	note[0] = '\0';
+	if (p->job)   /* the metric being computed first: the field that must show */
+		text_appendf(note, n, "computing %s: %zu of %zu %ss (m: next, leaving stops it)  ",
+			     p->prov->metric_name(p->model, p->job_metric), p->job_done, p->job_total, p->src.row_axis);
+	text_appendf(note, n, "%s: ", title);
+	if (p->by_node && p->rpr > 1)
+		text_appendf(note, n, "%zu %s/row, ", p->rpr, hm_lines_kind(p));
+	else if (p->by_node)
+		text_appendf(note, n, "%zu nodes (worst rank), ", p->ol_n);
+	else if (p->rpr > 1)
+		text_appendf(note, n, "%zu %ss/row, ", p->rpr, p->src.row_axis);
+	else if (p->src.nrows > (size_t)p->h) {
+		size_t end = p->top + (size_t)p->h < p->src.nrows ? p->top + (size_t)p->h : p->src.nrows;
+		char *names[2] = { hm_row_name(p, p->top, app->text_flags), hm_row_name(p, end - 1, app->text_flags) };
+		char *first = label_fit(names, 2, 0, HI_NOTE_NAME_W, app->text_flags);
+		char *last = label_fit(names, 2, 1, HI_NOTE_NAME_W, app->text_flags);
+		text_appendf(note, n, "%ss %s-%s of %zu (z: all), ", p->src.row_axis, first, last, p->src.nrows);
+		free(names[0]);
+		free(names[1]);
+		free(first);
+		free(last);
 	}
+	size_t per = p->spc * (p->src.col_span ? p->src.col_span : 1);   /* a coarse grid: blocks */
+	text_appendf(note, n, "%zu %s%s/col%s", per, p->src.col_axis, per > 1 ? "s" : "",
+		     per > 1 || p->rpr > 1 ? " (worst)" : "");
+	if (p->src.col_span > 1)
+		text_appendf(note, n, ", kept in %zu-%s blocks", p->src.col_span, p->src.col_axis);
+	hm_fmt_value(p, p->lo, lo, sizeof(lo));
+	hm_fmt_value(p, p->hi, hi, sizeof(hi));
+	if (p->src.diverging)
+		text_appendf(note, n, "  scale +-%s (%s)", hi, theme_tier() == TIER_MONO
+			     ? "faster in B underlined, slower not" : "slower in B warm, faster blue");
+	else if (isnan(p->hi)) /* every cell missing (grid_colour_scale) */
+		text_appendf(note, n, "  scale n/a: no cell has a value");
+	else
+		text_appendf(note, n, "  scale median %s..max %s", lo, hi);
+}
+
+void heatmap_note(struct hpane *p, struct app *app, int w, char *note, size_t n)
+{
+	char *title = text_sanitize_dup(p->src.title, app->text_flags);
+	note_head(p, app, title, note, n);
+	int over = text_width(note) + 2 + text_width(app->g->ellipsis) - w;
+	int tw = text_width(title) - over;
+	if (over > 0 && tw >= HI_NAME_MIN) {   /* the metric's name clipped so that the scale shows */
+		char *fit = label_fit(&title, 1, 0, tw, app->text_flags);
+		note_head(p, app, fit, note, n);
+		free(fit);
+	}
+	free(title);
+	if (p->src.diverging)   /* the keys, the last field */
+		text_appendf(note, n, "  i:legend m:%s +/-:zoom", p->prov->metric_keys);
+	else if (isnan(p->hi))
+		text_appendf(note, n, "  i:legend m:%s", p->prov->metric_keys);
+	else
+		text_appendf(note, n, "  i:legend%s m:%s +/-:zoom H/L:pan z:rows",
+			     p->by_node ? " Space:expand o:ranks" : "", p->prov->metric_keys);
+	draw_fit_fields(note, n, w, app->g->ellipsis);
 }
 
 /* The ramp: each level's glyph in its colour with the values it stands for. */

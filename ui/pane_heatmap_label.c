@@ -2,7 +2,9 @@
 /* pane_heatmap_label.c: the heatmap pane's row names: a line's name in full and
  * sanitized (the status row, y/Y), and names fitted to a width (the label column, the
  * note's range of rows). A name wider than its room is clipped apart from the other
- * names shown (ui/label_fit.h). State and shared helpers: ui/pane_heatmap.h. */
+ * names shown (ui/label_fit.h). On node rows a range that holds a node line names its
+ * rank ends with the axis ("node 27-rank 301"), so a rank never reads as a node.
+ * State and shared helpers: ui/pane_heatmap.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +21,45 @@ char *hm_row_name(const struct hpane *p, size_t row, unsigned flags)
 	return s;
 }
 
-/* A line's name, sanitized: a node's, else the row's label. */
-static char *line_name(const struct hpane *p, size_t l, unsigned flags)
+bool hm_lines_named(const struct hpane *p, size_t l0, size_t l1)
 {
-	if (!p->by_node || p->ol.row[l] >= 0)
-		return hm_row_name(p, hm_line_row(p, l), flags);
-	return text_sanitize_dup(p->ol.gs->name[p->ol.grp[l]], flags);
+	for (size_t l = l0; p->by_node && l < l1; l++)
+		if (p->ol.row[l] < 0)
+			return true;
+	return false;
+}
+
+const char *hm_lines_kind(const struct hpane *p)
+{
+	for (size_t g = 0; g < p->ol_n; g++)
+		if (p->ol.open[g])
+			return "nodes or ranks";
+	return "nodes";
+}
+
+/* A line's name, sanitized: a node's, else the row's label, after its axis when
+ * `axis` ("rank 301"). */
+static char *line_name(const struct hpane *p, size_t l, bool axis, unsigned flags)
+{
+	if (p->by_node && p->ol.row[l] < 0)
+		return text_sanitize_dup(p->ol.gs->name[p->ol.grp[l]], flags);
+	char *s = hm_row_name(p, hm_line_row(p, l), flags);
+	if (!axis)
+		return s;
+	size_t n = strlen(p->src.row_axis) + strlen(s) + 2;
+	char *t = xmalloc(n);
+	snprintf(t, n, "%s %s", p->src.row_axis, s);
+	free(s);
+	return t;
 }
 
 char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags)
 {
-	char *a = line_name(p, l0, flags);
+	bool axis = l1 - l0 > 1 && hm_lines_named(p, l0, l1);
+	char *a = line_name(p, l0, axis, flags);
 	if (l1 - l0 <= 1)
 		return a;
-	char *b = line_name(p, l1 - 1, flags);
+	char *b = line_name(p, l1 - 1, axis, flags);
 	size_t n = strlen(a) + strlen(b) + 2;
 	char *s = xmalloc(n);
 	snprintf(s, n, "%s-%s", a, b);
@@ -70,9 +97,10 @@ void hm_fit_labels(const struct hpane *p, size_t ny, int w, unsigned flags, char
 	char **names = xcalloc(n ? n : 1, sizeof(*names));
 	for (size_t y = 0; y < ny; y++) {
 		size_t r0 = p->top + y * p->rpr, r1 = r0 + p->rpr < hm_nlines(p) ? r0 + p->rpr : hm_nlines(p);
-		names[2 * y] = line_name(p, r0, flags);
+		bool axis = r1 - r0 > 1 && hm_lines_named(p, r0, r1);
+		names[2 * y] = line_name(p, r0, axis, flags);
 		if (r1 - r0 > 1)
-			names[2 * y + 1] = line_name(p, r1 - 1, flags);
+			names[2 * y + 1] = line_name(p, r1 - 1, axis, flags);
 	}
 	for (size_t y = 0; y < ny; y++)
 		fit_row(names, n, y, w - text_width(lab[y]), flags, lab);

@@ -10,7 +10,8 @@
  * Space expands a node, o switches between node and rank rows. Node rows are the
  * default when there are more rows than fit and more than one node. A node name wider
  * than its column is clipped apart from the other rows' (ui/label_fit.h: the part where
- * it differs stays), a node row's rank count " (8)" whole. */
+ * it differs stays), a node row's rank count " (8)" whole. `/` on node rows also finds
+ * the ranks inside a closed node and opens it; Esc puts the nodes back as they were. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -40,6 +41,9 @@ struct tpane {
 	int *need;            /* per column: widest value seen (col_need) */
 	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
+	size_t *items;        /* `/` items on node rows: the rows with every node open (tp_items) */
+	bool *from_open;      /* where the `/` prompt opened: the nodes open (from_n), the selection */
+	size_t from_n, from_sel, from_top;
 };
 
 /* Width a column needs: its widest value among the rows on screen (a number is never
@@ -247,6 +251,8 @@ static void tp_close(void *priv)
 	table_free(p->t);
 	free(p->need);
 	free(p->arg);
+	free(p->items);
+	free(p->from_open);
 	free(p);
 }
 
@@ -430,8 +436,8 @@ static void sort_toggle(struct tpane *p)
 	struct table *t = p->t;
 	if (t->sort_col == p->col)
 		table_sort(t, p->col, !t->sort_desc);
-	else
-		table_sort(t, p->col, t->col[p->col].type != COL_TEXT);
+	else   /* numbers and severities the largest first, text A to Z */
+		table_sort(t, p->col, t->col[p->col].type != COL_TEXT || t->col[p->col].role == COL_ROLE_SEVERITY);
 	select_ref(p, ref);
 }
 
@@ -686,30 +692,96 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 			 t->groups->first[g + 1] - t->groups->first[g]);
 }
 
-/* `/` items: the rows as shown, every column of a row. */
+/* Node rows: p->items, the rows as the view shows them with every node open; how many. */
+static size_t tree_rows(struct tpane *p)
+{
+	struct table *t = p->t;
+	size_t ng = t->groups->n, n;
+	bool *was = xmalloc(ng * sizeof(*was));
+	memcpy(was, t->gopen, ng * sizeof(*was));
+	table_group_open(t, -1, true);
+	n = t->nview;
+	p->items = xmalloc((n + 1) * sizeof(*p->items));
+	memcpy(p->items, t->view, n * sizeof(*p->items));
+	memcpy(t->gopen, was, ng * sizeof(*was));
+	table_group_open(t, 0, was[0]);   /* the view as it was */
+	free(was);
+	return n;
+}
+
+/* `/` items: the rows as shown, every column of a row; on node rows the ranks inside a
+ * closed node too (in the order the open node shows them), a match opening its node. */
 static size_t tp_items(void *priv, struct app *app, size_t *sel)
 {
 	struct tpane *p = priv;
 	*sel = p->lc.sel;
-	return p->t->nview;
+	free(p->items);
+	p->items = NULL;
+	if (!p->t->grouped || !p->t->groups->n || !p->t->nview)
+		return p->t->nview;
+	size_t n = tree_rows(p);
+	for (size_t i = 0; i < n; i++)
+		if (p->items[i] == p->t->view[p->lc.sel])
+			*sel = i;
+	return n;
+}
+
+static size_t item_row(const struct tpane *p, size_t i)
+{
+	return p->items ? p->items[i] : p->t->view[i];
 }
 
 static void tp_item_text(void *priv, struct app *app, size_t i, char *buf, size_t n)
 {
-	const struct table *t = ((struct tpane *)priv)->t;
+	const struct tpane *p = priv;
 	size_t k = 0;
-	for (size_t c = 0; c < t->ncol && k + 1 < n; c++) {
+	for (size_t c = 0; c < p->t->ncol && k + 1 < n; c++) {
 		char cell[512];
-		table_display(t, t->view[i], (int)c, cell, sizeof(cell));
+		table_display(p->t, item_row(p, i), (int)c, cell, sizeof(cell));
 		int w = snprintf(buf + k, n - k, "%s%s", c ? "  " : "", cell);
 		k += w > 0 ? (size_t)w : 0;
 	}
 }
 
+/* The row's view line, after opening its node when it is hidden in it. */
 static void tp_item_show(void *priv, struct app *app, size_t i)
 {
 	struct tpane *p = priv;
-	p->lc.sel = i;
+	size_t row = item_row(p, i), k = 0;
+	while (k < p->t->nview && p->t->view[k] != row)
+		k++;
+	if (k == p->t->nview && p->items) {   /* hidden in its closed node */
+		table_group_open(p->t, table_row_group(p->t, row), true);
+		for (k = 0; k < p->t->nview && p->t->view[k] != row; k++)
+			continue;
+	}
+	p->lc.sel = k;
+	clamp(p);
+}
+
+/* Where the `/` prompt opened: the nodes open and the selection, saved; put back on Esc,
+ * a miss and each edit, so only the current match's node is open. */
+static void tp_search_from(void *priv, struct app *app, bool back)
+{
+	struct tpane *p = priv;
+	struct table *t = p->t;
+	size_t ng = t->groups ? t->groups->n : 0;
+	if (!back) {
+		free(p->from_open);
+		p->from_open = ng ? xmalloc(ng * sizeof(*p->from_open)) : NULL;
+		if (ng)
+			memcpy(p->from_open, t->gopen, ng * sizeof(*p->from_open));
+		p->from_n = ng;
+		p->from_sel = p->lc.sel;
+		p->from_top = p->lc.top;
+		return;
+	}
+	if (ng && p->from_open && p->from_n == ng && memcmp(t->gopen, p->from_open, ng * sizeof(*t->gopen))) {
+		memcpy(t->gopen, p->from_open, ng * sizeof(*t->gopen));
+		table_group_open(t, 0, p->from_open[0]);   /* the view again */
+	}
+	p->lc.sel = p->from_sel;
+	p->lc.top = p->from_top;
 	clamp(p);
 }
 
@@ -815,6 +887,7 @@ const struct pane_ops pane_table = {
 	.items = tp_items,
 	.item_text = tp_item_text,
 	.item_show = tp_item_show,
+	.search_from = tp_search_from,
 	.copy = tp_copy,
 	.hint = tp_hint,
 	.click = tp_click,

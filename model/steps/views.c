@@ -87,8 +87,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_rel, "median ratio of the rank's compute to the step median, minus 1; ");
 	table_col_doc(t, c_cov, "share of the run's steps the rank recorded, a fraction of 1; ");
 	table_col_doc(t, c_miss, "steps the rank did not record; ");
-	table_col_doc(t, c_strag, "yes for the straggler set (n/a: too few aligned steps, no compute phase, compute 0 "
-		      "everywhere, or ranks that cannot be weighed against each other, to judge); ");
+	table_col_doc(t, c_strag, "yes for the straggler set, no for a rank judged not one (n/a: too few aligned "
+		      "steps, no compute phase, compute 0 everywhere, or ranks that cannot be weighed against each "
+		      "other, to judge); ");
 	table_col_doc(t, c_from, "the straggler's onset; ");
 	table_col_doc(t, c_cost, "the straggler's cost; ");
 	table_col_doc(t, c_stall, "the step range of the rank's biggest transient stall; ");
@@ -153,8 +154,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_lost, rs->time_lost);
 		table_set_num_opt(t, row, c_onset, (double)rs->onset, rs->onset >= 0);
 		/* under STRAG_MIN_JUDGE aligned steps, or with compute 0 everywhere, nothing was
-		 * judged: n/a, not "no" */
-		table_set_text(t, row, c_strag, rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE || zero ? "n/a" : "");
+		 * judged: n/a; judged, "no" (a verdict, not a missing cell) */
+		table_set_text(t, row, c_strag,
+			       rs->straggler ? "yes" : d->n_steps < STRAG_MIN_JUDGE || zero ? "n/a" : "no");
 		if (rs->straggler) {
 			table_set_num(t, row, c_from, (double)rs->slow_onset);
 			table_set_num(t, row, c_cost, rs->slow_cost);
@@ -414,7 +416,7 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-/* The ranks of node nd whose straggler verdict the ranks view gives ("yes" or blank, not
+/* The ranks of node nd whose straggler verdict the ranks view gives ("yes" or "no", not
  * n/a), in *judged; returns how many of them are stragglers. */
 static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_t *judged)
 {

@@ -4,7 +4,9 @@
 # A rank without records (no aligned step): every straggler verdict n/a, each rank's own
 # memory peak; ranks with run.json alone: ranks and nodes refused as steps is; metric
 # names of any length and case whole and unique in steps, each one found by --sort and
-# --filter.
+# --filter. A rank judged not a straggler says "no" (it was an empty text that
+# `straggler=` did not select and `straggler!=-` kept); findings sort by severity, not
+# A to Z.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -39,6 +41,24 @@ tap_check "budget: filter by rank" '[ "$(wc -l <b2.csv)" -eq 2 ] && grep -q "^ra
 
 # The value of column $1 (by name) on every row of CSV file $2, one a line.
 col_of() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"; }
+
+# the demo: rank 3 the straggler, the 15 others judged not; its five findings by severity
+demo="$TSCOPE_ROOT/testdata/demo"
+"$TSCOPE_BIN" --export ranks "$demo" >demo_ranks.csv
+tap_check "ranks: a rank judged not a straggler says no (15), the straggler yes" \
+	'[ "$(col_of straggler demo_ranks.csv | sort | uniq -c | tr -s " " | paste -sd/)" = " 15 no/ 1 yes" ]'
+"$TSCOPE_BIN" --export ranks --filter "straggler=no" "$demo" >strag_no.csv
+"$TSCOPE_BIN" --export ranks --filter "straggler!=-" "$demo" >strag_any.csv
+"$TSCOPE_BIN" --export ranks --filter "straggler=" "$demo" >strag_missing.csv 2>/dev/null
+tap_check "--filter: straggler=no keeps the 15, straggler!=- all 16, straggler= (missing) none" \
+	'[ "$(wc -l <strag_no.csv)" -eq 16 ] && [ "$(wc -l <strag_any.csv)" -eq 17 ] &&
+	 [ "$(wc -l <strag_missing.csv)" -eq 1 ]'
+for s in -severity severity; do
+	"$TSCOPE_BIN" --export findings --sort $s "$demo" | cut -d, -f1 | sed 1d | paste -sd' ' >"sev$s.txt"
+done
+tap_check "findings: --sort -severity is high, med, low (not A to Z)" \
+	'[ "$(cat sev-severity.txt)" = "high high med med low" ]'
+tap_check "findings: --sort severity is low, med, high" '[ "$(cat sevseverity.txt)" = "low med med high high" ]'
 
 # rank 2 without records: no step on every rank, nothing judged; memory still recorded
 cp -r "$TSCOPE_ROOT/testdata/demo" dead

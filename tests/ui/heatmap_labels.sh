@@ -4,9 +4,12 @@
 # name clips it at a character boundary with an ellipsis, keeping where it differs from
 # the other rows shown, so two workers (one port apart) or two nodes (long hostnames,
 # CJK ones) never read the same; a label that fits is whole; the status row names the
-# worker or node in full. On a drill-down the critical-step marks and the step labels
-# never mix: a label is drawn whole with a blank on each side, or not at all, so no
-# stray digits of a label stand between the marks. The dumps, joined, must equal
+# worker or node in full when it has room, else clips the name (apart from its
+# neighbours') and never leaves out the value; a 95-character phase name is clipped in
+# the status row and the note, which keep the value and the scale. On a drill-down the
+# critical-step marks and the step labels never mix: a label is drawn whole with a
+# blank on each side, or not at all, so no stray digits of a label stand between the
+# marks. The dumps, joined, must equal
 # tests/ui/heatmap_labels.screen (UPDATE=1 rewrites it; review the diff).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -47,9 +50,12 @@ session ports80 80 24 ports.txt "$(printf '2\n:dump @/1\nj\n:dump @/2')"
 a=$(row ports80.1 3 | sed 's/ *$//') b=$(row ports80.1 4 | sed 's/ *$//')
 tap_check "80 columns: the two workers' labels differ, each clipped with an ellipsis" \
 	'[ "$a" != "$b" ] && echo "$a" | grep -q "$ell.*44321" && echo "$b" | grep -q "$ell.*44322 "'
-tap_check "... and the status row names the worker in full" \
-	'grep -q "^ worker ${w}2  second 0 " ports80.2'
+tap_check "... and the status row keeps the cell's value, the worker clipped apart" \
+	'grep -q "^ worker worker-sdumont${ell}13:44322  second 0  .* 6 tasks\$" ports80.2 &&
+	 grep -q "^ tasks in memory .*  scale median 1 tasks\.\.max 6 tasks " ports80.2'
 session ports200 200 24 ports.txt "$(printf '2\n:dump @/1')"
+tap_check "200 columns: the status row names the worker in full, with the value" \
+	'grep -q "^ worker ${w}1  second 0  tasks in memory (task balance; .*) 1 tasks\$" ports200.1'
 tap_check "200 columns: both labels whole, no ellipsis" \
 	'row ports200.1 3 | grep -q " ${w}1 " && row ports200.1 4 | grep -q " ${w}2 " &&
 	 ! row ports200.1 3 | grep -q "$ell"'
@@ -60,8 +66,16 @@ tap_check "--ascii: the clipped labels differ, with ~ for the ellipsis" \
 session nodes 80 24 ascii "$(printf '2\no\n:dump @/1\nj\n:dump @/2')"
 tap_check "node rows: two long hostnames clipped apart (node0000, node0001), with an ellipsis" \
 	'row nodes.1 3 | grep -q "${ell}node0000\.hpc" && row nodes.1 4 | grep -q "${ell}node0001\.hpc"'
-tap_check "... the status row names the node in full" \
-	'grep -q "^ superlongclusterprefix-rack07-chassis03-node0001.hpc.example.org  step 0" nodes.2'
+tap_check "... the status row keeps the value, the node clipped apart (node0001)" \
+	'grep -q "^ superlon${ell}node0001\.hpc\.example\.org  step 0  compute worst [0-9.]* ms mean " nodes.2'
+host=superlongclusterprefix-rack07-chassis03-node
+session nodes100 100 30 ascii "$(printf '2\no\n:dump @/1')"
+tap_check "100 columns: the node clipped at its end, the value shown" \
+	'grep -q "^ ${host}0000\.hpc${ell}  step 0  compute worst [0-9.]* ms" nodes100.1'
+session nodes200 200 24 ascii "$(printf '2\no\n:dump @/1')"
+tap_check "200 columns: the status row names the node in full, with the value and the worst rank" \
+	'grep -q "^ ${host}0000\.hpc\.example\.org  step 0  compute worst " nodes200.1 &&
+	 grep -q " ms mean [0-9.]* ms  worst on rank [0-9]*\$" nodes200.1'
 session cjk 80 24 cjk "$(printf '2\no\n:dump @/1\nj\n:dump @/2')"
 # (a dump writes a wide character in each of its two cells)
 tap_check "CJK hostnames: clipped at a character boundary (no U+FFFD), the two nodes apart" \
@@ -69,6 +83,19 @@ tap_check "CJK hostnames: clipped at a character boundary (no U+FFFD), the two n
 	 row cjk.1 3 | grep -q "$ell.*器器00 " && row cjk.1 4 | grep -q "$ell.*器器01 "'
 tap_check "... the status row names the node in full" \
 	'grep -q "^ 计计算算节节点点-机机房房七七-机机架架三三-x服服务务器器01  step 0" cjk.2'
+
+# a phase named with 95 characters, selected with m (the fifth metric)
+"$gen" longphase 4 40 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
+long=a_very_long_phase_name_for_the_gradient_bucket_allreduce_overlap_region_stage_three_of_pipeline
+for r in 0 1 2 3; do
+	f="longphase/rank$r/steps.jsonl"
+	sed "s/\"forward\"/\"$long\"/" "$f" >longphase/s && mv longphase/s "$f"
+done
+session longphase 100 30 longphase "$(printf '2\nm\nm\nm\nm\nm\n:dump @/1')"
+tap_check "a 95-character phase: the status row clips its name and keeps the value" \
+	'grep -q "^ rank 0  step 0  a_very_long_phase_name_for_the_[a-z_]*$ell [0-9.]* ms " longphase.1'
+tap_check "... the note clips it and keeps the scale" \
+	'grep -q "^ a_very_long_phase_name_[a-z_]*$ell: 1 step/col  scale median [0-9.]* ms\.\.max " longphase.1'
 
 demo="$TSCOPE_ROOT/testdata/demo"
 session drill 160 50 "$demo" "$(printf '6\ng\nj\nj\n<Enter>\n:dump @/1\n+\n:dump @/2')"

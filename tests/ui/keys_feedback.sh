@@ -13,7 +13,12 @@
 # script line with an unknown key name is quoted sanitized (an escape in it was raw).
 # The ? overlay lists the number keys of the run's tabs as the title row shows them (a
 # pair's 4 is Budget: it said Steps), and a command's usage whole (":objective
-# METRIC:W,..." was clipped to 22 columns), at 100 and at 80 columns.
+# METRIC:W,..." was clipped to 22 columns), at 100 and at 80 columns. `:dump` without a
+# file gives its usage (it tried to write ""); `:heatmap tasks` without tasks is refused
+# with why, no empty tab, and `:heatmap` lists only the grids the run has data for; the
+# export prompt reads a leading ~/ as $HOME, as a shell; at 40x12 the too-small screen
+# wraps its words to the width (they were cut). `s` on the Findings' severity sorts by
+# severity, high first (it sorted A to Z).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -139,6 +144,41 @@ for c in 100 80; do printf ':resize 30 %s\n?\nG\n:dump %s/u_help%s\n<Esc>\n' $c 
 tui "$demo"
 tap_check "? shows a command's usage whole, at 100 and at 80 columns" \
 	'grep -q "^ :objective METRIC:W,\.\.\.  " u_help100 && grep -q "^ :objective METRIC:W,\.\.\.$" u_help80'
+mkdir -p home
+cat >keys <<KEYS
+:dump
+:dump $PWD/dump_empty
+:heatmap tasks
+:dump $PWD/tasks_refused
+:heatmap
+:dump $PWD/heat_usage
+3
+e<C-u>~/ranks.csv<Enter>
+:dump $PWD/tilde
+6
+s
+:dump $PWD/sev_s
+s
+:dump $PWD/sev_ss
+:resize 12 40
+:dump $PWD/small40
+KEYS
+(HOME="$PWD/home" && export HOME && tui "$demo")
+tap_check ":dump without a file gives its usage" 'msg dump_empty | grep -q "^usage: :dump FILE\$"'
+tap_check ":heatmap tasks without tasks: refused with why and the grids with data, no tab" \
+	'msg tasks_refused | grep -q "^no Task balance heatmap: this run has no data for it (grids with data: steps)" &&
+	 ! head -1 tasks_refused | grep -q "Task balance"'
+tap_check ":heatmap lists only the grids the run has data for" \
+	'msg heat_usage | grep -q "^usage: :heatmap NAME (grids: steps)\$"'
+tap_check "export to ~/ranks.csv writes \$HOME/ranks.csv" \
+	'msg tilde | grep -q "^exported 16 rows of .ranks. to $PWD/home/ranks.csv\$" &&
+	 [ -s home/ranks.csv ] && [ ! -e "~" ]'
+sevs() { sed -n '3,7p' "$1" | awk '{ print $1 }' | tr -d '▶' | paste -sd' '; }
+tap_check "Findings: s sorts by severity, high first (it was A to Z), s again low first" \
+	'[ "$(sevs sev_s)" = "high high med med low" ] && [ "$(sevs sev_ss)" = "low med med high high" ]'
+tap_check "too small at 40x12: the words wrapped to the width, none cut" \
+	'grep -q "^terminal too small: 40x12\$" small40 && grep -q "^need at least 80x24;\$" small40 &&
+	 grep -q "^q quits, : runs a command\$" small40'
 printf 'j<Bogus>\033[2J\n' >keys
 tui "$demo"
 tap_check "an unknown key name in a script: exit 2, the line quoted sanitized" \

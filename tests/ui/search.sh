@@ -6,7 +6,11 @@
 # rank lines; a miss says so; Esc ends the search and n/N hop between stragglers again.
 # As in less and vim, each edit searches from where `/` opened, and Esc at the prompt or
 # a miss put the cursor back there (the heatmap's row, Steps' rank and step, a Sweep
-# point), never on a partial match. A line longer than the prompt row scrolls by whole
+# point), never on a partial match. On node rows (400 ranks, 8 a node) each edit also puts
+# back the nodes open when `/` opened, so only the current match's node is open, and Esc
+# leaves the screen as `/` found it; a heatmap row holding a node and ranks names both
+# ends' kind ("node 48-rank 392") and the note counts "nodes or ranks"; Ranks finds a rank
+# inside a closed node and opens it. A line longer than the prompt row scrolls by whole
 # characters.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -91,6 +95,49 @@ tap_check "Steps: while /rank 3 is typed the pane shows rank 3" 'status c_steps_
 tap_check "Steps: Esc at the prompt returns to rank 11 step 399" 'status c_steps_esc | grep -q "^ rank 11 step 399 "'
 tap_check "Steps: /step 9999 misses and returns to rank 11 step 399" \
 	'hint c_steps_miss | grep -q "no match for" && status c_steps_miss | grep -q "^ rank 11 step 399 "'
+# Node rows: /rank 3 and /rank 39 match ranks of nodes 3 and 4 before /rank 399 (node 49);
+# Ranks: /30 (rank 30, in closed node 3) then /300 (node 37).
+"$B/gen_demo" d400 400 5 >/dev/null || tap_notok "gen_demo d400"
+cat >keys <<KEYS
+:dump $PWD/n_open
+/rank 3
+:dump $PWD/n_typed3
+99
+:dump $PWD/n_typed
+<Esc>
+:dump $PWD/n_esc
+/rank 399<Enter>kkk
+:dump $PWD/n_mixed
+<Esc>3
+:dump $PWD/n_ranks
+/30
+:dump $PWD/n_ranks30
+0
+:dump $PWD/n_ranks300
+<Esc>
+:dump $PWD/n_ranks_esc
+/399<Enter>
+:dump $PWD/n_ranks_enter
+KEYS
+tui d400
+nodes_open() { grep -o "▾node [0-9]*" "$1" | sort -u | tr '\n' ' '; }
+tap_check "heatmap node rows: while /rank 399 is typed only node 49 is open (nodes 3, 4 closed again)" \
+	'! sed -n 3,18p n_typed | grep -qv "^ *▸node [0-9]*-node [0-9]* " && grep -q "▸node 48-rank 392 " n_typed'
+tap_check "heatmap node rows: Esc at the prompt leaves the screen as / found it (every node closed)" \
+	'cmp -s n_open n_esc'
+tap_check "heatmap node rows: no node open, the note counts nodes a row" 'grep -q ": 2 nodes/row, " n_open'
+tap_check "heatmap: a row of a node and ranks names both ends' kind, the note says nodes or ranks" \
+	'grep -q "▸node 48-rank 392 " n_mixed && grep -q ": 3 nodes or ranks/row, " n_mixed'
+tap_check "heatmap: the status row names that row's ends whole (no axis before a node)" \
+	'status n_mixed | grep -q "^ node 48-rank 392  step 0 "'
+tap_check "Ranks node rows: /30 finds rank 30 inside closed node 3 and opens it" \
+	'status n_ranks30 | grep -qw "rank=30" && test "$(nodes_open n_ranks30)" = "▾node 3 "'
+tap_check "Ranks node rows: /300 typed on finds rank 300 in node 37, node 3 closed again" \
+	'status n_ranks300 | grep -qw "rank=300" && test "$(nodes_open n_ranks300)" = "▾node 37 "'
+tap_check "Ranks node rows: Esc at the prompt closes the node again, the selection back" \
+	'test "$(head -n -1 n_ranks_esc)" = "$(head -n -1 n_ranks)" && test -z "$(nodes_open n_ranks_esc)"'
+tap_check "Ranks node rows: /399 Enter keeps the match (no miss)" \
+	'status n_ranks_enter | grep -qw "rank=399" && hint n_ranks_enter | grep -q "^search .399."'
 # A line longer than the prompt row scrolls by whole characters: 60 CJK characters (3
 # bytes, two columns each) or "x" and 70 emoji (4 bytes) at 120 columns once began with
 # part of a character (U+FFFD).

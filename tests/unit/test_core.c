@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
- * tables (sort, filter, CSV), diagnostics, the run's source list. */
+ * tables (sort, a severity column's order, filter, CSV), diagnostics, the run's source list. */
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -240,6 +240,29 @@ static void test_table_parts(void)
 	table_free(t);
 }
 
+/* A severity column sorts by severity (high > med > low), not A to Z; a row without
+ * one ("not judged", a missing cell) last both ways, in its order. */
+static void test_table_severity(void)
+{
+	struct table *t = table_new("findings", NULL);
+	int sev = table_add_col(t, "severity", COL_TEXT, 8, 0);
+	table_set_role(t, sev, COL_ROLE_SEVERITY);
+	const char *v[] = { "low", "not judged", "high", "med", NULL, "high" };
+	for (int i = 0; i < 6; i++)
+		table_set_text(t, table_add_row(t, i), sev, v[i]);
+	char got[32] = "";
+	table_sort(t, sev, true);
+	for (size_t i = 0; i < t->nview; i++)
+		text_appendf(got, sizeof(got), "%ld", t->ref[t->view[i]]);
+	is_str(got, "253014", "severity descending: high, high, med, low, then not judged and missing");
+	got[0] = '\0';
+	table_sort(t, sev, false);
+	for (size_t i = 0; i < t->nview; i++)
+		text_appendf(got, sizeof(got), "%ld", t->ref[t->view[i]]);
+	is_str(got, "032514", "severity ascending: low, med, high, high, then not judged and missing");
+	table_free(t);
+}
+
 static void test_diag(void)
 {
 	struct diag_list l;
@@ -303,6 +326,7 @@ int main(void)
 	test_json_int();
 	test_table();
 	test_table_parts();
+	test_table_severity();
 	test_diag();
 	test_asprintf();
 	test_source_paths();
