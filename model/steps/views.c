@@ -437,6 +437,20 @@ static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_
 	return n;
 }
 
+/* Node k's slow_together cell: "yes", "no" when judged not slow together, "n/a" when not
+ * judged (too few aligned steps or no compute to weigh, a node of one rank or of the ranks
+ * without a hostname, or fewer than 2 hosts to weigh a host against). */
+static const char *node_slow_cell(const struct node_set *s, size_t k)
+{
+	const struct node_stat *nd = &s->v[k];
+	size_t hosts = 0;
+	for (size_t i = 0; i < s->n; i++)
+		hosts += !s->v[i].no_host;
+	if (!s->judged || nd->no_host || nd->nranks < 2 || hosts < 2) /* one rank: a slow host is a slow rank */
+		return "n/a";
+	return steps_node_slow(s, k) ? "yes" : "no";
+}
+
 /* nodes: the node roll-up (nodes.h), one row per node; refused without a step record, as ranks is. */
 static struct table *build_nodes(struct run *run, char *err, size_t errn)
 {
@@ -473,6 +487,9 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	table_col_doc(t, c_strag, "ranks of the straggler set, as the ranks view's verdicts (empty when none of "
 				  "the node's ranks is judged: too few aligned steps, or a compute the ranks cannot be "
 				  "weighed by); ");
+	table_col_doc(t, c_slow, "yes for a node slow together (NODE.SLOW_TOGETHER), no for one judged not (n/a: "
+		      "too few aligned steps, a compute the ranks cannot be weighed by, a node of one rank or "
+		      "of the ranks without a hostname, or a run of one host, to judge); ");
 	const char *unweighable = analysis_compute_unweighable(run);
 	bool own_only = unweighable && unweighable != analysis_compute_zero; /* no figure against the others */
 	for (size_t k = 0; k < s->n; k++) {
@@ -483,6 +500,7 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_first, steps_rank_id(m, nd->ri[0]));
 		table_set_num(t, row, c_last, steps_rank_id(m, nd->ri[nd->nranks - 1]));
 		table_set_text(t, row, c_how, how);
+		table_set_text(t, row, c_slow, node_slow_cell(s, k));
 		if (!nd->has_dist)
 			continue;
 		table_set_num_opt(t, row, c_worst, steps_rank_id(m, nd->worst), nd->has_compute);
@@ -492,8 +510,6 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
 		size_t judged, strag = node_stragglers(run, nd, &judged);
 		table_set_num_opt(t, row, c_strag, (double)strag, judged > 0);
-		bool node_judged = s->judged && !nd->no_host && nd->nranks >= 2; /* one rank: a slow host is a slow rank */
-		table_set_text(t, row, c_slow, !node_judged ? "n/a" : steps_node_slow(s, k) ? "yes" : "");
 	}
 	steps_nodes_free(s);
 	return t;

@@ -274,7 +274,7 @@ bool trace_gpu_time(struct trace_set *ts, struct trace_gpu_time *out)
 			continue;
 		out->n++;
 		out->dropped_last += ts->r[i]->hta_filter;
-		out->comm_unknown = out->comm_unknown && !trace_rank_comm_measured(ts, ts->r[i]);
+		out->comm_unknown = out->comm_unknown && !trace_rank_comm_kernels(ts->r[i]);
 		out->span_us += h->kernel_us;
 		out->idle_us += h->idle_us;
 		out->compute_us += h->compute_us;

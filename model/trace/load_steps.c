@@ -93,14 +93,17 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	free(comp);
 }
 
-bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r)
+bool trace_rank_comm_kernels(const struct trace_rank *r)
 {
-	if (ts->n == 1 && r->world_size <= 1)
-		return true;
 	for (size_t i = 0; i < r->nnames; i++)
 		if (r->name_cls[i] == KC_COMMUNICATION)
 			return true;
 	return false;
+}
+
+bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r)
+{
+	return (ts->n == 1 && r->world_size <= 1) || trace_rank_comm_kernels(r);
 }
 
 /* A rank of the pytscope loader's model (rank dirs or run.json without a step record)

@@ -268,7 +268,7 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 	if (g.npartial)
 		snprintf(left + strlen(left), sizeof(left) - strlen(left), "; rank %d's truncated trace%s left out",
 			 g.partial_rank, g.npartial > 1 ? " and others" : "");
-	/* no kernel seen as communication where some is expected: not "comm 0%" */
+	/* no kernel seen as communication (one rank alone too): comm n/a, not "comm 0%" */
 	snprintf(split, sizeof(split), g.comm_unknown ? "memory and other %.1f%%, comm n/a: no kernel matched as "
 		 "communication" : "comm/memory %.1f%%", 100 * g.noncompute_us / g.span_us);
 	char idle_pct[32], min_pct[32], max_pct[32];   /* never "25.0%" for 24.999% */

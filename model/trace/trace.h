@@ -214,14 +214,14 @@ struct trace_set *trace_get(struct run *run);
  * dropped_last of them whose last step HTA's rule drops), idle, compute and non-compute
  * (communication, memory) time, and the ranks with the least and the most idle share.
  * n = ranks with GPU events; filtered = GPU events that HTA's last-step filter left out
- * on the ranks it left none; comm_unknown: no rank with GPU events measures
- * communication (trace_rank_comm_measured), so the non-compute time holds no comm that
- * was seen. Partial ranks (trace_rank_partial) are left out of all that: npartial, the
- * first one's id in partial_rank (-1 none). The idle spread and the count of idle GPUs
- * are over GPUs: a rank that drives one GPU counts as one, one that drives several
- * counts each (its GPU named by min_device / max_device, out of min_ngpu / max_ngpu);
- * trace_gpu_label() names one so ("rank 3", or "GPU 1 of rank 0" for a rank of several;
- * analysis_idle.c). */
+ * on the ranks it left none; comm_unknown: no rank with GPU events has a kernel matched
+ * as communication (trace_rank_comm_kernels; one rank alone too: its non-compute time is
+ * no measured comm share), so the non-compute time holds no comm that was seen. Partial
+ * ranks (trace_rank_partial) are left out of all that: npartial, the first one's id in
+ * partial_rank (-1 none). The idle spread and the count of idle GPUs are over GPUs: a
+ * rank that drives one GPU counts as one, one that drives several counts each (its GPU
+ * named by min_device / max_device, out of min_ngpu / max_ngpu); trace_gpu_label() names
+ * one so ("rank 3", or "GPU 1 of rank 0" for a rank of several; analysis_idle.c). */
 struct trace_gpu_time {
 	size_t n, filtered, dropped_last, npartial;
 	size_t ngpu;             /* GPUs of those ranks */
@@ -337,6 +337,8 @@ void trace_publish_steps(struct run *run);
  * its kernels as communication, or r is the one rank of a run of one (no communication
  * expected: its 0 is measured). Its kernel names decide, kept in a trace index too. */
 bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r);
+/* Whether the classification table matches one of rank r's kernels as communication. */
+bool trace_rank_comm_kernels(const struct trace_rank *r);
 /* Whether rank r's trace is partial: its file is truncated before the end of its GPU
  * events (not kernels_whole). Kineto does not write GPU events in time order, so a
  * kernel of any step may be past the cut: no step is measured, and its HTA figures are

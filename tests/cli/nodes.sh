@@ -3,7 +3,8 @@
 # (else the trace's), else --ranks-per-node N, else gpu_count, else the GPUs each trace
 # lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the
 # NODE.SLOW_TOGETHER finding when every rank of a node is slow (a bad host), but not when
-# the slowness is everywhere or on one rank only. The gpu_count is the one most ranks
+# the slowness is everywhere or on one rank only; its slow_together cell "yes", "no" for a
+# node judged not slow, n/a when not judged (too few steps, a run of one host). The gpu_count is the one most ranks
 # record (rank 0's alone does not decide), and the finding says so when they disagree.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -20,7 +21,13 @@ python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" run 8 15 1.2 || exit 1
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "gpu_count 8: two nodes" 2 "$(tail -n +2 n.csv | wc -l)"
 tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" n.csv'
-tap_check "node 0 is not" 'grep -q "^node 0,8,0,7,.*,,gpu_count 8$" n.csv'
+tap_check "node 0 is judged not slow together: no, never an empty cell" \
+	'grep -q "^node 0,8,0,7,.*,no,gpu_count 8$" n.csv'
+"$T" --export nodes --no-index --filter 'slow_together=no' run >nf.csv 2>/dev/null
+tap_eq "--filter slow_together=no: the node judged not slow" "node 0" "$(tail -n +2 nf.csv | cut -d, -f1)"
+"$T" --export nodes --no-index --ranks 0-7 run >n1.csv 2>/dev/null
+tap_eq "one host (--ranks 0-7): slow_together n/a, nothing to weigh it against" "node 0,n/a" \
+	"$(tail -n +2 n1.csv | cut -d, -f1,11)"
 "$T" --print --no-index run >p.txt 2>/dev/null
 tap_check "finding: all 8 ranks of node 1 slow together" 'grep -q "All 8 ranks of node 1 slow together.*(NODE.SLOW_TOGETHER)" p.txt'
 tap_check "which says the nodes are an assumption (no hostname)" \

@@ -3,7 +3,8 @@
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
 # few or mixed short/qualified (one qualified name of a short name joins it; two stay
 # apart, a warning says so; names compared ignoring case, as DNS does), how
-# NODE.SLOW_TOGETHER names a host's ranks (a host of one rank not judged) and its share
+# NODE.SLOW_TOGETHER names a host's ranks (a host of one rank not judged: slow_together
+# n/a; a host judged not slow together: "no", never an empty cell) and its share
 # (floored: high from 15%, 14.96% is never "at least 15%"), the nodes view's stragglers
 # as the ranks view judges them, a rank without a compute phase left out of its node's
 # compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
@@ -127,7 +128,7 @@ tap_check "one qualified name of a short name (another case): one node, the shor
 NR=24 mk few '"gpu-7" if r == 0 else None' 8,9,10,11,12,13,14,15
 "$T" --export nodes --no-index few >few.csv 2>/dev/null
 tap_eq "one hostname of 24: grouped by gpu_count, node 1 slow together" \
-	"node 0,,gpu_count 8 node 1,yes,gpu_count 8 node 2,,gpu_count 8" "$(rows few.csv 1,11,12)"
+	"node 0,no,gpu_count 8 node 1,yes,gpu_count 8 node 2,no,gpu_count 8" "$(rows few.csv 1,11,12)"
 "$T" --print --no-index few >few.txt 2>/dev/null
 tap_check "one hostname of 24: the finding says the hostname is not used" \
 	'grep -q "All 8 ranks of node 1 slow together" few.txt &&
@@ -148,7 +149,7 @@ tap_check "half of the ranks without a hostname: their nodes are named not judge
 # not judged (n/a, never a blank "no"), and the not-judged list names its rank.
 NR=9 mk lone '"gpu-z" if r == 8 else "gpu-" + "ab"[r // 4]' ""
 "$T" --export nodes --no-index lone >lone.csv 2>/dev/null
-tap_eq "a host of one rank: slow_together n/a" "gpu-a, gpu-b, gpu-z,n/a" "$(rows lone.csv 1,11)"
+tap_eq "a host of one rank: slow_together n/a" "gpu-a,no gpu-b,no gpu-z,n/a" "$(rows lone.csv 1,11)"
 "$T" --print --no-index lone >lone.txt 2>/dev/null
 tap_check "... and the not-judged list names it" \
 	'grep -q "^  - slow nodes of rank 8 (alone on its node: a slow host is a slow rank)$" lone.txt'
@@ -158,7 +159,7 @@ tap_check "... a rank alone without a hostname: named as hostless, not alone on 
 	'grep -q "^  - slow nodes among rank 8 (it records no hostname: --ranks-per-node N groups them)$" lnh.txt &&
 	 ! grep -q "alone on" lnh.txt'
 "$T" --export nodes --no-index --ranks 0-4 part >sub.csv 2>/dev/null
-tap_eq "a --ranks subset leaving one rank of a host: n/a" "gpu-a, gpu-b,n/a" "$(rows sub.csv 1,11)"
+tap_eq "a --ranks subset leaving one rank of a host: n/a" "gpu-a,no gpu-b,n/a" "$(rows sub.csv 1,11)"
 
 # 10 aligned steps: the ranks view judges rank 3 a straggler (pytscope's test); the
 # node's count says so, the nodes whose ranks are all n/a are empty.

@@ -15,10 +15,11 @@
 # ranks whose kernels the classification table matches no communication kernel in (the
 # fixtures above have none either: their steps have no comm column), comm is n/a, not 0%,
 # and the communication share rule is listed not judged with why; one rank alone keeps its
-# comm 0. HTA's GPU time is over the HTA span (the last ProfilerStep left out), never
-# called the trace span, which the exposed communication is over. rank{k}/ dirs (or a run
-# dir) holding traces and no step log get the traces' ProfilerSteps as steps, as worker
-# dirs do, keeping what a run.json there says.
+# step comm 0, but its GPU time line says comm n/a too (its memory share kept). HTA's GPU
+# time is over the HTA span (the last ProfilerStep left out), never called the trace span,
+# which the exposed communication is over. rank{k}/ dirs (or a run dir) holding traces and
+# no step log get the traces' ProfilerSteps as steps, as worker dirs do, keeping what a
+# run.json there says.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -180,6 +181,22 @@ tap_check "... --kernel-classes naming the kernel: comm measured" \
 tap_check "one rank alone (no communication expected): its comm 0 is kept" \
 	'[ "$(head -1 one.csv)" = "rank,step,timestamp,step_time_ms,compute_ms,comm_ms,other_ms" ] &&
 	 grep -q "^0,1,0,1,0.5,0,0.5$" one.csv'
+# One trace without a communication kernel (world_size 1, or none recorded): the GPU time
+# line says comm n/a as with two ranks, never "comm/memory 0.0%"; its memcpy time is kept.
+mkdir onemem onenodist
+{ head_of 0 1; step 1 0 1000; step 2 1000 1000; kernel gemm 7 100 500 1; printf ,
+  kernel Memcpy_HtoD 8 900 50 2; printf ']}\n'; } >onemem/rank0.json
+sed 's/{"distributedInfo":{"rank":0,"world_size":1},/{/' one/rank0.json >onenodist/rank0.json
+"$TSCOPE_BIN" --no-index --print --color never one >one.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never onemem >onemem.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never onenodist >onenodist.out 2>/dev/null
+tap_check "one trace, no communication kernel: GPU time says comm n/a, not comm/memory 0.0%" \
+	'grep -q "(compute 100.0%, memory and other 0.0%, comm n/a: no kernel matched as communication)" one.out &&
+	 grep -q "(compute 100.0%, memory and other 0.0%, comm n/a: no kernel matched as communication)" onenodist.out &&
+	 ! grep -q "comm/memory" one.out onenodist.out'
+tap_check "... its memory kernel measured: memory and other 5.9%, comm n/a (and in TRACE.GPU_IDLE)" \
+	'grep -q "(compute 58.8%, memory and other 5.9%, comm n/a: no kernel matched as communication)" onemem.out &&
+	 grep -q "communication n/a (no kernel matched as communication), memory and other 5.9%, idle" onemem.out'
 
 # One rank, three ProfilerSteps: HTA's GPU time leaves the last one out (the HTA span, 1.3
 # ms), the exposed communication is over the trace span (2.8 ms): two names, each kept.

@@ -120,7 +120,7 @@ static void write_rank(const char *dir, int rank, int nsteps, int nranks)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 && argc != 4) {
+	if ((argc != 2 && argc != 4) || argv[1][0] == '-') {   /* "--help" is no DIR to fill */
 		fprintf(stderr, "usage: gen_demo DIR [RANKS STEPS]\n");
 		return 2;
 	}
