@@ -67,22 +67,35 @@ static inline struct run *open_dir(const char *dir, const struct opts *o)
 	return run_open(paths, 1, o, NULL);
 }
 
-/* Every heatmap cell of both pyramids, as the pane's zoom levels ask them. */
+/* The cells of columns [0, S) of two pyramids, as the pane's zoom levels ask them. */
+static inline bool same_cells(const struct heat_grid *ga, const struct heat_grid *gb, size_t S)
+{
+	if (!ga || !gb || heat_nsteps(ga) < S || heat_nsteps(gb) < S || heat_nranks(ga) != heat_nranks(gb))
+		return false;
+	for (size_t r = 0; r < heat_nranks(ga); r++)
+		for (size_t w = 1; w <= S; w *= 3)
+			for (size_t k = 0; k < S; k += w) {
+				double ma = 0, wa = 0, mb = 0, wb = 0;
+				size_t e = k + w < S ? k + w : S;
+				bool ha = heat_range(ga, r, k, e, &ma, &wa), hb = heat_range(gb, r, k, e, &mb, &wb);
+				if (ha != hb || (ha && (memcmp(&ma, &mb, sizeof(ma)) || memcmp(&wa, &wb, sizeof(wa)))))
+					return false;
+			}
+	return true;
+}
+
+/* Every heatmap cell of both pyramids: over the aligned steps as analysis_heatmap() gives
+ * them (b's from its index summary, as restored), then over every column as the pane
+ * shows them (analysis_heatmap_all: the later steps of the ranks that go on too). */
 static inline bool same_heat(struct run *a, struct run *b)
 {
 	const int series[] = { HEAT_COMPUTE, HEAT_REL_SLOWDOWN };
 	for (size_t i = 0; i < ARRAY_LEN(series); i++) {
-		const struct heat_grid *ga = analysis_heatmap(a, series[i]), *gb = analysis_heatmap(b, series[i]);
-		if (!ga || !gb || heat_nsteps(ga) != heat_nsteps(gb) || heat_nranks(ga) != heat_nranks(gb))
+		if (!same_cells(analysis_heatmap(a, series[i]), analysis_heatmap(b, series[i]), steps_naligned(a->steps)))
 			return false;
-		for (size_t r = 0; r < heat_nranks(ga); r++)
-			for (size_t w = 1; w <= heat_nsteps(ga); w *= 3)
-				for (size_t k = 0; k < heat_nsteps(ga); k += w) {
-					double ma = 0, wa = 0, mb = 0, wb = 0;
-					bool ha = heat_range(ga, r, k, k + w, &ma, &wa), hb = heat_range(gb, r, k, k + w, &mb, &wb);
-					if (ha != hb || (ha && (memcmp(&ma, &mb, sizeof(ma)) || memcmp(&wa, &wb, sizeof(wa)))))
-						return false;
-				}
+		const struct heat_grid *ga = analysis_heatmap_all(a, series[i]), *gb = analysis_heatmap_all(b, series[i]);
+		if (!ga || !gb || heat_nsteps(ga) != heat_nsteps(gb) || !same_cells(ga, gb, heat_nsteps(ga)))
+			return false;
 	}
 	return true;
 }

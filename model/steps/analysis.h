@@ -385,7 +385,7 @@ bool analysis_ranks_flaw(struct run *run, bool with_comm, char *buf, size_t n);
 /* ---- heatmap block aggregates -------------------------------------------------
  *
  * A series gives one value per (rank, column): the columns are the aligned steps, then
- * in a live run the later steps the leading ranks have (steps.h steps_ncolumns; column
+ * the later steps the ranks that go on have (steps.h steps_ncolumns; column
  * k < steps_naligned() is aligned step k, and a rank without a record at a later column
  * has it missing). The value is a phase metric id's (>= 0, its value or missing), or one
  * of the derived series below. For every rank the grid keeps a pyramid of blocks (level
@@ -400,28 +400,32 @@ enum heat_series {
 	HEAT_STEP_TIME = -3,      /* sum of every phase of the record */
 	HEAT_REL_SLOWDOWN = -4,   /* compute_r(s) / median over the ranks with a compute there - 1
 				   * (missing when median 0 or none, where the rank has no compute,
-				   * and after the aligned steps: no median over every rank yet) */
+				   * and after the aligned steps: no median over every rank) */
 };
 
 struct heat_grid;
-/* Grid of a series; NULL when there are no aligned steps or the metric is unknown. A
- * cell is the record of its step the distributed analysis takes (natively, not a last
- * record without any phase: internal.h NATIVE ALIGNMENT). */
+/* Grid of a series over every heatmap column (_all); NULL when there are no aligned steps
+ * or the metric is unknown. A cell is the record of its step the distributed analysis
+ * takes (natively, not a last record without any phase: internal.h NATIVE ALIGNMENT).
+ * analysis_heatmap() covers the aligned steps at least: the index summary's grid over
+ * them as it is held (restored) when the columns go on past them, for a caller that reads
+ * only those (a comparison); the heatmap's grids and views take analysis_heatmap_all(). */
 const struct heat_grid *analysis_heatmap(struct run *run, int series);
+const struct heat_grid *analysis_heatmap_all(struct run *run, int series);
 /* Build (or bring up to date) the grids of n series at once, so the ones that share
  * work share it: HEAT_COMPUTE and HEAT_REL_SLOWDOWN both missing are filled in one pass
  * that reads each record's compute once (the index summary holds both). Each grid is
  * then what analysis_heatmap_last() returns for its series, bit for bit. */
 void analysis_heatmaps(struct run *run, const int *series, size_t n);
-/* Bytes building series' grid would allocate (an estimate); 0 when it is built or
- * restored from the index summary. */
+/* Bytes building series' grid (analysis_heatmap_all) would allocate (an estimate); 0
+ * when it is built or restored from the index summary with every column. */
 size_t analysis_heat_cost(struct run *run, int series);
 /* Read every heatmap row the index summary holds back and check it, as a frame checks
  * what it draws (a damaged one diagnosed, the summary invalidated, the rows computed from
  * the steps): `index --status --verify`. At most HEAT_WHOLE_ROWS rows are kept. Returns
  * the rows read; *failed when a row failed (now or since the open). */
 size_t analysis_heat_read_back(struct run *run, bool *failed);
-size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns) */
+size_t heat_nsteps(const struct heat_grid *g);   /* columns (steps_ncolumns, or steps_naligned) */
 size_t heat_nranks(const struct heat_grid *g);
 /* Mean and worst of rank ri over columns [k_lo, k_hi). False when no present value. */
 bool heat_range(const struct heat_grid *g, size_t ri, size_t k_lo, size_t k_hi, double *mean,

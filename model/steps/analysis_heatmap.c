@@ -669,24 +669,36 @@ static struct heat_grid *heat_extend(struct run *run, struct heat_grid *g)
 	return heat_build(run, series, native);
 }
 
+/* A grid restored from the index summary over the aligned steps of m when the heatmap's
+ * columns go on past them (a rank ended early): kept as it is for the callers that read
+ * only the aligned steps (a comparison holds it), a grid over every column beside it. */
+static bool heat_short(const struct heat_grid *g, const struct steps_model *m)
+{
+	return g->lazy && !g->stale && g->nsteps == steps_naligned(m) && steps_ncolumns(m) > g->nsteps;
+}
+
 /* The slot of series' grid in the alignment asked (native or pytscope's) in the cache,
- * or c->nheat when there is none. */
-static size_t heat_slot(const struct analysis_cache *c, int series, bool native)
+ * or c->nheat when there is none; every_of: one over every column of that model (not a
+ * heat_short one). */
+static size_t heat_slot(const struct analysis_cache *c, int series, bool native, const struct steps_model *every_of)
 {
 	size_t i = 0;
-	while (i < c->nheat && !(c->heat[i]->series == series && c->heat[i]->native == native))
+	while (i < c->nheat && !(c->heat[i]->series == series && c->heat[i]->native == native &&
+				 !(every_of && heat_short(c->heat[i], every_of))))
 		i++;
 	return i;
 }
 
-static const struct heat_grid *heatmap_of(struct run *run, int series, bool native)
+/* every: over every heatmap column; else a heat_short grid is taken as it is. */
+static const struct heat_grid *heatmap_of(struct run *run, int series, bool native, bool every)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
 	if (!c)
 		return NULL;
-	size_t i = heat_slot(c, series, native);
+	size_t i = heat_slot(c, series, native, every ? run->steps : NULL);
 	if (i < c->nheat) {
-		if (c->heat[i]->nsteps != steps_ncolumns(run->steps) || c->heat[i]->stale)
+		const struct heat_grid *g = c->heat[i];
+		if (!heat_short(g, run->steps) && (g->nsteps != steps_ncolumns(run->steps) || g->stale))
 			c->heat[i] = heat_extend(run, c->heat[i]);
 		return c->heat[i];
 	}
@@ -701,17 +713,22 @@ static const struct heat_grid *heatmap_of(struct run *run, int series, bool nati
 /* A native pyramid only when the alignments differ somewhere: else pytscope's is it. */
 const struct heat_grid *analysis_heatmap(struct run *run, int series)
 {
-	return heatmap_of(run, series, analysis_native(run) != NULL);
+	return heatmap_of(run, series, analysis_native(run) != NULL, false);
+}
+
+const struct heat_grid *analysis_heatmap_all(struct run *run, int series)
+{
+	return heatmap_of(run, series, analysis_native(run) != NULL, true);
 }
 
 const struct heat_grid *analysis_heatmap_last(struct run *run, int series)
 {
-	return heatmap_of(run, series, false);
+	return heatmap_of(run, series, false, true);
 }
 
 static bool heat_cached(const struct analysis_cache *c, int series)
 {
-	return heat_slot(c, series, false) < c->nheat;
+	return heat_slot(c, series, false, NULL) < c->nheat;
 }
 
 void analysis_heatmaps(struct run *run, const int *series, size_t n)
@@ -738,10 +755,11 @@ void analysis_heatmaps(struct run *run, const int *series, size_t n)
 		analysis_heatmap_last(run, series[i]);
 }
 
+/* A heat_short grid does not spare analysis_heatmap_all() its build. */
 static size_t heat_cost_of(struct run *run, int series, bool native)
 {
 	struct analysis_cache *c = analysis_cache_of(run);
-	if (c && heat_slot(c, series, native) < c->nheat)
+	if (c && heat_slot(c, series, native, run->steps) < c->nheat)
 		return 0;
 	/* per rank and column about 4 words: the values, the levels' means, worsts, counts */
 	return run->steps ? steps_nranks(run->steps) * steps_ncolumns(run->steps) * 16 : 0;
@@ -752,7 +770,9 @@ size_t analysis_heat_cost(struct run *run, int series)
 	return heat_cost_of(run, series, analysis_native(run) != NULL);
 }
 
-size_t analysis_heat_cost_last(struct run *run, int series)
+const struct heat_grid *analysis_heatmap_held(struct run *run, int series)
 {
-	return heat_cost_of(run, series, false);
+	struct analysis_cache *c = analysis_cache_of(run);
+	size_t i = c ? heat_slot(c, series, false, NULL) : 0;
+	return c && i < c->nheat ? c->heat[i] : NULL;
 }

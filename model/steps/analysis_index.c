@@ -544,7 +544,8 @@ int steps_summary_write(struct run *run, const char *run_dir)
 
 /* The summary of run with the distributed analysis dist (NULL: the run's). live: the
  * run is a follower's (its analyses and pyramids in memory cover its newest steps too):
- * the pyramids are streamed over the aligned steps. */
+ * the pyramids are streamed over the aligned steps, as they are when the heatmap's
+ * columns go on past them (a rank ended early). */
 static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_words,
 			    const struct distributed *dist, bool live)
 {
@@ -571,7 +572,8 @@ static int write_summary_of(struct run *run, const char *run_dir, size_t chunk_w
 	struct summary_out s = { .bsum = bsum, .nranks = N, .rank_id = ids, .aligned_contiguous = m->aligned_contiguous,
 				 .aligned_lo = m->aligned_lo, .naligned = steps_naligned(m),
 				 .aligned = m->aligned, .nunion = m->nunion, .dist = dist, .chunk_words = chunk_words };
-	int err = summary_write(run_dir, &s, run, run->opts && run->opts->index_build, live);
+	int err = summary_write(run_dir, &s, run, run->opts && run->opts->index_build,
+				live || steps_ncolumns(m) > steps_naligned(m));
 	analysis_index_rows_free(c);
 	free(bsum);
 	free(ids);

@@ -272,10 +272,10 @@ static void fill_rebuild(struct obuf *o, void *ud)
 }
 
 /* An open whose every rank came from index parts (so their steps can be handed back
- * and read again), no live columns after the aligned steps. */
+ * and read again), not a follower's (its analyses cover its newest steps). */
 static bool rebuildable(const struct steps_model *m)
 {
-	if (!m || !m->summary_rebuild || !m->nrank || steps_ncolumns(m) != m->naligned)
+	if (!m || !m->summary_rebuild || !m->nrank || m->live)
 		return false;
 	for (size_t i = 0; i < m->nrank; i++)
 		if (!m->rank[i]->part)

@@ -415,9 +415,8 @@ size_t analysis_heat_read_back(struct run *run, bool *failed)
 	size_t rows = 0;
 	*failed = false;
 	for (size_t i = 0; i < SUMMARY_NGRID; i++) {
-		if (analysis_heat_cost_last(run, summary_series[i]) != 0) /* not restored: nothing to read back */
-			continue;
-		const struct heat_grid *g = analysis_heatmap_last(run, summary_series[i]);
+		/* none, or not restored: nothing to read back */
+		const struct heat_grid *g = analysis_heatmap_held(run, summary_series[i]);
 		for (size_t ri = 0; g && g->lazy && !g->lazy->failed && ri < g->nranks; ri++, rows++)
 			analysis_heat_row(g, ri, false);
 		*failed = *failed || (g && g->lazy && g->lazy->failed);

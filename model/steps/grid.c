@@ -2,13 +2,15 @@
 /* grid.c: the ranks x steps grids of the step model, one per metric (compute, relative
  * slowdown vs the step median, step time, comm, each phase), read from the analyzers'
  * heatmap pyramids (analysis.h heat_range), so any rectangle costs O(rows x log
- * steps). The columns are the aligned steps, and in a live run the leading ranks'
- * newer steps too (steps_ncolumns); a cell is the record its step takes in the run's
- * alignment (internal.h NATIVE ALIGNMENT), and so is the cell's description. Enter on
- * a cell opens the step's kernels when a trace covers it, else the rank's steps. A
- * pyramid that is not in memory and would take long to build is a grid job
- * (heat_job.h): built on its own thread, owned by the grid source it opens, coarse
- * (columns of 2^shift steps) when the full one would not fit memory. */
+ * steps). The columns are the aligned steps, then the later steps of the ranks that go
+ * on (a live run's leading ranks, the others when a rank ended early: steps_ncolumns),
+ * where a rank without a record has its cells missing. A metric that would read 0 for
+ * want of a comparison or a measurement is not offered (derived_offered). A cell is the
+ * record its step takes in the run's alignment (internal.h NATIVE ALIGNMENT), and so is
+ * the cell's description. Enter on a cell opens the step's kernels when a trace covers
+ * it, else the rank's steps. A pyramid that is not in memory and would take long to
+ * build is a grid job (heat_job.h): built on its own thread, owned by the grid source it
+ * opens, coarse (columns of 2^shift steps) when the full one would not fit memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,10 @@ static const struct {
 	const char *name;
 	const char *unit;
 } derived[] = {
-	{ HEAT_COMPUTE, "compute", "s" },  /* the first two: left out without a compute phase */
+	{ HEAT_COMPUTE, "compute", "s" },
 	{ HEAT_REL_SLOWDOWN, "slowdown vs step median", "x-1" },
 	{ HEAT_STEP_TIME, "step time", "s" },
-	{ HEAT_COMM, "comm", "s" },   /* last: left out without a comm phase */
+	{ HEAT_COMM, "comm", "s" },
 };
 
 struct gs {
@@ -73,17 +75,40 @@ static int phase_id(const struct steps_model *m, size_t k)
 	return -1;
 }
 
-/* The derived series the run offers: compute and the slowdown (the first two) only when
- * it records a compute phase, comm (the last) only when it records a comm phase, else
- * the heatmap would be 0 everywhere for a time nothing measured. */
-static size_t derived_skip(const struct run *run)
+/* Whether the run offers derived series i: compute and the slowdown only when it records
+ * a compute phase, the slowdown only with 2 ranks or more (one rank has nothing to be
+ * compared against: its slowdown against its own median would read 0), comm only when
+ * it records a comm phase; else the heatmap would show a 0 nothing measured. */
+static bool derived_offered(const struct run *run, size_t i)
 {
-	return analysis_has_compute(run->steps) ? 0 : 2;
+	switch (derived[i].series) {
+	case HEAT_REL_SLOWDOWN:
+		return steps_nranks(run->steps) >= 2 && analysis_has_compute(run->steps);
+	case HEAT_COMPUTE:
+		return analysis_has_compute(run->steps);
+	case HEAT_COMM:
+		return steps_has_phase(run->steps, "comm");
+	default:
+		return true;
+	}
 }
 
 static size_t nderived(const struct run *run)
 {
-	return ARRAY_LEN(derived) - derived_skip(run) - (steps_has_phase(run->steps, "comm") ? 0 : 1);
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(derived); i++)
+		n += derived_offered(run, i);
+	return n;
+}
+
+/* The entry of derived[] that metric k (< nderived) is. */
+static size_t derived_at(const struct run *run, size_t k)
+{
+	size_t i = 0;
+	for (; i < ARRAY_LEN(derived); i++)
+		if (derived_offered(run, i) && k-- == 0)
+			break;
+	return i;
 }
 
 static size_t gs_nmetrics(void *model)
@@ -98,7 +123,7 @@ static const char *gs_metric_name(void *model, size_t i)
 {
 	struct run *run = model;
 	if (i < nderived(run))
-		return derived[derived_skip(run) + i].name;
+		return derived[derived_at(run, i)].name;
 	int id = run->steps ? phase_id(run->steps, i - nderived(run)) : -1;
 	return id >= 0 ? steps_metric(run->steps, id)->name : "?";
 }
@@ -242,7 +267,7 @@ static int metric_series(struct run *run, size_t metric)
 {
 	if (metric >= nderived(run))
 		return phase_id(run->steps, metric - nderived(run));
-	int series = derived[derived_skip(run) + metric].series;
+	int series = derived[derived_at(run, metric)].series;
 	return series == HEAT_COMM ? steps_metric_find(run->steps, METRIC_PHASE, "comm") : series;
 }
 
@@ -261,7 +286,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
-		.unit = metric < nderived(run) ? derived[derived_skip(run) + metric].unit : "s",
+		.unit = metric < nderived(run) ? derived[derived_at(run, metric)].unit : "s",
 		.ud = s, .value = gs_value, .range = gs_range, .row_buckets = gs_row_buckets, .scale = gs_scale,
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
@@ -285,7 +310,7 @@ static bool gs_open(void *model, size_t metric, struct grid_src *src, char *err,
 			 steps_nranks(run->steps), steps_ncolumns(run->steps));
 		return false;
 	}
-	const struct heat_grid *g = analysis_heatmap(run, series);
+	const struct heat_grid *g = analysis_heatmap_all(run, series);
 	if (!g) {
 		snprintf(err, errn, "no heatmap for '%s' (no aligned steps)", gs_metric_name(run, metric));
 		return false;

@@ -226,10 +226,11 @@ void analysis_heat_words(const struct heat_grid *g, size_t ri, size_t w, size_t 
 void analysis_heat_lazy_free(struct heat_lazy *lz);
 /* Keep row ri resident (heat_row callers), or let it be evicted (lazy grids). */
 const void *analysis_heat_row(const struct heat_grid *g, size_t ri, bool pin);
-/* analysis_heatmap() and analysis_heat_cost() in pytscope's alignment whatever the mode:
- * the pyramids the index summary holds. */
+/* analysis_heatmap() in pytscope's alignment whatever the mode: the pyramids the index
+ * summary holds. _held: the one held now, neither built nor brought up to the heatmap's
+ * columns (a summary's, over the aligned steps), or NULL. */
 const struct heat_grid *analysis_heatmap_last(struct run *run, int series);
-size_t analysis_heat_cost_last(struct run *run, int series);
+const struct heat_grid *analysis_heatmap_held(struct run *run, int series);
 
 struct rank_cache {
 	bool timing_done, memory_done, conv_done, budget_done, flaws_done;

@@ -143,7 +143,7 @@ struct steps_model {
 	int64_t *aligned;
 	size_t naligned;
 	size_t nunion;
-	/* heatmap columns after the aligned ones (steps_set_live): steps after the last
+	/* heatmap columns after the aligned ones (store_build_tail): steps after the last
 	 * aligned step that some rank has, ascending; a range when every rank is contiguous */
 	bool live;
 	bool tail_range;

@@ -170,9 +170,8 @@ void steps_model_free(struct steps_model *m);
  * Not synchronised: call from the thread that reads, between frames. */
 struct rank_steps *steps_rank_grow(struct steps_model *m, size_t ri);
 bool steps_refresh(struct steps_model *m);
-/* A live run (the follower calls it): the heatmap columns go on past the aligned steps
- * to the newest step of the leading ranks (steps_ncolumns). The first call drops the
- * memoized analyses, like a change (true); later calls do nothing (false). */
+/* A live run (the follower calls it). The first call drops the memoized analyses, like
+ * a change (true); later calls do nothing (false). */
 bool steps_set_live(struct steps_model *m);
 
 /* ---- reading ------------------------------------------------------------- */
@@ -291,9 +290,9 @@ long steps_aligned_step(const struct steps_model *m, size_t k);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
 /* The heatmap's columns: the aligned steps (column k < steps_naligned() is aligned step
- * k), then, in a live run (steps_set_live), every step after the last aligned one that
- * some rank has, ascending: the leading ranks' newest steps, where a lagging rank has
- * no record (missing, never 0). Without steps_set_live, the aligned steps only. */
+ * k), then every step after the last aligned one that some rank has, ascending (a live
+ * run's leading ranks, the ranks that go on after one ended early), where a rank
+ * without a record has it missing (never 0). */
 size_t steps_ncolumns(const struct steps_model *m);
 long steps_column_step(const struct steps_model *m, size_t k);
 /* The largest step number of rank ri (LONG_MIN when it has no record). */

@@ -640,14 +640,37 @@ void store_build_aligned(struct steps_model *m)
 	}
 }
 
-/* The heatmap columns after the aligned steps of a live run (steps_set_live). */
+/* Rank r's steps after `last` appended to *v (*n of them, room for *cap). A rank whose
+ * largest step is not after it is not read; a lazy rank's body is read into a copy,
+ * not made resident (an indexed run's open reads no body it does not need). */
+static void tail_of_rank(struct rank_steps *r, long last, int64_t **v, size_t *n, size_t *cap)
+{
+	struct rank_steps *own = NULL;
+	if (!r->ndistinct || r->span_hi <= last || (!r->contiguous && !steps_rank_body_copy(r, &own)))
+		return;   /* unreadable: its next ordinary read diagnoses it */
+	const struct rank_steps *s = own ? own : r;
+	size_t j = s->ndistinct;
+	while (j > 0 && store_rank_distinct_step(s, j - 1) > last)
+		j--;
+	if (*n + s->ndistinct - j > *cap) {
+		*cap = (*n + s->ndistinct - j) * 2;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	for (; j < s->ndistinct; j++)
+		(*v)[(*n)++] = store_rank_distinct_step(s, j);
+	steps_rank_body_copy_free(own);
+}
+
+/* The heatmap columns after the aligned steps: every step after the last aligned one
+ * that some rank has (the ranks that go on after a rank ended early, a live run's
+ * leading ranks). */
 void store_build_tail(struct steps_model *m)
 {
 	free(m->tail);
 	m->tail = NULL;
 	m->ntail = 0;
 	m->tail_range = false;
-	if (!m->live || m->naligned == 0)
+	if (m->naligned == 0)
 		return;
 	long last = steps_aligned_step(m, m->naligned - 1);
 	if (m->aligned_contiguous) {   /* every rank contiguous: (last, the newest step] */
@@ -660,20 +683,11 @@ void store_build_tail(struct steps_model *m)
 		m->ntail = (size_t)((unsigned long)hi - (unsigned long)last);
 		return;
 	}
-	size_t total = 0;
-	for (size_t i = 0; i < m->nrank; i++) {
-		const struct rank_steps *r = m->rank[i];
-		for (size_t j = r->ndistinct; j-- > 0 && store_rank_distinct_step(r, j) > last;)
-			total++;
-	}
-	m->tail = xmalloc((total ? total : 1) * sizeof(*m->tail));
-	size_t k = 0;
-	for (size_t i = 0; i < m->nrank; i++) {
-		const struct rank_steps *r = m->rank[i];
-		for (size_t j = r->ndistinct; j-- > 0 && store_rank_distinct_step(r, j) > last;)
-			m->tail[k++] = store_rank_distinct_step(r, j);
-	}
-	qsort(m->tail, k, sizeof(*m->tail), cmp_i64);
+	size_t k = 0, cap = 0;
+	for (size_t i = 0; i < m->nrank; i++)
+		tail_of_rank(m->rank[i], last, &m->tail, &k, &cap);
+	if (k > 1)
+		qsort(m->tail, k, sizeof(*m->tail), cmp_i64);
 	for (size_t j = 0; j < k; j++)
 		if (m->ntail == 0 || m->tail[m->ntail - 1] != m->tail[j])
 			m->tail[m->ntail++] = m->tail[j];
@@ -685,7 +699,7 @@ bool steps_set_live(struct steps_model *m)
 		return false;
 	m->live = true;
 	store_build_tail(m);
-	analysis_cache_free(m->analysis);   /* the heatmaps get the new columns */
+	analysis_cache_free(m->analysis);   /* the analyses start over as a live run's */
 	m->analysis = NULL;
 	return true;
 }
@@ -719,6 +733,7 @@ void steps_finalize(struct steps_model *m)
 		store_build_aligned(m);
 		store_build_union(m);
 	}
+	store_build_tail(m);
 	m->finalized = true;
 }
 

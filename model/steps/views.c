@@ -290,21 +290,25 @@ struct table *steps_view_rank(struct run *run, size_t ri)
 }
 
 /* heatmap: per rank and block of the heatmap's steps (steps_ncolumns: the aligned ones,
- * and a live run's newer ones; at most 100 blocks), the mean and worst step compute and
- * relative slowdown vs the step median. */
+ * then the later ones of the ranks that go on; at most 100 blocks), the mean and worst
+ * step compute and relative slowdown vs the step median (empty for one rank: nothing to
+ * compare against, said in the title). */
 static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
 		return NULL;
-	const struct heat_grid *gc = analysis_heatmap(run, HEAT_COMPUTE);
-	const struct heat_grid *gr = analysis_heatmap(run, HEAT_REL_SLOWDOWN);
+	const struct steps_model *m = run->steps;
+	bool compared = steps_nranks(m) >= 2;
+	const struct heat_grid *gc = analysis_heatmap_all(run, HEAT_COMPUTE);
+	const struct heat_grid *gr = compared ? analysis_heatmap_all(run, HEAT_REL_SLOWDOWN) : NULL;
 	if (!gc) {
 		snprintf(err, errn, "no aligned steps across ranks");
 		return NULL;
 	}
-	const struct steps_model *m = run->steps;
 	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
-	struct table *t = table_new("heatmap", "Heatmap (rank x step blocks)");
+	struct table *t = table_new("heatmap", compared ? "Heatmap (rank x step blocks)"
+							: "Heatmap (rank x step blocks; relative slowdown not judged: one "
+							  "rank, nothing to compare against)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);

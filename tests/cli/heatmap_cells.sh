@@ -12,7 +12,11 @@
 # training record of its step leaves the cell to the training record natively, as the
 # distributed analysis aligns it (the slowdown against the median of every rank's compute
 # there, the pane's cell and its phases too, from the index too); --compat pytscope keeps
-# pytscope's alignment (the last record: the cell missing).
+# pytscope's alignment (the last record: the cell missing). One rank has nothing to be
+# compared against: no slowdown (empty cells, not 0; the pane's m does not offer it). A
+# rank that ends early cuts no other rank's steps: the axis goes on to the last step some
+# rank has, the early rank's cells missing there (as --follow shows the same run), from
+# the index too, steps logged every 10 or every 1.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -168,4 +172,61 @@ tap_check "... the pane: the cell's compute and phases are the training record's
 "$TSCOPE_BIN" --export heatmap ev 2>/dev/null | cols 4 5 >evi.cols
 "$TSCOPE_BIN" --compat pytscope --export heatmap ev 2>/dev/null | cols 4 5 >evci.cols
 tap_check "... the same from the index, native and --compat" 'cmp -s ev.cols evi.cols && cmp -s evc.cols evci.cols'
+# one rank: its slowdown against the median of its own compute would read 0 everywhere
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" one 1 50 >/dev/null 2>&1
+"$TSCOPE_BIN" --no-index --export heatmap one 2>/dev/null | tail -n +2 >one.csv
+tap_check "one rank: 50 blocks with a compute, the slowdown mean and worst empty, not 0" \
+	'[ "$(wc -l <one.csv)" -eq 50 ] && [ "$(cut -d, -f6,7 one.csv | sort -u)" = "," ] &&
+	 ! cut -d, -f4 one.csv | grep -qx ""'
+"$TSCOPE_BIN" --no-index --ranks 3 --export heatmap "$DEMO" 2>/dev/null | tail -n +2 | cut -d, -f6,7 | sort -u >sub1
+tap_check "... a subset of one rank (--ranks 3) too" '[ "$(cat sub1)" = "," ]'
+printf '2\n' >keys
+for i in 1 2 3 4 5 6 7; do printf 'm\n:dump %s/one%d.txt\n' "$PWD" "$i" >>keys; done
+printf 'q\n' >>keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui one >/dev/null 2>err
+tap_check "... the pane: m goes from compute to step time, around its 7 metrics, never the slowdown" \
+	'grep -q "^ step time: 1 step/col" one1.txt && grep -q "^ compute: 1 step/col" one7.txt &&
+	 ! grep -q "slowdown" one1.txt one2.txt one3.txt one4.txt one5.txt one6.txt one7.txt'
+# rank 3 ends at step 199 of the demo's 0-399
+mkdir trunc
+cp -R "$DEMO"/rank* trunc/
+head -200 "$DEMO/rank3/steps.jsonl" >trunc/rank3/steps.jsonl
+"$TSCOPE_BIN" --no-index --export heatmap_cells trunc 2>/dev/null | tail -n +2 >tr.csv
+tap_check "rank 3 ends at 199: the cells go on to step 399, rank 3's empty from 200, rank 4's not" \
+	'[ "$(cut -d, -f4 tr.csv | sort -n | tail -1)" = 399 ] &&
+	 [ "$(awk -F, '\''$1 == 3 && $3 >= 200 {print $6 $7}'\'' tr.csv | sort -u)" = "" ] &&
+	 [ "$(awk -F, '\''$1 == 4 && $3 >= 200 && $6 != ""'\'' tr.csv | wc -l)" -eq 50 ]'
+"$TSCOPE_BIN" --no-index --export heatmap trunc 2>/dev/null | tail -n +2 >trh.csv
+tap_check "... --export heatmap too: rank 4's compute to step 399, no slowdown after 199 (no median over every rank)" \
+	'[ "$(awk -F, '\''$1 == 4 {print $3}'\'' trh.csv | sort -n | tail -1)" = 399 ] &&
+	 [ "$(awk -F, '\''$1 == 4 && $2 >= 200 && $4 != ""'\'' trh.csv | wc -l)" -eq 50 ] &&
+	 [ "$(awk -F, '\''$1 == 3 && $2 >= 200 {print $4 $5}'\'' trh.csv | sort -u)" = "" ] &&
+	 [ "$(awk -F, '\''$2 >= 200 {print $6 $7}'\'' trh.csv | sort -u)" = "" ]'
+printf '2\n:dump %s\nq\n' "$PWD/tr.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --tui trunc >/dev/null 2>err
+printf '2\n:dump %s\nq\n' "$PWD/trf.txt" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 "$TSCOPE_BIN" --no-index --follow --tui trunc >/dev/null 2>err
+tap_check "... the pane: the axis to 360, the same grid and note as --follow shows" \
+	'sed -n 2p tr.txt | grep -q " 360 *$" && [ "$(head -21 tr.txt)" = "$(head -21 trf.txt)" ]'
+"$TSCOPE_BIN" index trunc >/dev/null 2>&1
+"$TSCOPE_BIN" --export heatmap_cells trunc 2>/dev/null | tail -n +2 >tri.csv
+"$TSCOPE_BIN" --export heatmap trunc 2>/dev/null | tail -n +2 >trih.csv
+"$TSCOPE_BIN" index --status --verify trunc >trv.txt 2>&1
+tap_check "... from the index: the same cells (the summary's pyramids end at 199, and read back whole)" \
+	'cmp -s tr.csv tri.csv && cmp -s trh.csv trih.csv && grep -q " 32 heatmap rows read back: checksums ok" trv.txt'
+# steps logged every 10: rank 1 ends at 90, ranks 0 and 2 go on to 290 (from the index:
+# rank 1's steps read, not held)
+for r in 0 1 2; do
+	mkdir -p tens/rank$r
+	n=30; [ $r = 1 ] && n=10
+	awk -v n=$n -v r=$r 'BEGIN { for (s = 0; s < n; s++)
+		printf "{\"step\":%d,\"phases\":{\"forward\":0.0%d,\"backward\":0.02}}\n", s * 10, r + 1 }' \
+		>tens/rank$r/steps.jsonl
+done
+"$TSCOPE_BIN" --no-index --export heatmap_cells tens 2>/dev/null | tail -n +2 >tens.csv
+"$TSCOPE_BIN" index tens >/dev/null 2>&1
+"$TSCOPE_BIN" --export heatmap_cells tens 2>/dev/null | tail -n +2 >tensi.csv
+tap_check "every 10 steps, rank 1 ends at 90: 30 cells a rank to step 290, rank 1's 20 after 90 empty; index too" \
+	'[ "$(wc -l <tens.csv)" -eq 90 ] && [ "$(cut -d, -f4 tens.csv | sort -n | tail -1)" = 290 ] &&
+	 [ "$(awk -F, '\''$1 == 1 && $3 > 90 && $6 == ""'\'' tens.csv | wc -l)" -eq 20 ] && cmp -s tens.csv tensi.csv'
 tap_plan
