@@ -6,12 +6,15 @@
 #include "model/trace/internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define STRAGGLER_CANDIDATES 2
 #define STRAGGLER_MIN_NORM_DUR 0.01
+#define TIE_NAMED 4   /* tied ranks named in the not-judged text, the rest counted */
 
 /* ---- HTA potential stragglers --------------------------------------------------- */
 
@@ -320,32 +323,54 @@ static void count_stragglers(struct trace_set *ts, const struct srow *v, size_t 
 	free(m);
 }
 
-/* HTA's pick: the STRAGGLER_CANDIDATES ranks counted most often (ties by rank id, as
- * sorted), into ts->strag; a rank never counted is none. False when the next rank is
- * counted as often as the last one named: which of them HTA names is its sort's order. */
+static int long_desc(const void *a, const void *b)
+{
+	return long_cmp(b, a);
+}
+
+/* ts->strag_tie: which ranks tie (strag_tied; ntied of them, the first TIE_NAMED named)
+ * for which of HTA's places, late in as many steps each. */
+static void tie_text(struct trace_set *ts, size_t ntied, long late)
+{
+	char *t = ts->strag_tie;
+	size_t n = sizeof(ts->strag_tie), k = 0;
+	snprintf(t, n, "ranks ");
+	for (size_t r = 0; r < ts->n && k < TIE_NAMED; r++)
+		if (ts->r[r]->strag_tied) {
+			text_appendf(t, n, "%s%d", !k ? "" : k + 1 == ntied ? " and " : ", ", ts->r[r]->rank);
+			k++;
+		}
+	if (ntied > k)
+		text_appendf(t, n, " and %zu more", ntied - k);
+	text_appendf(t, n, " tie for %s, late in %ld step%s each",
+		     ts->nstrag ? "HTA's second place" : "the 2 places HTA names", late, late == 1 ? "" : "s");
+}
+
+/* HTA's pick: the STRAGGLER_CANDIDATES ranks counted most often, into ts->strag; a rank
+ * never counted is none. When more ranks than the places left are counted as often as
+ * the last one HTA names, which of them it names is its sort's order: only the ranks
+ * counted more often are named, the tied ones are flagged (strag_tied: not judged) and
+ * ts->strag_tie says which; false then. */
 static bool pick_ranks(struct trace_set *ts, const long *count)
 {
-	bool *used = xcalloc(ts->n + 1, sizeof(*used));
-	long last = 0;   /* the count of the last rank named */
-	bool tie = false;
-	for (size_t k = 0; k <= STRAGGLER_CANDIDATES; k++) {
-		size_t b = ts->n;
-		for (size_t r = 0; r < ts->n; r++)
-			if (!used[r] && count[r] > 0 && (b == ts->n || count[r] > count[b]))
-				b = r;
-		if (b == ts->n)
-			break;
-		if (k == STRAGGLER_CANDIDATES) {
-			tie = count[b] == last;
-			break;
-		}
-		used[b] = true;
-		last = count[b];
-		ts->strag[ts->nstrag++] = ts->r[b]->rank;
+	long *c = xmalloc((ts->n + 1) * sizeof(*c));
+	size_t m = 0, ntied = 0;
+	for (size_t r = 0; r < ts->n; r++)
+		if (count[r] > 0)
+			c[m++] = count[r];
+	if (m)
+		qsort(c, m, sizeof(*c), long_desc);
+	long last = m ? c[(m < STRAGGLER_CANDIDATES ? m : STRAGGLER_CANDIDATES) - 1] : 0; /* the last one HTA names */
+	bool tie = m > STRAGGLER_CANDIDATES && c[STRAGGLER_CANDIDATES] == last;
+	free(c);
+	for (size_t r = 0; r < ts->n; r++) {
+		ts->r[r]->strag_tied = tie && count[r] == last;
+		ntied += ts->r[r]->strag_tied;
+		if (count[r] > 0 && (tie ? count[r] > last : count[r] >= last))
+			ts->strag[ts->nstrag++] = ts->r[r]->rank;
 	}
-	free(used);
 	if (tie)
-		ts->nstrag = 0;
+		tie_text(ts, ntied, last);
 	return !tie;
 }
 
@@ -433,7 +458,7 @@ static void stragglers_compute(struct trace_set *ts)
 			count[r] = -1;
 		count_stragglers(ts, v, lo, hi, count);
 		if (!pick_ranks(ts, count))
-			ts->strag_why = "ranks tie for the 2 places HTA names, late in as many steps";
+			ts->strag_why = ts->strag_tie;
 		free(count);
 	}
 	free(g.v);
@@ -454,4 +479,12 @@ size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why)
 	if (why)
 		*why = ts->strag_why;
 	return ts->nstrag;
+}
+
+bool trace_straggler_judged(struct trace_set *ts, size_t ri)
+{
+	int out[2];
+	const char *why;
+	trace_stragglers(ts, out, &why);
+	return !trace_rank_partial(ts->r[ri]) && !ts->r[ri]->strag_tied && (!why || ts->strag_tie[0]);
 }

@@ -200,10 +200,14 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
 				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
 				      "ProfilerStep" : "no GPU kernel in the traces");
-	const char *why;
+	const char *why = NULL;
 	int strag[2];
-	if (ts->n > 1 && !trace_stragglers(ts, strag, &why) && why) /* the temporal view's column, empty */
-		findings_unjudged_add(nj, "", "potential stragglers (%s)", why);
+	if (ts->n > 1)
+		trace_stragglers(ts, strag, &why);
+	/* the temporal view's column, empty: no finding stands for it, so the report lists it
+	 * beside findings too (a subject) */
+	if (why)
+		findings_unjudged_add_about(nj, "", "potential_straggler", "potential stragglers (%s)", why);
 }
 
 const struct finding_rule trace_rules[TRACE_NRULES] = {

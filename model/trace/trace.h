@@ -159,6 +159,8 @@ struct trace_rank {
 	size_t src;          /* index in run->src */
 	/* memoized analyses (restored from the index: model/trace/index.c) */
 	bool hta_done, py_done, strag_done;
+	bool strag_tied;     /* it ties for HTA's last potential-straggler place: not judged
+			      * (trace_stragglers, trace_straggler_judged) */
 	bool hta_filter;     /* the last-step rule dropped its last ProfilerStep when hta and the
 			      * straggler inputs were computed */
 	struct trace_hta hta;
@@ -202,7 +204,9 @@ struct trace_set {
 	bool strag_done;
 	int strag[2];
 	size_t nstrag;
-	const char *strag_why;   /* a literal: why the straggler search could not run, or NULL */
+	const char *strag_why;   /* why the straggler search could not run or decide (a literal or
+				  * strag_tie), or NULL */
+	char strag_tie[160];     /* a tie: which ranks tie for which place; "" when none */
 	bool strag_own_clock;    /* it read each rank on its own clock (analysis_stragglers.c) */
 };
 
@@ -254,10 +258,15 @@ void trace_rank_summarize(struct trace_set *ts, size_t ri);
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
 /* HTA potential stragglers (up to 2 rank ids); returns the count, 0 when HTA's method
- * could not run or could not decide (a tie): then *why (when why is not NULL) says why,
- * else *why is NULL. A tie between ranks is no straggler, and ranks whose traces share
- * no instant are read each on its own clock (ts->strag_own_clock; analysis_stragglers.c). */
+ * could not run: then *why (when why is not NULL) says why, else *why is NULL. When ranks
+ * tie for a place HTA names (which of them it names is its sort's order), only the ranks
+ * above them are returned and *why says which tie. Ranks alike in a step are no
+ * stragglers, and ranks whose traces share no instant are read each on its own clock
+ * (ts->strag_own_clock; analysis_stragglers.c). */
 size_t trace_stragglers(struct trace_set *ts, int out[2], const char **why);
+/* Whether rank index ri's potential-straggler verdict is told: false when the method
+ * could not run, the rank ties for a place HTA names, or its trace is partial. */
+bool trace_straggler_judged(struct trace_set *ts, size_t ri);
 /* Per-name statistics over the rank's GPU events idx[0..n) (sorted by sum, descending);
  * returns the count, *out is malloc'd. */
 size_t trace_kstats(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_kstat **out);

@@ -297,7 +297,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	size_t npartial = 0;
 	for (size_t i = 0; i < ts->n; i++)
 		npartial += trace_rank_partial(ts->r[i]);
-	char title[320];
+	char title[448];
 	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s%s)",
 		 why ? "; potential stragglers not judged: " : "", why ? why : "",
 		 ts->strag_own_clock ? "; potential stragglers on each rank's own clock: the traces share no instant"
@@ -334,7 +334,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
 		bool partial = trace_rank_partial(ts->r[i]);
-		if (!why && !partial)   /* not judged: missing */
+		if (trace_straggler_judged(ts, i))   /* not judged: missing */
 			table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
 		table_set_text(t, row, c_part, partial ? "yes" : "no");
 		if (h->have_gpu && h->kernel_us > 0) {

@@ -11,8 +11,10 @@
 # temporal view's column): a tie is no straggler (ranks alike in every step are all "no",
 # where HTA names the first two; ranks tied below a late one do not count with it), ranks
 # whose traces share no instant (another clock: baseTimeNanoseconds) are judged each on
-# its own clock, not left empty; ranks that tie for HTA's 2 places are not judged, and why
-# is in the not-judged list. The rest skips when ../shared/real is absent.
+# its own clock, not left empty; ranks that tie for a place HTA names are not judged (the
+# ranks above them "yes", below "no"), and which tie is in the not-judged list, under the
+# findings when there are some, and in the findings export. The rest skips when
+# ../shared/real is absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -60,9 +62,20 @@ tap_eq "rank 0's clock 3 s apart (baseTimeNanoseconds): judged on each rank's cl
 	"rank,potential_straggler 0,no 1,no 2,yes " "$(strag clock)"
 for r in 0 1 2 3; do strag_rank $r 4 "$r" 4 9800 >cut/rank$r.json; done   # rank 0 late in no step
 "$TSCOPE_BIN" --no-index --print --color never cut >cut.out 2>/dev/null
-tap_check "ranks 1, 2, 3 late once each (a tie for 2 places): not judged, and why in the not-judged list" \
-	'[ "$(strag cut)" = "rank,potential_straggler 0, 1, 2, 3, " ] &&
-	 grep -q "^  - potential stragglers (ranks tie for the 2 places HTA names, late in as many steps)$" cut.out'
+tap_check "ranks 1, 2, 3 late once each (a tie for 2 places): not judged, rank 0 no, why in the not-judged list" \
+	'[ "$(strag cut)" = "rank,potential_straggler 0,no 1, 2, 3, " ] &&
+	 grep -q "^  - potential stragglers (ranks 1, 2 and 3 tie for the 2 places HTA names, late in 1 step each)$" cut.out'
+mkdir second   # rank 3 latest in every step; ranks 1 and 2 second in 2 steps each
+strag_rank 0 4 "" 5 4000 >second/rank0.json && strag_rank 1 4 "1 2" 5 4000 >second/rank1.json
+strag_rank 2 4 "3 4" 5 4000 >second/rank2.json && strag_rank 3 4 "1 2 3 4 5" 5 4000 "" 2000 >second/rank3.json
+"$TSCOPE_BIN" --no-index --print --color never second >second.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export findings second >second.csv 2>/dev/null
+tap_check "ranks 1 and 2 tie for HTA's second place: rank 3 yes, they not judged, rank 0 no" \
+	'[ "$(strag second)" = "rank,potential_straggler 0,no 1, 2, 3,yes " ]'
+second_why="potential stragglers (ranks 1 and 2 tie for HTA's second place, late in 2 steps each)"
+tap_check "... which tie: listed under the findings and a not-judged row of the findings export" \
+	'grep -q "^● FINDINGS (" second.out && grep -qxF "  - $second_why" second.out &&
+	 grep -qF "not judged,,\"$second_why\"" second.csv'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ]; then

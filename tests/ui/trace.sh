@@ -4,7 +4,8 @@
 # step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
 # to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
-# stragglers were not judged (their column is empty) or the clock they were judged on.
+# stragglers were not judged (their column is empty: which ranks tie for which place) or
+# the clock they were judged on.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -40,17 +41,24 @@ tap_rc $? "9 opens the GPU time tab"
 grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
 tap_rc $? "F on traces: nothing to follow, said so; no LIVE state"
 
-# ranks 1-3 late once each tie for HTA's 2 places; rank 0's clock is 3 s ahead in the other
+# ranks 1-3 late once each tie for HTA's 2 places; ranks 1 and 2 tie for its second, below
+# rank 3; rank 0's clock is 3 s ahead in the other
 . "$TSCOPE_ROOT/tests/tools/trace_events.sh"
-mkdir -p "$TMP/tie" "$TMP/clock"
+mkdir -p "$TMP/tie" "$TMP/tie2" "$TMP/clock"
 for r in 0 1 2 3; do strag_rank $r 4 "$r" 4 9800 >"$TMP/tie/rank$r.json"; done
+strag_rank 0 4 "" 5 4000 >"$TMP/tie2/rank0.json" && strag_rank 1 4 "1 2" 5 4000 >"$TMP/tie2/rank1.json"
+strag_rank 2 4 "3 4" 5 4000 >"$TMP/tie2/rank2.json" && strag_rank 3 4 "1 2 3 4 5" 5 4000 "" 2000 >"$TMP/tie2/rank3.json"
 strag_rank 0 2 "" 3 4000 3000000000 >"$TMP/clock/rank0.json" && strag_rank 1 2 "" 3 4000 >"$TMP/clock/rank1.json"
-for d in tie clock; do
+for d in tie tie2 clock; do
 	printf '9\ni\n:dump %s/%s.legend\nq\n' "$TMP" "$d" >"$TMP/keys"
 	TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui --no-index "$TMP/$d" >/dev/null 2>&1
 done
-tr -s ' \n' ' ' <"$TMP/tie.legend" | grep -q "potential stragglers not judged: ranks tie for the 2 places HTA names"
+tr -s ' \n' ' ' <"$TMP/tie.legend" |
+	grep -q "potential stragglers not judged: ranks 1, 2 and 3 tie for the 2 places HTA names, late in 1 step each"
 tap_rc $? "GPU time legend: why the potential stragglers were not judged (the view's title)"
+tr -s ' \n' ' ' <"$TMP/tie2.legend" |
+	grep -q "potential stragglers not judged: ranks 1 and 2 tie for HTA's second place, late in 2 steps each"
+tap_rc $? "GPU time legend: which ranks tie for HTA's second place (the view's title)"
 tr -s ' \n' ' ' <"$TMP/clock.legend" | grep -q "potential stragglers on each rank's own clock"
 tap_rc $? "GPU time legend: potential stragglers judged on each rank's own clock, said so"
 tap_plan
