@@ -116,8 +116,8 @@ static void say_kind(enum follow_kind k, bool start, double interval)
 	static const char *const says[] = {
 		[KIND_NONE] = "nothing here yet: waiting for a job's step records or a sweep",
 		[KIND_JOB] = "a job: one line per new finding until it finishes",
-		[KIND_SWEEP] = "a sweep: one line per reload or new finding until SIGINT or SIGTERM "
-			       "(a sweep never finishes)",
+		[KIND_SWEEP] = ("a sweep: one line per reload or new finding until SIGINT or SIGTERM "
+				"(a sweep never finishes)"),
 	};
 	if (start)
 		fprintf(stderr, "tscope-tui: following every %g s; %s\n", interval, says[k]);
