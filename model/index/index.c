@@ -3,7 +3,8 @@
  * writing a part atomically (whole, or its bodies streamed beforehand; the file itself:
  * wfile.c), reading and checking parts' heads, staleness against the sources, and
  * restoring a valid part's rank shells (bodies are read on demand,
- * model/steps/store_index.c), sources and diagnostics into a run. */
+ * model/steps/store_index.c), sources and diagnostics into a run. The sources a part
+ * is written from or checked against are noted for the index files' mode (wfile.c). */
 #include "model/index/index.h"
 
 #include <dirent.h>
@@ -78,6 +79,17 @@ static void put_meta_stamp(struct obuf *o, const struct index_part_spec *s, size
 	free(meta);
 }
 
+/* f's sources (its steps.jsonl, its run.json, their dir) for the mode of the index files
+ * written from now on (index_note_source). */
+static void note_rank_sources(const struct steps_rank_file *f)
+{
+	char *meta = xasprintf("%s/run.json", f->dir);
+	index_note_source(meta);
+	free(meta);
+	if (f->steps)
+		index_note_source(f->steps);
+}
+
 /* Entry i of the spec's sources (or diagnostics): pick's list, else the range. */
 static size_t picked(const size_t *list, size_t first, size_t i)
 {
@@ -127,6 +139,7 @@ static void build_head(struct obuf *o, const struct index_part_spec *s, const bo
 	for (size_t i = s->lo; i < s->hi; i++) {
 		if (s->ahead)
 			s->ahead(s->ud, i, INDEX_PASS_STAMPS);
+		note_rank_sources(&s->files[i]);
 		ob_svar(o, s->files[i].rank);
 		ob_path(o, base, s->files[i].dir);
 		extent_put_src(o, s->run, s->files[i].steps, src[i - s->lo]);
@@ -421,6 +434,7 @@ static char *check_sources(struct ibuf *b, const char *base, const struct steps_
 			return xstrdup("malformed source list");
 		if (id != f->rank || !same_dir)
 			return xasprintf("stale: rank dirs changed (rank %ld)", f->rank);
+		note_rank_sources(f);
 		enum extent_state es = extent_check(&ext, f->steps);
 		if (es != EXTENT_SAME && es != EXTENT_GREW)
 			return source_why(es, f->steps);

@@ -274,6 +274,10 @@ struct index_file_id {
 };
 void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint64_t head_len, uint32_t crc);
 int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud);
+/* A source an index file summarizes (a file read; its directory is noted with it): from
+ * now on, the files written into a RUN_DIR/.tscope-index show group and other read only
+ * when it grants them too (wfile.c; one stat each). Thread-safe. */
+void index_note_source(const char *path);
 /* Remove the temporary files index_file_write() calls are writing now (tmpfile.c).
  * Async-signal-safe: for a handler of a signal that ends the process (Ctrl-C, Slurm's
  * SIGTERM at a time limit or scancel), so that no partial file is left beside the index

@@ -3,13 +3,15 @@
  * index_wfile; index.h index_file_write): opened with the header's place kept (around
  * the page cache for `tscope-tui index`: index_write_direct), streamed into, then its
  * header written and the file renamed into place, or removed. Its mode shows no more
- * than the run does (file_mode): in RUN_DIR/.tscope-index, 0644 less the group and
- * other read the run dir lacks; in this user's cache, which no other user reads
- * (where.c), 0600; the umask applies as well. */
+ * than the run does (file_mode): in RUN_DIR/.tscope-index, 0600 and the group and other
+ * read that the run dir and every source this process's index files summarize all grant
+ * (index_note_source: each rank dir and each file read); in this user's cache, which no
+ * other user reads (where.c), 0600; the umask applies as well. */
 #include "model/index/codec.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +28,37 @@ void index_write_direct(bool on)
 	write_direct = on;
 }
 
+/* The group and other read bits every source noted so far grants: one set for the
+ * process, which only narrows (two runs' sources narrow it alike). */
+static _Atomic unsigned sources_shown = S_IRGRP | S_IROTH;
+
+/* Narrow sources_shown to what path grants: nothing when it cannot be stat'ed, unless
+ * it is absent (a run.json that is not there is no source). */
+static void note_path(const char *path)
+{
+	struct stat st;
+	unsigned bits = 0;
+	if (stat(path, &st) == 0)
+		bits = st.st_mode & (S_IRGRP | S_IROTH);
+	else if (errno == ENOENT)
+		return;
+	atomic_fetch_and(&sources_shown, bits);
+}
+
+void index_note_source(const char *path)
+{
+	note_path(path);
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return;
+	char *dir = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	note_path(dir);
+	free(dir);
+}
+
 /* The mode of the index file path (index.h's layout): in RUN_DIR/.tscope-index/, 0600 and
- * the group and other read bits of RUN_DIR (none when it cannot be read); elsewhere (this
- * user's cache) 0600. */
+ * the group and other read bits of RUN_DIR (none when it cannot be read) that every source
+ * noted grants too; elsewhere (this user's cache) 0600. */
 static mode_t file_mode(const char *path)
 {
 	static const char own[] = "/.tscope-index/";
@@ -39,7 +69,8 @@ static mode_t file_mode(const char *path)
 	size_t run_len = (size_t)(name + 1 - olen - path);
 	char *run_dir = run_len ? xstrndup(path, run_len) : xstrdup("/");
 	struct stat st;
-	mode_t mode = stat(run_dir, &st) == 0 ? 0600 | (st.st_mode & (S_IRGRP | S_IROTH)) : 0600;
+	mode_t shown = (mode_t)atomic_load(&sources_shown);
+	mode_t mode = stat(run_dir, &st) == 0 ? 0600 | (st.st_mode & shown) : 0600;
 	free(run_dir);
 	return mode;
 }
@@ -79,7 +110,8 @@ int index_file_begin(struct index_wfile *w, const char *path)
 }
 
 /* The header of what was streamed into w->o (bodies, then the head from its ob_head()
- * on), written at the file's start; every byte out. Returns 0 or an errno. */
+ * on), written at the file's start; every byte out; the mode narrowed by the sources
+ * noted since the file was opened. Returns 0 or an errno. */
 static int file_seal(struct index_wfile *w)
 {
 	struct obuf *o = &w->o;
@@ -90,7 +122,8 @@ static int file_seal(struct index_wfile *w)
 	unsigned char hdr[INDEX_HEADER_LEN];
 	index_header_put(hdr, end, o->head_at, end - o->head_at, hcrc);
 	ob_pwrite(o, hdr, INDEX_HEADER_LEN, 0);
-	return ob_finish(o);
+	int err = ob_finish(o);
+	return err ? err : narrow_mode(w->fd, file_mode(w->path));
 }
 
 int index_file_end(struct index_wfile *w, bool keep)

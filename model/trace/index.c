@@ -378,6 +378,7 @@ int trace_index_write(struct run *run, const char *path, unsigned k, unsigned n,
 	for (size_t i = 0; i < ts->n; i++) {
 		trace_rank_summarize(ts, i);
 		trace_rank_step_comm(ts, ts->r[i]);
+		index_note_source(ts->r[i]->path); /* the part shows no more than its traces (wfile.c) */
 	}
 	char *dir = index_write_dir_for(path);
 	int err = index_mkdir_p(dir);

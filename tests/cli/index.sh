@@ -10,7 +10,8 @@
 # refused; N from the JSONL and the traces; a --shards N beyond the rank dirs, or the
 # traces in none when more, lowered to them and said); --shards goes with --slurm and
 # --shard without it; index files are no more readable than the run dir (0700: 0600;
-# 0750: 0640; the umask applies); `index` of a current index
+# 0750: 0640; the umask applies) or than its least readable rank dir, run.json,
+# steps.jsonl or trace (0600: 0600); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back; an index part that is a FIFO
@@ -412,7 +413,7 @@ tap_check "index of a dir without ranks or traces: exit 1, \"nothing to index he
 # Index files show no more than the run dir does: a run dir of its owner's alone (0700,
 # its files 0600) gets shards' parts, trace parts, their summary parts, the merged
 # summary and a whole index that no one else can read (they were 0644); a 0750 run dir,
-# 0640; a 0755 one, 0644, and the umask applies (077: 0600).
+# 0640; a 0755 one, 0644, and the umask applies (077: 0600), its sources readable by all.
 modes() { stat -c %a "$1"/.tscope-index/* | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 umask 022
 rm -rf priv && cp -r few priv && rm -rf priv/.tscope-index && chmod -R go-rwx priv
@@ -425,7 +426,7 @@ m_whole=$(modes priv)
 tap_check "a 0700 run dir: its index files 0600 (shards, traces, their summary parts, the summary, whole)" \
 	'[ "$m_shards" = 600 ] && [ "$m_merged" = 600 ] && [ "$m_whole" = 600 ] &&
 	 ls priv/.tscope-index | grep -q "^traces-0-of-1.tsx$" && [ -e priv/.tscope-index/summary.tsx ]'
-chmod 750 priv && "$T" index --force priv >/dev/null 2>&1
+chmod -R go+rX priv && chmod 750 priv && "$T" index --force priv >/dev/null 2>&1
 m_750=$(modes priv)
 chmod 755 priv && "$T" index --force priv >/dev/null 2>&1
 m_755=$(modes priv)
@@ -433,6 +434,20 @@ m_755=$(modes priv)
 m_077=$(modes priv)
 tap_check "a 0750 run dir: 0640; 0755: 0644; 0755 under umask 077: 0600" \
 	'[ "$m_750" = 640 ] && [ "$m_755" = 644 ] && [ "$m_077" = 600 ]'
+# Nor more than its least readable source: a 0755 run dir whose rank dirs are 0700 and
+# files 0600 (they were 0644), or one of whose traces alone is 0600 (its part); a summary
+# a later open merges from shards is no more readable than any shard's sources.
+chmod -R go-rwx priv && chmod 755 priv && "$T" index --force priv >/dev/null 2>&1
+m_src=$(modes priv)
+chmod -R go+rX priv && chmod 600 priv/rank1/trace.json && "$T" index --force priv >/dev/null 2>&1
+m_trace=$(stat -c %a priv/.tscope-index/traces-0-of-1.tsx 2>&1)
+chmod 644 priv/rank1/trace.json && chmod 600 priv/rank0/run.json && rm -rf priv/.tscope-index &&
+	"$T" index --shard 0/2 priv >/dev/null 2>&1 && "$T" index --shard 1/2 priv >/dev/null 2>&1 &&
+	rm -f priv/.tscope-index/summary.tsx && "$T" --print priv >/dev/null 2>&1
+m_merge=$(stat -c %a priv/.tscope-index/summary.tsx 2>&1)
+m_shard1=$(stat -c %a priv/.tscope-index/steps-1-of-2.tsx 2>&1)
+tap_eq "0755 run dir, 0700 rank dirs, 0600 files: 0600; a 0600 trace: 0600; merged summary of a 0600 run.json: 0600" \
+	"600 600 600 644" "$m_src $m_trace $m_merge $m_shard1"
 
 # An index part that is a FIFO (a hostile copy of a run) is refused, not waited for.
 rm -rf ff && mkdir ff && cp -r run/rank0 run/rank1 ff/ && "$T" index ff >/dev/null 2>&1 &&

@@ -3,7 +3,8 @@
  * run dir's .tscope-index no more readable than the run dir (0700: 0600, 0750: 0640,
  * 0755: 0644; the umask applies too), elsewhere (this user's cache) 0600 whatever the
  * run, and a temporary file of the same name that an earlier process of this id left
- * (0666) does not lend its mode to the file. */
+ * (0666) does not lend its mode to the file; nor more readable than a source noted
+ * (index_note_source: a 0600 file, a 0700 dir), even one noted while it was written. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,43 @@ static void check_stale_tmp(const char *base)
 		"a 0666 temporary file of this process id left behind: the file written 0600");
 }
 
+/* Last: the sources noted narrow every later file of this process. */
+static void check_sources(const char *base)
+{
+	char src[4096], own[4200], path[4300];
+	snprintf(src, sizeof(src), "%s/open", base);
+	tu_make_dir(src);
+	chmod(src, 0755);
+	snprintf(src, sizeof(src), "%s/open/rank0", base);
+	tu_make_dir(src);
+	snprintf(path, sizeof(path), "%s/run.json", src);
+	tu_write_file(path, "{}", 2);
+	chmod(path, 0644);
+	index_note_source(path);
+	is_mode(run_part_mode(base, "n755", 0755), 0644, "sources readable by all noted: 0644");
+	snprintf(src, sizeof(src), "%s/priv", base);
+	tu_make_dir(src);
+	snprintf(src, sizeof(src), "%s/priv/rank0", base);
+	tu_make_dir(src);
+	chmod(src, 0700);
+	snprintf(path, sizeof(path), "%s/run.json", src);
+	tu_write_file(path, "{}", 2);
+	snprintf(own, sizeof(own), "%s/open/.tscope-index", base);
+	tu_make_dir(own);
+	snprintf(path, sizeof(path), "%s/steps-0-of-1.tsx", own);
+	struct index_wfile w;
+	struct stat st;
+	bool begun = index_file_begin(&w, path) == 0;
+	snprintf(path, sizeof(path), "%s/run.json", src);
+	index_note_source(path); /* its rank dir 0700 */
+	ob_head(&w.o);
+	bool kept = begun && index_file_end(&w, true) == 0;
+	snprintf(path, sizeof(path), "%s/steps-0-of-1.tsx", own);
+	is_mode(kept && stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1, 0600,
+		"a 0700 rank dir noted while the file was written: 0600 (was 0644)");
+	is_mode(run_part_mode(base, "m755", 0755), 0600, "a 0755 run dir after that: 0600");
+}
+
 int main(void)
 {
 	char base[512];
@@ -93,6 +131,7 @@ int main(void)
 	check_run_dirs(base);
 	check_cache(base);
 	check_stale_tmp(base);
+	check_sources(base);
 	tu_rm_rf(base);
 	return tap_done();
 }
