@@ -678,8 +678,8 @@ void store_build_tail(struct steps_model *m)
 		for (size_t i = 0; i < m->nrank; i++)
 			if (steps_max_step(m, i) > hi)
 				hi = steps_max_step(m, i);
-		m->tail_range = true;
-		m->tail_lo = last + 1;
+		m->tail_range = true;   /* none when the last aligned step is the newest (LONG_MAX too) */
+		m->tail_lo = hi > last ? last + 1 : last;
 		m->ntail = (size_t)((unsigned long)hi - (unsigned long)last);
 		return;
 	}
