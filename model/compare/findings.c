@@ -342,9 +342,9 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
  * (model/steps/rules.c). */
 static const char *const capped_rules[] = { "DIST.FAIL_SLOW", "DIST.SLOW_RANK", "DIST.TRANSIENT_STALL" };
 
-/* Capped rule id flags rank id rank in run's distributed analysis, listed or not (as
- * rules.c picks them): a rank of the straggler set but pytscope's straggler, turned slow
- * (DIST.FAIL_SLOW) or slow throughout (DIST.SLOW_RANK); a rank with a stall. */
+/* Capped rule id flags rank id rank in run's distributed analysis, listed or not:
+ * analysis_slow_listed (DIST.FAIL_SLOW, DIST.SLOW_RANK, as rules.c picks them); a rank
+ * with a stall (DIST.TRANSIENT_STALL). */
 static bool rule_flags_rank(struct run *run, const char *id, int rank)
 {
 	const struct distributed *d = analysis_distributed(run);
@@ -354,8 +354,7 @@ static bool rule_flags_rank(struct run *run, const char *id, int rank)
 			continue;
 		if (strcmp(id, "DIST.TRANSIENT_STALL") == 0)
 			return rs->stall_lo >= 0;
-		bool fail_slow = strcmp(id, "DIST.FAIL_SLOW") == 0;
-		return rs->straggler && (long)ri != d->straggler && rs->fail_slow == fail_slow;
+		return analysis_slow_listed(d, ri, strcmp(id, "DIST.FAIL_SLOW") == 0);
 	}
 	return false;
 }

@@ -197,6 +197,10 @@ struct distributed {
 };
 /* NULL when fewer than 2 ranks or no aligned step (pytscope returns None). */
 const struct distributed *analysis_distributed(struct run *run);
+/* Rank index ri is one the native slow-rank rules list (rules.c DIST.FAIL_SLOW with
+ * fail_slow, DIST.SLOW_RANK without): in the straggler set, not pytscope's straggler,
+ * turned slow or slow throughout. The one test of the rules and of compare mode. */
+bool analysis_slow_listed(const struct distributed *d, size_t ri, bool fail_slow);
 /* Does the run record a phase of COMPUTE_PHASES? Without one every rank's compute is 0:
  * pytscope's figures are kept, but nothing is judged from them (stragglers, imbalance)
  * and tscope-tui's own views show the compute figures as missing. */

@@ -318,3 +318,9 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
 		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
 }
+
+bool analysis_slow_listed(const struct distributed *d, size_t ri, bool fail_slow)
+{
+	const struct rank_stat *rs = &d->rank[ri];
+	return rs->straggler && (long)ri != d->straggler && rs->fail_slow == fail_slow;
+}

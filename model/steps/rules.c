@@ -257,14 +257,12 @@ static void native_slow(struct run *run, struct finding_list *out, bool fail_slo
 	if (!d)
 		return;
 	size_t total = 0, shown = 0;
-	for (size_t i = 0; i < d->nstragglers; i++) {
-		int ri = d->stragglers[i];
-		total += ri != d->straggler && d->rank[ri].fail_slow == fail_slow;
-	}
+	for (size_t i = 0; i < d->nstragglers; i++)
+		total += analysis_slow_listed(d, (size_t)d->stragglers[i], fail_slow);
 	for (size_t i = 0; i < d->nstragglers && shown < NATIVE_MAX_FINDINGS; i++) {
 		int ri = d->stragglers[i];
 		const struct rank_stat *rs = &d->rank[ri];
-		if (ri == d->straggler || rs->fail_slow != fail_slow)
+		if (!analysis_slow_listed(d, (size_t)ri, fail_slow))
 			continue;
 		shown++;
 		char *more = shown == NATIVE_MAX_FINDINGS ? more_note(shown, total) : xstrdup("");
