@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,19 +61,25 @@ int infile_openat_st(int dirfd, const char *path, struct stat *st)
 }
 
 static double fifo_wait_s = INFILE_FIFO_WAIT_S;
-static char fifo_msg[96];
+static char fifo_msg[160];
 
 /* TSCOPE_FIFO_WAIT when it is a number of seconds from 0 to INFILE_FIFO_WAIT_MAX_S, and
- * the message that names the wait. */
+ * the message that names the wait: one set to anything else is said there (the only
+ * place its default wait shows), not passed over in silence. */
 static void fifo_wait_init(void)
 {
 	const char *env = getenv("TSCOPE_FIFO_WAIT");
 	char *end = NULL;
 	double v = env && *env ? strtod(env, &end) : -1;
-	if (end && !*end && v >= 0 && v <= INFILE_FIFO_WAIT_MAX_S)
+	bool usable = end && !*end && v >= 0 && v <= INFILE_FIFO_WAIT_MAX_S;
+	if (usable)
 		fifo_wait_s = v;
-	snprintf(fifo_msg, sizeof(fifo_msg), "a FIFO with no writer within %g s (TSCOPE_FIFO_WAIT sets the wait)",
-		 fifo_wait_s);
+	if (usable || !env)
+		snprintf(fifo_msg, sizeof(fifo_msg), "a FIFO with no writer within %g s (TSCOPE_FIFO_WAIT sets the wait)",
+			 fifo_wait_s);
+	else
+		snprintf(fifo_msg, sizeof(fifo_msg), "a FIFO with no writer within %g s (TSCOPE_FIFO_WAIT is not a "
+			 "number of seconds from 0 to %d, so not used)", fifo_wait_s, INFILE_FIFO_WAIT_MAX_S);
 }
 
 static double fifo_wait(void)
