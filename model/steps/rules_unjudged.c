@@ -163,14 +163,23 @@ static bool has_nodes(struct run *run)
 }
 
 /* The nodes NODE.SLOW_TOGETHER cannot judge: the ranks without a hostname in a grouping
- * by hostname (nodes.h), and nodes of a single rank (a slow host is then a slow rank). */
+ * by hostname (nodes.h), nodes of a single rank (a slow host is then a slow rank), and
+ * the one node of ranks when no other has any (nothing to weigh a host against: its
+ * slow_together cell reads n/a). */
 static void nodes_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct node_set *s = steps_nodes(run);
-	size_t nsingle = 0;
+	size_t nsingle = 0, hosts = 0;
 	size_t *single = xcalloc(s ? s->n + 1 : 1, sizeof(*single));
 	for (size_t k = 0; s && k < s->n; k++)
-		if (s->v[k].no_host) {
+		hosts += !s->v[k].no_host;
+	for (size_t k = 0; s && k < s->n; k++)
+		if (hosts == 1 && !s->v[k].no_host && s->v[k].nranks >= 2) {
+			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
+			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes (ranks %s on one node, %s: no other "
+					      "node to weigh it against)", list, s->v[k].name);
+			free(list);
+		} else if (s->v[k].no_host) {
 			char *list = steps_nodes_ranklist(run->steps, s->v[k].ri, s->v[k].nranks);
 			findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes among rank%s %s (%s no hostname: "
 					      "--ranks-per-node N groups them)", s->v[k].nranks == 1 ? "" : "s", list,

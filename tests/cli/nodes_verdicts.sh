@@ -3,8 +3,8 @@
 # partial (used when at least half of the ranks record one, --ranks-per-node not given),
 # few or mixed short/qualified (one qualified name of a short name joins it; two stay
 # apart, a warning says so; names compared ignoring case, as DNS does), how
-# NODE.SLOW_TOGETHER names a host's ranks (a host of one rank not judged: slow_together
-# n/a; a host judged not slow together: "no", never an empty cell) and its share
+# NODE.SLOW_TOGETHER names a host's ranks (a host of one rank, or the one host of a run,
+# not judged: slow_together n/a, said in the not-judged list; a host judged not slow together: "no", never an empty cell) and its share
 # (floored: high from 15%, 14.96% is never "at least 15%"), the nodes view's stragglers
 # as the ranks view judges them, a rank without a compute phase left out of its node's
 # compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
@@ -160,6 +160,14 @@ tap_check "... a rank alone without a hostname: named as hostless, not alone on 
 	 ! grep -q "alone on" lnh.txt'
 "$T" --export nodes --no-index --ranks 0-4 part >sub.csv 2>/dev/null
 tap_eq "a --ranks subset leaving one rank of a host: n/a" "gpu-a,no gpu-b,n/a" "$(rows sub.csv 1,11)"
+# Every rank on one host: slow together is not judged (n/a: no other host to weigh it
+# against), and the not-judged list says so (it said nothing beside the n/a).
+NR=8 mk onehost '"gpu-a"' ""
+"$T" --export nodes --no-index onehost >one.csv 2>/dev/null
+tap_eq "every rank on one host: slow_together n/a" "gpu-a,n/a" "$(rows one.csv 1,11)"
+"$T" --print --no-index onehost >one.txt 2>/dev/null
+tap_check "... and the not-judged list says why" \
+	'grep -q "^  - slow nodes (ranks 0-7 on one node, gpu-a: no other node to weigh it against)$" one.txt'
 
 # 10 aligned steps: the ranks view judges rank 3 a straggler (pytscope's test); the
 # node's count says so, the nodes whose ranks are all n/a are empty.
