@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* print_sweep.c: the sweep section of the plain-text report: GenAI-Perf sweeps (per
  * series: stimulus x key metrics, ranking, constraints, knee, sizing fit), NAT sizing
- * (fits, GPU estimate, per-concurrency table) and Cerebras performance.json. */
+ * (fits, GPU estimate recomputed or, without its targets, the file's stored one,
+ * per-concurrency table) and Cerebras performance.json; figures by the display rule
+ * (sweep_num_text: never hundreds of digits, never a nonzero value as zero). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,19 +24,29 @@ static void heading(struct sbuf *b, const struct print_opts *po, enum sgr led, c
 	sb_printf(b, "%s\n", rest);
 }
 
-/* A value, or "-"; a low-confidence percentile gets a '*' and sets *low. */
+/* What a series table's percentiles rest on: a value starred (low confidence), and a
+ * percentile shown in the current row without a request count (confidence not judged). */
+struct conf_marks {
+	bool low;
+	bool unjudged;
+};
+
+/* A value, or "-"; a low-confidence percentile gets a '*' and sets cm->low, one whose
+ * config has no request count sets cm->unjudged (the percentiles follow avg..std). */
 static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
-		enum sweep_stat st, const char *fmt, bool *low)
+		enum sweep_stat st, const char *fmt, struct conf_marks *cm)
 {
-	double v;
+	double v, tail;
 	if (!sweep_value(c, m, st, &v)) {
 		snprintf(buf, n, "-");
 		return;
 	}
 	size_t k = (size_t)snprintf(buf, n, fmt, v);
+	if (st >= SS_P1 && !sweep_tail(c, st, &tail))
+		cm->unjudged = true;
 	if (sweep_low_confidence(c, st) && k + 1 < n) {
 		snprintf(buf + k, n - k, "*");
-		*low = true;
+		cm->low = true;
 	}
 }
 
@@ -52,6 +64,14 @@ static void lowconf_note(struct sbuf *b, const struct sweep_set *s, const struct
 			sb_printf(b, "%sn/a", i ? ", " : " ");
 	}
 	sb_printf(b, "\n");
+}
+
+/* Under a series table: the levels whose percentiles have no request count to judge. */
+static void conf_unjudged_note(struct sbuf *b, size_t unjudged, size_t nlevels)
+{
+	if (unjudged)
+		sb_printf(b, "    confidence of the percentiles not judged at %zu of %zu levels (no request count)\n",
+			  unjudged, nlevels);
 }
 
 /* A fit of npt levels: slope, intercept, R² (none of 2 points: a line fits any two), the
@@ -79,21 +99,44 @@ static void fit_line(struct sbuf *b, const char *label, const struct sweep_fit *
 	sb_printf(b, "\n");
 }
 
-static void estimate_line(struct sbuf *b, const char *indent, const struct sweep_set *s,
-			  const char *what, double target, const struct sweep_estimate *e,
-			  bool has_stored, double stored)
+/* The GPU estimate for the p95 `what` target (target_opt sets it): recomputed, with the file's stored one
+ * beside it; while an option is missing, the stored one (the calculator's final answer, formats.md §4.2) and
+ * what recomputing it needs, or, with this target given, what the estimate needs. False: nothing printed
+ * (neither this target nor a stored estimate). */
+static bool estimate_line(struct sbuf *b, const char *indent, const struct sweep_set *s, const char *what,
+			  const char *target_opt, double target, const struct sweep_estimate *e, bool has_stored,
+			  double stored)
 {
-	if (!(target > 0))
-		return;
-	if (e->ok)
-		sb_printf(b, "%s→ %.4f GPUs for %g users at p95 %s %g s (concurrency %.2f per %ld "
-			  "test GPUs)", indent, e->gpus, s->target_users, what, target, e->conc, s->test_gpus);
-	else
-		sb_printf(b, "%s→ no GPU estimate for p95 %s %g s: %s", indent, what, target,
-			  e->err ? e->err : "n/a");
+	char need[96], g[40], c[40], st[48] = "";
+	sweep_sizing_needs(s, target_opt, target, need, sizeof(need));
+	if (*need) {
+		if (has_stored)
+			sb_printf(b, "%s→ stored %s GPUs by p95 %s (the calculator's own estimate; recomputing "
+				  "it needs %s)\n", indent, sweep_num_text(stored, 4, g, sizeof(g)), what, need);
+		else if (target > 0)
+			sb_printf(b, "%s→ no GPU estimate for p95 %s %g s: needs %s\n", indent, what, target, need);
+		else
+			return false;
+		return true;
+	}
 	if (has_stored)
-		sb_printf(b, " · stored %.4f", stored);
-	sb_printf(b, "\n");
+		snprintf(st, sizeof(st), " · stored %s", sweep_num_text(stored, 4, g, sizeof(g)));
+	if (e->ok)
+		sb_printf(b, "%s→ %s GPUs for %g users at p95 %s %g s (concurrency %s per %ld test GPUs)%s\n", indent,
+			  sweep_num_text(e->gpus, 4, g, sizeof(g)), s->target_users, what, target,
+			  sweep_num_text(e->conc, 2, c, sizeof(c)), s->test_gpus, st);
+	else
+		sb_printf(b, "%s→ no GPU estimate for p95 %s %g s: %s%s\n", indent, what, target,
+			  e->err ? e->err : "n/a", st);
+	return true;
+}
+
+/* Where no estimate_line printed: what GPU estimates need, target_opts the targets that apply. */
+static void sizing_note(struct sbuf *b, const char *indent, const struct sweep_set *s, const char *target_opts)
+{
+	char need[128];
+	sweep_sizing_needs(s, target_opts, 0, need, sizeof(need));
+	sb_printf(b, "%s(GPU estimates need %s)\n", indent, need);
 }
 
 static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
@@ -107,7 +150,8 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 	int xw = strlen(xname) > 12 ? (int)strlen(xname) : 12;
 	sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, xname, "ttft p99",
 		  "latency p50", "latency p99", "itl p90", "osl p99", "req/s", "tok/s", "rank", "pass");
-	bool low = false;
+	struct conf_marks cm = { false, false };
+	size_t unjudged = 0;
 	for (size_t i = 0; i < se->n; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
 		char x[32], a[24], p50[24], p99[24], itl[24], osl[24], rps[24], tps[24], rk[12];
@@ -115,31 +159,44 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 			snprintf(x, sizeof(x), "%g", c->stim[se->stim]);
 		else
 			snprintf(x, sizeof(x), "#%zu", i + 1);
-		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f", &low);
-		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f", &low);
-		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f", &low);
-		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f", &low);
-		num(osl, sizeof(osl), c, SM_OSL, SS_P99, "%.1f", &low);
-		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f", &low);
-		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f", &low);
+		cm.unjudged = false;
+		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f", &cm);
+		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f", &cm);
+		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f", &cm);
+		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f", &cm);
+		num(osl, sizeof(osl), c, SM_OSL, SS_P99, "%.1f", &cm);
+		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f", &cm);
+		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f", &cm);
 		snprintf(rk, sizeof(rk), c->rank > 0 ? "%d" : "-", c->rank);
 		sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, x, a, p50, p99, itl,
 			  osl, rps, tps, rk, !s->ncon ? "-" : c->pass ? "yes" : "NO");
+		unjudged += cm.unjudged;
 	}
-	if (low)
+	if (cm.low)
 		lowconf_note(b, s, se);
+	conf_unjudged_note(b, unjudged, se->n);
 	if (se->knee >= 0)
 		sb_printf(b, "    throughput saturates at %s %g (knee)\n", sweep_stim_name(se->stim),
 			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
 	if (se->has_fit) {
 		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit, se->n);
-		size_t few = 0;
-		for (size_t i = 0; i < se->n; i++)
-			few += sweep_low_confidence(&s->cfg[se->cfg[i]], SS_P95);
+		size_t few = 0, unknown = 0;
+		for (size_t i = 0; i < se->n; i++) {
+			const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
+			double v, tail;
+			few += sweep_low_confidence(c, SS_P95);
+			unknown += sweep_value(c, SM_LATENCY, SS_P95, &v) && !sweep_tail(c, SS_P95, &tail);
+		}
 		if (few)
 			sb_printf(b, "      the p95 rests on fewer than %d requests beyond it at %zu of %zu "
 				  "levels: low confidence\n", SWEEP_LOWCONF_TAIL, few, se->n);
-		estimate_line(b, "    ", s, "latency", s->target_latency, &se->est, false, 0);
+		if (unknown)
+			sb_printf(b, "      the p95's confidence not judged at %zu of %zu levels (no request count)\n",
+				  unknown, se->n);
+		bool said = estimate_line(b, "    ", s, "latency", "--target-latency", s->target_latency, &se->est,
+					  false, 0);
+		if (!said && (s->target_users > 0 || s->test_gpus > 0))
+			sizing_note(b, "    ", s, "--target-latency");
 	}
 }
 
@@ -193,18 +250,18 @@ static void nat_points(struct sbuf *b, const struct nat_calc *n)
 		  "p95 WF run", "total run", "GPUs lat rough", "GPUs run rough");
 	for (size_t i = 0; i < n->npt; i++) {
 		const struct nat_point *p = &n->pt[i];
-		char al[8] = "", l[24] = "-", r[24] = "-", t[24] = "-", gl[24] = "-", gr[24] = "-";
+		char al[8] = "", l[32] = "-", r[32] = "-", t[32] = "-", gl[32] = "-", gr[32] = "-";
 		nat_point_alerts(p, false, al);
 		if (p->has_lat)
-			snprintf(l, sizeof(l), "%.4f", p->lat_p95);
+			sweep_num_text(p->lat_p95, 4, l, sizeof(l));
 		if (p->has_rt)
-			snprintf(r, sizeof(r), "%.4f", p->rt_p95);
+			sweep_num_text(p->rt_p95, 4, r, sizeof(r));
 		if (p->has_total)
-			snprintf(t, sizeof(t), "%.4f", p->total_rt);
+			sweep_num_text(p->total_rt, 4, t, sizeof(t));
 		if (p->has_c_gpu_lat)
-			snprintf(gl, sizeof(gl), "%.4f", p->c_gpu_lat);
+			sweep_num_text(p->c_gpu_lat, 4, gl, sizeof(gl));
 		if (p->has_c_gpu_rt)
-			snprintf(gr, sizeof(gr), "%.4f", p->c_gpu_rt);
+			sweep_num_text(p->c_gpu_rt, 4, gr, sizeof(gr));
 		sb_printf(b, "    %6s %6g %12s %12s %12s %14s %14s\n", al, p->conc, l, r, t, gl, gr);
 	}
 }
@@ -245,11 +302,12 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 		merge_jobs(b, s, n);
 	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat, n->npt);
 	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt, n->npt);
-	estimate_line(b, "  ", s, "LLM latency", s->target_latency, &n->c_est_lat, n->has_s_gpu_lat, n->s_gpu_lat);
-	estimate_line(b, "  ", s, "workflow runtime", s->target_runtime, &n->c_est_rt, n->has_s_gpu_rt, n->s_gpu_rt);
-	if (!(s->target_users > 0) || s->test_gpus <= 0)
-		sb_printf(b, "  (GPU estimates need --target-users, --test-gpus and --target-latency "
-			  "or --target-runtime)\n");
+	bool lat = estimate_line(b, "  ", s, "LLM latency", "--target-latency", s->target_latency, &n->c_est_lat,
+				 n->has_s_gpu_lat, n->s_gpu_lat);
+	bool rt = estimate_line(b, "  ", s, "workflow runtime", "--target-runtime", s->target_runtime, &n->c_est_rt,
+				n->has_s_gpu_rt, n->s_gpu_rt);
+	if (!lat && !rt)
+		sizing_note(b, "  ", s, "--target-latency or --target-runtime");
 	nat_points(b, n);
 }
 
@@ -262,24 +320,24 @@ static void cb_stored(struct sbuf *b, const struct cb_perf *p)
 		sb_printf(b, "  stored: none (the file has no aggregate)\n");
 		return;
 	}
-	char rate[32] = "n/a", samples[32] = "n/a", time[32] = "n/a";
+	char rate[32] = "n/a", samples[32] = "n/a", time[32] = "n/a", v[32];
 	if (p->has_sps)
-		snprintf(rate, sizeof(rate), "%.2f", p->samples_per_sec);
+		sweep_num_text(p->samples_per_sec, 2, rate, sizeof(rate));
 	if (p->has_samples)
 		snprintf(samples, sizeof(samples), "%lld", p->total_samples);
 	if (p->has_time)
-		snprintf(time, sizeof(time), "%.3f", p->total_time);
+		sweep_num_text(p->total_time, 3, time, sizeof(time));
 	sb_printf(b, "  stored: %s samples/s · %s samples · %s s", rate, samples, time);
 	if (p->has_compile)
-		sb_printf(b, " · compile %.3f s", p->compile_time);
+		sb_printf(b, " · compile %s s", sweep_num_text(p->compile_time, 3, v, sizeof(v)));
 	if (p->has_prog)
-		sb_printf(b, " · programming %.3f s", p->programming_time);
+		sb_printf(b, " · programming %s s", sweep_num_text(p->programming_time, 3, v, sizeof(v)));
 	if (p->has_global)
-		sb_printf(b, " · global rate %.2f", p->global_rate);
+		sb_printf(b, " · global rate %s", sweep_num_text(p->global_rate, 2, v, sizeof(v)));
 	if (p->has_rate)
-		sb_printf(b, " · rate %.2f", p->rate);
+		sb_printf(b, " · rate %s", sweep_num_text(p->rate, 2, v, sizeof(v)));
 	if (p->has_flops)
-		sb_printf(b, " · FLOPs utilization %.2f%%", p->flops_util);
+		sb_printf(b, " · FLOPs utilization %s%%", sweep_num_text(p->flops_util, 2, v, sizeof(v)));
 	sb_printf(b, "\n");
 }
 
@@ -295,11 +353,11 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 		const struct cb_ordinal *o = &p->ord[i];
 		char rate[32] = "-", samples[32] = "-", time[32] = "-";
 		if (o->has_rate)
-			snprintf(rate, sizeof(rate), "%.2f", o->samples_per_sec);
+			sweep_num_text(o->samples_per_sec, 2, rate, sizeof(rate));
 		if (o->has_samples)
 			snprintf(samples, sizeof(samples), "%lld", o->total_samples);
 		if (o->has_time)
-			snprintf(time, sizeof(time), "%.3f", o->total_time);
+			sweep_num_text(o->total_time, 3, time, sizeof(time));
 		sb_printf(b, "    ordinal %zu: %s samples/s · %s samples · %s s", i, rate, samples, time);
 		if (o->slow) {
 			char pct[40];
@@ -308,13 +366,16 @@ static void cb_section(struct sbuf *b, const struct cb_perf *p, const struct pri
 		}
 		sb_printf(b, "\n");
 	}
-	if (p->has_c)
-		sb_printf(b, "  recomputed (merge rule): %.2f samples/s · %.0f samples · %.3f s%s\n",
-			  p->c_sps, p->c_samples, p->c_time,
+	if (p->has_c) {
+		char rate[32], time[32];
+		sb_printf(b, "  recomputed (merge rule): %s samples/s · %.0f samples · %s s%s\n",
+			  sweep_num_text(p->c_sps, 2, rate, sizeof(rate)), p->c_samples,
+			  sweep_num_text(p->c_time, 3, time, sizeof(time)),
 			  p->mismatch ? "  <- stored aggregate disagrees"
 				      : cb_has_aggregate(p) ? "" : "  (no stored aggregate to check)");
-	else if (p->nord)
+	} else if (p->nord) {
 		sb_printf(b, "  recomputed (merge rule): n/a, not applied: %s\n", p->c_why);
+	}
 }
 
 char *print_section_sweep(struct run *run, const struct print_opts *po)

@@ -7,6 +7,18 @@
 #include "model/steps/steps.h"
 #include "model/sweep/sweep.h"
 
+/* A GPU estimate can be made: a NAT calculator's output, or a GenAI-Perf concurrency series with a
+ * latency fit (the only sizing a GenAI-Perf sweep has: p95 request latency against concurrency). */
+static bool sizing_fit(const struct sweep_set *sw)
+{
+	if (!sw)
+		return false;
+	for (size_t i = 0; i < sw->nseries; i++)
+		if (sw->series[i].has_fit)
+			return true;
+	return sw->nnat > 0;
+}
+
 /* The run's step records come from rank dirs, which --ranks names: not from a steps.jsonl
  * given directly nor a directory without rank dirs (the loader reads those whole). */
 static bool steps_ranked(struct run *run)
@@ -28,11 +40,15 @@ void note_unused_options(const struct opts *o, struct run *run)
 		return;
 	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
 	bool steps = run->steps && steps_nranks(run->steps) > 0;
-	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, NFAM };
+	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, RUNTIME, NFAM };
 	bool ranked = o->ranks && steps_ranked(run);   /* listed only for --ranks: it may list a dir */
-	const bool applies[NFAM] = { steps, ranked || run->trace, run->trace != NULL, sw && sw->ncfg > 0, sw != NULL };
-	static const char *const to[NFAM] = { "step records", "rank dirs or traces", "Kineto traces",
-					      "GenAI-Perf sweeps", "GPU sizing (NAT, GenAI-Perf)" };
+	const bool applies[NFAM] = { steps, ranked || run->trace, run->trace != NULL, sw && sw->ncfg > 0,
+				     sizing_fit(sw), sw && sw->nnat > 0 };
+	static const char *const to[NFAM] = {
+		"step records", "rank dirs or traces", "Kineto traces", "GenAI-Perf sweeps",
+		"GPU sizing (NAT output, or a GenAI-Perf concurrency sweep with a p95 latency fit)",
+		"NAT sizing (p95 workflow runtime)",
+	};
 	const struct {
 		const char *name;
 		bool given;
@@ -44,7 +60,7 @@ void note_unused_options(const struct opts *o, struct run *run)
 		{ "--objective", o->objective != NULL, SWEEPS }, { "--constraint", o->nconstraints > 0, SWEEPS },
 		{ "--target-users", o->target_users > 0, SIZING },
 		{ "--target-latency", o->target_latency > 0, SIZING },
-		{ "--target-runtime", o->target_runtime > 0, SIZING }, { "--test-gpus", o->test_gpus > 0, SIZING },
+		{ "--target-runtime", o->target_runtime > 0, RUNTIME }, { "--test-gpus", o->test_gpus > 0, SIZING },
 	};
 	for (int f = 0; f < NFAM; f++) {
 		char names[160] = "";

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_sweep.c: the sweep pane. For one source at a time (a GenAI-Perf series or a NAT
- * calculator file) it lists the points (stimulus, plotted value, outlier, ranking,
+ * calculator file) it lists the points (stimulus, plotted value, outlier, confidence, ranking,
  * pass) and draws the text plot of model/sweep/plot.h below: latency with the fit
  * line, removed outliers, the target line and the estimate, or throughput (m / M).
  * Left/Right switch sources; Enter opens the point's row in the sweep (or
@@ -62,8 +62,9 @@ static void sp_close(void *priv)
 	free(p);
 }
 
-/* Per-point note from the model: ranking, pass and failed constraints (GenAI-Perf),
- * or the calculator's alerts (NAT); in columns, or tab-separated (tsv: y/Y). */
+/* Per-point note from the model: ranking, pass, low confidence (or confidence n/a
+ * without a request count) and failed constraints (GenAI-Perf), or the calculator's
+ * alerts (NAT); in columns, or tab-separated (tsv: y/Y). */
 static void point_note(const struct spane *p, struct app *app, size_t k, bool tsv, char *buf, size_t n)
 {
 	const struct sweep_set *s = app->run->sweep;
@@ -84,6 +85,8 @@ static void point_note(const struct spane *p, struct app *app, size_t k, bool ts
 	char low[48] = "";
 	if (sp->lowconf[k] && sweep_value(c, SM_COUNT, SS_AVG, &nreq))
 		snprintf(low, sizeof(low), "low confidence (%g requests) ", nreq);
+	else if (sp->conf_na[k])
+		snprintf(low, sizeof(low), "confidence n/a (no request count) ");
 	const char *pass = !s->ncon ? none : c->pass ? "yes" : "NO";
 	int len = snprintf(buf, n, tsv ? "%s\t%s\t%s%s%s" : "%4s  %-4s %s%s%s", rk, pass,
 			   sp->outlier[k] ? "outlier " : "", low, c->failed ? c->failed : "");
@@ -256,7 +259,8 @@ static void sw_legend(void *priv, struct app *app, struct legend *l)
 	legend_para(l, "The list: the stimulus (the x axis), the plotted value, then for "
 		       "GenAI-Perf the config's ranking, whether it passes the constraints and which it fails, for "
 		       "NAT the calculator's alerts. The plot below draws the same points; m switches latency and "
-		       "throughput, Left/Right the source.");
+		       "throughput, Left/Right the source. A point whose config has no request count is drawn as a "
+		       "point, but its confidence cannot be judged: the list says confidence n/a (no request count).");
 	legend_row(l, u ? "●" : "o", 1, ROLE_NORMAL, "a point");
 	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
 	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");

@@ -422,6 +422,14 @@ struct stim_sort {
 	int stim;
 };
 
+/* A config with values: a run directory without results (load_genai.c) has none. */
+static bool has_results(const struct sweep_cfg *c)
+{
+	return c->has_stored || c->has_calc;
+}
+
+/* By stimulus value; at one value, the configs with results first (same_level compares
+ * neighbours), then load order. */
 static int cmp_by_stim(const void *a, const void *b, void *ud)
 {
 	const struct stim_sort *ss = ud;
@@ -433,6 +441,8 @@ static int cmp_by_stim(const void *a, const void *b, void *ud)
 		return hx ? -1 : 1;
 	if (hx && x->stim[sort_stim] != y->stim[sort_stim])
 		return x->stim[sort_stim] < y->stim[sort_stim] ? -1 : 1;
+	if (has_results(x) != has_results(y))
+		return has_results(x) ? -1 : 1;
 	size_t ix = *(const size_t *)a, iy = *(const size_t *)b;
 	return (ix > iy) - (ix < iy);
 }
@@ -466,12 +476,13 @@ bool sweep_same_workload(const struct sweep_set *s, const struct sweep_cfg *a, c
 	return true;
 }
 
-/* Whether configs i and i + 1 of se (sorted by stimulus) are at one stimulus level. */
+/* Whether configs i and i + 1 of se (sorted by stimulus) are two results at one stimulus
+ * level: a run without results beside one is no second result. */
 static bool same_level(const struct sweep_set *s, const struct sweep_series *se, size_t i)
 {
 	const struct sweep_cfg *a = &s->cfg[se->cfg[i]], *b = &s->cfg[se->cfg[i + 1]];
 	return se->stim >= 0 && a->has_stim[se->stim] && b->has_stim[se->stim] &&
-	       a->stim[se->stim] == b->stim[se->stim];
+	       a->stim[se->stim] == b->stim[se->stim] && has_results(a) && has_results(b);
 }
 
 /* The index into se->cfg[] of the first config at the level of the one before it, -1 none. */

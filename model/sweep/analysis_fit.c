@@ -54,9 +54,12 @@ bool fit_ols(const double *x, const double *y, size_t n, double *slope, double *
 		ssr += e * e;
 		sst += (y[i] - ymean) * (y[i] - ymean);
 	}
+	double r = sst != 0 ? 1.0 - ssr / sst : 0.0;
+	if (!isfinite(m) || !isfinite(b) || !isfinite(r))
+		return false; /* values so large that the sums overflow: no line to judge */
 	*slope = m;
 	*intercept = b;
-	*r2 = sst != 0 ? 1.0 - ssr / sst : 0.0;
+	*r2 = r;
 	return true;
 }
 
@@ -105,6 +108,14 @@ static size_t remove_outliers(double *x, double *y, size_t n, struct sweep_fit *
 	return n;
 }
 
+static bool same_x(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			return false;
+	return true;
+}
+
 struct sweep_fit fit_linear(const double *x0, const double *y0, size_t n)
 {
 	struct sweep_fit f = { 0 };
@@ -121,7 +132,8 @@ struct sweep_fit fit_linear(const double *x0, const double *y0, size_t n)
 	f.nused = n;
 	if (!fit_ols(x, y, n, &f.slope, &f.intercept, &f.r2))
 		f.err = n < 2 ? "fewer than 2 points left after outlier removal"
-			      : "all points at the same x";
+			: same_x(x, n) ? "all points at the same x"
+				       : "values too large to fit: the sums are not finite numbers";
 	else {
 		f.ok = true;
 		f.poor = f.r2 < FIT_MIN_R2;

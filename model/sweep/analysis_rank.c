@@ -6,7 +6,9 @@
  * name request metrics or the run's GPU telemetry metrics ("gpu_power_usage_p99",
  * mean over the config's GPUs). Set from --objective/--constraint when the sweep is
  * created (syntax checked by src/cli.c, telemetry names resolved after loading), and
- * from the UI's :objective / :constraint (which re-rank at once). */
+ * from the UI's :objective / :constraint (which re-rank at once). A constraint on a
+ * metric no config has is not judged (s->con_unjudged); a config lacking a metric that
+ * others have fails it (n/a), as a config without the telemetry does. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -176,6 +178,20 @@ static void ref_values(const struct sweep_set *s, const struct sweep_mref *r, do
 			vals[i] /= (double)cnt[i];
 	}
 	free(cnt);
+}
+
+/* Whether any config has a value for r: a constraint on a metric no config has is not
+ * judged (a non-streaming run has no ITL), never a failure of every config. */
+static bool any_config_has(const struct sweep_set *s, const struct sweep_mref *r)
+{
+	double *v = xmalloc((s->ncfg + 1) * sizeof(*v));
+	bool *has = xmalloc((s->ncfg + 1) * sizeof(*has)), any = false;
+	ref_values(s, r, v, has);
+	for (size_t i = 0; i < s->ncfg && !any; i++)
+		any = has[i];
+	free(v);
+	free(has);
+	return any;
 }
 
 static void free_constraints(struct sweep_set *s)
@@ -582,11 +598,16 @@ void sweep_rank_resolve(struct run *run, struct sweep_set *s)
 	s->nobj = keep;
 	keep = 0;
 	for (size_t i = 0; i < s->ncon; i++) {
-		char *text = xstrdup(s->con[i].text);
-		if (!drop_unknown(run, s, "--constraint", &s->con[i].ref, s->con[i].text))
-			s->con[keep++] = s->con[i];
-		else
+		struct sweep_constraint *k = &s->con[i];
+		char *text = xstrdup(k->text);
+		if (drop_unknown(run, s, "--constraint", &k->ref, k->text)) {
 			note_unjudged(s, text);
+		} else if (!any_config_has(s, &k->ref)) {
+			note_unjudged(s, text);
+			free(k->ref.tele);
+			free(k->text);
+		} else
+			s->con[keep++] = *k;
 		free(text);
 	}
 	s->ncon = keep;
@@ -626,6 +647,16 @@ int sweep_set_objective(struct run *run, const char *spec, char *err, size_t err
 	return 0;
 }
 
+/* True, with the refusal in err, when no config has the metric of k: it cannot be judged. */
+static bool refuse_unmeasured(const struct sweep_set *s, const struct sweep_constraint *k, char *err,
+			      size_t errn)
+{
+	if (any_config_has(s, &k->ref))
+		return false;
+	snprintf(err, errn, "%s not judged: no config has that metric", k->text);
+	return true;
+}
+
 int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t errn)
 {
 	struct sweep_set *s = run->sweep;
@@ -637,7 +668,7 @@ int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t er
 	struct sweep_constraint k = { 0 };
 	if (parse_constraint(spec, &k, err, errn) < 0)
 		return -1;
-	if (resolve_ref(s, &k.ref, err, errn) < 0) {
+	if (resolve_ref(s, &k.ref, err, errn) < 0 || refuse_unmeasured(s, &k, err, errn)) {
 		free(k.ref.tele);
 		free(k.text);
 		return -1;

@@ -40,8 +40,9 @@ struct sweep_estimate {
 double fit_mean(const double *v, size_t n);
 /* Population standard deviation (ddof 0). */
 double fit_pstd(const double *v, size_t n);
-/* Ordinary least squares on n >= 2 points; returns false when degenerate. r2 is 0
- * when SS_tot is 0 (upstream). */
+/* Ordinary least squares on n >= 2 points; returns false when degenerate (every x
+ * equal) or when the values are so large that the slope, intercept or R² is not a finite
+ * number (not judged, never an R² of NaN). r2 is 0 when SS_tot is 0 (upstream). */
 bool fit_ols(const double *x, const double *y, size_t n, double *slope, double *intercept,
 	     double *r2);
 /* compute_slope(): outlier removal (when n > 4: raw-y IQR x2.0 if n <= 8, then the

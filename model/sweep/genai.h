@@ -54,7 +54,8 @@ void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_d
 void genai_load_csv(struct run *run, struct sweep_set *s, size_t ci, const char *path);
 /* The raw export at path (load_genai_raw.c), opened into d as source src by
  * sweep_json_open (released here): recompute into s->cfg[ci] (more experiments in one
- * file add configs). */
+ * file add configs of ci's path, each numbered in experiment for the loader to name by its
+ * level; ci keeps the one at its own recorded level, else the first). */
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
 		    size_t src);
 /* analyze_export_genai_perf.csv and checkpoint.json (load_genai_runs.c). */

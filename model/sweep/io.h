@@ -46,6 +46,8 @@ enum sweep_bad {
 	SWEEP_BAD_NOT_INTEGER,  /* "not an integer": a count of 2000.5 */
 	SWEEP_BAD_TOO_LARGE,    /* "too large for a count": 1e20 samples */
 };
+/* why in words: "not a finite number", "negative", "not an integer", "too large for a count". */
+const char *sweep_bad_text(enum sweep_bad why);
 /* A value the loader leaves out: a warning "FIELD: unusable value 'TEXT' (WHY)" at line
  * or byte offset off (-1: none) of path, TEXT the value as the file writes it
  * (text[0..len), sanitized and clipped), counted in *bad. GenAI-Perf, NAT and Cerebras

@@ -107,9 +107,9 @@ struct cb_read {
 };
 
 /* Warn that the value at token t of key is unusable and why (sweep_bad_json, the field
- * "ordinal N KEY" within an ordinal), count it in rd->bad and note it in *bad_value (may
+ * "ordinal N KEY" within an ordinal), count it in rd->bad and note why in *bad_value (may
  * be NULL). */
-static void bad_value_at(struct cb_read *rd, int t, const char *key, enum sweep_bad why, bool *bad_value)
+static void bad_value_at(struct cb_read *rd, int t, const char *key, enum sweep_bad why, const char **bad_value)
 {
 	char field[96];
 	if (rd->ordinal >= 0)
@@ -118,12 +118,12 @@ static void bad_value_at(struct cb_read *rd, int t, const char *key, enum sweep_
 		snprintf(field, sizeof(field), "%s", key);
 	sweep_bad_json(rd->run, rd->path, rd->d, t, field, why, &rd->bad);
 	if (bad_value)
-		*bad_value = true;
+		*bad_value = sweep_bad_text(why);
 }
 
 /* Value of key in obj: false when absent or null, and when not a finite number (NaN,
  * Infinity, 1e400, a string), which is also warned about (bad_value_at). */
-static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool *bad_value)
+static bool num(struct cb_read *rd, int obj, const char *key, double *out, const char **bad_value)
 {
 	int t = json_get(rd->d, obj, key);
 	if (t < 0 || json_is_null(rd->d, t))
@@ -135,7 +135,7 @@ static bool num(struct cb_read *rd, int obj, const char *key, double *out, bool 
 }
 
 /* num() of a time, rate or count that cannot be negative: a negative one is warned about too. */
-static bool nonneg(struct cb_read *rd, int obj, const char *key, double *out, bool *bad_value)
+static bool nonneg(struct cb_read *rd, int obj, const char *key, double *out, const char **bad_value)
 {
 	if (!num(rd, obj, key, out, bad_value))
 		return false;
@@ -146,7 +146,7 @@ static bool nonneg(struct cb_read *rd, int obj, const char *key, double *out, bo
 }
 
 /* A sample count: a non-negative integer below 9e15; 2000.5, 1e20 and -5 are warned about. */
-static bool count(struct cb_read *rd, int obj, const char *key, long long *out, bool *bad_value)
+static bool count(struct cb_read *rd, int obj, const char *key, long long *out, const char **bad_value)
 {
 	double v;
 	if (!nonneg(rd, obj, key, &v, bad_value))
@@ -329,6 +329,17 @@ void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "no other ordinal has a rate");
 }
 
+/* Why ordinal i's key is of no use to the merge rule: "ordinal 0 has no total_time", or
+ * the warning's reason for a value it has ("ordinal 0 has an unusable total_samples: too
+ * large for a count"). */
+static void unusable_why(char *buf, size_t n, size_t i, const char *key, const char *bad)
+{
+	if (bad)
+		snprintf(buf, n, "ordinal %zu has an unusable %s: %s", i, key, bad);
+	else
+		snprintf(buf, n, "ordinal %zu has no %s", i, key);
+}
+
 void cb_recompute(struct cb_perf *p)
 {
 	p->has_c = false;
@@ -342,11 +353,9 @@ void cb_recompute(struct cb_perf *p)
 	for (size_t i = 0; i < p->nord && !p->c_why[0]; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
 		if (!o->has_samples)
-			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_samples", i,
-				 o->bad_samples ? "a non-numeric, non-finite, negative or non-integer" : "no");
+			unusable_why(p->c_why, sizeof(p->c_why), i, "total_samples", o->bad_samples);
 		else if (time == 0 && !o->has_time)
-			snprintf(p->c_why, sizeof(p->c_why), "ordinal %zu has %s total_time", i,
-				 o->bad_time ? "a non-numeric, non-finite or negative" : "no");
+			unusable_why(p->c_why, sizeof(p->c_why), i, "total_time", o->bad_time);
 		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
 			time = o->total_time;

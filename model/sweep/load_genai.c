@@ -7,7 +7,10 @@
  * checkpoint.json add run configs of their own (load_genai_runs.c); rows repeating a
  * run directory are dropped. A raw export is known by its name where it can be
  * (*profile_export*.json, or X.json beside X_genai_perf.json/csv), so an empty,
- * unreadable or garbled one is named; one that does not open makes no config.
+ * unreadable or garbled one is named; one that does not open makes no config. The
+ * experiments of a raw export holding several are named by their level (name_experiments).
+ * A directory with GenAI-Perf's inputs.json but no export or raw file is a run without
+ * results: warned about, and a config without values, so its level is missing in sight.
  * Problems become diagnostics; nothing here prints or exits. */
 #include <dirent.h>
 #include <math.h>
@@ -53,6 +56,12 @@ static bool is_checkpoint(const char *name)
 	return strcmp(name, "checkpoint.json") == 0;
 }
 
+/* GenAI-Perf's request inputs, written into a run directory before perf_analyzer runs. */
+static bool is_inputs(const char *name)
+{
+	return strcmp(name, "inputs.json") == 0;
+}
+
 /* Exported summaries: X_genai_perf.json, X_genai_perf.csv and AIPerf's X_aiperf.csv. */
 enum export_kind { EXP_NONE, EXP_JSON, EXP_CSV };
 
@@ -84,7 +93,7 @@ static bool is_export(const char *name)
 static bool raw_candidate(const char *name)
 {
 	return ends_with(name, ".json") && !is_export(name) && !is_checkpoint(name) &&
-	       strcmp(name, "inputs.json") != 0 && strcmp(name, "run.json") != 0 &&
+	       !is_inputs(name) && strcmp(name, "run.json") != 0 &&
 	       !ends_with(name, ".pt.trace.json");
 }
 
@@ -160,8 +169,26 @@ struct file_list {
 	size_t n, cap;
 };
 
-/* Every relevant file under dir into out (first: only the first one, for the probe);
- * run: the load's, told of a directory it cannot list (NULL: nothing is reported). */
+static void file_list_add(struct file_list *out, char *path)
+{
+	xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+	out->v[out->n++] = path;
+}
+
+/* The inputs.json of dir (listing l), which holds no relevant file, nor does any directory
+ * under it: a run directory without results (GenAI-Perf writes inputs.json before
+ * perf_analyzer runs). */
+static void add_no_results(const char *dir, const struct dirlist *l, struct file_list *out)
+{
+	const struct dirlist_entry *e = bsearch("inputs.json", l->v, l->n, sizeof(*l->v), cmp_entry_name);
+	if (e && e->kind == DIRENT_FILE && out->n < WALK_MAX_FILES)
+		file_list_add(out, dirlist_path(dir, e->name));
+}
+
+/* Every relevant file under dir into out, and the inputs.json of a run directory without
+ * results (first: only the first relevant file, for the probe; a run directory without
+ * results is no reason to claim a path); run: the load's, told of a directory it cannot
+ * list (NULL: nothing is reported). */
 static void walk(struct run *run, const char *dir, int depth, bool first, struct file_list *out)
 {
 	if (depth > WALK_MAX_DEPTH || out->n >= WALK_MAX_FILES)
@@ -169,6 +196,7 @@ static void walk(struct run *run, const char *dir, int depth, bool first, struct
 	struct dirlist *l = dirlist_open(dir);
 	if (!l && run)
 		sweep_dir_unreadable(run, dir, false);
+	size_t before = out->n;
 	for (size_t i = 0; l && i < l->n && out->n < WALK_MAX_FILES; i++) {
 		const struct dirlist_entry *e = &l->v[i];
 		if (e->name[0] == '.' || e->kind == DIRENT_OTHER)
@@ -179,14 +207,14 @@ static void walk(struct run *run, const char *dir, int depth, bool first, struct
 			free(p);
 		} else {
 			char *p = relevant_entry(dir, l, e->name);
-			if (p) {
-				xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
-				out->v[out->n++] = p;
-			}
+			if (p)
+				file_list_add(out, p);
 		}
 		if (first && out->n)
 			break;
 	}
+	if (l && !first && out->n == before)
+		add_no_results(dir, l, out);
 	dirlist_close(l);
 }
 
@@ -428,13 +456,22 @@ static char *cfg_name(const char *root, const char *prefix, bool root_is_file)
 	return name;
 }
 
-static size_t cfg_for_prefix(struct sweep_set *s, size_t first, const char *root,
-			     const char *prefix, bool root_is_file)
+/* The first artifacts config of this load with path prefix (a file's config), SIZE_MAX none. */
+static size_t find_prefix(const struct sweep_set *s, size_t first, const char *prefix)
 {
 	for (size_t i = first; i < s->ncfg; i++)
 		if (strcmp(s->cfg[i].source, "artifacts") == 0 && s->cfg[i].path &&
 		    strcmp(s->cfg[i].path, prefix) == 0)
 			return i;
+	return SIZE_MAX;
+}
+
+static size_t cfg_for_prefix(struct sweep_set *s, size_t first, const char *root,
+			     const char *prefix, bool root_is_file)
+{
+	size_t found = find_prefix(s, first, prefix);
+	if (found != SIZE_MAX)
+		return found;
 	char *name = cfg_name(root, prefix, root_is_file);
 	struct sweep_cfg *c = sweep_add_cfg(s, name, prefix, "artifacts");
 	free(name);
@@ -459,13 +496,14 @@ static int cmp_files(const void *a, const void *b)
 	return ox != oy ? ox - oy : strcmp(x, y);
 }
 
-/* Disambiguate configs sharing a directory (several exports in one dir). */
+/* Disambiguate configs sharing a directory (several exports in one dir); the experiments
+ * of one file share its path and take its config's name (name_experiments). */
 static void name_by_prefix(struct sweep_set *s, size_t first)
 {
 	for (size_t i = first; i < s->ncfg; i++)
 		for (size_t j = i + 1; j < s->ncfg; j++) {
 			if (strcmp(s->cfg[i].source, "artifacts") || strcmp(s->cfg[j].source, "artifacts") ||
-			    strcmp(s->cfg[i].name, s->cfg[j].name))
+			    strcmp(s->cfg[i].name, s->cfg[j].name) || strcmp(s->cfg[i].path, s->cfg[j].path) == 0)
 				continue;
 			for (size_t k = 0; k < 2; k++) {
 				struct sweep_cfg *c = &s->cfg[k ? j : i];
@@ -474,6 +512,45 @@ static void name_by_prefix(struct sweep_set *s, size_t first)
 				c->name = n;
 			}
 		}
+}
+
+/* The experiments of a raw export holding several (load_genai_raw.c): "<file's
+ * config>#concurrency10" by the experiment's concurrency or request rate ("#3" by its place
+ * when it records neither), so their names have one shape and form one series
+ * (analysis.c), an experiment of another stimulus another. Backwards: the file's config,
+ * the first with its path, is renamed last. */
+static void name_experiments(struct sweep_set *s, size_t first)
+{
+	for (size_t i = s->ncfg; i-- > first;) {
+		struct sweep_cfg *c = &s->cfg[i];
+		if (!c->experiment)
+			continue;
+		char level[64];
+		enum sweep_stim k = c->has_stim[ST_CONCURRENCY] ? ST_CONCURRENCY : ST_REQUEST_RATE;
+		if (c->has_stim[k])
+			snprintf(level, sizeof(level), "%s%g", sweep_stim_name(k), c->stim[k]);
+		else
+			snprintf(level, sizeof(level), "%zu", c->experiment);
+		char *n = xasprintf("%s#%s", s->cfg[find_prefix(s, first, c->path)].name, level);
+		free(c->name);
+		c->name = n;
+	}
+}
+
+/* A run directory that holds GenAI-Perf's inputs.json (f) and no results: perf_analyzer
+ * failed, was stopped or is still running (a followed sweep). Its config has no values
+ * but keeps its level (the directory's name gives it), so the sweep shows that level
+ * missing rather than leaving it out. */
+static void load_no_results(struct run *run, struct sweep_set *s, size_t first, const char *root,
+			    const char *f, bool root_is_file)
+{
+	char *prefix = file_prefix(f);
+	cfg_for_prefix(s, first, root, prefix, root_is_file);
+	free(prefix);
+	diag_add(&run->diags, DIAG_WARN, f, -1, -1, -1,
+		 "run directory without results: GenAI-Perf's inputs.json but no profile export or "
+		 "*_genai_perf.json/csv (perf_analyzer failed, was stopped or is still running); its level is shown "
+		 "with no values");
 }
 
 /* The run directory of an analyze/checkpoint config: an artifacts config of the same
@@ -627,6 +704,10 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 			genai_load_checkpoint(run, s, f);
 			continue;
 		}
+		if (is_inputs(name)) {
+			load_no_results(run, s, first, path, f, is_file);
+			continue;
+		}
 		enum export_kind kind = export_kind(name, NULL);
 		struct json_doc raw;
 		size_t src;
@@ -642,6 +723,7 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		}
 	}
 	name_by_prefix(s, first);
+	name_experiments(s, first);
 	drop_duplicates(run, s, first);
 	for (size_t i = first; i < s->ncfg; i++)
 		check_streaming(run, &s->cfg[i]);

@@ -5,7 +5,10 @@
  * merged, responses without generated text dropped), then request latency, TTFT,
  * TTST, ITL, per-user token rate, request count and throughput with numpy-linear
  * percentiles, cross-checked against the exported values. A request with a response
- * before it (or before the response ahead) is warned about and gives no times. */
+ * before it (or before the response ahead) is warned about and gives no times. A file
+ * holding several experiments (a --concurrency-range run) gives a config per experiment,
+ * each numbered (experiment) for load_genai.c to name by its level, and each takes the
+ * model its requests' payload names, so experiments of other models stay apart. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "model/stats.h"
 #include "model/sweep/genai.h"
 #include "model/sweep/io.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 /* ---------------------------------------------------------------------------------
@@ -384,6 +388,71 @@ static bool take_request(struct run *run, const char *path, const struct json_do
 	return early < 0;
 }
 
+/* The experiment of exps at the level file config c records (its summary export's
+ * concurrency or request rate), else the first: it is the one c's stored values describe. */
+static int home_experiment(const struct json_doc *d, int exps, const struct sweep_cfg *c)
+{
+	int first = -1;
+	for (int ex = json_first(d, exps); ex >= 0; ex = json_next(d, exps, ex)) {
+		if (!json_is_object(d, ex))
+			continue;
+		struct sweep_cfg lv = { 0 };
+		read_experiment_mode(d, ex, &lv);
+		for (int k = ST_CONCURRENCY; k <= ST_REQUEST_RATE; k++)
+			if (lv.has_stim[k] && c->has_stim[k] && lv.stim[k] == c->stim[k])
+				return ex;
+		first = first < 0 ? ex : first;
+	}
+	return first;
+}
+
+/* The model the first request's OpenAI payload names ("model"), sanitized; NULL when it
+ * names none (Triton inputs). */
+static char *payload_model(const struct json_doc *d, int reqs, struct json_doc *tmp)
+{
+	int r = reqs >= 0 && json_is_array(d, reqs) ? json_first(d, reqs) : -1;
+	int in = r >= 0 && json_is_object(d, r) ? json_get(d, r, "request_inputs") : -1;
+	int pl = in >= 0 && json_is_object(d, in) ? json_get(d, in, "payload") : -1;
+	if (pl < 0 || !json_is_string(d, pl))
+		return NULL;
+	char *body = json_strdup(d, pl), *model = NULL;
+	if (json_parse(tmp, body, strlen(body)) > 0 && json_is_object(tmp, 0)) {
+		int m = json_get(tmp, 0, "model");
+		if (nonempty_string(tmp, m)) {
+			char *raw = json_strdup(tmp, m);
+			model = text_sanitize_dup(raw, 0);
+			free(raw);
+		}
+	}
+	free(body);
+	return model;
+}
+
+/* A config for another experiment of file config ci's raw export: the same path and
+ * workload keys (one perf_analyzer run against one endpoint), but the model, which
+ * genai_load_raw takes from the experiment's payload when it names one. */
+static size_t experiment_cfg(struct sweep_set *s, size_t ci)
+{
+	struct sweep_cfg *n = sweep_add_cfg(s, s->cfg[ci].name, s->cfg[ci].path, "artifacts");
+	for (int k = 0; k < WL_N; k++)
+		if (k != WL_MODEL && s->cfg[ci].wl[k])
+			n->wl[k] = xstrdup(s->cfg[ci].wl[k]);
+	return (size_t)(n - s->cfg);
+}
+
+/* The model of config target: model (what its experiment's payload names; taken), else file
+ * config ci's. */
+static void experiment_model(struct sweep_set *s, size_t ci, size_t target, char *model)
+{
+	struct sweep_cfg *c = &s->cfg[target];
+	if (!c->wl[WL_MODEL] && model)
+		c->wl[WL_MODEL] = model;
+	else
+		free(model);
+	if (!c->wl[WL_MODEL] && s->cfg[ci].wl[WL_MODEL])
+		c->wl[WL_MODEL] = xstrdup(s->cfg[ci].wl[WL_MODEL]);
+}
+
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
 		    size_t src)
 {
@@ -394,22 +463,19 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 	struct resp_scan rs = { 0 };
 	if (exps < 0 || !json_is_array(d, exps))
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "no experiments array");
+	int home = exps >= 0 && json_is_array(d, exps) ? home_experiment(d, exps, &s->cfg[ci]) : -1;
 	for (int ex = exps >= 0 ? json_first(d, exps) : -1; ex >= 0; ex = json_next(d, exps, ex)) {
 		if (!json_is_object(d, ex)) {
 			bad++;
 			continue;
 		}
-		size_t target = ci;
-		if (nexp++) { /* more experiments in one file: one config each */
-			char *nm = xasprintf("%s#%zu", s->cfg[ci].name, nexp);
-			struct sweep_cfg *n = sweep_add_cfg(s, nm, path, "artifacts");
-			free(nm);
-			target = (size_t)(n - s->cfg);
-		}
+		size_t target = ex == home ? ci : experiment_cfg(s, ci); /* more experiments: one config each */
 		struct sweep_cfg *c = &s->cfg[target];
+		c->experiment = ++nexp;
 		read_experiment_mode(d, ex, c);
 		struct req_metrics q = { 0 };
 		int reqs = json_get(d, ex, "requests");
+		experiment_model(s, ci, target, payload_model(d, reqs, &tmp));
 		for (int r = reqs >= 0 && json_is_array(d, reqs) ? json_first(d, reqs) : -1; r >= 0;
 		     r = json_next(d, reqs, r)) {
 			long long t0;
@@ -434,6 +500,8 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 		}
 		req_metrics_free(&q);
 	}
+	if (nexp == 1)
+		s->cfg[ci].experiment = 0; /* one experiment: the file's config, named as it is */
 	free(rs.ts);
 	free(rs.txt);
 	run_source_done(run, src, recs, bad, 0, false);

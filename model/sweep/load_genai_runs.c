@@ -205,8 +205,10 @@ static void checkpoint_perf(struct run *run, const char *path, const struct json
 	}
 }
 
-static void checkpoint_gpu(const struct json_doc *d, int gm, struct sweep_set *s, size_t ci,
-			   size_t *bad)
+/* The GPU metric records of gm into config ci's telemetry rows; a malformed one is
+ * counted in bad, a negative one also warned about with its offset (its row stays, n/a). */
+static void checkpoint_gpu(struct run *run, const char *path, const struct json_doc *d, int gm,
+			   struct sweep_set *s, size_t ci, size_t *bad)
 {
 	for (int g = json_first(d, gm); g >= 0; g = json_next(d, gm, g)) {
 		char gpu[64];
@@ -231,6 +233,12 @@ static void checkpoint_gpu(const struct json_doc *d, int gm, struct sweep_set *s
 					row = &s->gpu[i];
 			if (!row)
 				row = sweep_add_gpu(s, ci, base, "", gpu);
+			if (v < 0) {
+				char field[128];
+				snprintf(field, sizeof(field), "%s %s", base, sweep_stat_name(st));
+				sweep_bad_json(run, path, d, vt, field, SWEEP_BAD_NEGATIVE, bad);
+				continue;
+			}
 			row->v[st] = v;
 			row->has[st] = true;
 		}
@@ -290,7 +298,7 @@ void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *pat
 		}
 		int gm = meas >= 0 ? json_get(&d, meas, "_gpu_metrics") : -1;
 		if (gm >= 0 && json_is_object(&d, gm))
-			checkpoint_gpu(&d, gm, s, ci, &bad);
+			checkpoint_gpu(run, path, &d, gm, s, ci, &bad);
 		if (!s->cfg[ci].has_stored)
 			diag_add(&run->diags, DIAG_WARN, path, -1, d.tok[rc].start, -1,
 				 "run config '%s' has no perf metrics", name);

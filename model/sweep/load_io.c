@@ -203,20 +203,25 @@ int sweep_cmp_double(const void *a, const void *b)
 /* A quoted value longer than this many bytes is cut (at a character's start) with an ellipsis. */
 #define BAD_VALUE_BYTES 40
 
-void sweep_bad_value(struct run *run, const char *path, long line, long long off, const char *field,
-		     const char *text, size_t len, enum sweep_bad why, size_t *bad)
+const char *sweep_bad_text(enum sweep_bad why)
 {
 	static const char *const whys[] = {
 		[SWEEP_BAD_NOT_FINITE] = "not a finite number", [SWEEP_BAD_NEGATIVE] = "negative",
 		[SWEEP_BAD_NOT_INTEGER] = "not an integer", [SWEEP_BAD_TOO_LARGE] = "too large for a count",
 	};
+	return whys[why];
+}
+
+void sweep_bad_value(struct run *run, const char *path, long line, long long off, const char *field,
+		     const char *text, size_t len, enum sweep_bad why, size_t *bad)
+{
 	size_t n = len > BAD_VALUE_BYTES ? BAD_VALUE_BYTES : len;
 	while (n < len && n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
 		n--; /* never inside a character */
 	char shown[8 * BAD_VALUE_BYTES];
 	text_sanitize(text, n, shown, sizeof(shown), 0);
 	diag_add(&run->diags, DIAG_WARN, path, line, off, -1, "%s: unusable value '%s%s' (%s)", field, shown,
-		 n < len ? "…" : "", whys[why]);
+		 n < len ? "…" : "", sweep_bad_text(why));
 	(*bad)++;
 }
 

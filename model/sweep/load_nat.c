@@ -6,7 +6,8 @@
  * the jobs of one calc output directory are merged as the calculator's offline mode
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
  * warned about with its offset (sweep_bad_json) and left out; a directory the search
- * cannot list is an error (sweep_dir_unreadable). */
+ * cannot list is an error (sweep_dir_unreadable). sweep_sizing_needs says which sizing
+ * options an estimate still needs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -518,6 +519,22 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
 	free(x);
 	free(yl);
 	free(yr);
+}
+
+void sweep_sizing_needs(const struct sweep_set *s, const char *target_opt, double target, char *buf, size_t n)
+{
+	const char *miss[3];
+	size_t k = 0, used = 0;
+	if (!(s->target_users > 0))
+		miss[k++] = "--target-users";
+	if (s->test_gpus <= 0)
+		miss[k++] = "--test-gpus";
+	if (!(target > 0))
+		miss[k++] = target_opt;
+	buf[0] = '\0';
+	for (size_t i = 0; i < k && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
+					  miss[i]);
 }
 
 void nat_point_alerts(const struct nat_point *p, bool stored, char out[8])

@@ -19,6 +19,7 @@ struct plot_spec {
 	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];
 	bool outlier[PLOT_MAX_POINTS];
 	bool lowconf[PLOT_MAX_POINTS];  /* a percentile from few requests (sweep_low_confidence) */
+	bool conf_na[PLOT_MAX_POINTS];  /* a percentile whose config has no request count: not judged */
 	long ref[PLOT_MAX_POINTS];  /* sweep_cfg index (GenAI-Perf) or nat_point index */
 	size_t n;
 	bool nat;                   /* source is a NAT file (index nat_idx), else a series */

@@ -20,7 +20,9 @@ int sweep_constraint_syntax(const char *spec, char *err, size_t errn);
  * targets into s. */
 void sweep_rank_from_opts(struct run *run, struct sweep_set *s);
 /* Once, after loading (sweep_derive): drop terms naming telemetry the run lacks, each
- * with a diagnostic and a line in s->ref_errors. */
+ * with a diagnostic and a line in s->ref_errors; a constraint on a metric no config has
+ * (that telemetry, or a request metric such as ITL in a non-streaming run) is listed in
+ * s->con_unjudged, not judged. A config lacking a metric others have fails (n/a). */
 void sweep_rank_resolve(struct run *run, struct sweep_set *s);
 /* Re-evaluate constraints and scores and assign ranks. */
 void sweep_rerank(struct sweep_set *s);

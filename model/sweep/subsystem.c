@@ -2,14 +2,21 @@
 /* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
  * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
  * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
- * best config, constraints; NAT fits and GPU estimate; Cerebras rate and slow ordinal;
- * before them the directories that could not be read) and the model's lifetime (store.c). */
+ * best config, constraints; NAT fits and GPU estimate, recomputed or the file's stored
+ * one; Cerebras rate and slow ordinal; before them the directories that could not be
+ * read) and the model's lifetime (store.c). Of several series, NAT calculators or
+ * Cerebras files the headline names each, details three (those with a verdict first)
+ * and counts and names the rest; its figures follow the display rule (sweep_num_text). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/infile.h"
+#include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "model/sweep/internal.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const struct loader sweep_loaders[] = {
@@ -75,7 +82,11 @@ static void unjudged_levels(const struct sweep_set *s, const struct sweep_series
 	free(levels);
 }
 
-static void series_summary(const struct sweep_set *s, const struct sweep_series *se, struct summary *out)
+/* Series se's stimulus and its knee; named: its stimulus line starts with its name (the sweep has more),
+ * which carries the workload and fixed stimuli that split it ("m [input_length=100]"), else the line
+ * ends with them ("at input_length=100", "for model=m"). */
+static void series_summary(const struct sweep_set *s, const struct sweep_series *se, bool named,
+			   struct summary *out)
 {
 	if (se->stim < 0 || se->n == 0) {
 		summary_add(out, TONE_NORMAL, "series", "%s: %zu config%s without a stimulus (its files and name give "
@@ -89,9 +100,10 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	for (size_t k = 0; k < se->n && used < sizeof(levels); k++)
 		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%g", k ? ", " : "",
 					  s->cfg[se->cfg[k]].stim[se->stim]);
-	summary_add(out, TONE_NORMAL, "stimulus", "%s %s (%zu level%s)%s%s%s%s", st, levels, se->n,
-		    se->n == 1 ? "" : "s", se->fixed ? " at " : "", se->fixed ? se->fixed : "",
-		    se->workload ? " for " : "", se->workload ? se->workload : "");
+	const char *fixed = named ? NULL : se->fixed, *workload = named ? NULL : se->workload;
+	summary_add(out, TONE_NORMAL, "stimulus", "%s%s%s %s (%zu level%s)%s%s%s%s", named ? se->name : "",
+		    named ? ": " : "", st, levels, se->n, se->n == 1 ? "" : "s", fixed ? " at " : "",
+		    fixed ? fixed : "", workload ? " for " : "", workload ? workload : "");
 	char rest[SUMMARY_TEXT];
 	unjudged_levels(s, se, rest, sizeof(rest));
 	double last = se->knee_last >= 0 ? s->cfg[se->cfg[se->knee_last]].stim[se->stim] : 0;
@@ -189,83 +201,248 @@ static void fit_words(const struct sweep_fit *f, size_t npt, char *buf, size_t n
 			 f->poor ? " (below R² 0.7: the calculator stores none)" : "");
 }
 
-/* The GPU estimate for the p95 `what` target (none when the target is not given). */
-static void estimate_summary(const struct sweep_set *s, const char *what, double target,
-			     const struct sweep_estimate *e, struct summary *out)
+/* Series, NAT calculators or Cerebras files the headline details; the others are counted on one line. */
+#define SUMMARY_EACH 3
+
+/* The order the headline details n items in: those with a verdict (verdict[i]) first, each group in its
+ * own order, so that a verdict is not the one left out. The caller frees. */
+static size_t *verdicts_first(const bool *verdict, size_t n)
 {
-	if (!(target > 0))
+	size_t *order = xcalloc(n + 1, sizeof(*order)), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (verdict[i])
+			order[k++] = i;
+	for (size_t i = 0; i < n; i++)
+		if (!verdict[i])
+			order[k++] = i;
+	return order;
+}
+
+/* The items the headline leaves out: how many, how many of them have a verdict, their names. */
+struct summary_more {
+	size_t n, nverdict;
+	char *names;
+};
+
+static void more_add(struct summary_more *m, const char *name, bool verdict)
+{
+	char *names = xasprintf("%s%s%s", m->names ? m->names : "", m->names ? ", " : "", name);
+	free(m->names);
+	m->names = names;
+	m->n++;
+	m->nverdict += verdict;
+}
+
+/* The line under key that counts what the headline left out ("and 1 more (see the cerebras view):
+ * cb4/m3"), how many of them have a verdict (which: `verdict`) and their names, cut with an ellipsis
+ * past the line's room; none when nothing was left out. */
+static void more_summary(struct summary *out, const char *key, struct summary_more *m, const char *verdict,
+			 const char *view)
+{
+	if (!m->n)
 		return;
-	if (e->ok)
-		summary_add(out, TONE_NORMAL, "GPU estimate", "%.2f GPUs for %g users at p95 %s %g s", e->gpus,
-			    s->target_users, what, target);
+	char with[160] = "";
+	if (m->nverdict)
+		snprintf(with, sizeof(with), ", %zu with %s", m->nverdict, verdict);
+	summary_add(out, m->nverdict ? TONE_WARN : TONE_NORMAL, key, "and %zu more%s (see the %s view): %s", m->n,
+		    with, view, m->names);
+	free(m->names);
+}
+
+/* path without its trailing "/file" (a job or model directory names the file it holds), copied. */
+static char *dir_of(const char *path, const char *file)
+{
+	size_t n = strlen(path), f = strlen(file);
+	if (n > f + 1 && path[n - f - 1] == '/' && strcmp(path + n - f, file) == 0)
+		return xstrndup(path, n - f - 1);
+	return xstrdup(path);
+}
+
+/* Whether a NAT calculator's GPU estimate for the p95 `what` target was recomputed (every target given):
+ * then that estimate or why there is none; else the file's stored one, the calculator's final answer
+ * (formats.md §4.2), marked as stored with what recomputing it needs. False: no line (no target and
+ * nothing stored). */
+static bool nat_estimate_summary(const struct sweep_set *s, const char *what, const char *target_opt, double target,
+				 const struct sweep_estimate *e, bool has_stored, double stored, struct summary *out)
+{
+	char need[96], g[40];
+	sweep_sizing_needs(s, target_opt, target, need, sizeof(need));
+	if (*need && !has_stored)
+		return false;
+	if (*need)
+		summary_add(out, TONE_NORMAL, "GPU estimate", "%s GPUs by p95 %s, stored by the calculator "
+			    "(recomputing it needs %s)", sweep_num_text(stored, 2, g, sizeof(g)), what, need);
+	else if (e->ok)
+		summary_add(out, TONE_NORMAL, "GPU estimate", "%s GPUs for %g users at p95 %s %g s",
+			    sweep_num_text(e->gpus, 2, g, sizeof(g)), s->target_users, what, target);
 	else
 		summary_add(out, TONE_WARN, "GPU estimate", "n/a for p95 %s %g s: %s", what, target,
 			    e->err ? e->err : "no estimate");
+	return true;
 }
 
-/* NAT calculators (a merge speaks for its jobs; the first 3): the fits of p95 LLM latency
- * and workflow runtime against concurrency, and the GPU estimate or what it needs. */
+/* A NAT calculator (name: its job directory, or NULL when it is the only one): the fits of p95 LLM
+ * latency and workflow runtime against concurrency, and the GPU estimates, stored or recomputed, or
+ * what they need. */
+static void nat_calc_summary(const struct sweep_set *s, const struct nat_calc *n, const char *name,
+			     struct summary *out)
+{
+	char lat[128], rt[128];
+	fit_words(&n->c_fit_lat, n->npt, lat, sizeof(lat));
+	fit_words(&n->c_fit_rt, n->npt, rt, sizeof(rt));
+	summary_add(out, TONE_NORMAL, "GPU sizing", "%s%sNAT calculator%s, %zu concurrenc%s: p95 LLM latency %s; "
+		    "p95 workflow runtime %s", name ? name : "", name ? ": " : "", n->merged ? " (merged)" : "", n->npt,
+		    n->npt == 1 ? "y" : "ies", lat, rt);
+	bool said = nat_estimate_summary(s, "LLM latency", "--target-latency", s->target_latency, &n->c_est_lat,
+					 n->has_s_gpu_lat, n->s_gpu_lat, out);
+	said |= nat_estimate_summary(s, "workflow runtime", "--target-runtime", s->target_runtime, &n->c_est_rt,
+				     n->has_s_gpu_rt, n->s_gpu_rt, out);
+	if (said)
+		return;
+	char need[128];
+	sweep_sizing_needs(s, "--target-latency or --target-runtime", s->target_latency > 0 || s->target_runtime > 0,
+			   need, sizeof(need));
+	summary_add(out, TONE_NORMAL, "GPU estimate", "n/a: needs %s", need);
+}
+
+/* A NAT calculator has a verdict: a poor fit, or no GPU estimate for a target given. */
+static bool nat_has_verdict(const struct sweep_set *s, const struct nat_calc *n)
+{
+	bool targets = s->target_users > 0 && s->test_gpus > 0;
+	return (n->c_fit_lat.ok && n->c_fit_lat.poor) || (n->c_fit_rt.ok && n->c_fit_rt.poor) ||
+	       (targets && s->target_latency > 0 && !n->c_est_lat.ok) ||
+	       (targets && s->target_runtime > 0 && !n->c_est_rt.ok);
+}
+
+/* NAT calculators (a merge speaks for its jobs), those with a verdict first, SUMMARY_EACH of them in
+ * full, each named by its job directory when there are several; the others counted and named. */
 static void nat_summary(const struct sweep_set *s, struct summary *out)
 {
-	for (size_t i = 0, shown = 0; i < s->nnat && shown < 3; i++) {
-		const struct nat_calc *n = &s->nat[i];
-		if (n->merge_into >= 0)
-			continue;
-		shown++;
-		char lat[128], rt[128];
-		fit_words(&n->c_fit_lat, n->npt, lat, sizeof(lat));
-		fit_words(&n->c_fit_rt, n->npt, rt, sizeof(rt));
-		summary_add(out, TONE_NORMAL, "GPU sizing", "NAT calculator%s, %zu concurrenc%s: p95 LLM latency %s; p95 "
-			    "workflow runtime %s", n->merged ? " (merged)" : "", n->npt, n->npt == 1 ? "y" : "ies", lat, rt);
-		if (!(s->target_users > 0) || s->test_gpus <= 0 || !(s->target_latency > 0 || s->target_runtime > 0)) {
-			summary_add(out, TONE_NORMAL, "GPU estimate", "n/a: needs --target-users, --test-gpus and "
-				    "--target-latency or --target-runtime");
-			continue;
+	size_t *idx = xcalloc(s->nnat + 1, sizeof(*idx)), n = 0;
+	bool *verdict = xcalloc(s->nnat + 1, sizeof(*verdict));
+	for (size_t i = 0; i < s->nnat; i++)
+		if (s->nat[i].merge_into < 0) {
+			verdict[n] = nat_has_verdict(s, &s->nat[i]);
+			idx[n++] = i;
 		}
-		estimate_summary(s, "LLM latency", s->target_latency, &n->c_est_lat, out);
-		estimate_summary(s, "workflow runtime", s->target_runtime, &n->c_est_rt, out);
+	size_t *order = verdicts_first(verdict, n);
+	struct summary_more more = { 0 };
+	for (size_t k = 0; k < n; k++) {
+		const struct nat_calc *c = &s->nat[idx[order[k]]];
+		char *name = dir_of(c->path, "calc_runner_output.json");
+		if (k < SUMMARY_EACH)
+			nat_calc_summary(s, c, n > 1 ? name : NULL, out);
+		else
+			more_add(&more, name, verdict[order[k]]);
+		free(name);
 	}
+	more_summary(out, "GPU sizing", &more, "a poor fit or no GPU estimate", "sizing");
+	free(order);
+	free(verdict);
+	free(idx);
 }
 
 /* Ordinals the merge rule cannot combine: why, and the stored rate if any. */
-static void cb_unmerged_summary(const struct cb_perf *p, struct summary *out)
+static void cb_unmerged_summary(const struct cb_perf *p, const char *prefix, struct summary *out)
 {
-	char stored[64] = "";
+	char stored[64] = "", v[40];
 	if (p->has_sps)
-		snprintf(stored, sizeof(stored), "; stored %.2f samples/s", p->samples_per_sec);
-	summary_add(out, TONE_NORMAL, "Cerebras", "rate n/a: merge rule not applied over %zu ordinal%s (%s)%s",
-		    p->nord, p->nord == 1 ? "" : "s", p->c_why, stored);
+		snprintf(stored, sizeof(stored), "; stored %s samples/s",
+			 sweep_num_text(p->samples_per_sec, 2, v, sizeof(v)));
+	summary_add(out, TONE_NORMAL, "Cerebras", "%srate n/a: merge rule not applied over %zu ordinal%s (%s)%s",
+		    prefix, p->nord, p->nord == 1 ? "" : "s", p->c_why, stored);
 }
 
-/* Cerebras performance.json files (the first 3): the rate (the merge rule's over the
- * ordinals, else the stored one), whether the stored aggregate disagrees, the slowest
- * slow ordinal. */
+/* A Cerebras file (prefix: "NAME: " naming it when there are several, else ""): the rate (the merge
+ * rule's over the ordinals, else the stored one), whether the stored aggregate disagrees, the FLOPs
+ * utilization, the slowest slow ordinal. */
+static void cb_file_summary(const struct cb_perf *p, const char *prefix, struct summary *out)
+{
+	char v[40];
+	if (p->has_c)
+		summary_add(out, p->mismatch ? TONE_WARN : TONE_NORMAL, "Cerebras", "%s%s samples/s over %zu ordinal%s "
+			    "(merge rule)%s", prefix, sweep_num_text(p->c_sps, 2, v, sizeof(v)), p->nord,
+			    p->nord == 1 ? "" : "s", p->mismatch ? "; the stored aggregate disagrees" : "");
+	else if (p->nord)
+		cb_unmerged_summary(p, prefix, out);
+	else if (p->has_sps)
+		summary_add(out, TONE_NORMAL, "Cerebras", "%s%s samples/s (stored; no ordinals)", prefix,
+			    sweep_num_text(p->samples_per_sec, 2, v, sizeof(v)));
+	else if (p->has_global)
+		summary_add(out, TONE_NORMAL, "Cerebras", "%sglobal rate %s samples/s (trainer)", prefix,
+			    sweep_num_text(p->global_rate, 2, v, sizeof(v)));
+	else
+		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: no samples_per_sec, global rate or ordinals",
+			    prefix);
+	if (p->has_flops)
+		summary_add(out, TONE_NORMAL, "FLOPs util", "%s%% (performance.json's flops_utilization)",
+			    sweep_num_text(p->flops_util, 2, v, sizeof(v)));
+	if (p->slowest >= 0 && (size_t)p->slowest < p->nord) {
+		char pct[40];
+		sweep_cb_rel_text(p->ord[p->slowest].rel_rate, pct, sizeof(pct));
+		summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %s%% of the other ordinals' median rate",
+			    p->slowest, pct);
+	}
+}
+
+/* A Cerebras file has a verdict: a slow ordinal, a stored aggregate that disagrees, or no rate at all. */
+static bool cb_has_verdict(const struct cb_perf *p)
+{
+	return p->mismatch || p->slowest >= 0 || (!p->has_c && !p->nord && !p->has_sps && !p->has_global);
+}
+
+/* Cerebras performance.json files, those with a verdict first, SUMMARY_EACH of them in full, each named
+ * by its model directory when there are several; the others counted and named. */
 static void cb_summary(const struct sweep_set *s, struct summary *out)
 {
-	for (size_t i = 0; i < s->ncb && i < 3; i++) {
-		const struct cb_perf *p = &s->cb[i];
-		if (p->has_c)
-			summary_add(out, p->mismatch ? TONE_WARN : TONE_NORMAL, "Cerebras", "%.2f samples/s over %zu ordinal%s "
-				    "(merge rule)%s", p->c_sps, p->nord, p->nord == 1 ? "" : "s",
-				    p->mismatch ? "; the stored aggregate disagrees" : "");
-		else if (p->nord)
-			cb_unmerged_summary(p, out);
-		else if (p->has_sps)
-			summary_add(out, TONE_NORMAL, "Cerebras", "%.2f samples/s (stored; no ordinals)", p->samples_per_sec);
-		else if (p->has_global)
-			summary_add(out, TONE_NORMAL, "Cerebras", "global rate %.2f samples/s (trainer)", p->global_rate);
+	bool *verdict = xcalloc(s->ncb + 1, sizeof(*verdict));
+	for (size_t i = 0; i < s->ncb; i++)
+		verdict[i] = cb_has_verdict(&s->cb[i]);
+	size_t *order = verdicts_first(verdict, s->ncb);
+	struct summary_more more = { 0 };
+	for (size_t k = 0; k < s->ncb; k++) {
+		const struct cb_perf *p = &s->cb[order[k]];
+		char *file_dir = dir_of(p->path, "performance.json"), *name = dir_of(file_dir, "performance");
+		char *prefix = xasprintf("%s: ", name);
+		if (k < SUMMARY_EACH)
+			cb_file_summary(p, s->ncb > 1 ? prefix : "", out);
 		else
-			summary_add(out, TONE_WARN, "Cerebras", "rate n/a: no samples_per_sec, global rate or ordinals");
-		if (p->has_flops)
-			summary_add(out, TONE_NORMAL, "FLOPs util", "%.2f%% (performance.json's flops_utilization)",
-				    p->flops_util);
-		if (p->slowest >= 0 && (size_t)p->slowest < p->nord) {
-			char pct[40];
-			sweep_cb_rel_text(p->ord[p->slowest].rel_rate, pct, sizeof(pct));
-			summary_add(out, TONE_WARN, "slow ordinal", "ordinal %ld at %s%% of the other ordinals' median rate",
-				    p->slowest, pct);
-		}
+			more_add(&more, name, verdict[order[k]]);
+		free(prefix);
+		free(name);
+		free(file_dir);
 	}
+	more_summary(out, "Cerebras", &more, "a slow ordinal, a disagreeing aggregate or no rate", "cerebras");
+	free(order);
+	free(verdict);
+}
+
+/* GenAI-Perf series, those with a knee or a level measured twice first, SUMMARY_EACH of them in full,
+ * each named when there are several; the others counted and named. */
+static void series_all_summary(const struct sweep_set *s, struct summary *out)
+{
+	bool *verdict = xcalloc(s->nseries + 1, sizeof(*verdict));
+	for (size_t i = 0; i < s->nseries; i++)
+		verdict[i] = s->series[i].knee >= 0 || s->series[i].twice >= 0;
+	size_t *order = verdicts_first(verdict, s->nseries);
+	struct summary_more more = { 0 };
+	for (size_t k = 0; k < s->nseries; k++) {
+		if (k < SUMMARY_EACH)
+			series_summary(s, &s->series[order[k]], s->nseries > 1, out);
+		else
+			more_add(&more, s->series[order[k]].name, verdict[order[k]]);
+	}
+	more_summary(out, "series", &more, "a throughput knee or a level measured twice", "sweep");
+	free(order);
+	free(verdict);
+}
+
+char *sweep_num_text(double v, int dec, char *buf, size_t n)
+{
+	if (fabs(v) >= 1e15)
+		return units_fixed(v, dec, buf, n);
+	numfmt_nonzero(v, dec, buf, n);
+	return buf;
 }
 
 /* The directories a loader could not list: whatever they hold is missing from the
@@ -307,8 +484,7 @@ static void sweep_summary(struct run *run, struct summary *out)
 		    "(GenAI-Perf%s%s%s); Sweep pane: 8", s->ncfg, s->ncfg == 1 ? "" : "s", s->nseries,
 		    s->wl_mixed ? "; different workloads: " : "", s->wl_mixed ? s->wl_mixed : "",
 		    s->wl_mixed ? " differ" : "");
-	for (size_t i = 0; i < s->nseries && i < 3; i++)
-		series_summary(s, &s->series[i], out);
+	series_all_summary(s, out);
 	best_summary(s, out);
 	size_t pass = 0;
 	for (size_t i = 0; i < s->ncfg; i++)

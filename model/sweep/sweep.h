@@ -70,6 +70,8 @@ struct sweep_cfg {
 	char *series;        /* series key: name with the stimulus value replaced by '*' */
 	char *path;          /* directory or file it came from */
 	const char *source;  /* "artifacts", "analyze", "checkpoint" (static) */
+	size_t experiment;   /* one of several experiments of a raw export: its place (1-based), named
+			      * "<file's config>#concurrency10" by its level; 0 otherwise */
 	double stim[ST_N];
 	bool has_stim[ST_N];
 	bool streaming, has_streaming;
@@ -173,8 +175,9 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
-	bool bad_time, bad_samples;          /* there but unusable: not a finite number, negative,
-					      * a count not an integer (warned) */
+	const char *bad_time, *bad_samples;  /* there but unusable, why in the loaders' one wording
+					      * ("not a finite number", "negative", "not an integer",
+					      * "too large for a count"; warned), else NULL */
 	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
 	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
 	double rel_rate;
@@ -190,6 +193,10 @@ struct cb_ordinal {
  * unless they would put it on the other side of a bar above (numfmt_same_side): "79.996",
  * never "80" for an ordinal judged slow. */
 void sweep_cb_rel_text(double rel_rate, char *buf, size_t n);
+/* v with dec decimals by the display rule (README "Numbers"): 3 significant digits where
+ * those decimals would show a nonzero v as zero, the exponent form from 1e15 on, so no
+ * figure is hundreds of digits long (a compile_time of 1e300). Returns buf (n >= 32). */
+char *sweep_num_text(double v, int dec, char *buf, size_t n);
 
 struct cb_perf {
 	char *path;
@@ -323,7 +330,8 @@ void sweep_series_clear(struct sweep_set *s);
 /* Objectives "ttft_p99:1,itl_p90:3" (weight defaults to 1); replaces the current set
  * and re-ranks. NULL/"" clears. Returns 0, or -1 with a message in err. */
 int sweep_set_objective(struct run *run, const char *spec, char *err, size_t errn);
-/* Add a constraint "ttft_p99<10" (ops < <= > >=); re-evaluates every config. */
+/* Add a constraint "ttft_p99<10" (ops < <= > >=); re-evaluates every config. Refused
+ * (-1, err) for telemetry the run lacks and for a metric no config has (not judged). */
 int sweep_add_constraint(struct run *run, const char *spec, char *err, size_t errn);
 void sweep_clear_constraints(struct run *run);
 /* After loading: the --objective/--constraint terms dropped because the run has no such
@@ -343,6 +351,10 @@ void nat_merge(struct sweep_set *s);
 void nat_calc_free(struct nat_calc *n);
 /* Recompute NAT fits and estimates for the targets (called by sweep_derive). */
 void nat_recompute(struct nat_calc *n, const struct sweep_set *s);
+/* What a slope-based GPU estimate for a p95 target still needs, as the options to give
+ * ("--target-users, --test-gpus and --target-runtime"): the targets of s not set, and
+ * target_opt when target is not; "" when every one is set. */
+void sweep_sizing_needs(const struct sweep_set *s, const char *target_opt, double target, char *buf, size_t n);
 /* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /
  * runtime outlier, stored or recomputed flags), into out[8]. */
 void nat_point_alerts(const struct nat_point *p, bool stored, char out[8]);

@@ -138,11 +138,10 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 		if (s->cfg[i].has_streaming)
 			c.streaming = table_add_col(t, "streaming", COL_TEXT, 5, 0);
 	add_metric_cols(t, s, &c);
-	if (any_cfg_has(s, SM_COUNT, SS_AVG)) {
-		c.tail95 = table_add_col(t, "requests_beyond_p95", COL_NUM, 6, 1);
-		c.tail99 = table_add_col(t, "requests_beyond_p99", COL_NUM, 6, 1);
-		c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
-	}
+	/* always: without a request count they are empty and low_confidence n/a, never left out */
+	c.tail95 = table_add_col(t, "requests_beyond_p95", COL_NUM, 6, 1);
+	c.tail99 = table_add_col(t, "requests_beyond_p99", COL_NUM, 6, 1);
+	c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
 	/* on a narrow screen: the level, the verdict, then the tail latencies and throughputs */
 	table_col_prio(t, c.stim_value, 9);
@@ -177,16 +176,14 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 				}
 			if (c.streaming >= 0 && cf->has_streaming)
 				table_set_text(t, r, c.streaming, cf->streaming ? "yes" : "no");
-			if (c.lowconf >= 0) {
-				double tail;
-				char low[48];
-				if (sweep_tail(cf, SS_P95, &tail))
-					table_set_num(t, r, c.tail95, tail);
-				if (sweep_tail(cf, SS_P99, &tail))
-					table_set_num(t, r, c.tail99, tail);
-				lowconf_text(cf, low, sizeof(low));
-				table_set_text(t, r, c.lowconf, low);
-			}
+			double tail;
+			char low[48];
+			if (sweep_tail(cf, SS_P95, &tail))
+				table_set_num(t, r, c.tail95, tail);
+			if (sweep_tail(cf, SS_P99, &tail))
+				table_set_num(t, r, c.tail99, tail);
+			lowconf_text(cf, low, sizeof(low));
+			table_set_text(t, r, c.lowconf, low);
 			table_set_text(t, r, c.recomputed, cf->has_calc ? "yes" : "no");
 			table_set_num_opt(t, r, c.score, cf->score, cf->has_score);
 			table_set_num_opt(t, r, c.rank, cf->rank, cf->rank > 0);

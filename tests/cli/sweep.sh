@@ -6,7 +6,8 @@
 # (seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency, as the report), objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
 # a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
-# the rules a short, unconstrained sweep cannot judge, and the real medium sweep
+# the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
+# the headline without targets (tests/cli/sweep_headline.sh has the rest), and the real medium sweep
 # (skipped when ../shared is absent; its latency columns are named in ms, latency_p50_ms,
 # and --filter and --constraint take that name).
 # UPDATE=1 rewrites the goldens in tests/cli/golden/.
@@ -131,9 +132,9 @@ grep -q '^  GPU sizing  *NAT calculator (merged), 6 concurrencies: p95 LLM laten
 	[ "$(grep -c '^  GPU sizing ' "$TMP/print2.out")" -eq 1 ]
 tap_rc $? "headline: the merge's fits (on 5 of 6 points: one outlier) and estimate, once (its jobs not repeated)"
 "$BIN" --print --color never "$TMP/nat" 2>/dev/null >"$TMP/print_nat.out"
-grep -q '^  GPU estimate  *n/a: needs --target-users, --test-gpus and --target-latency or --target-runtime$' \
-	"$TMP/print_nat.out"
-tap_rc $? "headline without targets: the estimate is n/a and says what it needs"
+stored='75.35 GPUs by p95 workflow runtime, stored by the calculator (recomputing it needs --target-users,'
+grep -q "^  GPU estimate  *$stored --test-gpus and --target-runtime)$" "$TMP/print_nat.out"
+tap_rc $? "headline without targets: the file's stored estimate, marked as stored, and what recomputing it needs"
 "$BIN" --print --color never --target-users 100 --test-gpus 8 --target-latency 2 --target-runtime 20 "$TMP/nat" \
 	2>/dev/null >"$TMP/print_both.out"
 [ "$(grep -c '^  GPU estimate  *[0-9.]* GPUs for 100 users at p95 ' "$TMP/print_both.out")" -eq 2 ] &&

@@ -11,7 +11,8 @@
 # invalid one (Cerebras) where the parser stopped; a
 # Cerebras value that is non-finite is warned about and the merge rule says it is
 # non-finite, not absent. A negative time, rate or count is warned about with its offset
-# or line and left out (never a constraint's pass): a GenAI-Perf JSON or CSV statistic, an
+# or line and left out (never a constraint's pass; not judged when no config has a usable
+# value): a GenAI-Perf JSON or CSV statistic, an
 # analyze CSV cell, a NAT p95 or item time, a Cerebras rate, and a raw export's request
 # whose response comes before it. A JSON file that starts with a UTF-8 BOM is read.
 set -u
@@ -122,8 +123,8 @@ tap_check "Cerebras: an ordinal's Infinity and the aggregate's string are warned
 	 grep -q "^file,$f,cerebras,,,,3,2,ok$" cb.csv'
 "$BIN" --print --no-index --color never cb >cb.txt 2>/dev/null
 tap_check "Cerebras: the merge rule says the total_time is non-finite, not absent" \
-	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has a non-numeric, non-finite or negative \
-total_time)" cb.txt &&
+	'grep -q "merge rule not applied over 2 ordinals (ordinal 0 has an unusable total_time: not a finite \
+number)" cb.txt &&
 	 ! grep -q "has no total_time" cb.txt'
 
 # finite but unusable: a count too large, fractional or negative, a negative time
@@ -141,7 +142,7 @@ tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned 
 	 grep -q "^file,$f,cerebras,,,,3,4,ok$" cn.csv'
 "$BIN" --print --no-index --color never cn >cn.txt 2>/dev/null
 tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
-	'grep -q "(ordinal 0 has a non-numeric, non-finite, negative or non-integer total_samples)" cn.txt'
+	'grep -q "(ordinal 0 has an unusable total_samples: too large for a count)" cn.txt'
 
 # --- negative values ------------------------------------------------------------------
 mkdir -p ng/m-openai-chat-concurrency1 ng/m-openai-chat-concurrency2
@@ -159,7 +160,15 @@ tap_check "negative CSV cells: warned about with their line" \
 	'grep -qx "warning,$g,,,2,,,,Request Latency p99: $(uv "-5" "negative")" ng.csv &&
 	 grep -qx "warning,$g,,,5,,,,Request Count value: $(uv "-2" "negative")" ng.csv'
 "$BIN" --print --no-index --color never --constraint 'latency_p99<10000' ng >ng.txt 2>/dev/null
-tap_check "a negative p99 passes no constraint: 0 of 2 configs pass" 'grep -q "constraints *0 of 2 configs pass" ng.txt'
+tap_check "no usable p99 at all (both negative): the constraint on it is not judged, no config passes" \
+	'grep -q "constraints *latency_p99<10000 not judged (no config has that metric)$" ng.txt &&
+	 ! grep -q " yes$" ng.txt'
+cp -R ng ng3
+mkdir -p ng3/m-openai-chat-concurrency4
+printf 'Metric,avg,p99\nRequest Latency (ms),10,20\n' >ng3/m-openai-chat-concurrency4/profile_export_genai_perf.csv
+"$BIN" --print --no-index --color never --constraint 'latency_p99<10000' ng3 >ng3.txt 2>/dev/null
+tap_check "a negative p99 passes no constraint: 1 of 3 configs pass (the one with a usable p99)" \
+	'grep -q "constraints *1 of 3 configs pass" ng3.txt'
 mkdir -p na
 printf 'Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec)\n%s\n' \
 	'm_run_config_0,1,-4.5,2.0' >na/analyze_export_genai_perf.csv

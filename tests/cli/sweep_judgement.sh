@@ -58,8 +58,8 @@ analyze two_d 'Config Name,Concurrency,ISL,p99 Request Latency (ms),Request Thro
 "$BIN" --print --no-index --color never two_d >two_d.txt 2>/dev/null
 tap_check "concurrency x ISL: one series per ISL, no knee from comparing ISL 100 with 1000" \
 	'grep -q "^  inference sweep  *6 configs in 2 series" two_d.txt &&
-	 grep -q "^  stimulus  *concurrency 1, 2, 4 (3 levels) at input_length=1000$" two_d.txt &&
-	 grep -q "^  stimulus  *concurrency 1, 2, 4 (3 levels) at input_length=100$" two_d.txt &&
+	 grep -q "^  stimulus  *two_d/[^ ]* \[input_length=1000\]: concurrency 1, 2, 4 (3 levels)$" two_d.txt &&
+	 grep -q "^  stimulus  *two_d/[^ ]* \[input_length=100\]: concurrency 1, 2, 4 (3 levels)$" two_d.txt &&
 	 ! grep -q "SATURATION" two_d.txt'
 
 for c in 1 2 4 8 16; do
@@ -83,7 +83,7 @@ mkcfg ns/run_50 200 40 600
 tap_eq "run_1, run_10, run_25 with a stimulus and run_50 (a CSV alone) without: run_50 set apart, not 4 series" \
 	"$(printf '3 run_*\n1 run_50')" "$(series_of ns)"
 tap_check "run_50 without a stimulus: the 3 levels keep their knee test, run_50 named in the not-judged list" \
-	'grep -q "^  stimulus  *concurrency 1, 10, 25 (3 levels)$" ns.txt &&
+	'grep -q "^  stimulus  *run_\*: concurrency 1, 10, 25 (3 levels)$" ns.txt &&
 	 grep -q "^  saturation  *no knee: request throughput still rises at concurrency 25$" ns.txt &&
 	 grep -q "^  - throughput saturation of run_50 (no stimulus recorded: its files and name give no" ns.txt &&
 	 ! grep -q "fewer than 3 configs" ns.txt'

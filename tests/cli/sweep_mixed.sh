@@ -38,8 +38,8 @@ tap_check "two models: two series, the summary names the keys that differ" \
 	'grep -q "^  inference sweep  *4 configs in 2 series (GenAI-Perf; different workloads: model, url \
 differ)" mx.txt'
 tap_check "each series' stimulus line names its workload" \
-	'grep -q "^  stimulus  *concurrency 1, 10 (2 levels) for model=auto url=http://a:8000$" mx.txt &&
-	 grep -q "^  stimulus  *concurrency 25, 50 (2 levels) for model=llama-70b url=http://other:8000$" mx.txt'
+	'grep -q "^  stimulus  *[^ ]* \[model=auto url=http://a:8000\]: concurrency 1, 10 (2 levels)$" mx.txt &&
+	 grep -q "^  stimulus  *[^ ]* \[model=llama-70b url=http://other:8000\]: concurrency 25, 50 (2 levels)$" mx.txt'
 tap_check "no knee verdict over levels of two models (2 levels each: not judged)" \
 	'! grep -q "no knee" mx.txt && [ "$(grep -c "^  saturation  *not judged: 2 levels" mx.txt)" = 2 ]'
 tap_check "no best config across models" \

@@ -5,16 +5,20 @@
 # a steps.jsonl given directly or a directory without rank dirs (also indexed, also
 # followed) is named as ignored and the file's steps are loaded (they were left out as
 # rank 0: "none of the ranks it names has data", exit 1); on a run of one rank dir it applies.
+# The sizing options apply to NAT output and to a GenAI-Perf concurrency sweep with a p95
+# latency fit (--target-runtime to NAT output alone): on a Cerebras file or a request-rate
+# sweep they are named as ignored.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
 demo="$TSCOPE_ROOT/testdata/demo"
 "$TSCOPE_BIN" --print --no-index --objective ttft_p99:1 --constraint 'ttft_p99<3' --test-gpus 2 "$demo" \
 	>demo.out 2>demo.err
+fit="GPU sizing (NAT output, or a GenAI-Perf concurrency sweep with a p95 latency fit)"
 tap_check "a training run: the sweep and sizing options named, once each" \
 	'grep -qx "tscope-tui: --objective and --constraint ignored: for GenAI-Perf sweeps only, and this run has none" \
-	 demo.err && grep -qx "tscope-tui: --test-gpus ignored: for GPU sizing (NAT, GenAI-Perf) only, and this run has \
-none" demo.err && [ "$(grep -c ignored demo.err)" -eq 2 ] && [ -s demo.out ]'
+	 demo.err && grep -qx "tscope-tui: --test-gpus ignored: for $fit only, and this run has none" demo.err &&
+	 [ "$(grep -c ignored demo.err)" -eq 2 ] && [ -s demo.out ]'
 mkdir -p cb/performance
 cp "$TSCOPE_ROOT/tests/unit/fixtures/sweep/cerebras_sum_of_rates.json" cb/performance/performance.json
 "$TSCOPE_BIN" --print --no-index --warmup 3 --flops-per-step 1e12 --peak-tflops 3 --ranks 0-3 cb >cb.out 2>cb.err
@@ -22,6 +26,23 @@ tap_check "a Cerebras file: the step options listed as given (a, b and c), --ran
 	'grep -qx "tscope-tui: --warmup, --flops-per-step and --peak-tflops ignored: for step records only, and this run \
 has none" cb.err && grep -qx "tscope-tui: --ranks ignored: for rank dirs or traces only, and this run has none" \
 	 cb.err'
+sz="--target-users 100 --test-gpus 8 --target-latency 0.1"
+sizing="tscope-tui: --target-users, --target-latency and --test-gpus ignored: for $fit only, and this run has none"
+"$TSCOPE_BIN" --print --no-index $sz cb >cbs.out 2>cbs.err
+tap_check "a Cerebras file: the sizing options named as ignored" 'grep -qx "$sizing" cbs.err'
+csv() { # csv DIR P95_MS RPS: a GenAI-Perf CSV with a p95 request latency and a throughput
+	mkdir -p "$1"
+	printf 'Metric,avg,p95\nRequest Latency (ms),%s,%s\n\n' $2 $2 >"$1/profile_export_genai_perf.csv"
+	printf 'Metric,Value\nRequest Throughput (per sec),%s\n' $3 >>"$1/profile_export_genai_perf.csv"
+}
+for r in 1 2 4; do csv rr/m-openai-chat-request_rate$r $((1000 + r * 100)) $r; done
+"$TSCOPE_BIN" --print --no-index $sz rr >rr.out 2>rr.err
+tap_check "a request-rate sweep (no concurrency fit): the sizing options named as ignored" 'grep -qx "$sizing" rr.err'
+for c in 1 2 4; do csv cc/m-openai-chat-concurrency$c $((1000 + c * 100)) $c; done
+"$TSCOPE_BIN" --print --no-index $sz --target-runtime 5 cc >cc.out 2>cc.err
+tap_check "a concurrency sweep: --target-runtime (NAT only) named, the options its fit takes not" \
+	'grep -qx "tscope-tui: --target-runtime ignored: for NAT sizing (p95 workflow runtime) only, and this run has \
+none" cc.err && [ "$(grep -c ignored cc.err)" -eq 1 ] && grep -q "→ no GPU estimate for p95 latency 0.1 s" cc.out'
 "$TSCOPE_BIN" --print --no-index --warmup 3 --ranks 0-3 --ranks-per-node 4 "$demo" >ok.out 2>ok.err
 tap_check "options that apply: nothing said of them" '! grep -q ignored ok.err'
 ign="tscope-tui: --ranks ignored: for rank dirs or traces only, and this run has none"

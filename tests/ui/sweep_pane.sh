@@ -1,7 +1,9 @@
 #!/bin/sh
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
-# estimate, in UTF-8 and with --ascii; pass is - until a constraint is given;
+# estimate, in UTF-8 and with --ascii; pass is - until a constraint is given; a point
+# without a request count lists its confidence as n/a; a :constraint on a metric no
+# config has is refused as not judged;
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
 # too); a bad objective is reported, not fatal; the sweep view's time columns carry
 # their unit in the name (ttft_p99_ms) and :filter compares in it; on a NAT-only run, Enter on a sizing
@@ -82,9 +84,10 @@ grep -q 'm_run_config_2 .*  3 .* no  *ttft_p99<20 (30)' "$TMP/after.txt"
 tap_rc $? ":constraint marks config 2 failing in the sweep view at once"
 grep -q 'm_run_config_0 .*  1 .* yes' "$TMP/after.txt"
 tap_rc $? ":objective ranks config 0 first"
-grep -q '^ *4  *500  *3  NO   ttft_p99<20 (30)' "$TMP/pane.txt"
-tap_rc $? "Sweep pane lists ranking, pass and the failed constraint per point"
-grep -q '^ *4  *500  *-  - *$' "$TMP/pane_before.txt" && ! grep -q ' yes' "$TMP/pane_before.txt"
+grep -q '^ *4  *500  *3  NO   confidence n/a (no request count) ttft_p99<20 (30)' "$TMP/pane.txt"
+tap_rc $? "Sweep pane lists ranking, pass, confidence (n/a: no request count) and the failed constraint per point"
+grep -q '^ *4  *500  *-  -    confidence n/a (no request count) *$' "$TMP/pane_before.txt" &&
+	! grep -q ' yes' "$TMP/pane_before.txt"
 tap_rc $? "no constraint given: the Sweep pane's pass is -, never a vacuous yes"
 ! grep -q 'm_run_config_2 .* yes' "$TMP/before.txt" && grep -q 'm_run_config_2' "$TMP/before.txt"
 tap_rc $? "no constraint given: the sweep view's pass cell is empty"
@@ -174,6 +177,28 @@ tui "$TMP/s6" "$LC"
 grep -q '○' "$TMP/lc.txt" && grep -q '●' "$TMP/lc.txt" && grep -q '○ few requests' "$TMP/lc.txt" &&
 	grep -q '^ *1  *150  .*low confidence (20 requests)' "$TMP/lc.txt" && ! grep -q '^ *2  .*low confidence' "$TMP/lc.txt"
 tap_rc $? "Sweep pane: the 20-request level's p95 is drawn ○ and listed as low confidence; 400 requests are not"
+# no request count (older GenAI-Perf): each point says its confidence is n/a, never implied confident;
+# a constraint on a metric no config has (no ITL here) is refused as not judged
+NC="$TMP/nc"
+cp -R "$LC" "$NC"
+for f in "$NC"/*/p_genai_perf.csv; do
+	grep -v '^Request Count' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+done
+cat >"$TMP/s6n" <<S
+:resize 30 100
+:pane Sweep
+:dump $TMP/nc.txt
+:constraint itl_p99<50
+:dump $TMP/nc_con.txt
+:quit
+S
+tui "$TMP/s6n" "$NC"
+[ "$(grep -c '^ *[124]  *[0-9]*  *-  -    confidence n/a (no request count) *$' "$TMP/nc.txt")" = 3 ] &&
+	! grep -q 'low confidence (' "$TMP/nc.txt" && ! grep -v 'few requests' "$TMP/nc.txt" | grep -q '○'
+tap_rc $? "Sweep pane without a request count: every point lists confidence n/a (no request count)"
+grep -q 'itl_p99<50 not judged: no config has that metric' "$TMP/nc_con.txt" &&
+	grep -q '^ *1  .*  -  -  ' "$TMP/nc_con.txt"
+tap_rc $? ":constraint on a metric no config has is refused as not judged; pass stays -"
 
 # two online jobs of one calc output dir: each job is a source, then their merge
 for j in 1752000000:1,2,4 1752000100:8,16,32; do

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_sweep_fit.c: the numeric core of sweeps and sizing: numpy-linear percentiles,
  * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
- * numbers of formats.md §4.4, and the throughput knee. */
+ * numbers of formats.md §4.4 (no fit of values so large that its sums overflow), and the
+ * throughput knee. */
 #include <math.h>
+#include <string.h>
 #include "model/stats.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/plot.h"
@@ -84,6 +86,11 @@ static void test_fit_edges(void)
 	ok(!e.ok && e.err, "target below the intercept: no estimate");
 	e = fit_gpu_estimate(&rt, 10, 0, 8);
 	ok(!e.ok, "no users: no estimate");
+	const double huge[] = { 1e200, 2e200, 4e200, 8.5e200 };
+	f = fit_linear(conc, huge, 4);
+	ok(!f.ok && f.err && strstr(f.err, "not finite"), "values whose sums overflow: no fit, never an R² of NaN");
+	e = fit_gpu_estimate(&f, 10, 100, 8);
+	ok(!e.ok, "no estimate from a fit that overflowed");
 }
 
 static void test_knee(void)
