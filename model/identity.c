@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* identity.c: group PATH arguments into runs before loading (see identity.h). */
+/* identity.c: group PATH arguments into runs before loading, and tell a folder of runs
+ * from the run it was loaded as (see identity.h). */
 #include "model/identity.h"
 
 #include <limits.h>
@@ -514,6 +515,17 @@ static void append_paths(char **s, const struct run_group *g)
 	append(s, "\n");
 }
 
+/* The command line that opens run g alone, each path a shell word (text_shell_word_dup). */
+static void append_command(char **s, const struct run_group *g)
+{
+	append(s, "tscope-tui --format %s", g->format);
+	for (size_t k = 0; k < g->npaths; k++) {
+		char *word = text_shell_word_dup(g->paths[k]);
+		append(s, " %s", word);
+		free(word);
+	}
+}
+
 /* What group g is: "pytscope run 'ddp', 2 ranks", "Kineto traces", ... (malloc'd). */
 static char *group_what(const struct run_group *g)
 {
@@ -574,8 +586,9 @@ char *run_identity_describe(const struct run_identity *id)
 			   "the directory that holds it)\n");
 	append(&s, "open one run at a time, e.g.:\n");
 	for (size_t i = 0; i < id->n; i++) {
-		append(&s, "  tscope-tui --format %s", id->v[i].format);
-		append_paths(&s, &id->v[i]);
+		append(&s, "  ");
+		append_command(&s, &id->v[i]);
+		append(&s, "\n");
 	}
 	if (!id->nested[0])
 		append(&s, "(to attach a trace to a run on purpose: --trace FILE)\n");
@@ -599,10 +612,8 @@ struct run *run_identity_refusal(const struct run_identity *id, const struct opt
 			size_t idx = run_add_source(run, g->paths[k], g->format, -1,
 						    stat(g->paths[k], &st) == 0 ? (long long)st.st_size : -1);
 			char *src_why = NULL;
-			append(&src_why, "refused: run %zu of %zu (%s); open it alone: tscope-tui --format %s", i + 1,
-			       id->n, what, g->format);
-			for (size_t j = 0; j < g->npaths; j++)
-				append(&src_why, " %s", g->paths[j]);
+			append(&src_why, "refused: run %zu of %zu (%s); open it alone: ", i + 1, id->n, what);
+			append_command(&src_why, g);
 			run_refuse(run, why, (long)idx, src_why);
 			free(src_why);
 		}
@@ -669,17 +680,72 @@ struct run *run_identity_mismatch(const struct run *run, char *why, size_t n)
 		char *reason = xasprintf("the trace %s is rank %d, which the step logs (%zu ranks) do not have: it "
 					 "belongs to another run; they are never merged",
 					 r->path, r->rank, steps_nranks(run->steps));
+		char *word = text_shell_word_dup(r->path);
 		char *src_why = xasprintf("refused: rank %d, not a rank of the step logs; open it alone: "
 					  "tscope-tui --format kineto %s (or attach it with --trace FILE)",
-					  r->rank, r->path);
+					  r->rank, word);
 		snprintf(why, n,
 			 "%s\n"
 			 "open one at a time: --format pytscope PATH or --format kineto %s (attach a trace on purpose "
-			 "with --trace FILE)\n", reason, r->path);
+			 "with --trace FILE)\n", reason, word);
 		struct run *refused = refused_copy(run, reason, r->path, src_why);
+		free(word);
 		free(reason);
 		free(src_why);
 		return refused;
 	}
 	return NULL;
+}
+
+/* Whether the loader named format reads sweeps (GenAI-Perf, NAT, Cerebras). */
+static bool sweep_format(const char *format)
+{
+	for (size_t l = 0; l < sub_sweep.nloaders; l++)
+		if (strcmp(sub_sweep.loaders[l].name, format) == 0)
+			return true;
+	return false;
+}
+
+/* Whether every source of run lies in the directory of one of the nk runs kids. */
+static bool sources_in_children(const struct run *run, const struct run_child *kids, size_t nk)
+{
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const char *p = run->src[i].path;
+		bool in = false;
+		for (size_t k = 0; k < nk && !in; k++) {
+			size_t n = strlen(kids[k].path);
+			in = strncmp(p, kids[k].path, n) == 0 && p[n] == '/';
+		}
+		if (!in)
+			return false;
+	}
+	return true;
+}
+
+size_t run_identity_folder(const char *dir, struct run *run, const struct opts *opts, struct run_child **kids)
+{
+	*kids = NULL;
+	if (run_is_empty(run))
+		return run->nsrc ? 0 : run_children(dir, opts, kids);
+	bool sweep_only = sub_sweep.has_data(run) && !sub_steps.has_data(run) && !sub_trace.has_data(run) &&
+			  !sub_dasf.has_data(run);
+	if (!sweep_only)
+		return 0;
+	size_t nk = run_children(dir, opts, kids), others = 0;
+	for (size_t i = 0; i < nk; i++)
+		others += !sweep_format((*kids)[i].format);
+	if (others && sources_in_children(run, *kids, nk))
+		return nk;
+	for (size_t i = 0; others && i < nk; i++) {
+		if (sweep_format((*kids)[i].format))
+			continue;
+		char *word = text_shell_word_dup((*kids)[i].path);
+		diag_add(&run->diags, DIAG_WARN, (*kids)[i].path, -1, -1, -1,
+			 "a %s run below the sweep, not part of it; open it alone: tscope-tui %s", (*kids)[i].format,
+			 word);
+		free(word);
+	}
+	run_children_free(*kids, nk);
+	*kids = NULL;
+	return 0;
 }

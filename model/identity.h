@@ -35,6 +35,8 @@
  *     a run dir and one of its rank dirs) that is not in a run of that PATH (dropped as
  *     above, or joined to it as a file under a directory) is refused (`nested`): never
  *     merged, never compared as two runs ("INNER is inside OUTER: give one of them").
+ *   - A folder holding a sweep in subdirectories beside runs of another kind is a folder
+ *     of runs, the sweep one of them (run_identity_folder, below).
  * --format restricts the probing to that loader (the way to pick one run of a mixed
  * folder); --trace files are attached on purpose and are not grouped here. */
 #ifndef MODEL_IDENTITY_H
@@ -43,6 +45,7 @@
 #include "model/opts.h"
 
 struct run;
+struct run_child;
 
 enum run_family { FAMILY_STEPS, FAMILY_TRACES, FAMILY_SWEEP, FAMILY_DASF };
 
@@ -86,14 +89,14 @@ void run_identity_notes(const struct run_identity *id, size_t group, struct run 
 /* True when the runs are exactly two complete pytscope runs (a comparison). */
 bool run_identity_is_pair(const struct run_identity *id);
 /* What was found and how to open one run, several lines, each ending in "\n" (data
- * text unsanitized: sanitize before printing); first the nested PATHs when there are.
- * malloc'd. */
+ * text unsanitized: sanitize before printing; the paths of the command lines are shell
+ * words, text_shell_word_dup); first the nested PATHs when there are. malloc'd. */
 char *run_identity_describe(const struct run_identity *id);
 /* The refusal of id (more than one run, not a pair, or nested PATHs) as a run in the
  * model: no data, one source per PATH of each group whose `refused` says which run it is
- * and how to open it alone, an error diagnostic, run->refused set. The Sources view and
- * `--export sources` show it; the caller writes run_identity_describe() on stderr and
- * exits 1. */
+ * and how to open it alone (a command line of shell words), an error diagnostic,
+ * run->refused set. The Sources view and `--export sources` show it; the caller writes
+ * run_identity_describe() on stderr and exits 1. */
 struct run *run_identity_refusal(const struct run_identity *id, const struct opts *opts);
 void run_identity_free(struct run_identity *id);
 
@@ -102,7 +105,18 @@ void run_identity_free(struct run_identity *id);
  * (its steps are the traces' own ProfilerSteps: trace_steps_only). NULL when they are; else
  * the refused run (as run_identity_refusal: run's sources and diagnostics, no data, the
  * foreign trace's source saying why), with what was found and how to pick in why (lines
- * ending in "\n", unsanitized) for stderr. The caller frees both runs. */
+ * ending in "\n", unsanitized but for the command line's shell word) for stderr. The
+ * caller frees both runs. */
 struct run *run_identity_mismatch(const struct run *run, char *why, size_t n);
+
+/* A folder of runs (never a run dropped in silence): the runs below the one PATH dir, into
+ * *kids (run_children, model/run.h; 0 and NULL when dir is no such folder), given run, the
+ * run loaded from dir. dir holds no run itself; or the sweep loaders, which look several
+ * levels down, found a sweep in its subdirectories alone, beside runs of another kind (a
+ * training run, traces, DASF databases): the sweep is then one run of the folder, named
+ * as the others are. A sweep dir (its levels in subdirectories, nothing else) is no such
+ * folder, nor a sweep with files of dir's own: each run of another kind below it gets a
+ * warning in run's diagnostics saying how to open it alone. */
+size_t run_identity_folder(const char *dir, struct run *run, const struct opts *opts, struct run_child **kids);
 
 #endif

@@ -175,6 +175,41 @@ char *text_sanitize_dup(const char *s, unsigned flags)
 	return out;
 }
 
+/* A byte a POSIX shell reads as part of a word, unquoted: letters, digits, any byte of a
+ * non-ASCII character, and _ - . / , : @ % + = (Python's shlex.quote, UTF-8 kept). */
+static bool shell_plain_byte(unsigned char c)
+{
+	return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("_-./,:@%+=", c));
+}
+
+char *text_shell_word_dup(const char *s)
+{
+	char *safe = text_sanitize_dup(s, 0);
+	size_t n = 0, quotes = 0;
+	bool plain = safe[0] != '\0';
+	for (; safe[n]; n++) {
+		plain &= shell_plain_byte((unsigned char)safe[n]);
+		quotes += safe[n] == '\'';
+	}
+	if (plain)
+		return safe;
+	char *out = xmalloc(n + quotes * 3 + 3), *o = out;
+	*o++ = '\'';
+	for (const char *p = safe; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);   /* close the quotes, a quoted ', open them again */
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	free(safe);
+	return out;
+}
+
 bool text_locale_utf8(void)
 {
 	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;

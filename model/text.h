@@ -28,6 +28,11 @@ enum { TEXT_ASCII = 1 };
 size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsigned flags);
 /* Sanitized malloc'd copy of a NUL-terminated string (NULL -> ""). The caller frees. */
 char *text_sanitize_dup(const char *s, unsigned flags);
+/* s as a word to paste into a POSIX shell (a path in a suggested command line),
+ * malloc'd: sanitized as text_sanitize_dup(s, 0) does (no control byte reaches the
+ * terminal), then, unless every byte is plain (letters, digits, non-ASCII characters,
+ * _ - . / , : @ % + =), in single quotes with each ' as '\''. NULL or "" -> "''". */
+char *text_shell_word_dup(const char *s);
 /* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
  * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII
  * stand-in (sparkline heights and bar cells as the explorer's ASCII glyphs) or '?', a

@@ -3,6 +3,7 @@
  * then pick the mode: explorer (tty), --print (default off a tty), --export, lists.
  * Exit status: 0 ok, 1 nothing found or data error, 2 usage error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <malloc.h>
 #include <poll.h>
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -42,118 +42,31 @@ struct progress {
 	bool keys;               /* stdin is a terminal too: q or Esc cancels a slow load */
 	atomic_bool cancel;      /* the loaders' cancel flag (load_ctx.cancel) */
 	bool screen;             /* the explorer's loading screen shows the progress */
+	bool watched;            /* load_line draws the line and reads the keys */
 	_Atomic(struct run *) run;   /* the run being loaded (load_ctx.started) */
 	_Atomic(const char *) phase; /* load_ctx.phase: what the loaders do, NULL: reading */
 };
 
-/* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
- * after the load, on SIGINT/SIGTERM/SIGHUP and on Ctrl-Z (SIGTSTP: the shell and the
- * user get their terminal back while the load is stopped). A key is read only when poll
- * says one is there and the load has the terminal (a read in the background would stop
- * it), and the load's mode is set again whenever the terminal is found out of it (after
- * fg), so that nothing the shell does to the terminal can block the load. A signal
- * during a load also removes the temporary file of an index being written
- * (index_tmp_unlink), then is raised again. */
-static struct termios load_tio;            /* the user's terminal, as the load found it */
-static volatile sig_atomic_t load_tio_set; /* the terminal is in the load's mode */
-static struct sigaction load_tstp_old;     /* SIGTSTP's action before the load's */
-static bool load_tstp_set;                 /* on_load_tstp is installed */
-
-static void load_keys_restore(void)
+/* The line after its 0.5 s: from the first draw q or Esc cancels the load (the terminal
+ * set to read them: src/meter.h meter_keys_*). */
+static void load_line_draw(struct progress *p)
 {
-	if (load_tio_set) {
-		tcsetattr(STDIN_FILENO, TCSANOW, &load_tio);
-		load_tio_set = 0;
-	}
+	if (p->keys && !atomic_load(&p->m.shown))
+		meter_keys_start();
+	if (p->keys && meter_keys_cancel())
+		atomic_store(&p->cancel, true);
+	meter_draw(&p->m, "loading", p->keys ? " · q cancels" : "");
 }
 
-/* Ctrl-Z: the user's terminal, then stop as SIGTSTP does; once continued (fg), the next
- * load_keys_cancel() sets the load's mode again. */
-static void on_load_tstp(int sig)
-{
-	int e = errno;
-	load_keys_restore();
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, self;
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigaction(sig, &dfl, &self);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	sigaction(sig, &self, NULL);
-	errno = e;
-}
-
-/* The load's mode, the user's saved in load_tio. */
-static void load_keys_mode(void)
-{
-	struct termios t;
-	if (tcgetattr(STDIN_FILENO, &t) != 0)
-		return;
-	load_tio = t;
-	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-	t.c_cc[VMIN] = 0;
-	t.c_cc[VTIME] = 0;
-	load_tio_set = 1;
-	if (tcsetattr(STDIN_FILENO, TCSANOW, &t) != 0)
-		load_tio_set = 0;
-}
-
-/* Ctrl-Z handled (unless SIGTSTP is ignored); load_keys_cancel() sets the load's mode. */
-static void load_keys_start(void)
-{
-	struct sigaction tstp = { .sa_handler = on_load_tstp, .sa_flags = SA_RESTART };
-	sigemptyset(&tstp.sa_mask);
-	if (sigaction(SIGTSTP, NULL, &load_tstp_old) == 0 && load_tstp_old.sa_handler != SIG_IGN)
-		load_tstp_set = sigaction(SIGTSTP, &tstp, NULL) == 0;
-}
-
-/* After the load: the terminal as it was, default signal handling. */
-static void load_keys_stop(void)
-{
-	load_keys_restore();
-	if (load_tstp_set)
-		sigaction(SIGTSTP, &load_tstp_old, NULL);
-	load_tstp_set = false;
-	meter_signals_off();
-}
-
-/* Whether the terminal is out of the load's mode (not set yet, a stop and fg gave it back
- * to the user's, or the shell set its own). */
-static bool load_keys_lost(void)
-{
-	struct termios t;
-	return tcgetattr(STDIN_FILENO, &t) == 0 && ((t.c_lflag & (ICANON | ECHO)) || t.c_cc[VMIN] || t.c_cc[VTIME]);
-}
-
-/* q or Esc typed during the load (other keys typed then are discarded); in the
- * background none (the terminal is not the load's to set or read). */
-static bool load_keys_cancel(void)
-{
-	pid_t fg = tcgetpgrp(STDIN_FILENO);
-	if (fg < 0 || fg != getpgrp())
-		return false;
-	if (load_keys_lost())
-		load_keys_mode();
-	unsigned char c;
-	bool stop = false;
-	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
-	while (load_tio_set && poll(&in, 1, 0) == 1 && (in.revents & POLLIN) && read(STDIN_FILENO, &c, 1) == 1)
-		stop |= c == 'q' || c == 0x1b;
-	return stop;
-}
-
-/* Called from loader threads: after 0.5 s, redraw one stderr line at most 10x/s. */
+/* Called from loader threads: the bytes; unless another thread shows them (the loading
+ * screen, load_line), after 0.5 s the line redrawn at most 10x/s. */
 static void on_progress(void *ud, long long done_delta, long long total_delta)
 {
 	struct progress *p = ud;
-	if (!meter_add(&p->m, done_delta, total_delta) || p->screen)
-		return;
-	if (p->keys && !atomic_load(&p->m.shown))
-		load_keys_start();
-	if (p->keys && load_keys_cancel())
-		atomic_store(&p->cancel, true);
-	meter_draw(&p->m, "loading", p->keys ? " · q cancels" : "");
+	if (p->screen || p->watched)
+		meter_count(&p->m, done_delta, total_delta);
+	else if (meter_add(&p->m, done_delta, total_delta))
+		load_line_draw(p);
 }
 
 /* The data-quality list counted as the Overview counts it: errors, warnings, notes
@@ -355,6 +268,72 @@ static struct run *load_screen(struct load_job *job, int *quit_rc)
 	return NULL;
 }
 
+/* How often load_line wakes while the loaders make no progress. */
+#define LOAD_TICK_MS 100
+
+/* One tick of load_line: until the loader thread ends (a byte on wake), a key comes or
+ * LOAD_TICK_MS pass; then the line when it is due, and the keys typed. */
+static void load_line_tick(struct progress *p, int wake)
+{
+	bool keys = p->keys && atomic_load(&p->m.shown) && meter_keys_foreground();
+	struct pollfd fd[2] = { { .fd = wake, .events = POLLIN }, { .fd = STDIN_FILENO, .events = POLLIN } };
+	poll(fd, keys ? 2 : 1, LOAD_TICK_MS);
+	if (meter_due(&p->m))
+		load_line_draw(p);
+	else if (keys && meter_keys_cancel())
+		atomic_store(&p->cancel, true);
+	if (keys && (fd[1].revents & (POLLHUP | POLLERR | POLLNVAL)))
+		p->keys = false;   /* the terminal hung up: no key to read any more */
+}
+
+/* A load on a thread of its own that says on wake[1] when it ends. */
+struct load_wake {
+	struct load_job *job;
+	int wake[2];
+};
+
+static void *load_wake_thread(void *ud)
+{
+	struct load_wake *w = ud;
+	load_thread(w->job);
+	(void)!write(w->wake[1], "", 1);
+	return NULL;
+}
+
+/* The load of --print or --export with stderr on a terminal: run_open() on a thread of
+ * its own while this one wakes every LOAD_TICK_MS whether bytes come or not (a FIFO with
+ * no writer yet, a stalled file system): the line from 0.5 s on, q or Esc read as soon as
+ * typed. A cancelled loader that does not stop within LOAD_CANCEL_WAIT_MS ends the
+ * process (load_abandon). Without a thread, on_progress draws as the bytes come. */
+static struct run *load_line(struct load_job *job)
+{
+	struct progress *prog = &job->prog;
+	struct load_wake w = { .job = job };
+	prog->watched = pipe2(w.wake, O_CLOEXEC) == 0;
+	if (prog->watched && pthread_create(&job->th, NULL, load_wake_thread, &w) != 0) {
+		close(w.wake[0]);
+		close(w.wake[1]);
+		prog->watched = false;
+	}
+	if (!prog->watched)
+		return run_open(job->paths, job->npaths, job->opts, &job->hooks);
+	long long cancel_ms = 0;
+	while (!atomic_load(&job->done)) {
+		load_line_tick(prog, w.wake[0]);
+		if (!cancel_ms && atomic_load(&prog->cancel))
+			cancel_ms = meter_elapsed_ms(&prog->m);
+		if (cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS) {
+			meter_keys_stop();
+			meter_clear(&prog->m);
+			load_abandon(1, " (a loader blocked in a read was not waited for)");
+		}
+	}
+	pthread_join(job->th, NULL);
+	close(w.wake[0]);
+	close(w.wake[1]);
+	return job->run;
+}
+
 /* Load with a progress line on a tty after 0.5 s (rate, ETA); q or Esc on a tty cancels:
  * NULL then, after saying so. With screen (the explorer follows on a terminal) the
  * loading screen shows the progress instead, from the first moment, and q quits
@@ -370,9 +349,10 @@ static struct run *load(const char *const *paths, size_t npaths, const struct op
 	if (job->threaded || (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && ui_load_begin(opts)))
 		return load_screen(job, quit_rc);   /* metric reference errors are diagnostics the Sources pane lists */
 	prog->keys = prog->m.tty && isatty(STDIN_FILENO);
-	meter_signals_on(&prog->m, load_keys_restore);
-	struct run *run = run_open(paths, npaths, opts, &job->hooks);
-	load_keys_stop();
+	meter_signals_on(&prog->m, meter_keys_restore);
+	struct run *run = prog->m.tty ? load_line(job) : run_open(paths, npaths, opts, &job->hooks);
+	meter_keys_stop();
+	meter_signals_off();
 	meter_clear(&prog->m);
 	if (atomic_load(&prog->cancel)) {
 		fprintf(stderr, "tscope-tui: load cancelled\n");
@@ -409,11 +389,22 @@ static void load_job_drop(struct load_job *job)
 	free(findings);
 }
 
+/* The mode asked for; else the explorer when standard input and output are terminals (it
+ * reads its keys from standard input), else --print. When standard output alone is a
+ * terminal, the first call says why on stderr, once. */
 static enum cli_mode pick_mode(const struct cli *cli)
 {
+	static bool said;
 	if (cli->mode != MODE_AUTO)
 		return cli->mode;
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? MODE_TUI : MODE_PRINT;
+	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+		return MODE_TUI;
+	if (isatty(STDOUT_FILENO) && !said) {
+		said = true;
+		fputs("tscope-tui: standard input is not a terminal, so the explorer does not open (--tui opens it "
+		      "on /dev/tty)\n", stderr);
+	}
+	return MODE_PRINT;
 }
 
 struct identify_job {
@@ -524,15 +515,18 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 	}
 	char *dir = text_sanitize_dup(cli->paths[0], 0);
 	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
+	char **words = xmalloc(nk * sizeof(*words));   /* each path ready to paste into a shell */
 	int w = 0;
-	for (size_t i = 0; i < nk; i++)
-		if (text_width(kids[i].path) > w)
-			w = text_width(kids[i].path);
 	for (size_t i = 0; i < nk; i++) {
-		char *p = text_sanitize_dup(kids[i].path, 0);
-		fprintf(stderr, "  tscope-tui %s%*s  (%s)\n", p, w - text_width(p), "", kids[i].format);
-		free(p);
+		words[i] = text_shell_word_dup(kids[i].path);
+		if (text_width(words[i]) > w)
+			w = text_width(words[i]);
 	}
+	for (size_t i = 0; i < nk; i++) {
+		fprintf(stderr, "  tscope-tui %s%*s  (%s)\n", words[i], w - text_width(words[i]), "", kids[i].format);
+		free(words[i]);
+	}
+	free(words);
 	free(dir);
 	return 1;
 }
@@ -638,6 +632,15 @@ static int refused_mode(struct cli *cli, struct run *run)
 
 static int run_mode(struct cli *cli, struct run *run)
 {
+	struct run_child *kids = NULL;
+	size_t nk = 0;
+	if (cli->npaths == 1 && !cli->opts.ranks)   /* --ranks: rank dirs, not runs */
+		nk = run_identity_folder(cli->paths[0], run, &cli->opts, &kids);
+	if (nk) {
+		int rc = folder_of_runs(cli, kids, nk);
+		run_children_free(kids, nk);
+		return rc;
+	}
 	enum cli_mode mode = pick_mode(cli);
 	note_unused_options(&cli->opts, run);
 	if (cli->opts.follow && !follow_applies(run)) {
@@ -645,15 +648,6 @@ static int run_mode(struct cli *cli, struct run *run)
 		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
 		      "without --follow\n", stderr);
 		return 2;
-	}
-	if (run_is_empty(run) && cli->npaths == 1 && !run->nsrc && !cli->opts.ranks) { /* --ranks: rank dirs */
-		struct run_child *kids;
-		size_t nk = run_children(cli->paths[0], &cli->opts, &kids);
-		if (nk) {
-			int rc = folder_of_runs(cli, kids, nk);
-			run_children_free(kids, nk);
-			return rc;
-		}
 	}
 	if (mode == MODE_PRINT && cli->opts.follow)
 		return print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* meter.c: the progress line on stderr and how a signal ends its command (meter.h). */
+/* meter.c: the progress line on stderr, how a signal ends its command, and the keys typed
+ * while a load's line shows (meter.h). */
 #include "src/meter.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include "model/index/index.h"
 #include "model/numfmt.h"
@@ -40,10 +44,20 @@ long long meter_elapsed_ms(const struct meter *m)
 	return (now.tv_sec - m->start.tv_sec) * 1000LL + (now.tv_nsec - m->start.tv_nsec) / 1000000;
 }
 
-bool meter_add(struct meter *m, long long done_delta, long long total_delta)
+void meter_count(struct meter *m, long long done_delta, long long total_delta)
 {
 	atomic_fetch_add(&m->done, done_delta);
 	atomic_fetch_add(&m->total, total_delta);
+}
+
+bool meter_add(struct meter *m, long long done_delta, long long total_delta)
+{
+	meter_count(m, done_delta, total_delta);
+	return meter_due(m);
+}
+
+bool meter_due(struct meter *m)
+{
 	if (!m->tty)
 		return false;
 	long long ms = meter_elapsed_ms(m);
@@ -53,25 +67,30 @@ bool meter_add(struct meter *m, long long done_delta, long long total_delta)
 }
 
 /* The line with the counts divided by scale and named unit; a nonzero figure never
- * reads 0 (numfmt_nonzero: "0.213 MB"). */
+ * reads 0 (numfmt_nonzero: "0.213 MB"). A percentage and an ETA only below the total: the
+ * bytes of a FIFO or of a file that grew are not in it (meter.h). */
 static void draw(struct meter *m, const char *what, const char *hint, double scale, const char *unit)
 {
 	long long done = atomic_load(&m->done), total = atomic_load(&m->total);
 	long long ms = meter_elapsed_ms(m);
 	double rate = (double)done / scale / ((double)(ms > 0 ? ms : 1) / 1e3); /* units/s */
 	atomic_store(&m->shown, true);
-	char line[400], d[32], t[32], r[32], eta[32];
+	char line[400], d[32], t[32], r[32], eta[48] = "";
 	numfmt_nonzero((double)done / scale, 0, d, sizeof(d));
 	numfmt_nonzero((double)total / scale, 0, t, sizeof(t));
-	if (total > 0 && rate > 0) {
-		numfmt_nonzero(rate, 0, r, sizeof(r));
-		numfmt_nonzero((double)(total > done ? total - done : 0) / scale / rate, 0, eta, sizeof(eta));
-		snprintf(line, sizeof(line), "%s %s / %s %s (%d%%) · %s %s/s · ETA %s s%s  ", what, d, t, unit,
-			 (int)(100.0 * (double)done / (double)total), r, unit, eta, hint);
-	} else {
-		numfmt_nonzero(rate, scale > 1 ? 1 : 0, r, sizeof(r)); /* MB/s to a tenth */
-		snprintf(line, sizeof(line), "%s %s %s · %s %s/s%s  ", what, d, unit, r, unit, hint);
+	bool known = total > 0 && done <= total;
+	numfmt_nonzero(rate, known || scale == 1 ? 0 : 1, r, sizeof(r)); /* MB/s of no total to a tenth */
+	if (known && done < total && rate > 0) {
+		char left[32];
+		numfmt_nonzero((double)(total - done) / scale / rate, 0, left, sizeof(left));
+		snprintf(eta, sizeof(eta), " · ETA %s s", left);
 	}
+	if (known)
+		snprintf(line, sizeof(line), "%s %s / %s %s (%d%%) · %s %s/s%s%s  ", what, d, t, unit,
+			 (int)(100.0 * (double)done / (double)total), r, unit, eta, hint);
+	else
+		snprintf(line, sizeof(line), "%s %s %s%s · %s %s/s%s  ", what, d, unit,
+			 total > 0 ? " (total unknown)" : "", r, unit, hint);
 	put_line(m, "\r", line);
 }
 
@@ -128,4 +147,141 @@ void meter_signals_on(struct meter *m, void (*restore)(void))
 void meter_signals_off(void)
 {
 	end_signals(SIG_DFL);
+}
+
+/* ---- the keys typed while a load's line shows ----------------------------------- */
+
+/* How long the bytes after an ESC may take to come for an escape sequence: an arrow key's
+ * ESC [ A arrives at once (the explorer's curses waits as long: ui/term.c). */
+#define METER_ESC_WAIT_MS 25
+
+/* The terminal while a slow load watches for q / Esc: byte-at-a-time, no echo; restored
+ * after the load, on SIGINT/SIGTERM/SIGHUP and on Ctrl-Z (SIGTSTP: the shell and the
+ * user get their terminal back while the load is stopped). A key is read only when poll
+ * says one is there and the load has the terminal, and the load's mode is set again
+ * whenever the terminal is found out of it (after fg), so that nothing the shell does to
+ * the terminal can block the load. */
+static struct termios keys_tio;            /* the user's terminal, as the load found it */
+static volatile sig_atomic_t keys_tio_set; /* the terminal is in the load's mode */
+static struct sigaction keys_tstp_old;     /* SIGTSTP's action before the load's */
+static bool keys_tstp_set;                 /* on_keys_tstp is installed */
+
+/* TCSAFLUSH: what was typed and not read yet goes with the load's mode. */
+void meter_keys_restore(void)
+{
+	if (keys_tio_set) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &keys_tio);
+		keys_tio_set = 0;
+	}
+}
+
+/* Ctrl-Z: the user's terminal, then stop as SIGTSTP does; once continued (fg), the next
+ * meter_keys_cancel() sets the load's mode again. */
+static void on_keys_tstp(int sig)
+{
+	int e = errno;
+	meter_keys_restore();
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, self;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigaction(sig, &dfl, &self);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	sigaction(sig, &self, NULL);
+	errno = e;
+}
+
+/* The load's mode, the user's saved in keys_tio. */
+static void keys_mode(void)
+{
+	struct termios t;
+	if (tcgetattr(STDIN_FILENO, &t) != 0)
+		return;
+	keys_tio = t;
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	keys_tio_set = 1;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &t) != 0)
+		keys_tio_set = 0;
+}
+
+void meter_keys_start(void)
+{
+	struct sigaction tstp = { .sa_handler = on_keys_tstp, .sa_flags = SA_RESTART };
+	sigemptyset(&tstp.sa_mask);
+	if (!keys_tstp_set && sigaction(SIGTSTP, NULL, &keys_tstp_old) == 0 && keys_tstp_old.sa_handler != SIG_IGN)
+		keys_tstp_set = sigaction(SIGTSTP, &tstp, NULL) == 0;
+}
+
+void meter_keys_stop(void)
+{
+	meter_keys_restore();
+	if (keys_tstp_set)
+		sigaction(SIGTSTP, &keys_tstp_old, NULL);
+	keys_tstp_set = false;
+}
+
+/* Whether the terminal is out of the load's mode (not set yet, a stop and fg gave it back
+ * to the user's, or the shell set its own). */
+static bool keys_lost(void)
+{
+	struct termios t;
+	return tcgetattr(STDIN_FILENO, &t) == 0 && ((t.c_lflag & (ICANON | ECHO)) || t.c_cc[VMIN] || t.c_cc[VTIME]);
+}
+
+bool meter_keys_foreground(void)
+{
+	pid_t fg = tcgetpgrp(STDIN_FILENO);
+	return fg >= 0 && fg == getpgrp();
+}
+
+/* Where the bytes typed are: a key of its own, just after an ESC, in a CSI sequence
+ * (ESC [, up to its final byte) or an SS3 one (ESC O and one byte). */
+enum keys_state { KEYS_KEY, KEYS_ESC, KEYS_CSI, KEYS_SS3 };
+
+/* Byte c in state *s: true for q, and for an ESC that c shows to be the Esc key. */
+static bool keys_byte(enum keys_state *s, unsigned char c)
+{
+	switch (*s) {
+	case KEYS_ESC:
+		*s = c == '[' ? KEYS_CSI : c == 'O' ? KEYS_SS3 : KEYS_KEY;
+		return *s == KEYS_KEY;
+	case KEYS_CSI:
+		*s = c >= 0x40 && c <= 0x7e ? KEYS_KEY : KEYS_CSI;
+		return false;
+	case KEYS_SS3:
+		*s = KEYS_KEY;
+		return false;
+	default:
+		*s = c == 0x1b ? KEYS_ESC : KEYS_KEY;
+		return c == 'q';
+	}
+}
+
+/* The bytes typed into buf (cap at most), waiting up to wait_ms for the first; 0: none. */
+static size_t keys_read(unsigned char *buf, size_t cap, int wait_ms)
+{
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	if (poll(&in, 1, wait_ms) != 1 || !(in.revents & POLLIN))
+		return 0;
+	ssize_t got = read(STDIN_FILENO, buf, cap);
+	return got > 0 ? (size_t)got : 0;
+}
+
+bool meter_keys_cancel(void)
+{
+	if (!meter_keys_foreground())
+		return false;
+	if (keys_lost())
+		keys_mode();
+	enum keys_state s = KEYS_KEY;
+	bool stop = false;
+	unsigned char buf[64];
+	size_t n;
+	while (keys_tio_set && (n = keys_read(buf, sizeof(buf), s == KEYS_KEY ? 0 : METER_ESC_WAIT_MS)) > 0)
+		for (size_t i = 0; i < n; i++)
+			stop |= keys_byte(&s, buf[i]);
+	return stop || s == KEYS_ESC;   /* an ESC with nothing after it is the Esc key */
 }

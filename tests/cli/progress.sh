@@ -6,6 +6,8 @@
 # (a file still being written over a slow filesystem looks the same to the loader).
 # A trickle (25 lines every 0.5 s): the bytes read and the rate never read 0 (the
 # Numbers rule: "0.0358 MB · 0.0179 MB/s", not "0 MB · 0.0 MB/s").
+# Bytes beyond the sizes known (three ranks' files and a fourth rank's FIFO fed slowly:
+# a FIFO's bytes are in no total): never above 100% nor "ETA 0 s", "(total unknown)".
 # Ctrl-Z and fg during a slow load (a job-control shell in the pty): the terminal
 # given back while stopped, the load going on after fg, q still cancelling.
 set -u
@@ -67,6 +69,19 @@ tap_check "a trickle on a tty: the bytes read and the rate never read 0 (3 signi
 	'[ "$rc" -eq 0 ] && grep -qE "loading 0\.0[0-9]+ MB · 0\.0[0-9]+ MB/s" trickle.lines &&
 	 ! grep -qE "loading 0 MB| 0\.0 MB/s" trickle.lines'
 sed 's/^/# /' trickle.lines | head -3
+
+# Three ranks' files and a FIFO for rank 3 fed a line every 0.1 s: its bytes are in no
+# total, so once past the files' sizes the line says the total is unknown.
+"$gen" four 4 40 >/dev/null && mv four/rank3/steps.jsonl r3.jsonl && mkfifo four/rank3/steps.jsonl || exit 1
+{ while IFS= read -r l; do printf '%s\n' "$l"; sleep 0.1; done <r3.jsonl; } >four/rank3/steps.jsonl &
+on_tty "--no-index four" fifo.out
+rc=$?
+wait
+tr '\r' '\n' <fifo.out | grep "tscope-tui: loading" >fifo.lines
+tap_check "bytes past the total known (a FIFO): never above 100% nor \"ETA 0 s\", the total said unknown" \
+	'[ "$rc" -eq 0 ] && grep -q "MB (total unknown) · " fifo.lines &&
+	 ! grep -qE "\((10[1-9]|1[1-9][0-9]|[2-9][0-9][0-9])%\)|ETA 0 s" fifo.lines'
+sed 's/^/# /' fifo.lines | tail -2
 
 # Ctrl-C while the line is shown (steps arriving 100 lines every 0.1 s): the line is
 # erased, the last bytes on the terminal are "\r\033[K", and the process dies by SIGINT.

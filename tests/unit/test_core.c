@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
- * tables (sort, a severity column's order, filter, CSV), diagnostics, the run's source list. */
+ * tables (sort, a severity column's order, filter, CSV), diagnostics, the run's source list;
+ * a path as a shell word. */
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -72,6 +73,27 @@ static void test_sanitize(void)
 	is_int(text_codepoints("\xe2\x80\x94x"), 2, "codepoints");
 	text_clip("abcdefgh", 5, out, sizeof(out), true, TEXT_ASCII);
 	is_str(out, "abcd~", "clip with ASCII ellipsis");
+}
+
+/* A path as a shell word: as it is when every byte is plain, else in single quotes
+ * (' as '\''), sanitized first. */
+static void test_shell_word(void)
+{
+	static const struct { const char *in, *want; } words[] = {
+		{ "runs/a-1.b_c,d:e@f%g+h=i", "runs/a-1.b_c,d:e@f%g+h=i" },
+		{ "fold/\xc3\xbcn\xc3\xaf", "fold/\xc3\xbcn\xc3\xaf" },
+		{ "run with space", "'run with space'" },
+		{ "it's", "'it'\\''s'" },
+		{ "''", "''\\'''\\'''" },
+		{ "$HOME;~*?", "'$HOME;~*?'" },
+		{ "e\x1b[2J", "'e^[[2J'" },
+		{ "", "''" },
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		char *w = text_shell_word_dup(words[i].in);
+		is_str(w, words[i].want, words[i].want);
+		free(w);
+	}
 }
 
 /* json_int parses integers exactly: no detour through a double above 2^53. */
@@ -322,6 +344,7 @@ static void test_source_paths(void)
 int main(void)
 {
 	test_sanitize();
+	test_shell_word();
 	test_json();
 	test_json_int();
 	test_table();

@@ -1,0 +1,76 @@
+#!/bin/sh
+# cli_folders.sh: a folder of runs off the explorer (src/main.c folder_children,
+# folder_of_runs). A folder holding training runs and a GenAI-Perf sweep in its
+# subdirectories is a folder of runs: every run is named, the sweep one of them (the
+# sweep loaders look several levels down, so they claim the folder, but the training runs
+# are never dropped); a sweep dir itself, two sweeps side by side and --format genai-perf
+# still open one sweep; a sweep with files of the folder's own opens with a warning naming
+# each run of another kind below it. The command lines suggested (a folder's runs, a
+# mixed PATH's refusal on stderr and in --export sources) quote their paths for a POSIX
+# shell when they need it (a space, a quote), sanitized first, and paste as they are.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+BIN=$TSCOPE_BIN
+gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+cd "$TSCOPE_TMP" || exit 1
+"$gen/gen_demo" small 2 20 >/dev/null && mkdir proj && cp -r small proj/runA && cp -r small proj/runB &&
+	"$gen/gen_sweep" proj/sweep1 30 2 3 >/dev/null || { tap_notok "fixtures generated"; exit 1; }
+
+# --- training runs and a sweep below one folder ----------------------------------
+"$BIN" --print proj >out 2>err
+rc=$?
+tap_check "runs and a sweep below a folder: exit 1, nothing on stdout" '[ "$rc" -eq 1 ] && [ ! -s out ]'
+tap_check "... the three runs named, the sweep one of them" \
+	'[ "$(wc -l <err)" -eq 4 ] &&
+	 head -1 err | grep -q "^tscope-tui: '"'"'proj'"'"' holds 3 runs below it; open one:$" &&
+	 grep -q "^  tscope-tui proj/runA  *(pytscope)$" err && grep -q "^  tscope-tui proj/runB  *(pytscope)$" err &&
+	 grep -q "^  tscope-tui proj/sweep1  (genai-perf)$" err'
+"$BIN" --print proj/ >out2 2>err2
+tap_check "... the same with a trailing '/'" '[ $? -eq 1 ] && cmp -s err err2'
+"$BIN" --export sources proj >out 2>err2
+tap_check "... --export sources: the same list, no sweep file exported" \
+	'[ $? -eq 1 ] && [ ! -s out ] && cmp -s err err2'
+"$BIN" --print proj/sweep1 >out 2>err
+tap_check "the sweep dir itself: one sweep, exit 0" '[ $? -eq 0 ] && grep -q "inference sweep  3 configs" out'
+"$BIN" --print --format genai-perf proj >out 2>err
+tap_check "--format genai-perf on the folder: the sweep" '[ $? -eq 0 ] && grep -q "inference sweep  3 configs" out'
+mkdir two && cp -r proj/sweep1 two/sweepA && cp -r proj/sweep1 two/sweepB
+"$BIN" --print two >out 2>err
+tap_check "two sweeps side by side, nothing else: one sweep of two series, as before" \
+	'[ $? -eq 0 ] && grep -q "inference sweep  6 configs in 2 series" out'
+mkdir own && cp -r small own/runA && cp proj/sweep1/*concurrency1/profile_export.json own/
+"$BIN" --print own >out 2>err
+tap_check "a sweep with files of the folder's own: the sweep opens, a warning" \
+	'[ $? -eq 0 ] && grep -q "inference sweep  1 config" out && grep -q "1 warning" err'
+"$BIN" --export sources own >out 2>/dev/null
+tap_check "... the warning names the training run below it and how to open it" \
+	'grep -q "^warning,own/runA,.*a pytscope run below the sweep, not part of it; open it alone: \
+tscope-tui own/runA" out'
+
+# --- command lines that paste -----------------------------------------------------
+mkdir fold && cp -r small "fold/run with space" && cp -r small "fold/it's" && cp -r small fold/plain &&
+	cp -r small "fold/$(printf 'e\033[2Jx')"
+"$BIN" --print fold >out 2>err
+tap_check "a folder of runs: paths with a space or a quote in single quotes, plain ones as they are" \
+	'grep -q "^  tscope-tui '"'"'fold/it'"'"'\\\\'"'"''"'"'s'"'"'  *(pytscope)$" err &&
+	 grep -q "^  tscope-tui '"'"'fold/run with space'"'"'  (pytscope)$" err &&
+	 grep -q "^  tscope-tui fold/plain  *(pytscope)$" err'
+tap_check "... a control byte sanitized, then quoted; no raw escape" \
+	'grep -q "^  tscope-tui '"'"'fold/e^\[\[2Jx'"'"'  *(pytscope)$" err && ! grep -q "$(printf "\033")" err'
+ok=0
+for want in "with space" "fold/it" plain; do
+	line=$(grep -F "$want" err | grep -v "e^\[" | sed 's/^  tscope-tui \(.*\)  *(pytscope)$/\1/')
+	# a subshell: a line that is no shell word (an unmatched quote) fails alone
+	# shellcheck disable=SC2016
+	(eval "\"\$BIN\" --export ranks $line") >pasted 2>/dev/null && [ "$(wc -l <pasted)" -eq 3 ] && ok=$((ok + 1))
+done
+tap_eq "... each line pasted into sh opens its run" 3 "$ok"
+cp -r small "mix dir" && "$gen/gen_sweep" "mix dir/sw" 30 2 3 >/dev/null
+"$BIN" --print "mix dir" >out 2>err
+tap_check "a mixed PATH with a space: the refusal's command lines quote it" \
+	'[ $? -eq 1 ] && grep -q "^tscope-tui:   tscope-tui --format pytscope '"'"'mix dir'"'"'$" err &&
+	 grep -q "^tscope-tui:   tscope-tui --format genai-perf '"'"'mix dir'"'"'$" err'
+"$BIN" --export sources "mix dir" >out 2>/dev/null
+tap_check "... and so does --export sources" \
+	'grep -q "open it alone: tscope-tui --format genai-perf '"'"'mix dir'"'"'$" out'
+tap_plan
