@@ -192,17 +192,16 @@ static size_t spark_width(const struct print_opts *po)
 
 /* ---- sections ----------------------------------------------------------------------- */
 
-/* Step times as pytscope's report computes them: a plain left-to-right sum. */
-static double *plain_step_times(struct run *run, size_t n)
+/* Step times as pytscope's report computes them: a plain left-to-right sum (t's steps). */
+static double *plain_step_times(struct run *run, const struct timing *t)
 {
 	const struct steps_model *m = run->steps;
-	size_t w = steps_nrecords(m, 0) - n;
-	double *v = xmalloc((n ? n : 1) * sizeof(*v));
-	for (size_t i = 0; i < n; i++) {
+	double *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
 		double s = 0, x;
 		for (size_t k = 0; k < steps_nmetrics(m); k++) { /* the lowest rank's order: its records' */
 			int id = steps_metric_nth(m, k);
-			if (steps_metric(m, id)->kind == METRIC_PHASE && steps_value(m, 0, id, w + i, &x))
+			if (steps_metric(m, id)->kind == METRIC_PHASE && steps_value(m, 0, id, timing_pos(t, i), &x))
 				s += x;
 		}
 		v[i] = s;
@@ -292,6 +291,8 @@ static void timing_head(struct sbuf *b, struct run *run, const struct print_opts
 		sb_puts(b, why); /* its phase name sanitized (timing_why_na) */
 		sb_puts(b, ")\n");
 	}
+	if (analysis_left_out_records(t->nrec - t->n, why, sizeof(why))) /* natively only */
+		sb_printf(b, "  left out: %s\n", why);
 }
 
 /* --compat pytscope of a run whose steps are its traces' ProfilerSteps: pytscope reads no
@@ -316,7 +317,7 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	}
 	timing_head(&b, run, po, t);
 	bool na = !po->compat && !t->finite;
-	double *st = plain_step_times(run, t->n);
+	double *st = plain_step_times(run, t);
 	char *spark = sparkline(st, t->n, spark_width(po));
 	free(st);
 	if (spark)
@@ -398,7 +399,7 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 	if (!c->has_loss)
 		return NULL;
 	struct sbuf b = { 0 };
-	bool bad = c->diverged || strcmp(c->trend, "worsening") == 0;
+	bool bad = (c->diverged && !c->recovered) || strcmp(c->trend, "worsening") == 0;
 	char who[32];
 	char *head = xasprintf("CONVERGENCE%s", lowest_rank(run, po, who, sizeof(who)));
 	title(&b, po, bad ? LED_HIGH : LED_GREEN, head);
@@ -417,9 +418,10 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 		sb_puts(&b, "  (low→high)\n");
 	}
 	free(spark);
-	if (c->diverged) {
-		char *d = xasprintf("  DIVERGED at step %ld", c->diverged_at);
-		sb_style(&b, po->color, SGR_BOLD, SGR_RED, d);
+	if (c->diverged) { /* natively, one a resume left behind is recovered (analysis.h) */
+		char *d = c->recovered ? xasprintf("  diverged at step %ld before the resume from step %ld back to %ld; recovered",
+						   c->diverged_at, c->left_from, c->left_to) : xasprintf("  DIVERGED at step %ld", c->diverged_at);
+		sb_style(&b, po->color, c->recovered ? SGR_YELLOW : SGR_BOLD, c->recovered ? SGR_NONE : SGR_RED, d);
 		sb_puts(&b, "\n");
 		free(d);
 	}
@@ -632,6 +634,11 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	}
 	if (!po->compat && !e->judged) /* pytscope shows the lone 100% line as it is */
 		sb_printf(&b, "  no efficiency is judged: %s\n", analysis_budget_unjudged(e));
+	char out[256]; /* natively only: records without any phase, time in phases of no line */
+	if (analysis_left_out_records(e->unphased, out, sizeof(out)))
+		sb_printf(&b, "  left out: %s\n", out);
+	if (analysis_budget_left_out(run, e, out, sizeof(out)))
+		sb_printf(&b, "  left out: %s\n", out);
 	return sb_take(&b);
 }
 

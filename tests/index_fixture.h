@@ -121,7 +121,8 @@ static inline void write_sparse_run(const char *dir)
 /* Ranks whose steps are not one run of step numbers, 60 records each unless said: 'g' a
  * gap (steps 20-24 missing), 's' several gaps (every 7th step from 3), 'r' a restart
  * (steps 0-39, then 25 on again: the later record of a step wins), 't' two restarts (80
- * records), 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
+ * records), 'z' a restart from step 0 that ends below the steps reached (0-59, then 0-19),
+ * 'm' forward and backward missing on every 5th record, 'c' contiguous, 'l'
  * contiguous from step 3, 'e' an empty steps.jsonl, 'b' only lines that are not
  * records, 'n' contiguous without a data or comm phase, 'x' contiguous with a bad line
  * before every 10th record. Upper case: the same without an optimizer phase (a shard
@@ -141,12 +142,14 @@ static inline void write_kinds_run(const char *dir, const char *kinds)
 			int step = kind == 'l' ? k + 3 : kind == 'r' && k >= 40 ? k - 15 : k;
 			if (kind == 't')
 				step = k < 30 ? k : k < 55 ? k - 20 : k - 40;
+			if (kind == 'z')
+				step = k < 60 ? k : k - 60;
 			bool gap = (kind == 'g' && k >= 20 && k < 25) || (kind == 's' && k % 7 == 3);
-			if (gap || (kind != 't' && k >= 60))
+			if (gap || (kind != 't' && kind != 'z' && k >= 60))
 				continue;
 			if (kind == 'x' && k % 10 == 4) /* a bad line before the record */
 				n += (size_t)snprintf(buf + n, cap - n, "{\"step\": %d, not json\n", step);
-			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 ? 0.006 : 0);
+			double f = 0.020 + 0.0001 * ((r * 5 + k * 11) % 13) + (r == 3 && k >= 30 && k < 60 ? 0.006 : 0);
 			n += (size_t)snprintf(buf + n, cap - n, "{\"step\":%d,\"phases\":{%s", step,
 					      kind == 'n' ? "" : "\"data\":0.002,");
 			if (kind != 'm' || k % 5 != 2)

@@ -19,6 +19,7 @@ void analysis_timing_free(struct timing *t)
 	if (t) {
 		free(t->phase);
 		free(t->step_time);
+		free(t->pos);
 		free(t);
 	}
 }

@@ -44,13 +44,21 @@ struct timing_phase {
 	double total;             /* seconds summed over the steps that have it */
 };
 
+/* STEPS TIMED. pytscope times every post-warmup record, one without any phase (an eval
+ * record's scalars) as a step of 0 s; natively such a record is no step (its step time is
+ * missing, not 0): it is left out of n, the step times, the mean, the spread and the
+ * percentiles (nrec - n of them), unless no record of the rank has a phase (then the
+ * records are the steps and no phase is recorded). --compat pytscope times them all. */
 struct timing {
-	size_t n;                 /* post-warmup records */
+	size_t n;                 /* steps timed (above) */
+	size_t nrec;              /* post-warmup records: n plus the records left out */
+	size_t first;             /* position of the rank's first post-warmup record */
+	size_t *pos;              /* record position of step i; NULL: first + i (none left out) */
 	double mean_step_time, std_step_time, p50, p95, steps_per_sec, total_time;
 	double cv, p95_p50_ratio;
 	struct timing_phase *phase; /* in pytscope phase order (canonical, then sorted) */
 	size_t nphase;
-	double *step_time;        /* per post-warmup record: fsum of its phases (n entries) */
+	double *step_time;        /* per step timed: fsum of its phases (n entries) */
 	bool finite;              /* every phase value a duration (finite, >= 0) and every total and
 				   * their sum finite: the mean, the spread and the shares mean
 				   * something (else they are pytscope's, over a denominator of 1) */
@@ -73,6 +81,14 @@ double timing_fraction(const struct timing *t, const char *name);
 double timing_seconds(const struct timing *t, const char *name);
 /* Phase `name` is among t's phases (recorded in the records t covers). */
 bool timing_has_phase(const struct timing *t, const char *name);
+/* "20 records without any phase (no step time, not steps of 0 ms)": the k records a
+ * native timing (nrec - n) or budget (unphased) leaves out, into buf; NULL when k is 0. */
+const char *analysis_left_out_records(size_t k, char *buf, size_t n);
+/* The record position of t's step i (i < t->n). */
+size_t timing_pos(const struct timing *t, size_t i);
+/* The step time of the rank's record pos into *v; false when t does not time that record
+ * (inside --warmup, or left out natively: STEPS TIMED). */
+bool timing_step_time_at(const struct timing *t, size_t pos, double *v);
 
 /* ---- memory (§6.2) ------------------------------------------------------------- */
 
@@ -85,13 +101,32 @@ const struct memory *analysis_memory(struct run *run, size_t ri);
 
 /* ---- convergence (§6.3) -------------------------------------------------------- */
 
+/* Natively, the resumes after which the spike tests lack history (analysis_convergence.c):
+ * fewer than the 6 earlier records they need were logged before the step a resume goes
+ * back to (a restart at step 0: none), so the first records after it are not judged. */
+#define SPIKE_MIN_HIST 6 /* earlier values the spike test needs (stats.h stats_local_spikes) */
+struct resume_gap {
+	size_t nresumes, nrecords; /* such resumes, and their records not judged */
+	long from, to;             /* the first: the resume from step `from` back to `to` */
+	long lo, hi;               /* its records not judged: steps lo..hi, nfirst of them */
+	size_t nfirst;
+	size_t hist;               /* the records before it that it continues (< SPIKE_MIN_HIST) */
+};
+
 struct convergence {
 	bool has_loss, has_grad_norm;
 	bool diverged;
-	long diverged_at;         /* step number of the first non-finite loss */
+	long diverged_at;         /* step number of the first non-finite loss; natively, of the run
+				   * that continued (the records no resume left behind) when it has one */
+	size_t diverged_pos;      /* loss[] index of diverged_at */
+	bool recovered;           /* natively: every non-finite loss is in a run a resume left behind,
+				   * the trend is that of the run that continued */
+	long left_from, left_to;  /* recovered: the first resume after diverged_at back to it or below */
+	struct resume_gap gap;
 	bool has_final;           /* a finite loss exists (best and final) */
 	double final_loss, best_loss;
-	const char *trend;        /* "improving" "worsening" "plateau" "unknown" "diverged" */
+	const char *trend;        /* "improving" "worsening" "plateau" "unknown" "diverged"; natively
+				   * of the run that continued */
 	long *loss_spikes;        /* step numbers */
 	size_t nloss_spikes;
 	long *grad_spikes;        /* step numbers */
@@ -187,6 +222,11 @@ static inline double analysis_critical_part(const struct dist_step *s, size_t ri
 
 struct distributed {
 	size_t world_size, n_steps;
+	size_t n_judged;          /* aligned steps [0, n_judged) the native straggler rules judge
+				   * (analysis.h STRAGGLERS: the steps logged only before a rank's
+				   * step numbers went back are not) */
+	bool repeats;             /* a rank logs a step number twice (a resume, micro-batches, an
+				   * evaluation's record): one record of the step is weighed */
 	double mean_step_wall, mean_comm_fraction, imbalance_cv, sync_skew;
 	double wall_frac_lost;    /* wall_frac_lost_to_imbalance */
 	long straggler;           /* rank INDEX of pytscope's straggler, or -1 */
@@ -273,9 +313,20 @@ bool analysis_rank_has_compute(struct run *run, size_t ri);
  *   noise around the burst: noisy warm-up steps do not make a stall). A stall
  *   alone does not make a straggler. DIST.TRANSIENT_STALL reports one only with at
  *   least STALL_MIN_RANKS ranks: with 2 the step median is their mean, so one rank
- *   speeding up reads as the other stalling. */
+ *   speeding up reads as the other stalling.
+ *   JUDGED STEPS: these rules (and the onset) read the aligned steps up to the lowest
+ *   step number held by the last record of a rank that logs a step number twice
+ *   (n_judged). Such a rank whose last record is below an aligned step logged that step
+ *   only before its step numbers went back (a job restarted from step 0, a resume that
+ *   ended before the step it had reached): where the ranks align, its record of that step
+ *   is from an earlier run of the job, and a change there is the change of runs, not one
+ *   in the job. Those steps are named in the straggler line and not judged (pytscope's
+ *   straggler, over every aligned step, still joins the set). A resume that goes on past
+ *   the step it had reached judges every aligned step. */
 /* One line naming the straggler set (the worst one first), for the Overview and the
- * report: "none (...)" when it is empty. */
+ * report: "none (...)" when it is empty; then the steps not judged (JUDGED STEPS above)
+ * and, with d->repeats, that a step logged twice (or more) counts by its last record with
+ * phases (a resume's, a micro-batch's: not their sum). */
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
 #define STRAG_MIN_SHIFT 0.05
 #define STRAG_Z 5.0
@@ -305,7 +356,14 @@ struct budget_line {
 };
 
 struct budget {
-	size_t n;                 /* records in the budget */
+	size_t n;                 /* records in the budget: natively not those without any phase
+				   * (no steps of 0 s: STEPS TIMED above) */
+	size_t unphased;          /* natively, the records without any phase left out */
+	double foreign;           /* natively, seconds of the phases in no line (a name outside
+				   * data, forward, backward, optimizer, compute, comm and other:
+				   * pytscope leaves them out of the wall, spec §6.5) */
+	int foreign_metric;       /* the costliest of them (when foreign > 0) */
+	bool foreign_more;        /* other such phases have time too */
 	double wall, compute_measured, useful, overhead, efficiency;
 	bool judged;              /* efficiency says something: MFU is known or some line
 	                           * besides the compute is measured (else wall is the compute
@@ -336,6 +394,10 @@ const char *analysis_budget_mfu_na(const struct budget *b);
 /* The same, or "" when it is the reason already given for the efficiency (b not judged
  * for the same reason): what follows "MFU n/a" after the efficiency's n/a. */
 const char *analysis_budget_mfu_na_after(const struct budget *b);
+/* What b leaves out of its phase time, natively ("data_loading 1.8 s, a phase the
+ * budget does not weigh (23.4% of the phase time)", the name sanitized), into buf; NULL
+ * when nothing (always under --compat pytscope). */
+const char *analysis_budget_left_out(const struct run *run, const struct budget *b, char *buf, size_t n);
 /* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0, and
  * (not under --compat pytscope) when one of its records' budget phases is not a
  * duration (analysis_budget_why_none says which). */
@@ -346,9 +408,9 @@ const struct budget *analysis_budget(struct run *run, size_t ri);
  * has one or has no phase time. */
 const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
- * ranks, MFU = summed useful / summed wall). NULL when no rank has a budget, and when a
- * rank has none for a phase value that is not a duration (analysis_budget_why_none):
- * not the other ranks' sum as the run's. */
+ * ranks, and what they leave out; MFU = summed useful / summed wall). NULL when no rank
+ * has a budget, and when a rank has none for a phase value that is not a duration
+ * (analysis_budget_why_none): not the other ranks' sum as the run's. */
 const struct budget *analysis_budget_all(struct run *run);
 /* The position of rank ri's first record the budget reads, the first after --warmup:
  * the rank's record count when every record is inside it. */

@@ -2,7 +2,9 @@
 /* analysis_budget.c: the efficiency budget (analysis.h §6.5): useful compute, overhead, data
  * stall, communication and other seconds that sum to wall time, per rank, per window
  * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
- * GPU table of model/gpu_peaks.h when only environment.gpu names it). */
+ * GPU table of model/gpu_peaks.h when only environment.gpu names it). Natively it says
+ * what it leaves out: the records without any phase (no steps, not steps of 0 s) and the
+ * time of the phases in none of its lines. */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -11,6 +13,8 @@
 #include "model/gpu_peaks.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "model/text.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static const char *const budget_names[BUDGET_NLINES] = {
@@ -241,6 +245,65 @@ static void flaw_text(const struct phase_flaw *f, int rank, char *buf, size_t n)
 	analysis_flaw_text(f->value, names[f->phase], f->step, rank, buf, n);
 }
 
+/* A phase column of a rank as budget_left_out() reads it. */
+struct left_phase {
+	struct col_cursor k;
+	struct stats_sum sum;
+	int metric;
+	bool foreign;             /* in no budget line */
+};
+
+/* Natively, what the budget of rank ri's records [a, b) (only steps in [lo, hi] when
+ * window) leaves out, into s: the records without any phase (not steps: analysis.h
+ * STEPS TIMED) and the seconds of the phases in no line. Reads no record when a phase
+ * has a value in every one and the rank has no phase outside the lines. */
+static void budget_left_out(const struct steps_model *m, size_t ri, size_t a, size_t b, long lo, long hi,
+			    bool window, struct budget_sums *s)
+{
+	const struct rank_steps *r = m->rank[ri];
+	int *ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*ids));
+	size_t np = analysis_phase_ids(m, ids);
+	struct left_phase *ph = xmalloc((np ? np : 1) * sizeof(*ph));
+	bool every = false, any_foreign = false;
+	for (size_t p = 0; p < np; p++) {
+		col_cursor_init(&ph[p].k, r, ids[p]);
+		stats_sum_init(&ph[p].sum);
+		ph[p].metric = ids[p];
+		ph[p].foreign = ph[p].k.c && analysis_phase_order(steps_metric(m, ids[p])->name) < 0;
+		every |= ph[p].k.c && ph[p].k.c->count == r->n;
+		any_foreign |= ph[p].foreign;
+	}
+	for (size_t i = a; i < b && (any_foreign || !every); i++) {
+		long step = steps_step(m, ri, i);
+		if (window && (step < lo || step > hi))
+			continue;
+		bool phased = every;
+		for (size_t p = 0; p < np; p++) {
+			double v;
+			if ((ph[p].foreign || !phased) && col_cursor_get(&ph[p].k, i, &v)) {
+				phased = true;
+				if (ph[p].foreign)
+					stats_sum_add(&ph[p].sum, v);
+			}
+		}
+		s->unphased += !phased;
+	}
+	double top = 0;
+	for (size_t p = 0; p < np; p++) {
+		double v = ph[p].foreign ? stats_sum_result(&ph[p].sum) : 0.0;
+		if (!(v > 0))
+			continue;
+		s->foreign_more |= s->foreign > 0;
+		s->foreign += v;
+		if (v > top) {
+			top = v;
+			s->foreign_metric = ph[p].metric;
+		}
+	}
+	free(ph);
+	free(ids);
+}
+
 /* The budget of rank ri from its phase sums; false: no record or no wall time. */
 static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums *s, struct budget *out)
 {
@@ -257,7 +320,11 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	double flops, peak, useful = compute;
 	const char *table;
 	budget_flops(run, ri, &flops, &peak, &table);
-	out->n = s->n;
+	out->n = s->n - s->unphased;
+	out->unphased = s->unphased;
+	out->foreign = s->foreign;
+	out->foreign_metric = s->foreign_metric;
+	out->foreign_more = s->foreign_more;
 	out->wall = wall;
 	out->compute_measured = compute;
 	/* MFU weighs the compute phases: a run without one has no MFU, not 0% (pytscope,
@@ -269,7 +336,7 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	if (weighable && flops < 0 && !(o && o->compat_pytscope))
 		out->mfu_na = "flops_per_step is negative";
 	if (flops_ok && peak != 0 && peak > 0 && weighable) {
-		double ideal = flops * (double)s->n / peak;
+		double ideal = flops * (double)out->n / peak;
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
 		out->mfu = useful / wall;
@@ -285,6 +352,25 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 		measured[i] = measured[i] && (s->has >> lane[i] & 1);
 	budget_lines(out, secs, measured);
 	return true;
+}
+
+const char *analysis_budget_left_out(const struct run *run, const struct budget *b, char *buf, size_t n)
+{
+	if (!(b->foreign > 0))
+		return NULL;
+	const char *name = steps_metric(run->steps, b->foreign_metric)->name;
+	char safe[128], clip[96], secs[32];
+	text_sanitize(name, strlen(name), safe, sizeof(safe), 0);
+	text_clip(safe, 24, clip, sizeof(clip), true, 0);
+	units_seconds(b->foreign, secs, sizeof(secs));
+	double share = 100 * b->foreign / (b->wall + b->foreign);
+	if (b->foreign_more)
+		snprintf(buf, n, "%s of phases the budget does not weigh (%s and others; %.1f%% of the phase time)",
+			 secs, clip, share);
+	else
+		snprintf(buf, n, "%s %s, a phase the budget does not weigh (%.1f%% of the phase time)", clip, secs,
+			 share);
+	return buf;
 }
 
 const char *analysis_budget_mfu_na(const struct budget *b)
@@ -427,6 +513,42 @@ static void budget_lines(struct budget *out, const double *secs, const bool *mea
 	}
 }
 
+/* The model records a phase in no budget line. */
+static bool model_has_foreign(const struct steps_model *m)
+{
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind == METRIC_PHASE && analysis_phase_order(d->name) < 0)
+			return true;
+	}
+	return false;
+}
+
+/* Sums kept of all of a rank's records (s) leave nothing out that the native budget
+ * would name: under --compat pytscope, or the model has no phase outside the lines and
+ * a line's phase has a value in every record (its lane count). */
+static bool kept_complete(const struct run *run, const struct budget_sums *s)
+{
+	if (run->opts && run->opts->compat_pytscope)
+		return true;
+	if (model_has_foreign(run->steps))
+		return false;
+	for (size_t l = 0; l < BUDGET_NLANES; l++)
+		if (s->lane_n[l] == s->n)
+			return true;
+	return false;
+}
+
+/* Rank ri's sums over its records [w, n) (only steps in [lo, hi] when window), with what
+ * the native budget leaves out. */
+static void budget_sums_native(struct run *run, size_t ri, size_t w, size_t n, long lo, long hi, bool window,
+			       struct budget_sums *sums)
+{
+	budget_sum_over(run, ri, w, n, lo, hi, window, sums);
+	if (!(run->opts && run->opts->compat_pytscope))
+		budget_left_out(run->steps, ri, w, n, lo, hi, window, sums);
+}
+
 const struct budget *analysis_budget(struct run *run, size_t ri)
 {
 	struct rank_cache *rc = analysis_rank_cache(run, ri);
@@ -437,10 +559,10 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 		struct budget_sums sums;
 		const struct budget_sums *kept = analysis_cache_of(run)->bsum;
 		size_t n = steps_nrecords(run->steps, ri), w = analysis_warmup_start(run, n);
-		if (kept && w == 0 && kept[ri].n == n) /* the index summary's: no body read */
+		if (kept && w == 0 && kept[ri].n == n && kept_complete(run, &kept[ri])) /* no body read */
 			sums = kept[ri];
 		else
-			budget_sum_over(run, ri, w, n, 0, 0, false, &sums);
+			budget_sums_native(run, ri, w, n, 0, 0, false, &sums);
 		if (budget_of_sums(run, ri, &sums, &b)) {
 			rc->budget = xmalloc(sizeof(*rc->budget));
 			*rc->budget = b;
@@ -452,9 +574,25 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 	return rc->budget;
 }
 
+/* What rank budget b leaves out added to the run's (all): the phase named is the one of
+ * the rank that leaves out the most time (*top), "and others" when the ranks' differ. */
+static void all_left_out(struct budget *all, const struct budget *b, double *top)
+{
+	all->unphased += b->unphased;
+	if (!(b->foreign > 0))
+		return;
+	all->foreign_more |= b->foreign_more || (all->foreign > 0 && all->foreign_metric != b->foreign_metric);
+	all->foreign += b->foreign;
+	if (b->foreign > *top) {
+		*top = b->foreign;
+		all->foreign_metric = b->foreign_metric;
+	}
+}
+
 static struct budget *budget_all(struct run *run)
 {
 	struct budget *all = NULL;
+	double top = 0;
 	double secs[BUDGET_NLINES] = { 0 };
 	bool measured[BUDGET_NLINES] = { false };
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
@@ -468,6 +606,7 @@ static struct budget *budget_all(struct run *run)
 		if (!all)
 			all = xcalloc(1, sizeof(*all));
 		all->n += b->n;
+		all_left_out(all, b, &top);
 		all->wall += b->wall;
 		all->compute_measured += b->compute_measured;
 		all->has_mfu |= b->has_mfu;
@@ -505,7 +644,7 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 		return false;
 	struct budget_sums sums;
 	size_t n = steps_nrecords(run->steps, ri);
-	budget_sum_over(run, ri, analysis_warmup_start(run, n), n, lo, hi, true, &sums);
+	budget_sums_native(run, ri, analysis_warmup_start(run, n), n, lo, hi, true, &sums);
 	return budget_of_sums(run, ri, &sums, out);
 }
 

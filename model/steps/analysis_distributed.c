@@ -7,10 +7,13 @@
  * the index summary), and the native one, where a record without any phase (an eval
  * record's scalars) does not replace an earlier record of its step that has phases
  * (analysis_native.c: computed again only when a rank has such a step), with its step
- * medians for the native slowdown heatmap (analysis_native_medians).
+ * medians for the native slowdown heatmap (analysis_native_medians). Which aligned steps
+ * the native straggler rules judge, and whether a rank logs a step number twice
+ * (analysis.h JUDGED STEPS, repeats).
  * Why the ranks cannot be weighed: analysis_weighable.c. */
 #include "model/steps/seal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,15 +25,15 @@
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 
-/* Kadane over x_s - 1/2 (x_s = the rank's part of step s, vals[s] its compute); sets
- * the persistent stretch. */
+/* Kadane over x_s - 1/2 (x_s = the rank's part of step s, vals[s] its compute) over the
+ * judged steps; sets the persistent stretch. */
 static void onset_of(const struct distributed *d, size_t ri, const double *vals, struct rank_stat *rs)
 {
 	rs->onset = rs->onset_end = -1;
 	double best = 0, cur = 0;
 	size_t best_a = 0, best_b = 0, a = 0;
 	bool have = false;
-	for (size_t k = 0; k < d->n_steps; k++) {
+	for (size_t k = 0; k < d->n_judged; k++) {
 		double x = analysis_critical_part(&d->step[k], ri, vals[k]) - 0.5;
 		if (cur <= 0) {
 			cur = 0;
@@ -145,6 +148,32 @@ static bool aligned_index(const struct steps_model *m, long step, size_t *k)
 	}
 	*k = lo;
 	return lo < steps_naligned(m) && steps_aligned_step(m, lo) == step;
+}
+
+/* The aligned steps the native straggler rules judge (analysis.h JUDGED STEPS): those
+ * up to the lowest step number the last record of a rank that logs a step number twice
+ * holds (in->last_step's, else the model's); a rank that does not has its highest last. */
+static size_t judged_steps(const struct steps_model *m, size_t S, const struct dist_input *in)
+{
+	long cut = LONG_MAX;
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		if (steps_nrecords(m, r) > steps_ndistinct(m, r)) {
+			long last = in ? in->last_step[r] : steps_step(m, r, steps_nrecords(m, r) - 1);
+			cut = last < cut ? last : cut;
+		}
+	size_t k;
+	if (S == 0 || steps_aligned_step(m, S - 1) <= cut)
+		return S;
+	return aligned_index(m, cut, &k) ? k + 1 : k;
+}
+
+/* Some rank logs a step number twice (analysis.h repeats); from the ranks' counts. */
+static bool logs_steps_again(const struct steps_model *m)
+{
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		if (steps_nrecords(m, r) > steps_ndistinct(m, r))
+			return true;
+	return false;
 }
 
 /* Aligned steps per task of the column pass. A task reads its block rank by rank (each
@@ -616,6 +645,8 @@ static struct distributed *compute_distributed(struct run *run, const double *cm
 	struct distributed *d = xcalloc(1, sizeof(*d));
 	d->world_size = N;
 	d->n_steps = S;
+	d->n_judged = judged_steps(m, S, in);
+	d->repeats = logs_steps_again(m);
 	d->rank = xcalloc_written(N, sizeof(*d->rank)); /* the memory peak reads before it writes */
 	d->step = xcalloc(S, sizeof(*d->step));
 	struct step_pass p = { .m = m, .N = N, .S = S, .cmed_known = cmed_known, .d = d, .in = in,

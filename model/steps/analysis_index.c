@@ -122,6 +122,8 @@ void summary_put_dist(struct obuf *o, const struct distributed *d)
 		return;
 	ob_uvar(o, d->world_size);
 	ob_uvar(o, d->n_steps);
+	ob_uvar(o, d->n_judged);
+	ob_u8(o, d->repeats);
 	const double f[] = { d->mean_step_wall, d->mean_comm_fraction, d->imbalance_cv, d->sync_skew,
 			     d->wall_frac_lost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
@@ -151,13 +153,15 @@ struct distributed *summary_get_dist(struct ibuf *b, size_t N, size_t S)
 	struct distributed *d = xcalloc(1, sizeof(*d));
 	d->world_size = (size_t)ib_uvar(b);
 	d->n_steps = (size_t)ib_uvar(b);
+	d->n_judged = (size_t)ib_uvar(b);
+	d->repeats = ib_u8(b) != 0;
 	double *f[] = { &d->mean_step_wall, &d->mean_comm_fraction, &d->imbalance_cv, &d->sync_skew,
 			&d->wall_frac_lost };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
 	d->straggler = (long)ib_svar(b);
 	d->nstragglers = ib_count(b, 1);
-	if (b->bad || d->world_size != N || d->n_steps != S || d->nstragglers > N ||
+	if (b->bad || d->world_size != N || d->n_steps != S || d->n_judged > S || d->nstragglers > N ||
 	    d->straggler < -1 || d->straggler >= (long)N) {
 		b->bad = true;
 		analysis_dist_free(d);

@@ -18,7 +18,7 @@ struct obuf;
  * summary's byte layout; a change of the index file header or of the parts bumps
  * INDEX_VERSION (index.h) instead. The build (TSCOPE_VERSION) is not part of the key:
  * a rebuilt binary whose analyses are unchanged keeps the summary. */
-#define SUMMARY_VERSION 3u
+#define SUMMARY_VERSION 4u
 
 /* Words per checked chunk of a pyramid row as the summary is written (1 KB): a frame
  * reads and checks the chunks that hold the blocks it draws, not whole rows. At 10,000
@@ -162,6 +162,9 @@ void summary_put_head(struct obuf *h, const struct summary_job *j);
 struct summary_inputs *summary_inputs_open(const struct steps_model *m);
 bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m, size_t r, size_t *pos,
 			 double *compute, double *comm, struct budget_sums *bsum, struct rank_stat *mem);
+/* The step number of rank r's last record from its step index there (r's steps not
+ * contiguous); false: not usable (read its steps). */
+bool summary_inputs_last_step(struct summary_inputs *in, size_t r, long *last);
 
 /* Rebuild RUN_DIR's summary rank by rank (analysis_index_rebuild.c): 0, an errno, or
  * ENOTSUP when this run is not one it rebuilds (the caller computes it whole). */

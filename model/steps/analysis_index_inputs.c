@@ -8,10 +8,11 @@
  * selection of them), the budget sums and the memory peak, and for a rank whose steps
  * are not contiguous its step index (distinct steps ascending, the position of the last
  * record of each): the merged run's aligned set and union come from the ranks' spans
- * and these indexes (steps_summary_inputs_align, at finalize), and a rank's compute at
- * an aligned step is the record the index names. The distributed analysis (medians over
- * every rank at each step), the pyramids and their colour scales need every rank, so
- * the open computes them from these, not the shards.
+ * and these indexes (steps_summary_inputs_align, at finalize), a rank's compute at an
+ * aligned step is the record the index names, and its last record's step is the step
+ * the index places there (the judged steps, analysis.h STRAGGLERS). The distributed
+ * analysis (medians over every rank at each step), the pyramids and their colour scales
+ * need every rank, so the open computes them from these, not the shards.
  *
  * File inputs-K-of-N.tsx next to the part steps-K-of-N.tsx: the index header
  * (index.h), per rank its compute then its comm (n doubles each) and, unless its steps
@@ -395,6 +396,19 @@ bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m,
 	mem->has_mem_peak = x->has_mem_peak;
 	mem->mem_peak = x->mem_peak;
 	return true;
+}
+
+bool summary_inputs_last_step(struct summary_inputs *in, size_t r, long *last)
+{
+	const struct rank_input *x = in ? &in->rank[r] : NULL;
+	if (!x || x->fd < 0 || !read_step_index(in, x))
+		return false;
+	for (size_t i = 0; i < x->nd; i++)
+		if (in->pos[i] == x->n - 1) {
+			*last = (long)in->step[i];
+			return true;
+		}
+	return false;
 }
 
 /* ---- the aligned set and the union at finalize -------------------------------------- */

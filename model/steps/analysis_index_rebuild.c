@@ -7,9 +7,9 @@
  *   1. rank by rank: its compute and comm at every aligned step, its budget sums and
  *      memory peak, from its shard's part of the summary when a sharded build wrote one
  *      (analysis_index_inputs.c: no step of the rank is read, gaps and restarts or not),
- *      else from its steps read from its part (analysis_rank_compute); its compute
- *      pyramid row is made and
- *      written to the summary; its compute goes to a table
+ *      else from its steps read from its part (analysis_rank_compute), and the step of
+ *      its last record when it logs a step number twice; its compute pyramid row is
+ *      made and written to the summary; its compute goes to a table
  *      of N x S doubles (a temporary file next to the index, unlinked at once and never
  *      mapped: the page cache holds it, not the process); its steps are handed back.
  *   2. the distributed analysis from the table (analysis_distributed_from): its step
@@ -51,6 +51,7 @@ struct rebuild {
 	struct summary_out out;
 	struct summary_inputs *in; /* the shards' parts of the summary, or NULL */
 	size_t *pos;               /* per aligned step: a rank's record (summary_inputs_rank) */
+	long *last;                /* per rank logging a step number twice: its last record's step */
 };
 
 static void table_fail(struct rebuild *rb, int err)
@@ -162,6 +163,8 @@ static bool pass_ranks(struct rebuild *rb, struct obuf *o, struct load_ctx *ctx)
 			analysis_budget_sums(rb->run, r, &rb->bsum[r]);
 			analysis_rank_mem_peak(m, r, &rb->mem[r]);
 		}
+		if (steps_nrecords(m, r) > steps_ndistinct(m, r) && !summary_inputs_last_step(rb->in, r, &rb->last[r]))
+			rb->last[r] = steps_step(m, r, steps_nrecords(m, r) - 1);
 		for (size_t k = 0; k < S; k++)
 			if (r == 0 || comm[k] > rb->comm_max[k])
 				rb->comm_max[k] = comm[k];
@@ -185,7 +188,7 @@ static void pass_distributed(struct rebuild *rb)
 	size_t band = REBUILD_BAND_BYTES / sizeof(double) / rb->N;
 	rb->band_steps = band < 64 ? 64 : band;
 	rb->band = xmalloc(rb->N * (rb->band_steps < rb->S ? rb->band_steps : rb->S) * sizeof(*rb->band));
-	struct dist_input in = { .band = in_band, .compute = in_compute, .mem_peak = in_mem_peak,
+	struct dist_input in = { .band = in_band, .compute = in_compute, .mem_peak = in_mem_peak, .last_step = rb->last,
 				 .comm_max = rb->comm_max, .band_steps = rb->band_steps, .ud = rb };
 	struct analysis_cache *c = analysis_cache_of(rb->run);
 	c->dist = analysis_distributed_from(rb->run, &in);
@@ -346,6 +349,7 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 	rb.comm_max = xmalloc(rb.S * sizeof(*rb.comm_max));
 	rb.pos = xmalloc(rb.S * sizeof(*rb.pos));
 	rb.mem = xcalloc(rb.N, sizeof(*rb.mem));
+	rb.last = xcalloc(rb.N, sizeof(*rb.last));
 	rb.bsum = xcalloc(rb.N, sizeof(*rb.bsum));
 	rb.ids = xmalloc(rb.N * sizeof(*rb.ids));
 	for (size_t i = 0; i < rb.N; i++)
@@ -385,6 +389,7 @@ int steps_summary_rebuild(struct run *run, const char *run_dir)
 	free(rb.comm_max);
 	free(rb.pos);
 	free(rb.mem);
+	free(rb.last);
 	free(rb.bsum);
 	free(rb.ids);
 	return err;

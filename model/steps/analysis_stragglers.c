@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_stragglers.c: tscope-tui's own straggler rules (analysis.h STRAGGLERS): per
  * rank a fail-slow change point, a slow-throughout test and the biggest transient stall,
- * each with a z test against the rank's step-to-step noise; then the one straggler set
- * every view reads. O(steps) per rank; medians (selection) only for candidate ranks. */
+ * each with a z test against the rank's step-to-step noise, over the judged steps
+ * (analysis.h JUDGED STEPS); then the one straggler set every view reads, and its line.
+ * O(steps) per rank; medians (selection) only for candidate ranks. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -30,12 +31,12 @@ static double noise_over(const double *x, size_t lo, size_t hi)
 	return hi > lo + 1 ? sqrt(M_PI) / 2 * var / (double)(hi - lo - 1) : 0;
 }
 
-/* x (capped slowdown, from ratio when every step median is > 0, else recomputed), its
- * sum and its noise sigma, in one pass. */
+/* x (capped slowdown, from ratio when every step median is > 0, else recomputed) over
+ * the judged steps, its sum and its noise sigma, in one pass. */
 static double fill_slowdown(const struct distributed *d, const double *c, const double *ratio, bool aligned,
 			    double *x, double *sigma, double *max)
 {
-	size_t S = d->n_steps;
+	size_t S = d->n_judged;
 	double total = 0, var = 0, prev = 0;
 	*max = -1;
 	for (size_t k = 0; k < S; k++) {
@@ -125,12 +126,12 @@ static double median_slowdown(const struct distributed *d, const double *c, size
 	return stats_median_inplace(y, n);
 }
 
-/* Seconds the others waited for rank ri (compute c) over aligned steps [lo, hi]. */
+/* Seconds the others waited for rank ri (compute c) over judged steps [lo, hi]. */
 static double cost_over(const struct distributed *d, size_t ri, const double *c, const double *lost, size_t lo,
 			size_t hi)
 {
 	double s = 0;
-	for (size_t k = lo; k <= hi && k < d->n_steps; k++) {
+	for (size_t k = lo; k <= hi && k < d->n_judged; k++) {
 		double part = analysis_critical_part(&d->step[k], ri, c[k]);
 		if (part > 0)
 			s += part * lost[k];
@@ -142,7 +143,7 @@ static double cost_over(const struct distributed *d, size_t ri, const double *c,
 static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
 			   double *y, struct rank_stat *rs)
 {
-	size_t S = d->n_steps, t = change_point(x, S, total);
+	size_t S = d->n_judged, t = change_point(x, S, total);
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
 		double after = median_slowdown(d, c, t, S, y);
 		double shift = after - median_slowdown(d, c, 0, t, y);
@@ -253,7 +254,7 @@ static void stall_verdict(const struct distributed *d, size_t ri, const double *
 void analysis_rank_verdict(const struct distributed *d, size_t ri, const double *c, const double *ratio,
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs)
 {
-	size_t S = d->n_steps;
+	size_t S = d->n_judged;
 	rs->slow_onset = rs->stall_lo = rs->stall_hi = -1;
 	if (S < STRAG_MIN_JUDGE)
 		return; /* too few steps to estimate the rank's noise: no verdict */
@@ -299,12 +300,20 @@ void analysis_straggler_set(struct distributed *d)
 	}
 }
 
-void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
+/* The verdict over the judged steps: "none ...", "not judged: ..." or the set. */
+static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 {
+	size_t S = d->n_judged;
+	char before[48] = "";
+	if (S < d->n_steps)
+		snprintf(before, sizeof(before), " before step %ld", d->step[S].step);
 	if (!d->nstragglers) {
-		if (d->n_steps < STRAG_MIN_JUDGE)
-			snprintf(buf, n, "not judged: %zu aligned step%s (the noise test needs %d)", d->n_steps,
-				 d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
+		if (S < STRAG_MIN_JUDGE)
+			snprintf(buf, n, "not judged: %zu aligned step%s%s (the noise test needs %d)", S,
+				 S == 1 ? "" : "s", before, STRAG_MIN_JUDGE);
+		else if (S < d->n_steps)
+			snprintf(buf, n, "none over steps %ld-%ld (no rank significantly slower than the step median)",
+				 d->step[0].step, d->step[S - 1].step);
 		else
 			snprintf(buf, n, "none (no rank significantly slower than the step median)");
 		return;
@@ -317,6 +326,21 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %s%s)", d->nstragglers, rs->rank,
 		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
 		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
+}
+
+void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
+{
+	straggler_verdict(d, buf, n);
+	size_t used = strlen(buf), S = d->n_judged;
+	const char *why = "logged only before the step numbers went back, left out of tscope-tui's tests";
+	if (S < d->n_steps && d->step[S].step == d->step[d->n_steps - 1].step)
+		snprintf(buf + used, n - used, "; step %ld, %s", d->step[S].step, why);
+	else if (S < d->n_steps)
+		snprintf(buf + used, n - used, "; steps %ld-%ld, %s", d->step[S].step, d->step[d->n_steps - 1].step,
+			 why);
+	used = strlen(buf);
+	if (d->repeats)
+		snprintf(buf + used, n - used, "; a step logged twice counts by its last record with phases");
 }
 
 bool analysis_slow_listed(const struct distributed *d, size_t ri, bool fail_slow)

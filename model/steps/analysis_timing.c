@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_timing.c: pytscope's timing analysis of one rank (analysis.h §6.1): mean, std,
  * p50/p95 of the step time and the per-phase totals and fractions, over exact sums, and
- * the first phase value that is not a duration (their native n/a). */
+ * the first phase value that is not a duration (their native n/a). Natively a record
+ * without any phase (an eval record's scalars) is no step of 0 s: it is left out of the
+ * steps timed (analysis.h STEPS TIMED). */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -33,7 +35,8 @@ static int cmp_phase(const void *a, const void *b)
 struct timing_job {
 	struct analysis_job job;
 	const struct steps_model *m;
-	size_t ri, w, at;
+	size_t ri, at;            /* at: post-warmup records fed so far */
+	bool native;              /* not --compat pytscope: a record without any phase is no step */
 	struct timing *t;
 	int *ids;
 	size_t np;
@@ -61,9 +64,10 @@ static void *timing_begin(struct run *run, size_t ri)
 	j->job.free = timing_job_free;
 	j->m = m;
 	j->ri = ri;
-	j->w = w;
+	j->native = !(run->opts && run->opts->compat_pytscope);
 	j->t = xcalloc(1, sizeof(*j->t));
-	j->t->n = n;
+	j->t->nrec = n;
+	j->t->first = w;
 	j->t->bad_step = -1;
 	j->t->bad_metric = -1;
 	if (n == 0)
@@ -79,32 +83,67 @@ static void *timing_begin(struct run *run, size_t ri)
 	return j;
 }
 
-/* Steps [at, at + k) of the rank's (after its warm-up); true when every one is in. */
+/* Record pos is t's next step. */
+static void timing_step_add(struct timing *t, size_t pos, double step_time)
+{
+	if (t->pos)
+		t->pos[t->n] = pos;
+	t->step_time[t->n++] = step_time;
+}
+
+/* A record without any phase is left out: from now on t keeps its steps' positions. */
+static void timing_leave_out(struct timing *t)
+{
+	if (t->pos)
+		return;
+	t->pos = xmalloc(t->nrec * sizeof(*t->pos));
+	for (size_t i = 0; i < t->n; i++)
+		t->pos[i] = t->first + i;
+}
+
+/* Post-warmup records [at, at + k) of the rank; true when every one is in. */
 static bool timing_feed(const struct steps_model *m, void *job, size_t k)
 {
 	struct timing_job *j = job;
 	struct timing *t = j->t;
-	size_t end = t->n - j->at < k ? t->n : j->at + k;
+	size_t end = t->nrec - j->at < k ? t->nrec : j->at + k;
 	for (size_t i = j->at; i < end; i++) {
+		size_t pos = t->first + i;
 		struct stats_sum st;
 		stats_sum_init(&st);
+		bool phased = false;
 		for (size_t p = 0; p < j->np; p++) {
 			double v;
-			if (steps_value(m, j->ri, j->ids[p], j->w + i, &v)) {
+			if (steps_value(m, j->ri, j->ids[p], pos, &v)) {
 				if (!(v >= 0 && v < INFINITY) && t->bad_metric < 0) { /* not a duration */
 					t->bad_metric = j->ids[p];
-					t->bad_step = steps_step(m, j->ri, j->w + i);
+					t->bad_step = steps_step(m, j->ri, pos);
 					t->bad_value = v;
 				}
 				stats_sum_add(&st, v);
 				stats_sum_add(&j->tot[p], v);
 				j->seen[p] = true;
+				phased = true;
 			}
 		}
-		t->step_time[i] = stats_sum_result(&st);
+		if (phased || !j->native)
+			timing_step_add(t, pos, stats_sum_result(&st));
+		else
+			timing_leave_out(t);
 	}
 	j->at = end;
-	return end == t->n;
+	return end == t->nrec;
+}
+
+/* No record has a phase (natively every one was left out): the records are the steps, of
+ * no phase time (no phase recorded, the reports say). */
+static void timing_all_steps(struct timing *t)
+{
+	free(t->pos);
+	t->pos = NULL;
+	t->n = t->nrec;
+	for (size_t i = 0; i < t->n; i++)
+		t->step_time[i] = 0.0;
 }
 
 /* The totals, fractions and percentiles of a job fed every step; the timing is the
@@ -114,11 +153,13 @@ static struct timing *timing_finish(struct timing_job *j)
 	const struct steps_model *m = j->m;
 	struct timing *t = j->t;
 	j->t = NULL;
-	size_t n = t->n, np = j->np;
-	if (n == 0) {
+	if (t->nrec == 0) {
 		timing_job_free(j);
 		return t;
 	}
+	if (t->n == 0)
+		timing_all_steps(t);
+	size_t n = t->n, np = j->np;
 	double *totals = xmalloc((np ? np : 1) * sizeof(*totals));
 	size_t k = 0;
 	for (size_t p = 0; p < np; p++) {
@@ -201,6 +242,36 @@ double timing_seconds(const struct timing *t, const char *name)
 bool timing_has_phase(const struct timing *t, const char *name)
 {
 	return timing_phase(t, name) != NULL;
+}
+
+size_t timing_pos(const struct timing *t, size_t i)
+{
+	return t->pos ? t->pos[i] : t->first + i;
+}
+
+bool timing_step_time_at(const struct timing *t, size_t pos, double *v)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) { /* the positions ascend */
+		size_t mid = lo + (hi - lo) / 2;
+		if (timing_pos(t, mid) < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->n || timing_pos(t, lo) != pos)
+		return false;
+	*v = t->step_time[lo];
+	return true;
+}
+
+const char *analysis_left_out_records(size_t k, char *buf, size_t n)
+{
+	if (k == 0)
+		return NULL;
+	snprintf(buf, n, "%zu record%s without any phase (no step time, not %s of 0 ms)", k, k == 1 ? "" : "s",
+		 k == 1 ? "a step" : "steps");
+	return buf;
 }
 
 bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n)

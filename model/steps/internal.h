@@ -131,6 +131,23 @@ extern const struct finding_rule steps_rules[STEPS_NRULES];
 /* What those rules could not judge on run and why (rules_unjudged.c; registry.h), for
  * a run in which some rank has a step record. */
 void steps_unjudged(struct run *run, struct not_judged *nj);
+/* The records after a resume the spike tests could not judge for want of earlier records
+ * (rules_cross.c; analysis.h struct resume_gap), natively. */
+void rules_cross_unjudged(struct run *run, struct not_judged *nj);
+/* Where the ranks with a step record start and end (subsystem.c), for the headline and
+ * the not-judged list: n such ranks; the earliest and the latest first step, the
+ * earliest and the latest last step, each with the lowest rank index at it (_r); how
+ * many ranks start after the earliest first step (late) and end before the latest last
+ * step (early); running: a live run that its lowest rank's run.json does not call
+ * finished, whose ranks are behind, not ended. The rules across ranks read the steps on
+ * every rank: none before first_hi, none after last_lo. */
+struct steps_ends {
+	size_t n, late, early;
+	long first_lo, first_hi, last_lo, last_hi;
+	size_t first_lo_r, first_hi_r, last_lo_r, last_hi_r;
+	bool running;
+};
+void steps_ends(const struct steps_model *m, struct steps_ends *e);
 /* The rules whose work grows with rank 0's steps, in slices for idle time (rules.c). */
 #define STEPS_NSLICERS 4
 extern const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS];
@@ -397,11 +414,14 @@ const double *analysis_step_medians(struct run *run, struct analysis_cache *c);
  * makes [k0, k1) of every rank readable, then compute() is asked for pieces of it (any
  * thread); the rank pass asks compute() for a rank's every aligned step (any thread).
  * comm_max: per aligned step the comm max over the ranks in rank order (r == 0 or
- * greater); mem_peak() fills a rank's has_mem_peak and mem_peak. */
+ * greater); mem_peak() fills a rank's has_mem_peak and mem_peak; last_step: per rank
+ * the step number of its last record, read where a rank logs a step number twice (the
+ * judged steps, analysis.h STRAGGLERS). */
 struct dist_input {
 	void (*band)(void *ud, size_t k0, size_t k1);
 	void (*compute)(void *ud, size_t r, size_t k0, size_t n, double *out);
 	void (*mem_peak)(void *ud, size_t r, struct rank_stat *rs);
+	const long *last_step;
 	const double *comm_max;
 	size_t band_steps;
 	void *ud;
@@ -460,10 +480,25 @@ struct rank_cache *analysis_pieces_whole(struct run *run, size_t ri, const struc
 bool analysis_pieces_slice(struct run *run, size_t ri, void **job, const struct analysis_pieces *p);
 bool analysis_convergence_slice(struct run *run, size_t ri, void **job);
 bool analysis_memory_slice(struct run *run, size_t ri, void **job);
-/* stats_spikes_feed() over [i0, i1) judged per run of steps (analysis_convergence.c): the
- * scan starts again where step[i] < step[i - 1] (a resume from a checkpoint logs steps
- * again), so no window spans the rewind; step NULL: one series across it (pytscope's). */
-void analysis_spikes_feed(struct spike_scan *s, const double *v, const bool *present, const long *step,
+/* Record i of step[0..n) is a resume (analysis_convergence.c): its step number is below
+ * the one before, and it is not a record logged one place late (above the step two
+ * records before it, with the next record above the one before it: 51, 50, 52). */
+bool analysis_resumes_at(const long *step, size_t n, size_t i);
+/* A spike scan judged per run of steps: the scan and the resumes met so far (their first
+ * record, and the record before it their run continues from, SIZE_MAX: none), with the
+ * records left unjudged after them. Zeroed is empty; reset frees and empties. */
+struct resume_scan {
+	struct spike_scan scan;
+	size_t *start, *from;
+	size_t n, cap;
+	struct resume_gap gap;
+};
+void analysis_resume_scan_reset(struct resume_scan *s);
+/* stats_spikes_feed() over [i0, i1) of v[0..n), judged per run of steps: at a resume the
+ * scan starts again from the history the resumed run continues (the records before it
+ * below its step that no resume between left behind, at most 12 values), so no window
+ * holds a step logged again; step NULL: one series across it (pytscope's). */
+void analysis_spikes_feed(struct resume_scan *s, const double *v, const bool *present, const long *step, size_t n,
 			  size_t i0, size_t i1, bool *flags);
 /* Frees one heatmap pyramid (analysis_heatmap.c). */
 void analysis_heat_free(struct heat_grid *g);

@@ -251,6 +251,14 @@ struct budget_sums {
 	size_t lane_n[BUDGET_NLANES]; /* records with a value of the line: the most values any
 				       * one of its phase columns has */
 	struct phase_flaw flaw_compute, flaw_comm; /* analysis.h: its compute phases', comm's */
+	/* What the native budget leaves out (analysis_budget.c budget_left_out; 0 in the sums
+	 * the index summary keeps): the records without any phase among n, and the seconds
+	 * of the phases in no line (left out as pytscope does, spec §6.5), foreign_metric
+	 * the costliest of them, foreign_more: others have time too */
+	size_t unphased;
+	double foreign;
+	int foreign_metric;
+	bool foreign_more;
 };
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out);
 /* Rank ri's compute and comm at every aligned step into out and comm

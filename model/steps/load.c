@@ -92,7 +92,9 @@ struct steps_tail {
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
 	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
 	bool bad_memory_said; /* a non-finite memory value was diagnosed (once a file) */
-	bool back_said;       /* a step number not above the one before was noted (once a file) */
+	bool back_said;       /* a step number below the one before was noted (once a file) */
+	bool again_said;      /* a step logged again right after itself was noted (once a file) */
+	bool prev_phased;     /* the record before had a phase */
 	bool bare_said;       /* ... in a record without phases (once a file) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
@@ -169,11 +171,30 @@ static void check_memory(struct steps_tail *fl, const char *key, size_t len, dou
 
 /* The record at pos repeats or goes back in step numbers (pytscope appends on a resume;
  * phased: it has a phase, else it is an evaluation's scalars, say): noted once a file and
- * kind, at its first. A rank whose steps still run contiguously has not. */
+ * kind, at its first. A record with a phase of the step just before is one of several
+ * records of one step in a row (micro-batches, say) when that one has a phase too, else no
+ * news (an evaluation's scalars, then the step). A rank whose steps still run contiguously
+ * has not. */
 static void check_order(struct steps_tail *fl, size_t pos, bool phased)
 {
 	const struct rank_steps *r = fl->r;
-	if (r->contiguous || (phased ? fl->back_said : fl->bare_said) || pos == 0 || r->step[pos] > r->step[pos - 1])
+	bool prev_phased = fl->prev_phased;
+	fl->prev_phased = phased;
+	if (r->contiguous || pos == 0 || r->step[pos] > r->step[pos - 1])
+		return;
+	if (phased && r->step[pos] == r->step[pos - 1]) {
+		if (!prev_phased || fl->again_said)
+			return;
+		fl->again_said = true;
+		diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
+			 "step %ld is logged again right after itself: several records of one step in a row (gradient "
+			 "accumulation's micro-batches, say), not a resume; where the ranks align the last record of a "
+			 "step counts, so the analyses across ranks weigh that record alone, not the whole step; the "
+			 "series keep every record in file order (later ones in this file are not listed)",
+			 r->step[pos]);
+		return;
+	}
+	if (phased ? fl->back_said : fl->bare_said)
 		return;
 	if (!phased) {
 		fl->bare_said = true;
@@ -632,7 +653,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
 	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = t->back_said = false;
-	t->bad_memory_said = t->bare_said = false;
+	t->bad_memory_said = t->bare_said = t->again_said = t->prev_phased = false;
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);

@@ -4,8 +4,10 @@
  * straggler rules (DIST.FAIL_SLOW, DIST.SLOW_RANK, DIST.TRANSIENT_STALL) over the
  * straggler verdicts of analysis.h. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
- * distributed summary; none of them looks at files. CROSS.CORRELATED_INSTABILITY lives in
- * rules_cross.c, with what it shares with these in rules.h. */
+ * distributed summary; none of them looks at files. Natively CONVERGENCE.DIVERGED says which
+ * run of steps it means and calls a divergence a resume left behind recovered (medium).
+ * CROSS.CORRELATED_INSTABILITY lives in rules_cross.c, with what it shares with these in
+ * rules.h. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -124,12 +126,11 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	if (t->n < JITTER_MIN_STEPS || !timing_shares_judged(run, t) || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
 		return;
 	/* evidence: the steps slower than p95 */
-	size_t w = steps_nrecords(run->steps, 0) - t->n;
 	long *slow = xmalloc(t->n * sizeof(*slow));
 	size_t ns = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->step_time[i] > t->p95)
-			slow[ns++] = steps_step(run->steps, 0, w + i);
+			slow[ns++] = steps_step(run->steps, 0, timing_pos(t, i));
 	struct evidence ev = rules_ev_steps(run, slow, ns);
 	free(slow);
 	free(ev.series);
@@ -144,6 +145,9 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 
 /* ---- CONVERGENCE ------------------------------------------------------------------ */
 
+/* Natively the divergence says which run of steps it is in when its step was logged twice,
+ * and a divergence a resume left behind, with the run that continued finite throughout
+ * (struct convergence recovered), is no broken run: medium, saying so. */
 static void rule_diverged(struct run *run, struct finding_list *out)
 {
 	if (!rules_have_steps(run))
@@ -153,9 +157,24 @@ static void rule_diverged(struct run *run, struct finding_list *out)
 		return;
 	struct evidence ev = rules_ev_steps(run, &c->diverged_at, 1);
 	ev.series = xstrdup("loss");
+	if (c->recovered) {
+		add(out, "CONVERGENCE.DIVERGED", SEV_MED,
+		    xstrdup("Loss diverged (NaN/Inf), then recovered after a resume"),
+		    xasprintf("Loss became non-finite at step %ld before the resume from step %ld back to %ld. The run "
+			      "that continued from there has a finite loss through its last step (%ld): the divergence "
+			      "was left behind, and the loss trend is that run's.", c->diverged_at, c->left_from,
+			      c->left_to, c->loss_step[c->nloss - 1]),
+		    "If it recurs: lower the learning rate, add gradient clipping, check for bad inputs / log(0) / "
+		    "divide-by-zero in the loss, and verify AMP loss scaling.",
+		    ev);
+		return;
+	}
+	char run_of[96] = "";
+	if (!rules_compat(run))
+		rules_which_run(c->loss_step, c->nloss, c->diverged_pos, c->diverged_pos, run_of, sizeof(run_of));
 	add(out, "CONVERGENCE.DIVERGED", SEV_HIGH, xstrdup("Loss diverged (NaN/Inf)"),
-	    xasprintf("Loss became non-finite at step %ld. Training is broken from this point — later "
-		      "metrics are meaningless.", c->diverged_at),
+	    xasprintf("Loss became non-finite at step %ld%s. Training is broken from this point — later "
+		      "metrics are meaningless.", c->diverged_at, run_of),
 	    "Lower the learning rate, add gradient clipping, check for bad inputs / log(0) / "
 	    "divide-by-zero in the loss, and verify AMP loss scaling.",
 	    ev);
@@ -236,9 +255,10 @@ static struct evidence ev_rank(const struct distributed *d, size_t ri, long lo, 
 	return ev;
 }
 
+/* The last step the straggler tests judged (analysis.h JUDGED STEPS). */
 static long last_step(const struct distributed *d)
 {
-	return d->step[d->n_steps - 1].step;
+	return d->step[(d->n_judged ? d->n_judged : d->n_steps) - 1].step;
 }
 
 /* " (N more ranks: see the ranks view's straggler column)" when findings were capped. */
@@ -259,6 +279,11 @@ static void native_slow(struct run *run, struct finding_list *out, bool fail_slo
 	size_t total = 0, shown = 0;
 	for (size_t i = 0; i < d->nstragglers; i++)
 		total += analysis_slow_listed(d, (size_t)d->stragglers[i], fail_slow);
+	char end[48] = "the end", whole[64] = "the whole run"; /* or the last step judged */
+	if (d->n_judged && d->n_judged < d->n_steps) {
+		snprintf(end, sizeof(end), "step %ld (the last judged)", last_step(d));
+		snprintf(whole, sizeof(whole), "steps %ld-%ld (the steps judged)", d->step[0].step, last_step(d));
+	}
 	for (size_t i = 0; i < d->nstragglers && shown < NATIVE_MAX_FINDINGS; i++) {
 		int ri = d->stragglers[i];
 		const struct rank_stat *rs = &d->rank[ri];
@@ -272,18 +297,18 @@ static void native_slow(struct run *run, struct finding_list *out, bool fail_slo
 		if (fail_slow)
 			add(out, "DIST.FAIL_SLOW", SEV_HIGH,
 			    xasprintf("Rank %d turned slow at step %ld (fail-slow)", rs->rank, rs->slow_onset),
-			    xasprintf("From step %ld to the end rank %d's compute is %.0f%% above the step median "
+			    xasprintf("From step %ld to %s rank %d's compute is %.0f%% above the step median "
 				      "(median slowdown after minus before; z=%.0f against its step-to-step noise "
 				      "of %.1f%%). The other ranks waited %.3g s for it since then.%s",
-				      rs->slow_onset, rs->rank, rs->slow_shift * 100, rs->slow_z, rs->noise * 100,
+				      rs->slow_onset, end, rs->rank, rs->slow_shift * 100, rs->slow_z, rs->noise * 100,
 				      rs->slow_cost, more),
 			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
 		else
 			add(out, "DIST.SLOW_RANK", SEV_HIGH,
 			    xasprintf("Rank %d is slower than the others throughout", rs->rank),
-			    xasprintf("Rank %d's compute is %.0f%% above the step median over the whole run "
+			    xasprintf("Rank %d's compute is %.0f%% above the step median over %s "
 				      "(z=%.0f against its step-to-step noise of %.1f%%). The other ranks waited "
-				      "%.3g s for it.%s", rs->rank, rs->slow_shift * 100, rs->slow_z,
+				      "%.3g s for it.%s", rs->rank, rs->slow_shift * 100, whole, rs->slow_z,
 				      rs->noise * 100, rs->slow_cost, more),
 			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
 		free(fix);

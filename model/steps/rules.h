@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.h: private to model/steps. What the step rules (rules.c) share with
- * CROSS.CORRELATED_INSTABILITY (rules_cross.c), and that rule and its slicer, which
- * rules.c registers. */
+ * CROSS.CORRELATED_INSTABILITY (rules_cross.c: that rule, its slicer, which rules.c
+ * registers, and which run of steps a finding at steps logged twice means). */
 #ifndef MODEL_STEPS_RULES_H
 #define MODEL_STEPS_RULES_H
 
@@ -20,6 +20,12 @@ struct evidence rules_ev_steps(const struct run *run, const long *steps, size_t 
 bool rules_prep_slice(struct run *run, void **state, bool (*make)(struct run *run, size_t ri, void **job));
 void rules_prep_drop(void *state);
 
+/* Which run of steps records [g0, g1] of step[0..n) are when their step numbers were logged
+ * in another run too (natively: analysis_resumes_at): " after the resume from step P back
+ * to S" (the last resume before them, when a record before it has a step number from g0's
+ * on), else " before the resume ..." (the first resume after them, when a record from it
+ * on has a step number up to g1's); "" when their step numbers are logged once. */
+void rules_which_run(const long *step, size_t n, size_t g0, size_t g1, char *buf, size_t bn);
 /* CROSS.CORRELATED_INSTABILITY (findings.h struct finding_rule), and the same in slices
  * (struct rule_slicer). */
 void rules_cross(struct run *run, struct finding_list *out);

@@ -2,10 +2,14 @@
 /* rules_cross.c: pytscope 0.2.1's CROSS.CORRELATED_INSTABILITY over rank 0's records after
  * the warm-up (pytscope.md §8): the positions where two axes or more (loss, grad_norm,
  * step time, memory) spike at once, whole and in slices; registered by rules.c (rules.h).
- * Natively a resume from a checkpoint (the step numbers go back) starts the spike scans
- * again and ends a group, so the steps logged again are not judged against the steps
- * before the resume, and a finding whose steps were logged twice says which run of them it
- * means; under --compat pytscope the series run across the resume, as pytscope's. */
+ * Natively a resume from a checkpoint (analysis_resumes_at: the step numbers go back, not
+ * a record logged one place late) starts the spike scans again from the records it
+ * continues (analysis_spikes_feed) and ends a group, so the steps logged again are judged
+ * against the steps below them, not against the run left behind; the records a resume
+ * leaves short of that history are named as not judged (rules_cross_unjudged), and a
+ * finding whose steps were logged twice says which run of them it means (rules_which_run,
+ * which CONVERGENCE.DIVERGED shares); under --compat pytscope the series run across the
+ * resume, as pytscope's. */
 #include "model/steps/internal.h"
 
 #include <limits.h>
@@ -27,7 +31,6 @@ struct cross {
 	size_t n, w;
 	bool stitched;          /* --compat pytscope: one series across resumes */
 	long *step;             /* step numbers by position */
-	size_t nrewind;         /* positions whose step number is below the one before */
 	int ids[NAXES];
 	double *val[NAXES];
 	bool *have[NAXES];
@@ -48,7 +51,7 @@ static void cross_free(struct cross *x)
 static void cross_init(struct run *run, struct cross *x, const struct timing *t)
 {
 	const struct steps_model *m = run->steps;
-	*x = (struct cross){ .n = t->n, .w = steps_nrecords(m, 0) - t->n, .stitched = rules_compat(run),
+	*x = (struct cross){ .n = t->nrec, .w = t->first, .stitched = rules_compat(run),
 			     .ids = { steps_metric_find(m, METRIC_SCALAR, "grad_norm"),
 				      steps_metric_find(m, METRIC_SCALAR, "loss"),
 				      steps_metric_find(m, METRIC_MEMORY, "alloc"), -1 } };
@@ -65,63 +68,52 @@ static void cross_init(struct run *run, struct cross *x, const struct timing *t)
 static void cross_values(struct run *run, const struct timing *t, struct cross *x, int a, size_t lo, size_t hi)
 {
 	for (size_t i = lo; i < hi; i++) {
-		if (a == 0) {
+		if (a == 0)
 			x->step[i] = steps_step(run->steps, 0, x->w + i);
-			x->nrewind += i > 0 && x->step[i] < x->step[i - 1];
-		}
-		if (a == AX_TIME) {
-			x->val[a][i] = t->step_time[i];
-			x->have[a][i] = true;
-		} else {
+		if (a == AX_TIME) /* natively none for a record without any phase */
+			x->have[a][i] = timing_step_time_at(t, x->w + i, &x->val[a][i]);
+		else
 			x->have[a][i] = steps_value(run->steps, 0, x->ids[a], x->w + i, &x->val[a][i]);
-		}
 		x->axis[a] |= x->have[a][i];
 	}
 }
 
 /* Axis a's spike flags at [lo, hi), the scan s carried over from [0, lo). */
-static void cross_spikes(struct cross *x, int a, struct spike_scan *s, size_t lo, size_t hi)
+static void cross_spikes(struct cross *x, int a, struct resume_scan *s, size_t lo, size_t hi)
 {
-	analysis_spikes_feed(s, x->val[a], x->have[a], x->stitched ? NULL : x->step, lo, hi, x->flag[a]);
+	analysis_spikes_feed(s, x->val[a], x->have[a], x->stitched ? NULL : x->step, x->n, lo, hi, x->flag[a]);
 	for (size_t i = lo; a == AX_LOSS && i < hi; i++)
 		x->flag[a][i] |= x->have[a][i] && !isfinite(x->val[a][i]);
 }
 
-/* The step number goes back at a position in (i, j] (natively; never under --compat). */
+/* A resume at a position in (i, j] (natively; never under --compat). */
 static bool cross_rewind_in(const struct cross *x, size_t i, size_t j)
 {
-	for (size_t k = i + 1; !x->stitched && x->nrewind && k <= j; k++)
-		if (x->step[k] < x->step[k - 1])
+	for (size_t k = i + 1; !x->stitched && k <= j; k++)
+		if (analysis_resumes_at(x->step, x->n, k))
 			return true;
 	return false;
 }
 
-/* Which run of steps positions [g0, g1] are when their step numbers were logged in another
- * run too: " after the resume from step P back to S" (the last resume before them, when a
- * record before it has a step number from g0's on), else " before the resume ..." (the
- * first resume after them, when a record after it has a step number up to g1's); "" when
- * their step numbers are logged once. */
-static void cross_which_run(const struct cross *x, size_t g0, size_t g1, char *buf, size_t n)
+void rules_which_run(const long *step, size_t n, size_t g0, size_t g1, char *buf, size_t bn)
 {
-	buf[0] = '\0';
-	if (x->stitched || !x->nrewind)
-		return;
 	size_t back = 0, next = 0;
 	long before = LONG_MIN, after = LONG_MAX;
 	for (size_t k = 1; k <= g0; k++)
-		if (x->step[k] < x->step[k - 1])
+		if (analysis_resumes_at(step, n, k))
 			back = k;
 	for (size_t k = 0; k < back; k++)
-		before = x->step[k] > before ? x->step[k] : before;
-	for (size_t k = x->n - 1; k > g1; k--)
-		if (x->step[k] < x->step[k - 1])
+		before = step[k] > before ? step[k] : before;
+	for (size_t k = n - 1; k > g1; k--)
+		if (analysis_resumes_at(step, n, k))
 			next = k;
-	for (size_t k = next; next && k < x->n; k++)
-		after = x->step[k] < after ? x->step[k] : after;
-	size_t at = back && before >= x->step[g0] ? back : next && after <= x->step[g1] ? next : 0;
+	for (size_t k = next; next && k < n; k++)
+		after = step[k] < after ? step[k] : after;
+	size_t at = back && before >= step[g0] ? back : next && after <= step[g1] ? next : 0;
+	buf[0] = '\0';
 	if (at)
-		snprintf(buf, n, " %s the resume from step %ld back to %ld", at == back ? "after" : "before",
-			 x->step[at - 1], x->step[at]);
+		snprintf(buf, bn, " %s the resume from step %ld back to %ld", at == back ? "after" : "before",
+			 step[at - 1], step[at]);
 }
 
 /* The finding for one group of positions [members]. */
@@ -141,8 +133,9 @@ static void cross_finding(const struct run *run, const struct cross *x, const si
 		}
 	}
 	long lo = x->step[g[0]], hi = x->step[g[ng - 1]];
-	char where[160], run_of[96];
-	cross_which_run(x, g[0], g[ng - 1], run_of, sizeof(run_of));
+	char where[160], run_of[96] = "";
+	if (!x->stitched)
+		rules_which_run(x->step, x->n, g[0], g[ng - 1], run_of, sizeof(run_of));
 	if (ng == 1)
 		snprintf(where, sizeof(where), "step %ld%s", lo, run_of);
 	else
@@ -223,12 +216,12 @@ void rules_cross(struct run *run, struct finding_list *out)
 		return;
 	struct cross x;
 	cross_init(run, &x, t);
-	for (int a = 0; a < NAXES; a++) {
+	for (int a = 0; a < NAXES; a++) { /* axis 0 reads the step numbers the others' scans need */
 		cross_values(run, t, &x, a, 0, x.n);
-		struct spike_scan s;
-		stats_spikes_init(&s);
+		struct resume_scan s = { 0 };
 		if (x.axis[a])
 			cross_spikes(&x, a, &s, 0, x.n);
+		analysis_resume_scan_reset(&s);
 	}
 	cross_report(run, &x, out);
 	cross_free(&x);
@@ -242,7 +235,7 @@ struct cross_job {
 	int axis;
 	size_t at;
 	struct cross x;
-	struct spike_scan scan;
+	struct resume_scan scan;
 };
 
 void rules_cross_drop(void *state)
@@ -253,6 +246,7 @@ void rules_cross_drop(void *state)
 	rules_prep_drop(j->prep);
 	if (j->begun)
 		cross_free(&j->x);
+	analysis_resume_scan_reset(&j->scan);
 	free(j);
 }
 
@@ -271,9 +265,9 @@ static void cross_axis_slice(struct run *run, const struct timing *t, struct cro
 	j->at = 0;
 	if (!j->spikes && x->axis[j->axis]) {
 		j->spikes = true;
-		stats_spikes_init(&j->scan);
 		return;
 	}
+	analysis_resume_scan_reset(&j->scan);
 	j->spikes = false;
 	j->axis++;
 }
@@ -300,4 +294,36 @@ bool rules_cross_slice(struct run *run, struct finding_list *out, void **state)
 	rules_cross_drop(j);
 	*state = NULL;
 	return true;
+}
+
+/* "step S" or "steps lo–hi". */
+static void steps_text(char *buf, size_t n, long lo, long hi)
+{
+	if (lo == hi)
+		snprintf(buf, n, "step %ld", lo);
+	else
+		snprintf(buf, n, "steps %ld–%ld", lo, hi);
+}
+
+void rules_cross_unjudged(struct run *run, struct not_judged *nj)
+{
+	if (!rules_have_steps(run) || rules_compat(run) || !steps_nrecords(run->steps, 0) ||
+	    analysis_timing(run, 0)->n < CROSS_MIN_STEPS) /* too few records: rules_unjudged.c says so */
+		return;
+	const struct resume_gap *g = &analysis_convergence(run, 0)->gap;
+	if (!g->nresumes)
+		return;
+	char at[64], many[64] = "", why[96];
+	steps_text(at, sizeof(at), g->lo, g->hi);
+	if (g->nresumes > 1)
+		snprintf(many, sizeof(many), " in %zu records after %zu resumes, first", g->nrecords, g->nresumes);
+	if (g->hist)
+		snprintf(why, sizeof(why), "only %zu record%s below step %ld %s logged before it", g->hist,
+			 g->hist == 1 ? "" : "s", g->to, g->hist == 1 ? "was" : "were");
+	else
+		snprintf(why, sizeof(why), "nothing was logged below step %ld before it", g->to);
+	findings_unjudged_add(nj, "CROSS.CORRELATED_INSTABILITY",
+			      "spikes (loss, grad-norm, correlated)%s at %s after the resume from step %ld back to %ld "
+			      "(%zu record%s: %s, the spike tests need %d earlier records)", many, at, g->from, g->to,
+			      g->nfirst, g->nfirst == 1 ? "" : "s", why, SPIKE_MIN_HIST);
 }

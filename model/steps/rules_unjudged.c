@@ -2,7 +2,8 @@
 /* rules_unjudged.c: what the step rules (rules.c) could not judge on a run and why
  * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
- * without enough aligned steps, an efficiency with nothing to weigh, a phase value that
+ * without enough aligned steps or on the steps before a rank starts and after one ends
+ * (on no rank-to-rank comparison), an efficiency with nothing to weigh, a phase value that
  * is not a duration (named where it is: shares, jitter, efficiency), each item with the
  * finding ids it stands for. So an empty findings list says what was not checked instead
  * of reading as "all is well", and a comparison calls a finding of one run "not judged"
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "model/findings.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/nodes.h"
 #include "model/text.h"
@@ -27,6 +29,8 @@
 	"CROSS.CORRELATED_INSTABILITY MEMORY.FRAGMENTATION MEMORY.GROWTH " IDS_EFFICIENCY
 /* The findings of the rules across ranks that need aligned steps to weigh (not the comm share). */
 #define IDS_STRAGGLERS "DIST.STRAGGLER DIST.FAIL_SLOW DIST.SLOW_RANK DIST.TRANSIENT_STALL"
+/* ... and with them every rule that weighs the ranks on their aligned steps. */
+#define IDS_ALIGNED IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER DIST.COMM_BOUND"
 
 /* The phase-share findings a missing phase rules out: the data share, backward against
  * forward, the optimizer share. */
@@ -198,6 +202,67 @@ static void nodes_unjudged(struct run *run, struct not_judged *nj)
 	steps_nodes_free(s);
 }
 
+/* The ranks that start after step `at` (late) or end before it, into buf: their ids as
+ * ranges ("ranks 2,5-7", ranklist_format) when they fit, else their count ("1200
+ * ranks"), never a flood of ids; returns how many there are. */
+static size_t ends_ranks(const struct steps_model *m, bool late, long at, char *buf, size_t n)
+{
+	long *ids = xmalloc((steps_nranks(m) + 1) * sizeof(*ids)), a, b;
+	size_t k = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		if (steps_rank_span(m, r, &a, &b) && (late ? a > at : b < at))
+			ids[k++] = steps_rank_id(m, r);
+	char list[64];
+	if (ranklist_format(ids, k, list, sizeof(list)))
+		snprintf(buf, n, "ranks %s", list);
+	else
+		snprintf(buf, n, "%zu ranks", k);
+	free(ids);
+	return k;
+}
+
+/* The steps lo-hi on which the rules across ranks compared no rank, because the ranks in
+ * list ("ranks 2,5", "1200 ranks"; k of them) start after lo (late) or end before hi;
+ * rank (an id) starts or ends at step. An item about a part of the run (its subject
+ * "steps 0-29", which no finding's evidence names: a comparison never matches a finding
+ * to it by id), listed beside findings too: a straggler found on the other steps says
+ * nothing of these. */
+static void span_unjudged(struct not_judged *nj, bool late, long lo, long hi, const char *list, size_t k, int rank,
+			  long step)
+{
+	char steps[64], who[160];
+	if (lo == hi)
+		snprintf(steps, sizeof(steps), "step %ld", lo);
+	else
+		snprintf(steps, sizeof(steps), "steps %ld-%ld", lo, hi);
+	if (k == 1)
+		snprintf(who, sizeof(who), "rank %d %s at step %ld", rank, late ? "starts" : "ends", step);
+	else
+		snprintf(who, sizeof(who), "%s %s step %ld, rank %d at step %ld", list,
+			 late ? "start after" : "end before", late ? lo : hi, rank, step);
+	findings_unjudged_add_about(nj, IDS_ALIGNED, steps, "stragglers and imbalance on %s (%s)", steps, who);
+}
+
+/* The steps before the latest first step of a rank and after the earliest last step,
+ * which the rules across ranks do not read (they read the steps on every rank; the
+ * headline's "ranks start" and "ranks end"); not a live run's steps that the ranks behind
+ * have not reached yet (its headline says where they are: "ranks at"). */
+static void ends_unjudged(const struct steps_model *m, struct not_judged *nj)
+{
+	struct steps_ends e;
+	char list[80];
+	steps_ends(m, &e);
+	if (e.first_hi > e.first_lo) {
+		size_t k = ends_ranks(m, true, e.first_lo, list, sizeof(list));
+		span_unjudged(nj, true, e.first_lo, e.first_hi - 1, list, k, steps_rank_id(m, e.first_hi_r),
+			      e.first_hi);
+	}
+	if (e.last_lo < e.last_hi && !e.running) {
+		size_t k = ends_ranks(m, false, e.last_hi, list, sizeof(list));
+		span_unjudged(nj, false, e.last_lo + 1, e.last_hi, list, k, steps_rank_id(m, e.last_lo_r), e.last_lo);
+	}
+}
+
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm and a
  * compute phase on every rank (analysis_comm_unmeasured). */
 static void ranks_unjudged(struct run *run, struct not_judged *nj)
@@ -206,8 +271,7 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 	const char *unweighable = d ? analysis_compute_unweighable(run) : NULL;
 	bool nodes = d && d->n_steps < STRAG_MIN_JUDGE && has_nodes(run);
 	if (!d) /* nothing weighed across ranks: the comm share neither */
-		findings_unjudged_add(nj, IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER DIST.COMM_BOUND",
-				      "stragglers and imbalance (no step number is on every rank)");
+		findings_unjudged_add(nj, IDS_ALIGNED, "stragglers and imbalance (no step number is on every rank)");
 	else if (unweighable)
 		findings_unjudged_add(nj, IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER",
 				      "stragglers and imbalance (%s)", unweighable);
@@ -216,6 +280,8 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 				      "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
+	if (d && !unweighable)
+		ends_unjudged(run->steps, nj);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE)
 		nodes_unjudged(run, nj);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE && d->world_size < STALL_MIN_RANKS)

@@ -363,6 +363,9 @@ static void summary_budget(struct run *run, struct summary *out)
 		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%.1f%%)", l->name,
 			    units_seconds(l->seconds, secs, sizeof(secs)), l->fraction * 100);
 	}
+	char left[SUMMARY_TEXT]; /* natively, time in a phase of no line: the shares are not the step's */
+	if (analysis_budget_left_out(run, b, left, sizeof(left)))
+		summary_add(out, TONE_WARN, "not in budget", "%s", left);
 }
 
 /* The coverage line of n ranks whose run.json files disagree on world_size (said: which
@@ -435,39 +438,85 @@ static void join_kv(char *buf, size_t n, char *const *k, char *const *v, size_t 
 		used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", i ? ", " : "", k[i], v[i] ? v[i] : "null");
 }
 
+void steps_ends(const struct steps_model *m, struct steps_ends *e)
+{
+	*e = (struct steps_ends){ .first_lo = LONG_MAX, .first_hi = LONG_MIN, .last_lo = LONG_MAX,
+				  .last_hi = LONG_MIN };
+	size_t at_first = 0, at_last = 0; /* ranks at the earliest start, at the latest end so far */
+	long a, b;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		if (!steps_rank_span(m, r, &a, &b))
+			continue;
+		e->n++;
+		if (a < e->first_lo) {
+			e->first_lo = a;
+			e->first_lo_r = r;
+			at_first = 0;
+		}
+		at_first += a == e->first_lo;
+		if (a > e->first_hi) {
+			e->first_hi = a;
+			e->first_hi_r = r;
+		}
+		if (b < e->last_lo) {
+			e->last_lo = b;
+			e->last_lo_r = r;
+		}
+		if (b > e->last_hi) {
+			e->last_hi = b;
+			e->last_hi_r = r;
+			at_last = 0;
+		}
+		at_last += b == e->last_hi;
+	}
+	e->late = e->n - at_first;
+	e->early = e->n - at_last;
+	const struct steps_meta *meta0 = steps_nranks(m) ? steps_rank_meta(m, 0) : NULL;
+	e->running = m->live && !(meta0 && meta0->present && steps_meta_finished(meta0));
+}
+
+/* Where the rules across ranks read steps, "cross-rank analyses start at 30" (what:
+ * "start at" or "stop at", step), into buf; "no step is on every rank" when a rank starts
+ * after another ends. */
+static void ends_cross(const struct steps_ends *e, const char *what, long step, char *buf, size_t n)
+{
+	if (e->first_hi > e->last_lo)
+		snprintf(buf, n, "no step is on every rank");
+	else
+		snprintf(buf, n, "cross-rank analyses %s %ld", what, step);
+}
+
+/* Ranks whose steps start after the others' (a rank that joined late or started logging
+ * late, a restarted rank whose log was replaced): the steps before its first are on no
+ * rank-to-rank analysis, which reads the steps on every rank, so the imbalance and
+ * stragglers lines judge the later part alone (the heatmap starts there too). */
+static void summary_starts(const struct steps_model *m, const struct steps_ends *e, struct summary *out)
+{
+	if (e->n < 2 || e->first_lo == e->first_hi)
+		return;
+	char cross[64];
+	ends_cross(e, "start at", e->first_hi, cross, sizeof(cross));
+	summary_add(out, TONE_WARN, "ranks start", "rank %d at step %ld, rank %d at %ld (%zu of %zu start late); %s",
+		    steps_rank_id(m, e->first_hi_r), e->first_hi, steps_rank_id(m, e->first_lo_r), e->first_lo, e->late,
+		    e->n, cross);
+}
+
 /* Ranks whose steps end before the others' (a rank that died, hung or stopped logging):
  * the steps after its last are on no rank-to-rank analysis, which reads the steps on
  * every rank, so the imbalance and stragglers lines would judge the common part alone.
  * In a live run that run.json does not call finished, the ranks have not ended: they are
  * at different steps as a running job's ranks are (a rank that stopped is the follower's
  * LIVE.STALLED_RANK), so the line says where they are, in the normal tone. */
-static void summary_ends(const struct steps_model *m, const struct steps_meta *meta0, struct summary *out)
+static void summary_ends(const struct steps_model *m, const struct steps_ends *e, struct summary *out)
 {
-	size_t at_hi = 0, lo_r = 0, hi_r = 0, n = 0; /* at_hi: ranks ending at the latest end so far */
-	long lo = LONG_MAX, hi = LONG_MIN, l, h;
-	for (size_t r = 0; r < steps_nranks(m); r++) {
-		if (!steps_rank_span(m, r, &l, &h))
-			continue;
-		n++;
-		if (h < lo) {
-			lo = h;
-			lo_r = r;
-		}
-		if (h > hi) {
-			hi = h;
-			hi_r = r;
-			at_hi = 0;
-		}
-		at_hi += h == hi;
-	}
-	if (n < 2 || lo == hi)
+	if (e->n < 2 || e->last_lo == e->last_hi)
 		return;
-	size_t early = n - at_hi;
-	bool running = m->live && !(meta0->present && steps_meta_finished(meta0));
-	summary_add(out, running ? TONE_NORMAL : TONE_WARN, running ? "ranks at" : "ranks end",
-		    "rank %d at step %ld, rank %d at %ld (%zu of %zu %s); cross-rank analyses stop at %ld",
-		    steps_rank_id(m, lo_r), lo, steps_rank_id(m, hi_r), hi, early, n,
-		    running ? "behind, the run is live" : "end early", lo);
+	char cross[64];
+	ends_cross(e, "stop at", e->last_lo, cross, sizeof(cross));
+	summary_add(out, e->running ? TONE_NORMAL : TONE_WARN, e->running ? "ranks at" : "ranks end",
+		    "rank %d at step %ld, rank %d at %ld (%zu of %zu %s); %s", steps_rank_id(m, e->last_lo_r),
+		    e->last_lo, steps_rank_id(m, e->last_hi_r), e->last_hi, e->early, e->n,
+		    e->running ? "behind, the run is live" : "end early", cross);
 }
 
 /* The ranks whose run.json names another run than the lowest rank's, or another
@@ -616,7 +665,10 @@ static void steps_summary(struct run *run, struct summary *out)
 	else
 		summary_add(out, TONE_WARN, "steps", "none: no rank has a step record (Sources lists what was read)");
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
-	summary_ends(m, meta, out);
+	struct steps_ends ends;
+	steps_ends(m, &ends);
+	summary_starts(m, &ends, out);
+	summary_ends(m, &ends, out);
 	if (meta->present)
 		summary_mixed(run, meta, out);
 	summary_started(m, out); /* over the ranks with a run.json, the lowest one's or not */
@@ -635,8 +687,10 @@ static void steps_summary(struct run *run, struct summary *out)
 
 static void steps_not_judged(struct run *run, struct not_judged *nj)
 {
-	if (steps_has_records(run)) /* none: findings_unjudged() says there is nothing to judge */
-		steps_unjudged(run, nj);
+	if (!steps_has_records(run)) /* none: findings_unjudged() says there is nothing to judge */
+		return;
+	steps_unjudged(run, nj);
+	rules_cross_unjudged(run, nj);
 }
 
 static void steps_free(struct run *run)

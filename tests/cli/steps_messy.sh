@@ -9,6 +9,8 @@
 # pytscope's (fwd, bwd, h2d, allreduce) are named as such by the efficiency reason, the
 # budget export's refusal and the run wall, sanitized, at most 4 of them named; on a run of
 # one rank the export's refusal and the report's budget say the same (naming the rank).
+# Beside pytscope's phases, the time of such a phase (pytscope's budget leaves it out of
+# the wall) is named with its share of the phase time, in the headline and the budget.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -79,4 +81,21 @@ done >oddmany/steps.jsonl
 "$TSCOPE_BIN" --export budget --no-index oddmany >/dev/null 2>oddmany.err
 tap_check "... their names sanitized, at most 4 named" \
 	'grep -q "$none, only a^\[\[2J, b, c, d and 2 more$" oddmany.err && ! grep -q "$esc" oddmany.err'
+# a phase under another name beside pytscope's: 30 of the 128 ms of a step in data_loading
+mkdir dl dlesc
+for s in $(seq 0 59); do
+	printf '{"step":%d,"phases":{"forward":0.03,"backward":0.06,"optimizer":0.005,%s}}\n' "$s" \
+		'"comm":0.003,"data_loading":0.03'
+done >dl/steps.jsonl
+sed "s/data_loading/l${esc}[2J/" dl/steps.jsonl >dlesc/steps.jsonl
+rep --no-index dl >dl.out
+rep --no-index --compat pytscope dl >dlc.out
+rep --no-index dlesc >dlesc.out
+dl="data_loading 1.8 s, a phase the budget does not weigh (23.4% of the phase time)"
+tap_check "a phase under another name beside them: the budget (compute 96.9%) says the time it leaves out" \
+	'grep -q "^  budget  *compute 96\.9% of rank wall 5\.88 s" dl.out && grep -q "^  not in budget  *$dl$" dl.out &&
+	 grep -q "^  left out: $dl$" dl.out'
+tap_check "... its name sanitized; --compat pytscope: pytscope's budget, no such line" \
+	'grep -q "^  left out: l^\[\[2J 1\.8 s, a phase" dlesc.out && ! grep -q "$esc" dlesc.out &&
+	 ! grep -q "left out\|not in budget" dlc.out && grep -q "^  wall 5\.88s over 60 steps (MFU: n/a)$" dlc.out'
 tap_plan
